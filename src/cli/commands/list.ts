@@ -1,0 +1,46 @@
+// `git handoff list`: one row per handoff, from one for-each-ref.
+import type { Argv, CommandModule } from 'yargs';
+import { openRepo } from '../../git/repo';
+import { requireSession, short } from '../../handoff/session';
+import { listHandoffs, type HandoffRow } from '../../handoff/store';
+import type { GlobalArgs } from '../context';
+import { printJson, relativeTime, table, terminalSafe } from '../output';
+
+interface Args extends GlobalArgs {
+  branch?: string;
+  all?: boolean;
+  mine?: boolean;
+  archived?: boolean;
+  session?: string;
+}
+
+export function printRows(rows: HandoffRow[], archived = false): void {
+  const body = rows.map((r) => [r.branch, r.topic, short(r.session), relativeTime(r.updatedAt), archived ? r.ref.split('/').slice(2).join('/') : r.sync]);
+  process.stdout.write(terminalSafe(table(body, ['BRANCH', 'TOPIC', 'OWNER', 'UPDATED', archived ? 'ARCHIVED AS' : 'SYNC'])) + '\n');
+}
+
+export const listCommand: CommandModule<GlobalArgs, Args> = {
+  command: 'list',
+  describe: 'list handoffs: branch, topic, owner, updated, sync state',
+  builder: (y: Argv<GlobalArgs>) =>
+    y
+      .option('branch', { type: 'string', describe: 'this branch (default: the checked-out one)' })
+      .option('all', { type: 'boolean', describe: 'every branch' })
+      .option('mine', { type: 'boolean', describe: "only this session's handoffs" })
+      .option('archived', { type: 'boolean', describe: 'archived handoffs instead' })
+      .option('session', { type: 'string', describe: 'this session id, for --mine' })
+      .conflicts('all', 'branch') as unknown as Argv<Args>,
+  handler: (a) => {
+    const repo = openRepo();
+    const all = a.all || (!a.branch && !repo.branch);
+    const branch = all ? undefined : (a.branch ?? repo.branch!);
+    const mine = a.mine ? requireSession(a.session).id : undefined;
+    const rows = listHandoffs(repo, { all, branch, mine, archived: a.archived });
+    if (a.json) return printJson(rows);
+    if (rows.length === 0) {
+      if (!a.quiet) process.stdout.write(`no ${a.archived ? 'archived ' : ''}handoffs${branch ? ` on branch ${branch}` : ''}\n`);
+      return;
+    }
+    printRows(rows, a.archived);
+  },
+};

@@ -1,0 +1,72 @@
+// `git handoff show [<topic>]`: one handoff with its verification, or the list when the topic is not given.
+import type { Argv, CommandModule } from 'yargs';
+import { openRepo } from '../../git/repo';
+import { short } from '../../handoff/session';
+import { listHandoffs, readHandoff, resolveBranch, type HandoffView } from '../../handoff/store';
+import type { Verify } from '../../handoff/verify';
+import type { GlobalArgs } from '../context';
+import { printJson, relativeTime, terminalSafe } from '../output';
+import { printRows } from './list';
+
+interface Args extends GlobalArgs {
+  topic?: string;
+  branch?: string;
+  at?: string;
+  raw?: boolean;
+}
+
+export function describeVerify(v: Verify): string {
+  const head =
+    v.head === 'same' ? 'branch unchanged since written'
+    : v.head === 'ahead' ? `branch ${v.commitsSince} commit${v.commitsSince === 1 ? '' : 's'} ahead of what it describes`
+    : v.head === 'behind' ? 'branch is behind what it describes (reset?)'
+    : v.head === 'rewritten' ? 'branch rewritten since written'
+    : 'branch state unknown';
+  const parts = [head];
+  if (v.missingFiles.length) parts.push(`missing: ${v.missingFiles.join(', ')}`);
+  if (v.dirty) parts.push('worktree has uncommitted changes');
+  return parts.join(' · ');
+}
+
+export function headerOf(v: HandoffView): string {
+  const lines = [
+    `${v.topic} on ${v.branch}  (${v.ref} @ ${v.oid.slice(0, 12)})`,
+    `owner ${short(v.session)} (${v.client ?? 'unknown'}) · updated ${relativeTime(v.updatedAt)} · ${v.versions} version${v.versions === 1 ? '' : 's'} · ${v.sync}`,
+  ];
+  if (v.takeoverFrom) lines.push(`taken over from ${short(v.takeoverFrom)}: ${v.reason ?? ''}`);
+  lines.push(`verify: ${describeVerify(v.verify)}`);
+  return lines.join('\n');
+}
+
+export const showCommand: CommandModule<GlobalArgs, Args> = {
+  command: 'show [topic]',
+  describe: 'print a handoff (without a topic: the only one on the branch, or the list)',
+  builder: (y: Argv<GlobalArgs>) =>
+    y
+      .positional('topic', { type: 'string' })
+      .option('branch', { type: 'string', describe: 'the branch (default: the checked-out one)' })
+      .option('at', { type: 'string', describe: 'an earlier version: its oid, or ~N back from the newest' })
+      .option('raw', { type: 'boolean', describe: 'print the body only' }) as unknown as Argv<Args>,
+  handler: (a) => {
+    const repo = openRepo();
+    const branch = resolveBranch(repo, a.branch);
+    let topic = a.topic;
+    if (!topic) {
+      const rows = listHandoffs(repo, { branch });
+      if (rows.length !== 1) {
+        if (a.json) return printJson(rows);
+        if (rows.length === 0) return void process.stdout.write(`no handoffs on branch ${branch}\n`);
+        process.stdout.write(`${rows.length} handoffs on branch ${branch}; name one: git handoff show <topic>\n`);
+        return printRows(rows);
+      }
+      topic = rows[0].topic;
+    }
+    const v = readHandoff(repo, branch, topic, a.at);
+    if (a.json) {
+      const { head: _h, takeoverFrom: _t, reason: _r, ...rest } = v;
+      return printJson({ ...rest, takeoverFrom: v.takeoverFrom, reason: v.reason, handoffHead: v.head });
+    }
+    if (a.raw) return void process.stdout.write(terminalSafe(v.body));
+    process.stdout.write(`${terminalSafe(headerOf(v))}\n\n${terminalSafe(v.body)}${v.body.endsWith('\n') ? '' : '\n'}`);
+  },
+};

@@ -1,0 +1,68 @@
+// The full CLI: yargs parses, each command module's handler calls one domain function, errors map to exit codes.
+import yargs, { type CommandModule } from 'yargs';
+import { hideBin } from 'yargs/helpers';
+import { HandoffError } from '../errors';
+import { archiveCommand, restoreCommand } from './commands/archive';
+import { doctorCommand, installCommand, uninstallCommand } from './commands/install';
+import { listCommand } from './commands/list';
+import { logCommand } from './commands/log';
+import { showCommand } from './commands/show';
+import { writeCommand } from './commands/write';
+import type { GlobalArgs } from './context';
+import { reportError } from './output';
+
+export const commands: CommandModule<GlobalArgs, any>[] = [
+  writeCommand,
+  showCommand,
+  listCommand,
+  logCommand,
+  archiveCommand,
+  restoreCommand,
+  installCommand,
+  uninstallCommand,
+  doctorCommand,
+];
+
+function changeDirectory(paths: string[] | undefined): void {
+  for (const p of paths ?? []) {
+    try {
+      process.chdir(p);
+    } catch (e) {
+      throw new HandoffError('environment', 'bad-directory', `cannot change to ${p}: ${(e as Error).message}`);
+    }
+  }
+}
+
+export function buildParser(argv: string[]) {
+  let y = yargs(argv)
+    .scriptName('git handoff')
+    .usage('$0 <command> [options]\n\nHandoff notes between AI coding sessions, kept as git refs that no session can silently overwrite.')
+    .option('json', { type: 'boolean', global: true, describe: 'print data as JSON' })
+    .option('C', { type: 'string', array: true, global: true, requiresArg: true, describe: 'run as if started in <path>' })
+    .option('q', { alias: 'quiet', type: 'boolean', global: true, describe: 'print nothing but errors' })
+    .middleware((a) => changeDirectory(a.C as string[] | undefined), true);
+  for (const c of commands) y = y.command(c);
+  return y
+    .demandCommand(1, 'name a command; `git handoff -h` lists them')
+    .recommendCommands()
+    .strict()
+    .help('h')
+    .alias('h', 'help')
+    .version(false)
+    .wrap(Math.min(100, process.stdout.columns || 100))
+    .fail((msg, err) => {
+      if (err) throw err;
+      throw new HandoffError('usage', 'usage', `${msg}\n(see \`git handoff -h\`)`);
+    });
+}
+
+export function main(argv: string[] = hideBin(process.argv)): void {
+  const json = argv.includes('--json');
+  try {
+    buildParser(argv).parseSync();
+  } catch (e) {
+    process.exitCode = reportError(e, json);
+  }
+}
+
+main();

@@ -1,0 +1,52 @@
+// Reads the git configuration a command needs in one process: handoff.* settings and the identity keys.
+import type { Repo } from './repo';
+
+export type Config = Map<string, string[]>;
+
+export function readConfig(repo: Repo): Config {
+  const r = repo.git(['config', '-z', '--get-regexp', '^(handoff|user|author|committer)\\.'], { allowFail: true });
+  const map: Config = new Map();
+  for (const entry of r.stdout.split('\0')) {
+    if (!entry) continue;
+    const nl = entry.indexOf('\n');
+    const key = (nl === -1 ? entry : entry.slice(0, nl)).toLowerCase();
+    const value = nl === -1 ? 'true' : entry.slice(nl + 1);
+    const list = map.get(key) ?? [];
+    list.push(value);
+    map.set(key, list);
+  }
+  return map;
+}
+
+/** The last value of a key, as git reports it. */
+export const configValue = (c: Config, key: string): string | undefined => c.get(key.toLowerCase())?.at(-1);
+
+export function configBool(c: Config, key: string, fallback = false): boolean {
+  const v = configValue(c, key);
+  if (v === undefined) return fallback;
+  return /^(true|yes|on|1)$/i.test(v.trim());
+}
+
+/** "30m", "2h", "45s", "1d" or plain seconds, in milliseconds. */
+export function parseDuration(v: string | undefined, fallbackMs: number): number {
+  if (!v) return fallbackMs;
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$/i.exec(v);
+  if (!m) return fallbackMs;
+  const mult = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[(m[2] ?? 's').toLowerCase() as 'ms'];
+  return Number(m[1]) * mult;
+}
+
+export const FALLBACK_IDENTITY = { name: 'git-handoff', email: 'git-handoff@localhost' };
+
+/** Environment that fills in any identity part git has not been given, so a write never fails for it. */
+export function identityEnv(c: Config, env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {};
+  for (const role of ['author', 'committer'] as const) {
+    const R = role.toUpperCase();
+    if (!env[`GIT_${R}_NAME`] && !configValue(c, `${role}.name`) && !configValue(c, 'user.name')) out[`GIT_${R}_NAME`] = FALLBACK_IDENTITY.name;
+    if (!env[`GIT_${R}_EMAIL`] && !configValue(c, `${role}.email`) && !configValue(c, 'user.email') && !env.EMAIL) {
+      out[`GIT_${R}_EMAIL`] = FALLBACK_IDENTITY.email;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,77 @@
+// Ref reads and the only ways refs move: compare-and-swap update-ref, and all-or-nothing --stdin transactions.
+import path from 'node:path';
+import { HandoffError } from '../errors';
+import type { Repo } from './repo';
+
+export function readRef(repo: Repo, ref: string): string | null {
+  const r = repo.git(['rev-parse', '-q', '--verify', `${ref}^{commit}`], { allowFail: true });
+  return r.status === 0 ? r.stdout.trim() : null;
+}
+
+export type CasOutcome = { ok: true } | { ok: false; reason: 'lost' | 'locked' | 'hook'; message: string; lockFile?: string };
+
+// git waits this long for a held ref lock before it gives up (its default is 100 ms).
+const LOCK_TIMEOUT_MS = 300;
+
+/** `git update-ref ref new old` (old null = create only). Classifies why a failed update failed. */
+export function casUpdateRef(repo: Repo, ref: string, newOid: string, oldOid: string | null, reason = 'git-handoff'): CasOutcome {
+  const r = repo.git(['-c', `core.filesRefLockTimeout=${LOCK_TIMEOUT_MS}`, 'update-ref', '-m', reason, ref, newOid, oldOid ?? ''], {
+    allowFail: true,
+  });
+  return r.status === 0 ? { ok: true } : classifyRefFailure(repo, r.stderr);
+}
+
+export function classifyRefFailure(repo: Repo, stderr: string): CasOutcome & { ok: false } {
+  const message = stderr.trim();
+  const lock = /Unable to create '([^']+\.lock)': File exists/.exec(message);
+  if (lock) return { ok: false, reason: 'locked', message, lockFile: path.resolve(repo.cwd, lock[1]) };
+  if (/aborted by hook/.test(message)) return { ok: false, reason: 'hook', message };
+  if (/is at [0-9a-f]+ but expected|reference already exists|unable to resolve reference|but expected|cannot lock ref/.test(message)) {
+    return { ok: false, reason: 'lost', message };
+  }
+  throw new HandoffError('internal', 'update-ref-failed', `git update-ref failed: ${message}`);
+}
+
+export type RefOp =
+  | { op: 'create'; ref: string; newOid: string }
+  | { op: 'update'; ref: string; newOid: string; oldOid: string }
+  | { op: 'delete'; ref: string; oldOid: string }
+  | { op: 'verify'; ref: string; oldOid: string | null };
+
+/** Applies every op or none (`update-ref --stdin` start/prepare/commit). */
+export function transaction(repo: Repo, ops: RefOp[], reason = 'git-handoff'): CasOutcome {
+  const lines = ['start'];
+  for (const o of ops) {
+    if (o.op === 'create') lines.push(`create ${o.ref} ${o.newOid}`);
+    else if (o.op === 'update') lines.push(`update ${o.ref} ${o.newOid} ${o.oldOid}`);
+    else if (o.op === 'delete') lines.push(`delete ${o.ref} ${o.oldOid}`);
+    else lines.push(`verify ${o.ref} ${o.oldOid ?? ''}`.trimEnd());
+  }
+  lines.push('prepare', 'commit');
+  const r = repo.git(['-c', `core.filesRefLockTimeout=${LOCK_TIMEOUT_MS}`, 'update-ref', '-m', reason, '--stdin'], {
+    input: lines.join('\n') + '\n',
+    allowFail: true,
+  });
+  return r.status === 0 ? { ok: true } : classifyRefFailure(repo, r.stderr);
+}
+
+export interface RefRecord {
+  ref: string;
+  oid: string;
+  /** committer time, unix seconds */
+  time: number;
+  /** raw trailer lines of the tip's message */
+  trailers: string[];
+}
+
+/** One `git for-each-ref` for any number of refs: name, oid, committer time, trailers (one atom, see GIT-NOTES). */
+export function listRefs(repo: Repo, patterns: string[]): RefRecord[] {
+  const r = repo.git(['for-each-ref', '--format=%(refname)%00%(objectname)%00%(committerdate:unix)%00%(trailers:only,unfold,separator=%x1F)%00', ...patterns]);
+  const out: RefRecord[] = [];
+  const fields = r.stdout.split('\0');
+  for (let i = 0; i + 4 < fields.length; i += 4) {
+    const ref = fields[i].replace(/^\n/, '');
+    out.push({ ref, oid: fields[i + 1], time: Number(fields[i + 2]) || 0, trailers: fields[i + 3] ? fields[i + 3].split('\x1f') : [] });
+  }
+  return out;
+}

@@ -1,0 +1,61 @@
+// Session ids (SPEC 3): validation and where a command finds its own.
+import { HandoffError } from '../errors';
+
+export const SESSION_RE = /^[A-Za-z0-9._:-]{1,128}$/;
+export const CLIENTS = ['claude-code', 'gemini-cli', 'codex', 'cursor', 'cli'] as const;
+export type Client = (typeof CLIENTS)[number];
+
+export interface SessionRef {
+  id: string;
+  client: Client;
+  /** where it came from: flag, env var name, or payload */
+  source: string;
+}
+
+export function assertSession(id: unknown, source = '--session'): string {
+  if (typeof id !== 'string' || !SESSION_RE.test(id)) {
+    throw new HandoffError('usage', 'invalid-session', `invalid session id from ${source}: ${JSON.stringify(String(id).slice(0, 140))} (it must match ^[A-Za-z0-9._:-]{1,128}$)`, {
+      source,
+    });
+  }
+  return id;
+}
+
+const ENV_SOURCES: Array<[string, Client | null]> = [
+  ['GIT_HANDOFF_SESSION', null],
+  ['CLAUDE_CODE_SESSION_ID', 'claude-code'],
+  ['GEMINI_SESSION_ID', 'gemini-cli'],
+  ['CODEX_THREAD_ID', 'codex'],
+];
+
+/** The client a session given by flag or GIT_HANDOFF_SESSION belongs to. */
+function ambientClient(env: NodeJS.ProcessEnv): Client {
+  const named = env.GIT_HANDOFF_CLIENT;
+  if (named && (CLIENTS as readonly string[]).includes(named)) return named as Client;
+  if (env.CLAUDE_CODE_SESSION_ID || env.CLAUDECODE) return 'claude-code';
+  if (env.GEMINI_SESSION_ID || env.GEMINI_CLI) return 'gemini-cli';
+  if (env.CODEX_THREAD_ID) return 'codex';
+  return 'cli';
+}
+
+/** Resolution order of SPEC 3: --session, GIT_HANDOFF_SESSION, then each client's own variable. */
+export function resolveSession(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): SessionRef | null {
+  if (flag !== undefined && flag !== '') return { id: assertSession(flag, '--session'), client: ambientClient(env), source: '--session' };
+  for (const [name, client] of ENV_SOURCES) {
+    const v = env[name];
+    if (v) return { id: assertSession(v, name), client: client ?? ambientClient(env), source: name };
+  }
+  return null;
+}
+
+export const NO_SESSION_HELP =
+  'no session id: pass --session <id>, or set GIT_HANDOFF_SESSION=<id> ' +
+  '(Claude Code exports CLAUDE_CODE_SESSION_ID, Gemini CLI GEMINI_SESSION_ID, Codex CODEX_THREAD_ID)';
+
+export function requireSession(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): SessionRef {
+  const s = resolveSession(flag, env);
+  if (!s) throw new HandoffError('noSession', 'no-session', NO_SESSION_HELP);
+  return s;
+}
+
+export const short = (id: string | null | undefined, n = 8) => (id ? id.slice(0, n) : '(none)');

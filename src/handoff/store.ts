@@ -1,0 +1,375 @@
+// The handoff store: write with compare-and-swap, read, list, log, archive, restore (SPEC 2 and 4).
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { HandoffError } from '../errors';
+import { configBool, identityEnv, readConfig, type Config } from '../git/config';
+import { parseCommit, readObjects, writeBlob, writeCommit, writeTree } from '../git/objects';
+import { casUpdateRef, listRefs, readRef, transaction, type RefRecord } from '../git/refs';
+import type { Repo } from '../git/repo';
+import { buildMessage, namedPaths, parseState, parseTrailerLines, serializeState, validateBody, type HandoffState, type Trailers } from './document';
+import { ARCHIVE_PREFIX, HANDOFF_PREFIX, archiveRef, assertTopic, branchPrefix, handoffRef, overlapKey, parseRef } from './names';
+import { checkWrite, ownedError, type Tip } from './ownership';
+import { short, type SessionRef } from './session';
+import { computeSyncStates, type SyncState } from './sync-state';
+import { dirtyPaths, verifyHandoff, type Verify } from './verify';
+
+/** The branch a command acts on: --branch, else the checked-out one; a detached HEAD needs --branch. */
+export function resolveBranch(repo: Repo, flag: string | undefined): string {
+  if (flag !== undefined) {
+    if (flag === '' || /[\u0000-\u001f\u007f]/.test(flag)) throw new HandoffError('usage', 'invalid-branch', `invalid branch name ${JSON.stringify(flag)}`);
+    return flag.replace(/^refs\/heads\//, '');
+  }
+  if (repo.branch) return repo.branch;
+  throw new HandoffError('usage', 'detached-head', 'HEAD is detached: pass --branch <name> to say which branch this handoff belongs to');
+}
+
+const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+export interface WriteOptions {
+  topic: string;
+  body: string | Buffer;
+  branch?: string;
+  session: SessionRef;
+  takeover?: { reason: string } | null;
+  config?: Config;
+}
+
+export interface WriteResult {
+  ref: string;
+  oid: string;
+  previous: string | null;
+  session: string;
+  created: boolean;
+  takeover: boolean;
+  warnings: string[];
+}
+
+/** The tip of one handoff ref with its owner, from one for-each-ref. */
+export function readTip(repo: Repo, ref: string): (Tip & { trailers: Trailers }) | null {
+  const rec = listRefs(repo, [ref]).find((r) => r.ref === ref);
+  if (!rec) return null;
+  const trailers = parseTrailerLines(rec.trailers);
+  return { oid: rec.oid, session: trailers.session, time: rec.time, trailers };
+}
+
+/** The repository state recorded with a version (state.json). */
+function captureState(repo: Repo, branch: string, body: string): HandoffState {
+  const head = readRef(repo, `refs/heads/${branch}`);
+  const here = repo.branch === branch && repo.worktree;
+  const files = here ? namedPaths(body).filter((p) => existsSync(path.join(repo.worktree!, p))) : [];
+  return { branch, head, worktree: repo.worktree, dirty: here ? dirtyPaths(repo) : [], files };
+}
+
+const MAX_ATTEMPTS = 200;
+const LOCK_RETRIES = 8;
+const DEADLINE_MS = 30_000;
+
+export function writeHandoff(repo: Repo, o: WriteOptions): WriteResult {
+  const topic = assertTopic(o.topic);
+  const branch = resolveBranch(repo, o.branch);
+  const text = validateBody(o.body);
+  if (o.takeover && !o.takeover.reason?.trim()) {
+    throw new HandoffError('usage', 'takeover-needs-reason', '--take-over needs --reason "<why>": the reason is kept in the history');
+  }
+  const config = o.config ?? readConfig(repo);
+  const ref = handoffRef(branch, topic);
+  const state = captureState(repo, branch, text);
+  const tree = writeTree(repo, [
+    { name: 'handoff.md', oid: writeBlob(repo, text) },
+    { name: 'state.json', oid: writeBlob(repo, serializeState(state)) },
+  ]);
+  const env = identityEnv(config);
+  const sign = configBool(config, 'handoff.sign');
+  const warnings: string[] = [];
+  const deadline = Date.now() + DEADLINE_MS;
+  let lockFailures = 0;
+  for (let attempt = 0; attempt < MAX_ATTEMPTS && Date.now() < deadline; attempt++) {
+    const tip = readTip(repo, ref);
+    const mode = checkWrite(tip, o.session.id, !!o.takeover, ref, topic);
+    if (attempt === 0 && mode === 'create') warnings.push(...overlapWarnings(repo, branch, topic));
+    if (attempt === 0 && o.takeover && mode !== 'takeover') warnings.push(`--take-over ignored: ${mode === 'own' ? 'you already own this handoff' : 'there was nothing to take over'}`);
+    const message = buildMessage({
+      topic,
+      body: text,
+      session: o.session.id,
+      branch,
+      head: state.head,
+      client: o.session.client,
+      takeoverFrom: mode === 'takeover' ? tip!.session ?? 'unknown' : null,
+      reason: mode === 'takeover' ? o.takeover!.reason : null,
+    });
+    const oid = writeCommit(repo, tree, tip ? [tip.oid] : [], message, env, sign);
+    const r = casUpdateRef(repo, ref, oid, tip?.oid ?? null, `handoff write ${topic}`);
+    if (r.ok) return { ref, oid, previous: tip?.oid ?? null, session: o.session.id, created: !tip, takeover: mode === 'takeover', warnings };
+    if (r.reason === 'hook') throw new HandoffError('integrity', 'refused-by-hook', `a reference-transaction hook refused the update of ${ref}:\n${r.message}`, { ref });
+    if (r.reason === 'locked') {
+      if (++lockFailures > LOCK_RETRIES) throw lockError(ref, r.lockFile!);
+      sleep(50 + Math.random() * 100);
+      continue;
+    }
+    // Lost the race: back off with jitter, re-read, and rebuild on the new tip (or refuse if it changed hands).
+    sleep(Math.random() * Math.min(5 + attempt * 5, 60));
+  }
+  throw new HandoffError('concurrent', 'concurrent-update', `${ref} kept changing under this write; nothing was written. Try again.`, { ref });
+}
+
+function lockError(ref: string, lockFile: string): HandoffError {
+  return new HandoffError(
+    'concurrent',
+    'ref-locked',
+    `${ref} is locked: ${lockFile} exists.\n` +
+      `Another git process may be updating it; try again in a moment. If no git process is running in this\n` +
+      `repository, a crashed process left the lock behind: check, then remove it yourself with\n  rm '${lockFile}'\n` +
+      `(git-handoff never deletes a lock).`,
+    { ref, lockFile },
+  );
+}
+
+/** Warnings for a new topic whose first two non-stopword tokens match a sibling's on the same branch. */
+export function overlapWarnings(repo: Repo, branch: string, topic: string): string[] {
+  const key = overlapKey(topic);
+  if (!key) return [];
+  return listRefs(repo, [branchPrefix(branch)])
+    .map((r) => parseRef(r.ref)?.topic)
+    .filter((t): t is string => !!t && t !== topic && overlapKey(t) === key)
+    .map((t) => `topic "${topic}" overlaps "${t}" on branch ${branch} (both start with "${key}"): consider writing to ${t} instead`);
+}
+
+export interface HandoffRow {
+  branch: string;
+  topic: string;
+  ref: string;
+  oid: string;
+  session: string | null;
+  client: string | null;
+  updatedAt: string;
+  sync: SyncState;
+  takeoverFrom?: string | null;
+}
+
+const iso = (t: number) => new Date(t * 1000).toISOString();
+
+function rowOf(rec: RefRecord, sync: SyncState = 'local'): HandoffRow | null {
+  const p = parseRef(rec.ref);
+  if (!p) return null;
+  const t = parseTrailerLines(rec.trailers);
+  return {
+    branch: t.branch ?? p.branch ?? p.encodedBranch,
+    topic: p.topic,
+    ref: rec.ref,
+    oid: rec.oid,
+    session: t.session,
+    client: t.client,
+    updatedAt: iso(rec.time),
+    sync,
+  };
+}
+
+export interface ListOptions {
+  branch?: string;
+  all?: boolean;
+  archived?: boolean;
+  mine?: string;
+}
+
+/** Every handoff of a branch (or all branches) from one for-each-ref, with its sync state. */
+export function listHandoffs(repo: Repo, o: ListOptions = {}): HandoffRow[] {
+  const base = o.archived ? ARCHIVE_PREFIX : HANDOFF_PREFIX;
+  const scope = o.all ? base : base + branchPrefix(o.branch!).slice(HANDOFF_PREFIX.length);
+  const recs = listRefs(repo, [scope]);
+  const sync = o.archived ? new Map<string, SyncState>() : computeSyncStates(repo, recs);
+  const rows: HandoffRow[] = [];
+  for (const rec of recs) {
+    const row = rowOf(rec, sync.get(rec.ref) ?? 'local');
+    if (!row) continue;
+    if (o.mine && row.session !== o.mine) continue;
+    rows.push(row);
+  }
+  return rows;
+}
+
+export interface HandoffView extends HandoffRow {
+  versions: number;
+  body: string;
+  state: HandoffState | null;
+  verify: Verify;
+  head: string | null;
+  takeoverFrom: string | null;
+  reason: string | null;
+}
+
+/** Resolves `--at <rev>` within a handoff's history: an oid, or ~N / ^ relative to the tip. */
+function resolveAt(repo: Repo, ref: string, tip: string, at: string): string {
+  const spec = /^[~^]/.test(at) ? `${ref}${at}` : at;
+  const r = repo.git(['rev-parse', '-q', '--verify', `${spec}^{commit}`], { allowFail: true });
+  const oid = r.stdout.trim();
+  if (r.status !== 0 || !oid) throw new HandoffError('usage', 'unknown-revision', `--at ${at}: no such version of ${ref}`);
+  const anc = repo.git(['merge-base', '--is-ancestor', oid, tip], { allowFail: true });
+  if (anc.status !== 0) throw new HandoffError('usage', 'unknown-revision', `--at ${at}: ${oid.slice(0, 12)} is not a version of ${ref}`);
+  return oid;
+}
+
+export function readHandoff(repo: Repo, branch: string, topic: string, at?: string): HandoffView {
+  assertTopic(topic);
+  const ref = handoffRef(branch, topic);
+  const tip = readRef(repo, ref);
+  if (!tip) throw notFound(ref, branch, topic);
+  const oid = at ? resolveAt(repo, ref, tip, at) : tip;
+  return viewOf(repo, ref, oid, branch, topic);
+}
+
+export function notFound(ref: string, branch: string, topic: string): HandoffError {
+  return new HandoffError('usage', 'not-found', `no handoff "${topic}" on branch ${branch} (${ref}); \`git handoff list\` shows what there is`, { ref });
+}
+
+/** The full view of one version: one cat-file --batch for commit, body and state. */
+export function viewOf(repo: Repo, ref: string, oid: string, branch: string, topic: string): HandoffView {
+  const [commit, body, state] = readObjects(repo, [oid, `${oid}:handoff.md`, `${oid}:state.json`]);
+  if (!commit) throw new HandoffError('integrity', 'missing-object', `${ref} points to ${oid}, which cannot be read`);
+  const c = parseCommit(commit.content);
+  const t = parseTrailerLines(c.message.split('\n'));
+  const st = parseState(state ? state.content.toString('utf8') : null);
+  const versions = Number(repo.out(['rev-list', '--count', oid]));
+  const recs = listRefs(repo, [ref]);
+  const sync = ref.startsWith(HANDOFF_PREFIX) ? computeSyncStates(repo, recs).get(ref) ?? 'local' : 'local';
+  return {
+    branch: t.branch ?? branch,
+    topic,
+    ref,
+    oid,
+    session: t.session,
+    client: t.client,
+    updatedAt: iso(c.committerTime),
+    sync,
+    versions,
+    body: body ? body.content.toString('utf8') : '',
+    state: st,
+    verify: verifyHandoff(repo, t.branch ?? branch, t.head, st?.files ?? []),
+    head: t.head,
+    takeoverFrom: t.takeoverFrom,
+    reason: t.reason,
+  };
+}
+
+export interface LogEntry {
+  oid: string;
+  session: string | null;
+  client: string | null;
+  time: string;
+  subject: string;
+  parents: string[];
+  takeoverFrom: string | null;
+  reason: string | null;
+}
+
+/** Every version, newest first, from one git log. */
+export function logHandoff(repo: Repo, refOrOid: string): LogEntry[] {
+  const r = repo.git(['log', '-z', '--format=%H%x1f%ct%x1f%P%x1f%s%x1f%(trailers:only,unfold,separator=%x1e)', refOrOid]);
+  return r.stdout
+    .split('\0')
+    .filter((e) => e.trim())
+    .map((e) => {
+      const [oid, ct, parents, subject, trailers] = e.replace(/^\n/, '').split('\x1f');
+      const t = parseTrailerLines((trailers ?? '').split('\x1e'));
+      return {
+        oid,
+        session: t.session,
+        client: t.client,
+        time: iso(Number(ct)),
+        subject,
+        parents: parents ? parents.split(' ') : [],
+        takeoverFrom: t.takeoverFrom,
+        reason: t.reason,
+      };
+    });
+}
+
+export interface ArchiveResult {
+  ref: string;
+  archivedAs: string;
+  oid: string;
+  takeover: boolean;
+}
+
+/** Moves a handoff to the archive namespace in one transaction; owner-only, or a recorded takeover first. */
+export function archiveHandoff(repo: Repo, branch: string, topic: string, session: SessionRef, takeover: { reason: string } | null): ArchiveResult {
+  assertTopic(topic);
+  const ref = handoffRef(branch, topic);
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const tip = readTip(repo, ref);
+    if (!tip) throw notFound(ref, branch, topic);
+    let oid = tip.oid;
+    let took = false;
+    if (tip.session !== session.id) {
+      if (!takeover) throw ownedError(tip, session.id, ref, topic);
+      const view = viewOf(repo, ref, tip.oid, branch, topic);
+      oid = writeHandoff(repo, { topic, body: view.body, branch, session, takeover }).oid;
+      took = true;
+    }
+    const seconds = Math.floor(Date.now() / 1000);
+    const archived = archiveRef(branch, topic, seconds, oid);
+    const r = transaction(repo, [
+      { op: 'create', ref: archived, newOid: oid },
+      { op: 'delete', ref, oldOid: oid },
+    ], `handoff archive ${topic}`);
+    if (r.ok) return { ref, archivedAs: archived, oid, takeover: took };
+    if (r.reason === 'hook') throw new HandoffError('integrity', 'refused-by-hook', r.message);
+    if (r.reason === 'locked') throw lockError(ref, r.lockFile!);
+    sleep(Math.random() * 30);
+  }
+  throw new HandoffError('concurrent', 'concurrent-update', `${ref} kept changing while it was being archived; nothing was archived`);
+}
+
+export interface RestoreResult {
+  ref: string;
+  from: string;
+  oid: string;
+  takeover: boolean;
+}
+
+/** Brings an archived handoff back under refs/handoffs (the archive entry moves back in the same transaction). */
+export function restoreHandoff(repo: Repo, archived: string, session: SessionRef, takeover: { reason: string } | null): RestoreResult {
+  const full = archived.startsWith('refs/') ? archived : ARCHIVE_PREFIX + archived.replace(/^handoff-archive\//, '');
+  const p = parseRef(full);
+  if (!p || p.kind !== 'archive') {
+    throw new HandoffError('usage', 'invalid-archive-ref', `${archived} is not an archived handoff (refs/handoff-archive/<branch>/<topic>/<stamp>); \`git handoff list --archived\` lists them`);
+  }
+  const rec = listRefs(repo, [full]).find((r) => r.ref === full);
+  if (!rec) throw new HandoffError('usage', 'not-found', `no archived handoff ${full}`);
+  const t = parseTrailerLines(rec.trailers);
+  const branch = t.branch ?? p.branch ?? p.encodedBranch;
+  const ref = `${HANDOFF_PREFIX}${p.encodedBranch}/${p.topic}`;
+  if (readRef(repo, ref)) {
+    throw new HandoffError('usage', 'exists', `${ref} exists again; archive or rename it before restoring ${full}`, { ref });
+  }
+  let oid = rec.oid;
+  let took = false;
+  if (t.session !== session.id) {
+    if (!takeover) throw ownedError({ oid: rec.oid, session: t.session, time: rec.time }, session.id, ref, p.topic);
+    const view = viewOf(repo, full, rec.oid, branch, p.topic);
+    const message = buildMessage({
+      topic: p.topic,
+      body: view.body,
+      session: session.id,
+      branch,
+      head: view.head,
+      client: session.client,
+      takeoverFrom: t.session ?? 'unknown',
+      reason: takeover.reason,
+    });
+    const [commit] = readObjects(repo, [rec.oid]);
+    oid = writeCommit(repo, parseCommit(commit!.content).tree, [rec.oid], message, identityEnv(readConfig(repo)));
+    took = true;
+  }
+  const r = transaction(repo, [
+    { op: 'create', ref, newOid: oid },
+    { op: 'delete', ref: full, oldOid: rec.oid },
+  ], `handoff restore ${p.topic}`);
+  if (!r.ok) {
+    if (r.reason === 'hook') throw new HandoffError('integrity', 'refused-by-hook', r.message);
+    throw new HandoffError('concurrent', 'concurrent-update', `${ref} or ${full} changed during the restore; nothing moved (${r.message})`);
+  }
+  return { ref, from: full, oid, takeover: took };
+}
+
+export { short };

@@ -1,0 +1,120 @@
+// Test fixtures: a temporary repository with its own HOME, no system config, and the built CLI to drive it.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach } from 'vitest';
+import { execa, type Result } from 'execa';
+
+export const ROOT = path.resolve(__dirname, '../..');
+export const BIN = path.join(ROOT, 'bin', 'git-handoff');
+
+const cleanups: Array<() => void> = [];
+afterEach(() => {
+  while (cleanups.length) cleanups.pop()!();
+});
+
+/** A fresh directory removed after the test. */
+export function tempDir(prefix = 'gh-test-'): string {
+  const d = mkdtempSync(path.join(tmpdir(), prefix));
+  cleanups.push(() => rmSync(d, { recursive: true, force: true }));
+  return d;
+}
+
+const CLIENT_VARS = ['GIT_HANDOFF_SESSION', 'GIT_HANDOFF_CLIENT', 'GIT_HANDOFF_BYPASS', 'CLAUDE_CODE_SESSION_ID', 'CLAUDECODE', 'CLAUDE_PID', 'GEMINI_SESSION_ID', 'GEMINI_CLI', 'CODEX_THREAD_ID', 'GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE'];
+
+/** An isolated environment: its own HOME and git identity, no system config, no client session variables. */
+export function isolatedEnv(home: string, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const k of CLIENT_VARS) delete env[k];
+  for (const k of Object.keys(env)) if (k.startsWith('GIT_') && !k.startsWith('GIT_HANDOFF')) delete env[k];
+  Object.assign(env, {
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(home, '.config'),
+    XDG_CACHE_HOME: path.join(home, '.cache'),
+    GIT_CONFIG_NOSYSTEM: '1',
+    LC_ALL: 'C',
+    NO_COLOR: '1',
+  });
+  for (const [k, v] of Object.entries(extra)) {
+    if (v === undefined) delete env[k];
+    else env[k] = v;
+  }
+  return env;
+}
+
+export interface GitRun {
+  status: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface TestRepo {
+  dir: string;
+  home: string;
+  env: NodeJS.ProcessEnv;
+  /** git in the repository; throws on failure unless allowFail */
+  git(args: string[], opts?: { allowFail?: boolean; input?: string; cwd?: string; env?: Record<string, string | undefined> }): GitRun;
+  /** `git handoff …` through the built bin, never throws */
+  cli(args: string[], opts?: { input?: string; cwd?: string; env?: Record<string, string | undefined> }): Promise<Result>;
+  write(file: string, content: string): void;
+  /** a commit of everything, returns its oid */
+  commit(message: string, files?: Record<string, string>): string;
+}
+
+export interface RepoOptions {
+  /** extra args for git init, e.g. ['--object-format=sha256'] or ['--bare'] */
+  init?: string[];
+  /** make a first commit */
+  commit?: boolean;
+  /** configure user.name / user.email in HOME's .gitconfig (default true) */
+  identity?: boolean;
+  branch?: string;
+}
+
+export function makeRepo(o: RepoOptions = {}): TestRepo {
+  const root = tempDir();
+  const home = path.join(root, 'home');
+  const dir = path.join(root, 'repo');
+  mkdirSync(home);
+  if (o.identity !== false) {
+    writeFileSync(path.join(home, '.gitconfig'), '[user]\n\tname = Test User\n\temail = test@example.com\n');
+  }
+  const env = isolatedEnv(home);
+  const runGit = (cwd: string) => (args: string[], opts: { allowFail?: boolean; input?: string; cwd?: string; env?: Record<string, string | undefined> } = {}) => {
+    const r = spawnSync('git', args, { cwd: opts.cwd ?? cwd, env: { ...env, ...opts.env }, input: opts.input, encoding: 'utf8' });
+    const res = { status: r.status ?? 128, stdout: r.stdout, stderr: r.stderr };
+    if (res.status !== 0 && !opts.allowFail) throw new Error(`git ${args.join(' ')} failed (${res.status}): ${res.stderr}`);
+    return res;
+  };
+  runGit(root)(['init', '-q', `--initial-branch=${o.branch ?? 'main'}`, ...(o.init ?? []), dir]);
+  const repo: TestRepo = {
+    dir,
+    home,
+    env,
+    git: runGit(dir),
+    cli: (args, opts = {}) =>
+      execa(BIN, args, { cwd: opts.cwd ?? dir, env: { ...env, ...opts.env }, extendEnv: false, input: opts.input ?? '', reject: false, timeout: 60_000 }),
+    write: (file, content) => {
+      mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+      writeFileSync(path.join(dir, file), content);
+    },
+    commit: (message, files = {}) => {
+      for (const [f, c] of Object.entries(files)) repo.write(f, c);
+      repo.git(['add', '-A']);
+      repo.git(['commit', '-q', '--allow-empty', '--no-verify', '-m', message]);
+      return repo.git(['rev-parse', 'HEAD']).stdout.trim();
+    },
+  };
+  if (o.commit) repo.commit('initial', { 'README.md': 'hello\n' });
+  return repo;
+}
+
+/** The value of a ref, or null. */
+export const refOf = (repo: TestRepo, ref: string): string | null => {
+  const r = repo.git(['rev-parse', '-q', '--verify', ref], { allowFail: true });
+  return r.status === 0 ? r.stdout.trim() : null;
+};
+
+/** Parses the CLI's JSON output. */
+export const json = <T = any>(r: Result): T => JSON.parse(String(r.stdout));
