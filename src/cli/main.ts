@@ -6,6 +6,7 @@ import { archiveCommand, restoreCommand } from './commands/archive';
 import { doctorCommand, installCommand, uninstallCommand } from './commands/install';
 import { listCommand } from './commands/list';
 import { logCommand } from './commands/log';
+import { releaseCommand, sessionsCommand } from './commands/sessions';
 import { showCommand } from './commands/show';
 import { writeCommand } from './commands/write';
 import type { GlobalArgs } from './context';
@@ -21,6 +22,8 @@ export const commands: CommandModule<GlobalArgs, any>[] = [
   installCommand,
   uninstallCommand,
   doctorCommand,
+  sessionsCommand,
+  releaseCommand,
 ];
 
 function changeDirectory(paths: string[] | undefined): void {

@@ -1,0 +1,115 @@
+#!/bin/sh
+# git-handoff hook stub. `git handoff install --hooks` writes this file as each hook it handles and
+# `git handoff uninstall` removes it. It decides in shell when an event cannot concern it, does nothing
+# when git-handoff is gone, then runs the hook that was here before (<hook>.handoff-chained).
+GIT_HANDOFF_BIN=''
+# The hook's name is this file's name (lefthook keeps a foreign hook as <hook>.old, pre-commit as <hook>.legacy).
+hook=${0##*/}
+hook=${hook%.old}
+hook=${hook%.legacy}
+case $0 in */*) hookdir=${0%/*} ;; *) hookdir=. ;; esac
+chained="$hookdir/$hook.handoff-chained"
+session=${GIT_HANDOFF_SESSION:-${CLAUDE_CODE_SESSION_ID:-${GEMINI_SESSION_ID:-$CODEX_THREAD_ID}}}
+
+# Hooks fed on stdin: read it once, replay it to the handler and to the chained hook.
+piped=
+case $hook in
+reference-transaction | pre-push)
+	piped=1
+	input=$(cat; echo .)
+	input=${input%.}
+	;;
+esac
+
+is_zero() { case $1 in *[!0]*) return 1 ;; esac; }
+
+# A branch update that is not a fast-forward (amend, rebase, reset) may drop another session's commits.
+rewrites_branch() {
+	while read -r old new ref; do
+		case $ref in refs/heads/*) ;; *) continue ;; esac
+		is_zero "$new" && continue
+		if is_zero "$old"; then old=$(git rev-parse -q --verify "$ref") || continue; fi
+		[ "$old" = "$new" ] && continue
+		git merge-base --is-ancestor "$old" "$new" 2>/dev/null || return 0
+	done <<EOF
+$input
+EOF
+	return 1
+}
+
+need=
+case $hook in
+prepare-commit-msg | pre-commit) [ -n "$session" ] && need=1 ;;
+commit-msg)
+	# A person is only refused for two sessions' ids in one message: count them before starting node.
+	if [ -n "$session" ]; then
+		need=1
+	else
+		n=$(grep -ic '^claude-session-id[[:space:]]*:' "$1" 2>/dev/null)
+		[ "${n:-0}" -gt 1 ] && need=1
+	fi
+	;;
+pre-push) need=1 ;;
+reference-transaction)
+	if [ "$1" = prepared ]; then
+		case $input in *refs/handoffs/*) need=1 ;; esac
+		[ -z "$need" ] && [ -n "$session" ] && rewrites_branch && need=1
+	fi
+	;;
+esac
+
+if [ -n "$need" ]; then
+	bin=
+	if [ -n "$GIT_HANDOFF_BIN" ] && [ -x "$GIT_HANDOFF_BIN" ]; then
+		bin=$GIT_HANDOFF_BIN
+	elif command -v git-handoff >/dev/null 2>&1; then
+		bin=git-handoff
+	fi
+	if [ -n "$bin" ]; then
+		if [ -n "$piped" ]; then
+			printf '%s' "$input" | "$bin" githook "$hook" "$@"
+		else
+			"$bin" githook "$hook" "$@"
+		fi
+		rc=$?
+		# 127: the launcher is there but node is not; treat it like git-handoff being gone.
+		[ "$rc" -eq 0 ] || [ "$rc" -eq 127 ] || exit "$rc"
+	fi
+fi
+
+[ -f "$chained" ] && [ -x "$chained" ] || exit 0
+
+# A shell script is sourced with $0 set to this hook's path, so hooks that find their files from $0
+# (husky's .husky/_/h, pre-commit's --hook-dir) behave as if they were still installed here.
+pick_shell() {
+	[ "${1##*/}" = env ] && shift
+	case ${1##*/} in sh | bash | dash | ksh | mksh | zsh | ash) shell=$* ;; esac
+}
+shell=
+IFS= read -r first <"$chained" || :
+case $first in
+'#!'*)
+	set -f
+	# shellcheck disable=SC2086
+	pick_shell ${first#??}
+	set +f
+	;;
+*) shell=/bin/sh ;;
+esac
+
+run_chained() {
+	if [ -n "$shell" ]; then
+		GIT_HANDOFF_CHAINED=$chained
+		export GIT_HANDOFF_CHAINED
+		# shellcheck disable=SC2086
+		$shell -c '. "$GIT_HANDOFF_CHAINED"' "$0" "$@"
+	else
+		"$chained" "$@"
+	fi
+}
+
+if [ -n "$piped" ]; then
+	printf '%s' "$input" | run_chained "$@"
+else
+	run_chained "$@"
+fi

@@ -1,0 +1,201 @@
+// install --hooks / uninstall / doctor: chaining what was there, restoring it byte for byte, idempotent,
+// and stubs that never start node for a person's commit and never brick git when git-handoff is gone.
+import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { installStub, HOOK_NAMES } from '../../src/hooks/install';
+import { json, makeRepo, tempDir, type TestRepo } from '../helpers/repo';
+import { A, gitAs, hooksDir, messageOf, script } from './helpers';
+
+const snapshot = (dir: string) =>
+  Object.fromEntries(
+    readdirSync(dir)
+      .sort()
+      .map((f) => [f, { bytes: readFileSync(path.join(dir, f)).toString('base64'), mode: statSync(path.join(dir, f)).mode }]),
+  );
+
+async function roundTrip(repo: TestRepo, dir: string) {
+  const before = snapshot(dir);
+  const i1 = await repo.cli(['install', '--hooks']);
+  expect(i1.exitCode, String(i1.stderr)).toBe(0);
+  const installed = snapshot(dir);
+  // idempotent: a second install changes nothing
+  const i2 = await repo.cli(['install', '--hooks']);
+  expect(i2.exitCode).toBe(0);
+  expect(String(i2.stdout)).toMatch(/already installed/);
+  expect(snapshot(dir)).toEqual(installed);
+  const u = await repo.cli(['uninstall', '--hooks']);
+  expect(u.exitCode, String(u.stderr)).toBe(0);
+  expect(snapshot(dir)).toEqual(before);
+  const u2 = await repo.cli(['uninstall', '--hooks']);
+  expect(u2.exitCode).toBe(0);
+  expect(snapshot(dir)).toEqual(before);
+}
+
+describe('install --hooks / uninstall', () => {
+  it('chains a hand-written hook and restores it byte for byte', async () => {
+    const repo = makeRepo({ commit: true });
+    const dir = hooksDir(repo);
+    const log = path.join(repo.home, 'old-hook.log');
+    script(path.join(dir, 'pre-commit'), `#!/bin/sh\n# hand-written, no trailing newline\necho "old pre-commit $0" >> '${log}'`);
+    script(path.join(dir, 'commit-msg'), `#!/bin/sh\nexit 0\n`);
+    await roundTrip(repo, dir);
+
+    await repo.cli(['install', '--hooks']);
+    expect(existsSync(path.join(dir, 'pre-commit.handoff-chained'))).toBe(true);
+    repo.write('x.txt', 'x\n');
+    repo.git(['add', 'x.txt']);
+    expect(gitAs(repo, null, ['commit', '-q', '-m', 'person']).status).toBe(0);
+    // the chained hook ran, and saw itself as .git/hooks/pre-commit
+    expect(readFileSync(log, 'utf8')).toMatch(/old pre-commit .*\.git\/hooks\/pre-commit$/m);
+  });
+
+  it('installs into core.hooksPath and restores it byte for byte', async () => {
+    const repo = makeRepo({ commit: true });
+    const dir = path.join(repo.dir, '.githooks');
+    mkdirSync(dir);
+    script(path.join(dir, 'pre-push'), '#!/bin/sh\necho custom pre-push\n');
+    script(path.join(dir, 'reference-transaction'), '#!/bin/sh\ncat >/dev/null\n');
+    repo.git(['config', 'core.hooksPath', '.githooks']);
+    await roundTrip(repo, dir);
+    await repo.cli(['install', '--hooks']);
+    expect(readdirSync(dir).sort()).toContain('reference-transaction.handoff-chained');
+    expect(existsSync(path.join(repo.dir, '.git', 'hooks', 'pre-commit'))).toBe(false);
+    const d = await repo.cli(['doctor', '--json']);
+    const items = json(d).items.filter((i: any) => i.component.startsWith('git hook'));
+    expect(items.map((i: any) => i.status)).toEqual(['ok', 'ok', 'ok', 'chained', 'chained']);
+  });
+
+  it("keeps husky's .husky/_ layout working: the chained hook still finds its script from $0", async () => {
+    const repo = makeRepo({ commit: true });
+    const underscore = path.join(repo.dir, '.husky', '_');
+    mkdirSync(underscore, { recursive: true });
+    const log = path.join(repo.home, 'husky.log');
+    // husky's dispatcher: .husky/_/<hook> sources .husky/_/h, which runs .husky/<basename of $0>
+    script(path.join(underscore, 'h'), '#!/usr/bin/env sh\nn=$(basename "$0")\ns=$(dirname "$(dirname "$0")")/$n\n[ ! -f "$s" ] && exit 0\nsh -e "$s" "$@"\n');
+    for (const h of ['pre-commit', 'commit-msg']) script(path.join(underscore, h), '#!/usr/bin/env sh\n. "$(dirname "$0")/h"\n');
+    script(path.join(repo.dir, '.husky', 'pre-commit'), `echo "husky pre-commit ran" >> '${log}'\n`);
+    script(path.join(repo.dir, '.husky', 'commit-msg'), `echo "husky commit-msg ran on $1" >> '${log}'\n`);
+    repo.git(['config', 'core.hooksPath', '.husky/_']);
+    await roundTrip(repo, underscore);
+    await repo.cli(['install', '--hooks']);
+    repo.write('y.txt', 'y\n');
+    repo.git(['add', 'y.txt']);
+    expect(gitAs(repo, A, ['commit', '-q', '-m', 'agent with husky']).status).toBe(0);
+    expect(readFileSync(log, 'utf8')).toBe('husky pre-commit ran\nhusky commit-msg ran on .git/COMMIT_EDITMSG\n');
+    expect(messageOf(repo)).toContain(`Claude-Session-Id: ${A}`);
+  });
+
+  it("leaves lefthook's <hook>.old and pre-commit's <hook>.legacy alone, and a stub moved there still works", async () => {
+    const repo = makeRepo({ commit: true });
+    const dir = hooksDir(repo);
+    script(path.join(dir, 'pre-push.old'), '#!/bin/sh\necho lefthook kept me\n');
+    script(path.join(dir, 'commit-msg.legacy'), '#!/bin/sh\necho pre-commit kept me\n');
+    await roundTrip(repo, dir);
+    // a hook manager installed after us moves our stub to <hook>.legacy and runs it from its own hook
+    await repo.cli(['install', '--hooks']);
+    const { renameSync } = await import('node:fs');
+    renameSync(path.join(dir, 'prepare-commit-msg'), path.join(dir, 'prepare-commit-msg.legacy'));
+    script(path.join(dir, 'prepare-commit-msg'), '#!/bin/sh\nexec "$(dirname "$0")/prepare-commit-msg.legacy" "$@"\n');
+    expect(gitAs(repo, A, ['commit', '-q', '--allow-empty', '-m', 'via manager']).status).toBe(0);
+    expect(messageOf(repo)).toContain(`Claude-Session-Id: ${A}`);
+    const d = json(await repo.cli(['doctor', '--json']));
+    expect(d.items.find((i: any) => i.component === 'git hook prepare-commit-msg').status).toBe('chained');
+  });
+
+  it('refuses to install over an occupied chain slot and changes nothing', async () => {
+    const repo = makeRepo({ commit: true });
+    const dir = hooksDir(repo);
+    script(path.join(dir, 'pre-commit'), '#!/bin/sh\nexit 0\n');
+    script(path.join(dir, 'pre-commit.handoff-chained'), '#!/bin/sh\nexit 0\n');
+    const before = snapshot(dir);
+    const r = await repo.cli(['install', '--hooks']);
+    expect(r.exitCode).toBe(7);
+    expect(String(r.stderr)).toMatch(/pre-commit\.handoff-chained already exists/);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it('installs once for all linked worktrees (the common hooks directory)', async () => {
+    const repo = makeRepo({ commit: true });
+    const wt = path.join(tempDir(), 'wt');
+    repo.git(['worktree', 'add', '-q', '-b', 'side', wt]);
+    const r = await repo.cli(['install', '--hooks'], { cwd: wt });
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    expect(existsSync(path.join(hooksDir(repo), 'pre-commit'))).toBe(true);
+    expect(gitAs(repo, A, ['commit', '-q', '--allow-empty', '-m', 'in worktree'], {}).status).toBe(0);
+    expect(repo.git(['commit', '-q', '--allow-empty', '-m', 'wt'], { cwd: wt, env: { GIT_HANDOFF_SESSION: A } }).status).toBe(0);
+    expect(repo.git(['log', '-1', '--format=%B', 'side']).stdout).toContain(`Claude-Session-Id: ${A}`);
+  });
+});
+
+describe('doctor', () => {
+  it('reports missing before install, ok after, and broken (exit 1) when the launcher is gone or a stub is removed', async () => {
+    const repo = makeRepo({ commit: true });
+    let d = await repo.cli(['doctor', '--json']);
+    expect(json(d).items.filter((i: any) => i.component.startsWith('git hook')).every((i: any) => i.status === 'missing')).toBe(true);
+    await repo.cli(['install', '--hooks']);
+    d = await repo.cli(['doctor']);
+    expect(d.exitCode).toBe(0);
+    expect(String(d.stdout)).toMatch(/git hook pre-commit\s+ok/);
+
+    const { unlinkSync } = await import('node:fs');
+    unlinkSync(path.join(hooksDir(repo), 'pre-push'));
+    d = await repo.cli(['doctor']);
+    expect(d.exitCode).toBe(1);
+    expect(String(d.stdout)).toMatch(/git hook pre-push\s+broken\s+not installed/);
+
+    installStub(hooksDir(repo), 'pre-push', path.join(repo.home, 'gone', 'git-handoff'));
+    d = await repo.cli(['doctor', '--json']);
+    expect(d.exitCode).toBe(1);
+    expect(json(d).items.find((i: any) => i.component === 'git hook pre-push')).toMatchObject({ status: 'broken', detail: expect.stringMatching(/is gone/) });
+  });
+});
+
+describe('the stubs', () => {
+  /** Installs the stubs with a fake launcher that records each call instead of starting node. */
+  function withRecorder() {
+    const repo = makeRepo({ commit: true });
+    const calls = path.join(repo.home, 'calls.log');
+    const launcher = script(path.join(repo.home, 'git-handoff'), `#!/bin/sh\necho "$*" >> '${calls}'\ncat >/dev/null\n`);
+    for (const n of HOOK_NAMES) installStub(hooksDir(repo), n, launcher);
+    const read = () => (existsSync(calls) ? readFileSync(calls, 'utf8') : '');
+    return { repo, read };
+  }
+
+  it("start nothing for a person's commit, amend, reset and branch, and only what can concern an agent's", () => {
+    const { repo, read } = withRecorder();
+    repo.write('a.txt', 'a\n');
+    repo.git(['add', 'a.txt']);
+    expect(gitAs(repo, null, ['commit', '-q', '-m', 'person']).status).toBe(0);
+    expect(gitAs(repo, null, ['commit', '-q', '--amend', '-m', 'person amend']).status).toBe(0);
+    expect(gitAs(repo, null, ['reset', '-q', '--hard', 'HEAD~1']).status).toBe(0);
+    expect(gitAs(repo, null, ['branch', 'other']).status).toBe(0);
+    expect(read()).toBe('');
+    // an agent's ordinary commit: the commit hooks, but no reference-transaction (a fast-forward is decided in shell)
+    expect(gitAs(repo, A, ['commit', '-q', '--allow-empty', '-m', 'agent']).status).toBe(0);
+    expect(read().split('\n').filter(Boolean).map((l) => l.split(' ').slice(0, 2).join(' '))).toEqual([
+      'githook pre-commit',
+      'githook prepare-commit-msg',
+      'githook commit-msg',
+    ]);
+    // a handoff ref in the transaction concerns everyone
+    gitAs(repo, null, ['update-ref', 'refs/handoffs/main/some-topic', 'HEAD']);
+    expect(read()).toMatch(/githook reference-transaction prepared/);
+  });
+
+  it('do nothing when git-handoff is gone, and still run the chained hook with the same stdin', () => {
+    const repo = makeRepo({ commit: true });
+    const dir = hooksDir(repo);
+    const seen = path.join(repo.home, 'seen');
+    script(path.join(dir, 'reference-transaction'), `#!/bin/sh\ncat >> '${seen}'\n`);
+    for (const n of HOOK_NAMES) installStub(dir, n, path.join(repo.home, 'nowhere', 'git-handoff'));
+    const env = { PATH: '/usr/bin:/bin' };
+    const before = repo.git(['rev-parse', 'HEAD']).stdout.trim();
+    expect(gitAs(repo, A, ['commit', '-q', '--allow-empty', '-m', 'no binary'], env).status).toBe(0);
+    expect(messageOf(repo)).not.toContain('Claude-Session-Id');
+    const after = repo.git(['rev-parse', 'HEAD']).stdout.trim();
+    const lines = readFileSync(seen, 'utf8');
+    expect(lines).toContain(`${before} ${after} refs/heads/main\n`);
+    expect(lines).toMatch(/^[0-9a-f]{40} [0-9a-f]{40} HEAD\n/);
+  });
+});
