@@ -14,7 +14,7 @@ session=${GIT_HANDOFF_SESSION:-${CLAUDE_CODE_SESSION_ID:-${GEMINI_SESSION_ID:-$C
 # Hooks fed on stdin: read it once, replay it to the handler and to the chained hook.
 piped=
 case $hook in
-reference-transaction | pre-push)
+reference-transaction | pre-push | pre-receive)
 	piped=1
 	input=$(cat; echo .)
 	input=${input%.}
@@ -50,6 +50,7 @@ commit-msg)
 	fi
 	;;
 pre-push) need=1 ;;
+pre-receive) case $input in *refs/handoffs/*) need=1 ;; esac ;;
 reference-transaction)
 	if [ "$1" = prepared ]; then
 		case $input in *refs/handoffs/*) need=1 ;; esac

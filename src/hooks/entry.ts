@@ -8,7 +8,7 @@ import { resolveSession } from '../handoff/session';
 import { commitMsg, preCommit, prepareCommitMsg } from './commit';
 import { formatRefusal, type Refusal } from './refusal';
 import { prePush } from './push';
-import { referenceTransaction } from './transaction';
+import { preReceive, referenceTransaction } from './transaction';
 
 export interface HookContext {
   repo: Repo;
@@ -30,6 +30,7 @@ const HANDLERS: Record<string, { run: HookHandler; stdin: boolean }> = {
   'pre-commit': { run: preCommit, stdin: false },
   'pre-push': { run: prePush, stdin: true },
   'reference-transaction': { run: referenceTransaction, stdin: true },
+  'pre-receive': { run: preReceive, stdin: true },
 };
 
 /** The acting session from the environment; an invalid id is ignored with a warning (never trusted, never blocking). */
@@ -61,7 +62,8 @@ export async function runGithook(name: string, args: string[]): Promise<number> 
       process.stderr.write(`git-handoff (${name} hook): bypassed with GIT_HANDOFF_BYPASS=1 (recorded in ${auditFile(repo.commonDir)}): ${refusal.what}\n`);
       return 0;
     }
-    process.stderr.write(formatRefusal(name, refusal, !ctx.session, auditFile(repo.commonDir)));
+    // Only a person at this repository can set the variable: not an agent, not a pusher to a server.
+    process.stderr.write(formatRefusal(name, refusal, !ctx.session && !repo.bare, auditFile(repo.commonDir)));
     return 1;
   } catch (e) {
     // A broken check must not brick git: say so, and let the operation through.

@@ -2,6 +2,7 @@
 // invariant against the remote's value, and with handoff.autoSync the changed handoffs go along.
 import { configBool } from '../git/config';
 import { readObjects } from '../git/objects';
+import { listRefs } from '../git/refs';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, LEASE_PREFIX } from '../handoff/names';
 import { autoSyncPush } from '../sync/autosync';
 import type { HookContext } from './entry';
@@ -50,7 +51,11 @@ export function prePush(c: HookContext): Refusal | null {
   const updates: RefUpdate[] = lines
     .filter((l) => l.remoteRef.startsWith(HANDOFF_PREFIX) || l.remoteRef.startsWith(ARCHIVE_PREFIX))
     .map((l) => ({ ref: l.remoteRef, old: l.remote, new: l.local }));
-  const bad = handoffViolations(c.repo, updates, () => []);
+  // A deletion whose archive ref the remote already has (seen through the tracking namespace) is an archive too.
+  const tracking = `refs/remotes/${remoteName}/`;
+  const bad = handoffViolations(c.repo, updates, (prefix) =>
+    listRefs(c.repo, [tracking + prefix.slice('refs/'.length)]).map((r) => ({ ref: 'refs/' + r.ref.slice(tracking.length), oid: r.oid })),
+  );
   if (bad.length) {
     const fetchHint = bad.some((b) => b.violation.rule === 'missing-object')
       ? `the remote has handoff versions this clone has not seen: git handoff fetch ${shq(remoteName)}, then try again`

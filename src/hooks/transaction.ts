@@ -83,6 +83,12 @@ function droppedForeign(repo: Repo, old: string, newOid: string, session: string
   return out;
 }
 
+/** pre-receive on a server: the same handoff check, before any ref moves, with output the pusher sees. */
+export function preReceive(c: HookContext): Refusal | null {
+  const bad = handoffViolations(c.repo, parseUpdateLines(c.input), (prefix) => listRefs(c.repo, [prefix]));
+  return bad.length ? handoffRefusal(bad, 'pushed here', 'fetch the current handoffs (git handoff fetch), write on top of them, and push again') : null;
+}
+
 export function referenceTransaction(c: HookContext): Refusal | null {
   if (c.args[0] !== 'prepared') return null;
   // git passes zeros as the old value whenever the updater gave none: read the ref's real value (still the old one in `prepared`).

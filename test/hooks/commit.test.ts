@@ -1,0 +1,161 @@
+// The commit hooks under real `git commit`: the session trailer, one session per message, and staged
+// paths of another live session refused; a person is never refused for ownership.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { A, B, gitAs, head, hookedRepo, lease, ledgerWrite, messageOf } from './helpers';
+
+const HOUR = 3_600_000;
+
+describe('prepare-commit-msg and commit-msg', () => {
+  it("adds the session's trailer to an agent's commit and none to a person's", async () => {
+    const repo = await hookedRepo();
+    expect(gitAs(repo, A, ['commit', '-q', '--allow-empty', '-m', 'agent work', '-m', 'body line']).status).toBe(0);
+    expect(messageOf(repo)).toBe(`agent work\n\nbody line\n\nClaude-Session-Id: ${A}\n\n`);
+    expect(gitAs(repo, null, ['commit', '-q', '--allow-empty', '-m', 'person work']).status).toBe(0);
+    expect(messageOf(repo)).toBe('person work\n\n');
+    // the client's own variable is enough
+    expect(gitAs(repo, null, ['commit', '-q', '--allow-empty', '-m', 'claude'], { CLAUDE_CODE_SESSION_ID: B }).status).toBe(0);
+    expect(messageOf(repo)).toContain(`Claude-Session-Id: ${B}`);
+  });
+
+  it('adds the trailer once, keeps an existing one, and does not turn an empty (aborted) message into a commit', async () => {
+    const repo = await hookedRepo();
+    expect(gitAs(repo, A, ['commit', '-q', '--allow-empty', '-m', `own\n\nClaude-Session-Id: ${A}`]).status).toBe(0);
+    expect(messageOf(repo).match(/Claude-Session-Id/g)).toHaveLength(1);
+    const before = head(repo);
+    const r = gitAs(repo, A, ['commit', '--allow-empty', '-F', '-'], {});
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toMatch(/empty commit message/);
+    expect(head(repo)).toBe(before);
+  });
+
+  it('refuses two sessions in one message, for a person too, and leaves HEAD unchanged', async () => {
+    const repo = await hookedRepo();
+    const before = head(repo);
+    const msg = `mixed\n\nClaude-Session-Id: ${A}\nClaude-Session-Id: ${B}`;
+    for (const who of [A, null]) {
+      const r = gitAs(repo, who, ['commit', '--allow-empty', '-m', msg]);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain('carries the ids of two sessions');
+      expect(r.stderr).toContain('aaaaaaaa, bbbbbbbb');
+      expect(r.stderr).toMatch(/To fix:\n  1\. /);
+      expect(head(repo)).toBe(before);
+    }
+    // the same id twice is one session
+    expect(gitAs(repo, A, ['commit', '-q', '--allow-empty', '-m', `twice\n\nClaude-Session-Id: ${A}\nClaude-Session-Id: ${A}`]).status).toBe(0);
+  });
+
+  it("refuses a message claiming another session: amending another session's commit without -m", async () => {
+    const repo = await hookedRepo();
+    expect(gitAs(repo, A, ['commit', '-q', '--allow-empty', '-m', 'by A']).status).toBe(0);
+    const before = head(repo);
+    const r = gitAs(repo, B, ['commit', '--amend', '--no-edit', '--allow-empty']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('claims session aaaaaaaa, but session bbbbbbbb is committing');
+    expect(head(repo)).toBe(before);
+    // a person may amend it (never refused for ownership), and so may its own session
+    expect(gitAs(repo, A, ['commit', '-q', '--amend', '--no-edit', '--allow-empty']).status).toBe(0);
+    expect(gitAs(repo, null, ['commit', '-q', '--amend', '--no-edit', '--allow-empty']).status).toBe(0);
+    expect(messageOf(repo)).toContain(`Claude-Session-Id: ${A}`);
+  });
+});
+
+describe('pre-commit: staged paths of another live session', () => {
+  it('two sessions in one worktree: the second cannot commit the first one\'s file; its own files go through', async () => {
+    const repo = await hookedRepo();
+    repo.write('src/a.ts', 'by A\n');
+    repo.write('src/b.ts', 'by B\n');
+    ledgerWrite(repo, A, ['src/a.ts']);
+    lease(repo, A);
+    ledgerWrite(repo, B, ['src/b.ts']);
+    repo.git(['add', '-A']);
+    const before = head(repo);
+    const r = gitAs(repo, B, ['commit', '-m', 'B takes everything']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('1 staged path was last written by another live session');
+    expect(r.stderr).toMatch(/session aaaaaaaa \(live, last seen [^)]+\): src\/a\.ts$/m);
+    expect(r.stderr).toContain('git restore --staged -- src/a.ts');
+    expect(r.stderr).toContain(`git handoff release --session ${A}`);
+    expect(r.stderr).not.toContain('GIT_HANDOFF_BYPASS');
+    expect(head(repo)).toBe(before);
+    // following step 1 works
+    repo.git(['restore', '--staged', '--', 'src/a.ts']);
+    expect(gitAs(repo, B, ['commit', '-q', '-m', 'B commits its own']).status).toBe(0);
+    expect(repo.git(['show', '--name-only', '--format=', 'HEAD']).stdout.trim()).toBe('src/b.ts');
+    // and A may commit its own file
+    repo.git(['add', 'src/a.ts']);
+    expect(gitAs(repo, A, ['commit', '-q', '-m', 'A commits its own']).status).toBe(0);
+  });
+
+  it('sequential sessions: once the first one\'s lease and activity are older than handoff.leaseTTL, the next may commit', async () => {
+    const repo = await hookedRepo();
+    repo.write('notes.md', 'first\n');
+    ledgerWrite(repo, A, ['notes.md'], 2 * HOUR);
+    lease(repo, A, 2 * HOUR);
+    repo.git(['add', '-A']);
+    expect(gitAs(repo, B, ['commit', '-q', '-m', 'B after A']).status).toBe(0);
+    // with a longer TTL the same session counts as live again
+    repo.write('notes.md', 'second\n');
+    ledgerWrite(repo, A, ['notes.md'], 2 * HOUR);
+    repo.git(['add', '-A']);
+    repo.git(['config', 'handoff.leaseTTL', '3h']);
+    expect(gitAs(repo, B, ['commit', '-q', '-m', 'B again']).status).toBe(1);
+  });
+
+  it('a released session no longer blocks anyone', async () => {
+    const repo = await hookedRepo();
+    repo.write('shared.txt', 'A wrote this\n');
+    ledgerWrite(repo, A, ['shared.txt']);
+    lease(repo, A);
+    repo.git(['add', '-A']);
+    expect(gitAs(repo, B, ['commit', '-q', '-m', 'blocked']).status).toBe(1);
+    const rel = await repo.cli(['release', '--session', A]);
+    expect(rel.exitCode, String(rel.stderr)).toBe(0);
+    expect(String(rel.stdout)).toContain('lease removed; its claims on 1 path dropped');
+    expect(gitAs(repo, B, ['commit', '-q', '-m', 'after release']).status).toBe(0);
+  });
+
+  it('a person is never refused for ownership; a bypass lets a session through and is audited', async () => {
+    const repo = await hookedRepo();
+    repo.write('a.txt', 'A\n');
+    ledgerWrite(repo, A, ['a.txt']);
+    lease(repo, A);
+    repo.git(['add', '-A']);
+    expect(gitAs(repo, null, ['commit', '-q', '-m', 'person commits A\'s file']).status).toBe(0);
+    repo.write('a.txt', 'A again\n');
+    ledgerWrite(repo, A, ['a.txt']);
+    repo.git(['add', '-A']);
+    const r = gitAs(repo, B, ['commit', '-q', '-m', 'bypassed'], { GIT_HANDOFF_BYPASS: '1' });
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain('bypassed with GIT_HANDOFF_BYPASS=1');
+    const audit = readFileSync(path.join(repo.dir, '.git', 'handoff', 'audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({ source: 'githook', hook: 'pre-commit', session: B });
+    expect(audit[0].found[0]).toContain('a.txt');
+  });
+});
+
+describe('sessions', () => {
+  it('lists live and stale sessions per worktree with the paths each wrote', async () => {
+    const repo = await hookedRepo();
+    ledgerWrite(repo, A, ['src/x.ts', 'src/y.ts']);
+    lease(repo, A);
+    ledgerWrite(repo, B, ['docs/z.md'], 2 * HOUR);
+    const r = await repo.cli(['sessions', '--json']);
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    const rows = JSON.parse(String(r.stdout));
+    const wt = repo.git(['rev-parse', '--show-toplevel']).stdout.trim();
+    expect(rows).toEqual([
+      expect.objectContaining({ worktree: wt, session: A, status: 'live', lease: true, paths: ['src/x.ts', 'src/y.ts'] }),
+      expect.objectContaining({ worktree: wt, session: B, status: 'stale', lease: false, paths: ['docs/z.md'] }),
+    ]);
+    const text = await repo.cli(['sessions']);
+    expect(String(text.stdout)).toMatch(/aaaaaaaa\s+live\s+yes\s+just now\s+2: src\/x\.ts, src\/y\.ts/);
+    const rel = await repo.cli(['release', '--json'], { env: { GIT_HANDOFF_SESSION: B } });
+    expect(JSON.parse(String(rel.stdout))).toMatchObject({ session: B, lease: false, paths: ['docs/z.md'] });
+    const after = JSON.parse(String((await repo.cli(['sessions', '--json'])).stdout));
+    expect(after.find((s: any) => s.session === B)).toMatchObject({ status: 'released', paths: [] });
+    expect((await repo.cli(['release'])).exitCode).toBe(5);
+  });
+});
