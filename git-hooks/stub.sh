@@ -11,6 +11,10 @@ case $0 in */*) hookdir=${0%/*} ;; *) hookdir=. ;; esac
 chained="$hookdir/$hook.handoff-chained"
 session=${GIT_HANDOFF_SESSION:-${CLAUDE_CODE_SESSION_ID:-${GEMINI_SESSION_ID:-$CODEX_THREAD_ID}}}
 
+# Only `prepared` is checked: the other states cost nothing unless a chained hook wants them (git
+# ignores a hook that leaves its input unread).
+if [ "$hook" = reference-transaction ] && [ "$1" != prepared ] && ! [ -x "$chained" ]; then exit 0; fi
+
 # Hooks fed on stdin: read it once, replay it to the handler and to the chained hook.
 piped=
 case $hook in
@@ -39,14 +43,39 @@ EOF
 
 need=
 case $hook in
-prepare-commit-msg | pre-commit) [ -n "$session" ] && need=1 ;;
+prepare-commit-msg) [ -n "$session" ] && need=1 ;;
 commit-msg)
-	# A person is only refused for two sessions' ids in one message: count them before starting node.
-	if [ -n "$session" ]; then
+	# Decided here when the message carries no id (a person) or exactly the session's own id (an
+	# agent, after prepare-commit-msg); anything else goes to the handler.
+	ids=0 own=0
+	while IFS= read -r line || [ -n "$line" ]; do
+		case $line in
+		*'-- >8 --'*) break ;; # the diff of `commit -v` follows
+		[Cc][Ll][Aa][Uu][Dd][Ee]-[Ss][Ee][Ss][Ss][Ii][Oo][Nn]-[Ii][Dd]:* | [Cc][Ll][Aa][Uu][Dd][Ee]-[Ss][Ee][Ss][Ss][Ii][Oo][Nn]-[Ii][Dd][[:space:]]*:*)
+			ids=$((ids + 1))
+			value=${line#*:}
+			value=${value#"${value%%[![:space:]]*}"}
+			value=${value%"${value##*[![:space:]]}"}
+			[ -n "$session" ] && [ "$value" = "$session" ] && own=1
+			;;
+		esac
+	done <"$1"
+	if [ "$ids" -gt 1 ]; then
 		need=1
-	else
-		n=$(grep -ic '^claude-session-id[[:space:]]*:' "$1" 2>/dev/null)
-		[ "${n:-0}" -gt 1 ] && need=1
+	elif [ -n "$session" ] && { [ "$ids" -eq 0 ] || [ "$own" -eq 0 ]; }; then
+		need=1
+	fi
+	;;
+pre-commit)
+	# Only another session's ledger can hold paths this commit must not take.
+	if [ -n "$session" ]; then
+		ledger="$(git rev-parse --git-common-dir 2>/dev/null)/handoff/ledger"
+		for f in "$ledger"/*.jsonl; do
+			[ -e "$f" ] || continue
+			[ "${f##*/}" = "$session.jsonl" ] && continue
+			need=1
+			break
+		done
 	fi
 	;;
 pre-push) need=1 ;;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { installStub, HOOK_NAMES } from '../../src/hooks/install';
 import { json, makeRepo, tempDir, type TestRepo } from '../helpers/repo';
-import { A, gitAs, hooksDir, messageOf, script } from './helpers';
+import { A, B, gitAs, hooksDir, ledgerWrite, messageOf, script } from './helpers';
 
 const snapshot = (dir: string) =>
   Object.fromEntries(
@@ -171,13 +171,14 @@ describe('the stubs', () => {
     expect(gitAs(repo, null, ['reset', '-q', '--hard', 'HEAD~1']).status).toBe(0);
     expect(gitAs(repo, null, ['branch', 'other']).status).toBe(0);
     expect(read()).toBe('');
-    // an agent's ordinary commit: the commit hooks, but no reference-transaction (a fast-forward is decided in shell)
-    expect(gitAs(repo, A, ['commit', '-q', '--allow-empty', '-m', 'agent']).status).toBe(0);
-    expect(read().split('\n').filter(Boolean).map((l) => l.split(' ').slice(0, 2).join(' '))).toEqual([
-      'githook pre-commit',
-      'githook prepare-commit-msg',
-      'githook commit-msg',
-    ]);
+    // an agent's ordinary commit: only prepare-commit-msg (commit-msg sees its own id, pre-commit no other
+    // session's ledger, reference-transaction a fast-forward, all decided in shell)
+    expect(gitAs(repo, A, ['commit', '-q', '--allow-empty', '-m', `agent\n\nClaude-Session-Id: ${A}`]).status).toBe(0);
+    expect(read().split('\n').filter(Boolean).map((l) => l.split(' ').slice(0, 2).join(' '))).toEqual(['githook prepare-commit-msg']);
+    // once another session has written here, pre-commit asks the handler
+    ledgerWrite(repo, B, ['other.txt']);
+    expect(gitAs(repo, A, ['commit', '-q', '--allow-empty', '-m', `agent 2\n\nClaude-Session-Id: ${A}`]).status).toBe(0);
+    expect(read()).toMatch(/githook pre-commit\n/);
     // a handoff ref in the transaction concerns everyone
     gitAs(repo, null, ['update-ref', 'refs/handoffs/main/some-topic', 'HEAD']);
     expect(read()).toMatch(/githook reference-transaction prepared/);
