@@ -38,9 +38,9 @@ export function buildParser(argv: string[]) {
     .scriptName('git handoff')
     .usage('$0 <command> [options]\n\nHandoff notes between AI coding sessions, kept as git refs that no session can silently overwrite.')
     .option('json', { type: 'boolean', global: true, describe: 'print data as JSON' })
-    .option('C', { type: 'string', array: true, global: true, requiresArg: true, describe: 'run as if started in <path>' })
+    .option('C', { type: 'string', global: true, requiresArg: true, describe: 'run as if started in <path> (repeatable, like git -C)' })
     .option('q', { alias: 'quiet', type: 'boolean', global: true, describe: 'print nothing but errors' })
-    .middleware((a) => changeDirectory(a.C as string[] | undefined), true);
+    .middleware((a) => changeDirectory(a.C === undefined ? undefined : ([] as string[]).concat(a.C as string | string[])), true);
   for (const c of commands) y = y.command(c);
   return y
     .demandCommand(1, 'name a command; `git handoff -h` lists them')
