@@ -1,6 +1,6 @@
 // The commit hooks: the session trailer on agent commits (prepare-commit-msg, commit-msg), one session
 // per message (commit-msg), and no committing another live session's files (pre-commit).
-import { existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { TRAILER } from '../handoff/document';
 import type { HookContext } from './entry';
@@ -34,6 +34,9 @@ function hasContent(c: HookContext, file: string): boolean {
 }
 
 function addSessionTrailer(c: HookContext, file: string): void {
+  // git merge writes its message without a final newline, and interpret-trailers would then glue the trailer to the subject.
+  const text = readFileSync(file, 'utf8');
+  if (text && !text.endsWith('\n')) appendFileSync(file, '\n');
   c.repo.out(['interpret-trailers', '--in-place', '--no-divider', '--where', 'end', '--if-exists', 'doNothing', '--trailer', `${TRAILER.session}: ${c.session}`, file]);
 }
 

@@ -22,7 +22,7 @@ export interface HookContext {
   config(): Config;
 }
 
-export type HookHandler = (c: HookContext) => Refusal | null;
+export type HookHandler = (c: HookContext) => Refusal | null | Promise<Refusal | null>;
 
 const HANDLERS: Record<string, { run: HookHandler; stdin: boolean }> = {
   'prepare-commit-msg': { run: prepareCommitMsg, stdin: false },
@@ -55,7 +55,7 @@ export async function runGithook(name: string, args: string[]): Promise<number> 
     let config: Config | null = null;
     const r = repo;
     const ctx: HookContext = { repo: r, args, input, session: session?.id ?? null, sessionSource: session?.source ?? null, config: () => (config ??= readConfig(r)) };
-    const refusal = handler.run(ctx);
+    const refusal = await handler.run(ctx);
     if (!refusal) return 0;
     if (process.env.GIT_HANDOFF_BYPASS === '1') {
       appendAudit(repo.commonDir, { source: 'githook', hook: name, args, session: ctx.session, refused: refusal.what, found: refusal.found, cwd: process.cwd() });

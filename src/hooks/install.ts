@@ -144,6 +144,8 @@ export function installHooks(repo: Repo, launcher = defaultLauncher()): string[]
 }
 
 export function uninstallHooks(repo: Repo): string[] {
+  // A bare repository's stubs are the server's (`install --server`): only `uninstall --server` removes them.
+  if (repo.bare) return [];
   const dir = hooksDirOf(repo);
   return HOOK_NAMES.map((n) => uninstallStub(dir, n));
 }

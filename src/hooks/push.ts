@@ -4,7 +4,6 @@ import { configBool } from '../git/config';
 import { readObjects } from '../git/objects';
 import { listRefs } from '../git/refs';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, LEASE_PREFIX } from '../handoff/names';
-import { autoSyncPush } from '../sync/autosync';
 import type { HookContext } from './entry';
 import { shortOid, shortSession, shq, type Refusal } from './refusal';
 import { handoffRefusal, handoffViolations, type RefUpdate } from './transaction';
@@ -45,7 +44,7 @@ function mixedCommits(c: HookContext, remoteName: string, lines: PushLine[]): Ar
   return out;
 }
 
-export function prePush(c: HookContext): Refusal | null {
+export async function prePush(c: HookContext): Promise<Refusal | null> {
   const remoteName = c.args[0] ?? 'origin';
   const lines = parsePushLines(c.input);
   const updates: RefUpdate[] = lines
@@ -80,6 +79,8 @@ export function prePush(c: HookContext): Refusal | null {
     };
   }
   if (configBool(c.config(), 'handoff.autoSync')) {
+    // Loaded only here: the sync code is not needed by any other hook.
+    const { autoSyncPush } = await import('../sync/autosync');
     const note = autoSyncPush(c.repo, remoteName);
     if (note) process.stderr.write(`git-handoff: ${note}\n`);
   }

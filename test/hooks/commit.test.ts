@@ -30,6 +30,19 @@ describe('prepare-commit-msg and commit-msg', () => {
     expect(head(repo)).toBe(before);
   });
 
+  it('puts the trailer above the diff of `commit -v` and on merge commits', async () => {
+    const repo = await hookedRepo();
+    repo.write('v.txt', 'Claude-Session-Id: in the diff\n');
+    repo.git(['add', 'v.txt']);
+    const editor = `sed -i '1s/^/edited in the editor/'`;
+    expect(gitAs(repo, A, ['commit', '-q', '-v'], { GIT_EDITOR: editor }).status).toBe(0);
+    expect(messageOf(repo)).toBe(`edited in the editor\n\nClaude-Session-Id: ${A}\n\n`);
+    repo.git(['checkout', '-q', '-b', 'side', 'HEAD~1']);
+    expect(gitAs(repo, null, ['commit', '-q', '--allow-empty', '-m', 'side work']).status).toBe(0);
+    expect(gitAs(repo, A, ['merge', '-q', '--no-ff', '--no-edit', 'main']).status).toBe(0);
+    expect(messageOf(repo)).toBe(`Merge branch 'main' into side\n\nClaude-Session-Id: ${A}\n\n`);
+  });
+
   it('refuses two sessions in one message, for a person too, and leaves HEAD unchanged', async () => {
     const repo = await hookedRepo();
     const before = head(repo);

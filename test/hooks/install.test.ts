@@ -4,7 +4,7 @@ import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, statSync }
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { installStub, HOOK_NAMES } from '../../src/hooks/install';
-import { json, makeRepo, tempDir, type TestRepo } from '../helpers/repo';
+import { BIN, json, makeRepo, tempDir, type TestRepo } from '../helpers/repo';
 import { A, B, gitAs, hooksDir, ledgerWrite, messageOf, script } from './helpers';
 
 const snapshot = (dir: string) =>
@@ -128,6 +128,37 @@ describe('install --hooks / uninstall', () => {
   });
 });
 
+describe('chaining', () => {
+  it("a chained hook's refusal still blocks, and a chained pre-push gets the same arguments and input", async () => {
+    const repo = makeRepo({ commit: true });
+    const dir = hooksDir(repo);
+    const seen = path.join(repo.home, 'pre-push.seen');
+    script(path.join(dir, 'pre-commit'), '#!/bin/sh\necho "project rule failed" >&2\nexit 3\n');
+    script(path.join(dir, 'pre-push'), `#!/bin/bash\n{ echo "args: $*"; cat; } > '${seen}'\n`);
+    await repo.cli(['install', '--hooks']);
+    const before = repo.git(['rev-parse', 'HEAD']).stdout.trim();
+    const r = gitAs(repo, null, ['commit', '--allow-empty', '-m', 'blocked by the project hook']);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain('project rule failed');
+    expect(repo.git(['rev-parse', 'HEAD']).stdout.trim()).toBe(before);
+    const bare = makeRepo({ init: ['--bare'] });
+    repo.git(['remote', 'add', 'origin', bare.dir]);
+    expect(gitAs(repo, null, ['push', '-q', 'origin', 'main']).status).toBe(0);
+    expect(readFileSync(seen, 'utf8')).toBe(`args: origin ${bare.dir}\nrefs/heads/main ${before} refs/heads/main ${'0'.repeat(40)}\n`);
+  });
+
+  it('finds git-handoff on PATH when the recorded launcher has moved', async () => {
+    const repo = makeRepo({ commit: true });
+    for (const n of HOOK_NAMES) installStub(hooksDir(repo), n, path.join(repo.home, 'moved', 'git-handoff'));
+    const bin = path.join(repo.home, 'bin');
+    mkdirSync(bin);
+    const { symlinkSync } = await import('node:fs');
+    symlinkSync(BIN, path.join(bin, 'git-handoff'));
+    expect(gitAs(repo, A, ['commit', '-q', '--allow-empty', '-m', 'found on PATH'], { PATH: `${bin}:${process.env.PATH}` }).status).toBe(0);
+    expect(messageOf(repo)).toContain(`Claude-Session-Id: ${A}`);
+  });
+});
+
 describe('doctor', () => {
   it('reports missing before install, ok after, and broken (exit 1) when the launcher is gone or a stub is removed', async () => {
     const repo = makeRepo({ commit: true });
@@ -148,6 +179,13 @@ describe('doctor', () => {
     d = await repo.cli(['doctor', '--json']);
     expect(d.exitCode).toBe(1);
     expect(json(d).items.find((i: any) => i.component === 'git hook pre-push')).toMatchObject({ status: 'broken', detail: expect.stringMatching(/is gone/) });
+
+    // stubs that git no longer runs, because core.hooksPath now points elsewhere
+    await repo.cli(['install', '--hooks']);
+    repo.git(['config', 'core.hooksPath', '.husky/_']);
+    d = await repo.cli(['doctor']);
+    expect(d.exitCode).toBe(1);
+    expect(String(d.stdout)).toMatch(/never run: core\.hooksPath points git to .*\.husky\/_/);
   });
 });
 

@@ -59,6 +59,24 @@ describe('pre-push', () => {
   });
 });
 
+describe('fetch', () => {
+  it('a forced fetch straight over local handoffs is refused by reference-transaction; the tracking namespace is free', async () => {
+    const { repo, bare } = await withRemote(false);
+    const other = makeRepo();
+    other.git(['pull', '-q', bare.dir, 'main']);
+    expect((await other.cli(['write', 'auth-refactor', '--session', B, '-m', 'B elsewhere'])).exitCode).toBe(0);
+    other.git(['push', '-q', bare.dir, `${REF}:${REF}`]);
+    await repo.cli(['write', 'auth-refactor', '--session', A, '-m', 'A here']);
+    const mine = refOf(repo, REF);
+    const r = gitAs(repo, null, ['fetch', 'origin', `+refs/handoffs/*:refs/handoffs/*`]);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain('would break the ownership invariant');
+    expect(refOf(repo, REF)).toBe(mine);
+    expect(gitAs(repo, null, ['fetch', '-q', 'origin', '+refs/handoffs/*:refs/remotes/origin/handoffs/*']).status).toBe(0);
+    expect(refOf(repo, 'refs/remotes/origin/handoffs/main/auth-refactor')).toBe(refOf(bare, REF));
+  });
+});
+
 describe('the server side (the pre-receive and reference-transaction stubs in a bare repository)', () => {
   it('rejects a forced push that rewrites or steals a handoff, with a message the pusher sees', async () => {
     const { repo, bare } = await withRemote();

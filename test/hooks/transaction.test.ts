@@ -40,11 +40,13 @@ describe('branch rewrites by a known session', () => {
     expect(refOf(repo, 'refs/heads/feature')).toBe(featureTip);
     gitAs(repo, B, ['rebase', '--abort']);
     expect(head(repo)).toBe(featureTip);
-    // the owner may rebase its own work
+    // the owner may rebase its own work (and a person's, which gets no trailer from the rebase)
+    expect(gitAs(repo, null, ['commit', '-q', '--allow-empty', '-m', 'person on feature']).status).toBe(0);
     const own = gitAs(repo, A, ['rebase', 'main']);
     expect(own.status, own.stderr).toBe(0);
     expect(refOf(repo, 'refs/heads/feature')).not.toBe(featureTip);
-    expect(messageOf(repo)).toContain(`Claude-Session-Id: ${A}`);
+    expect(messageOf(repo)).toBe('person on feature\n\n');
+    expect(messageOf(repo, 'HEAD~1')).toBe(`A on feature\n\nClaude-Session-Id: ${A}\n\n`);
   });
 
   it("reset --hard and update-ref over another session's commits are refused; over a person's or one's own, allowed", async () => {
