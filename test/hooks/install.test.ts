@@ -147,6 +147,24 @@ describe('chaining', () => {
     expect(readFileSync(seen, 'utf8')).toBe(`args: origin ${bare.dir}\nrefs/heads/main ${before} refs/heads/main ${'0'.repeat(40)}\n`);
   });
 
+  it("records a launcher path with spaces and quotes, and works from a repository path with them", async () => {
+    const root = path.join(tempDir(), "it's a dir");
+    mkdirSync(root);
+    const { symlinkSync } = await import('node:fs');
+    const launcher = path.join(root, 'git-handoff');
+    symlinkSync(BIN, launcher);
+    const repo = makeRepo({ commit: true });
+    const dir = path.join(root, 'hooks dir');
+    mkdirSync(dir);
+    script(path.join(dir, 'commit-msg'), `#!/bin/sh\necho "chained saw $0" >&2\n`);
+    repo.git(['config', 'core.hooksPath', dir]);
+    for (const n of HOOK_NAMES) installStub(dir, n, launcher);
+    const r = gitAs(repo, A, ['commit', '-q', '--allow-empty', '-m', 'quoted'], { PATH: '/usr/bin:/bin' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`chained saw ${dir}/commit-msg`);
+    expect(messageOf(repo)).toContain(`Claude-Session-Id: ${A}`);
+  });
+
   it('finds git-handoff on PATH when the recorded launcher has moved', async () => {
     const repo = makeRepo({ commit: true });
     for (const n of HOOK_NAMES) installStub(hooksDir(repo), n, path.join(repo.home, 'moved', 'git-handoff'));
