@@ -102,8 +102,13 @@ if [ -n "$need" ]; then
 			"$bin" githook "$hook" "$@"
 		fi
 		rc=$?
-		# 127: the launcher is there but node is not; treat it like git-handoff being gone.
-		[ "$rc" -eq 0 ] || [ "$rc" -eq 127 ] || exit "$rc"
+		# A refusal exits 3 or 6. Anything else is git-handoff failing (1: an internal error, 127: no
+		# node): like git-handoff being gone, that never blocks git.
+		case $rc in
+		0 | 127) ;;
+		3 | 6) exit "$rc" ;;
+		*) echo "git-handoff: the $hook check failed (exit $rc); allowed" >&2 ;;
+		esac
 	fi
 fi
 

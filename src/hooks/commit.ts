@@ -60,6 +60,7 @@ export function commitMsg(c: HookContext): Refusal | null {
   const distinct = [...new Set(ids)];
   if (distinct.length > 1) {
     return {
+      kind: 'integrity',
       what: 'this commit message carries the ids of two sessions; a commit belongs to one session',
       found: [
         `Claude-Session-Id values: ${distinct.map(shortSession).join(', ')}`,
@@ -75,6 +76,7 @@ export function commitMsg(c: HookContext): Refusal | null {
   if (!c.session) return null;
   if (distinct.length === 1 && distinct[0] !== c.session) {
     return {
+      kind: 'owned',
       what: `this commit message claims session ${shortSession(distinct[0])}, but session ${shortSession(c.session)} is committing`,
       found: [`Claude-Session-Id: ${shortSession(distinct[0])} in the message`, `committing session: ${shortSession(c.session)} (from ${c.sessionSource})`],
       steps: [
@@ -102,6 +104,7 @@ export function preCommit(c: HookContext): Refusal | null {
   const theirs = others.flatMap((s) => s.paths);
   const MAX = 20;
   return {
+    kind: 'owned',
     what: `${theirs.length} staged path${theirs.length === 1 ? ' was' : 's were'} last written by another live session in this worktree`,
     found: others.map((s) => {
       const seen = Math.max(s.heartbeat ?? 0, s.lastActivity ?? 0);

@@ -1,6 +1,8 @@
 // `git handoff githook <name> [args]`: what the installed stubs call when an event may concern them.
-// A refusal exits 1 (the stub passes it to git); an internal error never blocks a commit or a push.
+// A refusal exits 3 (owned) or 6 (integrity) and the stub passes it to git; an internal error (exit 1,
+// here or from a broken install) never blocks a commit or a push.
 import { readFileSync } from 'node:fs';
+import { EXIT } from '../errors';
 import { readConfig, type Config } from '../git/config';
 import { openRepo, type Repo } from '../git/repo';
 import { appendAudit, auditFile } from '../handoff/audit';
@@ -64,7 +66,7 @@ export async function runGithook(name: string, args: string[]): Promise<number> 
     }
     // Only a person at this repository can set the variable: not an agent, not a pusher to a server.
     process.stderr.write(formatRefusal(name, refusal, !ctx.session && !repo.bare, auditFile(repo.commonDir)));
-    return 1;
+    return EXIT[refusal.kind];
   } catch (e) {
     // A broken check must not brick git: say so, and let the operation through.
     process.stderr.write(`git-handoff (${name} hook): could not check (${e instanceof Error ? e.message : String(e)}); allowed\n`);

@@ -65,6 +65,7 @@ export async function prePush(c: HookContext): Promise<Refusal | null> {
   if (mixed.length) {
     const MAX = 10;
     return {
+      kind: 'integrity',
       what: `${mixed.length} commit${mixed.length === 1 ? '' : 's'} to push ${mixed.length === 1 ? 'carries' : 'carry'} the ids of two sessions; nothing was pushed`,
       found: [
         ...mixed.slice(0, MAX).map((m) => `commit ${shortOid(m.oid)}: Claude-Session-Id ${m.sessions.map(shortSession).join(', ')}`),

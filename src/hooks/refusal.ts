@@ -3,6 +3,8 @@
 import { short } from '../handoff/session';
 
 export interface Refusal {
+  /** the exit code the handler returns (SPEC 4): 'owned' 3, 'integrity' 6; an internal error (1) never blocks */
+  kind: 'owned' | 'integrity';
   /** one line: what is refused */
   what: string;
   /** what was found, one line each */

@@ -68,6 +68,7 @@ export function handoffRefusal(found: HandoffViolation[], where: string, fetchHi
   ];
   if (fetchHint) steps.unshift(fetchHint);
   return {
+    kind: 'integrity',
     what: `${found.length === 1 ? 'an update' : `${found.length} updates`} of handoff refs ${where} would break the ownership invariant (a handoff only moves forward, each version keeps its owner or names it in a takeover)`,
     found: found.map((f) => `${f.update.ref}: ${f.violation.message}`),
     steps,
@@ -104,6 +105,7 @@ export function referenceTransaction(c: HookContext): Refusal | null {
     const owners = [...new Set(foreign.map((f) => f.session))];
     const MAX = 10;
     return {
+      kind: 'owned',
       what: `moving ${u.ref} from ${shortOid(u.old)} to ${shortOid(u.new)} would drop ${foreign.length} commit${foreign.length === 1 ? '' : 's'} of ${owners.length === 1 ? 'another session' : 'other sessions'} (an amend, rebase or reset over their work)`,
       found: [
         ...foreign.slice(0, MAX).map((f) => `commit ${shortOid(f.oid)} by session ${shortSession(f.session)}`),

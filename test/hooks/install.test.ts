@@ -240,6 +240,21 @@ describe('the stubs', () => {
     expect(read()).toMatch(/githook reference-transaction prepared/);
   });
 
+  it('never block git when git-handoff itself fails (exit 1); a refusal is exit 3 or 6', async () => {
+    const repo = makeRepo({ commit: true });
+    const broken = script(path.join(repo.home, 'git-handoff'), '#!/bin/sh\necho "Error: Cannot find module dist/fast.cjs" >&2\nexit 1\n');
+    for (const n of HOOK_NAMES) installStub(hooksDir(repo), n, broken);
+    const r = gitAs(repo, A, ['commit', '-q', '--allow-empty', '-m', 'despite a broken install']);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain('git-handoff: the prepare-commit-msg check failed (exit 1); allowed');
+    const { writeFileSync } = await import('node:fs');
+    const msg = path.join(repo.home, 'msg');
+    writeFileSync(msg, `x\n\nClaude-Session-Id: ${A}\nClaude-Session-Id: other-session\n`);
+    expect((await repo.cli(['githook', 'commit-msg', msg])).exitCode).toBe(6);
+    writeFileSync(msg, `x\n\nClaude-Session-Id: other-session\n`);
+    expect((await repo.cli(['githook', 'commit-msg', msg], { env: { GIT_HANDOFF_SESSION: A } })).exitCode).toBe(3);
+  });
+
   it('do nothing when git-handoff is gone, and still run the chained hook with the same stdin', () => {
     const repo = makeRepo({ commit: true });
     const dir = hooksDir(repo);
