@@ -1,6 +1,6 @@
 // The commit hooks under real `git commit`: the session trailer, one session per message, and staged
 // paths of another live session refused; a person is never refused for ownership.
-import { readFileSync } from 'node:fs';
+import { readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { A, B, gitAs, head, hookedRepo, lease, ledgerWrite, messageOf } from './helpers';
@@ -114,6 +114,20 @@ describe('pre-commit: staged paths of another live session', () => {
     repo.git(['add', '-A']);
     repo.git(['config', 'handoff.leaseTTL', '3h']);
     expect(gitAs(repo, B, ['commit', '-q', '-m', 'B again']).status).toBe(1);
+  });
+
+  it('matches the worktree however the guard spelled its path (through a symlink)', async () => {
+    const repo = await hookedRepo();
+    const link = path.join(repo.home, 'link-to-repo');
+    symlinkSync(repo.dir, link);
+    repo.write('lib.ts', 'A\n');
+    ledgerWrite(repo, A, ['lib.ts'], 0, link);
+    repo.git(['add', '-A']);
+    const r = gitAs(repo, B, ['commit', '-m', 'B']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/session aaaaaaaa \(live, [^)]+\): lib\.ts$/m);
+    expect((await repo.cli(['release', '--session', A])).exitCode).toBe(0);
+    expect(gitAs(repo, B, ['commit', '-q', '-m', 'B after release']).status).toBe(0);
   });
 
   it('a released session no longer blocks anyone', async () => {

@@ -27,9 +27,9 @@ export const head = (repo: TestRepo) => repo.git(['rev-parse', 'HEAD']).stdout.t
 export const messageOf = (repo: TestRepo, rev = 'HEAD') => repo.git(['log', '-1', '--format=%B', rev]).stdout;
 
 /** Records that `session` wrote `paths` in the repository's worktree, `agoMs` ago (as the guard does). */
-export function ledgerWrite(repo: TestRepo, session: string, paths: string[], agoMs = 0): void {
+export function ledgerWrite(repo: TestRepo, session: string, paths: string[], agoMs = 0, worktree?: string): void {
   const r = openRepo(repo.dir);
-  appendLedger(r.commonDir, { t: Date.now() - agoMs, session, worktree: r.worktree!, paths });
+  appendLedger(r.commonDir, { t: Date.now() - agoMs, session, worktree: worktree ?? r.worktree!, paths });
 }
 
 /** Gives `session` the worktree's lease with a heartbeat `agoMs` ago. */
