@@ -75,29 +75,31 @@ describe('prepare-commit-msg and commit-msg', () => {
 });
 
 describe('pre-commit: staged paths of another live session', () => {
-  it('two sessions in one worktree: the second cannot commit the first one\'s file; its own files go through', async () => {
+  it("two sessions in one worktree: the second cannot commit the first one's files; the printed fix works", async () => {
     const repo = await hookedRepo();
     repo.write('src/a.ts', 'by A\n');
+    repo.write("src/it's mine.ts", 'by A\n');
     repo.write('src/b.ts', 'by B\n');
-    ledgerWrite(repo, A, ['src/a.ts']);
+    ledgerWrite(repo, A, ['src/a.ts', "src/it's mine.ts"]);
     lease(repo, A);
     ledgerWrite(repo, B, ['src/b.ts']);
     repo.git(['add', '-A']);
     const before = head(repo);
     const r = gitAs(repo, B, ['commit', '-m', 'B takes everything']);
     expect(r.status).toBe(1);
-    expect(r.stderr).toContain('1 staged path was last written by another live session');
-    expect(r.stderr).toMatch(/session aaaaaaaa \(live, last seen [^)]+\): src\/a\.ts$/m);
-    expect(r.stderr).toContain('git restore --staged -- src/a.ts');
+    expect(r.stderr).toContain('2 staged paths were last written by another live session');
+    expect(r.stderr).toMatch(/session aaaaaaaa \(live, last seen [^)]+\): src\/a\.ts, src\/it's mine\.ts$/m);
     expect(r.stderr).toContain(`git handoff release --session ${A}`);
     expect(r.stderr).not.toContain('GIT_HANDOFF_BYPASS');
     expect(head(repo)).toBe(before);
-    // following step 1 works
-    repo.git(['restore', '--staged', '--', 'src/a.ts']);
+    // step 1, pasted into a shell as printed
+    const step = /1\. leave their files out and commit only yours: (git restore .*)$/m.exec(r.stderr)![1];
+    const { spawnSync } = await import('node:child_process');
+    expect(spawnSync('sh', ['-c', step], { cwd: repo.dir, env: repo.env }).status).toBe(0);
     expect(gitAs(repo, B, ['commit', '-q', '-m', 'B commits its own']).status).toBe(0);
     expect(repo.git(['show', '--name-only', '--format=', 'HEAD']).stdout.trim()).toBe('src/b.ts');
-    // and A may commit its own file
-    repo.git(['add', 'src/a.ts']);
+    // and A may commit its own files
+    repo.git(['add', '-A']);
     expect(gitAs(repo, A, ['commit', '-q', '-m', 'A commits its own']).status).toBe(0);
   });
 
