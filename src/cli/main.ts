@@ -3,6 +3,7 @@ import yargs, { type CommandModule } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { HandoffError } from '../errors';
 import { archiveCommand, restoreCommand } from './commands/archive';
+import { bootCommand } from './commands/boot';
 import { doctorCommand, installCommand, uninstallCommand } from './commands/install';
 import { listCommand } from './commands/list';
 import { logCommand } from './commands/log';
@@ -18,6 +19,7 @@ export const commands: CommandModule<GlobalArgs, any>[] = [
   logCommand,
   archiveCommand,
   restoreCommand,
+  bootCommand,
   installCommand,
   uninstallCommand,
   doctorCommand,

@@ -1,6 +1,8 @@
 // How the CLI prints: JSON or text, aligned tables, relative times, terminal-safe bodies, errors.
 import { toHandoffError, type HandoffError } from '../errors';
 
+export { relativeTime } from '../handoff/time';
+
 export interface OutputOptions {
   json?: boolean;
   quiet?: boolean;
@@ -25,23 +27,6 @@ export function table(rows: string[][], header: string[]): string {
   return all
     .map((r) => r.map((c, i) => (i === r.length - 1 ? c : c + ' '.repeat(widths[i] - [...c].length))).join('  ').trimEnd())
     .join('\n');
-}
-
-export function relativeTime(iso: string, now = Date.now()): string {
-  const s = Math.round((now - Date.parse(iso)) / 1000);
-  if (!Number.isFinite(s)) return iso;
-  if (s < 45) return 'just now';
-  const units: Array<[number, string]> = [
-    [60, 'minute'],
-    [3600, 'hour'],
-    [86400, 'day'],
-    [86400 * 30, 'month'],
-    [86400 * 365, 'year'],
-  ];
-  let pick = units[0];
-  for (const u of units) if (s >= u[0] * 0.75) pick = u;
-  const n = Math.max(1, Math.round(s / pick[0]));
-  return `${n} ${pick[1]}${n === 1 ? '' : 's'} ago`;
 }
 
 /** Prints an error the way the taxonomy promises and returns its exit code. */

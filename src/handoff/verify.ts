@@ -80,3 +80,18 @@ export function verifyHandoff(repo: Repo, branch: string, head: string | null, f
     dirty: worktree ? dirtyPaths(repo, 1, worktree).length > 0 : false,
   };
 }
+
+/** One line a person or an agent reads: how far the branch moved, what is gone, whether work is uncommitted. */
+export function describeVerify(v: Verify): string {
+  const head =
+    v.head === 'same' ? 'branch unchanged since written'
+    : v.head === 'ahead' ? `branch ${v.commitsSince} commit${v.commitsSince === 1 ? '' : 's'} ahead of what it describes`
+    : v.head === 'behind' ? 'branch is behind what it describes (reset?)'
+    : v.head === 'rewritten' ? `branch rewritten since written (${v.commitsSince} commit${v.commitsSince === 1 ? '' : 's'} on another line)`
+    : 'branch state unknown (no such branch here, or the commit it describes was never fetched)';
+  const parts = [head];
+  const gone = v.missingFiles;
+  if (gone.length) parts.push(`missing: ${gone.slice(0, 5).join(', ')}${gone.length > 5 ? ` and ${gone.length - 5} more` : ''}`);
+  if (v.dirty) parts.push('worktree has uncommitted changes');
+  return parts.join(' · ');
+}
