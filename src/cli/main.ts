@@ -8,6 +8,7 @@ import { doctorCommand, installCommand, uninstallCommand } from './commands/inst
 import { listCommand } from './commands/list';
 import { logCommand } from './commands/log';
 import { showCommand } from './commands/show';
+import { templateCommand } from './commands/template';
 import { writeCommand } from './commands/write';
 import type { GlobalArgs } from './context';
 import { reportError } from './output';
@@ -20,6 +21,7 @@ export const commands: CommandModule<GlobalArgs, any>[] = [
   archiveCommand,
   restoreCommand,
   bootCommand,
+  templateCommand,
   installCommand,
   uninstallCommand,
   doctorCommand,

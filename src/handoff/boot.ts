@@ -6,7 +6,13 @@ import { parseRef } from './names';
 import { short } from './session';
 import { listHandoffs, viewOf, type HandoffView } from './store';
 import { relativeTime } from './time';
+import { extractSections, TEMPLATE_SECTIONS } from './template';
 import { describeVerify } from './verify';
+
+export { extractSections };
+
+/** The sections boot shows of each handoff. */
+export const BOOT_SECTIONS = TEMPLATE_SECTIONS.filter((s) => ['Goal', 'Next action', 'Stop conditions'].includes(s.name));
 
 export interface BootView {
   branch: string | null;
@@ -46,48 +52,6 @@ export function wrapUntrusted(ref: string, text: string): string {
     .replace(/<(\s*\/?\s*untrusted\s*-\s*content)/gi, '&lt;$1')
     .replace(/\n+$/, '');
   return `<${UNTRUSTED_TAG} source="git-handoff" ref="${escapeAttr(ref)}">\n${inner}\n</${UNTRUSTED_TAG}>`;
-}
-
-/** The sections boot shows, by heading (case-insensitive, a trailing colon allowed). */
-export const BOOT_SECTIONS: Array<{ name: string; match: RegExp }> = [
-  { name: 'Goal', match: /^goals?$/i },
-  { name: 'Next action', match: /^next[ -]actions?$/i },
-  { name: 'Stop conditions', match: /^stop[ -]conditions?$/i },
-];
-
-export interface Section {
-  heading: string;
-  /** the heading line and its content, up to the next heading of the same or a higher level */
-  text: string;
-}
-
-/** Markdown ATX sections of a body whose heading matches one of `wanted`, in body order; fenced code is never a heading. */
-export function extractSections(body: string, wanted: RegExp[]): Section[] {
-  const lines = body.replace(/\r\n?/g, '\n').split('\n');
-  const out: Section[] = [];
-  let open: { level: number; heading: string; lines: string[] } | null = null;
-  let fence: string | null = null;
-  const close = () => {
-    if (open) out.push({ heading: open.heading, text: open.lines.join('\n').replace(/\s+$/, '') });
-    open = null;
-  };
-  for (const line of lines) {
-    const f = /^ {0,3}(`{3,}|~{3,})/.exec(line);
-    if (f && (!fence || f[1].startsWith(fence))) fence = fence ? null : f[1];
-    const h = fence || f ? null : /^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$/.exec(line);
-    if (h) {
-      const level = h[1].length;
-      if (open && level <= (open as { level: number }).level) close();
-      const title = h[2].replace(/[:.]\s*$/, '').trim();
-      if (!open && wanted.some((w) => w.test(title))) {
-        open = { level, heading: title, lines: [line] };
-        continue;
-      }
-    }
-    if (open) (open as { lines: string[] }).lines.push(line);
-  }
-  close();
-  return out;
 }
 
 export interface RenderOptions {
