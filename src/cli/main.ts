@@ -4,6 +4,7 @@ import { hideBin } from 'yargs/helpers';
 import { HandoffError } from '../errors';
 import { archiveCommand, restoreCommand } from './commands/archive';
 import { bootCommand } from './commands/boot';
+import { importCommand } from './commands/import';
 import { doctorCommand, installCommand, uninstallCommand } from './commands/install';
 import { listCommand } from './commands/list';
 import { logCommand } from './commands/log';
@@ -22,6 +23,7 @@ export const commands: CommandModule<GlobalArgs, any>[] = [
   restoreCommand,
   bootCommand,
   templateCommand,
+  importCommand,
   installCommand,
   uninstallCommand,
   doctorCommand,
