@@ -93,7 +93,8 @@ export function renderBoot(view: BootView, o: RenderOptions = {}): string {
     const branch = parseRef(h.ref)?.branch ?? h.branch;
     const owner = `${short(h.session)}${view.session && h.session === view.session ? ' (you)' : ''}`;
     out.push('');
-    out.push(`[${i + 1}] ${h.topic}${branch !== view.branch ? ` on ${label(branch)}` : ''} · owner ${label(owner, 20)} · ${relativeTime(h.updatedAt, o.now)} · ${h.versions} version${h.versions === 1 ? '' : 's'} · ${h.sync}`);
+    const took = h.takeoverFrom ? ` (taken over from ${short(h.takeoverFrom)})` : '';
+    out.push(`[${i + 1}] ${h.topic}${branch !== view.branch ? ` on ${label(branch)}` : ''} · owner ${label(owner, 20)}${took} · ${relativeTime(h.updatedAt, o.now)} · ${h.versions} version${h.versions === 1 ? '' : 's'} · ${h.sync}`);
     out.push(`    verify: ${describeVerify(h.verify)}`);
     if (i >= FULL_HANDOFFS) return;
     const sections = extractSections(h.body, BOOT_SECTIONS.map((s) => s.match));

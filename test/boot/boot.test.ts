@@ -146,3 +146,15 @@ describe('wrapUntrusted and extractSections', () => {
     ]);
   });
 });
+
+describe('boot after a takeover', () => {
+  it('names the session a handoff was taken over from', async () => {
+    const repo = makeRepo({ commit: true });
+    await repo.cli(['write', 'auth-redirect', '-m', '## Goal\nfirst', '--session', OTHER]);
+    const t = await repo.cli(['write', 'auth-redirect', '-m', '## Goal\nsecond', '--session', MINE, '--take-over', '--reason', 'owner gone']);
+    expect(t.exitCode, String(t.stderr)).toBe(0);
+    const text = String((await repo.cli(['boot', '--session', MINE])).stdout);
+    expect(text).toContain('[1] auth-redirect · owner sess-min (you) (taken over from sess-oth) · just now · 2 versions · local');
+    expect(text).toContain('## Goal\nsecond');
+  });
+});

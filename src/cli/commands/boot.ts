@@ -29,7 +29,7 @@ export const bootCommand: CommandModule<GlobalArgs, Args> = {
       })
       .conflicts('all', 'branch')
       .epilog(
-        'Each handoff is led by its owner, age, sync state and verification, then its Goal, Next action and Stop\n' +
+        'Each handoff is led by its owner, age, sync state and verification, then its Goal, Next action and Stop ' +
           'conditions sections (markdown headings, any case); a handoff without them shows its first line.',
       ) as unknown as Argv<Args>,
   handler: (a) => {

@@ -23,10 +23,10 @@ export const importCommand: CommandModule<GlobalArgs, Args> = {
       .option('topic', { type: 'string', describe: `the topic, when the file name does not say it (default for handover.md: ${HANDOVER_TOPIC}); one file only` })
       .option('session', { type: 'string', describe: 'the owner of files without a <!-- claude-session: ID --> first line (default: from the environment)' })
       .epilog(
-        'A handoff-<branch>-<topic>.md file keeps the owner named on its first line, <!-- claude-session: ID -->, and\n' +
-          'that line is not part of the body. Its <branch> is matched against the local branches (slashes written as\n' +
-          'dashes); a name that fits none, or several, asks for --branch and --topic. A body already stored as a\n' +
-          "version of the handoff is not written again, so importing twice is harmless. Someone else's handoff is\n" +
+        'A handoff-<branch>-<topic>.md file keeps the owner named on its first line, <!-- claude-session: ID -->, and ' +
+          'that line is not part of the body. Its <branch> is matched against the local branches (slashes written as ' +
+          'dashes); a name that fits none, or several, asks for --branch and --topic. A body already stored as a ' +
+          "version of the handoff is not written again, so importing twice is harmless. Someone else's handoff is " +
           'refused (exit 3) as with write. Nothing is written when an argument is bad.',
       ) as unknown as Argv<Args>,
   handler: (a) => {
