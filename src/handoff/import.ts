@@ -119,6 +119,17 @@ export function splitSeedName(rest: string, file: string, branches: string[], cu
   throw askForNames(file, `no local branch matches the start of "handoff-${rest}.md" followed by a valid topic`);
 }
 
+/** validateBody, with the file named in the refusal. */
+function bodyOf(file: string, content: string | Buffer): string {
+  try {
+    return validateBody(content);
+  } catch (e) {
+    const err = toHandoffError(e);
+    const why = err.code === 'body-empty' ? 'it holds no handoff text (after its marker line)' : err.message;
+    throw new HandoffError(err.kind, err.code, `${file}: ${why}; nothing was imported`, { ...err.data, file });
+  }
+}
+
 /** Reads one file: its owner marker (line 1, not kept in the body) and the body. */
 function readHandoffFile(file: string, fallback: SessionRef | null | undefined): { owner: SessionRef; ownerFrom: 'marker' | 'session'; body: string } {
   let raw: Buffer;
@@ -127,14 +138,14 @@ function readHandoffFile(file: string, fallback: SessionRef | null | undefined):
   } catch (e) {
     throw new HandoffError('usage', 'file-unreadable', `cannot read ${file}: ${(e as Error).message}`, { file });
   }
-  const text = validateBody(raw).replace(/^\uFEFF/, '');
+  const text = bodyOf(file, raw).replace(/^\uFEFF/, '');
   const nl = text.indexOf('\n');
   const first = nl < 0 ? text : text.slice(0, nl);
   const marker = parseMarker(first);
   if (marker !== null) {
     const id = assertSession(marker, `the claude-session marker of ${file}`);
     const body = nl < 0 ? '' : text.slice(nl + 1).replace(/^(\s*\n)+/, '');
-    return { owner: { id, client: 'claude-code', source: `marker:${file}` }, ownerFrom: 'marker', body: validateBody(body) };
+    return { owner: { id, client: 'claude-code', source: `marker:${file}` }, ownerFrom: 'marker', body: bodyOf(file, body) };
   }
   if (!fallback) throw new HandoffError('noSession', 'no-session', `${file} has no <!-- claude-session: ID --> first line to say who owns it; ${NO_SESSION_HELP}`, { file });
   return { owner: fallback, ownerFrom: 'session', body: text };

@@ -132,5 +132,10 @@ describe('import', () => {
     const bad = await repo.cli(['import', 'memory', 'handoff-main-bad-marker.md']);
     expect(bad.exitCode).toBe(2);
     expect(repo.git(['for-each-ref', 'refs/handoffs/']).stdout).toBe('');
+    put(repo, 'handoff-main-only-marker.md', `<!-- claude-session: ${OWNER_A} -->\n\n`);
+    const empty = await repo.cli(['import', 'memory', 'handoff-main-only-marker.md']);
+    expect(empty.exitCode).toBe(2);
+    expect(String(empty.stderr)).toContain('handoff-main-only-marker.md: it holds no handoff text');
+    expect(repo.git(['for-each-ref', 'refs/handoffs/']).stdout).toBe('');
   });
 });
