@@ -81,7 +81,8 @@ export function renderBoot(view: BootView, o: RenderOptions = {}): string {
   const where = view.all || !view.branch ? 'every branch' : `branch ${label(view.branch)}`;
   const n = view.handoffs.length;
   if (n === 0) {
-    return `git-handoff: no handoffs on ${where}. Leave one before you stop: git handoff write <topic> -F <file> (git handoff template shows the sections).\n`;
+    const you = view.session ? ` (you are session ${label(view.session, 128)})` : '';
+    return `git-handoff: no handoffs on ${where}${you}. Leave one before you stop: git handoff write <topic> -F <file> (git handoff template shows the sections).\n`;
   }
   const mine = view.session ? view.handoffs.filter((h) => h.session === view.session).length : 0;
   const out = [

@@ -120,6 +120,7 @@ describe('boot', () => {
     expect(String(r.stdout).trim().split('\n')).toHaveLength(1);
     expect(String(r.stdout)).toMatch(/^git-handoff: no handoffs on branch main\. /);
     expect(json(await empty.cli(['boot', '--json']))).toEqual({ branch: 'main', session: null, handoffs: [] });
+    expect(String((await empty.cli(['boot'], { env: { GIT_HANDOFF_SESSION: 'sess-empty-1' } })).stdout)).toMatch(/^git-handoff: no handoffs on branch main \(you are session sess-empty-1\)\. /);
   });
 
   it('exits 7 outside a repository and 2 for a bad session id', async () => {
