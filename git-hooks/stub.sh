@@ -120,6 +120,7 @@ pick_shell() {
 	[ "${1##*/}" = env ] && shift
 	case ${1##*/} in sh | bash | dash | ksh | mksh | zsh | ash) shell=$* ;; esac
 }
+# Anything else (another interpreter, a binary, a script without #!) is executed as git would.
 shell=
 IFS= read -r first <"$chained" || :
 case $first in
@@ -129,7 +130,6 @@ case $first in
 	pick_shell ${first#??}
 	set +f
 	;;
-*) shell=/bin/sh ;;
 esac
 
 run_chained() {

@@ -165,6 +165,23 @@ describe('chaining', () => {
     expect(messageOf(repo)).toContain(`Claude-Session-Id: ${A}`);
   });
 
+  it('runs a chained binary and a chained script without #! the way git would', async () => {
+    const repo = makeRepo({ commit: true });
+    const dir = hooksDir(repo);
+    const { copyFileSync } = await import('node:fs');
+    copyFileSync('/bin/false', path.join(dir, 'pre-commit'));
+    script(path.join(dir, 'commit-msg'), 'echo "no shebang ran" >&2\n');
+    await repo.cli(['install', '--hooks']);
+    expect(gitAs(repo, null, ['commit', '--allow-empty', '-m', 'x']).status).not.toBe(0);
+    const r = gitAs(repo, null, ['commit', '--no-verify', '--allow-empty', '-m', 'x']);
+    expect(r.status).toBe(0);
+    const { unlinkSync } = await import('node:fs');
+    await repo.cli(['uninstall', '--hooks']);
+    unlinkSync(path.join(dir, 'pre-commit'));
+    await repo.cli(['install', '--hooks']);
+    expect(gitAs(repo, null, ['commit', '--allow-empty', '-m', 'y']).stderr).toContain('no shebang ran');
+  });
+
   it('finds git-handoff on PATH when the recorded launcher has moved', async () => {
     const repo = makeRepo({ commit: true });
     for (const n of HOOK_NAMES) installStub(hooksDir(repo), n, path.join(repo.home, 'moved', 'git-handoff'));
