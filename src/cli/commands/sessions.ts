@@ -17,6 +17,7 @@ const MAX_PATHS = 3;
 export const sessionsCommand: CommandModule<GlobalArgs, Args> = {
   command: 'sessions',
   describe: 'worktree leases: which session is live or stale where, and the paths each wrote',
+  builder: (y: Argv<GlobalArgs>) => y.example('$0 sessions --json', 'one object per session and worktree: status live|stale|released, lease, paths') as unknown as Argv<Args>,
   handler: (a) => {
     const repo = openRepo();
     const rows = listSessions(repo);
@@ -39,7 +40,10 @@ export const sessionsCommand: CommandModule<GlobalArgs, Args> = {
 export const releaseCommand: CommandModule<GlobalArgs, Args> = {
   command: 'release',
   describe: "end a session's hold on this worktree: its lease and its claims on the paths it wrote",
-  builder: (y: Argv<GlobalArgs>) => y.option('session', { type: 'string', describe: 'the session to release (default: this one, from the environment)' }) as unknown as Argv<Args>,
+  builder: (y: Argv<GlobalArgs>) =>
+    y
+      .option('session', { type: 'string', describe: 'the session to release (default: this one, from the environment)' })
+      .example('$0 release --session 5f0c6a52-…', 'a finished session no longer blocks commits of the files it wrote here') as unknown as Argv<Args>,
   handler: (a) => {
     const repo = openRepo();
     if (!repo.worktree) throw new HandoffError('usage', 'no-worktree', 'a bare repository has no worktree leases; run release inside a worktree');
