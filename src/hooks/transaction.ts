@@ -1,6 +1,6 @@
 // reference-transaction in `prepared`: handoff refs held to the ownership invariant whoever moves them,
 // and, when the acting session is known, no branch update that drops another session's commits.
-import { listRefs, readRef } from '../git/refs';
+import { listRefs } from '../git/refs';
 import type { Repo } from '../git/repo';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX } from '../handoff/names';
 import { checkAdvance, readTrailersOf, type Violation } from '../handoff/ownership';
@@ -92,8 +92,13 @@ export function preReceive(c: HookContext): Refusal | null {
 
 export function referenceTransaction(c: HookContext): Refusal | null {
   if (c.args[0] !== 'prepared') return null;
-  // git passes zeros as the old value whenever the updater gave none: read the ref's real value (still the old one in `prepared`).
-  const updates: RefUpdate[] = parseUpdateLines(c.input).map((u) => ({ ...u, old: u.old ?? readRef(c.repo, u.ref) }));
+  // Only handoff refs (with the archive refs that pair their deletions), and branches when a session acts, concern this hook.
+  const checked = (ref: string) => ref.startsWith(HANDOFF_PREFIX) || (!!c.session && ref.startsWith('refs/heads/'));
+  const lines = parseUpdateLines(c.input).filter((u) => checked(u.ref) || u.ref.startsWith(ARCHIVE_PREFIX));
+  // git passes zeros as the old value whenever the updater gave none: read the refs' real values (still the old ones in `prepared`), in one process.
+  const unknown = lines.filter((u) => !u.old && checked(u.ref)).map((u) => u.ref);
+  const current = new Map(unknown.length ? listRefs(c.repo, unknown).map((r) => [r.ref, r.oid] as const) : []);
+  const updates: RefUpdate[] = lines.map((u) => ({ ...u, old: u.old ?? current.get(u.ref) ?? null }));
   const bad = handoffViolations(c.repo, updates, (prefix) => listRefs(c.repo, [prefix]));
   if (bad.length) return handoffRefusal(bad, 'in this repository', null);
   if (!c.session) return null;
