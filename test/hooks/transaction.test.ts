@@ -138,3 +138,18 @@ describe('handoff refs', () => {
     expect(JSON.parse(lines[0])).toMatchObject({ hook: 'reference-transaction', session: null, refused: expect.stringContaining('ownership invariant') });
   });
 });
+
+describe('SHA-256 repositories', () => {
+  it('the same checks with 64-digit object ids', async () => {
+    const repo = await hookedRepo({ init: ['--object-format=sha256'] });
+    expect(gitAs(repo, A, ['commit', '-q', '--allow-empty', '-m', 'A']).status).toBe(0);
+    const tip = head(repo);
+    expect(tip).toHaveLength(64);
+    expect(gitAs(repo, B, ['commit', '--allow-empty', '--amend', '-m', 'B']).stderr).toContain(`commit ${tip.slice(0, 12)} by session aaaaaaaa`);
+    expect(head(repo)).toBe(tip);
+    await repo.cli(['write', 'auth-refactor', '--session', A, '-m', 'v1']);
+    expect(gitAs(repo, null, ['update-ref', '-d', REF]).status).not.toBe(0);
+    expect((await repo.cli(['archive', 'auth-refactor', '--session', A])).exitCode).toBe(0);
+    expect(refOf(repo, REF)).toBeNull();
+  });
+});
