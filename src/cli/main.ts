@@ -7,6 +7,7 @@ import { doctorCommand, installCommand, uninstallCommand } from './commands/inst
 import { listCommand } from './commands/list';
 import { logCommand } from './commands/log';
 import { showCommand } from './commands/show';
+import { fetchCommand, pushCommand, syncCommand } from './commands/sync';
 import { writeCommand } from './commands/write';
 import type { GlobalArgs } from './context';
 import { reportError } from './output';
@@ -21,6 +22,9 @@ export const commands: CommandModule<GlobalArgs, any>[] = [
   installCommand,
   uninstallCommand,
   doctorCommand,
+  fetchCommand,
+  pushCommand,
+  syncCommand,
 ];
 
 function changeDirectory(paths: string[] | undefined): void {
