@@ -35,11 +35,11 @@ export interface ResolveResult {
 
 /** The body kept with --keep both: each version whole, under a heading that says whose it is. */
 export function bothBodies(topic: string, local: HandoffView, remote: HandoffView, remoteName: string): string {
-  const side = (label: string, v: HandoffView) =>
-    `## ${label}: session ${short(v.session)}, version ${v.oid.slice(0, 12)}, ${v.updatedAt}\n\n${v.body.replace(/\s+$/, '')}\n`;
+  const side = (v: HandoffView, where: string) =>
+    `## Version by session ${short(v.session)} (${v.oid.slice(0, 12)}, ${v.updatedAt}, ${where})\n\n${v.body.replace(/\s+$/, '')}\n`;
   return (
     `# ${topic}: two versions kept (diverged, resolved with --keep both)\n\n` +
-    `${side('Local version', local)}\n${side(`Remote version (${remoteName})`, remote)}`
+    `${side(local, 'the resolving clone\'s side')}\n${side(remote, `${remoteName}'s side`)}`
   );
 }
 
