@@ -60,13 +60,14 @@ export function buildParser(argv: string[]) {
     });
 }
 
-export function main(argv: string[] = hideBin(process.argv)): void {
+export async function main(argv: string[] = hideBin(process.argv)): Promise<void> {
   const json = argv.includes('--json');
   try {
-    buildParser(argv).parseSync();
+    // parseAsync: some handlers wait on a library (simple-git in install/uninstall).
+    await buildParser(argv).parseAsync();
   } catch (e) {
     process.exitCode = reportError(e, json);
   }
 }
 
-main();
+void main();
