@@ -167,20 +167,36 @@ function recordPushed(repo: Repo, remote: string, done: PushUpdate[]): void {
   if (ops.length) transaction(repo, ops, 'handoff push');
 }
 
-/** The error a push with rejections ends in: 6 when the server's invariant check refused, else 4 (lost a race). */
+/**
+ * The error a push with rejections ends in: 4 when another clone got there first (non-fast-forward, stale),
+ * 6 when the server's invariant check refused, 7 when the server refused for its own reasons (permissions…).
+ */
 export function rejectionError(res: PushResult): HandoffError {
-  const refused = res.remoteMessages.some((l) => /git-handoff/i.test(l)) || res.rejected.some((u) => /hook declined/.test(u.reason ?? ''));
+  const reasons = res.rejected.map((u) => u.reason ?? '');
+  const kind: 'integrity' | 'concurrent' | 'environment' =
+    res.remoteMessages.some((l) => /^git-handoff: refused/.test(l)) ? 'integrity'
+    : reasons.every((r) => /non-fast-forward|fetch first|stale info|atomic push failed/.test(r)) ? 'concurrent'
+    : 'environment';
   const lines = res.rejected.map((u) => `  ${u.ref}: ${u.reason}`);
   const after = res.refetch
     ? res.refetch.handoffs.filter((h) => res.rejected.some((u) => u.ref === h.ref)).map((h) => `  ${h.ref} is now ${h.case}${h.action !== 'none' ? ` (${h.action})` : ''}`)
     : [];
-  const next = refused
-    ? 'The server holds handoffs to the ownership invariant: write a new version on top of its value (fetch first) or take it over with --take-over --reason.'
-    : 'Another clone pushed first. Nothing was forced. Fast-forwarded handoffs can be pushed again with `git handoff push`; diverged ones need `git handoff sync --resolve <topic> --keep local|remote|both`.';
+  const next = {
+    integrity: 'The server holds handoffs to the ownership invariant: write a new version on top of its value (fetch first) or take it over with --take-over --reason.',
+    concurrent:
+      'Another clone pushed first. Nothing was forced. Fast-forwarded handoffs can be pushed again with `git handoff push`; diverged ones need `git handoff sync --resolve <topic> --keep local|remote|both`.',
+    environment: `The server refused the push for its own reasons (above): check your access to ${res.remote}, then run \`git handoff push\` again.`,
+  }[kind];
   return new HandoffError(
-    refused ? 'integrity' : 'concurrent',
-    refused ? 'push-refused' : 'push-rejected',
-    [`${res.rejected.length} handoff ref${res.rejected.length === 1 ? ' was' : 's were'} rejected by ${res.remote}:`, ...lines, ...res.remoteMessages.map((l) => `  remote: ${l}`), ...(after.length ? ['after a re-fetch:', ...after] : []), next].join('\n'),
+    kind,
+    { integrity: 'push-refused', concurrent: 'push-rejected', environment: 'push-denied' }[kind],
+    [
+      `${res.rejected.length} handoff ref${res.rejected.length === 1 ? ' was' : 's were'} rejected by ${res.remote}:`,
+      ...lines,
+      ...res.remoteMessages.map((l) => `  remote: ${l}`),
+      ...(after.length ? ['after a re-fetch:', ...after] : []),
+      next,
+    ].join('\n'),
     { result: res },
   );
 }

@@ -50,10 +50,11 @@ const UNREACHABLE = [
   /No such file or directory/i,
 ];
 
-/** The first line of git's stderr worth showing (fatal:/error: lines first). */
+/** What git said, from its first fatal:/error: line on (a reason often follows on the next line), at most 3 lines. */
 export function gitReason(stderr: string): string {
   const lines = stderr.split('\n').map((l) => l.trim()).filter(Boolean);
-  return lines.find((l) => /^(fatal|error):/.test(l)) ?? lines[0] ?? 'no message from git';
+  const from = Math.max(0, lines.findIndex((l) => /^(fatal|error):/.test(l)));
+  return lines.slice(from, from + 3).join(' ') || 'no message from git';
 }
 
 /** A failed fetch or push turned into what to do (exit 7); nothing local has been changed when this is thrown. */

@@ -1,4 +1,6 @@
 // When the remote cannot be reached or another clone got there first: nothing local changes, nothing is forced.
+import { chmodSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { json, refOf, tempDir } from '../helpers/repo';
 import { freePort } from '../helpers/servers';
@@ -69,6 +71,21 @@ describe('sync failures', () => {
     const t = await b.cli(['push']);
     expect(t.exitCode).toBe(0);
     expect(t.stdout).toMatch(/not pushed\s+main\/auth-refactor: diverged/);
+  });
+
+  it('a server that refuses for its own reasons: exit 7 with its words, nothing local changed', async () => {
+    const { a, bare } = await makeWorld('file');
+    const hooks = bare.git(['rev-parse', '--path-format=absolute', '--git-path', 'hooks']).stdout.trim();
+    writeFileSync(path.join(hooks, 'pre-receive'), '#!/bin/sh\necho "pushes are frozen for the release" >&2\nexit 1\n');
+    chmodSync(path.join(hooks, 'pre-receive'), 0o755);
+    await ok(a, ['write', 'auth-refactor', '-m', 'x', '--session', 'sess-a']);
+    const before = allRefs(a);
+    const r = await a.cli(['push']);
+    expect(r.exitCode).toBe(7);
+    expect(r.stderr).toMatch(/remote: pushes are frozen for the release/);
+    expect(r.stderr).toMatch(/refused the push for its own reasons/);
+    expect(allRefs(a)).toBe(before);
+    expect(refOf(bare, REF)).toBeNull();
   });
 
   it('falls back to a ref-by-ref push when the remote does not support --atomic', async () => {
