@@ -6,12 +6,15 @@ const yargs: typeof yargsType = require('yargs/yargs');
 const { hideBin }: typeof import('yargs/helpers') = require('yargs/helpers');
 import { HandoffError } from '../errors';
 import { archiveCommand, restoreCommand } from './commands/archive';
+import { bootCommand } from './commands/boot';
 import { completionCommand, repositoryCompletions } from './commands/completion';
+import { importCommand } from './commands/import';
 import { doctorCommand, installCommand, uninstallCommand } from './commands/install';
 import { listCommand } from './commands/list';
 import { logCommand } from './commands/log';
 import { showCommand } from './commands/show';
 import { fetchCommand, pushCommand, syncCommand } from './commands/sync';
+import { templateCommand } from './commands/template';
 import { writeCommand } from './commands/write';
 import type { GlobalArgs } from './context';
 import { reportError } from './output';
@@ -23,6 +26,9 @@ export const commands: CommandModule<GlobalArgs, any>[] = [
   logCommand,
   archiveCommand,
   restoreCommand,
+  bootCommand,
+  templateCommand,
+  importCommand,
   installCommand,
   uninstallCommand,
   doctorCommand,

@@ -4,29 +4,24 @@ import { openRepo } from '../../git/repo';
 import { short } from '../../handoff/session';
 import { listHandoffs, readHandoff, resolveBranch, viewOf, type HandoffView } from '../../handoff/store';
 import { trackingRef, trackingTips } from '../../handoff/sync-state';
-import type { Verify } from '../../handoff/verify';
+import { describeVerify } from '../../handoff/verify';
 import type { GlobalArgs } from '../context';
 import { printJson, relativeTime, terminalSafe } from '../output';
 import { printRows } from './list';
+
+export { describeVerify };
+
+/** The `show --json` object of SPEC 4 (also each entry of `boot --json`). */
+export function showJson(v: HandoffView) {
+  const { head: _h, takeoverFrom: _t, reason: _r, ...rest } = v;
+  return { ...rest, takeoverFrom: v.takeoverFrom, reason: v.reason, handoffHead: v.head };
+}
 
 interface Args extends GlobalArgs {
   topic?: string;
   branch?: string;
   at?: string;
   raw?: boolean;
-}
-
-export function describeVerify(v: Verify): string {
-  const head =
-    v.head === 'same' ? 'branch unchanged since written'
-    : v.head === 'ahead' ? `branch ${v.commitsSince} commit${v.commitsSince === 1 ? '' : 's'} ahead of what it describes`
-    : v.head === 'behind' ? 'branch is behind what it describes (reset?)'
-    : v.head === 'rewritten' ? 'branch rewritten since written'
-    : 'branch state unknown';
-  const parts = [head];
-  if (v.missingFiles.length) parts.push(`missing: ${v.missingFiles.join(', ')}`);
-  if (v.dirty) parts.push('worktree has uncommitted changes');
-  return parts.join(' · ');
 }
 
 export function headerOf(v: HandoffView): string {
@@ -67,9 +62,8 @@ export const showCommand: CommandModule<GlobalArgs, Args> = {
     const other = !a.at && v.sync === 'diverged' ? trackingTips(repo).get(v.ref) : undefined;
     const r = other ? { remote: other.remote, ...viewOf(repo, trackingRef(other.remote, v.ref), other.oid, branch, topic) } : undefined;
     if (a.json) {
-      const { head: _h, takeoverFrom: _t, reason: _r, ...rest } = v;
       const remote = r && { remote: r.remote, ref: r.ref, oid: r.oid, session: r.session, client: r.client, updatedAt: r.updatedAt, versions: r.versions, body: r.body };
-      return printJson({ ...rest, takeoverFrom: v.takeoverFrom, reason: v.reason, handoffHead: v.head, ...(remote ? { remote } : {}) });
+      return printJson({ ...showJson(v), ...(remote ? { remote } : {}) });
     }
     if (a.raw) return void process.stdout.write(terminalSafe(v.body));
     const bodyOf = (x: HandoffView) => `${terminalSafe(x.body)}${x.body.endsWith('\n') ? '' : '\n'}`;
