@@ -75,6 +75,23 @@ describe('divergence', () => {
     expect(await bodyOf(a, 'cache-warmup')).toBe('A again');
   });
 
+  it('works the same on a branch whose name is encoded (feature/Login v2 → one ref component)', async () => {
+    const { a, b } = await makeWorld('file');
+    const branch = 'feature/Login v2';
+    await ok(a, ['write', 'auth-refactor', '-m', 'A', '--session', 'sess-a', '--branch', branch]);
+    await ok(b, ['write', 'auth-refactor', '-m', 'B', '--session', 'sess-b', '--branch', branch]);
+    await ok(a, ['sync']);
+    const r = await ok(b, ['sync']);
+    expect(r.stdout).toContain(`diverged      feature%2F%4Cogin%20v2/auth-refactor`);
+    expect(r.stdout).toContain(`git handoff sync --resolve auth-refactor --branch 'feature/Login v2' --keep local|remote|both`);
+    const row = json(await ok(b, ['list', '--all', '--json']))[0];
+    expect(row).toMatchObject({ branch, topic: 'auth-refactor', sync: 'diverged' });
+    await ok(b, ['sync', '--resolve', 'auth-refactor', '--branch', branch, '--keep', 'both', '--session', 'sess-b']);
+    await ok(b, ['sync']);
+    await ok(a, ['sync']);
+    expect(handoffRefs(a)).toBe(handoffRefs(b));
+  });
+
   it('refuses to resolve what is not diverged, and --keep without --resolve', async () => {
     const { a } = await makeWorld('file');
     await ok(a, ['write', 'cache-warmup', '-m', 'x', '--session', 'sess-a']);

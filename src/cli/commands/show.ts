@@ -1,4 +1,5 @@
 // `git handoff show [<topic>]`: one handoff with its verification, or the list when the topic is not given.
+import { quote } from 'shell-quote';
 import type { Argv, CommandModule } from 'yargs';
 import { openRepo } from '../../git/repo';
 import { short } from '../../handoff/session';
@@ -71,7 +72,7 @@ export const showCommand: CommandModule<GlobalArgs, Args> = {
     process.stdout.write(
       `${terminalSafe(headerOf(v))}\n\n=== local version ${v.oid.slice(0, 12)} (owner ${short(v.session)}) ===\n\n${bodyOf(v)}\n` +
         `=== ${r.remote} version ${r.oid.slice(0, 12)} (owner ${short(r.session)}, ${relativeTime(r.updatedAt)}) ===\n\n${bodyOf(r)}\n` +
-        `resolve: git handoff sync --resolve ${v.topic} --branch ${v.branch} --keep local|remote|both\n`,
+        `resolve: git handoff sync --resolve ${v.topic} --branch ${quote([v.branch])} --keep local|remote|both\n`,
     );
   },
 };

@@ -1,4 +1,5 @@
 // `git handoff fetch | push | sync [R]`: carry handoffs over the remote the team already has (SPEC 7).
+import { quote } from 'shell-quote';
 import type { Argv, CommandModule } from 'yargs';
 import { HandoffError } from '../../errors';
 import { openRepo, type Repo } from '../../git/repo';
@@ -43,7 +44,7 @@ export function describeFetch(r: FetchResult): string[] {
     else if (h.case === 'diverged')
       lines.push(
         `  diverged      ${label(h.ref)}: local ${h.local!.slice(0, 7)}, ${r.remote} ${h.remote!.slice(0, 7)}; nothing moved.` +
-          ` See both with \`git handoff show ${h.topic} --branch ${h.branch}\`, then \`git handoff sync --resolve ${h.topic} --branch ${h.branch} --keep local|remote|both\``,
+          ` See both with \`git handoff show ${h.topic} --branch ${quote([h.branch])}\`, then \`git handoff sync --resolve ${h.topic} --branch ${quote([h.branch])} --keep local|remote|both\``,
       );
   }
   return lines;
