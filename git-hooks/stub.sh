@@ -18,7 +18,7 @@ if [ "$hook" = reference-transaction ] && [ "$1" != prepared ] && ! [ -x "$chain
 # Hooks fed on stdin: read it once, replay it to the handler and to the chained hook.
 piped=
 case $hook in
-reference-transaction | pre-push | pre-receive)
+reference-transaction | pre-push)
 	piped=1
 	input=$(cat; echo .)
 	input=${input%.}
@@ -79,10 +79,9 @@ pre-commit)
 	fi
 	;;
 pre-push) need=1 ;;
-pre-receive) case $input in *refs/handoffs/*) need=1 ;; esac ;;
 reference-transaction)
 	if [ "$1" = prepared ]; then
-		case $input in *refs/handoffs/*) need=1 ;; esac
+		case $input in *refs/handoffs/* | *refs/handoff-archive/*) need=1 ;; esac
 		[ -z "$need" ] && [ -n "$session" ] && rewrites_branch && need=1
 	fi
 	;;

@@ -14,6 +14,7 @@ import { listCommand } from './commands/list';
 import { logCommand } from './commands/log';
 import { releaseCommand, sessionsCommand } from './commands/sessions';
 import { showCommand } from './commands/show';
+import { fetchCommand, pushCommand, syncCommand } from './commands/sync';
 import { templateCommand } from './commands/template';
 import { writeCommand } from './commands/write';
 import type { GlobalArgs } from './context';
@@ -34,6 +35,9 @@ export const commands: CommandModule<GlobalArgs, any>[] = [
   doctorCommand,
   sessionsCommand,
   releaseCommand,
+  fetchCommand,
+  pushCommand,
+  syncCommand,
   completionCommand,
 ];
 
@@ -74,13 +78,14 @@ export function buildParser(argv: string[]) {
     });
 }
 
-export function main(argv: string[] = hideBin(process.argv)): void {
+export async function main(argv: string[] = hideBin(process.argv)): Promise<void> {
   const json = argv.includes('--json');
   try {
-    buildParser(argv).parseSync();
+    // parseAsync: some handlers wait on a library (simple-git in install/uninstall).
+    await buildParser(argv).parseAsync();
   } catch (e) {
     process.exitCode = reportError(e, json);
   }
 }
 
-main();
+void main();

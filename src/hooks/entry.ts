@@ -10,7 +10,7 @@ import { resolveSession } from '../handoff/session';
 import { commitMsg, preCommit, prepareCommitMsg } from './commit';
 import { formatRefusal, type Refusal } from './refusal';
 import { prePush } from './push';
-import { preReceive, referenceTransaction } from './transaction';
+import { referenceTransaction } from './transaction';
 
 export interface HookContext {
   repo: Repo;
@@ -32,7 +32,6 @@ const HANDLERS: Record<string, { run: HookHandler; stdin: boolean }> = {
   'pre-commit': { run: preCommit, stdin: false },
   'pre-push': { run: prePush, stdin: true },
   'reference-transaction': { run: referenceTransaction, stdin: true },
-  'pre-receive': { run: preReceive, stdin: true },
 };
 
 /** The acting session from the environment; an invalid id is ignored with a warning (never trusted, never blocking). */
@@ -47,6 +46,8 @@ function sessionOf(env: NodeJS.ProcessEnv): { id: string; source: string } | nul
 }
 
 export async function runGithook(name: string, args: string[]): Promise<number> {
+  // The server's check (`install --server`, git-hooks/pre-receive) is the sync side's.
+  if (name === 'pre-receive') return (await import('../sync/receive')).preReceiveHook();
   const handler = HANDLERS[name];
   if (!handler) return 0;
   let repo: Repo | null = null;

@@ -8,8 +8,6 @@ import type { DoctorItem } from '../wiring';
 
 export const HOOK_NAMES = ['prepare-commit-msg', 'commit-msg', 'pre-commit', 'pre-push', 'reference-transaction'] as const;
 export type HookName = (typeof HOOK_NAMES)[number];
-/** What `install --server` puts into a bare repository: pre-receive (its refusal reaches the pusher, the push is refused whole) and reference-transaction (every other ref update there). */
-export const SERVER_HOOK_NAMES = ['pre-receive', 'reference-transaction'] as const;
 export const CHAINED_SUFFIX = '.handoff-chained';
 /** Where other hook managers keep a hook they replaced (lefthook: .old, pre-commit: .legacy). */
 const MANAGER_SUFFIXES = ['.old', '.legacy'];

@@ -2,7 +2,6 @@
 // invariant against the remote's value, and with handoff.autoSync the changed handoffs go along.
 import { configBool } from '../git/config';
 import { readObjects } from '../git/objects';
-import { listRefs } from '../git/refs';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, LEASE_PREFIX } from '../handoff/names';
 import type { HookContext } from './entry';
 import { shortOid, shortSession, shq, type Refusal } from './refusal';
@@ -50,13 +49,9 @@ export async function prePush(c: HookContext): Promise<Refusal | null> {
   const updates: RefUpdate[] = lines
     .filter((l) => l.remoteRef.startsWith(HANDOFF_PREFIX) || l.remoteRef.startsWith(ARCHIVE_PREFIX))
     .map((l) => ({ ref: l.remoteRef, old: l.remote, new: l.local }));
-  // A deletion whose archive ref the remote already has (seen through the tracking namespace) is an archive too.
-  const tracking = `refs/remotes/${remoteName}/`;
-  const bad = handoffViolations(c.repo, updates, (prefix) =>
-    listRefs(c.repo, [tracking + prefix.slice('refs/'.length)]).map((r) => ({ ref: 'refs/' + r.ref.slice(tracking.length), oid: r.oid })),
-  );
+  const bad = handoffViolations(c.repo, updates);
   if (bad.length) {
-    const fetchHint = bad.some((b) => b.violation.rule === 'missing-object')
+    const fetchHint = bad.some((b) => b.rule === 'missing-object')
       ? `the remote has handoff versions this clone has not seen: git handoff fetch ${shq(remoteName)}, then try again`
       : null;
     return handoffRefusal(bad, `pushed to ${remoteName}`, fetchHint);
@@ -83,7 +78,7 @@ export async function prePush(c: HookContext): Promise<Refusal | null> {
     // Loaded only here: the sync code is not needed by any other hook.
     const { autoSyncPush } = await import('../sync/autosync');
     const note = autoSyncPush(c.repo, remoteName);
-    if (note) process.stderr.write(`git-handoff: ${note}\n`);
+    if (note) process.stderr.write(`${note}\n`);
   }
   return null;
 }

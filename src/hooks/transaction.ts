@@ -3,7 +3,8 @@
 import { listRefs } from '../git/refs';
 import type { Repo } from '../git/repo';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX } from '../handoff/names';
-import { checkAdvance, readTrailersOf, type Violation } from '../handoff/ownership';
+import { readTrailersOf } from '../handoff/ownership';
+import { checkReceive, type Refusal as ReceiveRefusal } from '../sync/receive';
 import type { HookContext } from './entry';
 import { shortOid, shortSession, type Refusal } from './refusal';
 
@@ -27,52 +28,23 @@ export function parseUpdateLines(input: string): Array<{ ref: string; old: strin
   return out;
 }
 
-/** The archive refs a deletion of `ref` at `tip` may be paired with: refs/handoff-archive/<B>/<T>/<secs>-<12 hex>. */
-function archivePattern(ref: string, tip: string): RegExp | null {
-  const rest = ref.slice(HANDOFF_PREFIX.length);
-  if (!ref.startsWith(HANDOFF_PREFIX) || rest.split('/').length !== 2) return null;
-  const esc = (ARCHIVE_PREFIX + rest).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`^${esc}/\\d+-${tip.slice(0, 12)}$`);
-}
-
-export interface HandoffViolation {
-  update: RefUpdate;
-  violation: Violation;
-}
-
 /**
- * Checks handoff ref updates against the invariant (checkAdvance). A deletion passes only when the same
- * update set creates the matching archive ref at the deleted tip, or such an archive ref already exists.
+ * Handoff and archive ref updates that break the invariant: the same check a server runs on a push
+ * (checkReceive: checkAdvances for moves, a deletion only beside its archive entry, archive entries kept).
  */
-export function handoffViolations(repo: Repo, updates: RefUpdate[], existingArchives: (prefix: string) => Array<{ ref: string; oid: string }>): HandoffViolation[] {
-  const out: HandoffViolation[] = [];
-  for (const u of updates) {
-    if (!u.ref.startsWith(HANDOFF_PREFIX)) continue;
-    const v = checkAdvance(repo, u.old, u.new);
-    if (!v) continue;
-    if (v.rule === 'delete' && u.old) {
-      const pat = archivePattern(u.ref, u.old);
-      const paired = (r: { ref: string; oid: string }) => !!pat && pat.test(r.ref) && r.oid === u.old;
-      if (updates.some((a) => a.new && paired({ ref: a.ref, oid: a.new }))) continue;
-      if (pat && existingArchives(ARCHIVE_PREFIX + u.ref.slice(HANDOFF_PREFIX.length) + '/').some(paired)) continue;
-    }
-    out.push({ update: u, violation: v });
-  }
-  return out;
+export function handoffViolations(repo: Repo, updates: RefUpdate[]): ReceiveRefusal[] {
+  return checkReceive(repo, updates.map((u) => ({ ref: u.ref, oldOid: u.old, newOid: u.new })));
 }
 
-export function handoffRefusal(found: HandoffViolation[], where: string, fetchHint: string | null): Refusal {
-  const steps = [
-    'write a new version with `git handoff write <topic> …` (it builds on the current tip), or take the handoff over on the record: `git handoff write <topic> --take-over --reason "<why>" …`',
-    'to retire a handoff, use `git handoff archive <topic>`: it keeps the whole history under refs/handoff-archive/',
-  ];
+export function handoffRefusal(found: ReceiveRefusal[], where: string, fetchHint: string | null): Refusal {
+  const steps = [...new Set(found.map((f) => f.hint))];
   if (fetchHint) steps.unshift(fetchHint);
   return {
     kind: 'integrity',
-    what: `${found.length === 1 ? 'an update' : `${found.length} updates`} of handoff refs ${where} would break the ownership invariant (a handoff only moves forward, each version keeps its owner or names it in a takeover)`,
-    found: found.map((f) => `${f.update.ref}: ${f.violation.message}`),
+    what: `${found.length === 1 ? 'an update' : `${found.length} updates`} of handoff refs ${where} would break the ownership invariant (a handoff only moves forward, each version keeps its owner or names it in a takeover, and only \`git handoff archive\` removes one)`,
+    found: found.map((f) => `${f.ref}: ${f.message}`),
     steps,
-    data: { violations: found.map((f) => ({ ref: f.update.ref, old: f.update.old, new: f.update.new, rule: f.violation.rule, commit: f.violation.commit })) },
+    data: { violations: found.map((f) => ({ ref: f.ref, rule: f.rule, message: f.message })) },
   };
 }
 
@@ -84,22 +56,16 @@ function droppedForeign(repo: Repo, old: string, newOid: string, session: string
   return out;
 }
 
-/** pre-receive on a server: the same handoff check, before any ref moves, with output the pusher sees. */
-export function preReceive(c: HookContext): Refusal | null {
-  const bad = handoffViolations(c.repo, parseUpdateLines(c.input), (prefix) => listRefs(c.repo, [prefix]));
-  return bad.length ? handoffRefusal(bad, 'pushed here', 'fetch the current handoffs (git handoff fetch), write on top of them, and push again') : null;
-}
-
 export function referenceTransaction(c: HookContext): Refusal | null {
   if (c.args[0] !== 'prepared') return null;
   // Only handoff refs (with the archive refs that pair their deletions), and branches when a session acts, concern this hook.
-  const checked = (ref: string) => ref.startsWith(HANDOFF_PREFIX) || (!!c.session && ref.startsWith('refs/heads/'));
-  const lines = parseUpdateLines(c.input).filter((u) => checked(u.ref) || u.ref.startsWith(ARCHIVE_PREFIX));
+  const checked = (ref: string) => ref.startsWith(HANDOFF_PREFIX) || ref.startsWith(ARCHIVE_PREFIX) || (!!c.session && ref.startsWith('refs/heads/'));
+  const lines = parseUpdateLines(c.input).filter((u) => checked(u.ref));
   // git passes zeros as the old value whenever the updater gave none: read the refs' real values (still the old ones in `prepared`), in one process.
   const unknown = lines.filter((u) => !u.old && checked(u.ref)).map((u) => u.ref);
   const current = new Map(unknown.length ? listRefs(c.repo, unknown).map((r) => [r.ref, r.oid] as const) : []);
   const updates: RefUpdate[] = lines.map((u) => ({ ...u, old: u.old ?? current.get(u.ref) ?? null }));
-  const bad = handoffViolations(c.repo, updates, (prefix) => listRefs(c.repo, [prefix]));
+  const bad = handoffViolations(c.repo, updates);
   if (bad.length) return handoffRefusal(bad, 'in this repository', null);
   if (!c.session) return null;
   for (const u of updates) {

@@ -1,17 +1,21 @@
 // pre-push against a real bare remote, and the same reference-transaction stub on the bare side
 // (what `install --server` puts there): nothing that breaks ownership leaves or lands.
 import { describe, expect, it } from 'vitest';
-import { SERVER_HOOK_NAMES, hooksDirOf, installStub } from '../../src/hooks/install';
+import { hooksDirOf, installStub } from '../../src/hooks/install';
 import { openRepo } from '../../src/git/repo';
 import { BIN, makeRepo, refOf, type TestRepo } from '../helpers/repo';
 import { A, B, gitAs, hookedRepo } from './helpers';
 
 const REF = 'refs/handoffs/main/auth-refactor';
 
-/** A bare remote `origin` holding main, with the reference-transaction stub installed as a server would. */
+/** A bare remote `origin` holding main; as a server: `install --server` (pre-receive) and the reference-transaction stub. */
 async function withRemote(server = true): Promise<{ repo: TestRepo; bare: TestRepo }> {
   const bare = makeRepo({ init: ['--bare'] });
-  if (server) for (const n of SERVER_HOOK_NAMES) installStub(hooksDirOf(openRepo(bare.dir)), n, BIN);
+  if (server) {
+    const r = await bare.cli(['install', '--server']);
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    installStub(hooksDirOf(openRepo(bare.dir)), 'reference-transaction', BIN);
+  }
   const repo = await hookedRepo();
   repo.git(['remote', 'add', 'origin', bare.dir]);
   repo.git(['push', '-q', 'origin', 'main']);
@@ -54,7 +58,7 @@ describe('pre-push', () => {
     expect(refOf(bare, REF)).toBe(remote);
     // deleting it on the remote is refused too, unless the archive ref goes with it
     const del = gitAs(repo, null, ['push', 'origin', `:${REF}`]);
-    expect(del.stderr).toContain('deleting a handoff ref is only done by `git handoff archive`');
+    expect(del.stderr).toContain('deleting a handoff is done only by archiving it');
     expect(refOf(bare, REF)).toBe(remote);
   });
 });
@@ -88,7 +92,7 @@ describe('the server side (the pre-receive and reference-transaction stubs in a 
     // --no-verify skips the client's pre-push: only the server stands in the way
     const r = gitAs(repo, null, ['push', '--no-verify', 'origin', `+${REF}:${REF}`]);
     expect(r.status).not.toBe(0);
-    expect(r.stderr).toMatch(/remote: git-handoff \(pre-receive hook\).*ownership invariant/);
+    expect(r.stderr).toMatch(/remote: git-handoff: refused refs\/handoffs\/main\/auth-refactor: history rewritten/);
     expect(refOf(bare, REF)).toBe(remote);
     // a foreign version on top without a takeover: refused as well
     const tree = repo.git(['rev-parse', `${remote}^{tree}`]).stdout.trim();

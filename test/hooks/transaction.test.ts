@@ -105,7 +105,15 @@ describe('handoff refs', () => {
     const arch = await repo.cli(['archive', 'auth-refactor', '--session', A, '--json']);
     expect(arch.exitCode, String(arch.stderr)).toBe(0);
     expect(refOf(repo, REF)).toBeNull();
-    expect(refOf(repo, JSON.parse(String(arch.stdout)).archivedAs)).not.toBeNull();
+    const archivedAs = JSON.parse(String(arch.stdout)).archivedAs;
+    const kept = refOf(repo, archivedAs);
+    // the archive is kept: no raw deletion or move of it, but restore brings it back
+    expect(gitAs(repo, null, ['update-ref', '-d', archivedAs]).stderr).toContain('archived handoffs are kept');
+    expect(gitAs(repo, null, ['update-ref', archivedAs, v1]).stderr).toContain('an archive entry never moves');
+    expect(refOf(repo, archivedAs)).toBe(kept);
+    const back = await repo.cli(['restore', archivedAs, '--session', A]);
+    expect(back.exitCode, String(back.stderr)).toBe(0);
+    expect(refOf(repo, REF)).toBe(kept);
   });
 
   it('a deletion paired with its archive ref in one transaction passes; paired with the wrong oid it does not', async () => {
@@ -119,7 +127,7 @@ describe('handoff refs', () => {
       repo.git(['update-ref', '--stdin'], { allowFail: true, input: `start\ncreate ${archived} ${oid}\ndelete ${REF} ${tip}\nprepare\ncommit\n` });
     const r = tx(parent);
     expect(r.status).not.toBe(0);
-    expect(r.stderr).toContain('deleting a handoff ref is only done by `git handoff archive`');
+    expect(r.stderr).toContain('deleting a handoff is done only by archiving it');
     expect(refOf(repo, REF)).toBe(tip);
     expect(refOf(repo, archived)).toBeNull();
     expect(tx(tip).status).toBe(0);
