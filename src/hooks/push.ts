@@ -2,10 +2,11 @@
 // invariant against the remote's value, and with handoff.autoSync the changed handoffs go along.
 import { configBool } from '../git/config';
 import { readObjects } from '../git/objects';
-import { ARCHIVE_PREFIX, HANDOFF_PREFIX, LEASE_PREFIX } from '../handoff/names';
+import { LEASE_PREFIX } from '../handoff/names';
 import type { HookContext } from './entry';
 import { shortOid, shortSession, shq, type Refusal } from './refusal';
-import { handoffRefusal, handoffViolations, type RefUpdate } from './transaction';
+import { checkReceive } from '../sync/receive';
+import { handoffRefusal } from './transaction';
 
 interface PushLine {
   localRef: string;
@@ -46,10 +47,11 @@ function mixedCommits(c: HookContext, remoteName: string, lines: PushLine[]): Ar
 export async function prePush(c: HookContext): Promise<Refusal | null> {
   const remoteName = c.args[0] ?? 'origin';
   const lines = parsePushLines(c.input);
-  const updates: RefUpdate[] = lines
-    .filter((l) => l.remoteRef.startsWith(HANDOFF_PREFIX) || l.remoteRef.startsWith(ARCHIVE_PREFIX))
-    .map((l) => ({ ref: l.remoteRef, old: l.remote, new: l.local }));
-  const bad = handoffViolations(c.repo, updates);
+  // The remote's value is the old one: the same check its server runs (checkReceive), before anything leaves.
+  const bad = checkReceive(
+    c.repo,
+    lines.map((l) => ({ ref: l.remoteRef, oldOid: l.remote, newOid: l.local })),
+  );
   if (bad.length) {
     const fetchHint = bad.some((b) => b.rule === 'missing-object')
       ? `the remote has handoff versions this clone has not seen: git handoff fetch ${shq(remoteName)}, then try again`
