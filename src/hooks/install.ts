@@ -64,6 +64,18 @@ function recordedLauncher(p: string): string | null {
   return v.length > 2 ? v.slice(1, -1).replace(/'\\''/g, "'") : null;
 }
 
+/** Same bytes and mode: a regenerated copy of the hook that is already chained. */
+function sameFile(a: string, b: string): boolean {
+  try {
+    return statSync(a).mode === statSync(b).mode && readFileSync(a).equals(readFileSync(b));
+  } catch {
+    return false;
+  }
+}
+
+const chainOccupied = (hook: string, chained: string) =>
+  new HandoffError('environment', 'chain-occupied', `cannot chain ${hook}: ${chained} already exists and differs. Move one of them away, then run install again.`, { hook, chained });
+
 /** Installs one stub into `hooksDir` (a bare server's too), chaining a foreign hook; returns what it did. */
 export function installStub(hooksDir: string, name: string, launcher = defaultLauncher()): string {
   const hook = path.join(hooksDir, name);
@@ -74,10 +86,12 @@ export function installStub(hooksDir: string, name: string, launcher = defaultLa
   if (isStub(hook)) {
     if (readFileSync(hook, 'utf8') === text && (statSync(hook).mode & 0o111) !== 0) return `${name}: already installed`;
     action = `${name}: stub updated`;
+  } else if (exists(hook) && exists(chained) && sameFile(hook, chained)) {
+    // A hook manager rewrote its hook over our stub (husky regenerates .husky/_): the chained copy already holds those bytes.
+    unlinkSync(hook);
+    action = `${name}: reinstalled over a regenerated copy of ${path.basename(chained)}`;
   } else if (exists(hook)) {
-    if (exists(chained)) {
-      throw new HandoffError('environment', 'chain-occupied', `cannot chain ${hook}: ${chained} already exists. Move one of them away, then run install again.`, { hook, chained });
-    }
+    if (exists(chained)) throw chainOccupied(hook, chained);
     renameSync(hook, chained);
     action = `${name}: installed; the existing hook runs after it (kept as ${path.basename(chained)})`;
   } else {
@@ -134,11 +148,15 @@ export function installHooks(repo: Repo, launcher = defaultLauncher()): string[]
   // Refuse before touching anything when a hook cannot be chained.
   for (const name of HOOK_NAMES) {
     const hook = path.join(dir, name);
-    if (!isStub(hook) && exists(hook) && exists(hook + CHAINED_SUFFIX)) {
-      throw new HandoffError('environment', 'chain-occupied', `cannot chain ${hook}: ${hook + CHAINED_SUFFIX} already exists. Move one of them away, then run install again.`);
-    }
+    const chained = hook + CHAINED_SUFFIX;
+    if (!isStub(hook) && exists(hook) && exists(chained) && !sameFile(hook, chained)) throw chainOccupied(hook, chained);
   }
-  return HOOK_NAMES.map((n) => installStub(dir, n, launcher));
+  const out = HOOK_NAMES.map((n) => installStub(dir, n, launcher));
+  const inside = (root: string | null) => !!root && !path.relative(root, dir).startsWith('..') && !path.isAbsolute(path.relative(root, dir));
+  if (!inside(repo.commonDir) && !inside(repo.worktree)) {
+    out.push(`note: core.hooksPath sends git to ${dir}, outside this repository: the stubs act in every repository that uses it`);
+  }
+  return out;
 }
 
 export function uninstallHooks(repo: Repo): string[] {

@@ -77,6 +77,7 @@ describe('install --hooks / uninstall', () => {
     script(path.join(repo.dir, '.husky', 'pre-commit'), `echo "husky pre-commit ran" >> '${log}'\n`);
     script(path.join(repo.dir, '.husky', 'commit-msg'), `echo "husky commit-msg ran on $1" >> '${log}'\n`);
     repo.git(['config', 'core.hooksPath', '.husky/_']);
+    const original = snapshot(underscore);
     await roundTrip(repo, underscore);
     await repo.cli(['install', '--hooks']);
     repo.write('y.txt', 'y\n');
@@ -84,6 +85,17 @@ describe('install --hooks / uninstall', () => {
     expect(gitAs(repo, A, ['commit', '-q', '-m', 'agent with husky']).status).toBe(0);
     expect(readFileSync(log, 'utf8')).toBe('husky pre-commit ran\nhusky commit-msg ran on .git/COMMIT_EDITMSG\n');
     expect(messageOf(repo)).toContain(`Claude-Session-Id: ${A}`);
+    // husky regenerates .husky/_ (npm install): doctor says so, and install again puts the stubs back
+    for (const h of ['pre-commit', 'commit-msg']) script(path.join(underscore, h), '#!/usr/bin/env sh\n. "$(dirname "$0")/h"\n');
+    const d = await repo.cli(['doctor']);
+    expect(d.exitCode).toBe(1);
+    expect(String(d.stdout)).toMatch(/git hook pre-commit\s+broken/);
+    const again = await repo.cli(['install', '--hooks']);
+    expect(again.exitCode, String(again.stderr)).toBe(0);
+    expect(String(again.stdout)).toContain('pre-commit: reinstalled over a regenerated copy of pre-commit.handoff-chained');
+    expect((await repo.cli(['doctor'])).exitCode).toBe(0);
+    expect((await repo.cli(['uninstall', '--hooks'])).exitCode).toBe(0);
+    expect(snapshot(underscore)).toEqual(original);
   });
 
   it("leaves lefthook's <hook>.old and pre-commit's <hook>.legacy alone, and a stub moved there still works", async () => {
@@ -107,11 +119,11 @@ describe('install --hooks / uninstall', () => {
     const repo = makeRepo({ commit: true });
     const dir = hooksDir(repo);
     script(path.join(dir, 'pre-commit'), '#!/bin/sh\nexit 0\n');
-    script(path.join(dir, 'pre-commit.handoff-chained'), '#!/bin/sh\nexit 0\n');
+    script(path.join(dir, 'pre-commit.handoff-chained'), '#!/bin/sh\nexit 1\n');
     const before = snapshot(dir);
     const r = await repo.cli(['install', '--hooks']);
     expect(r.exitCode).toBe(7);
-    expect(String(r.stderr)).toMatch(/pre-commit\.handoff-chained already exists/);
+    expect(String(r.stderr)).toMatch(/pre-commit\.handoff-chained already exists and differs/);
     expect(snapshot(dir)).toEqual(before);
   });
 
