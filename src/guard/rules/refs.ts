@@ -3,7 +3,7 @@
 import path from 'node:path';
 import type { GitInvocation, SimpleCommand, WriteTarget } from '../shell';
 
-const HANDOFF_REF = /(^|[\s:+^])refs\/handoff(s|-archive|-leases)(\/|\*|$)/;
+const HANDOFF_REF = /(^|[\s:+^"'=])refs\/handoff(s|-archive|-leases)(\/|\*|$|[\s"'])/;
 export const mentionsHandoffRef = (s: string) => HANDOFF_REF.test(s);
 
 const SAFE_WAYS =
