@@ -103,7 +103,7 @@ export async function runGuard(): Promise<number> {
     const out = adapter.render(event, decision);
     if (out) process.stdout.write(out + '\n');
   } catch (e) {
-    guardLog(locate(where), `internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}; allowed`);
+    guardLog(locate(where), `internal error: ${e instanceof Error ? (e.stack ?? e.message).split('\n').slice(0, 4).join('\n') : String(e)}; allowed`);
   } finally {
     clearTimeout(watchdog);
   }
