@@ -171,7 +171,9 @@ function uninstallSnippet(file: string, shown: string): string | null {
   const s = text.indexOf(SNIPPET_START);
   const e = text.indexOf(SNIPPET_END);
   if (s < 0 || e < s) return null;
-  const next = (text.slice(0, s).replace(/\n+$/, '\n') + text.slice(e + SNIPPET_END.length).replace(/^\n+/, '')).replace(/^\n+$/, '');
+  const before = text.slice(0, s).replace(/\n+$/, '');
+  const after = text.slice(e + SNIPPET_END.length).replace(/^\n+/, '');
+  const next = before && after ? `${before}\n\n${after}` : before || after;
   if (next.trim() === '') rmSync(file);
   else writeFileSync(file, next.endsWith('\n') ? next : next + '\n');
   return `${shown}: removed the startup note`;
