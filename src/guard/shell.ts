@@ -46,7 +46,8 @@ export function normalizeScript(script: string): string {
       } else if (c === '"' || c === "'") quote = c;
       else if (c === '#' && (i === 0 || /\s/.test(line[i - 1]))) break;
     }
-    for (const m of line.matchAll(/`([^`]*)`/g)) extra.push(m[1]);
+    // Substitutions run even inside double quotes, where the tokenizer keeps them as text.
+    for (const m of line.matchAll(/`([^`]*)`|\$\(([^()]*)\)/g)) extra.push(m[1] ?? m[2]);
     if (quote) {
       current += line + '\n';
       continue;
@@ -58,7 +59,7 @@ export function normalizeScript(script: string): string {
     current = '';
   }
   if (current) out.push(current);
-  return [...out, ...extra].map((l) => l.replace(/`/g, ' ')).join(' ; ');
+  return [...out.map((l) => l.replace(/`[^`]*`?/g, ' ')), ...extra].join(' ; ');
 }
 
 const keepVar = (name: string) => `$${name}`;
