@@ -26,6 +26,8 @@ describe('client shapes', () => {
     expect(d.answer.hookSpecificOutput.permissionDecision).toBe('deny');
     expect(d.answer.hookSpecificOutput.permissionDecisionReason).toContain('git handoff archive');
     expect(refOf(repo, ref)).not.toBeNull();
+    const packed = await guard(repo, payload(repo, 'claude-code/pre-tool-use-write.json', { tool_input: { file_path: `${repo.dir}/.git/packed-refs`, content: '' } }));
+    expect(denial(packed)).toContain('ref store');
   });
 
   it('Gemini CLI: decision/reason shape', async () => {

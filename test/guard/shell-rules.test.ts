@@ -81,7 +81,7 @@ describe('rewriting another session\'s commits', () => {
 
   it('allows them over one\'s own or a person\'s commits, and commands that move nothing', async () => {
     const { repo, person, theirs } = history();
-    for (const c of ['git reset --hard HEAD', 'git reset a.txt', 'git reset', 'git rebase --continue', `git rebase ${theirs}`]) {
+    for (const c of ['git reset --hard HEAD', 'git reset a.txt', 'git reset', 'git reset HEAD~1 -- b.txt', 'git reset HEAD~1 b.txt', 'git rebase --continue', `git rebase ${theirs}`]) {
       expect(denial(await bash(repo, c)), c).toBeNull();
     }
     const own = repo.commit(`my work\n\nClaude-Session-Id: ${ME}`, { 'c.txt': 'c' });
@@ -144,5 +144,16 @@ describe('git handoff from a shell that lacks the session', () => {
     const repo = makeRepo({ commit: true });
     expect(denial(await bash(repo, `git handoff write auth-refactor --session ${OTHER} -m x`))).toContain(`you are session ${ME}`);
     expect(denial(await bash(repo, `GIT_HANDOFF_SESSION=${OTHER} git handoff write auth-refactor -m x`))).toBeTruthy();
+  });
+
+  it('refuses take-over and release from a subagent, which acts under its parent', async () => {
+    const repo = makeRepo({ commit: true });
+    const p: any = payload(repo, 'claude-code/pre-tool-use-bash.json', { agent_id: 'agent-7' });
+    for (const command of ['git handoff write auth-refactor --take-over --reason x -m y', 'git handoff release']) {
+      p.tool_input = { command };
+      expect(denial(await guard(repo, p, { CLAUDE_CODE_SESSION_ID: ME }))).toContain('subagent agent-7');
+    }
+    p.tool_input = { command: 'git handoff write auth-refactor -m y' };
+    expect(await guard(repo, p, { CLAUDE_CODE_SESSION_ID: ME })).toMatchObject({ stdout: '' });
   });
 });

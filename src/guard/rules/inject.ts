@@ -34,6 +34,15 @@ export function shellKnowsSession(e: GuardEvent, session: string, env: NodeJS.Pr
 export type InjectVerdict = { kind: 'ok' } | { kind: 'inject' } | { kind: 'deny'; reason: string };
 
 export function judgeHandoffCommand(inv: GitInvocation, cmd: SimpleCommand, e: GuardEvent, session: string, env: NodeJS.ProcessEnv): InjectVerdict {
+  const sub = inv.args.find((a) => !a.startsWith('-'));
+  if (e.agentId && (inv.args.includes('--take-over') || sub === 'release')) {
+    return {
+      kind: 'deny',
+      reason:
+        `subagent ${e.agentId} acts under its parent session ${short(session)}: it can neither take over a handoff nor release the worktree. ` +
+        `Report back to the parent session, which decides.`,
+    };
+  }
   const named = explicitSession(inv, cmd);
   if (named !== null && named !== session) {
     return {

@@ -38,6 +38,8 @@ function patchOps(ctx: GuardContext, patch: string, cwd: string | null): FileOp[
 async function fileDecision(ctx: GuardContext, ops: FileOp[]): Promise<Decision> {
   const warnings: string[] = [];
   for (const op of ops) {
+    const refProblem = refStoreWriteProblem({ path: op.shown, kind: op.kind === 'delete' ? 'delete' : 'write', cwd: null }, op.abs);
+    if (refProblem) return { deny: refProblem };
     if (!(await isProtected(ctx, op.abs))) continue;
     if (!ctx.session) continue;
     const v = judgeFile(ctx, op, ctx.session);

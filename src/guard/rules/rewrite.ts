@@ -33,11 +33,12 @@ export function rewrittenCommits(repo: Repo, inv: GitInvocation): string[] {
   if (!head) return [];
   if (inv.sub === 'commit') return [head];
   if (inv.sub === 'reset') {
-    const rest = inv.args.filter((a) => !a.startsWith('-'));
     const dashdash = inv.args.indexOf('--');
-    if (inv.args.some((a) => a === '-p' || a === '--patch')) return [];
-    const target = rest[0] !== undefined && (dashdash < 0 || inv.args.indexOf(rest[0]) < dashdash) ? commitOf(repo, rest[0]) : null;
-    // `git reset <paths>` and a bare `git reset` keep the branch where it is.
+    const before = dashdash < 0 ? inv.args : inv.args.slice(0, dashdash);
+    const rest = before.filter((a) => !a.startsWith('-'));
+    // `git reset [<rev>] [--] <paths>`, `-p` and a bare `git reset` keep the branch where it is.
+    if (inv.args.some((a) => a === '-p' || a === '--patch') || rest.length > 1 || (dashdash >= 0 && inv.args.length > dashdash + 1)) return [];
+    const target = rest[0] !== undefined ? commitOf(repo, rest[0]) : null;
     if (!target) return [];
     return revList(repo, [head, `^${target}`]);
   }
