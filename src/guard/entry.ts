@@ -1,6 +1,7 @@
 // `git handoff guard`: one JSON payload on stdin, one decision out in the client's shape (SPEC 6). It never
 // bricks a session: bad input, an internal error or a hang allows, exits 0 and leaves a line in guard.log.
 import { appendAudit } from '../handoff/audit';
+import { SESSION_RE } from '../handoff/session';
 import { detectClient } from './clients/index';
 import { GuardContext } from './context';
 import type { Decision, GuardEvent } from './event';
@@ -28,6 +29,7 @@ function readStdin(limit: number): Promise<Buffer | null> {
 async function decide(ctx: GuardContext): Promise<Decision> {
   switch (ctx.event.kind) {
     case 'pre-tool': {
+      if (ctx.event.action.type === 'other') return {};
       const d = await (await import('./rules/pre-tool')).preTool(ctx);
       if (d.deny === undefined && !d.updatedInput && !d.context) return d;
       const loc = ctx.locate();
@@ -69,6 +71,24 @@ function bypass(ctx: GuardContext, d: Decision): Decision {
   return {};
 }
 
+const TYPES: Record<string, string> = { hook_event_name: 'string', session_id: 'string', conversation_id: 'string', cwd: 'string', tool_name: 'string', tool_input: 'object' };
+
+/** Fields of the wrong type or shape: logged, never fatal (the adapters read what they can). */
+export function payloadProblems(p: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  for (const [k, t] of Object.entries(TYPES)) {
+    const v = p[k];
+    if (v === undefined || v === null) continue;
+    if (typeof v !== t || (t === 'object' && Array.isArray(v))) out.push(`${k} is ${Array.isArray(v) ? 'an array' : typeof v}, not ${t === 'object' ? 'an object' : 'a string'}`);
+  }
+  if (typeof p.hook_event_name !== 'string') out.push('no hook_event_name');
+  const session = p.session_id ?? p.conversation_id;
+  if (typeof session === 'string' && !SESSION_RE.test(session)) out.push(`session id ${JSON.stringify(session.slice(0, 40))} is not valid`);
+  const input = p.tool_input;
+  if (input && typeof input === 'object' && 'command' in input && typeof (input as { command: unknown }).command !== 'string') out.push('tool_input.command is not a string');
+  return out;
+}
+
 export async function runGuard(): Promise<number> {
   const watchdog = setTimeout(() => {
     guardLog(locate(process.cwd()), 'timeout: no decision in time; allowed');
@@ -95,6 +115,8 @@ export async function runGuard(): Promise<number> {
     }
     const p = payload as Record<string, unknown>;
     if (typeof p.cwd === 'string' && p.cwd) where = p.cwd;
+    const problems = payloadProblems(p);
+    if (problems.length) guardLog(locate(where), `bad input: ${problems.join('; ')}; checked what could be read`);
     const adapter = detectClient(p);
     const event = adapter.parse(p);
     const ctx = new GuardContext(event);

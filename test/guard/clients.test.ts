@@ -64,6 +64,7 @@ describe('client shapes', () => {
     expect(w.answer.agent_message).toContain(OTHER.slice(0, 8));
     const d = await guard(repo, payload(repo, 'cursor/before-shell-execution.json', { command: 'git push --force origin refs/handoffs/main/auth-refactor' }));
     expect(d.answer).toMatchObject({ permission: 'deny' });
+    expect(denial(await guard(repo, payload(repo, 'cursor/before-shell-execution.json', { command: 'git update-ref -d refs/handoffs/main/auth-refactor' })))).toContain('git handoff archive');
     const raw = await guard(repo, payload(repo, 'cursor/before-shell-execution.json', { command: 'rm -f .git/refs/handoffs/main/auth-refactor' }));
     expect(denial(raw)).toContain('ref store');
   });

@@ -39,11 +39,13 @@ describe('fail open', () => {
       { session_id: 'bad id with spaces; rm -rf' },
       { hook_event_name: 7 },
       { cwd: 99 },
-      { tool_name: null },
+      { tool_name: ['Bash'] },
     ]) {
+      const before = readLog(repo).length;
       const r = await guard(repo, payload(repo, 'claude-code/pre-tool-use-bash.json', over));
       expect(r.exitCode).toBe(0);
       expect(denial(r)).toBeNull();
+      expect(readLog(repo).slice(before), JSON.stringify(over)).toMatch(/bad input: /);
     }
   });
 
