@@ -1,5 +1,6 @@
 // `install --agent claude|gemini|codex`: merges `git handoff guard` into each client's project settings and a
 // startup note into its instructions file, leaving every other entry alone; `uninstall` removes exactly those.
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../errors';
@@ -224,7 +225,35 @@ export function doctorAgents(repo: Repo): DoctorItem[] {
     const missing = Object.keys(w.events).filter((ev) => !wired.includes(ev));
     if (wired.length === 0) items.push({ component: `agent ${agent}`, status: 'missing', detail: `${w.settings} has no git-handoff hook` });
     else if (missing.length) items.push({ component: `agent ${agent}`, status: 'broken', detail: `${w.settings} lacks ${missing.join(', ')} (run install --agent ${agent} again)` });
-    else items.push({ component: `agent ${agent}`, status: 'ok', detail: `${w.settings}: ${wired.join(', ')}` });
+    else {
+      const probe = probeWiring(repo.worktree, agent, settings.hooks[Object.keys(w.events)[0]]);
+      items.push({ component: `agent ${agent}`, status: probe.ok ? 'ok' : 'broken', detail: `${w.settings}: ${wired.join(', ')}; ${probe.detail}` });
+    }
   }
   return items;
+}
+
+const PROBE_REF = 'refs/handoffs/doctor/probe-wiring';
+
+/** A synthetic refusal-worthy payload in each client's shape. */
+function probePayload(agent: Agent, cwd: string): Record<string, unknown> {
+  const base = { session_id: 'git-handoff-doctor', cwd, tool_input: { command: `git update-ref -d ${PROBE_REF}` } };
+  if (agent === 'gemini') return { ...base, hook_event_name: 'BeforeTool', timestamp: new Date().toISOString(), tool_name: 'run_shell_command' };
+  if (agent === 'codex') return { ...base, hook_event_name: 'PreToolUse', turn_id: 'doctor', tool_name: 'Bash' };
+  return { ...base, hook_event_name: 'PreToolUse', tool_name: 'Bash' };
+}
+
+/** Runs the exact command the client's before-tool hook runs, with a payload it must refuse, and reads the answer. */
+function probeWiring(cwd: string, agent: Agent, groups: any[]): { ok: boolean; detail: string } {
+  const hook = groups.flatMap((g) => g.hooks ?? []).find(isOurs) as { command: string };
+  const r = spawnSync('sh', ['-c', hook.command], { cwd, input: JSON.stringify(probePayload(agent, cwd)), encoding: 'utf8', timeout: 20_000 });
+  if (r.error || r.status !== 0) return { ok: false, detail: `\`${hook.command}\` did not run (${r.error?.message ?? `exit ${r.status}`}: ${String(r.stderr ?? '').trim().slice(0, 200)})` };
+  let answer: any = null;
+  try {
+    answer = JSON.parse(r.stdout);
+  } catch {
+    return { ok: false, detail: `\`${hook.command}\` answered no decision to a probe it must refuse` };
+  }
+  const denied = answer?.hookSpecificOutput?.permissionDecision === 'deny' || answer?.decision === 'deny';
+  return denied ? { ok: true, detail: 'a probe through the wired command was refused as it should be' } : { ok: false, detail: `unexpected answer to the probe: ${r.stdout.slice(0, 200)}` };
 }

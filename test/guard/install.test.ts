@@ -1,9 +1,9 @@
 // `install --agent`: merges the guard into each client's settings beside the user's own entries, adds the
 // startup note once, and `uninstall` gives back exactly what was there.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { json, makeRepo } from '../helpers/repo';
+import { json, makeRepo, refOf, ROOT } from '../helpers/repo';
 
 const read = (repo: any, f: string) => readFileSync(path.join(repo.dir, f), 'utf8');
 
@@ -40,9 +40,20 @@ describe('install --agent', () => {
     expect(['.claude/settings.json', '.gemini/settings.json', '.codex/hooks.json', 'CLAUDE.md', 'AGENTS.md', 'GEMINI.md'].map((f) => read(repo, f))).toEqual(snapshot);
     expect(read(repo, 'CLAUDE.md').match(/git-handoff:start/g)).toHaveLength(1);
 
-    const doctor = await repo.cli(['doctor', '--json']);
+    const onPath = { PATH: `${path.join(ROOT, 'bin')}:${process.env.PATH}` };
+    const doctor = await repo.cli(['doctor', '--json'], { env: onPath });
     const items = json(doctor).items.filter((i: any) => i.component.startsWith('agent '));
     expect(items.map((i: any) => i.status)).toEqual(['ok', 'ok', 'ok']);
+    expect(items[0].detail).toContain('probe');
+    // A wired command that cannot run: doctor says so and fails.
+    const settingsFile = path.join(repo.dir, '.claude/settings.json');
+    const good = read(repo, '.claude/settings.json');
+    writeFileSync(settingsFile, good.split('"git handoff guard"').join('"/nonexistent/git-handoff guard"'));
+    const broken = await repo.cli(['doctor', '--json'], { env: onPath });
+    writeFileSync(settingsFile, good);
+    expect(broken.exitCode).toBe(1);
+    expect(json(broken).items.find((i: any) => i.component === 'agent claude')).toMatchObject({ status: 'broken', detail: expect.stringContaining('did not run') });
+    expect(refOf(repo, 'refs/handoffs/doctor/probe-wiring')).toBeNull();
 
     expect((await repo.cli(['uninstall', '--agent', 'all'])).exitCode).toBe(0);
     expect(read(repo, '.claude/settings.json')).toBe(userClaude);
