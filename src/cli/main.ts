@@ -6,11 +6,14 @@ const yargs: typeof yargsType = require('yargs/yargs');
 const { hideBin }: typeof import('yargs/helpers') = require('yargs/helpers');
 import { HandoffError } from '../errors';
 import { archiveCommand, restoreCommand } from './commands/archive';
+import { bootCommand } from './commands/boot';
 import { completionCommand, repositoryCompletions } from './commands/completion';
+import { importCommand } from './commands/import';
 import { doctorCommand, installCommand, uninstallCommand } from './commands/install';
 import { listCommand } from './commands/list';
 import { logCommand } from './commands/log';
 import { showCommand } from './commands/show';
+import { templateCommand } from './commands/template';
 import { writeCommand } from './commands/write';
 import type { GlobalArgs } from './context';
 import { reportError } from './output';
@@ -22,6 +25,9 @@ export const commands: CommandModule<GlobalArgs, any>[] = [
   logCommand,
   archiveCommand,
   restoreCommand,
+  bootCommand,
+  templateCommand,
+  importCommand,
   installCommand,
   uninstallCommand,
   doctorCommand,

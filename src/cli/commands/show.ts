@@ -3,29 +3,24 @@ import type { Argv, CommandModule } from 'yargs';
 import { openRepo } from '../../git/repo';
 import { short } from '../../handoff/session';
 import { listHandoffs, readHandoff, resolveBranch, type HandoffView } from '../../handoff/store';
-import type { Verify } from '../../handoff/verify';
+import { describeVerify } from '../../handoff/verify';
 import type { GlobalArgs } from '../context';
 import { printJson, relativeTime, terminalSafe } from '../output';
 import { printRows } from './list';
+
+export { describeVerify };
+
+/** The `show --json` object of SPEC 4 (also each entry of `boot --json`). */
+export function showJson(v: HandoffView) {
+  const { head: _h, takeoverFrom: _t, reason: _r, ...rest } = v;
+  return { ...rest, takeoverFrom: v.takeoverFrom, reason: v.reason, handoffHead: v.head };
+}
 
 interface Args extends GlobalArgs {
   topic?: string;
   branch?: string;
   at?: string;
   raw?: boolean;
-}
-
-export function describeVerify(v: Verify): string {
-  const head =
-    v.head === 'same' ? 'branch unchanged since written'
-    : v.head === 'ahead' ? `branch ${v.commitsSince} commit${v.commitsSince === 1 ? '' : 's'} ahead of what it describes`
-    : v.head === 'behind' ? 'branch is behind what it describes (reset?)'
-    : v.head === 'rewritten' ? 'branch rewritten since written'
-    : 'branch state unknown';
-  const parts = [head];
-  if (v.missingFiles.length) parts.push(`missing: ${v.missingFiles.join(', ')}`);
-  if (v.dirty) parts.push('worktree has uncommitted changes');
-  return parts.join(' · ');
 }
 
 export function headerOf(v: HandoffView): string {
@@ -62,10 +57,7 @@ export const showCommand: CommandModule<GlobalArgs, Args> = {
       topic = rows[0].topic;
     }
     const v = readHandoff(repo, branch, topic, a.at);
-    if (a.json) {
-      const { head: _h, takeoverFrom: _t, reason: _r, ...rest } = v;
-      return printJson({ ...rest, takeoverFrom: v.takeoverFrom, reason: v.reason, handoffHead: v.head });
-    }
+    if (a.json) return printJson(showJson(v));
     if (a.raw) return void process.stdout.write(terminalSafe(v.body));
     process.stdout.write(`${terminalSafe(headerOf(v))}\n\n${terminalSafe(v.body)}${v.body.endsWith('\n') ? '' : '\n'}`);
   },
