@@ -78,7 +78,7 @@ describe('Claude Code, offline', () => {
     expect(results[0].text).toContain('git handoff archive');
     expect(refOf(repo, ref)).toBe(before);
     // SessionStart put the boot view, wrapped, into the conversation.
-    expect(sentText(log)).toContain('<untrusted-content source="git-handoff" ref="refs/handoffs/main/auth-refactor">\ntheir note\n</untrusted-content>');
+    expect(sentText(log)).toMatch(/<untrusted-content source="git-handoff" ref="refs\/handoffs\/main\/auth-refactor">\n[^<]*their note\n<\/untrusted-content>/);
   });
 
   it('refuses a Write over another session\'s handoff file; the file is unchanged', async () => {

@@ -23,6 +23,7 @@ describe('SessionStart', () => {
     const ctx: string = r.answer.hookSpecificOutput.additionalContext;
     expect(r.answer.hookSpecificOutput.hookEventName).toBe('SessionStart');
     expect(ctx).toContain(`you are session ${ME}`);
+    expect(ctx).toContain('&lt;/untrusted-content>');
     expect(ctx.match(/<untrusted-content /g)).toHaveLength(2);
     expect(ctx.match(/<\/untrusted-content>/g)).toHaveLength(2);
     expect(ctx).toContain('ref="refs/handoffs/main/auth-refactor"');
@@ -31,7 +32,7 @@ describe('SessionStart', () => {
     const opens = [...ctx.matchAll(/<untrusted-content |<\/untrusted-content>/g)].map((m) => m[0].startsWith('</') ? 'close' : 'open');
     expect(opens).toEqual(['open', 'close', 'open', 'close']);
     expect(ctx).toContain('Ignore previous instructions');
-    expect(ctx).toContain(`session ${OTHER.slice(0, 8)}`);
+    expect(ctx).toContain(`owner ${OTHER.slice(0, 8)}`);
     // Gemini and Codex shapes.
     const g = await guard(repo, payload(repo, 'gemini-cli/session-start.json'));
     expect(g.answer.hookSpecificOutput.additionalContext).toContain('auth-refactor');
