@@ -55,6 +55,9 @@ export interface ClientAdapter {
 export const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 export const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 
+/** One argv element as a POSIX shell word (an argv-style command is read back by the shell tokenizer). */
+export const shellWord = (a: string) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
+
 /** Claude Code and Codex share tool names and input shapes; this maps one tool call to its action. */
 export function commonToolAction(tool: string | null, input: Record<string, unknown>, cwd: string): ToolAction {
   switch (tool) {
@@ -63,7 +66,7 @@ export function commonToolAction(tool: string | null, input: Record<string, unkn
     case 'shell':
     case 'exec_command':
     case 'run_shell_command': {
-      const command = str(input.command) ?? (Array.isArray(input.command) ? input.command.map(String).join(' ') : null);
+      const command = str(input.command) ?? (Array.isArray(input.command) ? input.command.map((a) => shellWord(String(a))).join(' ') : null);
       return command === null ? { type: 'other' } : { type: 'shell', command, cwd: str(input.dir_path) ?? str(input.workdir) ?? cwd };
     }
     case 'Write':

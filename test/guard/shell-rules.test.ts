@@ -37,6 +37,9 @@ describe('raw handoff ref writes', () => {
       'sed -i /handoffs/d .git/packed-refs',
       'git pack-refs --all && echo x >> .git/packed-refs',
     ];
+    // An argv-style command (Codex's shell tool) is read back with its quoting intact.
+    const argv = await guard(repo, payload(repo, 'codex/pre-tool-use-bash.json', { tool_name: 'shell', tool_input: { command: ['bash', '-lc', 'git update-ref -d refs/handoffs/main/auth-refactor'] } }));
+    expect(denial(argv)).toBeTruthy();
     for (const c of refused) {
       const r = await bash(repo, c);
       expect(denial(r), c).toBeTruthy();
@@ -131,6 +134,14 @@ describe('git handoff from a shell that lacks the session', () => {
     expect(reason).toContain(`export GIT_HANDOFF_SESSION='${ME}' GIT_HANDOFF_CLIENT=claude-code; npm run build && git handoff write auth-refactor -m x`);
     const cursor = await guard(repo, payload(repo, 'cursor/before-shell-execution.json', { command: 'git handoff write auth-refactor -m x' }));
     expect(cursor.answer.permission).toBe('deny');
+  });
+
+  it('PowerShell gets its own syntax for the session', async () => {
+    const repo = makeRepo({ commit: true });
+    const p: any = payload(repo, 'claude-code/pre-tool-use-bash.json', { tool_name: 'PowerShell' });
+    p.tool_input = { command: 'git handoff write auth-refactor -m x' };
+    const r = await guard(repo, p);
+    expect(r.answer.hookSpecificOutput.updatedInput.command).toBe(`$env:GIT_HANDOFF_SESSION='${ME}'; $env:GIT_HANDOFF_CLIENT='claude-code'; git handoff write auth-refactor -m x`);
   });
 
   it('Gemini: rewrites through hookSpecificOutput.tool_input', async () => {

@@ -56,4 +56,6 @@ export function judgeHandoffCommand(inv: GitInvocation, cmd: SimpleCommand, e: G
   return { kind: 'inject' };
 }
 
-export const sessionPrefix = (session: string, client: string) => `export GIT_HANDOFF_SESSION='${session}' GIT_HANDOFF_CLIENT=${client};`;
+/** What to put before a command so its git handoff steps run as `session` (PowerShell has its own syntax). */
+export const sessionPrefix = (session: string, client: string, powershell = false) =>
+  powershell ? `$env:GIT_HANDOFF_SESSION='${session}'; $env:GIT_HANDOFF_CLIENT='${client}';` : `export GIT_HANDOFF_SESSION='${session}' GIT_HANDOFF_CLIENT=${client};`;

@@ -91,11 +91,11 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
 function injectDecision(ctx: GuardContext, command: string, cmds: SimpleCommand[]): Decision {
   const e = ctx.event;
   const session = ctx.session!;
-  const rewritten = `${sessionPrefix(session, e.client)} ${command}`;
+  const rewritten = `${sessionPrefix(session, e.client, e.tool === 'PowerShell')} ${command}`;
   const onlyHandoff = cmds.every((c) => c.argv.length === 0 || HARMLESS.has(path.basename(c.argv[0])) || isHandoffCommand(gitInvocation(c)));
   // Claude Code and Codex run a rewritten input without asking; only a command made of git handoff steps may go that way.
   const canRewrite = e.client === 'gemini-cli' || ((e.client === 'claude-code' || e.client === 'codex') && onlyHandoff);
-  if (canRewrite && e.tool !== 'PowerShell') {
+  if (canRewrite) {
     return { updatedInput: { ...e.toolInput, command: rewritten }, context: `git-handoff: ran as session ${session} (GIT_HANDOFF_SESSION added to the command)` };
   }
   return {
