@@ -1,7 +1,7 @@
 // The shell classifier on its own: simple commands, wrappers, nesting, targets; it never throws.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { gitInvocation, parseShell, writeTargets } from '../../src/guard/shell';
+import { gitInvocation, mayConcernHandoffs, parseShell, writeTargets } from '../../src/guard/shell';
 
 const argvs = (s: string) => parseShell(s, '/repo').map((c) => c.argv);
 const targets = (s: string) => parseShell(s, '/repo').flatMap(writeTargets).map((t) => `${t.kind}:${t.path}`);
@@ -37,6 +37,19 @@ describe('parseShell', () => {
     expect(targets("sed -i 's/a/b/' s1 && sed -i.bak -e x s2")).toEqual(['write:s1', 'write:s2']);
     expect(targets('cp a b dir && mv m n && rm -rf r1 r2')).toEqual(['write:dir', 'write:dir/a', 'write:dir/b', 'write:n', 'write:n/m', 'delete:m', 'delete:r1', 'delete:r2']);
     expect(targets('dd if=x of=o && touch t && echo > /dev/null')).toEqual(['write:o', 'write:t']);
+  });
+
+  it('the cheap first look never skips a command that has a write target or a git step', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('npm', 'test', 'ls', '-la', 'x', '>', '|', ';', '&&', 'tee', 'git', 'rm', 'cp', 'a b', "'q'", 'sed', '-i', 'f.md', 'sh', '-c', '$(', ')'), { maxLength: 12 }), (words) => {
+        const cmd = words.join(' ');
+        const relevant = parseShell(cmd, '/repo').some((c) => writeTargets(c).length > 0 || gitInvocation(c) !== null);
+        if (relevant) expect(mayConcernHandoffs(cmd)).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
+    expect(mayConcernHandoffs('npm test')).toBe(false);
+    expect(mayConcernHandoffs('npm run build -- --watch')).toBe(false);
   });
 
   it('never throws, whatever the input', () => {

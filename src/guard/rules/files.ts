@@ -59,7 +59,9 @@ export async function isProtected(ctx: GuardContext, abs: string): Promise<boole
   const base = path.basename(abs);
   const loc = ctx.locateFile(abs);
   const globs = await ctx.protectGlobs(loc);
-  if (globs.length === 1 && !/^handoff-.*\.md$/.test(base)) return false;
+  // The default pattern, **/memory/handoff-*.md, needs no glob engine.
+  if (/^handoff-.*\.md$/.test(base) && path.basename(path.dirname(abs)) === 'memory') return true;
+  if (globs.length === 1) return false;
   const { default: picomatch } = await import('picomatch');
   const rel = loc ? path.relative(loc.worktree, abs).split(path.sep).join('/') : null;
   const inside = rel !== null && !rel.startsWith('..') && !path.isAbsolute(rel);
@@ -67,7 +69,7 @@ export async function isProtected(ctx: GuardContext, abs: string): Promise<boole
   return globs.some((g, i) => {
     const m = picomatch(g, { dot: true });
     if (inside && m(rel!)) return true;
-    return i === 0 && m(posixAbs);
+    return (i === 0 || g.startsWith('/')) && m(posixAbs);
   });
 }
 
