@@ -1,11 +1,11 @@
 // What the rules may ask about the world, each answered lazily and at most once per guard run: the repository
 // a path lives in (found without git), its handoff settings (cached), and — only when a rule needs it — git itself.
 import path from 'node:path';
-import { configValue, readConfig, type Config } from '../git/config';
+import { configValue, type Config } from '../git/config';
 import type { Repo } from '../git/repo';
 import { SESSION_RE } from '../handoff/session';
 import type { GuardEvent } from './event';
-import { cachedConfig, headBranch, locate, type Location } from './locate';
+import { configKey, headBranch, locate, readConfigCache, writeConfigCache, type Location } from './locate';
 
 export const DEFAULT_PROTECT = ['**/memory/handoff-*.md'];
 
@@ -57,8 +57,14 @@ export class GuardContext {
   async config(loc: Location): Promise<Config> {
     let c = this.configs.get(loc.commonDir);
     if (!c) {
-      const { openRepo } = await import('../git/repo');
-      c = cachedConfig(loc, () => readConfig(this.repos.get(loc.gitDir) ?? openRepo(loc.worktree)), this.env);
+      const key = configKey(loc, this.env);
+      c = readConfigCache(loc, key) ?? undefined;
+      if (!c) {
+        // Only a changed configuration starts git (and loads the modules that spawn it).
+        const { readConfig } = await import('../git/config');
+        c = readConfig(await this.repo(loc));
+        writeConfigCache(loc, key, c);
+      }
       this.configs.set(loc.commonDir, c);
     }
     return c;

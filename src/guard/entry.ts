@@ -1,6 +1,6 @@
 // `git handoff guard`: one JSON payload on stdin, one decision out in the client's shape (SPEC 6). It never
 // bricks a session: bad input, an internal error or a hang allows, exits 0 and leaves a line in guard.log.
-import { appendAudit } from '../handoff/audit';
+import { read } from 'node:fs';
 import { SESSION_RE } from '../handoff/session';
 import { detectClient } from './clients/index';
 import { GuardContext } from './context';
@@ -11,18 +11,24 @@ import { guardLog, locate } from './locate';
 export const MAX_PAYLOAD = 4 * 1024 * 1024;
 const WATCHDOG_MS = 15_000;
 
+/** Reads fd 0 with fs.read (no stream machinery to load); over `limit` bytes it drains the rest and answers null. */
 function readStdin(limit: number): Promise<Buffer | null> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let over = false;
-    process.stdin.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > limit) over = true;
-      else chunks.push(c);
-    });
-    process.stdin.on('end', () => resolve(over ? null : Buffer.concat(chunks)));
-    process.stdin.on('error', () => resolve(Buffer.concat(chunks)));
+    const buf = Buffer.allocUnsafe(1 << 16);
+    const step = () =>
+      read(0, buf, 0, buf.length, null, (err, n) => {
+        if (err) {
+          if (err.code === 'EAGAIN') return void setTimeout(step, 2);
+          return resolve(size > limit ? null : Buffer.concat(chunks));
+        }
+        if (n === 0) return resolve(size > limit ? null : Buffer.concat(chunks));
+        size += n;
+        if (size <= limit) chunks.push(Buffer.from(buf.subarray(0, n)));
+        step();
+      });
+    step();
   });
 }
 
@@ -50,7 +56,7 @@ async function decide(ctx: GuardContext): Promise<Decision> {
 }
 
 /** Under GIT_HANDOFF_BYPASS=1 a refusal or rewrite becomes an allow, written to the audit trail. */
-function bypass(ctx: GuardContext, d: Decision): Decision {
+async function bypass(ctx: GuardContext, d: Decision): Promise<Decision> {
   if (d.deny === undefined && !d.updatedInput) return d;
   const loc = ctx.locate();
   const e: GuardEvent = ctx.event;
@@ -66,7 +72,7 @@ function bypass(ctx: GuardContext, d: Decision): Decision {
     reason: (d.deny ?? d.context ?? '').slice(0, 2000),
     cwd: e.cwd,
   };
-  if (loc) appendAudit(loc.commonDir, record);
+  if (loc) (await import('../handoff/audit')).appendAudit(loc.commonDir, record);
   else guardLog(null, `bypass ${JSON.stringify(record)}`);
   return {};
 }
@@ -121,7 +127,7 @@ export async function runGuard(): Promise<number> {
     const event = adapter.parse(p);
     const ctx = new GuardContext(event);
     let decision = await decide(ctx);
-    if (process.env.GIT_HANDOFF_BYPASS === '1') decision = bypass(ctx, decision);
+    if (process.env.GIT_HANDOFF_BYPASS === '1') decision = await bypass(ctx, decision);
     const out = adapter.render(event, decision);
     if (out) process.stdout.write(out + '\n');
   } catch (e) {

@@ -1,15 +1,45 @@
 // After a tool, at session start, at stop and before compaction: the ledger of written paths, the worktree
 // lease, the boot view as context, and the once-per-session reminders.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { recordWrites } from '../handoff/ledger';
+import { encodeBranch } from '../handoff/names';
+import { handoffDir } from '../handoff/paths';
 import { short } from '../handoff/session';
 import type { GuardContext } from './context';
 import type { Decision } from './event';
-import { readState, writeState, type Location } from './locate';
+import { writeJsonAtomic, type Location } from './locate';
 import { parsePatch } from './rules/files';
 import { parseShell, writeTargets } from './shell';
 
 const LEASE_EVERY_MS = 60_000;
+
+/** What the guard remembers about one session between calls. */
+interface SessionState {
+  /** last lease refresh, unix ms */
+  leaseAt?: number;
+  /** sessions this one was already warned about */
+  warned?: string[];
+  /** the Stop reminder was given */
+  reminded?: boolean;
+  /** `handoff.guard off` was already announced */
+  offNoted?: boolean;
+}
+
+const stateFile = (loc: Location, session: string) => path.join(handoffDir(loc.commonDir), 'guard', `${encodeBranch(session)}.json`);
+
+function readState(loc: Location, session: string): SessionState {
+  try {
+    const s = JSON.parse(readFileSync(stateFile(loc, session), 'utf8'));
+    return s && typeof s === 'object' ? s : {};
+  } catch {
+    return {};
+  }
+}
+
+function writeState(loc: Location, session: string, s: SessionState): void {
+  writeJsonAtomic(stateFile(loc, session), s);
+}
 
 /** Absolute paths the tool call wrote, as far as its input says. */
 export function writtenPaths(ctx: GuardContext): string[] {

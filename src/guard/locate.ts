@@ -4,8 +4,7 @@ import { appendFileSync, mkdirSync, readFileSync, renameSync, statSync, writeFil
 import { homedir } from 'node:os';
 import path from 'node:path';
 import type { Config } from '../git/config';
-import { handoffDir } from '../handoff/ledger';
-import { encodeBranch } from '../handoff/names';
+import { handoffDir } from '../handoff/paths';
 
 export interface Location {
   /** the worktree top */
@@ -75,22 +74,27 @@ const stamp = (f: string) => {
   }
 };
 
+const cacheFile = (loc: Location) => path.join(handoffDir(loc.commonDir), 'guard-config.json');
+
+/** The stamp of every config file git reads for this repository (mtime and size of each). */
+export const configKey = (loc: Location, env: NodeJS.ProcessEnv = process.env) => configFiles(loc, env).map(stamp).join('|');
+
 /**
- * The repository's git configuration (handoff.*, identity), answered by `git config` and cached under
- * <git-common-dir>/handoff/ until one of the config files changes (mtime and size of each).
+ * The repository's git configuration (handoff.*, identity) as git last answered it, kept under
+ * <git-common-dir>/handoff/ until a config file changes; null when there is no answer for `key` yet.
  */
-export function cachedConfig(loc: Location, load: () => Config, env: NodeJS.ProcessEnv = process.env): Config {
-  const key = configFiles(loc, env).map(stamp).join('|');
-  const file = path.join(handoffDir(loc.commonDir), 'guard-config.json');
+export function readConfigCache(loc: Location, key: string): Config | null {
   try {
-    const c = JSON.parse(readFileSync(file, 'utf8'));
+    const c = JSON.parse(readFileSync(cacheFile(loc), 'utf8'));
     if (c && c.key === key && Array.isArray(c.entries)) return new Map(c.entries);
   } catch {
     /* no cache yet */
   }
-  const config = load();
-  writeJsonAtomic(file, { key, entries: [...config] });
-  return config;
+  return null;
+}
+
+export function writeConfigCache(loc: Location, key: string, config: Config): void {
+  writeJsonAtomic(cacheFile(loc), { key, entries: [...config] });
 }
 
 export function writeJsonAtomic(file: string, value: unknown): void {
@@ -98,33 +102,6 @@ export function writeJsonAtomic(file: string, value: unknown): void {
   const tmp = `${file}.${process.pid}.tmp`;
   writeFileSync(tmp, JSON.stringify(value));
   renameSync(tmp, file);
-}
-
-/** What the guard remembers about one session between calls. */
-export interface SessionState {
-  /** last lease refresh, unix ms */
-  leaseAt?: number;
-  /** sessions this one was already warned about */
-  warned?: string[];
-  /** the Stop reminder was given */
-  reminded?: boolean;
-  /** `handoff.guard off` was already announced */
-  offNoted?: boolean;
-}
-
-const stateFile = (loc: Location, session: string) => path.join(handoffDir(loc.commonDir), 'guard', `${encodeBranch(session)}.json`);
-
-export function readState(loc: Location, session: string): SessionState {
-  try {
-    const s = JSON.parse(readFileSync(stateFile(loc, session), 'utf8'));
-    return s && typeof s === 'object' ? s : {};
-  } catch {
-    return {};
-  }
-}
-
-export function writeState(loc: Location, session: string, s: SessionState): void {
-  writeJsonAtomic(stateFile(loc, session), s);
 }
 
 /** Appends one line to <git-common-dir>/handoff/guard.log, or to the user cache directory outside a repository. */

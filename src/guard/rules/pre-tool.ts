@@ -7,7 +7,6 @@ import { gitInvocation, mayConcernHandoffs, parseShell, writeTargets, type Simpl
 import { isProtected, judgeFile, parsePatch, type FileOp } from './files';
 import { isHandoffCommand, judgeHandoffCommand, sessionPrefix } from './inject';
 import { refCommandProblem, refStoreWriteProblem } from './refs';
-import { foreignRewriteProblem, rewrites } from './rewrite';
 
 export async function preTool(ctx: GuardContext): Promise<Decision> {
   const a = ctx.event.action;
@@ -49,6 +48,7 @@ async function fileDecision(ctx: GuardContext, ops: FileOp[]): Promise<Decision>
   return warnings.length ? { context: warnings.join('\n') } : {};
 }
 
+const REWRITING = new Set(['commit', 'rebase', 'reset']);
 const HARMLESS = new Set(['cd', 'pushd', 'popd', 'echo', 'printf', 'true', 'pwd']);
 
 async function shellDecision(ctx: GuardContext, command: string, cwd: string | null): Promise<Decision> {
@@ -74,9 +74,11 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     }
     const refProblem = refCommandProblem(inv, cmd, command);
     if (refProblem) return { deny: refProblem };
-    if (ctx.session && rewrites(inv)) {
+    if (ctx.session && REWRITING.has(inv.sub)) {
+      // Loaded only here: it reads commits, so it brings the modules that start git.
+      const { foreignRewriteProblem, rewrites } = await import('./rewrite');
       const loc = ctx.locate(inv.cwd ?? cmd.cwd ?? ctx.event.cwd);
-      if (loc && !inv.gitDir) {
+      if (loc && !inv.gitDir && rewrites(inv)) {
         const problem = foreignRewriteProblem(await ctx.repo(loc), inv, ctx.session);
         if (problem) return { deny: problem };
       }
