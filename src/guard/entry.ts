@@ -4,7 +4,7 @@ import { read } from 'node:fs';
 import { SESSION_RE } from '../handoff/session';
 import { detectClient } from './clients/index';
 import { GuardContext } from './context';
-import type { Decision, GuardEvent } from './event';
+import { mayConcernHandoffs, type Decision, type GuardEvent } from './event';
 import { guardLog, locate } from './locate';
 
 /** Payloads larger than this are refused as bad input (a handoff body is at most 1 MiB). */
@@ -35,7 +35,7 @@ function readStdin(limit: number): Promise<Buffer | null> {
 async function decide(ctx: GuardContext): Promise<Decision> {
   switch (ctx.event.kind) {
     case 'pre-tool': {
-      if (ctx.event.action.type === 'other') return {};
+      if (!mayConcernHandoffs(ctx.event.action)) return {};
       const d = await (await import('./rules/pre-tool')).preTool(ctx);
       if (d.deny === undefined && !d.updatedInput && !d.context) return d;
       const loc = ctx.locate();

@@ -52,6 +52,15 @@ export interface ClientAdapter {
   render(event: GuardEvent, decision: Decision): string | null;
 }
 
+// Every command the rules look at names git, a handoff ref, a redirect or one of the file-writing programs below.
+const MAY_CONCERN = /git|handoff|refs|packed|>|\b(tee|sed|perl|cp|mv|install|ln|rsync|rm|unlink|shred|truncate|touch|dd)\b/;
+
+/** A cheap first look at a tool call: false means no rule can apply, so nothing more needs to load. */
+export function mayConcernHandoffs(a: ToolAction): boolean {
+  if (a.type === 'other') return false;
+  return a.type !== 'shell' || MAY_CONCERN.test(a.command);
+}
+
 export const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 export const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 

@@ -20,12 +20,6 @@ export interface SimpleCommand {
   xargs: boolean;
 }
 
-// Every command the rules look at names git, a handoff ref, a redirect or one of the file-writing programs below.
-const MAY_CONCERN = /git|handoff|refs|packed|>|\b(tee|sed|perl|cp|mv|install|ln|rsync|rm|unlink|shred|truncate|touch|dd)\b/;
-
-/** A cheap first look: false means no rule can apply, so the tokenizer need not even load. */
-export const mayConcernHandoffs = (command: string) => MAY_CONCERN.test(command);
-
 const SEPARATORS = new Set([';', '&&', '||', '|', '|&', '&', '(', ')', ';;', '<(', '>(']);
 const WRITE_REDIRECTS = new Set(['>', '>>', '>|', '&>', '&>>']);
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'fish']);

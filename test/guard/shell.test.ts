@@ -1,7 +1,10 @@
 // The shell classifier on its own: simple commands, wrappers, nesting, targets; it never throws.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { gitInvocation, mayConcernHandoffs, parseShell, writeTargets } from '../../src/guard/shell';
+import { mayConcernHandoffs as firstLook } from '../../src/guard/event';
+import { gitInvocation, parseShell, writeTargets } from '../../src/guard/shell';
+
+const mayConcernHandoffs = (command: string) => firstLook({ type: 'shell', command, cwd: null });
 
 const argvs = (s: string) => parseShell(s, '/repo').map((c) => c.argv);
 const targets = (s: string) => parseShell(s, '/repo').flatMap(writeTargets).map((t) => `${t.kind}:${t.path}`);

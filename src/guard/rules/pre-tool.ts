@@ -3,7 +3,7 @@
 import path from 'node:path';
 import type { GuardContext } from '../context';
 import type { Decision } from '../event';
-import { gitInvocation, mayConcernHandoffs, parseShell, writeTargets, type SimpleCommand } from '../shell';
+import { gitInvocation, parseShell, writeTargets, type SimpleCommand } from '../shell';
 import { isProtected, judgeFile, parsePatch, type FileOp } from './files';
 import { isHandoffCommand, judgeHandoffCommand, sessionPrefix } from './inject';
 import { refCommandProblem, refStoreWriteProblem } from './refs';
@@ -52,7 +52,6 @@ const REWRITING = new Set(['commit', 'rebase', 'reset']);
 const HARMLESS = new Set(['cd', 'pushd', 'popd', 'echo', 'printf', 'true', 'pwd']);
 
 async function shellDecision(ctx: GuardContext, command: string, cwd: string | null): Promise<Decision> {
-  if (!mayConcernHandoffs(command)) return {};
   const cmds = parseShell(command, cwd ?? ctx.event.cwd);
   const ops: FileOp[] = [];
   let inject = false;
