@@ -13,6 +13,7 @@ import { doctorCommand, installCommand, uninstallCommand } from './commands/inst
 import { listCommand } from './commands/list';
 import { logCommand } from './commands/log';
 import { showCommand } from './commands/show';
+import { fetchCommand, pushCommand, syncCommand } from './commands/sync';
 import { templateCommand } from './commands/template';
 import { writeCommand } from './commands/write';
 import type { GlobalArgs } from './context';
@@ -31,6 +32,9 @@ export const commands: CommandModule<GlobalArgs, any>[] = [
   installCommand,
   uninstallCommand,
   doctorCommand,
+  fetchCommand,
+  pushCommand,
+  syncCommand,
   completionCommand,
 ];
 
@@ -71,13 +75,14 @@ export function buildParser(argv: string[]) {
     });
 }
 
-export function main(argv: string[] = hideBin(process.argv)): void {
+export async function main(argv: string[] = hideBin(process.argv)): Promise<void> {
   const json = argv.includes('--json');
   try {
-    buildParser(argv).parseSync();
+    // parseAsync: some handlers wait on a library (simple-git in install/uninstall).
+    await buildParser(argv).parseAsync();
   } catch (e) {
     process.exitCode = reportError(e, json);
   }
 }
 
-main();
+void main();
