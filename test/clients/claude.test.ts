@@ -1,7 +1,7 @@
 // The real Claude Code CLI, offline against a scripted Messages API, in a repository wired by
 // `git handoff install --agent claude`: it refuses a raw ref deletion and a foreign handoff write as the
 // model sees them, and lets ordinary work (and `git handoff write`) through.
-import { readFileSync, existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -100,5 +100,17 @@ describe('Claude Code, offline', () => {
     expect(owner).toMatch(/^[0-9a-f-]{36}$/);
     const ledger = readFileSync(path.join(repo.dir, '.git', 'handoff', 'ledger', `${owner}.jsonl`), 'utf8');
     expect(ledger).toContain('notes.txt');
+  });
+
+  it('honours the guard\'s updatedInput: a git handoff command gets the session when the hook cannot see the shell has it', async () => {
+    const repo = await wired();
+    // Hide the client's own session variable from the hook, as an older Claude Code would.
+    const file = path.join(repo.dir, '.claude', 'settings.json');
+    writeFileSync(file, readFileSync(file, 'utf8').split('"git handoff guard"').join('"env -u CLAUDE_CODE_SESSION_ID git handoff guard"'));
+    const { results } = await turn(repo, 'Bash', { command: 'git handoff write cache-layer -m "state" && echo "injected=$GIT_HANDOFF_SESSION"' });
+    expect(results[0].error).toBe(false);
+    const owner = repo.git(['log', '-1', '--format=%(trailers:key=Claude-Session-Id,valueonly)', 'refs/handoffs/main/cache-layer']).stdout.trim();
+    expect(owner).toMatch(/^[0-9a-f-]{36}$/);
+    expect(results[0].text).toContain(`injected=${owner}`);
   });
 });
