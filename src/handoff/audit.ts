@@ -2,7 +2,7 @@
 // shared by the agent guard and the git hooks.
 import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { handoffDir } from './ledger';
+import { handoffDir } from './paths';
 
 export const auditFile = (commonDir: string) => path.join(handoffDir(commonDir), 'audit.jsonl');
 
