@@ -188,3 +188,27 @@ describe('sessions', () => {
     expect((await repo.cli(['release'])).exitCode).toBe(5);
   });
 });
+
+describe('with the agent guard', () => {
+  it("a file written through Claude Code's Write tool (the guard's ledger and lease) cannot be committed by another session", async () => {
+    const repo = await hookedRepo();
+    const wt = repo.git(['rev-parse', '--show-toplevel']).stdout.trim();
+    repo.write('src/app.ts', 'export const x = 1;\n');
+    const payload = {
+      session_id: A,
+      cwd: wt,
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Write',
+      tool_input: { file_path: path.join(wt, 'src/app.ts'), content: 'export const x = 1;\n' },
+      tool_response: { filePath: path.join(wt, 'src/app.ts'), success: true },
+    };
+    const g = await repo.cli(['guard'], { input: JSON.stringify(payload) });
+    expect(g.exitCode, String(g.stderr)).toBe(0);
+    repo.git(['add', '-A']);
+    const r = gitAs(repo, B, ['commit', '-m', 'B commits A\'s file']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/session aaaaaaaa \(live, [^)]+\): src\/app\.ts$/m);
+    expect(gitAs(repo, A, ['commit', '-q', '-m', 'A commits its own file']).status).toBe(0);
+    expect(messageOf(repo)).toContain(`Claude-Session-Id: ${A}`);
+  });
+});
