@@ -1,11 +1,22 @@
-// Builds two bundles: dist/cli.cjs (yargs and every command) and dist/fast.cjs (guard and githook only),
-// so the paths that run on every tool call and every git hook load none of the CLI framework; then the
-// man page, generated from the CLI's own help.
+// Builds the bundles: dist/cli.cjs (yargs and every command); dist/fast.cjs (the full guard and the git hooks,
+// no CLI framework); dist/guard.cjs, the guard's first look (a few KB, loaded before every agent tool call);
+// dist/load.cjs, the launcher's code-cache loader; then the man page, generated from the CLI's own help.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { build } from 'esbuild';
 const common = { bundle: true, platform: 'node', target: 'node20', legalComments: 'none', logLevel: 'warning' };
+// cli.cjs and fast.cjs first: their hashes name their V8 code caches (src/load.ts), bundled into the loaders
+const hashOf = (f) => createHash('sha256').update(readFileSync(f)).digest('hex').slice(0, 16);
 await Promise.all([
   build({ ...common, format: 'cjs', entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.cjs' }),
   build({ ...common, format: 'cjs', entryPoints: ['src/fast.ts'], outfile: 'dist/fast.cjs', minify: true }),
   build({ ...common, format: 'esm', entryPoints: ['src/config-keys.ts'], outfile: 'dist/config-keys.mjs' }),
+]);
+const define = { BUNDLE_HASHES: JSON.stringify({ 'cli.cjs': hashOf('dist/cli.cjs'), 'fast.cjs': hashOf('dist/fast.cjs') }) };
+await Promise.all([
+  // the guard's first look: fast.cjs stays a separate file, loaded only when a rule may apply
+  build({ ...common, format: 'cjs', entryPoints: ['src/fast-guard.ts'], outfile: 'dist/guard.cjs', minify: true, define }),
+  // the launcher's loader for cli.cjs and fast.cjs
+  build({ ...common, format: 'cjs', entryPoints: ['src/load.ts'], outfile: 'dist/load.cjs', minify: true, define }),
 ]);
 await import('./man.mjs');

@@ -1,18 +1,26 @@
-// The fast entry for `guard` and `githook`: loaded on every agent tool call and git hook, so it bundles
-// only their own code (no yargs, no git library). Each handler is loaded only when it is the one asked for.
-async function main(): Promise<number> {
-  const [cmd, ...rest] = process.argv.slice(2);
-  if (cmd === 'guard') return (await import('./guard/entry')).runGuard();
-  const [name, ...args] = rest;
-  return (await import('./hooks/entry')).runGithook(name ?? '', args);
+// The full guard and the git hooks, bundled to dist/fast.cjs: loaded by a git hook stub, and by dist/guard.cjs
+// for a tool call a rule may apply to. It bundles only their own code (no yargs, no git library), and loads each
+// handler only when it is the one asked for.
+import type { StdinState } from './guard/first';
+
+function finish(p: Promise<number>): void {
+  p.then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e) => {
+      process.stderr.write(`git-handoff: ${e instanceof Error ? e.message : String(e)}\n`);
+      process.exitCode = 1;
+    },
+  );
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (e) => {
-    process.stderr.write(`git-handoff: ${e instanceof Error ? e.message : String(e)}\n`);
-    process.exitCode = 1;
-  },
-);
+/** `git-handoff guard`, given what dist/guard.cjs read of stdin (or nothing: it reads stdin itself). */
+export function guard(stdin?: StdinState): void {
+  finish(import('./guard/entry').then((m) => m.runGuard(stdin)));
+}
+
+/** `git-handoff githook <name> [args]` */
+export function githook(name: string, args: string[]): void {
+  finish(import('./hooks/entry').then((m) => m.runGithook(name, args)));
+}

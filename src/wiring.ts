@@ -11,6 +11,6 @@ export interface InstallOptions {
   /** agent clients for --agent */
   agents?: Array<'claude' | 'gemini' | 'codex'>;
   remote?: string;
-  /** the command installed wiring runs, default `git handoff` */
+  /** the command installed wiring runs, default `git-handoff` */
   command?: string;
 }

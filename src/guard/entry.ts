@@ -1,41 +1,36 @@
 // `git handoff guard`: one JSON payload on stdin, one decision out in the client's shape (SPEC 6). It never
 // bricks a session: bad input, an internal error or a hang allows, exits 0 and leaves a line in guard.log.
 import { read } from 'node:fs';
-import { SESSION_RE } from '../handoff/session';
 import { detectClient } from './clients/index';
 import { GuardContext } from './context';
-import { mayConcernHandoffs, type Decision, type GuardEvent } from './event';
+import type { Decision, GuardEvent } from './event';
+import { MAX_PAYLOAD, noRuleApplies, payloadOf, payloadProblems, stdinState, take, type StdinState } from './first';
 import { guardLog, locate } from './locate';
 
-/** Payloads larger than this are refused as bad input (a handoff body is at most 1 MiB). */
-export const MAX_PAYLOAD = 4 * 1024 * 1024;
 const WATCHDOG_MS = 15_000;
 
-/** Reads fd 0 with fs.read (no stream machinery to load); over `limit` bytes it drains the rest and answers null. */
-function readStdin(limit: number): Promise<Buffer | null> {
+/** Goes on reading fd 0 with fs.read (no stream machinery to load) where the synchronous first read had to stop. */
+function readStdin(s: StdinState, limit: number): Promise<Buffer | null> {
   return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
     const buf = Buffer.allocUnsafe(1 << 16);
-    const step = () =>
+    const step = (): void => {
+      if (s.done) return resolve(payloadOf(s, limit));
       read(0, buf, 0, buf.length, null, (err, n) => {
         if (err) {
           if (err.code === 'EAGAIN') return void setTimeout(step, 2);
-          return resolve(size > limit ? null : Buffer.concat(chunks));
-        }
-        if (n === 0) return resolve(size > limit ? null : Buffer.concat(chunks));
-        size += n;
-        if (size <= limit) chunks.push(Buffer.from(buf.subarray(0, n)));
+          s.done = true;
+        } else take(s, buf, n, limit);
         step();
       });
+    };
     step();
   });
 }
 
 async function decide(ctx: GuardContext): Promise<Decision> {
+  if (noRuleApplies(ctx.event)) return {};
   switch (ctx.event.kind) {
     case 'pre-tool': {
-      if (!mayConcernHandoffs(ctx.event.action)) return {};
       const d = await (await import('./rules/pre-tool')).preTool(ctx);
       if (d.deny === undefined && !d.updatedInput && !d.context) return d;
       const loc = ctx.locate();
@@ -77,25 +72,11 @@ async function bypass(ctx: GuardContext, d: Decision): Promise<Decision> {
   return {};
 }
 
-const TYPES: Record<string, string> = { hook_event_name: 'string', session_id: 'string', conversation_id: 'string', cwd: 'string', tool_name: 'string', tool_input: 'object' };
-
-/** Fields of the wrong type or shape: logged, never fatal (the adapters read what they can). */
-export function payloadProblems(p: Record<string, unknown>): string[] {
-  const out: string[] = [];
-  for (const [k, t] of Object.entries(TYPES)) {
-    const v = p[k];
-    if (v === undefined || v === null) continue;
-    if (typeof v !== t || (t === 'object' && Array.isArray(v))) out.push(`${k} is ${Array.isArray(v) ? 'an array' : typeof v}, not ${t === 'object' ? 'an object' : 'a string'}`);
-  }
-  if (typeof p.hook_event_name !== 'string') out.push('no hook_event_name');
-  const session = p.session_id ?? p.conversation_id;
-  if (typeof session === 'string' && !SESSION_RE.test(session)) out.push(`session id ${JSON.stringify(session.slice(0, 40))} is not valid`);
-  const input = p.tool_input;
-  if (input && typeof input === 'object' && 'command' in input && typeof (input as { command: unknown }).command !== 'string') out.push('tool_input.command is not a string');
-  return out;
-}
-
-export async function runGuard(): Promise<number> {
+/**
+ * The full guard. `stdin` is what dist/guard.cjs already read (it answers the calls no rule applies to itself and
+ * hands everything else here); without it, stdin is read from the start.
+ */
+export async function runGuard(stdin: StdinState = stdinState()): Promise<number> {
   const watchdog = setTimeout(() => {
     guardLog(locate(process.cwd()), 'timeout: no decision in time; allowed');
     process.exit(0);
@@ -103,7 +84,7 @@ export async function runGuard(): Promise<number> {
   watchdog.unref();
   let where = process.cwd();
   try {
-    const raw = await readStdin(MAX_PAYLOAD);
+    const raw = await readStdin(stdin, MAX_PAYLOAD);
     if (raw === null) {
       guardLog(locate(where), `bad input: payload larger than ${MAX_PAYLOAD} bytes; allowed`);
       return 0;

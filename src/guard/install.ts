@@ -1,4 +1,4 @@
-// `install --agent claude|gemini|codex`: merges `git handoff guard` into each client's project settings and a
+// `install --agent claude|gemini|codex`: merges `git-handoff guard` into each client's project settings and a
 // startup note into its instructions file, leaving every other entry alone; `uninstall` removes exactly those.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -129,7 +129,9 @@ function strip(settings: Record<string, any>): number {
 
 export function installAgents(repo: Repo, o: InstallOptions): string[] {
   const root = top(repo);
-  const command = `${o.command ?? 'git handoff'} guard`;
+  // `git-handoff guard`, not `git handoff guard`: the same program found on the same PATH, without a git process
+  // in front of every tool call (the guard's whole budget is a few milliseconds over a bare node start).
+  const command = `${o.command ?? 'git-handoff'} guard`;
   const msgs: string[] = [];
   for (const agent of o.agents ?? []) {
     const w = WIRING[agent];

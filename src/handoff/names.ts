@@ -1,5 +1,4 @@
 // Every name rule of SPEC 2 in one place: topic grammar, branch encoding, the refs a handoff lives at.
-import { createHash } from 'node:crypto';
 import { HandoffError } from '../errors';
 
 export const HANDOFF_PREFIX = 'refs/handoffs/';
@@ -50,6 +49,8 @@ export function encodeBranch(branch: string): string {
     out += KEEP.has(byte) ? String.fromCharCode(byte) : '%' + byte.toString(16).toUpperCase().padStart(2, '0');
   }
   if (out.length > COMPONENT_MAX) {
+    // node:crypto (and the streams it brings) loads only here: the guard reads names on every protected-file write
+    const { createHash } = require('node:crypto') as typeof import('node:crypto');
     out = out.slice(0, CUT_TO) + '+' + createHash('sha1').update(branch, 'utf8').digest('hex').slice(0, 16);
   }
   return out;

@@ -26,10 +26,10 @@ describe('install --agent', () => {
     expect(claude.permissions).toEqual({ allow: ['Bash(npm test)'] });
     expect(claude.hooks.PreToolUse).toHaveLength(2);
     expect(claude.hooks.PreToolUse[0].hooks[0].command).toBe('./scripts/lint-hook.sh');
-    expect(claude.hooks.PreToolUse[1]).toMatchObject({ matcher: expect.stringContaining('Bash'), hooks: [{ type: 'command', command: 'git handoff guard' }] });
-    for (const ev of ['PostToolUse', 'SessionStart', 'Stop']) expect(claude.hooks[ev][0].hooks[0].command).toBe('git handoff guard');
+    expect(claude.hooks.PreToolUse[1]).toMatchObject({ matcher: expect.stringContaining('Bash'), hooks: [{ type: 'command', command: 'git-handoff guard' }] });
+    for (const ev of ['PostToolUse', 'SessionStart', 'Stop']) expect(claude.hooks[ev][0].hooks[0].command).toBe('git-handoff guard');
     const gemini = JSON.parse(read(repo, '.gemini/settings.json'));
-    expect(gemini.hooks.BeforeTool[0]).toMatchObject({ matcher: 'write_file|replace|run_shell_command', hooks: [{ command: 'git handoff guard', timeout: 10000 }] });
+    expect(gemini.hooks.BeforeTool[0]).toMatchObject({ matcher: 'write_file|replace|run_shell_command', hooks: [{ command: 'git-handoff guard', timeout: 10000 }] });
     expect(Object.keys(gemini.hooks)).toEqual(expect.arrayContaining(['BeforeTool', 'AfterTool', 'SessionStart', 'AfterAgent']));
     const codex = JSON.parse(read(repo, '.codex/hooks.json'));
     expect(codex.hooks.PreToolUse[0].matcher).toContain('apply_patch');
@@ -48,7 +48,7 @@ describe('install --agent', () => {
     // A wired command that cannot run: doctor says so and fails.
     const settingsFile = path.join(repo.dir, '.claude/settings.json');
     const good = read(repo, '.claude/settings.json');
-    writeFileSync(settingsFile, good.split('"git handoff guard"').join('"/nonexistent/git-handoff guard"'));
+    writeFileSync(settingsFile, good.split('"git-handoff guard"').join('"/nonexistent/git-handoff guard"'));
     const broken = await repo.cli(['doctor', '--json'], { env: onPath });
     writeFileSync(settingsFile, good);
     expect(broken.exitCode).toBe(1);

@@ -1,0 +1,88 @@
+// The guard's first look, bundled alone into dist/guard.cjs (the file `git-handoff guard` loads first): read the
+// payload, parse it, and answer a tool call that cannot concern handoffs without loading the rules, the store or
+// anything that starts git. Whatever it cannot settle (and any surprise) goes to the full guard in dist/fast.cjs.
+import { readSync } from 'node:fs';
+import { SESSION_RE } from '../handoff/session';
+import { detectClient } from './clients/index';
+import { mayConcernHandoffs, type GuardEvent } from './event';
+
+/** Payloads larger than this are refused as bad input (a handoff body is at most 1 MiB). */
+export const MAX_PAYLOAD = 4 * 1024 * 1024;
+
+/** Stdin read so far: kept chunks (up to the limit), the total size, whether it ended. */
+export interface StdinState {
+  chunks: Buffer[];
+  size: number;
+  done: boolean;
+}
+
+export const stdinState = (): StdinState => ({ chunks: [], size: 0, done: false });
+
+/** Adds one read to the state; over `limit` bytes the rest is drained, not kept. */
+export function take(s: StdinState, buf: Buffer, n: number, limit: number): void {
+  if (n === 0) s.done = true;
+  s.size += n;
+  if (n > 0 && s.size <= limit) s.chunks.push(Buffer.from(buf.subarray(0, n)));
+}
+
+/** The payload, or null when it is larger than `limit`. */
+export const payloadOf = (s: StdinState, limit: number): Buffer | null => (s.size > limit ? null : Buffer.concat(s.chunks));
+
+/**
+ * Reads fd 0 synchronously (no stream machinery, no thread pool). Stops early, with `done` false, when fd 0 is
+ * non-blocking and has nothing yet (EAGAIN): the caller then goes on reading asynchronously.
+ */
+export function readStdinSync(s: StdinState, limit: number): StdinState {
+  const buf = Buffer.allocUnsafe(1 << 16);
+  while (!s.done) {
+    let n: number;
+    try {
+      n = readSync(0, buf, 0, buf.length, null);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EAGAIN') return s;
+      n = 0; // EOF (Windows pipes), EBADF (no stdin): what was read is the payload
+    }
+    take(s, buf, n, limit);
+  }
+  return s;
+}
+
+const TYPES: Record<string, string> = { hook_event_name: 'string', session_id: 'string', conversation_id: 'string', cwd: 'string', tool_name: 'string', tool_input: 'object' };
+
+/** Fields of the wrong type or shape: logged, never fatal (the adapters read what they can). */
+export function payloadProblems(p: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  for (const [k, t] of Object.entries(TYPES)) {
+    const v = p[k];
+    if (v === undefined || v === null) continue;
+    if (typeof v !== t || (t === 'object' && Array.isArray(v))) out.push(`${k} is ${Array.isArray(v) ? 'an array' : typeof v}, not ${t === 'object' ? 'an object' : 'a string'}`);
+  }
+  if (typeof p.hook_event_name !== 'string') out.push('no hook_event_name');
+  const session = p.session_id ?? p.conversation_id;
+  if (typeof session === 'string' && !SESSION_RE.test(session)) out.push(`session id ${JSON.stringify(session.slice(0, 40))} is not valid`);
+  const input = p.tool_input;
+  if (input && typeof input === 'object' && 'command' in input && typeof (input as { command: unknown }).command !== 'string') out.push('tool_input.command is not a string');
+  return out;
+}
+
+/**
+ * The answer to a well-formed payload no rule can apply to (a tool call that cannot concern handoffs, an event
+ * the guard does not handle): what the client is told, null for nothing. Undefined: the full guard must look.
+ */
+export function firstLook(raw: Buffer): string | null | undefined {
+  let p: unknown;
+  try {
+    p = JSON.parse(raw.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  if (!p || typeof p !== 'object' || Array.isArray(p)) return undefined;
+  const payload = p as Record<string, unknown>;
+  if (payloadProblems(payload).length) return undefined;
+  const adapter = detectClient(payload);
+  const event = adapter.parse(payload);
+  return noRuleApplies(event) ? adapter.render(event, {}) : undefined;
+}
+
+/** An event no rule looks at: an event kind the guard does not handle, or a tool call that cannot concern handoffs. */
+export const noRuleApplies = (e: GuardEvent): boolean => e.kind === 'other' || (e.kind === 'pre-tool' && !mayConcernHandoffs(e.action));

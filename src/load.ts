@@ -1,0 +1,78 @@
+// Loads a bundle of dist/ as require would, through a V8 code cache kept in the user cache directory: compiling
+// the bundle is a large part of what a short command costs (the full guard, `show`, `write`). The first run (and
+// the first after an upgrade) writes the cache at exit, holding every function that run compiled; any trouble
+// with the cache falls back to a plain require. Bundled into dist/guard.cjs and dist/load.cjs (for the launcher).
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire, wrap } from 'node:module';
+import path from 'node:path';
+import { Script } from 'node:vm';
+
+/** sha-256 prefixes of the bundles, set by the build: a cache is only ever read by the exact build that wrote it */
+declare const BUNDLE_HASHES: Record<string, string>;
+
+export type Bundle = 'cli.cjs' | 'fast.cjs';
+
+/** FNV-1a of a string: names the cache of one installed copy (no crypto module to load for it) */
+function fnv(s: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, '0');
+}
+
+interface CacheFile {
+  dir: string;
+  /** every cache of this copy of this bundle under this node starts so */
+  prefix: string;
+  name: string;
+}
+
+/** Per installed copy of a bundle, node version and build; size and mtime catch a bundle edited in place. */
+function cacheFile(file: string, bundle: Bundle): CacheFile | null {
+  const env = process.env;
+  if (env.GIT_HANDOFF_CODE_CACHE === '0') return null;
+  const home = env.XDG_CACHE_HOME || (env.HOME ? path.join(env.HOME, '.cache') : null);
+  if (!home) return null;
+  const st = statSync(file);
+  const prefix = `${bundle}-${fnv(file)}-${process.version}-${process.arch}-`;
+  return { dir: path.join(home, 'git-handoff', 'v8'), prefix, name: `${prefix}${BUNDLE_HASHES[bundle]}-${st.size}-${Math.trunc(st.mtimeMs)}.bin` };
+}
+
+function save(where: CacheFile, data: Buffer): void {
+  try {
+    mkdirSync(where.dir, { recursive: true });
+    for (const f of readdirSync(where.dir)) if (f.startsWith(where.prefix) && f !== where.name) rmSync(path.join(where.dir, f), { force: true });
+    const tmp = path.join(where.dir, `${where.name}.${process.pid}.tmp`);
+    writeFileSync(tmp, data);
+    renameSync(tmp, path.join(where.dir, where.name));
+  } catch {
+    /* a cache is an optimisation: never fail a command for it */
+  }
+}
+
+/** `require(dir/bundle)`, through the code cache. */
+export function loadBundle(dir: string, bundle: Bundle): unknown {
+  const file = path.join(dir, bundle);
+  let script: Script;
+  let where: CacheFile | null;
+  let cached: Buffer | undefined;
+  try {
+    where = cacheFile(file, bundle);
+    if (!where) return require(file);
+    try {
+      cached = readFileSync(path.join(where.dir, where.name));
+    } catch {
+      cached = undefined;
+    }
+    script = new Script(wrap(readFileSync(file, 'utf8')), { filename: file, cachedData: cached });
+  } catch {
+    return require(file);
+  }
+  if (!cached || script.cachedDataRejected) {
+    const at = where;
+    process.once('exit', () => save(at, script.createCachedData()));
+  }
+  const m = { exports: {} as unknown, filename: file, id: file, loaded: false };
+  script.runInThisContext()(m.exports, createRequire(file), m, file, dir);
+  m.loaded = true;
+  return m.exports;
+}
