@@ -1,0 +1,74 @@
+// The guard's first file (dist/guard.cjs) answers a tool call no rule applies to without loading the full guard
+// (dist/fast.cjs), and the bundles' V8 code cache never changes an answer. Structural checks, no timings: a copy
+// of the launcher whose fast.cjs records being loaded before handing over to the real one.
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeRepo, ROOT, tempDir, type TestRepo } from '../helpers/repo';
+import { ME, payload } from './helpers';
+
+/** bin/ and dist/ copied, with a dist/fast.cjs that appends a line to `marker` when loaded. */
+function recordingCopy(): { bin: string; marker: string } {
+  const root = tempDir();
+  mkdirSync(path.join(root, 'bin'));
+  mkdirSync(path.join(root, 'dist'));
+  copyFileSync(path.join(ROOT, 'bin', 'git-handoff'), path.join(root, 'bin', 'git-handoff'));
+  for (const f of ['guard.cjs', 'load.cjs']) copyFileSync(path.join(ROOT, 'dist', f), path.join(root, 'dist', f));
+  const marker = path.join(root, 'fast-loaded');
+  writeFileSync(
+    path.join(root, 'dist', 'fast.cjs'),
+    `require('node:fs').appendFileSync(${JSON.stringify(marker)}, 'loaded\\n');\nmodule.exports = require(${JSON.stringify(path.join(ROOT, 'dist', 'fast.cjs'))});\n`,
+  );
+  return { bin: path.join(root, 'bin', 'git-handoff'), marker };
+}
+
+const run = (repo: TestRepo, bin: string, p: unknown, env: Record<string, string> = {}) =>
+  execFileSync(process.execPath, [bin, 'guard'], { cwd: repo.dir, env: { ...repo.env, ...env }, input: JSON.stringify(p), encoding: 'utf8' });
+
+const loads = (marker: string) => (existsSync(marker) ? readFileSync(marker, 'utf8').split('\n').filter(Boolean).length : 0);
+
+describe('the guard\'s first file', () => {
+  it('answers a Read and a Bash `npm test` alone; anything a rule may apply to loads the full guard', () => {
+    const repo = makeRepo({ commit: true });
+    const { bin, marker } = recordingCopy();
+    for (const p of [
+      payload(repo, 'claude-code/pre-tool-use-read.json'),
+      payload(repo, 'claude-code/pre-tool-use-bash.json', { tool_input: { command: 'npm test' } }),
+      payload(repo, 'gemini-cli/before-tool-shell.json', { tool_input: { command: 'ls -la && npm test' } }),
+    ]) {
+      expect(run(repo, bin, p)).toBe('');
+    }
+    expect(loads(marker)).toBe(0);
+
+    // A raw update-ref of a handoff ref, a Write to a protected file, a session start: the full guard answers.
+    const denied = run(repo, bin, payload(repo, 'claude-code/pre-tool-use-bash.json', { tool_input: { command: 'git update-ref -d refs/handoffs/main/auth-refactor' } }));
+    expect(JSON.parse(denied).hookSpecificOutput.permissionDecision).toBe('deny');
+    expect(loads(marker)).toBe(1);
+    const own = payload(repo, 'claude-code/pre-tool-use-write.json', { tool_input: { file_path: `${repo.dir}/memory/handoff-main-auth-refactor.md`, content: '# no marker\n' } });
+    expect(JSON.parse(run(repo, bin, own)).hookSpecificOutput.permissionDecisionReason).toContain(`<!-- claude-session: ${ME} -->`);
+    expect(loads(marker)).toBe(2);
+    // Bad input goes to the full guard too (it logs).
+    expect(run(repo, bin, 'not json')).toBe('');
+    expect(loads(marker)).toBe(3);
+  });
+
+  it('gives the same answers with a code cache, without one, and over a corrupt one it then replaces', () => {
+    const repo = makeRepo({ commit: true });
+    const probe = payload(repo, 'claude-code/pre-tool-use-bash.json', { tool_input: { command: 'git update-ref -d refs/handoffs/main/auth-refactor' } });
+    const cacheDir = path.join(repo.home, '.cache', 'git-handoff', 'v8');
+    const bin = path.join(ROOT, 'bin', 'git-handoff');
+    const first = run(repo, bin, probe);
+    expect(JSON.parse(first).hookSpecificOutput.permissionDecision).toBe('deny');
+    const caches = readdirSync(cacheDir).filter((f) => f.startsWith('fast.cjs-') && f.endsWith('.bin'));
+    expect(caches).toHaveLength(1);
+    expect(run(repo, bin, probe)).toBe(first);
+    expect(run(repo, bin, probe, { GIT_HANDOFF_CODE_CACHE: '0' })).toBe(first);
+    writeFileSync(path.join(cacheDir, caches[0]), 'not a code cache');
+    expect(run(repo, bin, probe)).toBe(first);
+    expect(readFileSync(path.join(cacheDir, caches[0])).length).toBeGreaterThan(1000);
+    // The CLI bundle goes through the same cache.
+    expect(execFileSync(process.execPath, [bin, 'list'], { cwd: repo.dir, env: repo.env, encoding: 'utf8' })).toContain('no handoffs');
+    expect(readdirSync(cacheDir).filter((f) => f.startsWith('cli.cjs-'))).toHaveLength(1);
+  });
+});
