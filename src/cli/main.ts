@@ -78,11 +78,22 @@ export function buildParser(argv: string[]) {
     });
 }
 
+/**
+ * yargs renders the whole help text after every command, in case a failure wants to print it later; our
+ * failures never print help (see .fail above), so that rendering (several ms of every command) is skipped.
+ */
+function skipHelpCache(y: ReturnType<typeof buildParser>): void {
+  const usage = (y as unknown as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } }).getInternalMethods?.().getUsageInstance?.();
+  if (usage && typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => {};
+}
+
 export async function main(argv: string[] = hideBin(process.argv)): Promise<void> {
   const json = argv.includes('--json');
   try {
+    const parser = buildParser(argv);
+    skipHelpCache(parser);
     // parseAsync: some handlers wait on a library (simple-git in install/uninstall).
-    await buildParser(argv).parseAsync();
+    await parser.parseAsync();
   } catch (e) {
     process.exitCode = reportError(e, json);
   }
