@@ -32,7 +32,7 @@ function readStdin(limit: number): Promise<Buffer | null> {
   });
 }
 
-async function decide(ctx: GuardContext): Promise<Decision> {
+export async function decide(ctx: GuardContext): Promise<Decision> {
   switch (ctx.event.kind) {
     case 'pre-tool': {
       if (!mayConcernHandoffs(ctx.event.action)) return {};
