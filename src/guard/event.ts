@@ -62,6 +62,8 @@ export function mayConcernHandoffs(a: ToolAction): boolean {
 }
 
 export const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+/** A table lookup by a payload's string: only the table's own entries (never `constructor`, `__proto__`, …). */
+export const own = <T>(table: Record<string, T>, key: string): T | undefined => (Object.hasOwn(table, key) ? table[key] : undefined);
 export const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 
 /** One argv element as a POSIX shell word (an argv-style command is read back by the shell tokenizer). */

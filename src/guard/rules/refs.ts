@@ -1,6 +1,7 @@
 // Handoff refs move only through `git handoff` (and its hooks): raw update-ref, force pushes, overwriting
 // fetch refspecs and file writes into the ref store are refused with the command that does it safely.
 import path from 'node:path';
+import { own } from '../event';
 import type { GitInvocation, SimpleCommand, WriteTarget } from '../shell';
 
 const HANDOFF_REF = /(^|[\s:+^"'=])refs\/handoff(s|-archive|-leases)(\/|\*|$|[\s"'])/;
@@ -49,7 +50,7 @@ export function interpreterProblem(cmd: SimpleCommand, whole: string, shells: Se
   const args = cmd.argv.slice(1);
   let code = false;
   if (shells.has(prog)) code = positionals(args).length === 0; // no -c (unwrapped elsewhere) and no script file: stdin
-  else if (INTERPRETERS[family]) code = args.some((a) => INTERPRETERS[family].test(a)) || args.includes('-') || positionals(args).length === 0;
+  else if (own(INTERPRETERS, family)) code = args.some((a) => INTERPRETERS[family].test(a)) || args.includes('-') || positionals(args).length === 0;
   if (!code || !REF_STORE_TEXT.test(whole)) return null;
   return `\`${prog}\` runs code the guard cannot read, and this command names git's ref store (handoff refs, update-ref, packed-refs or .git/refs).\n${SAFE_WAYS}`;
 }
