@@ -77,7 +77,7 @@ export function commonToolAction(tool: string | null, input: Record<string, unkn
     case 'shell':
     case 'exec_command':
     case 'run_shell_command': {
-      const command = str(input.command) ?? (Array.isArray(input.command) ? input.command.map((a) => shellWord(String(a))).join(' ') : null);
+      const command = str(input.command) ?? (Array.isArray(input.command) ? input.command.map((a) => shellWord(typeof a === 'string' ? a : (JSON.stringify(a) ?? ''))).join(' ') : null);
       return command === null ? { type: 'other' } : { type: 'shell', command, cwd: str(input.dir_path) ?? str(input.workdir) ?? cwd };
     }
     case 'Write':

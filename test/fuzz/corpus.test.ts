@@ -1,7 +1,7 @@
 // The shell-command corpus (fixtures/shell-corpus.json): commands that try to move, delete or write handoff refs or
 // protected handoff files, rewrite another session's commits or write as another session — and harmless look-alikes.
-// Every entry goes through every client's payload shape in-process (detect → parse → decide → render), and through the
-// real `git-handoff guard` command once, in one client's shape taken in turn.
+// Every entry goes through every client's payload shape in-process (detect → parse → decide → render), and is wrapped in
+// harmless shell; every second entry also goes through the real `git-handoff guard` command, client shapes in turn.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -53,11 +53,45 @@ describe('shell-command corpus', () => {
     expect(refOf(repo, 'refs/handoffs/main/auth-refactor')).not.toBeNull();
   });
 
-  it('every entry through the real command, the client shape taken in turn: exit 0, nothing on stderr, the expected decision', async () => {
+  it('keeps its decision wrapped in harmless shell around it: chains, subshells, groups, if, sh -c, a first line (every entry × every wrapper)', async () => {
+    const repo = await foreignWorld();
+    const { make } = SHELL_CLIENTS[0];
+    const wrappers: Array<(c: string) => string | null> = [
+      (c) => `true && ${c}`,
+      (c) => `${c} ; echo done`,
+      (c) => `(${c})`,
+      (c) => `{ ${c}; }`,
+      (c) => `if true; then ${c}; fi`,
+      (c) => `echo start\n${c}`,
+      (c) => (c.includes("'") ? null : `bash -c '${c}'`),
+      (c) => (/["$`\\]/.test(c) ? null : `sh -c "${c}"`),
+    ];
+    const single = CORPUS.filter((e) => !e.command.includes('\n'));
+    const wrong: string[] = [];
+    let runs = 0;
+    for (const e of single) {
+      for (const wrap of wrappers) {
+        const command = wrap(e.command);
+        if (command === null) continue;
+        runs++;
+        const p = make(repo, command);
+        const adapter = detectClient(p);
+        const event = adapter.parse(p);
+        const out = adapter.render(event, await decide(new GuardContext(event, { ...process.env, ...ENV }))) ?? '';
+        if (verdict(out) !== e.expect) wrong.push(`${JSON.stringify(command)}: expected ${e.expect} (${e.why})`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(runs).toBeGreaterThan(1000);
+  });
+
+  it('every second entry through the real command, the client shape taken in turn: exit 0, nothing on stderr, the expected decision', async () => {
     const repo = await foreignWorld();
     const wrong: string[] = [];
     const timings: number[] = [];
-    const queue = CORPUS.map((e, i) => ({ e, ...SHELL_CLIENTS[i % SHELL_CLIENTS.length] }));
+    // Every second entry (the corpus is grouped by kind, so each kind and each side is sampled), clients in turn.
+    const queue = CORPUS.filter((_, i) => i % 2 === 0).map((e, i) => ({ e, ...SHELL_CLIENTS[i % SHELL_CLIENTS.length] }));
+    expect(new Set(queue.map((j) => `${j.client} ${j.e.expect}`)).size).toBe(2 * SHELL_CLIENTS.length);
     const worker = async () => {
       for (let job = queue.shift(); job; job = queue.shift()) {
         const started = Date.now();

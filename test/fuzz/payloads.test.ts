@@ -30,7 +30,7 @@ const text = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.string({ unit: 'grapheme', maxLength: 20 }),
   fc.constantFrom('\ud800', '\udfff', '\u0000', '\u202e', '\ufeff', '../../..', '~', '$HOME', '`id`', '<!-- claude-session: x -->'),
-  fc.nat({ max: 300_000 }).map((n) => 'x'.repeat(n)),
+  fc.nat({ max: 100_000 }).map((n) => 'x'.repeat(n)),
 );
 
 /** A JSON object written as text from key/value pairs, so `__proto__` becomes an own key the way JSON.parse makes it. */
@@ -200,9 +200,9 @@ describe('git-handoff guard, the real command, on a fuzzed sample', () => {
     const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
     const cases: Array<{ name: string; input: Buffer | string }> = [
       // random payloads of every shape (seeded: the same sample every run)
-      ...fc.sample(payloadText(repo.dir, fc.oneof(fc.constant(repo.dir), junk)), { numRuns: 40, seed: 8 }).map((t, i) => ({ name: `random ${i}`, input: t })),
-      // every fixture cut short at a random point
-      ...fixtures.flatMap((f, i) => [Math.floor(f.length / 3), f.length - 2].map((cut) => ({ name: `truncated fixture ${i} at ${cut}`, input: f.slice(0, cut) }))),
+      ...fc.sample(payloadText(repo.dir, fc.oneof(fc.constant(repo.dir), junk)), { numRuns: 30, seed: 8 }).map((t, i) => ({ name: `random ${i}`, input: t })),
+      // every fixture cut short: a third in, or just before its end
+      ...fixtures.map((f, i) => ({ name: `truncated fixture ${i}`, input: f.slice(0, [Math.floor(f.length / 3), f.length - 2][i % 2]) })),
       { name: 'deeply nested arrays', input: deep(200_000) },
       { name: 'deeply nested tool_input', input: `{"hook_event_name":"PreToolUse","tool_name":"Bash","cwd":${JSON.stringify(repo.dir)},"tool_input":${'{"a":'.repeat(50_000)}1${'}'.repeat(50_000)}}` },
       { name: 'a 3 MiB command', input: JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', session_id: ME, cwd: repo.dir, tool_input: { command: `git log ${'x'.repeat(3 << 20)}` } }) },
