@@ -52,8 +52,9 @@ export interface ClientAdapter {
   render(event: GuardEvent, decision: Decision): string | null;
 }
 
-// Every command the rules look at names git, a handoff ref, a redirect or one of the file-writing programs below.
-const MAY_CONCERN = /git|handoff|refs|update-ref|packed|>|\b(tee|sed|perl|cp|mv|install|ln|rsync|rm|unlink|shred|truncate|touch|dd|find)\b/;
+// Every command the rules look at names git, a handoff ref, a redirect, an expansion (which may name git) or one of
+// the file-writing programs below.
+const MAY_CONCERN = /git|handoff|refs|update-ref|packed|>|\$|\b(tee|sed|perl|cp|mv|install|ln|rsync|rm|unlink|shred|truncate|touch|dd|find)\b/;
 
 /** A cheap first look at a tool call: false means no rule can apply, so nothing more needs to load. */
 export function mayConcernHandoffs(a: ToolAction): boolean {

@@ -86,6 +86,7 @@ export function parseShell(script: string, cwd: string | null = null, depth = 0)
   let words: string[] = [];
   let redirects: Redirect[] = [];
   let pending: string | null = null;
+  const outer: Array<{ words: string[]; redirects: Redirect[] }> = [];
   let dir = cwd;
   const flush = () => {
     if (words.length || redirects.length) {
@@ -115,6 +116,20 @@ export function parseShell(script: string, cwd: string | null = null, depth = 0)
       continue;
     }
     const op = (e as { op: string }).op;
+    // `$(` … `)`: the substitution is a command of its own, and the command around it goes on after the `)`
+    // with a `$` standing for its output (so `$(which git) update-ref …` stays one command).
+    if (op === '(' && !pending && words[words.length - 1] === '$') {
+      outer.push({ words, redirects });
+      words = [];
+      redirects = [];
+      continue;
+    }
+    if (op === ')' && outer.length) {
+      pending = null;
+      flush();
+      ({ words, redirects } = outer.pop()!);
+      continue;
+    }
     if (SEPARATORS.has(op)) {
       pending = null;
       flush();
@@ -125,6 +140,11 @@ export function parseShell(script: string, cwd: string | null = null, depth = 0)
     pending = op;
   }
   flush();
+  // An unclosed `$(` still runs what came before it.
+  while (outer.length) {
+    ({ words, redirects } = outer.pop()!);
+    flush();
+  }
   return out;
 }
 
@@ -178,7 +198,8 @@ function unwrap(words: string[], redirects: Redirect[], cwd: string | null, dept
   if (prog === 'eval' && depth < MAX_DEPTH && argv.length > 1) {
     return [...parseShell(argv.slice(1).join(' '), dir, depth + 1), { argv: [], assigns, cwd: dir, redirects, xargs }];
   }
-  if (SHELLS.has(prog) && depth < MAX_DEPTH) {
+  // A program named by an expansion (`$SHELL -c …`, `$GIT …`) may be a shell or git: it is read as one.
+  if ((SHELLS.has(prog) || argv[0]?.startsWith('$')) && depth < MAX_DEPTH) {
     const c = argv.findIndex((a, k) => k > 0 && /^-[a-zA-Z]*c[a-zA-Z]*$/.test(a));
     if (c > 0 && argv[c + 1] !== undefined) {
       const inner = parseShell(argv[c + 1], dir, depth + 1);
@@ -204,7 +225,7 @@ const GIT_VALUED = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace
 export function gitInvocation(cmd: SimpleCommand): GitInvocation | null {
   const prog = cmd.argv[0] ? path.basename(cmd.argv[0]) : '';
   if (prog.startsWith('git-') && prog.length > 4) return { sub: prog.slice(4), args: cmd.argv.slice(1), cwd: cmd.cwd, gitDir: null };
-  if (prog !== 'git') return null;
+  if (prog !== 'git' && !cmd.argv[0]?.startsWith('$')) return null;
   let cwd = cmd.cwd;
   let gitDir: string | null = cmd.assigns.GIT_DIR ?? null;
   const config: string[] = [];
