@@ -17,7 +17,11 @@ export const logCommand: CommandModule<GlobalArgs, Args> = {
   command: 'log <topic>',
   describe: 'every version of a handoff, newest first: oid, owner, time, takeovers',
   builder: (y: Argv<GlobalArgs>) =>
-    y.positional('topic', { type: 'string', demandOption: true }).option('branch', { type: 'string' }) as unknown as Argv<Args>,
+    y
+      .positional('topic', { type: 'string', demandOption: true })
+      .option('branch', { type: 'string' })
+      .example('$0 log auth-refactor', 'who wrote each version, and every takeover with its reason')
+      .example('$0 log auth-refactor --json', '') as unknown as Argv<Args>,
   handler: (a) => {
     const repo = openRepo();
     const branch = resolveBranch(repo, a.branch);

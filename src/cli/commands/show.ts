@@ -43,7 +43,10 @@ export const showCommand: CommandModule<GlobalArgs, Args> = {
       .positional('topic', { type: 'string' })
       .option('branch', { type: 'string', describe: 'the branch (default: the checked-out one)' })
       .option('at', { type: 'string', describe: 'an earlier version: its oid, or ~N back from the newest' })
-      .option('raw', { type: 'boolean', describe: 'print the body only' }) as unknown as Argv<Args>,
+      .option('raw', { type: 'boolean', describe: 'print the body only' })
+      .example('$0 show auth-refactor', 'the newest version, with owner, age and verification')
+      .example('$0 show auth-refactor --at ~1 --raw', 'the body of the version before it')
+      .example('$0 show --json', "this branch's only handoff as JSON") as unknown as Argv<Args>,
   handler: (a) => {
     const repo = openRepo();
     const branch = resolveBranch(repo, a.branch);
