@@ -50,7 +50,8 @@ export function validateBody(body: string | Buffer): string {
   if (buf.includes(0)) throw new HandoffError('usage', 'body-binary', 'the body contains NUL bytes; a handoff is UTF-8 text');
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(buf);
+    // ignoreBOM keeps a leading byte-order mark: the body is stored byte for byte as given
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(buf);
   } catch {
     throw new HandoffError('usage', 'body-not-utf8', 'the body is not valid UTF-8 text');
   }
