@@ -98,7 +98,7 @@ export function writeHandoff(repo: Repo, o: WriteOptions): WriteResult {
       takeoverFrom: mode === 'takeover' ? tip!.session ?? 'unknown' : null,
       reason: mode === 'takeover' ? o.takeover!.reason : null,
     });
-    const oid = writeCommit(repo, tree, tip ? [tip.oid] : [], message, env, sign);
+    const oid = signedCommit(repo, tree, tip ? [tip.oid] : [], message, env, sign);
     const r = casUpdateRef(repo, ref, oid, tip?.oid ?? null, `handoff write ${topic}`);
     if (r.ok) return { ref, oid, previous: tip?.oid ?? null, session: o.session.id, created: !tip, takeover: mode === 'takeover', warnings };
     if (r.reason === 'hook') throw new HandoffError('integrity', 'refused-by-hook', `a reference-transaction hook refused the update of ${ref}:\n${r.message}`, { ref });
@@ -111,6 +111,45 @@ export function writeHandoff(repo: Repo, o: WriteOptions): WriteResult {
     sleep(Math.random() * Math.min(5 + attempt * 5, 60));
   }
   throw new HandoffError('concurrent', 'concurrent-update', `${ref} kept changing under this write; nothing was written. Try again.`, { ref });
+}
+
+/** writeCommit, with a failed signature (handoff.sign set, signing setup broken) reported as an environment error. */
+function signedCommit(repo: Repo, tree: string, parents: string[], message: string, env: NodeJS.ProcessEnv, sign: boolean): string {
+  try {
+    return writeCommit(repo, tree, parents, message, env, sign);
+  } catch (e) {
+    if (!sign || !(e instanceof HandoffError) || e.code !== 'git-failed') throw e;
+    throw new HandoffError(
+      'environment',
+      'signing-failed',
+      `handoff.sign is true but git could not sign the handoff commit; nothing was written:\n  ${String(e.data.stderr ?? e.message).trim()}\n` +
+        `Fix the signing setup (gpg.format, user.signingKey) or turn signing off: git config handoff.sign false`,
+    );
+  }
+}
+
+/** What `git log %G?` says of a commit's signature, in words; `signed` says whether the commit carries one at all. */
+export type SignatureState = 'none' | 'good' | 'untrusted' | 'bad' | 'expired' | 'expired-key' | 'revoked-key' | 'unverifiable';
+export interface Signature {
+  state: SignatureState;
+  key: string | null;
+  signer: string | null;
+}
+const SIGNATURE_CODES: Record<string, SignatureState> = { G: 'good', U: 'untrusted', B: 'bad', X: 'expired', Y: 'expired-key', R: 'revoked-key', E: 'unverifiable' };
+const UNSIGNED: Signature = { state: 'none', key: null, signer: null };
+export const SIGNATURE_FORMAT = '%G?%x1f%GK%x1f%GS';
+
+/** A signed commit that git reports as N could not be checked (e.g. no gpg.ssh.allowedSignersFile): unverifiable. */
+function signatureOf(fields: string[], signed: boolean): Signature {
+  if (!signed) return UNSIGNED;
+  return { state: SIGNATURE_CODES[fields[0]] ?? 'unverifiable', key: fields[1] || null, signer: fields[2] || null };
+}
+
+/** The signature of one commit: no process when it carries none, else one `git log -1`. */
+function signatureOfCommit(repo: Repo, oid: string, signed: boolean): Signature {
+  if (!signed) return UNSIGNED;
+  const r = repo.git(['log', '-1', `--format=${SIGNATURE_FORMAT}`, oid], { allowFail: true });
+  return signatureOf(r.stdout.replace(/\n$/, '').split('\x1f'), true);
 }
 
 function lockError(ref: string, lockFile: string): HandoffError {
@@ -196,6 +235,7 @@ export interface HandoffView extends HandoffRow {
   head: string | null;
   takeoverFrom: string | null;
   reason: string | null;
+  signature: Signature;
 }
 
 /** Resolves `--at <rev>` within a handoff's history: an oid, or ~N / ^ relative to the tip. */
@@ -248,6 +288,7 @@ export function viewOf(repo: Repo, ref: string, oid: string, branch: string, top
     head: t.head,
     takeoverFrom: t.takeoverFrom,
     reason: t.reason,
+    signature: signatureOfCommit(repo, oid, c.signed),
   };
 }
 
@@ -260,28 +301,34 @@ export interface LogEntry {
   parents: string[];
   takeoverFrom: string | null;
   reason: string | null;
+  signature: Signature;
 }
 
-/** Every version, newest first, from one git log. */
+/** Every version, newest first, from one git log (and one cat-file only when git could not check a signature). */
 export function logHandoff(repo: Repo, refOrOid: string): LogEntry[] {
-  const r = repo.git(['log', '-z', '--format=%H%x1f%ct%x1f%P%x1f%s%x1f%(trailers:only,unfold,separator=%x1e)', refOrOid]);
-  return r.stdout
+  const r = repo.git(['log', '-z', `--format=%H%x1f%ct%x1f%P%x1f%s%x1f%(trailers:only,unfold,separator=%x1e)%x1f${SIGNATURE_FORMAT}`, refOrOid]);
+  const entries = r.stdout
     .split('\0')
     .filter((e) => e.trim())
-    .map((e) => {
-      const [oid, ct, parents, subject, trailers] = e.replace(/^\n/, '').split('\x1f');
-      const t = parseTrailerLines((trailers ?? '').split('\x1e'));
-      return {
-        oid,
-        session: t.session,
-        client: t.client,
-        time: iso(Number(ct)),
-        subject,
-        parents: parents ? parents.split(' ') : [],
-        takeoverFrom: t.takeoverFrom,
-        reason: t.reason,
-      };
-    });
+    .map((e) => e.replace(/^\n/, '').split('\x1f'));
+  // %G? says N both for an unsigned commit and for one it could not check; git complains on stderr only for the latter
+  const unsure = r.stderr.trim() ? entries.filter((f) => f[5] === 'N').map((f) => f[0]) : [];
+  const signedAnyway = new Set(readObjects(repo, unsure).flatMap((o, i) => (o && parseCommit(o.content).signed ? [unsure[i]] : [])));
+  return entries.map((f) => {
+    const [oid, ct, parents, subject, trailers] = f;
+    const t = parseTrailerLines((trailers ?? '').split('\x1e'));
+    return {
+      oid,
+      session: t.session,
+      client: t.client,
+      time: iso(Number(ct)),
+      subject,
+      parents: parents ? parents.split(' ') : [],
+      takeoverFrom: t.takeoverFrom,
+      reason: t.reason,
+      signature: signatureOf(f.slice(5), f[5] !== 'N' || signedAnyway.has(oid)),
+    };
+  });
 }
 
 export interface ArchiveResult {
@@ -358,7 +405,8 @@ export function restoreHandoff(repo: Repo, archived: string, session: SessionRef
       reason: takeover.reason,
     });
     const [commit] = readObjects(repo, [rec.oid]);
-    oid = writeCommit(repo, parseCommit(commit!.content).tree, [rec.oid], message, identityEnv(readConfig(repo)));
+    const config = readConfig(repo);
+    oid = signedCommit(repo, parseCommit(commit!.content).tree, [rec.oid], message, identityEnv(config), configBool(config, 'handoff.sign'));
     took = true;
   }
   const r = transaction(repo, [

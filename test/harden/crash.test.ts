@@ -100,7 +100,7 @@ describe('crash safety', () => {
     expect(fsck.status, fsck.stderr + fsck.stdout).toBe(0);
     expect(fsck.stderr + fsck.stdout).not.toMatch(/error|missing|broken|corrupt/i);
     const next = await repo.cli(['write', 'crash-loop', '-m', 'after the storm'], { env: { GIT_HANDOFF_SESSION: 'crash-session' } });
-    expect(next.exitCode, next.stderr).toBe(0);
+    expect(next.exitCode, String(next.stderr)).toBe(0);
     const shown = await repo.cli(['show', 'crash-loop', '--raw']);
     expect(shown.stdout).toBe('after the storm'); // execa strips the final newline
     // every version is a complete commit whose parent is the previous one
@@ -134,12 +134,12 @@ describe('crash safety', () => {
     expect(refOf(repo, ref)).toBe(tip);
     const asJson = await repo.cli(['write', 'lock-left', '-m', 'two', '--json'], { env });
     expect(asJson.exitCode).toBe(4);
-    expect(JSON.parse(asJson.stdout).error).toMatchObject({ code: 'ref-locked', data: { ref, lockFile: lock } });
+    expect(JSON.parse(String(asJson.stdout)).error).toMatchObject({ code: 'ref-locked', data: { ref, lockFile: lock } });
 
     // after the person removes it, the next write succeeds on top of the old tip
     spawnSync('rm', [lock]);
     const ok = await repo.cli(['write', 'lock-left', '-m', 'two'], { env });
-    expect(ok.exitCode, ok.stderr).toBe(0);
+    expect(ok.exitCode, String(ok.stderr)).toBe(0);
     expect(repo.git(['rev-parse', `${ref}^`]).stdout.trim()).toBe(tip);
   });
 });

@@ -46,7 +46,7 @@ async function writeHostile(repo: TestRepo, topic: string): Promise<string> {
   const file = path.join(tempDir(), 'hostile.md');
   writeFileSync(file, HOSTILE);
   const w = await repo.cli(['write', topic, '-F', file], { env: { GIT_HANDOFF_SESSION: 'honest-session' } });
-  expect(w.exitCode, w.stderr).toBe(0);
+  expect(w.exitCode, String(w.stderr)).toBe(0);
   return refOf(repo, `refs/handoffs/main/${topic}`)!;
 }
 

@@ -105,14 +105,14 @@ describe('trailers cannot be forged end to end', () => {
         const owner = `owner-${n}`;
         const taker = `taker.${n}:x`;
         const a = await repo.cli(['write', topic, `--branch=${branch}`, '-F', '-', '--json'], { input: body, env: { GIT_HANDOFF_SESSION: owner } });
-        expect(a.exitCode, a.stderr + a.stdout).toBe(0);
+        expect(a.exitCode, String(a.stderr) + String(a.stdout)).toBe(0);
         const b = await repo.cli(['write', topic, `--branch=${branch}`, '-F', '-', '--take-over', `--reason=${reason}`, '--json'], {
           input: body,
           env: { GIT_HANDOFF_SESSION: taker },
         });
-        expect(b.exitCode, b.stderr + b.stdout).toBe(0);
+        expect(b.exitCode, String(b.stderr) + String(b.stdout)).toBe(0);
         const shown = await repo.cli(['show', topic, `--branch=${branch}`, '--json']);
-        expect(shown.exitCode, shown.stderr).toBe(0);
+        expect(shown.exitCode, String(shown.stderr)).toBe(0);
         const v = JSON.parse(String(shown.stdout));
         expect(v).toMatchObject({ topic, branch, session: taker, takeoverFrom: owner, reason: oneLine(reason), body });
         const ref = JSON.parse(String(b.stdout)).ref;
