@@ -6,7 +6,7 @@ import { openRepo, type Repo } from '../git/repo';
 export interface GlobalArgs {
   json?: boolean;
   quiet?: boolean;
-  C?: string[];
+  C?: string | string[];
 }
 
 export const repoFor = (_argv: GlobalArgs): Repo => openRepo(process.cwd());

@@ -1,8 +1,12 @@
 // The full CLI: yargs parses, each command module's handler calls one domain function, errors map to exit codes.
-import yargs, { type CommandModule } from 'yargs';
-import { hideBin } from 'yargs/helpers';
+import type { CommandModule } from 'yargs';
+import type yargsType from 'yargs';
+// yargs's CommonJS build wraps help text at word boundaries (its ESM build cuts words), so require it.
+const yargs: typeof yargsType = require('yargs/yargs');
+const { hideBin }: typeof import('yargs/helpers') = require('yargs/helpers');
 import { HandoffError } from '../errors';
 import { archiveCommand, restoreCommand } from './commands/archive';
+import { completionCommand, repositoryCompletions } from './commands/completion';
 import { doctorCommand, installCommand, uninstallCommand } from './commands/install';
 import { listCommand } from './commands/list';
 import { logCommand } from './commands/log';
@@ -21,6 +25,7 @@ export const commands: CommandModule<GlobalArgs, any>[] = [
   installCommand,
   uninstallCommand,
   doctorCommand,
+  completionCommand,
 ];
 
 function changeDirectory(paths: string[] | undefined): void {
@@ -38,18 +43,22 @@ export function buildParser(argv: string[]) {
     .scriptName('git handoff')
     .usage('$0 <command> [options]\n\nHandoff notes between AI coding sessions, kept as git refs that no session can silently overwrite.')
     .option('json', { type: 'boolean', global: true, describe: 'print data as JSON' })
-    .option('C', { type: 'string', array: true, global: true, requiresArg: true, describe: 'run as if started in <path>' })
+    .option('C', { type: 'string', global: true, requiresArg: true, describe: 'run as if started in <path> (repeatable, like git -C)' })
     .option('q', { alias: 'quiet', type: 'boolean', global: true, describe: 'print nothing but errors' })
-    .middleware((a) => changeDirectory(a.C as string[] | undefined), true);
+    .middleware((a) => changeDirectory(a.C === undefined ? undefined : ([] as string[]).concat(a.C as string | string[])), true);
   for (const c of commands) y = y.command(c);
   return y
+    .completion('__complete', false, (current: string, a: any, filter: any, done: (c: string[]) => void) => {
+      const words = argv.slice(argv.indexOf('--get-yargs-completions') + 2);
+      filter((_err: unknown, defaults: string[] | undefined) => done([...(defaults ?? []), ...repositoryCompletions(current, a, words)]));
+    })
     .demandCommand(1, 'name a command; `git handoff -h` lists them')
     .recommendCommands()
     .strict()
     .help('h')
     .alias('h', 'help')
     .version(false)
-    .wrap(Math.min(100, process.stdout.columns || 100))
+    .wrap(Math.min(100, Number(process.env.COLUMNS) || process.stdout.columns || 100))
     .fail((msg, err) => {
       if (err) throw err;
       throw new HandoffError('usage', 'usage', `${msg}\n(see \`git handoff -h\`)`);

@@ -1,5 +1,6 @@
 // How the CLI prints: JSON or text, aligned tables, relative times, terminal-safe bodies, errors.
 import { toHandoffError, type HandoffError } from '../errors';
+import { git } from '../git/run';
 
 export interface OutputOptions {
   json?: boolean;
@@ -20,12 +21,37 @@ export function terminalSafe(text: string, isTTY = !!process.stdout.isTTY): stri
     .replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g, '');
 }
 
+const ANSI = /\x1b\[[0-9;]*m/g;
+const visibleLength = (s: string) => [...s.replace(ANSI, '')].length;
+
+/** Aligned columns; cells may carry colour, which does not count toward the width. */
 export function table(rows: string[][], header: string[]): string {
-  const all = [header, ...rows];
-  const widths = header.map((_, i) => Math.max(...all.map((r) => [...(r[i] ?? '')].length)));
+  const c = colors();
+  const all = [header.map((h) => c.bold(h)), ...rows];
+  const widths = header.map((_, i) => Math.max(...all.map((r) => visibleLength(r[i] ?? ''))));
   return all
-    .map((r) => r.map((c, i) => (i === r.length - 1 ? c : c + ' '.repeat(widths[i] - [...c].length))).join('  ').trimEnd())
+    .map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell + ' '.repeat(widths[i] - visibleLength(cell)))).join('  ').trimEnd())
     .join('\n');
+}
+
+let colorEnabled: boolean | undefined;
+
+/** Colour only on a TTY, never with NO_COLOR, TERM=dumb or `git config color.ui false`. */
+export function useColor(): boolean {
+  if (colorEnabled !== undefined) return colorEnabled;
+  colorEnabled = false;
+  if (!process.stdout.isTTY || 'NO_COLOR' in process.env || process.env.TERM === 'dumb') return false;
+  const r = git(['config', '--get', 'color.ui'], { allowFail: true });
+  colorEnabled = !/^(false|never|no|off|0)$/i.test(r.stdout.trim());
+  return colorEnabled;
+}
+
+const paint = (code: string) => (s: string) => (useColor() ? `\x1b[${code}m${s}\x1b[0m` : s);
+export const colors = () => ({ bold: paint('1'), dim: paint('2'), red: paint('31'), green: paint('32'), yellow: paint('33'), cyan: paint('36') });
+
+export function colorSync(state: string): string {
+  const c = colors();
+  return state === 'synced' ? c.green(state) : state === 'diverged' ? c.red(state) : state === 'local' ? c.dim(state) : c.yellow(state);
 }
 
 export function relativeTime(iso: string, now = Date.now()): string {

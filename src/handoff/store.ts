@@ -61,7 +61,7 @@ function captureState(repo: Repo, branch: string, body: string): HandoffState {
 }
 
 const MAX_ATTEMPTS = 200;
-const LOCK_RETRIES = 8;
+const LOCK_RETRIES = 4;
 const DEADLINE_MS = 30_000;
 
 export function writeHandoff(repo: Repo, o: WriteOptions): WriteResult {

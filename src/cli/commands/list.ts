@@ -4,7 +4,7 @@ import { openRepo } from '../../git/repo';
 import { requireSession, short } from '../../handoff/session';
 import { listHandoffs, type HandoffRow } from '../../handoff/store';
 import type { GlobalArgs } from '../context';
-import { printJson, relativeTime, table, terminalSafe } from '../output';
+import { colorSync, colors, printJson, relativeTime, table, terminalSafe } from '../output';
 
 interface Args extends GlobalArgs {
   branch?: string;
@@ -15,8 +15,15 @@ interface Args extends GlobalArgs {
 }
 
 export function printRows(rows: HandoffRow[], archived = false): void {
-  const body = rows.map((r) => [r.branch, r.topic, short(r.session), relativeTime(r.updatedAt), archived ? r.ref.split('/').slice(2).join('/') : r.sync]);
-  process.stdout.write(terminalSafe(table(body, ['BRANCH', 'TOPIC', 'OWNER', 'UPDATED', archived ? 'ARCHIVED AS' : 'SYNC'])) + '\n');
+  const c = colors();
+  const body = rows.map((r) => [
+    terminalSafe(r.branch),
+    r.topic,
+    c.cyan(short(r.session)),
+    relativeTime(r.updatedAt),
+    archived ? r.ref.split('/').slice(2).join('/') : colorSync(r.sync),
+  ]);
+  process.stdout.write(table(body, ['BRANCH', 'TOPIC', 'OWNER', 'UPDATED', archived ? 'ARCHIVED AS' : 'SYNC']) + '\n');
 }
 
 export const listCommand: CommandModule<GlobalArgs, Args> = {
