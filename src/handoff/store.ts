@@ -193,7 +193,8 @@ function rowOf(rec: RefRecord, sync: SyncState = 'local'): HandoffRow | null {
   if (!p) return null;
   const t = parseTrailerLines(rec.trailers);
   return {
-    branch: t.branch ?? p.branch ?? p.encodedBranch,
+    // the ref's component decodes to the exact name; the trailer is a one-line copy, needed when a long name was cut
+    branch: p.branch ?? t.branch ?? p.encodedBranch,
     topic: p.topic,
     ref: rec.ref,
     oid: rec.oid,
@@ -273,7 +274,7 @@ export function viewOf(repo: Repo, ref: string, oid: string, branch: string, top
   const recs = listRefs(repo, [ref]);
   const sync = ref.startsWith(HANDOFF_PREFIX) ? computeSyncStates(repo, recs).get(ref) ?? 'local' : 'local';
   return {
-    branch: t.branch ?? branch,
+    branch,
     topic,
     ref,
     oid,
@@ -284,7 +285,7 @@ export function viewOf(repo: Repo, ref: string, oid: string, branch: string, top
     versions,
     body: body ? body.content.toString('utf8') : '',
     state: st,
-    verify: verifyHandoff(repo, t.branch ?? branch, t.head, st?.files ?? []),
+    verify: verifyHandoff(repo, branch, t.head, st?.files ?? []),
     head: t.head,
     takeoverFrom: t.takeoverFrom,
     reason: t.reason,
@@ -384,7 +385,7 @@ export function restoreHandoff(repo: Repo, archived: string, session: SessionRef
   const rec = listRefs(repo, [full]).find((r) => r.ref === full);
   if (!rec) throw new HandoffError('usage', 'not-found', `no archived handoff ${full}`);
   const t = parseTrailerLines(rec.trailers);
-  const branch = t.branch ?? p.branch ?? p.encodedBranch;
+  const branch = p.branch ?? t.branch ?? p.encodedBranch;
   const ref = `${HANDOFF_PREFIX}${p.encodedBranch}/${p.topic}`;
   if (readRef(repo, ref)) {
     throw new HandoffError('usage', 'exists', `${ref} exists again; archive or rename it before restoring ${full}`, { ref });

@@ -127,6 +127,20 @@ describe('trailers cannot be forged end to end', () => {
     console.log(`trailer forging (end to end): ${n} cases`);
   });
 
+  it('a real branch whose name holds a Unicode line separator is reported exactly; its trailer stays one line', async () => {
+    const repo = makeRepo({ commit: true });
+    const branch = 'feat\u2028Handoff-Topic\u0085x';
+    repo.git(['checkout', '-q', '-b', branch]);
+    const w = await repo.cli(['write', 'odd-branch', '-m', 'x'], { env: { GIT_HANDOFF_SESSION: 's-odd' } });
+    expect(w.exitCode, String(w.stderr)).toBe(0);
+    const [row] = JSON.parse(String((await repo.cli(['list', '--json'])).stdout));
+    expect(row.branch).toBe(branch);
+    expect(JSON.parse(String((await repo.cli(['show', 'odd-branch', '--json'])).stdout)).branch).toBe(branch);
+    const trailers = gitTrailers(repo.git(['log', '-1', '--format=%B', row.ref]).stdout);
+    expect(trailers.filter((l) => l.startsWith('Handoff-Topic'))).toEqual(['Handoff-Topic: odd-branch']);
+    expect(trailers).toContain('Handoff-Branch: feat Handoff-Topic x');
+  });
+
   it('a hostile session id on the command line or in the environment is refused before anything is written', async () => {
     const repo = makeRepo({ commit: true });
     for (const id of ['a\nClaude-Session-Id: b', 'a: b', 'x\rHandoff-Takeover-From: y', 'a'.repeat(129), 'ok\u2028Claude-Session-Id: z', ' lead']) {
