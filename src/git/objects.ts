@@ -1,9 +1,28 @@
 // Object reads and writes: blobs, trees, commits, and one cat-file --batch for many reads.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { gitBytes } from './run';
 import type { Repo } from './repo';
 
 export function writeBlob(repo: Repo, content: string): string {
   return repo.out(['hash-object', '-w', '--stdin'], { input: content });
+}
+
+/** Several blobs in one process (`hash-object --stdin-paths` over temporary files, no filters: stored as given). */
+export function writeBlobs(repo: Repo, contents: string[]): string[] {
+  if (contents.length < 2) return contents.map((c) => writeBlob(repo, c));
+  const dir = mkdtempSync(path.join(tmpdir(), 'git-handoff-'));
+  try {
+    const files = contents.map((c, i) => {
+      const f = path.join(dir, String(i));
+      writeFileSync(f, c);
+      return f;
+    });
+    return repo.out(['hash-object', '-w', '--no-filters', '--stdin-paths'], { input: files.join('\n') + '\n' }).split('\n');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 export function writeTree(repo: Repo, entries: Array<{ name: string; oid: string }>): string {

@@ -3,14 +3,14 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../errors';
 import { configBool, identityEnv, readConfig, type Config } from '../git/config';
-import { parseCommit, readObjects, writeBlob, writeCommit, writeTree } from '../git/objects';
+import { parseCommit, readObjects, writeBlobs, writeCommit, writeTree } from '../git/objects';
 import { casUpdateRef, listRefs, readRef, transaction, type RefRecord } from '../git/refs';
 import type { Repo } from '../git/repo';
 import { buildMessage, namedPaths, parseState, parseTrailerLines, serializeState, validateBody, type HandoffState, type Trailers } from './document';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, archiveRef, assertTopic, branchPrefix, handoffRef, overlapKey, parseRef } from './names';
 import { checkWrite, ownedError, type Tip } from './ownership';
 import { short, type SessionRef } from './session';
-import { computeSyncStates, type SyncState } from './sync-state';
+import { computeSyncStates, trackingPatternOf, type SyncState } from './sync-state';
 import { dirtyPaths, verifyHandoff, type Verify } from './verify';
 
 /** The branch a command acts on: --branch, else the checked-out one; a detached HEAD needs --branch. */
@@ -44,17 +44,16 @@ export interface WriteResult {
   warnings: string[];
 }
 
-/** The tip of one handoff ref with its owner, from one for-each-ref. */
-export function readTip(repo: Repo, ref: string): (Tip & { trailers: Trailers }) | null {
-  const rec = listRefs(repo, [ref]).find((r) => r.ref === ref);
+/** The tip of one handoff ref with its owner, from one for-each-ref (or from records already read). */
+export function readTip(repo: Repo, ref: string, recs: RefRecord[] = listRefs(repo, [ref])): (Tip & { trailers: Trailers }) | null {
+  const rec = recs.find((r) => r.ref === ref);
   if (!rec) return null;
   const trailers = parseTrailerLines(rec.trailers);
   return { oid: rec.oid, session: trailers.session, time: rec.time, trailers };
 }
 
 /** The repository state recorded with a version (state.json). */
-function captureState(repo: Repo, branch: string, body: string): HandoffState {
-  const head = readRef(repo, `refs/heads/${branch}`);
+function captureState(repo: Repo, branch: string, body: string, head: string | null): HandoffState {
   const here = repo.branch === branch && repo.worktree;
   const files = here ? namedPaths(body).filter((p) => existsSync(path.join(repo.worktree!, p))) : [];
   return { branch, head, worktree: repo.worktree, dirty: here ? dirtyPaths(repo) : [], files };
@@ -73,10 +72,14 @@ export function writeHandoff(repo: Repo, o: WriteOptions): WriteResult {
   }
   const config = o.config ?? readConfig(repo);
   const ref = handoffRef(branch, topic);
-  const state = captureState(repo, branch, text);
+  // one for-each-ref gives the branch head for state.json and the handoff's tip for the first attempt
+  const headRef = `refs/heads/${branch}`;
+  const first = listRefs(repo, [ref, headRef]);
+  const state = captureState(repo, branch, text, first.find((r) => r.ref === headRef)?.oid ?? null);
+  const [bodyOid, stateOid] = writeBlobs(repo, [text, serializeState(state)]);
   const tree = writeTree(repo, [
-    { name: 'handoff.md', oid: writeBlob(repo, text) },
-    { name: 'state.json', oid: writeBlob(repo, serializeState(state)) },
+    { name: 'handoff.md', oid: bodyOid },
+    { name: 'state.json', oid: stateOid },
   ]);
   const env = identityEnv(config);
   const sign = configBool(config, 'handoff.sign');
@@ -84,7 +87,7 @@ export function writeHandoff(repo: Repo, o: WriteOptions): WriteResult {
   const deadline = Date.now() + DEADLINE_MS;
   let lockFailures = 0;
   for (let attempt = 0; attempt < MAX_ATTEMPTS && Date.now() < deadline; attempt++) {
-    const tip = readTip(repo, ref);
+    const tip = attempt === 0 ? readTip(repo, ref, first) : readTip(repo, ref);
     const mode = checkWrite(tip, o.session.id, !!o.takeover, ref, topic);
     if (attempt === 0 && mode === 'create') warnings.push(...overlapWarnings(repo, branch, topic));
     if (attempt === 0 && o.takeover && mode !== 'takeover') warnings.push(`--take-over ignored: ${mode === 'own' ? 'you already own this handoff' : 'there was nothing to take over'}`);
@@ -253,26 +256,33 @@ function resolveAt(repo: Repo, ref: string, tip: string, at: string): string {
 export function readHandoff(repo: Repo, branch: string, topic: string, at?: string): HandoffView {
   assertTopic(topic);
   const ref = handoffRef(branch, topic);
-  const tip = readRef(repo, ref);
+  const recs = listRefs(repo, [ref, trackingPatternOf(ref)]);
+  const tip = recs.find((r) => r.ref === ref)?.oid;
   if (!tip) throw notFound(ref, branch, topic);
   const oid = at ? resolveAt(repo, ref, tip, at) : tip;
-  return viewOf(repo, ref, oid, branch, topic);
+  return viewOf(repo, ref, oid, branch, topic, recs);
 }
 
 export function notFound(ref: string, branch: string, topic: string): HandoffError {
   return new HandoffError('usage', 'not-found', `no handoff "${topic}" on branch ${branch} (${ref}); \`git handoff list\` shows what there is`, { ref });
 }
 
-/** The full view of one version: one cat-file --batch for commit, body and state. */
-export function viewOf(repo: Repo, ref: string, oid: string, branch: string, topic: string): HandoffView {
+/**
+ * The full view of one version: one cat-file --batch for commit, body and state. `refs`: the for-each-ref records
+ * of `ref` and its tracking copies when the caller already read them (else one for-each-ref here).
+ */
+export function viewOf(repo: Repo, ref: string, oid: string, branch: string, topic: string, refs?: RefRecord[]): HandoffView {
   const [commit, body, state] = readObjects(repo, [oid, `${oid}:handoff.md`, `${oid}:state.json`]);
   if (!commit) throw new HandoffError('integrity', 'missing-object', `${ref} points to ${oid}, which cannot be read`);
   const c = parseCommit(commit.content);
   const t = parseTrailerLines(c.message.split('\n'));
   const st = parseState(state ? state.content.toString('utf8') : null);
   const versions = Number(repo.out(['rev-list', '--count', oid]));
-  const recs = listRefs(repo, [ref]);
-  const sync = ref.startsWith(HANDOFF_PREFIX) ? computeSyncStates(repo, recs).get(ref) ?? 'local' : 'local';
+  let sync: SyncState = 'local';
+  if (ref.startsWith(HANDOFF_PREFIX)) {
+    const recs = refs ?? listRefs(repo, [ref, trackingPatternOf(ref)]);
+    sync = computeSyncStates(repo, recs.filter((r) => r.ref === ref), undefined, recs.filter((r) => r.ref !== ref)).get(ref) ?? 'local';
+  }
   return {
     branch,
     topic,
