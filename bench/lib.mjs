@@ -6,7 +6,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const BIN = path.join(ROOT, 'bin', 'git-handoff');
+// GIT_HANDOFF_BENCH_BIN measures another build (e.g. a helper's worktree) with the same harness
+export const BIN = process.env.GIT_HANDOFF_BENCH_BIN ?? path.join(ROOT, 'bin', 'git-handoff');
 
 /** An environment with its own HOME and identity, no system git config and no client session variables. */
 export function isolatedEnv(home, extra = {}) {
@@ -120,7 +121,7 @@ export function emit(rows, asJson) {
   if (asJson) return void process.stdout.write(JSON.stringify(rows) + '\n');
   for (const r of rows) {
     const ratio = r.ratio == null ? '' : `${r.ratio.toFixed(2)}×`;
-    const goal = r.goal == null ? '' : `goal ≤ ${r.goal}${r.unit ?? '×'} ${r.met ? 'met' : 'MISSED'}`;
+    const goal = r.goal == null ? '' : `goal ≤ ${r.goal}${r.unit ?? '×'} ${r.met == null ? '' : r.met ? 'met' : 'MISSED'}`;
     process.stdout.write(`${r.name}: ${fmt(r.measured, r.unit)} vs ${fmt(r.baseline, r.unit)} ${ratio} ${goal} ${r.note ?? ''}\n`);
   }
 }
