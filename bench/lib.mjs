@@ -1,6 +1,6 @@
 // Shared by the bench scripts: isolated temporary repositories, the built bin, timing and medians.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,14 +56,26 @@ export function run(cmd, args, opts = {}) {
   });
 }
 
-/** Wall time of one synchronous run (no event-loop overhead in the measurement), throwing on a failure. */
+const TICK_MS = 10; // USER_HZ is 100 on Linux
+/** CPU time (user + system, ms) of this process's reaped children, from /proc/self/stat; null off Linux. */
+export function childCpuMs() {
+  if (!existsSync('/proc/self/stat')) return null;
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[13]) + Number(f[14])) * TICK_MS; // fields 16 and 17: cutime, cstime
+}
+
+/** Wall time of one synchronous run (no event-loop overhead in the measurement) and its CPU time, throwing on a failure. */
 export function timeSync(cmd, args, opts = {}) {
+  const c0 = childCpuMs();
   const t0 = process.hrtime.bigint();
   const r = spawnSync(cmd, args, { cwd: opts.cwd, env: opts.env, input: opts.input ?? '', maxBuffer: 1 << 30 });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  lastCpu = c0 == null ? null : childCpuMs() - c0;
   if (r.status !== 0 && !opts.allowFail) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-  return { ms, status: r.status, stdout: r.stdout, stderr: r.stderr };
+  return { ms, cpu: lastCpu, status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
+let lastCpu = null;
 
 export const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -82,18 +94,26 @@ export function interleave(runs, measured, baseline, warmup = 2) {
   }
   const a = [];
   const b = [];
+  // CPU per run (mean over the runs: each reading is in 10 ms ticks), a view that machine load barely moves
+  const cpu = { a: 0, b: 0, ok: childCpuMs() != null };
+  const one = (fn, into, key) => {
+    const c0 = childCpuMs();
+    into.push(fn());
+    if (cpu.ok) cpu[key] += childCpuMs() - c0;
+  };
   for (let i = 0; i < runs; i++) {
     if (i % 2) {
-      a.push(measured());
-      b.push(baseline());
+      one(measured, a, 'a');
+      one(baseline, b, 'b');
     } else {
-      b.push(baseline());
-      a.push(measured());
+      one(baseline, b, 'b');
+      one(measured, a, 'a');
     }
   }
   const m = median(a);
   const base = median(b);
-  return { measured: m, baseline: base, ratio: m / base, runs };
+  const cpuRatio = cpu.ok && cpu.b > 0 ? cpu.a / cpu.b : null;
+  return { measured: m, baseline: base, ratio: m / base, runs, cpu: cpu.ok ? { measured: cpu.a / runs, baseline: cpu.b / runs, ratio: cpuRatio } : null };
 }
 
 /** `node -e ''`: the floor every node command pays. */
@@ -113,7 +133,7 @@ export function flags(argv = process.argv.slice(2)) {
 
 /** One result row, in the shape bench/run.mjs prints. */
 export function row(name, r, goal, note = '') {
-  return { name, measured: r.measured, baseline: r.baseline, ratio: r.ratio, goal, met: goal == null ? null : r.ratio <= goal, runs: r.runs, note };
+  return { name, measured: r.measured, baseline: r.baseline, ratio: r.ratio, goal, met: goal == null ? null : r.ratio <= goal, runs: r.runs, cpu: r.cpu ?? null, note };
 }
 
 /** Prints rows as JSON when --json, else as a small table. */
@@ -122,7 +142,8 @@ export function emit(rows, asJson) {
   for (const r of rows) {
     const ratio = r.ratio == null ? '' : `${r.ratio.toFixed(2)}×`;
     const goal = r.goal == null ? '' : `goal ≤ ${r.goal}${r.unit ?? '×'} ${r.met == null ? '' : r.met ? 'met' : 'MISSED'}`;
-    process.stdout.write(`${r.name}: ${fmt(r.measured, r.unit)} vs ${fmt(r.baseline, r.unit)} ${ratio} ${goal} ${r.note ?? ''}\n`);
+    const cpu = r.cpu ? ` [cpu ${r.cpu.measured.toFixed(0)} vs ${r.cpu.baseline.toFixed(0)} ms, ${r.cpu.ratio?.toFixed(2)}×]` : '';
+    process.stdout.write(`${r.name}: ${fmt(r.measured, r.unit)} vs ${fmt(r.baseline, r.unit)} ${ratio} ${goal}${cpu} ${r.note ?? ''}\n`);
   }
 }
 

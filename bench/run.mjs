@@ -33,12 +33,17 @@ if (f.json) {
   const ratio = (r) => (r.ratio == null ? '' : `${r.ratio.toFixed(2)}×`);
   const goal = (r) => (r.goal == null ? '' : `≤ ${r.goal}${r.unit ?? '×'}`);
   const verdict = (r) => (r.met == null ? (r.measured == null && r.goal != null ? 'n/a' : '') : r.met ? 'met' : 'MISSED');
-  const table = [['measured', 'time', 'baseline', 'ratio', 'goal', '', 'runs'], ...rows.map((r) => [r.name, r.measured == null ? '—' : fmt(r.measured, r.unit), r.baseline == null ? '—' : fmt(r.baseline), ratio(r), goal(r), verdict(r), r.runs ? String(r.runs) : ''])];
+  const cpu = (r) => (r.cpu?.ratio == null ? '' : `${r.cpu.ratio.toFixed(2)}×`);
+  const table = [
+    ['measured', 'time', 'baseline', 'ratio', 'goal', '', 'cpu ratio', 'runs'],
+    ...rows.map((r) => [r.name, r.measured == null ? '—' : fmt(r.measured, r.unit), r.baseline == null ? '—' : fmt(r.baseline), ratio(r), goal(r), verdict(r), cpu(r), r.runs ? String(r.runs) : '']),
+  ];
   const widths = table[0].map((_, i) => Math.max(...table.map((t) => [...t[i]].length)));
   const line = (t) => '| ' + t.map((c, i) => c + ' '.repeat(widths[i] - [...c].length)).join(' | ') + ' |';
   const out = [
     `git-handoff bench — ${machine.date} — ${machine.cpu} — node ${machine.node} — ${machine.git} — load ${machine.loadBefore} → ${machine.loadAfter}`,
-    'medians; baselines timed in the same run, interleaved with the measured command',
+    'time: medians of wall time; baselines timed in the same run, interleaved with the measured command.',
+    'cpu ratio: mean CPU time (user + system of the whole process tree) against the baseline\'s, which machine load barely moves.',
     line(table[0]),
     '|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|',
     ...table.slice(1).map(line),

@@ -83,7 +83,7 @@ export function buildMessage(m: MessageInput): string {
   return `handoff(${m.topic}): ${summaryLine(m.body)}\n\n${lines.join('\n')}\n`;
 }
 
-const KEY_TO_FIELD = new Map<string, keyof Trailers>(Object.entries(TRAILER).map(([f, k]) => [k.toLowerCase(), f as keyof Trailers]));
+const KEY_TO_FIELD = new Map<string, keyof Trailers>(Object.entries(TRAILER).flatMap(([f, k]) => [[k, f as keyof Trailers], [k.toLowerCase(), f as keyof Trailers]]));
 
 /** Parses trailer lines ("Key: value"), keeping the first of each key; key match is case-insensitive. */
 export function parseTrailerLines(lines: Iterable<string>): Trailers {
@@ -91,7 +91,9 @@ export function parseTrailerLines(lines: Iterable<string>): Trailers {
   for (const line of lines) {
     const i = line.indexOf(':');
     if (i <= 0) continue;
-    const field = KEY_TO_FIELD.get(line.slice(0, i).trim().toLowerCase());
+    const key = line.slice(0, i);
+    // the exact spelling first (what this tool writes), without allocating a lowercased copy; list reads 10,000 of these
+    const field = KEY_TO_FIELD.get(key) ?? KEY_TO_FIELD.get(key.trim().toLowerCase());
     if (field && t[field] === null) t[field] = line.slice(i + 1).trim();
   }
   if (t.head === 'none') t.head = null;

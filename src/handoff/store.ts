@@ -219,8 +219,11 @@ export interface ListOptions {
 export function listHandoffs(repo: Repo, o: ListOptions = {}): HandoffRow[] {
   const base = o.archived ? ARCHIVE_PREFIX : HANDOFF_PREFIX;
   const scope = o.all ? base : base + branchPrefix(o.branch!).slice(HANDOFF_PREFIX.length);
-  const recs = listRefs(repo, [scope]);
-  const sync = o.archived ? new Map<string, SyncState>() : computeSyncStates(repo, recs);
+  // one for-each-ref for the handoffs and their tracking copies; the sync states are only computed when there are copies
+  const read = listRefs(repo, o.archived ? [scope] : [scope, trackingPatternOf(scope + '*')]);
+  const recs = o.archived ? read : read.filter((r) => r.ref.startsWith(HANDOFF_PREFIX));
+  const tracking = o.archived ? [] : read.filter((r) => !r.ref.startsWith(HANDOFF_PREFIX));
+  const sync = tracking.length ? computeSyncStates(repo, recs, undefined, tracking) : new Map<string, SyncState>();
   const rows: HandoffRow[] = [];
   for (const rec of recs) {
     const row = rowOf(rec, sync.get(rec.ref) ?? 'local');
