@@ -6,11 +6,15 @@ const yargs: typeof yargsType = require('yargs/yargs');
 const { hideBin }: typeof import('yargs/helpers') = require('yargs/helpers');
 import { HandoffError } from '../errors';
 import { archiveCommand, restoreCommand } from './commands/archive';
+import { bootCommand } from './commands/boot';
 import { completionCommand, repositoryCompletions } from './commands/completion';
+import { importCommand } from './commands/import';
 import { doctorCommand, installCommand, uninstallCommand } from './commands/install';
 import { listCommand } from './commands/list';
 import { logCommand } from './commands/log';
 import { showCommand } from './commands/show';
+import { fetchCommand, pushCommand, syncCommand } from './commands/sync';
+import { templateCommand } from './commands/template';
 import { writeCommand } from './commands/write';
 import type { GlobalArgs } from './context';
 import { reportError } from './output';
@@ -22,9 +26,15 @@ export const commands: CommandModule<GlobalArgs, any>[] = [
   logCommand,
   archiveCommand,
   restoreCommand,
+  bootCommand,
+  templateCommand,
+  importCommand,
   installCommand,
   uninstallCommand,
   doctorCommand,
+  fetchCommand,
+  pushCommand,
+  syncCommand,
   completionCommand,
 ];
 
@@ -65,13 +75,14 @@ export function buildParser(argv: string[]) {
     });
 }
 
-export function main(argv: string[] = hideBin(process.argv)): void {
+export async function main(argv: string[] = hideBin(process.argv)): Promise<void> {
   const json = argv.includes('--json');
   try {
-    buildParser(argv).parseSync();
+    // parseAsync: some handlers wait on a library (simple-git in install/uninstall).
+    await buildParser(argv).parseAsync();
   } catch (e) {
     process.exitCode = reportError(e, json);
   }
 }
 
-main();
+void main();

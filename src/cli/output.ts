@@ -2,6 +2,8 @@
 import { toHandoffError, type HandoffError } from '../errors';
 import { git } from '../git/run';
 
+export { relativeTime } from '../handoff/time';
+
 export interface OutputOptions {
   json?: boolean;
   quiet?: boolean;
@@ -52,23 +54,6 @@ export const colors = () => ({ bold: paint('1'), dim: paint('2'), red: paint('31
 export function colorSync(state: string): string {
   const c = colors();
   return state === 'synced' ? c.green(state) : state === 'diverged' ? c.red(state) : state === 'local' ? c.dim(state) : c.yellow(state);
-}
-
-export function relativeTime(iso: string, now = Date.now()): string {
-  const s = Math.round((now - Date.parse(iso)) / 1000);
-  if (!Number.isFinite(s)) return iso;
-  if (s < 45) return 'just now';
-  const units: Array<[number, string]> = [
-    [60, 'minute'],
-    [3600, 'hour'],
-    [86400, 'day'],
-    [86400 * 30, 'month'],
-    [86400 * 365, 'year'],
-  ];
-  let pick = units[0];
-  for (const u of units) if (s >= u[0] * 0.75) pick = u;
-  const n = Math.max(1, Math.round(s / pick[0]));
-  return `${n} ${pick[1]}${n === 1 ? '' : 's'} ago`;
 }
 
 /** Prints an error the way the taxonomy promises and returns its exit code. */

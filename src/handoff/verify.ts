@@ -6,15 +6,16 @@ import { readRef } from '../git/refs';
 
 export interface Verify {
   head: 'same' | 'ahead' | 'behind' | 'rewritten' | 'unknown';
+  /** commits on the branch now that the handoff's head does not contain */
   commitsSince: number;
   missingFiles: string[];
   dirty: boolean;
 }
 
-/** Paths of uncommitted changes (staged, unstaged, untracked) in this worktree. */
-export function dirtyPaths(repo: Repo, limit = 1000): string[] {
-  if (!repo.worktree) return [];
-  const r = repo.git(['status', '--porcelain=v1', '-z', '--no-renames'], { allowFail: true });
+/** Paths of uncommitted changes (staged, unstaged, untracked) in a worktree (default: this one). */
+export function dirtyPaths(repo: Repo, limit = 1000, worktree: string | null = repo.worktree): string[] {
+  if (!worktree) return [];
+  const r = repo.git(['status', '--porcelain=v1', '-z', '--no-renames'], { allowFail: true, cwd: worktree });
   if (r.status !== 0) return [];
   return r.stdout
     .split('\0')
@@ -23,33 +24,74 @@ export function dirtyPaths(repo: Repo, limit = 1000): string[] {
     .slice(0, limit);
 }
 
-/** Of the given paths, those present in the branch now: in the worktree when it is checked out here, else in its tree. */
-export function existingPaths(repo: Repo, branch: string, paths: string[]): Set<string> {
-  if (paths.length === 0) return new Set();
-  if (repo.worktree && repo.branch === branch) {
-    return new Set(paths.filter((p) => existsSync(path.join(repo.worktree!, p))));
+/** The worktree that has `branch` checked out: this one first, else a linked one; null when none. */
+export function worktreeOf(repo: Repo, branch: string): string | null {
+  if (repo.worktree && repo.branch === branch) return repo.worktree;
+  const r = repo.git(['worktree', 'list', '--porcelain', '-z'], { allowFail: true });
+  if (r.status !== 0) return null;
+  let current: string | null = null;
+  for (const field of r.stdout.split('\0')) {
+    if (field.startsWith('worktree ')) current = field.slice('worktree '.length);
+    else if (field === `branch refs/heads/${branch}` && current && existsSync(current)) return current;
   }
-  const r = repo.git(['ls-tree', '-r', '--name-only', `refs/heads/${branch}`, '--', ...paths], { allowFail: true });
-  const files = r.stdout.split('\n').filter(Boolean);
-  return new Set(paths.filter((p) => files.some((f) => f === p || f.startsWith(p + '/'))));
+  return null;
 }
 
-export function verifyHandoff(repo: Repo, branch: string, head: string | null, files: string[]): Verify {
-  const here = repo.branch === branch && !!repo.worktree;
-  const existing = existingPaths(repo, branch, files);
-  const v: Verify = {
-    head: 'unknown',
-    commitsSince: 0,
-    missingFiles: files.filter((f) => !existing.has(f)),
-    dirty: here ? dirtyPaths(repo, 1).length > 0 : false,
-  };
+/**
+ * Of the given paths, those present in the branch now: in the worktree that has it checked out, else in
+ * its committed tree (one cat-file). Null when the branch does not exist here, so nothing can be said.
+ */
+export function existingPaths(repo: Repo, branch: string, paths: string[], worktree = worktreeOf(repo, branch)): Set<string> | null {
+  if (paths.length === 0) return new Set();
+  if (worktree) return new Set(paths.filter((p) => existsSync(path.join(worktree, p))));
+  const tip = readRef(repo, `refs/heads/${branch}`);
+  if (!tip) return null;
+  const r = repo.git(['cat-file', '--batch-check=%(objecttype)'], { input: paths.map((p) => `${tip}:${p}\n`).join(''), allowFail: true });
+  if (r.status !== 0) return null;
+  const answers = r.stdout.split('\n');
+  return new Set(paths.filter((_, i) => answers[i] !== undefined && !answers[i].endsWith(' missing') && answers[i] !== ''));
+}
+
+const countOf = (repo: Repo, args: string[]) => Number(repo.git(['rev-list', '--count', ...args], { allowFail: true }).stdout.trim()) || 0;
+
+/** Where the branch stands now against the commit the handoff describes (`head`, null for an unborn branch). */
+function headState(repo: Repo, branch: string, head: string | null): Pick<Verify, 'head' | 'commitsSince'> {
   const current = readRef(repo, `refs/heads/${branch}`);
-  if (!head || !current) return v;
-  if (head === current) return { ...v, head: 'same' };
+  if (!current) return { head: head ? 'unknown' : 'same', commitsSince: 0 };
+  if (!head) return { head: 'ahead', commitsSince: countOf(repo, [current]) };
+  if (head === current) return { head: 'same', commitsSince: 0 };
+  // A head this repository has never seen (written on another machine, not fetched) says nothing about the branch.
+  if (repo.git(['cat-file', '-e', `${head}^{commit}`], { allowFail: true }).status !== 0) return { head: 'unknown', commitsSince: 0 };
   const r = repo.git(['rev-list', '--left-right', '--count', `${head}...${current}`], { allowFail: true });
-  if (r.status !== 0) return { ...v, head: 'rewritten' };
+  if (r.status !== 0) return { head: 'unknown', commitsSince: 0 };
   const [onlyHandoff, onlyNow] = r.stdout.trim().split(/\s+/).map(Number);
-  if (onlyHandoff === 0) return { ...v, head: 'ahead', commitsSince: onlyNow };
-  if (onlyNow === 0) return { ...v, head: 'behind', commitsSince: 0 };
-  return { ...v, head: 'rewritten', commitsSince: onlyNow };
+  if (onlyHandoff === 0) return { head: 'ahead', commitsSince: onlyNow };
+  if (onlyNow === 0) return { head: 'behind', commitsSince: 0 };
+  return { head: 'rewritten', commitsSince: onlyNow };
+}
+
+/** The verification of SPEC 4: branch against Handoff-Head, named files now gone, uncommitted changes. */
+export function verifyHandoff(repo: Repo, branch: string, head: string | null, files: string[]): Verify {
+  const worktree = worktreeOf(repo, branch);
+  const existing = existingPaths(repo, branch, Array.isArray(files) ? files.filter((f) => typeof f === 'string') : [], worktree);
+  return {
+    ...headState(repo, branch, head),
+    missingFiles: existing ? files.filter((f) => !existing.has(f)) : [],
+    dirty: worktree ? dirtyPaths(repo, 1, worktree).length > 0 : false,
+  };
+}
+
+/** One line a person or an agent reads: how far the branch moved, what is gone, whether work is uncommitted. */
+export function describeVerify(v: Verify): string {
+  const head =
+    v.head === 'same' ? 'branch unchanged since written'
+    : v.head === 'ahead' ? `branch ${v.commitsSince} commit${v.commitsSince === 1 ? '' : 's'} ahead of what it describes`
+    : v.head === 'behind' ? 'branch is behind what it describes (reset?)'
+    : v.head === 'rewritten' ? `branch rewritten since written (${v.commitsSince} commit${v.commitsSince === 1 ? '' : 's'} on another line)`
+    : 'branch state unknown (no such branch here, or the commit it describes was never fetched)';
+  const parts = [head];
+  const gone = v.missingFiles;
+  if (gone.length) parts.push(`missing: ${gone.slice(0, 5).join(', ')}${gone.length > 5 ? ` and ${gone.length - 5} more` : ''}`);
+  if (v.dirty) parts.push('worktree has uncommitted changes');
+  return parts.join(' · ');
 }

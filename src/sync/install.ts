@@ -1,11 +1,145 @@
-// Adds the handoff fetch refspecs to a remote, and the receive-side check to a bare server (issue 5).
+// Wiring for sync: the handoff fetch refspecs on a remote, and the receive-side check on a bare server.
+// simple-git is the project's porcelain for config and remotes; this never runs on the hook fast path.
+import { chmodSync, existsSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { simpleGit } from 'simple-git';
 import { HandoffError } from '../errors';
 import type { Repo } from '../git/repo';
+import { ARCHIVE_PREFIX, HANDOFF_PREFIX } from '../handoff/names';
 import type { DoctorItem } from '../wiring';
+import { handoffRefspecs } from './remote';
 
-const notBuilt = () => new HandoffError('internal', 'not-built', 'remote wiring is not built yet');
-export function installRemote(_repo: Repo, _remote: string): string[] { throw notBuilt(); }
-export function uninstallRemote(_repo: Repo, _remote?: string): string[] { throw notBuilt(); }
-export function installServer(_repo: Repo): string[] { throw notBuilt(); }
-export function uninstallServer(_repo: Repo): string[] { throw notBuilt(); }
-export function doctorSync(_repo: Repo): DoctorItem[] { return []; }
+const gitFor = (repo: Repo) => simpleGit({ baseDir: repo.cwd });
+
+async function fetchSpecs(repo: Repo, remote: string): Promise<string[]> {
+  return [...(await gitFor(repo).getConfig(`remote.${remote}.fetch`, 'local')).values];
+}
+
+async function remotes(repo: Repo): Promise<string[]> {
+  return (await gitFor(repo).getRemotes()).map((r) => r.name);
+}
+
+/** Adds the two handoff fetch refspecs to R (each once); never a push refspec, never one onto refs/handoffs. */
+export async function installRemote(repo: Repo, remote: string): Promise<string[]> {
+  const names = await remotes(repo);
+  if (!names.includes(remote)) {
+    throw new HandoffError('usage', 'unknown-remote', `no remote named "${remote}" (remotes: ${names.join(', ') || 'none'}); add it with \`git remote add ${remote} <url>\``, { remote });
+  }
+  const have = await fetchSpecs(repo, remote);
+  const out: string[] = [];
+  for (const spec of handoffRefspecs(remote)) {
+    if (have.includes(spec)) {
+      out.push(`remote ${remote}: fetch refspec ${spec} already there`);
+      continue;
+    }
+    await gitFor(repo).addConfig(`remote.${remote}.fetch`, spec, true, 'local');
+    out.push(`remote ${remote}: added fetch refspec ${spec}`);
+  }
+  return out;
+}
+
+/** Removes exactly the refspecs installRemote adds, from R or from every remote. */
+export async function uninstallRemote(repo: Repo, remote?: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const name of remote ? [remote] : await remotes(repo)) {
+    const have = await fetchSpecs(repo, name);
+    for (const spec of handoffRefspecs(name)) {
+      if (!have.includes(spec)) continue;
+      await gitFor(repo).raw(['config', '--local', '--fixed-value', '--unset-all', `remote.${name}.fetch`, spec]);
+      out.push(`remote ${name}: removed fetch refspec ${spec}`);
+    }
+  }
+  return out;
+}
+
+const STUB_MARK = 'git-handoff pre-receive stub';
+/** Where a hook that was there before goes; the stub runs it first, uninstall puts it back. */
+const CHAINED = '.pre-handoff';
+
+function hooksDir(repo: Repo): string {
+  return repo.out(['rev-parse', '--path-format=absolute', '--git-path', 'hooks']);
+}
+
+// The bundle lives in dist/; the stub and the launcher sit beside it in the package.
+const packageRoot = () => path.resolve(__dirname, '..');
+
+function stubText(): string {
+  const template = readFileSync(path.join(packageRoot(), 'git-hooks', 'pre-receive'), 'utf8');
+  const bin = path.join(packageRoot(), 'bin', 'git-handoff').replace(/'/g, `'\\''`);
+  return template.replace('@GIT_HANDOFF_BIN@', bin);
+}
+
+const isStub = (file: string) => existsSync(file) && readFileSync(file, 'utf8').includes(STUB_MARK);
+
+/** Puts the pre-receive check on a bare repository (a hook that was there is kept and run first). */
+export async function installServer(repo: Repo): Promise<string[]> {
+  if (!repo.bare) {
+    throw new HandoffError('usage', 'not-bare', '--server is for the bare repository that receives pushes; in a working repository use `git handoff install --hooks`');
+  }
+  const file = path.join(hooksDir(repo), 'pre-receive');
+  const text = stubText();
+  const ours = isStub(file);
+  if (ours && readFileSync(file, 'utf8') === text) return [`server: pre-receive check already installed (${file})`];
+  const out: string[] = [];
+  if (!ours && existsSync(file)) {
+    renameSync(file, file + CHAINED);
+    out.push(`server: the existing pre-receive hook is kept as ${path.basename(file + CHAINED)} and runs first`);
+  }
+  writeFileSync(file, text);
+  chmodSync(file, 0o755);
+  out.push(`server: pre-receive check ${ours ? 'updated' : 'installed'} (${file}): pushed handoff refs are held to the ownership invariant`);
+  return out;
+}
+
+export async function uninstallServer(repo: Repo): Promise<string[]> {
+  const file = path.join(hooksDir(repo), 'pre-receive');
+  if (!isStub(file)) return [];
+  unlinkSync(file);
+  const out = [`server: pre-receive check removed`];
+  if (existsSync(file + CHAINED)) {
+    renameSync(file + CHAINED, file);
+    out.push(`server: previous pre-receive hook restored`);
+  }
+  return out;
+}
+
+/** Sync wiring, read with one `git config` process: refspecs per remote, dangerous ones, the server check. */
+export function doctorSync(repo: Repo): DoctorItem[] {
+  const items: DoctorItem[] = [];
+  const r = repo.git(['config', '--local', '-z', '--get-regexp', '^remote\\..*\\.(fetch|push|url)$'], { allowFail: true });
+  const byRemote = new Map<string, { fetch: string[]; push: string[] }>();
+  for (const entry of r.stdout.split('\0')) {
+    const m = /^remote\.(.+)\.(fetch|push|url)\n([\s\S]*)$/.exec(entry);
+    if (!m) continue;
+    const e = byRemote.get(m[1]) ?? { fetch: [], push: [] };
+    if (m[2] !== 'url') e[m[2] as 'fetch' | 'push'].push(m[3]);
+    byRemote.set(m[1], e);
+  }
+  for (const [name, e] of byRemote) {
+    const component = `remote ${name}`;
+    const dst = (spec: string) => spec.slice(spec.indexOf(':') + 1);
+    const overwriting = e.fetch.filter((spec) => spec.includes(':') && [HANDOFF_PREFIX, ARCHIVE_PREFIX].some((p) => dst(spec).startsWith(p)));
+    const pushing = e.push.filter((s) => s.includes('refs/handoff'));
+    if (overwriting.length) {
+      items.push({ component, status: 'broken', detail: `fetch refspec ${overwriting.join(', ')} writes straight over local handoffs; remove it and run \`git handoff install --remote ${name}\`` });
+    } else if (pushing.length) {
+      items.push({ component, status: 'broken', detail: `push refspec ${pushing.join(', ')} sends handoff refs with every plain \`git push\`; remove it (git handoff push sends them, fast-forwards only)` });
+    } else {
+      const missing = handoffRefspecs(name).filter((s) => !e.fetch.includes(s));
+      items.push(
+        missing.length === 0
+          ? { component, status: 'ok', detail: 'handoff fetch refspecs installed: plain `git fetch` updates the tracking copies' }
+          : { component, status: 'info', detail: `handoff refspecs not installed (\`git handoff fetch ${name}\` works without them; \`git handoff install --remote ${name}\` adds them)` },
+      );
+    }
+  }
+  if (repo.bare) {
+    const file = path.join(hooksDir(repo), 'pre-receive');
+    items.push(
+      isStub(file)
+        ? { component: 'server', status: 'ok', detail: `pre-receive check installed (${file})` }
+        : { component: 'server', status: 'missing', detail: 'pushes are not held to the ownership invariant: run `git handoff install --server`' },
+    );
+  }
+  return items;
+}

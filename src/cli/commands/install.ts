@@ -36,22 +36,22 @@ const options = (y: Argv<GlobalArgs>) =>
     .option('remote', { type: 'string', describe: 'fetch refspecs that carry handoffs from remote R' })
     .option('server', { type: 'boolean', describe: 'in a bare repository: hold pushes to the ownership invariant' });
 
-function run(a: Args, mode: 'install' | 'uninstall'): void {
+async function run(a: Args, mode: 'install' | 'uninstall'): Promise<void> {
   const repo = openRepo();
   const agents = agentsOf(a.agent);
   const explicit = a.hooks || agents || a.remote !== undefined || a.server;
   const msgs: string[] = [];
   if (mode === 'install') {
-    if (a.server) msgs.push(...installServer(repo));
+    if (a.server) msgs.push(...(await installServer(repo)));
     if (a.hooks || (!explicit && !repo.bare)) msgs.push(...installHooks(repo));
     if (agents) msgs.push(...installAgents(repo, { agents }));
-    if (a.remote !== undefined) msgs.push(...installRemote(repo, a.remote));
+    if (a.remote !== undefined) msgs.push(...(await installRemote(repo, a.remote)));
   } else {
     const all = !explicit;
-    if (a.server || (all && repo.bare)) msgs.push(...uninstallServer(repo));
+    if (a.server || (all && repo.bare)) msgs.push(...(await uninstallServer(repo)));
     if (a.hooks || all) msgs.push(...uninstallHooks(repo));
     if (agents || all) msgs.push(...uninstallAgents(repo, { agents: agents ?? [...AGENTS] }));
-    if (a.remote !== undefined || all) msgs.push(...uninstallRemote(repo, a.remote));
+    if (a.remote !== undefined || all) msgs.push(...(await uninstallRemote(repo, a.remote || undefined)));
   }
   if (a.json) return printJson({ actions: msgs });
   if (!a.quiet) for (const m of msgs) process.stdout.write(`${m}\n`);

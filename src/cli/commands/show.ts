@@ -1,31 +1,28 @@
 // `git handoff show [<topic>]`: one handoff with its verification, or the list when the topic is not given.
+import { quote } from 'shell-quote';
 import type { Argv, CommandModule } from 'yargs';
 import { openRepo } from '../../git/repo';
 import { short } from '../../handoff/session';
-import { listHandoffs, readHandoff, resolveBranch, type HandoffView, type Signature } from '../../handoff/store';
-import type { Verify } from '../../handoff/verify';
+import { listHandoffs, readHandoff, resolveBranch, viewOf, type HandoffView, type Signature } from '../../handoff/store';
+import { trackingRef, trackingTips } from '../../handoff/sync-state';
+import { describeVerify } from '../../handoff/verify';
 import type { GlobalArgs } from '../context';
 import { printJson, relativeTime, terminalSafe } from '../output';
 import { printRows } from './list';
+
+export { describeVerify };
+
+/** The `show --json` object of SPEC 4 (also each entry of `boot --json`). */
+export function showJson(v: HandoffView) {
+  const { head: _h, takeoverFrom: _t, reason: _r, ...rest } = v;
+  return { ...rest, takeoverFrom: v.takeoverFrom, reason: v.reason, handoffHead: v.head };
+}
 
 interface Args extends GlobalArgs {
   topic?: string;
   branch?: string;
   at?: string;
   raw?: boolean;
-}
-
-export function describeVerify(v: Verify): string {
-  const head =
-    v.head === 'same' ? 'branch unchanged since written'
-    : v.head === 'ahead' ? `branch ${v.commitsSince} commit${v.commitsSince === 1 ? '' : 's'} ahead of what it describes`
-    : v.head === 'behind' ? 'branch is behind what it describes (reset?)'
-    : v.head === 'rewritten' ? 'branch rewritten since written'
-    : 'branch state unknown';
-  const parts = [head];
-  if (v.missingFiles.length) parts.push(`missing: ${v.missingFiles.join(', ')}`);
-  if (v.dirty) parts.push('worktree has uncommitted changes');
-  return parts.join(' · ');
 }
 
 /** "good (t@example.com, key SHA256:…)"; the state alone when git named no signer or key. */
@@ -70,11 +67,20 @@ export const showCommand: CommandModule<GlobalArgs, Args> = {
       topic = rows[0].topic;
     }
     const v = readHandoff(repo, branch, topic, a.at);
+    // A diverged handoff has two current versions: show the remote's beside the local one.
+    const other = !a.at && v.sync === 'diverged' ? trackingTips(repo).get(v.ref) : undefined;
+    const r = other ? { remote: other.remote, ...viewOf(repo, trackingRef(other.remote, v.ref), other.oid, branch, topic) } : undefined;
     if (a.json) {
-      const { head: _h, takeoverFrom: _t, reason: _r, ...rest } = v;
-      return printJson({ ...rest, takeoverFrom: v.takeoverFrom, reason: v.reason, handoffHead: v.head });
+      const remote = r && { remote: r.remote, ref: r.ref, oid: r.oid, session: r.session, client: r.client, updatedAt: r.updatedAt, versions: r.versions, body: r.body };
+      return printJson({ ...showJson(v), ...(remote ? { remote } : {}) });
     }
     if (a.raw) return void process.stdout.write(terminalSafe(v.body));
-    process.stdout.write(`${terminalSafe(headerOf(v))}\n\n${terminalSafe(v.body)}${v.body.endsWith('\n') ? '' : '\n'}`);
+    const bodyOf = (x: HandoffView) => `${terminalSafe(x.body)}${x.body.endsWith('\n') ? '' : '\n'}`;
+    if (!r) return void process.stdout.write(`${terminalSafe(headerOf(v))}\n\n${bodyOf(v)}`);
+    process.stdout.write(
+      `${terminalSafe(headerOf(v))}\n\n=== local version ${v.oid.slice(0, 12)} (owner ${short(v.session)}) ===\n\n${bodyOf(v)}\n` +
+        `=== ${r.remote} version ${r.oid.slice(0, 12)} (owner ${short(r.session)}, ${relativeTime(r.updatedAt)}) ===\n\n${bodyOf(r)}\n` +
+        `resolve: git handoff sync --resolve ${v.topic} --branch ${quote([v.branch])} --keep local|remote|both\n`,
+    );
   },
 };

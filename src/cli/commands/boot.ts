@@ -1,0 +1,44 @@
+// `git handoff boot`: the session-start view, verified against the repository now.
+import type { Argv, CommandModule } from 'yargs';
+import { openRepo } from '../../git/repo';
+import { bootView, renderBoot } from '../../handoff/boot';
+import { resolveSession } from '../../handoff/session';
+import { resolveBranch } from '../../handoff/store';
+import type { GlobalArgs } from '../context';
+import { printJson, terminalSafe } from '../output';
+import { showJson } from './show';
+
+interface Args extends GlobalArgs {
+  session?: string;
+  branch?: string;
+  all?: boolean;
+  wrap?: boolean;
+}
+
+export const bootCommand: CommandModule<GlobalArgs, Args> = {
+  command: 'boot',
+  describe: "the session-start view: this branch's handoffs (yours first), each verified against the repository now",
+  builder: (y: Argv<GlobalArgs>) =>
+    y
+      .option('session', { type: 'string', describe: 'this session id, whose handoffs come first (default: from the environment)' })
+      .option('branch', { type: 'string', describe: 'the branch (default: the checked-out one)' })
+      .option('all', { type: 'boolean', describe: 'every branch' })
+      .option('wrap', {
+        type: 'boolean',
+        describe: 'wrap body excerpts in <untrusted-content> tags (default: when stdout is not a terminal, i.e. read by an agent)',
+      })
+      .conflicts('all', 'branch')
+      .epilog(
+        'Each handoff is led by its owner, age, sync state and verification, then its Goal, Next action and Stop ' +
+          'conditions sections (markdown headings, any case); a handoff without them shows its first line.',
+      ) as unknown as Argv<Args>,
+  handler: (a) => {
+    const repo = openRepo();
+    const session = resolveSession(a.session);
+    const branch = a.all ? null : a.branch !== undefined || repo.branch ? resolveBranch(repo, a.branch) : null;
+    const view = bootView(repo, { session: session?.id ?? null, branch, all: a.all || !branch });
+    if (a.json) return printJson({ branch: view.branch, session: view.session, handoffs: view.handoffs.map(showJson) });
+    if (a.quiet) return;
+    process.stdout.write(terminalSafe(renderBoot(view, { untrusted: a.wrap ?? !process.stdout.isTTY })));
+  },
+};

@@ -1,0 +1,133 @@
+// `git handoff fetch | push | sync [R]`: carry handoffs over the remote the team already has (SPEC 7).
+import { quote } from 'shell-quote';
+import type { Argv, CommandModule } from 'yargs';
+import { HandoffError } from '../../errors';
+import { openRepo, type Repo } from '../../git/repo';
+import { requireSession } from '../../handoff/session';
+import { resolveBranch } from '../../handoff/store';
+import { fetchHandoffs, type FetchResult } from '../../sync/fetch';
+import { pushHandoffs, rejectionError, type PushResult } from '../../sync/push';
+import { resolveRemote } from '../../sync/remote';
+import { KEEPS, resolveDivergence, type Keep } from '../../sync/resolve';
+import type { GlobalArgs } from '../context';
+import { printJson } from '../output';
+
+interface Args extends GlobalArgs {
+  remote?: string;
+  resolve?: string;
+  keep?: Keep;
+  session?: string;
+  branch?: string;
+  reason?: string;
+}
+
+const progressOf = (a: Args) => (a.json || a.quiet || !process.stderr.isTTY ? undefined : (line: string) => process.stderr.write(`${line}…\n`));
+const say = (a: Args, line: string) => {
+  if (!a.quiet) process.stdout.write(`${line}\n`);
+};
+const label = (ref: string) => ref.split('/').slice(2).join('/');
+
+export function describeFetch(r: FetchResult): string[] {
+  const c = r.counts;
+  const archived = r.handoffs.filter((h) => h.action === 'archived').length;
+  const lines = [
+    `fetched ${r.remote}: ${c.new} new, ${c['remote-ahead']} remote ahead, ${c['local-ahead']} local ahead, ${c.diverged} diverged, ${c.same} same` +
+      (archived ? `, ${archived} archived` : ''),
+  ];
+  for (const h of r.handoffs) {
+    const at = `${(h.remote ?? h.local ?? '').slice(0, 7)}`;
+    if (h.action === 'created') lines.push(`  new           ${label(h.ref)} ${at}`);
+    else if (h.action === 'fast-forwarded') lines.push(`  fast-forward  ${label(h.ref)} ${h.local!.slice(0, 7)}..${h.remote!.slice(0, 7)}`);
+    else if (h.action === 'archived') lines.push(`  archived      ${label(h.ref)} (archived on ${r.remote} as ${label(h.archivedAs!)})`);
+    else if (h.action === 'refused') lines.push(`  refused       ${label(h.ref)}: ${h.message}`);
+    else if (h.action === 'lost-race') lines.push(`  left as is    ${label(h.ref)}: ${h.message}`);
+    else if (h.case === 'diverged')
+      lines.push(
+        `  diverged      ${label(h.ref)}: local ${h.local!.slice(0, 7)}, ${r.remote} ${h.remote!.slice(0, 7)}; nothing moved.` +
+          ` See both with \`git handoff show ${h.topic} --branch ${quote([h.branch])}\`, then \`git handoff sync --resolve ${h.topic} --branch ${quote([h.branch])} --keep local|remote|both\``,
+      );
+  }
+  return lines;
+}
+
+export function describePush(r: PushResult): string[] {
+  const pushed = r.updates.filter((u) => u.status === 'pushed');
+  const lines = [`pushed ${pushed.length} handoff ref${pushed.length === 1 ? '' : 's'} to ${r.remote}${r.atomic ? '' : ' (the remote does not support atomic pushes: ref by ref)'}`];
+  for (const u of pushed) lines.push(`  ${u.kind.padEnd(13)} ${label(u.ref)}${u.newOid ? ` ${u.newOid.slice(0, 7)}` : ''}`);
+  for (const s of r.skipped) {
+    lines.push(
+      s.state === 'diverged'
+        ? `  not pushed    ${label(s.ref)}: diverged from ${r.remote}; resolve with \`git handoff sync --resolve <topic> --keep local|remote|both\``
+        : `  not pushed    ${label(s.ref)}: ${r.remote} is ahead; \`git handoff fetch\` brings it in`,
+    );
+  }
+  return lines;
+}
+
+function runFetch(repo: Repo, remote: string, a: Args): FetchResult {
+  return fetchHandoffs(repo, remote, progressOf(a));
+}
+
+function runPush(repo: Repo, remote: string, a: Args): PushResult {
+  const r = pushHandoffs(repo, remote, { progress: progressOf(a) });
+  if (r.rejected.length) throw rejectionError(r);
+  return r;
+}
+
+const remoteArg = (y: Argv<GlobalArgs>) =>
+  y.positional('remote', { type: 'string', describe: 'the remote (default: handoff.remote, else origin, else the only remote)' });
+
+export const fetchCommand: CommandModule<GlobalArgs, Args> = {
+  command: 'fetch [remote]',
+  describe: "fetch the remote's handoffs and merge each: new, same, local ahead, remote ahead (fast-forward), diverged",
+  builder: (y: Argv<GlobalArgs>) => remoteArg(y) as unknown as Argv<Args>,
+  handler: (a) => {
+    const repo = openRepo();
+    const r = runFetch(repo, resolveRemote(repo, a.remote), a);
+    if (a.json) return printJson(r);
+    for (const l of describeFetch(r)) say(a, l);
+  },
+};
+
+export const pushCommand: CommandModule<GlobalArgs, Args> = {
+  command: 'push [remote]',
+  describe: 'push every handoff this clone moved forward, in one push, fast-forwards only',
+  builder: (y: Argv<GlobalArgs>) => remoteArg(y) as unknown as Argv<Args>,
+  handler: (a) => {
+    const repo = openRepo();
+    const r = runPush(repo, resolveRemote(repo, a.remote), a);
+    if (a.json) return printJson(r);
+    for (const l of describePush(r)) say(a, l);
+  },
+};
+
+export const syncCommand: CommandModule<GlobalArgs, Args> = {
+  command: 'sync [remote]',
+  describe: 'fetch, then push; or with --resolve, merge a diverged handoff so the next push is a fast-forward',
+  builder: (y: Argv<GlobalArgs>) =>
+    remoteArg(y)
+      .option('resolve', { type: 'string', describe: 'a diverged handoff to resolve (its topic)' })
+      .option('keep', { choices: KEEPS, describe: 'with --resolve: whose body the merge keeps' })
+      .option('branch', { type: 'string', describe: 'with --resolve: the branch (default: the checked-out one)' })
+      .option('session', { type: 'string', describe: 'with --resolve: this session id (default: from the environment)' })
+      .option('reason', { type: 'string', describe: 'with --resolve: kept in the history when a side is taken over' })
+      .example('$0 sync', 'fetch, merge, push')
+      .example('$0 sync --resolve auth-refactor --keep both', 'merge both versions into one') as unknown as Argv<Args>,
+  handler: (a) => {
+    const repo = openRepo();
+    const remote = resolveRemote(repo, a.remote);
+    if (a.resolve !== undefined) {
+      if (!a.keep) throw new HandoffError('usage', 'keep-missing', '--resolve needs --keep local|remote|both');
+      const r = resolveDivergence(repo, { topic: a.resolve, branch: resolveBranch(repo, a.branch), keep: a.keep, remote, session: requireSession(a.session), reason: a.reason });
+      if (a.json) return printJson(r);
+      say(a, `${r.ref} ${r.oid.slice(0, 7)}: merged ${r.parents[0].slice(0, 7)} and ${r.parents[1].slice(0, 7)}, keeping ${r.keep}`);
+      say(a, `next: \`git handoff sync ${remote}\` pushes it (a fast-forward for every clone)`);
+      return;
+    }
+    if (a.keep) throw new HandoffError('usage', 'keep-without-resolve', '--keep goes with --resolve <topic>');
+    const fetched = runFetch(repo, remote, a);
+    const pushed = runPush(repo, remote, a);
+    if (a.json) return printJson({ remote, fetch: fetched, push: pushed });
+    for (const l of [...describeFetch(fetched), ...describePush(pushed)]) say(a, l);
+  },
+};

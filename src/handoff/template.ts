@@ -1,0 +1,88 @@
+// The sections a good handoff has (SPEC 4 `template`): the template, and finding sections in a markdown body.
+
+export interface TemplateSection {
+  name: string;
+  /** what goes under it, shown as an HTML comment that is stripped when the body is saved from an editor */
+  hint: string;
+  match: RegExp;
+}
+
+export const TEMPLATE_SECTIONS: TemplateSection[] = [
+  { name: 'Goal', hint: 'What done looks like, in one or two sentences.', match: /^goals?$/i },
+  { name: 'State', hint: 'Where things stand now: what works, what is half done, what is broken.', match: /^(current )?state$/i },
+  { name: 'Done', hint: 'What this session finished, with commits or files.', match: /^done$/i },
+  { name: 'Ruled out', hint: 'What was tried and why it does not work, so nobody tries it again.', match: /^ruled[ -]out$/i },
+  { name: 'Next action', hint: 'The one next step, concrete enough to start on without asking.', match: /^next[ -]actions?$/i },
+  { name: 'Stop conditions', hint: 'When to stop and ask a person instead of going on.', match: /^stop[ -]conditions?$/i },
+  { name: 'Important files', hint: 'Paths the next session should read first, one per line.', match: /^important[ -]files$/i },
+];
+
+const HINT_RE = /^<!-- (.*) -->$/;
+
+/** The template as markdown: a title line to replace, then each section with its hint. */
+export function templateText(): string {
+  const parts = ['<!-- First line: one sentence saying what this handoff is about (it becomes the subject). -->', ''];
+  for (const s of TEMPLATE_SECTIONS) parts.push(`## ${s.name}`, `<!-- ${s.hint} -->`, '');
+  return parts.join('\n');
+}
+
+/** A body filled in from the template: hint lines removed, and sections left empty dropped. */
+export function stripTemplate(body: string): string {
+  const hints = new Set(['<!-- First line: one sentence saying what this handoff is about (it becomes the subject). -->', ...TEMPLATE_SECTIONS.map((s) => `<!-- ${s.hint} -->`)]);
+  const lines = body.replace(/\r\n?/g, '\n').split('\n').filter((l) => !(HINT_RE.test(l.trim()) && hints.has(l.trim())));
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const heading = /^##\s+(.*)$/.exec(lines[i]);
+    if (heading && TEMPLATE_SECTIONS.some((s) => s.name === heading[1].trim())) {
+      let j = i + 1;
+      while (j < lines.length && lines[j].trim() === '') j++;
+      if (j >= lines.length || /^#{1,2}\s/.test(lines[j])) {
+        i = j - 1;
+        continue;
+      }
+    }
+    out.push(lines[i]);
+  }
+  const text = out.join('\n').replace(/^\s+/, '').replace(/\s+$/, '');
+  return text ? text + '\n' : '';
+}
+
+/** The template sections a body has no heading for. */
+export function missingSections(body: string): string[] {
+  return TEMPLATE_SECTIONS.filter((s) => extractSections(body, [s.match]).length === 0).map((s) => s.name);
+}
+
+export interface Section {
+  heading: string;
+  /** the heading line and its content, up to the next heading of the same or a higher level */
+  text: string;
+}
+
+/** Markdown ATX sections of a body whose heading matches one of `wanted`, in body order; fenced code is never a heading. */
+export function extractSections(body: string, wanted: RegExp[]): Section[] {
+  const lines = body.replace(/\r\n?/g, '\n').split('\n');
+  const out: Section[] = [];
+  let open: { level: number; heading: string; lines: string[] } | null = null;
+  let fence: string | null = null;
+  const close = () => {
+    if (open) out.push({ heading: open.heading, text: open.lines.join('\n').replace(/\s+$/, '') });
+    open = null;
+  };
+  for (const line of lines) {
+    const f = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+    if (f && (!fence || f[1].startsWith(fence))) fence = fence ? null : f[1];
+    const h = fence || f ? null : /^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$/.exec(line);
+    if (h) {
+      const level = h[1].length;
+      if (open && level <= (open as { level: number }).level) close();
+      const title = h[2].replace(/[:.]\s*$/, '').trim();
+      if (!open && wanted.some((w) => w.test(title))) {
+        open = { level, heading: title, lines: [line] };
+        continue;
+      }
+    }
+    if (open) (open as { lines: string[] }).lines.push(line);
+  }
+  close();
+  return out;
+}

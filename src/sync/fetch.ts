@@ -1,0 +1,165 @@
+// `git handoff fetch`: one git fetch into the tracking namespace, then every handoff merged by the five cases.
+import { HandoffError } from '../errors';
+import { casUpdateRef, listRefs, transaction, type RefOp, type RefRecord } from '../git/refs';
+import type { Repo } from '../git/repo';
+import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef } from '../handoff/names';
+import { checkAdvances, type Violation } from '../handoff/ownership';
+import { ancestryOf } from '../handoff/sync-state';
+import { handoffRefspecs, trackingArchivePrefix, trackingPrefix, transportError } from './remote';
+
+/** The five ways a handoff can stand after a fetch (SPEC 7). */
+export type MergeCase = 'new' | 'same' | 'local-ahead' | 'remote-ahead' | 'diverged';
+
+/** What the merge did about it. */
+export type MergeAction = 'created' | 'fast-forwarded' | 'archived' | 'none' | 'refused' | 'lost-race';
+
+export interface HandoffMerge {
+  ref: string;
+  branch: string;
+  topic: string;
+  case: MergeCase;
+  local: string | null;
+  remote: string | null;
+  action: MergeAction;
+  /** the archive entry: the remote archived this handoff (action archived), or this clone did and has not pushed it yet */
+  archivedAs?: string;
+  /** why a remote-ahead move was not applied: the remote history breaks the ownership invariant */
+  violation?: Violation;
+  message?: string;
+}
+
+export interface ArchiveMerge {
+  ref: string;
+  oid: string;
+  case: 'new' | 'same' | 'local-only' | 'diverged';
+  action: 'created' | 'none' | 'lost-race';
+}
+
+export interface FetchResult {
+  remote: string;
+  handoffs: HandoffMerge[];
+  archives: ArchiveMerge[];
+  counts: Record<MergeCase, number>;
+}
+
+const key = (ref: string, prefix: string) => ref.slice(prefix.length);
+const byKey = (recs: RefRecord[], prefix: string) => new Map(recs.filter((r) => r.ref.startsWith(prefix)).map((r) => [key(r.ref, prefix), r.oid]));
+
+/** The refs a merge reads, from one for-each-ref: local handoffs and archive, the remote's tracking copies. */
+export function readSides(repo: Repo, remote: string) {
+  const recs = listRefs(repo, [HANDOFF_PREFIX, ARCHIVE_PREFIX, trackingPrefix(remote), trackingArchivePrefix(remote)]);
+  return {
+    local: byKey(recs, HANDOFF_PREFIX),
+    localArchive: byKey(recs, ARCHIVE_PREFIX),
+    remote: byKey(recs, trackingPrefix(remote)),
+    remoteArchive: byKey(recs, trackingArchivePrefix(remote)),
+  };
+}
+export type Sides = ReturnType<typeof readSides>;
+
+/** Runs the one `git fetch` of both handoff namespaces into refs/remotes/<R>/…; throws exit 7 on failure. */
+export function fetchTracking(repo: Repo, remote: string): void {
+  const r = repo.git(['fetch', '--atomic', '--prune', '--no-tags', '--no-write-fetch-head', '--quiet', remote, ...handoffRefspecs(remote)], { allowFail: true });
+  if (r.status !== 0) throw transportError(repo, remote, 'fetch', r.stderr);
+}
+
+/** Fetches, then merges every handoff by the five cases. Local handoffs move only by CAS, and only forward. */
+export function fetchHandoffs(repo: Repo, remote: string, progress?: (line: string) => void): FetchResult {
+  const before = readSides(repo, remote);
+  fetchTracking(repo, remote);
+  return mergeHandoffs(repo, remote, before, readSides(repo, remote), progress);
+}
+
+const names = (ref: string) => {
+  const p = parseRef(ref);
+  return { branch: p?.branch ?? p?.encodedBranch ?? '', topic: p?.topic ?? '' };
+};
+
+/** Classifies each handoff against the freshly fetched tracking refs and applies what may move. */
+export function mergeHandoffs(repo: Repo, remote: string, before: Sides, now: Sides, progress?: (line: string) => void): FetchResult {
+  const keys = [...new Set([...now.local.keys(), ...now.remote.keys()])].filter((k) => parseRef(HANDOFF_PREFIX + k));
+  // The remote archived a handoff when it no longer has it live but keeps an archive entry of exactly our tip.
+  const remoteArchivedTip = new Map<string, { entry: string; oid: string }>();
+  for (const [k, oid] of now.remoteArchive) {
+    const handoffKey = k.split('/').slice(0, 2).join('/');
+    remoteArchivedTip.set(`${handoffKey}\0${oid}`, { entry: ARCHIVE_PREFIX + k, oid });
+  }
+  const localArchivedTip = new Map<string, string>();
+  for (const [k, oid] of now.localArchive) localArchivedTip.set(`${k.split('/').slice(0, 2).join('/')}\0${oid}`, ARCHIVE_PREFIX + k);
+
+  const differing = keys.filter((k) => now.local.has(k) && now.remote.has(k) && now.local.get(k) !== now.remote.get(k));
+  const isAnc = ancestryOf(repo, differing.flatMap((k) => [now.local.get(k)!, now.remote.get(k)!]));
+  if (keys.length > 20) progress?.(`merging ${keys.length} handoffs from ${remote}`);
+
+  const handoffs: HandoffMerge[] = [];
+  for (const k of keys) {
+    const ref = HANDOFF_PREFIX + k;
+    const local = now.local.get(k) ?? null;
+    const rem = now.remote.get(k) ?? null;
+    const base = { ref, ...names(ref), local, remote: rem };
+    if (local && !rem) {
+      const archived = remoteArchivedTip.get(`${k}\0${local}`);
+      // Archived over there since we last saw it live: archive here too (not when we restored it ourselves).
+      if (archived && before.remote.has(k)) handoffs.push({ ...base, case: 'same', action: 'archived', archivedAs: archived.entry });
+      else handoffs.push({ ...base, case: 'local-ahead', action: 'none' });
+    } else if (!local && rem) {
+      const archivedHere = localArchivedTip.get(`${k}\0${rem}`);
+      if (archivedHere) handoffs.push({ ...base, case: 'local-ahead', action: 'none', archivedAs: archivedHere });
+      else handoffs.push({ ...base, case: 'new', action: 'created' });
+    } else if (local === rem) {
+      handoffs.push({ ...base, case: 'same', action: 'none' });
+    } else if (isAnc(rem!, local!)) {
+      handoffs.push({ ...base, case: 'local-ahead', action: 'none' });
+    } else if (isAnc(local!, rem!)) {
+      handoffs.push({ ...base, case: 'remote-ahead', action: 'fast-forwarded' });
+    } else {
+      handoffs.push({ ...base, case: 'diverged', action: 'none' });
+    }
+  }
+
+  // A remote history that steals or rewrites a handoff is reported, never applied.
+  const forward = handoffs.filter((h) => h.case === 'remote-ahead');
+  checkAdvances(repo, forward.map((h) => ({ oldOid: h.local, newOid: h.remote }))).forEach((v, i) => {
+    if (!v) return;
+    Object.assign(forward[i], { action: 'refused', violation: v, message: `not applied: the remote history breaks the ownership invariant (${v.message})` });
+  });
+
+  const archives: ArchiveMerge[] = [];
+  for (const [k, oid] of now.remoteArchive) {
+    const mine = now.localArchive.get(k);
+    const ref = ARCHIVE_PREFIX + k;
+    if (!parseRef(ref)) continue;
+    archives.push({ ref, oid, case: mine === undefined ? 'new' : mine === oid ? 'same' : 'diverged', action: mine === undefined ? 'created' : 'none' });
+  }
+  for (const [k, oid] of now.localArchive) if (!now.remoteArchive.has(k)) archives.push({ ref: ARCHIVE_PREFIX + k, oid, case: 'local-only', action: 'none' });
+
+  applyMerge(repo, handoffs, archives);
+  const counts = { new: 0, same: 0, 'local-ahead': 0, 'remote-ahead': 0, diverged: 0 } as Record<MergeCase, number>;
+  for (const h of handoffs) counts[h.case]++;
+  return { remote, handoffs, archives, counts };
+}
+
+function opsOf(h: HandoffMerge): RefOp[] {
+  if (h.action === 'created') return [{ op: 'create', ref: h.ref, newOid: h.remote! }];
+  if (h.action === 'fast-forwarded') return [{ op: 'update', ref: h.ref, newOid: h.remote!, oldOid: h.local! }];
+  if (h.action === 'archived') return [{ op: 'delete', ref: h.ref, oldOid: h.local! }];
+  return [];
+}
+
+/** All moves in one transaction; if a local writer raced it, each move alone by CAS so the others still land. */
+function applyMerge(repo: Repo, handoffs: HandoffMerge[], archives: ArchiveMerge[]): void {
+  const moving = handoffs.filter((h) => opsOf(h).length);
+  const newArchives = archives.filter((a) => a.action === 'created');
+  // An archive entry a local handoff moves into is created with it (or exists already from the remote's list).
+  const ops: RefOp[] = [...newArchives.map((a): RefOp => ({ op: 'create', ref: a.ref, newOid: a.oid })), ...moving.flatMap(opsOf)];
+  if (ops.length === 0) return;
+  const r = transaction(repo, ops, 'handoff fetch');
+  if (r.ok) return;
+  if (r.reason === 'hook') throw new HandoffError('integrity', 'refused-by-hook', `a reference-transaction hook refused the fetched handoffs; nothing moved:\n${r.message}`);
+  for (const a of newArchives) if (!casUpdateRef(repo, a.ref, a.oid, null, 'handoff fetch').ok) a.action = 'lost-race';
+  for (const h of moving) {
+    const res =
+      h.action === 'archived' ? transaction(repo, opsOf(h), 'handoff fetch') : casUpdateRef(repo, h.ref, h.remote!, h.action === 'fast-forwarded' ? h.local : null, 'handoff fetch');
+    if (!res.ok) Object.assign(h, { action: 'lost-race', message: `changed locally during the fetch; left as it is (run \`git handoff fetch\` again)` });
+  }
+}

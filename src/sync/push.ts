@@ -1,0 +1,202 @@
+// `git handoff push`: one `git push --no-verify --porcelain` of every handoff ref this clone moved forward.
+import { HandoffError } from '../errors';
+import { listRefs, transaction, type RefOp } from '../git/refs';
+import type { Repo } from '../git/repo';
+import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef } from '../handoff/names';
+import { ancestryOf } from '../handoff/sync-state';
+import { fetchHandoffs, readSides, type FetchResult, type Sides } from './fetch';
+import { trackingArchivePrefix, trackingPrefix, transportError } from './remote';
+
+/** One ref this clone has that the remote does not: a new or fast-forwarded handoff, an archive entry, an archiving. */
+export interface PushUpdate {
+  ref: string;
+  /** null: delete the remote's ref (the handoff was archived here; its archive entry goes in the same push) */
+  newOid: string | null;
+  /** what the remote had when last fetched (null: nothing) */
+  oldOid: string | null;
+  kind: 'create' | 'fast-forward' | 'archive-entry' | 'archive';
+  /** after the push: pushed, up to date, rejected (with git's reason) */
+  status?: 'pushed' | 'up-to-date' | 'rejected';
+  reason?: string;
+}
+
+export interface PushSkip {
+  ref: string;
+  state: 'diverged' | 'behind';
+  local: string;
+  remote: string;
+}
+
+export interface PushResult {
+  remote: string;
+  atomic: boolean;
+  updates: PushUpdate[];
+  /** handoffs not pushed: diverged (needs --resolve) or behind (run fetch) */
+  skipped: PushSkip[];
+  rejected: PushUpdate[];
+  /** what the server said (a refusing hook's message) */
+  remoteMessages: string[];
+  /** the re-fetch after a rejection */
+  refetch?: FetchResult;
+}
+
+/** What a push would send, from the local refs against the tracking refs (no network). */
+export function planPush(repo: Repo, sides: Sides): { updates: PushUpdate[]; skipped: PushSkip[] } {
+  const updates: PushUpdate[] = [];
+  const skipped: PushSkip[] = [];
+  const differing = [...sides.local].filter(([k, oid]) => sides.remote.has(k) && sides.remote.get(k) !== oid);
+  const isAnc = ancestryOf(repo, differing.flatMap(([k, oid]) => [oid, sides.remote.get(k)!]));
+  for (const [k, oid] of sides.local) {
+    const ref = HANDOFF_PREFIX + k;
+    if (!parseRef(ref)) continue;
+    const theirs = sides.remote.get(k) ?? null;
+    if (theirs === oid) continue;
+    if (!theirs) updates.push({ ref, newOid: oid, oldOid: null, kind: 'create' });
+    else if (isAnc(theirs, oid)) updates.push({ ref, newOid: oid, oldOid: theirs, kind: 'fast-forward' });
+    else skipped.push({ ref, state: isAnc(oid, theirs) ? 'behind' : 'diverged', local: oid, remote: theirs });
+  }
+  const archivedHere = new Map<string, string>();
+  for (const [k, oid] of sides.localArchive) {
+    const ref = ARCHIVE_PREFIX + k;
+    if (!parseRef(ref)) continue;
+    archivedHere.set(`${k.split('/').slice(0, 2).join('/')}\0${oid}`, ref);
+    if (!sides.remoteArchive.has(k)) updates.push({ ref, newOid: oid, oldOid: null, kind: 'archive-entry' });
+  }
+  // Archived here, still live there at the archived tip: the push removes it, beside its archive entry.
+  for (const [k, theirs] of sides.remote) {
+    if (sides.local.has(k) || !archivedHere.has(`${k}\0${theirs}`)) continue;
+    updates.push({ ref: HANDOFF_PREFIX + k, newOid: null, oldOid: theirs, kind: 'archive' });
+  }
+  return { updates, skipped };
+}
+
+export interface PushOptions {
+  /** re-fetch after a rejection (off in the pre-push hook) */
+  refetch?: boolean;
+  progress?: (line: string) => void;
+}
+
+/** Pushes every pushable handoff ref in one `git push`; a rejection re-fetches and reports, it never forces. */
+export function pushHandoffs(repo: Repo, remote: string, o: PushOptions = {}): PushResult {
+  const plan = planPush(repo, readSides(repo, remote));
+  const result: PushResult = { remote, atomic: true, updates: plan.updates, skipped: plan.skipped, rejected: [], remoteMessages: [] };
+  if (plan.updates.length > 20) o.progress?.(`pushing ${plan.updates.length} handoff refs to ${remote}`);
+  const first = pushOnce(repo, remote, plan.updates, result);
+  if (first.length === 0 || o.refetch === false) return { ...result, rejected: first };
+  // Rejected: learn what the remote has now, merge it, and send once more whatever is still a fast-forward
+  // (with --atomic, refs rejected only because another one was).
+  result.refetch = fetchHandoffs(repo, remote, o.progress);
+  const again = planPush(repo, readSides(repo, remote));
+  const retry = again.updates.filter((u) => first.some((f) => f.ref === u.ref));
+  pushOnce(repo, remote, retry, result);
+  for (const u of retry) Object.assign(first.find((f) => f.ref === u.ref)!, { status: u.status, reason: u.reason });
+  result.skipped = again.skipped;
+  result.rejected = first.filter((f) => f.status === 'rejected');
+  return result;
+}
+
+/** One git push of these updates (atomic when the remote supports it); marks each, returns the rejected ones. */
+function pushOnce(repo: Repo, remote: string, updates: PushUpdate[], result: PushResult): PushUpdate[] {
+  if (updates.length === 0) return [];
+  let r = runPush(repo, remote, updates, result.atomic);
+  if (r.status !== 0 && result.atomic && /does not support --atomic/i.test(r.stderr)) {
+    result.atomic = false;
+    r = runPush(repo, remote, updates, false);
+  }
+  const lines = parsePorcelain(r.stdout);
+  if (r.status !== 0 && lines.size === 0) throw transportError(repo, remote, 'push', r.stderr);
+  for (const u of updates) {
+    const line = lines.get(u.ref);
+    if (!line) Object.assign(u, { status: 'rejected', reason: 'not reported by git' });
+    else if (line.flag === '!') Object.assign(u, { status: 'rejected', reason: line.summary });
+    else u.status = line.flag === '=' ? 'up-to-date' : 'pushed';
+  }
+  recordPushed(repo, remote, updates.filter((u) => u.status !== 'rejected'));
+  result.remoteMessages.push(...remoteLines(r.stderr));
+  return updates.filter((u) => u.status === 'rejected');
+}
+
+function runPush(repo: Repo, remote: string, updates: PushUpdate[], atomic: boolean) {
+  const args = ['push', '--no-verify', '--porcelain', '--no-follow-tags'];
+  if (atomic) args.push('--atomic');
+  // A deletion has no fast-forward check of its own: the lease makes it a compare-and-swap on the archived tip.
+  for (const u of updates) if (u.newOid === null) args.push(`--force-with-lease=${u.ref}:${u.oldOid}`);
+  args.push(remote, ...updates.map((u) => (u.newOid === null ? `:${u.ref}` : `${u.newOid}:${u.ref}`)));
+  return repo.git(args, { allowFail: true });
+}
+
+interface PorcelainLine {
+  flag: string;
+  summary: string;
+}
+
+/** `<flag>\t<from>:<to>\t<summary>` lines, by destination ref. */
+export function parsePorcelain(stdout: string): Map<string, PorcelainLine> {
+  const out = new Map<string, PorcelainLine>();
+  for (const line of stdout.split('\n')) {
+    const m = /^(.)\t([^\t]*):([^\t]+)\t(.*)$/.exec(line);
+    if (m) out.set(m[3], { flag: m[1], summary: m[4] });
+  }
+  return out;
+}
+
+/** The server's own words (a refusing hook's message), as git relays them. */
+function remoteLines(stderr: string): string[] {
+  return stderr
+    .split('\n')
+    .filter((l) => l.startsWith('remote:'))
+    .map((l) => l.replace(/^remote:\s?/, '').trimEnd())
+    .filter(Boolean);
+}
+
+/** Moves the tracking refs to what the remote now has, so `list` says synced without another fetch. */
+function recordPushed(repo: Repo, remote: string, done: PushUpdate[]): void {
+  if (done.length === 0) return;
+  const tracking = (ref: string) =>
+    ref.startsWith(HANDOFF_PREFIX) ? trackingPrefix(remote) + ref.slice(HANDOFF_PREFIX.length) : trackingArchivePrefix(remote) + ref.slice(ARCHIVE_PREFIX.length);
+  const current = new Map(listRefs(repo, [trackingPrefix(remote), trackingArchivePrefix(remote)]).map((r) => [r.ref, r.oid]));
+  const ops: RefOp[] = [];
+  for (const u of done) {
+    const t = tracking(u.ref);
+    const have = current.get(t) ?? null;
+    if (have === u.newOid) continue;
+    if (u.newOid === null) ops.push({ op: 'delete', ref: t, oldOid: have! });
+    else if (have === null) ops.push({ op: 'create', ref: t, newOid: u.newOid });
+    else ops.push({ op: 'update', ref: t, newOid: u.newOid, oldOid: have });
+  }
+  if (ops.length) transaction(repo, ops, 'handoff push');
+}
+
+/**
+ * The error a push with rejections ends in: 4 when another clone got there first (non-fast-forward, stale),
+ * 6 when the server's invariant check refused, 7 when the server refused for its own reasons (permissions…).
+ */
+export function rejectionError(res: PushResult): HandoffError {
+  const reasons = res.rejected.map((u) => u.reason ?? '');
+  const kind: 'integrity' | 'concurrent' | 'environment' =
+    res.remoteMessages.some((l) => /^git-handoff: refused/.test(l)) ? 'integrity'
+    : reasons.every((r) => /non-fast-forward|fetch first|stale info|atomic push failed/.test(r)) ? 'concurrent'
+    : 'environment';
+  const lines = res.rejected.map((u) => `  ${u.ref}: ${u.reason}`);
+  const after = res.refetch
+    ? res.refetch.handoffs.filter((h) => res.rejected.some((u) => u.ref === h.ref)).map((h) => `  ${h.ref} is now ${h.case}${h.action !== 'none' ? ` (${h.action})` : ''}`)
+    : [];
+  const next = {
+    integrity: 'The server holds handoffs to the ownership invariant: write a new version on top of its value (fetch first) or take it over with --take-over --reason.',
+    concurrent:
+      'Another clone pushed first. Nothing was forced. Fast-forwarded handoffs can be pushed again with `git handoff push`; diverged ones need `git handoff sync --resolve <topic> --keep local|remote|both`.',
+    environment: `The server refused the push for its own reasons (above): check your access to ${res.remote}, then run \`git handoff push\` again.`,
+  }[kind];
+  return new HandoffError(
+    kind,
+    { integrity: 'push-refused', concurrent: 'push-rejected', environment: 'push-denied' }[kind],
+    [
+      `${res.rejected.length} handoff ref${res.rejected.length === 1 ? ' was' : 's were'} rejected by ${res.remote}:`,
+      ...lines,
+      ...res.remoteMessages.map((l) => `  remote: ${l}`),
+      ...(after.length ? ['after a re-fetch:', ...after] : []),
+      next,
+    ].join('\n'),
+    { result: res },
+  );
+}

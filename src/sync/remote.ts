@@ -1,0 +1,74 @@
+// Which remote a sync command talks to, the refspecs that carry handoffs, and git's transport errors in plain words.
+import { HandoffError } from '../errors';
+import { configValue, readConfig } from '../git/config';
+import type { Repo } from '../git/repo';
+import { ARCHIVE_PREFIX, HANDOFF_PREFIX } from '../handoff/names';
+
+/** refs/remotes/<R>/handoffs/ and refs/remotes/<R>/handoff-archive/: where a fetch puts the remote's handoffs. */
+export const trackingPrefix = (remote: string) => `refs/remotes/${remote}/handoffs/`;
+export const trackingArchivePrefix = (remote: string) => `refs/remotes/${remote}/handoff-archive/`;
+
+/** The fetch refspecs `install --remote` adds and `fetch` passes: forced into the tracking namespace only. */
+export function handoffRefspecs(remote: string): string[] {
+  return [`+${HANDOFF_PREFIX}*:${trackingPrefix(remote)}*`, `+${ARCHIVE_PREFIX}*:${trackingArchivePrefix(remote)}*`];
+}
+
+/** Names of the configured remotes, from one `git remote`. */
+export function remoteNames(repo: Repo): string[] {
+  return repo.out(['remote']).split('\n').filter(Boolean);
+}
+
+/** The remote to use: the one named, else `handoff.remote`, else `origin`, else the only remote. */
+export function resolveRemote(repo: Repo, named?: string): string {
+  const names = remoteNames(repo);
+  const pick = named || configValue(readConfig(repo), 'handoff.remote') || (names.includes('origin') ? 'origin' : names.length === 1 ? names[0] : undefined);
+  if (!pick) {
+    throw new HandoffError(
+      'usage',
+      'no-remote',
+      names.length ? `several remotes (${names.join(', ')}) and none chosen: name one, or set one with \`git config handoff.remote <name>\`` : 'this repository has no remote: add one with `git remote add origin <url>`',
+      { remotes: names },
+    );
+  }
+  if (!names.includes(pick)) {
+    throw new HandoffError('usage', 'unknown-remote', `no remote named "${pick}" (remotes: ${names.join(', ') || 'none'}); \`git remote -v\` lists them`, { remote: pick, remotes: names });
+  }
+  return pick;
+}
+
+const UNREACHABLE = [
+  /Could not read from remote repository/i,
+  /unable to access/i,
+  /Connection refused/i,
+  /Could not resolve host/i,
+  /does not appear to be a git repository/i,
+  /unable to connect/i,
+  /Connection (timed out|reset)/i,
+  /Repository not found/i,
+  /not found: did you run git update-server-info/i,
+  /remote end hung up/i,
+  /No such file or directory/i,
+];
+
+/** What git said, from its first fatal:/error: line on (a reason often follows on the next line), at most 3 lines. */
+export function gitReason(stderr: string): string {
+  const lines = stderr.split('\n').map((l) => l.trim()).filter(Boolean);
+  const from = Math.max(0, lines.findIndex((l) => /^(fatal|error):/.test(l)));
+  return lines.slice(from, from + 3).join(' ') || 'no message from git';
+}
+
+/** A failed fetch or push turned into what to do (exit 7); nothing local has been changed when this is thrown. */
+export function transportError(repo: Repo, remote: string, verb: 'fetch' | 'push', stderr: string): HandoffError {
+  const url = repo.git(['remote', 'get-url', remote], { allowFail: true }).stdout.trim();
+  const reason = gitReason(stderr);
+  const unreachable = UNREACHABLE.some((re) => re.test(stderr));
+  const hint = unreachable
+    ? `check the address (\`git remote get-url ${remote}\`), the network and your credentials, then run \`git handoff ${verb} ${remote}\` again`
+    : `fix what git reports, then run \`git handoff ${verb} ${remote}\` again`;
+  return new HandoffError(
+    'environment',
+    unreachable ? 'remote-unreachable' : `${verb}-failed`,
+    `cannot ${verb} handoffs ${verb === 'fetch' ? 'from' : 'to'} ${remote}${url ? ` (${url})` : ''}: ${reason}\n${hint}. No local handoff was changed.`,
+    { remote, url, stderr: stderr.trim() },
+  );
+}

@@ -1,0 +1,108 @@
+// `git handoff sync --resolve <topic> --keep local|remote|both`: a merge commit over both tips of a diverged handoff.
+import { HandoffError } from '../errors';
+import { identityEnv, readConfig } from '../git/config';
+import { parseCommit, readObjects, writeBlob, writeCommit, writeTree } from '../git/objects';
+import { casUpdateRef, readRef } from '../git/refs';
+import type { Repo } from '../git/repo';
+import { buildMessage } from '../handoff/document';
+import { assertTopic, handoffRef } from '../handoff/names';
+import { checkAdvance } from '../handoff/ownership';
+import { short, type SessionRef } from '../handoff/session';
+import { notFound, viewOf, type HandoffView } from '../handoff/store';
+import { ancestryOf, compareTips, trackingRef } from '../handoff/sync-state';
+
+export type Keep = 'local' | 'remote' | 'both';
+export const KEEPS: Keep[] = ['local', 'remote', 'both'];
+
+export interface ResolveOptions {
+  topic: string;
+  branch: string;
+  keep: Keep;
+  remote: string;
+  session: SessionRef;
+  reason?: string;
+}
+
+export interface ResolveResult {
+  ref: string;
+  oid: string;
+  parents: [string, string];
+  keep: Keep;
+  session: string;
+  /** the owners whose side the resolver took over, on the record */
+  takeoverFrom: string[];
+}
+
+/** The body kept with --keep both: each version whole, under a heading that says whose it is. */
+export function bothBodies(topic: string, local: HandoffView, remote: HandoffView, remoteName: string): string {
+  const side = (v: HandoffView, where: string) =>
+    `## Version by session ${short(v.session)} (${v.oid.slice(0, 12)}, ${v.updatedAt}, ${where})\n\n${v.body.replace(/\s+$/, '')}\n`;
+  return (
+    `# ${topic}: two versions kept (diverged, resolved with --keep both)\n\n` +
+    `${side(local, 'the resolving clone\'s side')}\n${side(remote, `${remoteName}'s side`)}`
+  );
+}
+
+/**
+ * Writes the merge of the local and remote tips, parents [local, remote], so the result is a fast-forward
+ * from both. Each parent's owner is the resolver or is named as taken over: when the two sides belong to
+ * two other sessions, the local side is first taken over in a commit of its own (one trailer names one owner).
+ */
+export function resolveDivergence(repo: Repo, o: ResolveOptions): ResolveResult {
+  const topic = assertTopic(o.topic);
+  const ref = handoffRef(o.branch, topic);
+  const localTip = readRef(repo, ref);
+  if (!localTip) throw notFound(ref, o.branch, topic);
+  const remoteTip = readRef(repo, trackingRef(o.remote, ref));
+  if (!remoteTip) {
+    throw new HandoffError('usage', 'not-diverged', `${ref} has no copy from ${o.remote}; run \`git handoff fetch ${o.remote}\` first`, { ref });
+  }
+  const state = compareTips(ancestryOf(repo, [localTip, remoteTip]), localTip, remoteTip);
+  if (state !== 'diverged') {
+    throw new HandoffError('usage', 'not-diverged', `${ref} is ${state} against ${o.remote}, not diverged: \`git handoff sync ${o.remote}\` carries it without a merge`, { ref, state });
+  }
+  const local = viewOf(repo, ref, localTip, o.branch, topic);
+  const remote = viewOf(repo, trackingRef(o.remote, ref), remoteTip, o.branch, topic);
+  const config = readConfig(repo);
+  const env = identityEnv(config);
+  const reason = o.reason?.trim() || `resolved a divergence with ${o.remote}, keeping ${o.keep}`;
+  const me = o.session.id;
+  const message = (body: string, takeoverFrom: string | null) =>
+    buildMessage({ topic, body, session: me, branch: local.branch, head: o.keep === 'remote' ? remote.head : local.head, client: o.session.client, takeoverFrom, reason: takeoverFrom ? reason : null });
+
+  const [localCommit, remoteCommit] = readObjects(repo, [localTip, remoteTip]).map((c) => parseCommit(c!.content));
+  let tree: string;
+  let body: string;
+  if (o.keep === 'both') {
+    body = bothBodies(topic, local, remote, o.remote);
+    const [state] = readObjects(repo, [`${localTip}:state.json`]);
+    tree = writeTree(repo, [
+      { name: 'handoff.md', oid: writeBlob(repo, body) },
+      { name: 'state.json', oid: writeBlob(repo, state ? state.content.toString('utf8') : '{}\n') },
+    ]);
+  } else {
+    const kept = o.keep === 'local' ? local : remote;
+    body = kept.body;
+    tree = (o.keep === 'local' ? localCommit : remoteCommit).tree;
+  }
+
+  const takeoverFrom: string[] = [];
+  let first = localTip;
+  const foreign = [local.session, remote.session].filter((s): s is string => !!s && s !== me);
+  if (new Set(foreign).size === 2) {
+    first = writeCommit(repo, localCommit.tree, [localTip], message(local.body, local.session), env);
+    takeoverFrom.push(local.session!);
+  }
+  const named = first === localTip ? foreign[0] ?? null : remote.session !== me ? remote.session : null;
+  if (named) takeoverFrom.push(named);
+  const merge = writeCommit(repo, tree, [first, remoteTip], message(body, named), env);
+  // The same rule the hooks and the server apply: refuse here rather than write what a push would be refused for.
+  const v = checkAdvance(repo, localTip, merge) ?? checkAdvance(repo, remoteTip, merge);
+  if (v) throw new HandoffError('integrity', 'resolve-breaks-invariant', `the merge would break the ownership invariant: ${v.message}`, { ref, violation: v });
+  const r = casUpdateRef(repo, ref, merge, localTip, `handoff resolve ${topic}`);
+  if (!r.ok) {
+    if (r.reason === 'hook') throw new HandoffError('integrity', 'refused-by-hook', `a reference-transaction hook refused the merge of ${ref}:\n${r.message}`, { ref });
+    throw new HandoffError('concurrent', 'concurrent-update', `${ref} changed while it was being resolved; nothing was written. Run the resolve again.`, { ref });
+  }
+  return { ref, oid: merge, parents: [first, remoteTip], keep: o.keep, session: me, takeoverFrom };
+}

@@ -1,0 +1,42 @@
+// The docs a user reads cannot drift from the code: every config key is in the README table and the man page.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CONFIG_KEYS } from '../../src/config-keys';
+import { ROOT } from '../helpers/repo';
+
+describe('documentation', () => {
+  it('README and man page list every handoff.* key with its default', () => {
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const man = readFileSync(path.join(ROOT, 'dist', 'man', 'git-handoff.1'), 'utf8').replace(/\\-/g, '-');
+    for (const k of CONFIG_KEYS) {
+      const row = readme.split('\n').find((l) => l.startsWith(`| \`${k.key}\` |`));
+      expect(row, k.key).toBeDefined();
+      expect(row).toContain(k.default.startsWith('(') ? k.default : `\`${k.default}\``);
+      expect(man).toContain(`.B ${k.key}`);
+    }
+  });
+
+  it('the README quick start names the commands that exist', () => {
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    expect(readme).toContain('npm install && npm run demo');
+    expect(pkg.scripts.demo).toBeDefined();
+    expect(readme).toMatch(/^npm test\b/m);
+  });
+});
+
+describe('npm run demo', () => {
+  it('shows the refusal, the takeover and three versions', async () => {
+    const { execa } = await import('execa');
+    const { makeRepo } = await import('../helpers/repo');
+    const env = makeRepo().env;
+    const r = await execa('bash', [path.join(ROOT, 'scripts', 'demo.sh')], { env, extendEnv: false, reject: false });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/exit 3 — refused/);
+    expect(r.stderr).toMatch(/owned by session 5f0c6a52/);
+    expect(r.stdout).toMatch(/\(taken over\)/);
+    const log = r.stdout.slice(r.stdout.indexOf('git handoff log auth-refactor'));
+    expect(log.match(/^[0-9a-f]{12}  /gm)).toHaveLength(3);
+  });
+});

@@ -1,0 +1,69 @@
+// A hundred handoffs travel in one git fetch and one git push, with a bounded number of git processes.
+import { describe, expect, it } from 'vitest';
+import { buildMessage } from '../../src/handoff/document';
+import { json, tempDir, type TestRepo } from '../helpers/repo';
+import { gitRecorder, handoffRefs, makeWorld, ok } from './world';
+
+const N = 100;
+const topic = (i: number) => `area-${i}-notes`;
+
+/** N handoffs (or a new version of each) by plumbing: one tree, N commit-tree, one update-ref --stdin. */
+function writeMany(repo: TestRepo, version: number): void {
+  const blob = repo.git(['hash-object', '-w', '--stdin'], { input: `version ${version}\n` }).stdout.trim();
+  const state = repo.git(['hash-object', '-w', '--stdin'], { input: '{}\n' }).stdout.trim();
+  const tree = repo.git(['mktree'], { input: `100644 blob ${blob}\thandoff.md\n100644 blob ${state}\tstate.json\n` }).stdout.trim();
+  const lines = ['start'];
+  for (let i = 0; i < N; i++) {
+    const ref = `refs/handoffs/main/${topic(i)}`;
+    const old = repo.git(['rev-parse', '-q', '--verify', ref], { allowFail: true }).stdout.trim();
+    const msg = buildMessage({ topic: topic(i), body: `version ${version}`, session: 'sess-bulk', branch: 'main', head: null, client: 'cli' });
+    const oid = repo.git(['commit-tree', tree, ...(old ? ['-p', old] : [])], { input: msg }).stdout.trim();
+    lines.push(`update ${ref} ${oid} ${old}`.trimEnd());
+  }
+  repo.git(['update-ref', '--stdin'], { input: [...lines, 'prepare', 'commit', ''].join('\n') });
+}
+
+const count = (calls: string[][], sub: string) => calls.filter((c) => c[0] === sub).length;
+
+describe('a hundred handoffs', () => {
+  it('sync in one fetch and one push each way, with a handful of git processes', async () => {
+    const { a, b, bare } = await makeWorld('file');
+    writeMany(a, 1);
+
+    const measured = async (repo: TestRepo, args: string[]) => {
+      const r = gitRecorder(tempDir());
+      const out = await repo.cli(args, { env: r.env });
+      expect(out.exitCode, String(out.stderr)).toBe(0);
+      if (process.env.SYNC_TRACE) console.log(args.join(' '), r.calls().map((c) => c[0]).join(' '));
+      return { out: json(out), calls: r.calls() };
+    };
+    const up = await measured(a, ['sync', '--json']);
+    expect(up.out.push.updates.filter((u: { kind: string; status: string }) => u.kind === 'create' && u.status === 'pushed')).toHaveLength(N);
+    expect(count(up.calls, 'fetch')).toBe(1);
+    expect(count(up.calls, 'push')).toBe(1);
+    expect(up.calls.length).toBeLessThanOrEqual(14);
+
+    const down = await measured(b, ['sync', '--json']);
+    expect(down.out.fetch.counts.new).toBe(N);
+    expect(count(down.calls, 'fetch')).toBe(1);
+    expect(count(down.calls, 'push')).toBe(0);
+    expect(down.calls.length).toBeLessThanOrEqual(12);
+    expect(handoffRefs(b)).toBe(handoffRefs(a));
+
+    writeMany(a, 2);
+    const push = await measured(a, ['sync', '--json']);
+    expect(push.out.push.updates.filter((u: { kind: string; status: string }) => u.kind === 'fast-forward' && u.status === 'pushed')).toHaveLength(N);
+    expect(count(push.calls, 'fetch')).toBe(1);
+    expect(count(push.calls, 'push')).toBe(1);
+    expect(push.calls.length).toBeLessThanOrEqual(14);
+    expect(handoffRefs(bare)).toBe(handoffRefs(a));
+
+    // Fast-forwarding a hundred, each checked against the ownership invariant, still takes a handful of processes.
+    const ff = await measured(b, ['fetch', '--json']);
+    expect(ff.out.counts['remote-ahead']).toBe(N);
+    expect(ff.out.handoffs.every((h: { action: string }) => h.action === 'fast-forwarded')).toBe(true);
+    expect(count(ff.calls, 'fetch')).toBe(1);
+    expect(ff.calls.length).toBeLessThanOrEqual(12);
+    expect(handoffRefs(b)).toBe(handoffRefs(a));
+  });
+});

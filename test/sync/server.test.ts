@@ -1,0 +1,101 @@
+// `install --server`: a bare remote holds pushed handoff refs to the ownership invariant.
+import { writeFileSync, chmodSync, existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { refOf, type TestRepo } from '../helpers/repo';
+import { makeWorld, ok, type Transport } from './world';
+
+const REF = 'refs/handoffs/main/auth-refactor';
+
+/** A commit with the given tree, parents and session, made with plumbing (what a hand-rolled script would do). */
+function forge(repo: TestRepo, tree: string, parents: string[], session: string, extra = ''): string {
+  const args = ['commit-tree', tree, ...parents.flatMap((p) => ['-p', p])];
+  return repo.git(args, { input: `handoff(auth-refactor): forged\n\nClaude-Session-Id: ${session}\n${extra}` }).stdout.trim();
+}
+
+describe.each<Transport>(['file', 'git', 'http'])('install --server over %s', (transport) => {
+  it('rejects a forced clobber and a steal with a message the pusher sees; the server keeps its value', async () => {
+    const { a, b, bare } = await makeWorld(transport, { server: true });
+    await ok(a, ['write', 'auth-refactor', '-m', 'the real one', '--session', 'sess-a']);
+    await ok(a, ['sync']);
+    const kept = refOf(bare, REF)!;
+    await ok(b, ['fetch']);
+    const tree = b.git(['rev-parse', `${kept}^{tree}`]).stdout.trim();
+
+    const rewrite = forge(b, tree, [], 'sess-b');
+    const forced = b.git(['push', '--force', 'origin', `${rewrite}:${REF}`], { allowFail: true });
+    expect(forced.status).not.toBe(0);
+    expect(forced.stderr).toMatch(/remote: git-handoff: refused refs\/handoffs\/main\/auth-refactor: history rewritten/);
+    expect(refOf(bare, REF)).toBe(kept);
+
+    const steal = forge(b, tree, [kept], 'sess-b');
+    const stolen = b.git(['push', 'origin', `${steal}:${REF}`], { allowFail: true });
+    expect(stolen.status).not.toBe(0);
+    expect(stolen.stderr).toMatch(/remote: git-handoff: refused .*session sess-b adds to session sess-a's handoff without a takeover/);
+    expect(refOf(bare, REF)).toBe(kept);
+
+    const deleted = b.git(['push', 'origin', `:${REF}`], { allowFail: true });
+    expect(deleted.stderr).toMatch(/deleting a handoff is done only by archiving it/);
+    expect(refOf(bare, REF)).toBe(kept);
+
+    // What the invariant allows goes through: a takeover on the record, then an archive.
+    await ok(b, ['write', 'auth-refactor', '-m', 'taking over', '--session', 'sess-b', '--take-over', '--reason', 'A is gone']);
+    await ok(b, ['sync']);
+    expect(refOf(bare, REF)).toBe(refOf(b, REF));
+    await ok(b, ['archive', 'auth-refactor', '--session', 'sess-b']);
+    await ok(b, ['sync']);
+    expect(refOf(bare, REF)).toBeNull();
+    // Branches are never looked at.
+    b.git(['push', '-q', 'origin', 'HEAD:refs/heads/feature']);
+    expect(refOf(bare, 'refs/heads/feature')).toBe(refOf(b, 'HEAD'));
+  });
+});
+
+describe('install --server', () => {
+  it('git handoff push reports a server refusal as an integrity error (exit 6)', async () => {
+    const { a, b, bare } = await makeWorld('file', { server: true });
+    await ok(a, ['write', 'auth-refactor', '-m', 'the real one', '--session', 'sess-a']);
+    await ok(a, ['sync']);
+    await ok(b, ['fetch']);
+    // B writes on top of A's handoff without a takeover, by hand, then asks git handoff to push it.
+    const kept = refOf(bare, REF)!;
+    const steal = forge(b, b.git(['rev-parse', `${kept}^{tree}`]).stdout.trim(), [kept], 'sess-b');
+    b.git(['update-ref', REF, steal, kept]);
+    const r = await b.cli(['push']);
+    expect(r.exitCode).toBe(6);
+    expect(r.stderr).toMatch(/rejected by origin/);
+    expect(r.stderr).toMatch(/without a takeover/);
+    expect(refOf(bare, REF)).toBe(kept);
+  });
+
+  it('keeps and restores a pre-receive hook that was there, is idempotent, and needs a bare repository', async () => {
+    const { bare, a } = await makeWorld('file');
+    const hooks = bare.git(['rev-parse', '--path-format=absolute', '--git-path', 'hooks']).stdout.trim();
+    const original = '#!/bin/sh\ncat >/dev/null\necho "their hook ran" >&2\n';
+    writeFileSync(path.join(hooks, 'pre-receive'), original);
+    chmodSync(path.join(hooks, 'pre-receive'), 0o755);
+    await ok(bare, ['install', '--server']);
+    expect((await ok(bare, ['install', '--server'])).stdout).toMatch(/already installed/);
+    expect(readFileSync(path.join(hooks, 'pre-receive.pre-handoff'), 'utf8')).toBe(original);
+    expect((await ok(bare, ['doctor'])).stdout).toMatch(/server\s+ok/);
+    const pushed = a.git(['push', 'origin', 'HEAD:refs/heads/main']);
+    expect(pushed.stderr).toContain('their hook ran');
+    await ok(bare, ['uninstall', '--server']);
+    expect(readFileSync(path.join(hooks, 'pre-receive'), 'utf8')).toBe(original);
+    expect(existsSync(path.join(hooks, 'pre-receive.pre-handoff'))).toBe(false);
+    expect((await a.cli(['install', '--server'])).exitCode).toBe(2);
+  });
+
+  it('without git-handoff on the server: handoff updates are refused, branches still go through', async () => {
+    const { a, bare } = await makeWorld('file', { server: true });
+    await ok(a, ['write', 'auth-refactor', '-m', 'x', '--session', 'sess-a']);
+    // file:// runs the server side in the pusher's environment: point the stub at nothing.
+    const env = { GIT_HANDOFF_BIN: '/nonexistent/git-handoff', PATH: '/usr/bin:/bin' };
+    const handoff = a.git(['push', 'origin', `${REF}:${REF}`], { allowFail: true, env });
+    expect(handoff.status).not.toBe(0);
+    expect(handoff.stderr).toMatch(/git-handoff is not installed here/);
+    expect(refOf(bare, REF)).toBeNull();
+    a.git(['push', '-q', 'origin', 'HEAD:refs/heads/main'], { env });
+    expect(refOf(bare, 'refs/heads/main')).toBe(refOf(a, 'HEAD'));
+  });
+});
