@@ -10,7 +10,7 @@ import { buildMessage, namedPaths, parseState, parseTrailerLines, serializeState
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, archiveRef, assertTopic, branchPrefix, handoffRef, overlapKey, parseRef } from './names';
 import { checkWrite, ownedError, type Tip } from './ownership';
 import { short, type SessionRef } from './session';
-import { computeSyncStates, trackingPatternOf, type SyncState } from './sync-state';
+import { computeSyncStates, TRACKING_PATTERN, trackingPatternOf, type SyncState } from './sync-state';
 import { dirtyPaths, verifyHandoff, type Verify } from './verify';
 
 /** The branch a command acts on: --branch, else the checked-out one; a detached HEAD needs --branch. */
@@ -220,7 +220,8 @@ export function listHandoffs(repo: Repo, o: ListOptions = {}): HandoffRow[] {
   const base = o.archived ? ARCHIVE_PREFIX : HANDOFF_PREFIX;
   const scope = o.all ? base : base + branchPrefix(o.branch!).slice(HANDOFF_PREFIX.length);
   // one for-each-ref for the handoffs and their tracking copies; the sync states are only computed when there are copies
-  const read = listRefs(repo, o.archived ? [scope] : [scope, trackingPatternOf(scope + '*')]);
+  // (for-each-ref globs do not cross '/': every branch needs the two-level pattern)
+  const read = listRefs(repo, o.archived ? [scope] : [scope, o.all ? TRACKING_PATTERN : trackingPatternOf(scope + '*')]);
   const recs = o.archived ? read : read.filter((r) => r.ref.startsWith(HANDOFF_PREFIX));
   const tracking = o.archived ? [] : read.filter((r) => !r.ref.startsWith(HANDOFF_PREFIX));
   const sync = tracking.length ? computeSyncStates(repo, recs, undefined, tracking) : new Map<string, SyncState>();
