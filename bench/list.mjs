@@ -48,21 +48,13 @@ export function benchList({ runs } = {}) {
         rows.push({ name: 'peak memory of list --all --json at 10,000', measured: peak, baseline: null, ratio: null, goal: 120, unit: ' MiB', met: peak == null ? null : peak <= 120, runs: 3, note: peak == null ? 'not available: /usr/bin/time missing' : '' });
       }
       const r = interleave(Math.max(7, Math.floor(Number(runs ?? 15) / 2)), list, floor, 1);
-      growth.push({ n, ms: r.measured, ratio: r.ratio });
+      growth.push({ n, r });
     } finally {
       repo.cleanup();
     }
   }
-  rows.push({
-    name: 'list --all --json growth',
-    measured: null,
-    baseline: null,
-    ratio: null,
-    goal: null,
-    met: null,
-    note: growth.map((g) => `${g.n.toLocaleString('en-US')}: ${g.ms.toFixed(0)} ms (${g.ratio.toFixed(2)}× node)`).join(' → '),
-    growth,
-  });
+  // growth: each size against `node -e ''`, so load cancels out of the comparison between sizes
+  for (const g of growth) rows.push({ ...row(`  growth: list --all --json at ${g.n.toLocaleString('en-US')} (vs node -e '')`, g.r, null), growth: true });
   return rows;
 }
 
