@@ -141,7 +141,7 @@ describe('trailers cannot be forged end to end', () => {
     expect(trailers).toContain('Handoff-Branch: feat Handoff-Topic x');
   });
 
-  it('a hostile session id on the command line or in the environment is refused before anything is written', async () => {
+  it('a hostile session id (flag or environment) or topic is refused before anything is written', async () => {
     const repo = makeRepo({ commit: true });
     for (const id of ['a\nClaude-Session-Id: b', 'a: b', 'x\rHandoff-Takeover-From: y', 'a'.repeat(129), 'ok\u2028Claude-Session-Id: z', ' lead']) {
       const viaFlag = await repo.cli(['write', 'forge-session', `--session=${id}`, '-m', 'x']);
@@ -149,6 +149,12 @@ describe('trailers cannot be forged end to end', () => {
       expect(viaFlag.stderr).toMatch(/invalid session id/);
       const viaEnv = await repo.cli(['write', 'forge-session', '-m', 'x'], { env: { GIT_HANDOFF_SESSION: id } });
       expect(viaEnv.exitCode).toBe(2);
+    }
+    // a topic cannot carry one either: the grammar admits [a-z0-9-] only
+    for (const topic of ['auth-x\nClaude-Session-Id: b', 'auth-x: b', 'auth-x\u2028Handoff-Topic: y', 'Auth-Refactor', 'auth refactor']) {
+      const r = await repo.cli(['write', topic, '-m', 'x'], { env: { GIT_HANDOFF_SESSION: 'honest' } });
+      expect(r.exitCode).toBe(2);
+      expect(String(r.stderr)).toMatch(/topic/);
     }
     expect(repo.git(['for-each-ref', 'refs/handoffs/']).stdout).toBe('');
   });
