@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { BIN, makeRepo, refOf, type TestRepo } from '../helpers/repo';
 
 const ITERATIONS = 60;
-const BUDGET_MS = 40_000;
+const BUDGET_MS = 25_000;
 const REF = 'refs/handoffs/main/crash-loop';
 
 /** Starts a write in its own process group and SIGKILLs the whole group (node and any git child) after `delayMs`. */
