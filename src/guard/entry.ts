@@ -1,4 +1,139 @@
-// `git handoff guard`: one JSON payload on stdin, one decision out (issue 3 fills this in).
+// `git handoff guard`: one JSON payload on stdin, one decision out in the client's shape (SPEC 6). It never
+// bricks a session: bad input, an internal error or a hang allows, exits 0 and leaves a line in guard.log.
+import { read } from 'node:fs';
+import { SESSION_RE } from '../handoff/session';
+import { detectClient } from './clients/index';
+import { GuardContext } from './context';
+import { mayConcernHandoffs, type Decision, type GuardEvent } from './event';
+import { guardLog, locate } from './locate';
+
+/** Payloads larger than this are refused as bad input (a handoff body is at most 1 MiB). */
+export const MAX_PAYLOAD = 4 * 1024 * 1024;
+const WATCHDOG_MS = 15_000;
+
+/** Reads fd 0 with fs.read (no stream machinery to load); over `limit` bytes it drains the rest and answers null. */
+function readStdin(limit: number): Promise<Buffer | null> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const buf = Buffer.allocUnsafe(1 << 16);
+    const step = () =>
+      read(0, buf, 0, buf.length, null, (err, n) => {
+        if (err) {
+          if (err.code === 'EAGAIN') return void setTimeout(step, 2);
+          return resolve(size > limit ? null : Buffer.concat(chunks));
+        }
+        if (n === 0) return resolve(size > limit ? null : Buffer.concat(chunks));
+        size += n;
+        if (size <= limit) chunks.push(Buffer.from(buf.subarray(0, n)));
+        step();
+      });
+    step();
+  });
+}
+
+async function decide(ctx: GuardContext): Promise<Decision> {
+  switch (ctx.event.kind) {
+    case 'pre-tool': {
+      if (!mayConcernHandoffs(ctx.event.action)) return {};
+      const d = await (await import('./rules/pre-tool')).preTool(ctx);
+      if (d.deny === undefined && !d.updatedInput && !d.context) return d;
+      const loc = ctx.locate();
+      if (loc && (await ctx.guardOff(loc))) return {};
+      return d;
+    }
+    case 'post-tool':
+      return (await import('./lifecycle')).postTool(ctx);
+    case 'session-start':
+      return (await import('./lifecycle')).sessionStart(ctx);
+    case 'stop':
+      return (await import('./lifecycle')).stop(ctx);
+    case 'pre-compact':
+      return (await import('./lifecycle')).preCompact(ctx);
+    default:
+      return {};
+  }
+}
+
+/** Under GIT_HANDOFF_BYPASS=1 a refusal or rewrite becomes an allow, written to the audit trail. */
+async function bypass(ctx: GuardContext, d: Decision): Promise<Decision> {
+  if (d.deny === undefined && !d.updatedInput) return d;
+  const loc = ctx.locate();
+  const e: GuardEvent = ctx.event;
+  const record = {
+    by: 'guard',
+    bypass: true,
+    client: e.client,
+    session: ctx.session,
+    event: e.name,
+    tool: e.tool,
+    action: e.action.type === 'shell' ? e.action.command.slice(0, 2000) : 'path' in e.action ? e.action.path : e.action.type,
+    would: d.deny !== undefined ? 'deny' : 'rewrite',
+    reason: (d.deny ?? d.context ?? '').slice(0, 2000),
+    cwd: e.cwd,
+  };
+  if (loc) (await import('../handoff/audit')).appendAudit(loc.commonDir, record);
+  else guardLog(null, `bypass ${JSON.stringify(record)}`);
+  return {};
+}
+
+const TYPES: Record<string, string> = { hook_event_name: 'string', session_id: 'string', conversation_id: 'string', cwd: 'string', tool_name: 'string', tool_input: 'object' };
+
+/** Fields of the wrong type or shape: logged, never fatal (the adapters read what they can). */
+export function payloadProblems(p: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  for (const [k, t] of Object.entries(TYPES)) {
+    const v = p[k];
+    if (v === undefined || v === null) continue;
+    if (typeof v !== t || (t === 'object' && Array.isArray(v))) out.push(`${k} is ${Array.isArray(v) ? 'an array' : typeof v}, not ${t === 'object' ? 'an object' : 'a string'}`);
+  }
+  if (typeof p.hook_event_name !== 'string') out.push('no hook_event_name');
+  const session = p.session_id ?? p.conversation_id;
+  if (typeof session === 'string' && !SESSION_RE.test(session)) out.push(`session id ${JSON.stringify(session.slice(0, 40))} is not valid`);
+  const input = p.tool_input;
+  if (input && typeof input === 'object' && 'command' in input && typeof (input as { command: unknown }).command !== 'string') out.push('tool_input.command is not a string');
+  return out;
+}
+
 export async function runGuard(): Promise<number> {
+  const watchdog = setTimeout(() => {
+    guardLog(locate(process.cwd()), 'timeout: no decision in time; allowed');
+    process.exit(0);
+  }, WATCHDOG_MS);
+  watchdog.unref();
+  let where = process.cwd();
+  try {
+    const raw = await readStdin(MAX_PAYLOAD);
+    if (raw === null) {
+      guardLog(locate(where), `bad input: payload larger than ${MAX_PAYLOAD} bytes; allowed`);
+      return 0;
+    }
+    let payload: unknown;
+    try {
+      payload = JSON.parse(raw.toString('utf8'));
+    } catch (e) {
+      guardLog(locate(where), `bad input: not JSON (${(e as Error).message}); allowed`);
+      return 0;
+    }
+    if (!payload || typeof payload !== 'object' || Array.isArray(payload)) {
+      guardLog(locate(where), `bad input: payload is ${Array.isArray(payload) ? 'an array' : typeof payload}, not an object; allowed`);
+      return 0;
+    }
+    const p = payload as Record<string, unknown>;
+    if (typeof p.cwd === 'string' && p.cwd) where = p.cwd;
+    const problems = payloadProblems(p);
+    if (problems.length) guardLog(locate(where), `bad input: ${problems.join('; ')}; checked what could be read`);
+    const adapter = detectClient(p);
+    const event = adapter.parse(p);
+    const ctx = new GuardContext(event);
+    let decision = await decide(ctx);
+    if (process.env.GIT_HANDOFF_BYPASS === '1') decision = await bypass(ctx, decision);
+    const out = adapter.render(event, decision);
+    if (out) process.stdout.write(out + '\n');
+  } catch (e) {
+    guardLog(locate(where), `internal error: ${e instanceof Error ? (e.stack ?? e.message).split('\n').slice(0, 4).join('\n') : String(e)}; allowed`);
+  } finally {
+    clearTimeout(watchdog);
+  }
   return 0;
 }

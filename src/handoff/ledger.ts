@@ -3,6 +3,7 @@
 import { appendFileSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { encodeBranch } from './names';
+import { handoffDir } from './paths';
 
 export interface LedgerEntry {
   /** unix milliseconds */
@@ -16,7 +17,7 @@ export interface LedgerEntry {
   released?: boolean;
 }
 
-export const handoffDir = (commonDir: string) => path.join(commonDir, 'handoff');
+export { handoffDir };
 const ledgerDir = (commonDir: string) => path.join(handoffDir(commonDir), 'ledger');
 
 export function appendLedger(commonDir: string, e: LedgerEntry): void {

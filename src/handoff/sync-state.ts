@@ -21,8 +21,12 @@ export const trackingRef = (remote: string, localRef: string) => `refs/remotes/$
 /** The tracking tip of each local handoff ref: `preferred` remote first, then origin, then any (`tracking`: records already read). */
 export function trackingTips(repo: Repo, preferred?: string, tracking?: RefRecord[]): Map<string, { remote: string; oid: string }> {
   const out = new Map<string, { remote: string; oid: string }>();
+  const recs = tracking ?? listRefs(repo, [TRACKING_PATTERN]);
+  const remotes = new Set(recs.map((r) => parseTrackingRef(r.ref)?.remote));
+  // handoff.remote decides only when several remotes carry handoffs: no extra process otherwise
+  if (preferred === undefined && remotes.size > 1) preferred = repo.git(['config', '--get', 'handoff.remote'], { allowFail: true }).stdout.trim() || undefined;
   const rank = (r: string) => (r === preferred ? 0 : r === 'origin' ? 1 : 2);
-  for (const rec of tracking ?? listRefs(repo, [TRACKING_PATTERN])) {
+  for (const rec of recs) {
     const t = parseTrackingRef(rec.ref);
     if (!t) continue;
     const seen = out.get(t.local);

@@ -70,6 +70,15 @@ function headState(repo: Repo, branch: string, head: string | null): Pick<Verify
   return { head: 'rewritten', commitsSince: onlyNow };
 }
 
+// One `git status` per worktree per process: boot verifies many handoffs of one branch at once.
+const dirtyCache = new WeakMap<Repo, Map<string, boolean>>();
+function isDirty(repo: Repo, worktree: string): boolean {
+  const cache = dirtyCache.get(repo) ?? new Map<string, boolean>();
+  dirtyCache.set(repo, cache);
+  if (!cache.has(worktree)) cache.set(worktree, dirtyPaths(repo, 1, worktree).length > 0);
+  return cache.get(worktree)!;
+}
+
 /** The verification of SPEC 4: branch against Handoff-Head, named files now gone, uncommitted changes. */
 export function verifyHandoff(repo: Repo, branch: string, head: string | null, files: string[]): Verify {
   const worktree = worktreeOf(repo, branch);
@@ -77,7 +86,7 @@ export function verifyHandoff(repo: Repo, branch: string, head: string | null, f
   return {
     ...headState(repo, branch, head),
     missingFiles: existing ? files.filter((f) => !existing.has(f)) : [],
-    dirty: worktree ? dirtyPaths(repo, 1, worktree).length > 0 : false,
+    dirty: worktree ? isDirty(repo, worktree) : false,
   };
 }
 

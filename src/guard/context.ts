@@ -1,0 +1,84 @@
+// What the rules may ask about the world, each answered lazily and at most once per guard run: the repository
+// a path lives in (found without git), its handoff settings (cached), and — only when a rule needs it — git itself.
+import path from 'node:path';
+import { configValue, type Config } from '../git/config';
+import type { Repo } from '../git/repo';
+import { SESSION_RE } from '../handoff/session';
+import type { GuardEvent } from './event';
+import { configKey, headBranch, locate, readConfigCache, writeConfigCache, type Location } from './locate';
+
+export const DEFAULT_PROTECT = ['**/memory/handoff-*.md'];
+
+export class GuardContext {
+  readonly session: string | null;
+  private locs = new Map<string, Location | null>();
+  private repos = new Map<string, Repo>();
+  private configs = new Map<string, Config>();
+
+  constructor(
+    readonly event: GuardEvent,
+    readonly env: NodeJS.ProcessEnv = process.env,
+  ) {
+    this.session = event.session && SESSION_RE.test(event.session) ? event.session : null;
+  }
+
+  /** An absolute path for a path the tool named (relative paths are relative to `dir`, else the event's cwd). */
+  abs(p: string, dir?: string | null): string {
+    return path.resolve(dir ?? this.event.cwd, p);
+  }
+
+  locate(dir: string = this.event.cwd): Location | null {
+    const key = path.resolve(dir);
+    if (!this.locs.has(key)) this.locs.set(key, locate(key));
+    return this.locs.get(key)!;
+  }
+
+  /** The repository of a file, found from the nearest directory up (the file may not exist yet). */
+  locateFile(file: string): Location | null {
+    return this.locate(path.dirname(file));
+  }
+
+  branch(loc: Location): string | null {
+    return headBranch(loc);
+  }
+
+  /** The full repository handle; spawns git, so only rules that need git call it. */
+  async repo(loc: Location): Promise<Repo> {
+    let r = this.repos.get(loc.gitDir);
+    if (!r) {
+      const { openRepo } = await import('../git/repo');
+      r = openRepo(loc.worktree);
+      this.repos.set(loc.gitDir, r);
+    }
+    return r;
+  }
+
+  /** handoff.* and identity settings, from a cache that git refreshes when a config file changes. */
+  async config(loc: Location): Promise<Config> {
+    let c = this.configs.get(loc.commonDir);
+    if (!c) {
+      const key = configKey(loc, this.env);
+      c = readConfigCache(loc, key) ?? undefined;
+      if (!c) {
+        // Only a changed configuration starts git (and loads the modules that spawn it).
+        const { readConfig } = await import('../git/config');
+        c = readConfig(await this.repo(loc));
+        writeConfigCache(loc, key, c);
+      }
+      this.configs.set(loc.commonDir, c);
+    }
+    return c;
+  }
+
+  async guardOff(loc: Location): Promise<boolean> {
+    const v = configValue(await this.config(loc), 'handoff.guard');
+    return v !== undefined && /^(off|false|no|0)$/i.test(v.trim());
+  }
+
+  /** Globs of protected handoff files: the seed tools' default plus `git config handoff.protect` (relative to the worktree). */
+  async protectGlobs(loc: Location | null): Promise<string[]> {
+    if (!loc) return DEFAULT_PROTECT;
+    const extra = (await this.config(loc)).get('handoff.protect') ?? [];
+    return [...DEFAULT_PROTECT, ...extra.flatMap((v) => v.split(/[\s,]+/)).filter(Boolean)];
+  }
+}

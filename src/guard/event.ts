@@ -1,0 +1,107 @@
+// The one event type every client payload is parsed into, and the one decision type rendered back (SPEC 6).
+
+export type GuardClient = 'claude-code' | 'gemini-cli' | 'codex' | 'cursor';
+
+export type EventKind = 'pre-tool' | 'post-tool' | 'session-start' | 'stop' | 'pre-compact' | 'other';
+
+/** What a tool call does, as far as handoffs are concerned. */
+export type ToolAction =
+  | { type: 'shell'; command: string; cwd: string | null }
+  /** a whole new content for a file */
+  | { type: 'write'; path: string; content: string }
+  /** replacements inside an existing file */
+  | { type: 'edit'; path: string; edits: Array<{ oldText: string; newText: string }> }
+  /** a Codex apply_patch envelope */
+  | { type: 'patch'; patch: string; cwd: string | null }
+  | { type: 'other' };
+
+export interface GuardEvent {
+  client: GuardClient;
+  kind: EventKind;
+  /** the client's own event name, e.g. PreToolUse, BeforeTool, beforeShellExecution */
+  name: string;
+  session: string | null;
+  /** a subagent acting under `session` */
+  agentId: string | null;
+  cwd: string;
+  tool: string | null;
+  action: ToolAction;
+  toolInput: Record<string, unknown>;
+  /** SessionStart: startup, resume, clear, compact */
+  source: string | null;
+  /** Stop: the client is already continuing because of a stop hook */
+  stopHookActive: boolean;
+}
+
+/** What the guard answers; an empty decision allows and prints nothing. */
+export interface Decision {
+  /** block the tool call with this reason (shown to the agent) */
+  deny?: string;
+  /** run the tool with this input instead (allowed) */
+  updatedInput?: Record<string, unknown>;
+  /** text added to the agent's context (allowed) */
+  context?: string;
+  /** Stop: ask the agent to go on with this instruction (once) */
+  followUp?: string;
+}
+
+export interface ClientAdapter {
+  client: GuardClient;
+  parse(payload: Record<string, unknown>): GuardEvent;
+  /** stdout for the client, or null to print nothing */
+  render(event: GuardEvent, decision: Decision): string | null;
+}
+
+// Every command the rules look at names git, a handoff ref, a redirect or one of the file-writing programs below.
+const MAY_CONCERN = /git|handoff|refs|packed|>|\b(tee|sed|perl|cp|mv|install|ln|rsync|rm|unlink|shred|truncate|touch|dd)\b/;
+
+/** A cheap first look at a tool call: false means no rule can apply, so nothing more needs to load. */
+export function mayConcernHandoffs(a: ToolAction): boolean {
+  if (a.type === 'other') return false;
+  return a.type !== 'shell' || MAY_CONCERN.test(a.command);
+}
+
+export const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+export const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+
+/** One argv element as a POSIX shell word (an argv-style command is read back by the shell tokenizer). */
+export const shellWord = (a: string) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
+
+/** Claude Code and Codex share tool names and input shapes; this maps one tool call to its action. */
+export function commonToolAction(tool: string | null, input: Record<string, unknown>, cwd: string): ToolAction {
+  switch (tool) {
+    case 'Bash':
+    case 'PowerShell':
+    case 'shell':
+    case 'exec_command':
+    case 'run_shell_command': {
+      const command = str(input.command) ?? (Array.isArray(input.command) ? input.command.map((a) => shellWord(String(a))).join(' ') : null);
+      return command === null ? { type: 'other' } : { type: 'shell', command, cwd: str(input.dir_path) ?? str(input.workdir) ?? cwd };
+    }
+    case 'Write':
+    case 'write_file': {
+      const path = str(input.file_path);
+      return path === null ? { type: 'other' } : { type: 'write', path, content: str(input.content) ?? '' };
+    }
+    case 'Edit':
+    case 'replace': {
+      const path = str(input.file_path);
+      return path === null ? { type: 'other' } : { type: 'edit', path, edits: [{ oldText: str(input.old_string) ?? '', newText: str(input.new_string) ?? '' }] };
+    }
+    case 'MultiEdit': {
+      const path = str(input.file_path);
+      const edits = Array.isArray(input.edits) ? input.edits.map(obj).map((e) => ({ oldText: str(e.old_string) ?? '', newText: str(e.new_string) ?? '' })) : [];
+      return path === null ? { type: 'other' } : { type: 'edit', path, edits };
+    }
+    case 'NotebookEdit': {
+      const path = str(input.notebook_path);
+      return path === null ? { type: 'other' } : { type: 'edit', path, edits: [{ oldText: '', newText: str(input.new_source) ?? '' }] };
+    }
+    case 'apply_patch': {
+      const patch = str(input.command) ?? str(input.patch) ?? str(input.input);
+      return patch === null ? { type: 'other' } : { type: 'patch', patch, cwd };
+    }
+    default:
+      return { type: 'other' };
+  }
+}

@@ -1,0 +1,148 @@
+// After a tool, at session start, at stop and before compaction: the ledger of written paths, the worktree
+// lease, the boot view as context, and the once-per-session reminders.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { recordWrites } from '../handoff/ledger';
+import { encodeBranch } from '../handoff/names';
+import { handoffDir } from '../handoff/paths';
+import { short } from '../handoff/session';
+import type { GuardContext } from './context';
+import type { Decision } from './event';
+import { writeJsonAtomic, type Location } from './locate';
+import { parsePatch } from './rules/files';
+import { parseShell, writeTargets } from './shell';
+
+const LEASE_EVERY_MS = 60_000;
+
+/** What the guard remembers about one session between calls. */
+interface SessionState {
+  /** last lease refresh, unix ms */
+  leaseAt?: number;
+  /** sessions this one was already warned about */
+  warned?: string[];
+  /** the Stop reminder was given */
+  reminded?: boolean;
+  /** `handoff.guard off` was already announced */
+  offNoted?: boolean;
+}
+
+const stateFile = (loc: Location, session: string) => path.join(handoffDir(loc.commonDir), 'guard', `${encodeBranch(session)}.json`);
+
+function readState(loc: Location, session: string): SessionState {
+  try {
+    const s = JSON.parse(readFileSync(stateFile(loc, session), 'utf8'));
+    return s && typeof s === 'object' ? s : {};
+  } catch {
+    return {};
+  }
+}
+
+function writeState(loc: Location, session: string, s: SessionState): void {
+  writeJsonAtomic(stateFile(loc, session), s);
+}
+
+/** Absolute paths the tool call wrote, as far as its input says. */
+export function writtenPaths(ctx: GuardContext): string[] {
+  const a = ctx.event.action;
+  if (a.type === 'write' || a.type === 'edit') return [ctx.abs(a.path)];
+  if (a.type === 'patch') return parsePatch(a.patch).flatMap((f) => [f.path, ...(f.moveTo ? [f.moveTo] : [])]).map((p) => ctx.abs(p, a.cwd));
+  if (a.type === 'shell') {
+    return parseShell(a.command, a.cwd ?? ctx.event.cwd)
+      .flatMap(writeTargets)
+      .map((t) => ctx.abs(t.path, t.cwd));
+  }
+  return [];
+}
+
+/** Refreshes this session's lease at most once a minute; warns once when another live session holds the worktree. */
+async function heartbeat(ctx: GuardContext, loc: Location, session: string, force = false): Promise<string | null> {
+  const state = readState(loc, session);
+  const now = Date.now();
+  if (!force && state.leaseAt && now - state.leaseAt < LEASE_EVERY_MS) return null;
+  const { touchLease } = await import('../handoff/leases');
+  const repo = await ctx.repo(loc);
+  const pid = Number(ctx.env.CLAUDE_PID);
+  const r = touchLease(repo, session, loc.worktree, {
+    client: ctx.event.client,
+    pid: Number.isInteger(pid) && pid > 0 ? pid : null,
+    config: await ctx.config(loc),
+  });
+  state.leaseAt = now;
+  let warning: string | null = null;
+  if (r.status === 'held' && !(state.warned ?? []).includes(r.lease.session)) {
+    state.warned = [...(state.warned ?? []), r.lease.session];
+    const age = Math.max(0, Math.round((now - r.lease.time * 1000) / 60_000));
+    warning =
+      `git-handoff: another live session, ${short(r.lease.session)} (${r.lease.client ?? 'unknown client'}, last active ${age} min ago), ` +
+      `works in this worktree (${loc.worktree}). You are session ${short(session)}. Your edits and commits can collide with its work: ` +
+      `commit only the paths you wrote, or move to your own worktree (git worktree add ../<dir> -b <branch>).`;
+  }
+  writeState(loc, session, state);
+  return warning;
+}
+
+export async function postTool(ctx: GuardContext): Promise<Decision> {
+  const session = ctx.session;
+  if (!session) return {};
+  const loc = ctx.locate();
+  if (!loc) return {};
+  const byRepo = new Map<string, { loc: Location; paths: string[] }>();
+  for (const abs of writtenPaths(ctx)) {
+    const l = ctx.locateFile(abs);
+    if (!l) continue;
+    const rel = path.relative(l.worktree, abs).split(path.sep).join('/');
+    const entry = byRepo.get(l.commonDir + '\0' + l.worktree) ?? { loc: l, paths: [] };
+    entry.paths.push(rel);
+    byRepo.set(l.commonDir + '\0' + l.worktree, entry);
+  }
+  for (const { loc: l, paths } of byRepo.values()) recordWrites(l.commonDir, session, l.worktree, paths, ctx.event.agentId ?? undefined);
+  if (await ctx.guardOff(loc)) return {};
+  const warning = await heartbeat(ctx, loc, session);
+  return warning ? { context: warning } : {};
+}
+
+export async function sessionStart(ctx: GuardContext): Promise<Decision> {
+  const loc = ctx.locate();
+  if (!loc) return {};
+  const session = ctx.session;
+  if (await ctx.guardOff(loc)) return { context: 'git-handoff: the guard is off in this repository (git config handoff.guard off).' };
+  const repo = await ctx.repo(loc);
+  const { bootView, renderBoot } = await import('../handoff/boot');
+  const text = renderBoot(bootView(repo, { session }), { untrusted: true }).replace(/\n+$/, '');
+  const warning = session ? await heartbeat(ctx, loc, session, true) : null;
+  return { context: warning ? `${text}\n\n${warning}` : text };
+}
+
+export async function stop(ctx: GuardContext): Promise<Decision> {
+  const session = ctx.session;
+  if (!session || ctx.event.stopHookActive) return {};
+  const loc = ctx.locate();
+  if (!loc) return {};
+  const state = readState(loc, session);
+  if (state.reminded) return {};
+  const { readLedger } = await import('../handoff/ledger');
+  const changed = readLedger(loc.commonDir).some((e) => e.session === session && (e.paths?.length ?? 0) > 0);
+  if (!changed) return {};
+  if (await ctx.guardOff(loc)) return {};
+  const branch = ctx.branch(loc);
+  const repo = await ctx.repo(loc);
+  const { listHandoffs } = await import('../handoff/store');
+  const owns = listHandoffs(repo, branch ? { branch } : { all: true }).some((h) => h.session === session);
+  state.reminded = true;
+  writeState(loc, session, state);
+  if (owns) return {};
+  return {
+    followUp:
+      `git-handoff: you changed files in this session but left no handoff note on ${branch ? `branch ${branch}` : 'this branch'}. ` +
+      `Before stopping, write one for whoever comes next (goal, state, what is done, what is ruled out, next action):\n` +
+      `  git handoff write <topic> -m "<note>"\n(\`git handoff template\` shows the sections.) This reminder comes once.`,
+  };
+}
+
+export async function preCompact(ctx: GuardContext): Promise<Decision> {
+  const loc = ctx.locate();
+  if (!loc || !ctx.session || (await ctx.guardOff(loc))) return {};
+  return {
+    context: `git-handoff: context is about to be compacted. Update your handoff note now so nothing learned is lost: git handoff write <topic> -m "<state, ruled out, next action>".`,
+  };
+}

@@ -1,0 +1,185 @@
+// The seed tools' file convention (SPEC 6): protected handoff files named handoff-<branch>-<topic>.md whose
+// line 1 is `<!-- claude-session: <id> -->`. A session writes only its own; the refusal hands over the marker.
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { isValidTopic, overlapKey } from '../../handoff/names';
+import { short } from '../../handoff/session';
+import type { GuardContext } from '../context';
+
+export type FileOpKind = 'write' | 'edit' | 'shell' | 'delete';
+
+export interface FileOp {
+  abs: string;
+  /** as the tool named it */
+  shown: string;
+  kind: FileOpKind;
+  /** write: the whole new content */
+  content?: string;
+  /** edit: replaced and replacing text */
+  edits?: Array<{ oldText: string; newText: string }>;
+}
+
+export interface FileVerdict {
+  deny?: string;
+  warning?: string;
+}
+
+const MARKER_RE = /^<!--\s*claude-session:\s*([^\s]+)\s*-->\s*$/;
+export const markerLine = (session: string) => `<!-- claude-session: ${session} -->`;
+
+/** The session named on line 1, or null when line 1 is not a marker. */
+export function markerOf(text: string): string | null {
+  const first = text.slice(0, 400).split('\n', 1)[0].replace(/\r$/, '').replace(/^\uFEFF/, '');
+  return MARKER_RE.exec(first)?.[1] ?? null;
+}
+
+/** Every (branch, topic) split of `handoff-<branch>-<topic>.md` with a valid topic. */
+export function parseHandoffName(name: string): Array<{ branch: string; topic: string }> {
+  const m = /^handoff-(.+)\.md$/.exec(name);
+  if (!m) return [];
+  const stem = m[1];
+  const out: Array<{ branch: string; topic: string }> = [];
+  for (let i = stem.indexOf('-'); i > 0; i = stem.indexOf('-', i + 1)) {
+    const topic = stem.slice(i + 1);
+    if (isValidTopic(topic)) out.push({ branch: stem.slice(0, i), topic });
+  }
+  return out;
+}
+
+const readMaybe = (p: string): string | null => {
+  try {
+    return readFileSync(p, 'utf8');
+  } catch {
+    return null;
+  }
+};
+
+/** Whether a path is a protected handoff file (loaded only for paths that could be one). */
+export async function isProtected(ctx: GuardContext, abs: string): Promise<boolean> {
+  const base = path.basename(abs);
+  const loc = ctx.locateFile(abs);
+  const globs = await ctx.protectGlobs(loc);
+  // The default pattern, **/memory/handoff-*.md, needs no glob engine.
+  if (/^handoff-.*\.md$/.test(base) && path.basename(path.dirname(abs)) === 'memory') return true;
+  if (globs.length === 1) return false;
+  const { default: picomatch } = await import('picomatch');
+  const rel = loc ? path.relative(loc.worktree, abs).split(path.sep).join('/') : null;
+  const inside = rel !== null && !rel.startsWith('..') && !path.isAbsolute(rel);
+  const posixAbs = abs.split(path.sep).join('/');
+  return globs.some((g, i) => {
+    const m = picomatch(g, { dot: true });
+    if (inside && m(rel!)) return true;
+    return (i === 0 || g.startsWith('/')) && m(posixAbs);
+  });
+}
+
+/** The verdict on one operation on a protected file, for session `me`. */
+export function judgeFile(ctx: GuardContext, op: FileOp, me: string): FileVerdict {
+  const name = path.basename(op.abs);
+  const ours = markerLine(me);
+  if (name.startsWith('handoff-') && op.kind !== 'delete') {
+    const splits = parseHandoffName(name);
+    if (splits.length === 0) {
+      const loc = ctx.locateFile(op.abs);
+      const branch = (loc && ctx.branch(loc)) || '<branch>';
+      return {
+        deny:
+          `${op.shown}: a handoff file is named handoff-<branch>-<topic>.md, with a topic of two or more words that are not all ` +
+          `stopwords (e.g. handoff-${branch.replace(/\//g, '-')}-auth-refactor.md). "${name}" has no valid topic, so it would collide with every other session's note. ` +
+          `Pick a topic that names the work, or store the note with \`git handoff write <topic>\`.`,
+      };
+    }
+  }
+  const current = readMaybe(op.abs);
+  const owner = current === null ? null : markerOf(current);
+  if (current !== null && owner && owner !== me) {
+    return {
+      deny:
+        `${op.shown} belongs to session ${short(owner)} (its line 1 is the marker ${markerLine(short(owner) + '…')}); you are session ${short(me)}. ` +
+        `Another session's handoff is not yours to ${op.kind === 'delete' ? 'delete' : 'change'}.\n` +
+        `Ways on:\n` +
+        `  1. write your own note under a new topic: a new file handoff-<branch>-<your-topic>.md whose line 1 is ${ours}\n` +
+        `  2. or keep it in git: git handoff write <your-topic> -m "…" (git handoff write <topic> --take-over --reason "<why>" takes one over on the record)\n` +
+        `  3. or ask the person.`,
+    };
+  }
+  if (current !== null && !owner && current.trim() !== '' && (op.kind === 'edit' || op.kind === 'shell' || op.kind === 'delete')) {
+    return {
+      deny:
+        `${op.shown} has no ownership marker on line 1 (a legacy handoff): editing it in place could clobber whoever wrote it. ` +
+        `Write your own note instead (a new handoff-<branch>-<topic>.md whose line 1 is ${ours}), import it with \`git handoff import ${op.shown}\`, or ask the person.`,
+    };
+  }
+  if (op.kind === 'write') {
+    const claimed = markerOf(op.content ?? '');
+    if (!claimed) {
+      return {
+        deny:
+          `${op.shown} is a protected handoff file: its line 1 must be the ownership marker. You are session ${me}. ` +
+          `Prepend this exact line as line 1 and write it again:\n${ours}`,
+      };
+    }
+    if (claimed !== me) {
+      return { deny: `${op.shown}: the marker on line 1 names session ${short(claimed)}, but you are session ${me}. Use your own marker as line 1:\n${ours}` };
+    }
+  }
+  if (op.kind === 'edit' && current !== null && owner === me) {
+    const dropsMarker = (op.edits ?? []).some((e) => /claude-session:/.test(e.oldText) && !e.newText.includes(ours));
+    if (dropsMarker) return { deny: `${op.shown}: keep line 1 as your ownership marker (${ours}); this edit removes or changes it.` };
+  }
+  if (current === null && op.kind !== 'delete') {
+    const warning = overlapWarning(op.abs);
+    if (warning) return { warning };
+  }
+  return {};
+}
+
+/** A new file whose first two non-stopword topic tokens match a sibling's on the same branch. */
+function overlapWarning(abs: string): string | null {
+  const name = path.basename(abs);
+  const mine = parseHandoffName(name);
+  if (mine.length === 0) return null;
+  let siblings: string[];
+  try {
+    siblings = readdirSync(path.dirname(abs)).filter((f) => f !== name && f.startsWith('handoff-') && f.endsWith('.md'));
+  } catch {
+    return null;
+  }
+  for (const s of siblings) {
+    for (const theirs of parseHandoffName(s)) {
+      const m = mine.find((x) => x.branch === theirs.branch);
+      if (m && overlapKey(m.topic) && overlapKey(m.topic) === overlapKey(theirs.topic)) {
+        return `note: ${name} overlaps ${s} on branch ${theirs.branch} (both topics start with "${overlapKey(m.topic)}"). If that note is yours, update it instead; if not, consider a topic that says what is different.`;
+      }
+    }
+  }
+  return null;
+}
+
+export interface PatchFile {
+  op: 'add' | 'update' | 'delete';
+  path: string;
+  moveTo?: string;
+  added: string[];
+  removed: string[];
+}
+
+/** The files a Codex apply_patch envelope touches, with its + and - lines. */
+export function parsePatch(patch: string): PatchFile[] {
+  const files: PatchFile[] = [];
+  let cur: PatchFile | null = null;
+  for (const line of patch.split('\n')) {
+    const h = /^\*\*\* (Add|Update|Delete) File: (.+)$/.exec(line);
+    if (h) {
+      cur = { op: h[1].toLowerCase() as PatchFile['op'], path: h[2].trim(), added: [], removed: [] };
+      files.push(cur);
+      continue;
+    }
+    const mv = /^\*\*\* Move to: (.+)$/.exec(line);
+    if (mv && cur) cur.moveTo = mv[1].trim();
+    else if (cur && line.startsWith('+')) cur.added.push(line.slice(1));
+    else if (cur && line.startsWith('-')) cur.removed.push(line.slice(1));
+  }
+  return files;
+}
+

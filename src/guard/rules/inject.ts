@@ -1,0 +1,61 @@
+// `git handoff …` from an agent's shell: the session id is added when the shell would not know it, and a
+// command that names another session's id is refused.
+import { short } from '../../handoff/session';
+import type { GuardEvent } from '../event';
+import type { GitInvocation, SimpleCommand } from '../shell';
+
+const NEEDS_SESSION = new Set(['write', 'archive', 'restore', 'import', 'release', 'sync']);
+
+export const isHandoffCommand = (inv: GitInvocation | null) => inv?.sub === 'handoff';
+
+/** The session a `git handoff` command names itself (--session or GIT_HANDOFF_SESSION=), if any. */
+function explicitSession(inv: GitInvocation, cmd: SimpleCommand): string | null {
+  for (let i = 0; i < inv.args.length; i++) {
+    const a = inv.args[i];
+    if (a === '--session') return inv.args[i + 1] ?? '';
+    if (a.startsWith('--session=')) return a.slice(10);
+  }
+  return cmd.assigns.GIT_HANDOFF_SESSION ?? null;
+}
+
+export function needsSession(inv: GitInvocation): boolean {
+  const sub = inv.args.find((a) => !a.startsWith('-'));
+  return (sub !== undefined && NEEDS_SESSION.has(sub)) || (sub === 'list' && inv.args.includes('--mine'));
+}
+
+/** Whether the client's shell already exports this session id (Claude Code ≥ 2.1.132, Codex; Gemini never). */
+export function shellKnowsSession(e: GuardEvent, session: string, env: NodeJS.ProcessEnv): boolean {
+  if (env.GIT_HANDOFF_SESSION === session) return true;
+  if (e.client === 'claude-code') return env.CLAUDE_CODE_SESSION_ID === session;
+  if (e.client === 'codex') return env.CODEX_THREAD_ID === session;
+  return false;
+}
+
+export type InjectVerdict = { kind: 'ok' } | { kind: 'inject' } | { kind: 'deny'; reason: string };
+
+export function judgeHandoffCommand(inv: GitInvocation, cmd: SimpleCommand, e: GuardEvent, session: string, env: NodeJS.ProcessEnv): InjectVerdict {
+  const sub = inv.args.find((a) => !a.startsWith('-'));
+  if (e.agentId && (inv.args.includes('--take-over') || sub === 'release')) {
+    return {
+      kind: 'deny',
+      reason:
+        `subagent ${e.agentId} acts under its parent session ${short(session)}: it can neither take over a handoff nor release the worktree. ` +
+        `Report back to the parent session, which decides.`,
+    };
+  }
+  const named = explicitSession(inv, cmd);
+  if (named !== null && named !== session) {
+    return {
+      kind: 'deny',
+      reason:
+        `this git handoff command names session ${short(named) || '(empty)'}, but you are session ${session}. A session writes only as itself; ` +
+        `drop --session / GIT_HANDOFF_SESSION (the guard supplies yours), or take a handoff over on the record with --take-over --reason "<why>".`,
+    };
+  }
+  if (named !== null || !needsSession(inv) || shellKnowsSession(e, session, env)) return { kind: 'ok' };
+  return { kind: 'inject' };
+}
+
+/** What to put before a command so its git handoff steps run as `session` (PowerShell has its own syntax). */
+export const sessionPrefix = (session: string, client: string, powershell = false) =>
+  powershell ? `$env:GIT_HANDOFF_SESSION='${session}'; $env:GIT_HANDOFF_CLIENT='${client}';` : `export GIT_HANDOFF_SESSION='${session}' GIT_HANDOFF_CLIENT=${client};`;

@@ -1,0 +1,84 @@
+// Rewriting another session's commits (commit --amend, rebase, reset over them) is refused: git reads the
+// commits the command would drop or replace, and their Claude-Session-Id trailers name the owners.
+import type { Repo } from '../../git/repo';
+import { readTrailersOf } from '../../handoff/ownership';
+import { short } from '../../handoff/session';
+import type { GitInvocation } from '../shell';
+
+const REBASE_CONTROL = new Set(['--continue', '--abort', '--skip', '--quit', '--edit-todo', '--show-current-patch']);
+const REBASE_VALUED = new Set(['--onto', '-s', '--strategy', '-X', '--strategy-option', '-x', '--exec', '--empty', '-C', '--whitespace']);
+const MAX_COMMITS = 2000;
+
+/** Whether the command can drop or replace commits at all (decided without git). */
+export function rewrites(inv: GitInvocation): boolean {
+  if (inv.sub === 'commit') return inv.args.includes('--amend');
+  if (inv.sub === 'rebase') return !inv.args.some((a) => REBASE_CONTROL.has(a));
+  if (inv.sub === 'reset') return true;
+  return false;
+}
+
+const commitOf = (repo: Repo, rev: string) => {
+  const r = repo.git(['rev-parse', '-q', '--verify', '--end-of-options', `${rev}^{commit}`], { allowFail: true });
+  return r.status === 0 ? r.stdout.trim() : null;
+};
+
+const revList = (repo: Repo, range: string[]) => {
+  const r = repo.git(['rev-list', `--max-count=${MAX_COMMITS}`, ...range, '--'], { allowFail: true });
+  return r.status === 0 ? r.stdout.split('\n').filter(Boolean) : [];
+};
+
+/** The commits the command would drop from the branch or replace by rewritten copies. */
+export function rewrittenCommits(repo: Repo, inv: GitInvocation): string[] {
+  const head = commitOf(repo, 'HEAD');
+  if (!head) return [];
+  if (inv.sub === 'commit') return [head];
+  if (inv.sub === 'reset') {
+    const dashdash = inv.args.indexOf('--');
+    const before = dashdash < 0 ? inv.args : inv.args.slice(0, dashdash);
+    const rest = before.filter((a) => !a.startsWith('-'));
+    // `git reset [<rev>] [--] <paths>`, `-p` and a bare `git reset` keep the branch where it is.
+    if (inv.args.some((a) => a === '-p' || a === '--patch') || rest.length > 1 || (dashdash >= 0 && inv.args.length > dashdash + 1)) return [];
+    const target = rest[0] !== undefined ? commitOf(repo, rest[0]) : null;
+    if (!target) return [];
+    return revList(repo, [head, `^${target}`]);
+  }
+  // rebase [--onto X] [upstream [branch]] | --root [branch]
+  const positional: string[] = [];
+  for (let i = 0; i < inv.args.length; i++) {
+    const a = inv.args[i];
+    if (REBASE_VALUED.has(a)) i++;
+    else if (!a.startsWith('-')) positional.push(a);
+  }
+  const root = inv.args.includes('--root');
+  const tip = commitOf(repo, (root ? positional[0] : positional[1]) ?? 'HEAD');
+  if (!tip) return [];
+  if (root) return revList(repo, [tip]);
+  const upstream = commitOf(repo, positional[0] ?? '@{upstream}');
+  if (!upstream) return [];
+  return revList(repo, [tip, `^${upstream}`]);
+}
+
+/** The refusal for a rewrite of commits that carry another session's id, or null (own or a person's commits). */
+export function foreignRewriteProblem(repo: Repo, inv: GitInvocation, session: string): string | null {
+  const oids = rewrittenCommits(repo, inv);
+  if (oids.length === 0) return null;
+  const trailers = readTrailersOf(repo, oids);
+  const foreign = oids.filter((o) => {
+    const s = trailers.get(o)?.session;
+    return !!s && s !== session;
+  });
+  if (foreign.length === 0) return null;
+  const first = foreign[0];
+  const owner = trailers.get(first)!.session!;
+  const others = [...new Set(foreign.map((o) => trailers.get(o)!.session!))];
+  const cmd = `git ${inv.sub} ${inv.args.join(' ')}`.trim();
+  return (
+    `\`${cmd}\` would rewrite commit ${first.slice(0, 12)} of session ${short(owner)}` +
+    (foreign.length > 1 ? ` (and ${foreign.length - 1} more commit(s) of ${others.map((s) => short(s)).join(', ')})` : '') +
+    `; you are session ${short(session)}. Rewriting another session's commits takes its work out of the history it builds on.\n` +
+    `Ways on:\n` +
+    `  1. make a new commit on top instead (git commit …, or git revert ${first.slice(0, 12)} to undo it on the record);\n` +
+    `  2. do your work in a separate worktree: git worktree add ../<dir> -b <new-branch>;\n` +
+    `  3. ask the person to make or approve this rewrite.`
+  );
+}

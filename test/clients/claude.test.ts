@@ -1,0 +1,116 @@
+// The real Claude Code CLI, offline against a scripted Messages API, in a repository wired by
+// `git handoff install --agent claude`: it refuses a raw ref deletion and a foreign handoff write as the
+// model sees them, and lets ordinary work (and `git handoff write`) through.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { execa } from 'execa';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeRepo, refOf, ROOT, type TestRepo } from '../helpers/repo';
+import { CLAUDE_DIR, CLAUDE_OFFLINE, CLAUDE_VERSION, ensureClaude } from './deps';
+
+const OTHER = 'other-session-77aa';
+const BIN_DIR = path.join(ROOT, 'bin');
+
+beforeAll(() => {
+  expect(CLAUDE_OFFLINE, 'shared/tools/claude-offline beside the repository').toBeTruthy();
+  ensureClaude();
+}, 900_000);
+
+async function wired(): Promise<TestRepo> {
+  const repo = makeRepo({ commit: true });
+  const env = { PATH: `${BIN_DIR}:${process.env.PATH}` };
+  expect((await repo.cli(['install', '--agent', 'claude'], { env })).exitCode).toBe(0);
+  return repo;
+}
+
+/** One offline Claude Code turn that calls `tool` with `input`; returns the tool results it sent back. */
+async function turn(repo: TestRepo, tool: string, input: unknown): Promise<{ results: Array<{ text: string; error: boolean }>; log: string }> {
+  const log = path.join(repo.home, `requests-${Date.now()}.jsonl`);
+  const r = await execa('bash', [path.join(CLAUDE_OFFLINE, 'run-claude.sh'), repo.dir, tool, JSON.stringify(input), log], {
+    env: { ...repo.env, PATH: `${BIN_DIR}:${process.env.PATH}`, CLAUDE_CODE_DIR: CLAUDE_DIR, CLAUDE_CODE_VERSION: CLAUDE_VERSION },
+    extendEnv: false,
+    reject: false,
+    timeout: 180_000,
+  });
+  const results = String(r.stdout)
+    .split('\n')
+    .filter((l) => l.startsWith('tool_result: '))
+    .map((l) => {
+      const m = /^tool_result: (.*?)( \(error\))?\s*$/.exec(l)!;
+      let text: string;
+      try {
+        const v = JSON.parse(m[1]);
+        text = typeof v === 'string' ? v : JSON.stringify(v);
+      } catch {
+        text = m[1];
+      }
+      return { text, error: !!m[2] };
+    });
+  return { results, log: existsSync(log) ? readFileSync(log, 'utf8') : '' };
+}
+
+/** Every text block of every message Claude Code sent to the API. */
+function sentText(log: string): string {
+  const texts: string[] = [];
+  for (const line of log.split('\n').filter(Boolean)) {
+    let body: any;
+    try {
+      body = JSON.parse(JSON.parse(line).body);
+    } catch {
+      continue;
+    }
+    for (const m of body.messages ?? []) for (const c of Array.isArray(m.content) ? m.content : []) if (typeof c.text === 'string') texts.push(c.text);
+  }
+  return texts.join('\n');
+}
+
+describe('Claude Code, offline', () => {
+  it('refuses a raw handoff ref deletion; the ref stays', async () => {
+    const repo = await wired();
+    const w = await repo.cli(['write', 'auth-refactor', '-m', 'their note'], { env: { GIT_HANDOFF_SESSION: OTHER } });
+    expect(w.exitCode).toBe(0);
+    const ref = 'refs/handoffs/main/auth-refactor';
+    const before = refOf(repo, ref);
+    const { results, log } = await turn(repo, 'Bash', { command: `git update-ref -d ${ref}` });
+    expect(results).toHaveLength(1);
+    expect(results[0].error).toBe(true);
+    expect(results[0].text).toContain('PreToolUse:Bash hook error');
+    expect(results[0].text).toContain('git handoff archive');
+    expect(refOf(repo, ref)).toBe(before);
+    // SessionStart put the boot view, wrapped, into the conversation.
+    expect(sentText(log)).toMatch(/<untrusted-content source="git-handoff" ref="refs\/handoffs\/main\/auth-refactor">\n[^<]*their note\n<\/untrusted-content>/);
+  });
+
+  it('refuses a Write over another session\'s handoff file; the file is unchanged', async () => {
+    const repo = await wired();
+    const f = path.join(repo.dir, 'memory', 'handoff-main-auth-refactor.md');
+    repo.write('memory/handoff-main-auth-refactor.md', `<!-- claude-session: ${OTHER} -->\n# theirs\n`);
+    const { results } = await turn(repo, 'Write', { file_path: f, content: '# mine now\n' });
+    expect(results[0].error).toBe(true);
+    expect(results[0].text).toContain(`session ${OTHER.slice(0, 8)}`);
+    expect(readFileSync(f, 'utf8')).toBe(`<!-- claude-session: ${OTHER} -->\n# theirs\n`);
+  });
+
+  it('lets ordinary work through and records it; `git handoff write` from its shell is owned by its session', async () => {
+    const repo = await wired();
+    const { results } = await turn(repo, 'Bash', { command: 'echo hello > notes.txt && git handoff write cache-layer -m "state: notes written"' });
+    expect(results[0].error).toBe(false);
+    expect(readFileSync(path.join(repo.dir, 'notes.txt'), 'utf8')).toBe('hello\n');
+    const owner = repo.git(['log', '-1', '--format=%(trailers:key=Claude-Session-Id,valueonly)', 'refs/handoffs/main/cache-layer']).stdout.trim();
+    expect(owner).toMatch(/^[0-9a-f-]{36}$/);
+    const ledger = readFileSync(path.join(repo.dir, '.git', 'handoff', 'ledger', `${owner}.jsonl`), 'utf8');
+    expect(ledger).toContain('notes.txt');
+  });
+
+  it('honours the guard\'s updatedInput: a git handoff command gets the session when the hook cannot see the shell has it', async () => {
+    const repo = await wired();
+    // Hide the client's own session variable from the hook, as an older Claude Code would.
+    const file = path.join(repo.dir, '.claude', 'settings.json');
+    writeFileSync(file, readFileSync(file, 'utf8').split('"git handoff guard"').join('"env -u CLAUDE_CODE_SESSION_ID git handoff guard"'));
+    const { results } = await turn(repo, 'Bash', { command: 'git handoff write cache-layer -m "state" && echo "injected=$GIT_HANDOFF_SESSION"' });
+    expect(results[0].error).toBe(false);
+    const owner = repo.git(['log', '-1', '--format=%(trailers:key=Claude-Session-Id,valueonly)', 'refs/handoffs/main/cache-layer']).stdout.trim();
+    expect(owner).toMatch(/^[0-9a-f-]{36}$/);
+    expect(results[0].text).toContain(`injected=${owner}`);
+  });
+});

@@ -1,0 +1,58 @@
+// Drives `git handoff guard` with the client payload fixtures, rewritten to point into a temporary repository.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ROOT, type TestRepo } from '../helpers/repo';
+
+export const FIXTURES = path.join(ROOT, 'fixtures', 'hook-payloads');
+export const ME = 'me-5f0c6a52-aaaa';
+export const OTHER = 'other-9b1e77d0-bbbb';
+
+/** A fixture with its example project path replaced by the repository, the session set, and fields overridden. */
+export function payload(repo: TestRepo, fixture: string, over: Record<string, unknown> = {}, session: string | null = ME): Record<string, unknown> {
+  const text = readFileSync(path.join(FIXTURES, fixture), 'utf8').split('/home/user/my-project').join(repo.dir);
+  const p = JSON.parse(text);
+  if (session !== null) {
+    if ('conversation_id' in p) p.conversation_id = session;
+    else p.session_id = session;
+  }
+  return { ...p, ...over };
+}
+
+export interface GuardRun {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  /** the parsed answer, or null when the guard printed nothing */
+  answer: any;
+}
+
+export async function guard(repo: TestRepo, p: unknown, env: Record<string, string | undefined> = {}): Promise<GuardRun> {
+  const input = typeof p === 'string' ? p : JSON.stringify(p);
+  const r = await repo.cli(['guard'], { input, env });
+  const stdout = String(r.stdout).trim();
+  return { exitCode: r.exitCode ?? -1, stdout, stderr: String(r.stderr), answer: stdout ? JSON.parse(stdout) : null };
+}
+
+/** The reason of a refusal in any client's shape, or null when it allowed. */
+export function denial(r: GuardRun): string | null {
+  const a = r.answer;
+  if (!a) return null;
+  if (a.hookSpecificOutput?.permissionDecision === 'deny') return a.hookSpecificOutput.permissionDecisionReason;
+  if (a.decision === 'deny' || a.decision === 'block') return a.reason;
+  if (a.permission === 'deny') return a.agent_message;
+  return null;
+}
+
+/** Writes a handoff as `session` through the real CLI. */
+export async function writeHandoff(repo: TestRepo, topic: string, body: string, session: string): Promise<void> {
+  const r = await repo.cli(['write', topic, '-m', body], { env: { GIT_HANDOFF_SESSION: session } });
+  if (r.exitCode !== 0) throw new Error(`write failed: ${r.stderr}`);
+}
+
+export const readLog = (repo: TestRepo) => {
+  try {
+    return readFileSync(path.join(repo.dir, '.git', 'handoff', 'guard.log'), 'utf8');
+  } catch {
+    return '';
+  }
+};
