@@ -11,8 +11,8 @@ export function writeBlob(repo: Repo, content: string): string {
 
 /** Several blobs in one process (`hash-object --stdin-paths` over temporary files, no filters: stored as given). */
 export function writeBlobs(repo: Repo, contents: string[]): string[] {
-  if (contents.length < 2) return contents.map((c) => writeBlob(repo, c));
-  const dir = mkdtempSync(path.join(tmpdir(), 'git-handoff-'));
+  const dir = contents.length > 1 ? privateTempDir() : null;
+  if (!dir) return contents.map((c) => writeBlob(repo, c));
   try {
     const files = contents.map((c, i) => {
       const f = path.join(dir, String(i));
@@ -22,6 +22,15 @@ export function writeBlobs(repo: Repo, contents: string[]): string[] {
     return repo.out(['hash-object', '-w', '--no-filters', '--stdin-paths'], { input: files.join('\n') + '\n' }).split('\n');
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A fresh directory only this user can read (mkdtemp's mode 0700), or null where none can be made. */
+function privateTempDir(): string | null {
+  try {
+    return mkdtempSync(path.join(tmpdir(), 'git-handoff-'));
+  } catch {
+    return null;
   }
 }
 
