@@ -7,6 +7,7 @@ import { short } from '../../handoff/session';
 import { logHandoff, notFound, resolveBranch } from '../../handoff/store';
 import type { GlobalArgs } from '../context';
 import { printJson, relativeTime, terminalSafe } from '../output';
+import { describeSignature } from './show';
 
 interface Args extends GlobalArgs {
   topic: string;
@@ -32,6 +33,7 @@ export const logCommand: CommandModule<GlobalArgs, Args> = {
     const lines = entries.map((e) => {
       let line = `${e.oid.slice(0, 12)}  ${short(e.session)}  ${(e.client ?? '').padEnd(11)}  ${relativeTime(e.time).padEnd(14)}  ${e.subject}`;
       if (e.takeoverFrom) line += `\n              takeover from ${short(e.takeoverFrom)}: ${e.reason ?? ''}`;
+      if (e.signature.state !== 'none') line += `\n              signature: ${describeSignature(e.signature)}`;
       if (e.parents.length > 1) line += `\n              merge of ${e.parents.map((p) => p.slice(0, 12)).join(' + ')}`;
       return line;
     });
