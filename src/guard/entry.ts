@@ -7,6 +7,8 @@ import type { Decision, GuardEvent } from './event';
 import { MAX_PAYLOAD, noRuleApplies, payloadOf, payloadProblems, stdinState, take, type StdinState } from './first';
 import { guardLog, locate } from './locate';
 
+export { payloadProblems };
+
 const WATCHDOG_MS = 15_000;
 
 /** Goes on reading fd 0 with fs.read (no stream machinery to load) where the synchronous first read had to stop. */
@@ -27,7 +29,7 @@ function readStdin(s: StdinState, limit: number): Promise<Buffer | null> {
   });
 }
 
-async function decide(ctx: GuardContext): Promise<Decision> {
+export async function decide(ctx: GuardContext): Promise<Decision> {
   if (noRuleApplies(ctx.event)) return {};
   switch (ctx.event.kind) {
     case 'pre-tool': {

@@ -5,7 +5,7 @@ import { readObjects } from '../git/objects';
 import { LEASE_PREFIX } from '../handoff/names';
 import type { HookContext } from './entry';
 import { shortOid, shortSession, shq, type Refusal } from './refusal';
-import { checkReceive } from '../sync/receive';
+import { checkReceive } from '../handoff/ref-updates';
 import { handoffRefusal } from './transaction';
 
 interface PushLine {

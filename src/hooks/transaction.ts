@@ -4,7 +4,7 @@ import { listRefs } from '../git/refs';
 import type { Repo } from '../git/repo';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX } from '../handoff/names';
 import { readTrailersOf } from '../handoff/ownership';
-import { checkReceive, parseUpdates, type Refusal as ReceiveRefusal } from '../sync/receive';
+import { checkReceive, parseUpdates, type Refusal as ReceiveRefusal } from '../handoff/ref-updates';
 import type { HookContext } from './entry';
 import { shortOid, shortSession, type Refusal } from './refusal';
 
