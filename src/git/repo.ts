@@ -1,5 +1,5 @@
 // Repository discovery: where the git directories are, which branch is checked out, the object format.
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../errors';
 import { git, gitOut, type GitOptions, type GitResult } from './run';
@@ -19,14 +19,23 @@ export interface Repo {
   out(args: string[], opts?: GitOptions): string;
 }
 
-export function openRepo(start: string = process.cwd()): Repo {
-  const r = git(
-    ['rev-parse', '--path-format=absolute', '--git-dir', '--git-common-dir', '--is-bare-repository', '--show-object-format', '--show-toplevel'],
-    { cwd: start, allowFail: true },
-  );
-  const lines = r.stdout.split('\n');
-  if (lines.length < 5 || !lines[0]) {
-    throw new HandoffError('environment', 'not-a-repository', `not a git repository: ${start}`, { path: start, stderr: r.stderr.trim() });
+/**
+ * The repository containing `start`. A plain one is found without starting git; `viaGit` asks git in every case
+ * (the guard does, so a git that cannot run is noticed before a rule reads nothing from it).
+ */
+export function openRepo(start: string = process.cwd(), o: { viaGit?: boolean } = {}): Repo {
+  const found = o.viaGit ? null : discoverPlain(start);
+  let lines: string[];
+  if (found) lines = [found.gitDir, found.commonDir, 'false', 'sha1', found.top];
+  else {
+    const r = git(
+      ['rev-parse', '--path-format=absolute', '--git-dir', '--git-common-dir', '--is-bare-repository', '--show-object-format', '--show-toplevel'],
+      { cwd: start, allowFail: true },
+    );
+    lines = r.stdout.split('\n');
+    if (lines.length < 5 || !lines[0]) {
+      throw new HandoffError('environment', 'not-a-repository', `not a git repository: ${start}`, { path: start, stderr: r.stderr.trim() });
+    }
   }
   const [gitDir, commonDir, bareFlag, fmt, top] = lines;
   const bare = bareFlag === 'true';
@@ -43,6 +52,78 @@ export function openRepo(start: string = process.cwd()): Repo {
     git: (args, opts = {}) => git(args, { cwd, ...opts }),
     out: (args, opts = {}) => gitOut(args, { cwd, ...opts }),
   };
+}
+
+// Anything here changes where git looks for the repository or how it reads it: git itself answers then.
+const DISCOVERY_ENV = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_COMMON_DIR', 'GIT_CEILING_DIRECTORIES', 'GIT_DISCOVERY_ACROSS_FILESYSTEM', 'GIT_CONFIG_PARAMETERS', 'GIT_CONFIG_COUNT'];
+// Repository configuration that moves the worktree, makes it bare, includes other files, or names extensions
+// (the object format among them): git itself answers then.
+const UNPLAIN_CONFIG = /^\s*\[\s*(extensions|include|includeif)\b|^\s*worktree\s*=|^\s*bare\s*=\s*(true|yes|on|1)\s*$|^\s*repositoryformatversion\s*=\s*([2-9]|1\d)/im;
+
+const statOf = (p: string): Stats | null => {
+  try {
+    return statSync(p);
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * The plain case, found without starting git: a worktree (or linked worktree) found by walking up for `.git`,
+ * owned by this user, whose repository configuration is plain (sha1, no core.worktree, not bare, no includes,
+ * no extensions), with no GIT_* variable that changes discovery. Null for everything else (a bare repository,
+ * the inside of a git dir, a filesystem boundary, SHA-256, another owner, GIT_DIR…): `git rev-parse` answers.
+ */
+function discoverPlain(start: string): { gitDir: string; commonDir: string; top: string } | null {
+  if (DISCOVERY_ENV.some((k) => process.env[k] !== undefined)) return null;
+  const me = process.geteuid?.();
+  if (me === undefined || (me === 0 && process.env.SUDO_UID !== undefined)) return null;
+  let dir: string;
+  try {
+    dir = realpathSync.native(start);
+  } catch {
+    return null;
+  }
+  let here = statOf(dir);
+  for (;;) {
+    if (!here) return null;
+    const dotGit = path.join(dir, '.git');
+    const st = statOf(dotGit);
+    if (st) return st.isDirectory() || st.isFile() ? plainRepo(dir, dotGit, st, here, me) : null;
+    // a directory that is itself a git dir (bare, or inside .git): git's own rules
+    if (statOf(path.join(dir, 'HEAD')) && statOf(path.join(dir, 'objects'))) return null;
+    const up = path.dirname(dir);
+    if (up === dir) return null;
+    const above = statOf(up);
+    if (!above || above.dev !== here.dev) return null;
+    dir = up;
+    here = above;
+  }
+}
+
+function plainRepo(top: string, dotGit: string, st: Stats, topStat: Stats, me: number): { gitDir: string; commonDir: string; top: string } | null {
+  try {
+    let gitDir = dotGit;
+    let commonDir = dotGit;
+    if (st.isFile()) {
+      const m = /^gitdir: (.+)$/.exec(readFileSync(dotGit, 'utf8').split('\n', 1)[0]);
+      if (!m) return null;
+      gitDir = realpathSync.native(path.resolve(top, m[1].trim()));
+      let common: string | null = null;
+      try {
+        common = readFileSync(path.join(gitDir, 'commondir'), 'utf8').trim();
+      } catch {
+        common = null;
+      }
+      commonDir = common ? realpathSync.native(path.resolve(gitDir, common)) : gitDir;
+    }
+    if (topStat.uid !== me || statSync(gitDir).uid !== me) return null;
+    if (!statOf(path.join(gitDir, 'HEAD'))?.isFile() || !statOf(path.join(commonDir, 'objects'))?.isDirectory()) return null;
+    if (UNPLAIN_CONFIG.test(readFileSync(path.join(commonDir, 'config'), 'utf8'))) return null;
+    return { gitDir, commonDir, top };
+  } catch {
+    return null;
+  }
 }
 
 /** Reads HEAD directly: one file read instead of a process, and it works on an unborn branch. */

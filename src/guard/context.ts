@@ -47,7 +47,8 @@ export class GuardContext {
     let r = this.repos.get(loc.gitDir);
     if (!r) {
       const { openRepo } = await import('../git/repo');
-      r = openRepo(loc.worktree);
+      // through git: a rule that needs git learns here, loudly, that git cannot run
+      r = openRepo(loc.worktree, { viaGit: true });
       this.repos.set(loc.gitDir, r);
     }
     return r;

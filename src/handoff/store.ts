@@ -260,11 +260,14 @@ function resolveAt(repo: Repo, ref: string, tip: string, at: string): string {
 export function readHandoff(repo: Repo, branch: string, topic: string, at?: string): HandoffView {
   assertTopic(topic);
   const ref = handoffRef(branch, topic);
-  const recs = listRefs(repo, [ref, trackingPatternOf(ref)]);
+  // the branch head rides along, for verify
+  const headRef = `refs/heads/${branch}`;
+  const read = listRefs(repo, [ref, trackingPatternOf(ref), headRef]);
+  const recs = read.filter((r) => r.ref !== headRef);
   const tip = recs.find((r) => r.ref === ref)?.oid;
   if (!tip) throw notFound(ref, branch, topic);
   const oid = at ? resolveAt(repo, ref, tip, at) : tip;
-  return viewOf(repo, ref, oid, branch, topic, recs);
+  return viewOf(repo, ref, oid, branch, topic, recs, read.find((r) => r.ref === headRef)?.oid ?? null);
 }
 
 export function notFound(ref: string, branch: string, topic: string): HandoffError {
@@ -275,7 +278,7 @@ export function notFound(ref: string, branch: string, topic: string): HandoffErr
  * The full view of one version: one cat-file --batch for commit, body and state. `refs`: the for-each-ref records
  * of `ref` and its tracking copies when the caller already read them (else one for-each-ref here).
  */
-export function viewOf(repo: Repo, ref: string, oid: string, branch: string, topic: string, refs?: RefRecord[]): HandoffView {
+export function viewOf(repo: Repo, ref: string, oid: string, branch: string, topic: string, refs?: RefRecord[], branchTip?: string | null): HandoffView {
   const [commit, body, state] = readObjects(repo, [oid, `${oid}:handoff.md`, `${oid}:state.json`]);
   if (!commit) throw new HandoffError('integrity', 'missing-object', `${ref} points to ${oid}, which cannot be read`);
   const c = parseCommit(commit.content);
@@ -299,7 +302,7 @@ export function viewOf(repo: Repo, ref: string, oid: string, branch: string, top
     versions,
     body: body ? body.content.toString('utf8') : '',
     state: st,
-    verify: verifyHandoff(repo, branch, t.head, st?.files ?? []),
+    verify: verifyHandoff(repo, branch, t.head, st?.files ?? [], branchTip),
     head: t.head,
     takeoverFrom: t.takeoverFrom,
     reason: t.reason,

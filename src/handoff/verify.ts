@@ -55,8 +55,8 @@ export function existingPaths(repo: Repo, branch: string, paths: string[], workt
 const countOf = (repo: Repo, args: string[]) => Number(repo.git(['rev-list', '--count', ...args], { allowFail: true }).stdout.trim()) || 0;
 
 /** Where the branch stands now against the commit the handoff describes (`head`, null for an unborn branch). */
-function headState(repo: Repo, branch: string, head: string | null): Pick<Verify, 'head' | 'commitsSince'> {
-  const current = readRef(repo, `refs/heads/${branch}`);
+function headState(repo: Repo, branch: string, head: string | null, tip?: string | null): Pick<Verify, 'head' | 'commitsSince'> {
+  const current = tip !== undefined ? tip : readRef(repo, `refs/heads/${branch}`);
   if (!current) return { head: head ? 'unknown' : 'same', commitsSince: 0 };
   if (!head) return { head: 'ahead', commitsSince: countOf(repo, [current]) };
   if (head === current) return { head: 'same', commitsSince: 0 };
@@ -79,12 +79,15 @@ function isDirty(repo: Repo, worktree: string): boolean {
   return cache.get(worktree)!;
 }
 
-/** The verification of SPEC 4: branch against Handoff-Head, named files now gone, uncommitted changes. */
-export function verifyHandoff(repo: Repo, branch: string, head: string | null, files: string[]): Verify {
+/**
+ * The verification of SPEC 4: branch against Handoff-Head, named files now gone, uncommitted changes.
+ * `branchTip`: the branch's commit when the caller already read it (null: no such branch), else read here.
+ */
+export function verifyHandoff(repo: Repo, branch: string, head: string | null, files: string[], branchTip?: string | null): Verify {
   const worktree = worktreeOf(repo, branch);
   const existing = existingPaths(repo, branch, Array.isArray(files) ? files.filter((f) => typeof f === 'string') : [], worktree);
   return {
-    ...headState(repo, branch, head),
+    ...headState(repo, branch, head, branchTip),
     missingFiles: existing ? files.filter((f) => !existing.has(f)) : [],
     dirty: worktree ? isDirty(repo, worktree) : false,
   };
