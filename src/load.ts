@@ -3,9 +3,8 @@
 // the first after an upgrade) writes the cache at exit, holding every function that run compiled; any trouble
 // with the cache falls back to a plain require. Bundled into dist/guard.cjs and dist/load.cjs (for the launcher).
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire, wrap } from 'node:module';
 import path from 'node:path';
-import { Script } from 'node:vm';
+import type { Script } from 'node:vm';
 
 /** sha-256 prefixes of the bundles, set by the build: a cache is only ever read by the exact build that wrote it */
 declare const BUNDLE_HASHES: Record<string, string>;
@@ -51,6 +50,9 @@ function save(where: CacheFile, data: Buffer): void {
 
 /** `require(dir/bundle)`, through the code cache. */
 export function loadBundle(dir: string, bundle: Bundle): unknown {
+  // required here, not at the top: dist/guard.cjs answers most tool calls without loading a bundle at all
+  const { Script: VmScript } = require('node:vm') as typeof import('node:vm');
+  const { createRequire, wrap } = require('node:module') as typeof import('node:module');
   const file = path.join(dir, bundle);
   let script: Script;
   let where: CacheFile | null;
@@ -63,7 +65,7 @@ export function loadBundle(dir: string, bundle: Bundle): unknown {
     } catch {
       cached = undefined;
     }
-    script = new Script(wrap(readFileSync(file, 'utf8')), { filename: file, cachedData: cached });
+    script = new VmScript(wrap(readFileSync(file, 'utf8')), { filename: file, cachedData: cached });
   } catch {
     return require(file);
   }
