@@ -5,6 +5,7 @@ import { SESSION_RE } from '../handoff/session';
 import { detectClient } from './clients/index';
 import { GuardContext } from './context';
 import { mayConcernHandoffs, type Decision, type GuardEvent } from './event';
+import { followLineage } from './lineage';
 import { guardLog, locate } from './locate';
 
 /** Payloads larger than this are refused as bad input (a handoff body is at most 1 MiB). */
@@ -35,12 +36,15 @@ function readStdin(limit: number): Promise<Buffer | null> {
 async function decide(ctx: GuardContext): Promise<Decision> {
   switch (ctx.event.kind) {
     case 'pre-tool': {
-      if (!mayConcernHandoffs(ctx.event.action)) return {};
+      // A session id seen for the first time may continue an earlier one of the same process (after /clear).
+      const loc = ctx.session ? ctx.locate() : null;
+      const note = loc ? await followLineage(ctx, loc, 'tool') : null;
+      if (!mayConcernHandoffs(ctx.event.action)) return withContext({}, note);
       const d = await (await import('./rules/pre-tool')).preTool(ctx);
-      if (d.deny === undefined && !d.updatedInput && !d.context) return d;
-      const loc = ctx.locate();
-      if (loc && (await ctx.guardOff(loc))) return {};
-      return d;
+      if (d.deny === undefined && !d.updatedInput && !d.context) return withContext(d, note);
+      const at = loc ?? ctx.locate();
+      if (at && (await ctx.guardOff(at))) return (await import('./lifecycle')).guardOffOnce(ctx, at);
+      return withContext(d, note);
     }
     case 'post-tool':
       return (await import('./lifecycle')).postTool(ctx);
@@ -53,6 +57,13 @@ async function decide(ctx: GuardContext): Promise<Decision> {
     default:
       return {};
   }
+}
+
+/** Adds a line to what the agent is told (to the reason of a refusal, else to its context). */
+function withContext(d: Decision, note: string | null): Decision {
+  if (!note) return d;
+  if (d.deny !== undefined) return { ...d, deny: `${d.deny}\n\n${note}` };
+  return { ...d, context: d.context ? `${note}\n${d.context}` : note };
 }
 
 /** Under GIT_HANDOFF_BYPASS=1 a refusal or rewrite becomes an allow, written to the audit trail. */

@@ -8,6 +8,7 @@ import { handoffDir } from '../handoff/paths';
 import { short } from '../handoff/session';
 import type { GuardContext } from './context';
 import type { Decision } from './event';
+import { followLineage } from './lineage';
 import { writeJsonAtomic, type Location } from './locate';
 import { parsePatch } from './rules/files';
 import { parseShell, writeTargets } from './shell';
@@ -86,6 +87,8 @@ export async function postTool(ctx: GuardContext): Promise<Decision> {
   if (!session) return {};
   const loc = ctx.locate();
   if (!loc) return {};
+  if (await ctx.guardOff(loc)) return {};
+  const note = await followLineage(ctx, loc, 'tool');
   const byRepo = new Map<string, { loc: Location; paths: string[] }>();
   for (const abs of writtenPaths(ctx)) {
     const l = ctx.locateFile(abs);
@@ -96,21 +99,38 @@ export async function postTool(ctx: GuardContext): Promise<Decision> {
     byRepo.set(l.commonDir + '\0' + l.worktree, entry);
   }
   for (const { loc: l, paths } of byRepo.values()) recordWrites(l.commonDir, session, l.worktree, paths, ctx.event.agentId ?? undefined);
-  if (await ctx.guardOff(loc)) return {};
   const warning = await heartbeat(ctx, loc, session);
-  return warning ? { context: warning } : {};
+  const context = [note, warning].filter(Boolean).join('\n');
+  return context ? { context } : {};
 }
 
 export async function sessionStart(ctx: GuardContext): Promise<Decision> {
   const loc = ctx.locate();
   if (!loc) return {};
   const session = ctx.session;
-  if (await ctx.guardOff(loc)) return { context: 'git-handoff: the guard is off in this repository (git config handoff.guard off).' };
+  if (await ctx.guardOff(loc)) {
+    if (session) writeState(loc, session, { ...readState(loc, session), offNoted: true });
+    return { context: GUARD_OFF };
+  }
+  // Before boot's view, so that handoffs inherited after /clear show as this session's own.
+  const note = session ? await followLineage(ctx, loc, ctx.event.source ?? 'startup') : null;
   const repo = await ctx.repo(loc);
   const { bootView, renderBoot } = await import('../handoff/boot');
   const text = renderBoot(bootView(repo, { session }), { untrusted: true }).replace(/\n+$/, '');
   const warning = session ? await heartbeat(ctx, loc, session, true) : null;
-  return { context: warning ? `${text}\n\n${warning}` : text };
+  return { context: [note, text, warning].filter(Boolean).join('\n\n') };
+}
+
+const GUARD_OFF = 'git-handoff: the guard is off in this repository (git config handoff.guard off): nothing is checked or recorded. `git config handoff.guard on` turns it back on.';
+
+/** With `handoff.guard off`, a call the guard would have refused or changed is allowed; the session is told once. */
+export async function guardOffOnce(ctx: GuardContext, loc: Location): Promise<Decision> {
+  const session = ctx.session;
+  if (!session) return {};
+  const state = readState(loc, session);
+  if (state.offNoted) return {};
+  writeState(loc, session, { ...state, offNoted: true });
+  return { context: GUARD_OFF };
 }
 
 export async function stop(ctx: GuardContext): Promise<Decision> {
