@@ -161,8 +161,21 @@ export async function stop(ctx: GuardContext): Promise<Decision> {
 
 export async function preCompact(ctx: GuardContext): Promise<Decision> {
   const loc = ctx.locate();
-  if (!loc || !ctx.session || (await ctx.guardOff(loc))) return {};
+  const session = ctx.session;
+  if (!loc || !session || (await ctx.guardOff(loc))) return {};
+  const branch = ctx.branch(loc);
+  const { listRefs } = await import('../git/refs');
+  const { parseTrailerLines } = await import('../handoff/document');
+  const { branchPrefix } = await import('../handoff/names');
+  const own = branch
+    ? listRefs(await ctx.repo(loc), [branchPrefix(branch)])
+        .filter((r) => parseTrailerLines(r.trailers).session === session)
+        .map((r) => r.ref.slice(r.ref.lastIndexOf('/') + 1))
+    : [];
+  const topic = own[0] ?? '<topic>';
   return {
-    context: `git-handoff: context is about to be compacted. Update your handoff note now so nothing learned is lost: git handoff write <topic> -m "<state, ruled out, next action>".`,
+    context:
+      `git-handoff: context is about to be compacted. Before it is, update ${own.length ? `your handoff${own.length > 1 ? 's' : ''} (${own.join(', ')})` : 'or start your handoff note'} ` +
+      `so nothing learned is lost: git handoff write ${topic} -m "<state, what is done, what is ruled out, next action>". You are session ${session}.`,
   };
 }
