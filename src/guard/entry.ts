@@ -5,7 +5,7 @@ import { SESSION_RE } from '../handoff/session';
 import { detectClient } from './clients/index';
 import { GuardContext } from './context';
 import { mayConcernHandoffs, type Decision, type GuardEvent } from './event';
-import { followLineage } from './lineage';
+import { clientPid, followLineage } from './lineage';
 import { guardLog, locate } from './locate';
 
 /** Payloads larger than this are refused as bad input (a handoff body is at most 1 MiB). */
@@ -37,7 +37,7 @@ async function decide(ctx: GuardContext): Promise<Decision> {
   switch (ctx.event.kind) {
     case 'pre-tool': {
       // A session id seen for the first time may continue an earlier one of the same process (after /clear).
-      const loc = ctx.session ? ctx.locate() : null;
+      const loc = ctx.session && clientPid(ctx.event.client, ctx.env) !== null ? ctx.locate() : null;
       const note = loc ? await followLineage(ctx, loc, 'tool') : null;
       if (!mayConcernHandoffs(ctx.event.action)) return withContext({}, note);
       const d = await (await import('./rules/pre-tool')).preTool(ctx);

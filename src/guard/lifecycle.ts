@@ -8,7 +8,7 @@ import { handoffDir } from '../handoff/paths';
 import { short } from '../handoff/session';
 import type { GuardContext } from './context';
 import type { Decision } from './event';
-import { followLineage } from './lineage';
+import { clientPid, followLineage } from './lineage';
 import { writeJsonAtomic, type Location } from './locate';
 import { parsePatch } from './rules/files';
 import { parseShell, writeTargets } from './shell';
@@ -62,10 +62,9 @@ async function heartbeat(ctx: GuardContext, loc: Location, session: string, forc
   if (!force && state.leaseAt && now - state.leaseAt < LEASE_EVERY_MS) return null;
   const { touchLease } = await import('../handoff/leases');
   const repo = await ctx.repo(loc);
-  const pid = Number(ctx.env.CLAUDE_PID);
   const r = touchLease(repo, session, loc.worktree, {
     client: ctx.event.client,
-    pid: Number.isInteger(pid) && pid > 0 ? pid : null,
+    pid: clientPid(ctx.event.client, ctx.env),
     config: await ctx.config(loc),
   });
   state.leaseAt = now;
