@@ -12,6 +12,7 @@ import { importCommand } from './commands/import';
 import { doctorCommand, installCommand, uninstallCommand } from './commands/install';
 import { listCommand } from './commands/list';
 import { logCommand } from './commands/log';
+import { releaseCommand, sessionsCommand } from './commands/sessions';
 import { showCommand } from './commands/show';
 import { fetchCommand, pushCommand, syncCommand } from './commands/sync';
 import { templateCommand } from './commands/template';
@@ -32,6 +33,8 @@ export const commands: CommandModule<GlobalArgs, any>[] = [
   installCommand,
   uninstallCommand,
   doctorCommand,
+  sessionsCommand,
+  releaseCommand,
   fetchCommand,
   pushCommand,
   syncCommand,

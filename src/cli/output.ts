@@ -19,7 +19,8 @@ export function terminalSafe(text: string, isTTY = !!process.stdout.isTTY): stri
   return text
     .replace(/\x1b\[[0-?]*[ -/]*[@-~]/g, '')
     .replace(/\x1b\][^\x07\x1b]*(\x07|\x1b\\)/g, '')
-    .replace(/[\x00-\x08\x0b-\x1f\x7f\x9b]/g, '');
+    // C0 and C1 controls but tab and newline (U+009B is CSI to some terminals), and the bidi overrides that reorder what is seen
+    .replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g, '');
 }
 
 const ANSI = /\x1b\[[0-9;]*m/g;

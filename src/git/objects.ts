@@ -1,9 +1,37 @@
 // Object reads and writes: blobs, trees, commits, and one cat-file --batch for many reads.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { gitBytes } from './run';
 import type { Repo } from './repo';
 
 export function writeBlob(repo: Repo, content: string): string {
   return repo.out(['hash-object', '-w', '--stdin'], { input: content });
+}
+
+/** Several blobs in one process (`hash-object --stdin-paths` over temporary files, no filters: stored as given). */
+export function writeBlobs(repo: Repo, contents: string[]): string[] {
+  const dir = contents.length > 1 ? privateTempDir() : null;
+  if (!dir) return contents.map((c) => writeBlob(repo, c));
+  try {
+    const files = contents.map((c, i) => {
+      const f = path.join(dir, String(i));
+      writeFileSync(f, c);
+      return f;
+    });
+    return repo.out(['hash-object', '-w', '--no-filters', '--stdin-paths'], { input: files.join('\n') + '\n' }).split('\n');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A fresh directory only this user can read (mkdtemp's mode 0700), or null where none can be made. */
+function privateTempDir(): string | null {
+  try {
+    return mkdtempSync(path.join(tmpdir(), 'git-handoff-'));
+  } catch {
+    return null;
+  }
 }
 
 export function writeTree(repo: Repo, entries: Array<{ name: string; oid: string }>): string {

@@ -48,8 +48,9 @@ export function openRepo(start: string = process.cwd()): Repo {
 /** Reads HEAD directly: one file read instead of a process, and it works on an unborn branch. */
 function readHeadBranch(gitDir: string): string | null {
   try {
-    const head = readFileSync(path.join(gitDir, 'HEAD'), 'utf8').trim();
-    const m = /^ref: refs\/heads\/(.+)$/.exec(head);
+    // only the final newline goes: a branch name may hold (or end in) U+2028 and similar, which trim() and '.' drop
+    const head = readFileSync(path.join(gitDir, 'HEAD'), 'utf8').replace(/\r?\n$/, '');
+    const m = /^ref: refs\/heads\/(.+)$/s.exec(head);
     return m ? m[1] : null;
   } catch {
     return null;

@@ -50,7 +50,8 @@ export function validateBody(body: string | Buffer): string {
   if (buf.includes(0)) throw new HandoffError('usage', 'body-binary', 'the body contains NUL bytes; a handoff is UTF-8 text');
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(buf);
+    // ignoreBOM keeps a leading byte-order mark: the body is stored byte for byte as given
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(buf);
   } catch {
     throw new HandoffError('usage', 'body-not-utf8', 'the body is not valid UTF-8 text');
   }
@@ -82,7 +83,7 @@ export function buildMessage(m: MessageInput): string {
   return `handoff(${m.topic}): ${summaryLine(m.body)}\n\n${lines.join('\n')}\n`;
 }
 
-const KEY_TO_FIELD = new Map<string, keyof Trailers>(Object.entries(TRAILER).map(([f, k]) => [k.toLowerCase(), f as keyof Trailers]));
+const KEY_TO_FIELD = new Map<string, keyof Trailers>(Object.entries(TRAILER).flatMap(([f, k]) => [[k, f as keyof Trailers], [k.toLowerCase(), f as keyof Trailers]]));
 
 /** Parses trailer lines ("Key: value"), keeping the first of each key; key match is case-insensitive. */
 export function parseTrailerLines(lines: Iterable<string>): Trailers {
@@ -90,7 +91,9 @@ export function parseTrailerLines(lines: Iterable<string>): Trailers {
   for (const line of lines) {
     const i = line.indexOf(':');
     if (i <= 0) continue;
-    const field = KEY_TO_FIELD.get(line.slice(0, i).trim().toLowerCase());
+    const key = line.slice(0, i);
+    // the exact spelling first (what this tool writes), without allocating a lowercased copy; list reads 10,000 of these
+    const field = KEY_TO_FIELD.get(key) ?? KEY_TO_FIELD.get(key.trim().toLowerCase());
     if (field && t[field] === null) t[field] = line.slice(i + 1).trim();
   }
   if (t.head === 'none') t.head = null;

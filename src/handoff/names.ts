@@ -55,8 +55,20 @@ export function encodeBranch(branch: string): string {
   return out;
 }
 
+const decoded = new Map<string, string | null>();
+
 /** The inverse of encodeBranch; null for a cut (hashed) component, whose name lives in the Handoff-Branch trailer. */
 export function decodeBranch(component: string): string | null {
+  // a listing decodes the same hundred branch components thousands of times
+  let name = decoded.get(component);
+  if (name === undefined) {
+    name = decodeComponent(component);
+    if (decoded.size < 4096) decoded.set(component, name);
+  }
+  return name;
+}
+
+function decodeComponent(component: string): string | null {
   if (component.includes('+')) return null;
   const bytes: number[] = [];
   for (let i = 0; i < component.length; i++) {

@@ -3,14 +3,14 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../errors';
 import { configBool, identityEnv, readConfig, type Config } from '../git/config';
-import { parseCommit, readObjects, writeBlob, writeCommit, writeTree } from '../git/objects';
+import { parseCommit, readObjects, writeBlobs, writeCommit, writeTree } from '../git/objects';
 import { casUpdateRef, listRefs, readRef, transaction, type RefRecord } from '../git/refs';
 import type { Repo } from '../git/repo';
 import { buildMessage, namedPaths, parseState, parseTrailerLines, serializeState, validateBody, type HandoffState, type Trailers } from './document';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, archiveRef, assertTopic, branchPrefix, handoffRef, overlapKey, parseRef } from './names';
 import { checkWrite, ownedError, type Tip } from './ownership';
 import { short, type SessionRef } from './session';
-import { computeSyncStates, type SyncState } from './sync-state';
+import { computeSyncStates, TRACKING_PATTERN, trackingPatternOf, type SyncState } from './sync-state';
 import { dirtyPaths, verifyHandoff, type Verify } from './verify';
 
 /** The branch a command acts on: --branch, else the checked-out one; a detached HEAD needs --branch. */
@@ -45,17 +45,16 @@ export interface WriteResult {
   warnings: string[];
 }
 
-/** The tip of one handoff ref with its owner, from one for-each-ref. */
-export function readTip(repo: Repo, ref: string): (Tip & { trailers: Trailers }) | null {
-  const rec = listRefs(repo, [ref]).find((r) => r.ref === ref);
+/** The tip of one handoff ref with its owner, from one for-each-ref (or from records already read). */
+export function readTip(repo: Repo, ref: string, recs: RefRecord[] = listRefs(repo, [ref])): (Tip & { trailers: Trailers }) | null {
+  const rec = recs.find((r) => r.ref === ref);
   if (!rec) return null;
   const trailers = parseTrailerLines(rec.trailers);
   return { oid: rec.oid, session: trailers.session, time: rec.time, trailers };
 }
 
 /** The repository state recorded with a version (state.json). */
-function captureState(repo: Repo, branch: string, body: string): HandoffState {
-  const head = readRef(repo, `refs/heads/${branch}`);
+function captureState(repo: Repo, branch: string, body: string, head: string | null): HandoffState {
   const here = repo.branch === branch && repo.worktree;
   const files = here ? namedPaths(body).filter((p) => existsSync(path.join(repo.worktree!, p))) : [];
   return { branch, head, worktree: repo.worktree, dirty: here ? dirtyPaths(repo) : [], files };
@@ -74,10 +73,14 @@ export function writeHandoff(repo: Repo, o: WriteOptions): WriteResult {
   }
   const config = o.config ?? readConfig(repo);
   const ref = handoffRef(branch, topic);
-  const state = captureState(repo, branch, text);
+  // one for-each-ref gives the branch head for state.json and the handoff's tip for the first attempt
+  const headRef = `refs/heads/${branch}`;
+  const first = listRefs(repo, [ref, headRef]);
+  const state = captureState(repo, branch, text, first.find((r) => r.ref === headRef)?.oid ?? null);
+  const [bodyOid, stateOid] = writeBlobs(repo, [text, serializeState(state)]);
   const tree = writeTree(repo, [
-    { name: 'handoff.md', oid: writeBlob(repo, text) },
-    { name: 'state.json', oid: writeBlob(repo, serializeState(state)) },
+    { name: 'handoff.md', oid: bodyOid },
+    { name: 'state.json', oid: stateOid },
   ]);
   const env = identityEnv(config);
   const sign = configBool(config, 'handoff.sign');
@@ -85,7 +88,7 @@ export function writeHandoff(repo: Repo, o: WriteOptions): WriteResult {
   const deadline = Date.now() + DEADLINE_MS;
   let lockFailures = 0;
   for (let attempt = 0; attempt < MAX_ATTEMPTS && Date.now() < deadline; attempt++) {
-    const tip = readTip(repo, ref);
+    const tip = attempt === 0 ? readTip(repo, ref, first) : readTip(repo, ref);
     if (o.takeover?.from !== undefined && tip && tip.session !== o.takeover.from) throw ownedError(tip, o.session.id, ref, topic);
     const mode = checkWrite(tip, o.session.id, !!o.takeover, ref, topic);
     if (attempt === 0 && mode === 'create') warnings.push(...overlapWarnings(repo, branch, topic));
@@ -100,7 +103,7 @@ export function writeHandoff(repo: Repo, o: WriteOptions): WriteResult {
       takeoverFrom: mode === 'takeover' ? tip!.session ?? 'unknown' : null,
       reason: mode === 'takeover' ? o.takeover!.reason : null,
     });
-    const oid = writeCommit(repo, tree, tip ? [tip.oid] : [], message, env, sign);
+    const oid = signedCommit(repo, tree, tip ? [tip.oid] : [], message, env, sign);
     const r = casUpdateRef(repo, ref, oid, tip?.oid ?? null, `handoff write ${topic}`);
     if (r.ok) return { ref, oid, previous: tip?.oid ?? null, session: o.session.id, created: !tip, takeover: mode === 'takeover', warnings };
     if (r.reason === 'hook') throw new HandoffError('integrity', 'refused-by-hook', `a reference-transaction hook refused the update of ${ref}:\n${r.message}`, { ref });
@@ -113,6 +116,45 @@ export function writeHandoff(repo: Repo, o: WriteOptions): WriteResult {
     sleep(Math.random() * Math.min(5 + attempt * 5, 60));
   }
   throw new HandoffError('concurrent', 'concurrent-update', `${ref} kept changing under this write; nothing was written. Try again.`, { ref });
+}
+
+/** writeCommit, with a failed signature (handoff.sign set, signing setup broken) reported as an environment error. */
+function signedCommit(repo: Repo, tree: string, parents: string[], message: string, env: NodeJS.ProcessEnv, sign: boolean): string {
+  try {
+    return writeCommit(repo, tree, parents, message, env, sign);
+  } catch (e) {
+    if (!sign || !(e instanceof HandoffError) || e.code !== 'git-failed') throw e;
+    throw new HandoffError(
+      'environment',
+      'signing-failed',
+      `handoff.sign is true but git could not sign the handoff commit; nothing was written:\n  ${String(e.data.stderr ?? e.message).trim()}\n` +
+        `Fix the signing setup (gpg.format, user.signingKey) or turn signing off: git config handoff.sign false`,
+    );
+  }
+}
+
+/** What `git log %G?` says of a commit's signature, in words; `signed` says whether the commit carries one at all. */
+export type SignatureState = 'none' | 'good' | 'untrusted' | 'bad' | 'expired' | 'expired-key' | 'revoked-key' | 'unverifiable';
+export interface Signature {
+  state: SignatureState;
+  key: string | null;
+  signer: string | null;
+}
+const SIGNATURE_CODES: Record<string, SignatureState> = { G: 'good', U: 'untrusted', B: 'bad', X: 'expired', Y: 'expired-key', R: 'revoked-key', E: 'unverifiable' };
+const UNSIGNED: Signature = { state: 'none', key: null, signer: null };
+export const SIGNATURE_FORMAT = '%G?%x1f%GK%x1f%GS';
+
+/** A signed commit that git reports as N could not be checked (e.g. no gpg.ssh.allowedSignersFile): unverifiable. */
+function signatureOf(fields: string[], signed: boolean): Signature {
+  if (!signed) return UNSIGNED;
+  return { state: SIGNATURE_CODES[fields[0]] ?? 'unverifiable', key: fields[1] || null, signer: fields[2] || null };
+}
+
+/** The signature of one commit: no process when it carries none, else one `git log -1`. */
+function signatureOfCommit(repo: Repo, oid: string, signed: boolean): Signature {
+  if (!signed) return UNSIGNED;
+  const r = repo.git(['log', '-1', `--format=${SIGNATURE_FORMAT}`, oid], { allowFail: true });
+  return signatureOf(r.stdout.replace(/\n$/, '').split('\x1f'), true);
 }
 
 function lockError(ref: string, lockFile: string): HandoffError {
@@ -156,7 +198,8 @@ function rowOf(rec: RefRecord, sync: SyncState = 'local'): HandoffRow | null {
   if (!p) return null;
   const t = parseTrailerLines(rec.trailers);
   return {
-    branch: t.branch ?? p.branch ?? p.encodedBranch,
+    // the ref's component decodes to the exact name; the trailer is a one-line copy, needed when a long name was cut
+    branch: p.branch ?? t.branch ?? p.encodedBranch,
     topic: p.topic,
     ref: rec.ref,
     oid: rec.oid,
@@ -178,8 +221,12 @@ export interface ListOptions {
 export function listHandoffs(repo: Repo, o: ListOptions = {}): HandoffRow[] {
   const base = o.archived ? ARCHIVE_PREFIX : HANDOFF_PREFIX;
   const scope = o.all ? base : base + branchPrefix(o.branch!).slice(HANDOFF_PREFIX.length);
-  const recs = listRefs(repo, [scope]);
-  const sync = o.archived ? new Map<string, SyncState>() : computeSyncStates(repo, recs);
+  // one for-each-ref for the handoffs and their tracking copies; the sync states are only computed when there are copies
+  // (for-each-ref globs do not cross '/': every branch needs the two-level pattern)
+  const read = listRefs(repo, o.archived ? [scope] : [scope, o.all ? TRACKING_PATTERN : trackingPatternOf(scope + '*')]);
+  const recs = o.archived ? read : read.filter((r) => r.ref.startsWith(HANDOFF_PREFIX));
+  const tracking = o.archived ? [] : read.filter((r) => !r.ref.startsWith(HANDOFF_PREFIX));
+  const sync = tracking.length ? computeSyncStates(repo, recs, undefined, tracking) : new Map<string, SyncState>();
   const rows: HandoffRow[] = [];
   for (const rec of recs) {
     const row = rowOf(rec, sync.get(rec.ref) ?? 'local');
@@ -198,6 +245,7 @@ export interface HandoffView extends HandoffRow {
   head: string | null;
   takeoverFrom: string | null;
   reason: string | null;
+  signature: Signature;
 }
 
 /** Resolves `--at <rev>` within a handoff's history: an oid, or ~N / ^ relative to the tip. */
@@ -214,28 +262,35 @@ function resolveAt(repo: Repo, ref: string, tip: string, at: string): string {
 export function readHandoff(repo: Repo, branch: string, topic: string, at?: string): HandoffView {
   assertTopic(topic);
   const ref = handoffRef(branch, topic);
-  const tip = readRef(repo, ref);
+  const recs = listRefs(repo, [ref, trackingPatternOf(ref)]);
+  const tip = recs.find((r) => r.ref === ref)?.oid;
   if (!tip) throw notFound(ref, branch, topic);
   const oid = at ? resolveAt(repo, ref, tip, at) : tip;
-  return viewOf(repo, ref, oid, branch, topic);
+  return viewOf(repo, ref, oid, branch, topic, recs);
 }
 
 export function notFound(ref: string, branch: string, topic: string): HandoffError {
   return new HandoffError('usage', 'not-found', `no handoff "${topic}" on branch ${branch} (${ref}); \`git handoff list\` shows what there is`, { ref });
 }
 
-/** The full view of one version: one cat-file --batch for commit, body and state. */
-export function viewOf(repo: Repo, ref: string, oid: string, branch: string, topic: string): HandoffView {
+/**
+ * The full view of one version: one cat-file --batch for commit, body and state. `refs`: the for-each-ref records
+ * of `ref` and its tracking copies when the caller already read them (else one for-each-ref here).
+ */
+export function viewOf(repo: Repo, ref: string, oid: string, branch: string, topic: string, refs?: RefRecord[]): HandoffView {
   const [commit, body, state] = readObjects(repo, [oid, `${oid}:handoff.md`, `${oid}:state.json`]);
   if (!commit) throw new HandoffError('integrity', 'missing-object', `${ref} points to ${oid}, which cannot be read`);
   const c = parseCommit(commit.content);
   const t = parseTrailerLines(c.message.split('\n'));
   const st = parseState(state ? state.content.toString('utf8') : null);
   const versions = Number(repo.out(['rev-list', '--count', oid]));
-  const recs = listRefs(repo, [ref]);
-  const sync = ref.startsWith(HANDOFF_PREFIX) ? computeSyncStates(repo, recs).get(ref) ?? 'local' : 'local';
+  let sync: SyncState = 'local';
+  if (ref.startsWith(HANDOFF_PREFIX)) {
+    const recs = refs ?? listRefs(repo, [ref, trackingPatternOf(ref)]);
+    sync = computeSyncStates(repo, recs.filter((r) => r.ref === ref), undefined, recs.filter((r) => r.ref !== ref)).get(ref) ?? 'local';
+  }
   return {
-    branch: t.branch ?? branch,
+    branch,
     topic,
     ref,
     oid,
@@ -246,10 +301,11 @@ export function viewOf(repo: Repo, ref: string, oid: string, branch: string, top
     versions,
     body: body ? body.content.toString('utf8') : '',
     state: st,
-    verify: verifyHandoff(repo, t.branch ?? branch, t.head, st?.files ?? []),
+    verify: verifyHandoff(repo, branch, t.head, st?.files ?? []),
     head: t.head,
     takeoverFrom: t.takeoverFrom,
     reason: t.reason,
+    signature: signatureOfCommit(repo, oid, c.signed),
   };
 }
 
@@ -262,28 +318,34 @@ export interface LogEntry {
   parents: string[];
   takeoverFrom: string | null;
   reason: string | null;
+  signature: Signature;
 }
 
-/** Every version, newest first, from one git log. */
+/** Every version, newest first, from one git log (and one cat-file only when git could not check a signature). */
 export function logHandoff(repo: Repo, refOrOid: string): LogEntry[] {
-  const r = repo.git(['log', '-z', '--format=%H%x1f%ct%x1f%P%x1f%s%x1f%(trailers:only,unfold,separator=%x1e)', refOrOid]);
-  return r.stdout
+  const r = repo.git(['log', '-z', `--format=%H%x1f%ct%x1f%P%x1f%s%x1f%(trailers:only,unfold,separator=%x1e)%x1f${SIGNATURE_FORMAT}`, refOrOid]);
+  const entries = r.stdout
     .split('\0')
     .filter((e) => e.trim())
-    .map((e) => {
-      const [oid, ct, parents, subject, trailers] = e.replace(/^\n/, '').split('\x1f');
-      const t = parseTrailerLines((trailers ?? '').split('\x1e'));
-      return {
-        oid,
-        session: t.session,
-        client: t.client,
-        time: iso(Number(ct)),
-        subject,
-        parents: parents ? parents.split(' ') : [],
-        takeoverFrom: t.takeoverFrom,
-        reason: t.reason,
-      };
-    });
+    .map((e) => e.replace(/^\n/, '').split('\x1f'));
+  // %G? says N both for an unsigned commit and for one it could not check; git complains on stderr only for the latter
+  const unsure = r.stderr.trim() ? entries.filter((f) => f[5] === 'N').map((f) => f[0]) : [];
+  const signedAnyway = new Set(readObjects(repo, unsure).flatMap((o, i) => (o && parseCommit(o.content).signed ? [unsure[i]] : [])));
+  return entries.map((f) => {
+    const [oid, ct, parents, subject, trailers] = f;
+    const t = parseTrailerLines((trailers ?? '').split('\x1e'));
+    return {
+      oid,
+      session: t.session,
+      client: t.client,
+      time: iso(Number(ct)),
+      subject,
+      parents: parents ? parents.split(' ') : [],
+      takeoverFrom: t.takeoverFrom,
+      reason: t.reason,
+      signature: signatureOf(f.slice(5), f[5] !== 'N' || signedAnyway.has(oid)),
+    };
+  });
 }
 
 export interface ArchiveResult {
@@ -339,7 +401,7 @@ export function restoreHandoff(repo: Repo, archived: string, session: SessionRef
   const rec = listRefs(repo, [full]).find((r) => r.ref === full);
   if (!rec) throw new HandoffError('usage', 'not-found', `no archived handoff ${full}`);
   const t = parseTrailerLines(rec.trailers);
-  const branch = t.branch ?? p.branch ?? p.encodedBranch;
+  const branch = p.branch ?? t.branch ?? p.encodedBranch;
   const ref = `${HANDOFF_PREFIX}${p.encodedBranch}/${p.topic}`;
   if (readRef(repo, ref)) {
     throw new HandoffError('usage', 'exists', `${ref} exists again; archive or rename it before restoring ${full}`, { ref });
@@ -360,7 +422,8 @@ export function restoreHandoff(repo: Repo, archived: string, session: SessionRef
       reason: takeover.reason,
     });
     const [commit] = readObjects(repo, [rec.oid]);
-    oid = writeCommit(repo, parseCommit(commit!.content).tree, [rec.oid], message, identityEnv(readConfig(repo)));
+    const config = readConfig(repo);
+    oid = signedCommit(repo, parseCommit(commit!.content).tree, [rec.oid], message, identityEnv(config), configBool(config, 'handoff.sign'));
     took = true;
   }
   const r = transaction(repo, [

@@ -13,12 +13,15 @@ export function parseTrackingRef(ref: string): { remote: string; local: string }
   return m ? { remote: m[1], local: HANDOFF_PREFIX + m[2] } : null;
 }
 
+/** The for-each-ref pattern of one local handoff ref's tracking copies on every remote. */
+export const trackingPatternOf = (localRef: string) => `refs/remotes/*/handoffs/${localRef.slice(HANDOFF_PREFIX.length)}`;
+
 export const trackingRef = (remote: string, localRef: string) => `refs/remotes/${remote}/handoffs/${localRef.slice(HANDOFF_PREFIX.length)}`;
 
-/** The tracking tip of each local handoff ref: `preferred` remote first, then origin, then any. */
-export function trackingTips(repo: Repo, preferred?: string): Map<string, { remote: string; oid: string }> {
+/** The tracking tip of each local handoff ref: `preferred` remote first, then origin, then any (`tracking`: records already read). */
+export function trackingTips(repo: Repo, preferred?: string, tracking?: RefRecord[]): Map<string, { remote: string; oid: string }> {
   const out = new Map<string, { remote: string; oid: string }>();
-  const recs = listRefs(repo, [TRACKING_PATTERN]);
+  const recs = tracking ?? listRefs(repo, [TRACKING_PATTERN]);
   const remotes = new Set(recs.map((r) => parseTrackingRef(r.ref)?.remote));
   // handoff.remote decides only when several remotes carry handoffs: no extra process otherwise
   if (preferred === undefined && remotes.size > 1) preferred = repo.git(['config', '--get', 'handoff.remote'], { allowFail: true }).stdout.trim() || undefined;
@@ -66,10 +69,10 @@ export function compareTips(isAncestor: (a: string, b: string) => boolean, local
 }
 
 /** Sync state of each given local handoff ref; at most one extra git process for all that differ. */
-export function computeSyncStates(repo: Repo, recs: RefRecord[], preferred?: string): Map<string, SyncState> {
+export function computeSyncStates(repo: Repo, recs: RefRecord[], preferred?: string, trackingRecs?: RefRecord[]): Map<string, SyncState> {
   const out = new Map<string, SyncState>();
   if (recs.length === 0) return out;
-  const tracking = trackingTips(repo, preferred);
+  const tracking = trackingTips(repo, preferred, trackingRecs);
   const differing: Array<[string, string, string]> = [];
   for (const rec of recs) {
     const t = tracking.get(rec.ref);

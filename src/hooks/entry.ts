@@ -1,6 +1,76 @@
-// `git handoff githook <name> [args]`: what the installed stubs call (issue 4 fills this in).
-export async function runGithook(name: string, _args: string[]): Promise<number> {
+// `git handoff githook <name> [args]`: what the installed stubs call when an event may concern them.
+// A refusal exits 3 (owned) or 6 (integrity) and the stub passes it to git; an internal error (exit 1,
+// here or from a broken install) never blocks a commit or a push.
+import { readFileSync } from 'node:fs';
+import { EXIT } from '../errors';
+import { readConfig, type Config } from '../git/config';
+import { openRepo, type Repo } from '../git/repo';
+import { appendAudit, auditFile } from '../handoff/audit';
+import { resolveSession } from '../handoff/session';
+import { commitMsg, preCommit, prepareCommitMsg } from './commit';
+import { formatRefusal, type Refusal } from './refusal';
+import { prePush } from './push';
+import { referenceTransaction } from './transaction';
+
+export interface HookContext {
+  repo: Repo;
+  args: string[];
+  /** what git wrote on stdin (reference-transaction, pre-push), else '' */
+  input: string;
+  /** the acting session, null for a person */
+  session: string | null;
+  /** where the session came from (an environment variable name) */
+  sessionSource: string | null;
+  config(): Config;
+}
+
+export type HookHandler = (c: HookContext) => Refusal | null | Promise<Refusal | null>;
+
+const HANDLERS: Record<string, { run: HookHandler; stdin: boolean }> = {
+  'prepare-commit-msg': { run: prepareCommitMsg, stdin: false },
+  'commit-msg': { run: commitMsg, stdin: false },
+  'pre-commit': { run: preCommit, stdin: false },
+  'pre-push': { run: prePush, stdin: true },
+  'reference-transaction': { run: referenceTransaction, stdin: true },
+};
+
+/** The acting session from the environment; an invalid id is ignored with a warning (never trusted, never blocking). */
+function sessionOf(env: NodeJS.ProcessEnv): { id: string; source: string } | null {
+  try {
+    const s = resolveSession(undefined, env);
+    return s ? { id: s.id, source: s.source } : null;
+  } catch (e) {
+    process.stderr.write(`git-handoff: ${(e as Error).message}; treating this as a commit with no session\n`);
+    return null;
+  }
+}
+
+export async function runGithook(name: string, args: string[]): Promise<number> {
+  // The server's check (`install --server`, git-hooks/pre-receive) is the sync side's.
   if (name === 'pre-receive') return (await import('../sync/receive')).preReceiveHook();
-  process.stderr.write('git-handoff: githook handlers are not built yet\n');
-  return 0;
+  const handler = HANDLERS[name];
+  if (!handler) return 0;
+  let repo: Repo | null = null;
+  try {
+    repo = openRepo();
+    const input = handler.stdin ? readFileSync(0, 'utf8') : '';
+    const session = sessionOf(process.env);
+    let config: Config | null = null;
+    const r = repo;
+    const ctx: HookContext = { repo: r, args, input, session: session?.id ?? null, sessionSource: session?.source ?? null, config: () => (config ??= readConfig(r)) };
+    const refusal = await handler.run(ctx);
+    if (!refusal) return 0;
+    if (process.env.GIT_HANDOFF_BYPASS === '1') {
+      appendAudit(repo.commonDir, { source: 'githook', hook: name, args, session: ctx.session, refused: refusal.what, found: refusal.found, cwd: process.cwd() });
+      process.stderr.write(`git-handoff (${name} hook): bypassed with GIT_HANDOFF_BYPASS=1 (recorded in ${auditFile(repo.commonDir)}): ${refusal.what}\n`);
+      return 0;
+    }
+    // Only a person at this repository can set the variable: not an agent, not a pusher to a server.
+    process.stderr.write(formatRefusal(name, refusal, !ctx.session && !repo.bare, auditFile(repo.commonDir)));
+    return EXIT[refusal.kind];
+  } catch (e) {
+    // A broken check must not brick git: say so, and let the operation through.
+    process.stderr.write(`git-handoff (${name} hook): could not check (${e instanceof Error ? e.message : String(e)}); allowed\n`);
+    return 0;
+  }
 }

@@ -40,3 +40,33 @@ describe('npm run demo', () => {
     expect(log.match(/^[0-9a-f]{12}  /gm)).toHaveLength(3);
   });
 });
+
+/** The `git handoff …` lines of the README's sh blocks under a heading, comments stripped. */
+function readmeCommands(heading: string): string[] {
+  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf(`## ${heading}`)).split(/\n## /)[0];
+  return [...section.matchAll(/```sh\n([\s\S]*?)```/g)]
+    .flatMap((m) => m[1].split('\n'))
+    .map((l) => l.replace(/\s+#.*$/, '').trim())
+    .filter((l) => l.startsWith('git handoff '));
+}
+
+describe('README commands, as written', () => {
+  it('the quick start and agent-client commands run in a fresh repository', async () => {
+    const { execa } = await import('execa');
+    const { makeRepo } = await import('../helpers/repo');
+    const repo = makeRepo({ commit: true });
+    const lines = [...readmeCommands('Quick start'), ...readmeCommands('Agent clients')];
+    expect(lines.length).toBeGreaterThanOrEqual(7);
+    for (const line of lines) {
+      const r = await execa('sh', ['-c', line], {
+        cwd: repo.dir,
+        env: { ...repo.env, PATH: `${path.join(ROOT, 'bin')}:${process.env.PATH}`, GIT_HANDOFF_SESSION: 'readme-session' },
+        extendEnv: false,
+        reject: false,
+      });
+      expect(r.exitCode, `${line}\n${r.stderr}`).toBe(0);
+    }
+    expect(repo.git(['for-each-ref', '--format=%(refname)', 'refs/handoffs/']).stdout.trim()).toBe('refs/handoffs/main/auth-refactor');
+  });
+});

@@ -31,7 +31,11 @@ const takeoverOf = (a: Args) => {
 export const archiveCommand: CommandModule<GlobalArgs, Args> = {
   command: 'archive <topic>',
   describe: 'move a handoff to refs/handoff-archive (owner only, or --take-over)',
-  builder: (y: Argv<GlobalArgs>) => ownershipOptions(y).positional('topic', { type: 'string', demandOption: true }).option('branch', { type: 'string' }) as unknown as Argv<Args>,
+  builder: (y: Argv<GlobalArgs>) => ownershipOptions(y)
+      .positional('topic', { type: 'string', demandOption: true })
+      .option('branch', { type: 'string' })
+      .example('$0 archive auth-refactor', 'done with it: every version stays under refs/handoff-archive')
+      .example('$0 archive auth-refactor --take-over --reason "abandoned"', "another session's, on the record") as unknown as Argv<Args>,
   handler: (a) => {
     const repo = openRepo();
     const session = requireSession(a.session);
@@ -44,7 +48,9 @@ export const archiveCommand: CommandModule<GlobalArgs, Args> = {
 export const restoreCommand: CommandModule<GlobalArgs, Args> = {
   command: 'restore <ref>',
   describe: 'bring an archived handoff back (owner only, or --take-over)',
-  builder: (y: Argv<GlobalArgs>) => ownershipOptions(y).positional('ref', { type: 'string', demandOption: true, describe: 'as `list --archived` shows it' }) as unknown as Argv<Args>,
+  builder: (y: Argv<GlobalArgs>) => ownershipOptions(y)
+      .positional('ref', { type: 'string', demandOption: true, describe: 'as `list --archived` shows it' })
+      .example('$0 restore main/auth-refactor/1795332932-535247303cd4', '') as unknown as Argv<Args>,
   handler: (a) => {
     const repo = openRepo();
     const session = requireSession(a.session);

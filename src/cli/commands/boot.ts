@@ -28,6 +28,8 @@ export const bootCommand: CommandModule<GlobalArgs, Args> = {
         describe: 'wrap body excerpts in <untrusted-content> tags (default: when stdout is not a terminal, i.e. read by an agent)',
       })
       .conflicts('all', 'branch')
+      .example('$0 boot', 'at session start: what the last sessions left here, and whether it is still true')
+      .example('$0 boot --json --session "$CLAUDE_CODE_SESSION_ID"', '')
       .epilog(
         'Each handoff is led by its owner, age, sync state and verification, then its Goal, Next action and Stop ' +
           'conditions sections (markdown headings, any case); a handoff without them shows its first line.',

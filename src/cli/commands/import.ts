@@ -22,6 +22,8 @@ export const importCommand: CommandModule<GlobalArgs, Args> = {
       .option('branch', { type: 'string', describe: 'the branch, when the file name does not say it (default for handover.md: the checked-out one)' })
       .option('topic', { type: 'string', describe: `the topic, when the file name does not say it (default for handover.md: ${HANDOVER_TOPIC}); one file only` })
       .option('session', { type: 'string', describe: 'the owner of files without a <!-- claude-session: ID --> first line (default: from the environment)' })
+      .example('$0 import memory/', 'every handoff-<branch>-<topic>.md under memory/, owners kept')
+      .example('$0 import handover.md --topic auth-refactor', 'owner from --session or the environment')
       .epilog(
         'A handoff-<branch>-<topic>.md file keeps the owner named on its first line, <!-- claude-session: ID -->, and ' +
           'that line is not part of the body. Its <branch> is matched against the local branches (slashes written as ' +

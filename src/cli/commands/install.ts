@@ -62,14 +62,18 @@ async function run(a: Args, mode: 'install' | 'uninstall'): Promise<void> {
 export const installCommand: CommandModule<GlobalArgs, Args> = {
   command: 'install',
   describe: 'wire git hooks (default), agent clients, a remote or a server; idempotent',
-  builder: (y: Argv<GlobalArgs>) => options(y) as unknown as Argv<Args>,
+  builder: (y: Argv<GlobalArgs>) =>
+    options(y)
+      .example('$0 install --hooks --agent all', 'git hooks, and the guard in Claude Code, Gemini CLI and Codex settings')
+      .example('$0 install --remote origin', 'plain `git fetch` also brings handoffs into refs/remotes/origin/handoffs')
+      .example('$0 install --server', 'in the bare repository everyone pushes to') as unknown as Argv<Args>,
   handler: (a) => run(a, 'install'),
 };
 
 export const uninstallCommand: CommandModule<GlobalArgs, Args> = {
   command: 'uninstall',
   describe: 'remove exactly what install added (everything, or the parts named)',
-  builder: (y: Argv<GlobalArgs>) => options(y) as unknown as Argv<Args>,
+  builder: (y: Argv<GlobalArgs>) => options(y).example('$0 uninstall', 'everything install added, restored byte for byte') as unknown as Argv<Args>,
   handler: (a) => run(a, 'uninstall'),
 };
 

@@ -36,7 +36,10 @@ export const listCommand: CommandModule<GlobalArgs, Args> = {
       .option('mine', { type: 'boolean', describe: "only this session's handoffs" })
       .option('archived', { type: 'boolean', describe: 'archived handoffs instead' })
       .option('session', { type: 'string', describe: 'this session id, for --mine' })
-      .conflicts('all', 'branch') as unknown as Argv<Args>,
+      .conflicts('all', 'branch')
+      .example('$0 list', "this branch's handoffs")
+      .example('$0 list --all --json', 'every handoff of every branch')
+      .example('$0 list --archived --all', 'archived handoffs, to restore one') as unknown as Argv<Args>,
   handler: (a) => {
     const repo = openRepo();
     const all = a.all || (!a.branch && !repo.branch);

@@ -3,7 +3,7 @@ import { quote } from 'shell-quote';
 import type { Argv, CommandModule } from 'yargs';
 import { openRepo } from '../../git/repo';
 import { short } from '../../handoff/session';
-import { listHandoffs, readHandoff, resolveBranch, viewOf, type HandoffView } from '../../handoff/store';
+import { listHandoffs, readHandoff, resolveBranch, viewOf, type HandoffView, type Signature } from '../../handoff/store';
 import { trackingRef, trackingTips } from '../../handoff/sync-state';
 import { describeVerify } from '../../handoff/verify';
 import type { GlobalArgs } from '../context';
@@ -25,12 +25,20 @@ interface Args extends GlobalArgs {
   raw?: boolean;
 }
 
+/** "good (t@example.com, key SHA256:…)"; the state alone when git named no signer or key. */
+export function describeSignature(s: Signature): string {
+  const who = [s.signer, s.key && `key ${s.key}`].filter(Boolean).join(', ');
+  const hint = s.state === 'unverifiable' ? ' — git cannot check it here (for ssh keys: gpg.ssh.allowedSignersFile)' : '';
+  return `${s.state}${who ? ` (${who})` : ''}${hint}`;
+}
+
 export function headerOf(v: HandoffView): string {
   const lines = [
     `${v.topic} on ${v.branch}  (${v.ref} @ ${v.oid.slice(0, 12)})`,
     `owner ${short(v.session)} (${v.client ?? 'unknown'}) · updated ${relativeTime(v.updatedAt)} · ${v.versions} version${v.versions === 1 ? '' : 's'} · ${v.sync}`,
   ];
   if (v.takeoverFrom) lines.push(`taken over from ${short(v.takeoverFrom)}: ${v.reason ?? ''}`);
+  lines.push(`signature: ${v.signature.state === 'none' ? 'none (unsigned)' : describeSignature(v.signature)}`);
   lines.push(`verify: ${describeVerify(v.verify)}`);
   return lines.join('\n');
 }
@@ -43,7 +51,10 @@ export const showCommand: CommandModule<GlobalArgs, Args> = {
       .positional('topic', { type: 'string' })
       .option('branch', { type: 'string', describe: 'the branch (default: the checked-out one)' })
       .option('at', { type: 'string', describe: 'an earlier version: its oid, or ~N back from the newest' })
-      .option('raw', { type: 'boolean', describe: 'print the body only' }) as unknown as Argv<Args>,
+      .option('raw', { type: 'boolean', describe: 'print the body only' })
+      .example('$0 show auth-refactor', 'the newest version, with owner, age and verification')
+      .example('$0 show auth-refactor --at ~1 --raw', 'the body of the version before it')
+      .example('$0 show --json', "this branch's only handoff as JSON") as unknown as Argv<Args>,
   handler: (a) => {
     const repo = openRepo();
     const branch = resolveBranch(repo, a.branch);

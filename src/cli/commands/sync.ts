@@ -80,7 +80,7 @@ const remoteArg = (y: Argv<GlobalArgs>) =>
 export const fetchCommand: CommandModule<GlobalArgs, Args> = {
   command: 'fetch [remote]',
   describe: "fetch the remote's handoffs and merge each: new, same, local ahead, remote ahead (fast-forward), diverged",
-  builder: (y: Argv<GlobalArgs>) => remoteArg(y) as unknown as Argv<Args>,
+  builder: (y: Argv<GlobalArgs>) => remoteArg(y).example('$0 fetch origin --json', 'the case of each handoff as data') as unknown as Argv<Args>,
   handler: (a) => {
     const repo = openRepo();
     const r = runFetch(repo, resolveRemote(repo, a.remote), a);
@@ -92,7 +92,7 @@ export const fetchCommand: CommandModule<GlobalArgs, Args> = {
 export const pushCommand: CommandModule<GlobalArgs, Args> = {
   command: 'push [remote]',
   describe: 'push every handoff this clone moved forward, in one push, fast-forwards only',
-  builder: (y: Argv<GlobalArgs>) => remoteArg(y) as unknown as Argv<Args>,
+  builder: (y: Argv<GlobalArgs>) => remoteArg(y).example('$0 push', 'to handoff.remote, else origin') as unknown as Argv<Args>,
   handler: (a) => {
     const repo = openRepo();
     const r = runPush(repo, resolveRemote(repo, a.remote), a);

@@ -1,0 +1,46 @@
+#!/usr/bin/env node
+// The `git commit` row of issue 7: a person (no session) committing with the handoff hooks installed, against
+// the same commit in a twin repository whose same hooks are empty `exit 0` stubs; interleaved, medians.
+//   node bench/commit.mjs [--runs N] [--json]
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { emit, flags, interleave, row, tempRepo, timeSync } from './lib.mjs';
+import { viaGit } from './store.mjs';
+
+const NAME = 'git commit by a person, hooks installed';
+
+/** A repository with `install --hooks` run; null when that command is not built yet. */
+function hookedRepo() {
+  const repo = tempRepo('gh-bench-commit-');
+  const env = viaGit(repo.env);
+  const r = timeSync('git', ['handoff', 'install', '--hooks'], { cwd: repo.dir, env, allowFail: true });
+  const hooksDir = repo.git(['rev-parse', '--path-format=absolute', '--git-path', 'hooks']).stdout.trim();
+  const ours = r.status === 0 ? readdirSync(hooksDir).filter((f) => !f.endsWith('.sample') && /git-handoff/.test(readFileSync(path.join(hooksDir, f), 'utf8'))) : [];
+  return { repo, env, hooksDir, ours, ok: r.status === 0 && ours.length > 0, why: String(r.stderr).trim().split('\n')[0] };
+}
+
+export function benchCommit({ runs } = {}) {
+  const hooked = hookedRepo();
+  const stubbed = hookedRepo();
+  try {
+    if (!hooked.ok) return [{ name: NAME, measured: null, baseline: null, ratio: null, goal: 1.5, met: null, runs: 0, note: `not available yet: \`git handoff install --hooks\` ${hooked.why || 'installed no hooks'}` }];
+    for (const f of stubbed.ours) writeFileSync(path.join(stubbed.hooksDir, f), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+    let n = 0;
+    const commit = (t) => () => {
+      n++;
+      writeFileSync(path.join(t.repo.dir, 'README.md'), `bench ${n}\n`);
+      t.repo.git(['add', 'README.md']);
+      return timeSync('git', ['commit', '-q', '-m', `change ${n}`], { cwd: t.repo.dir, env: t.env }).ms;
+    };
+    const r = interleave(Number(runs ?? 15), commit(hooked), commit(stubbed));
+    return [row(NAME, r, 1.5, `(hooks: ${hooked.ours.join(', ')}; baseline: the same hooks as \`exit 0\` stubs)`)];
+  } finally {
+    hooked.repo.cleanup();
+    stubbed.repo.cleanup();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const f = flags();
+  emit(benchCommit({ runs: f.runs }), f.json);
+}

@@ -1,0 +1,3 @@
+// What the bench's repository generator borrows from the domain, so generated handoffs are the real format.
+export { buildMessage, serializeState } from '../src/handoff/document';
+export { encodeBranch, handoffRef } from '../src/handoff/names';

@@ -1,0 +1,71 @@
+#!/usr/bin/env node
+// Guard rows of issue 7: the agent guard on one payload file against `node -e ''`, interleaved, medians.
+// The guard runs as the client runs it: the command `install --agent claude` wires (through `sh -c`), with
+// the payload on stdin, in a repository holding a protected handoff file owned by the payload's session.
+//   node bench/guard.mjs --payload bench/payloads/read.json [--goal 1.10] [--runs N] [--json]
+import { readFileSync, mkdirSync, writeFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { ROOT, emit, flags, interleave, nodeFloor, row, tempRepo, timeSync } from './lib.mjs';
+import { viaGit } from './store.mjs';
+
+export const SESSION = '5f0c6a52-1b7e-4f0e-9f3a-2d4c8e1a7b90';
+export const GUARD_ROWS = [
+  { name: 'git handoff guard, Read payload', payload: 'read.json', goal: 1.1 },
+  { name: 'git handoff guard, Bash `npm test`', payload: 'bash-npm-test.json', goal: 1.12 },
+  { name: 'git handoff guard, Write protected file (own marker)', payload: 'write-protected.json', goal: 1.15 },
+];
+
+const fill = (text, dir) => text.replaceAll('${CWD}', dir).replaceAll('${SESSION}', SESSION);
+
+/** A repository wired for Claude Code, with the protected handoff file the Write payload targets. */
+function guardRepo() {
+  const repo = tempRepo('gh-bench-guard-');
+  const env = { ...viaGit(repo.env), CLAUDE_CODE_SESSION_ID: SESSION, CLAUDE_PROJECT_DIR: repo.dir };
+  mkdirSync(path.join(repo.dir, 'memory'));
+  writeFileSync(path.join(repo.dir, 'memory', 'handoff-main-auth-refactor.md'), `<!-- claude-session: ${SESSION} -->\n# auth-refactor\n\nGoal: the old notes.\n`);
+  repo.git(['add', '-A']);
+  repo.git(['commit', '-q', '--no-verify', '-m', 'handoff file']);
+  let command = 'git handoff guard';
+  const wired = timeSync('git', ['handoff', 'install', '--agent', 'claude'], { cwd: repo.dir, env, allowFail: true });
+  const settings = path.join(repo.dir, '.claude', 'settings.json');
+  if (wired.status === 0 && existsSync(settings)) {
+    const s = JSON.parse(readFileSync(settings, 'utf8'));
+    command = s.hooks?.PreToolUse?.[0]?.hooks?.[0]?.command ?? command;
+  }
+  return { repo, env, command };
+}
+
+/** Whether the guard is built: a raw `git update-ref -d` of a handoff ref must be denied. */
+function guardWorks(g) {
+  const probe = fill(readFileSync(path.join(ROOT, 'bench', 'payloads', 'deny-probe.json'), 'utf8'), g.repo.dir);
+  const r = timeSync('sh', ['-c', g.command], { cwd: g.repo.dir, env: g.env, input: probe, allowFail: true });
+  return /deny/.test(String(r.stdout));
+}
+
+const unavailable = (name, goal, note) => ({ name, measured: null, baseline: null, ratio: null, goal, met: null, runs: 0, note });
+
+export function benchGuard({ payload, name, goal, runs } = {}) {
+  const g = guardRepo();
+  try {
+    const label = name ?? `git handoff guard, ${path.basename(payload)}`;
+    if (!guardWorks(g)) return [unavailable(label, goal, 'not available yet: `git handoff guard` does not deny a raw update-ref of a handoff ref')];
+    const input = fill(readFileSync(path.resolve(payload), 'utf8'), g.repo.dir);
+    const check = timeSync('sh', ['-c', g.command], { cwd: g.repo.dir, env: g.env, input, allowFail: true });
+    const decision = check.status === 0 && !/deny/.test(String(check.stdout)) ? 'allowed' : `exit ${check.status}: ${String(check.stdout).slice(0, 120)}`;
+    const guard = () => timeSync('sh', ['-c', g.command], { cwd: g.repo.dir, env: g.env, input, allowFail: true }).ms;
+    const r = interleave(Number(runs ?? 21), guard, nodeFloor(g.repo.env));
+    return [row(label, r, goal, `(${decision}; \`${g.command}\` via sh -c)`)];
+  } finally {
+    g.repo.cleanup();
+  }
+}
+
+export function benchGuardRows({ runs } = {}) {
+  return GUARD_ROWS.flatMap((r) => benchGuard({ payload: path.join(ROOT, 'bench', 'payloads', r.payload), name: r.name, goal: r.goal, runs }));
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const f = flags();
+  if (f.payload) emit(benchGuard({ payload: f.payload, goal: f.goal == null ? null : Number(f.goal), runs: f.runs }), f.json);
+  else emit(benchGuardRows({ runs: f.runs }), f.json);
+}

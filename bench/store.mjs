@@ -1,0 +1,38 @@
+#!/usr/bin/env node
+// Store rows of issue 7: `git handoff write` to an existing topic and `git handoff show <topic>`, each against
+// `node -e ''` timed in the same run, interleaved; medians of --runs (default 15 for show, 11 for write).
+//   node bench/store.mjs [--runs N] [--json]
+import path from 'node:path';
+import { BIN, emit, flags, interleave, nodeFloor, row, tempRepo, timeSync } from './lib.mjs';
+
+const BODY = (n) =>
+  `# auth-refactor\n\n## Goal\nMove sessions to the new token store (version ${n}).\n\n## State\nsrc/auth/session.ts compiles; README.md describes the flow.\n\n` +
+  `## Ruled out\n- caching tokens in memory\n\n## Next action\nRun npm test and fix the expiry check.\n\n## Stop conditions\nStop if the schema must change.\n`;
+
+/** `git handoff …` as a user types it: git finds git-handoff on PATH. */
+export const viaGit = (env) => ({ ...env, PATH: `${path.dirname(BIN)}${path.delimiter}${env.PATH}` });
+
+export function benchStore({ runs } = {}) {
+  const repo = tempRepo();
+  try {
+    const env = { ...viaGit(repo.env), GIT_HANDOFF_SESSION: 'bench-session' };
+    repo.git(['commit', '-q', '--allow-empty', '--no-verify', '-m', 'second']);
+    const gh = (args, input) => timeSync('git', ['handoff', ...args], { cwd: repo.dir, env, input }).ms;
+    gh(['write', 'auth-refactor', '-F', '-'], BODY(0));
+    const floor = nodeFloor(repo.env);
+    let n = 1;
+    const write = interleave(Number(runs ?? 11), () => gh(['write', 'auth-refactor', '-F', '-'], BODY(n++)), floor);
+    const show = interleave(Number(runs ?? 15), () => gh(['show', 'auth-refactor']), floor);
+    return [
+      row('git handoff write (existing topic)', write, 2.0),
+      row('git handoff show <topic>', show, 1.6),
+    ];
+  } finally {
+    repo.cleanup();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const f = flags();
+  emit(benchStore({ runs: f.runs }), f.json);
+}

@@ -1,0 +1,121 @@
+// The commit hooks: the session trailer on agent commits (prepare-commit-msg, commit-msg), one session
+// per message (commit-msg), and no committing another live session's files (pre-commit).
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { TRAILER } from '../handoff/document';
+import type { HookContext } from './entry';
+import { shortSession, shq, type Refusal } from './refusal';
+import { listSessions } from './sessions';
+
+const SESSION_KEY = TRAILER.session.toLowerCase();
+
+/** Every Claude-Session-Id value among trailer lines ("Key: value", key case-insensitive). */
+export function sessionIdsIn(trailerLines: string[]): string[] {
+  const out: string[] = [];
+  for (const line of trailerLines) {
+    const i = line.indexOf(':');
+    if (i > 0 && line.slice(0, i).trim().toLowerCase() === SESSION_KEY) out.push(line.slice(i + 1).trim());
+  }
+  return out;
+}
+
+/** The trailers of a message file as git reads them (comments and a scissors line ignored; no `---` divider). */
+function trailersOfFile(c: HookContext, file: string): string[] {
+  return c.repo.out(['interpret-trailers', '--parse', '--no-divider', file]).split('\n').filter(Boolean);
+}
+
+/** True when the message has text besides comments: a trailer must not turn an aborted (empty) commit into one. */
+function hasContent(c: HookContext, file: string): boolean {
+  const comment = c.repo.git(['config', 'core.commentChar'], { allowFail: true }).stdout.trim() || '#';
+  const text = readFileSync(file, 'utf8');
+  const cut = text.search(/^. -+ >8 -+$/m);
+  const body = cut === -1 ? text : text.slice(0, cut);
+  return body.split('\n').some((l) => l.trim() !== '' && (comment === 'auto' ? !/^[#;@!$%^&|:]/.test(l) : !l.startsWith(comment)));
+}
+
+function addSessionTrailer(c: HookContext, file: string): void {
+  // git merge writes its message without a final newline, and interpret-trailers would then glue the trailer to the subject.
+  const text = readFileSync(file, 'utf8');
+  if (text && !text.endsWith('\n')) appendFileSync(file, '\n');
+  c.repo.out(['interpret-trailers', '--in-place', '--no-divider', '--where', 'end', '--if-exists', 'doNothing', '--trailer', `${TRAILER.session}: ${c.session}`, file]);
+}
+
+const rebaseInProgress = (c: HookContext) => ['rebase-merge', 'rebase-apply'].some((d) => existsSync(path.join(c.repo.gitDir, d)));
+
+/** prepare-commit-msg <file> [source [sha]]: the session's trailer, when a session is known and the message has none. */
+export function prepareCommitMsg(c: HookContext): Refusal | null {
+  const file = c.args[0];
+  // A rebase replays commits someone already made; it does not author them.
+  if (!c.session || !file || rebaseInProgress(c)) return null;
+  if (!hasContent(c, file)) return null; // the editor will open: commit-msg adds it once there is a message
+  if (sessionIdsIn(trailersOfFile(c, file)).length === 0) addSessionTrailer(c, file);
+  return null;
+}
+
+/** commit-msg <file>: one session per message, and an agent's commits carry its own id. */
+export function commitMsg(c: HookContext): Refusal | null {
+  const file = c.args[0];
+  if (!file) return null;
+  const ids = sessionIdsIn(trailersOfFile(c, file));
+  const distinct = [...new Set(ids)];
+  if (distinct.length > 1) {
+    return {
+      kind: 'integrity',
+      what: 'this commit message carries the ids of two sessions; a commit belongs to one session',
+      found: [
+        `Claude-Session-Id values: ${distinct.map(shortSession).join(', ')}`,
+        c.session ? `committing session: ${shortSession(c.session)} (from ${c.sessionSource})` : 'committing session: none (a person)',
+      ],
+      steps: [
+        `edit the message so that it keeps one Claude-Session-Id trailer${c.session ? ` (yours: ${c.session})` : ''} and commit again (git commit -e, or git commit --amend to fix an earlier one)`,
+        'if the change really mixes two sessions\' work, split it: stage and commit each session\'s files separately',
+      ],
+      data: { sessions: distinct },
+    };
+  }
+  if (!c.session) return null;
+  if (distinct.length === 1 && distinct[0] !== c.session) {
+    return {
+      kind: 'owned',
+      what: `this commit message claims session ${shortSession(distinct[0])}, but session ${shortSession(c.session)} is committing`,
+      found: [`Claude-Session-Id: ${shortSession(distinct[0])} in the message`, `committing session: ${shortSession(c.session)} (from ${c.sessionSource})`],
+      steps: [
+        `if you are amending session ${shortSession(distinct[0])}'s commit, do not: leave it as it is and make a new commit on top (git commit without --amend)`,
+        `if the trailer was copied by mistake, remove the Claude-Session-Id line from your message (this hook adds yours) and commit again`,
+      ],
+      data: { claimed: distinct[0], session: c.session },
+    };
+  }
+  if (distinct.length === 0 && hasContent(c, file)) addSessionTrailer(c, file);
+  return null;
+}
+
+/** pre-commit: refuses staged paths whose latest writer in this worktree is another session that is still live. */
+export function preCommit(c: HookContext): Refusal | null {
+  const wt = c.repo.worktree;
+  if (!c.session || !wt) return null;
+  const staged = new Set(c.repo.out(['diff', '--cached', '--name-only', '--no-renames', '-z']).split('\0').filter(Boolean));
+  if (staged.size === 0) return null;
+  const others = listSessions(c.repo, { worktree: wt, config: c.config() })
+    .filter((s) => s.session !== c.session && s.status === 'live')
+    .map((s) => ({ ...s, paths: s.paths.filter((p) => staged.has(p)) }))
+    .filter((s) => s.paths.length > 0);
+  if (others.length === 0) return null;
+  const theirs = others.flatMap((s) => s.paths);
+  const MAX = 20;
+  return {
+    kind: 'owned',
+    what: `${theirs.length} staged path${theirs.length === 1 ? ' was' : 's were'} last written by another live session in this worktree`,
+    found: others.map((s) => {
+      const seen = Math.max(s.heartbeat ?? 0, s.lastActivity ?? 0);
+      const list = s.paths.slice(0, MAX).join(', ') + (s.paths.length > MAX ? `, … (${s.paths.length - MAX} more)` : '');
+      return `session ${shortSession(s.session)} (live, last seen ${new Date(seen).toISOString()}): ${list}`;
+    }),
+    steps: [
+      `leave their files out and commit only yours: git restore --staged -- ${theirs.slice(0, MAX).map(shq).join(' ')}${theirs.length > MAX ? ' …' : ''}`,
+      `if session ${others.map((s) => shortSession(s.session)).join(', ')} has finished with them, release its claims: git handoff release --session ${others.map((s) => shq(s.session)).join(' / ')} (or wait until its lease expires: handoff.leaseTTL, default 30m)`,
+      'see who is live here and what each wrote: git handoff sessions',
+    ],
+    data: { session: c.session, conflicts: others.map((s) => ({ session: s.session, paths: s.paths })) },
+  };
+}

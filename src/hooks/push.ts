@@ -1,0 +1,86 @@
+// pre-push: no commit carrying two sessions' ids leaves the machine, handoff updates are held to the
+// invariant against the remote's value, and with handoff.autoSync the changed handoffs go along.
+import { configBool } from '../git/config';
+import { readObjects } from '../git/objects';
+import { LEASE_PREFIX } from '../handoff/names';
+import type { HookContext } from './entry';
+import { shortOid, shortSession, shq, type Refusal } from './refusal';
+import { checkReceive } from '../handoff/ref-updates';
+import { handoffRefusal } from './transaction';
+
+interface PushLine {
+  localRef: string;
+  local: string | null;
+  remoteRef: string;
+  remote: string | null;
+}
+
+const isZero = (oid: string) => /^0+$/.test(oid);
+
+function parsePushLines(input: string): PushLine[] {
+  const out: PushLine[] = [];
+  for (const line of input.split('\n')) {
+    const f = line.trim().split(' ');
+    if (f.length !== 4) continue;
+    out.push({ localRef: f[0], local: isZero(f[1]) ? null : f[1], remoteRef: f[2], remote: isZero(f[3]) ? null : f[3] });
+  }
+  return out;
+}
+
+/** Commits about to be pushed that carry two different Claude-Session-Id values, from one git log. */
+function mixedCommits(c: HookContext, remoteName: string, lines: PushLine[]): Array<{ oid: string; sessions: string[] }> {
+  const tips = lines.filter((l) => l.local && !/^refs\/(handoffs|handoff-archive|handoff-leases)\//.test(l.remoteRef)).map((l) => l.local!);
+  if (tips.length === 0) return [];
+  const remoteOids = lines.map((l) => l.remote).filter((o): o is string => !!o);
+  const known = readObjects(c.repo, remoteOids).flatMap((o, i) => (o ? [remoteOids[i]] : []));
+  const args = ['log', '-z', '--format=%H%x1f%(trailers:key=Claude-Session-Id,valueonly,separator=%x1e)', ...tips, '--not', ...known, `--remotes=${remoteName}`];
+  const out: Array<{ oid: string; sessions: string[] }> = [];
+  for (const rec of c.repo.out(args).split('\0')) {
+    const [oid, values] = rec.replace(/^\n/, '').split('\x1f');
+    if (!oid || !values) continue;
+    const sessions = [...new Set(values.split('\x1e').map((v) => v.trim()).filter(Boolean))];
+    if (sessions.length > 1) out.push({ oid, sessions });
+  }
+  return out;
+}
+
+export async function prePush(c: HookContext): Promise<Refusal | null> {
+  const remoteName = c.args[0] ?? 'origin';
+  const lines = parsePushLines(c.input);
+  // The remote's value is the old one: the same check its server runs (checkReceive), before anything leaves.
+  const bad = checkReceive(
+    c.repo,
+    lines.map((l) => ({ ref: l.remoteRef, oldOid: l.remote, newOid: l.local })),
+  );
+  if (bad.length) {
+    const fetchHint = bad.some((b) => b.rule === 'missing-object')
+      ? `the remote has handoff versions this clone has not seen: git handoff fetch ${shq(remoteName)}, then try again`
+      : null;
+    return handoffRefusal(bad, `pushed to ${remoteName}`, fetchHint);
+  }
+  const mixed = mixedCommits(c, remoteName, lines.filter((l) => !l.remoteRef.startsWith(LEASE_PREFIX)));
+  if (mixed.length) {
+    const MAX = 10;
+    return {
+      kind: 'integrity',
+      what: `${mixed.length} commit${mixed.length === 1 ? '' : 's'} to push ${mixed.length === 1 ? 'carries' : 'carry'} the ids of two sessions; nothing was pushed`,
+      found: [
+        ...mixed.slice(0, MAX).map((m) => `commit ${shortOid(m.oid)}: Claude-Session-Id ${m.sessions.map(shortSession).join(', ')}`),
+        ...(mixed.length > MAX ? [`… and ${mixed.length - MAX} more`] : []),
+      ],
+      steps: [
+        `reword each commit so it keeps one Claude-Session-Id: git rebase -i ${shortOid(mixed[mixed.length - 1].oid)}^ and mark it "reword"`,
+        "if a commit really mixes two sessions' work, split it (mark it \"edit\" in the rebase, git reset HEAD^, commit each session's files separately)",
+        'push again',
+      ],
+      data: { commits: mixed },
+    };
+  }
+  if (configBool(c.config(), 'handoff.autoSync')) {
+    // Loaded only here: the sync code is not needed by any other hook.
+    const { autoSyncPush } = await import('../sync/autosync');
+    const note = autoSyncPush(c.repo, remoteName);
+    if (note) process.stderr.write(`${note}\n`);
+  }
+  return null;
+}

@@ -1,0 +1,31 @@
+// What a refusing hook prints: what was found (sessions cut to 8 characters, commits to 12) and
+// numbered steps to fix. The bypass is offered to a person only: an agent is expected to fix.
+import { short } from '../handoff/session';
+
+export interface Refusal {
+  /** the exit code the handler returns (SPEC 4): 'owned' 3, 'integrity' 6; an internal error (1) never blocks */
+  kind: 'owned' | 'integrity';
+  /** one line: what is refused */
+  what: string;
+  /** what was found, one line each */
+  found: string[];
+  /** how to fix, in order */
+  steps: string[];
+  data?: Record<string, unknown>;
+}
+
+export const shortOid = (oid: string) => oid.slice(0, 12);
+export const shortSession = (id: string | null | undefined) => short(id);
+
+/** Quotes a word for a shell command the user can paste. */
+export const shq = (s: string) => (/^[A-Za-z0-9_./:@%+=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+export function formatRefusal(hook: string, r: Refusal, personCanBypass: boolean, auditPath: string): string {
+  const lines = [`git-handoff (${hook} hook): ${r.what}`, 'Found:'];
+  for (const f of r.found) lines.push(`  - ${f}`);
+  lines.push('To fix:');
+  const steps = [...r.steps];
+  if (personCanBypass) steps.push(`if you are a person and mean it: run the same git command with GIT_HANDOFF_BYPASS=1 (recorded in ${auditPath})`);
+  steps.forEach((s, i) => lines.push(`  ${i + 1}. ${s}`));
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,69 @@
+// reference-transaction in `prepared`: handoff refs held to the ownership invariant whoever moves them,
+// and, when the acting session is known, no branch update that drops another session's commits.
+import { listRefs } from '../git/refs';
+import type { Repo } from '../git/repo';
+import { ARCHIVE_PREFIX, HANDOFF_PREFIX } from '../handoff/names';
+import { readTrailersOf } from '../handoff/ownership';
+import { checkReceive, parseUpdates, type Refusal as ReceiveRefusal } from '../handoff/ref-updates';
+import type { HookContext } from './entry';
+import { shortOid, shortSession, type Refusal } from './refusal';
+
+/** A refusal of handoff or archive ref updates (checkReceive's findings: the same check a server runs on a push). */
+export function handoffRefusal(found: ReceiveRefusal[], where: string, fetchHint: string | null): Refusal {
+  const steps = [...new Set(found.map((f) => f.hint))];
+  if (fetchHint) steps.unshift(fetchHint);
+  return {
+    kind: 'integrity',
+    what: `${found.length === 1 ? 'an update' : `${found.length} updates`} of handoff refs ${where} would break the ownership invariant (a handoff only moves forward, each version keeps its owner or names it in a takeover, and only \`git handoff archive\` removes one)`,
+    found: found.map((f) => `${f.ref}: ${f.message}`),
+    steps,
+    data: { violations: found.map((f) => ({ ref: f.ref, rule: f.rule, message: f.message })) },
+  };
+}
+
+/** Commits reachable from `old` but not from `new` that carry another session's id. */
+function droppedForeign(repo: Repo, old: string, newOid: string, session: string): Array<{ oid: string; session: string }> {
+  const dropped = repo.out(['rev-list', old, `^${newOid}`]).split('\n').filter(Boolean);
+  const out: Array<{ oid: string; session: string }> = [];
+  for (const [oid, t] of readTrailersOf(repo, dropped)) if (t.session && t.session !== session) out.push({ oid, session: t.session });
+  return out;
+}
+
+export function referenceTransaction(c: HookContext): Refusal | null {
+  if (c.args[0] !== 'prepared') return null;
+  // Only handoff refs (with the archive refs that pair their deletions), and branches when a session acts, concern this hook.
+  const checked = (ref: string) => ref.startsWith(HANDOFF_PREFIX) || ref.startsWith(ARCHIVE_PREFIX) || (!!c.session && ref.startsWith('refs/heads/'));
+  const lines = parseUpdates(c.input).filter((u) => checked(u.ref));
+  // git passes zeros as the old value whenever the updater gave none: read the refs' real values (still the old ones in `prepared`), in one process.
+  const unknown = lines.filter((u) => !u.oldOid).map((u) => u.ref);
+  const current = new Map(unknown.length ? listRefs(c.repo, unknown).map((r) => [r.ref, r.oid] as const) : []);
+  const updates = lines.map((u) => ({ ...u, oldOid: u.oldOid ?? current.get(u.ref) ?? null }));
+  // checkReceive: checkAdvances for moves, a deletion only beside its archive entry, archive entries kept.
+  const bad = checkReceive(c.repo, updates);
+  if (bad.length) return handoffRefusal(bad, 'in this repository', null);
+  if (!c.session) return null;
+  for (const { ref, oldOid: old, newOid: next } of updates) {
+    if (!ref.startsWith('refs/heads/') || !old || !next || old === next) continue;
+    if (c.repo.git(['merge-base', '--is-ancestor', old, next], { allowFail: true }).status === 0) continue;
+    const foreign = droppedForeign(c.repo, old, next, c.session);
+    if (foreign.length === 0) continue;
+    const owners = [...new Set(foreign.map((f) => f.session))];
+    const MAX = 10;
+    return {
+      kind: 'owned',
+      what: `moving ${ref} from ${shortOid(old)} to ${shortOid(next)} would drop ${foreign.length} commit${foreign.length === 1 ? '' : 's'} of ${owners.length === 1 ? 'another session' : 'other sessions'} (an amend, rebase or reset over their work)`,
+      found: [
+        ...foreign.slice(0, MAX).map((f) => `commit ${shortOid(f.oid)} by session ${shortSession(f.session)}`),
+        ...(foreign.length > MAX ? [`… and ${foreign.length - MAX} more`] : []),
+        `acting session: ${shortSession(c.session)} (from ${c.sessionSource}); ${ref} is unchanged`,
+      ],
+      steps: [
+        'leave their commits in place and build on top instead: a new commit rather than --amend, git revert rather than reset',
+        'if a rebase stopped here, git rebase --abort returns the branch and HEAD to where they were',
+        `if the rewrite is agreed with session ${owners.map(shortSession).join(', ')}, let a person run it (with no session id in the environment)`,
+      ],
+      data: { ref, old, new: next, dropped: foreign },
+    };
+  }
+  return null;
+}

@@ -1,0 +1,55 @@
+// Shared by the hook tests: a repository with the stubs installed through the real CLI, and ways to
+// record what another session did (ledger entries, leases) at a chosen time.
+import { chmodSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect } from 'vitest';
+import { openRepo } from '../../src/git/repo';
+import { appendLedger } from '../../src/handoff/ledger';
+import { touchLease } from '../../src/handoff/leases';
+import { makeRepo, type RepoOptions, type TestRepo } from '../helpers/repo';
+
+export const A = 'aaaaaaaa-1111-session-a';
+export const B = 'bbbbbbbb-2222-session-b';
+
+/** A repository with a first commit and `git handoff install --hooks` done. */
+export async function hookedRepo(o: RepoOptions = {}): Promise<TestRepo> {
+  const repo = makeRepo({ commit: true, ...o });
+  const r = await repo.cli(['install', '--hooks']);
+  expect(r.exitCode, String(r.stderr)).toBe(0);
+  return repo;
+}
+
+/** Runs git as `session` (GIT_HANDOFF_SESSION), or as a person when null; never throws. */
+export const gitAs = (repo: TestRepo, session: string | null, args: string[], extra: Record<string, string> = {}) =>
+  repo.git(args, { allowFail: true, env: { ...(session ? { GIT_HANDOFF_SESSION: session } : {}), ...extra } });
+
+export const head = (repo: TestRepo) => repo.git(['rev-parse', 'HEAD']).stdout.trim();
+export const messageOf = (repo: TestRepo, rev = 'HEAD') => repo.git(['log', '-1', '--format=%B', rev]).stdout;
+
+/** Records that `session` wrote `paths` in the repository's worktree, `agoMs` ago (as the guard does). */
+export function ledgerWrite(repo: TestRepo, session: string, paths: string[], agoMs = 0, worktree?: string): void {
+  const r = openRepo(repo.dir);
+  appendLedger(r.commonDir, { t: Date.now() - agoMs, session, worktree: worktree ?? r.worktree!, paths });
+}
+
+/** Gives `session` the worktree's lease with a heartbeat `agoMs` ago. */
+export function lease(repo: TestRepo, session: string, agoMs = 0): void {
+  const r = openRepo(repo.dir);
+  const saved = process.env.GIT_COMMITTER_DATE;
+  process.env.GIT_COMMITTER_DATE = `@${Math.floor((Date.now() - agoMs) / 1000)} +0000`;
+  try {
+    touchLease(r, session, r.worktree!, { now: Date.now() - agoMs, minIntervalMs: 0 });
+  } finally {
+    if (saved === undefined) delete process.env.GIT_COMMITTER_DATE;
+    else process.env.GIT_COMMITTER_DATE = saved;
+  }
+}
+
+/** An executable script. */
+export function script(file: string, text: string): string {
+  writeFileSync(file, text);
+  chmodSync(file, 0o755);
+  return file;
+}
+
+export const hooksDir = (repo: TestRepo) => path.join(repo.dir, '.git', 'hooks');
