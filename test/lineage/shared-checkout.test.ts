@@ -4,9 +4,6 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openRepo } from '../../src/git/repo';
-import { releaseLease } from '../../src/handoff/leases';
-import { recordRelease } from '../../src/handoff/ledger';
 import { makeRepo, type TestRepo } from '../helpers/repo';
 import { denial, guard, ME, OTHER, payload } from '../guard/helpers';
 
@@ -172,10 +169,11 @@ describe('a shared checkout', () => {
   it('allows everything once the other session released the worktree, or its lease expired', async () => {
     const repo = await shared();
     expect(denial(await bash(repo, 'git add -A'))).toBeTruthy();
-    // What `git handoff release` does for that session: its lease and its claims go.
-    const r = openRepo(repo.dir);
-    expect(releaseLease(r, repo.dir, OTHER)).toBe(true);
-    recordRelease(r.commonDir, OTHER, repo.dir);
+    // This agent may not release the other session (that would be writing as it)…
+    expect(denial(await bash(repo, `git handoff release --session ${OTHER}`))).toContain('writes only as itself');
+    // …but that session, or the person, may.
+    const rel = await repo.cli(['release', '--json'], { env: { GIT_HANDOFF_SESSION: OTHER } });
+    expect(JSON.parse(String(rel.stdout))).toMatchObject({ session: OTHER, lease: true, paths: THEIRS });
     for (const command of REFUSED) expect(denial(await bash(repo, command)), command).toBeNull();
 
     const again = await shared();
