@@ -250,13 +250,24 @@ export async function sharedCheckoutProblem(ctx: GuardContext, inv: GitInvocatio
       return `session ${short(a.session)} (${holder}, last active ${age} min ago): ${list}`;
     })
     .join('; ');
-  const effect = sweep.kind === 'sweep' ? (sweep.verb === 'stash' ? 'stash away' : 'sweep into your commit') : sweep.kind === 'switch' ? 'carry onto another branch, under its feet' : 'destroy';
-  const safe = safeCommand(sweep, inv, mine, loc.worktree, dirty);
+  const whom = `the uncommitted work of another live session in this worktree`;
+  const effect =
+    sweep.kind === 'switch'
+      ? 'switch this worktree to another branch under another live session, taking its uncommitted work along'
+      : sweep.kind === 'destroy'
+        ? `destroy ${whom}`
+        : sweep.verb === 'stash'
+          ? `stash away ${whom}`
+          : `sweep ${whom} into your commit`;
+  const own = worktreeAdd(sweep, loc.worktree, me);
+  const safe = sweep.kind === 'switch' ? null : safeCommand(sweep, inv, mine, loc.worktree, dirty);
+  const way = !safe
+    ? `Run exactly this instead, to work on it in your own worktree: ${own}\n`
+    : (safe.command ? `Run exactly this instead (it touches only the paths you wrote):\n  ${safe.command}\n` : `${safe.note}\n`) +
+      `Or work beside it in your own worktree: ${own}\n`;
   return (
-    `\`${shown}\` would ${effect} the uncommitted work of another live session in this worktree — ${whose}. ` +
-    `You are session ${me ? short(me) : '(none)'}.\n` +
-    (safe.command ? `Run exactly this instead (it touches only the paths you wrote):\n  ${safe.command}\n` : `${safe.note}\n`) +
-    `Or work beside it in your own worktree: ${worktreeAdd(sweep, loc.worktree, me)}\n` +
+    `\`${shown}\` would ${effect} — ${whose}. You are session ${me ? short(me) : '(none)'}.\n` +
+    way +
     `This is allowed again once that session releases the worktree (git handoff release, run by it) or its lease expires (handoff.leaseTTL).`
   );
 }
@@ -283,12 +294,11 @@ function safeCommand(sweep: Sweep, inv: GitInvocation, mine: string[], worktree:
       return rel.length ? { command: `git restore --source=HEAD --staged --worktree -- ${quoted(rel)}` } : none;
     case 'restore':
     case 'checkout':
-      if (sweep.kind === 'switch') return { note: 'Switching branches here would move the other session too.' };
       return rel.length ? { command: `git restore -- ${quoted(rel)}` } : none;
     case 'clean':
       return rel.length ? { command: `git clean -f -- ${quoted(rel)}` } : none;
     default:
-      return { note: 'Switching branches here would move the other session too.' };
+      return none;
   }
 }
 
