@@ -33,7 +33,7 @@ function readStdin(limit: number): Promise<Buffer | null> {
   });
 }
 
-async function decide(ctx: GuardContext): Promise<Decision> {
+export async function decide(ctx: GuardContext): Promise<Decision> {
   switch (ctx.event.kind) {
     case 'pre-tool': {
       // A session id seen for the first time may continue an earlier one of the same process (after /clear).

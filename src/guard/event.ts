@@ -52,8 +52,9 @@ export interface ClientAdapter {
   render(event: GuardEvent, decision: Decision): string | null;
 }
 
-// Every command the rules look at names git, a handoff ref, a redirect or one of the file-writing programs below.
-const MAY_CONCERN = /git|handoff|refs|packed|>|\b(tee|sed|perl|cp|mv|install|ln|rsync|rm|unlink|shred|truncate|touch|dd)\b/;
+// Every command the rules look at names git, a handoff ref, a redirect, an expansion (which may name git) or one of
+// the file-writing programs below.
+const MAY_CONCERN = /git|handoff|refs|update-ref|packed|>|\$|\b(tee|sed|perl|cp|mv|install|ln|rsync|rm|unlink|shred|truncate|touch|dd|find)\b/;
 
 /** A cheap first look at a tool call: false means no rule can apply, so nothing more needs to load. */
 export function mayConcernHandoffs(a: ToolAction): boolean {
@@ -62,6 +63,8 @@ export function mayConcernHandoffs(a: ToolAction): boolean {
 }
 
 export const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+/** A table lookup by a payload's string: only the table's own entries (never `constructor`, `__proto__`, …). */
+export const own = <T>(table: Record<string, T>, key: string): T | undefined => (Object.hasOwn(table, key) ? table[key] : undefined);
 export const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 
 /** One argv element as a POSIX shell word (an argv-style command is read back by the shell tokenizer). */
@@ -75,7 +78,7 @@ export function commonToolAction(tool: string | null, input: Record<string, unkn
     case 'shell':
     case 'exec_command':
     case 'run_shell_command': {
-      const command = str(input.command) ?? (Array.isArray(input.command) ? input.command.map((a) => shellWord(String(a))).join(' ') : null);
+      const command = str(input.command) ?? (Array.isArray(input.command) ? input.command.map((a) => shellWord(typeof a === 'string' ? a : (JSON.stringify(a) ?? ''))).join(' ') : null);
       return command === null ? { type: 'other' } : { type: 'shell', command, cwd: str(input.dir_path) ?? str(input.workdir) ?? cwd };
     }
     case 'Write':

@@ -22,7 +22,9 @@ export interface SimpleCommand {
 
 const SEPARATORS = new Set([';', '&&', '||', '|', '|&', '&', '(', ')', ';;', '<(', '>(']);
 const WRITE_REDIRECTS = new Set(['>', '>>', '>|', '&>', '&>>']);
-const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'fish']);
+export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'fish']);
+// Words that open or close a compound command; the simple command follows them (`{ git …; }`, `then git …`).
+const RESERVED = new Set(['{', '}', '!', 'if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until']);
 const MAX_DEPTH = 4;
 
 /** Turns unquoted newlines into `;`, drops heredoc bodies, and appends backtick bodies as their own commands. */
@@ -38,16 +40,24 @@ export function normalizeScript(script: string): string {
       if ((heredoc.strip ? line.replace(/^\t+/, '') : line) === heredoc.word) heredoc = null;
       continue;
     }
+    let continued = false;
     for (let i = 0; i < line.length; i++) {
       const c = line[i];
-      if (c === '\\' && quote !== "'") i++;
-      else if (quote) {
+      if (c === '\\' && quote !== "'") {
+        // A backslash before the newline joins the next line to this one (a line continuation).
+        if (i === line.length - 1) continued = true;
+        i++;
+      } else if (quote) {
         if (c === quote) quote = null;
       } else if (c === '"' || c === "'") quote = c;
       else if (c === '#' && (i === 0 || /\s/.test(line[i - 1]))) break;
     }
     // Substitutions run even inside double quotes, where the tokenizer keeps them as text.
     for (const m of line.matchAll(/`([^`]*)`|\$\(([^()]*)\)/g)) extra.push(m[1] ?? m[2]);
+    if (continued) {
+      current += line.slice(0, -1);
+      continue;
+    }
     if (quote) {
       current += line + '\n';
       continue;
@@ -76,6 +86,7 @@ export function parseShell(script: string, cwd: string | null = null, depth = 0)
   let words: string[] = [];
   let redirects: Redirect[] = [];
   let pending: string | null = null;
+  const outer: Array<{ words: string[]; redirects: Redirect[] }> = [];
   let dir = cwd;
   const flush = () => {
     if (words.length || redirects.length) {
@@ -105,6 +116,20 @@ export function parseShell(script: string, cwd: string | null = null, depth = 0)
       continue;
     }
     const op = (e as { op: string }).op;
+    // `$(` … `)`: the substitution is a command of its own, and the command around it goes on after the `)`
+    // with a `$` standing for its output (so `$(which git) update-ref …` stays one command).
+    if (op === '(' && !pending && words[words.length - 1] === '$') {
+      outer.push({ words, redirects });
+      words = [];
+      redirects = [];
+      continue;
+    }
+    if (op === ')' && outer.length) {
+      pending = null;
+      flush();
+      ({ words, redirects } = outer.pop()!);
+      continue;
+    }
     if (SEPARATORS.has(op)) {
       pending = null;
       flush();
@@ -115,6 +140,11 @@ export function parseShell(script: string, cwd: string | null = null, depth = 0)
     pending = op;
   }
   flush();
+  // An unclosed `$(` still runs what came before it.
+  while (outer.length) {
+    ({ words, redirects } = outer.pop()!);
+    flush();
+  }
   return out;
 }
 
@@ -140,6 +170,7 @@ function unwrap(words: string[], redirects: Redirect[], cwd: string | null, dept
   let i = 0;
   let dir = cwd;
   for (;;) {
+    while (i < words.length && RESERVED.has(words[i])) i++;
     while (i < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i])) {
       const eq = words[i].indexOf('=');
       assigns[words[i].slice(0, eq)] = words[i].slice(eq + 1);
@@ -163,7 +194,12 @@ function unwrap(words: string[], redirects: Redirect[], cwd: string | null, dept
   }
   const argv = words.slice(i);
   const prog = argv[0] !== undefined ? path.basename(argv[0]) : '';
-  if (SHELLS.has(prog) && depth < MAX_DEPTH) {
+  // `eval word…` runs its words, joined, as a script.
+  if (prog === 'eval' && depth < MAX_DEPTH && argv.length > 1) {
+    return [...parseShell(argv.slice(1).join(' '), dir, depth + 1), { argv: [], assigns, cwd: dir, redirects, xargs }];
+  }
+  // A program named by an expansion (`$SHELL -c …`, `$GIT …`) may be a shell or git: it is read as one.
+  if ((SHELLS.has(prog) || argv[0]?.startsWith('$')) && depth < MAX_DEPTH) {
     const c = argv.findIndex((a, k) => k > 0 && /^-[a-zA-Z]*c[a-zA-Z]*$/.test(a));
     if (c > 0 && argv[c + 1] !== undefined) {
       const inner = parseShell(argv[c + 1], dir, depth + 1);
@@ -179,6 +215,8 @@ export interface GitInvocation {
   /** -C directories applied to the command's cwd */
   cwd: string | null;
   gitDir: string | null;
+  /** `-c name=value` settings given for this one command */
+  config?: string[];
 }
 
 const GIT_VALUED = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--config-env', '--super-prefix', '--list-cmds']);
@@ -187,9 +225,10 @@ const GIT_VALUED = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace
 export function gitInvocation(cmd: SimpleCommand): GitInvocation | null {
   const prog = cmd.argv[0] ? path.basename(cmd.argv[0]) : '';
   if (prog.startsWith('git-') && prog.length > 4) return { sub: prog.slice(4), args: cmd.argv.slice(1), cwd: cmd.cwd, gitDir: null };
-  if (prog !== 'git') return null;
+  if (prog !== 'git' && !cmd.argv[0]?.startsWith('$')) return null;
   let cwd = cmd.cwd;
   let gitDir: string | null = cmd.assigns.GIT_DIR ?? null;
+  const config: string[] = [];
   let i = 1;
   while (i < cmd.argv.length && cmd.argv[i].startsWith('-')) {
     const a = cmd.argv[i];
@@ -198,10 +237,11 @@ export function gitInvocation(cmd: SimpleCommand): GitInvocation | null {
     const value = eq > 0 ? a.slice(eq + 1) : GIT_VALUED.has(name) ? cmd.argv[i + 1] : undefined;
     if (name === '-C' && value !== undefined) cwd = path.isAbsolute(value) ? value : cwd ? path.resolve(cwd, value) : null;
     if (name === '--git-dir' && value !== undefined) gitDir = value;
+    if (name === '-c' && value !== undefined) config.push(value);
     i += GIT_VALUED.has(name) && eq < 0 ? 2 : 1;
   }
   if (i >= cmd.argv.length) return null;
-  return { sub: cmd.argv[i], args: cmd.argv.slice(i + 1), cwd, gitDir };
+  return { sub: cmd.argv[i], args: cmd.argv.slice(i + 1), cwd, gitDir, config };
 }
 
 export type TargetKind = 'write' | 'append' | 'delete';
@@ -211,6 +251,8 @@ export interface WriteTarget {
   kind: TargetKind;
   /** the directory the path is relative to, when known */
   cwd: string | null;
+  /** a deleted directory: only entries whose name matches one of these globs go (find -name), all when absent */
+  names?: string[];
 }
 
 const nonOptions = (args: string[]) => {
@@ -279,6 +321,18 @@ export function writeTargets(cmd: SimpleCommand): WriteTarget[] {
     case 'dd':
       for (const a of args) if (a.startsWith('of=')) add(a.slice(3), 'write');
       break;
+    case 'find': {
+      // `find <paths> … -delete` or `-exec …` may remove anything under its starting paths.
+      if (!args.some((a) => a === '-delete' || a === '-exec' || a === '-execdir' || a === '-ok' || a === '-okdir')) break;
+      // `-name <glob>` narrows what goes (a negated one narrows nothing).
+      const names = args.flatMap((a, k) => (/^-i?name$/.test(a) && args[k + 1] !== undefined && !/^(!|-not)$/.test(args[k - 1] ?? '') ? [args[k + 1]] : []));
+      for (const a of args) {
+        if (a.startsWith('-') || a === '(' || a === '!') break;
+        add(a, 'delete');
+        if (names.length) t[t.length - 1].names = names;
+      }
+      break;
+    }
   }
   return t;
 }

@@ -13,7 +13,9 @@ describe('parseShell', () => {
   it('splits chains, subshells, substitutions and lines into simple commands', () => {
     expect(argvs('a && b || c; d | e & f')).toEqual([['a'], ['b'], ['c'], ['d'], ['e'], ['f']]);
     expect(argvs('(cd x; rm y) | tee z')).toEqual([['cd', 'x'], ['rm', 'y'], ['tee', 'z']]);
-    expect(argvs('echo $(git push) `git fetch`')).toEqual([['echo', '$'], ['git', 'push'], ['git', 'push'], ['git', 'fetch']]);
+    // A $(…) runs before the command it stands in, which goes on after the `)` with `$` for its output.
+    expect(argvs('echo $(git push) `git fetch`')).toEqual([['git', 'push'], ['echo', '$'], ['git', 'push'], ['git', 'fetch']]);
+    expect(argvs('$(which git) update-ref -d r').slice(0, 2)).toEqual([['which', 'git'], ['$', 'update-ref', '-d', 'r']]);
     expect(argvs('echo "x $(git update-ref -d r)"')).toContainEqual(['git', 'update-ref', '-d', 'r']);
     expect(argvs('one\ntwo "three\nfour"')).toEqual([['one'], ['two', 'three\nfour']]);
     expect(argvs('cat <<EOF > f\ngit update-ref -d x\nEOF\nls')).toEqual([['cat'], ['ls']]);

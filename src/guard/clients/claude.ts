@@ -1,5 +1,5 @@
 // Claude Code (and Codex, which speaks the same wire format): PascalCase events, hookSpecificOutput answers.
-import { commonToolAction, obj, str, type ClientAdapter, type Decision, type EventKind, type GuardClient, type GuardEvent } from '../event';
+import { commonToolAction, obj, own, str, type ClientAdapter, type Decision, type EventKind, type GuardClient, type GuardEvent } from '../event';
 
 const KINDS: Record<string, EventKind> = {
   PreToolUse: 'pre-tool',
@@ -16,7 +16,7 @@ export function parseClaudeLike(client: GuardClient, p: Record<string, unknown>)
   const toolInput = obj(p.tool_input);
   return {
     client,
-    kind: KINDS[name] ?? 'other',
+    kind: own(KINDS, name) ?? 'other',
     name,
     session: str(p.session_id),
     agentId: str(p.agent_id),

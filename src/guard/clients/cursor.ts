@@ -1,5 +1,5 @@
 // Cursor: camelCase events and `conversation_id`; answers with permission/user_message/agent_message.
-import { commonToolAction, obj, str, type ClientAdapter, type EventKind, type ToolAction } from '../event';
+import { commonToolAction, obj, own, str, type ClientAdapter, type EventKind, type ToolAction } from '../event';
 
 const KINDS: Record<string, EventKind> = {
   beforeShellExecution: 'pre-tool',
@@ -34,13 +34,13 @@ export const cursor: ClientAdapter = {
       toolInput = { file_path: str(p.file_path) ?? '' };
       action = { type: 'edit', path: str(p.file_path) ?? '', edits };
     } else {
-      const mapped = tool ? TOOLS[tool] ?? tool : null;
+      const mapped = tool ? own(TOOLS, tool) ?? tool : null;
       const input = mapped === 'Write' ? { ...toolInput, content: str(toolInput.content) ?? str(toolInput.contents) ?? '' } : toolInput;
       action = commonToolAction(mapped, input, cwd);
     }
     return {
       client: 'cursor',
-      kind: KINDS[name] ?? 'other',
+      kind: own(KINDS, name) ?? 'other',
       name,
       session: str(p.conversation_id) ?? str(p.session_id),
       agentId: null,

@@ -1,6 +1,6 @@
 // Gemini CLI: BeforeTool/AfterTool/SessionStart/AfterAgent/PreCompress; answers with top-level decision/reason,
 // a rewritten input in hookSpecificOutput.tool_input, context in hookSpecificOutput.additionalContext.
-import { commonToolAction, obj, str, type ClientAdapter, type EventKind } from '../event';
+import { commonToolAction, obj, own, str, type ClientAdapter, type EventKind } from '../event';
 
 const KINDS: Record<string, EventKind> = {
   BeforeTool: 'pre-tool',
@@ -19,7 +19,7 @@ export const gemini: ClientAdapter = {
     const toolInput = obj(p.tool_input);
     return {
       client: 'gemini-cli',
-      kind: KINDS[name] ?? 'other',
+      kind: own(KINDS, name) ?? 'other',
       name,
       session: str(p.session_id),
       agentId: str(p.agent_id),

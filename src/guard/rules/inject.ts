@@ -4,6 +4,7 @@ import { short } from '../../handoff/session';
 import type { GuardEvent } from '../event';
 import type { GitInvocation, SimpleCommand } from '../shell';
 
+const SESSION_VARS = ['GIT_HANDOFF_SESSION', 'CLAUDE_CODE_SESSION_ID', 'GEMINI_SESSION_ID', 'CODEX_THREAD_ID'];
 const NEEDS_SESSION = new Set(['write', 'archive', 'restore', 'import', 'release', 'sync']);
 
 export const isHandoffCommand = (inv: GitInvocation | null) => inv?.sub === 'handoff';
@@ -15,7 +16,9 @@ function explicitSession(inv: GitInvocation, cmd: SimpleCommand): string | null 
     if (a === '--session') return inv.args[i + 1] ?? '';
     if (a.startsWith('--session=')) return a.slice(10);
   }
-  return cmd.assigns.GIT_HANDOFF_SESSION ?? null;
+  // Any variable git handoff resolves a session from (SPEC 3) can name one.
+  for (const v of SESSION_VARS) if (cmd.assigns[v] !== undefined) return cmd.assigns[v];
+  return null;
 }
 
 export function needsSession(inv: GitInvocation): boolean {

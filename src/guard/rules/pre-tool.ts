@@ -1,12 +1,13 @@
 // Before a tool runs: the rules of SPEC 6 on the normalized event. Cheap checks come first; git is started
 // only for a command that can rewrite commits, and the config only for a path that could be protected.
+import { readdirSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import type { GuardContext } from '../context';
 import type { Decision } from '../event';
-import { gitInvocation, parseShell, writeTargets, type SimpleCommand } from '../shell';
+import { gitInvocation, parseShell, SHELLS, writeTargets, type SimpleCommand } from '../shell';
 import { isProtected, judgeFile, parsePatch, type FileOp } from './files';
 import { isHandoffCommand, judgeHandoffCommand, sessionPrefix } from './inject';
-import { refCommandProblem, refStoreWriteProblem } from './refs';
+import { interpreterProblem, refCommandProblem, refStoreWriteProblem } from './refs';
 
 export async function preTool(ctx: GuardContext): Promise<Decision> {
   const a = ctx.event.action;
@@ -48,26 +49,65 @@ async function fileDecision(ctx: GuardContext, ops: FileOp[]): Promise<Decision>
   return warnings.length ? { context: warnings.join('\n') } : {};
 }
 
-const REWRITING = new Set(['commit', 'rebase', 'reset']);
+const REWRITING = new Set(['commit', 'rebase', 'reset', 'filter-branch']);
 const SWEEP_VERBS = new Set(['add', 'commit', 'stash', 'checkout', 'switch', 'reset', 'restore', 'clean']);
+const DECLARES = new Set(['export', 'declare', 'typeset', 'readonly', 'local']);
 const HARMLESS = new Set(['cd', 'pushd', 'popd', 'echo', 'printf', 'true', 'pwd']);
+
+/** find's -name glob as a regular expression over a file name. */
+function globRe(g: string): RegExp {
+  try {
+    return new RegExp(`^${g.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+  } catch {
+    return /^/; // a glob we cannot read may match anything
+  }
+}
+
+/** handoff-*.md files under a directory (a bounded walk; nothing for a file or a missing path; .git and node_modules skipped). */
+function handoffFilesUnder(dir: string, depth = 0, budget = { n: 2000 }): string[] {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  for (const e of entries) {
+    if (--budget.n < 0) break;
+    const p = path.join(dir, e.name);
+    if (e.isFile() && /^handoff-.*\.md$/.test(e.name)) out.push(p);
+    else if (e.isDirectory() && depth < 6 && e.name !== '.git' && e.name !== 'node_modules') out.push(...handoffFilesUnder(p, depth + 1, budget));
+  }
+  return out;
+}
 
 async function shellDecision(ctx: GuardContext, command: string, cwd: string | null): Promise<Decision> {
   const cmds = parseShell(command, cwd ?? ctx.event.cwd);
   const ops: FileOp[] = [];
   let inject = false;
+  // Variables set by earlier steps of the line (`X=1;`, `export X=1 &&`) still hold for the later ones.
+  const carried: Record<string, string> = {};
   for (const cmd of cmds) {
+    if (cmd.argv.length === 0) Object.assign(carried, cmd.assigns);
+    else if (DECLARES.has(cmd.argv[0])) {
+      for (const a of cmd.argv.slice(1)) if (/^[A-Za-z_]\w*=/.test(a)) carried[a.slice(0, a.indexOf('='))] = a.slice(a.indexOf('=') + 1);
+    }
+    const interp = interpreterProblem(cmd, command, SHELLS);
+    if (interp) return { deny: interp };
     for (const t of writeTargets(cmd)) {
       const abs = ctx.abs(t.path, t.cwd);
       const refProblem = refStoreWriteProblem(t, abs);
       if (refProblem) return { deny: refProblem };
       ops.push({ abs, shown: t.path, kind: t.kind === 'delete' ? 'delete' : 'shell' });
+      // `rm -r dir`, `find dir … -delete`: the handoff files under a deleted directory are deleted too.
+      const named = t.names?.map(globRe);
+      if (t.kind === 'delete') for (const f of handoffFilesUnder(abs)) if (!named || named.some((re) => re.test(path.basename(f)))) ops.push({ abs: f, shown: path.relative(ctx.event.cwd, f) || f, kind: 'delete' });
     }
     const inv = gitInvocation(cmd);
     if (!inv) continue;
     if (isHandoffCommand(inv)) {
       if (!ctx.session) continue;
-      const v = judgeHandoffCommand(inv, cmd, ctx.event, ctx.session, ctx.env);
+      const v = judgeHandoffCommand(inv, { ...cmd, assigns: { ...carried, ...cmd.assigns } }, ctx.event, ctx.session, ctx.env);
       if (v.kind === 'deny') return { deny: v.reason };
       if (v.kind === 'inject') inject = true;
       continue;

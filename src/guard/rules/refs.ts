@@ -1,10 +1,59 @@
 // Handoff refs move only through `git handoff` (and its hooks): raw update-ref, force pushes, overwriting
 // fetch refspecs and file writes into the ref store are refused with the command that does it safely.
 import path from 'node:path';
+import { own } from '../event';
 import type { GitInvocation, SimpleCommand, WriteTarget } from '../shell';
 
 const HANDOFF_REF = /(^|[\s:+^"'=])refs\/handoff(s|-archive|-leases)(\/|\*|$|[\s"'])/;
 export const mentionsHandoffRef = (s: string) => HANDOFF_REF.test(s);
+
+/**
+ * Whether a ref argument could name a handoff ref once the shell expands it: literal text is checked as is; a
+ * `$var`, `$(…)` or backtick part can be anything, so only the literal prefix before it must fit `refs/handoff…`.
+ */
+export function mayNameHandoffRef(arg: string): boolean {
+  if (mentionsHandoffRef(arg)) return true;
+  const cut = arg.search(/[$`]/);
+  if (cut < 0) return false;
+  const prefix = arg.slice(0, cut).replace(/^[+^]/, '');
+  return 'refs/handoff'.startsWith(prefix) || prefix.startsWith('refs/handoff');
+}
+
+const UPDATE_REF_VALUED = new Set(['-m']);
+const positionals = (args: string[], valued: Set<string> = new Set()) => {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (valued.has(args[i])) i++;
+    else if (args[i] === '--') out.push(...args.slice(i + 1)), (i = args.length);
+    else if (!args[i].startsWith('-')) out.push(args[i]);
+  }
+  return out;
+};
+
+// Interpreters handed code on the command line or on stdin: what the code does cannot be read statically, so code
+// that names the ref store (handoff refs, update-ref, packed-refs, .git/refs) is refused as a whole.
+const INTERPRETERS: Record<string, RegExp> = {
+  python: /^-[a-zA-Z]*c$/,
+  node: /^(-e|-p|--eval|--print|-pe)$/,
+  perl: /^-[a-zA-Z]*[eE]$/,
+  ruby: /^-[a-zA-Z]*e$/,
+  php: /^-r$/,
+  deno: /^eval$/,
+  bun: /^(-e|--eval)$/,
+};
+const REF_STORE_TEXT = /refs\/handoff|update-ref|packed-refs|\.git\/+refs|handoff-archive|handoff-leases/;
+
+/** Why an interpreter or a shell reading its script from stdin may write the ref store, or null. */
+export function interpreterProblem(cmd: SimpleCommand, whole: string, shells: Set<string>): string | null {
+  const prog = cmd.argv[0] ? path.basename(cmd.argv[0]) : '';
+  const family = prog.replace(/[\d.]+$/, '');
+  const args = cmd.argv.slice(1);
+  let code = false;
+  if (shells.has(prog)) code = positionals(args).length === 0; // no -c (unwrapped elsewhere) and no script file: stdin
+  else if (own(INTERPRETERS, family)) code = args.some((a) => INTERPRETERS[family].test(a)) || args.includes('-') || positionals(args).length === 0;
+  if (!code || !REF_STORE_TEXT.test(whole)) return null;
+  return `\`${prog}\` runs code the guard cannot read, and this command names git's ref store (handoff refs, update-ref, packed-refs or .git/refs).\n${SAFE_WAYS}`;
+}
 
 const SAFE_WAYS =
   'Handoff refs only move through git-handoff, which checks ownership by compare-and-swap:\n' +
@@ -22,17 +71,56 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
     case 'update-ref':
     case 'symbolic-ref': {
       const viaStdin = args.includes('--stdin') && (mentionsHandoffRef(whole) || cmd.xargs);
-      if (named.length || viaStdin || (cmd.xargs && mentionsHandoffRef(whole))) {
+      // update-ref's ref is its first operand; either operand of symbolic-ref can attach HEAD to a handoff ref.
+      const operands = positionals(args, UPDATE_REF_VALUED);
+      const expanded = (inv.sub === 'update-ref' ? operands.slice(0, 1) : operands).some(mayNameHandoffRef);
+      if (named.length || expanded || viaStdin || (cmd.xargs && mentionsHandoffRef(whole))) {
         return `\`${show}\` moves a handoff ref directly, bypassing the ownership check.\n${SAFE_WAYS}`;
       }
       return null;
     }
     case 'push': {
-      if (args.includes('--mirror')) return `\`${show}\` would force every ref, handoffs included, onto the remote.\n${SAFE_WAYS}`;
+      const oneOff = (inv.config ?? []).some((c) => /^remote\..+\.mirror(=(true|yes|on|1))?$/i.test(c) || /^remote\..+\.push=\+?.*:\+?refs\/handoff/i.test(c));
+      if (args.includes('--mirror') || oneOff) return `\`${show}\` would force every ref, handoffs included, onto the remote.\n${SAFE_WAYS}`;
       const force = args.some((a) => /^(-f|--force|--force-with-lease.*|--force-if-includes|--delete|-d|--prune)$/.test(a) || /^-[a-zA-Z]*[fd][a-zA-Z]*$/.test(a));
       const forced = named.some((a) => a.startsWith('+') || a.startsWith(':'));
       if (named.length && (force || forced)) return `\`${show}\` force-pushes or deletes handoff refs on the remote.\n${SAFE_WAYS}`;
+      // `<src>:refs/handoffs/…` puts whatever <src> is (a branch, HEAD) into a handoff ref under another name.
+      const renamed = args.some((a) => {
+        const colon = a.indexOf(':');
+        return colon > 0 && mayNameHandoffRef(a.slice(colon + 1)) && a.slice(0, colon).replace(/^\+/, '') !== a.slice(colon + 1);
+      });
+      if (renamed) return `\`${show}\` pushes something other than that handoff into a handoff ref on the remote.\n${SAFE_WAYS}`;
       return null;
+    }
+    case 'config': {
+      const ops = positionals(args);
+      if (ops[0] === 'set' || ops[0] === 'unset') ops.shift();
+      const key = (ops[0] ?? '').toLowerCase();
+      const writes = ops.length >= 2 || args.some((a) => /^(--add|--replace-all|--unset|--unset-all|--remove-section|--rename-section|-e|--edit)$/.test(a));
+      if (!writes) return null;
+      if (key.startsWith('handoff.') || args.some((a) => /^--(remove|rename)-section$/.test(a) && /^handoff$/i.test(ops[0] ?? ''))) {
+        return `\`${show}\` changes git-handoff's own settings (guard, protected files, sync). Those are the person's to change: ask them.`;
+      }
+      const refspec = /^remote\..+\.(fetch|push)$/.test(key) && ops.slice(1).some((v) => /:\+?refs\/handoff/.test(v) && (key.endsWith('fetch') || v.startsWith('+')));
+      if (refspec || (/^remote\..+\.mirror$/.test(key) && /^(true|yes|on|1)$/i.test(ops[1] ?? 'true'))) {
+        return `\`${show}\` sets a refspec that would force or overwrite handoff refs on every fetch or push.\n${SAFE_WAYS}`;
+      }
+      return null;
+    }
+    case 'filter-branch':
+      if (args.includes('--all') || named.length) return `\`${show}\` rewrites every ref it is given, handoff refs included.\n${SAFE_WAYS}`;
+      return null;
+    case 'filter-repo':
+      if (args.some((a) => a === '--analyze' || a === '-h' || a === '--help')) return null;
+      return `\`${show}\` rewrites every ref of the repository, handoff refs and other sessions' commits included. Ask the person to run it.`;
+    case 'replace': {
+      const listing = args.some((a) => /^(-l|--list|-d|--delete)$/.test(a)) || positionals(args, new Set(['--format'])).length === 0;
+      if (listing) return null;
+      return (
+        `\`${show}\` makes git show another object in place of an existing commit, for every reader of this repository: ` +
+        `other sessions' commits and handoffs would read differently without their history changing. Ask the person to do this.`
+      );
     }
     case 'fetch':
     case 'pull': {
@@ -47,6 +135,10 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
 
 /** Why a file write lands in git's ref store (loose handoff refs, packed-refs, the refs directory), or null. */
 export function refStoreWriteProblem(target: WriteTarget, abs: string): string | null {
+  // `"$GIT_DIR/packed-refs"`, `"$(git rev-parse --git-dir)/refs/handoffs/…"`: the directory is unknown, the tail is not.
+  if (/[$`]/.test(target.path) && /(^|\/)(refs\/handoff(s|-archive|-leases)(\/|$)|packed-refs$)/.test(target.path)) {
+    return `writing ${target.path} changes git's ref store behind its back, where handoff refs live.\n${SAFE_WAYS}`;
+  }
   const parts = abs.split(path.sep);
   const g = parts.lastIndexOf('.git');
   const inGit = g >= 0 || /\/\.git\//.test(abs) || parts.includes('worktrees');

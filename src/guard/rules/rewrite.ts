@@ -14,6 +14,7 @@ export function rewrites(inv: GitInvocation): boolean {
   if (inv.sub === 'commit') return inv.args.includes('--amend');
   if (inv.sub === 'rebase') return !inv.args.some((a) => REBASE_CONTROL.has(a));
   if (inv.sub === 'reset') return true;
+  if (inv.sub === 'filter-branch') return !inv.args.some((a) => a === '-h' || a === '--help');
   return false;
 }
 
@@ -32,6 +33,8 @@ export function rewrittenCommits(repo: Repo, inv: GitInvocation): string[] {
   const head = commitOf(repo, 'HEAD');
   if (!head) return [];
   if (inv.sub === 'commit') return [head];
+  // filter-branch rewrites every commit reachable from what it is given (HEAD when given nothing).
+  if (inv.sub === 'filter-branch') return revList(repo, [head]);
   if (inv.sub === 'reset') {
     const dashdash = inv.args.indexOf('--');
     const before = dashdash < 0 ? inv.args : inv.args.slice(0, dashdash);

@@ -1,0 +1,91 @@
+// The world the fuzz and corpus tests run in: a repository with another session's handoff, commit and protected
+// file; one shell payload per client shape; and what a well-formed answer looks like in each client's shape.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { GuardClient } from '../../src/guard/event';
+import { makeRepo, type TestRepo } from '../helpers/repo';
+import { ME, OTHER, payload, writeHandoff } from '../guard/helpers';
+
+export { ME, OTHER };
+
+export const FOREIGN_FILE = 'memory/handoff-main-auth-refactor.md';
+export const OWN_FILE = 'memory/handoff-main-my-own-note.md';
+
+/** HEAD is a commit of session OTHER; OTHER owns handoff auth-refactor and a protected file; ME owns another file. */
+export async function foreignWorld(): Promise<TestRepo> {
+  const repo = makeRepo({ commit: true });
+  repo.commit(`their work\n\nClaude-Session-Id: ${OTHER}`, { 'b.txt': 'b\n' });
+  await writeHandoff(repo, 'auth-refactor', 'their note', OTHER);
+  repo.write(FOREIGN_FILE, `<!-- claude-session: ${OTHER} -->\ntheir note\n`);
+  repo.write(OWN_FILE, `<!-- claude-session: ${ME} -->\nmy note\n`);
+  mkdirSync(path.join(repo.dir, 'memory', 'scratch'));
+  writeFileSync(path.join(repo.dir, 'memory', 'scratch', 'tmp.txt'), 'x');
+  return repo;
+}
+
+/** A shell tool call of each client, as the fixture payloads have it, running `command`. */
+export const SHELL_CLIENTS: Array<{ client: GuardClient; make: (repo: TestRepo, command: string) => Record<string, unknown> }> = [
+  { client: 'claude-code', make: (repo, command) => withCommand(payload(repo, 'claude-code/pre-tool-use-bash.json'), command) },
+  { client: 'gemini-cli', make: (repo, command) => withCommand(payload(repo, 'gemini-cli/before-tool-shell.json'), command) },
+  { client: 'codex', make: (repo, command) => withCommand(payload(repo, 'codex/pre-tool-use-bash.json'), command) },
+  { client: 'cursor', make: (repo, command) => ({ ...payload(repo, 'cursor/before-shell-execution.json'), command }) },
+];
+
+function withCommand(p: Record<string, unknown>, command: string) {
+  return { ...p, tool_input: { ...(p.tool_input as object), command } };
+}
+
+type Shape = Record<string, (v: unknown) => boolean>;
+const isStr = (v: unknown) => typeof v === 'string';
+const isObj = (v: unknown) => !!v && typeof v === 'object' && !Array.isArray(v);
+
+const CLAUDE_INNER: Shape = {
+  hookEventName: isStr,
+  permissionDecision: (v) => v === 'deny' || v === 'allow',
+  permissionDecisionReason: isStr,
+  updatedInput: isObj,
+  additionalContext: isStr,
+};
+const SHAPES: Record<GuardClient, Shape> = {
+  'claude-code': { hookSpecificOutput: (v) => isObj(v) && fits(v as Record<string, unknown>, CLAUDE_INNER), decision: (v) => v === 'block', reason: isStr, systemMessage: isStr },
+  codex: { hookSpecificOutput: (v) => isObj(v) && fits(v as Record<string, unknown>, CLAUDE_INNER), decision: (v) => v === 'block', reason: isStr, systemMessage: isStr },
+  'gemini-cli': {
+    decision: (v) => v === 'deny',
+    reason: isStr,
+    systemMessage: isStr,
+    hookSpecificOutput: (v) => isObj(v) && fits(v as Record<string, unknown>, { hookEventName: isStr, tool_input: isObj, additionalContext: isStr }),
+  },
+  cursor: { permission: (v) => v === 'deny' || v === 'allow', user_message: isStr, agent_message: isStr, followup_message: isStr, additional_context: isStr },
+};
+
+function fits(o: Record<string, unknown>, shape: Shape): boolean {
+  const keys = Object.keys(o);
+  return keys.length > 0 && keys.every((k) => Object.hasOwn(shape, k) && shape[k](o[k]));
+}
+
+/** Why `stdout` is not nothing or one well-formed answer in `client`'s shape, or null when it is. */
+export function malformed(client: GuardClient, stdout: string): string | null {
+  const text = stdout.trim();
+  if (text === '') return null;
+  if (text.includes('\n')) return `more than one line: ${text.slice(0, 200)}`;
+  let o: unknown;
+  try {
+    o = JSON.parse(text);
+  } catch {
+    return `not JSON: ${text.slice(0, 200)}`;
+  }
+  if (!isObj(o) || !fits(o as Record<string, unknown>, SHAPES[client])) return `not a ${client} answer: ${text.slice(0, 300)}`;
+  return null;
+}
+
+/** What an answer says: deny, allow (silent, or with a rewrite or context). */
+export function verdict(stdout: string): 'deny' | 'allow' {
+  const text = stdout.trim();
+  if (!text) return 'allow';
+  const a = JSON.parse(text);
+  const denied = a.hookSpecificOutput?.permissionDecision === 'deny' || a.decision === 'deny' || a.decision === 'block' || a.permission === 'deny';
+  return denied ? 'deny' : 'allow';
+}
+
+/** Text a client must never be shown: a stack trace or an internal error. */
+export const LEAK = /\n\s+at \S|internal error|TypeError|RangeError|ReferenceError|SyntaxError|Cannot read propert|undefined is not/;
