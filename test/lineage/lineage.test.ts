@@ -134,3 +134,20 @@ describe('lineage', () => {
     expect(denial(release)).toContain('neither take over a handoff nor release');
   });
 });
+
+describe('lineage and the git hooks', () => {
+  it('the successor may commit the files its predecessor wrote; an unrelated session still may not', async () => {
+    const repo = await firstSession();
+    expect((await repo.cli(['install', '--hooks'])).exitCode).toBe(0);
+    repo.write('src/app.ts', 'export const a = 1;\n');
+    repo.git(['add', 'src/app.ts']);
+    const commitAs = (session: string) => repo.git(['commit', '-qm', 'app'], { allowFail: true, env: { GIT_HANDOFF_SESSION: session } });
+    const refused = commitAs(U);
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toContain(A.slice(0, 8));
+    await start(repo, B, 'clear');
+    const ok = commitAs(B);
+    expect(ok.status, ok.stderr).toBe(0);
+    expect(repo.git(['log', '-1', '--format=%(trailers:key=Claude-Session-Id,valueonly)']).stdout.trim()).toBe(B);
+  });
+});
