@@ -3,8 +3,9 @@
 import { read } from 'node:fs';
 import { detectClient } from './clients/index';
 import { GuardContext } from './context';
-import type { Decision, GuardEvent } from './event';
-import { MAX_PAYLOAD, noRuleApplies, payloadOf, payloadProblems, stdinState, take, type StdinState } from './first';
+import { mayConcernHandoffs, type Decision, type GuardEvent } from './event';
+import { MAX_PAYLOAD, payloadOf, payloadProblems, stdinState, take, type StdinState } from './first';
+import { clientPid, followLineage } from './lineage';
 import { guardLog, locate } from './locate';
 
 export { payloadProblems };
@@ -30,14 +31,17 @@ function readStdin(s: StdinState, limit: number): Promise<Buffer | null> {
 }
 
 export async function decide(ctx: GuardContext): Promise<Decision> {
-  if (noRuleApplies(ctx.event)) return {};
   switch (ctx.event.kind) {
     case 'pre-tool': {
+      // A session id seen for the first time may continue an earlier one of the same process (after /clear).
+      const loc = ctx.session && clientPid(ctx.event.client, ctx.env) !== null ? ctx.locate() : null;
+      const note = loc ? await followLineage(ctx, loc, 'tool') : null;
+      if (!mayConcernHandoffs(ctx.event.action)) return withContext({}, note);
       const d = await (await import('./rules/pre-tool')).preTool(ctx);
-      if (d.deny === undefined && !d.updatedInput && !d.context) return d;
-      const loc = ctx.locate();
-      if (loc && (await ctx.guardOff(loc))) return {};
-      return d;
+      if (d.deny === undefined && !d.updatedInput && !d.context) return withContext(d, note);
+      const at = loc ?? ctx.locate();
+      if (at && (await ctx.guardOff(at))) return (await import('./lifecycle')).guardOffOnce(ctx, at);
+      return withContext(d, note);
     }
     case 'post-tool':
       return (await import('./lifecycle')).postTool(ctx);
@@ -50,6 +54,13 @@ export async function decide(ctx: GuardContext): Promise<Decision> {
     default:
       return {};
   }
+}
+
+/** Adds a line to what the agent is told (to the reason of a refusal, else to its context). */
+function withContext(d: Decision, note: string | null): Decision {
+  if (!note) return d;
+  if (d.deny !== undefined) return { ...d, deny: `${d.deny}\n\n${note}` };
+  return { ...d, context: d.context ? `${note}\n${d.context}` : note };
 }
 
 /** Under GIT_HANDOFF_BYPASS=1 a refusal or rewrite becomes an allow, written to the audit trail. */

@@ -2,9 +2,12 @@
 // payload, parse it, and answer a tool call that cannot concern handoffs without loading the rules, the store or
 // anything that starts git. Whatever it cannot settle (and any surprise) goes to the full guard in dist/fast.cjs.
 import { readSync } from 'node:fs';
+import { isKnownSession } from '../handoff/lineage-record';
 import { SESSION_RE } from '../handoff/session';
 import { detectClient } from './clients/index';
 import { mayConcernHandoffs, type GuardEvent } from './event';
+import { clientPid } from './lineage';
+import { locate } from './locate';
 
 /** Payloads larger than this are refused as bad input (a handoff body is at most 1 MiB). */
 export const MAX_PAYLOAD = 4 * 1024 * 1024;
@@ -69,7 +72,7 @@ export function payloadProblems(p: Record<string, unknown>): string[] {
  * The answer to a well-formed payload no rule can apply to (a tool call that cannot concern handoffs, an event
  * the guard does not handle): what the client is told, null for nothing. Undefined: the full guard must look.
  */
-export function firstLook(raw: Buffer): string | null | undefined {
+export function firstLook(raw: Buffer, env: NodeJS.ProcessEnv = process.env): string | null | undefined {
   let p: unknown;
   try {
     p = JSON.parse(raw.toString('utf8'));
@@ -81,8 +84,18 @@ export function firstLook(raw: Buffer): string | null | undefined {
   if (payloadProblems(payload).length) return undefined;
   const adapter = detectClient(payload);
   const event = adapter.parse(payload);
-  return noRuleApplies(event) ? adapter.render(event, {}) : undefined;
+  return noRuleApplies(event) && !mayFollowLineage(event, env) ? adapter.render(event, {}) : undefined;
 }
 
 /** An event no rule looks at: an event kind the guard does not handle, or a tool call that cannot concern handoffs. */
 export const noRuleApplies = (e: GuardEvent): boolean => e.kind === 'other' || (e.kind === 'pre-tool' && !mayConcernHandoffs(e.action));
+
+/**
+ * Whether the full guard's first sight of a session (lineage, in `decide`) could do anything for this tool call:
+ * a valid session (not a subagent) of a client that names its process, in a repository that has not seen it yet.
+ */
+function mayFollowLineage(e: GuardEvent, env: NodeJS.ProcessEnv): boolean {
+  if (e.kind !== 'pre-tool' || !e.session || e.agentId || !SESSION_RE.test(e.session) || clientPid(e.client, env) === null) return false;
+  const loc = locate(e.cwd);
+  return loc !== null && !isKnownSession(loc.commonDir, e.session);
+}

@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../errors';
+import { configValue, readConfig } from '../git/config';
 import type { Repo } from '../git/repo';
 import type { DoctorItem, InstallOptions } from '../wiring';
 
@@ -127,11 +128,22 @@ function strip(settings: Record<string, any>): number {
   return removed;
 }
 
+/**
+ * The command a client's hook runs: `git-handoff guard` (the program `git handoff` runs, found on the same PATH,
+ * without a git process in front of every tool call: the guard's whole budget is a few milliseconds over a bare
+ * node start), `git handoff guard` when asked for, or a given launcher path with forward slashes, in double
+ * quotes (clients run hooks through a shell, where backslashes and spaces would break it).
+ */
+export function guardCommand(launcher?: string): string {
+  if (!launcher || launcher === 'git-handoff') return 'git-handoff guard';
+  if (launcher === 'git handoff') return 'git handoff guard';
+  const unquoted = launcher.replace(/^"(.*)"$/, '$1').replace(/\\/g, '/');
+  return `"${unquoted.replace(/(["\\$`])/g, '\\$1')}" guard`;
+}
+
 export function installAgents(repo: Repo, o: InstallOptions): string[] {
   const root = top(repo);
-  // `git-handoff guard`, not `git handoff guard`: the same program found on the same PATH, without a git process
-  // in front of every tool call (the guard's whole budget is a few milliseconds over a bare node start).
-  const command = `${o.command ?? 'git-handoff'} guard`;
+  const command = guardCommand(o.command);
   const msgs: string[] = [];
   for (const agent of o.agents ?? []) {
     const w = WIRING[agent];
@@ -210,6 +222,8 @@ export function uninstallAgents(repo: Repo, o: InstallOptions): string[] {
 export function doctorAgents(repo: Repo): DoctorItem[] {
   if (!repo.worktree) return [];
   const items: DoctorItem[] = [];
+  const guard = configValue(readConfig(repo), 'handoff.guard');
+  const off = guard !== undefined && /^(off|false|no|0)$/i.test(guard.trim());
   for (const [agent, w] of Object.entries(WIRING) as Array<[Agent, Wiring]>) {
     const file = path.join(repo.worktree, w.settings);
     if (!existsSync(file)) {
@@ -227,6 +241,7 @@ export function doctorAgents(repo: Repo): DoctorItem[] {
     const missing = Object.keys(w.events).filter((ev) => !wired.includes(ev));
     if (wired.length === 0) items.push({ component: `agent ${agent}`, status: 'missing', detail: `${w.settings} has no git-handoff hook` });
     else if (missing.length) items.push({ component: `agent ${agent}`, status: 'broken', detail: `${w.settings} lacks ${missing.join(', ')} (run install --agent ${agent} again)` });
+    else if (off) items.push({ component: `agent ${agent}`, status: 'info', detail: `${w.settings}: ${wired.join(', ')}; the guard is off in this repository (git config handoff.guard off), so it allows everything` });
     else {
       const probe = probeWiring(repo.worktree, agent, settings.hooks[Object.keys(w.events)[0]]);
       items.push({ component: `agent ${agent}`, status: probe.ok ? 'ok' : 'broken', detail: `${w.settings}: ${wired.join(', ')}; ${probe.detail}` });
@@ -248,7 +263,11 @@ function probePayload(agent: Agent, cwd: string): Record<string, unknown> {
 /** Runs the exact command the client's before-tool hook runs, with a payload it must refuse, and reads the answer. */
 function probeWiring(cwd: string, agent: Agent, groups: any[]): { ok: boolean; detail: string } {
   const hook = groups.flatMap((g) => g.hooks ?? []).find(isOurs) as { command: string };
-  const r = spawnSync('sh', ['-c', hook.command], { cwd, input: JSON.stringify(probePayload(agent, cwd)), encoding: 'utf8', timeout: 20_000 });
+  // The probe is nobody's session: no client process or session of the shell doctor runs in may leak into it
+  // (a CLAUDE_PID would make the probe look like a successor of the session that ran doctor).
+  const env = { ...process.env };
+  for (const k of ['CLAUDE_PID', 'CLAUDE_CODE_SESSION_ID', 'GIT_HANDOFF_SESSION', 'GIT_HANDOFF_BYPASS', 'GEMINI_SESSION_ID', 'CODEX_THREAD_ID']) delete env[k];
+  const r = spawnSync('sh', ['-c', hook.command], { cwd, env, input: JSON.stringify(probePayload(agent, cwd)), encoding: 'utf8', timeout: 20_000 });
   if (r.error || r.status !== 0) return { ok: false, detail: `\`${hook.command}\` did not run (${r.error?.message ?? `exit ${r.status}`}: ${String(r.stderr ?? '').trim().slice(0, 200)})` };
   let answer: any = null;
   try {
@@ -257,5 +276,8 @@ function probeWiring(cwd: string, agent: Agent, groups: any[]): { ok: boolean; d
     return { ok: false, detail: `\`${hook.command}\` answered no decision to a probe it must refuse` };
   }
   const denied = answer?.hookSpecificOutput?.permissionDecision === 'deny' || answer?.decision === 'deny';
-  return denied ? { ok: true, detail: 'a probe through the wired command was refused as it should be' } : { ok: false, detail: `unexpected answer to the probe: ${r.stdout.slice(0, 200)}` };
+  const reason = String(answer?.hookSpecificOutput?.permissionDecisionReason ?? answer?.reason ?? '').split('\n')[0].slice(0, 100);
+  return denied
+    ? { ok: true, detail: `a probe through \`${hook.command}\` was refused as it should be: "${reason}"` }
+    : { ok: false, detail: `\`${hook.command}\` gave an unexpected answer to the probe: ${r.stdout.slice(0, 200)}` };
 }

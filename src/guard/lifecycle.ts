@@ -8,6 +8,7 @@ import { handoffDir } from '../handoff/paths';
 import { short } from '../handoff/session';
 import type { GuardContext } from './context';
 import type { Decision } from './event';
+import { clientPid, followLineage } from './lineage';
 import { writeJsonAtomic, type Location } from './locate';
 import { parsePatch } from './rules/files';
 import { parseShell, writeTargets } from './shell';
@@ -61,10 +62,9 @@ async function heartbeat(ctx: GuardContext, loc: Location, session: string, forc
   if (!force && state.leaseAt && now - state.leaseAt < LEASE_EVERY_MS) return null;
   const { touchLease } = await import('../handoff/leases');
   const repo = await ctx.repo(loc);
-  const pid = Number(ctx.env.CLAUDE_PID);
   const r = touchLease(repo, session, loc.worktree, {
     client: ctx.event.client,
-    pid: Number.isInteger(pid) && pid > 0 ? pid : null,
+    pid: clientPid(ctx.event.client, ctx.env),
     config: await ctx.config(loc),
   });
   state.leaseAt = now;
@@ -86,6 +86,8 @@ export async function postTool(ctx: GuardContext): Promise<Decision> {
   if (!session) return {};
   const loc = ctx.locate();
   if (!loc) return {};
+  if (await ctx.guardOff(loc)) return {};
+  const note = await followLineage(ctx, loc, 'tool');
   const byRepo = new Map<string, { loc: Location; paths: string[] }>();
   for (const abs of writtenPaths(ctx)) {
     const l = ctx.locateFile(abs);
@@ -96,21 +98,38 @@ export async function postTool(ctx: GuardContext): Promise<Decision> {
     byRepo.set(l.commonDir + '\0' + l.worktree, entry);
   }
   for (const { loc: l, paths } of byRepo.values()) recordWrites(l.commonDir, session, l.worktree, paths, ctx.event.agentId ?? undefined);
-  if (await ctx.guardOff(loc)) return {};
   const warning = await heartbeat(ctx, loc, session);
-  return warning ? { context: warning } : {};
+  const context = [note, warning].filter(Boolean).join('\n');
+  return context ? { context } : {};
 }
 
 export async function sessionStart(ctx: GuardContext): Promise<Decision> {
   const loc = ctx.locate();
   if (!loc) return {};
   const session = ctx.session;
-  if (await ctx.guardOff(loc)) return { context: 'git-handoff: the guard is off in this repository (git config handoff.guard off).' };
+  if (await ctx.guardOff(loc)) {
+    if (session) writeState(loc, session, { ...readState(loc, session), offNoted: true });
+    return { context: GUARD_OFF };
+  }
+  // Before boot's view, so that handoffs inherited after /clear show as this session's own.
+  const note = session ? await followLineage(ctx, loc, ctx.event.source ?? 'startup') : null;
   const repo = await ctx.repo(loc);
   const { bootView, renderBoot } = await import('../handoff/boot');
   const text = renderBoot(bootView(repo, { session }), { untrusted: true }).replace(/\n+$/, '');
   const warning = session ? await heartbeat(ctx, loc, session, true) : null;
-  return { context: warning ? `${text}\n\n${warning}` : text };
+  return { context: [note, text, warning].filter(Boolean).join('\n\n') };
+}
+
+const GUARD_OFF = 'git-handoff: the guard is off in this repository (git config handoff.guard off): nothing is checked or recorded. `git config handoff.guard on` turns it back on.';
+
+/** With `handoff.guard off`, a call the guard would have refused or changed is allowed; the session is told once. */
+export async function guardOffOnce(ctx: GuardContext, loc: Location): Promise<Decision> {
+  const session = ctx.session;
+  if (!session) return {};
+  const state = readState(loc, session);
+  if (state.offNoted) return {};
+  writeState(loc, session, { ...state, offNoted: true });
+  return { context: GUARD_OFF };
 }
 
 export async function stop(ctx: GuardContext): Promise<Decision> {
@@ -141,8 +160,21 @@ export async function stop(ctx: GuardContext): Promise<Decision> {
 
 export async function preCompact(ctx: GuardContext): Promise<Decision> {
   const loc = ctx.locate();
-  if (!loc || !ctx.session || (await ctx.guardOff(loc))) return {};
+  const session = ctx.session;
+  if (!loc || !session || (await ctx.guardOff(loc))) return {};
+  const branch = ctx.branch(loc);
+  const { listRefs } = await import('../git/refs');
+  const { parseTrailerLines } = await import('../handoff/document');
+  const { branchPrefix } = await import('../handoff/names');
+  const own = branch
+    ? listRefs(await ctx.repo(loc), [branchPrefix(branch)])
+        .filter((r) => parseTrailerLines(r.trailers).session === session)
+        .map((r) => r.ref.slice(r.ref.lastIndexOf('/') + 1))
+    : [];
+  const topic = own[0] ?? '<topic>';
   return {
-    context: `git-handoff: context is about to be compacted. Update your handoff note now so nothing learned is lost: git handoff write <topic> -m "<state, ruled out, next action>".`,
+    context:
+      `git-handoff: context is about to be compacted. Before it is, update ${own.length ? `your handoff${own.length > 1 ? 's' : ''} (${own.join(', ')})` : 'or start your handoff note'} ` +
+      `so nothing learned is lost: git handoff write ${topic} -m "<state, what is done, what is ruled out, next action>". You are session ${session}.`,
   };
 }

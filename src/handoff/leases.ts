@@ -61,6 +61,10 @@ export interface TouchOptions {
   minIntervalMs?: number;
   config?: Config;
   now?: number;
+  /** take the lease over from this session even while it is live (lineage: the same client process, a new session id) */
+  from?: string | null;
+  /** recorded as Handoff-Lineage-From on the lease */
+  lineageFrom?: string | null;
 }
 
 export type TouchResult =
@@ -76,7 +80,7 @@ export function touchLease(repo: Repo, session: string, worktree: string, o: Tou
   const ttl = leaseTtlMs(config);
   for (let attempt = 0; attempt < 5; attempt++) {
     const cur = readLease(repo, worktree);
-    if (cur && cur.session !== session && isLive(cur, ttl, now)) return { status: 'held', lease: cur };
+    if (cur && cur.session !== session && isLive(cur, ttl, now) && cur.session !== o.from) return { status: 'held', lease: cur };
     if (cur && cur.session === session && now - cur.time * 1000 < (o.minIntervalMs ?? 60_000) && (o.pid ?? null) === cur.pid) {
       return { status: 'fresh', lease: cur };
     }
@@ -84,6 +88,7 @@ export function touchLease(repo: Repo, session: string, worktree: string, o: Tou
     const lines = [`Claude-Session-Id: ${session}`, `Handoff-Worktree: ${worktree.replace(/[\r\n]/g, ' ')}`];
     if (o.client) lines.push(`Handoff-Client: ${o.client}`);
     if (o.pid) lines.push(`Handoff-Pid: ${o.pid}`);
+    if (o.lineageFrom) lines.push(`Handoff-Lineage-From: ${o.lineageFrom}`);
     const oid = writeCommit(repo, emptyTree, [], `lease: ${session}\n\n${lines.join('\n')}\n`, identityEnv(config));
     const r = casUpdateRef(repo, leaseRef(worktree), oid, cur?.oid ?? null, 'handoff lease');
     if (r.ok) return { status: cur?.session === session ? 'refreshed' : 'acquired', lease: readLease(repo, worktree) };

@@ -30,7 +30,8 @@ export interface WriteOptions {
   body: string | Buffer;
   branch?: string;
   session: SessionRef;
-  takeover?: { reason: string } | null;
+  /** `from`: take over only from this owner; a tip owned by anyone else refuses (exit 3) instead */
+  takeover?: { reason: string; from?: string } | null;
   config?: Config;
 }
 
@@ -88,6 +89,7 @@ export function writeHandoff(repo: Repo, o: WriteOptions): WriteResult {
   let lockFailures = 0;
   for (let attempt = 0; attempt < MAX_ATTEMPTS && Date.now() < deadline; attempt++) {
     const tip = attempt === 0 ? readTip(repo, ref, first) : readTip(repo, ref);
+    if (o.takeover?.from !== undefined && tip && tip.session !== o.takeover.from) throw ownedError(tip, o.session.id, ref, topic);
     const mode = checkWrite(tip, o.session.id, !!o.takeover, ref, topic);
     if (attempt === 0 && mode === 'create') warnings.push(...overlapWarnings(repo, branch, topic));
     if (attempt === 0 && o.takeover && mode !== 'takeover') warnings.push(`--take-over ignored: ${mode === 'own' ? 'you already own this handoff' : 'there was nothing to take over'}`);

@@ -87,6 +87,10 @@ describe('bypass and off switch', () => {
     const repo = makeRepo({ commit: true });
     repo.git(['config', 'handoff.guard', 'off']);
     const p = payload(repo, 'claude-code/pre-tool-use-bash.json', { tool_input: { command: 'git update-ref -d refs/handoffs/main/auth-refactor' } });
+    // Allowed; the session is told once that nothing is checked.
+    const first = await guard(repo, p);
+    expect(denial(first)).toBeNull();
+    expect(first.answer.hookSpecificOutput.additionalContext).toContain('guard is off');
     expect(await guard(repo, p)).toMatchObject({ exitCode: 0, stdout: '' });
     const s = await guard(repo, payload(repo, 'claude-code/session-start.json'));
     expect(s.answer.hookSpecificOutput.additionalContext).toContain('guard is off');

@@ -51,6 +51,14 @@ describe('the guard\'s first file', () => {
     // Bad input goes to the full guard too (it logs).
     expect(run(repo, bin, 'not json')).toBe('');
     expect(loads(marker)).toBe(3);
+
+    // Claude Code names its process (CLAUDE_PID): the first sight of a session is the full guard's (lineage),
+    // after that a Read is answered alone again.
+    const read = payload(repo, 'claude-code/pre-tool-use-read.json');
+    expect(run(repo, bin, read, { CLAUDE_PID: String(process.pid) })).toBe('');
+    expect(loads(marker)).toBe(4);
+    expect(run(repo, bin, read, { CLAUDE_PID: String(process.pid) })).toBe('');
+    expect(loads(marker)).toBe(4);
   });
 
   it('gives the same answers with a code cache, without one, and over a corrupt one it then replaces', () => {

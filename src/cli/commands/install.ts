@@ -14,6 +14,7 @@ interface Args extends GlobalArgs {
   agent?: string[];
   remote?: string;
   server?: boolean;
+  launcher?: string;
 }
 
 const AGENTS = ['claude', 'gemini', 'codex'] as const;
@@ -34,7 +35,8 @@ const options = (y: Argv<GlobalArgs>) =>
     .option('hooks', { type: 'boolean', describe: 'the git hooks (prepare-commit-msg, commit-msg, pre-commit, pre-push, reference-transaction)' })
     .option('agent', { type: 'string', array: true, describe: 'agent client wiring: claude, gemini, codex or all' })
     .option('remote', { type: 'string', describe: 'fetch refspecs that carry handoffs from remote R' })
-    .option('server', { type: 'boolean', describe: 'in a bare repository: hold pushes to the ownership invariant' });
+    .option('server', { type: 'boolean', describe: 'in a bare repository: hold pushes to the ownership invariant' })
+    .option('launcher', { type: 'string', describe: 'agent hooks run this git-handoff executable (quoted, forward slashes) instead of `git handoff`' });
 
 async function run(a: Args, mode: 'install' | 'uninstall'): Promise<void> {
   const repo = openRepo();
@@ -44,7 +46,7 @@ async function run(a: Args, mode: 'install' | 'uninstall'): Promise<void> {
   if (mode === 'install') {
     if (a.server) msgs.push(...(await installServer(repo)));
     if (a.hooks || (!explicit && !repo.bare)) msgs.push(...installHooks(repo));
-    if (agents) msgs.push(...installAgents(repo, { agents }));
+    if (agents) msgs.push(...installAgents(repo, { agents, command: a.launcher }));
     if (a.remote !== undefined) msgs.push(...(await installRemote(repo, a.remote)));
   } else {
     const all = !explicit;

@@ -2,6 +2,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { HandoffError } from '../../errors';
 import { openRepo } from '../../git/repo';
+import { lineageOf, listRecords, successorOf } from '../../handoff/lineage-record';
 import { requireSession, short } from '../../handoff/session';
 import { listSessions, releaseSession } from '../../hooks/sessions';
 import type { GlobalArgs } from '../context';
@@ -16,13 +17,24 @@ const MAX_PATHS = 3;
 
 export const sessionsCommand: CommandModule<GlobalArgs, Args> = {
   command: 'sessions',
-  describe: 'worktree leases: which session is live or stale where, and the paths each wrote',
+  describe: 'worktree leases: which session is live or stale where, the session each continues (lineage), and the paths each wrote',
   builder: (y: Argv<GlobalArgs>) => y.example('$0 sessions --json', 'one object per session and worktree: status live|stale|released, lease, paths') as unknown as Argv<Args>,
   handler: (a) => {
     const repo = openRepo();
     const rows = listSessions(repo);
+    const records = listRecords(repo.commonDir);
+    const byId = new Map(records.map((r) => [r.session, r]));
     if (a.json) {
-      return printJson(rows.map((s) => ({ ...s, heartbeat: iso(s.heartbeat), lastActivity: iso(s.lastActivity) })));
+      return printJson(
+        rows.map((s) => ({
+          ...s,
+          heartbeat: iso(s.heartbeat),
+          lastActivity: iso(s.lastActivity),
+          lineage: lineageOf(repo.commonDir, s.session, records),
+          continues: byId.get(s.session)?.from ?? null,
+          continuedBy: successorOf(s.session, records),
+        })),
+      );
     }
     if (rows.length === 0) {
       if (!a.quiet) process.stdout.write('no sessions: no lease and nothing in the ledger\n');
@@ -31,9 +43,12 @@ export const sessionsCommand: CommandModule<GlobalArgs, Args> = {
     const body = rows.map((s) => {
       const seen = Math.max(s.heartbeat ?? 0, s.lastActivity ?? 0);
       const paths = s.paths.length === 0 ? '-' : `${s.paths.length}: ${s.paths.slice(0, MAX_PATHS).join(', ')}${s.paths.length > MAX_PATHS ? ', …' : ''}`;
-      return [s.worktree, short(s.session), s.status, s.lease ? 'yes' : 'no', seen ? relativeTime(new Date(seen).toISOString()) : '-', paths];
+      const rec = byId.get(s.session);
+      const next = successorOf(s.session, records);
+      const lineage = [rec?.from ? `continues ${short(rec.from)} (${rec.source})` : null, next ? `continued by ${short(next)}` : null].filter(Boolean).join('; ') || '-';
+      return [s.worktree, short(s.session), s.status, s.lease ? 'yes' : 'no', seen ? relativeTime(new Date(seen).toISOString()) : '-', paths, lineage];
     });
-    process.stdout.write(terminalSafe(table(body, ['WORKTREE', 'SESSION', 'STATUS', 'LEASE', 'LAST SEEN', 'PATHS'])) + '\n');
+    process.stdout.write(terminalSafe(table(body, ['WORKTREE', 'SESSION', 'STATUS', 'LEASE', 'LAST SEEN', 'PATHS', 'LINEAGE'])) + '\n');
   },
 };
 

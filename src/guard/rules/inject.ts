@@ -1,5 +1,5 @@
 // `git handoff …` from an agent's shell: the session id is added when the shell would not know it, and a
-// command that names another session's id is refused.
+// write that names another session's id is refused (reading as another session is always allowed).
 import { short } from '../../handoff/session';
 import type { GuardEvent } from '../event';
 import type { GitInvocation, SimpleCommand } from '../shell';
@@ -47,7 +47,8 @@ export function judgeHandoffCommand(inv: GitInvocation, cmd: SimpleCommand, e: G
     };
   }
   const named = explicitSession(inv, cmd);
-  if (named !== null && named !== session) {
+  // Reading as another session harms no one (list, show, log, boot, sessions, doctor…): only a write would impersonate.
+  if (named !== null && named !== session && sub !== undefined && NEEDS_SESSION.has(sub)) {
     return {
       kind: 'deny',
       reason:

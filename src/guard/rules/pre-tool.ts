@@ -50,6 +50,7 @@ async function fileDecision(ctx: GuardContext, ops: FileOp[]): Promise<Decision>
 }
 
 const REWRITING = new Set(['commit', 'rebase', 'reset', 'filter-branch']);
+const SWEEP_VERBS = new Set(['add', 'commit', 'stash', 'checkout', 'switch', 'reset', 'restore', 'clean']);
 const DECLARES = new Set(['export', 'declare', 'typeset', 'readonly', 'local']);
 const HARMLESS = new Set(['cd', 'pushd', 'popd', 'echo', 'printf', 'true', 'pwd']);
 
@@ -113,6 +114,14 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     }
     const refProblem = refCommandProblem(inv, cmd, command);
     if (refProblem) return { deny: refProblem };
+    if (SWEEP_VERBS.has(inv.sub)) {
+      // Loaded only for these verbs; git starts only if another live session has claims in this worktree.
+      const { sweepOf, sharedCheckoutProblem } = await import('./shared');
+      const loc = ctx.locate(inv.cwd ?? cmd.cwd ?? ctx.event.cwd);
+      const sweep = loc ? sweepOf(inv, cmd, ctx.event.cwd, ctx.branch(loc)) : null;
+      const problem = sweep ? await sharedCheckoutProblem(ctx, inv, sweep) : null;
+      if (problem) return { deny: problem };
+    }
     if (ctx.session && REWRITING.has(inv.sub)) {
       // Loaded only here: it reads commits, so it brings the modules that start git.
       const { foreignRewriteProblem, rewrites } = await import('./rewrite');

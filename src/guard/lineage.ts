@@ -1,0 +1,48 @@
+// The guard's side of lineage: which client process an event comes from, and the first sight of a session
+// (a known one costs one stat; only an unknown one, or a SessionStart, loads the domain and starts git).
+import { isKnownSession } from '../handoff/lineage-record';
+import { short } from '../handoff/session';
+import type { GuardContext } from './context';
+import type { GuardClient } from './event';
+import type { Location } from './locate';
+
+/** The client process a hook runs for: Claude Code exports CLAUDE_PID to its hooks; the others name none. */
+export function clientPid(client: GuardClient, env: NodeJS.ProcessEnv): number | null {
+  if (client !== 'claude-code') return null;
+  const pid = Number(env.CLAUDE_PID);
+  return Number.isInteger(pid) && pid > 0 ? pid : null;
+}
+
+/**
+ * Notes this session on first sight, inheriting from its predecessor in the same process when it is one;
+ * returns a line for the agent's context when something was inherited. `source`: SessionStart's, or `tool`.
+ */
+export async function followLineage(ctx: GuardContext, loc: Location, source: string): Promise<string | null> {
+  const session = ctx.session;
+  // A subagent acts under its parent's id: it neither starts a lineage nor inherits.
+  if (!session || ctx.event.agentId) return null;
+  const pid = clientPid(ctx.event.client, ctx.env);
+  if (source === 'tool' && (pid === null || isKnownSession(loc.commonDir, session))) return null;
+  if (await ctx.guardOff(loc)) return null;
+  const { noteArrival } = await import('../handoff/lineage');
+  const r = noteArrival(await ctx.repo(loc), {
+    session: { id: session, client: ctx.event.client, source: 'payload' },
+    worktree: loc.worktree,
+    branch: ctx.branch(loc),
+    pid,
+    source: source || 'startup',
+    config: await ctx.config(loc),
+  });
+  const inh = r.inherited;
+  if (!inh) return null;
+  const topics = inh.refs.map((ref) => ref.slice(ref.lastIndexOf('/') + 1));
+  const what = [
+    topics.length ? `its handoff${topics.length > 1 ? 's' : ''} ${topics.join(', ')} (taken over on the record: Handoff-Reason lineage (${source}))` : null,
+    inh.lease ? 'the worktree lease' : null,
+    inh.paths.length ? `its claim on ${inh.paths.length} written path${inh.paths.length > 1 ? 's' : ''}` : null,
+  ].filter(Boolean);
+  return (
+    `git-handoff: you are session ${session}, continuing session ${short(inh.from)} in the same client process (${source === 'tool' ? 'a new session id' : source}). ` +
+    (what.length ? `Now yours: ${what.join('; ')}.` : 'It owned nothing here to carry over.')
+  );
+}

@@ -1,0 +1,338 @@
+// A shared checkout nobody can wreck: while another live session in this worktree has uncommitted paths in
+// the ledger, commands that would sweep them into this session's commit (add -A, commit -a, stash) or destroy
+// them (checkout/switch to another branch, reset --hard, checkout -- ., restore ., clean -f) are refused with
+// the exact command that touches only this session's own paths. Decided on the parsed command first; git
+// (one `status`) starts only for those verbs, and only when another live session has claims here.
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { isLive, leaseTtlMs, readLease } from '../../handoff/leases';
+import { worktreeActivity } from '../../handoff/ledger';
+import { short } from '../../handoff/session';
+import type { GuardContext } from '../context';
+import { shellWord } from '../event';
+import type { GitInvocation, SimpleCommand } from '../shell';
+
+/** Which uncommitted paths a command can take or destroy. */
+type Scope = 'all' | 'tracked' | 'untracked';
+
+export interface Sweep {
+  verb: string;
+  /** sweep: into this session's commit or stash; destroy: changes are lost; switch: the branch moves under the other session */
+  kind: 'sweep' | 'destroy' | 'switch';
+  /** pathspecs relative to `dir`; null: the whole worktree */
+  pathspecs: string[] | null;
+  scope: Scope;
+  /** the directory the pathspecs are relative to */
+  dir: string;
+  /** switch: the branch or commit it goes to, and a branch it creates */
+  target?: string | null;
+  create?: string | null;
+}
+
+/** Splits arguments into options (with their values) and the rest; `--` ends the options. */
+function split(args: string[], valued: Set<string>, shortValued = ''): { opts: string[]; pos: string[]; dashdash: number } {
+  const opts: string[] = [];
+  const pos: string[] = [];
+  let dashdash = -1;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (dashdash < 0 && a === '--') {
+      dashdash = pos.length;
+      continue;
+    }
+    if (dashdash >= 0 || !a.startsWith('-') || a === '-') {
+      pos.push(a);
+      continue;
+    }
+    opts.push(a);
+    if (a.startsWith('--')) {
+      if (!a.includes('=') && valued.has(a)) i++;
+    } else {
+      // -am msg: a short group ends at the first letter that takes a value (the rest, or the next word, is it).
+      for (let k = 1; k < a.length; k++) {
+        if (shortValued.includes(a[k])) {
+          if (k === a.length - 1) i++;
+          break;
+        }
+      }
+    }
+  }
+  return { opts, pos, dashdash };
+}
+
+/** Whether a short-option group or a long option names flag `letter` / `long`. */
+function has(opts: string[], letter: string | null, ...long: string[]): boolean {
+  return opts.some((o) => long.includes(o.split('=')[0]) || (letter !== null && /^-[a-zA-Z]+$/.test(o) && shortFlags(o).includes(letter)));
+}
+
+/** The boolean letters of a short group, up to a letter that takes a value. */
+function shortFlags(group: string, valued = 'mFCcteS'): string {
+  let out = '';
+  for (const c of group.slice(1)) {
+    out += c;
+    if (valued.includes(c)) break;
+  }
+  return out;
+}
+
+const isBroad = (p: string, dir: string) => {
+  if (p === '.' || p === '..' || p.endsWith('/') || /[*?[]/.test(p) || p.startsWith(':')) return true;
+  try {
+    return statSync(path.resolve(dir, p)).isDirectory();
+  } catch {
+    return false;
+  }
+};
+
+/** What a git command would sweep or destroy in the worktree, decided without git; null for anything else. */
+export function sweepOf(inv: GitInvocation, cmd: SimpleCommand, eventCwd: string, branch: string | null): Sweep | null {
+  const dir = inv.cwd ?? cmd.cwd ?? eventCwd;
+  const args = inv.args;
+  switch (inv.sub) {
+    case 'add': {
+      const { opts, pos } = split(args, new Set(['--chmod', '--pathspec-from-file']));
+      if (has(opts, 'n', '--dry-run')) return null;
+      const all = has(opts, 'A', '--all', '--no-ignore-removal');
+      const update = has(opts, 'u', '--update');
+      if (pos.length === 0) return all || update ? { verb: 'add', kind: 'sweep', pathspecs: null, scope: update && !all ? 'tracked' : 'all', dir } : null;
+      const broad = pos.filter((p) => isBroad(p, dir));
+      return broad.length ? { verb: 'add', kind: 'sweep', pathspecs: broad, scope: update && !all ? 'tracked' : 'all', dir } : null;
+    }
+    case 'commit': {
+      const { opts, pos } = split(
+        args,
+        new Set(['-m', '--message', '-F', '--file', '-C', '--reuse-message', '-c', '--reedit-message', '--author', '--date', '-t', '--template', '--fixup', '--squash', '--cleanup', '--trailer', '--pathspec-from-file']),
+        'mFCct',
+      );
+      if (has(opts, null, '--dry-run')) return null;
+      if (has(opts, 'a', '--all')) return { verb: 'commit', kind: 'sweep', pathspecs: null, scope: 'tracked', dir };
+      const broad = pos.filter((p) => isBroad(p, dir));
+      return broad.length ? { verb: 'commit', kind: 'sweep', pathspecs: broad, scope: 'tracked', dir } : null;
+    }
+    case 'stash': {
+      const first = args.find((a) => !a.startsWith('-'));
+      const subs = new Set(['list', 'show', 'drop', 'pop', 'apply', 'branch', 'clear', 'create', 'store', 'push', 'save']);
+      const sub = first !== undefined && subs.has(first) ? first : 'push';
+      if (sub !== 'push' && sub !== 'save') return null;
+      const rest = first === sub ? args.slice(args.indexOf(first) + 1) : args;
+      const { opts, pos } = split(rest, new Set(['-m', '--message', '--pathspec-from-file']), 'm');
+      const scope: Scope = has(opts, 'a', '--all') || has(opts, 'u', '--include-untracked') ? 'all' : 'tracked';
+      // `save` takes a message, not paths.
+      const specs = sub === 'save' ? [] : pos;
+      return { verb: 'stash', kind: 'sweep', pathspecs: specs.length ? specs : null, scope, dir };
+    }
+    case 'checkout': {
+      const { opts, pos, dashdash } = split(args, new Set(['-b', '-B', '--orphan', '--conflict', '--pathspec-from-file']), 'bB');
+      const created = valueOf(args, ['-b', '-B', '--orphan']);
+      if (created !== null) return { verb: 'checkout', kind: 'switch', pathspecs: null, scope: 'all', dir, target: pos[0] ?? null, create: created };
+      if (dashdash >= 0) {
+        const specs = pos.slice(dashdash);
+        return specs.length ? { verb: 'checkout', kind: 'destroy', pathspecs: specs, scope: 'tracked', dir } : null;
+      }
+      if (pos.length === 0) return has(opts, null, '--detach') ? { verb: 'checkout', kind: 'switch', pathspecs: null, scope: 'all', dir, target: 'HEAD' } : null;
+      // git reads the first word as a revision unless it names a path; so do we, by looking at the worktree.
+      const pathFirst = pos[0] === '.' || /[*?[]/.test(pos[0]) || pos[0].startsWith(':') || existsSync(path.resolve(dir, pos[0]));
+      if (pathFirst) return { verb: 'checkout', kind: 'destroy', pathspecs: pos, scope: 'tracked', dir };
+      if (pos.length > 1) return { verb: 'checkout', kind: 'destroy', pathspecs: pos.slice(1), scope: 'tracked', dir };
+      if (pos[0] === branch && !has(opts, null, '--detach')) return null;
+      return { verb: 'checkout', kind: 'switch', pathspecs: null, scope: 'all', dir, target: pos[0] };
+    }
+    case 'switch': {
+      const { opts, pos } = split(args, new Set(['-c', '--create', '-C', '--force-create', '--orphan', '--conflict']), 'cC');
+      const created = valueOf(args, ['-c', '--create', '-C', '--force-create', '--orphan']);
+      if (created !== null) return { verb: 'switch', kind: 'switch', pathspecs: null, scope: 'all', dir, target: pos[0] ?? null, create: created };
+      if (pos.length === 0 || (pos[0] === branch && !has(opts, 'd', '--detach'))) return null;
+      return { verb: 'switch', kind: 'switch', pathspecs: null, scope: 'all', dir, target: pos[0] };
+    }
+    case 'reset': {
+      const { opts } = split(args, new Set(['--pathspec-from-file']));
+      return has(opts, null, '--hard') ? { verb: 'reset', kind: 'destroy', pathspecs: null, scope: 'tracked', dir } : null;
+    }
+    case 'restore': {
+      const { opts, pos } = split(args, new Set(['-s', '--source', '--pathspec-from-file', '--conflict']), 's');
+      if (has(opts, 'S', '--staged') && !has(opts, 'W', '--worktree')) return null;
+      return pos.length ? { verb: 'restore', kind: 'destroy', pathspecs: pos, scope: 'tracked', dir } : null;
+    }
+    case 'clean': {
+      const { opts, pos } = split(args, new Set(['-e', '--exclude']), 'e');
+      if (!has(opts, 'f', '--force') || has(opts, 'n', '--dry-run')) return null;
+      // git clean works below the current directory unless given paths.
+      return { verb: 'clean', kind: 'destroy', pathspecs: pos.length ? pos : ['.'], scope: 'untracked', dir };
+    }
+    default:
+      return null;
+  }
+}
+
+/** The value given to one of `names` (`-b x`, `--orphan=x`, `-bx`), or null. */
+function valueOf(args: string[], names: string[]): string | null {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--') break;
+    for (const n of names) {
+      if (a === n) return args[i + 1] ?? '';
+      if (n.startsWith('--') && a.startsWith(n + '=')) return a.slice(n.length + 1);
+      if (!n.startsWith('--') && a.startsWith(n) && a.length > n.length) return a.slice(n.length);
+    }
+  }
+  return null;
+}
+
+/** A test for worktree-relative paths: does any pathspec (relative to `dir`) cover it? */
+function coverage(sweep: Sweep, worktree: string): (p: string) => boolean {
+  if (sweep.pathspecs === null) return () => true;
+  const tests = sweep.pathspecs.map((spec): ((p: string) => boolean) => {
+    let base = sweep.dir;
+    let s = spec;
+    if (s.startsWith(':/') || s.startsWith(':(top)')) {
+      base = worktree;
+      s = s.replace(/^:(\/|\(top\))/, '');
+    } else if (s.startsWith(':')) return () => true; // other pathspec magic: assume the worst
+    const rel = path.relative(worktree, path.resolve(base, s || '.')).split(path.sep).join('/');
+    if (rel.startsWith('..')) return () => false;
+    if (rel === '') return () => true;
+    if (/[*?[]/.test(rel)) {
+      const re = new RegExp('^' + rel.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.') + '(/.*)?$');
+      return (p) => re.test(p);
+    }
+    return (p) => p === rel || p.startsWith(rel + '/');
+  });
+  return (p) => tests.some((t) => t(p));
+}
+
+/** `git status --porcelain`: worktree-relative path → tracked (false for untracked). */
+function uncommitted(status: string): Map<string, boolean> {
+  const out = new Map<string, boolean>();
+  const parts = status.split('\0');
+  for (let i = 0; i < parts.length; i++) {
+    const e = parts[i];
+    if (e.length < 4) continue;
+    const xy = e.slice(0, 2);
+    out.set(e.slice(3), xy !== '??');
+    // A rename or copy is followed by its source path.
+    if (xy[0] === 'R' || xy[0] === 'C') out.set(parts[++i], true);
+  }
+  return out;
+}
+
+const inScope = (scope: Scope, tracked: boolean) => scope === 'all' || (scope === 'tracked') === tracked;
+const quoted = (ps: string[]) => ps.map(shellWord).join(' ');
+const MAX_SHOWN = 10;
+
+/** The refusal for a sweep over another live session's uncommitted paths in this worktree, or null. */
+export async function sharedCheckoutProblem(ctx: GuardContext, inv: GitInvocation, sweep: Sweep): Promise<string | null> {
+  if (inv.gitDir) return null;
+  const loc = ctx.locate(sweep.dir);
+  if (!loc) return null;
+  const me = ctx.session;
+  const acts = worktreeActivity(loc.commonDir, loc.worktree);
+  const claimed = [...acts.values()].filter((a) => a.session !== me && !a.released && a.paths.length > 0);
+  if (claimed.length === 0) return null;
+  const ttl = leaseTtlMs(await ctx.config(loc));
+  const repo = await ctx.repo(loc);
+  const lease = readLease(repo, loc.worktree);
+  const now = Date.now();
+  // The lease holder is live while its lease is; a session beside it, while it keeps writing.
+  const live = claimed.filter((a) => (lease?.session === a.session ? isLive(lease, ttl, now) : now - a.lastSeen < ttl));
+  if (live.length === 0) return null;
+  const dirty = uncommitted(repo.git(['status', '--porcelain', '-z', '--untracked-files=all'], { allowFail: true }).stdout);
+  const covers = coverage(sweep, loc.worktree);
+  const hit = (p: string) => dirty.has(p) && (sweep.kind === 'switch' || inScope(sweep.scope, dirty.get(p)!)) && covers(p);
+  const victims = live.map((a) => ({ a, paths: a.paths.filter(hit).sort() })).filter((v) => v.paths.length > 0);
+  if (victims.length === 0) return null;
+  const mine = (me ? acts.get(me)?.paths ?? [] : []).filter(hit).sort();
+  const shown = `git ${inv.sub} ${inv.args.join(' ')}`.trim();
+  const whose = victims
+    .map(({ a, paths }) => {
+      const holder = lease?.session === a.session ? `${lease.client ?? 'unknown client'}, holds this worktree's lease` : 'works in this worktree';
+      const age = Math.max(0, Math.round((now - Math.max(a.lastSeen, lease?.session === a.session ? lease.time * 1000 : 0)) / 60_000));
+      const list = paths.slice(0, MAX_SHOWN).join(', ') + (paths.length > MAX_SHOWN ? `, … (${paths.length} in all)` : '');
+      return `session ${short(a.session)} (${holder}, last active ${age} min ago): ${list}`;
+    })
+    .join('; ');
+  const whom = `the uncommitted work of another live session in this worktree`;
+  const effect =
+    sweep.kind === 'switch'
+      ? 'switch this worktree to another branch under another live session, taking its uncommitted work along'
+      : sweep.kind === 'destroy'
+        ? `destroy ${whom}`
+        : sweep.verb === 'stash'
+          ? `stash away ${whom}`
+          : `sweep ${whom} into your commit`;
+  const own = worktreeAdd(sweep, loc.worktree, me);
+  const safe = sweep.kind === 'switch' ? null : safeCommand(sweep, inv, mine, loc.worktree, dirty);
+  const way = !safe
+    ? `Run exactly this instead, to work on it in your own worktree: ${own}\n`
+    : (safe.command ? `Run exactly this instead (it touches only the paths you wrote):\n  ${safe.command}\n` : `${safe.note}\n`) +
+      `Or work beside it in your own worktree: ${own}\n`;
+  return (
+    `\`${shown}\` would ${effect} — ${whose}. You are session ${me ? short(me) : '(none)'}.\n` +
+    way +
+    `This is allowed again once that session releases the worktree (git handoff release, run by it) or its lease expires (handoff.leaseTTL).`
+  );
+}
+
+/** Paths (worktree-relative) as the command's directory sees them. */
+const fromDir = (ps: string[], worktree: string, dir: string) => ps.map((p) => path.relative(dir, path.join(worktree, p)).split(path.sep).join('/') || '.');
+
+function safeCommand(sweep: Sweep, inv: GitInvocation, mine: string[], worktree: string, dirty: Map<string, boolean>): { command?: string; note?: string } {
+  const rel = fromDir(mine, worktree, sweep.dir);
+  const none = { note: 'None of the uncommitted paths it covers were written by you: leave them to their session.' };
+  switch (sweep.verb) {
+    case 'add':
+      return rel.length ? { command: `git add -- ${quoted(rel)}` } : none;
+    case 'commit': {
+      if (!rel.length) return { note: 'None of those changes are yours: `git add` the files you wrote, by name, then commit without -a.' };
+      return { command: `git add -- ${quoted(rel)} && git commit ${withoutAll(inv.args).map(shellWord).join(' ')}`.trimEnd() };
+    }
+    case 'stash': {
+      if (!rel.length) return { note: 'None of the uncommitted paths are yours: there is nothing of yours to stash.' };
+      const untracked = mine.some((p) => dirty.get(p) === false);
+      return { command: `git stash push ${untracked ? '--include-untracked ' : ''}-- ${quoted(rel)}` };
+    }
+    case 'reset':
+      return rel.length ? { command: `git restore --source=HEAD --staged --worktree -- ${quoted(rel)}` } : none;
+    case 'restore':
+    case 'checkout':
+      return rel.length ? { command: `git restore -- ${quoted(rel)}` } : none;
+    case 'clean':
+      return rel.length ? { command: `git clean -f -- ${quoted(rel)}` } : none;
+    default:
+      return none;
+  }
+}
+
+/** `git commit` arguments without -a / --all (taken out of a short group like -am). */
+function withoutAll(args: string[]): string[] {
+  const out: string[] = [];
+  let opts = true;
+  for (const a of args) {
+    if (opts && a === '--') opts = false;
+    if (!opts || !a.startsWith('-') || a.startsWith('--')) {
+      if (a !== '--all') out.push(a);
+      continue;
+    }
+    const flags = shortFlags(a);
+    const i = flags.indexOf('a');
+    if (i < 0) out.push(a);
+    else if (a.length > 2) out.push('-' + a.slice(1, i + 1).replace('a', '') + a.slice(i + 2));
+  }
+  return out;
+}
+
+/** The `git worktree add` that gives this session its own checkout (of the branch it wanted, when it was switching). */
+function worktreeAdd(sweep: Sweep, worktree: string, me: string | null): string {
+  const slug = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'work';
+  const parent = path.dirname(worktree);
+  const name = path.basename(worktree);
+  if (sweep.kind === 'switch' && sweep.create) {
+    const dir = path.join(parent, `${name}-${slug(sweep.create)}`);
+    return `git worktree add -b ${shellWord(sweep.create)} ${shellWord(dir)}${sweep.target ? ' ' + shellWord(sweep.target) : ''}`;
+  }
+  if (sweep.kind === 'switch' && sweep.target && sweep.target !== '-') {
+    const dir = path.join(parent, `${name}-${slug(sweep.target)}`);
+    return `git worktree add ${shellWord(dir)} ${shellWord(sweep.target)}`;
+  }
+  const branch = `work-${slug(short(me ?? 'session'))}`;
+  return `git worktree add -b ${branch} ${shellWord(path.join(parent, `${name}-${branch}`))}`;
+}

@@ -1,0 +1,109 @@
+// What git-handoff knows of each session it has seen: one small JSON file per session under
+// <git-common-dir>/handoff/lineage/, naming its client process and the session it succeeded, if any.
+// Reading it needs no git, so the guard recognises a known session with one stat.
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { encodeBranch } from './names';
+import { handoffDir } from './paths';
+
+export interface LineageRecord {
+  session: string;
+  client: string | null;
+  /** the client process (Claude Code's CLAUDE_PID), null when the client does not tell */
+  pid: number | null;
+  /** the process's start time (Linux /proc), so a reused pid is not taken for the same process */
+  procStart: string | null;
+  worktree: string;
+  /** how it was first seen: a SessionStart source (startup, resume, clear, compact) or `tool` */
+  source: string;
+  /** the session this one succeeded in the same process, or null */
+  from: string | null;
+  /** first seen, unix ms */
+  t: number;
+  /** handoff refs taken over from `from` */
+  inherited: string[];
+  /** it took the worktree lease over from `from` */
+  lease: boolean;
+}
+
+export const lineageDir = (commonDir: string) => path.join(handoffDir(commonDir), 'lineage');
+export const lineageFile = (commonDir: string, session: string) => path.join(lineageDir(commonDir), `${encodeBranch(session)}.json`);
+
+/** Whether the session was seen before (one stat). */
+export const isKnownSession = (commonDir: string, session: string) => existsSync(lineageFile(commonDir, session));
+
+export function readRecord(commonDir: string, session: string): LineageRecord | null {
+  try {
+    const r = JSON.parse(readFileSync(lineageFile(commonDir, session), 'utf8'));
+    return r && typeof r === 'object' && r.session === session ? r : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Creates the record only if none exists (the first guard process to see a session claims it); false when one did. */
+export function claimRecord(commonDir: string, r: LineageRecord): boolean {
+  mkdirSync(lineageDir(commonDir), { recursive: true });
+  try {
+    writeFileSync(lineageFile(commonDir, r.session), JSON.stringify(r), { flag: 'wx' });
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw e;
+  }
+}
+
+export function writeRecord(commonDir: string, r: LineageRecord): void {
+  mkdirSync(lineageDir(commonDir), { recursive: true });
+  const file = lineageFile(commonDir, r.session);
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(r));
+  renameSync(tmp, file);
+}
+
+/** Every session record of the repository. */
+export function listRecords(commonDir: string): LineageRecord[] {
+  let files: string[];
+  try {
+    files = readdirSync(lineageDir(commonDir)).filter((f) => f.endsWith('.json'));
+  } catch {
+    return [];
+  }
+  const out: LineageRecord[] = [];
+  for (const f of files) {
+    try {
+      const r = JSON.parse(readFileSync(path.join(lineageDir(commonDir), f), 'utf8'));
+      if (r && typeof r.session === 'string') out.push(r);
+    } catch {
+      /* a record being replaced: skip it */
+    }
+  }
+  return out.sort((a, b) => a.t - b.t);
+}
+
+/** The chain of sessions `session` continues, oldest first, ending with `session` itself. */
+export function lineageOf(commonDir: string, session: string, records: LineageRecord[] = listRecords(commonDir)): string[] {
+  const byId = new Map(records.map((r) => [r.session, r]));
+  const chain = [session];
+  const seen = new Set(chain);
+  for (let from = byId.get(session)?.from; from && !seen.has(from); from = byId.get(from)?.from) {
+    chain.unshift(from);
+    seen.add(from);
+  }
+  return chain;
+}
+
+/** The session that succeeded `session`, if any. */
+export function successorOf(session: string, records: LineageRecord[]): string | null {
+  return records.find((r) => r.from === session)?.session ?? null;
+}
+
+/** The start time of a process (field 22 of /proc/<pid>/stat), or null where /proc does not say. */
+export function processStart(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+  } catch {
+    return null;
+  }
+}
