@@ -4,14 +4,14 @@ import { firstLook, MAX_PAYLOAD, payloadOf, readStdinSync, stdinState } from './
 import { loadBundle } from './load';
 
 const stdin = readStdinSync(stdinState(), MAX_PAYLOAD);
-let answer: string | null | undefined;
+let look: ReturnType<typeof firstLook> = { use: 'guard-bad' };
 if (stdin.done) {
   const raw = payloadOf(stdin, MAX_PAYLOAD);
   try {
-    answer = raw === null ? undefined : firstLook(raw);
+    if (raw !== null) look = firstLook(raw);
   } catch {
-    answer = undefined; // the full guard looks again, and logs what went wrong
+    look = { use: 'guard-bad' }; // the full guard looks again, and logs what went wrong
   }
 }
-if (answer === undefined) (loadBundle(__dirname, 'fast.cjs') as typeof import('./fast')).guard(stdin);
-else if (answer !== null) process.stdout.write(answer + '\n');
+if (look.answer === undefined) (loadBundle(__dirname, 'fast.cjs', look.use) as typeof import('./fast')).guard(stdin);
+else if (look.answer !== null) process.stdout.write(look.answer + '\n');

@@ -22,24 +22,31 @@ interface CacheFile {
   dir: string;
   /** every cache of this copy of this bundle under this node starts so */
   prefix: string;
+  /** every cache of this build of it starts so */
+  build: string;
   name: string;
 }
 
-/** Per installed copy of a bundle, node version and build; size and mtime catch a bundle edited in place. */
-function cacheFile(file: string, bundle: Bundle): CacheFile | null {
+/**
+ * Per installed copy of a bundle, node version, build (size and mtime catch a bundle edited in place) and use:
+ * one cache per command (or guard event), so each holds every function its own runs compile.
+ */
+function cacheFile(file: string, bundle: Bundle, use: string): CacheFile | null {
   const env = process.env;
   if (env.GIT_HANDOFF_CODE_CACHE === '0') return null;
   const home = env.XDG_CACHE_HOME || (env.HOME ? path.join(env.HOME, '.cache') : null);
   if (!home) return null;
   const st = statSync(file);
   const prefix = `${bundle}-${fnv(file)}-${process.version}-${process.arch}-`;
-  return { dir: path.join(home, 'git-handoff', 'v8'), prefix, name: `${prefix}${BUNDLE_HASHES[bundle]}-${st.size}-${Math.trunc(st.mtimeMs)}.bin` };
+  const build = `${prefix}${BUNDLE_HASHES[bundle]}-${st.size}-${Math.trunc(st.mtimeMs)}-`;
+  return { dir: path.join(home, 'git-handoff', 'v8'), prefix, build, name: `${build}${/^[a-z][a-z-]{0,31}$/.test(use) ? use : 'other'}.bin` };
 }
 
 function save(where: CacheFile, data: Buffer): void {
   try {
     mkdirSync(where.dir, { recursive: true });
-    for (const f of readdirSync(where.dir)) if (f.startsWith(where.prefix) && f !== where.name) rmSync(path.join(where.dir, f), { force: true });
+    // caches of other builds of this copy are stale for good
+    for (const f of readdirSync(where.dir)) if (f.startsWith(where.prefix) && !f.startsWith(where.build)) rmSync(path.join(where.dir, f), { force: true });
     const tmp = path.join(where.dir, `${where.name}.${process.pid}.tmp`);
     writeFileSync(tmp, data);
     renameSync(tmp, path.join(where.dir, where.name));
@@ -48,8 +55,8 @@ function save(where: CacheFile, data: Buffer): void {
   }
 }
 
-/** `require(dir/bundle)`, through the code cache. */
-export function loadBundle(dir: string, bundle: Bundle): unknown {
+/** `require(dir/bundle)`, through the code cache of `use` (a command, a guard event). */
+export function loadBundle(dir: string, bundle: Bundle, use: string): unknown {
   // required here, not at the top: dist/guard.cjs answers most tool calls without loading a bundle at all
   const { Script: VmScript } = require('node:vm') as typeof import('node:vm');
   const { createRequire, wrap } = require('node:module') as typeof import('node:module');
@@ -58,7 +65,7 @@ export function loadBundle(dir: string, bundle: Bundle): unknown {
   let where: CacheFile | null;
   let cached: Buffer | undefined;
   try {
-    where = cacheFile(file, bundle);
+    where = cacheFile(file, bundle, use);
     if (!where) return require(file);
     try {
       cached = readFileSync(path.join(where.dir, where.name));

@@ -70,21 +70,24 @@ export function payloadProblems(p: Record<string, unknown>): string[] {
 
 /**
  * The answer to a well-formed payload no rule can apply to (a tool call that cannot concern handoffs, an event
- * the guard does not handle): what the client is told, null for nothing. Undefined: the full guard must look.
+ * the guard does not handle): `answer` is what the client is told, null for nothing; without an answer the full
+ * guard must look. `use` names the kind of call.
  */
-export function firstLook(raw: Buffer, env: NodeJS.ProcessEnv = process.env): string | null | undefined {
+export function firstLook(raw: Buffer, env: NodeJS.ProcessEnv = process.env): { answer?: string | null; use: string } {
   let p: unknown;
   try {
     p = JSON.parse(raw.toString('utf8'));
   } catch {
-    return undefined;
+    return { use: 'guard-bad' };
   }
-  if (!p || typeof p !== 'object' || Array.isArray(p)) return undefined;
+  if (!p || typeof p !== 'object' || Array.isArray(p)) return { use: 'guard-bad' };
   const payload = p as Record<string, unknown>;
-  if (payloadProblems(payload).length) return undefined;
+  if (payloadProblems(payload).length) return { use: 'guard-bad' };
   const adapter = detectClient(payload);
   const event = adapter.parse(payload);
-  return noRuleApplies(event) && !mayFollowLineage(event, env) ? adapter.render(event, {}) : undefined;
+  if (noRuleApplies(event) && !mayFollowLineage(event, env)) return { answer: adapter.render(event, {}), use: 'guard' };
+  // the full guard's code cache for this kind of call (see src/load.ts)
+  return { use: `guard-${event.kind}-${event.action.type}` };
 }
 
 /** An event no rule looks at: an event kind the guard does not handle, or a tool call that cannot concern handoffs. */
