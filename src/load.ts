@@ -44,11 +44,11 @@ function cacheFile(file: string, bundle: Bundle, use: string): CacheFile | null 
 
 function save(where: CacheFile, data: Buffer): void {
   try {
-    mkdirSync(where.dir, { recursive: true });
+    mkdirSync(where.dir, { recursive: true, mode: 0o700 });
     // caches of other builds of this copy are stale for good
     for (const f of readdirSync(where.dir)) if (f.startsWith(where.prefix) && !f.startsWith(where.build)) rmSync(path.join(where.dir, f), { force: true });
     const tmp = path.join(where.dir, `${where.name}.${process.pid}.tmp`);
-    writeFileSync(tmp, data);
+    writeFileSync(tmp, data, { mode: 0o600 });
     renameSync(tmp, path.join(where.dir, where.name));
   } catch {
     /* a cache is an optimisation: never fail a command for it */
@@ -68,7 +68,10 @@ export function loadBundle(dir: string, bundle: Bundle, use: string): unknown {
     where = cacheFile(file, bundle, use);
     if (!where) return require(file);
     try {
-      cached = readFileSync(path.join(where.dir, where.name));
+      // only a cache this user wrote and no one else can change: code from it runs as this user's code
+      const at = path.join(where.dir, where.name);
+      const st = statSync(at);
+      cached = st.uid === process.geteuid?.() && (st.mode & 0o022) === 0 ? readFileSync(at) : undefined;
     } catch {
       cached = undefined;
     }

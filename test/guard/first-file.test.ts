@@ -2,7 +2,7 @@
 // (dist/fast.cjs), and the bundles' V8 code cache never changes an answer. Structural checks, no timings: a copy
 // of the launcher whose fast.cjs records being loaded before handing over to the real one.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo, ROOT, tempDir, type TestRepo } from '../helpers/repo';
@@ -75,6 +75,10 @@ describe('the guard\'s first file', () => {
     writeFileSync(path.join(cacheDir, caches[0]), 'not a code cache');
     expect(run(repo, bin, probe)).toBe(first);
     expect(readFileSync(path.join(cacheDir, caches[0])).length).toBeGreaterThan(1000);
+    // A cache others could have written is not read (and is replaced by one only this user can write).
+    chmodSync(path.join(cacheDir, caches[0]), 0o666);
+    expect(run(repo, bin, probe)).toBe(first);
+    expect(statSync(path.join(cacheDir, caches[0])).mode & 0o077).toBe(0);
     // The CLI bundle goes through the same cache.
     expect(execFileSync(process.execPath, [bin, 'list'], { cwd: repo.dir, env: repo.env, encoding: 'utf8' })).toContain('no handoffs');
     expect(readdirSync(cacheDir).filter((f) => f.startsWith('cli.cjs-'))).toHaveLength(1);

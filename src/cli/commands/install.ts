@@ -36,7 +36,7 @@ const options = (y: Argv<GlobalArgs>) =>
     .option('agent', { type: 'string', array: true, describe: 'agent client wiring: claude, gemini, codex or all' })
     .option('remote', { type: 'string', describe: 'fetch refspecs that carry handoffs from remote R' })
     .option('server', { type: 'boolean', describe: 'in a bare repository: hold pushes to the ownership invariant' })
-    .option('launcher', { type: 'string', describe: 'agent hooks run this git-handoff executable (quoted, forward slashes; `git handoff` for git's dispatch) instead of `git-handoff` on PATH' });
+    .option('launcher', { type: 'string', describe: 'agent hooks run this git-handoff executable (quoted, forward slashes; `git handoff` through git) instead of `git-handoff` on PATH' });
 
 async function run(a: Args, mode: 'install' | 'uninstall'): Promise<void> {
   const repo = openRepo();
