@@ -62,7 +62,7 @@ const UNPLAIN_CONFIG = /^\s*\[\s*(extensions|include|includeif)\b|^\s*worktree\s
 
 const statOf = (p: string): Stats | null => {
   try {
-    return statSync(p);
+    return statSync(p, { throwIfNoEntry: false }) ?? null;
   } catch {
     return null;
   }

@@ -28,7 +28,8 @@ export function locate(start: string): Location | null {
     const dotGit = path.join(dir, '.git');
     let st: ReturnType<typeof statSync> | undefined;
     try {
-      st = statSync(dotGit);
+      // throwIfNoEntry: a missing .git (every level but one) costs no exception
+      st = statSync(dotGit, { throwIfNoEntry: false });
     } catch {
       st = undefined;
     }
@@ -67,8 +68,8 @@ function configFiles(loc: Location, env: NodeJS.ProcessEnv): string[] {
 
 const stamp = (f: string) => {
   try {
-    const s = statSync(f);
-    return `${f}:${s.mtimeMs}:${s.size}`;
+    const s = statSync(f, { throwIfNoEntry: false });
+    return s ? `${f}:${s.mtimeMs}:${s.size}` : `${f}:-`;
   } catch {
     return `${f}:-`;
   }
