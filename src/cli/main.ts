@@ -87,7 +87,18 @@ function skipHelpCache(y: ReturnType<typeof buildParser>): void {
   if (usage && typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => {};
 }
 
+/** A reader that closed the pipe early (`git handoff list | head`) has all it wanted: stop quietly. */
+function quietOnClosedPipe(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw e;
+    });
+  }
+}
+
 export async function main(argv: string[] = hideBin(process.argv)): Promise<void> {
+  quietOnClosedPipe();
   const json = argv.includes('--json');
   try {
     const parser = buildParser(argv);

@@ -70,3 +70,19 @@ describe('README commands, as written', () => {
     expect(repo.git(['for-each-ref', '--format=%(refname)', 'refs/handoffs/']).stdout.trim()).toBe('refs/handoffs/main/auth-refactor');
   });
 });
+
+describe('output into a closed pipe', () => {
+  it('`show --json | head -1` of a large handoff ends quietly', async () => {
+    const { execa } = await import('execa');
+    const { makeRepo, BIN } = await import('../helpers/repo');
+    const repo = makeRepo({ commit: true });
+    const body = 'a line of the handoff body that repeats\n'.repeat(20_000); // 800 KB, far over a pipe's buffer
+    expect((await repo.cli(['write', 'big-notes', '--session', 's1', '-F', '-'], { input: body })).exitCode).toBe(0);
+    const script = `"$BIN" show big-notes --json | head -1; echo "status \${PIPESTATUS[0]}" >&2`;
+    const r = await execa('bash', ['-c', script], { cwd: repo.dir, env: { ...repo.env, BIN }, extendEnv: false, reject: false });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout.trim()).toBe('{');
+    expect(r.stderr).toMatch(/status 0/);
+    expect(r.stderr).not.toMatch(/EPIPE|Error/);
+  });
+});
