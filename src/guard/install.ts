@@ -1,7 +1,7 @@
 // `install --agent claude|gemini|codex`: merges `git-handoff guard` into each client's project settings and a
 // startup note into its instructions file, leaving every other entry alone; `uninstall` removes exactly those.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../errors';
 import { configValue, readConfig } from '../git/config';
@@ -95,6 +95,15 @@ function readJson(file: string): Record<string, any> {
 function writeJson(file: string, value: Record<string, unknown>): void {
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, JSON.stringify(value, null, 2) + '\n');
+}
+
+/** The settings directory install made for a client (.claude, .gemini, .codex) goes too once nothing is left in it. */
+function removeIfEmpty(dir: string): void {
+  try {
+    if (readdirSync(dir).length === 0) rmdirSync(dir);
+  } catch {
+    /* not there, or not empty: leave it */
+  }
 }
 
 const isOurs = (h: unknown) => !!h && typeof h === 'object' && typeof (h as { command?: unknown }).command === 'string' && OURS.test((h as { command: string }).command);
@@ -205,8 +214,10 @@ export function uninstallAgents(repo: Repo, o: InstallOptions): string[] {
       const settings = readJson(file);
       const n = strip(settings);
       if (n > 0) {
-        if (Object.keys(settings).length === 0) rmSync(file);
-        else writeJson(file, settings);
+        if (Object.keys(settings).length === 0) {
+          rmSync(file);
+          removeIfEmpty(path.dirname(file));
+        } else writeJson(file, settings);
         msgs.push(`${w.settings}: removed ${n} git-handoff hook(s)`);
       }
     }

@@ -59,6 +59,9 @@ describe('install --agent', () => {
     expect(read(repo, '.claude/settings.json')).toBe(userClaude);
     expect(read(repo, 'CLAUDE.md')).toBe('# Project rules\n\nUse tabs.\n');
     for (const f of ['.gemini/settings.json', '.codex/hooks.json', 'AGENTS.md', 'GEMINI.md']) expect(existsSync(path.join(repo.dir, f))).toBe(false);
+    // the settings directories install created go too; the one the user had stays
+    for (const d of ['.gemini', '.codex']) expect(existsSync(path.join(repo.dir, d))).toBe(false);
+    expect(existsSync(path.join(repo.dir, '.claude'))).toBe(true);
   });
 
   it('updates an outdated startup note in place', async () => {
