@@ -8,6 +8,7 @@ import { detectClient } from './clients/index';
 import { mayConcernHandoffs, type GuardEvent } from './event';
 import { clientPid } from './lineage';
 import { locate } from './locate';
+import { surelyOwnFile } from './rules/files';
 
 /** Payloads larger than this are refused as bad input (a handoff body is at most 1 MiB). */
 export const MAX_PAYLOAD = 4 * 1024 * 1024;
@@ -85,13 +86,16 @@ export function firstLook(raw: Buffer, env: NodeJS.ProcessEnv = process.env): { 
   if (payloadProblems(payload).length) return { use: 'guard-bad' };
   const adapter = detectClient(payload);
   const event = adapter.parse(payload);
-  if (noRuleApplies(event) && !mayFollowLineage(event, env)) return { answer: adapter.render(event, {}), use: 'guard' };
+  if ((noRuleApplies(event) || ownFile(event)) && !mayFollowLineage(event, env)) return { answer: adapter.render(event, {}), use: 'guard' };
   // the full guard's code cache for this kind of call (see src/load.ts)
   return { use: `guard-${event.kind}-${event.action.type}` };
 }
 
 /** An event no rule looks at: an event kind the guard does not handle, or a tool call that cannot concern handoffs. */
 export const noRuleApplies = (e: GuardEvent): boolean => e.kind === 'other' || (e.kind === 'pre-tool' && !mayConcernHandoffs(e.action));
+
+/** A Write or Edit of this session's own protected handoff file that the file rule surely allows (rules/files.ts). */
+const ownFile = (e: GuardEvent): boolean => e.kind === 'pre-tool' && !!e.session && SESSION_RE.test(e.session) && surelyOwnFile(e.action, e.cwd, e.session);
 
 /**
  * Whether the full guard's first sight of a session (lineage, in `decide`) could do anything for this tool call:

@@ -84,3 +84,74 @@ describe('the guard\'s first file', () => {
     expect(readdirSync(cacheDir).filter((f) => f.startsWith('cli.cjs-'))).toHaveLength(1);
   });
 });
+
+describe('the first file on a Write or Edit of a protected handoff file', () => {
+  const full = (repo: TestRepo, p: unknown, env: Record<string, string> = {}) =>
+    execFileSync(process.execPath, ['-e', `require(${JSON.stringify(path.join(ROOT, 'dist', 'fast.cjs'))}).guard()`], {
+      cwd: repo.dir,
+      env: { ...repo.env, ...env },
+      input: JSON.stringify(p),
+      encoding: 'utf8',
+    });
+  const ours = `<!-- claude-session: ${ME} -->`;
+  const theirs = '<!-- claude-session: other-9b1e77d0-bbbb -->';
+
+  it('answers as the full guard does, and alone only for this session\'s own file', () => {
+    const repo = makeRepo({ commit: true });
+    const { bin, marker } = recordingCopy();
+    mkdirSync(path.join(repo.dir, 'memory'));
+    mkdirSync(path.join(repo.dir, 'alone', 'memory'), { recursive: true });
+    mkdirSync(path.join(repo.dir, 'notes'));
+    writeFileSync(path.join(repo.dir, 'memory', 'handoff-main-auth-refactor.md'), `${ours}\n# auth-refactor\n\nGoal: the old notes.\n`);
+    writeFileSync(path.join(repo.dir, 'memory', 'handoff-main-login-loop.md'), `${theirs}\n# login-loop\n`);
+    writeFileSync(path.join(repo.dir, 'memory', 'handoff-main-old-notes.md'), '# legacy, no marker\n');
+    repo.git(['config', 'handoff.protect', 'notes/*.md']);
+    const mem = (f: string) => `${repo.dir}/memory/${f}`;
+    const write = (file: string, content: string, over: Record<string, unknown> = {}) =>
+      payload(repo, 'claude-code/pre-tool-use-write.json', { tool_input: { file_path: file, content }, ...over });
+    const edit = (file: string, oldS: string, newS: string) => payload(repo, 'claude-code/pre-tool-use-edit.json', { tool_input: { file_path: file, old_string: oldS, new_string: newS } });
+    const multi = (file: string, edits: Array<[string, string]>) =>
+      payload(repo, 'claude-code/pre-tool-use-multiedit.json', { tool_input: { file_path: file, edits: edits.map(([o, n]) => ({ old_string: o, new_string: n })) } });
+    const body = `${ours}\n# a note\n`;
+    // [payload, answered by the first file alone, what the answer is]
+    const cases: Array<[string, Record<string, unknown>, boolean, 'allow' | 'deny' | 'context', Record<string, string>?]> = [
+      ['own marker, new file, no sibling', write(`${repo.dir}/alone/memory/handoff-main-cache-layer.md`, body), true, 'allow'],
+      ['own marker, own existing file', write(mem('handoff-main-auth-refactor.md'), body), true, 'allow'],
+      ['own marker, own file, relative path', write('memory/handoff-main-auth-refactor.md', body), true, 'allow'],
+      ['own marker, new file beside others (overlap check)', write(mem('handoff-main-auth-refactor-fix.md'), body), false, 'context'],
+      ['own marker, new file beside others, no overlap', write(mem('handoff-main-cache-layer.md'), body), false, 'allow'],
+      ['foreign marker', write(mem('handoff-main-auth-refactor.md'), `${theirs}\n# x\n`), false, 'deny'],
+      ['no marker', write(mem('handoff-main-auth-refactor.md'), '# x\n'), false, 'deny'],
+      ['marker not on line 1', write(`${repo.dir}/alone/memory/handoff-main-cache-layer.md`, `# x\n${ours}\n`), false, 'deny'],
+      ['own marker over another session\'s file', write(mem('handoff-main-login-loop.md'), body), false, 'deny'],
+      ['own marker over a legacy file', write(mem('handoff-main-old-notes.md'), body), false, 'allow'],
+      ['no valid topic', write(`${repo.dir}/alone/memory/handoff-main-x.md`, body), false, 'deny'],
+      ['a handoff.protect glob', write(`${repo.dir}/notes/plan.md`, '# no marker\n'), false, 'deny'],
+      ['inside .git', write(`${repo.dir}/.git/memory/handoff-main-auth-refactor.md`, body), false, 'allow'],
+      ['Edit of own file', edit(mem('handoff-main-auth-refactor.md'), 'the old notes', 'the new notes'), true, 'allow'],
+      ['Edit dropping the marker', edit(mem('handoff-main-auth-refactor.md'), ours, '# gone'), false, 'deny'],
+      ['Edit keeping the marker', edit(mem('handoff-main-auth-refactor.md'), `${ours}\n# auth-refactor`, `${ours}\n# auth`), true, 'allow'],
+      ['Edit of a legacy file', edit(mem('handoff-main-old-notes.md'), 'legacy', 'mine'), false, 'deny'],
+      ['Edit of another session\'s file', edit(mem('handoff-main-login-loop.md'), 'login', 'x'), false, 'deny'],
+      ['Edit of a missing file', edit(`${repo.dir}/alone/memory/handoff-main-cache-layer.md`, 'a', 'b'), false, 'allow'],
+      ['MultiEdit of own file', multi(mem('handoff-main-auth-refactor.md'), [['old', 'new'], ['Goal', 'Aim']]), true, 'allow'],
+      ['MultiEdit dropping the marker', multi(mem('handoff-main-auth-refactor.md'), [['old', 'new'], ['claude-session:', 'x']]), false, 'deny'],
+      ['foreign marker under bypass', write(mem('handoff-main-auth-refactor.md'), `${theirs}\n# x\n`), false, 'allow', { GIT_HANDOFF_BYPASS: '1' }],
+      ['gemini write_file, own file', payload(repo, 'gemini-cli/before-tool-write-file.json', { tool_input: { file_path: mem('handoff-main-auth-refactor.md'), content: body } }), true, 'allow'],
+    ];
+    for (const [what, p, alone, answer, env] of cases) {
+      const before = loads(marker);
+      const out = run(repo, bin, p, env);
+      expect(loads(marker) - before, what).toBe(alone ? 0 : 1);
+      expect(out, what).toBe(full(repo, p, env));
+      const hso = out ? JSON.parse(out).hookSpecificOutput ?? JSON.parse(out) : null;
+      const got = !out ? 'allow' : hso.permissionDecision === 'deny' || JSON.parse(out).decision === 'deny' ? 'deny' : 'context';
+      expect(got, `${what}: ${out}`).toBe(answer);
+    }
+    // A session seen for the first time in a client that names its process: lineage is the full guard's.
+    const own = write(mem('handoff-main-auth-refactor.md'), body);
+    const before = loads(marker);
+    expect(run(repo, bin, own, { CLAUDE_PID: String(process.pid) })).toBe('');
+    expect(loads(marker)).toBe(before + 1);
+  });
+});

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { isValidTopic, overlapKey } from '../../handoff/names';
 import { short } from '../../handoff/session';
 import type { GuardContext } from '../context';
+import type { ToolAction } from '../event';
 
 export type FileOpKind = 'write' | 'edit' | 'shell' | 'delete';
 
@@ -124,14 +125,46 @@ export function judgeFile(ctx: GuardContext, op: FileOp, me: string): FileVerdic
     }
   }
   if (op.kind === 'edit' && current !== null && owner === me) {
-    const dropsMarker = (op.edits ?? []).some((e) => /claude-session:/.test(e.oldText) && !e.newText.includes(ours));
-    if (dropsMarker) return { deny: `${op.shown}: keep line 1 as your ownership marker (${ours}); this edit removes or changes it.` };
+    if (dropsMarker(op.edits ?? [], me)) return { deny: `${op.shown}: keep line 1 as your ownership marker (${ours}); this edit removes or changes it.` };
   }
   if (current === null && op.kind !== 'delete') {
     const warning = overlapWarning(op.abs);
     if (warning) return { warning };
   }
   return {};
+}
+
+/** Whether an edit removes or changes line 1's marker of session `me`. */
+const dropsMarker = (edits: Array<{ oldText: string; newText: string }>, me: string): boolean =>
+  edits.some((e) => /claude-session:/.test(e.oldText) && !e.newText.includes(markerLine(me)));
+
+/**
+ * True when the full rule surely allows, saying nothing: a Write or Edit by session `me` of a file the default
+ * pattern (memory/handoff-<branch>-<topic>.md) protects, which is `me`'s own — already carrying `me`'s marker, or
+ * (a Write) new with no sibling handoff file to overlap — with `me`'s marker on line 1 of a Write, no edit touching
+ * the marker, nowhere near a git directory. The guard's first file answers these alone (no config, no glob engine,
+ * no git); false means the full guard decides, as for every other case.
+ */
+export function surelyOwnFile(a: ToolAction, cwd: string, me: string): boolean {
+  if (a.type !== 'write' && a.type !== 'edit') return false;
+  const abs = path.resolve(cwd, a.path);
+  const parts = abs.split(path.sep);
+  // anything refStoreWriteProblem could look at goes to the full guard
+  if (/[$`]/.test(a.path) || parts.includes('.git') || parts.includes('worktrees') || /\/\.git\//.test(abs)) return false;
+  const name = path.basename(abs);
+  if (!/^handoff-.*\.md$/.test(name) || path.basename(path.dirname(abs)) !== 'memory' || parseHandoffName(name).length === 0) return false;
+  if (a.type === 'write' && markerOf(a.content) !== me) return false;
+  const current = readMaybe(abs);
+  if (current === null) {
+    if (a.type !== 'write') return false;
+    try {
+      // a new file beside another handoff file may get the overlap warning: the full rule looks
+      return !readdirSync(path.dirname(abs)).some((f) => f !== name && f.startsWith('handoff-') && f.endsWith('.md'));
+    } catch {
+      return false;
+    }
+  }
+  return markerOf(current) === me && (a.type === 'write' || !dropsMarker(a.edits, me));
 }
 
 /** A new file whose first two non-stopword topic tokens match a sibling's on the same branch. */
