@@ -99,6 +99,12 @@ function quietOnClosedPipe(): void {
 
 export async function main(argv: string[] = hideBin(process.argv)): Promise<void> {
   quietOnClosedPipe();
+  if (argv.length === 0) {
+    // like `git` alone: the usage, on stderr, and a usage exit code
+    buildParser(['--help']).showHelp((text: string) => process.stderr.write(`${text}\n`));
+    process.exitCode = 2;
+    return;
+  }
   const json = argv.includes('--json');
   try {
     const parser = buildParser(argv);

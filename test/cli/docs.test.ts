@@ -86,3 +86,20 @@ describe('output into a closed pipe', () => {
     expect(r.stderr).not.toMatch(/EPIPE|Error/);
   });
 });
+
+describe('help', () => {
+  it('`git handoff` alone prints the usage on stderr and exits 2; -h exits 0 with every command', async () => {
+    const { makeRepo } = await import('../helpers/repo');
+    const repo = makeRepo();
+    const bare = await repo.cli([]);
+    expect(bare.exitCode).toBe(2);
+    expect(bare.stderr).toMatch(/git handoff write <topic>/);
+    const h = await repo.cli(['-h']);
+    expect(h.exitCode).toBe(0);
+    for (const c of ['write', 'show', 'list', 'log', 'archive', 'restore', 'boot', 'template', 'import', 'install', 'uninstall', 'doctor', 'fetch', 'push', 'sync', 'sessions', 'release', 'completion']) {
+      expect(h.stdout, c).toMatch(new RegExp(`git handoff ${c}\\b`));
+    }
+    const w = await repo.cli(['write', '-h']);
+    expect(w.stdout).toMatch(/Examples:/);
+  });
+});

@@ -1,5 +1,6 @@
 // Claude Code (and Codex, which speaks the same wire format): PascalCase events, hookSpecificOutput answers.
-import { commonToolAction, obj, own, str, type ClientAdapter, type Decision, type EventKind, type GuardClient, type GuardEvent } from '../event';
+import { str, type ClientAdapter, type Decision, type EventKind, type GuardClient, type GuardEvent } from '../event';
+import { parseCommonPayload } from './common';
 
 const KINDS: Record<string, EventKind> = {
   PreToolUse: 'pre-tool',
@@ -10,23 +11,7 @@ const KINDS: Record<string, EventKind> = {
 };
 
 export function parseClaudeLike(client: GuardClient, p: Record<string, unknown>): GuardEvent {
-  const name = str(p.hook_event_name) ?? '';
-  const cwd = str(p.cwd) ?? process.cwd();
-  const tool = str(p.tool_name);
-  const toolInput = obj(p.tool_input);
-  return {
-    client,
-    kind: own(KINDS, name) ?? 'other',
-    name,
-    session: str(p.session_id),
-    agentId: str(p.agent_id),
-    cwd,
-    tool,
-    action: commonToolAction(tool, toolInput, cwd),
-    toolInput,
-    source: str(p.source),
-    stopHookActive: p.stop_hook_active === true,
-  };
+  return parseCommonPayload(client, KINDS, p, str(p.source));
 }
 
 export function renderClaudeLike(e: GuardEvent, d: Decision): string | null {

@@ -1,6 +1,7 @@
 // Gemini CLI: BeforeTool/AfterTool/SessionStart/AfterAgent/PreCompress; answers with top-level decision/reason,
 // a rewritten input in hookSpecificOutput.tool_input, context in hookSpecificOutput.additionalContext.
-import { commonToolAction, obj, own, str, type ClientAdapter, type EventKind } from '../event';
+import { str, type ClientAdapter, type EventKind } from '../event';
+import { parseCommonPayload } from './common';
 
 const KINDS: Record<string, EventKind> = {
   BeforeTool: 'pre-tool',
@@ -12,25 +13,7 @@ const KINDS: Record<string, EventKind> = {
 
 export const gemini: ClientAdapter = {
   client: 'gemini-cli',
-  parse(p) {
-    const name = str(p.hook_event_name) ?? '';
-    const cwd = str(p.cwd) ?? process.cwd();
-    const tool = str(p.tool_name);
-    const toolInput = obj(p.tool_input);
-    return {
-      client: 'gemini-cli',
-      kind: own(KINDS, name) ?? 'other',
-      name,
-      session: str(p.session_id),
-      agentId: str(p.agent_id),
-      cwd,
-      tool,
-      action: commonToolAction(tool, toolInput, cwd),
-      toolInput,
-      source: str(p.source) ?? str(p.trigger),
-      stopHookActive: p.stop_hook_active === true,
-    };
-  },
+  parse: (p) => parseCommonPayload('gemini-cli', KINDS, p, str(p.source) ?? str(p.trigger)),
   render(e, d) {
     const out: Record<string, unknown> = {};
     if (e.kind === 'pre-tool') {
