@@ -1,6 +1,6 @@
 // The guard's first look, bundled alone into dist/guard.cjs (the file `git-handoff guard` loads first): read the
-// payload, parse it, and answer a tool call that cannot concern handoffs without loading the rules, the store or
-// anything that starts git. Whatever it cannot settle (and any surprise) goes to the full guard in dist/fast.cjs.
+// payload, parse it, and answer a tool call that cannot concern handoffs (or that writes this session's own handoff
+// file, which the file rule surely allows) without loading the other rules, the store or anything that starts git. Whatever it cannot settle (and any surprise) goes to the full guard in dist/fast.cjs.
 import { readSync } from 'node:fs';
 import { isKnownSession } from '../handoff/lineage-record';
 import { SESSION_RE } from '../handoff/session';
@@ -71,7 +71,7 @@ export function payloadProblems(p: Record<string, unknown>): string[] {
 
 /**
  * The answer to a well-formed payload no rule can apply to (a tool call that cannot concern handoffs, an event
- * the guard does not handle): `answer` is what the client is told, null for nothing; without an answer the full
+ * the guard does not handle) or only the file rule, surely allowing (this session's own handoff file): `answer` is what the client is told, null for nothing; without an answer the full
  * guard must look. `use` names the kind of call.
  */
 export function firstLook(raw: Buffer, env: NodeJS.ProcessEnv = process.env): { answer?: string | null; use: string } {
