@@ -4,30 +4,20 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { makeRepo, refOf, ROOT, type TestRepo } from '../helpers/repo';
-import { CLAUDE_DIR, CLAUDE_OFFLINE, CLAUDE_VERSION, ensureClaude } from './deps';
+import { describe, expect, it } from 'vitest';
+import { refOf, type TestRepo } from '../helpers/repo';
+import { CLAUDE_DIR, CLAUDE_OFFLINE, CLAUDE_VERSION, PATH_WITH_BIN, useClaude, wiredForClaude } from './deps';
 
 const OTHER = 'other-session-77aa';
-const BIN_DIR = path.join(ROOT, 'bin');
 
-beforeAll(() => {
-  expect(CLAUDE_OFFLINE, 'shared/tools/claude-offline beside the repository').toBeTruthy();
-  ensureClaude();
-}, 900_000);
-
-async function wired(): Promise<TestRepo> {
-  const repo = makeRepo({ commit: true });
-  const env = { PATH: `${BIN_DIR}:${process.env.PATH}` };
-  expect((await repo.cli(['install', '--agent', 'claude'], { env })).exitCode).toBe(0);
-  return repo;
-}
+useClaude();
+const wired = () => wiredForClaude();
 
 /** One offline Claude Code turn that calls `tool` with `input`; returns the tool results it sent back. */
 async function turn(repo: TestRepo, tool: string, input: unknown): Promise<{ results: Array<{ text: string; error: boolean }>; log: string }> {
   const log = path.join(repo.home, `requests-${Date.now()}.jsonl`);
   const r = await execa('bash', [path.join(CLAUDE_OFFLINE, 'run-claude.sh'), repo.dir, tool, JSON.stringify(input), log], {
-    env: { ...repo.env, PATH: `${BIN_DIR}:${process.env.PATH}`, CLAUDE_CODE_DIR: CLAUDE_DIR, CLAUDE_CODE_VERSION: CLAUDE_VERSION },
+    env: { ...repo.env, PATH: PATH_WITH_BIN, CLAUDE_CODE_DIR: CLAUDE_DIR, CLAUDE_CODE_VERSION: CLAUDE_VERSION },
     extendEnv: false,
     reject: false,
     timeout: 180_000,

@@ -4,7 +4,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { ROOT } from '../helpers/repo';
+import { beforeAll, expect } from 'vitest';
+import { makeRepo, ROOT, type TestRepo } from '../helpers/repo';
 
 export const CLAUDE_VERSION = process.env.CLAUDE_CODE_VERSION ?? '2.1.328';
 export const GEMINI_CORE_VERSION = process.env.GEMINI_CLI_CORE_VERSION ?? '0.61.0';
@@ -35,4 +36,26 @@ export function ensureGeminiCore(): string {
     npmInstall(GEMINI_DIR, `@google/gemini-cli-core@${GEMINI_CORE_VERSION}`, ['--ignore-scripts']);
   }
   return geminiCoreDir();
+}
+
+/** PATH with this checkout's launcher first, as a user who installed git-handoff has it. */
+export const PATH_WITH_BIN = `${path.join(ROOT, 'bin')}:${process.env.PATH}`;
+
+/** Installs the offline Claude Code once before a file's tests (a first download can take minutes). */
+export function useClaude(): void {
+  beforeAll(() => {
+    expect(CLAUDE_OFFLINE, 'shared/tools/claude-offline beside the repository').toBeTruthy();
+    ensureClaude();
+  }, 900_000);
+}
+
+/** A repository wired by `install --agent claude`; with `commit`, the wiring is committed (a clean tree). */
+export async function wiredForClaude(o: { commit?: boolean } = {}): Promise<TestRepo> {
+  const repo = makeRepo({ commit: true });
+  expect((await repo.cli(['install', '--agent', 'claude'], { env: { PATH: PATH_WITH_BIN } })).exitCode).toBe(0);
+  if (o.commit) {
+    repo.git(['add', '-A']);
+    repo.git(['commit', '-qm', 'wiring']);
+  }
+  return repo;
 }

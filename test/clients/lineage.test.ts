@@ -3,26 +3,15 @@
 // `--resume` changes only the pid; in a shared checkout `git add -A` is refused and the offered command works.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { makeRepo, ROOT, type TestRepo } from '../helpers/repo';
+import { describe, expect, it } from 'vitest';
+import type { TestRepo } from '../helpers/repo';
 import { converse, sessionsOf } from './claude-script';
-import { CLAUDE_OFFLINE, ensureClaude } from './deps';
+import { PATH_WITH_BIN, useClaude, wiredForClaude } from './deps';
 
-const BIN_DIR = path.join(ROOT, 'bin');
-const PATH = `${BIN_DIR}:${process.env.PATH}`;
+const PATH = PATH_WITH_BIN;
 
-beforeAll(() => {
-  expect(CLAUDE_OFFLINE, 'shared/tools/claude-offline beside the repository').toBeTruthy();
-  ensureClaude();
-}, 900_000);
-
-async function wired(): Promise<TestRepo> {
-  const repo = makeRepo({ commit: true });
-  expect((await repo.cli(['install', '--agent', 'claude'], { env: { PATH } })).exitCode).toBe(0);
-  repo.git(['add', '-A']);
-  repo.git(['commit', '-qm', 'wiring']);
-  return repo;
-}
+useClaude();
+const wired = () => wiredForClaude({ commit: true });
 
 const log = async (repo: TestRepo, topic: string) => JSON.parse(String((await repo.cli(['log', topic, '--json'])).stdout));
 const lease = (repo: TestRepo) => repo.git(['for-each-ref', '--format=%(contents)', 'refs/handoff-leases/']).stdout;
