@@ -60,6 +60,13 @@ function captureState(repo: Repo, branch: string, body: string, head: string | n
   return { branch, head, worktree: repo.worktree, dirty: here ? dirtyPaths(repo) : [], files };
 }
 
+/** A takeover is always on the record: it needs a reason (write, archive and restore alike). */
+export function assertTakeover(takeover: { reason: string } | null | undefined): void {
+  if (takeover && !takeover.reason?.trim()) {
+    throw new HandoffError('usage', 'takeover-needs-reason', '--take-over needs --reason "<why>": the reason is kept in the history');
+  }
+}
+
 const MAX_ATTEMPTS = 200;
 const LOCK_RETRIES = 4;
 const DEADLINE_MS = 30_000;
@@ -68,9 +75,7 @@ export function writeHandoff(repo: Repo, o: WriteOptions): WriteResult {
   const topic = assertTopic(o.topic);
   const branch = resolveBranch(repo, o.branch);
   const text = validateBody(o.body);
-  if (o.takeover && !o.takeover.reason?.trim()) {
-    throw new HandoffError('usage', 'takeover-needs-reason', '--take-over needs --reason "<why>": the reason is kept in the history');
-  }
+  assertTakeover(o.takeover);
   const config = o.config ?? readConfig(repo);
   const ref = handoffRef(branch, topic);
   // one for-each-ref gives the branch head for state.json and the handoff's tip for the first attempt
@@ -361,6 +366,7 @@ export interface ArchiveResult {
 /** Moves a handoff to the archive namespace in one transaction; owner-only, or a recorded takeover first. */
 export function archiveHandoff(repo: Repo, branch: string, topic: string, session: SessionRef, takeover: { reason: string } | null): ArchiveResult {
   assertTopic(topic);
+  assertTakeover(takeover);
   const ref = handoffRef(branch, topic);
   for (let attempt = 0; attempt < 20; attempt++) {
     const tip = readTip(repo, ref);
@@ -396,6 +402,7 @@ export interface RestoreResult {
 
 /** Brings an archived handoff back under refs/handoffs (the archive entry moves back in the same transaction). */
 export function restoreHandoff(repo: Repo, archived: string, session: SessionRef, takeover: { reason: string } | null): RestoreResult {
+  assertTakeover(takeover);
   const full = archived.startsWith('refs/') ? archived : ARCHIVE_PREFIX + archived.replace(/^handoff-archive\//, '');
   const p = parseRef(full);
   if (!p || p.kind !== 'archive') {

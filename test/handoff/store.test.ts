@@ -350,6 +350,10 @@ describe('show, list, log, archive, restore', () => {
   it('archive with --take-over records the takeover first', async () => {
     const repo = makeRepo({ commit: true });
     await writeAs(repo, A, 'one');
+    const noReason = await repo.cli(['archive', 'auth-refactor', '--session', B, '--take-over']);
+    expect(noReason.exitCode).toBe(2);
+    expect(noReason.stderr).toMatch(/--reason/);
+    expect(refOf(repo, REF)).not.toBeNull();
     const r = json(await repo.cli(['archive', 'auth-refactor', '--session', B, '--take-over', '--reason', 'abandoned', '--json']));
     expect(r.takeover).toBe(true);
     const log = repo.git(['log', '--format=%(trailers:key=Claude-Session-Id,valueonly)', r.archivedAs]).stdout.split('\n').filter(Boolean);

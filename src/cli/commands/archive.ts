@@ -1,6 +1,5 @@
 // `git handoff archive <topic>` and `git handoff restore <archived ref>`: nothing is ever deleted.
 import type { Argv, CommandModule } from 'yargs';
-import { HandoffError } from '../../errors';
 import { openRepo } from '../../git/repo';
 import { requireSession } from '../../handoff/session';
 import { archiveHandoff, resolveBranch, restoreHandoff } from '../../handoff/store';
@@ -22,11 +21,7 @@ const ownershipOptions = (y: Argv<GlobalArgs>) =>
     .option('take-over', { type: 'boolean', describe: "act on another session's handoff (needs --reason)" })
     .option('reason', { type: 'string', describe: 'why (kept in the history)' });
 
-const takeoverOf = (a: Args) => {
-  if (!a.takeOver) return null;
-  if (!a.reason?.trim()) throw new HandoffError('usage', 'takeover-needs-reason', '--take-over needs --reason "<why>"');
-  return { reason: a.reason };
-};
+const takeoverOf = (a: Args) => (a.takeOver ? { reason: a.reason ?? '' } : null);
 
 export const archiveCommand: CommandModule<GlobalArgs, Args> = {
   command: 'archive <topic>',
