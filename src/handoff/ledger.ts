@@ -1,9 +1,9 @@
 // The guard's ledger: which session wrote which paths in which worktree, one append-only JSONL file per
 // session under <git-common-dir>/handoff/ledger/. Appends of one line are atomic, so sessions never collide.
-import { appendFileSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { encodeBranch } from './names';
-import { handoffDir } from './paths';
+import { handoffDir, readFilesIn } from './paths';
 
 export interface LedgerEntry {
   /** unix milliseconds */
@@ -37,20 +37,8 @@ export function recordRelease(commonDir: string, session: string, worktree: stri
 
 /** Every entry of every session (unparseable lines are skipped). */
 export function readLedger(commonDir: string): LedgerEntry[] {
-  let files: string[];
-  try {
-    files = readdirSync(ledgerDir(commonDir)).filter((f) => f.endsWith('.jsonl'));
-  } catch {
-    return [];
-  }
   const out: LedgerEntry[] = [];
-  for (const f of files) {
-    let text = '';
-    try {
-      text = readFileSync(path.join(ledgerDir(commonDir), f), 'utf8');
-    } catch {
-      continue;
-    }
+  for (const text of readFilesIn(ledgerDir(commonDir), '.jsonl')) {
     for (const line of text.split('\n')) {
       if (!line) continue;
       try {

@@ -1,10 +1,10 @@
 // What git-handoff knows of each session it has seen: one small JSON file per session under
 // <git-common-dir>/handoff/lineage/, naming its client process and the session it succeeded, if any.
 // Reading it needs no git, so the guard recognises a known session with one stat.
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { encodeBranch } from './names';
-import { handoffDir } from './paths';
+import { handoffDir, readFilesIn } from './paths';
 
 export interface LineageRecord {
   session: string;
@@ -63,16 +63,10 @@ export function writeRecord(commonDir: string, r: LineageRecord): void {
 
 /** Every session record of the repository. */
 export function listRecords(commonDir: string): LineageRecord[] {
-  let files: string[];
-  try {
-    files = readdirSync(lineageDir(commonDir)).filter((f) => f.endsWith('.json'));
-  } catch {
-    return [];
-  }
   const out: LineageRecord[] = [];
-  for (const f of files) {
+  for (const text of readFilesIn(lineageDir(commonDir), '.json')) {
     try {
-      const r = JSON.parse(readFileSync(path.join(lineageDir(commonDir), f), 'utf8'));
+      const r = JSON.parse(text);
       if (r && typeof r.session === 'string') out.push(r);
     } catch {
       /* a record being replaced: skip it */
