@@ -420,18 +420,18 @@ export function restoreHandoff(repo: Repo, archived: string, session: SessionRef
   let took = false;
   if (t.session !== session.id) {
     if (!takeover) throw ownedError({ oid: rec.oid, session: t.session, time: rec.time }, session.id, ref, p.topic);
-    const view = viewOf(repo, full, rec.oid, branch, p.topic);
+    // the takeover keeps the archived tree: its body only gives the subject line, its head comes from the trailers
+    const [commit, body] = readObjects(repo, [rec.oid, `${rec.oid}:handoff.md`]);
     const message = buildMessage({
       topic: p.topic,
-      body: view.body,
+      body: body ? body.content.toString('utf8') : '',
       session: session.id,
       branch,
-      head: view.head,
+      head: t.head,
       client: session.client,
       takeoverFrom: t.session ?? 'unknown',
       reason: takeover.reason,
     });
-    const [commit] = readObjects(repo, [rec.oid]);
     const config = readConfig(repo);
     oid = signedCommit(repo, parseCommit(commit!.content).tree, [rec.oid], message, identityEnv(config), configBool(config, 'handoff.sign'));
     took = true;

@@ -347,6 +347,23 @@ describe('show, list, log, archive, restore', () => {
     expect(repo.git(['rev-list', '--count', REF]).stdout.trim()).toBe('2');
   });
 
+  it('restore with --take-over keeps the archived tree and records the takeover', async () => {
+    const repo = makeRepo({ commit: true });
+    await writeAs(repo, A, 'Goal: the archived note');
+    const archived = json(await repo.cli(['archive', 'auth-refactor', '--session', A, '--json'])).archivedAs;
+    const tip = refOf(repo, archived)!;
+    const r = json(await repo.cli(['restore', archived, '--session', B, '--take-over', '--reason', 'picking it up', '--json']));
+    expect(r.takeover).toBe(true);
+    expect(repo.git(['rev-parse', `${REF}^{tree}`]).stdout).toBe(repo.git(['rev-parse', `${tip}^{tree}`]).stdout);
+    expect(repo.git(['rev-parse', `${REF}^`]).stdout.trim()).toBe(tip);
+    const msg = repo.git(['log', '-1', '--format=%B', REF]).stdout;
+    expect(msg.split('\n')[0]).toBe('handoff(auth-refactor): Goal: the archived note');
+    expect(msg).toContain(`Claude-Session-Id: ${B}`);
+    expect(msg).toContain(`Handoff-Takeover-From: ${A}`);
+    expect(msg).toContain(`Handoff-Head: ${repo.git(['log', '-1', '--format=%(trailers:key=Handoff-Head,valueonly)', tip]).stdout.trim()}`);
+    expect(refOf(repo, archived)).toBeNull();
+  });
+
   it('archive with --take-over records the takeover first', async () => {
     const repo = makeRepo({ commit: true });
     await writeAs(repo, A, 'one');
