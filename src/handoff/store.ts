@@ -375,8 +375,8 @@ export function archiveHandoff(repo: Repo, branch: string, topic: string, sessio
     let took = false;
     if (tip.session !== session.id) {
       if (!takeover) throw ownedError(tip, session.id, ref, topic);
-      const view = viewOf(repo, ref, tip.oid, branch, topic);
-      oid = writeHandoff(repo, { topic, body: view.body, branch, session, takeover }).oid;
+      const [body] = readObjects(repo, [`${tip.oid}:handoff.md`]);
+      oid = writeHandoff(repo, { topic, body: body ? body.content : '', branch, session, takeover }).oid;
       took = true;
     }
     const seconds = Math.floor(Date.now() / 1000);
