@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// Guard rows of issue 7: the agent guard on one payload file against `node -e ''`, interleaved, medians.
-// The guard runs as the client runs it: the command `install --agent claude` wires (through `sh -c`), with
-// the payload on stdin, in a repository holding a protected handoff file owned by the payload's session.
+// Guard rows of issue 7: one invocation of the node guard (`git-handoff guard --client=claude-code`, through
+// `sh -c`, what the sh front hands a payload it cannot settle to) on one payload file against `node -e ''`,
+// interleaved, medians, in a repository holding a protected handoff file owned by the payload's session.
+// What a whole tool call costs through the wired front: bench/tool-call.mjs.
 //   node bench/guard.mjs --payload bench/payloads/read.json [--goal 1.10] [--runs N] [--json]
-import { readFileSync, mkdirSync, writeFileSync, existsSync } from 'node:fs';
+import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, emit, flags, interleave, nodeFloor, row, tempRepo, timeSync } from './lib.mjs';
 import { viaGit } from './store.mjs';
@@ -25,13 +26,7 @@ function guardRepo() {
   writeFileSync(path.join(repo.dir, 'memory', 'handoff-main-auth-refactor.md'), `<!-- claude-session: ${SESSION} -->\n# auth-refactor\n\nGoal: the old notes.\n`);
   repo.git(['add', '-A']);
   repo.git(['commit', '-q', '--no-verify', '-m', 'handoff file']);
-  let command = 'git handoff guard';
-  const wired = timeSync('git', ['handoff', 'install', '--agent', 'claude'], { cwd: repo.dir, env, allowFail: true });
-  const settings = path.join(repo.dir, '.claude', 'settings.json');
-  if (wired.status === 0 && existsSync(settings)) {
-    const s = JSON.parse(readFileSync(settings, 'utf8'));
-    command = s.hooks?.PreToolUse?.[0]?.hooks?.[0]?.command ?? command;
-  }
+  const command = 'git-handoff guard --client=claude-code';
   return { repo, env, command };
 }
 

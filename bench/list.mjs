@@ -10,7 +10,7 @@ import { emit, flags, interleave, median, nodeFloor, row, tempRepo, timeSync } f
 import { viaGit } from './store.mjs';
 
 // the fields the store reads (src/git/refs.ts listRefs): the same work git does for the tool
-const RAW = ['for-each-ref', '--format=%(refname)%00%(objectname)%00%(committerdate:unix)%00%(trailers:only,unfold,separator=%x1F)%00', 'refs/handoffs/'];
+const RAW = ['for-each-ref', '--format=%(refname)%00%(objectname)%00%(committerdate:unix)%00%(trailers)%00', 'refs/handoffs/'];
 
 function handoffRepo(handoffs) {
   const repo = tempRepo('gh-bench-list-');

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench`: every row of issue 7, each against its baseline timed in the same run, as one table.
-//   node bench/run.mjs [--runs N] [--only store,list,guard,commit] [--json]
+//   node bench/run.mjs [--runs N] [--only calls,guard,store,list,commit] [--json]
 import { execSync } from 'node:child_process';
 import os from 'node:os';
 import { benchCommit } from './commit.mjs';
@@ -8,9 +8,10 @@ import { benchGuardRows } from './guard.mjs';
 import { fmt, flags } from './lib.mjs';
 import { benchList } from './list.mjs';
 import { benchStore } from './store.mjs';
+import { benchToolCalls } from './tool-call.mjs';
 
 const f = flags();
-const only = f.only ? String(f.only).split(',') : ['guard', 'store', 'list', 'commit'];
+const only = f.only ? String(f.only).split(',') : ['calls', 'guard', 'store', 'list', 'commit'];
 const runs = f.runs;
 const machine = {
   date: new Date().toISOString(),
@@ -20,7 +21,7 @@ const machine = {
   loadBefore: os.loadavg().map((l) => l.toFixed(2)).join(' '),
 };
 const rows = [];
-const parts = { guard: () => benchGuardRows({ runs }), store: () => benchStore({ runs }), list: () => benchList({ runs }), commit: () => benchCommit({ runs }) };
+const parts = { calls: () => benchToolCalls({ runs }), guard: () => benchGuardRows({ runs }), store: () => benchStore({ runs }), list: () => benchList({ runs }), commit: () => benchCommit({ runs }) };
 for (const name of only) {
   if (!parts[name]) throw new Error(`unknown part ${name}: use ${Object.keys(parts).join(',')}`);
   rows.push(...parts[name]());

@@ -67,8 +67,9 @@ commit-msg)
 	fi
 	;;
 pre-commit)
-	# Only another session's ledger can hold paths this commit must not take.
+	# Only another session's ledger, or a refused reset that left the files reset, can concern this commit.
 	if [ -n "$session" ]; then
+		[ -e "$(git rev-parse --git-dir 2>/dev/null)/handoff-refused-reset.json" ] && need=1
 		ledger="$(git rev-parse --git-common-dir 2>/dev/null)/handoff/ledger"
 		for f in "$ledger"/*.jsonl; do
 			[ -e "$f" ] || continue
@@ -81,7 +82,7 @@ pre-commit)
 pre-push) need=1 ;;
 reference-transaction)
 	if [ "$1" = prepared ]; then
-		case $input in *refs/handoffs/* | *refs/handoff-archive/*) need=1 ;; esac
+		case $input in *refs/handoffs/* | *refs/handoff-archive/* | *" refs/notes/handoff-reads"*) need=1 ;; esac
 		[ -z "$need" ] && [ -n "$session" ] && rewrites_branch && need=1
 	fi
 	;;
@@ -101,11 +102,11 @@ if [ -n "$need" ]; then
 			"$bin" githook "$hook" "$@"
 		fi
 		rc=$?
-		# A refusal exits 3 or 6. Anything else is git-handoff failing (1: an internal error, 127: no
-		# node): like git-handoff being gone, that never blocks git.
+		# A refusal exits 3 or 6, an invalid session id 2. Anything else is git-handoff failing (1: an
+		# internal error, 127: no node): like git-handoff being gone, that never blocks git.
 		case $rc in
 		0 | 127) ;;
-		3 | 6) exit "$rc" ;;
+		2 | 3 | 6) exit "$rc" ;;
 		*) echo "git-handoff: the $hook check failed (exit $rc); allowed" >&2 ;;
 		esac
 	fi

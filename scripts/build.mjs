@@ -1,6 +1,7 @@
 // Builds the bundles: dist/cli.cjs (yargs and every command); dist/fast.cjs (the full guard and the git hooks,
 // no CLI framework); dist/guard.cjs, the guard's first look (a few KB, loaded before every agent tool call);
-// dist/load.cjs, the launcher's code-cache loader; then the man page, generated from the CLI's own help.
+// dist/load.cjs, the launcher's code-cache loader; dist/yaml.cjs, the YAML parser of `import`; dist/secrets.cjs, the
+// secret scanner; then the man page, generated from the CLI's own help.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { build } from 'esbuild';
@@ -11,6 +12,17 @@ await Promise.all([
   build({ ...common, format: 'cjs', entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.cjs' }),
   build({ ...common, format: 'cjs', entryPoints: ['src/fast.ts'], outfile: 'dist/fast.cjs', minify: true }),
   build({ ...common, format: 'esm', entryPoints: ['src/config-keys.ts'], outfile: 'dist/config-keys.mjs' }),
+  // the YAML parser apart: only `import` of a frontmatter file loads it, and no other command parses its code
+  build({ ...common, format: 'cjs', stdin: { contents: "module.exports = require('yaml');", resolveDir: '.' }, outfile: 'dist/yaml.cjs', minify: true }),
+  // the secret scanner (secretlint): its own file, required only by the paths that scan (src/handoff/secrets.ts)
+  build({
+    ...common,
+    format: 'cjs',
+    entryPoints: ['src/handoff/secrets-engine.ts'],
+    outfile: 'dist/secrets.cjs',
+    minify: true,
+    alias: { '@secretlint/profiler': './src/handoff/secretlint-stubs.ts', debug: './src/handoff/secretlint-stubs.ts' },
+  }),
 ]);
 const define = { BUNDLE_HASHES: JSON.stringify({ 'cli.cjs': hashOf('dist/cli.cjs'), 'fast.cjs': hashOf('dist/fast.cjs') }) };
 await Promise.all([
@@ -20,3 +32,9 @@ await Promise.all([
   build({ ...common, format: 'cjs', entryPoints: ['src/load.ts'], outfile: 'dist/load.cjs', minify: true, define }),
 ]);
 await import('./man.mjs');
+// the Claude Code plugin and the Gemini CLI extension (dist/claude-plugin, dist/gemini-extension), from the bundles above
+await build({ ...common, format: 'cjs', entryPoints: ['src/guard/plugin-folders.ts'], outfile: 'dist/.plugin-folders.cjs' });
+const { createRequire } = await import('node:module');
+const { rmSync } = await import('node:fs');
+createRequire(import.meta.url)('../dist/.plugin-folders.cjs').writeFolders(process.cwd());
+rmSync('dist/.plugin-folders.cjs');

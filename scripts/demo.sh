@@ -12,26 +12,31 @@ mkdir -p "$HOME"
 unset GIT_HANDOFF_SESSION CLAUDE_CODE_SESSION_ID GEMINI_SESSION_ID CODEX_THREAD_ID
 cd "$demo" && git init -q -b main repo && cd repo
 git -c user.name=Demo -c user.email=demo@example.com commit -q --allow-empty -m "initial commit"
-step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; }
+# Prints the exact command, quoted as a shell would need it, then runs it: what is shown is what runs.
+show() {
+  local line="git handoff"
+  for a in "$@"; do
+    if [[ $a =~ ^[A-Za-z0-9_./:@%+=-]+$ ]]; then line+=" $a"; else line+=" '${a//\'/\'\\\'\'}'"; fi
+  done
+  printf '\n\033[1m$ %s\033[0m\n' "$line"
+}
+run() { show "$@"; gh "$@"; }
 
-step "git handoff write auth-refactor --session 5f0c6a52-alice -m 'Goal: …' -m 'Next action: …'"
-gh write auth-refactor --session 5f0c6a52-alice -m "Goal: move login to the new token API" -m "Next action: port refresh() in src/auth.ts"
+run write auth-refactor --session 5f0c6a52-alice -m "Goal: move login to the new token API" -m "Next action: port refresh() in src/auth.ts"
 
-step "git handoff write auth-refactor --session 9e1b7c33-bob -m 'my notes'   # a second session, same topic"
+echo "# a second session, same topic:"
+show write auth-refactor --session 9e1b7c33-bob -m "Goal: something else entirely"
 if gh write auth-refactor --session 9e1b7c33-bob -m "Goal: something else entirely"; then
   echo "unexpected: session B overwrote 5f0c6a52 (alice)" >&2; exit 1
 else
   echo "(exit $? — refused, 5f0c6a52 (alice)'s handoff is untouched)"
 fi
 
-step "git handoff write auth-refactor --session 9e1b7c33-bob --take-over --reason 'A finished' -m …"
-gh write auth-refactor --session 9e1b7c33-bob --take-over --reason "5f0c6a52 (alice) finished its turn" -m "Goal: move login to the new token API" -m "Done: refresh() ported" -m "Next action: delete the old client"
+run write auth-refactor --session 9e1b7c33-bob --take-over --reason "5f0c6a52 (alice) finished its turn" -m "Goal: move login to the new token API" -m "Done: refresh() ported" -m "Next action: delete the old client"
 
-step "git handoff write auth-refactor --session 9e1b7c33-bob -m …   # B owns it now"
-gh write auth-refactor --session 9e1b7c33-bob -m "Goal: move login to the new token API" -m "Done: refresh() ported, old client deleted" -m "Next action: run the e2e suite"
+echo "# B owns it now:"
+run write auth-refactor --session 9e1b7c33-bob -m "Goal: move login to the new token API" -m "Done: refresh() ported, old client deleted" -m "Next action: run the e2e suite"
 
-step "git handoff log auth-refactor"
-gh log auth-refactor
+run log auth-refactor
 
-step "git handoff list"
-gh list
+run list

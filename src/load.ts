@@ -42,11 +42,21 @@ function cacheFile(file: string, bundle: Bundle, use: string): CacheFile | null 
   return { dir: path.join(home, 'git-handoff', 'v8'), prefix, build, name: `${build}${/^[a-z][a-z-]{0,31}$/.test(use) ? use : 'other'}.bin` };
 }
 
+/** At most this many caches are kept (every copy, node and build together): more than every command and guard event. */
+const MAX_CACHES = 48;
+
 function save(where: CacheFile, data: Buffer): void {
   try {
     mkdirSync(where.dir, { recursive: true, mode: 0o700 });
-    // caches of other builds of this copy are stale for good
-    for (const f of readdirSync(where.dir)) if (f.startsWith(where.prefix) && !f.startsWith(where.build)) rmSync(path.join(where.dir, f), { force: true });
+    // caches of other builds of this copy are stale for good; of this build, the oldest go past MAX_CACHES
+    // (a use name comes from the command line: mistyped subcommands must not grow the directory without bound)
+    const mine: Array<{ f: string; t: number }> = [];
+    for (const f of readdirSync(where.dir)) {
+      if (f.startsWith(where.prefix) && !f.startsWith(where.build)) rmSync(path.join(where.dir, f), { force: true });
+      else if (f.endsWith('.bin') && f !== where.name) mine.push({ f, t: statSync(path.join(where.dir, f)).mtimeMs });
+    }
+    mine.sort((a, b) => b.t - a.t);
+    for (const { f } of mine.slice(MAX_CACHES - 1)) rmSync(path.join(where.dir, f), { force: true });
     const tmp = path.join(where.dir, `${where.name}.${process.pid}.tmp`);
     writeFileSync(tmp, data, { mode: 0o600 });
     renameSync(tmp, path.join(where.dir, where.name));

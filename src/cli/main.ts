@@ -4,7 +4,10 @@ import type yargsType from 'yargs';
 // yargs's CommonJS build wraps help text at word boundaries (its ESM build cuts words), so require it.
 const yargs: typeof yargsType = require('yargs/yargs');
 const { hideBin }: typeof import('yargs/helpers') = require('yargs/helpers');
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { HandoffError } from '../errors';
+import { commandOf, helpOf, precheck, suggest } from './argv';
 import { archiveCommand, restoreCommand } from './commands/archive';
 import { bootCommand } from './commands/boot';
 import { completionCommand, repositoryCompletions } from './commands/completion';
@@ -15,10 +18,12 @@ import { logCommand } from './commands/log';
 import { releaseCommand, sessionsCommand } from './commands/sessions';
 import { showCommand } from './commands/show';
 import { fetchCommand, pushCommand, syncCommand } from './commands/sync';
+import { redactCommand } from './commands/redact';
+import { guardCommand } from './commands/guard';
 import { templateCommand } from './commands/template';
 import { writeCommand } from './commands/write';
 import type { GlobalArgs } from './context';
-import { reportError } from './output';
+import { guardTerminalStreams, reportError } from './output';
 
 export const commands: CommandModule<GlobalArgs, any>[] = [
   writeCommand,
@@ -38,7 +43,9 @@ export const commands: CommandModule<GlobalArgs, any>[] = [
   fetchCommand,
   pushCommand,
   syncCommand,
+  redactCommand,
   completionCommand,
+  guardCommand,
 ];
 
 function changeDirectory(paths: string[] | undefined): void {
@@ -66,16 +73,47 @@ export function buildParser(argv: string[]) {
       filter((_err: unknown, defaults: string[] | undefined) => done([...(defaults ?? []), ...repositoryCompletions(current, a, words)]));
     })
     .demandCommand(1, 'name a command; `git handoff -h` lists them')
-    .recommendCommands()
     .strict()
-    .help('h')
+    .help('h', 'show help')
     .alias('h', 'help')
-    .version(false)
+    .version('version', 'print the version of git-handoff', packageVersion())
     .wrap(Math.min(100, Number(process.env.COLUMNS) || process.stdout.columns || 100))
     .fail((msg, err) => {
       if (err) throw err;
-      throw new HandoffError('usage', 'usage', `${msg}\n(see \`git handoff -h\`)`);
+      const cmd = commandOf(argv)?.name;
+      const mod = commands.find((c) => nameOf(c) === cmd);
+      throw new HandoffError('usage', 'usage', `${withSuggestion(msg, mod)}\n(see \`${helpOf(mod ? cmd : null)}\`)`);
     });
+}
+
+const nameOf = (c: CommandModule<GlobalArgs, any>) => String(c.command).split(' ')[0];
+
+/** The version in package.json, next to dist/ (or the source tree in tests). */
+function packageVersion(): string {
+  for (const p of [path.join(__dirname, '..', 'package.json'), path.join(__dirname, '..', '..', 'package.json')]) {
+    try {
+      const pkg = JSON.parse(readFileSync(p, 'utf8'));
+      if (pkg.name === 'git-handoff') return String(pkg.version);
+    } catch {
+      // not here: the next place
+    }
+  }
+  return 'unknown';
+}
+
+/** yargs's "Unknown argument: sesion" with the option it was probably meant to be. */
+function withSuggestion(msg: string, mod: CommandModule<GlobalArgs, any> | undefined): string {
+  const m = /^Unknown arguments?: (.*)$/.exec(msg);
+  if (!m) return msg;
+  // the command's own options, from its builder run on an empty parser (only on this error path)
+  const y = yargs([]).option('json', {}).option('quiet', {});
+  if (typeof mod?.builder === 'function') mod.builder(y as never);
+  const known = Object.keys((y as unknown as { getOptions(): { key: Record<string, unknown> } }).getOptions().key).filter((k) => k.length > 1 && k !== '$0');
+  const hints = m[1].split(', ').map((u) => {
+    const s = suggest(u.replace(/^-+/, ''), known);
+    return s ? `--${u.replace(/^-+/, '')}: did you mean --${s}?` : null;
+  });
+  return [msg, ...hints.filter(Boolean)].join('\n');
 }
 
 /**
@@ -99,6 +137,7 @@ function quietOnClosedPipe(): void {
 
 export async function main(argv: string[] = hideBin(process.argv)): Promise<void> {
   quietOnClosedPipe();
+  guardTerminalStreams();
   if (argv.length === 0) {
     // like `git` alone: the usage, on stderr, and a usage exit code
     buildParser(['--help']).showHelp((text: string) => process.stderr.write(`${text}\n`));
@@ -107,7 +146,7 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
   }
   const json = argv.includes('--json');
   try {
-    const parser = buildParser(argv);
+    const parser = buildParser(precheck(argv, [...commands.map(nameOf), 'githook']));
     skipHelpCache(parser);
     // parseAsync: some handlers wait on a library (simple-git in install/uninstall).
     await parser.parseAsync();

@@ -1,6 +1,7 @@
 // How the CLI prints: JSON or text, aligned tables, relative times, terminal-safe bodies, errors.
 import { toHandoffError, type HandoffError } from '../errors';
 import { git } from '../git/run';
+import { stripTerminalControls } from '../terminal-text';
 
 export { relativeTime } from '../handoff/time';
 
@@ -13,14 +14,34 @@ export function printJson(value: unknown): void {
   process.stdout.write(JSON.stringify(value, null, 2) + '\n');
 }
 
-/** Strips terminal control sequences when writing to a TTY, so a body cannot drive the terminal. */
+// The colours this CLI paints (colors() below): the only escape sequences a terminal is ever sent.
+const OWN_SGR = /\x1b\[(?:0|1|2|31|32|33|36)m/g;
+/** Strips terminal control sequences when writing to a TTY (all but this CLI's own colours), so data cannot drive the terminal. */
 export function terminalSafe(text: string, isTTY = !!process.stdout.isTTY): string {
   if (!isTTY) return text;
-  return text
-    .replace(/\x1b\[[0-?]*[ -/]*[@-~]/g, '')
-    .replace(/\x1b\][^\x07\x1b]*(\x07|\x1b\\)/g, '')
-    // C0 and C1 controls but tab and newline (U+009B is CSI to some terminals), and the bidi overrides that reorder what is seen
-    .replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g, '');
+  // with colour off, no escape sequence at all reaches the terminal (a body's own "reset" included)
+  if (!colorEnabled) return stripTerminalControls(text);
+  let out = '';
+  let last = 0;
+  for (const m of text.matchAll(OWN_SGR)) {
+    out += stripTerminalControls(text.slice(last, m.index)) + m[0];
+    last = m.index! + m[0].length;
+  }
+  return out + stripTerminalControls(text.slice(last));
+}
+
+/**
+ * The one output layer: every write the CLI makes to a terminal (stdout or stderr: tables, refusals, fetch
+ * lines, errors) passes through terminalSafe, so no print path of data can be missed. Pipes get the bytes as
+ * they are (show --raw stays exact; --json escapes every control character).
+ */
+export function guardTerminalStreams(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    if (!stream.isTTY) continue;
+    const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
+    stream.write = ((chunk: unknown, ...rest: unknown[]) =>
+      write(typeof chunk === 'string' ? terminalSafe(chunk, true) : chunk instanceof Uint8Array ? terminalSafe(Buffer.from(chunk).toString('utf8'), true) : chunk, ...rest)) as typeof stream.write;
+  }
 }
 
 const ANSI = /\x1b\[[0-9;]*m/g;

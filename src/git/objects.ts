@@ -2,6 +2,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { HandoffError } from '../errors';
+import { trailerBlockLines } from './refs';
 import { gitBytes } from './run';
 import type { Repo } from './repo';
 
@@ -59,9 +61,9 @@ export interface BatchObject {
 }
 
 /** Reads many objects (any rev syntax, e.g. `<oid>:handoff.md`) in one process; null where missing. */
-export function readObjects(repo: Repo, specs: string[]): Array<BatchObject | null> {
+export function readObjects(repo: Repo, specs: string[], maxBuffer?: number): Array<BatchObject | null> {
   if (specs.length === 0) return [];
-  const r = gitBytes(['cat-file', '--batch'], { cwd: repo.cwd, input: specs.join('\n') + '\n' });
+  const r = gitBytes(['cat-file', '--batch'], { cwd: repo.cwd, input: specs.join('\n') + '\n', maxBuffer });
   const buf = r.stdout;
   const out: Array<BatchObject | null> = [];
   let pos = 0;
@@ -79,6 +81,57 @@ export function readObjects(repo: Repo, specs: string[]): Array<BatchObject | nu
     pos += size + 1;
   }
   return out;
+}
+
+export interface CommitTrailers {
+  parents: string[];
+  /** the trailer block as git finds it (`%(trailers)`, not unfolded), one element per line */
+  trailers: string[];
+}
+
+/**
+ * Parents and git's own trailer block of many commits, in one `git log` that prints only those (never the
+ * messages: 520 commits of 1 MiB each stay a small read). Missing commits are left out of the map.
+ */
+export function readCommitTrailers(repo: Repo, oids: string[]): Map<string, CommitTrailers> {
+  const out = new Map<string, CommitTrailers>();
+  if (oids.length === 0) return out;
+  const r = repo.git(['log', '--no-walk=unsorted', '--ignore-missing', '--stdin', '--format=%H%x00%P%x00%(trailers)%x00'], { input: oids.join('\n') + '\n' });
+  const f = r.stdout.split('\0');
+  for (let i = 0; i + 3 < f.length; i += 3) {
+    const oid = f[i].charCodeAt(0) === 10 ? f[i].slice(1) : f[i];
+    if (!/^[0-9a-f]+$/.test(oid)) throw new HandoffError('integrity', 'unreadable-commits', `git log printed a record that does not parse (${JSON.stringify(oid.slice(0, 80))})`);
+    out.set(oid, { parents: f[i + 1] ? f[i + 1].split(' ') : [], trailers: trailerBlockLines(f[i + 2]) });
+  }
+  return out;
+}
+
+/** Type and size of many objects (any rev syntax) in one `cat-file --batch-check`; null where missing. */
+export function objectSizes(repo: Repo, specs: string[]): Array<{ type: string; size: number } | null> {
+  if (specs.length === 0) return [];
+  const r = repo.git(['cat-file', '--batch-check=%(objecttype) %(objectsize)'], { input: specs.join('\n') + '\n' });
+  const lines = r.stdout.split('\n');
+  return specs.map((_, i) => {
+    const m = /^(\S+) (\d+)$/.exec(lines[i] ?? '');
+    return m ? { type: m[1], size: Number(m[2]) } : null;
+  });
+}
+
+/** readObjects that never reads an object over its limit: those come back as { oversize } (one batch-check first). */
+export function readObjectsBounded(repo: Repo, specs: string[], max: number[]): Array<BatchObject | { oversize: number } | null> {
+  // the usual case in one process: everything fits in what the limits allow together; only past that are sizes asked first
+  const limit = max.reduce((a, b) => a + b, 0) + specs.length * 128;
+  try {
+    const all = readObjects(repo, specs, limit);
+    if (all.every((o, i) => !o || o.content.length <= max[i])) return all;
+  } catch (e) {
+    if (!(e instanceof HandoffError) || e.code !== 'output-too-large') throw e;
+  }
+  const sizes = objectSizes(repo, specs);
+  const fit = specs.filter((_, i) => sizes[i] && sizes[i]!.size <= max[i]);
+  const read = readObjects(repo, fit);
+  let j = 0;
+  return specs.map((_, i) => (!sizes[i] ? null : sizes[i]!.size > max[i] ? { oversize: sizes[i]!.size } : read[j++]));
 }
 
 /** Splits a raw commit object into header fields and message. */

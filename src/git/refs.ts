@@ -60,18 +60,24 @@ export interface RefRecord {
   oid: string;
   /** committer time, unix seconds */
   time: number;
-  /** raw trailer lines of the tip's message */
+  /** the tip's trailer block as git finds it (`%(trailers)`, not unfolded), one element per line */
   trailers: string[];
 }
 
-/** One `git for-each-ref` for any number of refs: name, oid, committer time, trailers (one atom, see GIT-NOTES). */
+/** Splits git's raw `%(trailers)` output into its lines (git cuts a message at NUL, so none can hold one). */
+export const trailerBlockLines = (block: string): string[] => (block ? block.replace(/\n$/, '').split('\n') : []);
+
+/** One `git for-each-ref` for any number of refs: name, oid, committer time, raw trailer block (one atom, see GIT-NOTES). */
 export function listRefs(repo: Repo, patterns: string[]): RefRecord[] {
-  const r = repo.git(['for-each-ref', '--format=%(refname)%00%(objectname)%00%(committerdate:unix)%00%(trailers:only,unfold,separator=%x1F)%00', ...patterns]);
+  const r = repo.git(['for-each-ref', '--format=%(refname)%00%(objectname)%00%(committerdate:unix)%00%(trailers)%00', ...patterns]);
   const out: RefRecord[] = [];
   const fields = r.stdout.split('\0');
   for (let i = 0; i + 4 < fields.length; i += 4) {
-    const ref = fields[i].replace(/^\n/, '');
-    out.push({ ref, oid: fields[i + 1], time: Number(fields[i + 2]) || 0, trailers: fields[i + 3] ? fields[i + 3].split('\x1f') : [] });
+    const ref = fields[i].charCodeAt(0) === 10 ? fields[i].slice(1) : fields[i];
+    // NUL separates fields and git never prints one from a message: a record out of step is a broken read, not data
+    const oid = fields[i + 1];
+    if (!ref.startsWith('refs/') || (oid.length !== 40 && oid.length !== 64)) throw new HandoffError('integrity', 'unreadable-refs', `git for-each-ref printed a record that does not parse (${JSON.stringify(ref.slice(0, 80))})`);
+    out.push({ ref, oid, time: Number(fields[i + 2]) || 0, trailers: trailerBlockLines(fields[i + 3]) });
   }
   return out;
 }

@@ -14,6 +14,8 @@ export interface GitOptions {
   env?: NodeJS.ProcessEnv;
   /** return the result on a non-zero exit instead of throwing */
   allowFail?: boolean;
+  /** stdout beyond this many bytes kills git and throws a HandoffError with code `output-too-large` */
+  maxBuffer?: number;
 }
 
 // Git's messages are parsed (CAS failures, lock errors), so they must not be translated.
@@ -25,7 +27,7 @@ function spawnGit(args: string[], opts: GitOptions, encoding: 'utf8' | 'buffer')
     input: opts.input,
     env: opts.env ? { ...baseEnv(), ...opts.env } : baseEnv(),
     ...(encoding === 'utf8' ? { encoding: 'utf8' as const } : {}),
-    maxBuffer: 1024 * 1024 * 512,
+    maxBuffer: opts.maxBuffer ?? 1024 * 1024 * 512,
   });
 }
 
@@ -46,6 +48,7 @@ export function gitBytes(args: string[], opts: GitOptions = {}): { status: numbe
 
 function spawnFailed(error: Error): never {
   const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOBUFS') throw new HandoffError('internal', 'output-too-large', `git printed more than was asked for: ${error.message}`);
   if (code === 'ENOENT') throw new HandoffError('environment', 'git-missing', 'git is not installed or not on PATH');
   throw new HandoffError('internal', 'git-spawn', `could not run git: ${error.message}`);
 }

@@ -1,16 +1,19 @@
 // `git handoff guard`: one JSON payload on stdin, one decision out in the client's shape (SPEC 6). It never
 // bricks a session: bad input, an internal error or a hang allows, exits 0 and leaves a line in guard.log.
 import { read } from 'node:fs';
-import { detectClient } from './clients/index';
+import { detectClient, namedClient } from './clients/index';
 import { GuardContext } from './context';
-import { mayConcernHandoffs, type Decision, type GuardEvent } from './event';
+import { mayConcernHandoffs, type ClientAdapter, type Decision, type GuardEvent } from './event';
+import { errorLine, failClosed, namesProtected } from './fail-closed';
 import { MAX_PAYLOAD, payloadOf, payloadProblems, stdinState, take, type StdinState } from './first';
 import { clientPid, followLineage } from './lineage';
-import { guardLog, locate } from './locate';
+import { guardLog, locate, untrusted } from './locate';
+import { deferToPlugin } from './plugin-active';
 
 export { payloadProblems };
 
-const WATCHDOG_MS = 15_000;
+/** The guard's budget: past it, a call naming protected things is denied and any other allowed. */
+export const WATCHDOG_MS = Number(process.env.GIT_HANDOFF_GUARD_BUDGET_MS) > 0 ? Number(process.env.GIT_HANDOFF_GUARD_BUDGET_MS) : 15_000;
 
 /** Goes on reading fd 0 with fs.read (no stream machinery to load) where the synchronous first read had to stop. */
 function readStdin(s: StdinState, limit: number): Promise<Buffer | null> {
@@ -31,17 +34,32 @@ function readStdin(s: StdinState, limit: number): Promise<Buffer | null> {
 }
 
 export async function decide(ctx: GuardContext): Promise<Decision> {
+  // another user's repository (git's safe.directory rule): git refuses to work there, and the guard stays out
+  if (untrusted(ctx.event.cwd)) return {};
   switch (ctx.event.kind) {
     case 'pre-tool': {
       // A session id seen for the first time may continue an earlier one of the same process (after /clear).
-      const loc = ctx.session && clientPid(ctx.event.client, ctx.env) !== null ? ctx.locate() : null;
-      const note = loc ? await followLineage(ctx, loc, 'tool') : null;
-      if (!mayConcernHandoffs(ctx.event.action)) return withContext({}, note);
-      const d = await (await import('./rules/pre-tool')).preTool(ctx);
-      if (d.deny === undefined && !d.updatedInput && !d.context) return withContext(d, note);
-      const at = loc ?? ctx.locate();
-      if (at && (await ctx.guardOff(at))) return (await import('./lifecycle')).guardOffOnce(ctx, at);
-      return withContext(d, note);
+      const loc = ctx.session ? ctx.locate() : null;
+      const note = loc && clientPid(ctx.event.client, ctx.env) !== null ? await followLineage(ctx, loc, 'tool') : null;
+      let d: Decision = {};
+      if (mayConcernHandoffs(ctx.event.action)) {
+        try {
+          d = await (await import('./rules/pre-tool')).preTool(ctx);
+        } catch (e) {
+          // a rule that failed on a call naming protected things denies; on any other call it allows (and logs)
+          if (!namesProtected(ctx.event.action)) throw e;
+          guardLog(ctx.locate(), `internal error: ${errorLine(e)}; denied (the call names protected things)`);
+          return failClosed(`it failed: ${errorLine(e)}`);
+        }
+      }
+      if (d.deny !== undefined || d.updatedInput || d.context) {
+        const at = loc ?? ctx.locate();
+        if (at && (await ctx.guardOff(at))) return (await import('./lifecycle')).guardOffOnce(ctx, at);
+      }
+      // what an allowed call names is recorded before it runs (PreToolUse is the one process a tool call pays)
+      const warning = d.deny === undefined ? await (await import('./lifecycle')).beforeTool(ctx, loc) : null;
+      // the warning is said to the person too
+      return withContext(warning ? { ...withContext(d, warning), notice: warning } : d, note);
     }
     case 'post-tool':
       return (await import('./lifecycle')).postTool(ctx);
@@ -90,12 +108,21 @@ async function bypass(ctx: GuardContext, d: Decision): Promise<Decision> {
  * hands everything else here); without it, stdin is read from the start.
  */
 export async function runGuard(stdin: StdinState = stdinState()): Promise<number> {
+  let where = process.cwd();
+  let parsed: { adapter: ClientAdapter; event: GuardEvent } | null = null;
+  /** Denies a pre-tool call that names protected things (printed in the client's shape); true when it did. */
+  const closed = (why: string): boolean => {
+    if (!parsed || parsed.event.kind !== 'pre-tool' || !namesProtected(parsed.event.action)) return false;
+    const out = parsed.adapter.render(parsed.event, failClosed(why));
+    if (out) process.stdout.write(out + '\n');
+    return true;
+  };
   const watchdog = setTimeout(() => {
-    guardLog(locate(process.cwd()), 'timeout: no decision in time; allowed');
+    const denied = closed(`no decision within ${WATCHDOG_MS} ms`);
+    guardLog(locate(where), `timeout: no decision in time; ${denied ? 'denied' : 'allowed'}`);
     process.exit(0);
   }, WATCHDOG_MS);
   watchdog.unref();
-  let where = process.cwd();
   try {
     const raw = await readStdin(stdin, MAX_PAYLOAD);
     if (raw === null) {
@@ -117,15 +144,19 @@ export async function runGuard(stdin: StdinState = stdinState()): Promise<number
     if (typeof p.cwd === 'string' && p.cwd) where = p.cwd;
     const problems = payloadProblems(p);
     if (problems.length) guardLog(locate(where), `bad input: ${problems.join('; ')}; checked what could be read`);
-    const adapter = detectClient(p);
+    const adapter = detectClient(p, namedClient(process.argv));
     const event = adapter.parse(p);
+    // A project hook beside the git-handoff plugin or extension: that hook answers this event (never twice).
+    if (deferToPlugin(process.argv, event.client, event.cwd)) return 0;
+    parsed = { adapter, event };
     const ctx = new GuardContext(event);
     let decision = await decide(ctx);
     if (process.env.GIT_HANDOFF_BYPASS === '1') decision = await bypass(ctx, decision);
     const out = adapter.render(event, decision);
     if (out) process.stdout.write(out + '\n');
   } catch (e) {
-    guardLog(locate(where), `internal error: ${e instanceof Error ? (e.stack ?? e.message).split('\n').slice(0, 4).join('\n') : String(e)}; allowed`);
+    const denied = closed(`it failed: ${errorLine(e)}`);
+    guardLog(locate(where), `internal error: ${e instanceof Error ? (e.stack ?? e.message).split('\n').slice(0, 4).join('\n') : String(e)}; ${denied ? 'denied' : 'allowed'}`);
   } finally {
     clearTimeout(watchdog);
   }

@@ -41,6 +41,8 @@ export interface Decision {
   updatedInput?: Record<string, unknown>;
   /** text added to the agent's context (allowed) */
   context?: string;
+  /** a warning said to the person too, not only to the model (each client's own field for it) */
+  notice?: string;
   /** Stop: ask the agent to go on with this instruction (once) */
   followUp?: string;
 }

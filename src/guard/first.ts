@@ -1,14 +1,17 @@
 // The guard's first look, bundled alone into dist/guard.cjs (the file `git-handoff guard` loads first): read the
 // payload, parse it, and answer a tool call that cannot concern handoffs (or that writes this session's own handoff
 // file, which the file rule surely allows) without loading the other rules, the store or anything that starts git. Whatever it cannot settle (and any surprise) goes to the full guard in dist/fast.cjs.
-import { readSync } from 'node:fs';
+import { readFileSync, readSync } from 'node:fs';
+import path from 'node:path';
+import { absent, recordIntents } from '../handoff/ledger';
 import { isKnownSession } from '../handoff/lineage-record';
+import { encodeBranch } from '../handoff/names';
+import { handoffDir } from '../handoff/paths';
 import { SESSION_RE } from '../handoff/session';
 import { detectClient } from './clients/index';
-import { mayConcernHandoffs, type GuardEvent } from './event';
-import { clientPid } from './lineage';
+import { mayConcernHandoffs, type GuardEvent, type ToolAction } from './event';
 import { locate } from './locate';
-import { surelyOwnFile } from './rules/files';
+import { parsePatch, surelyOwnFile } from './rules/files';
 
 /** Payloads larger than this are refused as bad input (a handoff body is at most 1 MiB). */
 export const MAX_PAYLOAD = 4 * 1024 * 1024;
@@ -74,7 +77,7 @@ export function payloadProblems(p: Record<string, unknown>): string[] {
  * the guard does not handle) or only the file rule, surely allowing (this session's own handoff file): `answer` is what the client is told, null for nothing; without an answer the full
  * guard must look. `use` names the kind of call.
  */
-export function firstLook(raw: Buffer, env: NodeJS.ProcessEnv = process.env): { answer?: string | null; use: string } {
+export function firstLook(raw: Buffer): { answer?: string | null; use: string } {
   let p: unknown;
   try {
     p = JSON.parse(raw.toString('utf8'));
@@ -86,7 +89,8 @@ export function firstLook(raw: Buffer, env: NodeJS.ProcessEnv = process.env): { 
   if (payloadProblems(payload).length) return { use: 'guard-bad' };
   const adapter = detectClient(payload);
   const event = adapter.parse(payload);
-  if ((noRuleApplies(event) || ownFile(event)) && !mayFollowLineage(event, env)) return { answer: adapter.render(event, {}), use: 'guard' };
+  // a session this repository has not seen yet (its first sight may start lineage) is the full guard's: see recorded
+  if ((noRuleApplies(event) || ownFile(event)) && recorded(event)) return { answer: adapter.render(event, {}), use: 'guard' };
   // the full guard's code cache for this kind of call (see src/load.ts)
   return { use: `guard-${event.kind}-${event.action.type}` };
 }
@@ -94,15 +98,52 @@ export function firstLook(raw: Buffer, env: NodeJS.ProcessEnv = process.env): { 
 /** An event no rule looks at: an event kind the guard does not handle, or a tool call that cannot concern handoffs. */
 export const noRuleApplies = (e: GuardEvent): boolean => e.kind === 'other' || (e.kind === 'pre-tool' && !mayConcernHandoffs(e.action));
 
-/** A Write or Edit of this session's own protected handoff file that the file rule surely allows (rules/files.ts). */
-const ownFile = (e: GuardEvent): boolean => e.kind === 'pre-tool' && !!e.session && SESSION_RE.test(e.session) && surelyOwnFile(e.action, e.cwd, e.session);
+/** A Write, Edit or apply_patch of this session's own protected handoff file that the file rule surely allows (rules/files.ts). */
+function ownFile(e: GuardEvent): boolean {
+  if (e.kind !== 'pre-tool' || !e.session || !SESSION_RE.test(e.session)) return false;
+  const files = fileActions(e.action);
+  return files.length > 0 && files.every((a) => surelyOwnFile(a, e.cwd, e.session!));
+}
+
+/** A tool call as the file operations the full guard judges (a patch as rules/pre-tool.ts reads it); [] for others. */
+function fileActions(a: ToolAction): ToolAction[] {
+  if (a.type === 'write' || a.type === 'edit') return [a];
+  if (a.type !== 'patch') return [];
+  const files = parsePatch(a.patch);
+  // a deletion or a move is the full guard's to judge
+  if (files.some((f) => f.op === 'delete' || f.moveTo !== undefined)) return [];
+  return files.map((f) =>
+    f.op === 'add' ? { type: 'write', path: f.path, content: f.added.join('\n') } : { type: 'edit', path: f.path, edits: [{ oldText: f.removed.join('\n'), newText: f.added.join('\n') }] },
+  );
+}
+
+/** The full guard refreshes a session's lease once a minute (src/guard/lifecycle.ts); the last refresh, unix ms. */
+export const LEASE_EVERY_MS = 60_000;
 
 /**
- * Whether the full guard's first sight of a session (lineage, in `decide`) could do anything for this tool call:
- * a valid session (not a subagent) of a client that names its process, in a repository that has not seen it yet.
+ * Whether the bookkeeping of a call this file answers is done: nothing to record for it (no session, no
+ * repository, a call that writes nothing), and neither a first sight nor a lease refresh due; for this session's
+ * own handoff file, its intent is appended here. False: the full guard records (lifecycle.beforeTool).
  */
-function mayFollowLineage(e: GuardEvent, env: NodeJS.ProcessEnv): boolean {
-  if (e.kind !== 'pre-tool' || !e.session || e.agentId || !SESSION_RE.test(e.session) || clientPid(e.client, env) === null) return false;
+function recorded(e: GuardEvent): boolean {
+  if (e.kind !== 'pre-tool' || !e.session || !SESSION_RE.test(e.session)) return true;
   const loc = locate(e.cwd);
-  return loc !== null && !isKnownSession(loc.commonDir, e.session);
+  if (!loc) return true;
+  if (e.agentId || !isKnownSession(loc.commonDir, e.session)) return false;
+  let beat: number;
+  try {
+    beat = Number(readFileSync(path.join(handoffDir(loc.commonDir), 'guard', `${encodeBranch(e.session)}.beat`), 'utf8'));
+  } catch {
+    return false;
+  }
+  if (!(Date.now() - beat < LEASE_EVERY_MS)) return false;
+  for (const a of fileActions(e.action)) {
+    if (a.type !== 'write' && a.type !== 'edit') continue;
+    const abs = path.resolve(e.cwd, a.path);
+    const l = locate(path.dirname(abs));
+    if (!l) return false;
+    const rel = path.relative(l.worktree, abs).split(path.sep).join('/');
+    recordIntents(l.commonDir, e.session, l.worktree, [rel], absent(abs) ? [rel] : []);
+  }
+  return true;
 }

@@ -6,11 +6,16 @@ import path from 'node:path';
 import { HandoffError } from '../errors';
 import { configValue, readConfig } from '../git/config';
 import type { Repo } from '../git/repo';
+import { installWrite, restoreOriginal } from '../handoff/install-record';
 import type { DoctorItem, InstallOptions } from '../wiring';
+import { CODEX_TRUST_HOW, codexTrust, loginShellProblem } from './codex-trust';
+import { pluginAnswers } from './plugin-active';
 
-type Agent = 'claude' | 'gemini' | 'codex';
+export type Agent = 'claude' | 'gemini' | 'codex';
 
 interface Wiring {
+  /** the client, as the guard's --client= argument names it */
+  client: 'claude-code' | 'gemini-cli' | 'codex';
   settings: string;
   /** event → tool matcher (undefined: no matcher) */
   events: Record<string, string | undefined>;
@@ -19,12 +24,14 @@ interface Wiring {
   notes: string;
 }
 
-const WIRING: Record<Agent, Wiring> = {
+export const WIRING: Record<Agent, Wiring> = {
   claude: {
+    client: 'claude-code',
     settings: '.claude/settings.json',
+    // No PostToolUse: PreToolUse records what a call names (confirmed later by the file's state) and shows its
+    // warnings to the model itself, so a tool call pays one hook process.
     events: {
       PreToolUse: 'Bash|Write|Edit|MultiEdit|NotebookEdit|PowerShell',
-      PostToolUse: 'Bash|Write|Edit|MultiEdit|NotebookEdit|PowerShell',
       SessionStart: undefined,
       Stop: undefined,
       PreCompact: undefined,
@@ -34,7 +41,9 @@ const WIRING: Record<Agent, Wiring> = {
     notes: 'CLAUDE.md',
   },
   gemini: {
+    client: 'gemini-cli',
     settings: '.gemini/settings.json',
+    // AfterTool only carries a warning BeforeTool could not show the model; the sh front answers it alone otherwise.
     events: {
       BeforeTool: 'write_file|replace|run_shell_command',
       AfterTool: 'write_file|replace|run_shell_command',
@@ -48,15 +57,17 @@ const WIRING: Record<Agent, Wiring> = {
     notes: 'GEMINI.md',
   },
   codex: {
+    client: 'codex',
     settings: '.codex/hooks.json',
-    events: { PreToolUse: 'Bash|apply_patch|Edit|Write', PostToolUse: 'Bash|apply_patch|Edit|Write', SessionStart: undefined, Stop: undefined },
+    events: { PreToolUse: 'Bash|apply_patch|Edit|Write', PostToolUse: 'Bash|apply_patch|Edit|Write', SessionStart: undefined, Stop: undefined, PreCompact: undefined },
     timeout: 30,
     named: false,
     notes: 'AGENTS.md',
   },
 };
 
-const OURS = /(^|[\s/\\"'])git[- ]handoff(\.cmd|\.exe)?["']?\s+guard\s*$/;
+// `git-handoff-guard --client=<id>` (the sh front), `git-handoff guard [--client <id>]` (older installs, Windows, git handoff)
+const OURS = /(^|[\s/\\"'])git[- ]handoff(-guard["']?|(\.cmd|\.exe)?["']?\s+guard)(\s+--client[= ][\w-]+)?\s*$/;
 export const SNIPPET_START = '<!-- git-handoff:start -->';
 export const SNIPPET_END = '<!-- git-handoff:end -->';
 
@@ -64,15 +75,48 @@ export const SNIPPET = [
   SNIPPET_START,
   '## Handoff notes (git-handoff)',
   '',
-  'Handoff notes between sessions live in git, under `refs/handoffs/`, not in files. They are owned: only the',
-  'session that wrote a note adds to it, and every version is kept.',
-  '',
-  '- Read: `git handoff boot` (this branch\'s notes, checked against the repository now), `git handoff show <topic>`, `git handoff list`.',
-  '- Write before you stop: `git handoff write <topic> -m "<goal, state, done, ruled out, next action>"` (`git handoff template` shows the sections).',
-  '- A note owned by another session: write your own topic, or `git handoff write <topic> --take-over --reason "<why>"`.',
-  '- Never move `refs/handoffs/*` with `git update-ref`, force pushes or edits under `.git/`; `git handoff archive` replaces deletion.',
+  'Handoff notes between sessions live in git under `refs/handoffs/`, owned by the session that wrote them. Use the',
+  '`handoff` skill: write yours before you stop, before compaction and at milestones (`git handoff write <topic> -m "…"`,',
+  'sections from `git handoff template`); read with `git handoff boot` and `git handoff show <topic>`. Refused? Write your',
+  'own topic, or `--take-over --reason "<why>"`. Never move `refs/handoffs/*` by hand (`git handoff archive` replaces deletion).',
   SNIPPET_END,
 ].join('\n');
+
+/** Where each client reads a project's Agent Skills (Codex: .agents/skills, as its binary showed). */
+const SKILL_DIR: Record<Agent, string> = { claude: '.claude/skills', gemini: '.gemini/skills', codex: '.agents/skills' };
+const SKILL_MARK = 'name: handoff\n';
+
+/** The `handoff` skill this build ships: beside a plugin's bundles, in dist/claude-plugin, or in the source tree. */
+function skillText(): string {
+  for (const p of [path.resolve(__dirname, '..', 'skills'), path.resolve(__dirname, 'claude-plugin', 'skills'), path.resolve(__dirname, '..', 'plugin', 'skills')]) {
+    const f = path.join(p, 'handoff', 'SKILL.md');
+    if (existsSync(f)) return readFileSync(f, 'utf8');
+  }
+  throw new HandoffError('environment', 'skill-missing', `the handoff skill (skills/handoff/SKILL.md) is missing next to ${__dirname}; reinstall git-handoff`);
+}
+
+function installSkill(root: string, agent: Agent, commonDir: string): string {
+  const shown = `${SKILL_DIR[agent]}/handoff/SKILL.md`;
+  const file = path.join(root, shown);
+  const text = skillText();
+  if (existsSync(file) && readFileSync(file, 'utf8') === text) return `${shown}: the handoff skill already there`;
+  if (existsSync(file) && !readFileSync(file, 'utf8').includes(SKILL_MARK)) return `${shown}: left alone (another skill of that name is there)`;
+  installWrite(commonDir, file, text);
+  return `${shown}: the handoff skill`;
+}
+
+function uninstallSkill(root: string, agent: Agent, commonDir: string): string | null {
+  const shown = `${SKILL_DIR[agent]}/handoff/SKILL.md`;
+  const file = path.join(root, shown);
+  const ours = (t: string) => t.startsWith(`---\n${SKILL_MARK}`);
+  if (!restoreOriginal(commonDir, file, (t) => !ours(t))) {
+    if (!existsSync(file) || !ours(readFileSync(file, 'utf8'))) return null;
+    rmSync(file);
+  }
+  // handoff/, skills/, then the client folder install made, each only once empty
+  for (let d = path.dirname(file); d !== root; d = path.dirname(d)) removeIfEmpty(d);
+  return `${shown}: removed the handoff skill`;
+}
 
 function top(repo: Repo): string {
   if (!repo.worktree) throw new HandoffError('usage', 'bare-repository', 'agent wiring belongs in a worktree; this repository is bare');
@@ -92,9 +136,11 @@ function readJson(file: string): Record<string, any> {
   throw new HandoffError('usage', 'unreadable-settings', `${file} is not a JSON object; fix or move it, then run install again (nothing was changed)`, { file });
 }
 
-function writeJson(file: string, value: Record<string, unknown>): void {
+function writeJson(file: string, value: Record<string, unknown>, commonDir?: string): void {
+  const text = JSON.stringify(value, null, 2) + '\n';
+  if (commonDir) return installWrite(commonDir, file, text); // install keeps the original bytes for uninstall
   mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, JSON.stringify(value, null, 2) + '\n');
+  writeFileSync(file, text);
 }
 
 /** The settings directory install made for a client (.claude, .gemini, .codex) goes too once nothing is left in it. */
@@ -138,24 +184,30 @@ function strip(settings: Record<string, any>): number {
 }
 
 /**
- * The command a client's hook runs: `git-handoff guard` (the program `git handoff` runs, found on the same PATH,
- * without a git process in front of every tool call: the guard's whole budget is a few milliseconds over a bare
- * node start), `git handoff guard` when asked for, or a given launcher path with forward slashes, in double
- * quotes (clients run hooks through a shell, where backslashes and spaces would break it).
+ * The command a client's hook runs. By default the sh front `git-handoff-guard` (bin/git-handoff-guard, on the
+ * same PATH as `git-handoff`): it answers the tool calls that cannot concern handoffs without starting node and
+ * hands every other one to `git-handoff guard`. `git handoff guard` when asked for; a given launcher path with
+ * forward slashes, in double quotes (clients run hooks through a shell, where backslashes and spaces would break
+ * it), through its sibling front when there is one. The client is stated, never sniffed: `--client=<id>`.
  */
-export function guardCommand(launcher?: string): string {
-  if (!launcher || launcher === 'git-handoff') return 'git-handoff guard';
-  if (launcher === 'git handoff') return 'git handoff guard';
+export function guardCommand(launcher: string | undefined, client: string): string {
+  const arg = `--client=${client}`;
+  if (!launcher || launcher === 'git-handoff') return `git-handoff-guard ${arg}`;
+  if (launcher === 'git handoff') return `git handoff guard ${arg}`;
   const unquoted = launcher.replace(/^"(.*)"$/, '$1').replace(/\\/g, '/');
-  return `"${unquoted.replace(/(["\\$`])/g, '\\$1')}" guard`;
+  const quote = (p: string) => `"${p.replace(/(["\\$`])/g, '\\$1')}"`;
+  if (/(^|\/)git-handoff-guard$/.test(unquoted)) return `${quote(unquoted)} ${arg}`;
+  const front = unquoted.replace(/git-handoff$/, 'git-handoff-guard');
+  if (front !== unquoted && existsSync(front)) return `${quote(front)} ${arg}`;
+  return `${quote(unquoted)} guard ${arg}`;
 }
 
 export function installAgents(repo: Repo, o: InstallOptions): string[] {
   const root = top(repo);
-  const command = guardCommand(o.command);
   const msgs: string[] = [];
   for (const agent of o.agents ?? []) {
     const w = WIRING[agent];
+    const command = guardCommand(o.command, w.client);
     const file = path.join(root, w.settings);
     const settings = readJson(file);
     const before = JSON.stringify(settings);
@@ -169,15 +221,20 @@ export function installAgents(repo: Repo, o: InstallOptions): string[] {
     }
     if (JSON.stringify(settings) === before) msgs.push(`${w.settings}: already wired (${agent})`);
     else {
-      writeJson(file, settings);
+      writeJson(file, settings, repo.commonDir);
       msgs.push(`${w.settings}: wired \`${command}\` for ${Object.keys(w.events).join(', ')}`);
     }
-    msgs.push(installSnippet(path.join(root, w.notes), w.notes));
+    msgs.push(installSnippet(path.join(root, w.notes), w.notes, repo.commonDir));
+    msgs.push(installSkill(root, agent, repo.commonDir));
+    if (agent === 'codex') msgs.push(`${w.settings}: ${CODEX_TRUST_HOW}`);
+    else if (pluginAnswers(agent === 'claude' ? 'claude-code' : 'gemini-cli', root)) {
+      msgs.push(`the git-handoff ${agent === 'claude' ? 'plugin' : 'extension'} is active for you: these project hooks defer to it, so each event is answered once`);
+    }
   }
   return msgs;
 }
 
-function installSnippet(file: string, shown: string): string {
+function installSnippet(file: string, shown: string, commonDir: string): string {
   const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
   const s = text.indexOf(SNIPPET_START);
   const e = text.indexOf(SNIPPET_END);
@@ -185,7 +242,7 @@ function installSnippet(file: string, shown: string): string {
   if (s >= 0 && e > s) next = text.slice(0, s) + SNIPPET + text.slice(e + SNIPPET_END.length);
   else next = text === '' ? SNIPPET + '\n' : text.replace(/\n*$/, '\n\n') + SNIPPET + '\n';
   if (next === text) return `${shown}: startup note already there`;
-  writeFileSync(file, next);
+  installWrite(commonDir, file, next);
   return `${shown}: ${s >= 0 ? 'updated' : 'added'} the startup note`;
 }
 
@@ -210,7 +267,11 @@ export function uninstallAgents(repo: Repo, o: InstallOptions): string[] {
   for (const agent of o.agents ?? []) {
     const w = WIRING[agent];
     const file = path.join(root, w.settings);
-    if (existsSync(file)) {
+    if (restoreOriginal(repo.commonDir, file, (t) => !/git[- ]handoff(-guard|(\.cmd|\.exe)?["']?\s+guard)/.test(t))) {
+      removeIfEmpty(path.dirname(file));
+      msgs.push(`${w.settings}: restored as it was before install (byte for byte)`);
+    } else if (existsSync(file)) {
+      // changed since install: take our entries out and keep the rest
       const settings = readJson(file);
       const n = strip(settings);
       if (n > 0) {
@@ -221,9 +282,12 @@ export function uninstallAgents(repo: Repo, o: InstallOptions): string[] {
         msgs.push(`${w.settings}: removed ${n} git-handoff hook(s)`);
       }
     }
+    const skill = uninstallSkill(root, agent, repo.commonDir);
+    if (skill) msgs.push(skill);
     if (!notesDone.has(w.notes)) {
       notesDone.add(w.notes);
-      const m = uninstallSnippet(path.join(root, w.notes), w.notes);
+      const notes = path.join(root, w.notes);
+      const m = restoreOriginal(repo.commonDir, notes, (t) => !t.includes(SNIPPET_START)) ? `${w.notes}: restored as it was before install` : uninstallSnippet(notes, w.notes);
       if (m) msgs.push(m);
     }
   }
@@ -238,7 +302,8 @@ export function doctorAgents(repo: Repo): DoctorItem[] {
   for (const [agent, w] of Object.entries(WIRING) as Array<[Agent, Wiring]>) {
     const file = path.join(repo.worktree, w.settings);
     if (!existsSync(file)) {
-      items.push({ component: `agent ${agent}`, status: 'missing', detail: `${w.settings} not present (git handoff install --agent ${agent})` });
+      // a client nobody wired here is not something missing, only not in use
+      items.push({ component: `agent ${agent}`, status: 'info', detail: `not wired (${w.settings} not present); to use it: git handoff install --agent ${agent}` });
       continue;
     }
     let settings: Record<string, any>;
@@ -250,18 +315,48 @@ export function doctorAgents(repo: Repo): DoctorItem[] {
     }
     const wired = Object.keys(w.events).filter((ev) => hasOurs(settings.hooks?.[ev]));
     const missing = Object.keys(w.events).filter((ev) => !wired.includes(ev));
-    if (wired.length === 0) items.push({ component: `agent ${agent}`, status: 'missing', detail: `${w.settings} has no git-handoff hook` });
+    if (wired.length === 0) items.push({ component: `agent ${agent}`, status: 'missing', detail: `${w.settings} has no git-handoff hook (git handoff install --agent ${agent})` });
     else if (missing.length) items.push({ component: `agent ${agent}`, status: 'broken', detail: `${w.settings} lacks ${missing.join(', ')} (run install --agent ${agent} again)` });
-    else if (off) items.push({ component: `agent ${agent}`, status: 'info', detail: `${w.settings}: ${wired.join(', ')}; the guard is off in this repository (git config handoff.guard off), so it allows everything` });
+    else if (agent !== 'codex' && pluginAnswers(agent === 'claude' ? 'claude-code' : 'gemini-cli', repo.worktree)) {
+      items.push({ component: `agent ${agent}`, status: 'ok', detail: `${w.settings}: ${wired.join(', ')}; these hooks defer to the git-handoff ${agent === 'claude' ? 'plugin' : 'extension'}, which answers each event (never twice)` });
+    } else if (off) items.push({ component: `agent ${agent}`, status: 'info', detail: `${w.settings}: ${wired.join(', ')}; the guard is off in this repository (git config handoff.guard off), so it allows everything` });
     else {
       const probe = probeWiring(repo.worktree, agent, settings.hooks[Object.keys(w.events)[0]]);
       items.push({ component: `agent ${agent}`, status: probe.ok ? 'ok' : 'broken', detail: `${w.settings}: ${wired.join(', ')}; ${probe.detail}` });
     }
+    if (agent === 'codex' && wired.length) items.push(...doctorCodex(repo.worktree, settings.hooks));
   }
   return items;
 }
 
+/** Codex's own gates: the project and each hook trusted in $CODEX_HOME/config.toml, git-handoff on a login shell's PATH. */
+function doctorCodex(worktree: string, hooks: Record<string, unknown>): DoctorItem[] {
+  const t = codexTrust(worktree, hooks, isOurs);
+  if (!existsSync(path.dirname(t.configFile))) {
+    // Codex has never run for this user: nothing to trust yet, nothing broken
+    return [{ component: 'agent codex trust', status: 'info', detail: `Codex has not run here (no ${path.dirname(t.configFile)}); once it does: ${CODEX_TRUST_HOW}` }];
+  }
+  const problems = [
+    t.unreadable ? `${t.configFile} is not valid TOML (${t.unreadable})` : null,
+    t.projectUntrusted ? `the project ${worktree} is not trusted in ${t.configFile}` : null,
+    t.untrusted.length ? `hooks not trusted: ${t.untrusted.join(', ')}` : null,
+    t.modified.length ? `hooks changed since they were trusted: ${t.modified.join(', ')}` : null,
+    t.disabled.length ? `hooks turned off: ${t.disabled.join(', ')}` : null,
+  ].filter(Boolean);
+  const items: DoctorItem[] = [
+    problems.length
+      ? { component: 'agent codex trust', status: 'broken', detail: `Codex skips these hooks silently: ${problems.join('; ')}. Fix: ${CODEX_TRUST_HOW}` }
+      : { component: 'agent codex trust', status: 'ok', detail: `the project and every git-handoff hook are trusted in ${t.configFile}` },
+  ];
+  const shell = loginShellProblem();
+  items.push(shell ? { component: 'agent codex PATH', status: 'broken', detail: shell } : { component: 'agent codex PATH', status: 'ok', detail: 'a login shell finds git-handoff' });
+  return items;
+}
+
 const PROBE_REF = 'refs/handoffs/doctor/probe-wiring';
+
+/** At most `max` characters, cut at a word boundary with an ellipsis, never inside a word. */
+const wordCut = (s: string, max: number) => (s.length <= max ? s : `${s.slice(0, max + 1).replace(/\s+\S*$/, '')}…`);
 
 /** A synthetic refusal-worthy payload in each client's shape. */
 function probePayload(agent: Agent, cwd: string): Record<string, unknown> {
@@ -273,7 +368,12 @@ function probePayload(agent: Agent, cwd: string): Record<string, unknown> {
 
 /** Runs the exact command the client's before-tool hook runs, with a payload it must refuse, and reads the answer. */
 function probeWiring(cwd: string, agent: Agent, groups: any[]): { ok: boolean; detail: string } {
-  const hook = groups.flatMap((g) => g.hooks ?? []).find(isOurs) as { command: string };
+  return probeCommand(cwd, agent, (groups.flatMap((g) => g.hooks ?? []).find(isOurs) as { command: string }).command);
+}
+
+/** Runs a hook command with a payload it must refuse, as the client would, and reads the answer. */
+export function probeCommand(cwd: string, agent: Agent, command: string): { ok: boolean; detail: string } {
+  const hook = { command };
   // The probe is nobody's session: no client process or session of the shell doctor runs in may leak into it
   // (a CLAUDE_PID would make the probe look like a successor of the session that ran doctor).
   const env = { ...process.env };
@@ -287,7 +387,7 @@ function probeWiring(cwd: string, agent: Agent, groups: any[]): { ok: boolean; d
     return { ok: false, detail: `\`${hook.command}\` answered no decision to a probe it must refuse` };
   }
   const denied = answer?.hookSpecificOutput?.permissionDecision === 'deny' || answer?.decision === 'deny';
-  const reason = String(answer?.hookSpecificOutput?.permissionDecisionReason ?? answer?.reason ?? '').split('\n')[0].slice(0, 100);
+  const reason = wordCut(String(answer?.hookSpecificOutput?.permissionDecisionReason ?? answer?.reason ?? '').split('\n')[0], 100);
   return denied
     ? { ok: true, detail: `a probe through \`${hook.command}\` was refused as it should be: "${reason}"` }
     : { ok: false, detail: `\`${hook.command}\` gave an unexpected answer to the probe: ${r.stdout.slice(0, 200)}` };

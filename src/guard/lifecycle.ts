@@ -1,19 +1,21 @@
 // After a tool, at session start, at stop and before compaction: the ledger of written paths, the worktree
 // lease, the boot view as context, and the once-per-session reminders.
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { recordWrites } from '../handoff/ledger';
+import { absent, recordIntents, recordWrites } from '../handoff/ledger';
+import { claimRecord, isKnownSession } from '../handoff/lineage-record';
 import { encodeBranch } from '../handoff/names';
 import { handoffDir } from '../handoff/paths';
 import { short } from '../handoff/session';
+import { writeState as writeStateFile } from '../handoff/state-file';
 import type { GuardContext } from './context';
 import type { Decision } from './event';
+import { LEASE_EVERY_MS } from './first';
 import { clientPid, followLineage } from './lineage';
 import { writeJsonAtomic, type Location } from './locate';
 import { parsePatch } from './rules/files';
 import { parseShell, writeTargets } from './shell';
 
-const LEASE_EVERY_MS = 60_000;
 
 /** What the guard remembers about one session between calls. */
 interface SessionState {
@@ -25,9 +27,11 @@ interface SessionState {
   reminded?: boolean;
   /** `handoff.guard off` was already announced */
   offNoted?: boolean;
+  /** the compaction reminder was given */
+  compactReminded?: boolean;
 }
 
-const stateFile = (loc: Location, session: string) => path.join(handoffDir(loc.commonDir), 'guard', `${encodeBranch(session)}.json`);
+const stateFile = (loc: Location, session: string, ext = 'json') => path.join(handoffDir(loc.commonDir), 'guard', `${encodeBranch(session)}.${ext}`);
 
 function readState(loc: Location, session: string): SessionState {
   try {
@@ -39,7 +43,9 @@ function readState(loc: Location, session: string): SessionState {
 }
 
 function writeState(loc: Location, session: string, s: SessionState): void {
-  writeJsonAtomic(stateFile(loc, session), s);
+  writeJsonAtomic(loc, stateFile(loc, session), s);
+  // the sh front (bin/git-handoff-guard) reads the last lease refresh here to know when the next one is due
+  if (s.leaseAt) writeStateFile(stateFile(loc, session, 'beat'), `${s.leaseAt}\n`, handoffDir(loc.commonDir));
 }
 
 /** Absolute paths the tool call wrote, as far as its input says. */
@@ -73,34 +79,79 @@ async function heartbeat(ctx: GuardContext, loc: Location, session: string, forc
     state.warned = [...(state.warned ?? []), r.lease.session];
     const age = Math.max(0, Math.round((now - r.lease.time * 1000) / 60_000));
     warning =
-      `git-handoff: another live session, ${short(r.lease.session)} (${r.lease.client ?? 'unknown client'}, last active ${age} min ago), ` +
-      `works in this worktree (${loc.worktree}). You are session ${short(session)}. Your edits and commits can collide with its work: ` +
+      `git-handoff: another live session, ${short(r.lease.session, [session])} (${r.lease.client ?? 'unknown client'}, last active ${age} min ago), ` +
+      `works in this worktree (${loc.worktree}). You are session ${short(session, [r.lease.session])}. Your edits and commits can collide with its work: ` +
       `commit only the paths you wrote, or move to your own worktree (git worktree add ../<dir> -b <branch>).`;
   }
   writeState(loc, session, state);
   return warning;
 }
 
-export async function postTool(ctx: GuardContext): Promise<Decision> {
+/**
+ * Before a tool the guard allowed: what the call names is recorded as an intent (the ledger counts it once the
+ * file's state shows the call ran: a denied or failed call never wrote), the lease is refreshed when due, and a
+ * session seen for the first time is noted. Returns the "another live session" warning for a client that shows
+ * a before-tool context to the model; for the others it is kept for the after-tool hook (postTool).
+ */
+export async function beforeTool(ctx: GuardContext, loc: Location | null): Promise<string | null> {
+  const session = ctx.session;
+  if (!session || !loc || (await ctx.guardOff(loc))) return null;
+  // a session no lineage can follow (the client names no process) is known from its first call on
+  if (!ctx.event.agentId && !isKnownSession(loc.commonDir, session) && clientPid(ctx.event.client, ctx.env) === null) {
+    claimRecord(loc.commonDir, { session, client: ctx.event.client, pid: null, procStart: null, worktree: loc.worktree, source: 'tool', from: null, t: Date.now(), inherited: [], lease: false });
+  }
+  const byRepo = new Map<string, { loc: Location; paths: string[]; gone: string[] }>();
+  for (const abs of writtenPaths(ctx)) {
+    const l = ctx.locateFile(abs);
+    if (!l) continue;
+    const rel = path.relative(l.worktree, abs).split(path.sep).join('/');
+    const key = l.commonDir + '\0' + l.worktree;
+    const entry = byRepo.get(key) ?? { loc: l, paths: [], gone: [] };
+    entry.paths.push(rel);
+    if (absent(abs)) entry.gone.push(rel);
+    byRepo.set(key, entry);
+  }
+  const t = Date.now();
+  for (const { loc: l, paths, gone } of byRepo.values()) recordIntents(l.commonDir, session, l.worktree, paths, gone, t, ctx.event.agentId ?? undefined);
+  const warning = await heartbeat(ctx, loc, session);
+  if (!warning || ctx.event.client === 'claude-code') return warning;
+  writeStateFile(stateFile(loc, session, 'note'), warning, handoffDir(loc.commonDir));
+  return null;
+}
+
+/** Cursor's afterFileEdit comes with no before-hook: the edit ran, so what it wrote is recorded as written. */
+async function afterCursorTool(ctx: GuardContext): Promise<Decision> {
   const session = ctx.session;
   if (!session) return {};
   const loc = ctx.locate();
   if (!loc) return {};
   if (await ctx.guardOff(loc)) return {};
   const note = await followLineage(ctx, loc, 'tool');
-  const byRepo = new Map<string, { loc: Location; paths: string[] }>();
-  for (const abs of writtenPaths(ctx)) {
+  // a shell command was recorded by beforeShellExecution as an intent (it may not have run)
+  for (const abs of ctx.event.action.type === 'shell' ? [] : writtenPaths(ctx)) {
     const l = ctx.locateFile(abs);
-    if (!l) continue;
-    const rel = path.relative(l.worktree, abs).split(path.sep).join('/');
-    const entry = byRepo.get(l.commonDir + '\0' + l.worktree) ?? { loc: l, paths: [] };
-    entry.paths.push(rel);
-    byRepo.set(l.commonDir + '\0' + l.worktree, entry);
+    if (l) recordWrites(l.commonDir, session, l.worktree, [path.relative(l.worktree, abs).split(path.sep).join('/')], ctx.event.agentId ?? undefined);
   }
-  for (const { loc: l, paths } of byRepo.values()) recordWrites(l.commonDir, session, l.worktree, paths, ctx.event.agentId ?? undefined);
   const warning = await heartbeat(ctx, loc, session);
   const context = [note, warning].filter(Boolean).join('\n');
-  return context ? { context } : {};
+  return context ? { context, ...(warning ? { notice: warning } : {}) } : {};
+}
+
+/** After a tool: the warning beforeTool kept for a client that shows no context before a tool, given once. */
+export async function postTool(ctx: GuardContext): Promise<Decision> {
+  if (ctx.event.client === 'cursor') return afterCursorTool(ctx);
+  const session = ctx.session;
+  const loc = session ? ctx.locate() : null;
+  if (!session || !loc) return {};
+  const file = stateFile(loc, session, 'note');
+  let note: string;
+  try {
+    note = readFileSync(file, 'utf8');
+    rmSync(file);
+  } catch {
+    return {};
+  }
+  return note ? { context: note, notice: note } : {};
 }
 
 export async function sessionStart(ctx: GuardContext): Promise<Decision> {
@@ -115,7 +166,9 @@ export async function sessionStart(ctx: GuardContext): Promise<Decision> {
   const note = session ? await followLineage(ctx, loc, ctx.event.source ?? 'startup') : null;
   const repo = await ctx.repo(loc);
   const { bootView, renderBoot } = await import('../handoff/boot');
-  const text = renderBoot(bootView(repo, { session }), { untrusted: true }).replace(/\n+$/, '');
+  const { readerOf, validRole } = await import('../handoff/address');
+  const reader = readerOf({ session, client: ctx.event.client, role: validRole(ctx.env.GIT_HANDOFF_ROLE) });
+  const text = renderBoot(bootView(repo, { session, reader, surface: true }), { untrusted: true }).replace(/\n+$/, '');
   const warning = session ? await heartbeat(ctx, loc, session, true) : null;
   return { context: [note, text, warning].filter(Boolean).join('\n\n') };
 }
@@ -132,6 +185,12 @@ export async function guardOffOnce(ctx: GuardContext, loc: Location): Promise<De
   return { context: GUARD_OFF };
 }
 
+/** Whether the ledger holds paths this session wrote. */
+async function changedFiles(loc: Location, session: string): Promise<boolean> {
+  const { readLedger } = await import('../handoff/ledger');
+  return readLedger(loc.commonDir).some((e) => e.session === session && (e.paths?.length ?? 0) > 0);
+}
+
 export async function stop(ctx: GuardContext): Promise<Decision> {
   const session = ctx.session;
   if (!session || ctx.event.stopHookActive) return {};
@@ -139,9 +198,7 @@ export async function stop(ctx: GuardContext): Promise<Decision> {
   if (!loc) return {};
   const state = readState(loc, session);
   if (state.reminded) return {};
-  const { readLedger } = await import('../handoff/ledger');
-  const changed = readLedger(loc.commonDir).some((e) => e.session === session && (e.paths?.length ?? 0) > 0);
-  if (!changed) return {};
+  if (!(await changedFiles(loc, session))) return {};
   if (await ctx.guardOff(loc)) return {};
   const branch = ctx.branch(loc);
   const repo = await ctx.repo(loc);
@@ -158,10 +215,16 @@ export async function stop(ctx: GuardContext): Promise<Decision> {
   };
 }
 
+/**
+ * Before compaction, once per session, and only when it can matter: the session changed files or owns a handoff
+ * on the branch. (Gemini CLI fires PreCompress before every model request, whether or not it compacts.)
+ */
 export async function preCompact(ctx: GuardContext): Promise<Decision> {
   const loc = ctx.locate();
   const session = ctx.session;
-  if (!loc || !session || (await ctx.guardOff(loc))) return {};
+  if (!loc || !session) return {};
+  const state = readState(loc, session);
+  if (state.compactReminded || (await ctx.guardOff(loc))) return {};
   const branch = ctx.branch(loc);
   const { listRefs } = await import('../git/refs');
   const { parseTrailerLines } = await import('../handoff/document');
@@ -171,6 +234,8 @@ export async function preCompact(ctx: GuardContext): Promise<Decision> {
         .filter((r) => parseTrailerLines(r.trailers).session === session)
         .map((r) => r.ref.slice(r.ref.lastIndexOf('/') + 1))
     : [];
+  if (own.length === 0 && !(await changedFiles(loc, session))) return {};
+  writeState(loc, session, { ...state, compactReminded: true });
   const topic = own[0] ?? '<topic>';
   return {
     context:

@@ -1,16 +1,38 @@
 // The guard's side of lineage: which client process an event comes from, and the first sight of a session
 // (a known one costs one stat; only an unknown one, or a SessionStart, loads the domain and starts git).
+import { readFileSync } from 'node:fs';
 import { isKnownSession } from '../handoff/lineage-record';
 import { short } from '../handoff/session';
 import type { GuardContext } from './context';
 import type { GuardClient } from './event';
 import type { Location } from './locate';
 
-/** The client process a hook runs for: Claude Code exports CLAUDE_PID to its hooks; the others name none. */
+/**
+ * The client process a hook runs for: Claude Code exports CLAUDE_PID to its hooks (the others name none). The
+ * variable is only a claim: it counts when that process is an ancestor of this one (read from /proc), so a
+ * hand-made payload cannot borrow another session's process; where there is no /proc it never counts.
+ */
 export function clientPid(client: GuardClient, env: NodeJS.ProcessEnv): number | null {
   if (client !== 'claude-code') return null;
   const pid = Number(env.CLAUDE_PID);
-  return Number.isInteger(pid) && pid > 0 ? pid : null;
+  return Number.isInteger(pid) && pid > 1 && isAncestor(pid) ? pid : null;
+}
+
+/** Whether `pid` is this process's parent, grandparent, …: each step read from /proc/<p>/stat (field 4, the ppid). */
+function isAncestor(pid: number): boolean {
+  let p = process.ppid;
+  for (let depth = 0; depth < 64 && p > 1; depth++) {
+    if (p === pid) return true;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${p}/stat`, 'latin1');
+    } catch {
+      return false;
+    }
+    // the command name (field 2) is in parentheses and may hold spaces or parentheses itself
+    p = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  }
+  return false;
 }
 
 /**
@@ -42,7 +64,7 @@ export async function followLineage(ctx: GuardContext, loc: Location, source: st
     inh.paths.length ? `its claim on ${inh.paths.length} written path${inh.paths.length > 1 ? 's' : ''}` : null,
   ].filter(Boolean);
   return (
-    `git-handoff: you are session ${session}, continuing session ${short(inh.from)} in the same client process (${source === 'tool' ? 'a new session id' : source}). ` +
+    `git-handoff: you are session ${session}, continuing session ${short(inh.from, [session])} in the same client process (${source === 'tool' ? 'a new session id' : source}). ` +
     (what.length ? `Now yours: ${what.join('; ')}.` : 'It owned nothing here to carry over.')
   );
 }

@@ -1,10 +1,12 @@
 // Finding the repository, its handoff settings and this session's guard state without starting git: the guard
 // runs before every tool call, so it walks up for `.git` and keeps `git config` answers in a small cache.
-import { appendFileSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import type { Config } from '../git/config';
+import { trustedRepository } from '../git/trust';
 import { handoffDir } from '../handoff/paths';
+import { appendState, writeState } from '../handoff/state-file';
 
 export interface Location {
   /** the worktree top */
@@ -21,8 +23,30 @@ const readText = (p: string): string | null => {
   }
 };
 
-/** The non-bare repository containing `start` (which need not exist yet), found by walking up for `.git`. */
+/**
+ * The non-bare repository containing `start` (which need not exist yet), found by walking up for `.git`; null for
+ * a repository git itself would refuse as owned by another user (safe.directory): there the guard does nothing.
+ */
 export function locate(start: string): Location | null {
+  const loc = walkUp(start);
+  return loc && trustedRepository(loc.worktree, loc.gitDir) ? loc : null;
+}
+
+const isDir = (p: string): boolean => {
+  try {
+    return statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  } catch {
+    return false; // a name git could not open either (a NUL byte, too long)
+  }
+};
+
+/** Whether `start` is inside a repository git would refuse as another user's (the guard then does nothing at all). */
+export function untrusted(start: string): boolean {
+  const loc = walkUp(start);
+  return loc !== null && !trustedRepository(loc.worktree, loc.gitDir);
+}
+
+function walkUp(start: string): Location | null {
   let dir = path.resolve(start);
   for (;;) {
     const dotGit = path.join(dir, '.git');
@@ -38,6 +62,8 @@ export function locate(start: string): Location | null {
       const m = /^gitdir:\s*(.+?)\s*$/m.exec(readText(dotGit) ?? '');
       if (m) {
         const gitDir = path.resolve(dir, m[1]);
+        // a .git file naming a missing directory: git stops here with "not a git repository", and so does the guard
+        if (!isDir(gitDir)) return null;
         const common = readText(path.join(gitDir, 'commondir'))?.trim();
         return { worktree: dir, gitDir, commonDir: common ? path.resolve(gitDir, common) : gitDir };
       }
@@ -84,33 +110,63 @@ export const configKey = (loc: Location, env: NodeJS.ProcessEnv = process.env) =
  * The repository's git configuration (handoff.*, identity) as git last answered it, kept under
  * <git-common-dir>/handoff/ until a config file changes; null when there is no answer for `key` yet.
  */
-export function readConfigCache(loc: Location, key: string): Config | null {
+export function readConfigCache(loc: Location, key: string, env: NodeJS.ProcessEnv = process.env): Config | null {
   try {
     const c = JSON.parse(readFileSync(cacheFile(loc), 'utf8'));
-    if (c && c.key === key && Array.isArray(c.entries)) return new Map(c.entries);
+    // only a cache this user's guard wrote counts: a forged one (it could turn the guard off) is ignored, git asked
+    if (c && c.key === key && Array.isArray(c.entries) && typeof c.mac === 'string' && c.mac === macOf(key, c.entries, env)) return new Map(c.entries);
   } catch {
-    /* no cache yet */
+    /* no cache yet, or no key to check it with */
   }
   return null;
 }
 
-export function writeConfigCache(loc: Location, key: string, config: Config): void {
-  writeJsonAtomic(cacheFile(loc), { key, entries: [...config] });
+export function writeConfigCache(loc: Location, key: string, config: Config, env: NodeJS.ProcessEnv = process.env): void {
+  const entries = [...config];
+  let mac: string | null = null;
+  try {
+    mac = macOf(key, entries, env);
+  } catch {
+    return; // no key: no cache (git is asked every time)
+  }
+  writeJsonAtomic(loc, cacheFile(loc), { key, entries, mac });
 }
 
-export function writeJsonAtomic(file: string, value: unknown): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(value));
-  renameSync(tmp, file);
+/** HMAC-SHA256 of a cache under this user's key (<cache dir>/git-handoff/cache-key, 0600, made on first use). */
+function macOf(key: string, entries: unknown, env: NodeJS.ProcessEnv): string {
+  const { createHmac, randomBytes } = require('node:crypto') as typeof import('node:crypto');
+  const dir = path.join(env.XDG_CACHE_HOME || path.join(env.HOME || homedir(), '.cache'), 'git-handoff');
+  const file = path.join(dir, 'cache-key');
+  let secret: Buffer;
+  try {
+    const st = statSync(file);
+    if (st.uid !== process.geteuid?.() || (st.mode & 0o077) !== 0) throw new Error(`${file} is not this user's private file`);
+    secret = readFileSync(file);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    secret = randomBytes(32);
+    try {
+      writeState(file, secret.toString('hex'), dir, true);
+    } catch {
+      /* another guard made it first: read theirs */
+    }
+    secret = readFileSync(file);
+  }
+  return createHmac('sha256', secret).update(JSON.stringify([key, entries])).digest('hex');
 }
 
-/** Appends one line to <git-common-dir>/handoff/guard.log, or to the user cache directory outside a repository. */
+/** Replaces a JSON file under the repository's handoff state directory (no symlink followed, no foreign file written). */
+export function writeJsonAtomic(loc: Location, file: string, value: unknown): void {
+  writeState(file, JSON.stringify(value), handoffDir(loc.commonDir));
+}
+
+const MAX_LOG = 1024 * 1024;
+
+/** Appends one line (rotated past 1 MiB) to <git-common-dir>/handoff/guard.log, or to the user cache directory outside a repository. */
 export function guardLog(loc: Location | null, line: string, env: NodeJS.ProcessEnv = process.env): void {
   try {
     const dir = loc ? handoffDir(loc.commonDir) : path.join(env.XDG_CACHE_HOME || path.join(env.HOME || homedir(), '.cache'), 'git-handoff');
-    mkdirSync(dir, { recursive: true });
-    appendFileSync(path.join(dir, 'guard.log'), `${new Date().toISOString()} ${line.replace(/\n/g, ' | ')}\n`);
+    appendState(path.join(dir, 'guard.log'), `${new Date().toISOString()} ${line.replace(/\n/g, ' | ')}\n`, dir, MAX_LOG);
   } catch {
     /* the log is best effort: never fail the guard for it */
   }

@@ -149,7 +149,8 @@ export function parseShell(script: string, cwd: string | null = null, depth = 0)
 }
 
 function changeDir(dir: string | null, to: string | undefined): string | null {
-  if (!to || to === '-' || to.startsWith('$') || to.startsWith('~')) return null;
+  // an expansion, a glob or a brace list: the directory is not known statically
+  if (!to || to === '-' || to.startsWith('~') || /[$`*?[{]/.test(to)) return null;
   if (path.isAbsolute(to)) return to;
   return dir ? path.resolve(dir, to) : null;
 }
@@ -161,7 +162,15 @@ const takesValue: Record<string, Set<string>> = {
   timeout: new Set(['-s', '--signal', '-k', '--kill-after']),
   xargs: new Set(['-I', '-i', '-n', '-P', '-L', '-l', '-s', '-d', '-E', '-a', '--arg-file', '--delimiter', '--max-args', '--max-procs', '--replace']),
   stdbuf: new Set(['-i', '-o', '-e']),
+  ionice: new Set(['-c', '--class', '-n', '--classdata', '-p', '--pid', '-P', '--pgid', '-u', '--uid']),
+  flock: new Set(['-w', '--timeout', '-E', '--conflict-exit-code']),
+  unshare: new Set(['--setuid', '--setgid', '-S', '-G', '--root', '--wd', '--propagation']),
+  nsenter: new Set(['-t', '--target', '-S', '--setuid', '-G', '--setgid', '--root', '--wd']),
 };
+// Programs that run the command after their options (and, for some, one operand of their own).
+const WRAPPERS = new Set(['env', 'sudo', 'nohup', 'time', 'command', 'exec', 'nice', 'timeout', 'xargs', 'stdbuf', 'builtin', 'doas', 'setsid', 'ionice', 'chrt', 'taskset', 'flock', 'unshare', 'nsenter', 'chroot', 'unbuffer', 'rlwrap', 'faketime', 'chronic', 'catchsegv', 'busybox', 'proxychains', 'torsocks', 'caffeinate']);
+// Wrappers whose first operand is their own (a priority, a CPU mask, a lock file, a root directory, a time).
+const OWN_OPERAND = new Set(['chrt', 'taskset', 'flock', 'chroot', 'faketime']);
 
 /** Strips assignments and wrapper programs; expands `sh -c '<script>'` into its own commands. */
 function unwrap(words: string[], redirects: Redirect[], cwd: string | null, depth: number): SimpleCommand[] {
@@ -177,7 +186,7 @@ function unwrap(words: string[], redirects: Redirect[], cwd: string | null, dept
       i++;
     }
     const prog = words[i] !== undefined ? path.basename(words[i]) : undefined;
-    if (prog && ['env', 'sudo', 'nohup', 'time', 'command', 'exec', 'nice', 'timeout', 'xargs', 'stdbuf', 'builtin', 'doas'].includes(prog)) {
+    if (prog && WRAPPERS.has(prog)) {
       i++;
       if (prog === 'xargs') xargs = true;
       const valued = takesValue[prog] ?? new Set<string>();
@@ -188,11 +197,23 @@ function unwrap(words: string[], redirects: Redirect[], cwd: string | null, dept
       }
       if (words[i] === '--') i++;
       if (prog === 'timeout' && /^\d/.test(words[i] ?? '')) i++;
+      if (OWN_OPERAND.has(prog) && i < words.length) {
+        i++;
+        // `flock <file> -c '<script>'` runs a script as sh -c does
+        const c = prog === 'flock' && (words[i] === '-c' || words[i] === '--command') ? words[i + 1] : undefined;
+        if (c !== undefined && depth < MAX_DEPTH) return [...parseShell(c, dir, depth + 1), { argv: [], assigns, cwd: dir, redirects, xargs }];
+      }
       continue;
     }
     break;
   }
-  const argv = words.slice(i);
+  let argv = words.slice(i);
+  // `git -c alias.x=update-ref x …`: an alias defined for this one command runs what it stands for
+  const alias = aliasOf(argv, assigns);
+  if (alias !== null && depth < MAX_DEPTH) {
+    if (alias.shell !== null) return [...parseShell(alias.shell, dir, depth + 1), { argv: [], assigns, cwd: dir, redirects, xargs }];
+    argv = alias.argv;
+  }
   const prog = argv[0] !== undefined ? path.basename(argv[0]) : '';
   // `eval word…` runs its words, joined, as a script.
   if (prog === 'eval' && depth < MAX_DEPTH && argv.length > 1) {
@@ -207,6 +228,42 @@ function unwrap(words: string[], redirects: Redirect[], cwd: string | null, dept
     }
   }
   return [{ argv, assigns, cwd: dir, redirects, xargs }];
+}
+
+/** `-c` settings of a git command line and of GIT_CONFIG_COUNT / GIT_CONFIG_PARAMETERS assignments in front of it. */
+export function commandLineConfig(argv: string[], assigns: Record<string, string>): string[] {
+  const out: string[] = [];
+  for (let i = 1; i < argv.length && argv[i].startsWith('-'); i++) {
+    if (argv[i] === '-c' && argv[i + 1] !== undefined) out.push(argv[++i]);
+    else if (argv[i].startsWith('-c') && argv[i].length > 2 && !argv[i].startsWith('--')) out.push(argv[i].slice(2));
+    else if (GIT_VALUED.has(argv[i])) i++;
+  }
+  const n = Number(assigns.GIT_CONFIG_COUNT);
+  for (let k = 0; Number.isInteger(n) && k < Math.min(n, 100); k++) {
+    if (assigns[`GIT_CONFIG_KEY_${k}`] !== undefined) out.push(`${assigns[`GIT_CONFIG_KEY_${k}`]}=${assigns[`GIT_CONFIG_VALUE_${k}`] ?? ''}`);
+  }
+  // GIT_CONFIG_PARAMETERS: 'key'='value' pairs, as git -c passes them on
+  for (const m of (assigns.GIT_CONFIG_PARAMETERS ?? '').matchAll(/'([^']*)'(?:='([^']*)')?/g)) out.push(m[2] !== undefined ? `${m[1]}=${m[2]}` : m[1]);
+  return out;
+}
+
+/** A git command line whose subcommand is an alias defined on that line: its expansion (argv, or a shell script for `!…`). */
+function aliasOf(argv: string[], assigns: Record<string, string>): { argv: string[]; shell: string | null } | null {
+  const prog = argv[0] !== undefined ? path.basename(argv[0]) : '';
+  if (prog !== 'git' && !argv[0]?.startsWith('$')) return null;
+  const config = commandLineConfig(argv, assigns);
+  if (config.length === 0) return null;
+  let i = 1;
+  while (i < argv.length && argv[i].startsWith('-')) i += GIT_VALUED.has(argv[i]) ? 2 : 1;
+  const sub = argv[i];
+  if (sub === undefined) return null;
+  const def = config.reverse().find((c) => c.slice(0, c.indexOf('=')).toLowerCase() === `alias.${sub.toLowerCase()}`);
+  if (def === undefined) return null;
+  const value = def.slice(def.indexOf('=') + 1).trim();
+  const rest = argv.slice(i + 1);
+  if (value.startsWith('!')) return { argv: [], shell: `${value.slice(1)} ${rest.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ')}` };
+  const words = parse(value).filter((w): w is string => typeof w === 'string');
+  return { argv: [...argv.slice(0, i), ...words, ...rest], shell: null };
 }
 
 export interface GitInvocation {
@@ -228,7 +285,7 @@ export function gitInvocation(cmd: SimpleCommand): GitInvocation | null {
   if (prog !== 'git' && !cmd.argv[0]?.startsWith('$')) return null;
   let cwd = cmd.cwd;
   let gitDir: string | null = cmd.assigns.GIT_DIR ?? null;
-  const config: string[] = [];
+  const config: string[] = commandLineConfig([], cmd.assigns);
   let i = 1;
   while (i < cmd.argv.length && cmd.argv[i].startsWith('-')) {
     const a = cmd.argv[i];
@@ -265,6 +322,21 @@ const nonOptions = (args: string[]) => {
   }
   return out;
 };
+
+/** The value of an option given as `-o X`, `-oX`, `--output X` or `--output=X` (the last one given), or undefined. */
+function optionValue(args: string[], names: string[]): string | undefined {
+  let v: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--') break;
+    for (const n of names) {
+      if (a === n) v = args[i + 1];
+      else if (n.startsWith('--') && a.startsWith(n + '=')) v = a.slice(n.length + 1);
+      else if (!n.startsWith('--') && a.startsWith(n) && a.length > n.length) v = a.slice(n.length);
+    }
+  }
+  return v;
+}
 
 /** Files a simple command writes, appends to or deletes (redirects, tee, sed -i, cp/mv, rm, touch, dd…). */
 export function writeTargets(cmd: SimpleCommand): WriteTarget[] {
@@ -320,6 +392,24 @@ export function writeTargets(cmd: SimpleCommand): WriteTarget[] {
       break;
     case 'dd':
       for (const a of args) if (a.startsWith('of=')) add(a.slice(3), 'write');
+      break;
+    case 'sort':
+      add(optionValue(args, ['-o', '--output']), 'write');
+      break;
+    case 'curl':
+      add(optionValue(args, ['-o', '--output']), 'write');
+      break;
+    case 'wget':
+      add(optionValue(args, ['-O', '--output-document']), 'write');
+      break;
+    case 'uniq': {
+      const files = nonOptions(args);
+      if (files.length >= 2) add(files[1], 'write');
+      break;
+    }
+    case 'git':
+      // diff, log, show, format-patch … --output=<file> write where they are told
+      add(optionValue(args, ['--output']), 'write');
       break;
     case 'find': {
       // `find <paths> … -delete` or `-exec …` may remove anything under its starting paths.

@@ -3,6 +3,8 @@ import { HandoffError } from '../errors';
 import type { Client } from './session';
 
 export const BODY_MAX = 1024 * 1024;
+/** A handoff commit object is a header, a subject and a few trailers: far less than this. */
+export const COMMIT_MAX = 64 * 1024;
 
 export const TRAILER = {
   session: 'Claude-Session-Id',
@@ -12,7 +14,12 @@ export const TRAILER = {
   client: 'Handoff-Client',
   takeoverFrom: 'Handoff-Takeover-From',
   reason: 'Handoff-Reason',
+  person: 'Handoff-Person',
+  importedFrom: 'Handoff-Imported-From',
 } as const;
+
+/** Trailers that may appear several times (issue 18: addressing), read into lists in order. */
+export const LIST_TRAILER = { to: 'Handoff-To', tags: 'Handoff-Tag', refs: 'Handoff-Ref' } as const;
 
 export interface HandoffState {
   branch: string;
@@ -30,6 +37,16 @@ export interface Trailers {
   client: string | null;
   takeoverFrom: string | null;
   reason: string | null;
+  /** `Name <email>`: a person wrote it (then `session` is `person:<email>`) */
+  person: string | null;
+  importedFrom: string | null;
+  to: string[];
+  tags: string[];
+  refs: string[];
+  /** set when git's trailer block is ambiguous (then every field above is null): such a commit is refused wherever the invariant is checked */
+  problem: string | null;
+  /** for an ambiguous block: every Claude-Session-Id value any reader could take from it */
+  claimed?: string[];
 }
 
 export interface MessageInput {
@@ -41,6 +58,14 @@ export interface MessageInput {
   client: Client;
   takeoverFrom?: string | null;
   reason?: string | null;
+  /** written by a person: `Handoff-Person: Name <email>` instead of Claude-Session-Id */
+  person?: { name: string; email: string } | null;
+  to?: string[];
+  tags?: string[];
+  refs?: string[];
+  importedFrom?: string | null;
+  /** trailer lines after the standard ones (SPEC 2.6: the scan record) */
+  extra?: string[];
 }
 
 /** Refuses what cannot be stored: not text, NUL bytes, empty, over 1 MiB. */
@@ -70,55 +95,128 @@ export function summaryLine(body: string): string {
 
 export function buildMessage(m: MessageInput): string {
   const lines = [
-    `${TRAILER.session}: ${m.session}`,
+    m.person ? `${TRAILER.person}: ${oneLine(m.person.name)} <${m.person.email}>` : `${TRAILER.session}: ${m.session}`,
     `${TRAILER.branch}: ${oneLine(m.branch)}`,
     `${TRAILER.topic}: ${m.topic}`,
     `${TRAILER.head}: ${m.head ?? 'none'}`,
     `${TRAILER.client}: ${m.client}`,
+    ...(m.to ?? []).map((v) => `${LIST_TRAILER.to}: ${oneLine(v)}`),
+    ...(m.tags ?? []).map((v) => `${LIST_TRAILER.tags}: ${oneLine(v)}`),
+    ...(m.refs ?? []).map((v) => `${LIST_TRAILER.refs}: ${oneLine(v)}`),
   ];
+  if (m.importedFrom) lines.push(`${TRAILER.importedFrom}: ${oneLine(m.importedFrom)}`);
   if (m.takeoverFrom) {
     lines.push(`${TRAILER.takeoverFrom}: ${m.takeoverFrom}`);
     lines.push(`${TRAILER.reason}: ${oneLine(m.reason ?? '') || 'takeover'}`);
   }
+  for (const l of m.extra ?? []) lines.push(oneLine(l));
   return `handoff(${m.topic}): ${summaryLine(m.body)}\n\n${lines.join('\n')}\n`;
 }
 
-const KEY_TO_FIELD = new Map<string, keyof Trailers>(Object.entries(TRAILER).flatMap(([f, k]) => [[k, f as keyof Trailers], [k.toLowerCase(), f as keyof Trailers]]));
+type OneField = keyof typeof TRAILER;
+type ListField = keyof typeof LIST_TRAILER;
+const KEY_TO_FIELD = new Map<string, OneField>(Object.entries(TRAILER).flatMap(([f, k]) => [[k, f as OneField], [k.toLowerCase(), f as OneField]]));
+const KEY_TO_LIST = new Map<string, ListField>(Object.entries(LIST_TRAILER).flatMap(([f, k]) => [[k, f as ListField], [k.toLowerCase(), f as ListField]]));
+// shared by every row without list trailers: list reads 10,000 rows and most carry none
+const NONE: string[] = Object.freeze([]) as unknown as string[];
 
-/** Parses trailer lines ("Key: value"), keeping the first of each key; key match is case-insensitive. */
-export function parseTrailerLines(lines: Iterable<string>): Trailers {
-  const t: Trailers = { session: null, branch: null, topic: null, head: null, client: null, takeoverFrom: null, reason: null };
+/** `person:<email>` of a `Name <email>` trailer value, or null when it names no email. */
+export function personOwnerOf(value: string): string | null {
+  const m = /<([^<>\s]+@[^<>\s]+)>\s*$/.exec(value);
+  return m ? `person:${m[1]}` : null;
+}
+
+// The one strict shape of a trailer line: a token, ": ", a value with no control, line or paragraph separator.
+const TRAILER_LINE = /^([A-Za-z0-9][A-Za-z0-9-]*): ?([^\u0000-\u001f\u007f-\u009f\u2028\u2029]*)$/;
+const VALUE_CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+// A handoff commit's block is seven short lines; anything far larger is not one.
+export const TRAILER_BLOCK_MAX = 16 * 1024;
+
+/**
+ * The one trailer reading of the product (SPEC 2): the raw trailer block as git itself finds it
+ * (`%(trailers)`, not unfolded), one line per element. Every line must be a plain `Key: value`; a
+ * continuation or free-text line, a control byte (CR, 0x1F, ESC…) or a second value of one of our keys makes
+ * the block ambiguous: `problem` says why and the fields stay null, so no reader can see an owner in it.
+ * The list keys (Handoff-To, -Tag, -Ref) may repeat: their values are kept in order.
+ */
+export function parseTrailerLines(lines: readonly string[]): Trailers {
+  const t: Trailers = {
+    session: null, branch: null, topic: null, head: null, client: null, takeoverFrom: null, reason: null,
+    person: null, importedFrom: null, to: NONE, tags: NONE, refs: NONE, problem: null,
+  };
+  let size = 0;
   for (const line of lines) {
-    const i = line.indexOf(':');
-    if (i <= 0) continue;
-    const key = line.slice(0, i);
-    // the exact spelling first (what this tool writes), without allocating a lowercased copy; list reads 10,000 of these
-    const field = KEY_TO_FIELD.get(key) ?? KEY_TO_FIELD.get(key.trim().toLowerCase());
-    if (field && t[field] === null) t[field] = line.slice(i + 1).trim();
+    if (line === '') continue;
+    size += line.length + 1;
+    // fast path, what this tool writes: our key in its exact spelling, ": ", a value without controls (list reads 50,000 of these)
+    const colon = line.indexOf(': ');
+    const key = colon > 0 ? line.slice(0, colon) : '';
+    let field = KEY_TO_FIELD.get(key);
+    let list = field ? undefined : KEY_TO_LIST.get(key);
+    let value: string;
+    if ((field || list) && !VALUE_CONTROL.test(line)) value = line.slice(colon + 2);
+    else {
+      const m = TRAILER_LINE.exec(line);
+      if (!m) {
+        // free text in git's block ("(cherry picked from …)") names nothing; a line another reader could take for a key does
+        if (!/^\s/.test(line) && !VALUE_CONTROL.test(line) && !/^[^:]*[A-Za-z0-9-]\s*:/.test(line)) continue;
+        return ambiguous(t, /^\s/.test(line) ? 'a continuation line' : VALUE_CONTROL.test(line) ? 'a control character' : 'a line that is not `Key: value`', lines);
+      }
+      field = KEY_TO_FIELD.get(m[1]) ?? KEY_TO_FIELD.get(m[1].toLowerCase());
+      list = field ? undefined : (KEY_TO_LIST.get(m[1]) ?? KEY_TO_LIST.get(m[1].toLowerCase()));
+      if (!field && !list) continue;
+      value = m[2];
+    }
+    if (list) {
+      (t[list] === NONE ? (t[list] = []) : t[list]).push(value.trim());
+      continue;
+    }
+    if (t[field!] !== null) return ambiguous(t, `two ${TRAILER[field!]} trailers`, lines);
+    t[field!] = value.trim();
   }
+  if (size > TRAILER_BLOCK_MAX) return ambiguous(t, `a trailer block of ${size} bytes`, lines);
   if (t.head === 'none') t.head = null;
+  if (t.session !== null && t.person !== null) return ambiguous(t, `two owners (${TRAILER.session} and ${TRAILER.person})`, lines);
+  // a person owns what they wrote as `person:<email>`, like a session owns its id
+  if (t.session === null && t.person !== null) t.session = personOwnerOf(t.person);
   return t;
 }
 
-/** Trailers of a full commit message: the last paragraph only, as git reads them. */
-export function parseMessageTrailers(message: string): Trailers {
-  const paragraphs = message.replace(/\s+$/, '').split(/\n[ \t]*\n/);
-  const last = paragraphs.length > 1 ? paragraphs[paragraphs.length - 1] : '';
-  return parseTrailerLines(last.split('\n'));
+function ambiguous(t: Trailers, why: string, lines: readonly string[]): Trailers {
+  for (const k of Object.keys(TRAILER) as OneField[]) t[k] = null;
+  t.to = t.tags = t.refs = NONE;
+  t.problem = `ambiguous trailer block (${why})`;
+  // every session any reader could see in it: what protects a code commit from being dropped counts them all
+  t.claimed = [...new Set(lines.flatMap((l) => /^\s*claude-session-id\s*:\s*([^\s\u0000-\u001f]+)/i.exec(l)?.[1] ?? []))];
+  return t;
 }
 
 export function serializeState(s: HandoffState): string {
   return JSON.stringify({ branch: s.branch, head: s.head, worktree: s.worktree, dirty: s.dirty, files: s.files }, null, 2) + '\n';
 }
 
+// state.json as written is a few KiB; a received one is held to that shape and size before anything reads it.
+export const STATE_MAX = 256 * 1024;
+const STATE_LIST_MAX = 1000;
+const STATE_TEXT_MAX = 4096;
+const isText = (v: unknown, max = STATE_TEXT_MAX): v is string => typeof v === 'string' && v.length <= max && !CONTROL.test(v);
+const isTextList = (v: unknown): v is string[] => Array.isArray(v) && v.length <= STATE_LIST_MAX && v.every((x) => isText(x));
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+/** state.json of a version, validated (schema, sizes, no control characters): anything else is data nobody reads, so null. */
 export function parseState(text: string | null): HandoffState | null {
-  if (!text) return null;
+  if (!text || text.length > STATE_MAX) return null;
+  let j: unknown;
   try {
-    const j = JSON.parse(text);
-    return j && typeof j === 'object' ? (j as HandoffState) : null;
+    j = JSON.parse(text);
   } catch {
     return null;
   }
+  if (!j || typeof j !== 'object' || Array.isArray(j)) return null;
+  const o = j as Record<string, unknown>;
+  if (!isText(o.branch) || !(o.head === null || (typeof o.head === 'string' && /^[0-9a-f]{40,64}$/.test(o.head)))) return null;
+  if (!(o.worktree === null || isText(o.worktree)) || !isTextList(o.dirty) || !isTextList(o.files)) return null;
+  return { branch: o.branch, head: o.head as string | null, worktree: o.worktree as string | null, dirty: o.dirty, files: o.files };
 }
 
 /** Path-like words of a body (src/app.ts, `docs/x.md`): candidates for state.files. */

@@ -5,11 +5,12 @@ import path from 'node:path';
 import { HandoffError, toHandoffError } from '../errors';
 import type { Repo } from '../git/repo';
 import { readRef } from '../git/refs';
-import { validateBody } from './document';
+import { validateBody, type HandoffState } from './document';
+import { parseFrontmatterHandoff } from './frontmatter';
 import { assertTopic, handoffRef, isValidTopic } from './names';
 import { branchSlug, parseMarker, SEED_NAME_RE } from './seed-file';
 import { assertSession, NO_SESSION_HELP, type SessionRef } from './session';
-import { readTip, resolveBranch, writeHandoff } from './store';
+import { assertTakeover, readTip, resolveBranch, writeHandoff } from './store';
 
 /** The topic a `handover.md` gets when no --topic is given. */
 export const HANDOVER_TOPIC = 'session-handover';
@@ -21,7 +22,14 @@ export interface ImportOptions {
   session?: SessionRef | null;
 }
 
-export type FileKind = 'seed' | 'handover' | 'other';
+export interface RunImportOptions {
+  /** the session running the import (--session, or the environment's); null for a person */
+  importer?: SessionRef | null;
+  /** --take-over --reason: write over another session's handoff as the importer, on the record */
+  takeover?: { reason: string } | null;
+}
+
+export type FileKind = 'seed' | 'handover' | 'frontmatter' | 'other';
 
 export interface ImportPlan {
   file: string;
@@ -33,6 +41,11 @@ export interface ImportPlan {
   /** where the owner came from: the file's marker, or the importing session */
   ownerFrom: 'marker' | 'session';
   body: string;
+  /** a frontmatter file's addressing: Handoff-To, Handoff-Tag, Handoff-Ref, Handoff-Imported-From */
+  address?: { to: string[]; tags: string[]; refs: string[]; importedFrom: string };
+  /** set by the secret scan (src/handoff/secrets-write.ts): the state and trailers it checked */
+  state?: HandoffState;
+  trailers?: string[];
 }
 
 export interface ImportResult {
@@ -161,6 +174,15 @@ export function planImport(repo: Repo, args: string[], o: ImportOptions = {}): I
   let branches: string[] | null = null;
   const plans: ImportPlan[] = [];
   for (const file of files) {
+    const fm = frontmatterOf(file);
+    if (fm) {
+      const branch = resolveBranch(repo, o.branch);
+      const topic = assertTopic(o.topic ?? fm.topic);
+      if (!o.session) throw new HandoffError('noSession', 'no-session', `${file} is imported as your handoff (its "from" is kept as Handoff-Imported-From); ${NO_SESSION_HELP}, or pass --person`, { file });
+      plans.push(planOf(plans, file, 'frontmatter', branch, topic, { owner: o.session, ownerFrom: 'session', body: bodyOf(file, fm.body) }));
+      plans[plans.length - 1].address = { to: fm.to, tags: fm.tags, refs: fm.refs, importedFrom: fm.from };
+      continue;
+    }
     const kind = kindOf(file);
     let branch: string;
     let topic: string;
@@ -177,12 +199,28 @@ export function planImport(repo: Repo, args: string[], o: ImportOptions = {}): I
     }
     branch = resolveBranch(repo, branch);
     assertTopic(topic);
-    const ref = handoffRef(branch, topic);
-    const clash = plans.find((p) => p.ref === ref);
-    if (clash) throw new HandoffError('usage', 'same-target', `${clash.file} and ${file} would both go to ${ref}: import them one at a time with --topic`, { ref });
-    plans.push({ file, kind, branch, topic, ref, ...readHandoffFile(file, o.session) });
+    plans.push(planOf(plans, file, kind, branch, topic, readHandoffFile(file, o.session)));
   }
   return plans;
+}
+
+/** One plan, refused when an earlier file of the same import goes to the same ref. */
+function planOf(plans: ImportPlan[], file: string, kind: FileKind, branch: string, topic: string, read: Pick<ImportPlan, 'owner' | 'ownerFrom' | 'body'>): ImportPlan {
+  const ref = handoffRef(branch, topic);
+  const clash = plans.find((p) => p.ref === ref);
+  if (clash) throw new HandoffError('usage', 'same-target', `${clash.file} and ${file} would both go to ${ref}: import them one at a time with --topic`, { ref });
+  return { file, kind, branch, topic, ref, ...read };
+}
+
+/** A markdown file with YAML frontmatter, parsed and its handoff_id checked; null for any other file. */
+function frontmatterOf(file: string): ReturnType<typeof parseFrontmatterHandoff> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
+  } catch {
+    return null;
+  }
+  return text.startsWith('---') ? parseFrontmatterHandoff(file, text) : null;
 }
 
 /** The version of a handoff whose body is exactly `body`, if any (one hash-object, one rev-list, one cat-file). */
@@ -195,15 +233,24 @@ function versionWithBody(repo: Repo, ref: string, body: string): string | null {
   return i >= 0 ? versions[i] : null;
 }
 
-/** Writes each plan through writeHandoff as its owner; a body already stored as a version is not written again. */
-export function runImport(repo: Repo, plans: ImportPlan[]): ImportResult[] {
+/**
+ * Writes each plan through writeHandoff; a body already stored as a version is not written again. A new handoff is
+ * written as the file's owner (its marker): that is the migration. Over an existing handoff the importing session
+ * writes as itself, so a marker never lets one session add a version as another: over someone else's handoff that
+ * is refused (exit 3) unless it takes the handoff over on the record (SPEC 4 `import`).
+ */
+export function runImport(repo: Repo, plans: ImportPlan[], o: RunImportOptions = {}): ImportResult[] {
+  assertTakeover(o.takeover);
   return plans.map((p) => {
     const base = { file: p.file, ref: p.ref, branch: p.branch, topic: p.topic, session: p.owner.id, ownerFrom: p.ownerFrom, warnings: [] as string[] };
     try {
       const same = versionWithBody(repo, p.ref, p.body);
       if (same) return { ...base, session: readTip(repo, p.ref)?.session ?? p.owner.id, status: 'unchanged', oid: same, previous: same };
-      const w = writeHandoff(repo, { topic: p.topic, body: p.body, branch: p.branch, session: p.owner });
-      return { ...base, status: w.created ? 'created' : 'updated', oid: w.oid, previous: w.previous, warnings: w.warnings };
+      const exists = readTip(repo, p.ref) !== null;
+      const writer = exists && o.importer ? o.importer : p.owner;
+      if (o.takeover && !o.importer) throw new HandoffError('noSession', 'no-session', `--take-over names who takes over: ${NO_SESSION_HELP}`);
+      const w = writeHandoff(repo, { topic: p.topic, body: p.body, branch: p.branch, session: writer, takeover: exists ? o.takeover ?? null : null, ...p.address, state: p.state, trailers: p.trailers });
+      return { ...base, session: writer.id, status: w.created ? 'created' : 'updated', oid: w.oid, previous: w.previous, warnings: w.warnings };
     } catch (e) {
       const err = toHandoffError(e);
       if (err.kind === 'internal') throw e;

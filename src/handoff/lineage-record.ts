@@ -1,10 +1,11 @@
 // What git-handoff knows of each session it has seen: one small JSON file per session under
 // <git-common-dir>/handoff/lineage/, naming its client process and the session it succeeded, if any.
 // Reading it needs no git, so the guard recognises a known session with one stat.
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { encodeBranch } from './names';
 import { handoffDir, readFilesIn } from './paths';
+import { writeState } from './state-file';
 
 export interface LineageRecord {
   session: string;
@@ -43,9 +44,8 @@ export function readRecord(commonDir: string, session: string): LineageRecord | 
 
 /** Creates the record only if none exists (the first guard process to see a session claims it); false when one did. */
 export function claimRecord(commonDir: string, r: LineageRecord): boolean {
-  mkdirSync(lineageDir(commonDir), { recursive: true });
   try {
-    writeFileSync(lineageFile(commonDir, r.session), JSON.stringify(r), { flag: 'wx' });
+    writeState(lineageFile(commonDir, r.session), JSON.stringify(r), handoffDir(commonDir), true);
     return true;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
@@ -54,11 +54,7 @@ export function claimRecord(commonDir: string, r: LineageRecord): boolean {
 }
 
 export function writeRecord(commonDir: string, r: LineageRecord): void {
-  mkdirSync(lineageDir(commonDir), { recursive: true });
-  const file = lineageFile(commonDir, r.session);
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(r));
-  renameSync(tmp, file);
+  writeState(lineageFile(commonDir, r.session), JSON.stringify(r), handoffDir(commonDir));
 }
 
 /** Every session record of the repository. */

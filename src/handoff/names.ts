@@ -18,8 +18,16 @@ export function topicProblem(topic: string): string | null {
   return null;
 }
 
+const validTopics = new Map<string, boolean>();
+
 export function isValidTopic(topic: string): boolean {
-  return topicProblem(topic) === null;
+  // a listing checks the same few hundred topics across thousands of refs
+  let ok = validTopics.get(topic);
+  if (ok === undefined) {
+    ok = topicProblem(topic) === null;
+    if (validTopics.size < 4096) validTopics.set(topic, ok);
+  }
+  return ok;
 }
 
 export function assertTopic(topic: unknown): string {
@@ -28,14 +36,39 @@ export function assertTopic(topic: unknown): string {
   return topic as string;
 }
 
-/** The first two non-stopword tokens: two sibling topics with the same key overlap. */
-export function overlapKey(topic: string): string {
-  return topic
-    .split('-')
-    .filter((t) => !STOPWORDS.has(t))
-    .slice(0, 2)
-    .join('-');
+/** The first two non-stopword tokens of `-`-joined words, and the stopwords dropped on the way to them. */
+export function overlapTokens(words: string): { key: string[]; dropped: string[] } {
+  const key: string[] = [];
+  const dropped: string[] = [];
+  for (const t of words.split('-')) {
+    if (key.length === 2) break;
+    if (STOPWORDS.has(t)) dropped.push(t);
+    else if (t) key.push(t);
+  }
+  return { key, dropped };
 }
+
+export interface Overlap {
+  /** the two tokens both names start with, stopwords dropped */
+  shared: [string, string];
+  /** the stopwords dropped from either name before them */
+  dropped: string[];
+}
+
+/**
+ * The seed rule: two names overlap when their first two non-stopword tokens are the same two. Fewer than two
+ * such tokens on either side never overlap (`test-pass` and `docs-pass` share one).
+ */
+export function overlapOf(a: string, b: string): Overlap | null {
+  const x = overlapTokens(a);
+  const y = overlapTokens(b);
+  if (x.key.length < 2 || y.key.length < 2 || x.key[0] !== y.key[0] || x.key[1] !== y.key[1]) return null;
+  return { shared: [x.key[0], x.key[1]], dropped: [...new Set([...x.dropped, ...y.dropped])] };
+}
+
+/** How an overlap is said: the two shared tokens, and the stopwords that were dropped to find them. */
+export const describeOverlap = (o: Overlap): string =>
+  `both start with "${o.shared[0]}" and "${o.shared[1]}"${o.dropped.length ? ` once the stopwords ${o.dropped.map((d) => `"${d}"`).join(', ')} are dropped` : ''}`;
 
 const KEEP = new Set('abcdefghijklmnopqrstuvwxyz0123456789_-'.split('').map((c) => c.charCodeAt(0)));
 export const COMPONENT_MAX = 200;

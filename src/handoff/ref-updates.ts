@@ -5,6 +5,7 @@ import { listRefs } from '../git/refs';
 import type { Repo } from '../git/repo';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef } from './names';
 import { checkAdvances, type Violation } from './ownership';
+import { droppedReceipts, NOTES_REF } from './receipts';
 
 export interface ReceiveUpdate {
   oldOid: string | null;
@@ -14,7 +15,7 @@ export interface ReceiveUpdate {
 
 export interface Refusal {
   ref: string;
-  rule: Violation['rule'] | 'name' | 'archive-moved';
+  rule: Violation['rule'] | 'name' | 'archive-moved' | 'archive-unrecorded' | 'receipts-dropped';
   message: string;
   hint: string;
 }
@@ -41,7 +42,7 @@ const FETCH_FIRST = 'this server keeps every version: run `git handoff sync` (it
 
 /** Checks the handoff updates of one push; returns what is refused (empty: accept). */
 export function checkReceive(repo: Repo, updates: ReceiveUpdate[]): Refusal[] {
-  const refusals: Refusal[] = [];
+  const refusals: Refusal[] = receiptRefusals(repo, updates.filter((u) => u.ref === NOTES_REF));
   const mine = updates.filter((u) => u.ref.startsWith(HANDOFF_PREFIX) || u.ref.startsWith(ARCHIVE_PREFIX));
   if (mine.length === 0) return refusals;
   const pushedArchives = new Map<string, Set<string>>();
@@ -51,6 +52,9 @@ export function checkReceive(repo: Repo, updates: ReceiveUpdate[]): Refusal[] {
     if (k) pushedArchives.set(k, (pushedArchives.get(k) ?? new Set()).add(u.newOid));
   }
   const advances: ReceiveUpdate[] = [];
+  // each handoff deletion and the archive entry it moves into, checked as one more version: tip → entry
+  const archivals: Array<{ ref: string; entry: string; oldOid: string; newOid: string }> = [];
+  const archivedKeys = new Set<string>();
   for (const u of mine) {
     const p = parseRef(u.ref);
     if (!p) {
@@ -76,21 +80,44 @@ export function checkReceive(repo: Repo, updates: ReceiveUpdate[]): Refusal[] {
       }
       continue;
     }
-    if (!u.oldOid) continue;
     if (!u.newOid) {
-      // Deleting a handoff is an archive: its archive entry (same tip) comes in the same push, or is here already.
-      if (pushedArchives.get(k)?.has(u.oldOid)) continue;
-      if (listRefs(repo, [`${ARCHIVE_PREFIX}${k}/`]).some((r) => r.oid === u.oldOid)) continue;
+      if (!u.oldOid) continue;
+      // Deleting a handoff is an archive: an entry that adds a version on its tip (who archived it) comes with it or is here already.
+      const entries = [...(pushedArchives.get(k) ?? [])].map((oid) => ({ ref: '(pushed)', oid }));
+      if (entries.length === 0) entries.push(...listRefs(repo, [`${ARCHIVE_PREFIX}${k}/`]));
+      const entry = entries.find((e) => e.oid !== u.oldOid && repo.git(['merge-base', '--is-ancestor', u.oldOid!, e.oid], { allowFail: true }).status === 0);
+      if (entry) {
+        archivals.push({ ref: u.ref, entry: entry.oid, oldOid: u.oldOid, newOid: entry.oid });
+        archivedKeys.add(k);
+        continue;
+      }
+      const bare = entries.some((e) => e.oid === u.oldOid);
       refusals.push({
         ref: u.ref,
-        rule: 'delete',
-        message: `deleting a handoff is done only by archiving it (tip ${u.oldOid.slice(0, 12)})`,
-        hint: 'run `git handoff archive <topic>` then `git handoff sync`: the archive entry travels with the deletion',
+        rule: bare ? 'archive-unrecorded' : 'delete',
+        message: bare
+          ? `an archive entry at the tip itself (${u.oldOid.slice(0, 12)}) records nobody: an archive adds a version naming the session that archived it`
+          : `deleting a handoff is done only by archiving it (tip ${u.oldOid.slice(0, 12)})`,
+        hint: 'run `git handoff archive <topic>` (the owner, or --take-over --reason) then `git handoff sync`: the archive entry travels with the deletion',
       });
       continue;
     }
     advances.push(u);
   }
+  // New archive entries not paired with a deletion in this push: a whole handoff history, checked from its root.
+  for (const u of mine) {
+    const p = parseRef(u.ref);
+    if (p?.kind === 'archive' && !u.oldOid && u.newOid && !archivedKeys.has(`${p.encodedBranch}/${p.topic}`)) advances.push(u);
+  }
+  checkAdvances(repo, archivals).forEach((v, i) => {
+    if (!v) return;
+    refusals.push({
+      ref: archivals[i].ref,
+      rule: v.rule,
+      message: `its archive entry ${archivals[i].entry.slice(0, 12)} breaks the invariant: ${v.message}`,
+      hint: 'only the owner archives a handoff, or a session that takes it over on the record: `git handoff archive <topic> --take-over --reason "<why>"`',
+    });
+  });
   checkAdvances(repo, advances).forEach((v, i) => {
     if (!v) return;
     refusals.push({
@@ -104,4 +131,16 @@ export function checkReceive(repo: Repo, updates: ReceiveUpdate[]): Refusal[] {
     });
   });
   return refusals;
+}
+
+/** Receipts are only ever added: a notes update that deletes the ref or drops a line is refused. */
+function receiptRefusals(repo: Repo, updates: ReceiveUpdate[]): Refusal[] {
+  const hint = 'receipts are only ever added: run `git handoff sync` (it merges both sides by union) instead of pushing notes by hand';
+  return updates.flatMap((u): Refusal[] => {
+    if (!u.oldOid) return [];
+    if (!u.newOid) return [{ ref: u.ref, rule: 'receipts-dropped', message: 'deleting the read receipts is refused', hint }];
+    const dropped = droppedReceipts(repo, u.oldOid, u.newOid);
+    if (dropped.length === 0) return [];
+    return [{ ref: u.ref, rule: 'receipts-dropped', message: `the update drops ${dropped.length} receipt line${dropped.length === 1 ? '' : 's'} (${dropped.slice(0, 3).join('; ')})`, hint }];
+  });
 }

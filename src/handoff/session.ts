@@ -10,6 +10,8 @@ export interface SessionRef {
   client: Client;
   /** where it came from: flag, env var name, or payload */
   source: string;
+  /** `write --person`: a person writes, and `id` is `person:<email>` */
+  person?: { name: string; email: string };
 }
 
 export function assertSession(id: unknown, source = '--session'): string {
@@ -58,4 +60,5 @@ export function requireSession(flag: string | undefined, env: NodeJS.ProcessEnv 
   return s;
 }
 
-export const short = (id: string | null | undefined, n = 8) => (id ? id.slice(0, n) : '(none)');
+/** An id as shown beside `among` (src/handoff/short-id.ts): a hex-ish id cut to its shortest unique prefix of 8 or more. */
+export { shortId as short } from './short-id';

@@ -3,12 +3,15 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../errors';
 import { configBool, identityEnv, readConfig, type Config } from '../git/config';
-import { parseCommit, readObjects, writeBlobs, writeCommit, writeTree } from '../git/objects';
-import { casUpdateRef, listRefs, readRef, transaction, type RefRecord } from '../git/refs';
+import { parseCommit, readCommitTrailers, readObjects, readObjectsBounded, writeBlobs, writeCommit, writeTree } from '../git/objects';
+import { casUpdateRef, listRefs, readRef, trailerBlockLines, transaction, type RefRecord } from '../git/refs';
 import type { Repo } from '../git/repo';
-import { buildMessage, namedPaths, parseState, parseTrailerLines, serializeState, validateBody, type HandoffState, type Trailers } from './document';
-import { ARCHIVE_PREFIX, HANDOFF_PREFIX, archiveRef, assertTopic, branchPrefix, handoffRef, overlapKey, parseRef } from './names';
+import { BODY_MAX, buildMessage, COMMIT_MAX, namedPaths, parseState, parseTrailerLines, serializeState, STATE_MAX, validateBody, type HandoffState, type Trailers } from './document';
+import { ARCHIVE_PREFIX, HANDOFF_PREFIX, archiveRef, assertTopic, branchPrefix, encodeBranch, handoffRef, describeOverlap, overlapOf, overlapTokens, parseRef } from './names';
+import { missingRefs } from './address';
+import { NOTES_REF } from './receipts';
 import { checkWrite, ownedError, type Tip } from './ownership';
+import { SECRET_TRAILER, secretTrailersOf } from './secrets';
 import { short, type SessionRef } from './session';
 import { computeSyncStates, TRACKING_PATTERN, trackingPatternOf, type SyncState } from './sync-state';
 import { dirtyPaths, verifyHandoff, type Verify } from './verify';
@@ -33,6 +36,17 @@ export interface WriteOptions {
   /** `from`: take over only from this owner; a tip owned by anyone else refuses (exit 3) instead */
   takeover?: { reason: string; from?: string } | null;
   config?: Config;
+  /** Handoff-To addressees; undefined keeps the previous version's, [] addresses no one (anyone) */
+  to?: string[];
+  /** Handoff-Tag slugs; undefined keeps the previous version's */
+  tags?: string[];
+  /** Handoff-Ref targets of this version */
+  refs?: string[];
+  importedFrom?: string | null;
+  /** state.json as scanned (src/handoff/secrets.ts; its head is read here), else captured here */
+  state?: HandoffState;
+  /** trailer lines added after the standard ones (the scan record) */
+  trailers?: string[];
 }
 
 export interface WriteResult {
@@ -50,11 +64,24 @@ export function readTip(repo: Repo, ref: string, recs: RefRecord[] = listRefs(re
   const rec = recs.find((r) => r.ref === ref);
   if (!rec) return null;
   const trailers = parseTrailerLines(rec.trailers);
+  if (trailers.problem) throw ambiguousTip(ref, rec.oid, trailers.problem);
   return { oid: rec.oid, session: trailers.session, time: rec.time, trailers };
 }
 
+/** A tip no installed check would have let in (hooks bypassed or missing): nobody can tell its owner, so nothing is built on it. */
+export function ambiguousTip(ref: string, oid: string, problem: string): HandoffError {
+  return new HandoffError(
+    'integrity',
+    'ambiguous-trailers',
+    `${ref} points to ${oid.slice(0, 12)}, whose ${problem} does not say who owns it; nothing was written.\n` +
+      `Its owner cannot be known, so no session can write, archive or take it over. A person can look at it with\n` +
+      `  git log --format='%H %(trailers)' ${ref}\nand move the ref back to the last sound version (git update-ref ${ref} <oid> ${oid}, with GIT_HANDOFF_BYPASS=1 where the hooks refuse).`,
+    { ref, oid, problem },
+  );
+}
+
 /** The repository state recorded with a version (state.json). */
-function captureState(repo: Repo, branch: string, body: string, head: string | null): HandoffState {
+export function captureState(repo: Repo, branch: string, body: string, head: string | null): HandoffState {
   const here = repo.branch === branch && repo.worktree;
   const files = here ? namedPaths(body).filter((p) => existsSync(path.join(repo.worktree!, p))) : [];
   return { branch, head, worktree: repo.worktree, dirty: here ? dirtyPaths(repo) : [], files };
@@ -81,7 +108,8 @@ export function writeHandoff(repo: Repo, o: WriteOptions): WriteResult {
   // one for-each-ref gives the branch head for state.json and the handoff's tip for the first attempt
   const headRef = `refs/heads/${branch}`;
   const first = listRefs(repo, [ref, headRef]);
-  const state = captureState(repo, branch, text, first.find((r) => r.ref === headRef)?.oid ?? null);
+  const head = first.find((r) => r.ref === headRef)?.oid ?? null;
+  const state = o.state ? { ...o.state, head } : captureState(repo, branch, text, head);
   const [bodyOid, stateOid] = writeBlobs(repo, [text, serializeState(state)]);
   const tree = writeTree(repo, [
     { name: 'handoff.md', oid: bodyOid },
@@ -107,6 +135,12 @@ export function writeHandoff(repo: Repo, o: WriteOptions): WriteResult {
       client: o.session.client,
       takeoverFrom: mode === 'takeover' ? tip!.session ?? 'unknown' : null,
       reason: mode === 'takeover' ? o.takeover!.reason : null,
+      person: o.session.person ?? null,
+      to: o.to ?? tip?.trailers.to ?? [],
+      tags: o.tags ?? tip?.trailers.tags ?? [],
+      refs: o.refs ?? [],
+      importedFrom: o.importedFrom ?? null,
+      extra: o.trailers,
     });
     const oid = signedCommit(repo, tree, tip ? [tip.oid] : [], message, env, sign);
     const r = casUpdateRef(repo, ref, oid, tip?.oid ?? null, `handoff write ${topic}`);
@@ -147,7 +181,7 @@ export interface Signature {
 }
 const SIGNATURE_CODES: Record<string, SignatureState> = { G: 'good', U: 'untrusted', B: 'bad', X: 'expired', Y: 'expired-key', R: 'revoked-key', E: 'unverifiable' };
 const UNSIGNED: Signature = { state: 'none', key: null, signer: null };
-export const SIGNATURE_FORMAT = '%G?%x1f%GK%x1f%GS';
+export const SIGNATURE_FORMAT = '%G?%x00%GK%x00%GS';
 
 /** A signed commit that git reports as N could not be checked (e.g. no gpg.ssh.allowedSignersFile): unverifiable. */
 function signatureOf(fields: string[], signed: boolean): Signature {
@@ -159,7 +193,7 @@ function signatureOf(fields: string[], signed: boolean): Signature {
 function signatureOfCommit(repo: Repo, oid: string, signed: boolean): Signature {
   if (!signed) return UNSIGNED;
   const r = repo.git(['log', '-1', `--format=${SIGNATURE_FORMAT}`, oid], { allowFail: true });
-  return signatureOf(r.stdout.replace(/\n$/, '').split('\x1f'), true);
+  return signatureOf(r.stdout.replace(/\n$/, '').split('\0'), true);
 }
 
 function lockError(ref: string, lockFile: string): HandoffError {
@@ -176,12 +210,12 @@ function lockError(ref: string, lockFile: string): HandoffError {
 
 /** Warnings for a new topic whose first two non-stopword tokens match a sibling's on the same branch. */
 export function overlapWarnings(repo: Repo, branch: string, topic: string): string[] {
-  const key = overlapKey(topic);
-  if (!key) return [];
-  return listRefs(repo, [branchPrefix(branch)])
-    .map((r) => parseRef(r.ref)?.topic)
-    .filter((t): t is string => !!t && t !== topic && overlapKey(t) === key)
-    .map((t) => `topic "${topic}" overlaps "${t}" on branch ${branch} (both start with "${key}"): consider writing to ${t} instead`);
+  if (overlapTokens(topic).key.length < 2) return [];
+  return listRefs(repo, [branchPrefix(branch)]).flatMap((r) => {
+    const t = parseRef(r.ref)?.topic;
+    const o = t && t !== topic ? overlapOf(topic, t) : null;
+    return o ? [`topic "${topic}" overlaps "${t}" on branch ${branch} (${describeOverlap(o)}): consider writing to ${t} instead`] : [];
+  });
 }
 
 export interface HandoffRow {
@@ -194,15 +228,31 @@ export interface HandoffRow {
   updatedAt: string;
   sync: SyncState;
   takeoverFrom?: string | null;
+  /** addressees (Handoff-To); empty: for anyone */
+  to: string[];
+  tags: string[];
+  refs: string[];
+  /** present only when the tip's trailer block is ambiguous (then session and client are null) */
+  problem?: string;
 }
 
-const iso = (t: number) => new Date(t * 1000).toISOString();
+// a listing formats 10,000 times, mostly within a few days: the date part is made once per day
+const dayPrefix = new Map<number, string>();
+const pad2 = (n: number) => (n < 10 ? '0' : '') + n;
+const iso = (t: number): string => {
+  if (!Number.isInteger(t) || t < 0 || t >= 253402300800) return new Date(t * 1000).toISOString();
+  const day = Math.floor(t / 86400);
+  let prefix = dayPrefix.get(day);
+  if (prefix === undefined) dayPrefix.set(day, (prefix = new Date(day * 86400000).toISOString().slice(0, 11)));
+  const s = t - day * 86400;
+  return `${prefix}${pad2(Math.floor(s / 3600))}:${pad2(Math.floor(s / 60) % 60)}:${pad2(s % 60)}.000Z`;
+};
 
 function rowOf(rec: RefRecord, sync: SyncState = 'local'): HandoffRow | null {
   const p = parseRef(rec.ref);
   if (!p) return null;
   const t = parseTrailerLines(rec.trailers);
-  return {
+  const row: HandoffRow = {
     // the ref's component decodes to the exact name; the trailer is a one-line copy, needed when a long name was cut
     branch: p.branch ?? t.branch ?? p.encodedBranch,
     topic: p.topic,
@@ -212,7 +262,12 @@ function rowOf(rec: RefRecord, sync: SyncState = 'local'): HandoffRow | null {
     client: t.client,
     updatedAt: iso(rec.time),
     sync,
+    to: t.to,
+    tags: t.tags,
+    refs: t.refs,
   };
+  if (t.problem) row.problem = t.problem;
+  return row;
 }
 
 export interface ListOptions {
@@ -251,6 +306,10 @@ export interface HandoffView extends HandoffRow {
   takeoverFrom: string | null;
   reason: string | null;
   signature: Signature;
+  person: string | null;
+  importedFrom: string | null;
+  /** the notes commit of the receipts when the view was read (null: none yet; absent: not read) */
+  receiptsAt?: string | null;
 }
 
 /** Resolves `--at <rev>` within a handoff's history: an oid, or ~N / ^ relative to the tip. */
@@ -258,7 +317,11 @@ function resolveAt(repo: Repo, ref: string, tip: string, at: string): string {
   const spec = /^[~^]/.test(at) ? `${ref}${at}` : at;
   const r = repo.git(['rev-parse', '-q', '--verify', `${spec}^{commit}`], { allowFail: true });
   const oid = r.stdout.trim();
-  if (r.status !== 0 || !oid) throw new HandoffError('usage', 'unknown-revision', `--at ${at}: no such version of ${ref}`);
+  if (r.status !== 0 || !oid) {
+    const n = Number(repo.git(['rev-list', '--count', '--first-parent', tip], { allowFail: true }).stdout.trim()) || 1;
+    const range = n === 1 ? 'only the newest (~0)' : `~0 (the newest) to ~${n - 1}`;
+    throw new HandoffError('usage', 'unknown-revision', `--at ${at}: no such version of ${ref}; it has ${n} version${n === 1 ? '' : 's'}: ${range}, or an oid from \`git handoff log\``);
+  }
   const anc = repo.git(['merge-base', '--is-ancestor', oid, tip], { allowFail: true });
   if (anc.status !== 0) throw new HandoffError('usage', 'unknown-revision', `--at ${at}: ${oid.slice(0, 12)} is not a version of ${ref}`);
   return oid;
@@ -269,16 +332,42 @@ export function readHandoff(repo: Repo, branch: string, topic: string, at?: stri
   const ref = handoffRef(branch, topic);
   // the branch head rides along, for verify
   const headRef = `refs/heads/${branch}`;
-  const read = listRefs(repo, [ref, trackingPatternOf(ref), headRef]);
-  const recs = read.filter((r) => r.ref !== headRef);
-  const tip = recs.find((r) => r.ref === ref)?.oid;
-  if (!tip) throw notFound(ref, branch, topic);
-  const oid = at ? resolveAt(repo, ref, tip, at) : tip;
-  return viewOf(repo, ref, oid, branch, topic, recs, read.find((r) => r.ref === headRef)?.oid ?? null);
+  // …and the receipts' notes commit, so that show reads its readBy without another process
+  const read = listRefs(repo, [ref, trackingPatternOf(ref), headRef, NOTES_REF]);
+  const recs = read.filter((r) => r.ref !== headRef && r.ref !== NOTES_REF);
+  const live = recs.find((r) => r.ref === ref);
+  // not live: the newest archived version of the topic, read the same way (its ref says it is archived)
+  const found = live ?? archivedVersions(repo, branch, topic)[0];
+  if (!found) throw notFound(ref, branch, topic);
+  const oid = at ? resolveAt(repo, found.ref, found.oid, at) : found.oid;
+  const receiptsAt = read.find((r) => r.ref === NOTES_REF)?.oid ?? null;
+  return { ...viewOf(repo, found.ref, oid, branch, topic, live ? recs : [found], read.find((r) => r.ref === headRef)?.oid ?? null), receiptsAt };
+}
+
+/** The archive entries of one handoff, newest first (by the stamp in their name). */
+export function archivedVersions(repo: Repo, branch: string, topic: string): RefRecord[] {
+  const prefix = `${ARCHIVE_PREFIX}${encodeBranch(branch)}/${assertTopic(topic)}/`;
+  const stamp = (r: RefRecord) => Number(r.ref.slice(prefix.length).split('-')[0]) || 0;
+  return listRefs(repo, [prefix]).sort((x, y) => stamp(y) - stamp(x));
+}
+
+/** The ref `log`/`show` read: the live handoff, else its newest archive entry. */
+export function locateHandoff(repo: Repo, branch: string, topic: string): { ref: string; oid: string; archived: boolean } {
+  const ref = handoffRef(branch, assertTopic(topic));
+  const oid = readRef(repo, ref);
+  if (oid) return { ref, oid, archived: false };
+  const arch = archivedVersions(repo, branch, topic)[0];
+  if (!arch) throw notFound(ref, branch, topic);
+  return { ref: arch.ref, oid: arch.oid, archived: true };
 }
 
 export function notFound(ref: string, branch: string, topic: string): HandoffError {
-  return new HandoffError('usage', 'not-found', `no handoff "${topic}" on branch ${branch} (${ref}); \`git handoff list\` shows what there is`, { ref });
+  return new HandoffError(
+    'usage',
+    'not-found',
+    `no handoff "${topic}" on branch ${branch} (${ref}), live or archived; \`git handoff list\` shows what there is (\`list --archived --all\` the archive)`,
+    { ref },
+  );
 }
 
 /**
@@ -286,17 +375,23 @@ export function notFound(ref: string, branch: string, topic: string): HandoffErr
  * of `ref` and its tracking copies when the caller already read them (else one for-each-ref here).
  */
 export function viewOf(repo: Repo, ref: string, oid: string, branch: string, topic: string, refs?: RefRecord[], branchTip?: string | null): HandoffView {
-  const [commit, body, state] = readObjects(repo, [oid, `${oid}:handoff.md`, `${oid}:state.json`]);
-  if (!commit) throw new HandoffError('integrity', 'missing-object', `${ref} points to ${oid}, which cannot be read`);
+  // bounded: one huge body (it packs small) must not break a view of the whole branch; it is flagged instead
+  const [commit, bodyObj, stateObj] = readObjectsBounded(repo, [oid, `${oid}:handoff.md`, `${oid}:state.json`], [COMMIT_MAX, BODY_MAX, STATE_MAX]);
+  if (!commit || 'oversize' in commit) throw new HandoffError('integrity', 'missing-object', `${ref} points to ${oid}, which cannot be read`);
+  const body = bodyObj && 'oversize' in bodyObj ? null : bodyObj;
+  const state = stateObj && 'oversize' in stateObj ? null : stateObj;
+  const oversize = bodyObj && 'oversize' in bodyObj ? `its body is ${bodyObj.oversize} bytes, over the ${BODY_MAX}-byte limit: not read` : null;
   const c = parseCommit(commit.content);
-  const t = parseTrailerLines(c.message.split('\n'));
   const st = parseState(state ? state.content.toString('utf8') : null);
   const versions = Number(repo.out(['rev-list', '--count', oid]));
   let sync: SyncState = 'local';
+  const recs = refs ?? (ref.startsWith(HANDOFF_PREFIX) ? listRefs(repo, [ref, trackingPatternOf(ref)]) : []);
   if (ref.startsWith(HANDOFF_PREFIX)) {
-    const recs = refs ?? listRefs(repo, [ref, trackingPatternOf(ref)]);
     sync = computeSyncStates(repo, recs.filter((r) => r.ref === ref), undefined, recs.filter((r) => r.ref !== ref)).get(ref) ?? 'local';
   }
+  // git's reading of the trailers: the ref's record has it when this is its tip, else one git log
+  const tipRec = recs.find((r) => r.oid === oid);
+  const t = parseTrailerLines(tipRec ? tipRec.trailers : readCommitTrailers(repo, [oid]).get(oid)?.trailers ?? []);
   return {
     branch,
     topic,
@@ -309,11 +404,17 @@ export function viewOf(repo: Repo, ref: string, oid: string, branch: string, top
     versions,
     body: body ? body.content.toString('utf8') : '',
     state: st,
-    verify: verifyHandoff(repo, branch, t.head, st?.files ?? [], branchTip),
+    verify: { ...verifyHandoff(repo, branch, t.head, st?.files ?? [], branchTip), ...(t.refs.length ? { missingRefs: missingRefs(repo, branch, t.refs) } : {}) },
     head: t.head,
     takeoverFrom: t.takeoverFrom,
     reason: t.reason,
     signature: signatureOfCommit(repo, oid, c.signed),
+    to: t.to,
+    tags: t.tags,
+    refs: t.refs,
+    person: t.person,
+    importedFrom: t.importedFrom,
+    ...(t.problem || oversize ? { problem: [t.problem, oversize].filter(Boolean).join('; ') } : {}),
   };
 }
 
@@ -327,21 +428,24 @@ export interface LogEntry {
   takeoverFrom: string | null;
   reason: string | null;
   signature: Signature;
+  problem?: string;
 }
+
+const LOG_FIELDS = 8;
 
 /** Every version, newest first, from one git log (and one cat-file only when git could not check a signature). */
 export function logHandoff(repo: Repo, refOrOid: string): LogEntry[] {
-  const r = repo.git(['log', '-z', `--format=%H%x1f%ct%x1f%P%x1f%s%x1f%(trailers:only,unfold,separator=%x1e)%x1f${SIGNATURE_FORMAT}`, refOrOid]);
-  const entries = r.stdout
-    .split('\0')
-    .filter((e) => e.trim())
-    .map((e) => e.replace(/^\n/, '').split('\x1f'));
+  // NUL between fields: git never prints one from a message, so no value can shift a field
+  const r = repo.git(['log', `--format=%H%x00%ct%x00%P%x00%s%x00%(trailers)%x00${SIGNATURE_FORMAT}%x00`, refOrOid]);
+  const fields = r.stdout.split('\0');
+  const entries: string[][] = [];
+  for (let i = 0; i + LOG_FIELDS < fields.length; i += LOG_FIELDS) entries.push(fields.slice(i, i + LOG_FIELDS).map((f, j) => (j === 0 ? f.replace(/^\n/, '') : f)));
   // %G? says N both for an unsigned commit and for one it could not check; git complains on stderr only for the latter
   const unsure = r.stderr.trim() ? entries.filter((f) => f[5] === 'N').map((f) => f[0]) : [];
   const signedAnyway = new Set(readObjects(repo, unsure).flatMap((o, i) => (o && parseCommit(o.content).signed ? [unsure[i]] : [])));
   return entries.map((f) => {
     const [oid, ct, parents, subject, trailers] = f;
-    const t = parseTrailerLines((trailers ?? '').split('\x1e'));
+    const t = parseTrailerLines(trailerBlockLines(trailers ?? ''));
     return {
       oid,
       session: t.session,
@@ -352,9 +456,13 @@ export function logHandoff(repo: Repo, refOrOid: string): LogEntry[] {
       takeoverFrom: t.takeoverFrom,
       reason: t.reason,
       signature: signatureOf(f.slice(5), f[5] !== 'N' || signedAnyway.has(oid)),
+      ...(t.problem ? { problem: t.problem } : {}),
     };
   });
 }
+
+/** What a version made by archive or restore carries over: the writer as a person, the addressees and tags. */
+const carried = (session: SessionRef, t: Trailers) => ({ person: session.person ?? null, to: t.to, tags: t.tags });
 
 export interface ArchiveResult {
   ref: string;
@@ -363,27 +471,49 @@ export interface ArchiveResult {
   takeover: boolean;
 }
 
-/** Moves a handoff to the archive namespace in one transaction; owner-only, or a recorded takeover first. */
+/**
+ * Moves a handoff to the archive namespace in one transaction; owner-only, or a recorded takeover. The archive
+ * entry is a new version on top of the tip (same tree) by the archiving session, so who archived it is on the
+ * record and every check holds it to the invariant like any other version (SPEC 2).
+ */
+/**
+ * The secret scan's trailers a version made from another's tree carries over (same body and state: same findings).
+ * With a takeover reason, new text the scan has not seen, only the allowed rules: push scans it again.
+ */
+function scanCarried(message: string, newText: boolean): string[] {
+  const t = secretTrailersOf(message);
+  return [...(!newText && t.scanned ? [`${SECRET_TRAILER.scanned}: ${t.scanned}`] : []), ...t.allowed.map((r) => `${SECRET_TRAILER.allowed}: ${r}`)];
+}
+
 export function archiveHandoff(repo: Repo, branch: string, topic: string, session: SessionRef, takeover: { reason: string } | null): ArchiveResult {
   assertTopic(topic);
   assertTakeover(takeover);
   const ref = handoffRef(branch, topic);
+  const config = readConfig(repo);
   for (let attempt = 0; attempt < 20; attempt++) {
     const tip = readTip(repo, ref);
     if (!tip) throw notFound(ref, branch, topic);
-    let oid = tip.oid;
-    let took = false;
-    if (tip.session !== session.id) {
-      if (!takeover) throw ownedError(tip, session.id, ref, topic);
-      const [body] = readObjects(repo, [`${tip.oid}:handoff.md`]);
-      oid = writeHandoff(repo, { topic, body: body ? body.content : '', branch, session, takeover }).oid;
-      took = true;
-    }
-    const seconds = Math.floor(Date.now() / 1000);
-    const archived = archiveRef(branch, topic, seconds, oid);
+    const took = tip.session !== session.id;
+    if (took && !takeover) throw ownedError(tip, session.id, ref, topic, { command: 'archive', target: repo.branch === branch ? topic : `${topic} --branch '${branch.replace(/'/g, `'\\''`)}'` });
+    const [commit] = readObjects(repo, [tip.oid]);
+    if (!commit) throw new HandoffError('integrity', 'missing-object', `${ref} points to ${tip.oid}, which cannot be read`);
+    const message = buildMessage({
+      topic,
+      body: 'archived',
+      session: session.id,
+      branch,
+      head: tip.trailers.head,
+      client: session.client,
+      takeoverFrom: took ? tip.session ?? 'unknown' : null,
+      reason: took ? takeover!.reason : null,
+      ...carried(session, tip.trailers),
+      extra: scanCarried(parseCommit(commit.content).message, took),
+    });
+    const oid = signedCommit(repo, parseCommit(commit.content).tree, [tip.oid], message, identityEnv(config), configBool(config, 'handoff.sign'));
+    const archived = archiveRef(branch, topic, Math.floor(Date.now() / 1000), oid);
     const r = transaction(repo, [
       { op: 'create', ref: archived, newOid: oid },
-      { op: 'delete', ref, oldOid: oid },
+      { op: 'delete', ref, oldOid: tip.oid },
     ], `handoff archive ${topic}`);
     if (r.ok) return { ref, archivedAs: archived, oid, takeover: took };
     if (r.reason === 'hook') throw new HandoffError('integrity', 'refused-by-hook', r.message);
@@ -400,7 +530,7 @@ export interface RestoreResult {
   takeover: boolean;
 }
 
-/** Brings an archived handoff back under refs/handoffs (the archive entry moves back in the same transaction). */
+/** Brings an archived handoff back under refs/handoffs as a new version on top of it; the archive entry stays. */
 export function restoreHandoff(repo: Repo, archived: string, session: SessionRef, takeover: { reason: string } | null): RestoreResult {
   assertTakeover(takeover);
   const full = archived.startsWith('refs/') ? archived : ARCHIVE_PREFIX + archived.replace(/^handoff-archive\//, '');
@@ -411,38 +541,36 @@ export function restoreHandoff(repo: Repo, archived: string, session: SessionRef
   const rec = listRefs(repo, [full]).find((r) => r.ref === full);
   if (!rec) throw new HandoffError('usage', 'not-found', `no archived handoff ${full}`);
   const t = parseTrailerLines(rec.trailers);
+  if (t.problem) throw ambiguousTip(full, rec.oid, t.problem);
   const branch = p.branch ?? t.branch ?? p.encodedBranch;
   const ref = `${HANDOFF_PREFIX}${p.encodedBranch}/${p.topic}`;
   if (readRef(repo, ref)) {
     throw new HandoffError('usage', 'exists', `${ref} exists again; archive or rename it before restoring ${full}`, { ref });
   }
-  let oid = rec.oid;
-  let took = false;
-  if (t.session !== session.id) {
-    if (!takeover) throw ownedError({ oid: rec.oid, session: t.session, time: rec.time }, session.id, ref, p.topic);
-    // the takeover keeps the archived tree: its body only gives the subject line, its head comes from the trailers
-    const [commit, body] = readObjects(repo, [rec.oid, `${rec.oid}:handoff.md`]);
-    const message = buildMessage({
-      topic: p.topic,
-      body: body ? body.content.toString('utf8') : '',
-      session: session.id,
-      branch,
-      head: t.head,
-      client: session.client,
-      takeoverFrom: t.session ?? 'unknown',
-      reason: takeover.reason,
-    });
-    const config = readConfig(repo);
-    oid = signedCommit(repo, parseCommit(commit!.content).tree, [rec.oid], message, identityEnv(config), configBool(config, 'handoff.sign'));
-    took = true;
-  }
-  const r = transaction(repo, [
-    { op: 'create', ref, newOid: oid },
-    { op: 'delete', ref: full, oldOid: rec.oid },
-  ], `handoff restore ${p.topic}`);
+  const took = t.session !== session.id;
+  if (took && !takeover) throw ownedError({ oid: rec.oid, session: t.session, time: rec.time }, session.id, ref, p.topic, { command: 'restore', target: full.slice(ARCHIVE_PREFIX.length) });
+  // Always a new version on top of the archived tip: a restore is later than the archive in every clone, so
+  // a sync never mistakes the live handoff for the archived one (same oid) and archives it again.
+  const [commit, body] = readObjects(repo, [rec.oid, `${rec.oid}:handoff.md`]);
+  const message = buildMessage({
+    topic: p.topic,
+    body: body ? body.content.toString('utf8') : '',
+    session: session.id,
+    branch,
+    head: t.head,
+    client: session.client,
+    takeoverFrom: took ? t.session ?? 'unknown' : null,
+    reason: took ? takeover!.reason : null,
+    extra: scanCarried(parseCommit(commit!.content).message, took),
+    ...carried(session, t),
+  });
+  const config = readConfig(repo);
+  const oid = signedCommit(repo, parseCommit(commit!.content).tree, [rec.oid], message, identityEnv(config), configBool(config, 'handoff.sign'));
+  // The archive entry stays (archived handoffs are kept, here and on every remote): only the live ref is created.
+  const r = transaction(repo, [{ op: 'create', ref, newOid: oid }], `handoff restore ${p.topic}`);
   if (!r.ok) {
     if (r.reason === 'hook') throw new HandoffError('integrity', 'refused-by-hook', r.message);
-    throw new HandoffError('concurrent', 'concurrent-update', `${ref} or ${full} changed during the restore; nothing moved (${r.message})`);
+    throw new HandoffError('concurrent', 'concurrent-update', `${ref} was created during the restore; nothing moved (${r.message})`);
   }
   return { ref, from: full, oid, takeover: took };
 }

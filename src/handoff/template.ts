@@ -56,16 +56,28 @@ export interface Section {
   heading: string;
   /** the heading line and its content, up to the next heading of the same or a higher level */
   text: string;
+  /** the `Version by session …` heading it sits under (a `sync --resolve --keep both` merge), if any */
+  version?: string;
 }
 
-/** Markdown ATX sections of a body whose heading matches one of `wanted`, in body order; fenced code is never a heading. */
+/** `Goal: …` or `**Next action:** …` opening a paragraph (what `write -m "Goal: …" -m "Next action: …"` makes). */
+const LABEL = /^ {0,3}(?:\*\*|__)?([A-Za-z][A-Za-z -]{0,40}?)(?:\*\*|__)?\s*:(?:\*\*|__)?(?:\s|$)/;
+const VERSION_HEADING = /^Version by session /;
+
+/**
+ * Sections of a body whose title matches one of `wanted`, in body order: markdown ATX sections (up to the next
+ * heading of the same or a higher level), and paragraphs opened by a label line (`Goal: …`, up to the next blank
+ * line). Fenced code is never a heading.
+ */
 export function extractSections(body: string, wanted: RegExp[]): Section[] {
   const lines = body.replace(/\r\n?/g, '\n').split('\n');
   const out: Section[] = [];
+  // level 7: a labelled paragraph, closed by a blank line, any heading or another label
   let open: { level: number; heading: string; lines: string[] } | null = null;
   let fence: string | null = null;
+  let version: string | undefined;
   const close = () => {
-    if (open) out.push({ heading: open.heading, text: open.lines.join('\n').replace(/\s+$/, '') });
+    if (open) out.push({ heading: open.heading, text: open.lines.join('\n').replace(/\s+$/, ''), ...(version ? { version } : {}) });
     open = null;
   };
   for (const line of lines) {
@@ -76,10 +88,17 @@ export function extractSections(body: string, wanted: RegExp[]): Section[] {
       const level = h[1].length;
       if (open && level <= (open as { level: number }).level) close();
       const title = h[2].replace(/[:.]\s*$/, '').trim();
+      if (VERSION_HEADING.test(title)) version = title;
       if (!open && wanted.some((w) => w.test(title))) {
         open = { level, heading: title, lines: [line] };
         continue;
       }
+    }
+    const l = fence || f || h ? null : LABEL.exec(line);
+    if (open && (open as { level: number }).level === 7 && (line.trim() === '' || l)) close();
+    if (l && !open && wanted.some((w) => w.test(l[1].trim()))) {
+      open = { level: 7, heading: l[1].trim(), lines: [line] };
+      continue;
     }
     if (open) (open as { lines: string[] }).lines.push(line);
   }

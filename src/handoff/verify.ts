@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Repo } from '../git/repo';
 import { readRef } from '../git/refs';
+import { installWrittenFiles, onlyInstallWritten } from './install-record';
 
 export interface Verify {
   head: 'same' | 'ahead' | 'behind' | 'rewritten' | 'unknown';
@@ -10,6 +11,8 @@ export interface Verify {
   commitsSince: number;
   missingFiles: string[];
   dirty: boolean;
+  /** Handoff-Ref paths and commits not there now (only when the version has references) */
+  missingRefs?: string[];
 }
 
 /** Paths of uncommitted changes (staged, unstaged, untracked) in a worktree (default: this one). */
@@ -17,10 +20,13 @@ export function dirtyPaths(repo: Repo, limit = 1000, worktree: string | null = r
   if (!worktree) return [];
   const r = repo.git(['status', '--porcelain=v1', '-z', '--no-renames'], { allowFail: true, cwd: worktree });
   if (r.status !== 0) return [];
+  // the agent settings and notes `install --agent` wrote, unchanged since, are not a session's work
+  const installed = installWrittenFiles(repo.commonDir);
   return r.stdout
     .split('\0')
     .filter(Boolean)
     .map((e) => e.slice(3))
+    .filter((p) => !onlyInstallWritten(path.resolve(worktree, p), installed))
     .slice(0, limit);
 }
 
@@ -103,7 +109,10 @@ export function describeVerify(v: Verify): string {
     : 'branch state unknown (no such branch here, or the commit it describes was never fetched)';
   const parts = [head];
   const gone = v.missingFiles;
-  if (gone.length) parts.push(`missing: ${gone.slice(0, 5).join(', ')}${gone.length > 5 ? ` and ${gone.length - 5} more` : ''}`);
+  // file names came from a handoff's state.json: each one line, bounded
+  if (gone.length) parts.push(`missing: ${gone.slice(0, 5).map((f) => [...f.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')].slice(0, 120).join('')).join(', ')}${gone.length > 5 ? ` and ${gone.length - 5} more` : ''}`);
+  const refs = v.missingRefs ?? [];
+  if (refs.length) parts.push(`missing refs: ${refs.slice(0, 5).map((r) => [...r].slice(0, 120).join('')).join(', ')}${refs.length > 5 ? ` and ${refs.length - 5} more` : ''}`);
   if (v.dirty) parts.push('worktree has uncommitted changes');
   return parts.join(' · ');
 }

@@ -1,10 +1,12 @@
 // The commit hooks: the session trailer on agent commits (prepare-commit-msg, commit-msg), one session
 // per message (commit-msg), and no committing another live session's files (pre-commit).
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { TRAILER } from '../handoff/document';
+import { readTrailersOf } from '../handoff/ownership';
+import { relativeTime } from '../handoff/time';
 import type { HookContext } from './entry';
-import { shortSession, shq, type Refusal } from './refusal';
+import { refusedResetFile, shortOid, shortSession, shq, type Refusal } from './refusal';
 import { listSessions } from './sessions';
 
 const SESSION_KEY = TRAILER.session.toLowerCase();
@@ -63,8 +65,8 @@ export function commitMsg(c: HookContext): Refusal | null {
       kind: 'integrity',
       what: 'this commit message carries the ids of two sessions; a commit belongs to one session',
       found: [
-        `Claude-Session-Id values: ${distinct.map(shortSession).join(', ')}`,
-        c.session ? `committing session: ${shortSession(c.session)} (from ${c.sessionSource})` : 'committing session: none (a person)',
+        `Claude-Session-Id values: ${distinct.map((s) => shortSession(s, [...distinct, c.session])).join(', ')}`,
+        c.session ? `committing session: ${shortSession(c.session, distinct)} (from ${c.sessionSource})` : 'committing session: none (a person)',
       ],
       steps: [
         `edit the message so that it keeps one Claude-Session-Id trailer${c.session ? ` (yours: ${c.session})` : ''} and commit again (git commit -e, or git commit --amend to fix an earlier one)`,
@@ -77,10 +79,10 @@ export function commitMsg(c: HookContext): Refusal | null {
   if (distinct.length === 1 && distinct[0] !== c.session) {
     return {
       kind: 'owned',
-      what: `this commit message claims session ${shortSession(distinct[0])}, but session ${shortSession(c.session)} is committing`,
-      found: [`Claude-Session-Id: ${shortSession(distinct[0])} in the message`, `committing session: ${shortSession(c.session)} (from ${c.sessionSource})`],
+      what: `this commit message claims session ${shortSession(distinct[0], [c.session])}, but session ${shortSession(c.session, distinct)} is committing`,
+      found: [`Claude-Session-Id: ${shortSession(distinct[0], [c.session])} in the message`, `committing session: ${shortSession(c.session, distinct)} (from ${c.sessionSource})`],
       steps: [
-        `if you are amending session ${shortSession(distinct[0])}'s commit, do not: leave it as it is and make a new commit on top (git commit without --amend)`,
+        `if you are amending session ${shortSession(distinct[0], [c.session])}'s commit, do not: leave it as it is and make a new commit on top (git commit without --amend)`,
         `if the trailer was copied by mistake, remove the Claude-Session-Id line from your message (this hook adds yours) and commit again`,
       ],
       data: { claimed: distinct[0], session: c.session },
@@ -100,7 +102,7 @@ export function preCommit(c: HookContext): Refusal | null {
     .filter((s) => s.session !== c.session && s.status === 'live')
     .map((s) => ({ ...s, paths: s.paths.filter((p) => staged.has(p)) }))
     .filter((s) => s.paths.length > 0);
-  if (others.length === 0) return null;
+  if (others.length === 0) return revertsForeignCommit(c, [...staged]);
   const theirs = others.flatMap((s) => s.paths);
   const MAX = 20;
   return {
@@ -109,7 +111,7 @@ export function preCommit(c: HookContext): Refusal | null {
     found: others.map((s) => {
       const seen = Math.max(s.heartbeat ?? 0, s.lastActivity ?? 0);
       const list = s.paths.slice(0, MAX).join(', ') + (s.paths.length > MAX ? `, … (${s.paths.length - MAX} more)` : '');
-      return `session ${shortSession(s.session)} (live, last seen ${new Date(seen).toISOString()}): ${list}`;
+      return `session ${shortSession(s.session)} (live, last seen ${relativeTime(new Date(seen).toISOString())}): ${list}`;
     }),
     steps: [
       `leave their files out and commit only yours: git restore --staged -- ${theirs.slice(0, MAX).map(shq).join(' ')}${theirs.length > MAX ? ' …' : ''}`,
@@ -117,5 +119,75 @@ export function preCommit(c: HookContext): Refusal | null {
       'see who is live here and what each wrote: git handoff sessions',
     ],
     data: { session: c.session, conflicts: others.map((s) => ({ session: s.session, paths: s.paths })) },
+  };
+}
+
+const ZERO = /^0+$/;
+
+/** The commits a refused reset left the files without, while HEAD is still where it was (else the note is stale). */
+function refusedReset(c: HookContext): Set<string> {
+  const file = refusedResetFile(c.repo);
+  if (!existsSync(file)) return new Set();
+  try {
+    const note = JSON.parse(readFileSync(file, 'utf8')) as { head: string; commits: string[] };
+    if (c.repo.git(['rev-parse', '-q', '--verify', 'HEAD'], { allowFail: true }).stdout.trim() === note.head) return new Set(note.commits);
+  } catch {
+    /* unreadable: dropped below */
+  }
+  rmSync(file, { force: true });
+  return new Set();
+}
+const RECENT = 50;
+
+/**
+ * Staged content that takes back, path by path, a recent commit of another live session or one a refused
+ * `reset --hard` left the files without (git reset them before the hook could refuse). An explicit revert passes.
+ */
+function revertsForeignCommit(c: HookContext, staged: string[]): Refusal | null {
+  if (['REVERT_HEAD', 'CHERRY_PICK_HEAD'].some((f) => existsSync(path.join(c.repo.gitDir, f)))) return null;
+  const live = new Set(listSessions(c.repo, { config: c.config() }).filter((s) => s.status === 'live' && s.session !== c.session).map((s) => s.session));
+  const reset = refusedReset(c);
+  if (live.size === 0 && reset.size === 0) return null;
+  const recent = c.repo.git(['rev-list', '-n', String(RECENT), '--no-merges', 'HEAD'], { allowFail: true }).stdout.split('\n').filter(Boolean);
+  const trailers = readTrailersOf(c.repo, recent);
+  const theirs = recent.filter((o) => reset.has(o) || live.has(trailers.get(o)?.session ?? ''));
+  if (theirs.length === 0) return null;
+  const want = new Set(staged);
+  // one diff-tree for all their commits: `<commit>` lines, then `:mode mode old new status\0path\0` records
+  const raw = c.repo.git(['diff-tree', '--stdin', '-r', '--no-renames', '-z', '--root'], { input: theirs.join('\n') + '\n', allowFail: true }).stdout.split('\0');
+  const changes: Array<{ commit: string; path: string; before: string; after: string }> = [];
+  let commit = '';
+  for (let i = 0; i < raw.length; i++) {
+    const f = raw[i].replace(/^\n/, '');
+    if (/^[0-9a-f]{40,64}$/.test(f)) commit = f;
+    else if (f.startsWith(':')) {
+      const [, , before, after] = f.slice(1).split(' ');
+      const p = raw[++i];
+      if (want.has(p) && !p.includes('\n')) changes.push({ commit, path: p, before, after });
+    }
+  }
+  if (changes.length === 0) return null;
+  // the index and HEAD blobs of those paths, in one cat-file
+  const specs = changes.flatMap((ch) => [`:${ch.path}`, `HEAD:${ch.path}`]);
+  const blobs = c.repo.git(['cat-file', '--batch-check=%(objectname)'], { input: specs.join('\n') + '\n', allowFail: true }).stdout.split('\n');
+  const blob = (i: number) => (/^[0-9a-f]{40,64}$/.test(blobs[i]) ? blobs[i] : null);
+  const same = (a: string | null, b: string) => (a === null ? ZERO.test(b) : a === b);
+  const reverted = changes.filter((ch, i) => same(blob(2 * i), ch.before) && same(blob(2 * i + 1), ch.after) && ch.before !== ch.after);
+  if (reverted.length === 0) return null;
+  const commits = [...new Set(reverted.map((r) => r.commit))];
+  const paths = [...new Set(reverted.map((r) => r.path))];
+  const owner = (oid: string) => trailers.get(oid)?.session ?? null;
+  return {
+    kind: 'owned',
+    what: `the staged changes take back ${commits.length === 1 ? 'a commit' : `${commits.length} commits`} of another session: ${paths.length} path${paths.length === 1 ? ' is' : 's are'} staged as before ${commits.length === 1 ? 'that commit' : 'those commits'}`,
+    found: [
+      ...commits.map((oid) => `commit ${shortOid(oid)} by session ${shortSession(owner(oid))}: ${reverted.filter((r) => r.commit === oid).map((r) => r.path).join(', ')}`),
+      `committing session: ${shortSession(c.session)} (from ${c.sessionSource}); this is what the files look like after a refused \`git reset --hard\`, which git applies to the files before any hook can refuse it`,
+    ],
+    steps: [
+      `keep their work: git restore --source=HEAD --staged --worktree -- ${paths.map(shq).join(' ')} (then make your own change on top)`,
+      `if undoing their commit is agreed with session ${[...new Set(commits.map((o) => shortSession(owner(o))))].join(', ')}, say so in the history: git revert ${commits.map(shortOid).join(' ')}`,
+    ],
+    data: { session: c.session, reverted: reverted.map((r) => ({ commit: r.commit, session: owner(r.commit), path: r.path })) },
   };
 }

@@ -34,16 +34,18 @@ const HANDLERS: Record<string, { run: HookHandler; stdin: boolean }> = {
   'reference-transaction': { run: referenceTransaction, stdin: true },
 };
 
-/** The acting session from the environment; an invalid id is ignored with a warning (never trusted, never blocking). */
-function sessionOf(env: NodeJS.ProcessEnv): { id: string; source: string } | null {
+/** The acting session from the environment; an invalid id is an error (never a person: that would drop the checks). */
+function sessionOf(env: NodeJS.ProcessEnv): { id: string; source: string } | { invalid: string } | null {
   try {
     const s = resolveSession(undefined, env);
     return s ? { id: s.id, source: s.source } : null;
   } catch (e) {
-    process.stderr.write(`git-handoff: ${(e as Error).message}; treating this as a commit with no session\n`);
-    return null;
+    return { invalid: (e as Error).message };
   }
 }
+
+/** Whether `<old> <new> <ref>` lines name a handoff or archive ref. */
+const namesHandoffRef = (input: string) => /^\S+ \S+ refs\/(handoffs|handoff-archive)\//m.test(input);
 
 export async function runGithook(name: string, args: string[]): Promise<number> {
   // The server's check (`install --server`, git-hooks/pre-receive) is the sync side's.
@@ -51,10 +53,22 @@ export async function runGithook(name: string, args: string[]): Promise<number> 
   const handler = HANDLERS[name];
   if (!handler) return 0;
   let repo: Repo | null = null;
+  let input = '';
   try {
+    input = handler.stdin ? readFileSync(0, 'utf8') : '';
     repo = openRepo();
-    const input = handler.stdin ? readFileSync(0, 'utf8') : '';
-    const session = sessionOf(process.env);
+    const found = sessionOf(process.env);
+    if (found && 'invalid' in found) {
+      // only `prepared` can stop a reference transaction; the other states are told nothing new
+      if (name === 'reference-transaction' && args[0] !== 'prepared') return 0;
+      process.stderr.write(
+        `git-handoff (${name} hook): ${found.invalid.replace(/[\x00-\x1f\x7f]/g, '?')}.\n` +
+          `A session id names who is committing; an invalid one is refused rather than taken for a person.\n` +
+          `Set a valid id (letters, digits, . _ : -; at most 128), or unset it to commit as a person: unset GIT_HANDOFF_SESSION\n`,
+      );
+      return EXIT.usage;
+    }
+    const session = found;
     let config: Config | null = null;
     const r = repo;
     const ctx: HookContext = { repo: r, args, input, session: session?.id ?? null, sessionSource: session?.source ?? null, config: () => (config ??= readConfig(r)) };
@@ -69,8 +83,14 @@ export async function runGithook(name: string, args: string[]): Promise<number> 
     process.stderr.write(formatRefusal(name, refusal, !ctx.session && !repo.bare, auditFile(repo.commonDir)));
     return EXIT[refusal.kind];
   } catch (e) {
-    // A broken check must not brick git: say so, and let the operation through.
-    process.stderr.write(`git-handoff (${name} hook): could not check (${e instanceof Error ? e.message : String(e)}); allowed\n`);
+    const why = e instanceof Error ? e.message : String(e);
+    // Handoff refs fail closed, as the server does: an unchecked move of one could hand it to anyone.
+    if (name === 'reference-transaction' && args[0] === 'prepared' && namesHandoffRef(input)) {
+      process.stderr.write(`git-handoff (${name} hook): could not check an update of handoff refs (${why}); refused, nothing moved. Run it again; if this persists, report it.\n`);
+      return EXIT.integrity;
+    }
+    // Any other broken check must not brick git: say so, and let the operation through.
+    process.stderr.write(`git-handoff (${name} hook): could not check (${why}); allowed\n`);
     return 0;
   }
 }

@@ -36,9 +36,12 @@ function mixedCommits(c: HookContext, remoteName: string, lines: PushLine[]): Ar
   const args = ['log', '-z', '--format=%H%x1f%(trailers:key=Claude-Session-Id,valueonly,separator=%x1e)', ...tips, '--not', ...known, `--remotes=${remoteName}`];
   const out: Array<{ oid: string; sessions: string[] }> = [];
   for (const rec of c.repo.out(args).split('\0')) {
-    const [oid, values] = rec.replace(/^\n/, '').split('\x1f');
+    // the oid is everything before the first 0x1F; a separator byte inside a value only splits values further (more sessions, never fewer)
+    const r = rec.replace(/^\n/, '');
+    const cut = r.indexOf('\x1f');
+    const [oid, values] = cut < 0 ? [r, ''] : [r.slice(0, cut), r.slice(cut + 1)];
     if (!oid || !values) continue;
-    const sessions = [...new Set(values.split('\x1e').map((v) => v.trim()).filter(Boolean))];
+    const sessions = [...new Set(values.split(/[\x1e\x1f]/).map((v) => v.trim()).filter(Boolean))];
     if (sessions.length > 1) out.push({ oid, sessions });
   }
   return out;
@@ -65,7 +68,7 @@ export async function prePush(c: HookContext): Promise<Refusal | null> {
       kind: 'integrity',
       what: `${mixed.length} commit${mixed.length === 1 ? '' : 's'} to push ${mixed.length === 1 ? 'carries' : 'carry'} the ids of two sessions; nothing was pushed`,
       found: [
-        ...mixed.slice(0, MAX).map((m) => `commit ${shortOid(m.oid)}: Claude-Session-Id ${m.sessions.map(shortSession).join(', ')}`),
+        ...mixed.slice(0, MAX).map((m) => `commit ${shortOid(m.oid)}: Claude-Session-Id ${m.sessions.map((s) => shortSession(s, m.sessions)).join(', ')}`),
         ...(mixed.length > MAX ? [`… and ${mixed.length - MAX} more`] : []),
       ],
       steps: [
@@ -76,7 +79,26 @@ export async function prePush(c: HookContext): Promise<Refusal | null> {
       data: { commits: mixed },
     };
   }
+  // Loaded only when handoff refs are pushed: the secret scan (SPEC 2.6), as `git handoff push` runs it.
+  const handoffLines = lines.filter((l) => /^refs\/(handoffs|handoff-archive)\//.test(l.remoteRef));
+  const gate = handoffLines.length || configBool(c.config(), 'handoff.autoSync') ? await import('../sync/secrets-gate') : null;
+  const secrets = gate ? await gate.pushLineFindings(c.repo, remoteName, handoffLines.map((l) => ({ ref: l.remoteRef, oid: l.local, remoteOid: l.remote }))) : [];
+  if (secrets.length) {
+    return {
+      kind: 'integrity',
+      what: `${secrets.length === 1 ? 'a handoff version' : `${secrets.length} handoff versions`} to push contain${secrets.length === 1 ? 's' : ''} secrets; nothing was pushed`,
+      found: gate!.describeVersions(secrets),
+      steps: ['rewrite them here with the secrets replaced: git handoff redact <topic>', 'if a secret was real, rotate it: it was in a session and may be in other logs', 'push again'],
+      data: { versions: secrets.map((v) => ({ ref: v.ref, oid: v.oid, findings: v.findings.map(({ range: _r, ...f }) => f) })) },
+    };
+  }
   if (configBool(c.config(), 'handoff.autoSync')) {
+    // autoSync pushes handoffs too: the same scan first, and a finding keeps them here (the user's push goes on)
+    const held = await gate!.assertPushClean(c.repo, remoteName).then(() => null, (e: Error) => e.message.split('\n')[0]);
+    if (held) {
+      process.stderr.write(`git-handoff: autoSync skipped: ${held} (run \`git handoff push ${remoteName}\` for the details)\n`);
+      return null;
+    }
     // Loaded only here: the sync code is not needed by any other hook.
     const { autoSyncPush } = await import('../sync/autosync');
     const note = autoSyncPush(c.repo, remoteName);

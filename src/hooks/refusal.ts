@@ -1,6 +1,8 @@
-// What a refusing hook prints: what was found (sessions cut to 8 characters, commits to 12) and
+// What a refusing hook prints: what was found (sessions shortened as src/handoff/short-id.ts says, commits cut to 12) and
 // numbered steps to fix. The bypass is offered to a person only: an agent is expected to fix.
+import path from 'node:path';
 import { short } from '../handoff/session';
+import { stripTerminalControls } from '../terminal-text';
 
 export interface Refusal {
   /** the exit code the handler returns (SPEC 4): 'owned' 3, 'integrity' 6; an internal error (1) never blocks */
@@ -15,7 +17,11 @@ export interface Refusal {
 }
 
 export const shortOid = (oid: string) => oid.slice(0, 12);
-export const shortSession = (id: string | null | undefined) => short(id);
+
+/** Where a refused reset that already reset the files leaves the commits it would have dropped, for pre-commit. */
+export const refusedResetFile = (repo: { gitDir: string }) => path.join(repo.gitDir, 'handoff-refused-reset.json');
+/** A session id as shown beside `among`, the other ids of the same refusal (src/handoff/short-id.ts). */
+export const shortSession = (id: string | null | undefined, among: Iterable<string | null | undefined> = []) => short(id, among);
 
 /** Quotes a word for a shell command the user can paste. */
 export const shq = (s: string) => (/^[A-Za-z0-9_./:@%+=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
@@ -27,5 +33,6 @@ export function formatRefusal(hook: string, r: Refusal, personCanBypass: boolean
   const steps = [...r.steps];
   if (personCanBypass) steps.push(`if you are a person and mean it: run the same git command with GIT_HANDOFF_BYPASS=1 (recorded in ${auditPath})`);
   steps.forEach((s, i) => lines.push(`  ${i + 1}. ${s}`));
-  return lines.join('\n') + '\n';
+  // refs, names and messages in a refusal came from data: git prints a hook's stderr to the terminal as it is
+  return stripTerminalControls(lines.join('\n')) + '\n';
 }

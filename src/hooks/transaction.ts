@@ -1,12 +1,15 @@
 // reference-transaction in `prepared`: handoff refs held to the ownership invariant whoever moves them,
 // and, when the acting session is known, no branch update that drops another session's commits.
+import { writeFileSync } from 'node:fs';
 import { listRefs } from '../git/refs';
 import type { Repo } from '../git/repo';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX } from '../handoff/names';
 import { readTrailersOf } from '../handoff/ownership';
+import { NOTES_REF } from '../handoff/receipts';
 import { checkReceive, parseUpdates, type Refusal as ReceiveRefusal } from '../handoff/ref-updates';
+import { withoutRedactions } from '../handoff/redact-check';
 import type { HookContext } from './entry';
-import { shortOid, shortSession, type Refusal } from './refusal';
+import { refusedResetFile, shortOid, shortSession, type Refusal } from './refusal';
 
 /** A refusal of handoff or archive ref updates (checkReceive's findings: the same check a server runs on a push). */
 export function handoffRefusal(found: ReceiveRefusal[], where: string, fetchHint: string | null): Refusal {
@@ -25,21 +28,50 @@ export function handoffRefusal(found: ReceiveRefusal[], where: string, fetchHint
 function droppedForeign(repo: Repo, old: string, newOid: string, session: string): Array<{ oid: string; session: string }> {
   const dropped = repo.out(['rev-list', old, `^${newOid}`]).split('\n').filter(Boolean);
   const out: Array<{ oid: string; session: string }> = [];
-  for (const [oid, t] of readTrailersOf(repo, dropped)) if (t.session && t.session !== session) out.push({ oid, session: t.session });
+  for (const [oid, t] of readTrailersOf(repo, dropped)) {
+    // an ambiguous block protects every session it could be read as naming
+    const other = t.session ?? t.claimed?.find((s) => s !== session) ?? null;
+    if (other && other !== session) out.push({ oid, session: other });
+  }
   return out;
 }
 
-export function referenceTransaction(c: HookContext): Refusal | null {
+/**
+ * What git did before asking (it has no pre-reset hook): a reset updates the index, and with --hard the files,
+ * before the ref; the found lines and the command that puts them back as HEAD (still `old`) has them.
+ */
+function filesAlreadyMoved(repo: Repo, ref: string, old: string, next: string): { found: string[]; step: string } | null {
+  if (repo.git(['symbolic-ref', '-q', 'HEAD'], { allowFail: true }).stdout.trim() !== ref) return null;
+  // back to an ancestor: a reset (an amend or a rebase also leaves the index at the new tree, and did not reset it)
+  if (repo.git(['merge-base', '--is-ancestor', next, old], { allowFail: true }).status !== 0) return null;
+  const paths = repo.git(['diff', '--name-only', '--no-renames', old, next], { allowFail: true }).stdout.split('\n').filter(Boolean);
+  if (paths.length === 0 || repo.git(['diff-index', '--cached', '--quiet', next, '--'], { allowFail: true }).status !== 0) return null;
+  const list = paths.slice(0, 10).join(', ') + (paths.length > 10 ? `, … (${paths.length - 10} more)` : '');
+  if (repo.git(['diff', '--quiet', '--', ...paths], { allowFail: true }).status === 0) {
+    return {
+      found: [`git had already reset the index and the working tree to ${shortOid(next)} before this hook ran: ${list} now read as in ${shortOid(next)}, on disk and staged`],
+      step: `put the files back as HEAD (still ${shortOid(old)}) has them: git reset --hard HEAD — do this before any commit, or the next commit reverts their work`,
+    };
+  }
+  return {
+    found: [`git had already reset the index to ${shortOid(next)} before this hook ran (the files on disk are unchanged): ${list} are staged as in ${shortOid(next)}`],
+    step: `put the index back as HEAD (still ${shortOid(old)}) has it: git reset -q HEAD — before any commit, or the next commit reverts their work`,
+  };
+}
+
+export async function referenceTransaction(c: HookContext): Promise<Refusal | null> {
   if (c.args[0] !== 'prepared') return null;
   // Only handoff refs (with the archive refs that pair their deletions), and branches when a session acts, concern this hook.
-  const checked = (ref: string) => ref.startsWith(HANDOFF_PREFIX) || ref.startsWith(ARCHIVE_PREFIX) || (!!c.session && ref.startsWith('refs/heads/'));
+  // …and the receipts, which are only ever added
+  const checked = (ref: string) => ref.startsWith(HANDOFF_PREFIX) || ref.startsWith(ARCHIVE_PREFIX) || ref === NOTES_REF || (!!c.session && ref.startsWith('refs/heads/'));
   const lines = parseUpdates(c.input).filter((u) => checked(u.ref));
   // git passes zeros as the old value whenever the updater gave none: read the refs' real values (still the old ones in `prepared`), in one process.
   const unknown = lines.filter((u) => !u.oldOid).map((u) => u.ref);
   const current = new Map(unknown.length ? listRefs(c.repo, unknown).map((r) => [r.ref, r.oid] as const) : []);
   const updates = lines.map((u) => ({ ...u, oldOid: u.oldOid ?? current.get(u.ref) ?? null }));
   // checkReceive: checkAdvances for moves, a deletion only beside its archive entry, archive entries kept.
-  const bad = checkReceive(c.repo, updates);
+  // `git handoff redact` is the one rewrite let through, checked against its originals (SPEC 2.6)
+  const bad = await withoutRedactions(c.repo, checkReceive(c.repo, updates), updates);
   if (bad.length) return handoffRefusal(bad, 'in this repository', null);
   if (!c.session) return null;
   for (const { ref, oldOid: old, newOid: next } of updates) {
@@ -49,18 +81,23 @@ export function referenceTransaction(c: HookContext): Refusal | null {
     if (foreign.length === 0) continue;
     const owners = [...new Set(foreign.map((f) => f.session))];
     const MAX = 10;
+    const moved = filesAlreadyMoved(c.repo, ref, old, next);
+    // pre-commit reads this: the next commit must not take back the commits whose files git already reset
+    if (moved) writeFileSync(refusedResetFile(c.repo), JSON.stringify({ head: old, commits: foreign.map((f) => f.oid) }));
     return {
       kind: 'owned',
       what: `moving ${ref} from ${shortOid(old)} to ${shortOid(next)} would drop ${foreign.length} commit${foreign.length === 1 ? '' : 's'} of ${owners.length === 1 ? 'another session' : 'other sessions'} (an amend, rebase or reset over their work)`,
       found: [
-        ...foreign.slice(0, MAX).map((f) => `commit ${shortOid(f.oid)} by session ${shortSession(f.session)}`),
+        ...foreign.slice(0, MAX).map((f) => `commit ${shortOid(f.oid)} by session ${shortSession(f.session, [...owners, c.session])}`),
         ...(foreign.length > MAX ? [`… and ${foreign.length - MAX} more`] : []),
-        `acting session: ${shortSession(c.session)} (from ${c.sessionSource}); ${ref} is unchanged`,
+        `acting session: ${shortSession(c.session, owners)} (from ${c.sessionSource}); ${ref} is unchanged`,
+        ...(moved?.found ?? []),
       ],
       steps: [
+        ...(moved ? [moved.step] : []),
         'leave their commits in place and build on top instead: a new commit rather than --amend, git revert rather than reset',
         'if a rebase stopped here, git rebase --abort returns the branch and HEAD to where they were',
-        `if the rewrite is agreed with session ${owners.map(shortSession).join(', ')}, let a person run it (with no session id in the environment)`,
+        `if the rewrite is agreed with session ${owners.map((s) => shortSession(s, [...owners, c.session])).join(', ')}, let a person run it (with no session id in the environment)`,
       ],
       data: { ref, old, new: next, dropped: foreign },
     };

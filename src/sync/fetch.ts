@@ -4,6 +4,7 @@ import { casUpdateRef, listRefs, transaction, type RefOp, type RefRecord } from 
 import type { Repo } from '../git/repo';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef } from '../handoff/names';
 import { checkAdvances, type Violation } from '../handoff/ownership';
+import { mergeReceipts, NOTES_REF, trackingNotesRef, type ReceiptMerge } from '../handoff/receipts';
 import { ancestryOf } from '../handoff/sync-state';
 import { handoffRefspecs, trackingArchivePrefix, trackingPrefix, transportError } from './remote';
 
@@ -23,6 +24,8 @@ export interface HandoffMerge {
   action: MergeAction;
   /** the archive entry: the remote archived this handoff (action archived), or this clone did and has not pushed it yet */
   archivedAs?: string;
+  /** the archive entry's commit (action archived): the version that records who archived it */
+  archive?: string;
   /** why a remote-ahead move was not applied: the remote history breaks the ownership invariant */
   violation?: Violation;
   message?: string;
@@ -40,6 +43,8 @@ export interface FetchResult {
   handoffs: HandoffMerge[];
   archives: ArchiveMerge[];
   counts: Record<MergeCase, number>;
+  /** what became of the remote's read receipts (refs/notes/handoff-reads) */
+  receipts?: ReceiptMerge;
 }
 
 const key = (ref: string, prefix: string) => ref.slice(prefix.length);
@@ -47,12 +52,14 @@ const byKey = (recs: RefRecord[], prefix: string) => new Map(recs.filter((r) => 
 
 /** The refs a merge reads, from one for-each-ref: local handoffs and archive, the remote's tracking copies. */
 export function readSides(repo: Repo, remote: string) {
-  const recs = listRefs(repo, [HANDOFF_PREFIX, ARCHIVE_PREFIX, trackingPrefix(remote), trackingArchivePrefix(remote)]);
+  const recs = listRefs(repo, [HANDOFF_PREFIX, ARCHIVE_PREFIX, trackingPrefix(remote), trackingArchivePrefix(remote), NOTES_REF, trackingNotesRef(remote)]);
+  const notesAt = (ref: string) => recs.find((r) => r.ref === ref)?.oid ?? null;
   return {
     local: byKey(recs, HANDOFF_PREFIX),
     localArchive: byKey(recs, ARCHIVE_PREFIX),
     remote: byKey(recs, trackingPrefix(remote)),
     remoteArchive: byKey(recs, trackingArchivePrefix(remote)),
+    receipts: { local: notesAt(NOTES_REF), remote: notesAt(trackingNotesRef(remote)) },
   };
 }
 export type Sides = ReturnType<typeof readSides>;
@@ -67,7 +74,8 @@ export function fetchTracking(repo: Repo, remote: string): void {
 export function fetchHandoffs(repo: Repo, remote: string, progress?: (line: string) => void): FetchResult {
   const before = readSides(repo, remote);
   fetchTracking(repo, remote);
-  return mergeHandoffs(repo, remote, before, readSides(repo, remote), progress);
+  const result = mergeHandoffs(repo, remote, before, readSides(repo, remote), progress);
+  return { ...result, receipts: mergeReceipts(repo, remote) };
 }
 
 const names = (ref: string) => {
@@ -78,18 +86,26 @@ const names = (ref: string) => {
 /** Classifies each handoff against the freshly fetched tracking refs and applies what may move. */
 export function mergeHandoffs(repo: Repo, remote: string, before: Sides, now: Sides, progress?: (line: string) => void): FetchResult {
   const keys = [...new Set([...now.local.keys(), ...now.remote.keys()])].filter((k) => parseRef(HANDOFF_PREFIX + k));
-  // The remote archived a handoff when it no longer has it live but keeps an archive entry of exactly our tip.
-  const remoteArchivedTip = new Map<string, { entry: string; oid: string }>();
-  for (const [k, oid] of now.remoteArchive) {
-    const handoffKey = k.split('/').slice(0, 2).join('/');
-    remoteArchivedTip.set(`${handoffKey}\0${oid}`, { entry: ARCHIVE_PREFIX + k, oid });
-  }
-  const localArchivedTip = new Map<string, string>();
-  for (const [k, oid] of now.localArchive) localArchivedTip.set(`${k.split('/').slice(0, 2).join('/')}\0${oid}`, ARCHIVE_PREFIX + k);
+  // Archive entries by handoff: an entry is a version on top of the tip it archived, naming who archived it.
+  const entriesOf = (archive: Map<string, string>) => {
+    const m = new Map<string, Array<{ entry: string; oid: string }>>();
+    for (const [k, oid] of archive) {
+      const hk = k.split('/').slice(0, 2).join('/');
+      m.set(hk, [...(m.get(hk) ?? []), { entry: ARCHIVE_PREFIX + k, oid }]);
+    }
+    return m;
+  };
+  const remoteEntries = entriesOf(now.remoteArchive);
+  const localEntries = entriesOf(now.localArchive);
 
   const differing = keys.filter((k) => now.local.has(k) && now.remote.has(k) && now.local.get(k) !== now.remote.get(k));
-  const isAnc = ancestryOf(repo, differing.flatMap((k) => [now.local.get(k)!, now.remote.get(k)!]));
+  const archiving = keys.filter((k) => now.local.has(k) !== now.remote.has(k));
+  const isAnc = ancestryOf(repo, [
+    ...differing.flatMap((k) => [now.local.get(k)!, now.remote.get(k)!]),
+    ...archiving.flatMap((k) => [now.local.get(k) ?? now.remote.get(k)!, ...[...(remoteEntries.get(k) ?? []), ...(localEntries.get(k) ?? [])].map((e) => e.oid)]),
+  ]);
   if (keys.length > 20) progress?.(`merging ${keys.length} handoffs from ${remote}`);
+  const archivalOf = (entries: Array<{ entry: string; oid: string }> | undefined, tip: string) => entries?.find((e) => e.oid !== tip && isAnc(tip, e.oid));
 
   const handoffs: HandoffMerge[] = [];
   for (const k of keys) {
@@ -98,13 +114,17 @@ export function mergeHandoffs(repo: Repo, remote: string, before: Sides, now: Si
     const rem = now.remote.get(k) ?? null;
     const base = { ref, ...names(ref), local, remote: rem };
     if (local && !rem) {
-      const archived = remoteArchivedTip.get(`${k}\0${local}`);
+      const archived = archivalOf(remoteEntries.get(k), local);
+      const bare = remoteEntries.get(k)?.find((e) => e.oid === local);
       // Archived over there since we last saw it live: archive here too (not when we restored it ourselves).
-      if (archived && before.remote.has(k)) handoffs.push({ ...base, case: 'same', action: 'archived', archivedAs: archived.entry });
-      else handoffs.push({ ...base, case: 'local-ahead', action: 'none' });
+      if (archived && before.remote.has(k)) handoffs.push({ ...base, case: 'same', action: 'archived', archivedAs: archived.entry, archive: archived.oid });
+      else if (bare && before.remote.has(k)) {
+        const violation: Violation = { rule: 'delete', message: `${bare.entry} points at the tip itself and records nobody: an archive adds a version naming the session that archived it` };
+        handoffs.push({ ...base, case: 'same', action: 'refused', violation, message: `archive not applied: ${violation.message}` });
+      } else handoffs.push({ ...base, case: 'local-ahead', action: 'none' });
     } else if (!local && rem) {
-      const archivedHere = localArchivedTip.get(`${k}\0${rem}`);
-      if (archivedHere) handoffs.push({ ...base, case: 'local-ahead', action: 'none', archivedAs: archivedHere });
+      const archivedHere = archivalOf(localEntries.get(k), rem) ?? localEntries.get(k)?.find((e) => e.oid === rem);
+      if (archivedHere) handoffs.push({ ...base, case: 'local-ahead', action: 'none', archivedAs: archivedHere.entry });
       else handoffs.push({ ...base, case: 'new', action: 'created' });
     } else if (local === rem) {
       handoffs.push({ ...base, case: 'same', action: 'none' });
@@ -117,9 +137,10 @@ export function mergeHandoffs(repo: Repo, remote: string, before: Sides, now: Si
     }
   }
 
-  // A remote history that steals or rewrites a handoff is reported, never applied.
-  const forward = handoffs.filter((h) => h.case === 'remote-ahead');
-  checkAdvances(repo, forward.map((h) => ({ oldOid: h.local, newOid: h.remote }))).forEach((v, i) => {
+  // A remote history that steals, rewrites or cannot say who owns a handoff is reported, never applied (new ones
+  // are checked from their root, an archive as the version it adds on the tip).
+  const forward = handoffs.filter((h) => h.case === 'remote-ahead' || h.action === 'created' || h.action === 'archived');
+  checkAdvances(repo, forward.map((h) => ({ oldOid: h.local, newOid: h.action === 'archived' ? h.archive! : h.remote }))).forEach((v, i) => {
     if (!v) return;
     Object.assign(forward[i], { action: 'refused', violation: v, message: `not applied: the remote history breaks the ownership invariant (${v.message})` });
   });

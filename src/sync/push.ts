@@ -3,6 +3,7 @@ import { HandoffError } from '../errors';
 import { listRefs, transaction, type RefOp } from '../git/refs';
 import type { Repo } from '../git/repo';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef } from '../handoff/names';
+import { NOTES_REF, trackingNotesRef } from '../handoff/receipts';
 import { ancestryOf } from '../handoff/sync-state';
 import { fetchHandoffs, readSides, type FetchResult, type Sides } from './fetch';
 import { trackingArchivePrefix, trackingPrefix, transportError } from './remote';
@@ -14,7 +15,7 @@ export interface PushUpdate {
   newOid: string | null;
   /** what the remote had when last fetched (null: nothing) */
   oldOid: string | null;
-  kind: 'create' | 'fast-forward' | 'archive-entry' | 'archive';
+  kind: 'create' | 'fast-forward' | 'archive-entry' | 'archive' | 'receipts';
   /** after the push: pushed, up to date, rejected (with git's reason) */
   status?: 'pushed' | 'up-to-date' | 'rejected';
   reason?: string;
@@ -45,7 +46,11 @@ export function planPush(repo: Repo, sides: Sides): { updates: PushUpdate[]; ski
   const updates: PushUpdate[] = [];
   const skipped: PushSkip[] = [];
   const differing = [...sides.local].filter(([k, oid]) => sides.remote.has(k) && sides.remote.get(k) !== oid);
-  const isAnc = ancestryOf(repo, differing.flatMap(([k, oid]) => [oid, sides.remote.get(k)!]));
+  const { local: notes, remote: theirNotes } = sides.receipts;
+  const notesDiffer = !!notes && !!theirNotes && notes !== theirNotes;
+  const isAnc = ancestryOf(repo, [...differing.flatMap(([k, oid]) => [oid, sides.remote.get(k)!]), ...(notesDiffer ? [notes, theirNotes] : [])]);
+  // receipts go fast-forward only: a remote ahead or diverged is merged by the next fetch, then pushed
+  if (notes && (!theirNotes || (notesDiffer && isAnc(theirNotes, notes)))) updates.push({ ref: NOTES_REF, newOid: notes, oldOid: theirNotes, kind: 'receipts' });
   for (const [k, oid] of sides.local) {
     const ref = HANDOFF_PREFIX + k;
     if (!parseRef(ref)) continue;
@@ -55,16 +60,19 @@ export function planPush(repo: Repo, sides: Sides): { updates: PushUpdate[]; ski
     else if (isAnc(theirs, oid)) updates.push({ ref, newOid: oid, oldOid: theirs, kind: 'fast-forward' });
     else skipped.push({ ref, state: isAnc(oid, theirs) ? 'behind' : 'diverged', local: oid, remote: theirs });
   }
-  const archivedHere = new Map<string, string>();
+  const archivedHere = new Map<string, string[]>();
   for (const [k, oid] of sides.localArchive) {
     const ref = ARCHIVE_PREFIX + k;
     if (!parseRef(ref)) continue;
-    archivedHere.set(`${k.split('/').slice(0, 2).join('/')}\0${oid}`, ref);
+    const hk = k.split('/').slice(0, 2).join('/');
+    archivedHere.set(hk, [...(archivedHere.get(hk) ?? []), oid]);
     if (!sides.remoteArchive.has(k)) updates.push({ ref, newOid: oid, oldOid: null, kind: 'archive-entry' });
   }
-  // Archived here, still live there at the archived tip: the push removes it, beside its archive entry.
-  for (const [k, theirs] of sides.remote) {
-    if (sides.local.has(k) || !archivedHere.has(`${k}\0${theirs}`)) continue;
+  // Archived here (an entry is a version on top of the tip it archived), still live there at that tip: the push removes it, beside its entry.
+  const gone = [...sides.remote].filter(([k]) => !sides.local.has(k) && archivedHere.has(k));
+  const isArchived = ancestryOf(repo, gone.flatMap(([k, theirs]) => [theirs, ...archivedHere.get(k)!]));
+  for (const [k, theirs] of gone) {
+    if (!archivedHere.get(k)!.some((e) => e !== theirs && isArchived(theirs, e))) continue;
     updates.push({ ref: HANDOFF_PREFIX + k, newOid: null, oldOid: theirs, kind: 'archive' });
   }
   return { updates, skipped };
@@ -74,11 +82,13 @@ export interface PushOptions {
   /** re-fetch after a rejection (off in the pre-push hook) */
   refetch?: boolean;
   progress?: (line: string) => void;
+  /** the plan already read (by the secret scan before sending), so the refs are read once */
+  plan?: ReturnType<typeof planPush>;
 }
 
 /** Pushes every pushable handoff ref in one `git push`; a rejection re-fetches and reports, it never forces. */
 export function pushHandoffs(repo: Repo, remote: string, o: PushOptions = {}): PushResult {
-  const plan = planPush(repo, readSides(repo, remote));
+  const plan = o.plan ?? planPush(repo, readSides(repo, remote));
   const result: PushResult = { remote, atomic: true, updates: plan.updates, skipped: plan.skipped, rejected: [], remoteMessages: [] };
   if (plan.updates.length > 20) o.progress?.(`pushing ${plan.updates.length} handoff refs to ${remote}`);
   const first = pushOnce(repo, remote, plan.updates, result);
@@ -153,8 +163,10 @@ function remoteLines(stderr: string): string[] {
 function recordPushed(repo: Repo, remote: string, done: PushUpdate[]): void {
   if (done.length === 0) return;
   const tracking = (ref: string) =>
-    ref.startsWith(HANDOFF_PREFIX) ? trackingPrefix(remote) + ref.slice(HANDOFF_PREFIX.length) : trackingArchivePrefix(remote) + ref.slice(ARCHIVE_PREFIX.length);
-  const current = new Map(listRefs(repo, [trackingPrefix(remote), trackingArchivePrefix(remote)]).map((r) => [r.ref, r.oid]));
+    ref === NOTES_REF ? trackingNotesRef(remote)
+    : ref.startsWith(HANDOFF_PREFIX) ? trackingPrefix(remote) + ref.slice(HANDOFF_PREFIX.length)
+    : trackingArchivePrefix(remote) + ref.slice(ARCHIVE_PREFIX.length);
+  const current = new Map(listRefs(repo, [trackingPrefix(remote), trackingArchivePrefix(remote), trackingNotesRef(remote)]).map((r) => [r.ref, r.oid]));
   const ops: RefOp[] = [];
   for (const u of done) {
     const t = tracking(u.ref);

@@ -3,14 +3,18 @@ import { HandoffError } from '../errors';
 import { configValue, readConfig } from '../git/config';
 import type { Repo } from '../git/repo';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX } from '../handoff/names';
+import { NOTES_REF, trackingNotesRef } from '../handoff/receipts';
 
 /** refs/remotes/<R>/handoffs/ and refs/remotes/<R>/handoff-archive/: where a fetch puts the remote's handoffs. */
 export const trackingPrefix = (remote: string) => `refs/remotes/${remote}/handoffs/`;
 export const trackingArchivePrefix = (remote: string) => `refs/remotes/${remote}/handoff-archive/`;
 
-/** The fetch refspecs `install --remote` adds and `fetch` passes: forced into the tracking namespace only. */
+/**
+ * The fetch refspecs `install --remote` adds and `fetch` passes: forced into the tracking namespace only. The
+ * receipts' refspec is a glob so that a remote without receipts yet is no error.
+ */
 export function handoffRefspecs(remote: string): string[] {
-  return [`+${HANDOFF_PREFIX}*:${trackingPrefix(remote)}*`, `+${ARCHIVE_PREFIX}*:${trackingArchivePrefix(remote)}*`];
+  return [`+${HANDOFF_PREFIX}*:${trackingPrefix(remote)}*`, `+${ARCHIVE_PREFIX}*:${trackingArchivePrefix(remote)}*`, `+${NOTES_REF}*:${trackingNotesRef(remote)}*`];
 }
 
 /** Names of the configured remotes, from one `git remote`. */

@@ -21,6 +21,8 @@ export interface ResolveOptions {
   remote: string;
   session: SessionRef;
   reason?: string;
+  /** trailer lines for the merge (the secret scan's record, src/sync/secrets-gate.ts) */
+  trailers?: string[];
 }
 
 export interface ResolveResult {
@@ -36,7 +38,7 @@ export interface ResolveResult {
 /** The body kept with --keep both: each version whole, under a heading that says whose it is. */
 export function bothBodies(topic: string, local: HandoffView, remote: HandoffView, remoteName: string): string {
   const side = (v: HandoffView, where: string) =>
-    `## Version by session ${short(v.session)} (${v.oid.slice(0, 12)}, ${v.updatedAt}, ${where})\n\n${v.body.replace(/\s+$/, '')}\n`;
+    `## Version by session ${short(v.session, [local.session, remote.session])} (${v.oid.slice(0, 12)}, ${v.updatedAt}, ${where})\n\n${v.body.replace(/\s+$/, '')}\n`;
   return (
     `# ${topic}: two versions kept (diverged, resolved with --keep both)\n\n` +
     `${side(local, 'the resolving clone\'s side')}\n${side(remote, `${remoteName}'s side`)}`
@@ -68,7 +70,7 @@ export function resolveDivergence(repo: Repo, o: ResolveOptions): ResolveResult 
   const reason = o.reason?.trim() || `resolved a divergence with ${o.remote}, keeping ${o.keep}`;
   const me = o.session.id;
   const message = (body: string, takeoverFrom: string | null) =>
-    buildMessage({ topic, body, session: me, branch: local.branch, head: o.keep === 'remote' ? remote.head : local.head, client: o.session.client, takeoverFrom, reason: takeoverFrom ? reason : null });
+    buildMessage({ topic, body, session: me, branch: local.branch, head: o.keep === 'remote' ? remote.head : local.head, client: o.session.client, takeoverFrom, reason: takeoverFrom ? reason : null, extra: o.trailers });
 
   const [localCommit, remoteCommit] = readObjects(repo, [localTip, remoteTip]).map((c) => parseCommit(c!.content));
   let tree: string;

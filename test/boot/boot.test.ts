@@ -64,8 +64,9 @@ describe('boot', () => {
     const order = ['db-migration', 'cache-layer', 'auth-redirect'].map((t) => text.indexOf(`] ${t} ·`));
     expect(order[0]).toBeGreaterThan(0);
     expect(order[0]).toBeLessThan(Math.min(order[1], order[2]));
-    expect(text).toContain('[1] db-migration · owner sess-min (you) · 2 hours ago · 1 version · local');
-    expect(text).toContain('owner sess-oth ·');
+    // ids that are not hex-ish are shown whole (the one short-id rule)
+    expect(text).toContain('[1] db-migration · owner sess-mine-0001 (you) · 2 hours ago · 1 version · local');
+    expect(text).toContain('owner sess-other-0002 ·');
     expect(text).toContain('verify: branch 1 commit ahead of what it describes');
     expect(text).not.toContain('other-branch-work');
     // sections by heading, any case, code fences ignored, the rest left out
@@ -103,7 +104,10 @@ describe('boot', () => {
     expect(j.handoffs.map((h: any) => h.topic)).toEqual(['db-migration', 'cache-layer', 'auth-redirect']);
     expect(j.handoffs.map((h: any) => h.session)).toEqual([MINE, THIRD, OTHER]);
     const show = json(await repo.cli(['show', 'auth-redirect', '--json']));
-    expect(j.handoffs[2]).toEqual(show);
+    // a boot entry is the show object plus whether it is addressed to the reader and unread by it
+    const { addressed, unread, ...asShown } = j.handoffs[2];
+    expect([addressed, unread]).toEqual([false, true]);
+    expect(asShown).toEqual(show);
     expect(j.handoffs[2].verify).toEqual({ head: 'ahead', commitsSince: 1, missingFiles: [], dirty: false });
   });
 
@@ -155,7 +159,37 @@ describe('boot after a takeover', () => {
     const t = await repo.cli(['write', 'auth-redirect', '-m', '## Goal\nsecond', '--session', MINE, '--take-over', '--reason', 'owner gone']);
     expect(t.exitCode, String(t.stderr)).toBe(0);
     const text = String((await repo.cli(['boot', '--session', MINE])).stdout);
-    expect(text).toContain('[1] auth-redirect · owner sess-min (you) (taken over from sess-oth) · just now · 2 versions · local');
+    expect(text).toContain('[1] auth-redirect · owner sess-mine-0001 (you) (taken over from sess-other-0002) · just now · 2 versions · local');
     expect(text).toContain('## Goal\nsecond');
+  });
+
+  it('reads `Goal:` and `Next action:` paragraphs as the README writes them, beside headings (issue 15)', async () => {
+    const repo = makeRepo({ commit: true });
+    const w = await repo.cli(['write', 'login-redirect-loop', '--session', MINE, '-m', 'Goal: stop the redirect loop', '-m', 'State: half done', '-m', 'Next action: run npm test']);
+    expect(w.exitCode, String(w.stderr)).toBe(0);
+    const out = String((await repo.cli(['boot', '--session', MINE, '--no-wrap'])).stdout);
+    expect(out).toContain('Goal: stop the redirect loop');
+    expect(out).toContain('Next action: run npm test');
+    expect(out).not.toContain('State: half done');
+    expect(out).not.toContain('summary:');
+  });
+
+  it('shows the sections of all of this session\'s handoffs however many there are, and says how many show a header only', async () => {
+    const repo = makeRepo({ commit: true });
+    for (let i = 1; i <= 7; i++) await repo.cli(['write', `other-note-${i}`, '--session', OTHER, '-m', `Goal: other goal ${i}`]);
+    for (let i = 1; i <= 6; i++) await repo.cli(['write', `mine-note-${i}`, '--session', MINE, '-m', `Goal: my goal ${i}`]);
+    const out = String((await repo.cli(['boot', '--session', MINE, '--no-wrap'])).stdout);
+    for (let i = 1; i <= 6; i++) expect(out).toContain(`Goal: my goal ${i}`);
+    expect(out.match(/Goal: other goal/g)).toHaveLength(5);
+    expect(out).toContain('(sections shown for 11: yours and the 5 that come first; 2 more show their header only)');
+  });
+
+  it('says whose Goal each one is in a --keep both merge', () => {
+    const body = '# t: two versions kept\n\n## Version by session sess-b (abc, now, here)\n\nGoal: B goal\n\n## Version by session sess-a (def, now, there)\n\n## Goal\nA goal\n';
+    const s = extractSections(body, BOOT_SECTIONS.map((x) => x.match));
+    expect(s.map((x) => [x.version, x.text])).toEqual([
+      ['Version by session sess-b (abc, now, here)', 'Goal: B goal'],
+      ['Version by session sess-a (def, now, there)', '## Goal\nA goal'],
+    ]);
   });
 });

@@ -17,6 +17,8 @@ export interface Conversation {
   results: Array<{ text: string; error: boolean }>;
   stdout: string;
   stderr: string;
+  /** every request body Claude Code sent to the Messages API */
+  requests: any[];
 }
 
 const start = { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } } };
@@ -40,6 +42,7 @@ function text(res: http.ServerResponse, stream: boolean, t: string): void {
 export async function converse(repo: TestRepo, messages: string[], script: ToolCall[], o: { args?: string[]; env?: Record<string, string> } = {}): Promise<Conversation> {
   const queue = [...script];
   const results: Conversation['results'] = [];
+  const requests: any[] = [];
   const seen = new Set<string>();
   const prompts = messages.filter((m) => !m.startsWith('/'));
   const answered = new Set<string>();
@@ -56,6 +59,7 @@ export async function converse(repo: TestRepo, messages: string[], script: ToolC
       let j: any = {};
       try {
         j = JSON.parse(body);
+        requests.push(j);
       } catch {
         /* not JSON: answer with text */
       }
@@ -122,7 +126,7 @@ export async function converse(repo: TestRepo, messages: string[], script: ToolC
     const timer = setTimeout(() => child.kill('SIGKILL'), 180_000);
     await new Promise<void>((resolve) => child.on('close', () => resolve()));
     clearTimeout(timer);
-    return { results, stdout, stderr };
+    return { results, stdout, stderr, requests };
   } finally {
     server.close();
   }

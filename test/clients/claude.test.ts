@@ -96,7 +96,9 @@ describe('Claude Code, offline', () => {
     const repo = await wired();
     // Hide the client's own session variable from the hook, as an older Claude Code would.
     const file = path.join(repo.dir, '.claude', 'settings.json');
-    writeFileSync(file, readFileSync(file, 'utf8').split('"git-handoff guard"').join('"env -u CLAUDE_CODE_SESSION_ID git-handoff guard"'));
+    const wiring = readFileSync(file, 'utf8');
+    expect(wiring).toContain('"git-handoff-guard --client=claude-code"');
+    writeFileSync(file, wiring.split('"git-handoff-guard ').join('"env -u CLAUDE_CODE_SESSION_ID git-handoff-guard '));
     const { results } = await turn(repo, 'Bash', { command: 'git handoff write cache-layer -m "state" && echo "injected=$GIT_HANDOFF_SESSION"' });
     expect(results[0].error).toBe(false);
     const owner = repo.git(['log', '-1', '--format=%(trailers:key=Claude-Session-Id,valueonly)', 'refs/handoffs/main/cache-layer']).stdout.trim();

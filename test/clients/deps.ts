@@ -38,6 +38,47 @@ export function ensureGeminiCore(): string {
   return geminiCoreDir();
 }
 
+/** A harness shipped beside the repository (shared/tools/<name>). */
+const offline = (name: string, script: string) => [path.resolve(ROOT, `../shared/tools/${name}`), `/work/shared/tools/${name}`].find((d) => existsSync(path.join(d, script)))!;
+export const CODEX_OFFLINE = offline('codex-offline', 'run-codex.sh');
+export const GEMINI_OFFLINE = offline('gemini-offline', 'run-gemini.sh');
+export const CODEX_VERSION = process.env.CODEX_VERSION ?? '0.169.0';
+export const GEMINI_CLI_VERSION = process.env.GEMINI_CLI_VERSION ?? '0.61.0';
+// the same places the harnesses install to on first use, so one download serves both
+export const CODEX_DIR = process.env.CODEX_OFFLINE_DIR ?? path.join(CACHE, 'codex-offline');
+export const GEMINI_CLI_DIR = process.env.GEMINI_OFFLINE_DIR ?? path.join(CACHE, 'gemini-offline');
+
+/** The real Codex CLI's native binary (about 100 MB), installed once. */
+export function ensureCodex(): string {
+  const bin = path.join(CODEX_DIR, 'node_modules', '@openai', 'codex-linux-x64', 'vendor', 'x86_64-unknown-linux-musl', 'bin', 'codex');
+  if (!existsSync(bin)) npmInstall(CODEX_DIR, `@openai/codex@${CODEX_VERSION}`);
+  return bin;
+}
+
+/** The whole Gemini CLI's bundle (gemini.js), installed once. */
+export function ensureGeminiCli(): string {
+  const js = path.join(GEMINI_CLI_DIR, 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
+  if (!existsSync(js)) npmInstall(GEMINI_CLI_DIR, `@google/gemini-cli@${GEMINI_CLI_VERSION}`);
+  return js;
+}
+
+/** Installs a client once before a file's tests (a first download can take minutes); `.path` is what `ensure` gave. */
+export function useOffline(harness: string | undefined, name: string, ensure: () => string): { path: string } {
+  const got = { path: '' };
+  beforeAll(() => {
+    expect(harness, `shared/tools/${name} beside the repository`).toBeTruthy();
+    got.path = ensure();
+  }, 900_000);
+  return got;
+}
+
+/** The paths a harness prints after its run: `<label>: <path>` lines. */
+export function harnessPaths(stdout: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const m of stdout.matchAll(/(requests|output|codex --json events|stderr)[^:]*: (\S+)/g)) out[m[1]] = m[2];
+  return out;
+}
+
 /** PATH with this checkout's launcher first, as a user who installed git-handoff has it. */
 export const PATH_WITH_BIN = `${path.join(ROOT, 'bin')}:${process.env.PATH}`;
 
@@ -50,9 +91,12 @@ export function useClaude(): void {
 }
 
 /** A repository wired by `install --agent claude`; with `commit`, the wiring is committed (a clean tree). */
-export async function wiredForClaude(o: { commit?: boolean } = {}): Promise<TestRepo> {
+export const wiredForClaude = (o: { commit?: boolean } = {}) => wiredFor('claude', o);
+
+/** A repository wired by `install --agent <agent>`; with `commit`, the wiring is committed (a clean tree). */
+export async function wiredFor(agent: 'claude' | 'gemini' | 'codex', o: { commit?: boolean } = {}): Promise<TestRepo> {
   const repo = makeRepo({ commit: true });
-  expect((await repo.cli(['install', '--agent', 'claude'], { env: { PATH: PATH_WITH_BIN } })).exitCode).toBe(0);
+  expect((await repo.cli(['install', '--agent', agent], { env: { PATH: PATH_WITH_BIN } })).exitCode).toBe(0);
   if (o.commit) {
     repo.git(['add', '-A']);
     repo.git(['commit', '-qm', 'wiring']);

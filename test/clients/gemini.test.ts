@@ -85,7 +85,12 @@ describe('Gemini CLI hook runner', () => {
     await repo.cli(['write', 'auth-refactor', '-m', 'their note'], { env: { GIT_HANDOFF_SESSION: OTHER } });
     const [start] = await fire(repo, hooks, 'SessionStart', { source: 'startup' });
     expect(start.getAdditionalContext()).toContain('auth-refactor');
-    const [after] = await fire(repo, hooks, 'AfterTool', { tool_name: 'write_file', tool_input: { file_path: path.join(repo.dir, 'a.txt'), content: 'x' }, tool_response: {} });
+    // The write is recorded before the tool runs and counts once the file shows it ran (src/handoff/ledger.ts).
+    const tool = { tool_name: 'write_file', tool_input: { file_path: path.join(repo.dir, 'a.txt'), content: 'x' } };
+    const [before] = await fire(repo, hooks, 'BeforeTool', tool);
+    expect(before.isBlockingDecision()).toBe(false);
+    repo.write('a.txt', 'x');
+    const [after] = await fire(repo, hooks, 'AfterTool', { ...tool, tool_response: {} });
     expect(after.isBlockingDecision()).toBe(false);
     const [stop] = await fire(repo, hooks, 'AfterAgent', { prompt: 'p', prompt_response: 'done', stop_hook_active: false });
     expect(stop.isBlockingDecision()).toBe(true);

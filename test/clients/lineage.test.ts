@@ -44,9 +44,10 @@ describe('Claude Code, offline: sessions as they really behave', () => {
   it('in a checkout shared with another live session, `git add -A` is refused and the command it offers works', async () => {
     const repo = await wired();
     // Another session (say, a second terminal's agent) changed theirs.txt here and holds the lease.
+    // Its guard records the write before the tool runs (Claude Code's wiring has no PostToolUse); the file then shows it ran.
+    const other = { session_id: 'other-live-5a5a', hook_event_name: 'PreToolUse', cwd: repo.dir, tool_name: 'Write', tool_input: { file_path: path.join(repo.dir, 'theirs.txt'), content: 'theirs\n' } };
+    expect((await repo.cli(['guard', '--client=claude-code'], { input: JSON.stringify(other) })).exitCode).toBe(0);
     repo.write('theirs.txt', 'theirs\n');
-    const other = { session_id: 'other-live-5a5a', hook_event_name: 'PostToolUse', cwd: repo.dir, tool_name: 'Write', tool_input: { file_path: path.join(repo.dir, 'theirs.txt'), content: 'theirs\n' } };
-    expect((await repo.cli(['guard'], { input: JSON.stringify(other) })).exitCode).toBe(0);
     const run = await converse(repo, ['step one', 'step two'], [
       { tool: 'Bash', input: { command: 'echo mine > mine.txt && git add -A' } },
       { tool: 'Bash', input: { command: 'git status --short' } },

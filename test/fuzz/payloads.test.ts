@@ -179,6 +179,22 @@ describe('client payload parsers, in-process', () => {
       { numRuns: 1000 },
     );
   });
+
+  it('a written path no file can have (a name over 255 bytes, a path through a file, 5,000 bytes long) is decided, never thrown', async () => {
+    const repo = await foreignWorld();
+    const env = { ...process.env, GIT_HANDOFF_SESSION: ME };
+    const names = ['x'.repeat(300), `memory/handoff-${'y'.repeat(300)}.md`, 'README.md/inside', `${'d/'.repeat(2500)}f`];
+    for (const f of ['claude-code/pre-tool-use-write.json', 'claude-code/pre-tool-use-edit.json', 'gemini-cli/before-tool-write-file.json', 'cursor/pre-tool-use-write.json', 'codex/pre-tool-use-apply-patch.json']) {
+      const fixture = readFileSync(path.join(FIXTURES, f), 'utf8').split('/home/user/my-project').join(repo.dir);
+      for (const name of names) {
+        const textIn = fixture.replace(/src\/app\.ts|notes\/todo\.md/g, name);
+        expect(textIn).toContain(name);
+        const { adapter, event } = checkParsed(JSON.parse(textIn));
+        const out = adapter.render(event, await decide(new GuardContext(event, env)));
+        expect(malformed(adapter.client, out ?? '')).toBeNull();
+      }
+    }
+  });
 });
 
 /** Runs the real command with raw bytes on stdin. */

@@ -60,14 +60,20 @@ describe('fail open', () => {
     expect(await guard(repo, p)).toMatchObject({ exitCode: 0, stdout: '' });
   });
 
-  it('allows when git itself fails under a rule, and logs the error', async () => {
+  it('when git itself fails under a rule: a call naming what the guard protects is denied, any other allowed; both logged', async () => {
     const repo = makeRepo({ commit: true });
     repo.commit(`theirs\n\nClaude-Session-Id: ${OTHER}`, { 'x.txt': 'x' });
     const bin = tempDir();
     writeFileSync(path.join(bin, 'git'), '#!/bin/sh\necho "fatal: broken git" >&2\nexit 128\n', { mode: 0o755 });
-    const r = await guard(repo, payload(repo, 'claude-code/pre-tool-use-bash.json', { tool_input: { command: 'git reset --hard HEAD~1' } }), { PATH: `${bin}:${process.env.PATH}` });
-    expect(r).toMatchObject({ exitCode: 0, stdout: '' });
-    expect(readLog(repo)).toMatch(/internal error: .*not a git repository/);
+    const env = { PATH: `${bin}:${process.env.PATH}` };
+    const r = await guard(repo, payload(repo, 'claude-code/pre-tool-use-bash.json', { tool_input: { command: 'git reset --hard HEAD~1' } }), env);
+    expect(r.exitCode).toBe(0);
+    expect(denial(r)).toMatch(/could not check this call \(it failed: not a git repository.*names what the guard protects/s);
+    expect(readLog(repo)).toMatch(/internal error: .*not a git repository.*denied/);
+    // reading handoff.protect needs git: a Write of an ordinary file cannot be checked, and names nothing protected
+    const w = await guard(repo, payload(repo, 'claude-code/pre-tool-use-write.json', { tool_input: { file_path: path.join(repo.dir, 'src', 'app.ts'), content: 'x' } }), env);
+    expect(w).toMatchObject({ exitCode: 0, stdout: '' });
+    expect(readLog(repo)).toMatch(/internal error: .*not a git repository.*; allowed/);
   });
 });
 

@@ -1,5 +1,5 @@
 // Drives `git handoff guard` with the client payload fixtures, rewritten to point into a temporary repository.
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, type TestRepo } from '../helpers/repo';
 
@@ -31,6 +31,19 @@ export async function guard(repo: TestRepo, p: unknown, env: Record<string, stri
   const r = await repo.cli(['guard'], { input, env });
   const stdout = String(r.stdout).trim();
   return { exitCode: r.exitCode ?? -1, stdout, stderr: String(r.stderr), answer: stdout ? JSON.parse(stdout) : null };
+}
+
+/**
+ * A Write tool call as the client makes it: the before-tool hook records the intent, then the tool writes the file
+ * (its content kept when it is already there), so the ledger counts it (a claim records what a call changed).
+ */
+export async function wroteFile(repo: TestRepo, file: string, session: string | null = ME, env: Record<string, string | undefined> = {}, over: Record<string, unknown> = {}): Promise<GuardRun> {
+  const abs = path.isAbsolute(file) ? file : path.join(repo.dir, file);
+  const content = existsSync(abs) ? readFileSync(abs) : Buffer.from('x\n');
+  const r = await guard(repo, payload(repo, 'claude-code/pre-tool-use-write.json', { tool_input: { file_path: abs, content: content.toString('utf8') }, ...over }, session), env);
+  mkdirSync(path.dirname(abs), { recursive: true });
+  writeFileSync(abs, content);
+  return r;
 }
 
 /** The reason of a refusal in any client's shape, or null when it allowed. */

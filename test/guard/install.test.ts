@@ -26,10 +26,12 @@ describe('install --agent', () => {
     expect(claude.permissions).toEqual({ allow: ['Bash(npm test)'] });
     expect(claude.hooks.PreToolUse).toHaveLength(2);
     expect(claude.hooks.PreToolUse[0].hooks[0].command).toBe('./scripts/lint-hook.sh');
-    expect(claude.hooks.PreToolUse[1]).toMatchObject({ matcher: expect.stringContaining('Bash'), hooks: [{ type: 'command', command: 'git-handoff guard' }] });
-    for (const ev of ['PostToolUse', 'SessionStart', 'Stop']) expect(claude.hooks[ev][0].hooks[0].command).toBe('git-handoff guard');
+    expect(claude.hooks.PreToolUse[1]).toMatchObject({ matcher: expect.stringContaining('Bash'), hooks: [{ type: 'command', command: 'git-handoff-guard --client=claude-code' }] });
+    for (const ev of ['SessionStart', 'Stop']) expect(claude.hooks[ev][0].hooks[0].command).toBe('git-handoff-guard --client=claude-code');
+    // one hook process per tool call: PreToolUse records what PostToolUse used to
+    expect(claude.hooks.PostToolUse).toBeUndefined();
     const gemini = JSON.parse(read(repo, '.gemini/settings.json'));
-    expect(gemini.hooks.BeforeTool[0]).toMatchObject({ matcher: 'write_file|replace|run_shell_command', hooks: [{ command: 'git-handoff guard', timeout: 10000 }] });
+    expect(gemini.hooks.BeforeTool[0]).toMatchObject({ matcher: 'write_file|replace|run_shell_command', hooks: [{ command: 'git-handoff-guard --client=gemini-cli', timeout: 10000 }] });
     expect(Object.keys(gemini.hooks)).toEqual(expect.arrayContaining(['BeforeTool', 'AfterTool', 'SessionStart', 'AfterAgent']));
     const codex = JSON.parse(read(repo, '.codex/hooks.json'));
     expect(codex.hooks.PreToolUse[0].matcher).toContain('apply_patch');
@@ -42,13 +44,15 @@ describe('install --agent', () => {
 
     const onPath = { PATH: `${path.join(ROOT, 'bin')}:${process.env.PATH}` };
     const doctor = await repo.cli(['doctor', '--json'], { env: onPath });
-    const items = json(doctor).items.filter((i: any) => i.component.startsWith('agent '));
+    const items = json(doctor).items.filter((i: any) => /^agent \w+$/.test(i.component));
     expect(items.map((i: any) => i.status)).toEqual(['ok', 'ok', 'ok']);
+    // Codex's own gates (its trust of the hooks, a login shell's PATH) are checked apart: test/guard/codex-trust.test.ts
+    expect(json(doctor).items.find((i: any) => i.component === 'agent codex trust').status).toBe('info');
     expect(items[0].detail).toContain('probe');
     // A wired command that cannot run: doctor says so and fails.
     const settingsFile = path.join(repo.dir, '.claude/settings.json');
     const good = read(repo, '.claude/settings.json');
-    writeFileSync(settingsFile, good.split('"git-handoff guard"').join('"/nonexistent/git-handoff guard"'));
+    writeFileSync(settingsFile, good.split('"git-handoff-guard --client=claude-code"').join('"/nonexistent/git-handoff-guard --client=claude-code"'));
     const broken = await repo.cli(['doctor', '--json'], { env: onPath });
     writeFileSync(settingsFile, good);
     expect(broken.exitCode).toBe(1);
@@ -87,5 +91,44 @@ describe('install --agent', () => {
     const items = json(await repo.cli(['doctor', '--json'])).items;
     expect(items.find((i: any) => i.component === 'agent claude')).toMatchObject({ status: 'broken' });
     expect(items.find((i: any) => i.component === 'agent gemini')).toMatchObject({ status: 'broken' });
+  });
+
+  it('uninstall gives a one-line settings file back byte for byte, and what install wrote is not a session\'s dirt (issue 15 bug 6)', async () => {
+    const repo = makeRepo({ commit: true });
+    const oneLine = '{"permissions":{"allow":["Bash(ls)"]}}';
+    repo.write('.claude/settings.json', oneLine);
+    repo.write('CLAUDE.md', '# Rules\n\nno trailing newline');
+    repo.commit('agent config');
+    const r = await repo.cli(['install', '--agent', 'claude']);
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    expect(String(r.stdout)).toContain('commit .claude/settings.json, CLAUDE.md, .claude/skills/handoff/SKILL.md to wire everyone who clones');
+    expect(read(repo, '.claude/settings.json')).not.toBe(oneLine);
+    // a handoff written now does not report the files install changed as uncommitted work
+    const w = await repo.cli(['write', 'auth-refactor', '--session', 's-1', '-m', 'x']);
+    expect(w.exitCode, String(w.stderr)).toBe(0);
+    expect(json(await repo.cli(['show', 'auth-refactor', '--json'])).verify.dirty).toBe(false);
+    // an edit of one's own still counts
+    repo.write('src.txt', 'mine\n');
+    expect(json(await repo.cli(['show', 'auth-refactor', '--json'])).verify.dirty).toBe(true);
+    expect((await repo.cli(['uninstall', '--agent', 'claude'])).exitCode).toBe(0);
+    expect(read(repo, '.claude/settings.json')).toBe(oneLine);
+    expect(read(repo, 'CLAUDE.md')).toBe('# Rules\n\nno trailing newline');
+    expect(repo.git(['status', '--porcelain', '--', '.claude', 'CLAUDE.md']).stdout).toBe('');
+    // a file created by install goes away with uninstall, and the directory install made with it
+    const fresh = makeRepo({ commit: true });
+    expect((await fresh.cli(['install', '--agent', 'claude'])).exitCode).toBe(0);
+    expect(json(await fresh.cli(['list', '--json']))).toEqual([]);
+    expect((await fresh.cli(['uninstall', '--agent', 'claude'])).exitCode).toBe(0);
+    expect(existsSync(path.join(fresh.dir, '.claude'))).toBe(false);
+    expect(existsSync(path.join(fresh.dir, 'CLAUDE.md'))).toBe(false);
+  });
+
+  it('install --agent cursor points to the by-hand setup', async () => {
+    const repo = makeRepo({ commit: true });
+    const r = await repo.cli(['install', '--agent', 'cursor']);
+    expect(r.exitCode).toBe(2);
+    expect(String(r.stderr)).toContain('Cursor is wired by hand');
+    expect(String(r.stderr)).toContain('.cursor/hooks.json');
+    expect(String(r.stderr)).not.toContain('unknown agent client');
   });
 });

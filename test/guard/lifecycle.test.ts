@@ -1,8 +1,9 @@
-// Session start (boot as wrapped context), stop (one reminder), after-tool (ledger and lease, one warning for a
-// second live session), compaction.
-import { readFileSync } from 'node:fs';
+// Session start (boot as wrapped context), stop (one reminder), before-tool bookkeeping (ledger intents and the
+// lease, one warning for a second live session), compaction.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { worktreeActivity } from '../../src/handoff/ledger';
 import { makeRepo } from '../helpers/repo';
 import { guard, ME, OTHER, payload, writeHandoff } from './helpers';
 
@@ -47,47 +48,88 @@ describe('SessionStart', () => {
   });
 });
 
-describe('PostToolUse and the lease', () => {
-  it('records written paths in the ledger and takes the worktree lease', async () => {
+/** Does what the tool call would have done: writes the file, from the repository's top. */
+const wrote = (repo: any, rel: string, text = 'x\n') => {
+  mkdirSync(path.dirname(path.join(repo.dir, rel)), { recursive: true });
+  writeFileSync(path.join(repo.dir, rel), text);
+};
+const claimsOf = (repo: any, session: string) => worktreeActivity(path.join(repo.dir, '.git'), repo.dir).get(session)?.paths.sort() ?? [];
+
+describe('PreToolUse records, and the lease', () => {
+  it('records what a call names as an intent, counted once the file shows the call ran; takes the worktree lease', async () => {
     const repo = makeRepo({ commit: true });
-    expect(await guard(repo, payload(repo, 'claude-code/post-tool-use-write.json'))).toMatchObject({ exitCode: 0, stdout: '' });
-    await guard(repo, payload(repo, 'claude-code/post-tool-use-bash.json'));
-    await guard(repo, payload(repo, 'codex/post-tool-use-bash.json', {}, ME));
-    await guard(repo, payload(repo, 'gemini-cli/after-tool-write-file.json'));
-    await guard(repo, payload(repo, 'cursor/after-file-edit.json'));
-    const paths = ledgerOf(repo, ME).flatMap((e: any) => e.paths);
-    expect(paths).toEqual(['src/app.ts', 'notes/log.txt', 'notes/todo.md', 'src/app.ts', 'src/app.ts']);
+    expect(await guard(repo, payload(repo, 'claude-code/pre-tool-use-write.json', {}, ME))).toMatchObject({ exitCode: 0, stdout: '' });
+    await guard(repo, payload(repo, 'claude-code/pre-tool-use-bash.json', { tool_input: { command: 'echo x > notes/log.txt && touch notes/todo.md' } }));
+    await guard(repo, payload(repo, 'gemini-cli/before-tool-write-file.json', { tool_input: { file_path: 'src/lib.ts', content: 'x' } }));
+    expect(ledgerOf(repo, ME).every((e: any) => e.intent === true)).toBe(true);
+    expect(ledgerOf(repo, ME).flatMap((e: any) => e.paths)).toEqual(['src/app.ts', 'notes/log.txt', 'notes/todo.md', 'src/lib.ts']);
+    // nothing ran yet: no claims
+    expect(claimsOf(repo, ME)).toEqual([]);
+    wrote(repo, 'src/app.ts');
+    wrote(repo, 'notes/log.txt');
+    expect(claimsOf(repo, ME)).toEqual(['notes/log.txt', 'src/app.ts']);
     const leases = repo.git(['for-each-ref', '--format=%(refname) %(contents)', 'refs/handoff-leases/']).stdout;
     expect(leases).toContain(`Claude-Session-Id: ${ME}`);
     expect(leases).toContain(`Handoff-Worktree: ${repo.dir}`);
   });
 
+  it('moves no claim for a command that never ran (`false && touch a.txt`), and does for one that did', async () => {
+    const repo = makeRepo({ commit: true });
+    await guard(repo, payload(repo, 'claude-code/pre-tool-use-write.json', { tool_input: { file_path: 'a.txt', content: 'A' } }, OTHER));
+    wrote(repo, 'a.txt', 'A\n');
+    for (const command of ['false && touch a.txt', 'true || rm a.txt', 'test -e nope && cp README.md a.txt']) {
+      await new Promise((r) => setTimeout(r, 30));
+      await guard(repo, payload(repo, 'claude-code/pre-tool-use-bash.json', { tool_input: { command } }, ME));
+      repo.git(['status', '--short']); // the command "ran" and changed nothing
+      expect(claimsOf(repo, OTHER)).toEqual(['a.txt']);
+      expect(claimsOf(repo, ME)).toEqual([]);
+    }
+    await new Promise((r) => setTimeout(r, 30));
+    await guard(repo, payload(repo, 'claude-code/pre-tool-use-bash.json', { tool_input: { command: 'rm a.txt' } }, ME));
+    rmSync(path.join(repo.dir, 'a.txt'));
+    expect(claimsOf(repo, ME)).toEqual(['a.txt']);
+    expect(claimsOf(repo, OTHER)).toEqual([]);
+  });
+
+  it('records nothing for a call it refuses', async () => {
+    const repo = makeRepo({ commit: true });
+    const r = await guard(repo, payload(repo, 'claude-code/pre-tool-use-bash.json', { tool_input: { command: 'echo x > .git/refs/handoffs/main/x' } }));
+    expect(r.answer.hookSpecificOutput.permissionDecision).toBe('deny');
+    expect(ledgerOf(repo, ME)).toEqual([]);
+  });
+
   it('refreshes the lease at most once a minute', async () => {
     const repo = makeRepo({ commit: true });
-    await guard(repo, payload(repo, 'claude-code/post-tool-use-write.json'));
+    await guard(repo, payload(repo, 'claude-code/pre-tool-use-write.json'));
     const first = repo.git(['for-each-ref', '--format=%(objectname)', 'refs/handoff-leases/']).stdout.trim();
-    await guard(repo, payload(repo, 'claude-code/post-tool-use-write.json'));
+    await guard(repo, payload(repo, 'claude-code/pre-tool-use-write.json'));
     expect(repo.git(['for-each-ref', '--format=%(objectname)', 'refs/handoff-leases/']).stdout.trim()).toBe(first);
   });
 
-  it('warns a second live session once, naming the first; records the lease pid', async () => {
+  it('warns a second live session once, naming the first: before the tool where the client shows it, else after; records the lease pid', async () => {
     const repo = makeRepo({ commit: true });
-    await guard(repo, payload(repo, 'claude-code/post-tool-use-write.json', {}, OTHER), { CLAUDE_PID: '4242' });
-    expect(repo.git(['for-each-ref', '--format=%(contents)', 'refs/handoff-leases/']).stdout).toContain('Handoff-Pid: 4242');
-    const first = await guard(repo, payload(repo, 'claude-code/post-tool-use-write.json'));
+    await guard(repo, payload(repo, 'claude-code/pre-tool-use-write.json', {}, OTHER), { CLAUDE_PID: String(process.pid) });
+    expect(repo.git(['for-each-ref', '--format=%(contents)', 'refs/handoff-leases/']).stdout).toContain(`Handoff-Pid: ${process.pid}`);
+    const first = await guard(repo, payload(repo, 'claude-code/pre-tool-use-write.json'));
     const warning: string = first.answer.hookSpecificOutput.additionalContext;
     expect(warning).toContain(`another live session, ${OTHER.slice(0, 8)}`);
-    expect(first.answer.hookSpecificOutput.hookEventName).toBe('PostToolUse');
-    const again = await guard(repo, payload(repo, 'claude-code/post-tool-use-write.json'));
+    expect(first.answer.hookSpecificOutput.hookEventName).toBe('PreToolUse');
+    const again = await guard(repo, payload(repo, 'claude-code/pre-tool-use-write.json'));
     expect(again.stdout).toBe('');
     // The first session is not warned about the second: it holds the lease.
-    expect((await guard(repo, payload(repo, 'claude-code/post-tool-use-write.json', {}, OTHER))).stdout).toBe('');
+    expect((await guard(repo, payload(repo, 'claude-code/pre-tool-use-write.json', {}, OTHER))).stdout).toBe('');
+    // Gemini CLI shows no model context before a tool: the warning comes with AfterTool, once.
+    const G = 'gemini-3c3c3c3c';
+    expect((await guard(repo, payload(repo, 'gemini-cli/before-tool-write-file.json', {}, G))).stdout).toBe('');
+    const after = await guard(repo, payload(repo, 'gemini-cli/after-tool-write-file.json', {}, G));
+    expect(after.answer.hookSpecificOutput.additionalContext).toContain(`another live session, ${OTHER.slice(0, 8)}`);
+    expect((await guard(repo, payload(repo, 'gemini-cli/after-tool-write-file.json', {}, G))).stdout).toBe('');
   });
 
   it('attributes a subagent write to the parent session, marked with the agent id', async () => {
     const repo = makeRepo({ commit: true });
-    await guard(repo, payload(repo, 'claude-code/post-tool-use-write.json', { agent_id: 'agent-7' }));
-    expect(ledgerOf(repo, ME)).toMatchObject([{ session: ME, agent: 'agent-7', paths: ['src/app.ts'] }]);
+    await guard(repo, payload(repo, 'claude-code/pre-tool-use-write.json', { agent_id: 'agent-7' }));
+    expect(ledgerOf(repo, ME)).toMatchObject([{ session: ME, agent: 'agent-7', paths: ['src/app.ts'], intent: true }]);
   });
 });
 
@@ -95,7 +137,8 @@ describe('Stop', () => {
   it('reminds once when the session changed files and owns no handoff here', async () => {
     const repo = makeRepo({ commit: true });
     expect((await guard(repo, payload(repo, 'claude-code/stop.json'))).stdout).toBe('');
-    await guard(repo, payload(repo, 'claude-code/post-tool-use-write.json'));
+    await guard(repo, payload(repo, 'claude-code/pre-tool-use-write.json'));
+    wrote(repo, 'src/app.ts');
     const r = await guard(repo, payload(repo, 'claude-code/stop.json'));
     expect(r.answer).toMatchObject({ decision: 'block' });
     expect(r.answer.reason).toContain('git handoff write <topic>');
@@ -104,7 +147,8 @@ describe('Stop', () => {
 
   it('stays quiet when the session owns a handoff on the branch, or the client is already continuing', async () => {
     const repo = makeRepo({ commit: true });
-    await guard(repo, payload(repo, 'claude-code/post-tool-use-write.json'));
+    await guard(repo, payload(repo, 'claude-code/pre-tool-use-write.json'));
+    wrote(repo, 'src/app.ts');
     expect((await guard(repo, payload(repo, 'claude-code/stop.json', { stop_hook_active: true }))).stdout).toBe('');
     await writeHandoff(repo, 'auth-refactor', 'note', ME);
     expect((await guard(repo, payload(repo, 'claude-code/stop.json'))).stdout).toBe('');
@@ -112,18 +156,42 @@ describe('Stop', () => {
 
   it('speaks each client\'s continue shape', async () => {
     const repo = makeRepo({ commit: true });
-    await guard(repo, payload(repo, 'gemini-cli/after-tool-write-file.json'));
+    await guard(repo, payload(repo, 'gemini-cli/before-tool-write-file.json'));
+    wrote(repo, 'src/app.ts');
     expect((await guard(repo, payload(repo, 'gemini-cli/after-agent.json'))).answer).toMatchObject({ decision: 'deny' });
     await guard(repo, payload(repo, 'cursor/after-file-edit.json', {}, OTHER));
     expect((await guard(repo, payload(repo, 'cursor/stop.json', {}, OTHER))).answer.followup_message).toContain('git handoff write');
   });
 });
 
-describe('PreCompact', () => {
-  it('reminds to update the handoff before context is dropped, without blocking', async () => {
+describe('compaction (PreCompact, Gemini PreCompress, Cursor preCompact)', () => {
+  // [client, the compaction payload, a write that lands in the ledger (before the tool; the test then writes
+  // a.txt, as the tool would), where the reminder is said]
+  const cases: Array<[string, string, (repo: any) => Record<string, unknown>, (a: any) => string | undefined]> = [
+    ['Claude Code', 'claude-code/pre-compact.json', (repo) => payload(repo, 'claude-code/pre-tool-use-write.json', { tool_input: { file_path: `${repo.dir}/a.txt`, content: 'x' } }), (a) => a?.systemMessage],
+    ['Gemini CLI', 'gemini-cli/real-pre-compress.json', (repo) => payload(repo, 'gemini-cli/before-tool-write-file.json', { tool_input: { file_path: `${repo.dir}/a.txt`, content: 'x' } }), (a) => a?.systemMessage],
+    ['Codex', 'codex/pre-compact.json', (repo) => payload(repo, 'codex/pre-tool-use-bash.json', { tool_input: { command: 'echo x > a.txt' } }), (a) => a?.systemMessage],
+    ['Cursor', 'cursor/pre-compact.json', (repo) => payload(repo, 'cursor/after-file-edit.json', { file_path: `${repo.dir}/a.txt` }), (a) => a?.user_message],
+  ];
+  for (const [client, fixture, changeFile, said] of cases) {
+    it(`${client}: nothing while the session changed nothing; then one reminder, never a block, and not again`, async () => {
+      const repo = makeRepo({ commit: true });
+      expect((await guard(repo, payload(repo, fixture))).stdout).toBe('');
+      expect((await guard(repo, payload(repo, fixture))).stdout).toBe('');
+      await guard(repo, changeFile(repo));
+      wrote(repo, 'a.txt');
+      const r = await guard(repo, payload(repo, fixture));
+      expect(said(r.answer)).toContain('git handoff write');
+      expect(r.answer.decision).toBeUndefined();
+      expect((await guard(repo, payload(repo, fixture))).stdout).toBe('');
+    });
+  }
+
+  it('reminds a session that owns a handoff on the branch though it changed no file, naming the handoff', async () => {
     const repo = makeRepo({ commit: true });
-    const r = await guard(repo, payload(repo, 'claude-code/pre-compact.json'));
-    expect(r.answer.systemMessage).toContain('git handoff write');
-    expect(r.answer.decision).toBeUndefined();
+    await writeHandoff(repo, 'auth-refactor', 'mine', ME);
+    const r = await guard(repo, payload(repo, 'gemini-cli/real-pre-compress.json'));
+    expect(r.answer.systemMessage).toContain('auth-refactor');
+    expect((await guard(repo, payload(repo, 'gemini-cli/real-pre-compress.json'))).stdout).toBe('');
   });
 });

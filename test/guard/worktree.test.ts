@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo } from '../helpers/repo';
-import { denial, guard, ME, OTHER, payload } from './helpers';
+import { denial, guard, ME, OTHER, payload, wroteFile } from './helpers';
 
 describe('linked worktrees', () => {
   it('records into the common ledger, leases each worktree apart, and checks rewrites on its own branch', async () => {
@@ -14,8 +14,8 @@ describe('linked worktrees', () => {
     repo.git(['commit', '-q', '--allow-empty', '-m', `theirs\n\nClaude-Session-Id: ${OTHER}`], { cwd: wt });
     const at = (p: Record<string, unknown>) => JSON.parse(JSON.stringify(p).split(repo.dir).join(wt));
 
-    await guard(repo, at(payload(repo, 'claude-code/post-tool-use-write.json')));
-    await guard(repo, payload(repo, 'claude-code/post-tool-use-write.json', {}, OTHER));
+    await wroteFile(repo, path.join(wt, 'src/app.ts'), ME, {}, { cwd: wt });
+    await wroteFile(repo, 'src/app.ts', OTHER);
     const ledger = readFileSync(path.join(repo.dir, '.git', 'handoff', 'ledger', `${ME}.jsonl`), 'utf8');
     expect(JSON.parse(ledger.trim())).toMatchObject({ session: ME, worktree: wt, paths: ['src/app.ts'] });
     const leases = repo.git(['for-each-ref', '--format=%(contents:trailers)', 'refs/handoff-leases/']).stdout;

@@ -3,7 +3,8 @@
 import fs from 'node:fs';
 import git from 'isomorphic-git';
 import { describe, expect, it } from 'vitest';
-import { parseMessageTrailers } from '../../src/handoff/document';
+import { openRepo } from '../../src/git/repo';
+import { readTrailersOf } from '../../src/handoff/ownership';
 import { makeRepo } from '../helpers/repo';
 
 const ORDER = ['Claude-Session-Id', 'Handoff-Branch', 'Handoff-Topic', 'Handoff-Head', 'Handoff-Client'];
@@ -30,13 +31,15 @@ describe('the commit format, read by isomorphic-git and git interpret-trailers',
       expect(commit.message).toMatch(/^handoff\(auth-refactor\): \S/);
       const parsed = repo.git(['interpret-trailers', '--parse', '--no-divider'], { input: commit.message }).stdout.trim().split('\n');
       const keys = parsed.map((l) => l.slice(0, l.indexOf(':')));
-      const expected = i === 0 ? [...ORDER, 'Handoff-Takeover-From', 'Handoff-Reason'] : ORDER;
+      // the scan record (SPEC 2.6) comes after the standard trailers
+      const expected = [...(i === 0 ? [...ORDER, 'Handoff-Takeover-From', 'Handoff-Reason'] : ORDER), 'Handoff-Scanned'];
       expect(keys, oid).toEqual(expected);
-      const ours = parseMessageTrailers(commit.message);
+      const ours = readTrailersOf(openRepo(repo.dir), [oid]).get(oid)!;
       expect(ours.session).toBe(parsed[0].split(': ')[1]);
     }
     // neither the body nor the reason could forge a trailer
-    expect(parseMessageTrailers(commits[0].commit.message)).toMatchObject({ session: 'sess-b', takeoverFrom: 'sess-a', reason: 'a left Claude-Session-Id: forged' });
-    expect(parseMessageTrailers(commits[2].commit.message).session).toBe('sess-a');
+    const ours = readTrailersOf(openRepo(repo.dir), [commits[0].oid, commits[2].oid]);
+    expect(ours.get(commits[0].oid)).toMatchObject({ session: 'sess-b', takeoverFrom: 'sess-a', reason: 'a left Claude-Session-Id: forged' });
+    expect(ours.get(commits[2].oid)!.session).toBe('sess-a');
   });
 });

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { assertTopic, decodeBranch, encodeBranch, handoffRef, isValidTopic, overlapKey, parseRef } from '../../src/handoff/names';
+import { assertTopic, decodeBranch, encodeBranch, handoffRef, isValidTopic, overlapOf, overlapTokens, parseRef } from '../../src/handoff/names';
 
 // Branch names as people and tools make them: ASCII with separators, unicode, and arbitrary strings.
 const branchArb = fc.oneof(
@@ -33,9 +33,17 @@ describe('topic grammar', () => {
     }
   });
   it('overlap compares the first two non-stopword tokens', () => {
-    expect(overlapKey('fix-auth-token-refresh')).toBe('auth-token');
-    expect(overlapKey('auth-token-expiry')).toBe('auth-token');
-    expect(overlapKey('login-redirect-loop')).toBe('login-redirect');
+    expect(overlapTokens('fix-auth-token-refresh')).toEqual({ key: ['auth', 'token'], dropped: ['fix'] });
+    expect(overlapTokens('login-redirect-loop').key).toEqual(['login', 'redirect']);
+    expect(overlapOf('fix-auth-token-refresh', 'auth-token-expiry')).toEqual({ shared: ['auth', 'token'], dropped: ['fix'] });
+    // the seed's own case: branch words are stopwords, so these two file stems overlap on search-index
+    expect(overlapOf('feat-search-index-v1', 'main-search-index-rewrite')).toEqual({ shared: ['search', 'index'], dropped: ['feat', 'main'] });
+  });
+  it('never overlaps on fewer than two shared tokens (issue 15 bug 5)', () => {
+    expect(overlapOf('test-pass', 'docs-pass')).toBeNull();
+    expect(overlapOf('refactor-auth', 'auth-login')).toBeNull();
+    expect(overlapOf('auth-login-v2', 'auth-logout')).toBeNull();
+    expect(overlapOf('login-auth', 'auth-login')).toBeNull();
   });
 });
 

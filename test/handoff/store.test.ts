@@ -68,7 +68,7 @@ describe('write and ownership', () => {
     expect(state).toEqual({ branch: 'main', head, worktree: repo.dir, dirty: [], files: ['src/auth.ts'] });
     const msg = repo.git(['log', '-1', '--format=%B', REF]).stdout;
     expect(msg).toBe(
-      `handoff(auth-refactor): ## Goal\n\nClaude-Session-Id: ${A}\nHandoff-Branch: main\nHandoff-Topic: auth-refactor\nHandoff-Head: ${head}\nHandoff-Client: cli\n\n`,
+      `handoff(auth-refactor): ## Goal\n\nClaude-Session-Id: ${A}\nHandoff-Branch: main\nHandoff-Topic: auth-refactor\nHandoff-Head: ${head}\nHandoff-Client: cli\nHandoff-Scanned: secretlint-preset-recommend@12.0.0\n\n`,
     );
     expect(repo.git(['log', '-1', '--format=%P', REF]).stdout.trim()).toBe('');
     const w2 = json(await repo.cli(['write', 'auth-refactor', '--session', A, '-m', 'x'.repeat(100), '--json']));
@@ -308,7 +308,7 @@ describe('show, list, log, archive, restore', () => {
     await repo.cli(['write', 'login-redirect-loop', '--session', B, '-m', 'y', '--branch', 'feature/Login.v2']);
     const here = json(await repo.cli(['list', '--json']));
     expect(here).toHaveLength(1);
-    expect(Object.keys(here[0]).sort()).toEqual(['branch', 'client', 'oid', 'ref', 'session', 'sync', 'topic', 'updatedAt'].sort());
+    expect(Object.keys(here[0]).sort()).toEqual(['branch', 'client', 'oid', 'ref', 'session', 'sync', 'topic', 'updatedAt', 'to', 'tags', 'refs'].sort());
     expect(here[0]).toMatchObject({ branch: 'main', topic: 'auth-refactor', session: A, sync: 'local' });
     const all = json(await repo.cli(['list', '--all', '--json']));
     expect(all.map((r: any) => r.ref).sort()).toEqual(['refs/handoffs/feature%2F%4Cogin%2Ev2/login-redirect-loop', REF]);
@@ -328,10 +328,14 @@ describe('show, list, log, archive, restore', () => {
     expect(refOf(repo, REF)).not.toBeNull();
     const tip = refOf(repo, REF)!;
     const a = json(await repo.cli(['archive', 'auth-refactor', '--session', A, '--json']));
-    expect(a.archivedAs).toMatch(new RegExp(`^refs/handoff-archive/main/auth-refactor/\\d+-${tip.slice(0, 12)}$`));
+    // the entry is one more version on the tip, by the archiving session: who archived it is on the record (issue 13)
+    const entry = refOf(repo, a.archivedAs)!;
+    expect(a.archivedAs).toBe(`refs/handoff-archive/main/auth-refactor/${a.archivedAs.split('/').pop()!.split('-')[0]}-${entry.slice(0, 12)}`);
     expect(refOf(repo, REF)).toBeNull();
-    expect(refOf(repo, a.archivedAs)).toBe(tip);
-    expect(repo.git(['rev-list', '--count', a.archivedAs]).stdout.trim()).toBe('2');
+    expect(refOf(repo, `${a.archivedAs}^`)).toBe(tip);
+    expect(repo.git(['log', '-1', '--format=%(trailers:key=Claude-Session-Id,valueonly)', entry]).stdout.trim()).toBe(A);
+    expect(repo.git(['rev-parse', `${entry}^{tree}`]).stdout).toBe(repo.git(['rev-parse', `${tip}^{tree}`]).stdout);
+    expect(repo.git(['rev-list', '--count', a.archivedAs]).stdout.trim()).toBe('3');
     expect(json(await repo.cli(['list', '--json']))).toEqual([]);
     const arch = json(await repo.cli(['list', '--archived', '--all', '--json']));
     expect(arch.map((r: any) => r.ref)).toEqual([a.archivedAs]);
@@ -343,8 +347,11 @@ describe('show, list, log, archive, restore', () => {
     expect(other.exitCode).toBe(3);
     const back = await repo.cli(['restore', a.archivedAs.replace('refs/handoff-archive/', ''), '--session', A]);
     expect(back.exitCode).toBe(0);
-    expect(refOf(repo, REF)).toBe(tip);
-    expect(repo.git(['rev-list', '--count', REF]).stdout.trim()).toBe('2');
+    // a new version by the owner on top of the archive entry (itself a version on the tip); the entry stays
+    expect(repo.git(['rev-parse', `${REF}^`]).stdout.trim()).toBe(entry);
+    expect(repo.git(['rev-list', '--count', REF]).stdout.trim()).toBe('4');
+    expect(repo.git(['log', '-1', '--format=%B', REF]).stdout).not.toContain('Handoff-Takeover-From');
+    expect(refOf(repo, a.archivedAs)).toBe(entry);
   });
 
   it('restore with --take-over keeps the archived tree and records the takeover', async () => {
@@ -361,7 +368,7 @@ describe('show, list, log, archive, restore', () => {
     expect(msg).toContain(`Claude-Session-Id: ${B}`);
     expect(msg).toContain(`Handoff-Takeover-From: ${A}`);
     expect(msg).toContain(`Handoff-Head: ${repo.git(['log', '-1', '--format=%(trailers:key=Handoff-Head,valueonly)', tip]).stdout.trim()}`);
-    expect(refOf(repo, archived)).toBeNull();
+    expect(refOf(repo, archived)).toBe(tip);
   });
 
   it('archive with --take-over records the takeover first', async () => {

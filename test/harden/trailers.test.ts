@@ -3,7 +3,9 @@
 import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildMessage, oneLine, parseMessageTrailers, TRAILER } from '../../src/handoff/document';
+import { openRepo } from '../../src/git/repo';
+import { buildMessage, oneLine, TRAILER } from '../../src/handoff/document';
+import { readTrailersOf } from '../../src/handoff/ownership';
 import { isValidTopic } from '../../src/handoff/names';
 import { assertSession, SESSION_RE } from '../../src/handoff/session';
 import { makeRepo } from '../helpers/repo';
@@ -40,6 +42,13 @@ const sessionArb = fc.stringMatching(/^[A-Za-z0-9._:-]{1,40}$/);
 const topicArb = fc.stringMatching(/^[a-z0-9]{1,8}(-[a-z0-9]{1,8}){1,3}$/).filter(isValidTopic);
 const bodyArb = hostile(12).filter((b) => b.trim() !== '' && !b.includes('\0'));
 
+/** A commit with this message in a scratch repository, read back by the product's one trailer reading (git's). */
+function productReading(repo: ReturnType<typeof makeRepo>, message: string) {
+  const tree = repo.git(['mktree'], { input: '' }).stdout.trim();
+  const oid = repo.git(['commit-tree', tree], { input: message }).stdout.trim();
+  return { oid, ...readTrailersOf(openRepo(repo.dir), [oid]).get(oid)! };
+}
+
 /** The trailer lines git itself finds in a commit message. */
 function gitTrailers(message: string): string[] {
   const r = spawnSync('git', ['interpret-trailers', '--parse', '--no-divider'], { input: message, encoding: 'utf8' });
@@ -49,13 +58,15 @@ function gitTrailers(message: string): string[] {
 
 describe('trailers cannot be forged through the message builder', () => {
   it('our parser and git read back exactly the trailers given, each once, whatever the body, branch or reason hold', () => {
+    const scratch = makeRepo();
     let cases = 0;
     fc.assert(
       fc.property(topicArb, bodyArb, hostile(), sessionArb, fc.option(fc.tuple(sessionArb, hostile())), (topic, body, branch, session, takeover) => {
         cases++;
         fc.pre(oneLine(branch) !== '');
         const message = buildMessage({ topic, body, session, branch, head: null, client: 'cli', takeoverFrom: takeover?.[0] ?? null, reason: takeover?.[1] ?? null });
-        const t = parseMessageTrailers(message);
+        const t = productReading(scratch, message);
+        expect(t.problem).toBeNull();
         expect(t.session).toBe(session);
         expect(t.topic).toBe(topic);
         expect(t.branch).toBe(oneLine(branch));
@@ -160,5 +171,78 @@ describe('trailers cannot be forged end to end', () => {
       expect(String(r.stderr)).toMatch(/topic/);
     }
     expect(repo.git(['for-each-ref', 'refs/handoffs/']).stdout).toBe('');
+  });
+});
+
+// Issue 13 item 1: hand-made trailer blocks (continuations, control bytes, two owners, CR) read by the product's one
+// reading. Whenever it names an owner, git's own key lookup names the same one and no other; else it is flagged.
+const SPLICE = [
+  'Claude-Session-Id: A',
+  'Claude-Session-Id: B',
+  'claude-session-id: B',
+  'Claude-Session-Id : B',
+  'Claude-Session-Id:B',
+  ' Claude-Session-Id: A',
+  '\tClaude-Session-Id: A',
+  'X-Note: x',
+  'Handoff-Takeover-From: A',
+  'Signed-off-by: M <m@x>',
+  'Claude-Session-Id: A\x1fClaude-Session-Id: B',
+  'Claude-Session-Id: A\r',
+  '\r',
+  ' ',
+  '\t',
+  'free text',
+  '',
+  '---',
+  'Claude-Session-Id: A\x1b]52;c;eA==\x07',
+];
+const blockArb = fc.array(fc.oneof(fc.constantFrom(...SPLICE), fc.string({ maxLength: 6 })), { minLength: 1, maxLength: 6 }).map((ls) => ls.join('\n'));
+
+describe('one trailer reading (issue 13 item 1)', () => {
+  it('fuzz: an owner the product reads is the one owner git reads; anything else is flagged ambiguous with no owner', () => {
+    const scratch = makeRepo();
+    let cases = 0;
+    let flagged = 0;
+    fc.assert(
+      fc.property(blockArb, (block) => {
+        fc.pre(!block.includes('\0'));
+        cases++;
+        const t = productReading(scratch, `subject\n\n${block}\n`);
+        const gitSays = scratch.git(['log', '-1', '--format=%(trailers:key=Claude-Session-Id,valueonly,unfold,separator=%x00)', t.oid]).stdout.replace(/\n$/, '');
+        const gitOwners = gitSays === '' ? [] : gitSays.split('\0');
+        if (t.problem) {
+          flagged++;
+          expect(t.session).toBeNull();
+          expect(t.takeoverFrom).toBeNull();
+        } else if (t.session === null) {
+          expect(gitOwners).toEqual([]);
+        } else {
+          expect(gitOwners).toEqual([t.session]);
+        }
+      }),
+      { numRuns: 400 },
+    );
+    expect(flagged).toBeGreaterThan(0);
+    console.log(`one trailer reading: ${cases} cases, ${flagged} flagged ambiguous`);
+  });
+
+  it('each spelling of the attack is read as ambiguous: indented, tab, 0x1F, two owners, CR, ESC', () => {
+    const scratch = makeRepo();
+    const blocks = [
+      'X-Note: x\n Claude-Session-Id: A\nClaude-Session-Id: B',
+      'X-Note: x\n\tClaude-Session-Id: A\nClaude-Session-Id: B',
+      'Claude-Session-Id: A\x1fClaude-Session-Id: B\nHandoff-Topic: a-b',
+      'Claude-Session-Id: A\nClaude-Session-Id: B',
+      'Claude-Session-Id: A\nclaude-session-id: B',
+      'Claude-Session-Id: A\r\nHandoff-Topic: a-b\r',
+      'Claude-Session-Id: A\nHandoff-Reason: x\x1b]0;title\x07',
+      'Claude-Session-Id : B\nHandoff-Topic: a-b',
+    ];
+    for (const b of blocks) {
+      const t = productReading(scratch, `handoff(a-b): x\n\n${b}\n`);
+      expect(t.problem, JSON.stringify(b)).toMatch(/ambiguous trailer block/);
+      expect(t.session).toBeNull();
+    }
   });
 });

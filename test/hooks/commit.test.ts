@@ -3,7 +3,7 @@
 import { readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { A, B, gitAs, head, hookedRepo, lease, ledgerWrite, messageOf } from './helpers';
+import { A, B, gitAs, head, hookedRepo, lease, ledgerWrite, messageOf, blockedByA } from './helpers';
 
 const HOUR = 3_600_000;
 
@@ -133,12 +133,7 @@ describe('pre-commit: staged paths of another live session', () => {
   });
 
   it('a released session no longer blocks anyone', async () => {
-    const repo = await hookedRepo();
-    repo.write('shared.txt', 'A wrote this\n');
-    ledgerWrite(repo, A, ['shared.txt']);
-    lease(repo, A);
-    repo.git(['add', '-A']);
-    expect(gitAs(repo, B, ['commit', '-q', '-m', 'blocked']).status).toBe(1);
+    const repo = await blockedByA();
     const rel = await repo.cli(['release', '--session', A]);
     expect(rel.exitCode, String(rel.stderr)).toBe(0);
     expect(String(rel.stdout)).toContain('lease removed; its claims on 1 path dropped');
@@ -193,22 +188,57 @@ describe('with the agent guard', () => {
   it("a file written through Claude Code's Write tool (the guard's ledger and lease) cannot be committed by another session", async () => {
     const repo = await hookedRepo();
     const wt = repo.git(['rev-parse', '--show-toplevel']).stdout.trim();
-    repo.write('src/app.ts', 'export const x = 1;\n');
+    // the before-tool hook records the call (it counts once the file shows the call ran), then the tool writes
     const payload = {
       session_id: A,
       cwd: wt,
-      hook_event_name: 'PostToolUse',
+      hook_event_name: 'PreToolUse',
       tool_name: 'Write',
       tool_input: { file_path: path.join(wt, 'src/app.ts'), content: 'export const x = 1;\n' },
-      tool_response: { filePath: path.join(wt, 'src/app.ts'), success: true },
     };
     const g = await repo.cli(['guard'], { input: JSON.stringify(payload) });
     expect(g.exitCode, String(g.stderr)).toBe(0);
+    repo.write('src/app.ts', 'export const x = 1;\n');
     repo.git(['add', '-A']);
     const r = gitAs(repo, B, ['commit', '-m', 'B commits A\'s file']);
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/session aaaaaaaa \(live, [^)]+\): src\/app\.ts$/m);
     expect(gitAs(repo, A, ['commit', '-q', '-m', 'A commits its own file']).status).toBe(0);
     expect(messageOf(repo)).toContain(`Claude-Session-Id: ${A}`);
+  });
+});
+
+// Issue 13 (item 10): an invalid session id is an error, never a person; plumbing is held where a hook sees it.
+describe('invalid session ids and plumbing', () => {
+  it('refuses a commit whose session id is invalid, in every variable a session comes from, and makes no commit', async () => {
+    const repo = await hookedRepo();
+    const before = head(repo);
+    for (const env of <Record<string, string>[]>[{ GIT_HANDOFF_SESSION: 'not valid' }, { GIT_HANDOFF_SESSION: 'x\n\nClaude-Session-Id: forged' }, { CLAUDE_CODE_SESSION_ID: 'a;b' }, { GEMINI_SESSION_ID: 'é' }]) {
+      const r = gitAs(repo, null, ['commit', '-q', '--allow-empty', '-m', 'work'], env);
+      expect(r.status, JSON.stringify(env)).not.toBe(0);
+      expect(r.stderr).toMatch(/invalid one is refused rather than taken for a person/);
+      expect(head(repo)).toBe(before);
+    }
+    // unset, it is a person's commit again
+    expect(gitAs(repo, null, ['commit', '-q', '--allow-empty', '-m', 'person']).status).toBe(0);
+  });
+
+  it("plumbing: commit-tree + update-ref refs/heads/… dropping another session's commit is refused for a session (reference-transaction)", async () => {
+    const repo = await hookedRepo();
+    const base = head(repo);
+    expect(gitAs(repo, A, ['commit', '-q', '--allow-empty', '-m', 'A work']).status).toBe(0);
+    const tip = head(repo);
+    const tree = repo.git(['rev-parse', 'HEAD^{tree}']).stdout.trim();
+    const replacement = repo.git(['commit-tree', tree, '-p', base, '-m', 'B replaces A']).stdout.trim();
+    for (const args of [['update-ref', 'refs/heads/main', replacement], ['update-ref', 'refs/heads/main', replacement, tip]]) {
+      const r = gitAs(repo, B, args);
+      expect(r.status).not.toBe(0);
+      expect(head(repo)).toBe(tip);
+    }
+    // by an invalid id: an error as well
+    expect(gitAs(repo, null, ['update-ref', 'refs/heads/main', replacement], { GIT_HANDOFF_SESSION: 'bad id' }).status).not.toBe(0);
+    expect(head(repo)).toBe(tip);
+    // a person (no session) is not held to it: SECURITY.md says so
+    expect(gitAs(repo, null, ['update-ref', 'refs/heads/main', replacement]).status).toBe(0);
   });
 });

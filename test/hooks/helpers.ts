@@ -53,3 +53,14 @@ export function script(file: string, text: string): string {
 }
 
 export const hooksDir = (repo: TestRepo) => path.join(repo.dir, '.git', 'hooks');
+
+/** A hooked repository where live session A wrote and staged shared.txt, so B's commit of it is refused. */
+export async function blockedByA(): Promise<TestRepo> {
+  const repo = await hookedRepo();
+  repo.write('shared.txt', 'A wrote this\n');
+  ledgerWrite(repo, A, ['shared.txt']);
+  lease(repo, A);
+  repo.git(['add', '-A']);
+  expect(gitAs(repo, B, ['commit', '-q', '-m', 'blocked']).status).toBe(1);
+  return repo;
+}

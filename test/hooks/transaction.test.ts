@@ -1,10 +1,10 @@
 // reference-transaction under real amend, rebase, reset and update-ref: handoff refs keep the invariant
 // whoever moves them, and an agent cannot drop another session's commits from a branch.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { refOf } from '../helpers/repo';
-import { A, B, gitAs, head, hookedRepo, messageOf } from './helpers';
+import { A, B, gitAs, head, hookedRepo, ledgerWrite, messageOf } from './helpers';
 
 const REF = 'refs/handoffs/main/auth-refactor';
 
@@ -113,7 +113,8 @@ describe('handoff refs', () => {
     expect(refOf(repo, archivedAs)).toBe(kept);
     const back = await repo.cli(['restore', archivedAs, '--session', A]);
     expect(back.exitCode, String(back.stderr)).toBe(0);
-    expect(refOf(repo, REF)).toBe(kept);
+    expect(repo.git(['rev-parse', `${REF}^`]).stdout.trim()).toBe(kept);
+    expect(refOf(repo, archivedAs)).toBe(kept);
   });
 
   it('a deletion paired with its archive ref in one transaction passes; paired with the wrong oid it does not', async () => {
@@ -130,9 +131,14 @@ describe('handoff refs', () => {
     expect(r.stderr).toContain('deleting a handoff is done only by archiving it');
     expect(refOf(repo, REF)).toBe(tip);
     expect(refOf(repo, archived)).toBeNull();
-    expect(tx(tip).status).toBe(0);
+    // an entry at the tip itself records nobody (issue 13); an archive version by the owner on top of it passes
+    const bare = tx(tip);
+    expect(bare.status).not.toBe(0);
+    expect(bare.stderr).toContain('records nobody');
+    const entry = repo.git(['commit-tree', `${tip}^{tree}`, '-p', tip], { input: `handoff(auth-refactor): archived\n\nClaude-Session-Id: ${A}\n` }).stdout.trim();
+    expect(tx(entry).status).toBe(0);
     expect(refOf(repo, REF)).toBeNull();
-    expect(refOf(repo, archived)).toBe(tip);
+    expect(refOf(repo, archived)).toBe(entry);
   });
 
   it('GIT_HANDOFF_BYPASS=1 lets a person through and appends to audit.jsonl', async () => {
@@ -159,5 +165,67 @@ describe('SHA-256 repositories', () => {
     expect(gitAs(repo, null, ['update-ref', '-d', REF]).status).not.toBe(0);
     expect((await repo.cli(['archive', 'auth-refactor', '--session', A])).exitCode).toBe(0);
     expect(refOf(repo, REF)).toBeNull();
+  });
+});
+
+/** A person's notes.txt, then session A's commit adding a line to it. */
+async function aAddsALine() {
+  const repo = await hookedRepo();
+  const file = path.join(repo.dir, 'notes.txt');
+  writeFileSync(file, 'base\n');
+  expect(gitAs(repo, null, ['add', 'notes.txt']).status).toBe(0);
+  expect(gitAs(repo, null, ['commit', '-q', '-m', 'base']).status).toBe(0);
+  writeFileSync(file, 'base\nA line\n');
+  expect(gitAs(repo, A, ['commit', '-q', '-am', 'A adds a line']).status).toBe(0);
+  return { repo, file };
+}
+
+describe('a refused reset --hard (issue 15 bug 2)', () => {
+  it('says the files were already reset and how to put them back; the next commit over them cannot revert A silently', async () => {
+    const { repo, file } = await aAddsALine();
+    const tip = head(repo);
+    // sessions known only by GIT_HANDOFF_SESSION (no guard, no ledger): the refused reset itself leaves the note
+    const r = gitAs(repo, B, ['reset', '--hard', 'HEAD~1']);
+    expect(r.status).not.toBe(0);
+    expect(head(repo)).toBe(tip);
+    // git reset the files before the hook could refuse; the refusal says so and gives the command
+    expect(readFileSync(file, 'utf8')).toBe('base\n');
+    expect(r.stderr).toContain('git had already reset the index and the working tree');
+    expect(r.stderr).toContain('notes.txt');
+    expect(r.stderr).toContain('git reset --hard HEAD');
+    // B's next ordinary commit over that path would take A's line back: refused, with the way to keep it
+    expect(gitAs(repo, B, ['add', 'notes.txt']).status).toBe(0);
+    const c = gitAs(repo, B, ['commit', '-m', 'B tidies']);
+    expect(c.status).not.toBe(0);
+    expect(c.stderr).toContain(`commit ${tip.slice(0, 12)} by session aaaaaaaa: notes.txt`);
+    expect(head(repo)).toBe(tip);
+    const fix = /keep their work: (git restore [^\n]*?) \(then/.exec(c.stderr)![1];
+    expect(gitAs(repo, B, fix.split(' ').slice(1)).status).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe('base\nA line\n');
+    // the refusal's other command: the printed reset puts the files back too
+    writeFileSync(file, 'base\n');
+    expect(gitAs(repo, B, ['reset', '--hard', 'HEAD']).status).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe('base\nA line\n');
+    // B's own change on top goes through
+    writeFileSync(file, 'base\nA line\nB line\n');
+    expect(gitAs(repo, B, ['commit', '-q', '-am', 'B adds']).status).toBe(0);
+    // a person may commit the same content: ownership is never held against a person
+    writeFileSync(file, 'base\nB line\n');
+    expect(gitAs(repo, null, ['commit', '-q', '-am', 'person edits']).status).toBe(0);
+  });
+});
+
+describe('pre-commit and a live session', () => {
+  it("refuses staged content that takes back a live session's commit, with no reset before it", async () => {
+    const { repo, file } = await aAddsALine();
+    // A is live here (the guard's ledger, other paths); B wrote notes.txt last
+    ledgerWrite(repo, A, ['other.txt']);
+    ledgerWrite(repo, B, ['notes.txt']);
+    writeFileSync(file, 'base\n');
+    const c = gitAs(repo, B, ['commit', '-am', 'B tidies']);
+    expect(c.status).not.toBe(0);
+    expect(c.stderr).toContain('take back a commit of another session');
+    // a person is never refused for ownership
+    expect(gitAs(repo, null, ['commit', '-q', '-am', 'a person takes the line back']).status).toBe(0);
   });
 });

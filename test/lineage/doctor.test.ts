@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, makeRepo, refOf, tempDir } from '../helpers/repo';
-import { guard, payload } from '../guard/helpers';
+import { guard, payload, wroteFile } from '../guard/helpers';
 
 describe('doctor', () => {
   it('shows a working wiring (the refusal it got) and a broken one (why it did not run)', async () => {
@@ -16,8 +16,8 @@ describe('doctor', () => {
     expect((await repo.cli(['install', '--agent', 'claude', '--launcher', launcher])).exitCode).toBe(0);
     const file = path.join(repo.dir, '.claude', 'settings.json');
     const settings = JSON.parse(readFileSync(file, 'utf8'));
-    expect(settings.hooks.PreToolUse[0].hooks[0].command).toBe(`"${launcher}" guard`);
-    expect(settings.hooks.PreCompact[0].hooks[0].command).toBe(`"${launcher}" guard`);
+    expect(settings.hooks.PreToolUse[0].hooks[0].command).toBe(`"${launcher}" guard --client=claude-code`);
+    expect(settings.hooks.PreCompact[0].hooks[0].command).toBe(`"${launcher}" guard --client=claude-code`);
 
     const ok = await repo.cli(['doctor']);
     expect(ok.exitCode).toBe(0);
@@ -39,7 +39,7 @@ describe('doctor', () => {
     const repo = makeRepo({ commit: true });
     expect((await repo.cli(['install', '--agent', 'codex', '--launcher', 'C:\\Program Files\\git-handoff\\git-handoff.cmd'])).exitCode).toBe(0);
     const codex = JSON.parse(readFileSync(path.join(repo.dir, '.codex', 'hooks.json'), 'utf8'));
-    expect(codex.hooks.PreToolUse[0].hooks[0].command).toBe('"C:/Program Files/git-handoff/git-handoff.cmd" guard');
+    expect(codex.hooks.PreToolUse[0].hooks[0].command).toBe('"C:/Program Files/git-handoff/git-handoff.cmd" guard --client=codex');
     // doctor and uninstall recognise it as theirs.
     expect((await repo.cli(['uninstall', '--agent', 'codex'])).exitCode).toBe(0);
   });
@@ -48,7 +48,7 @@ describe('doctor', () => {
     const repo = makeRepo({ commit: true });
     const env = { PATH: `${path.dirname(BIN)}:${process.env.PATH}`, CLAUDE_PID: String(process.pid) };
     expect((await repo.cli(['install', '--agent', 'claude'], { env })).exitCode).toBe(0);
-    await guard(repo, payload(repo, 'claude-code/post-tool-use-write.json', {}, 'live-session-1234'), env);
+    await wroteFile(repo, 'src/app.ts', 'live-session-1234', env);
     expect((await repo.cli(['write', 'auth-refactor', '-m', 'mine'], { env: { GIT_HANDOFF_SESSION: 'live-session-1234' } })).exitCode).toBe(0);
     const tip = refOf(repo, 'refs/handoffs/main/auth-refactor');
     expect((await repo.cli(['doctor'], { env })).exitCode).toBe(0);

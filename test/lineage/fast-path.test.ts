@@ -5,7 +5,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo, tempDir } from '../helpers/repo';
-import { guard, ME, OTHER, payload } from '../guard/helpers';
+import { guard, ME, OTHER, payload, wroteFile } from '../guard/helpers';
 
 describe('fast path with lineage and a shared checkout', () => {
   it('starts git once for a new session in a client process, then never for ordinary calls', async () => {
@@ -27,7 +27,7 @@ describe('fast path with lineage and a shared checkout', () => {
     expect(calls()).toBe('');
     // Another session's claim in this worktree: only a sweeping verb asks git (for the status), nothing else does.
     repo.write('theirs.txt', 'x\n');
-    await guard(repo, payload(repo, 'claude-code/post-tool-use-write.json', { tool_input: { file_path: path.join(repo.dir, 'theirs.txt'), content: 'x' } }, OTHER), env);
+    await wroteFile(repo, 'theirs.txt', OTHER, env);
     rmSync(marker, { force: true });
     for (const command of ['npm test', 'git status', 'git diff', 'git add src/app.ts']) await bash(command);
     expect(calls()).toBe('');

@@ -5,13 +5,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo, type TestRepo } from '../helpers/repo';
-import { denial, guard, ME, OTHER, payload } from '../guard/helpers';
+import { denial, guard, ME, OTHER, payload, wroteFile } from '../guard/helpers';
 
 const THEIRS = ['notes/theirs-new.md', 'src/theirs.ts'];
 const MINE = ['mine-new.txt', 'src/mine.ts'];
 
-const wrote = (repo: TestRepo, session: string, file: string) =>
-  guard(repo, payload(repo, 'claude-code/post-tool-use-write.json', { tool_input: { file_path: path.join(repo.dir, file), content: 'x' } }, session));
+const wrote = (repo: TestRepo, session: string, file: string) => wroteFile(repo, file, session);
 const bash = (repo: TestRepo, command: string, session = ME) => guard(repo, payload(repo, 'claude-code/pre-tool-use-bash.json', { tool_input: { command } }, session));
 
 /** OTHER (lease holder) changed src/theirs.ts and created notes/theirs-new.md; ME changed src/mine.ts and created mine-new.txt. */
@@ -78,7 +77,49 @@ const ALLOWED = [
   'git commit -m "only what is staged"',
 ];
 
+// Issue 13 (item 9): more ways to destroy or sweep the other session's work, and what a rule failing on them used to let through.
+const REFUSED_TOO = [
+  'git checkout -f',
+  'git checkout --force',
+  'git checkout -f main',
+  'git read-tree -u --reset HEAD',
+  'git read-tree -u -m HEAD',
+  'git checkout-index -f -a',
+  'git checkout-index --force --all',
+  'git checkout-index -f src/theirs.ts',
+  'git rm -f src/theirs.ts',
+  'git rm -rf src',
+  'git switch --discard-changes main',
+  'git switch -f main',
+  'git add --pathspec-from-file=list.txt',
+  'git add --pathspec-from-file list.txt',
+  'printf "src/theirs.ts" | git add --pathspec-from-file=-',
+  'git commit --pathspec-from-file=list.txt -m x',
+  'git stash push --pathspec-from-file=list.txt',
+  'git restore --pathspec-from-file=list.txt',
+  'git mv -f src/mine.ts src/theirs.ts',
+  // an unescaped glob used to make the rule throw, and the whole line was allowed
+  "git add 'x[' 2>/dev/null; git reset --hard",
+  "git checkout -- 'src/th[' ; git reset --hard",
+  "git restore 'src/[t]heirs.ts'",
+];
+const ALLOWED_TOO = ['git rm src/mine.ts', 'git rm --cached src/theirs.ts', 'git rm -f src/mine.ts', 'git checkout-index -a', 'git read-tree HEAD', 'git checkout-index -f src/mine.ts', 'git mv src/mine.ts src/mine2.ts'];
+
 describe('a shared checkout', () => {
+  it('refuses the other destructive spellings (checkout -f, read-tree -u, checkout-index -f, rm -f, switch --discard-changes, --pathspec-from-file)', async () => {
+    const repo = await shared();
+    for (const command of REFUSED_TOO) {
+      const reason = denial(await bash(repo, command));
+      expect(reason, command).toBeTruthy();
+      expect(reason, command).toContain(`session ${OTHER.slice(0, 8)}`);
+      expect(reason, command).toMatch(/src\/theirs\.ts/);
+    }
+    for (const command of ALLOWED_TOO) expect(await bash(repo, command), command).toMatchObject({ exitCode: 0, stdout: '' });
+    // a refused command really destroys: run as the shell would, and the other session's change is gone
+    sh(repo, 'git checkout-index -f -a');
+    expect(file(repo, 'src/theirs.ts')).toBe('theirs v1\n');
+  });
+
   it('refuses each sweeping or destructive command, naming the other session and its paths; lets the rest through', async () => {
     const repo = await shared();
     for (const command of REFUSED) {

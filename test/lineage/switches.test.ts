@@ -4,12 +4,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo, type TestRepo } from '../helpers/repo';
-import { denial, guard, ME, OTHER, payload, writeHandoff } from '../guard/helpers';
+import { denial, guard, ME, OTHER, payload, writeHandoff, wroteFile } from '../guard/helpers';
 
 async function crowded(): Promise<TestRepo> {
   const repo = makeRepo({ commit: true });
   repo.write('theirs.txt', 'theirs\n');
-  await guard(repo, payload(repo, 'claude-code/post-tool-use-write.json', { tool_input: { file_path: path.join(repo.dir, 'theirs.txt'), content: 'x' } }, OTHER));
+  await wroteFile(repo, 'theirs.txt', OTHER);
   return repo;
 }
 const addAll = (repo: TestRepo, env: Record<string, string> = {}) => guard(repo, payload(repo, 'claude-code/pre-tool-use-bash.json', { tool_input: { command: 'git add -A' } }), env);
@@ -24,8 +24,10 @@ describe('compaction', () => {
     expect(c.answer.systemMessage).toContain('git handoff write auth-refactor');
     expect(c.answer.systemMessage).not.toContain('cache-layer');
     expect(c.answer.decision).toBeUndefined();
-    const g = await guard(repo, { ...payload(repo, 'gemini-cli/session-start.json'), hook_event_name: 'PreCompress', trigger: 'auto' });
-    expect(g.answer.systemMessage).toContain('git handoff write auth-refactor');
+    // once per session: the next compaction event of the same session says nothing
+    expect((await guard(repo, payload(repo, 'claude-code/pre-compact.json'))).stdout).toBe('');
+    const g = await guard(repo, { ...payload(repo, 'gemini-cli/session-start.json', {}, OTHER), hook_event_name: 'PreCompress', trigger: 'auto' });
+    expect(g.answer.systemMessage).toContain('git handoff write cache-layer');
     expect(g.answer.decision).toBeUndefined();
   });
 });

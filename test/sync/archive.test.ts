@@ -34,4 +34,39 @@ describe('archive across clones', () => {
     // The archive entry the restore removed over there is kept on the server and here: nothing is deleted.
     expect(refOf(bare, entry.ref)).toBe(entry.oid);
   });
+
+  it("an owner's restore wins over the older archive in both clones and on the remote (issue 15 bug 1)", async () => {
+    const { a: c1, b: c2, bare } = await makeWorld('file', { server: true });
+    await ok(c1, ['write', 'auth-refactor', '-m', 'x', '--session', 'sess-a']);
+    await ok(c1, ['sync']);
+    await ok(c2, ['sync']);
+    await ok(c2, ['archive', 'auth-refactor', '--session', 'sess-a']);
+    await ok(c2, ['sync']);
+    expect(refOf(bare, REF)).toBeNull();
+    await ok(c1, ['sync']);
+    expect(refOf(c1, REF)).toBeNull();
+    // the owner restores it by topic, in the clone that did not archive it
+    const back = await ok(c1, ['restore', 'auth-refactor', '--session', 'sess-a']);
+    expect(String(back.stdout)).toMatch(/^restored refs\/handoff-archive\/main\/auth-refactor\/\d+-[0-9a-f]{12} to refs\/handoffs\/main\/auth-refactor/);
+    const restored = refOf(c1, REF)!;
+    await ok(c1, ['sync']);
+    expect(refOf(bare, REF)).toBe(restored);
+    // the clone that archived it takes the restore as a later version, and pushes no deletion
+    const r = json(await ok(c2, ['sync', '--json']));
+    expect(r.fetch.handoffs[0]).toMatchObject({ ref: REF, case: 'new', action: 'created' });
+    expect(r.push.updates.filter((u: any) => u.kind === 'archive')).toEqual([]);
+    expect(refOf(c2, REF)).toBe(restored);
+    expect(refOf(bare, REF)).toBe(restored);
+    for (const c of [c1, c2, c1]) {
+      await ok(c, ['sync']);
+      expect(refOf(c, REF)).toBe(restored);
+    }
+    expect(refOf(bare, REF)).toBe(restored);
+    // the restore is a version on top of the archived tip, by the owner, and the archive entry is kept everywhere
+    expect(c1.git(['log', '-1', '--format=%(trailers:key=Claude-Session-Id,valueonly)', REF]).stdout.trim()).toBe('sess-a');
+    const entries = json(await ok(c2, ['list', '--archived', '--json']));
+    expect(entries).toHaveLength(1);
+    expect(c1.git(['rev-parse', `${REF}^`]).stdout.trim()).toBe(entries[0].oid);
+    for (const c of [c1, c2, bare]) expect(refOf(c, entries[0].ref)).toBe(entries[0].oid);
+  });
 });

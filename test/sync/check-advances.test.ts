@@ -36,6 +36,7 @@ describe('checkAdvances', () => {
       { oldOid: a2, newOid: b1 },
       { oldOid: a1, newOid: deep },
       { oldOid: null, newOid: steal },
+      { oldOid: null, newOid: takeover },
       { oldOid: a2, newOid: null },
       { oldOid: a2, newOid: a2 },
     ];
@@ -43,7 +44,9 @@ describe('checkAdvances', () => {
     const batch = checkAdvances(r, moves);
     expect(batch).toEqual(moves.map((m) => checkAdvance(r, m.oldOid, m.newOid)));
     expect(batch.map((v) => v?.rule ?? 'ok')).toEqual([
-      'ok', 'foreign-owner', 'ok', 'foreign-owner', 'ok', 'ok', 'foreign-owner', 'no-session', 'rewrite', 'rewrite', 'foreign-owner', 'ok', 'delete', 'ok',
+      'ok', 'foreign-owner', 'ok', 'foreign-owner', 'ok', 'ok', 'foreign-owner', 'no-session', 'rewrite', 'rewrite', 'foreign-owner',
+      // a creation brings its whole history: checked from its root (issue 13)
+      'foreign-owner', 'ok', 'delete', 'ok',
     ]);
     // An object the repository does not have: the batch falls back to the single check and names it.
     const missing = 'f'.repeat(40);

@@ -15,11 +15,16 @@ describe('divergence', () => {
     const bTip = refOf(b, REF)!;
 
     // B's sync keeps B's version, pushes nothing over A's, and says diverged.
-    const r = json(await ok(b, ['sync', '--json']));
+    // exit 4, as `git push` fails on a rejected ref: the diverged handoff was not pushed (issue 15 bug 8)
+    const r = json(await ok(b, ['sync', '--json'], 4));
     expect(r.fetch.handoffs).toEqual([expect.objectContaining({ ref: REF, case: 'diverged', action: 'none', local: bTip, remote: aTip })]);
     expect(r.push.skipped).toEqual([expect.objectContaining({ ref: REF, state: 'diverged' })]);
     expect(refOf(b, REF)).toBe(bTip);
     expect(refOf(bare, REF)).toBe(aTip);
+    // push alone says it the same way
+    const p = await ok(b, ['push'], 4);
+    expect(String(p.stdout)).toContain('not pushed    main/login-redirect-loop: diverged from origin');
+    expect(String(p.stderr)).toContain('`git handoff sync --resolve login-redirect-loop --keep local|remote|both`');
     // A's sync keeps A's version too (B pushed nothing).
     await ok(a, ['sync']);
     expect(refOf(a, REF)).toBe(aTip);
@@ -57,7 +62,7 @@ describe('divergence', () => {
     await ok(a, ['write', 'cache-warmup', '-m', 'from A', '--session', 'sess-a']);
     await ok(b, ['write', 'cache-warmup', '-m', 'from B', '--session', 'sess-b']);
     await ok(a, ['sync']);
-    await ok(b, ['sync']);
+    await ok(b, ['sync'], 4);
     const keepRemote = json(await ok(b, ['sync', '--resolve', 'cache-warmup', '--keep', 'remote', '--session', 'sess-c', '--json']));
     expect(keepRemote.takeoverFrom).toEqual(['sess-b', 'sess-a']);
     expect(await bodyOf(b, 'cache-warmup')).toBe('from A');
@@ -69,7 +74,7 @@ describe('divergence', () => {
     await ok(b, ['write', 'cache-warmup', '-m', 'B again', '--session', 'sess-c']);
     await ok(a, ['write', 'cache-warmup', '-m', 'A again', '--session', 'sess-c']);
     await ok(b, ['sync']);
-    await ok(a, ['sync']);
+    await ok(a, ['sync'], 4);
     const keepLocal = json(await ok(a, ['sync', '--resolve', 'cache-warmup', '--keep', 'local', '--session', 'sess-c', '--json']));
     expect(keepLocal.takeoverFrom).toEqual([]);
     expect(await bodyOf(a, 'cache-warmup')).toBe('A again');
@@ -81,8 +86,9 @@ describe('divergence', () => {
     await ok(a, ['write', 'auth-refactor', '-m', 'A', '--session', 'sess-a', '--branch', branch]);
     await ok(b, ['write', 'auth-refactor', '-m', 'B', '--session', 'sess-b', '--branch', branch]);
     await ok(a, ['sync']);
-    const r = await ok(b, ['sync']);
-    expect(r.stdout).toContain(`diverged      feature%2F%4Cogin%20v2/auth-refactor`);
+    const r = await ok(b, ['sync'], 4);
+    expect(r.stdout).toContain(`diverged      feature/Login v2/auth-refactor`);
+    expect(r.stderr).toContain(`1 diverged handoff was not pushed to origin (exit 4): \`git handoff sync --resolve auth-refactor --branch 'feature/Login v2' --keep local|remote|both\``);
     expect(r.stdout).toContain(`git handoff sync --resolve auth-refactor --branch 'feature/Login v2' --keep local|remote|both`);
     const row = json(await ok(b, ['list', '--all', '--json']))[0];
     expect(row).toMatchObject({ branch, topic: 'auth-refactor', sync: 'diverged' });

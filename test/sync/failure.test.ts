@@ -69,8 +69,9 @@ describe('sync failures', () => {
     expect(rec.calls().filter((c) => c[0] === 'fetch')).toHaveLength(1);
     // The text form says the same to a person.
     const t = await b.cli(['push']);
-    expect(t.exitCode).toBe(0);
+    expect(t.exitCode).toBe(4); // a diverged handoff left unpushed (issue 15 bug 8)
     expect(t.stdout).toMatch(/not pushed\s+main\/auth-refactor: diverged/);
+    expect(t.stderr).toContain('1 diverged handoff was not pushed to origin (exit 4)');
   });
 
   it('a server that refuses for its own reasons: exit 7 with its words, nothing local changed', async () => {

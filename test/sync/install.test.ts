@@ -3,7 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { json, refOf } from '../helpers/repo';
 import { makeWorld, ok } from './world';
 
-const SPECS = ['+refs/handoffs/*:refs/remotes/origin/handoffs/*', '+refs/handoff-archive/*:refs/remotes/origin/handoff-archive/*'];
+const SPECS = [
+  '+refs/handoffs/*:refs/remotes/origin/handoffs/*',
+  '+refs/handoff-archive/*:refs/remotes/origin/handoff-archive/*',
+  '+refs/notes/handoff-reads*:refs/remotes/origin/notes/handoff-reads*',
+];
 const fetchSpecs = (repo: { git: (a: string[], o?: { allowFail?: boolean }) => { stdout: string } }) =>
   repo.git(['config', '--get-all', 'remote.origin.fetch'], { allowFail: true }).stdout.trim().split('\n').filter(Boolean);
 
@@ -31,7 +35,7 @@ describe('install --remote', () => {
     expect(json(await ok(a, ['list', '--json']))[0].sync).toBe('diverged');
 
     const un = json(await ok(a, ['uninstall', '--remote', 'origin', '--json']));
-    expect(un.actions).toHaveLength(2);
+    expect(un.actions).toHaveLength(SPECS.length);
     expect(fetchSpecs(a)).toEqual(before);
     expect(json(await ok(a, ['uninstall', '--remote', 'origin', '--json'])).actions).toEqual([]);
   });

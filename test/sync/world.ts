@@ -45,8 +45,8 @@ export async function bodyOf(repo: TestRepo, topic: string): Promise<string> {
 }
 
 /** Runs the CLI and fails with its output when the exit code is not the one expected. */
-export async function ok(repo: TestRepo, args: string[], code = 0) {
-  const r = await repo.cli(args);
+export async function ok(repo: TestRepo, args: string[], code = 0, env?: Record<string, string | undefined>) {
+  const r = await repo.cli(args, { env });
   if (r.exitCode !== code) throw new Error(`git handoff ${args.join(' ')} exited ${r.exitCode}, expected ${code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
   return r;
 }

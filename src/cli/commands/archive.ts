@@ -1,9 +1,11 @@
-// `git handoff archive <topic>` and `git handoff restore <archived ref>`: nothing is ever deleted.
+// `git handoff archive <topic>` and `git handoff restore <topic | archived ref>`: archive entries are never deleted.
 import type { Argv, CommandModule } from 'yargs';
-import { openRepo } from '../../git/repo';
-import { requireSession } from '../../handoff/session';
-import { archiveHandoff, resolveBranch, restoreHandoff } from '../../handoff/store';
-import type { GlobalArgs } from '../context';
+import { openRepo, type Repo } from '../../git/repo';
+import { HandoffError } from '../../errors';
+import { ARCHIVE_PREFIX, handoffRef } from '../../handoff/names';
+import { archiveHandoff, archivedVersions, notFound, resolveBranch, restoreHandoff } from '../../handoff/store';
+import { shownRef, takeoverArg, type GlobalArgs } from '../context';
+import { identityOptions, writerOf } from '../identity';
 import { printJson } from '../output';
 
 interface Args extends GlobalArgs {
@@ -13,44 +15,59 @@ interface Args extends GlobalArgs {
   session?: string;
   takeOver?: boolean;
   reason?: string;
+  person?: boolean;
 }
 
 const ownershipOptions = (y: Argv<GlobalArgs>) =>
-  y
+  identityOptions(y, false)
     .option('session', { type: 'string', describe: 'this session id (default: from the environment)' })
     .option('take-over', { type: 'boolean', describe: "act on another session's handoff (needs --reason)" })
     .option('reason', { type: 'string', describe: 'why (kept in the history)' });
 
-const takeoverOf = (a: Args) => (a.takeOver ? { reason: a.reason ?? '' } : null);
 
 export const archiveCommand: CommandModule<GlobalArgs, Args> = {
   command: 'archive <topic>',
   describe: 'move a handoff to refs/handoff-archive (owner only, or --take-over)',
   builder: (y: Argv<GlobalArgs>) => ownershipOptions(y)
-      .positional('topic', { type: 'string', demandOption: true })
-      .option('branch', { type: 'string' })
+      .positional('topic', { type: 'string', demandOption: true, describe: 'the handoff: two or more words joined by "-", e.g. auth-refactor' })
+      .option('branch', { type: 'string', describe: 'the branch (default: the checked-out one)' })
       .example('$0 archive auth-refactor', 'done with it: every version stays under refs/handoff-archive')
       .example('$0 archive auth-refactor --take-over --reason "abandoned"', "another session's, on the record") as unknown as Argv<Args>,
   handler: (a) => {
     const repo = openRepo();
-    const session = requireSession(a.session);
-    const r = archiveHandoff(repo, resolveBranch(repo, a.branch), a.topic, session, takeoverOf(a));
+    const session = writerOf(repo, a);
+    const r = archiveHandoff(repo, resolveBranch(repo, a.branch), a.topic, session, takeoverArg(a, 'archive'));
     if (a.json) return printJson(r);
-    if (!a.quiet) process.stdout.write(`archived ${r.ref} as ${r.archivedAs}\n`);
+    if (!a.quiet) process.stdout.write(`archived ${shownRef(r.ref)} as ${r.archivedAs}; \`git handoff show ${a.topic}\` still reads it, \`git handoff restore ${a.topic}\` brings it back\n`);
   },
 };
 
+/** `restore <topic>`: its newest archive entry (the others are named); anything with a slash is an archived ref. */
+function archivedRefOf(repo: Repo, arg: string, branch: string | undefined): { ref: string; note?: string } {
+  if (arg.includes('/')) return { ref: arg };
+  const b = resolveBranch(repo, branch);
+  const versions = archivedVersions(repo, b, arg);
+  if (versions.length === 0) throw notFound(handoffRef(b, arg), b, arg);
+  const label = (r: string) => r.slice(ARCHIVE_PREFIX.length);
+  const note = versions.length > 1 ? `the newest of ${versions.length} archived versions; the others: ${versions.slice(1).map((v) => label(v.ref)).join(', ')}` : undefined;
+  return { ref: versions[0].ref, note };
+}
+
 export const restoreCommand: CommandModule<GlobalArgs, Args> = {
   command: 'restore <ref>',
-  describe: 'bring an archived handoff back (owner only, or --take-over)',
+  describe: 'bring an archived handoff back as a new version (owner only, or --take-over); the archive entry stays',
   builder: (y: Argv<GlobalArgs>) => ownershipOptions(y)
-      .positional('ref', { type: 'string', demandOption: true, describe: 'as `list --archived` shows it' })
-      .example('$0 restore main/auth-refactor/1795332932-535247303cd4', '') as unknown as Argv<Args>,
+      .positional('ref', { type: 'string', demandOption: true, describe: 'a topic (its newest archived version) or an archived ref as `list --archived` shows it' })
+      .option('branch', { type: 'string', describe: 'with a topic: the branch (default: the checked-out one)' })
+      .example('$0 restore auth-refactor', 'the newest archived version of auth-refactor on this branch')
+      .example('$0 restore main/auth-refactor/1795332932-535247303cd4', 'one archived version by name') as unknown as Argv<Args>,
   handler: (a) => {
     const repo = openRepo();
-    const session = requireSession(a.session);
-    const r = restoreHandoff(repo, a.ref, session, takeoverOf(a));
+    const session = writerOf(repo, a);
+    if (a.branch !== undefined && a.ref.includes('/')) throw new HandoffError('usage', 'branch-with-ref', '--branch goes with a topic; an archived ref names its branch already');
+    const { ref, note } = archivedRefOf(repo, a.ref, a.branch);
+    const r = restoreHandoff(repo, ref, session, takeoverArg(a, 'restore'));
     if (a.json) return printJson(r);
-    if (!a.quiet) process.stdout.write(`restored ${r.from} to ${r.ref}\n`);
+    if (!a.quiet) process.stdout.write(`restored ${r.from} to ${shownRef(r.ref)} (${r.oid.slice(0, 7)})${note ? `\n${note}` : ''}\n`);
   },
 };

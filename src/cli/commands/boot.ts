@@ -2,9 +2,9 @@
 import type { Argv, CommandModule } from 'yargs';
 import { openRepo } from '../../git/repo';
 import { bootView, renderBoot } from '../../handoff/boot';
-import { resolveSession } from '../../handoff/session';
 import { resolveBranch } from '../../handoff/store';
 import type { GlobalArgs } from '../context';
+import { identityOptions, readerFor } from '../identity';
 import { printJson, terminalSafe } from '../output';
 import { showJson } from './show';
 
@@ -13,13 +13,16 @@ interface Args extends GlobalArgs {
   branch?: string;
   all?: boolean;
   wrap?: boolean;
+  receipt?: boolean;
+  person?: boolean;
+  role?: string;
 }
 
 export const bootCommand: CommandModule<GlobalArgs, Args> = {
   command: 'boot',
   describe: "the session-start view: this branch's handoffs (yours first), each verified against the repository now",
   builder: (y: Argv<GlobalArgs>) =>
-    y
+    identityOptions(y, true)
       .option('session', { type: 'string', describe: 'this session id, whose handoffs come first (default: from the environment)' })
       .option('branch', { type: 'string', describe: 'the branch (default: the checked-out one)' })
       .option('all', { type: 'boolean', describe: 'every branch' })
@@ -27,6 +30,7 @@ export const bootCommand: CommandModule<GlobalArgs, Args> = {
         type: 'boolean',
         describe: 'wrap body excerpts in <untrusted-content> tags (default: when stdout is not a terminal, i.e. read by an agent)',
       })
+      .option('receipt', { type: 'boolean', default: true, describe: 'record a `surfaced` receipt on each handoff addressed to you (--no-receipt: none)' })
       .conflicts('all', 'branch')
       .example('$0 boot', 'at session start: what the last sessions left here, and whether it is still true')
       .example('$0 boot --json --session "$CLAUDE_CODE_SESSION_ID"', '')
@@ -36,9 +40,9 @@ export const bootCommand: CommandModule<GlobalArgs, Args> = {
       ) as unknown as Argv<Args>,
   handler: (a) => {
     const repo = openRepo();
-    const session = resolveSession(a.session);
+    const reader = readerFor(repo, a);
     const branch = a.all ? null : a.branch !== undefined || repo.branch ? resolveBranch(repo, a.branch) : null;
-    const view = bootView(repo, { session: session?.id ?? null, branch, all: a.all || !branch });
+    const view = bootView(repo, { session: reader?.id ?? null, reader, surface: a.receipt !== false, branch, all: a.all || !branch });
     if (a.json) return printJson({ branch: view.branch, session: view.session, handoffs: view.handoffs.map(showJson) });
     if (a.quiet) return;
     process.stdout.write(terminalSafe(renderBoot(view, { untrusted: a.wrap ?? !process.stdout.isTTY })));

@@ -2,8 +2,10 @@
 import type { Argv, CommandModule } from 'yargs';
 import { openRepo } from '../../git/repo';
 import { HANDOVER_TOPIC, planImport, runImport } from '../../handoff/import';
+import { scanImports } from '../../handoff/secrets-write';
 import { resolveSession, short } from '../../handoff/session';
-import type { GlobalArgs } from '../context';
+import { shownRef, type GlobalArgs } from '../context';
+import { identityOptions, writerOf } from '../identity';
 import { printJson, terminalSafe } from '../output';
 
 interface Args extends GlobalArgs {
@@ -11,30 +13,48 @@ interface Args extends GlobalArgs {
   branch?: string;
   topic?: string;
   session?: string;
+  person?: boolean;
+  redact?: boolean;
+  allowSecret?: string[];
+  takeOver?: boolean;
+  reason?: string;
 }
 
 export const importCommand: CommandModule<GlobalArgs, Args> = {
   command: 'import <files..>',
   describe: 'turn file-based handoffs (handoff-<branch>-<topic>.md, handover.md, a directory of them) into refs, keeping the owner',
   builder: (y: Argv<GlobalArgs>) =>
-    y
-      .positional('files', { type: 'string', array: true, demandOption: true, describe: 'files, or directories searched for handoff files' })
+    identityOptions(y, false)
+      .positional('files', { type: 'string', array: true, default: undefined, defaultDescription: 'none', describe: 'files, or directories searched for handoff files (one or more)' })
       .option('branch', { type: 'string', describe: 'the branch, when the file name does not say it (default for handover.md: the checked-out one)' })
       .option('topic', { type: 'string', describe: `the topic, when the file name does not say it (default for handover.md: ${HANDOVER_TOPIC}); one file only` })
-      .option('session', { type: 'string', describe: 'the owner of files without a <!-- claude-session: ID --> first line (default: from the environment)' })
+      .option('session', { type: 'string', describe: 'the importing session, and the owner of files without a <!-- claude-session: ID --> first line (default: from the environment)' })
+      .option('take-over', { type: 'boolean', describe: "write over another session's handoff as the importing session, on the record (needs --reason)" })
+      .option('reason', { type: 'string', describe: 'why you take it over (kept in the history)' })
+      .option('redact', { type: 'boolean', describe: 'import each body with the secrets found replaced by [REDACTED:<rule>] (default: a secret refuses the import, exit 2)' })
+      .option('allow-secret', { type: 'string', array: true, describe: 'let findings of this scanner rule through, on the record (repeatable)' })
       .example('$0 import memory/', 'every handoff-<branch>-<topic>.md under memory/, owners kept')
       .example('$0 import handover.md --topic auth-refactor', 'owner from --session or the environment')
+      .example('$0 import notes/release.md --person', 'a markdown file with YAML frontmatter (topic, to, tags, references; handoff_id checked)')
       .epilog(
         'A handoff-<branch>-<topic>.md file keeps the owner named on its first line, <!-- claude-session: ID -->, and ' +
           'that line is not part of the body. Its <branch> is matched against the local branches (slashes written as ' +
           'dashes); a name that fits none, or several, asks for --branch and --topic. A body already stored as a ' +
-          "version of the handoff is not written again, so importing twice is harmless. Someone else's handoff is " +
-          'refused (exit 3) as with write. Nothing is written when an argument is bad.',
+          "version of the handoff is not written again, so importing twice is harmless. A markdown file with YAML " +
+          'frontmatter (schema_version, from, to, topic, ts_utc; optional tags, references, handoff_id) is written as ' +
+          'yours (--session or --person), its to/tags/references as trailers; a handoff_id that does not match exits 6. ' +
+          "A new handoff is written as the " +
+          "file's owner; over an existing handoff the importing session writes as itself, so someone else's handoff is " +
+          'refused (exit 3) as with write, unless you --take-over --reason. Nothing is written when an argument is bad.',
       ) as unknown as Argv<Args>,
-  handler: (a) => {
+  handler: async (a) => {
     const repo = openRepo();
-    const plans = planImport(repo, a.files.map(String), { branch: a.branch, topic: a.topic, session: resolveSession(a.session) });
-    const results = runImport(repo, plans);
+    const session = a.person ? writerOf(repo, a) : resolveSession(a.session);
+    const plans = planImport(repo, a.files.map(String), { branch: a.branch, topic: a.topic, session });
+    const scan = await scanImports(repo, plans, { redact: a.redact, allow: a.allowSecret });
+    const results = runImport(repo, plans, { importer: session, takeover: a.takeOver ? { reason: a.reason ?? '' } : null });
+    scan.audit(results);
+    if (scan.redacted && !a.json) process.stderr.write(`warning: redacted ${scan.redacted} secret${scan.redacted === 1 ? '' : 's'}: each replaced by [REDACTED:<rule>]\n`);
     const failed = results.find((r) => r.error);
     if (a.json) printJson(results);
     else {
@@ -46,7 +66,7 @@ export const importCommand: CommandModule<GlobalArgs, Args> = {
         for (const w of r.warnings) process.stderr.write(`warning: ${w}\n`);
         if (a.quiet) continue;
         const what = r.status === 'unchanged' ? `unchanged (already version ${r.oid!.slice(0, 7)})` : `${r.status} ${r.oid!.slice(0, 7)}`;
-        process.stdout.write(terminalSafe(`${r.ref} ${what} · owner ${short(r.session)} · from ${r.file}\n`));
+        process.stdout.write(terminalSafe(`${shownRef(r.ref!)} ${what} · owner ${short(r.session)} · from ${r.file}\n`));
       }
     }
     if (failed) process.exitCode = failed.error!.exitCode;

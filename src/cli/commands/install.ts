@@ -1,9 +1,11 @@
 // `git handoff install | uninstall | doctor`: wiring that is idempotent and reversible.
 import type { Argv, CommandModule } from 'yargs';
 import { HandoffError } from '../../errors';
-import { openRepo } from '../../git/repo';
+import { openRepo, type Repo } from '../../git/repo';
 import { doctorAgents, installAgents, uninstallAgents } from '../../guard/install';
+import { doctorPlugins, installPlugin, uninstallPlugin } from '../../guard/plugin';
 import { doctorHooks, installHooks, uninstallHooks } from '../../hooks/install';
+import { doctorSecrets } from '../../handoff/redact';
 import { doctorSync, installRemote, installServer, uninstallRemote, uninstallServer } from '../../sync/install';
 import type { DoctorItem, InstallOptions } from '../../wiring';
 import type { GlobalArgs } from '../context';
@@ -15,6 +17,8 @@ interface Args extends GlobalArgs {
   remote?: string;
   server?: boolean;
   launcher?: string;
+  plugin?: boolean;
+  extension?: boolean;
 }
 
 const AGENTS = ['claude', 'gemini', 'codex'] as const;
@@ -25,28 +29,65 @@ function agentsOf(list: string[] | undefined): InstallOptions['agents'] {
   for (const a of list.flatMap((x) => String(x).split(','))) {
     if (a === 'all') AGENTS.forEach((x) => out.add(x));
     else if ((AGENTS as readonly string[]).includes(a)) out.add(a as (typeof AGENTS)[number]);
-    else throw new HandoffError('usage', 'unknown-agent', `unknown agent client "${a}": use claude, gemini, codex or all`);
+    else if (a === 'cursor') throw new HandoffError('usage', 'agent-by-hand', CURSOR_BY_HAND);
+    else throw new HandoffError('usage', 'unknown-agent', `unknown agent client "${a}": use claude, gemini, codex or all${a.startsWith('claude') ? ' (claude is Claude Code)' : ''}`);
   }
   return [...out];
+}
+
+const CURSOR_BY_HAND = [
+  'Cursor is wired by hand (install does not write .cursor/hooks.json): add, in .cursor/hooks.json,',
+  '  {"version": 1, "hooks": {"beforeShellExecution": [{"command": "git-handoff guard --client=cursor"}], "preToolUse": [...the same], "afterShellExecution": [...], "afterFileEdit": [...], "postToolUse": [...], "sessionStart": [...], "stop": [...]}}',
+  'docs/clients.md lists what the guard does for each Cursor event.',
+].join('\n');
+
+/** Whether to commit what install --agent wrote: said once, after the files it names. */
+function commitAdvice(msgs: string[]): string {
+  const files = [...new Set(msgs.map((m) => m.split(':')[0]).filter((f) => /^\.|\.md$/.test(f)))];
+  return (
+    `commit ${files.join(', ')} to wire everyone who clones this repository (each of them then needs git-handoff on PATH), ` +
+    'or keep them to yourself with .git/info/exclude; either way handoffs do not count them as uncommitted work while they are as install wrote them'
+  );
 }
 
 const options = (y: Argv<GlobalArgs>) =>
   y
     .option('hooks', { type: 'boolean', describe: 'the git hooks (prepare-commit-msg, commit-msg, pre-commit, pre-push, reference-transaction)' })
-    .option('agent', { type: 'string', array: true, describe: 'agent client wiring: claude, gemini, codex or all' })
+    .option('agent', { type: 'string', array: true, describe: 'agent client wiring: claude, gemini, codex or all (Cursor is wired by hand: docs/clients.md)' })
     .option('remote', { type: 'string', describe: 'fetch refspecs that carry handoffs from remote R' })
     .option('server', { type: 'boolean', describe: 'in a bare repository: hold pushes to the ownership invariant' })
+    .option('plugin', { type: 'boolean', describe: 'with --agent claude (or gemini): install the git-handoff plugin (extension) for your user through the client, instead of wiring this repository' })
+    .option('extension', { type: 'boolean', describe: 'with --agent gemini: the same as --plugin' })
     .option('launcher', { type: 'string', describe: 'agent hooks run this git-handoff executable (quoted, forward slashes; `git handoff` through git) instead of `git-handoff` on PATH' });
 
+/** The repository here, if any: a plugin is installed for the user, from anywhere. */
+function repoIfAny(): Repo | null {
+  try {
+    return openRepo();
+  } catch {
+    return null;
+  }
+}
+
 async function run(a: Args, mode: 'install' | 'uninstall'): Promise<void> {
-  const repo = openRepo();
   const agents = agentsOf(a.agent);
   const explicit = a.hooks || agents || a.remote !== undefined || a.server;
   const msgs: string[] = [];
+  if (a.plugin || a.extension) {
+    if (!agents?.length) throw new HandoffError('usage', 'plugin-needs-agent', 'name the client: --agent claude --plugin, or --agent gemini --extension');
+    const native = agents.filter((x): x is 'claude' | 'gemini' => x !== 'codex');
+    if (native.length < agents.length) throw new HandoffError('usage', 'codex-no-plugin', 'Codex has no git-handoff plugin: `git handoff install --agent codex` wires this repository and puts the handoff skill where Codex reads it (.agents/skills)');
+    for (const x of native) msgs.push(...(mode === 'install' ? installPlugin(repoIfAny(), x) : uninstallPlugin(x)));
+    return report(a, msgs);
+  }
+  const repo = openRepo();
   if (mode === 'install') {
     if (a.server) msgs.push(...(await installServer(repo)));
     if (a.hooks || (!explicit && !repo.bare)) msgs.push(...installHooks(repo));
-    if (agents) msgs.push(...installAgents(repo, { agents, command: a.launcher }));
+    if (agents) {
+      const wired = installAgents(repo, { agents, command: a.launcher });
+      msgs.push(...wired, commitAdvice(wired));
+    }
     if (a.remote !== undefined) msgs.push(...(await installRemote(repo, a.remote)));
   } else {
     const all = !explicit;
@@ -55,6 +96,10 @@ async function run(a: Args, mode: 'install' | 'uninstall'): Promise<void> {
     if (agents || all) msgs.push(...uninstallAgents(repo, { agents: agents ?? [...AGENTS] }));
     if (a.remote !== undefined || all) msgs.push(...(await uninstallRemote(repo, a.remote || undefined)));
   }
+  report(a, msgs);
+}
+
+function report(a: Args, msgs: string[]): void {
   if (a.json) return printJson({ actions: msgs });
   if (!a.quiet) for (const m of msgs) process.stdout.write(`${m}\n`);
 }
@@ -65,6 +110,8 @@ export const installCommand: CommandModule<GlobalArgs, Args> = {
   builder: (y: Argv<GlobalArgs>) =>
     options(y)
       .example('$0 install --hooks --agent all', 'git hooks, and the guard in Claude Code, Gemini CLI and Codex settings')
+      .example('$0 install --agent claude --plugin', 'the git-handoff plugin for Claude Code (every repository; no PATH needed)')
+      .example('$0 install --agent gemini --extension', 'the git-handoff extension for Gemini CLI')
       .example('$0 install --remote origin', 'plain `git fetch` also brings handoffs into refs/remotes/origin/handoffs')
       .example('$0 install --server', 'in the bare repository everyone pushes to') as unknown as Argv<Args>,
   handler: (a) => run(a, 'install'),
@@ -73,7 +120,8 @@ export const installCommand: CommandModule<GlobalArgs, Args> = {
 export const uninstallCommand: CommandModule<GlobalArgs, Args> = {
   command: 'uninstall',
   describe: 'remove exactly what install added (everything, or the parts named)',
-  builder: (y: Argv<GlobalArgs>) => options(y).example('$0 uninstall', 'everything install added, restored byte for byte') as unknown as Argv<Args>,
+  builder: (y: Argv<GlobalArgs>) =>
+    options(y).example('$0 uninstall', 'everything install added; a settings or notes file still as install left it comes back byte for byte, an edited one keeps the edits') as unknown as Argv<Args>,
   handler: (a) => run(a, 'uninstall'),
 };
 
@@ -82,7 +130,7 @@ export const doctorCommand: CommandModule<GlobalArgs, GlobalArgs> = {
   describe: 'report what is installed, chained, missing or broken; exits 1 when something is wrong',
   handler: (a) => {
     const repo = openRepo();
-    const items: DoctorItem[] = [...doctorHooks(repo), ...doctorAgents(repo), ...doctorSync(repo)];
+    const items: DoctorItem[] = [...doctorHooks(repo), ...doctorAgents(repo), ...doctorPlugins(repo), ...doctorSync(repo), ...doctorSecrets(repo)];
     const bad = items.some((i) => i.status === 'broken');
     if (a.json) printJson({ ok: !bad, items });
     else process.stdout.write(table(items.map((i) => [i.component, i.status, i.detail]), ['COMPONENT', 'STATUS', 'DETAIL']) + '\n');

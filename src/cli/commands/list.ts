@@ -1,9 +1,12 @@
 // `git handoff list`: one row per handoff, from one for-each-ref.
 import type { Argv, CommandModule } from 'yargs';
 import { openRepo } from '../../git/repo';
-import { requireSession, short } from '../../handoff/session';
+import { HandoffError } from '../../errors';
+import { assertAddressee, assertSlug, filterRows, type Reader } from '../../handoff/address';
+import { NO_SESSION_HELP, short } from '../../handoff/session';
 import { listHandoffs, type HandoffRow } from '../../handoff/store';
 import type { GlobalArgs } from '../context';
+import { identityOptions, readerFor, writerOf } from '../identity';
 import { colorSync, colors, printJson, relativeTime, table, terminalSafe } from '../output';
 
 interface Args extends GlobalArgs {
@@ -12,14 +15,21 @@ interface Args extends GlobalArgs {
   mine?: boolean;
   archived?: boolean;
   session?: string;
+  to?: string;
+  forMe?: boolean;
+  tag?: string;
+  unread?: boolean;
+  person?: boolean;
+  role?: string;
 }
 
 export function printRows(rows: HandoffRow[], archived = false): void {
   const c = colors();
+  const ids = rows.map((r) => r.session);
   const body = rows.map((r) => [
     terminalSafe(r.branch),
     r.topic,
-    c.cyan(short(r.session)),
+    c.cyan(short(r.session, ids)),
     relativeTime(r.updatedAt),
     archived ? r.ref.split('/').slice(2).join('/') : colorSync(r.sync),
   ]);
@@ -30,12 +40,16 @@ export const listCommand: CommandModule<GlobalArgs, Args> = {
   command: 'list',
   describe: 'list handoffs: branch, topic, owner, updated, sync state',
   builder: (y: Argv<GlobalArgs>) =>
-    y
+    identityOptions(y, true)
       .option('branch', { type: 'string', describe: 'this branch (default: the checked-out one)' })
       .option('all', { type: 'boolean', describe: 'every branch' })
       .option('mine', { type: 'boolean', describe: "only this session's handoffs" })
       .option('archived', { type: 'boolean', describe: 'archived handoffs instead' })
-      .option('session', { type: 'string', describe: 'this session id, for --mine' })
+      .option('session', { type: 'string', describe: 'this session id, for --mine, --for-me and --unread' })
+      .option('to', { type: 'string', describe: 'only handoffs addressed to this addressee (session:<id>, client:<name>, person:<email>, role:<slug>)' })
+      .option('for-me', { type: 'boolean', describe: 'only handoffs addressed to you: your session, client, role, or --person' })
+      .option('tag', { type: 'string', describe: 'only handoffs with this tag' })
+      .option('unread', { type: 'boolean', describe: 'only handoffs for you (or anyone) whose newest version you have not read' })
       .conflicts('all', 'branch')
       .example('$0 list', "this branch's handoffs")
       .example('$0 list --all --json', 'every handoff of every branch')
@@ -44,11 +58,26 @@ export const listCommand: CommandModule<GlobalArgs, Args> = {
     const repo = openRepo();
     const all = a.all || (!a.branch && !repo.branch);
     const branch = all ? undefined : (a.branch ?? repo.branch!);
-    const mine = a.mine ? requireSession(a.session).id : undefined;
-    const rows = listHandoffs(repo, { all, branch, mine, archived: a.archived });
+    const mine = a.mine ? writerOf(repo, a).id : undefined;
+    const reader = a.forMe || a.unread ? readerFor(repo, a) : null;
+    if ((a.forMe || a.unread) && !reader) throw new HandoffError('noSession', 'no-session', `--${a.forMe ? 'for-me' : 'unread'} needs to know who you are: ${NO_SESSION_HELP}, or pass --person`);
+    const rows = filterRows(repo, listHandoffs(repo, { all, branch, mine, archived: a.archived }), {
+      to: a.to === undefined ? undefined : assertAddressee(a.to),
+      tag: a.tag === undefined ? undefined : assertSlug(a.tag, '--tag'),
+      forMe: a.forMe ? (reader as Reader) : undefined,
+      unread: a.unread ? (reader as Reader) : undefined,
+    });
     if (a.json) return printJson(rows);
     if (rows.length === 0) {
-      if (!a.quiet) process.stdout.write(`no ${a.archived ? 'archived ' : ''}handoffs${branch ? ` on branch ${branch}` : ''}\n`);
+      if (a.quiet) return;
+      const where = branch ? ` on branch ${branch}` : '';
+      // --mine with none of one's own: say so, and how many the others have
+      const others = mine ? listHandoffs(repo, { all, branch, archived: a.archived }).length : 0;
+      process.stdout.write(
+        mine
+          ? `no ${a.archived ? 'archived ' : ''}handoffs of session ${short(mine)}${where}${others ? ` (${others} of other sessions: git handoff list${a.archived ? ' --archived' : ''})` : ''}\n`
+          : `no ${a.archived ? 'archived ' : ''}handoffs${where}${a.archived ? '' : ' (archived ones: git handoff list --archived)'}\n`,
+      );
       return;
     }
     printRows(rows, a.archived);

@@ -1,10 +1,9 @@
 // `git handoff log <topic>`: every version, newest first, with owners and takeovers.
 import type { Argv, CommandModule } from 'yargs';
 import { openRepo } from '../../git/repo';
-import { readRef } from '../../git/refs';
-import { assertTopic, handoffRef } from '../../handoff/names';
 import { short } from '../../handoff/session';
-import { logHandoff, notFound, resolveBranch } from '../../handoff/store';
+import { locateHandoff, logHandoff, resolveBranch } from '../../handoff/store';
+import { describeReadBy, readByOf, readReceipts } from '../../handoff/receipts';
 import type { GlobalArgs } from '../context';
 import { printJson, relativeTime, terminalSafe } from '../output';
 import { describeSignature } from './show';
@@ -16,24 +15,27 @@ interface Args extends GlobalArgs {
 
 export const logCommand: CommandModule<GlobalArgs, Args> = {
   command: 'log <topic>',
-  describe: 'every version of a handoff, newest first: oid, owner, time, takeovers',
+  describe: 'every version of a handoff, newest first: oid, owner, time, takeovers (an archived one too)',
   builder: (y: Argv<GlobalArgs>) =>
     y
-      .positional('topic', { type: 'string', demandOption: true })
-      .option('branch', { type: 'string' })
+      .positional('topic', { type: 'string', demandOption: true, describe: 'the handoff: two or more words joined by "-", e.g. auth-refactor' })
+      .option('branch', { type: 'string', describe: 'the branch (default: the checked-out one)' })
       .example('$0 log auth-refactor', 'who wrote each version, and every takeover with its reason')
       .example('$0 log auth-refactor --json', '') as unknown as Argv<Args>,
   handler: (a) => {
     const repo = openRepo();
     const branch = resolveBranch(repo, a.branch);
-    const ref = handoffRef(branch, assertTopic(a.topic));
-    if (!readRef(repo, ref)) throw notFound(ref, branch, a.topic);
-    const entries = logHandoff(repo, ref);
+    const { ref, archived } = locateHandoff(repo, branch, a.topic);
+    const receipts = readReceipts(repo);
+    const entries = logHandoff(repo, ref).map((e) => ({ ...e, readBy: readByOf(receipts, e.oid) }));
     if (a.json) return printJson(entries);
+    if (archived && !a.quiet) process.stdout.write(`archived as ${ref.split('/').slice(2).join('/')}; \`git handoff restore ${a.topic}\` brings it back\n`);
+    const ids = entries.flatMap((e) => [e.session, e.takeoverFrom]);
     const lines = entries.map((e) => {
-      let line = `${e.oid.slice(0, 12)}  ${short(e.session)}  ${(e.client ?? '').padEnd(11)}  ${relativeTime(e.time).padEnd(14)}  ${e.subject}`;
-      if (e.takeoverFrom) line += `\n              takeover from ${short(e.takeoverFrom)}: ${e.reason ?? ''}`;
+      let line = `${e.oid.slice(0, 12)}  ${short(e.session, ids)}  ${(e.client ?? '').padEnd(11)}  ${relativeTime(e.time).padEnd(14)}  ${e.subject}`;
+      if (e.takeoverFrom) line += `\n              takeover from ${short(e.takeoverFrom, ids)}: ${e.reason ?? ''}`;
       if (e.signature.state !== 'none') line += `\n              signature: ${describeSignature(e.signature)}`;
+      if (e.readBy.length) line += `\n              ${describeReadBy(e.readBy, short)}`;
       if (e.parents.length > 1) line += `\n              merge of ${e.parents.map((p) => p.slice(0, 12)).join(' + ')}`;
       return line;
     });

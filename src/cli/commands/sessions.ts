@@ -1,10 +1,11 @@
 // `git handoff sessions` (who is live in which worktree, and what each wrote) and `git handoff release`.
+import { realpathSync } from 'node:fs';
 import type { Argv, CommandModule } from 'yargs';
 import { HandoffError } from '../../errors';
 import { openRepo } from '../../git/repo';
 import { lineageOf, listRecords, successorOf } from '../../handoff/lineage-record';
 import { requireSession, short } from '../../handoff/session';
-import { listSessions, releaseSession } from '../../hooks/sessions';
+import { listSessions, releaseSession, type SessionInfo } from '../../hooks/sessions';
 import type { GlobalArgs } from '../context';
 import { printJson, relativeTime, table, terminalSafe } from '../output';
 
@@ -40,29 +41,61 @@ export const sessionsCommand: CommandModule<GlobalArgs, Args> = {
       if (!a.quiet) process.stdout.write('no sessions: no lease and nothing in the ledger\n');
       return;
     }
+    const ids = [...rows.map((s) => s.session), ...rows.flatMap((s) => [byId.get(s.session)?.from, successorOf(s.session, records)])];
     const body = rows.map((s) => {
       const seen = Math.max(s.heartbeat ?? 0, s.lastActivity ?? 0);
       const paths = s.paths.length === 0 ? '-' : `${s.paths.length}: ${s.paths.slice(0, MAX_PATHS).join(', ')}${s.paths.length > MAX_PATHS ? ', …' : ''}`;
       const rec = byId.get(s.session);
       const next = successorOf(s.session, records);
-      const lineage = [rec?.from ? `continues ${short(rec.from)} (${rec.source})` : null, next ? `continued by ${short(next)}` : null].filter(Boolean).join('; ') || '-';
-      return [s.worktree, short(s.session), s.status, s.lease ? 'yes' : 'no', seen ? relativeTime(new Date(seen).toISOString()) : '-', paths, lineage];
+      const lineage = [rec?.from ? `continues ${short(rec.from, ids)} (${rec.source})` : null, next ? `continued by ${short(next, ids)}` : null].filter(Boolean).join('; ') || '-';
+      return [s.worktree, short(s.session, ids), s.status, s.lease ? 'yes' : 'no', seen ? relativeTime(new Date(seen).toISOString()) : '-', paths, lineage];
     });
     process.stdout.write(terminalSafe(table(body, ['WORKTREE', 'SESSION', 'STATUS', 'LEASE', 'LAST SEEN', 'PATHS', 'LINEAGE'])) + '\n');
   },
 };
+
+/** The shortest prefix `release` takes for a session id: the 8 characters `sessions` shows. */
+const MIN_PREFIX = 8;
+
+/**
+ * The full id of a session known in `worktree`: the id itself, or a unique prefix of at least 8 characters.
+ * Anything else is an error listing the ids it could mean, and nothing is written.
+ */
+export function knownSession(rows: SessionInfo[], id: string, worktree: string): string {
+  const here = rows.filter((s) => s.worktree === worktree || s.worktree === realpathOr(worktree));
+  if (here.some((s) => s.session === id)) return id;
+  const prefixed = [...new Set(here.filter((s) => s.session.startsWith(id)).map((s) => s.session))];
+  if (prefixed.length === 1 && id.length >= MIN_PREFIX) return prefixed[0];
+  const elsewhere = rows.filter((s) => s.session === id || (id.length >= MIN_PREFIX && s.session.startsWith(id)));
+  const candidates = prefixed.length ? prefixed : [...new Set(here.map((s) => s.session))];
+  const list = candidates.map((c) => `  ${c}  (${here.find((s) => s.session === c)!.status})`);
+  const why =
+    prefixed.length > 1 ? `"${id}" is the start of ${prefixed.length} sessions here; name one whole:`
+    : prefixed.length === 1 ? `"${id}" is too short to pick a session (at least ${MIN_PREFIX} characters); it could mean:`
+    : elsewhere.length ? `no session "${id}" in this worktree (${worktree}); it is known in ${[...new Set(elsewhere.map((s) => s.worktree))].join(', ')}: run release there. Sessions here:`
+    : `no session "${id}" in this worktree (${worktree})${candidates.length ? '; the sessions here:' : ', and no session holds anything here: nothing to release'}`;
+  throw new HandoffError('usage', 'unknown-session', [why, ...list, ...(candidates.length ? ['(`git handoff sessions` shows each with its paths)'] : [])].join('\n'), { session: id, candidates });
+}
+
+function realpathOr(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
 
 export const releaseCommand: CommandModule<GlobalArgs, Args> = {
   command: 'release',
   describe: "end a session's hold on this worktree: its lease and its claims on the paths it wrote",
   builder: (y: Argv<GlobalArgs>) =>
     y
-      .option('session', { type: 'string', describe: 'the session to release (default: this one, from the environment)' })
-      .example('$0 release --session 5f0c6a52-…', 'a finished session no longer blocks commits of the files it wrote here') as unknown as Argv<Args>,
+      .option('session', { type: 'string', describe: 'the session to release: its whole id, or a unique start of it of 8 or more characters as `sessions` shows it (default: this one, from the environment)' })
+      .example('$0 release --session 5f0c6a52', 'a finished session (named by the 8 characters `sessions` shows) no longer blocks commits of the files it wrote here') as unknown as Argv<Args>,
   handler: (a) => {
     const repo = openRepo();
     if (!repo.worktree) throw new HandoffError('usage', 'no-worktree', 'a bare repository has no worktree leases; run release inside a worktree');
-    const session = requireSession(a.session).id;
+    const session = knownSession(listSessions(repo), requireSession(a.session).id, repo.worktree);
     const r = releaseSession(repo, session, repo.worktree);
     if (a.json) return printJson(r);
     if (a.quiet) return;

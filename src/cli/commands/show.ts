@@ -6,7 +6,9 @@ import { short } from '../../handoff/session';
 import { listHandoffs, readHandoff, resolveBranch, viewOf, type HandoffView, type Signature } from '../../handoff/store';
 import { trackingRef, trackingTips } from '../../handoff/sync-state';
 import { describeVerify } from '../../handoff/verify';
+import { describeReadBy, readByOf, readReceipts, recordReceipts } from '../../handoff/receipts';
 import type { GlobalArgs } from '../context';
+import { identityOptions, readerFor } from '../identity';
 import { printJson, relativeTime, terminalSafe } from '../output';
 import { printRows } from './list';
 
@@ -14,7 +16,7 @@ export { describeVerify };
 
 /** The `show --json` object of SPEC 4 (also each entry of `boot --json`). */
 export function showJson(v: HandoffView) {
-  const { head: _h, takeoverFrom: _t, reason: _r, ...rest } = v;
+  const { head: _h, takeoverFrom: _t, reason: _r, receiptsAt: _n, ...rest } = v;
   return { ...rest, takeoverFrom: v.takeoverFrom, reason: v.reason, handoffHead: v.head };
 }
 
@@ -23,6 +25,10 @@ interface Args extends GlobalArgs {
   branch?: string;
   at?: string;
   raw?: boolean;
+  receipt?: boolean;
+  session?: string;
+  person?: boolean;
+  role?: string;
 }
 
 /** "good (t@example.com, key SHA256:…)"; the state alone when git named no signer or key. */
@@ -35,9 +41,13 @@ export function describeSignature(s: Signature): string {
 export function headerOf(v: HandoffView): string {
   const lines = [
     `${v.topic} on ${v.branch}  (${v.ref} @ ${v.oid.slice(0, 12)})`,
-    `owner ${short(v.session)} (${v.client ?? 'unknown'}) · updated ${relativeTime(v.updatedAt)} · ${v.versions} version${v.versions === 1 ? '' : 's'} · ${v.sync}`,
+    `owner ${short(v.session, [v.takeoverFrom])} (${v.client ?? 'unknown'}) · updated ${relativeTime(v.updatedAt)} · ${v.versions} version${v.versions === 1 ? '' : 's'} · ${v.sync}`,
   ];
-  if (v.takeoverFrom) lines.push(`taken over from ${short(v.takeoverFrom)}: ${v.reason ?? ''}`);
+  if (v.ref.startsWith('refs/handoff-archive/')) lines.push(`archived: \`git handoff restore ${v.topic}\` brings it back`);
+  if (v.takeoverFrom) lines.push(`taken over from ${short(v.takeoverFrom, [v.session])}: ${v.reason ?? ''}`);
+  if (v.to.length || v.tags.length) lines.push([v.to.length ? `for ${v.to.join(', ')}` : '', v.tags.length ? `tags ${v.tags.join(', ')}` : ''].filter(Boolean).join(' · '));
+  if (v.refs.length) lines.push(`refs: ${v.refs.join(', ')}`);
+  if (v.importedFrom) lines.push(`imported from ${v.importedFrom}`);
   lines.push(`signature: ${v.signature.state === 'none' ? 'none (unsigned)' : describeSignature(v.signature)}`);
   lines.push(`verify: ${describeVerify(v.verify)}`);
   return lines.join('\n');
@@ -45,10 +55,12 @@ export function headerOf(v: HandoffView): string {
 
 export const showCommand: CommandModule<GlobalArgs, Args> = {
   command: 'show [topic]',
-  describe: 'print a handoff (without a topic: the only one on the branch, or the list)',
+  describe: 'print a handoff, or its newest archived version (without a topic: the only one on the branch, or the list)',
   builder: (y: Argv<GlobalArgs>) =>
-    y
-      .positional('topic', { type: 'string' })
+    identityOptions(y, true)
+      .positional('topic', { type: 'string', describe: 'the handoff (default: the only one on the branch)' })
+      .option('receipt', { type: 'boolean', default: true, describe: 'record that you read it (a `read` receipt; --no-receipt reads without one)' })
+      .option('session', { type: 'string', describe: 'this session id, the reader of the receipt (default: from the environment)' })
       .option('branch', { type: 'string', describe: 'the branch (default: the checked-out one)' })
       .option('at', { type: 'string', describe: 'an earlier version: its oid, or ~N back from the newest' })
       .option('raw', { type: 'boolean', describe: 'print the body only' })
@@ -70,19 +82,26 @@ export const showCommand: CommandModule<GlobalArgs, Args> = {
       topic = rows[0].topic;
     }
     const v = readHandoff(repo, branch, topic, a.at);
+    // a receipt for whoever reads it now (a session, or --person), never for one's own version
+    const reader = a.receipt === false ? null : readerFor(repo, a);
+    const readBy = readByOf(
+      reader && reader.id !== v.session ? recordReceipts(repo, [{ oid: v.oid, reader: reader.id, how: 'read' }], v.receiptsAt) : readReceipts(repo, [v.oid], v.receiptsAt),
+      v.oid,
+    );
     // A diverged handoff has two current versions: show the remote's beside the local one.
     const other = !a.at && v.sync === 'diverged' ? trackingTips(repo).get(v.ref) : undefined;
     const r = other ? { remote: other.remote, ...viewOf(repo, trackingRef(other.remote, v.ref), other.oid, branch, topic) } : undefined;
     if (a.json) {
       const remote = r && { remote: r.remote, ref: r.ref, oid: r.oid, session: r.session, client: r.client, updatedAt: r.updatedAt, versions: r.versions, body: r.body };
-      return printJson({ ...showJson(v), ...(remote ? { remote } : {}) });
+      return printJson({ ...showJson(v), readBy, ...(remote ? { remote } : {}) });
     }
     if (a.raw) return void process.stdout.write(terminalSafe(v.body));
     const bodyOf = (x: HandoffView) => `${terminalSafe(x.body)}${x.body.endsWith('\n') ? '' : '\n'}`;
-    if (!r) return void process.stdout.write(`${terminalSafe(headerOf(v))}\n\n${bodyOf(v)}`);
+    const header = `${headerOf(v)}\n${describeReadBy(readBy, short)}`;
+    if (!r) return void process.stdout.write(`${terminalSafe(header)}\n\n${bodyOf(v)}`);
     process.stdout.write(
-      `${terminalSafe(headerOf(v))}\n\n=== local version ${v.oid.slice(0, 12)} (owner ${short(v.session)}) ===\n\n${bodyOf(v)}\n` +
-        `=== ${r.remote} version ${r.oid.slice(0, 12)} (owner ${short(r.session)}, ${relativeTime(r.updatedAt)}) ===\n\n${bodyOf(r)}\n` +
+      `${terminalSafe(header)}\n\n=== local version ${v.oid.slice(0, 12)} (owner ${short(v.session, [r.session])}) ===\n\n${bodyOf(v)}\n` +
+        `=== ${r.remote} version ${r.oid.slice(0, 12)} (owner ${short(r.session, [v.session])}, ${relativeTime(r.updatedAt)}) ===\n\n${bodyOf(r)}\n` +
         `resolve: git handoff sync --resolve ${v.topic} --branch ${quote([v.branch])} --keep local|remote|both\n`,
     );
   },

@@ -1,13 +1,15 @@
 // `git handoff fetch | push | sync [R]`: carry handoffs over the remote the team already has (SPEC 7).
 import { quote } from 'shell-quote';
 import type { Argv, CommandModule } from 'yargs';
-import { HandoffError } from '../../errors';
+import { EXIT, HandoffError } from '../../errors';
+import { parseRef } from '../../handoff/names';
 import { openRepo, type Repo } from '../../git/repo';
 import { requireSession } from '../../handoff/session';
 import { resolveBranch } from '../../handoff/store';
-import { fetchHandoffs, type FetchResult } from '../../sync/fetch';
-import { pushHandoffs, rejectionError, type PushResult } from '../../sync/push';
+import { fetchHandoffs, readSides, type FetchResult } from '../../sync/fetch';
+import { planPush, pushHandoffs, rejectionError, type PushResult } from '../../sync/push';
 import { resolveRemote } from '../../sync/remote';
+import { assertPushClean, scanResolve } from '../../sync/secrets-gate';
 import { KEEPS, resolveDivergence, type Keep } from '../../sync/resolve';
 import type { GlobalArgs } from '../context';
 import { printJson } from '../output';
@@ -25,14 +27,19 @@ const progressOf = (a: Args) => (a.json || a.quiet || !process.stderr.isTTY ? un
 const say = (a: Args, line: string) => {
   if (!a.quiet) process.stdout.write(`${line}\n`);
 };
-const label = (ref: string) => ref.split('/').slice(2).join('/');
+/** `<branch>/<topic>[/<stamp>]` with the branch as people name it (feature/login, not feature%2Flogin). */
+const label = (ref: string) => {
+  const p = parseRef(ref);
+  return p ? [p.branch ?? p.encodedBranch, p.topic, ...(p.stamp ? [p.stamp] : [])].join('/') : ref.split('/').slice(2).join('/');
+};
 
 export function describeFetch(r: FetchResult): string[] {
   const c = r.counts;
   const archived = r.handoffs.filter((h) => h.action === 'archived').length;
   const lines = [
     `fetched ${r.remote}: ${c.new} new, ${c['remote-ahead']} remote ahead, ${c['local-ahead']} local ahead, ${c.diverged} diverged, ${c.same} same` +
-      (archived ? `, ${archived} archived` : ''),
+      (archived ? `, ${archived} archived` : '') +
+      (r.receipts && !['none', 'same', 'local-ahead'].includes(r.receipts) ? `; read receipts ${r.receipts}` : ''),
   ];
   for (const h of r.handoffs) {
     const at = `${(h.remote ?? h.local ?? '').slice(0, 7)}`;
@@ -64,12 +71,38 @@ export function describePush(r: PushResult): string[] {
   return lines;
 }
 
+/**
+ * Diverged handoffs the push left out: the command's output stands, then exit 4 (SPEC 4: another writer got
+ * there first), as `git push` fails on a rejected ref; stderr says how to resolve each (not with --json).
+ */
+function failOnDiverged(r: PushResult, a: Args, checkedOut: string | null): void {
+  const diverged = r.skipped.filter((s) => s.state === 'diverged');
+  if (diverged.length === 0) return;
+  process.exitCode = EXIT.concurrent;
+  if (a.json) return;
+  process.stderr.write(
+    `git-handoff: ${diverged.length} diverged handoff${diverged.length === 1 ? ' was' : 's were'} not pushed to ${r.remote} (exit 4): ` +
+      diverged.map((s) => `\`git handoff sync --resolve ${parseRef(s.ref)?.topic}${branchFlag(s.ref, checkedOut)} --keep local|remote|both\``).join(', ') +
+      ', then sync again\n',
+  );
+}
+
+/** ` --branch <b>` when the handoff is not on the checked-out branch. */
+function branchFlag(ref: string, checkedOut: string | null): string {
+  const p = parseRef(ref);
+  const branch = p?.branch ?? p?.encodedBranch ?? '';
+  return branch && branch !== checkedOut ? ` --branch ${quote([branch])}` : '';
+}
+
 function runFetch(repo: Repo, remote: string, a: Args): FetchResult {
   return fetchHandoffs(repo, remote, progressOf(a));
 }
 
-function runPush(repo: Repo, remote: string, a: Args): PushResult {
-  const r = pushHandoffs(repo, remote, { progress: progressOf(a) });
+async function runPush(repo: Repo, remote: string, a: Args): Promise<PushResult> {
+  // the secret scan runs only when something would be sent (SPEC 2.6); the plan it looked at is the one pushed
+  const plan = planPush(repo, readSides(repo, remote));
+  if (plan.updates.length) await assertPushClean(repo, remote);
+  const r = pushHandoffs(repo, remote, { progress: progressOf(a), plan });
   if (r.rejected.length) throw rejectionError(r);
   return r;
 }
@@ -91,19 +124,20 @@ export const fetchCommand: CommandModule<GlobalArgs, Args> = {
 
 export const pushCommand: CommandModule<GlobalArgs, Args> = {
   command: 'push [remote]',
-  describe: 'push every handoff this clone moved forward, in one push, fast-forwards only',
+  describe: 'push every handoff this clone moved forward, in one push, fast-forwards only; exits 4 when a diverged one was left out',
   builder: (y: Argv<GlobalArgs>) => remoteArg(y).example('$0 push', 'to handoff.remote, else origin') as unknown as Argv<Args>,
-  handler: (a) => {
+  handler: async (a) => {
     const repo = openRepo();
-    const r = runPush(repo, resolveRemote(repo, a.remote), a);
-    if (a.json) return printJson(r);
-    for (const l of describePush(r)) say(a, l);
+    const r = await runPush(repo, resolveRemote(repo, a.remote), a);
+    if (a.json) printJson(r);
+    else for (const l of describePush(r)) say(a, l);
+    failOnDiverged(r, a, repo.branch);
   },
 };
 
 export const syncCommand: CommandModule<GlobalArgs, Args> = {
   command: 'sync [remote]',
-  describe: 'fetch, then push; or with --resolve, merge a diverged handoff so the next push is a fast-forward',
+  describe: 'fetch, then push; exits 4 when a diverged handoff was left unpushed; with --resolve, merge a diverged handoff so the next push is a fast-forward',
   builder: (y: Argv<GlobalArgs>) =>
     remoteArg(y)
       .option('resolve', { type: 'string', describe: 'a diverged handoff to resolve (its topic)' })
@@ -113,12 +147,13 @@ export const syncCommand: CommandModule<GlobalArgs, Args> = {
       .option('reason', { type: 'string', describe: 'with --resolve: kept in the history when a side is taken over' })
       .example('$0 sync', 'fetch, merge, push')
       .example('$0 sync --resolve auth-refactor --keep both', 'merge both versions into one') as unknown as Argv<Args>,
-  handler: (a) => {
+  handler: async (a) => {
     const repo = openRepo();
     const remote = resolveRemote(repo, a.remote);
     if (a.resolve !== undefined) {
       if (!a.keep) throw new HandoffError('usage', 'keep-missing', '--resolve needs --keep local|remote|both');
-      const r = resolveDivergence(repo, { topic: a.resolve, branch: resolveBranch(repo, a.branch), keep: a.keep, remote, session: requireSession(a.session), reason: a.reason });
+      const o = { topic: a.resolve, branch: resolveBranch(repo, a.branch), keep: a.keep, remote, session: requireSession(a.session), reason: a.reason };
+      const r = resolveDivergence(repo, { ...o, trailers: await scanResolve(repo, o) });
       if (a.json) return printJson(r);
       say(a, `${r.ref} ${r.oid.slice(0, 7)}: merged ${r.parents[0].slice(0, 7)} and ${r.parents[1].slice(0, 7)}, keeping ${r.keep}`);
       say(a, `next: \`git handoff sync ${remote}\` pushes it (a fast-forward for every clone)`);
@@ -126,8 +161,9 @@ export const syncCommand: CommandModule<GlobalArgs, Args> = {
     }
     if (a.keep) throw new HandoffError('usage', 'keep-without-resolve', '--keep goes with --resolve <topic>');
     const fetched = runFetch(repo, remote, a);
-    const pushed = runPush(repo, remote, a);
-    if (a.json) return printJson({ remote, fetch: fetched, push: pushed });
-    for (const l of [...describeFetch(fetched), ...describePush(pushed)]) say(a, l);
+    const pushed = await runPush(repo, remote, a);
+    if (a.json) printJson({ remote, fetch: fetched, push: pushed });
+    else for (const l of [...describeFetch(fetched), ...describePush(pushed)]) say(a, l);
+    failOnDiverged(pushed, a, repo.branch);
   },
 };

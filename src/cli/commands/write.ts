@@ -1,15 +1,16 @@
 // `git handoff write <topic>`: a new version, compare-and-swap on the ref.
 import type { Argv, CommandModule } from 'yargs';
 import { openRepo } from '../../git/repo';
-import { requireSession } from '../../handoff/session';
+import { assertAddressee, assertRefTarget, assertSlug } from '../../handoff/address';
 import { validateBody } from '../../handoff/document';
 import { assertTopic } from '../../handoff/names';
-import { writeHandoff } from '../../handoff/store';
+import { writeScanned } from '../../handoff/secrets-write';
 import { missingSections, stripTemplate, templateText } from '../../handoff/template';
 import { HandoffError } from '../../errors';
 import type { Repo } from '../../git/repo';
-import { readBodyArg, type GlobalArgs } from '../context';
+import { readBodyArg, shownRef, takeoverArg, type GlobalArgs } from '../context';
 import { editText, interactive } from '../editor';
+import { identityOptions, writerOf } from '../identity';
 import { printJson } from '../output';
 
 interface Args extends GlobalArgs {
@@ -21,6 +22,20 @@ interface Args extends GlobalArgs {
   takeOver?: boolean;
   reason?: string;
   template?: boolean;
+  to?: string[];
+  toNone?: boolean;
+  tag?: string[];
+  ref?: string[];
+  person?: boolean;
+  redact?: boolean;
+  allowSecret?: string[];
+}
+
+/** --to / --to-none: undefined keeps the previous version's addressees. */
+function addresseesOf(a: Args): string[] | undefined {
+  if (a.toNone && a.to?.length) throw new HandoffError('usage', 'to-twice', 'give --to or --to-none, not both');
+  if (a.toNone) return [];
+  return a.to?.length ? [...new Set(a.to.map((t) => assertAddressee(String(t))))] : undefined;
 }
 
 /** The body of `write --template`: edited from the template on a terminal, else the given body, checked against it. */
@@ -47,7 +62,7 @@ export const writeCommand: CommandModule<GlobalArgs, Args> = {
   command: 'write <topic>',
   describe: 'write a new version of a handoff (compare-and-swap on its ref)',
   builder: (y: Argv<GlobalArgs>) =>
-    y
+    identityOptions(y, false)
       .positional('topic', { type: 'string', demandOption: true, describe: 'two or more words joined by "-", e.g. auth-refactor' })
       .option('m', { alias: 'message', type: 'string', array: true, describe: 'body paragraph (repeatable)' })
       .option('F', { alias: 'file', type: 'string', describe: 'read the body from a file, or - for stdin' })
@@ -55,6 +70,10 @@ export const writeCommand: CommandModule<GlobalArgs, Args> = {
       .option('session', { type: 'string', describe: 'this session id (default: from the environment)' })
       .option('take-over', { type: 'boolean', describe: "take over another session's handoff (needs --reason)" })
       .option('reason', { type: 'string', describe: 'why you take it over (kept in the history)' })
+      .option('to', { type: 'string', array: true, describe: 'who it is for (repeatable): session:<id>, client:<name>, person:<email>, role:<slug>; kept for later versions' })
+      .option('to-none', { type: 'boolean', describe: 'address it to no one in particular again (anyone)' })
+      .option('tag', { type: 'string', array: true, describe: 'a tag (repeatable, lowercase-words); kept for later versions until --tag is given again' })
+      .option('ref', { type: 'string', array: true, describe: 'a path, commit or URL this version refers to (repeatable; paths and commits are verified by show/boot)' })
       .option('template', {
         type: 'boolean',
         describe:
@@ -62,24 +81,28 @@ export const writeCommand: CommandModule<GlobalArgs, Args> = {
           'dropped); with -m/-F, drop the template\'s unfilled hints and sections and warn about the sections the body lacks; ' +
           'with neither and no terminal, exit 2',
       })
+      .option('redact', { type: 'boolean', describe: 'write the body with each secret found replaced by [REDACTED:<rule>] (default: a secret refuses the write, exit 2)' })
+      .option('allow-secret', { type: 'string', array: true, describe: 'let findings of this scanner rule through, on the record (repeatable; a Handoff-Allowed-Secret trailer and an audit line)' })
       .example('$0 write auth-refactor -m "Goal: …" -m "Next: …"', '')
+      .example('$0 write release-checklist --person --to client:claude-code -m "…"', 'as the person in git config, for the next Claude Code session')
       .example('$0 write auth-refactor -F notes.md --take-over --reason "owner session ended"', '') as unknown as Argv<Args>,
-  handler: (a) => {
+  handler: async (a) => {
     const repo = openRepo();
-    const session = requireSession(a.session);
+    const session = writerOf(repo, a);
     assertTopic(a.topic);
+    const to = addresseesOf(a);
+    const tags = a.tag?.length ? [...new Set(a.tag.map((t) => assertSlug(String(t), '--tag')))] : undefined;
+    const refs = a.ref?.map((r) => assertRefTarget(String(r)));
     const t = a.template ? templateBody(repo, a) : { body: readBodyArg(a.m, a.F), warnings: [] };
     const body = t.body;
-    const r = writeHandoff(repo, {
-      topic: a.topic,
-      body,
-      branch: a.branch,
-      session,
-      takeover: a.takeOver ? { reason: a.reason ?? '' } : null,
-    });
+    const r = await writeScanned(
+      repo,
+      { topic: a.topic, body, branch: a.branch, session, takeover: takeoverArg(a, 'write'), to, tags, refs },
+      { redact: a.redact, allow: a.allowSecret },
+    );
     r.warnings.push(...t.warnings);
     if (a.json) return printJson(r);
     for (const w of r.warnings) process.stderr.write(`warning: ${w}\n`);
-    if (!a.quiet) process.stdout.write(`${r.ref} ${r.oid.slice(0, 7)}${r.created ? ' (created)' : r.takeover ? ' (taken over)' : ''}\n`);
+    if (!a.quiet) process.stdout.write(`${shownRef(r.ref)} ${r.oid.slice(0, 7)}${r.created ? ' (created)' : r.takeover ? ' (taken over)' : ''}\n`);
   },
 };

@@ -34,6 +34,8 @@ export function renderClaudeLike(e: GuardEvent, d: Decision): string | null {
   } else if (d.context && (e.kind === 'post-tool' || e.kind === 'session-start')) {
     out.hookSpecificOutput = { hookEventName: e.name, additionalContext: d.context };
   }
+  // shown to the person by the client (the model reads additionalContext)
+  if (d.notice && out.systemMessage === undefined) out.systemMessage = d.notice;
   return Object.keys(out).length ? JSON.stringify(out) : null;
 }
 

@@ -56,11 +56,14 @@ export const cursor: ClientAdapter = {
     const out: Record<string, unknown> = {};
     if (e.kind === 'pre-tool') {
       if (d.deny !== undefined) Object.assign(out, { permission: 'deny', user_message: d.deny, agent_message: d.deny });
-      else if (d.context) Object.assign(out, { permission: 'allow', agent_message: d.context });
+      else if (d.context) Object.assign(out, { permission: 'allow', agent_message: d.context, ...(d.notice ? { user_message: d.notice } : {}) });
     } else if (e.kind === 'stop') {
       if (d.followUp) out.followup_message = d.followUp;
     } else if (e.kind === 'session-start') {
       if (d.context) out.additional_context = d.context;
+    } else if (e.kind === 'pre-compact') {
+      // preCompact only informs: its one answer is a message to the person
+      if (d.context) out.user_message = d.context;
     }
     return Object.keys(out).length ? JSON.stringify(out) : null;
   },

@@ -20,13 +20,14 @@ export const gemini: ClientAdapter = {
       if (d.deny !== undefined) Object.assign(out, { decision: 'deny', reason: d.deny });
       else if (d.updatedInput) out.hookSpecificOutput = { hookEventName: e.name, tool_input: d.updatedInput };
       // BeforeTool has no model-visible context: a warning goes to the person.
-      if (d.context && d.deny === undefined) out.systemMessage = d.context;
+      if ((d.notice ?? d.context) && d.deny === undefined) out.systemMessage = d.notice ?? d.context;
     } else if (e.kind === 'stop') {
       if (d.followUp) Object.assign(out, { decision: 'deny', reason: d.followUp });
     } else if (e.kind === 'pre-compact') {
       if (d.context) out.systemMessage = d.context;
     } else if (d.context && (e.kind === 'post-tool' || e.kind === 'session-start')) {
       out.hookSpecificOutput = { hookEventName: e.name, additionalContext: d.context };
+      if (d.notice) out.systemMessage = d.notice;
     }
     return Object.keys(out).length ? JSON.stringify(out) : null;
   },

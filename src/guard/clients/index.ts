@@ -1,5 +1,5 @@
-// Tells the client apart by its payload (SPEC 6) and hands back its adapter.
-import { str, type ClientAdapter } from '../event';
+// Tells the client apart (SPEC 6): by the `--client=<id>` the wiring states, else by its payload; hands back its adapter.
+import { str, type ClientAdapter, type GuardClient } from '../event';
 import { claude } from './claude';
 import { codex } from './codex';
 import { cursor } from './cursor';
@@ -8,12 +8,31 @@ import { gemini } from './gemini';
 const GEMINI_EVENTS = new Set(['BeforeTool', 'AfterTool', 'AfterAgent', 'BeforeAgent', 'BeforeModel', 'AfterModel', 'BeforeToolSelection', 'PreCompress', 'SessionEnd', 'Notification']);
 const GEMINI_TOOLS = new Set(['write_file', 'replace', 'run_shell_command', 'read_file', 'glob', 'search_file_content', 'list_directory']);
 
-export function detectClient(p: Record<string, unknown>): ClientAdapter {
+const ADAPTERS: Record<GuardClient, ClientAdapter> = { 'claude-code': claude, 'gemini-cli': gemini, codex, cursor };
+
+/**
+ * The client the wiring names after `guard` (`git-handoff guard --client=codex`, or `--client codex`), or null when
+ * none or an unknown one is named. Only the arguments after `guard` are read, so a launcher's own path cannot count.
+ */
+export function namedClient(argv: readonly string[] = process.argv): GuardClient | null {
+  const at = argv.indexOf('guard');
+  const args = at < 0 ? [] : argv.slice(at + 1);
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i].startsWith('--client=') ? args[i].slice('--client='.length) : args[i] === '--client' ? args[i + 1] : undefined;
+    if (v !== undefined) return v && Object.hasOwn(ADAPTERS, v) ? (v as GuardClient) : null;
+  }
+  return null;
+}
+
+/** The adapter for a payload: the client the wiring names (it cannot be mistaken), else the payload's shape. */
+export function detectClient(p: Record<string, unknown>, named: GuardClient | null = namedClient()): ClientAdapter {
+  if (named) return ADAPTERS[named];
   const name = str(p.hook_event_name) ?? '';
   if (/^[a-z]/.test(name) && (p.conversation_id !== undefined || p.generation_id !== undefined || p.workspace_roots !== undefined)) return cursor;
   if (GEMINI_EVENTS.has(name) || GEMINI_TOOLS.has(str(p.tool_name) ?? '') || (p.timestamp !== undefined && p.turn_id === undefined && name === 'SessionStart')) {
     return gemini;
   }
-  if (p.turn_id !== undefined || str(p.tool_name) === 'apply_patch') return codex;
+  // Codex's SessionStart has no turn_id; its transcript is always a rollout-*.jsonl (observed with 0.169.0).
+  if (p.turn_id !== undefined || str(p.tool_name) === 'apply_patch' || /(^|[\\/])rollout-[^\\/]*\.jsonl$/.test(str(p.transcript_path) ?? '')) return codex;
   return claude;
 }

@@ -2,7 +2,7 @@
 // line 1 is `<!-- claude-session: <id> -->`. A session writes only its own; the refusal hands over the marker.
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { isValidTopic, overlapKey } from '../../handoff/names';
+import { describeOverlap, isValidTopic, overlapOf, overlapTokens } from '../../handoff/names';
 import { short } from '../../handoff/session';
 import type { GuardContext } from '../context';
 import type { ToolAction } from '../event';
@@ -96,7 +96,7 @@ export function judgeFile(ctx: GuardContext, op: FileOp, me: string): FileVerdic
   if (current !== null && owner && owner !== me) {
     return {
       deny:
-        `${op.shown} belongs to session ${short(owner)} (its line 1 is the marker ${markerLine(short(owner) + '…')}); you are session ${short(me)}. ` +
+        `${op.shown} belongs to session ${short(owner, [me])} (its line 1 is the marker ${markerLine(owner)}); you are session ${short(me, [owner])}. ` +
         `Another session's handoff is not yours to ${op.kind === 'delete' ? 'delete' : 'change'}.\n` +
         `Ways on:\n` +
         `  1. write your own note under a new topic: a new file handoff-<branch>-<your-topic>.md whose line 1 is ${ours}\n` +
@@ -111,6 +111,7 @@ export function judgeFile(ctx: GuardContext, op: FileOp, me: string): FileVerdic
         `Write your own note instead (a new handoff-<branch>-<topic>.md whose line 1 is ${ours}), import it with \`git handoff import ${op.shown}\`, or ask the person.`,
     };
   }
+  if (op.kind === 'shell' && (current === null || owner !== me)) return { deny: shellWriteRefusal(op, me, current === null) };
   if (op.kind === 'write') {
     const claimed = markerOf(op.content ?? '');
     if (!claimed) {
@@ -121,7 +122,7 @@ export function judgeFile(ctx: GuardContext, op: FileOp, me: string): FileVerdic
       };
     }
     if (claimed !== me) {
-      return { deny: `${op.shown}: the marker on line 1 names session ${short(claimed)}, but you are session ${me}. Use your own marker as line 1:\n${ours}` };
+      return { deny: `${op.shown}: the marker on line 1 names session ${short(claimed, [me])}, but you are session ${me}. Use your own marker as line 1:\n${ours}` };
     }
   }
   if (op.kind === 'edit' && current !== null && owner === me) {
@@ -167,26 +168,41 @@ export function surelyOwnFile(a: ToolAction, cwd: string, me: string): boolean {
   return markerOf(current) === me && (a.type === 'write' || !dropsMarker(a.edits, me));
 }
 
-/** A new file whose first two non-stopword topic tokens match a sibling's on the same branch. */
+/**
+ * The seed rule: a new file whose first two non-stopword tokens after `handoff-` (branch words included, so
+ * `handoff-feat-search-index-v1.md` and `handoff-main-search-index-rewrite.md` overlap) are a sibling's.
+ */
 function overlapWarning(abs: string): string | null {
   const name = path.basename(abs);
-  const mine = parseHandoffName(name);
-  if (mine.length === 0) return null;
+  const stem = (n: string) => /^handoff-(.+)\.md$/.exec(n)?.[1] ?? '';
+  if (overlapTokens(stem(name)).key.length < 2) return null;
   let siblings: string[];
   try {
-    siblings = readdirSync(path.dirname(abs)).filter((f) => f !== name && f.startsWith('handoff-') && f.endsWith('.md'));
+    siblings = readdirSync(path.dirname(abs)).filter((f) => f !== name && f.startsWith('handoff-') && f.endsWith('.md')).sort();
   } catch {
     return null;
   }
   for (const s of siblings) {
-    for (const theirs of parseHandoffName(s)) {
-      const m = mine.find((x) => x.branch === theirs.branch);
-      if (m && overlapKey(m.topic) && overlapKey(m.topic) === overlapKey(theirs.topic)) {
-        return `note: ${name} overlaps ${s} on branch ${theirs.branch} (both topics start with "${overlapKey(m.topic)}"). If that note is yours, update it instead; if not, consider a topic that says what is different.`;
-      }
+    const o = overlapOf(stem(name), stem(s));
+    if (o) {
+      return (
+        `git-handoff: ${name} overlaps ${s} (${describeOverlap(o)}). ` +
+        `If that note is yours, update it instead; if not, consider a name that says what is different. (A warning: nothing was blocked.)`
+      );
     }
   }
   return null;
+}
+
+/** The refusal of a shell write to a protected handoff file that is new, or not this session's. */
+function shellWriteRefusal(op: FileOp, me: string, absent: boolean): string {
+  return (
+    `${op.shown} is a protected handoff file ${absent ? 'that does not exist yet' : 'whose line 1 is not your marker'}: a shell command cannot carry ` +
+    `the ownership marker, so it may only write a handoff file that already starts with yours. You are session ${me}.\n` +
+    `Ways on:\n` +
+    `  1. write it with your file-writing tool (not the shell), line 1 exactly: ${markerLine(me)}\n` +
+    `  2. or keep the note in git: git handoff write <topic> -m "…"`
+  );
 }
 
 export interface PatchFile {

@@ -52,7 +52,7 @@ export function judgeHandoffCommand(inv: GitInvocation, cmd: SimpleCommand, e: G
     return {
       kind: 'deny',
       reason:
-        `this git handoff command names session ${short(named) || '(empty)'}, but you are session ${session}. A session writes only as itself; ` +
+        `this git handoff command names session ${short(named, [session]) || '(empty)'}, but you are session ${session}. A session writes only as itself; ` +
         `drop --session / GIT_HANDOFF_SESSION (the guard supplies yours), or take a handoff over on the record with --take-over --reason "<why>".`,
     };
   }

@@ -20,6 +20,9 @@ export function mayNameHandoffRef(arg: string): boolean {
 }
 
 const UPDATE_REF_VALUED = new Set(['-m']);
+const CONFIG_VALUED = new Set(['-f', '--file', '--blob', '--type', '--default', '--comment']);
+// An alias standing for one of these would carry a ruled command past the guard under another name.
+const RULED_ALIAS = /^!|update-ref|symbolic-ref|fast-import|handoff|filter-|replace|push|fetch|pull|config|reset|rebase|commit|checkout|switch|restore|clean|stash|read-tree|checkout-index|\brm\b|\badd\b|\bmv\b/;
 const positionals = (args: string[], valued: Set<string> = new Set()) => {
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
@@ -41,17 +44,22 @@ const INTERPRETERS: Record<string, RegExp> = {
   deno: /^eval$/,
   bun: /^(-e|--eval)$/,
 };
-const REF_STORE_TEXT = /refs\/handoff|update-ref|packed-refs|\.git\/+refs|handoff-archive|handoff-leases/;
+const REF_STORE_TEXT = /refs\/handoff|update-ref|symbolic-ref|fast-import|packed-refs|\.git\/+(refs|handoff|hooks|config|HEAD)|handoff-archive|handoff-leases|audit\.jsonl|guard-config/;
+
+/** Whether a command is an interpreter given code on its command line or stdin, or a shell reading its script from stdin. */
+export function runsUnreadCode(cmd: SimpleCommand, shells: Set<string>): boolean {
+  const prog = cmd.argv[0] ? path.basename(cmd.argv[0]) : '';
+  const family = prog.slice(0, prog.length - (/[\d.]*$/.exec(prog.slice(-32))?.[0].length ?? 0));
+  const args = cmd.argv.slice(1);
+  if (shells.has(prog)) return positionals(args).length === 0; // no -c (unwrapped elsewhere) and no script file: stdin
+  if (own(INTERPRETERS, family)) return args.some((a) => INTERPRETERS[family].test(a)) || args.includes('-') || positionals(args).length === 0;
+  return false;
+}
 
 /** Why an interpreter or a shell reading its script from stdin may write the ref store, or null. */
 export function interpreterProblem(cmd: SimpleCommand, whole: string, shells: Set<string>): string | null {
   const prog = cmd.argv[0] ? path.basename(cmd.argv[0]) : '';
-  const family = prog.replace(/[\d.]+$/, '');
-  const args = cmd.argv.slice(1);
-  let code = false;
-  if (shells.has(prog)) code = positionals(args).length === 0; // no -c (unwrapped elsewhere) and no script file: stdin
-  else if (own(INTERPRETERS, family)) code = args.some((a) => INTERPRETERS[family].test(a)) || args.includes('-') || positionals(args).length === 0;
-  if (!code || !REF_STORE_TEXT.test(whole)) return null;
+  if (!runsUnreadCode(cmd, shells) || !REF_STORE_TEXT.test(whole)) return null;
   return `\`${prog}\` runs code the guard cannot read, and this command names git's ref store (handoff refs, update-ref, packed-refs or .git/refs).\n${SAFE_WAYS}`;
 }
 
@@ -70,7 +78,9 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
   switch (inv.sub) {
     case 'update-ref':
     case 'symbolic-ref': {
-      const viaStdin = args.includes('--stdin') && (mentionsHandoffRef(whole) || cmd.xargs);
+      // --stdin: the updates come from input the guard may not see (a file, a pipe of generated text)
+      const unseen = cmd.redirects.some((r) => r.op === '<') || /[$`|]/.test(whole);
+      const viaStdin = args.includes('--stdin') && (mentionsHandoffRef(whole) || cmd.xargs || unseen);
       // update-ref's ref is its first operand; either operand of symbolic-ref can attach HEAD to a handoff ref.
       const operands = positionals(args, UPDATE_REF_VALUED);
       const expanded = (inv.sub === 'update-ref' ? operands.slice(0, 1) : operands).some(mayNameHandoffRef);
@@ -82,7 +92,7 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
     case 'push': {
       const oneOff = (inv.config ?? []).some((c) => /^remote\..+\.mirror(=(true|yes|on|1))?$/i.test(c) || /^remote\..+\.push=\+?.*:\+?refs\/handoff/i.test(c));
       if (args.includes('--mirror') || oneOff) return `\`${show}\` would force every ref, handoffs included, onto the remote.\n${SAFE_WAYS}`;
-      const force = args.some((a) => /^(-f|--force|--force-with-lease.*|--force-if-includes|--delete|-d|--prune)$/.test(a) || /^-[a-zA-Z]*[fd][a-zA-Z]*$/.test(a));
+      const force = args.some((a) => /^(-f|--force|--force-with-lease.*|--force-if-includes|--delete|-d|--prune)$/.test(a) || (/^-[a-zA-Z]+$/.test(a) && /[fd]/.test(a)));
       const forced = named.some((a) => a.startsWith('+') || a.startsWith(':'));
       if (named.length && (force || forced)) return `\`${show}\` force-pushes or deletes handoff refs on the remote.\n${SAFE_WAYS}`;
       // `<src>:refs/handoffs/…` puts whatever <src> is (a branch, HEAD) into a handoff ref under another name.
@@ -93,14 +103,20 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
       if (renamed) return `\`${show}\` pushes something other than that handoff into a handoff ref on the remote.\n${SAFE_WAYS}`;
       return null;
     }
+    case 'fast-import':
+      if (args.some((a) => a === '-h' || a === '--help')) return null;
+      return `\`${show}\` creates and moves refs from its input stream (\`reset\`/\`commit refs/…\`), which the guard cannot read: handoff refs included.\n${SAFE_WAYS}\nTo import history, ask the person, or fast-import into a scratch repository (git init /tmp/scratch).`;
     case 'config': {
-      const ops = positionals(args);
+      const ops = positionals(args, CONFIG_VALUED);
       if (ops[0] === 'set' || ops[0] === 'unset') ops.shift();
       const key = (ops[0] ?? '').toLowerCase();
       const writes = ops.length >= 2 || args.some((a) => /^(--add|--replace-all|--unset|--unset-all|--remove-section|--rename-section|-e|--edit)$/.test(a));
       if (!writes) return null;
       if (key.startsWith('handoff.') || args.some((a) => /^--(remove|rename)-section$/.test(a) && /^handoff$/i.test(ops[0] ?? ''))) {
         return `\`${show}\` changes git-handoff's own settings (guard, protected files, sync). Those are the person's to change: ask them.`;
+      }
+      if (/^alias\./.test(key) && ops.length >= 2 && RULED_ALIAS.test(ops.slice(1).join(' '))) {
+        return `\`${show}\` defines an alias for a git command the guard rules on (refs, pushes, rewrites, handoffs): every later use would go unchecked. Run the command itself, or ask the person to define the alias.`;
       }
       const refspec = /^remote\..+\.(fetch|push)$/.test(key) && ops.slice(1).some((v) => /:\+?refs\/handoff/.test(v) && (key.endsWith('fetch') || v.startsWith('+')));
       if (refspec || (/^remote\..+\.mirror$/.test(key) && /^(true|yes|on|1)$/i.test(ops[1] ?? 'true'))) {
@@ -124,7 +140,9 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
     }
     case 'fetch':
     case 'pull': {
-      const overwrite = args.some((a) => a.includes(':') && mentionsHandoffRef(a.slice(a.indexOf(':') + 1)) && /^\+?refs\/handoff/.test(a.slice(a.indexOf(':') + 1)));
+      // a refspec given on the command line or by `-c remote.<r>.fetch=…` for this one command
+      const oneOff = (inv.config ?? []).filter((c) => /^remote\..+\.fetch=/i.test(c)).map((c) => c.slice(c.indexOf('=') + 1));
+      const overwrite = [...args, ...oneOff].some((a) => a.includes(':') && /^\+?refs\/handoff/.test(a.slice(a.indexOf(':') + 1)));
       if (overwrite) return `\`${show}\` fetches straight into the local handoff refs, overwriting them.\n${SAFE_WAYS}`;
       return null;
     }
@@ -148,6 +166,14 @@ export function refStoreWriteProblem(target: WriteTarget, abs: string): string |
     /(^|\/)refs\/handoff(s|-archive|-leases)(\/|$)/.test(rest) ||
     /(^|\/)packed-refs$/.test(rest) ||
     (target.kind === 'delete' && (rest === '' || rest === 'refs'));
-  if (!hit) return null;
-  return `writing ${target.path} changes git's ref store behind its back, where handoff refs live.\n${SAFE_WAYS}`;
+  if (hit) return `writing ${target.path} changes git's ref store behind its back, where handoff refs live.\n${SAFE_WAYS}`;
+  // HEAD (a symref to a handoff ref), config (refspecs, aliases, handoff.*), hooks and git-handoff's own state
+  const state = g >= 0 && /^(worktrees\/[^/]+\/)?(HEAD|config|config\.worktree|commondir|gitdir|hooks(\/.*)?|handoff(\/.*)?)$/.test(rest);
+  if (state) {
+    return (
+      `writing ${target.path} changes git's own settings or git-handoff's records behind their back (HEAD, config, hooks, the audit trail, ledger, leases). ` +
+      `Use git itself (git switch, git config for settings that are yours to change) and git handoff; ask the person for anything else.`
+    );
+  }
+  return null;
 }

@@ -76,9 +76,9 @@ export function foreignRewriteProblem(repo: Repo, inv: GitInvocation, session: s
   const others = [...new Set(foreign.map((o) => trailers.get(o)!.session!))];
   const cmd = `git ${inv.sub} ${inv.args.join(' ')}`.trim();
   return (
-    `\`${cmd}\` would rewrite commit ${first.slice(0, 12)} of session ${short(owner)}` +
-    (foreign.length > 1 ? ` (and ${foreign.length - 1} more commit(s) of ${others.map((s) => short(s)).join(', ')})` : '') +
-    `; you are session ${short(session)}. Rewriting another session's commits takes its work out of the history it builds on.\n` +
+    `\`${cmd}\` would rewrite commit ${first.slice(0, 12)} of session ${short(owner, [session, ...others])}` +
+    (foreign.length > 1 ? ` (and ${foreign.length - 1} more commit(s) of ${others.map((s) => short(s, [session, ...others])).join(', ')})` : '') +
+    `; you are session ${short(session, others)}. Rewriting another session's commits takes its work out of the history it builds on.\n` +
     `Ways on:\n` +
     `  1. make a new commit on top instead (git commit …, or git revert ${first.slice(0, 12)} to undo it on the record);\n` +
     `  2. do your work in a separate worktree: git worktree add ../<dir> -b <new-branch>;\n` +

@@ -10,6 +10,7 @@ import { worktreeActivity } from '../../handoff/ledger';
 import { short } from '../../handoff/session';
 import type { GuardContext } from '../context';
 import { shellWord } from '../event';
+import { globMatch, isGlob } from '../glob';
 import type { GitInvocation, SimpleCommand } from '../shell';
 
 /** Which uncommitted paths a command can take or destroy. */
@@ -92,6 +93,8 @@ export function sweepOf(inv: GitInvocation, cmd: SimpleCommand, eventCwd: string
     case 'add': {
       const { opts, pos } = split(args, new Set(['--chmod', '--pathspec-from-file']));
       if (has(opts, 'n', '--dry-run')) return null;
+      // paths read from a file (or stdin) the guard does not see: any of them may be another session's
+      if (has(opts, null, '--pathspec-from-file')) return { verb: 'add', kind: 'sweep', pathspecs: null, scope: 'all', dir };
       const all = has(opts, 'A', '--all', '--no-ignore-removal');
       const update = has(opts, 'u', '--update');
       if (pos.length === 0) return all || update ? { verb: 'add', kind: 'sweep', pathspecs: null, scope: update && !all ? 'tracked' : 'all', dir } : null;
@@ -105,7 +108,7 @@ export function sweepOf(inv: GitInvocation, cmd: SimpleCommand, eventCwd: string
         'mFCct',
       );
       if (has(opts, null, '--dry-run')) return null;
-      if (has(opts, 'a', '--all')) return { verb: 'commit', kind: 'sweep', pathspecs: null, scope: 'tracked', dir };
+      if (has(opts, 'a', '--all') || has(opts, null, '--pathspec-from-file')) return { verb: 'commit', kind: 'sweep', pathspecs: null, scope: 'tracked', dir };
       const broad = pos.filter((p) => isBroad(p, dir));
       return broad.length ? { verb: 'commit', kind: 'sweep', pathspecs: broad, scope: 'tracked', dir } : null;
     }
@@ -118,13 +121,17 @@ export function sweepOf(inv: GitInvocation, cmd: SimpleCommand, eventCwd: string
       const { opts, pos } = split(rest, new Set(['-m', '--message', '--pathspec-from-file']), 'm');
       const scope: Scope = has(opts, 'a', '--all') || has(opts, 'u', '--include-untracked') ? 'all' : 'tracked';
       // `save` takes a message, not paths.
-      const specs = sub === 'save' ? [] : pos;
+      const specs = sub === 'save' || has(opts, null, '--pathspec-from-file') ? [] : pos;
       return { verb: 'stash', kind: 'sweep', pathspecs: specs.length ? specs : null, scope, dir };
     }
     case 'checkout': {
       const { opts, pos, dashdash } = split(args, new Set(['-b', '-B', '--orphan', '--conflict', '--pathspec-from-file']), 'bB');
       const created = valueOf(args, ['-b', '-B', '--orphan']);
       if (created !== null) return { verb: 'checkout', kind: 'switch', pathspecs: null, scope: 'all', dir, target: pos[0] ?? null, create: created };
+      if (has(opts, null, '--pathspec-from-file')) return { verb: 'checkout', kind: 'destroy', pathspecs: null, scope: 'tracked', dir };
+      // -f throws away every local change to tracked files, on the branch it stays on or the one it goes to
+      const force = has(opts, 'f', '--force');
+      if (force && (pos.length === 0 || (pos.length === 1 && dashdash < 0 && pos[0] === branch))) return { verb: 'checkout', kind: 'destroy', pathspecs: null, scope: 'tracked', dir };
       if (dashdash >= 0) {
         const specs = pos.slice(dashdash);
         return specs.length ? { verb: 'checkout', kind: 'destroy', pathspecs: specs, scope: 'tracked', dir } : null;
@@ -141,8 +148,34 @@ export function sweepOf(inv: GitInvocation, cmd: SimpleCommand, eventCwd: string
       const { opts, pos } = split(args, new Set(['-c', '--create', '-C', '--force-create', '--orphan', '--conflict']), 'cC');
       const created = valueOf(args, ['-c', '--create', '-C', '--force-create', '--orphan']);
       if (created !== null) return { verb: 'switch', kind: 'switch', pathspecs: null, scope: 'all', dir, target: pos[0] ?? null, create: created };
-      if (pos.length === 0 || (pos[0] === branch && !has(opts, 'd', '--detach'))) return null;
+      const discard = has(opts, 'f', '--force', '--discard-changes');
+      if (pos.length === 0 || (pos[0] === branch && !has(opts, 'd', '--detach'))) return discard && pos.length > 0 ? { verb: 'switch', kind: 'destroy', pathspecs: null, scope: 'tracked', dir } : null;
       return { verb: 'switch', kind: 'switch', pathspecs: null, scope: 'all', dir, target: pos[0] };
+    }
+    case 'read-tree': {
+      // -u with --reset or -m rewrites the worktree to the tree read (--reset even over local changes)
+      const { opts } = split(args, new Set(['--prefix', '--exclude-per-directory', '--index-output']));
+      if (!has(opts, 'u') || !has(opts, 'm', '--reset')) return null;
+      return { verb: 'read-tree', kind: 'destroy', pathspecs: null, scope: 'tracked', dir };
+    }
+    case 'checkout-index': {
+      const { opts, pos } = split(args, new Set(['--prefix', '--stage']));
+      if (!has(opts, 'f', '--force') || has(opts, null, '--prefix') || args.some((a) => a.startsWith('--prefix='))) return null;
+      if (has(opts, 'a', '--all') || has(opts, null, '--stdin')) return { verb: 'checkout-index', kind: 'destroy', pathspecs: null, scope: 'tracked', dir };
+      return pos.length ? { verb: 'checkout-index', kind: 'destroy', pathspecs: pos, scope: 'tracked', dir } : null;
+    }
+    case 'rm': {
+      // without -f git refuses to remove a file with local changes; --cached leaves the worktree alone
+      const { opts, pos } = split(args, new Set(['--pathspec-from-file']));
+      if (!has(opts, 'f', '--force') || has(opts, null, '--cached') || has(opts, 'n', '--dry-run')) return null;
+      if (has(opts, null, '--pathspec-from-file')) return { verb: 'rm', kind: 'destroy', pathspecs: null, scope: 'tracked', dir };
+      return pos.length ? { verb: 'rm', kind: 'destroy', pathspecs: pos, scope: 'tracked', dir } : null;
+    }
+    case 'mv': {
+      // -f moves over an existing file: the destination's uncommitted content is lost
+      const { opts, pos } = split(args, new Set());
+      if (!has(opts, 'f', '--force') || has(opts, 'n', '--dry-run') || pos.length < 2) return null;
+      return { verb: 'mv', kind: 'destroy', pathspecs: [pos[pos.length - 1], ...pos.slice(0, -1)], scope: 'all', dir };
     }
     case 'reset': {
       const { opts } = split(args, new Set(['--pathspec-from-file']));
@@ -151,6 +184,7 @@ export function sweepOf(inv: GitInvocation, cmd: SimpleCommand, eventCwd: string
     case 'restore': {
       const { opts, pos } = split(args, new Set(['-s', '--source', '--pathspec-from-file', '--conflict']), 's');
       if (has(opts, 'S', '--staged') && !has(opts, 'W', '--worktree')) return null;
+      if (has(opts, null, '--pathspec-from-file')) return { verb: 'restore', kind: 'destroy', pathspecs: null, scope: 'tracked', dir };
       return pos.length ? { verb: 'restore', kind: 'destroy', pathspecs: pos, scope: 'tracked', dir } : null;
     }
     case 'clean': {
@@ -191,10 +225,7 @@ function coverage(sweep: Sweep, worktree: string): (p: string) => boolean {
     const rel = path.relative(worktree, path.resolve(base, s || '.')).split(path.sep).join('/');
     if (rel.startsWith('..')) return () => false;
     if (rel === '') return () => true;
-    if (/[*?[]/.test(rel)) {
-      const re = new RegExp('^' + rel.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.') + '(/.*)?$');
-      return (p) => re.test(p);
-    }
+    if (isGlob(rel)) return (p) => globMatch(rel, p) || globMatch(`${rel}/*`, p);
     return (p) => p === rel || p.startsWith(rel + '/');
   });
   return (p) => tests.some((t) => t(p));
@@ -247,7 +278,7 @@ export async function sharedCheckoutProblem(ctx: GuardContext, inv: GitInvocatio
       const holder = lease?.session === a.session ? `${lease.client ?? 'unknown client'}, holds this worktree's lease` : 'works in this worktree';
       const age = Math.max(0, Math.round((now - Math.max(a.lastSeen, lease?.session === a.session ? lease.time * 1000 : 0)) / 60_000));
       const list = paths.slice(0, MAX_SHOWN).join(', ') + (paths.length > MAX_SHOWN ? `, … (${paths.length} in all)` : '');
-      return `session ${short(a.session)} (${holder}, last active ${age} min ago): ${list}`;
+      return `session ${short(a.session, [me, ...victims.map((v) => v.a.session)])} (${holder}, last active ${age} min ago): ${list}`;
     })
     .join('; ');
   const whom = `the uncommitted work of another live session in this worktree`;
@@ -266,7 +297,7 @@ export async function sharedCheckoutProblem(ctx: GuardContext, inv: GitInvocatio
     : (safe.command ? `Run exactly this instead (it touches only the paths you wrote):\n  ${safe.command}\n` : `${safe.note}\n`) +
       `Or work beside it in your own worktree: ${own}\n`;
   return (
-    `\`${shown}\` would ${effect} — ${whose}. You are session ${me ? short(me) : '(none)'}.\n` +
+    `\`${shown}\` would ${effect} — ${whose}. You are session ${me ? short(me, victims.map((v) => v.a.session)) : '(none)'}.\n` +
     way +
     `This is allowed again once that session releases the worktree (git handoff release, run by it) or its lease expires (handoff.leaseTTL).`
   );

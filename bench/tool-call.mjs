@@ -1,0 +1,106 @@
+#!/usr/bin/env node
+// Per tool call (issue 16): every hook command `install --agent <client>` wires for one tool call, run as the
+// client runs it (`sh -c`, the payload on stdin: before the tool, then after it), summed, against `node -e ''`.
+// A session in the middle of its work: it has been seen and its lease is fresh (a first call and a lease refresh
+// once a minute take the full guard; the median is an ordinary call).
+//   node bench/tool-call.mjs [--client claude,gemini,codex] [--runs N] [--json]
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { ROOT, emit, flags, interleave, nodeFloor, row, tempRepo, timeSync } from './lib.mjs';
+import { viaGit } from './store.mjs';
+
+const ME = '5f0c6a52-1b7e-4f0e-9f3a-2d4c8e1a7b90';
+const OTHER = '9b1e77d0-2c3d-4e5f-8a9b-0c1d2e3f4a5b';
+const OWN = 'memory/handoff-main-auth-refactor.md';
+const MARKER = `<!-- claude-session: ${ME} -->`;
+
+const CLIENTS = {
+  claude: { name: 'Claude Code', settings: '.claude/settings.json', pre: 'PreToolUse', post: 'PostToolUse', fixture: 'claude-code/pre-tool-use-bash.json' },
+  gemini: { name: 'Gemini CLI', settings: '.gemini/settings.json', pre: 'BeforeTool', post: 'AfterTool', fixture: 'gemini-cli/before-tool-shell.json' },
+  codex: { name: 'Codex', settings: '.codex/hooks.json', pre: 'PreToolUse', post: 'PostToolUse', fixture: 'codex/pre-tool-use-bash.json' },
+};
+
+const patch = (op, file, lines) => ({ tool: 'apply_patch', input: { command: ['*** Begin Patch', `*** ${op} File: ${file}`, ...lines, '*** End Patch'].join('\n') } });
+/** One tool call in a client's own tool names and input shapes. */
+function toolCall(client, kind, arg) {
+  const shell = { claude: 'Bash', gemini: 'run_shell_command', codex: 'Bash' }[client];
+  if (kind === 'shell') return { tool: shell, input: { command: arg } };
+  if (kind === 'write') {
+    if (client === 'codex') return patch('Add', arg.file, arg.content.split('\n').map((l) => `+${l}`));
+    return { tool: client === 'gemini' ? 'write_file' : 'Write', input: { file_path: arg.file, content: arg.content } };
+  }
+  if (client === 'codex') return patch('Update', arg.file, ['@@', `-${arg.old}`, `+${arg.new}`]);
+  return { tool: client === 'gemini' ? 'replace' : 'Edit', input: { file_path: arg.file, old_string: arg.old, new_string: arg.new } };
+}
+
+const SOURCE = Array.from({ length: 120 }, (_, i) => `export const value${i} = ${i}; // an ordinary source line`).join('\n') + '\n';
+export const CALLS = [
+  { name: 'Write of an ordinary source file', kind: 'write', arg: { file: 'src/app.ts', content: SOURCE }, goal: 0.25 },
+  { name: 'Edit of an ordinary source file', kind: 'edit', arg: { file: 'src/app.ts', old: 'value1 = 1', new: 'value1 = 2' }, goal: 0.25 },
+  { name: 'Bash `npm test`', kind: 'shell', arg: 'npm test', goal: 0.25 },
+  { name: 'Bash `ls -la`', kind: 'shell', arg: 'ls -la', goal: 0.25 },
+  { name: 'Bash `cat README.md`', kind: 'shell', arg: 'cat README.md', goal: 0.25 },
+  { name: 'Write of its own protected handoff file', kind: 'write', arg: { file: OWN, content: `${MARKER}\n# auth-refactor\n\nGoal: new notes.\n` }, goal: 1.1 },
+  { name: 'Bash `git commit -m x` in a shared worktree', kind: 'shell', arg: 'git commit -m x', goal: 1.25 },
+  { name: 'Bash `git update-ref refs/handoffs/…` (refused)', kind: 'shell', arg: 'git update-ref refs/handoffs/main/auth-refactor HEAD', goal: 1.25 },
+];
+
+/** The hook commands wired for `tool` at `event`, in order (a matcher is a regular expression over the tool name). */
+function hooksFor(settings, event, tool) {
+  return (settings.hooks?.[event] ?? []).filter((g) => !g.matcher || new RegExp(`^(?:${g.matcher})$`).test(tool)).flatMap((g) => g.hooks.map((h) => h.command));
+}
+
+/** A repository wired for `client`, with this session's own protected file and another live session's claim. */
+function wiredRepo(client) {
+  const repo = tempRepo(`gh-bench-call-${client}-`);
+  const env = { ...viaGit(repo.env) };
+  mkdirSync(path.join(repo.dir, 'memory'));
+  mkdirSync(path.join(repo.dir, 'src'));
+  writeFileSync(path.join(repo.dir, OWN), `${MARKER}\n# auth-refactor\n\nGoal: the old notes.\n`);
+  writeFileSync(path.join(repo.dir, 'src', 'app.ts'), SOURCE);
+  repo.git(['add', '-A']);
+  repo.git(['commit', '-q', '--no-verify', '-m', 'handoff file and source']);
+  timeSync('git', ['handoff', 'install', '--agent', client], { cwd: repo.dir, env });
+  const settings = JSON.parse(readFileSync(path.join(repo.dir, CLIENTS[client].settings), 'utf8'));
+  const base = JSON.parse(readFileSync(path.join(ROOT, 'fixtures', 'hook-payloads', CLIENTS[client].fixture), 'utf8').split('/home/user/my-project').join(repo.dir));
+  return { repo, env, settings, base };
+}
+
+/** The hook runs of one tool call: [command, payload] for each wired hook, before and after the tool. */
+function runsOf(w, client, call, session = ME) {
+  const c = CLIENTS[client];
+  const { tool, input } = toolCall(client, call.kind, call.arg);
+  const pre = { ...w.base, session_id: session, cwd: w.repo.dir, hook_event_name: c.pre, tool_name: tool, tool_input: input };
+  const post = { ...pre, hook_event_name: c.post, tool_response: client === 'codex' ? 'ok' : { success: true } };
+  return [...hooksFor(w.settings, c.pre, tool).map((cmd) => [cmd, JSON.stringify(pre)]), ...hooksFor(w.settings, c.post, tool).map((cmd) => [cmd, JSON.stringify(post)])];
+}
+
+const runAll = (w, hooks) => hooks.reduce((ms, [cmd, input]) => ms + timeSync('sh', ['-c', cmd], { cwd: w.repo.dir, env: w.env, input, allowFail: true }).ms, 0);
+
+export function benchToolCalls({ runs, clients } = {}) {
+  const rows = [];
+  for (const client of clients ?? Object.keys(CLIENTS)) {
+    const w = wiredRepo(client);
+    try {
+      // another session is live here and claims a file: the shared worktree `git commit` is checked against
+      runAll(w, runsOf(w, client, { kind: 'write', arg: { file: 'src/theirs.ts', content: 'x' } }, OTHER));
+      writeFileSync(path.join(w.repo.dir, 'src', 'theirs.ts'), 'x\n');
+      for (const call of CALLS) {
+        const hooks = runsOf(w, client, call);
+        const first = hooks.map(([cmd, input]) => timeSync('sh', ['-c', cmd], { cwd: w.repo.dir, env: w.env, input, allowFail: true }));
+        const said = first.map((r) => String(r.stdout).trim()).filter(Boolean).join(' ');
+        const answer = /deny/.test(said) ? 'refused' : 'allowed';
+        const r = interleave(Number(runs ?? 21), () => runAll(w, hooks), nodeFloor(w.repo.env));
+        rows.push(row(`${CLIENTS[client].name} tool call: ${call.name}`, r, call.goal, `(${answer}; ${hooks.length} hook run${hooks.length === 1 ? '' : 's'}: ${[...new Set(hooks.map(([cmd]) => cmd))].join(', ')})`));
+      }
+    } finally {
+      w.repo.cleanup();
+    }
+  }
+  return rows;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const f = flags();
+  emit(benchToolCalls({ runs: f.runs, clients: f.client ? String(f.client).split(',') : undefined }), f.json);
+}

@@ -1,0 +1,24 @@
+// `git handoff guard -h`: the guard itself is run by the launcher without the CLI (it answers before every tool
+// call); this module only gives it a help text and a place in `git handoff -h`.
+import type { Argv, CommandModule } from 'yargs';
+import { HandoffError } from '../../errors';
+import type { GlobalArgs } from '../context';
+
+export const guardCommand: CommandModule<GlobalArgs, GlobalArgs> = {
+  command: 'guard',
+  describe: 'the hook program agent clients run before and after each tool call (reads the payload on stdin)',
+  builder: (y: Argv<GlobalArgs>) =>
+    y
+      .usage(
+        '$0 guard [--client=claude-code|gemini-cli|codex|cursor]\n\n' +
+          'Reads one hook payload (JSON) on stdin and answers in the client\'s own shape: denies what would break a ' +
+          "handoff's ownership or another session's commits, records the paths a session wrote, and gives the " +
+          'session-start view. `git handoff install --agent <client>` wires it; you do not run it by hand. ' +
+          'Allowing prints nothing and exits 0; an internal error allows and is logged to <git-common-dir>/handoff/guard.log.',
+      )
+      .example('echo \'{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{}}\' | $0 guard', 'allows: prints nothing') as unknown as Argv<GlobalArgs>,
+  handler: () => {
+    // only reached through the CLI bundle, which the launcher never uses for the guard itself
+    throw new HandoffError('usage', 'guard-direct', 'run `git-handoff guard` through the launcher (bin/git-handoff), with the payload on stdin');
+  },
+};

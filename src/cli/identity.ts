@@ -1,0 +1,34 @@
+// Who acts: the writer (a session, or with --person the person in git config) and the reader of receipts.
+import type { Argv } from 'yargs';
+import { HandoffError } from '../errors';
+import type { Repo } from '../git/repo';
+import { readerOf, type Reader } from '../handoff/address';
+import { personRef } from '../handoff/person';
+import { requireSession, resolveSession, type SessionRef } from '../handoff/session';
+
+export interface IdentityArgs {
+  session?: string;
+  person?: boolean;
+  role?: string;
+}
+
+/** --person and --role, for commands that write or read as someone. */
+export const identityOptions = <T>(y: Argv<T>, reads: boolean): Argv<T> => {
+  const z = y.option('person', { type: 'boolean', describe: 'act as the person in git config user.name/user.email (owner person:<email>) instead of a session' });
+  return reads ? z.option('role', { type: 'string', describe: 'the role this reader has, for handoffs addressed to role:<slug> (default: GIT_HANDOFF_ROLE)' }) : z;
+};
+
+/** The writer: --person, else the session (exit 5 without one, as ever: a person never writes by accident). */
+export function writerOf(repo: Repo, a: IdentityArgs): SessionRef {
+  if (!a.person) return requireSession(a.session);
+  if (a.session !== undefined) throw new HandoffError('usage', 'person-and-session', 'give --person or --session, not both');
+  return personRef(repo);
+}
+
+/** The reader: --person, else the session of the environment; null when neither says who reads. */
+export function readerFor(repo: Repo, a: IdentityArgs, env: NodeJS.ProcessEnv = process.env): Reader | null {
+  const role = a.role ?? env.GIT_HANDOFF_ROLE ?? null;
+  if (a.person) return readerOf({ person: personRef(repo).id, role });
+  const s = resolveSession(a.session, env);
+  return readerOf({ session: s?.id ?? null, client: s?.client ?? null, role });
+}

@@ -1,0 +1,134 @@
+// Never twice: a client that runs the git-handoff plugin (Claude Code) or extension (Gemini CLI) also runs a
+// project's own hooks, so with both present the project's hook defers to the plugin's, which answers every event.
+// It defers only when the plugin's hook will surely run: enabled for this folder, its folder and launcher present.
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+
+export const PLUGIN_FLAG = '--plugin';
+const NAME = 'git-handoff';
+
+type Env = NodeJS.ProcessEnv;
+
+function readJson(file: string): any {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+const home = (env: Env) => env.HOME || homedir();
+const runnable = (dir: unknown): dir is string => typeof dir === 'string' && existsSync(path.join(dir, 'bin', 'git-handoff')) && existsSync(path.join(dir, 'dist', 'guard.cjs'));
+
+/** `dir` and its parents, nearest first. */
+function upFrom(dir: string): string[] {
+  const out: string[] = [];
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    out.push(d);
+    if (path.dirname(d) === d) return out;
+  }
+}
+
+export const claudeConfigDir = (env: Env) => env.CLAUDE_CONFIG_DIR || path.join(home(env), '.claude');
+
+/** The project folder Claude Code reads settings from: the nearest folder up from cwd with a .claude/settings*.json. */
+function claudeProject(cwd: string, env: Env): string | null {
+  const config = path.resolve(claudeConfigDir(env));
+  for (const d of upFrom(cwd)) {
+    if (path.join(d, '.claude') === config) continue;
+    if (existsSync(path.join(d, '.claude', 'settings.json')) || existsSync(path.join(d, '.claude', 'settings.local.json'))) return d;
+  }
+  return null;
+}
+
+export interface ClaudePlugin {
+  id: string;
+  scope: string;
+  /** the folder Claude Code loads the plugin from: a directory marketplace's own folder (read in place), else its cache copy */
+  folder: string | null;
+  version?: string;
+  enabled: boolean;
+  /** the folder and its launcher are there */
+  present: boolean;
+}
+
+/** A directory marketplace's plugins load in place from its folder (moved away, they silently fail to load). */
+function liveFolder(config: string, id: string, installPath: unknown): string | null {
+  const market = readJson(path.join(config, 'plugins', 'known_marketplaces.json'))?.[id.split('@')[1] ?? ''];
+  if (market?.source?.source !== 'directory') return typeof installPath === 'string' ? installPath : null;
+  const root = String(market.installLocation ?? market.source.path ?? '');
+  const listed = readJson(path.join(root, '.claude-plugin', 'marketplace.json'))?.plugins?.find((p: any) => p?.name === NAME);
+  return typeof listed?.source === 'string' ? path.resolve(root, listed.source) : null;
+}
+
+/** The git-handoff plugin as Claude Code sees it from `cwd`: installed (any marketplace), enabled, its folder. */
+export function claudePlugins(cwd: string, env: Env = process.env): ClaudePlugin[] {
+  const config = claudeConfigDir(env);
+  const installed = readJson(path.join(config, 'plugins', 'installed_plugins.json'))?.plugins;
+  if (!installed || typeof installed !== 'object') return [];
+  const project = claudeProject(cwd, env);
+  // user, then project, then local settings: a later layer's value wins
+  const layers = [path.join(config, 'settings.json'), ...(project ? [path.join(project, '.claude', 'settings.json'), path.join(project, '.claude', 'settings.local.json')] : [])];
+  const enabled: Record<string, boolean> = {};
+  for (const f of layers) {
+    const e = readJson(f)?.enabledPlugins;
+    if (e && typeof e === 'object') for (const [k, v] of Object.entries(e)) enabled[k] = v === true;
+  }
+  const out: ClaudePlugin[] = [];
+  for (const [id, entries] of Object.entries(installed)) {
+    if (id.split('@')[0] !== NAME || !Array.isArray(entries)) continue;
+    for (const x of entries as any[]) {
+      // a project- or local-scope install belongs to its own project only
+      if (x?.scope !== 'user' && x?.projectPath && (!project || path.resolve(x.projectPath) !== path.resolve(project))) continue;
+      const folder = liveFolder(config, id, x?.installPath);
+      out.push({ id, scope: String(x?.scope ?? 'user'), folder, version: x?.version, enabled: enabled[id] === true, present: runnable(folder) });
+    }
+  }
+  return out;
+}
+
+export const geminiExtensionDir = (env: Env) => path.join(home(env), '.gemini', 'extensions', NAME);
+
+/** Whether Gemini CLI's enablement overrides leave the extension on for `cwd` (the last matching override wins). */
+export function geminiEnabledFor(cwd: string, env: Env = process.env): boolean {
+  const overrides = readJson(path.join(home(env), '.gemini', 'extensions', 'extension-enablement.json'))?.[NAME]?.overrides;
+  let on = true;
+  if (!Array.isArray(overrides)) return on;
+  const here = path.resolve(cwd) + '/';
+  for (const o of overrides) {
+    if (typeof o !== 'string') continue;
+    const neg = o.startsWith('!');
+    const base = (neg ? o.slice(1) : o).replace(/\*$/, '');
+    if (base.endsWith('/') ? here.startsWith(base) : here === base + '/') on = !neg;
+  }
+  return on;
+}
+
+/** Whether a plugin or extension hook of this client answers this event, so the project's hook must not. */
+export function pluginAnswers(client: string, cwd: string, env: Env = process.env): boolean {
+  try {
+    if (client === 'claude-code') return claudePlugins(cwd, env).some((p) => p.enabled && p.present);
+    if (client === 'gemini-cli') return runnable(geminiExtensionDir(env)) && geminiEnabledFor(cwd, env);
+  } catch {
+    /* unsure: answer ourselves */
+  }
+  return false;
+}
+
+/** This guard run (of `client`, as its wiring names it or its payload shows) is a project hook that a plugin or extension hook duplicates. */
+export function deferToPlugin(argv: readonly string[], client: string, cwd: string, env: Env = process.env): boolean {
+  return !argv.includes(PLUGIN_FLAG) && pluginAnswers(client, cwd, env);
+}
+
+const sq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * Gemini CLI puts no extension folder on its shell's PATH: a `git handoff` command checked by the extension's own
+ * guard gets the extension's bin/ (beside this bundle) put first, so it runs with no git-handoff installed.
+ */
+export function pluginPathPrefix(client: string, env: Env, argv: string[] = process.argv, binDir = path.resolve(__dirname, '..', 'bin')): string | null {
+  if (client !== 'gemini-cli' || !argv.includes(PLUGIN_FLAG) || !existsSync(path.join(binDir, 'git-handoff'))) return null;
+  if ((env.PATH ?? '').split(path.delimiter).includes(binDir)) return null;
+  return `export PATH=${sq(binDir)}:"$PATH";`;
+}

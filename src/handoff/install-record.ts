@@ -1,0 +1,78 @@
+// What `install --agent` wrote into a worktree (settings, startup notes) and what was there before: uninstall
+// gives the original bytes back when the file is still as install left it, and those files are not counted
+// as a session's uncommitted work. Kept under <git-common-dir>/handoff/installed/, one JSON file per path.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { handoffDir, readFilesIn } from './paths';
+
+interface InstallRecord {
+  file: string;
+  /** the bytes before the first install (null: the file did not exist) */
+  original: string | null;
+  /** the bytes install wrote last */
+  written: string;
+}
+
+const dirOf = (commonDir: string) => path.join(handoffDir(commonDir), 'installed');
+const recordPath = (commonDir: string, file: string) => path.join(dirOf(commonDir), `${createHash('sha256').update(path.resolve(file)).digest('hex').slice(0, 24)}.json`);
+const readText = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8') : null);
+
+function readRecord(commonDir: string, file: string): InstallRecord | null {
+  try {
+    return JSON.parse(readFileSync(recordPath(commonDir, file), 'utf8')) as InstallRecord;
+  } catch {
+    return null;
+  }
+}
+
+/** Writes `text` to `file` for install, keeping the bytes that were there before the first install. */
+export function installWrite(commonDir: string, file: string, text: string): void {
+  const before = readText(file);
+  const original = readRecord(commonDir, file)?.original ?? before;
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, text);
+  mkdirSync(dirOf(commonDir), { recursive: true });
+  writeFileSync(recordPath(commonDir, file), JSON.stringify({ file: path.resolve(file), original, written: text } satisfies InstallRecord));
+}
+
+/**
+ * Gives `file` back as it was before install when it is still what install wrote (removing it, and its
+ * directory when emptied, if install created it); true when it did. The record is dropped either way.
+ */
+export function restoreOriginal(commonDir: string, file: string, clean: (original: string) => boolean): boolean {
+  const rec = readRecord(commonDir, file);
+  rmSync(recordPath(commonDir, file), { force: true });
+  // `clean`: the original holds nothing of ours (an older install's wiring is removed the ordinary way)
+  if (!rec || readText(file) !== rec.written || (rec.original !== null && !clean(rec.original))) return false;
+  if (rec.original === null) rmSync(file, { force: true });
+  else writeFileSync(file, rec.original);
+  return true;
+}
+
+/** Absolute paths of the files that still hold exactly what install wrote. */
+export function installWrittenFiles(commonDir: string): Set<string> {
+  const out = new Set<string>();
+  for (const text of readFilesIn(dirOf(commonDir), '.json')) {
+    try {
+      const rec = JSON.parse(text) as InstallRecord;
+      if (readText(rec.file) === rec.written) out.add(rec.file);
+    } catch {
+      /* a damaged record counts for nothing */
+    }
+  }
+  return out;
+}
+
+/** True when `abs` (a file, or a directory git reports as untracked) holds only files install wrote as they are. */
+export function onlyInstallWritten(abs: string, written: Set<string>): boolean {
+  if (written.size === 0) return false;
+  let st;
+  try {
+    st = statSync(abs);
+  } catch {
+    return false;
+  }
+  if (!st.isDirectory()) return written.has(abs);
+  return readdirSync(abs).every((n) => onlyInstallWritten(path.join(abs, n), written));
+}

@@ -1,0 +1,86 @@
+// Writing git-handoff's local state (<git-common-dir>/handoff/: guard.log, audit.jsonl, ledger, lineage, guard
+// state): never through a symlink, never into a file or directory another user owns, and bounded in size.
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import path from 'node:path';
+
+/** Logs and append-only records rotate to `<file>.1` past this size (one previous generation is kept). */
+export const MAX_STATE_FILE = 4 * 1024 * 1024;
+
+const me = () => process.geteuid?.() ?? null;
+
+/** Why `dir` (and every directory from `root` down to it) is not a real directory this user owns, or null. */
+function unsafeDir(dir: string, root: string): string | null {
+  const uid = me();
+  for (let d = dir; ; d = path.dirname(d)) {
+    let st;
+    try {
+      st = lstatSync(d);
+    } catch {
+      return `${d} is missing`;
+    }
+    if (st.isSymbolicLink() || !st.isDirectory()) return `${d} is not a directory (a symlink?)`;
+    if (uid !== null && st.uid !== uid) return `${d} belongs to another user`;
+    if (d === root || path.dirname(d) === d) return null;
+  }
+}
+
+/** Makes `dir` below `root` (the handoff state directory) and checks it is safe to write in; throws when it is not. */
+export function stateDir(dir: string, root: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const why = unsafeDir(dir, root);
+  if (why) throw new Error(`refusing to write git-handoff state: ${why}`);
+}
+
+/** Opens a state file without following a symlink; refuses a file that is not a regular file of this user. */
+function openOwned(file: string, flags: number): number {
+  const fd = openSync(file, flags | constants.O_NOFOLLOW, 0o600);
+  const st = fstatSync(fd);
+  const uid = me();
+  if (!st.isFile() || (uid !== null && st.uid !== uid)) {
+    closeSync(fd);
+    throw new Error(`refusing to write git-handoff state: ${file} is not a regular file of this user`);
+  }
+  return fd;
+}
+
+/** Appends `text` to `file` (in the handoff state directory under `root`); rotates it to `<file>.1` once it is too large. */
+export function appendState(file: string, text: string, root: string, max = MAX_STATE_FILE): void {
+  stateDir(path.dirname(file), root);
+  let fd = openOwned(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT);
+  try {
+    if (fstatSync(fd).size + Buffer.byteLength(text) > max) {
+      closeSync(fd);
+      fd = -1;
+      // rename replaces a symlink at `.1` itself, never its target
+      renameSync(file, `${file}.1`);
+      fd = openOwned(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT);
+    }
+    writeSync(fd, text);
+  } finally {
+    if (fd >= 0) closeSync(fd);
+  }
+}
+
+/** Replaces `file` with `data` atomically (a fresh temporary file, then a rename); `exclusive`: only if it did not exist. */
+export function writeState(file: string, data: string, root: string, exclusive = false): void {
+  stateDir(path.dirname(file), root);
+  if (exclusive) {
+    closeSync(writeNew(file, data));
+    return;
+  }
+  const tmp = `${file}.${process.pid}.tmp`;
+  rmSync(tmp, { force: true }); // a crashed run's leftover (a symlink there goes, not its target)
+  closeSync(writeNew(tmp, data));
+  renameSync(tmp, file);
+}
+
+function writeNew(file: string, data: string): number {
+  const fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+  try {
+    writeSync(fd, data);
+  } catch (e) {
+    closeSync(fd);
+    throw e;
+  }
+  return fd;
+}

@@ -1,0 +1,94 @@
+// The secret scan at the machine's edges: before `push`/`sync` send versions, and in the server's receive check.
+import { HandoffError } from '../errors';
+import type { Repo } from '../git/repo';
+import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef } from '../handoff/names';
+import { readObjects, parseCommit } from '../git/objects';
+import { readRef } from '../git/refs';
+import { assertTopic, handoffRef } from '../handoff/names';
+import { describeVersions, scanRecord, scanTexts, scanVersions, secretFoundError, secretTrailersOf, SECRET_TRAILER, type VersionFindings } from '../handoff/secrets';
+import { viewOf } from '../handoff/store';
+import { trackingRef } from '../handoff/sync-state';
+import { bothBodies, type ResolveOptions } from './resolve';
+import type { ReceiveUpdate } from '../handoff/ref-updates';
+
+const isHandoff = (ref: string) => ref.startsWith(HANDOFF_PREFIX) || ref.startsWith(ARCHIVE_PREFIX);
+
+/** The versions `revs` reach and `exclude` does not, each with the ref (or tip) it came through and whether it
+ *  carries a scan record: one `git log --source`, whatever the number of refs. */
+function versionsOf(repo: Repo, revs: string[], exclude: string[]): Array<{ ref: string; oid: string; scanned: boolean }> {
+  if (!revs.length) return [];
+  const format = `--format=%H%x1f%S%x1f%(trailers:key=${SECRET_TRAILER.scanned},valueonly,separator=%x2C)%x1e`;
+  const r = repo.git(['log', '--source', format, ...revs, '--not', ...exclude, '--'], { allowFail: true });
+  return r.stdout
+    .split('\x1e')
+    .map((rec) => rec.replace(/^\n/, '').split('\x1f'))
+    .filter((f) => f.length === 3 && f[0])
+    .map(([oid, ref, scanned]) => ({ oid, ref, scanned: scanned.trim() !== '' }));
+}
+
+/** The versions to scan before sending: those without a scan record (the record was checked when it was written). */
+const unscanned = (vs: Array<{ ref: string; oid: string; scanned: boolean }>) => vs.filter((v) => !v.scanned);
+
+/** Refuses a push (exit 6, nothing sent) while a version it would send, with no scan record, has an unallowed finding. */
+export async function assertPushClean(repo: Repo, remote: string): Promise<void> {
+  // every local handoff and archive version the remote has not seen (a diverged one too: it is sent once resolved)
+  const versions = versionsOf(repo, ['--glob=refs/handoffs/*', '--glob=refs/handoff-archive/*'], [`--glob=refs/remotes/${remote}/*`]);
+  const found = await scanVersions(repo, unscanned(versions), { skipScanned: false });
+  if (!found.length) return;
+  const topics = [...new Set(found.map((f) => parseRef(f.ref)).filter((p) => p?.kind === 'handoff').map((p) => p!.topic))];
+  throw new HandoffError(
+    'integrity',
+    'secret-found',
+    `${found.length === 1 ? 'a version' : `${found.length} versions`} about to be pushed to ${remote} contain${found.length === 1 ? 's' : ''} secrets; nothing was pushed:\n` +
+      describeVersions(found).map((l) => `  ${l}`).join('\n') +
+      '\nWays on:\n' +
+      (topics.length ? `  1. rewrite them here with the secrets replaced: ${topics.map((t) => `git handoff redact ${t}`).join('; ')}\n` : '') +
+      `  ${topics.length ? 2 : 1}. if a secret was real, rotate it: it was in a session and may be in other logs`,
+    { remote, versions: found.map(publicVersion) },
+  );
+}
+
+const publicVersion = (v: VersionFindings) => ({ ref: v.ref, oid: v.oid, findings: v.findings.map(({ range: _r, ...f }) => f) });
+
+/** The pre-push hook's scan of a plain `git push` of handoff refs: what the remote has not seen and no scan record covers. */
+export async function pushLineFindings(repo: Repo, remote: string, lines: Array<{ ref: string; oid: string | null; remoteOid: string | null }>): Promise<VersionFindings[]> {
+  const tips = lines.filter((l) => l.oid && isHandoff(l.ref));
+  if (!tips.length) return [];
+  const remoteOids = lines.map((l) => l.remoteOid).filter((o): o is string => !!o);
+  const known = readObjects(repo, remoteOids).flatMap((o, i) => (o ? [remoteOids[i]] : []));
+  const refOf = new Map(tips.map((t) => [t.oid!, t.ref]));
+  const versions = versionsOf(repo, [...refOf.keys()], [...known, `--remotes=${remote}`]).map((v) => ({ ...v, ref: refOf.get(v.ref) ?? v.ref }));
+  return scanVersions(repo, unscanned(versions), { skipScanned: false });
+}
+
+/** The server's scan of a push: every incoming version of a handoff ref, scan records not trusted. */
+export async function receiveFindings(repo: Repo, updates: ReceiveUpdate[]): Promise<VersionFindings[]> {
+  const tips = updates.filter((u) => u.newOid && isHandoff(u.ref));
+  if (!tips.length) return [];
+  const refOf = new Map(tips.map((t) => [t.newOid!, t.ref]));
+  return scanVersions(repo, versionsOf(repo, [...refOf.keys()], ['--all']).map((v) => ({ ...v, ref: refOf.get(v.ref) ?? v.ref })), { skipScanned: false });
+}
+
+/** `sync --resolve`: scans the body the merge would keep (rules the kept versions allowed stay allowed) and
+ *  returns the trailers that record it; a finding refuses (exit 2) before anything is written. */
+export async function scanResolve(repo: Repo, o: ResolveOptions): Promise<string[]> {
+  const ref = handoffRef(o.branch, assertTopic(o.topic));
+  const tips = [readRef(repo, ref), readRef(repo, trackingRef(o.remote, ref))];
+  if (!tips[0] || !tips[1]) return []; // resolveDivergence names what is missing
+  const [local, remote] = [viewOf(repo, ref, tips[0], o.branch, o.topic), viewOf(repo, trackingRef(o.remote, ref), tips[1], o.branch, o.topic)];
+  const kept = o.keep === 'both' ? [local, remote] : o.keep === 'local' ? [local] : [remote];
+  const body = o.keep === 'both' ? bothBodies(o.topic, local, remote, o.remote) : kept[0].body;
+  const allowed = new Set(readObjects(repo, kept.map((v) => v.oid)).flatMap((c) => (c ? secretTrailersOf(parseCommit(c.content).message).allowed : [])));
+  const all = await scanTexts([{ file: 'handoff.md', text: body }]);
+  const found = all.filter((f) => !allowed.has(f.rule));
+  if (found.length) {
+    throw secretFoundError(found, `the merge of ${ref}`, [
+      `take the secret out of the side that has it, then resolve again: git handoff redact ${o.topic} (for a version never pushed)`,
+      'if it was real, rotate it: the other side already has it',
+    ]);
+  }
+  const rules = [...new Set(all.map((f) => f.rule))];
+  return [`${SECRET_TRAILER.scanned}: ${scanRecord()}`, ...rules.map((r) => `${SECRET_TRAILER.allowed}: ${r}`)];
+}
+
+export { describeVersions };

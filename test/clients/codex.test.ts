@@ -1,0 +1,115 @@
+// The real Codex CLI (0.169.0), offline against a scripted Responses API (shared/tools/codex-offline), in a
+// repository wired by `git handoff install --agent codex`: what the model is told, what lands in git, and doctor's
+// report of Codex's own hook trust, checked against the binary itself.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { json, makeRepo, refOf, type TestRepo } from '../helpers/repo';
+import { CODEX_OFFLINE, ensureCodex, harnessPaths, PATH_WITH_BIN, useOffline, wiredFor } from './deps';
+
+const OTHER = 'other-session-77aa';
+const client = useOffline(CODEX_OFFLINE, 'codex-offline', ensureCodex);
+
+interface Turn {
+  thread: string;
+  /** every request body the fake API got, as text */
+  sent: string;
+  events: string;
+}
+
+/** One offline Codex turn running `command` (or an apply_patch); trusted like a person's /hooks unless told not to. */
+async function turn(repo: TestRepo, command: string, o: { trust?: boolean; patch?: string } = {}): Promise<Turn> {
+  const env: Record<string, string> = {
+    ...(repo.env as Record<string, string>),
+    PATH: PATH_WITH_BIN,
+    CODEX_BIN: client.path,
+    CODEX_HOME: path.join(repo.home, '.codex'),
+    TRUST: o.trust === false ? '0' : '1',
+  };
+  const extra: string[] = [];
+  if (o.patch) Object.assign(env, { FAKE_TOOL: 'apply_patch', FAKE_PATCH: o.patch }), extra.push('-m', 'gpt-5.5');
+  const r = await execa('bash', [path.join(CODEX_OFFLINE, 'run-codex.sh'), repo.dir, command, ...extra], { env, extendEnv: false, reject: false, timeout: 240_000 });
+  const at = harnessPaths(String(r.stdout));
+  expect(String(r.stdout), String(r.stderr)).toContain('codex exit 0');
+  const events = readFileSync(at['codex --json events'], 'utf8');
+  const thread = /"thread_id":"([^"]+)"/.exec(events)?.[1] ?? '';
+  expect(thread).toMatch(/^[0-9a-f-]{36}$/);
+  return { thread, sent: existsSync(at.requests) ? readFileSync(at.requests, 'utf8') : '', events };
+}
+
+/** The text of what Codex sent the model after the tool ran (the tool output or the hook's refusal), JSON-unescaped. */
+const told = (t: Turn) => t.sent.replace(/\\n/g, '\n').replace(/\\"/g, '"');
+
+const wired = () => wiredFor('codex', { commit: true });
+
+describe('Codex, offline', () => {
+  it('denies a raw handoff ref deletion, and the model is told the way', async () => {
+    const repo = await wired();
+    expect((await repo.cli(['write', 'auth-refactor', '-m', 'their note'], { env: { GIT_HANDOFF_SESSION: OTHER } })).exitCode).toBe(0);
+    const ref = 'refs/handoffs/main/auth-refactor';
+    const t = await turn(repo, `git update-ref -d ${ref}`);
+    expect(refOf(repo, ref)).not.toBeNull();
+    expect(told(t)).toContain('Command blocked by PreToolUse hook');
+    expect(told(t)).toContain('git handoff archive');
+  });
+
+  it('records `git handoff write` from its shell under the thread id, as client codex everywhere', async () => {
+    const repo = await wired();
+    const t = await turn(repo, 'git handoff write codex-notes -m "written from codex"');
+    const ref = 'refs/handoffs/main/codex-notes';
+    expect(refOf(repo, ref), t.events).not.toBeNull();
+    const trailers = repo.git(['log', '-1', '--format=%(trailers)', ref]).stdout;
+    expect(trailers).toContain(`Claude-Session-Id: ${t.thread}`);
+    expect(trailers).toMatch(/Handoff-Client: codex/);
+    const sessions = json(await repo.cli(['sessions', '--json']));
+    expect(sessions.find((s: any) => s.session === t.thread)?.client).toBe('codex');
+    expect(json(await repo.cli(['show', 'codex-notes', '--json'])).client).toBe('codex');
+  });
+
+  it('warns the second of two sessions in one worktree, the two ids told apart', async () => {
+    const repo = await wired();
+    const a = await turn(repo, 'echo first > a.txt');
+    const b = await turn(repo, 'echo second > b.txt');
+    expect(a.thread).not.toBe(b.thread);
+    const m = /another live session, (\S+) \(codex[^)]*\)[^]*?You are session (\S+?)\./.exec(told(b));
+    expect(m, 'the warning reached the model').not.toBeNull();
+    const [, other, me] = m!;
+    expect(other).not.toBe(me);
+    expect(a.thread.startsWith(other)).toBe(true);
+    expect(b.thread.startsWith(me)).toBe(true);
+    expect(b.thread.startsWith(other)).toBe(false);
+    const table = String((await repo.cli(['sessions'])).stdout);
+    expect(table).toContain(other);
+    expect(table).toContain(me);
+  });
+
+  it('denies an apply_patch into .git/refs/handoffs', async () => {
+    const repo = await wired();
+    const target = '.git/refs/handoffs/main/forged-topic';
+    const oid = repo.git(['rev-parse', 'HEAD']).stdout.trim();
+    const t = await turn(repo, 'unused', { patch: `*** Begin Patch\n*** Add File: ${target}\n+${oid}\n*** End Patch` });
+    expect(existsSync(path.join(repo.dir, target))).toBe(false);
+    expect(refOf(repo, 'refs/handoffs/main/forged-topic')).toBeNull();
+    expect(told(t)).toMatch(/blocked by PreToolUse hook/);
+  });
+
+  it('doctor: untrusted hooks (which the real Codex skips) exit 1 naming the fix; trusted by Codex itself, ok', async () => {
+    const repo = await wired();
+    expect((await repo.cli(['write', 'auth-refactor', '-m', 'their note'], { env: { GIT_HANDOFF_SESSION: OTHER } })).exitCode).toBe(0);
+    // untrusted: Codex runs the raw deletion without a word, as observed
+    await turn(repo, 'git update-ref -d refs/handoffs/main/auth-refactor', { trust: false });
+    expect(refOf(repo, 'refs/handoffs/main/auth-refactor')).toBeNull();
+    const env = { PATH: PATH_WITH_BIN, CODEX_HOME: path.join(repo.home, '.codex') };
+    const before = await repo.cli(['doctor', '--json'], { env });
+    expect(before.exitCode).toBe(1);
+    const trust = json(before).items.find((i: any) => i.component === 'agent codex trust');
+    expect(trust.status).toBe('broken');
+    expect(trust.detail).toContain('/hooks');
+    expect(trust.detail).toContain('not trusted');
+    // trusted through Codex's own app-server (what /hooks does): doctor's hashes agree with the binary's
+    await turn(repo, 'echo trusted');
+    const after = json(await repo.cli(['doctor', '--json'], { env }));
+    expect(after.items.find((i: any) => i.component === 'agent codex trust')).toMatchObject({ status: 'ok' });
+  });
+});

@@ -1,0 +1,59 @@
+// The whole Gemini CLI (0.61.0, `gemini -p`), offline against a scripted Gemini API (shared/tools/gemini-offline),
+// in a trusted repository wired by `git handoff install --agent gemini`: its own hook runs, its own decisions, what
+// the model and the person are shown.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { makeRepo, refOf, type TestRepo } from '../helpers/repo';
+import { ensureGeminiCli, GEMINI_OFFLINE, harnessPaths, PATH_WITH_BIN, useOffline, wiredFor } from './deps';
+
+const OTHER = 'other-session-77aa';
+const REMINDER = 'context is about to be compacted';
+const client = useOffline(GEMINI_OFFLINE, 'gemini-offline', ensureGeminiCli);
+
+/** One `gemini -p` turn in which the model runs `command`; returns what the model was sent and what the person saw. */
+async function turn(repo: TestRepo, command: string): Promise<{ sent: string; shown: string }> {
+  const env = { ...(repo.env as Record<string, string>), PATH: PATH_WITH_BIN, GEMINI_JS: client.path, TRUST: '1' };
+  const r = await execa('bash', [path.join(GEMINI_OFFLINE, 'run-gemini.sh'), repo.dir, command, '--approval-mode', 'yolo'], { env, extendEnv: false, reject: false, timeout: 240_000 });
+  expect(String(r.stdout), String(r.stderr)).toContain('gemini exit 0');
+  const at = harnessPaths(String(r.stdout));
+  const read = (f: string | undefined) => (f && existsSync(f) ? readFileSync(f, 'utf8') : '');
+  return { sent: read(at.requests).replace(/\\n/g, '\n').replace(/\\"/g, '"'), shown: read(at.output) };
+}
+
+const wired = () => wiredFor('gemini', { commit: true });
+
+const count = (text: string, s: string) => text.split(s).length - 1;
+
+describe('Gemini CLI, whole, offline', () => {
+  it('blocks a raw handoff ref deletion; the model gets the refusal', async () => {
+    const repo = await wired();
+    expect((await repo.cli(['write', 'auth-refactor', '-m', 'their note'], { env: { GIT_HANDOFF_SESSION: OTHER } })).exitCode).toBe(0);
+    const t = await turn(repo, 'git update-ref -d refs/handoffs/main/auth-refactor');
+    expect(refOf(repo, 'refs/handoffs/main/auth-refactor')).not.toBeNull();
+    expect(t.shown).toContain('Tool execution blocked');
+    expect(t.sent).toContain('git handoff archive');
+  });
+
+  it("records the session's `git handoff write` under its own id", async () => {
+    const repo = await wired();
+    const t = await turn(repo, 'git handoff write gemini-notes -m "written from gemini"');
+    const me = /you are session ([A-Za-z0-9._:-]+)/.exec(t.sent)?.[1];
+    expect(me, 'the session start context reached the model').toBeTruthy();
+    const ref = 'refs/handoffs/main/gemini-notes';
+    expect(refOf(repo, ref), t.shown).not.toBeNull();
+    const trailers = repo.git(['log', '-1', '--format=%(trailers)', ref]).stdout;
+    expect(trailers).toContain(`Claude-Session-Id: ${me}`);
+    expect(trailers).toContain('Handoff-Client: gemini-cli');
+  });
+
+  it('shows no compaction reminder in a turn that changed nothing, and one in a turn that did', async () => {
+    const repo = await wired();
+    const quiet = await turn(repo, 'echo hi');
+    expect(quiet.shown).not.toContain(REMINDER);
+    expect(quiet.sent).not.toContain(REMINDER);
+    const changed = await turn(repo, 'echo x > changed.txt');
+    expect(count(changed.shown, REMINDER)).toBe(1);
+  });
+});

@@ -1,0 +1,236 @@
+// The sh front (bin/git-handoff-guard) against the full guard: every payload of the shell corpus, every client
+// fixture and a fast-check generator goes through both. The front runs as a real `sh` process beside a stand-in
+// `git-handoff` that captures what it is handed; where the front answers alone, its stdout must be the full guard's
+// answer byte for byte; where it hands over, the stand-in must get the payload byte for byte with the same argv.
+// Then: concurrent sessions appending at once lose no line, and the front's word list covers the guard's.
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { detectClient } from '../../src/guard/clients/index';
+import { GuardContext } from '../../src/guard/context';
+import { decide } from '../../src/guard/entry';
+import { readLedger } from '../../src/handoff/ledger';
+import { foreignWorld } from '../fuzz/world';
+import { makeRepo, ROOT, tempDir, type TestRepo } from '../helpers/repo';
+import { FIXTURES, ME, payload } from './helpers';
+
+const FRONT = path.join(ROOT, 'bin', 'git-handoff-guard');
+const HANDED = '__handed_to_the_full_guard__';
+
+/** The front copied beside a stand-in `git-handoff` that records its stdin and argv and prints HANDED. */
+function frontWithStandIn(): { front: string; capture: string } {
+  const bin = path.join(tempDir(), 'bin');
+  mkdirSync(bin);
+  const capture = path.join(bin, 'capture');
+  copyFileSync(FRONT, path.join(bin, 'git-handoff-guard'));
+  writeFileSync(path.join(bin, 'git-handoff'), `#!/bin/sh\ncat > "${capture}.in"\nprintf '%s\\n' "$@" > "${capture}.argv"\necho ${HANDED}\n`);
+  chmodSync(path.join(bin, 'git-handoff'), 0o755);
+  chmodSync(path.join(bin, 'git-handoff-guard'), 0o755);
+  return { front: path.join(bin, 'git-handoff-guard'), capture };
+}
+
+const CLIENT_OF: Record<string, string> = { 'claude-code': 'claude-code', 'gemini-cli': 'gemini-cli', codex: 'codex', cursor: 'cursor' };
+
+/** Env without any client process or session (the reference and the front see the same). */
+function cleanEnv(repo: TestRepo): NodeJS.ProcessEnv {
+  const env = { ...repo.env };
+  for (const k of ['CLAUDE_PID', 'GIT_HANDOFF_BYPASS', 'GIT_HANDOFF_SESSION']) delete env[k];
+  return env;
+}
+
+interface Tally {
+  alone: number;
+  handed: number;
+  wrong: string[];
+}
+
+/** The full guard's answer in-process (detect → parse → decide → render), as `git-handoff guard` prints it. */
+async function reference(repo: TestRepo, text: string): Promise<string> {
+  let p: unknown;
+  try {
+    p = JSON.parse(text);
+  } catch {
+    return '';
+  }
+  if (!p || typeof p !== 'object' || Array.isArray(p)) return '';
+  const adapter = detectClient(p as Record<string, unknown>);
+  const event = adapter.parse(p as Record<string, unknown>);
+  const out = adapter.render(event, await decide(new GuardContext(event, cleanEnv(repo))));
+  return out ? out + '\n' : '';
+}
+
+async function compare(repo: TestRepo, f: { front: string; capture: string }, text: string, client: string, t: Tally): Promise<void> {
+  rmSync(`${f.capture}.in`, { force: true });
+  const r = spawnSync('sh', [f.front, `--client=${client}`], { cwd: repo.dir, env: cleanEnv(repo), input: text, maxBuffer: 1 << 28 });
+  const out = r.stdout.toString('utf8');
+  const what = `${client} ${text.slice(0, 300)}`;
+  if (r.status !== 0) return void t.wrong.push(`${what}: exit ${r.status} ${r.stderr}`);
+  if (out === `${HANDED}\n`) {
+    t.handed++;
+    if (!readFileSync(`${f.capture}.in`).equals(Buffer.from(text, 'utf8'))) t.wrong.push(`${what}: handed over a changed payload`);
+    if (readFileSync(`${f.capture}.argv`, 'utf8') !== `guard\n--client=${client}\n`) t.wrong.push(`${what}: handed over changed arguments`);
+    return;
+  }
+  t.alone++;
+  const full = await reference(repo, text);
+  if (out !== full) t.wrong.push(`${what}: front ${JSON.stringify(out)} but the full guard ${JSON.stringify(full)}`);
+}
+
+/** A repository where the session is known, its lease fresh and the config cached: the front answers what it can. */
+async function world(): Promise<TestRepo> {
+  const repo = await foreignWorld();
+  mkdirSync(path.join(repo.dir, 'src'), { recursive: true });
+  writeFileSync(path.join(repo.dir, 'src', 'app.ts'), 'export const x = 1;\n');
+  mkdirSync(path.join(repo.dir, 'a b'), { recursive: true });
+  mkdirSync(path.join(repo.dir, 'caf\u00e9'), { recursive: true });
+  mkdirSync(path.join(repo.dir, 'x.git'), { recursive: true });
+  symlinkSync(path.join(repo.dir, 'memory'), path.join(repo.dir, 'notes-link'));
+  symlinkSync(path.join(repo.dir, 'memory', 'handoff-main-auth-refactor.md'), path.join(repo.dir, 'src', 'plain.ts'));
+  symlinkSync(path.join(repo.dir, '.git'), path.join(repo.dir, 'gitlink'));
+  await reference(repo, JSON.stringify(payload(repo, 'claude-code/pre-tool-use-write.json', {}, ME)));
+  return repo;
+}
+
+const freshBeat = (repo: TestRepo) => {
+  const dir = path.join(repo.dir, '.git', 'handoff', 'guard');
+  for (const f of readdirSync(dir).filter((x) => x.endsWith('.beat'))) writeFileSync(path.join(dir, f), `${Date.now()}\n`);
+};
+
+const FIXTURE_FILES = readdirSync(FIXTURES, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.json'));
+const CORPUS: Array<{ command: string }> = JSON.parse(readFileSync(path.join(ROOT, 'test', 'fuzz', 'fixtures', 'shell-corpus.json'), 'utf8'));
+const SHELL_SHAPES: Array<[string, string]> = [
+  ['claude-code', 'claude-code/pre-tool-use-bash.json'],
+  ['gemini-cli', 'gemini-cli/before-tool-shell.json'],
+  ['codex', 'codex/pre-tool-use-bash.json'],
+];
+
+describe('the sh front agrees with the full guard', () => {
+  it('on every client fixture (every session) and the whole shell corpus in each client shape', async () => {
+    const repo = await world();
+    const f = frontWithStandIn();
+    const t: Tally = { alone: 0, handed: 0, wrong: [] };
+    for (const fx of FIXTURE_FILES) {
+      const client = CLIENT_OF[fx.split('/')[0]];
+      for (const session of [ME, null]) {
+        freshBeat(repo);
+        await compare(repo, f, JSON.stringify(payload(repo, fx, {}, session)), client, t);
+      }
+    }
+    for (const e of CORPUS) {
+      for (const [client, fx] of SHELL_SHAPES) {
+        freshBeat(repo);
+        const p = payload(repo, fx, {}, ME);
+        await compare(repo, f, JSON.stringify({ ...p, tool_input: { ...(p.tool_input as object), command: e.command } }), client, t);
+      }
+    }
+    // for the report: how many the front answered alone, how many it handed over
+    console.log(`front vs full guard, fixtures + corpus: ${t.alone} answered alone, ${t.handed} handed over, ${t.wrong.length} disagreements`);
+    expect(t.wrong).toEqual([]);
+    expect(t.alone).toBeGreaterThan(20);
+    expect(t.handed).toBeGreaterThan(600);
+  }, 600_000);
+
+  it('on generated payloads: paths with spaces, quotes, unicode, .., symlinks, .git in names; escaped JSON; huge content', async () => {
+    const repo = await world();
+    const f = frontWithStandIn();
+    const t: Tally = { alone: 0, handed: 0, wrong: [] };
+    const segment = fc.constantFrom('src', 'a b', "it's", '"q"', 'caf\u00e9', '..', '.', 'memory', 'notes-link', 'gitlink', 'x.git', '.git', 'worktrees', 'handoff-main-auth-refactor.md', 'handoff-main-x.md', 'app.ts', 'plain.ts', 'new.ts', 'README.md', '$HOME', '`id`', 'a\\b', 'Memory', 'HANDOFF-main-a-b.md', 'refs', 'packed-refs', '');
+    const filePath = fc.tuple(fc.boolean(), fc.array(segment, { minLength: 1, maxLength: 4 })).map(([absolute, parts]) => (absolute ? `${repo.dir}/${parts.join('/')}` : parts.join('/')));
+    const word = fc.constantFrom('ls', '-la', 'cat', 'README.md', 'npm', 'test', 'echo', 'hi', '>', '>>', 'a.txt', 'git', 'status', 'commit', '-m', 'x', '&&', '|', ';', 'grep', 'caf\u00e9', '"q"', "'s'", '\\n', 'update-ref', 'refs/handoffs/main/x', 'rm', '-rf', 'memory', 'cp', 'sed', '-i', 'tee', '$X', 'find', '.', 'pwd', 'node', '-e', 'true', '\n');
+    const command = fc.oneof(fc.array(word, { minLength: 1, maxLength: 6 }).map((w) => w.join(' ')), fc.constantFrom(...CORPUS.map((e) => e.command)), fc.string({ maxLength: 40 }));
+    const content = fc.oneof(fc.string({ maxLength: 60 }), fc.constantFrom(`<!-- claude-session: ${ME} -->\n# note\n`, 'x'.repeat(300_000), 'caf\u00e9 "quoted" \\ back\n'));
+    const client = fc.constantFrom('claude-code', 'gemini-cli', 'codex');
+    const call = fc.record({ client, pre: fc.boolean(), shell: fc.boolean(), command, file: filePath, content, session: fc.constantFrom(ME, 'Upper-Case-ID', 'other-9b1e77d0-bbbb', ''), cwdSub: fc.constantFrom('', '/src', '/a b', '/nowhere', '/..', '/.git'), agent: fc.boolean(), patch: fc.array(fc.tuple(fc.constantFrom('Add File: ', 'Update File: ', 'Delete File: ', 'Move to: ', 'Add File:  ', 'Frobnicate: ', 'End of File', 'Begin Patch'), filePath), { maxLength: 3 }) });
+    const spelling = fc.constantFrom('compact', 'escaped-unicode', 'spaced', 'escaped-slashes', 'key-escape', 'duplicate-key', 'nested-key', 'pretty');
+    await fc.assert(
+      fc.asyncProperty(call, spelling, async (c, how) => {
+        const fx = c.shell ? Object.fromEntries(SHELL_SHAPES)[c.client] : { 'claude-code': 'claude-code/pre-tool-use-write.json', 'gemini-cli': 'gemini-cli/before-tool-write-file.json', codex: 'claude-code/pre-tool-use-edit.json' }[c.client]!;
+        const base = payload(repo, fx, {}, c.session);
+        const event = c.pre ? base.hook_event_name : { PreToolUse: 'PostToolUse', BeforeTool: 'AfterTool' }[base.hook_event_name as string];
+        const patch = ['*** Begin Patch', ...c.patch.flatMap(([op, file]) => [`*** ${op}${/File|Move/.test(op) ? file : ''}`, `+${c.content}`, '-x']), '*** End Patch'].join('\n');
+        const input = c.shell ? { ...(base.tool_input as object), command: c.command } : c.client === 'codex' && c.patch.length ? { command: patch } : { ...(base.tool_input as object), file_path: c.file, content: c.content };
+        if (c.client === 'codex' && !c.shell && c.patch.length) base.tool_name = 'apply_patch';
+        const p = { ...base, hook_event_name: event, cwd: repo.dir + c.cwdSub, tool_input: input, ...(c.agent && c.client === 'claude-code' ? { agent_id: 'agent-1' } : {}) };
+        freshBeat(repo);
+        await compare(repo, f, spell(p, how), c.client, t);
+      }),
+      { numRuns: 400 },
+    );
+    console.log(`front vs full guard, generated: ${t.alone} answered alone, ${t.handed} handed over, ${t.wrong.length} disagreements`);
+    expect(t.wrong).toEqual([]);
+    expect(t.alone).toBeGreaterThan(20);
+  }, 900_000);
+});
+
+/** One payload, spelled as a client might (or as an attacker would) spell its JSON. */
+function spell(p: Record<string, unknown>, how: string): string {
+  const compact = JSON.stringify(p);
+  switch (how) {
+    case 'escaped-unicode':
+      return compact.replace(/[\u007f-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    case 'spaced':
+      return JSON.stringify(p).replace(/":"/g, '": "');
+    case 'escaped-slashes':
+      return compact.replace(/\//g, '\\/');
+    case 'key-escape':
+      // the same key spelled with an escape, last wins in JSON.parse: a Read that is really a Bash
+      return compact.replace(/^\{/, '{"tool\\u005fname":"Read",').replace('"tool_name"', '"tool\\u005fname"');
+    case 'duplicate-key':
+      return compact.replace(/^\{/, '{"tool_name":"Read","hook_event_name":"Notification",');
+    case 'nested-key':
+      return compact.replace(/\}$/, ',"extra":{"file_path":"src/app.ts","command":"ls"}}');
+    case 'pretty':
+      return JSON.stringify(p, null, 2);
+    default:
+      return compact;
+  }
+}
+
+describe('the ledger under concurrent writers', () => {
+  it('loses no line when sessions (and one session from many processes) append at once, sh front and node alike', async () => {
+    const repo = makeRepo({ commit: true });
+    const sessions = ['par-a-1111', 'par-b-2222', 'par-c-3333'];
+    mkdirSync(path.join(repo.dir, 'src'));
+    // each session known, lease fresh, config cached: the front answers and appends alone
+    for (const s of sessions) await reference(repo, JSON.stringify(payload(repo, 'claude-code/pre-tool-use-write.json', { tool_input: { file_path: 'src/app.ts', content: 'x' } }, s)));
+    freshBeat(repo);
+    const PER = 40;
+    const script = (s: string, w: number) =>
+      `i=0; while [ $i -lt ${PER} ]; do printf '%s' '{"session_id":"${s}","cwd":"${repo.dir}","hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"src/w${w}-'$i'.ts","content":"x"}}' | sh ${FRONT} --client=claude-code || exit 1; i=$((i+1)); done`;
+    const writers: Array<[string, number]> = [];
+    for (const s of sessions) for (let w = 0; w < 3; w++) writers.push([s, w]);
+    // and the full guard (node) appending to the same files at the same time: a redirect is its to judge
+    const NODE_PER = 8;
+    const viaNode = (s: string) =>
+      `i=0; while [ $i -lt ${NODE_PER} ]; do printf '%s' '{"session_id":"${s}","cwd":"${repo.dir}","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"echo x > src/n-'$i'.ts"}}' | ${path.join(ROOT, 'bin', 'git-handoff')} guard --client=claude-code >/dev/null || exit 1; i=$((i+1)); done`;
+    const run = (cmd: string) => new Promise<number>((resolve) => spawn('sh', ['-c', cmd], { cwd: repo.dir, env: cleanEnv(repo), stdio: 'ignore' }).on('close', (c) => resolve(c ?? -1)));
+    const codes = await Promise.all([...writers.map(([s, w]) => run(script(s, w))), ...sessions.map((s) => run(viaNode(s)))]);
+    expect(codes.every((c) => c === 0)).toBe(true);
+    const raw = sessions.flatMap((s) => readFileSync(path.join(repo.dir, '.git', 'handoff', 'ledger', `${s}.jsonl`), 'utf8').split('\n').filter(Boolean));
+    // every line whole (parses), every intended path there exactly once
+    const parsed = raw.map((l) => JSON.parse(l));
+    const named = parsed.filter((e) => e.intent && /^src\/w\d-\d+\.ts$/.test(e.paths[0])).map((e) => `${e.session} ${e.paths[0]}`);
+    expect(named.length).toBe(sessions.length * 3 * PER);
+    expect(new Set(named).size).toBe(named.length);
+    const byNode = parsed.filter((e) => e.intent && /^src\/n-\d+\.ts$/.test(e.paths[0])).map((e) => `${e.session} ${e.paths[0]}`);
+    expect(new Set(byNode).size).toBe(sessions.length * NODE_PER);
+    // none ran yet, so none is a claim; once the files are written, all are
+    expect(readLedger(path.join(repo.dir, '.git')).flatMap((e) => e.paths ?? []).filter((p) => p.startsWith('src/w'))).toEqual([]);
+    for (const e of parsed.filter((x) => x.intent && x.paths[0].startsWith('src/w'))) writeFileSync(path.join(repo.dir, e.paths[0]), 'x');
+    expect(readLedger(path.join(repo.dir, '.git')).flatMap((e) => e.paths ?? []).filter((p) => p.startsWith('src/w')).length).toBe(sessions.length * 3 * PER);
+  }, 600_000);
+});
+
+describe('the front\'s word list', () => {
+  it('names every word the guard\'s cheap look (MAY_CONCERN in src/guard/event.ts) names', () => {
+    const src = readFileSync(path.join(ROOT, 'src', 'guard', 'event.ts'), 'utf8');
+    const re = /const MAY_CONCERN = \/(.*)\/;/.exec(src)![1];
+    const words = re.replace(/\\b\(|\)\\b/g, '|').split('|').filter((w) => w && !w.startsWith('\\'));
+    const front = readFileSync(FRONT, 'utf8');
+    const line = front.split('\n').find((l) => l.includes('*update-ref*'))!;
+    for (const w of [...words, '$']) expect(line, w).toContain(w === '>' || w === '$' ? `'${w}'` : `*${w}*`);
+    expect(words.length).toBeGreaterThan(15);
+  });
+});
