@@ -1,6 +1,6 @@
 // The first file `git-handoff guard` loads (dist/guard.cjs, a few KB): it reads the payload and answers the tool
 // calls no rule applies to (a Read, `npm test`) itself. Only the rest loads dist/fast.cjs, the full guard.
-import { firstLook, MAX_PAYLOAD, payloadOf, readStdinSync, stdinState } from './guard/first';
+import { firstLook, MAX_PAYLOAD, payloadOf, readStdinSync, stdinState, writeOut } from './guard/first';
 import { loadBundle } from './load';
 
 const stdin = readStdinSync(stdinState(), MAX_PAYLOAD);
@@ -14,4 +14,4 @@ if (stdin.done) {
   }
 }
 if (look.answer === undefined) (loadBundle(__dirname, 'fast.cjs', look.use) as typeof import('./fast')).guard(stdin);
-else if (look.answer !== null) process.stdout.write(look.answer + '\n');
+else if (look.answer !== null) writeOut(look.answer + '\n');

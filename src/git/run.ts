@@ -1,5 +1,5 @@
 // The only module that spawns git. Synchronous: a CLI call or a hook is a short sequence of git steps.
-import { spawnSync } from 'node:child_process';
+import type { spawnSync as SpawnSync } from 'node:child_process';
 import { HandoffError } from '../errors';
 
 export interface GitResult {
@@ -21,8 +21,13 @@ export interface GitOptions {
 // Git's messages are parsed (CAS failures, lock errors), so they must not be translated.
 const baseEnv = (): NodeJS.ProcessEnv => ({ ...process.env, LC_ALL: 'C', LANGUAGE: 'C', GIT_TERMINAL_PROMPT: '0' });
 
+// node:child_process is loaded at the first spawn, not with this module: the guard imports the store's readers
+// on paths that often start no git at all, and loading it costs every such run a millisecond or two.
+let spawner: typeof SpawnSync | null = null;
+
 function spawnGit(args: string[], opts: GitOptions, encoding: 'utf8' | 'buffer') {
-  return spawnSync('git', args, {
+  spawner ??= (require('node:child_process') as typeof import('node:child_process')).spawnSync;
+  return spawner('git', args, {
     cwd: opts.cwd,
     input: opts.input,
     env: opts.env ? { ...baseEnv(), ...opts.env } : baseEnv(),
@@ -32,7 +37,7 @@ function spawnGit(args: string[], opts: GitOptions, encoding: 'utf8' | 'buffer')
 }
 
 export function git(args: string[], opts: GitOptions = {}): GitResult {
-  const r = spawnGit(args, opts, 'utf8') as ReturnType<typeof spawnSync> & { stdout: string; stderr: string };
+  const r = spawnGit(args, opts, 'utf8') as ReturnType<typeof SpawnSync> & { stdout: string; stderr: string };
   if (r.error) spawnFailed(r.error);
   const res = { status: r.status ?? 128, stdout: r.stdout, stderr: r.stderr };
   return check(args, res, opts);

@@ -5,7 +5,7 @@ import { detectClient, namedClient } from './clients/index';
 import { GuardContext } from './context';
 import { mayConcernHandoffs, type ClientAdapter, type Decision, type GuardEvent } from './event';
 import { errorLine, failClosed, namesProtected } from './fail-closed';
-import { MAX_PAYLOAD, payloadOf, payloadProblems, stdinState, take, type StdinState } from './first';
+import { MAX_PAYLOAD, payloadOf, payloadProblems, stdinState, take, writeOut, type StdinState } from './first';
 import { clientPid, followLineage } from './lineage';
 import { guardLog, locate, untrusted } from './locate';
 import { deferToPlugin } from './plugin-active';
@@ -114,7 +114,7 @@ export async function runGuard(stdin: StdinState = stdinState()): Promise<number
   const closed = (why: string): boolean => {
     if (!parsed || parsed.event.kind !== 'pre-tool' || !namesProtected(parsed.event.action)) return false;
     const out = parsed.adapter.render(parsed.event, failClosed(why));
-    if (out) process.stdout.write(out + '\n');
+    if (out) writeOut(out + '\n');
     return true;
   };
   const watchdog = setTimeout(() => {
@@ -153,7 +153,7 @@ export async function runGuard(stdin: StdinState = stdinState()): Promise<number
     let decision = await decide(ctx);
     if (process.env.GIT_HANDOFF_BYPASS === '1') decision = await bypass(ctx, decision);
     const out = adapter.render(event, decision);
-    if (out) process.stdout.write(out + '\n');
+    if (out) writeOut(out + '\n');
   } catch (e) {
     const denied = closed(`it failed: ${errorLine(e)}`);
     guardLog(locate(where), `internal error: ${e instanceof Error ? (e.stack ?? e.message).split('\n').slice(0, 4).join('\n') : String(e)}; ${denied ? 'denied' : 'allowed'}`);

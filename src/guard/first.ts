@@ -1,7 +1,7 @@
 // The guard's first look, bundled alone into dist/guard.cjs (the file `git-handoff guard` loads first): read the
 // payload, parse it, and answer a tool call that cannot concern handoffs (or that writes this session's own handoff
 // file, which the file rule surely allows) without loading the other rules, the store or anything that starts git. Whatever it cannot settle (and any surprise) goes to the full guard in dist/fast.cjs.
-import { readFileSync, readSync } from 'node:fs';
+import { readFileSync, readSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { absent, recordIntents } from '../handoff/ledger';
 import { isKnownSession } from '../handoff/lineage-record';
@@ -70,6 +70,24 @@ export function payloadProblems(p: Record<string, unknown>): string[] {
   const input = p.tool_input;
   if (input && typeof input === 'object' && 'command' in input && typeof (input as { command: unknown }).command !== 'string') out.push('tool_input.command is not a string');
   return out;
+}
+
+/**
+ * Writes the guard's answer to fd 1 whole, with fs.writeSync: process.stdout on a pipe (how every client reads a
+ * hook) loads node's stream and socket modules, a few ms each run. A pipe set non-blocking is waited on; a closed
+ * one ends the write (never a throw).
+ */
+export function writeOut(text: string): void {
+  const buf = Buffer.from(text, 'utf8');
+  for (let off = 0, tries = 0; off < buf.length; ) {
+    try {
+      off += writeSync(1, buf, off);
+    } catch (e) {
+      // a client that stopped reading (EPIPE) gets nothing more; the guard never fails for it
+      if ((e as NodeJS.ErrnoException).code !== 'EAGAIN' || ++tries > 5000) return;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+    }
+  }
 }
 
 /**

@@ -1,6 +1,9 @@
 // Finding the repository, its handoff settings and this session's guard state without starting git: the guard
 // runs before every tool call, so it walks up for `.git` and keeps `git config` answers in a small cache.
 import { readFileSync, statSync } from 'node:fs';
+import { hmac } from '@noble/hashes/hmac';
+import { sha256 } from '@noble/hashes/sha2';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import type { Config } from '../git/config';
@@ -134,7 +137,6 @@ export function writeConfigCache(loc: Location, key: string, config: Config, env
 
 /** HMAC-SHA256 of a cache under this user's key (<cache dir>/git-handoff/cache-key, 0600, made on first use). */
 function macOf(key: string, entries: unknown, env: NodeJS.ProcessEnv): string {
-  const { createHmac, randomBytes } = require('node:crypto') as typeof import('node:crypto');
   const dir = path.join(env.XDG_CACHE_HOME || path.join(env.HOME || homedir(), '.cache'), 'git-handoff');
   const file = path.join(dir, 'cache-key');
   let secret: Buffer;
@@ -144,7 +146,8 @@ function macOf(key: string, entries: unknown, env: NodeJS.ProcessEnv): string {
     secret = readFileSync(file);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-    secret = randomBytes(32);
+    // node:crypto only here, once per user: loading it costs every guard run a few ms (the MAC below is pure JS)
+    secret = (require('node:crypto') as typeof import('node:crypto')).randomBytes(32);
     try {
       writeState(file, secret.toString('hex'), dir, true);
     } catch {
@@ -152,7 +155,7 @@ function macOf(key: string, entries: unknown, env: NodeJS.ProcessEnv): string {
     }
     secret = readFileSync(file);
   }
-  return createHmac('sha256', secret).update(JSON.stringify([key, entries])).digest('hex');
+  return bytesToHex(hmac(sha256, secret, utf8ToBytes(JSON.stringify([key, entries]))));
 }
 
 /** Replaces a JSON file under the repository's handoff state directory (no symlink followed, no foreign file written). */

@@ -205,6 +205,36 @@ describe('forged local state (16)', () => {
     expect(denial(await bash(repo, denied))).toBeNull();
   });
 
+  it('a forged guard-config.json cannot narrow handoff.protect for the sh front the clients run either', async () => {
+    const repo = await withHandoff();
+    repo.git(['config', 'handoff.protect', 'docs/**']);
+    mkdirSync(path.join(repo.dir, 'docs'));
+    // the front as a client runs it: `sh -c 'git-handoff-guard --client=claude-code'`, the payload on stdin
+    const front = (file: string) => {
+      const dir = path.join(repo.dir, '.git', 'handoff', 'guard');
+      for (const f of existsSync(dir) ? readdirSync(dir).filter((x) => x.endsWith('.beat')) : []) writeFileSync(path.join(dir, f), `${Date.now()}\n`);
+      const input = JSON.stringify(payload(repo, 'claude-code/pre-tool-use-write.json', { tool_input: { file_path: file, content: 'x' } }));
+      const out = execFileSync('sh', ['-c', `"${path.join(BIN, '..', 'git-handoff-guard')}" --client=claude-code`], { cwd: repo.dir, env: repo.env, input, encoding: 'utf8' });
+      return denial({ exitCode: 0, stdout: out.trim(), stderr: '', answer: out.trim() ? JSON.parse(out) : null });
+    };
+    // the session is seen, its lease fresh and the configuration cached (the front's conditions to answer alone)
+    await writeTool(repo, path.join(repo.dir, 'src', 'a.ts'), 'x');
+    expect(front('src/b.ts')).toBeNull();
+    expect(front('docs/notes.md')).toMatch(/protected handoff file/);
+    const file = path.join(repo.dir, '.git', 'handoff', 'guard-config.json');
+    const cache = JSON.parse(readFileSync(file, 'utf8'));
+    expect(JSON.stringify(cache.entries)).toMatch(/handoff\.protect/);
+    // the cache rewritten without handoff.protect, newer than every config file: still protected
+    writeFileSync(file, JSON.stringify({ ...cache, entries: cache.entries.filter(([k]: [string]) => k !== 'handoff.protect') }));
+    expect(front('docs/notes.md')).toMatch(/protected handoff file/);
+    // and from an included file, or the environment, all the same
+    repo.git(['config', '--unset', 'handoff.protect']);
+    writeFileSync(path.join(repo.home, 'extra.gitconfig'), '[handoff]\n\tprotect = docs/**\n');
+    repo.git(['config', 'include.path', path.join(repo.home, 'extra.gitconfig')]);
+    await writeTool(repo, path.join(repo.dir, 'src', 'a.ts'), 'x');
+    expect(front('docs/notes.md')).toMatch(/protected handoff file/);
+  });
+
   it('the guard refuses writing its own records by shell or by the Write tool', async () => {
     const repo = await withHandoff();
     for (const command of [

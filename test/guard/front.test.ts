@@ -12,23 +12,36 @@ import { detectClient } from '../../src/guard/clients/index';
 import { GuardContext } from '../../src/guard/context';
 import { decide } from '../../src/guard/entry';
 import { readLedger } from '../../src/handoff/ledger';
-import { foreignWorld } from '../fuzz/world';
+import { STOPWORDS } from '../../src/handoff/names';
+import { foreignWorld, OWN_FILE } from '../fuzz/world';
 import { makeRepo, ROOT, tempDir, type TestRepo } from '../helpers/repo';
 import { FIXTURES, ME, payload } from './helpers';
 
 const FRONT = path.join(ROOT, 'bin', 'git-handoff-guard');
 const HANDED = '__handed_to_the_full_guard__';
 
-/** The front copied beside a stand-in `git-handoff` that records its stdin and argv and prints HANDED. */
-function frontWithStandIn(): { front: string; capture: string } {
-  const bin = path.join(tempDir(), 'bin');
+/**
+ * The front copied beside stand-ins that record their stdin and argv and print HANDED: `dist/guard.cjs` (run by
+ * node, what the front hands over to) and, for a copy without dist/, the `git-handoff` launcher.
+ */
+function frontWithStandIn(withDist = true): { front: string; capture: string; viaNode: boolean } {
+  const root = tempDir();
+  const bin = path.join(root, 'bin');
   mkdirSync(bin);
   const capture = path.join(bin, 'capture');
   copyFileSync(FRONT, path.join(bin, 'git-handoff-guard'));
   writeFileSync(path.join(bin, 'git-handoff'), `#!/bin/sh\ncat > "${capture}.in"\nprintf '%s\\n' "$@" > "${capture}.argv"\necho ${HANDED}\n`);
+  if (withDist) {
+    mkdirSync(path.join(root, 'dist'));
+    writeFileSync(
+      path.join(root, 'dist', 'guard.cjs'),
+      `const fs = require('node:fs');\nfs.writeFileSync(${JSON.stringify(`${capture}.in`)}, fs.readFileSync(0));\n` +
+        `fs.writeFileSync(${JSON.stringify(`${capture}.argv`)}, process.argv.slice(2).map((a) => a + '\\n').join(''));\nconsole.log(${JSON.stringify(HANDED)});\n`,
+    );
+  }
   chmodSync(path.join(bin, 'git-handoff'), 0o755);
   chmodSync(path.join(bin, 'git-handoff-guard'), 0o755);
-  return { front: path.join(bin, 'git-handoff-guard'), capture };
+  return { front: path.join(bin, 'git-handoff-guard'), capture, viaNode: withDist };
 }
 
 const CLIENT_OF: Record<string, string> = { 'claude-code': 'claude-code', 'gemini-cli': 'gemini-cli', codex: 'codex', cursor: 'cursor' };
@@ -61,7 +74,10 @@ async function reference(repo: TestRepo, text: string): Promise<string> {
   return out ? out + '\n' : '';
 }
 
-async function compare(repo: TestRepo, f: { front: string; capture: string }, text: string, client: string, t: Tally): Promise<void> {
+/** What the full guard is handed: the payload but for its trailing newlines, with one newline after it when node gets it straight. */
+const handedForm = (text: string, viaNode: boolean) => Buffer.from(text.replace(/\n+$/, '') + (viaNode ? '\n' : ''), 'utf8');
+
+async function compare(repo: TestRepo, f: { front: string; capture: string; viaNode: boolean }, text: string, client: string, t: Tally): Promise<void> {
   rmSync(`${f.capture}.in`, { force: true });
   const r = spawnSync('sh', [f.front, `--client=${client}`], { cwd: repo.dir, env: cleanEnv(repo), input: text, maxBuffer: 1 << 28 });
   const out = r.stdout.toString('utf8');
@@ -69,7 +85,7 @@ async function compare(repo: TestRepo, f: { front: string; capture: string }, te
   if (r.status !== 0) return void t.wrong.push(`${what}: exit ${r.status} ${r.stderr}`);
   if (out === `${HANDED}\n`) {
     t.handed++;
-    if (!readFileSync(`${f.capture}.in`).equals(Buffer.from(text, 'utf8'))) t.wrong.push(`${what}: handed over a changed payload`);
+    if (!readFileSync(`${f.capture}.in`).equals(handedForm(text, f.viaNode))) t.wrong.push(`${what}: handed over a changed payload`);
     if (readFileSync(`${f.capture}.argv`, 'utf8') !== `guard\n--client=${client}\n`) t.wrong.push(`${what}: handed over changed arguments`);
     return;
   }
@@ -89,6 +105,17 @@ async function world(): Promise<TestRepo> {
   symlinkSync(path.join(repo.dir, 'memory'), path.join(repo.dir, 'notes-link'));
   symlinkSync(path.join(repo.dir, 'memory', 'handoff-main-auth-refactor.md'), path.join(repo.dir, 'src', 'plain.ts'));
   symlinkSync(path.join(repo.dir, '.git'), path.join(repo.dir, 'gitlink'));
+  // this session's own protected files as the front must read them (OWN_FILE is one), and ones it must not trust
+  const mark = `<!-- claude-session: ${ME} -->`;
+  writeFileSync(path.join(repo.dir, 'memory', 'handoff-feat-auth-fix.md'), `${mark}\nmine\n`);
+  writeFileSync(path.join(repo.dir, 'memory', 'handoff-main-nul-notes.md'), `${mark.slice(0, 30)}\0${mark.slice(30)}\nmine?\n`);
+  writeFileSync(path.join(repo.dir, 'memory', 'handoff-main-crlf-notes.md'), `${mark}\r\nmine\r\n`);
+  writeFileSync(path.join(repo.dir, 'memory', 'handoff-main-bom-notes.md'), `\ufeff${mark}\nmine\n`);
+  writeFileSync(path.join(repo.dir, 'memory', 'handoff-main-fix-test.md'), `${mark}\nno valid topic\n`);
+  writeFileSync(path.join(repo.dir, 'memory', 'handoff-main-marker-only.md'), mark);
+  symlinkSync(path.join(repo.dir, OWN_FILE), path.join(repo.dir, 'memory', 'handoff-main-link-notes.md'));
+  mkdirSync(path.join(repo.dir, '.git', 'memory'));
+  writeFileSync(path.join(repo.dir, '.git', 'memory', 'handoff-main-in-git.md'), `${mark}\n`);
   await reference(repo, JSON.stringify(payload(repo, 'claude-code/pre-tool-use-write.json', {}, ME)));
   return repo;
 }
@@ -110,12 +137,16 @@ describe('the sh front agrees with the full guard', () => {
   it('on every client fixture (every session) and the whole shell corpus in each client shape', async () => {
     const repo = await world();
     const f = frontWithStandIn();
+    // a copy without dist/ (a source checkout before its build) hands over to the launcher instead
+    const launcherOnly = frontWithStandIn(false);
     const t: Tally = { alone: 0, handed: 0, wrong: [] };
     for (const fx of FIXTURE_FILES) {
       const client = CLIENT_OF[fx.split('/')[0]];
       for (const session of [ME, null]) {
-        freshBeat(repo);
-        await compare(repo, f, JSON.stringify(payload(repo, fx, {}, session)), client, t);
+        for (const via of [f, launcherOnly]) {
+          freshBeat(repo);
+          await compare(repo, via, JSON.stringify(payload(repo, fx, {}, session)) + (via === f ? '' : '\n\n'), client, t);
+        }
       }
     }
     for (const e of CORPUS) {
@@ -132,15 +163,92 @@ describe('the sh front agrees with the full guard', () => {
     expect(t.handed).toBeGreaterThan(600);
   }, 600_000);
 
+  it('answers a Write of this session\'s own handoff file alone in every client\'s shape, as the full guard does, and records it', async () => {
+    const repo = await world();
+    const f = frontWithStandIn();
+    const real = frontWithStandIn(true);
+    // the real front beside the real dist/: what it appends is read back
+    copyFileSync(FRONT, real.front);
+    rmSync(path.join(path.dirname(real.front), '..', 'dist'), { recursive: true });
+    symlinkSync(path.join(ROOT, 'dist'), path.join(path.dirname(real.front), '..', 'dist'));
+    const mark = `<!-- claude-session: ${ME} -->`;
+    const body = `${mark}\n# my own note\n\nGoal: \"quoted\" and caf\u00e9.\n`;
+    const calls: Array<[string, Record<string, unknown>]> = [
+      ['claude-code', payload(repo, 'claude-code/pre-tool-use-write.json', { tool_input: { file_path: OWN_FILE, content: body } })],
+      ['claude-code', payload(repo, 'claude-code/pre-tool-use-write.json', { tool_input: { file_path: path.join(repo.dir, OWN_FILE), content: mark } })],
+      ['gemini-cli', payload(repo, 'gemini-cli/before-tool-write-file.json', { tool_input: { file_path: OWN_FILE, content: body } })],
+      ['codex', { ...payload(repo, 'codex/pre-tool-use-apply-patch.json'), tool_input: { command: ['*** Begin Patch', `*** Add File: ${OWN_FILE}`, ...body.split('\n').map((l) => `+${l}`), '*** End Patch'].join('\n') } }],
+      ['codex', { ...payload(repo, 'codex/pre-tool-use-apply-patch.json'), tool_input: { command: ['*** Begin Patch', '*** Add File: src/new.ts', '+x', `*** Add File: ${OWN_FILE}`, `+${mark}`, '*** End Patch'].join('\n') } }],
+    ];
+    const t: Tally = { alone: 0, handed: 0, wrong: [] };
+    for (const [client, p] of calls) {
+      freshBeat(repo);
+      await compare(repo, f, JSON.stringify(p), client, t);
+    }
+    expect(t.wrong).toEqual([]);
+    expect(t.alone).toBe(calls.length);
+    // and the real front appends the intent the full guard would (the file is there: nothing is gone)
+    const ledger = path.join(repo.dir, '.git', 'handoff', 'ledger', `${ME}.jsonl`);
+    const before = readFileSync(ledger, 'utf8').split('\n').filter(Boolean).length;
+    freshBeat(repo);
+    const r = spawnSync('sh', [real.front, '--client=claude-code'], { cwd: repo.dir, env: cleanEnv(repo), input: JSON.stringify(calls[0][1]) });
+    expect(r.status).toBe(0);
+    expect(r.stdout.toString()).toBe('');
+    const lines = readFileSync(ledger, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    expect(lines.length).toBe(before + 1);
+    expect(lines.at(-1)).toMatchObject({ session: ME, worktree: repo.dir, paths: [OWN_FILE], intent: true });
+    expect(lines.at(-1).gone).toBeUndefined();
+    // another session's file, a new file, a marker that is not line 1's exactly: the full guard's
+    for (const [file, content] of [['memory/handoff-main-auth-refactor.md', body], ['memory/handoff-main-new-notes.md', body], ['memory/handoff-main-nul-notes.md', body], [OWN_FILE, `${mark} \n`], [OWN_FILE, `x\n${mark}\n`]]) {
+      const h: Tally = { alone: 0, handed: 0, wrong: [] };
+      freshBeat(repo);
+      await compare(repo, f, JSON.stringify(payload(repo, 'claude-code/pre-tool-use-write.json', { tool_input: { file_path: file, content } })), 'claude-code', h);
+      expect(h, `${file} ${JSON.stringify(content)}`).toEqual({ alone: 0, handed: 1, wrong: [] });
+    }
+    // generated near-misses of an own file: names, directories, markers and spellings around the one the front answers
+    const g: Tally = { alone: 0, handed: 0, wrong: [] };
+    const name = fc.constantFrom('handoff-main-my-own-note.md', 'handoff-feat-auth-fix.md', 'handoff-main-nul-notes.md', 'handoff-main-crlf-notes.md', 'handoff-main-bom-notes.md', 'handoff-main-fix-test.md', 'handoff-main-marker-only.md', 'handoff-main-link-notes.md', 'handoff-main-in-git.md', 'handoff-main-auth-refactor.md', 'handoff-main-new-notes.md', 'handoff-x.md', 'Handoff-main-my-own-note.md', 'handoff-main-my-own-note.MD');
+    const dir = fc.constantFrom('memory', `${repo.dir}/memory`, 'src/../memory', './memory', 'memory/', 'memory//', 'notes-link', '.git/memory', 'Memory', 'gitlink/../memory');
+    const text = fc.constantFrom(body, mark, `${mark}\r\n`, `${mark}\t\n`, `${mark} \n`, ` ${mark}\n`, `\ufeff${mark}\n`, `<!--claude-session: ${ME}-->\n`, `${mark.replace(ME, ME.toUpperCase())}\n`, `${mark}x\n`, '');
+    const how = fc.constantFrom('compact', 'escaped-unicode', 'spaced', 'escaped-slashes', 'pretty');
+    await fc.assert(
+      // an own file the front answers, with at most one thing about it changed (so most runs sit right at the edge)
+      fc.asyncProperty(
+        fc.constantFrom('claude-code', 'gemini-cli', 'codex'),
+        fc.record({ d: fc.constantFrom('memory', `${repo.dir}/memory`), n: fc.constantFrom('handoff-main-my-own-note.md', 'handoff-feat-auth-fix.md'), c: fc.constantFrom(body, mark), spelling: fc.constantFrom('compact', 'spaced', 'pretty') }),
+        fc.oneof(fc.constant({}), fc.record({ d: dir }), fc.record({ n: name }), fc.record({ c: text }), fc.record({ spelling: how })),
+        async (client, own, change) => {
+          const { d, n, c, spelling } = { ...own, ...change };
+          const file = `${d.replace(/\/+$/, '')}/${n}`;
+          const p =
+            client === 'codex'
+              ? { ...payload(repo, 'codex/pre-tool-use-apply-patch.json'), tool_input: { command: ['*** Begin Patch', `*** Add File: ${file}`, ...c.split('\n').map((l) => `+${l}`), '*** End Patch'].join('\n') } }
+              : payload(repo, client === 'gemini-cli' ? 'gemini-cli/before-tool-write-file.json' : 'claude-code/pre-tool-use-write.json', { tool_input: { file_path: file, content: c } });
+          freshBeat(repo);
+          await compare(repo, f, spell(p, spelling), client, g);
+        },
+      ),
+      { numRuns: 250 },
+    );
+    console.log(`front vs full guard, own-file near-misses: ${g.alone} answered alone, ${g.handed} handed over, ${g.wrong.length} disagreements`);
+    expect(g.wrong).toEqual([]);
+    expect(g.alone).toBeGreaterThan(10);
+  }, 600_000);
+
   it('on generated payloads: paths with spaces, quotes, unicode, .., symlinks, .git in names; escaped JSON; huge content', async () => {
     const repo = await world();
     const f = frontWithStandIn();
     const t: Tally = { alone: 0, handed: 0, wrong: [] };
-    const segment = fc.constantFrom('src', 'a b', "it's", '"q"', 'caf\u00e9', '..', '.', 'memory', 'notes-link', 'gitlink', 'x.git', '.git', 'worktrees', 'handoff-main-auth-refactor.md', 'handoff-main-x.md', 'app.ts', 'plain.ts', 'new.ts', 'README.md', '$HOME', '`id`', 'a\\b', 'Memory', 'HANDOFF-main-a-b.md', 'refs', 'packed-refs', '');
-    const filePath = fc.tuple(fc.boolean(), fc.array(segment, { minLength: 1, maxLength: 4 })).map(([absolute, parts]) => (absolute ? `${repo.dir}/${parts.join('/')}` : parts.join('/')));
+    const segment = fc.constantFrom('src', 'a b', "it's", '"q"', 'caf\u00e9', '..', '.', 'memory', 'notes-link', 'gitlink', 'x.git', '.git', 'worktrees', 'handoff-main-auth-refactor.md', 'handoff-main-x.md', 'app.ts', 'plain.ts', 'new.ts', 'README.md', '$HOME', '`id`', 'a\\b', 'Memory', 'HANDOFF-main-a-b.md', 'refs', 'packed-refs', '', 'handoff-main-my-own-note.md', 'handoff-feat-auth-fix.md', 'handoff-main-nul-notes.md', 'handoff-main-crlf-notes.md', 'handoff-main-bom-notes.md', 'handoff-main-fix-test.md', 'handoff-main-marker-only.md', 'handoff-main-link-notes.md', 'handoff-main-in-git.md', 'handoff-main-new-notes.md');
+    const anyPath = fc.tuple(fc.boolean(), fc.array(segment, { minLength: 1, maxLength: 4 })).map(([absolute, parts]) => (absolute ? `${repo.dir}/${parts.join('/')}` : parts.join('/')));
+    const filePath = fc.oneof(anyPath, fc.tuple(fc.boolean(), fc.constantFrom('memory', 'src/../memory', 'notes-link', '.git/memory', 'Memory'), segment).map(([absolute, dir, name]) => `${absolute ? `${repo.dir}/` : ''}${dir}/${name}`));
     const word = fc.constantFrom('ls', '-la', 'cat', 'README.md', 'npm', 'test', 'echo', 'hi', '>', '>>', 'a.txt', 'git', 'status', 'commit', '-m', 'x', '&&', '|', ';', 'grep', 'caf\u00e9', '"q"', "'s'", '\\n', 'update-ref', 'refs/handoffs/main/x', 'rm', '-rf', 'memory', 'cp', 'sed', '-i', 'tee', '$X', 'find', '.', 'pwd', 'node', '-e', 'true', '\n');
     const command = fc.oneof(fc.array(word, { minLength: 1, maxLength: 6 }).map((w) => w.join(' ')), fc.constantFrom(...CORPUS.map((e) => e.command)), fc.string({ maxLength: 40 }));
-    const content = fc.oneof(fc.string({ maxLength: 60 }), fc.constantFrom(`<!-- claude-session: ${ME} -->\n# note\n`, 'x'.repeat(300_000), 'caf\u00e9 "quoted" \\ back\n'));
+    const mark = `<!-- claude-session: ${ME} -->`;
+    const content = fc.oneof(
+      fc.string({ maxLength: 60 }),
+      fc.constantFrom(`${mark}\n# note\n`, mark, `${mark}\r\n# note`, `${mark}\t\n`, `${mark} x\n`, `\ufeff${mark}\n`, `${mark.replace(ME, 'other-9b1e77d0-bbbb')}\n`, `${mark}\n${'x'.repeat(70_000)}`, 'x'.repeat(300_000), 'caf\u00e9 "quoted" \\ back\n'),
+    );
     const client = fc.constantFrom('claude-code', 'gemini-cli', 'codex');
     const call = fc.record({ client, pre: fc.boolean(), shell: fc.boolean(), command, file: filePath, content, session: fc.constantFrom(ME, 'Upper-Case-ID', 'other-9b1e77d0-bbbb', ''), cwdSub: fc.constantFrom('', '/src', '/a b', '/nowhere', '/..', '/.git'), agent: fc.boolean(), patch: fc.array(fc.tuple(fc.constantFrom('Add File: ', 'Update File: ', 'Delete File: ', 'Move to: ', 'Add File:  ', 'Frobnicate: ', 'End of File', 'Begin Patch'), filePath), { maxLength: 3 }) });
     const spelling = fc.constantFrom('compact', 'escaped-unicode', 'spaced', 'escaped-slashes', 'key-escape', 'duplicate-key', 'nested-key', 'pretty');
@@ -224,6 +332,13 @@ describe('the ledger under concurrent writers', () => {
 });
 
 describe('the front\'s word list', () => {
+  it('names the stopwords of src/handoff/names.ts, where it reads a handoff file\'s topic', () => {
+    const front = readFileSync(FRONT, 'utf8');
+    const line = front.split('\n').find((l) => l.includes('case $word in'))!;
+    const words = /case \$word in ([^)]*)\)/.exec(line)![1].split('|').map((w) => w.trim());
+    expect(new Set(words)).toEqual(STOPWORDS);
+  });
+
   it('names every word the guard\'s cheap look (MAY_CONCERN in src/guard/event.ts) names', () => {
     const src = readFileSync(path.join(ROOT, 'src', 'guard', 'event.ts'), 'utf8');
     const re = /const MAY_CONCERN = \/(.*)\/;/.exec(src)![1];
