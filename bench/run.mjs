@@ -19,6 +19,9 @@ const machine = {
   node: process.version,
   git: execSync('git --version', { encoding: 'utf8' }).trim(),
   loadBefore: os.loadavg().map((l) => l.toFixed(2)).join(' '),
+  // node reads and parses this whole file at every start, `node -e ''` included: a system bundle is most of a
+  // node start, so it moves every ratio against that baseline (the guard's own node starts without it)
+  extraCaCerts: process.env.NODE_EXTRA_CA_CERTS || null,
 };
 const rows = [];
 const parts = { calls: () => benchToolCalls({ runs }), guard: () => benchGuardRows({ runs }), store: () => benchStore({ runs }), list: () => benchList({ runs }), commit: () => benchCommit({ runs }) };
@@ -43,6 +46,7 @@ if (f.json) {
   const line = (t) => '| ' + t.map((c, i) => c + ' '.repeat(widths[i] - [...c].length)).join(' | ') + ' |';
   const out = [
     `git-handoff bench — ${machine.date} — ${machine.cpu} — node ${machine.node} — ${machine.git} — load ${machine.loadBefore} → ${machine.loadAfter}`,
+    `NODE_EXTRA_CA_CERTS: ${machine.extraCaCerts ? `${machine.extraCaCerts} (read by every node start, the baseline's included; not by the guard's)` : 'not set'}`,
     'time: medians of wall time; baselines timed in the same run, interleaved with the measured command.',
     'cpu ratio: mean CPU time (user + system of the whole process tree) against the baseline\'s, which machine load barely moves.',
     line(table[0]),

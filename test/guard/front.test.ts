@@ -235,6 +235,22 @@ describe('the sh front agrees with the full guard', () => {
     expect(g.alone).toBeGreaterThan(10);
   }, 600_000);
 
+  it('starts node without NODE_EXTRA_CA_CERTS (read at every node start; the guard opens no TLS connection)', async () => {
+    const repo = await world();
+    const real = frontWithStandIn(true);
+    rmSync(path.join(path.dirname(real.front), '..', 'dist'), { recursive: true });
+    symlinkSync(path.join(ROOT, 'dist'), path.join(path.dirname(real.front), '..', 'dist'));
+    const refused = JSON.stringify(payload(repo, 'claude-code/pre-tool-use-bash.json', { tool_input: { command: 'git update-ref -d refs/handoffs/main/auth-refactor' } }));
+    // a missing file makes node warn on stderr at start: the hook would print it before every handed-over call
+    const env = { ...cleanEnv(repo), NODE_EXTRA_CA_CERTS: path.join(repo.home, 'no-such-bundle.pem') };
+    expect(spawnSync(process.execPath, ['-e', ''], { env }).stderr.toString()).toMatch(/extra certs/);
+    const r = spawnSync('sh', [real.front, '--client=claude-code'], { cwd: repo.dir, env, input: refused });
+    expect(r.status).toBe(0);
+    expect(r.stderr.toString()).toBe('');
+    expect(JSON.parse(r.stdout.toString()).hookSpecificOutput.permissionDecision).toBe('deny');
+    expect(r.stdout.toString()).toBe(await reference(repo, refused));
+  });
+
   it('on generated payloads: paths with spaces, quotes, unicode, .., symlinks, .git in names; escaped JSON; huge content', async () => {
     const repo = await world();
     const f = frontWithStandIn();
