@@ -69,8 +69,11 @@ export const str = (v: unknown): string | null => (typeof v === 'string' ? v : n
 export const own = <T>(table: Record<string, T>, key: string): T | undefined => (Object.hasOwn(table, key) ? table[key] : undefined);
 export const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 
+/** Text as one single-quoted POSIX shell word, whatever it holds. */
+export const shellQuote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
+
 /** One argv element as a POSIX shell word (an argv-style command is read back by the shell tokenizer). */
-export const shellWord = (a: string) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
+export const shellWord = (a: string) => (/^[\w@%+=:,./-]+$/.test(a) ? a : shellQuote(a));
 
 /** Claude Code and Codex share tool names and input shapes; this maps one tool call to its action. */
 export function commonToolAction(tool: string | null, input: Record<string, unknown>, cwd: string): ToolAction {

@@ -4,6 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
+import { shellQuote } from './event';
 
 export const PLUGIN_FLAG = '--plugin';
 const NAME = 'git-handoff';
@@ -121,8 +122,6 @@ export function deferToPlugin(argv: readonly string[], client: string, cwd: stri
   return !argv.includes(PLUGIN_FLAG) && pluginAnswers(client, cwd, env);
 }
 
-const sq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-
 /**
  * Gemini CLI puts no extension folder on its shell's PATH: a `git handoff` command checked by the extension's own
  * guard gets the extension's bin/ (beside this bundle) put first, so it runs with no git-handoff installed.
@@ -130,5 +129,5 @@ const sq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 export function pluginPathPrefix(client: string, env: Env, argv: string[] = process.argv, binDir = path.resolve(__dirname, '..', 'bin')): string | null {
   if (client !== 'gemini-cli' || !argv.includes(PLUGIN_FLAG) || !existsSync(path.join(binDir, 'git-handoff'))) return null;
   if ((env.PATH ?? '').split(path.delimiter).includes(binDir)) return null;
-  return `export PATH=${sq(binDir)}:"$PATH";`;
+  return `export PATH=${shellQuote(binDir)}:"$PATH";`;
 }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { HandoffError } from '../errors';
 import type { Repo } from '../git/repo';
 import type { DoctorItem } from '../wiring';
+import { shellQuote } from '../guard/event';
 
 export const HOOK_NAMES = ['prepare-commit-msg', 'commit-msg', 'pre-commit', 'pre-push', 'reference-transaction'] as const;
 export type HookName = (typeof HOOK_NAMES)[number];
@@ -33,11 +34,9 @@ function templatePath(): string {
   throw new HandoffError('internal', 'stub-missing', `the hook stub template git-hooks/stub.sh is missing next to ${__dirname}; reinstall git-handoff`);
 }
 
-const sq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-
 /** The stub's text with the launcher's absolute path recorded (the stub falls back to git-handoff on PATH). */
 export function stubText(launcher = defaultLauncher()): string {
-  return readFileSync(templatePath(), 'utf8').replace(BIN_LINE, () => `GIT_HANDOFF_BIN=${sq(launcher)}`);
+  return readFileSync(templatePath(), 'utf8').replace(BIN_LINE, () => `GIT_HANDOFF_BIN=${shellQuote(launcher)}`);
 }
 
 const exists = (p: string) => {
