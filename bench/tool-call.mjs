@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Per tool call (issue 16): every hook command `install --agent <client>` wires for one tool call, run as the
-// client runs it (`sh -c`, the payload on stdin: before the tool, then after it), summed, against `node -e ''`.
+// client runs it (the payload on stdin, before the tool, then after it; Claude Code starts each through `/bin/sh -c`,
+// Gemini CLI and Codex through `bash -c`, as execve traces of the real clients show), summed, against `node -e ''`.
 // A session in the middle of its work: it has been seen and its lease is fresh (a first call and a lease refresh
 // once a minute take the full guard; the median is an ordinary call).
 //   node bench/tool-call.mjs [--client claude,gemini,codex] [--runs N] [--json]
@@ -15,9 +16,9 @@ const OWN = 'memory/handoff-main-auth-refactor.md';
 const MARKER = `<!-- claude-session: ${ME} -->`;
 
 const CLIENTS = {
-  claude: { name: 'Claude Code', settings: '.claude/settings.json', pre: 'PreToolUse', post: 'PostToolUse', fixture: 'claude-code/pre-tool-use-bash.json' },
-  gemini: { name: 'Gemini CLI', settings: '.gemini/settings.json', pre: 'BeforeTool', post: 'AfterTool', fixture: 'gemini-cli/before-tool-shell.json' },
-  codex: { name: 'Codex', settings: '.codex/hooks.json', pre: 'PreToolUse', post: 'PostToolUse', fixture: 'codex/pre-tool-use-bash.json' },
+  claude: { name: 'Claude Code', shell: '/bin/sh', settings: '.claude/settings.json', pre: 'PreToolUse', post: 'PostToolUse', fixture: 'claude-code/pre-tool-use-bash.json' },
+  gemini: { name: 'Gemini CLI', shell: 'bash', settings: '.gemini/settings.json', pre: 'BeforeTool', post: 'AfterTool', fixture: 'gemini-cli/before-tool-shell.json' },
+  codex: { name: 'Codex', shell: 'bash', settings: '.codex/hooks.json', pre: 'PreToolUse', post: 'PostToolUse', fixture: 'codex/pre-tool-use-bash.json' },
 };
 
 const patch = (op, file, lines) => ({ tool: 'apply_patch', input: { command: ['*** Begin Patch', `*** ${op} File: ${file}`, ...lines, '*** End Patch'].join('\n') } });
@@ -63,7 +64,9 @@ function wiredRepo(client) {
   timeSync('git', ['handoff', 'install', '--agent', client], { cwd: repo.dir, env });
   const settings = JSON.parse(readFileSync(path.join(repo.dir, CLIENTS[client].settings), 'utf8'));
   const base = JSON.parse(readFileSync(path.join(ROOT, 'fixtures', 'hook-payloads', CLIENTS[client].fixture), 'utf8').split('/home/user/my-project').join(repo.dir));
-  return { repo, env, settings, base };
+  // Gemini CLI adds these to every hook's environment (its hook runner); the others add none
+  if (client === 'gemini') Object.assign(env, { GEMINI_PROJECT_DIR: repo.dir, GEMINI_CWD: repo.dir, CLAUDE_PROJECT_DIR: repo.dir });
+  return { repo, env, settings, base, shell: CLIENTS[client].shell };
 }
 
 /** The hook runs of one tool call: [command, payload] for each wired hook, before and after the tool. */
@@ -75,7 +78,9 @@ function runsOf(w, client, call, session = ME) {
   return [...hooksFor(w.settings, c.pre, tool).map((cmd) => [cmd, JSON.stringify(pre)]), ...hooksFor(w.settings, c.post, tool).map((cmd) => [cmd, JSON.stringify(post)])];
 }
 
-const runAll = (w, hooks) => hooks.reduce((ms, [cmd, input]) => ms + timeSync('sh', ['-c', cmd], { cwd: w.repo.dir, env: w.env, input, allowFail: true }).ms, 0);
+/** One hook run as the client starts it: its shell, `-c`, the command; the payload on stdin. */
+const runHook = (w, cmd, input) => timeSync(w.shell, ['-c', cmd], { cwd: w.repo.dir, env: w.env, input, allowFail: true });
+const runAll = (w, hooks) => hooks.reduce((ms, [cmd, input]) => ms + runHook(w, cmd, input).ms, 0);
 
 export function benchToolCalls({ runs, clients } = {}) {
   const rows = [];
@@ -87,7 +92,7 @@ export function benchToolCalls({ runs, clients } = {}) {
       writeFileSync(path.join(w.repo.dir, 'src', 'theirs.ts'), 'x\n');
       for (const call of CALLS) {
         const hooks = runsOf(w, client, call);
-        const first = hooks.map(([cmd, input]) => timeSync('sh', ['-c', cmd], { cwd: w.repo.dir, env: w.env, input, allowFail: true }));
+        const first = hooks.map(([cmd, input]) => runHook(w, cmd, input));
         const said = first.map((r) => String(r.stdout).trim()).filter(Boolean).join(' ');
         const answer = /deny/.test(said) ? 'refused' : 'allowed';
         const r = interleave(Number(runs ?? 21), () => runAll(w, hooks), nodeFloor(w.repo.env));

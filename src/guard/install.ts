@@ -13,12 +13,14 @@ import { pluginAnswers } from './plugin-active';
 
 export type Agent = 'claude' | 'gemini' | 'codex';
 
-interface Wiring {
+export interface Wiring {
   /** the client, as the guard's --client= argument names it */
   client: 'claude-code' | 'gemini-cli' | 'codex';
   settings: string;
   /** event → tool matcher (undefined: no matcher) */
   events: Record<string, string | undefined>;
+  /** the after-tool event, whose command also says `--after`: the sh front then answers with no note pending without reading the payload */
+  after?: string;
   timeout: number;
   named: boolean;
   notes: string;
@@ -51,6 +53,7 @@ export const WIRING: Record<Agent, Wiring> = {
       AfterAgent: undefined,
       PreCompress: undefined,
     },
+    after: 'AfterTool',
     // Gemini CLI counts hook timeouts in milliseconds.
     timeout: 10_000,
     named: true,
@@ -59,7 +62,8 @@ export const WIRING: Record<Agent, Wiring> = {
   codex: {
     client: 'codex',
     settings: '.codex/hooks.json',
-    events: { PreToolUse: 'Bash|apply_patch|Edit|Write', PostToolUse: 'Bash|apply_patch|Edit|Write', SessionStart: undefined, Stop: undefined, PreCompact: undefined },
+    // No PostToolUse, as for Claude Code: Codex shows a PreToolUse additionalContext to the model (observed with 0.169).
+    events: { PreToolUse: 'Bash|apply_patch|Edit|Write', SessionStart: undefined, Stop: undefined, PreCompact: undefined },
     timeout: 30,
     named: false,
     notes: 'AGENTS.md',
@@ -67,7 +71,12 @@ export const WIRING: Record<Agent, Wiring> = {
 };
 
 // `git-handoff-guard --client=<id>` (the sh front), `git-handoff guard [--client <id>]` (older installs, Windows, git handoff)
-const OURS = /(^|[\s/\\"'])git[- ]handoff(-guard["']?|(\.cmd|\.exe)?["']?\s+guard)(\s+--client[= ][\w-]+)?\s*$/;
+const OURS = /(^|[\s/\\"'])git[- ]handoff(-guard["']?|(\.cmd|\.exe)?["']?\s+guard)(\s+--client[= ][\w-]+)?(\s+--after)?\s*$/;
+
+/** The after-tool hook's flag: the sh front answers without reading the payload when no note is pending (node ignores it). */
+export const AFTER_FLAG = '--after';
+/** The command for one event of a wiring: the after-tool event's says so. */
+export const eventCommand = (w: Wiring, event: string, command: string) => (event === w.after ? `${command} ${AFTER_FLAG}` : command);
 export const SNIPPET_START = '<!-- git-handoff:start -->';
 export const SNIPPET_END = '<!-- git-handoff:end -->';
 
@@ -214,7 +223,7 @@ export function installAgents(repo: Repo, o: InstallOptions): string[] {
     strip(settings);
     settings.hooks ??= {};
     for (const [event, matcher] of Object.entries(w.events)) {
-      const hook = { ...(w.named ? { name: 'git-handoff' } : {}), type: 'command', command, timeout: w.timeout };
+      const hook = { ...(w.named ? { name: 'git-handoff' } : {}), type: 'command', command: eventCommand(w, event, command), timeout: w.timeout };
       const groups = Array.isArray(settings.hooks[event]) ? settings.hooks[event] : [];
       groups.push({ ...(matcher ? { matcher } : {}), hooks: [hook] });
       settings.hooks[event] = groups;
@@ -315,6 +324,12 @@ export function doctorAgents(repo: Repo): DoctorItem[] {
     }
     const wired = Object.keys(w.events).filter((ev) => hasOurs(settings.hooks?.[ev]));
     const missing = Object.keys(w.events).filter((ev) => !wired.includes(ev));
+    // an older install's wiring still works, at a cost per tool call: say how to drop it
+    const stale = Object.keys(settings.hooks ?? {}).filter((ev) => !(ev in w.events) && hasOurs(settings.hooks[ev]));
+    const slowAfter = w.after && hasOurs(settings.hooks?.[w.after]) && !settings.hooks[w.after].some((g: any) => g?.hooks?.some((h: any) => isOurs(h) && h.command.trim().endsWith(AFTER_FLAG)));
+    if (wired.length && (stale.length || slowAfter)) {
+      items.push({ component: `agent ${agent} wiring`, status: 'info', detail: `${w.settings} is wired as an older git-handoff wired it (${[...stale, ...(slowAfter ? [`${w.after} without ${AFTER_FLAG}`] : [])].join(', ')}): it works, but each tool call pays an extra hook process; run \`git handoff install --agent ${agent}\` again` });
+    }
     if (wired.length === 0) items.push({ component: `agent ${agent}`, status: 'missing', detail: `${w.settings} has no git-handoff hook (git handoff install --agent ${agent})` });
     else if (missing.length) items.push({ component: `agent ${agent}`, status: 'broken', detail: `${w.settings} lacks ${missing.join(', ')} (run install --agent ${agent} again)` });
     else if (agent !== 'codex' && pluginAnswers(agent === 'claude' ? 'claude-code' : 'gemini-cli', repo.worktree)) {

@@ -88,6 +88,12 @@ async function heartbeat(ctx: GuardContext, loc: Location, session: string, forc
 }
 
 /**
+ * Clients whose before-tool hook can put context before the model (Claude Code: additionalContext; Codex 0.169: the
+ * same field, sent as a developer message ahead of the tool's output). Gemini CLI reads it only after a tool.
+ */
+export const SHOWS_CONTEXT_BEFORE_TOOL = new Set(['claude-code', 'codex']);
+
+/**
  * Before a tool the guard allowed: what the call names is recorded as an intent (the ledger counts it once the
  * file's state shows the call ran: a denied or failed call never wrote), the lease is refreshed when due, and a
  * session seen for the first time is noted. Returns the "another live session" warning for a client that shows
@@ -114,7 +120,7 @@ export async function beforeTool(ctx: GuardContext, loc: Location | null): Promi
   const t = Date.now();
   for (const { loc: l, paths, gone } of byRepo.values()) recordIntents(l.commonDir, session, l.worktree, paths, gone, t, ctx.event.agentId ?? undefined);
   const warning = await heartbeat(ctx, loc, session);
-  if (!warning || ctx.event.client === 'claude-code') return warning;
+  if (!warning || SHOWS_CONTEXT_BEFORE_TOOL.has(ctx.event.client)) return warning;
   writeStateFile(stateFile(loc, session, 'note'), warning, handoffDir(loc.commonDir));
   return null;
 }

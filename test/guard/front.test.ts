@@ -15,7 +15,7 @@ import { readLedger } from '../../src/handoff/ledger';
 import { STOPWORDS } from '../../src/handoff/names';
 import { foreignWorld, OWN_FILE } from '../fuzz/world';
 import { makeRepo, ROOT, tempDir, type TestRepo } from '../helpers/repo';
-import { FIXTURES, ME, payload } from './helpers';
+import { FIXTURES, ME, OTHER, payload } from './helpers';
 
 const FRONT = path.join(ROOT, 'bin', 'git-handoff-guard');
 const HANDED = '__handed_to_the_full_guard__';
@@ -77,16 +77,17 @@ async function reference(repo: TestRepo, text: string): Promise<string> {
 /** What the full guard is handed: the payload but for its trailing newlines, with one newline after it when node gets it straight. */
 const handedForm = (text: string, viaNode: boolean) => Buffer.from(text.replace(/\n+$/, '') + (viaNode ? '\n' : ''), 'utf8');
 
-async function compare(repo: TestRepo, f: { front: string; capture: string; viaNode: boolean }, text: string, client: string, t: Tally): Promise<void> {
+async function compare(repo: TestRepo, f: { front: string; capture: string; viaNode: boolean }, text: string, client: string, t: Tally, extra: string[] = [], cwd = repo.dir): Promise<void> {
   rmSync(`${f.capture}.in`, { force: true });
-  const r = spawnSync('sh', [f.front, `--client=${client}`], { cwd: repo.dir, env: cleanEnv(repo), input: text, maxBuffer: 1 << 28 });
+  const args = [`--client=${client}`, ...extra];
+  const r = spawnSync('sh', [f.front, ...args], { cwd, env: cleanEnv(repo), input: text, maxBuffer: 1 << 28 });
   const out = r.stdout.toString('utf8');
   const what = `${client} ${text.slice(0, 300)}`;
   if (r.status !== 0) return void t.wrong.push(`${what}: exit ${r.status} ${r.stderr}`);
   if (out === `${HANDED}\n`) {
     t.handed++;
     if (!readFileSync(`${f.capture}.in`).equals(handedForm(text, f.viaNode))) t.wrong.push(`${what}: handed over a changed payload`);
-    if (readFileSync(`${f.capture}.argv`, 'utf8') !== `guard\n--client=${client}\n`) t.wrong.push(`${what}: handed over changed arguments`);
+    if (readFileSync(`${f.capture}.argv`, 'utf8') !== ['guard', ...args].map((a) => a + '\n').join('')) t.wrong.push(`${what}: handed over changed arguments`);
     return;
   }
   t.alone++;
@@ -233,6 +234,49 @@ describe('the sh front agrees with the full guard', () => {
     console.log(`front vs full guard, own-file near-misses: ${g.alone} answered alone, ${g.handed} handed over, ${g.wrong.length} disagreements`);
     expect(g.wrong).toEqual([]);
     expect(g.alone).toBeGreaterThan(10);
+  }, 600_000);
+
+  it('answers the after-tool hook (--after) as the full guard does: unread with no note pending, handed over with one', async () => {
+    const repo = await world();
+    const f = frontWithStandIn();
+    const t: Tally = { alone: 0, handed: 0, wrong: [] };
+    const guardDir = path.join(repo.dir, '.git', 'handoff', 'guard');
+    const notes = () => readdirSync(guardDir).filter((x) => x.endsWith('.note'));
+    const after = FIXTURE_FILES.filter((fx) => /^gemini-cli\/(real-)?after-tool/.test(fx));
+    expect(after.length).toBeGreaterThanOrEqual(2);
+    const sub = path.join(repo.dir, 'src');
+    const outside = tempDir();
+    for (const fx of after) {
+      for (const session of [ME, OTHER, null]) {
+        for (const pending of [null, ME, OTHER]) {
+          for (const note of notes()) rmSync(path.join(guardDir, note));
+          if (pending) writeFileSync(path.join(guardDir, `${pending}.note`), `a warning for ${pending}`);
+          for (const cwd of [repo.dir, sub, outside]) {
+            freshBeat(repo);
+            const before = t.alone;
+            await compare(repo, f, JSON.stringify(payload(repo, fx, {}, session)), 'gemini-cli', t, ['--after'], cwd);
+            // nothing pending in the hook's repository: answered alone, the payload never read
+            if (!pending && cwd !== outside && t.alone !== before + 1) t.wrong.push(`${fx} ${session} from ${cwd}: not answered alone with no note pending`);
+            // a note pending: the full guard gives it (the front hands over, or the reference shows the same nothing)
+            if (pending && pending === session && t.alone !== before) t.wrong.push(`${fx} ${session}: its note was not handed to the full guard`);
+            if (pending === session && session) {
+              // the full guard gave the note (stand-in here): put it back for the next round
+              writeFileSync(path.join(guardDir, `${session}.note`), `a warning for ${session}`);
+            }
+          }
+        }
+      }
+      // the plugin's (extension's) wiring says --plugin --after
+      await compare(repo, f, JSON.stringify(payload(repo, fx, {}, ME)), 'gemini-cli', t, ['--plugin', '--after']);
+    }
+    // a payload too large for a pipe, left unread: the front still answers (a client gets EPIPE; Gemini CLI ignores it)
+    for (const note of notes()) rmSync(path.join(guardDir, note));
+    const big = JSON.stringify(payload(repo, after[0], { tool_response: { llmContent: 'x'.repeat(1 << 20) } }, ME));
+    await compare(repo, f, big, 'gemini-cli', t, ['--after']);
+    console.log(`front vs full guard, after-tool hook: ${t.alone} answered alone, ${t.handed} handed over, ${t.wrong.length} disagreements`);
+    expect(t.wrong).toEqual([]);
+    expect(t.handed).toBeGreaterThan(0);
+    rmSync(outside, { recursive: true, force: true });
   }, 600_000);
 
   it('starts node without NODE_EXTRA_CA_CERTS (read at every node start; the guard opens no TLS connection)', async () => {

@@ -33,8 +33,12 @@ describe('install --agent', () => {
     const gemini = JSON.parse(read(repo, '.gemini/settings.json'));
     expect(gemini.hooks.BeforeTool[0]).toMatchObject({ matcher: 'write_file|replace|run_shell_command', hooks: [{ command: 'git-handoff-guard --client=gemini-cli', timeout: 10000 }] });
     expect(Object.keys(gemini.hooks)).toEqual(expect.arrayContaining(['BeforeTool', 'AfterTool', 'SessionStart', 'AfterAgent']));
+    // the after-tool hook says so: the sh front answers it without reading the payload while no note is pending
+    expect(gemini.hooks.AfterTool[0].hooks[0].command).toBe('git-handoff-guard --client=gemini-cli --after');
     const codex = JSON.parse(read(repo, '.codex/hooks.json'));
     expect(codex.hooks.PreToolUse[0].matcher).toContain('apply_patch');
+    // Codex shows a PreToolUse additionalContext to the model: one hook process per tool call, as for Claude Code
+    expect(codex.hooks.PostToolUse).toBeUndefined();
 
     const snapshot = ['.claude/settings.json', '.gemini/settings.json', '.codex/hooks.json', 'CLAUDE.md', 'AGENTS.md', 'GEMINI.md'].map((f) => read(repo, f));
     expect(read(repo, 'CLAUDE.md')).toMatch(/^# Project rules\n\nUse tabs\.\n\n<!-- git-handoff:start -->/);
@@ -66,6 +70,29 @@ describe('install --agent', () => {
     // the settings directories install created go too; the one the user had stays
     for (const d of ['.gemini', '.codex']) expect(existsSync(path.join(repo.dir, d))).toBe(false);
     expect(existsSync(path.join(repo.dir, '.claude'))).toBe(true);
+  });
+
+  it('an older wiring (Codex PostToolUse, Gemini AfterTool without --after): doctor says what it costs; install again drops it', async () => {
+    const repo = makeRepo({ commit: true });
+    const hook = (command: string) => [{ matcher: 'Bash|apply_patch|Edit|Write', hooks: [{ type: 'command', command, timeout: 30 }] }];
+    const old = 'git-handoff-guard --client=codex';
+    repo.write('.codex/hooks.json', JSON.stringify({ hooks: { PreToolUse: hook(old), PostToolUse: hook(old), SessionStart: [{ hooks: [{ type: 'command', command: old }] }], Stop: [{ hooks: [{ type: 'command', command: old }] }], PreCompact: [{ hooks: [{ type: 'command', command: old }] }] } }));
+    const g = (command: string) => [{ matcher: 'write_file|replace|run_shell_command', hooks: [{ name: 'git-handoff', type: 'command', command, timeout: 10000 }] }];
+    const oldG = 'git-handoff-guard --client=gemini-cli';
+    repo.write('.gemini/settings.json', JSON.stringify({ hooks: { BeforeTool: g(oldG), AfterTool: g(oldG), SessionStart: g(oldG), AfterAgent: g(oldG), PreCompress: g(oldG) } }));
+    const onPath = { PATH: `${path.join(ROOT, 'bin')}:${process.env.PATH}` };
+    const before = json(await repo.cli(['doctor', '--json'], { env: onPath })).items;
+    expect(before.find((i: any) => i.component === 'agent codex wiring')).toMatchObject({ status: 'info', detail: expect.stringContaining('PostToolUse') });
+    expect(before.find((i: any) => i.component === 'agent gemini wiring')).toMatchObject({ status: 'info', detail: expect.stringContaining('AfterTool without --after') });
+    expect((await repo.cli(['install', '--agent', 'codex', '--agent', 'gemini'])).exitCode).toBe(0);
+    const codex = JSON.parse(read(repo, '.codex/hooks.json'));
+    expect(Object.keys(codex.hooks).sort()).toEqual(['PreCompact', 'PreToolUse', 'SessionStart', 'Stop']);
+    expect(codex.hooks.PreToolUse).toHaveLength(1);
+    const gemini = JSON.parse(read(repo, '.gemini/settings.json'));
+    expect(gemini.hooks.AfterTool).toEqual(g('git-handoff-guard --client=gemini-cli --after'));
+    expect(gemini.hooks.BeforeTool).toEqual(g(oldG));
+    const after = json(await repo.cli(['doctor', '--json'], { env: onPath })).items;
+    expect(after.filter((i: any) => / wiring$/.test(i.component))).toEqual([]);
   });
 
   it('updates an outdated startup note in place', async () => {

@@ -86,7 +86,9 @@ describe('the plugin folders', () => {
       expect(Object.keys(events)).toEqual(Object.keys(w.events));
       for (const [event, matcher] of Object.entries(w.events)) {
         expect(events[event][0].matcher).toBe(matcher);
-        expect(events[event][0].hooks[0]).toMatchObject({ command: `"${root}/bin/git-handoff-guard" --client=${client} --plugin`, timeout: w.timeout });
+        // the after-tool hook also says --after (the sh front then needs no payload while no note is pending)
+        const after = event === w.after ? ' --after' : '';
+        expect(events[event][0].hooks[0]).toMatchObject({ command: `"${root}/bin/git-handoff-guard" --client=${client} --plugin${after}`, timeout: w.timeout });
       }
     }
   });
