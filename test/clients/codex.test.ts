@@ -74,6 +74,14 @@ describe('Codex, offline', () => {
     expect(a.thread).not.toBe(b.thread);
     const m = /another live session, (\S+) \(codex[^)]*\)[^]*?You are session (\S+?)\./.exec(told(b));
     expect(m, 'the warning reached the model').not.toBeNull();
+    // from the one hook a tool call runs (PreToolUse; Codex is wired with no PostToolUse): once, as a developer
+    // message ahead of the tool's output
+    const wiring = JSON.parse(readFileSync(path.join(repo.dir, '.codex', 'hooks.json'), 'utf8'));
+    expect(wiring.hooks.PostToolUse).toBeUndefined();
+    const afterTool = b.sent.split('\n').find((l) => l.includes('function_call_output'))!;
+    expect(afterTool.split('another live session').length - 1).toBe(1);
+    expect(afterTool.indexOf('another live session')).toBeLessThan(afterTool.indexOf('function_call_output'));
+    expect(told(a)).not.toMatch(/another live session/);
     const [, other, me] = m!;
     expect(other).not.toBe(me);
     expect(a.thread.startsWith(other)).toBe(true);

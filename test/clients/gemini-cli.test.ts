@@ -1,7 +1,7 @@
 // The whole Gemini CLI (0.61.0, `gemini -p`), offline against a scripted Gemini API (shared/tools/gemini-offline),
 // in a trusted repository wired by `git handoff install --agent gemini`: its own hook runs, its own decisions, what
 // the model and the person are shown.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
@@ -13,13 +13,14 @@ const REMINDER = 'context is about to be compacted';
 const client = useOffline(GEMINI_OFFLINE, 'gemini-offline', ensureGeminiCli);
 
 /** One `gemini -p` turn in which the model runs `command`; returns what the model was sent and what the person saw. */
-async function turn(repo: TestRepo, command: string): Promise<{ sent: string; shown: string }> {
+async function turn(repo: TestRepo, command: string): Promise<{ sent: string; shown: string; requests: string[] }> {
   const env = { ...(repo.env as Record<string, string>), PATH: PATH_WITH_BIN, GEMINI_JS: client.path, TRUST: '1' };
   const r = await execa('bash', [path.join(GEMINI_OFFLINE, 'run-gemini.sh'), repo.dir, command, '--approval-mode', 'yolo'], { env, extendEnv: false, reject: false, timeout: 240_000 });
   expect(String(r.stdout), String(r.stderr)).toContain('gemini exit 0');
   const at = harnessPaths(String(r.stdout));
   const read = (f: string | undefined) => (f && existsSync(f) ? readFileSync(f, 'utf8') : '');
-  return { sent: read(at.requests).replace(/\\n/g, '\n').replace(/\\"/g, '"'), shown: read(at.output) };
+  const raw = read(at.requests);
+  return { sent: raw.replace(/\\n/g, '\n').replace(/\\"/g, '"'), shown: read(at.output), requests: raw.split('\n').filter(Boolean) };
 }
 
 const wired = () => wiredFor('gemini', { commit: true });
@@ -46,6 +47,24 @@ describe('Gemini CLI, whole, offline', () => {
     const trailers = repo.git(['log', '-1', '--format=%(trailers)', ref]).stdout;
     expect(trailers).toContain(`Claude-Session-Id: ${me}`);
     expect(trailers).toContain('Handoff-Client: gemini-cli');
+  });
+
+  it('warns the second of two sessions in one worktree once, through AfterTool (`--after`), and not the first', async () => {
+    const repo = await wired();
+    const settings = JSON.parse(readFileSync(path.join(repo.dir, '.gemini', 'settings.json'), 'utf8'));
+    expect(settings.hooks.AfterTool[0].hooks[0].command).toMatch(/ --after$/);
+    const a = await turn(repo, 'echo first > a.txt');
+    expect(a.sent).not.toMatch(/another live session/);
+    const b = await turn(repo, 'echo second > b.txt');
+    // given after the tool, inside the tool's response, once (every later request repeats the conversation)
+    const first = b.requests.find((r) => r.includes('another live session'));
+    expect(first, 'the warning reached the model').toBeTruthy();
+    expect(count(first!, 'another live session')).toBe(1);
+    expect(first!.indexOf('<hook_context>')).toBeGreaterThan(first!.indexOf('functionResponse'));
+    expect(b.sent).toMatch(/<hook_context>[^<]*another live session/);
+    // and the note is gone: nothing is left pending for the next after-tool hook
+    expect(existsSync(path.join(repo.dir, '.git', 'handoff', 'guard'))).toBe(true);
+    expect(readdirSync(path.join(repo.dir, '.git', 'handoff', 'guard')).filter((f) => f.endsWith('.note'))).toEqual([]);
   });
 
   it('shows no compaction reminder in a turn that changed nothing, and one in a turn that did', async () => {
