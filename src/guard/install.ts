@@ -328,7 +328,7 @@ export function doctorAgents(repo: Repo): DoctorItem[] {
     const stale = Object.keys(settings.hooks ?? {}).filter((ev) => !(ev in w.events) && hasOurs(settings.hooks[ev]));
     const slowAfter = w.after && hasOurs(settings.hooks?.[w.after]) && !settings.hooks[w.after].some((g: any) => g?.hooks?.some((h: any) => isOurs(h) && h.command.trim().endsWith(AFTER_FLAG)));
     if (wired.length && (stale.length || slowAfter)) {
-      items.push({ component: `agent ${agent} wiring`, status: 'info', detail: `${w.settings} is wired as an older git-handoff wired it (${[...stale, ...(slowAfter ? [`${w.after} without ${AFTER_FLAG}`] : [])].join(', ')}): it works, but each tool call pays an extra hook process; run \`git handoff install --agent ${agent}\` again` });
+      items.push({ component: `agent ${agent} wiring`, status: 'info', detail: `${w.settings} is wired as an older git-handoff wired it (${[...stale, ...(slowAfter ? [`${w.after} without ${AFTER_FLAG}`] : [])].join(', ')}): it works, but each tool call pays more than it needs to (an extra hook process, or an after-tool hook that reads every payload); run \`git handoff install --agent ${agent}\` again` });
     }
     if (wired.length === 0) items.push({ component: `agent ${agent}`, status: 'missing', detail: `${w.settings} has no git-handoff hook (git handoff install --agent ${agent})` });
     else if (missing.length) items.push({ component: `agent ${agent}`, status: 'broken', detail: `${w.settings} lacks ${missing.join(', ')} (run install --agent ${agent} again)` });
