@@ -177,7 +177,8 @@ export function mergeReceipts(repo: Repo, remote: string): ReceiptMerge {
     if (local === theirs) return 'same';
     if (!local) result = 'created';
     else if (isAncestor(repo, theirs, local)) return 'local-ahead';
-    else if (isAncestor(repo, local, theirs)) result = 'fast-forwarded';
+    // a remote "ahead" that drops lines (a host without the check let it through) is a divergence: merged by union
+    else if (isAncestor(repo, local, theirs) && droppedReceipts(repo, local, theirs).length === 0) result = 'fast-forwarded';
     else {
       const mine = noteEntries(repo, local);
       const other = noteEntries(repo, theirs);

@@ -1,23 +1,12 @@
 // Receipts between clones (issue 18): fetched into the tracking namespace, merged by union, pushed fast-forward
 // only, and a server with `install --server` refuses a notes update that drops a receipt.
 import { describe, expect, it } from 'vitest';
-import { json, refOf, type TestRepo } from '../helpers/repo';
-import { makeWorld, ok } from './world';
+import { json, refOf } from '../helpers/repo';
+import { makeWorld, ok, receiptLines } from './world';
 
 const NOTES = 'refs/notes/handoff-reads';
 const REF = 'refs/handoffs/main/release-plan';
-/** Every receipt line of every note, as `<version> <reader> <how>`, sorted (as git itself reads the notes). */
-function receipts(repo: TestRepo, ref = NOTES): string[] {
-  const list = repo.git(['notes', `--ref=${ref}`, 'list'], { allowFail: true }).stdout.trim();
-  if (!list) return [];
-  return list
-    .split('\n')
-    .flatMap((l) => {
-      const [blob, oid] = l.split(' ');
-      return repo.git(['cat-file', 'blob', blob]).stdout.trim().split('\n').map((r) => `${oid.slice(0, 12)} ${r.split(' ')[0]} ${r.split(' ')[2]}`);
-    })
-    .sort();
-}
+const receipts = receiptLines;
 
 describe('receipts through a bare remote', () => {
   it('two clones reading the same version at once: after sync both have every receipt, nothing lost', async () => {

@@ -77,3 +77,16 @@ export function gitRecorder(dir: string): { env: Record<string, string>; calls()
     },
   };
 }
+
+/** Every receipt line of every note under `ref`, as `<version> <reader> <how>`, sorted (as git itself reads the notes). */
+export function receiptLines(repo: TestRepo, ref = 'refs/notes/handoff-reads'): string[] {
+  const list = repo.git(['notes', `--ref=${ref}`, 'list'], { allowFail: true }).stdout.trim();
+  if (!list) return [];
+  return list
+    .split('\n')
+    .flatMap((l) => {
+      const [blob, oid] = l.split(' ');
+      return repo.git(['cat-file', 'blob', blob]).stdout.trim().split('\n').map((r) => `${oid.slice(0, 12)} ${r.split(' ')[0]} ${r.split(' ')[2]}`);
+    })
+    .sort();
+}
