@@ -8,6 +8,7 @@ import type { Repo } from '../git/repo';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX } from '../handoff/names';
 import type { DoctorItem } from '../wiring';
 import { handoffRefspecs } from './remote';
+import { doctorManaged, hookManagerOf, installBesideDriver, installGitolite, isStub, uninstallBesideDriver, uninstallGitolite } from './server-hooks';
 
 // simple-git is required on first use: loaded eagerly it costs every other command about 15 ms of start-up
 const gitFor = (repo: Repo): SimpleGit => (require('simple-git') as typeof import('simple-git')).simpleGit({ baseDir: repo.cwd });
@@ -53,8 +54,7 @@ export async function uninstallRemote(repo: Repo, remote?: string): Promise<stri
   return out;
 }
 
-const STUB_MARK = 'git-handoff pre-receive stub';
-/** Where a hook that was there before goes; the stub runs it first, uninstall puts it back. */
+/** Where a plain hook that was there before goes; the stub runs it first, uninstall puts it back. */
 const CHAINED = '.pre-handoff';
 
 function hooksDir(repo: Repo): string {
@@ -70,14 +70,16 @@ function stubText(): string {
   return template.replace('@GIT_HANDOFF_BIN@', bin);
 }
 
-const isStub = (file: string) => existsSync(file) && readFileSync(file, 'utf8').includes(STUB_MARK);
-
 /** Puts the pre-receive check on a bare repository (a hook that was there is kept and run first). */
 export async function installServer(repo: Repo): Promise<string[]> {
   if (!repo.bare) {
     throw new HandoffError('usage', 'not-bare', '--server is for the bare repository that receives pushes; in a working repository use `git handoff install --hooks`');
   }
-  const file = path.join(hooksDir(repo), 'pre-receive');
+  const hooks = hooksDir(repo);
+  const manager = hookManagerOf(repo, hooks);
+  if (manager.kind === 'gitolite') return installGitolite(repo, hooks, stubText());
+  if (manager.kind === 'driver') return installBesideDriver(hooks, stubText());
+  const file = path.join(hooks, 'pre-receive');
   const text = stubText();
   const ours = isStub(file);
   if (ours && readFileSync(file, 'utf8') === text) return [`server: pre-receive check already installed (${file})`];
@@ -93,7 +95,11 @@ export async function installServer(repo: Repo): Promise<string[]> {
 }
 
 export async function uninstallServer(repo: Repo): Promise<string[]> {
-  const file = path.join(hooksDir(repo), 'pre-receive');
+  const hooks = hooksDir(repo);
+  const manager = hookManagerOf(repo, hooks);
+  if (manager.kind === 'gitolite') return uninstallGitolite(repo, hooks);
+  if (manager.kind === 'driver') return uninstallBesideDriver(hooks);
+  const file = path.join(hooks, 'pre-receive');
   if (!isStub(file)) return [];
   unlinkSync(file);
   const out = [`server: pre-receive check removed`];
@@ -135,8 +141,11 @@ export function doctorSync(repo: Repo): DoctorItem[] {
     }
   }
   if (repo.bare) {
-    const file = path.join(hooksDir(repo), 'pre-receive');
-    items.push(
+    const hooks = hooksDir(repo);
+    const file = path.join(hooks, 'pre-receive');
+    const managed = doctorManaged(repo, hooks);
+    if (managed) items.push(managed);
+    else items.push(
       isStub(file)
         ? { component: 'server', status: 'ok', detail: `pre-receive check installed (${file})` }
         : { component: 'server', status: 'missing', detail: 'pushes are not held to the ownership invariant: run `git handoff install --server`' },

@@ -86,6 +86,35 @@ describe('install --server', () => {
     expect((await a.cli(['install', '--server'])).exitCode).toBe(2);
   });
 
+  it('a pre-receive that runs $0.* by name is left as it is: the check joins it, the site policy still refuses', async () => {
+    const { bare, a } = await makeWorld('file');
+    const hooks = bare.git(['rev-parse', '--path-format=absolute', '--git-path', 'hooks']).stdout.trim();
+    // the shape of gitolite's multi-hook driver, and a site policy it runs
+    const driver = '#!/bin/sh\nstdin=`cat`\nfor h in $0.*; do\n  [ -x $h ] || continue\n  echo "$stdin" | $h || exit 1\ndone\n';
+    writeFileSync(path.join(hooks, 'pre-receive'), driver);
+    writeFileSync(path.join(hooks, 'pre-receive.h00-policy'), '#!/bin/sh\nif grep -q " refs/heads/closed$"; then echo "site policy: closed is closed" >&2; exit 1; fi\n');
+    for (const f of ['pre-receive', 'pre-receive.h00-policy']) chmodSync(path.join(hooks, f), 0o755);
+    expect((await ok(bare, ['install', '--server'])).stdout).toMatch(/left as it is/);
+    expect(readFileSync(path.join(hooks, 'pre-receive'), 'utf8')).toBe(driver);
+    expect(existsSync(path.join(hooks, 'pre-receive.pre-handoff'))).toBe(false);
+    const closed = a.git(['push', 'origin', 'HEAD:refs/heads/closed'], { allowFail: true });
+    expect(closed.status).not.toBe(0);
+    expect(closed.stderr).toContain('site policy: closed is closed');
+    await ok(a, ['write', 'auth-refactor', '-m', 'x', '--session', 'sess-a']);
+    await ok(a, ['sync']);
+    const kept = refOf(bare, REF)!;
+    const forced = a.git(['push', '--force', '--no-verify', 'origin', `${forge(a, a.git(['rev-parse', `${kept}^{tree}`]).stdout.trim(), [], 'sess-b')}:${REF}`], { allowFail: true });
+    expect(forced.stderr).toMatch(/git-handoff: refused refs\/handoffs\/main\/auth-refactor: history rewritten/);
+    expect(refOf(bare, REF)).toBe(kept);
+    // doctor in the bare repository speaks about the server only
+    const d = String((await ok(bare, ['doctor'])).stdout);
+    expect(d).toMatch(/server\s+ok\s+pre-receive check installed beside the existing driver/);
+    expect(d).not.toMatch(/claude|gemini|codex|git hooks/i);
+    await ok(bare, ['uninstall', '--server']);
+    expect(existsSync(path.join(hooks, 'pre-receive.zz-git-handoff'))).toBe(false);
+    expect(readFileSync(path.join(hooks, 'pre-receive'), 'utf8')).toBe(driver);
+  });
+
   it('without git-handoff on the server: handoff updates are refused, branches still go through', async () => {
     const { a, bare } = await makeWorld('file', { server: true });
     await ok(a, ['write', 'auth-refactor', '-m', 'x', '--session', 'sess-a']);

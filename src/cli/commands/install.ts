@@ -130,7 +130,8 @@ export const doctorCommand: CommandModule<GlobalArgs, GlobalArgs> = {
   describe: 'report what is installed, chained, missing or broken; exits 1 when something is wrong',
   handler: (a) => {
     const repo = openRepo();
-    const items: DoctorItem[] = [...doctorHooks(repo), ...doctorAgents(repo), ...doctorPlugins(repo), ...doctorSync(repo), ...doctorSecrets(repo)];
+    // a bare repository is a server: its receive check and remotes, not agent clients nobody runs there
+    const items: DoctorItem[] = repo.bare ? [...doctorSync(repo), ...doctorSecrets(repo)] : [...doctorHooks(repo), ...doctorAgents(repo), ...doctorPlugins(repo), ...doctorSync(repo), ...doctorSecrets(repo)];
     const bad = items.some((i) => i.status === 'broken');
     if (a.json) printJson({ ok: !bad, items });
     else process.stdout.write(table(items.map((i) => [i.component, i.status, i.detail]), ['COMPONENT', 'STATUS', 'DETAIL']) + '\n');
