@@ -11,5 +11,6 @@ export const CONFIG_KEYS: ConfigKey[] = [
   { key: 'handoff.autoSync', default: 'false', description: "the pre-push hook also pushes changed handoff refs to the remote being pushed to" },
   { key: 'handoff.sign', default: 'false', description: "sign handoff commits with git's signing setup (gpg.format, user.signingKey)" },
   { key: 'handoff.remote', default: 'origin', description: 'the remote that fetch, push, sync and the sync column use when none is named' },
+  { key: 'handoff.fetchOnStart', default: 'true', description: "session start fetches the remote's handoffs of the branch (at most 2 s, never a prompt); false: never" },
   { key: 'handoff.guard', default: 'on', description: '"off" makes the agent guard allow everything in this repository' },
 ];

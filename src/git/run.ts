@@ -73,3 +73,64 @@ function check<T extends { status: number; stderr: string }>(args: string[], res
 export function gitOut(args: string[], opts: GitOptions = {}): string {
   return git(args, opts).stdout.replace(/\n$/, '');
 }
+
+export interface BoundedResult {
+  /** exit status; null when git was killed at the limit or could not start */
+  status: number | null;
+  stderr: string;
+  timedOut: boolean;
+}
+
+/**
+ * git with a hard time limit, never asking anyone anything (a network step at session start): no terminal prompt,
+ * ssh in batch mode, a neutral askpass. git runs in its own process group, which is killed whole at the limit (ssh
+ * or a remote helper included), and the call resolves then, whatever still holds its pipes.
+ */
+export function gitBounded(args: string[], opts: { cwd?: string; timeoutMs: number; env?: NodeJS.ProcessEnv }): Promise<BoundedResult> {
+  const { spawn } = require('node:child_process') as typeof import('node:child_process');
+  const base = { ...baseEnv(), ...opts.env };
+  const ssh = base.GIT_SSH_COMMAND || gitOut(['config', '--get', 'core.sshCommand'], { cwd: opts.cwd, allowFail: true }) || 'ssh';
+  const env = {
+    ...base,
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_SSH_COMMAND: `${ssh} -o BatchMode=yes -o ConnectTimeout=${Math.max(1, Math.ceil(opts.timeoutMs / 1000))}`,
+    // an askpass that answers nothing (a set GIT_ASKPASS or SSH_ASKPASS would open a dialog), no credential manager UI
+    GIT_ASKPASS: 'true',
+    SSH_ASKPASS: 'true',
+    SSH_ASKPASS_REQUIRE: 'never',
+    GCM_INTERACTIVE: 'never',
+  };
+  return new Promise((resolve) => {
+    let stderr = '';
+    let done = false;
+    const finish = (r: BoundedResult) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      // a grandchild still holding the pipe must not keep this process alive
+      child?.stderr?.destroy();
+      child?.unref();
+      resolve(r);
+    };
+    let child: import('node:child_process').ChildProcess | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      child = spawn('git', args, { cwd: opts.cwd, env, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+    } catch (e) {
+      return finish({ status: null, stderr: e instanceof Error ? e.message : String(e), timedOut: false });
+    }
+    timer = setTimeout(() => {
+      try {
+        process.kill(-child!.pid!, 'SIGKILL');
+      } catch {
+        child!.kill('SIGKILL');
+      }
+      finish({ status: null, stderr, timedOut: true });
+    }, opts.timeoutMs);
+    child.stderr!.on('data', (d: Buffer) => {
+      if (stderr.length < 8192) stderr += d.toString('utf8');
+    });
+    child.on('error', (e) => finish({ status: null, stderr: e.message, timedOut: false }));
+    child.on('exit', (code) => finish({ status: code, stderr, timedOut: false }));
+  });
+}

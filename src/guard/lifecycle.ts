@@ -171,12 +171,19 @@ export async function sessionStart(ctx: GuardContext): Promise<Decision> {
   // Before boot's view, so that handoffs inherited after /clear show as this session's own.
   const note = session ? await followLineage(ctx, loc, ctx.event.source ?? 'startup') : null;
   const repo = await ctx.repo(loc);
+  // the remote's handoffs of this branch, within a hard limit (not again after a compaction: same session)
+  const net = ctx.event.source === 'compact' ? null : await startFetchLine(repo, ctx.branch(loc), await ctx.config(loc));
   const { bootView, renderBoot } = await import('../handoff/boot');
   const { readerOf, validRole } = await import('../handoff/address');
   const reader = readerOf({ session, client: ctx.event.client, role: validRole(ctx.env.GIT_HANDOFF_ROLE) });
   const text = renderBoot(bootView(repo, { session, reader, surface: true }), { untrusted: true }).replace(/\n+$/, '');
   const warning = session ? await heartbeat(ctx, loc, session, true) : null;
-  return { context: [note, text, warning].filter(Boolean).join('\n\n') };
+  return { context: [note, net, text, warning].filter(Boolean).join('\n\n') };
+}
+
+async function startFetchLine(repo: import('../git/repo').Repo, branch: string | null, config: import('../git/config').Config): Promise<string | null> {
+  const { fetchOnStart, describeStartFetch } = await import('../sync/start-fetch');
+  return describeStartFetch(await fetchOnStart(repo, branch, { config }));
 }
 
 const GUARD_OFF = 'git-handoff: the guard is off in this repository (git config handoff.guard off): nothing is checked or recorded. `git config handoff.guard on` turns it back on.';

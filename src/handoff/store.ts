@@ -248,7 +248,7 @@ const iso = (t: number): string => {
   return `${prefix}${pad2(Math.floor(s / 3600))}:${pad2(Math.floor(s / 60) % 60)}:${pad2(s % 60)}.000Z`;
 };
 
-function rowOf(rec: RefRecord, sync: SyncState = 'local'): HandoffRow | null {
+export function rowOf(rec: RefRecord, sync: SyncState = 'local'): HandoffRow | null {
   const p = parseRef(rec.ref);
   if (!p) return null;
   const t = parseTrailerLines(rec.trailers);

@@ -3,7 +3,8 @@ import { listRefs, type RefRecord } from '../git/refs';
 import type { Repo } from '../git/repo';
 import { HANDOFF_PREFIX } from './names';
 
-export type SyncState = 'local' | 'synced' | 'ahead' | 'behind' | 'diverged';
+/** `remote-only`: a remote-tracking copy of a handoff this clone has not fetched into refs/handoffs/ */
+export type SyncState = 'local' | 'synced' | 'ahead' | 'behind' | 'diverged' | 'remote-only';
 
 export const TRACKING_PATTERN = 'refs/remotes/*/handoffs/*/*';
 

@@ -4,6 +4,7 @@ import { openRepo } from '../../git/repo';
 import { HandoffError } from '../../errors';
 import { assertAddressee, assertSlug, filterRows, type Reader } from '../../handoff/address';
 import { NO_SESSION_HELP, short } from '../../handoff/session';
+import { remoteOnlyHandoffs } from '../../handoff/remote-only';
 import { listHandoffs, type HandoffRow } from '../../handoff/store';
 import type { GlobalArgs } from '../context';
 import { identityOptions, readerFor, writerOf } from '../identity';
@@ -61,7 +62,9 @@ export const listCommand: CommandModule<GlobalArgs, Args> = {
     const mine = a.mine ? writerOf(repo, a).id : undefined;
     const reader = a.forMe || a.unread ? readerFor(repo, a) : null;
     if ((a.forMe || a.unread) && !reader) throw new HandoffError('noSession', 'no-session', `--${a.forMe ? 'for-me' : 'unread'} needs to know who you are: ${NO_SESSION_HELP}, or pass --person`);
-    const rows = filterRows(repo, listHandoffs(repo, { all, branch, mine, archived: a.archived }), {
+    // handoffs a remote has that this clone has not fetched into refs/handoffs/ yet (tracking copies only)
+    const far = a.archived ? [] : remoteOnlyHandoffs(repo, { all, branch }).filter((r) => !mine || r.session === mine);
+    const rows = filterRows(repo, [...listHandoffs(repo, { all, branch, mine, archived: a.archived }), ...far], {
       to: a.to === undefined ? undefined : assertAddressee(a.to),
       tag: a.tag === undefined ? undefined : assertSlug(a.tag, '--tag'),
       forMe: a.forMe ? (reader as Reader) : undefined,
@@ -81,5 +84,7 @@ export const listCommand: CommandModule<GlobalArgs, Args> = {
       return;
     }
     printRows(rows, a.archived);
+    const fetches = [...new Set(far.filter((r) => rows.includes(r)).map((r) => r.fetch))];
+    if (fetches.length && !a.quiet) process.stdout.write(`remote-only: on the remote, not in this clone yet; ${fetches.join(', ')} brings them\n`);
   },
 };
