@@ -65,7 +65,7 @@ interface GitoliteState {
   file: string;
   /** the repository's name in gitolite.conf */
   name: string;
-  /** the codes `option hook.pre-receive` lists for this repository (gitolite writes them into its config) */
+  /** the codes `option hook.pre-receive` lists for this repository, as gitolite linked them */
   codes: string[];
   /** hooks/pre-receive.hNN-git-handoff, when gitolite linked it */
   linked: string | null;
@@ -76,8 +76,10 @@ function gitoliteState(repo: Repo, hooks: string): GitoliteState {
   const base = queryRc(repo, 'GL_REPO_BASE');
   const rel = base ? path.relative(base, repo.commonDir) : path.basename(repo.commonDir);
   const name = rel.replace(/\.git$/, '');
-  const codes = repo.git(['config', '--get-all', 'gitolite-options.hook.pre-receive'], { allowFail: true }).stdout.split(/\s+/).filter(Boolean);
-  const linked = readdirSync(hooks).find((f) => /^pre-receive\.h\d+-git-handoff$/.test(f));
+  // gitolite links each code of `option hook.pre-receive` as pre-receive.hNN-<code>, in the order listed
+  const chained = readdirSync(hooks).filter((f) => /^pre-receive\.h\d+-/.test(f)).sort();
+  const codes = chained.map((f) => f.replace(/^pre-receive\.h\d+-/, ''));
+  const linked = chained.find((f) => f.endsWith(`-${GITOLITE_CODE}`));
   return { localCode, file: localCode ? path.join(localCode, 'hooks', 'repo-specific', GITOLITE_CODE) : '', name, codes, linked: linked ? path.join(hooks, linked) : null };
 }
 
