@@ -1,4 +1,5 @@
 // What each installable piece (git hooks, agent clients, startup snippet, remote, server) reports.
+import type { Agent } from './clients/names';
 export type DoctorStatus = 'ok' | 'missing' | 'broken' | 'chained' | 'info';
 
 export interface DoctorItem {
@@ -9,7 +10,7 @@ export interface DoctorItem {
 
 export interface InstallOptions {
   /** agent clients for --agent */
-  agents?: Array<'claude' | 'gemini' | 'codex'>;
+  agents?: Agent[];
   remote?: string;
   /** the command installed wiring runs, default `git-handoff` */
   command?: string;

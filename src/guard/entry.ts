@@ -1,7 +1,8 @@
 // `git handoff guard`: one JSON payload on stdin, one decision out in the client's shape (SPEC 6). It never
 // bricks a session: bad input, an internal error or a hang allows, exits 0 and leaves a line in guard.log.
 import { read } from 'node:fs';
-import { detectClient, namedClient } from './clients/index';
+import { copilotAnswersNatively } from '../clients/copilot';
+import { detectClient, namedClient } from '../clients/index';
 import { GuardContext } from './context';
 import { mayConcernHandoffs, type ClientAdapter, type Decision, type GuardEvent } from './event';
 import { errorLine, failClosed, namesProtected } from './fail-closed';
@@ -148,6 +149,8 @@ export async function runGuard(stdin: StdinState = stdinState()): Promise<number
     const event = adapter.parse(p);
     // A project hook beside the git-handoff plugin or extension: that hook answers this event (never twice).
     if (deferToPlugin(process.argv, event.client, event.cwd)) return 0;
+    // Copilot CLI runs the Claude Code wiring too: with git-handoff's native Copilot hooks there, those answer it.
+    if (copilotAnswersNatively(event.client, event.cwd)) return 0;
     parsed = { adapter, event };
     const ctx = new GuardContext(event);
     let decision = await decide(ctx);

@@ -1,6 +1,8 @@
 // The one event type every client payload is parsed into, and the one decision type rendered back (SPEC 6).
 
-export type GuardClient = 'claude-code' | 'gemini-cli' | 'codex' | 'cursor';
+import type { ClientName } from '../clients/names';
+
+export type GuardClient = ClientName;
 
 export type EventKind = 'pre-tool' | 'post-tool' | 'session-start' | 'stop' | 'pre-compact' | 'other';
 

@@ -8,7 +8,8 @@ import { isKnownSession } from '../handoff/lineage-record';
 import { encodeBranch } from '../handoff/names';
 import { handoffDir } from '../handoff/paths';
 import { SESSION_RE } from '../handoff/session';
-import { detectClient } from './clients/index';
+import { copilotAnswersNatively } from '../clients/copilot';
+import { detectClient } from '../clients/index';
 import { mayConcernHandoffs, type GuardEvent, type ToolAction } from './event';
 import { locate } from './locate';
 import { parsePatch, surelyOwnFile } from './rules/files';
@@ -107,6 +108,8 @@ export function firstLook(raw: Buffer): { answer?: string | null; use: string } 
   if (payloadProblems(payload).length) return { use: 'guard-bad' };
   const adapter = detectClient(payload);
   const event = adapter.parse(payload);
+  // Copilot CLI runs the Claude Code wiring too: with git-handoff's native Copilot hooks there, those answer it
+  if (copilotAnswersNatively(event.client, event.cwd)) return { answer: null, use: 'guard' };
   // a session this repository has not seen yet (its first sight may start lineage) is the full guard's: see recorded
   if ((noRuleApplies(event) || ownFile(event)) && recorded(event)) return { answer: adapter.render(event, {}), use: 'guard' };
   // the full guard's code cache for this kind of call (see src/load.ts)

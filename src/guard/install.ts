@@ -9,66 +9,15 @@ import type { Repo } from '../git/repo';
 import { installWrite, restoreOriginal } from '../handoff/install-record';
 import type { DoctorItem, InstallOptions } from '../wiring';
 import { CODEX_TRUST_HOW, codexTrust, loginShellProblem } from './codex-trust';
+import { SESSION_VARS, type Agent } from '../clients/names';
+import type { Wiring } from '../clients/wiring';
+import { WIRING } from '../clients/wirings';
+import { copilotTrustHow, installOwnFile, isOwnWiring, ownFileCommand, ownFileEvents, trustItems, uninstallOwnFile } from '../clients/own-files';
 import { pluginAnswers } from './plugin-active';
 
-export type Agent = 'claude' | 'gemini' | 'codex';
-
-export interface Wiring {
-  /** the client, as the guard's --client= argument names it */
-  client: 'claude-code' | 'gemini-cli' | 'codex';
-  settings: string;
-  /** event → tool matcher (undefined: no matcher) */
-  events: Record<string, string | undefined>;
-  /** the after-tool event, whose command also says `--after`: the sh front then answers with no note pending without reading the payload */
-  after?: string;
-  timeout: number;
-  named: boolean;
-  notes: string;
-}
-
-export const WIRING: Record<Agent, Wiring> = {
-  claude: {
-    client: 'claude-code',
-    settings: '.claude/settings.json',
-    // No PostToolUse: PreToolUse records what a call names (confirmed later by the file's state) and shows its
-    // warnings to the model itself, so a tool call pays one hook process.
-    events: {
-      PreToolUse: 'Bash|Write|Edit|MultiEdit|NotebookEdit|PowerShell',
-      SessionStart: undefined,
-      Stop: undefined,
-      PreCompact: undefined,
-    },
-    timeout: 30,
-    named: false,
-    notes: 'CLAUDE.md',
-  },
-  gemini: {
-    client: 'gemini-cli',
-    settings: '.gemini/settings.json',
-    // AfterTool only carries a warning BeforeTool could not show the model; the sh front answers it alone otherwise.
-    events: {
-      BeforeTool: 'write_file|replace|run_shell_command',
-      AfterTool: 'write_file|replace|run_shell_command',
-      SessionStart: undefined,
-      AfterAgent: undefined,
-      PreCompress: undefined,
-    },
-    after: 'AfterTool',
-    // Gemini CLI counts hook timeouts in milliseconds.
-    timeout: 10_000,
-    named: true,
-    notes: 'GEMINI.md',
-  },
-  codex: {
-    client: 'codex',
-    settings: '.codex/hooks.json',
-    // No PostToolUse, as for Claude Code: Codex shows a PreToolUse additionalContext to the model (observed with 0.169).
-    events: { PreToolUse: 'Bash|apply_patch|Edit|Write', SessionStart: undefined, Stop: undefined, PreCompact: undefined },
-    timeout: 30,
-    named: false,
-    notes: 'AGENTS.md',
-  },
-};
+export type { Agent } from '../clients/names';
+export type { Wiring } from '../clients/wiring';
+export { WIRING };
 
 // `git-handoff-guard --client=<id>` (the sh front), `git-handoff guard [--client <id>]` (older installs, Windows, git handoff)
 const OURS = /(^|[\s/\\"'])git[- ]handoff(-guard["']?|(\.cmd|\.exe)?["']?\s+guard)(\s+--client[= ][\w-]+)?(\s+--after)?\s*$/;
@@ -91,8 +40,6 @@ export const SNIPPET = [
   SNIPPET_END,
 ].join('\n');
 
-/** Where each client reads a project's Agent Skills (Codex: .agents/skills, as its binary showed). */
-const SKILL_DIR: Record<Agent, string> = { claude: '.claude/skills', gemini: '.gemini/skills', codex: '.agents/skills' };
 const SKILL_MARK = 'name: handoff\n';
 
 /** The `handoff` skill this build ships: beside a plugin's bundles, in dist/claude-plugin, or in the source tree. */
@@ -104,8 +51,9 @@ function skillText(): string {
   throw new HandoffError('environment', 'skill-missing', `the handoff skill (skills/handoff/SKILL.md) is missing next to ${__dirname}; reinstall git-handoff`);
 }
 
-function installSkill(root: string, agent: Agent, commonDir: string): string {
-  const shown = `${SKILL_DIR[agent]}/handoff/SKILL.md`;
+function installSkill(root: string, agent: Agent, commonDir: string): string | null {
+  if (!WIRING[agent].skills) return null;
+  const shown = `${WIRING[agent].skills}/handoff/SKILL.md`;
   const file = path.join(root, shown);
   const text = skillText();
   if (existsSync(file) && readFileSync(file, 'utf8') === text) return `${shown}: the handoff skill already there`;
@@ -115,7 +63,8 @@ function installSkill(root: string, agent: Agent, commonDir: string): string {
 }
 
 function uninstallSkill(root: string, agent: Agent, commonDir: string): string | null {
-  const shown = `${SKILL_DIR[agent]}/handoff/SKILL.md`;
+  if (!WIRING[agent].skills) return null;
+  const shown = `${WIRING[agent].skills}/handoff/SKILL.md`;
   const file = path.join(root, shown);
   const ours = (t: string) => t.startsWith(`---\n${SKILL_MARK}`);
   if (!restoreOriginal(commonDir, file, (t) => !ours(t))) {
@@ -218,6 +167,12 @@ export function installAgents(repo: Repo, o: InstallOptions): string[] {
     const w = WIRING[agent];
     const command = guardCommand(o.command, w.client);
     const file = path.join(root, w.settings);
+    if (w.format !== 'settings') {
+      msgs.push(installOwnFile(w, file, w.settings, command, repo.commonDir));
+      msgs.push(installSnippet(path.join(root, w.notes), w.notes, repo.commonDir));
+      if (agent === 'copilot') msgs.push(`${w.settings}: ${copilotTrustHow(root)}`);
+      continue;
+    }
     const settings = readJson(file);
     const before = JSON.stringify(settings);
     strip(settings);
@@ -234,8 +189,11 @@ export function installAgents(repo: Repo, o: InstallOptions): string[] {
       msgs.push(`${w.settings}: wired \`${command}\` for ${Object.keys(w.events).join(', ')}`);
     }
     msgs.push(installSnippet(path.join(root, w.notes), w.notes, repo.commonDir));
-    msgs.push(installSkill(root, agent, repo.commonDir));
+    const skill = installSkill(root, agent, repo.commonDir);
+    if (skill) msgs.push(skill);
     if (agent === 'codex') msgs.push(`${w.settings}: ${CODEX_TRUST_HOW}`);
+    else if (agent === 'qwen') msgs.push(...trustItems(agent, root).filter((t) => t.status !== 'ok').map((t) => `${w.settings}: ${t.detail}`));
+    else if (agent !== 'claude' && agent !== 'gemini') continue;
     else if (pluginAnswers(agent === 'claude' ? 'claude-code' : 'gemini-cli', root)) {
       msgs.push(`the git-handoff ${agent === 'claude' ? 'plugin' : 'extension'} is active for you: these project hooks defer to it, so each event is answered once`);
     }
@@ -276,7 +234,10 @@ export function uninstallAgents(repo: Repo, o: InstallOptions): string[] {
   for (const agent of o.agents ?? []) {
     const w = WIRING[agent];
     const file = path.join(root, w.settings);
-    if (restoreOriginal(repo.commonDir, file, (t) => !/git[- ]handoff(-guard|(\.cmd|\.exe)?["']?\s+guard)/.test(t))) {
+    if (w.format !== 'settings') {
+      const m = uninstallOwnFile(w, file, w.settings, root, repo.commonDir);
+      if (m) msgs.push(m);
+    } else if (restoreOriginal(repo.commonDir, file, (t) => !/git[- ]handoff(-guard|(\.cmd|\.exe)?["']?\s+guard)/.test(t))) {
       removeIfEmpty(path.dirname(file));
       msgs.push(`${w.settings}: restored as it was before install (byte for byte)`);
     } else if (existsSync(file)) {
@@ -315,6 +276,10 @@ export function doctorAgents(repo: Repo): DoctorItem[] {
       items.push({ component: `agent ${agent}`, status: 'info', detail: `not wired (${w.settings} not present); to use it: git handoff install --agent ${agent}` });
       continue;
     }
+    if (w.format !== 'settings') {
+      items.push(...doctorOwnFile(repo.worktree, agent, w, file, off));
+      continue;
+    }
     let settings: Record<string, any>;
     try {
       settings = readJson(file);
@@ -340,8 +305,26 @@ export function doctorAgents(repo: Repo): DoctorItem[] {
       items.push({ component: `agent ${agent}`, status: probe.ok ? 'ok' : 'broken', detail: `${w.settings}: ${wired.join(', ')}; ${probe.detail}` });
     }
     if (agent === 'codex' && wired.length) items.push(...doctorCodex(repo.worktree, settings.hooks));
+    if (wired.length) items.push(...trustItems(agent, repo.worktree));
   }
   return items;
+}
+
+/** A whole-file wiring (Copilot's hooks file, the OpenCode plugin): every event there, a probe refused, and Copilot's trust. */
+function doctorOwnFile(worktree: string, agent: Agent, w: Wiring, file: string, off: boolean): DoctorItem[] {
+  const text = readFileSync(file, 'utf8');
+  const wired = ownFileEvents(w, text);
+  const missing = Object.keys(w.events).filter((ev) => !wired.includes(ev));
+  const command = ownFileCommand(w, text);
+  const items: DoctorItem[] = [];
+  if (!isOwnWiring(w, text) || !command) items.push({ component: `agent ${agent}`, status: 'missing', detail: `${w.settings} is not git-handoff's (git handoff install --agent ${agent})` });
+  else if (missing.length) items.push({ component: `agent ${agent}`, status: 'broken', detail: `${w.settings} lacks ${missing.join(', ')} (run install --agent ${agent} again)` });
+  else if (off) items.push({ component: `agent ${agent}`, status: 'info', detail: `${w.settings}: the guard is off in this repository (git config handoff.guard off), so it allows everything` });
+  else {
+    const probe = probeCommand(worktree, agent, command);
+    items.push({ component: `agent ${agent}`, status: probe.ok ? 'ok' : 'broken', detail: `${w.settings}: ${wired.join(', ')}; ${probe.detail}` });
+  }
+  return [...items, ...trustItems(agent, worktree)];
 }
 
 /** Codex's own gates: the project and each hook trusted in $CODEX_HOME/config.toml, git-handoff on a login shell's PATH. */
@@ -378,6 +361,9 @@ function probePayload(agent: Agent, cwd: string): Record<string, unknown> {
   const base = { session_id: 'git-handoff-doctor', cwd, tool_input: { command: `git update-ref -d ${PROBE_REF}` } };
   if (agent === 'gemini') return { ...base, hook_event_name: 'BeforeTool', timestamp: new Date().toISOString(), tool_name: 'run_shell_command' };
   if (agent === 'codex') return { ...base, hook_event_name: 'PreToolUse', turn_id: 'doctor', tool_name: 'Bash' };
+  if (agent === 'copilot') return { sessionId: base.session_id, timestamp: Date.now(), cwd, toolName: 'bash', toolArgs: base.tool_input };
+  if (agent === 'qwen') return { ...base, hook_event_name: 'PreToolUse', tool_name: 'run_shell_command' };
+  if (agent === 'opencode') return { ...base, hook_event_name: 'PreToolUse', tool_name: 'bash' };
   return { ...base, hook_event_name: 'PreToolUse', tool_name: 'Bash' };
 }
 
@@ -392,7 +378,7 @@ export function probeCommand(cwd: string, agent: Agent, command: string): { ok: 
   // The probe is nobody's session: no client process or session of the shell doctor runs in may leak into it
   // (a CLAUDE_PID would make the probe look like a successor of the session that ran doctor).
   const env = { ...process.env };
-  for (const k of ['CLAUDE_PID', 'CLAUDE_CODE_SESSION_ID', 'GIT_HANDOFF_SESSION', 'GIT_HANDOFF_BYPASS', 'GEMINI_SESSION_ID', 'CODEX_THREAD_ID']) delete env[k];
+  for (const k of ['CLAUDE_PID', 'GIT_HANDOFF_SESSION', 'GIT_HANDOFF_BYPASS', 'COPILOT_CLI', ...SESSION_VARS.map(([v]) => v)]) delete env[k];
   const r = spawnSync('sh', ['-c', hook.command], { cwd, env, input: JSON.stringify(probePayload(agent, cwd)), encoding: 'utf8', timeout: 20_000 });
   if (r.error || r.status !== 0) return { ok: false, detail: `\`${hook.command}\` did not run (${r.error?.message ?? `exit ${r.status}`}: ${String(r.stderr ?? '').trim().slice(0, 200)})` };
   let answer: any = null;
@@ -401,8 +387,9 @@ export function probeCommand(cwd: string, agent: Agent, command: string): { ok: 
   } catch {
     return { ok: false, detail: `\`${hook.command}\` answered no decision to a probe it must refuse` };
   }
-  const denied = answer?.hookSpecificOutput?.permissionDecision === 'deny' || answer?.decision === 'deny';
-  const reason = wordCut(String(answer?.hookSpecificOutput?.permissionDecisionReason ?? answer?.reason ?? '').split('\n')[0], 100);
+  // each client's own deny shape (Claude Code's, Gemini CLI's, Copilot CLI's flat one, the OpenCode plugin's)
+  const denied = answer?.hookSpecificOutput?.permissionDecision === 'deny' || answer?.decision === 'deny' || answer?.permissionDecision === 'deny' || typeof answer?.deny === 'string';
+  const reason = wordCut(String(answer?.hookSpecificOutput?.permissionDecisionReason ?? answer?.reason ?? answer?.permissionDecisionReason ?? answer?.deny ?? '').split('\n')[0], 100);
   return denied
     ? { ok: true, detail: `a probe through \`${hook.command}\` was refused as it should be: "${reason}"` }
     : { ok: false, detail: `\`${hook.command}\` gave an unexpected answer to the probe: ${r.stdout.slice(0, 200)}` };

@@ -91,7 +91,7 @@ async function heartbeat(ctx: GuardContext, loc: Location, session: string, forc
  * Clients whose before-tool hook can put context before the model (Claude Code: additionalContext; Codex 0.169: the
  * same field, sent as a developer message ahead of the tool's output). Gemini CLI reads it only after a tool.
  */
-export const SHOWS_CONTEXT_BEFORE_TOOL = new Set(['claude-code', 'codex']);
+export const SHOWS_CONTEXT_BEFORE_TOOL = new Set(['claude-code', 'codex', 'copilot', 'qwen-code', 'opencode']);
 
 /**
  * Before a tool the guard allowed: what the call names is recorded as an intent (the ledger counts it once the

@@ -1,4 +1,5 @@
 // Addressing (issue 18): who a handoff is for (Handoff-To), its tags and references, and who reads now.
+import { CLIENT_NAMES, clientName } from '../clients/names';
 import { HandoffError } from '../errors';
 import type { Repo } from '../git/repo';
 import { oneLine } from './document';
@@ -7,7 +8,7 @@ import { readReceipts, type Receipt } from './receipts';
 import { SESSION_RE } from './session';
 import { existingPaths, worktreeOf } from './verify';
 
-export const ADDRESSEE_CLIENTS = ['claude-code', 'gemini-cli', 'codex', 'cursor'] as const;
+export const ADDRESSEE_CLIENTS = CLIENT_NAMES;
 export const SLUG_RE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const SLUG_MAX = 64;
 const REF_MAX = 1000;
@@ -27,9 +28,18 @@ export function isAddressee(value: string): boolean {
   return false;
 }
 
+/**
+ * An addressee as given, with a client's alias made its one name (`client:claude` is client:claude-code) and a bare
+ * client name or alias taken as that client (`--to claude`); anything else unchanged.
+ */
+export function normalAddressee(value: string): string {
+  const client = value.startsWith('client:') ? clientName(value.slice(7)) : value.includes(':') ? null : clientName(value);
+  return client ? `client:${client}` : value;
+}
+
 /** One addressee, or exit 2 naming the four kinds (no trailer injection: each kind's value has no spaces). */
 export function assertAddressee(value: unknown, source = '--to'): string {
-  if (typeof value === 'string' && isAddressee(value)) return value;
+  if (typeof value === 'string' && isAddressee(normalAddressee(value))) return normalAddressee(value);
   throw new HandoffError(
     'usage',
     'invalid-addressee',
@@ -99,7 +109,8 @@ export function readerOf(i: ReaderInput): Reader | null {
   const addressees: string[] = [];
   if (i.session) addressees.push(`session:${i.session}`);
   if (i.person) addressees.push(i.person.startsWith(PERSON_PREFIX) ? i.person : `${PERSON_PREFIX}${i.person}`);
-  if (i.client && (ADDRESSEE_CLIENTS as readonly string[]).includes(i.client)) addressees.push(`client:${i.client}`);
+  const client = clientName(i.client);
+  if (client) addressees.push(`client:${client}`);
   if (i.role) addressees.push(`role:${assertSlug(i.role, i.role === process.env.GIT_HANDOFF_ROLE ? 'GIT_HANDOFF_ROLE' : '--role')}`);
   return { id, addressees };
 }

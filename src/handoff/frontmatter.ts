@@ -6,7 +6,7 @@ import path from 'node:path';
 // a few function definitions (ESM only, so imported, not required); the large YAML parser is loaded on use
 import canonicalize from 'canonicalize';
 import { HandoffError } from '../errors';
-import { ADDRESSEE_CLIENTS, assertAddressee, assertRefTarget, assertSlug, isAddressee } from './address';
+import { assertAddressee, assertRefTarget, assertSlug, isAddressee, normalAddressee } from './address';
 import { oneLine } from './document';
 import { EMAIL_RE } from './person';
 
@@ -39,8 +39,7 @@ export function handoffIdOf(fields: Record<string, unknown>, body: string): stri
 
 /** A `to` value of a frontmatter file: an addressee as given, or a bare client name, email or role slug. */
 function addresseeOf(value: string, file: string): string {
-  if (isAddressee(value)) return value;
-  if ((ADDRESSEE_CLIENTS as readonly string[]).includes(value)) return `client:${value}`;
+  if (isAddressee(normalAddressee(value))) return normalAddressee(value);
   if (EMAIL_RE.test(value)) return `person:${value}`;
   return assertAddressee(`role:${value}`, `${file}: to`);
 }

@@ -1,8 +1,9 @@
 // Session ids (SPEC 3): validation and where a command finds its own.
+import { CLIENT_NAMES, clientName, SESSION_VARS, shellClient } from '../clients/names';
 import { HandoffError } from '../errors';
 
 export const SESSION_RE = /^[A-Za-z0-9._:-]{1,128}$/;
-export const CLIENTS = ['claude-code', 'gemini-cli', 'codex', 'cursor', 'cli'] as const;
+export const CLIENTS = [...CLIENT_NAMES, 'cli'] as const;
 export type Client = (typeof CLIENTS)[number];
 
 export interface SessionRef {
@@ -23,21 +24,11 @@ export function assertSession(id: unknown, source = '--session'): string {
   return id;
 }
 
-const ENV_SOURCES: Array<[string, Client | null]> = [
-  ['GIT_HANDOFF_SESSION', null],
-  ['CLAUDE_CODE_SESSION_ID', 'claude-code'],
-  ['GEMINI_SESSION_ID', 'gemini-cli'],
-  ['CODEX_THREAD_ID', 'codex'],
-];
+const ENV_SOURCES: ReadonlyArray<readonly [string, Client | null]> = [['GIT_HANDOFF_SESSION', null], ...SESSION_VARS];
 
-/** The client a session given by flag or GIT_HANDOFF_SESSION belongs to. */
+/** The client a session given by flag or GIT_HANDOFF_SESSION belongs to (GIT_HANDOFF_CLIENT may use an alias). */
 function ambientClient(env: NodeJS.ProcessEnv): Client {
-  const named = env.GIT_HANDOFF_CLIENT;
-  if (named && (CLIENTS as readonly string[]).includes(named)) return named as Client;
-  if (env.CLAUDE_CODE_SESSION_ID || env.CLAUDECODE) return 'claude-code';
-  if (env.GEMINI_SESSION_ID || env.GEMINI_CLI) return 'gemini-cli';
-  if (env.CODEX_THREAD_ID) return 'codex';
-  return 'cli';
+  return clientName(env.GIT_HANDOFF_CLIENT) ?? shellClient(env) ?? 'cli';
 }
 
 /** Resolution order of SPEC 3: --session, GIT_HANDOFF_SESSION, then each client's own variable. */
@@ -52,7 +43,8 @@ export function resolveSession(flag: string | undefined, env: NodeJS.ProcessEnv 
 
 export const NO_SESSION_HELP =
   'no session id: pass --session <id>, or set GIT_HANDOFF_SESSION=<id> ' +
-  '(Claude Code exports CLAUDE_CODE_SESSION_ID, Gemini CLI GEMINI_SESSION_ID, Codex CODEX_THREAD_ID)';
+  '(Claude Code exports CLAUDE_CODE_SESSION_ID, Gemini CLI GEMINI_SESSION_ID, Codex CODEX_THREAD_ID, Copilot CLI COPILOT_AGENT_SESSION_ID, ' +
+  'Qwen Code QWEN_CODE_SESSION_ID, OpenCode OPENCODE_SESSION_ID through the git-handoff plugin)';
 
 export function requireSession(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): SessionRef {
   const s = resolveSession(flag, env);

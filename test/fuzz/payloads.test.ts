@@ -7,7 +7,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { detectClient } from '../../src/guard/clients/index';
+import { detectClient } from '../../src/clients/index';
 import { GuardContext } from '../../src/guard/context';
 import { decide, payloadProblems } from '../../src/guard/entry';
 import type { Decision, EventKind } from '../../src/guard/event';

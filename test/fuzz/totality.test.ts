@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { detectClient } from '../../src/guard/clients/index';
+import { detectClient } from '../../src/clients/index';
 import { GuardContext } from '../../src/guard/context';
 import { globMatch } from '../../src/guard/glob';
 import { preTool } from '../../src/guard/rules/pre-tool';

@@ -56,6 +56,9 @@ const SHAPES: Record<GuardClient, Shape> = {
     hookSpecificOutput: (v) => isObj(v) && fits(v as Record<string, unknown>, { hookEventName: isStr, tool_input: isObj, additionalContext: isStr }),
   },
   cursor: { permission: (v) => v === 'deny' || v === 'allow', user_message: isStr, agent_message: isStr, followup_message: isStr, additional_context: isStr },
+  copilot: { permissionDecision: (v) => v === 'deny', permissionDecisionReason: isStr, modifiedArgs: isObj, additionalContext: isStr, decision: (v) => v === 'block', reason: isStr },
+  'qwen-code': { hookSpecificOutput: (v) => isObj(v) && fits(v as Record<string, unknown>, CLAUDE_INNER), decision: (v) => v === 'block', reason: isStr, systemMessage: isStr },
+  opencode: { deny: isStr, args: isObj, context: isStr, followUp: isStr },
 };
 
 function fits(o: Record<string, unknown>, shape: Shape): boolean {

@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { detectClient, namedClient } from '../../src/guard/clients/index';
+import { detectClient, namedClient } from '../../src/clients/index';
 import { json, makeRepo, type TestRepo } from '../helpers/repo';
 import { FIXTURES, guard, payload } from './helpers';
 

@@ -49,7 +49,9 @@ describe('install --agent', () => {
     const onPath = { PATH: `${path.join(ROOT, 'bin')}:${process.env.PATH}` };
     const doctor = await repo.cli(['doctor', '--json'], { env: onPath });
     const items = json(doctor).items.filter((i: any) => /^agent \w+$/.test(i.component));
-    expect(items.map((i: any) => i.status)).toEqual(['ok', 'ok', 'ok']);
+    // every client's probe is refused in its own deny shape (Copilot's flat one, the OpenCode plugin's)
+    expect(items.map((i: any) => i.component)).toEqual(['agent claude', 'agent gemini', 'agent codex', 'agent copilot', 'agent opencode', 'agent qwen']);
+    expect(items.map((i: any) => i.status)).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'ok']);
     // Codex's own gates (its trust of the hooks, a login shell's PATH) are checked apart: test/guard/codex-trust.test.ts
     expect(json(doctor).items.find((i: any) => i.component === 'agent codex trust').status).toBe('info');
     expect(items[0].detail).toContain('probe');
@@ -66,9 +68,11 @@ describe('install --agent', () => {
     expect((await repo.cli(['uninstall', '--agent', 'all'])).exitCode).toBe(0);
     expect(read(repo, '.claude/settings.json')).toBe(userClaude);
     expect(read(repo, 'CLAUDE.md')).toBe('# Project rules\n\nUse tabs.\n');
-    for (const f of ['.gemini/settings.json', '.codex/hooks.json', 'AGENTS.md', 'GEMINI.md']) expect(existsSync(path.join(repo.dir, f))).toBe(false);
+    for (const f of ['.gemini/settings.json', '.codex/hooks.json', 'AGENTS.md', 'GEMINI.md', 'QWEN.md', '.qwen/settings.json', '.github/hooks/git-handoff.json', '.opencode/plugin/git-handoff.js']) {
+      expect(existsSync(path.join(repo.dir, f))).toBe(false);
+    }
     // the settings directories install created go too; the one the user had stays
-    for (const d of ['.gemini', '.codex']) expect(existsSync(path.join(repo.dir, d))).toBe(false);
+    for (const d of ['.gemini', '.codex', '.qwen', '.github', '.opencode']) expect(existsSync(path.join(repo.dir, d))).toBe(false);
     expect(existsSync(path.join(repo.dir, '.claude'))).toBe(true);
   });
 

@@ -1,8 +1,10 @@
 // `git handoff install | uninstall | doctor`: wiring that is idempotent and reversible.
 import type { Argv, CommandModule } from 'yargs';
+import { AGENT_CLIENT, AGENTS, agentName, clientName, type Agent } from '../../clients/names';
 import { HandoffError } from '../../errors';
 import { openRepo, type Repo } from '../../git/repo';
-import { doctorAgents, installAgents, uninstallAgents } from '../../guard/install';
+import { installUserOpencode, uninstallUserOpencode } from '../../clients/own-files';
+import { doctorAgents, guardCommand, installAgents, uninstallAgents } from '../../guard/install';
 import { doctorPlugins, installPlugin, uninstallPlugin } from '../../guard/plugin';
 import { doctorHooks, installHooks, uninstallHooks } from '../../hooks/install';
 import { doctorSecrets } from '../../handoff/redact';
@@ -21,16 +23,15 @@ interface Args extends GlobalArgs {
   extension?: boolean;
 }
 
-const AGENTS = ['claude', 'gemini', 'codex'] as const;
-
 function agentsOf(list: string[] | undefined): InstallOptions['agents'] {
   if (!list?.length) return undefined;
-  const out = new Set<(typeof AGENTS)[number]>();
+  const out = new Set<Agent>();
   for (const a of list.flatMap((x) => String(x).split(','))) {
+    const agent = agentName(a);
     if (a === 'all') AGENTS.forEach((x) => out.add(x));
-    else if ((AGENTS as readonly string[]).includes(a)) out.add(a as (typeof AGENTS)[number]);
-    else if (a === 'cursor') throw new HandoffError('usage', 'agent-by-hand', CURSOR_BY_HAND);
-    else throw new HandoffError('usage', 'unknown-agent', `unknown agent client "${a}": use claude, gemini, codex or all${a.startsWith('claude') ? ' (claude is Claude Code)' : ''}`);
+    else if (agent) out.add(agent);
+    else if (clientName(a) === 'cursor') throw new HandoffError('usage', 'agent-by-hand', CURSOR_BY_HAND);
+    else throw new HandoffError('usage', 'unknown-agent', `unknown agent client "${a}": use ${AGENTS.join(', ')} or all (or a client's full name: ${AGENTS.map((x) => AGENT_CLIENT[x]).join(', ')})`);
   }
   return [...out];
 }
@@ -53,10 +54,10 @@ function commitAdvice(msgs: string[]): string {
 const options = (y: Argv<GlobalArgs>) =>
   y
     .option('hooks', { type: 'boolean', describe: 'the git hooks (prepare-commit-msg, commit-msg, pre-commit, pre-push, reference-transaction)' })
-    .option('agent', { type: 'string', array: true, describe: 'agent client wiring: claude, gemini, codex or all (Cursor is wired by hand: docs/clients.md)' })
+    .option('agent', { type: 'string', array: true, describe: 'agent client wiring: claude, gemini, codex, copilot, opencode, qwen or all (aliases such as claude-code, qwen-code accepted; Cursor is wired by hand: docs/clients.md)' })
     .option('remote', { type: 'string', describe: 'fetch refspecs that carry handoffs from remote R' })
     .option('server', { type: 'boolean', describe: 'in a bare repository: hold pushes to the ownership invariant' })
-    .option('plugin', { type: 'boolean', describe: 'with --agent claude (or gemini): install the git-handoff plugin (extension) for your user through the client, instead of wiring this repository' })
+    .option('plugin', { type: 'boolean', describe: 'with --agent claude (or gemini, opencode): install the git-handoff plugin (extension) for your user, instead of wiring this repository' })
     .option('extension', { type: 'boolean', describe: 'with --agent gemini: the same as --plugin' })
     .option('launcher', { type: 'string', describe: 'agent hooks run this git-handoff executable (quoted, forward slashes; `git handoff` through git) instead of `git-handoff` on PATH' });
 
@@ -75,9 +76,12 @@ async function run(a: Args, mode: 'install' | 'uninstall'): Promise<void> {
   const msgs: string[] = [];
   if (a.plugin || a.extension) {
     if (!agents?.length) throw new HandoffError('usage', 'plugin-needs-agent', 'name the client: --agent claude --plugin, or --agent gemini --extension');
-    const native = agents.filter((x): x is 'claude' | 'gemini' => x !== 'codex');
-    if (native.length < agents.length) throw new HandoffError('usage', 'codex-no-plugin', 'Codex has no git-handoff plugin: `git handoff install --agent codex` wires this repository and puts the handoff skill where Codex reads it (.agents/skills)');
+    const native = agents.filter((x): x is 'claude' | 'gemini' => x === 'claude' || x === 'gemini');
+    const none = agents.filter((x) => x !== 'claude' && x !== 'gemini' && x !== 'opencode');
+    if (none.includes('codex')) throw new HandoffError('usage', 'codex-no-plugin', 'Codex has no git-handoff plugin: `git handoff install --agent codex` wires this repository and puts the handoff skill where Codex reads it (.agents/skills)');
+    if (none.length) throw new HandoffError('usage', 'no-plugin', `${none.join(', ')}: no git-handoff plugin; \`git handoff install --agent ${none[0]}\` wires this repository`);
     for (const x of native) msgs.push(...(mode === 'install' ? installPlugin(repoIfAny(), x) : uninstallPlugin(x)));
+    if (agents.includes('opencode')) msgs.push(...(mode === 'install' ? installUserOpencode(guardCommand(a.launcher, 'opencode')) : uninstallUserOpencode()));
     return report(a, msgs);
   }
   const repo = openRepo();

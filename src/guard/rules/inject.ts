@@ -1,10 +1,11 @@
 // `git handoff …` from an agent's shell: the session id is added when the shell would not know it, and a
 // write that names another session's id is refused (reading as another session is always allowed).
+import { SESSION_VARS as CLIENT_SESSION_VARS } from '../../clients/names';
 import { short } from '../../handoff/session';
 import type { GuardEvent } from '../event';
 import type { GitInvocation, SimpleCommand } from '../shell';
 
-const SESSION_VARS = ['GIT_HANDOFF_SESSION', 'CLAUDE_CODE_SESSION_ID', 'GEMINI_SESSION_ID', 'CODEX_THREAD_ID'];
+const SESSION_VARS = ['GIT_HANDOFF_SESSION', ...CLIENT_SESSION_VARS.map(([v]) => v)];
 const NEEDS_SESSION = new Set(['write', 'archive', 'restore', 'import', 'release', 'sync']);
 
 export const isHandoffCommand = (inv: GitInvocation | null) => inv?.sub === 'handoff';
@@ -26,11 +27,18 @@ export function needsSession(inv: GitInvocation): boolean {
   return (sub !== undefined && NEEDS_SESSION.has(sub)) || (sub === 'list' && inv.args.includes('--mine'));
 }
 
-/** Whether the client's shell already exports this session id (Claude Code ≥ 2.1.132, Codex; Gemini never). */
+/**
+ * Whether the client's shell already exports this session id (Claude Code ≥ 2.1.132, Codex, Qwen Code: the hook
+ * has it too; Copilot CLI's shell always has COPILOT_AGENT_SESSION_ID, its hooks never; the OpenCode plugin sets
+ * OPENCODE_SESSION_ID; Gemini CLI never).
+ */
 export function shellKnowsSession(e: GuardEvent, session: string, env: NodeJS.ProcessEnv): boolean {
   if (env.GIT_HANDOFF_SESSION === session) return true;
   if (e.client === 'claude-code') return env.CLAUDE_CODE_SESSION_ID === session;
   if (e.client === 'codex') return env.CODEX_THREAD_ID === session;
+  if (e.client === 'qwen-code') return env.QWEN_CODE_SESSION_ID === session;
+  // a native Copilot hook (through the Claude Code wiring Copilot's client is claude-code, and the guard adds the id)
+  if (e.client === 'copilot' || e.client === 'opencode') return true;
   return false;
 }
 

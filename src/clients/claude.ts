@@ -1,8 +1,29 @@
 // Claude Code (and Codex, which speaks the same wire format): PascalCase events, hookSpecificOutput answers.
-import { str, type ClientAdapter, type Decision, type EventKind, type GuardClient, type GuardEvent } from '../event';
+import { obj, str, type ClientAdapter, type Decision, type EventKind, type GuardClient, type GuardEvent } from '../guard/event';
 import { parseCommonPayload } from './common';
+import { claudeArgs } from './copilot';
+import type { Wiring } from './wiring';
 
-const KINDS: Record<string, EventKind> = {
+export const wiring: Wiring = {
+  client: 'claude-code',
+  format: 'settings',
+  settings: '.claude/settings.json',
+  // No PostToolUse: PreToolUse records what a call names (confirmed later by the file's state) and shows its
+  // warnings to the model itself, so a tool call pays one hook process.
+  events: {
+    PreToolUse: 'Bash|Write|Edit|MultiEdit|NotebookEdit|PowerShell',
+    SessionStart: undefined,
+    Stop: undefined,
+    PreCompact: undefined,
+  },
+  timeout: 30,
+  named: false,
+  notes: 'CLAUDE.md',
+  skills: '.claude/skills',
+};
+
+/** Claude Code's event names (Codex, Qwen Code and the OpenCode plugin's payloads use them too). */
+export const KINDS: Record<string, EventKind> = {
   PreToolUse: 'pre-tool',
   PostToolUse: 'post-tool',
   SessionStart: 'session-start',
@@ -11,7 +32,11 @@ const KINDS: Record<string, EventKind> = {
 };
 
 export function parseClaudeLike(client: GuardClient, p: Record<string, unknown>): GuardEvent {
-  return parseCommonPayload(client, KINDS, p, str(p.source));
+  // Copilot CLI runs this wiring too, with its own argument names (Write {path, file_text}, Edit {path, old_str, new_str})
+  const tool = str(p.tool_name);
+  const input = obj(p.tool_input);
+  const named = claudeArgs(tool, input);
+  return parseCommonPayload(client, KINDS, named === input ? p : { ...p, tool_input: named }, str(p.source));
 }
 
 export function renderClaudeLike(e: GuardEvent, d: Decision): string | null {

@@ -1,14 +1,18 @@
 // Tells the client apart (SPEC 6): by the `--client=<id>` the wiring states, else by its payload; hands back its adapter.
-import { str, type ClientAdapter, type GuardClient } from '../event';
+import { str, type ClientAdapter, type GuardClient } from '../guard/event';
 import { claude } from './claude';
+import { clientName } from './names';
 import { codex } from './codex';
+import { copilot } from './copilot';
+import { opencode } from './opencode';
+import { qwen } from './qwen';
 import { cursor } from './cursor';
 import { gemini } from './gemini';
 
 const GEMINI_EVENTS = new Set(['BeforeTool', 'AfterTool', 'AfterAgent', 'BeforeAgent', 'BeforeModel', 'AfterModel', 'BeforeToolSelection', 'PreCompress', 'SessionEnd', 'Notification']);
 const GEMINI_TOOLS = new Set(['write_file', 'replace', 'run_shell_command', 'read_file', 'glob', 'search_file_content', 'list_directory']);
 
-const ADAPTERS: Record<GuardClient, ClientAdapter> = { 'claude-code': claude, 'gemini-cli': gemini, codex, cursor };
+const ADAPTERS: Record<GuardClient, ClientAdapter> = { 'claude-code': claude, 'gemini-cli': gemini, codex, cursor, copilot, opencode, 'qwen-code': qwen };
 
 /**
  * The client the wiring names after `guard` (`git-handoff guard --client=codex`, or `--client codex`), or null when
@@ -19,7 +23,7 @@ export function namedClient(argv: readonly string[] = process.argv): GuardClient
   const args = at < 0 ? [] : argv.slice(at + 1);
   for (let i = 0; i < args.length; i++) {
     const v = args[i].startsWith('--client=') ? args[i].slice('--client='.length) : args[i] === '--client' ? args[i + 1] : undefined;
-    if (v !== undefined) return v && Object.hasOwn(ADAPTERS, v) ? (v as GuardClient) : null;
+    if (v !== undefined) return clientName(v);
   }
   return null;
 }
@@ -28,6 +32,8 @@ export function namedClient(argv: readonly string[] = process.argv): GuardClient
 export function detectClient(p: Record<string, unknown>, named: GuardClient | null = namedClient()): ClientAdapter {
   if (named) return ADAPTERS[named];
   const name = str(p.hook_event_name) ?? '';
+  // Copilot CLI's native payloads name no event and are camelCase throughout
+  if (p.hook_event_name === undefined && typeof p.sessionId === 'string') return copilot;
   if (/^[a-z]/.test(name) && (p.conversation_id !== undefined || p.generation_id !== undefined || p.workspace_roots !== undefined)) return cursor;
   if (GEMINI_EVENTS.has(name) || GEMINI_TOOLS.has(str(p.tool_name) ?? '') || (p.timestamp !== undefined && p.turn_id === undefined && name === 'SessionStart')) {
     return gemini;

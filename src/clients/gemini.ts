@@ -1,7 +1,28 @@
 // Gemini CLI: BeforeTool/AfterTool/SessionStart/AfterAgent/PreCompress; answers with top-level decision/reason,
 // a rewritten input in hookSpecificOutput.tool_input, context in hookSpecificOutput.additionalContext.
-import { str, type ClientAdapter, type EventKind } from '../event';
+import { str, type ClientAdapter, type EventKind } from '../guard/event';
 import { parseCommonPayload } from './common';
+import type { Wiring } from './wiring';
+
+export const wiring: Wiring = {
+  client: 'gemini-cli',
+  format: 'settings',
+  settings: '.gemini/settings.json',
+  // AfterTool only carries a warning BeforeTool could not show the model; the sh front answers it alone otherwise.
+  events: {
+    BeforeTool: 'write_file|replace|run_shell_command',
+    AfterTool: 'write_file|replace|run_shell_command',
+    SessionStart: undefined,
+    AfterAgent: undefined,
+    PreCompress: undefined,
+  },
+  after: 'AfterTool',
+  // Gemini CLI counts hook timeouts in milliseconds.
+  timeout: 10_000,
+  named: true,
+  notes: 'GEMINI.md',
+  skills: '.gemini/skills',
+};
 
 const KINDS: Record<string, EventKind> = {
   BeforeTool: 'pre-tool',

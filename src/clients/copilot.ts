@@ -1,0 +1,116 @@
+// GitHub Copilot CLI (observed with 1.0.102, ../shared/tools/copilot-offline): its native hooks in
+// `.github/hooks/*.json` (`version: 1`, camelCase events, a `bash` command, `timeoutSec`) get camelCase payloads
+// that name no event (`sessionId`, `cwd`, `toolName`, `toolArgs` as an object) and obey only a flat
+// `{"permissionDecision":"deny"}`. It also runs a repository's `.claude/settings.json`, sending Claude Code's
+// event and tool names with its own argument names (`Write {path, file_text}`, `Edit {path, old_str, new_str}`).
+// Repository hooks run only in a trusted folder (skipped silently otherwise); its shell exports
+// COPILOT_AGENT_SESSION_ID, its hooks get none.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { commonToolAction, obj, str, type ClientAdapter, type EventKind, type GuardEvent } from '../guard/event';
+import type { Wiring } from './wiring';
+
+/** The hooks file `install --agent copilot` writes (whole: git-handoff's own). */
+export const COPILOT_HOOKS_FILE = '.github/hooks/git-handoff.json';
+
+export const wiring: Wiring = {
+  client: 'copilot',
+  format: 'hooks-file',
+  settings: COPILOT_HOOKS_FILE,
+  // preToolUse's additionalContext reaches the model (Copilot's changelog; a refusal's reason always does), so a
+  // tool call pays one hook process, as with Claude Code
+  events: { sessionStart: undefined, preToolUse: undefined, agentStop: undefined },
+  timeout: 30,
+  named: false,
+  // Copilot CLI reads AGENTS.md as its custom instructions
+  notes: 'AGENTS.md',
+  skills: null,
+};
+
+/** Copilot's tool names and argument names mapped onto Claude Code's (`create` is a Write, `str_replace` an Edit). */
+const TOOLS: Record<string, string> = { bash: 'Bash', powershell: 'PowerShell', create: 'Write', edit: 'Edit', str_replace: 'Edit', apply_patch: 'apply_patch' };
+
+/**
+ * A tool input in Claude Code's argument names: Copilot sends `{path, file_text}` for a Write and `{path, old_str,
+ * new_str}` for an Edit, even through Claude Code's wiring. Names Claude Code uses win when both are there.
+ */
+export function claudeArgs(tool: string | null, input: Record<string, unknown>): Record<string, unknown> {
+  if (tool !== 'Write' && tool !== 'Edit') return input;
+  const out = { ...input };
+  if (str(out.file_path) === null && str(input.path) !== null) out.file_path = input.path;
+  if (tool === 'Write' && str(out.content) === null && str(input.file_text) !== null) out.content = input.file_text;
+  if (tool === 'Edit' && str(out.old_string) === null && str(input.old_str) !== null) out.old_string = input.old_str;
+  if (tool === 'Edit' && str(out.new_string) === null && str(input.new_str) !== null) out.new_string = input.new_str;
+  return out;
+}
+
+/** A native payload names no event: each event has its own fields (as observed with 1.0.102). */
+function kindOf(p: Record<string, unknown>): { kind: EventKind; name: string } {
+  if (p.toolName !== undefined) return p.toolResult !== undefined ? { kind: 'post-tool', name: 'postToolUse' } : { kind: 'pre-tool', name: 'preToolUse' };
+  if (p.stopReason !== undefined || p.stop_hook_active !== undefined) return { kind: 'stop', name: 'agentStop' };
+  if (p.initialPrompt !== undefined || (p.source !== undefined && p.reason === undefined)) return { kind: 'session-start', name: 'sessionStart' };
+  if (p.reason !== undefined) return { kind: 'other', name: 'sessionEnd' };
+  if (p.prompt !== undefined) return { kind: 'other', name: 'userPromptSubmitted' };
+  return { kind: 'other', name: '' };
+}
+
+/** toolArgs is an object (1.0.102); an older Copilot sent a JSON string. */
+function argsOf(v: unknown): Record<string, unknown> {
+  if (typeof v !== 'string') return obj(v);
+  try {
+    return obj(JSON.parse(v));
+  } catch {
+    return {};
+  }
+}
+
+export function parseCopilot(p: Record<string, unknown>): GuardEvent {
+  const { kind, name } = kindOf(p);
+  const cwd = str(p.cwd) ?? str(p.workingDirectory) ?? process.cwd();
+  const native = str(p.toolName);
+  const tool = native === null ? null : (Object.hasOwn(TOOLS, native) ? TOOLS[native] : native);
+  const toolInput = claudeArgs(tool, argsOf(p.toolArgs));
+  return {
+    client: 'copilot',
+    kind,
+    name,
+    session: str(p.sessionId),
+    agentId: str(p.agentId),
+    cwd,
+    tool: native,
+    action: commonToolAction(tool, toolInput, cwd),
+    toolInput,
+    source: str(p.source),
+    stopHookActive: p.stop_hook_active === true,
+  };
+}
+
+export const copilot: ClientAdapter = {
+  client: 'copilot',
+  parse: parseCopilot,
+  render(e, d) {
+    const out: Record<string, unknown> = {};
+    if (e.kind === 'pre-tool') {
+      // the flat shape: under a camelCase preToolUse hook Claude Code's hookSpecificOutput is ignored and the call runs
+      if (d.deny !== undefined) Object.assign(out, { permissionDecision: 'deny', permissionDecisionReason: d.deny });
+      else {
+        if (d.updatedInput) out.modifiedArgs = d.updatedInput;
+        if (d.context) out.additionalContext = d.context;
+      }
+    } else if (e.kind === 'stop') {
+      if (d.followUp) Object.assign(out, { decision: 'block', reason: d.followUp });
+    } else if (d.context && (e.kind === 'session-start' || e.kind === 'post-tool')) out.additionalContext = d.context;
+    return Object.keys(out).length ? JSON.stringify(out) : null;
+  },
+};
+
+/**
+ * Copilot runs a repository's `.claude/settings.json` as well as its own hooks: when git-handoff's native Copilot
+ * wiring is there too, the Claude Code wiring stands aside for Copilot's calls, so each one is answered once.
+ * A hook Copilot runs has COPILOT_CLI=1 and COPILOT_PROJECT_DIR (the repository) in its environment.
+ */
+export function copilotAnswersNatively(client: string, cwd: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (client !== 'claude-code' || env.COPILOT_CLI !== '1') return false;
+  const top = env.COPILOT_PROJECT_DIR || cwd;
+  return existsSync(path.join(top, COPILOT_HOOKS_FILE));
+}

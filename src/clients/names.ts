@@ -1,0 +1,76 @@
+// One vocabulary of agent client names (SPEC 6): the name `--client=` states, `client:` addresses, Handoff-Client
+// records and docs use, with the short names `install --agent` takes and the aliases every place accepts.
+
+/** Every client git-handoff serves, by its one name. */
+export const CLIENT_NAMES = ['claude-code', 'gemini-cli', 'codex', 'cursor', 'copilot', 'opencode', 'qwen-code'] as const;
+export type ClientName = (typeof CLIENT_NAMES)[number];
+
+/** The short names `install --agent` takes: every client but Cursor, which is wired by hand. */
+export const AGENTS = ['claude', 'gemini', 'codex', 'copilot', 'opencode', 'qwen'] as const;
+export type Agent = (typeof AGENTS)[number];
+
+export const AGENT_CLIENT: Record<Agent, ClientName> = {
+  claude: 'claude-code',
+  gemini: 'gemini-cli',
+  codex: 'codex',
+  copilot: 'copilot',
+  opencode: 'opencode',
+  qwen: 'qwen-code',
+};
+
+/** Other spellings people use for a client, each meaning exactly one. */
+const ALIASES: Record<string, ClientName> = {
+  claude: 'claude-code',
+  'claude-cli': 'claude-code',
+  gemini: 'gemini-cli',
+  'codex-cli': 'codex',
+  'copilot-cli': 'copilot',
+  'github-copilot': 'copilot',
+  'github-copilot-cli': 'copilot',
+  'open-code': 'opencode',
+  qwen: 'qwen-code',
+};
+
+/** The one name of a client given by its name or an alias (any case), else null. */
+export function clientName(s: string | null | undefined): ClientName | null {
+  if (!s) return null;
+  const k = s.trim().toLowerCase();
+  if ((CLIENT_NAMES as readonly string[]).includes(k)) return k as ClientName;
+  return Object.hasOwn(ALIASES, k) ? ALIASES[k] : null;
+}
+
+/** The `--agent` short name of a client given by any of its names, else null (Cursor has none). */
+export function agentName(s: string): Agent | null {
+  const c = clientName(s);
+  return (Object.keys(AGENT_CLIENT) as Agent[]).find((a) => AGENT_CLIENT[a] === c) ?? null;
+}
+
+/**
+ * The variable each client's shell tool exports with its session id, in the order `git handoff` reads them after
+ * GIT_HANDOFF_SESSION (SPEC 3). OpenCode's is set by the git-handoff plugin (shell.env); Copilot's hooks get none,
+ * its shell COPILOT_AGENT_SESSION_ID; Qwen Code gives hooks and shell QWEN_CODE_SESSION_ID.
+ */
+export const SESSION_VARS: ReadonlyArray<readonly [string, ClientName]> = [
+  ['CLAUDE_CODE_SESSION_ID', 'claude-code'],
+  ['GEMINI_SESSION_ID', 'gemini-cli'],
+  ['CODEX_THREAD_ID', 'codex'],
+  ['COPILOT_AGENT_SESSION_ID', 'copilot'],
+  ['QWEN_CODE_SESSION_ID', 'qwen-code'],
+  ['OPENCODE_SESSION_ID', 'opencode'],
+];
+
+/** Variables that say which client's shell this is when no session variable does. */
+const MARKERS: ReadonlyArray<readonly [string, ClientName]> = [
+  ['CLAUDECODE', 'claude-code'],
+  ['GEMINI_CLI', 'gemini-cli'],
+  ['COPILOT_CLI', 'copilot'],
+  ['QWEN_CODE', 'qwen-code'],
+  ['OPENCODE', 'opencode'],
+];
+
+/** The client whose shell this environment is, by its session variable or its marker; null when none says. */
+export function shellClient(env: NodeJS.ProcessEnv): ClientName | null {
+  for (const [v, c] of SESSION_VARS) if (env[v]) return c;
+  for (const [v, c] of MARKERS) if (env[v]) return c;
+  return null;
+}

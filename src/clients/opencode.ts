@@ -1,0 +1,162 @@
+// OpenCode (observed with 1.18.33, ../shared/tools/opencode-offline): no hook commands, plugins. A `.js` module in
+// `<repo>/.opencode/plugin/` or the user's `~/.config/opencode/plugin/` loads with no trust step; the git-handoff
+// plugin runs the guard before each tool (`tool.execute.before`; throwing blocks the call, and the model gets the
+// message), gives the shell the session id (`shell.env`: OPENCODE_SESSION_ID, which nothing else sets), puts the
+// startup view into the system prompt of the session's requests (`experimental.chat.system.transform`, computed
+// once at `session.created`), and asks once at `session.idle` what Stop asks. The plugin sends the guard
+// Claude-shaped payloads with OpenCode's own tool names and arguments, and reads back this file's small answer.
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { obj, str, type ClientAdapter } from '../guard/event';
+import { KINDS } from './claude';
+import { parseCommonPayload } from './common';
+import type { Wiring } from './wiring';
+
+export const OPENCODE_PLUGIN_FILE = '.opencode/plugin/git-handoff.js';
+/** The mark on line 2 of the plugin install writes: what uninstall and doctor recognise as git-handoff's. */
+export const OPENCODE_PLUGIN_MARK = '// git-handoff plugin for OpenCode';
+
+export const wiring: Wiring = {
+  client: 'opencode',
+  format: 'plugin',
+  settings: OPENCODE_PLUGIN_FILE,
+  events: { 'tool.execute.before': undefined, 'tool.execute.after': undefined, 'shell.env': undefined, 'session.created': undefined, 'session.idle': undefined },
+  // milliseconds the plugin waits for the guard (past it, the call goes on: the guard's own watchdog is 15 s)
+  timeout: 30_000,
+  named: false,
+  notes: 'AGENTS.md',
+  skills: null,
+};
+
+/** The user's plugin folder: $XDG_CONFIG_HOME/opencode/plugin (~/.config/opencode/plugin). */
+export const userPluginFile = (env: NodeJS.ProcessEnv = process.env) =>
+  path.join(env.XDG_CONFIG_HOME || path.join(env.HOME || homedir(), '.config'), 'opencode', 'plugin', 'git-handoff.js');
+
+
+/** OpenCode's tools and camelCase arguments in Claude Code's names. */
+function claudeShaped(tool: string | null, a: Record<string, unknown>): { tool: string | null; input: Record<string, unknown> } {
+  switch (tool) {
+    case 'bash':
+      return { tool: 'Bash', input: a };
+    case 'write':
+      return { tool: 'Write', input: { ...a, file_path: a.filePath, content: a.content } };
+    case 'edit':
+      return { tool: 'Edit', input: { ...a, file_path: a.filePath, old_string: a.oldString, new_string: a.newString } };
+    case 'multiedit': {
+      const edits = Array.isArray(a.edits) ? a.edits.map(obj).map((e) => ({ old_string: e.oldString, new_string: e.newString })) : [];
+      return { tool: 'MultiEdit', input: { ...a, file_path: a.filePath, edits } };
+    }
+    case 'apply_patch':
+    case 'patch':
+      return { tool: 'apply_patch', input: { patch: str(a.patchText) ?? str(a.patch) ?? '' } };
+    default:
+      return { tool, input: a };
+  }
+}
+
+export const opencode: ClientAdapter = {
+  client: 'opencode',
+  parse(p) {
+    const tool = str(p.tool_name);
+    const shaped = claudeShaped(tool, obj(p.tool_input));
+    const e = parseCommonPayload('opencode', KINDS, { ...p, tool_name: shaped.tool, tool_input: shaped.input }, str(p.source));
+    // the arguments as OpenCode has them: a rewrite (updatedInput) is merged into them by the plugin
+    return { ...e, tool, toolInput: obj(p.tool_input) };
+  },
+  // the plugin's own answer: it throws `deny`, merges `args` into the call's, keeps `context` for the model
+  render(e, d) {
+    const out: Record<string, unknown> = {};
+    if (e.kind === 'pre-tool') {
+      if (d.deny !== undefined) out.deny = d.deny;
+      else {
+        if (d.updatedInput) out.args = d.updatedInput;
+        if (d.context) out.context = d.context;
+      }
+    } else if (e.kind === 'stop') {
+      if (d.followUp) out.followUp = d.followUp;
+    } else if (d.context) out.context = d.context;
+    return Object.keys(out).length ? JSON.stringify(out) : null;
+  },
+};
+
+/** The plugin module install writes, running `command` (the guard, `--client=opencode`) through `sh -c`. */
+export function opencodePlugin(command: string): string {
+  return `// Written by \`git handoff install --agent opencode\`; \`git handoff uninstall --agent opencode\` removes it.
+${OPENCODE_PLUGIN_MARK}: runs the guard before each tool call (a refusal throws, and the model reads it), gives
+// the shell OPENCODE_SESSION_ID, puts the handoffs' startup view into the session's system prompt, and asks once
+// at session.idle for a handoff note when files changed and none was written. No import beyond node's own.
+import { spawn } from "node:child_process"
+
+const GUARD = ${JSON.stringify(command)}
+const TIMEOUT_MS = ${wiring.timeout}
+
+/** One payload to the guard; its answer ({deny}, {args, context}, {context}, {followUp}) or null. */
+function ask(payload, cwd) {
+  return new Promise((resolve) => {
+    let out = ""
+    let done = false
+    const finish = (v) => { if (!done) { done = true; clearTimeout(timer); resolve(v) } }
+    let child
+    try {
+      child = spawn("sh", ["-c", GUARD], { cwd, stdio: ["pipe", "pipe", "ignore"] })
+    } catch {
+      return resolve(null)
+    }
+    const timer = setTimeout(() => { try { child.kill("SIGKILL") } catch {} finish(null) }, TIMEOUT_MS)
+    child.stdout.on("data", (d) => (out += d))
+    child.on("error", () => finish(null))
+    child.on("close", () => { try { finish(out.trim() ? JSON.parse(out) : null) } catch { finish(null) } })
+    child.stdin.on("error", () => {})
+    child.stdin.end(JSON.stringify(payload))
+  })
+}
+
+export const GitHandoff = async ({ directory, client }) => {
+  // the user's plugin and a repository's both load: the first for a directory answers, never both
+  const loaded = (globalThis.__gitHandoffPlugin ??= new Set())
+  if (loaded.has(directory)) return {}
+  loaded.add(directory)
+  const views = new Map()
+  const notes = new Map()
+  const nudged = new Set()
+  const view = (id) => {
+    if (!views.has(id)) views.set(id, ask({ hook_event_name: "SessionStart", session_id: id, cwd: directory, source: "startup" }, directory).then((a) => (a && typeof a.context === "string" ? a.context : null)))
+    return views.get(id)
+  }
+  return {
+    event: async ({ event }) => {
+      const p = event.properties || {}
+      if (event.type === "session.created" && p.info && p.info.id && !p.info.parentID) view(p.info.id)
+      if (event.type === "session.idle" && p.sessionID && !nudged.has(p.sessionID)) {
+        const a = await ask({ hook_event_name: "Stop", session_id: p.sessionID, cwd: directory, stop_hook_active: false }, directory)
+        if (a && typeof a.followUp === "string") {
+          nudged.add(p.sessionID)
+          Promise.resolve(client.session.prompt({ path: { id: p.sessionID }, body: { parts: [{ type: "text", text: a.followUp }] } })).catch(() => {})
+        }
+      }
+    },
+    "experimental.chat.system.transform": async (input, output) => {
+      if (!input.sessionID) return
+      const v = await view(input.sessionID)
+      if (v && !output.system.some((s) => s.includes(v))) output.system.push(v)
+    },
+    "tool.execute.before": async (input, output) => {
+      const a = await ask({ hook_event_name: "PreToolUse", session_id: input.sessionID, cwd: directory, tool_name: input.tool, tool_input: output.args, tool_use_id: input.callID }, directory)
+      if (!a) return
+      if (typeof a.deny === "string") throw new Error(a.deny)
+      if (a.args && typeof a.args === "object") Object.assign(output.args, a.args)
+      if (typeof a.context === "string") notes.set(input.callID, a.context)
+    },
+    "tool.execute.after": async (input, output) => {
+      const note = notes.get(input.callID)
+      if (!note) return
+      notes.delete(input.callID)
+      output.output = (output.output ? output.output + "\\n\\n" : "") + note
+    },
+    "shell.env": async (input, output) => {
+      if (input.sessionID) output.env.OPENCODE_SESSION_ID = input.sessionID
+    },
+  }
+}
+`;
+}

@@ -1,0 +1,147 @@
+// The wirings that are whole files of git-handoff's own (Copilot CLI's `.github/hooks/git-handoff.json`, the
+// OpenCode plugin), and the trust gates of Copilot CLI and Qwen Code: written, removed and checked here for
+// src/guard/install.ts.
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { installWrite, restoreOriginal } from '../handoff/install-record';
+import type { DoctorItem } from '../wiring';
+import { wiring as copilotWiring } from './copilot';
+import { OPENCODE_PLUGIN_MARK, opencodePlugin, userPluginFile, wiring as opencodeWiring } from './opencode';
+import { qwenTrust } from './qwen';
+import type { Wiring } from './wiring';
+
+/** The text of a whole-file wiring running `command`. */
+export function ownFileText(w: Wiring, command: string): string {
+  if (w.format === 'plugin') return opencodePlugin(command);
+  const hooks: Record<string, unknown[]> = {};
+  for (const event of Object.keys(w.events)) hooks[event] = [{ type: 'command', bash: command, timeoutSec: w.timeout }];
+  return JSON.stringify({ version: 1, hooks }, null, 2) + '\n';
+}
+
+/** Whether a file's text is a git-handoff wiring (any version of it). */
+export const isOwnWiring = (w: Wiring, text: string): boolean =>
+  w.format === 'plugin' ? text.includes(OPENCODE_PLUGIN_MARK) : /git[- ]handoff(-guard|(\.cmd|\.exe)?["']?\s+guard)/.test(text);
+
+/** Writes `file` (absolute) unless another file of that name, not ours, is there. */
+export function installOwnFile(w: Wiring, file: string, shown: string, command: string, commonDir: string): string {
+  const text = ownFileText(w, command);
+  const now = existsSync(file) ? readFileSync(file, 'utf8') : null;
+  if (now === text) return `${shown}: already wired (${w.client})`;
+  if (now !== null && !isOwnWiring(w, now)) return `${shown}: left alone (a file of that name that is not git-handoff's is there); nothing wired for ${w.client}`;
+  installWrite(commonDir, file, text);
+  return w.format === 'plugin' ? `${shown}: the git-handoff plugin, running \`${command}\`` : `${shown}: wired \`${command}\` for ${Object.keys(w.events).join(', ')}`;
+}
+
+/** Removes a whole-file wiring (and the folders it leaves empty, up to `root`). */
+export function uninstallOwnFile(w: Wiring, file: string, shown: string, root: string, commonDir: string | null): string | null {
+  const restored = commonDir !== null && restoreOriginal(commonDir, file, (t) => !isOwnWiring(w, t));
+  if (!restored) {
+    if (!existsSync(file) || !isOwnWiring(w, readFileSync(file, 'utf8'))) return null;
+    rmSync(file);
+  }
+  for (let d = path.dirname(file); d !== root && d.startsWith(root + path.sep); d = path.dirname(d)) {
+    try {
+      if (readdirSync(d).length) break;
+      rmdirSync(d);
+    } catch {
+      break;
+    }
+  }
+  return `${shown}: removed`;
+}
+
+/** The guard command inside a whole-file wiring, or null. */
+export function ownFileCommand(w: Wiring, text: string): string | null {
+  if (w.format === 'plugin') {
+    const m = /^const GUARD = (".*")$/m.exec(text);
+    try {
+      return m ? (JSON.parse(m[1]) as string) : null;
+    } catch {
+      return null;
+    }
+  }
+  try {
+    const j = JSON.parse(text);
+    const h = j?.hooks?.preToolUse?.find?.((x: any) => typeof x?.bash === 'string');
+    return h?.bash ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** The events a Copilot hooks file wires the guard for. */
+export function ownFileEvents(w: Wiring, text: string): string[] {
+  if (w.format === 'plugin') return isOwnWiring(w, text) ? Object.keys(w.events) : [];
+  try {
+    const hooks = JSON.parse(text)?.hooks ?? {};
+    return Object.keys(w.events).filter((ev) => Array.isArray(hooks[ev]) && hooks[ev].some((h: any) => typeof h?.bash === 'string' && isOwnWiring(w, h.bash)));
+  } catch {
+    return [];
+  }
+}
+
+/** `install --agent opencode --plugin`: the plugin in the user's folder, for every repository OpenCode opens. */
+export function installUserOpencode(command: string, env: NodeJS.ProcessEnv = process.env): string[] {
+  const file = userPluginFile(env);
+  const text = opencodePlugin(command);
+  const now = existsSync(file) ? readFileSync(file, 'utf8') : null;
+  if (now === text) return [`${file}: the git-handoff plugin already there`];
+  if (now !== null && !isOwnWiring(opencodeWiring, now)) return [`${file}: left alone (a file of that name that is not git-handoff's is there)`];
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, text);
+  return [`${file}: the git-handoff plugin for every repository OpenCode opens, running \`${command}\` (a repository's own copy then stands aside)`];
+}
+
+export function uninstallUserOpencode(env: NodeJS.ProcessEnv = process.env): string[] {
+  const file = userPluginFile(env);
+  if (!existsSync(file) || !isOwnWiring(opencodeWiring, readFileSync(file, 'utf8'))) return ['the git-handoff plugin is not in your OpenCode plugin folder'];
+  rmSync(file);
+  return [`${file}: removed`];
+}
+
+const copilotHome = (env: NodeJS.ProcessEnv) => env.COPILOT_HOME || path.join(env.HOME || homedir(), '.copilot');
+
+/** How to trust a folder for Copilot CLI: its repository hooks run only there (skipped silently elsewhere). */
+export const copilotTrustHow = (worktree: string, env: NodeJS.ProcessEnv = process.env) =>
+  `Copilot CLI runs repository hooks only in a trusted folder and skips them silently elsewhere: answer "trust" when it asks, or add ${JSON.stringify(worktree)} to "trustedFolders" in ${path.join(copilotHome(env), 'config.json')}`;
+
+/** Whether Copilot CLI trusts `worktree`: listed (or a parent listed) in trustedFolders of $COPILOT_HOME/config.json. */
+export function copilotTrusted(worktree: string, env: NodeJS.ProcessEnv = process.env): { trusted: boolean; file: string; exists: boolean } {
+  const file = path.join(copilotHome(env), 'config.json');
+  let folders: unknown = [];
+  try {
+    // config.json may carry // comments in front of the JSON
+    folders = JSON.parse(readFileSync(file, 'utf8').replace(/^\s*\/\/.*$/gm, ''))?.trustedFolders ?? [];
+  } catch {
+    return { trusted: false, file, exists: existsSync(file) };
+  }
+  const here = path.resolve(worktree);
+  const trusted = Array.isArray(folders) && folders.some((f) => typeof f === 'string' && (here === path.resolve(f) || !path.relative(path.resolve(f), here).startsWith('..')));
+  return { trusted, file, exists: true };
+}
+
+/** doctor's trust rows: Copilot CLI's trusted folders, Qwen Code's folder trust. */
+export function trustItems(agent: string, worktree: string, env: NodeJS.ProcessEnv = process.env): DoctorItem[] {
+  if (agent === 'copilot') {
+    const t = copilotTrusted(worktree, env);
+    return [
+      t.trusted
+        ? { component: 'agent copilot trust', status: 'ok', detail: `${worktree} is a trusted folder in ${t.file}: Copilot CLI runs ${copilotWiring.settings}` }
+        : { component: 'agent copilot trust', status: 'broken', detail: `${worktree} is not a trusted folder${t.exists ? ` in ${t.file}` : ` (no ${t.file})`}. ${copilotTrustHow(worktree, env)}` },
+    ];
+  }
+  if (agent === 'qwen') {
+    const t = qwenTrust(worktree, env);
+    if (t.state === 'off') return [{ component: 'agent qwen trust', status: 'ok', detail: `folder trust is off in ${t.settings} (Qwen Code's default): its project hooks run` }];
+    if (t.state === 'trusted') return [{ component: 'agent qwen trust', status: 'ok', detail: `${worktree} is trusted in ${t.trustFile}` }];
+    return [
+      {
+        component: 'agent qwen trust',
+        status: 'broken',
+        detail: `folder trust is on in ${t.settings} and ${worktree} is not trusted: Qwen Code runs none of its hooks here. Trust it when Qwen Code asks, or add "${worktree}": "TRUST_FOLDER" to ${t.trustFile}`,
+      },
+    ];
+  }
+  return [];
+}
