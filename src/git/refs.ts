@@ -1,4 +1,5 @@
 // Ref reads and the only ways refs move: compare-and-swap update-ref, and all-or-nothing --stdin transactions.
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../errors';
 import type { Repo } from './repo';
@@ -80,4 +81,33 @@ export function listRefs(repo: Repo, patterns: string[]): RefRecord[] {
     out.push({ ref, oid, time: Number(fields[i + 2]) || 0, trailers: trailerBlockLines(fields[i + 3]) });
   }
   return out;
+}
+
+/** The packed-refs file: ref → oid (peeled lines skipped); empty when there is none. */
+export function readPackedRefs(commonDir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  let text: string;
+  try {
+    text = readFileSync(path.join(commonDir, 'packed-refs'), 'utf8');
+  } catch {
+    return out;
+  }
+  for (const line of text.split('\n')) {
+    if (!line || line[0] === '#' || line[0] === '^') continue;
+    const sp = line.indexOf(' ');
+    if (sp > 0) out.set(line.slice(sp + 1), line.slice(0, sp));
+  }
+  return out;
+}
+
+/**
+ * The deletions in a `prepared` reference-transaction that are git packing refs (`pack-refs`, `gc`), not removing
+ * them: the loose file goes while packed-refs already holds the same value. Git takes packed-refs.lock for every
+ * real deletion before the hook runs, and not for the prune that follows packing (git 2.39 runs the hook for both).
+ */
+export function packingPrunes(commonDir: string, updates: Array<{ ref: string; oldOid: string | null; newOid: string | null }>): Set<string> {
+  const deletions = updates.filter((u) => u.newOid === null && u.oldOid);
+  if (deletions.length === 0 || existsSync(path.join(commonDir, 'packed-refs.lock'))) return new Set();
+  const packed = readPackedRefs(commonDir);
+  return new Set(deletions.filter((u) => packed.get(u.ref) === u.oldOid).map((u) => u.ref));
 }

@@ -1,10 +1,11 @@
 // Worktree leases (SPEC 2): refs/handoff-leases/<encoded worktree> → a commit naming the session; its
 // committer time is the heartbeat. Local only, moved by compare-and-swap like every other ref.
-import { configValue, identityEnv, parseDuration, readConfig, type Config } from '../git/config';
-import { writeCommit, writeTree } from '../git/objects';
-import { casUpdateRef, listRefs } from '../git/refs';
+import { configValue, parseDuration, readConfig, type Config } from '../git/config';
+import { writeTree } from '../git/objects';
+import { listRefs } from '../git/refs';
 import type { Repo } from '../git/repo';
 import { LEASE_PREFIX, decodeBranch, leaseRef } from './names';
+import { commitRecord, moveRef } from './tx';
 
 export interface Lease {
   ref: string;
@@ -89,8 +90,8 @@ export function touchLease(repo: Repo, session: string, worktree: string, o: Tou
     if (o.client) lines.push(`Handoff-Client: ${o.client}`);
     if (o.pid) lines.push(`Handoff-Pid: ${o.pid}`);
     if (o.lineageFrom) lines.push(`Handoff-Lineage-From: ${o.lineageFrom}`);
-    const oid = writeCommit(repo, emptyTree, [], `lease: ${session}\n\n${lines.join('\n')}\n`, identityEnv(config));
-    const r = casUpdateRef(repo, leaseRef(worktree), oid, cur?.oid ?? null, 'handoff lease');
+    const oid = commitRecord(repo, emptyTree, [], `lease: ${session}\n\n${lines.join('\n')}\n`, config);
+    const r = moveRef(repo, leaseRef(worktree), oid, cur?.oid ?? null, 'handoff lease');
     if (r.ok) return { status: cur?.session === session ? 'refreshed' : 'acquired', lease: readLease(repo, worktree) };
   }
   return { status: 'fresh', lease: readLease(repo, worktree) };
@@ -100,5 +101,5 @@ export function touchLease(repo: Repo, session: string, worktree: string, o: Tou
 export function releaseLease(repo: Repo, worktree: string, session: string): boolean {
   const cur = readLease(repo, worktree);
   if (!cur || cur.session !== session) return false;
-  return repo.git(['update-ref', '-d', cur.ref, cur.oid], { allowFail: true }).status === 0;
+  return moveRef(repo, cur.ref, null, cur.oid, 'handoff lease release').ok;
 }

@@ -5,9 +5,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { HandoffError } from '../errors';
 import { identityEnv, readConfig } from '../git/config';
-import { readObjects, writeBlobs, writeCommit } from '../git/objects';
-import { casUpdateRef, readRef } from '../git/refs';
+import { readObjects, writeBlobs } from '../git/objects';
+import { readRef } from '../git/refs';
 import type { Repo } from '../git/repo';
+import { commitRecord, moveRef } from './tx';
 
 export const NOTES_REF = 'refs/notes/handoff-reads';
 /** Where a fetch puts a remote's receipts (beside its handoffs' tracking refs). */
@@ -83,6 +84,25 @@ export function recordReceipts(repo: Repo, wanted: ReceiptEntry[], at?: string |
   return appendReceipts(repo, wanted, undefined, at).receipts;
 }
 
+/**
+ * recordReceipts as the optional state it is: a receipt that cannot be written (a lock left on the notes ref, a full
+ * disk) never changes what the reader is shown or the exit code; it comes back as a warning that says why.
+ */
+export function recordReceiptsOptional(repo: Repo, wanted: ReceiptEntry[], at?: string | null): { receipts: Map<string, Receipt[]>; warning: string | null } {
+  try {
+    return { receipts: recordReceipts(repo, wanted, at), warning: null };
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    let receipts = new Map<string, Receipt[]>();
+    try {
+      receipts = readReceipts(repo, [...new Set(wanted.map((w) => w.oid))], at);
+    } catch {
+      // unreadable as well: shown as read by no one
+    }
+    return { receipts, warning: `the read receipt was not recorded: ${why}` };
+  }
+}
+
 /** readBy of SPEC 4: the receipts of a version (none: an empty list). */
 export const readByOf = (receipts: Map<string, Receipt[]>, oid: string): Receipt[] => receipts.get(oid) ?? [];
 
@@ -105,7 +125,7 @@ function notesCommit(repo: Repo, base: string | null, entries: Map<string, NoteE
     const input = oids.map((o, i) => `100644 ${blobs[i]}\t${entries.get(o)?.path ?? o}\n`).join('');
     repo.git(['update-index', '--add', '--index-info'], { input, env });
     const tree = repo.out(['write-tree'], { env });
-    return writeCommit(repo, tree, parents, message, identityEnv(readConfig(repo)));
+    return commitRecord(repo, tree, parents, message);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -116,10 +136,7 @@ const MAX_ATTEMPTS = 100;
 
 /** Moves the notes ref by CAS; a lost race returns false (the caller re-reads and rebuilds). */
 function casNotes(repo: Repo, commit: string, old: string | null, reason: string): boolean {
-  const r = casUpdateRef(repo, NOTES_REF, commit, old, reason);
-  if (r.ok) return true;
-  if (r.reason === 'hook') throw new HandoffError('integrity', 'refused-by-hook', `a reference-transaction hook refused the update of ${NOTES_REF}:\n${r.message}`);
-  return false;
+  return moveRef(repo, NOTES_REF, commit, old, reason).ok;
 }
 
 /**

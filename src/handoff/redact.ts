@@ -2,17 +2,17 @@
 // [REDACTED:<rule>], as one compare-and-swap transaction; pushed versions are refused with the steps to rotate.
 import { HandoffError } from '../errors';
 import { readObjects } from '../git/objects';
-import { transaction } from '../git/refs';
 import type { Repo } from '../git/repo';
 import type { DoctorItem } from '../wiring';
 import { appendAudit } from './audit';
 import { oneLine } from './document';
 import { handoffRef } from './names';
 import { checkWrite } from './ownership';
-import { REDACT_REASON, REDACTED_FROM, splitCommit, type RawCommit } from './redact-check';
+import { REDACT_REASON, REDACTED_FROM, splitCommit } from './redact-check';
 import { publicFinding, redactText, scanVersions, SECRET_TRAILER, type Finding } from './secrets';
 import type { SessionRef } from './session';
 import { assertTakeover, notFound, readTip, resolveBranch } from './store';
+import { commitRewrite, moveRef } from './tx';
 
 export interface RedactOptions {
   topic: string;
@@ -33,13 +33,6 @@ export interface RedactResult {
 
 /** Every remote-tracking ref: a version reachable from one has left this clone. */
 const PUSHED = '--remotes';
-
-/** Rewrites one commit object: same headers (author, committer, dates) but tree and parents, which git puts first;
- *  the message redacted and the redaction trailers appended. A signature cannot survive a rewrite and is dropped. */
-function rewriteCommit(repo: Repo, c: RawCommit, tree: string, parents: string[], message: string): string {
-  const headers = [`tree ${tree}`, ...parents.map((p) => `parent ${p}`), ...c.headers];
-  return repo.out(['hash-object', '-t', 'commit', '-w', '--stdin'], { input: `${headers.join('\n')}\n\n${message}` });
-}
 
 /** The tree with handoff.md and state.json replaced by their redacted texts, every other entry kept. */
 function rewriteTree(repo: Repo, tree: string, texts: Map<string, string>): string {
@@ -97,17 +90,15 @@ export async function redactHandoff(repo: Repo, o: RedactOptions): Promise<Redac
     const tree = texts.size ? rewriteTree(repo, c.tree, texts) : c.tree;
     const redactedMessage = redactText(c.message, findings.filter((f) => f.file === 'message'));
     const message = redactedMessage.replace(/\n*$/, '\n') + trailer.replace('%s', oid);
-    const to = rewriteCommit(repo, c, tree, parents, message);
+    // same headers (author, committer, dates); a signature cannot survive a rewrite and is dropped
+    const to = commitRewrite(repo, c.headers, tree, parents, message);
     map.set(oid, to);
     result.rewritten.push({ from: oid, to, findings: findings.length });
     result.redacted += findings.length;
   }
   const newTip = map.get(tip.oid)!;
-  const r = transaction(repo, [{ op: 'update', ref, newOid: newTip, oldOid: tip.oid }], `handoff redact ${o.topic}`);
-  if (!r.ok) {
-    if (r.reason === 'hook') throw new HandoffError('integrity', 'refused-by-hook', `a reference-transaction hook refused the redaction of ${ref}:\n${r.message}`, { ref });
-    throw new HandoffError('concurrent', 'concurrent-update', `${ref} moved while it was being redacted; nothing was changed. Run redact again.`, { ref });
-  }
+  const r = moveRef(repo, ref, newTip, tip.oid, `handoff redact ${o.topic}`, { what: `the redaction of ${ref}` });
+  if (!r.ok) throw new HandoffError('concurrent', 'concurrent-update', `${ref} moved while it was being redacted; nothing was changed. Run redact again.`, { ref });
   appendAudit(repo.commonDir, {
     source: 'redact',
     ref,

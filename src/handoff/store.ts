@@ -3,8 +3,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../errors';
 import { configBool, identityEnv, readConfig, type Config } from '../git/config';
-import { parseCommit, readCommitTrailers, readObjects, readObjectsBounded, writeBlobs, writeCommit, writeTree } from '../git/objects';
-import { casUpdateRef, listRefs, readRef, trailerBlockLines, transaction, type RefRecord } from '../git/refs';
+import { parseCommit, readCommitTrailers, readObjects, readObjectsBounded, writeBlobs, writeTree } from '../git/objects';
+import { listRefs, readRef, trailerBlockLines, type RefRecord } from '../git/refs';
 import type { Repo } from '../git/repo';
 import { BODY_MAX, buildMessage, COMMIT_MAX, namedPaths, parseState, parseTrailerLines, serializeState, STATE_MAX, validateBody, type HandoffState, type Trailers } from './document';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, archiveRef, assertTopic, branchPrefix, encodeBranch, handoffRef, describeOverlap, overlapOf, overlapTokens, parseRef } from './names';
@@ -14,6 +14,7 @@ import { checkWrite, ownedError, type Tip } from './ownership';
 import { SECRET_TRAILER, secretTrailersOf } from './secrets';
 import { short, type SessionRef } from './session';
 import { computeSyncStates, TRACKING_PATTERN, trackingPatternOf, type SyncState } from './sync-state';
+import { commitVersion, LOST, moveRef, moveRefs, untilWon } from './tx';
 import { dirtyPaths, verifyHandoff, type Verify } from './verify';
 
 /** The branch a command acts on: --branch, else the checked-out one; a detached HEAD needs --branch. */
@@ -25,8 +26,6 @@ export function resolveBranch(repo: Repo, flag: string | undefined): string {
   if (repo.branch) return repo.branch;
   throw new HandoffError('usage', 'detached-head', 'HEAD is detached: pass --branch <name> to say which branch this handoff belongs to');
 }
-
-const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
 export interface WriteOptions {
   topic: string;
@@ -95,7 +94,6 @@ export function assertTakeover(takeover: { reason: string } | null | undefined):
 }
 
 const MAX_ATTEMPTS = 200;
-const LOCK_RETRIES = 4;
 const DEADLINE_MS = 30_000;
 
 export function writeHandoff(repo: Repo, o: WriteOptions): WriteResult {
@@ -115,18 +113,15 @@ export function writeHandoff(repo: Repo, o: WriteOptions): WriteResult {
     { name: 'handoff.md', oid: bodyOid },
     { name: 'state.json', oid: stateOid },
   ]);
-  const env = identityEnv(config);
-  const sign = configBool(config, 'handoff.sign');
   const warnings: string[] = [];
   const deadline = Date.now() + DEADLINE_MS;
-  let lockFailures = 0;
-  for (let attempt = 0; attempt < MAX_ATTEMPTS && Date.now() < deadline; attempt++) {
+  return untilWon((attempt) => {
     const tip = attempt === 0 ? readTip(repo, ref, first) : readTip(repo, ref);
     if (o.takeover?.from !== undefined && tip && tip.session !== o.takeover.from) throw ownedError(tip, o.session.id, ref, topic);
     const mode = checkWrite(tip, o.session.id, !!o.takeover, ref, topic);
     if (attempt === 0 && mode === 'create') warnings.push(...overlapWarnings(repo, branch, topic));
     if (attempt === 0 && o.takeover && mode !== 'takeover') warnings.push(`--take-over ignored: ${mode === 'own' ? 'you already own this handoff' : 'there was nothing to take over'}`);
-    const message = buildMessage({
+    const oid = commitVersion(repo, tree, tip ? [tip.oid] : [], {
       topic,
       body: text,
       session: o.session.id,
@@ -141,35 +136,11 @@ export function writeHandoff(repo: Repo, o: WriteOptions): WriteResult {
       refs: o.refs ?? [],
       importedFrom: o.importedFrom ?? null,
       extra: o.trailers,
-    });
-    const oid = signedCommit(repo, tree, tip ? [tip.oid] : [], message, env, sign);
-    const r = casUpdateRef(repo, ref, oid, tip?.oid ?? null, `handoff write ${topic}`);
-    if (r.ok) return { ref, oid, previous: tip?.oid ?? null, session: o.session.id, created: !tip, takeover: mode === 'takeover', warnings };
-    if (r.reason === 'hook') throw new HandoffError('integrity', 'refused-by-hook', `a reference-transaction hook refused the update of ${ref}:\n${r.message}`, { ref });
-    if (r.reason === 'locked') {
-      if (++lockFailures > LOCK_RETRIES) throw lockError(ref, r.lockFile!);
-      sleep(50 + Math.random() * 100);
-      continue;
-    }
-    // Lost the race: back off with jitter, re-read, and rebuild on the new tip (or refuse if it changed hands).
-    sleep(Math.random() * Math.min(5 + attempt * 5, 60));
-  }
-  throw new HandoffError('concurrent', 'concurrent-update', `${ref} kept changing under this write; nothing was written. Try again.`, { ref });
-}
-
-/** writeCommit, with a failed signature (handoff.sign set, signing setup broken) reported as an environment error. */
-function signedCommit(repo: Repo, tree: string, parents: string[], message: string, env: NodeJS.ProcessEnv, sign: boolean): string {
-  try {
-    return writeCommit(repo, tree, parents, message, env, sign);
-  } catch (e) {
-    if (!sign || !(e instanceof HandoffError) || e.code !== 'git-failed') throw e;
-    throw new HandoffError(
-      'environment',
-      'signing-failed',
-      `handoff.sign is true but git could not sign the handoff commit; nothing was written:\n  ${String(e.data.stderr ?? e.message).trim()}\n` +
-        `Fix the signing setup (gpg.format, user.signingKey) or turn signing off: git config handoff.sign false`,
-    );
-  }
+    }, config);
+    // Lost the race: re-read, and rebuild on the new tip (or refuse if it changed hands).
+    if (!moveRef(repo, ref, oid, tip?.oid ?? null, `handoff write ${topic}`, { deadline }).ok) return LOST;
+    return { ref, oid, previous: tip?.oid ?? null, session: o.session.id, created: !tip, takeover: mode === 'takeover', warnings };
+  }, { attempts: MAX_ATTEMPTS, deadlineMs: DEADLINE_MS, gaveUp: () => new HandoffError('concurrent', 'concurrent-update', `${ref} kept changing under this write; nothing was written. Try again.`, { ref }) });
 }
 
 /** What `git log %G?` says of a commit's signature, in words; `signed` says whether the commit carries one at all. */
@@ -194,18 +165,6 @@ function signatureOfCommit(repo: Repo, oid: string, signed: boolean): Signature 
   if (!signed) return UNSIGNED;
   const r = repo.git(['log', '-1', `--format=${SIGNATURE_FORMAT}`, oid], { allowFail: true });
   return signatureOf(r.stdout.replace(/\n$/, '').split('\0'), true);
-}
-
-function lockError(ref: string, lockFile: string): HandoffError {
-  return new HandoffError(
-    'concurrent',
-    'ref-locked',
-    `${ref} is locked: ${lockFile} exists.\n` +
-      `Another git process may be updating it; try again in a moment. If no git process is running in this\n` +
-      `repository, a crashed process left the lock behind: check, then remove it yourself with\n  rm '${lockFile}'\n` +
-      `(git-handoff never deletes a lock).`,
-    { ref, lockFile },
-  );
 }
 
 /** Warnings for a new topic whose first two non-stopword tokens match a sibling's on the same branch. */
@@ -490,14 +449,15 @@ export function archiveHandoff(repo: Repo, branch: string, topic: string, sessio
   assertTakeover(takeover);
   const ref = handoffRef(branch, topic);
   const config = readConfig(repo);
-  for (let attempt = 0; attempt < 20; attempt++) {
+  return untilWon(() => {
     const tip = readTip(repo, ref);
     if (!tip) throw notFound(ref, branch, topic);
     const took = tip.session !== session.id;
     if (took && !takeover) throw ownedError(tip, session.id, ref, topic, { command: 'archive', target: repo.branch === branch ? topic : `${topic} --branch '${branch.replace(/'/g, `'\\''`)}'` });
     const [commit] = readObjects(repo, [tip.oid]);
     if (!commit) throw new HandoffError('integrity', 'missing-object', `${ref} points to ${tip.oid}, which cannot be read`);
-    const message = buildMessage({
+    const c = parseCommit(commit.content);
+    const oid = commitVersion(repo, c.tree, [tip.oid], {
       topic,
       body: 'archived',
       session: session.id,
@@ -507,20 +467,15 @@ export function archiveHandoff(repo: Repo, branch: string, topic: string, sessio
       takeoverFrom: took ? tip.session ?? 'unknown' : null,
       reason: took ? takeover!.reason : null,
       ...carried(session, tip.trailers),
-      extra: scanCarried(parseCommit(commit.content).message, took),
-    });
-    const oid = signedCommit(repo, parseCommit(commit.content).tree, [tip.oid], message, identityEnv(config), configBool(config, 'handoff.sign'));
+      extra: scanCarried(c.message, took),
+    }, config);
     const archived = archiveRef(branch, topic, Math.floor(Date.now() / 1000), oid);
-    const r = transaction(repo, [
+    const r = moveRefs(repo, [
       { op: 'create', ref: archived, newOid: oid },
       { op: 'delete', ref, oldOid: tip.oid },
-    ], `handoff archive ${topic}`);
-    if (r.ok) return { ref, archivedAs: archived, oid, takeover: took };
-    if (r.reason === 'hook') throw new HandoffError('integrity', 'refused-by-hook', r.message);
-    if (r.reason === 'locked') throw lockError(ref, r.lockFile!);
-    sleep(Math.random() * 30);
-  }
-  throw new HandoffError('concurrent', 'concurrent-update', `${ref} kept changing while it was being archived; nothing was archived`);
+    ], `handoff archive ${topic}`, { what: `the archive of ${ref}` });
+    return r.ok ? { ref, archivedAs: archived, oid, takeover: took } : LOST;
+  }, { attempts: 20, gaveUp: () => new HandoffError('concurrent', 'concurrent-update', `${ref} kept changing while it was being archived; nothing was archived`) });
 }
 
 export interface RestoreResult {
@@ -552,7 +507,7 @@ export function restoreHandoff(repo: Repo, archived: string, session: SessionRef
   // Always a new version on top of the archived tip: a restore is later than the archive in every clone, so
   // a sync never mistakes the live handoff for the archived one (same oid) and archives it again.
   const [commit, body] = readObjects(repo, [rec.oid, `${rec.oid}:handoff.md`]);
-  const message = buildMessage({
+  const oid = commitVersion(repo, parseCommit(commit!.content).tree, [rec.oid], {
     topic: p.topic,
     body: body ? body.content.toString('utf8') : '',
     session: session.id,
@@ -564,14 +519,9 @@ export function restoreHandoff(repo: Repo, archived: string, session: SessionRef
     extra: scanCarried(parseCommit(commit!.content).message, took),
     ...carried(session, t),
   });
-  const config = readConfig(repo);
-  const oid = signedCommit(repo, parseCommit(commit!.content).tree, [rec.oid], message, identityEnv(config), configBool(config, 'handoff.sign'));
   // The archive entry stays (archived handoffs are kept, here and on every remote): only the live ref is created.
-  const r = transaction(repo, [{ op: 'create', ref, newOid: oid }], `handoff restore ${p.topic}`);
-  if (!r.ok) {
-    if (r.reason === 'hook') throw new HandoffError('integrity', 'refused-by-hook', r.message);
-    throw new HandoffError('concurrent', 'concurrent-update', `${ref} was created during the restore; nothing moved (${r.message})`);
-  }
+  const r = moveRefs(repo, [{ op: 'create', ref, newOid: oid }], `handoff restore ${p.topic}`, { what: `the restore of ${ref}` });
+  if (!r.ok) throw new HandoffError('concurrent', 'concurrent-update', `${ref} was created during the restore; nothing moved (${r.message})`);
   return { ref, from: full, oid, takeover: took };
 }
 

@@ -1,7 +1,7 @@
 // reference-transaction in `prepared`: handoff refs held to the ownership invariant whoever moves them,
 // and, when the acting session is known, no branch update that drops another session's commits.
 import { writeFileSync } from 'node:fs';
-import { listRefs } from '../git/refs';
+import { listRefs, packingPrunes } from '../git/refs';
 import type { Repo } from '../git/repo';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX } from '../handoff/names';
 import { readTrailersOf } from '../handoff/ownership';
@@ -68,7 +68,10 @@ export async function referenceTransaction(c: HookContext): Promise<Refusal | nu
   // git passes zeros as the old value whenever the updater gave none: read the refs' real values (still the old ones in `prepared`), in one process.
   const unknown = lines.filter((u) => !u.oldOid).map((u) => u.ref);
   const current = new Map(unknown.length ? listRefs(c.repo, unknown).map((r) => [r.ref, r.oid] as const) : []);
-  const updates = lines.map((u) => ({ ...u, oldOid: u.oldOid ?? current.get(u.ref) ?? null }));
+  const filled = lines.map((u) => ({ ...u, oldOid: u.oldOid ?? current.get(u.ref) ?? null }));
+  // git pack-refs and gc remove loose files whose value packed-refs now holds: packing, not deleting
+  const packing = packingPrunes(c.repo.commonDir, filled);
+  const updates = packing.size ? filled.filter((u) => !packing.has(u.ref)) : filled;
   // checkReceive: checkAdvances for moves, a deletion only beside its archive entry, archive entries kept.
   // `git handoff redact` is the one rewrite let through, checked against its originals (SPEC 2.6)
   const bad = await withoutRedactions(c.repo, checkReceive(c.repo, updates), updates);

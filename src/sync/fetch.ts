@@ -1,11 +1,11 @@
 // `git handoff fetch`: one git fetch into the tracking namespace, then every handoff merged by the five cases.
-import { HandoffError } from '../errors';
-import { casUpdateRef, listRefs, transaction, type RefOp, type RefRecord } from '../git/refs';
+import { listRefs, type RefOp, type RefRecord } from '../git/refs';
 import type { Repo } from '../git/repo';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef } from '../handoff/names';
 import { checkAdvances, type Violation } from '../handoff/ownership';
 import { mergeReceipts, NOTES_REF, trackingNotesRef, type ReceiptMerge } from '../handoff/receipts';
 import { ancestryOf } from '../handoff/sync-state';
+import { moveRefs } from '../handoff/tx';
 import { handoffRefspecs, trackingArchivePrefix, trackingPrefix, transportError } from './remote';
 
 /** The five ways a handoff can stand after a fetch (SPEC 7). */
@@ -174,13 +174,10 @@ function applyMerge(repo: Repo, handoffs: HandoffMerge[], archives: ArchiveMerge
   // An archive entry a local handoff moves into is created with it (or exists already from the remote's list).
   const ops: RefOp[] = [...newArchives.map((a): RefOp => ({ op: 'create', ref: a.ref, newOid: a.oid })), ...moving.flatMap(opsOf)];
   if (ops.length === 0) return;
-  const r = transaction(repo, ops, 'handoff fetch');
-  if (r.ok) return;
-  if (r.reason === 'hook') throw new HandoffError('integrity', 'refused-by-hook', `a reference-transaction hook refused the fetched handoffs; nothing moved:\n${r.message}`);
-  for (const a of newArchives) if (!casUpdateRef(repo, a.ref, a.oid, null, 'handoff fetch').ok) a.action = 'lost-race';
+  const what = { what: 'the fetched handoffs' };
+  if (moveRefs(repo, ops, 'handoff fetch', what).ok) return;
+  for (const a of newArchives) if (!moveRefs(repo, [{ op: 'create', ref: a.ref, newOid: a.oid }], 'handoff fetch', what).ok) a.action = 'lost-race';
   for (const h of moving) {
-    const res =
-      h.action === 'archived' ? transaction(repo, opsOf(h), 'handoff fetch') : casUpdateRef(repo, h.ref, h.remote!, h.action === 'fast-forwarded' ? h.local : null, 'handoff fetch');
-    if (!res.ok) Object.assign(h, { action: 'lost-race', message: `changed locally during the fetch; left as it is (run \`git handoff fetch\` again)` });
+    if (!moveRefs(repo, opsOf(h), 'handoff fetch', what).ok) Object.assign(h, { action: 'lost-race', message: `changed locally during the fetch; left as it is (run \`git handoff fetch\` again)` });
   }
 }

@@ -1,10 +1,11 @@
 // `git handoff push`: one `git push --no-verify --porcelain` of every handoff ref this clone moved forward.
 import { HandoffError } from '../errors';
-import { listRefs, transaction, type RefOp } from '../git/refs';
+import { listRefs, type RefOp } from '../git/refs';
 import type { Repo } from '../git/repo';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef } from '../handoff/names';
 import { NOTES_REF, trackingNotesRef } from '../handoff/receipts';
 import { ancestryOf } from '../handoff/sync-state';
+import { moveRefs } from '../handoff/tx';
 import { fetchHandoffs, readSides, type FetchResult, type Sides } from './fetch';
 import { trackingArchivePrefix, trackingPrefix, transportError } from './remote';
 
@@ -176,7 +177,12 @@ function recordPushed(repo: Repo, remote: string, done: PushUpdate[]): void {
     else if (have === null) ops.push({ op: 'create', ref: t, newOid: u.newOid });
     else ops.push({ op: 'update', ref: t, newOid: u.newOid, oldOid: have });
   }
-  if (ops.length) transaction(repo, ops, 'handoff push');
+  // the push itself is done: tracking refs only save the next fetch, so a lost race or a lock leaves them as they are
+  try {
+    moveRefs(repo, ops, 'handoff push');
+  } catch (e) {
+    if (!(e instanceof HandoffError) || e.code !== 'ref-locked') throw e;
+  }
 }
 
 /**

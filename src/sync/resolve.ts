@@ -1,15 +1,15 @@
 // `git handoff sync --resolve <topic> --keep local|remote|both`: a merge commit over both tips of a diverged handoff.
 import { HandoffError } from '../errors';
-import { identityEnv, readConfig } from '../git/config';
-import { parseCommit, readObjects, writeBlob, writeCommit, writeTree } from '../git/objects';
-import { casUpdateRef, readRef } from '../git/refs';
+import { readConfig } from '../git/config';
+import { parseCommit, readObjects, writeBlob, writeTree } from '../git/objects';
+import { readRef } from '../git/refs';
 import type { Repo } from '../git/repo';
-import { buildMessage } from '../handoff/document';
 import { assertTopic, handoffRef } from '../handoff/names';
 import { checkAdvance } from '../handoff/ownership';
 import { short, type SessionRef } from '../handoff/session';
 import { notFound, viewOf, type HandoffView } from '../handoff/store';
 import { ancestryOf, compareTips, trackingRef } from '../handoff/sync-state';
+import { commitVersion, moveRef } from '../handoff/tx';
 
 export type Keep = 'local' | 'remote' | 'both';
 export const KEEPS: Keep[] = ['local', 'remote', 'both'];
@@ -66,11 +66,10 @@ export function resolveDivergence(repo: Repo, o: ResolveOptions): ResolveResult 
   const local = viewOf(repo, ref, localTip, o.branch, topic);
   const remote = viewOf(repo, trackingRef(o.remote, ref), remoteTip, o.branch, topic);
   const config = readConfig(repo);
-  const env = identityEnv(config);
   const reason = o.reason?.trim() || `resolved a divergence with ${o.remote}, keeping ${o.keep}`;
   const me = o.session.id;
   const message = (body: string, takeoverFrom: string | null) =>
-    buildMessage({ topic, body, session: me, branch: local.branch, head: o.keep === 'remote' ? remote.head : local.head, client: o.session.client, takeoverFrom, reason: takeoverFrom ? reason : null, extra: o.trailers });
+    ({ topic, body, session: me, branch: local.branch, head: o.keep === 'remote' ? remote.head : local.head, client: o.session.client, takeoverFrom, reason: takeoverFrom ? reason : null, extra: o.trailers });
 
   const [localCommit, remoteCommit] = readObjects(repo, [localTip, remoteTip]).map((c) => parseCommit(c!.content));
   let tree: string;
@@ -92,19 +91,16 @@ export function resolveDivergence(repo: Repo, o: ResolveOptions): ResolveResult 
   let first = localTip;
   const foreign = [local.session, remote.session].filter((s): s is string => !!s && s !== me);
   if (new Set(foreign).size === 2) {
-    first = writeCommit(repo, localCommit.tree, [localTip], message(local.body, local.session), env);
+    first = commitVersion(repo, localCommit.tree, [localTip], message(local.body, local.session), config);
     takeoverFrom.push(local.session!);
   }
   const named = first === localTip ? foreign[0] ?? null : remote.session !== me ? remote.session : null;
   if (named) takeoverFrom.push(named);
-  const merge = writeCommit(repo, tree, [first, remoteTip], message(body, named), env);
+  const merge = commitVersion(repo, tree, [first, remoteTip], message(body, named), config);
   // The same rule the hooks and the server apply: refuse here rather than write what a push would be refused for.
   const v = checkAdvance(repo, localTip, merge) ?? checkAdvance(repo, remoteTip, merge);
   if (v) throw new HandoffError('integrity', 'resolve-breaks-invariant', `the merge would break the ownership invariant: ${v.message}`, { ref, violation: v });
-  const r = casUpdateRef(repo, ref, merge, localTip, `handoff resolve ${topic}`);
-  if (!r.ok) {
-    if (r.reason === 'hook') throw new HandoffError('integrity', 'refused-by-hook', `a reference-transaction hook refused the merge of ${ref}:\n${r.message}`, { ref });
-    throw new HandoffError('concurrent', 'concurrent-update', `${ref} changed while it was being resolved; nothing was written. Run the resolve again.`, { ref });
-  }
+  const r = moveRef(repo, ref, merge, localTip, `handoff resolve ${topic}`, { what: `the merge of ${ref}` });
+  if (!r.ok) throw new HandoffError('concurrent', 'concurrent-update', `${ref} changed while it was being resolved; nothing was written. Run the resolve again.`, { ref });
   return { ref, oid: merge, parents: [first, remoteTip], keep: o.keep, session: me, takeoverFrom };
 }

@@ -229,3 +229,29 @@ describe('pre-commit and a live session', () => {
     expect(gitAs(repo, null, ['commit', '-q', '-am', 'a person takes the line back']).status).toBe(0);
   });
 });
+
+describe('maintenance with the hooks installed', () => {
+  it('git gc, pack-refs --all and the purge SECURITY.md gives pass with handoffs; a real deletion of a packed one is still refused', async () => {
+    const repo = await hookedRepo();
+    expect((await repo.cli(['write', 'auth-refactor', '-m', 'one'], { env: { GIT_HANDOFF_SESSION: A } })).exitCode).toBe(0);
+    const tip = refOf(repo, REF)!;
+    const pack = repo.git(['pack-refs', '--all'], { allowFail: true });
+    expect(pack.status, pack.stderr).toBe(0);
+    expect(readFileSync(path.join(repo.dir, '.git', 'packed-refs'), 'utf8')).toContain(`${tip} ${REF}`);
+    expect((await repo.cli(['write', 'auth-refactor', '-m', 'two'], { env: { GIT_HANDOFF_SESSION: A } })).exitCode).toBe(0);
+    for (const args of [['gc', '-q'], ['reflog', 'expire', '--expire=now', '--all'], ['gc', '-q', '--prune=now']]) {
+      const r = repo.git(args, { allowFail: true });
+      expect(r.status, `git ${args.join(' ')}: ${r.stderr}`).toBe(0);
+    }
+    const packed = refOf(repo, REF)!;
+    expect(repo.git(['rev-list', '--count', REF]).stdout.trim()).toBe('2');
+    // packed, not deleted: a deletion of the packed ref still meets the check
+    const del = repo.git(['update-ref', '-d', REF], { allowFail: true });
+    expect(del.status).not.toBe(0);
+    expect(del.stderr).toContain('deleting a handoff is done only by archiving it');
+    const del2 = repo.git(['update-ref', '-d', REF, packed], { allowFail: true });
+    expect(del2.status).not.toBe(0);
+    expect(refOf(repo, REF)).toBe(packed);
+    expect(repo.git(['fsck', '--no-progress']).status).toBe(0);
+  });
+});

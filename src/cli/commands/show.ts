@@ -6,7 +6,7 @@ import { short } from '../../handoff/session';
 import { listHandoffs, readHandoff, resolveBranch, viewOf, type HandoffView, type Signature } from '../../handoff/store';
 import { trackingRef, trackingTips } from '../../handoff/sync-state';
 import { describeVerify } from '../../handoff/verify';
-import { describeReadBy, readByOf, readReceipts, recordReceipts } from '../../handoff/receipts';
+import { describeReadBy, readByOf, readReceipts, recordReceiptsOptional } from '../../handoff/receipts';
 import type { GlobalArgs } from '../context';
 import { identityOptions, readerFor } from '../identity';
 import { printJson, relativeTime, terminalSafe } from '../output';
@@ -84,10 +84,9 @@ export const showCommand: CommandModule<GlobalArgs, Args> = {
     const v = readHandoff(repo, branch, topic, a.at);
     // a receipt for whoever reads it now (a session, or --person), never for one's own version
     const reader = a.receipt === false ? null : readerFor(repo, a);
-    const readBy = readByOf(
-      reader && reader.id !== v.session ? recordReceipts(repo, [{ oid: v.oid, reader: reader.id, how: 'read' }], v.receiptsAt) : readReceipts(repo, [v.oid], v.receiptsAt),
-      v.oid,
-    );
+    const recorded = reader && reader.id !== v.session ? recordReceiptsOptional(repo, [{ oid: v.oid, reader: reader.id, how: 'read' }], v.receiptsAt) : null;
+    if (recorded?.warning) process.stderr.write(`git-handoff: warning: ${recorded.warning}\n`);
+    const readBy = readByOf(recorded ? recorded.receipts : readReceipts(repo, [v.oid], v.receiptsAt), v.oid);
     // A diverged handoff has two current versions: show the remote's beside the local one.
     const other = !a.at && v.sync === 'diverged' ? trackingTips(repo).get(v.ref) : undefined;
     const r = other ? { remote: other.remote, ...viewOf(repo, trackingRef(other.remote, v.ref), other.oid, branch, topic) } : undefined;

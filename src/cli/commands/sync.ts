@@ -87,6 +87,15 @@ function failOnDiverged(r: PushResult, a: Args, checkedOut: string | null): void
   );
 }
 
+/** A fetched handoff that could not be applied (changed locally meanwhile): exit 4, since exit 0 means it arrived. */
+function failOnLostRace(r: FetchResult, a: Args): void {
+  const lost = [...r.handoffs.filter((h) => h.action === 'lost-race').map((h) => h.ref), ...r.archives.filter((x) => x.action === 'lost-race').map((x) => x.ref)];
+  if (lost.length === 0) return;
+  process.exitCode = EXIT.concurrent;
+  if (a.json) return;
+  process.stderr.write(`git-handoff: ${lost.length} fetched handoff ref${lost.length === 1 ? ' was' : 's were'} changed locally while the fetch applied them and did not arrive (exit 4): ${lost.map(label).join(', ')}; run it again\n`);
+}
+
 /** ` --branch <b>` when the handoff is not on the checked-out branch. */
 function branchFlag(ref: string, checkedOut: string | null): string {
   const p = parseRef(ref);
@@ -117,8 +126,9 @@ export const fetchCommand: CommandModule<GlobalArgs, Args> = {
   handler: (a) => {
     const repo = openRepo();
     const r = runFetch(repo, resolveRemote(repo, a.remote), a);
-    if (a.json) return printJson(r);
-    for (const l of describeFetch(r)) say(a, l);
+    if (a.json) printJson(r);
+    else for (const l of describeFetch(r)) say(a, l);
+    failOnLostRace(r, a);
   },
 };
 
@@ -164,6 +174,7 @@ export const syncCommand: CommandModule<GlobalArgs, Args> = {
     const pushed = await runPush(repo, remote, a);
     if (a.json) printJson({ remote, fetch: fetched, push: pushed });
     else for (const l of [...describeFetch(fetched), ...describePush(pushed)]) say(a, l);
+    failOnLostRace(fetched, a);
     failOnDiverged(pushed, a, repo.branch);
   },
 };

@@ -1,0 +1,163 @@
+// src/handoff/tx: one lock and retry policy for every ref the product moves, one signing rule for every version.
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { HandoffError } from '../../src/errors';
+import { openRepo } from '../../src/git/repo';
+import { moveRef } from '../../src/handoff/tx';
+import { json, makeRepo, refOf, tempDir, type TestRepo } from '../helpers/repo';
+import { makeWorld, ok } from '../sync/world';
+
+const env = { GIT_HANDOFF_SESSION: 'tx-session-1' };
+
+/** A lock file as a crashed git leaves it: there, old, and no process holding it. */
+function staleLock(dir: string, ref: string, ageSeconds = 600): string {
+  const lock = path.join(dir, '.git', ref + '.lock');
+  mkdirSync(path.dirname(lock), { recursive: true });
+  writeFileSync(lock, '');
+  const t = Date.now() / 1000 - ageSeconds;
+  utimesSync(lock, t, t);
+  return lock;
+}
+
+/** A live git process holding `ref`'s lock in a prepared transaction until `release()` aborts it. */
+async function holdLock(repo: TestRepo, ref: string, oid: string): Promise<{ proc: ChildProcessWithoutNullStreams; release: () => Promise<void> }> {
+  const proc = spawn('git', ['update-ref', '--stdin'], { cwd: repo.dir, env: repo.env, stdio: ['pipe', 'pipe', 'pipe'] });
+  await new Promise<void>((resolve) => proc.stdout.on('data', (d) => String(d).includes('prepare: ok') && resolve()) && proc.stdin.write(`start\nupdate ${ref} ${oid} ${oid}\nprepare\n`));
+  return {
+    proc,
+    release: async () => {
+      proc.stdin.end('abort\n');
+      await new Promise((r) => proc.on('exit', r));
+    },
+  };
+}
+
+describe('the lock policy', () => {
+  it('a lock nothing holds: write exits 4 at once, naming the file, its age and that no git process holds it; the lock stays', async () => {
+    const repo = makeRepo({ commit: true });
+    await ok(repo, ['write', 'tx-stale', '-m', 'one'], 0, env);
+    const ref = 'refs/handoffs/main/tx-stale';
+    const tip = refOf(repo, ref);
+    const lock = staleLock(repo.dir, ref);
+    const r = await repo.cli(['write', 'tx-stale', '-m', 'two', '--json'], { env });
+    expect(r.exitCode).toBe(4);
+    const err = json(r).error;
+    expect(err).toMatchObject({ code: 'ref-locked', data: { ref, lockFile: lock, liveHolder: false } });
+    expect(err.data.lockAgeMs).toBeGreaterThan(500_000);
+    expect(err.message).toContain('10 min old');
+    expect(err.message).toContain('no git process is running in this repository');
+    expect(err.message).toContain(`rm '${lock}'`);
+    expect(existsSync(lock)).toBe(true);
+    expect(refOf(repo, ref)).toBe(tip);
+  });
+
+  it('a lock a live git process holds is waited out, and the write lands once it lets go', async () => {
+    const repo = makeRepo({ commit: true });
+    await ok(repo, ['write', 'tx-held', '-m', 'one'], 0, env);
+    const ref = 'refs/handoffs/main/tx-held';
+    const tip = refOf(repo, ref)!;
+    const holder = await holdLock(repo, ref, tip);
+    const writing = repo.cli(['write', 'tx-held', '-m', 'two'], { env });
+    // longer than the old policy's four lock retries (about 2 s)
+    await new Promise((r) => setTimeout(r, 3500));
+    await holder.release();
+    const w = await writing;
+    expect(w.exitCode, String(w.stderr)).toBe(0);
+    expect(repo.git(['rev-parse', `${ref}^`]).stdout.trim()).toBe(tip);
+  });
+
+  it('a lock still held at the deadline names the live process and never says to remove it', async () => {
+    const repo = makeRepo({ commit: true });
+    await ok(repo, ['write', 'tx-busy', '-m', 'one'], 0, env);
+    const ref = 'refs/handoffs/main/tx-busy';
+    const tip = refOf(repo, ref)!;
+    const holder = await holdLock(repo, ref, tip);
+    try {
+      const r = openRepo(repo.dir);
+      const next = r.out(['commit-tree', `${tip}^{tree}`, '-p', tip, '-m', 'x'], { env: repo.env });
+      let err: HandoffError | null = null;
+      try {
+        moveRef(r, ref, next, tip, 'test', { deadline: Date.now() + 1500 });
+      } catch (e) {
+        err = e as HandoffError;
+      }
+      expect(err?.code).toBe('ref-locked');
+      expect(err!.exitCode).toBe(4);
+      expect(err!.data).toMatchObject({ ref, liveHolder: true, holder: { pid: holder.proc.pid } });
+      expect(err!.message).toContain(`git process ${holder.proc.pid}`);
+      expect(err!.message).not.toMatch(/\brm\b/);
+    } finally {
+      await holder.release();
+    }
+    expect(refOf(repo, ref)).toBe(tip);
+  });
+
+  it('a stale lock on the receipts ref: show prints the handoff at once and warns naming the lock (exit 0)', async () => {
+    const repo = makeRepo({ commit: true });
+    await ok(repo, ['write', 'tx-notes', '-m', 'Goal: read me'], 0, env);
+    const lock = staleLock(repo.dir, 'refs/notes/handoff-reads');
+    const r = await repo.cli(['show', 'tx-notes'], { env: { GIT_HANDOFF_SESSION: 'tx-reader-2' } });
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    expect(String(r.stdout)).toContain('Goal: read me');
+    expect(String(r.stderr)).toContain('the read receipt was not recorded');
+    expect(String(r.stderr)).toContain(lock);
+    expect(existsSync(lock)).toBe(true);
+  });
+
+  it('a stale lock on a handoff ref a fetch would move: fetch and sync exit 4 naming it; after rm the handoff arrives', async () => {
+    const { a, b } = await makeWorld('file');
+    await ok(a, ['write', 'tx-fetched', '-m', 'one'], 0, env);
+    await ok(a, ['push'], 0);
+    const ref = 'refs/handoffs/main/tx-fetched';
+    const lock = staleLock(b.dir, ref);
+    for (const cmd of ['fetch', 'sync']) {
+      const r = await b.cli([cmd]);
+      expect(r.exitCode, `${cmd}: ${r.stdout}${r.stderr}`).toBe(4);
+      expect(String(r.stderr)).toContain(lock);
+      expect(refOf(b, ref)).toBeNull();
+    }
+    spawnSync('rm', [lock]);
+    await ok(b, ['sync'], 0);
+    expect(refOf(b, ref)).toBe(refOf(a, ref));
+  });
+});
+
+describe('with the hooks installed', () => {
+  it('concurrent writers of one topic all land: git holds the lock while the hook runs, and a writer waits for it', async () => {
+    const repo = makeRepo({ commit: true });
+    expect((await repo.cli(['install', '--hooks'])).exitCode).toBe(0);
+    await ok(repo, ['write', 'tx-crowd', '-m', 'first'], 0, env);
+    const runs = await Promise.all(Array.from({ length: 12 }, (_, i) => repo.cli(['write', 'tx-crowd', '-m', `writer ${i}`], { env })));
+    const failed = runs.filter((r) => r.exitCode !== 0);
+    expect(failed.map((r) => `${r.exitCode}: ${r.stderr}`)).toEqual([]);
+    expect(repo.git(['rev-list', '--count', 'refs/handoffs/main/tx-crowd']).stdout.trim()).toBe('13');
+  });
+});
+
+describe('signing', () => {
+  it('with handoff.sign the merge `sync --resolve` writes is signed like every other version', async () => {
+    const { a, b } = await makeWorld('file');
+    const keys = tempDir('gh-keys-');
+    const key = path.join(keys, 'k');
+    expect(spawnSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', key]).status).toBe(0);
+    for (const c of [a, b]) {
+      c.git(['config', 'gpg.format', 'ssh']);
+      c.git(['config', 'user.signingKey', key + '.pub']);
+      c.git(['config', 'handoff.sign', 'true']);
+    }
+    const s = { GIT_HANDOFF_SESSION: 'tx-signer-1' };
+    await ok(a, ['write', 'tx-signed', '-m', 'one'], 0, s);
+    await ok(a, ['push'], 0);
+    await ok(b, ['fetch'], 0);
+    await ok(a, ['write', 'tx-signed', '-m', 'two from a'], 0, s);
+    await ok(a, ['push'], 0);
+    await ok(b, ['write', 'tx-signed', '-m', 'two from b'], 0, s);
+    await ok(b, ['fetch'], 0);
+    await ok(b, ['sync', '--resolve', 'tx-signed', '--keep', 'both'], 0, s);
+    const merge = refOf(b, 'refs/handoffs/main/tx-signed')!;
+    expect(b.git(['cat-file', '-p', merge]).stdout).toMatch(/^parent [0-9a-f]+\nparent [0-9a-f]+\n/m);
+    expect(b.git(['cat-file', 'commit', merge]).stdout).toMatch(/^gpgsig -----BEGIN SSH SIGNATURE-----/m);
+  });
+});
