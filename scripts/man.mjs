@@ -81,5 +81,7 @@ the guard's ledger, guard.log and audit.jsonl
 .BR git\\-update\\-ref (1),
 .BR githooks (5)
 `;
-mkdirSync(path.join(root, 'dist', 'man'), { recursive: true });
-writeFileSync(path.join(root, 'dist', 'man', 'git-handoff.1'), out);
+// man/man1 beside bin/: man finds it from PATH alone (man-db and macOS man look in <dir>/../man for each <dir>/bin on
+// PATH), so `git handoff --help` works after `export PATH="$PWD/bin:$PATH"`; npm links it into <prefix>/share/man.
+mkdirSync(path.join(root, 'man', 'man1'), { recursive: true });
+writeFileSync(path.join(root, 'man', 'man1', 'git-handoff.1'), out);

@@ -74,6 +74,13 @@ export function commandOf(argv: string[]): { name: string; index: number } | nul
   return null;
 }
 
+/** `git handoff help [<command>]` is `git handoff [<command>] -h` (git turns `--help` into `man git-handoff`). */
+export function helpAlias(argv: string[]): string[] {
+  const c = commandOf(argv);
+  if (c?.name !== 'help') return argv;
+  return [...argv.slice(0, c.index), ...argv.slice(c.index + 1), '--help'];
+}
+
 /** Where an error sends the user: the command's own help when a command was named. */
 export const helpOf = (command: string | null | undefined) => (command ? `git handoff ${command} -h` : 'git handoff -h');
 

@@ -7,7 +7,7 @@ const { hideBin }: typeof import('yargs/helpers') = require('yargs/helpers');
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../errors';
-import { commandOf, helpOf, precheck, suggest } from './argv';
+import { commandOf, helpAlias, helpOf, precheck, suggest } from './argv';
 import { archiveCommand, restoreCommand } from './commands/archive';
 import { bootCommand } from './commands/boot';
 import { completionCommand, repositoryCompletions } from './commands/completion';
@@ -24,6 +24,7 @@ import { templateCommand } from './commands/template';
 import { writeCommand } from './commands/write';
 import type { GlobalArgs } from './context';
 import { guardTerminalStreams, reportError } from './output';
+import { endPager, PAGED_COMMANDS, pagerCommand, pagerSwitches, startPager } from './pager';
 
 export const commands: CommandModule<GlobalArgs, any>[] = [
   writeCommand,
@@ -58,14 +59,19 @@ function changeDirectory(paths: string[] | undefined): void {
   }
 }
 
-export function buildParser(argv: string[]) {
+export function buildParser(argv: string[], o: { noPager?: boolean } = {}) {
   let y = yargs(argv)
     .scriptName('git handoff')
-    .usage('$0 <command> [options]\n\nHandoff notes between AI coding sessions, kept as git refs that no session can silently overwrite.')
+    .usage('$0 <command> [options]\n\nHandoff notes between AI coding sessions, kept as git refs that no session can silently overwrite.\n' +
+        'show, log and diff page long output on a terminal as git does (GIT_PAGER, core.pager, PAGER); --no-pager or -P turns it off.')
     .option('json', { type: 'boolean', global: true, describe: 'print data as JSON' })
     .option('C', { type: 'string', global: true, requiresArg: true, describe: 'run as if started in <path> (repeatable, like git -C)' })
     .option('q', { alias: 'quiet', type: 'boolean', global: true, describe: 'print nothing but errors' })
-    .middleware((a) => changeDirectory(a.C === undefined ? undefined : ([] as string[]).concat(a.C as string | string[])), true);
+    .middleware((a) => changeDirectory(a.C === undefined ? undefined : ([] as string[]).concat(a.C as string | string[])), true)
+    .middleware((a) => {
+      const p = !o.noPager && !a.json && PAGED_COMMANDS.has(String(a._[0])) ? pagerCommand() : null;
+      if (p) startPager(p);
+    });
   for (const c of commands) y = y.command(c);
   return y
     .completion('__complete', false, (current: string, a: any, filter: any, done: (c: string[]) => void) => {
@@ -145,14 +151,16 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
     return;
   }
   const json = argv.includes('--json');
+  const switches = pagerSwitches(helpAlias(argv));
   try {
-    const parser = buildParser(precheck(argv, [...commands.map(nameOf), 'githook']));
+    const parser = buildParser(precheck(switches.argv, [...commands.map(nameOf), 'githook']), { noPager: switches.noPager });
     skipHelpCache(parser);
     // parseAsync: some handlers wait on a library (simple-git in install/uninstall).
     await parser.parseAsync();
   } catch (e) {
     process.exitCode = reportError(e, json);
   }
+  await endPager();
 }
 
 void main();

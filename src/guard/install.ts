@@ -234,12 +234,13 @@ export function uninstallAgents(repo: Repo, o: InstallOptions): string[] {
   for (const agent of o.agents ?? []) {
     const w = WIRING[agent];
     const file = path.join(root, w.settings);
+    const undone = w.format === 'settings' ? restoreOriginal(repo.commonDir, file, (t) => !/git[- ]handoff(-guard|(\.cmd|\.exe)?["']?\s+guard)/.test(t)) : null;
     if (w.format !== 'settings') {
       const m = uninstallOwnFile(w, file, w.settings, root, repo.commonDir);
       if (m) msgs.push(m);
-    } else if (restoreOriginal(repo.commonDir, file, (t) => !/git[- ]handoff(-guard|(\.cmd|\.exe)?["']?\s+guard)/.test(t))) {
+    } else if (undone) {
       removeIfEmpty(path.dirname(file));
-      msgs.push(`${w.settings}: restored as it was before install (byte for byte)`);
+      msgs.push(`${w.settings}: ${undone === 'deleted' ? 'deleted (install created it)' : 'restored as it was before install (byte for byte)'}`);
     } else if (existsSync(file)) {
       // changed since install: take our entries out and keep the rest
       const settings = readJson(file);
@@ -257,7 +258,8 @@ export function uninstallAgents(repo: Repo, o: InstallOptions): string[] {
     if (!notesDone.has(w.notes)) {
       notesDone.add(w.notes);
       const notes = path.join(root, w.notes);
-      const m = restoreOriginal(repo.commonDir, notes, (t) => !t.includes(SNIPPET_START)) ? `${w.notes}: restored as it was before install` : uninstallSnippet(notes, w.notes);
+      const undone = restoreOriginal(repo.commonDir, notes, (t) => !t.includes(SNIPPET_START));
+      const m = undone ? `${w.notes}: ${undone === 'deleted' ? 'deleted (install created it)' : 'restored as it was before install (byte for byte)'}` : uninstallSnippet(notes, w.notes);
       if (m) msgs.push(m);
     }
   }

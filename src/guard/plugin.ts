@@ -10,6 +10,7 @@ import type { DoctorItem } from '../wiring';
 import { probeCommand, WIRING } from './install';
 import { claudeConfigDir, claudePlugins, geminiEnabledFor, geminiExtensionDir } from './plugin-active';
 import { CLAUDE_FOLDER, GEMINI_FOLDER, MARKETPLACE_NAME, PLUGIN_NAME } from './plugin-folders';
+import { afterInstall, beforeInstall, forgetInstall, restoreAfterUninstall, untouchedSinceInstall } from './plugin-restore';
 
 export type PluginAgent = 'claude' | 'gemini';
 const PLUGIN_ID = `${PLUGIN_NAME}@${MARKETPLACE_NAME}`;
@@ -43,8 +44,8 @@ function assemble(folder: string, to: string): string {
  */
 export const claudeMarketplaceDir = (env: NodeJS.ProcessEnv = process.env) => path.join(env.XDG_DATA_HOME || path.join(env.HOME || homedir(), '.local', 'share'), 'git-handoff', 'claude-marketplace');
 
-function run(program: string, args: string[], input?: string): string {
-  const r = spawnSync(program, args, { input: input ?? '', encoding: 'utf8', timeout: 180_000, stdio: ['pipe', 'pipe', 'pipe'] });
+function run(program: string, args: string[], input?: string, cwd?: string): string {
+  const r = spawnSync(program, args, { input: input ?? '', cwd, encoding: 'utf8', timeout: 180_000, stdio: ['pipe', 'pipe', 'pipe'] });
   if ((r.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') {
     throw new HandoffError('environment', 'client-missing', `\`${program}\` is not on PATH: install the client first, or use \`git handoff install --agent ${program === 'claude' ? 'claude' : 'gemini'}\` for this repository alone`);
   }
@@ -66,6 +67,21 @@ const twiceNote = (repo: Repo | null, agent: PluginAgent, what: string) =>
   projectWired(repo, agent) ? [`${WIRING[agent].settings} wires the guard too: those project hooks defer to the ${what}, so each event is answered once`] : [];
 
 export function installPlugin(repo: Repo | null, agent: PluginAgent): string[] {
+  const fresh = beforeInstall(agent);
+  try {
+    const msgs = installThrough(repo, agent);
+    afterInstall(agent, [claudeMarketplaceDir(), geminiSource()]);
+    return msgs;
+  } catch (e) {
+    if (fresh) forgetInstall(agent);
+    throw e;
+  }
+}
+
+/** Where the extension Gemini CLI installs from is assembled (it records that folder as the source). */
+const geminiSource = () => path.join(path.dirname(claudeMarketplaceDir()), 'gemini-extension');
+
+function installThrough(repo: Repo | null, agent: PluginAgent): string[] {
   if (agent === 'claude') {
     const market = claudeMarketplaceDir();
     rmSync(market, { recursive: true, force: true });
@@ -90,16 +106,24 @@ export function installPlugin(repo: Repo | null, agent: PluginAgent): string[] {
     ];
   }
   // installed from a complete copy in the user's data folder (Gemini CLI records where it came from)
-  const source = assemble(GEMINI_FOLDER, path.join(path.dirname(claudeMarketplaceDir()), 'gemini-extension'));
+  const source = assemble(GEMINI_FOLDER, geminiSource());
   const msgs: string[] = [];
   // an installed copy is replaced by this version's
-  if (existsSync(geminiExtensionDir(process.env))) msgs.push(`gemini extensions uninstall: ${run('gemini', ['extensions', 'uninstall', PLUGIN_NAME])}`);
-  // `install` asks whether to trust the source folder, our own package: the user asked for this install
-  msgs.push(`gemini extensions install: ${run('gemini', ['extensions', 'install', source, '--consent'], 'y\n')}`);
+  if (existsSync(geminiExtensionDir(process.env))) msgs.push(`gemini extensions uninstall: ${run('gemini', ['extensions', 'uninstall', PLUGIN_NAME], '', source)}`);
+  // `install` asks whether to trust the folder it runs in (the user asked for this install): run in our own copy,
+  // so no other folder (the repository the command was typed in) becomes trusted
+  msgs.push(`gemini extensions install: ${run('gemini', ['extensions', 'install', source, '--consent'], 'y\n', source)}`);
   return [...msgs, ...twiceNote(repo, agent, 'extension')];
 }
 
 export function uninstallPlugin(agent: PluginAgent): string[] {
+  const pre = untouchedSinceInstall(agent);
+  const msgs = uninstallThrough(agent);
+  const restored = restoreAfterUninstall(agent, pre);
+  return msgs.length || restored.length ? [...msgs, ...restored] : [`the git-handoff ${agent === 'claude' ? 'plugin is not installed in Claude Code' : 'extension is not installed in Gemini CLI'}`];
+}
+
+function uninstallThrough(agent: PluginAgent): string[] {
   if (agent === 'claude') {
     const msgs: string[] = [];
     if (claudePlugins(process.cwd()).length) msgs.push(`claude plugin uninstall: ${run('claude', ['plugin', 'uninstall', PLUGIN_ID, '--scope', 'user'])}`);
@@ -110,10 +134,21 @@ export function uninstallPlugin(agent: PluginAgent): string[] {
       rmSync(market, { recursive: true, force: true });
       msgs.push(`${market}: removed`);
     }
-    return msgs.length ? msgs : ['the git-handoff plugin is not installed in Claude Code'];
+    // Claude Code keeps a copy of each installed plugin, marked orphaned on uninstall: ours goes now
+    const cache = path.join(claudeConfigDir(process.env), 'plugins', 'cache', MARKETPLACE_NAME);
+    if (existsSync(cache)) {
+      rmSync(cache, { recursive: true, force: true });
+      msgs.push(`${cache}: removed (Claude Code's copy of the plugin)`);
+    }
+    return msgs;
   }
-  if (!existsSync(geminiExtensionDir(process.env))) return ['the git-handoff extension is not installed in Gemini CLI'];
-  return [`gemini extensions uninstall: ${run('gemini', ['extensions', 'uninstall', PLUGIN_NAME])}`];
+  const msgs: string[] = [];
+  if (existsSync(geminiExtensionDir(process.env))) msgs.push(`gemini extensions uninstall: ${run('gemini', ['extensions', 'uninstall', PLUGIN_NAME], '', existsSync(geminiSource()) ? geminiSource() : undefined)}`);
+  if (existsSync(geminiSource())) {
+    rmSync(geminiSource(), { recursive: true, force: true });
+    msgs.push(`${geminiSource()}: removed (the copy the extension was installed from)`);
+  }
+  return msgs;
 }
 
 function readJsonOr(file: string): any {

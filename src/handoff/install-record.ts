@@ -38,16 +38,19 @@ export function installWrite(commonDir: string, file: string, text: string): voi
 
 /**
  * Gives `file` back as it was before install when it is still what install wrote (removing it, and its
- * directory when emptied, if install created it); true when it did. The record is dropped either way.
+ * directory when emptied, if install created it): which of the two it did, or null. The record is dropped either way.
  */
-export function restoreOriginal(commonDir: string, file: string, clean: (original: string) => boolean): boolean {
+export function restoreOriginal(commonDir: string, file: string, clean: (original: string) => boolean): 'restored' | 'deleted' | null {
   const rec = readRecord(commonDir, file);
   rmSync(recordPath(commonDir, file), { force: true });
   // `clean`: the original holds nothing of ours (an older install's wiring is removed the ordinary way)
-  if (!rec || readText(file) !== rec.written || (rec.original !== null && !clean(rec.original))) return false;
-  if (rec.original === null) rmSync(file, { force: true });
-  else writeFileSync(file, rec.original);
-  return true;
+  if (!rec || readText(file) !== rec.written || (rec.original !== null && !clean(rec.original))) return null;
+  if (rec.original === null) {
+    rmSync(file, { force: true });
+    return 'deleted';
+  }
+  writeFileSync(file, rec.original);
+  return 'restored';
 }
 
 /** Absolute paths of the files that still hold exactly what install wrote. */

@@ -8,7 +8,7 @@ import { ROOT } from '../helpers/repo';
 describe('documentation', () => {
   it('README and man page list every handoff.* key with its default', () => {
     const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-    const man = readFileSync(path.join(ROOT, 'dist', 'man', 'git-handoff.1'), 'utf8').replace(/\\-/g, '-');
+    const man = readFileSync(path.join(ROOT, 'man', 'man1', 'git-handoff.1'), 'utf8').replace(/\\-/g, '-');
     for (const k of CONFIG_KEYS) {
       const row = readme.split('\n').find((l) => l.startsWith(`| \`${k.key}\` |`));
       expect(row, k.key).toBeDefined();
