@@ -18,7 +18,8 @@ show() {
   for a in "$@"; do
     if [[ $a =~ ^[A-Za-z0-9_./:@%+=-]+$ ]]; then line+=" $a"; else line+=" '${a//\'/\'\\\'\'}'"; fi
   done
-  printf '\n\033[1m$ %s\033[0m\n' "$line"
+  # bold on a terminal only: a pipe or a file gets plain text
+  if [ -t 1 ]; then printf '\n\033[1m$ %s\033[0m\n' "$line"; else printf '\n$ %s\n' "$line"; fi
 }
 run() { show "$@"; gh "$@"; }
 
@@ -40,3 +41,6 @@ run write auth-refactor --session 9e1b7c33-bob -m "Goal: move login to the new t
 run log auth-refactor
 
 run list
+
+echo "# what the next session reads first:"
+run boot --session 3c4d5e6f-carol

@@ -20,14 +20,19 @@ describe('documentation', () => {
   it('the README quick start names the commands that exist', () => {
     const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
     const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
-    expect(readme).toContain('npm install && npm run demo');
+    expect(readme).toMatch(/^npm ci && npm link\b/m);
+    expect(readme).toMatch(/^npm run demo\b/m);
     expect(pkg.scripts.demo).toBeDefined();
     expect(readme).toMatch(/^npm test\b/m);
+    // nothing sends users to a package name that is not published (someone else could take it)
+    expect(readme).not.toMatch(/npx git-handoff/);
+    // the front (what, install, the tour, trying it, the clients) fits on a screen
+    expect(readme.split('\n').findIndex((l) => l.startsWith('## Wire your agent clients'))).toBeLessThanOrEqual(60);
   });
 });
 
 describe('npm run demo', () => {
-  it('shows the refusal, the takeover and three versions', async () => {
+  it('shows the refusal, the takeover and three versions, ends with boot, and writes no escape sequence into a pipe', async () => {
     const { execa } = await import('execa');
     const { makeRepo } = await import('../helpers/repo');
     const env = makeRepo().env;
@@ -36,8 +41,12 @@ describe('npm run demo', () => {
     expect(r.stdout).toMatch(/exit 3 — refused/);
     expect(r.stderr).toMatch(/owned by session 5f0c6a52/);
     expect(r.stdout).toMatch(/\(taken over\)/);
-    const log = r.stdout.slice(r.stdout.indexOf('git handoff log auth-refactor'));
+    const log = r.stdout.slice(r.stdout.indexOf('git handoff log auth-refactor'), r.stdout.indexOf('$ git handoff list'));
     expect(log.match(/^[0-9a-f]{12}  /gm)).toHaveLength(3);
+    expect(r.stdout).not.toContain('\x1b');
+    const boot = r.stdout.slice(r.stdout.lastIndexOf('$ git handoff'));
+    expect(boot).toMatch(/^\$ git handoff boot/);
+    expect(boot).toContain('Next action: run the e2e suite');
   });
 });
 
@@ -52,12 +61,12 @@ function readmeCommands(heading: string): string[] {
 }
 
 describe('README commands, as written', () => {
-  it('the quick start and agent-client commands run in a fresh repository', async () => {
+  it('the five-command tour and the agent-client commands run in a fresh repository', async () => {
     const { execa } = await import('execa');
     const { makeRepo } = await import('../helpers/repo');
     const repo = makeRepo({ commit: true });
-    const lines = [...readmeCommands('Quick start'), ...readmeCommands('Agent clients')];
-    expect(lines.length).toBeGreaterThanOrEqual(7);
+    const lines = [...readmeCommands('Five commands'), ...readmeCommands('Agent clients')];
+    expect(lines.length).toBeGreaterThanOrEqual(8);
     for (const line of lines) {
       const r = await execa('sh', ['-c', line], {
         cwd: repo.dir,
@@ -65,7 +74,8 @@ describe('README commands, as written', () => {
         extendEnv: false,
         reject: false,
       });
-      expect(r.exitCode, `${line}\n${r.stderr}`).toBe(0);
+      // the tour's second write is the refusal it shows
+      expect(r.exitCode, `${line}\n${r.stderr}`).toBe(line.includes('--session bob') ? 3 : 0);
     }
     expect(repo.git(['for-each-ref', '--format=%(refname)', 'refs/handoffs/']).stdout.trim()).toBe('refs/handoffs/main/auth-refactor');
   });

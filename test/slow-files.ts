@@ -1,0 +1,15 @@
+// The property, differential, fuzz and stress runs: each costs a minute or more of the suite on 2 cores, so they
+// run apart, whole, as `npm run test:slow` (vitest.slow.config.ts), which CI (.ci/run) runs after `npm test`.
+// Per-file costs measured for issue 27 are in docs/testing.md.
+export const SLOW_TESTS = [
+  'test/fuzz/**/*.test.ts', // the shell corpus through every client shape, random payloads, totality
+  'test/guard/front.test.ts', // the sh front against the TypeScript guard, differential (property runs)
+  'test/guard/shell.test.ts', // shell parsing properties
+  'test/harden/trailers.test.ts', // trailer forging: properties, our parser against git's
+  'test/harden/hostile-content.test.ts', // hostile bodies: properties end to end
+  'test/harden/transaction-bounds.test.ts', // 520 commits of 1 MiB through the hook
+  'test/harden/crash.test.ts', // SIGKILL at every point of a write
+  'test/harden/contention.test.ts', // the contention bench, shortened
+  'test/handoff/race.test.ts', // real processes racing on one ref
+  'test/cli/readme-install.test.ts', // the README install: npm ci, npm link, npm pack, npm install -g
+];
