@@ -18,7 +18,7 @@ function onTerminal(repo: TestRepo, args: string[], env: Record<string, string> 
 describe('help', () => {
   it('git handoff --help opens the man page with bin/ on PATH and nothing else; help and -h print the usage', async () => {
     const repo = makeRepo({ commit: true });
-    const env = { ...repo.env, PATH: `${path.join(ROOT, 'bin')}:${process.env.PATH}`, MANPAGER: 'cat', PAGER: 'cat', MANWIDTH: '80' };
+    const env: NodeJS.ProcessEnv = { ...repo.env, PATH: `${path.join(ROOT, 'bin')}:${process.env.PATH}`, MANPAGER: 'cat', PAGER: 'cat', MANWIDTH: '80' };
     delete env.MANPATH;
     const man = await execa('git', ['handoff', '--help'], { cwd: repo.dir, env, extendEnv: false, reject: false });
     expect(man.exitCode, man.stderr).toBe(0);
