@@ -15,6 +15,8 @@ export const wiring: Wiring = {
     SessionStart: undefined,
     Stop: undefined,
     PreCompact: undefined,
+    // ends the session's lease and claims (`claude -p` sends it at exit too, reason "other")
+    SessionEnd: undefined,
   },
   timeout: 30,
   named: false,
@@ -29,6 +31,7 @@ export const KINDS: Record<string, EventKind> = {
   SessionStart: 'session-start',
   Stop: 'stop',
   PreCompact: 'pre-compact',
+  SessionEnd: 'session-end',
 };
 
 export function parseClaudeLike(client: GuardClient, p: Record<string, unknown>): GuardEvent {
@@ -36,7 +39,7 @@ export function parseClaudeLike(client: GuardClient, p: Record<string, unknown>)
   const tool = str(p.tool_name);
   const input = obj(p.tool_input);
   const named = claudeArgs(tool, input);
-  return parseCommonPayload(client, KINDS, named === input ? p : { ...p, tool_input: named }, str(p.source));
+  return parseCommonPayload(client, KINDS, named === input ? p : { ...p, tool_input: named }, str(p.source) ?? str(p.reason));
 }
 
 export function renderClaudeLike(e: GuardEvent, d: Decision): string | null {

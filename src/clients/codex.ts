@@ -9,7 +9,7 @@ export const wiring: Wiring = {
   format: 'settings',
   settings: '.codex/hooks.json',
   // No PostToolUse, as for Claude Code: Codex shows a PreToolUse additionalContext to the model (observed with 0.169).
-  events: { PreToolUse: 'Bash|apply_patch|Edit|Write', SessionStart: undefined, Stop: undefined, PreCompact: undefined },
+  events: { PreToolUse: 'Bash|apply_patch|Edit|Write', SessionStart: undefined, Stop: undefined, PreCompact: undefined, SessionEnd: undefined },
   timeout: 30,
   named: false,
   notes: 'AGENTS.md',

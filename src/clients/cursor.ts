@@ -10,6 +10,7 @@ const KINDS: Record<string, EventKind> = {
   sessionStart: 'session-start',
   stop: 'stop',
   preCompact: 'pre-compact',
+  sessionEnd: 'session-end',
 };
 
 // Cursor's own tool names, mapped onto the shared ones.
@@ -48,7 +49,7 @@ export const cursor: ClientAdapter = {
       tool,
       action,
       toolInput,
-      source: str(p.source),
+      source: str(p.source) ?? str(p.reason),
       stopHookActive: false,
     };
   },

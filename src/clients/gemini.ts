@@ -15,6 +15,7 @@ export const wiring: Wiring = {
     SessionStart: undefined,
     AfterAgent: undefined,
     PreCompress: undefined,
+    SessionEnd: undefined,
   },
   after: 'AfterTool',
   // Gemini CLI counts hook timeouts in milliseconds.
@@ -30,11 +31,12 @@ const KINDS: Record<string, EventKind> = {
   SessionStart: 'session-start',
   AfterAgent: 'stop',
   PreCompress: 'pre-compact',
+  SessionEnd: 'session-end',
 };
 
 export const gemini: ClientAdapter = {
   client: 'gemini-cli',
-  parse: (p) => parseCommonPayload('gemini-cli', KINDS, p, str(p.source) ?? str(p.trigger)),
+  parse: (p) => parseCommonPayload('gemini-cli', KINDS, p, str(p.source) ?? str(p.trigger) ?? str(p.reason)),
   render(e, d) {
     const out: Record<string, unknown> = {};
     if (e.kind === 'pre-tool') {

@@ -9,7 +9,7 @@ import { qwen } from './qwen';
 import { cursor } from './cursor';
 import { gemini } from './gemini';
 
-const GEMINI_EVENTS = new Set(['BeforeTool', 'AfterTool', 'AfterAgent', 'BeforeAgent', 'BeforeModel', 'AfterModel', 'BeforeToolSelection', 'PreCompress', 'SessionEnd', 'Notification']);
+const GEMINI_EVENTS = new Set(['BeforeTool', 'AfterTool', 'AfterAgent', 'BeforeAgent', 'BeforeModel', 'AfterModel', 'BeforeToolSelection', 'PreCompress', 'Notification']);
 const GEMINI_TOOLS = new Set(['write_file', 'replace', 'run_shell_command', 'read_file', 'glob', 'search_file_content', 'list_directory']);
 
 const ADAPTERS: Record<GuardClient, ClientAdapter> = { 'claude-code': claude, 'gemini-cli': gemini, codex, cursor, copilot, opencode, 'qwen-code': qwen };
@@ -35,7 +35,7 @@ export function detectClient(p: Record<string, unknown>, named: GuardClient | nu
   // Copilot CLI's native payloads name no event and are camelCase throughout
   if (p.hook_event_name === undefined && typeof p.sessionId === 'string') return copilot;
   if (/^[a-z]/.test(name) && (p.conversation_id !== undefined || p.generation_id !== undefined || p.workspace_roots !== undefined)) return cursor;
-  if (GEMINI_EVENTS.has(name) || GEMINI_TOOLS.has(str(p.tool_name) ?? '') || (p.timestamp !== undefined && p.turn_id === undefined && name === 'SessionStart')) {
+  if (GEMINI_EVENTS.has(name) || GEMINI_TOOLS.has(str(p.tool_name) ?? '') || (p.timestamp !== undefined && p.turn_id === undefined && (name === 'SessionStart' || name === 'SessionEnd'))) {
     return gemini;
   }
   // Codex's SessionStart has no turn_id; its transcript is always a rollout-*.jsonl (observed with 0.169.0).

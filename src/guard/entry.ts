@@ -66,6 +66,8 @@ export async function decide(ctx: GuardContext): Promise<Decision> {
       return (await import('./lifecycle')).postTool(ctx);
     case 'session-start':
       return (await import('./lifecycle')).sessionStart(ctx);
+    case 'session-end':
+      return (await import('./lifecycle')).sessionEnd(ctx);
     case 'stop':
       return (await import('./lifecycle')).stop(ctx);
     case 'pre-compact':

@@ -4,7 +4,7 @@ import type { ClientName } from '../clients/names';
 
 export type GuardClient = ClientName;
 
-export type EventKind = 'pre-tool' | 'post-tool' | 'session-start' | 'stop' | 'pre-compact' | 'other';
+export type EventKind = 'pre-tool' | 'post-tool' | 'session-start' | 'session-end' | 'stop' | 'pre-compact' | 'other';
 
 /** What a tool call does, as far as handoffs are concerned. */
 export type ToolAction =
@@ -29,7 +29,7 @@ export interface GuardEvent {
   tool: string | null;
   action: ToolAction;
   toolInput: Record<string, unknown>;
-  /** SessionStart: startup, resume, clear, compact */
+  /** SessionStart: startup, resume, clear, compact; SessionEnd: its reason (clear, logout, prompt_input_exit, exit, other) */
   source: string | null;
   /** Stop: the client is already continuing because of a stop hook */
   stopHookActive: boolean;

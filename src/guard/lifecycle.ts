@@ -11,6 +11,7 @@ import { writeState as writeStateFile } from '../handoff/state-file';
 import type { GuardContext } from './context';
 import type { Decision } from './event';
 import { LEASE_EVERY_MS } from './first';
+import { clientProcess } from './client-process';
 import { clientPid, followLineage } from './lineage';
 import { writeJsonAtomic, type Location } from './locate';
 import { parsePatch } from './rules/files';
@@ -29,6 +30,8 @@ interface SessionState {
   offNoted?: boolean;
   /** the compaction reminder was given */
   compactReminded?: boolean;
+  /** the client process recorded for this session (handoff/processes/) */
+  pid?: number;
 }
 
 const stateFile = (loc: Location, session: string, ext = 'json') => path.join(handoffDir(loc.commonDir), 'guard', `${encodeBranch(session)}.${ext}`);
@@ -67,10 +70,19 @@ async function heartbeat(ctx: GuardContext, loc: Location, session: string, forc
   const now = Date.now();
   if (!force && state.leaseAt && now - state.leaseAt < LEASE_EVERY_MS) return null;
   const { touchLease } = await import('../handoff/leases');
+  const { describeProcess, recordSessionProcess } = await import('../handoff/session-process');
   const repo = await ctx.repo(loc);
+  // the client process: once it has exited, this session is not live (whether or not it holds the lease)
+  const pid = ctx.event.agentId ? null : clientProcess(ctx.event.client, ctx.env);
+  const proc = pid ? describeProcess(pid) : null;
+  if (proc && state.pid !== pid) {
+    recordSessionProcess(loc.commonDir, session, proc);
+    state.pid = proc.pid;
+  }
   const r = touchLease(repo, session, loc.worktree, {
     client: ctx.event.client,
-    pid: clientPid(ctx.event.client, ctx.env),
+    pid,
+    process: proc,
     config: await ctx.config(loc),
   });
   state.leaseAt = now;
@@ -184,6 +196,26 @@ export async function sessionStart(ctx: GuardContext): Promise<Decision> {
 async function startFetchLine(repo: import('../git/repo').Repo, branch: string | null, config: import('../git/config').Config): Promise<string | null> {
   const { fetchOnStart, describeStartFetch } = await import('../sync/start-fetch');
   return describeStartFetch(await fetchOnStart(repo, branch, { config }));
+}
+
+/**
+ * The client's end event (Claude Code and Codex SessionEnd, Gemini CLI SessionEnd, Cursor sessionEnd): the session's
+ * lease and its claims on the paths it wrote end, recorded as ended by its client (`sessions` shows how). After
+ * Claude Code's /clear (reason clear) the next session id of the same process continues it (lineage) and inherits
+ * them, so they are left for it.
+ */
+export async function sessionEnd(ctx: GuardContext): Promise<Decision> {
+  const session = ctx.session;
+  const loc = session && !ctx.event.agentId ? ctx.locate() : null;
+  if (!session || !loc || (await ctx.guardOff(loc))) return {};
+  const reason = ctx.event.source ?? 'other';
+  if (reason === 'clear' && clientPid(ctx.event.client, ctx.env) !== null) return {};
+  const repo = await ctx.repo(loc);
+  const { releaseLease } = await import('../handoff/leases');
+  const { recordRelease } = await import('../handoff/ledger');
+  releaseLease(repo, loc.worktree, session);
+  recordRelease(loc.commonDir, session, loc.worktree, `session-end:${reason.replace(/[^\w-]/g, '_').slice(0, 40)}`);
+  return {};
 }
 
 const GUARD_OFF = 'git-handoff: the guard is off in this repository (git config handoff.guard off): nothing is checked or recorded. `git config handoff.guard on` turns it back on.';

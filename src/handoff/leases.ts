@@ -6,6 +6,7 @@ import { listRefs } from '../git/refs';
 import type { Repo } from '../git/repo';
 import { LEASE_PREFIX, decodeBranch, leaseRef } from './names';
 import { commitRecord, moveRef } from './tx';
+import { processGone, type ClientProcess } from './session-process';
 
 export interface Lease {
   ref: string;
@@ -14,13 +15,21 @@ export interface Lease {
   worktree: string;
   client: string | null;
   pid: number | null;
+  /** the client process's start time and host (Handoff-Pid-Start, Handoff-Host), to tell it is gone */
+  pidStart: string | null;
+  host: string | null;
   /** heartbeat, unix seconds */
   time: number;
 }
 
 export const DEFAULT_LEASE_TTL_MS = 30 * 60_000;
 export const leaseTtlMs = (c: Config) => parseDuration(configValue(c, 'handoff.leaseTTL'), DEFAULT_LEASE_TTL_MS);
-export const isLive = (l: { time: number }, ttlMs: number, now = Date.now()) => now - l.time * 1000 < ttlMs;
+/**
+ * Live: a heartbeat younger than the TTL, and no sign that the client process is gone (a lease that names its
+ * process on this host is not live once that process has exited: the TTL is the last resort).
+ */
+export const isLive = (l: { time: number; pid?: number | null; pidStart?: string | null; host?: string | null }, ttlMs: number, now = Date.now()) =>
+  now - l.time * 1000 < ttlMs && !processGone({ pid: l.pid ?? null, start: l.pidStart, host: l.host });
 
 function trailerMap(lines: string[]): Map<string, string> {
   const m = new Map<string, string>();
@@ -45,6 +54,8 @@ export function listLeases(repo: Repo): Lease[] {
       worktree: t.get('handoff-worktree') ?? decodeBranch(r.ref.slice(LEASE_PREFIX.length)) ?? '',
       client: t.get('handoff-client') ?? null,
       pid: Number.isFinite(pid) && pid > 0 ? pid : null,
+      pidStart: t.get('handoff-pid-start') ?? null,
+      host: t.get('handoff-host') ?? null,
       time: r.time,
     }];
   });
@@ -58,6 +69,8 @@ export function readLease(repo: Repo, worktree: string): Lease | null {
 export interface TouchOptions {
   client?: string | null;
   pid?: number | null;
+  /** the client process the pid names (its start time and host), recorded beside it */
+  process?: ClientProcess | null;
   /** do not rewrite a heartbeat younger than this (default one minute) */
   minIntervalMs?: number;
   config?: Config;
@@ -89,6 +102,10 @@ export function touchLease(repo: Repo, session: string, worktree: string, o: Tou
     const lines = [`Claude-Session-Id: ${session}`, `Handoff-Worktree: ${worktree.replace(/[\r\n]/g, ' ')}`];
     if (o.client) lines.push(`Handoff-Client: ${o.client}`);
     if (o.pid) lines.push(`Handoff-Pid: ${o.pid}`);
+    if (o.pid && o.process?.pid === o.pid) {
+      if (o.process.start) lines.push(`Handoff-Pid-Start: ${o.process.start}`);
+      lines.push(`Handoff-Host: ${o.process.host.replace(/[\r\n]/g, ' ')}`);
+    }
     if (o.lineageFrom) lines.push(`Handoff-Lineage-From: ${o.lineageFrom}`);
     const oid = commitRecord(repo, emptyTree, [], `lease: ${session}\n\n${lines.join('\n')}\n`, config);
     const r = moveRef(repo, leaseRef(worktree), oid, cur?.oid ?? null, 'handoff lease');

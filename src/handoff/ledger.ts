@@ -19,6 +19,8 @@ export interface LedgerEntry {
   agent?: string;
   /** the session released its claims at t */
   released?: boolean;
+  /** how it ended (released entries): `session-end:<reason>` for the client's end event; absent for `git handoff release` */
+  how?: string;
   /** recorded before the call ran: each path counts once the file shows the call changed it */
   intent?: boolean;
   /** intent: paths that did not exist before the call */
@@ -79,8 +81,8 @@ function settled(e: LedgerEntry): LedgerEntry {
   return { t: e.t, session: e.session, worktree: e.worktree, paths: (e.paths ?? []).filter((p) => typeof p === 'string' && changedSince(e.worktree, p, e.t, gone.has(p))), ...(e.agent ? { agent: e.agent } : {}) };
 }
 
-export function recordRelease(commonDir: string, session: string, worktree: string): void {
-  appendLedger(commonDir, { t: Date.now(), session, worktree, released: true });
+export function recordRelease(commonDir: string, session: string, worktree: string, how?: string): void {
+  appendLedger(commonDir, { t: Date.now(), session, worktree, released: true, ...(how ? { how } : {}) });
 }
 
 /** Every entry of every session (unparseable lines are skipped). */
@@ -105,6 +107,8 @@ export interface SessionActivity {
   /** last write or heartbeat in the ledger, unix ms */
   lastSeen: number;
   released: boolean;
+  /** how the last release came about (LedgerEntry.how), when released */
+  how?: string;
   /** paths whose latest writer in this worktree is this session */
   paths: string[];
 }
@@ -119,9 +123,11 @@ export function worktreeActivity(commonDir: string, worktree: string): Map<strin
     a.lastSeen = Math.max(a.lastSeen, e.t);
     if (e.released) {
       a.released = true;
+      a.how = e.how;
       for (const [p, s] of lastWriter) if (s === e.session) lastWriter.delete(p);
     } else {
       a.released = false;
+      delete a.how;
       for (const p of e.paths ?? []) lastWriter.set(p, e.session);
     }
     acts.set(e.session, a);

@@ -128,6 +128,6 @@ function inherit(repo: Repo, a: Arrival, from: string, config: Config): Inherita
   }
   const paths = worktreeActivity(repo.commonDir, a.worktree).get(from)?.paths ?? [];
   recordWrites(repo.commonDir, me, a.worktree, paths);
-  recordRelease(repo.commonDir, from, a.worktree);
+  recordRelease(repo.commonDir, from, a.worktree, 'lineage');
   return { from, refs, lease, paths };
 }

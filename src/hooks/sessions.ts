@@ -6,8 +6,13 @@ import { readConfig, type Config } from '../git/config';
 import type { Repo } from '../git/repo';
 import { isLive, leaseTtlMs, listLeases, releaseLease, type Lease } from '../handoff/leases';
 import { readLedger, recordRelease, worktreeActivity, type SessionActivity } from '../handoff/ledger';
+import { processGone, readSessionProcesses } from '../handoff/session-process';
 
-export type SessionStatus = 'live' | 'stale' | 'released';
+/**
+ * live; ended: its client said so (SessionEnd); released: `git handoff release` (or lineage handed it on);
+ * gone: its client process exited without an end event; stale: no heartbeat within handoff.leaseTTL.
+ */
+export type SessionStatus = 'live' | 'stale' | 'released' | 'ended' | 'gone';
 
 export interface SessionInfo {
   worktree: string;
@@ -22,6 +27,17 @@ export interface SessionInfo {
   lastActivity: number | null;
   /** paths whose latest writer in this worktree is this session */
   paths: string[];
+  /** how it ended, in words (null while live) */
+  ended: string | null;
+}
+
+/** How a session ended, from the ledger's release entry (`how`) or what was found. */
+function endedHow(status: SessionStatus, how: string | undefined, pid: number | null, ttlMs: number): string | null {
+  if (status === 'ended') return `its client ended it (SessionEnd${how && how.includes(':') ? `, reason ${how.slice(how.indexOf(':') + 1)}` : ''})`;
+  if (status === 'released') return how === 'lineage' ? 'continued under a new session id (lineage)' : 'released (git handoff release)';
+  if (status === 'gone') return `its client process${pid ? ` ${pid}` : ''} exited (no end event)`;
+  if (status === 'stale') return `no sign of life for handoff.leaseTTL (${Math.round(ttlMs / 60_000)} min)`;
+  return null;
 }
 
 export interface SessionsOptions {
@@ -78,6 +94,7 @@ export function listSessions(repo: Repo, o: SessionsOptions = {}): SessionInfo[]
   const ttl = leaseTtlMs(o.config ?? readConfig(repo));
   const now = o.now ?? Date.now();
   const leases = listLeases(repo);
+  const procs = readSessionProcesses(repo.commonDir);
   const groups = worktreeSpellings(repo, leases);
   const only = o.worktree ? canonical(o.worktree, new Map()) : null;
   if (only && !groups.has(only)) groups.set(only, new Set([o.worktree!]));
@@ -94,7 +111,12 @@ export function listSessions(repo: Repo, o: SessionsOptions = {}): SessionInfo[]
       // A lease refreshed after the release means the session came back.
       const released = !!act?.released && !(heartbeat !== null && heartbeat > act.lastSeen);
       const last = Math.max(heartbeat ?? 0, act?.lastSeen ?? 0);
-      const status: SessionStatus = released ? 'released' : isLive({ time: last / 1000 }, ttl, now) ? 'live' : 'stale';
+      const proc = lease?.pid ? { pid: lease.pid, start: lease.pidStart, host: lease.host } : (procs.get(session) ?? null);
+      const status: SessionStatus = released
+        ? act?.how?.startsWith('session-end') ? 'ended' : 'released'
+        : proc && processGone(proc) ? 'gone'
+        : isLive({ time: last / 1000 }, ttl, now) ? 'live'
+        : 'stale';
       out.push({
         worktree: wt,
         session,
@@ -104,6 +126,7 @@ export function listSessions(repo: Repo, o: SessionsOptions = {}): SessionInfo[]
         heartbeat,
         lastActivity: act ? act.lastSeen : null,
         paths: act ? [...act.paths].sort() : [],
+        ended: endedHow(status, released ? act?.how : undefined, proc?.pid ?? null, ttl),
       });
     }
   }

@@ -69,8 +69,7 @@ describe('every fixture of every client, sniffed', () => {
       for (const f of files) {
         const p = JSON.parse(readFileSync(path.join(FIXTURES, dir, f), 'utf8'));
         expect(detectClient(p, null).client, `${dir}/${f}`).toBe(expected[dir]);
-        // SessionEnd is the one event the guard does not handle
-        if (!f.includes('session-end')) expect(detectClient(p, null).parse(p).kind, `${dir}/${f}`).not.toBe('other');
+        expect(detectClient(p, null).parse(p).kind, `${dir}/${f}`).not.toBe('other');
       }
     });
   }

@@ -90,7 +90,7 @@ describe('install --agent', () => {
     expect(before.find((i: any) => i.component === 'agent gemini wiring')).toMatchObject({ status: 'info', detail: expect.stringContaining('AfterTool without --after') });
     expect((await repo.cli(['install', '--agent', 'codex', '--agent', 'gemini'])).exitCode).toBe(0);
     const codex = JSON.parse(read(repo, '.codex/hooks.json'));
-    expect(Object.keys(codex.hooks).sort()).toEqual(['PreCompact', 'PreToolUse', 'SessionStart', 'Stop']);
+    expect(Object.keys(codex.hooks).sort()).toEqual(['PreCompact', 'PreToolUse', 'SessionEnd', 'SessionStart', 'Stop']);
     expect(codex.hooks.PreToolUse).toHaveLength(1);
     const gemini = JSON.parse(read(repo, '.gemini/settings.json'));
     expect(gemini.hooks.AfterTool).toEqual(g('git-handoff-guard --client=gemini-cli --after'));

@@ -1,0 +1,44 @@
+// The client process a hook runs for, for the lease and for `sessions` (a session whose process has exited is not
+// live). Claude Code names it (CLAUDE_PID, checked to be an ancestor: src/guard/lineage.ts); Codex and Gemini CLI
+// name none, so it is the nearest ancestor that is the client: Codex's native `codex` binary, Gemini CLI's node
+// running its gemini bundle (observed with Codex 0.169.0 and Gemini CLI 0.61.0, which relaunches itself: the
+// nearest one is the CLI proper). Only where /proc says; null elsewhere.
+import { readFileSync } from 'node:fs';
+import type { GuardClient } from './event';
+import { clientPid } from './lineage';
+
+const IS_CLIENT: Partial<Record<GuardClient, (argv: string[], comm: string) => boolean>> = {
+  codex: (argv, comm) => comm === 'codex' || /(^|\/)codex$/.test(argv[0] ?? ''),
+  'gemini-cli': (argv) => argv.slice(0, 3).some((a) => /(^|\/)gemini(\.js)?$/.test(a)),
+};
+
+function parentOf(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) || null;
+  } catch {
+    return null;
+  }
+}
+
+function nearestAncestor(test: (argv: string[], comm: string) => boolean): number | null {
+  let p: number | null = process.ppid;
+  for (let depth = 0; depth < 32 && p && p > 1; depth++) {
+    try {
+      const argv = readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0').filter(Boolean);
+      const comm = readFileSync(`/proc/${p}/comm`, 'utf8').trim();
+      if (test(argv, comm)) return p;
+    } catch {
+      return null;
+    }
+    p = parentOf(p);
+  }
+  return null;
+}
+
+/** The pid of the client process this hook runs for, or null when it cannot be told. */
+export function clientProcess(client: GuardClient, env: NodeJS.ProcessEnv): number | null {
+  if (client === 'claude-code') return clientPid(client, env);
+  const test = IS_CLIENT[client];
+  return test ? nearestAncestor(test) : null;
+}
