@@ -18,6 +18,7 @@ import { logCommand } from './commands/log';
 import { releaseCommand, sessionsCommand } from './commands/sessions';
 import { showCommand } from './commands/show';
 import { fetchCommand, pushCommand, syncCommand } from './commands/sync';
+import { recoverCommand } from './commands/recover';
 import { redactCommand } from './commands/redact';
 import { guardCommand } from './commands/guard';
 import { templateCommand } from './commands/template';
@@ -25,6 +26,7 @@ import { writeCommand } from './commands/write';
 import type { GlobalArgs } from './context';
 import { guardTerminalStreams, reportError } from './output';
 import { endPager, PAGED_COMMANDS, pagerCommand, pagerSwitches, startPager } from './pager';
+import { noticeLosses } from './record-notice';
 
 export const commands: CommandModule<GlobalArgs, any>[] = [
   writeCommand,
@@ -45,6 +47,7 @@ export const commands: CommandModule<GlobalArgs, any>[] = [
   pushCommand,
   syncCommand,
   redactCommand,
+  recoverCommand,
   completionCommand,
   guardCommand,
 ];
@@ -68,6 +71,8 @@ export function buildParser(argv: string[], o: { noPager?: boolean } = {}) {
     .option('C', { type: 'string', global: true, requiresArg: true, describe: 'run as if started in <path> (repeatable, like git -C)' })
     .option('q', { alias: 'quiet', type: 'boolean', global: true, describe: 'print nothing but errors' })
     .middleware((a) => changeDirectory(a.C === undefined ? undefined : ([] as string[]).concat(a.C as string | string[])), true)
+    // after -C, before the command (and its pager): the handoff refs against the loss record (issue 23)
+    .middleware((a) => noticeLosses(String(a._[0] ?? '')))
     .middleware((a) => {
       const p = !o.noPager && !a.json && PAGED_COMMANDS.has(String(a._[0])) ? pagerCommand() : null;
       if (p) startPager(p);

@@ -39,8 +39,8 @@ export type RefOp =
   | { op: 'delete'; ref: string; oldOid: string }
   | { op: 'verify'; ref: string; oldOid: string | null };
 
-/** Applies every op or none (`update-ref --stdin` start/prepare/commit). */
-export function transaction(repo: Repo, ops: RefOp[], reason = 'git-handoff'): CasOutcome {
+/** Applies every op or none (`update-ref --stdin` start/prepare/commit); `env` for git (and so its hooks). */
+export function transaction(repo: Repo, ops: RefOp[], reason = 'git-handoff', env?: NodeJS.ProcessEnv): CasOutcome {
   const lines = ['start'];
   for (const o of ops) {
     if (o.op === 'create') lines.push(`create ${o.ref} ${o.newOid}`);
@@ -52,6 +52,7 @@ export function transaction(repo: Repo, ops: RefOp[], reason = 'git-handoff'): C
   const r = repo.git(['-c', `core.filesRefLockTimeout=${LOCK_TIMEOUT_MS}`, 'update-ref', '-m', reason, '--stdin'], {
     input: lines.join('\n') + '\n',
     allowFail: true,
+    env,
   });
   return r.status === 0 ? { ok: true } : classifyRefFailure(repo, r.stderr);
 }

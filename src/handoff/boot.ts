@@ -6,6 +6,7 @@ import { oneLine, summaryLine } from './document';
 import { appendReceipts, readReceipts, type Receipt } from './receipts';
 import { parseRef } from './names';
 import { remoteOnlyHandoffs } from './remote-only';
+import { recoverAtSessionStart, type SessionStartRecord } from './recover';
 import { short } from './session';
 import { listHandoffs, viewOf, type HandoffRow, type HandoffView } from './store';
 import { relativeTime } from './time';
@@ -23,6 +24,8 @@ export interface BootView {
   /** every branch's handoffs, not only this branch's */
   all: boolean;
   handoffs: BootHandoff[];
+  /** the loss record at session start: what was put back by itself, what is left (absent: nothing lost) */
+  record?: SessionStartRecord;
 }
 
 /** A handoff as boot shows it: addressed to this reader by name, and whether the reader has read its tip. */
@@ -47,6 +50,8 @@ export interface BootOptions {
 
 /** This branch's handoffs (every branch's with `all`, or on a detached HEAD): own first, then this branch, then newest. */
 export function bootView(repo: Repo, o: BootOptions = {}): BootView {
+  // first: a handoff lost outside git-handoff is back before the view is read
+  const record = recoverAtSessionStart(repo);
   const branch = o.branch ?? repo.branch;
   const all = !!o.all || !branch;
   const local = all ? listHandoffs(repo, { all: true }) : listHandoffs(repo, { branch });
@@ -66,7 +71,7 @@ export function bootView(repo: Repo, o: BootOptions = {}): BootView {
     return { ...view, addressed: addressedTo(r.to, reader), unread: own ? null : !isRead(readBy, reader!), readBy, ...(far ? { onRemote: { remote: far.remote, fetch: far.fetch } } : {}) };
   });
   if (o.surface && reader) surface(repo, reader, handoffs.filter((h) => h.addressed && h.unread !== null));
-  return { branch, session: o.session ?? null, all, handoffs };
+  return { branch, session: o.session ?? null, all, handoffs, ...(record ? { record } : {}) };
 }
 
 /** `surfaced` receipts; a lost receipt never costs the session its boot view, so a failure is left at that. */
@@ -131,6 +136,22 @@ export const label = (s: string | null | undefined, max = 100) => [...oneLine((s
 
 /** The text of `boot`: a title line, then per handoff its header (owner, age, sync, verify) and its key sections. */
 export function renderBoot(view: BootView, o: RenderOptions = {}): string {
+  const lost = recordLines(view.record);
+  return lost + renderView(view, o);
+}
+
+/** The loss record's lines at session start, each one sanitised line. */
+function recordLines(r: SessionStartRecord | undefined): string {
+  if (!r) return '';
+  const lines = [
+    ...(r.problem ? [`git-handoff: the loss record was damaged or missing and is rebuilt: ${r.problem}`] : []),
+    ...r.restored.map((m) => `git-handoff restored at session start (lost outside git-handoff): ${m}`),
+    ...r.left.map((m) => `git-handoff: lost outside git-handoff and not restored by itself: ${m}`),
+  ];
+  return lines.map((l) => label(l, 600)).join('\n') + (lines.length ? '\n\n' : '');
+}
+
+function renderView(view: BootView, o: RenderOptions): string {
   const where = view.all || !view.branch ? 'every branch' : `branch ${label(view.branch)}`;
   const n = view.handoffs.length;
   if (n === 0) {

@@ -180,6 +180,19 @@ export type ReceiptMerge = 'none' | 'same' | 'created' | 'local-ahead' | 'fast-f
 
 const isAncestor = (repo: Repo, a: string, b: string) => repo.git(['merge-base', '--is-ancestor', a, b], { allowFail: true }).status === 0;
 
+/** A notes commit with both parents whose every note is the union of both sides' lines (nothing of either is dropped). */
+export function unionReceiptsCommit(repo: Repo, local: string, theirs: string, message: string): string {
+  const mine = noteEntries(repo, local);
+  const other = noteEntries(repo, theirs);
+  const differing = [...other].filter(([o, e]) => mine.get(o)?.blob !== e.blob).map(([o]) => o);
+  const both = differing.filter((o) => mine.has(o));
+  const texts = textsOf(repo, [...differing.map((o) => other.get(o)!.blob), ...both.map((o) => mine.get(o)!.blob)]);
+  const changes = new Map<string, string>();
+  differing.forEach((o, i) => changes.set(o, texts[i]));
+  both.forEach((o, i) => changes.set(o, unionNote(texts[differing.length + i], changes.get(o)!)));
+  return notesCommit(repo, local, mine, changes, [local, theirs], message);
+}
+
 /**
  * After a fetch: brings the remote's receipts (its tracking notes ref) into the local notes ref. A fast-forward
  * moves it; two histories are merged by union into a commit with both parents, so it is a fast-forward everywhere.
@@ -197,15 +210,7 @@ export function mergeReceipts(repo: Repo, remote: string): ReceiptMerge {
     // a remote "ahead" that drops lines (a host without the check let it through) is a divergence: merged by union
     else if (isAncestor(repo, local, theirs) && droppedReceipts(repo, local, theirs).length === 0) result = 'fast-forwarded';
     else {
-      const mine = noteEntries(repo, local);
-      const other = noteEntries(repo, theirs);
-      const differing = [...other].filter(([o, e]) => mine.get(o)?.blob !== e.blob).map(([o]) => o);
-      const both = differing.filter((o) => mine.has(o));
-      const texts = textsOf(repo, [...differing.map((o) => other.get(o)!.blob), ...both.map((o) => mine.get(o)!.blob)]);
-      const changes = new Map<string, string>();
-      differing.forEach((o, i) => changes.set(o, texts[i]));
-      both.forEach((o, i) => changes.set(o, unionNote(texts[differing.length + i], changes.get(o)!)));
-      commit = notesCommit(repo, local, mine, changes, [local, theirs], `handoff receipts: merged ${remote}`);
+      commit = unionReceiptsCommit(repo, local, theirs, `handoff receipts: merged ${remote}`);
       result = 'merged';
     }
     if (casNotes(repo, commit, local, `handoff fetch receipts`)) return result;

@@ -1,6 +1,7 @@
 // The one extension point every batch of ref updates the product makes passes through (issue 23's durability record).
 import type { RefOp } from '../../git/refs';
 import type { Repo } from '../../git/repo';
+import { recordMoves } from '../record';
 
 /** One ref a transaction moves: oldOid null = created, newOid null = deleted. */
 export interface RefUpdate {
@@ -20,5 +21,7 @@ export function extraOps(_repo: Repo, _batch: TxBatch): RefOp[] {
   return [];
 }
 
-/** Right after a batch committed (not called for a batch that failed). */
-export function afterCommit(_repo: Repo, _batch: TxBatch): void {}
+/** Right after a batch committed (not called for a batch that failed): the loss record takes the moved refs. */
+export function afterCommit(repo: Repo, batch: TxBatch): void {
+  recordMoves(repo, batch.updates);
+}

@@ -54,6 +54,8 @@ export interface MoveOptions {
   what?: string;
   /** stop waiting for locks at this time (ms since the epoch) */
   deadline?: number;
+  /** environment for git and its hooks (recover's move back over a rogue tip passes them on the record) */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** A lost compare-and-swap (another writer moved a ref first): the caller re-reads and decides. */
@@ -87,7 +89,7 @@ export function moveRefs(repo: Repo, ops: RefOp[], reason: string, o: MoveOption
   const started = Date.now();
   const deadline = o.deadline ?? started + LOCK_WAIT_MS;
   for (let attempt = 0; ; attempt++) {
-    const r = transaction(repo, all, reason);
+    const r = transaction(repo, all, reason, o.env);
     if (r.ok) {
       afterCommit(repo, batch);
       return { ok: true };

@@ -1,0 +1,49 @@
+// `git handoff recover [ref…] [--scan]`: puts back what the loss record says was lost (src/handoff/recover.ts).
+import type { Argv, CommandModule } from 'yargs';
+import { HandoffError } from '../../errors';
+import { openRepo } from '../../git/repo';
+import { recover, recoverScan, type RecoverResult } from '../../handoff/recover';
+import type { GlobalArgs } from '../context';
+import { printJson } from '../output';
+
+interface Args extends GlobalArgs {
+  ref?: string[];
+  scan?: boolean;
+}
+
+export const recoverCommand: CommandModule<GlobalArgs, Args> = {
+  command: 'recover [ref..]',
+  describe: 'restore handoffs, archive entries and receipts lost outside git-handoff (every version, by CAS; a rogue tip is kept aside)',
+  builder: (y: Argv<GlobalArgs>) =>
+    y
+      .positional('ref', { type: 'string', array: true, describe: 'only these refs (as the report names them); default: everything lost' })
+      .option('scan', { type: 'boolean', describe: 'also rebuild from unreachable objects (git fsck): when the record itself is gone too' })
+      .example('$0 recover', 'everything the last check reported lost')
+      .example('$0 recover --scan', 'after refs and the record were deleted: handoff commits found by their trailers')
+      .epilog(
+        'A deleted handoff comes back at its recorded tip; a moved one goes back only when what is there now breaks the ' +
+          'ownership rule, and that tip is kept at refs/handoff-rogue/…; two sound histories are both kept (the recorded one ' +
+          'at refs/handoff-kept/…). An archived handoff is never brought back live. Exit 6 when something could not be restored.',
+      ) as unknown as Argv<Args>,
+  handler: (a) => {
+    const repo = openRepo();
+    const scanned: RecoverResult | null = a.scan ? recoverScan(repo) : null;
+    const r = recover(repo, { refs: a.ref });
+    const actions = [...(scanned?.actions ?? []), ...r.actions];
+    const result = { problem: r.problem ?? scanned?.problem ?? null, actions, left: r.left };
+    if (a.json) printJson(result);
+    else if (!a.quiet) {
+      const lines = actions.map((x) => `${x.action}: ${x.message}`);
+      if (result.problem) lines.unshift(`the loss record: ${result.problem}`);
+      if (lines.length === 0) lines.push(r.left.length ? '' : 'nothing lost: every recorded handoff, archive entry and receipt is in place');
+      for (const l of r.left) if (!actions.some((x) => x.ref === l.ref)) lines.push(`left: ${l.detail}`);
+      process.stdout.write(lines.filter(Boolean).join('\n') + '\n');
+    }
+    // exit 6 when a loss is left, or the record claimed a version that was not trusted (see the lines above)
+    const refused = actions.filter((x) => x.action === 'refused').length;
+    if (r.left.length || refused) {
+      if (a.json) process.exitCode = 6;
+      else throw new HandoffError('integrity', 'not-recovered', r.left.length ? `${r.left.length} loss${r.left.length === 1 ? '' : 'es'} could not be restored (see above)` : `the record claimed ${refused} version${refused === 1 ? '' : 's'} that ${refused === 1 ? 'was' : 'were'} not trusted (see above); the refs stay as they are`, { left: r.left });
+    }
+  },
+};
