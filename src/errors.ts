@@ -30,8 +30,21 @@ export class HandoffError extends Error {
 export const usageError = (code: string, message: string, data?: Record<string, unknown>) =>
   new HandoffError('usage', code, message, data);
 
+/** A disk that refuses a write (full, over quota, read-only) is the environment: exit 7 (SPEC 4). */
+export function diskError(code: string | undefined, detail: string): HandoffError | null {
+  if (code === 'ENOSPC' || code === 'EDQUOT') return new HandoffError('environment', 'disk-full', `the disk is full: ${detail}; nothing more was written. Free some space and run it again`, { errno: code });
+  if (code === 'EROFS') return new HandoffError('environment', 'read-only', `the file system is read-only: ${detail}; nothing was written`, { errno: code });
+  return null;
+}
+
+/** The errno git's message names, when it is a disk refusing a write. */
+export const gitDiskErrno = (stderr: string): string | undefined =>
+  /No space left on device/.test(stderr) ? 'ENOSPC' : /Disk quota exceeded/.test(stderr) ? 'EDQUOT' : /Read-only file system/.test(stderr) ? 'EROFS' : undefined;
+
 export function toHandoffError(e: unknown): HandoffError {
   if (e instanceof HandoffError) return e;
   const message = e instanceof Error ? e.message : String(e);
+  const disk = diskError((e as NodeJS.ErrnoException | null)?.code, message);
+  if (disk) return disk;
   return new HandoffError('internal', 'internal', message);
 }

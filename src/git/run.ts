@@ -1,6 +1,6 @@
 // The only module that spawns git. Synchronous: a CLI call or a hook is a short sequence of git steps.
 import type { spawnSync as SpawnSync } from 'node:child_process';
-import { HandoffError } from '../errors';
+import { diskError, gitDiskErrno, HandoffError } from '../errors';
 
 export interface GitResult {
   status: number;
@@ -59,6 +59,9 @@ function spawnFailed(error: Error): never {
 }
 
 function check<T extends { status: number; stderr: string }>(args: string[], res: T, opts: GitOptions): T {
+  // a disk that refuses git's write fails the command whatever the caller allows: exit 7, never a parsed outcome
+  const disk = res.status !== 0 ? diskError(gitDiskErrno(res.stderr), `git ${args[0]}: ${res.stderr.trim().split('\n').pop()}`) : null;
+  if (disk) throw disk;
   if (res.status !== 0 && !opts.allowFail) {
     throw new HandoffError('internal', 'git-failed', `git ${args[0]} failed: ${res.stderr.trim() || `exit ${res.status}`}`, {
       args,

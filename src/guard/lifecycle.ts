@@ -7,7 +7,7 @@ import { claimRecord, isKnownSession } from '../handoff/lineage-record';
 import { encodeBranch } from '../handoff/names';
 import { handoffDir } from '../handoff/paths';
 import { short } from '../handoff/session';
-import { writeState as writeStateFile } from '../handoff/state-file';
+import { isDiskError, optionalWrite, writeState as writeStateFile } from '../handoff/state-file';
 import type { GuardContext } from './context';
 import type { Decision } from './event';
 import { LEASE_EVERY_MS } from './first';
@@ -46,9 +46,11 @@ function readState(loc: Location, session: string): SessionState {
 }
 
 function writeState(loc: Location, session: string, s: SessionState): void {
-  writeJsonAtomic(loc, stateFile(loc, session), s);
-  // the sh front (bin/git-handoff-guard) reads the last lease refresh here to know when the next one is due
-  if (s.leaseAt) writeStateFile(stateFile(loc, session, 'beat'), `${s.leaseAt}\n`, handoffDir(loc.commonDir));
+  optionalWrite(() => {
+    writeJsonAtomic(loc, stateFile(loc, session), s);
+    // the sh front (bin/git-handoff-guard) reads the last lease refresh here to know when the next one is due
+    if (s.leaseAt) writeStateFile(stateFile(loc, session, 'beat'), `${s.leaseAt}\n`, handoffDir(loc.commonDir));
+  });
 }
 
 /** Absolute paths the tool call wrote, as far as its input says. */
@@ -76,15 +78,18 @@ async function heartbeat(ctx: GuardContext, loc: Location, session: string, forc
   const pid = ctx.event.agentId ? null : clientProcess(ctx.event.client, ctx.env);
   const proc = pid ? describeProcess(pid) : null;
   if (proc && state.pid !== pid) {
-    recordSessionProcess(loc.commonDir, session, proc);
+    optionalWrite(() => recordSessionProcess(loc.commonDir, session, proc));
     state.pid = proc.pid;
   }
-  const r = touchLease(repo, session, loc.worktree, {
-    client: ctx.event.client,
-    pid,
-    process: proc,
-    config: await ctx.config(loc),
-  });
+  const config = await ctx.config(loc);
+  let r: ReturnType<typeof touchLease>;
+  try {
+    r = touchLease(repo, session, loc.worktree, { client: ctx.event.client, pid, process: proc, config });
+  } catch (e) {
+    // the lease is a heartbeat: a disk that cannot take one changes no decision (the next call tries again)
+    if (isDiskError(e)) return null;
+    throw e;
+  }
   state.leaseAt = now;
   let warning: string | null = null;
   if (r.status === 'held' && !(state.warned ?? []).includes(r.lease.session)) {

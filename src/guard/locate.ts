@@ -1,6 +1,6 @@
 // Finding the repository, its handoff settings and this session's guard state without starting git: the guard
 // runs before every tool call, so it walks up for `.git` and keeps `git config` answers in a small cache.
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import { hmac } from '@noble/hashes/hmac';
 import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils';
@@ -132,8 +132,14 @@ export function writeConfigCache(loc: Location, key: string, config: Config, env
   } catch {
     return; // no key: no cache (git is asked every time)
   }
-  writeJsonAtomic(loc, cacheFile(loc), { key, entries, mac });
+  try {
+    writeJsonAtomic(loc, cacheFile(loc), { key, entries, mac });
+  } catch {
+    // a cache: one that cannot be written (a full or read-only disk) only means git is asked again next time
+  }
 }
+
+const KEY_TEXT = /^[0-9a-f]{64}$/;
 
 /** HMAC-SHA256 of a cache under this user's key (<cache dir>/git-handoff/cache-key, 0600, made on first use). */
 function macOf(key: string, entries: unknown, env: NodeJS.ProcessEnv): string {
@@ -144,6 +150,12 @@ function macOf(key: string, entries: unknown, env: NodeJS.ProcessEnv): string {
     const st = statSync(file);
     if (st.uid !== process.geteuid?.() || (st.mode & 0o077) !== 0) throw new Error(`${file} is not this user's private file`);
     secret = readFileSync(file);
+    // a key not written whole (a disk that filled at its first write, an older build) keys nothing: no cache is
+    // trusted, and the key is made again by the next run that can write it
+    if (!KEY_TEXT.test(secret.toString('latin1'))) {
+      rmSync(file, { force: true });
+      throw new Error(`${file} is not a whole cache key`);
+    }
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
     // node:crypto only here, once per user: loading it costs every guard run a few ms (the MAC below is pure JS)
@@ -154,6 +166,7 @@ function macOf(key: string, entries: unknown, env: NodeJS.ProcessEnv): string {
       /* another guard made it first: read theirs */
     }
     secret = readFileSync(file);
+    if (!KEY_TEXT.test(secret.toString('latin1'))) throw new Error(`${file} is not a whole cache key`);
   }
   return bytesToHex(hmac(sha256, secret, utf8ToBytes(JSON.stringify([key, entries]))));
 }

@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { encodeBranch } from './names';
 import { handoffDir, readFilesIn } from './paths';
-import { writeState } from './state-file';
+import { isDiskError, optionalWrite, writeState } from './state-file';
 
 export interface LineageRecord {
   session: string;
@@ -48,13 +48,14 @@ export function claimRecord(commonDir: string, r: LineageRecord): boolean {
     writeState(lineageFile(commonDir, r.session), JSON.stringify(r), handoffDir(commonDir), true);
     return true;
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    // a disk that cannot take it: unclaimed, as if another guard had it (nothing is inherited on a full disk)
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST' || isDiskError(e)) return false;
     throw e;
   }
 }
 
 export function writeRecord(commonDir: string, r: LineageRecord): void {
-  writeState(lineageFile(commonDir, r.session), JSON.stringify(r), handoffDir(commonDir));
+  optionalWrite(() => writeState(lineageFile(commonDir, r.session), JSON.stringify(r), handoffDir(commonDir)));
 }
 
 /** Every session record of the repository. */

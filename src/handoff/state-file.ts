@@ -1,7 +1,19 @@
 // Writing git-handoff's local state (<git-common-dir>/handoff/: guard.log, audit.jsonl, ledger, lineage, guard
 // state): never through a symlink, never into a file or directory another user owns, and bounded in size.
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, linkSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
+
+/** A write refused by the disk itself: full, over quota, or mounted read-only. */
+export const isDiskError = (e: unknown): boolean => ['ENOSPC', 'EDQUOT', 'EROFS', 'disk-full', 'read-only'].includes((e as { code?: string } | null)?.code ?? '');
+
+/** Optional state (a reminder, a lineage note nothing is refused on): a disk that cannot take it skips it. */
+export function optionalWrite(write: () => void): void {
+  try {
+    write();
+  } catch (e) {
+    if (!isDiskError(e)) throw e;
+  }
+}
 
 /** Logs and append-only records rotate to `<file>.1` past this size (one previous generation is kept). */
 export const MAX_STATE_FILE = 4 * 1024 * 1024;
@@ -61,26 +73,29 @@ export function appendState(file: string, text: string, root: string, max = MAX_
   }
 }
 
-/** Replaces `file` with `data` atomically (a fresh temporary file, then a rename); `exclusive`: only if it did not exist. */
+/**
+ * Replaces `file` with `data`, whole or not at all: a fresh temporary file written to the end, then a rename
+ * (`exclusive`: a hard link, so only if `file` did not exist). A write that fails (a full disk) leaves no file behind.
+ */
 export function writeState(file: string, data: string, root: string, exclusive = false): void {
   stateDir(path.dirname(file), root);
-  if (exclusive) {
-    closeSync(writeNew(file, data));
-    return;
-  }
   const tmp = `${file}.${process.pid}.tmp`;
   rmSync(tmp, { force: true }); // a crashed run's leftover (a symlink there goes, not its target)
-  closeSync(writeNew(tmp, data));
-  renameSync(tmp, file);
+  try {
+    writeNew(tmp, data);
+    if (exclusive) linkSync(tmp, file);
+    else renameSync(tmp, file);
+  } finally {
+    rmSync(tmp, { force: true });
+  }
 }
 
-function writeNew(file: string, data: string): number {
+function writeNew(file: string, data: string): void {
   const fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
   try {
-    writeSync(fd, data);
-  } catch (e) {
+    const buf = Buffer.from(data);
+    for (let at = 0; at < buf.length; ) at += writeSync(fd, buf, at);
+  } finally {
     closeSync(fd);
-    throw e;
   }
-  return fd;
 }

@@ -21,6 +21,14 @@ import { dirtyPaths, verifyHandoff, type Verify } from './verify';
 export function resolveBranch(repo: Repo, flag: string | undefined): string {
   if (flag !== undefined) {
     if (flag === '' || /[\u0000-\u001f\u007f]/.test(flag)) throw new HandoffError('usage', 'invalid-branch', `invalid branch name ${JSON.stringify(flag)}`);
+    // git's names for a branch, never branch names themselves (git refuses both in a branch name)
+    if (flag === 'HEAD' || flag === '@') return resolveBranch(repo, undefined);
+    if (flag.includes('@{')) {
+      const r = repo.git(['rev-parse', '--symbolic-full-name', flag], { allowFail: true });
+      const full = r.status === 0 ? r.stdout.trim() : '';
+      if (!full.startsWith('refs/heads/')) throw new HandoffError('usage', 'invalid-branch', `--branch ${flag} names no branch${r.status === 0 ? ` (it is ${full || 'a commit'})` : ''}: give the branch by name`);
+      return full.slice('refs/heads/'.length);
+    }
     return flag.replace(/^refs\/heads\//, '');
   }
   if (repo.branch) return repo.branch;
@@ -451,7 +459,11 @@ export function archiveHandoff(repo: Repo, branch: string, topic: string, sessio
   const config = readConfig(repo);
   return untilWon(() => {
     const tip = readTip(repo, ref);
-    if (!tip) throw notFound(ref, branch, topic);
+    if (!tip) {
+      const entry = archivedVersions(repo, branch, topic)[0];
+      if (!entry) throw notFound(ref, branch, topic);
+      throw new HandoffError('usage', 'already-archived', `"${topic}" on branch ${branch} is archived already (${entry.ref}); \`git handoff restore ${topic}\` brings it back`, { ref, archivedAs: entry.ref });
+    }
     const took = tip.session !== session.id;
     if (took && !takeover) throw ownedError(tip, session.id, ref, topic, { command: 'archive', target: repo.branch === branch ? topic : `${topic} --branch '${branch.replace(/'/g, `'\\''`)}'` });
     const [commit] = readObjects(repo, [tip.oid]);
@@ -500,7 +512,7 @@ export function restoreHandoff(repo: Repo, archived: string, session: SessionRef
   const branch = p.branch ?? t.branch ?? p.encodedBranch;
   const ref = `${HANDOFF_PREFIX}${p.encodedBranch}/${p.topic}`;
   if (readRef(repo, ref)) {
-    throw new HandoffError('usage', 'exists', `${ref} exists again; archive or rename it before restoring ${full}`, { ref });
+    throw new HandoffError('usage', 'exists', `"${p.topic}" is live (${ref}): there is nothing to restore over it; \`git handoff show ${p.topic}\` reads it, and archiving it first lets ${full.slice(ARCHIVE_PREFIX.length)} come back`, { ref });
   }
   const took = t.session !== session.id;
   if (took && !takeover) throw ownedError({ oid: rec.oid, session: t.session, time: rec.time }, session.id, ref, p.topic, { command: 'restore', target: full.slice(ARCHIVE_PREFIX.length) });

@@ -1,5 +1,6 @@
 // `git handoff archive <topic>` and `git handoff restore <topic | archived ref>`: archive entries are never deleted.
 import type { Argv, CommandModule } from 'yargs';
+import { readRef } from '../../git/refs';
 import { openRepo, type Repo } from '../../git/repo';
 import { HandoffError } from '../../errors';
 import { ARCHIVE_PREFIX, handoffRef } from '../../handoff/names';
@@ -47,7 +48,11 @@ function archivedRefOf(repo: Repo, arg: string, branch: string | undefined): { r
   if (arg.includes('/')) return { ref: arg };
   const b = resolveBranch(repo, branch);
   const versions = archivedVersions(repo, b, arg);
-  if (versions.length === 0) throw notFound(handoffRef(b, arg), b, arg);
+  if (versions.length === 0) {
+    const live = handoffRef(b, arg);
+    if (readRef(repo, live)) throw new HandoffError('usage', 'not-archived', `"${arg}" on branch ${b} is live, not archived (${live}): there is nothing to restore; \`git handoff show ${arg}\` reads it`, { ref: live });
+    throw notFound(live, b, arg);
+  }
   const label = (r: string) => r.slice(ARCHIVE_PREFIX.length);
   const note = versions.length > 1 ? `the newest of ${versions.length} archived versions; the others: ${versions.slice(1).map((v) => label(v.ref)).join(', ')}` : undefined;
   return { ref: versions[0].ref, note };
