@@ -99,9 +99,41 @@ async function heartbeat(ctx: GuardContext, loc: Location, session: string, forc
       `git-handoff: another live session, ${short(r.lease.session, [session])} (${r.lease.client ?? 'unknown client'}, last active ${age} min ago), ` +
       `works in this worktree (${loc.worktree}). You are session ${short(session, [r.lease.session])}. Your edits and commits can collide with its work: ` +
       `commit only the paths you wrote, or move to your own worktree (git worktree add ../<dir> -b <branch>).`;
+    // and the session holding the worktree hears of this one, once
+    tellHolder(loc, r.lease.session, r.lease.client, session, ctx.event.client);
   }
   writeState(loc, session, state);
   return warning;
+}
+
+/**
+ * Leaves the lease holder a note about a session that has just started working beside it: given at its next tool
+ * call (its sh front goes to the full guard once its heartbeat file is gone) before the tool where its client shows
+ * that, else after it (guard/<session>.note, as for its own warnings). Once per pair: the holder's state remembers.
+ */
+function tellHolder(loc: Location, holder: string, holderClient: string | null, newcomer: string, newcomerClient: string): void {
+  const st = readState(loc, holder);
+  if ((st.warned ?? []).includes(newcomer)) return;
+  writeState(loc, holder, { ...st, warned: [...(st.warned ?? []), newcomer] });
+  const note =
+    `git-handoff: another session, ${short(newcomer, [holder])} (${newcomerClient}), has started working in this worktree (${loc.worktree}) beside you. ` +
+    `You are session ${short(holder, [newcomer])}. Your edits and commits can collide with its work: commit only the paths you wrote ` +
+    `(git add -- <your files>; \`git handoff sessions\` shows who wrote what), or move to your own worktree (git worktree add ../<dir> -b <branch>).`;
+  const before = holderClient !== null && SHOWS_CONTEXT_BEFORE_TOOL.has(holderClient);
+  writeStateFile(stateFile(loc, holder, before ? 'peer' : 'note'), note, handoffDir(loc.commonDir));
+  if (before) rmSync(stateFile(loc, holder, 'beat'), { force: true });
+}
+
+/** A note another session left for this one (tellHolder), taken once. */
+function takePeerNote(loc: Location, session: string): string | null {
+  const file = stateFile(loc, session, 'peer');
+  try {
+    const note = readFileSync(file, 'utf8');
+    rmSync(file);
+    return note || null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -136,7 +168,10 @@ export async function beforeTool(ctx: GuardContext, loc: Location | null): Promi
   }
   const t = Date.now();
   for (const { loc: l, paths, gone } of byRepo.values()) recordIntents(l.commonDir, session, l.worktree, paths, gone, t, ctx.event.agentId ?? undefined);
-  const warning = await heartbeat(ctx, loc, session);
+  const peer = takePeerNote(loc, session);
+  // its heartbeat file was removed so that this call came here: written back (the next calls need no full guard)
+  if (peer) writeState(loc, session, readState(loc, session));
+  const warning = [peer, await heartbeat(ctx, loc, session)].filter(Boolean).join('\n') || null;
   if (!warning || SHOWS_CONTEXT_BEFORE_TOOL.has(ctx.event.client)) return warning;
   writeStateFile(stateFile(loc, session, 'note'), warning, handoffDir(loc.commonDir));
   return null;

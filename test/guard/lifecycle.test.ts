@@ -116,7 +116,8 @@ describe('PreToolUse records, and the lease', () => {
     expect(first.answer.hookSpecificOutput.hookEventName).toBe('PreToolUse');
     const again = await guard(repo, payload(repo, 'claude-code/pre-tool-use-write.json'));
     expect(again.stdout).toBe('');
-    // The first session is not warned about the second: it holds the lease.
+    // The first session, holding the lease, hears of the second once.
+    expect((await guard(repo, payload(repo, 'claude-code/pre-tool-use-write.json', {}, OTHER))).answer.hookSpecificOutput.additionalContext).toContain('has started working in this worktree');
     expect((await guard(repo, payload(repo, 'claude-code/pre-tool-use-write.json', {}, OTHER))).stdout).toBe('');
     // Gemini CLI shows no model context before a tool: the warning comes with AfterTool, once.
     const G = 'gemini-3c3c3c3c';

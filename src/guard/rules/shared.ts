@@ -272,6 +272,8 @@ export async function sharedCheckoutProblem(ctx: GuardContext, inv: GitInvocatio
   const victims = live.map((a) => ({ a, paths: a.paths.filter(hit).sort() })).filter((v) => v.paths.length > 0);
   if (victims.length === 0) return null;
   const mine = (me ? acts.get(me)?.paths ?? [] : []).filter(hit).sort();
+  // a `git add` that names none of one's own files is answered with the add of all of them
+  const ownDirty = (me ? acts.get(me)?.paths ?? [] : []).filter((p) => dirty.has(p)).sort();
   const shown = `git ${inv.sub} ${inv.args.join(' ')}`.trim();
   const whose = victims
     .map(({ a, paths }) => {
@@ -291,7 +293,7 @@ export async function sharedCheckoutProblem(ctx: GuardContext, inv: GitInvocatio
           ? `stash away ${whom}`
           : `sweep ${whom} into your commit`;
   const own = worktreeAdd(sweep, loc.worktree, me);
-  const safe = sweep.kind === 'switch' ? null : safeCommand(sweep, inv, mine, loc.worktree, dirty);
+  const safe = sweep.kind === 'switch' ? null : safeCommand(sweep, inv, mine.length || sweep.verb !== 'add' ? mine : ownDirty, loc.worktree, dirty);
   const way = !safe
     ? `Run exactly this instead, to work on it in your own worktree: ${own}\n`
     : (safe.command ? `Run exactly this instead (it touches only the paths you wrote):\n  ${safe.command}\n` : `${safe.note}\n`) +
