@@ -1,7 +1,6 @@
 // Claude Code (and Codex, which speaks the same wire format): PascalCase events, hookSpecificOutput answers.
 import { obj, str, type ClientAdapter, type Decision, type EventKind, type GuardClient, type GuardEvent } from '../guard/event';
-import { parseCommonPayload } from './common';
-import { claudeArgs } from './copilot';
+import { claudeArgs, parseCommonPayload } from './common';
 import type { Wiring } from './wiring';
 
 export const wiring: Wiring = {
@@ -35,7 +34,7 @@ export const KINDS: Record<string, EventKind> = {
 };
 
 export function parseClaudeLike(client: GuardClient, p: Record<string, unknown>): GuardEvent {
-  // Copilot CLI runs this wiring too, with its own argument names (Write {path, file_text}, Edit {path, old_str, new_str})
+  // Copilot CLI runs Claude Code's wiring too, with its own argument names (Write {path, file_text}, Edit {path, old_str, new_str})
   const tool = str(p.tool_name);
   const input = obj(p.tool_input);
   const named = claudeArgs(tool, input);

@@ -8,6 +8,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { commonToolAction, obj, str, type ClientAdapter, type EventKind, type GuardEvent } from '../guard/event';
+import { parseClaudeLike, renderClaudeLike } from './claude';
+import { claudeArgs } from './common';
 import type { Wiring } from './wiring';
 
 /** The hooks file `install --agent copilot` writes (whole: git-handoff's own). */
@@ -29,20 +31,6 @@ export const wiring: Wiring = {
 
 /** Copilot's tool names and argument names mapped onto Claude Code's (`create` is a Write, `str_replace` an Edit). */
 const TOOLS: Record<string, string> = { bash: 'Bash', powershell: 'PowerShell', create: 'Write', edit: 'Edit', str_replace: 'Edit', apply_patch: 'apply_patch' };
-
-/**
- * A tool input in Claude Code's argument names: Copilot sends `{path, file_text}` for a Write and `{path, old_str,
- * new_str}` for an Edit, even through Claude Code's wiring. Names Claude Code uses win when both are there.
- */
-export function claudeArgs(tool: string | null, input: Record<string, unknown>): Record<string, unknown> {
-  if (tool !== 'Write' && tool !== 'Edit') return input;
-  const out = { ...input };
-  if (str(out.file_path) === null && str(input.path) !== null) out.file_path = input.path;
-  if (tool === 'Write' && str(out.content) === null && str(input.file_text) !== null) out.content = input.file_text;
-  if (tool === 'Edit' && str(out.old_string) === null && str(input.old_str) !== null) out.old_string = input.old_str;
-  if (tool === 'Edit' && str(out.new_string) === null && str(input.new_str) !== null) out.new_string = input.new_str;
-  return out;
-}
 
 /** A native payload names no event: each event has its own fields (as observed with 1.0.102). */
 function kindOf(p: Record<string, unknown>): { kind: EventKind; name: string } {
@@ -105,12 +93,33 @@ export const copilot: ClientAdapter = {
 };
 
 /**
+ * A payload Copilot CLI sent to a hook in Claude Code's format (the Claude Code wiring in `.claude/settings.json`):
+ * a hook Copilot runs has COPILOT_CLI=1 in its environment, and its payloads carry an ISO `timestamp`, which
+ * Claude Code's do not.
+ */
+export const isCopilotClaudePayload = (p: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): boolean =>
+  env.COPILOT_CLI === '1' && typeof p.timestamp === 'string' && typeof p.hook_event_name === 'string' && /^[A-Z]/.test(p.hook_event_name);
+
+/**
+ * Copilot through the Claude Code wiring: Claude Code's events and tool names with Copilot's argument names; it obeys
+ * Claude Code's hookSpecificOutput under PascalCase PreToolUse (refusal, updatedInput), but reads SessionStart's
+ * context only flat (`additionalContext`: a nested one never reached the model, observed with 1.0.102).
+ */
+export const copilotClaude: ClientAdapter = {
+  client: 'copilot',
+  parse: (p) => parseClaudeLike('copilot', p),
+  render(e, d) {
+    if (e.kind === 'session-start') return d.context ? JSON.stringify({ additionalContext: d.context }) : null;
+    return renderClaudeLike(e, d);
+  },
+};
+
+/**
  * Copilot runs a repository's `.claude/settings.json` as well as its own hooks: when git-handoff's native Copilot
  * wiring is there too, the Claude Code wiring stands aside for Copilot's calls, so each one is answered once.
- * A hook Copilot runs has COPILOT_CLI=1 and COPILOT_PROJECT_DIR (the repository) in its environment.
+ * COPILOT_PROJECT_DIR is the repository a hook Copilot runs belongs to.
  */
-export function copilotAnswersNatively(client: string, cwd: string, env: NodeJS.ProcessEnv = process.env): boolean {
-  if (client !== 'claude-code' || env.COPILOT_CLI !== '1') return false;
-  const top = env.COPILOT_PROJECT_DIR || cwd;
-  return existsSync(path.join(top, COPILOT_HOOKS_FILE));
+export function copilotAnswersNatively(e: GuardEvent, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (e.client !== 'copilot' || !/^[A-Z]/.test(e.name)) return false;
+  return existsSync(path.join(env.COPILOT_PROJECT_DIR || e.cwd, COPILOT_HOOKS_FILE));
 }

@@ -3,7 +3,7 @@ import { str, type ClientAdapter, type GuardClient } from '../guard/event';
 import { claude } from './claude';
 import { clientName } from './names';
 import { codex } from './codex';
-import { copilot } from './copilot';
+import { copilot, copilotClaude, isCopilotClaudePayload } from './copilot';
 import { opencode } from './opencode';
 import { qwen } from './qwen';
 import { cursor } from './cursor';
@@ -30,6 +30,8 @@ export function namedClient(argv: readonly string[] = process.argv): GuardClient
 
 /** The adapter for a payload: the client the wiring names (it cannot be mistaken), else the payload's shape. */
 export function detectClient(p: Record<string, unknown>, named: GuardClient | null = namedClient()): ClientAdapter {
+  // Copilot CLI runs the Claude Code wiring too: its payloads there are Copilot's (its session, its argument names)
+  if ((named === null || named === 'claude-code') && isCopilotClaudePayload(p)) return copilotClaude;
   if (named) return ADAPTERS[named];
   const name = str(p.hook_event_name) ?? '';
   // Copilot CLI's native payloads name no event and are camelCase throughout

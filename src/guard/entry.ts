@@ -152,7 +152,7 @@ export async function runGuard(stdin: StdinState = stdinState()): Promise<number
     // A project hook beside the git-handoff plugin or extension: that hook answers this event (never twice).
     if (deferToPlugin(process.argv, event.client, event.cwd)) return 0;
     // Copilot CLI runs the Claude Code wiring too: with git-handoff's native Copilot hooks there, those answer it.
-    if (copilotAnswersNatively(event.client, event.cwd)) return 0;
+    if (copilotAnswersNatively(event)) return 0;
     parsed = { adapter, event };
     const ctx = new GuardContext(event);
     let decision = await decide(ctx);

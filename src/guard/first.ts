@@ -109,7 +109,7 @@ export function firstLook(raw: Buffer): { answer?: string | null; use: string } 
   const adapter = detectClient(payload);
   const event = adapter.parse(payload);
   // Copilot CLI runs the Claude Code wiring too: with git-handoff's native Copilot hooks there, those answer it
-  if (copilotAnswersNatively(event.client, event.cwd)) return { answer: null, use: 'guard' };
+  if (copilotAnswersNatively(event)) return { answer: null, use: 'guard' };
   // a session this repository has not seen yet (its first sight may start lineage) is the full guard's: see recorded
   if ((noRuleApplies(event) || ownFile(event)) && recorded(event)) return { answer: adapter.render(event, {}), use: 'guard' };
   // the full guard's code cache for this kind of call (see src/load.ts)

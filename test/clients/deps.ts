@@ -94,7 +94,7 @@ export function useClaude(): void {
 export const wiredForClaude = (o: { commit?: boolean } = {}) => wiredFor('claude', o);
 
 /** A repository wired by `install --agent <agent>`; with `commit`, the wiring is committed (a clean tree). */
-export async function wiredFor(agent: 'claude' | 'gemini' | 'codex', o: { commit?: boolean } = {}): Promise<TestRepo> {
+export async function wiredFor(agent: 'claude' | 'gemini' | 'codex' | 'copilot' | 'opencode' | 'qwen', o: { commit?: boolean } = {}): Promise<TestRepo> {
   const repo = makeRepo({ commit: true });
   expect((await repo.cli(['install', '--agent', agent], { env: { PATH: PATH_WITH_BIN } })).exitCode).toBe(0);
   if (o.commit) {
@@ -102,4 +102,36 @@ export async function wiredFor(agent: 'claude' | 'gemini' | 'codex', o: { commit
     repo.git(['commit', '-qm', 'wiring']);
   }
   return repo;
+}
+
+// Copilot CLI, OpenCode and Qwen Code: the same cache folders their harnesses (shared/tools/*-offline) install to
+export const COPILOT_OFFLINE = offline('copilot-offline', 'run-copilot.sh');
+export const OPENCODE_OFFLINE = offline('opencode-offline', 'run-opencode.sh');
+export const QWEN_OFFLINE = offline('qwen-offline', 'run-qwen.sh');
+export const COPILOT_VERSION = process.env.COPILOT_VERSION ?? '1.0.102';
+export const OPENCODE_VERSION = process.env.OPENCODE_VERSION ?? '1.18.33';
+export const QWEN_VERSION = process.env.QWEN_CODE_VERSION ?? '0.24.4';
+export const COPILOT_DIR = process.env.COPILOT_OFFLINE_DIR ?? path.join(CACHE, 'copilot-offline');
+export const OPENCODE_DIR = process.env.OPENCODE_OFFLINE_DIR ?? path.join(CACHE, 'opencode-offline');
+export const QWEN_DIR = process.env.QWEN_OFFLINE_DIR ?? path.join(CACHE, 'qwen-offline');
+
+/** Copilot CLI's native binary (it unpacks itself into COPILOT_CACHE_HOME on first run: one shared cache). */
+export function ensureCopilot(): string {
+  const bin = path.join(COPILOT_DIR, 'node_modules', '@github', 'copilot-linux-x64', 'copilot');
+  if (!existsSync(bin)) npmInstall(COPILOT_DIR, `@github/copilot@${COPILOT_VERSION}`);
+  return bin;
+}
+
+/** OpenCode's native binary. */
+export function ensureOpencode(): string {
+  const bin = path.join(OPENCODE_DIR, 'node_modules', 'opencode-linux-x64', 'bin', 'opencode');
+  if (!existsSync(bin)) npmInstall(OPENCODE_DIR, `opencode-ai@${OPENCODE_VERSION}`);
+  return bin;
+}
+
+/** Qwen Code's cli-entry.js. */
+export function ensureQwen(): string {
+  const js = path.join(QWEN_DIR, 'node_modules', '@qwen-code', 'qwen-code', 'cli-entry.js');
+  if (!existsSync(js)) npmInstall(QWEN_DIR, `@qwen-code/qwen-code@${QWEN_VERSION}`);
+  return js;
 }
