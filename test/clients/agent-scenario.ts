@@ -49,7 +49,7 @@ export function expectScenario(repo: TestRepo, api: ChatServer, session: string,
   // 2. the file tool's write into .git/refs/handoffs: refused, nothing written
   expect(existsSync(path.join(repo.dir, '.git', FORGED_REF)), `forged ref file; the model got: ${forge}`).toBe(false);
   expect(refOf(repo, FORGED_REF)).toBeNull();
-  expect(forge, 'the file write was answered').toBeDefined();
+  expect(forge, 'the file write was refused by the guard').toMatch(/git handoff (write|archive)/);
   // 3. a write of the other session's handoff: refused, naming this session's own id
   expect(theirs, 'the foreign write was answered').toBeDefined();
   // (an id is shown cut to its shortest unique prefix of 8 or more characters)
