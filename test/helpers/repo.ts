@@ -21,7 +21,7 @@ export function tempDir(prefix = 'gh-test-'): string {
   return d;
 }
 
-const CLIENT_VARS = ['GIT_HANDOFF_SESSION', 'GIT_HANDOFF_CLIENT', 'GIT_HANDOFF_BYPASS', 'CLAUDE_CODE_SESSION_ID', 'CLAUDECODE', 'CLAUDE_PID', 'GEMINI_SESSION_ID', 'GEMINI_CLI', 'CODEX_THREAD_ID', 'GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE'];
+const CLIENT_VARS = ['GIT_HANDOFF_SESSION', 'GIT_HANDOFF_CLIENT', 'GIT_HANDOFF_BYPASS', 'CLAUDE_CODE_SESSION_ID', 'CLAUDECODE', 'CLAUDE_PID', 'GEMINI_SESSION_ID', 'GEMINI_CLI', 'CODEX_THREAD_ID', 'COPILOT_AGENT_SESSION_ID', 'COPILOT_CLI', 'QWEN_CODE_SESSION_ID', 'QWEN_CODE', 'OPENCODE_SESSION_ID', 'OPENCODE', 'GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE'];
 
 /** An isolated environment: its own HOME and git identity, no system config, no client session variables. */
 export function isolatedEnv(home: string, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
