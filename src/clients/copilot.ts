@@ -21,7 +21,7 @@ export const wiring: Wiring = {
   settings: COPILOT_HOOKS_FILE,
   // preToolUse's additionalContext reaches the model (Copilot's changelog; a refusal's reason always does), so a
   // tool call pays one hook process, as with Claude Code
-  events: { sessionStart: undefined, preToolUse: undefined, agentStop: undefined },
+  events: { sessionStart: undefined, preToolUse: undefined, agentStop: undefined, sessionEnd: undefined },
   timeout: 30,
   named: false,
   // Copilot CLI reads AGENTS.md as its custom instructions
@@ -37,7 +37,7 @@ function kindOf(p: Record<string, unknown>): { kind: EventKind; name: string } {
   if (p.toolName !== undefined) return p.toolResult !== undefined ? { kind: 'post-tool', name: 'postToolUse' } : { kind: 'pre-tool', name: 'preToolUse' };
   if (p.stopReason !== undefined || p.stop_hook_active !== undefined) return { kind: 'stop', name: 'agentStop' };
   if (p.initialPrompt !== undefined || (p.source !== undefined && p.reason === undefined)) return { kind: 'session-start', name: 'sessionStart' };
-  if (p.reason !== undefined) return { kind: 'other', name: 'sessionEnd' };
+  if (p.reason !== undefined) return { kind: 'session-end', name: 'sessionEnd' };
   if (p.prompt !== undefined) return { kind: 'other', name: 'userPromptSubmitted' };
   return { kind: 'other', name: '' };
 }

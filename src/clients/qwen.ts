@@ -22,6 +22,8 @@ export const wiring: Wiring = {
     SessionStart: undefined,
     Stop: undefined,
     PreCompact: undefined,
+    // wired for when it fires (it did not in a `qwen -p` turn with 0.24.4)
+    SessionEnd: undefined,
   },
   // seconds (a value of 1000 or more is read as milliseconds, with a warning)
   timeout: 30,
