@@ -4,7 +4,8 @@ import { read } from 'node:fs';
 import { copilotAnswersNatively } from '../clients/copilot';
 import { detectClient, namedClient } from '../clients/index';
 import { GuardContext } from './context';
-import { mayConcernHandoffs, type ClientAdapter, type Decision, type GuardEvent } from './event';
+import { surelyHarmless } from './allow';
+import type { ClientAdapter, Decision, GuardEvent } from './event';
 import { errorLine, failClosed, namesProtected } from './fail-closed';
 import { MAX_PAYLOAD, payloadOf, payloadProblems, stdinState, take, writeOut, type StdinState } from './first';
 import { clientPid, followLineage } from './lineage';
@@ -43,7 +44,7 @@ export async function decide(ctx: GuardContext): Promise<Decision> {
       const loc = ctx.session ? ctx.locate() : null;
       const note = loc && clientPid(ctx.event.client, ctx.env) !== null ? await followLineage(ctx, loc, 'tool') : null;
       let d: Decision = {};
-      if (mayConcernHandoffs(ctx.event.action)) {
+      if (!surelyHarmless(ctx.event.action)) {
         try {
           d = await (await import('./rules/pre-tool')).preTool(ctx);
         } catch (e) {

@@ -56,16 +56,6 @@ export interface ClientAdapter {
   render(event: GuardEvent, decision: Decision): string | null;
 }
 
-// Every command the rules look at names git, a handoff ref, a redirect, an expansion (which may name git) or one of
-// the file-writing programs below.
-const MAY_CONCERN = /git|handoff|refs|update-ref|packed|>|\$|\b(tee|sed|perl|cp|mv|install|ln|rsync|rm|unlink|shred|truncate|touch|dd|find)\b/;
-
-/** A cheap first look at a tool call: false means no rule can apply, so nothing more needs to load. */
-export function mayConcernHandoffs(a: ToolAction): boolean {
-  if (a.type === 'other') return false;
-  return a.type !== 'shell' || MAY_CONCERN.test(a.command);
-}
-
 export const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 /** A table lookup by a payload's string: only the table's own entries (never `constructor`, `__proto__`, …). */
 export const own = <T>(table: Record<string, T>, key: string): T | undefined => (Object.hasOwn(table, key) ? table[key] : undefined);

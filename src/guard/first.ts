@@ -10,7 +10,8 @@ import { handoffDir } from '../handoff/paths';
 import { SESSION_RE } from '../handoff/session';
 import { copilotAnswersNatively } from '../clients/copilot';
 import { detectClient } from '../clients/index';
-import { mayConcernHandoffs, type GuardEvent, type ToolAction } from './event';
+import { surelyHarmless } from './allow';
+import type { GuardEvent, ToolAction } from './event';
 import { locate } from './locate';
 import { parsePatch, surelyOwnFile } from './rules/files';
 
@@ -117,7 +118,7 @@ export function firstLook(raw: Buffer): { answer?: string | null; use: string } 
 }
 
 /** An event no rule looks at: an event kind the guard does not handle, or a tool call that cannot concern handoffs. */
-export const noRuleApplies = (e: GuardEvent): boolean => e.kind === 'other' || (e.kind === 'pre-tool' && !mayConcernHandoffs(e.action));
+export const noRuleApplies = (e: GuardEvent): boolean => e.kind === 'other' || (e.kind === 'pre-tool' && surelyHarmless(e.action));
 
 /** A Write, Edit or apply_patch of this session's own protected handoff file that the file rule surely allows (rules/files.ts). */
 function ownFile(e: GuardEvent): boolean {

@@ -1,11 +1,13 @@
 // A shell command line as the simple commands it runs: tokenized by shell-quote, with nested `sh -c`,
 // wrappers (env, sudo, xargs, timeout…), `cd` tracking, subshells and $(…) / `…`, heredoc bodies skipped.
 import path from 'node:path';
-import { parse, type ParseEntry } from 'shell-quote';
+import { lex, LexBound, splitWords, type Token } from './lex';
 
 export interface Redirect {
   op: string;
   target: string;
+  /** a here-document's or here-string's text (op `<<`) */
+  body?: string;
 }
 
 export interface SimpleCommand {
@@ -27,66 +29,13 @@ export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'fish'
 const RESERVED = new Set(['{', '}', '!', 'if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until']);
 const MAX_DEPTH = 4;
 
-/** Turns unquoted newlines into `;`, drops heredoc bodies, and appends backtick bodies as their own commands. */
-export function normalizeScript(script: string): string {
-  const lines = script.split('\n');
-  const out: string[] = [];
-  const extra: string[] = [];
-  let heredoc: { word: string; strip: boolean } | null = null;
-  let quote: '"' | "'" | null = null;
-  let current = '';
-  for (const line of lines) {
-    if (heredoc) {
-      if ((heredoc.strip ? line.replace(/^\t+/, '') : line) === heredoc.word) heredoc = null;
-      continue;
-    }
-    let continued = false;
-    for (let i = 0; i < line.length; i++) {
-      const c = line[i];
-      if (c === '\\' && quote !== "'") {
-        // A backslash before the newline joins the next line to this one (a line continuation).
-        if (i === line.length - 1) continued = true;
-        i++;
-      } else if (quote) {
-        if (c === quote) quote = null;
-      } else if (c === '"' || c === "'") quote = c;
-      else if (c === '#' && (i === 0 || /\s/.test(line[i - 1]))) break;
-    }
-    // Substitutions run even inside double quotes, where the tokenizer keeps them as text.
-    for (const m of line.matchAll(/`([^`]*)`|\$\(([^()]*)\)/g)) extra.push(m[1] ?? m[2]);
-    if (continued) {
-      current += line.slice(0, -1);
-      continue;
-    }
-    if (quote) {
-      current += line + '\n';
-      continue;
-    }
-    current += line;
-    const h = /<<(-?)\s*(['"]?)([A-Za-z_][\w-]*)\2/.exec(line);
-    if (h) heredoc = { word: h[3], strip: h[1] === '-' };
-    out.push(current);
-    current = '';
-  }
-  if (current) out.push(current);
-  return [...out.map((l) => l.replace(/`[^`]*`?/g, ' ')), ...extra].join(' ; ');
-}
-
-const keepVar = (name: string) => `$${name}`;
-
-/** The simple commands a script runs, in order. */
+/** The simple commands a script runs, in order (src/guard/lex.ts reads it as the shell does). */
 export function parseShell(script: string, cwd: string | null = null, depth = 0): SimpleCommand[] {
-  let entries: ParseEntry[];
-  try {
-    entries = parse(normalizeScript(script), keepVar);
-  } catch {
-    entries = script.split(/\s+/).filter(Boolean);
-  }
+  const entries: Token[] = lex(script, process.env.HOME ?? null);
   const out: SimpleCommand[] = [];
   let words: string[] = [];
   let redirects: Redirect[] = [];
   let pending: string | null = null;
-  const outer: Array<{ words: string[]; redirects: Redirect[] }> = [];
   let dir = cwd;
   const flush = () => {
     if (words.length || redirects.length) {
@@ -107,44 +56,26 @@ export function parseShell(script: string, cwd: string | null = null, depth = 0)
       } else words.push(e);
       continue;
     }
-    if ('comment' in e) continue;
-    if ('pattern' in e && e.op === 'glob') {
+    if (e.op === '<<' && 'body' in e) {
+      redirects.push({ op: '<<', target: '', body: e.body });
+      continue;
+    }
+    if ('pattern' in e) {
       if (pending) {
         redirects.push({ op: pending, target: e.pattern });
         pending = null;
       } else words.push(e.pattern);
       continue;
     }
-    const op = (e as { op: string }).op;
-    // `$(` … `)`: the substitution is a command of its own, and the command around it goes on after the `)`
-    // with a `$` standing for its output (so `$(which git) update-ref …` stays one command).
-    if (op === '(' && !pending && words[words.length - 1] === '$') {
-      outer.push({ words, redirects });
-      words = [];
-      redirects = [];
-      continue;
-    }
-    if (op === ')' && outer.length) {
-      pending = null;
-      flush();
-      ({ words, redirects } = outer.pop()!);
-      continue;
-    }
+    const op = e.op;
     if (SEPARATORS.has(op)) {
       pending = null;
       flush();
       continue;
     }
-    // A bare file-descriptor number right before a redirect belongs to the redirect.
-    if (words.length && /^\d$/.test(words[words.length - 1])) words.pop();
     pending = op;
   }
   flush();
-  // An unclosed `$(` still runs what came before it.
-  while (outer.length) {
-    ({ words, redirects } = outer.pop()!);
-    flush();
-  }
   return out;
 }
 
@@ -173,8 +104,9 @@ const WRAPPERS = new Set(['env', 'sudo', 'nohup', 'time', 'command', 'exec', 'ni
 const OWN_OPERAND = new Set(['chrt', 'taskset', 'flock', 'chroot', 'faketime']);
 
 /** Strips assignments and wrapper programs; expands `sh -c '<script>'` into its own commands. */
-function unwrap(words: string[], redirects: Redirect[], cwd: string | null, depth: number): SimpleCommand[] {
+function unwrap(given: string[], redirects: Redirect[], cwd: string | null, depth: number): SimpleCommand[] {
   const assigns: Record<string, string> = {};
+  let words = given;
   let xargs = false;
   let i = 0;
   let dir = cwd;
@@ -192,6 +124,12 @@ function unwrap(words: string[], redirects: Redirect[], cwd: string | null, dept
       const valued = takesValue[prog] ?? new Set<string>();
       while (i < words.length && words[i].startsWith('-') && words[i] !== '--') {
         if ((prog === 'env' && (words[i] === '-C' || words[i] === '--chdir')) && words[i + 1]) dir = changeDir(dir, words[i + 1]);
+        // `env -S '<words>'` (and -vS…, -S<words>, --split-string=…): the string is split into the command's words
+        const split = prog === 'env' ? splitString(words, i) : null;
+        if (split) {
+          words = [...words.slice(0, i), ...splitWords(split.value), ...words.slice(i + split.used)];
+          continue;
+        }
         if (valued.has(words[i])) i++;
         i++;
       }
@@ -220,14 +158,42 @@ function unwrap(words: string[], redirects: Redirect[], cwd: string | null, dept
     return [...parseShell(argv.slice(1).join(' '), dir, depth + 1), { argv: [], assigns, cwd: dir, redirects, xargs }];
   }
   // A program named by an expansion (`$SHELL -c …`, `$GIT …`) may be a shell or git: it is read as one.
-  if ((SHELLS.has(prog) || argv[0]?.startsWith('$')) && depth < MAX_DEPTH) {
-    const c = argv.findIndex((a, k) => k > 0 && /^-[a-zA-Z]*c[a-zA-Z]*$/.test(a));
-    if (c > 0 && argv[c + 1] !== undefined) {
-      const inner = parseShell(argv[c + 1], dir, depth + 1);
-      return [...inner, { argv: [], assigns, cwd: dir, redirects, xargs }];
+  if (SHELLS.has(prog) || argv[0]?.startsWith('$')) {
+    const script = shellScript(argv, redirects);
+    if (script !== null) {
+      if (depth >= MAX_DEPTH) throw new LexBound(`shells nested more than ${MAX_DEPTH} deep`);
+      return [...parseShell(script, dir, depth + 1), { argv: [], assigns, cwd: dir, redirects, xargs }];
     }
   }
   return [{ argv, assigns, cwd: dir, redirects, xargs }];
+}
+
+/** The script a shell runs: its -c string (`bash -O extglob -c '…'`, `sh -ec -- '…'`), or a here-document it reads. */
+function shellScript(argv: string[], redirects: Redirect[]): string | null {
+  for (let k = 1; k < argv.length; k++) {
+    const a = argv[k];
+    if (a === '--' || !/^[-+]/.test(a)) break;
+    if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(a)) {
+      const at = argv[k + 1] === '--' ? k + 2 : k + 1;
+      return argv[at] ?? null;
+    }
+    // options with a value of their own
+    if (/^[-+]O$|^[-+]o$|^--(rcfile|init-file)$/.test(a)) k++;
+  }
+  const doc = redirects.find((r) => r.op === '<<' && r.body !== undefined);
+  const operands = argv.slice(1).filter((a) => !/^[-+]/.test(a));
+  return doc && operands.length === 0 ? doc.body! : null;
+}
+
+/** `env`'s split-string option at words[i]: its value and how many words it took, or null. */
+function splitString(words: string[], i: number): { value: string; used: number } | null {
+  const w = words[i];
+  if (w === '--split-string' || w === '-S') return words[i + 1] !== undefined ? { value: words[i + 1], used: 2 } : null;
+  if (w.startsWith('--split-string=')) return { value: w.slice('--split-string='.length), used: 1 };
+  const m = /^-[a-zA-Z]*?S(.*)$/.exec(w);
+  if (!m || w.startsWith('--')) return null;
+  if (m[1] !== '') return { value: m[1], used: 1 };
+  return words[i + 1] !== undefined ? { value: words[i + 1], used: 2 } : null;
 }
 
 /** `-c` settings of a git command line and of GIT_CONFIG_COUNT / GIT_CONFIG_PARAMETERS assignments in front of it. */
@@ -262,7 +228,7 @@ function aliasOf(argv: string[], assigns: Record<string, string>): { argv: strin
   const value = def.slice(def.indexOf('=') + 1).trim();
   const rest = argv.slice(i + 1);
   if (value.startsWith('!')) return { argv: [], shell: `${value.slice(1)} ${rest.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ')}` };
-  const words = parse(value).filter((w): w is string => typeof w === 'string');
+  const words = splitWords(value);
   return { argv: [...argv.slice(0, i), ...words, ...rest], shell: null };
 }
 

@@ -1,0 +1,233 @@
+// The allowlist: what a shell call may run and pass the guard unexamined. A call is surely harmless only when every
+// simple command in it (as src/guard/lex.ts and shell.ts read it) is a program on these lists, spelled as a bare name
+// (a path or an expansion is not the program its name says), with none of the options that make it write or run
+// something, no output redirection but to /dev/null or another descriptor, and no assignment that changes what a
+// program does. Everything else goes to the full rules (src/guard/rules/pre-tool.ts). The sh front's word lists are
+// generated from these tables at build time (scripts/build.mjs → bin/git-handoff-guard), never kept by hand.
+import { own, type ToolAction } from './event';
+import { parseShell, type SimpleCommand } from './shell';
+
+export interface ProgramRule {
+  /** short option letters that write or run something: a cluster holding one is not harmless */
+  short?: string;
+  /** long options that write or run something, matched with any abbreviation and with or without `=value` */
+  long?: string[];
+  /** options spelled whole that write or run something (find's -delete) */
+  exact?: string[];
+  /** at most this many operands (`uniq in out` writes out) */
+  maxOperands?: number;
+  /** only the list forms: every argument an option from this set (git branch -a), no operand */
+  only?: string[];
+}
+
+/** Programs that read and print, and never write a file or run another program, but through the options named. */
+export const READ_ONLY: Record<string, ProgramRule> = {
+  cat: {},
+  head: {},
+  tail: {},
+  wc: {},
+  ls: {},
+  pwd: {},
+  echo: {},
+  printf: {},
+  true: {},
+  false: {},
+  test: {},
+  '[': {},
+  ':': {},
+  which: {},
+  basename: {},
+  dirname: {},
+  realpath: {},
+  readlink: {},
+  stat: {},
+  du: {},
+  df: {},
+  diff: {},
+  cmp: {},
+  comm: {},
+  cut: {},
+  tr: {},
+  nl: {},
+  fold: {},
+  rev: {},
+  tac: {},
+  od: {},
+  hexdump: {},
+  md5sum: {},
+  sha1sum: {},
+  sha256sum: {},
+  sha512sum: {},
+  base64: {},
+  seq: {},
+  sleep: {},
+  id: {},
+  whoami: {},
+  uname: {},
+  printenv: {},
+  grep: {},
+  egrep: {},
+  fgrep: {},
+  jq: {},
+  column: {},
+  expand: {},
+  paste: {},
+  join: {},
+  cd: {},
+  pushd: {},
+  popd: {},
+  file: { short: 'C', long: ['--compile'] },
+  date: { short: 's', long: ['--set'] },
+  rg: { long: ['--pre', '--pre-glob'] },
+  less: { short: 'oO', long: ['--log-file', '--LOG-FILE'], exact: ['+'] },
+  more: { exact: ['+'] },
+  sort: { short: 'oT', long: ['--output', '--compress-program', '--temporary-directory'] },
+  uniq: { maxOperands: 1 },
+  xxd: { maxOperands: 1 },
+  tree: { short: 'oR', long: ['--output'] },
+  find: { exact: ['-delete', '-exec', '-execdir', '-ok', '-okdir', '-fprint', '-fprint0', '-fprintf', '-fls'] },
+};
+
+/** git verbs that read: the rest of the command line checked as for a program. */
+const LOG_LIKE: ProgramRule = { long: ['--output', '--ext-diff'] };
+export const GIT_READ_ONLY: Record<string, ProgramRule> = {
+  status: {},
+  log: LOG_LIKE,
+  show: LOG_LIKE,
+  diff: LOG_LIKE,
+  whatchanged: LOG_LIKE,
+  'diff-tree': LOG_LIKE,
+  'diff-index': LOG_LIKE,
+  'diff-files': LOG_LIKE,
+  'rev-parse': {},
+  'rev-list': {},
+  'ls-files': {},
+  'ls-tree': {},
+  'cat-file': {},
+  'for-each-ref': {},
+  'show-ref': {},
+  'merge-base': {},
+  'name-rev': {},
+  describe: {},
+  shortlog: {},
+  blame: {},
+  cherry: {},
+  'show-branch': {},
+  'check-ignore': {},
+  'check-attr': {},
+  'count-objects': {},
+  version: {},
+  help: {},
+  grep: { short: 'O', long: ['--open-files-in-pager'] },
+  branch: { only: ['-a', '--all', '-r', '--remotes', '-v', '-vv', '--verbose', '-l', '--list', '--show-current', '--no-color', '--color'] },
+  tag: { only: ['-l', '--list', '-n'] },
+  remote: { only: ['-v', '--verbose'] },
+};
+/** git's options before the verb that change nothing it writes. */
+const GIT_GLOBAL = new Set(['--no-pager', '-P', '--no-optional-locks', '--literal-pathspecs', '--no-replace-objects']);
+
+/**
+ * Programs that run the project's own code (tests, builds): the guard cannot read that code, with or without this
+ * list (SECURITY.md: a session that writes a program and runs it is out of reach); listed so the ordinary call costs
+ * nothing. Only these first words, and no argument naming a protected-looking path.
+ */
+export const PROJECT_RUNNERS: Record<string, string[]> = {
+  npm: ['test', 't', 'run', 'run-script', 'ls', 'view', 'outdated', '--version', '-v'],
+  pnpm: ['test', 't', 'run', 'ls', '--version'],
+  yarn: ['test', 'run', '--version'],
+  npx: ['vitest', 'jest', 'tsc', 'eslint', 'mocha'],
+  make: ['test', 'check', 'build', 'all', 'lint'],
+  cargo: ['test', 'build', 'check', 'clippy', 'run'],
+  go: ['test', 'build', 'vet', 'run'],
+  pytest: [],
+  vitest: ['run'],
+  jest: [],
+  tsc: ['--noEmit', '-p', '--build', '-b'],
+};
+
+/** Assignments in front of a command that change nothing a program writes or runs. */
+export const SAFE_VARS = /^(CI|NODE_ENV|FORCE_COLOR|NO_COLOR|TZ|LANG|LC_[A-Z]+|TERM|COLUMNS|LINES|VERBOSE|DEBUG)$/;
+/** Text a runner's argument must not hold (it may name a handoff file, git's directory or a ref). */
+export const PROTECTED_LOOKING = /handoff|\.git|refs|memory|\$|`/i;
+/** A program named as it is found on PATH (no directory, no expansion, no glob). */
+export const BARE_NAME = /^[A-Za-z0-9_.+:[-]+$/;
+
+/** Whether an argument list keeps to a rule (xargs: more arguments may come from stdin, so only a rule with no limits). */
+export function keepsTo(rule: ProgramRule, args: string[], xargs = false): boolean {
+  const limited = rule.short || rule.long || rule.exact || rule.maxOperands !== undefined || rule.only;
+  if (xargs && limited) return false;
+  let operands = 0;
+  let opts = true;
+  for (const a of args) {
+    if (opts && a === '--') {
+      opts = false;
+      continue;
+    }
+    const option = opts && a.length > 1 && (a.startsWith('-') || (rule.exact?.includes('+') && a.startsWith('+')));
+    if (!option) {
+      if (rule.only) return false;
+      operands++;
+      continue;
+    }
+    if (rule.only && !rule.only.includes(a)) return false;
+    if (rule.exact?.some((e) => a === e || (e === '+' && a.startsWith('+')))) return false;
+    if (a.startsWith('--')) {
+      const name = a.split('=', 1)[0];
+      // an unambiguous abbreviation is the option itself (getopt_long, git's parse-options)
+      if (rule.long?.some((l) => name.length >= 3 && l.startsWith(name))) return false;
+    } else if (rule.short) {
+      for (const ch of a.slice(1)) if (rule.short.includes(ch)) return false;
+    }
+  }
+  return rule.maxOperands === undefined || operands <= rule.maxOperands;
+}
+
+function gitHarmless(args: string[]): boolean {
+  let i = 0;
+  while (i < args.length && args[i].startsWith('-')) {
+    if (args[i] === '-C' && args[i + 1] !== undefined && !/[$`]/.test(args[i + 1])) i += 2;
+    else if (GIT_GLOBAL.has(args[i])) i++;
+    else return args.length === 1 && (args[0] === '--version' || args[0] === '--help');
+  }
+  const rule = args[i] !== undefined ? own(GIT_READ_ONLY, args[i]) : undefined;
+  return rule !== undefined && keepsTo(rule, args.slice(i + 1));
+}
+
+/** Declarations that only set shell variables (of safe names). */
+const DECLARES = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
+
+/** Whether one simple command surely cannot write anything the guard protects. */
+export function harmlessCommand(c: SimpleCommand): boolean {
+  for (const r of c.redirects) {
+    if (r.op === '<' || r.op === '<&' || r.op === '<<') continue;
+    if ((r.op === '>&' || r.op === '<&') && /^(\d+|-)$/.test(r.target)) continue;
+    if (/^(>|>>|&>|&>>|>\||>&)$/.test(r.op) && r.target === '/dev/null') continue;
+    return false;
+  }
+  if (!Object.keys(c.assigns).every((k) => SAFE_VARS.test(k))) return false;
+  if (c.argv.length === 0) return true;
+  const [p0, ...args] = c.argv;
+  if (!BARE_NAME.test(p0)) return false;
+  if (DECLARES.has(p0)) return args.every((a) => /^-?[a-z]*$/.test(a) || SAFE_VARS.test(a.split('=', 1)[0]));
+  if (p0 === 'git') return !c.xargs && gitHarmless(args);
+  const rule = own(READ_ONLY, p0);
+  if (rule) return keepsTo(rule, args, c.xargs);
+  const runner = own(PROJECT_RUNNERS, p0);
+  if (runner && !c.xargs) return (runner.length === 0 || runner.includes(args[0] ?? '')) && !args.some((a) => PROTECTED_LOOKING.test(a));
+  return false;
+}
+
+/** Longer command lines are not read by the first look (the full rules read them, within their bounds). */
+const MAX_FIRST_LOOK = 16 * 1024;
+
+/** Whether a tool call surely cannot concern handoffs: no rule needs to look (an unknown tool with no arguments, or a
+ *  shell call of harmless commands only). A file tool is always looked at. */
+export function surelyHarmless(a: ToolAction): boolean {
+  if (a.type === 'other') return true;
+  if (a.type !== 'shell' || a.command.length > MAX_FIRST_LOOK) return false;
+  try {
+    return parseShell(a.command, a.cwd).every(harmlessCommand);
+  } catch {
+    return false; // a bound of the reader: the full rules decide
+  }
+}

@@ -1,0 +1,381 @@
+// A command line read as the shell reads it (POSIX sh and bash): words with their quotes removed (single, double,
+// $'…' ANSI-C, $"…", backslash escapes, line continuations), operators, redirections with their fd prefixes,
+// here-documents with their bodies, comments. Expansions stay in a word as their text ($x, ${…}, $(…), `…`) so the
+// rules see that the word is not literal; the script of every command substitution (and process substitution) is
+// read as commands of its own, appended after the line's. A word with an unquoted glob (* ? [ or an extglob group)
+// is a pattern, its quoted glob characters escaped with a backslash. One implementation for every tier of the guard:
+// `g''it`, `r\m`, `$'\x67it'` and `git` are the same word here.
+
+export type Token =
+  | string
+  | { op: string }
+  | { op: 'glob'; pattern: string }
+  /** a here-document or here-string: the text the command reads on stdin (`expands`: $(…) in it runs) */
+  | { op: '<<'; body: string; expands: boolean };
+
+/** A bound of the lexer was reached (nesting, size): the caller refuses what names protected things. */
+export class LexBound extends Error {}
+
+const MAX_NESTING = 8;
+const META = new Set([' ', '\t', '\n', ';', '&', '|', '(', ')', '<', '>']);
+const GLOB = new Set(['*', '?', '[']);
+
+interface State {
+  src: string;
+  i: number;
+  /** bodies of command and process substitutions met at this level */
+  subs: string[];
+}
+
+/** The tokens of a script; `home` expands an unquoted leading `~`. */
+export function lex(src: string, home: string | null = null, depth = 0): Token[] {
+  if (depth > MAX_NESTING) throw new LexBound('substitutions nested too deeply');
+  const s: State = { src, i: 0, subs: [] };
+  const out: Token[] = [];
+  const pendingDocs: Array<{ t: { op: '<<'; body: string; expands: boolean }; delim: string; strip: boolean }> = [];
+  let atWordStart = true;
+  while (s.i < src.length) {
+    const c = src[s.i];
+    if (c === ' ' || c === '\t') {
+      s.i++;
+      continue;
+    }
+    if (c === '\\' && src[s.i + 1] === '\n') {
+      s.i += 2;
+      continue;
+    }
+    if (c === '#' && atWordStart) {
+      while (s.i < src.length && src[s.i] !== '\n') s.i++;
+      continue;
+    }
+    if (c === '\n') {
+      s.i++;
+      for (const d of pendingDocs.splice(0)) d.t.body = readHereDoc(s, d.delim, d.strip);
+      out.push({ op: ';' });
+      continue;
+    }
+    const op = operator(src, s.i);
+    if (op) {
+      s.i += op.length;
+      if (op === '<(' || op === '>(') {
+        const end = closeParen(src, s.i);
+        s.subs.push(src.slice(s.i, end));
+        s.i = Math.min(end + 1, src.length);
+        out.push('/dev/fd/63');
+        continue;
+      }
+      if (op === '<<' || op === '<<-') {
+        while (src[s.i] === ' ' || src[s.i] === '\t') s.i++;
+        const w = readWord(s, null);
+        const t = { op: '<<' as const, body: '', expands: !w.quoted };
+        pendingDocs.push({ t, delim: w.text, strip: op === '<<-' });
+        out.push(t);
+        continue;
+      }
+      if (op === '<<<') {
+        while (src[s.i] === ' ' || src[s.i] === '\t') s.i++;
+        const w = readWord(s, home);
+        out.push({ op: '<<', body: w.text + '\n', expands: false });
+        continue;
+      }
+      out.push({ op: op === ';;' || op === ';&' || op === ';;&' ? ';' : op });
+      continue;
+    }
+    // an fd number or {name} right before a redirection belongs to it
+    const fd = /^(\d+|\{[A-Za-z_]\w*\})(?=[<>])/.exec(src.slice(s.i, s.i + 40));
+    if (fd) {
+      s.i += fd[0].length;
+      continue;
+    }
+    const w = readWord(s, home);
+    out.push(w.glob ? { op: 'glob', pattern: w.pattern } : w.text);
+    atWordStart = true;
+  }
+  for (const d of pendingDocs) d.t.body = '';
+  // here-document bodies that expand run their substitutions too
+  for (const t of out) if (typeof t === 'object' && t.op === '<<' && 'body' in t && t.expands) collectSubs(t.body, s.subs);
+  for (const body of s.subs) out.push({ op: ';' }, ...lex(body, home, depth + 1));
+  return out;
+}
+
+const OPS = ['<<<', '<<-', ';;&', '&>>', '<<', '>>', '>|', '<>', '<&', '>&', '&>', '&&', '||', '|&', ';;', ';&', '<(', '>(', ';', '&', '|', '(', ')', '<', '>'];
+
+function operator(src: string, i: number): string | null {
+  if (!META.has(src[i]) || src[i] === ' ' || src[i] === '\t' || src[i] === '\n') return null;
+  for (const op of OPS) if (src.startsWith(op, i)) return op;
+  return null;
+}
+
+/** A here-document body: the lines up to the delimiter line (tabs stripped for <<-). */
+function readHereDoc(s: State, delim: string, strip: boolean): string {
+  const lines: string[] = [];
+  while (s.i < s.src.length) {
+    let end = s.src.indexOf('\n', s.i);
+    if (end < 0) end = s.src.length;
+    const line = s.src.slice(s.i, end);
+    s.i = end + 1;
+    if ((strip ? line.replace(/^\t+/, '') : line) === delim) break;
+    lines.push(strip ? line.replace(/^\t+/, '') : line);
+  }
+  return lines.length ? lines.join('\n') + '\n' : '';
+}
+
+interface Word {
+  /** the word with quotes removed, expansions kept as text */
+  text: string;
+  /** as text, with quoted glob characters escaped (when glob) */
+  pattern: string;
+  glob: boolean;
+  quoted: boolean;
+}
+
+const escGlob = (ch: string) => (GLOB.has(ch) || ch === '\\' ? '\\' + ch : ch);
+
+function readWord(s: State, home: string | null): Word {
+  const { src } = s;
+  let text = '';
+  let pattern = '';
+  let glob = false;
+  let quoted = false;
+  const start = s.i;
+  const lit = (ch: string) => {
+    text += ch;
+    pattern += escGlob(ch);
+  };
+  const raw = (t: string) => {
+    text += t;
+    pattern += t;
+  };
+  if (home !== null && src[s.i] === '~' && (s.i + 1 >= src.length || src[s.i + 1] === '/' || META.has(src[s.i + 1]))) {
+    lit(home);
+    s.i++;
+  }
+  while (s.i < src.length) {
+    const c = src[s.i];
+    if (META.has(c)) {
+      // an extglob group: ?( *( +( @( !(
+      if (c === '(' && s.i > start && '?*+@!'.includes(src[s.i - 1]) && !quoted) {
+        const end = closeParen(src, s.i + 1);
+        raw(src.slice(s.i, end + 1));
+        s.i = end + 1;
+        glob = true;
+        continue;
+      }
+      break;
+    }
+    if (c === '\\') {
+      if (src[s.i + 1] === '\n') s.i += 2;
+      else {
+        if (s.i + 1 < src.length) lit(src[s.i + 1]);
+        s.i += 2;
+        quoted = true;
+      }
+      continue;
+    }
+    if (c === "'") {
+      const end = src.indexOf("'", s.i + 1);
+      const stop = end < 0 ? src.length : end;
+      for (const ch of src.slice(s.i + 1, stop)) lit(ch);
+      s.i = stop + 1;
+      quoted = true;
+      continue;
+    }
+    if (c === '"') {
+      s.i++;
+      readDouble(s, lit, raw);
+      quoted = true;
+      continue;
+    }
+    if (c === '$' && src[s.i + 1] === "'") {
+      s.i += 2;
+      for (const ch of ansiC(s)) lit(ch);
+      quoted = true;
+      continue;
+    }
+    if (c === '$' && src[s.i + 1] === '"') {
+      s.i += 2;
+      readDouble(s, lit, raw);
+      quoted = true;
+      continue;
+    }
+    if (c === '$' || c === '`') {
+      raw(dollar(s, true));
+      continue;
+    }
+    if (GLOB.has(c)) {
+      glob = true;
+      text += c;
+      pattern += c;
+      s.i++;
+      continue;
+    }
+    text += c;
+    pattern += c;
+    s.i++;
+  }
+  return { text, pattern, glob, quoted };
+}
+
+/** Inside "…": backslash escapes only $ ` " \ and newline; expansions are kept as text. Stops after the quote. */
+function readDouble(s: State, lit: (c: string) => void, raw: (t: string) => void): void {
+  const { src } = s;
+  while (s.i < src.length) {
+    const c = src[s.i];
+    if (c === '"') {
+      s.i++;
+      return;
+    }
+    if (c === '\\' && s.i + 1 < src.length && '$`"\\\n'.includes(src[s.i + 1])) {
+      if (src[s.i + 1] !== '\n') lit(src[s.i + 1]);
+      s.i += 2;
+      continue;
+    }
+    if (c === '$' || c === '`') {
+      const t = dollar(s, true);
+      // a lone `$` (before a space or the quote) is literal
+      if (t === '$') lit('$');
+      else raw(t);
+      continue;
+    }
+    lit(c);
+    s.i++;
+  }
+}
+
+/** A $…, ${…}, $(…), $((…)) or `…` expansion at s.i, as its text; command substitution bodies go to s.subs. */
+function dollar(s: State, collect: boolean): string {
+  const { src } = s;
+  const from = s.i;
+  if (src[s.i] === '`') {
+    let body = '';
+    let j = s.i + 1;
+    for (; j < src.length && src[j] !== '`'; j++) {
+      if (src[j] === '\\' && j + 1 < src.length && '$`\\'.includes(src[j + 1])) body += src[++j];
+      else body += src[j];
+    }
+    s.i = Math.min(j + 1, src.length);
+    if (collect) s.subs.push(body);
+    return src.slice(from, s.i);
+  }
+  const n = src[s.i + 1];
+  if (n === '(' && src[s.i + 2] === '(') {
+    const end = closeParen(src, s.i + 3);
+    const inner = src.slice(s.i + 3, end);
+    s.i = Math.min(end + 2, src.length);
+    if (collect) collectSubs(inner, s.subs);
+    return src.slice(from, s.i);
+  }
+  if (n === '(') {
+    const end = closeParen(src, s.i + 2);
+    if (collect) s.subs.push(src.slice(s.i + 2, end));
+    s.i = Math.min(end + 1, src.length);
+    return src.slice(from, s.i);
+  }
+  if (n === '{') {
+    let depth = 0;
+    let j = s.i + 1;
+    for (; j < src.length; j++) {
+      const c = src[j];
+      if (c === '\\') j++;
+      else if (c === "'") j = skipSingle(src, j);
+      else if (c === '{') depth++;
+      else if (c === '}' && --depth === 0) break;
+      else if ((c === '$' && src[j + 1] === '(') || c === '`') {
+        const sub: State = { src, i: j, subs: s.subs };
+        dollar(sub, collect);
+        j = sub.i - 1;
+      }
+    }
+    s.i = Math.min(j + 1, src.length);
+    return src.slice(from, s.i);
+  }
+  const m = /^\$([A-Za-z_]\w*|\d|[@*#?$!-])/.exec(src.slice(s.i, s.i + 256));
+  s.i += m ? m[0].length : 1;
+  return m ? m[0] : '$';
+}
+
+const skipSingle = (src: string, j: number) => {
+  const e = src.indexOf("'", j + 1);
+  return e < 0 ? src.length : e;
+};
+
+/** The command substitutions in text that undergoes expansion (an unquoted here-document, arithmetic). */
+function collectSubs(text: string, subs: string[]): void {
+  const s: State = { src: text, i: 0, subs };
+  while (s.i < text.length) {
+    const c = text[s.i];
+    if (c === '\\') s.i += 2;
+    else if (c === '`' || (c === '$' && (text[s.i + 1] === '(' || text[s.i + 1] === '{'))) dollar(s, true);
+    else s.i++;
+  }
+}
+
+/** The index of the `)` that closes a group opened just before `from` (quotes, escapes and nesting respected). */
+function closeParen(src: string, from: number): number {
+  let depth = 1;
+  for (let j = from; j < src.length; j++) {
+    const c = src[j];
+    if (c === '\\') j++;
+    else if (c === "'") j = skipSingle(src, j);
+    else if (c === '"') {
+      for (j++; j < src.length && src[j] !== '"'; j++) {
+        if (src[j] === '\\') j++;
+        else if (src[j] === '$' && src[j + 1] === '(') j = closeParen(src, j + 2);
+        else if (src[j] === '`') j = closeTick(src, j);
+      }
+    } else if (c === '`') j = closeTick(src, j);
+    else if (c === '(') depth++;
+    else if (c === ')' && --depth === 0) return j;
+  }
+  return src.length;
+}
+
+function closeTick(src: string, j: number): number {
+  for (j++; j < src.length && src[j] !== '`'; j++) if (src[j] === '\\') j++;
+  return j;
+}
+
+/** A $'…' string decoded as bash does; s.i is after the opening quote and ends after the closing one. */
+function ansiC(s: State): string {
+  const { src } = s;
+  let out = '';
+  const simple: Record<string, string> = { n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };
+  while (s.i < src.length && src[s.i] !== "'") {
+    const c = src[s.i];
+    if (c !== '\\') {
+      out += c;
+      s.i++;
+      continue;
+    }
+    const n = src[s.i + 1] ?? '';
+    let m: RegExpExecArray | null;
+    const rest = src.slice(s.i + 1, s.i + 11);
+    if (Object.hasOwn(simple, n)) {
+      out += simple[n];
+      s.i += 2;
+    } else if ((m = /^x([0-9a-fA-F]{1,2})/.exec(rest))) {
+      out += String.fromCharCode(parseInt(m[1], 16));
+      s.i += 1 + m[0].length;
+    } else if ((m = /^[0-7]{1,3}/.exec(rest))) {
+      out += String.fromCharCode(parseInt(m[0], 8) & 0xff);
+      s.i += 1 + m[0].length;
+    } else if ((m = /^u([0-9a-fA-F]{1,4})/.exec(rest)) || (m = /^U([0-9a-fA-F]{1,8})/.exec(rest))) {
+      const cp = parseInt(m[1], 16);
+      out += cp <= 0x10ffff ? String.fromCodePoint(cp) : '';
+      s.i += 1 + m[0].length;
+    } else if ((m = /^c(.)/.exec(rest))) {
+      out += String.fromCharCode(m[1].toUpperCase().charCodeAt(0) & 0x1f);
+      s.i += 3;
+    } else {
+      out += '\\' + n;
+      s.i += 2;
+    }
+  }
+  s.i++;
+  return out;
+}
+
+/** Words of a string split as `env -S` splits it (quotes and backslashes honoured, no expansion but ${VAR}). */
+export function splitWords(text: string): string[] {
+  return lex(text.replace(/\\_/g, ' ')).flatMap((t) => (typeof t === 'string' ? [t] : t.op === 'glob' ? [(t as { pattern: string }).pattern] : []));
+}
