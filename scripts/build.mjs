@@ -31,6 +31,18 @@ await Promise.all([
   // the launcher's loader for cli.cjs and fast.cjs
   build({ ...common, format: 'cjs', entryPoints: ['src/load.ts'], outfile: 'dist/load.cjs', minify: true, define }),
 ]);
+// the sh front's word lists, generated from the allowlist (scripts/front-words.mjs)
+{
+  const { createRequire } = await import('node:module');
+  const { rmSync, writeFileSync } = await import('node:fs');
+  await build({ ...common, format: 'cjs', entryPoints: ['src/guard/allow.ts'], outfile: 'dist/.allow.cjs' });
+  const allow = createRequire(import.meta.url)('../dist/.allow.cjs');
+  rmSync('dist/.allow.cjs');
+  const { frontBlock, withBlock } = await import('./front-words.mjs');
+  const front = readFileSync('bin/git-handoff-guard', 'utf8');
+  const next = withBlock(front, frontBlock(allow));
+  if (next !== front) writeFileSync('bin/git-handoff-guard', next);
+}
 await import('./man.mjs');
 // the Claude Code plugin and the Gemini CLI extension (dist/claude-plugin, dist/gemini-extension), from the bundles above
 await build({ ...common, format: 'cjs', entryPoints: ['src/guard/plugin-folders.ts'], outfile: 'dist/.plugin-folders.cjs' });

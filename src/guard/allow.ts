@@ -147,8 +147,9 @@ export const PROJECT_RUNNERS: Record<string, string[]> = {
 
 /** Assignments in front of a command that change nothing a program writes or runs. */
 export const SAFE_VARS = /^(CI|NODE_ENV|FORCE_COLOR|NO_COLOR|TZ|LANG|LC_[A-Z]+|TERM|COLUMNS|LINES|VERBOSE|DEBUG)$/;
-/** Text a runner's argument must not hold (it may name a handoff file, git's directory or a ref). */
-export const PROTECTED_LOOKING = /handoff|\.git|refs|memory|\$|`/i;
+/** Words a runner's argument must not hold, in any case (it may name a handoff file, git's directory or a ref). */
+export const PROTECTED_WORDS = ['handoff', '.git', 'refs', 'memory'];
+export const PROTECTED_LOOKING = new RegExp(`${PROTECTED_WORDS.map((w) => w.replace('.', '\\.')).join('|')}|\\$|\``, 'i');
 /** A program named as it is found on PATH (no directory, no expansion, no glob). */
 export const BARE_NAME = /^[A-Za-z0-9_.+:[-]+$/;
 

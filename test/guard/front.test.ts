@@ -1,10 +1,11 @@
 // The sh front (bin/git-handoff-guard) against the full guard: every payload of the shell corpus, every client
 // fixture and a fast-check generator goes through both. The front runs as a real `sh` process beside a stand-in
-// `git-handoff` that captures what it is handed; where the front answers alone, its stdout must be the full guard's
-// answer byte for byte; where it hands over, the stand-in must get the payload byte for byte with the same argv.
-// Then: concurrent sessions appending at once lose no line, and the front's word list covers the guard's.
+// `git-handoff` (a sh script) that captures what it is handed; where the front answers alone, its stdout must be the
+// full guard's answer byte for byte; where it hands over, the stand-in must get the payload byte for byte with the
+// same argv. Then: concurrent sessions appending at once lose no line, the front's generated block is what the
+// generator makes of src/guard/allow.ts, and whatever plain line the front allows the allowlist allows.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -12,7 +13,10 @@ import { detectClient } from '../../src/clients/index';
 import { GuardContext } from '../../src/guard/context';
 import { decide } from '../../src/guard/entry';
 import { readLedger } from '../../src/handoff/ledger';
-import { STOPWORDS } from '../../src/handoff/names';
+import { GIT_READ_ONLY, PROJECT_RUNNERS, READ_ONLY, surelyHarmless } from '../../src/guard/allow';
+import * as allow from '../../src/guard/allow';
+// @ts-expect-error: a build script, plain JavaScript
+import { frontBlock, withBlock } from '../../scripts/front-words.mjs';
 import { foreignWorld, OWN_FILE } from '../fuzz/world';
 import { makeRepo, ROOT, tempDir, type TestRepo } from '../helpers/repo';
 import { FIXTURES, ME, OTHER, payload } from './helpers';
@@ -138,107 +142,77 @@ describe('the sh front agrees with the full guard', () => {
   it('on every client fixture (every session) and the whole shell corpus in each client shape', async () => {
     const repo = await world();
     const f = frontWithStandIn();
-    // a copy without dist/ (a source checkout before its build) hands over to the launcher instead
+    // a copy without dist/ (a source checkout before its build) hands over to the launcher (a sh stand-in: cheap)
     const launcherOnly = frontWithStandIn(false);
     const t: Tally = { alone: 0, handed: 0, wrong: [] };
     for (const fx of FIXTURE_FILES) {
       const client = CLIENT_OF[fx.split('/')[0]];
       for (const session of [ME, null]) {
-        for (const via of [f, launcherOnly]) {
+        // the node stand-in costs a node start per hand-over: a few fixtures go that way, every one to the launcher
+        for (const via of FIXTURE_FILES.indexOf(fx) % 8 === 0 ? [f, launcherOnly] : [launcherOnly]) {
           freshBeat(repo);
           await compare(repo, via, JSON.stringify(payload(repo, fx, {}, session)) + (via === f ? '' : '\n\n'), client, t);
         }
       }
     }
-    for (const e of CORPUS) {
-      for (const [client, fx] of SHELL_SHAPES) {
+    // every corpus entry once, the client shapes taken in turn
+    for (const [i, e] of CORPUS.entries()) {
+      for (const [client, fx] of [SHELL_SHAPES[i % SHELL_SHAPES.length]]) {
         freshBeat(repo);
         const p = payload(repo, fx, {}, ME);
-        await compare(repo, f, JSON.stringify({ ...p, tool_input: { ...(p.tool_input as object), command: e.command } }), client, t);
+        await compare(repo, launcherOnly, JSON.stringify({ ...p, tool_input: { ...(p.tool_input as object), command: e.command } }), client, t);
       }
     }
     // for the report: how many the front answered alone, how many it handed over
     console.log(`front vs full guard, fixtures + corpus: ${t.alone} answered alone, ${t.handed} handed over, ${t.wrong.length} disagreements`);
     expect(t.wrong).toEqual([]);
     expect(t.alone).toBeGreaterThan(20);
-    expect(t.handed).toBeGreaterThan(600);
-  }, 600_000);
+    expect(t.handed).toBeGreaterThan(150);
+  }, 120_000);
 
-  it('answers a Write of this session\'s own handoff file alone in every client\'s shape, as the full guard does, and records it', async () => {
+  it('answers a Write or Edit of a plain file alone and records it; hands over every handoff file (own too) and a second hard link', async () => {
     const repo = await world();
-    const f = frontWithStandIn();
+    const f = frontWithStandIn(false);
     const real = frontWithStandIn(true);
-    // the real front beside the real dist/: what it appends is read back
     copyFileSync(FRONT, real.front);
     rmSync(path.join(path.dirname(real.front), '..', 'dist'), { recursive: true });
     symlinkSync(path.join(ROOT, 'dist'), path.join(path.dirname(real.front), '..', 'dist'));
     const mark = `<!-- claude-session: ${ME} -->`;
-    const body = `${mark}\n# my own note\n\nGoal: \"quoted\" and caf\u00e9.\n`;
-    const calls: Array<[string, Record<string, unknown>]> = [
-      ['claude-code', payload(repo, 'claude-code/pre-tool-use-write.json', { tool_input: { file_path: OWN_FILE, content: body } })],
-      ['claude-code', payload(repo, 'claude-code/pre-tool-use-write.json', { tool_input: { file_path: path.join(repo.dir, OWN_FILE), content: mark } })],
-      ['gemini-cli', payload(repo, 'gemini-cli/before-tool-write-file.json', { tool_input: { file_path: OWN_FILE, content: body } })],
-      ['codex', { ...payload(repo, 'codex/pre-tool-use-apply-patch.json'), tool_input: { command: ['*** Begin Patch', `*** Add File: ${OWN_FILE}`, ...body.split('\n').map((l) => `+${l}`), '*** End Patch'].join('\n') } }],
-      ['codex', { ...payload(repo, 'codex/pre-tool-use-apply-patch.json'), tool_input: { command: ['*** Begin Patch', '*** Add File: src/new.ts', '+x', `*** Add File: ${OWN_FILE}`, `+${mark}`, '*** End Patch'].join('\n') } }],
-    ];
+    const write = (client: string, file: string, content = 'x\n') =>
+      client === 'gemini-cli'
+        ? payload(repo, 'gemini-cli/before-tool-write-file.json', { tool_input: { file_path: file, content } })
+        : payload(repo, 'claude-code/pre-tool-use-write.json', { tool_input: { file_path: file, content } });
     const t: Tally = { alone: 0, handed: 0, wrong: [] };
-    for (const [client, p] of calls) {
-      freshBeat(repo);
-      await compare(repo, f, JSON.stringify(p), client, t);
+    for (const client of ['claude-code', 'gemini-cli']) {
+      for (const file of ['src/app.ts', path.join(repo.dir, 'src', 'new.ts')]) {
+        freshBeat(repo);
+        await compare(repo, f, JSON.stringify(write(client, file)), client, t);
+      }
     }
-    expect(t.wrong).toEqual([]);
-    expect(t.alone).toBe(calls.length);
-    // and the real front appends the intent the full guard would (the file is there: nothing is gone)
+    expect(t).toMatchObject({ alone: 4, handed: 0, wrong: [] });
+    // the real front appends the intent the full guard would
     const ledger = path.join(repo.dir, '.git', 'handoff', 'ledger', `${ME}.jsonl`);
     const before = readFileSync(ledger, 'utf8').split('\n').filter(Boolean).length;
     freshBeat(repo);
-    const r = spawnSync('sh', [real.front, '--client=claude-code'], { cwd: repo.dir, env: cleanEnv(repo), input: JSON.stringify(calls[0][1]) });
+    const r = spawnSync('sh', [real.front, '--client=claude-code'], { cwd: repo.dir, env: cleanEnv(repo), input: JSON.stringify(write('claude-code', 'src/new.ts')) });
     expect(r.status).toBe(0);
     expect(r.stdout.toString()).toBe('');
     const lines = readFileSync(ledger, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
     expect(lines.length).toBe(before + 1);
-    expect(lines.at(-1)).toMatchObject({ session: ME, worktree: repo.dir, paths: [OWN_FILE], intent: true });
-    expect(lines.at(-1).gone).toBeUndefined();
-    // another session's file, a new file, a marker that is not line 1's exactly: the full guard's
-    for (const [file, content] of [['memory/handoff-main-auth-refactor.md', body], ['memory/handoff-main-new-notes.md', body], ['memory/handoff-main-nul-notes.md', body], [OWN_FILE, `${mark} \n`], [OWN_FILE, `x\n${mark}\n`]]) {
+    expect(lines.at(-1)).toMatchObject({ session: ME, worktree: repo.dir, paths: ['src/new.ts'], gone: ['src/new.ts'], intent: true });
+    // every handoff file (this session's own too: node answers it), and a file with a second hard link
+    linkSync(path.join(repo.dir, 'memory', 'handoff-main-auth-refactor.md'), path.join(repo.dir, 'src', 'linked.md'));
+    for (const file of [OWN_FILE, 'memory/handoff-main-auth-refactor.md', 'memory/handoff-main-new-notes.md', 'src/linked.md', 'notes-link/x.md', 'src/plain.ts', 'gitlink/config']) {
       const h: Tally = { alone: 0, handed: 0, wrong: [] };
       freshBeat(repo);
-      await compare(repo, f, JSON.stringify(payload(repo, 'claude-code/pre-tool-use-write.json', { tool_input: { file_path: file, content } })), 'claude-code', h);
-      expect(h, `${file} ${JSON.stringify(content)}`).toEqual({ alone: 0, handed: 1, wrong: [] });
+      await compare(repo, f, JSON.stringify(write('claude-code', file, `${mark}\nx\n`)), 'claude-code', h);
+      expect(h, file).toEqual({ alone: 0, handed: 1, wrong: [] });
     }
-    // generated near-misses of an own file: names, directories, markers and spellings around the one the front answers
-    const g: Tally = { alone: 0, handed: 0, wrong: [] };
-    const name = fc.constantFrom('handoff-main-my-own-note.md', 'handoff-feat-auth-fix.md', 'handoff-main-nul-notes.md', 'handoff-main-crlf-notes.md', 'handoff-main-bom-notes.md', 'handoff-main-fix-test.md', 'handoff-main-marker-only.md', 'handoff-main-link-notes.md', 'handoff-main-in-git.md', 'handoff-main-auth-refactor.md', 'handoff-main-new-notes.md', 'handoff-x.md', 'Handoff-main-my-own-note.md', 'handoff-main-my-own-note.MD');
-    const dir = fc.constantFrom('memory', `${repo.dir}/memory`, 'src/../memory', './memory', 'memory/', 'memory//', 'notes-link', '.git/memory', 'Memory', 'gitlink/../memory');
-    const text = fc.constantFrom(body, mark, `${mark}\r\n`, `${mark}\t\n`, `${mark} \n`, ` ${mark}\n`, `\ufeff${mark}\n`, `<!--claude-session: ${ME}-->\n`, `${mark.replace(ME, ME.toUpperCase())}\n`, `${mark}x\n`, '');
-    const how = fc.constantFrom('compact', 'escaped-unicode', 'spaced', 'escaped-slashes', 'pretty');
-    await fc.assert(
-      // an own file the front answers, with at most one thing about it changed (so most runs sit right at the edge)
-      fc.asyncProperty(
-        fc.constantFrom('claude-code', 'gemini-cli', 'codex'),
-        fc.record({ d: fc.constantFrom('memory', `${repo.dir}/memory`), n: fc.constantFrom('handoff-main-my-own-note.md', 'handoff-feat-auth-fix.md'), c: fc.constantFrom(body, mark), spelling: fc.constantFrom('compact', 'spaced', 'pretty') }),
-        fc.oneof(fc.constant({}), fc.record({ d: dir }), fc.record({ n: name }), fc.record({ c: text }), fc.record({ spelling: how })),
-        async (client, own, change) => {
-          const { d, n, c, spelling } = { ...own, ...change };
-          const file = `${d.replace(/\/+$/, '')}/${n}`;
-          const p =
-            client === 'codex'
-              ? { ...payload(repo, 'codex/pre-tool-use-apply-patch.json'), tool_input: { command: ['*** Begin Patch', `*** Add File: ${file}`, ...c.split('\n').map((l) => `+${l}`), '*** End Patch'].join('\n') } }
-              : payload(repo, client === 'gemini-cli' ? 'gemini-cli/before-tool-write-file.json' : 'claude-code/pre-tool-use-write.json', { tool_input: { file_path: file, content: c } });
-          freshBeat(repo);
-          await compare(repo, f, spell(p, spelling), client, g);
-        },
-      ),
-      { numRuns: 250 },
-    );
-    console.log(`front vs full guard, own-file near-misses: ${g.alone} answered alone, ${g.handed} handed over, ${g.wrong.length} disagreements`);
-    expect(g.wrong).toEqual([]);
-    expect(g.alone).toBeGreaterThan(10);
-  }, 600_000);
+  }, 120_000);
 
   it('answers the after-tool hook (--after) as the full guard does: unread with no note pending, handed over with one', async () => {
     const repo = await world();
-    const f = frontWithStandIn();
+    const f = frontWithStandIn(false);
     const t: Tally = { alone: 0, handed: 0, wrong: [] };
     const guardDir = path.join(repo.dir, '.git', 'handoff', 'guard');
     const notes = () => readdirSync(guardDir).filter((x) => x.endsWith('.note'));
@@ -277,7 +251,7 @@ describe('the sh front agrees with the full guard', () => {
     expect(t.wrong).toEqual([]);
     expect(t.handed).toBeGreaterThan(0);
     rmSync(outside, { recursive: true, force: true });
-  }, 600_000);
+  }, 120_000);
 
   it('starts node without NODE_EXTRA_CA_CERTS (read at every node start; the guard opens no TLS connection)', async () => {
     const repo = await world();
@@ -297,7 +271,7 @@ describe('the sh front agrees with the full guard', () => {
 
   it('on generated payloads: paths with spaces, quotes, unicode, .., symlinks, .git in names; escaped JSON; huge content', async () => {
     const repo = await world();
-    const f = frontWithStandIn();
+    const f = frontWithStandIn(false);
     const t: Tally = { alone: 0, handed: 0, wrong: [] };
     const segment = fc.constantFrom('src', 'a b', "it's", '"q"', 'caf\u00e9', '..', '.', 'memory', 'notes-link', 'gitlink', 'x.git', '.git', 'worktrees', 'handoff-main-auth-refactor.md', 'handoff-main-x.md', 'app.ts', 'plain.ts', 'new.ts', 'README.md', '$HOME', '`id`', 'a\\b', 'Memory', 'HANDOFF-main-a-b.md', 'refs', 'packed-refs', '', 'handoff-main-my-own-note.md', 'handoff-feat-auth-fix.md', 'handoff-main-nul-notes.md', 'handoff-main-crlf-notes.md', 'handoff-main-bom-notes.md', 'handoff-main-fix-test.md', 'handoff-main-marker-only.md', 'handoff-main-link-notes.md', 'handoff-main-in-git.md', 'handoff-main-new-notes.md');
     const anyPath = fc.tuple(fc.boolean(), fc.array(segment, { minLength: 1, maxLength: 4 })).map(([absolute, parts]) => (absolute ? `${repo.dir}/${parts.join('/')}` : parts.join('/')));
@@ -324,12 +298,12 @@ describe('the sh front agrees with the full guard', () => {
         freshBeat(repo);
         await compare(repo, f, spell(p, how), c.client, t);
       }),
-      { numRuns: 400 },
+      { numRuns: 120 },
     );
     console.log(`front vs full guard, generated: ${t.alone} answered alone, ${t.handed} handed over, ${t.wrong.length} disagreements`);
     expect(t.wrong).toEqual([]);
-    expect(t.alone).toBeGreaterThan(20);
-  }, 900_000);
+    expect(t.alone).toBeGreaterThan(10);
+  }, 120_000);
 });
 
 /** One payload, spelled as a client might (or as an attacker would) spell its JSON. */
@@ -364,13 +338,13 @@ describe('the ledger under concurrent writers', () => {
     // each session known, lease fresh, config cached: the front answers and appends alone
     for (const s of sessions) await reference(repo, JSON.stringify(payload(repo, 'claude-code/pre-tool-use-write.json', { tool_input: { file_path: 'src/app.ts', content: 'x' } }, s)));
     freshBeat(repo);
-    const PER = 40;
+    const PER = 15;
     const script = (s: string, w: number) =>
       `i=0; while [ $i -lt ${PER} ]; do printf '%s' '{"session_id":"${s}","cwd":"${repo.dir}","hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"src/w${w}-'$i'.ts","content":"x"}}' | sh ${FRONT} --client=claude-code || exit 1; i=$((i+1)); done`;
     const writers: Array<[string, number]> = [];
     for (const s of sessions) for (let w = 0; w < 3; w++) writers.push([s, w]);
     // and the full guard (node) appending to the same files at the same time: a redirect is its to judge
-    const NODE_PER = 8;
+    const NODE_PER = 3;
     const viaNode = (s: string) =>
       `i=0; while [ $i -lt ${NODE_PER} ]; do printf '%s' '{"session_id":"${s}","cwd":"${repo.dir}","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"echo x > src/n-'$i'.ts"}}' | ${path.join(ROOT, 'bin', 'git-handoff')} guard --client=claude-code >/dev/null || exit 1; i=$((i+1)); done`;
     const run = (cmd: string) => new Promise<number>((resolve) => spawn('sh', ['-c', cmd], { cwd: repo.dir, env: cleanEnv(repo), stdio: 'ignore' }).on('close', (c) => resolve(c ?? -1)));
@@ -388,24 +362,47 @@ describe('the ledger under concurrent writers', () => {
     expect(readLedger(path.join(repo.dir, '.git')).flatMap((e) => e.paths ?? []).filter((p) => p.startsWith('src/w'))).toEqual([]);
     for (const e of parsed.filter((x) => x.intent && x.paths[0].startsWith('src/w'))) writeFileSync(path.join(repo.dir, e.paths[0]), 'x');
     expect(readLedger(path.join(repo.dir, '.git')).flatMap((e) => e.paths ?? []).filter((p) => p.startsWith('src/w')).length).toBe(sessions.length * 3 * PER);
-  }, 600_000);
+  }, 120_000);
 });
 
-describe('the front\'s word list', () => {
-  it('names the stopwords of src/handoff/names.ts, where it reads a handoff file\'s topic', () => {
+describe('the front\'s word lists', () => {
+  it('are what scripts/front-words.mjs generates from src/guard/allow.ts (the build writes them; none kept by hand)', () => {
     const front = readFileSync(FRONT, 'utf8');
-    const line = front.split('\n').find((l) => l.includes('case $word in'))!;
-    const words = /case \$word in ([^)]*)\)/.exec(line)![1].split('|').map((w) => w.trim());
-    expect(new Set(words)).toEqual(STOPWORDS);
+    expect(withBlock(front, frontBlock(allow))).toBe(front);
+    // every program the front names is on the allowlist, and the generator leaves out what it cannot check
+    const block = frontBlock(allow);
+    for (const name of Object.keys(READ_ONLY)) {
+      const rule = READ_ONLY[name];
+      const named = block.includes(` ${name.replace(/[[]/g, '\\[')}) k=`);
+      expect(named, name).toBe(rule.maxOperands === undefined && !rule.only);
+    }
+    for (const verb of Object.keys(GIT_READ_ONLY)) expect(new RegExp(`[ (]${verb}[ |)]`).test(block.split('\n')[2]), verb).toBe(!GIT_READ_ONLY[verb].only);
+    // and a change to the allowlist changes the block
+    expect(frontBlock({ ...allow, READ_ONLY: { ...READ_ONLY, frob: {} } })).toContain('frob) k=frob');
   });
 
-  it('names every word the guard\'s cheap look (MAY_CONCERN in src/guard/event.ts) names', () => {
-    const src = readFileSync(path.join(ROOT, 'src', 'guard', 'event.ts'), 'utf8');
-    const re = /const MAY_CONCERN = \/(.*)\/;/.exec(src)![1];
-    const words = re.replace(/\\b\(|\)\\b/g, '|').split('|').filter((w) => w && !w.startsWith('\\'));
-    const front = readFileSync(FRONT, 'utf8');
-    const line = front.split('\n').find((l) => l.includes('*update-ref*'))!;
-    for (const w of [...words, '$']) expect(line, w).toContain(w === '>' || w === '$' ? `'${w}'` : `*${w}*`);
-    expect(words.length).toBeGreaterThan(15);
-  });
+  it('the front allows a plain line only where the allowlist allows it (generated lines, the real sh front)', async () => {
+    const repo = await world();
+    const f = frontWithStandIn(false);
+    const programs = [...Object.keys(READ_ONLY), 'git', ...Object.keys(PROJECT_RUNNERS), 'rm', 'tee', 'sed', 'xargs', 'env', 'sh'];
+    const args = ['-o', '-O', '--output=x', '--ou', '--out', '-uo', '-delete', '-exec', '+x', '-n', '-la', 'x', 'a.txt', 'memory/handoff-main-x.md', '.git/refs', 'refs/handoffs/main/x', 'test', 'run', 'log', 'status', 'branch', '-d', 'update-ref', '--oneline', '-C', 'src', '--compress-program', '-T', 'in', 'out', 'vitest', '--pre'];
+    const word = fc.oneof(fc.constantFrom(...programs), fc.constantFrom(...args));
+    const simple = fc.tuple(fc.constantFrom(...programs), fc.array(word, { maxLength: 4 })).map(([p, a]) => [p, ...a].join(' '));
+    const line = fc.tuple(simple, fc.array(fc.tuple(fc.constantFrom('|', '&&', ';', '||'), simple), { maxLength: 2 })).map(([s0, rest]) => [s0, ...rest.flat()].join(' '));
+    const wrong: string[] = [];
+    let alone = 0;
+    await fc.assert(
+      fc.asyncProperty(line, async (command) => {
+        freshBeat(repo);
+        const text = JSON.stringify(payload(repo, 'claude-code/pre-tool-use-bash.json', { tool_input: { command } }));
+        const r = spawnSync('sh', [f.front, '--client=claude-code'], { cwd: repo.dir, env: cleanEnv(repo), input: text });
+        if (r.stdout.toString() === `${HANDED}\n`) return;
+        alone++;
+        if (!surelyHarmless({ type: 'shell', command, cwd: repo.dir })) wrong.push(command);
+      }),
+      { numRuns: 200 },
+    );
+    expect(wrong).toEqual([]);
+    expect(alone).toBeGreaterThan(10);
+  }, 120_000);
 });
