@@ -82,7 +82,7 @@ pre-commit)
 pre-push) need=1 ;;
 reference-transaction)
 	if [ "$1" = prepared ]; then
-		case $input in *refs/handoffs/* | *refs/handoff-archive/* | *" refs/notes/handoff-reads"*) need=1 ;; esac
+		case $input in *refs/handoffs/* | *refs/handoff-archive/* | *" refs/notes/handoff-reads"* | *" refs/replace/"*) need=1 ;; esac
 		[ -z "$need" ] && [ -n "$session" ] && rewrites_branch && need=1
 	fi
 	;;

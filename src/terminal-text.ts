@@ -7,3 +7,15 @@ export const TERMINAL_CONTROLS = /\x1b\[[0-?]*[ -/]*[@-~]?|\x1b[\]P_^X][^\x07\x1
 
 /** Text with every terminal control removed (tabs and newlines kept). */
 export const stripTerminalControls = (text: string): string => text.replace(TERMINAL_CONTROLS, '');
+
+/**
+ * Text that came from a file, a marker, a remote or another session, made safe to show inside a refusal, on a
+ * terminal or to the model: controls removed, and anything but plain printable text (a tag, a quote, a backtick, a
+ * line break) shown as a JSON string with < and > escaped, so it can neither end a wrapper nor read as instructions
+ * outside its quotes. Long text is cut (and says so).
+ */
+export function neutral(text: string, max = 200): string {
+  const cut = text.length > max ? `${text.slice(0, max)}…` : text;
+  if (/^[\p{L}\p{N} _./@+,:=~%#()-]*…?$/u.test(cut)) return cut;
+  return JSON.stringify(stripTerminalControls(cut)).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/`/g, '\\u0060');
+}

@@ -21,6 +21,16 @@ export interface GitOptions {
 // Git's messages are parsed (CAS failures, lock errors), so they must not be translated.
 const baseEnv = (): NodeJS.ProcessEnv => ({ ...process.env, LC_ALL: 'C', LANGUAGE: 'C', GIT_TERMINAL_PROMPT: '0' });
 
+/**
+ * History is read as written: no replace object (refs/replace/*, whatever GIT_REPLACE_REF_BASE says) and no graft
+ * stands in for a commit any git-handoff step reads or writes — ownership checks, hooks, fetch, the receive check.
+ */
+export function asWritten(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = { ...env, GIT_NO_REPLACE_OBJECTS: '1', GIT_GRAFT_FILE: '/dev/null' };
+  delete out.GIT_REPLACE_REF_BASE;
+  return out;
+}
+
 // node:child_process is loaded at the first spawn, not with this module: the guard imports the store's readers
 // on paths that often start no git at all, and loading it costs every such run a millisecond or two.
 let spawner: typeof SpawnSync | null = null;
@@ -30,7 +40,7 @@ function spawnGit(args: string[], opts: GitOptions, encoding: 'utf8' | 'buffer')
   return spawner('git', args, {
     cwd: opts.cwd,
     input: opts.input,
-    env: opts.env ? { ...baseEnv(), ...opts.env } : baseEnv(),
+    env: asWritten(opts.env ? { ...baseEnv(), ...opts.env } : baseEnv()),
     ...(encoding === 'utf8' ? { encoding: 'utf8' as const } : {}),
     maxBuffer: opts.maxBuffer ?? 1024 * 1024 * 512,
   });

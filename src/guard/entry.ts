@@ -11,6 +11,7 @@ import { MAX_PAYLOAD, payloadOf, payloadProblems, stdinState, take, writeOut, ty
 import { clientPid, followLineage } from './lineage';
 import { guardLog, locate, untrusted } from './locate';
 import { deferToPlugin } from './plugin-active';
+import { stripTerminalControls } from '../terminal-text';
 
 export { payloadProblems };
 
@@ -76,6 +77,13 @@ export async function decide(ctx: GuardContext): Promise<Decision> {
     default:
       return {};
   }
+}
+
+/** A decision with no terminal control in anything it says (the one place every answer passes). */
+function neutralised(d: Decision): Decision {
+  const out = { ...d };
+  for (const k of ['deny', 'context', 'notice', 'followUp'] as const) if (typeof out[k] === 'string') out[k] = stripTerminalControls(out[k]!);
+  return out;
 }
 
 /** Adds a line to what the agent is told (to the reason of a refusal, else to its context). */
@@ -156,7 +164,7 @@ export async function runGuard(stdin: StdinState = stdinState()): Promise<number
     if (copilotAnswersNatively(event)) return 0;
     parsed = { adapter, event };
     const ctx = new GuardContext(event);
-    let decision = await decide(ctx);
+    let decision = neutralised(await decide(ctx));
     if (process.env.GIT_HANDOFF_BYPASS === '1') decision = await bypass(ctx, decision);
     const out = adapter.render(event, decision);
     if (out) writeOut(out + '\n');

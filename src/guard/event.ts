@@ -15,6 +15,8 @@ export type ToolAction =
   | { type: 'edit'; path: string; edits: Array<{ oldText: string; newText: string }> }
   /** a Codex apply_patch envelope */
   | { type: 'patch'; patch: string; cwd: string | null }
+  /** a tool that may write, its arguments in a shape the guard does not know: every path-like string it was given */
+  | { type: 'paths'; paths: string[] }
   | { type: 'other' };
 
 export interface GuardEvent {
@@ -81,27 +83,48 @@ export function commonToolAction(tool: string | null, input: Record<string, unkn
     case 'Write':
     case 'write_file': {
       const path = str(input.file_path);
-      return path === null ? { type: 'other' } : { type: 'write', path, content: str(input.content) ?? '' };
+      return path === null ? unknownShape(tool, input) : { type: 'write', path, content: str(input.content) ?? '' };
     }
     case 'Edit':
     case 'replace': {
       const path = str(input.file_path);
-      return path === null ? { type: 'other' } : { type: 'edit', path, edits: [{ oldText: str(input.old_string) ?? '', newText: str(input.new_string) ?? '' }] };
+      return path === null ? unknownShape(tool, input) : { type: 'edit', path, edits: [{ oldText: str(input.old_string) ?? '', newText: str(input.new_string) ?? '' }] };
     }
     case 'MultiEdit': {
       const path = str(input.file_path);
       const edits = Array.isArray(input.edits) ? input.edits.map(obj).map((e) => ({ oldText: str(e.old_string) ?? '', newText: str(e.new_string) ?? '' })) : [];
-      return path === null ? { type: 'other' } : { type: 'edit', path, edits };
+      return path === null ? unknownShape(tool, input) : { type: 'edit', path, edits };
     }
     case 'NotebookEdit': {
       const path = str(input.notebook_path);
-      return path === null ? { type: 'other' } : { type: 'edit', path, edits: [{ oldText: '', newText: str(input.new_source) ?? '' }] };
+      return path === null ? unknownShape(tool, input) : { type: 'edit', path, edits: [{ oldText: '', newText: str(input.new_source) ?? '' }] };
     }
     case 'apply_patch': {
       const patch = str(input.command) ?? str(input.patch) ?? str(input.input);
       return patch === null ? { type: 'other' } : { type: 'patch', patch, cwd };
     }
     default:
-      return { type: 'other' };
+      return unknownShape(tool, input);
   }
+}
+
+// Tools that only read (or write nothing on disk): what they are given is not judged.
+const READING_TOOLS = new Set(['Read', 'Glob', 'Grep', 'LS', 'WebFetch', 'WebSearch', 'TodoWrite', 'TodoRead', 'Task', 'ExitPlanMode', 'NotebookRead', 'BashOutput', 'KillShell', 'read_file', 'read_many_files', 'list_directory', 'glob', 'search_file_content', 'google_web_search', 'web_fetch', 'view', 'ls', 'grep', 'update_plan', 'view_image']);
+
+/**
+ * A tool that may write, with arguments in a shape the guard does not know (another client's names, a new tool, an
+ * MCP tool): judged on every string argument that looks like a path. Nothing but a known reading tool goes unseen.
+ */
+export function unknownShape(tool: string | null, input: Record<string, unknown>): ToolAction {
+  if (tool === null || READING_TOOLS.has(tool)) return { type: 'other' };
+  const paths: string[] = [];
+  const visit = (v: unknown, key: string, depth: number): void => {
+    if (paths.length >= 64 || depth > 3) return;
+    if (typeof v === 'string') {
+      if (v && v.length < 4096 && !v.includes('\n') && (/path|file|dir|dest|target|output|src|source/i.test(key) || /[/\\]|\.md$/i.test(v))) paths.push(v);
+    } else if (Array.isArray(v)) for (const x of v) visit(x, key, depth + 1);
+    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) visit(x, k, depth + 1);
+  };
+  visit(input, '', 0);
+  return paths.length ? { type: 'paths', paths } : { type: 'other' };
 }

@@ -19,6 +19,8 @@ export function namesProtected(a: ToolAction): boolean {
       return /handoff|\.git|memory/.test(a.path);
     case 'patch':
       return /^\*\*\* (Add|Update|Delete) File: .*(handoff|\.git|memory)|^\*\*\* Move to: .*(handoff|\.git|memory)/m.test(a.patch);
+    case 'paths':
+      return a.paths.some((p) => /handoff|\.git|memory/.test(p));
     default:
       return false;
   }

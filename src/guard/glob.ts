@@ -31,7 +31,15 @@ function collapse(pattern: string): string[] {
   const out: string[] = [];
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i];
-    if (c === '\\' && i + 1 < pattern.length) out.push(pattern[++i]);
+    if ('?*+@!'.includes(c) && pattern[i + 1] === '(') {
+      // an extglob group (bash -O extglob): any run, wider than the shell (a guard may over-match, never under)
+      let depth = 0;
+      for (i++; i < pattern.length; i++) {
+        if (pattern[i] === '(') depth++;
+        else if (pattern[i] === ')' && --depth === 0) break;
+      }
+      if (out[out.length - 1] !== '*') out.push('*');
+    } else if (c === '\\' && i + 1 < pattern.length) out.push(pattern[++i]);
     else if (c === '*') {
       if (out[out.length - 1] !== '*') out.push('*');
     } else if (c === '[') {

@@ -20,6 +20,8 @@ export interface SimpleCommand {
   redirects: Redirect[];
   /** arguments are also read from stdin (xargs) */
   xargs: boolean;
+  /** the command of the same line whose output this one reads (a pipe) */
+  stdinFrom?: SimpleCommand;
 }
 
 const SEPARATORS = new Set([';', '&&', '||', '|', '|&', '&', '(', ')', ';;', '<(', '>(']);
@@ -37,14 +39,20 @@ export function parseShell(script: string, cwd: string | null = null, depth = 0)
   let redirects: Redirect[] = [];
   let pending: string | null = null;
   let dir = cwd;
-  const flush = () => {
+  // the command whose output the next one reads (after `|`)
+  let piped: SimpleCommand | null = null;
+  let last: SimpleCommand | null = null;
+  const flush = (op: string | null = null) => {
     if (words.length || redirects.length) {
       const cmds = unwrap(words, redirects, dir, depth);
       for (const c of cmds) {
+        if (piped) c.stdinFrom = piped;
         out.push(c);
+        if (c.argv.length) last = c;
         if (c.argv[0] === 'cd' || c.argv[0] === 'pushd') dir = changeDir(dir, c.argv[1]);
       }
     }
+    if (op !== null) piped = op === '|' || op === '|&' ? last : null;
     words = [];
     redirects = [];
   };
@@ -70,7 +78,7 @@ export function parseShell(script: string, cwd: string | null = null, depth = 0)
     const op = e.op;
     if (SEPARATORS.has(op)) {
       pending = null;
-      flush();
+      flush(op);
       continue;
     }
     pending = op;
@@ -162,7 +170,8 @@ function unwrap(given: string[], redirects: Redirect[], cwd: string | null, dept
     const script = shellScript(argv, redirects);
     if (script !== null) {
       if (depth >= MAX_DEPTH) throw new LexBound(`shells nested more than ${MAX_DEPTH} deep`);
-      return [...parseShell(script, dir, depth + 1), { argv: [], assigns, cwd: dir, redirects, xargs }];
+      // a shell run by xargs gets its arguments from xargs's input too
+      return [...parseShell(script, dir, depth + 1).map((c) => ({ ...c, xargs: c.xargs || xargs })), { argv: [], assigns, cwd: dir, redirects, xargs }];
     }
   }
   return [{ argv, assigns, cwd: dir, redirects, xargs }];

@@ -2,6 +2,7 @@
 // under their owner, are deleted only with their archive entry, and archive entries never move.
 // The server's pre-receive hook and the local reference-transaction/pre-push hooks all call this.
 import { listRefs } from '../git/refs';
+import { replaceRefusals } from './replace-refs';
 import type { Repo } from '../git/repo';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef } from './names';
 import { checkAdvances, type Violation } from './ownership';
@@ -15,7 +16,7 @@ export interface ReceiveUpdate {
 
 export interface Refusal {
   ref: string;
-  rule: Violation['rule'] | 'name' | 'archive-moved' | 'archive-unrecorded' | 'receipts-dropped';
+  rule: Violation['rule'] | 'name' | 'archive-moved' | 'archive-unrecorded' | 'receipts-dropped' | 'replace';
   message: string;
   hint: string;
 }
@@ -42,7 +43,7 @@ const FETCH_FIRST = 'this server keeps every version: run `git handoff sync` (it
 
 /** Checks the handoff updates of one push; returns what is refused (empty: accept). */
 export function checkReceive(repo: Repo, updates: ReceiveUpdate[]): Refusal[] {
-  const refusals: Refusal[] = receiptRefusals(repo, updates.filter((u) => u.ref === NOTES_REF));
+  const refusals: Refusal[] = [...receiptRefusals(repo, updates.filter((u) => u.ref === NOTES_REF)), ...replaceRefusals(repo, updates)];
   const mine = updates.filter((u) => u.ref.startsWith(HANDOFF_PREFIX) || u.ref.startsWith(ARCHIVE_PREFIX));
   if (mine.length === 0) return refusals;
   const pushedArchives = new Map<string, Set<string>>();

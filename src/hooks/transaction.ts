@@ -6,6 +6,7 @@ import type { Repo } from '../git/repo';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX } from '../handoff/names';
 import { readTrailersOf } from '../handoff/ownership';
 import { NOTES_REF } from '../handoff/receipts';
+import { REPLACE_PREFIX } from '../handoff/replace-refs';
 import { checkReceive, parseUpdates, type Refusal as ReceiveRefusal } from '../handoff/ref-updates';
 import { withoutRedactions } from '../handoff/redact-check';
 import type { HookContext } from './entry';
@@ -63,7 +64,8 @@ export async function referenceTransaction(c: HookContext): Promise<Refusal | nu
   if (c.args[0] !== 'prepared') return null;
   // Only handoff refs (with the archive refs that pair their deletions), and branches when a session acts, concern this hook.
   // …and the receipts, which are only ever added
-  const checked = (ref: string) => ref.startsWith(HANDOFF_PREFIX) || ref.startsWith(ARCHIVE_PREFIX) || ref === NOTES_REF || (!!c.session && ref.startsWith('refs/heads/'));
+  // …and replace refs, which could stand in for a handoff commit
+  const checked = (ref: string) => ref.startsWith(HANDOFF_PREFIX) || ref.startsWith(ARCHIVE_PREFIX) || ref === NOTES_REF || ref.startsWith(REPLACE_PREFIX) || (!!c.session && ref.startsWith('refs/heads/'));
   const lines = parseUpdates(c.input).filter((u) => checked(u.ref));
   // git passes zeros as the old value whenever the updater gave none: read the refs' real values (still the old ones in `prepared`), in one process.
   const unknown = lines.filter((u) => !u.oldOid).map((u) => u.ref);

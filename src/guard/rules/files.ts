@@ -3,7 +3,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describeOverlap, isValidTopic, overlapOf, overlapTokens } from '../../handoff/names';
-import { short } from '../../handoff/session';
+import { SESSION_RE, short } from '../../handoff/session';
+import { neutral } from '../../terminal-text';
 import type { GuardContext } from '../context';
 import type { ToolAction } from '../event';
 
@@ -75,7 +76,9 @@ export async function isProtected(ctx: GuardContext, abs: string): Promise<boole
 }
 
 /** The verdict on one operation on a protected file, for session `me`. */
-export function judgeFile(ctx: GuardContext, op: FileOp, me: string): FileVerdict {
+export function judgeFile(ctx: GuardContext, given: FileOp, me: string): FileVerdict {
+  // a name that came from the filesystem (a glob, a walk) is shown neutralised
+  const op = { ...given, shown: neutral(given.shown) };
   const name = path.basename(op.abs);
   const ours = markerLine(me);
   if (name.startsWith('handoff-') && op.kind !== 'delete') {
@@ -94,9 +97,11 @@ export function judgeFile(ctx: GuardContext, op: FileOp, me: string): FileVerdic
   const current = readMaybe(op.abs);
   const owner = current === null ? null : markerOf(current);
   if (current !== null && owner && owner !== me) {
+    // the marker is the file's text: a valid session id is shown, anything else only described
+    const whose = SESSION_RE.test(owner) ? `session ${short(owner, [me])} (its line 1 is the marker ${markerLine(owner)})` : 'another session (its line 1 is a marker whose id is not a valid session id)';
     return {
       deny:
-        `${op.shown} belongs to session ${short(owner, [me])} (its line 1 is the marker ${markerLine(owner)}); you are session ${short(me, [owner])}. ` +
+        `${op.shown} belongs to ${whose}; you are session ${SESSION_RE.test(owner) ? short(me, [owner]) : me}. ` +
         `Another session's handoff is not yours to ${op.kind === 'delete' ? 'delete' : 'change'}.\n` +
         `Ways on:\n` +
         `  1. write your own note under a new topic: a new file handoff-<branch>-<your-topic>.md whose line 1 is ${ours}\n` +
@@ -186,7 +191,7 @@ function overlapWarning(abs: string): string | null {
     const o = overlapOf(stem(name), stem(s));
     if (o) {
       return (
-        `git-handoff: ${name} overlaps ${s} (${describeOverlap(o)}). ` +
+        `git-handoff: ${neutral(name)} overlaps ${neutral(s)} (${describeOverlap(o)}). ` +
         `If that note is yours, update it instead; if not, consider a name that says what is different. (A warning: nothing was blocked.)`
       );
     }

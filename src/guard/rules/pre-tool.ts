@@ -1,11 +1,16 @@
 // Before a tool runs: the rules of SPEC 6 on the normalized event. Cheap checks come first; git is started
 // only for a command that can rewrite commits, and the config only for a path that could be protected.
-import { readdirSync, realpathSync, type Dirent } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { GuardContext } from '../context';
 import type { Decision } from '../event';
 import { bounded, failClosed, MAX_COMMAND, namesProtected } from '../fail-closed';
-import { globMatch, isGlob } from '../glob';
+import { harmlessCommand } from '../allow';
+import { globMatch } from '../glob';
+import { LexBound } from '../lex';
+import { Bound, Budget, expandWord, handoffFilesUnder, handoffFilesWithInode, linkedInode } from './reach';
+import { linkSources, unknownWriterTargets } from './writers';
+import { unseenArgumentsProblem, untrackedProblem } from './untracked';
 import { gitInvocation, parseShell, SHELLS, writeTargets, type SimpleCommand } from '../shell';
 import { isProtected, judgeFile, parsePatch, type FileOp } from './files';
 import { interpreterWrites } from './interpreter-writes';
@@ -15,10 +20,18 @@ import { interpreterProblem, refCommandProblem, refStoreWriteProblem } from './r
 
 export async function preTool(ctx: GuardContext): Promise<Decision> {
   const a = ctx.event.action;
-  if (a.type === 'write') return fileDecision(ctx, [{ abs: ctx.abs(a.path), shown: a.path, kind: 'write', content: a.content }]);
-  if (a.type === 'edit') return fileDecision(ctx, [{ abs: ctx.abs(a.path), shown: a.path, kind: 'edit', edits: a.edits }]);
-  if (a.type === 'patch') return fileDecision(ctx, patchOps(ctx, a.patch, a.cwd));
-  if (a.type === 'shell') return shellDecision(ctx, a.command, a.cwd);
+  const budget = new Budget();
+  try {
+    if (a.type === 'write') return await fileDecision(ctx, [{ abs: ctx.abs(a.path), shown: a.path, kind: 'write', content: a.content }], budget);
+    if (a.type === 'edit') return await fileDecision(ctx, [{ abs: ctx.abs(a.path), shown: a.path, kind: 'edit', edits: a.edits }], budget);
+    if (a.type === 'patch') return await fileDecision(ctx, patchOps(ctx, a.patch, a.cwd), budget);
+    if (a.type === 'paths') return await fileDecision(ctx, a.paths.map((p) => ({ abs: ctx.abs(p), shown: p, kind: 'shell' as const })), budget);
+    if (a.type === 'shell') return await shellDecision(ctx, a.command, a.cwd, budget);
+  } catch (e) {
+    // a bound of the reader or of a walk: the call may reach what the guard protects, and it cannot tell
+    if (e instanceof Bound || e instanceof LexBound) return failClosed(e.message);
+    throw e;
+  }
   return {};
 }
 
@@ -52,12 +65,17 @@ export function realOf(abs: string): string {
   }
 }
 
-async function fileDecision(ctx: GuardContext, given: FileOp[]): Promise<Decision> {
+async function fileDecision(ctx: GuardContext, given: FileOp[], budget: Budget): Promise<Decision> {
   const warnings: string[] = [];
-  // a symlinked directory or file is judged where it leads as well as where it is named
+  // a symlinked directory or file is judged where it leads as well as where it is named; a file with a second hard
+  // link, as every handoff file of its worktree that shares its inode
   const ops = given.flatMap((op) => {
     const real = realOf(op.abs);
-    return real === op.abs ? [op] : [op, { ...op, abs: real }];
+    const named = real === op.abs ? [op] : [op, { ...op, abs: real }];
+    const inode = op.kind === 'delete' ? null : linkedInode(real);
+    const loc = inode ? ctx.locateFile(real) : null;
+    const linked = loc && inode ? handoffFilesWithInode(loc.worktree, inode, budget).filter((f) => f !== real) : [];
+    return [...named, ...linked.map((f) => ({ ...op, abs: f, shown: `${op.shown} (a hard link of ${path.relative(ctx.event.cwd, f) || f})`, kind: 'shell' as const }))];
   });
   for (const op of ops) {
     const refProblem = refStoreWriteProblem({ path: op.shown, kind: op.kind === 'delete' ? 'delete' : 'write', cwd: null }, op.abs);
@@ -76,128 +94,66 @@ const SWEEP_VERBS = new Set(['add', 'commit', 'stash', 'checkout', 'switch', 're
 /** More simple commands than this on one line are not read one by one (a bound, like MAX_COMMAND). */
 const MAX_COMMANDS = 2000;
 // Text a write target built by expansion could be protected by: the line names a handoff file, git's directory or refs.
-const COULD_PROTECT = /handoff|\.git|refs\/|packed-refs|memory/;
-const MAX_ALTERNATIVES = 64;
-
-/** `a{b,c}d` → `abd`, `acd` (nested and several groups; bounded); text without a brace list as it is. */
-export function braces(word: string, budget = { n: MAX_ALTERNATIVES }): string[] {
-  const open = word.indexOf('{');
-  if (open < 0) return [word];
-  let depth = 0;
-  const cuts: number[] = [];
-  let close = -1;
-  for (let i = open; i < word.length && close < 0; i++) {
-    const c = word[i];
-    if (c === '\\') i++;
-    else if (c === '{') depth++;
-    else if (c === '}' && --depth === 0) close = i;
-    else if (c === ',' && depth === 1) cuts.push(i);
-  }
-  if (close < 0 || cuts.length === 0) {
-    // not a list: keep the brace as text and expand what follows
-    return braces(word.slice(open + 1), budget).map((t) => word.slice(0, open + 1) + t);
-  }
-  const parts: string[] = [];
-  let from = open + 1;
-  for (const c of [...cuts, close]) {
-    parts.push(word.slice(from, c));
-    from = c + 1;
-  }
-  const out: string[] = [];
-  for (const part of parts) {
-    for (const t of braces(word.slice(0, open) + part + word.slice(close + 1), budget)) {
-      if (--budget.n < 0) return out;
-      out.push(t);
-    }
-  }
-  return out;
-}
-
-/**
- * The files a write target names once the shell expands it (variables set earlier on the line, brace lists, globs
- * matched against the directory), or null when that cannot be known statically (an unknown variable, a glob in a
- * directory part, a directory changed to an unknown place).
- */
-function expandTarget(target: string, vars: Record<string, string>, cwd: string | null): string[] | null {
-  const t = target.replace(/\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)/g, (m, a, b) => (Object.hasOwn(vars, a ?? b) ? vars[a ?? b] : m));
-  if (/[$`]/.test(t) || (cwd === null && !path.isAbsolute(t))) return null;
-  const out: string[] = [];
-  for (const alt of braces(t)) {
-    out.push(alt);
-    if (!isGlob(alt)) continue;
-    const dir = path.dirname(alt);
-    if (isGlob(dir)) return null;
-    let names: string[];
-    try {
-      names = readdirSync(path.resolve(cwd ?? '/', dir));
-    } catch {
-      names = [];
-    }
-    for (const n of names.slice(0, 2000)) if (globMatch(path.basename(alt), n)) out.push(path.join(dir, n));
-  }
-  return out;
-}
+const COULD_PROTECT = /handoff|\.git|refs\/|packed-refs|memory/i;
 const DECLARES = new Set(['export', 'declare', 'typeset', 'readonly', 'local']);
 const HARMLESS = new Set(['cd', 'pushd', 'popd', 'echo', 'printf', 'true', 'pwd']);
-
-/** handoff-*.md files under a directory (a bounded walk; nothing for a file or a missing path; .git and node_modules skipped). */
-function handoffFilesUnder(dir: string, depth = 0, budget = { n: 2000 }): string[] {
-  let entries: Dirent[];
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  const out: string[] = [];
-  for (const e of entries) {
-    if (--budget.n < 0) break;
-    const p = path.join(dir, e.name);
-    if (e.isFile() && /^handoff-.*\.md$/.test(e.name)) out.push(p);
-    else if (e.isDirectory() && depth < 6 && e.name !== '.git' && e.name !== 'node_modules') out.push(...handoffFilesUnder(p, depth + 1, budget));
-  }
-  return out;
-}
 
 /** How long reading one command line may take (the guard's whole budget is WATCHDOG_MS). */
 const PARSE_BUDGET_MS = 5_000;
 
-async function shellDecision(ctx: GuardContext, command: string, cwd: string | null): Promise<Decision> {
+/** The line's words after quote removal (assignments, arguments, redirect targets, here-document bodies). */
+const lineText = (cmds: SimpleCommand[]) =>
+  cmds.map((c) => [...Object.entries(c.assigns).map(([k, v]) => `${k}=${v}`), ...c.argv, ...c.redirects.map((r) => `${r.target} ${r.body ?? ''}`)].join(' ')).join('\n');
+
+async function shellDecision(ctx: GuardContext, command: string, cwd: string | null, budget: Budget): Promise<Decision> {
   // bounded input: a command too long to read is refused when it names protected things, allowed otherwise
   if (command.length > MAX_COMMAND) return namesProtected(ctx.event.action) ? failClosed(`the command is longer than ${MAX_COMMAND / 1024} KiB`) : {};
   const cmds = bounded(() => parseShell(command, cwd ?? ctx.event.cwd), PARSE_BUDGET_MS);
-  if (cmds.length > MAX_COMMANDS) return namesProtected(ctx.event.action) ? failClosed(`the line runs more than ${MAX_COMMANDS} commands`) : {};
+  if (cmds.length > MAX_COMMANDS) return failClosed(`the line runs more than ${MAX_COMMANDS} commands`);
+  // what the text rules read: the line as the shell reads it (quotes removed: `hand''off` is handoff)
+  const whole = lineText(cmds);
   const ops: FileOp[] = [];
   let inject = false;
   let handoff = false;
   // Variables set by earlier steps of the line (`X=1;`, `export X=1 &&`) still hold for the later ones.
   const carried: Record<string, string> = {};
   for (const cmd of cmds) {
+    budget.spend(0);
     if (cmd.argv.length === 0) Object.assign(carried, cmd.assigns);
     else if (DECLARES.has(cmd.argv[0])) {
       for (const a of cmd.argv.slice(1)) if (/^[A-Za-z_]\w*=/.test(a)) carried[a.slice(0, a.indexOf('='))] = a.slice(a.indexOf('=') + 1);
     }
-    const interp = interpreterProblem(cmd, command, SHELLS);
+    const interp = interpreterProblem(cmd, whole, SHELLS);
     if (interp) return { deny: interp };
-    for (const t of [...writeTargets(cmd), ...interpreterWrites(cmd, command, SHELLS)]) {
+    for (const t of [...writeTargets(cmd), ...interpreterWrites(cmd, whole, SHELLS), ...linkSources(cmd), ...unknownWriterTargets(cmd)]) {
       const refProblem = refStoreWriteProblem(t, ctx.abs(t.path, t.cwd));
       if (refProblem) return { deny: refProblem };
-      const paths = expandTarget(t.path, { ...carried, ...cmd.assigns }, t.cwd);
+      const paths = expandWord(t.path, { ...carried, ...cmd.assigns }, t.cwd, budget);
       if (paths === null) {
-        if (COULD_PROTECT.test(command)) return { deny: unresolvedTarget(t.path) };
+        // the line as written counts too (a comment naming memory): quoting can hide a word there, never add one
+        if (COULD_PROTECT.test(whole) || COULD_PROTECT.test(command)) return { deny: unresolvedTarget(t.path) };
         continue;
       }
-      for (const p of paths.slice(1)) {
-        const problem = refStoreWriteProblem({ ...t, path: p }, ctx.abs(p, t.cwd));
-        if (problem) return { deny: problem };
-        ops.push({ abs: ctx.abs(p, t.cwd), shown: p, kind: t.kind === 'delete' ? 'delete' : 'shell' });
+      for (const [i, p] of paths.entries()) {
+        const abs = ctx.abs(p, t.cwd);
+        if (i > 0) {
+          const problem = refStoreWriteProblem({ ...t, path: p }, abs);
+          if (problem) return { deny: problem };
+        }
+        ops.push({ abs, shown: i === 0 ? t.path : p, kind: t.kind === 'delete' ? 'delete' : 'shell' });
+        // `rm -r dir`, `rm -rf memor?`, `find dir … -delete`: the handoff files under a deleted directory go too.
+        const named = t.names;
+        if (t.kind === 'delete') {
+          for (const f of handoffFilesUnder(abs, budget)) if (!named || named.some((g) => globMatch(g, path.basename(f)))) ops.push({ abs: f, shown: path.relative(ctx.event.cwd, f) || f, kind: 'delete' });
+        }
       }
-      const abs = ctx.abs(paths[0], t.cwd);
-      ops.push({ abs, shown: t.path, kind: t.kind === 'delete' ? 'delete' : 'shell' });
-      // `rm -r dir`, `find dir … -delete`: the handoff files under a deleted directory are deleted too.
-      const named = t.names;
-      if (t.kind === 'delete') for (const f of handoffFilesUnder(abs)) if (!named || named.some((g) => globMatch(g, path.basename(f)))) ops.push({ abs: f, shown: path.relative(ctx.event.cwd, f) || f, kind: 'delete' });
     }
-    const inv = gitInvocation(cmd) ?? handoffByInterpreter(cmd, command);
+    // xargs: the arguments come from its input, which the guard does not read
+    if (cmd.xargs && !harmlessCommand(cmd)) {
+      const problem = await unseenArgumentsProblem(ctx, cmd, budget);
+      if (problem) return { deny: problem };
+    }
+    const inv = gitInvocation(cmd) ?? handoffByInterpreter(cmd, whole);
     if (!inv) continue;
     if (isHandoffCommand(inv)) {
       handoff = true;
@@ -207,8 +163,11 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
       if (v.kind === 'inject') inject = true;
       continue;
     }
-    const refProblem = refCommandProblem(inv, cmd, command);
+    const refProblem = refCommandProblem(inv, cmd, whole);
     if (refProblem) return { deny: refProblem };
+    // git clean -f, git stash -u/--all: untracked files go, handoff files among them
+    const untracked = await untrackedProblem(ctx, inv, cmd);
+    if (untracked) return { deny: untracked };
     if (SWEEP_VERBS.has(inv.sub)) {
       // Loaded only for these verbs; git starts only if another live session has claims in this worktree.
       const { sweepOf, sharedCheckoutProblem } = await import('./shared');
@@ -228,7 +187,7 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
       }
     }
   }
-  const files = await fileDecision(ctx, ops);
+  const files = await fileDecision(ctx, ops, budget);
   if (files.deny) return files;
   if (inject && ctx.session) return { ...injectDecision(ctx, command, cmds), ...(files.context ? { context: files.context, notice: files.notice } : {}) };
   const onPath = handoff ? pluginPathPrefix(ctx.event.client, ctx.env) : null;

@@ -2,10 +2,15 @@
 // fetch refspecs and file writes into the ref store are refused with the command that does it safely.
 import path from 'node:path';
 import { own } from '../event';
+import { neutral } from '../../terminal-text';
 import type { GitInvocation, SimpleCommand, WriteTarget } from '../shell';
 
-const HANDOFF_REF = /(^|[\s:+^"'=])refs\/handoff(s|-archive|-leases)(\/|\*|$|[\s"'])/;
+// Handoff refs, archive and leases; the read receipts (notes); replace refs, which change what every reader of a
+// handoff commit sees (a replace ref of any name may stand in for a handoff commit, so every one is protected).
+const HANDOFF_REF = /(^|[\s:+^"'=])refs\/(handoff(s|-archive|-leases)|notes\/handoff-reads|replace)(\/|\*|$|[\s"'])/;
 export const mentionsHandoffRef = (s: string) => HANDOFF_REF.test(s);
+/** Ref name prefixes the guard protects (a ref that starts so, or an expansion that could complete one). */
+const PROTECTED_PREFIXES = ['refs/handoff', 'refs/notes/handoff-reads', 'refs/replace/'];
 
 /**
  * Whether a ref argument could name a handoff ref once the shell expands it: literal text is checked as is; a
@@ -15,8 +20,8 @@ export function mayNameHandoffRef(arg: string): boolean {
   if (mentionsHandoffRef(arg)) return true;
   const cut = arg.search(/[$`]/);
   if (cut < 0) return false;
-  const prefix = arg.slice(0, cut).replace(/^[+^]/, '');
-  return 'refs/handoff'.startsWith(prefix) || prefix.startsWith('refs/handoff');
+  const prefix = arg.slice(0, cut).replace(/^[+^:]/, '');
+  return PROTECTED_PREFIXES.some((p) => p.startsWith(prefix) || prefix.startsWith(p));
 }
 
 const UPDATE_REF_VALUED = new Set(['-m']);
@@ -44,7 +49,7 @@ const INTERPRETERS: Record<string, RegExp> = {
   deno: /^eval$/,
   bun: /^(-e|--eval)$/,
 };
-const REF_STORE_TEXT = /refs\/handoff|update-ref|symbolic-ref|fast-import|packed-refs|\.git\/+(refs|handoff|hooks|config|HEAD)|handoff-archive|handoff-leases|audit\.jsonl|guard-config/;
+const REF_STORE_TEXT = /refs\/handoff|refs\/replace|handoff-reads|update-ref|symbolic-ref|fast-import|packed-refs|\.git\/+(refs|handoff|hooks|config|HEAD|info\/grafts)|handoff-archive|handoff-leases|audit\.jsonl|guard-config/;
 
 /** Whether a command is an interpreter given code on its command line or stdin, or a shell reading its script from stdin. */
 export function runsUnreadCode(cmd: SimpleCommand, shells: Set<string>): boolean {
@@ -79,7 +84,7 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
     case 'update-ref':
     case 'symbolic-ref': {
       // --stdin: the updates come from input the guard may not see (a file, a pipe of generated text)
-      const unseen = cmd.redirects.some((r) => r.op === '<') || /[$`|]/.test(whole);
+      const unseen = cmd.redirects.some((r) => r.op === '<') || cmd.stdinFrom !== undefined || /[$`]/.test(whole);
       const viaStdin = args.includes('--stdin') && (mentionsHandoffRef(whole) || cmd.xargs || unseen);
       // update-ref's ref is its first operand; either operand of symbolic-ref can attach HEAD to a handoff ref.
       const operands = positionals(args, UPDATE_REF_VALUED);
@@ -118,10 +123,17 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
       if (/^alias\./.test(key) && ops.length >= 2 && RULED_ALIAS.test(ops.slice(1).join(' '))) {
         return `\`${show}\` defines an alias for a git command the guard rules on (refs, pushes, rewrites, handoffs): every later use would go unchecked. Run the command itself, or ask the person to define the alias.`;
       }
-      const refspec = /^remote\..+\.(fetch|push)$/.test(key) && ops.slice(1).some((v) => /:\+?refs\/handoff/.test(v) && (key.endsWith('fetch') || v.startsWith('+')));
+      const refspec = /^remote\..+\.(fetch|push)$/.test(key) && ops.slice(1).some((v) => /:\+?refs\/(handoff|replace\/|notes\/handoff-reads)/.test(v) && (key.endsWith('fetch') || v.startsWith('+')));
       if (refspec || (/^remote\..+\.mirror$/.test(key) && /^(true|yes|on|1)$/i.test(ops[1] ?? 'true'))) {
         return `\`${show}\` sets a refspec that would force or overwrite handoff refs on every fetch or push.\n${SAFE_WAYS}`;
       }
+      return null;
+    }
+    case 'notes': {
+      // the read receipts live in refs/notes/handoff-reads: only `git handoff` appends to them
+      const ref = notesRef(args, inv.config ?? [], cmd.assigns);
+      const sub = positionals(args, new Set(['--ref', '-m', '-F', '-C', '-c', '--strategy', '-s']))[0] ?? 'list';
+      if (/handoff-reads/.test(ref) && !/^(list|show|get-ref)$/.test(sub)) return `\`${show}\` changes the read receipts (refs/notes/handoff-reads), which only git handoff appends to.\n${SAFE_WAYS}`;
       return null;
     }
     case 'filter-branch':
@@ -142,7 +154,7 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
     case 'pull': {
       // a refspec given on the command line or by `-c remote.<r>.fetch=…` for this one command
       const oneOff = (inv.config ?? []).filter((c) => /^remote\..+\.fetch=/i.test(c)).map((c) => c.slice(c.indexOf('=') + 1));
-      const overwrite = [...args, ...oneOff].some((a) => a.includes(':') && /^\+?refs\/handoff/.test(a.slice(a.indexOf(':') + 1)));
+      const overwrite = [...args, ...oneOff].some((a) => a.includes(':') && mayNameHandoffRef(a.slice(a.indexOf(':') + 1).replace(/^\+/, '')));
       if (overwrite) return `\`${show}\` fetches straight into the local handoff refs, overwriting them.\n${SAFE_WAYS}`;
       return null;
     }
@@ -151,11 +163,21 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
   }
 }
 
+/** The notes ref a `git notes` command works on: --ref, core.notesRef (-c) or GIT_NOTES_REF, else the default. */
+function notesRef(args: string[], config: string[], assigns: Record<string, string>): string {
+  let ref = assigns.GIT_NOTES_REF ?? config.filter((c) => /^core\.notesref=/i.test(c)).map((c) => c.slice(c.indexOf('=') + 1)).pop() ?? 'refs/notes/commits';
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--ref' && args[i + 1] !== undefined) ref = args[++i];
+    else if (args[i].startsWith('--ref=')) ref = args[i].slice(6);
+  }
+  return /[$`]/.test(ref) ? 'handoff-reads' : ref;
+}
+
 /** Why a file write lands in git's ref store (loose handoff refs, packed-refs, the refs directory), or null. */
 export function refStoreWriteProblem(target: WriteTarget, abs: string): string | null {
   // `"$GIT_DIR/packed-refs"`, `"$(git rev-parse --git-dir)/refs/handoffs/…"`: the directory is unknown, the tail is not.
-  if (/[$`]/.test(target.path) && /(^|\/)(refs\/handoff(s|-archive|-leases)(\/|$)|packed-refs$)/.test(target.path)) {
-    return `writing ${target.path} changes git's ref store behind its back, where handoff refs live.\n${SAFE_WAYS}`;
+  if (/[$`]/.test(target.path) && /(^|\/)(refs\/(handoff(s|-archive|-leases)|notes\/handoff-reads|replace)(\/|$)|packed-refs$|info\/grafts$)/.test(target.path)) {
+    return `writing ${neutral(target.path)} changes git's ref store behind its back, where handoff refs live.\n${SAFE_WAYS}`;
   }
   const parts = abs.split(path.sep);
   const g = parts.lastIndexOf('.git');
@@ -163,15 +185,16 @@ export function refStoreWriteProblem(target: WriteTarget, abs: string): string |
   if (!inGit) return null;
   const rest = g >= 0 ? parts.slice(g + 1).join('/') : abs;
   const hit =
-    /(^|\/)refs\/handoff(s|-archive|-leases)(\/|$)/.test(rest) ||
+    /(^|\/)refs\/(handoff(s|-archive|-leases)|notes\/handoff-reads|replace)(\/|$)/.test(rest) ||
+    /(^|\/)info\/grafts$/.test(rest) ||
     /(^|\/)packed-refs$/.test(rest) ||
     (target.kind === 'delete' && (rest === '' || rest === 'refs'));
-  if (hit) return `writing ${target.path} changes git's ref store behind its back, where handoff refs live.\n${SAFE_WAYS}`;
+  if (hit) return `writing ${neutral(target.path)} changes git's ref store behind its back, where handoff refs live.\n${SAFE_WAYS}`;
   // HEAD (a symref to a handoff ref), config (refspecs, aliases, handoff.*), hooks and git-handoff's own state
   const state = g >= 0 && /^(worktrees\/[^/]+\/)?(HEAD|config|config\.worktree|commondir|gitdir|hooks(\/.*)?|handoff(\/.*)?)$/.test(rest);
   if (state) {
     return (
-      `writing ${target.path} changes git's own settings or git-handoff's records behind their back (HEAD, config, hooks, the audit trail, ledger, leases). ` +
+      `writing ${neutral(target.path)} changes git's own settings or git-handoff's records behind their back (HEAD, config, hooks, the audit trail, ledger, leases). ` +
       `Use git itself (git switch, git config for settings that are yours to change) and git handoff; ask the person for anything else.`
     );
   }

@@ -1,0 +1,144 @@
+// What a shell word reaches on disk once the shell expands it: variables set earlier on the line, brace lists,
+// globs (extglob groups too) matched against the directory, handoff files under a deleted directory, and files that
+// share an inode with a handoff file (a hard link). Every walk is bounded — alternatives, entries, depth and the
+// decision's time budget — and a bound reached throws Bound: the call is refused, never decided on a cut list.
+import { lstatSync, readdirSync, type Dirent } from 'node:fs';
+import path from 'node:path';
+import { globMatch, isGlob } from '../glob';
+
+/** A bound of the guard's reading was reached: the call is refused (it may touch what it protects). */
+export class Bound extends Error {}
+
+export const MAX_ALTERNATIVES = 1024;
+export const MAX_ENTRIES = 500_000;
+export const MAX_DEPTH = 24;
+/** The time one decision may spend reading the filesystem, well under every client's hook timeout (60 s and up). */
+export const DECISION_MS = Number(process.env.GIT_HANDOFF_GUARD_DECISION_MS) > 0 ? Number(process.env.GIT_HANDOFF_GUARD_DECISION_MS) : 4_000;
+
+export class Budget {
+  entries = 0;
+  constructor(readonly deadline = Date.now() + DECISION_MS) {}
+  /** Counts `n` entries read and checks the clock. */
+  spend(n = 1): void {
+    this.entries += n;
+    if (this.entries > MAX_ENTRIES) throw new Bound(`it would read more than ${MAX_ENTRIES} directory entries`);
+    if (Date.now() > this.deadline) throw new Bound(`reading the files it may reach took longer than ${DECISION_MS} ms`);
+  }
+}
+
+/** `a{b,c}d` → `abd`, `acd` (nested and several groups); text without a brace list as it is. Past the bound: Bound. */
+export function braces(word: string, budget = { n: MAX_ALTERNATIVES }): string[] {
+  const open = word.indexOf('{');
+  if (open < 0) return [word];
+  let depth = 0;
+  const cuts: number[] = [];
+  let close = -1;
+  for (let i = open; i < word.length && close < 0; i++) {
+    const c = word[i];
+    if (c === '\\') i++;
+    else if (c === '{') depth++;
+    else if (c === '}' && --depth === 0) close = i;
+    else if (c === ',' && depth === 1) cuts.push(i);
+  }
+  if (close < 0 || cuts.length === 0) {
+    // not a list (or a sequence {1..9}, kept as text): keep the brace as text and expand what follows
+    return braces(word.slice(open + 1), budget).map((t) => word.slice(0, open + 1) + t);
+  }
+  const parts: string[] = [];
+  let from = open + 1;
+  for (const c of [...cuts, close]) {
+    parts.push(word.slice(from, c));
+    from = c + 1;
+  }
+  const out: string[] = [];
+  for (const part of parts) {
+    for (const t of braces(word.slice(0, open) + part + word.slice(close + 1), budget)) {
+      if (--budget.n < 0) throw new Bound(`a brace list expands to more than ${MAX_ALTERNATIVES} words`);
+      out.push(t);
+    }
+  }
+  return out;
+}
+
+const readDir = (dir: string, budget: Budget): Dirent[] => {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  budget.spend(entries.length);
+  return entries;
+};
+
+/** Whether a word is a pattern the shell expands against the filesystem (a glob or an extglob group). */
+export const isPattern = (s: string) => isGlob(s) || /[?*+@!]\(/.test(s);
+
+/**
+ * The files a word names once the shell expands it, or null when that cannot be known statically (an unknown
+ * variable, a directory changed to an unknown place). The word itself comes first; glob matches follow.
+ */
+export function expandWord(word: string, vars: Record<string, string>, cwd: string | null, budget: Budget): string[] | null {
+  const t = word.replace(/\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)/g, (m, a, b) => (Object.hasOwn(vars, a ?? b) ? vars[a ?? b] : m));
+  if (/[$`]/.test(t) || (cwd === null && !path.isAbsolute(t))) return null;
+  const out: string[] = [];
+  for (const alt of braces(t)) {
+    out.push(alt);
+    if (isPattern(alt)) out.push(...globFiles(alt, cwd ?? '/', budget));
+  }
+  return out;
+}
+
+/** The paths a glob matches, each directory level matched in turn (so a pattern in a directory part is read too). */
+function globFiles(pattern: string, cwd: string, budget: Budget): string[] {
+  const abs = path.isAbsolute(pattern);
+  const parts = pattern.split('/').filter((p, i) => p !== '' || i === 0);
+  let found: string[] = [abs ? '/' : ''];
+  for (const [i, part] of parts.entries()) {
+    if (abs && i === 0) continue;
+    const next: string[] = [];
+    for (const base of found) {
+      if (!isPattern(part)) {
+        next.push(base ? path.join(base, part) : part);
+        continue;
+      }
+      for (const e of readDir(path.resolve(cwd, base || '.'), budget)) {
+        // a leading dot is matched only by a pattern that starts with one (as the shell does without dotglob)
+        if (e.name.startsWith('.') && !part.startsWith('.')) continue;
+        if (globMatch(part, e.name)) next.push(base ? path.join(base, e.name) : e.name);
+      }
+    }
+    found = next;
+    if (found.length === 0) break;
+  }
+  return found.filter((f) => f !== '' && f !== '/');
+}
+
+// Directories a walk for handoff files skips: git's own (its records are guarded as the ref store) and installed
+// packages (no session writes its notes there, and another session's file cannot be moved there: a move is judged).
+const SKIPPED = new Set(['.git', 'node_modules']);
+
+/** Handoff files (the default pattern's name, handoff-*.md) under a directory; nothing for a file or a missing path. */
+export function handoffFilesUnder(dir: string, budget: Budget, depth = 0): string[] {
+  if (depth > MAX_DEPTH) throw new Bound(`${dir} is nested more than ${MAX_DEPTH} directories deep`);
+  const out: string[] = [];
+  for (const e of readDir(dir, budget)) {
+    const p = path.join(dir, e.name);
+    if (e.isFile() && /^handoff-.*\.md$/i.test(e.name)) out.push(p);
+    else if (e.isDirectory() && !SKIPPED.has(e.name)) out.push(...handoffFilesUnder(p, budget, depth + 1));
+  }
+  return out;
+}
+
+/** A regular file with more than one name (a hard link), as dev:ino; null for anything else. */
+export function linkedInode(abs: string): string | null {
+  try {
+    const st = lstatSync(abs);
+    return st.isFile() && st.nlink > 1 ? `${st.dev}:${st.ino}` : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The handoff files of a worktree that share inode `inode`. */
+export const handoffFilesWithInode = (worktree: string, inode: string, budget: Budget): string[] => handoffFilesUnder(worktree, budget).filter((p) => linkedInode(p) === inode);

@@ -1,0 +1,66 @@
+// Writes the per-program model in src/guard/shell.ts (writeTargets) does not list: a program the guard does not
+// know is judged on every argument that names a file (a write it may make), and a hard link names its source too
+// (a second name for a protected file lets a later call write it unseen).
+import path from 'node:path';
+import { own } from '../event';
+import { READ_ONLY } from '../allow';
+import { SHELLS, type SimpleCommand, type WriteTarget } from '../shell';
+
+/** Programs whose writes writeTargets reads from their arguments, and git (its verbs have rules of their own). */
+const MODELLED = new Set(['tee', 'sed', 'perl', 'cp', 'mv', 'install', 'ln', 'rsync', 'rm', 'unlink', 'shred', 'truncate', 'touch', 'dd', 'sort', 'curl', 'wget', 'uniq', 'find', 'git', 'eval', 'export', 'declare', 'typeset', 'readonly', 'local', 'xargs']);
+
+/** An argument that may be a file name: not code (no line break, bracket, semicolon or quote), not empty. */
+const fileLike = (a: string) => a !== '' && a !== '-' && !/[\n();'"<>|&]/.test(a) && a.length < 4096;
+
+/** The files an unknown program's arguments name (and option values: --out=FILE), each a possible write. */
+export function unknownWriterTargets(cmd: SimpleCommand): WriteTarget[] {
+  const p0 = cmd.argv[0];
+  if (p0 === undefined) return [];
+  const prog = path.basename(p0);
+  if (prog === 'sed') return sedWrites(cmd);
+  if (MODELLED.has(prog) || own(READ_ONLY, prog) || SHELLS.has(prog) || prog.startsWith('git-')) return [];
+  const out: WriteTarget[] = [];
+  let opts = true;
+  for (const a of cmd.argv.slice(1)) {
+    if (opts && a === '--') opts = false;
+    else if (opts && a.startsWith('-')) {
+      const eq = a.indexOf('=');
+      if (eq > 0 && fileLike(a.slice(eq + 1))) out.push({ path: a.slice(eq + 1), kind: 'write', cwd: cmd.cwd });
+    } else if (fileLike(a)) out.push({ path: a, kind: 'write', cwd: cmd.cwd });
+  }
+  return out;
+}
+
+/** `ln SRC… DST` without -s, `cp -l`/`--link`: the sources get a second name, judged as written. */
+export function linkSources(cmd: SimpleCommand): WriteTarget[] {
+  const [p0, ...args] = cmd.argv;
+  const prog = p0 ? path.basename(p0) : '';
+  const shortHas = (ch: string) => args.some((a) => /^-[^-]/.test(a) && a.includes(ch));
+  const hard = (prog === 'ln' && !shortHas('s') && !args.includes('--symbolic')) || (prog === 'cp' && (shortHas('l') || args.includes('--link')));
+  if (!hard) return [];
+  const files: string[] = [];
+  let opts = true;
+  for (const a of args) {
+    if (opts && a === '--') opts = false;
+    else if (!(opts && a.startsWith('-'))) files.push(a);
+  }
+  const targetDir = args.some((a) => a === '-t' || a.startsWith('--target-directory'));
+  return (targetDir ? files : files.slice(0, -1)).map((f) => ({ path: f, kind: 'write', cwd: cmd.cwd }));
+}
+
+/** `sed 's/a/b/w FILE'`, `sed -e 'w FILE'`, `W FILE`: the files a sed script writes (sed -i is writeTargets's). */
+function sedWrites(cmd: SimpleCommand): WriteTarget[] {
+  const args = cmd.argv.slice(1);
+  const scripts: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '-e' || args[i] === '--expression') scripts.push(args[++i] ?? '');
+    else if (args[i].startsWith('--expression=')) scripts.push(args[i].slice(13));
+    else if (/^-[a-zA-Z]*e$/.test(args[i]) && !args[i].startsWith('--')) scripts.push(args[++i] ?? '');
+  }
+  if (!scripts.length) scripts.push(args.find((a) => !a.startsWith('-')) ?? '');
+  const out: WriteTarget[] = [];
+  for (const script of scripts) {
+    for (const m of script.matchAll(/(?:^|[;\n{}]|\/[a-zA-Z0-9]*)\s*[wW]\s+([^;\n}]+)/g)) out.push({ path: m[1].trim(), kind: 'write', cwd: cmd.cwd });
+  }
+  return out;
+}
