@@ -308,6 +308,8 @@ function optionValue(args: string[], names: string[]): string | undefined {
       if (a === n) v = args[i + 1];
       else if (n.startsWith('--') && a.startsWith(n + '=')) v = a.slice(n.length + 1);
       else if (!n.startsWith('--') && a.startsWith(n) && a.length > n.length) v = a.slice(n.length);
+      // a cluster of short options (`-uo FILE`, `-uoFILE`): the letter takes the rest, or the next argument
+      else if (n.length === 2 && /^-[a-zA-Z]+/.test(a) && !a.startsWith('--') && a.indexOf(n[1]) > 1) v = a.slice(a.indexOf(n[1]) + 1) || args[i + 1];
     }
   }
   return v;

@@ -13,7 +13,7 @@ export const MAX_ALTERNATIVES = 1024;
 export const MAX_ENTRIES = 500_000;
 export const MAX_DEPTH = 24;
 /** The time one decision may spend reading the filesystem, well under every client's hook timeout (60 s and up). */
-export const DECISION_MS = Number(process.env.GIT_HANDOFF_GUARD_DECISION_MS) > 0 ? Number(process.env.GIT_HANDOFF_GUARD_DECISION_MS) : 4_000;
+export const DECISION_MS = process.env.GIT_HANDOFF_GUARD_DECISION_MS && Number(process.env.GIT_HANDOFF_GUARD_DECISION_MS) >= 0 ? Number(process.env.GIT_HANDOFF_GUARD_DECISION_MS) : 4_000;
 
 export class Budget {
   entries = 0;
@@ -22,7 +22,7 @@ export class Budget {
   spend(n = 1): void {
     this.entries += n;
     if (this.entries > MAX_ENTRIES) throw new Bound(`it would read more than ${MAX_ENTRIES} directory entries`);
-    if (Date.now() > this.deadline) throw new Bound(`reading the files it may reach took longer than ${DECISION_MS} ms`);
+    if (Date.now() >= this.deadline) throw new Bound(`reading the files it may reach took longer than ${DECISION_MS} ms`);
   }
 }
 
