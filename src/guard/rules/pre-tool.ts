@@ -109,9 +109,11 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
   // bounded input: a command too long to read is refused when it names protected things, allowed otherwise
   if (command.length > MAX_COMMAND) return namesProtected(ctx.event.action) ? failClosed(`the command is longer than ${MAX_COMMAND / 1024} KiB`) : {};
   const cmds = bounded(() => parseShell(command, cwd ?? ctx.event.cwd), PARSE_BUDGET_MS);
-  if (cmds.length > MAX_COMMANDS) return failClosed(`the line runs more than ${MAX_COMMANDS} commands`);
   // what the text rules read: the line as the shell reads it (quotes removed: `hand''off` is handoff)
   const whole = lineText(cmds);
+  // too many commands to read one by one: refused when it names, quoted or not, what the guard protects or a pattern
+  const mayReach = () => namesProtected(ctx.event.action) || /handoff|\.git|refs\/|memory|[*?[]|\bgit\b/i.test(whole);
+  if (cmds.length > MAX_COMMANDS) return mayReach() ? failClosed(`the line runs more than ${MAX_COMMANDS} commands`) : {};
   const ops: FileOp[] = [];
   let inject = false;
   let handoff = false;
