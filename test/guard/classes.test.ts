@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, linkSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { detectClient } from '../../src/guard/clients/index';
+import { detectClient } from '../../src/clients/index';
 import { GuardContext } from '../../src/guard/context';
 import { decide } from '../../src/guard/entry';
 import { FOREIGN_FILE, foreignWorld, OWN_FILE, SHELL_CLIENTS, verdict } from '../fuzz/world';
