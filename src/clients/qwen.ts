@@ -4,12 +4,10 @@
 // it obeys Claude Code's hookSpecificOutput answers (a flat permissionDecision is ignored). Hooks and the shell
 // get QWEN_CODE_SESSION_ID. Folder trust is off by default; when the user turns it on, an untrusted folder runs
 // no hook at all.
-import { existsSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import path from 'node:path';
 import { str, type ClientAdapter } from '../guard/event';
 import { KINDS, renderClaudeLike } from './claude';
 import { parseCommonPayload } from './common';
+import { folderTrust, type FolderTrust } from './folder-trust';
 import type { Wiring } from './wiring';
 
 export const wiring: Wiring = {
@@ -46,33 +44,5 @@ export const qwen: ClientAdapter = {
   render: renderClaudeLike,
 };
 
-/** Qwen Code's folder-trust gate for a repository: off (hooks run), trusted, or untrusted (no hook runs). */
-export function qwenTrust(worktree: string, env: NodeJS.ProcessEnv = process.env): { state: 'off' | 'trusted' | 'untrusted'; settings: string; trustFile: string } {
-  const dir = path.join(env.HOME || homedir(), '.qwen');
-  const settings = path.join(dir, 'settings.json');
-  const trustFile = path.join(dir, 'trustedFolders.json');
-  const read = (f: string): any => {
-    try {
-      return JSON.parse(readFileSync(f, 'utf8'));
-    } catch {
-      return null;
-    }
-  };
-  const enabled = read(settings)?.security?.folderTrust?.enabled === true;
-  if (!enabled) return { state: 'off', settings, trustFile };
-  const rules: Record<string, unknown> = existsSync(trustFile) ? (read(trustFile) ?? {}) : {};
-  // as Qwen Code resolves it: the deepest rule covering the folder wins (TRUST_PARENT covers the rule's parent),
-  // and at equal depth DO_NOT_TRUST
-  const here = path.resolve(worktree);
-  let best: { depth: number; trusted: boolean } | null = null;
-  for (const [p, level] of Object.entries(rules)) {
-    const root = level === 'TRUST_PARENT' ? path.dirname(path.resolve(p)) : path.resolve(p);
-    const rel = path.relative(root, here);
-    if (rel.startsWith('..') || path.isAbsolute(rel) || (level !== 'TRUST_FOLDER' && level !== 'TRUST_PARENT' && level !== 'DO_NOT_TRUST')) continue;
-    const depth = root.split(path.sep).filter(Boolean).length;
-    const trusted = level !== 'DO_NOT_TRUST';
-    if (!best || depth > best.depth || (depth === best.depth && !trusted)) best = { depth, trusted };
-  }
-  if (best?.trusted) return { state: 'trusted', settings, trustFile };
-  return { state: 'untrusted', settings, trustFile };
-}
+/** Qwen Code's folder-trust gate for a repository: off (its default: hooks run), trusted, or untrusted (no hook runs). */
+export const qwenTrust = (worktree: string, env: NodeJS.ProcessEnv = process.env): FolderTrust => folderTrust('.qwen', worktree, false, env);

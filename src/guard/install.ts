@@ -8,11 +8,12 @@ import { configValue, readConfig } from '../git/config';
 import type { Repo } from '../git/repo';
 import { installWrite, restoreOriginal } from '../handoff/install-record';
 import type { DoctorItem, InstallOptions } from '../wiring';
-import { CODEX_TRUST_HOW, codexTrust, loginShellProblem } from './codex-trust';
+import { CODEX_TRUST_HOW, loginShellProblem } from './codex-trust';
+import { trustGateItems, trustGateSteps } from './trust-gates';
 import { SESSION_VARS, type Agent } from '../clients/names';
 import type { Wiring } from '../clients/wiring';
 import { WIRING } from '../clients/wirings';
-import { copilotTrustHow, installOwnFile, isOwnWiring, ownFileCommand, ownFileEvents, trustItems, uninstallOwnFile } from '../clients/own-files';
+import { copilotTrustHow, installOwnFile, isOwnWiring, ownFileCommand, ownFileEvents, uninstallOwnFile } from '../clients/own-files';
 import { pluginAnswers } from './plugin-active';
 
 export type { Agent } from '../clients/names';
@@ -192,8 +193,12 @@ export function installAgents(repo: Repo, o: InstallOptions): string[] {
     const skill = installSkill(root, agent, repo.commonDir);
     if (skill) msgs.push(skill);
     if (agent === 'codex') msgs.push(`${w.settings}: ${CODEX_TRUST_HOW}`);
-    else if (agent === 'qwen') msgs.push(...trustItems(agent, root).filter((t) => t.status !== 'ok').map((t) => `${w.settings}: ${t.detail}`));
-    else if (agent !== 'claude' && agent !== 'gemini') continue;
+    // the same step doctor gives for a gate that would skip these hooks (Gemini CLI's only without our extension)
+    else if (agent === 'qwen' || (agent === 'gemini' && !pluginAnswers('gemini-cli', root))) {
+      msgs.push(...trustGateSteps(agent, root, { env: process.env }).map((t) => `${w.settings}: ${t}`));
+      continue;
+    }
+    if (agent !== 'claude' && agent !== 'gemini') continue;
     else if (pluginAnswers(agent === 'claude' ? 'claude-code' : 'gemini-cli', root)) {
       msgs.push(`the git-handoff ${agent === 'claude' ? 'plugin' : 'extension'} is active for you: these project hooks defer to it, so each event is answered once`);
     }
@@ -306,8 +311,8 @@ export function doctorAgents(repo: Repo): DoctorItem[] {
       const probe = probeWiring(repo.worktree, agent, settings.hooks[Object.keys(w.events)[0]]);
       items.push({ component: `agent ${agent}`, status: probe.ok ? 'ok' : 'broken', detail: `${w.settings}: ${wired.join(', ')}; ${probe.detail}` });
     }
-    if (agent === 'codex' && wired.length) items.push(...doctorCodex(repo.worktree, settings.hooks));
-    if (wired.length) items.push(...trustItems(agent, repo.worktree));
+    if (agent === 'codex' && wired.length) items.push(...doctorCodexPath());
+    if (wired.length) items.push(...trustGateItems(agent, repo.worktree, { env: process.env, hooks: settings.hooks, isOurs, pluginAnswers: agent === 'gemini' && pluginAnswers('gemini-cli', repo.worktree) }));
   }
   return items;
 }
@@ -326,31 +331,14 @@ function doctorOwnFile(worktree: string, agent: Agent, w: Wiring, file: string, 
     const probe = probeCommand(worktree, agent, command);
     items.push({ component: `agent ${agent}`, status: probe.ok ? 'ok' : 'broken', detail: `${w.settings}: ${wired.join(', ')}; ${probe.detail}` });
   }
-  return [...items, ...trustItems(agent, worktree)];
+  return [...items, ...trustGateItems(agent, worktree, { env: process.env })];
 }
 
 /** Codex's own gates: the project and each hook trusted in $CODEX_HOME/config.toml, git-handoff on a login shell's PATH. */
-function doctorCodex(worktree: string, hooks: Record<string, unknown>): DoctorItem[] {
-  const t = codexTrust(worktree, hooks, isOurs);
-  if (!existsSync(path.dirname(t.configFile))) {
-    // Codex has never run for this user: nothing to trust yet, nothing broken
-    return [{ component: 'agent codex trust', status: 'info', detail: `Codex has not run here (no ${path.dirname(t.configFile)}); once it does: ${CODEX_TRUST_HOW}` }];
-  }
-  const problems = [
-    t.unreadable ? `${t.configFile} is not valid TOML (${t.unreadable})` : null,
-    t.projectUntrusted ? `the project ${worktree} is not trusted in ${t.configFile}` : null,
-    t.untrusted.length ? `hooks not trusted: ${t.untrusted.join(', ')}` : null,
-    t.modified.length ? `hooks changed since they were trusted: ${t.modified.join(', ')}` : null,
-    t.disabled.length ? `hooks turned off: ${t.disabled.join(', ')}` : null,
-  ].filter(Boolean);
-  const items: DoctorItem[] = [
-    problems.length
-      ? { component: 'agent codex trust', status: 'broken', detail: `Codex skips these hooks silently: ${problems.join('; ')}. Fix: ${CODEX_TRUST_HOW}` }
-      : { component: 'agent codex trust', status: 'ok', detail: `the project and every git-handoff hook are trusted in ${t.configFile}` },
-  ];
+/** Codex runs the model's commands in a login shell: git-handoff must be on its PATH (the trust row is a gate: ./trust-gates.ts). */
+function doctorCodexPath(): DoctorItem[] {
   const shell = loginShellProblem();
-  items.push(shell ? { component: 'agent codex PATH', status: 'broken', detail: shell } : { component: 'agent codex PATH', status: 'ok', detail: 'a login shell finds git-handoff' });
-  return items;
+  return [shell ? { component: 'agent codex PATH', status: 'broken', detail: shell } : { component: 'agent codex PATH', status: 'ok', detail: 'a login shell finds git-handoff' }];
 }
 
 const PROBE_REF = 'refs/handoffs/doctor/probe-wiring';

@@ -38,8 +38,8 @@ describe('doctor with Codex wired', () => {
   it('reports untrusted hooks and project as broken with the fix, exit 1; ok once trusted; modified after an edit', async () => {
     const repo = makeRepo({ commit: true });
     const install = await repo.cli(['install', '--agent', 'codex']);
-    // before Codex ever ran here there is nothing to trust yet: said, not broken
-    expect(item(await repo.cli(['doctor', '--json']), 'agent codex trust')).toMatchObject({ status: 'info', detail: expect.stringContaining('/hooks') });
+    // before Codex ever ran here it will skip every hook until trusted: broken with the step (issue 23), not information
+    expect(item(await repo.cli(['doctor', '--json']), 'agent codex trust')).toMatchObject({ status: 'broken', detail: expect.stringContaining('/hooks') });
     mkdirSync(path.join(repo.home, '.codex'));
     expect(install.stdout).toContain('/hooks');
     const before = await repo.cli(['doctor', '--json']);

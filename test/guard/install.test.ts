@@ -53,7 +53,11 @@ describe('install --agent', () => {
     expect(items.map((i: any) => i.component)).toEqual(['agent claude', 'agent gemini', 'agent codex', 'agent copilot', 'agent opencode', 'agent qwen']);
     expect(items.map((i: any) => i.status)).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'ok']);
     // Codex's own gates (its trust of the hooks, a login shell's PATH) are checked apart: test/guard/codex-trust.test.ts
-    expect(json(doctor).items.find((i: any) => i.component === 'agent codex trust').status).toBe('info');
+    // before Codex ever ran it will skip every hook until trusted: broken (issue 23), with the step, and doctor fails
+    expect(json(doctor).items.find((i: any) => i.component === 'agent codex trust')).toMatchObject({ status: 'broken', detail: expect.stringContaining('open /hooks and trust each git-handoff hook') });
+    // Gemini CLI skips project hooks in a folder not trusted (nothing in ~/.gemini/trustedFolders.json here)
+    expect(json(doctor).items.find((i: any) => i.component === 'agent gemini trust')).toMatchObject({ status: 'broken', detail: expect.stringContaining('TRUST_FOLDER') });
+    expect(doctor.exitCode).toBe(1);
     expect(items[0].detail).toContain('probe');
     // A wired command that cannot run: doctor says so and fails.
     const settingsFile = path.join(repo.dir, '.claude/settings.json');

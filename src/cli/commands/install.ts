@@ -42,6 +42,12 @@ const CURSOR_BY_HAND = [
   'docs/clients.md lists what the guard does for each Cursor event.',
 ].join('\n');
 
+const HOOKS_PER_REPOSITORY =
+  'the git hooks are per repository: in each repository, `git handoff install --hooks` adds them (their reference-transaction check ' +
+  "refuses a raw move or deletion of a handoff ref whichever client runs, trusted or not, where the plugin's hooks may be skipped)";
+const NO_HOOKS =
+  'git hooks not installed (--no-hooks): a client that skips the project hooks (untrusted) leaves nothing to refuse raw handoff ref moves; the loss record still reports and `git handoff recover` restores them';
+
 /** Whether to commit what install --agent wrote: said once, after the files it names. */
 function commitAdvice(msgs: string[]): string {
   const files = [...new Set(msgs.map((m) => m.split(':')[0]).filter((f) => /^\.|\.md$/.test(f)))];
@@ -53,7 +59,7 @@ function commitAdvice(msgs: string[]): string {
 
 const options = (y: Argv<GlobalArgs>) =>
   y
-    .option('hooks', { type: 'boolean', describe: 'the git hooks (prepare-commit-msg, commit-msg, pre-commit, pre-push, reference-transaction)' })
+    .option('hooks', { type: 'boolean', describe: 'the git hooks (prepare-commit-msg, commit-msg, pre-commit, pre-push, reference-transaction); --agent brings them too unless --no-hooks' })
     .option('agent', { type: 'string', array: true, describe: 'agent client wiring: claude, gemini, codex, copilot, opencode, qwen or all (aliases such as claude-code, qwen-code accepted; Cursor is wired by hand: docs/clients.md)' })
     .option('remote', { type: 'string', describe: 'fetch refspecs that carry handoffs from remote R' })
     .option('server', { type: 'boolean', describe: 'in a bare repository: hold pushes to the ownership invariant' })
@@ -82,12 +88,16 @@ async function run(a: Args, mode: 'install' | 'uninstall'): Promise<void> {
     if (none.length) throw new HandoffError('usage', 'no-plugin', `${none.join(', ')}: no git-handoff plugin; \`git handoff install --agent ${none[0]}\` wires this repository`);
     for (const x of native) msgs.push(...(mode === 'install' ? installPlugin(repoIfAny(), x) : uninstallPlugin(x)));
     if (agents.includes('opencode')) msgs.push(...(mode === 'install' ? installUserOpencode(guardCommand(a.launcher, 'opencode')) : uninstallUserOpencode()));
+    if (mode === 'install') msgs.push(HOOKS_PER_REPOSITORY);
     return report(a, msgs);
   }
   const repo = openRepo();
   if (mode === 'install') {
     if (a.server) msgs.push(...(await installServer(repo)));
-    if (a.hooks || (!explicit && !repo.bare)) msgs.push(...installHooks(repo));
+    // the agent wiring brings the git hooks: their reference-transaction check refuses raw ref moves whichever client
+    // runs, trusted or not (--no-hooks: without them)
+    if (a.hooks || (a.hooks !== false && !repo.bare && (!explicit || agents))) msgs.push(...installHooks(repo));
+    else if (agents && a.hooks === false) msgs.push(NO_HOOKS);
     if (agents) {
       const wired = installAgents(repo, { agents, command: a.launcher });
       msgs.push(...wired, commitAdvice(wired));

@@ -1,0 +1,76 @@
+// Trust gates (issue 23): a client that runs a project's hooks only once the person trusts them runs no guard at all
+// until then, silently. doctor reports each gate as `broken` with the one step that fixes it, `install --agent`
+// prints the same step, and the git hooks (installed with the agent wiring) are what still refuses raw ref moves.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Agent } from '../clients/names';
+import { folderTrust } from '../clients/folder-trust';
+import { trustItems } from '../clients/own-files';
+import type { DoctorItem } from '../wiring';
+import { CODEX_TRUST_HOW, codexTrust } from './codex-trust';
+
+export interface TrustContext {
+  env: NodeJS.ProcessEnv;
+  /** the client's hooks as wired in its settings file (`settings.hooks`), for a gate kept per hook (Codex) */
+  hooks?: Record<string, unknown>;
+  /** whether a hook entry is git-handoff's */
+  isOurs?: (h: unknown) => boolean;
+  /** the client will run an extension or plugin of ours instead of the project hooks (those run in any folder) */
+  pluginAnswers?: boolean;
+}
+
+/** The trust rows of one client in one worktree (empty: it has no gate). */
+export type TrustGate = (worktree: string, ctx: TrustContext) => DoctorItem[];
+
+const codexGate: TrustGate = (worktree, ctx) => {
+  const t = codexTrust(worktree, ctx.hooks ?? {}, ctx.isOurs ?? (() => false), ctx.env);
+  if (!existsSync(path.dirname(t.configFile))) {
+    return [{ component: 'agent codex trust', status: 'broken', detail: `Codex has not run here yet (no ${path.dirname(t.configFile)}): it will skip every git-handoff hook, silently, until the project and each hook are trusted. Fix: ${CODEX_TRUST_HOW}` }];
+  }
+  const problems = [
+    t.unreadable ? `${t.configFile} is not valid TOML (${t.unreadable})` : null,
+    t.projectUntrusted ? `the project ${worktree} is not trusted in ${t.configFile}` : null,
+    t.untrusted.length ? `hooks not trusted: ${t.untrusted.join(', ')}` : null,
+    t.modified.length ? `hooks changed since they were trusted: ${t.modified.join(', ')}` : null,
+    t.disabled.length ? `hooks turned off: ${t.disabled.join(', ')}` : null,
+  ].filter(Boolean);
+  return [
+    problems.length
+      ? { component: 'agent codex trust', status: 'broken', detail: `Codex skips these hooks silently: ${problems.join('; ')}. Fix: ${CODEX_TRUST_HOW}` }
+      : { component: 'agent codex trust', status: 'ok', detail: `the project and every git-handoff hook are trusted in ${t.configFile}` },
+  ];
+};
+
+/** Gemini CLI (0.61) runs a project's own hooks only in a trusted folder (folder trust is on unless settings turn it off). */
+export const GEMINI_TRUST_HOW = (worktree: string, trustFile: string) =>
+  `trust the folder when Gemini CLI asks (or /permissions), or add "${worktree}": "TRUST_FOLDER" to ${trustFile}; \`gemini --skip-trust\` runs without them. The git-handoff extension (git handoff install --agent gemini --extension) runs in untrusted folders too`;
+
+const geminiGate: TrustGate = (worktree, ctx) => {
+  const t = folderTrust('.gemini', worktree, true, ctx.env);
+  if (t.state === 'off') return [{ component: 'agent gemini trust', status: 'ok', detail: `folder trust is off in ${t.settings}: Gemini CLI runs this project's hooks` }];
+  if (t.state === 'trusted') return [{ component: 'agent gemini trust', status: 'ok', detail: `${worktree} is trusted in ${t.trustFile}` }];
+  if (ctx.pluginAnswers) return [{ component: 'agent gemini trust', status: 'ok', detail: `${worktree} is not a trusted folder, but the git-handoff extension answers here (extension hooks run in untrusted folders)` }];
+  return [{ component: 'agent gemini trust', status: 'broken', detail: `${worktree} is not a trusted folder (${t.trustFile}): Gemini CLI skips this project's hooks here. Fix: ${GEMINI_TRUST_HOW(worktree, t.trustFile)}` }];
+};
+
+const GATES: Partial<Record<Agent, TrustGate>> = {
+  codex: codexGate,
+  gemini: geminiGate,
+  copilot: (worktree, ctx) => trustItems('copilot', worktree, ctx.env),
+  qwen: (worktree, ctx) => trustItems('qwen', worktree, ctx.env),
+};
+
+/** Adds or replaces a client's gate: the one place a new client's trust rule joins doctor and install --agent. */
+export function addTrustGate(agent: Agent, gate: TrustGate): void {
+  GATES[agent] = gate;
+}
+
+/** doctor's trust rows for one wired client. */
+export function trustGateItems(agent: Agent, worktree: string, ctx: TrustContext): DoctorItem[] {
+  return GATES[agent]?.(worktree, ctx) ?? [];
+}
+
+/** What install --agent prints: each gate that would skip the hooks, with its step. */
+export function trustGateSteps(agent: Agent, worktree: string, ctx: TrustContext): string[] {
+  return trustGateItems(agent, worktree, ctx).filter((i) => i.status !== 'ok').map((i) => `${i.component}: ${i.detail}`);
+}
