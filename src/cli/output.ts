@@ -74,7 +74,7 @@ export const colors = () => ({ bold: paint('1'), dim: paint('2'), red: paint('31
 
 export function colorSync(state: string): string {
   const c = colors();
-  return state === 'synced' ? c.green(state) : state === 'diverged' ? c.red(state) : state === 'local' ? c.dim(state) : c.yellow(state);
+  return state === 'synced' ? c.green(state) : state === 'diverged' || state === 'refused' ? c.red(state) : state === 'local' ? c.dim(state) : c.yellow(state);
 }
 
 /** Prints an error the way the taxonomy promises and returns its exit code. */

@@ -16,6 +16,8 @@ export const TRAILER = {
   reason: 'Handoff-Reason',
   person: 'Handoff-Person',
   importedFrom: 'Handoff-Imported-From',
+  /** a version that restores its owner's history over a refused one names that parent here (SPEC 7) */
+  refused: 'Handoff-Refused',
 } as const;
 
 /** Trailers that may appear several times (issue 18: addressing), read into lists in order. */
@@ -40,6 +42,8 @@ export interface Trailers {
   /** `Name <email>`: a person wrote it (then `session` is `person:<email>`) */
   person: string | null;
   importedFrom: string | null;
+  /** the parent this version refuses: its line is kept in the history but is no version of the handoff */
+  refused: string | null;
   to: string[];
   tags: string[];
   refs: string[];
@@ -64,6 +68,8 @@ export interface MessageInput {
   tags?: string[];
   refs?: string[];
   importedFrom?: string | null;
+  /** the refused parent of a version that restores its owner's history */
+  refused?: string | null;
   /** trailer lines after the standard ones (SPEC 2.6: the scan record) */
   extra?: string[];
 }
@@ -105,6 +111,7 @@ export function buildMessage(m: MessageInput): string {
     ...(m.refs ?? []).map((v) => `${LIST_TRAILER.refs}: ${oneLine(v)}`),
   ];
   if (m.importedFrom) lines.push(`${TRAILER.importedFrom}: ${oneLine(m.importedFrom)}`);
+  if (m.refused) lines.push(`${TRAILER.refused}: ${m.refused}`);
   if (m.takeoverFrom) {
     lines.push(`${TRAILER.takeoverFrom}: ${m.takeoverFrom}`);
     lines.push(`${TRAILER.reason}: ${oneLine(m.reason ?? '') || 'takeover'}`);
@@ -142,7 +149,7 @@ export const TRAILER_BLOCK_MAX = 16 * 1024;
 export function parseTrailerLines(lines: readonly string[]): Trailers {
   const t: Trailers = {
     session: null, branch: null, topic: null, head: null, client: null, takeoverFrom: null, reason: null,
-    person: null, importedFrom: null, to: NONE, tags: NONE, refs: NONE, problem: null,
+    person: null, importedFrom: null, refused: null, to: NONE, tags: NONE, refs: NONE, problem: null,
   };
   let size = 0;
   for (const line of lines) {

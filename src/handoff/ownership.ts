@@ -71,7 +71,7 @@ export function checkAdvance(repo: Repo, oldOid: string | null, newOid: string |
   const first = readTrailersOf(repo, added);
   const parents = new Set<string>();
   for (const t of first.values()) for (const p of t.parents) if (!first.has(p)) parents.add(p);
-  return addedViolation(added, new Map([...first, ...readTrailersOf(repo, [...parents])])) ?? oversized(repo, added);
+  return addedViolation(withoutRefused(newOid, added, first), new Map([...first, ...readTrailersOf(repo, [...parents])])) ?? oversized(repo, added);
 }
 
 /** A new handoff ref: its whole history is added, so every commit in it keeps the rule from its root. */
@@ -79,7 +79,8 @@ function checkCreate(repo: Repo, newOid: string): Violation | null {
   const r = repo.git(['rev-list', newOid], { allowFail: true });
   if (r.status !== 0) return { rule: 'missing-object', message: `cannot read the history of ${newOid.slice(0, 12)}: ${r.stderr.trim()}` };
   const added = r.stdout.split('\n').filter(Boolean);
-  return addedViolation(added, readTrailersOf(repo, added)) ?? oversized(repo, added);
+  const all = readTrailersOf(repo, added);
+  return addedViolation(withoutRefused(newOid, added, all), all) ?? oversized(repo, added);
 }
 
 /** Each added commit, its body and its state within the stored limits (SPEC 2), from one batch-check: no reader is handed more. */
@@ -109,6 +110,7 @@ function addedViolation(added: string[], all: Map<string, Trailers & { parents: 
     if (c.problem) return { rule: 'ambiguous-trailers', commit: oid, message: `commit ${oid.slice(0, 12)} has an ${c.problem}: a handoff commit names its owner once, in plain \`Key: value\` lines` };
     if (!c.session) return { rule: 'no-session', commit: oid, message: `commit ${oid.slice(0, 12)} carries no Claude-Session-Id` };
     for (const p of c.parents) {
+      if (p === refusedParent(c)) continue;
       const parent = all.get(p);
       if (parent?.problem) return { rule: 'ambiguous-trailers', commit: p, message: `commit ${oid.slice(0, 12)} builds on ${p.slice(0, 12)}, which has an ${parent.problem}` };
       const owner = parent?.session ?? null;
@@ -122,6 +124,35 @@ function addedViolation(added: string[], all: Map<string, Trailers & { parents: 
     }
   }
   return null;
+}
+
+/**
+ * The parent a restoring version refuses (`Handoff-Refused: <oid>`, SPEC 7): only a parent other than the first
+ * counts, so the version still keeps the owner of the line it continues (its first parent) or names a takeover.
+ */
+const refusedParent = (c: Trailers & { parents: string[] }): string | null =>
+  c.refused && c.parents.length > 1 && c.parents.indexOf(c.refused) > 0 ? c.refused : null;
+
+/**
+ * The added commits that are versions of the handoff: those reached from the new tip without crossing into a
+ * refused parent. A stolen version a host let through stays in the history, recorded as refused, and is not
+ * held to the rule a second time when its owner's restoring version lands on top of it.
+ */
+function withoutRefused(tip: string, added: string[], all: Map<string, Trailers & { parents: string[] }>): string[] {
+  if (!added.some((o) => all.get(o)?.refused)) return added;
+  const inside = new Set(added);
+  const seen = new Set<string>();
+  const stack = [tip];
+  while (stack.length) {
+    const c = stack.pop()!;
+    if (!inside.has(c) || seen.has(c)) continue;
+    seen.add(c);
+    const t = all.get(c);
+    if (!t) continue;
+    const refused = refusedParent(t);
+    for (const p of t.parents) if (p !== refused) stack.push(p);
+  }
+  return added.filter((o) => seen.has(o));
 }
 
 export interface Move {
@@ -173,6 +204,6 @@ export function checkAdvances(repo: Repo, moves: Move[]): Array<Violation | null
     const p = plans[i];
     if (!p) return checkAdvance(repo, m.oldOid, m.newOid);
     if (p.rewrite) return { rule: 'rewrite', message: `history rewritten: ${m.newOid!.slice(0, 12)} does not descend from ${m.oldOid!.slice(0, 12)}` };
-    return addedViolation(p.added, all) ?? (p.added.map((o) => big.get(o)).find(Boolean) ?? null);
+    return addedViolation(withoutRefused(m.newOid!, p.added, all), all) ?? (p.added.map((o) => big.get(o)).find(Boolean) ?? null);
   });
 }

@@ -2,9 +2,13 @@
 import { listRefs, type RefRecord } from '../git/refs';
 import type { Repo } from '../git/repo';
 import { HANDOFF_PREFIX } from './names';
+import { checkAdvances, type Violation } from './ownership';
 
-/** `remote-only`: a remote-tracking copy of a handoff this clone has not fetched into refs/handoffs/ */
-export type SyncState = 'local' | 'synced' | 'ahead' | 'behind' | 'diverged' | 'remote-only';
+/**
+ * `remote-only`: a remote-tracking copy of a handoff this clone has not fetched into refs/handoffs/;
+ * `refused`: the remote's version breaks the ownership invariant (a host without the check let it through; SPEC 7)
+ */
+export type SyncState = 'local' | 'synced' | 'ahead' | 'behind' | 'diverged' | 'refused' | 'remote-only';
 
 export const TRACKING_PATTERN = 'refs/remotes/*/handoffs/*/*';
 
@@ -84,6 +88,21 @@ export function computeSyncStates(repo: Repo, recs: RefRecord[], preferred?: str
   if (differing.length) {
     const isAnc = ancestryOf(repo, differing.flatMap(([, l, r]) => [l, r]));
     for (const [ref, l, r] of differing) out.set(ref, compareTips(isAnc, l, r));
+    const open = differing.filter(([ref]) => out.get(ref) === 'behind' || out.get(ref) === 'diverged');
+    remoteViolations(repo, open.map(([ref, local, remote]) => ({ local, remote, state: out.get(ref) as 'behind' | 'diverged' }))).forEach((v, i) => {
+      if (v) out.set(open[i][0], 'refused');
+    });
   }
   return out;
+}
+
+/**
+ * Why the remote's version of each handoff cannot be taken, or null: a version behind it is checked as the
+ * advance local → remote, a diverged one from the two tips' merge base (from its root when they share nothing:
+ * two clones that created the same topic each hold a valid history).
+ */
+export function remoteViolations(repo: Repo, pairs: Array<{ local: string; remote: string; state: 'behind' | 'diverged' }>): Array<Violation | null> {
+  if (pairs.length === 0) return [];
+  const bases = pairs.map((p) => (p.state === 'behind' ? p.local : repo.git(['merge-base', p.local, p.remote], { allowFail: true }).stdout.trim() || null));
+  return checkAdvances(repo, pairs.map((p, i) => ({ oldOid: bases[i], newOid: p.remote })));
 }

@@ -6,6 +6,7 @@ import { checkAdvances, type Violation } from '../handoff/ownership';
 import { mergeReceipts, NOTES_REF, trackingNotesRef, type ReceiptMerge } from '../handoff/receipts';
 import { ancestryOf } from '../handoff/sync-state';
 import { moveRefs } from '../handoff/tx';
+import { refuseDiverged } from './refused';
 import { handoffRefspecs, trackingArchivePrefix, trackingPrefix, transportError } from './remote';
 
 /** The five ways a handoff can stand after a fetch (SPEC 7). */
@@ -144,6 +145,8 @@ export function mergeHandoffs(repo: Repo, remote: string, before: Sides, now: Si
     if (!v) return;
     Object.assign(forward[i], { action: 'refused', violation: v, message: `not applied: the remote history breaks the ownership invariant (${v.message})` });
   });
+
+  refuseDiverged(repo, handoffs);
 
   const archives: ArchiveMerge[] = [];
   for (const [k, oid] of now.remoteArchive) {

@@ -7,7 +7,9 @@ import { NOTES_REF, trackingNotesRef } from '../handoff/receipts';
 import { ancestryOf } from '../handoff/sync-state';
 import { moveRefs } from '../handoff/tx';
 import { fetchHandoffs, readSides, type FetchResult, type Sides } from './fetch';
+import { markRefusedSkips } from './refused';
 import { trackingArchivePrefix, trackingPrefix, transportError } from './remote';
+import type { Violation } from '../handoff/ownership';
 
 /** One ref this clone has that the remote does not: a new or fast-forwarded handoff, an archive entry, an archiving. */
 export interface PushUpdate {
@@ -24,9 +26,11 @@ export interface PushUpdate {
 
 export interface PushSkip {
   ref: string;
-  state: 'diverged' | 'behind';
+  /** refused: the remote's version breaks the ownership invariant (its owner restores it: SPEC 7) */
+  state: 'diverged' | 'behind' | 'refused';
   local: string;
   remote: string;
+  violation?: Violation;
 }
 
 export interface PushResult {
@@ -76,6 +80,7 @@ export function planPush(repo: Repo, sides: Sides): { updates: PushUpdate[]; ski
     if (!archivedHere.get(k)!.some((e) => e !== theirs && isArchived(theirs, e))) continue;
     updates.push({ ref: HANDOFF_PREFIX + k, newOid: null, oldOid: theirs, kind: 'archive' });
   }
+  markRefusedSkips(repo, skipped);
   return { updates, skipped };
 }
 

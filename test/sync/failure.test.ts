@@ -100,7 +100,7 @@ describe('sync failures', () => {
     expect(handoffRefs(bare)).toBe(handoffRefs(a));
   });
 
-  it('a remote history that steals a handoff is reported by fetch, not applied', async () => {
+  it('a remote history that steals a handoff is reported by fetch (exit 6, refused), not applied', async () => {
     const { a, b, bare } = await makeWorld('file');
     await ok(a, ['write', 'auth-refactor', '-m', 'mine', '--session', 'sess-a']);
     await ok(a, ['sync']);
@@ -111,9 +111,9 @@ describe('sync failures', () => {
     const steal = b.git(['commit-tree', tree, '-p', tip], { input: 'handoff(auth-refactor): stolen\n\nClaude-Session-Id: sess-x\n' }).stdout.trim();
     b.git(['push', '-q', 'origin', `${steal}:${REF}`]);
     expect(refOf(bare, REF)).toBe(steal);
-    const r = json(await ok(a, ['fetch', '--json']));
+    const r = json(await ok(a, ['fetch', '--json'], 6));
     expect(r.handoffs[0]).toMatchObject({ case: 'remote-ahead', action: 'refused', violation: { rule: 'foreign-owner' } });
     expect(refOf(a, REF)).toBe(tip);
-    expect((await ok(a, ['fetch'])).stdout).toMatch(/refused\s+main\/auth-refactor: not applied: the remote history breaks the ownership invariant/);
+    expect((await ok(a, ['fetch'], 6)).stdout).toMatch(/refused\s+main\/auth-refactor: not applied: the remote history breaks the ownership invariant/);
   });
 });

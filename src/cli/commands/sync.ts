@@ -10,6 +10,7 @@ import { fetchHandoffs, readSides, type FetchResult } from '../../sync/fetch';
 import { planPush, pushHandoffs, rejectionError, type PushResult } from '../../sync/push';
 import { resolveRemote } from '../../sync/remote';
 import { assertPushClean, scanResolve } from '../../sync/secrets-gate';
+import { keepRefusedError, refusedOf, refusedState, restoreCommand, restoreRefused } from '../../sync/refused';
 import { KEEPS, resolveDivergence, type Keep } from '../../sync/resolve';
 import type { GlobalArgs } from '../context';
 import { printJson } from '../output';
@@ -46,7 +47,8 @@ export function describeFetch(r: FetchResult): string[] {
     if (h.action === 'created') lines.push(`  new           ${label(h.ref)} ${at}`);
     else if (h.action === 'fast-forwarded') lines.push(`  fast-forward  ${label(h.ref)} ${h.local!.slice(0, 7)}..${h.remote!.slice(0, 7)}`);
     else if (h.action === 'archived') lines.push(`  archived      ${label(h.ref)} (archived on ${r.remote} as ${label(h.archivedAs!)})`);
-    else if (h.action === 'refused') lines.push(`  refused       ${label(h.ref)}: ${h.message}`);
+    else if (h.action === 'refused')
+      lines.push(`  refused       ${label(h.ref)}: ${h.message}${refusedOf([h]).length ? `; its owner restores it with \`${restoreCommand(h.topic, ` --branch ${quote([h.branch])}`)}\`` : ''}`);
     else if (h.action === 'lost-race') lines.push(`  left as is    ${label(h.ref)}: ${h.message}`);
     else if (h.case === 'diverged')
       lines.push(
@@ -65,7 +67,9 @@ export function describePush(r: PushResult): string[] {
     lines.push(
       s.state === 'diverged'
         ? `  not pushed    ${label(s.ref)}: diverged from ${r.remote}; resolve with \`git handoff sync --resolve <topic> --keep local|remote|both\``
-        : `  not pushed    ${label(s.ref)}: ${r.remote} is ahead; \`git handoff fetch\` brings it in`,
+        : s.state === 'refused'
+          ? `  not pushed    ${label(s.ref)}: refused: ${r.remote}'s version breaks the ownership invariant (${s.violation?.message}); its owner restores it with \`${restoreCommand(parseRef(s.ref)?.topic ?? '<topic>')}\``
+          : `  not pushed    ${label(s.ref)}: ${r.remote} is ahead; \`git handoff fetch\` brings it in`,
     );
   }
   return lines;
@@ -76,6 +80,8 @@ export function describePush(r: PushResult): string[] {
  * there first), as `git push` fails on a rejected ref; stderr says how to resolve each (not with --json).
  */
 function failOnDiverged(r: PushResult, a: Args, checkedOut: string | null): void {
+  failOnRefused(r.skipped.filter((s) => s.state === 'refused').map((s) => s.ref), r.remote, a, checkedOut);
+  if (process.exitCode === EXIT.integrity) return;
   const diverged = r.skipped.filter((s) => s.state === 'diverged');
   if (diverged.length === 0) return;
   process.exitCode = EXIT.concurrent;
@@ -94,6 +100,22 @@ function failOnLostRace(r: FetchResult, a: Args): void {
   process.exitCode = EXIT.concurrent;
   if (a.json) return;
   process.stderr.write(`git-handoff: ${lost.length} fetched handoff ref${lost.length === 1 ? ' was' : 's were'} changed locally while the fetch applied them and did not arrive (exit 4): ${lost.map(label).join(', ')}; run it again\n`);
+}
+
+/**
+ * Handoffs whose remote version this clone refuses (SPEC 7): the output stands, then exit 6; stderr names the
+ * owner's way on for each (not with --json). Every later fetch, push and sync says the same until it is taken.
+ */
+function failOnRefused(refs: string[], remote: string, a: Args, checkedOut: string | null): void {
+  if (refs.length === 0) return;
+  process.exitCode = EXIT.integrity;
+  if (a.json) return;
+  process.stderr.write(
+    `git-handoff: ${refs.length} handoff${refs.length === 1 ? '' : 's'} refused (exit 6): ${remote}'s version breaks the ownership invariant and is never taken; ` +
+      `its owner writes a version on top that restores theirs: ` +
+      refs.map((ref) => `\`${restoreCommand(parseRef(ref)?.topic ?? '<topic>', branchFlag(ref, checkedOut))}\``).join(', ') +
+      `, then \`git handoff sync ${remote}\`\n`,
+  );
 }
 
 /** ` --branch <b>` when the handoff is not on the checked-out branch. */
@@ -128,7 +150,8 @@ export const fetchCommand: CommandModule<GlobalArgs, Args> = {
     const r = runFetch(repo, resolveRemote(repo, a.remote), a);
     if (a.json) printJson(r);
     else for (const l of describeFetch(r)) say(a, l);
-    failOnLostRace(r, a);
+    failOnRefused(refusedOf(r.handoffs).map((h) => h.ref), r.remote, a, repo.branch);
+    if (process.exitCode !== EXIT.integrity) failOnLostRace(r, a);
   },
 };
 
@@ -150,8 +173,8 @@ export const syncCommand: CommandModule<GlobalArgs, Args> = {
   describe: 'fetch, then push; exits 4 when a diverged handoff was left unpushed; with --resolve, merge a diverged handoff so the next push is a fast-forward',
   builder: (y: Argv<GlobalArgs>) =>
     remoteArg(y)
-      .option('resolve', { type: 'string', describe: 'a diverged handoff to resolve (its topic)' })
-      .option('keep', { choices: KEEPS, describe: 'with --resolve: whose body the merge keeps' })
+      .option('resolve', { type: 'string', describe: 'a diverged handoff to merge, or a refused one to restore (its topic)' })
+      .option('keep', { choices: KEEPS, describe: 'with --resolve: whose body the merge keeps (a refused handoff keeps local)' })
       .option('branch', { type: 'string', describe: 'with --resolve: the branch (default: the checked-out one)' })
       .option('session', { type: 'string', describe: 'with --resolve: this session id (default: from the environment)' })
       .option('reason', { type: 'string', describe: 'with --resolve: kept in the history when a side is taken over' })
@@ -161,8 +184,18 @@ export const syncCommand: CommandModule<GlobalArgs, Args> = {
     const repo = openRepo();
     const remote = resolveRemote(repo, a.remote);
     if (a.resolve !== undefined) {
+      const branch = resolveBranch(repo, a.branch);
+      const refused = refusedState(repo, branch, a.resolve, remote);
+      if (refused) {
+        if (a.keep && a.keep !== 'local') throw keepRefusedError(refused, a.resolve);
+        const r = restoreRefused(repo, { topic: a.resolve, branch, remote, session: requireSession(a.session), reason: a.reason }, refused);
+        if (a.json) return printJson(r);
+        say(a, `${r.ref} ${r.oid.slice(0, 7)}: restored on top of ${remote}'s ${r.refused.slice(0, 7)}, which is refused (${r.violation.message})`);
+        say(a, `next: \`git handoff sync ${remote}\` pushes it (a fast-forward for every clone)`);
+        return;
+      }
       if (!a.keep) throw new HandoffError('usage', 'keep-missing', '--resolve needs --keep local|remote|both');
-      const o = { topic: a.resolve, branch: resolveBranch(repo, a.branch), keep: a.keep, remote, session: requireSession(a.session), reason: a.reason };
+      const o = { topic: a.resolve, branch, keep: a.keep, remote, session: requireSession(a.session), reason: a.reason };
       const r = resolveDivergence(repo, { ...o, trailers: await scanResolve(repo, o) });
       if (a.json) return printJson(r);
       say(a, `${r.ref} ${r.oid.slice(0, 7)}: merged ${r.parents[0].slice(0, 7)} and ${r.parents[1].slice(0, 7)}, keeping ${r.keep}`);

@@ -1,0 +1,126 @@
+// A remote version this clone refuses (SPEC 7): on a host without the receive check anyone with push access can
+// put a version there that steals or rewrites a handoff. The clone never takes it; the handoff stands `refused`
+// (list, --json; fetch, push and sync exit 6) until its owner's `git handoff sync --resolve <topic>` writes a
+// version on top of the remote's that restores the owner's history and names the refused one
+// (Handoff-Refused): a fast-forward everywhere, so it works on a host nobody can clean.
+import { HandoffError } from '../errors';
+import { identityEnv, readConfig } from '../git/config';
+import { readObjects, parseCommit, writeCommit } from '../git/objects';
+import { casUpdateRef, readRef } from '../git/refs';
+import type { Repo } from '../git/repo';
+import { buildMessage } from '../handoff/document';
+import { assertTopic, handoffRef } from '../handoff/names';
+import { checkAdvance, type Violation } from '../handoff/ownership';
+import type { SessionRef } from '../handoff/session';
+import { notFound, viewOf } from '../handoff/store';
+import { ancestryOf, compareTips, remoteViolations, trackingRef } from '../handoff/sync-state';
+import type { HandoffMerge } from './fetch';
+import type { PushSkip } from './push';
+
+/** The way on, as the commands print it. */
+export const restoreCommand = (topic: string, branchFlag = '') => `git handoff sync --resolve ${topic}${branchFlag}`;
+
+const notTaken = (v: Violation) => `not applied: the remote history breaks the ownership invariant (${v.message})`;
+
+/** Diverged handoffs whose remote side breaks the invariant: refused, like a remote-ahead one (one batch check). */
+export function refuseDiverged(repo: Repo, handoffs: HandoffMerge[]): void {
+  const diverged = handoffs.filter((h) => h.case === 'diverged' && h.action === 'none');
+  remoteViolations(repo, diverged.map((h) => ({ local: h.local!, remote: h.remote!, state: 'diverged' as const }))).forEach((v, i) => {
+    if (v) Object.assign(diverged[i], { action: 'refused', violation: v, message: notTaken(v) });
+  });
+}
+
+/** The fetched handoffs this clone has and refused the remote's version of: the ones with a way on. */
+export const refusedOf = (handoffs: HandoffMerge[]) => handoffs.filter((h) => h.action === 'refused' && h.local && h.remote && (h.case === 'remote-ahead' || h.case === 'diverged'));
+
+/** Push skips (behind or diverged) whose remote side breaks the invariant become `refused`. */
+export function markRefusedSkips(repo: Repo, skipped: PushSkip[]): void {
+  const open = skipped.filter((s) => s.state === 'behind' || s.state === 'diverged');
+  remoteViolations(repo, open.map((s) => ({ local: s.local, remote: s.remote, state: s.state as 'behind' | 'diverged' }))).forEach((v, i) => {
+    if (v) Object.assign(open[i], { state: 'refused', violation: v });
+  });
+}
+
+export interface RefusedState {
+  ref: string;
+  localTip: string;
+  remoteTip: string;
+  violation: Violation;
+}
+
+/** The handoff's remote version, when this clone refuses it; null when it may be taken or merged. */
+export function refusedState(repo: Repo, branch: string, topic: string, remote: string): RefusedState | null {
+  const ref = handoffRef(branch, assertTopic(topic));
+  const localTip = readRef(repo, ref);
+  const remoteTip = localTip ? readRef(repo, trackingRef(remote, ref)) : null;
+  if (!localTip || !remoteTip) return null;
+  const state = compareTips(ancestryOf(repo, [localTip, remoteTip]), localTip, remoteTip);
+  if (state !== 'behind' && state !== 'diverged') return null;
+  const [v] = remoteViolations(repo, [{ local: localTip, remote: remoteTip, state }]);
+  return v ? { ref, localTip, remoteTip, violation: v } : null;
+}
+
+export interface RestoreOptions {
+  topic: string;
+  branch: string;
+  remote: string;
+  session: SessionRef;
+  reason?: string;
+}
+
+export interface RestoreResult {
+  ref: string;
+  oid: string;
+  parents: [string, string];
+  /** the remote version it refuses, on the record (Handoff-Refused) */
+  refused: string;
+  violation: Violation;
+  session: string;
+  /** the owner the restorer took the handoff over from, when it was not the owner */
+  takeoverFrom: string | null;
+}
+
+/**
+ * Writes, on top of both tips, a version with this clone's content and owner line (first parent: the local tip)
+ * that names the remote's as refused: a fast-forward for the remote and for every clone. Not the owner: a takeover
+ * on the record.
+ */
+export function restoreRefused(repo: Repo, o: RestoreOptions, s: RefusedState): RestoreResult {
+  const local = viewOf(repo, s.ref, s.localTip, o.branch, o.topic);
+  const me = o.session.id;
+  const takeoverFrom = local.session && local.session !== me ? local.session : null;
+  const why = o.reason?.trim() || `restored over ${s.remoteTip.slice(0, 12)}, refused: ${s.violation.message}`;
+  const message = buildMessage({
+    topic: o.topic,
+    body: local.body,
+    session: me,
+    branch: local.branch,
+    head: local.head,
+    client: o.session.client,
+    takeoverFrom,
+    reason: takeoverFrom ? why : null,
+    refused: s.remoteTip,
+    extra: takeoverFrom ? [] : [`Handoff-Reason: ${why}`],
+  });
+  const [localCommit] = readObjects(repo, [s.localTip]).map((c) => parseCommit(c!.content));
+  const oid = writeCommit(repo, localCommit.tree, [s.localTip, s.remoteTip], message, identityEnv(readConfig(repo)));
+  // the same rule every clone and a server apply to it: refuse here rather than write what they would refuse
+  const v = checkAdvance(repo, s.localTip, oid) ?? checkAdvance(repo, s.remoteTip, oid);
+  if (v) throw new HandoffError('integrity', 'restore-breaks-invariant', `the restoring version would break the ownership invariant: ${v.message}`, { ref: s.ref, violation: v });
+  const r = casUpdateRef(repo, s.ref, oid, s.localTip, `handoff restore ${o.topic} over ${s.remoteTip.slice(0, 12)}`);
+  if (!r.ok) {
+    if (r.reason === 'hook') throw new HandoffError('integrity', 'refused-by-hook', `a reference-transaction hook refused the restoring version of ${s.ref}:\n${r.message}`, { ref: s.ref });
+    throw new HandoffError('concurrent', 'concurrent-update', `${s.ref} changed while it was being restored; nothing was written. Run the resolve again.`, { ref: s.ref });
+  }
+  return { ref: s.ref, oid, parents: [s.localTip, s.remoteTip], refused: s.remoteTip, violation: s.violation, session: me, takeoverFrom };
+}
+
+/** --keep remote|both on a refused handoff: the stolen side is never kept. */
+export function keepRefusedError(s: RefusedState, topic: string): HandoffError {
+  return new HandoffError(
+    'usage',
+    'keep-refused-side',
+    `${s.ref}: the remote's version breaks the ownership invariant (${s.violation.message}); it is never kept. \`${restoreCommand(topic)}\` restores this clone's version on top of it.`,
+    { ref: s.ref, violation: s.violation },
+  );
+}
