@@ -4,16 +4,15 @@
 // version on top of the remote's that restores the owner's history and names the refused one
 // (Handoff-Refused): a fast-forward everywhere, so it works on a host nobody can clean.
 import { HandoffError } from '../errors';
-import { identityEnv, readConfig } from '../git/config';
-import { readObjects, parseCommit, writeCommit } from '../git/objects';
-import { casUpdateRef, readRef } from '../git/refs';
+import { readObjects, parseCommit } from '../git/objects';
+import { readRef } from '../git/refs';
 import type { Repo } from '../git/repo';
-import { buildMessage } from '../handoff/document';
 import { assertTopic, handoffRef } from '../handoff/names';
 import { checkAdvance, type Violation } from '../handoff/ownership';
 import type { SessionRef } from '../handoff/session';
 import { notFound, viewOf } from '../handoff/store';
 import { ancestryOf, compareTips, remoteViolations, trackingRef } from '../handoff/sync-state';
+import { commitVersion, moveRef } from '../handoff/tx';
 import type { HandoffMerge } from './fetch';
 import type { PushSkip } from './push';
 
@@ -90,7 +89,7 @@ export function restoreRefused(repo: Repo, o: RestoreOptions, s: RefusedState): 
   const me = o.session.id;
   const takeoverFrom = local.session && local.session !== me ? local.session : null;
   const why = o.reason?.trim() || `restored over ${s.remoteTip.slice(0, 12)}, refused: ${s.violation.message}`;
-  const message = buildMessage({
+  const message = {
     topic: o.topic,
     body: local.body,
     session: me,
@@ -101,17 +100,14 @@ export function restoreRefused(repo: Repo, o: RestoreOptions, s: RefusedState): 
     reason: takeoverFrom ? why : null,
     refused: s.remoteTip,
     extra: takeoverFrom ? [] : [`Handoff-Reason: ${why}`],
-  });
+  };
   const [localCommit] = readObjects(repo, [s.localTip]).map((c) => parseCommit(c!.content));
-  const oid = writeCommit(repo, localCommit.tree, [s.localTip, s.remoteTip], message, identityEnv(readConfig(repo)));
+  const oid = commitVersion(repo, localCommit.tree, [s.localTip, s.remoteTip], message);
   // the same rule every clone and a server apply to it: refuse here rather than write what they would refuse
   const v = checkAdvance(repo, s.localTip, oid) ?? checkAdvance(repo, s.remoteTip, oid);
   if (v) throw new HandoffError('integrity', 'restore-breaks-invariant', `the restoring version would break the ownership invariant: ${v.message}`, { ref: s.ref, violation: v });
-  const r = casUpdateRef(repo, s.ref, oid, s.localTip, `handoff restore ${o.topic} over ${s.remoteTip.slice(0, 12)}`);
-  if (!r.ok) {
-    if (r.reason === 'hook') throw new HandoffError('integrity', 'refused-by-hook', `a reference-transaction hook refused the restoring version of ${s.ref}:\n${r.message}`, { ref: s.ref });
-    throw new HandoffError('concurrent', 'concurrent-update', `${s.ref} changed while it was being restored; nothing was written. Run the resolve again.`, { ref: s.ref });
-  }
+  const r = moveRef(repo, s.ref, oid, s.localTip, `handoff restore ${o.topic} over ${s.remoteTip.slice(0, 12)}`, { what: `the restoring version of ${s.ref}` });
+  if (!r.ok) throw new HandoffError('concurrent', 'concurrent-update', `${s.ref} changed while it was being restored; nothing was written. Run the resolve again.`, { ref: s.ref });
   return { ref: s.ref, oid, parents: [s.localTip, s.remoteTip], refused: s.remoteTip, violation: s.violation, session: me, takeoverFrom };
 }
 
