@@ -3,6 +3,8 @@
 # `git handoff uninstall` removes it. It decides in shell when an event cannot concern it, does nothing
 # when git-handoff is gone, then runs the hook that was here before (<hook>.handoff-chained).
 GIT_HANDOFF_BIN=''
+# The session trailer's key as a case-insensitive pattern, written by install from src/handoff/document.ts.
+SESSION_KEY='[Cc][Ll][Aa][Uu][Dd][Ee]-[Ss][Ee][Ss][Ss][Ii][Oo][Nn]-[Ii][Dd]'
 # The hook's name is this file's name (lefthook keeps a foreign hook as <hook>.old, pre-commit as <hook>.legacy).
 hook=${0##*/}
 hook=${hook%.old}
@@ -51,7 +53,7 @@ commit-msg)
 	while IFS= read -r line || [ -n "$line" ]; do
 		case $line in
 		*'-- >8 --'*) break ;; # the diff of `commit -v` follows
-		[Cc][Ll][Aa][Uu][Dd][Ee]-[Ss][Ee][Ss][Ss][Ii][Oo][Nn]-[Ii][Dd]:* | [Cc][Ll][Aa][Uu][Dd][Ee]-[Ss][Ee][Ss][Ss][Ii][Oo][Nn]-[Ii][Dd][[:space:]]*:*)
+		$SESSION_KEY:* | $SESSION_KEY[[:space:]]*:*)
 			ids=$((ids + 1))
 			value=${line#*:}
 			value=${value#"${value%%[![:space:]]*}"}

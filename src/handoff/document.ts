@@ -189,12 +189,21 @@ export function parseTrailerLines(lines: readonly string[]): Trailers {
   return t;
 }
 
+/**
+ * Every Claude-Session-Id value any reader could take from trailer lines (key in any case, spaces around the
+ * colon): the one reading of who a code commit's message claims, for the commit hooks, the push check and
+ * (through `claimed`) the drop rule. A block naming two is never one session's.
+ */
+export function claimedSessions(lines: readonly string[]): string[] {
+  return [...new Set(lines.flatMap((l) => /^\s*claude-session-id\s*:\s*([^\s\u0000-\u001f]+)/i.exec(l)?.[1] ?? []))];
+}
+
 function ambiguous(t: Trailers, why: string, lines: readonly string[]): Trailers {
   for (const k of Object.keys(TRAILER) as OneField[]) t[k] = null;
   t.to = t.tags = t.refs = NONE;
   t.problem = `ambiguous trailer block (${why})`;
   // every session any reader could see in it: what protects a code commit from being dropped counts them all
-  t.claimed = [...new Set(lines.flatMap((l) => /^\s*claude-session-id\s*:\s*([^\s\u0000-\u001f]+)/i.exec(l)?.[1] ?? []))];
+  t.claimed = claimedSessions(lines);
   return t;
 }
 

@@ -55,6 +55,20 @@ export function readTrailersOf(repo: Repo, oids: string[]): Map<string, Trailers
 }
 
 /**
+ * The commits among `oids` another session than `session` may own: the product's one answer to "would this drop
+ * another session's commits", for the guard (before a reset or rebase runs) and the reference-transaction hook
+ * alike. An ambiguous trailer block protects every session any reader could take from it.
+ */
+export function foreignCommits(repo: Repo, oids: string[], session: string): Array<{ oid: string; session: string }> {
+  const out: Array<{ oid: string; session: string }> = [];
+  for (const [oid, t] of readTrailersOf(repo, oids)) {
+    const other = t.session ?? t.claimed?.find((s) => s !== session) ?? null;
+    if (other && other !== session) out.push({ oid, session: other });
+  }
+  return out;
+}
+
+/**
  * Checks a ref move old → new against the invariant. Creation is free; a deletion is reported (only
  * `archive` may delete, and its caller knows). Returns null when the move keeps the invariant.
  */

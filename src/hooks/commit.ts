@@ -2,24 +2,15 @@
 // per message (commit-msg), and no committing another live session's files (pre-commit).
 import { appendFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { TRAILER } from '../handoff/document';
+import { claimedSessions, TRAILER } from '../handoff/document';
 import { readTrailersOf } from '../handoff/ownership';
 import { relativeTime } from '../handoff/time';
 import type { HookContext } from './entry';
 import { refusedResetFile, shortOid, shortSession, shq, type Refusal } from './refusal';
 import { listSessions } from './sessions';
 
-const SESSION_KEY = TRAILER.session.toLowerCase();
-
-/** Every Claude-Session-Id value among trailer lines ("Key: value", key case-insensitive). */
-export function sessionIdsIn(trailerLines: string[]): string[] {
-  const out: string[] = [];
-  for (const line of trailerLines) {
-    const i = line.indexOf(':');
-    if (i > 0 && line.slice(0, i).trim().toLowerCase() === SESSION_KEY) out.push(line.slice(i + 1).trim());
-  }
-  return out;
-}
+/** Every Claude-Session-Id value among trailer lines: the product's one reading (claimedSessions). */
+export const sessionIdsIn = (trailerLines: string[]): string[] => claimedSessions(trailerLines);
 
 /** The trailers of a message file as git reads them (comments and a scissors line ignored; no `---` divider). */
 function trailersOfFile(c: HookContext, file: string): string[] {

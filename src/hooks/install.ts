@@ -6,6 +6,7 @@ import { HandoffError } from '../errors';
 import type { Repo } from '../git/repo';
 import type { DoctorItem } from '../wiring';
 import { shellQuote } from '../guard/event';
+import { TRAILER } from '../handoff/document';
 
 export const HOOK_NAMES = ['prepare-commit-msg', 'commit-msg', 'pre-commit', 'pre-push', 'reference-transaction'] as const;
 export type HookName = (typeof HOOK_NAMES)[number];
@@ -14,6 +15,9 @@ export const CHAINED_SUFFIX = '.handoff-chained';
 const MANAGER_SUFFIXES = ['.old', '.legacy'];
 const MARKER = '# git-handoff hook stub.';
 const BIN_LINE = /^GIT_HANDOFF_BIN=.*$/m;
+const KEY_LINE = /^SESSION_KEY=.*$/m;
+/** A case-insensitive sh pattern of a trailer key: the stub's one constant, generated from its TypeScript home. */
+export const caseGlob = (key: string) => [...key].map((ch) => (/[a-z]/i.test(ch) ? `[${ch.toUpperCase()}${ch.toLowerCase()}]` : ch)).join('');
 
 /** The hooks directory git uses here (core.hooksPath, the common directory of a linked worktree). */
 export function hooksDirOf(repo: Repo): string {
@@ -36,7 +40,9 @@ function templatePath(): string {
 
 /** The stub's text with the launcher's absolute path recorded (the stub falls back to git-handoff on PATH). */
 export function stubText(launcher = defaultLauncher()): string {
-  return readFileSync(templatePath(), 'utf8').replace(BIN_LINE, () => `GIT_HANDOFF_BIN=${shellQuote(launcher)}`);
+  return readFileSync(templatePath(), 'utf8')
+    .replace(BIN_LINE, () => `GIT_HANDOFF_BIN=${shellQuote(launcher)}`)
+    .replace(KEY_LINE, () => `SESSION_KEY=${shellQuote(caseGlob(TRAILER.session))}`);
 }
 
 const exists = (p: string) => {

@@ -2,6 +2,8 @@
 // invariant against the remote's value, and with handoff.autoSync the changed handoffs go along.
 import { configBool } from '../git/config';
 import { readObjects } from '../git/objects';
+import { trailerBlockLines } from '../git/refs';
+import { claimedSessions } from '../handoff/document';
 import { LEASE_PREFIX } from '../handoff/names';
 import type { HookContext } from './entry';
 import { shortOid, shortSession, shq, type Refusal } from './refusal';
@@ -33,16 +35,14 @@ function mixedCommits(c: HookContext, remoteName: string, lines: PushLine[]): Ar
   if (tips.length === 0) return [];
   const remoteOids = lines.map((l) => l.remote).filter((o): o is string => !!o);
   const known = readObjects(c.repo, remoteOids).flatMap((o, i) => (o ? [remoteOids[i]] : []));
-  const args = ['log', '-z', '--format=%H%x1f%(trailers:key=Claude-Session-Id,valueonly,separator=%x1e)', ...tips, '--not', ...known, `--remotes=${remoteName}`];
+  // git's trailer block of each commit (fields NUL-separated: git never prints one from a message), read by the one reader
+  const args = ['log', '--format=%H%x00%(trailers)%x00', ...tips, '--not', ...known, `--remotes=${remoteName}`];
   const out: Array<{ oid: string; sessions: string[] }> = [];
-  for (const rec of c.repo.out(args).split('\0')) {
-    // the oid is everything before the first 0x1F; a separator byte inside a value only splits values further (more sessions, never fewer)
-    const r = rec.replace(/^\n/, '');
-    const cut = r.indexOf('\x1f');
-    const [oid, values] = cut < 0 ? [r, ''] : [r.slice(0, cut), r.slice(cut + 1)];
-    if (!oid || !values) continue;
-    const sessions = [...new Set(values.split(/[\x1e\x1f]/).map((v) => v.trim()).filter(Boolean))];
-    if (sessions.length > 1) out.push({ oid, sessions });
+  const fields = c.repo.out(args).split('\0');
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const oid = fields[i].replace(/^\n/, '');
+    const sessions = claimedSessions(trailerBlockLines(fields[i + 1]));
+    if (oid && sessions.length > 1) out.push({ oid, sessions });
   }
   return out;
 }
@@ -93,15 +93,10 @@ export async function prePush(c: HookContext): Promise<Refusal | null> {
     };
   }
   if (configBool(c.config(), 'handoff.autoSync')) {
-    // autoSync pushes handoffs too: the same scan first, and a finding keeps them here (the user's push goes on)
-    const held = await gate!.assertPushClean(c.repo, remoteName).then(() => null, (e: Error) => e.message.split('\n')[0]);
-    if (held) {
-      process.stderr.write(`git-handoff: autoSync skipped: ${held} (run \`git handoff push ${remoteName}\` for the details)\n`);
-      return null;
-    }
+    // autoSync pushes handoffs too, by the one plan-scan-push flow (a finding keeps them here; the user's push goes on).
     // Loaded only here: the sync code is not needed by any other hook.
     const { autoSyncPush } = await import('../sync/autosync');
-    const note = autoSyncPush(c.repo, remoteName);
+    const note = await autoSyncPush(c.repo, remoteName);
     if (note) process.stderr.write(`${note}\n`);
   }
   return null;

@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { listRefs, packingPrunes } from '../git/refs';
 import type { Repo } from '../git/repo';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX } from '../handoff/names';
-import { readTrailersOf } from '../handoff/ownership';
+import { foreignCommits } from '../handoff/ownership';
 import { NOTES_REF } from '../handoff/receipts';
 import { REPLACE_PREFIX } from '../handoff/replace-refs';
 import { checkReceive, parseUpdates, type Refusal as ReceiveRefusal } from '../handoff/ref-updates';
@@ -27,14 +27,7 @@ export function handoffRefusal(found: ReceiveRefusal[], where: string, fetchHint
 
 /** Commits reachable from `old` but not from `new` that carry another session's id. */
 function droppedForeign(repo: Repo, old: string, newOid: string, session: string): Array<{ oid: string; session: string }> {
-  const dropped = repo.out(['rev-list', old, `^${newOid}`]).split('\n').filter(Boolean);
-  const out: Array<{ oid: string; session: string }> = [];
-  for (const [oid, t] of readTrailersOf(repo, dropped)) {
-    // an ambiguous block protects every session it could be read as naming
-    const other = t.session ?? t.claimed?.find((s) => s !== session) ?? null;
-    if (other && other !== session) out.push({ oid, session: other });
-  }
-  return out;
+  return foreignCommits(repo, repo.out(['rev-list', old, `^${newOid}`]).split('\n').filter(Boolean), session);
 }
 
 /**

@@ -1,6 +1,7 @@
 // handoff.autoSync: the pre-push hook pushes changed handoff refs beside the user's push (issue 5).
 import type { Repo } from '../git/repo';
-import { pushHandoffs } from './push';
+import { HandoffError } from '../errors';
+import { planScanPush } from './push';
 import { remoteNames } from './remote';
 
 /**
@@ -8,10 +9,10 @@ import { remoteNames } from './remote';
  * It pushes with --no-verify, so the hook does not run again; it never throws, and never fails the user's push.
  * Returns a line for the user, or null when there was nothing to say.
  */
-export function autoSyncPush(repo: Repo, remote: string): string | null {
+export async function autoSyncPush(repo: Repo, remote: string): Promise<string | null> {
   try {
     if (!remoteNames(repo).includes(remote)) return `git-handoff: autoSync skipped: ${remote} is not a named remote (run \`git handoff push <remote>\`)`;
-    const r = pushHandoffs(repo, remote, { refetch: false });
+    const r = await planScanPush(repo, remote, { refetch: false });
     const pushed = r.updates.filter((u) => u.status === 'pushed').length;
     const notes: string[] = [];
     if (pushed) notes.push(`pushed ${pushed} handoff ref${pushed === 1 ? '' : 's'} to ${remote}`);
@@ -20,6 +21,8 @@ export function autoSyncPush(repo: Repo, remote: string): string | null {
     if (diverged) notes.push(`${diverged} diverged: run \`git handoff sync ${remote}\` and resolve`);
     return notes.length ? `git-handoff: autoSync: ${notes.join('; ')}` : null;
   } catch (e) {
+    // a finding keeps the handoffs here; the user's push goes on
+    if (e instanceof HandoffError && e.code === 'secret-found') return `git-handoff: autoSync skipped: ${e.message.split('\n')[0]} (run \`git handoff push ${remote}\` for the details)`;
     return `git-handoff: autoSync could not push handoffs (${e instanceof Error ? e.message.split('\n')[0] : String(e)}); your push goes on`;
   }
 }

@@ -93,6 +93,17 @@ export interface PushOptions {
 }
 
 /** Pushes every pushable handoff ref in one `git push`; a rejection re-fetches and reports, it never forces. */
+/**
+ * The one push flow (`push`, `sync`, the pre-push hook's autoSync): plan once, run the secret scan (SPEC 2.6) only
+ * when the plan sends something, then push exactly that plan. A finding throws `secret-found` before anything leaves.
+ */
+export async function planScanPush(repo: Repo, remote: string, o: Omit<PushOptions, 'plan'> = {}): Promise<PushResult> {
+  const plan = planPush(repo, readSides(repo, remote));
+  // loaded only when something would be sent: the scanner is the heaviest module of the product
+  if (plan.updates.length) await (await import('./secrets-gate')).assertPushClean(repo, remote);
+  return pushHandoffs(repo, remote, { ...o, plan });
+}
+
 export function pushHandoffs(repo: Repo, remote: string, o: PushOptions = {}): PushResult {
   const plan = o.plan ?? planPush(repo, readSides(repo, remote));
   const result: PushResult = { remote, atomic: true, updates: plan.updates, skipped: plan.skipped, rejected: [], remoteMessages: [] };

@@ -24,11 +24,11 @@ describe('autoSyncPush', () => {
     const marker = path.join(tempDir(), 'pre-push-ran');
     writeFileSync(path.join(a.dir, '.git', 'hooks', 'pre-push'), `#!/bin/sh\ntouch '${marker}'\n`);
     chmodSync(path.join(a.dir, '.git', 'hooks', 'pre-push'), 0o755);
-    const line = autoSyncPush(openRepo(a.dir), 'origin');
+    const line = await autoSyncPush(openRepo(a.dir), 'origin');
     expect(line).toMatch(/autoSync: pushed 1 handoff ref to origin/);
     expect(refOf(bare, REF)).toBe(refOf(a, REF));
     expect(existsSync(marker)).toBe(false);
-    expect(autoSyncPush(openRepo(a.dir), 'origin')).toBeNull();
+    expect(await autoSyncPush(openRepo(a.dir), 'origin')).toBeNull();
     // The same hook does run for a push that does not skip it.
     a.git(['push', '-q', 'origin', 'main']);
     expect(existsSync(marker)).toBe(true);
@@ -38,10 +38,10 @@ describe('autoSyncPush', () => {
     const { a, url } = await makeWorld('file');
     Object.assign(process.env, { HOME: a.home, GIT_CONFIG_NOSYSTEM: '1' });
     await ok(a, ['write', 'auth-refactor', '-m', 'x', '--session', 'sess-a']);
-    expect(autoSyncPush(openRepo(a.dir), url)).toMatch(/skipped: .* is not a named remote/);
+    expect(await autoSyncPush(openRepo(a.dir), url)).toMatch(/skipped: .* is not a named remote/);
     a.git(['remote', 'set-url', 'origin', `file://${tempDir()}/gone.git`]);
     const before = a.git(['for-each-ref']).stdout;
-    expect(autoSyncPush(openRepo(a.dir), 'origin')).toMatch(/could not push handoffs .*your push goes on/);
+    expect(await autoSyncPush(openRepo(a.dir), 'origin')).toMatch(/could not push handoffs .*your push goes on/);
     expect(a.git(['for-each-ref']).stdout).toBe(before);
   });
 });

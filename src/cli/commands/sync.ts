@@ -6,10 +6,10 @@ import { parseRef } from '../../handoff/names';
 import { openRepo, type Repo } from '../../git/repo';
 import { requireSession } from '../../handoff/session';
 import { resolveBranch } from '../../handoff/store';
-import { fetchHandoffs, readSides, type FetchResult } from '../../sync/fetch';
-import { planPush, pushHandoffs, rejectionError, type PushResult } from '../../sync/push';
+import { fetchHandoffs, type FetchResult } from '../../sync/fetch';
+import { planScanPush, rejectionError, type PushResult } from '../../sync/push';
 import { resolveRemote } from '../../sync/remote';
-import { assertPushClean, scanResolve } from '../../sync/secrets-gate';
+import { scanResolve } from '../../sync/secrets-gate';
 import { keepRefusedError, refusedOf, refusedState, restoreCommand, restoreRefused } from '../../sync/refused';
 import { KEEPS, resolveDivergence, type Keep } from '../../sync/resolve';
 import type { GlobalArgs } from '../context';
@@ -130,10 +130,7 @@ function runFetch(repo: Repo, remote: string, a: Args): FetchResult {
 }
 
 async function runPush(repo: Repo, remote: string, a: Args): Promise<PushResult> {
-  // the secret scan runs only when something would be sent (SPEC 2.6); the plan it looked at is the one pushed
-  const plan = planPush(repo, readSides(repo, remote));
-  if (plan.updates.length) await assertPushClean(repo, remote);
-  const r = pushHandoffs(repo, remote, { progress: progressOf(a), plan });
+  const r = await planScanPush(repo, remote, { progress: progressOf(a) });
   if (r.rejected.length) throw rejectionError(r);
   return r;
 }

@@ -1,7 +1,7 @@
 // Rewriting another session's commits (commit --amend, rebase, reset over them) is refused: git reads the
 // commits the command would drop or replace, and their Claude-Session-Id trailers name the owners.
 import type { Repo } from '../../git/repo';
-import { readTrailersOf } from '../../handoff/ownership';
+import { foreignCommits } from '../../handoff/ownership';
 import { short } from '../../handoff/session';
 import type { GitInvocation } from '../shell';
 
@@ -65,15 +65,14 @@ export function rewrittenCommits(repo: Repo, inv: GitInvocation): string[] {
 export function foreignRewriteProblem(repo: Repo, inv: GitInvocation, session: string): string | null {
   const oids = rewrittenCommits(repo, inv);
   if (oids.length === 0) return null;
-  const trailers = readTrailersOf(repo, oids);
-  const foreign = oids.filter((o) => {
-    const s = trailers.get(o)?.session;
-    return !!s && s !== session;
-  });
-  if (foreign.length === 0) return null;
+  // the same answer the reference-transaction hook gives after git moved the files: asked here, before
+  const found = foreignCommits(repo, oids, session);
+  if (found.length === 0) return null;
+  const owners = new Map(found.map((f) => [f.oid, f.session]));
+  const foreign = oids.filter((o) => owners.has(o));
   const first = foreign[0];
-  const owner = trailers.get(first)!.session!;
-  const others = [...new Set(foreign.map((o) => trailers.get(o)!.session!))];
+  const owner = owners.get(first)!;
+  const others = [...new Set(found.map((f) => f.session))];
   const cmd = `git ${inv.sub} ${inv.args.join(' ')}`.trim();
   return (
     `\`${cmd}\` would rewrite commit ${first.slice(0, 12)} of session ${short(owner, [session, ...others])}` +
