@@ -50,7 +50,7 @@ const geminiGate: TrustGate = (worktree, ctx) => {
   if (t.state === 'off') return [{ component: 'agent gemini trust', status: 'ok', detail: `folder trust is off in ${t.settings}: Gemini CLI runs this project's hooks` }];
   if (t.state === 'trusted') return [{ component: 'agent gemini trust', status: 'ok', detail: `${worktree} is trusted in ${t.trustFile}` }];
   if (ctx.pluginAnswers) return [{ component: 'agent gemini trust', status: 'ok', detail: `${worktree} is not a trusted folder, but the git-handoff extension answers here (extension hooks run in untrusted folders)` }];
-  return [{ component: 'agent gemini trust', status: 'broken', detail: `${worktree} is not a trusted folder (${t.trustFile}): Gemini CLI skips this project's hooks here. Fix: ${GEMINI_TRUST_HOW(worktree, t.trustFile)}` }];
+  return [{ component: 'agent gemini trust', status: 'broken', detail: `${worktree} is not a trusted folder (${t.trustFile}): Gemini CLI skips this project's hooks here, and runs the model's commands with git's hooks off (core.hooksPath emptied), so only the loss record catches a raw ref move. Fix: ${GEMINI_TRUST_HOW(worktree, t.trustFile)}` }];
 };
 
 const GATES: Partial<Record<Agent, TrustGate>> = {

@@ -43,6 +43,36 @@ const told = (t: Turn) => t.sent.replace(/\\n/g, '\n').replace(/\\"/g, '"');
 
 const wired = () => wiredFor('codex', { commit: true });
 
+describe('Codex, offline: a first turn with the hooks untrusted (issue 23)', () => {
+  it('the raw deletion of another session\'s handoff is refused by the git hooks that came with install --agent codex', async () => {
+    const repo = await wired();
+    expect((await repo.cli(['write', 'login-redirect-loop', '-m', 'their note'], { env: { GIT_HANDOFF_SESSION: OTHER } })).exitCode).toBe(0);
+    const ref = 'refs/handoffs/main/login-redirect-loop';
+    const tip = refOf(repo, ref);
+    const t = await turn(repo, `git update-ref -d ${ref}`, { trust: false });
+    // Codex skipped its untrusted hooks silently: no PreToolUse refusal; the reference-transaction hook refused
+    expect(told(t)).not.toContain('Command blocked by PreToolUse hook');
+    expect(told(t)).toContain('ref updates aborted by hook');
+    expect(refOf(repo, ref)).toBe(tip);
+  });
+
+  it('with --no-hooks the deletion goes through, and the next session start restores it and says so', async () => {
+    const repo = makeRepo({ commit: true });
+    expect((await repo.cli(['install', '--agent', 'codex', '--no-hooks'], { env: { PATH: PATH_WITH_BIN } })).exitCode).toBe(0);
+    repo.git(['add', '-A']);
+    repo.git(['commit', '-qm', 'wiring']);
+    expect((await repo.cli(['write', 'login-redirect-loop', '-m', 'their note'], { env: { GIT_HANDOFF_SESSION: OTHER } })).exitCode).toBe(0);
+    const ref = 'refs/handoffs/main/login-redirect-loop';
+    const tip = refOf(repo, ref);
+    await turn(repo, `git update-ref -d ${ref}`, { trust: false });
+    expect(refOf(repo, ref)).toBeNull();
+    // the person trusts the hooks; the next session's start finds the loss in the record and puts it back
+    const next = await turn(repo, 'echo hi', { trust: true });
+    expect(refOf(repo, ref)).toBe(tip);
+    expect(told(next)).toContain('restored at session start (lost outside git-handoff): refs/handoffs/main/login-redirect-loop restored');
+  });
+});
+
 describe('Codex, offline', () => {
   it('denies a raw handoff ref deletion, and the model is told the way', async () => {
     const repo = await wired();

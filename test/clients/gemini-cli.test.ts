@@ -13,9 +13,11 @@ const REMINDER = 'context is about to be compacted';
 const client = useOffline(GEMINI_OFFLINE, 'gemini-offline', ensureGeminiCli);
 
 /** One `gemini -p` turn in which the model runs `command`; returns what the model was sent and what the person saw. */
-async function turn(repo: TestRepo, command: string): Promise<{ sent: string; shown: string; requests: string[] }> {
-  const env = { ...(repo.env as Record<string, string>), PATH: PATH_WITH_BIN, GEMINI_JS: client.path, TRUST: '1' };
-  const r = await execa('bash', [path.join(GEMINI_OFFLINE, 'run-gemini.sh'), repo.dir, command, '--approval-mode', 'yolo'], { env, extendEnv: false, reject: false, timeout: 240_000 });
+async function turn(repo: TestRepo, command: string, o: { trust?: boolean } = {}): Promise<{ sent: string; shown: string; requests: string[] }> {
+  const env = { ...(repo.env as Record<string, string>), PATH: PATH_WITH_BIN, GEMINI_JS: client.path, TRUST: o.trust === false ? '0' : '1' };
+  // an untrusted folder: headless Gemini CLI runs only with --skip-trust (its own advice), and then skips the project's hooks
+  const untrusted = o.trust === false ? ['--skip-trust'] : [];
+  const r = await execa('bash', [path.join(GEMINI_OFFLINE, 'run-gemini.sh'), repo.dir, command, '--approval-mode', 'yolo', ...untrusted], { env, extendEnv: false, reject: false, timeout: 240_000 });
   expect(String(r.stdout), String(r.stderr)).toContain('gemini exit 0');
   const at = harnessPaths(String(r.stdout));
   const read = (f: string | undefined) => (f && existsSync(f) ? readFileSync(f, 'utf8') : '');
@@ -26,6 +28,26 @@ async function turn(repo: TestRepo, command: string): Promise<{ sent: string; sh
 const wired = () => wiredFor('gemini', { commit: true });
 
 const count = (text: string, s: string) => text.split(s).length - 1;
+
+describe('Gemini CLI, whole, offline, in an untrusted folder (issue 23)', () => {
+  it('runs the raw deletion with git hooks off; the next command reports it and the next session start restores it', async () => {
+    const repo = await wired();
+    expect((await repo.cli(['write', 'login-redirect-loop', '-m', 'their note'], { env: { GIT_HANDOFF_SESSION: OTHER } })).exitCode).toBe(0);
+    const ref = 'refs/handoffs/main/login-redirect-loop';
+    const tip = refOf(repo, ref);
+    const t = await turn(repo, `git update-ref -d ${ref}`, { trust: false });
+    // no project hook ran, and Gemini CLI ran the command with git's hooks off (GIT_CONFIG_* sets core.hooksPath
+    // empty in an untrusted workspace): the installed reference-transaction check never saw it
+    expect(t.shown).not.toContain('Tool execution blocked');
+    expect(refOf(repo, ref)).toBeNull();
+    const list = await repo.cli(['list']);
+    expect(list.stderr).toContain(`git handoff recover ${ref}`);
+    // the person trusts the folder; the next session's start finds the loss in the record and puts it back
+    const next = await turn(repo, 'echo hi');
+    expect(refOf(repo, ref)).toBe(tip);
+    expect(next.sent).toContain('restored at session start (lost outside git-handoff): refs/handoffs/main/login-redirect-loop restored');
+  });
+});
 
 describe('Gemini CLI, whole, offline', () => {
   it('blocks a raw handoff ref deletion; the model gets the refusal', async () => {
