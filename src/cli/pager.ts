@@ -25,21 +25,34 @@ export function pagerCommand(): string | null {
 
 let pager: ChildProcess | null = null;
 
-/** Sends everything the command writes to stdout through the pager (stderr stays on the terminal, as in git). */
+/** Sends everything the command writes to stdout through the pager (stderr stays on the terminal, as in git). The
+ * pager starts at the first byte of output: a command that fails before printing leaves the terminal untouched. */
 export function startPager(cmd: string): void {
+  const write = process.stdout.write.bind(process.stdout);
+  process.stdout.write = ((chunk: unknown, ...rest: unknown[]) => {
+    if (!pager) pager = spawnPager(cmd);
+    return pager.stdin!.write(chunk as string, ...(rest as []));
+  }) as typeof process.stdout.write;
+  restoreWrite = () => { process.stdout.write = write; };
+}
+
+let restoreWrite: (() => void) | null = null;
+
+function spawnPager(cmd: string): ChildProcess {
   const env: NodeJS.ProcessEnv = { ...process.env, GIT_PAGER_IN_USE: 'true' };
   if (env.LESS === undefined) env.LESS = 'FRX';
   if (env.LV === undefined) env.LV = '-c';
   const child = spawn('sh', ['-c', cmd], { stdio: ['pipe', 'inherit', 'inherit'], env });
   child.on('error', () => {}); // a pager that cannot start: the output is lost as with git, the exit code stays
   child.stdin!.on('error', () => {}); // the reader quit early (q in less): it has all it wanted
-  pager = child;
-  process.stdout.write = ((chunk: unknown, ...rest: unknown[]) => child.stdin!.write(chunk as string, ...(rest as []))) as typeof process.stdout.write;
+  return child;
 }
 
 /** Closes the pager's input and waits until the person leaves it. */
 export function endPager(): Promise<void> {
   const child = pager;
+  restoreWrite?.();
+  restoreWrite = null;
   if (!child) return Promise.resolve();
   pager = null;
   return new Promise((resolve) => {

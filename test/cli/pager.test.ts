@@ -53,6 +53,11 @@ describe('pager', () => {
     expect(onTerminal(repo, ['log', 'auth-refactor'], { GIT_PAGER: 'cat' })).toMatch(/^[0-9a-f]{12}/m);
     const piped = await repo.cli(['log', 'auth-refactor'], { env: { GIT_PAGER: mark('GP') } });
     expect(String(piped.stdout)).toMatch(/^[0-9a-f]{12} {2}s1/);
+    // a command that fails before printing starts no pager: the terminal is left as it was
+    const cmd = [BIN, 'show', 'no-such-topic'].join(' ');
+    const failed = spawnSync('script', ['-qec', cmd, '/dev/null'], { cwd: repo.dir, env: { ...repo.env, GIT_PAGER: 'echo PAGER-STARTED; cat' }, encoding: 'utf8' });
+    expect(failed.stdout).toMatch(/no handoff/);
+    expect(failed.stdout).not.toContain('PAGER-STARTED');
     // list is not paged (short, like git branch with pager.branch off)
     expect(onTerminal(repo, ['list'], { GIT_PAGER: mark('GP') })).not.toContain('GP:');
   });

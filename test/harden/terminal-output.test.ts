@@ -6,10 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { BIN, makeRepo, type TestRepo } from '../helpers/repo';
 import { makeWorld, ok } from '../sync/world';
 
-/** Runs the CLI under `script` (a real pty), returns what the terminal received. */
+/** Runs the CLI under `script` (a real pty), returns what the terminal received. The pager is `cat`: less draws
+ * its own terminal codes, and what this checks is the bytes git-handoff prints from data. */
 function onTerminal(repo: TestRepo, args: string[], env: Record<string, string> = {}): string {
   const cmd = [BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-  const r = spawnSync('script', ['-qec', cmd, '/dev/null'], { cwd: repo.dir, env: { ...repo.env, ...env }, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync('script', ['-qec', cmd, '/dev/null'], { cwd: repo.dir, env: { ...repo.env, GIT_PAGER: 'cat', ...env }, encoding: 'utf8', timeout: 60_000 });
   return r.stdout;
 }
 
