@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// End-to-end tests with the real clients (Claude Code offline, Gemini CLI's hook runner): slow, large
+// End-to-end tests with the real clients (Claude Code, Codex, Gemini CLI, Copilot CLI, OpenCode, Qwen Code offline): slow, large
 // downloads cached under ~/.cache, so they run apart from `npm test` as `npm run test:clients`.
 export default defineConfig({
   test: {

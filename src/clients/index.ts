@@ -33,6 +33,8 @@ export function detectClient(p: Record<string, unknown>, named: GuardClient | nu
   // Copilot CLI runs the Claude Code wiring too: its payloads there are Copilot's (its session, its argument names)
   if ((named === null || named === 'claude-code') && isCopilotClaudePayload(p)) return copilotClaude;
   if (named) return ADAPTERS[named];
+  // Qwen Code gives its hooks its session id (a Gemini CLI fork: its payloads could pass for Gemini's)
+  if (typeof p.session_id === 'string' && process.env.QWEN_CODE_SESSION_ID === p.session_id) return qwen;
   const name = str(p.hook_event_name) ?? '';
   // Copilot CLI's native payloads name no event and are camelCase throughout
   if (p.hook_event_name === undefined && typeof p.sessionId === 'string') return copilot;

@@ -1,5 +1,6 @@
 // The real clients these tests drive, installed once into the user cache (outside the repository): the
-// Claude Code native CLI (~360 MB) and @google/gemini-cli-core. Pinned versions, npm's ordinary client.
+// Claude Code native CLI (~360 MB), Gemini CLI, Codex, Copilot CLI (~190 MB), OpenCode (~115 MB), Qwen Code (~145 MB).
+// Pinned versions, npm's ordinary client.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';

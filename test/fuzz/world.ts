@@ -29,6 +29,8 @@ export const SHELL_CLIENTS: Array<{ client: GuardClient; make: (repo: TestRepo, 
   { client: 'gemini-cli', make: (repo, command) => withCommand(payload(repo, 'gemini-cli/before-tool-shell.json'), command) },
   { client: 'codex', make: (repo, command) => withCommand(payload(repo, 'codex/pre-tool-use-bash.json'), command) },
   { client: 'cursor', make: (repo, command) => ({ ...payload(repo, 'cursor/before-shell-execution.json'), command }) },
+  // Copilot CLI's native hooks (told apart by sessionId; Qwen Code and the OpenCode plugin are told apart only by --client)
+  { client: 'copilot', make: (repo, command) => ({ ...payload(repo, 'copilot/real-pre-tool-use-bash.json', { sessionId: ME }, null), toolArgs: { command, description: 'run' } }) },
 ];
 
 function withCommand(p: Record<string, unknown>, command: string) {
@@ -86,7 +88,7 @@ export function verdict(stdout: string): 'deny' | 'allow' {
   const text = stdout.trim();
   if (!text) return 'allow';
   const a = JSON.parse(text);
-  const denied = a.hookSpecificOutput?.permissionDecision === 'deny' || a.decision === 'deny' || a.decision === 'block' || a.permission === 'deny';
+  const denied = a.hookSpecificOutput?.permissionDecision === 'deny' || a.decision === 'deny' || a.decision === 'block' || a.permission === 'deny' || a.permissionDecision === 'deny' || typeof a.deny === 'string';
   return denied ? 'deny' : 'allow';
 }
 

@@ -2,10 +2,10 @@
 // real clients (fixtures/hook-payloads/{copilot,qwen-code,opencode}/real-*.json): each refusal in the one shape
 // that client obeys, Copilot's own argument names read through Claude Code's wiring, and that wiring standing aside
 // when the native Copilot hooks are there.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { json, makeRepo, refOf, type TestRepo } from '../helpers/repo';
+import { json, makeRepo, refOf, ROOT, type TestRepo } from '../helpers/repo';
 import { ME, OTHER, payload, writeHandoff } from './helpers';
 
 const REF = 'refs/handoffs/main/auth-refactor';
@@ -85,5 +85,76 @@ describe('Qwen Code', () => {
     const start = await ask(repo, 'qwen-code', payload(repo, 'qwen-code/real-session-start.json'));
     expect(start.hookSpecificOutput.additionalContext).toContain(`you are session ${ME}`);
     expect(json(await repo.cli(['sessions', '--json'])).find((s: any) => s.session === ME)?.client).toBe('qwen-code');
+  });
+});
+
+describe('OpenCode', () => {
+  it("the plugin's payloads: OpenCode's tools and camelCase arguments, refusals as {deny} (the plugin throws them), the boot view as {context}", async () => {
+    const repo = await withForeign();
+    expect(await ask(repo, 'opencode', payload(repo, 'opencode/real-pre-tool-use-bash.json'))).toBeNull();
+    const del = await ask(repo, 'opencode', payload(repo, 'opencode/real-pre-tool-use-bash.json', { tool_input: { command: `git update-ref -d ${REF}`, description: 'd' } }));
+    expect(Object.keys(del)).toEqual(['deny']);
+    const forged = await ask(repo, 'opencode', payload(repo, 'opencode/real-pre-tool-use-write.json', { tool_input: { filePath: path.join(repo.dir, '.git/refs/handoffs/main/forged'), content: 'x\n' } }));
+    expect(forged.deny).toContain('ref store');
+    const edit = await ask(repo, 'opencode', payload(repo, 'opencode/real-pre-tool-use-edit.json', { tool_input: { filePath: path.join(repo.dir, foreignFile), oldString: 'Auth', newString: 'Mine' } }));
+    expect(edit.deny).toContain(OTHER.slice(0, 8));
+    const patchText = `*** Begin Patch\n*** Update File: ${foreignFile}\n@@\n-# Auth refactor\n+# Mine\n*** End Patch`;
+    const patch = await ask(repo, 'opencode', payload(repo, 'opencode/real-pre-tool-use-apply-patch.json', { tool_input: { patchText } }));
+    expect(patch.deny).toContain(OTHER.slice(0, 8));
+    expect(await ask(repo, 'opencode', payload(repo, 'opencode/real-pre-tool-use-apply-patch.json'))).toBeNull();
+    const start = await ask(repo, 'opencode', payload(repo, 'opencode/real-session-start.json'));
+    expect(start.context).toContain(`you are session ${ME}`);
+    expect(json(await repo.cli(['sessions', '--json'])).find((s: any) => s.session === ME)?.client).toBe('opencode');
+  });
+
+  it('install --agent opencode --plugin puts the plugin in the user folder and uninstall takes it away; the per-repository one is a file of its own', async () => {
+    const repo = makeRepo({ commit: true });
+    const userFile = path.join(repo.home, '.config', 'opencode', 'plugin', 'git-handoff.js');
+    expect((await repo.cli(['install', '--agent', 'opencode', '--plugin'])).exitCode).toBe(0);
+    expect(readFileSync(userFile, 'utf8')).toContain('const GUARD = "git-handoff-guard --client=opencode"');
+    expect(existsSync(path.join(repo.dir, '.opencode'))).toBe(false);
+    expect((await repo.cli(['uninstall', '--agent', 'opencode', '--plugin'])).exitCode).toBe(0);
+    expect(existsSync(userFile)).toBe(false);
+    // a plugin of that name that is not git-handoff's is left alone
+    mkdirSync(path.join(repo.dir, '.opencode', 'plugin'), { recursive: true });
+    writeFileSync(path.join(repo.dir, '.opencode', 'plugin', 'git-handoff.js'), 'export const Mine = async () => ({})\n');
+    const r = await repo.cli(['install', '--agent', 'opencode']);
+    expect(String(r.stdout)).toContain('left alone');
+    expect(readFileSync(path.join(repo.dir, '.opencode', 'plugin', 'git-handoff.js'), 'utf8')).toBe('export const Mine = async () => ({})\n');
+  });
+});
+
+describe('trust gates and names', () => {
+  it("doctor: Copilot's untrusted folder is broken with the fix; trusted (a parent listed) it is ok", async () => {
+    const repo = makeRepo({ commit: true });
+    expect((await repo.cli(['install', '--agent', 'copilot'])).exitCode).toBe(0);
+    const env = { PATH: `${path.join(ROOT, 'bin')}:${process.env.PATH}` };
+    const before = await repo.cli(['doctor', '--json'], { env });
+    expect(json(before).items.find((i: any) => i.component === 'agent copilot trust')).toMatchObject({ status: 'broken', detail: expect.stringContaining('trustedFolders') });
+    expect(before.exitCode).not.toBe(0);
+    mkdirSync(path.join(repo.home, '.copilot'), { recursive: true });
+    writeFileSync(path.join(repo.home, '.copilot', 'config.json'), JSON.stringify({ trustedFolders: [path.dirname(repo.dir)] }));
+    const after = json(await repo.cli(['doctor', '--json'], { env })).items;
+    expect(after.find((i: any) => i.component === 'agent copilot trust')).toMatchObject({ status: 'ok' });
+    expect(after.find((i: any) => i.component === 'agent copilot')).toMatchObject({ status: 'ok', detail: expect.stringContaining('probe') });
+  });
+
+  it('one vocabulary: --agent, --to and GIT_HANDOFF_CLIENT take a client by its name or an alias', async () => {
+    const repo = makeRepo({ commit: true });
+    expect((await repo.cli(['install', '--agent', 'qwen-code,github-copilot'])).exitCode).toBe(0);
+    expect(existsSync(path.join(repo.dir, '.qwen', 'settings.json'))).toBe(true);
+    expect(existsSync(path.join(repo.dir, '.github', 'hooks', 'git-handoff.json'))).toBe(true);
+    expect((await repo.cli(['install', '--agent', 'vim'])).exitCode).toBe(2);
+    const w = await repo.cli(['write', 'for-claude', '-m', 'n', '--to', 'claude', '--to', 'client:qwen'], { env: { GIT_HANDOFF_SESSION: ME, GIT_HANDOFF_CLIENT: 'copilot-cli' } });
+    expect(w.exitCode).toBe(0);
+    const trailers = repo.git(['log', '-1', '--format=%(trailers)', 'refs/handoffs/main/for-claude']).stdout;
+    expect(trailers).toContain('Handoff-To: client:claude-code');
+    expect(trailers).toContain('Handoff-To: client:qwen-code');
+    expect(trailers).toContain('Handoff-Client: copilot');
+    // the session variables each client's shell has
+    for (const [v, client] of [['COPILOT_AGENT_SESSION_ID', 'copilot'], ['QWEN_CODE_SESSION_ID', 'qwen-code'], ['OPENCODE_SESSION_ID', 'opencode']]) {
+      expect((await repo.cli(['write', `from-${client}`, '-m', 'n'], { env: { [v]: `${client}-1234` } })).exitCode).toBe(0);
+      expect(json(await repo.cli(['show', `from-${client}`, '--json']))).toMatchObject({ client, session: `${client}-1234` });
+    }
   });
 });
