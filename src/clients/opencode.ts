@@ -20,6 +20,7 @@ export const wiring: Wiring = {
   client: 'opencode',
   format: 'plugin',
   settings: OPENCODE_PLUGIN_FILE,
+  // tool.execute.before for bash, write, edit, multiedit, apply_patch and patch only
   events: { 'tool.execute.before': undefined, 'tool.execute.after': undefined, 'shell.env': undefined, 'session.created': undefined, 'session.idle': undefined },
   // milliseconds the plugin waits for the guard (past it, the call goes on: the guard's own watchdog is 15 s)
   timeout: 30_000,
@@ -27,6 +28,9 @@ export const wiring: Wiring = {
   notes: 'AGENTS.md',
   skills: null,
 };
+
+/** OpenCode's tools that run a command or write a file: the plugin asks the guard about these only. */
+const CHECKED_TOOLS = ['bash', 'write', 'edit', 'multiedit', 'apply_patch', 'patch'];
 
 /** The user's plugin folder: $XDG_CONFIG_HOME/opencode/plugin (~/.config/opencode/plugin). */
 export const userPluginFile = (env: NodeJS.ProcessEnv = process.env) =>
@@ -89,6 +93,8 @@ import { spawn } from "node:child_process"
 
 const GUARD = ${JSON.stringify(command)}
 const TIMEOUT_MS = ${wiring.timeout}
+// the tools that run commands or write files (as Claude Code's matcher): reads, searches and todos cost no guard process
+const CHECKED = new Set(${JSON.stringify(CHECKED_TOOLS)})
 
 /** One payload to the guard; its answer ({deny}, {args, context}, {context}, {followUp}) or null. */
 function ask(payload, cwd) {
@@ -141,6 +147,7 @@ export const GitHandoff = async ({ directory, client }) => {
       if (v && !output.system.some((s) => s.includes(v))) output.system.push(v)
     },
     "tool.execute.before": async (input, output) => {
+      if (!CHECKED.has(input.tool)) return
       const a = await ask({ hook_event_name: "PreToolUse", session_id: input.sessionID, cwd: directory, tool_name: input.tool, tool_input: output.args, tool_use_id: input.callID }, directory)
       if (!a) return
       if (typeof a.deny === "string") throw new Error(a.deny)
