@@ -25,6 +25,7 @@ import { templateCommand } from './commands/template';
 import { writeCommand } from './commands/write';
 import type { GlobalArgs } from './context';
 import { guardTerminalStreams, reportError } from './output';
+import { withSelectingFlags } from './retry-hint';
 import { endPager, PAGED_COMMANDS, pagerCommand, pagerSwitches, startPager } from './pager';
 import { noticeLosses } from './record-notice';
 
@@ -163,7 +164,7 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
     // parseAsync: some handlers wait on a library (simple-git in install/uninstall).
     await parser.parseAsync();
   } catch (e) {
-    process.exitCode = reportError(e, json);
+    process.exitCode = reportError(withSelectingFlags(e, argv), json);
   }
   await endPager();
 }

@@ -36,7 +36,7 @@ export function ownedError(tip: Tip, session: string, ref: string, topic: string
   return new HandoffError(
     'owned',
     'owned-by-another-session',
-    `${ref} is owned by session ${short(tip.session, [session])} (last version ${ago}); you are session ${short(session, [tip.session])}.\nWays on:\n${ways.join('\n')}`,
+    `${ref} is owned by session ${short(tip.session, [session])} (last version ${ago}); you are session ${session}.\nWays on:\n${ways.join('\n')}`,
     { ref, owner: tip.session, ownerShort: short(tip.session, [session]), lastVersion: when, session, tip: tip.oid },
   );
 }

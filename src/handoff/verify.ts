@@ -13,6 +13,8 @@ export interface Verify {
   dirty: boolean;
   /** Handoff-Ref paths and commits not there now (only when the version has references) */
   missingRefs?: string[];
+  /** behind: a remote-tracking branch that has the commit it describes (the clone is merely not pulled) */
+  pullFrom?: string;
 }
 
 /** Paths of uncommitted changes (staged, unstaged, untracked) in a worktree (default: this one). */
@@ -61,7 +63,7 @@ export function existingPaths(repo: Repo, branch: string, paths: string[], workt
 const countOf = (repo: Repo, args: string[]) => Number(repo.git(['rev-list', '--count', ...args], { allowFail: true }).stdout.trim()) || 0;
 
 /** Where the branch stands now against the commit the handoff describes (`head`, null for an unborn branch). */
-function headState(repo: Repo, branch: string, head: string | null, tip?: string | null): Pick<Verify, 'head' | 'commitsSince'> {
+function headState(repo: Repo, branch: string, head: string | null, tip?: string | null): Pick<Verify, 'head' | 'commitsSince' | 'pullFrom'> {
   const current = tip !== undefined ? tip : readRef(repo, `refs/heads/${branch}`);
   if (!current) return { head: head ? 'unknown' : 'same', commitsSince: 0 };
   if (!head) return { head: 'ahead', commitsSince: countOf(repo, [current]) };
@@ -72,7 +74,11 @@ function headState(repo: Repo, branch: string, head: string | null, tip?: string
   if (r.status !== 0) return { head: 'unknown', commitsSince: 0 };
   const [onlyHandoff, onlyNow] = r.stdout.trim().split(/\s+/).map(Number);
   if (onlyHandoff === 0) return { head: 'ahead', commitsSince: onlyNow };
-  if (onlyNow === 0) return { head: 'behind', commitsSince: 0 };
+  if (onlyNow === 0) {
+    // behind: merely not pulled when a remote-tracking branch has the commit (else it was reset away)
+    const from = repo.git(['for-each-ref', '--count=1', '--format=%(refname:short)', '--contains', head, 'refs/remotes/'], { allowFail: true }).stdout.trim();
+    return { head: 'behind', commitsSince: 0, ...(from ? { pullFrom: from } : {}) };
+  }
   return { head: 'rewritten', commitsSince: onlyNow };
 }
 
@@ -104,7 +110,7 @@ export function describeVerify(v: Verify): string {
   const head =
     v.head === 'same' ? 'branch unchanged since written'
     : v.head === 'ahead' ? `branch ${v.commitsSince} commit${v.commitsSince === 1 ? '' : 's'} ahead of what it describes`
-    : v.head === 'behind' ? 'branch is behind what it describes (reset?)'
+    : v.head === 'behind' ? (v.pullFrom ? `branch is behind what it describes: not pulled? (${v.pullFrom} has it: git pull)` : 'branch is behind what it describes (reset?)')
     : v.head === 'rewritten' ? `branch rewritten since written (${v.commitsSince} commit${v.commitsSince === 1 ? '' : 's'} on another line)`
     : 'branch state unknown (no such branch here, or the commit it describes was never fetched)';
   const parts = [head];

@@ -101,7 +101,7 @@ export function judgeFile(ctx: GuardContext, given: FileOp, me: string): FileVer
     const whose = SESSION_RE.test(owner) ? `session ${short(owner, [me])} (its line 1 is the marker ${markerLine(owner)})` : 'another session (its line 1 is a marker whose id is not a valid session id)';
     return {
       deny:
-        `${op.shown} belongs to ${whose}; you are session ${SESSION_RE.test(owner) ? short(me, [owner]) : me}. ` +
+        `${op.shown} belongs to ${whose}; you are session ${me}. ` +
         `Another session's handoff is not yours to ${op.kind === 'delete' ? 'delete' : 'change'}.\n` +
         `Ways on:\n` +
         `  1. write your own note under a new topic: a new file handoff-<branch>-<your-topic>.md whose line 1 is ${ours}\n` +

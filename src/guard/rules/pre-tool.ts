@@ -184,7 +184,7 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
       const { foreignRewriteProblem, rewrites } = await import('./rewrite');
       const loc = ctx.locate(inv.cwd ?? cmd.cwd ?? ctx.event.cwd);
       if (loc && !inv.gitDir && rewrites(inv)) {
-        const problem = foreignRewriteProblem(await ctx.repo(loc), inv, ctx.session);
+        const problem = foreignRewriteProblem(await ctx.repo(loc), inv, ctx.session, command);
         if (problem) return { deny: problem };
       }
     }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { own } from '../event';
 import { neutral } from '../../terminal-text';
 import type { GitInvocation, SimpleCommand, WriteTarget } from '../shell';
+import { asWritten } from './as-written';
 
 // Handoff refs, archive and leases; the read receipts (notes); replace refs, which change what every reader of a
 // handoff commit sees (a replace ref of any name may stand in for a handoff commit, so every one is protected).
@@ -79,7 +80,7 @@ const SAFE_WAYS =
 export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole: string): string | null {
   const args = inv.args;
   const named = args.filter(mentionsHandoffRef);
-  const show = `git ${inv.sub} ${args.join(' ')}`.trim();
+  const show = asWritten(whole, inv, cmd.cwd ?? '/');
   switch (inv.sub) {
     case 'update-ref':
     case 'symbolic-ref': {

@@ -4,6 +4,7 @@ import type { Repo } from '../../git/repo';
 import { foreignCommits } from '../../handoff/ownership';
 import { short } from '../../handoff/session';
 import type { GitInvocation } from '../shell';
+import { asWritten } from './as-written';
 
 const REBASE_CONTROL = new Set(['--continue', '--abort', '--skip', '--quit', '--edit-todo', '--show-current-patch']);
 const REBASE_VALUED = new Set(['--onto', '-s', '--strategy', '-X', '--strategy-option', '-x', '--exec', '--empty', '-C', '--whitespace']);
@@ -62,7 +63,7 @@ export function rewrittenCommits(repo: Repo, inv: GitInvocation): string[] {
 }
 
 /** The refusal for a rewrite of commits that carry another session's id, or null (own or a person's commits). */
-export function foreignRewriteProblem(repo: Repo, inv: GitInvocation, session: string): string | null {
+export function foreignRewriteProblem(repo: Repo, inv: GitInvocation, session: string, line?: string): string | null {
   const oids = rewrittenCommits(repo, inv);
   if (oids.length === 0) return null;
   // the same answer the reference-transaction hook gives after git moved the files: asked here, before
@@ -73,11 +74,11 @@ export function foreignRewriteProblem(repo: Repo, inv: GitInvocation, session: s
   const first = foreign[0];
   const owner = owners.get(first)!;
   const others = [...new Set(found.map((f) => f.session))];
-  const cmd = `git ${inv.sub} ${inv.args.join(' ')}`.trim();
+  const cmd = asWritten(line, inv);
   return (
     `\`${cmd}\` would rewrite commit ${first.slice(0, 12)} of session ${short(owner, [session, ...others])}` +
     (foreign.length > 1 ? ` (and ${foreign.length - 1} more commit(s) of ${others.map((s) => short(s, [session, ...others])).join(', ')})` : '') +
-    `; you are session ${short(session, others)}. Rewriting another session's commits takes its work out of the history it builds on.\n` +
+    `; you are session ${session}. Rewriting another session's commits takes its work out of the history it builds on.\n` +
     `Ways on:\n` +
     `  1. make a new commit on top instead (git commit …, or git revert ${first.slice(0, 12)} to undo it on the record);\n` +
     `  2. do your work in a separate worktree: git worktree add ../<dir> -b <new-branch>;\n` +

@@ -11,6 +11,7 @@ import { short } from '../../handoff/session';
 import type { GuardContext } from '../context';
 import { shellWord } from '../event';
 import { globMatch, isGlob } from '../glob';
+import { asWritten } from './as-written';
 import type { GitInvocation, SimpleCommand } from '../shell';
 
 /** Which uncommitted paths a command can take or destroy. */
@@ -274,7 +275,7 @@ export async function sharedCheckoutProblem(ctx: GuardContext, inv: GitInvocatio
   const mine = (me ? acts.get(me)?.paths ?? [] : []).filter(hit).sort();
   // a `git add` that names none of one's own files is answered with the add of all of them
   const ownDirty = (me ? acts.get(me)?.paths ?? [] : []).filter((p) => dirty.has(p)).sort();
-  const shown = `git ${inv.sub} ${inv.args.join(' ')}`.trim();
+  const shown = asWritten(ctx.event.action.type === 'shell' ? ctx.event.action.command : null, inv, sweep.dir);
   const whose = victims
     .map(({ a, paths }) => {
       const holder = lease?.session === a.session ? `${lease.client ?? 'unknown client'}, holds this worktree's lease` : 'works in this worktree';
@@ -299,7 +300,7 @@ export async function sharedCheckoutProblem(ctx: GuardContext, inv: GitInvocatio
     : (safe.command ? `Run exactly this instead (it touches only the paths you wrote):\n  ${safe.command}\n` : `${safe.note}\n`) +
       `Or work beside it in your own worktree: ${own}\n`;
   return (
-    `\`${shown}\` would ${effect} — ${whose}. You are session ${me ? short(me, victims.map((v) => v.a.session)) : '(none)'}.\n` +
+    `\`${shown}\` would ${effect} — ${whose}. You are session ${me ?? '(none)'}.\n` +
     way +
     `This is allowed again once that session releases the worktree (git handoff release, run by it) or its lease expires (handoff.leaseTTL).`
   );
