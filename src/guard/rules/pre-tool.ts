@@ -165,7 +165,7 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
       if (v.kind === 'inject') inject = true;
       continue;
     }
-    const refProblem = refCommandProblem(inv, cmd, whole);
+    const refProblem = refCommandProblem(inv, cmd, whole, command);
     if (refProblem) return { deny: refProblem };
     // git clean -f, git stash -u/--all: untracked files go, handoff files among them
     const untracked = await untrackedProblem(ctx, inv, cmd);

@@ -77,10 +77,10 @@ const SAFE_WAYS =
   '  git handoff sync | push | fetch  instead of pushing or fetching refs/handoffs by hand';
 
 /** Why a git command writes handoff refs behind git-handoff's back, or null. */
-export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole: string): string | null {
+export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole: string, written: string = whole): string | null {
   const args = inv.args;
   const named = args.filter(mentionsHandoffRef);
-  const show = asWritten(whole, inv, cmd.cwd ?? '/');
+  const show = asWritten(written, inv, cmd.cwd ?? '/');
   switch (inv.sub) {
     case 'update-ref':
     case 'symbolic-ref': {
