@@ -142,7 +142,10 @@ export function writeConfigCache(loc: Location, key: string, config: Config, env
 const KEY_TEXT = /^[0-9a-f]{64}$/;
 
 /** HMAC-SHA256 of a cache under this user's key (<cache dir>/git-handoff/cache-key, 0600, made on first use). */
-function macOf(key: string, entries: unknown, env: NodeJS.ProcessEnv): string {
+const macOf = (key: string, entries: unknown, env: NodeJS.ProcessEnv): string => userMac(JSON.stringify([key, entries]), env);
+
+/** HMAC-SHA256 of `text` under this user's key: what only this user's git-handoff could have made (throws with no key). */
+export function userMac(text: string, env: NodeJS.ProcessEnv = process.env): string {
   const dir = path.join(env.XDG_CACHE_HOME || path.join(env.HOME || homedir(), '.cache'), 'git-handoff');
   const file = path.join(dir, 'cache-key');
   let secret: Buffer;
@@ -168,7 +171,7 @@ function macOf(key: string, entries: unknown, env: NodeJS.ProcessEnv): string {
     secret = readFileSync(file);
     if (!KEY_TEXT.test(secret.toString('latin1'))) throw new Error(`${file} is not a whole cache key`);
   }
-  return bytesToHex(hmac(sha256, secret, utf8ToBytes(JSON.stringify([key, entries]))));
+  return bytesToHex(hmac(sha256, secret, utf8ToBytes(text)));
 }
 
 /** Replaces a JSON file under the repository's handoff state directory (no symlink followed, no foreign file written). */

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { HandoffError } from '../errors';
 import { readObjects, parseCommit } from '../git/objects';
 import type { Repo } from '../git/repo';
-import type { HandoffState } from './document';
+import { userMac } from '../guard/locate';
+import { serializeState, type HandoffState } from './document';
 
 export const SECRET_TRAILER = {
   scanned: 'Handoff-Scanned',
@@ -33,6 +34,25 @@ export function loadScanner(): Engine {
 
 /** What the scan record trailer says: the scanner and the preset version it ran. */
 export const scanRecord = () => `secretlint-preset-recommend@${loadScanner().PRESET_VERSION}`;
+
+/**
+ * The scan record's proof that this user's git-handoff scanned exactly this body and state: an HMAC under the user's
+ * key (src/guard/locate.ts). A record copied from another version, or made elsewhere, does not verify, and that
+ * version is scanned again before it leaves the machine. Null when no key can be kept (then nothing is trusted).
+ */
+export function scanProof(body: string, stateText: string): string | null {
+  try {
+    return userMac(JSON.stringify(['handoff-scanned', body, stateText]));
+  } catch {
+    return null;
+  }
+}
+
+/** Whether a version's scan record was made by this user's git-handoff for exactly this body and state. */
+export function trustedScan(record: string | null, body: string, stateText: string): boolean {
+  const proof = record ? / proof=([0-9a-f]{64})$/.exec(record)?.[1] : undefined;
+  return proof !== undefined && proof === scanProof(body, stateText);
+}
 
 export interface Finding {
   /** the preset's rule, short name (aws, github, privatekey, …) */
@@ -149,7 +169,11 @@ export async function prepareWrite(body: string, state: HandoffState, policy: Sc
   ]);
   const allowed = all.filter((f) => allow.includes(f.rule));
   const found = all.filter((f) => !allow.includes(f.rule));
-  const trailers = [`${SECRET_TRAILER.scanned}: ${scanRecord()}`, ...[...new Set(allowed.map((f) => f.rule))].map((r) => `${SECRET_TRAILER.allowed}: ${r}`)];
+  const record = (b: string, st: HandoffState) => {
+    const proof = scanProof(b, serializeState(st));
+    return `${SECRET_TRAILER.scanned}: ${scanRecord()}${proof ? ` proof=${proof}` : ''}`;
+  };
+  const trailers = [...[...new Set(allowed.map((f) => f.rule))].map((r) => `${SECRET_TRAILER.allowed}: ${r}`)];
   if (found.length && !policy.redact) {
     throw secretFoundError(found, `the handoff ${topic}`, [
       'take the secret out and write again; if it was real, rotate it (it was in your session and may be in other logs)',
@@ -157,13 +181,13 @@ export async function prepareWrite(body: string, state: HandoffState, policy: Sc
       `if it is no secret (an example, a test value): --allow-secret <rule>, recorded in a ${SECRET_TRAILER.allowed} trailer and the audit log`,
     ]);
   }
-  if (!found.length) return { body, state, reason, trailers, redacted: 0, allowed };
+  if (!found.length) return { body, state, reason, trailers: [record(body, state), ...trailers], redacted: 0, allowed };
   const redactedBody = redactText(body, found.filter((f) => f.file === 'handoff.md'));
   const stateFindings = found.filter((f) => f.file === 'state.json');
   const redactedState = stateFindings.length ? (JSON.parse(redactText(stateText, stateFindings)) as HandoffState) : state;
   trailers.push(`${SECRET_TRAILER.redacted}: ${found.length} (${[...new Set(found.map((f) => f.rule))].join(', ')})`);
   const redactedReason = reason === undefined ? undefined : redactText(reason, found.filter((f) => f.file === 'reason'));
-  return { body: redactedBody, state: redactedState, reason: redactedReason, trailers, redacted: found.length, allowed };
+  return { body: redactedBody, state: redactedState, reason: redactedReason, trailers: [record(redactedBody, redactedState), ...trailers], redacted: found.length, allowed };
 }
 
 /** The scan record (its value) and the allowed rules a commit message carries (its last paragraph, keys case-insensitive). */
@@ -201,11 +225,15 @@ export async function scanVersions(repo: Repo, versions: Array<{ ref: string; oi
     if (!c || c.type !== 'commit') continue;
     const message = parseCommit(c.content).message;
     const t = secretTrailersOf(message);
-    if (o.skipScanned && t.scanned) continue;
+    // a scan record counts only when this user's git-handoff made it for exactly this body and state (the message,
+    // which the record does not cover, is scanned whatever it says)
+    const trusted = o.skipScanned && trustedScan(t.scanned, text(objs[3 * i + 1]), text(objs[3 * i + 2]));
     const allowed = t.allowed.map(shortRule);
     const found = await scanTexts([
-      { file: 'handoff.md', text: text(objs[3 * i + 1]) },
-      { file: 'state.json', text: text(objs[3 * i + 2]) },
+      ...(trusted ? [] : [
+        { file: 'handoff.md', text: text(objs[3 * i + 1]) },
+        { file: 'state.json', text: text(objs[3 * i + 2]) },
+      ]),
       { file: 'message', text: message },
     ]);
     const unallowed = found.filter((f) => !allowed.includes(f.rule));

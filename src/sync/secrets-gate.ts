@@ -14,7 +14,7 @@ import type { ReceiveUpdate } from '../handoff/ref-updates';
 const isHandoff = (ref: string) => ref.startsWith(HANDOFF_PREFIX) || ref.startsWith(ARCHIVE_PREFIX);
 
 /** The versions `revs` reach and `exclude` does not, each with the ref (or tip) it came through and whether it
- *  carries a scan record: one `git log --source`, whatever the number of refs. */
+ *  carries a scan record (trusted only once scanVersions checks its proof): one `git log --source`, whatever the number of refs. */
 function versionsOf(repo: Repo, revs: string[], exclude: string[]): Array<{ ref: string; oid: string; scanned: boolean }> {
   if (!revs.length) return [];
   const format = `--format=%H%x1f%S%x1f%(trailers:key=${SECRET_TRAILER.scanned},valueonly,separator=%x2C)%x1e`;
@@ -26,14 +26,11 @@ function versionsOf(repo: Repo, revs: string[], exclude: string[]): Array<{ ref:
     .map(([oid, ref, scanned]) => ({ oid, ref, scanned: scanned.trim() !== '' }));
 }
 
-/** The versions to scan before sending: those without a scan record (the record was checked when it was written). */
-const unscanned = (vs: Array<{ ref: string; oid: string; scanned: boolean }>) => vs.filter((v) => !v.scanned);
-
 /** Refuses a push (exit 6, nothing sent) while a version it would send, with no scan record, has an unallowed finding. */
 export async function assertPushClean(repo: Repo, remote: string): Promise<void> {
   // every local handoff and archive version the remote has not seen (a diverged one too: it is sent once resolved)
   const versions = versionsOf(repo, ['--glob=refs/handoffs/*', '--glob=refs/handoff-archive/*'], [`--glob=refs/remotes/${remote}/*`]);
-  const found = await scanVersions(repo, unscanned(versions), { skipScanned: false });
+  const found = await scanVersions(repo, versions, { skipScanned: true });
   if (!found.length) return;
   const topics = [...new Set(found.map((f) => parseRef(f.ref)).filter((p) => p?.kind === 'handoff').map((p) => p!.topic))];
   throw new HandoffError(
@@ -58,7 +55,7 @@ export async function pushLineFindings(repo: Repo, remote: string, lines: Array<
   const known = readObjects(repo, remoteOids).flatMap((o, i) => (o ? [remoteOids[i]] : []));
   const refOf = new Map(tips.map((t) => [t.oid!, t.ref]));
   const versions = versionsOf(repo, [...refOf.keys()], [...known, `--remotes=${remote}`]).map((v) => ({ ...v, ref: refOf.get(v.ref) ?? v.ref }));
-  return scanVersions(repo, unscanned(versions), { skipScanned: false });
+  return scanVersions(repo, versions, { skipScanned: true });
 }
 
 /** The server's scan of a push: every incoming version of a handoff ref, scan records not trusted. */

@@ -114,7 +114,7 @@ describe('--redact and --allow-secret', () => {
     const ref = 'refs/handoffs/main/redacted-notes';
     expect(repo.git(['show', `${ref}:handoff.md`]).stdout).toBe('token [REDACTED:github]\nand [REDACTED:slack]\n');
     const msg = repo.git(['log', '-1', '--format=%B', ref]).stdout;
-    expect(msg).toMatch(/^Handoff-Scanned: secretlint-preset-recommend@\d+\.\d+\.\d+$/m);
+    expect(msg).toMatch(/^Handoff-Scanned: secretlint-preset-recommend@\d+\.\d+\.\d+ proof=[0-9a-f]{64}$/m);
     expect(msg).toMatch(/^Handoff-Redacted: 2 \(github, slack\)$/m);
     expect(allObjects(repo)).not.toContain(gh);
     expect(allObjects(repo)).not.toContain(slack);

@@ -67,7 +67,8 @@ describe('write and ownership', () => {
     const state = JSON.parse(repo.git(['cat-file', 'blob', `${REF}:state.json`]).stdout);
     expect(state).toEqual({ branch: 'main', head, worktree: repo.dir, dirty: [], files: ['src/auth.ts'] });
     const msg = repo.git(['log', '-1', '--format=%B', REF]).stdout;
-    expect(msg).toBe(
+    // the scan record's proof is an HMAC under this user's key (issue 24): the same shape, another value each run
+    expect(msg.replace(/ proof=[0-9a-f]{64}\n/, '\n')).toBe(
       `handoff(auth-refactor): ## Goal\n\nClaude-Session-Id: ${A}\nHandoff-Branch: main\nHandoff-Topic: auth-refactor\nHandoff-Head: ${head}\nHandoff-Client: cli\nHandoff-Scanned: secretlint-preset-recommend@12.0.0\n\n`,
     );
     expect(repo.git(['log', '-1', '--format=%P', REF]).stdout.trim()).toBe('');

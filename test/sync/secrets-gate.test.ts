@@ -124,10 +124,36 @@ describe('the server scans what it receives', () => {
     const { a, bare } = await makeWorld('file', { server: true });
     const token = 'glpat-' + 'Wq2e7'.repeat(5);
     plumbingVersion(a, 'forged-notes', `leak ${token}\n`, 'sess-a', 'Handoff-Scanned: secretlint-preset-recommend@12.0.0\n');
+    // the client no longer trusts a record it did not make (it refuses before sending); the server refuses it too
     const pushed = await a.cli(['push']);
     expect(pushed.exitCode).toBe(6);
-    expect(String(pushed.stderr)).toMatch(/refused \(secret found\) refs\/handoffs\/main\/forged-notes/);
+    expect(String(pushed.stderr)).toMatch(/refs\/handoffs\/main\/forged-notes/);
     expect(handoffRefs(bare)).toBe('');
+    const raw = a.git(['push', '--no-verify', 'origin', 'refs/handoffs/main/forged-notes'], { allowFail: true });
+    expect(raw.stderr).toMatch(/refused \(secret found\) refs\/handoffs\/main\/forged-notes/);
+    expect(handoffRefs(bare)).toBe('');
+  });
+});
+
+describe('a scan record counts only where this clone made it for that version (issue 24, 12)', () => {
+  it('a Handoff-Scanned trailer copied from another version does not let push skip the scan', async () => {
+    const { a, bare } = await makeWorld('file');
+    await ok(a, ['write', 'clean-notes', '-m', 'nothing secret here', '--session', 'sess-a']);
+    const record = a.git(['log', '-1', '--format=%B', 'refs/handoffs/main/clean-notes']).stdout.split('\n').find((l) => l.startsWith('Handoff-Scanned: '))!;
+    expect(record).toMatch(/ proof=[0-9a-f]{64}$/);
+    const token = 'glpat-' + 'Wq2e7'.repeat(5);
+    // the whole record, proof and all, on a version whose body it never covered; and one with its proof cut
+    for (const [topic, copied] of [['copied-notes', record], ['cut-notes', record.replace(/ proof=.*$/, '')]]) {
+      plumbingVersion(a, topic, `leak ${token}\n`, 'sess-a', `${copied}\n`);
+      const pushed = await a.cli(['push']);
+      expect(pushed.exitCode, topic).toBe(6);
+      expect(String(pushed.stderr)).toMatch(new RegExp(`refs/handoffs/main/${topic}`));
+      expect(String(pushed.stderr)).not.toContain(token);
+      expect(handoffRefs(bare)).toBe('');
+      a.git(['update-ref', '-d', `refs/handoffs/main/${topic}`]);
+    }
+    // the version the record was made for still goes without a second scan of its body
+    expect((await a.cli(['push'])).exitCode).toBe(0);
   });
 });
 
