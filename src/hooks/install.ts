@@ -1,6 +1,6 @@
 // Installs the git hook stubs into the hooks directory, chaining what was there before: the previous hook
 // is renamed to <hook>.handoff-chained (bytes and mode untouched) and renamed back by uninstall.
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../errors';
 import type { Repo } from '../git/repo';
@@ -138,6 +138,21 @@ export function stubStatus(hooksDir: string, name: string): DoctorItem {
   const launcher = recordedLauncher(hook);
   if (!launcher || !existsSync(launcher)) {
     return { component, status: 'broken', detail: `the stub's git-handoff (${launcher ?? 'none recorded'}) is gone, so the hook does nothing: run \`git handoff install --hooks\` again` };
+  }
+  // another copy of the product (an older install, another checkout) would keep enforcing its own rules
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return p;
+    }
+  };
+  const mine = defaultLauncher();
+  if (real(launcher) !== real(mine)) {
+    return { component, status: 'broken', detail: `the stub runs another copy of git-handoff (${launcher}) than this one (${mine}): run \`git handoff install --hooks\` with this one` };
+  }
+  if (readFileSync(hook, 'utf8') !== stubText(launcher)) {
+    return { component, status: 'broken', detail: `the stub was written by another build of git-handoff: run \`git handoff install --hooks\` to bring it up to date` };
   }
   if (exists(chained)) {
     const runnable = statSync(chained, { throwIfNoEntry: false });

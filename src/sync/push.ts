@@ -6,6 +6,7 @@ import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef } from '../handoff/names';
 import { NOTES_REF, trackingNotesRef } from '../handoff/receipts';
 import { ancestryOf } from '../handoff/sync-state';
 import { moveRefs } from '../handoff/tx';
+import { migrateArchives } from '../handoff/tx/migrate';
 import { fetchHandoffs, readSides, type FetchResult, type Sides } from './fetch';
 import { markRefusedSkips } from './refused';
 import { trackingArchivePrefix, trackingPrefix, transportError } from './remote';
@@ -98,7 +99,10 @@ export interface PushOptions {
  * when the plan sends something, then push exactly that plan. A finding throws `secret-found` before anything leaves.
  */
 export async function planScanPush(repo: Repo, remote: string, o: Omit<PushOptions, 'plan'> = {}): Promise<PushResult> {
-  const plan = planPush(repo, readSides(repo, remote));
+  let sides = readSides(repo, remote);
+  // archives made by a format-1 build (094717a and before) get the entry this format pushes (src/handoff/tx/migrate.ts)
+  if (migrateArchives(repo, sides.local, sides.localArchive, sides.remote).length) sides = readSides(repo, remote);
+  const plan = planPush(repo, sides);
   // loaded only when something would be sent: the scanner is the heaviest module of the product
   if (plan.updates.length) await (await import('./secrets-gate')).assertPushClean(repo, remote);
   return pushHandoffs(repo, remote, { ...o, plan });
