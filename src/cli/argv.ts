@@ -28,7 +28,6 @@ const SYNONYMS: Record<string, string> = {
   add: 'write',
   save: 'write',
   update: 'write',
-  edit: 'write',
   status: 'list',
   pull: 'fetch',
   version: '--version',

@@ -8,19 +8,29 @@ import type { Repo } from '../git/repo';
 /** Whether a person is at a terminal who can use an editor. */
 export const interactive = () => !!process.stdin.isTTY && !!process.stdout.isTTY;
 
-/** Opens `initial` in the editor (file HANDOFF_EDITMSG in the git directory) and returns what was saved. */
-export function editText(repo: Repo, initial: string): string {
+/** A terminal, or an editor named on purpose (a script can set GIT_EDITOR, as with git commit). */
+export function canEdit(repo: Repo): boolean {
+  if (interactive()) return true;
+  if (process.env.GIT_EDITOR || process.env.VISUAL || process.env.EDITOR) return true;
+  return repo.git(['config', '--get', 'core.editor'], { allowFail: true }).stdout.trim() !== '';
+}
+
+/**
+ * Opens `initial` in the editor (file HANDOFF_EDITMSG in the git directory) and returns what was saved. When the
+ * editor fails, the file is kept and the message says how to write it (`keep`: the command to finish with).
+ */
+export function editText(repo: Repo, initial: string, keep?: string): string {
   const editor = repo.out(['var', 'GIT_EDITOR']).trim();
   const file = path.join(repo.gitDir, 'HANDOFF_EDITMSG');
   writeFileSync(file, initial);
-  try {
-    // Like git, the editor value is a shell command: it may carry its own arguments.
-    const r = spawnSync('sh', ['-c', `${editor} "$@"`, editor, file], { stdio: 'inherit' });
-    if (r.error || r.status !== 0) {
-      throw new HandoffError('usage', 'editor-failed', `the editor (${editor}) ${r.error ? `could not start: ${r.error.message}` : `exited with ${r.status}`}; nothing was written`);
-    }
-    return readFileSync(file, 'utf8');
-  } finally {
-    rmSync(file, { force: true });
+  // Like git, the editor value is a shell command: it may carry its own arguments.
+  const r = spawnSync('sh', ['-c', `${editor} "$@"`, editor, file], { stdio: 'inherit' });
+  if (r.error || r.status !== 0) {
+    const kept = keep ? `; what the editor saved is kept in ${file} (to write it: ${keep} ${file})` : '';
+    if (!keep) rmSync(file, { force: true });
+    throw new HandoffError('usage', 'editor-failed', `the editor (${editor}) ${r.error ? `could not start: ${r.error.message}` : `exited with ${r.status}`}, so nothing was written${kept}`);
   }
+  const text = readFileSync(file, 'utf8');
+  rmSync(file, { force: true });
+  return text;
 }

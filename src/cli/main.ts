@@ -11,6 +11,8 @@ import { commandOf, helpAlias, helpOf, precheck, suggest } from './argv';
 import { archiveCommand, restoreCommand } from './commands/archive';
 import { bootCommand } from './commands/boot';
 import { completionCommand, repositoryCompletions } from './commands/completion';
+import { diffCommand } from './commands/diff';
+import { editCommand } from './commands/edit';
 import { importCommand } from './commands/import';
 import { doctorCommand, installCommand, uninstallCommand } from './commands/install';
 import { listCommand } from './commands/list';
@@ -31,9 +33,11 @@ import { noticeLosses } from './record-notice';
 
 export const commands: CommandModule<GlobalArgs, any>[] = [
   writeCommand,
+  editCommand,
   showCommand,
   listCommand,
   logCommand,
+  diffCommand,
   archiveCommand,
   restoreCommand,
   bootCommand,

@@ -6,11 +6,13 @@ import { locateHandoff, logHandoff, resolveBranch } from '../../handoff/store';
 import { describeReadBy, readByOf, readReceipts } from '../../handoff/receipts';
 import type { GlobalArgs } from '../context';
 import { printJson, relativeTime, terminalSafe } from '../output';
+import { bodyPatch, paintPatch } from './diff';
 import { describeSignature } from './show';
 
 interface Args extends GlobalArgs {
   topic: string;
   branch?: string;
+  patch?: boolean;
 }
 
 export const logCommand: CommandModule<GlobalArgs, Args> = {
@@ -20,14 +22,16 @@ export const logCommand: CommandModule<GlobalArgs, Args> = {
     y
       .positional('topic', { type: 'string', demandOption: true, describe: 'the handoff: two or more words joined by "-", e.g. auth-refactor' })
       .option('branch', { type: 'string', describe: 'the branch (default: the checked-out one)' })
+      .option('p', { alias: 'patch', type: 'boolean', describe: "each version's change to the body, as a diff (as git log -p)" })
       .example('$0 log auth-refactor', 'who wrote each version, and every takeover with its reason')
+      .example('$0 log -p auth-refactor', 'and what each version changed')
       .example('$0 log auth-refactor --json', '') as unknown as Argv<Args>,
   handler: (a) => {
     const repo = openRepo();
     const branch = resolveBranch(repo, a.branch);
     const { ref, archived } = locateHandoff(repo, branch, a.topic);
     const receipts = readReceipts(repo);
-    const entries = logHandoff(repo, ref).map((e) => ({ ...e, readBy: readByOf(receipts, e.oid) }));
+    const entries = logHandoff(repo, ref).map((e) => ({ ...e, readBy: readByOf(receipts, e.oid), ...(a.patch ? { patch: bodyPatch(repo, null, e.oid) } : {}) }));
     if (a.json) return printJson(entries);
     if (archived && !a.quiet) process.stdout.write(`archived as ${ref.split('/').slice(2).join('/')}; \`git handoff restore ${a.topic}\` brings it back\n`);
     const ids = entries.flatMap((e) => [e.session, e.takeoverFrom]);
@@ -37,6 +41,7 @@ export const logCommand: CommandModule<GlobalArgs, Args> = {
       if (e.signature.state !== 'none') line += `\n              signature: ${describeSignature(e.signature)}`;
       if (e.readBy.length) line += `\n              ${describeReadBy(e.readBy, short)}`;
       if (e.parents.length > 1) line += `\n              merge of ${e.parents.map((p) => p.slice(0, 12)).join(' + ')}`;
+      if (e.patch?.trim()) line += `\n\n${paintPatch(e.patch.replace(/\n$/, ''))}\n`;
       return line;
     });
     process.stdout.write(terminalSafe(lines.join('\n')) + '\n');

@@ -53,8 +53,18 @@ function templateBody(repo: Repo, a: Args): { body: Buffer; warnings: string[] }
         `  git handoff template > notes.md   # edit it\n  git handoff write ${a.topic} -F notes.md`,
     );
   }
-  const body = stripTemplate(editText(repo, templateText()));
-  if (!body.trim()) throw new HandoffError('usage', 'body-empty', 'the template was left empty; nothing was written');
+  const body = stripTemplate(editText(repo, templateText(), `git handoff write ${a.topic} --template -F`));
+  if (!body.trim()) {
+    throw new HandoffError(
+      'usage',
+      'body-empty',
+      `the template came back with no section filled, so nothing was written. Fill at least Goal and Next action ` +
+        `(lines under a heading; the hint lines are dropped), or write it another way:
+  git handoff write ${a.topic} -m "Goal: …" -m "Next action: …"
+` +
+        `  git handoff template > notes.md   # edit it, then: git handoff write ${a.topic} --template -F notes.md`,
+    );
+  }
   return { body: Buffer.from(body, 'utf8'), warnings: [] };
 }
 

@@ -1,0 +1,59 @@
+// `git handoff diff <topic> [<from> [<to>]]`: what changed in a handoff's body between two versions (also the
+// patches of `log -p`), as a unified diff of handoff.md from git itself.
+import type { Argv, CommandModule } from 'yargs';
+import type { Repo } from '../../git/repo';
+import { openRepo } from '../../git/repo';
+import { readHandoff, resolveBranch } from '../../handoff/store';
+import type { GlobalArgs } from '../context';
+import { colors, printJson, terminalSafe } from '../output';
+
+const BODY = 'handoff.md';
+
+/** The unified diff of the body from `from` to `to`; from null: against the version's first parent (all of it for the first). */
+export function bodyPatch(repo: Repo, from: string | null, to: string): string {
+  const args = from === null ? ['show', '--no-ext-diff', '--no-color', '--format=', '--diff-merges=first-parent', to] : ['diff', '--no-ext-diff', '--no-color', from, to];
+  return repo.out([...args, '--', BODY]);
+}
+
+/** A patch in this CLI's colours (git's own would carry resets the terminal guard strips). */
+export function paintPatch(patch: string): string {
+  const c = colors();
+  return patch
+    .split('\n')
+    .map((l) => (/^(diff |index |--- |\+\+\+ |new file|deleted file)/.test(l) ? c.bold(l) : l.startsWith('@@') ? c.cyan(l) : l.startsWith('+') ? c.green(l) : l.startsWith('-') ? c.red(l) : l))
+    .join('\n');
+}
+
+interface Args extends GlobalArgs {
+  topic: string;
+  from?: string;
+  to?: string;
+  branch?: string;
+}
+
+export const diffCommand: CommandModule<GlobalArgs, Args> = {
+  command: 'diff <topic> [from] [to]',
+  describe: "what changed in a handoff's body between two versions (default: its newest version against the one before)",
+  builder: (y: Argv<GlobalArgs>) =>
+    y
+      .positional('topic', { type: 'string', demandOption: true, describe: 'the handoff: two or more words joined by "-", e.g. auth-refactor' })
+      .positional('from', { type: 'string', describe: 'the older version: an oid from `git handoff log`, or ~N back from the newest' })
+      .positional('to', { type: 'string', describe: 'the newer version (default: the newest)' })
+      .option('branch', { type: 'string', describe: 'the branch (default: the checked-out one)' })
+      .example('$0 diff auth-refactor', 'what the newest version changed')
+      .example('$0 diff auth-refactor ~3', 'everything since three versions back')
+      .example('$0 diff auth-refactor 1a2b3c4d 5e6f7a8b', 'between two versions from `git handoff log`') as unknown as Argv<Args>,
+  handler: (a) => {
+    const repo = openRepo();
+    const branch = resolveBranch(repo, a.branch);
+    const to = readHandoff(repo, branch, a.topic, a.to).oid;
+    const from = a.from === undefined ? null : readHandoff(repo, branch, a.topic, a.from).oid;
+    const patch = bodyPatch(repo, from, to);
+    if (a.json) return printJson({ topic: a.topic, branch, from, to, patch });
+    if (!patch.trim()) {
+      if (!a.quiet) process.stdout.write(`no change to the body between ${from ? from.slice(0, 12) : 'the version before'} and ${to.slice(0, 12)}\n`);
+      return;
+    }
+    process.stdout.write(terminalSafe(paintPatch(patch)) + (patch.endsWith('\n') ? '' : '\n'));
+  },
+};

@@ -1,0 +1,67 @@
+// `git handoff edit <topic>`: the newest version's body in your git editor; what you save is a new version (as write).
+import type { Argv, CommandModule } from 'yargs';
+import { HandoffError } from '../../errors';
+import { openRepo } from '../../git/repo';
+import { assertTopic } from '../../handoff/names';
+import { writeScanned } from '../../handoff/secrets-write';
+import { readHandoff, resolveBranch } from '../../handoff/store';
+import { shownRef, takeoverArg, type GlobalArgs } from '../context';
+import { canEdit, editText } from '../editor';
+import { identityOptions, writerOf } from '../identity';
+import { printJson } from '../output';
+
+interface Args extends GlobalArgs {
+  topic: string;
+  branch?: string;
+  session?: string;
+  person?: boolean;
+  takeOver?: boolean;
+  reason?: string;
+  redact?: boolean;
+}
+
+export const editCommand: CommandModule<GlobalArgs, Args> = {
+  command: 'edit <topic>',
+  describe: "edit a handoff's newest body in your git editor; saved, it is a new version (compare-and-swap, as write)",
+  builder: (y: Argv<GlobalArgs>) =>
+    identityOptions(y, false)
+      .positional('topic', { type: 'string', demandOption: true, describe: 'the handoff: two or more words joined by "-", e.g. auth-refactor' })
+      .option('branch', { type: 'string', describe: 'the branch (default: the checked-out one)' })
+      .option('session', { type: 'string', describe: 'this session id (default: from the environment)' })
+      .option('take-over', { type: 'boolean', describe: "take over another session's handoff (needs --reason)" })
+      .option('reason', { type: 'string', describe: 'why you take it over (kept in the history)' })
+      .option('redact', { type: 'boolean', describe: 'write it with each secret found replaced by [REDACTED:<rule>] (default: a secret refuses the write)' })
+      .example('$0 edit auth-refactor', 'GIT_EDITOR, core.editor, VISUAL or EDITOR opens the body; save and quit to write it')
+      .example('$0 edit auth-refactor --person', 'as the person in git config') as unknown as Argv<Args>,
+  handler: async (a) => {
+    const repo = openRepo();
+    const session = writerOf(repo, a);
+    assertTopic(a.topic);
+    const branch = resolveBranch(repo, a.branch);
+    const takeover = takeoverArg(a, 'edit');
+    const v = readHandoff(repo, branch, a.topic);
+    if (v.ref.startsWith('refs/handoff-archive/')) {
+      throw new HandoffError('usage', 'edit-archived', `${a.topic} on ${branch} is archived; bring it back first: git handoff restore ${a.topic}`);
+    }
+    if (!canEdit(repo)) {
+      throw new HandoffError(
+        'usage',
+        'edit-needs-editor',
+        `edit opens your editor, and there is no terminal here and no editor set (GIT_EDITOR, core.editor, VISUAL, EDITOR). Edit a copy instead:\n` +
+          `  git handoff show ${a.topic} --raw > notes.md   # edit it\n  git handoff write ${a.topic} -F notes.md`,
+      );
+    }
+    const body = editText(repo, v.body, `git handoff write ${a.topic} -F`);
+    if (body === v.body) {
+      if (!a.quiet) process.stdout.write(`no change: ${a.topic} stays at ${v.oid.slice(0, 7)}\n`);
+      return;
+    }
+    if (!body.trim()) {
+      throw new HandoffError('usage', 'body-empty', `the body was left empty, so nothing was written (${a.topic} stays at ${v.oid.slice(0, 7)}); to finish with it: git handoff archive ${a.topic}`);
+    }
+    const r = await writeScanned(repo, { topic: a.topic, body: Buffer.from(body, 'utf8'), branch: a.branch, session, takeover }, { redact: a.redact });
+    if (a.json) return printJson(r);
+    for (const w of r.warnings) process.stderr.write(`warning: ${w}\n`);
+    if (!a.quiet) process.stdout.write(`${shownRef(r.ref)} ${r.oid.slice(0, 7)}${r.takeover ? ' (taken over)' : ''}\n`);
+  },
+};
