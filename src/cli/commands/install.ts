@@ -6,6 +6,7 @@ import { openRepo, type Repo } from '../../git/repo';
 import { installUserOpencode, uninstallUserOpencode } from '../../clients/own-files';
 import { doctorAgents, guardCommand, installAgents, uninstallAgents } from '../../guard/install';
 import { doctorPlugins, installPlugin, uninstallPlugin } from '../../guard/plugin';
+import { excludeWiring, unexcludeWiring } from '../../guard/private';
 import { doctorHooks, installHooks, uninstallHooks } from '../../hooks/install';
 import { doctorSecrets } from '../../handoff/redact';
 import { doctorSync, installRemote, installServer, uninstallRemote, uninstallServer } from '../../sync/install';
@@ -21,6 +22,7 @@ interface Args extends GlobalArgs {
   launcher?: string;
   plugin?: boolean;
   extension?: boolean;
+  private?: boolean;
 }
 
 function agentsOf(list: string[] | undefined): InstallOptions['agents'] {
@@ -53,7 +55,7 @@ function commitAdvice(msgs: string[]): string {
   const files = [...new Set(msgs.map((m) => m.split(':')[0]).filter((f) => /^\.|\.md$/.test(f)))];
   return (
     `commit ${files.join(', ')} to wire everyone who clones this repository (each of them then needs git-handoff on PATH), ` +
-    'or keep them to yourself with .git/info/exclude; either way handoffs do not count them as uncommitted work while they are as install wrote them'
+    'or keep them to yourself (install --agent … --private puts them in .git/info/exclude); either way handoffs do not count them as uncommitted work while they are as install wrote them'
   );
 }
 
@@ -65,6 +67,7 @@ const options = (y: Argv<GlobalArgs>) =>
     .option('server', { type: 'boolean', describe: 'in a bare repository: hold pushes to the ownership invariant' })
     .option('plugin', { type: 'boolean', describe: 'with --agent claude (or gemini, opencode): install the git-handoff plugin (extension) for your user, instead of wiring this repository' })
     .option('extension', { type: 'boolean', describe: 'with --agent gemini: the same as --plugin' })
+    .option('private', { type: 'boolean', describe: "with --agent: keep the wiring out of the repository's history and git status (lines in .git/info/exclude, this clone only)" })
     .option('launcher', { type: 'string', describe: 'agent hooks run this git-handoff executable (quoted, forward slashes; `git handoff` through git) instead of `git-handoff` on PATH' });
 
 /** The repository here, if any: a plugin is installed for the user, from anywhere. */
@@ -94,13 +97,14 @@ async function run(a: Args, mode: 'install' | 'uninstall'): Promise<void> {
   const repo = openRepo();
   if (mode === 'install') {
     if (a.server) msgs.push(...(await installServer(repo)));
+    if (a.private && !agents) throw new HandoffError('usage', 'private-needs-agent', '--private keeps agent wiring out of history: name the clients, e.g. install --agent claude --private');
     // the agent wiring brings the git hooks: their reference-transaction check refuses raw ref moves whichever client
     // runs, trusted or not (--no-hooks: without them)
     if (a.hooks || (a.hooks !== false && !repo.bare && (!explicit || agents))) msgs.push(...installHooks(repo));
     else if (agents && a.hooks === false) msgs.push(NO_HOOKS);
     if (agents) {
       const wired = installAgents(repo, { agents, command: a.launcher });
-      msgs.push(...wired, commitAdvice(wired));
+      msgs.push(...wired, ...(a.private ? excludeWiring(repo, agents) : [commitAdvice(wired)]));
     }
     if (a.remote !== undefined) msgs.push(...(await installRemote(repo, a.remote)));
   } else {
@@ -108,6 +112,7 @@ async function run(a: Args, mode: 'install' | 'uninstall'): Promise<void> {
     if (a.server || (all && repo.bare)) msgs.push(...(await uninstallServer(repo)));
     if (a.hooks || all) msgs.push(...uninstallHooks(repo));
     if (agents || all) msgs.push(...uninstallAgents(repo, { agents: agents ?? [...AGENTS] }));
+    if ((agents || all) && !repo.bare) msgs.push(...unexcludeWiring(repo));
     if (a.remote !== undefined || all) msgs.push(...(await uninstallRemote(repo, a.remote || undefined)));
   }
   report(a, msgs);
@@ -124,6 +129,7 @@ export const installCommand: CommandModule<GlobalArgs, Args> = {
   builder: (y: Argv<GlobalArgs>) =>
     options(y)
       .example('$0 install --hooks --agent all', 'git hooks, and the guard in Claude Code, Gemini CLI and Codex settings')
+      .example('$0 install --agent claude --private', 'wire this clone only: the files stay out of git status and history')
       .example('$0 install --agent claude --plugin', 'the git-handoff plugin for Claude Code (every repository; no PATH needed)')
       .example('$0 install --agent gemini --extension', 'the git-handoff extension for Gemini CLI')
       .example('$0 install --remote origin', 'plain `git fetch` also brings handoffs into refs/remotes/origin/handoffs')

@@ -1,0 +1,74 @@
+// `install --agent … --private`: the wiring install wrote kept out of the repository's history and `git status`
+// by lines in <git-common-dir>/info/exclude (never .gitignore, which is shared); uninstall takes them out again.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Agent } from '../clients/names';
+import { WIRING } from '../clients/wirings';
+import type { Repo } from '../git/repo';
+import { installWrite, restoreOriginal } from '../handoff/install-record';
+
+const START = '# git-handoff install --private (git handoff uninstall removes these lines)';
+const END = '# end of git-handoff install --private';
+
+const excludeFile = (repo: Repo) => path.join(repo.commonDir, 'info', 'exclude');
+
+/** The paths install --agent writes for these clients, as exclude patterns anchored at the top. */
+function wiringPaths(agents: readonly Agent[]): string[] {
+  const out = new Set<string>();
+  for (const a of agents) {
+    const w = WIRING[a];
+    out.add(`/${w.settings}`);
+    out.add(`/${w.notes}`);
+    if (w.skills) out.add(`/${w.skills}/handoff/`);
+  }
+  return [...out];
+}
+
+/** The text without our block (and the newline install put before it, when it added one). */
+function withoutBlock(text: string): string {
+  const s = text.indexOf(START);
+  const e = text.indexOf(END);
+  if (s < 0 || e < s) return text;
+  let before = text.slice(0, s);
+  const after = text.slice(e + END.length).replace(/^\n/, '');
+  if (before.endsWith('\n\n')) before = before.slice(0, -1);
+  return before + after;
+}
+
+/** Adds (or updates) the exclude lines for what install wrote; says which, and which are tracked (exclude cannot hide those). */
+export function excludeWiring(repo: Repo, agents: readonly Agent[]): string[] {
+  const top = repo.worktree!;
+  const paths = wiringPaths(agents).filter((p) => existsSync(path.join(top, p)));
+  const tracked = new Set(repo.out(['ls-files', '--', ...paths.map((p) => `:(top)${p.slice(1)}`)]).split('\n').filter(Boolean).map((f) => `/${f}`));
+  const hidden = paths.filter((p) => ![...tracked].some((t) => t === p || t.startsWith(p)));
+  const file = excludeFile(repo);
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const rest = withoutBlock(text);
+  const lines = [...new Set([...(blockLines(text)), ...hidden])];
+  const msgs: string[] = [];
+  if (lines.length) {
+    mkdirSync(path.dirname(file), { recursive: true });
+    // the bytes before the first install are kept, so uninstall gives them back exactly
+    installWrite(repo.commonDir, file, `${rest}${rest && !rest.endsWith('\n') ? '\n' : ''}${rest ? '\n' : ''}${START}\n${lines.join('\n')}\n${END}\n`);
+    msgs.push(`.git/info/exclude: ${hidden.map((p) => p.slice(1)).join(', ')} kept out of git status and history (this clone only)`);
+  }
+  for (const t of tracked) msgs.push(`${t.slice(1)} is tracked: .git/info/exclude cannot hide it, so its change shows in git status (commit it, or restore it with git checkout -- ${t.slice(1)})`);
+  return msgs;
+}
+
+function blockLines(text: string): string[] {
+  const s = text.indexOf(START);
+  const e = text.indexOf(END);
+  return s < 0 || e < s ? [] : text.slice(s + START.length, e).split('\n').filter(Boolean);
+}
+
+/** Takes install --private's lines out of info/exclude, leaving the rest of the file as it was. */
+export function unexcludeWiring(repo: Repo): string[] {
+  const file = excludeFile(repo);
+  if (!existsSync(file)) return [];
+  const text = readFileSync(file, 'utf8');
+  const next = withoutBlock(text);
+  if (next === text) return [];
+  if (!restoreOriginal(repo.commonDir, file, (t) => !t.includes(START))) writeFileSync(file, next);
+  return ['.git/info/exclude: removed the lines install --private added'];
+}
