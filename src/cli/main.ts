@@ -30,6 +30,7 @@ import { guardTerminalStreams, reportError } from './output';
 import { withSelectingFlags } from './retry-hint';
 import { endPager, PAGED_COMMANDS, pagerCommand, pagerSwitches, startPager } from './pager';
 import { noticeLosses } from './record-notice';
+import { withTopicHint } from './topic-hints';
 
 export const commands: CommandModule<GlobalArgs, any>[] = [
   writeCommand,
@@ -82,18 +83,21 @@ export function buildParser(argv: string[], o: { noPager?: boolean } = {}) {
       const p = !o.noPager && !a.json && PAGED_COMMANDS.has(String(a._[0])) ? pagerCommand() : null;
       if (p) startPager(p);
     });
-  for (const c of commands) y = y.command(c);
+  for (const c of commands) y = y.command(withWholeExamples(c));
   return y
     .completion('__complete', false, (current: string, a: any, filter: any, done: (c: string[]) => void) => {
       const words = argv.slice(argv.indexOf('--get-yargs-completions') + 2);
-      filter((_err: unknown, defaults: string[] | undefined) => done([...(defaults ?? []), ...repositoryCompletions(current, a, words)]));
+      // yargs offers one-letter options as `--C`, `--q`, `--h`: they are `-C`, `-q`, `-h`; --version belongs to no command
+      filter((_err: unknown, defaults: string[] | undefined) =>
+        done([...(defaults ?? []).map((d) => (/^--[A-Za-z]$/.test(d) ? d.slice(1) : d)).filter((d) => !(d === '--version' && words.some((w) => !w.startsWith('-')))), ...repositoryCompletions(current, a, words)]),
+      );
     })
     .demandCommand(1, 'name a command; `git handoff -h` lists them')
     .strict()
     .help('h', 'show help')
     .alias('h', 'help')
     .version('version', 'print the version of git-handoff', packageVersion())
-    .wrap(Math.min(100, Number(process.env.COLUMNS) || process.stdout.columns || 100))
+    .wrap(helpWidth())
     .fail((msg, err) => {
       if (err) throw err;
       const cmd = commandOf(argv)?.name;
@@ -103,6 +107,29 @@ export function buildParser(argv: string[], o: { noPager?: boolean } = {}) {
 }
 
 const nameOf = (c: CommandModule<GlobalArgs, any>) => String(c.command).split(' ')[0];
+
+/** Help as wide as the terminal (COLUMNS, else the tty's width; 100 into a pipe), never narrower than 60. */
+const helpWidth = () => Math.max(60, Number(process.env.COLUMNS) || process.stdout.columns || 100);
+
+/**
+ * Examples whose command is never broken across lines, so each can be copied whole: yargs sets a described example
+ * in two columns and wraps the command column; here the description goes on its own `#` line above the command.
+ */
+function withWholeExamples(c: CommandModule<GlobalArgs, any>): CommandModule<GlobalArgs, any> {
+  if (typeof c.builder !== 'function') return c;
+  const builder = c.builder;
+  return {
+    ...c,
+    builder: (y: any) => {
+      const example = y.example.bind(y);
+      y.example = (cmd: string, desc?: string) => {
+        if (desc) example(`# ${desc}`, '');
+        return example(cmd, '');
+      };
+      return builder(y) as any;
+    },
+  };
+}
 
 /** The version in package.json, next to dist/ (or the source tree in tests). */
 function packageVersion(): string {
@@ -168,7 +195,7 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
     // parseAsync: some handlers wait on a library (simple-git in install/uninstall).
     await parser.parseAsync();
   } catch (e) {
-    process.exitCode = reportError(withSelectingFlags(e, argv), json);
+    process.exitCode = reportError(withTopicHint(withSelectingFlags(e, argv), switches.argv, commandOf(switches.argv)?.name), json);
   }
   await endPager();
 }

@@ -280,7 +280,8 @@ export function doctorAgents(repo: Repo): DoctorItem[] {
     const file = path.join(repo.worktree, w.settings);
     if (!existsSync(file)) {
       // a client nobody wired here is not something missing, only not in use
-      items.push({ component: `agent ${agent}`, status: 'info', detail: `not wired (${w.settings} not present); to use it: git handoff install --agent ${agent}` });
+      const byPlugin = pluginAnswers(w.client, repo.worktree);
+      items.push({ component: `agent ${agent}`, status: 'info', detail: `not wired (${w.settings} not present)${byPlugin ? `; not needed: the git-handoff ${agent === 'gemini' ? 'extension' : 'plugin'} answers here (below)` : `; to use it: git handoff install --agent ${agent}`}` });
       continue;
     }
     if (w.format !== 'settings') {

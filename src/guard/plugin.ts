@@ -171,6 +171,25 @@ function runsWhat(folder: string): string {
   return `runs ${path.join(folder, 'bin', 'git-handoff')} (git-handoff ${version})`;
 }
 
+/** This git-handoff's version (package.json beside dist/). */
+const ownVersion = (): string | null => readJsonOr(path.join(__dirname, '..', 'package.json'))?.version ?? null;
+
+/** Whether dotted version `a` is older than `b` (numeric parts; anything unreadable is not older). */
+function older(a: string | undefined, b: string | null): boolean {
+  if (!a || !b) return false;
+  const x = a.split(/[.+-]/).map(Number);
+  const y = b.split(/[.+-]/).map(Number);
+  for (let i = 0; i < 3; i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return !Number.isNaN(x[i]) && !Number.isNaN(y[i]) && (x[i] ?? 0) < (y[i] ?? 0);
+  return false;
+}
+
+/** "…; older than this git-handoff (0.2.0): run … again", when the copy a client loads is behind the CLI. */
+function staleNote(folder: string, agent: PluginAgent): string[] {
+  const copy = readJsonOr(path.join(folder, 'package.json'))?.version;
+  const mine = ownVersion();
+  return older(copy, mine) ? [`older than this git-handoff (${mine}): install again with git handoff install --agent ${agent} ${agent === 'gemini' ? '--extension' : '--plugin'}`] : [];
+}
+
 export function doctorPlugins(repo: Repo): DoctorItem[] {
   const cwd = repo.worktree ?? process.cwd();
   const items: DoctorItem[] = [];
@@ -199,5 +218,6 @@ function probed(component: string, cwd: string, agent: PluginAgent, folder: stri
   const command = folderGuard(folder, variable);
   if (!command) return { component, status: 'broken', detail: `${folder}/hooks/hooks.json has no guard hook: install it again` };
   const probe = probeCommand(cwd, agent, command);
-  return { component, status: probe.ok ? 'ok' : 'broken', detail: [`installed${from}, enabled, ${runsWhat(folder)}`, probe.detail, ...notes].join('; ') };
+  const stale = staleNote(folder, agent);
+  return { component, status: probe.ok ? 'ok' : 'broken', detail: [`installed${from}, enabled, ${runsWhat(folder)}`, ...stale, probe.detail, ...notes].join('; ') };
 }

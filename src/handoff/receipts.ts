@@ -106,11 +106,14 @@ export function recordReceiptsOptional(repo: Repo, wanted: ReceiptEntry[], at?: 
 /** readBy of SPEC 4: the receipts of a version (none: an empty list). */
 export const readByOf = (receipts: Map<string, Receipt[]>, oid: string): Receipt[] => receipts.get(oid) ?? [];
 
-/** "read by a1b2c3d4 (read), person:x@y (surfaced) (2)". */
+/** "read by a1b2c3d4, person:x@y · shown at session start to 5e6f7a8b": each reader once, by what they did. */
 export function describeReadBy(list: Receipt[], shortId: (id: string) => string = (id) => id): string {
-  if (list.length === 0) return 'read by no one yet';
-  const shown = list.slice(0, 5).map((r) => `${shortId(r.reader)}${r.how === 'read' ? '' : ` (${r.how})`}`);
-  return `read by ${shown.join(', ')}${list.length > 5 ? ', …' : ''} (${list.length})`;
+  const readers = [...new Set(list.map((r) => r.reader))];
+  const opened = readers.filter((id) => list.some((r) => r.reader === id && r.how === 'read'));
+  const shown = readers.filter((id) => !opened.includes(id));
+  const names = (ids: string[]) => `${ids.slice(0, 5).map((id) => shortId(id)).join(', ')}${ids.length > 5 ? ` and ${ids.length - 5} more` : ''}`;
+  const read = opened.length ? `read by ${names(opened)}` : 'read by no one yet';
+  return shown.length ? `${read} · shown at session start to ${names(shown)}` : read;
 }
 
 /** A notes commit: `base`'s tree with each changed note replaced (at its own path) or added (flat). */

@@ -42,7 +42,7 @@ export function resolveSession(flag: string | undefined, env: NodeJS.ProcessEnv 
 }
 
 export const NO_SESSION_HELP =
-  'no session id: pass --session <id>, or set GIT_HANDOFF_SESSION=<id> ' +
+  'no session id: pass --session <id>, or set GIT_HANDOFF_SESSION=<id>, or (a person at a terminal) --person to act as the person in git config ' +
   '(Claude Code exports CLAUDE_CODE_SESSION_ID, Gemini CLI GEMINI_SESSION_ID, Codex CODEX_THREAD_ID, Copilot CLI COPILOT_AGENT_SESSION_ID, ' +
   'Qwen Code QWEN_CODE_SESSION_ID, OpenCode OPENCODE_SESSION_ID through the git-handoff plugin)';
 

@@ -35,6 +35,10 @@ describe('shell completion', () => {
     expect(topics).toEqual(expect.arrayContaining(['auth-refactor', 'login-redirect-loop']));
     expect(await complete(repo, ['git', 'handoff', 'show', 'lo'])).toEqual(['login-redirect-loop']);
     expect(await complete(repo, ['git', 'handoff', 'list', '--branch', 'feat'])).toEqual(['feature/login']);
+    // options: the long ones, never yargs's `--C`, `--q`, `--h` for -C, -q, -h, nor --version after a command
+    const opts = await complete(repo, ['git', 'handoff', 'list', '--']);
+    expect(opts).toEqual(expect.arrayContaining(['--all', '--unread', '--for-me', '--json']));
+    for (const bad of ['--C', '--q', '--h', '--version']) expect(opts).not.toContain(bad);
     const zsh = await repo.cli(['completion', 'zsh']);
     expect(zsh.stdout).toMatch(/_git-handoff\(\)/);
   });

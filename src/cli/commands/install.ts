@@ -38,9 +38,11 @@ function agentsOf(list: string[] | undefined): InstallOptions['agents'] {
   return [...out];
 }
 
+// Every Cursor event the guard answers, each running the same command: the whole file, ready to paste.
+const CURSOR_EVENTS = ['beforeShellExecution', 'preToolUse', 'afterShellExecution', 'afterFileEdit', 'postToolUse', 'sessionStart', 'stop'];
 const CURSOR_BY_HAND = [
-  'Cursor is wired by hand (install does not write .cursor/hooks.json): add, in .cursor/hooks.json,',
-  '  {"version": 1, "hooks": {"beforeShellExecution": [{"command": "git-handoff guard --client=cursor"}], "preToolUse": [...the same], "afterShellExecution": [...], "afterFileEdit": [...], "postToolUse": [...], "sessionStart": [...], "stop": [...]}}',
+  'Cursor is wired by hand (install does not write .cursor/hooks.json): put this in .cursor/hooks.json (or add its hooks to yours):',
+  JSON.stringify({ version: 1, hooks: Object.fromEntries(CURSOR_EVENTS.map((e) => [e, [{ command: 'git-handoff guard --client=cursor' }]])) }, null, 2),
   'docs/clients.md lists what the guard does for each Cursor event.',
 ].join('\n');
 

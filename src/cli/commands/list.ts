@@ -1,6 +1,7 @@
 // `git handoff list`: one row per handoff, from one for-each-ref.
 import type { Argv, CommandModule } from 'yargs';
-import { openRepo } from '../../git/repo';
+import { quote } from 'shell-quote';
+import { openRepo, type Repo } from '../../git/repo';
 import { HandoffError } from '../../errors';
 import { assertAddressee, assertSlug, filterRows, type Reader } from '../../handoff/address';
 import { NO_SESSION_HELP, short } from '../../handoff/session';
@@ -24,6 +25,24 @@ interface Args extends GlobalArgs {
   role?: string;
 }
 
+/**
+ * A branch renamed by `git branch -m` leaves its handoffs under the old name (handoff refs are not branches): the
+ * old name from the reflog, when handoffs are still there, with the commands that read them and carry one over.
+ */
+function renamedFrom(repo: Repo, branch: string): string | null {
+  const log = repo.git(['reflog', 'show', '--format=%gs', `refs/heads/${branch}`, '--'], { allowFail: true }).stdout;
+  const m = /^Branch: renamed refs\/heads\/(.+) to refs\/heads\/.+$/m.exec(log);
+  if (!m) return null;
+  const old = m[1];
+  const topics = listHandoffs(repo, { branch: old }).map((r) => r.topic);
+  if (!topics.length) return null;
+  const b = quote([old]);
+  return (
+    `${branch} was renamed from ${old}, and its ${topics.length} handoff${topics.length === 1 ? ' stays' : 's stay'} there (${topics.join(', ')}): git handoff list --branch ${b}\n` +
+    `to carry one over, on the record: git handoff show ${topics[0]} --branch ${b} --raw | git handoff write ${topics[0]} -F - && git handoff archive ${topics[0]} --branch ${b}\n`
+  );
+}
+
 export function printRows(rows: HandoffRow[], archived = false): void {
   const c = colors();
   const ids = rows.map((r) => r.session);
@@ -34,7 +53,7 @@ export function printRows(rows: HandoffRow[], archived = false): void {
     relativeTime(r.updatedAt),
     archived ? r.ref.split('/').slice(2).join('/') : colorSync(r.sync),
   ]);
-  process.stdout.write(table(body, ['BRANCH', 'TOPIC', 'OWNER', 'UPDATED', archived ? 'ARCHIVED AS' : 'SYNC']) + '\n');
+  process.stdout.write(table(body, ['BRANCH', 'TOPIC', 'SESSION', 'UPDATED', archived ? 'ARCHIVED AS' : 'SYNC']) + '\n');
 }
 
 export const listCommand: CommandModule<GlobalArgs, Args> = {
@@ -61,7 +80,7 @@ export const listCommand: CommandModule<GlobalArgs, Args> = {
     const branch = all ? undefined : (a.branch ?? repo.branch!);
     const mine = a.mine ? writerOf(repo, a).id : undefined;
     const reader = a.forMe || a.unread ? readerFor(repo, a) : null;
-    if ((a.forMe || a.unread) && !reader) throw new HandoffError('noSession', 'no-session', `--${a.forMe ? 'for-me' : 'unread'} needs to know who you are: ${NO_SESSION_HELP}, or pass --person`);
+    if ((a.forMe || a.unread) && !reader) throw new HandoffError('noSession', 'no-session', `--${a.forMe ? 'for-me' : 'unread'} needs to know who you are: ${NO_SESSION_HELP}`);
     // handoffs a remote has that this clone has not fetched into refs/handoffs/ yet (tracking copies only)
     const far = a.archived ? [] : remoteOnlyHandoffs(repo, { all, branch }).filter((r) => !mine || r.session === mine);
     const rows = filterRows(repo, [...listHandoffs(repo, { all, branch, mine, archived: a.archived }), ...far], {
@@ -76,10 +95,16 @@ export const listCommand: CommandModule<GlobalArgs, Args> = {
       const where = branch ? ` on branch ${branch}` : '';
       // --mine with none of one's own: say so, and how many the others have
       const others = mine ? listHandoffs(repo, { all, branch, archived: a.archived }).length : 0;
+      // filters that left nothing: say which, and how many there are without them
+      const filters = [a.unread && 'unread by you', a.forMe && !a.unread && 'addressed to you', a.to !== undefined && `for ${a.to}`, a.tag !== undefined && `tagged ${a.tag}`].filter(Boolean);
+      const total = filters.length && !mine ? listHandoffs(repo, { all, branch, archived: a.archived }).length : 0;
+      const renamed = !all && branch && !a.archived && !mine && !filters.length ? renamedFrom(repo, branch) : null;
       process.stdout.write(
         mine
           ? `no ${a.archived ? 'archived ' : ''}handoffs of session ${short(mine)}${where}${others ? ` (${others} of other sessions: git handoff list${a.archived ? ' --archived' : ''})` : ''}\n`
-          : `no ${a.archived ? 'archived ' : ''}handoffs${where}${a.archived ? '' : ' (archived ones: git handoff list --archived)'}\n`,
+          : filters.length
+            ? `no ${a.archived ? 'archived ' : ''}handoffs ${filters.join(', ')}${where}${total ? ` (${total} without that filter: git handoff list${a.archived ? ' --archived' : ''}${all ? ' --all' : ''})` : ''}\n`
+            : `no ${a.archived ? 'archived ' : ''}handoffs${where}${a.archived ? '' : ' (archived ones: git handoff list --archived)'}\n${renamed ?? ''}`,
       );
       return;
     }

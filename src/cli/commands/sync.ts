@@ -4,8 +4,8 @@ import type { Argv, CommandModule } from 'yargs';
 import { EXIT, HandoffError } from '../../errors';
 import { parseRef } from '../../handoff/names';
 import { openRepo, type Repo } from '../../git/repo';
-import { requireSession } from '../../handoff/session';
 import { resolveBranch } from '../../handoff/store';
+import { writerOf } from '../identity';
 import { fetchHandoffs, type FetchResult } from '../../sync/fetch';
 import { planScanPush, rejectionError, type PushResult } from '../../sync/push';
 import { resolveRemote } from '../../sync/remote';
@@ -21,6 +21,7 @@ interface Args extends GlobalArgs {
   keep?: Keep;
   session?: string;
   branch?: string;
+  person?: boolean;
   reason?: string;
 }
 
@@ -174,6 +175,7 @@ export const syncCommand: CommandModule<GlobalArgs, Args> = {
       .option('keep', { choices: KEEPS, describe: 'with --resolve: whose body the merge keeps (a refused handoff keeps local)' })
       .option('branch', { type: 'string', describe: 'with --resolve: the branch (default: the checked-out one)' })
       .option('session', { type: 'string', describe: 'with --resolve: this session id (default: from the environment)' })
+      .option('person', { type: 'boolean', describe: 'with --resolve: resolve as the person in git config (owner person:<email>) instead of a session' })
       .option('reason', { type: 'string', describe: 'with --resolve: kept in the history when a side is taken over' })
       .example('$0 sync', 'fetch, merge, push')
       .example('$0 sync --resolve auth-refactor --keep both', 'merge both versions into one') as unknown as Argv<Args>,
@@ -185,14 +187,14 @@ export const syncCommand: CommandModule<GlobalArgs, Args> = {
       const refused = refusedState(repo, branch, a.resolve, remote);
       if (refused) {
         if (a.keep && a.keep !== 'local') throw keepRefusedError(refused, a.resolve);
-        const r = restoreRefused(repo, { topic: a.resolve, branch, remote, session: requireSession(a.session), reason: a.reason }, refused);
+        const r = restoreRefused(repo, { topic: a.resolve, branch, remote, session: writerOf(repo, a), reason: a.reason }, refused);
         if (a.json) return printJson(r);
         say(a, `${r.ref} ${r.oid.slice(0, 7)}: restored on top of ${remote}'s ${r.refused.slice(0, 7)}, which is refused (${r.violation.message})`);
         say(a, `next: \`git handoff sync ${remote}\` pushes it (a fast-forward for every clone)`);
         return;
       }
       if (!a.keep) throw new HandoffError('usage', 'keep-missing', '--resolve needs --keep local|remote|both');
-      const o = { topic: a.resolve, branch, keep: a.keep, remote, session: requireSession(a.session), reason: a.reason };
+      const o = { topic: a.resolve, branch, keep: a.keep, remote, session: writerOf(repo, a), reason: a.reason };
       const r = resolveDivergence(repo, { ...o, trailers: await scanResolve(repo, o) });
       if (a.json) return printJson(r);
       say(a, `${r.ref} ${r.oid.slice(0, 7)}: merged ${r.parents[0].slice(0, 7)} and ${r.parents[1].slice(0, 7)}, keeping ${r.keep}`);
