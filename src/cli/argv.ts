@@ -13,7 +13,6 @@ const SYNONYMS: Record<string, string> = {
   rm: 'archive',
   remove: 'archive',
   del: 'archive',
-  drop: 'archive',
   close: 'archive',
   unarchive: 'restore',
   undelete: 'restore',

@@ -12,6 +12,7 @@ import { archiveCommand, restoreCommand } from './commands/archive';
 import { bootCommand } from './commands/boot';
 import { completionCommand, repositoryCompletions } from './commands/completion';
 import { diffCommand } from './commands/diff';
+import { dropCommand } from './commands/drop';
 import { editCommand } from './commands/edit';
 import { importCommand } from './commands/import';
 import { doctorCommand, installCommand, uninstallCommand } from './commands/install';
@@ -41,6 +42,7 @@ export const commands: CommandModule<GlobalArgs, any>[] = [
   diffCommand,
   archiveCommand,
   restoreCommand,
+  dropCommand,
   bootCommand,
   templateCommand,
   importCommand,
