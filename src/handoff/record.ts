@@ -4,7 +4,6 @@
 // and its extra parents are the tips it recorded, so every recorded version stays reachable (gc cannot prune it).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { identityEnv, readConfig } from '../git/config';
 import { readObjects, writeBlob, writeCommit, writeTree, parseCommit } from '../git/objects';
 // the record's own ref moves by the plain CAS below tx: tx's extension point calls into this module
 import { casUpdateRef } from '../git/refs';
@@ -98,6 +97,8 @@ export function readRecord(repo: Repo, spec: string): RecordState {
 }
 
 const now = () => Math.floor(Date.now() / 1000);
+// bookkeeping, not a version: one fixed identity, so no configuration is read for it
+const RECORD_IDENTITY = { GIT_AUTHOR_NAME: 'git-handoff', GIT_AUTHOR_EMAIL: 'git-handoff@localhost', GIT_COMMITTER_NAME: 'git-handoff', GIT_COMMITTER_EMAIL: 'git-handoff@localhost' };
 const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
 /**
@@ -106,6 +107,9 @@ const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(
  * the new record commit, or null when the record kept changing (the next command's check absorbs what is missing:
  * a tip that contains the recorded one is a legitimate advance).
  */
+/** The record this process wrote last (its commit and state), for the verification that follows a move. */
+let lastWritten: { commit: string; state: RecordState } | null = null;
+
 export function amendRecord(repo: Repo, change: (rec: RecordState) => string[] | null, attempts = 60, fallback?: RecordState): string | null {
   for (let attempt = 0; attempt < attempts; attempt++) {
     const cur = readRecord(repo, RECORD_REF);
@@ -118,12 +122,12 @@ export function amendRecord(repo: Repo, change: (rec: RecordState) => string[] |
     const parents = [...new Set([cur.commit, cur.problem ? fallback?.commit : null, ...keep].filter((o): o is string => !!o))];
     const blob = writeBlob(repo, serializeRecord(base));
     const tree = writeTree(repo, [{ name: 'record', oid: blob }]);
-    const commit = writeCommit(repo, tree, parents, `handoff record: ${base.entries.size} refs\n\n${MARK}\n`, identityEnv(readConfig(repo)));
+    const commit = writeCommit(repo, tree, parents, `handoff record: ${base.entries.size} refs\n\n${MARK}\n`, RECORD_IDENTITY);
     // an unreadable record ref (not a commit, missing object) is replaced from its exact value
     const expected = old ?? rawRecordOid(repo);
     const r = casUpdateRef(repo, RECORD_REF, commit, expected, 'handoff record');
     if (r.ok) {
-      invalidateSeen(repo);
+      lastWritten = { commit, state: base };
       return commit;
     }
     if (r.reason === 'hook') return null;
@@ -148,7 +152,7 @@ export function recordMoves(repo: Repo, moves: RefUpdate[]): void {
   if (mine.length === 0) return;
   try {
     const archivedKeys = new Set(mine.filter((m) => m.ref.startsWith(ARCHIVE_PREFIX) && m.newOid).map((m) => keyOf(m.ref)));
-    amendRecord(repo, (rec) => {
+    const commit = amendRecord(repo, (rec) => {
       const t = now();
       for (const m of mine) {
         if (m.newOid) {
@@ -162,6 +166,7 @@ export function recordMoves(repo: Repo, moves: RefUpdate[]): void {
       }
       return mine.flatMap((m) => (m.newOid ? [m.newOid] : []));
     });
+    seenAfterMove(repo, commit);
   } catch {
     // the record is a second line of defence: a failure here leaves it to the next command's check
   }
@@ -217,10 +222,25 @@ export function writeSeen(repo: Repo, s: Seen): void {
   }
 }
 
-/** After the product moved a ref, the next command checks in full (it keeps the record commit, for a deleted record ref). */
-function invalidateSeen(repo: Repo): void {
+/**
+ * After the product moved refs and recorded them: when the refs now are exactly what the record just written says
+ * (one for-each-ref), the fingerprint taken before that listing stands for them and the next command needs no git
+ * process; otherwise (something else moved meanwhile, or the record did not land) the next command checks in full.
+ */
+function seenAfterMove(repo: Repo, commit: string | null): void {
   const s = readSeen(repo);
-  if (s?.fp) writeSeen(repo, { ...s, fp: null });
+  const written = lastWritten;
+  if (!commit || !written || written.commit !== commit) {
+    if (s?.fp) writeSeen(repo, { ...s, fp: null });
+    return;
+  }
+  const fp = refsFingerprint(repo);
+  const refs = listTracked(repo);
+  const recOid = refs.get(RECORD_REF);
+  refs.delete(RECORD_REF);
+  // the refs equal the record: nothing is lost (a loss keeps its old entry in the record, so it never compares equal)
+  const same = recOid === commit && refs.size === written.state.entries.size && [...written.state.entries].every(([r, e]) => refs.get(r) === e.oid);
+  writeSeen(repo, { fp: same ? fp : null, record: commit, at: same ? now() : s?.at ?? 0 });
 }
 
 const statKey = (p: string): string => {

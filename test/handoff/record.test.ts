@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { openRepo } from '../../src/git/repo';
 import { recordRemoval } from '../../src/handoff/record';
 import { json, makeRepo, refOf, type TestRepo } from '../helpers/repo';
-import { ok } from '../sync/world';
+import { gitRecorder, ok } from '../sync/world';
 
 const REF = 'refs/handoffs/main/login-redirect-loop';
 const NOTES = 'refs/notes/handoff-reads';
@@ -256,6 +256,19 @@ describe('the loss record', () => {
     expect(refOf(repo, REF)).toBeNull();
     // its versions stay reachable from the record
     expect(repo.git(['merge-base', '--is-ancestor', tip, 'refs/handoff-record'], { allowFail: true }).status).toBe(0);
+  });
+
+  it('the check costs no git process when nothing moved since the last check, also right after a write', async () => {
+    const { repo } = await seeded();
+    await ok(repo, ['write', 'login-redirect-loop', '-m', 'Goal: three', '--session', 'sess-owner']);
+    const rec = gitRecorder(repo.home);
+    await ok(repo, ['log', 'login-redirect-loop'], 0, rec.env);
+    // log's own reads only: nothing names the record ref
+    expect(rec.calls().filter((c) => c.includes('refs/handoff-record'))).toEqual([]);
+    expect(rec.calls().length).toBeGreaterThan(0);
+    // and a move outside the product makes the next one look
+    raw(repo, ['update-ref', '-d', REF]);
+    await expectReported(repo, /was deleted outside git-handoff/);
   });
 
   it('16 writers of different topics at once all land, and the record holds every one', async () => {
