@@ -113,7 +113,8 @@ export function pushHandoffs(repo: Repo, remote: string, o: PushOptions = {}): P
   const result: PushResult = { remote, atomic: true, updates: plan.updates, skipped: plan.skipped, rejected: [], remoteMessages: [] };
   if (plan.updates.length > 20) o.progress?.(`pushing ${plan.updates.length} handoff refs to ${remote}`);
   const first = pushOnce(repo, remote, plan.updates, result);
-  if (first.length === 0 || o.refetch === false) return { ...result, rejected: first };
+  // A host's own refusal (permissions, its hooks) is not fixed by a re-fetch: said once, as the host said it.
+  if (first.length === 0 || o.refetch === false || !first.some((u) => STALE.test(u.reason ?? ''))) return { ...result, rejected: first };
   // Rejected: learn what the remote has now, merge it, and send once more whatever is still a fast-forward
   // (with --atomic, refs rejected only because another one was).
   result.refetch = fetchHandoffs(repo, remote, o.progress);
@@ -125,6 +126,9 @@ export function pushHandoffs(repo: Repo, remote: string, o: PushOptions = {}): P
   result.rejected = first.filter((f) => f.status === 'rejected');
   return result;
 }
+
+/** git's words for a ref another clone moved first: a re-fetch and a retry can carry it. */
+const STALE = /non-fast-forward|fetch first|stale info/;
 
 /** One git push of these updates (atomic when the remote supports it); marks each, returns the rejected ones. */
 function pushOnce(repo: Repo, remote: string, updates: PushUpdate[], result: PushResult): PushUpdate[] {
@@ -143,7 +147,7 @@ function pushOnce(repo: Repo, remote: string, updates: PushUpdate[], result: Pus
     else u.status = line.flag === '=' ? 'up-to-date' : 'pushed';
   }
   recordPushed(repo, remote, updates.filter((u) => u.status !== 'rejected'));
-  result.remoteMessages.push(...remoteLines(r.stderr));
+  for (const l of remoteLines(r.stderr)) if (!result.remoteMessages.includes(l)) result.remoteMessages.push(l);
   return updates.filter((u) => u.status === 'rejected');
 }
 
@@ -223,7 +227,9 @@ export function rejectionError(res: PushResult): HandoffError {
     integrity: 'The server holds handoffs to the ownership invariant: write a new version on top of its value (fetch first) or take it over with --take-over --reason.',
     concurrent:
       'Another clone pushed first. Nothing was forced. Fast-forwarded handoffs can be pushed again with `git handoff push`; diverged ones need `git handoff sync --resolve <topic> --keep local|remote|both`.',
-    environment: `The server refused the push for its own reasons (above): check your access to ${res.remote}, then run \`git handoff push\` again.`,
+    environment:
+      `The server refused the push for its own reasons (above): check your access to ${res.remote}, then run \`git handoff push\` again.` +
+      (res.rejected.some((u) => u.kind === 'archive') ? '\narchiving deletes refs/handoffs/…: the host must grant the delete right there (docs/hosting.md).' : ''),
   }[kind];
   return new HandoffError(
     kind,

@@ -86,7 +86,14 @@ repo project
 ${hooks ? '    option hook.pre-receive = site-policy git-handoff\n' : ''}
 repo strict
 ${TEAM_RULES}
-${hooks ? '    option hook.pre-receive = git-handoff\n' : ''}`;
+${hooks ? '    option hook.pre-receive = git-handoff\n' : ''}
+# plain RW on handoffs: no delete right, so an archive cannot reach the others
+repo plainrw
+    RW+     refs/heads/                 =   @team
+    RW      refs/handoffs/              =   @team
+    RW      refs/handoff-archive/       =   @team
+    RW      refs/notes/handoff-reads    =   @team
+`;
 }
 
 /** Commits gitolite.conf (and the users' keys) to gitolite-admin and pushes it: gitolite compiles on the push. */
@@ -242,12 +249,33 @@ describe.skipIf(!!skipReason)(`gitolite ${info.gitolite ?? ''} over ssh on 127.0
     await ok(a, ['sync']);
     expect(a.git(['rev-parse', '-q', '--verify', REF], { allowFail: true }).status).not.toBe(0);
     expect(a.git(['for-each-ref', 'refs/handoff-archive/']).stdout).toContain('auth-refactor');
-    // gitolite itself refuses a rewind under these rules, before any hook
-    const tree = a.git(['rev-parse', 'HEAD^{tree}']).stdout.trim();
-    const w = a.git(['push', '--force', '--no-verify', 'origin', `${forge(a, tree, [], 'sess-a')}:refs/handoffs/main/release-plan`], { allowFail: true });
-    expect(w.status, w.stderr).toBe(0);
-    const rewind = a.git(['push', '--force', '--no-verify', 'origin', `${forge(a, tree, [], 'sess-a')}:refs/handoffs/main/release-plan`], { allowFail: true });
+  });
+
+  it('without the delete right an archive is refused by gitolite: said once, with its reason, exit 7; nothing is lost', async () => {
+    const a = clone('alice', 'plainrw');
+    const b = clone('bob', 'plainrw');
+    await ok(a, ['write', 'auth-refactor', '-m', 'v1', '--session', 'sess-a']);
+    await ok(a, ['sync']);
+    const tip = onServer('plainrw', REF);
+    await ok(a, ['archive', 'auth-refactor', '--session', 'sess-a']);
+    const r = await a.cli(['sync']);
+    expect(r.exitCode).toBe(7);
+    const err = String(r.stderr);
+    // gitolite names deletion `+` when no rule of the repository uses D
+    expect(err).toMatch(/remote: FATAL: \+ refs\/handoffs\/main\/auth-refactor plainrw alice DENIED by fallthru/);
+    expect(err.match(/FATAL: \+ refs\/handoffs\/main\/auth-refactor/g)).toHaveLength(1);
+    expect(err).toMatch(/archiving deletes refs\/handoffs\/…: the host must grant the delete right there \(docs\/hosting.md\)/);
+    expect(err).not.toMatch(/now local-ahead|after a re-fetch/);
+    expect(err).toMatch(/check your access to origin/);
+    expect(onServer('plainrw', REF)).toBe(tip);
+    // bob still has it, live, as the server does
+    await ok(b, ['sync']);
+    expect(b.git(['rev-parse', REF]).stdout.trim()).toBe(tip);
+    // without + gitolite itself refuses a rewind, before any hook
+    const tree = b.git(['rev-parse', `${tip}^{tree}`]).stdout.trim();
+    const rewind = b.git(['push', '--force', '--no-verify', 'origin', `${forge(b, tree, [], 'sess-b')}:${REF}`], { allowFail: true });
     expect(rewind.status).not.toBe(0);
-    expect(rewind.stderr).toMatch(/FATAL: \+ refs\/handoffs\/main\/release-plan .* DENIED by fallthru/);
+    expect(rewind.stderr).toMatch(/FATAL: \+ refs\/handoffs\/main\/auth-refactor plainrw bob DENIED by fallthru/);
+    expect(onServer('plainrw', REF)).toBe(tip);
   });
 });
