@@ -11,5 +11,6 @@ export const SLOW_TESTS = [
   'test/harden/crash.test.ts', // SIGKILL at every point of a write
   'test/harden/contention.test.ts', // the contention bench, shortened
   'test/handoff/race.test.ts', // real processes racing on one ref
+  'test/sync/upgrade.test.ts', // builds the commit 094717a from history and runs both builds on the same repositories
   'test/cli/readme-install.test.ts', // the README install: npm ci, npm link, npm pack, npm install -g
 ];
