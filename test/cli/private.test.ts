@@ -27,6 +27,10 @@ describe('install --private', () => {
     const un = await repo.cli(['uninstall']);
     expect(un.exitCode, String(un.stderr)).toBe(0);
     expect(String(un.stdout)).toContain('.git/info/exclude: removed the lines install --private added');
+    // what it says is what it did: a file install created is deleted, not "restored"
+    expect(String(un.stdout)).toContain('CLAUDE.md: deleted (install created it)');
+    expect(String(un.stdout)).toContain('.claude/settings.json: deleted (install created it)');
+    expect(String(un.stdout)).toContain('AGENTS.md: restored as it was before install (byte for byte)');
     expect(readFileSync(exclude)).toEqual(before);
     expect(repo.git(['status', '--porcelain']).stdout.trim()).toBe('');
     const no = await repo.cli(['install', '--private']);
