@@ -3,7 +3,7 @@
 // repository with no git-handoff on PATH is guarded by the extension alone, writes its handoff from the shell tool,
 // sees the startup view once — also when the (trusted) project wires the guard itself — and is offered the skill.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -120,6 +120,12 @@ describe('Gemini CLI extension, offline', () => {
   it('installed by install --agent gemini --extension, it guards a repository with no wiring and no git-handoff on PATH; the skill is listed', async () => {
     const repo = await withExtension();
     expect(existsSync(path.join(repo.dir, '.gemini'))).toBe(false);
+    // install trusted the extension's own folder, never this repository (issue 27): headless Gemini CLI runs only in a
+    // folder the user trusted, so the user trusts it, as they would in interactive mode
+    const trustFile = path.join(repo.home, '.gemini', 'trustedFolders.json');
+    const trusted = JSON.parse(readFileSync(trustFile, 'utf8'));
+    expect(trusted[repo.dir]).toBeUndefined();
+    writeFileSync(trustFile, JSON.stringify({ ...trusted, [repo.dir]: 'TRUST_FOLDER' }));
     const { requests } = await session(repo);
     expect(JSON.stringify(requests)).toContain('Write, read or check the handoff notes');
     const doctor = json(await repo.cli(['doctor', '--json'], { env: { PATH: pathWithGemini(repo) } }));
