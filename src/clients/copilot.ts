@@ -24,9 +24,10 @@ export const wiring: Wiring = {
   events: { sessionStart: undefined, preToolUse: undefined, agentStop: undefined, sessionEnd: undefined },
   timeout: 30,
   named: false,
-  // Copilot CLI reads AGENTS.md as its custom instructions
+  // Copilot CLI reads AGENTS.md as its custom instructions, and a project's skills from .agents/skills (seen in its
+  // system prompt with 1.0.102)
   notes: 'AGENTS.md',
-  skills: null,
+  skills: '.agents/skills',
 };
 
 /** Copilot's tool names and argument names mapped onto Claude Code's (`create` is a Write, `str_replace` an Edit). */

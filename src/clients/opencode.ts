@@ -26,7 +26,8 @@ export const wiring: Wiring = {
   timeout: 30_000,
   named: false,
   notes: 'AGENTS.md',
-  skills: null,
+  // OpenCode reads a project's skills from .agents/skills too (the skill's description reached the model with 1.18.33)
+  skills: '.agents/skills',
 };
 
 /** OpenCode's tools that run a command or write a file: the plugin asks the guard about these only. */

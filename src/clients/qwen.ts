@@ -27,7 +27,8 @@ export const wiring: Wiring = {
   timeout: 30,
   named: true,
   notes: 'QWEN.md',
-  skills: null,
+  // Qwen Code reads a project's skills from .agents/skills too (the skill's description reached the model with 0.24.4)
+  skills: '.agents/skills',
 };
 
 

@@ -171,6 +171,8 @@ export function installAgents(repo: Repo, o: InstallOptions): string[] {
     if (w.format !== 'settings') {
       msgs.push(installOwnFile(w, file, w.settings, command, repo.commonDir));
       msgs.push(installSnippet(path.join(root, w.notes), w.notes, repo.commonDir));
+      const skill = installSkill(root, agent, repo.commonDir);
+      if (skill) msgs.push(skill);
       if (agent === 'copilot') msgs.push(`${w.settings}: ${copilotTrustHow(root)}`);
       continue;
     }
@@ -232,6 +234,18 @@ function uninstallSnippet(file: string, shown: string): string | null {
   return `${shown}: removed the startup note`;
 }
 
+/** Another client, wired here by git-handoff and not being uninstalled, that reads the same notes file or skill folder. */
+function sharedWith(root: string, agent: Agent, leaving: readonly Agent[], key: 'notes' | 'skills'): Agent | undefined {
+  return (Object.keys(WIRING) as Agent[]).find((a) => {
+    if (a === agent || leaving.includes(a) || !WIRING[agent][key] || WIRING[a][key] !== WIRING[agent][key]) return false;
+    try {
+      return isOwnWiring(WIRING[a], readFileSync(path.join(root, WIRING[a].settings), 'utf8'));
+    } catch {
+      return false;
+    }
+  });
+}
+
 export function uninstallAgents(repo: Repo, o: InstallOptions): string[] {
   const root = top(repo);
   const msgs: string[] = [];
@@ -258,9 +272,10 @@ export function uninstallAgents(repo: Repo, o: InstallOptions): string[] {
         msgs.push(`${w.settings}: removed ${n} git-handoff hook(s)`);
       }
     }
-    const skill = uninstallSkill(root, agent, repo.commonDir);
+    // the skill and the startup note stay while another client wired here still reads them (AGENTS.md, .agents/skills)
+    const skill = sharedWith(root, agent, o.agents ?? [], 'skills') ? null : uninstallSkill(root, agent, repo.commonDir);
     if (skill) msgs.push(skill);
-    if (!notesDone.has(w.notes)) {
+    if (!notesDone.has(w.notes) && !sharedWith(root, agent, o.agents ?? [], 'notes')) {
       notesDone.add(w.notes);
       const notes = path.join(root, w.notes);
       const undone = restoreOriginal(repo.commonDir, notes, (t) => !t.includes(SNIPPET_START));

@@ -64,6 +64,8 @@ describe('GitHub Copilot CLI, offline', () => {
     expect(api.results.every((r) => r !== undefined), out).toBe(true);
     // Copilot prefixes a hook's refusal
     expect(api.results[0]).toContain('Denied by preToolUse hook');
+    // the handoff skill install put in .agents/skills is offered to the model
+    expect(JSON.stringify(api.requests).includes('<name>handoff</name>'), 'the skill offered').toBe(true);
     expectScenario(repo, api, session, 'copilot');
   });
 

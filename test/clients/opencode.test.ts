@@ -78,7 +78,9 @@ describe('OpenCode, offline', () => {
     // experimental.chat.system.transform), the view computed once at session.created
     const first = api.requests.find((r) => (r.tools ?? []).length > 0);
     const system = first.messages.filter((m: any) => m.role === 'system').map((m: any) => JSON.stringify(m.content)).join('\n');
-    expect(system.includes(`you are session ${session}`)).toBe(true);
+    expect(system.includes(`you are session ${session}`), 'the view in the system prompt').toBe(true);
+    // the handoff skill install put in .agents/skills reaches the model
+    expect(JSON.stringify(api.requests).includes('Write, read or check the handoff notes'), 'the skill offered').toBe(true);
   });
 
   it('nudges once at session.idle, as Stop does elsewhere: files changed and no handoff written (a served session: `opencode run` itself exits at idle)', async () => {

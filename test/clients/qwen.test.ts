@@ -60,6 +60,8 @@ describe('Qwen Code, offline', () => {
     expect(doctor.find((i: any) => i.component === 'agent qwen trust')).toMatchObject({ status: 'ok', detail: expect.stringContaining('folder trust is off') });
     const { api, session, out } = await run(repo, scenario(repo, shell, writeFile));
     expect(api.results.every((r) => r !== undefined), out).toBe(true);
+    // the handoff skill install put in .agents/skills reaches the model
+    expect(JSON.stringify(api.requests).includes('Write, read or check the handoff notes')).toBe(true);
     expectScenario(repo, api, session, 'qwen-code');
   });
 

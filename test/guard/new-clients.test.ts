@@ -139,6 +139,19 @@ describe('trust gates and names', () => {
     expect(after.find((i: any) => i.component === 'agent copilot')).toMatchObject({ status: 'ok', detail: expect.stringContaining('probe') });
   });
 
+  it('AGENTS.md and .agents/skills, read by Codex and Copilot CLI alike, stay while either is still wired', async () => {
+    const repo = makeRepo({ commit: true });
+    expect((await repo.cli(['install', '--agent', 'codex,copilot'])).exitCode).toBe(0);
+    const skill = path.join(repo.dir, '.agents', 'skills', 'handoff', 'SKILL.md');
+    expect(existsSync(skill)).toBe(true);
+    expect((await repo.cli(['uninstall', '--agent', 'codex'])).exitCode).toBe(0);
+    expect(existsSync(path.join(repo.dir, '.codex'))).toBe(false);
+    expect(existsSync(skill)).toBe(true);
+    expect(readFileSync(path.join(repo.dir, 'AGENTS.md'), 'utf8')).toContain('git-handoff:start');
+    expect((await repo.cli(['uninstall', '--agent', 'copilot'])).exitCode).toBe(0);
+    for (const f of ['.agents', 'AGENTS.md', '.github']) expect(existsSync(path.join(repo.dir, f))).toBe(false);
+  });
+
   it('one vocabulary: --agent, --to and GIT_HANDOFF_CLIENT take a client by its name or an alias', async () => {
     const repo = makeRepo({ commit: true });
     expect((await repo.cli(['install', '--agent', 'qwen-code,github-copilot'])).exitCode).toBe(0);
