@@ -108,6 +108,18 @@ describe('the loss record', () => {
     expect(repo.git(['merge-base', '--is-ancestor', notes, NOTES], { allowFail: true }).status).toBe(0);
   });
 
+  it('with the git hooks installed, recover moves a rogue tip back through them, on the record (audit.jsonl)', async () => {
+    const { repo, tip, history } = await seeded();
+    await ok(repo, ['install', '--hooks']);
+    const rogue = rogueCommit(repo, history[1]);
+    raw(repo, ['update-ref', REF, rogue]);
+    // the hooks refuse the same move done by hand
+    expect(repo.git(['update-ref', REF, tip, rogue], { allowFail: true }).status).not.toBe(0);
+    await ok(repo, ['recover']);
+    expect(refOf(repo, REF)).toBe(tip);
+    expect(readFileSync(path.join(repo.dir, '.git', 'handoff', 'audit.jsonl'), 'utf8')).toMatch(/"hook":"reference-transaction"/);
+  });
+
   it('a version added by another session without a takeover is moved back; the owner keeps writing', async () => {
     const { repo, tip, history } = await seeded();
     const rogue = rogueCommit(repo, tip);
