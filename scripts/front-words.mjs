@@ -39,15 +39,11 @@ export function frontBlock({ READ_ONLY, GIT_READ_ONLY, PROJECT_RUNNERS, PROTECTE
   const runs = Object.entries(PROJECT_RUNNERS).flatMap(([p, subs]) => (subs.length ? subs.map((s) => `${lit(p)}:${lit(s)}`) : [`${lit(p)}:*`]));
   return [
     BEGIN,
-    // kind k of program $1 (empty: not on the allowlist); git and the project runners are kinds of their own
+    '# kind k of a program (git, run: a project runner), of a git verb; an argument that writes; a runner\'s first words; a protected word',
     `kind() { case $1 in ${progs.join(' ')} git) k=git ;; ${Object.keys(PROJECT_RUNNERS).map(lit).join(' | ')}) k=run ;; *) k= ;; esac; }`,
-    // a git verb that reads: its kind
     `verb() { case $1 in ${verbs.join(' | ')}) k=git.$1 ;; *) return 1 ;; esac; }`,
-    // whether argument $1 makes a program of kind $k write or run something
     `denied() { case $k:$1 in ${deny.join(' | ')}) return 0 ;; esac; return 1; }`,
-    // a project runner's first words ($1:$2)
     `runner() { case $1:$2 in ${runs.join(' | ')}) return 0 ;; esac; return 1; }`,
-    // an argument a runner must not have
     `protected_word() { case $1 in ${PROTECTED_WORDS.map((w) => `*${anyCase(w)}*`).join(' | ')}) return 0 ;; esac; return 1; }`,
     END,
   ].join('\n');

@@ -189,7 +189,19 @@ describe('the sh front agrees with the full guard', () => {
         await compare(repo, f, JSON.stringify(write(client, file)), client, t);
       }
     }
-    expect(t).toMatchObject({ alone: 4, handed: 0, wrong: [] });
+    // Codex's apply_patch on plain files
+    const patch = (lines: string[]) => ({ ...payload(repo, 'codex/pre-tool-use-apply-patch.json'), tool_input: { command: ['*** Begin Patch', ...lines, '*** End Patch'].join('\n') } });
+    for (const p of [patch(['*** Update File: src/app.ts', '@@', '-export const x = 1;', '+export const x = "2";']), patch(['*** Add File: src/new.ts', '+x', '*** Update File: src/app.ts', '@@', '+y'])]) {
+      freshBeat(repo);
+      await compare(repo, f, JSON.stringify(p), 'codex', t);
+    }
+    expect(t).toMatchObject({ alone: 6, handed: 0, wrong: [] });
+    for (const p of [patch([`*** Add File: ${OWN_FILE}`, `+${mark}`]), patch(['*** Update File: src/app.ts', '*** Frobnicate', '+x']), patch(['*** Update File: src/a\\pp.ts', '+x']), patch(['*** Move to: .git/config'])]) {
+      const h: Tally = { alone: 0, handed: 0, wrong: [] };
+      freshBeat(repo);
+      await compare(repo, f, JSON.stringify(p), 'codex', h);
+      expect(h, JSON.stringify(p.tool_input)).toEqual({ alone: 0, handed: 1, wrong: [] });
+    }
     // the real front appends the intent the full guard would
     const ledger = path.join(repo.dir, '.git', 'handoff', 'ledger', `${ME}.jsonl`);
     const before = readFileSync(ledger, 'utf8').split('\n').filter(Boolean).length;
@@ -376,7 +388,7 @@ describe('the front\'s word lists', () => {
       const named = block.includes(` ${name.replace(/[[]/g, '\\[')}) k=`);
       expect(named, name).toBe(rule.maxOperands === undefined && !rule.only);
     }
-    for (const verb of Object.keys(GIT_READ_ONLY)) expect(new RegExp(`[ (]${verb}[ |)]`).test(block.split('\n')[2]), verb).toBe(!GIT_READ_ONLY[verb].only);
+    for (const verb of Object.keys(GIT_READ_ONLY)) expect(new RegExp(`[ (]${verb}[ |)]`).test(block.split('\n').find((l: string) => l.startsWith('verb()'))!), verb).toBe(!GIT_READ_ONLY[verb].only);
     // and a change to the allowlist changes the block
     expect(frontBlock({ ...allow, READ_ONLY: { ...READ_ONLY, frob: {} } })).toContain('frob) k=frob');
   });
