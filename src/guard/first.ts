@@ -12,7 +12,12 @@ import { copilotAnswersNatively } from '../clients/copilot';
 import { detectClient } from '../clients/index';
 import { surelyHarmless } from './allow';
 import type { GuardEvent, ToolAction } from './event';
-import { locate } from './locate';
+import { configValue } from '../git/config';
+import { stripTerminalControls } from '../terminal-text';
+import { configKey, locate, readConfigCache, untrusted } from './locate';
+import { deferToPlugin } from './plugin-active';
+import { refCommandProblem } from './rules/refs';
+import { gitInvocation, lineText, parseShell, type SimpleCommand } from './shell';
 import { parsePatch, surelyOwnFile } from './rules/files';
 
 /** Payloads larger than this are refused as bad input (a handoff body is at most 1 MiB). */
@@ -113,6 +118,9 @@ export function firstLook(raw: Buffer): { answer?: string | null; use: string } 
   if (copilotAnswersNatively(event)) return { answer: null, use: 'guard' };
   // a session this repository has not seen yet (its first sight may start lineage) is the full guard's: see recorded
   if ((noRuleApplies(event) || ownFile(event)) && recorded(event)) return { answer: adapter.render(event, {}), use: 'guard' };
+  // a raw move of a protected ref, decided on the line alone: the same refusal the full guard would give
+  const refused = refRefusal(event);
+  if (refused !== null) return { answer: adapter.render(event, { deny: refused }), use: 'guard' };
   // the full guard's code cache for this kind of call (see src/load.ts)
   return { use: `guard-${event.kind}-${event.action.type}` };
 }
@@ -168,4 +176,32 @@ function recorded(e: GuardEvent): boolean {
     recordIntents(l.commonDir, e.session, l.worktree, [rel], absent(abs) ? [rel] : []);
   }
   return true;
+}
+
+/**
+ * The refusal of one plain git command that moves a protected ref (`git update-ref -d refs/handoffs/…`): the rule
+ * (rules/refs.ts) reads only the command, so it is given here, with no full guard to load, where nothing else could
+ * change the answer — a known session, the guard on by the configuration cache this user's guard wrote, no bypass,
+ * no plugin beside the wiring, one command with no redirection. Null: the full guard decides.
+ */
+export function refRefusal(e: GuardEvent, argv: string[] = process.argv, env: NodeJS.ProcessEnv = process.env): string | null {
+  if (e.kind !== 'pre-tool' || e.action.type !== 'shell' || e.action.command.length > 16 * 1024 || env.GIT_HANDOFF_BYPASS === '1') return null;
+  if (!e.session || !SESSION_RE.test(e.session) || e.agentId) return null;
+  let cmds: SimpleCommand[];
+  try {
+    cmds = parseShell(e.action.command, e.action.cwd ?? e.cwd);
+  } catch {
+    return null;
+  }
+  const [cmd, ...rest] = cmds;
+  if (!cmd || rest.length || cmd.redirects.length || cmd.xargs) return null;
+  const inv = gitInvocation(cmd);
+  const problem = inv ? refCommandProblem(inv, cmd, lineText(cmds), e.action.command) : null;
+  if (problem === null) return null;
+  const loc = locate(e.cwd);
+  if (!loc || untrusted(e.cwd) || !isKnownSession(loc.commonDir, e.session) || deferToPlugin(argv, e.client, e.cwd)) return null;
+  const config = readConfigCache(loc, configKey(loc, env), env);
+  const off = config ? configValue(config, 'handoff.guard') : undefined;
+  if (!config || (off !== undefined && /^(off|false|no|0)$/i.test(off.trim()))) return null;
+  return stripTerminalControls(problem);
 }

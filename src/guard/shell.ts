@@ -403,3 +403,8 @@ export function writeTargets(cmd: SimpleCommand): WriteTarget[] {
   }
   return t;
 }
+
+/** The line's words after quote removal (assignments, arguments, redirect targets, here-document bodies): the text the
+ *  guard's text rules read, so that quoting cannot split a word they look for. */
+export const lineText = (cmds: SimpleCommand[]) =>
+  cmds.map((c) => [...Object.entries(c.assigns).map(([k, v]) => `${k}=${v}`), ...c.argv, ...c.redirects.map((r) => `${r.target} ${r.body ?? ''}`)].join(' ')).join('\n');

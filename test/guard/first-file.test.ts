@@ -44,30 +44,40 @@ describe('the guard\'s first file', () => {
     }
     expect(loads(marker)).toBe(1);
 
-    // A raw update-ref of a handoff ref, a Write to a protected file, a session start: the full guard answers.
-    const denied = run(repo, bin, payload(repo, 'claude-code/pre-tool-use-bash.json', { tool_input: { command: 'git update-ref -d refs/handoffs/main/auth-refactor' } }));
+    // A raw update-ref of a handoff ref, one plain command, is refused by the first file itself (the rule reads
+    // only the command), with the full guard's very answer; the same command after another loads the full guard.
+    const bash = (command: string) => payload(repo, 'claude-code/pre-tool-use-bash.json', { tool_input: { command } });
+    const denied = run(repo, bin, bash('git update-ref -d refs/handoffs/main/auth-refactor'));
     expect(JSON.parse(denied).hookSpecificOutput.permissionDecision).toBe('deny');
+    expect(loads(marker)).toBe(1);
+    const full = run(repo, bin, bash('true; git update-ref -d refs/handoffs/main/auth-refactor'));
     expect(loads(marker)).toBe(2);
+    expect(full).toBe(denied);
+    // with the bypass the full guard decides (and audits)
+    run(repo, bin, bash('git update-ref -d refs/handoffs/main/auth-refactor'), { GIT_HANDOFF_BYPASS: '1' });
+    expect(loads(marker)).toBe(3);
+    // A Write to a protected file: the full guard answers.
     const own = payload(repo, 'claude-code/pre-tool-use-write.json', { tool_input: { file_path: `${repo.dir}/memory/handoff-main-auth-refactor.md`, content: '# no marker\n' } });
     expect(JSON.parse(run(repo, bin, own)).hookSpecificOutput.permissionDecisionReason).toContain(`<!-- claude-session: ${ME} -->`);
-    expect(loads(marker)).toBe(3);
+    expect(loads(marker)).toBe(4);
     // Bad input goes to the full guard too (it logs).
     expect(run(repo, bin, 'not json')).toBe('');
-    expect(loads(marker)).toBe(4);
+    expect(loads(marker)).toBe(5);
 
     // Claude Code names its process (CLAUDE_PID): the first sight of a session is the full guard's (lineage),
     // after that a Read is answered alone again.
     const read = payload(repo, 'claude-code/pre-tool-use-read.json', {}, 'fresh-5f0c-cccc');
     // (and it is told, once, that the first session holds this worktree)
     expect(run(repo, bin, read, { CLAUDE_PID: String(process.pid) })).toContain('another live session');
-    expect(loads(marker)).toBe(5);
+    expect(loads(marker)).toBe(6);
     expect(run(repo, bin, read, { CLAUDE_PID: String(process.pid) })).toBe('');
-    expect(loads(marker)).toBe(5);
+    expect(loads(marker)).toBe(6);
   });
 
   it('gives the same answers with a code cache, without one, and over a corrupt one it then replaces', () => {
     const repo = makeRepo({ commit: true });
-    const probe = payload(repo, 'claude-code/pre-tool-use-bash.json', { tool_input: { command: 'git update-ref -d refs/handoffs/main/auth-refactor' } });
+    // two commands: the full guard's to decide (one plain update-ref the first file refuses itself)
+    const probe = payload(repo, 'claude-code/pre-tool-use-bash.json', { tool_input: { command: 'true; git update-ref -d refs/handoffs/main/auth-refactor' } });
     const cacheDir = path.join(repo.home, '.cache', 'git-handoff', 'v8');
     const bin = path.join(ROOT, 'bin', 'git-handoff');
     const first = run(repo, bin, probe);

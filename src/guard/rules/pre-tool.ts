@@ -11,7 +11,7 @@ import { LexBound } from '../lex';
 import { Bound, Budget, expandWord, handoffFilesUnder, handoffFilesWithInode, linkedInode } from './reach';
 import { linkSources, unknownWriterTargets } from './writers';
 import { unseenArgumentsProblem, untrackedProblem } from './untracked';
-import { gitInvocation, parseShell, SHELLS, writeTargets, type SimpleCommand } from '../shell';
+import { gitInvocation, lineText, parseShell, SHELLS, writeTargets, type SimpleCommand } from '../shell';
 import { isProtected, judgeFile, parsePatch, type FileOp } from './files';
 import { interpreterWrites } from './interpreter-writes';
 import { isHandoffCommand, judgeHandoffCommand, sessionPrefix } from './inject';
@@ -101,9 +101,6 @@ const HARMLESS = new Set(['cd', 'pushd', 'popd', 'echo', 'printf', 'true', 'pwd'
 /** How long reading one command line may take (the guard's whole budget is WATCHDOG_MS). */
 const PARSE_BUDGET_MS = 5_000;
 
-/** The line's words after quote removal (assignments, arguments, redirect targets, here-document bodies). */
-const lineText = (cmds: SimpleCommand[]) =>
-  cmds.map((c) => [...Object.entries(c.assigns).map(([k, v]) => `${k}=${v}`), ...c.argv, ...c.redirects.map((r) => `${r.target} ${r.body ?? ''}`)].join(' ')).join('\n');
 
 async function shellDecision(ctx: GuardContext, command: string, cwd: string | null, budget: Budget): Promise<Decision> {
   // bounded input: a command too long to read is refused when it names protected things, allowed otherwise
