@@ -74,7 +74,8 @@ export function buildParser(argv: string[], o: { noPager?: boolean } = {}) {
   let y = yargs(argv)
     .scriptName('git handoff')
     .usage('$0 <command> [options]\n\nHandoff notes between AI coding sessions, kept as git refs that no session can silently overwrite.\n' +
-        'show, log and diff page long output on a terminal as git does (GIT_PAGER, core.pager, PAGER); --no-pager or -P turns it off.')
+        'show, log and diff page long output on a terminal as git does (GIT_PAGER, core.pager, PAGER); --no-pager or -P turns it off.\n' +
+        '`git handoff help <command>` (or <command> -h) shows a command\'s options and examples; `git handoff --help` the manual.')
     .option('json', { type: 'boolean', global: true, describe: 'print data as JSON' })
     .option('C', { type: 'string', global: true, requiresArg: true, describe: 'run as if started in <path> (repeatable, like git -C)' })
     .option('q', { alias: 'quiet', type: 'boolean', global: true, describe: 'print nothing but errors' })
