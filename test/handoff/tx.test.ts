@@ -22,8 +22,8 @@ function staleLock(dir: string, ref: string, ageSeconds = 600): string {
 }
 
 /** A live git process holding `ref`'s lock in a prepared transaction until `release()` aborts it. */
-async function holdLock(repo: TestRepo, ref: string, oid: string): Promise<{ proc: ChildProcessWithoutNullStreams; release: () => Promise<void> }> {
-  const proc = spawn('git', ['update-ref', '--stdin'], { cwd: repo.dir, env: repo.env, stdio: ['pipe', 'pipe', 'pipe'] });
+async function holdLock(repo: TestRepo, ref: string, oid: string, cwd = repo.dir): Promise<{ proc: ChildProcessWithoutNullStreams; release: () => Promise<void> }> {
+  const proc = spawn('git', ['update-ref', '--stdin'], { cwd, env: repo.env, stdio: ['pipe', 'pipe', 'pipe'] });
   await new Promise<void>((resolve) => proc.stdout.on('data', (d) => String(d).includes('prepare: ok') && resolve()) && proc.stdin.write(`start\nupdate ${ref} ${oid} ${oid}\nprepare\n`));
   return {
     proc,
@@ -61,6 +61,22 @@ describe('the lock policy', () => {
     const holder = await holdLock(repo, ref, tip);
     const writing = repo.cli(['write', 'tx-held', '-m', 'two'], { env });
     // longer than the old policy's four lock retries (about 2 s)
+    await new Promise((r) => setTimeout(r, 3500));
+    await holder.release();
+    const w = await writing;
+    expect(w.exitCode, String(w.stderr)).toBe(0);
+    expect(repo.git(['rev-parse', `${ref}^`]).stdout.trim()).toBe(tip);
+  });
+
+  it('a lock a git process in another worktree holds is waited out too (the worktrees share the refs)', async () => {
+    const repo = makeRepo({ commit: true });
+    await ok(repo, ['write', 'tx-shared', '-m', 'one'], 0, env);
+    const ref = 'refs/handoffs/main/tx-shared';
+    const tip = refOf(repo, ref)!;
+    const other = path.join(tempDir('gh-wt-'), 'linked');
+    repo.git(['worktree', 'add', '-q', '-b', 'side', other]);
+    const holder = await holdLock(repo, ref, tip, other);
+    const writing = repo.cli(['write', 'tx-shared', '-m', 'two'], { env });
     await new Promise((r) => setTimeout(r, 3500));
     await holder.release();
     const w = await writing;

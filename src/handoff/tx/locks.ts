@@ -18,6 +18,23 @@ export const STALE_AFTER_MS = 2_000;
 
 const within = (p: string, dir: string | null) => !!dir && (p === dir || p.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep));
 
+/** The directories of every worktree of the repository (the main one beside its .git, linked ones from their gitdir files). */
+function worktreesOf(commonDir: string): string[] {
+  const out = path.basename(commonDir) === '.git' ? [path.dirname(commonDir)] : [];
+  try {
+    for (const w of readdirSync(path.join(commonDir, 'worktrees'))) {
+      try {
+        out.push(path.dirname(readFileSync(path.join(commonDir, 'worktrees', w, 'gitdir'), 'utf8').trim()));
+      } catch {
+        // a worktree being removed
+      }
+    }
+  } catch {
+    // no linked worktrees
+  }
+  return out;
+}
+
 /** A live git process (not this one) whose working directory is in this repository, from /proc; undefined without /proc. */
 function gitProcessIn(repo: Repo): { pid: number; command: string } | null | undefined {
   let pids: string[];
@@ -26,7 +43,8 @@ function gitProcessIn(repo: Repo): { pid: number; command: string } | null | und
   } catch {
     return undefined;
   }
-  const dirs = [repo.worktree, repo.gitDir, repo.commonDir];
+  // every worktree shares the refs: a git process in any of them may hold the lock
+  const dirs = [repo.worktree, repo.gitDir, repo.commonDir, ...worktreesOf(repo.commonDir)];
   for (const p of pids) {
     const pid = Number(p);
     if (pid === process.pid) continue;
