@@ -78,7 +78,7 @@ export async function installServer(repo: Repo): Promise<string[]> {
   const hooks = hooksDir(repo);
   const manager = hookManagerOf(repo, hooks);
   if (manager.kind === 'gitolite') return installGitolite(repo, hooks, stubText());
-  if (manager.kind === 'driver') return installBesideDriver(hooks, stubText());
+  if (manager.kind === 'driver' || manager.kind === 'dir-driver') return installBesideDriver(hooks, stubText(), manager.kind);
   const file = path.join(hooks, 'pre-receive');
   const text = stubText();
   const ours = isStub(file);
@@ -98,7 +98,7 @@ export async function uninstallServer(repo: Repo): Promise<string[]> {
   const hooks = hooksDir(repo);
   const manager = hookManagerOf(repo, hooks);
   if (manager.kind === 'gitolite') return uninstallGitolite(repo, hooks);
-  if (manager.kind === 'driver') return uninstallBesideDriver(hooks);
+  if (manager.kind === 'driver' || manager.kind === 'dir-driver') return uninstallBesideDriver(hooks, manager.kind);
   const file = path.join(hooks, 'pre-receive');
   if (!isStub(file)) return [];
   unlinkSync(file);

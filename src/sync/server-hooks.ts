@@ -15,6 +15,8 @@ export const STUB_MARK = 'git-handoff pre-receive stub';
 export const GITOLITE_CODE = 'git-handoff';
 /** Beside a `$0.*` driver of another make: sorted after the site's own hooks, so they run first. */
 export const DRIVER_SIBLING = 'pre-receive.zz-git-handoff';
+/** In the directory a `<hook>.d/*` driver runs (Gitea's generated hooks, GitLab's custom_hooks). */
+export const DIR_ENTRY = path.join('pre-receive.d', 'zz-git-handoff');
 
 export const isStub = (file: string) => {
   try {
@@ -24,7 +26,7 @@ export const isStub = (file: string) => {
   }
 };
 
-export type HookManager = { kind: 'gitolite' } | { kind: 'driver'; file: string } | { kind: 'none' };
+export type HookManager = { kind: 'gitolite' } | { kind: 'driver'; file: string } | { kind: 'dir-driver'; file: string } | { kind: 'none' };
 
 /** gitolite manages this repository (its gl-conf, or hooks/update linked to gitolite's common hook). */
 function isGitolite(repo: Repo, hooks: string): boolean {
@@ -36,21 +38,24 @@ function isGitolite(repo: Repo, hooks: string): boolean {
   }
 }
 
-/** A pre-receive that dispatches on its own name (`$0.*`): renaming it would make it run nothing. */
-function isDriver(file: string): boolean {
+/** A pre-receive that dispatches on its own name (`$0.*`, `$(basename $0).d/*`): renaming it would make it run nothing. */
+function driverKind(file: string): 'driver' | 'dir-driver' | null {
   try {
-    if (lstatSync(file).isSymbolicLink() && /multi-hook-driver/.test(readlinkSync(file))) return true;
-    return /(\$0|\$\{0\}|"\$0")\.\*/.test(readFileSync(file, 'utf8'));
+    if (lstatSync(file).isSymbolicLink() && /multi-hook-driver/.test(readlinkSync(file))) return 'driver';
+    const text = readFileSync(file, 'utf8');
+    if (/(\$0|\$\{0\}|"\$0")\.\*/.test(text)) return 'driver';
+    if (/\.d\/\*/.test(text) && /basename\s+"?\$0|pre-receive\.d/.test(text)) return 'dir-driver';
+    return null;
   } catch {
-    return false;
+    return null;
   }
 }
 
 export function hookManagerOf(repo: Repo, hooks: string): HookManager {
   if (isGitolite(repo, hooks)) return { kind: 'gitolite' };
   const file = path.join(hooks, 'pre-receive');
-  if (existsSync(file) && !isStub(file) && isDriver(file)) return { kind: 'driver', file };
-  return { kind: 'none' };
+  const kind = existsSync(file) && !isStub(file) ? driverKind(file) : null;
+  return kind ? { kind, file } : { kind: 'none' };
 }
 
 /** `gitolite query-rc <name>` as the gitolite user runs it (empty when unset or gitolite is not on PATH). */
@@ -115,17 +120,20 @@ export function uninstallGitolite(repo: Repo, hooks: string): string[] {
   return [`server (gitolite): removed ${s.file}; take \`${GITOLITE_CODE}\` out of \`option hook.pre-receive\` in gitolite.conf (every repository that lists it)`];
 }
 
-/** A `$0.*` driver of another make: the check is one more `pre-receive.*` beside the site's. */
-export function installBesideDriver(hooks: string, stub: string): string[] {
-  const file = path.join(hooks, DRIVER_SIBLING);
+const entryOf = (kind: 'driver' | 'dir-driver') => (kind === 'driver' ? DRIVER_SIBLING : DIR_ENTRY);
+
+/** A driver of another make: the check is one more hook it runs (`pre-receive.*`, or in `pre-receive.d/`). */
+export function installBesideDriver(hooks: string, stub: string, kind: 'driver' | 'dir-driver'): string[] {
+  const file = path.join(hooks, entryOf(kind));
+  mkdirSync(path.dirname(file), { recursive: true });
   if (existsSync(file) && readFileSync(file, 'utf8') === stub) return [`server: pre-receive check already installed (${file}, run by the existing pre-receive driver)`];
   writeFileSync(file, stub);
   chmodSync(file, 0o755);
-  return [`server: hooks/pre-receive runs every pre-receive.* by name, so it is left as it is; the check is ${file}, run after the site's hooks`];
+  return [`server: hooks/pre-receive runs every ${kind === 'driver' ? 'pre-receive.*' : 'pre-receive.d/*'} by name, so it is left as it is; the check is ${file}, run after the site's hooks`];
 }
 
-export function uninstallBesideDriver(hooks: string): string[] {
-  const file = path.join(hooks, DRIVER_SIBLING);
+export function uninstallBesideDriver(hooks: string, kind: 'driver' | 'dir-driver'): string[] {
+  const file = path.join(hooks, entryOf(kind));
   if (!isStub(file)) return [];
   unlinkSync(file);
   return [`server: pre-receive check removed (${file})`];
@@ -134,11 +142,11 @@ export function uninstallBesideDriver(hooks: string): string[] {
 /** doctor on a bare repository with a hook manager; null when there is none (the plain hook is checked). */
 export function doctorManaged(repo: Repo, hooks: string): DoctorItem | null {
   const m = hookManagerOf(repo, hooks);
-  if (m.kind === 'driver') {
-    const file = path.join(hooks, DRIVER_SIBLING);
+  if (m.kind === 'driver' || m.kind === 'dir-driver') {
+    const file = path.join(hooks, entryOf(m.kind));
     return isStub(file)
       ? { component: 'server', status: 'ok', detail: `pre-receive check installed beside the existing driver (${file})` }
-      : { component: 'server', status: 'missing', detail: 'hooks/pre-receive is a driver running pre-receive.*; pushes are not held to the ownership invariant: run `git handoff install --server` (it adds the check beside the driver)' };
+      : { component: 'server', status: 'missing', detail: `hooks/pre-receive is a driver running ${m.kind === 'driver' ? 'pre-receive.*' : 'pre-receive.d/*'}; pushes are not held to the ownership invariant: run \`git handoff install --server\` (it adds the check beside the driver)` };
   }
   if (m.kind !== 'gitolite') return null;
   const s = gitoliteState(repo, hooks);
