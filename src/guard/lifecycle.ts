@@ -212,6 +212,9 @@ export async function postTool(ctx: GuardContext): Promise<Decision> {
   return note ? { context: note, notice: note } : {};
 }
 
+/** Clients that HTML-escape a hook's additional context before the model reads it (observed: Gemini CLI 0.61.0). */
+const ESCAPES_CONTEXT = new Set(['gemini-cli']);
+
 export async function sessionStart(ctx: GuardContext): Promise<Decision> {
   const loc = ctx.locate();
   if (!loc) return {};
@@ -228,7 +231,9 @@ export async function sessionStart(ctx: GuardContext): Promise<Decision> {
   const { bootView, renderBoot } = await import('../handoff/boot');
   const { readerOf, validRole } = await import('../handoff/address');
   const reader = readerOf({ session, client: ctx.event.client, role: validRole(ctx.env.GIT_HANDOFF_ROLE) });
-  const text = renderBoot(bootView(repo, { session, reader, surface: true }), { untrusted: true }).replace(/\n+$/, '');
+  // Gemini CLI HTML-escapes a hook's context (`<` arrives as `&lt;`): its wrapper is written without angle brackets
+  const wrap = ESCAPES_CONTEXT.has(ctx.event.client) ? 'brackets' : 'tags';
+  const text = renderBoot(bootView(repo, { session, reader, surface: true }), { untrusted: true, wrap }).replace(/\n+$/, '');
   const warning = session ? await heartbeat(ctx, loc, session, true) : null;
   return { context: [note, net, text, warning].filter(Boolean).join('\n\n') };
 }

@@ -112,7 +112,8 @@ async function session(repo: TestRepo) {
   expect(out).toContain(`"session_id": "${owner}"`);
   // the startup view reached the model once (Gemini CLI escapes < inside <hook_context>)
   const sent = JSON.stringify(lastChat(requests).contents);
-  expect(sent.match(/(<|&lt;)untrusted-content source=\\"git-handoff\\" ref=\\"refs\/handoffs\/main\/auth-refactor\\"(>|&gt;)/g)).toHaveLength(1);
+  // Gemini CLI HTML-escapes hook context, so the wrapper it gets is the bracket form
+  expect(sent.match(/\[untrusted-content source=\\"git-handoff\\" ref=\\"refs\/handoffs\/main\/auth-refactor\\"\]/g)).toHaveLength(1);
   return { requests, out };
 }
 

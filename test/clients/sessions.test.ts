@@ -2,7 +2,7 @@
 // `install --server`; clone B's first Claude Code session sees A's handoff in its startup context with no fetch by
 // hand, reads it, and A sees B's receipt after sync; a `claude -p` session that ended is not live to the next one;
 // Codex and Gemini CLI end their sessions the same way.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
@@ -89,11 +89,24 @@ describe('the same end event through Codex and Gemini CLI', () => {
     expect(harnessPaths(String(r.stdout)).requests).toBeTruthy();
   });
 
-  it('Gemini CLI: `gemini -p` sends SessionEnd at exit; its session is ended, not live', async () => {
+  it('Gemini CLI: `gemini -p` sends SessionEnd at exit; its session is ended, not live (and its startup context arrives unescaped)', async () => {
     const repo = await wiredFor('gemini', { commit: true });
+    await ok(repo, ['write', 'auth-refactor', '-m', '# Goal\nfix the login'], 0, { GIT_HANDOFF_SESSION: A_SESSION });
     const env = { ...(repo.env as Record<string, string>), PATH: PATH_WITH_BIN, GEMINI_JS: gemini.path, TRUST: '1' };
     const r = await execa('bash', [path.join(GEMINI_OFFLINE, 'run-gemini.sh'), repo.dir, 'echo hi > gemini.txt', '--approval-mode', 'yolo'], { env, extendEnv: false, reject: false, timeout: 240_000 });
     expect(String(r.stdout), String(r.stderr)).toContain('gemini exit 0');
+    // Gemini CLI HTML-escapes hook context: the wrapper it shows the model is the bracket form, intact
+    const sent = readFileSync(harnessPaths(String(r.stdout)).requests, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .flatMap((line) => {
+        const entry = JSON.parse(line);
+        const body = typeof entry.body === 'string' ? JSON.parse(entry.body) : entry.body ?? entry;
+        return (body.contents ?? []).flatMap((c: any) => (c.parts ?? []).map((p: any) => p.text ?? ''));
+      })
+      .join('\n');
+    expect(sent).toMatch(/\[untrusted-content source="git-handoff" ref="refs\/handoffs\/main\/auth-refactor"\]\n# Goal\nfix the login\n\[\/untrusted-content\]/);
+    expect(sent).not.toContain('&lt;untrusted-content');
     expect(existsSync(path.join(repo.dir, 'gemini.txt'))).toBe(true);
     const rows = await sessions(repo);
     expect(rows).toHaveLength(1);
