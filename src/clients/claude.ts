@@ -57,6 +57,9 @@ export function renderClaudeLike(e: GuardEvent, d: Decision): string | null {
   } else if (e.kind === 'stop') {
     if (d.followUp) Object.assign(out, { decision: 'block', reason: d.followUp });
   } else if (e.kind === 'pre-compact') {
+    // Claude Code (2.1.328) reads PreCompact's stdout as plain text: it is added to the compaction's instructions and
+    // shown as the hook's output, so a JSON answer arrived there as a raw blob. Plain text it is.
+    if (d.context && e.client === 'claude-code') return d.context;
     if (d.context) out.systemMessage = d.context;
   } else if (d.context && (e.kind === 'post-tool' || e.kind === 'session-start')) {
     out.hookSpecificOutput = { hookEventName: e.name, additionalContext: d.context };

@@ -73,6 +73,17 @@ describe('Claude Code across two clones and a bare remote (install --server)', (
   });
 });
 
+describe('Claude Code compaction', () => {
+  it('the PreCompact reminder reaches the compaction as plain text, not a JSON blob', async () => {
+    const repo = await wiredFor('claude', { commit: true });
+    const c = await converse(repo, ['write a file', '/compact'], [{ tool: 'Bash', input: { command: 'echo hi > a.txt' } }], { env: { PATH: PATH_WITH_BIN } });
+    const told = sentText(c.requests);
+    expect(told).toMatch(/Additional Instructions:\ngit-handoff: context is about to be compacted\. /);
+    expect(told).not.toContain('{"systemMessage"');
+    expect(c.stdout).toContain('completed successfully: git-handoff: context is about to be compacted');
+  });
+});
+
 describe('the same end event through Codex and Gemini CLI', () => {
   it('Codex: `codex exec` sends SessionEnd at exit; its session is ended, not live', async () => {
     const repo = await wiredFor('codex', { commit: true });

@@ -30,7 +30,8 @@ export async function guard(repo: TestRepo, p: unknown, env: Record<string, stri
   const input = typeof p === 'string' ? p : JSON.stringify(p);
   const r = await repo.cli(['guard'], { input, env });
   const stdout = String(r.stdout).trim();
-  return { exitCode: r.exitCode ?? -1, stdout, stderr: String(r.stderr), answer: stdout ? JSON.parse(stdout) : null };
+  // a plain-text answer (Claude Code's PreCompact) is kept as its text
+  return { exitCode: r.exitCode ?? -1, stdout, stderr: String(r.stderr), answer: stdout ? (stdout.startsWith('{') ? JSON.parse(stdout) : stdout) : null };
 }
 
 /**

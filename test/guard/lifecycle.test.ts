@@ -175,7 +175,8 @@ describe('compaction (PreCompact, Gemini PreCompress, Cursor preCompact)', () =>
   // [client, the compaction payload, a write that lands in the ledger (before the tool; the test then writes
   // a.txt, as the tool would), where the reminder is said]
   const cases: Array<[string, string, (repo: any) => Record<string, unknown>, (a: any) => string | undefined]> = [
-    ['Claude Code', 'claude-code/pre-compact.json', (repo) => payload(repo, 'claude-code/pre-tool-use-write.json', { tool_input: { file_path: `${repo.dir}/a.txt`, content: 'x' } }), (a) => a?.systemMessage],
+    // Claude Code reads PreCompact's stdout as plain text (added to the compaction's instructions)
+    ['Claude Code', 'claude-code/pre-compact.json', (repo) => payload(repo, 'claude-code/pre-tool-use-write.json', { tool_input: { file_path: `${repo.dir}/a.txt`, content: 'x' } }), (a) => (typeof a === 'string' && !a.startsWith('{') ? a : undefined)],
     ['Gemini CLI', 'gemini-cli/real-pre-compress.json', (repo) => payload(repo, 'gemini-cli/before-tool-write-file.json', { tool_input: { file_path: `${repo.dir}/a.txt`, content: 'x' } }), (a) => a?.systemMessage],
     ['Codex', 'codex/pre-compact.json', (repo) => payload(repo, 'codex/pre-tool-use-bash.json', { tool_input: { command: 'echo x > a.txt' } }), (a) => a?.systemMessage],
     ['Cursor', 'cursor/pre-compact.json', (repo) => payload(repo, 'cursor/after-file-edit.json', { file_path: `${repo.dir}/a.txt` }), (a) => a?.user_message],
