@@ -228,6 +228,26 @@ describe('7. replace refs and grafts change nothing git-handoff reads, and are r
   });
 });
 
+describe('7. replace refs, on the server (install --server)', () => {
+  it('a pushed replace ref of a handoff commit is refused; one of an ordinary commit is not', async () => {
+    const { makeWorld, ok } = await import('../sync/world');
+    const { a, bare } = await makeWorld('file', { server: true });
+    await ok(a, ['write', 'auth-refactor', '-m', 'their note', '--session', OTHER]);
+    await ok(a, ['push']);
+    const tip = a.git(['rev-parse', REF]).stdout.trim();
+    // made past every local check (no hooks), as a refused session would
+    a.git(['-c', 'core.hooksPath=/dev/null', 'replace', '-f', tip, 'HEAD']);
+    const r = a.git(['push', '--no-verify', 'origin', `refs/replace/${tip}`], { allowFail: true });
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toMatch(/refused refs\/replace\/[0-9a-f]+: it would show another commit in place of/);
+    expect(bare.git(['for-each-ref', 'refs/replace/']).stdout.trim()).toBe('');
+    const plain = a.git(['rev-parse', 'HEAD']).stdout.trim();
+    a.git(['-c', 'core.hooksPath=/dev/null', 'commit', '-q', '--allow-empty', '-m', 'another']);
+    a.git(['-c', 'core.hooksPath=/dev/null', 'replace', '-f', plain, 'HEAD']);
+    expect(a.git(['push', '--no-verify', 'origin', `refs/replace/${plain}`], { allowFail: true }).status).toBe(0);
+  });
+});
+
 describe('8. a hard link planted in one call cannot be written through in the next', () => {
   it('refuses making a hard link of a protected file, and writing through one planted past the guard', async () => {
     const repo = await foreignWorld();
