@@ -317,7 +317,7 @@ describe('show, list, log, archive, restore', () => {
     const mine = json(await repo.cli(['list', '--all', '--mine', '--session', B, '--json']));
     expect(mine.map((r: any) => r.topic)).toEqual(['login-redirect-loop']);
     const table = await repo.cli(['list', '--all']);
-    expect(String(table.stdout).split('\n')[0]).toMatch(/^BRANCH\s+TOPIC\s+OWNER\s+UPDATED\s+SYNC$/);
+    expect(String(table.stdout).split('\n')[0]).toMatch(/^BRANCH\s+TOPIC\s+SESSION\s+UPDATED\s+SYNC$/);
   });
 
   it('archive: owner only, keeps every version, restore brings it back', async () => {

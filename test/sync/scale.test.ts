@@ -24,6 +24,8 @@ function writeMany(repo: TestRepo, version: number): void {
 }
 
 const count = (calls: string[][], sub: string) => calls.filter((c) => c[0] === sub).length;
+// the loss record (issue 23) is one more commit per transaction, whatever its size: read, blob, tree, commit, move, list
+const RECORD = 6;
 
 describe('a hundred handoffs', () => {
   it('sync in one fetch and one push each way, with a handful of git processes', async () => {
@@ -31,6 +33,9 @@ describe('a hundred handoffs', () => {
     writeMany(a, 1);
 
     const measured = async (repo: TestRepo, args: string[]) => {
+      // writeMany moves refs outside git-handoff: the loss record takes them in at the next command (issue 23);
+      // that one-time check is not what this counts
+      expect((await repo.cli(['list', '--all'])).exitCode).toBe(0);
       const r = gitRecorder(tempDir());
       const out = await repo.cli(args, { env: r.env });
       expect(out.exitCode, String(out.stderr)).toBe(0);
@@ -41,13 +46,13 @@ describe('a hundred handoffs', () => {
     expect(up.out.push.updates.filter((u: { kind: string; status: string }) => u.kind === 'create' && u.status === 'pushed')).toHaveLength(N);
     expect(count(up.calls, 'fetch')).toBe(1);
     expect(count(up.calls, 'push')).toBe(1);
-    expect(up.calls.length).toBeLessThanOrEqual(14);
+    expect(up.calls.length).toBeLessThanOrEqual(14 + RECORD);
 
     const down = await measured(b, ['sync', '--json']);
     expect(down.out.fetch.counts.new).toBe(N);
     expect(count(down.calls, 'fetch')).toBe(1);
     expect(count(down.calls, 'push')).toBe(0);
-    expect(down.calls.length).toBeLessThanOrEqual(12);
+    expect(down.calls.length).toBeLessThanOrEqual(12 + RECORD);
     expect(handoffRefs(b)).toBe(handoffRefs(a));
 
     writeMany(a, 2);
@@ -55,7 +60,7 @@ describe('a hundred handoffs', () => {
     expect(push.out.push.updates.filter((u: { kind: string; status: string }) => u.kind === 'fast-forward' && u.status === 'pushed')).toHaveLength(N);
     expect(count(push.calls, 'fetch')).toBe(1);
     expect(count(push.calls, 'push')).toBe(1);
-    expect(push.calls.length).toBeLessThanOrEqual(14);
+    expect(push.calls.length).toBeLessThanOrEqual(14 + RECORD);
     expect(handoffRefs(bare)).toBe(handoffRefs(a));
 
     // Fast-forwarding a hundred, each checked against the ownership invariant, still takes a handful of processes.
@@ -63,7 +68,7 @@ describe('a hundred handoffs', () => {
     expect(ff.out.counts['remote-ahead']).toBe(N);
     expect(ff.out.handoffs.every((h: { action: string }) => h.action === 'fast-forwarded')).toBe(true);
     expect(count(ff.calls, 'fetch')).toBe(1);
-    expect(ff.calls.length).toBeLessThanOrEqual(12);
+    expect(ff.calls.length).toBeLessThanOrEqual(12 + RECORD);
     expect(handoffRefs(b)).toBe(handoffRefs(a));
   });
 });
