@@ -6,6 +6,7 @@ import { readConfig, type Config } from '../git/config';
 import type { Repo } from '../git/repo';
 import { isLive, leaseTtlMs, listLeases, releaseLease, type Lease } from '../handoff/leases';
 import { readLedger, recordRelease, worktreeActivity, type SessionActivity } from '../handoff/ledger';
+import { listRecords } from '../handoff/lineage-record';
 import { processGone, readSessionProcesses } from '../handoff/session-process';
 
 /**
@@ -95,6 +96,8 @@ export function listSessions(repo: Repo, o: SessionsOptions = {}): SessionInfo[]
   const now = o.now ?? Date.now();
   const leases = listLeases(repo);
   const procs = readSessionProcesses(repo.commonDir);
+  // the client of a session that holds no lease (any more): as lineage first recorded it
+  const clients = new Map(listRecords(repo.commonDir).map((r) => [r.session, r.client]));
   const groups = worktreeSpellings(repo, leases);
   const only = o.worktree ? canonical(o.worktree, new Map()) : null;
   if (only && !groups.has(only)) groups.set(only, new Set([o.worktree!]));
@@ -121,7 +124,7 @@ export function listSessions(repo: Repo, o: SessionsOptions = {}): SessionInfo[]
         worktree: wt,
         session,
         status,
-        client: lease?.client ?? null,
+        client: lease?.client ?? clients.get(session) ?? null,
         lease: !!lease,
         heartbeat,
         lastActivity: act ? act.lastSeen : null,

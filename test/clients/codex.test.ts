@@ -99,8 +99,16 @@ describe('Codex, offline', () => {
 
   it('warns the second of two sessions in one worktree, the two ids told apart', async () => {
     const repo = await wired();
-    const a = await turn(repo, 'echo first > a.txt');
+    // a finished `codex exec` ended its session (SessionEnd): the next one is not warned of it
+    const ended = await turn(repo, 'echo first > a.txt');
+    const next = await turn(repo, 'echo again > c.txt');
+    expect(told(next)).not.toContain('another live session');
+    // a session still live beside it (its own Codex process, seen here through the guard): the next is warned
+    const live = { session_id: '01a20482-d000-7000-8000-000000000001', turn_id: 't1', cwd: repo.dir, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'echo x > live.txt' } };
+    expect((await repo.cli(['guard', '--client=codex'], { input: JSON.stringify(live), env: { PATH: PATH_WITH_BIN } })).exitCode).toBe(0);
+    const a = { thread: live.session_id };
     const b = await turn(repo, 'echo second > b.txt');
+    expect(ended.thread).not.toBe(b.thread);
     expect(a.thread).not.toBe(b.thread);
     const m = /another live session, (\S+) \(codex[^)]*\)[^]*?You are session (\S+?)\./.exec(told(b));
     expect(m, 'the warning reached the model').not.toBeNull();
@@ -111,7 +119,7 @@ describe('Codex, offline', () => {
     const afterTool = b.sent.split('\n').find((l) => l.includes('function_call_output'))!;
     expect(afterTool.split('another live session').length - 1).toBe(1);
     expect(afterTool.indexOf('another live session')).toBeLessThan(afterTool.indexOf('function_call_output'));
-    expect(told(a)).not.toMatch(/another live session/);
+    expect(told(ended)).not.toMatch(/another live session/);
     const [, other, me] = m!;
     expect(other).not.toBe(me);
     expect(a.thread.startsWith(other)).toBe(true);

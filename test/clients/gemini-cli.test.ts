@@ -77,6 +77,10 @@ describe('Gemini CLI, whole, offline', () => {
     expect(settings.hooks.AfterTool[0].hooks[0].command).toMatch(/ --after$/);
     const a = await turn(repo, 'echo first > a.txt');
     expect(a.sent).not.toMatch(/another live session/);
+    // that `gemini -p` ended its session (SessionEnd); a session still live beside it (its own Gemini CLI process,
+    // seen here through the guard) holds the worktree
+    const live = { session_id: 'live-gemini-7b7b', cwd: repo.dir, hook_event_name: 'BeforeTool', timestamp: new Date().toISOString(), tool_name: 'run_shell_command', tool_input: { command: 'echo x > live.txt' } };
+    expect((await repo.cli(['guard', '--client=gemini-cli'], { input: JSON.stringify(live), env: { PATH: PATH_WITH_BIN } })).exitCode).toBe(0);
     const b = await turn(repo, 'echo second > b.txt');
     // given after the tool, inside the tool's response, once (every later request repeats the conversation)
     const first = b.requests.find((r) => r.includes('another live session'));
@@ -86,7 +90,8 @@ describe('Gemini CLI, whole, offline', () => {
     expect(b.sent).toMatch(/<hook_context>[^<]*another live session/);
     // and the note is gone: nothing is left pending for the next after-tool hook
     expect(existsSync(path.join(repo.dir, '.git', 'handoff', 'guard'))).toBe(true);
-    expect(readdirSync(path.join(repo.dir, '.git', 'handoff', 'guard')).filter((f) => f.endsWith('.note'))).toEqual([]);
+    // (the live session, which holds the worktree, has its own note about the newcomer waiting for its next tool)
+    expect(readdirSync(path.join(repo.dir, '.git', 'handoff', 'guard')).filter((f) => f.endsWith('.note'))).toEqual(['live-gemini-7b7b.note']);
   });
 
   it('shows no compaction reminder in a turn that changed nothing, and one in a turn that did', async () => {
