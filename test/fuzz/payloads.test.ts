@@ -8,6 +8,7 @@ import { execa } from 'execa';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { detectClient } from '../../src/clients/index';
+import { CLIENT_NAMES } from '../../src/clients/names';
 import { GuardContext } from '../../src/guard/context';
 import { decide, payloadProblems } from '../../src/guard/entry';
 import type { Decision, EventKind } from '../../src/guard/event';
@@ -16,8 +17,9 @@ import { FIXTURES, readLog } from '../guard/helpers';
 import { foreignWorld, LEAK, malformed, ME, OTHER } from './world';
 import CORPUS from './fixtures/shell-corpus.json';
 
-const KINDS: EventKind[] = ['pre-tool', 'post-tool', 'session-start', 'stop', 'pre-compact', 'other'];
-const ACTIONS = ['shell', 'write', 'edit', 'patch', 'other'];
+const KINDS: EventKind[] = ['pre-tool', 'post-tool', 'session-start', 'session-end', 'stop', 'pre-compact', 'other'];
+// 'paths': a tool of unknown shape, judged on every path-like argument (issue 24)
+const ACTIONS = ['shell', 'write', 'edit', 'patch', 'paths', 'other'];
 const EVENTS = ['PreToolUse', 'PostToolUse', 'SessionStart', 'Stop', 'PreCompact', 'BeforeTool', 'AfterTool', 'AfterAgent', 'PreCompress', 'beforeShellExecution', 'afterShellExecution', 'afterFileEdit', 'preToolUse', 'postToolUse', 'sessionStart', 'stop', 'preCompact', 'Notification', '__proto__', 'constructor', 'toString', 'hasOwnProperty', ''];
 const TOOLS = ['Bash', 'PowerShell', 'Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Read', 'write_file', 'replace', 'run_shell_command', 'apply_patch', 'shell', 'exec_command', 'Shell', 'StrReplace', 'Delete', '__proto__', 'constructor', 'valueOf'];
 const EVIL_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', '__defineGetter__'];
@@ -122,7 +124,7 @@ function checkParsed(p: Record<string, unknown>) {
   const problems = payloadProblems(p);
   expect(Array.isArray(problems)).toBe(true);
   const adapter = detectClient(p);
-  expect(['claude-code', 'gemini-cli', 'codex', 'cursor']).toContain(adapter.client);
+  expect(CLIENT_NAMES).toContain(adapter.client);
   const e = adapter.parse(p);
   expect(e.client).toBe(adapter.client);
   expect(KINDS).toContain(e.kind);
@@ -133,6 +135,7 @@ function checkParsed(p: Record<string, unknown>) {
   expect(ACTIONS).toContain(e.action.type);
   if (e.action.type === 'shell') expect(typeof e.action.command).toBe('string');
   if (e.action.type === 'write' || e.action.type === 'edit') expect(typeof e.action.path).toBe('string');
+  if (e.action.type === 'paths') expect(e.action.paths.length > 0 && e.action.paths.every((x) => typeof x === 'string')).toBe(true);
   if (e.action.type === 'edit') for (const x of e.action.edits) expect([typeof x.oldText, typeof x.newText]).toEqual(['string', 'string']);
   expect(e.toolInput && typeof e.toolInput === 'object' && !Array.isArray(e.toolInput)).toBe(true);
   return { adapter, event: e };
@@ -147,7 +150,7 @@ describe('client payload parsers, in-process', () => {
         const { adapter, event } = checkParsed(p);
         const out = adapter.render(event, d);
         expect(out === null || typeof out === 'string').toBe(true);
-        expect(malformed(adapter.client, out ?? '')).toBeNull();
+        expect(malformed(adapter.client, out ?? '', event.kind)).toBeNull();
       }),
       { numRuns: 3000 },
     );
@@ -173,7 +176,7 @@ describe('client payload parsers, in-process', () => {
         const { adapter, event } = checkParsed(JSON.parse(textIn));
         // The repository is the world: only events that stay inside it (a cwd elsewhere is the parsers' test above).
         const out = adapter.render(event, await decide(new GuardContext(event, env)));
-        expect(malformed(adapter.client, out ?? '')).toBeNull();
+        expect(malformed(adapter.client, out ?? '', event.kind)).toBeNull();
         if (out) expect(out).not.toMatch(LEAK);
       }),
       { numRuns: 1000 },
@@ -191,7 +194,7 @@ describe('client payload parsers, in-process', () => {
         expect(textIn).toContain(name);
         const { adapter, event } = checkParsed(JSON.parse(textIn));
         const out = adapter.render(event, await decide(new GuardContext(event, env)));
-        expect(malformed(adapter.client, out ?? '')).toBeNull();
+        expect(malformed(adapter.client, out ?? '', event.kind)).toBeNull();
       }
     }
   });
@@ -254,7 +257,8 @@ describe('git-handoff guard, the real command, on a fuzzed sample', () => {
           if (r.stdout !== '') wrong.push(`${c.name}: answered bad input: ${r.stdout.slice(0, 200)}`);
           badInputs++;
         } else {
-          const bad = malformed(detectClient(parsed as Record<string, unknown>).client, r.stdout);
+          const adapter = detectClient(parsed as Record<string, unknown>);
+          const bad = malformed(adapter.client, r.stdout, adapter.parse(parsed as Record<string, unknown>).kind);
           if (bad) wrong.push(`${c.name}: ${bad}`);
           // Wrong types are bad input too: logged, and what could be read was still checked.
           if (payloadProblems(parsed as Record<string, unknown>).length) badInputs++;

@@ -69,9 +69,11 @@ function fits(o: Record<string, unknown>, shape: Shape): boolean {
 }
 
 /** Why `stdout` is not nothing or one well-formed answer in `client`'s shape, or null when it is. */
-export function malformed(client: GuardClient, stdout: string): string | null {
+export function malformed(client: GuardClient, stdout: string, kind?: string): string | null {
   const text = stdout.trim();
   if (text === '') return null;
+  // Claude Code reads a PreCompact answer as plain text (added to the compaction's instructions), not JSON
+  if (client === 'claude-code' && kind === 'pre-compact') return /[\x00-\x08\x0b-\x1f\x7f]/.test(text) ? `control characters: ${JSON.stringify(text.slice(0, 200))}` : null;
   if (text.includes('\n')) return `more than one line: ${text.slice(0, 200)}`;
   let o: unknown;
   try {

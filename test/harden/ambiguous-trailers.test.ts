@@ -93,7 +93,8 @@ describe('ambiguous trailer blocks (issue 13 item 1)', () => {
       const bad = forge(b, tip, block);
       b.git(['push', '-q', '--force', 'origin', `${bad}:${REF}`, `${forge(b, null, block)}:refs/handoffs/main/other-topic`]);
       const r = await a.cli(['fetch', '--json']);
-      expect(r.exitCode, name + String(r.stderr)).toBe(0);
+      // a refused remote version is a named state, exit 6 until its owner resolves it (SPEC 7)
+      expect(r.exitCode, name + String(r.stderr)).toBe(6);
       const res = JSON.parse(String(r.stdout));
       const mine = res.handoffs.find((h: any) => h.ref === REF);
       expect(mine, name).toMatchObject({ action: 'refused', violation: { rule: 'ambiguous-trailers' } });

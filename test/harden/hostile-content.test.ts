@@ -35,9 +35,10 @@ const HOSTILE = Buffer.concat([
 const ESCAPES = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u0080-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 /** Runs the bin under a pseudo-terminal (util-linux `script`), so stdout.isTTY is true; returns what the terminal got. */
+// The pager is `cat`: less draws its own terminal codes, and what this checks is the bytes git-handoff prints.
 function onTty(repo: TestRepo, args: string[]): string {
   const cmd = [BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-  const r = spawnSync('script', ['-qec', cmd, '/dev/null'], { cwd: repo.dir, env: { ...repo.env, SHELL: '/bin/sh', TERM: 'xterm' }, encoding: 'utf8' });
+  const r = spawnSync('script', ['-qec', cmd, '/dev/null'], { cwd: repo.dir, env: { ...repo.env, SHELL: '/bin/sh', TERM: 'xterm', GIT_PAGER: 'cat' }, encoding: 'utf8' });
   expect(r.status, r.stderr).toBe(0);
   return r.stdout;
 }

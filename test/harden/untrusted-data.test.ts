@@ -120,7 +120,10 @@ describe('the 1 MiB body limit holds on arrival, and reads are bounded (issue 13
     await ok(a, ['sync', '--remote', 'plain']);
     b.git(['fetch', '-q', 'plain']);
     b.git(['push', '-q', 'plain', `${cases[0][1]}:refs/handoffs/main/auth-refactor`, `${cases[1][1]}:refs/handoffs/main/new-topic`]);
-    const r = json(await ok(a, ['fetch', '--remote', 'plain', '--json']));
+    // a refused remote version is a named state, exit 6 until its owner resolves it (SPEC 7)
+    const fetched = await a.cli(['fetch', '--remote', 'plain', '--json']);
+    expect(fetched.exitCode, String(fetched.stderr)).toBe(6);
+    const r = json(fetched);
     expect(r.handoffs.find((h: any) => h.ref.endsWith('auth-refactor'))).toMatchObject({ action: 'refused', violation: { rule: 'too-large' } });
     expect(r.handoffs.find((h: any) => h.ref.endsWith('new-topic'))).toMatchObject({ action: 'refused', violation: { rule: 'too-large' } });
     expect(refOf(a, 'refs/handoffs/main/auth-refactor')).toBe(tip);
