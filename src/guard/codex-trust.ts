@@ -36,7 +36,10 @@ export interface CodexHandler {
 
 /** The `trusted_hash` Codex expects for one command hook of `event` in a group with `matcher`. */
 export function codexHookHash(event: string, matcher: string | undefined, h: CodexHandler): string {
-  const timeout = typeof h.timeout === 'number' ? Math.max(1, Math.floor(h.timeout)) : 600;
+  const given = typeof h.timeout === 'number' ? Math.max(1, Math.floor(h.timeout)) : 600;
+  // Codex 0.169.0 trusts a SessionEnd handler under a 3 s timeout (observed: the file said 30, its trusted_hash is
+  // the one of timeout 3), as it bounds the work done while it exits
+  const timeout = event === 'SessionEnd' ? Math.min(given, 3) : given;
   const handler = { type: 'command', command: String(h.command ?? ''), timeout, async: h.async === true, statusMessage: typeof h.statusMessage === 'string' ? h.statusMessage : undefined };
   const identity = { event_name: snake(event), matcher: MATCHED.has(event) ? matcher : undefined, hooks: [handler] };
   return 'sha256:' + createHash('sha256').update(canonical(identity)).digest('hex');

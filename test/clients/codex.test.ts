@@ -143,9 +143,10 @@ describe('Codex, offline', () => {
   it('doctor: untrusted hooks (which the real Codex skips) exit 1 naming the fix; trusted by Codex itself, ok', async () => {
     const repo = await wired();
     expect((await repo.cli(['write', 'auth-refactor', '-m', 'their note'], { env: { GIT_HANDOFF_SESSION: OTHER } })).exitCode).toBe(0);
-    // untrusted: Codex runs the raw deletion without a word, as observed
+    // untrusted: Codex skips its hooks without a word, as observed; the git hooks install --agent brought (issue 23)
+    // still refuse the raw deletion
     await turn(repo, 'git update-ref -d refs/handoffs/main/auth-refactor', { trust: false });
-    expect(refOf(repo, 'refs/handoffs/main/auth-refactor')).toBeNull();
+    expect(refOf(repo, 'refs/handoffs/main/auth-refactor')).not.toBeNull();
     const env = { PATH: PATH_WITH_BIN, CODEX_HOME: path.join(repo.home, '.codex') };
     const before = await repo.cli(['doctor', '--json'], { env });
     expect(before.exitCode).toBe(1);
@@ -156,6 +157,7 @@ describe('Codex, offline', () => {
     // trusted through Codex's own app-server (what /hooks does): doctor's hashes agree with the binary's
     await turn(repo, 'echo trusted');
     const after = json(await repo.cli(['doctor', '--json'], { env }));
-    expect(after.items.find((i: any) => i.component === 'agent codex trust')).toMatchObject({ status: 'ok' });
+    const row = after.items.find((i: any) => i.component === 'agent codex trust');
+    expect(row, JSON.stringify(row)).toMatchObject({ status: 'ok' });
   });
 });

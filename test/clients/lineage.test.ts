@@ -1,6 +1,6 @@
 // The real Claude Code CLI, offline, in a repository wired by `install --agent claude`: after `/clear` the new
 // session id continues the old one (its next handoff write succeeds, the history shows the lineage takeover);
-// `--resume` changes only the pid; in a shared checkout `git add -A` is refused and the offered command works.
+// `--resume` continues the same session id (each run's SessionEnd ends its lease); in a shared checkout `git add -A` is refused and the offered command works.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -17,7 +17,7 @@ const log = async (repo: TestRepo, topic: string) => JSON.parse(String((await re
 const lease = (repo: TestRepo) => repo.git(['for-each-ref', '--format=%(contents)', 'refs/handoff-leases/']).stdout;
 
 describe('Claude Code, offline: sessions as they really behave', () => {
-  it('after /clear the new session id inherits the handoff; --resume changes only the pid', async () => {
+  it('after /clear the new session id inherits the handoff; --resume keeps the id; each exit ends the lease', async () => {
     const repo = await wired();
     const run = await converse(repo, ['step one', '/clear', 'step two'], [
       { tool: 'Bash', input: { command: 'echo one > one.txt && git handoff write auth-refactor -m "before clear"' } },
@@ -29,16 +29,17 @@ describe('Claude Code, offline: sessions as they really behave', () => {
     const versions = await log(repo, 'auth-refactor');
     expect(versions.map((v: any) => v.session)).toEqual([second, second, first]);
     expect(versions[1]).toMatchObject({ takeoverFrom: first, reason: 'lineage (clear)' });
-    expect(lease(repo)).toContain(`Claude-Session-Id: ${second}`);
-    const pid = /Handoff-Pid: (\d+)/.exec(lease(repo))![1];
+    // claude -p has exited: its SessionEnd ended the lease (issue 26), and sessions says how
+    expect(lease(repo)).not.toContain(`Claude-Session-Id: ${second}`);
+    const ended = async () => JSON.parse(String((await repo.cli(['sessions', '--json'])).stdout)).find((s: any) => s.session === second);
+    expect(await ended()).toMatchObject({ status: 'ended' });
 
     const resumed = await converse(repo, ['step three'], [{ tool: 'Bash', input: { command: 'git handoff write auth-refactor -m "after resume"' } }], { args: ['--resume', second], env: { PATH } });
     expect(resumed.results.map((r) => r.error)).toEqual([false]);
     const after = await log(repo, 'auth-refactor');
     expect(after.map((v: any) => v.session)).toEqual([second, second, second, first]);
     expect(after.filter((v: any) => v.takeoverFrom)).toHaveLength(1);
-    expect(lease(repo)).toContain(`Claude-Session-Id: ${second}`);
-    expect(/Handoff-Pid: (\d+)/.exec(lease(repo))![1]).not.toBe(pid);
+    expect(await ended()).toMatchObject({ status: 'ended' });
   });
 
   it('in a checkout shared with another live session, `git add -A` is refused and the command it offers works', async () => {
