@@ -27,7 +27,7 @@ const addedRow = (name, r, goal, note) => ({
 
 /** checkRecord and openRepo from src/, bundled on the fly (as gen-repo.mjs does), to time the check in-process. */
 function loadCheck() {
-  const entry = "export { checkRecord } from './src/handoff/record-check'; export { openRepo } from './src/git/repo';";
+  const entry = "export { checkRecord } from './src/handoff/record/record-check'; export { openRepo } from './src/git/repo';";
   const out = buildSync({ stdin: { contents: entry, resolveDir: ROOT, loader: 'ts' }, bundle: true, platform: 'node', format: 'cjs', write: false, logLevel: 'warning' });
   const mod = { exports: {} };
   new Function('module', 'exports', 'require', out.outputFiles[0].text)(mod, mod.exports, createRequire(import.meta.url));

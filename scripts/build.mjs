@@ -15,14 +15,14 @@ await Promise.all([
   build({ ...common, format: 'esm', entryPoints: ['src/config-keys.ts'], outfile: 'dist/config-keys.mjs' }),
   // the YAML parser apart: only `import` of a frontmatter file loads it, and no other command parses its code
   build({ ...common, format: 'cjs', stdin: { contents: "module.exports = require('yaml');", resolveDir: '.' }, outfile: 'dist/yaml.cjs', minify: true }),
-  // the secret scanner (secretlint): its own file, required only by the paths that scan (src/handoff/secrets.ts)
+  // the secret scanner (secretlint): its own file, required only by the paths that scan (src/handoff/secrets/secrets.ts)
   build({
     ...common,
     format: 'cjs',
-    entryPoints: ['src/handoff/secrets-engine.ts'],
+    entryPoints: ['src/handoff/secrets/secrets-engine.ts'],
     outfile: 'dist/secrets.cjs',
     minify: true,
-    alias: { '@secretlint/profiler': './src/handoff/secretlint-stubs.ts', debug: './src/handoff/secretlint-stubs.ts' },
+    alias: { '@secretlint/profiler': './src/handoff/secrets/secretlint-stubs.ts', debug: './src/handoff/secrets/secretlint-stubs.ts' },
   }),
 ]);
 const define = { BUNDLE_HASHES: JSON.stringify({ 'cli.cjs': hashOf('dist/cli.cjs'), 'fast.cjs': hashOf('dist/fast.cjs') }) };

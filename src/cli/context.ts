@@ -2,8 +2,8 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { HandoffError } from '../errors';
 import { openRepo, type Repo } from '../git/repo';
-import { BODY_MAX } from '../handoff/document';
-import { parseRef } from '../handoff/names';
+import { BODY_MAX } from '../handoff/store/document';
+import { parseRef } from '../handoff/store/names';
 
 export interface GlobalArgs {
   json?: boolean;

@@ -2,9 +2,9 @@
 import type { Argv } from 'yargs';
 import { HandoffError } from '../errors';
 import type { Repo } from '../git/repo';
-import { readerOf, type Reader } from '../handoff/address';
-import { personRef } from '../handoff/person';
-import { requireSession, resolveSession, type SessionRef } from '../handoff/session';
+import { readerOf, type Reader } from '../handoff/store/address';
+import { personRef } from '../handoff/store/person';
+import { requireSession, resolveSession, type SessionRef } from '../handoff/state/session';
 
 export interface IdentityArgs {
   session?: string;

@@ -3,7 +3,7 @@ import { toHandoffError, type HandoffError } from '../errors';
 import { git } from '../git/run';
 import { stripTerminalControls } from '../terminal-text';
 
-export { relativeTime } from '../handoff/time';
+export { relativeTime } from '../handoff/store/time';
 
 export interface OutputOptions {
   json?: boolean;

@@ -1,7 +1,7 @@
 // The check at command start (issue 23): every command compares the handoff refs with the loss record and says
 // what was lost outside git-handoff, when it was last seen, and the command that restores it.
 import { openRepo } from '../git/repo';
-import { checkRecord, renderLosses } from '../handoff/record-check';
+import { checkRecord, renderLosses } from '../handoff/record/record-check';
 
 // boot restores by itself (session start); recover checks in full itself; these never touch a repository's refs
 const OWN_CHECK = new Set(['boot', 'recover', 'guard', 'githook', 'completion', '__complete', '']);

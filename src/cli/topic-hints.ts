@@ -3,8 +3,8 @@
 import { quote } from 'shell-quote';
 import { HandoffError } from '../errors';
 import { openRepo } from '../git/repo';
-import { parseRef } from '../handoff/names';
-import { listHandoffs } from '../handoff/store';
+import { parseRef } from '../handoff/store/names';
+import { listHandoffs } from '../handoff/store/store';
 import { suggest } from './argv';
 
 /** The not-found error with a hint added, or the error as it was. */

@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { installWrite, restoreOriginal } from '../handoff/install-record';
+import { installWrite, restoreOriginal } from '../handoff/state/install-record';
 import type { DoctorItem } from '../wiring';
 import { wiring as copilotWiring } from './copilot';
 import { OPENCODE_PLUGIN_MARK, opencodePlugin, userPluginFile, wiring as opencodeWiring } from './opencode';

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { configValue, type Config } from '../git/config';
 import type { Repo } from '../git/repo';
-import { SESSION_RE } from '../handoff/session';
+import { SESSION_RE } from '../handoff/state/session';
 import type { GuardEvent } from './event';
 import { configKey, headBranch, locate, readConfigCache, writeConfigCache, type Location } from './locate';
 

@@ -110,7 +110,7 @@ async function bypass(ctx: GuardContext, d: Decision): Promise<Decision> {
     reason: (d.deny ?? d.context ?? '').slice(0, 2000),
     cwd: e.cwd,
   };
-  if (loc) (await import('../handoff/audit')).appendAudit(loc.commonDir, record);
+  if (loc) (await import('../handoff/state/audit')).appendAudit(loc.commonDir, record);
   else guardLog(null, `bypass ${JSON.stringify(record)}`);
   return {};
 }

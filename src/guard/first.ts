@@ -3,11 +3,11 @@
 // file, which the file rule surely allows) without loading the other rules, the store or anything that starts git. Whatever it cannot settle (and any surprise) goes to the full guard in dist/fast.cjs.
 import { readFileSync, readSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { absent, recordIntents } from '../handoff/ledger';
-import { isKnownSession } from '../handoff/lineage-record';
-import { encodeBranch } from '../handoff/names';
-import { handoffDir } from '../handoff/paths';
-import { SESSION_RE } from '../handoff/session';
+import { absent, recordIntents } from '../handoff/state/ledger';
+import { isKnownSession } from '../handoff/state/lineage-record';
+import { encodeBranch } from '../handoff/store/names';
+import { handoffDir } from '../handoff/state/paths';
+import { SESSION_RE } from '../handoff/state/session';
 import { copilotAnswersNatively } from '../clients/copilot';
 import { detectClient } from '../clients/index';
 import { surelyHarmless } from './allow';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { HandoffError } from '../errors';
 import { configValue, readConfig } from '../git/config';
 import type { Repo } from '../git/repo';
-import { installWrite, restoreOriginal } from '../handoff/install-record';
+import { installWrite, restoreOriginal } from '../handoff/state/install-record';
 import type { DoctorItem, InstallOptions } from '../wiring';
 import { CODEX_TRUST_HOW, loginShellProblem } from './codex-trust';
 import { trustGateItems, trustGateSteps } from './trust-gates';

@@ -2,12 +2,12 @@
 // lease, the boot view as context, and the once-per-session reminders.
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { absent, recordIntents, recordWrites } from '../handoff/ledger';
-import { claimRecord, isKnownSession } from '../handoff/lineage-record';
-import { encodeBranch } from '../handoff/names';
-import { handoffDir } from '../handoff/paths';
-import { short } from '../handoff/session';
-import { isDiskError, optionalWrite, writeState as writeStateFile } from '../handoff/state-file';
+import { absent, recordIntents, recordWrites } from '../handoff/state/ledger';
+import { claimRecord, isKnownSession } from '../handoff/state/lineage-record';
+import { encodeBranch } from '../handoff/store/names';
+import { handoffDir } from '../handoff/state/paths';
+import { short } from '../handoff/state/session';
+import { isDiskError, optionalWrite, writeState as writeStateFile } from '../handoff/state/state-file';
 import type { GuardContext } from './context';
 import type { Decision } from './event';
 import { LEASE_EVERY_MS } from './first';
@@ -71,8 +71,8 @@ async function heartbeat(ctx: GuardContext, loc: Location, session: string, forc
   const state = readState(loc, session);
   const now = Date.now();
   if (!force && state.leaseAt && now - state.leaseAt < LEASE_EVERY_MS) return null;
-  const { touchLease } = await import('../handoff/leases');
-  const { describeProcess, recordSessionProcess } = await import('../handoff/session-process');
+  const { touchLease } = await import('../handoff/state/leases');
+  const { describeProcess, recordSessionProcess } = await import('../handoff/state/session-process');
   const repo = await ctx.repo(loc);
   // the client process: once it has exited, this session is not live (whether or not it holds the lease)
   const pid = ctx.event.agentId ? null : clientProcess(ctx.event.client, ctx.env);
@@ -228,8 +228,8 @@ export async function sessionStart(ctx: GuardContext): Promise<Decision> {
   const repo = await ctx.repo(loc);
   // the remote's handoffs of this branch, within a hard limit (not again after a compaction: same session)
   const net = ctx.event.source === 'compact' ? null : await startFetchLine(repo, ctx.branch(loc), await ctx.config(loc));
-  const { bootView, renderBoot } = await import('../handoff/boot');
-  const { readerOf, validRole } = await import('../handoff/address');
+  const { bootView, renderBoot } = await import('../handoff/store/boot');
+  const { readerOf, validRole } = await import('../handoff/store/address');
   const reader = readerOf({ session, client: ctx.event.client, role: validRole(ctx.env.GIT_HANDOFF_ROLE) });
   // Gemini CLI HTML-escapes a hook's context (`<` arrives as `&lt;`): its wrapper is written without angle brackets
   const wrap = ESCAPES_CONTEXT.has(ctx.event.client) ? 'brackets' : 'tags';
@@ -256,8 +256,8 @@ export async function sessionEnd(ctx: GuardContext): Promise<Decision> {
   const reason = ctx.event.source ?? 'other';
   if (reason === 'clear' && clientPid(ctx.event.client, ctx.env) !== null) return {};
   const repo = await ctx.repo(loc);
-  const { releaseLease } = await import('../handoff/leases');
-  const { recordRelease } = await import('../handoff/ledger');
+  const { releaseLease } = await import('../handoff/state/leases');
+  const { recordRelease } = await import('../handoff/state/ledger');
   releaseLease(repo, loc.worktree, session);
   recordRelease(loc.commonDir, session, loc.worktree, `session-end:${reason.replace(/[^\w-]/g, '_').slice(0, 40)}`);
   return {};
@@ -277,7 +277,7 @@ export async function guardOffOnce(ctx: GuardContext, loc: Location): Promise<De
 
 /** Whether the ledger holds paths this session wrote. */
 async function changedFiles(loc: Location, session: string): Promise<boolean> {
-  const { readLedger } = await import('../handoff/ledger');
+  const { readLedger } = await import('../handoff/state/ledger');
   return readLedger(loc.commonDir).some((e) => e.session === session && (e.paths?.length ?? 0) > 0);
 }
 
@@ -292,7 +292,7 @@ export async function stop(ctx: GuardContext): Promise<Decision> {
   if (await ctx.guardOff(loc)) return {};
   const branch = ctx.branch(loc);
   const repo = await ctx.repo(loc);
-  const { listHandoffs } = await import('../handoff/store');
+  const { listHandoffs } = await import('../handoff/store/store');
   const owns = listHandoffs(repo, branch ? { branch } : { all: true }).some((h) => h.session === session);
   state.reminded = true;
   writeState(loc, session, state);
@@ -317,8 +317,8 @@ export async function preCompact(ctx: GuardContext): Promise<Decision> {
   if (state.compactReminded || (await ctx.guardOff(loc))) return {};
   const branch = ctx.branch(loc);
   const { listRefs } = await import('../git/refs');
-  const { parseTrailerLines } = await import('../handoff/document');
-  const { branchPrefix } = await import('../handoff/names');
+  const { parseTrailerLines } = await import('../handoff/store/document');
+  const { branchPrefix } = await import('../handoff/store/names');
   const own = branch
     ? listRefs(await ctx.repo(loc), [branchPrefix(branch)])
         .filter((r) => parseTrailerLines(r.trailers).session === session)

@@ -1,8 +1,8 @@
 // The guard's side of lineage: which client process an event comes from, and the first sight of a session
 // (a known one costs one stat; only an unknown one, or a SessionStart, loads the domain and starts git).
 import { readFileSync } from 'node:fs';
-import { isKnownSession } from '../handoff/lineage-record';
-import { short } from '../handoff/session';
+import { isKnownSession } from '../handoff/state/lineage-record';
+import { short } from '../handoff/state/session';
 import type { GuardContext } from './context';
 import type { GuardClient } from './event';
 import type { Location } from './locate';
@@ -46,7 +46,7 @@ export async function followLineage(ctx: GuardContext, loc: Location, source: st
   const pid = clientPid(ctx.event.client, ctx.env);
   if (source === 'tool' && (pid === null || isKnownSession(loc.commonDir, session))) return null;
   if (await ctx.guardOff(loc)) return null;
-  const { noteArrival } = await import('../handoff/lineage');
+  const { noteArrival } = await import('../handoff/state/lineage');
   const r = noteArrival(await ctx.repo(loc), {
     session: { id: session, client: ctx.event.client, source: 'payload' },
     worktree: loc.worktree,

@@ -8,8 +8,8 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import type { Config } from '../git/config';
 import { trustedRepository } from '../git/trust';
-import { handoffDir } from '../handoff/paths';
-import { appendState, writeState } from '../handoff/state-file';
+import { handoffDir } from '../handoff/state/paths';
+import { appendState, writeState } from '../handoff/state/state-file';
 
 export interface Location {
   /** the worktree top */

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Agent } from '../clients/names';
 import { WIRING } from '../clients/wirings';
 import type { Repo } from '../git/repo';
-import { installWrite, restoreOriginal } from '../handoff/install-record';
+import { installWrite, restoreOriginal } from '../handoff/state/install-record';
 
 const START = '# git-handoff install --private (git handoff uninstall removes these lines)';
 const END = '# end of git-handoff install --private';

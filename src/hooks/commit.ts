@@ -2,12 +2,12 @@
 // per message (commit-msg), and no committing another live session's files (pre-commit).
 import { appendFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { claimedSessions, TRAILER } from '../handoff/document';
-import { readTrailersOf } from '../handoff/ownership';
-import { relativeTime } from '../handoff/time';
+import { claimedSessions, TRAILER } from '../handoff/store/document';
+import { readTrailersOf } from '../handoff/store/ownership';
+import { relativeTime } from '../handoff/store/time';
 import type { HookContext } from './entry';
 import { refusedResetFile, shortOid, shortSession, shq, type Refusal } from './refusal';
-import { listSessions } from './sessions';
+import { listSessions } from '../handoff/state/sessions';
 
 /** Every Claude-Session-Id value among trailer lines: the product's one reading (claimedSessions). */
 export const sessionIdsIn = (trailerLines: string[]): string[] => claimedSessions(trailerLines);

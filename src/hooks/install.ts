@@ -6,7 +6,7 @@ import { HandoffError } from '../errors';
 import type { Repo } from '../git/repo';
 import type { DoctorItem } from '../wiring';
 import { shellQuote } from '../guard/event';
-import { TRAILER } from '../handoff/document';
+import { TRAILER } from '../handoff/store/document';
 
 export const HOOK_NAMES = ['prepare-commit-msg', 'commit-msg', 'pre-commit', 'pre-push', 'reference-transaction'] as const;
 export type HookName = (typeof HOOK_NAMES)[number];

@@ -3,11 +3,11 @@
 import { configBool } from '../git/config';
 import { readObjects } from '../git/objects';
 import { trailerBlockLines } from '../git/refs';
-import { claimedSessions } from '../handoff/document';
-import { LEASE_PREFIX } from '../handoff/names';
+import { claimedSessions } from '../handoff/store/document';
+import { LEASE_PREFIX } from '../handoff/store/names';
 import type { HookContext } from './entry';
 import { shortOid, shortSession, shq, type Refusal } from './refusal';
-import { checkReceive } from '../handoff/ref-updates';
+import { checkReceive } from '../handoff/store/ref-updates';
 import { handoffRefusal } from './transaction';
 
 interface PushLine {

@@ -3,12 +3,12 @@
 import { writeFileSync } from 'node:fs';
 import { listRefs, packingPrunes } from '../git/refs';
 import type { Repo } from '../git/repo';
-import { ARCHIVE_PREFIX, HANDOFF_PREFIX } from '../handoff/names';
-import { foreignCommits } from '../handoff/ownership';
-import { NOTES_REF } from '../handoff/receipts';
-import { REPLACE_PREFIX } from '../handoff/replace-refs';
-import { checkReceive, parseUpdates, type Refusal as ReceiveRefusal } from '../handoff/ref-updates';
-import { withoutRedactions } from '../handoff/redact-check';
+import { ARCHIVE_PREFIX, HANDOFF_PREFIX } from '../handoff/store/names';
+import { foreignCommits } from '../handoff/store/ownership';
+import { NOTES_REF } from '../handoff/store/receipts';
+import { REPLACE_PREFIX } from '../handoff/store/replace-refs';
+import { checkReceive, parseUpdates, type Refusal as ReceiveRefusal } from '../handoff/store/ref-updates';
+import { withoutRedactions } from '../handoff/secrets/redact-check';
 import type { HookContext } from './entry';
 import { refusedResetFile, shortOid, shortSession, type Refusal } from './refusal';
 

@@ -1,11 +1,11 @@
 // `git handoff fetch`: one git fetch into the tracking namespace, then every handoff merged by the five cases.
 import { listRefs, type RefOp, type RefRecord } from '../git/refs';
 import type { Repo } from '../git/repo';
-import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef } from '../handoff/names';
-import { checkAdvances, type Violation } from '../handoff/ownership';
-import { mergeReceipts, NOTES_REF, trackingNotesRef, type ReceiptMerge } from '../handoff/receipts';
-import { ancestryOf } from '../handoff/sync-state';
-import { moveRefs } from '../handoff/tx';
+import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef } from '../handoff/store/names';
+import { checkAdvances, type Violation } from '../handoff/store/ownership';
+import { mergeReceipts, NOTES_REF, trackingNotesRef, type ReceiptMerge } from '../handoff/store/receipts';
+import { ancestryOf } from '../handoff/store/sync-state';
+import { moveRefs } from '../handoff/store/tx';
 import { refuseDiverged } from './refused';
 import { handoffRefspecs, trackingArchivePrefix, trackingPrefix, transportError } from './remote';
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { SimpleGit } from 'simple-git';
 import { HandoffError } from '../errors';
 import type { Repo } from '../git/repo';
-import { ARCHIVE_PREFIX, HANDOFF_PREFIX } from '../handoff/names';
+import { ARCHIVE_PREFIX, HANDOFF_PREFIX } from '../handoff/store/names';
 import type { DoctorItem } from '../wiring';
 import { handoffRefspecs } from './remote';
 import { doctorManaged, hookManagerOf, installBesideDriver, installGitolite, isStub, uninstallBesideDriver, uninstallGitolite } from './server-hooks';

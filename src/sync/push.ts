@@ -2,15 +2,15 @@
 import { HandoffError } from '../errors';
 import { listRefs, type RefOp } from '../git/refs';
 import type { Repo } from '../git/repo';
-import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef } from '../handoff/names';
-import { NOTES_REF, trackingNotesRef } from '../handoff/receipts';
-import { ancestryOf } from '../handoff/sync-state';
-import { moveRefs } from '../handoff/tx';
-import { migrateArchives } from '../handoff/tx/migrate';
+import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef } from '../handoff/store/names';
+import { NOTES_REF, trackingNotesRef } from '../handoff/store/receipts';
+import { ancestryOf } from '../handoff/store/sync-state';
+import { moveRefs } from '../handoff/store/tx';
+import { migrateArchives } from '../handoff/store/tx/migrate';
 import { fetchHandoffs, readSides, type FetchResult, type Sides } from './fetch';
 import { markRefusedSkips } from './refused';
 import { trackingArchivePrefix, trackingPrefix, transportError } from './remote';
-import type { Violation } from '../handoff/ownership';
+import type { Violation } from '../handoff/store/ownership';
 
 /** One ref this clone has that the remote does not: a new or fast-forwarded handoff, an archive entry, an archiving. */
 export interface PushUpdate {
@@ -100,7 +100,7 @@ export interface PushOptions {
  */
 export async function planScanPush(repo: Repo, remote: string, o: Omit<PushOptions, 'plan'> = {}): Promise<PushResult> {
   let sides = readSides(repo, remote);
-  // archives made by a format-1 build (094717a and before) get the entry this format pushes (src/handoff/tx/migrate.ts)
+  // archives made by a format-1 build (094717a and before) get the entry this format pushes (src/handoff/store/tx/migrate.ts)
   if (migrateArchives(repo, sides.local, sides.localArchive, sides.remote).length) sides = readSides(repo, remote);
   const plan = planPush(repo, sides);
   // loaded only when something would be sent: the scanner is the heaviest module of the product

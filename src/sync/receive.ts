@@ -2,12 +2,12 @@
 // ownership invariant, so a forced push that rewrites or steals a handoff is refused and the pusher is told why.
 import { readFileSync } from 'node:fs';
 import { openRepo } from '../git/repo';
-import { checkReceive, parseUpdates } from '../handoff/ref-updates';
+import { checkReceive, parseUpdates } from '../handoff/store/ref-updates';
 import { stripTerminalControls } from '../terminal-text';
-import { withoutRedactions } from '../handoff/redact-check';
+import { withoutRedactions } from '../handoff/secrets/redact-check';
 import { describeVersions, receiveFindings } from './secrets-gate';
 
-export { checkReceive, parseUpdates, type ReceiveUpdate, type Refusal } from '../handoff/ref-updates';
+export { checkReceive, parseUpdates, type ReceiveUpdate, type Refusal } from '../handoff/store/ref-updates';
 
 /** `git handoff githook pre-receive`: reads the updates on stdin, prints each refusal for the pusher, exits 1 if any. */
 export async function preReceiveHook(input: string = readFileSync(0, 'utf8')): Promise<number> {

@@ -7,12 +7,12 @@ import { HandoffError } from '../errors';
 import { readObjects, parseCommit } from '../git/objects';
 import { readRef } from '../git/refs';
 import type { Repo } from '../git/repo';
-import { assertTopic, handoffRef } from '../handoff/names';
-import { checkAdvance, type Violation } from '../handoff/ownership';
-import type { SessionRef } from '../handoff/session';
-import { notFound, viewOf } from '../handoff/store';
-import { ancestryOf, compareTips, remoteViolations, trackingRef } from '../handoff/sync-state';
-import { commitVersion, moveRef } from '../handoff/tx';
+import { assertTopic, handoffRef } from '../handoff/store/names';
+import { checkAdvance, type Violation } from '../handoff/store/ownership';
+import type { SessionRef } from '../handoff/state/session';
+import { notFound, viewOf } from '../handoff/store/store';
+import { ancestryOf, compareTips, remoteViolations, trackingRef } from '../handoff/store/sync-state';
+import { commitVersion, moveRef } from '../handoff/store/tx';
 import type { HandoffMerge } from './fetch';
 import type { PushSkip } from './push';
 

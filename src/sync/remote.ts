@@ -2,8 +2,8 @@
 import { HandoffError } from '../errors';
 import { configValue, readConfig } from '../git/config';
 import type { Repo } from '../git/repo';
-import { ARCHIVE_PREFIX, HANDOFF_PREFIX } from '../handoff/names';
-import { NOTES_REF, trackingNotesRef } from '../handoff/receipts';
+import { ARCHIVE_PREFIX, HANDOFF_PREFIX } from '../handoff/store/names';
+import { NOTES_REF, trackingNotesRef } from '../handoff/store/receipts';
 
 /** refs/remotes/<R>/handoffs/ and refs/remotes/<R>/handoff-archive/: where a fetch puts the remote's handoffs. */
 export const trackingPrefix = (remote: string) => `refs/remotes/${remote}/handoffs/`;

@@ -4,12 +4,12 @@ import { readConfig } from '../git/config';
 import { parseCommit, readObjects, writeBlob, writeTree } from '../git/objects';
 import { readRef } from '../git/refs';
 import type { Repo } from '../git/repo';
-import { assertTopic, handoffRef } from '../handoff/names';
-import { checkAdvance } from '../handoff/ownership';
-import { short, type SessionRef } from '../handoff/session';
-import { notFound, viewOf, type HandoffView } from '../handoff/store';
-import { ancestryOf, compareTips, trackingRef } from '../handoff/sync-state';
-import { commitVersion, moveRef } from '../handoff/tx';
+import { assertTopic, handoffRef } from '../handoff/store/names';
+import { checkAdvance } from '../handoff/store/ownership';
+import { short, type SessionRef } from '../handoff/state/session';
+import { notFound, viewOf, type HandoffView } from '../handoff/store/store';
+import { ancestryOf, compareTips, trackingRef } from '../handoff/store/sync-state';
+import { commitVersion, moveRef } from '../handoff/store/tx';
 
 export type Keep = 'local' | 'remote' | 'both';
 export const KEEPS: Keep[] = ['local', 'remote', 'both'];

@@ -1,15 +1,15 @@
 // The secret scan at the machine's edges: before `push`/`sync` send versions, and in the server's receive check.
 import { HandoffError } from '../errors';
 import type { Repo } from '../git/repo';
-import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef } from '../handoff/names';
+import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef } from '../handoff/store/names';
 import { readObjects, parseCommit } from '../git/objects';
 import { readRef } from '../git/refs';
-import { assertTopic, handoffRef } from '../handoff/names';
-import { describeVersions, scanRecord, scanTexts, scanVersions, secretFoundError, secretTrailersOf, SECRET_TRAILER, type VersionFindings } from '../handoff/secrets';
-import { viewOf } from '../handoff/store';
-import { trackingRef } from '../handoff/sync-state';
+import { assertTopic, handoffRef } from '../handoff/store/names';
+import { describeVersions, scanRecord, scanTexts, scanVersions, secretFoundError, secretTrailersOf, SECRET_TRAILER, type VersionFindings } from '../handoff/secrets/secrets';
+import { viewOf } from '../handoff/store/store';
+import { trackingRef } from '../handoff/store/sync-state';
 import { bothBodies, type ResolveOptions } from './resolve';
-import type { ReceiveUpdate } from '../handoff/ref-updates';
+import type { ReceiveUpdate } from '../handoff/store/ref-updates';
 
 const isHandoff = (ref: string) => ref.startsWith(HANDOFF_PREFIX) || ref.startsWith(ARCHIVE_PREFIX);
 

@@ -4,7 +4,7 @@
 import { configBool, type Config } from '../git/config';
 import { gitBounded } from '../git/run';
 import type { Repo } from '../git/repo';
-import { ARCHIVE_PREFIX, encodeBranch, HANDOFF_PREFIX } from '../handoff/names';
+import { ARCHIVE_PREFIX, encodeBranch, HANDOFF_PREFIX } from '../handoff/store/names';
 import { mergeHandoffs, readSides, type Sides } from './fetch';
 import { gitReason, handoffRefspecs, resolveRemote, trackingArchivePrefix, trackingPrefix } from './remote';
 

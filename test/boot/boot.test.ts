@@ -1,6 +1,6 @@
 // `git handoff boot`: several sessions' handoffs on one branch, verified, own first, bodies kept inside their wrapper.
 import { describe, expect, it } from 'vitest';
-import { extractSections, wrapUntrusted, BOOT_SECTIONS } from '../../src/handoff/boot';
+import { extractSections, wrapUntrusted, BOOT_SECTIONS } from '../../src/handoff/store/boot';
 import { json, makeRepo, type TestRepo } from '../helpers/repo';
 
 const MINE = 'sess-mine-0001';

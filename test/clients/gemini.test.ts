@@ -85,7 +85,7 @@ describe('Gemini CLI hook runner', () => {
     await repo.cli(['write', 'auth-refactor', '-m', 'their note'], { env: { GIT_HANDOFF_SESSION: OTHER } });
     const [start] = await fire(repo, hooks, 'SessionStart', { source: 'startup' });
     expect(start.getAdditionalContext()).toContain('auth-refactor');
-    // The write is recorded before the tool runs and counts once the file shows it ran (src/handoff/ledger.ts).
+    // The write is recorded before the tool runs and counts once the file shows it ran (src/handoff/state/ledger.ts).
     const tool = { tool_name: 'write_file', tool_input: { file_path: path.join(repo.dir, 'a.txt'), content: 'x' } };
     const [before] = await fire(repo, hooks, 'BeforeTool', tool);
     expect(before.isBlockingDecision()).toBe(false);

@@ -10,7 +10,7 @@ import { detectClient } from '../../src/clients/index';
 import { GuardContext } from '../../src/guard/context';
 import { globMatch } from '../../src/guard/glob';
 import { preTool } from '../../src/guard/rules/pre-tool';
-import { appendLedger } from '../../src/handoff/ledger';
+import { appendLedger } from '../../src/handoff/state/ledger';
 import { foreignWorld, ME, OTHER, SHELL_CLIENTS } from './world';
 
 const ATOMS = [

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { detectClient } from '../../src/clients/index';
 import { GuardContext } from '../../src/guard/context';
 import { decide } from '../../src/guard/entry';
-import { readLedger } from '../../src/handoff/ledger';
+import { readLedger } from '../../src/handoff/state/ledger';
 import { GIT_READ_ONLY, PROJECT_RUNNERS, READ_ONLY, surelyHarmless } from '../../src/guard/allow';
 import * as allow from '../../src/guard/allow';
 // @ts-expect-error: a build script, plain JavaScript

@@ -3,7 +3,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { worktreeActivity } from '../../src/handoff/ledger';
+import { worktreeActivity } from '../../src/handoff/state/ledger';
 import { makeRepo } from '../helpers/repo';
 import { guard, ME, OTHER, payload, writeHandoff } from './helpers';
 

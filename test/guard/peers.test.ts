@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { short } from '../../src/handoff/session';
+import { short } from '../../src/handoff/state/session';
 import { makeRepo, ROOT, type TestRepo } from '../helpers/repo';
 import { denial, guard, ME, OTHER, payload, wroteFile } from './helpers';
 

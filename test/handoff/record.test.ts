@@ -4,7 +4,7 @@ import { readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openRepo } from '../../src/git/repo';
-import { recordRemoval } from '../../src/handoff/record';
+import { recordRemoval } from '../../src/handoff/record/record';
 import { json, makeRepo, refOf, type TestRepo } from '../helpers/repo';
 import { gitRecorder, ok } from '../sync/world';
 

@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { scanTexts } from '../../src/handoff/secrets';
+import { scanTexts } from '../../src/handoff/secrets/secrets';
 import { json, makeRepo, refOf, ROOT, type TestRepo } from '../helpers/repo';
 import { secretsIn, touchedFiles } from './secrets-helpers';
 

@@ -2,8 +2,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { redactionOf } from '../../src/handoff/redact-check';
-import { loadScanner, maskPreview, redactText, scanTexts } from '../../src/handoff/secrets';
+import { redactionOf } from '../../src/handoff/secrets/redact-check';
+import { loadScanner, maskPreview, redactText, scanTexts } from '../../src/handoff/secrets/secrets';
 import { ROOT } from '../helpers/repo';
 
 const CORPUS = path.join(ROOT, 'fixtures', 'secrets');

@@ -1,11 +1,11 @@
-// src/handoff/tx: one lock and retry policy for every ref the product moves, one signing rule for every version.
+// src/handoff/store/tx: one lock and retry policy for every ref the product moves, one signing rule for every version.
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HandoffError } from '../../src/errors';
 import { openRepo } from '../../src/git/repo';
-import { moveRef } from '../../src/handoff/tx';
+import { moveRef } from '../../src/handoff/store/tx';
 import { json, makeRepo, refOf, tempDir, type TestRepo } from '../helpers/repo';
 import { makeWorld, ok } from '../sync/world';
 

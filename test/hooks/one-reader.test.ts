@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TRAILER } from '../../src/handoff/document';
+import { TRAILER } from '../../src/handoff/store/document';
 import { caseGlob } from '../../src/hooks/install';
 import { denial, guard, payload } from '../guard/helpers';
 import { A, B, gitAs, head, hookedRepo } from './helpers';

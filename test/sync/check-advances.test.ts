@@ -1,7 +1,7 @@
 // The batch invariant check fetch and the server use gives the same verdict as checkAdvance, move by move.
 import { describe, expect, it } from 'vitest';
 import { openRepo } from '../../src/git/repo';
-import { checkAdvance, checkAdvances, type Move } from '../../src/handoff/ownership';
+import { checkAdvance, checkAdvances, type Move } from '../../src/handoff/store/ownership';
 import { makeRepo, type TestRepo } from '../helpers/repo';
 
 function commit(repo: TestRepo, parents: string[], session: string | null, takeoverFrom?: string): string {

@@ -1,6 +1,6 @@
 // A hundred handoffs travel in one git fetch and one git push, with a bounded number of git processes.
 import { describe, expect, it } from 'vitest';
-import { buildMessage } from '../../src/handoff/document';
+import { buildMessage } from '../../src/handoff/store/document';
 import { json, tempDir, type TestRepo } from '../helpers/repo';
 import { gitRecorder, handoffRefs, makeWorld, ok } from './world';
 

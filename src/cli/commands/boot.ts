@@ -1,8 +1,8 @@
 // `git handoff boot`: the session-start view, verified against the repository now.
 import type { Argv, CommandModule } from 'yargs';
 import { openRepo } from '../../git/repo';
-import { bootView, renderBoot } from '../../handoff/boot';
-import { resolveBranch } from '../../handoff/store';
+import { bootView, renderBoot } from '../../handoff/store/boot';
+import { resolveBranch } from '../../handoff/store/store';
 import type { GlobalArgs } from '../context';
 import { identityOptions, readerFor } from '../identity';
 import { printJson, terminalSafe } from '../output';

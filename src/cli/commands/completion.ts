@@ -3,7 +3,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { openRepo } from '../../git/repo';
 import { listRefs } from '../../git/refs';
-import { listHandoffs } from '../../handoff/store';
+import { listHandoffs } from '../../handoff/store/store';
 import type { GlobalArgs } from '../context';
 
 const BASH = `# git-handoff completion for bash: git's completion calls _git_handoff for \`git handoff …\`.

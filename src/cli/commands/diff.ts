@@ -3,7 +3,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import type { Repo } from '../../git/repo';
 import { openRepo } from '../../git/repo';
-import { readHandoff, resolveBranch } from '../../handoff/store';
+import { readHandoff, resolveBranch } from '../../handoff/store/store';
 import type { GlobalArgs } from '../context';
 import { colors, printJson, terminalSafe } from '../output';
 

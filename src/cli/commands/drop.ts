@@ -1,9 +1,9 @@
 // `git handoff drop <topic>`: a throwaway handoff that never left this clone, taken away on the record.
 import type { Argv, CommandModule } from 'yargs';
 import { openRepo } from '../../git/repo';
-import { dropHandoff } from '../../handoff/drop';
-import { assertTopic } from '../../handoff/names';
-import { resolveBranch } from '../../handoff/store';
+import { dropHandoff } from '../../handoff/store/drop';
+import { assertTopic } from '../../handoff/store/names';
+import { resolveBranch } from '../../handoff/store/store';
 import type { GlobalArgs } from '../context';
 import { identityOptions, writerOf } from '../identity';
 import { printJson } from '../output';

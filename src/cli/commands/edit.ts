@@ -2,9 +2,9 @@
 import type { Argv, CommandModule } from 'yargs';
 import { HandoffError } from '../../errors';
 import { openRepo } from '../../git/repo';
-import { assertTopic } from '../../handoff/names';
-import { writeScanned } from '../../handoff/secrets-write';
-import { readHandoff, resolveBranch } from '../../handoff/store';
+import { assertTopic } from '../../handoff/store/names';
+import { writeScanned } from '../../handoff/secrets/secrets-write';
+import { readHandoff, resolveBranch } from '../../handoff/store/store';
 import { shownRef, takeoverArg, type GlobalArgs } from '../context';
 import { canEdit, editText } from '../editor';
 import { identityOptions, writerOf } from '../identity';

@@ -1,9 +1,9 @@
 // `git handoff import <file>…`: file-based handoffs into refs, each written as its owner.
 import type { Argv, CommandModule } from 'yargs';
 import { openRepo } from '../../git/repo';
-import { HANDOVER_TOPIC, planImport, runImport } from '../../handoff/import';
-import { scanImports } from '../../handoff/secrets-write';
-import { resolveSession, short } from '../../handoff/session';
+import { HANDOVER_TOPIC, planImport, runImport } from '../../handoff/import/import';
+import { scanImports } from '../../handoff/secrets/secrets-write';
+import { resolveSession, short } from '../../handoff/state/session';
 import { shownRef, type GlobalArgs } from '../context';
 import { identityOptions, writerOf } from '../identity';
 import { printJson, terminalSafe } from '../output';

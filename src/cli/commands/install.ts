@@ -8,7 +8,7 @@ import { doctorAgents, guardCommand, installAgents, uninstallAgents } from '../.
 import { doctorPlugins, installPlugin, uninstallPlugin } from '../../guard/plugin';
 import { excludeWiring, unexcludeWiring } from '../../guard/private';
 import { doctorHooks, installHooks, uninstallHooks } from '../../hooks/install';
-import { doctorSecrets } from '../../handoff/redact';
+import { doctorSecrets } from '../../handoff/store/redact';
 import { doctorSync, installRemote, installServer, uninstallRemote, uninstallServer } from '../../sync/install';
 import type { DoctorItem, InstallOptions } from '../../wiring';
 import type { GlobalArgs } from '../context';

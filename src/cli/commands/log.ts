@@ -1,9 +1,9 @@
 // `git handoff log <topic>`: every version, newest first, with owners and takeovers.
 import type { Argv, CommandModule } from 'yargs';
 import { openRepo } from '../../git/repo';
-import { short } from '../../handoff/session';
-import { locateHandoff, logHandoff, resolveBranch } from '../../handoff/store';
-import { describeReadBy, readByOf, readReceipts } from '../../handoff/receipts';
+import { short } from '../../handoff/state/session';
+import { locateHandoff, logHandoff, resolveBranch } from '../../handoff/store/store';
+import { describeReadBy, readByOf, readReceipts } from '../../handoff/store/receipts';
 import type { GlobalArgs } from '../context';
 import { printJson, relativeTime, terminalSafe } from '../output';
 import { bodyPatch, paintPatch } from './diff';

@@ -1,8 +1,8 @@
-// `git handoff recover [ref…] [--scan]`: puts back what the loss record says was lost (src/handoff/recover.ts).
+// `git handoff recover [ref…] [--scan]`: puts back what the loss record says was lost (src/handoff/record/recover.ts).
 import type { Argv, CommandModule } from 'yargs';
 import { HandoffError } from '../../errors';
 import { openRepo } from '../../git/repo';
-import { recover, recoverScan, type RecoverResult } from '../../handoff/recover';
+import { recover, recoverScan, type RecoverResult } from '../../handoff/record/recover';
 import type { GlobalArgs } from '../context';
 import { printJson } from '../output';
 

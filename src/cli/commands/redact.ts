@@ -1,8 +1,8 @@
 // `git handoff redact <topic>`: the versions only this clone has, rewritten with each secret replaced.
 import type { Argv, CommandModule } from 'yargs';
 import { openRepo } from '../../git/repo';
-import { redactHandoff } from '../../handoff/redact';
-import { requireSession } from '../../handoff/session';
+import { redactHandoff } from '../../handoff/store/redact';
+import { requireSession } from '../../handoff/state/session';
 import type { GlobalArgs } from '../context';
 import { printJson } from '../output';
 

@@ -3,9 +3,9 @@ import { realpathSync } from 'node:fs';
 import type { Argv, CommandModule } from 'yargs';
 import { HandoffError } from '../../errors';
 import { openRepo } from '../../git/repo';
-import { lineageOf, listRecords, successorOf } from '../../handoff/lineage-record';
-import { requireSession, short } from '../../handoff/session';
-import { listSessions, releaseSession, type SessionInfo } from '../../hooks/sessions';
+import { lineageOf, listRecords, successorOf } from '../../handoff/state/lineage-record';
+import { requireSession, short } from '../../handoff/state/session';
+import { listSessions, releaseSession, type SessionInfo } from '../../handoff/state/sessions';
 import type { GlobalArgs } from '../context';
 import { printJson, relativeTime, table, terminalSafe } from '../output';
 

@@ -2,11 +2,11 @@
 import { quote } from 'shell-quote';
 import type { Argv, CommandModule } from 'yargs';
 import { openRepo } from '../../git/repo';
-import { short } from '../../handoff/session';
-import { listHandoffs, readHandoff, resolveBranch, viewOf, type HandoffView, type Signature } from '../../handoff/store';
-import { trackingRef, trackingTips } from '../../handoff/sync-state';
-import { describeVerify } from '../../handoff/verify';
-import { describeReadBy, readByOf, readReceipts, recordReceiptsOptional } from '../../handoff/receipts';
+import { short } from '../../handoff/state/session';
+import { listHandoffs, readHandoff, resolveBranch, viewOf, type HandoffView, type Signature } from '../../handoff/store/store';
+import { trackingRef, trackingTips } from '../../handoff/store/sync-state';
+import { describeVerify } from '../../handoff/store/verify';
+import { describeReadBy, readByOf, readReceipts, recordReceiptsOptional } from '../../handoff/store/receipts';
 import type { GlobalArgs } from '../context';
 import { identityOptions, readerFor } from '../identity';
 import { printJson, relativeTime, terminalSafe } from '../output';

@@ -2,9 +2,9 @@
 import { quote } from 'shell-quote';
 import type { Argv, CommandModule } from 'yargs';
 import { EXIT, HandoffError } from '../../errors';
-import { parseRef } from '../../handoff/names';
+import { parseRef } from '../../handoff/store/names';
 import { openRepo, type Repo } from '../../git/repo';
-import { resolveBranch } from '../../handoff/store';
+import { resolveBranch } from '../../handoff/store/store';
 import { writerOf } from '../identity';
 import { fetchHandoffs, type FetchResult } from '../../sync/fetch';
 import { planScanPush, rejectionError, type PushResult } from '../../sync/push';

@@ -1,6 +1,6 @@
 // `git handoff template`: the sections a good handoff has.
 import type { Argv, CommandModule } from 'yargs';
-import { TEMPLATE_SECTIONS, templateText } from '../../handoff/template';
+import { TEMPLATE_SECTIONS, templateText } from '../../handoff/store/template';
 import type { GlobalArgs } from '../context';
 import { printJson } from '../output';
 

@@ -1,11 +1,11 @@
 // `git handoff write <topic>`: a new version, compare-and-swap on the ref.
 import type { Argv, CommandModule } from 'yargs';
 import { openRepo } from '../../git/repo';
-import { assertAddressee, assertRefTarget, assertSlug } from '../../handoff/address';
-import { validateBody } from '../../handoff/document';
-import { assertTopic } from '../../handoff/names';
-import { writeScanned } from '../../handoff/secrets-write';
-import { missingSections, stripTemplate, templateText } from '../../handoff/template';
+import { assertAddressee, assertRefTarget, assertSlug } from '../../handoff/store/address';
+import { validateBody } from '../../handoff/store/document';
+import { assertTopic } from '../../handoff/store/names';
+import { writeScanned } from '../../handoff/secrets/secrets-write';
+import { missingSections, stripTemplate, templateText } from '../../handoff/store/template';
 import { HandoffError } from '../../errors';
 import type { Repo } from '../../git/repo';
 import { readBodyArg, shownRef, takeoverArg, type GlobalArgs } from '../context';

@@ -2,8 +2,8 @@
 // line 1 is `<!-- claude-session: <id> -->`. A session writes only its own; the refusal hands over the marker.
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { describeOverlap, isValidTopic, overlapOf, overlapTokens } from '../../handoff/names';
-import { SESSION_RE, short } from '../../handoff/session';
+import { describeOverlap, isValidTopic, overlapOf, overlapTokens } from '../../handoff/store/names';
+import { SESSION_RE, short } from '../../handoff/state/session';
 import { neutral } from '../../terminal-text';
 import type { GuardContext } from '../context';
 import type { ToolAction } from '../event';

@@ -1,7 +1,7 @@
 // `git handoff …` from an agent's shell: the session id is added when the shell would not know it, and a
 // write that names another session's id is refused (reading as another session is always allowed).
 import { SESSION_VARS as CLIENT_SESSION_VARS } from '../../clients/names';
-import { short } from '../../handoff/session';
+import { short } from '../../handoff/state/session';
 import type { GuardEvent } from '../event';
 import type { GitInvocation, SimpleCommand } from '../shell';
 

@@ -4,7 +4,7 @@
 // The check itself is the shared checkout rule's (live sessions, uncommitted paths, the safe command); this module
 // only says which paths a named `git add` stages.
 import path from 'node:path';
-import { worktreeActivity } from '../../handoff/ledger';
+import { worktreeActivity } from '../../handoff/state/ledger';
 import type { Location } from '../locate';
 import type { GitInvocation, SimpleCommand } from '../shell';
 import type { Sweep } from './shared';

@@ -1,8 +1,8 @@
 // Rewriting another session's commits (commit --amend, rebase, reset over them) is refused: git reads the
 // commits the command would drop or replace, and their Claude-Session-Id trailers name the owners.
 import type { Repo } from '../../git/repo';
-import { foreignCommits } from '../../handoff/ownership';
-import { short } from '../../handoff/session';
+import { foreignCommits } from '../../handoff/store/ownership';
+import { short } from '../../handoff/state/session';
 import type { GitInvocation } from '../shell';
 import { asWritten } from './as-written';
 

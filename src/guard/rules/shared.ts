@@ -5,9 +5,9 @@
 // (one `status`) starts only for those verbs, and only when another live session has claims here.
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { isLive, leaseTtlMs, readLease } from '../../handoff/leases';
-import { worktreeActivity } from '../../handoff/ledger';
-import { short } from '../../handoff/session';
+import { isLive, leaseTtlMs, readLease } from '../../handoff/state/leases';
+import { worktreeActivity } from '../../handoff/state/ledger';
+import { short } from '../../handoff/state/session';
 import type { GuardContext } from '../context';
 import { shellWord } from '../event';
 import { globMatch, isGlob } from '../glob';

@@ -1,0 +1,177 @@
+// The check at command start (issue 23): the handoff refs against the loss record. No git process when the ref
+// storage is as it was at the last check that found everything in place; else one for-each-ref and one cat-file.
+import type { Repo } from '../../git/repo';
+import { ARCHIVE_PREFIX, HANDOFF_PREFIX } from '../store/names';
+import { checkAdvance } from '../store/ownership';
+import { droppedReceipts, NOTES_REF } from '../store/receipts';
+import {
+  amendRecord,
+  keyOf,
+  listTracked,
+  readRecord,
+  readSeen,
+  RECORD_REF,
+  refsFingerprint,
+  writeSeen,
+  type RecordState,
+  type Removal,
+} from './record';
+
+export type LossKind = 'deleted' | 'rewritten' | 'rogue-advance' | 'receipts-deleted' | 'receipts-dropped';
+
+export interface Loss {
+  ref: string;
+  kind: LossKind;
+  /** the version the record holds */
+  recorded: string;
+  /** what the ref holds now (null: gone) */
+  current: string | null;
+  /** ISO 8601: the last time git-handoff saw the recorded version in place */
+  lastSeen: string;
+  detail: string;
+  /** the command that restores it */
+  command: string;
+}
+
+export interface RecordCheck {
+  losses: Loss[];
+  /** the record itself was missing or damaged (reported; rebuilt from the last verified record or the refs) */
+  problem: string | null;
+  /** answered from the verified cache, no git process */
+  cached: boolean;
+  /** the record compared against */
+  record: RecordState;
+  /** the refs now (absent when cached) */
+  refs?: Map<string, string>;
+}
+
+const now = () => Math.floor(Date.now() / 1000);
+const isAncestor = (repo: Repo, a: string, b: string) => repo.git(['merge-base', '--is-ancestor', a, b], { allowFail: true }).status === 0;
+export const recoverCommand = (ref: string) => `git handoff recover ${ref}`;
+
+/** A deleted live handoff whose recorded tip is inside an archive entry of the same handoff was archived, not lost. */
+function archivedIn(repo: Repo, refs: Map<string, string>, ref: string, oid: string): boolean {
+  const key = keyOf(ref);
+  for (const [r, o] of refs) if (r.startsWith(ARCHIVE_PREFIX) && keyOf(r) === key && (o === oid || isAncestor(repo, oid, o))) return true;
+  return false;
+}
+
+interface Comparison {
+  losses: Array<Omit<Loss, 'lastSeen'> & { seen: number }>;
+  /** refs whose new value the record takes (legitimate advances, new refs) */
+  absorb: Map<string, string>;
+  /** deletions that are archives */
+  archived: Map<string, Removal>;
+}
+
+/** The refs now against the record: what was lost, and what moved on legitimately. */
+export function compareRecord(repo: Repo, rec: RecordState, refs: Map<string, string>): Comparison {
+  const out: Comparison = { losses: [], absorb: new Map(), archived: new Map() };
+  for (const [ref, e] of rec.entries) {
+    const cur = refs.get(ref) ?? null;
+    if (cur === e.oid) continue;
+    const base = { ref, recorded: e.oid, current: cur, seen: e.seen, command: recoverCommand(ref) };
+    if (ref === NOTES_REF) {
+      if (!cur) {
+        out.losses.push({ ...base, kind: 'receipts-deleted', detail: `the read receipts (${NOTES_REF}) were deleted` });
+        continue;
+      }
+      const dropped = droppedReceipts(repo, e.oid, cur);
+      if (dropped.length) out.losses.push({ ...base, kind: 'receipts-dropped', detail: `${dropped.length} read receipt line${dropped.length === 1 ? ' was' : 's were'} dropped from ${NOTES_REF} (${dropped.slice(0, 2).join('; ')})` });
+      else out.absorb.set(ref, cur);
+      continue;
+    }
+    if (!cur) {
+      if (ref.startsWith(HANDOFF_PREFIX) && archivedIn(repo, refs, ref, e.oid)) {
+        out.archived.set(ref, { oid: e.oid, at: now(), why: 'archived' });
+        continue;
+      }
+      out.losses.push({ ...base, kind: 'deleted', detail: `${ref} was deleted outside git-handoff (its recorded tip ${e.oid.slice(0, 12)})` });
+      continue;
+    }
+    if (isAncestor(repo, e.oid, cur)) {
+      const v = checkAdvance(repo, e.oid, cur);
+      if (!v) out.absorb.set(ref, cur);
+      else out.losses.push({ ...base, kind: 'rogue-advance', detail: `${ref} was moved from ${e.oid.slice(0, 12)} to ${cur.slice(0, 12)}, which breaks the ownership rule: ${v.message}` });
+      continue;
+    }
+    out.losses.push({ ...base, kind: 'rewritten', detail: `${ref} was moved to ${cur.slice(0, 12)}, a history that does not contain its recorded version ${e.oid.slice(0, 12)}` });
+  }
+  for (const [ref, oid] of refs) if (!rec.entries.has(ref) && ref !== RECORD_REF) out.absorb.set(ref, oid);
+  return out;
+}
+
+/**
+ * Compares the refs with the record and reports what was lost. Legitimate advances and new refs are taken into the
+ * record; a damaged or missing record is reported and rebuilt from the last verified one (else from the refs).
+ * `force` skips the verified cache (session start, `recover`).
+ */
+export function checkRecord(repo: Repo, o: { force?: boolean } = {}): RecordCheck {
+  const fp = refsFingerprint(repo);
+  const seen = readSeen(repo);
+  if (!o.force && fp && seen?.fp === fp) return { losses: [], problem: null, cached: true, record: { commit: seen.record, entries: new Map(), removed: new Map() } };
+  const refs = listTracked(repo);
+  const recOid = refs.get(RECORD_REF) ?? null;
+  refs.delete(RECORD_REF);
+  let rec = recOid ? readRecord(repo, recOid) : null;
+  const unreadable = !!rec?.problem;
+  let problem: string | null = rec?.problem ?? (!recOid && seen?.record ? `the record (${RECORD_REF}) was deleted` : null);
+  let fallback: RecordState | undefined;
+  if ((problem || !rec) && seen?.record && seen.record !== recOid) {
+    const last = readRecord(repo, seen.record);
+    if (!last.problem) {
+      fallback = last;
+      rec = last;
+      problem = problem ? `${problem}; compared against the last verified record ${last.commit!.slice(0, 12)}` : null;
+    }
+  }
+  if (problem && !fallback) problem += `; rebuilt from the refs as they are now (\`git handoff recover --scan\` looks for versions lost before)`;
+  const base: RecordState = rec && !rec.problem ? rec : { commit: null, entries: new Map(), removed: new Map() };
+  const cmp = compareRecord(repo, base, refs);
+  const damaged = unreadable || (!recOid && !!fallback);
+  let commit = recOid && !rec?.problem && !fallback ? recOid : null;
+  if (cmp.absorb.size || cmp.archived.size || damaged || !recOid) {
+    const t = now();
+    commit = amendRecord(
+      repo,
+      (r) => {
+        for (const [ref, oid] of cmp.absorb) {
+          r.entries.set(ref, { oid, seen: t });
+          r.removed.delete(ref);
+        }
+        for (const [ref, rm] of cmp.archived) {
+          r.entries.delete(ref);
+          r.removed.set(ref, rm);
+        }
+        return [...cmp.absorb.values()];
+      },
+      60,
+      fallback ?? base,
+    );
+  }
+  const last = seen?.at ?? 0;
+  const losses: Loss[] = cmp.losses.map(({ seen: s, ...l }) => ({ ...l, lastSeen: new Date(Math.max(s, last) * 1000).toISOString() }));
+  if (losses.length === 0 && !problem && commit) {
+    // the fingerprint stands for these refs only if they did not move while this ran (the record itself did, maybe)
+    const after = commit === recOid ? fp : refsFingerprint(repo);
+    let same = true;
+    if (commit !== recOid) {
+      const again = listTracked(repo);
+      again.delete(RECORD_REF);
+      same = again.size === refs.size && [...refs].every(([r, oid]) => again.get(r) === oid);
+    }
+    writeSeen(repo, { fp: same ? after : null, record: commit, at: now() });
+  } else if (commit || seen) {
+    writeSeen(repo, { fp: null, record: commit ?? seen?.record ?? null, at: seen?.at ?? 0 });
+  }
+  return { losses, problem, cached: false, record: base, refs };
+}
+
+/** The report of a check: each loss, when it was last seen, and the command that restores it. */
+export function renderLosses(check: Pick<RecordCheck, 'losses' | 'problem'>): string {
+  const lines: string[] = [];
+  if (check.problem) lines.push(`git-handoff: the loss record is damaged or missing: ${check.problem}`);
+  for (const l of check.losses) lines.push(`git-handoff: ${l.detail}; last seen in place ${l.lastSeen}.\n  restore it: ${l.command}`);
+  if (check.losses.length > 1) lines.push('  or restore everything lost: git handoff recover');
+  return lines.length ? lines.join('\n') + '\n' : '';
+}

@@ -1,0 +1,294 @@
+// The loss record (issue 23): every version the product creates, kept outside refs/handoffs/* and the receipts ref,
+// so a handoff deleted or rewound with the guard and the hooks absent is noticed at the next command and restored.
+// refs/handoff-record points at a chain of commits; each one's tree holds the expected state (ref → oid, when seen)
+// and its extra parents are the tips it recorded, so every recorded version stays reachable (gc cannot prune it).
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { readObjects, writeBlob, writeCommit, writeTree, parseCommit } from '../../git/objects';
+// the record's own ref moves by the plain CAS below tx: tx's extension point calls into this module
+import { casUpdateRef } from '../../git/refs';
+import type { Repo } from '../../git/repo';
+import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef } from '../store/names';
+import { handoffDir } from '../state/paths';
+import { NOTES_REF } from '../store/receipts';
+import { writeState } from '../state/state-file';
+import type { RefUpdate } from '../store/tx/extension';
+
+export const RECORD_REF = 'refs/handoff-record';
+/** Where `recover` keeps a tip it moved out of the way: named, reachable, never thrown away. */
+export const ROGUE_PREFIX = 'refs/handoff-rogue/';
+/** Where `recover` keeps a recorded version it could not put back because the ref now holds another sound history. */
+export const KEPT_PREFIX = 'refs/handoff-kept/';
+const HEADER = 'git-handoff record 1';
+const MARK = 'Handoff-Record: 1';
+/** A record blob over this is not read (a record of 10,000 handoffs is about 1 MiB). */
+const RECORD_MAX = 64 * 1024 * 1024;
+
+/** The refs the record keeps: live handoffs, archive entries, receipts. */
+export const isRecorded = (ref: string) => ref === NOTES_REF || (ref.startsWith(HANDOFF_PREFIX) || ref.startsWith(ARCHIVE_PREFIX) ? parseRef(ref) !== null : false);
+
+export interface RecordEntry {
+  oid: string;
+  /** unix seconds: when the record last took this value */
+  seen: number;
+}
+export interface Removal {
+  oid: string;
+  at: number;
+  /** archived: moved into the archive; removed: taken out on purpose by a command that says so (recordRemoval) */
+  why: 'archived' | 'removed';
+}
+export interface RecordState {
+  /** the record commit read (null: none yet) */
+  commit: string | null;
+  entries: Map<string, RecordEntry>;
+  removed: Map<string, Removal>;
+  /** why the record cannot be trusted (damaged, unreadable); then entries and removed are empty */
+  problem?: string;
+}
+
+const emptyRecord = (commit: string | null = null, problem?: string): RecordState => ({ commit, entries: new Map(), removed: new Map(), ...(problem ? { problem } : {}) });
+
+/** Parses a record blob strictly: any line out of shape makes the whole record untrusted. */
+export function parseRecord(text: string, commit: string, hexLength: number): RecordState {
+  const lines = text.split('\n');
+  if (lines[0] !== HEADER) return emptyRecord(commit, `the record ${commit.slice(0, 12)} does not start with "${HEADER}"`);
+  const rec = emptyRecord(commit);
+  const oidRe = new RegExp(`^[0-9a-f]{${hexLength}}$`);
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i];
+    if (line === '' && i === lines.length - 1) break;
+    const m = /^(tip|archived|removed) (\S+) (\d{1,12}) (refs\/\S+)$/.exec(line);
+    if (!m || !oidRe.test(m[2]) || !isRecorded(m[4])) return emptyRecord(commit, `line ${i + 1} of the record ${commit.slice(0, 12)} does not parse: ${JSON.stringify(line.slice(0, 80))}`);
+    if (m[1] === 'tip') rec.entries.set(m[4], { oid: m[2], seen: Number(m[3]) });
+    else rec.removed.set(m[4], { oid: m[2], at: Number(m[3]), why: m[1] as Removal['why'] });
+  }
+  return rec;
+}
+
+export function serializeRecord(rec: RecordState): string {
+  const lines = [HEADER];
+  for (const ref of [...rec.entries.keys()].sort()) lines.push(`tip ${rec.entries.get(ref)!.oid} ${rec.entries.get(ref)!.seen} ${ref}`);
+  for (const ref of [...rec.removed.keys()].sort()) {
+    const r = rec.removed.get(ref)!;
+    lines.push(`${r.why} ${r.oid} ${r.at} ${ref}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+const copyRecord = (r: RecordState): RecordState => ({ commit: r.commit, entries: new Map(r.entries), removed: new Map(r.removed) });
+
+const hexLength = (repo: Repo) => (repo.objectFormat === 'sha256' ? 64 : 40);
+
+/** The record at `spec` (a ref name or a commit), from one cat-file; a missing, foreign or garbled record comes back with `problem`. */
+export function readRecord(repo: Repo, spec: string): RecordState {
+  let objs;
+  try {
+    objs = readObjects(repo, [spec, `${spec}:record`], RECORD_MAX);
+  } catch (e) {
+    return emptyRecord(null, `the record cannot be read: ${(e as Error).message}`);
+  }
+  const [commit, blob] = objs;
+  if (!commit) return emptyRecord(null, `${spec} names an object that is not in the repository`);
+  if (commit.type !== 'commit') return emptyRecord(null, `${spec} points at a ${commit.type}, not a record commit`);
+  if (!parseCommit(commit.content).message.includes(MARK)) return emptyRecord(commit.oid, `${spec} (${commit.oid.slice(0, 12)}) is not a record commit (no "${MARK}")`);
+  if (!blob || blob.type !== 'blob') return emptyRecord(commit.oid, `the record commit ${commit.oid.slice(0, 12)} holds no record file (or it is missing)`);
+  return parseRecord(blob.content.toString('utf8'), commit.oid, hexLength(repo));
+}
+
+const now = () => Math.floor(Date.now() / 1000);
+// bookkeeping, not a version: one fixed identity, so no configuration is read for it
+const RECORD_IDENTITY = { GIT_AUTHOR_NAME: 'git-handoff', GIT_AUTHOR_EMAIL: 'git-handoff@localhost', GIT_COMMITTER_NAME: 'git-handoff', GIT_COMMITTER_EMAIL: 'git-handoff@localhost' };
+const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+/**
+ * Changes the record by compare-and-swap: `change` edits a copy of the current record and returns the oids to keep
+ * reachable (new parents); a lost race re-reads and applies `change` again, so concurrent writers all land. Returns
+ * the new record commit, or null when the record kept changing (the next command's check absorbs what is missing:
+ * a tip that contains the recorded one is a legitimate advance).
+ */
+/** The record this process wrote last (its commit and state), for the verification that follows a move. */
+let lastWritten: { commit: string; state: RecordState } | null = null;
+
+export function amendRecord(repo: Repo, change: (rec: RecordState) => string[] | null, attempts = 60, fallback?: RecordState): string | null {
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    const cur = readRecord(repo, RECORD_REF);
+    const old = cur.problem && !cur.commit ? null : cur.commit;
+    // a damaged record is never built on: the caller's fallback (the last verified record) or an empty one
+    const base: RecordState = cur.problem ? copyRecord(fallback ?? emptyRecord(null)) : cur;
+    const keep = change(base);
+    if (keep === null) return old;
+    // the damaged record stays reachable as a parent when it is at least a commit: nothing it held is dropped
+    const parents = [...new Set([cur.commit, cur.problem ? fallback?.commit : null, ...keep].filter((o): o is string => !!o))];
+    const blob = writeBlob(repo, serializeRecord(base));
+    const tree = writeTree(repo, [{ name: 'record', oid: blob }]);
+    const commit = writeCommit(repo, tree, parents, `handoff record: ${base.entries.size} refs\n\n${MARK}\n`, RECORD_IDENTITY);
+    // an unreadable record ref (not a commit, missing object) is replaced from its exact value
+    const expected = old ?? rawRecordOid(repo);
+    const r = casUpdateRef(repo, RECORD_REF, commit, expected, 'handoff record');
+    if (r.ok) {
+      lastWritten = { commit, state: base };
+      return commit;
+    }
+    if (r.reason === 'hook') return null;
+    sleep(Math.random() * Math.min(5 + attempt * 5, 60));
+  }
+  return null;
+}
+
+/** The record ref's value as stored, whatever it points at (null: no record ref). */
+function rawRecordOid(repo: Repo): string | null {
+  const r = repo.git(['for-each-ref', '--format=%(objectname)', RECORD_REF], { allowFail: true });
+  return r.stdout.trim() || null;
+}
+
+/**
+ * Called by tx's extension point (src/handoff/store/tx/extension.ts) after every batch of ref moves: records the moved handoff, archive and
+ * receipts refs. A deletion beside an archive entry of the same handoff is an archive; any other deletion by the
+ * product is a removal on purpose. Never fails the move it follows.
+ */
+export function recordMoves(repo: Repo, moves: RefUpdate[]): void {
+  const mine = moves.filter((m) => isRecorded(m.ref));
+  if (mine.length === 0) return;
+  try {
+    const archivedKeys = new Set(mine.filter((m) => m.ref.startsWith(ARCHIVE_PREFIX) && m.newOid).map((m) => keyOf(m.ref)));
+    const commit = amendRecord(repo, (rec) => {
+      const t = now();
+      for (const m of mine) {
+        if (m.newOid) {
+          rec.entries.set(m.ref, { oid: m.newOid, seen: t });
+          rec.removed.delete(m.ref);
+        } else {
+          const was = rec.entries.get(m.ref)?.oid ?? m.oldOid;
+          rec.entries.delete(m.ref);
+          if (was) rec.removed.set(m.ref, { oid: was, at: t, why: archivedKeys.has(keyOf(m.ref)) ? 'archived' : 'removed' });
+        }
+      }
+      return mine.flatMap((m) => (m.newOid ? [m.newOid] : []));
+    });
+    seenAfterMove(repo, commit);
+  } catch {
+    // the record is a second line of defence: a failure here leaves it to the next command's check
+  }
+}
+
+/** `<encoded branch>/<topic>` of a handoff or archive ref. */
+export const keyOf = (ref: string) => {
+  const p = parseRef(ref);
+  return p ? `${p.encodedBranch}/${p.topic}` : ref;
+};
+
+/**
+ * Records that the product took a handoff out of the live set on purpose (a `drop` of a never-pushed topic):
+ * the check then reports no loss for it and `recover` does not bring it back. Its versions stay reachable.
+ */
+export function recordRemoval(repo: Repo, ref: string, oid: string): boolean {
+  return (
+    amendRecord(repo, (rec) => {
+      rec.entries.delete(ref);
+      rec.removed.set(ref, { oid, at: now(), why: 'removed' });
+      return [oid];
+    }) !== null
+  );
+}
+
+// ---- the verified cache: when nothing under the refs changed since the last full check, no git process runs ----
+
+interface Seen {
+  /** the fingerprint of the ref storage when the record and the refs last agreed (null: check again) */
+  fp: string | null;
+  /** the record commit then */
+  record: string | null;
+  /** unix seconds of that check */
+  at: number;
+}
+
+const seenFile = (repo: Repo) => path.join(handoffDir(repo.commonDir), 'record-seen.json');
+
+export function readSeen(repo: Repo): Seen | null {
+  try {
+    const s = JSON.parse(readFileSync(seenFile(repo), 'utf8'));
+    return typeof s === 'object' && s && typeof s.at === 'number' ? { fp: typeof s.fp === 'string' ? s.fp : null, record: typeof s.record === 'string' ? s.record : null, at: s.at } : null;
+  } catch {
+    return null;
+  }
+}
+
+export function writeSeen(repo: Repo, s: Seen): void {
+  try {
+    writeState(seenFile(repo), JSON.stringify(s), repo.commonDir);
+  } catch {
+    // a cache: the next command checks in full
+  }
+}
+
+/**
+ * After the product moved refs and recorded them: when the refs now are exactly what the record just written says
+ * (one for-each-ref), the fingerprint taken before that listing stands for them and the next command needs no git
+ * process; otherwise (something else moved meanwhile, or the record did not land) the next command checks in full.
+ */
+function seenAfterMove(repo: Repo, commit: string | null): void {
+  const s = readSeen(repo);
+  const written = lastWritten;
+  if (!commit || !written || written.commit !== commit) {
+    if (s?.fp) writeSeen(repo, { ...s, fp: null });
+    return;
+  }
+  const fp = refsFingerprint(repo);
+  const refs = listTracked(repo);
+  const recOid = refs.get(RECORD_REF);
+  refs.delete(RECORD_REF);
+  // the refs equal the record: nothing is lost (a loss keeps its old entry in the record, so it never compares equal)
+  const same = recOid === commit && refs.size === written.state.entries.size && [...written.state.entries].every(([r, e]) => refs.get(r) === e.oid);
+  writeSeen(repo, { fp: same ? fp : null, record: commit, at: same ? now() : s?.at ?? 0 });
+}
+
+const statKey = (p: string): string => {
+  try {
+    const s = statSync(p, { bigint: true });
+    return `${s.ino}.${s.size}.${s.ctimeNs}.${s.mtimeNs}`;
+  } catch {
+    return '-';
+  }
+};
+
+const subdirs = (dir: string): string[] => {
+  try {
+    return readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => path.join(dir, e.name));
+  } catch {
+    return [];
+  }
+};
+
+/**
+ * What the ref storage looks like, from stat calls only: packed-refs, the record and receipts ref files, and every
+ * directory that holds a handoff or archive ref (git writes a ref by renaming a lock into its directory and deletes
+ * by unlinking, both of which change the directory's ctime). Null where refs are not plain files (reftable).
+ */
+export function refsFingerprint(repo: Repo): string | null {
+  const c = repo.commonDir;
+  if (statKey(path.join(c, 'reftable')) !== '-') return null;
+  const refs = path.join(c, 'refs');
+  const parts = [statKey(path.join(c, 'packed-refs')), statKey(path.join(refs, 'handoff-record')), statKey(path.join(refs, 'notes')), statKey(path.join(refs, 'notes', 'handoff-reads'))];
+  const live = path.join(refs, 'handoffs');
+  parts.push(statKey(live));
+  for (const d of subdirs(live)) parts.push(`${d}:${statKey(d)}`);
+  const arch = path.join(refs, 'handoff-archive');
+  parts.push(statKey(arch));
+  for (const b of subdirs(arch)) {
+    parts.push(`${b}:${statKey(b)}`);
+    for (const t of subdirs(b)) parts.push(`${t}:${statKey(t)}`);
+  }
+  return parts.join('|');
+}
+
+/** Every recorded kind of ref now, and the record ref, from one for-each-ref. */
+export function listTracked(repo: Repo): Map<string, string> {
+  const r = repo.git(['for-each-ref', '--format=%(objectname) %(refname)', HANDOFF_PREFIX, ARCHIVE_PREFIX, NOTES_REF, RECORD_REF]);
+  const out = new Map<string, string>();
+  for (const line of r.stdout.split('\n')) {
+    const i = line.indexOf(' ');
+    if (i > 0) out.set(line.slice(i + 1), line.slice(0, i));
+  }
+  return out;
+}

@@ -1,0 +1,339 @@
+// `git handoff recover` (issue 23): puts back every version the loss record holds and the refs lost, by CAS, never
+// over a newer legitimate version; a rogue tip is kept aside under refs/handoff-rogue/, not thrown away. `--scan`
+// rebuilds from unreachable objects (git keeps them two weeks by default) when the record itself is gone too.
+import { HandoffError } from '../../errors';
+import { readRef, type RefOp } from '../../git/refs';
+import type { Repo } from '../../git/repo';
+import { archiveRef, ARCHIVE_PREFIX, encodeBranch, handoffRef, HANDOFF_PREFIX } from '../store/names';
+import { checkAdvance, readTrailersOf } from '../store/ownership';
+import { NOTES_REF, unionReceiptsCommit } from '../store/receipts';
+import { amendRecord, KEPT_PREFIX, keyOf, listTracked, readRecord, RECORD_REF, ROGUE_PREFIX, type RecordState } from './record';
+import { checkRecord, type Loss, type RecordCheck } from './record-check';
+import { moveRefs } from '../store/tx';
+
+/** One move through tx (so the record takes it); a hook's refusal or a held lock is a failed move here, not a crash. */
+function move(repo: Repo, ops: RefOp[], reason: string, env?: NodeJS.ProcessEnv): { ok: true } | { ok: false; message: string } {
+  try {
+    return moveRefs(repo, ops, reason, { env, deadline: Date.now() + 5000 });
+  } catch (e) {
+    return { ok: false, message: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+export type RecoverActionKind = 'restored' | 'merged' | 'moved-back' | 'kept-aside' | 'refused';
+
+export interface RecoverAction {
+  ref: string;
+  action: RecoverActionKind;
+  /** what the ref holds after (null: still gone) */
+  oid: string | null;
+  /** a rogue tip moved out of the way, or a recorded version kept beside another sound history */
+  keptAs?: string;
+  message: string;
+}
+
+export interface RecoverResult {
+  problem: string | null;
+  actions: RecoverAction[];
+  /** losses left as they were (refused, or not unambiguous in `auto` mode) */
+  left: Loss[];
+}
+
+const isAncestor = (repo: Repo, a: string, b: string) => repo.git(['merge-base', '--is-ancestor', a, b], { allowFail: true }).status === 0;
+const mergeBase = (repo: Repo, a: string, b: string): string | null => {
+  const r = repo.git(['merge-base', a, b], { allowFail: true });
+  return r.status === 0 ? r.stdout.trim() || null : null;
+};
+const exists = (repo: Repo, oid: string) => repo.git(['cat-file', '-e', `${oid}^{commit}`], { allowFail: true }).status === 0;
+const stamp = () => Math.floor(Date.now() / 1000);
+// recover moves a ref back over a rogue tip: a move the reference-transaction hook refuses as a rewrite; it passes
+// on the record (audit.jsonl), as a person's GIT_HANDOFF_BYPASS=1 would
+const ON_THE_RECORD = { GIT_HANDOFF_BYPASS: '1' };
+
+interface Plan {
+  ops: RefOp[];
+  action: RecoverAction;
+  /** set only when the plan needs no move: the record takes the ref's current value */
+  adopt?: string;
+  /** unambiguous: session start may apply it by itself */
+  clear: boolean;
+  bypass?: boolean;
+}
+
+const refused = (l: Loss, message: string, adopt?: string): Plan => ({ ops: [], action: { ref: l.ref, action: 'refused', oid: l.current, message }, clear: false, adopt });
+
+/**
+ * What to do about one loss. A deleted ref comes back when its recorded history keeps the ownership rule from its
+ * root; a moved one only goes to a commit whose history holds the legitimate part of what is there now (a forged
+ * record cannot drop the owner's versions), and the rogue tip is kept under refs/handoff-rogue/.
+ */
+function plan(repo: Repo, l: Loss): Plan {
+  const at = stamp();
+  if (!exists(repo, l.recorded)) return refused(l, `the record names ${l.recorded.slice(0, 12)}, which is not in the repository (pruned, or a damaged record): try \`git handoff recover --scan\``);
+  if (l.kind === 'receipts-deleted') {
+    return { ops: [{ op: 'create', ref: NOTES_REF, newOid: l.recorded }], action: { ref: l.ref, action: 'restored', oid: l.recorded, message: `${NOTES_REF} restored at ${l.recorded.slice(0, 12)}` }, clear: true };
+  }
+  if (l.kind === 'receipts-dropped') {
+    const merged = unionReceiptsCommit(repo, l.current!, l.recorded, 'handoff receipts: recovered dropped lines');
+    return {
+      ops: [{ op: 'update', ref: NOTES_REF, newOid: merged, oldOid: l.current! }],
+      action: { ref: l.ref, action: 'merged', oid: merged, message: `${NOTES_REF}: the dropped receipts merged back (a commit with both parents, every line of both)` },
+      clear: true,
+    };
+  }
+  if (l.kind === 'deleted') {
+    const v = checkAdvance(repo, null, l.recorded);
+    if (v) return refused(l, `the recorded history of ${l.ref} breaks the ownership rule (${v.message}): not restored`);
+    return { ops: [{ op: 'create', ref: l.ref, newOid: l.recorded }], action: { ref: l.ref, action: 'restored', oid: l.recorded, message: `${l.ref} restored at ${l.recorded.slice(0, 12)}` }, clear: true };
+  }
+  const cur = l.current!;
+  const rogue = `${ROGUE_PREFIX}${keyOf(l.ref)}/${at}-${cur.slice(0, 12)}`;
+  const moveBack = (why: string): Plan => ({
+    ops: [
+      { op: 'update', ref: l.ref, newOid: l.recorded, oldOid: cur },
+      { op: 'create', ref: rogue, newOid: cur },
+    ],
+    action: { ref: l.ref, action: 'moved-back', oid: l.recorded, keptAs: rogue, message: `${l.ref} moved back to ${l.recorded.slice(0, 12)} (${why}); the tip found there, ${cur.slice(0, 12)}, is kept at ${rogue}` },
+    clear: true,
+    bypass: true,
+  });
+  if (l.kind === 'rogue-advance') return moveBack('the versions added on top break the ownership rule');
+  // rewound: the recorded version holds what is there now
+  if (isAncestor(repo, cur, l.recorded)) {
+    const v = checkAdvance(repo, cur, l.recorded);
+    if (v) return refused(l, `the recorded version ${l.recorded.slice(0, 12)} does not follow ${cur.slice(0, 12)} under the ownership rule (${v.message}): the record is not trusted for ${l.ref}`, cur);
+    return { ops: [{ op: 'update', ref: l.ref, newOid: l.recorded, oldOid: cur }], action: { ref: l.ref, action: 'restored', oid: l.recorded, message: `${l.ref} moved forward again to ${l.recorded.slice(0, 12)}` }, clear: true };
+  }
+  // two histories: the one whose own versions break the rule gives way; two sound ones are both kept
+  const base = mergeBase(repo, cur, l.recorded);
+  const curBad = checkAdvance(repo, base, cur);
+  const recBad = checkAdvance(repo, base, l.recorded);
+  if (curBad && !recBad) return moveBack(`what is there now breaks the ownership rule: ${curBad.message}`);
+  const kept = `${KEPT_PREFIX}${keyOf(l.ref)}/${at}-${l.recorded.slice(0, 12)}`;
+  if (recBad) return refused(l, `the recorded version ${l.recorded.slice(0, 12)} breaks the ownership rule (${recBad.message}) and what is there now keeps it: ${l.ref} stays at ${cur.slice(0, 12)}`, cur);
+  return {
+    ops: [{ op: 'create', ref: kept, newOid: l.recorded }],
+    action: {
+      ref: l.ref,
+      action: 'kept-aside',
+      oid: cur,
+      keptAs: kept,
+      message: `${l.ref} now holds another sound history (${cur.slice(0, 12)}); its recorded version ${l.recorded.slice(0, 12)} is kept at ${kept} (look with \`git log ${kept}\`)`,
+    },
+    adopt: cur,
+    clear: false,
+  };
+}
+
+/**
+ * Restores what the record says was lost. `refs` limits it to some refs; `auto` (session start) applies only the
+ * unambiguous plans and leaves the rest reported. Returns what it did and what it left.
+ */
+export function recover(repo: Repo, o: { refs?: string[]; auto?: boolean; check?: RecordCheck } = {}): RecoverResult {
+  const check = o.check ?? checkRecord(repo, { force: true });
+  const wanted = o.refs?.length ? new Set(o.refs.map(fullRef)) : null;
+  const actions: RecoverAction[] = [];
+  const left: Loss[] = [];
+  const adopt = new Map<string, string>();
+  for (const l of check.losses) {
+    if (wanted && !wanted.has(l.ref)) {
+      left.push(l);
+      continue;
+    }
+    const p = plan(repo, l);
+    if (o.auto && !p.clear) {
+      left.push(l);
+      continue;
+    }
+    if (p.ops.length) {
+      const r = move(repo, p.ops, 'handoff recover', p.bypass ? ON_THE_RECORD : undefined);
+      if (!r.ok) {
+        actions.push({ ref: l.ref, action: 'refused', oid: l.current, message: `${l.ref} changed while it was being recovered; nothing moved (${r.message.split('\n')[0]}): run \`git handoff recover\` again` });
+        left.push(l);
+        continue;
+      }
+    }
+    if (p.adopt) adopt.set(l.ref, p.adopt);
+    if (p.action.action === 'refused') left.push(l);
+    actions.push(p.action);
+  }
+  // the record takes what stays (a refused claim, two sound histories): reported once, not at every command
+  if (adopt.size) {
+    amendRecord(repo, (r) => {
+      const t = stamp();
+      for (const [ref, oid] of adopt) r.entries.set(ref, { oid, seen: t });
+      return [];
+    });
+  }
+  if (actions.length) checkRecord(repo, { force: true });
+  return { problem: check.problem, actions, left: left.filter((l) => !adopt.has(l.ref)) };
+}
+
+/** A ref as typed: full, `handoffs/…`, or `<branch>/<topic>` of a live handoff. */
+function fullRef(r: string): string {
+  if (r.startsWith('refs/')) return r;
+  if (r.startsWith('handoffs/') || r.startsWith('handoff-archive/') || r.startsWith('notes/')) return `refs/${r}`;
+  return HANDOFF_PREFIX + r;
+}
+
+// ---- --scan: from unreachable objects, when the record is gone too ----
+
+interface Found {
+  oid: string;
+  parents: string[];
+  tree: string;
+  time: number;
+  subject: string;
+  trailers: string[];
+}
+
+/** Commits no ref reaches (reflogs not counted: a ref's own log is deleted with it), from git fsck. */
+function unreachableCommits(repo: Repo): string[] {
+  const r = repo.git(['fsck', '--unreachable', '--no-reflogs', '--no-progress'], { allowFail: true });
+  if (r.status !== 0 && !r.stdout) throw new HandoffError('integrity', 'fsck-failed', `git fsck could not list the unreachable objects: ${r.stderr.trim()}`);
+  return r.stdout.split('\n').flatMap((l) => {
+    const m = /^unreachable commit ([0-9a-f]+)$/.exec(l.trim());
+    return m ? [m[1]] : [];
+  });
+}
+
+function describe(repo: Repo, oids: string[]): Found[] {
+  if (oids.length === 0) return [];
+  const r = repo.git(['log', '--no-walk=unsorted', '--ignore-missing', '--stdin', '--format=%H%x00%P%x00%T%x00%ct%x00%s%x00%(trailers)%x00'], { input: oids.join('\n') + '\n' });
+  const f = r.stdout.split('\0');
+  const out: Found[] = [];
+  for (let i = 0; i + 5 < f.length; i += 6) {
+    const oid = f[i].replace(/^\n/, '');
+    if (!/^[0-9a-f]+$/.test(oid)) continue;
+    out.push({ oid, parents: f[i + 1] ? f[i + 1].split(' ') : [], tree: f[i + 2], time: Number(f[i + 3]) || 0, subject: f[i + 4], trailers: f[i + 5] ? f[i + 5].replace(/\n$/, '').split('\n') : [] });
+  }
+  return out;
+}
+
+/**
+ * Rebuilds from unreachable objects: the newest record commit found brings back the refs it names; handoff commits
+ * (known by their trailers) grouped by handoff bring back each history's tip (an archive version becomes an archive
+ * entry, never a live handoff again); receipts commits are merged back by union. Never moves an existing ref
+ * backwards or sideways: a tip that does not follow it is kept under refs/handoff-kept/.
+ */
+export function recoverScan(repo: Repo): RecoverResult {
+  const found = describe(repo, unreachableCommits(repo));
+  const actions: RecoverAction[] = [];
+  const have = listTracked(repo);
+  const create = (ref: string, oid: string, message: string) => {
+    if (have.has(ref)) return false;
+    const r = move(repo, [{ op: 'create', ref, newOid: oid }], 'handoff recover --scan');
+    if (!r.ok) return false;
+    have.set(ref, oid);
+    actions.push({ ref, action: 'restored', oid, message });
+    return true;
+  };
+  // 1. the newest record commit that parses
+  // the chain's tips first (a record commit no other found one builds on: seconds alone do not order a busy minute)
+  const recordCommits = found.filter((c) => c.subject.startsWith('handoff record:'));
+  const builtOn = new Set(recordCommits.flatMap((c) => c.parents));
+  const records = recordCommits.sort((a, b) => Number(builtOn.has(a.oid)) - Number(builtOn.has(b.oid)) || b.time - a.time);
+  let rec: RecordState | null = null;
+  for (const c of records) {
+    const r = readRecord(repo, c.oid);
+    if (!r.problem) {
+      rec = r;
+      break;
+    }
+  }
+  if (rec) {
+    for (const [ref, e] of rec.entries) {
+      if (ref === NOTES_REF || have.has(ref) || !exists(repo, e.oid)) continue;
+      if (ref.startsWith(HANDOFF_PREFIX) && checkAdvance(repo, null, e.oid)) continue;
+      create(ref, e.oid, `${ref} restored at ${e.oid.slice(0, 12)} from an unreachable record ${rec.commit!.slice(0, 12)}`);
+    }
+    const notes = rec.entries.get(NOTES_REF);
+    if (notes && exists(repo, notes.oid)) found.push(...describe(repo, [notes.oid]).filter((c) => !found.some((x) => x.oid === c.oid)));
+  }
+  // 2. handoff histories by their trailers
+  const byKey = new Map<string, Array<Found & { branch: string; topic: string }>>();
+  const parsed = readTrailersOf(repo, found.map((c) => c.oid));
+  for (const c of found) {
+    const t = parsed.get(c.oid);
+    if (!t || t.problem || !t.session || !t.topic || !t.branch) continue;
+    const ref = handoffRef(t.branch, t.topic);
+    byKey.set(ref, [...(byKey.get(ref) ?? []), { ...c, branch: t.branch, topic: t.topic }]);
+  }
+  for (const [ref, group] of byKey) {
+    const inner = new Set(group.flatMap((c) => c.parents));
+    const tips = group.filter((c) => !inner.has(c.oid)).sort((a, b) => b.time - a.time);
+    const byOid = new Map(group.map((c) => [c.oid, c]));
+    // every archive version in the history gets its archive entry back
+    for (const c of group) {
+      if (!isArchiveVersion(c, byOid, repo)) continue;
+      const a = archiveRef(c.branch, c.topic, c.time, c.oid);
+      const prefix = `${ARCHIVE_PREFIX}${encodeBranch(c.branch)}/${c.topic}/`;
+      if ([...have].some(([r, o]) => r.startsWith(prefix) && o === c.oid)) continue;
+      create(a, c.oid, `${a} (an archived version of ${c.topic}) restored`);
+    }
+    tips.forEach((tip, i) => {
+      const cur = have.get(ref) ?? null;
+      if (isArchiveVersion(tip, byOid, repo)) return;
+      const archivedLater = [...have].some(([r, o]) => r.startsWith(ARCHIVE_PREFIX) && keyOf(r) === keyOf(ref) && o !== tip.oid && isAncestor(repo, tip.oid, o));
+      if (archivedLater) return;
+      if (!cur && i === 0 && !checkAdvance(repo, null, tip.oid)) {
+        create(ref, tip.oid, `${ref} restored at ${tip.oid.slice(0, 12)} from unreachable handoff commits`);
+        return;
+      }
+      if (cur && (cur === tip.oid || isAncestor(repo, tip.oid, cur))) return;
+      const kept = `${KEPT_PREFIX}${keyOf(ref)}/${tip.time}-${tip.oid.slice(0, 12)}`;
+      if (create(kept, tip.oid, `another tip of ${ref}, ${tip.oid.slice(0, 12)}, kept at ${kept}`)) actions[actions.length - 1].action = 'kept-aside';
+    });
+  }
+  // 3. receipts: every unreachable receipts commit not already inside the notes ref is merged back by union
+  const notesTips = found.filter((c) => c.subject.startsWith('handoff receipts:')).sort((a, b) => b.time - a.time);
+  const innerNotes = new Set(notesTips.flatMap((c) => c.parents));
+  for (const c of notesTips.filter((n) => !innerNotes.has(n.oid))) {
+    const cur = readRef(repo, NOTES_REF);
+    if (!cur) {
+      create(NOTES_REF, c.oid, `${NOTES_REF} restored at ${c.oid.slice(0, 12)} from unreachable receipts commits`);
+      continue;
+    }
+    if (isAncestor(repo, c.oid, cur)) continue;
+    const merged = unionReceiptsCommit(repo, cur, c.oid, 'handoff receipts: recovered by scan');
+    if (move(repo, [{ op: 'update', ref: NOTES_REF, newOid: merged, oldOid: cur }], 'handoff recover --scan').ok) {
+      actions.push({ ref: NOTES_REF, action: 'merged', oid: merged, message: `${NOTES_REF}: receipts of ${c.oid.slice(0, 12)} merged back by union` });
+    }
+  }
+  const check = checkRecord(repo, { force: true });
+  return { problem: check.problem, actions, left: check.losses };
+}
+
+/** The version `archive` makes: subject `handoff(<topic>): archived`, the same tree as the version it archives. */
+function isArchiveVersion(c: Found & { topic: string }, byOid: Map<string, Found>, repo: Repo): boolean {
+  if (c.subject !== `handoff(${c.topic}): archived` || c.parents.length !== 1) return false;
+  const parentTree = byOid.get(c.parents[0])?.tree ?? repo.git(['rev-parse', '-q', '--verify', `${c.parents[0]}^{tree}`], { allowFail: true }).stdout.trim();
+  return parentTree === c.tree;
+}
+
+export interface SessionStartRecord {
+  /** what session start put back by itself (said once: the next start finds it in place) */
+  restored: string[];
+  /** what it left for a person: each with the command that restores it */
+  left: string[];
+  problem: string | null;
+}
+
+/** Session start (boot, the guard's SessionStart): a full check, and the unambiguous losses restored by themselves. */
+export function recoverAtSessionStart(repo: Repo): SessionStartRecord | null {
+  try {
+    const check = checkRecord(repo, { force: true });
+    if (!check.losses.length && !check.problem) return null;
+    const r = check.losses.length ? recover(repo, { auto: true, check }) : { actions: [], left: [] };
+    return {
+      restored: r.actions.filter((a) => a.action !== 'refused').map((a) => a.message),
+      left: r.left.map((l) => `${l.detail}; last seen in place ${l.lastSeen}; restore it: ${l.command}`),
+      problem: check.problem,
+    };
+  } catch {
+    // the record is a second line of defence: it never takes the session's view down
+    return null;
+  }
+}
+
+export { RECORD_REF };

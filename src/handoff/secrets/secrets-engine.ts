@@ -1,0 +1,52 @@
+// The secret scanner itself, bundled alone to dist/secrets.cjs: secretlint with its recommended preset.
+// Only the paths that scan load it (src/handoff/secrets/secrets.ts), so the guard, show and list never pay for it.
+import { lintSource } from '@secretlint/core';
+import { creator as preset } from '@secretlint/secretlint-rule-preset-recommend';
+import { version as presetVersion } from '@secretlint/secretlint-rule-preset-recommend/package.json';
+
+export const PRESET_VERSION: string = presetVersion;
+
+export interface RawFinding {
+  ruleId: string;
+  messageId: string;
+  range: [number, number];
+  line: number;
+  column: number;
+}
+
+type Rule = { meta: { id: string } };
+const FILTER_COMMENTS = '@secretlint/secretlint-rule-filter-comments';
+// filter-comments honours `secretlint-disable` comments in the scanned text: in a handoff body that would let the
+// writer switch the scan off unseen, so it is left out; --allow-secret is the one way through, on the record
+const rules = (preset as unknown as { rules: Rule[] }).rules.filter((r) => r.meta.id !== FILTER_COMMENTS);
+// RFC 2606 documentation hosts (example.com, *.test, *.invalid, *.example) cannot carry real credentials: the
+// URL rules let them through, so `https://user:pass@example.com` in copied docs is not refused
+const DOC_HOSTS = ['/@(?:[\\w-]+\\.)*example\\.(?:com|org|net)\\b/i', '/@(?:[\\w-]+\\.)+(?:test|invalid|example)\\b/i'];
+const OPTIONS: Record<string, unknown> = {
+  '@secretlint/secretlint-rule-basicauth': { allows: DOC_HOSTS },
+  '@secretlint/secretlint-rule-database-connection-string': { allows: DOC_HOSTS },
+};
+const config = { rules: rules.map((r) => ({ id: r.meta.id, rule: r, options: OPTIONS[r.meta.id] })) };
+
+/** A body that is one JSON document is scanned as a .json file too (the gcp rule reads service-account JSON). */
+function extOf(content: string, filePath: string): string {
+  const ext = filePath.slice(filePath.lastIndexOf('.'));
+  if (ext === '.json' || !/^\s*\{/.test(content)) return ext;
+  try {
+    JSON.parse(content);
+    return '.json';
+  } catch {
+    return ext;
+  }
+}
+
+/** Every finding of the recommended preset in `content` (line 1-based, column 1-based). */
+export async function scanContent(content: string, filePath: string): Promise<RawFinding[]> {
+  const r = await lintSource({ source: { content, filePath, ext: extOf(content, filePath), contentType: 'text' }, options: { config: config as never, maskSecrets: true, noPhysicFilePath: true } });
+  return r.messages
+    .filter((m) => m.type === 'message')
+    .map((m) => ({ ruleId: m.ruleId, messageId: m.messageId, range: [m.range[0], m.range[1]], line: m.loc.start.line, column: m.loc.start.column + 1 }));
+}
+
+/** The short names of the preset's rules (aws, github, privatekey, …). */
+export const RULES: string[] = rules.map((r) => r.meta.id.replace(/^@secretlint\/secretlint-rule-/, ''));

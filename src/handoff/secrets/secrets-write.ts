@@ -1,0 +1,64 @@
+// Writes that pass the secret scan first (write, import): the scan is async, the store's write is not.
+import type { Repo } from '../../git/repo';
+import { appendAudit } from '../state/audit';
+import { validateBody } from '../store/document';
+import type { ImportPlan } from '../import/import';
+import { HandoffError } from '../../errors';
+import { prepareWrite, publicFinding, secretFoundError, type Finding, type Prepared, type ScanPolicy } from './secrets';
+
+const IMPORT_STEPS = [
+  'take the secrets out of the files and import again; if one was real, rotate it',
+  'import with --redact: each finding is replaced by [REDACTED:<rule>]',
+  'if one is no secret: --allow-secret <rule>, recorded in a Handoff-Allowed-Secret trailer and the audit log',
+];
+import { captureState, resolveBranch, writeHandoff, type WriteOptions, type WriteResult } from '../store/store';
+
+export interface ScannedWriteResult extends WriteResult {
+  /** how many findings --redact replaced */
+  redacted: number;
+  /** the rules --allow-secret let through */
+  allowedSecrets: string[];
+}
+
+/** The state a write would record, for the scan to see: writeHandoff fills in the head (an oid, nothing to scan). */
+const stateFor = (repo: Repo, branch: string, body: string) => captureState(repo, branch, body, null);
+
+/** One audit line per write that let a finding through: the rules and masked findings, never the secret. */
+function auditAllowed(repo: Repo, source: string, ref: string, oid: string, session: string, p: Prepared): void {
+  if (!p.allowed.length) return;
+  appendAudit(repo.commonDir, { source, event: 'allow-secret', ref, oid, session, rules: [...new Set(p.allowed.map((f) => f.rule))], findings: p.allowed.map(publicFinding) });
+}
+
+/** writeHandoff after the scan: a finding refuses (exit 2, nothing written) unless redacted or allowed. */
+export async function writeScanned(repo: Repo, o: WriteOptions, policy: ScanPolicy): Promise<ScannedWriteResult> {
+  const text = validateBody(o.body);
+  const branch = resolveBranch(repo, o.branch);
+  const p = await prepareWrite(text, stateFor(repo, branch, text), policy, o.topic, o.takeover?.reason);
+  const takeover = o.takeover ? { ...o.takeover, reason: p.reason ?? o.takeover.reason } : o.takeover;
+  const r = writeHandoff(repo, { ...o, body: p.body, state: p.state, takeover, trailers: [...(o.trailers ?? []), ...p.trailers] });
+  auditAllowed(repo, 'write', r.ref, r.oid, r.session, p);
+  if (p.redacted) r.warnings.push(`redacted ${p.redacted} secret${p.redacted === 1 ? '' : 's'}: each replaced by [REDACTED:<rule>]`);
+  return { ...r, redacted: p.redacted, allowedSecrets: [...new Set(p.allowed.map((f) => f.rule))] };
+}
+
+/** Scans every import plan before any is written: one finding refuses the whole import (exit 2). */
+export async function scanImports(repo: Repo, plans: ImportPlan[], policy: ScanPolicy): Promise<{ redacted: number; audit: (results: Array<{ ref: string; oid: string | null; session: string; status: string }>) => void }> {
+  const prepared: Prepared[] = [];
+  const refused: Finding[] = [];
+  for (const plan of plans) {
+    try {
+      const p = await prepareWrite(plan.body, stateFor(repo, plan.branch, plan.body), policy, plan.topic);
+      Object.assign(plan, { body: p.body, state: p.state, trailers: p.trailers });
+      prepared.push(p);
+    } catch (e) {
+      if (!(e instanceof HandoffError) || e.code !== 'secret-found') throw e;
+      // name the file imported, not the body inside the handoff, and go on: the refusal lists every file
+      refused.push(...(e.data.findings as Finding[]).map((f) => ({ ...f, file: f.file === 'handoff.md' ? plan.file : `${plan.file} (${f.file})` })));
+    }
+  }
+  if (refused.length) throw secretFoundError(refused, 'the import', IMPORT_STEPS);
+  return {
+    redacted: prepared.reduce((n, p) => n + p.redacted, 0),
+    audit: (results) => results.forEach((r, i) => r.oid && r.status !== 'unchanged' && r.status !== 'refused' && auditAllowed(repo, 'import', r.ref, r.oid, r.session, prepared[i])),
+  };
+}

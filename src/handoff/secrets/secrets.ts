@@ -1,0 +1,248 @@
+// Secrets never leave the machine (SPEC 2.6): every body and state.json scanned with secretlint's recommended
+// preset before it is written, pushed or received. The scanner is dist/secrets.cjs, loaded only here, on demand.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { HandoffError } from '../../errors';
+import { readObjects, parseCommit } from '../../git/objects';
+import type { Repo } from '../../git/repo';
+import { userMac } from '../../guard/locate';
+import { serializeState, type HandoffState } from '../store/document';
+
+export const SECRET_TRAILER = {
+  scanned: 'Handoff-Scanned',
+  allowed: 'Handoff-Allowed-Secret',
+  redacted: 'Handoff-Redacted',
+} as const;
+
+interface Engine {
+  PRESET_VERSION: string;
+  RULES: string[];
+  scanContent(content: string, filePath: string): Promise<Array<{ ruleId: string; messageId: string; range: [number, number]; line: number; column: number }>>;
+}
+
+let engine: Engine | null = null;
+
+/** The scanner bundle: next to this bundle in dist/, or the built one when running from the sources (tests). */
+export function loadScanner(): Engine {
+  if (engine) return engine;
+  const file = [path.join(__dirname, 'secrets.cjs'), path.join(__dirname, '..', '..', '..', 'dist', 'secrets.cjs')].find((f) => existsSync(f));
+  if (!file) throw new HandoffError('environment', 'scanner-missing', 'the secret scanner (dist/secrets.cjs) is missing: reinstall git-handoff (or run `npm run build`)');
+  // a runtime path: esbuild leaves it out of the calling bundle
+  engine = require(file) as Engine;
+  return engine;
+}
+
+/** What the scan record trailer says: the scanner and the preset version it ran. */
+export const scanRecord = () => `secretlint-preset-recommend@${loadScanner().PRESET_VERSION}`;
+
+/**
+ * The scan record's proof that this user's git-handoff scanned exactly this body and state: an HMAC under the user's
+ * key (src/guard/locate.ts). A record copied from another version, or made elsewhere, does not verify, and that
+ * version is scanned again before it leaves the machine. Null when no key can be kept (then nothing is trusted).
+ */
+export function scanProof(body: string, stateText: string): string | null {
+  try {
+    return userMac(JSON.stringify(['handoff-scanned', body, stateText]));
+  } catch {
+    return null;
+  }
+}
+
+/** Whether a version's scan record was made by this user's git-handoff for exactly this body and state. */
+export function trustedScan(record: string | null, body: string, stateText: string): boolean {
+  const proof = record ? / proof=([0-9a-f]{64})$/.exec(record)?.[1] : undefined;
+  return proof !== undefined && proof === scanProof(body, stateText);
+}
+
+export interface Finding {
+  /** the preset's rule, short name (aws, github, privatekey, …) */
+  rule: string;
+  messageId: string;
+  /** which part of the version: handoff.md, state.json or the commit message */
+  file: string;
+  line: number;
+  column: number;
+  /** the start of the match and its length, never the secret */
+  preview: string;
+  range: [number, number];
+}
+
+const shortRule = (id: string) => id.replace(/^@secretlint\/secretlint-rule-/, '');
+
+/** A preview that names the kind of token without revealing it: at most 4 leading characters of a long match. */
+export function maskPreview(secret: string): string {
+  const n = [...secret].length;
+  const keep = n >= 24 ? 4 : 0;
+  return `${[...secret].slice(0, keep).join('').replace(/[\s\u0000-\u001f]/g, ' ')}${'*'.repeat(Math.min(8, n - keep))}… (${n} chars)`;
+}
+
+/** A rule's span stretched to the end of the token it stops inside: the aws rule reports the key name's offset
+ *  with the secret's length, so its span ends mid-secret and a redaction would leave the tail readable. */
+function wholeToken(text: string, [start, end]: [number, number]): [number, number] {
+  let e = end;
+  while (e < text.length && /[A-Za-z0-9+/=_-]/.test(text[e])) e++;
+  return [start, e];
+}
+
+/** Every finding in these texts, in order. */
+export async function scanTexts(parts: Array<{ file: string; text: string }>): Promise<Finding[]> {
+  const e = loadScanner();
+  const out: Finding[] = [];
+  for (const p of parts) {
+    if (!p.text) continue;
+    for (const f of await e.scanContent(p.text, p.file)) {
+      const range = wholeToken(p.text, f.range);
+      out.push({ rule: shortRule(f.ruleId), messageId: f.messageId, file: p.file, line: f.line, column: f.column, preview: maskPreview(p.text.slice(range[0], range[1])), range });
+    }
+  }
+  return out;
+}
+
+/** The text with each finding's span replaced by `[REDACTED:<rule>]` (overlapping spans merged). */
+export function redactText(text: string, findings: Finding[]): string {
+  const spans = findings.map((f) => ({ s: f.range[0], e: f.range[1], rule: f.rule })).sort((a, b) => a.s - b.s);
+  const merged: typeof spans = [];
+  for (const sp of spans) {
+    const last = merged[merged.length - 1];
+    if (last && sp.s < last.e) last.e = Math.max(last.e, sp.e);
+    else merged.push({ ...sp });
+  }
+  let out = '';
+  let pos = 0;
+  for (const sp of merged) {
+    out += text.slice(pos, sp.s) + `[REDACTED:${sp.rule}]`;
+    pos = sp.e;
+  }
+  return out + text.slice(pos);
+}
+
+/** `--allow-secret` values as the preset's short rule names; an unknown name is refused with the list. */
+export function normalizeAllowed(rules: string[] | undefined): string[] {
+  const known = loadScanner().RULES;
+  const out = new Set<string>();
+  for (const r of (rules ?? []).map(String)) {
+    const s = shortRule(r.trim());
+    if (!known.includes(s)) throw new HandoffError('usage', 'unknown-secret-rule', `--allow-secret ${JSON.stringify(r)}: not a rule of the preset; one of: ${known.join(', ')}`, { rule: r, rules: known });
+    out.add(s);
+  }
+  return [...out];
+}
+
+/** A finding as it may be shown: no range, no secret. */
+export const publicFinding = (f: Finding) => ({ rule: f.rule, messageId: f.messageId, file: f.file, line: f.line, column: f.column, preview: f.preview });
+const describe = (f: Finding) => `${f.file}:${f.line}:${f.column}  ${f.rule} (${f.messageId})  ${f.preview}`;
+
+export function secretFoundError(findings: Finding[], what: string, steps: string[]): HandoffError {
+  const n = findings.length;
+  return new HandoffError(
+    'usage',
+    'secret-found',
+    `${what} contains ${n === 1 ? 'a secret' : `${n} secrets`}; nothing was written:\n` + findings.map((f) => `  ${describe(f)}`).join('\n') + '\nWays on:\n' + steps.map((s, i) => `  ${i + 1}. ${s}`).join('\n'),
+    { findings: findings.map(publicFinding) },
+  );
+}
+
+export interface ScanPolicy {
+  redact?: boolean;
+  allow?: string[];
+}
+
+export interface Prepared {
+  body: string;
+  state: HandoffState;
+  /** the takeover reason (a trailer), redacted like the body */
+  reason?: string;
+  /** trailer lines to add: the scan record, each allowed rule, the redaction count */
+  trailers: string[];
+  redacted: number;
+  allowed: Finding[];
+}
+
+/** Scans a body and its state before a write: refuses (exit 2), redacts, or lets allowed rules through on the record. */
+export async function prepareWrite(body: string, state: HandoffState, policy: ScanPolicy, topic: string, reason?: string): Promise<Prepared> {
+  const allow = normalizeAllowed(policy.allow);
+  const stateText = JSON.stringify(state, null, 2) + '\n';
+  const all = await scanTexts([
+    { file: 'handoff.md', text: body },
+    { file: 'state.json', text: stateText },
+    { file: 'reason', text: reason ?? '' },
+  ]);
+  const allowed = all.filter((f) => allow.includes(f.rule));
+  const found = all.filter((f) => !allow.includes(f.rule));
+  const record = (b: string, st: HandoffState) => {
+    const proof = scanProof(b, serializeState(st));
+    return `${SECRET_TRAILER.scanned}: ${scanRecord()}${proof ? ` proof=${proof}` : ''}`;
+  };
+  const trailers = [...[...new Set(allowed.map((f) => f.rule))].map((r) => `${SECRET_TRAILER.allowed}: ${r}`)];
+  if (found.length && !policy.redact) {
+    throw secretFoundError(found, `the handoff ${topic}`, [
+      'take the secret out and write again; if it was real, rotate it (it was in your session and may be in other logs)',
+      `write it with --redact: each finding is replaced by [REDACTED:<rule>]`,
+      `if it is no secret (an example, a test value): --allow-secret <rule>, recorded in a ${SECRET_TRAILER.allowed} trailer and the audit log`,
+    ]);
+  }
+  if (!found.length) return { body, state, reason, trailers: [record(body, state), ...trailers], redacted: 0, allowed };
+  const redactedBody = redactText(body, found.filter((f) => f.file === 'handoff.md'));
+  const stateFindings = found.filter((f) => f.file === 'state.json');
+  const redactedState = stateFindings.length ? (JSON.parse(redactText(stateText, stateFindings)) as HandoffState) : state;
+  trailers.push(`${SECRET_TRAILER.redacted}: ${found.length} (${[...new Set(found.map((f) => f.rule))].join(', ')})`);
+  const redactedReason = reason === undefined ? undefined : redactText(reason, found.filter((f) => f.file === 'reason'));
+  return { body: redactedBody, state: redactedState, reason: redactedReason, trailers: [record(redactedBody, redactedState), ...trailers], redacted: found.length, allowed };
+}
+
+/** The scan record (its value) and the allowed rules a commit message carries (its last paragraph, keys case-insensitive). */
+export function secretTrailersOf(message: string): { scanned: string | null; allowed: string[] } {
+  const paragraphs = message.replace(/\s+$/, '').split(/\n[ \t]*\n/);
+  const last = paragraphs.length > 1 ? paragraphs[paragraphs.length - 1].split('\n') : [];
+  let scanned: string | null = null;
+  const allowed: string[] = [];
+  for (const line of last) {
+    const i = line.indexOf(':');
+    if (i <= 0) continue;
+    const key = line.slice(0, i).trim().toLowerCase();
+    if (key === SECRET_TRAILER.scanned.toLowerCase()) scanned = line.slice(i + 1).trim();
+    else if (key === SECRET_TRAILER.allowed.toLowerCase()) allowed.push(line.slice(i + 1).trim());
+  }
+  return { scanned, allowed };
+}
+
+export interface VersionFindings {
+  ref: string;
+  oid: string;
+  findings: Finding[];
+}
+
+/** Scans stored versions (body, state.json, message); `skipScanned` trusts a version's scan record. Returns the
+ *  versions with unallowed findings. */
+export async function scanVersions(repo: Repo, versions: Array<{ ref: string; oid: string }>, o: { skipScanned: boolean }): Promise<VersionFindings[]> {
+  if (!versions.length) return [];
+  // commit, body and state of every version in one cat-file
+  const objs = readObjects(repo, versions.flatMap((v) => [v.oid, `${v.oid}:handoff.md`, `${v.oid}:state.json`]));
+  const text = (b: (typeof objs)[number]) => (b && b.type === 'blob' ? b.content.toString('utf8') : '');
+  const out: VersionFindings[] = [];
+  for (let i = 0; i < versions.length; i++) {
+    const c = objs[3 * i];
+    if (!c || c.type !== 'commit') continue;
+    const message = parseCommit(c.content).message;
+    const t = secretTrailersOf(message);
+    // a scan record counts only when this user's git-handoff made it for exactly this body and state (the message,
+    // which the record does not cover, is scanned whatever it says)
+    const trusted = o.skipScanned && trustedScan(t.scanned, text(objs[3 * i + 1]), text(objs[3 * i + 2]));
+    const allowed = t.allowed.map(shortRule);
+    const found = await scanTexts([
+      ...(trusted ? [] : [
+        { file: 'handoff.md', text: text(objs[3 * i + 1]) },
+        { file: 'state.json', text: text(objs[3 * i + 2]) },
+      ]),
+      { file: 'message', text: message },
+    ]);
+    const unallowed = found.filter((f) => !allowed.includes(f.rule));
+    if (unallowed.length) out.push({ ref: versions[i].ref, oid: versions[i].oid, findings: unallowed });
+  }
+  return out;
+}
+
+/** The lines that name each version and its findings (masked), for a refused push or receive. */
+export function describeVersions(found: VersionFindings[]): string[] {
+  return found.flatMap((v) => [`${v.ref} version ${v.oid.slice(0, 12)}:`, ...v.findings.map((f) => `  ${describe(f)}`)]);
+}

@@ -1,0 +1,122 @@
+// Worktree leases (SPEC 2): refs/handoff-leases/<encoded worktree> → a commit naming the session; its
+// committer time is the heartbeat. Local only, moved by compare-and-swap like every other ref.
+import { configValue, parseDuration, readConfig, type Config } from '../../git/config';
+import { writeTree } from '../../git/objects';
+import { listRefs } from '../../git/refs';
+import type { Repo } from '../../git/repo';
+import { LEASE_PREFIX, decodeBranch, leaseRef } from '../store/names';
+import { commitRecord, moveRef } from '../store/tx';
+import { processGone, type ClientProcess } from './session-process';
+
+export interface Lease {
+  ref: string;
+  oid: string;
+  session: string;
+  worktree: string;
+  client: string | null;
+  pid: number | null;
+  /** the client process's start time and host (Handoff-Pid-Start, Handoff-Host), to tell it is gone */
+  pidStart: string | null;
+  host: string | null;
+  /** heartbeat, unix seconds */
+  time: number;
+}
+
+export const DEFAULT_LEASE_TTL_MS = 30 * 60_000;
+export const leaseTtlMs = (c: Config) => parseDuration(configValue(c, 'handoff.leaseTTL'), DEFAULT_LEASE_TTL_MS);
+/**
+ * Live: a heartbeat younger than the TTL, and no sign that the client process is gone (a lease that names its
+ * process on this host is not live once that process has exited: the TTL is the last resort).
+ */
+export const isLive = (l: { time: number; pid?: number | null; pidStart?: string | null; host?: string | null }, ttlMs: number, now = Date.now()) =>
+  now - l.time * 1000 < ttlMs && !processGone({ pid: l.pid ?? null, start: l.pidStart, host: l.host });
+
+function trailerMap(lines: string[]): Map<string, string> {
+  const m = new Map<string, string>();
+  for (const line of lines) {
+    const i = line.indexOf(':');
+    if (i > 0 && !m.has(line.slice(0, i).trim().toLowerCase())) m.set(line.slice(0, i).trim().toLowerCase(), line.slice(i + 1).trim());
+  }
+  return m;
+}
+
+/** Every lease of the repository, from one for-each-ref. */
+export function listLeases(repo: Repo): Lease[] {
+  return listRefs(repo, [LEASE_PREFIX]).flatMap((r) => {
+    const t = trailerMap(r.trailers);
+    const session = t.get('claude-session-id');
+    if (!session) return [];
+    const pid = Number(t.get('handoff-pid'));
+    return [{
+      ref: r.ref,
+      oid: r.oid,
+      session,
+      worktree: t.get('handoff-worktree') ?? decodeBranch(r.ref.slice(LEASE_PREFIX.length)) ?? '',
+      client: t.get('handoff-client') ?? null,
+      pid: Number.isFinite(pid) && pid > 0 ? pid : null,
+      pidStart: t.get('handoff-pid-start') ?? null,
+      host: t.get('handoff-host') ?? null,
+      time: r.time,
+    }];
+  });
+}
+
+export function readLease(repo: Repo, worktree: string): Lease | null {
+  const ref = leaseRef(worktree);
+  return listLeases(repo).find((l) => l.ref === ref) ?? null;
+}
+
+export interface TouchOptions {
+  client?: string | null;
+  pid?: number | null;
+  /** the client process the pid names (its start time and host), recorded beside it */
+  process?: ClientProcess | null;
+  /** do not rewrite a heartbeat younger than this (default one minute) */
+  minIntervalMs?: number;
+  config?: Config;
+  now?: number;
+  /** take the lease over from this session even while it is live (lineage: the same client process, a new session id) */
+  from?: string | null;
+  /** recorded as Handoff-Lineage-From on the lease */
+  lineageFrom?: string | null;
+}
+
+export type TouchResult =
+  | { status: 'acquired' | 'refreshed' | 'fresh'; lease: Lease | null }
+  | { status: 'held'; lease: Lease };
+
+let emptyTree: string | null = null;
+
+/** Acquires or refreshes this worktree's lease for `session`; a live lease of another session is left alone. */
+export function touchLease(repo: Repo, session: string, worktree: string, o: TouchOptions = {}): TouchResult {
+  const config = o.config ?? readConfig(repo);
+  const now = o.now ?? Date.now();
+  const ttl = leaseTtlMs(config);
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const cur = readLease(repo, worktree);
+    if (cur && cur.session !== session && isLive(cur, ttl, now) && cur.session !== o.from) return { status: 'held', lease: cur };
+    if (cur && cur.session === session && now - cur.time * 1000 < (o.minIntervalMs ?? 60_000) && (o.pid ?? null) === cur.pid) {
+      return { status: 'fresh', lease: cur };
+    }
+    emptyTree ??= writeTree(repo, []);
+    const lines = [`Claude-Session-Id: ${session}`, `Handoff-Worktree: ${worktree.replace(/[\r\n]/g, ' ')}`];
+    if (o.client) lines.push(`Handoff-Client: ${o.client}`);
+    if (o.pid) lines.push(`Handoff-Pid: ${o.pid}`);
+    if (o.pid && o.process?.pid === o.pid) {
+      if (o.process.start) lines.push(`Handoff-Pid-Start: ${o.process.start}`);
+      lines.push(`Handoff-Host: ${o.process.host.replace(/[\r\n]/g, ' ')}`);
+    }
+    if (o.lineageFrom) lines.push(`Handoff-Lineage-From: ${o.lineageFrom}`);
+    const oid = commitRecord(repo, emptyTree, [], `lease: ${session}\n\n${lines.join('\n')}\n`, config);
+    const r = moveRef(repo, leaseRef(worktree), oid, cur?.oid ?? null, 'handoff lease');
+    if (r.ok) return { status: cur?.session === session ? 'refreshed' : 'acquired', lease: readLease(repo, worktree) };
+  }
+  return { status: 'fresh', lease: readLease(repo, worktree) };
+}
+
+/** Deletes this worktree's lease if `session` holds it (compare-and-swap on its current value). */
+export function releaseLease(repo: Repo, worktree: string, session: string): boolean {
+  const cur = readLease(repo, worktree);
+  if (!cur || cur.session !== session) return false;
+  return moveRef(repo, cur.ref, null, cur.oid, 'handoff lease release').ok;
+}

@@ -1,0 +1,137 @@
+// The guard's ledger: which session wrote which paths in which worktree, one append-only JSONL file per
+// session under <git-common-dir>/handoff/ledger/. Appends of one line are atomic, so sessions never collide.
+// Before a tool runs, the guard (or its sh front) appends an intent: the paths the call names. An intent
+// counts as a write only once the file's state shows the call ran (changed since; or gone, if it was there):
+// a claim records what a call changed, not what it named.
+import { lstatSync } from 'node:fs';
+import path from 'node:path';
+import { encodeBranch } from '../store/names';
+import { handoffDir, readFilesIn } from './paths';
+import { appendState } from './state-file';
+
+export interface LedgerEntry {
+  /** unix milliseconds */
+  t: number;
+  session: string;
+  worktree: string;
+  paths?: string[];
+  /** a subagent acting under `session` */
+  agent?: string;
+  /** the session released its claims at t */
+  released?: boolean;
+  /** how it ended (released entries): `session-end:<reason>` for the client's end event; absent for `git handoff release` */
+  how?: string;
+  /** recorded before the call ran: each path counts once the file shows the call changed it */
+  intent?: boolean;
+  /** intent: paths that did not exist before the call */
+  gone?: string[];
+}
+
+export { handoffDir };
+const ledgerDir = (commonDir: string) => path.join(handoffDir(commonDir), 'ledger');
+
+export function appendLedger(commonDir: string, e: LedgerEntry): void {
+  appendState(path.join(ledgerDir(commonDir), `${encodeBranch(e.session)}.jsonl`), JSON.stringify(e) + '\n', handoffDir(commonDir));
+}
+
+/** Records paths (relative to the worktree) that `session` wrote. */
+export function recordWrites(commonDir: string, session: string, worktree: string, paths: string[], agent?: string): void {
+  if (paths.length === 0) return;
+  appendLedger(commonDir, { t: Date.now(), session, worktree, paths, ...(agent ? { agent } : {}) });
+}
+
+/**
+ * Whether nothing is at `abs` before a call writes it (an intent's `gone`). Never throws: a name no file can have
+ * (too long, through a file) is absent; one that cannot be looked at (no permission) counts as present.
+ */
+export function absent(abs: string): boolean {
+  try {
+    return !lstatSync(abs, { throwIfNoEntry: false });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === 'ENAMETOOLONG' || code === 'ENOTDIR' || code === 'ENOENT';
+  }
+}
+
+/** Records paths a call is about to write (before it runs); `gone`: those that do not exist yet. */
+export function recordIntents(commonDir: string, session: string, worktree: string, paths: string[], gone: string[], t = Date.now(), agent?: string): void {
+  if (paths.length === 0) return;
+  appendLedger(commonDir, { t, session, worktree, paths, intent: true, ...(gone.length ? { gone } : {}), ...(agent ? { agent } : {}) });
+}
+
+/** The coarse file-system clock may stamp a write up to a tick before the fine clock read just before it. */
+const CLOCK_SLACK_MS = 20;
+
+/** Whether the call an intent was recorded for changed the path: modified since, created, or deleted. */
+function changedSince(worktree: string, p: string, t: number, gone: boolean): boolean {
+  let st;
+  try {
+    st = lstatSync(path.join(worktree, p), { throwIfNoEntry: false });
+  } catch {
+    return false;
+  }
+  if (!st) return !gone;
+  return gone || st.mtimeMs >= t - CLOCK_SLACK_MS || st.ctimeMs >= t - CLOCK_SLACK_MS;
+}
+
+/** An intent as the writes it turned out to be (only the paths the file system shows changed). */
+function settled(e: LedgerEntry): LedgerEntry {
+  if (!e.intent) return e;
+  const gone = new Set(e.gone ?? []);
+  return { t: e.t, session: e.session, worktree: e.worktree, paths: (e.paths ?? []).filter((p) => typeof p === 'string' && changedSince(e.worktree, p, e.t, gone.has(p))), ...(e.agent ? { agent: e.agent } : {}) };
+}
+
+export function recordRelease(commonDir: string, session: string, worktree: string, how?: string): void {
+  appendLedger(commonDir, { t: Date.now(), session, worktree, released: true, ...(how ? { how } : {}) });
+}
+
+/** Every entry of every session (unparseable lines are skipped). */
+export function readLedger(commonDir: string): LedgerEntry[] {
+  const out: LedgerEntry[] = [];
+  for (const text of readFilesIn(ledgerDir(commonDir), '.jsonl')) {
+    for (const line of text.split('\n')) {
+      if (!line) continue;
+      try {
+        const e = JSON.parse(line);
+        if (e && typeof e.session === 'string' && typeof e.t === 'number' && typeof e.worktree === 'string') out.push(settled(e));
+      } catch {
+        /* a torn line from a crash: skip it */
+      }
+    }
+  }
+  return out.sort((a, b) => a.t - b.t);
+}
+
+export interface SessionActivity {
+  session: string;
+  /** last write or heartbeat in the ledger, unix ms */
+  lastSeen: number;
+  released: boolean;
+  /** how the last release came about (LedgerEntry.how), when released */
+  how?: string;
+  /** paths whose latest writer in this worktree is this session */
+  paths: string[];
+}
+
+/** Per session in one worktree: its latest activity and the paths it was the last to write (released claims dropped). */
+export function worktreeActivity(commonDir: string, worktree: string): Map<string, SessionActivity> {
+  const lastWriter = new Map<string, string>();
+  const acts = new Map<string, SessionActivity>();
+  for (const e of readLedger(commonDir)) {
+    if (e.worktree !== worktree) continue;
+    const a = acts.get(e.session) ?? { session: e.session, lastSeen: 0, released: false, paths: [] };
+    a.lastSeen = Math.max(a.lastSeen, e.t);
+    if (e.released) {
+      a.released = true;
+      a.how = e.how;
+      for (const [p, s] of lastWriter) if (s === e.session) lastWriter.delete(p);
+    } else {
+      a.released = false;
+      delete a.how;
+      for (const p of e.paths ?? []) lastWriter.set(p, e.session);
+    }
+    acts.set(e.session, a);
+  }
+  for (const [p, s] of lastWriter) acts.get(s)!.paths.push(p);
+  return acts;
+}

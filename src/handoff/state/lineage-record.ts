@@ -1,0 +1,100 @@
+// What git-handoff knows of each session it has seen: one small JSON file per session under
+// <git-common-dir>/handoff/lineage/, naming its client process and the session it succeeded, if any.
+// Reading it needs no git, so the guard recognises a known session with one stat.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { encodeBranch } from '../store/names';
+import { handoffDir, readFilesIn } from './paths';
+import { isDiskError, optionalWrite, writeState } from './state-file';
+
+export interface LineageRecord {
+  session: string;
+  client: string | null;
+  /** the client process (Claude Code's CLAUDE_PID), null when the client does not tell */
+  pid: number | null;
+  /** the process's start time (Linux /proc), so a reused pid is not taken for the same process */
+  procStart: string | null;
+  worktree: string;
+  /** how it was first seen: a SessionStart source (startup, resume, clear, compact) or `tool` */
+  source: string;
+  /** the session this one succeeded in the same process, or null */
+  from: string | null;
+  /** first seen, unix ms */
+  t: number;
+  /** handoff refs taken over from `from` */
+  inherited: string[];
+  /** it took the worktree lease over from `from` */
+  lease: boolean;
+}
+
+export const lineageDir = (commonDir: string) => path.join(handoffDir(commonDir), 'lineage');
+export const lineageFile = (commonDir: string, session: string) => path.join(lineageDir(commonDir), `${encodeBranch(session)}.json`);
+
+/** Whether the session was seen before (one stat). */
+export const isKnownSession = (commonDir: string, session: string) => existsSync(lineageFile(commonDir, session));
+
+export function readRecord(commonDir: string, session: string): LineageRecord | null {
+  try {
+    const r = JSON.parse(readFileSync(lineageFile(commonDir, session), 'utf8'));
+    return r && typeof r === 'object' && r.session === session ? r : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Creates the record only if none exists (the first guard process to see a session claims it); false when one did. */
+export function claimRecord(commonDir: string, r: LineageRecord): boolean {
+  try {
+    writeState(lineageFile(commonDir, r.session), JSON.stringify(r), handoffDir(commonDir), true);
+    return true;
+  } catch (e) {
+    // a disk that cannot take it: unclaimed, as if another guard had it (nothing is inherited on a full disk)
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST' || isDiskError(e)) return false;
+    throw e;
+  }
+}
+
+export function writeRecord(commonDir: string, r: LineageRecord): void {
+  optionalWrite(() => writeState(lineageFile(commonDir, r.session), JSON.stringify(r), handoffDir(commonDir)));
+}
+
+/** Every session record of the repository. */
+export function listRecords(commonDir: string): LineageRecord[] {
+  const out: LineageRecord[] = [];
+  for (const text of readFilesIn(lineageDir(commonDir), '.json')) {
+    try {
+      const r = JSON.parse(text);
+      if (r && typeof r.session === 'string') out.push(r);
+    } catch {
+      /* a record being replaced: skip it */
+    }
+  }
+  return out.sort((a, b) => a.t - b.t);
+}
+
+/** The chain of sessions `session` continues, oldest first, ending with `session` itself. */
+export function lineageOf(commonDir: string, session: string, records: LineageRecord[] = listRecords(commonDir)): string[] {
+  const byId = new Map(records.map((r) => [r.session, r]));
+  const chain = [session];
+  const seen = new Set(chain);
+  for (let from = byId.get(session)?.from; from && !seen.has(from); from = byId.get(from)?.from) {
+    chain.unshift(from);
+    seen.add(from);
+  }
+  return chain;
+}
+
+/** The session that succeeded `session`, if any. */
+export function successorOf(session: string, records: LineageRecord[]): string | null {
+  return records.find((r) => r.from === session)?.session ?? null;
+}
+
+/** The start time of a process (field 22 of /proc/<pid>/stat), or null where /proc does not say. */
+export function processStart(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+  } catch {
+    return null;
+  }
+}

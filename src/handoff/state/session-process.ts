@@ -1,0 +1,75 @@
+// Whether a session's client process still runs: where no end event arrives (a killed client, a crash), a
+// session whose process is gone is not live. A process is named by its pid, its start time (Linux /proc, so a
+// reused pid is not taken for it) and the host it runs on; only a process of this host can be checked.
+// Each session's process is kept in <git-common-dir>/handoff/processes/<session>.json for sessions that hold no
+// lease (a lease names its holder's process in its own trailers).
+import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import path from 'node:path';
+import { processStart } from './lineage-record';
+import { encodeBranch } from '../store/names';
+import { handoffDir, readFilesIn } from './paths';
+import { writeState } from './state-file';
+
+export interface ClientProcess {
+  pid: number;
+  /** /proc start time, null where there is no /proc */
+  start: string | null;
+  host: string;
+}
+
+export const thisHost = () => hostname();
+
+export function describeProcess(pid: number): ClientProcess {
+  return { pid, start: processStart(pid), host: thisHost() };
+}
+
+/** True only when the process is known not to run any more: on this host, and gone or another process now. */
+export function processGone(p: { pid: number | null; start?: string | null; host?: string | null }): boolean {
+  if (!p.pid) return false;
+  if (p.host && p.host !== thisHost()) return false;
+  if (p.start) {
+    const now = processStart(p.pid);
+    if (now !== null || existsProc()) return now !== p.start;
+  }
+  try {
+    process.kill(p.pid, 0);
+    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+let procFs: boolean | null = null;
+function existsProc(): boolean {
+  if (procFs === null) {
+    try {
+      readFileSync('/proc/self/stat');
+      procFs = true;
+    } catch {
+      procFs = false;
+    }
+  }
+  return procFs;
+}
+
+const dir = (commonDir: string) => path.join(handoffDir(commonDir), 'processes');
+
+/** Records the client process of a session (once: the pid of a session does not change but on a resume). */
+export function recordSessionProcess(commonDir: string, session: string, p: ClientProcess): void {
+  writeState(path.join(dir(commonDir), `${encodeBranch(session)}.json`), JSON.stringify({ session, ...p }) + '\n', handoffDir(commonDir));
+}
+
+/** Every recorded session process, by session id. */
+export function readSessionProcesses(commonDir: string): Map<string, ClientProcess> {
+  const out = new Map<string, ClientProcess>();
+  for (const text of readFilesIn(dir(commonDir), '.json')) {
+    try {
+      const j = JSON.parse(text);
+      if (typeof j.session === 'string' && Number.isInteger(j.pid)) out.set(j.session, { pid: j.pid, start: j.start ?? null, host: j.host ?? '' });
+    } catch {
+      // a torn or foreign file says nothing
+    }
+  }
+  return out;
+}

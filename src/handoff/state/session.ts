@@ -1,0 +1,56 @@
+// Session ids (SPEC 3): validation and where a command finds its own.
+import { CLIENT_NAMES, clientName, SESSION_VARS, shellClient } from '../../clients/names';
+import { HandoffError } from '../../errors';
+
+export const SESSION_RE = /^[A-Za-z0-9._:-]{1,128}$/;
+export const CLIENTS = [...CLIENT_NAMES, 'cli'] as const;
+export type Client = (typeof CLIENTS)[number];
+
+export interface SessionRef {
+  id: string;
+  client: Client;
+  /** where it came from: flag, env var name, or payload */
+  source: string;
+  /** `write --person`: a person writes, and `id` is `person:<email>` */
+  person?: { name: string; email: string };
+}
+
+export function assertSession(id: unknown, source = '--session'): string {
+  if (typeof id !== 'string' || !SESSION_RE.test(id)) {
+    throw new HandoffError('usage', 'invalid-session', `invalid session id from ${source}: ${JSON.stringify(String(id).slice(0, 140))} (it must match ^[A-Za-z0-9._:-]{1,128}$)`, {
+      source,
+    });
+  }
+  return id;
+}
+
+const ENV_SOURCES: ReadonlyArray<readonly [string, Client | null]> = [['GIT_HANDOFF_SESSION', null], ...SESSION_VARS];
+
+/** The client a session given by flag or GIT_HANDOFF_SESSION belongs to (GIT_HANDOFF_CLIENT may use an alias). */
+function ambientClient(env: NodeJS.ProcessEnv): Client {
+  return clientName(env.GIT_HANDOFF_CLIENT) ?? shellClient(env) ?? 'cli';
+}
+
+/** Resolution order of SPEC 3: --session, GIT_HANDOFF_SESSION, then each client's own variable. */
+export function resolveSession(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): SessionRef | null {
+  if (flag !== undefined && flag !== '') return { id: assertSession(flag, '--session'), client: ambientClient(env), source: '--session' };
+  for (const [name, client] of ENV_SOURCES) {
+    const v = env[name];
+    if (v) return { id: assertSession(v, name), client: client ?? ambientClient(env), source: name };
+  }
+  return null;
+}
+
+export const NO_SESSION_HELP =
+  'no session id: pass --session <id>, or set GIT_HANDOFF_SESSION=<id>, or (a person at a terminal) --person to act as the person in git config ' +
+  '(Claude Code exports CLAUDE_CODE_SESSION_ID, Gemini CLI GEMINI_SESSION_ID, Codex CODEX_THREAD_ID, Copilot CLI COPILOT_AGENT_SESSION_ID, ' +
+  'Qwen Code QWEN_CODE_SESSION_ID, OpenCode OPENCODE_SESSION_ID through the git-handoff plugin)';
+
+export function requireSession(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): SessionRef {
+  const s = resolveSession(flag, env);
+  if (!s) throw new HandoffError('noSession', 'no-session', NO_SESSION_HELP);
+  return s;
+}
+
+/** An id as shown beside `among` (src/handoff/state/short-id.ts): a hex-ish id cut to its shortest unique prefix of 8 or more. */
+export { shortId as short } from './short-id';

@@ -1,0 +1,157 @@
+// Who is live in which worktree: leases (heartbeats) and the guard's ledger (paths written), one view
+// for the pre-commit rule and for `git handoff sessions`.
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+import { readConfig, type Config } from '../../git/config';
+import type { Repo } from '../../git/repo';
+import { isLive, leaseTtlMs, listLeases, releaseLease, type Lease } from './leases';
+import { readLedger, recordRelease, worktreeActivity, type SessionActivity } from './ledger';
+import { listRecords } from './lineage-record';
+import { processGone, readSessionProcesses } from './session-process';
+
+/**
+ * live; ended: its client said so (SessionEnd); released: `git handoff release` (or lineage handed it on);
+ * gone: its client process exited without an end event; stale: no heartbeat within handoff.leaseTTL.
+ */
+export type SessionStatus = 'live' | 'stale' | 'released' | 'ended' | 'gone';
+
+export interface SessionInfo {
+  worktree: string;
+  session: string;
+  status: SessionStatus;
+  client: string | null;
+  /** a lease ref names this session in this worktree */
+  lease: boolean;
+  /** lease heartbeat, unix ms */
+  heartbeat: number | null;
+  /** last ledger entry, unix ms */
+  lastActivity: number | null;
+  /** paths whose latest writer in this worktree is this session */
+  paths: string[];
+  /** how it ended, in words (null while live) */
+  ended: string | null;
+}
+
+/** How a session ended, from the ledger's release entry (`how`) or what was found. */
+function endedHow(status: SessionStatus, how: string | undefined, pid: number | null, ttlMs: number): string | null {
+  if (status === 'ended') return `its client ended it (SessionEnd${how && how.includes(':') ? `, reason ${how.slice(how.indexOf(':') + 1)}` : ''})`;
+  if (status === 'released') return how === 'lineage' ? 'continued under a new session id (lineage)' : 'released (git handoff release)';
+  if (status === 'gone') return `its client process${pid ? ` ${pid}` : ''} exited (no end event)`;
+  if (status === 'stale') return `no sign of life for handoff.leaseTTL (${Math.round(ttlMs / 60_000)} min)`;
+  return null;
+}
+
+export interface SessionsOptions {
+  /** only this worktree */
+  worktree?: string;
+  config?: Config;
+  now?: number;
+}
+
+/** A worktree path as git reports it (symlinks resolved), so the guard's and git's spellings meet. */
+function canonical(p: string, cache: Map<string, string>): string {
+  let c = cache.get(p);
+  if (c === undefined) {
+    try {
+      c = realpathSync(p);
+    } catch {
+      c = path.resolve(p);
+    }
+    cache.set(p, c);
+  }
+  return c;
+}
+
+/** Every spelling of each worktree among leases and ledger, grouped by the canonical path. */
+function worktreeSpellings(repo: Repo, leases: Lease[]): Map<string, Set<string>> {
+  const cache = new Map<string, string>();
+  const groups = new Map<string, Set<string>>();
+  for (const w of [...leases.map((l) => l.worktree), ...readLedger(repo.commonDir).map((e) => e.worktree)]) {
+    const c = canonical(w, cache);
+    groups.set(c, (groups.get(c) ?? new Set()).add(w));
+  }
+  return groups;
+}
+
+/** worktreeActivity over every spelling of one worktree (nearly always one). */
+function activityOf(repo: Repo, spellings: Iterable<string>): Map<string, SessionActivity> {
+  const out = new Map<string, SessionActivity>();
+  for (const w of spellings) {
+    for (const [session, a] of worktreeActivity(repo.commonDir, w)) {
+      const cur = out.get(session);
+      if (!cur) out.set(session, { ...a, paths: [...a.paths] });
+      else {
+        if (a.lastSeen > cur.lastSeen) cur.released = a.released;
+        cur.lastSeen = Math.max(cur.lastSeen, a.lastSeen);
+        cur.paths = [...new Set([...cur.paths, ...a.paths])];
+      }
+    }
+  }
+  return out;
+}
+
+/** Every session known in each worktree, live or not; a released session's claims are gone. */
+export function listSessions(repo: Repo, o: SessionsOptions = {}): SessionInfo[] {
+  const ttl = leaseTtlMs(o.config ?? readConfig(repo));
+  const now = o.now ?? Date.now();
+  const leases = listLeases(repo);
+  const procs = readSessionProcesses(repo.commonDir);
+  // the client of a session that holds no lease (any more): as lineage first recorded it
+  const clients = new Map(listRecords(repo.commonDir).map((r) => [r.session, r.client]));
+  const groups = worktreeSpellings(repo, leases);
+  const only = o.worktree ? canonical(o.worktree, new Map()) : null;
+  if (only && !groups.has(only)) groups.set(only, new Set([o.worktree!]));
+  const out: SessionInfo[] = [];
+  for (const wt of [...groups.keys()].sort()) {
+    if (only && wt !== only) continue;
+    const spellings = groups.get(wt)!;
+    const acts = activityOf(repo, spellings);
+    const byLease = new Map<string, Lease>(leases.filter((l) => spellings.has(l.worktree)).map((l) => [l.session, l]));
+    for (const session of new Set([...byLease.keys(), ...acts.keys()])) {
+      const lease = byLease.get(session) ?? null;
+      const act = acts.get(session) ?? null;
+      const heartbeat = lease ? lease.time * 1000 : null;
+      // A lease refreshed after the release means the session came back.
+      const released = !!act?.released && !(heartbeat !== null && heartbeat > act.lastSeen);
+      const last = Math.max(heartbeat ?? 0, act?.lastSeen ?? 0);
+      const proc = lease?.pid ? { pid: lease.pid, start: lease.pidStart, host: lease.host } : (procs.get(session) ?? null);
+      const status: SessionStatus = released
+        ? act?.how?.startsWith('session-end') ? 'ended' : 'released'
+        : proc && processGone(proc) ? 'gone'
+        : isLive({ time: last / 1000 }, ttl, now) ? 'live'
+        : 'stale';
+      out.push({
+        worktree: wt,
+        session,
+        status,
+        client: lease?.client ?? clients.get(session) ?? null,
+        lease: !!lease,
+        heartbeat,
+        lastActivity: act ? act.lastSeen : null,
+        paths: act ? [...act.paths].sort() : [],
+        ended: endedHow(status, released ? act?.how : undefined, proc?.pid ?? null, ttl),
+      });
+    }
+  }
+  return out;
+}
+
+export interface ReleaseResult {
+  session: string;
+  worktree: string;
+  /** the lease ref was held by the session and is gone */
+  lease: boolean;
+  /** the paths whose claims were dropped */
+  paths: string[];
+}
+
+/** Ends a session's hold on one worktree (under each spelling of its path): its lease and its ledger claims. */
+export function releaseSession(repo: Repo, session: string, worktree: string): ReleaseResult {
+  const leases = listLeases(repo);
+  const spellings = worktreeSpellings(repo, leases).get(canonical(worktree, new Map())) ?? new Set([worktree]);
+  const paths = activityOf(repo, spellings).get(session)?.paths ?? [];
+  let lease = false;
+  for (const w of spellings) lease = releaseLease(repo, w, session) || lease;
+  for (const w of new Set([worktree, ...spellings])) recordRelease(repo.commonDir, session, w);
+  return { session, worktree, lease, paths: [...paths].sort() };
+}

@@ -1,0 +1,251 @@
+// The handoff commit format (SPEC 2): body and state in the tree, subject and ordered trailers in the message.
+import { HandoffError } from '../../errors';
+import type { Client } from '../state/session';
+
+export const BODY_MAX = 1024 * 1024;
+/** A handoff commit object is a header, a subject and a few trailers: far less than this. */
+export const COMMIT_MAX = 64 * 1024;
+
+export const TRAILER = {
+  session: 'Claude-Session-Id',
+  branch: 'Handoff-Branch',
+  topic: 'Handoff-Topic',
+  head: 'Handoff-Head',
+  client: 'Handoff-Client',
+  takeoverFrom: 'Handoff-Takeover-From',
+  reason: 'Handoff-Reason',
+  person: 'Handoff-Person',
+  importedFrom: 'Handoff-Imported-From',
+  /** a version that restores its owner's history over a refused one names that parent here (SPEC 7) */
+  refused: 'Handoff-Refused',
+} as const;
+
+/** Trailers that may appear several times (issue 18: addressing), read into lists in order. */
+export const LIST_TRAILER = { to: 'Handoff-To', tags: 'Handoff-Tag', refs: 'Handoff-Ref' } as const;
+
+export interface HandoffState {
+  branch: string;
+  head: string | null;
+  worktree: string | null;
+  dirty: string[];
+  files: string[];
+}
+
+export interface Trailers {
+  session: string | null;
+  branch: string | null;
+  topic: string | null;
+  head: string | null;
+  client: string | null;
+  takeoverFrom: string | null;
+  reason: string | null;
+  /** `Name <email>`: a person wrote it (then `session` is `person:<email>`) */
+  person: string | null;
+  importedFrom: string | null;
+  /** the parent this version refuses: its line is kept in the history but is no version of the handoff */
+  refused: string | null;
+  to: string[];
+  tags: string[];
+  refs: string[];
+  /** set when git's trailer block is ambiguous (then every field above is null): such a commit is refused wherever the invariant is checked */
+  problem: string | null;
+  /** for an ambiguous block: every Claude-Session-Id value any reader could take from it */
+  claimed?: string[];
+}
+
+export interface MessageInput {
+  topic: string;
+  body: string;
+  session: string;
+  branch: string;
+  head: string | null;
+  client: Client;
+  takeoverFrom?: string | null;
+  reason?: string | null;
+  /** written by a person: `Handoff-Person: Name <email>` instead of Claude-Session-Id */
+  person?: { name: string; email: string } | null;
+  to?: string[];
+  tags?: string[];
+  refs?: string[];
+  importedFrom?: string | null;
+  /** the refused parent of a version that restores its owner's history */
+  refused?: string | null;
+  /** trailer lines after the standard ones (SPEC 2.6: the scan record) */
+  extra?: string[];
+}
+
+/** Refuses what cannot be stored: not text, NUL bytes, empty, over 1 MiB. */
+export function validateBody(body: string | Buffer): string {
+  const buf = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+  if (buf.length > BODY_MAX) throw new HandoffError('usage', 'body-too-large', `the body is ${buf.length} bytes; at most ${BODY_MAX} (1 MiB) are stored`);
+  if (buf.includes(0)) throw new HandoffError('usage', 'body-binary', 'the body contains NUL bytes; a handoff is UTF-8 text');
+  let text: string;
+  try {
+    // ignoreBOM keeps a leading byte-order mark: the body is stored byte for byte as given
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(buf);
+  } catch {
+    throw new HandoffError('usage', 'body-not-utf8', 'the body is not valid UTF-8 text');
+  }
+  if (text.trim() === '') throw new HandoffError('usage', 'body-empty', 'the body is empty: give it with -m <text>, -F <file> or -F - (stdin)');
+  return text;
+}
+
+/** One line, no control characters: a value that can never open a second trailer or paragraph. */
+export const oneLine = (s: string) => s.replace(/[\u0000-\u001f\u007f\u0085\u2028\u2029]+/g, ' ').trim();
+
+/** The first non-empty line of the body, cut to 60 characters. */
+export function summaryLine(body: string): string {
+  const first = body.split('\n').find((l) => l.trim() !== '') ?? '';
+  return [...oneLine(first)].slice(0, 60).join('');
+}
+
+export function buildMessage(m: MessageInput): string {
+  const lines = [
+    m.person ? `${TRAILER.person}: ${oneLine(m.person.name)} <${m.person.email}>` : `${TRAILER.session}: ${m.session}`,
+    `${TRAILER.branch}: ${oneLine(m.branch)}`,
+    `${TRAILER.topic}: ${m.topic}`,
+    `${TRAILER.head}: ${m.head ?? 'none'}`,
+    `${TRAILER.client}: ${m.client}`,
+    ...(m.to ?? []).map((v) => `${LIST_TRAILER.to}: ${oneLine(v)}`),
+    ...(m.tags ?? []).map((v) => `${LIST_TRAILER.tags}: ${oneLine(v)}`),
+    ...(m.refs ?? []).map((v) => `${LIST_TRAILER.refs}: ${oneLine(v)}`),
+  ];
+  if (m.importedFrom) lines.push(`${TRAILER.importedFrom}: ${oneLine(m.importedFrom)}`);
+  if (m.refused) lines.push(`${TRAILER.refused}: ${m.refused}`);
+  if (m.takeoverFrom) {
+    lines.push(`${TRAILER.takeoverFrom}: ${m.takeoverFrom}`);
+    lines.push(`${TRAILER.reason}: ${oneLine(m.reason ?? '') || 'takeover'}`);
+  }
+  for (const l of m.extra ?? []) lines.push(oneLine(l));
+  return `handoff(${m.topic}): ${summaryLine(m.body)}\n\n${lines.join('\n')}\n`;
+}
+
+type OneField = keyof typeof TRAILER;
+type ListField = keyof typeof LIST_TRAILER;
+const KEY_TO_FIELD = new Map<string, OneField>(Object.entries(TRAILER).flatMap(([f, k]) => [[k, f as OneField], [k.toLowerCase(), f as OneField]]));
+const KEY_TO_LIST = new Map<string, ListField>(Object.entries(LIST_TRAILER).flatMap(([f, k]) => [[k, f as ListField], [k.toLowerCase(), f as ListField]]));
+// shared by every row without list trailers: list reads 10,000 rows and most carry none
+const NONE: string[] = Object.freeze([]) as unknown as string[];
+
+/** `person:<email>` of a `Name <email>` trailer value, or null when it names no email. */
+export function personOwnerOf(value: string): string | null {
+  const m = /<([^<>\s]+@[^<>\s]+)>\s*$/.exec(value);
+  return m ? `person:${m[1]}` : null;
+}
+
+// The one strict shape of a trailer line: a token, ": ", a value with no control, line or paragraph separator.
+const TRAILER_LINE = /^([A-Za-z0-9][A-Za-z0-9-]*): ?([^\u0000-\u001f\u007f-\u009f\u2028\u2029]*)$/;
+const VALUE_CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+// A handoff commit's block is seven short lines; anything far larger is not one.
+export const TRAILER_BLOCK_MAX = 16 * 1024;
+
+/**
+ * The one trailer reading of the product (SPEC 2): the raw trailer block as git itself finds it
+ * (`%(trailers)`, not unfolded), one line per element. Every line must be a plain `Key: value`; a
+ * continuation or free-text line, a control byte (CR, 0x1F, ESC…) or a second value of one of our keys makes
+ * the block ambiguous: `problem` says why and the fields stay null, so no reader can see an owner in it.
+ * The list keys (Handoff-To, -Tag, -Ref) may repeat: their values are kept in order.
+ */
+export function parseTrailerLines(lines: readonly string[]): Trailers {
+  const t: Trailers = {
+    session: null, branch: null, topic: null, head: null, client: null, takeoverFrom: null, reason: null,
+    person: null, importedFrom: null, refused: null, to: NONE, tags: NONE, refs: NONE, problem: null,
+  };
+  let size = 0;
+  for (const line of lines) {
+    if (line === '') continue;
+    size += line.length + 1;
+    // fast path, what this tool writes: our key in its exact spelling, ": ", a value without controls (list reads 50,000 of these)
+    const colon = line.indexOf(': ');
+    const key = colon > 0 ? line.slice(0, colon) : '';
+    let field = KEY_TO_FIELD.get(key);
+    let list = field ? undefined : KEY_TO_LIST.get(key);
+    let value: string;
+    if ((field || list) && !VALUE_CONTROL.test(line)) value = line.slice(colon + 2);
+    else {
+      const m = TRAILER_LINE.exec(line);
+      if (!m) {
+        // free text in git's block ("(cherry picked from …)") names nothing; a line another reader could take for a key does
+        if (!/^\s/.test(line) && !VALUE_CONTROL.test(line) && !/^[^:]*[A-Za-z0-9-]\s*:/.test(line)) continue;
+        return ambiguous(t, /^\s/.test(line) ? 'a continuation line' : VALUE_CONTROL.test(line) ? 'a control character' : 'a line that is not `Key: value`', lines);
+      }
+      field = KEY_TO_FIELD.get(m[1]) ?? KEY_TO_FIELD.get(m[1].toLowerCase());
+      list = field ? undefined : (KEY_TO_LIST.get(m[1]) ?? KEY_TO_LIST.get(m[1].toLowerCase()));
+      if (!field && !list) continue;
+      value = m[2];
+    }
+    if (list) {
+      (t[list] === NONE ? (t[list] = []) : t[list]).push(value.trim());
+      continue;
+    }
+    if (t[field!] !== null) return ambiguous(t, `two ${TRAILER[field!]} trailers`, lines);
+    t[field!] = value.trim();
+  }
+  if (size > TRAILER_BLOCK_MAX) return ambiguous(t, `a trailer block of ${size} bytes`, lines);
+  if (t.head === 'none') t.head = null;
+  if (t.session !== null && t.person !== null) return ambiguous(t, `two owners (${TRAILER.session} and ${TRAILER.person})`, lines);
+  // a person owns what they wrote as `person:<email>`, like a session owns its id
+  if (t.session === null && t.person !== null) t.session = personOwnerOf(t.person);
+  return t;
+}
+
+/**
+ * Every Claude-Session-Id value any reader could take from trailer lines (key in any case, spaces around the
+ * colon): the one reading of who a code commit's message claims, for the commit hooks, the push check and
+ * (through `claimed`) the drop rule. A block naming two is never one session's.
+ */
+export function claimedSessions(lines: readonly string[]): string[] {
+  return [...new Set(lines.flatMap((l) => /^\s*claude-session-id\s*:\s*([^\s\u0000-\u001f]+)/i.exec(l)?.[1] ?? []))];
+}
+
+function ambiguous(t: Trailers, why: string, lines: readonly string[]): Trailers {
+  for (const k of Object.keys(TRAILER) as OneField[]) t[k] = null;
+  t.to = t.tags = t.refs = NONE;
+  t.problem = `ambiguous trailer block (${why})`;
+  // every session any reader could see in it: what protects a code commit from being dropped counts them all
+  t.claimed = claimedSessions(lines);
+  return t;
+}
+
+export function serializeState(s: HandoffState): string {
+  return JSON.stringify({ branch: s.branch, head: s.head, worktree: s.worktree, dirty: s.dirty, files: s.files }, null, 2) + '\n';
+}
+
+// state.json as written is a few KiB; a received one is held to that shape and size before anything reads it.
+export const STATE_MAX = 256 * 1024;
+const STATE_LIST_MAX = 1000;
+const STATE_TEXT_MAX = 4096;
+const isText = (v: unknown, max = STATE_TEXT_MAX): v is string => typeof v === 'string' && v.length <= max && !CONTROL.test(v);
+const isTextList = (v: unknown): v is string[] => Array.isArray(v) && v.length <= STATE_LIST_MAX && v.every((x) => isText(x));
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+/** state.json of a version, validated (schema, sizes, no control characters): anything else is data nobody reads, so null. */
+export function parseState(text: string | null): HandoffState | null {
+  if (!text || text.length > STATE_MAX) return null;
+  let j: unknown;
+  try {
+    j = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!j || typeof j !== 'object' || Array.isArray(j)) return null;
+  const o = j as Record<string, unknown>;
+  if (!isText(o.branch) || !(o.head === null || (typeof o.head === 'string' && /^[0-9a-f]{40,64}$/.test(o.head)))) return null;
+  if (!(o.worktree === null || isText(o.worktree)) || !isTextList(o.dirty) || !isTextList(o.files)) return null;
+  return { branch: o.branch, head: o.head as string | null, worktree: o.worktree as string | null, dirty: o.dirty, files: o.files };
+}
+
+/** Path-like words of a body (src/app.ts, `docs/x.md`): candidates for state.files. */
+export function namedPaths(body: string): string[] {
+  const found = new Set<string>();
+  const re = /(?:^|[\s`'"(\[<])((?:\.{0,2}\/)?[A-Za-z0-9_@][\w@.+-]*(?:\/[\w@.+-]+)*)/g;
+  for (const m of body.matchAll(re)) {
+    const p = m[1].replace(/[.,:;]+$/, '').replace(/^\.\//, '');
+    if (!p || p.length > 300 || p.includes('..')) continue;
+    if (!p.includes('/') && !/\.[A-Za-z0-9]{1,8}$/.test(p)) continue;
+    if (/^https?:/.test(p)) continue;
+    found.add(p);
+    if (found.size >= 500) break;
+  }
+  return [...found];
+}

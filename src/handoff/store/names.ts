@@ -1,0 +1,157 @@
+// Every name rule of SPEC 2 in one place: topic grammar, branch encoding, the refs a handoff lives at.
+import { HandoffError } from '../../errors';
+
+export const HANDOFF_PREFIX = 'refs/handoffs/';
+export const ARCHIVE_PREFIX = 'refs/handoff-archive/';
+export const LEASE_PREFIX = 'refs/handoff-leases/';
+
+export const STOPWORDS = new Set(['fix', 'feat', 'chore', 'docs', 'refactor', 'test', 'main', 'master', 'the', 'and', 'for', 'a']);
+const TOPIC_RE = /^[a-z0-9]+(-[a-z0-9]+)+$/;
+export const TOPIC_MAX = 64;
+const TOPIC_HELP = 'a topic is two or more lowercase words joined by "-", at most 64 characters, not only stopwords (e.g. auth-refactor, login-redirect-loop)';
+
+/** Why a topic is refused, or null when it is valid. */
+export function topicProblem(topic: string): string | null {
+  if (topic.length > TOPIC_MAX) return `topic "${topic.slice(0, 80)}…" is longer than ${TOPIC_MAX} characters`;
+  if (!TOPIC_RE.test(topic)) return `topic "${topic}" does not match ^[a-z0-9]+(-[a-z0-9]+)+$`;
+  if (topic.split('-').every((t) => STOPWORDS.has(t))) return `topic "${topic}" is made of stopwords only (${[...STOPWORDS].join(' ')})`;
+  return null;
+}
+
+const validTopics = new Map<string, boolean>();
+
+export function isValidTopic(topic: string): boolean {
+  // a listing checks the same few hundred topics across thousands of refs
+  let ok = validTopics.get(topic);
+  if (ok === undefined) {
+    ok = topicProblem(topic) === null;
+    if (validTopics.size < 4096) validTopics.set(topic, ok);
+  }
+  return ok;
+}
+
+export function assertTopic(topic: unknown): string {
+  const problem = typeof topic === 'string' ? topicProblem(topic) : 'a topic is required';
+  if (problem) throw new HandoffError('usage', 'invalid-topic', `${problem}: ${TOPIC_HELP}`, { topic });
+  return topic as string;
+}
+
+/** The first two non-stopword tokens of `-`-joined words, and the stopwords dropped on the way to them. */
+export function overlapTokens(words: string): { key: string[]; dropped: string[] } {
+  const key: string[] = [];
+  const dropped: string[] = [];
+  for (const t of words.split('-')) {
+    if (key.length === 2) break;
+    if (STOPWORDS.has(t)) dropped.push(t);
+    else if (t) key.push(t);
+  }
+  return { key, dropped };
+}
+
+export interface Overlap {
+  /** the two tokens both names start with, stopwords dropped */
+  shared: [string, string];
+  /** the stopwords dropped from either name before them */
+  dropped: string[];
+}
+
+/**
+ * The seed rule: two names overlap when their first two non-stopword tokens are the same two. Fewer than two
+ * such tokens on either side never overlap (`test-pass` and `docs-pass` share one).
+ */
+export function overlapOf(a: string, b: string): Overlap | null {
+  const x = overlapTokens(a);
+  const y = overlapTokens(b);
+  if (x.key.length < 2 || y.key.length < 2 || x.key[0] !== y.key[0] || x.key[1] !== y.key[1]) return null;
+  return { shared: [x.key[0], x.key[1]], dropped: [...new Set([...x.dropped, ...y.dropped])] };
+}
+
+/** How an overlap is said: the two shared tokens, and the stopwords that were dropped to find them. */
+export const describeOverlap = (o: Overlap): string =>
+  `both start with "${o.shared[0]}" and "${o.shared[1]}"${o.dropped.length ? ` once the stopwords ${o.dropped.map((d) => `"${d}"`).join(', ')} are dropped` : ''}`;
+
+const KEEP = new Set('abcdefghijklmnopqrstuvwxyz0123456789_-'.split('').map((c) => c.charCodeAt(0)));
+export const COMPONENT_MAX = 200;
+const CUT_TO = 180;
+
+/** A branch name as ONE ref component: bytes [a-z0-9_-] stay, every other byte becomes %XX. */
+export function encodeBranch(branch: string): string {
+  if (!branch) throw new HandoffError('usage', 'invalid-branch', 'the branch name is empty');
+  let out = '';
+  for (const byte of Buffer.from(branch, 'utf8')) {
+    out += KEEP.has(byte) ? String.fromCharCode(byte) : '%' + byte.toString(16).toUpperCase().padStart(2, '0');
+  }
+  if (out.length > COMPONENT_MAX) {
+    // node:crypto (and the streams it brings) loads only here: the guard reads names on every protected-file write
+    const { createHash } = require('node:crypto') as typeof import('node:crypto');
+    out = out.slice(0, CUT_TO) + '+' + createHash('sha1').update(branch, 'utf8').digest('hex').slice(0, 16);
+  }
+  return out;
+}
+
+const decoded = new Map<string, string | null>();
+
+/** The inverse of encodeBranch; null for a cut (hashed) component, whose name lives in the Handoff-Branch trailer. */
+export function decodeBranch(component: string): string | null {
+  // a listing decodes the same hundred branch components thousands of times
+  let name = decoded.get(component);
+  if (name === undefined) {
+    name = decodeComponent(component);
+    if (decoded.size < 4096) decoded.set(component, name);
+  }
+  return name;
+}
+
+function decodeComponent(component: string): string | null {
+  if (component.includes('+')) return null;
+  const bytes: number[] = [];
+  for (let i = 0; i < component.length; i++) {
+    if (component[i] === '%') {
+      const hex = component.slice(i + 1, i + 3);
+      if (!/^[0-9A-F]{2}$/.test(hex)) return null;
+      bytes.push(parseInt(hex, 16));
+      i += 2;
+    } else {
+      bytes.push(component.charCodeAt(i));
+    }
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
+export const handoffRef = (branch: string, topic: string) => `${HANDOFF_PREFIX}${encodeBranch(branch)}/${topic}`;
+export const branchPrefix = (branch: string) => `${HANDOFF_PREFIX}${encodeBranch(branch)}/`;
+
+/** refs/handoff-archive/<B>/<T>/<unix-seconds>-<12 hex of the tip> */
+export const archiveRef = (branch: string, topic: string, seconds: number, tip: string) =>
+  `${ARCHIVE_PREFIX}${encodeBranch(branch)}/${topic}/${seconds}-${tip.slice(0, 12)}`;
+
+export interface ParsedRef {
+  kind: 'handoff' | 'archive';
+  encodedBranch: string;
+  /** null when the component was cut and hashed */
+  branch: string | null;
+  topic: string;
+  /** archive refs: the last component */
+  stamp?: string;
+}
+
+/** Parses refs/handoffs/<B>/<T> and refs/handoff-archive/<B>/<T>/<stamp>; null for anything else. */
+export function parseRef(ref: string): ParsedRef | null {
+  let kind: ParsedRef['kind'];
+  let rest: string;
+  if (ref.startsWith(HANDOFF_PREFIX)) {
+    kind = 'handoff';
+    rest = ref.slice(HANDOFF_PREFIX.length);
+  } else if (ref.startsWith(ARCHIVE_PREFIX)) {
+    kind = 'archive';
+    rest = ref.slice(ARCHIVE_PREFIX.length);
+  } else return null;
+  const parts = rest.split('/');
+  if (parts.length !== (kind === 'handoff' ? 2 : 3)) return null;
+  const [encodedBranch, topic, stamp] = parts;
+  if (!isValidTopic(topic)) return null;
+  return { kind, encodedBranch, branch: decodeBranch(encodedBranch), topic, stamp };
+}
+
+/** A worktree path as one ref component, by the same byte encoding as branches. */
+export const leaseRef = (worktreePath: string) => `${LEASE_PREFIX}${encodeBranch(worktreePath)}`;

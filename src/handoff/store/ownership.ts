@@ -1,0 +1,223 @@
+// The ownership invariant (SPEC 2), the one implementation every writer, hook and sync calls:
+// a handoff ref only moves forward, and each added commit keeps the owner or is a takeover naming it.
+import { HandoffError } from '../../errors';
+import { objectSizes, readCommitTrailers } from '../../git/objects';
+import type { Repo } from '../../git/repo';
+import { BODY_MAX, COMMIT_MAX, parseTrailerLines, STATE_MAX, type Trailers } from './document';
+import { short } from '../state/session';
+import { relativeTime } from './time';
+
+export interface Tip {
+  oid: string;
+  session: string | null;
+  time: number;
+}
+
+export type WriteMode = 'create' | 'own' | 'takeover';
+
+/** Decides whether `session` may add a version on top of `tip`; throws the refusal (exit 3) when not. */
+export function checkWrite(tip: Tip | null, session: string, takeover: boolean, ref: string, topic: string): WriteMode {
+  if (!tip) return 'create';
+  if (tip.session === session) return 'own';
+  if (takeover) return 'takeover';
+  throw ownedError(tip, session, ref, topic);
+}
+
+/** The refusal for acting on another session's handoff; `retry` is the command that takes it over (write by default). */
+export function ownedError(tip: Tip, session: string, ref: string, topic: string, retry?: { command: 'archive' | 'restore'; target: string }): HandoffError {
+  const when = tip.time ? new Date(tip.time * 1000).toISOString() : 'unknown time';
+  const ago = tip.time ? relativeTime(when) : when;
+  const ways = retry
+    ? [
+        `  1. leave it to its owner (session ${short(tip.session, [session])})`,
+        `  2. take it over, on the record: git handoff ${retry.command} ${retry.target} --take-over --reason "<why>"`,
+      ]
+    : [`  1. write under a new topic: git handoff write <new-topic> …`, `  2. take it over, on the record: git handoff write ${topic} --take-over --reason "<why>" …`];
+  return new HandoffError(
+    'owned',
+    'owned-by-another-session',
+    `${ref} is owned by session ${short(tip.session, [session])} (last version ${ago}); you are session ${session}.\nWays on:\n${ways.join('\n')}`,
+    { ref, owner: tip.session, ownerShort: short(tip.session, [session]), lastVersion: when, session, tip: tip.oid },
+  );
+}
+
+export interface Violation {
+  rule: 'rewrite' | 'foreign-owner' | 'delete' | 'no-session' | 'missing-object' | 'ambiguous-trailers' | 'too-large';
+  commit?: string;
+  message: string;
+}
+
+/** Trailers of many commits as git reads them (the product's one reading), in one process. */
+export function readTrailersOf(repo: Repo, oids: string[]): Map<string, Trailers & { parents: string[] }> {
+  const out = new Map<string, Trailers & { parents: string[] }>();
+  for (const [oid, c] of readCommitTrailers(repo, oids)) out.set(oid, { ...parseTrailerLines(c.trailers), parents: c.parents });
+  return out;
+}
+
+/**
+ * The commits among `oids` another session than `session` may own: the product's one answer to "would this drop
+ * another session's commits", for the guard (before a reset or rebase runs) and the reference-transaction hook
+ * alike. An ambiguous trailer block protects every session any reader could take from it.
+ */
+export function foreignCommits(repo: Repo, oids: string[], session: string): Array<{ oid: string; session: string }> {
+  const out: Array<{ oid: string; session: string }> = [];
+  for (const [oid, t] of readTrailersOf(repo, oids)) {
+    const other = t.session ?? t.claimed?.find((s) => s !== session) ?? null;
+    if (other && other !== session) out.push({ oid, session: other });
+  }
+  return out;
+}
+
+/**
+ * Checks a ref move old → new against the invariant. Creation is free; a deletion is reported (only
+ * `archive` may delete, and its caller knows). Returns null when the move keeps the invariant.
+ */
+export function checkAdvance(repo: Repo, oldOid: string | null, newOid: string | null): Violation | null {
+  if (!oldOid) return newOid ? checkCreate(repo, newOid) : null;
+  if (!newOid) return { rule: 'delete', message: `deleting a handoff ref is only done by \`git handoff archive\` (tip ${oldOid.slice(0, 12)})` };
+  if (oldOid === newOid) return null;
+  const anc = repo.git(['merge-base', '--is-ancestor', oldOid, newOid], { allowFail: true });
+  if (anc.status === 1) {
+    return { rule: 'rewrite', message: `history rewritten: ${newOid.slice(0, 12)} does not descend from ${oldOid.slice(0, 12)}` };
+  }
+  if (anc.status !== 0) return { rule: 'missing-object', message: `cannot compare ${oldOid.slice(0, 12)} and ${newOid.slice(0, 12)}: ${anc.stderr.trim()}` };
+  const added = repo.out(['rev-list', newOid, `^${oldOid}`]).split('\n').filter(Boolean);
+  const first = readTrailersOf(repo, added);
+  const parents = new Set<string>();
+  for (const t of first.values()) for (const p of t.parents) if (!first.has(p)) parents.add(p);
+  return addedViolation(withoutRefused(newOid, added, first), new Map([...first, ...readTrailersOf(repo, [...parents])])) ?? oversized(repo, added);
+}
+
+/** A new handoff ref: its whole history is added, so every commit in it keeps the rule from its root. */
+function checkCreate(repo: Repo, newOid: string): Violation | null {
+  const r = repo.git(['rev-list', newOid], { allowFail: true });
+  if (r.status !== 0) return { rule: 'missing-object', message: `cannot read the history of ${newOid.slice(0, 12)}: ${r.stderr.trim()}` };
+  const added = r.stdout.split('\n').filter(Boolean);
+  const all = readTrailersOf(repo, added);
+  return addedViolation(withoutRefused(newOid, added, all), all) ?? oversized(repo, added);
+}
+
+/** Each added commit, its body and its state within the stored limits (SPEC 2), from one batch-check: no reader is handed more. */
+function oversizedEach(repo: Repo, added: string[]): Map<string, Violation> {
+  const out = new Map<string, Violation>();
+  const sizes = objectSizes(repo, added.flatMap((o) => [o, `${o}:handoff.md`, `${o}:state.json`]));
+  const limits = [COMMIT_MAX, BODY_MAX, STATE_MAX];
+  const names = ['commit', 'handoff.md', 'state.json'];
+  sizes.forEach((s, i) => {
+    const oid = added[Math.floor(i / 3)];
+    if (!s || s.size <= limits[i % 3] || out.has(oid)) return;
+    out.set(oid, { rule: 'too-large', commit: oid, message: `commit ${oid.slice(0, 12)}: its ${names[i % 3]} is ${s.size} bytes, over the ${limits[i % 3]}-byte limit of a handoff` });
+  });
+  return out;
+}
+
+const oversized = (repo: Repo, added: string[]): Violation | null => {
+  const big = oversizedEach(repo, added);
+  return added.map((o) => big.get(o)).find(Boolean) ?? null;
+};
+
+/** The rule on each added commit: git reads one unambiguous trailer block with a session, which keeps each parent's owner or names it as taken over. */
+function addedViolation(added: string[], all: Map<string, Trailers & { parents: string[] }>): Violation | null {
+  for (const oid of added) {
+    const c = all.get(oid);
+    if (!c) return { rule: 'missing-object', commit: oid, message: `commit ${oid.slice(0, 12)} cannot be read` };
+    if (c.problem) return { rule: 'ambiguous-trailers', commit: oid, message: `commit ${oid.slice(0, 12)} has an ${c.problem}: a handoff commit names its owner once, in plain \`Key: value\` lines` };
+    if (!c.session) return { rule: 'no-session', commit: oid, message: `commit ${oid.slice(0, 12)} carries no Claude-Session-Id` };
+    for (const p of c.parents) {
+      if (p === refusedParent(c)) continue;
+      const parent = all.get(p);
+      if (parent?.problem) return { rule: 'ambiguous-trailers', commit: p, message: `commit ${oid.slice(0, 12)} builds on ${p.slice(0, 12)}, which has an ${parent.problem}` };
+      const owner = parent?.session ?? null;
+      if (owner && c.session !== owner && c.takeoverFrom !== owner) {
+        return {
+          rule: 'foreign-owner',
+          commit: oid,
+          message: `commit ${oid.slice(0, 12)} by session ${short(c.session, [owner])} adds to session ${short(owner, [c.session])}'s handoff without a takeover (Handoff-Takeover-From: ${owner})`,
+        };
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * The parent a restoring version refuses (`Handoff-Refused: <oid>`, SPEC 7): only a parent other than the first
+ * counts, so the version still keeps the owner of the line it continues (its first parent) or names a takeover.
+ */
+const refusedParent = (c: Trailers & { parents: string[] }): string | null =>
+  c.refused && c.parents.length > 1 && c.parents.indexOf(c.refused) > 0 ? c.refused : null;
+
+/**
+ * The added commits that are versions of the handoff: those reached from the new tip without crossing into a
+ * refused parent. A stolen version a host let through stays in the history, recorded as refused, and is not
+ * held to the rule a second time when its owner's restoring version lands on top of it.
+ */
+function withoutRefused(tip: string, added: string[], all: Map<string, Trailers & { parents: string[] }>): string[] {
+  if (!added.some((o) => all.get(o)?.refused)) return added;
+  const inside = new Set(added);
+  const seen = new Set<string>();
+  const stack = [tip];
+  while (stack.length) {
+    const c = stack.pop()!;
+    if (!inside.has(c) || seen.has(c)) continue;
+    seen.add(c);
+    const t = all.get(c);
+    if (!t) continue;
+    const refused = refusedParent(t);
+    for (const p of t.parents) if (p !== refused) stack.push(p);
+  }
+  return added.filter((o) => seen.has(o));
+}
+
+export interface Move {
+  oldOid: string | null;
+  newOid: string | null;
+}
+
+/**
+ * checkAdvance for many moves at once (a fetch or a push of many handoffs): one rev-list and one cat-file
+ * for all of them instead of three processes each. Returns one verdict per move, in order.
+ */
+export function checkAdvances(repo: Repo, moves: Move[]): Array<Violation | null> {
+  const live = moves.filter((m) => m.newOid && m.oldOid !== m.newOid);
+  if (live.length === 0) return moves.map((m) => checkAdvance(repo, m.oldOid, m.newOid));
+  const tips = [...new Set(live.flatMap((m) => (m.oldOid ? [m.oldOid, m.newOid!] : [m.newOid!])))];
+  const r = repo.git(['rev-list', '--parents', ...tips], { allowFail: true });
+  // A missing object: let the single check name it.
+  if (r.status !== 0) return moves.map((m) => checkAdvance(repo, m.oldOid, m.newOid));
+  const graph = new Map<string, string[]>();
+  for (const line of r.stdout.split('\n')) {
+    if (!line) continue;
+    const [c, ...ps] = line.split(' ');
+    graph.set(c, ps);
+  }
+  const reach = (from: string, stop: Set<string> = new Set()): Set<string> => {
+    const seen = new Set<string>();
+    const stack = [from];
+    while (stack.length) {
+      const c = stack.pop()!;
+      if (seen.has(c) || stop.has(c)) continue;
+      seen.add(c);
+      stack.push(...(graph.get(c) ?? []));
+    }
+    return seen;
+  };
+  const plans = moves.map((m) => {
+    if (!m.newOid || m.oldOid === m.newOid) return null;
+    if (!m.oldOid) return { rewrite: false, added: [...reach(m.newOid)] };
+    const old = reach(m.oldOid);
+    if (!reach(m.newOid).has(m.oldOid)) return { rewrite: true, added: [] as string[] };
+    return { rewrite: false, added: [...reach(m.newOid, old)] };
+  });
+  const need = new Set<string>();
+  for (const p of plans) for (const oid of p?.added ?? []) for (const x of [oid, ...(graph.get(oid) ?? [])]) need.add(x);
+  const all = readTrailersOf(repo, [...need]);
+  // one batch-check for every added commit of every move
+  const big = oversizedEach(repo, [...new Set(plans.flatMap((p) => p?.added ?? []))]);
+  return moves.map((m, i) => {
+    const p = plans[i];
+    if (!p) return checkAdvance(repo, m.oldOid, m.newOid);
+    if (p.rewrite) return { rule: 'rewrite', message: `history rewritten: ${m.newOid!.slice(0, 12)} does not descend from ${m.oldOid!.slice(0, 12)}` };
+    return addedViolation(withoutRefused(m.newOid!, p.added, all), all) ?? (p.added.map((o) => big.get(o)).find(Boolean) ?? null);
+  });
+}

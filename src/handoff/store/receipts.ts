@@ -1,0 +1,242 @@
+// Read receipts (issue 18): `<reader> <unix time> <how>` lines in git notes on each version's commit, under
+// refs/notes/handoff-reads. Lines are only ever added: appended by compare-and-swap, merged by union across clones.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { HandoffError } from '../../errors';
+import { identityEnv, readConfig } from '../../git/config';
+import { readObjects, writeBlobs } from '../../git/objects';
+import { readRef } from '../../git/refs';
+import type { Repo } from '../../git/repo';
+import { commitRecord, moveRef } from './tx';
+
+export const NOTES_REF = 'refs/notes/handoff-reads';
+/** Where a fetch puts a remote's receipts (beside its handoffs' tracking refs). */
+export const trackingNotesRef = (remote: string) => `refs/remotes/${remote}/notes/handoff-reads`;
+
+export type How = 'read' | 'surfaced';
+export interface Receipt {
+  reader: string;
+  /** ISO 8601 */
+  at: string;
+  how: How;
+}
+export interface ReceiptEntry {
+  /** the version's commit */
+  oid: string;
+  reader: string;
+  how: How;
+}
+
+const LINE_RE = /^(\S{1,300}) (\d{1,12}) (read|surfaced)$/;
+
+/** The receipts of one note; lines of another shape are kept in the note but not read as receipts. */
+export function parseReceipts(text: string): Receipt[] {
+  const out: Receipt[] = [];
+  for (const line of text.split('\n')) {
+    const m = LINE_RE.exec(line.trim());
+    if (m) out.push({ reader: m[1], at: new Date(Number(m[2]) * 1000).toISOString(), how: m[3] as How });
+  }
+  return out;
+}
+
+interface NoteEntry {
+  /** its path in the notes tree (flat `<oid>` or git's fan-out `ab/cdef…`) */
+  path: string;
+  blob: string;
+}
+
+/** Every note of a notes commit (any fan-out), by annotated object, from one ls-tree. */
+function noteEntries(repo: Repo, commit: string | null): Map<string, NoteEntry> {
+  const out = new Map<string, NoteEntry>();
+  if (!commit) return out;
+  const r = repo.git(['ls-tree', '-r', '-z', '--full-tree', commit], { allowFail: true });
+  for (const e of r.stdout.split('\0')) {
+    const m = /^\d+ blob ([0-9a-f]+)\t(.+)$/s.exec(e);
+    if (!m) continue;
+    const annotated = m[2].replace(/\//g, '');
+    if (/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(annotated)) out.set(annotated, { path: m[2], blob: m[1] });
+  }
+  return out;
+}
+
+/** The texts of some notes, in one cat-file. */
+function textsOf(repo: Repo, blobs: string[]): string[] {
+  return readObjects(repo, blobs).map((o) => (o ? o.content.toString('utf8') : ''));
+}
+
+/**
+ * Receipts per version, for the given commits (all when omitted): one ls-tree and one cat-file, after one
+ * rev-parse unless the caller read the notes commit already (`at`; null: there are no receipts, no process).
+ */
+export function readReceipts(repo: Repo, oids?: string[], at?: string | null): Map<string, Receipt[]> {
+  return receiptsIn(repo, noteEntries(repo, at === undefined ? readRef(repo, NOTES_REF) : at), oids);
+}
+
+function receiptsIn(repo: Repo, entries: Map<string, NoteEntry>, oids?: string[]): Map<string, Receipt[]> {
+  const wanted = (oids ?? [...entries.keys()]).filter((o) => entries.has(o));
+  const texts = textsOf(repo, wanted.map((o) => entries.get(o)!.blob));
+  return new Map(wanted.map((o, i) => [o, parseReceipts(texts[i])]));
+}
+
+/** appendReceipts, then the receipts of those versions as they now stand (without reading them again). */
+export function recordReceipts(repo: Repo, wanted: ReceiptEntry[], at?: string | null): Map<string, Receipt[]> {
+  return appendReceipts(repo, wanted, undefined, at).receipts;
+}
+
+/**
+ * recordReceipts as the optional state it is: a receipt that cannot be written (a lock left on the notes ref, a full
+ * disk) never changes what the reader is shown or the exit code; it comes back as a warning that says why.
+ */
+export function recordReceiptsOptional(repo: Repo, wanted: ReceiptEntry[], at?: string | null): { receipts: Map<string, Receipt[]>; warning: string | null } {
+  try {
+    return { receipts: recordReceipts(repo, wanted, at), warning: null };
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    let receipts = new Map<string, Receipt[]>();
+    try {
+      receipts = readReceipts(repo, [...new Set(wanted.map((w) => w.oid))], at);
+    } catch {
+      // unreadable as well: shown as read by no one
+    }
+    return { receipts, warning: `the read receipt was not recorded: ${why}` };
+  }
+}
+
+/** readBy of SPEC 4: the receipts of a version (none: an empty list). */
+export const readByOf = (receipts: Map<string, Receipt[]>, oid: string): Receipt[] => receipts.get(oid) ?? [];
+
+/** "read by a1b2c3d4, person:x@y · shown at session start to 5e6f7a8b": each reader once, by what they did. */
+export function describeReadBy(list: Receipt[], shortId: (id: string) => string = (id) => id): string {
+  const readers = [...new Set(list.map((r) => r.reader))];
+  const opened = readers.filter((id) => list.some((r) => r.reader === id && r.how === 'read'));
+  const shown = readers.filter((id) => !opened.includes(id));
+  const names = (ids: string[]) => `${ids.slice(0, 5).map((id) => shortId(id)).join(', ')}${ids.length > 5 ? ` and ${ids.length - 5} more` : ''}`;
+  const read = opened.length ? `read by ${names(opened)}` : 'read by no one yet';
+  return shown.length ? `${read} · shown at session start to ${names(shown)}` : read;
+}
+
+/** A notes commit: `base`'s tree with each changed note replaced (at its own path) or added (flat). */
+function notesCommit(repo: Repo, base: string | null, entries: Map<string, NoteEntry>, changes: Map<string, string>, parents: string[], message: string): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'git-handoff-notes-'));
+  // a private index: the notes tree is built with plumbing, whatever fan-out git gave it
+  const env = { GIT_INDEX_FILE: path.join(dir, 'index') };
+  try {
+    if (base) repo.git(['read-tree', base], { env });
+    const oids = [...changes.keys()];
+    const blobs = writeBlobs(repo, oids.map((o) => changes.get(o)!));
+    const input = oids.map((o, i) => `100644 ${blobs[i]}\t${entries.get(o)?.path ?? o}\n`).join('');
+    repo.git(['update-index', '--add', '--index-info'], { input, env });
+    const tree = repo.out(['write-tree'], { env });
+    return commitRecord(repo, tree, parents, message);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+const MAX_ATTEMPTS = 100;
+
+/** Moves the notes ref by CAS; a lost race returns false (the caller re-reads and rebuilds). */
+function casNotes(repo: Repo, commit: string, old: string | null, reason: string): boolean {
+  return moveRef(repo, NOTES_REF, commit, old, reason).ok;
+}
+
+/**
+ * Adds receipts (a reader's `read` or `surfaced` of a version), by compare-and-swap on the notes ref: a lost race
+ * re-reads and adds again on top, so concurrent readers all keep theirs. A reader already holding a receipt of the
+ * same kind on a version gets no second line (its first time stays). Returns how many lines were added.
+ */
+export function appendReceipts(repo: Repo, wanted: ReceiptEntry[], now = Math.floor(Date.now() / 1000), at?: string | null): { added: number; receipts: Map<string, Receipt[]> } {
+  if (wanted.length === 0) return { added: 0, receipts: new Map() };
+  const versions = [...new Set(wanted.map((w) => w.oid))];
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    // the first attempt trusts a notes commit the caller just read; a lost race reads it again
+    const old = attempt === 0 && at !== undefined ? at : readRef(repo, NOTES_REF);
+    const entries = noteEntries(repo, old);
+    const touched = versions.filter((o) => entries.has(o));
+    const current = new Map(textsOf(repo, touched.map((o) => entries.get(o)!.blob)).map((t, i) => [touched[i], t]));
+    const changes = new Map<string, string>();
+    const receiptsNow = () => new Map(versions.map((o) => [o, parseReceipts(changes.get(o) ?? current.get(o) ?? '')]));
+    let added = 0;
+    for (const w of wanted) {
+      const text = changes.get(w.oid) ?? current.get(w.oid) ?? '';
+      if (parseReceipts(text).some((r) => r.reader === w.reader && r.how === w.how)) continue;
+      changes.set(w.oid, `${text}${text && !text.endsWith('\n') ? '\n' : ''}${w.reader} ${now} ${w.how}\n`);
+      added++;
+    }
+    if (added === 0) return { added, receipts: receiptsNow() };
+    const commit = notesCommit(repo, old, entries, changes, old ? [old] : [], `handoff receipts: ${added} added`);
+    if (casNotes(repo, commit, old, 'handoff receipt')) return { added, receipts: receiptsNow() };
+    sleep(Math.random() * Math.min(5 + attempt * 5, 50));
+  }
+  throw new HandoffError('concurrent', 'concurrent-update', `${NOTES_REF} kept changing under this receipt; nothing was recorded. Try again.`, { ref: NOTES_REF });
+}
+
+/** Every line of both notes, sorted, each once (git notes merge -s cat_sort_uniq). */
+export function unionNote(a: string, b: string): string {
+  const lines = new Set([...a.split('\n'), ...b.split('\n')].filter((l) => l.trim() !== ''));
+  return [...lines].sort().join('\n') + '\n';
+}
+
+export type ReceiptMerge = 'none' | 'same' | 'created' | 'local-ahead' | 'fast-forwarded' | 'merged';
+
+const isAncestor = (repo: Repo, a: string, b: string) => repo.git(['merge-base', '--is-ancestor', a, b], { allowFail: true }).status === 0;
+
+/** A notes commit with both parents whose every note is the union of both sides' lines (nothing of either is dropped). */
+export function unionReceiptsCommit(repo: Repo, local: string, theirs: string, message: string): string {
+  const mine = noteEntries(repo, local);
+  const other = noteEntries(repo, theirs);
+  const differing = [...other].filter(([o, e]) => mine.get(o)?.blob !== e.blob).map(([o]) => o);
+  const both = differing.filter((o) => mine.has(o));
+  const texts = textsOf(repo, [...differing.map((o) => other.get(o)!.blob), ...both.map((o) => mine.get(o)!.blob)]);
+  const changes = new Map<string, string>();
+  differing.forEach((o, i) => changes.set(o, texts[i]));
+  both.forEach((o, i) => changes.set(o, unionNote(texts[differing.length + i], changes.get(o)!)));
+  return notesCommit(repo, local, mine, changes, [local, theirs], message);
+}
+
+/**
+ * After a fetch: brings the remote's receipts (its tracking notes ref) into the local notes ref. A fast-forward
+ * moves it; two histories are merged by union into a commit with both parents, so it is a fast-forward everywhere.
+ */
+export function mergeReceipts(repo: Repo, remote: string): ReceiptMerge {
+  const theirs = readRef(repo, trackingNotesRef(remote));
+  if (!theirs) return 'none';
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const local = readRef(repo, NOTES_REF);
+    let result: ReceiptMerge;
+    let commit = theirs;
+    if (local === theirs) return 'same';
+    if (!local) result = 'created';
+    else if (isAncestor(repo, theirs, local)) return 'local-ahead';
+    // a remote "ahead" that drops lines (a host without the check let it through) is a divergence: merged by union
+    else if (isAncestor(repo, local, theirs) && droppedReceipts(repo, local, theirs).length === 0) result = 'fast-forwarded';
+    else {
+      commit = unionReceiptsCommit(repo, local, theirs, `handoff receipts: merged ${remote}`);
+      result = 'merged';
+    }
+    if (casNotes(repo, commit, local, `handoff fetch receipts`)) return result;
+    sleep(Math.random() * Math.min(5 + attempt * 5, 50));
+  }
+  throw new HandoffError('concurrent', 'concurrent-update', `${NOTES_REF} kept changing during the fetch; the remote's receipts were not merged. Run the fetch again.`);
+}
+
+/**
+ * The receipt lines a notes update `oldCommit` → `newCommit` drops (the server's check: receipts are only ever
+ * added). Empty: every line of every old note is still there.
+ */
+export function droppedReceipts(repo: Repo, oldCommit: string, newCommit: string | null): string[] {
+  const before = noteEntries(repo, oldCommit);
+  const after = noteEntries(repo, newCommit);
+  const changed = [...before].filter(([o, e]) => after.get(o)?.blob !== e.blob).map(([o]) => o);
+  const kept = changed.filter((o) => after.has(o));
+  const texts = textsOf(repo, [...changed.map((o) => before.get(o)!.blob), ...kept.map((o) => after.get(o)!.blob)]);
+  const dropped: string[] = [];
+  changed.forEach((o, i) => {
+    const j = kept.indexOf(o);
+    const now = new Set(j < 0 ? [] : texts[changed.length + j].split('\n'));
+    for (const line of texts[i].split('\n')) if (line.trim() && !now.has(line)) dropped.push(`${o.slice(0, 12)}: ${line}`);
+  });
+  return dropped;
+}

@@ -1,0 +1,137 @@
+// `git handoff redact <topic>` (SPEC 2.6): rewrites the versions only this clone has with each secret replaced by
+// [REDACTED:<rule>], as one compare-and-swap transaction; pushed versions are refused with the steps to rotate.
+import { HandoffError } from '../../errors';
+import { readObjects } from '../../git/objects';
+import type { Repo } from '../../git/repo';
+import type { DoctorItem } from '../../wiring';
+import { appendAudit } from '../state/audit';
+import { oneLine } from './document';
+import { handoffRef } from './names';
+import { checkWrite } from './ownership';
+import { REDACT_REASON, REDACTED_FROM, splitCommit } from '../secrets/redact-check';
+import { publicFinding, redactText, scanVersions, SECRET_TRAILER, type Finding } from '../secrets/secrets';
+import type { SessionRef } from '../state/session';
+import { assertTakeover, notFound, readTip, resolveBranch } from './store';
+import { commitRewrite, moveRef } from './tx';
+
+export interface RedactOptions {
+  topic: string;
+  branch?: string;
+  session: SessionRef;
+  takeover?: { reason: string } | null;
+}
+
+export interface RedactResult {
+  ref: string;
+  /** null: nothing to redact */
+  oid: string | null;
+  previous: string;
+  /** original version → its rewrite, oldest first */
+  rewritten: Array<{ from: string; to: string; findings: number }>;
+  redacted: number;
+}
+
+/** Every remote-tracking ref: a version reachable from one has left this clone. */
+const PUSHED = '--remotes';
+
+/** The tree with handoff.md and state.json replaced by their redacted texts, every other entry kept. */
+function rewriteTree(repo: Repo, tree: string, texts: Map<string, string>): string {
+  const lines = repo.out(['ls-tree', '-z', tree]).split('\0').filter(Boolean);
+  const out = lines.map((line) => {
+    const tab = line.indexOf('\t');
+    const name = line.slice(tab + 1);
+    const text = texts.get(name);
+    if (text === undefined) return line;
+    const [mode, type] = line.slice(0, tab).split(' ');
+    return `${mode} ${type} ${repo.out(['hash-object', '-w', '--stdin'], { input: text })}\t${name}`;
+  });
+  return repo.out(['mktree', '-z'], { input: out.join('\0') + '\0' });
+}
+
+const ROTATE_STEPS = [
+  'rotate the secret now: revoke it where it was issued and make a new one (the remote, and every clone that fetched it, keep the old version)',
+  'then write a new version without it: git handoff write <topic> -F <file> (or --redact)',
+  'ask whoever runs the remote to remove the version if it must go: handoff refs never move backwards by push',
+];
+
+export async function redactHandoff(repo: Repo, o: RedactOptions): Promise<RedactResult> {
+  assertTakeover(o.takeover);
+  const branch = resolveBranch(repo, o.branch);
+  const ref = handoffRef(branch, o.topic);
+  const tip = readTip(repo, ref);
+  if (!tip) throw notFound(ref, branch, o.topic);
+  checkWrite(tip, o.session.id, !!o.takeover, ref, o.topic);
+  const all = repo.out(['rev-list', '--topo-order', '--reverse', tip.oid]).split('\n').filter(Boolean);
+  const local = new Set(repo.out(['rev-list', tip.oid, '--not', PUSHED]).split('\n').filter(Boolean));
+  const found = await scanVersions(repo, all.map((oid) => ({ ref, oid })), { skipScanned: false });
+  const pushed = found.filter((v) => !local.has(v.oid));
+  if (pushed.length) {
+    throw new HandoffError(
+      'integrity',
+      'secret-pushed',
+      `${pushed.length === 1 ? 'a version' : `${pushed.length} versions`} of ${ref} with secrets ${pushed.length === 1 ? 'has' : 'have'} already been pushed; redact rewrites only versions this clone alone has, and nothing was changed:\n` +
+        pushed.map((v) => `  version ${v.oid.slice(0, 12)}: ${[...new Set(v.findings.map((f) => f.rule))].join(', ')}`).join('\n') +
+        '\nWays on:\n' + ROTATE_STEPS.map((s, i) => `  ${i + 1}. ${s.replace('<topic>', o.topic)}`).join('\n'),
+      { ref, versions: pushed.map((v) => ({ oid: v.oid, findings: v.findings.map(publicFinding) })) },
+    );
+  }
+  const result: RedactResult = { ref, oid: null, previous: tip.oid, rewritten: [], redacted: 0 };
+  if (!found.length) return result;
+  const byOid = new Map(found.map((v) => [v.oid, v.findings]));
+  const map = new Map<string, string>();
+  const trailer = `${REDACTED_FROM}: %s by ${o.session.id}\n` + (o.takeover ? `${REDACT_REASON}: ${oneLine(o.takeover.reason)}\n` : '');
+  for (const oid of all.filter((c) => local.has(c))) {
+    const findings = byOid.get(oid) ?? [];
+    const [raw] = readObjects(repo, [oid]);
+    const c = splitCommit(raw!.content);
+    const parents = c.parents.map((p) => map.get(p) ?? p);
+    if (!findings.length && parents.every((p, i) => p === c.parents[i])) continue;
+    const texts = partTexts(repo, oid, findings);
+    const tree = texts.size ? rewriteTree(repo, c.tree, texts) : c.tree;
+    const redactedMessage = redactText(c.message, findings.filter((f) => f.file === 'message'));
+    const message = redactedMessage.replace(/\n*$/, '\n') + trailer.replace('%s', oid);
+    // same headers (author, committer, dates); a signature cannot survive a rewrite and is dropped
+    const to = commitRewrite(repo, c.headers, tree, parents, message);
+    map.set(oid, to);
+    result.rewritten.push({ from: oid, to, findings: findings.length });
+    result.redacted += findings.length;
+  }
+  const newTip = map.get(tip.oid)!;
+  const r = moveRef(repo, ref, newTip, tip.oid, `handoff redact ${o.topic}`, { what: `the redaction of ${ref}` });
+  if (!r.ok) throw new HandoffError('concurrent', 'concurrent-update', `${ref} moved while it was being redacted; nothing was changed. Run redact again.`, { ref });
+  appendAudit(repo.commonDir, {
+    source: 'redact',
+    ref,
+    session: o.session.id,
+    takeover: o.takeover ? { reason: o.takeover.reason, from: tip.session } : null,
+    old: tip.oid,
+    new: newTip,
+    rewritten: result.rewritten,
+    rules: [...new Set(found.flatMap((v) => v.findings.map((f) => f.rule)))],
+  });
+  return { ...result, oid: newTip };
+}
+
+/** The redacted texts of handoff.md and state.json where they have findings. */
+function partTexts(repo: Repo, oid: string, findings: Finding[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const file of ['handoff.md', 'state.json']) {
+    const mine = findings.filter((f) => f.file === file);
+    if (!mine.length) continue;
+    const [blob] = readObjects(repo, [`${oid}:${file}`]);
+    out.set(file, redactText(blob!.content.toString('utf8'), mine));
+  }
+  return out;
+}
+
+/** `doctor`: the handoff versions that carry a secret let through with --allow-secret (one git log). */
+export function doctorSecrets(repo: Repo): DoctorItem[] {
+  const format = `--format=%H%x1f%S%x1f%(trailers:key=${SECRET_TRAILER.allowed},valueonly,separator=%x2C)`;
+  const r = repo.git(['log', '--source', format, '--glob=refs/handoffs/*'], { allowFail: true });
+  const hits = r.stdout
+    .split('\n')
+    .map((l) => l.split('\x1f'))
+    .filter(([oid, , rules]) => oid && rules);
+  if (!hits.length) return [{ component: 'secrets', status: 'ok', detail: 'no handoff version carries an allowed secret finding' }];
+  return hits.map(([oid, ref, rules]) => ({ component: 'secrets', status: 'info', detail: `${ref} version ${oid.slice(0, 12)} carries findings allowed with --allow-secret: ${rules}` }));
+}

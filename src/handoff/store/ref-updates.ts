@@ -1,0 +1,147 @@
+// The ownership invariant over a set of ref updates (one push, one ref transaction): handoffs move forward
+// under their owner, are deleted only with their archive entry, and archive entries never move.
+// The server's pre-receive hook and the local reference-transaction/pre-push hooks all call this.
+import { listRefs } from '../../git/refs';
+import { replaceRefusals } from './replace-refs';
+import type { Repo } from '../../git/repo';
+import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef } from './names';
+import { checkAdvances, type Violation } from './ownership';
+import { droppedReceipts, NOTES_REF } from './receipts';
+
+export interface ReceiveUpdate {
+  oldOid: string | null;
+  newOid: string | null;
+  ref: string;
+}
+
+export interface Refusal {
+  ref: string;
+  rule: Violation['rule'] | 'name' | 'archive-moved' | 'archive-unrecorded' | 'receipts-dropped' | 'replace';
+  message: string;
+  hint: string;
+}
+
+const isZero = (oid: string) => /^0+$/.test(oid);
+
+/** `<old> <new> <ref>` lines, zeros as null. */
+export function parseUpdates(input: string): ReceiveUpdate[] {
+  const out: ReceiveUpdate[] = [];
+  for (const line of input.split('\n')) {
+    const [o, n, ref] = line.trim().split(' ');
+    if (!ref) continue;
+    out.push({ oldOid: isZero(o) ? null : o, newOid: isZero(n) ? null : n, ref });
+  }
+  return out;
+}
+
+const handoffKey = (ref: string) => {
+  const p = parseRef(ref);
+  return p ? `${p.encodedBranch}/${p.topic}` : null;
+};
+
+const FETCH_FIRST = 'this server keeps every version: run `git handoff sync` (it fetches, merges, and pushes fast-forwards only); a diverged handoff is merged with `git handoff sync --resolve <topic> --keep local|remote|both`. Never force-push handoff refs.';
+
+/** Checks the handoff updates of one push; returns what is refused (empty: accept). */
+export function checkReceive(repo: Repo, updates: ReceiveUpdate[]): Refusal[] {
+  const refusals: Refusal[] = [...receiptRefusals(repo, updates.filter((u) => u.ref === NOTES_REF)), ...replaceRefusals(repo, updates)];
+  const mine = updates.filter((u) => u.ref.startsWith(HANDOFF_PREFIX) || u.ref.startsWith(ARCHIVE_PREFIX));
+  if (mine.length === 0) return refusals;
+  const pushedArchives = new Map<string, Set<string>>();
+  for (const u of mine) {
+    if (!u.ref.startsWith(ARCHIVE_PREFIX) || !u.newOid) continue;
+    const k = handoffKey(u.ref);
+    if (k) pushedArchives.set(k, (pushedArchives.get(k) ?? new Set()).add(u.newOid));
+  }
+  const advances: ReceiveUpdate[] = [];
+  // each handoff deletion and the archive entry it moves into, checked as one more version: tip → entry
+  const archivals: Array<{ ref: string; entry: string; oldOid: string; newOid: string }> = [];
+  const archivedKeys = new Set<string>();
+  for (const u of mine) {
+    const p = parseRef(u.ref);
+    if (!p) {
+      refusals.push({
+        ref: u.ref,
+        rule: 'name',
+        message: 'not a handoff ref name',
+        hint: 'handoff refs are refs/handoffs/<encoded branch>/<topic> and refs/handoff-archive/<encoded branch>/<topic>/<stamp>, written by git handoff',
+      });
+      continue;
+    }
+    const k = `${p.encodedBranch}/${p.topic}`;
+    if (p.kind === 'archive') {
+      if (!u.oldOid) continue;
+      if (u.newOid) {
+        refusals.push({ ref: u.ref, rule: 'archive-moved', message: 'an archive entry never moves', hint: 'archive again with `git handoff archive <topic>`: it makes a new entry' });
+        continue;
+      }
+      // Removing an archive entry is a restore: the same push brings the handoff back from it.
+      const back = mine.find((x) => x.ref === HANDOFF_PREFIX + k && x.newOid);
+      if (!back || (back.newOid !== u.oldOid && repo.git(['merge-base', '--is-ancestor', u.oldOid, back.newOid!], { allowFail: true }).status !== 0)) {
+        refusals.push({ ref: u.ref, rule: 'delete', message: 'archived handoffs are kept', hint: 'bring one back with `git handoff restore <archived ref>` and push it with `git handoff sync`' });
+      }
+      continue;
+    }
+    if (!u.newOid) {
+      if (!u.oldOid) continue;
+      // Deleting a handoff is an archive: an entry that adds a version on its tip (who archived it) comes with it or is here already.
+      const entries = [...(pushedArchives.get(k) ?? [])].map((oid) => ({ ref: '(pushed)', oid }));
+      if (entries.length === 0) entries.push(...listRefs(repo, [`${ARCHIVE_PREFIX}${k}/`]));
+      const entry = entries.find((e) => e.oid !== u.oldOid && repo.git(['merge-base', '--is-ancestor', u.oldOid!, e.oid], { allowFail: true }).status === 0);
+      if (entry) {
+        archivals.push({ ref: u.ref, entry: entry.oid, oldOid: u.oldOid, newOid: entry.oid });
+        archivedKeys.add(k);
+        continue;
+      }
+      const bare = entries.some((e) => e.oid === u.oldOid);
+      refusals.push({
+        ref: u.ref,
+        rule: bare ? 'archive-unrecorded' : 'delete',
+        message: bare
+          ? `an archive entry at the tip itself (${u.oldOid.slice(0, 12)}) records nobody: an archive adds a version naming the session that archived it`
+          : `deleting a handoff is done only by archiving it (tip ${u.oldOid.slice(0, 12)})`,
+        hint: 'run `git handoff archive <topic>` (the owner, or --take-over --reason) then `git handoff sync`: the archive entry travels with the deletion',
+      });
+      continue;
+    }
+    advances.push(u);
+  }
+  // New archive entries not paired with a deletion in this push: a whole handoff history, checked from its root.
+  for (const u of mine) {
+    const p = parseRef(u.ref);
+    if (p?.kind === 'archive' && !u.oldOid && u.newOid && !archivedKeys.has(`${p.encodedBranch}/${p.topic}`)) advances.push(u);
+  }
+  checkAdvances(repo, archivals).forEach((v, i) => {
+    if (!v) return;
+    refusals.push({
+      ref: archivals[i].ref,
+      rule: v.rule,
+      message: `its archive entry ${archivals[i].entry.slice(0, 12)} breaks the invariant: ${v.message}`,
+      hint: 'only the owner archives a handoff, or a session that takes it over on the record: `git handoff archive <topic> --take-over --reason "<why>"`',
+    });
+  });
+  checkAdvances(repo, advances).forEach((v, i) => {
+    if (!v) return;
+    refusals.push({
+      ref: advances[i].ref,
+      rule: v.rule,
+      message: v.message,
+      hint:
+        v.rule === 'foreign-owner' || v.rule === 'no-session'
+          ? 'write under a new topic, or take the handoff over on the record: `git handoff write <topic> --take-over --reason "<why>"`'
+          : FETCH_FIRST,
+    });
+  });
+  return refusals;
+}
+
+/** Receipts are only ever added: a notes update that deletes the ref or drops a line is refused. */
+function receiptRefusals(repo: Repo, updates: ReceiveUpdate[]): Refusal[] {
+  const hint = 'receipts are only ever added: run `git handoff sync` (it merges both sides by union) instead of pushing notes by hand';
+  return updates.flatMap((u): Refusal[] => {
+    if (!u.oldOid) return [];
+    if (!u.newOid) return [{ ref: u.ref, rule: 'receipts-dropped', message: 'deleting the read receipts is refused', hint }];
+    const dropped = droppedReceipts(repo, u.oldOid, u.newOid);
+    if (dropped.length === 0) return [];
+    return [{ ref: u.ref, rule: 'receipts-dropped', message: `the update drops ${dropped.length} receipt line${dropped.length === 1 ? '' : 's'} (${dropped.slice(0, 3).join('; ')})`, hint }];
+  });
+}

@@ -1,0 +1,46 @@
+// Handoffs a remote has that this clone has not taken in: remote-tracking copies (refs/remotes/<R>/handoffs/<B>/<T>,
+// left by a plain `git fetch` with the handoff refspecs, or by session start) with no local ref and no local
+// archive entry. boot, list and the startup view show them, marked as on the remote, with the command that brings them.
+import { listRefs } from '../../git/refs';
+import type { Repo } from '../../git/repo';
+import { ARCHIVE_PREFIX, encodeBranch, HANDOFF_PREFIX } from './names';
+import { rowOf, type HandoffRow } from './store';
+import { parseTrackingRef, TRACKING_PATTERN } from './sync-state';
+
+export interface RemoteOnlyRow extends HandoffRow {
+  sync: 'remote-only';
+  /** the remote whose tracking ref holds it */
+  remote: string;
+  /** the tracking ref (the local ref it would become is `ref`) */
+  trackingRef: string;
+  /** the command that brings it into this clone */
+  fetch: string;
+}
+
+/**
+ * Remote-only handoffs of one branch (or of all), one row per handoff: when several remotes carry it, `preferred`
+ * first, then origin, then the first by name. From one for-each-ref.
+ */
+export function remoteOnlyHandoffs(repo: Repo, o: { branch?: string | null; all?: boolean; preferred?: string | null } = {}): RemoteOnlyRow[] {
+  const scope = o.all || !o.branch ? null : `${encodeBranch(o.branch)}/`;
+  const recs = listRefs(repo, [HANDOFF_PREFIX, ARCHIVE_PREFIX, TRACKING_PATTERN]);
+  const local = new Set<string>();
+  for (const r of recs) {
+    if (r.ref.startsWith(HANDOFF_PREFIX)) local.add(r.ref);
+    // refs/handoff-archive/<B>/<T>/<stamp>: archived here, so not new to this clone
+    else if (r.ref.startsWith(ARCHIVE_PREFIX)) local.add(HANDOFF_PREFIX + r.ref.slice(ARCHIVE_PREFIX.length).split('/').slice(0, 2).join('/'));
+  }
+  const rank = (remote: string) => (remote === o.preferred ? 0 : remote === 'origin' ? 1 : 2);
+  const best = new Map<string, RemoteOnlyRow>();
+  for (const rec of recs) {
+    const t = parseTrackingRef(rec.ref);
+    if (!t || local.has(t.local)) continue;
+    if (scope && !t.local.startsWith(HANDOFF_PREFIX + scope)) continue;
+    const row = rowOf({ ...rec, ref: t.local });
+    if (!row) continue;
+    const seen = best.get(t.local);
+    if (seen && (rank(seen.remote) < rank(t.remote) || (rank(seen.remote) === rank(t.remote) && seen.remote <= t.remote))) continue;
+    best.set(t.local, { ...row, sync: 'remote-only', remote: t.remote, trackingRef: rec.ref, fetch: `git handoff fetch ${t.remote}` });
+  }
+  return [...best.values()].sort((a, b) => a.ref.localeCompare(b.ref));
+}

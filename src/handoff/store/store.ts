@@ -1,0 +1,540 @@
+// The handoff store: write with compare-and-swap, read, list, log, archive, restore (SPEC 2 and 4).
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { HandoffError } from '../../errors';
+import { configBool, identityEnv, readConfig, type Config } from '../../git/config';
+import { parseCommit, readCommitTrailers, readObjects, readObjectsBounded, writeBlobs, writeTree } from '../../git/objects';
+import { listRefs, readRef, trailerBlockLines, type RefRecord } from '../../git/refs';
+import type { Repo } from '../../git/repo';
+import { BODY_MAX, buildMessage, COMMIT_MAX, namedPaths, parseState, parseTrailerLines, serializeState, STATE_MAX, validateBody, type HandoffState, type Trailers } from './document';
+import { ARCHIVE_PREFIX, HANDOFF_PREFIX, archiveRef, assertTopic, branchPrefix, encodeBranch, handoffRef, describeOverlap, overlapOf, overlapTokens, parseRef } from './names';
+import { missingRefs } from './address';
+import { NOTES_REF } from './receipts';
+import { checkWrite, ownedError, type Tip } from './ownership';
+import { SECRET_TRAILER, secretTrailersOf } from '../secrets/secrets';
+import { short, type SessionRef } from '../state/session';
+import { computeSyncStates, TRACKING_PATTERN, trackingPatternOf, type SyncState } from './sync-state';
+import { commitVersion, LOST, moveRef, moveRefs, untilWon } from './tx';
+import { dirtyPaths, verifyHandoff, type Verify } from './verify';
+
+/** The branch a command acts on: --branch, else the checked-out one; a detached HEAD needs --branch. */
+export function resolveBranch(repo: Repo, flag: string | undefined): string {
+  if (flag !== undefined) {
+    if (flag === '' || /[\u0000-\u001f\u007f]/.test(flag)) throw new HandoffError('usage', 'invalid-branch', `invalid branch name ${JSON.stringify(flag)}`);
+    // git's names for a branch, never branch names themselves (git refuses both in a branch name)
+    if (flag === 'HEAD' || flag === '@') return resolveBranch(repo, undefined);
+    if (flag.includes('@{')) {
+      const r = repo.git(['rev-parse', '--symbolic-full-name', flag], { allowFail: true });
+      const full = r.status === 0 ? r.stdout.trim() : '';
+      if (!full.startsWith('refs/heads/')) throw new HandoffError('usage', 'invalid-branch', `--branch ${flag} names no branch${r.status === 0 ? ` (it is ${full || 'a commit'})` : ''}: give the branch by name`);
+      return full.slice('refs/heads/'.length);
+    }
+    return flag.replace(/^refs\/heads\//, '');
+  }
+  if (repo.branch) return repo.branch;
+  throw new HandoffError('usage', 'detached-head', 'HEAD is detached: pass --branch <name> to say which branch this handoff belongs to');
+}
+
+export interface WriteOptions {
+  topic: string;
+  body: string | Buffer;
+  branch?: string;
+  session: SessionRef;
+  /** `from`: take over only from this owner; a tip owned by anyone else refuses (exit 3) instead */
+  takeover?: { reason: string; from?: string } | null;
+  config?: Config;
+  /** Handoff-To addressees; undefined keeps the previous version's, [] addresses no one (anyone) */
+  to?: string[];
+  /** Handoff-Tag slugs; undefined keeps the previous version's */
+  tags?: string[];
+  /** Handoff-Ref targets of this version */
+  refs?: string[];
+  importedFrom?: string | null;
+  /** state.json as scanned (src/handoff/secrets/secrets.ts; its head is read here), else captured here */
+  state?: HandoffState;
+  /** trailer lines added after the standard ones (the scan record) */
+  trailers?: string[];
+}
+
+export interface WriteResult {
+  ref: string;
+  oid: string;
+  previous: string | null;
+  session: string;
+  created: boolean;
+  takeover: boolean;
+  warnings: string[];
+}
+
+/** The tip of one handoff ref with its owner, from one for-each-ref (or from records already read). */
+export function readTip(repo: Repo, ref: string, recs: RefRecord[] = listRefs(repo, [ref])): (Tip & { trailers: Trailers }) | null {
+  const rec = recs.find((r) => r.ref === ref);
+  if (!rec) return null;
+  const trailers = parseTrailerLines(rec.trailers);
+  if (trailers.problem) throw ambiguousTip(ref, rec.oid, trailers.problem);
+  return { oid: rec.oid, session: trailers.session, time: rec.time, trailers };
+}
+
+/** A tip no installed check would have let in (hooks bypassed or missing): nobody can tell its owner, so nothing is built on it. */
+export function ambiguousTip(ref: string, oid: string, problem: string): HandoffError {
+  return new HandoffError(
+    'integrity',
+    'ambiguous-trailers',
+    `${ref} points to ${oid.slice(0, 12)}, whose ${problem} does not say who owns it; nothing was written.\n` +
+      `Its owner cannot be known, so no session can write, archive or take it over. A person can look at it with\n` +
+      `  git log --format='%H %(trailers)' ${ref}\nand move the ref back to the last sound version (git update-ref ${ref} <oid> ${oid}, with GIT_HANDOFF_BYPASS=1 where the hooks refuse).`,
+    { ref, oid, problem },
+  );
+}
+
+/** The repository state recorded with a version (state.json). */
+export function captureState(repo: Repo, branch: string, body: string, head: string | null): HandoffState {
+  const here = repo.branch === branch && repo.worktree;
+  const files = here ? namedPaths(body).filter((p) => existsSync(path.join(repo.worktree!, p))) : [];
+  return { branch, head, worktree: repo.worktree, dirty: here ? dirtyPaths(repo) : [], files };
+}
+
+/** A takeover is always on the record: it needs a reason (write, archive and restore alike). */
+export function assertTakeover(takeover: { reason: string } | null | undefined): void {
+  if (takeover && !takeover.reason?.trim()) {
+    throw new HandoffError('usage', 'takeover-needs-reason', '--take-over needs --reason "<why>": the reason is kept in the history');
+  }
+}
+
+const MAX_ATTEMPTS = 200;
+const DEADLINE_MS = 30_000;
+
+export function writeHandoff(repo: Repo, o: WriteOptions): WriteResult {
+  const topic = assertTopic(o.topic);
+  const branch = resolveBranch(repo, o.branch);
+  const text = validateBody(o.body);
+  assertTakeover(o.takeover);
+  const config = o.config ?? readConfig(repo);
+  const ref = handoffRef(branch, topic);
+  // one for-each-ref gives the branch head for state.json and the handoff's tip for the first attempt
+  const headRef = `refs/heads/${branch}`;
+  const first = listRefs(repo, [ref, headRef]);
+  const head = first.find((r) => r.ref === headRef)?.oid ?? null;
+  const state = o.state ? { ...o.state, head } : captureState(repo, branch, text, head);
+  const [bodyOid, stateOid] = writeBlobs(repo, [text, serializeState(state)]);
+  const tree = writeTree(repo, [
+    { name: 'handoff.md', oid: bodyOid },
+    { name: 'state.json', oid: stateOid },
+  ]);
+  const warnings: string[] = [];
+  const deadline = Date.now() + DEADLINE_MS;
+  return untilWon((attempt) => {
+    const tip = attempt === 0 ? readTip(repo, ref, first) : readTip(repo, ref);
+    if (o.takeover?.from !== undefined && tip && tip.session !== o.takeover.from) throw ownedError(tip, o.session.id, ref, topic);
+    const mode = checkWrite(tip, o.session.id, !!o.takeover, ref, topic);
+    if (attempt === 0 && mode === 'create') warnings.push(...overlapWarnings(repo, branch, topic));
+    if (attempt === 0 && o.takeover && mode !== 'takeover') warnings.push(`--take-over ignored: ${mode === 'own' ? 'you already own this handoff' : 'there was nothing to take over'}`);
+    const oid = commitVersion(repo, tree, tip ? [tip.oid] : [], {
+      topic,
+      body: text,
+      session: o.session.id,
+      branch,
+      head: state.head,
+      client: o.session.client,
+      takeoverFrom: mode === 'takeover' ? tip!.session ?? 'unknown' : null,
+      reason: mode === 'takeover' ? o.takeover!.reason : null,
+      person: o.session.person ?? null,
+      to: o.to ?? tip?.trailers.to ?? [],
+      tags: o.tags ?? tip?.trailers.tags ?? [],
+      refs: o.refs ?? [],
+      importedFrom: o.importedFrom ?? null,
+      extra: o.trailers,
+    }, config);
+    // Lost the race: re-read, and rebuild on the new tip (or refuse if it changed hands).
+    if (!moveRef(repo, ref, oid, tip?.oid ?? null, `handoff write ${topic}`, { deadline }).ok) return LOST;
+    return { ref, oid, previous: tip?.oid ?? null, session: o.session.id, created: !tip, takeover: mode === 'takeover', warnings };
+  }, { attempts: MAX_ATTEMPTS, deadlineMs: DEADLINE_MS, gaveUp: () => new HandoffError('concurrent', 'concurrent-update', `${ref} kept changing under this write; nothing was written. Try again.`, { ref }) });
+}
+
+/** What `git log %G?` says of a commit's signature, in words; `signed` says whether the commit carries one at all. */
+export type SignatureState = 'none' | 'good' | 'untrusted' | 'bad' | 'expired' | 'expired-key' | 'revoked-key' | 'unverifiable';
+export interface Signature {
+  state: SignatureState;
+  key: string | null;
+  signer: string | null;
+}
+const SIGNATURE_CODES: Record<string, SignatureState> = { G: 'good', U: 'untrusted', B: 'bad', X: 'expired', Y: 'expired-key', R: 'revoked-key', E: 'unverifiable' };
+const UNSIGNED: Signature = { state: 'none', key: null, signer: null };
+export const SIGNATURE_FORMAT = '%G?%x00%GK%x00%GS';
+
+/** A signed commit that git reports as N could not be checked (e.g. no gpg.ssh.allowedSignersFile): unverifiable. */
+function signatureOf(fields: string[], signed: boolean): Signature {
+  if (!signed) return UNSIGNED;
+  return { state: SIGNATURE_CODES[fields[0]] ?? 'unverifiable', key: fields[1] || null, signer: fields[2] || null };
+}
+
+/** The signature of one commit: no process when it carries none, else one `git log -1`. */
+function signatureOfCommit(repo: Repo, oid: string, signed: boolean): Signature {
+  if (!signed) return UNSIGNED;
+  const r = repo.git(['log', '-1', `--format=${SIGNATURE_FORMAT}`, oid], { allowFail: true });
+  return signatureOf(r.stdout.replace(/\n$/, '').split('\0'), true);
+}
+
+/** Warnings for a new topic whose first two non-stopword tokens match a sibling's on the same branch. */
+export function overlapWarnings(repo: Repo, branch: string, topic: string): string[] {
+  if (overlapTokens(topic).key.length < 2) return [];
+  return listRefs(repo, [branchPrefix(branch)]).flatMap((r) => {
+    const t = parseRef(r.ref)?.topic;
+    const o = t && t !== topic ? overlapOf(topic, t) : null;
+    return o ? [`topic "${topic}" overlaps "${t}" on branch ${branch} (${describeOverlap(o)}): consider writing to ${t} instead`] : [];
+  });
+}
+
+export interface HandoffRow {
+  branch: string;
+  topic: string;
+  ref: string;
+  oid: string;
+  session: string | null;
+  client: string | null;
+  updatedAt: string;
+  sync: SyncState;
+  takeoverFrom?: string | null;
+  /** addressees (Handoff-To); empty: for anyone */
+  to: string[];
+  tags: string[];
+  refs: string[];
+  /** present only when the tip's trailer block is ambiguous (then session and client are null) */
+  problem?: string;
+}
+
+// a listing formats 10,000 times, mostly within a few days: the date part is made once per day
+const dayPrefix = new Map<number, string>();
+const pad2 = (n: number) => (n < 10 ? '0' : '') + n;
+const iso = (t: number): string => {
+  if (!Number.isInteger(t) || t < 0 || t >= 253402300800) return new Date(t * 1000).toISOString();
+  const day = Math.floor(t / 86400);
+  let prefix = dayPrefix.get(day);
+  if (prefix === undefined) dayPrefix.set(day, (prefix = new Date(day * 86400000).toISOString().slice(0, 11)));
+  const s = t - day * 86400;
+  return `${prefix}${pad2(Math.floor(s / 3600))}:${pad2(Math.floor(s / 60) % 60)}:${pad2(s % 60)}.000Z`;
+};
+
+export function rowOf(rec: RefRecord, sync: SyncState = 'local'): HandoffRow | null {
+  const p = parseRef(rec.ref);
+  if (!p) return null;
+  const t = parseTrailerLines(rec.trailers);
+  const row: HandoffRow = {
+    // the ref's component decodes to the exact name; the trailer is a one-line copy, needed when a long name was cut
+    branch: p.branch ?? t.branch ?? p.encodedBranch,
+    topic: p.topic,
+    ref: rec.ref,
+    oid: rec.oid,
+    session: t.session,
+    client: t.client,
+    updatedAt: iso(rec.time),
+    sync,
+    to: t.to,
+    tags: t.tags,
+    refs: t.refs,
+  };
+  if (t.problem) row.problem = t.problem;
+  return row;
+}
+
+export interface ListOptions {
+  branch?: string;
+  all?: boolean;
+  archived?: boolean;
+  mine?: string;
+}
+
+/** Every handoff of a branch (or all branches) from one for-each-ref, with its sync state. */
+export function listHandoffs(repo: Repo, o: ListOptions = {}): HandoffRow[] {
+  const base = o.archived ? ARCHIVE_PREFIX : HANDOFF_PREFIX;
+  const scope = o.all ? base : base + branchPrefix(o.branch!).slice(HANDOFF_PREFIX.length);
+  // one for-each-ref for the handoffs and their tracking copies; the sync states are only computed when there are copies
+  // (for-each-ref globs do not cross '/': every branch needs the two-level pattern)
+  const read = listRefs(repo, o.archived ? [scope] : [scope, o.all ? TRACKING_PATTERN : trackingPatternOf(scope + '*')]);
+  const recs = o.archived ? read : read.filter((r) => r.ref.startsWith(HANDOFF_PREFIX));
+  const tracking = o.archived ? [] : read.filter((r) => !r.ref.startsWith(HANDOFF_PREFIX));
+  const sync = tracking.length ? computeSyncStates(repo, recs, undefined, tracking) : new Map<string, SyncState>();
+  const rows: HandoffRow[] = [];
+  for (const rec of recs) {
+    const row = rowOf(rec, sync.get(rec.ref) ?? 'local');
+    if (!row) continue;
+    if (o.mine && row.session !== o.mine) continue;
+    rows.push(row);
+  }
+  return rows;
+}
+
+export interface HandoffView extends HandoffRow {
+  versions: number;
+  body: string;
+  state: HandoffState | null;
+  verify: Verify;
+  head: string | null;
+  takeoverFrom: string | null;
+  reason: string | null;
+  signature: Signature;
+  person: string | null;
+  importedFrom: string | null;
+  /** the notes commit of the receipts when the view was read (null: none yet; absent: not read) */
+  receiptsAt?: string | null;
+}
+
+/** Resolves `--at <rev>` within a handoff's history: an oid, or ~N / ^ relative to the tip. */
+function resolveAt(repo: Repo, ref: string, tip: string, at: string): string {
+  const spec = /^[~^]/.test(at) ? `${ref}${at}` : at;
+  const r = repo.git(['rev-parse', '-q', '--verify', `${spec}^{commit}`], { allowFail: true });
+  const oid = r.stdout.trim();
+  if (r.status !== 0 || !oid) {
+    const n = Number(repo.git(['rev-list', '--count', '--first-parent', tip], { allowFail: true }).stdout.trim()) || 1;
+    const range = n === 1 ? 'only the newest (~0)' : `~0 (the newest) to ~${n - 1}`;
+    throw new HandoffError('usage', 'unknown-revision', `--at ${at}: no such version of ${ref}; it has ${n} version${n === 1 ? '' : 's'}: ${range}, or an oid from \`git handoff log\``);
+  }
+  const anc = repo.git(['merge-base', '--is-ancestor', oid, tip], { allowFail: true });
+  if (anc.status !== 0) throw new HandoffError('usage', 'unknown-revision', `--at ${at}: ${oid.slice(0, 12)} is not a version of ${ref}`);
+  return oid;
+}
+
+export function readHandoff(repo: Repo, branch: string, topic: string, at?: string): HandoffView {
+  assertTopic(topic);
+  const ref = handoffRef(branch, topic);
+  // the branch head rides along, for verify
+  const headRef = `refs/heads/${branch}`;
+  // …and the receipts' notes commit, so that show reads its readBy without another process
+  const read = listRefs(repo, [ref, trackingPatternOf(ref), headRef, NOTES_REF]);
+  const recs = read.filter((r) => r.ref !== headRef && r.ref !== NOTES_REF);
+  const live = recs.find((r) => r.ref === ref);
+  // not live: the newest archived version of the topic, read the same way (its ref says it is archived)
+  const found = live ?? archivedVersions(repo, branch, topic)[0];
+  if (!found) throw notFound(ref, branch, topic);
+  const oid = at ? resolveAt(repo, found.ref, found.oid, at) : found.oid;
+  const receiptsAt = read.find((r) => r.ref === NOTES_REF)?.oid ?? null;
+  return { ...viewOf(repo, found.ref, oid, branch, topic, live ? recs : [found], read.find((r) => r.ref === headRef)?.oid ?? null), receiptsAt };
+}
+
+/** The archive entries of one handoff, newest first (by the stamp in their name). */
+export function archivedVersions(repo: Repo, branch: string, topic: string): RefRecord[] {
+  const prefix = `${ARCHIVE_PREFIX}${encodeBranch(branch)}/${assertTopic(topic)}/`;
+  const stamp = (r: RefRecord) => Number(r.ref.slice(prefix.length).split('-')[0]) || 0;
+  return listRefs(repo, [prefix]).sort((x, y) => stamp(y) - stamp(x));
+}
+
+/** The ref `log`/`show` read: the live handoff, else its newest archive entry. */
+export function locateHandoff(repo: Repo, branch: string, topic: string): { ref: string; oid: string; archived: boolean } {
+  const ref = handoffRef(branch, assertTopic(topic));
+  const oid = readRef(repo, ref);
+  if (oid) return { ref, oid, archived: false };
+  const arch = archivedVersions(repo, branch, topic)[0];
+  if (!arch) throw notFound(ref, branch, topic);
+  return { ref: arch.ref, oid: arch.oid, archived: true };
+}
+
+export function notFound(ref: string, branch: string, topic: string): HandoffError {
+  return new HandoffError(
+    'usage',
+    'not-found',
+    `no handoff "${topic}" on branch ${branch} (${ref}), live or archived; \`git handoff list\` shows what there is (\`list --archived --all\` the archive)`,
+    { ref },
+  );
+}
+
+/**
+ * The full view of one version: one cat-file --batch for commit, body and state. `refs`: the for-each-ref records
+ * of `ref` and its tracking copies when the caller already read them (else one for-each-ref here).
+ */
+export function viewOf(repo: Repo, ref: string, oid: string, branch: string, topic: string, refs?: RefRecord[], branchTip?: string | null): HandoffView {
+  // bounded: one huge body (it packs small) must not break a view of the whole branch; it is flagged instead
+  const [commit, bodyObj, stateObj] = readObjectsBounded(repo, [oid, `${oid}:handoff.md`, `${oid}:state.json`], [COMMIT_MAX, BODY_MAX, STATE_MAX]);
+  if (!commit || 'oversize' in commit) throw new HandoffError('integrity', 'missing-object', `${ref} points to ${oid}, which cannot be read`);
+  const body = bodyObj && 'oversize' in bodyObj ? null : bodyObj;
+  const state = stateObj && 'oversize' in stateObj ? null : stateObj;
+  const oversize = bodyObj && 'oversize' in bodyObj ? `its body is ${bodyObj.oversize} bytes, over the ${BODY_MAX}-byte limit: not read` : null;
+  const c = parseCommit(commit.content);
+  const st = parseState(state ? state.content.toString('utf8') : null);
+  const versions = Number(repo.out(['rev-list', '--count', oid]));
+  let sync: SyncState = 'local';
+  const recs = refs ?? (ref.startsWith(HANDOFF_PREFIX) ? listRefs(repo, [ref, trackingPatternOf(ref)]) : []);
+  if (ref.startsWith(HANDOFF_PREFIX)) {
+    sync = computeSyncStates(repo, recs.filter((r) => r.ref === ref), undefined, recs.filter((r) => r.ref !== ref)).get(ref) ?? 'local';
+  }
+  // git's reading of the trailers: the ref's record has it when this is its tip, else one git log
+  const tipRec = recs.find((r) => r.oid === oid);
+  const t = parseTrailerLines(tipRec ? tipRec.trailers : readCommitTrailers(repo, [oid]).get(oid)?.trailers ?? []);
+  return {
+    branch,
+    topic,
+    ref,
+    oid,
+    session: t.session,
+    client: t.client,
+    updatedAt: iso(c.committerTime),
+    sync,
+    versions,
+    body: body ? body.content.toString('utf8') : '',
+    state: st,
+    verify: { ...verifyHandoff(repo, branch, t.head, st?.files ?? [], branchTip), ...(t.refs.length ? { missingRefs: missingRefs(repo, branch, t.refs) } : {}) },
+    head: t.head,
+    takeoverFrom: t.takeoverFrom,
+    reason: t.reason,
+    signature: signatureOfCommit(repo, oid, c.signed),
+    to: t.to,
+    tags: t.tags,
+    refs: t.refs,
+    person: t.person,
+    importedFrom: t.importedFrom,
+    ...(t.problem || oversize ? { problem: [t.problem, oversize].filter(Boolean).join('; ') } : {}),
+  };
+}
+
+export interface LogEntry {
+  oid: string;
+  session: string | null;
+  client: string | null;
+  time: string;
+  subject: string;
+  parents: string[];
+  takeoverFrom: string | null;
+  reason: string | null;
+  signature: Signature;
+  problem?: string;
+}
+
+const LOG_FIELDS = 8;
+
+/** Every version, newest first, from one git log (and one cat-file only when git could not check a signature). */
+export function logHandoff(repo: Repo, refOrOid: string): LogEntry[] {
+  // NUL between fields: git never prints one from a message, so no value can shift a field
+  const r = repo.git(['log', `--format=%H%x00%ct%x00%P%x00%s%x00%(trailers)%x00${SIGNATURE_FORMAT}%x00`, refOrOid]);
+  const fields = r.stdout.split('\0');
+  const entries: string[][] = [];
+  for (let i = 0; i + LOG_FIELDS < fields.length; i += LOG_FIELDS) entries.push(fields.slice(i, i + LOG_FIELDS).map((f, j) => (j === 0 ? f.replace(/^\n/, '') : f)));
+  // %G? says N both for an unsigned commit and for one it could not check; git complains on stderr only for the latter
+  const unsure = r.stderr.trim() ? entries.filter((f) => f[5] === 'N').map((f) => f[0]) : [];
+  const signedAnyway = new Set(readObjects(repo, unsure).flatMap((o, i) => (o && parseCommit(o.content).signed ? [unsure[i]] : [])));
+  return entries.map((f) => {
+    const [oid, ct, parents, subject, trailers] = f;
+    const t = parseTrailerLines(trailerBlockLines(trailers ?? ''));
+    return {
+      oid,
+      session: t.session,
+      client: t.client,
+      time: iso(Number(ct)),
+      subject,
+      parents: parents ? parents.split(' ') : [],
+      takeoverFrom: t.takeoverFrom,
+      reason: t.reason,
+      signature: signatureOf(f.slice(5), f[5] !== 'N' || signedAnyway.has(oid)),
+      ...(t.problem ? { problem: t.problem } : {}),
+    };
+  });
+}
+
+/** What a version made by archive or restore carries over: the writer as a person, the addressees and tags. */
+const carried = (session: SessionRef, t: Trailers) => ({ person: session.person ?? null, to: t.to, tags: t.tags });
+
+export interface ArchiveResult {
+  ref: string;
+  archivedAs: string;
+  oid: string;
+  takeover: boolean;
+}
+
+/**
+ * Moves a handoff to the archive namespace in one transaction; owner-only, or a recorded takeover. The archive
+ * entry is a new version on top of the tip (same tree) by the archiving session, so who archived it is on the
+ * record and every check holds it to the invariant like any other version (SPEC 2).
+ */
+/**
+ * The secret scan's trailers a version made from another's tree carries over (same body and state: same findings).
+ * With a takeover reason, new text the scan has not seen, only the allowed rules: push scans it again.
+ */
+function scanCarried(message: string, newText: boolean): string[] {
+  const t = secretTrailersOf(message);
+  return [...(!newText && t.scanned ? [`${SECRET_TRAILER.scanned}: ${t.scanned}`] : []), ...t.allowed.map((r) => `${SECRET_TRAILER.allowed}: ${r}`)];
+}
+
+export function archiveHandoff(repo: Repo, branch: string, topic: string, session: SessionRef, takeover: { reason: string } | null): ArchiveResult {
+  assertTopic(topic);
+  assertTakeover(takeover);
+  const ref = handoffRef(branch, topic);
+  const config = readConfig(repo);
+  return untilWon(() => {
+    const tip = readTip(repo, ref);
+    if (!tip) {
+      const entry = archivedVersions(repo, branch, topic)[0];
+      if (!entry) throw notFound(ref, branch, topic);
+      throw new HandoffError('usage', 'already-archived', `"${topic}" on branch ${branch} is archived already (${entry.ref}); \`git handoff restore ${topic}\` brings it back`, { ref, archivedAs: entry.ref });
+    }
+    const took = tip.session !== session.id;
+    if (took && !takeover) throw ownedError(tip, session.id, ref, topic, { command: 'archive', target: repo.branch === branch ? topic : `${topic} --branch '${branch.replace(/'/g, `'\\''`)}'` });
+    const [commit] = readObjects(repo, [tip.oid]);
+    if (!commit) throw new HandoffError('integrity', 'missing-object', `${ref} points to ${tip.oid}, which cannot be read`);
+    const c = parseCommit(commit.content);
+    const oid = commitVersion(repo, c.tree, [tip.oid], {
+      topic,
+      body: 'archived',
+      session: session.id,
+      branch,
+      head: tip.trailers.head,
+      client: session.client,
+      takeoverFrom: took ? tip.session ?? 'unknown' : null,
+      reason: took ? takeover!.reason : null,
+      ...carried(session, tip.trailers),
+      extra: scanCarried(c.message, took),
+    }, config);
+    const archived = archiveRef(branch, topic, Math.floor(Date.now() / 1000), oid);
+    const r = moveRefs(repo, [
+      { op: 'create', ref: archived, newOid: oid },
+      { op: 'delete', ref, oldOid: tip.oid },
+    ], `handoff archive ${topic}`, { what: `the archive of ${ref}` });
+    return r.ok ? { ref, archivedAs: archived, oid, takeover: took } : LOST;
+  }, { attempts: 20, gaveUp: () => new HandoffError('concurrent', 'concurrent-update', `${ref} kept changing while it was being archived; nothing was archived`) });
+}
+
+export interface RestoreResult {
+  ref: string;
+  from: string;
+  oid: string;
+  takeover: boolean;
+}
+
+/** Brings an archived handoff back under refs/handoffs as a new version on top of it; the archive entry stays. */
+export function restoreHandoff(repo: Repo, archived: string, session: SessionRef, takeover: { reason: string } | null): RestoreResult {
+  assertTakeover(takeover);
+  const full = archived.startsWith('refs/') ? archived : ARCHIVE_PREFIX + archived.replace(/^handoff-archive\//, '');
+  const p = parseRef(full);
+  if (!p || p.kind !== 'archive') {
+    throw new HandoffError('usage', 'invalid-archive-ref', `${archived} is not an archived handoff (refs/handoff-archive/<branch>/<topic>/<stamp>); \`git handoff list --archived\` lists them`);
+  }
+  const rec = listRefs(repo, [full]).find((r) => r.ref === full);
+  if (!rec) throw new HandoffError('usage', 'not-found', `no archived handoff ${full}`);
+  const t = parseTrailerLines(rec.trailers);
+  if (t.problem) throw ambiguousTip(full, rec.oid, t.problem);
+  const branch = p.branch ?? t.branch ?? p.encodedBranch;
+  const ref = `${HANDOFF_PREFIX}${p.encodedBranch}/${p.topic}`;
+  if (readRef(repo, ref)) {
+    throw new HandoffError('usage', 'exists', `"${p.topic}" is live (${ref}): there is nothing to restore over it; \`git handoff show ${p.topic}\` reads it, and archiving it first lets ${full.slice(ARCHIVE_PREFIX.length)} come back`, { ref });
+  }
+  const took = t.session !== session.id;
+  if (took && !takeover) throw ownedError({ oid: rec.oid, session: t.session, time: rec.time }, session.id, ref, p.topic, { command: 'restore', target: full.slice(ARCHIVE_PREFIX.length) });
+  // Always a new version on top of the archived tip: a restore is later than the archive in every clone, so
+  // a sync never mistakes the live handoff for the archived one (same oid) and archives it again.
+  const [commit, body] = readObjects(repo, [rec.oid, `${rec.oid}:handoff.md`]);
+  const oid = commitVersion(repo, parseCommit(commit!.content).tree, [rec.oid], {
+    topic: p.topic,
+    body: body ? body.content.toString('utf8') : '',
+    session: session.id,
+    branch,
+    head: t.head,
+    client: session.client,
+    takeoverFrom: took ? t.session ?? 'unknown' : null,
+    reason: took ? takeover!.reason : null,
+    extra: scanCarried(parseCommit(commit!.content).message, took),
+    ...carried(session, t),
+  });
+  // The archive entry stays (archived handoffs are kept, here and on every remote): only the live ref is created.
+  const r = moveRefs(repo, [{ op: 'create', ref, newOid: oid }], `handoff restore ${p.topic}`, { what: `the restore of ${ref}` });
+  if (!r.ok) throw new HandoffError('concurrent', 'concurrent-update', `${ref} was created during the restore; nothing moved (${r.message})`);
+  return { ref, from: full, oid, takeover: took };
+}
+
+export { short };

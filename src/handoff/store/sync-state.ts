@@ -1,0 +1,108 @@
+// Where each local handoff stands against its remote-tracking copy (refs/remotes/<R>/handoffs/…).
+import { listRefs, type RefRecord } from '../../git/refs';
+import type { Repo } from '../../git/repo';
+import { HANDOFF_PREFIX } from './names';
+import { checkAdvances, type Violation } from './ownership';
+
+/**
+ * `remote-only`: a remote-tracking copy of a handoff this clone has not fetched into refs/handoffs/;
+ * `refused`: the remote's version breaks the ownership invariant (a host without the check let it through; SPEC 7)
+ */
+export type SyncState = 'local' | 'synced' | 'ahead' | 'behind' | 'diverged' | 'refused' | 'remote-only';
+
+export const TRACKING_PATTERN = 'refs/remotes/*/handoffs/*/*';
+
+/** refs/remotes/<R>/handoffs/<B>/<T> → { remote, ref: refs/handoffs/<B>/<T> } */
+export function parseTrackingRef(ref: string): { remote: string; local: string } | null {
+  const m = /^refs\/remotes\/([^/]+)\/handoffs\/([^/]+\/[^/]+)$/.exec(ref);
+  return m ? { remote: m[1], local: HANDOFF_PREFIX + m[2] } : null;
+}
+
+/** The for-each-ref pattern of one local handoff ref's tracking copies on every remote. */
+export const trackingPatternOf = (localRef: string) => `refs/remotes/*/handoffs/${localRef.slice(HANDOFF_PREFIX.length)}`;
+
+export const trackingRef = (remote: string, localRef: string) => `refs/remotes/${remote}/handoffs/${localRef.slice(HANDOFF_PREFIX.length)}`;
+
+/** The tracking tip of each local handoff ref: `preferred` remote first, then origin, then any (`tracking`: records already read). */
+export function trackingTips(repo: Repo, preferred?: string, tracking?: RefRecord[]): Map<string, { remote: string; oid: string }> {
+  const out = new Map<string, { remote: string; oid: string }>();
+  const recs = tracking ?? listRefs(repo, [TRACKING_PATTERN]);
+  const remotes = new Set(recs.map((r) => parseTrackingRef(r.ref)?.remote));
+  // handoff.remote decides only when several remotes carry handoffs: no extra process otherwise
+  if (preferred === undefined && remotes.size > 1) preferred = repo.git(['config', '--get', 'handoff.remote'], { allowFail: true }).stdout.trim() || undefined;
+  const rank = (r: string) => (r === preferred ? 0 : r === 'origin' ? 1 : 2);
+  for (const rec of recs) {
+    const t = parseTrackingRef(rec.ref);
+    if (!t) continue;
+    const seen = out.get(t.local);
+    if (!seen || rank(t.remote) < rank(seen.remote)) out.set(t.local, { remote: t.remote, oid: rec.oid });
+  }
+  return out;
+}
+
+/** Ancestry among a few tips from one `git rev-list --parents`: isAncestor(a, b). */
+export function ancestryOf(repo: Repo, tips: string[]): (a: string, b: string) => boolean {
+  const parents = new Map<string, string[]>();
+  if (tips.length) {
+    const r = repo.git(['rev-list', '--parents', ...new Set(tips)], { allowFail: true });
+    for (const line of r.stdout.split('\n')) {
+      if (!line) continue;
+      const [c, ...ps] = line.split(' ');
+      parents.set(c, ps);
+    }
+  }
+  return (a, b) => {
+    if (a === b) return true;
+    const seen = new Set<string>();
+    const stack = [b];
+    while (stack.length) {
+      const c = stack.pop()!;
+      if (c === a) return true;
+      if (seen.has(c)) continue;
+      seen.add(c);
+      stack.push(...(parents.get(c) ?? []));
+    }
+    return false;
+  };
+}
+
+export function compareTips(isAncestor: (a: string, b: string) => boolean, local: string, remote: string): Exclude<SyncState, 'local'> {
+  if (local === remote) return 'synced';
+  if (isAncestor(remote, local)) return 'ahead';
+  if (isAncestor(local, remote)) return 'behind';
+  return 'diverged';
+}
+
+/** Sync state of each given local handoff ref; at most one extra git process for all that differ. */
+export function computeSyncStates(repo: Repo, recs: RefRecord[], preferred?: string, trackingRecs?: RefRecord[]): Map<string, SyncState> {
+  const out = new Map<string, SyncState>();
+  if (recs.length === 0) return out;
+  const tracking = trackingTips(repo, preferred, trackingRecs);
+  const differing: Array<[string, string, string]> = [];
+  for (const rec of recs) {
+    const t = tracking.get(rec.ref);
+    if (!t) out.set(rec.ref, 'local');
+    else if (t.oid === rec.oid) out.set(rec.ref, 'synced');
+    else differing.push([rec.ref, rec.oid, t.oid]);
+  }
+  if (differing.length) {
+    const isAnc = ancestryOf(repo, differing.flatMap(([, l, r]) => [l, r]));
+    for (const [ref, l, r] of differing) out.set(ref, compareTips(isAnc, l, r));
+    const open = differing.filter(([ref]) => out.get(ref) === 'behind' || out.get(ref) === 'diverged');
+    remoteViolations(repo, open.map(([ref, local, remote]) => ({ local, remote, state: out.get(ref) as 'behind' | 'diverged' }))).forEach((v, i) => {
+      if (v) out.set(open[i][0], 'refused');
+    });
+  }
+  return out;
+}
+
+/**
+ * Why the remote's version of each handoff cannot be taken, or null: a version behind it is checked as the
+ * advance local → remote, a diverged one from the two tips' merge base (from its root when they share nothing:
+ * two clones that created the same topic each hold a valid history).
+ */
+export function remoteViolations(repo: Repo, pairs: Array<{ local: string; remote: string; state: 'behind' | 'diverged' }>): Array<Violation | null> {
+  if (pairs.length === 0) return [];
+  const bases = pairs.map((p) => (p.state === 'behind' ? p.local : repo.git(['merge-base', p.local, p.remote], { allowFail: true }).stdout.trim() || null));
+  return checkAdvances(repo, pairs.map((p, i) => ({ oldOid: bases[i], newOid: p.remote })));
+}

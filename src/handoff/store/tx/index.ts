@@ -1,0 +1,131 @@
+// The one way a version is written (jj's start_transaction/finish): every handoff commit is built here (message by
+// buildMessage, identity and signature by the same rule every time) and every ref the product moves is moved here,
+// by one lock and retry policy, through the one extension point in ./extension.ts. src/git/refs.ts is the spawn below.
+import { HandoffError } from '../../../errors';
+import { configBool, identityEnv, readConfig, type Config } from '../../../git/config';
+import { writeCommit } from '../../../git/objects';
+import { transaction, type RefOp } from '../../../git/refs';
+import type { Repo } from '../../../git/repo';
+import { buildMessage, type MessageInput } from '../document';
+import { afterCommit, extraOps, type RefUpdate, type TxBatch } from './extension';
+import { inspectLock, isStale, lockError } from './locks';
+
+export type { RefOp } from '../../../git/refs';
+export type { RefUpdate, TxBatch } from './extension';
+
+export const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+/** How long one move waits, in all, on ref locks a live process may hold (a hook's node run holds one ~0.1–0.3 s). */
+export const LOCK_WAIT_MS = 30_000;
+
+// ---- commits ------------------------------------------------------------------------------------------------
+
+/** A handoff version (write, archive, restore, the resolve merge): signed when handoff.sign is true. */
+export function commitVersion(repo: Repo, tree: string, parents: string[], message: MessageInput, config: Config = readConfig(repo)): string {
+  const sign = configBool(config, 'handoff.sign');
+  try {
+    return writeCommit(repo, tree, parents, buildMessage(message), identityEnv(config), sign);
+  } catch (e) {
+    if (!sign || !(e instanceof HandoffError) || e.code !== 'git-failed') throw e;
+    throw new HandoffError(
+      'environment',
+      'signing-failed',
+      `handoff.sign is true but git could not sign the handoff commit; nothing was written:\n  ${String(e.data.stderr ?? e.message).trim()}\n` +
+        `Fix the signing setup (gpg.format, user.signingKey) or turn signing off: git config handoff.sign false`,
+    );
+  }
+}
+
+/** A bookkeeping commit that is not a version (a lease, a receipts notes commit): same identity rule, never signed. */
+export function commitRecord(repo: Repo, tree: string, parents: string[], message: string, config: Config = readConfig(repo)): string {
+  return writeCommit(repo, tree, parents, message, identityEnv(config));
+}
+
+/** A version rewritten by `redact`: its own headers (author, committer, dates) kept, tree, parents and message new. */
+export function commitRewrite(repo: Repo, headers: string[], tree: string, parents: string[], message: string): string {
+  const head = [`tree ${tree}`, ...parents.map((p) => `parent ${p}`), ...headers];
+  return repo.out(['hash-object', '-t', 'commit', '-w', '--stdin'], { input: `${head.join('\n')}\n\n${message}` });
+}
+
+// ---- refs ---------------------------------------------------------------------------------------------------
+
+export interface MoveOptions {
+  /** what the ops do, for a hook's refusal: "the update of refs/handoffs/main/x" */
+  what?: string;
+  /** stop waiting for locks at this time (ms since the epoch) */
+  deadline?: number;
+  /** environment for git and its hooks (recover's move back over a rogue tip passes them on the record) */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** A lost compare-and-swap (another writer moved a ref first): the caller re-reads and decides. */
+export type MoveOutcome = { ok: true } | { ok: false; message: string };
+
+export const updatesOf = (ops: RefOp[]): RefUpdate[] =>
+  ops.flatMap((o): RefUpdate[] =>
+    o.op === 'create' ? [{ ref: o.ref, oldOid: null, newOid: o.newOid }]
+    : o.op === 'update' ? [{ ref: o.ref, oldOid: o.oldOid, newOid: o.newOid }]
+    : o.op === 'delete' ? [{ ref: o.ref, oldOid: o.oldOid, newOid: null }]
+    : [],
+  );
+
+/** The ref a lock file guards (`<gitdir>/refs/x.lock` → `refs/x`), else the file itself. */
+function refOfLock(repo: Repo, lockFile: string): string {
+  for (const dir of [repo.commonDir, repo.gitDir]) {
+    if (lockFile.startsWith(dir + '/')) return lockFile.slice(dir.length + 1).replace(/\.lock$/, '');
+  }
+  return lockFile;
+}
+
+/**
+ * Applies every op or none (`update-ref --stdin`). A lock a live process may hold is waited out (with jitter) until
+ * the deadline; a stale lock, a lock still held at the deadline, or a hook's refusal throw the one HandoffError for
+ * each; a lost compare-and-swap is returned.
+ */
+export function moveRefs(repo: Repo, ops: RefOp[], reason: string, o: MoveOptions = {}): MoveOutcome {
+  if (ops.length === 0) return { ok: true };
+  const batch: TxBatch = { reason, updates: updatesOf(ops) };
+  const all = [...ops, ...extraOps(repo, batch)];
+  const started = Date.now();
+  const deadline = o.deadline ?? started + LOCK_WAIT_MS;
+  for (let attempt = 0; ; attempt++) {
+    const r = transaction(repo, all, reason, o.env);
+    if (r.ok) {
+      afterCommit(repo, batch);
+      return { ok: true };
+    }
+    if (r.reason === 'lost') return { ok: false, message: r.message };
+    if (r.reason === 'hook') {
+      const what = o.what ?? `the update of ${batch.updates.map((u) => u.ref).join(', ')}`;
+      throw new HandoffError('integrity', 'refused-by-hook', `a reference-transaction hook refused ${what}; nothing moved:\n${r.message}`, { refs: batch.updates.map((u) => u.ref) });
+    }
+    const lock = inspectLock(repo, r.lockFile!);
+    if (isStale(lock) || Date.now() >= deadline) throw lockError(refOfLock(repo, lock.lockFile), lock, Date.now() - started);
+    sleep(Math.min(10 + attempt * 15, 150) * (0.5 + Math.random()));
+  }
+}
+
+/** Moves one ref by compare-and-swap (old null: create only; new null: delete). */
+export function moveRef(repo: Repo, ref: string, newOid: string | null, oldOid: string | null, reason: string, o: MoveOptions = {}): MoveOutcome {
+  const op: RefOp =
+    newOid === null ? { op: 'delete', ref, oldOid: oldOid! }
+    : oldOid === null ? { op: 'create', ref, newOid }
+    : { op: 'update', ref, newOid, oldOid };
+  return moveRefs(repo, [op], reason, o);
+}
+
+export const LOST = Symbol('lost');
+
+/**
+ * Runs `step` (read, build, move) until it returns a value; each LOST (a lost compare-and-swap) backs off with
+ * jitter and runs it again on what is there now, at most `attempts` times and until `deadlineMs` has passed.
+ */
+export function untilWon<T>(step: (attempt: number) => T | typeof LOST, o: { attempts: number; deadlineMs?: number; gaveUp: () => HandoffError }): T {
+  const deadline = Date.now() + (o.deadlineMs ?? LOCK_WAIT_MS);
+  for (let attempt = 0; attempt < o.attempts && Date.now() < deadline; attempt++) {
+    const r = step(attempt);
+    if (r !== LOST) return r;
+    sleep(Math.random() * Math.min(5 + attempt * 5, 60));
+  }
+  throw o.gaveUp();
+}

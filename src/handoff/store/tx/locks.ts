@@ -1,0 +1,108 @@
+// What a git lock file that stopped an update is: its age, and whether a live git process in this repository
+// may hold it. One reading for every lock the product meets (handoff refs, archive entries, notes, leases).
+import { readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { HandoffError } from '../../../errors';
+import type { Repo } from '../../../git/repo';
+
+export interface LockState {
+  lockFile: string;
+  /** milliseconds since the lock file was last written; null: it is gone */
+  ageMs: number | null;
+  /** a live git process working in this repository (it may hold the lock); null: none found; undefined: cannot tell */
+  holder: { pid: number; command: string } | null | undefined;
+}
+
+// A git process holds a ref lock for milliseconds (plus a hook's run): older than this with no git running, it was left behind.
+export const STALE_AFTER_MS = 2_000;
+
+const within = (p: string, dir: string | null) => !!dir && (p === dir || p.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep));
+
+/** The directories of every worktree of the repository (the main one beside its .git, linked ones from their gitdir files). */
+function worktreesOf(commonDir: string): string[] {
+  const out = path.basename(commonDir) === '.git' ? [path.dirname(commonDir)] : [];
+  try {
+    for (const w of readdirSync(path.join(commonDir, 'worktrees'))) {
+      try {
+        out.push(path.dirname(readFileSync(path.join(commonDir, 'worktrees', w, 'gitdir'), 'utf8').trim()));
+      } catch {
+        // a worktree being removed
+      }
+    }
+  } catch {
+    // no linked worktrees
+  }
+  return out;
+}
+
+/** A live git process (not this one) whose working directory is in this repository, from /proc; undefined without /proc. */
+function gitProcessIn(repo: Repo): { pid: number; command: string } | null | undefined {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((p) => /^\d+$/.test(p));
+  } catch {
+    return undefined;
+  }
+  // every worktree shares the refs: a git process in any of them may hold the lock
+  const dirs = [repo.worktree, repo.gitDir, repo.commonDir, ...worktreesOf(repo.commonDir)];
+  for (const p of pids) {
+    const pid = Number(p);
+    if (pid === process.pid) continue;
+    try {
+      const argv = readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0').filter(Boolean);
+      if (!argv.length || !/^git(-|$)/.test(path.basename(argv[0]))) continue;
+      const cwd = readlinkSync(`/proc/${p}/cwd`);
+      if (dirs.some((d) => within(cwd, d))) return { pid, command: argv.slice(0, 4).join(' ') };
+    } catch {
+      // gone meanwhile, or another user's
+    }
+  }
+  return null;
+}
+
+export function inspectLock(repo: Repo, lockFile: string, now = Date.now()): LockState {
+  let ageMs: number | null = null;
+  try {
+    ageMs = Math.max(0, now - statSync(lockFile).mtimeMs);
+  } catch {
+    return { lockFile, ageMs: null, holder: null };
+  }
+  return { lockFile, ageMs, holder: gitProcessIn(repo) };
+}
+
+/** Left behind: old enough, and no git process runs here (or, without /proc to tell, much older). */
+export const isStale = (s: LockState) => s.ageMs !== null && (s.holder === null ? s.ageMs >= STALE_AFTER_MS : s.holder === undefined && s.ageMs >= 60_000);
+
+export function describeAge(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.round(s / 60)} min`;
+  if (s < 172800) return `${Math.round(s / 3600)} h`;
+  return `${Math.round(s / 86400)} days`;
+}
+
+/**
+ * The one error for a ref update stopped by a lock (exit 4, code ref-locked): it names the file, its age and whether
+ * a live git process may hold it. Only a lock nothing holds comes with the command that removes it.
+ */
+export function lockError(ref: string, s: LockState, waitedMs: number): HandoffError {
+  const age = s.ageMs === null ? 'gone by now' : `${describeAge(s.ageMs)} old`;
+  const data = { ref, lockFile: s.lockFile, lockAgeMs: s.ageMs, holder: s.holder ?? null, liveHolder: !!s.holder };
+  if (isStale(s)) {
+    return new HandoffError(
+      'concurrent',
+      'ref-locked',
+      `${ref} cannot be updated: its lock file ${s.lockFile} is ${age} and ${s.holder === null ? 'no git process is running in this repository' : 'nothing says a process still holds it'}:\n` +
+        `a crashed git process left it behind; nothing was written. Check that no git command is running here, then remove it:\n  rm '${s.lockFile.replace(/'/g, `'\\''`)}'\n` +
+        `(git-handoff never deletes a lock itself)`,
+      data,
+    );
+  }
+  const who = s.holder ? `git process ${s.holder.pid} (${s.holder.command}) is working in this repository and may hold it` : s.holder === null ? 'it was just taken' : 'another process may hold it';
+  return new HandoffError(
+    'concurrent',
+    'ref-locked',
+    `${ref} stayed locked for ${describeAge(waitedMs)} of waiting: ${s.lockFile} (${age}); ${who}. Nothing was written; try again when it is done.`,
+    data,
+  );
+}

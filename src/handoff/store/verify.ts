@@ -1,0 +1,124 @@
+// Checks a handoff against the repository now: branch movement since Handoff-Head, files gone, dirty tree.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Repo } from '../../git/repo';
+import { readRef } from '../../git/refs';
+import { installWrittenFiles, onlyInstallWritten } from '../state/install-record';
+
+export interface Verify {
+  head: 'same' | 'ahead' | 'behind' | 'rewritten' | 'unknown';
+  /** commits on the branch now that the handoff's head does not contain */
+  commitsSince: number;
+  missingFiles: string[];
+  dirty: boolean;
+  /** Handoff-Ref paths and commits not there now (only when the version has references) */
+  missingRefs?: string[];
+  /** behind: a remote-tracking branch that has the commit it describes (the clone is merely not pulled) */
+  pullFrom?: string;
+}
+
+/** Paths of uncommitted changes (staged, unstaged, untracked) in a worktree (default: this one). */
+export function dirtyPaths(repo: Repo, limit = 1000, worktree: string | null = repo.worktree): string[] {
+  if (!worktree) return [];
+  const r = repo.git(['status', '--porcelain=v1', '-z', '--no-renames'], { allowFail: true, cwd: worktree });
+  if (r.status !== 0) return [];
+  // the agent settings and notes `install --agent` wrote, unchanged since, are not a session's work
+  const installed = installWrittenFiles(repo.commonDir);
+  return r.stdout
+    .split('\0')
+    .filter(Boolean)
+    .map((e) => e.slice(3))
+    .filter((p) => !onlyInstallWritten(path.resolve(worktree, p), installed))
+    .slice(0, limit);
+}
+
+/** The worktree that has `branch` checked out: this one first, else a linked one; null when none. */
+export function worktreeOf(repo: Repo, branch: string): string | null {
+  if (repo.worktree && repo.branch === branch) return repo.worktree;
+  const r = repo.git(['worktree', 'list', '--porcelain', '-z'], { allowFail: true });
+  if (r.status !== 0) return null;
+  let current: string | null = null;
+  for (const field of r.stdout.split('\0')) {
+    if (field.startsWith('worktree ')) current = field.slice('worktree '.length);
+    else if (field === `branch refs/heads/${branch}` && current && existsSync(current)) return current;
+  }
+  return null;
+}
+
+/**
+ * Of the given paths, those present in the branch now: in the worktree that has it checked out, else in
+ * its committed tree (one cat-file). Null when the branch does not exist here, so nothing can be said.
+ */
+export function existingPaths(repo: Repo, branch: string, paths: string[], worktree = worktreeOf(repo, branch)): Set<string> | null {
+  if (paths.length === 0) return new Set();
+  if (worktree) return new Set(paths.filter((p) => existsSync(path.join(worktree, p))));
+  const tip = readRef(repo, `refs/heads/${branch}`);
+  if (!tip) return null;
+  const r = repo.git(['cat-file', '--batch-check=%(objecttype)'], { input: paths.map((p) => `${tip}:${p}\n`).join(''), allowFail: true });
+  if (r.status !== 0) return null;
+  const answers = r.stdout.split('\n');
+  return new Set(paths.filter((_, i) => answers[i] !== undefined && !answers[i].endsWith(' missing') && answers[i] !== ''));
+}
+
+const countOf = (repo: Repo, args: string[]) => Number(repo.git(['rev-list', '--count', ...args], { allowFail: true }).stdout.trim()) || 0;
+
+/** Where the branch stands now against the commit the handoff describes (`head`, null for an unborn branch). */
+function headState(repo: Repo, branch: string, head: string | null, tip?: string | null): Pick<Verify, 'head' | 'commitsSince' | 'pullFrom'> {
+  const current = tip !== undefined ? tip : readRef(repo, `refs/heads/${branch}`);
+  if (!current) return { head: head ? 'unknown' : 'same', commitsSince: 0 };
+  if (!head) return { head: 'ahead', commitsSince: countOf(repo, [current]) };
+  if (head === current) return { head: 'same', commitsSince: 0 };
+  // A head this repository has never seen (written on another machine, not fetched) says nothing about the branch.
+  if (repo.git(['cat-file', '-e', `${head}^{commit}`], { allowFail: true }).status !== 0) return { head: 'unknown', commitsSince: 0 };
+  const r = repo.git(['rev-list', '--left-right', '--count', `${head}...${current}`], { allowFail: true });
+  if (r.status !== 0) return { head: 'unknown', commitsSince: 0 };
+  const [onlyHandoff, onlyNow] = r.stdout.trim().split(/\s+/).map(Number);
+  if (onlyHandoff === 0) return { head: 'ahead', commitsSince: onlyNow };
+  if (onlyNow === 0) {
+    // behind: merely not pulled when a remote-tracking branch has the commit (else it was reset away)
+    const from = repo.git(['for-each-ref', '--count=1', '--format=%(refname:short)', '--contains', head, 'refs/remotes/'], { allowFail: true }).stdout.trim();
+    return { head: 'behind', commitsSince: 0, ...(from ? { pullFrom: from } : {}) };
+  }
+  return { head: 'rewritten', commitsSince: onlyNow };
+}
+
+// One `git status` per worktree per process: boot verifies many handoffs of one branch at once.
+const dirtyCache = new WeakMap<Repo, Map<string, boolean>>();
+function isDirty(repo: Repo, worktree: string): boolean {
+  const cache = dirtyCache.get(repo) ?? new Map<string, boolean>();
+  dirtyCache.set(repo, cache);
+  if (!cache.has(worktree)) cache.set(worktree, dirtyPaths(repo, 1, worktree).length > 0);
+  return cache.get(worktree)!;
+}
+
+/**
+ * The verification of SPEC 4: branch against Handoff-Head, named files now gone, uncommitted changes.
+ * `branchTip`: the branch's commit when the caller already read it (null: no such branch), else read here.
+ */
+export function verifyHandoff(repo: Repo, branch: string, head: string | null, files: string[], branchTip?: string | null): Verify {
+  const worktree = worktreeOf(repo, branch);
+  const existing = existingPaths(repo, branch, Array.isArray(files) ? files.filter((f) => typeof f === 'string') : [], worktree);
+  return {
+    ...headState(repo, branch, head, branchTip),
+    missingFiles: existing ? files.filter((f) => !existing.has(f)) : [],
+    dirty: worktree ? isDirty(repo, worktree) : false,
+  };
+}
+
+/** One line a person or an agent reads: how far the branch moved, what is gone, whether work is uncommitted. */
+export function describeVerify(v: Verify): string {
+  const head =
+    v.head === 'same' ? 'branch unchanged since written'
+    : v.head === 'ahead' ? `branch ${v.commitsSince} commit${v.commitsSince === 1 ? '' : 's'} ahead of what it describes`
+    : v.head === 'behind' ? (v.pullFrom ? `branch is behind what it describes: not pulled? (${v.pullFrom} has it: git pull)` : 'branch is behind what it describes (reset?)')
+    : v.head === 'rewritten' ? `branch rewritten since written (${v.commitsSince} commit${v.commitsSince === 1 ? '' : 's'} on another line)`
+    : 'branch state unknown (no such branch here, or the commit it describes was never fetched)';
+  const parts = [head];
+  const gone = v.missingFiles;
+  // file names came from a handoff's state.json: each one line, bounded
+  if (gone.length) parts.push(`missing: ${gone.slice(0, 5).map((f) => [...f.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')].slice(0, 120).join('')).join(', ')}${gone.length > 5 ? ` and ${gone.length - 5} more` : ''}`);
+  const refs = v.missingRefs ?? [];
+  if (refs.length) parts.push(`missing refs: ${refs.slice(0, 5).map((r) => [...r].slice(0, 120).join('')).join(', ')}${refs.length > 5 ? ` and ${refs.length - 5} more` : ''}`);
+  if (v.dirty) parts.push('worktree has uncommitted changes');
+  return parts.join(' · ');
+}
