@@ -195,7 +195,7 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
   try {
     const parser = buildParser(precheck(switches.argv, [...commands.map(nameOf), 'githook']), { noPager: switches.noPager });
     skipHelpCache(parser);
-    // parseAsync: some handlers wait on a library (simple-git in install/uninstall).
+    // parseAsync: some handlers are async (the secret scan of write and import).
     await parser.parseAsync();
   } catch (e) {
     process.exitCode = reportError(withTopicHint(withSelectingFlags(e, argv), switches.argv, commandOf(switches.argv)?.name), json);

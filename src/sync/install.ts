@@ -1,8 +1,7 @@
 // Wiring for sync: the handoff fetch refspecs on a remote, and the receive-side check on a bare server.
-// simple-git is the project's porcelain for config and remotes; this never runs on the hook fast path.
+// Every git step goes through src/git/run.ts (repo.git), like the rest of the product: one module spawns git.
 import { chmodSync, existsSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { SimpleGit } from 'simple-git';
 import { HandoffError } from '../errors';
 import type { Repo } from '../git/repo';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX } from '../handoff/store/names';
@@ -10,31 +9,31 @@ import type { DoctorItem } from '../wiring';
 import { handoffRefspecs } from './remote';
 import { doctorManaged, hookManagerOf, installBesideDriver, installGitolite, isStub, uninstallBesideDriver, uninstallGitolite } from './server-hooks';
 
-// simple-git is required on first use: loaded eagerly it costs every other command about 15 ms of start-up
-const gitFor = (repo: Repo): SimpleGit => (require('simple-git') as typeof import('simple-git')).simpleGit({ baseDir: repo.cwd });
+const linesOf = (out: string): string[] => out.split('\n').filter(Boolean);
 
-async function fetchSpecs(repo: Repo, remote: string): Promise<string[]> {
-  return [...(await gitFor(repo).getConfig(`remote.${remote}.fetch`, 'local')).values];
+/** R's fetch refspecs in this repository's own config (exit 1, none set, is an empty list). */
+function fetchSpecs(repo: Repo, remote: string): string[] {
+  return linesOf(repo.git(['config', '--local', '--get-all', `remote.${remote}.fetch`], { allowFail: true }).stdout);
 }
 
-async function remotes(repo: Repo): Promise<string[]> {
-  return (await gitFor(repo).getRemotes()).map((r) => r.name);
+function remotes(repo: Repo): string[] {
+  return linesOf(repo.out(['remote']));
 }
 
 /** Adds the two handoff fetch refspecs to R (each once); never a push refspec, never one onto refs/handoffs. */
 export async function installRemote(repo: Repo, remote: string): Promise<string[]> {
-  const names = await remotes(repo);
+  const names = remotes(repo);
   if (!names.includes(remote)) {
     throw new HandoffError('usage', 'unknown-remote', `no remote named "${remote}" (remotes: ${names.join(', ') || 'none'}); add it with \`git remote add ${remote} <url>\``, { remote });
   }
-  const have = await fetchSpecs(repo, remote);
+  const have = fetchSpecs(repo, remote);
   const out: string[] = [];
   for (const spec of handoffRefspecs(remote)) {
     if (have.includes(spec)) {
       out.push(`remote ${remote}: fetch refspec ${spec} already there`);
       continue;
     }
-    await gitFor(repo).addConfig(`remote.${remote}.fetch`, spec, true, 'local');
+    repo.git(['config', '--local', '--add', `remote.${remote}.fetch`, spec]);
     out.push(`remote ${remote}: added fetch refspec ${spec}`);
   }
   return out;
@@ -43,11 +42,11 @@ export async function installRemote(repo: Repo, remote: string): Promise<string[
 /** Removes exactly the refspecs installRemote adds, from R or from every remote. */
 export async function uninstallRemote(repo: Repo, remote?: string): Promise<string[]> {
   const out: string[] = [];
-  for (const name of remote ? [remote] : await remotes(repo)) {
-    const have = await fetchSpecs(repo, name);
+  for (const name of remote ? [remote] : remotes(repo)) {
+    const have = fetchSpecs(repo, name);
     for (const spec of handoffRefspecs(name)) {
       if (!have.includes(spec)) continue;
-      await gitFor(repo).raw(['config', '--local', '--fixed-value', '--unset-all', `remote.${name}.fetch`, spec]);
+      repo.git(['config', '--local', '--fixed-value', '--unset-all', `remote.${name}.fetch`, spec]);
       out.push(`remote ${name}: removed fetch refspec ${spec}`);
     }
   }
