@@ -8,6 +8,7 @@ import { surelyHarmless } from './allow';
 import type { ClientAdapter, Decision, GuardEvent } from './event';
 import { errorLine, failClosed, namesProtected } from './fail-closed';
 import { MAX_PAYLOAD, payloadOf, payloadProblems, stdinState, take, writeOut, type StdinState } from './first';
+import { isKnownSession } from '../handoff/lineage-record';
 import { clientPid, followLineage } from './lineage';
 import { guardLog, locate, untrusted } from './locate';
 import { deferToPlugin } from './plugin-active';
@@ -43,6 +44,8 @@ export async function decide(ctx: GuardContext): Promise<Decision> {
     case 'pre-tool': {
       // A session id seen for the first time may continue an earlier one of the same process (after /clear).
       const loc = ctx.session ? ctx.locate() : null;
+      // its first sight (one stat) also checks the handoff refs against the loss record (record-sight.ts)
+      const lost = loc && !ctx.event.agentId && !isKnownSession(loc.commonDir, ctx.session!) ? await (await import('./record-sight')).lossesAtFirstSight(ctx, loc) : null;
       const note = loc && clientPid(ctx.event.client, ctx.env) !== null ? await followLineage(ctx, loc, 'tool') : null;
       let d: Decision = {};
       if (!surelyHarmless(ctx.event.action)) {
@@ -60,9 +63,9 @@ export async function decide(ctx: GuardContext): Promise<Decision> {
         if (at && (await ctx.guardOff(at))) return (await import('./lifecycle')).guardOffOnce(ctx, at);
       }
       // what an allowed call names is recorded before it runs (PreToolUse is the one process a tool call pays)
-      const warning = d.deny === undefined ? await (await import('./lifecycle')).beforeTool(ctx, loc) : null;
+      const warning = d.deny === undefined ? await (await import('./lifecycle')).beforeTool(ctx, loc, lost) : null;
       // the warning is said to the person too
-      return withContext(warning ? { ...withContext(d, warning), notice: warning } : d, note);
+      return withContext(warning ? { ...withContext(d, warning), notice: warning } : d, d.deny === undefined ? note : [note, lost].filter(Boolean).join('\n') || null);
     }
     case 'post-tool':
       return (await import('./lifecycle')).postTool(ctx);

@@ -145,10 +145,11 @@ export const SHOWS_CONTEXT_BEFORE_TOOL = new Set(['claude-code', 'codex', 'copil
 /**
  * Before a tool the guard allowed: what the call names is recorded as an intent (the ledger counts it once the
  * file's state shows the call ran: a denied or failed call never wrote), the lease is refreshed when due, and a
- * session seen for the first time is noted. Returns the "another live session" warning for a client that shows
- * a before-tool context to the model; for the others it is kept for the after-tool hook (postTool).
+ * session seen for the first time is noted. Returns the "another live session" warning (and `lost`, the loss
+ * record's report at a first sight) for a client that shows a before-tool context to the model; for the others it is
+ * kept for the after-tool hook (postTool).
  */
-export async function beforeTool(ctx: GuardContext, loc: Location | null): Promise<string | null> {
+export async function beforeTool(ctx: GuardContext, loc: Location | null, lost: string | null = null): Promise<string | null> {
   const session = ctx.session;
   if (!session || !loc || (await ctx.guardOff(loc))) return null;
   // a session no lineage can follow (the client names no process) is known from its first call on
@@ -171,7 +172,7 @@ export async function beforeTool(ctx: GuardContext, loc: Location | null): Promi
   const peer = takePeerNote(loc, session);
   // its heartbeat file was removed so that this call came here: written back (the next calls need no full guard)
   if (peer) writeState(loc, session, readState(loc, session));
-  const warning = [peer, await heartbeat(ctx, loc, session)].filter(Boolean).join('\n') || null;
+  const warning = [lost, peer, await heartbeat(ctx, loc, session)].filter(Boolean).join('\n') || null;
   if (!warning || SHOWS_CONTEXT_BEFORE_TOOL.has(ctx.event.client)) return warning;
   writeStateFile(stateFile(loc, session, 'note'), warning, handoffDir(loc.commonDir));
   return null;

@@ -102,6 +102,15 @@ export function compareRecord(repo: Repo, rec: RecordState, refs: Map<string, st
 }
 
 /**
+ * Whether the ref storage is as it was at the last check that found everything in place: stat calls only, no git
+ * and no repository handle (the guard's first sight of a session asks this before it opens the repository).
+ */
+export function unchangedSinceCheck(commonDir: string): boolean {
+  const fp = refsFingerprint({ commonDir });
+  return fp !== null && readSeen({ commonDir })?.fp === fp;
+}
+
+/**
  * Compares the refs with the record and reports what was lost. Legitimate advances and new refs are taken into the
  * record; a damaged or missing record is reported and rebuilt from the last verified one (else from the refs).
  * `force` skips the verified cache (session start, `recover`).

@@ -203,9 +203,9 @@ interface Seen {
   at: number;
 }
 
-const seenFile = (repo: Repo) => path.join(handoffDir(repo.commonDir), 'record-seen.json');
+const seenFile = (repo: Pick<Repo, 'commonDir'>) => path.join(handoffDir(repo.commonDir), 'record-seen.json');
 
-export function readSeen(repo: Repo): Seen | null {
+export function readSeen(repo: Pick<Repo, 'commonDir'>): Seen | null {
   try {
     const s = JSON.parse(readFileSync(seenFile(repo), 'utf8'));
     return typeof s === 'object' && s && typeof s.at === 'number' ? { fp: typeof s.fp === 'string' ? s.fp : null, record: typeof s.record === 'string' ? s.record : null, at: s.at } : null;
@@ -265,7 +265,7 @@ const subdirs = (dir: string): string[] => {
  * directory that holds a handoff or archive ref (git writes a ref by renaming a lock into its directory and deletes
  * by unlinking, both of which change the directory's ctime). Null where refs are not plain files (reftable).
  */
-export function refsFingerprint(repo: Repo): string | null {
+export function refsFingerprint(repo: Pick<Repo, 'commonDir'>): string | null {
   const c = repo.commonDir;
   if (statKey(path.join(c, 'reftable')) !== '-') return null;
   const refs = path.join(c, 'refs');
