@@ -8,7 +8,7 @@ import { surelyHarmless } from './allow';
 import type { ClientAdapter, Decision, GuardEvent } from './event';
 import { errorLine, failClosed, namesProtected } from './fail-closed';
 import { MAX_PAYLOAD, payloadOf, payloadProblems, stdinState, take, writeOut, type StdinState } from './first';
-import { isKnownSession } from '../handoff/lineage-record';
+import { isKnownSession } from '../handoff/state/lineage-record';
 import { clientPid, followLineage } from './lineage';
 import { guardLog, locate, untrusted } from './locate';
 import { deferToPlugin } from './plugin-active';

@@ -6,7 +6,7 @@ import { guardLog, type Location } from './locate';
 
 export async function lossesAtFirstSight(ctx: GuardContext, loc: Location): Promise<string | null> {
   if (ctx.env.GIT_HANDOFF_RECORD_CHECK === '0') return null;
-  const { checkRecord, renderLosses, unchangedSinceCheck } = await import('../handoff/record-check');
+  const { checkRecord, renderLosses, unchangedSinceCheck } = await import('../handoff/record/record-check');
   if (unchangedSinceCheck(loc.commonDir) || (await ctx.guardOff(loc))) return null;
   try {
     const text = renderLosses(checkRecord(await ctx.repo(loc))).trimEnd();
