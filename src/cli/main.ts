@@ -32,6 +32,11 @@ import { withSelectingFlags } from './retry-hint';
 import { endPager, PAGED_COMMANDS, pagerCommand, pagerSwitches, startPager } from './pager';
 import { noticeLosses } from './record-notice';
 import { withTopicHint } from './topic-hints';
+import { setFormatGate } from '../git/repo';
+import { assertKnownFormat } from '../handoff/store/format';
+
+// the guard and the git hooks answer for git and the agents: a newer store must not turn them into refusals of everything
+const UNGATED = new Set(['guard', 'githook']);
 
 export const commands: CommandModule<GlobalArgs, any>[] = [
   writeCommand,
@@ -80,8 +85,12 @@ export function buildParser(argv: string[], o: { noPager?: boolean } = {}) {
     .option('C', { type: 'string', global: true, requiresArg: true, describe: 'run as if started in <path> (repeatable, like git -C)' })
     .option('q', { alias: 'quiet', type: 'boolean', global: true, describe: 'print nothing but errors' })
     .middleware((a) => changeDirectory(a.C === undefined ? undefined : ([] as string[]).concat(a.C as string | string[])), true)
-    // after -C, before the command (and its pager): the handoff refs against the loss record (issue 23)
-    .middleware((a) => noticeLosses(String(a._[0] ?? '')))
+    // after -C, before the command (and its pager): the store's format is checked wherever a command opens the
+    // repository (SPEC 2 "Format version"; not the guard's and hooks' entries), then the loss record (issue 23)
+    .middleware((a) => {
+      if (!UNGATED.has(String(a._[0] ?? ''))) setFormatGate(assertKnownFormat);
+      noticeLosses(String(a._[0] ?? ''));
+    })
     .middleware((a) => {
       const p = !o.noPager && !a.json && PAGED_COMMANDS.has(String(a._[0])) ? pagerCommand() : null;
       if (p) startPager(p);

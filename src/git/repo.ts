@@ -15,6 +15,8 @@ export interface Repo {
   objectFormat: 'sha1' | 'sha256';
   /** the checked-out branch (short name), null when HEAD is detached */
   branch: string | null;
+  /** `handoff.formatVersion` in the repository's own config file (SPEC 2 "Format version"); null when unset */
+  storeFormat?: number | null;
   git(args: string[], opts?: GitOptions): GitResult;
   out(args: string[], opts?: GitOptions): string;
 }
@@ -41,7 +43,7 @@ export function openRepo(start: string = process.cwd(), o: { viaGit?: boolean } 
   const bare = bareFlag === 'true';
   const worktree = bare || !top ? null : top;
   const cwd = worktree ?? gitDir;
-  return {
+  const repo: Repo = {
     cwd,
     gitDir,
     commonDir,
@@ -49,9 +51,49 @@ export function openRepo(start: string = process.cwd(), o: { viaGit?: boolean } 
     bare,
     objectFormat: fmt === 'sha256' ? 'sha256' : 'sha1',
     branch: readHeadBranch(gitDir),
+    // the config text discovery read already (the plain case), else one file read: never a git process
+    storeFormat: storeFormatOf(found ? found.config : readText(path.join(commonDir, 'config'))),
     git: (args, opts = {}) => git(args, { cwd, ...opts }),
     out: (args, opts = {}) => gitOut(args, { cwd, ...opts }),
   };
+  formatGate?.(repo);
+  return repo;
+}
+
+// The CLI sets this (src/cli/main.ts): every command it runs checks the store's format at the repository's opening.
+let formatGate: ((repo: Repo) => void) | null = null;
+export const setFormatGate = (gate: ((repo: Repo) => void) | null): void => {
+  formatGate = gate;
+};
+
+const readText = (file: string): string => {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+};
+
+/**
+ * `handoff.formatVersion` in a config file's text, as git reads it (section and key names in any case, the last
+ * value wins); null when unset. A value that is not a whole number reads as newer than any build: refused, never guessed.
+ */
+export function storeFormatOf(text: string): number | null {
+  let inHandoff = false;
+  let out: number | null = null;
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    const section = /^\[\s*([A-Za-z0-9.-]+)\s*(?:"[^"]*"\s*)?\](.*)$/.exec(line);
+    let rest = line;
+    if (section) {
+      inHandoff = section[1].toLowerCase() === 'handoff' && !/"/.test(line.slice(0, line.indexOf(']')));
+      rest = section[2].trim();
+    }
+    if (!inHandoff) continue;
+    const m = /^formatversion\s*=\s*("?)([^"#;]*)\1\s*(?:[#;].*)?$/i.exec(rest);
+    if (m) out = /^\d+$/.test(m[2].trim()) ? Number(m[2].trim()) : Number.MAX_SAFE_INTEGER;
+  }
+  return out;
 }
 
 // Anything here changes where git looks for the repository or how it reads it: git itself answers then.
@@ -74,7 +116,7 @@ const statOf = (p: string): Stats | null => {
  * no extensions), with no GIT_* variable that changes discovery. Null for everything else (a bare repository,
  * the inside of a git dir, a filesystem boundary, SHA-256, another owner, GIT_DIR…): `git rev-parse` answers.
  */
-function discoverPlain(start: string): { gitDir: string; commonDir: string; top: string } | null {
+function discoverPlain(start: string): { gitDir: string; commonDir: string; top: string; config: string } | null {
   if (DISCOVERY_ENV.some((k) => process.env[k] !== undefined)) return null;
   const me = process.geteuid?.();
   if (me === undefined || (me === 0 && process.env.SUDO_UID !== undefined)) return null;
@@ -101,7 +143,7 @@ function discoverPlain(start: string): { gitDir: string; commonDir: string; top:
   }
 }
 
-function plainRepo(top: string, dotGit: string, st: Stats, topStat: Stats, me: number): { gitDir: string; commonDir: string; top: string } | null {
+function plainRepo(top: string, dotGit: string, st: Stats, topStat: Stats, me: number): { gitDir: string; commonDir: string; top: string; config: string } | null {
   try {
     let gitDir = dotGit;
     let commonDir = dotGit;
@@ -119,8 +161,9 @@ function plainRepo(top: string, dotGit: string, st: Stats, topStat: Stats, me: n
     }
     if (topStat.uid !== me || statSync(gitDir).uid !== me) return null;
     if (!statOf(path.join(gitDir, 'HEAD'))?.isFile() || !statOf(path.join(commonDir, 'objects'))?.isDirectory()) return null;
-    if (UNPLAIN_CONFIG.test(readFileSync(path.join(commonDir, 'config'), 'utf8'))) return null;
-    return { gitDir, commonDir, top };
+    const config = readFileSync(path.join(commonDir, 'config'), 'utf8');
+    if (UNPLAIN_CONFIG.test(config)) return null;
+    return { gitDir, commonDir, top, config };
   } catch {
     return null;
   }

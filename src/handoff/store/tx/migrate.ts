@@ -12,8 +12,7 @@ import { ARCHIVE_PREFIX, HANDOFF_PREFIX, archiveRef, parseRef } from '../names';
 import { ancestryOf } from '../sync-state';
 import { commitVersion, moveRefs } from './index';
 
-/** The format this build writes; SPEC 2 says what each number means. */
-export const FORMAT_VERSION = 2;
+export { FORMAT_VERSION } from '../format';
 /** The trailer a migrated archive version carries: the format-1 entry it stands beside. */
 export const MIGRATED_FROM = 'Handoff-Migrated-From';
 
