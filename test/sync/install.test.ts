@@ -1,6 +1,7 @@
 // `install --remote R`: the handoff fetch refspecs on R, idempotent and reversible; doctor reports them.
+import { simpleGit } from 'simple-git';
 import { describe, expect, it } from 'vitest';
-import { json, refOf } from '../helpers/repo';
+import { json, refOf, type TestRepo } from '../helpers/repo';
 import { makeWorld, ok } from './world';
 
 const SPECS = [
@@ -8,18 +9,20 @@ const SPECS = [
   '+refs/handoff-archive/*:refs/remotes/origin/handoff-archive/*',
   '+refs/notes/handoff-reads*:refs/remotes/origin/notes/handoff-reads*',
 ];
-const fetchSpecs = (repo: { git: (a: string[], o?: { allowFail?: boolean }) => { stdout: string } }) =>
-  repo.git(['config', '--get-all', 'remote.origin.fetch'], { allowFail: true }).stdout.trim().split('\n').filter(Boolean);
+// read through simple-git, an independent porcelain sharing no code with the product's own config reads (the
+// repository's own file only: no system or global config is consulted)
+const fetchSpecs = async (repo: TestRepo): Promise<string[]> =>
+  [...(await simpleGit({ baseDir: repo.dir }).env({ PATH: repo.env.PATH, HOME: repo.env.HOME }).getConfig('remote.origin.fetch', 'local')).values];
 
 describe('install --remote', () => {
   it('adds the tracking refspecs once, never a push refspec or one onto local handoffs, and uninstall removes exactly them', async () => {
     const { a, b } = await makeWorld('file');
-    const before = fetchSpecs(a);
+    const before = await fetchSpecs(a);
     await ok(a, ['install', '--remote', 'origin']);
     await ok(a, ['install', '--remote', 'origin']);
-    expect(fetchSpecs(a)).toEqual([...before, ...SPECS]);
+    expect(await fetchSpecs(a)).toEqual([...before, ...SPECS]);
     expect(a.git(['config', '--get-all', 'remote.origin.push'], { allowFail: true }).stdout).toBe('');
-    expect(fetchSpecs(a).some((s) => /:refs\/handoffs\//.test(s))).toBe(false);
+    expect((await fetchSpecs(a)).some((s) => /:refs\/handoffs\//.test(s))).toBe(false);
     expect(json(await ok(a, ['doctor', '--json'])).items).toContainEqual(expect.objectContaining({ component: 'remote origin', status: 'ok' }));
 
     // A plain git fetch now fills the tracking namespace and leaves local handoffs alone.
@@ -36,7 +39,7 @@ describe('install --remote', () => {
 
     const un = json(await ok(a, ['uninstall', '--remote', 'origin', '--json']));
     expect(un.actions).toHaveLength(SPECS.length);
-    expect(fetchSpecs(a)).toEqual(before);
+    expect(await fetchSpecs(a)).toEqual(before);
     expect(json(await ok(a, ['uninstall', '--remote', 'origin', '--json'])).actions).toEqual([]);
   });
 
