@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // Per tool call (issue 16): every hook command `install --agent <client>` wires for one tool call, run as the
 // client runs it (the payload on stdin, before the tool, then after it; Claude Code starts each through `/bin/sh -c`,
-// Gemini CLI and Codex through `bash -c`, as execve traces of the real clients show), summed, against `node -e ''`.
+// Gemini CLI, Codex, Qwen Code and Copilot CLI through `bash -c`, as execve traces and the real clients' sources
+// show), summed, against `node -e ''`. OpenCode runs its plugin in its own process: no hook command to time.
 // A session in the middle of its work: it has been seen and its lease is fresh (a first call and a lease refresh
 // once a minute take the full guard; the median is an ordinary call).
-//   node bench/tool-call.mjs [--client claude,gemini,codex] [--runs N] [--json]
+//   node bench/tool-call.mjs [--client claude,gemini,codex,qwen,copilot] [--runs N] [--json]
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, emit, flags, interleave, nodeFloor, row, tempRepo, timeSync } from './lib.mjs';
@@ -19,19 +20,24 @@ const CLIENTS = {
   claude: { name: 'Claude Code', shell: '/bin/sh', settings: '.claude/settings.json', pre: 'PreToolUse', post: 'PostToolUse', fixture: 'claude-code/pre-tool-use-bash.json' },
   gemini: { name: 'Gemini CLI', shell: 'bash', settings: '.gemini/settings.json', pre: 'BeforeTool', post: 'AfterTool', fixture: 'gemini-cli/before-tool-shell.json' },
   codex: { name: 'Codex', shell: 'bash', settings: '.codex/hooks.json', pre: 'PreToolUse', post: 'PostToolUse', fixture: 'codex/pre-tool-use-bash.json' },
+  qwen: { name: 'Qwen Code', shell: 'bash', settings: '.qwen/settings.json', pre: 'PreToolUse', post: 'PostToolUse', fixture: 'qwen-code/real-pre-tool-use-run-shell-command.json' },
+  // its own hooks file: camelCase events, payloads that name no event (toolName/toolArgs; toolResult after the call)
+  copilot: { name: 'Copilot CLI', shell: 'bash', settings: '.github/hooks/git-handoff.json', pre: 'preToolUse', post: 'postToolUse', fixture: 'copilot/real-pre-tool-use-bash.json' },
 };
 
 const patch = (op, file, lines) => ({ tool: 'apply_patch', input: { command: ['*** Begin Patch', `*** ${op} File: ${file}`, ...lines, '*** End Patch'].join('\n') } });
 /** One tool call in a client's own tool names and input shapes. */
 function toolCall(client, kind, arg) {
-  const shell = { claude: 'Bash', gemini: 'run_shell_command', codex: 'Bash' }[client];
+  const shell = { claude: 'Bash', gemini: 'run_shell_command', codex: 'Bash', qwen: 'run_shell_command', copilot: 'bash' }[client];
   if (kind === 'shell') return { tool: shell, input: { command: arg } };
   if (kind === 'write') {
     if (client === 'codex') return patch('Add', arg.file, arg.content.split('\n').map((l) => `+${l}`));
-    return { tool: client === 'gemini' ? 'write_file' : 'Write', input: { file_path: arg.file, content: arg.content } };
+    if (client === 'copilot') return { tool: 'create', input: { path: arg.file, file_text: arg.content } };
+    return { tool: client === 'gemini' || client === 'qwen' ? 'write_file' : 'Write', input: { file_path: arg.file, content: arg.content } };
   }
   if (client === 'codex') return patch('Update', arg.file, ['@@', `-${arg.old}`, `+${arg.new}`]);
-  return { tool: client === 'gemini' ? 'replace' : 'Edit', input: { file_path: arg.file, old_string: arg.old, new_string: arg.new } };
+  if (client === 'copilot') return { tool: 'edit', input: { path: arg.file, old_str: arg.old, new_str: arg.new } };
+  return { tool: { gemini: 'replace', qwen: 'edit' }[client] ?? 'Edit', input: { file_path: arg.file, old_string: arg.old, new_string: arg.new } };
 }
 
 const SOURCE = Array.from({ length: 120 }, (_, i) => `export const value${i} = ${i}; // an ordinary source line`).join('\n') + '\n';
@@ -46,13 +52,14 @@ export const CALLS = [
   { name: 'Bash `git update-ref refs/handoffs/…` (refused)', kind: 'shell', arg: 'git update-ref refs/handoffs/main/auth-refactor HEAD', goal: 1.25 },
 ];
 
-/** The hook commands wired for `tool` at `event`, in order (a matcher is a regular expression over the tool name). */
+/** The hook commands wired for `tool` at `event`, in order (a matcher is a regular expression over the tool name; Copilot's own file has a `bash` command per event and no matcher). */
 function hooksFor(settings, event, tool) {
-  return (settings.hooks?.[event] ?? []).filter((g) => !g.matcher || new RegExp(`^(?:${g.matcher})$`).test(tool)).flatMap((g) => g.hooks.map((h) => h.command));
+  const groups = settings.hooks?.[event] ?? [];
+  return groups.filter((g) => !g.matcher || new RegExp(`^(?:${g.matcher})$`).test(tool)).flatMap((g) => (g.bash ? [g.bash] : g.hooks.map((h) => h.command)));
 }
 
 /** A repository wired for `client`, with this session's own protected file and another live session's claim. */
-function wiredRepo(client) {
+export function wiredRepo(client) {
   const repo = tempRepo(`gh-bench-call-${client}-`);
   const env = { ...viaGit(repo.env) };
   mkdirSync(path.join(repo.dir, 'memory'));
@@ -64,17 +71,23 @@ function wiredRepo(client) {
   timeSync('git', ['handoff', 'install', '--agent', client], { cwd: repo.dir, env });
   const settings = JSON.parse(readFileSync(path.join(repo.dir, CLIENTS[client].settings), 'utf8'));
   const base = JSON.parse(readFileSync(path.join(ROOT, 'fixtures', 'hook-payloads', CLIENTS[client].fixture), 'utf8').split('/home/user/my-project').join(repo.dir));
-  // Gemini CLI adds these to every hook's environment (its hook runner); the others add none
+  // what each client's hook runner adds to every hook's environment (Claude Code and Codex add none here)
   if (client === 'gemini') Object.assign(env, { GEMINI_PROJECT_DIR: repo.dir, GEMINI_CWD: repo.dir, CLAUDE_PROJECT_DIR: repo.dir });
+  if (client === 'qwen') Object.assign(env, { GEMINI_PROJECT_DIR: repo.dir, CLAUDE_PROJECT_DIR: repo.dir, QWEN_PROJECT_DIR: repo.dir });
+  if (client === 'copilot') Object.assign(env, { COPILOT_PROJECT_DIR: repo.dir, CLAUDE_PROJECT_DIR: repo.dir, COPILOT_HOOK_DIR: path.join(repo.dir, '.github', 'hooks'), COPILOT_CLI: '1' });
   return { repo, env, settings, base, shell: CLIENTS[client].shell };
 }
 
 /** The hook runs of one tool call: [command, payload] for each wired hook, before and after the tool. */
-function runsOf(w, client, call, session = ME) {
+export function runsOf(w, client, call, session = ME) {
   const c = CLIENTS[client];
   const { tool, input } = toolCall(client, call.kind, call.arg);
-  const pre = { ...w.base, session_id: session, cwd: w.repo.dir, hook_event_name: c.pre, tool_name: tool, tool_input: input };
-  const post = { ...pre, hook_event_name: c.post, tool_response: client === 'codex' ? 'ok' : { success: true } };
+  let pre = { ...w.base, session_id: session, cwd: w.repo.dir, hook_event_name: c.pre, tool_name: tool, tool_input: input };
+  let post = { ...pre, hook_event_name: c.post, tool_response: client === 'codex' ? 'ok' : { success: true } };
+  if (client === 'copilot') {
+    pre = { ...w.base, sessionId: session, timestamp: Date.now(), cwd: w.repo.dir, toolName: tool, toolArgs: input };
+    post = { ...pre, toolResult: { resultType: 'success', textResultForLlm: 'ok' } };
+  }
   return [...hooksFor(w.settings, c.pre, tool).map((cmd) => [cmd, JSON.stringify(pre)]), ...hooksFor(w.settings, c.post, tool).map((cmd) => [cmd, JSON.stringify(post)])];
 }
 

@@ -1,6 +1,6 @@
 // After a tool, at session start, at stop and before compaction: the ledger of written paths, the worktree
 // lease, the boot view as context, and the once-per-session reminders.
-import { readFileSync, rmSync } from 'node:fs';
+import { lutimesSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { absent, recordIntents, recordWrites } from '../handoff/state/ledger';
 import { claimRecord, isKnownSession } from '../handoff/state/lineage-record';
@@ -48,8 +48,13 @@ function readState(loc: Location, session: string): SessionState {
 function writeState(loc: Location, session: string, s: SessionState): void {
   optionalWrite(() => {
     writeJsonAtomic(loc, stateFile(loc, session), s);
-    // the sh front (bin/git-handoff-guard) reads the last lease refresh here to know when the next one is due
-    if (s.leaseAt) writeStateFile(stateFile(loc, session, 'beat'), `${s.leaseAt}\n`, handoffDir(loc.commonDir));
+    // the sh front (bin/git-handoff-guard) reads the last lease refresh here to know when the next one is due: in
+    // the file, and as its modification time, dated when the next is due (compared with no clock process: /proc/self)
+    if (s.leaseAt) {
+      const beat = stateFile(loc, session, 'beat');
+      writeStateFile(beat, `${s.leaseAt}\n`, handoffDir(loc.commonDir));
+      lutimesSync(beat, new Date(), new Date(s.leaseAt + LEASE_EVERY_MS));
+    }
   });
 }
 

@@ -5,11 +5,12 @@
 // same argv. Then: concurrent sessions appending at once lose no line, the front's generated block is what the
 // generator makes of src/guard/allow.ts, and whatever plain line the front allows the allowlist allows.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { detectClient } from '../../src/clients/index';
+import { clientName } from '../../src/clients/names';
 import { GuardContext } from '../../src/guard/context';
 import { decide } from '../../src/guard/entry';
 import { readLedger } from '../../src/handoff/state/ledger';
@@ -19,7 +20,7 @@ import * as allow from '../../src/guard/allow';
 import { frontBlock, withBlock } from '../../scripts/front-words.mjs';
 import { foreignWorld, OWN_FILE } from '../fuzz/world';
 import { makeRepo, ROOT, tempDir, type TestRepo } from '../helpers/repo';
-import { FIXTURES, ME, OTHER, payload } from './helpers';
+import { FIXTURES, ME, OTHER, payload as fixturePayload } from './helpers';
 
 const FRONT = path.join(ROOT, 'bin', 'git-handoff-guard');
 const HANDED = '__handed_to_the_full_guard__';
@@ -48,7 +49,15 @@ function frontWithStandIn(withDist = true): { front: string; capture: string; vi
   return { front: path.join(bin, 'git-handoff-guard'), capture, viaNode: withDist };
 }
 
-const CLIENT_OF: Record<string, string> = { 'claude-code': 'claude-code', 'gemini-cli': 'gemini-cli', codex: 'codex', cursor: 'cursor' };
+const CLIENT_OF: Record<string, string> = { 'claude-code': 'claude-code', 'gemini-cli': 'gemini-cli', codex: 'codex', cursor: 'cursor', copilot: 'copilot', 'qwen-code': 'qwen-code' };
+
+/** A fixture with this session; Copilot CLI's own payloads carry it (and a tool's arguments) camelCase. */
+function payload(repo: TestRepo, fixture: string, over: Record<string, unknown> = {}, session: string | null = ME): Record<string, unknown> {
+  const p = fixturePayload(repo, fixture, over, session);
+  if (!('sessionId' in p)) return p;
+  const { session_id: _, tool_input: input, ...rest } = p;
+  return { ...rest, ...(session === null ? {} : { sessionId: session }), ...(input === undefined ? {} : { toolArgs: input }) };
+}
 
 /** Env without any client process or session (the reference and the front see the same). */
 function cleanEnv(repo: TestRepo): NodeJS.ProcessEnv {
@@ -64,7 +73,7 @@ interface Tally {
 }
 
 /** The full guard's answer in-process (detect → parse → decide → render), as `git-handoff guard` prints it. */
-async function reference(repo: TestRepo, text: string): Promise<string> {
+async function reference(repo: TestRepo, text: string, client: string | null = null): Promise<string> {
   let p: unknown;
   try {
     p = JSON.parse(text);
@@ -72,7 +81,7 @@ async function reference(repo: TestRepo, text: string): Promise<string> {
     return '';
   }
   if (!p || typeof p !== 'object' || Array.isArray(p)) return '';
-  const adapter = detectClient(p as Record<string, unknown>);
+  const adapter = detectClient(p as Record<string, unknown>, client === null ? null : clientName(client));
   const event = adapter.parse(p as Record<string, unknown>);
   const out = adapter.render(event, await decide(new GuardContext(event, cleanEnv(repo))));
   return out ? out + '\n' : '';
@@ -95,7 +104,7 @@ async function compare(repo: TestRepo, f: { front: string; capture: string; viaN
     return;
   }
   t.alone++;
-  const full = await reference(repo, text);
+  const full = await reference(repo, text, client);
   if (out !== full) t.wrong.push(`${what}: front ${JSON.stringify(out)} but the full guard ${JSON.stringify(full)}`);
 }
 
@@ -136,6 +145,8 @@ const SHELL_SHAPES: Array<[string, string]> = [
   ['claude-code', 'claude-code/pre-tool-use-bash.json'],
   ['gemini-cli', 'gemini-cli/before-tool-shell.json'],
   ['codex', 'codex/pre-tool-use-bash.json'],
+  ['qwen-code', 'qwen-code/real-pre-tool-use-run-shell-command.json'],
+  ['copilot', 'copilot/real-pre-tool-use-bash.json'],
 ];
 
 describe('the sh front agrees with the full guard', () => {
@@ -159,8 +170,7 @@ describe('the sh front agrees with the full guard', () => {
     for (const [i, e] of CORPUS.entries()) {
       for (const [client, fx] of [SHELL_SHAPES[i % SHELL_SHAPES.length]]) {
         freshBeat(repo);
-        const p = payload(repo, fx, {}, ME);
-        await compare(repo, launcherOnly, JSON.stringify({ ...p, tool_input: { ...(p.tool_input as object), command: e.command } }), client, t);
+        await compare(repo, launcherOnly, JSON.stringify(payload(repo, fx, { tool_input: { command: e.command } }, ME)), client, t);
       }
     }
     // for the report: how many the front answered alone, how many it handed over
@@ -179,15 +189,25 @@ describe('the sh front agrees with the full guard', () => {
     symlinkSync(path.join(ROOT, 'dist'), path.join(path.dirname(real.front), '..', 'dist'));
     const mark = `<!-- claude-session: ${ME} -->`;
     const write = (client: string, file: string, content = 'x\n') =>
-      client === 'gemini-cli'
-        ? payload(repo, 'gemini-cli/before-tool-write-file.json', { tool_input: { file_path: file, content } })
-        : payload(repo, 'claude-code/pre-tool-use-write.json', { tool_input: { file_path: file, content } });
+      client === 'copilot'
+        ? payload(repo, 'copilot/real-pre-tool-use-create.json', { tool_input: { path: file, file_text: content } })
+        : payload(repo, { 'gemini-cli': 'gemini-cli/before-tool-write-file.json', 'qwen-code': 'qwen-code/real-pre-tool-use-write-file.json' }[client] ?? 'claude-code/pre-tool-use-write.json', { tool_input: { file_path: file, content } });
     const t: Tally = { alone: 0, handed: 0, wrong: [] };
-    for (const client of ['claude-code', 'gemini-cli']) {
+    for (const client of ['claude-code', 'gemini-cli', 'qwen-code', 'copilot']) {
       for (const file of ['src/app.ts', path.join(repo.dir, 'src', 'new.ts')]) {
         freshBeat(repo);
         await compare(repo, f, JSON.stringify(write(client, file)), client, t);
       }
+    }
+    // the new clients' edit tools: Qwen Code's `edit`, Copilot CLI's `edit` and `str_replace` (its `path`)
+    const edits: Array<[string, Record<string, unknown>]> = [
+      ['qwen-code', payload(repo, 'qwen-code/real-pre-tool-use-edit.json', { tool_input: { file_path: 'src/app.ts', old_string: 'x', new_string: 'y' } })],
+      ['copilot', payload(repo, 'copilot/real-pre-tool-use-edit.json', { tool_input: { path: 'src/app.ts', old_str: 'x', new_str: 'y' } })],
+      ['copilot', payload(repo, 'copilot/real-pre-tool-use-edit.json', { toolName: 'str_replace', tool_input: { path: 'src/app.ts', old_str: 'x', new_str: 'y' } })],
+    ];
+    for (const [client, p] of edits) {
+      freshBeat(repo);
+      await compare(repo, f, JSON.stringify(p), client, t);
     }
     // Codex's apply_patch on plain files
     const patch = (lines: string[]) => ({ ...payload(repo, 'codex/pre-tool-use-apply-patch.json'), tool_input: { command: ['*** Begin Patch', ...lines, '*** End Patch'].join('\n') } });
@@ -195,7 +215,20 @@ describe('the sh front agrees with the full guard', () => {
       freshBeat(repo);
       await compare(repo, f, JSON.stringify(p), 'codex', t);
     }
-    expect(t).toMatchObject({ alone: 6, handed: 0, wrong: [] });
+    expect(t).toMatchObject({ alone: 13, handed: 0, wrong: [] });
+    // Copilot: a path node would read as file_path instead, a call already run (toolResult), a sub-agent's; Qwen Code's
+    // `edit` named by another client (an unknown tool there: node judges every path-like argument)
+    for (const [client, p] of [
+      ['copilot', payload(repo, 'copilot/real-pre-tool-use-create.json', { tool_input: { path: 'src/app.ts', file_path: OWN_FILE, file_text: 'x' } })],
+      ['copilot', { ...write('copilot', 'src/app.ts'), toolResult: { resultType: 'success' } }],
+      ['copilot', { ...write('copilot', 'src/app.ts'), agentId: 'agent-1' }],
+      ['claude-code', { ...edits[0][1], tool_input: { file_path: 'src/app.ts', target: OWN_FILE } }],
+    ] as Array<[string, Record<string, unknown>]>) {
+      const h: Tally = { alone: 0, handed: 0, wrong: [] };
+      freshBeat(repo);
+      await compare(repo, f, JSON.stringify(p), client, h);
+      expect(h, JSON.stringify(p)).toEqual({ alone: 0, handed: 1, wrong: [] });
+    }
     for (const p of [patch([`*** Add File: ${OWN_FILE}`, `+${mark}`]), patch(['*** Update File: src/app.ts', '*** Frobnicate', '+x']), patch(['*** Update File: src/a\\pp.ts', '+x']), patch(['*** Move to: .git/config'])]) {
       const h: Tally = { alone: 0, handed: 0, wrong: [] };
       freshBeat(repo);
@@ -265,6 +298,30 @@ describe('the sh front agrees with the full guard', () => {
     rmSync(outside, { recursive: true, force: true });
   }, 120_000);
 
+  it('reads the lease from the beat file\'s date (node dates it when the next refresh is due), else from its content', async () => {
+    const repo = await world();
+    const f = frontWithStandIn(false);
+    const beat = path.join(repo.dir, '.git', 'handoff', 'guard', `${ME}.beat`);
+    // the full guard's refresh wrote the time into the file and dated the file a minute on
+    const refreshed = Number(readFileSync(beat, 'utf8'));
+    expect(Math.abs(statSync(beat).mtimeMs - (refreshed + 60_000))).toBeLessThan(1_000);
+    const ls = JSON.stringify(payload(repo, 'claude-code/pre-tool-use-bash.json', { tool_input: { command: 'ls -la' } }));
+    const run = async (content: number, date: number) => {
+      writeFileSync(beat, `${content}\n`);
+      utimesSync(beat, new Date(), new Date(date));
+      const t: Tally = { alone: 0, handed: 0, wrong: [] };
+      await compare(repo, f, ls, 'claude-code', t);
+      return t;
+    };
+    const now = Date.now();
+    // dated ahead: fresh, whatever the content says (no clock process is started)
+    expect(await run(now - 120_000, now + 30_000)).toEqual({ alone: 1, handed: 0, wrong: [] });
+    // the date passed and the content is a minute old: due, node refreshes the lease
+    expect(await run(now - 120_000, now - 1_000)).toEqual({ alone: 0, handed: 1, wrong: [] });
+    // a beat written before files were dated (an older node): its content decides
+    expect(await run(Date.now(), Date.now() - 1_000)).toEqual({ alone: 1, handed: 0, wrong: [] });
+  });
+
   it('starts node without NODE_EXTRA_CA_CERTS (read at every node start; the guard opens no TLS connection)', async () => {
     const repo = await world();
     const real = frontWithStandIn(true);
@@ -295,18 +352,23 @@ describe('the sh front agrees with the full guard', () => {
       fc.string({ maxLength: 60 }),
       fc.constantFrom(`${mark}\n# note\n`, mark, `${mark}\r\n# note`, `${mark}\t\n`, `${mark} x\n`, `\ufeff${mark}\n`, `${mark.replace(ME, 'other-9b1e77d0-bbbb')}\n`, `${mark}\n${'x'.repeat(70_000)}`, 'x'.repeat(300_000), 'caf\u00e9 "quoted" \\ back\n'),
     );
-    const client = fc.constantFrom('claude-code', 'gemini-cli', 'codex');
+    const client = fc.constantFrom('claude-code', 'gemini-cli', 'codex', 'qwen-code', 'copilot');
     const call = fc.record({ client, pre: fc.boolean(), shell: fc.boolean(), command, file: filePath, content, session: fc.constantFrom(ME, 'Upper-Case-ID', 'other-9b1e77d0-bbbb', ''), cwdSub: fc.constantFrom('', '/src', '/a b', '/nowhere', '/..', '/.git'), agent: fc.boolean(), patch: fc.array(fc.tuple(fc.constantFrom('Add File: ', 'Update File: ', 'Delete File: ', 'Move to: ', 'Add File:  ', 'Frobnicate: ', 'End of File', 'Begin Patch'), filePath), { maxLength: 3 }) });
     const spelling = fc.constantFrom('compact', 'escaped-unicode', 'spaced', 'escaped-slashes', 'key-escape', 'duplicate-key', 'nested-key', 'pretty');
     await fc.assert(
       fc.asyncProperty(call, spelling, async (c, how) => {
-        const fx = c.shell ? Object.fromEntries(SHELL_SHAPES)[c.client] : { 'claude-code': 'claude-code/pre-tool-use-write.json', 'gemini-cli': 'gemini-cli/before-tool-write-file.json', codex: 'claude-code/pre-tool-use-edit.json' }[c.client]!;
+        const fx = c.shell ? Object.fromEntries(SHELL_SHAPES)[c.client] : { 'claude-code': 'claude-code/pre-tool-use-write.json', 'gemini-cli': 'gemini-cli/before-tool-write-file.json', codex: 'claude-code/pre-tool-use-edit.json', 'qwen-code': 'qwen-code/real-pre-tool-use-edit.json', copilot: 'copilot/real-pre-tool-use-create.json' }[c.client]!;
         const base = payload(repo, fx, {}, c.session);
         const event = c.pre ? base.hook_event_name : { PreToolUse: 'PostToolUse', BeforeTool: 'AfterTool' }[base.hook_event_name as string];
         const patch = ['*** Begin Patch', ...c.patch.flatMap(([op, file]) => [`*** ${op}${/File|Move/.test(op) ? file : ''}`, `+${c.content}`, '-x']), '*** End Patch'].join('\n');
         const input = c.shell ? { ...(base.tool_input as object), command: c.command } : c.client === 'codex' && c.patch.length ? { command: patch } : { ...(base.tool_input as object), file_path: c.file, content: c.content };
         if (c.client === 'codex' && !c.shell && c.patch.length) base.tool_name = 'apply_patch';
-        const p = { ...base, hook_event_name: event, cwd: repo.dir + c.cwdSub, tool_input: input, ...(c.agent && c.client === 'claude-code' ? { agent_id: 'agent-1' } : {}) };
+        const p: Record<string, unknown> = { ...base, hook_event_name: event, cwd: repo.dir + c.cwdSub, tool_input: input, ...(c.agent && c.client === 'claude-code' ? { agent_id: 'agent-1' } : {}) };
+        if (c.client === 'copilot') {
+          // camelCase: the arguments as toolArgs (a file tool's target as path), after the call a toolResult
+          delete p.tool_input;
+          Object.assign(p, { toolArgs: c.shell ? input : { path: c.file, file_text: c.content }, ...(c.pre ? {} : { toolResult: { resultType: 'success' } }) });
+        }
         freshBeat(repo);
         await compare(repo, f, spell(p, how), c.client, t);
       }),
@@ -314,7 +376,8 @@ describe('the sh front agrees with the full guard', () => {
     );
     console.log(`front vs full guard, generated: ${t.alone} answered alone, ${t.handed} handed over, ${t.wrong.length} disagreements`);
     expect(t.wrong).toEqual([]);
-    expect(t.alone).toBeGreaterThan(10);
+    // the count varies with the seed (most generated calls name something the front must hand over)
+    expect(t.alone).toBeGreaterThan(3);
   }, 120_000);
 });
 
