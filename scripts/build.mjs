@@ -1,5 +1,6 @@
 // Builds the bundles: dist/cli.cjs (yargs and every command); dist/fast.cjs (the full guard and the git hooks,
-// no CLI framework); dist/guard.cjs, the guard's first look (a few KB, loaded before every agent tool call);
+// no CLI framework); dist/guard.cjs, the file the guard starts with (a few KB: it loads dist/first.cjs, the guard's
+// first look, through a V8 code cache);
 // dist/load.cjs, the launcher's code-cache loader; dist/yaml.cjs, the YAML parser of `import`; dist/secrets.cjs, the
 // secret scanner; then the man page, generated from the CLI's own help.
 import { createHash } from 'node:crypto';
@@ -25,9 +26,12 @@ await Promise.all([
     alias: { '@secretlint/profiler': './src/handoff/secrets/secretlint-stubs.ts', debug: './src/handoff/secrets/secretlint-stubs.ts' },
   }),
 ]);
-const define = { BUNDLE_HASHES: JSON.stringify({ 'cli.cjs': hashOf('dist/cli.cjs'), 'fast.cjs': hashOf('dist/fast.cjs') }) };
+const hashes = { 'cli.cjs': hashOf('dist/cli.cjs'), 'fast.cjs': hashOf('dist/fast.cjs') };
+// the guard's first look: fast.cjs stays a separate file, loaded (through its cache) only when a rule may apply
+await build({ ...common, format: 'cjs', entryPoints: ['src/first-look.ts'], outfile: 'dist/first.cjs', minify: true, define: { BUNDLE_HASHES: JSON.stringify(hashes) } });
+const define = { BUNDLE_HASHES: JSON.stringify({ ...hashes, 'first.cjs': hashOf('dist/first.cjs') }) };
 await Promise.all([
-  // the guard's first look: fast.cjs stays a separate file, loaded only when a rule may apply
+  // the file the guard starts with: reads stdin, loads first.cjs through its code cache
   build({ ...common, format: 'cjs', entryPoints: ['src/fast-guard.ts'], outfile: 'dist/guard.cjs', minify: true, define }),
   // the launcher's loader for cli.cjs and fast.cjs
   build({ ...common, format: 'cjs', entryPoints: ['src/load.ts'], outfile: 'dist/load.cjs', minify: true, define }),

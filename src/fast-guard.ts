@@ -1,17 +1,18 @@
-// The first file `git-handoff guard` loads (dist/guard.cjs, a few KB): it reads the payload and answers the tool
-// calls no rule applies to (a Read, `npm test`) itself. Only the rest loads dist/fast.cjs, the full guard.
-import { firstLook, MAX_PAYLOAD, payloadOf, readStdinSync, stdinState, writeOut } from './guard/first';
-import { loadBundle } from './load';
+// dist/guard.cjs, the file `git-handoff guard` starts with (a few KB): it reads the payload and loads the first
+// look (dist/first.cjs) through a V8 code cache, one per kind of payload, chosen by a glance at its text. Compiling
+// the first look afresh cost every guard run more than all the work it does.
+import { MAX_PAYLOAD, payloadOf, readStdinSync, stdinState } from './guard/io';
+import { cover, loadBundle } from './load';
+
+/** The first look's code cache for a payload: a shell line starting with git, another shell line, anything else. */
+function kindOf(text: string | null): string {
+  if (text === null) return 'first-bad';
+  if (/"command"\s*:\s*"\s*git\s/.test(text)) return 'first-git';
+  return /"command"\s*:\s*"/.test(text) ? 'first-shell' : 'first-other';
+}
 
 const stdin = readStdinSync(stdinState(), MAX_PAYLOAD);
-let look: ReturnType<typeof firstLook> = { use: 'guard-bad' };
-if (stdin.done) {
-  const raw = payloadOf(stdin, MAX_PAYLOAD);
-  try {
-    if (raw !== null) look = firstLook(raw);
-  } catch {
-    look = { use: 'guard-bad' }; // the full guard looks again, and logs what went wrong
-  }
-}
-if (look.answer === undefined) (loadBundle(__dirname, 'fast.cjs', look.use) as typeof import('./fast')).guard(stdin);
-else if (look.answer !== null) writeOut(look.answer + '\n');
+const raw = stdin.done ? payloadOf(stdin, MAX_PAYLOAD) : null;
+const text = raw === null ? null : raw.toString('utf8');
+const first = loadBundle(__dirname, 'first.cjs', kindOf(text)) as typeof import('./first-look');
+cover('first.cjs', first.run(stdin, text, __dirname));

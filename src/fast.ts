@@ -1,7 +1,8 @@
 // The full guard and the git hooks, bundled to dist/fast.cjs: loaded by a git hook stub, and by dist/guard.cjs
 // for a tool call a rule may apply to. It bundles only their own code (no yargs, no git library), and loads each
 // handler only when it is the one asked for.
-import type { StdinState } from './guard/first';
+import type { Seen } from './guard/first';
+import type { StdinState } from './guard/io';
 
 function finish(p: Promise<number>): void {
   p.then(
@@ -15,9 +16,9 @@ function finish(p: Promise<number>): void {
   );
 }
 
-/** `git-handoff guard`, given what dist/guard.cjs read of stdin (or nothing: it reads stdin itself). */
-export function guard(stdin?: StdinState): void {
-  finish(import('./guard/entry').then((m) => m.runGuard(stdin)));
+/** `git-handoff guard`, given what the first look read of stdin and saw in it (or nothing: it reads stdin itself). */
+export function guard(stdin?: StdinState, seen?: Seen): void {
+  finish(import('./guard/entry').then((m) => m.runGuard(stdin, seen)));
 }
 
 /** `git-handoff githook <name> [args]` */

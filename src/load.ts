@@ -1,15 +1,17 @@
 // Loads a bundle of dist/ as require would, through a V8 code cache kept in the user cache directory: compiling
 // the bundle is a large part of what a short command costs (the full guard, `show`, `write`). The first run (and
 // the first after an upgrade) writes the cache at exit, holding every function that run compiled; any trouble
-// with the cache falls back to a plain require. Bundled into dist/guard.cjs and dist/load.cjs (for the launcher).
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+// with the cache falls back to a plain require. A run that takes a way through the bundle no cache run took yet
+// (`cover`) writes the cache again, so it holds that way's functions too. Bundled into dist/guard.cjs (for
+// dist/first.cjs), dist/first.cjs (for dist/fast.cjs) and dist/load.cjs (for the launcher).
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Script } from 'node:vm';
 
 /** sha-256 prefixes of the bundles, set by the build: a cache is only ever read by the exact build that wrote it */
 declare const BUNDLE_HASHES: Record<string, string>;
 
-export type Bundle = 'cli.cjs' | 'fast.cjs';
+export type Bundle = 'cli.cjs' | 'fast.cjs' | 'first.cjs';
 
 /** FNV-1a of a string: names the cache of one installed copy (no crypto module to load for it) */
 function fnv(s: string): string {
@@ -39,8 +41,10 @@ function cacheFile(file: string, bundle: Bundle, use: string): CacheFile | null 
   const st = statSync(file);
   const prefix = `${bundle}-${fnv(file)}-${process.version}-${process.arch}-`;
   const build = `${prefix}${BUNDLE_HASHES[bundle]}-${st.size}-${Math.trunc(st.mtimeMs)}-`;
-  return { dir: path.join(home, 'git-handoff', 'v8'), prefix, build, name: `${build}${/^[a-z][a-z-]{0,31}$/.test(use) ? use : 'other'}.bin` };
+  return { dir: path.join(home, 'git-handoff', 'v8'), prefix, build, name: `${build}${USE.test(use) ? use : 'other'}.bin` };
 }
+
+const USE = /^[a-z][a-z-]{0,31}$/;
 
 /** At most this many caches are kept (every copy, node and build together): more than every command and guard event. */
 const MAX_CACHES = 48;
@@ -51,18 +55,45 @@ function save(where: CacheFile, data: Buffer): void {
     // caches of other builds of this copy are stale for good; of this build, the oldest go past MAX_CACHES
     // (a use name comes from the command line: mistyped subcommands must not grow the directory without bound)
     const mine: Array<{ f: string; t: number }> = [];
-    for (const f of readdirSync(where.dir)) {
+    const files = readdirSync(where.dir);
+    for (const f of files) {
       if (f.startsWith(where.prefix) && !f.startsWith(where.build)) rmSync(path.join(where.dir, f), { force: true });
       else if (f.endsWith('.bin') && f !== where.name) mine.push({ f, t: statSync(path.join(where.dir, f)).mtimeMs });
     }
     mine.sort((a, b) => b.t - a.t);
-    for (const { f } of mine.slice(MAX_CACHES - 1)) rmSync(path.join(where.dir, f), { force: true });
+    // a cache goes with the marks of the ways it covered (`cover`)
+    for (const { f } of mine.slice(MAX_CACHES - 1)) for (const g of files) if (g === f || g.startsWith(`${f}.`)) rmSync(path.join(where.dir, g), { force: true });
     const tmp = path.join(where.dir, `${where.name}.${process.pid}.tmp`);
     writeFileSync(tmp, data, { mode: 0o600 });
     renameSync(tmp, path.join(where.dir, where.name));
   } catch {
     /* a cache is an optimisation: never fail a command for it */
   }
+}
+
+/** A bundle loaded through its cache in this run: what `cover` writes again, and the marks to make after it. */
+interface Loaded {
+  script: Script;
+  where: CacheFile;
+  /** the cache is written at exit */
+  saving: boolean;
+  marks: string[];
+}
+const loaded = new Map<Bundle, Loaded>();
+
+function saveAtExit(l: Loaded): void {
+  if (l.saving) return;
+  l.saving = true;
+  process.once('exit', () => {
+    save(l.where, l.script.createCachedData());
+    for (const m of l.marks) {
+      try {
+        writeFileSync(m, '', { mode: 0o600 });
+      } catch {
+        /* a mark missing only means the cache is written once more */
+      }
+    }
+  });
 }
 
 /** `require(dir/bundle)`, through the code cache of `use` (a command, a guard event). */
@@ -89,12 +120,25 @@ export function loadBundle(dir: string, bundle: Bundle, use: string): unknown {
   } catch {
     return require(file);
   }
-  if (!cached || script.cachedDataRejected) {
-    const at = where;
-    process.once('exit', () => save(at, script.createCachedData()));
-  }
+  const l: Loaded = { script, where, saving: false, marks: [] };
+  loaded.set(bundle, l);
+  if (!cached || script.cachedDataRejected) saveAtExit(l);
   const m = { exports: {} as unknown, filename: file, id: file, loaded: false };
   script.runInThisContext()(m.exports, createRequire(file), m, file, dir);
   m.loaded = true;
   return m.exports;
+}
+
+/**
+ * Notes that this run took the way `tag` through `bundle` (loaded by loadBundle): the first run to take it writes
+ * the cache again at exit, so that it holds the functions of that way too (a cache holds only the functions
+ * compiled before it was made). One stat otherwise.
+ */
+export function cover(bundle: Bundle, tag: string): void {
+  const l = loaded.get(bundle);
+  if (!l || !USE.test(tag)) return;
+  const mark = path.join(l.where.dir, `${l.where.name}.${tag}`);
+  if (existsSync(mark)) return;
+  l.marks.push(mark);
+  saveAtExit(l);
 }

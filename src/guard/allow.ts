@@ -219,13 +219,17 @@ export function harmlessCommand(c: SimpleCommand): boolean {
 }
 
 /** Longer command lines are not read by the first look (the full rules read them, within their bounds). */
-const MAX_FIRST_LOOK = 16 * 1024;
+export const MAX_FIRST_LOOK = 16 * 1024;
 
-/** Whether a tool call surely cannot concern handoffs: no rule needs to look (an unknown tool with no arguments, or a
- *  shell call of harmless commands only). A file tool is always looked at. */
-export function surelyHarmless(a: ToolAction): boolean {
+/**
+ * Whether a tool call surely cannot concern handoffs: no rule needs to look (an unknown tool with no arguments, or a
+ * shell call of harmless commands only). A file tool is always looked at. `cmds`: the line as already read (null:
+ * it could not be, within the first look's bounds).
+ */
+export function surelyHarmless(a: ToolAction, cmds?: SimpleCommand[] | null): boolean {
   if (a.type === 'other') return true;
   if (a.type !== 'shell' || a.command.length > MAX_FIRST_LOOK) return false;
+  if (cmds !== undefined) return cmds !== null && cmds.every(harmlessCommand);
   try {
     return parseShell(a.command, a.cwd).every(harmlessCommand);
   } catch {

@@ -5,7 +5,9 @@ import { configValue, type Config } from '../git/config';
 import type { Repo } from '../git/repo';
 import { SESSION_RE } from '../handoff/state/session';
 import type { GuardEvent } from './event';
-import { configKey, headBranch, locate, readConfigCache, writeConfigCache, type Location } from './locate';
+import type { Seen } from './first';
+import { configKey, headBranch, locate, readConfigCache, untrusted, writeConfigCache, type Location } from './locate';
+import type { SimpleCommand } from './shell';
 
 export const DEFAULT_PROTECT = ['**/memory/handoff-*.md'];
 
@@ -14,12 +16,28 @@ export class GuardContext {
   private locs = new Map<string, Location | null>();
   private repos = new Map<string, Repo>();
   private configs = new Map<string, Config>();
+  private foreign?: boolean;
+  /** the event's shell line as the first look read it (null: past its bound) */
+  shellLine?: SimpleCommand[] | null;
 
   constructor(
     readonly event: GuardEvent,
     readonly env: NodeJS.ProcessEnv = process.env,
   ) {
     this.session = event.session && SESSION_RE.test(event.session) ? event.session : null;
+  }
+
+  /** Takes over what the first look parsed and located (src/guard/first.ts), so nothing is done twice. */
+  seed(seen: Seen): void {
+    if (seen.loc !== undefined) this.locs.set(path.resolve(this.event.cwd), seen.loc);
+    if (seen.foreign !== undefined) this.foreign = seen.foreign;
+    if (seen.loc && seen.config) this.configs.set(seen.loc.commonDir, seen.config);
+    if (seen.cmds) this.shellLine = seen.cmds;
+  }
+
+  /** Whether the event's cwd is in a repository git refuses as another user's (safe.directory). */
+  untrusted(): boolean {
+    return (this.foreign ??= untrusted(this.event.cwd));
   }
 
   /** An absolute path for a path the tool named (relative paths are relative to `dir`, else the event's cwd). */

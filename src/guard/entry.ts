@@ -7,10 +7,11 @@ import { GuardContext } from './context';
 import { surelyHarmless } from './allow';
 import type { ClientAdapter, Decision, GuardEvent } from './event';
 import { errorLine, failClosed, namesProtected } from './fail-closed';
-import { MAX_PAYLOAD, payloadOf, payloadProblems, stdinState, take, writeOut, type StdinState } from './first';
+import { payloadProblems, type Seen } from './first';
+import { MAX_PAYLOAD, payloadOf, stdinState, take, writeOut, type StdinState } from './io';
 import { isKnownSession } from '../handoff/state/lineage-record';
 import { clientPid, followLineage } from './lineage';
-import { guardLog, locate, untrusted } from './locate';
+import { guardLog, locate } from './locate';
 import { deferToPlugin } from './plugin-active';
 import { stripTerminalControls } from '../terminal-text';
 
@@ -39,7 +40,7 @@ function readStdin(s: StdinState, limit: number): Promise<Buffer | null> {
 
 export async function decide(ctx: GuardContext): Promise<Decision> {
   // another user's repository (git's safe.directory rule): git refuses to work there, and the guard stays out
-  if (untrusted(ctx.event.cwd)) return {};
+  if (ctx.untrusted()) return {};
   switch (ctx.event.kind) {
     case 'pre-tool': {
       // A session id seen for the first time may continue an earlier one of the same process (after /clear).
@@ -48,7 +49,7 @@ export async function decide(ctx: GuardContext): Promise<Decision> {
       const lost = loc && !ctx.event.agentId && !isKnownSession(loc.commonDir, ctx.session!) ? await (await import('./record-sight')).lossesAtFirstSight(ctx, loc) : null;
       const note = loc && clientPid(ctx.event.client, ctx.env) !== null ? await followLineage(ctx, loc, 'tool') : null;
       let d: Decision = {};
-      if (!surelyHarmless(ctx.event.action)) {
+      if (!surelyHarmless(ctx.event.action, ctx.shellLine)) {
         try {
           d = await (await import('./rules/pre-tool')).preTool(ctx);
         } catch (e) {
@@ -118,12 +119,40 @@ async function bypass(ctx: GuardContext, d: Decision): Promise<Decision> {
   return {};
 }
 
-/**
- * The full guard. `stdin` is what dist/guard.cjs already read (it answers the calls no rule applies to itself and
- * hands everything else here); without it, stdin is read from the start.
- */
-export async function runGuard(stdin: StdinState = stdinState()): Promise<number> {
+/** The payload read whole and parsed by the client's adapter; null (logged) for bad input, which is allowed. */
+async function readPayload(stdin: StdinState, at: (cwd: string) => void): Promise<{ adapter: ClientAdapter; event: GuardEvent } | null> {
   let where = process.cwd();
+  const raw = await readStdin(stdin, MAX_PAYLOAD);
+  if (raw === null) {
+    guardLog(locate(where), `bad input: payload larger than ${MAX_PAYLOAD} bytes; allowed`);
+    return null;
+  }
+  let payload: unknown;
+  try {
+    payload = JSON.parse(raw.toString('utf8'));
+  } catch (e) {
+    guardLog(locate(where), `bad input: not JSON (${(e as Error).message}); allowed`);
+    return null;
+  }
+  if (!payload || typeof payload !== 'object' || Array.isArray(payload)) {
+    guardLog(locate(where), `bad input: payload is ${Array.isArray(payload) ? 'an array' : typeof payload}, not an object; allowed`);
+    return null;
+  }
+  const p = payload as Record<string, unknown>;
+  if (typeof p.cwd === 'string' && p.cwd) at((where = p.cwd));
+  const problems = payloadProblems(p);
+  if (problems.length) guardLog(locate(where), `bad input: ${problems.join('; ')}; checked what could be read`);
+  const adapter = detectClient(p, namedClient(process.argv));
+  return { adapter, event: adapter.parse(p) };
+}
+
+/**
+ * The full guard. `stdin` is what dist/guard.cjs already read, `seen` what the first look (src/guard/first.ts)
+ * parsed and located in it when it could not answer itself: nothing is parsed or looked for again. Without them,
+ * stdin is read from the start.
+ */
+export async function runGuard(stdin: StdinState = stdinState(), seen?: Seen): Promise<number> {
+  let where = seen?.event.cwd || process.cwd();
   let parsed: { adapter: ClientAdapter; event: GuardEvent } | null = null;
   /** Denies a pre-tool call that names protected things (printed in the client's shape); true when it did. */
   const closed = (why: string): boolean => {
@@ -139,34 +168,16 @@ export async function runGuard(stdin: StdinState = stdinState()): Promise<number
   }, WATCHDOG_MS);
   watchdog.unref();
   try {
-    const raw = await readStdin(stdin, MAX_PAYLOAD);
-    if (raw === null) {
-      guardLog(locate(where), `bad input: payload larger than ${MAX_PAYLOAD} bytes; allowed`);
-      return 0;
-    }
-    let payload: unknown;
-    try {
-      payload = JSON.parse(raw.toString('utf8'));
-    } catch (e) {
-      guardLog(locate(where), `bad input: not JSON (${(e as Error).message}); allowed`);
-      return 0;
-    }
-    if (!payload || typeof payload !== 'object' || Array.isArray(payload)) {
-      guardLog(locate(where), `bad input: payload is ${Array.isArray(payload) ? 'an array' : typeof payload}, not an object; allowed`);
-      return 0;
-    }
-    const p = payload as Record<string, unknown>;
-    if (typeof p.cwd === 'string' && p.cwd) where = p.cwd;
-    const problems = payloadProblems(p);
-    if (problems.length) guardLog(locate(where), `bad input: ${problems.join('; ')}; checked what could be read`);
-    const adapter = detectClient(p, namedClient(process.argv));
-    const event = adapter.parse(p);
+    const read = seen ? { adapter: seen.adapter, event: seen.event } : await readPayload(stdin, (cwd) => (where = cwd));
+    if (!read) return 0;
+    const { adapter, event } = read;
     // A project hook beside the git-handoff plugin or extension: that hook answers this event (never twice).
     if (deferToPlugin(process.argv, event.client, event.cwd)) return 0;
     // Copilot CLI runs the Claude Code wiring too: with git-handoff's native Copilot hooks there, those answer it.
     if (copilotAnswersNatively(event)) return 0;
     parsed = { adapter, event };
     const ctx = new GuardContext(event);
+    if (seen) ctx.seed(seen);
     let decision = neutralised(await decide(ctx));
     if (process.env.GIT_HANDOFF_BYPASS === '1') decision = await bypass(ctx, decision);
     const out = adapter.render(event, decision);

@@ -1,7 +1,9 @@
-// The guard's first look, bundled alone into dist/guard.cjs (the file `git-handoff guard` loads first): read the
-// payload, parse it, and answer a tool call that cannot concern handoffs (or that writes this session's own handoff
-// file, which the file rule surely allows) without loading the other rules, the store or anything that starts git. Whatever it cannot settle (and any surprise) goes to the full guard in dist/fast.cjs.
-import { readFileSync, readSync, writeSync } from 'node:fs';
+// The guard's first look, bundled into dist/first.cjs (loaded through a V8 code cache by dist/guard.cjs, the file
+// `git-handoff guard` starts with): parse the payload, and answer a tool call that cannot concern handoffs, that
+// writes this session's own handoff file (the file rule surely allows it) or that is one plain git command moving a
+// protected ref (the ref rule surely refuses it) without loading the other rules, the store or anything that starts
+// git. Whatever it cannot settle goes to the full guard in dist/fast.cjs with what it parsed and located (Seen).
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { absent, recordIntents } from '../handoff/state/ledger';
 import { isKnownSession } from '../handoff/state/lineage-record';
@@ -9,57 +11,17 @@ import { encodeBranch } from '../handoff/store/names';
 import { handoffDir } from '../handoff/state/paths';
 import { SESSION_RE } from '../handoff/state/session';
 import { copilotAnswersNatively } from '../clients/copilot';
-import { detectClient } from '../clients/index';
-import { surelyHarmless } from './allow';
-import type { GuardEvent, ToolAction } from './event';
-import { configValue } from '../git/config';
+import { detectClient, namedClient } from '../clients/index';
+import { MAX_FIRST_LOOK, surelyHarmless } from './allow';
+import type { ClientAdapter, GuardEvent, ToolAction } from './event';
+import { configValue, type Config } from '../git/config';
+import { trustedRepository } from '../git/trust';
 import { stripTerminalControls } from '../terminal-text';
-import { configKey, locate, readConfigCache, untrusted } from './locate';
+import { configKey, locate, readConfigCache, walkUp, type Location } from './locate';
 import { deferToPlugin } from './plugin-active';
 import { refCommandProblem } from './rules/refs';
 import { gitInvocation, lineText, parseShell, type SimpleCommand } from './shell';
 import { parsePatch, surelyOwnFile } from './rules/files';
-
-/** Payloads larger than this are refused as bad input (a handoff body is at most 1 MiB). */
-export const MAX_PAYLOAD = 4 * 1024 * 1024;
-
-/** Stdin read so far: kept chunks (up to the limit), the total size, whether it ended. */
-export interface StdinState {
-  chunks: Buffer[];
-  size: number;
-  done: boolean;
-}
-
-export const stdinState = (): StdinState => ({ chunks: [], size: 0, done: false });
-
-/** Adds one read to the state; over `limit` bytes the rest is drained, not kept. */
-export function take(s: StdinState, buf: Buffer, n: number, limit: number): void {
-  if (n === 0) s.done = true;
-  s.size += n;
-  if (n > 0 && s.size <= limit) s.chunks.push(Buffer.from(buf.subarray(0, n)));
-}
-
-/** The payload, or null when it is larger than `limit`. */
-export const payloadOf = (s: StdinState, limit: number): Buffer | null => (s.size > limit ? null : Buffer.concat(s.chunks));
-
-/**
- * Reads fd 0 synchronously (no stream machinery, no thread pool). Stops early, with `done` false, when fd 0 is
- * non-blocking and has nothing yet (EAGAIN): the caller then goes on reading asynchronously.
- */
-export function readStdinSync(s: StdinState, limit: number): StdinState {
-  const buf = Buffer.allocUnsafe(1 << 16);
-  while (!s.done) {
-    let n: number;
-    try {
-      n = readSync(0, buf, 0, buf.length, null);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'EAGAIN') return s;
-      n = 0; // EOF (Windows pipes), EBADF (no stdin): what was read is the payload
-    }
-    take(s, buf, n, limit);
-  }
-  return s;
-}
 
 const TYPES: Record<string, string> = { hook_event_name: 'string', session_id: 'string', conversation_id: 'string', cwd: 'string', tool_name: 'string', tool_input: 'object' };
 
@@ -80,53 +42,88 @@ export function payloadProblems(p: Record<string, unknown>): string[] {
 }
 
 /**
- * Writes the guard's answer to fd 1 whole, with fs.writeSync: process.stdout on a pipe (how every client reads a
- * hook) loads node's stream and socket modules, a few ms each run. A pipe set non-blocking is waited on; a closed
- * one ends the write (never a throw).
+ * What the first look parsed and located, handed to the full guard (src/guard/entry.ts) when it cannot answer:
+ * one parse of the payload, one of the shell line, one walk up for the repository per guard run.
  */
-export function writeOut(text: string): void {
-  const buf = Buffer.from(text, 'utf8');
-  for (let off = 0, tries = 0; off < buf.length; ) {
-    try {
-      off += writeSync(1, buf, off);
-    } catch (e) {
-      // a client that stopped reading (EPIPE) gets nothing more; the guard never fails for it
-      if ((e as NodeJS.ErrnoException).code !== 'EAGAIN' || ++tries > 5000) return;
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
-    }
-  }
+export interface Seen {
+  payload: Record<string, unknown>;
+  adapter: ClientAdapter;
+  event: GuardEvent;
+  /** the repository of the event's cwd (null: none, or another user's); undefined when not looked for */
+  loc?: Location | null;
+  /** the event's cwd is in a repository git refuses as another user's (safe.directory); undefined when not looked for */
+  foreign?: boolean;
+  /** a shell call's line as read (null: past the first look's bound, the full rules read it within theirs) */
+  cmds?: SimpleCommand[] | null;
+  /** the configuration cache, read and verified */
+  config?: Config | null;
 }
 
 /**
- * The answer to a well-formed payload no rule can apply to (a tool call that cannot concern handoffs, an event
- * the guard does not handle) or only the file rule, surely allowing (this session's own handoff file): `answer` is what the client is told, null for nothing; without an answer the full
- * guard must look. `use` names the kind of call.
+ * What the first look decided: `answer` is what the client is told (null for nothing), absent when the full guard
+ * must look, with `seen` for it. `use` names the full guard's code cache for the kind of call (src/load.ts); `tag`
+ * the way the first look went (its own code cache is written again the first time a way is taken).
  */
-export function firstLook(raw: Buffer): { answer?: string | null; use: string } {
-  let p: unknown;
-  try {
-    p = JSON.parse(raw.toString('utf8'));
-  } catch {
-    return { use: 'guard-bad' };
-  }
-  if (!p || typeof p !== 'object' || Array.isArray(p)) return { use: 'guard-bad' };
-  const payload = p as Record<string, unknown>;
-  if (payloadProblems(payload).length) return { use: 'guard-bad' };
-  const adapter = detectClient(payload);
-  const event = adapter.parse(payload);
-  // Copilot CLI runs the Claude Code wiring too: with git-handoff's native Copilot hooks there, those answer it
-  if (copilotAnswersNatively(event)) return { answer: null, use: 'guard' };
-  // a session this repository has not seen yet (its first sight may start lineage) is the full guard's: see recorded
-  if ((noRuleApplies(event) || ownFile(event)) && recorded(event)) return { answer: adapter.render(event, {}), use: 'guard' };
-  // a raw move of a protected ref, decided on the line alone: the same refusal the full guard would give
-  const refused = refRefusal(event);
-  if (refused !== null) return { answer: adapter.render(event, { deny: refused }), use: 'guard' };
-  // the full guard's code cache for this kind of call (see src/load.ts)
-  return { use: `guard-${event.kind}-${event.action.type}` };
+export interface Look {
+  answer?: string | null;
+  use: string;
+  tag: string;
+  seen?: Seen;
 }
 
-/** An event no rule looks at: an event kind the guard does not handle, or a tool call that cannot concern handoffs. */
-export const noRuleApplies = (e: GuardEvent): boolean => e.kind === 'other' || (e.kind === 'pre-tool' && surelyHarmless(e.action));
+const BAD: Look = { use: 'guard-bad', tag: 'bad' };
+
+/**
+ * The answer to a well-formed payload no rule can apply to (a tool call that cannot concern handoffs, an event the
+ * guard does not handle), or only the file rule, surely allowing (this session's own handoff file), or only the
+ * ref rule, surely refusing (one plain git command moving a protected ref). Anything else is the full guard's.
+ */
+export function firstLook(text: string, argv: string[] = process.argv, env: NodeJS.ProcessEnv = process.env): Look {
+  let p: unknown;
+  try {
+    p = JSON.parse(text);
+  } catch {
+    return BAD;
+  }
+  if (!p || typeof p !== 'object' || Array.isArray(p)) return BAD;
+  const payload = p as Record<string, unknown>;
+  // the full guard logs what is wrong with it
+  if (payloadProblems(payload).length) return BAD;
+  const adapter = detectClient(payload, namedClient(argv));
+  const event = adapter.parse(payload);
+  // Copilot CLI runs the Claude Code wiring too: with git-handoff's native Copilot hooks there, those answer it
+  if (copilotAnswersNatively(event)) return { answer: null, use: 'guard', tag: 'copilot' };
+  const seen: Seen = { payload, adapter, event };
+  const action = event.kind === 'pre-tool' ? event.action : null;
+  if (action?.type === 'shell') seen.cmds = firstParse(action.command, action.cwd ?? event.cwd);
+  // a session this repository has not seen yet (its first sight may start lineage) is the full guard's: see recorded
+  const harmless = event.kind === 'other' || (action !== null && surelyHarmless(action, seen.cmds));
+  if ((harmless || ownFile(event)) && recorded(seen)) return { answer: adapter.render(event, {}), use: 'guard', tag: harmless ? 'harmless' : 'own' };
+  // a raw move of a protected ref, decided on the line alone: the same refusal the full guard would give
+  const refused = refRefusal(seen, argv, env);
+  if (refused !== null) return { answer: adapter.render(event, { deny: refused }), use: 'guard', tag: 'refused' };
+  return { use: `guard-${event.kind}-${event.action.type}`, tag: 'full', seen };
+}
+
+/** The shell line as the first look reads it; null past its bound (the full rules read it within theirs). */
+function firstParse(command: string, cwd: string): SimpleCommand[] | null {
+  if (command.length > MAX_FIRST_LOOK) return null;
+  try {
+    return parseShell(command, cwd);
+  } catch {
+    return null; // a bound of the reader
+  }
+}
+
+/** The repository of the event's cwd, looked for once per run (git's safe.directory rule applied). */
+function located(seen: Seen): Location | null {
+  if (seen.loc === undefined) {
+    const found = walkUp(seen.event.cwd);
+    seen.loc = found && trustedRepository(found.worktree, found.gitDir) ? found : null;
+    seen.foreign = found !== null && seen.loc === null;
+  }
+  return seen.loc;
+}
 
 /** A Write, Edit or apply_patch of this session's own protected handoff file that the file rule surely allows (rules/files.ts). */
 function ownFile(e: GuardEvent): boolean {
@@ -155,9 +152,10 @@ export const LEASE_EVERY_MS = 60_000;
  * repository, a call that writes nothing), and neither a first sight nor a lease refresh due; for this session's
  * own handoff file, its intent is appended here. False: the full guard records (lifecycle.beforeTool).
  */
-function recorded(e: GuardEvent): boolean {
+function recorded(seen: Seen): boolean {
+  const e = seen.event;
   if (e.kind !== 'pre-tool' || !e.session || !SESSION_RE.test(e.session)) return true;
-  const loc = locate(e.cwd);
+  const loc = located(seen);
   if (!loc) return true;
   if (e.agentId || !isKnownSession(loc.commonDir, e.session)) return false;
   let beat: number;
@@ -170,7 +168,8 @@ function recorded(e: GuardEvent): boolean {
   for (const a of fileActions(e.action)) {
     if (a.type !== 'write' && a.type !== 'edit') continue;
     const abs = path.resolve(e.cwd, a.path);
-    const l = locate(path.dirname(abs));
+    const dir = path.dirname(abs);
+    const l = dir === path.resolve(e.cwd) ? loc : locate(dir);
     if (!l) return false;
     const rel = path.relative(l.worktree, abs).split(path.sep).join('/');
     recordIntents(l.commonDir, e.session, l.worktree, [rel], absent(abs) ? [rel] : []);
@@ -184,23 +183,20 @@ function recorded(e: GuardEvent): boolean {
  * change the answer — a known session, the guard on by the configuration cache this user's guard wrote, no bypass,
  * no plugin beside the wiring, one command with no redirection. Null: the full guard decides.
  */
-export function refRefusal(e: GuardEvent, argv: string[] = process.argv, env: NodeJS.ProcessEnv = process.env): string | null {
-  if (e.kind !== 'pre-tool' || e.action.type !== 'shell' || e.action.command.length > 16 * 1024 || env.GIT_HANDOFF_BYPASS === '1') return null;
+export function refRefusal(seen: Seen, argv: string[] = process.argv, env: NodeJS.ProcessEnv = process.env): string | null {
+  const e = seen.event;
+  if (e.kind !== 'pre-tool' || e.action.type !== 'shell' || env.GIT_HANDOFF_BYPASS === '1') return null;
   if (!e.session || !SESSION_RE.test(e.session) || e.agentId) return null;
-  let cmds: SimpleCommand[];
-  try {
-    cmds = parseShell(e.action.command, e.action.cwd ?? e.cwd);
-  } catch {
-    return null;
-  }
+  const cmds = seen.cmds;
+  if (!cmds) return null;
   const [cmd, ...rest] = cmds;
   if (!cmd || rest.length || cmd.redirects.length || cmd.xargs) return null;
   const inv = gitInvocation(cmd);
   const problem = inv ? refCommandProblem(inv, cmd, lineText(cmds), e.action.command) : null;
   if (problem === null) return null;
-  const loc = locate(e.cwd);
-  if (!loc || untrusted(e.cwd) || !isKnownSession(loc.commonDir, e.session) || deferToPlugin(argv, e.client, e.cwd)) return null;
-  const config = readConfigCache(loc, configKey(loc, env), env);
+  const loc = located(seen);
+  if (!loc || seen.foreign || !isKnownSession(loc.commonDir, e.session) || deferToPlugin(argv, e.client, e.cwd)) return null;
+  const config = (seen.config = readConfigCache(loc, configKey(loc, env), env));
   const off = config ? configValue(config, 'handoff.guard') : undefined;
   if (!config || (off !== undefined && /^(off|false|no|0)$/i.test(off.trim()))) return null;
   return stripTerminalControls(problem);

@@ -49,7 +49,8 @@ export function untrusted(start: string): boolean {
   return loc !== null && !trustedRepository(loc.worktree, loc.gitDir);
 }
 
-function walkUp(start: string): Location | null {
+/** The repository holding `start`, found by walking up for `.git` (git's ownership rule not applied: see locate). */
+export function walkUp(start: string): Location | null {
   let dir = path.resolve(start);
   for (;;) {
     const dotGit = path.join(dir, '.git');

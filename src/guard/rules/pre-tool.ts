@@ -105,7 +105,8 @@ const PARSE_BUDGET_MS = 5_000;
 async function shellDecision(ctx: GuardContext, command: string, cwd: string | null, budget: Budget): Promise<Decision> {
   // bounded input: a command too long to read is refused when it names protected things, allowed otherwise
   if (command.length > MAX_COMMAND) return namesProtected(ctx.event.action) ? failClosed(`the command is longer than ${MAX_COMMAND / 1024} KiB`) : {};
-  const cmds = bounded(() => parseShell(command, cwd ?? ctx.event.cwd), PARSE_BUDGET_MS);
+  // read once: the first look's reading of this very line when it has one
+  const cmds = ctx.shellLine ?? bounded(() => parseShell(command, cwd ?? ctx.event.cwd), PARSE_BUDGET_MS);
   // what the text rules read: the line as the shell reads it (quotes removed: `hand''off` is handoff)
   const whole = lineText(cmds);
   // too many commands to read one by one: refused when it names, quoted or not, what the guard protects or a pattern
