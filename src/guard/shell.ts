@@ -270,6 +270,8 @@ export function gitInvocation(cmd: SimpleCommand): GitInvocation | null {
     if (name === '-C' && value !== undefined) cwd = path.isAbsolute(value) ? value : cwd ? path.resolve(cwd, value) : null;
     if (name === '--git-dir' && value !== undefined) gitDir = value;
     if (name === '-c' && value !== undefined) config.push(value);
+    // --config-env=<key>=<variable>: the value is the variable's, unknown here
+    if (name === '--config-env' && value !== undefined) config.push(value.includes('=') ? `${value.slice(0, value.lastIndexOf('='))}=$${value.slice(value.lastIndexOf('=') + 1)}` : value);
     i += GIT_VALUED.has(name) && eq < 0 ? 2 : 1;
   }
   if (i >= cmd.argv.length) return null;

@@ -5,6 +5,7 @@ import { own } from '../event';
 import { neutral } from '../../terminal-text';
 import type { GitInvocation, SimpleCommand, WriteTarget } from '../shell';
 import { asWritten } from './as-written';
+import { configCommandProblem, oneOffConfigProblem } from './git-config';
 
 // Handoff refs, archive and leases; the read receipts (notes); replace refs, which change what every reader of a
 // handoff commit sees (a replace ref of any name may stand in for a handoff commit, so every one is protected).
@@ -81,6 +82,9 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
   const args = inv.args;
   const named = args.filter(mentionsHandoffRef);
   const show = asWritten(written, inv, cmd.cwd ?? '/');
+  // core.hooksPath and the like, set for this one command (git -c): git-handoff's git hooks would not run for it
+  const oneOff = oneOffConfigProblem(inv, show);
+  if (oneOff) return oneOff;
   switch (inv.sub) {
     case 'update-ref':
     case 'symbolic-ref': {
@@ -117,7 +121,7 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
       if (ops[0] === 'set' || ops[0] === 'unset') ops.shift();
       const key = (ops[0] ?? '').toLowerCase();
       const writes = ops.length >= 2 || args.some((a) => /^(--add|--replace-all|--unset|--unset-all|--remove-section|--rename-section|-e|--edit)$/.test(a));
-      if (!writes) return null;
+      if (!writes) return configCommandProblem(args, inv.cwd, show);
       if (key.startsWith('handoff.') || args.some((a) => /^--(remove|rename)-section$/.test(a) && /^handoff$/i.test(ops[0] ?? ''))) {
         return `\`${show}\` changes git-handoff's own settings (guard, protected files, sync). Those are the person's to change: ask them.`;
       }
@@ -128,7 +132,8 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
       if (refspec || (/^remote\..+\.mirror$/.test(key) && /^(true|yes|on|1)$/i.test(ops[1] ?? 'true'))) {
         return `\`${show}\` sets a refspec that would force or overwrite handoff refs on every fetch or push.\n${SAFE_WAYS}`;
       }
-      return null;
+      // a key that makes git run a program, or turns the protection off (rules/git-config.ts)
+      return configCommandProblem(args, inv.cwd, show);
     }
     case 'notes': {
       // the read receipts live in refs/notes/handoff-reads: only `git handoff` appends to them
@@ -196,7 +201,7 @@ export function refStoreWriteProblem(target: WriteTarget, abs: string): string |
   if (state) {
     return (
       `writing ${neutral(target.path)} changes git's own settings or git-handoff's records behind their back (HEAD, config, hooks, the audit trail, ledger, leases). ` +
-      `Use git itself (git switch, git config for settings that are yours to change) and git handoff; ask the person for anything else.`
+      `Use git itself (git switch; git config for a setting that is yours to change, which the guard checks: not one that makes git run a program) and git handoff; ask the person for anything else.`
     );
   }
   return null;

@@ -1,0 +1,174 @@
+// git configuration that makes git run a program, or that turns git-handoff's protection off, set by a session
+// (issue 24). The one list of such keys is RUNNING_KEYS (from git-config(1), githooks(5), gitattributes(5),
+// gitcredentials(7), git-notes(1)). What is refused:
+//   - `git config` (every spelling: set/--add/--replace-all, --local/--worktree/--file <this repository's config>)
+//     setting a listed key in this repository's configuration: every session here would run that program;
+//   - a key that turns the protection off (core.hooksPath, include.path/includeIf.*.path, a notes ref naming the
+//     read receipts) in any configuration git reads here, also `git -c`/--config-env/GIT_CONFIG_* on a command that
+//     writes (a one-off setting on a read changes nothing the guard protects);
+//   - `git config --edit` and a section renamed into a listed section, in this repository's configuration.
+// Removing a key (--unset, unset, --remove-section) is never refused. Writing .git/config itself, by a file tool or
+// the shell, is refused by refStoreWriteProblem (rules/refs.ts), which points here: `git config` is the checked way.
+import path from 'node:path';
+import type { GitInvocation } from '../shell';
+
+export interface RunningKey {
+  /** the key, lowercased (subsections too: the list never depends on their case) */
+  key: RegExp;
+  /** what the key makes git do, said in the refusal */
+  runs: string;
+  /** refused whatever configuration holds it (it turns git-handoff's protection off), not only this repository's */
+  protection?: boolean;
+  /** only for these values (unknown values, with `$` or backquotes, always count) */
+  when?: (value: string) => boolean;
+  /** the safe way said in the refusal, for one command */
+  instead?: string;
+}
+
+const BOOL = /^\s*(true|false|yes|no|on|off|1|0)?\s*$/i;
+const notBool = (v: string) => !BOOL.test(v);
+const shellAlias = (v: string) => /^\s*!/.test(v);
+
+/** Every key that makes git run a program, or turns git-handoff's protection off. */
+export const RUNNING_KEYS: RunningKey[] = [
+  { key: /^core\.hookspath$/, runs: "takes git's hooks from another directory: git-handoff's reference-transaction, commit and pre-push checks stop running", protection: true },
+  { key: /^(include\.path|includeif\..+\.path)$/, runs: 'reads another configuration file, which may set any key (core.hooksPath, programs to run)', protection: true },
+  {
+    key: /^(core\.notesref|notes\.rewriteref)$/,
+    runs: 'points git notes at another notes ref: the read receipts (refs/notes/handoff-reads) would be written by plain git',
+    protection: true,
+    when: (v) => /handoff/i.test(v),
+  },
+  { key: /^core\.fsmonitor$/, runs: 'runs a program on every git status, diff and add', when: notBool },
+  { key: /^core\.pager$/, runs: 'runs a program on the output of every git command that pages', instead: 'git --no-pager <command>, or GIT_PAGER=<pager> git <command>' },
+  { key: /^pager\.[^.]+$/, runs: 'runs a program on the output of that git command', when: notBool, instead: 'git --no-pager <command>, or GIT_PAGER=<pager> git <command>' },
+  { key: /^(core|sequence)\.editor$/, runs: 'runs a program for every message or todo list git asks for', instead: 'GIT_EDITOR=<editor> git <command> (GIT_SEQUENCE_EDITOR for rebase -i)' },
+  { key: /^core\.sshcommand$/, runs: 'runs a program for every ssh connection', instead: "GIT_SSH_COMMAND='<command>' git <command>" },
+  { key: /^(core\.askpass|core\.gitproxy|core\.alternaterefscommand)$/, runs: 'runs a program' },
+  { key: /^credential\.(.+\.)?helper$/, runs: 'runs a program for every credential git needs' },
+  { key: /^alias\..+$/, runs: 'defines a git command that runs a shell command', when: shellAlias, instead: 'run the command itself' },
+  { key: /^filter\..+\.(clean|smudge|process)$/, runs: 'runs a program on files as git reads or writes them' },
+  { key: /^(diff\.external|diff\..+\.(textconv|command))$/, runs: 'runs a program for diffs' },
+  { key: /^merge\..+\.driver$/, runs: 'runs a program for merges' },
+  { key: /^(diff|merge)tool\..+\.(cmd|path)$/, runs: 'runs a program for difftool or mergetool' },
+  { key: /^(gpg\.program|gpg\.[^.]+\.program|gpg\.ssh\.defaultkeycommand)$/, runs: 'runs a program to sign or verify' },
+  { key: /^sendemail\.(sendmailcmd|smtpserver|tocmd|cccmd|headercmd)$/, runs: 'runs a program for send-email' },
+  { key: /^remote\..+\.(uploadpack|receivepack|vcs)$/, runs: 'runs a program for fetches and pushes to that remote' },
+  { key: /^protocol\.(ext\.)?allow$/, runs: 'allows the ext:: transport, whose URLs are commands', when: (v) => !/^\s*never\s*$/i.test(v) },
+  { key: /^imap\.tunnel$/, runs: 'runs a program for imap-send' },
+  { key: /^(browser\..+\.(cmd|path)|man\..+\.(cmd|path)|guitool\..+\.cmd|instaweb\.httpd)$/, runs: 'runs a program' },
+  { key: /^interactive\.difffilter$/, runs: 'runs a program on every interactive diff' },
+  { key: /^submodule\..+\.update$/, runs: 'runs a shell command on every submodule update', when: shellAlias },
+  { key: /^trailer\..+\.(command|cmd)$/, runs: 'runs a program for every trailer added' },
+  { key: /^uploadpack\.packobjectshook$/, runs: 'runs a program for every fetch served' },
+];
+
+/** Sections that hold a listed key: a section renamed into one of these could make git run a program. */
+const RUNNING_SECTIONS = /^(core|include|includeif|notes|pager|sequence|credential|alias|filter|diff|merge|difftool|mergetool|gpg|sendemail|remote|protocol|imap|browser|man|guitool|instaweb|interactive|submodule|trailer|uploadpack)$/i;
+
+const unknown = (v: string) => /[$`]/.test(v);
+
+/** The listed key a setting falls under, when its value makes it count; null for a harmless setting. */
+export function runningKey(key: string, value: string | undefined): RunningKey | null {
+  const k = key.toLowerCase();
+  const rule = RUNNING_KEYS.find((r) => r.key.test(k));
+  if (!rule) return null;
+  if (rule.when && value !== undefined && !unknown(value) && !rule.when(value)) return null;
+  return rule;
+}
+
+const VALUED = new Set(['-f', '--file', '--blob', '--type', '--default', '--comment', '--value', '--url']);
+const WRITES = /^(--add|--replace-all|--append|--all)$/;
+const REMOVES = /^(--unset|--unset-all|--remove-section|unset|remove-section)$/;
+
+type Scope = 'repo' | 'global' | 'system' | 'file' | 'blob';
+
+/** Which configuration a `git config` command works on: this repository's (the default), global, system, another file. */
+function scopeOf(args: string[], cwd: string | null): Scope {
+  let scope: Scope = 'repo';
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--') break;
+    if (a === '--global') scope = 'global';
+    else if (a === '--system') scope = 'system';
+    else if (a === '--local' || a === '--worktree') scope = 'repo';
+    else if (a === '--blob' || a.startsWith('--blob=')) scope = 'blob';
+    else if (a === '-f' || a === '--file' || a.startsWith('--file=') || (a.startsWith('-f') && !a.startsWith('--'))) {
+      const f = a === '-f' || a === '--file' ? (args[i + 1] ?? '') : a.startsWith('--file=') ? a.slice(7) : a.slice(2);
+      scope = configOfRepository(f, cwd) ? 'repo' : 'file';
+    }
+  }
+  return scope;
+}
+
+/** Whether a file named to `git config --file` is (or may be) a configuration git reads in a repository. */
+function configOfRepository(file: string, cwd: string | null): boolean {
+  if (unknown(file) || file === '') return true;
+  const abs = path.resolve(cwd ?? '/', file.replace(/^~(?=\/|$)/, process.env.HOME ?? '~'));
+  return /(^|\/)\.git(\/|$)|(^|\/)worktrees\/|(^|\/)config(\.worktree)?$/.test(abs);
+}
+
+/** `git config`'s operands: the subcommand word (set, unset, …) dropped, options and their values skipped. */
+function operands(args: string[]): { sub: string | null; ops: string[] } {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (VALUED.has(args[i])) i++;
+    else if (args[i] === '--') out.push(...args.slice(i + 1)), (i = args.length);
+    else if (!args[i].startsWith('-') || args[i] === '-') out.push(args[i]);
+  }
+  const sub = /^(set|unset|get|list|edit|rename-section|remove-section)$/.test(out[0] ?? '') ? out.shift()! : null;
+  return { sub, ops: out };
+}
+
+const refusal = (show: string, what: string, key: string, rule: RunningKey | null, scope: string): string =>
+  `\`${show}\` ${what}${rule ? `: ${key} ${rule.runs}` : ''}, ${scope}. ` +
+  (rule?.protection
+    ? 'That turns git-handoff\'s protection off for every session: ask the person to change it.'
+    : `For one command, give it to that command (${rule?.instead ?? `git -c ${key}=<value> <command>`}); to keep it, ask the person to set it.`);
+
+/** Why a `git config` command sets what makes git run a program or turns the protection off, or null. */
+export function configCommandProblem(args: string[], cwd: string | null, show: string): string | null {
+  const scope = scopeOf(args, cwd);
+  if (scope === 'blob') return null;
+  const { sub, ops } = operands(args);
+  if (sub === 'get' || sub === 'list' || args.some((a) => REMOVES.test(a)) || (sub !== null && REMOVES.test(sub))) return null;
+  const where = scope === 'repo' ? "in this repository's configuration" : scope === 'file' ? 'in that file' : `in the ${scope} configuration`;
+  if (sub === 'edit' || args.some((a) => a === '-e' || a === '--edit')) {
+    if (scope !== 'repo') return null;
+    return `\`${show}\` opens this repository's configuration in an editor, which can set keys that make git run programs or turn git-handoff's protection off. Set a key with \`git config <key> <value>\`; ask the person for anything else.`;
+  }
+  if (sub === 'rename-section' || args.includes('--rename-section')) {
+    const to = ops[1] ?? '';
+    const section = to.split('.')[0];
+    if (scope === 'repo' && (unknown(to) || RUNNING_SECTIONS.test(section))) {
+      return `\`${show}\` renames a section into ${neutralKey(to)}, where keys make git run programs ${where}. Set the key you need with \`git config <key> <value>\`, or ask the person.`;
+    }
+    return null;
+  }
+  const key = ops[0] ?? '';
+  const writes = ops.length >= 2 || sub === 'set' || args.some((a) => WRITES.test(a));
+  if (!writes || key === '') return null;
+  const value = ops[1];
+  const rule = unknown(key) ? null : runningKey(key, value);
+  if (unknown(key) && scope === 'repo') return `\`${show}\` sets a key the guard cannot read before the shell runs it, ${where}. Name the key.`;
+  if (!rule) return null;
+  if (!rule.protection && scope !== 'repo') return null;
+  return refusal(show, 'sets what makes git run a program', neutralKey(key), rule, where);
+}
+
+const neutralKey = (k: string) => k.replace(/[^\w.*:/@-]/g, '?').slice(0, 120);
+
+/** Writing verbs of git: a one-off setting that turns the protection off counts on these only. */
+const READS = /^(status|log|show|diff|whatchanged|diff-tree|diff-index|diff-files|rev-parse|rev-list|ls-files|ls-tree|ls-remote|cat-file|for-each-ref|show-ref|merge-base|name-rev|describe|shortlog|blame|cherry|show-branch|check-ignore|check-attr|count-objects|version|help|grep|var|config|handoff)$/;
+
+/** Why a one-off setting (`git -c`, --config-env, GIT_CONFIG_*) turns the protection off for a command that writes, or null. */
+export function oneOffConfigProblem(inv: GitInvocation, show: string): string | null {
+  if (READS.test(inv.sub)) return null;
+  for (const c of inv.config ?? []) {
+    const eq = c.indexOf('=');
+    const key = eq < 0 ? c : c.slice(0, eq);
+    const rule = runningKey(key, eq < 0 ? 'true' : c.slice(eq + 1));
+    if (rule?.protection) return `\`${show}\` runs \`git ${inv.sub}\` with ${neutralKey(key)} set for it: that ${rule.runs}. Run it without that setting.`;
+  }
+  return null;
+}
