@@ -3,8 +3,13 @@ import type { Repo } from './repo';
 
 export type Config = Map<string, string[]>;
 
+// the configuration read last for each repository: what src/git/loose.ts needs to write objects as git would
+const known = new WeakMap<Repo, Config>();
+export const knownConfig = (repo: Repo): Config | undefined => known.get(repo);
+
 export function readConfig(repo: Repo): Config {
-  const r = repo.git(['config', '-z', '--get-regexp', '^(handoff|user|author|committer)\\.'], { allowFail: true });
+  // core., commit. and i18n. for the objects this process writes itself (src/git/loose.ts)
+  const r = repo.git(['config', '-z', '--get-regexp', '^(handoff|user|author|committer|core|commit|i18n)\\.'], { allowFail: true });
   const map: Config = new Map();
   for (const entry of r.stdout.split('\0')) {
     if (!entry) continue;
@@ -15,6 +20,7 @@ export function readConfig(repo: Repo): Config {
     list.push(value);
     map.set(key, list);
   }
+  if (r.status === 0 || r.status === 1) known.set(repo, map);
   return map;
 }
 

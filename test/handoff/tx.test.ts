@@ -1,6 +1,6 @@
 // src/handoff/store/tx: one lock and retry policy for every ref the product moves, one signing rule for every version.
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HandoffError } from '../../src/errors';
@@ -175,5 +175,80 @@ describe('signing', () => {
     const merge = refOf(b, 'refs/handoffs/main/tx-signed')!;
     expect(b.git(['cat-file', '-p', merge]).stdout).toMatch(/^parent [0-9a-f]+\nparent [0-9a-f]+\n/m);
     expect(b.git(['cat-file', 'commit', merge]).stdout).toMatch(/^gpgsig -----BEGIN SSH SIGNATURE-----/m);
+  });
+});
+
+describe('one transaction for a version and its record', () => {
+  /** A reference-transaction hook that logs each `prepared` batch: one block of `<old> <new> <ref>` lines per transaction. */
+  function logTransactions(repo: TestRepo): () => string[][] {
+    const log = path.join(repo.dir, '.git', 'tx.log');
+    const hook = path.join(repo.dir, '.git', 'hooks', 'reference-transaction');
+    mkdirSync(path.dirname(hook), { recursive: true });
+    writeFileSync(hook, `#!/bin/sh\n[ "$1" = prepared ] || { cat >/dev/null; exit 0; }\n{ cat; echo --; } >> '${log}'\n`, { mode: 0o755 });
+    return () => (existsSync(log) ? readFileSync(log, 'utf8') : '').split('--\n').filter(Boolean).map((b) => b.trim().split('\n').map((l) => l.split(' ')[2]));
+  }
+
+  it('a write moves the handoff ref and the loss record in one update-ref transaction, each by compare-and-swap', async () => {
+    const repo = makeRepo({ commit: true });
+    await ok(repo, ['write', 'tx-one-move', '-m', 'one'], 0, env);
+    const batches = logTransactions(repo);
+    const record = refOf(repo, 'refs/handoff-record')!;
+    await ok(repo, ['write', 'tx-one-move', '-m', 'two'], 0, env);
+    expect(batches()).toEqual([['refs/handoffs/main/tx-one-move', 'refs/handoff-record']]);
+    // the record's new commit is built on the one it replaced and keeps the new version reachable
+    const tip = refOf(repo, 'refs/handoffs/main/tx-one-move')!;
+    expect(repo.git(['rev-list', '--parents', '-1', 'refs/handoff-record']).stdout.trim().split(' ').slice(1)).toEqual([record, tip]);
+    expect(repo.git(['cat-file', '-p', 'refs/handoff-record:record']).stdout).toContain(`tip ${tip} `);
+  });
+
+  it('writers of many topics at once all land and all are recorded (a record another writer moved first is built again)', async () => {
+    const repo = makeRepo({ commit: true });
+    await ok(repo, ['write', 'tx-crowd-zero', '-m', 'first'], 0, env);
+    const topics = Array.from({ length: 8 }, (_, i) => `tx-crowd-${'abcdefgh'[i]}`);
+    const runs = await Promise.all(topics.map((t, i) => repo.cli(['write', t, '-m', `writer ${i}`], { env: { GIT_HANDOFF_SESSION: `tx-crowd-${i}` } })));
+    expect(runs.filter((r) => r.exitCode !== 0).map((r) => r.stderr)).toEqual([]);
+    const record = repo.git(['cat-file', '-p', 'refs/handoff-record:record']).stdout;
+    for (const t of topics) expect(record).toMatch(new RegExp(`^tip ${refOf(repo, `refs/handoffs/main/${t}`)} \\d+ refs/handoffs/main/${t}$`, 'm'));
+    const check = await repo.cli(['list'], { env });
+    expect(check.stderr).toBe('');
+  }, 60_000);
+
+  it('a hook that refuses the move of the record does not stop the version: it moves alone and the record follows by its own move', () => {
+    const t = makeRepo({ commit: true });
+    const saved = { ...process.env };
+    try {
+      Object.assign(process.env, t.env);
+      const repo = openRepo(t.dir);
+      const head = t.git(['rev-parse', 'HEAD']).stdout.trim();
+      const ref = 'refs/handoffs/main/tx-refused-record';
+      expect(moveRef(repo, ref, head, null, 'first').ok).toBe(true);
+      // a foreign hook refuses the first prepared batch that holds the record (and nothing after)
+      const flag = path.join(t.dir, '.git', 'refused-once');
+      const hook = path.join(t.dir, '.git', 'hooks', 'reference-transaction');
+      writeFileSync(hook, `#!/bin/sh\ninput=$(cat)\n[ "$1" = prepared ] || exit 0\n[ -e '${flag}' ] && exit 0\ncase $input in *refs/handoff-record*) : > '${flag}'; exit 1;; esac\nexit 0\n`, { mode: 0o755 });
+      const next = t.git(['commit-tree', '-p', head, '-m', 'next', `${head}^{tree}`]).stdout.trim();
+      expect(moveRef(repo, ref, next, head, 'second').ok).toBe(true);
+      expect(existsSync(flag)).toBe(true);
+      expect(refOf(t, ref)).toBe(next);
+      expect(t.git(['cat-file', '-p', 'refs/handoff-record:record']).stdout).toMatch(new RegExp(`^tip ${next} \\d+ ${ref}$`, 'm'));
+    } finally {
+      for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
+      Object.assign(process.env, saved);
+    }
+  });
+
+  it('a lock left behind on the record never stops a write: the version lands, the record catches up at the next command', async () => {
+    const repo = makeRepo({ commit: true });
+    await ok(repo, ['write', 'tx-record-lock', '-m', 'one'], 0, env);
+    const lock = staleLock(repo.dir, 'refs/handoff-record');
+    await ok(repo, ['write', 'tx-record-lock', '-m', 'two'], 0, env);
+    const tip = refOf(repo, 'refs/handoffs/main/tx-record-lock')!;
+    expect(repo.git(['log', '-1', '--format=%s', tip]).stdout).toContain('tx-record-lock');
+    expect(repo.git(['cat-file', '-p', 'refs/handoff-record:record']).stdout).not.toContain(`tip ${tip} `);
+    expect(existsSync(lock)).toBe(true);
+    rmSync(lock);
+    // the next command's check takes the advance into the record (a tip that contains the recorded one)
+    await ok(repo, ['list'], 0, env);
+    expect(repo.git(['cat-file', '-p', 'refs/handoff-record:record']).stdout).toContain(`tip ${tip} `);
   });
 });

@@ -5,14 +5,15 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { readObjects, writeBlob, writeCommit, writeTree, parseCommit } from '../../git/objects';
-// the record's own ref moves by the plain CAS below tx: tx's extension point calls into this module
-import { casUpdateRef } from '../../git/refs';
+// the record's own ref moves by the plain CAS below tx, or joins tx's transaction: tx's extension point calls into this module
+import { casUpdateRef, type RefOp } from '../../git/refs';
 import type { Repo } from '../../git/repo';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef } from '../store/names';
 import { handoffDir } from '../state/paths';
 import { NOTES_REF } from '../store/receipts';
 import { writeState } from '../state/state-file';
 import type { RefUpdate } from '../store/tx/extension';
+import { inspectLock, isStale } from '../store/tx/locks';
 
 export const RECORD_REF = 'refs/handoff-record';
 /** Where `recover` keeps a tip it moved out of the way: named, reachable, never thrown away. */
@@ -101,36 +102,54 @@ const now = () => Math.floor(Date.now() / 1000);
 const RECORD_IDENTITY = { GIT_AUTHOR_NAME: 'git-handoff', GIT_AUTHOR_EMAIL: 'git-handoff@localhost', GIT_COMMITTER_NAME: 'git-handoff', GIT_COMMITTER_EMAIL: 'git-handoff@localhost' };
 const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
+/** The record this process wrote last (its commit and state), for the verification that follows a move. */
+let lastWritten: { commit: string; state: RecordState } | null = null;
+
+/** A record commit built on the current one, with the ref's value it replaces (null: there is no record ref yet). */
+interface NextRecord {
+  commit: string;
+  expected: string | null;
+  state: RecordState;
+}
+
+/**
+ * Builds the next record: `change` edits a copy of the current record and returns the oids to keep reachable (new
+ * parents), or null for no change (then `unchanged` is the current record commit).
+ */
+function nextRecord(repo: Repo, change: (rec: RecordState) => string[] | null, fallback?: RecordState): NextRecord | { unchanged: string | null } {
+  const cur = readRecord(repo, RECORD_REF);
+  const old = cur.problem && !cur.commit ? null : cur.commit;
+  // a damaged record is never built on: the caller's fallback (the last verified record) or an empty one
+  const base: RecordState = cur.problem ? copyRecord(fallback ?? emptyRecord(null)) : cur;
+  const keep = change(base);
+  if (keep === null) return { unchanged: old };
+  // the damaged record stays reachable as a parent when it is at least a commit: nothing it held is dropped
+  const parents = [...new Set([cur.commit, cur.problem ? fallback?.commit : null, ...keep].filter((o): o is string => !!o))];
+  const blob = writeBlob(repo, serializeRecord(base));
+  const tree = writeTree(repo, [{ name: 'record', oid: blob }]);
+  const commit = writeCommit(repo, tree, parents, `handoff record: ${base.entries.size} refs\n\n${MARK}\n`, RECORD_IDENTITY);
+  // an unreadable record ref (not a commit, missing object) is replaced from its exact value
+  return { commit, expected: old ?? rawRecordOid(repo), state: base };
+}
+
 /**
  * Changes the record by compare-and-swap: `change` edits a copy of the current record and returns the oids to keep
  * reachable (new parents); a lost race re-reads and applies `change` again, so concurrent writers all land. Returns
  * the new record commit, or null when the record kept changing (the next command's check absorbs what is missing:
  * a tip that contains the recorded one is a legitimate advance).
  */
-/** The record this process wrote last (its commit and state), for the verification that follows a move. */
-let lastWritten: { commit: string; state: RecordState } | null = null;
-
 export function amendRecord(repo: Repo, change: (rec: RecordState) => string[] | null, attempts = 60, fallback?: RecordState): string | null {
   for (let attempt = 0; attempt < attempts; attempt++) {
-    const cur = readRecord(repo, RECORD_REF);
-    const old = cur.problem && !cur.commit ? null : cur.commit;
-    // a damaged record is never built on: the caller's fallback (the last verified record) or an empty one
-    const base: RecordState = cur.problem ? copyRecord(fallback ?? emptyRecord(null)) : cur;
-    const keep = change(base);
-    if (keep === null) return old;
-    // the damaged record stays reachable as a parent when it is at least a commit: nothing it held is dropped
-    const parents = [...new Set([cur.commit, cur.problem ? fallback?.commit : null, ...keep].filter((o): o is string => !!o))];
-    const blob = writeBlob(repo, serializeRecord(base));
-    const tree = writeTree(repo, [{ name: 'record', oid: blob }]);
-    const commit = writeCommit(repo, tree, parents, `handoff record: ${base.entries.size} refs\n\n${MARK}\n`, RECORD_IDENTITY);
-    // an unreadable record ref (not a commit, missing object) is replaced from its exact value
-    const expected = old ?? rawRecordOid(repo);
-    const r = casUpdateRef(repo, RECORD_REF, commit, expected, 'handoff record');
+    const next = nextRecord(repo, change, fallback);
+    if ('unchanged' in next) return next.unchanged;
+    const r = casUpdateRef(repo, RECORD_REF, next.commit, next.expected, 'handoff record');
     if (r.ok) {
-      lastWritten = { commit, state: base };
-      return commit;
+      lastWritten = { commit: next.commit, state: next.state };
+      return next.commit;
     }
     if (r.reason === 'hook') return null;
+    // a lock a crashed git left on the record is not waited out 60 times: the next command's check takes it up
+    if (r.reason === 'locked' && isStale(inspectLock(repo, r.lockFile!))) return null;
     sleep(Math.random() * Math.min(5 + attempt * 5, 60));
   }
   return null;
@@ -142,31 +161,69 @@ function rawRecordOid(repo: Repo): string | null {
   return r.stdout.trim() || null;
 }
 
+/** What a batch of moves changes in the record (null: none of them is recorded). */
+function movesChange(moves: RefUpdate[]): ((rec: RecordState) => string[]) | null {
+  const mine = moves.filter((m) => isRecorded(m.ref));
+  if (mine.length === 0) return null;
+  // a deletion beside an archive entry of the same handoff is an archive; any other deletion by the product is a removal on purpose
+  const archivedKeys = new Set(mine.filter((m) => m.ref.startsWith(ARCHIVE_PREFIX) && m.newOid).map((m) => keyOf(m.ref)));
+  return (rec) => {
+    const t = now();
+    for (const m of mine) {
+      if (m.newOid) {
+        rec.entries.set(m.ref, { oid: m.newOid, seen: t });
+        rec.removed.delete(m.ref);
+      } else {
+        const was = rec.entries.get(m.ref)?.oid ?? m.oldOid;
+        rec.entries.delete(m.ref);
+        if (was) rec.removed.set(m.ref, { oid: was, at: t, why: archivedKeys.has(keyOf(m.ref)) ? 'archived' : 'removed' });
+      }
+    }
+    return mine.flatMap((m) => (m.newOid ? [m.newOid] : []));
+  };
+}
+
+/** The record's own move, to join the transaction of the moves it records (src/handoff/store/tx/extension.ts). */
+export interface RecordOp {
+  op: RefOp;
+  /** after the transaction committed: the verified cache follows */
+  committed(): void;
+}
+
 /**
- * Called by tx's extension point (src/handoff/store/tx/extension.ts) after every batch of ref moves: records the moved handoff, archive and
- * receipts refs. A deletion beside an archive entry of the same handoff is an archive; any other deletion by the
- * product is a removal on purpose. Never fails the move it follows.
+ * The record's next commit for a batch of moves, as one more op of the same `update-ref --stdin` transaction (its
+ * expected old value the record read here): one process and one hook run for both. Null when nothing of the batch
+ * is recorded, or the record cannot be built (then the moves go alone and recordMoves follows).
+ */
+export function recordOp(repo: Repo, moves: RefUpdate[]): RecordOp | null {
+  const change = movesChange(moves);
+  if (!change) return null;
+  try {
+    const next = nextRecord(repo, change);
+    if ('unchanged' in next) return null;
+    const op: RefOp = next.expected ? { op: 'update', ref: RECORD_REF, newOid: next.commit, oldOid: next.expected } : { op: 'create', ref: RECORD_REF, newOid: next.commit };
+    return {
+      op,
+      committed: () => {
+        lastWritten = { commit: next.commit, state: next.state };
+        seenAfterMove(repo, next.commit);
+      },
+    };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Called by tx's extension point (src/handoff/store/tx/extension.ts) after a batch of ref moves that could not carry the
+ * record's own move: records the moved handoff, archive and receipts refs by a CAS of its own. Never fails the move
+ * it follows.
  */
 export function recordMoves(repo: Repo, moves: RefUpdate[]): void {
-  const mine = moves.filter((m) => isRecorded(m.ref));
-  if (mine.length === 0) return;
+  const change = movesChange(moves);
+  if (!change) return;
   try {
-    const archivedKeys = new Set(mine.filter((m) => m.ref.startsWith(ARCHIVE_PREFIX) && m.newOid).map((m) => keyOf(m.ref)));
-    const commit = amendRecord(repo, (rec) => {
-      const t = now();
-      for (const m of mine) {
-        if (m.newOid) {
-          rec.entries.set(m.ref, { oid: m.newOid, seen: t });
-          rec.removed.delete(m.ref);
-        } else {
-          const was = rec.entries.get(m.ref)?.oid ?? m.oldOid;
-          rec.entries.delete(m.ref);
-          if (was) rec.removed.set(m.ref, { oid: was, at: t, why: archivedKeys.has(keyOf(m.ref)) ? 'archived' : 'removed' });
-        }
-      }
-      return mine.flatMap((m) => (m.newOid ? [m.newOid] : []));
-    });
-    seenAfterMove(repo, commit);
+    seenAfterMove(repo, amendRecord(repo, change));
   } catch {
     // the record is a second line of defence: a failure here leaves it to the next command's check
   }

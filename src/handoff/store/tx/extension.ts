@@ -1,7 +1,7 @@
 // The one extension point every batch of ref updates the product makes passes through (issue 23's durability record).
 import type { RefOp } from '../../../git/refs';
 import type { Repo } from '../../../git/repo';
-import { recordMoves } from '../../record/record';
+import { recordMoves, recordOp, RECORD_REF } from '../../record/record';
 
 /** One ref a transaction moves: oldOid null = created, newOid null = deleted. */
 export interface RefUpdate {
@@ -16,12 +16,22 @@ export interface TxBatch {
   updates: RefUpdate[];
 }
 
-/** Before a batch commits: ops returned here join the same `update-ref --stdin` transaction (all or none). */
-export function extraOps(_repo: Repo, _batch: TxBatch): RefOp[] {
-  return [];
+/** Ops that join a batch's transaction (all or none), and what follows once it committed. */
+export interface Extra {
+  ops: RefOp[];
+  committed(): void;
 }
 
-/** Right after a batch committed (not called for a batch that failed): the loss record takes the moved refs. */
+/** The refs the extra ops move: a lost compare-and-swap or a lock on one of these is the extension's, not the caller's. */
+export const EXTRA_REFS = new Set([RECORD_REF]);
+
+/** Before a batch commits: the loss record's own move, in the same `update-ref --stdin` transaction. */
+export function extraOps(repo: Repo, batch: TxBatch): Extra | null {
+  const r = recordOp(repo, batch.updates);
+  return r && { ops: [r.op], committed: r.committed };
+}
+
+/** Right after a batch committed without its extra ops (they could not join it): the loss record takes the moved refs. */
 export function afterCommit(repo: Repo, batch: TxBatch): void {
   recordMoves(repo, batch.updates);
 }

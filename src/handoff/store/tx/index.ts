@@ -7,7 +7,7 @@ import { writeCommit } from '../../../git/objects';
 import { transaction, type RefOp } from '../../../git/refs';
 import type { Repo } from '../../../git/repo';
 import { buildMessage, type MessageInput } from '../document';
-import { afterCommit, extraOps, type RefUpdate, type TxBatch } from './extension';
+import { afterCommit, EXTRA_REFS, extraOps, type RefUpdate, type TxBatch } from './extension';
 import { inspectLock, isStale, lockError } from './locks';
 
 export type { RefOp } from '../../../git/refs';
@@ -77,30 +77,59 @@ function refOfLock(repo: Repo, lockFile: string): string {
   return lockFile;
 }
 
+/** The ref a failed transaction names (`cannot lock ref '<ref>': …`, or the ref of the lock file), if any. */
+function refOfFailure(repo: Repo, r: { message: string; lockFile?: string }): string | null {
+  if (r.lockFile) return refOfLock(repo, r.lockFile);
+  return /cannot lock ref '([^']+)'/.exec(r.message)?.[1] ?? null;
+}
+
+// how many times the record's own move is rebuilt after another writer moved the record first
+const EXTRA_ATTEMPTS = 60;
+
 /**
- * Applies every op or none (`update-ref --stdin`). A lock a live process may hold is waited out (with jitter) until
- * the deadline; a stale lock, a lock still held at the deadline, or a hook's refusal throw the one HandoffError for
- * each; a lost compare-and-swap is returned.
+ * Applies every op or none (`update-ref --stdin`), with the loss record's move in the same transaction. A lock a live
+ * process may hold is waited out (with jitter) until the deadline; a stale lock, a lock still held at the deadline,
+ * or a hook's refusal throw the one HandoffError for each; a lost compare-and-swap is returned. The record's own
+ * lost race is rebuilt and tried again; a record that cannot join (its lock left behind, a hook refusing it, a record
+ * that keeps changing) never stops the move: it goes alone and the record follows by itself.
  */
 export function moveRefs(repo: Repo, ops: RefOp[], reason: string, o: MoveOptions = {}): MoveOutcome {
   if (ops.length === 0) return { ok: true };
   const batch: TxBatch = { reason, updates: updatesOf(ops) };
-  const all = [...ops, ...extraOps(repo, batch)];
   const started = Date.now();
   const deadline = o.deadline ?? started + LOCK_WAIT_MS;
+  let withExtra = true;
+  let extraLost = 0;
   for (let attempt = 0; ; attempt++) {
-    const r = transaction(repo, all, reason, o.env);
+    const extra = withExtra ? extraOps(repo, batch) : null;
+    const r = transaction(repo, extra ? [...ops, ...extra.ops] : ops, reason, o.env);
     if (r.ok) {
-      afterCommit(repo, batch);
+      if (extra) extra.committed();
+      else afterCommit(repo, batch);
       return { ok: true };
     }
-    if (r.reason === 'lost') return { ok: false, message: r.message };
+    const extraFailed = !!extra && EXTRA_REFS.has(refOfFailure(repo, r) ?? '');
+    if (r.reason === 'lost') {
+      if (!extraFailed) return { ok: false, message: r.message };
+      if (++extraLost >= EXTRA_ATTEMPTS) withExtra = false;
+      sleep(Math.random() * Math.min(5 + extraLost * 5, 60));
+      continue;
+    }
     if (r.reason === 'hook') {
+      // which update a hook refused is not said: once more without the extension's, which only the extension needs
+      if (extra) {
+        withExtra = false;
+        continue;
+      }
       const what = o.what ?? `the update of ${batch.updates.map((u) => u.ref).join(', ')}`;
       throw new HandoffError('integrity', 'refused-by-hook', `a reference-transaction hook refused ${what}; nothing moved:\n${r.message}`, { refs: batch.updates.map((u) => u.ref) });
     }
     const lock = inspectLock(repo, r.lockFile!);
-    if (isStale(lock) || Date.now() >= deadline) throw lockError(refOfLock(repo, lock.lockFile), lock, Date.now() - started);
+    if (isStale(lock) || Date.now() >= deadline) {
+      if (!extraFailed) throw lockError(refOfLock(repo, lock.lockFile), lock, Date.now() - started);
+      withExtra = false;
+      continue;
+    }
     sleep(Math.min(10 + attempt * 15, 150) * (0.5 + Math.random()));
   }
 }

@@ -1,0 +1,133 @@
+// Loose objects written by this process (blobs, trees, unsigned commits): what `hash-object -w`, `mktree` and
+// `commit-tree` write, without a git process each. Only where the result is provably what git would write:
+// plain repository configuration (read by readConfig), no object directory of git's choosing in the environment.
+import { closeSync, linkSync, mkdirSync, openSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { diskError } from '../errors';
+import { configValue, knownConfig, type Config } from './config';
+import type { Repo } from './repo';
+
+/** Where this process writes loose objects itself, or null: git writes them (and says why it cannot). */
+export function looseTarget(repo: Repo): { dir: string; hash: 'sha1' | 'sha256'; config: Config } | null {
+  const env = process.env;
+  // a quarantine (pre-receive), an object directory of the caller's choosing: git's rules
+  if (env.GIT_OBJECT_DIRECTORY !== undefined || env.GIT_QUARANTINE_PATH !== undefined) return null;
+  const config = knownConfig(repo);
+  if (!config) return null;
+  // group-shared permissions, fsync policies: git applies them
+  if (configValue(config, 'core.sharedrepository') !== undefined) return null;
+  for (const k of config.keys()) if (k.startsWith('core.fsync')) return null;
+  return { dir: path.join(repo.commonDir, 'objects'), hash: repo.objectFormat, config };
+}
+
+let crypto: typeof import('node:crypto') | null = null;
+let zlib: typeof import('node:zlib') | null = null;
+
+/** The object id of `type` `content`, as git hashes it. */
+export function hashObject(hash: 'sha1' | 'sha256', type: string, content: Buffer): string {
+  crypto ??= require('node:crypto') as typeof import('node:crypto');
+  return crypto.createHash(hash).update(`${type} ${content.length}\0`).update(content).digest('hex');
+}
+
+/**
+ * Writes one object as git does: deflated to a temporary file beside its final name, then linked into place
+ * (an object already there is kept, its time refreshed so gc counts it as new). A full or read-only disk throws
+ * git-handoff's disk error; any other failure returns null, and git writes it instead.
+ */
+export function writeLoose(target: { dir: string; hash: 'sha1' | 'sha256' }, type: string, content: Buffer): string | null {
+  const oid = hashObject(target.hash, type, content);
+  const dir = path.join(target.dir, oid.slice(0, 2));
+  const file = path.join(dir, oid.slice(2));
+  zlib ??= require('node:zlib') as typeof import('node:zlib');
+  const tmp = path.join(dir, `tmp_obj_${process.pid}_${Math.random().toString(36).slice(2)}`);
+  let made = false;
+  try {
+    const data = zlib.deflateSync(Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]), { level: 1 });
+    let fd: number;
+    try {
+      fd = openSync(tmp, 'wx', 0o444);
+    } catch (e) {
+      // the fan-out directory is made on first use (most exist: one system call saved on each object)
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      mkdirSync(dir, { recursive: true });
+      fd = openSync(tmp, 'wx', 0o444);
+    }
+    made = true;
+    try {
+      for (let at = 0; at < data.length; ) at += writeSync(fd, data, at);
+    } finally {
+      closeSync(fd);
+    }
+    try {
+      linkSync(tmp, file);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      try {
+        const now = new Date();
+        utimesSync(file, now, now);
+      } catch {
+        // another user's object: git leaves it as it is too
+      }
+    }
+    return oid;
+  } catch (e) {
+    const disk = diskError((e as NodeJS.ErrnoException).code, `cannot write the object ${oid.slice(0, 12)}: ${(e as Error).message}`);
+    if (disk) throw disk;
+    return null;
+  } finally {
+    if (made) {
+      try {
+        unlinkSync(tmp);
+      } catch {
+        // gone already
+      }
+    }
+  }
+}
+
+/** A tree of blobs (mode 100644), entries in git's order. */
+export function treeContent(entries: Array<{ name: string; oid: string }>): Buffer {
+  const sorted = entries.map((e) => ({ name: Buffer.from(e.name, 'utf8'), oid: e.oid })).sort((a, b) => Buffer.compare(a.name, b.name));
+  return Buffer.concat(sorted.flatMap((e) => [Buffer.from('100644 '), e.name, Buffer.from([0]), Buffer.from(e.oid, 'hex')]));
+}
+
+// git's ident.c: crud is stripped from both ends of a name or an email, and '\n', '<', '>' anywhere
+const crud = (c: number) => c <= 32 || c === 0x2e || c === 0x2c || c === 0x3a || c === 0x3b || c === 0x3c || c === 0x3e || c === 0x22 || c === 0x5c || c === 0x27;
+export function withoutCrud(s: string): string {
+  let a = 0;
+  let b = s.length;
+  while (a < b && crud(s.charCodeAt(a))) a++;
+  while (b > a && crud(s.charCodeAt(b - 1))) b--;
+  return s.slice(a, b).replace(/[\n<>]/g, '');
+}
+
+/** `<unix seconds> ±hhmm` of this moment in the local time zone, as git stamps a commit. */
+export function gitDate(d = new Date()): string {
+  const off = -d.getTimezoneOffset();
+  const abs = Math.abs(off);
+  return `${Math.floor(d.getTime() / 1000)} ${off < 0 ? '-' : '+'}${String(Math.floor(abs / 60) * 100 + (abs % 60)).padStart(4, '0')}`;
+}
+
+/**
+ * The author and committer lines `git commit-tree` would write with `env` (over this process's environment), or null
+ * where git decides something this cannot (a date or encoding given, signing asked for, an identity git must guess).
+ */
+export function identLines(config: Config, env: NodeJS.ProcessEnv): { author: string; committer: string; encoding: null } | null {
+  const e = { ...process.env, ...env };
+  if (e.GIT_AUTHOR_DATE !== undefined || e.GIT_COMMITTER_DATE !== undefined) return null;
+  // commit-tree signs when commit.gpgSign says so: anything but a plain false goes to git
+  const gpg = configValue(config, 'commit.gpgsign');
+  if (gpg !== undefined && !/^(false|no|off|0|)$/i.test(gpg.trim())) return null;
+  const enc = configValue(config, 'i18n.commitencoding');
+  if (enc !== undefined && !/^utf-?8$/i.test(enc)) return null;
+  const date = gitDate();
+  const line = (role: 'author' | 'committer'): string | null => {
+    const R = role.toUpperCase();
+    const name = withoutCrud(e[`GIT_${R}_NAME`] ?? configValue(config, `${role}.name`) ?? configValue(config, 'user.name') ?? '');
+    const email = withoutCrud(e[`GIT_${R}_EMAIL`] ?? configValue(config, `${role}.email`) ?? configValue(config, 'user.email') ?? (e.EMAIL || ''));
+    return name && email ? `${name} <${email}> ${date}` : null;
+  };
+  const author = line('author');
+  const committer = line('committer');
+  return author && committer ? { author, committer, encoding: null } : null;
+}
