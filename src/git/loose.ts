@@ -4,6 +4,7 @@
 import { closeSync, linkSync, mkdirSync, openSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { diskError } from '../errors';
+import { createHash } from '../lazy-crypto';
 import { configValue, knownConfig, type Config } from './config';
 import type { Repo } from './repo';
 
@@ -20,13 +21,11 @@ export function looseTarget(repo: Repo): { dir: string; hash: 'sha1' | 'sha256';
   return { dir: path.join(repo.commonDir, 'objects'), hash: repo.objectFormat, config };
 }
 
-let crypto: typeof import('node:crypto') | null = null;
 let zlib: typeof import('node:zlib') | null = null;
 
 /** The object id of `type` `content`, as git hashes it. */
 export function hashObject(hash: 'sha1' | 'sha256', type: string, content: Buffer): string {
-  crypto ??= require('node:crypto') as typeof import('node:crypto');
-  return crypto.createHash(hash).update(`${type} ${content.length}\0`).update(content).digest('hex');
+  return createHash(hash).update(`${type} ${content.length}\0`).update(content).digest('hex');
 }
 
 /**

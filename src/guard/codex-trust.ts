@@ -2,7 +2,7 @@
 // the others silently. This reads `$CODEX_HOME/config.toml` and computes each hook's trust hash as Codex 0.169.0
 // does: sha256 of the canonical (sorted-key) JSON of {event_name, matcher, hooks: [normalized handler]}.
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash } from '../lazy-crypto';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';

@@ -3,7 +3,7 @@
 // files and folders the install created (their fingerprint when it finished). Uninstall restores a file byte for
 // byte when, without git-handoff's own entries, it is still as it was; it deletes what the install created and
 // nobody changed since; and it says which of the two it did, or why it left something.
-import { createHash } from 'node:crypto';
+import { createHash } from '../lazy-crypto';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';

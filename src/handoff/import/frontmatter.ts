@@ -1,7 +1,7 @@
 // Markdown handoffs with YAML frontmatter (issue 18 import): schema_version, from, to, topic, ts_utc, and
 // optionally handoff_id, references, tags. The handoff_id is checked: sha256 of the RFC 8785 canonical JSON of
 // every other frontmatter field plus the body (SPEC 4 import). Only the CLI's import reaches this module.
-import { createHash } from 'node:crypto';
+import { createHash } from '../../lazy-crypto';
 import path from 'node:path';
 // a few function definitions (ESM only, so imported, not required); the large YAML parser is loaded on use
 import canonicalize from 'canonicalize';

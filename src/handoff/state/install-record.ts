@@ -1,7 +1,7 @@
 // What `install --agent` wrote into a worktree (settings, startup notes) and what was there before: uninstall
 // gives the original bytes back when the file is still as install left it, and those files are not counted
 // as a session's uncommitted work. Kept under <git-common-dir>/handoff/installed/, one JSON file per path.
-import { createHash } from 'node:crypto';
+import { createHash } from '../../lazy-crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { handoffDir, readFilesIn } from './paths';
