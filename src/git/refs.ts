@@ -4,9 +4,17 @@ import path from 'node:path';
 import { HandoffError } from '../errors';
 import type { Repo } from './repo';
 
+/** Told of the refs this process reads (the loss record compares what a command reads anyway: record/record-reads.ts). */
+let readsHook: ((repo: Repo, refs: Array<{ ref: string; oid: string }>) => void) | null = null;
+export const onRefsRead = (f: typeof readsHook): void => {
+  readsHook = f;
+};
+
 export function readRef(repo: Repo, ref: string): string | null {
   const r = repo.git(['rev-parse', '-q', '--verify', `${ref}^{commit}`], { allowFail: true });
-  return r.status === 0 ? r.stdout.trim() : null;
+  const oid = r.status === 0 ? r.stdout.trim() : null;
+  if (readsHook && oid) readsHook(repo, [{ ref, oid }]);
+  return oid;
 }
 
 export type CasOutcome = { ok: true } | { ok: false; reason: 'lost' | 'locked' | 'hook'; message: string; lockFile?: string };
@@ -81,6 +89,7 @@ export function listRefs(repo: Repo, patterns: string[]): RefRecord[] {
     if (!ref.startsWith('refs/') || (oid.length !== 40 && oid.length !== 64)) throw new HandoffError('integrity', 'unreadable-refs', `git for-each-ref printed a record that does not parse (${JSON.stringify(ref.slice(0, 80))})`);
     out.push({ ref, oid, time: Number(fields[i + 2]) || 0, trailers: trailerBlockLines(fields[i + 3]) });
   }
+  if (readsHook) readsHook(repo, out);
   return out;
 }
 
