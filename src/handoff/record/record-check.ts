@@ -1,5 +1,6 @@
 // The check at command start (issue 23): the handoff refs against the loss record. No git process when the ref
 // storage is as it was at the last check that found everything in place; else one for-each-ref and one cat-file.
+import { objectSizes } from '../../git/objects';
 import type { Repo } from '../../git/repo';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX } from '../store/names';
 import { checkAdvance } from '../store/ownership';
@@ -62,14 +63,23 @@ interface Comparison {
   absorb: Map<string, string>;
   /** deletions that are archives */
   archived: Map<string, Removal>;
+  /** entries naming a version that is not in the repository (a damaged or forged record): ref → what is there now */
+  unfounded: Map<string, string | null>;
 }
 
 /** The refs now against the record: what was lost, and what moved on legitimately. */
 export function compareRecord(repo: Repo, rec: RecordState, refs: Map<string, string>): Comparison {
-  const out: Comparison = { losses: [], absorb: new Map(), archived: new Map() };
-  for (const [ref, e] of rec.entries) {
+  const out: Comparison = { losses: [], absorb: new Map(), archived: new Map(), unfounded: new Map() };
+  // what the record holds for the refs that differ must exist: the record keeps every version it names reachable,
+  // so a missing one is a damaged or forged record, never a loss (one cat-file for all of them)
+  const differ = [...rec.entries].filter(([ref, e]) => refs.get(ref) !== e.oid);
+  const found = objectSizes(repo, differ.map(([, e]) => e.oid));
+  differ.forEach(([ref], i) => {
+    if (!found[i]) out.unfounded.set(ref, refs.get(ref) ?? null);
+  });
+  for (const [ref, e] of differ) {
     const cur = refs.get(ref) ?? null;
-    if (cur === e.oid) continue;
+    if (out.unfounded.has(ref)) continue;
     const base = { ref, recorded: e.oid, current: cur, seen: e.seen, command: recoverCommand(ref) };
     if (ref === NOTES_REF) {
       if (!cur) {
@@ -137,9 +147,14 @@ export function checkRecord(repo: Repo, o: { force?: boolean } = {}): RecordChec
   if (problem && !fallback) problem += `; rebuilt from the refs as they are now (\`git handoff recover --scan\` looks for versions lost before)`;
   const base: RecordState = rec && !rec.problem ? rec : { commit: null, entries: new Map(), removed: new Map() };
   const cmp = compareRecord(repo, base, refs);
+  if (cmp.unfounded.size) {
+    const named = [...cmp.unfounded.keys()].map((ref) => `${ref} at ${base.entries.get(ref)!.oid.slice(0, 12)}`);
+    const what = `it names version${named.length === 1 ? '' : 's'} that ${named.length === 1 ? 'is' : 'are'} not in the repository (${named.slice(0, 3).join('; ')}${named.length > 3 ? '; …' : ''}): rebuilt from the refs as they are now (\`git handoff recover --scan\` looks for versions lost before)`;
+    problem = problem ? `${problem}; ${what}` : what;
+  }
   const damaged = unreadable || (!recOid && !!fallback);
   let commit = recOid && !rec?.problem && !fallback ? recOid : null;
-  if (cmp.absorb.size || cmp.archived.size || damaged || !recOid) {
+  if (cmp.absorb.size || cmp.archived.size || cmp.unfounded.size || damaged || !recOid) {
     const t = now();
     commit = amendRecord(
       repo,
@@ -151,6 +166,10 @@ export function checkRecord(repo: Repo, o: { force?: boolean } = {}): RecordChec
         for (const [ref, rm] of cmp.archived) {
           r.entries.delete(ref);
           r.removed.set(ref, rm);
+        }
+        for (const [ref, oid] of cmp.unfounded) {
+          if (oid) r.entries.set(ref, { oid, seen: t });
+          else r.entries.delete(ref);
         }
         return [...cmp.absorb.values()];
       },
