@@ -3,22 +3,11 @@
 // and restored. (The record ref itself pointing at garbage, a truncated record file or a missing commit:
 // test/handoff/record.test.ts.)
 import { describe, expect, it } from 'vitest';
-import { json, makeRepo, refOf, type TestRepo } from '../helpers/repo';
+import { json, refOf, type TestRepo } from '../helpers/repo';
 import { ok } from '../sync/world';
+import { OTHER_REF as OTHER, RECORD, REF, raw, seeded } from './helpers';
 
-const REF = 'refs/handoffs/main/login-redirect-loop';
-const OTHER = 'refs/handoffs/main/cache-warmup-plan';
-const RECORD = 'refs/handoff-record';
-const raw = (repo: TestRepo, args: string[], input?: string) => repo.git(['-c', 'core.hooksPath=/dev/null', ...args], { input });
 
-async function seeded() {
-  const repo = makeRepo({ commit: true });
-  await ok(repo, ['write', 'login-redirect-loop', '-m', 'Goal: one', '--session', 'sess-owner']);
-  await ok(repo, ['write', 'login-redirect-loop', '-m', 'Goal: two', '--session', 'sess-owner']);
-  await ok(repo, ['write', 'cache-warmup-plan', '-m', 'Goal: warm', '--session', 'sess-other']);
-  await ok(repo, ['list']);
-  return repo;
-}
 
 /** The record with `ref`'s tip replaced by `oid`, as a well-formed record commit on top of the current one. */
 function forge(repo: TestRepo, ref: string, oid: string) {

@@ -4,11 +4,11 @@
 import { execa } from 'execa';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo, refOf, ROOT, type TestRepo } from '../helpers/repo';
+import { refOf, ROOT, type TestRepo } from '../helpers/repo';
 import { payload } from '../guard/helpers';
 import { ok } from '../sync/world';
+import { REF, seeded } from './helpers';
 
-const REF = 'refs/handoffs/main/login-redirect-loop';
 const FRONT = path.join(ROOT, 'bin', 'git-handoff-guard');
 
 /** One hook run as the wiring makes it: `git-handoff-guard --client=<client>` with the payload on stdin. */
@@ -24,12 +24,6 @@ const bash = (repo: TestRepo, fixture: string, session: string, command = 'ls -l
   return { ...p, tool_input: { ...(p.tool_input as object), command } };
 };
 
-async function seeded() {
-  const repo = makeRepo({ commit: true });
-  await ok(repo, ['write', 'login-redirect-loop', '-m', 'Goal: one', '--session', 'sess-owner']);
-  await ok(repo, ['write', 'login-redirect-loop', '-m', 'Goal: two', '--session', 'sess-owner']);
-  return repo;
-}
 
 const LOST = /refs\/handoffs\/main\/login-redirect-loop was deleted outside git-handoff \(its recorded tip [0-9a-f]{12}\); last seen in place \d{4}-\d\d-\d\dT[^\n]*\n\s+restore it: git handoff recover refs\/handoffs\/main\/login-redirect-loop/;
 

@@ -7,20 +7,12 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openRepo } from '../../src/git/repo';
 import { unchangedSinceCheck } from '../../src/handoff/record/record-check';
-import { makeRepo, refOf, type TestRepo } from '../helpers/repo';
+import { refOf, type TestRepo } from '../helpers/repo';
 import { ok } from '../sync/world';
+import { REF, seeded } from './helpers';
 
-const REF = 'refs/handoffs/main/login-redirect-loop';
 const versions = (repo: TestRepo) => repo.git(['rev-list', REF]).stdout.split('\n').filter(Boolean);
 
-async function seeded() {
-  const repo = makeRepo({ commit: true });
-  await ok(repo, ['write', 'login-redirect-loop', '-m', 'Goal: one', '--session', 'sess-owner']);
-  await ok(repo, ['write', 'login-redirect-loop', '-m', 'Goal: two', '--session', 'sess-owner']);
-  await ok(repo, ['write', 'cache-warmup-plan', '-m', 'Goal: warm', '--session', 'sess-other']);
-  await ok(repo, ['list']);
-  return repo;
-}
 
 /** Writes `oid` into the loose ref file itself: same inode, same size, its mtime put back with touch -r. */
 function rewriteInPlace(repo: TestRepo, oid: string) {
