@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Per tool call (issue 16): every hook command `install --agent <client>` wires for one tool call, run as the
 // client runs it (the payload on stdin, before the tool, then after it; Claude Code starts each through `/bin/sh -c`,
-// Gemini CLI, Codex, Qwen Code and Copilot CLI through `bash -c`, as execve traces and the real clients' sources
-// show), summed, against `node -e ''`. OpenCode runs its plugin in its own process: no hook command to time.
+// Gemini CLI, Codex and Qwen Code through `bash -c`, Copilot CLI through `/bin/bash --norc --noprofile -c`, as
+// execve traces and the real clients' sources show), summed, against `node -e ''`. OpenCode runs its plugin in its own process: no hook command to time.
 // A session in the middle of its work: it has been seen and its lease is fresh (a first call and a lease refresh
 // once a minute take the full guard; the median is an ordinary call).
 //   node bench/tool-call.mjs [--client claude,gemini,codex,qwen,copilot] [--runs N] [--json]
@@ -22,7 +22,7 @@ const CLIENTS = {
   codex: { name: 'Codex', shell: 'bash', settings: '.codex/hooks.json', pre: 'PreToolUse', post: 'PostToolUse', fixture: 'codex/pre-tool-use-bash.json' },
   qwen: { name: 'Qwen Code', shell: 'bash', settings: '.qwen/settings.json', pre: 'PreToolUse', post: 'PostToolUse', fixture: 'qwen-code/real-pre-tool-use-run-shell-command.json' },
   // its own hooks file: camelCase events, payloads that name no event (toolName/toolArgs; toolResult after the call)
-  copilot: { name: 'Copilot CLI', shell: 'bash', settings: '.github/hooks/git-handoff.json', pre: 'preToolUse', post: 'postToolUse', fixture: 'copilot/real-pre-tool-use-bash.json' },
+  copilot: { name: 'Copilot CLI', shell: '/bin/bash', args: ['--norc', '--noprofile', '-c'], settings: '.github/hooks/git-handoff.json', pre: 'preToolUse', post: 'postToolUse', fixture: 'copilot/real-pre-tool-use-bash.json' },
 };
 
 const patch = (op, file, lines) => ({ tool: 'apply_patch', input: { command: ['*** Begin Patch', `*** ${op} File: ${file}`, ...lines, '*** End Patch'].join('\n') } });
@@ -75,7 +75,7 @@ export function wiredRepo(client) {
   if (client === 'gemini') Object.assign(env, { GEMINI_PROJECT_DIR: repo.dir, GEMINI_CWD: repo.dir, CLAUDE_PROJECT_DIR: repo.dir });
   if (client === 'qwen') Object.assign(env, { GEMINI_PROJECT_DIR: repo.dir, CLAUDE_PROJECT_DIR: repo.dir, QWEN_PROJECT_DIR: repo.dir });
   if (client === 'copilot') Object.assign(env, { COPILOT_PROJECT_DIR: repo.dir, CLAUDE_PROJECT_DIR: repo.dir, COPILOT_HOOK_DIR: path.join(repo.dir, '.github', 'hooks'), COPILOT_CLI: '1' });
-  return { repo, env, settings, base, shell: CLIENTS[client].shell };
+  return { repo, env, settings, base, shell: CLIENTS[client].shell, args: CLIENTS[client].args ?? ['-c'] };
 }
 
 /** The hook runs of one tool call: [command, payload] for each wired hook, before and after the tool. */
@@ -92,7 +92,7 @@ export function runsOf(w, client, call, session = ME) {
 }
 
 /** One hook run as the client starts it: its shell, `-c`, the command; the payload on stdin. */
-const runHook = (w, cmd, input) => timeSync(w.shell, ['-c', cmd], { cwd: w.repo.dir, env: w.env, input, allowFail: true });
+const runHook = (w, cmd, input) => timeSync(w.shell, [...w.args, cmd], { cwd: w.repo.dir, env: w.env, input, allowFail: true });
 const runAll = (w, hooks) => hooks.reduce((ms, [cmd, input]) => ms + runHook(w, cmd, input).ms, 0);
 
 export function benchToolCalls({ runs, clients } = {}) {

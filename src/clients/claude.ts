@@ -1,7 +1,7 @@
 // Claude Code (and Codex, which speaks the same wire format): PascalCase events, hookSpecificOutput answers.
 import { obj, str, type ClientAdapter, type Decision, type EventKind, type GuardClient, type GuardEvent } from '../guard/event';
 import { claudeArgs, parseCommonPayload } from './common';
-import type { Wiring } from './wiring';
+import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
 export const wiring: Wiring = {
   client: 'claude-code',
@@ -17,7 +17,7 @@ export const wiring: Wiring = {
     // ends the session's lease and claims (`claude -p` sends it at exit too, reason "other")
     SessionEnd: undefined,
   },
-  timeout: 30,
+  timeout: HOOK_TIMEOUT_S,
   named: false,
   notes: 'CLAUDE.md',
   skills: '.claude/skills',

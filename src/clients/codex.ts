@@ -2,7 +2,7 @@
 // file edits arrive as one `apply_patch` envelope.
 import type { ClientAdapter } from '../guard/event';
 import { parseClaudeLike, renderClaudeLike } from './claude';
-import type { Wiring } from './wiring';
+import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
 export const wiring: Wiring = {
   client: 'codex',
@@ -10,7 +10,7 @@ export const wiring: Wiring = {
   settings: '.codex/hooks.json',
   // No PostToolUse, as for Claude Code: Codex shows a PreToolUse additionalContext to the model (observed with 0.169).
   events: { PreToolUse: 'Bash|apply_patch|Edit|Write', SessionStart: undefined, Stop: undefined, PreCompact: undefined, SessionEnd: undefined },
-  timeout: 30,
+  timeout: HOOK_TIMEOUT_S,
   named: false,
   notes: 'AGENTS.md',
   // Codex reads a project's skills from .agents/skills, as its binary showed

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { commonToolAction, obj, str, type ClientAdapter, type EventKind, type GuardEvent } from '../guard/event';
 import { parseClaudeLike, renderClaudeLike } from './claude';
 import { claudeArgs } from './common';
-import type { Wiring } from './wiring';
+import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
 /** The hooks file `install --agent copilot` writes (whole: git-handoff's own). */
 export const COPILOT_HOOKS_FILE = '.github/hooks/git-handoff.json';
@@ -22,7 +22,7 @@ export const wiring: Wiring = {
   // preToolUse's additionalContext reaches the model (Copilot's changelog; a refusal's reason always does), so a
   // tool call pays one hook process, as with Claude Code
   events: { sessionStart: undefined, preToolUse: undefined, agentStop: undefined, sessionEnd: undefined },
-  timeout: 30,
+  timeout: HOOK_TIMEOUT_S,
   named: false,
   // Copilot CLI reads AGENTS.md as its custom instructions, and a project's skills from .agents/skills (seen in its
   // system prompt with 1.0.102)

@@ -2,7 +2,7 @@
 // a rewritten input in hookSpecificOutput.tool_input, context in hookSpecificOutput.additionalContext.
 import { str, type ClientAdapter, type EventKind } from '../guard/event';
 import { parseCommonPayload } from './common';
-import type { Wiring } from './wiring';
+import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
 export const wiring: Wiring = {
   client: 'gemini-cli',
@@ -19,7 +19,7 @@ export const wiring: Wiring = {
   },
   after: 'AfterTool',
   // Gemini CLI counts hook timeouts in milliseconds.
-  timeout: 10_000,
+  timeout: HOOK_TIMEOUT_S * 1000,
   named: true,
   notes: 'GEMINI.md',
   skills: '.gemini/skills',

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { obj, str, type ClientAdapter } from '../guard/event';
 import { KINDS } from './claude';
 import { parseCommonPayload } from './common';
-import type { Wiring } from './wiring';
+import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
 export const OPENCODE_PLUGIN_FILE = '.opencode/plugin/git-handoff.js';
 /** The mark on line 2 of the plugin install writes: what uninstall and doctor recognise as git-handoff's. */
@@ -23,7 +23,7 @@ export const wiring: Wiring = {
   // tool.execute.before for bash, write, edit, multiedit, apply_patch and patch only
   events: { 'tool.execute.before': undefined, 'tool.execute.after': undefined, 'shell.env': undefined, 'session.created': undefined, 'session.idle': undefined },
   // milliseconds the plugin waits for the guard (past it, the call goes on: the guard's own watchdog is 15 s)
-  timeout: 30_000,
+  timeout: HOOK_TIMEOUT_S * 1000,
   named: false,
   notes: 'AGENTS.md',
   // OpenCode reads a project's skills from .agents/skills too (the skill's description reached the model with 1.18.33)

@@ -81,6 +81,17 @@ export function ownFileEvents(w: Wiring, text: string): string[] {
   }
 }
 
+/** The timeouts a whole-file wiring sets, in the client's unit: Copilot's `timeoutSec` per hook, the plugin's TIMEOUT_MS. */
+export function ownFileTimeouts(w: Wiring, text: string): unknown[] {
+  if (w.format === 'plugin') return [Number(/^const TIMEOUT_MS = (\d+)$/m.exec(text)?.[1] ?? NaN)];
+  try {
+    const hooks = JSON.parse(text)?.hooks ?? {};
+    return Object.values(hooks).flatMap((hs: any) => (Array.isArray(hs) ? hs.filter((h: any) => typeof h?.bash === 'string' && isOwnWiring(w, h.bash)).map((h: any) => h.timeoutSec) : []));
+  } catch {
+    return [];
+  }
+}
+
 /** `install --agent opencode --plugin`: the plugin in the user's folder, for every repository OpenCode opens. */
 export function installUserOpencode(command: string, env: NodeJS.ProcessEnv = process.env): string[] {
   const file = userPluginFile(env);

@@ -8,7 +8,7 @@ import { str, type ClientAdapter } from '../guard/event';
 import { KINDS, renderClaudeLike } from './claude';
 import { parseCommonPayload } from './common';
 import { folderTrust, type FolderTrust } from './folder-trust';
-import type { Wiring } from './wiring';
+import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
 export const wiring: Wiring = {
   client: 'qwen-code',
@@ -24,7 +24,7 @@ export const wiring: Wiring = {
     SessionEnd: undefined,
   },
   // seconds (a value of 1000 or more is read as milliseconds, with a warning)
-  timeout: 30,
+  timeout: HOOK_TIMEOUT_S,
   named: true,
   notes: 'QWEN.md',
   // Qwen Code reads a project's skills from .agents/skills too (the skill's description reached the model with 0.24.4)

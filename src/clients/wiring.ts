@@ -26,3 +26,33 @@ export interface Wiring {
   /** where the client reads a project's Agent Skills; null: none is installed */
   skills: string | null;
 }
+
+/**
+ * Every wired hook's timeout, in seconds: above the guard's own watchdog (WATCHDOG_MS, 15 s: past it the guard
+ * answers itself, closed where it matters; its decision budget inside is 4 s) with room for a slow node start, so no
+ * client runs a call because the guard was slow; and half the clients' own default (60 s) that holds a person up.
+ */
+export const HOOK_TIMEOUT_S = 30;
+/** Below this a client could give up on the guard, and run the call, before the guard's watchdog answers. */
+export const HOOK_TIMEOUT_MIN_S = 20;
+
+/** A timeout as the wiring writes it, in the client's unit (ms for Gemini CLI and the OpenCode plugin), in seconds. */
+export const timeoutSeconds = (w: Wiring, value: number): number => (w.client === 'gemini-cli' || w.client === 'opencode' ? value / 1000 : value);
+
+/** What is wrong with a wired hook's timeout (in the client's unit), or null. */
+export function hookTimeoutProblem(w: Wiring, value: unknown): { status: 'broken' | 'info'; detail: string } | null {
+  if (typeof value !== 'number' || !Number.isFinite(value)) {
+    return { status: 'info', detail: `no hook timeout: the client's own default holds a person up a minute or more when a hook hangs (install again sets ${HOOK_TIMEOUT_S} s)` };
+  }
+  const s = timeoutSeconds(w, value);
+  if (s < HOOK_TIMEOUT_MIN_S) {
+    return { status: 'broken', detail: `a hook timeout of ${s} s: the client may give up on the guard and run the call before the guard's own answer (15 s at most); install again sets ${HOOK_TIMEOUT_S} s` };
+  }
+  return null;
+}
+
+/**
+ * The after-tool hook's command (clients run hooks with `bash -c`): bash's own tests first, so with `.git` here and no
+ * warning pending (`guard/*.note`) nothing is started; else the sh front, told `--after`, looks itself.
+ */
+export const afterCommand = (command: string): string => `set -- .git/handoff/guard/*.note; [ -d .git ] && ! [ -e "$1" ] && ! [ -L "$1" ] || exec ${command} --after`;

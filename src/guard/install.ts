@@ -11,9 +11,9 @@ import type { DoctorItem, InstallOptions } from '../wiring';
 import { CODEX_TRUST_HOW, loginShellProblem } from './codex-trust';
 import { trustGateItems, trustGateSteps } from './trust-gates';
 import { SESSION_VARS, type Agent } from '../clients/names';
-import type { Wiring } from '../clients/wiring';
+import { afterCommand, hookTimeoutProblem, type Wiring } from '../clients/wiring';
 import { WIRING } from '../clients/wirings';
-import { copilotTrustHow, installOwnFile, isOwnWiring, ownFileCommand, ownFileEvents, uninstallOwnFile } from '../clients/own-files';
+import { copilotTrustHow, installOwnFile, isOwnWiring, ownFileCommand, ownFileEvents, ownFileTimeouts, uninstallOwnFile } from '../clients/own-files';
 import { pluginAnswers } from './plugin-active';
 
 export type { Agent } from '../clients/names';
@@ -25,8 +25,8 @@ const OURS = /(^|[\s/\\"'])git[- ]handoff(-guard["']?|(\.cmd|\.exe)?["']?\s+guar
 
 /** The after-tool hook's flag: the sh front answers without reading the payload when no note is pending (node ignores it). */
 export const AFTER_FLAG = '--after';
-/** The command for one event of a wiring: the after-tool event's says so. */
-export const eventCommand = (w: Wiring, event: string, command: string) => (event === w.after ? `${command} ${AFTER_FLAG}` : command);
+/** The command for one event of a wiring: the after-tool event's says so (and looks for a pending note in bash first). */
+export const eventCommand = (w: Wiring, event: string, command: string) => (event === w.after ? afterCommand(command) : command);
 export const SNIPPET_START = '<!-- git-handoff:start -->';
 export const SNIPPET_END = '<!-- git-handoff:end -->';
 
@@ -318,6 +318,8 @@ export function doctorAgents(repo: Repo): DoctorItem[] {
     if (wired.length && (stale.length || slowAfter)) {
       items.push({ component: `agent ${agent} wiring`, status: 'info', detail: `${w.settings} is wired as an older git-handoff wired it (${[...stale, ...(slowAfter ? [`${w.after} without ${AFTER_FLAG}`] : [])].join(', ')}): it works, but each tool call pays more than it needs to (an extra hook process, or an after-tool hook that reads every payload); run \`git handoff install --agent ${agent}\` again` });
     }
+    // every hook of ours with the timeout install sets (above the guard's own watchdog, under the clients' defaults)
+    items.push(...timeoutItems(agent, w, Object.values(settings.hooks ?? {}).flatMap((gs: any) => (Array.isArray(gs) ? gs : []).flatMap((g: any) => (Array.isArray(g?.hooks) ? g.hooks : []).filter(isOurs).map((h: any) => h.timeout)))));
     if (wired.length === 0) items.push({ component: `agent ${agent}`, status: 'missing', detail: `${w.settings} has no git-handoff hook (git handoff install --agent ${agent})` });
     else if (missing.length) items.push({ component: `agent ${agent}`, status: 'broken', detail: `${w.settings} lacks ${missing.join(', ')} (run install --agent ${agent} again)` });
     else if (agent !== 'codex' && pluginAnswers(agent === 'claude' ? 'claude-code' : 'gemini-cli', repo.worktree)) {
@@ -347,7 +349,14 @@ function doctorOwnFile(worktree: string, agent: Agent, w: Wiring, file: string, 
     const probe = probeCommand(worktree, agent, command);
     items.push({ component: `agent ${agent}`, status: probe.ok ? 'ok' : 'broken', detail: `${w.settings}: ${wired.join(', ')}; ${probe.detail}` });
   }
+  if (isOwnWiring(w, text)) items.push(...timeoutItems(agent, w, ownFileTimeouts(w, text)));
   return [...items, ...trustGateItems(agent, worktree, { env: process.env })];
+}
+
+/** The doctor row for the first of our hooks whose timeout is not what install sets (values in the client's unit). */
+function timeoutItems(agent: Agent, w: Wiring, values: unknown[]): DoctorItem[] {
+  const p = values.map((t) => hookTimeoutProblem(w, t)).find(Boolean);
+  return p ? [{ component: `agent ${agent} timeout`, status: p.status, detail: `${w.settings}: ${p.detail} (git handoff install --agent ${agent})` }] : [];
 }
 
 /** Codex's own gates: the project and each hook trusted in $CODEX_HOME/config.toml, git-handoff on a login shell's PATH. */

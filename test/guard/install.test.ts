@@ -1,9 +1,14 @@
 // `install --agent`: merges the guard into each client's settings beside the user's own entries, adds the
 // startup note once, and `uninstall` gives back exactly what was there.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { json, makeRepo, refOf, ROOT } from '../helpers/repo';
+import { afterCommand, HOOK_TIMEOUT_MIN_S, HOOK_TIMEOUT_S, timeoutSeconds } from '../../src/clients/wiring';
+import { WIRING } from '../../src/clients/wirings';
+import { WATCHDOG_MS } from '../../src/guard/entry';
+import { DECISION_MS } from '../../src/guard/rules/reach';
+import { json, makeRepo, refOf, ROOT, tempDir } from '../helpers/repo';
 
 const read = (repo: any, f: string) => readFileSync(path.join(repo.dir, f), 'utf8');
 
@@ -31,10 +36,10 @@ describe('install --agent', () => {
     // one hook process per tool call: PreToolUse records what PostToolUse used to
     expect(claude.hooks.PostToolUse).toBeUndefined();
     const gemini = JSON.parse(read(repo, '.gemini/settings.json'));
-    expect(gemini.hooks.BeforeTool[0]).toMatchObject({ matcher: 'write_file|replace|run_shell_command', hooks: [{ command: 'git-handoff-guard --client=gemini-cli', timeout: 10000 }] });
+    expect(gemini.hooks.BeforeTool[0]).toMatchObject({ matcher: 'write_file|replace|run_shell_command', hooks: [{ command: 'git-handoff-guard --client=gemini-cli', timeout: 30000 }] });
     expect(Object.keys(gemini.hooks)).toEqual(expect.arrayContaining(['BeforeTool', 'AfterTool', 'SessionStart', 'AfterAgent']));
-    // the after-tool hook says so: the sh front answers it without reading the payload while no note is pending
-    expect(gemini.hooks.AfterTool[0].hooks[0].command).toBe('git-handoff-guard --client=gemini-cli --after');
+    // the after-tool hook says so, and bash looks for a pending note first (nothing started while none is)
+    expect(gemini.hooks.AfterTool[0].hooks[0].command).toBe(afterCommand('git-handoff-guard --client=gemini-cli'));
     const codex = JSON.parse(read(repo, '.codex/hooks.json'));
     expect(codex.hooks.PreToolUse[0].matcher).toContain('apply_patch');
     // Codex shows a PreToolUse additionalContext to the model: one hook process per tool call, as for Claude Code
@@ -92,15 +97,19 @@ describe('install --agent', () => {
     const before = json(await repo.cli(['doctor', '--json'], { env: onPath })).items;
     expect(before.find((i: any) => i.component === 'agent codex wiring')).toMatchObject({ status: 'info', detail: expect.stringContaining('PostToolUse') });
     expect(before.find((i: any) => i.component === 'agent gemini wiring')).toMatchObject({ status: 'info', detail: expect.stringContaining('AfterTool without --after') });
+    // a 10 s Gemini timeout (what an older install wrote) is under the guard's own watchdog; a hook with none is noted
+    expect(before.find((i: any) => i.component === 'agent gemini timeout')).toMatchObject({ status: 'broken', detail: expect.stringContaining('10 s') });
+    expect(before.find((i: any) => i.component === 'agent codex timeout')).toMatchObject({ status: 'info', detail: expect.stringContaining('no hook timeout') });
     expect((await repo.cli(['install', '--agent', 'codex', '--agent', 'gemini'])).exitCode).toBe(0);
     const codex = JSON.parse(read(repo, '.codex/hooks.json'));
     expect(Object.keys(codex.hooks).sort()).toEqual(['PreCompact', 'PreToolUse', 'SessionEnd', 'SessionStart', 'Stop']);
     expect(codex.hooks.PreToolUse).toHaveLength(1);
     const gemini = JSON.parse(read(repo, '.gemini/settings.json'));
-    expect(gemini.hooks.AfterTool).toEqual(g('git-handoff-guard --client=gemini-cli --after'));
-    expect(gemini.hooks.BeforeTool).toEqual(g(oldG));
+    const g30 = (command: string) => g(command).map((x) => ({ ...x, hooks: x.hooks.map((h) => ({ ...h, timeout: 30000 })) }));
+    expect(gemini.hooks.AfterTool).toEqual(g30(afterCommand('git-handoff-guard --client=gemini-cli')));
+    expect(gemini.hooks.BeforeTool).toEqual(g30(oldG));
     const after = json(await repo.cli(['doctor', '--json'], { env: onPath })).items;
-    expect(after.filter((i: any) => / wiring$/.test(i.component))).toEqual([]);
+    expect(after.filter((i: any) => / (wiring|timeout)$/.test(i.component))).toEqual([]);
   });
 
   it('updates an outdated startup note in place', async () => {
@@ -165,5 +174,61 @@ describe('install --agent', () => {
     expect(String(r.stderr)).toContain('Cursor is wired by hand');
     expect(String(r.stderr)).toContain('.cursor/hooks.json');
     expect(String(r.stderr)).not.toContain('unknown agent client');
+  });
+});
+
+describe('hook timeouts and the after-tool hook', () => {
+  it('every wiring install writes sets the one timeout: above the guard\'s own watchdog with room, under the clients\' 60 s default', async () => {
+    // the guard answers itself (closed where it matters) by WATCHDOG_MS; its walks stop at DECISION_MS well before
+    expect(DECISION_MS).toBeLessThan(WATCHDOG_MS);
+    expect(HOOK_TIMEOUT_MIN_S * 1000).toBeGreaterThanOrEqual(WATCHDOG_MS + 5_000);
+    expect(HOOK_TIMEOUT_S).toBeGreaterThanOrEqual(HOOK_TIMEOUT_MIN_S);
+    expect(HOOK_TIMEOUT_S).toBeLessThan(60);
+    const repo = makeRepo({ commit: true });
+    expect((await repo.cli(['install', '--agent', 'all'])).exitCode).toBe(0);
+    for (const [agent, w] of Object.entries(WIRING)) {
+      const text = read(repo, w.settings);
+      let values: unknown[];
+      if (w.format === 'plugin') values = [Number(/^const TIMEOUT_MS = (\d+)$/m.exec(text)?.[1])];
+      else if (w.format === 'hooks-file') values = Object.values(JSON.parse(text).hooks).flatMap((hs: any) => hs.map((h: any) => h.timeoutSec));
+      else values = Object.values(JSON.parse(text).hooks).flatMap((gs: any) => gs.flatMap((g: any) => g.hooks.map((h: any) => h.timeout)));
+      // one per event wired (the plugin has one for all)
+      expect(values.length, agent).toBeGreaterThanOrEqual(w.format === 'plugin' ? 1 : Object.keys(w.events).length);
+      for (const v of values) expect(timeoutSeconds(w, v as number), `${agent} ${w.settings}`).toBe(HOOK_TIMEOUT_S);
+    }
+    const onPath = { PATH: `${path.join(ROOT, 'bin')}:${process.env.PATH}` };
+    expect(json(await repo.cli(['doctor', '--json'], { env: onPath })).items.filter((i: any) => / timeout$/.test(i.component))).toEqual([]);
+    // Copilot's own file with a 5 s timeoutSec: Copilot could run the call before the guard answers
+    const copilot = JSON.parse(read(repo, WIRING.copilot.settings));
+    copilot.hooks.preToolUse[0].timeoutSec = 5;
+    repo.write(WIRING.copilot.settings, JSON.stringify(copilot));
+    const doctor = json(await repo.cli(['doctor', '--json'], { env: onPath })).items;
+    expect(doctor.find((i: any) => i.component === 'agent copilot timeout')).toMatchObject({ status: 'broken', detail: expect.stringContaining('5 s') });
+  });
+
+  it('the after-tool hook starts nothing with .git here and no note pending; else the front, told --after, looks itself', async () => {
+    const repo = makeRepo({ commit: true });
+    // a stand-in front on PATH that says it ran, with its arguments
+    const bin = tempDir();
+    const ran = path.join(bin, 'ran');
+    writeFileSync(path.join(bin, 'git-handoff-guard'), `#!/bin/sh\nprintf '%s\\n' "$@" > "${ran}"\n`);
+    chmodSync(path.join(bin, 'git-handoff-guard'), 0o755);
+    const command = afterCommand('git-handoff-guard --client=gemini-cli');
+    const hook = (cwd: string) => {
+      rmSync(ran, { force: true });
+      // Gemini CLI runs hooks as `bash -c <command>`, the payload on stdin
+      const r = spawnSync('bash', ['-c', command], { cwd, env: { ...repo.env, PATH: `${bin}:${process.env.PATH}` }, input: '{}' });
+      expect(r.status).toBe(0);
+      return existsSync(ran) ? readFileSync(ran, 'utf8') : null;
+    };
+    expect(hook(repo.dir)).toBeNull();
+    mkdirSync(path.join(repo.dir, '.git', 'handoff', 'guard'), { recursive: true });
+    expect(hook(repo.dir)).toBeNull();
+    writeFileSync(path.join(repo.dir, '.git', 'handoff', 'guard', 'some-session.note'), 'a warning');
+    expect(hook(repo.dir)).toBe('--client=gemini-cli\n--after\n');
+    rmSync(path.join(repo.dir, '.git', 'handoff', 'guard', 'some-session.note'));
+    // from a subdirectory (or a linked worktree, .git a file) bash cannot tell: the front finds the repository
+    mkdirSync(path.join(repo.dir, 'src'));
+    expect(hook(path.join(repo.dir, 'src'))).toBe('--client=gemini-cli\n--after\n');
   });
 });

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { claudeHooks, geminiHooks } from '../../src/guard/plugin-folders';
 import { deferToPlugin, pluginPathPrefix } from '../../src/guard/plugin-active';
 import { WIRING } from '../../src/guard/install';
+import { afterCommand } from '../../src/clients/wiring';
 import { json, makeRepo, ROOT, tempDir } from '../helpers/repo';
 
 const write = (file: string, value: unknown) => {
@@ -86,9 +87,9 @@ describe('the plugin folders', () => {
       expect(Object.keys(events)).toEqual(Object.keys(w.events));
       for (const [event, matcher] of Object.entries(w.events)) {
         expect(events[event][0].matcher).toBe(matcher);
-        // the after-tool hook also says --after (the sh front then needs no payload while no note is pending)
-        const after = event === w.after ? ' --after' : '';
-        expect(events[event][0].hooks[0]).toMatchObject({ command: `"${root}/bin/git-handoff-guard" --client=${client} --plugin${after}`, timeout: w.timeout });
+        // the after-tool hook also says --after, behind bash's own look for a pending note (nothing started while none is)
+        const command = `"${root}/bin/git-handoff-guard" --client=${client} --plugin`;
+        expect(events[event][0].hooks[0]).toMatchObject({ command: event === w.after ? afterCommand(command) : command, timeout: w.timeout });
       }
     }
   });
