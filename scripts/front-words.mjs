@@ -9,14 +9,16 @@ export const END = '# <<< generated';
 const lit = (w) => w.replace(/[^A-Za-z0-9_./:,=@%+-]/g, (c) => `\\${c}`);
 const anyCase = (w) => [...w].map((c) => (/[a-z]/i.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : lit(c))).join('');
 
-/** sh case patterns (for `$k:$word`) of the arguments a rule does not allow, for kind k; null: the front leaves it out. */
+/**
+ * sh case patterns (for `$k:$word`) of the short and exact arguments a rule does not allow, for kind k, and its long
+ * options (matched in the front in any abbreviation of 3 characters or more, as allow.ts does); null: left out.
+ */
 function denied(k, rule) {
   if (rule.maxOperands !== undefined || rule.only) return null;
   const out = [];
   if (rule.short) out.push(`${k}:-[${rule.short}]*`, `${k}:-[!-]*[${rule.short}]*`);
-  for (const l of rule.long ?? []) for (let n = 3; n <= l.length; n++) out.push(`${k}:${lit(l.slice(0, n))}`, `${k}:${lit(l.slice(0, n))}=*`);
   for (const e of rule.exact ?? []) out.push(e === '+' ? `${k}:+*` : `${k}:${lit(e)}`);
-  return out;
+  return { patterns: out, long: rule.long ?? [] };
 }
 
 /** The generated block (between BEGIN and END), from the allowlist module's tables. */
@@ -24,25 +26,35 @@ export function frontBlock({ READ_ONLY, GIT_READ_ONLY, PROJECT_RUNNERS, PROTECTE
   const progs = [];
   const verbs = [];
   const deny = [];
+  // kinds by the long options they do not allow (kinds with the same list share one case arm)
+  const longs = new Map();
+  const add = (k, d) => {
+    deny.push(...d.patterns);
+    if (!d.long.length) return;
+    const key = d.long.map(lit).join(' ');
+    longs.set(key, [...(longs.get(key) ?? []), lit(k)]);
+  };
   for (const [name, rule] of Object.entries(READ_ONLY)) {
     const d = denied(name, rule);
     if (d === null) continue;
     progs.push(`${lit(name)}) k=${lit(name)} ;;`);
-    deny.push(...d);
+    add(name, d);
   }
   for (const [verb, rule] of Object.entries(GIT_READ_ONLY)) {
     const d = denied(`git.${verb}`, rule);
     if (d === null) continue;
     verbs.push(lit(verb));
-    deny.push(...d);
+    add(`git.${verb}`, d);
   }
+  const arms = [...longs].map(([list, kinds]) => `${kinds.join(' | ')}) set -- ${list} ;;`);
   const runs = Object.entries(PROJECT_RUNNERS).flatMap(([p, subs]) => (subs.length ? subs.map((s) => `${lit(p)}:${lit(s)}`) : [`${lit(p)}:*`]));
   return [
     BEGIN,
-    '# kind k of a program (git, run: a project runner), of a git verb; an argument that writes; a runner\'s first words; a protected word',
+    '# kind k of a program (git; run: a project runner), of a git verb; an argument that writes (a long option abbreviated to 3+); a runner\'s first words; a protected word',
     `kind() { case $1 in ${progs.join(' ')} git) k=git ;; ${Object.keys(PROJECT_RUNNERS).map(lit).join(' | ')}) k=run ;; *) k= ;; esac; }`,
     `verb() { case $1 in ${verbs.join(' | ')}) k=git.$1 ;; *) return 1 ;; esac; }`,
-    `denied() { case $k:$1 in ${deny.join(' | ')}) return 0 ;; esac; return 1; }`,
+    `denied() { case $k:$1 in ${deny.join(' | ')}) return 0 ;; *:--*) o=\${1%%=*} ;; *) return 1 ;; esac`,
+    `\tcase $k in ${arms.join(' ')} *) return 1 ;; esac && for l; do case $l in "$o"*) [ \${#o} -ge 3 ] && return 0 ;; esac; done; return 1; }`,
     `runner() { case $1:$2 in ${runs.join(' | ')}) return 0 ;; esac; return 1; }`,
     `protected_word() { case $1 in ${PROTECTED_WORDS.map((w) => `*${anyCase(w)}*`).join(' | ')}) return 0 ;; esac; return 1; }`,
     END,
