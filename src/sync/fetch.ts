@@ -1,6 +1,7 @@
 // `git handoff fetch`: one git fetch into the tracking namespace, then every handoff merged by the five cases.
 import { listRefs, type RefOp, type RefRecord } from '../git/refs';
 import type { Repo } from '../git/repo';
+import { FORMAT1_ARCHIVE_HINT, takesFormat1Archives } from '../handoff/store/format';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef } from '../handoff/store/names';
 import { checkAdvances, type Violation } from '../handoff/store/ownership';
 import { mergeReceipts, NOTES_REF, trackingNotesRef, type ReceiptMerge } from '../handoff/store/receipts';
@@ -109,6 +110,7 @@ export function mergeHandoffs(repo: Repo, remote: string, before: Sides, now: Si
   const archivalOf = (entries: Array<{ entry: string; oid: string }> | undefined, tip: string) => entries?.find((e) => e.oid !== tip && isAnc(tip, e.oid));
 
   const handoffs: HandoffMerge[] = [];
+  let format1: boolean | undefined;
   for (const k of keys) {
     const ref = HANDOFF_PREFIX + k;
     const local = now.local.get(k) ?? null;
@@ -119,12 +121,19 @@ export function mergeHandoffs(repo: Repo, remote: string, before: Sides, now: Si
       const bare = remoteEntries.get(k)?.find((e) => e.oid === local);
       // Archived over there since we last saw it live: archive here too (not when we restored it ourselves).
       if (archived && before.remote.has(k)) handoffs.push({ ...base, case: 'same', action: 'archived', archivedAs: archived.entry, archive: archived.oid });
-      else if (bare && before.remote.has(k)) {
-        const violation: Violation = { rule: 'delete', message: `${bare.entry} points at the tip itself and records nobody: an archive adds a version naming the session that archived it` };
+      // a format-1 archive (094717a and older): taken in as format 1 took it where handoff.minFormat is 1 (SPEC 2);
+      // else refused here, kept live, and not pushed back over it (src/sync/push.ts)
+      else if (bare && before.remote.has(k) && (format1 ??= takesFormat1Archives(repo))) {
+        handoffs.push({ ...base, case: 'same', action: 'archived', archivedAs: bare.entry, archive: bare.oid });
+      } else if (bare && before.remote.has(k)) {
+        const violation: Violation = { rule: 'delete', message: `${bare.entry} points at the tip itself and records nobody: an archive adds a version naming the session that archived it; ${FORMAT1_ARCHIVE_HINT}` };
         handoffs.push({ ...base, case: 'same', action: 'refused', violation, message: `archive not applied: ${violation.message}` });
       } else handoffs.push({ ...base, case: 'local-ahead', action: 'none' });
     } else if (!local && rem) {
-      const archivedHere = archivalOf(localEntries.get(k), rem) ?? localEntries.get(k)?.find((e) => e.oid === rem);
+      // archived here and not sent yet; an entry the remote has already, with the handoff live there again, was
+      // restored over there (a format-1 build restores at the entry itself, same oid): taken in, not archived again
+      const unsent = localEntries.get(k)?.filter((e) => !now.remoteArchive.has(e.entry.slice(ARCHIVE_PREFIX.length)));
+      const archivedHere = archivalOf(unsent, rem) ?? unsent?.find((e) => e.oid === rem);
       if (archivedHere) handoffs.push({ ...base, case: 'local-ahead', action: 'none', archivedAs: archivedHere.entry });
       else handoffs.push({ ...base, case: 'new', action: 'created' });
     } else if (local === rem) {

@@ -28,7 +28,7 @@ export interface PushUpdate {
 export interface PushSkip {
   ref: string;
   /** refused: the remote's version breaks the ownership invariant (its owner restores it: SPEC 7) */
-  state: 'diverged' | 'behind' | 'refused';
+  state: 'diverged' | 'behind' | 'refused' | 'archived-there';
   local: string;
   remote: string;
   violation?: Violation;
@@ -57,12 +57,15 @@ export function planPush(repo: Repo, sides: Sides): { updates: PushUpdate[]; ski
   const isAnc = ancestryOf(repo, [...differing.flatMap(([k, oid]) => [oid, sides.remote.get(k)!]), ...(notesDiffer ? [notes, theirNotes] : [])]);
   // receipts go fast-forward only: a remote ahead or diverged is merged by the next fetch, then pushed
   if (notes && (!theirNotes || (notesDiffer && isAnc(theirNotes, notes)))) updates.push({ ref: NOTES_REF, newOid: notes, oldOid: theirNotes, kind: 'receipts' });
+  // a format-1 archive over there of exactly the tip this clone keeps live (not taken in here): never undone by a push
+  const archivedThere = new Set([...sides.remoteArchive].map(([k, oid]) => `${k.split('/').slice(0, 2).join('/')}\0${oid}`));
   for (const [k, oid] of sides.local) {
     const ref = HANDOFF_PREFIX + k;
     if (!parseRef(ref)) continue;
     const theirs = sides.remote.get(k) ?? null;
     if (theirs === oid) continue;
-    if (!theirs) updates.push({ ref, newOid: oid, oldOid: null, kind: 'create' });
+    if (!theirs && archivedThere.has(`${k}\0${oid}`)) skipped.push({ ref, state: 'archived-there', local: oid, remote: oid });
+    else if (!theirs) updates.push({ ref, newOid: oid, oldOid: null, kind: 'create' });
     else if (isAnc(theirs, oid)) updates.push({ ref, newOid: oid, oldOid: theirs, kind: 'fast-forward' });
     else skipped.push({ ref, state: isAnc(oid, theirs) ? 'behind' : 'diverged', local: oid, remote: theirs });
   }
@@ -101,7 +104,7 @@ export interface PushOptions {
 export async function planScanPush(repo: Repo, remote: string, o: Omit<PushOptions, 'plan'> = {}): Promise<PushResult> {
   let sides = readSides(repo, remote);
   // archives made by a format-1 build (094717a and before) get the entry this format pushes (src/handoff/store/tx/migrate.ts)
-  if (migrateArchives(repo, sides.local, sides.localArchive, sides.remote).length) sides = readSides(repo, remote);
+  if (migrateArchives(repo, sides.local, sides.localArchive, sides.remote, sides.remoteArchive).length) sides = readSides(repo, remote);
   const plan = planPush(repo, sides);
   // loaded only when something would be sent: the scanner is the heaviest module of the product
   if (plan.updates.length) await (await import('./secrets-gate')).assertPushClean(repo, remote);

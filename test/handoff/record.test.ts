@@ -165,8 +165,12 @@ describe('the loss record', () => {
   it('everything but branches deleted and .git/handoff removed: recover --scan rebuilds from unreachable objects', async () => {
     const { repo, tip, history, notes } = await seeded();
     await ok(repo, ['write', 'old-release-notes', '-m', 'Goal: old', '--session', 'sess-owner']);
+    const archivedTip = refOf(repo, 'refs/handoffs/main/old-release-notes');
     await ok(repo, ['archive', 'old-release-notes', '--session', 'sess-owner']);
-    const archived = repo.git(['for-each-ref', '--format=%(refname) %(objectname)', 'refs/handoff-archive/']).stdout.trim();
+    // two entries (SPEC 2 "Format version"): the archive version on the tip, and the format-1 entry at the tip
+    const archived = repo.git(['for-each-ref', '--format=%(refname) %(objectname)', 'refs/handoff-archive/']).stdout.trim().split('\n').map((l) => l.split(' '));
+    expect(archived.map(([, oid]) => oid).sort()).toContain(archivedTip);
+    const [aref, aoid] = archived.find(([, oid]) => oid !== archivedTip)!;
     const other = refOf(repo, 'refs/handoffs/main/cache-warmup-plan')!;
     for (const ref of repo.git(['for-each-ref', '--format=%(refname)']).stdout.split('\n').filter((r) => r && !r.startsWith('refs/heads/'))) raw(repo, ['update-ref', '-d', ref]);
     rmSync(path.join(repo.dir, '.git', 'handoff'), { recursive: true, force: true });
@@ -180,8 +184,9 @@ describe('the loss record', () => {
     expect(refOf(repo, 'refs/handoffs/main/cache-warmup-plan')).toBe(other);
     // the archived one comes back archived, not live
     expect(refOf(repo, 'refs/handoffs/main/old-release-notes')).toBeNull();
-    const [aref, aoid] = archived.split(' ');
-    expect(repo.git(['for-each-ref', '--format=%(objectname)', 'refs/handoff-archive/main/old-release-notes/']).stdout.trim()).toBe(aoid);
+    // both entries come back, as the record held them
+    expect(repo.git(['for-each-ref', '--format=%(refname) %(objectname)', 'refs/handoff-archive/main/old-release-notes/']).stdout.trim().split('\n').map((l) => l.split(' '))).toEqual(archived);
+    expect(aoid).not.toBe(archivedTip);
     expect(aref).toMatch(/^refs\/handoff-archive\/main\/old-release-notes\//);
     expect(refOf(repo, NOTES)).toBe(notes);
     // and the record is rebuilt: a deletion now is reported again

@@ -113,11 +113,12 @@ describe('the server side (the pre-receive and reference-transaction stubs in a 
       const a = await repo.cli(['archive', topic, '--session', A, '--json']);
       expect(a.exitCode).toBe(0);
     }
-    const archived = repo.git(['for-each-ref', '--format=%(refname)', 'refs/handoff-archive/']).stdout.trim().split('\n');
-    const atomic = gitAs(repo, null, ['push', '-q', '--atomic', 'origin', `${archived[0]}:${archived[0]}`, `:refs/handoffs/main/auth-refactor`]);
+    // each archive is two entries (SPEC 2 "Format version"): the version naming who archived it, and one at the tip
+    const archived = (topic: string) => repo.git(['for-each-ref', '--format=%(refname)', `refs/handoff-archive/main/${topic}/`]).stdout.trim().split('\n').map((r) => `${r}:${r}`);
+    const atomic = gitAs(repo, null, ['push', '-q', '--atomic', 'origin', ...archived('auth-refactor'), `:refs/handoffs/main/auth-refactor`]);
     expect(atomic.status, atomic.stderr).toBe(0);
     expect(refOf(bare, REF)).toBeNull();
-    expect(gitAs(repo, null, ['push', '-q', 'origin', `${archived[1]}:${archived[1]}`]).status).toBe(0);
+    expect(gitAs(repo, null, ['push', '-q', 'origin', ...archived('login-redirect-loop')]).status).toBe(0);
     // the client's pre-push knows the remote has the archive once it is fetched into the tracking namespace
     repo.git(['fetch', '-q', 'origin', '+refs/handoff-archive/*:refs/remotes/origin/handoff-archive/*']);
     const late = gitAs(repo, null, ['push', '-q', 'origin', ':refs/handoffs/main/login-redirect-loop']);

@@ -81,6 +81,115 @@ describe.skipIf(!has)(`an upgrade from the build at ${OLD_COMMIT}${has ? '' : ' 
     }
   });
 
+  // Mixed versions through one remote (file://, the server check of this build installed): a clone of each build
+  // archives, restores and syncs, in both directions; nothing either writes is lost or undone by the other.
+  const mixed = async (o: { minFormat1: boolean }) => {
+    const bare = makeRepo({ init: ['--bare'] });
+    expect((await bare.cli(['install', '--server'])).exitCode).toBe(0);
+    if (o.minFormat1) bare.git(['config', 'handoff.minFormat', '1']);
+    const url = `file://${bare.dir}`;
+    const neu = makeRepo({ commit: true });
+    neu.git(['remote', 'add', 'origin', url]);
+    neu.git(['push', '-q', 'origin', 'main']);
+    if (o.minFormat1) neu.git(['config', 'handoff.minFormat', '1']);
+    const olde = makeRepo({ commit: true });
+    olde.git(['remote', 'add', 'origin', url]);
+    const N = (args: string[]) => neu.cli(args, { env: { GIT_HANDOFF_SESSION: 'new-session-1' } });
+    const O = (args: string[]) => old(olde, args, { GIT_HANDOFF_SESSION: 'old-session-1' });
+    const ok = async (r: ReturnType<typeof N>, what: string) => {
+      const x = await r;
+      expect(x.exitCode, `${what}: ${x.stdout}${x.stderr}`).toBe(0);
+      return x;
+    };
+    await ok(N(['write', 'new-notes', '-m', 'Goal: by the new build']), 'new write');
+    await ok(N(['sync']), 'new sync');
+    await ok(O(['write', 'old-notes', '-m', 'Goal: by the old build']), 'old write');
+    await ok(O(['sync']), 'old sync');
+    await ok(N(['sync']), 'new sync');
+    return { bare, neu, olde, N, O, ok };
+  };
+  const live = (r: TestRepo) => r.git(['for-each-ref', '--format=%(refname)', 'refs/handoffs/']).stdout.trim().split('\n').filter(Boolean).sort();
+  const entries = (r: TestRepo) => r.git(['for-each-ref', '--format=%(refname) %(objectname)', 'refs/handoff-archive/']).stdout.trim().split('\n').filter(Boolean);
+  const NEW_REF = 'refs/handoffs/main/new-notes';
+  const OLD_REF = 'refs/handoffs/main/old-notes';
+
+  it('with handoff.minFormat 1: each build archives and restores, the other takes it in, neither refuses or undoes the other', async () => {
+    const { bare, neu, olde, N, O, ok } = await mixed({ minFormat1: true });
+    // new → old: the new build's archive (two entries: the version naming who archived, and one at the tip) arrives
+    // archived in the old clone, which does not push the handoff back
+    await ok(N(['archive', 'new-notes']), 'new archive');
+    await ok(N(['sync']), 'new sync');
+    expect(refOf(bare, NEW_REF)).toBeNull();
+    await ok(O(['sync']), 'old sync');
+    expect(refOf(olde, NEW_REF)).toBeNull();
+    expect(refOf(bare, NEW_REF)).toBeNull();
+    expect(json(await O(['list', '--archived', '--all', '--json'])).map((r: { topic: string }) => r.topic)).toContain('new-notes');
+    // this build lists that archive once
+    expect(json(await N(['list', '--archived', '--all', '--json'])).filter((r: { topic: string }) => r.topic === 'new-notes')).toHaveLength(1);
+    // old → new: the old build's archive (an entry at the tip) is accepted by this build's server and taken in here
+    await ok(O(['archive', 'old-notes']), 'old archive');
+    await ok(O(['sync']), 'old sync');
+    expect(refOf(bare, OLD_REF)).toBeNull();
+    await ok(N(['sync']), 'new sync');
+    expect(refOf(neu, OLD_REF)).toBeNull();
+    expect(refOf(bare, OLD_REF)).toBeNull();
+    expect(json(await N(['list', '--archived', '--all', '--json'])).map((r: { topic: string }) => r.topic)).toContain('old-notes');
+    const archived = entries(bare);
+    // restores, both ways: each arrives live in the other clone and stays live after both sync again
+    await ok(N(['restore', 'new-notes']), 'new restore');
+    await ok(N(['sync']), 'new sync');
+    const oldEntry = olde.git(['for-each-ref', '--format=%(refname)', 'refs/handoff-archive/main/old-notes/']).stdout.trim().split('\n')[0];
+    await ok(O(['restore', oldEntry]), 'old restore');
+    await ok(O(['sync']), 'old sync');
+    await ok(N(['sync']), 'new sync');
+    await ok(O(['sync']), 'old sync');
+    for (const r of [bare, neu, olde]) expect(live(r)).toEqual([NEW_REF, OLD_REF]);
+    expect(refOf(neu, OLD_REF)).toBe(refOf(bare, OLD_REF));
+    expect(refOf(olde, NEW_REF)).toBe(refOf(bare, NEW_REF));
+    // archive entries are never lost: every one the remote had is still there, in both clones too
+    for (const e of archived) {
+      expect(entries(bare)).toContain(e);
+      expect(entries(neu)).toContain(e);
+      expect(entries(olde)).toContain(e);
+    }
+    expect(bare.git(['fsck', '--no-progress']).status).toBe(0);
+  }, 240_000);
+
+  it("by default (handoff.minFormat 2) the old build's archive is refused by the server with the way on, and nothing is lost or undone", async () => {
+    const { bare, neu, O, N } = await mixed({ minFormat1: false });
+    const before = refOf(bare, OLD_REF);
+    expect((await O(['archive', 'old-notes'])).exitCode).toBe(0);
+    const pushed = await O(['sync']);
+    expect(pushed.exitCode).toBe(6);
+    expect(String(pushed.stderr) + String(pushed.stdout)).toMatch(/records nobody.*\n(.*\n)*.*handoff\.minFormat 1/);
+    expect(refOf(bare, OLD_REF)).toBe(before);
+    // the new build's archive still reaches the old clone (accepted by every server: it carries both entries)
+    expect((await N(['archive', 'new-notes'])).exitCode).toBe(0);
+    expect((await N(['sync'])).exitCode).toBe(0);
+    expect(refOf(bare, NEW_REF)).toBeNull();
+    expect(live(neu)).toEqual([OLD_REF]);
+  }, 240_000);
+
+  it('by default, an old archive on a remote without the server check is not taken in, and the new build never pushes the handoff back over it', async () => {
+    const bare = makeRepo({ init: ['--bare'] });
+    const url = `file://${bare.dir}`;
+    const neu = makeRepo({ commit: true });
+    neu.git(['remote', 'add', 'origin', url]);
+    const olde = makeRepo({ commit: true });
+    olde.git(['remote', 'add', 'origin', url]);
+    const s = { GIT_HANDOFF_SESSION: 'old-session-1' };
+    expect((await old(olde, ['write', 'old-notes', '-m', 'Goal: x'], s)).exitCode).toBe(0);
+    expect((await old(olde, ['sync'], s)).exitCode).toBe(0);
+    expect((await neu.cli(['sync'])).exitCode).toBe(0);
+    expect((await old(olde, ['archive', 'old-notes'], s)).exitCode).toBe(0);
+    expect((await old(olde, ['sync'], s)).exitCode).toBe(0);
+    const r = await neu.cli(['sync']);
+    expect(String(r.stdout)).toMatch(/not pushed +main\/old-notes: archived on origin .*handoff\.minFormat 1/);
+    // before: the new build pushed the handoff back live over the old build's archive
+    expect(refOf(bare, OLD_REF)).toBeNull();
+    expect(refOf(neu, OLD_REF)).not.toBeNull();
+  }, 240_000);
+
   it("hook stubs the old build installed are flagged by this build's doctor, and install --hooks points them here", async () => {
     const repo = makeRepo({ commit: true });
     expect((await old(repo, ['install', '--hooks'])).exitCode).toBe(0);

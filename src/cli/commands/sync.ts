@@ -3,6 +3,7 @@ import { quote } from 'shell-quote';
 import type { Argv, CommandModule } from 'yargs';
 import { EXIT, HandoffError } from '../../errors';
 import { parseRef } from '../../handoff/store/names';
+import { MIN_FORMAT_KEY } from '../../handoff/store/format';
 import { openRepo, type Repo } from '../../git/repo';
 import { resolveBranch } from '../../handoff/store/store';
 import { writerOf } from '../identity';
@@ -70,7 +71,9 @@ export function describePush(r: PushResult): string[] {
         ? `  not pushed    ${label(s.ref)}: diverged from ${r.remote}; resolve with \`git handoff sync --resolve <topic> --keep local|remote|both\``
         : s.state === 'refused'
           ? `  not pushed    ${label(s.ref)}: refused: ${r.remote}'s version breaks the ownership invariant (${s.violation?.message}); its owner restores it with \`${restoreCommand(parseRef(s.ref)?.topic ?? '<topic>')}\``
-          : `  not pushed    ${label(s.ref)}: ${r.remote} is ahead; \`git handoff fetch\` brings it in`,
+          : s.state === 'archived-there'
+            ? `  not pushed    ${label(s.ref)}: archived on ${r.remote} at this very version by an entry that names nobody (a format-1 client), kept live here; \`git handoff archive ${parseRef(s.ref)?.topic ?? '<topic>'}\` archives it here too, or \`git config ${MIN_FORMAT_KEY} 1\` takes such archives (SPEC 2)`
+            : `  not pushed    ${label(s.ref)}: ${r.remote} is ahead; \`git handoff fetch\` brings it in`,
     );
   }
   return lines;

@@ -7,6 +7,35 @@ import type { Repo } from '../../git/repo';
 
 /** The format this build writes; SPEC 2 says what each number means. */
 export const FORMAT_VERSION = 2;
+/**
+ * The trailer of a format-2 archive entry that stands beside a format-1 entry (the archived tip itself): `archive`
+ * writes both, so format-1 builds see the archive too, and the migration adds one beside an older archive.
+ */
+export const MIGRATED_FROM = 'Handoff-Migrated-From';
+
+/** The format-1 entries a set of archive entries stand beside: each one is shown through its format-2 partner. */
+export function besideEntries(recs: Array<{ trailers: string[] }>): Set<string> {
+  const out = new Set<string>();
+  for (const r of recs) for (const l of r.trailers) if (l.startsWith(`${MIGRATED_FROM}: `)) out.add(l.slice(MIGRATED_FROM.length + 2).trim());
+  return out;
+}
+
+/** The oldest format whose archives a repository takes in, by push or fetch (default 2; SPEC 2). */
+export const MIN_FORMAT_KEY = 'handoff.minFormat';
+
+/**
+ * Whether a format-1 archive (an entry at the tip itself, naming nobody: builds up to 094717a) is taken in, as
+ * format 1 took it. Only with `handoff.minFormat 1`: by default archiving stays owner-or-takeover on the record
+ * (issue 13), which such an entry cannot show. One git process, only when such an archive comes.
+ */
+export function takesFormat1Archives(repo: Repo): boolean {
+  return repo.git(['config', '--get', MIN_FORMAT_KEY], { allowFail: true }).stdout.trim() === '1';
+}
+
+/** What a format-1 archive that is not taken in gets told: who makes them, and the two ways on. */
+export const FORMAT1_ARCHIVE_HINT =
+  `a format-1 client (git-handoff 094717a or older) archives this way; upgrade it (its archives then name who archived), or take its archives as format 1 did with \`git config ${MIN_FORMAT_KEY} 1\` (on the server and in each clone)`;
+
 /** The key, in the repository's own config file, naming the format its store holds. */
 export const FORMAT_KEY = 'handoff.formatVersion';
 

@@ -5,6 +5,7 @@ import { listRefs } from '../../git/refs';
 import { replaceRefusals } from './replace-refs';
 import type { Repo } from '../../git/repo';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef } from './names';
+import { FORMAT1_ARCHIVE_HINT, takesFormat1Archives } from './format';
 import { checkAdvances, type Violation } from './ownership';
 import { droppedReceipts, NOTES_REF } from './receipts';
 
@@ -56,6 +57,7 @@ export function checkReceive(repo: Repo, updates: ReceiveUpdate[]): Refusal[] {
   // each handoff deletion and the archive entry it moves into, checked as one more version: tip → entry
   const archivals: Array<{ ref: string; entry: string; oldOid: string; newOid: string }> = [];
   const archivedKeys = new Set<string>();
+  let format1: boolean | undefined;
   for (const u of mine) {
     const p = parseRef(u.ref);
     if (!p) {
@@ -93,13 +95,21 @@ export function checkReceive(repo: Repo, updates: ReceiveUpdate[]): Refusal[] {
         continue;
       }
       const bare = entries.some((e) => e.oid === u.oldOid);
+      // a format-1 archive (builds up to 094717a): the entry is the tip itself and names nobody. Taken as format 1
+      // took it (nothing is lost: the entry keeps the tip) only where handoff.minFormat is 1 (SPEC 2)
+      if (bare && (format1 ??= takesFormat1Archives(repo))) {
+        archivedKeys.add(k);
+        continue;
+      }
       refusals.push({
         ref: u.ref,
         rule: bare ? 'archive-unrecorded' : 'delete',
         message: bare
           ? `an archive entry at the tip itself (${u.oldOid.slice(0, 12)}) records nobody: an archive adds a version naming the session that archived it`
           : `deleting a handoff is done only by archiving it (tip ${u.oldOid.slice(0, 12)})`,
-        hint: 'run `git handoff archive <topic>` (the owner, or --take-over --reason) then `git handoff sync`: the archive entry travels with the deletion',
+        hint: bare
+          ? `run \`git handoff archive <topic>\` (the owner, or --take-over --reason) then \`git handoff sync\`; ${FORMAT1_ARCHIVE_HINT}`
+          : 'run `git handoff archive <topic>` (the owner, or --take-over --reason) then `git handoff sync`: the archive entry travels with the deletion',
       });
       continue;
     }

@@ -16,6 +16,7 @@ import { short, type SessionRef } from '../state/session';
 import { computeSyncStates, TRACKING_PATTERN, trackingPatternOf, type SyncState } from './sync-state';
 import { commitVersion, LOST, moveRef, moveRefs, untilWon } from './tx';
 import { dirtyPaths, verifyHandoff, type Verify } from './verify';
+import { besideEntries, MIGRATED_FROM } from './format';
 
 /** The branch a command acts on: --branch, else the checked-out one; a detached HEAD needs --branch. */
 export function resolveBranch(repo: Repo, flag: string | undefined): string {
@@ -251,7 +252,9 @@ export function listHandoffs(repo: Repo, o: ListOptions = {}): HandoffRow[] {
   // one for-each-ref for the handoffs and their tracking copies; the sync states are only computed when there are copies
   // (for-each-ref globs do not cross '/': every branch needs the two-level pattern)
   const read = listRefs(repo, o.archived ? [scope] : [scope, o.all ? TRACKING_PATTERN : trackingPatternOf(scope + '*')]);
-  const recs = o.archived ? read : read.filter((r) => r.ref.startsWith(HANDOFF_PREFIX));
+  // an archive is one row: a format-1 entry is shown through the format-2 entry that stands beside it (SPEC 2)
+  const beside = o.archived ? besideEntries(read) : null;
+  const recs = beside ? read.filter((r) => !beside.has(r.ref)) : read.filter((r) => r.ref.startsWith(HANDOFF_PREFIX));
   const tracking = o.archived ? [] : read.filter((r) => !r.ref.startsWith(HANDOFF_PREFIX));
   const sync = tracking.length ? computeSyncStates(repo, recs, undefined, tracking) : new Map<string, SyncState>();
   const rows: HandoffRow[] = [];
@@ -311,11 +314,14 @@ export function readHandoff(repo: Repo, branch: string, topic: string, at?: stri
   return { ...viewOf(repo, found.ref, oid, branch, topic, live ? recs : [found], read.find((r) => r.ref === headRef)?.oid ?? null), receiptsAt };
 }
 
-/** The archive entries of one handoff, newest first (by the stamp in their name). */
+/** The archive entries of one handoff, newest first (by the stamp in their name), one per archive. */
 export function archivedVersions(repo: Repo, branch: string, topic: string): RefRecord[] {
   const prefix = `${ARCHIVE_PREFIX}${encodeBranch(branch)}/${assertTopic(topic)}/`;
   const stamp = (r: RefRecord) => Number(r.ref.slice(prefix.length).split('-')[0]) || 0;
-  return listRefs(repo, [prefix]).sort((x, y) => stamp(y) - stamp(x));
+  const recs = listRefs(repo, [prefix]);
+  // one archive, one entry: a format-1 entry beside a format-2 one is read through it (SPEC 2 "Format version")
+  const beside = besideEntries(recs);
+  return recs.filter((r) => !beside.has(r.ref)).sort((x, y) => stamp(y) - stamp(x));
 }
 
 /** The ref `log`/`show` read: the live handoff, else its newest archive entry. */
@@ -469,6 +475,11 @@ export function archiveHandoff(repo: Repo, branch: string, topic: string, sessio
     const [commit] = readObjects(repo, [tip.oid]);
     if (!commit) throw new HandoffError('integrity', 'missing-object', `${ref} points to ${tip.oid}, which cannot be read`);
     const c = parseCommit(commit.content);
+    // Two entries (SPEC 2 "Format version"): the format-2 version on top naming who archived it, and beside it a
+    // format-1 entry at the tip itself, which format-1 builds (094717a and before) read as the archive of their tip
+    // (without it they keep the handoff live and push it back). Both go in the one transaction.
+    const stamp = Math.floor(Date.now() / 1000);
+    const format1 = archiveRef(branch, topic, stamp, tip.oid);
     const oid = commitVersion(repo, c.tree, [tip.oid], {
       topic,
       body: 'archived',
@@ -479,11 +490,12 @@ export function archiveHandoff(repo: Repo, branch: string, topic: string, sessio
       takeoverFrom: took ? tip.session ?? 'unknown' : null,
       reason: took ? takeover!.reason : null,
       ...carried(session, tip.trailers),
-      extra: scanCarried(c.message, took),
+      extra: [...scanCarried(c.message, took), `${MIGRATED_FROM}: ${format1}`],
     }, config);
-    const archived = archiveRef(branch, topic, Math.floor(Date.now() / 1000), oid);
+    const archived = archiveRef(branch, topic, stamp, oid);
     const r = moveRefs(repo, [
       { op: 'create', ref: archived, newOid: oid },
+      { op: 'create', ref: format1, newOid: tip.oid },
       { op: 'delete', ref, oldOid: tip.oid },
     ], `handoff archive ${topic}`, { what: `the archive of ${ref}` });
     return r.ok ? { ref, archivedAs: archived, oid, takeover: took } : LOST;

@@ -12,19 +12,20 @@ import { ARCHIVE_PREFIX, HANDOFF_PREFIX, archiveRef, parseRef } from '../names';
 import { ancestryOf } from '../sync-state';
 import { commitVersion, moveRefs } from './index';
 
-export { FORMAT_VERSION } from '../format';
-/** The trailer a migrated archive version carries: the format-1 entry it stands beside. */
-export const MIGRATED_FROM = 'Handoff-Migrated-From';
+import { MIGRATED_FROM } from '../format';
+export { FORMAT_VERSION, MIGRATED_FROM } from '../format';
 
 const handoffKey = (archiveKey: string) => archiveKey.split('/').slice(0, 2).join('/');
 
 /**
- * Adds a format-2 entry beside each format-1 archive entry whose handoff `remoteLive` (the remote's live handoffs by
- * `<branch>/<topic>`) still has live at the archived tip. Returns the entries made.
+ * Adds a format-2 entry beside each format-1 archive entry the remote lacks (`remoteArchive`) whose handoff
+ * `remoteLive` (the remote's live handoffs by `<branch>/<topic>`) still has live at the archived tip. Returns the
+ * entries made.
  */
-export function migrateArchives(repo: Repo, localLive: Map<string, string>, localArchive: Map<string, string>, remoteLive: Map<string, string>): string[] {
+export function migrateArchives(repo: Repo, localLive: Map<string, string>, localArchive: Map<string, string>, remoteLive: Map<string, string>, remoteArchive: Map<string, string> = new Map()): string[] {
   const byHandoff = new Map<string, Array<{ key: string; oid: string }>>();
-  for (const [key, oid] of localArchive) byHandoff.set(handoffKey(key), [...(byHandoff.get(handoffKey(key)) ?? []), { key, oid }]);
+  // an entry the remote has already is not this clone's unsent archive: the handoff was restored over there
+  for (const [key, oid] of localArchive) if (!remoteArchive.has(key)) byHandoff.set(handoffKey(key), [...(byHandoff.get(handoffKey(key)) ?? []), { key, oid }]);
   const candidates = [...remoteLive].filter(([k, tip]) => !localLive.has(k) && byHandoff.get(k)?.some((e) => e.oid === tip));
   if (candidates.length === 0) return [];
   const isAnc = ancestryOf(repo, candidates.flatMap(([k, tip]) => [tip, ...byHandoff.get(k)!.map((e) => e.oid)]));
