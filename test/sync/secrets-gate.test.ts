@@ -70,8 +70,10 @@ describe('push scans what it sends', () => {
     const { a, bare } = await makeWorld('file', { server: true });
     const gh = 'ghp_' + 'Hj6'.repeat(12);
     await ok(a, ['write', 'fixture-notes', '-m', `test fixture ${gh}`, '--allow-secret', 'github', '--session', 'sess-a']);
+    const tip = a.git(['rev-parse', 'refs/handoffs/main/fixture-notes']).stdout.trim();
     await ok(a, ['archive', 'fixture-notes', '--session', 'sess-a']);
-    const entry = a.git(['for-each-ref', '--format=%(objectname)', 'refs/handoff-archive/']).stdout.trim();
+    // the archive version (beside it, the format-1 entry at the tip itself: SPEC 2 "Format version")
+    const entry = a.git(['for-each-ref', '--format=%(objectname)', 'refs/handoff-archive/']).stdout.trim().split('\n').find((o) => o !== tip)!;
     const msg = a.git(['log', '-1', '--format=%B', entry]).stdout;
     expect(msg).toMatch(/^Handoff-Scanned: /m);
     expect(msg).toMatch(/^Handoff-Allowed-Secret: github$/m);
