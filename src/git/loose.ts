@@ -1,7 +1,7 @@
 // Loose objects written by this process (blobs, trees, unsigned commits): what `hash-object -w`, `mktree` and
 // `commit-tree` write, without a git process each. Only where the result is provably what git would write:
 // plain repository configuration (read by readConfig), no object directory of git's choosing in the environment.
-import { closeSync, linkSync, mkdirSync, openSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
+import { closeSync, linkSync, mkdirSync, openSync, readFileSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { diskError } from '../errors';
 import { createHash } from '../lazy-crypto';
@@ -82,6 +82,38 @@ export function writeLoose(target: { dir: string; hash: 'sha1' | 'sha256' }, typ
       }
     }
   }
+}
+
+/**
+ * One loose object read in this process, checked against its id: null where it is not a loose object here (packed,
+ * missing, unreadable), and git reads it instead.
+ */
+export function readLoose(target: { dir: string; hash: 'sha1' | 'sha256' }, oid: string): { type: string; content: Buffer } | null {
+  zlib ??= require('node:zlib') as typeof import('node:zlib');
+  try {
+    const raw = zlib.inflateSync(readFileSync(path.join(target.dir, oid.slice(0, 2), oid.slice(2))));
+    const sp = raw.indexOf(32);
+    const nul = raw.indexOf(0);
+    if (sp < 0 || nul < sp) return null;
+    const type = raw.toString('latin1', 0, sp);
+    const content = raw.subarray(nul + 1);
+    if (Number(raw.toString('latin1', sp + 1, nul)) !== content.length || hashObject(target.hash, type, content) !== oid) return null;
+    return { type, content };
+  } catch {
+    return null;
+  }
+}
+
+/** The object id of a tree entry, from the tree's raw content (null: no such entry). */
+export function treeEntry(tree: Buffer, name: string, hash: 'sha1' | 'sha256'): string | null {
+  const raw = hash === 'sha256' ? 32 : 20;
+  for (let at = 0; at < tree.length; ) {
+    const nul = tree.indexOf(0, at);
+    if (nul < 0) return null;
+    if (tree.toString('utf8', tree.indexOf(32, at) + 1, nul) === name) return tree.toString('hex', nul + 1, nul + 1 + raw);
+    at = nul + 1 + raw;
+  }
+  return null;
 }
 
 /** A tree of blobs (mode 100644), entries in git's order. */

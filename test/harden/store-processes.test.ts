@@ -2,6 +2,7 @@
 // copies read in the same for-each-ref as the handoffs, whether listed by branch, all, or shown one by one.
 import { describe, expect, it } from 'vitest';
 import { json, makeRepo, refOf } from '../helpers/repo';
+import { gitRecorder } from '../sync/world';
 
 const env = { GIT_HANDOFF_SESSION: 'proc-session' };
 
@@ -37,5 +38,22 @@ describe('store with fewer git processes', () => {
     // a tracking copy of another branch does not leak into this branch's listing
     repo.git(['update-ref', 'refs/remotes/origin/handoffs/other/ahead-notes', refOf(repo, ref('ahead-notes'))!]);
     expect(json(await repo.cli(['list', '--json'])).map((r: any) => r.topic).sort()).toEqual(Object.keys(want));
+  });
+
+  it('a write to an existing topic starts four git processes; its objects and the loss record are written in-process, in one ref transaction', async () => {
+    const repo = makeRepo({ commit: true });
+    expect((await repo.cli(['write', 'four-processes', '-m', 'one'], { env })).exitCode).toBe(0);
+    expect((await repo.cli(['write', 'four-processes', '-m', 'two'], { env })).exitCode).toBe(0);
+    const rec = gitRecorder(repo.dir);
+    expect((await repo.cli(['write', 'four-processes', '-m', 'three'], { env: { ...env, ...rec.env } })).exitCode).toBe(0);
+    expect(rec.calls().map((c) => c[0])).toEqual(['status', 'config', 'for-each-ref', 'update-ref']);
+    const tip = refOf(repo, 'refs/handoffs/main/four-processes')!;
+    expect(repo.git(['cat-file', 'blob', `${tip}:handoff.md`]).stdout).toBe('three\n');
+    expect(repo.git(['cat-file', '-p', 'refs/handoff-record:record']).stdout).toMatch(new RegExp(`^tip ${tip} \\d+ refs/handoffs/main/four-processes$`, 'm'));
+    expect(repo.git(['fsck', '--strict', '--no-dangling']).status).toBe(0);
+    // …and the next command's check trusts what the write proved: no git process for it
+    const next = gitRecorder(repo.home);
+    expect((await repo.cli(['list', '--json'], { env: { ...env, ...next.env } })).exitCode).toBe(0);
+    expect(next.calls().map((c) => c[0])).toEqual(['for-each-ref']);
   });
 });

@@ -4,6 +4,7 @@
 // and its extra parents are the tips it recorded, so every recorded version stays reachable (gc cannot prune it).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { readLoose, treeEntry } from '../../git/loose';
 import { readObjects, writeBlob, writeCommit, writeTree, parseCommit } from '../../git/objects';
 // the record's own ref moves by the plain CAS below tx, or joins tx's transaction: tx's extension point calls into this module
 import { casUpdateRef, type RefOp } from '../../git/refs';
@@ -97,6 +98,23 @@ export function readRecord(repo: Repo, spec: string): RecordState {
   return parseRecord(blob.content.toString('utf8'), commit.oid, hexLength(repo));
 }
 
+/**
+ * The record now: read in this process while its ref is a loose file and its objects loose (each write leaves them
+ * so), else by git (readRecord, which also names what is wrong with a damaged one). Its value is the expected old
+ * value of the next move, so a stale read only loses that compare-and-swap.
+ */
+function currentRecord(repo: Repo): RecordState {
+  const oid = looseRefValue(path.join(repo.commonDir, RECORD_REF));
+  const target = oid ? { dir: path.join(repo.commonDir, 'objects'), hash: repo.objectFormat } : null;
+  const commit = target && readLoose(target, oid!);
+  const tree = commit?.type === 'commit' ? /^tree ([0-9a-f]+)\n/.exec(commit.content.toString('latin1', 0, 80))?.[1] : undefined;
+  const t = tree ? readLoose(target!, tree) : null;
+  const blobOid = t?.type === 'tree' ? treeEntry(t.content, 'record', repo.objectFormat) : null;
+  const blob = blobOid ? readLoose(target!, blobOid) : null;
+  if (!blob || blob.type !== 'blob' || !parseCommit(commit!.content).message.includes(MARK) || blob.content.length > RECORD_MAX) return readRecord(repo, RECORD_REF);
+  return parseRecord(blob.content.toString('utf8'), oid!, hexLength(repo));
+}
+
 const now = () => Math.floor(Date.now() / 1000);
 // bookkeeping, not a version: one fixed identity, so no configuration is read for it
 const RECORD_IDENTITY = { GIT_AUTHOR_NAME: 'git-handoff', GIT_AUTHOR_EMAIL: 'git-handoff@localhost', GIT_COMMITTER_NAME: 'git-handoff', GIT_COMMITTER_EMAIL: 'git-handoff@localhost' };
@@ -117,7 +135,7 @@ interface NextRecord {
  * parents), or null for no change (then `unchanged` is the current record commit).
  */
 function nextRecord(repo: Repo, change: (rec: RecordState) => string[] | null, fallback?: RecordState): NextRecord | { unchanged: string | null } {
-  const cur = readRecord(repo, RECORD_REF);
+  const cur = currentRecord(repo);
   const old = cur.problem && !cur.commit ? null : cur.commit;
   // a damaged record is never built on: the caller's fallback (the last verified record) or an empty one
   const base: RecordState = cur.problem ? copyRecord(fallback ?? emptyRecord(null)) : cur;
@@ -199,14 +217,18 @@ export function recordOp(repo: Repo, moves: RefUpdate[]): RecordOp | null {
   const change = movesChange(moves);
   if (!change) return null;
   try {
+    const seen = readSeen(repo);
+    // the storage as it is right before the transaction, for the verified cache's step after it
+    const before = seen?.fp ? fingerprintParts(repo) : null;
     const next = nextRecord(repo, change);
     if ('unchanged' in next) return null;
+    const inPlace = before && next.expected === seen!.record ? { before, moved: moves } : undefined;
     const op: RefOp = next.expected ? { op: 'update', ref: RECORD_REF, newOid: next.commit, oldOid: next.expected } : { op: 'create', ref: RECORD_REF, newOid: next.commit };
     return {
       op,
       committed: () => {
         lastWritten = { commit: next.commit, state: next.state };
-        seenAfterMove(repo, next.commit);
+        seenAfterMove(repo, next.commit, inPlace);
       },
     };
   } catch {
@@ -280,17 +302,20 @@ export function writeSeen(repo: Repo, s: Seen): void {
 }
 
 /**
- * After the product moved refs and recorded them: when the refs now are exactly what the record just written says
- * (one for-each-ref), the fingerprint taken before that listing stands for them and the next command needs no git
- * process; otherwise (something else moved meanwhile, or the record did not land) the next command checks in full.
+ * After the product moved refs and recorded them: when the refs now are exactly what the record just written says,
+ * the fingerprint stands for them and the next command needs no git process; otherwise (something else moved
+ * meanwhile, or the record did not land) the next command checks in full. Proved without git where the storage was
+ * verified right before this process's transaction (`inPlace`), else by one for-each-ref.
  */
-function seenAfterMove(repo: Repo, commit: string | null): void {
+function seenAfterMove(repo: Repo, commit: string | null, inPlace?: { before: Parts; moved: RefUpdate[] }): void {
   const s = readSeen(repo);
   const written = lastWritten;
   if (!commit || !written || written.commit !== commit) {
     if (s?.fp) writeSeen(repo, { ...s, fp: null });
     return;
   }
+  const proved = inPlace && s?.fp && s.fp === joinParts(inPlace.before) ? verifiedInPlace(repo, inPlace.before, inPlace.moved, commit, written.state) : null;
+  if (proved) return writeSeen(repo, { fp: proved, record: commit, at: now() });
   const fp = refsFingerprint(repo);
   const refs = listTracked(repo);
   const recOid = refs.get(RECORD_REF);
@@ -317,26 +342,92 @@ const subdirs = (dir: string): string[] => {
   }
 };
 
+/** The fingerprint's parts: the path each one stands for, its stat, and whether the joined form names the path. */
+type Parts = Map<string, { stat: string; named: boolean }>;
+
 /**
- * What the ref storage looks like, from stat calls only: packed-refs, the record and receipts ref files, and every
- * directory that holds a handoff or archive ref (git writes a ref by renaming a lock into its directory and deletes
- * by unlinking, both of which change the directory's ctime). Null where refs are not plain files (reftable).
+ * What the ref storage looks like, part by part, from stat calls only: packed-refs, the record and receipts ref files,
+ * and every directory that holds a handoff or archive ref (git writes a ref by renaming a lock into its directory and
+ * deletes by unlinking, both of which change the directory's ctime). Null where refs are not plain files (reftable).
  */
-export function refsFingerprint(repo: Pick<Repo, 'commonDir'>): string | null {
+function fingerprintParts(repo: Pick<Repo, 'commonDir'>): Parts | null {
   const c = repo.commonDir;
   if (statKey(path.join(c, 'reftable')) !== '-') return null;
+  const parts: Parts = new Map();
+  const add = (p: string, named = false) => parts.set(p, { stat: statKey(p), named });
   const refs = path.join(c, 'refs');
-  const parts = [statKey(path.join(c, 'packed-refs')), statKey(path.join(refs, 'handoff-record')), statKey(path.join(refs, 'notes')), statKey(path.join(refs, 'notes', 'handoff-reads'))];
+  for (const p of [path.join(c, 'packed-refs'), path.join(refs, 'handoff-record'), path.join(refs, 'notes'), path.join(refs, 'notes', 'handoff-reads')]) add(p);
   const live = path.join(refs, 'handoffs');
-  parts.push(statKey(live));
-  for (const d of subdirs(live)) parts.push(`${d}:${statKey(d)}`);
+  add(live);
+  for (const d of subdirs(live)) add(d, true);
   const arch = path.join(refs, 'handoff-archive');
-  parts.push(statKey(arch));
+  add(arch);
   for (const b of subdirs(arch)) {
-    parts.push(`${b}:${statKey(b)}`);
-    for (const t of subdirs(b)) parts.push(`${t}:${statKey(t)}`);
+    add(b, true);
+    for (const t of subdirs(b)) add(t, true);
   }
-  return parts.join('|');
+  return parts;
+}
+
+const joinParts = (parts: Parts) => [...parts].map(([p, v]) => (v.named ? `${p}:${v.stat}` : v.stat)).join('|');
+
+/** The fingerprint of the ref storage (the check at command start compares it with the last verified one). */
+export function refsFingerprint(repo: Pick<Repo, 'commonDir'>): string | null {
+  const parts = fingerprintParts(repo);
+  return parts && joinParts(parts);
+}
+
+/** A loose ref file's value (null: no such file, or not a plain object id: git answers then). */
+function looseRefValue(file: string): string | null {
+  try {
+    const text = readFileSync(file, 'latin1');
+    return /^[0-9a-f]{40}(?:[0-9a-f]{24})?\n$/.test(text) ? text.slice(0, -1) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * After this process's own transaction, without git: when the storage was verified right before it (`before`, the
+ * fingerprint the last check left) and nothing changed since but the record's ref file and the directories of the
+ * refs the transaction moved, whose loose files hold exactly what the new record says, the new fingerprint stands
+ * for the refs. Null otherwise (a listing decides).
+ */
+function verifiedInPlace(repo: Repo, before: Parts, moved: RefUpdate[], commit: string, state: RecordState): string | null {
+  const after = fingerprintParts(repo);
+  if (!after) return null;
+  const c = repo.commonDir;
+  const recordFile = path.join(c, RECORD_REF);
+  const notesFile = path.join(c, NOTES_REF);
+  const allowed = new Set([recordFile]);
+  for (const m of moved) {
+    if (m.ref === NOTES_REF) allowed.add(notesFile).add(path.dirname(notesFile));
+    else if (isRecorded(m.ref)) allowed.add(path.dirname(path.join(c, m.ref)));
+  }
+  const changed = [...new Set([...before.keys(), ...after.keys()])].filter((p) => before.get(p)?.stat !== after.get(p)?.stat);
+  for (const p of changed) {
+    if (!allowed.has(p)) return null;
+    if (p === recordFile) {
+      if (looseRefValue(p) !== commit) return null;
+    } else if (p === notesFile) {
+      if (looseRefValue(p) !== (state.entries.get(NOTES_REF)?.oid ?? null)) return null;
+    } else if (p !== path.dirname(notesFile)) {
+      // a directory of handoff or archive refs: its loose files are exactly the record's entries in it
+      const dir = path.relative(c, p).split(path.sep).join('/') + '/';
+      let names: string[];
+      try {
+        const entries = readdirSync(p, { withFileTypes: true });
+        if (entries.some((e) => !e.isFile() || e.name.endsWith('.lock'))) return null;
+        names = entries.map((e) => e.name);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return null;
+        names = [];
+      }
+      const inDir = [...state.entries].filter(([ref]) => ref.startsWith(dir) && !ref.slice(dir.length).includes('/'));
+      if (names.length !== inDir.length || inDir.some(([ref, e]) => looseRefValue(path.join(c, ref)) !== e.oid)) return null;
+    }
+  }
+  return joinParts(after);
 }
 
 /** Every recorded kind of ref now, and the record ref, from one for-each-ref. */

@@ -8,7 +8,7 @@ import { parseRef } from './names';
 import { remoteOnlyHandoffs } from './remote-only';
 import { recoverAtSessionStart, type SessionStartRecord } from '../record/recover';
 import { short } from '../state/session';
-import { listHandoffs, viewOf, type HandoffRow, type HandoffView } from './store';
+import { listHandoffs, readListing, viewOf, type HandoffRow, type HandoffView } from './store';
 import { relativeTime } from './time';
 import { extractSections, TEMPLATE_SECTIONS } from './template';
 import { describeVerify } from './verify';
@@ -54,9 +54,10 @@ export function bootView(repo: Repo, o: BootOptions = {}): BootView {
   const record = recoverAtSessionStart(repo);
   const branch = o.branch ?? repo.branch;
   const all = !!o.all || !branch;
-  const local = all ? listHandoffs(repo, { all: true }) : listHandoffs(repo, { branch });
+  const read = readListing(repo, all ? { all: true } : { branch });
+  const local = listHandoffs(repo, all ? { all: true } : { branch }, read);
   // what a remote has that this clone has not taken in yet (left by a fetch of the tracking refs)
-  const remote = remoteOnlyHandoffs(repo, { branch, all });
+  const remote = remoteOnlyHandoffs(repo, { branch, all }, read);
   const rows: HandoffRow[] = [...local, ...remote];
   const onRemote = new Map(remote.map((r) => [r.ref, { remote: r.remote, fetch: r.fetch, trackingRef: r.trackingRef }]));
   const reader = o.reader !== undefined ? o.reader : readerOf({ session: o.session });

@@ -1,7 +1,7 @@
 // Handoffs a remote has that this clone has not taken in: remote-tracking copies (refs/remotes/<R>/handoffs/<B>/<T>,
 // left by a plain `git fetch` with the handoff refspecs, or by session start) with no local ref and no local
 // archive entry. boot, list and the startup view show them, marked as on the remote, with the command that brings them.
-import { listRefs } from '../../git/refs';
+import { listRefs, type RefRecord } from '../../git/refs';
 import type { Repo } from '../../git/repo';
 import { ARCHIVE_PREFIX, encodeBranch, HANDOFF_PREFIX } from './names';
 import { rowOf, type HandoffRow } from './store';
@@ -19,16 +19,21 @@ export interface RemoteOnlyRow extends HandoffRow {
 
 /**
  * Remote-only handoffs of one branch (or of all), one row per handoff: when several remotes carry it, `preferred`
- * first, then origin, then the first by name. From one for-each-ref.
+ * first, then origin, then the first by name. From one for-each-ref, or from `read`, the listing of the same scope
+ * list and boot made already (readListing), with the archive's names read only when a tracking copy needs them.
  */
-export function remoteOnlyHandoffs(repo: Repo, o: { branch?: string | null; all?: boolean; preferred?: string | null } = {}): RemoteOnlyRow[] {
+export function remoteOnlyHandoffs(repo: Repo, o: { branch?: string | null; all?: boolean; preferred?: string | null } = {}, read?: RefRecord[]): RemoteOnlyRow[] {
   const scope = o.all || !o.branch ? null : `${encodeBranch(o.branch)}/`;
-  const recs = listRefs(repo, [HANDOFF_PREFIX, ARCHIVE_PREFIX, TRACKING_PATTERN]);
+  const recs = read ?? listRefs(repo, [HANDOFF_PREFIX, ARCHIVE_PREFIX, TRACKING_PATTERN]);
   const local = new Set<string>();
+  // refs/handoff-archive/<B>/<T>/<stamp>: archived here, so not new to this clone
+  const archivedHere = (ref: string) => local.add(HANDOFF_PREFIX + ref.slice(ARCHIVE_PREFIX.length).split('/').slice(0, 2).join('/'));
   for (const r of recs) {
     if (r.ref.startsWith(HANDOFF_PREFIX)) local.add(r.ref);
-    // refs/handoff-archive/<B>/<T>/<stamp>: archived here, so not new to this clone
-    else if (r.ref.startsWith(ARCHIVE_PREFIX)) local.add(HANDOFF_PREFIX + r.ref.slice(ARCHIVE_PREFIX.length).split('/').slice(0, 2).join('/'));
+    else if (r.ref.startsWith(ARCHIVE_PREFIX)) archivedHere(r.ref);
+  }
+  if (read && recs.some((r) => parseTrackingRef(r.ref) && !local.has(parseTrackingRef(r.ref)!.local))) {
+    for (const ref of repo.out(['for-each-ref', '--format=%(refname)', ARCHIVE_PREFIX + (scope ?? '')]).split('\n')) if (ref) archivedHere(ref);
   }
   const rank = (remote: string) => (remote === o.preferred ? 0 : remote === 'origin' ? 1 : 2);
   const best = new Map<string, RemoteOnlyRow>();

@@ -245,13 +245,19 @@ export interface ListOptions {
   mine?: string;
 }
 
-/** Every handoff of a branch (or all branches) from one for-each-ref, with its sync state. */
-export function listHandoffs(repo: Repo, o: ListOptions = {}): HandoffRow[] {
+/** What listHandoffs reads: the handoffs of the scope and (unless archived) their tracking copies, in one for-each-ref. */
+export function readListing(repo: Repo, o: ListOptions = {}): RefRecord[] {
   const base = o.archived ? ARCHIVE_PREFIX : HANDOFF_PREFIX;
   const scope = o.all ? base : base + branchPrefix(o.branch!).slice(HANDOFF_PREFIX.length);
-  // one for-each-ref for the handoffs and their tracking copies; the sync states are only computed when there are copies
   // (for-each-ref globs do not cross '/': every branch needs the two-level pattern)
-  const read = listRefs(repo, o.archived ? [scope] : [scope, o.all ? TRACKING_PATTERN : trackingPatternOf(scope + '*')]);
+  return listRefs(repo, o.archived ? [scope] : [scope, o.all ? TRACKING_PATTERN : trackingPatternOf(scope + '*')]);
+}
+
+/**
+ * Every handoff of a branch (or all branches) with its sync state, from one for-each-ref (`read`: that listing when
+ * the caller made it, to share it with remoteOnlyHandoffs); the sync states are only computed when there are copies.
+ */
+export function listHandoffs(repo: Repo, o: ListOptions = {}, read: RefRecord[] = readListing(repo, o)): HandoffRow[] {
   // an archive is one row: a format-1 entry is shown through the format-2 entry that stands beside it (SPEC 2)
   const beside = o.archived ? besideEntries(read) : null;
   const recs = beside ? read.filter((r) => !beside.has(r.ref)) : read.filter((r) => r.ref.startsWith(HANDOFF_PREFIX));
