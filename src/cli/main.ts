@@ -28,6 +28,7 @@ import { templateCommand } from './commands/template';
 import { writeCommand } from './commands/write';
 import type { GlobalArgs } from './context';
 import { guardTerminalStreams, reportError } from './output';
+import { plainStdio } from './stdio';
 import { withSelectingFlags } from './retry-hint';
 import { endPager, PAGED_COMMANDS, pagerCommand, pagerSwitches, startPager } from './pager';
 import { noticeLosses } from './record-notice';
@@ -191,6 +192,7 @@ function quietOnClosedPipe(): void {
 }
 
 export async function main(argv: string[] = hideBin(process.argv)): Promise<void> {
+  plainStdio();
   quietOnClosedPipe();
   guardTerminalStreams();
   if (argv.length === 0) {

@@ -27,8 +27,11 @@ export function loadScanner(): Engine {
   if (engine) return engine;
   const file = [path.join(__dirname, 'secrets.cjs'), path.join(__dirname, '..', '..', '..', 'dist', 'secrets.cjs')].find((f) => existsSync(f));
   if (!file) throw new HandoffError('environment', 'scanner-missing', 'the secret scanner (dist/secrets.cjs) is missing: reinstall git-handoff (or run `npm run build`)');
-  // a runtime path: esbuild leaves it out of the calling bundle
-  engine = require(file) as Engine;
+  // a runtime path: esbuild leaves it out of the calling bundle. Through the launcher's V8 code cache (src/load.ts)
+  // where it is beside it: compiling secretlint is most of what loading and a first scan cost
+  const dir = path.dirname(file);
+  const loader = path.join(dir, 'load.cjs');
+  engine = (existsSync(loader) ? (require(loader) as typeof import('../../load')).loadBundle(dir, 'secrets.cjs', 'scan') : require(file)) as Engine;
   return engine;
 }
 

@@ -1,0 +1,67 @@
+// Standard output and error as plain file descriptors where they are pipes or files (an agent's tool call, a
+// script, the bench): node's stream object for a pipe loads its net and stream machinery, about 5 ms of CPU for
+// every command. Terminals (and other character devices) keep node's streams.
+import { EventEmitter } from 'node:events';
+import { fstatSync, writeSync } from 'node:fs';
+
+type Done = (error?: Error | null) => void;
+const pause = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+/** Writes all of `data` to `fd`, waiting out a non-blocking descriptor that is full (EAGAIN). */
+function writeAll(fd: number, data: Uint8Array): void {
+  for (let at = 0; at < data.length; ) {
+    try {
+      at += writeSync(fd, data, at);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw e;
+      pause(1);
+    }
+  }
+}
+
+/** The part of a writable stream the CLI and its libraries use (write, end, error events), written synchronously. */
+class FdWriter extends EventEmitter {
+  readonly isTTY = false;
+  readonly writable = true;
+  constructor(readonly fd: number) {
+    super();
+  }
+  write(chunk: string | Uint8Array, encoding?: BufferEncoding | Done, cb?: Done): boolean {
+    const done = typeof encoding === 'function' ? encoding : cb;
+    try {
+      writeAll(this.fd, typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? encoding : 'utf8') : chunk);
+    } catch (e) {
+      // as a stream reports it: an `error` event (EPIPE: the reader is gone), and the callback
+      process.nextTick(() => {
+        done?.(e as Error);
+        this.emit('error', e);
+      });
+      return false;
+    }
+    if (done) process.nextTick(done);
+    return true;
+  }
+  end(chunk?: string | Uint8Array | Done, encoding?: BufferEncoding | Done, cb?: Done): this {
+    if (typeof chunk === 'function') cb = chunk;
+    else if (chunk !== undefined) this.write(chunk, encoding as BufferEncoding);
+    const done = typeof encoding === 'function' ? encoding : cb;
+    if (done) process.nextTick(done);
+    return this;
+  }
+}
+
+const isPipeOrFile = (fd: number): boolean => {
+  try {
+    const st = fstatSync(fd);
+    return st.isFIFO() || st.isFile() || st.isSocket();
+  } catch {
+    return false;
+  }
+};
+
+/** Before anything touches process.stdout or process.stderr: a pipe or a file gets the plain writer. */
+export function plainStdio(): void {
+  for (const [name, fd] of [['stdout', 1], ['stderr', 2]] as const) {
+    if (isPipeOrFile(fd)) Object.defineProperty(process, name, { value: new FdWriter(fd), configurable: true, enumerable: true, writable: true });
+  }
+}
