@@ -93,6 +93,15 @@ describe('the format version, read by every command', () => {
     expect(refOf(repo, REF)).not.toBeNull();
   }, 120_000);
 
+  it("doctor says the store's format and what a format-1 client sees of this one", async () => {
+    const repo = await seeded();
+    const row = async () => (json(await repo.cli(['doctor', '--json'])).items as Array<{ component: string; status: string; detail: string }>).find((i) => i.component === 'format')!;
+    expect(await row()).toMatchObject({ status: 'info', detail: expect.stringMatching(/format 1 or 2 .*lists each archive made here twice.*refused here .*handoff\.minFormat 1/) });
+    repo.git(['config', 'handoff.minFormat', '1']);
+    repo.git(['config', 'handoff.formatVersion', '2']);
+    expect((await row()).detail).toMatch(/^store format 2;.*taken in here \(handoff\.minFormat 1\)/);
+  }, 120_000);
+
   it('the guard and the git hooks are not turned into refusals by a newer store', async () => {
     const repo = await seeded();
     expect((await repo.cli(['install', '--hooks'])).exitCode).toBe(0);

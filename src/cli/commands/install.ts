@@ -9,6 +9,7 @@ import { doctorPlugins, installPlugin, uninstallPlugin } from '../../guard/plugi
 import { excludeWiring, unexcludeWiring } from '../../guard/private';
 import { doctorHooks, installHooks, uninstallHooks } from '../../hooks/install';
 import { doctorSecrets } from '../../handoff/store/redact';
+import { doctorFormat } from '../../handoff/store/format';
 import { doctorSync, installRemote, installServer, uninstallRemote, uninstallServer } from '../../sync/install';
 import type { DoctorItem, InstallOptions } from '../../wiring';
 import type { GlobalArgs } from '../context';
@@ -153,7 +154,10 @@ export const doctorCommand: CommandModule<GlobalArgs, GlobalArgs> = {
   handler: (a) => {
     const repo = openRepo();
     // a bare repository is a server: its receive check and remotes, not agent clients nobody runs there
-    const items: DoctorItem[] = repo.bare ? [...doctorSync(repo), ...doctorSecrets(repo)] : [...doctorHooks(repo), ...doctorAgents(repo), ...doctorPlugins(repo), ...doctorSync(repo), ...doctorSecrets(repo)];
+    const items: DoctorItem[] = [
+      ...(repo.bare ? [...doctorSync(repo), ...doctorSecrets(repo)] : [...doctorHooks(repo), ...doctorAgents(repo), ...doctorPlugins(repo), ...doctorSync(repo), ...doctorSecrets(repo)]),
+      ...doctorFormat(repo),
+    ];
     const bad = items.some((i) => i.status === 'broken');
     if (a.json) printJson({ ok: !bad, items });
     else process.stdout.write(table(items.map((i) => [i.component, i.status, i.detail]), ['COMPONENT', 'STATUS', 'DETAIL']) + '\n');

@@ -4,6 +4,7 @@
 // (src/git/repo.ts), so the check costs no git process. Absent, the store is format 1 or 2, both read here.
 import { HandoffError } from '../../errors';
 import type { Repo } from '../../git/repo';
+import type { DoctorItem } from '../../wiring';
 
 /** The format this build writes; SPEC 2 says what each number means. */
 export const FORMAT_VERSION = 2;
@@ -50,4 +51,21 @@ export function assertKnownFormat(repo: Repo): void {
       `it would misread the store, so it reads and writes nothing. Upgrade git-handoff (npm install -g git-handoff@latest), or run the newer copy that wrote it`,
     { found, supported: FORMAT_VERSION, key: FORMAT_KEY },
   );
+}
+
+/** doctor's row: the store's format, and what a format-1 client (094717a or older) sharing a remote sees of this one. */
+export function doctorFormat(repo: Repo): DoctorItem[] {
+  const takes = takesFormat1Archives(repo);
+  const store = repo.storeFormat ? `format ${repo.storeFormat}` : 'format 1 or 2 (handoff.formatVersion unset)';
+  return [
+    {
+      component: 'format',
+      status: 'info',
+      detail:
+        `store ${store}; this build writes format ${FORMAT_VERSION}. A format-1 client (git-handoff 094717a or older) sharing a remote lists each archive made here twice (the tip and the archive version) and can restore either; ` +
+        (takes
+          ? `its archives, which name nobody, are taken in here (${MIN_FORMAT_KEY} 1)`
+          : `its archives, which name nobody, are refused here and by this build's server check (${MIN_FORMAT_KEY} 2): \`git config ${MIN_FORMAT_KEY} 1\` takes them while such clients remain`),
+    },
+  ];
 }
