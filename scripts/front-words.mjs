@@ -37,7 +37,7 @@ export function frontBlock({ READ_ONLY, GIT_READ_ONLY, PROJECT_RUNNERS, PROTECTE
   for (const [name, rule] of Object.entries(READ_ONLY)) {
     const d = denied(name, rule);
     if (d === null) continue;
-    progs.push(`${lit(name)}) k=${lit(name)} ;;`);
+    progs.push(lit(name));
     add(name, d);
   }
   for (const [verb, rule] of Object.entries(GIT_READ_ONLY)) {
@@ -51,7 +51,7 @@ export function frontBlock({ READ_ONLY, GIT_READ_ONLY, PROJECT_RUNNERS, PROTECTE
   return [
     BEGIN,
     '# kind k of a program (git; run: a project runner), of a git verb; an argument that writes (a long option abbreviated to 3+); a runner\'s first words; a protected word',
-    `kind() { case $1 in ${progs.join(' ')} git) k=git ;; ${Object.keys(PROJECT_RUNNERS).map(lit).join(' | ')}) k=run ;; *) k= ;; esac; }`,
+    `kind() { case $1 in ${progs.join(' | ')}) k=$1 ;; git) k=git ;; ${Object.keys(PROJECT_RUNNERS).map(lit).join(' | ')}) k=run ;; *) k= ;; esac; }`,
     `verb() { case $1 in ${verbs.join(' | ')}) k=git.$1 ;; *) return 1 ;; esac; }`,
     `denied() { case $k:$1 in ${deny.join(' | ')}) return 0 ;; *:--*) o=\${1%%=*} ;; *) return 1 ;; esac`,
     `\tcase $k in ${arms.join(' ')} *) return 1 ;; esac && for l; do case $l in "$o"*) [ \${#o} -ge 3 ] && return 0 ;; esac; done; return 1; }`,
