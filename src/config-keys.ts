@@ -13,4 +13,6 @@ export const CONFIG_KEYS: ConfigKey[] = [
   { key: 'handoff.remote', default: 'origin', description: 'the remote that fetch, push, sync and the sync column use when none is named' },
   { key: 'handoff.fetchOnStart', default: 'true', description: "session start fetches the remote's handoffs of the branch (at most 2 s, never a prompt); false: never" },
   { key: 'handoff.guard', default: 'on', description: '"off" makes the agent guard allow everything in this repository' },
+  { key: 'handoff.minFormat', default: '2', description: "1: take in archives of format-1 clients (git-handoff 094717a or older), which name nobody, by push and fetch; 2: refuse them" },
+  { key: 'handoff.formatVersion', default: '(unset)', description: "the store's format version, set only by a build whose data older builds would misread; a newer one than this build's is exit 7 for every command" },
 ];
