@@ -2,6 +2,7 @@
 // wrappers (env, sudo, xargs, timeout…), `cd` tracking, subshells and $(…) / `…`, heredoc bodies skipped.
 import path from 'node:path';
 import { lex, LexBound, splitWords, type Token } from './lex';
+import { runValueCommands, setsForLine } from './rules/run-values';
 
 export interface Redirect {
   op: string;
@@ -22,6 +23,8 @@ export interface SimpleCommand {
   xargs: boolean;
   /** the command of the same line whose output this one reads (a pipe) */
   stdinFrom?: SimpleCommand;
+  /** run by a value (a configuration key or a variable, named here) whose text holds an expansion the guard cannot see */
+  unseen?: string;
 }
 
 const SEPARATORS = new Set([';', '&&', '||', '|', '|&', '&', '(', ')', ';;', '<(', '>(']);
@@ -42,10 +45,15 @@ export function parseShell(script: string, cwd: string | null = null, depth = 0)
   // the command whose output the next one reads (after `|`)
   let piped: SimpleCommand | null = null;
   let last: SimpleCommand | null = null;
+  // variables set earlier on the line (`X=1;`, `export X=1 &&`), for the values that run commands
+  const vars: Record<string, string> = {};
   const flush = (op: string | null = null) => {
     if (words.length || redirects.length) {
       const cmds = unwrap(words, redirects, dir, depth);
       for (const c of cmds) {
+        // what its configuration values and environment variables run, read as `sh -c '<value>'` (rules/run-values.ts)
+        out.push(...runValueCommands(c, vars, depth));
+        Object.assign(vars, setsForLine(c));
         if (piped) c.stdinFrom = piped;
         out.push(c);
         if (c.argv.length) last = c;

@@ -7,35 +7,11 @@ import { detectClient } from '../../src/clients/index';
 import { GuardContext } from '../../src/guard/context';
 import { decide } from '../../src/guard/entry';
 import { RUNNING_KEYS, runningKey } from '../../src/guard/rules/git-config';
-import { foreignWorld, SHELL_CLIENTS, verdict } from '../fuzz/world';
-import type { TestRepo } from '../helpers/repo';
+import { foreignWorld, SHELL_CLIENTS } from '../fuzz/world';
 import { denial, guard, ME, payload } from './helpers';
+import { expectAll, shellVerdict as shell } from './verdicts';
 
 const ENV = { ...process.env, GIT_HANDOFF_SESSION: ME };
-
-/** The decision on a shell command in every client shape: 'deny' or 'allow', or the clients' disagreement; and the reason. */
-async function shell(repo: TestRepo, command: string): Promise<{ verdict: string; reason: string }> {
-  const seen: Array<{ verdict: string; reason: string }> = [];
-  for (const { make } of SHELL_CLIENTS) {
-    const p = make(repo, command);
-    const adapter = detectClient(p);
-    const event = adapter.parse(p);
-    const d = await decide(new GuardContext(event, ENV));
-    seen.push({ verdict: verdict(adapter.render(event, d) ?? ''), reason: d.deny ?? '' });
-  }
-  const verdicts = new Set(seen.map((s) => s.verdict));
-  return { verdict: verdicts.size === 1 ? seen[0].verdict : `clients disagree: ${seen.map((s) => s.verdict).join(',')}`, reason: seen[0].reason };
-}
-
-async function expectAll(repo: TestRepo, commands: string[], expected: 'deny' | 'allow', reason?: RegExp): Promise<void> {
-  const wrong: string[] = [];
-  for (const c of commands) {
-    const r = await shell(repo, c);
-    if (r.verdict !== expected) wrong.push(`${JSON.stringify(c)}: ${r.verdict} ${r.reason.slice(0, 160)}`);
-    else if (reason && !reason.test(r.reason)) wrong.push(`${JSON.stringify(c)}: reason ${r.reason.slice(0, 200)}`);
-  }
-  expect(wrong).toEqual([]);
-}
 
 describe('git config of a key that makes git run a program, in this repository', () => {
   it('is refused in every spelling, with the one-command way in the refusal', async () => {

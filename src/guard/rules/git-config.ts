@@ -23,11 +23,20 @@ export interface RunningKey {
   when?: (value: string) => boolean;
   /** the safe way said in the refusal, for one command */
   instead?: string;
+  /** the command line git runs for a value (read as `sh -c '<value>'` would be: rules/run-values.ts), or null when
+   *  this value runs none; absent: the key's value is no command line */
+  script?: (value: string) => string | null;
+  /** environment variables that stand for the key (git and other programs run their value the same way) */
+  env?: string[];
 }
 
 const BOOL = /^\s*(true|false|yes|no|on|off|1|0)?\s*$/i;
 const notBool = (v: string) => !BOOL.test(v);
 const shellAlias = (v: string) => /^\s*!/.test(v);
+/** The value is the command line (git runs it through the shell). */
+const asCommand = (v: string) => v;
+/** `!<command>` runs a command line; any other value names no command here. */
+const bang = (v: string) => (shellAlias(v) ? v.replace(/^\s*!/, '') : null);
 
 /** Every key that makes git run a program, or turns git-handoff's protection off. */
 export const RUNNING_KEYS: RunningKey[] = [
@@ -39,28 +48,30 @@ export const RUNNING_KEYS: RunningKey[] = [
     protection: true,
     when: (v) => /handoff/i.test(v),
   },
-  { key: /^core\.fsmonitor$/, runs: 'runs a program on every git status, diff and add', when: notBool },
-  { key: /^core\.pager$/, runs: 'runs a program on the output of every git command that pages', instead: 'git --no-pager <command>, or GIT_PAGER=<pager> git <command>' },
-  { key: /^pager\.[^.]+$/, runs: 'runs a program on the output of that git command', when: notBool, instead: 'git --no-pager <command>, or GIT_PAGER=<pager> git <command>' },
-  { key: /^(core|sequence)\.editor$/, runs: 'runs a program for every message or todo list git asks for', instead: 'GIT_EDITOR=<editor> git <command> (GIT_SEQUENCE_EDITOR for rebase -i)' },
-  { key: /^core\.sshcommand$/, runs: 'runs a program for every ssh connection', instead: "GIT_SSH_COMMAND='<command>' git <command>" },
-  { key: /^(core\.askpass|core\.gitproxy|core\.alternaterefscommand)$/, runs: 'runs a program' },
-  { key: /^credential\.(.+\.)?helper$/, runs: 'runs a program for every credential git needs' },
+  { key: /^core\.fsmonitor$/, runs: 'runs a program on every git status, diff and add', when: notBool, script: asCommand },
+  { key: /^core\.pager$/, runs: 'runs a program on the output of every git command that pages', instead: 'git --no-pager <command>, or GIT_PAGER=<pager> git <command>', script: asCommand, env: ['GIT_PAGER', 'PAGER'] },
+  { key: /^pager\.[^.]+$/, runs: 'runs a program on the output of that git command', when: notBool, instead: 'git --no-pager <command>, or GIT_PAGER=<pager> git <command>', script: asCommand },
+  { key: /^(core|sequence)\.editor$/, runs: 'runs a program for every message or todo list git asks for', instead: 'GIT_EDITOR=<editor> git <command> (GIT_SEQUENCE_EDITOR for rebase -i)', script: asCommand, env: ['GIT_EDITOR', 'GIT_SEQUENCE_EDITOR', 'EDITOR', 'VISUAL'] },
+  { key: /^core\.sshcommand$/, runs: 'runs a program for every ssh connection', instead: "GIT_SSH_COMMAND='<command>' git <command>", script: asCommand, env: ['GIT_SSH_COMMAND', 'GIT_SSH'] },
+  { key: /^core\.askpass$/, runs: 'runs a program for every password git asks for', script: asCommand, env: ['GIT_ASKPASS', 'SSH_ASKPASS'] },
+  { key: /^core\.gitproxy$/, runs: 'runs a program for every git:// connection', script: asCommand, env: ['GIT_PROXY_COMMAND'] },
+  { key: /^core\.alternaterefscommand$/, runs: 'runs a program', script: asCommand },
+  { key: /^credential\.(.+\.)?helper$/, runs: 'runs a program for every credential git needs', script: (v) => bang(v) ?? (v.trim().startsWith('/') ? v : `git credential-${v}`) },
   { key: /^alias\..+$/, runs: 'defines a git command that runs a shell command', when: shellAlias, instead: 'run the command itself' },
-  { key: /^filter\..+\.(clean|smudge|process)$/, runs: 'runs a program on files as git reads or writes them' },
-  { key: /^(diff\.external|diff\..+\.(textconv|command))$/, runs: 'runs a program for diffs' },
-  { key: /^merge\..+\.driver$/, runs: 'runs a program for merges' },
-  { key: /^(diff|merge)tool\..+\.(cmd|path)$/, runs: 'runs a program for difftool or mergetool' },
-  { key: /^(gpg\.program|gpg\.[^.]+\.program|gpg\.ssh\.defaultkeycommand)$/, runs: 'runs a program to sign or verify' },
-  { key: /^sendemail\.(sendmailcmd|smtpserver|tocmd|cccmd|headercmd)$/, runs: 'runs a program for send-email' },
-  { key: /^remote\..+\.(uploadpack|receivepack|vcs)$/, runs: 'runs a program for fetches and pushes to that remote' },
+  { key: /^filter\..+\.(clean|smudge|process)$/, runs: 'runs a program on files as git reads or writes them', script: asCommand },
+  { key: /^(diff\.external|diff\..+\.(textconv|command))$/, runs: 'runs a program for diffs', script: asCommand, env: ['GIT_EXTERNAL_DIFF'] },
+  { key: /^merge\..+\.driver$/, runs: 'runs a program for merges', script: asCommand },
+  { key: /^(diff|merge)tool\..+\.(cmd|path)$/, runs: 'runs a program for difftool or mergetool', script: asCommand },
+  { key: /^(gpg\.program|gpg\.[^.]+\.program|gpg\.ssh\.defaultkeycommand)$/, runs: 'runs a program to sign or verify', script: asCommand },
+  { key: /^sendemail\.(sendmailcmd|smtpserver|tocmd|cccmd|headercmd)$/, runs: 'runs a program for send-email', script: asCommand },
+  { key: /^remote\..+\.(uploadpack|receivepack|vcs)$/, runs: 'runs a program for fetches and pushes to that remote', script: asCommand },
   { key: /^protocol\.(ext\.)?allow$/, runs: 'allows the ext:: transport, whose URLs are commands', when: (v) => !/^\s*never\s*$/i.test(v) },
-  { key: /^imap\.tunnel$/, runs: 'runs a program for imap-send' },
-  { key: /^(browser\..+\.(cmd|path)|man\..+\.(cmd|path)|guitool\..+\.cmd|instaweb\.httpd)$/, runs: 'runs a program' },
-  { key: /^interactive\.difffilter$/, runs: 'runs a program on every interactive diff' },
-  { key: /^submodule\..+\.update$/, runs: 'runs a shell command on every submodule update', when: shellAlias },
-  { key: /^trailer\..+\.(command|cmd)$/, runs: 'runs a program for every trailer added' },
-  { key: /^uploadpack\.packobjectshook$/, runs: 'runs a program for every fetch served' },
+  { key: /^imap\.tunnel$/, runs: 'runs a program for imap-send', script: asCommand },
+  { key: /^(browser\..+\.(cmd|path)|man\..+\.(cmd|path)|guitool\..+\.cmd|instaweb\.httpd)$/, runs: 'runs a program', script: asCommand },
+  { key: /^interactive\.difffilter$/, runs: 'runs a program on every interactive diff', script: asCommand },
+  { key: /^submodule\..+\.update$/, runs: 'runs a shell command on every submodule update', when: shellAlias, script: bang },
+  { key: /^trailer\..+\.(command|cmd)$/, runs: 'runs a program for every trailer added', script: asCommand },
+  { key: /^uploadpack\.packobjectshook$/, runs: 'runs a program for every fetch served', script: asCommand },
 ];
 
 /** Sections that hold a listed key: a section renamed into one of these could make git run a program. */

@@ -123,6 +123,8 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     else if (DECLARES.has(cmd.argv[0])) {
       for (const a of cmd.argv.slice(1)) if (/^[A-Za-z_]\w*=/.test(a)) carried[a.slice(0, a.indexOf('='))] = a.slice(a.indexOf('=') + 1);
     }
+    // a command line from a value the guard cannot see (rules/run-values.ts)
+    if (cmd.unseen && (COULD_PROTECT.test(whole) || COULD_PROTECT.test(command))) return { deny: unseenValue(cmd.unseen) };
     const interp = interpreterProblem(cmd, whole, SHELLS);
     if (interp) return { deny: interp };
     for (const t of [...writeTargets(cmd), ...interpreterWrites(cmd, whole, SHELLS), ...linkSources(cmd), ...unknownWriterTargets(cmd)]) {
@@ -199,6 +201,11 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
 const unresolvedTarget = (target: string) =>
   `the guard cannot tell which file \`${target}\` is (it is built by an expansion, a pattern, or a directory changed to one), ` +
   `and this command names handoff files, .git or refs. Write to a literal path (cd to a literal directory first), or use \`git handoff write\` for a handoff.`;
+
+/** The refusal for a command-running value (GIT_PAGER, core.editor, …) built by an expansion, on a line that names protected things. */
+const unseenValue = (source: string) =>
+  `${source} is run as a command, and its value is built by an expansion the guard cannot see before the shell runs it, ` +
+  `on a line that names handoff files, .git or refs. Give the value literally (GIT_PAGER=less git log), or run the command it stands for itself.`;
 
 const RUNTIMES = /^(node|nodejs|bun|deno|tsx|ts-node)(\d[\d.]*)?$/;
 

@@ -1,0 +1,83 @@
+// Commands hidden in values (issue 24): a configuration value or an environment variable that git (or another
+// program) runs as a command IS a nested command line. `git -c core.pager='<cmd>' log`, `GIT_PAGER='<cmd>' git log`,
+// `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.editor GIT_CONFIG_VALUE_0='<cmd>' git commit`, `export EDITOR='<cmd>';
+// git commit`: each value is read as `sh -c '<value>'` would be, and its commands join the line's, so every rule
+// (and the allowlist) judges them as if they were written bare. Which keys and variables run a value is said once,
+// in RUNNING_KEYS (rules/git-config.ts: `script`, `env`). A value the guard cannot see (`--config-env=core.pager=VAR`
+// with VAR from the environment, `GIT_PAGER="$(…)"`) becomes a command whose program is unknown (`$VAR`): the full
+// rules refuse it on a line that names what the guard protects (pre-tool.ts), and allow it elsewhere.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { LexBound } from '../lex';
+import { commandLineConfig, gitInvocation, parseShell, type SimpleCommand } from '../shell';
+import { RUNNING_KEYS, runningKey } from './git-config';
+
+/** How deep values that run values are read (a pager whose line sets a pager …), like shells in shells. */
+const MAX_DEPTH = 4;
+
+/** The variables that stand for a key that runs a command, from RUNNING_KEYS. */
+const RUN_VARS: ReadonlySet<string> = new Set(RUNNING_KEYS.flatMap((r) => (r.script ? (r.env ?? []) : [])));
+
+/** Declarations whose `NAME=value` arguments set variables for the rest of the line. */
+const DECLARES = new Set(['export', 'declare', 'typeset', 'readonly', 'local']);
+
+/** The variables a command sets for the rest of the line: a bare assignment, or `export NAME=value`. */
+export function setsForLine(c: SimpleCommand): Record<string, string> {
+  if (c.argv.length === 0) return c.assigns;
+  if (!DECLARES.has(c.argv[0])) return {};
+  const out: Record<string, string> = {};
+  for (const a of c.argv.slice(1)) if (/^[A-Za-z_]\w*=/.test(a)) out[a.slice(0, a.indexOf('='))] = a.slice(a.indexOf('=') + 1);
+  return out;
+}
+
+/** `$NAME`/`${NAME}` replaced by what the line set; what stays unknown keeps its `$`. */
+const substitute = (v: string, vars: Record<string, string>) => v.replace(/\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)/g, (m, a, b) => (Object.hasOwn(vars, a ?? b) ? vars[a ?? b] : m));
+
+/** The top of the worktree holding `dir` (where git runs a pager, an editor or a diff program), or null. */
+function topLevel(dir: string | null): string | null {
+  for (let d = dir; d; d = path.dirname(d)) {
+    if (existsSync(path.join(d, '.git'))) return d;
+    if (path.dirname(d) === d) return null;
+  }
+  return null;
+}
+
+/**
+ * The commands `c`'s values run, each read as `sh -c '<value>'`: the command-running keys set for a git command
+ * (`-c`, `--config-env`, GIT_CONFIG_COUNT/KEY/VALUE, GIT_CONFIG_PARAMETERS) and the command-running variables it
+ * is given or sets (`GIT_PAGER=… cmd`, `export EDITOR=…`). `line`: the variables set earlier on the line.
+ */
+export function runValueCommands(c: SimpleCommand, line: Record<string, string>, depth: number): SimpleCommand[] {
+  const own = setsForLine(c);
+  const vars = { ...line, ...own, ...c.assigns };
+  const values: Array<{ source: string; value: string; cwd: string | null }> = [];
+  const inv = c.argv.length ? gitInvocation({ ...c, assigns: vars }) : null;
+  // git runs its programs at the top of the worktree; -C and a changed --git-dir are followed as far as they go
+  const gitCwd = inv ? (inv.gitDir ? null : topLevel(inv.cwd)) : null;
+  if (inv) {
+    // `-c` glued to its value too (`-ccore.pager=…`), which commandLineConfig reads and gitInvocation does not
+    const config = new Set([...(inv.config ?? []), ...commandLineConfig(c.argv, {})]);
+    for (const setting of config) {
+      const eq = setting.indexOf('=');
+      if (eq < 0) continue;
+      const value = setting.slice(eq + 1);
+      const script = runningKey(setting.slice(0, eq), value)?.script?.(value);
+      if (script) values.push({ source: setting.slice(0, eq), value: script, cwd: gitCwd });
+    }
+  }
+  // variables: those given to this command, and those it sets for the line (judged where set: a later command of
+  // the line, or of the shell, may run them)
+  for (const [name, value] of Object.entries({ ...own, ...c.assigns })) {
+    if (RUN_VARS.has(name) && value.trim() !== '') values.push({ source: name, value, cwd: inv ? gitCwd : c.cwd });
+  }
+  // inherited from earlier on the line, by a git command (which runs them at the top of its worktree)
+  if (inv) for (const name of RUN_VARS) if (Object.hasOwn(line, name) && !Object.hasOwn(c.assigns, name) && line[name].trim() !== '') values.push({ source: name, value: line[name], cwd: gitCwd });
+  if (values.length === 0) return [];
+  if (depth >= MAX_DEPTH) throw new LexBound(`values that run commands nested more than ${MAX_DEPTH} deep`);
+  return values.flatMap(({ source, value, cwd }) => {
+    const script = substitute(value, vars);
+    const cmds = parseShell(script, cwd, depth + 1);
+    // what the value runs is not known until the shell runs it: the full rules decide on the line (pre-tool.ts)
+    return /[$`]/.test(script) ? cmds.map((n) => ({ ...n, unseen: source })) : cmds;
+  });
+}

@@ -1,0 +1,105 @@
+// Issue 24: commands hidden in configuration values and environment variables. A value git (or another program)
+// runs as a command is read as `sh -c '<value>'` would be and judged as if written bare: the lead's bypasses and
+// spellings of our own are refused in every client's payload shape; the harmless look-alikes stay allowed.
+import { describe, expect, it } from 'vitest';
+import { foreignWorld, ME } from '../fuzz/world';
+import { expectAll, shellVerdict } from './verdicts';
+
+const REF = 'refs/handoffs/main/auth-refactor';
+const DEL = `git update-ref -d ${REF}`;
+
+describe('a value that runs a command is judged as that command', () => {
+  it('refuses the bypasses found on main', async () => {
+    const repo = await foreignWorld();
+    await expectAll(
+      repo,
+      [
+        `git -c core.pager='${DEL}' log`,
+        `GIT_PAGER='${DEL}' git log`,
+        `git -c core.fsmonitor='${DEL}' status`,
+        "git -c diff.external='rm -rf memory' diff",
+        "git -c core.editor='rm -rf memory' commit",
+        "GIT_EDITOR='rm -f memory/handoff-main-auth-refactor.md' git commit --amend",
+      ],
+      'deny',
+    );
+  });
+
+  it('refuses other spellings: quoting, env, glued -c, key case, GIT_CONFIG_*, earlier on the line, other variables', async () => {
+    const repo = await foreignWorld();
+    await expectAll(
+      repo,
+      [
+        `git -c "core.pager=${DEL}" log -1`,
+        `git -c core.Pager="${DEL}" log`,
+        `git -c CORE.PAGER='${DEL}' show`,
+        `git -c pager.log='${DEL}' log`,
+        `git -c"core.pager=${DEL}" log`,
+        `env GIT_PAGER='${DEL}' git log`,
+        `env -i PAGER='${DEL}' git log`,
+        `export GIT_PAGER='${DEL}'; git log`,
+        `export GIT_PAGER='${DEL}' && git diff`,
+        `GIT_PAGER='${DEL}'; git log`,
+        `P='${DEL}'; GIT_PAGER="$P" git log`,
+        `P='${DEL}' git --config-env=core.pager=P log`,
+        `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0='${DEL}' git log`,
+        `export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.editor GIT_CONFIG_VALUE_0='rm -rf memory'; git commit`,
+        `GIT_CONFIG_PARAMETERS="'core.pager'='${DEL}'" git log`,
+        "VISUAL='rm -f memory/handoff-main-auth-refactor.md' git commit",
+        "EDITOR='sh -c \"rm -rf memory\"' git commit",
+        "GIT_SEQUENCE_EDITOR='rm -rf memory' git rebase -i HEAD~1",
+        `GIT_SSH_COMMAND='${DEL}; ssh' git fetch origin`,
+        'GIT_EXTERNAL_DIFF="rm -rf memory" git diff',
+        `GIT_ASKPASS='${DEL}' git push origin main`,
+        "git -c filter.x.smudge='rm -rf memory' checkout .",
+        "git -c credential.helper='!rm -rf memory' fetch",
+        "git -c interactive.diffFilter='echo x > memory/handoff-main-auth-refactor.md' add -p",
+        `bash -c "git -c core.pager='${DEL}' log"`,
+        // git runs its pager at the top of the worktree, wherever -C or cd sent it
+        `git -C memory -c core.pager='rm -f memory/handoff-main-auth-refactor.md' log`,
+        `cd memory && GIT_EDITOR='rm -f memory/handoff-main-auth-refactor.md' git commit`,
+      ],
+      'deny',
+    );
+  });
+
+  it('allows the harmless look-alikes', async () => {
+    const repo = await foreignWorld();
+    // HEAD is this session's own commit: amending it is this session's to do
+    repo.commit(`mine\n\nClaude-Session-Id: ${ME}`, { 'c.txt': 'c\n' });
+    await expectAll(
+      repo,
+      [
+        'git -c core.pager=cat log',
+        'git -c core.pager="less -R" log -p',
+        'GIT_PAGER=less git log -p',
+        'GIT_PAGER=cat git log --oneline',
+        'PAGER=cat git diff',
+        'GIT_EDITOR=true git commit --amend --no-edit',
+        'EDITOR=true git commit --amend',
+        "git -c core.editor='code --wait' commit",
+        'git -c core.editor=vim commit',
+        'EDITOR=vim git rebase -i HEAD~1',
+        'GIT_SEQUENCE_EDITOR=: git rebase -i HEAD~1',
+        "GIT_SSH_COMMAND='ssh -i ~/.ssh/id_ed25519 -o IdentitiesOnly=yes' git fetch origin",
+        'export GIT_PAGER=cat; git log -1',
+        'git -c core.fsmonitor=false status',
+        'git -c diff.external=difft diff',
+        'git --no-pager log -1',
+        'PAGER= git log',
+      ],
+      'allow',
+    );
+  });
+
+  it('refuses a value it cannot see on a line that names protected things, and allows it elsewhere', async () => {
+    const repo = await foreignWorld();
+    await expectAll(repo, [`git --config-env=core.pager=PAGERCMD log ${REF}`, 'GIT_PAGER="$(cat /tmp/p)" git log -- memory'], 'deny', /cannot/);
+    await expectAll(repo, ['git --config-env=core.pager=PAGERCMD log', 'GIT_EDITOR="$MY_EDITOR" git commit'], 'allow');
+  });
+
+  it('names what the value would do', async () => {
+    const repo = await foreignWorld();
+    expect((await shellVerdict(repo, `GIT_PAGER='${DEL}' git log`)).reason).toMatch(/moves a handoff ref directly/);
+  });
+});
