@@ -61,6 +61,14 @@ describe('a loose ref file rewritten in place', () => {
     expect(refOf(repo, rec.actions[0].keptAs)).toBe(rogue);
   });
 
+  it('read by one ref read (`log`, a rev-parse of the ref), not a listing: reported too', async () => {
+    const repo = await seeded();
+    const [tip, first] = versions(repo);
+    rewriteInPlace(repo, first);
+    const r = await ok(repo, ['log', 'login-redirect-loop']);
+    expect(r.stderr).toMatch(new RegExp(`${REF} was moved to ${first.slice(0, 12)}, a history that does not contain its recorded version ${tip.slice(0, 12)}`));
+  });
+
   it('nothing moved: the comparison reads the record in-process, no git process for it', async () => {
     const repo = await seeded();
     const trace = path.join(repo.home, 'trace');
