@@ -190,6 +190,27 @@ describe.skipIf(!has)(`an upgrade from the build at ${OLD_COMMIT}${has ? '' : ' 
     expect(refOf(neu, OLD_REF)).not.toBeNull();
   }, 240_000);
 
+  it('what the old build does not know (a person as owner, addressees, tags, read receipts) it reads without loss or refuses to write over', async () => {
+    const { bare, neu, olde, N, O, ok } = await mixed({ minFormat1: false });
+    await ok(N(['write', 'person-notes', '--person', '-m', 'Goal: by a person']), 'new write --person');
+    await ok(N(['write', 'addressed-notes', '-m', 'Goal: for review', '--to', 'role:reviewer', '--tag', 'release']), 'new write --to');
+    await ok(neu.cli(['show', 'addressed-notes'], { env: { GIT_HANDOFF_SESSION: 'reader-session-1' } }), 'new show by a reader (a receipt)');
+    await ok(N(['sync']), 'new sync');
+    const all = () => bare.git(['for-each-ref', '--format=%(refname) %(objectname)', 'refs/handoffs/', 'refs/handoff-archive/', 'refs/notes/']).stdout;
+    const before = all();
+    await ok(O(['sync']), 'old sync');
+    const rows = json(await O(['list', '--all', '--json'])).map((r: { topic: string }) => r.topic);
+    expect(rows).toEqual(expect.arrayContaining(['person-notes', 'addressed-notes', 'new-notes', 'old-notes']));
+    // a version owned by a person names no session the old build knows: it refuses to write over it (its exit 3)
+    const over = await O(['write', 'person-notes', '-m', 'Goal: overwritten']);
+    expect(over.exitCode, String(over.stderr)).toBe(3);
+    await ok(O(['sync']), 'old sync');
+    await ok(N(['sync']), 'new sync');
+    expect(all()).toBe(before);
+    expect(refOf(olde, 'refs/handoffs/main/person-notes')).toBe(refOf(neu, 'refs/handoffs/main/person-notes'));
+    expect(refOf(bare, 'refs/notes/handoff-reads')).not.toBeNull();
+  }, 240_000);
+
   it("hook stubs the old build installed are flagged by this build's doctor, and install --hooks points them here", async () => {
     const repo = makeRepo({ commit: true });
     expect((await old(repo, ['install', '--hooks'])).exitCode).toBe(0);
