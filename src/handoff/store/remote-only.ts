@@ -25,6 +25,9 @@ export interface RemoteOnlyRow extends HandoffRow {
 export function remoteOnlyHandoffs(repo: Repo, o: { branch?: string | null; all?: boolean; preferred?: string | null } = {}, read?: RefRecord[]): RemoteOnlyRow[] {
   const scope = o.all || !o.branch ? null : `${encodeBranch(o.branch)}/`;
   const recs = read ?? listRefs(repo, [HANDOFF_PREFIX, ARCHIVE_PREFIX, TRACKING_PATTERN]);
+  // no tracking copy (most clones, most of the time): nothing to find, and 10,000 local refs need no set
+  const tracking = recs.flatMap((r) => (r.ref.startsWith('refs/remotes/') ? [{ rec: r, t: parseTrackingRef(r.ref) }] : []));
+  if (!tracking.some((x) => x.t)) return [];
   const local = new Set<string>();
   // refs/handoff-archive/<B>/<T>/<stamp>: archived here, so not new to this clone
   const archivedHere = (ref: string) => local.add(HANDOFF_PREFIX + ref.slice(ARCHIVE_PREFIX.length).split('/').slice(0, 2).join('/'));
@@ -32,13 +35,12 @@ export function remoteOnlyHandoffs(repo: Repo, o: { branch?: string | null; all?
     if (r.ref.startsWith(HANDOFF_PREFIX)) local.add(r.ref);
     else if (r.ref.startsWith(ARCHIVE_PREFIX)) archivedHere(r.ref);
   }
-  if (read && recs.some((r) => parseTrackingRef(r.ref) && !local.has(parseTrackingRef(r.ref)!.local))) {
+  if (read && tracking.some((x) => x.t && !local.has(x.t.local))) {
     for (const ref of repo.out(['for-each-ref', '--format=%(refname)', ARCHIVE_PREFIX + (scope ?? '')]).split('\n')) if (ref) archivedHere(ref);
   }
   const rank = (remote: string) => (remote === o.preferred ? 0 : remote === 'origin' ? 1 : 2);
   const best = new Map<string, RemoteOnlyRow>();
-  for (const rec of recs) {
-    const t = parseTrackingRef(rec.ref);
+  for (const { rec, t } of tracking) {
     if (!t || local.has(t.local)) continue;
     if (scope && !t.local.startsWith(HANDOFF_PREFIX + scope)) continue;
     const row = rowOf({ ...rec, ref: t.local });
