@@ -96,11 +96,16 @@ function saveAtExit(l: Loaded): void {
   });
 }
 
+/**
+ * CommonJS's module wrapper, as node:module's `wrap` gives it: that module is not loaded for it (it loads the ESM
+ * loader and the source-map support with it, a few ms at every start).
+ */
+const WRAP = ['(function (exports, require, module, __filename, __dirname) { ', '\n});'];
+
 /** `require(dir/bundle)`, through the code cache of `use` (a command, a guard event). */
 export function loadBundle(dir: string, bundle: Bundle, use: string): unknown {
   // required here, not at the top: dist/guard.cjs answers most tool calls without loading a bundle at all
   const { Script: VmScript } = require('node:vm') as typeof import('node:vm');
-  const { createRequire, wrap } = require('node:module') as typeof import('node:module');
   const file = path.join(dir, bundle);
   let script: Script;
   let where: CacheFile | null;
@@ -116,7 +121,7 @@ export function loadBundle(dir: string, bundle: Bundle, use: string): unknown {
     } catch {
       cached = undefined;
     }
-    script = new VmScript(wrap(readFileSync(file, 'utf8')), { filename: file, cachedData: cached });
+    script = new VmScript(`${WRAP[0]}${readFileSync(file, 'utf8')}${WRAP[1]}`, { filename: file, cachedData: cached });
   } catch {
     return require(file);
   }
@@ -124,7 +129,9 @@ export function loadBundle(dir: string, bundle: Bundle, use: string): unknown {
   loaded.set(bundle, l);
   if (!cached || script.cachedDataRejected) saveAtExit(l);
   const m = { exports: {} as unknown, filename: file, id: file, loaded: false };
-  script.runInThisContext()(m.exports, createRequire(file), m, file, dir);
+  // this file's own require: every bundle lives in the same directory, and requires only node's modules and
+  // absolute paths
+  script.runInThisContext()(m.exports, require, m, file, dir);
   m.loaded = true;
   return m.exports;
 }
