@@ -16,6 +16,6 @@ export const stripTerminalControls = (text: string): string => text.replace(TERM
  */
 export function neutral(text: string, max = 200): string {
   const cut = text.length > max ? `${text.slice(0, max)}…` : text;
-  if (/^[\p{L}\p{N} _./@+,:=~%#()-]*…?$/u.test(cut)) return cut;
+  if (/^[\p{L}\p{N} _./@+,:=~%#()-]*\u2026?$/u.test(cut)) return cut;
   return JSON.stringify(stripTerminalControls(cut)).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/`/g, '\\u0060');
 }

@@ -111,6 +111,14 @@ describe('the guard\'s first file', () => {
   });
 });
 
+describe('the bundles', () => {
+  it('are ASCII: node reads them as one-byte strings (one non-ASCII character makes a 260 KB bundle a two-byte string, decoded at every load)', () => {
+    for (const f of readdirSync(path.join(ROOT, 'dist')).filter((f) => f.endsWith('.cjs'))) {
+      expect(/[^\x00-\x7f]/.test(readFileSync(path.join(ROOT, 'dist', f), 'latin1')), f).toBe(false);
+    }
+  });
+});
+
 describe('the first file on a Write or Edit of a protected handoff file', () => {
   const full = (repo: TestRepo, p: unknown, env: Record<string, string> = {}) =>
     execFileSync(process.execPath, ['-e', `require(${JSON.stringify(path.join(ROOT, 'dist', 'fast.cjs'))}).guard()`], {
