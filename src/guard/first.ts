@@ -33,8 +33,9 @@ export function payloadProblems(p: Record<string, unknown>): string[] {
     if (v === undefined || v === null) continue;
     if (typeof v !== t || (t === 'object' && Array.isArray(v))) out.push(`${k} is ${Array.isArray(v) ? 'an array' : typeof v}, not ${t === 'object' ? 'an object' : 'a string'}`);
   }
-  if (typeof p.hook_event_name !== 'string') out.push('no hook_event_name');
-  const session = p.session_id ?? p.conversation_id;
+  // Copilot CLI's native payloads name no event (its adapter tells the event by the fields there are)
+  if (typeof p.hook_event_name !== 'string' && typeof p.sessionId !== 'string') out.push('no hook_event_name');
+  const session = p.session_id ?? p.conversation_id ?? p.sessionId;
   if (typeof session === 'string' && !SESSION_RE.test(session)) out.push(`session id ${JSON.stringify(session.slice(0, 40))} is not valid`);
   const input = p.tool_input;
   if (input && typeof input === 'object' && 'command' in input && typeof (input as { command: unknown }).command !== 'string') out.push('tool_input.command is not a string');
