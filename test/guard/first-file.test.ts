@@ -6,7 +6,7 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSy
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo, ROOT, tempDir, type TestRepo } from '../helpers/repo';
-import { ME, payload } from './helpers';
+import { ME, payload, readLog } from './helpers';
 
 /** bin/ and dist/ copied, with a dist/fast.cjs that appends a line to `marker` when loaded. */
 function recordingCopy(): { bin: string; marker: string } {
@@ -72,6 +72,21 @@ describe('the guard\'s first file', () => {
     expect(loads(marker)).toBe(6);
     expect(run(repo, bin, read, { CLAUDE_PID: String(process.pid) })).toBe('');
     expect(loads(marker)).toBe(6);
+  });
+
+  it("answers Copilot CLI's native payloads (no hook_event_name, by design) as every client's, and logs no bad input", () => {
+    const repo = makeRepo({ commit: true });
+    const { bin, marker } = recordingCopy();
+    const copilot = (command: string) => ({ ...payload(repo, 'copilot/real-pre-tool-use-bash.json', { sessionId: ME }, null), toolArgs: { command, description: 'd' } });
+    // the session's first call is the full guard's (first sight)
+    expect(run(repo, bin, copilot('npm test'), {})).toBe('');
+    expect(loads(marker)).toBe(1);
+    expect(run(repo, bin, copilot('ls -la && npm test'))).toBe('');
+    expect(loads(marker)).toBe(1);
+    const refused = run(repo, bin, copilot('git update-ref -d refs/handoffs/main/auth-refactor'));
+    expect(JSON.parse(refused).permissionDecision).toBe('deny');
+    expect(loads(marker)).toBe(1);
+    expect(readLog(repo)).not.toMatch(/bad input/);
   });
 
   it('gives the same answers with a code cache, without one, and over a corrupt one it then replaces', () => {
