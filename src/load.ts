@@ -102,6 +102,11 @@ function saveAtExit(l: Loaded): void {
  */
 const WRAP = ['(function (exports, require, module, __filename, __dirname) { ', '\n});'];
 
+interface ModuleClass {
+  new (id: string, parent: NodeModule): NodeModule & { paths: string[]; filename: string; loaded: boolean };
+  _nodeModulePaths(dir: string): string[];
+}
+
 /** `require(dir/bundle)`, through the code cache of `use` (a command, a guard event). */
 export function loadBundle(dir: string, bundle: Bundle, use: string): unknown {
   // required here, not at the top: dist/guard.cjs answers most tool calls without loading a bundle at all
@@ -128,10 +133,13 @@ export function loadBundle(dir: string, bundle: Bundle, use: string): unknown {
   const l: Loaded = { script, where, saving: false, marks: [] };
   loaded.set(bundle, l);
   if (!cached || script.cachedDataRejected) saveAtExit(l);
-  const m = { exports: {} as unknown, filename: file, id: file, loaded: false };
-  // this file's own require: every bundle lives in the same directory, and requires only node's modules and
-  // absolute paths
-  script.runInThisContext()(m.exports, require, m, file, dir);
+  // a CommonJS module of its own, as require makes it (node's Module class is this file's module's constructor:
+  // node:module, which createRequire would need, is not loaded)
+  const Module = module.constructor as unknown as ModuleClass;
+  const m = new Module(file, module);
+  m.filename = file;
+  m.paths = Module._nodeModulePaths(dir);
+  script.runInThisContext()(m.exports, (id: string) => m.require(id), m, file, dir);
   m.loaded = true;
   return m.exports;
 }
