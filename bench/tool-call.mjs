@@ -88,12 +88,14 @@ export function runsOf(w, client, call, session = ME) {
     pre = { ...w.base, sessionId: session, timestamp: Date.now(), cwd: w.repo.dir, toolName: tool, toolArgs: input };
     post = { ...pre, toolResult: { resultType: 'success', textResultForLlm: 'ok' } };
   }
-  return [...hooksFor(w.settings, c.pre, tool).map((cmd) => [cmd, JSON.stringify(pre)]), ...hooksFor(w.settings, c.post, tool).map((cmd) => [cmd, JSON.stringify(post)])];
+  // Gemini CLI and Qwen Code give each hook the payload's session id in the environment too
+  const env = { gemini: { GEMINI_SESSION_ID: session }, qwen: { QWEN_CODE_SESSION_ID: session } }[client] ?? {};
+  return [...hooksFor(w.settings, c.pre, tool).map((cmd) => [cmd, JSON.stringify(pre), env]), ...hooksFor(w.settings, c.post, tool).map((cmd) => [cmd, JSON.stringify(post), env])];
 }
 
 /** One hook run as the client starts it: its shell, `-c`, the command; the payload on stdin. */
-const runHook = (w, cmd, input) => timeSync(w.shell, [...w.args, cmd], { cwd: w.repo.dir, env: w.env, input, allowFail: true });
-const runAll = (w, hooks) => hooks.reduce((ms, [cmd, input]) => ms + runHook(w, cmd, input).ms, 0);
+const runHook = (w, cmd, input, env = {}) => timeSync(w.shell, [...w.args, cmd], { cwd: w.repo.dir, env: { ...w.env, ...env }, input, allowFail: true });
+const runAll = (w, hooks) => hooks.reduce((ms, [cmd, input, env]) => ms + runHook(w, cmd, input, env).ms, 0);
 
 export function benchToolCalls({ runs, clients } = {}) {
   const rows = [];
@@ -105,7 +107,7 @@ export function benchToolCalls({ runs, clients } = {}) {
       writeFileSync(path.join(w.repo.dir, 'src', 'theirs.ts'), 'x\n');
       for (const call of CALLS) {
         const hooks = runsOf(w, client, call);
-        const first = hooks.map(([cmd, input]) => runHook(w, cmd, input));
+        const first = hooks.map(([cmd, input, env]) => runHook(w, cmd, input, env));
         const said = first.map((r) => String(r.stdout).trim()).filter(Boolean).join(' ');
         const answer = /deny/.test(said) ? 'refused' : 'allowed';
         const r = interleave(Number(runs ?? 21), () => runAll(w, hooks), nodeFloor(w.repo.env));

@@ -53,6 +53,10 @@ export function hookTimeoutProblem(w: Wiring, value: unknown): { status: 'broken
 
 /**
  * The after-tool hook's command (clients run hooks with `bash -c`): bash's own tests first, so with `.git` here and no
- * warning pending (`guard/*.note`) nothing is started; else the sh front, told `--after`, looks itself.
+ * warning pending for this session (`guard/<session>.note`; Gemini CLI gives hooks GEMINI_SESSION_ID, written with
+ * braces so that it does not paste the id into the command; without it any `guard/*.note`) nothing is started; else
+ * the sh front, told `--after`, looks itself.
  */
-export const afterCommand = (command: string): string => `set -- .git/handoff/guard/*.note; [ -d .git ] && ! [ -e "$1" ] && ! [ -L "$1" ] || exec ${command} --after`;
+export const afterCommand = (command: string): string =>
+  `case \${GEMINI_SESSION_ID-} in '' | *[!a-z0-9_-]*) set -- .git/handoff/guard/*.note ;; *) set -- .git/handoff/guard/\${GEMINI_SESSION_ID}.note ;; esac; ` +
+  `[ -d .git ] && ! [ -e "$1" ] && ! [ -L "$1" ] || exec ${command} --after`;

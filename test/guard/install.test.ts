@@ -214,10 +214,11 @@ describe('hook timeouts and the after-tool hook', () => {
     writeFileSync(path.join(bin, 'git-handoff-guard'), `#!/bin/sh\nprintf '%s\\n' "$@" > "${ran}"\n`);
     chmodSync(path.join(bin, 'git-handoff-guard'), 0o755);
     const command = afterCommand('git-handoff-guard --client=gemini-cli');
-    const hook = (cwd: string) => {
+    const hook = (cwd: string, session?: string) => {
       rmSync(ran, { force: true });
-      // Gemini CLI runs hooks as `bash -c <command>`, the payload on stdin
-      const r = spawnSync('bash', ['-c', command], { cwd, env: { ...repo.env, PATH: `${bin}:${process.env.PATH}` }, input: '{}' });
+      // Gemini CLI runs hooks as `bash -c <command>`, the payload on stdin, its session id in GEMINI_SESSION_ID
+      const env = { ...repo.env, PATH: `${bin}:${process.env.PATH}`, ...(session === undefined ? {} : { GEMINI_SESSION_ID: session }) };
+      const r = spawnSync('bash', ['-c', command], { cwd, env, input: '{}' });
       expect(r.status).toBe(0);
       return existsSync(ran) ? readFileSync(ran, 'utf8') : null;
     };
@@ -226,6 +227,11 @@ describe('hook timeouts and the after-tool hook', () => {
     expect(hook(repo.dir)).toBeNull();
     writeFileSync(path.join(repo.dir, '.git', 'handoff', 'guard', 'some-session.note'), 'a warning');
     expect(hook(repo.dir)).toBe('--client=gemini-cli\n--after\n');
+    // with the client's session id: only its own note counts (another's waits for that session's next tool)
+    expect(hook(repo.dir, 'my-session')).toBeNull();
+    expect(hook(repo.dir, 'some-session')).toBe('--client=gemini-cli\n--after\n');
+    // an id the note's file name could not be: any note sends it to the front
+    expect(hook(repo.dir, 'Some/Session')).toBe('--client=gemini-cli\n--after\n');
     rmSync(path.join(repo.dir, '.git', 'handoff', 'guard', 'some-session.note'));
     // from a subdirectory (or a linked worktree, .git a file) bash cannot tell: the front finds the repository
     mkdirSync(path.join(repo.dir, 'src'));
