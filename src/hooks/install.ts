@@ -54,6 +54,9 @@ const exists = (p: string) => {
   }
 };
 
+/** The git-handoff stubs a hooks directory holds, by hook name. */
+export const stubsIn = (dir: string): string[] => HOOK_NAMES.filter((n) => isStub(path.join(dir, n)));
+
 function isStub(p: string): boolean {
   try {
     return statSync(p).isFile() && readFileSync(p, 'utf8').includes(MARKER);

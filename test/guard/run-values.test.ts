@@ -2,6 +2,8 @@
 // runs as a command is read as `sh -c '<value>'` would be and judged as if written bare: the lead's bypasses and
 // spellings of our own are refused in every client's payload shape; the harmless look-alikes stay allowed.
 import { describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { foreignWorld, ME } from '../fuzz/world';
 import { expectAll, shellVerdict } from './verdicts';
 
@@ -101,5 +103,49 @@ describe('a value that runs a command is judged as that command', () => {
   it('names what the value would do', async () => {
     const repo = await foreignWorld();
     expect((await shellVerdict(repo, `GIT_PAGER='${DEL}' git log`)).reason).toMatch(/moves a handoff ref directly/);
+  });
+});
+
+describe('a command-running key set in the global or system configuration (git reads them here too)', () => {
+  it('is judged as the command its value runs', async () => {
+    const repo = await foreignWorld();
+    await expectAll(
+      repo,
+      [
+        `git config --global core.pager '${DEL}'`,
+        `git config set --global core.pager "${DEL}"`,
+        "git config --system core.fsmonitor 'rm -rf memory'",
+        "git config --file ~/.gitconfig core.pager 'rm -rf memory'",
+        "git config -f ~/.config/git/config diff.external 'rm -f memory/handoff-main-auth-refactor.md'",
+        `git config --file=$HOME/.gitconfig core.sshCommand "${DEL}; ssh"`,
+        "git config --global --add filter.x.smudge 'rm -rf memory'",
+        `git config --global core.editor "$(echo ${DEL})"`,
+      ],
+      'deny',
+    );
+    // a value that runs nothing protected, a key that runs nothing, a removal: allowed (the held-back corpus's
+    // `git config --global core.editor vim` among them)
+    await expectAll(
+      repo,
+      ['git config --global core.editor vim', 'git config --global core.pager "less -R"', 'git config -f /tmp/other.cfg core.pager less', 'git config --global user.name "A Person"', 'git config --global pager.log false', 'git config --global --unset core.pager'],
+      'allow',
+    );
+  });
+});
+
+describe('removing core.hooksPath', () => {
+  it('is refused while git-handoff\'s hooks are where it points, in every spelling; allowed elsewhere', async () => {
+    const repo = await foreignWorld();
+    const removals = ['git config --unset core.hooksPath', 'git config --unset-all core.hookspath', 'git config unset core.hooksPath', 'git config --local --unset core.HooksPath', 'git config --remove-section core', "git con''fig --unset core.hooksPath"];
+    // no core.hooksPath, or one pointing where no stub is: removing it turns nothing off
+    await expectAll(repo, removals, 'allow');
+    repo.git(['config', 'core.hooksPath', '.githooks']);
+    await expectAll(repo, removals, 'allow');
+    const r = await repo.cli(['install', '--hooks']);
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    expect(existsSync(path.join(repo.dir, '.githooks', 'reference-transaction'))).toBe(true);
+    await expectAll(repo, removals, 'deny', /core\.hooksPath.*stop running/s);
+    // another scope that holds no core.hooksPath: nothing changes
+    await expectAll(repo, ['git config --file /tmp/none.cfg --unset core.hooksPath', 'git config --unset core.pager'], 'allow');
   });
 });

@@ -2,12 +2,16 @@
 // (issue 24). The one list of such keys is RUNNING_KEYS (from git-config(1), githooks(5), gitattributes(5),
 // gitcredentials(7), git-notes(1)). What is refused:
 //   - `git config` (every spelling: set/--add/--replace-all, --local/--worktree/--file <this repository's config>)
-//     setting a listed key in this repository's configuration: every session here would run that program;
+//     setting a listed key in this repository's configuration: every session here would run that program (in the
+//     global or system configuration, which git reads here too, and one-off, the value is judged as the command it
+//     runs: rules/run-values.ts);
 //   - a key that turns the protection off (core.hooksPath, include.path/includeIf.*.path, a notes ref naming the
 //     read receipts) in any configuration git reads here, also `git -c`/--config-env/GIT_CONFIG_* on a command that
 //     writes (a one-off setting on a read changes nothing the guard protects);
 //   - `git config --edit` and a section renamed into a listed section, in this repository's configuration.
-// Removing a key (--unset, unset, --remove-section) is never refused. Writing .git/config itself, by a file tool or
+//   - `git config --unset core.hooksPath` (any scope, any spelling) while git-handoff's stubs are where it points:
+//     git would go back to the default hooks directory and the stubs would stop running (hooksPathRemovalProblem).
+// Removing any other key (--unset, unset, --remove-section) is never refused. Writing .git/config itself, by a file tool or
 // the shell, is refused by refStoreWriteProblem (rules/refs.ts), which points here: `git config` is the checked way.
 import path from 'node:path';
 import type { GitInvocation } from '../shell';
@@ -106,7 +110,7 @@ function scopeOf(args: string[], cwd: string | null): Scope {
     else if (a === '--blob' || a.startsWith('--blob=')) scope = 'blob';
     else if (a === '-f' || a === '--file' || a.startsWith('--file=') || (a.startsWith('-f') && !a.startsWith('--'))) {
       const f = a === '-f' || a === '--file' ? (args[i + 1] ?? '') : a.startsWith('--file=') ? a.slice(7) : a.slice(2);
-      scope = configOfRepository(f, cwd) ? 'repo' : 'file';
+      scope = userConfig(f, cwd) ?? (configOfRepository(f, cwd) ? 'repo' : 'file');
     }
   }
   return scope;
@@ -117,6 +121,16 @@ function configOfRepository(file: string, cwd: string | null): boolean {
   if (unknown(file) || file === '') return true;
   const abs = path.resolve(cwd ?? '/', file.replace(/^~(?=\/|$)/, process.env.HOME ?? '~'));
   return /(^|\/)\.git(\/|$)|(^|\/)worktrees\/|(^|\/)config(\.worktree)?$/.test(abs);
+}
+
+/** The user's or the system's configuration named as a file (git reads it in every repository), or null. */
+function userConfig(file: string, cwd: string | null): Scope | null {
+  const home = process.env.HOME ?? '~';
+  const abs = path.resolve(cwd ?? '/', file.replace(/^~(?=\/|$)/, home).replace(/^\$\{?HOME\}?(?=\/|$)/, home));
+  const xdg = path.join(process.env.XDG_CONFIG_HOME || path.join(home, '.config'), 'git', 'config');
+  if (abs === path.join(home, '.gitconfig') || abs === xdg || (process.env.GIT_CONFIG_GLOBAL && abs === path.resolve(process.env.GIT_CONFIG_GLOBAL))) return 'global';
+  if (abs === '/etc/gitconfig' || (process.env.GIT_CONFIG_SYSTEM && abs === path.resolve(process.env.GIT_CONFIG_SYSTEM))) return 'system';
+  return null;
 }
 
 /** `git config`'s operands: the subcommand word (set, unset, …) dropped, options and their values skipped. */
@@ -163,6 +177,7 @@ export function configCommandProblem(args: string[], cwd: string | null, show: s
   const rule = unknown(key) ? null : runningKey(key, value);
   if (unknown(key) && scope === 'repo') return `\`${show}\` sets a key the guard cannot read before the shell runs it, ${where}. Name the key.`;
   if (!rule) return null;
+  // the global and system configuration: the value is judged as the command it runs (persistentSetting, run-values.ts)
   if (!rule.protection && scope !== 'repo') return null;
   return refusal(show, 'sets what makes git run a program', neutralKey(key), rule, where);
 }
@@ -182,4 +197,44 @@ export function oneOffConfigProblem(inv: GitInvocation, show: string): string | 
     if (rule?.protection) return `\`${show}\` runs \`git ${inv.sub}\` with ${neutralKey(key)} set for it: that ${rule.runs}. Run it without that setting.`;
   }
   return null;
+}
+
+/** A key and value `git config` sets in the global or system configuration (git reads them here too), or null. */
+export function persistentSetting(args: string[], cwd: string | null): { key: string; value: string } | null {
+  const scope = scopeOf(args, cwd);
+  if (scope !== 'global' && scope !== 'system') return null;
+  const { sub, ops } = operands(args);
+  if (sub !== null && sub !== 'set') return null;
+  return ops.length >= 2 && !args.some((a) => REMOVES.test(a)) ? { key: ops[0], value: ops[ops.length - 1] } : null;
+}
+
+/** Whether a `git config` command removes core.hooksPath (--unset/--unset-all/unset, or the whole core section). */
+export function removesHooksPath(args: string[]): boolean {
+  const { sub, ops } = operands(args);
+  const removing = args.some((a) => /^(--unset|--unset-all)$/.test(a)) || sub === 'unset';
+  if (removing) return /^core\.hookspath$/i.test(ops[0] ?? '') || unknown(ops[0] ?? '');
+  return (sub === 'remove-section' || args.includes('--remove-section')) && (/^core$/i.test(ops[0] ?? '') || unknown(ops[0] ?? ''));
+}
+
+/**
+ * Why removing core.hooksPath turns git-handoff's git hooks off here, or null: `hooksDir` is where git takes its
+ * hooks from now, `defaultDir` where it would after (the common directory's hooks), `stubsIn` the stubs a directory holds.
+ */
+export function hooksPathRemovalProblem(show: string, hooksDir: string | null, defaultDir: string, stubsIn: (dir: string) => string[]): string | null {
+  if (hooksDir === null || path.resolve(hooksDir) === path.resolve(defaultDir)) return null;
+  const there = stubsIn(hooksDir);
+  if (there.length === 0 || stubsIn(defaultDir).length >= there.length) return null;
+  return `\`${show}\` removes core.hooksPath, which points git at ${neutralKey(hooksDir)} where git-handoff's hooks are (${there.join(', ')}): git would go back to ${neutralKey(defaultDir)} and they would stop running. That turns git-handoff's protection off for every session: ask the person to change it (\`git handoff install --hooks\` installs the hooks where git looks).`;
+}
+
+/** The scope options of a `git config` command (--global, --file X, …), to ask git what that scope holds. */
+export function scopeArgs(args: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length && args[i] !== '--'; i++) {
+    const a = args[i];
+    if (/^--(global|system|local|worktree)$/.test(a) || a.startsWith('--file=') || a.startsWith('--blob=')) out.push(a);
+    else if ((a === '-f' || a === '--file' || a === '--blob') && args[i + 1] !== undefined) out.push(a, args[++i]);
+    else if (a.startsWith('-f') && a.length > 2 && !a.startsWith('--')) out.push(a);
+  }
+  return out;
 }

@@ -11,7 +11,8 @@ import { LexBound } from '../lex';
 import { Bound, Budget, expandWord, handoffFilesUnder, handoffFilesWithInode, linkedInode } from './reach';
 import { linkSources, unknownWriterTargets } from './writers';
 import { unseenArgumentsProblem, untrackedProblem } from './untracked';
-import { gitInvocation, lineText, parseShell, SHELLS, writeTargets, type SimpleCommand } from '../shell';
+import { gitInvocation, lineText, parseShell, SHELLS, writeTargets, type GitInvocation, type SimpleCommand } from '../shell';
+import { hooksPathRemovalProblem, removesHooksPath, scopeArgs } from './git-config';
 import { isProtected, judgeFile, parsePatch, type FileOp } from './files';
 import { interpreterWrites } from './interpreter-writes';
 import { isHandoffCommand, judgeHandoffCommand, sessionPrefix } from './inject';
@@ -167,6 +168,11 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     }
     const refProblem = refCommandProblem(inv, cmd, whole, command);
     if (refProblem) return { deny: refProblem };
+    // `git config --unset core.hooksPath` while git-handoff's stubs are where it points (rules/git-config.ts)
+    if (inv.sub === 'config' && removesHooksPath(inv.args)) {
+      const problem = await hooksPathRemoval(ctx, inv, command);
+      if (problem) return { deny: problem };
+    }
     // git clean -f, git stash -u/--all: untracked files go, handoff files among them
     const untracked = await untrackedProblem(ctx, inv, cmd);
     if (untracked) return { deny: untracked };
@@ -201,6 +207,17 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
 const unresolvedTarget = (target: string) =>
   `the guard cannot tell which file \`${target}\` is (it is built by an expansion, a pattern, or a directory changed to one), ` +
   `and this command names handoff files, .git or refs. Write to a literal path (cd to a literal directory first), or use \`git handoff write\` for a handoff.`;
+
+/** Why this removal of core.hooksPath turns git-handoff's git hooks off (git asked where its hooks are now), or null. */
+async function hooksPathRemoval(ctx: GuardContext, inv: GitInvocation, command: string): Promise<string | null> {
+  const loc = ctx.locate(inv.cwd ?? ctx.event.cwd);
+  if (!loc || inv.gitDir) return null;
+  const repo = await ctx.repo(loc);
+  // the scope removed from holds no core.hooksPath: nothing changes
+  if (repo.git(['config', ...scopeArgs(inv.args), '--get-all', 'core.hooksPath'], { allowFail: true }).stdout.trim() === '') return null;
+  const { hooksDirOf, stubsIn } = await import('../../hooks/install');
+  return hooksPathRemovalProblem(command.trim().slice(0, 200), hooksDirOf(repo), path.join(repo.commonDir, 'hooks'), stubsIn);
+}
 
 /** The refusal for a command-running value (GIT_PAGER, core.editor, …) built by an expansion, on a line that names protected things. */
 const unseenValue = (source: string) =>

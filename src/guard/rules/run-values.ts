@@ -1,7 +1,7 @@
 // Commands hidden in values (issue 24): a configuration value or an environment variable that git (or another
 // program) runs as a command IS a nested command line. `git -c core.pager='<cmd>' log`, `GIT_PAGER='<cmd>' git log`,
 // `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.editor GIT_CONFIG_VALUE_0='<cmd>' git commit`, `export EDITOR='<cmd>';
-// git commit`: each value is read as `sh -c '<value>'` would be, and its commands join the line's, so every rule
+// git commit`, `git config --global core.pager '<cmd>'` (git reads the global configuration here too): each value is read as `sh -c '<value>'` would be, and its commands join the line's, so every rule
 // (and the allowlist) judges them as if they were written bare. Which keys and variables run a value is said once,
 // in RUNNING_KEYS (rules/git-config.ts: `script`, `env`). A value the guard cannot see (`--config-env=core.pager=VAR`
 // with VAR from the environment, `GIT_PAGER="$(…)"`) becomes a command whose program is unknown (`$VAR`): the full
@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { LexBound } from '../lex';
 import { commandLineConfig, gitInvocation, parseShell, type SimpleCommand } from '../shell';
-import { RUNNING_KEYS, runningKey } from './git-config';
+import { persistentSetting, RUNNING_KEYS, runningKey } from './git-config';
 
 /** How deep values that run values are read (a pager whose line sets a pager …), like shells in shells. */
 const MAX_DEPTH = 4;
@@ -65,6 +65,10 @@ export function runValueCommands(c: SimpleCommand, line: Record<string, string>,
       if (script) values.push({ source: setting.slice(0, eq), value: script, cwd: gitCwd });
     }
   }
+  // `git config --global core.pager '<cmd>'`: every later git command here runs it
+  const setting = inv?.sub === 'config' ? persistentSetting(inv.args, inv.cwd) : null;
+  const persistent = setting ? runningKey(setting.key, setting.value)?.script?.(setting.value) : null;
+  if (setting && persistent) values.push({ source: setting.key, value: persistent, cwd: gitCwd });
   // variables: those given to this command, and those it sets for the line (judged where set: a later command of
   // the line, or of the shell, may run them)
   for (const [name, value] of Object.entries({ ...own, ...c.assigns })) {
