@@ -2,7 +2,7 @@
 // the ref storage's directories can see, and nothing git itself ever does) is reported by the next command that
 // reads the ref, and restored by `recover` (issue 23).
 import { execFileSync } from 'node:child_process';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openRepo } from '../../src/git/repo';
@@ -67,6 +67,20 @@ describe('a loose ref file rewritten in place', () => {
     rewriteInPlace(repo, first);
     const r = await ok(repo, ['log', 'login-redirect-loop']);
     expect(r.stderr).toMatch(new RegExp(`${REF} was moved to ${first.slice(0, 12)}, a history that does not contain its recorded version ${tip.slice(0, 12)}`));
+  });
+
+  it('with the record packed by gc (read by git then, not in-process): reported too', async () => {
+    const repo = await seeded();
+    const [tip, first] = versions(repo);
+    repo.git(['gc', '-q']);
+    // the ref loose again beside its packed line (a file made: the next check is a full one, finding all in place)
+    mkdirSync(path.dirname(path.join(repo.dir, '.git', REF)), { recursive: true });
+    writeFileSync(path.join(repo.dir, '.git', REF), `${tip}\n`);
+    expect((await ok(repo, ['list'])).stderr).toBe('');
+    const record = refOf(repo, 'refs/handoff-record')!;
+    expect(existsSync(path.join(repo.dir, '.git', 'objects', record.slice(0, 2), record.slice(2)))).toBe(false);
+    rewriteInPlace(repo, first);
+    expect((await ok(repo, ['list'])).stderr).toMatch(new RegExp(`${REF} was moved to ${first.slice(0, 12)}`));
   });
 
   it('nothing moved: the comparison reads the record in-process, no git process for it', async () => {

@@ -3,9 +3,7 @@
 // always writes a new file and renames it) changes no directory and escapes it. Whatever handoff, archive or receipts
 // ref a command then reads (src/git/refs.ts listRefs/readRef) is compared, in-process, with the record the last check
 // verified; a difference runs the full check, which reports the loss. No git process while they agree.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { inflateSync } from 'node:zlib';
+import { looseCommitFile } from '../../git/loose-read';
 import { onRefsRead } from '../../git/refs';
 import type { Repo } from '../../git/repo';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX } from '../store/names';
@@ -13,49 +11,18 @@ import { NOTES_REF } from '../store/receipts';
 import { isRecorded, readRecord, readSeen } from './record';
 import { checkRecord, renderLosses } from './record-check';
 
-/** One loose object, inflated: null when it is not a loose object here (packed, or not there at all). */
-function readLoose(commonDir: string, oid: string): { type: string; content: Buffer } | null {
-  let raw: Buffer;
-  try {
-    raw = inflateSync(readFileSync(path.join(commonDir, 'objects', oid.slice(0, 2), oid.slice(2))));
-  } catch {
-    return null;
-  }
-  const nul = raw.indexOf(0);
-  const sp = raw.indexOf(32);
-  if (nul < 0 || sp < 0 || sp > nul) return null;
-  return { type: raw.subarray(0, sp).toString('latin1'), content: raw.subarray(nul + 1) };
-}
-
-/** The `record` entry of a tree object's content (binary: mode SP name NUL raw-oid). */
-function recordEntry(tree: Buffer, rawLength: number): string | null {
-  for (let at = 0; at < tree.length; ) {
-    const nul = tree.indexOf(0, at);
-    if (nul < 0) return null;
-    const name = tree.subarray(tree.indexOf(32, at) + 1, nul).toString('utf8');
-    if (name === 'record') return tree.subarray(nul + 1, nul + 1 + rawLength).toString('hex');
-    at = nul + 1 + rawLength;
-  }
-  return null;
-}
-
 /**
  * The tips the record at `commit` holds (ref → oid), read in-process while its objects are loose (a record is written
  * loose), else by git. Lean, not strict: this record is one a full check (strict, record.ts) already verified, and
  * the answer only decides whether to run that check again.
  */
 export function tipsAt(repo: Repo, commit: string): Map<string, string> | null {
-  const raw = repo.objectFormat === 'sha256' ? 32 : 20;
-  const c = readLoose(repo.commonDir, commit);
-  const tree = c?.type === 'commit' ? /^tree ([0-9a-f]+)\n/.exec(c.content.toString('latin1', 0, 80))?.[1] : undefined;
-  const t = tree ? readLoose(repo.commonDir, tree) : null;
-  const blob = t?.type === 'tree' ? recordEntry(t.content, raw) : null;
-  const b = blob ? readLoose(repo.commonDir, blob) : null;
-  if (b?.type !== 'blob') {
+  const blob = looseCommitFile(repo, commit, 'record');
+  if (!blob) {
     const rec = readRecord(repo, commit);
     return rec.problem ? null : new Map([...rec.entries].map(([ref, e]) => [ref, e.oid]));
   }
-  const text = b.content.toString('utf8');
+  const text = blob.toString('utf8');
   if (!text.startsWith('git-handoff record ')) return null;
   // `tip <oid> <seen> <ref>` lines
   const tips = new Map<string, string>();
