@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { HandoffError } from '../errors';
-import { identLines, looseTarget, treeContent, writeLoose } from './loose';
+import { countLooseCommits, identLines, looseTarget, treeContent, writeLoose } from './loose';
 import { trailerBlockLines } from './refs';
 import { gitBytes } from './run';
 import type { Repo } from './repo';
@@ -71,6 +71,11 @@ export function writeCommit(repo: Repo, tree: string, parents: string[], message
   if (sign) args.push('-S');
   args.push('-F', '-');
   return repo.out(args, { input: message, env });
+}
+
+/** How many commits `oid` reaches (`git rev-list --count`): in this process while they are loose, else by git. */
+export function countCommits(repo: Repo, oid: string): number {
+  return countLooseCommits(repo.commonDir, repo.objectFormat, oid) ?? Number(repo.out(['rev-list', '--count', oid]));
 }
 
 export interface BatchObject {

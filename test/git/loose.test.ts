@@ -5,7 +5,8 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readConfig } from '../../src/git/config';
-import { writeBlob, writeBlobs, writeCommit, writeTree } from '../../src/git/objects';
+import { countLooseCommits } from '../../src/git/loose';
+import { countCommits, writeBlob, writeBlobs, writeCommit, writeTree } from '../../src/git/objects';
 import { openRepo } from '../../src/git/repo';
 import { makeRepo, tempDir, type TestRepo } from '../helpers/repo';
 
@@ -117,4 +118,31 @@ describe('objects written in this process', () => {
       if (commit) c.check?.(t, commit);
     }
   }, 30_000);
+
+  it('a history is counted as rev-list --count counts it, merges included; packed or shallow, git counts', () => {
+    const t = makeRepo({ commit: true });
+    const { repo } = open(t);
+    const tree = t.git(['rev-parse', 'HEAD^{tree}']).stdout.trim();
+    const ct = (parents: string[], m: string) => t.git(['commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-m', m]).stdout.trim();
+    const root = ct([], 'root');
+    let a = root;
+    let b = root;
+    for (let i = 0; i < 5; i++) a = ct([a], `a${i}`);
+    for (let i = 0; i < 3; i++) b = ct([b], `b${i}`);
+    const merge = ct([a, b], 'merge');
+    const tip = ct([merge], 'tip');
+    const revList = (oid: string) => Number(t.git(['rev-list', '--count', oid]).stdout.trim());
+    expect(countLooseCommits(repo.commonDir, repo.objectFormat, tip)).toBe(revList(tip));
+    expect(countLooseCommits(repo.commonDir, repo.objectFormat, a)).toBe(revList(a));
+    expect(countCommits(repo, tip)).toBe(11);
+    // a commit's object gone loose (packed by gc): git answers, with the same count
+    t.git(['update-ref', 'refs/handoffs/main/count-me', tip]);
+    t.git(['gc', '-q', '--prune=now']);
+    expect(countLooseCommits(repo.commonDir, repo.objectFormat, tip)).toBeNull();
+    expect(countCommits(repo, tip)).toBe(11);
+    // a shallow clone: git hides the parents it cut, so git counts
+    writeFileSync(path.join(t.dir, '.git', 'shallow'), `${merge}\n`);
+    expect(countLooseCommits(repo.commonDir, repo.objectFormat, tip)).toBeNull();
+    expect(countCommits(repo, tip)).toBe(revList(tip));
+  });
 });

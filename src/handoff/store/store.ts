@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../../errors';
 import { configBool, identityEnv, readConfig, type Config } from '../../git/config';
-import { parseCommit, readCommitTrailers, readObjects, readObjectsBounded, writeBlobs, writeTree } from '../../git/objects';
+import { countCommits, parseCommit, readCommitTrailers, readObjects, readObjectsBounded, writeBlobs, writeTree } from '../../git/objects';
 import { listRefs, readRef, trailerBlockLines, type RefRecord } from '../../git/refs';
 import type { Repo } from '../../git/repo';
 import { BODY_MAX, buildMessage, COMMIT_MAX, namedPaths, parseState, parseTrailerLines, serializeState, STATE_MAX, validateBody, type HandoffState, type Trailers } from './document';
@@ -362,7 +362,7 @@ export function viewOf(repo: Repo, ref: string, oid: string, branch: string, top
   const oversize = bodyObj && 'oversize' in bodyObj ? `its body is ${bodyObj.oversize} bytes, over the ${BODY_MAX}-byte limit: not read` : null;
   const c = parseCommit(commit.content);
   const st = parseState(state ? state.content.toString('utf8') : null);
-  const versions = Number(repo.out(['rev-list', '--count', oid]));
+  const versions = countCommits(repo, oid);
   let sync: SyncState = 'local';
   const recs = refs ?? (ref.startsWith(HANDOFF_PREFIX) ? listRefs(repo, [ref, trackingPatternOf(ref)]) : []);
   if (ref.startsWith(HANDOFF_PREFIX)) {
