@@ -2,9 +2,11 @@
 // runs as a command is read as `sh -c '<value>'` would be and judged as if written bare: the lead's bypasses and
 // spellings of our own are refused in every client's payload shape; the harmless look-alikes stay allowed.
 import { describe, expect, it } from 'vitest';
-import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { foreignWorld, ME } from '../fuzz/world';
+import { foreignWorld, ME, SHELL_CLIENTS } from '../fuzz/world';
+import { ROOT, tempDir } from '../helpers/repo';
 import { expectAll, shellVerdict } from './verdicts';
 
 const REF = 'refs/handoffs/main/auth-refactor';
@@ -147,5 +149,34 @@ describe('removing core.hooksPath', () => {
     await expectAll(repo, removals, 'deny', /core\.hooksPath.*stop running/s);
     // another scope that holds no core.hooksPath: nothing changes
     await expectAll(repo, ['git config --file /tmp/none.cfg --unset core.hooksPath', 'git config --unset core.pager'], 'allow');
+  });
+});
+
+describe('the sh front (bin/git-handoff-guard)', () => {
+  it('hands every such line over to node, for a session it knows (where it answers ordinary lines alone)', async () => {
+    const repo = await foreignWorld();
+    // the real front beside a stand-in for node's guard that says it was handed the payload
+    const root = tempDir();
+    mkdirSync(path.join(root, 'bin'));
+    mkdirSync(path.join(root, 'dist'));
+    const front = path.join(root, 'bin', 'git-handoff-guard');
+    copyFileSync(path.join(ROOT, 'bin', 'git-handoff-guard'), front);
+    chmodSync(front, 0o755);
+    writeFileSync(path.join(root, 'dist', 'guard.cjs'), "process.stdout.write('HANDED\\n');\n");
+    // node's guard has seen the session: its lineage and config cache are there, so the front may answer alone
+    await shellVerdict(repo, 'ls', SHELL_CLIENTS.slice(0, 3));
+    const env = { ...repo.env };
+    for (const k of ['CLAUDE_PID', 'GIT_HANDOFF_BYPASS', 'GIT_HANDOFF_SESSION']) delete env[k];
+    const run = (client: (typeof SHELL_CLIENTS)[number], command: string) =>
+      spawnSync('sh', [front, `--client=${client.client}`], { cwd: repo.dir, env, input: JSON.stringify(client.make(repo, command)) }).stdout.toString();
+    const wrong: string[] = [];
+    for (const client of SHELL_CLIENTS.slice(0, 3)) {
+      // the control: an ordinary line is answered by the front alone (nothing handed over)
+      if (run(client, 'ls -la') === 'HANDED\n') wrong.push(`${client.client}: the front handed over \`ls -la\`, so this test shows nothing`);
+      for (const c of ['git -c core.pager=cat log', 'GIT_PAGER=cat git log', 'git -c core.fsmonitor=x status', 'env GIT_PAGER=cat git log', 'export GIT_PAGER=cat; git log', 'PAGER=cat git diff', 'git --config-env=core.pager=P log', 'git config --global core.pager cat', 'git config --unset core.hooksPath', 'EDITOR=true git commit']) {
+        if (run(client, c) !== 'HANDED\n') wrong.push(`${client.client}: the front answered ${JSON.stringify(c)} alone`);
+      }
+    }
+    expect(wrong).toEqual([]);
   });
 });
