@@ -48,12 +48,18 @@ function topLevel(dir: string | null): string | null {
  * is given or sets (`GIT_PAGER=… cmd`, `export EDITOR=…`). `line`: the variables set earlier on the line.
  */
 export function runValueCommands(c: SimpleCommand, line: Record<string, string>, depth: number): SimpleCommand[] {
+  // the common command sets no variable and is no git command: nothing to read (the parse of every line comes here)
+  const p0 = c.argv[0] ?? '';
+  const gitLike = p0.startsWith('$') || /(^|\/)git(-[^/]*)?$/.test(p0);
+  if (!gitLike && c.argv.length && !DECLARES.has(p0) && Object.keys(c.assigns).length === 0) return [];
   const own = setsForLine(c);
   const vars = { ...line, ...own, ...c.assigns };
   const values: Array<{ source: string; value: string; cwd: string | null }> = [];
   const inv = c.argv.length ? gitInvocation({ ...c, assigns: vars }) : null;
   // git runs its programs at the top of the worktree; -C and a changed --git-dir are followed as far as they go
-  const gitCwd = inv ? (inv.gitDir ? null : topLevel(inv.cwd)) : null;
+  // (looked up only when there is a value to read: most git commands carry none)
+  let top: string | null | undefined;
+  const gitCwd = () => (top === undefined ? (top = inv && !inv.gitDir ? topLevel(inv.cwd) : null) : top);
   if (inv) {
     // `-c` glued to its value too (`-ccore.pager=…`), which commandLineConfig reads and gitInvocation does not
     const config = new Set([...(inv.config ?? []), ...commandLineConfig(c.argv, {})]);
@@ -62,20 +68,20 @@ export function runValueCommands(c: SimpleCommand, line: Record<string, string>,
       if (eq < 0) continue;
       const value = setting.slice(eq + 1);
       const script = runningKey(setting.slice(0, eq), value)?.script?.(value);
-      if (script) values.push({ source: setting.slice(0, eq), value: script, cwd: gitCwd });
+      if (script) values.push({ source: setting.slice(0, eq), value: script, cwd: gitCwd() });
     }
   }
   // `git config --global core.pager '<cmd>'`: every later git command here runs it
   const setting = inv?.sub === 'config' ? persistentSetting(inv.args, inv.cwd) : null;
   const persistent = setting ? runningKey(setting.key, setting.value)?.script?.(setting.value) : null;
-  if (setting && persistent) values.push({ source: setting.key, value: persistent, cwd: gitCwd });
+  if (setting && persistent) values.push({ source: setting.key, value: persistent, cwd: gitCwd() });
   // variables: those given to this command, and those it sets for the line (judged where set: a later command of
   // the line, or of the shell, may run them)
   for (const [name, value] of Object.entries({ ...own, ...c.assigns })) {
-    if (RUN_VARS.has(name) && value.trim() !== '') values.push({ source: name, value, cwd: inv ? gitCwd : c.cwd });
+    if (RUN_VARS.has(name) && value.trim() !== '') values.push({ source: name, value, cwd: inv ? gitCwd() : c.cwd });
   }
   // inherited from earlier on the line, by a git command (which runs them at the top of its worktree)
-  if (inv) for (const name of RUN_VARS) if (Object.hasOwn(line, name) && !Object.hasOwn(c.assigns, name) && line[name].trim() !== '') values.push({ source: name, value: line[name], cwd: gitCwd });
+  if (inv) for (const name of RUN_VARS) if (Object.hasOwn(line, name) && !Object.hasOwn(c.assigns, name) && line[name].trim() !== '') values.push({ source: name, value: line[name], cwd: gitCwd() });
   if (values.length === 0) return [];
   if (depth >= MAX_DEPTH) throw new LexBound(`values that run commands nested more than ${MAX_DEPTH} deep`);
   return values.flatMap(({ source, value, cwd }) => {
