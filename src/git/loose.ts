@@ -1,11 +1,12 @@
 // Loose objects written by this process (blobs, trees, unsigned commits): what `hash-object -w`, `mktree` and
 // `commit-tree` write, without a git process each. Only where the result is provably what git would write:
 // plain repository configuration (read by readConfig), no object directory of git's choosing in the environment.
-import { closeSync, existsSync, linkSync, mkdirSync, openSync, readFileSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, linkSync, mkdirSync, openSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { diskError } from '../errors';
 import { createHash } from '../lazy-crypto';
 import { configValue, knownConfig, type Config } from './config';
+import { readLoose } from './loose-read';
 import type { Repo } from './repo';
 
 /** Where this process writes loose objects itself, or null: git writes them (and says why it cannot). */
@@ -85,40 +86,19 @@ export function writeLoose(target: { dir: string; hash: 'sha1' | 'sha256' }, typ
 }
 
 /**
- * One loose object read in this process, checked against its id: null where it is not a loose object here (packed,
- * missing, unreadable), and git reads it instead.
- */
-export function readLoose(target: { dir: string; hash: 'sha1' | 'sha256' }, oid: string, verify = true): { type: string; content: Buffer } | null {
-  zlib ??= require('node:zlib') as typeof import('node:zlib');
-  try {
-    const raw = zlib.inflateSync(readFileSync(path.join(target.dir, oid.slice(0, 2), oid.slice(2))));
-    const sp = raw.indexOf(32);
-    const nul = raw.indexOf(0);
-    if (sp < 0 || nul < sp) return null;
-    const type = raw.toString('latin1', 0, sp);
-    const content = raw.subarray(nul + 1);
-    if (Number(raw.toString('latin1', sp + 1, nul)) !== content.length || (verify && hashObject(target.hash, type, content) !== oid)) return null;
-    return { type, content };
-  } catch {
-    return null;
-  }
-}
-
-/**
  * `git rev-list --count <oid>` walked in this process while every commit on the way is loose (a handoff's history is,
  * until gc packs it), at most `limit` of them; null where git must answer (a packed or missing commit, a shallow
  * clone whose cut parents git hides, an object directory of the environment's choosing). Parents as written: git
  * here reads no replace refs or grafts either (src/git/run.ts).
  */
-export function countLooseCommits(commonDir: string, hash: 'sha1' | 'sha256', oid: string, limit = 512): number | null {
+export function countLooseCommits(commonDir: string, oid: string, limit = 512): number | null {
   if (process.env.GIT_OBJECT_DIRECTORY !== undefined || existsSync(path.join(commonDir, 'shallow'))) return null;
-  const target = { dir: path.join(commonDir, 'objects'), hash };
   const seen = new Set([oid]);
   const todo = [oid];
   while (todo.length) {
     if (seen.size > limit) return null;
-    // not checked against its id (no hash module loaded for a count): a damaged object fails to inflate or parse
-    const c = readLoose(target, todo.pop()!, false);
+    // as git reads it, not checked against its id: a damaged object fails to inflate or parse
+    const c = readLoose({ commonDir }, todo.pop()!);
     if (!c || c.type !== 'commit') return null;
     const end = c.content.indexOf('\n\n');
     const header = c.content.toString('latin1', 0, end < 0 ? c.content.length : end);
@@ -132,18 +112,6 @@ export function countLooseCommits(commonDir: string, hash: 'sha1' | 'sha256', oi
     }
   }
   return seen.size;
-}
-
-/** The object id of a tree entry, from the tree's raw content (null: no such entry). */
-export function treeEntry(tree: Buffer, name: string, hash: 'sha1' | 'sha256'): string | null {
-  const raw = hash === 'sha256' ? 32 : 20;
-  for (let at = 0; at < tree.length; ) {
-    const nul = tree.indexOf(0, at);
-    if (nul < 0) return null;
-    if (tree.toString('utf8', tree.indexOf(32, at) + 1, nul) === name) return tree.toString('hex', nul + 1, nul + 1 + raw);
-    at = nul + 1 + raw;
-  }
-  return null;
 }
 
 /** A tree of blobs (mode 100644), entries in git's order. */

@@ -75,7 +75,7 @@ export function writeCommit(repo: Repo, tree: string, parents: string[], message
 
 /** How many commits `oid` reaches (`git rev-list --count`): in this process while they are loose, else by git. */
 export function countCommits(repo: Repo, oid: string): number {
-  return countLooseCommits(repo.commonDir, repo.objectFormat, oid) ?? Number(repo.out(['rev-list', '--count', oid]));
+  return countLooseCommits(repo.commonDir, oid) ?? Number(repo.out(['rev-list', '--count', oid]));
 }
 
 export interface BatchObject {

@@ -132,17 +132,17 @@ describe('objects written in this process', () => {
     const merge = ct([a, b], 'merge');
     const tip = ct([merge], 'tip');
     const revList = (oid: string) => Number(t.git(['rev-list', '--count', oid]).stdout.trim());
-    expect(countLooseCommits(repo.commonDir, repo.objectFormat, tip)).toBe(revList(tip));
-    expect(countLooseCommits(repo.commonDir, repo.objectFormat, a)).toBe(revList(a));
+    expect(countLooseCommits(repo.commonDir, tip)).toBe(revList(tip));
+    expect(countLooseCommits(repo.commonDir, a)).toBe(revList(a));
     expect(countCommits(repo, tip)).toBe(11);
     // a commit's object gone loose (packed by gc): git answers, with the same count
     t.git(['update-ref', 'refs/handoffs/main/count-me', tip]);
     t.git(['gc', '-q', '--prune=now']);
-    expect(countLooseCommits(repo.commonDir, repo.objectFormat, tip)).toBeNull();
+    expect(countLooseCommits(repo.commonDir, tip)).toBeNull();
     expect(countCommits(repo, tip)).toBe(11);
     // a shallow clone: git hides the parents it cut, so git counts
     writeFileSync(path.join(t.dir, '.git', 'shallow'), `${merge}\n`);
-    expect(countLooseCommits(repo.commonDir, repo.objectFormat, tip)).toBeNull();
+    expect(countLooseCommits(repo.commonDir, tip)).toBeNull();
     expect(countCommits(repo, tip)).toBe(revList(tip));
   });
 });

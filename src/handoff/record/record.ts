@@ -4,7 +4,7 @@
 // and its extra parents are the tips it recorded, so every recorded version stays reachable (gc cannot prune it).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { readLoose, treeEntry } from '../../git/loose';
+import { looseCommitFile, readLoose } from '../../git/loose-read';
 import { readObjects, writeBlob, writeCommit, writeTree, parseCommit } from '../../git/objects';
 // the record's own ref moves by the plain CAS below tx, or joins tx's transaction: tx's extension point calls into this module
 import { casUpdateRef, type RefOp } from '../../git/refs';
@@ -105,14 +105,10 @@ export function readRecord(repo: Repo, spec: string): RecordState {
  */
 function currentRecord(repo: Repo): RecordState {
   const oid = looseRefValue(path.join(repo.commonDir, RECORD_REF));
-  const target = oid ? { dir: path.join(repo.commonDir, 'objects'), hash: repo.objectFormat } : null;
-  const commit = target && readLoose(target, oid!);
-  const tree = commit?.type === 'commit' ? /^tree ([0-9a-f]+)\n/.exec(commit.content.toString('latin1', 0, 80))?.[1] : undefined;
-  const t = tree ? readLoose(target!, tree) : null;
-  const blobOid = t?.type === 'tree' ? treeEntry(t.content, 'record', repo.objectFormat) : null;
-  const blob = blobOid ? readLoose(target!, blobOid) : null;
-  if (!blob || blob.type !== 'blob' || !parseCommit(commit!.content).message.includes(MARK) || blob.content.length > RECORD_MAX) return readRecord(repo, RECORD_REF);
-  return parseRecord(blob.content.toString('utf8'), oid!, hexLength(repo));
+  const commit = oid ? readLoose(repo, oid) : null;
+  const blob = commit?.type === 'commit' && parseCommit(commit.content).message.includes(MARK) ? looseCommitFile(repo, oid!, 'record') : null;
+  if (!blob || blob.length > RECORD_MAX) return readRecord(repo, RECORD_REF);
+  return parseRecord(blob.toString('utf8'), oid!, hexLength(repo));
 }
 
 const now = () => Math.floor(Date.now() / 1000);
