@@ -7,6 +7,7 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, writeFileSync } from 'n
 import path from 'node:path';
 import { foreignWorld, ME, SHELL_CLIENTS } from '../fuzz/world';
 import { ROOT, tempDir } from '../helpers/repo';
+import { denial, guard } from './helpers';
 import { expectAll, shellVerdict } from './verdicts';
 
 const REF = 'refs/handoffs/main/auth-refactor';
@@ -100,6 +101,14 @@ describe('a value that runs a command is judged as that command', () => {
     const repo = await foreignWorld();
     await expectAll(repo, [`git --config-env=core.pager=PAGERCMD log ${REF}`, 'GIT_PAGER="$(cat /tmp/p)" git log -- memory'], 'deny', /cannot/);
     await expectAll(repo, ['git --config-env=core.pager=PAGERCMD log', 'GIT_EDITOR="$MY_EDITOR" git commit'], 'allow');
+  });
+
+  it('through the real git-handoff guard, in each client shape', async () => {
+    const repo = await foreignWorld();
+    for (const [i, c] of [`git -c core.pager='${DEL}' log`, `GIT_PAGER='${DEL}' git log`, "git -c core.editor='rm -rf memory' commit"].entries()) {
+      expect(denial(await guard(repo, SHELL_CLIENTS[i].make(repo, c), { GIT_HANDOFF_SESSION: ME })), c).not.toBeNull();
+    }
+    expect(denial(await guard(repo, SHELL_CLIENTS[0].make(repo, 'GIT_PAGER=cat git log'), { GIT_HANDOFF_SESSION: ME }))).toBeNull();
   });
 
   it('names what the value would do', async () => {
