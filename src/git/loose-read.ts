@@ -2,14 +2,17 @@
 // (the loss record's comparison of what a command reads, src/handoff/record/record-reads.ts).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { inflateSync } from 'node:zlib';
 import type { Repo } from './repo';
+
+// loaded at first use: node:zlib costs every command about 2 ms to load, and most never read an object this way
+let zlib: typeof import('node:zlib') | null = null;
 
 /** One loose object, inflated: null when it is not a loose object here (packed, or not there at all). */
 export function readLoose(repo: Pick<Repo, 'commonDir'>, oid: string): { type: string; content: Buffer } | null {
   let raw: Buffer;
   try {
-    raw = inflateSync(readFileSync(path.join(repo.commonDir, 'objects', oid.slice(0, 2), oid.slice(2))));
+    zlib ??= require('node:zlib') as typeof import('node:zlib');
+    raw = zlib.inflateSync(readFileSync(path.join(repo.commonDir, 'objects', oid.slice(0, 2), oid.slice(2))));
   } catch {
     return null;
   }
