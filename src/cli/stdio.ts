@@ -2,22 +2,10 @@
 // script, the bench): node's stream object for a pipe loads its net and stream machinery, about 5 ms of CPU for
 // every command. Terminals (and other character devices) keep node's streams.
 import { EventEmitter } from 'node:events';
-import { fstatSync, writeSync } from 'node:fs';
+import { fstatSync } from 'node:fs';
+import { writeAllSync } from '../guard/io';
 
 type Done = (error?: Error | null) => void;
-const pause = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-
-/** Writes all of `data` to `fd`, waiting out a non-blocking descriptor that is full (EAGAIN). */
-function writeAll(fd: number, data: Uint8Array): void {
-  for (let at = 0; at < data.length; ) {
-    try {
-      at += writeSync(fd, data, at);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw e;
-      pause(1);
-    }
-  }
-}
 
 /** The part of a writable stream the CLI and its libraries use (write, end, error events), written synchronously. */
 class FdWriter extends EventEmitter {
@@ -29,7 +17,7 @@ class FdWriter extends EventEmitter {
   write(chunk: string | Uint8Array, encoding?: BufferEncoding | Done, cb?: Done): boolean {
     const done = typeof encoding === 'function' ? encoding : cb;
     try {
-      writeAll(this.fd, typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? encoding : 'utf8') : chunk);
+      writeAllSync(this.fd, typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? encoding : 'utf8') : chunk);
     } catch (e) {
       // as a stream reports it: an `error` event (EPIPE: the reader is gone), and the callback
       process.nextTick(() => {

@@ -4,15 +4,16 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Repo } from './repo';
 
-// loaded at first use: node:zlib costs every command about 2 ms to load, and most never read an object this way
+// loaded at first use: node:zlib costs every command about 2 ms to load, and most never read or write an object
 let zlib: typeof import('node:zlib') | null = null;
+/** node:zlib, required the first time an object is read or written (here and in loose.ts). */
+export const lazyZlib = (): typeof import('node:zlib') => (zlib ??= require('node:zlib') as typeof import('node:zlib'));
 
 /** One loose object, inflated: null when it is not a loose object here (packed, or not there at all). */
 export function readLoose(repo: Pick<Repo, 'commonDir'>, oid: string): { type: string; content: Buffer } | null {
   let raw: Buffer;
   try {
-    zlib ??= require('node:zlib') as typeof import('node:zlib');
-    raw = zlib.inflateSync(readFileSync(path.join(repo.commonDir, 'objects', oid.slice(0, 2), oid.slice(2))));
+    raw = lazyZlib().inflateSync(readFileSync(path.join(repo.commonDir, 'objects', oid.slice(0, 2), oid.slice(2))));
   } catch {
     return null;
   }

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { diskError } from '../errors';
 import { createHash } from '../lazy-crypto';
 import { configValue, knownConfig, type Config } from './config';
-import { readLoose } from './loose-read';
+import { lazyZlib, readLoose } from './loose-read';
 import type { Repo } from './repo';
 
 /** Where this process writes loose objects itself, or null: git writes them (and says why it cannot). */
@@ -22,8 +22,6 @@ export function looseTarget(repo: Repo): { dir: string; hash: 'sha1' | 'sha256';
   return { dir: path.join(repo.commonDir, 'objects'), hash: repo.objectFormat, config };
 }
 
-let zlib: typeof import('node:zlib') | null = null;
-
 /** The object id of `type` `content`, as git hashes it. */
 export function hashObject(hash: 'sha1' | 'sha256', type: string, content: Buffer): string {
   return createHash(hash).update(`${type} ${content.length}\0`).update(content).digest('hex');
@@ -38,11 +36,10 @@ export function writeLoose(target: { dir: string; hash: 'sha1' | 'sha256' }, typ
   const oid = hashObject(target.hash, type, content);
   const dir = path.join(target.dir, oid.slice(0, 2));
   const file = path.join(dir, oid.slice(2));
-  zlib ??= require('node:zlib') as typeof import('node:zlib');
   const tmp = path.join(dir, `tmp_obj_${process.pid}_${Math.random().toString(36).slice(2)}`);
   let made = false;
   try {
-    const data = zlib.deflateSync(Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]), { level: 1 });
+    const data = lazyZlib().deflateSync(Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]), { level: 1 });
     let fd: number;
     try {
       fd = openSync(tmp, 'wx', 0o444);

@@ -44,19 +44,30 @@ export function readStdinSync(s: StdinState, limit: number): StdinState {
 }
 
 /**
+ * Writes all of `data` to `fd` with fs.writeSync, waiting out a non-blocking descriptor that is full (EAGAIN), at
+ * most `maxWaits` times (1 ms each); any other error, or waiting longer, throws. The guard's answer and the CLI's
+ * plain stdout/stderr (src/cli/stdio.ts) both write through it.
+ */
+export function writeAllSync(fd: number, data: Uint8Array, maxWaits = Infinity): void {
+  for (let at = 0, waits = 0; at < data.length; ) {
+    try {
+      at += writeSync(fd, data, at);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EAGAIN' || ++waits > maxWaits) throw e;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+    }
+  }
+}
+
+/**
  * Writes the guard's answer to fd 1 whole, with fs.writeSync: process.stdout on a pipe (how every client reads a
  * hook) loads node's stream and socket modules, a few ms each run. A pipe set non-blocking is waited on; a closed
  * one ends the write (never a throw).
  */
 export function writeOut(text: string): void {
-  const buf = Buffer.from(text, 'utf8');
-  for (let off = 0, tries = 0; off < buf.length; ) {
-    try {
-      off += writeSync(1, buf, off);
-    } catch (e) {
-      // a client that stopped reading (EPIPE) gets nothing more; the guard never fails for it
-      if ((e as NodeJS.ErrnoException).code !== 'EAGAIN' || ++tries > 5000) return;
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
-    }
+  try {
+    writeAllSync(1, Buffer.from(text, 'utf8'), 5000);
+  } catch {
+    // a client that stopped reading (EPIPE) gets nothing more; the guard never fails for it
   }
 }
