@@ -11,6 +11,7 @@ import {
   listTracked,
   readRecord,
   readSeen,
+  recordBlocked,
   RECORD_REF,
   refsFingerprint,
   writeSeen,
@@ -44,6 +45,8 @@ export interface RecordCheck {
   record: RecordState;
   /** the refs now (absent when cached) */
   refs?: Map<string, string>;
+  /** the record could not take what it found: a lock left behind on it (named, with its age and the rm) */
+  blocked?: string;
 }
 
 const now = () => Math.floor(Date.now() / 1000);
@@ -153,6 +156,7 @@ export function checkRecord(repo: Repo, o: { force?: boolean } = {}): RecordChec
     problem = problem ? `${problem}; ${what}` : what;
   }
   const damaged = unreadable || (!recOid && !!fallback);
+  let blocked: string | null = null;
   let commit = recOid && !rec?.problem && !fallback ? recOid : null;
   if (cmp.absorb.size || cmp.archived.size || cmp.unfounded.size || damaged || !recOid) {
     const t = now();
@@ -176,6 +180,7 @@ export function checkRecord(repo: Repo, o: { force?: boolean } = {}): RecordChec
       60,
       fallback ?? base,
     );
+    blocked = commit === null ? recordBlocked() : null;
   }
   const last = seen?.at ?? 0;
   const losses: Loss[] = cmp.losses.map(({ seen: s, ...l }) => ({ ...l, lastSeen: new Date(Math.max(s, last) * 1000).toISOString() }));
@@ -192,13 +197,14 @@ export function checkRecord(repo: Repo, o: { force?: boolean } = {}): RecordChec
   } else if (commit || seen) {
     writeSeen(repo, { fp: null, record: commit ?? seen?.record ?? null, at: seen?.at ?? 0 });
   }
-  return { losses, problem, cached: false, record: base, refs };
+  return { losses, problem, cached: false, record: base, refs, ...(blocked ? { blocked } : {}) };
 }
 
 /** The report of a check: each loss, when it was last seen, and the command that restores it. */
-export function renderLosses(check: Pick<RecordCheck, 'losses' | 'problem'>): string {
+export function renderLosses(check: Pick<RecordCheck, 'losses' | 'problem' | 'blocked'>): string {
   const lines: string[] = [];
   if (check.problem) lines.push(`git-handoff: the loss record is damaged or missing: ${check.problem}`);
+  if (check.blocked) lines.push(`git-handoff: warning: the loss record was not updated: ${check.blocked}`);
   for (const l of check.losses) lines.push(`git-handoff: ${l.detail}; last seen in place ${l.lastSeen}.\n  restore it: ${l.command}`);
   if (check.losses.length > 1) lines.push('  or restore everything lost: git handoff recover');
   return lines.length ? lines.join('\n') + '\n' : '';

@@ -14,7 +14,7 @@ import { handoffDir } from '../state/paths';
 import { NOTES_REF } from '../store/receipts';
 import { writeState } from '../state/state-file';
 import type { RefUpdate } from '../store/tx/extension';
-import { inspectLock, isStale } from '../store/tx/locks';
+import { inspectLock, isStale, lockError } from '../store/tx/locks';
 
 export const RECORD_REF = 'refs/handoff-record';
 /** Where `recover` keeps a tip it moved out of the way: named, reachable, never thrown away. */
@@ -153,6 +153,7 @@ function nextRecord(repo: Repo, change: (rec: RecordState) => string[] | null, f
  * a tip that contains the recorded one is a legitimate advance).
  */
 export function amendRecord(repo: Repo, change: (rec: RecordState) => string[] | null, attempts = 60, fallback?: RecordState): string | null {
+  blocked = null;
   for (let attempt = 0; attempt < attempts; attempt++) {
     const next = nextRecord(repo, change, fallback);
     if ('unchanged' in next) return next.unchanged;
@@ -163,11 +164,21 @@ export function amendRecord(repo: Repo, change: (rec: RecordState) => string[] |
     }
     if (r.reason === 'hook') return null;
     // a lock a crashed git left on the record is not waited out 60 times: the next command's check takes it up
-    if (r.reason === 'locked' && isStale(inspectLock(repo, r.lockFile!))) return null;
+    if (r.reason === 'locked') {
+      const lock = inspectLock(repo, r.lockFile!);
+      if (isStale(lock)) {
+        blocked = lockError(RECORD_REF, lock, 0).message;
+        return null;
+      }
+    }
     sleep(Math.random() * Math.min(5 + attempt * 5, 60));
   }
   return null;
 }
+
+/** Why the last amendRecord of this process gave up on a lock left behind (lockError's message), else null. */
+let blocked: string | null = null;
+export const recordBlocked = () => blocked;
 
 /** The record ref's value as stored, whatever it points at (null: no record ref). */
 function rawRecordOid(repo: Repo): string | null {

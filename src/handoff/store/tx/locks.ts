@@ -35,7 +35,27 @@ function worktreesOf(commonDir: string): string[] {
   return out;
 }
 
-/** A live git process (not this one) whose working directory is in this repository, from /proc; undefined without /proc. */
+/** This process and its ancestors, from /proc: `git handoff` runs under a git process that waits for it and holds no lock. */
+function selfAndAncestors(): Set<number> {
+  const out = new Set([process.pid]);
+  for (let pid = process.ppid; pid > 1 && !out.has(pid); ) {
+    out.add(pid);
+    try {
+      // the fields after the command's closing parenthesis: state, then the parent's pid
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      pid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    } catch {
+      break;
+    }
+  }
+  return out;
+}
+
+/**
+ * A live git process whose working directory is in this repository, from /proc; undefined without /proc. This
+ * process's own ancestors do not count: the `git` of `git handoff …` (or of a hook that runs the product) waits for
+ * it, so it cannot be the holder this process waits for.
+ */
 function gitProcessIn(repo: Repo): { pid: number; command: string } | null | undefined {
   let pids: string[];
   try {
@@ -43,11 +63,12 @@ function gitProcessIn(repo: Repo): { pid: number; command: string } | null | und
   } catch {
     return undefined;
   }
+  const mine = selfAndAncestors();
   // every worktree shares the refs: a git process in any of them may hold the lock
   const dirs = [repo.worktree, repo.gitDir, repo.commonDir, ...worktreesOf(repo.commonDir)];
   for (const p of pids) {
     const pid = Number(p);
-    if (pid === process.pid) continue;
+    if (mine.has(pid)) continue;
     try {
       const argv = readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0').filter(Boolean);
       if (!argv.length || !/^git(-|$)/.test(path.basename(argv[0]))) continue;
