@@ -211,11 +211,12 @@ describe('the sh front agrees with the full guard', () => {
     }
     // Codex's apply_patch on plain files
     const patch = (lines: string[]) => ({ ...payload(repo, 'codex/pre-tool-use-apply-patch.json'), tool_input: { command: ['*** Begin Patch', ...lines, '*** End Patch'].join('\n') } });
-    for (const p of [patch(['*** Update File: src/app.ts', '@@', '-export const x = 1;', '+export const x = "2";']), patch(['*** Add File: src/new.ts', '+x', '*** Update File: src/app.ts', '@@', '+y'])]) {
+    // (a line's escapes, a header straight after a header, a header last: each line is one case in the front's loop)
+    for (const p of [patch(['*** Update File: src/app.ts', '@@', '-export const x = 1;', '+export const x = "2";']), patch(['*** Add File: src/new.ts', '+x', '*** Update File: src/app.ts', '@@', '+y']), patch(['*** Update File: src/app.ts', '+a\tb "c"', '*** Delete File: src/gone.ts', '*** Add File: src/new.ts'])]) {
       freshBeat(repo);
       await compare(repo, f, JSON.stringify(p), 'codex', t);
     }
-    expect(t).toMatchObject({ alone: 13, handed: 0, wrong: [] });
+    expect(t).toMatchObject({ alone: 14, handed: 0, wrong: [] });
     // Copilot: a path node would read as file_path instead, a call already run (toolResult), a sub-agent's; Qwen Code's
     // `edit` named by another client (an unknown tool there: node judges every path-like argument)
     for (const [client, p] of [
@@ -223,13 +224,16 @@ describe('the sh front agrees with the full guard', () => {
       ['copilot', { ...write('copilot', 'src/app.ts'), toolResult: { resultType: 'success' } }],
       ['copilot', { ...write('copilot', 'src/app.ts'), agentId: 'agent-1' }],
       ['claude-code', { ...edits[0][1], tool_input: { file_path: 'src/app.ts', target: OWN_FILE } }],
+      // a sub-agent's or Cursor's id key anywhere (the front matches the whole string, not a substring of the payload)
+      ['claude-code', { ...edits[0][1], tool_input: { file_path: 'src/app.ts', agent_id: 'a' } }],
+      ['claude-code', { conversation_id: 'c', ...edits[0][1] }],
     ] as Array<[string, Record<string, unknown>]>) {
       const h: Tally = { alone: 0, handed: 0, wrong: [] };
       freshBeat(repo);
       await compare(repo, f, JSON.stringify(p), client, h);
       expect(h, JSON.stringify(p)).toEqual({ alone: 0, handed: 1, wrong: [] });
     }
-    for (const p of [patch([`*** Add File: ${OWN_FILE}`, `+${mark}`]), patch(['*** Update File: src/app.ts', '*** Frobnicate', '+x']), patch(['*** Update File: src/a\\pp.ts', '+x']), patch(['*** Move to: .git/config'])]) {
+    for (const p of [patch([`*** Add File: ${OWN_FILE}`, `+${mark}`]), patch(['*** Update File: src/app.ts', '*** Frobnicate', '+x']), patch(['*** Update File: src/a\\pp.ts', '+x']), patch(['*** Update File: src/a\tpp.ts', '+x']), patch(['*** Update File: src/app.ts', '*** Move to: .git/config']), patch(['*** Add File: src/new.ts', `*** Delete File: ${OWN_FILE}`]), patch(['*** Move to: .git/config'])]) {
       const h: Tally = { alone: 0, handed: 0, wrong: [] };
       freshBeat(repo);
       await compare(repo, f, JSON.stringify(p), 'codex', h);
