@@ -66,7 +66,8 @@ export async function referenceTransaction(c: HookContext): Promise<Refusal | nu
   const filled = lines.map((u) => ({ ...u, oldOid: u.oldOid ?? current.get(u.ref) ?? null }));
   // git pack-refs and gc remove loose files whose value packed-refs now holds: packing, not deleting
   const packing = packingPrunes(c.repo.commonDir, filled);
-  const updates = packing.size ? filled.filter((u) => !packing.has(u.ref)) : filled;
+  // …and write each ref into packed-refs at the value it has (git passes no old value): no move, nothing to check
+  const updates = filled.filter((u) => !packing.has(u.ref) && !(u.newOid && u.newOid === u.oldOid));
   // checkReceive: checkAdvances for moves, a deletion only beside its archive entry, archive entries kept.
   // `git handoff redact` is the one rewrite let through, checked against its originals (SPEC 2.6)
   const bad = await withoutRedactions(c.repo, checkReceive(c.repo, updates), updates);

@@ -130,7 +130,7 @@ interface NextRecord {
  * Builds the next record: `change` edits a copy of the current record and returns the oids to keep reachable (new
  * parents), or null for no change (then `unchanged` is the current record commit).
  */
-function nextRecord(repo: Repo, change: (rec: RecordState) => string[] | null, fallback?: RecordState): NextRecord | { unchanged: string | null } {
+function nextRecord(repo: Repo, change: (rec: RecordState) => string[] | null, fallback?: RecordState, restart = false): NextRecord | { unchanged: string | null } {
   const cur = currentRecord(repo);
   const old = cur.problem && !cur.commit ? null : cur.commit;
   // a damaged record is never built on: the caller's fallback (the last verified record) or an empty one
@@ -138,7 +138,11 @@ function nextRecord(repo: Repo, change: (rec: RecordState) => string[] | null, f
   const keep = change(base);
   if (keep === null) return { unchanged: old };
   // the damaged record stays reachable as a parent when it is at least a commit: nothing it held is dropped
-  const parents = [...new Set([cur.commit, cur.problem ? fallback?.commit : null, ...keep].filter((o): o is string => !!o))];
+  // a restart (after redact) drops the chain, whose old commits keep the replaced versions reachable, and keeps
+  // every version the state names instead: `git gc --prune=now` can then remove what was redacted
+  const parents = restart
+    ? [...new Set([...keep, ...[...base.entries.values(), ...base.removed.values()].map((e) => e.oid)])]
+    : [...new Set([cur.commit, cur.problem ? fallback?.commit : null, ...keep].filter((o): o is string => !!o))];
   const blob = writeBlob(repo, serializeRecord(base));
   const tree = writeTree(repo, [{ name: 'record', oid: blob }]);
   const commit = writeCommit(repo, tree, parents, `handoff record: ${base.entries.size} refs\n\n${MARK}\n`, RECORD_IDENTITY);
@@ -152,10 +156,10 @@ function nextRecord(repo: Repo, change: (rec: RecordState) => string[] | null, f
  * the new record commit, or null when the record kept changing (the next command's check absorbs what is missing:
  * a tip that contains the recorded one is a legitimate advance).
  */
-export function amendRecord(repo: Repo, change: (rec: RecordState) => string[] | null, attempts = 60, fallback?: RecordState): string | null {
+export function amendRecord(repo: Repo, change: (rec: RecordState) => string[] | null, attempts = 60, fallback?: RecordState, restart = false): string | null {
   blocked = null;
   for (let attempt = 0; attempt < attempts; attempt++) {
-    const next = nextRecord(repo, change, fallback);
+    const next = nextRecord(repo, change, fallback, restart);
     if ('unchanged' in next) return next.unchanged;
     const r = casUpdateRef(repo, RECORD_REF, next.commit, next.expected, 'handoff record');
     if (r.ok) {
@@ -220,14 +224,14 @@ export interface RecordOp {
  * expected old value the record read here): one process and one hook run for both. Null when nothing of the batch
  * is recorded, or the record cannot be built (then the moves go alone and recordMoves follows).
  */
-export function recordOp(repo: Repo, moves: RefUpdate[]): RecordOp | null {
+export function recordOp(repo: Repo, moves: RefUpdate[], replaces = false): RecordOp | null {
   const change = movesChange(moves);
   if (!change) return null;
   try {
     const seen = readSeen(repo);
     // the storage as it is right before the transaction, for the verified cache's step after it
     const before = seen?.fp ? fingerprintParts(repo) : null;
-    const next = nextRecord(repo, change);
+    const next = nextRecord(repo, change, undefined, replaces);
     if ('unchanged' in next) return null;
     const inPlace = before && next.expected === seen!.record ? { before, moved: moves } : undefined;
     const op: RefOp = next.expected ? { op: 'update', ref: RECORD_REF, newOid: next.commit, oldOid: next.expected } : { op: 'create', ref: RECORD_REF, newOid: next.commit };
@@ -248,11 +252,11 @@ export function recordOp(repo: Repo, moves: RefUpdate[]): RecordOp | null {
  * record's own move: records the moved handoff, archive and receipts refs by a CAS of its own. Never fails the move
  * it follows.
  */
-export function recordMoves(repo: Repo, moves: RefUpdate[]): void {
+export function recordMoves(repo: Repo, moves: RefUpdate[], replaces = false): void {
   const change = movesChange(moves);
   if (!change) return;
   try {
-    seenAfterMove(repo, amendRecord(repo, change));
+    seenAfterMove(repo, amendRecord(repo, change, 60, undefined, replaces));
   } catch {
     // the record is a second line of defence: a failure here leaves it to the next command's check
   }

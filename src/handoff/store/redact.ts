@@ -97,7 +97,7 @@ export async function redactHandoff(repo: Repo, o: RedactOptions): Promise<Redac
     result.redacted += findings.length;
   }
   const newTip = map.get(tip.oid)!;
-  const r = moveRef(repo, ref, newTip, tip.oid, `handoff redact ${o.topic}`, { what: `the redaction of ${ref}` });
+  const r = moveRef(repo, ref, newTip, tip.oid, `handoff redact ${o.topic}`, { what: `the redaction of ${ref}`, replaces: true });
   if (!r.ok) throw new HandoffError('concurrent', 'concurrent-update', `${ref} moved while it was being redacted; nothing was changed. Run redact again.`, { ref });
   appendAudit(repo.commonDir, {
     source: 'redact',

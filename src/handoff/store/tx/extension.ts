@@ -14,6 +14,8 @@ export interface RefUpdate {
 export interface TxBatch {
   reason: string;
   updates: RefUpdate[];
+  /** the moves replace versions (redact): the loss record must stop keeping the replaced ones reachable */
+  replaces?: boolean;
 }
 
 /** Ops that join a batch's transaction (all or none), and what follows once it committed. */
@@ -27,11 +29,11 @@ export const EXTRA_REFS = new Set([RECORD_REF]);
 
 /** Before a batch commits: the loss record's own move, in the same `update-ref --stdin` transaction. */
 export function extraOps(repo: Repo, batch: TxBatch): Extra | null {
-  const r = recordOp(repo, batch.updates);
+  const r = recordOp(repo, batch.updates, batch.replaces);
   return r && { ops: [r.op], committed: r.committed };
 }
 
 /** Right after a batch committed without its extra ops (they could not join it): the loss record takes the moved refs. */
 export function afterCommit(repo: Repo, batch: TxBatch): void {
-  recordMoves(repo, batch.updates);
+  recordMoves(repo, batch.updates, batch.replaces);
 }

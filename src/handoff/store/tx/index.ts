@@ -56,6 +56,8 @@ export interface MoveOptions {
   deadline?: number;
   /** environment for git and its hooks (recover's move back over a rogue tip passes them on the record) */
   env?: NodeJS.ProcessEnv;
+  /** the moves replace versions (redact's rewrite): the loss record keeps only what it names from now on */
+  replaces?: boolean;
 }
 
 /** A lost compare-and-swap (another writer moved a ref first): the caller re-reads and decides. */
@@ -95,7 +97,7 @@ const EXTRA_ATTEMPTS = 60;
  */
 export function moveRefs(repo: Repo, ops: RefOp[], reason: string, o: MoveOptions = {}): MoveOutcome {
   if (ops.length === 0) return { ok: true };
-  const batch: TxBatch = { reason, updates: updatesOf(ops) };
+  const batch: TxBatch = { reason, updates: updatesOf(ops), ...(o.replaces ? { replaces: true } : {}) };
   const started = Date.now();
   const deadline = o.deadline ?? started + LOCK_WAIT_MS;
   let withExtra = true;
