@@ -8,34 +8,18 @@ import { onRefsRead } from '../../git/refs';
 import type { Repo } from '../../git/repo';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX } from '../store/names';
 import { NOTES_REF } from '../store/receipts';
-import { isRecorded, readRecord, readSeen } from './record';
+import { hexLength, isRecorded, parseRecord, readRecord, readSeen } from './record';
 import { checkRecord, renderLosses } from './record-check';
 
 /**
- * The tips the record at `commit` holds (ref → oid), read in-process while its objects are loose (a record is written
- * loose), else by git. Lean, not strict: this record is one a full check (strict, record.ts) already verified, and
- * the answer only decides whether to run that check again.
+ * The tips the record at `commit` holds (ref → oid): parsed by the record's one reader (parseRecord, strict), from
+ * loose objects in-process while they are loose (a record is written loose), else by git. Null when the record does
+ * not parse: the answer only decides whether to run the full check again, and a record that does not parse does.
  */
 export function tipsAt(repo: Repo, commit: string): Map<string, string> | null {
   const blob = looseCommitFile(repo, commit, 'record');
-  if (!blob) {
-    const rec = readRecord(repo, commit);
-    return rec.problem ? null : new Map([...rec.entries].map(([ref, e]) => [ref, e.oid]));
-  }
-  const text = blob.toString('utf8');
-  if (!text.startsWith('git-handoff record ')) return null;
-  // `tip <oid> <seen> <ref>` lines
-  const tips = new Map<string, string>();
-  for (let at = text.indexOf('\n') + 1; at > 0 && at < text.length; ) {
-    const end = text.indexOf('\n', at);
-    const stop = end < 0 ? text.length : end;
-    if (text.startsWith('tip ', at)) {
-      const oidEnd = text.indexOf(' ', at + 4);
-      tips.set(text.slice(text.indexOf(' ', oidEnd + 1) + 1, stop), text.slice(at + 4, oidEnd));
-    }
-    at = stop + 1;
-  }
-  return tips;
+  const rec = blob ? parseRecord(blob.toString('utf8'), commit, hexLength(repo)) : readRecord(repo, commit);
+  return rec.problem ? null : new Map([...rec.entries].map(([ref, e]) => [ref, e.oid]));
 }
 
 const mayBeRecorded = (ref: string) => ref.startsWith(HANDOFF_PREFIX) || ref.startsWith(ARCHIVE_PREFIX) || ref === NOTES_REF;

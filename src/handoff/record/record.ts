@@ -15,6 +15,7 @@ import { NOTES_REF } from '../store/receipts';
 import { writeState } from '../state/state-file';
 import type { RefUpdate } from '../store/tx/extension';
 import { inspectLock, isStale, lockError } from '../store/tx/locks';
+import { backoff } from '../store/tx/sleep';
 
 export const RECORD_REF = 'refs/handoff-record';
 /** Where `recover` keeps a tip it moved out of the way: named, reachable, never thrown away. */
@@ -51,17 +52,25 @@ export interface RecordState {
 
 const emptyRecord = (commit: string | null = null, problem?: string): RecordState => ({ commit, entries: new Map(), removed: new Map(), ...(problem ? { problem } : {}) });
 
-/** Parses a record blob strictly: any line out of shape makes the whole record untrusted. */
+const LINE_RES = new Map<number, RegExp>();
+/** `<kind> <oid> <seconds> <ref>`: one regex per object-id length, compiled once. */
+const lineRe = (hexLength: number): RegExp => {
+  let re = LINE_RES.get(hexLength);
+  if (!re) LINE_RES.set(hexLength, (re = new RegExp(`^(tip|archived|removed) ([0-9a-f]{${hexLength}}) (\\d{1,12}) (refs\\/\\S+)$`)));
+  return re;
+};
+
+/** Parses a record blob strictly: any line out of shape makes the whole record untrusted. The record's one reader. */
 export function parseRecord(text: string, commit: string, hexLength: number): RecordState {
   const lines = text.split('\n');
   if (lines[0] !== HEADER) return emptyRecord(commit, `the record ${commit.slice(0, 12)} does not start with "${HEADER}"`);
   const rec = emptyRecord(commit);
-  const oidRe = new RegExp(`^[0-9a-f]{${hexLength}}$`);
+  const re = lineRe(hexLength);
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i];
     if (line === '' && i === lines.length - 1) break;
-    const m = /^(tip|archived|removed) (\S+) (\d{1,12}) (refs\/\S+)$/.exec(line);
-    if (!m || !oidRe.test(m[2]) || !isRecorded(m[4])) return emptyRecord(commit, `line ${i + 1} of the record ${commit.slice(0, 12)} does not parse: ${JSON.stringify(line.slice(0, 80))}`);
+    const m = re.exec(line);
+    if (!m || !isRecorded(m[4])) return emptyRecord(commit, `line ${i + 1} of the record ${commit.slice(0, 12)} does not parse: ${JSON.stringify(line.slice(0, 80))}`);
     if (m[1] === 'tip') rec.entries.set(m[4], { oid: m[2], seen: Number(m[3]) });
     else rec.removed.set(m[4], { oid: m[2], at: Number(m[3]), why: m[1] as Removal['why'] });
   }
@@ -80,7 +89,8 @@ export function serializeRecord(rec: RecordState): string {
 
 const copyRecord = (r: RecordState): RecordState => ({ commit: r.commit, entries: new Map(r.entries), removed: new Map(r.removed) });
 
-const hexLength = (repo: Repo) => (repo.objectFormat === 'sha256' ? 64 : 40);
+/** The length of an object id in hex in this repository (sha1 or sha256). */
+export const hexLength = (repo: Pick<Repo, 'objectFormat'>) => (repo.objectFormat === 'sha256' ? 64 : 40);
 
 /** The record at `spec` (a ref name or a commit), from one cat-file; a missing, foreign or garbled record comes back with `problem`. */
 export function readRecord(repo: Repo, spec: string): RecordState {
@@ -114,7 +124,6 @@ function currentRecord(repo: Repo): RecordState {
 const now = () => Math.floor(Date.now() / 1000);
 // bookkeeping, not a version: one fixed identity, so no configuration is read for it
 const RECORD_IDENTITY = { GIT_AUTHOR_NAME: 'git-handoff', GIT_AUTHOR_EMAIL: 'git-handoff@localhost', GIT_COMMITTER_NAME: 'git-handoff', GIT_COMMITTER_EMAIL: 'git-handoff@localhost' };
-const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
 /** The record this process wrote last (its commit and state), for the verification that follows a move. */
 let lastWritten: { commit: string; state: RecordState } | null = null;
@@ -175,7 +184,7 @@ export function amendRecord(repo: Repo, change: (rec: RecordState) => string[] |
         return null;
       }
     }
-    sleep(Math.random() * Math.min(5 + attempt * 5, 60));
+    backoff(attempt);
   }
   return null;
 }
@@ -208,7 +217,8 @@ function movesChange(moves: RefUpdate[]): ((rec: RecordState) => string[]) | nul
         if (was) rec.removed.set(m.ref, { oid: was, at: t, why: archivedKeys.has(keyOf(m.ref)) ? 'archived' : 'removed' });
       }
     }
-    return mine.flatMap((m) => (m.newOid ? [m.newOid] : []));
+    // every version moved to stays reachable from the record, and so does a tip taken out (a drop's)
+    return mine.flatMap((m) => (m.newOid ? [m.newOid] : m.oldOid ? [m.oldOid] : []));
   };
 }
 
@@ -267,20 +277,6 @@ export const keyOf = (ref: string) => {
   const p = parseRef(ref);
   return p ? `${p.encodedBranch}/${p.topic}` : ref;
 };
-
-/**
- * Records that the product took a handoff out of the live set on purpose (a `drop` of a never-pushed topic):
- * the check then reports no loss for it and `recover` does not bring it back. Its versions stay reachable.
- */
-export function recordRemoval(repo: Repo, ref: string, oid: string): boolean {
-  return (
-    amendRecord(repo, (rec) => {
-      rec.entries.delete(ref);
-      rec.removed.set(ref, { oid, at: now(), why: 'removed' });
-      return [oid];
-    }) !== null
-  );
-}
 
 // ---- the verified cache: when nothing under the refs changed since the last full check, no git process runs ----
 

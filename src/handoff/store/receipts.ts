@@ -9,6 +9,7 @@ import { readObjects, writeBlobs } from '../../git/objects';
 import { readRef } from '../../git/refs';
 import type { Repo } from '../../git/repo';
 import { commitRecord, moveRef } from './tx';
+import { backoff } from './tx/sleep';
 
 export const NOTES_REF = 'refs/notes/handoff-reads';
 /** Where a fetch puts a remote's receipts (beside its handoffs' tracking refs). */
@@ -134,7 +135,6 @@ function notesCommit(repo: Repo, base: string | null, entries: Map<string, NoteE
   }
 }
 
-const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 const MAX_ATTEMPTS = 100;
 
 /** Moves the notes ref by CAS; a lost race returns false (the caller re-reads and rebuilds). */
@@ -168,7 +168,7 @@ export function appendReceipts(repo: Repo, wanted: ReceiptEntry[], now = Math.fl
     if (added === 0) return { added, receipts: receiptsNow() };
     const commit = notesCommit(repo, old, entries, changes, old ? [old] : [], `handoff receipts: ${added} added`);
     if (casNotes(repo, commit, old, 'handoff receipt')) return { added, receipts: receiptsNow() };
-    sleep(Math.random() * Math.min(5 + attempt * 5, 50));
+    backoff(attempt, 50);
   }
   throw new HandoffError('concurrent', 'concurrent-update', `${NOTES_REF} kept changing under this receipt; nothing was recorded. Try again.`, { ref: NOTES_REF });
 }
@@ -217,7 +217,7 @@ export function mergeReceipts(repo: Repo, remote: string): ReceiptMerge {
       result = 'merged';
     }
     if (casNotes(repo, commit, local, `handoff fetch receipts`)) return result;
-    sleep(Math.random() * Math.min(5 + attempt * 5, 50));
+    backoff(attempt, 50);
   }
   throw new HandoffError('concurrent', 'concurrent-update', `${NOTES_REF} kept changing during the fetch; the remote's receipts were not merged. Run the fetch again.`);
 }

@@ -9,11 +9,10 @@ import type { Repo } from '../../../git/repo';
 import { buildMessage, type MessageInput } from '../document';
 import { afterCommit, EXTRA_REFS, extraOps, type RefUpdate, type TxBatch } from './extension';
 import { inspectLock, isStale, lockError } from './locks';
+import { backoff, sleep } from './sleep';
 
 export type { RefOp } from '../../../git/refs';
 export type { RefUpdate, TxBatch } from './extension';
-
-export const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
 /** How long one move waits, in all, on ref locks a live process may hold (a hook's node run holds one ~0.1–0.3 s). */
 export const LOCK_WAIT_MS = 30_000;
@@ -114,7 +113,7 @@ export function moveRefs(repo: Repo, ops: RefOp[], reason: string, o: MoveOption
     if (r.reason === 'lost') {
       if (!extraFailed) return { ok: false, message: r.message };
       if (++extraLost >= EXTRA_ATTEMPTS) withExtra = false;
-      sleep(Math.random() * Math.min(5 + extraLost * 5, 60));
+      backoff(extraLost);
       continue;
     }
     if (r.reason === 'hook') {
@@ -156,7 +155,7 @@ export function untilWon<T>(step: (attempt: number) => T | typeof LOST, o: { att
   for (let attempt = 0; attempt < o.attempts && Date.now() < deadline; attempt++) {
     const r = step(attempt);
     if (r !== LOST) return r;
-    sleep(Math.random() * Math.min(5 + attempt * 5, 60));
+    backoff(attempt);
   }
   throw o.gaveUp();
 }
