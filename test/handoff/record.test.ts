@@ -4,7 +4,7 @@ import { readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openRepo } from '../../src/git/repo';
-import { recordRemoval } from '../../src/handoff/record/record';
+import { moveRefs } from '../../src/handoff/store/tx';
 import { json, makeRepo, refOf, type TestRepo } from '../helpers/repo';
 import { gitRecorder, ok } from '../sync/world';
 
@@ -259,15 +259,15 @@ describe('the loss record', () => {
     expect(second.stdout).not.toMatch(/restored at session start/);
   });
 
-  it('an intentional removal recorded by the product (recordRemoval) is no loss', async () => {
+  it('an intentional removal by the product (a deletion through tx, the record moved with it) is no loss', async () => {
     const { repo, tip } = await seeded();
     // without a recorded removal a deletion is a loss
     raw(repo, ['update-ref', '-d', REF, tip]);
     await expectReported(repo, /was deleted outside git-handoff/);
     await ok(repo, ['recover']);
-    // what a `drop` of a never-pushed topic does: record the removal, then delete by CAS
-    expect(recordRemoval(openRepo(repo.dir), REF, tip)).toBe(true);
-    raw(repo, ['update-ref', '-d', REF, tip]);
+    // what a `drop` of a never-pushed topic does: the deletion and the record's move in one transaction
+    expect(moveRefs(openRepo(repo.dir), [{ op: 'delete', ref: REF, oldOid: tip }], 'handoff drop login-redirect-loop').ok).toBe(true);
+    expect(repo.git(['cat-file', 'blob', 'refs/handoff-record:record']).stdout).toMatch(new RegExp(`^removed ${tip} \\d+ ${REF}$`, 'm'));
     expect((await ok(repo, ['list'])).stderr).toBe('');
     expect(json(await ok(repo, ['recover', '--json'])).actions).toEqual([]);
     expect(refOf(repo, REF)).toBeNull();

@@ -1,13 +1,13 @@
 // `drop`: a throwaway handoff that never left this clone goes, on the record — the live ref is deleted in one
-// transaction with a named ref that keeps its versions (refs/handoff-dropped/<branch>/<topic>/<seconds>-<tip>), and
-// the loss record (record.ts) takes it as a removal on purpose, so no check reports it lost and recover leaves it.
+// transaction with a named ref that keeps its versions (refs/handoff-dropped/<branch>/<topic>/<seconds>-<tip>) and
+// the loss record's move (record.ts, through tx), which takes it as a removal on purpose, so no check reports it lost
+// and recover leaves it: killed at any point, the ref and the record moved together or neither did.
 // Anything another clone may have (a remote-tracking copy, an archive entry) is archived instead, never dropped.
 // With the git hooks installed, the deletion passes them on the record (GIT_HANDOFF_BYPASS=1, a line in audit.jsonl).
 import { HandoffError } from '../../errors';
 import type { Repo } from '../../git/repo';
 import { encodeBranch, handoffRef } from './names';
 import { ownedError } from './ownership';
-import { recordRemoval } from '../record/record';
 import type { SessionRef } from '../state/session';
 import { archivedVersions, readTip } from './store';
 import { trackingTips } from './sync-state';
@@ -50,8 +50,8 @@ export function dropHandoff(repo: Repo, branch: string, topic: string, session: 
         // passes them on the record (audit.jsonl), as recover does
         { env: { GIT_HANDOFF_BYPASS: '1' } },
       );
+      // the loss record took the deletion as a removal on purpose in that same transaction (tx's extension point)
       if (!r.ok) return LOST;
-      recordRemoval(repo, ref, tip.oid);
       return { ref, oid: tip.oid, keptAs };
     },
     { attempts: 5, gaveUp: () => new HandoffError('concurrent', 'lost-race', `${ref} kept moving while it was being dropped; nothing was dropped`) },
