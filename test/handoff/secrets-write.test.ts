@@ -179,10 +179,12 @@ describe('import scans every file first', () => {
 });
 
 describe('only the paths that scan load the scanner', () => {
-  it('write loads dist/secrets.cjs; show, list and the guard never do, and no other bundle carries its rules', async () => {
+  it('write loads dist/secrets.cjs when a rule\'s keyword occurs (not for a body none can match); show, list and the guard never do, and no other bundle carries its rules', async () => {
     const repo = makeRepo({ commit: true });
     const loads = async (args: string[], input = '') => String((await repo.cli(args, { input, env: { NODE_DEBUG: 'module', GIT_HANDOFF_SESSION: SESSION } })).stderr).includes('secrets.cjs');
-    expect(await loads(['write', 'load-check', '-m', 'hello'])).toBe(true);
+    expect(await loads(['write', 'load-check', '-m', 'hello'])).toBe(false);
+    expect(await loads(['write', 'load-check', '-m', 'the Secret stays in the vault'])).toBe(true);
+    expect(await loads(['write', 'load-check', '-m', 'see https://ci.example.org/run/7'])).toBe(true);
     expect(await loads(['show', 'load-check'])).toBe(false);
     expect(await loads(['list'])).toBe(false);
     expect(await loads(['guard'], JSON.stringify({ session_id: SESSION, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: repo.dir }))).toBe(false);

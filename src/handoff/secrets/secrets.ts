@@ -7,6 +7,7 @@ import { readObjects, parseCommit } from '../../git/objects';
 import type { Repo } from '../../git/repo';
 import { userMac } from '../../guard/locate';
 import { serializeState, type HandoffState } from '../store/document';
+import { PRESET_VERSION, rulesFor } from './keywords';
 
 export const SECRET_TRAILER = {
   scanned: 'Handoff-Scanned',
@@ -17,8 +18,10 @@ export const SECRET_TRAILER = {
 interface Engine {
   PRESET_VERSION: string;
   RULES: string[];
-  scanContent(content: string, filePath: string): Promise<Array<{ ruleId: string; messageId: string; range: [number, number]; line: number; column: number }>>;
+  scanContent(content: string, filePath: string, only?: string[]): Promise<RawFinding[]>;
 }
+
+type RawFinding = { ruleId: string; messageId: string; range: [number, number]; line: number; column: number };
 
 let engine: Engine | null = null;
 
@@ -35,8 +38,8 @@ export function loadScanner(): Engine {
   return engine;
 }
 
-/** What the scan record trailer says: the scanner and the preset version it ran. */
-export const scanRecord = () => `secretlint-preset-recommend@${loadScanner().PRESET_VERSION}`;
+/** What the scan record trailer says: the scanner and the preset version it ran (known without loading it). */
+export const scanRecord = () => `secretlint-preset-recommend@${PRESET_VERSION}`;
 
 /**
  * The scan record's proof that this user's git-handoff scanned exactly this body and state: an HMAC under the user's
@@ -87,13 +90,22 @@ function wholeToken(text: string, [start, end]: [number, number]): [number, numb
   return [start, e];
 }
 
+/**
+ * The preset's findings in one text, as the scanner reports them: only the rules whose keywords occur run
+ * (keywords.ts), and the scanner is not even loaded when there is none.
+ */
+export async function rawFindings(text: string, file: string): Promise<RawFinding[]> {
+  const rules = rulesFor(text, file);
+  if (rules?.length === 0) return [];
+  return loadScanner().scanContent(text, file, rules ?? undefined);
+}
+
 /** Every finding in these texts, in order. */
 export async function scanTexts(parts: Array<{ file: string; text: string }>): Promise<Finding[]> {
-  const e = loadScanner();
   const out: Finding[] = [];
   for (const p of parts) {
     if (!p.text) continue;
-    for (const f of await e.scanContent(p.text, p.file)) {
+    for (const f of await rawFindings(p.text, p.file)) {
       const range = wholeToken(p.text, f.range);
       out.push({ rule: shortRule(f.ruleId), messageId: f.messageId, file: p.file, line: f.line, column: f.column, preview: maskPreview(p.text.slice(range[0], range[1])), range });
     }
@@ -121,6 +133,7 @@ export function redactText(text: string, findings: Finding[]): string {
 
 /** `--allow-secret` values as the preset's short rule names; an unknown name is refused with the list. */
 export function normalizeAllowed(rules: string[] | undefined): string[] {
+  if (!rules?.length) return [];
   const known = loadScanner().RULES;
   const out = new Set<string>();
   for (const r of (rules ?? []).map(String)) {
