@@ -38,7 +38,7 @@ export interface RecordEntry {
 export interface Removal {
   oid: string;
   at: number;
-  /** archived: moved into the archive; removed: taken out on purpose by a command that says so (recordRemoval) */
+  /** archived: moved into the archive; removed: taken out on purpose by a command that deletes it through tx (drop) */
   why: 'archived' | 'removed';
 }
 export interface RecordState {
