@@ -160,6 +160,8 @@ export function keepsTo(rule: ProgramRule, args: string[], xargs = false): boole
   let operands = 0;
   let opts = true;
   for (const a of args) {
+    // an action spelled whole is one wherever it stands (find reads its expression after `--` too)
+    if (rule.exact?.some((e) => a === e)) return false;
     if (opts && a === '--') {
       opts = false;
       continue;

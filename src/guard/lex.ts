@@ -149,6 +149,14 @@ function readWord(s: State, home: string | null): Word {
   if (home !== null && src[s.i] === '~' && (s.i + 1 >= src.length || src[s.i + 1] === '/' || META.has(src[s.i + 1]))) {
     lit(home);
     s.i++;
+  } else if (src[s.i] === '~') {
+    // `~+` (the directory it runs in), `~-` (the one before), `~user`, `~+2`: a directory the guard does not know,
+    // kept as an expansion so that a word built on it is never taken for a literal path
+    const m = /^~([+-]\d*|[A-Za-z_][\w.-]*)(?=$|[/ \t\n;&|()<>])/.exec(src.slice(s.i, s.i + 300));
+    if (m) {
+      raw(m[1] === '+' ? '$PWD' : m[1] === '-' ? '$OLDPWD' : `\${~${m[1]}}`);
+      s.i += m[0].length;
+    }
   }
   while (s.i < src.length) {
     const c = src[s.i];

@@ -25,6 +25,8 @@ export interface SimpleCommand {
   stdinFrom?: SimpleCommand;
   /** run by a value (a configuration key or a variable, named here) whose text holds an expansion the guard cannot see */
   unseen?: string;
+  /** a shell (or `source`) that runs a script the guard cannot read: from its input, a process substitution, an expansion */
+  unread?: string;
 }
 
 const SEPARATORS = new Set([';', '&&', '||', '|', '|&', '&', '(', ')', ';;', '<(', '>(']);
@@ -47,19 +49,40 @@ export function parseShell(script: string, cwd: string | null = null, depth = 0)
   let last: SimpleCommand | null = null;
   // variables set earlier on the line (`X=1;`, `export X=1 &&`), for the values that run commands
   const vars: Record<string, string> = {};
+  // the directory before each open subshell `( … )`, and pushd's stack
+  const subshells: Array<string | null> = [];
+  const pushed: Array<string | null> = [];
   const flush = (op: string | null = null) => {
     if (words.length || redirects.length) {
       const cmds = unwrap(words, redirects, dir, depth);
+      const before = dir;
       for (const c of cmds) {
         // what its configuration values and environment variables run, read as `sh -c '<value>'` (rules/run-values.ts)
         out.push(...runValueCommands(c, vars, depth));
         Object.assign(vars, setsForLine(c));
         if (piped) c.stdinFrom = piped;
+        // `echo '<script>' | sh`: the script is the producer's literal words, read as the shell will
+        if (c.unread && piped) {
+          const script = literalOutput(piped);
+          if (script !== null && depth < MAX_DEPTH) {
+            out.push(...parseShell(script, dir, depth + 1).map((n) => ({ ...n, xargs: n.xargs || c.xargs })));
+            delete c.unread;
+          }
+        }
         out.push(c);
         if (c.argv.length) last = c;
-        if (c.argv[0] === 'cd' || c.argv[0] === 'pushd') dir = changeDir(dir, c.argv[1]);
+        if (c.argv[0] === 'cd' || c.argv[0] === 'pushd') {
+          if (c.argv[0] === 'pushd') pushed.push(dir);
+          dir = changeDir(dir, dirOperand(c.argv));
+        } else if (c.argv[0] === 'popd') dir = pushed.length ? pushed.pop()! : null;
       }
+      // a step of a pipeline runs in a subshell (bash; zsh runs the last one here): where it ends up is not known
+      if (dir !== before && (piped !== null || op === '|' || op === '|&')) dir = null;
+      // in the background it runs in a subshell: nothing changes here
+      else if (op === '&') dir = before;
     }
+    if (op === '(') subshells.push(dir);
+    else if (op === ')' && subshells.length) dir = subshells.pop()!;
     if (op !== null) piped = op === '|' || op === '|&' ? last : null;
     words = [];
     redirects = [];
@@ -93,6 +116,26 @@ export function parseShell(script: string, cwd: string | null = null, depth = 0)
   }
   flush();
   return out;
+}
+
+/** cd's or pushd's operand: options (-P, -L, -e, -@, -n) and `--` skipped; `+N`/`-N` (the stack) is not a directory. */
+function dirOperand(argv: string[]): string | undefined {
+  let i = 1;
+  while (i < argv.length && /^-[PLe@n]+$/.test(argv[i])) i++;
+  if (argv[i] === '--') i++;
+  if (argv[i] !== undefined && /^[+-]\d+$/.test(argv[i])) return '-';
+  return argv[i];
+}
+
+/** The text `echo`/`printf` of literal words prints, as a script a shell would read; null for anything else. */
+function literalOutput(p: SimpleCommand): string | null {
+  const [prog, ...args] = p.argv;
+  if (Object.keys(p.assigns).length || p.redirects.some((r) => r.op !== '<<' && !/^(\d+|-|\/dev\/null)$/.test(r.target)) || args.some((a) => /[$`\\]/.test(a))) return null;
+  if (prog === 'echo') return args.filter((a, k) => !(k === 0 && /^-[neE]+$/.test(a))).join(' ');
+  // printf: a format with no conversion and no escape prints itself (its arguments are then not used)
+  if (prog === 'printf' && args.length >= 1 && !/[%\\]/.test(args[0])) return args[0];
+  if (prog === 'printf' && args[0] === '%s\\n') return args.slice(1).join('\n');
+  return null;
 }
 
 function changeDir(dir: string | null, to: string | undefined): string | null {
@@ -174,15 +217,54 @@ function unwrap(given: string[], redirects: Redirect[], cwd: string | null, dept
     return [...parseShell(argv.slice(1).join(' '), dir, depth + 1), { argv: [], assigns, cwd: dir, redirects, xargs }];
   }
   // A program named by an expansion (`$SHELL -c …`, `$GIT …`) may be a shell or git: it is read as one.
-  if (SHELLS.has(prog) || argv[0]?.startsWith('$')) {
-    const script = shellScript(argv, redirects);
+  if (SHELLS.has(prog) || argv[0]?.startsWith('$') || prog === 'source' || prog === '.') {
+    const script = prog === 'source' || prog === '.' ? sourcedScript(argv, redirects) : shellScript(argv, redirects);
     if (script !== null) {
       if (depth >= MAX_DEPTH) throw new LexBound(`shells nested more than ${MAX_DEPTH} deep`);
       // a shell run by xargs gets its arguments from xargs's input too
       return [...parseShell(script, dir, depth + 1).map((c) => ({ ...c, xargs: c.xargs || xargs })), { argv: [], assigns, cwd: dir, redirects, xargs }];
     }
   }
-  return [{ argv, assigns, cwd: dir, redirects, xargs }];
+  const unread = unreadScript(prog, argv, redirects);
+  return [{ argv, assigns, cwd: dir, redirects, xargs, ...(unread ? { unread } : {}) }];
+}
+
+// What a shell reads its script from when it is not a file the session named: its input, a descriptor (a process
+// substitution is /dev/fd/N), a command substitution's output.
+const STDIN_LIKE = /^(-|\/dev\/stdin|\/dev\/fd\/\d+|\/proc\/(self|\d+)\/fd\/\d+)$/;
+
+/** What a command runs that the guard cannot read (its input, a descriptor, an expansion's output), named; else undefined. */
+function unreadScript(prog: string, argv: string[], redirects: Redirect[]): string | undefined {
+  if (/[$`]/.test(argv[0] ?? '') && /\$\(|`/.test(argv[0])) return `\`${argv[0].slice(0, 60)}\` (a program named by a command's output)`;
+  if (prog === 'source' || prog === '.') return argv[1] !== undefined && STDIN_LIKE.test(argv[1]) ? `\`${prog} ${argv[1]}\`` : undefined;
+  if (!SHELLS.has(prog)) return undefined;
+  const operands: string[] = [];
+  for (let k = 1; k < argv.length; k++) {
+    if (argv[k] === '--') {
+      operands.push(...argv.slice(k + 1));
+      break;
+    }
+    if (/^[-+][oO]$|^--(rcfile|init-file)$/.test(argv[k])) k++;
+    else if (!/^[-+]/.test(argv[k])) {
+      operands.push(...argv.slice(k));
+      break;
+    }
+  }
+  // `bash script.sh` runs a file the session may have written: out of reach by design (SECURITY.md), not unread here;
+  // with -s the operands are the script's arguments and the script is the input
+  const fromInput = argv.slice(1).some((a) => /^-[a-zA-Z]*s[a-zA-Z]*$/.test(a));
+  if (operands.length && !fromInput && !STDIN_LIKE.test(operands[0])) return undefined;
+  if (fromInput) operands.length = 0;
+  const from = redirects.find((r) => r.op === '<' || r.op === '<&')?.target;
+  // `bash < script.sh` is `bash script.sh`
+  if (!operands.length && from !== undefined && !STDIN_LIKE.test(from) && !/^\d+$/.test(from)) return undefined;
+  return `\`${prog}\` reading its script from ${operands.length ? operands[0] : from ? from : 'its input'}`;
+}
+
+/** The script `source`/`.` runs when the guard can read it: a here-document or here-string on /dev/stdin. */
+function sourcedScript(argv: string[], redirects: Redirect[]): string | null {
+  const doc = redirects.find((r) => r.op === '<<' && r.body !== undefined);
+  return doc && argv[1] !== undefined && /^(\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0)$/.test(argv[1]) ? doc.body! : null;
 }
 
 /** The script a shell runs: its -c string (`bash -O extglob -c '…'`, `sh -ec -- '…'`), or a here-document it reads. */
@@ -288,6 +370,11 @@ export function gitInvocation(cmd: SimpleCommand): GitInvocation | null {
 
 export type TargetKind = 'write' | 'append' | 'delete';
 
+// Long options that take a value (so the next word is not an operand) of rsync, curl and wget.
+const RSYNC_VALUED = ['--exclude', '--include', '--filter', '--files-from', '--exclude-from', '--include-from', '--rsh', '--rsync-path', '--temp-dir', '--compare-dest', '--copy-dest', '--link-dest', '--backup-dir', '--suffix', '--chmod', '--chown', '--usermap', '--groupmap', '--log-file', '--log-file-format', '--partial-dir', '--password-file', '--out-format', '--timeout', '--contimeout', '--bwlimit', '--max-size', '--min-size', '--max-delete', '--block-size', '--modify-window', '--info', '--debug', '--port', '--sockopts', '--outbuf', '--iconv', '--checksum-choice', '--compress-choice', '--compress-level', '--skip-compress', '--stop-after', '--stop-at', '--write-batch', '--only-write-batch', '--read-batch', '--protocol', '--remote-option', '--address', '--early-input', '--mkpath-mode'];
+const CURL_VALUED = ['--output', '--output-dir', '--dump-header', '--cookie-jar', '--trace', '--trace-ascii', '--libcurl', '--stderr', '--etag-save', '--hsts', '--alt-svc', '--config', '--cookie', '--data', '--data-binary', '--data-raw', '--data-urlencode', '--data-ascii', '--header', '--user', '--user-agent', '--referer', '--request', '--proxy', '--form', '--form-string', '--upload-file', '--max-time', '--connect-timeout', '--range', '--write-out', '--cacert', '--capath', '--cert', '--key', '--url', '--etag-compare', '--time-cond', '--retry', '--retry-delay', '--retry-max-time', '--resolve', '--connect-to', '--interface', '--limit-rate', '--max-filesize', '--proxy-user', '--quote', '--continue-at', '--json', '--oauth2-bearer', '--variable', '--expand-url', '--telnet-option', '--speed-limit', '--speed-time'];
+const WGET_VALUED = ['--output-document', '--output-file', '--append-output', '--directory-prefix', '--execute', '--input-file', '--base', '--tries', '--timeout', '--wait', '--quota', '--user', '--password', '--header', '--user-agent', '--referer', '--post-data', '--post-file', '--body-data', '--body-file', '--method', '--load-cookies', '--save-cookies', '--level', '--accept', '--reject', '--domains', '--exclude-domains', '--include-directories', '--exclude-directories', '--cut-dirs', '--default-page', '--adjust-extension', '--backups', '--ca-certificate', '--certificate', '--private-key', '--limit-rate', '--bind-address', '--dns-timeout', '--connect-timeout', '--read-timeout', '--waitretry', '--restrict-file-names', '--local-encoding', '--remote-encoding', '--config', '--rejected-log', '--start-pos'];
+
 export interface WriteTarget {
   path: string;
   kind: TargetKind;
@@ -295,6 +382,77 @@ export interface WriteTarget {
   cwd: string | null;
   /** a deleted directory: only entries whose name matches one of these globs go (find -name), all when absent */
   names?: string[];
+  /** a directory written as a tree (cp -r, rsync, git checkout <dir>): the handoff files under it are written too */
+  tree?: boolean;
+  /** a tree copied from here: only the files that exist under it at the same relative path are written */
+  from?: string;
+  /** a directory named to a program the guard does not know: the handoff files directly in it may be written */
+  children?: boolean;
+}
+
+/** Whether `a` is the long option `full`, spelled whole or abbreviated to 3+ characters, with or without `=value`. */
+export const isLong = (a: string, full: string) => {
+  const name = a.split('=', 1)[0];
+  return a.startsWith('--') && name.length >= 3 && full.startsWith(name);
+};
+
+/**
+ * A command's operands and option values as getopt reads them: `short` letters and `long` options that take a value
+ * (in a cluster the letter takes the rest, or the next argument), `--` ending the options, options after operands.
+ */
+export function getopt(args: string[], short: string, long: string[] = []): { operands: string[]; values: Map<string, string[]>; flags: string[] } {
+  const operands: string[] = [];
+  const values = new Map<string, string[]>();
+  const flags: string[] = [];
+  const put = (k: string, v: string | undefined) => v !== undefined && values.set(k, [...(values.get(k) ?? []), v]);
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--') {
+      operands.push(...args.slice(i + 1));
+      break;
+    }
+    if (a === '-' || !a.startsWith('-')) operands.push(a);
+    else if (a.startsWith('--')) {
+      const full = long.find((l) => isLong(a, l));
+      if (full === undefined) flags.push(a);
+      else put(full, a.includes('=') ? a.slice(a.indexOf('=') + 1) : args[++i]);
+    } else {
+      for (let k = 1; k < a.length; k++) {
+        if (!short.includes(a[k])) {
+          flags.push(`-${a[k]}`);
+          continue;
+        }
+        put(`-${a[k]}`, a.slice(k + 1) || args[++i]);
+        break;
+      }
+    }
+  }
+  return { operands, values, flags };
+}
+
+/** find's starting points, what it deletes or runs, the files it writes (-fprint…), and the names narrowing a delete. */
+export function findParts(args: string[]): { roots: string[]; acts: boolean; writes: string[]; names: string[] | null } {
+  let i = 0;
+  // options before the starting points (-H -L -P -D <opts> -O<level>) and `--`
+  for (; i < args.length; i++) {
+    if (args[i] === '-D') i++;
+    else if (args[i] === '--') {
+      i++;
+      break;
+    } else if (!/^-([HLP]|O\d*)$/.test(args[i])) break;
+  }
+  const roots: string[] = [];
+  for (; i < args.length && !args[i].startsWith('-') && args[i] !== '(' && args[i] !== '!'; i++) roots.push(args[i]);
+  const expr = args.slice(i);
+  const ACTS = new Set(['-delete', '-exec', '-execdir', '-ok', '-okdir']);
+  const writes = expr.flatMap((a, k) => (/^-f(print0?|printf|ls)$/.test(a) && expr[k + 1] !== undefined ? [expr[k + 1]] : []));
+  const first = expr.findIndex((a) => ACTS.has(a));
+  // only a conjunction of tests before the action narrows what goes, by a -name not negated (-o, groups, commas: nothing)
+  const before = first < 0 ? [] : expr.slice(0, first);
+  const plain = !before.some((a) => /^(-o|-or|\(|\)|,)$/.test(a)) && !expr.slice(first + 1).some((a) => /^(-o|-or|,)$/.test(a));
+  const kept = (k: number) => before[k + 1] !== undefined && !/^(!|-not)$/.test(before[k - 1] ?? '');
+  const names = plain ? before.flatMap((a, k) => (a === '-name' && kept(k) ? [before[k + 1]] : a === '-iname' && kept(k) ? [`${before[k + 1]}\0i`] : [])) : [];
+  return { roots: roots.length ? roots : ['.'], acts: first >= 0, writes, names: names.length ? names : null };
 }
 
 const nonOptions = (args: string[]) => {
@@ -336,36 +494,58 @@ export function writeTargets(cmd: SimpleCommand): WriteTarget[] {
   const prog = p0 ? path.basename(p0) : '';
   switch (prog) {
     case 'tee': {
-      const append = args.some((a) => a === '-a' || a === '--append');
+      const append = args.some((a) => a === '-a' || isLong(a, '--append'));
       for (const f of nonOptions(args)) add(f, append ? 'append' : 'write');
       break;
     }
     case 'sed':
     case 'perl': {
-      if (!args.some((a) => /^-[a-zA-Z]*i/.test(a) || a.startsWith('--in-place'))) break;
-      const scripted = args.some((a) => a === '-e' || a === '-f' || a === '--expression' || /^-[a-zA-Z]*[ef]$/.test(a));
-      const files = nonOptions(args.filter((a, k) => !(k > 0 && /^(-e|-f|--expression|-[a-zA-Z]*[ef])$/.test(args[k - 1]))));
+      // perl's switches cluster with digits (-0777pi, -l0pi); sed's --in-place abbreviates (--i, --in-pl)
+      const inPlace = (a: string) => (prog === 'perl' ? /^-[0-9a-zA-Z]*i/.test(a) && !/^-[0-9a-zA-Z]*[eEMmIxdDCF]/.test(a.slice(0, a.indexOf('i'))) : /^-[a-zA-Z]*i/.test(a) || isLong(a, '--in-place'));
+      if (!args.some(inPlace)) break;
+      const scripted = args.some((a) => a === '-e' || a === '-f' || isLong(a, '--expression') || isLong(a, '--file') || /^-[a-zA-Z0-9]*[ef]$/.test(a));
+      const files = nonOptions(args.filter((a, k) => !(k > 0 && /^(-e|-f|--expression|--file|-[a-zA-Z0-9]*[ef])$/.test(args[k - 1]))));
       for (const f of scripted ? files : files.slice(1)) add(f, 'write');
       break;
     }
     case 'cp':
     case 'mv':
     case 'install':
-    case 'ln':
-    case 'rsync': {
-      const tIdx = args.findIndex((a) => a === '-t' || a.startsWith('--target-directory'));
-      const files = nonOptions(args.filter((a, k) => !(k > 0 && args[k - 1] === '-t')));
-      if (tIdx >= 0) {
-        const dir = args[tIdx].includes('=') ? args[tIdx].split('=')[1] : args[tIdx + 1];
-        for (const f of files) add(path.join(dir ?? '.', path.basename(f)), 'write');
-      } else if (files.length >= 2) {
-        add(files[files.length - 1], 'write');
-        for (const f of files.slice(0, -1)) {
-          // Copying into a directory lands on <dir>/<basename>.
-          add(path.join(files[files.length - 1], path.basename(f)), 'write');
-          if (prog === 'mv') add(f, 'delete');
-        }
+    case 'ln': {
+      const o = getopt(args, prog === 'install' ? 'gmoSt' : 'St', ['--target-directory', '--suffix', ...(prog === 'install' ? ['--group', '--mode', '--owner', '--strip-program'] : [])]);
+      const files = o.operands;
+      const dirOpt = [...(o.values.get('-t') ?? []), ...(o.values.get('--target-directory') ?? [])].pop();
+      // a directory copied or moved lands with everything under it (cp -r, -a, mv)
+      const tree = prog === 'mv' || (prog === 'cp' && o.flags.some((f) => /^-[rRa]$/.test(f) || isLong(f, '--recursive') || isLong(f, '--archive')));
+      const put = (dest: string, from: string) => {
+        add(dest, 'write');
+        if (tree && t.length && t[t.length - 1].path === dest) Object.assign(t[t.length - 1], { tree: true, from });
+      };
+      const sources = dirOpt !== undefined ? files : files.slice(0, -1);
+      const dest = dirOpt ?? (files.length >= 2 ? files[files.length - 1] : undefined);
+      if (dest === undefined) break;
+      if (dirOpt === undefined) put(dest, sources.length === 1 ? sources[0] : '');
+      // copying into a directory lands on <dir>/<basename>
+      for (const f of sources) {
+        put(path.join(dest, path.basename(f)), f);
+        if (prog === 'mv') add(f, 'delete');
       }
+      break;
+    }
+    case 'rsync': {
+      const o = getopt(args, 'eBTfM', RSYNC_VALUED);
+      if (o.operands.length < 2) break;
+      const sources = o.operands.slice(0, -1);
+      const dest = o.operands[o.operands.length - 1];
+      const deletes = o.flags.some((f) => /^--del/.test(f));
+      // `rsync -a src/ dest/` fills dest, `rsync -a src dest/` makes dest/src; --delete… removes what src lacks
+      const put = (d: string, from: string) => {
+        add(d, deletes ? 'delete' : 'write');
+        if (!deletes && t.length && t[t.length - 1].path === d) Object.assign(t[t.length - 1], { tree: true, from });
+      };
+      put(dest, sources.length === 1 ? sources[0] : '');
+      for (const f of sources) put(path.join(dest, path.basename(f)), f);
+      if (o.flags.some((f) => isLong(f, '--remove-source-files'))) for (const f of sources) add(f, 'delete');
       break;
     }
     case 'rm':
@@ -375,7 +555,7 @@ export function writeTargets(cmd: SimpleCommand): WriteTarget[] {
       break;
     case 'truncate':
     case 'touch':
-      for (const f of nonOptions(args.filter((a, k) => !(k > 0 && (args[k - 1] === '-s' || args[k - 1] === '-r'))))) add(f, 'write');
+      for (const f of getopt(args, prog === 'truncate' ? 'sr' : 'dtr', prog === 'truncate' ? ['--size', '--reference'] : ['--date', '--reference']).operands) add(f, 'write');
       break;
     case 'dd':
       for (const a of args) if (a.startsWith('of=')) add(a.slice(3), 'write');
@@ -383,14 +563,39 @@ export function writeTargets(cmd: SimpleCommand): WriteTarget[] {
     case 'sort':
       add(optionValue(args, ['-o', '--output']), 'write');
       break;
-    case 'curl':
-      add(optionValue(args, ['-o', '--output']), 'write');
+    case 'curl': {
+      // curl's options that take a value (most of its letters), those that write a file, and where -O puts a download
+      const o = getopt(args, 'AbcCdDeEFHKmoPQrtTuUwxXyYz', CURL_VALUED);
+      const dir = o.values.get('--output-dir')?.pop();
+      for (const k of ['-o', '--output']) for (const f of o.values.get(k) ?? []) add(dir && !path.isAbsolute(f) ? path.join(dir, f) : f, 'write');
+      for (const k of ['-D', '--dump-header', '-c', '--cookie-jar', '--trace', '--trace-ascii', '--libcurl', '--stderr', '--etag-save', '--hsts', '--alt-svc']) for (const f of o.values.get(k) ?? []) add(f, 'write');
+      if (o.flags.some((f) => f === '-O' || f === '-J' || isLong(f, '--remote-name') || isLong(f, '--remote-name-all') || isLong(f, '--remote-header-name'))) {
+        for (const u of o.operands) add(path.join(dir ?? '.', path.basename(u.replace(/[?#].*$/, '')) || 'index.html'), 'write');
+      }
       break;
-    case 'wget':
-      add(optionValue(args, ['-O', '--output-document']), 'write');
+    }
+    case 'wget': {
+      const o = getopt(args, 'OoaPeiBtTwQUYDIXlAR', WGET_VALUED);
+      const named = [...(o.values.get('-O') ?? []), ...(o.values.get('--output-document') ?? [])];
+      for (const f of named) add(f, 'write');
+      for (const k of ['-o', '--output-file', '-a', '--append-output']) for (const f of o.values.get(k) ?? []) add(f, 'write');
+      const prefix = [...(o.values.get('-P') ?? []), ...(o.values.get('--directory-prefix') ?? [])].pop() ?? '.';
+      if (!named.length) for (const u of o.operands) add(path.join(prefix, path.basename(u.replace(/[?#].*$/, '')) || 'index.html'), 'write');
       break;
+    }
+    case 'awk':
+    case 'gawk':
+    case 'mawk':
+    case 'nawk': {
+      // gawk -i inplace edits its input files; what the program itself writes is read as code (rules/interpreter-writes.ts)
+      const o = getopt(args, 'fvFiEWe', ['--file', '--assign', '--field-separator', '--include', '--load', '--exec', '--source']);
+      if (![...(o.values.get('-i') ?? []), ...(o.values.get('--include') ?? [])].some((v) => /^inplace(\.awk)?$/.test(v))) break;
+      const code = o.values.has('-f') || o.values.has('--file') || o.values.has('-e') || o.values.has('--source') || o.values.has('-E') || o.values.has('--exec');
+      for (const f of (code ? o.operands : o.operands.slice(1)).filter((f) => !/^[A-Za-z_]\w*=/.test(f))) add(f, 'write');
+      break;
+    }
     case 'uniq': {
-      const files = nonOptions(args);
+      const files = getopt(args, 'fsw', ['--skip-fields', '--skip-chars', '--check-chars']).operands;
       if (files.length >= 2) add(files[1], 'write');
       break;
     }
@@ -399,14 +604,13 @@ export function writeTargets(cmd: SimpleCommand): WriteTarget[] {
       add(optionValue(args, ['--output']), 'write');
       break;
     case 'find': {
-      // `find <paths> … -delete` or `-exec …` may remove anything under its starting paths.
-      if (!args.some((a) => a === '-delete' || a === '-exec' || a === '-execdir' || a === '-ok' || a === '-okdir')) break;
-      // `-name <glob>` narrows what goes (a negated one narrows nothing).
-      const names = args.flatMap((a, k) => (/^-i?name$/.test(a) && args[k + 1] !== undefined && !/^(!|-not)$/.test(args[k - 1] ?? '') ? [args[k + 1]] : []));
-      for (const a of args) {
-        if (a.startsWith('-') || a === '(' || a === '!') break;
+      // `find <paths> … -delete` or `-exec …` may remove anything under its starting paths; -fprint… write a file
+      const f = findParts(args);
+      for (const w of f.writes) add(w, 'write');
+      if (!f.acts) break;
+      for (const a of f.roots) {
         add(a, 'delete');
-        if (names.length) t[t.length - 1].names = names;
+        if (f.names && t.length && t[t.length - 1].path === a) t[t.length - 1].names = f.names;
       }
       break;
     }

@@ -8,30 +8,32 @@ const HANDOFF_FILE = /handoff-[A-Za-z0-9._-]+\.md/g;
 const PATH_CHAR = /[^\s'"`()=,;]/;
 const PATH_MAX = 4096;
 // no nested quantifiers: a fuzzed megabyte of code must stay linear
-const WRITES_IN_CODE = /write|append|\bfile\s*=|['"][wax]b?\+?['"]|rename|replace|copy|move|unlink|remove|truncate|symlink|link\(|>/;
+const WRITES_IN_CODE = /write|append|\bfile\s*=|['"][wax]b?\+?['"]|rename|replace|copy|move|unlink|remove|rmtree|rmdir|rmSync|\brm\b|truncate|symlink|link\(|system|exec|spawn|popen|subprocess|>/;
 
 /** The handoff files an interpreter's unread code names, when that code writes at all. */
-export function interpreterWrites(cmd: SimpleCommand, whole: string, shells: Set<string>): WriteTarget[] {
+export function interpreterWrites(cmd: SimpleCommand, whole: string, shells: Set<string>, judged: Set<string | null>): WriteTarget[] {
   if (!runsUnreadCode(cmd, shells)) return [];
   const seen = namedFiles(whole);
-  // the names come from the whole line: once per directory is enough, however many calls the line makes
-  if (seen.cwds.has(cmd.cwd)) return [];
-  seen.cwds.add(cmd.cwd);
-  return seen.paths.map((p) => ({ path: p, kind: 'write', cwd: cmd.cwd }));
+  // the names come from the whole line: once per directory of this line is enough, however many calls it makes
+  if (judged.has(cmd.cwd)) return [];
+  judged.add(cmd.cwd);
+  // a directory the code names in a string (`shutil.rmtree("memory")`): the handoff files under it may go
+  return [...seen.paths.map((p): WriteTarget => ({ path: p, kind: 'write', cwd: cmd.cwd })), ...seen.dirs.map((p): WriteTarget => ({ path: p, kind: 'delete', cwd: cmd.cwd }))];
 }
 
 // A line of many interpreter calls reads its text once, not once per call.
 interface Seen {
   whole: string;
   paths: string[];
-  cwds: Set<string | null>;
+  /** quoted strings of the code that could name a directory */
+  dirs: string[];
 }
 let last: Seen | null = null;
 
 function namedFiles(whole: string): Seen {
   if (last?.whole === whole) return last;
   const paths = new Set<string>();
-  if (!WRITES_IN_CODE.test(whole)) return (last = { whole, paths: [], cwds: new Set() });
+  if (!WRITES_IN_CODE.test(whole)) return (last = { whole, paths: [], dirs: [] });
   for (const m of whole.matchAll(HANDOFF_FILE)) {
     // the path the name ends: back to the quote, space or bracket before it
     let start = m.index;
@@ -39,5 +41,7 @@ function namedFiles(whole: string): Seen {
     while (start > floor && PATH_CHAR.test(whole[start - 1])) start--;
     paths.add(whole.slice(start, m.index + m[0].length));
   }
-  return (last = { whole, paths: [...paths], cwds: new Set() });
+  const dirs = new Set<string>();
+  for (const m of whole.matchAll(/(["'])([\w./~+-]{1,1024})\1/g)) if (!/handoff-[^/]*\.md$/.test(m[2]) && !/^[wax]b?\+?$/.test(m[2])) dirs.add(m[2]);
+  return (last = { whole, paths: [...paths], dirs: [...dirs].slice(0, 256) });
 }

@@ -8,10 +8,12 @@ import { bounded, failClosed, MAX_COMMAND, namesProtected } from '../fail-closed
 import { harmlessCommand } from '../allow';
 import { globMatch } from '../glob';
 import { LexBound } from '../lex';
-import { Bound, Budget, expandWord, handoffFilesUnder, handoffFilesWithInode, linkedInode } from './reach';
+import { existsSync } from 'node:fs';
+import { Bound, Budget, expandWord, handoffFilesIn, handoffFilesUnder, handoffFilesWithInode, isPattern, linkedInode } from './reach';
+import { changedByCheckout, gitFileTargets, pathspecMatches } from './git-files';
 import { linkSources, unknownWriterTargets } from './writers';
 import { unseenArgumentsProblem, untrackedProblem } from './untracked';
-import { gitInvocation, lineText, parseShell, SHELLS, writeTargets, type GitInvocation, type SimpleCommand } from '../shell';
+import { gitInvocation, lineText, parseShell, SHELLS, writeTargets, type GitInvocation, type SimpleCommand, type WriteTarget } from '../shell';
 import { hooksPathRemovalProblem, removesHooksPath, scopeArgs } from './git-config';
 import { isProtected, judgeFile, parsePatch, type FileOp } from './files';
 import { interpreterWrites } from './interpreter-writes';
@@ -114,6 +116,8 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
   const mayReach = () => namesProtected(ctx.event.action) || /handoff|\.git|refs\/|memory|[*?[]|\bgit\b/i.test(whole);
   if (cmds.length > MAX_COMMANDS) return mayReach() ? failClosed(`the line runs more than ${MAX_COMMANDS} commands`) : {};
   const ops: FileOp[] = [];
+  // the directories whose interpreters' unread code was already judged on this line (rules/interpreter-writes.ts)
+  const interpreted = new Set<string | null>();
   let inject = false;
   let handoff = false;
   // Variables set by earlier steps of the line (`X=1;`, `export X=1 &&`) still hold for the later ones.
@@ -128,7 +132,11 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     if (cmd.unseen && (COULD_PROTECT.test(whole) || COULD_PROTECT.test(command))) return { deny: unseenValue(cmd.unseen) };
     const interp = interpreterProblem(cmd, whole, SHELLS);
     if (interp) return { deny: interp };
-    for (const t of [...writeTargets(cmd), ...interpreterWrites(cmd, whole, SHELLS), ...linkSources(cmd), ...unknownWriterTargets(cmd)]) {
+    // a script the guard cannot read (`echo … | sh` of an unknown producer, `source <(…)`, `$(…)` as the program)
+    if (cmd.unread && (COULD_PROTECT.test(whole) || COULD_PROTECT.test(command))) return { deny: unreadScript(cmd.unread) };
+    const git = gitInvocation(cmd);
+    const gitFiles = git ? gitFileTargets(git, cmd, ctx.locate(git.cwd ?? cmd.cwd ?? ctx.event.cwd)?.worktree ?? null) : [];
+    for (const t of [...writeTargets(cmd), ...interpreterWrites(cmd, whole, SHELLS, interpreted), ...linkSources(cmd), ...unknownWriterTargets(cmd), ...gitFiles]) {
       const refProblem = refStoreWriteProblem(t, ctx.abs(t.path, t.cwd));
       if (refProblem) return { deny: refProblem };
       const paths = expandWord(t.path, { ...carried, ...cmd.assigns }, t.cwd, budget);
@@ -144,11 +152,12 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
           if (problem) return { deny: problem };
         }
         ops.push({ abs, shown: i === 0 ? t.path : p, kind: t.kind === 'delete' ? 'delete' : 'shell' });
-        // `rm -r dir`, `rm -rf memor?`, `find dir … -delete`: the handoff files under a deleted directory go too.
-        const named = t.names;
-        if (t.kind === 'delete') {
-          for (const f of handoffFilesUnder(abs, budget)) if (!named || named.some((g) => globMatch(g, path.basename(f)))) ops.push({ abs: f, shown: path.relative(ctx.event.cwd, f) || f, kind: 'delete' });
-        }
+        // `rm -r dir`, `rm -rf memor?`, `find dir … -delete`: the handoff files under a deleted directory go too;
+        // `cp -r src dir`, `rsync -a src/ dir/`, `git checkout dir`: those under a directory written as a tree
+        const reached = t.kind === 'delete' || t.tree ? (gitFiles.includes(t) ? pathspecMatches({ ...t, path: abs }, budget) : handoffFilesUnder(abs, budget)) : t.children ? handoffFilesIn(abs, budget) : [];
+        const under = reached.filter((f) => f !== abs && nameMatches(t.names, f) && copiedOver(t, f, abs, { ...carried, ...cmd.assigns }, budget, ctx));
+        const changed = git && t.tree && t.kind !== 'delete' && /^(checkout|restore|checkout-index|switch|reset|read-tree|stash)$/.test(git.sub) ? await changedByCheckout(ctx, git, under, abs) : under;
+        for (const f of changed) ops.push({ abs: f, shown: path.relative(ctx.event.cwd, f) || f, kind: t.kind === 'delete' ? 'delete' : 'shell' });
       }
     }
     // xargs: the arguments come from its input, which the guard does not read
@@ -156,7 +165,7 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
       const problem = await unseenArgumentsProblem(ctx, cmd, budget);
       if (problem) return { deny: problem };
     }
-    const inv = gitInvocation(cmd) ?? handoffByInterpreter(cmd, whole);
+    const inv = git ?? handoffByInterpreter(cmd, whole);
     if (!inv) continue;
     if (isHandoffCommand(inv)) {
       handoff = true;
@@ -202,6 +211,27 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
   if (onPath) return { ...files, updatedInput: { ...ctx.event.toolInput, command: `${onPath} ${command}` } };
   return files;
 }
+
+/** Whether a handoff file under a deleted directory is among the names that narrow the delete (find -name, -iname). */
+function nameMatches(names: string[] | undefined, f: string): boolean {
+  const globs = names?.filter((n) => !n.endsWith('\0path'));
+  if (!globs?.length) return true;
+  const base = path.basename(f);
+  return globs.some((g) => (g.endsWith('\0i') ? globMatch(g.slice(0, -2).toLowerCase(), base.toLowerCase()) : globMatch(g, base)));
+}
+
+/** For a tree copied from a source the guard can resolve: whether the source has this file (else it is not written). */
+function copiedOver(t: WriteTarget, f: string, abs: string, vars: Record<string, string>, budget: Budget, ctx: GuardContext): boolean {
+  if (!t.from) return true;
+  const from = expandWord(t.from, vars, t.cwd, budget);
+  if (from === null || from.length !== 1 || isPattern(from[0])) return true;
+  return existsSync(path.join(ctx.abs(from[0], t.cwd), path.relative(abs, f)));
+}
+
+/** The refusal for a script the guard cannot read, on a line that names what it protects. */
+const unreadScript = (what: string) =>
+  `${what} runs commands the guard cannot read before they run, and this line names handoff files, .git or refs. ` +
+  `Run those commands themselves (the guard reads them), or use \`git handoff …\` for handoffs.`;
 
 /** The refusal for a write whose target the guard cannot resolve, on a line that names something it protects. */
 const unresolvedTarget = (target: string) =>

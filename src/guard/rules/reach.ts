@@ -130,6 +130,12 @@ export function handoffFilesUnder(dir: string, budget: Budget, depth = 0): strin
   return out;
 }
 
+/** Handoff files directly in a directory (a program the guard does not know, given the directory, may write them). */
+export const handoffFilesIn = (dir: string, budget: Budget): string[] =>
+  readDir(dir, budget)
+    .filter((e) => e.isFile() && /^handoff-.*\.md$/i.test(e.name))
+    .map((e) => path.join(dir, e.name));
+
 /** A regular file with more than one name (a hard link), as dev:ino; null for anything else. */
 export function linkedInode(abs: string): string | null {
   try {

@@ -26,6 +26,26 @@ export function mayNameHandoffRef(arg: string): boolean {
   return PROTECTED_PREFIXES.some((p) => p.startsWith(prefix) || prefix.startsWith(p));
 }
 
+/**
+ * Whether a refspec's destination may write a protected ref: one it names (or could once expanded), or a pattern whose
+ * `*` can stand for one (`refs/*`, `refs/h*`, `*`: git's `*` matches across `/`).
+ */
+export function mayCoverHandoffRef(dst: string): boolean {
+  const d = dst.replace(/^[+^]/, '');
+  if (mayNameHandoffRef(d)) return true;
+  const star = d.indexOf('*');
+  if (star < 0) return false;
+  const prefix = d.slice(0, star);
+  return PROTECTED_PREFIXES.some((p) => p.startsWith(prefix) || prefix.startsWith(p));
+}
+
+/** A refspec as source and destination (`+` dropped; a lone ref is its own destination). */
+const refspec = (a: string) => {
+  const r = a.replace(/^\+/, '');
+  const colon = r.indexOf(':');
+  return colon < 0 ? { src: r, dst: r } : { src: r.slice(0, colon), dst: r.slice(colon + 1) };
+};
+
 const UPDATE_REF_VALUED = new Set(['-m']);
 const CONFIG_VALUED = new Set(['-f', '--file', '--blob', '--type', '--default', '--comment']);
 // An alias standing for one of these would carry a ruled command past the guard under another name.
@@ -50,7 +70,16 @@ const INTERPRETERS: Record<string, RegExp> = {
   php: /^-r$/,
   deno: /^eval$/,
   bun: /^(-e|--eval)$/,
+  lua: /^-e$/,
+  luajit: /^-e$/,
+  Rscript: /^(-e|--expr)$/,
+  julia: /^(-e|--eval|-E|--print)$/,
+  tclsh: /^$/,
+  expect: /^-c$/,
+  pwsh: /^(-c|-Command|-command|-EncodedCommand)$/,
+  osascript: /^-e$/,
 };
+const AWKS = new Set(['awk', 'gawk', 'mawk', 'nawk']);
 const REF_STORE_TEXT = /refs\/handoff|refs\/replace|handoff-reads|update-ref|symbolic-ref|fast-import|packed-refs|\.git\/+(refs|handoff|hooks|config|HEAD|info\/grafts)|handoff-archive|handoff-leases|audit\.jsonl|guard-config/;
 
 /** Whether a command is an interpreter given code on its command line or stdin, or a shell reading its script from stdin. */
@@ -59,6 +88,8 @@ export function runsUnreadCode(cmd: SimpleCommand, shells: Set<string>): boolean
   const family = prog.slice(0, prog.length - (/[\d.]*$/.exec(prog.slice(-32))?.[0].length ?? 0));
   const args = cmd.argv.slice(1);
   if (shells.has(prog)) return positionals(args).length === 0; // no -c (unwrapped elsewhere) and no script file: stdin
+  // awk's program is its first operand unless -f names a file
+  if (AWKS.has(family)) return !args.some((a) => /^-[a-zA-Z]*f/.test(a) || a.startsWith('--file') || a.startsWith('--exec') || /^-E/.test(a));
   if (own(INTERPRETERS, family)) return args.some((a) => INTERPRETERS[family].test(a)) || args.includes('-') || positionals(args).length === 0;
   return false;
 }
@@ -111,6 +142,17 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
         return colon > 0 && mayNameHandoffRef(a.slice(colon + 1)) && a.slice(0, colon).replace(/^\+/, '') !== a.slice(colon + 1);
       });
       if (renamed) return `\`${show}\` pushes something other than that handoff into a handoff ref on the remote.\n${SAFE_WAYS}`;
+      // a pattern that covers handoff refs (`refs/*:refs/*`, `+refs/*`), forced, pruning or renaming
+      const prune = args.some((a) => a === '--prune');
+      const covering = args.filter((a) => !a.startsWith('-') && a.includes('*') && mayCoverHandoffRef(refspec(a).dst));
+      if (covering.some((a) => force || prune || a.startsWith('+') || refspec(a).src !== refspec(a).dst)) {
+        return `\`${show}\` pushes a ref pattern that covers handoff refs (${covering.map(neutral).join(', ')}), forcing, pruning or renaming them on the remote.\n${SAFE_WAYS}`;
+      }
+      return null;
+    }
+    case 'remote': {
+      // `git remote add --mirror[=fetch|push]`: every later fetch overwrites (or push forces) every ref, handoffs included
+      if (args[0] === 'add' && args.some((a) => a === '--mirror' || a.startsWith('--mirror='))) return `\`${show}\` sets a mirror remote: every fetch from it would overwrite (every push to it force) the handoff refs.\n${SAFE_WAYS}`;
       return null;
     }
     case 'fast-import':
@@ -128,8 +170,8 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
       if (/^alias\./.test(key) && ops.length >= 2 && RULED_ALIAS.test(ops.slice(1).join(' '))) {
         return `\`${show}\` defines an alias for a git command the guard rules on (refs, pushes, rewrites, handoffs): every later use would go unchecked. Run the command itself, or ask the person to define the alias.`;
       }
-      const refspec = /^remote\..+\.(fetch|push)$/.test(key) && ops.slice(1).some((v) => /:\+?refs\/(handoff|replace\/|notes\/handoff-reads)/.test(v) && (key.endsWith('fetch') || v.startsWith('+')));
-      if (refspec || (/^remote\..+\.mirror$/.test(key) && /^(true|yes|on|1)$/i.test(ops[1] ?? 'true'))) {
+      const spec = /^remote\..+\.(fetch|push)$/.test(key) && ops.slice(1).some((v) => mayCoverHandoffRef(refspec(v).dst) && (key.endsWith('fetch') || v.startsWith('+') || v.includes('*') || refspec(v).src !== refspec(v).dst));
+      if (spec || (/^remote\..+\.mirror$/.test(key) && /^(true|yes|on|1)$/i.test(ops[1] ?? 'true'))) {
         return `\`${show}\` sets a refspec that would force or overwrite handoff refs on every fetch or push.\n${SAFE_WAYS}`;
       }
       // a key that makes git run a program, or turns the protection off (rules/git-config.ts)
@@ -149,7 +191,8 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
       if (args.some((a) => a === '--analyze' || a === '-h' || a === '--help')) return null;
       return `\`${show}\` rewrites every ref of the repository, handoff refs and other sessions' commits included. Ask the person to run it.`;
     case 'replace': {
-      const listing = args.some((a) => /^(-l|--list|-d|--delete)$/.test(a)) || positionals(args, new Set(['--format'])).length === 0;
+      // --convert-graft-file turns info/grafts into replace refs
+      const listing = !args.includes('--convert-graft-file') && (args.some((a) => /^(-l|--list|-d|--delete)$/.test(a)) || positionals(args, new Set(['--format'])).length === 0);
       if (listing) return null;
       return (
         `\`${show}\` makes git show another object in place of an existing commit, for every reader of this repository: ` +
@@ -160,7 +203,9 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
     case 'pull': {
       // a refspec given on the command line or by `-c remote.<r>.fetch=…` for this one command
       const oneOff = (inv.config ?? []).filter((c) => /^remote\..+\.fetch=/i.test(c)).map((c) => c.slice(c.indexOf('=') + 1));
-      const overwrite = [...args, ...oneOff].some((a) => a.includes(':') && mayNameHandoffRef(a.slice(a.indexOf(':') + 1).replace(/^\+/, '')));
+      // --refmap=<refspec> maps what the command line fetches, as a configured fetch refspec does
+      const refmap = args.flatMap((a, k) => (a.startsWith('--refmap=') ? [a.slice(9)] : a === '--refmap' && args[k + 1] !== undefined ? [args[k + 1]] : []));
+      const overwrite = [...args, ...oneOff, ...refmap].some((a) => a.includes(':') && mayCoverHandoffRef(a.slice(a.indexOf(':') + 1)));
       if (overwrite) return `\`${show}\` fetches straight into the local handoff refs, overwriting them.\n${SAFE_WAYS}`;
       return null;
     }

@@ -21,7 +21,8 @@ export async function untrackedProblem(ctx: GuardContext, inv: GitInvocation, cm
   const specs: string[] = [];
   const excludes: string[] = [];
   if (inv.sub === 'clean') {
-    if (!has(args, 'f', '--force') || has(args, 'n', '--dry-run')) return null;
+    // without -f git cleans too when clean.requireForce is false (set anywhere, or for this one command)
+    if (has(args, 'n', '--dry-run')) return null;
     mode = 'clean';
     ignored = has(args, 'x') ? 'also' : has(args, 'X') ? 'only' : 'no';
     dirs = has(args, 'd');
@@ -42,7 +43,15 @@ export async function untrackedProblem(ctx: GuardContext, inv: GitInvocation, cm
   } else return null;
   const dir = inv.cwd ?? cmd.cwd ?? ctx.event.cwd;
   const loc = ctx.locate(dir);
-  if (!loc || inv.gitDir || !ctx.session) return null;
+  if (!loc || !ctx.session) return null;
+  const workTree = workTreeOf(inv, cmd);
+  if (inv.gitDir || workTree !== null) {
+    // another repository or worktree named for this one command: every handoff file under where it cleans may go
+    const top = workTree === null ? dir : path.resolve(dir, workTree);
+    const victims = handoffFilesUnder(top, new Budget()).filter((f) => judgeFile(ctx, { abs: f, shown: f, kind: 'delete' }, ctx.session!).deny);
+    if (!victims.length) return null;
+    return `\`git ${inv.sub} ${args.join(' ')}\` with --git-dir/--work-tree (or GIT_DIR/GIT_WORK_TREE) would delete what that repository does not track under ${neutral(top)}, and handoff files that are not yours are there: ${victims.slice(0, 5).map((v) => neutral(path.relative(ctx.event.cwd, v) || v)).join(', ')}. Run it without them, in the worktree itself (the guard then names the safe command).`;
+  }
   const repo = await ctx.repo(loc);
   const list = ['ls-files', '-z', '--others', ...(ignored === 'no' ? ['--exclude-standard'] : ignored === 'only' ? ['--ignored', '--exclude-standard'] : []), ...(dirs ? [] : ['--directory']), ...excludes.map((e) => `--exclude=${e}`), '--', ...specs];
   const gone = repo.git(list, { cwd: dir, allowFail: true }).stdout.split('\0').filter((f) => f && !f.endsWith('/'));
@@ -57,6 +66,16 @@ export async function untrackedProblem(ctx: GuardContext, inv: GitInvocation, cm
     `\`${shown}\` would delete ${victims.length === 1 ? 'a handoff file' : `${victims.length} handoff files`} that ${victims.length === 1 ? 'is' : 'are'} untracked and not yours: ${victims.slice(0, 10).map(shellWord).join(', ')}. ` +
     `Run exactly this instead (it leaves them where they are):\n${safe.replace(/ +/g, ' ')}`
   );
+}
+
+/** The work tree named for one git command (--work-tree, GIT_WORK_TREE), or null. */
+function workTreeOf(inv: GitInvocation, cmd: SimpleCommand): string | null {
+  let w: string | null = cmd.assigns.GIT_WORK_TREE ?? null;
+  for (let i = 1; i < cmd.argv.length && cmd.argv[i] !== inv.sub; i++) {
+    if (cmd.argv[i] === '--work-tree') w = cmd.argv[++i] ?? w;
+    else if (cmd.argv[i].startsWith('--work-tree=')) w = cmd.argv[i].slice(12);
+  }
+  return w;
 }
 
 /**

@@ -4,10 +4,10 @@
 import path from 'node:path';
 import { own } from '../event';
 import { READ_ONLY } from '../allow';
-import { SHELLS, type SimpleCommand, type WriteTarget } from '../shell';
+import { isLong, SHELLS, type SimpleCommand, type WriteTarget } from '../shell';
 
 /** Programs whose writes writeTargets reads from their arguments, and git (its verbs have rules of their own). */
-const MODELLED = new Set(['tee', 'sed', 'perl', 'cp', 'mv', 'install', 'ln', 'rsync', 'rm', 'unlink', 'shred', 'truncate', 'touch', 'dd', 'sort', 'curl', 'wget', 'uniq', 'find', 'git', 'eval', 'export', 'declare', 'typeset', 'readonly', 'local', 'xargs']);
+const MODELLED = new Set(['tee', 'sed', 'perl', 'cp', 'mv', 'install', 'ln', 'rsync', 'rm', 'unlink', 'shred', 'truncate', 'touch', 'dd', 'sort', 'curl', 'wget', 'uniq', 'find', 'git', 'awk', 'gawk', 'mawk', 'nawk', 'eval', 'export', 'declare', 'typeset', 'readonly', 'local', 'xargs']);
 
 /** An argument that may be a file name: not code (no line break, bracket, semicolon or quote), not empty. */
 const fileLike = (a: string) => a !== '' && a !== '-' && !/[\n();'"<>|&]/.test(a) && a.length < 4096;
@@ -25,8 +25,8 @@ export function unknownWriterTargets(cmd: SimpleCommand): WriteTarget[] {
     if (opts && a === '--') opts = false;
     else if (opts && a.startsWith('-')) {
       const eq = a.indexOf('=');
-      if (eq > 0 && fileLike(a.slice(eq + 1))) out.push({ path: a.slice(eq + 1), kind: 'write', cwd: cmd.cwd });
-    } else if (fileLike(a)) out.push({ path: a, kind: 'write', cwd: cmd.cwd });
+      if (eq > 0 && fileLike(a.slice(eq + 1))) out.push({ path: a.slice(eq + 1), kind: 'write', cwd: cmd.cwd, children: true });
+    } else if (fileLike(a)) out.push({ path: a, kind: 'write', cwd: cmd.cwd, children: true });
   }
   return out;
 }
@@ -36,7 +36,7 @@ export function linkSources(cmd: SimpleCommand): WriteTarget[] {
   const [p0, ...args] = cmd.argv;
   const prog = p0 ? path.basename(p0) : '';
   const shortHas = (ch: string) => args.some((a) => /^-[^-]/.test(a) && a.includes(ch));
-  const hard = (prog === 'ln' && !shortHas('s') && !args.includes('--symbolic')) || (prog === 'cp' && (shortHas('l') || args.includes('--link')));
+  const hard = (prog === 'ln' && !shortHas('s') && !args.some((a) => isLong(a, '--symbolic'))) || (prog === 'cp' && (shortHas('l') || args.some((a) => isLong(a, '--link'))));
   if (!hard) return [];
   const files: string[] = [];
   let opts = true;
@@ -44,7 +44,7 @@ export function linkSources(cmd: SimpleCommand): WriteTarget[] {
     if (opts && a === '--') opts = false;
     else if (!(opts && a.startsWith('-'))) files.push(a);
   }
-  const targetDir = args.some((a) => a === '-t' || a.startsWith('--target-directory'));
+  const targetDir = args.some((a) => /^-[a-zA-Z]*t/.test(a) || isLong(a, '--target-directory'));
   return (targetDir ? files : files.slice(0, -1)).map((f) => ({ path: f, kind: 'write', cwd: cmd.cwd }));
 }
 

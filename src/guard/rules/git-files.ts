@@ -1,0 +1,150 @@
+// git verbs that write or delete worktree files by the paths they are given — rm, mv, checkout and restore of paths,
+// checkout-index, merge-file, bundle create, archive -o — judged as the shell's writes are. A pathspec that is a
+// directory, a pattern (git's `*` crosses `/`) or carries magic reaches every handoff file under its literal part.
+import path from 'node:path';
+import type { GuardContext } from '../context';
+import { getopt, isLong, type GitInvocation, type SimpleCommand, type TargetKind, type WriteTarget } from '../shell';
+import type { Budget } from './reach';
+import { handoffFilesUnder } from './reach';
+import { globMatch } from '../glob';
+
+/** A pathspec as a path and whether it is a pattern: magic (`:(top)`, `:/`, `:!`) read, excludes dropped (null). */
+function pathspec(spec: string, cwd: string | null, top: string | null): { path: string; pattern: boolean } | null {
+  let s = spec;
+  let literal = false;
+  let fromTop = false;
+  let m: RegExpExecArray | null;
+  if ((m = /^:\(([^)]*)\)(.*)$/s.exec(s))) {
+    const magic = m[1].split(',').map((w) => w.trim().toLowerCase());
+    if (magic.some((w) => w === 'exclude')) return null;
+    literal = magic.includes('literal');
+    fromTop = magic.includes('top');
+    s = m[2];
+  } else if ((m = /^:([/!^]*)(.*)$/s.exec(s)) && s.startsWith(':')) {
+    if (/[!^]/.test(m[1])) return null;
+    fromTop = m[1].includes('/');
+    s = m[2];
+  }
+  const base = fromTop ? top : cwd;
+  if (base === null && !path.isAbsolute(s)) return { path: s, pattern: true };
+  // git's own pattern characters (it matches them itself when the shell passed them through quoted)
+  const pattern = !literal && /[*?[]/.test(s);
+  return { path: base ? path.resolve(base, s || '.') : s, pattern };
+}
+
+/** The files a git verb writes or deletes in the worktree, by the paths it names. */
+export function gitFileTargets(inv: GitInvocation, cmd: SimpleCommand, top: string | null): WriteTarget[] {
+  const cwd = inv.cwd ?? cmd.cwd;
+  const out: WriteTarget[] = [];
+  const add = (p: string | undefined, kind: TargetKind, tree = false) => {
+    if (p === undefined || p === '-') return;
+    const spec = pathspec(p, cwd, top);
+    if (spec === null) return;
+    if (spec.pattern) {
+      // the literal directory before the first pattern character: every handoff file under it that the pattern matches
+      const cut = spec.path.search(/[*?[]/);
+      const dir = spec.path.slice(0, cut).replace(/[^/]*$/, '') || '/';
+      out.push({ path: dir, kind, cwd: null, tree: true, names: [`${spec.path}\0path`] });
+    } else out.push({ path: spec.path, kind, cwd: null, tree });
+  };
+  const a = inv.args;
+  switch (inv.sub) {
+    case 'rm': {
+      const o = getopt(a, '', ['--pathspec-from-file']);
+      if (o.flags.some((f) => isLong(f, '--cached'))) break;
+      for (const p of o.operands) add(p, 'delete');
+      if (o.values.has('--pathspec-from-file')) add(top ?? cwd ?? undefined, 'delete');
+      break;
+    }
+    case 'mv': {
+      const ops = getopt(a, '').operands;
+      if (ops.length < 2) break;
+      const dest = ops[ops.length - 1];
+      for (const src of ops.slice(0, -1)) {
+        add(src, 'delete');
+        add(path.join(dest, path.basename(src)), 'write', true);
+      }
+      add(dest, 'write', true);
+      break;
+    }
+    case 'checkout':
+    case 'restore': {
+      const o = getopt(a, inv.sub === 'checkout' ? 'bBU' : 's', ['--source', '--orphan', '--conflict', '--pathspec-from-file', '--inter-hunk-context', '--unified']);
+      if (inv.sub === 'restore' && o.flags.some((f) => f === '-S' || isLong(f, '--staged')) && !o.flags.some((f) => f === '-W' || isLong(f, '--worktree'))) break;
+      const dd = a.indexOf('--');
+      // `git checkout <tree-ish> -- <paths>`; without `--`, any operand may be a path (a branch name names no handoff file)
+      const paths = inv.sub === 'checkout' && dd >= 0 ? a.slice(dd + 1) : o.operands;
+      for (const p of paths) add(p, 'write', true);
+      if (o.values.has('--pathspec-from-file')) add(top ?? cwd ?? undefined, 'write', true);
+      // `git checkout -f <commit>` throws away every uncommitted change of the worktree
+      if (inv.sub === 'checkout' && dd < 0 && o.flags.some((f) => /^-[a-zA-Z]*f/.test(f) || isLong(f, '--force'))) add(top ?? undefined, 'write', true);
+      break;
+    }
+    case 'switch':
+    case 'reset':
+    case 'read-tree':
+    case 'stash': {
+      // verbs that throw uncommitted changes of tracked files away: switch -f, reset --hard, read-tree -u --reset, stash
+      const o = getopt(a, inv.sub === 'switch' ? 'cC' : inv.sub === 'stash' ? 'm' : '', ['--message', '--pathspec-from-file', '--orphan', '--create', '--force-create', '--prefix', '--index-output']);
+      const discards =
+        inv.sub === 'switch'
+          ? o.flags.some((f) => /^-[a-zA-Z]*f/.test(f) || isLong(f, '--force') || isLong(f, '--discard-changes'))
+          : inv.sub === 'reset'
+            ? o.flags.includes('--hard')
+            : inv.sub === 'read-tree'
+              ? o.flags.includes('--reset') && o.flags.includes('-u')
+              : [undefined, 'push', 'save'].includes(o.operands[0]) && !o.flags.some((f) => f === '-S' || isLong(f, '--staged'));
+      if (!discards) break;
+      const dd = a.indexOf('--');
+      const specs = inv.sub === 'stash' && dd >= 0 ? a.slice(dd + 1) : [];
+      if (specs.length) for (const p of specs) add(p, 'write', true);
+      else add(top ?? undefined, 'write', true);
+      break;
+    }
+    case 'checkout-index': {
+      const o = getopt(a, '', ['--prefix', '--stage']);
+      if (!o.flags.some((f) => /^-[a-zA-Z]*f/.test(f) || isLong(f, '--force'))) break;
+      if (o.flags.some((f) => /^-[a-zA-Z]*a/.test(f) || isLong(f, '--all')) || o.flags.includes('--stdin')) add(top ?? cwd ?? undefined, 'write', true);
+      for (const p of o.operands) add(p, 'write', true);
+      break;
+    }
+    case 'merge-file': {
+      const o = getopt(a, 'L', ['--marker-size']);
+      if (!o.flags.some((f) => f === '-p' || isLong(f, '--stdout'))) add(o.operands[0], 'write');
+      break;
+    }
+    case 'bundle': {
+      const ops = getopt(a, '', ['--version']).operands;
+      if (ops[0] === 'create') add(ops[1], 'write');
+      break;
+    }
+    case 'archive': {
+      const o = getopt(a, 'o', ['--output', '--prefix', '--format', '--remote', '--exec', '--add-file', '--add-virtual-file', '--mtime']);
+      for (const f of [...(o.values.get('-o') ?? []), ...(o.values.get('--output') ?? [])]) add(f, 'write');
+      break;
+    }
+  }
+  return out;
+}
+
+/** Handoff files under a pathspec target that its pattern (kept in names as `<abs pattern>\0path`) matches. */
+export function pathspecMatches(t: WriteTarget, budget: Budget): string[] {
+  const pattern = t.names?.find((n) => n.endsWith('\0path'))?.slice(0, -5);
+  const under = handoffFilesUnder(t.path, budget);
+  return pattern === undefined ? under : under.filter((f) => globMatch(pattern, f) || globMatch(`${pattern}/*`, f));
+}
+
+/** Whether a write of these worktree files by checkout or restore changes them: tracked, and changed against HEAD. */
+export async function changedByCheckout(ctx: GuardContext, inv: GitInvocation, files: string[], cwd: string): Promise<string[]> {
+  if (!files.length) return files;
+  const loc = ctx.locate(cwd);
+  if (!loc) return files;
+  const repo = await ctx.repo(loc);
+  const rel = files.map((f) => path.relative(loc.worktree, f));
+  const tracked = new Set(repo.git(['ls-files', '-z', '--', ...rel.map((r) => `:(literal)${r}`)], { cwd: loc.worktree, allowFail: true }).stdout.split('\0').filter(Boolean));
+  // another source than the index (`checkout <tree-ish> --`, `restore --source`): any tracked file may change
+  const source = inv.sub === 'restore' ? inv.args.some((x) => x === '-s' || /^-s./.test(x) || (isLong(x, '--source') && x.split('=')[0].length > 3)) : inv.sub === 'checkout' && inv.args.indexOf('--') > 0 && !inv.args[0].startsWith('-');
+  if (source) return files.filter((_, i) => tracked.has(rel[i]));
+  const dirty = new Set(repo.git(['diff', '--name-only', '-z', 'HEAD', '--', ...rel.map((r) => `:(literal)${r}`)], { cwd: loc.worktree, allowFail: true }).stdout.split('\0').filter(Boolean));
+  return files.filter((_, i) => tracked.has(rel[i]) && dirty.has(rel[i]));
+}
