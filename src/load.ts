@@ -50,6 +50,7 @@ const USE = /^[a-z][a-z-]{0,31}$/;
 const MAX_CACHES = 48;
 
 function save(where: CacheFile, data: Buffer): void {
+  const tmp = path.join(where.dir, `${where.name}.${process.pid}.tmp`);
   try {
     mkdirSync(where.dir, { recursive: true, mode: 0o700 });
     // caches of other builds of this copy are stale for good; of this build, the oldest go past MAX_CACHES
@@ -63,11 +64,15 @@ function save(where: CacheFile, data: Buffer): void {
     mine.sort((a, b) => b.t - a.t);
     // a cache goes with the marks of the ways it covered (`cover`)
     for (const { f } of mine.slice(MAX_CACHES - 1)) for (const g of files) if (g === f || g.startsWith(`${f}.`)) rmSync(path.join(where.dir, g), { force: true });
-    const tmp = path.join(where.dir, `${where.name}.${process.pid}.tmp`);
     writeFileSync(tmp, data, { mode: 0o600 });
     renameSync(tmp, path.join(where.dir, where.name));
   } catch {
-    /* a cache is an optimisation: never fail a command for it */
+    /* a cache is an optimisation: never fail a command for it, and leave no part of it (a full disk) */
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      /* nothing to remove */
+    }
   }
 }
 

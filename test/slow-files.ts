@@ -13,4 +13,5 @@ export const SLOW_TESTS = [
   'test/handoff/race.test.ts', // real processes racing on one ref
   'test/sync/upgrade.test.ts', // builds the commit 094717a from history and runs both builds on the same repositories
   'test/cli/readme-install.test.ts', // the README install: npm ci, npm link, npm pack, npm install -g
+  'test/faults/full-disk-levels.test.ts', // 13 fill levels of a tmpfs × every writing command and the guard
 ];

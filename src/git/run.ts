@@ -1,5 +1,7 @@
 // The only module that spawns git. Synchronous: a CLI call or a hook is a short sequence of git steps.
 import type { spawnSync as SpawnSync } from 'node:child_process';
+import { closeSync, openSync, rmSync, statfsSync, writeSync } from 'node:fs';
+import path from 'node:path';
 import { diskError, gitDiskErrno, HandoffError } from '../errors';
 
 export interface GitResult {
@@ -68,9 +70,40 @@ function spawnFailed(error: Error): never {
   throw new HandoffError('internal', 'git-spawn', `could not run git: ${error.message}`);
 }
 
+/**
+ * git names no errno when writing a ref's lock file fails (`couldn't write '<file>.lock'`): the disk is asked
+ * instead, by a write of the same size beside it and the space left (under 1 MiB, a 41-byte write failing is the disk).
+ */
+function lockWriteErrno(stderr: string): string | undefined {
+  const file = /couldn't write '([^']+\.lock)'/.exec(stderr)?.[1];
+  if (!file) return undefined;
+  const dir = path.dirname(file);
+  const probe = path.join(dir, `.git-handoff-probe-${process.pid}`);
+  try {
+    const fd = openSync(probe, 'wx', 0o600);
+    try {
+      writeSync(fd, Buffer.alloc(128));
+    } finally {
+      closeSync(fd);
+    }
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOSPC' || code === 'EDQUOT' || code === 'EROFS') return code;
+  } finally {
+    rmSync(probe, { force: true });
+  }
+  try {
+    const fs = statfsSync(dir);
+    if (fs.bavail * fs.bsize < 1024 * 1024) return 'ENOSPC';
+  } catch {
+    // the directory is gone: not a disk this can name
+  }
+  return undefined;
+}
+
 function check<T extends { status: number; stderr: string }>(args: string[], res: T, opts: GitOptions): T {
   // a disk that refuses git's write fails the command whatever the caller allows: exit 7, never a parsed outcome
-  const disk = res.status !== 0 ? diskError(gitDiskErrno(res.stderr), `git ${args[0]}: ${res.stderr.trim().split('\n').pop()}`) : null;
+  const disk = res.status !== 0 ? diskError(gitDiskErrno(res.stderr) ?? lockWriteErrno(res.stderr), `git ${args.find((a, i) => !a.startsWith('-') && args[i - 1] !== '-c') ?? args[0]}: ${res.stderr.trim().split('\n').pop()}`) : null;
   if (disk) throw disk;
   if (res.status !== 0 && !opts.allowFail) {
     throw new HandoffError('internal', 'git-failed', `git ${args[0]} failed: ${res.stderr.trim() || `exit ${res.status}`}`, {
