@@ -1,6 +1,6 @@
 // Writing git-handoff's local state (<git-common-dir>/handoff/: guard.log, audit.jsonl, ledger, lineage, guard
 // state): never through a symlink, never into a file or directory another user owns, and bounded in size.
-import { closeSync, constants, fstatSync, linkSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 /** A write refused by the disk itself: full, over quota, or mounted read-only. */
@@ -38,7 +38,15 @@ function unsafeDir(dir: string, root: string): string | null {
 
 /** Makes `dir` below `root` (the handoff state directory) and checks it is safe to write in; throws when it is not. */
 export function stateDir(dir: string, root: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    // node's recursive mkdir says ENOENT where a read-only disk refused: one level at a time names EROFS (optional state then skips it)
+    const missing: string[] = [];
+    for (let d = dir; !existsSync(d) && path.dirname(d) !== d; d = path.dirname(d)) missing.unshift(d);
+    for (const d of missing) mkdirSync(d, { mode: 0o700 });
+  }
   const why = unsafeDir(dir, root);
   if (why) throw new Error(`refusing to write git-handoff state: ${why}`);
 }
