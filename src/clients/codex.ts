@@ -10,6 +10,8 @@ export const wiring: Wiring = {
   settings: '.codex/hooks.json',
   // No PostToolUse, as for Claude Code: Codex shows a PreToolUse additionalContext to the model (observed with 0.169).
   events: { PreToolUse: 'Bash|apply_patch|Edit|Write', SessionStart: undefined, Stop: undefined, PreCompact: undefined, SessionEnd: undefined },
+  // hooks run as `bash -c <command>` (execve traces)
+  bash: true,
   timeout: HOOK_TIMEOUT_S,
   named: false,
   notes: 'AGENTS.md',

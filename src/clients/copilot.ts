@@ -22,6 +22,8 @@ export const wiring: Wiring = {
   // preToolUse's additionalContext reaches the model (Copilot's changelog; a refusal's reason always does), so a
   // tool call pays one hook process, as with Claude Code
   events: { sessionStart: undefined, preToolUse: undefined, agentStop: undefined, sessionEnd: undefined },
+  // a hook's `bash` command runs as `/bin/bash --norc --noprofile -c <command>` (execve traces)
+  bash: true,
   timeout: HOOK_TIMEOUT_S,
   named: false,
   // Copilot CLI reads AGENTS.md as its custom instructions, and a project's skills from .agents/skills (seen in its

@@ -17,6 +17,8 @@ export const wiring: Wiring = {
     PreCompress: undefined,
     SessionEnd: undefined,
   },
+  // hooks run as `bash -c <command>` (its hookRunner's getShellConfiguration on Linux and macOS)
+  bash: true,
   after: 'AfterTool',
   // Gemini CLI counts hook timeouts in milliseconds.
   timeout: HOOK_TIMEOUT_S * 1000,

@@ -23,6 +23,8 @@ export const wiring: Wiring = {
     // wired for when it fires (it did not in a `qwen -p` turn with 0.24.4)
     SessionEnd: undefined,
   },
+  // hooks run as `bash -c <command>` (its hookRunner's getShellConfiguration off Windows)
+  bash: true,
   // seconds (a value of 1000 or more is read as milliseconds, with a warning)
   timeout: HOOK_TIMEOUT_S,
   named: true,

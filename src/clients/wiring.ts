@@ -17,6 +17,8 @@ export interface Wiring {
   events: Record<string, string | undefined>;
   /** the after-tool event, whose command also says `--after`: the sh front then answers with no note pending without reading the payload */
   after?: string;
+  /** the client starts every hook with `bash -c` (execve traces, its sources): bash reads the payload for the sh front (payloadCommand) */
+  bash?: true;
   /** in the unit the client counts hook timeouts in */
   timeout: number;
   /** each hook entry carries `name: git-handoff` */
@@ -60,3 +62,26 @@ export function hookTimeoutProblem(w: Wiring, value: unknown): { status: 'broken
 export const afterCommand = (command: string): string =>
   `case \${GEMINI_SESSION_ID-} in '' | *[!a-z0-9_-]*) set -- .git/handoff/guard/*.note ;; *) set -- .git/handoff/guard/\${GEMINI_SESSION_ID}.note ;; esac; ` +
   `[ -d .git ] && ! [ -e "$1" ] && ! [ -L "$1" ] || exec ${command} --after`;
+
+/** The sh front's flag: the payload is in PAYLOAD_VAR, not on stdin (bin/git-handoff-guard reads it, then unsets it). */
+export const PAYLOAD_FLAG = '--payload=env';
+export const PAYLOAD_VAR = 'GIT_HANDOFF_PAYLOAD';
+/** Characters bash hands over in PAYLOAD_VAR: at most 4 bytes each, under Linux's 128 KiB for one variable; a longer payload is piped on. */
+export const PAYLOAD_MAX_CHARS = 30_000;
+const FRONT_COMMAND = /^(git-handoff-guard|"[^"]*\/git-handoff-guard")( --client=[\w-]+(?: --plugin)?)$/;
+
+/**
+ * A hook command for a client that starts hooks with bash (`bash: true`): bash 5 reads the payload itself (`read -N`:
+ * a few 4 KiB reads, no process) and gives it to the sh front in PAYLOAD_VAR, so the front starts no `cat`. Only a
+ * read that met the end (status 1) is handed so; under another shell or an older bash, for a payload of
+ * PAYLOAD_MAX_CHARS or more, or any other status, the front reads its stdin as before (what was read piped first).
+ * Only the sh front's command is wrapped (`git handoff guard` and other launchers read stdin).
+ */
+export function payloadCommand(command: string): string {
+  const m = FRONT_COMMAND.exec(command);
+  if (!m) return command;
+  return (
+    `[ "\${BASH_VERSINFO-0}" -ge 5 ] 2>/dev/null || exec ${command}; read -rN ${PAYLOAD_MAX_CHARS} p; [ $? != 1 ] || ${PAYLOAD_VAR}=$p exec ${m[1]} ${PAYLOAD_FLAG}${m[2]}; ` +
+    `{ printf %s "$p"; exec cat; } | exec ${command}`
+  );
+}

@@ -5,12 +5,14 @@
 // same argv. Then: concurrent sessions appending at once lose no line, the front's generated block is what the
 // generator makes of src/guard/allow.ts, and whatever plain line the front allows the allowlist allows.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { detectClient } from '../../src/clients/index';
 import { clientName } from '../../src/clients/names';
+import { PAYLOAD_MAX_CHARS, PAYLOAD_VAR, payloadCommand } from '../../src/clients/wiring';
+import { eventCommand, WIRING } from '../../src/guard/install';
 import { GuardContext } from '../../src/guard/context';
 import { decide } from '../../src/guard/entry';
 import { readLedger } from '../../src/handoff/state/ledger';
@@ -25,6 +27,17 @@ import { FIXTURES, ME, OTHER, payload as fixturePayload } from './helpers';
 const FRONT = path.join(ROOT, 'bin', 'git-handoff-guard');
 const HANDED = '__handed_to_the_full_guard__';
 
+const REAL_CAT = spawnSync('sh', ['-c', 'command -v cat'], { encoding: 'utf8' }).stdout.trim();
+
+/** A directory with a `cat` that leaves `<capture>.cat` and then is the real one (the stand-ins use the real one). */
+function catSpy(capture: string): string {
+  const dir = path.join(path.dirname(capture), 'spy');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'cat'), `#!/bin/sh\n: > "${capture}.cat"\nexec ${REAL_CAT} "$@"\n`);
+  chmodSync(path.join(dir, 'cat'), 0o755);
+  return dir;
+}
+
 /**
  * The front copied beside stand-ins that record their stdin and argv and print HANDED: `dist/guard.cjs` (run by
  * node, what the front hands over to) and, for a copy without dist/, the `git-handoff` launcher.
@@ -35,13 +48,14 @@ function frontWithStandIn(withDist = true): { front: string; capture: string; vi
   mkdirSync(bin);
   const capture = path.join(bin, 'capture');
   copyFileSync(FRONT, path.join(bin, 'git-handoff-guard'));
-  writeFileSync(path.join(bin, 'git-handoff'), `#!/bin/sh\ncat > "${capture}.in"\nprintf '%s\\n' "$@" > "${capture}.argv"\necho ${HANDED}\n`);
+  writeFileSync(path.join(bin, 'git-handoff'), `#!/bin/sh\n${REAL_CAT} > "${capture}.in"\nprintf '%s\\n' "$@" > "${capture}.argv"\nprintf %s "\${${PAYLOAD_VAR}+leaked}" > "${capture}.env"\necho ${HANDED}\n`);
   if (withDist) {
     mkdirSync(path.join(root, 'dist'));
     writeFileSync(
       path.join(root, 'dist', 'guard.cjs'),
       `const fs = require('node:fs');\nfs.writeFileSync(${JSON.stringify(`${capture}.in`)}, fs.readFileSync(0));\n` +
-        `fs.writeFileSync(${JSON.stringify(`${capture}.argv`)}, process.argv.slice(2).map((a) => a + '\\n').join(''));\nconsole.log(${JSON.stringify(HANDED)});\n`,
+        `fs.writeFileSync(${JSON.stringify(`${capture}.argv`)}, process.argv.slice(2).map((a) => a + '\\n').join(''));\n` +
+        `fs.writeFileSync(${JSON.stringify(`${capture}.env`)}, ${JSON.stringify(PAYLOAD_VAR)} in process.env ? 'leaked' : '');\nconsole.log(${JSON.stringify(HANDED)});\n`,
     );
   }
   chmodSync(path.join(bin, 'git-handoff'), 0o755);
@@ -87,19 +101,30 @@ async function reference(repo: TestRepo, text: string, client: string | null = n
   return out ? out + '\n' : '';
 }
 
-/** What the full guard is handed: the payload but for its trailing newlines, with one newline after it when node gets it straight. */
-const handedForm = (text: string, viaNode: boolean) => Buffer.from(text.replace(/\n+$/, '') + (viaNode ? '\n' : ''), 'utf8');
+/**
+ * What the full guard is handed: the payload but for its trailing newlines (as `cat` read it; bash's read keeps them),
+ * with one newline after it when node gets it straight.
+ */
+const handedForm = (text: string, viaNode: boolean, keep = false) => Buffer.from((keep ? text : text.replace(/\n+$/, '')) + (viaNode ? '\n' : ''), 'utf8');
 
-async function compare(repo: TestRepo, f: { front: string; capture: string; viaNode: boolean }, text: string, client: string, t: Tally, extra: string[] = [], cwd = repo.dir): Promise<void> {
-  rmSync(`${f.capture}.in`, { force: true });
+/**
+ * The front run on one payload as a client runs it: `sh <front>`, or (`shell`) the command a bash client's wiring runs
+ * (payloadCommand) through that shell, with a `cat` on PATH that leaves `<capture>.cat` when it runs.
+ */
+async function compare(repo: TestRepo, f: { front: string; capture: string; viaNode: boolean }, text: string, client: string, t: Tally, extra: string[] = [], cwd = repo.dir, shell?: string): Promise<void> {
+  for (const x of ['in', 'cat', 'env']) rmSync(`${f.capture}.${x}`, { force: true });
   const args = [`--client=${client}`, ...extra];
-  const r = spawnSync('sh', [f.front, ...args], { cwd, env: cleanEnv(repo), input: text, maxBuffer: 1 << 28 });
+  const env = shell ? { ...cleanEnv(repo), PATH: `${catSpy(f.capture)}:${repo.env.PATH}` } : cleanEnv(repo);
+  const r = shell
+    ? spawnSync(shell, ['-c', payloadCommand(`"${f.front}" ${args.join(' ')}`)], { cwd, env, input: text, maxBuffer: 1 << 28 })
+    : spawnSync('sh', [f.front, ...args], { cwd, env, input: text, maxBuffer: 1 << 28 });
   const out = r.stdout.toString('utf8');
   const what = `${client} ${text.slice(0, 300)}`;
   if (r.status !== 0) return void t.wrong.push(`${what}: exit ${r.status} ${r.stderr}`);
   if (out === `${HANDED}\n`) {
     t.handed++;
-    if (!readFileSync(`${f.capture}.in`).equals(handedForm(text, f.viaNode))) t.wrong.push(`${what}: handed over a changed payload`);
+    if (!readFileSync(`${f.capture}.in`).equals(handedForm(text, f.viaNode, !!shell && !existsSync(`${f.capture}.cat`)))) t.wrong.push(`${what}: handed over a changed payload`);
+    if (readFileSync(`${f.capture}.env`, 'utf8') !== '') t.wrong.push(`${what}: ${PAYLOAD_VAR} reached the full guard`);
     if (readFileSync(`${f.capture}.argv`, 'utf8') !== ['guard', ...args].map((a) => a + '\n').join('')) t.wrong.push(`${what}: handed over changed arguments`);
     return;
   }
@@ -257,6 +282,60 @@ describe('the sh front agrees with the full guard', () => {
       await compare(repo, f, JSON.stringify(write('claude-code', file, `${mark}\nx\n`)), 'claude-code', h);
       expect(h, file).toEqual({ alone: 0, handed: 1, wrong: [] });
     }
+  }, 120_000);
+
+  it("takes the payload from bash in a bash client's wiring (no cat) with the same answers and hand-overs; a long payload, another shell: stdin as before", async () => {
+    const repo = await world();
+    const f = frontWithStandIn(false);
+    const t: Tally = { alone: 0, handed: 0, wrong: [] };
+    const bashClients = Object.values(WIRING).filter((w) => w.bash).map((w) => w.client as string);
+    expect(bashClients.sort()).toEqual(['codex', 'copilot', 'gemini-cli', 'qwen-code']);
+    // what install writes: the payload command for each bash client's events (Gemini CLI's AfterTool keeps its own)
+    for (const w of Object.values(WIRING)) {
+      for (const event of Object.keys(w.events)) {
+        const command = eventCommand(w, event, `git-handoff-guard --client=${w.client}`);
+        if (w.bash && event !== w.after && !command.includes(`exec git-handoff-guard --payload=env --client=${w.client}; `)) t.wrong.push(`${w.client} ${event}: ${command}`);
+        if (!w.bash && command.includes('--payload=env')) t.wrong.push(`${w.client} ${event}: ${command}`);
+      }
+    }
+    /** One run; whether `cat` ran. */
+    const run = async (text: string, client: string, shell = 'bash'): Promise<boolean> => {
+      freshBeat(repo);
+      await compare(repo, f, text, client, t, [], repo.dir, shell);
+      return existsSync(`${f.capture}.cat`);
+    };
+    const shapes = FIXTURE_FILES.filter((fx) => bashClients.includes(CLIENT_OF[fx.split('/')[0]]));
+    const texts: Array<[string, string]> = shapes.map((fx) => [CLIENT_OF[fx.split('/')[0]], JSON.stringify(payload(repo, fx, {}, ME))]);
+    // each client's ordinary calls (answered alone), and one with trailing newlines (bash keeps them: handed as read)
+    const files: Record<string, [string, Record<string, unknown>]> = {
+      'gemini-cli': ['gemini-cli/before-tool-write-file.json', { file_path: 'src/app.ts', content: 'x "q" \\ y\n' }],
+      'qwen-code': ['qwen-code/real-pre-tool-use-write-file.json', { file_path: 'src/app.ts', content: 'x\n' }],
+      copilot: ['copilot/real-pre-tool-use-create.json', { path: 'src/app.ts', file_text: 'x\n' }],
+      codex: ['codex/pre-tool-use-apply-patch.json', { command: '*** Begin Patch\n*** Update File: src/app.ts\n@@\n-a\n+b\n*** End Patch' }],
+    };
+    for (const [client, [fx, input]] of Object.entries(files)) texts.push([client, JSON.stringify(payload(repo, fx, { tool_input: input }))], [client, JSON.stringify(payload(repo, fx, { tool_input: input })) + '\n\n']);
+    for (const [client, fx] of SHELL_SHAPES.filter(([c]) => bashClients.includes(c))) texts.push([client, JSON.stringify(payload(repo, fx, { tool_input: { command: 'ls -la' } }))]);
+    const before = t.alone;
+    for (const [client, text] of texts) if (await run(text, client)) t.wrong.push(`${client} ${text.slice(0, 200)}: cat ran under bash`);
+    expect(t.alone - before).toBeGreaterThanOrEqual(12);
+    expect(t.handed).toBeGreaterThan(10);
+    // the limit, in characters: one under it in the environment, at it and past it piped (what bash read first, then the rest)
+    const fx = 'gemini-cli/before-tool-write-file.json';
+    const sized = (n: number, pad = 'x') => {
+      const base = JSON.stringify(payload(repo, fx, { tool_input: { file_path: 'src/app.ts', content: '' } }));
+      return JSON.stringify(payload(repo, fx, { tool_input: { file_path: 'src/app.ts', content: pad.repeat(n - base.length) } }));
+    };
+    for (const [n, piped] of [[PAYLOAD_MAX_CHARS - 1, false], [PAYLOAD_MAX_CHARS, true], [PAYLOAD_MAX_CHARS + 1, true], [5 * PAYLOAD_MAX_CHARS, true]] as Array<[number, boolean]>) {
+      const text = sized(n);
+      expect(text.length).toBe(n);
+      if ((await run(text, 'gemini-cli')) !== piped) t.wrong.push(`${n} characters: ${piped ? 'not piped' : 'piped'}`);
+    }
+    // multibyte content near the limit (bash counts characters where the locale has them), and another shell
+    await run(sized(PAYLOAD_MAX_CHARS - 10, '\u00e9'), 'gemini-cli');
+    await run(sized(PAYLOAD_MAX_CHARS - 10, '\u20ac'), 'gemini-cli');
+    for (const [client, text] of texts.slice(0, 6)) if (!(await run(text, client, 'sh'))) t.wrong.push(`${client} ${text.slice(0, 200)}: sh did not pipe it`);
+    console.log(`front vs full guard, payload from bash: ${t.alone} answered alone, ${t.handed} handed over, ${t.wrong.length} disagreements`);
+    expect(t.wrong).toEqual([]);
   }, 120_000);
 
   it('answers the after-tool hook (--after) as the full guard does: unread with no note pending, handed over with one', async () => {

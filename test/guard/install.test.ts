@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { afterCommand, HOOK_TIMEOUT_MIN_S, HOOK_TIMEOUT_S, timeoutSeconds } from '../../src/clients/wiring';
+import { afterCommand, HOOK_TIMEOUT_MIN_S, HOOK_TIMEOUT_S, payloadCommand, timeoutSeconds } from '../../src/clients/wiring';
 import { WIRING } from '../../src/clients/wirings';
 import { WATCHDOG_MS } from '../../src/guard/entry';
 import { DECISION_MS } from '../../src/guard/rules/reach';
@@ -36,7 +36,9 @@ describe('install --agent', () => {
     // one hook process per tool call: PreToolUse records what PostToolUse used to
     expect(claude.hooks.PostToolUse).toBeUndefined();
     const gemini = JSON.parse(read(repo, '.gemini/settings.json'));
-    expect(gemini.hooks.BeforeTool[0]).toMatchObject({ matcher: 'write_file|replace|run_shell_command', hooks: [{ command: 'git-handoff-guard --client=gemini-cli', timeout: 30000 }] });
+    // Gemini CLI starts hooks with bash: bash reads the payload for the front (no cat)
+    expect(gemini.hooks.BeforeTool[0]).toMatchObject({ matcher: 'write_file|replace|run_shell_command', hooks: [{ command: payloadCommand('git-handoff-guard --client=gemini-cli'), timeout: 30000 }] });
+    expect(gemini.hooks.BeforeTool[0].hooks[0].command).toContain('exec git-handoff-guard --payload=env --client=gemini-cli;');
     expect(Object.keys(gemini.hooks)).toEqual(expect.arrayContaining(['BeforeTool', 'AfterTool', 'SessionStart', 'AfterAgent']));
     // the after-tool hook says so, and bash looks for a pending note first (nothing started while none is)
     expect(gemini.hooks.AfterTool[0].hooks[0].command).toBe(afterCommand('git-handoff-guard --client=gemini-cli'));
@@ -97,6 +99,8 @@ describe('install --agent', () => {
     const before = json(await repo.cli(['doctor', '--json'], { env: onPath })).items;
     expect(before.find((i: any) => i.component === 'agent codex wiring')).toMatchObject({ status: 'info', detail: expect.stringContaining('PostToolUse') });
     expect(before.find((i: any) => i.component === 'agent gemini wiring')).toMatchObject({ status: 'info', detail: expect.stringContaining('AfterTool without --after') });
+    expect(before.find((i: any) => i.component === 'agent gemini wiring')).toMatchObject({ detail: expect.stringContaining('BeforeTool, SessionStart, AfterAgent, PreCompress without --payload=env') });
+    expect(before.find((i: any) => i.component === 'agent codex wiring')).toMatchObject({ detail: expect.stringContaining('PreToolUse, SessionStart, Stop, PreCompact without --payload=env') });
     // a 10 s Gemini timeout (what an older install wrote) is under the guard's own watchdog; a hook with none is noted
     expect(before.find((i: any) => i.component === 'agent gemini timeout')).toMatchObject({ status: 'broken', detail: expect.stringContaining('10 s') });
     expect(before.find((i: any) => i.component === 'agent codex timeout')).toMatchObject({ status: 'info', detail: expect.stringContaining('no hook timeout') });
@@ -107,7 +111,7 @@ describe('install --agent', () => {
     const gemini = JSON.parse(read(repo, '.gemini/settings.json'));
     const g30 = (command: string) => g(command).map((x) => ({ ...x, hooks: x.hooks.map((h) => ({ ...h, timeout: 30000 })) }));
     expect(gemini.hooks.AfterTool).toEqual(g30(afterCommand('git-handoff-guard --client=gemini-cli')));
-    expect(gemini.hooks.BeforeTool).toEqual(g30(oldG));
+    expect(gemini.hooks.BeforeTool).toEqual(g30(payloadCommand(oldG)));
     const after = json(await repo.cli(['doctor', '--json'], { env: onPath })).items;
     expect(after.filter((i: any) => / (wiring|timeout)$/.test(i.component))).toEqual([]);
   });
