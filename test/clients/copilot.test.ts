@@ -84,7 +84,8 @@ describe('GitHub Copilot CLI, offline', () => {
     const { api, session } = await run(repo, scenario(repo, shell, create), { PATH: `${bin}:${PATH_WITH_BIN}` });
     expectScenario(repo, api, session, 'copilot');
     const calls = readFileSync(log, 'utf8').trim().split('\n').map((l) => l.split('\t'));
-    const by = (client: string) => calls.filter(([args]) => args.startsWith(`--client=${client}`));
+    // (the native wiring's bash hands the payload over: `--payload=env --client=copilot`)
+    const by = (client: string) => calls.filter(([args]) => args.split(' ').includes(`--client=${client}`));
     // both wirings ran (Copilot reads .claude/settings.json in a trusted folder) …
     expect(by('claude-code').length).toBeGreaterThan(0);
     expect(by('copilot').length).toBeGreaterThan(0);
