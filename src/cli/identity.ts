@@ -5,6 +5,7 @@ import type { Repo } from '../git/repo';
 import { readerOf, type Reader } from '../handoff/store/address';
 import { personRef } from '../handoff/store/person';
 import { requireSession, resolveSession, type SessionRef } from '../handoff/state/session';
+import { identitySpec, withOptions } from './spec';
 
 export interface IdentityArgs {
   session?: string;
@@ -13,10 +14,7 @@ export interface IdentityArgs {
 }
 
 /** --person and --role, for commands that write or read as someone. */
-export const identityOptions = <T>(y: Argv<T>, reads: boolean): Argv<T> => {
-  const z = y.option('person', { type: 'boolean', describe: 'act as the person in git config user.name/user.email (owner person:<email>) instead of a session' });
-  return reads ? z.option('role', { type: 'string', describe: 'the role this reader has, for handoffs addressed to role:<slug> (default: GIT_HANDOFF_ROLE)' }) : z;
-};
+export const identityOptions = <T>(y: Argv<T>, reads: boolean): Argv<T> => withOptions(y, identitySpec(reads));
 
 /** The writer: --person, else the session (exit 5 without one, as ever: a person never writes by accident). */
 export function writerOf(repo: Repo, a: IdentityArgs): SessionRef {

@@ -8,7 +8,8 @@ import { NO_SESSION_HELP, short } from '../../handoff/state/session';
 import { remoteOnlyHandoffs } from '../../handoff/store/remote-only';
 import { listHandoffs, readListing, type HandoffRow } from '../../handoff/store/store';
 import type { GlobalArgs } from '../context';
-import { identityOptions, readerFor, writerOf } from '../identity';
+import { readerFor, writerOf } from '../identity';
+import { LIST_SPEC, withSpec } from '../spec';
 import { colorSync, colors, printJson, relativeTime, table, terminalSafe } from '../output';
 
 interface Args extends GlobalArgs {
@@ -60,17 +61,7 @@ export const listCommand: CommandModule<GlobalArgs, Args> = {
   command: 'list',
   describe: 'list handoffs: branch, topic, owner, updated, sync state',
   builder: (y: Argv<GlobalArgs>) =>
-    identityOptions(y, true)
-      .option('branch', { type: 'string', describe: 'this branch (default: the checked-out one)' })
-      .option('all', { type: 'boolean', describe: 'every branch' })
-      .option('mine', { type: 'boolean', describe: "only this session's handoffs" })
-      .option('archived', { type: 'boolean', describe: 'archived handoffs instead' })
-      .option('session', { type: 'string', describe: 'this session id, for --mine, --for-me and --unread' })
-      .option('to', { type: 'string', describe: 'only handoffs addressed to this addressee (session:<id>, client:<name>, person:<email>, role:<slug>)' })
-      .option('for-me', { type: 'boolean', describe: 'only handoffs addressed to you: your session, client, role, or --person' })
-      .option('tag', { type: 'string', describe: 'only handoffs with this tag' })
-      .option('unread', { type: 'boolean', describe: 'only handoffs for you (or anyone) whose newest version you have not read' })
-      .conflicts('all', 'branch')
+    withSpec(y, LIST_SPEC)
       .example('$0 list', "this branch's handoffs")
       .example('$0 list --all --json', 'every handoff of every branch')
       .example('$0 list --archived --all', 'archived handoffs, to restore one') as unknown as Argv<Args>,

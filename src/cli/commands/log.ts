@@ -6,6 +6,7 @@ import { locateHandoff, logHandoff, resolveBranch } from '../../handoff/store/st
 import { describeReadBy, readByOf, readReceipts } from '../../handoff/store/receipts';
 import type { GlobalArgs } from '../context';
 import { printJson, relativeTime, terminalSafe } from '../output';
+import { LOG_SPEC, withSpec } from '../spec';
 import { bodyPatch, paintPatch } from './diff';
 import { describeSignature } from './show';
 
@@ -19,10 +20,7 @@ export const logCommand: CommandModule<GlobalArgs, Args> = {
   command: 'log <topic>',
   describe: 'every version of a handoff, newest first: oid, owner, time, takeovers (an archived one too)',
   builder: (y: Argv<GlobalArgs>) =>
-    y
-      .positional('topic', { type: 'string', demandOption: true, describe: 'the handoff: two or more words joined by "-", e.g. auth-refactor' })
-      .option('branch', { type: 'string', describe: 'the branch (default: the checked-out one)' })
-      .option('p', { alias: 'patch', type: 'boolean', describe: "each version's change to the body, as a diff (as git log -p)" })
+    withSpec(y, LOG_SPEC)
       .example('$0 log auth-refactor', 'who wrote each version, and every takeover with its reason')
       .example('$0 log -p auth-refactor', 'and what each version changed')
       .example('$0 log auth-refactor --json', '') as unknown as Argv<Args>,

@@ -8,7 +8,8 @@ import { trackingRef, trackingTips } from '../../handoff/store/sync-state';
 import { describeVerify } from '../../handoff/store/verify';
 import { describeReadBy, readByOf, readReceipts, recordReceiptsOptional } from '../../handoff/store/receipts';
 import type { GlobalArgs } from '../context';
-import { identityOptions, readerFor } from '../identity';
+import { readerFor } from '../identity';
+import { SHOW_SPEC, withSpec } from '../spec';
 import { printJson, relativeTime, terminalSafe } from '../output';
 import { printRows } from './list';
 
@@ -57,13 +58,7 @@ export const showCommand: CommandModule<GlobalArgs, Args> = {
   command: 'show [topic]',
   describe: 'print a handoff, or its newest archived version (without a topic: the only one on the branch, or the list)',
   builder: (y: Argv<GlobalArgs>) =>
-    identityOptions(y, true)
-      .positional('topic', { type: 'string', describe: 'the handoff (default: the only one on the branch)' })
-      .option('receipt', { type: 'boolean', default: true, describe: 'record that you read it (a `read` receipt; --no-receipt reads without one)' })
-      .option('session', { type: 'string', describe: 'this session id, the reader of the receipt (default: from the environment)' })
-      .option('branch', { type: 'string', describe: 'the branch (default: the checked-out one)' })
-      .option('at', { type: 'string', describe: 'an earlier version: its oid, or ~N back from the newest' })
-      .option('raw', { type: 'boolean', describe: 'print the body only' })
+    withSpec(y, SHOW_SPEC)
       .example('$0 show auth-refactor', 'the newest version, with owner, age and verification')
       .example('$0 show auth-refactor --at ~1 --raw', 'the body of the version before it')
       .example('$0 show --json', "this branch's only handoff as JSON") as unknown as Argv<Args>,

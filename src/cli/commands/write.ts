@@ -10,7 +10,8 @@ import { HandoffError } from '../../errors';
 import type { Repo } from '../../git/repo';
 import { readBodyArg, shownRef, takeoverArg, type GlobalArgs } from '../context';
 import { editText, interactive } from '../editor';
-import { identityOptions, writerOf } from '../identity';
+import { writerOf } from '../identity';
+import { WRITE_SPEC, withSpec } from '../spec';
 import { printJson } from '../output';
 
 interface Args extends GlobalArgs {
@@ -72,27 +73,7 @@ export const writeCommand: CommandModule<GlobalArgs, Args> = {
   command: 'write <topic>',
   describe: 'write a new version of a handoff (compare-and-swap on its ref)',
   builder: (y: Argv<GlobalArgs>) =>
-    identityOptions(y, false)
-      .positional('topic', { type: 'string', demandOption: true, describe: 'two or more words joined by "-", e.g. auth-refactor' })
-      .option('m', { alias: 'message', type: 'string', array: true, describe: 'body paragraph (repeatable)' })
-      .option('F', { alias: 'file', type: 'string', describe: 'read the body from a file, or - for stdin' })
-      .option('branch', { type: 'string', describe: 'the branch (default: the checked-out one)' })
-      .option('session', { type: 'string', describe: 'this session id (default: from the environment)' })
-      .option('take-over', { type: 'boolean', describe: "take over another session's handoff (needs --reason)" })
-      .option('reason', { type: 'string', describe: 'why you take it over (kept in the history)' })
-      .option('to', { type: 'string', array: true, describe: 'who it is for (repeatable): session:<id>, client:<name>, person:<email>, role:<slug>; kept for later versions' })
-      .option('to-none', { type: 'boolean', describe: 'address it to no one in particular again (anyone)' })
-      .option('tag', { type: 'string', array: true, describe: 'a tag (repeatable, lowercase-words); kept for later versions until --tag is given again' })
-      .option('ref', { type: 'string', array: true, describe: 'a path, commit or URL this version refers to (repeatable; paths and commits are verified by show/boot)' })
-      .option('template', {
-        type: 'boolean',
-        describe:
-          'start from `git handoff template`: on a terminal with no -m/-F, edit it in your git editor (unfilled sections are ' +
-          'dropped); with -m/-F, drop the template\'s unfilled hints and sections and warn about the sections the body lacks; ' +
-          'with neither and no terminal, exit 2',
-      })
-      .option('redact', { type: 'boolean', describe: 'write the body with each secret found replaced by [REDACTED:<rule>] (default: a secret refuses the write, exit 2)' })
-      .option('allow-secret', { type: 'string', array: true, describe: 'let findings of this scanner rule through, on the record (repeatable; a Handoff-Allowed-Secret trailer and an audit line)' })
+    withSpec(y, WRITE_SPEC)
       .example('$0 write auth-refactor -m "Goal: …" -m "Next: …"', '')
       .example('$0 write release-checklist --person --to client:claude-code -m "…"', 'as the person in git config, for the next Claude Code session')
       .example('$0 write auth-refactor -F notes.md --take-over --reason "owner session ended"', '') as unknown as Argv<Args>,

@@ -1,0 +1,165 @@
+// The full CLI's parser: yargs with every command, help, completion and the usage errors. Loaded only for the
+// command lines hot.ts leaves to it (help, errors, every command but the common forms of write/show/list/log).
+import type { CommandModule } from 'yargs';
+import type yargsType from 'yargs';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { HandoffError } from '../errors';
+import { commandOf, helpOf, suggest } from './argv';
+import { archiveCommand, restoreCommand } from './commands/archive';
+import { bootCommand } from './commands/boot';
+import { completionCommand, repositoryCompletions } from './commands/completion';
+import { diffCommand } from './commands/diff';
+import { dropCommand } from './commands/drop';
+import { editCommand } from './commands/edit';
+import { importCommand } from './commands/import';
+import { doctorCommand, installCommand, uninstallCommand } from './commands/install';
+import { listCommand } from './commands/list';
+import { logCommand } from './commands/log';
+import { releaseCommand, sessionsCommand } from './commands/sessions';
+import { showCommand } from './commands/show';
+import { fetchCommand, pushCommand, syncCommand } from './commands/sync';
+import { recoverCommand } from './commands/recover';
+import { redactCommand } from './commands/redact';
+import { guardCommand } from './commands/guard';
+import { templateCommand } from './commands/template';
+import { writeCommand } from './commands/write';
+import type { GlobalArgs } from './context';
+import { GLOBAL_OPTIONS, withOptions } from './spec';
+import { beforeCommand, changeDirectory, pageOutput } from './start';
+
+// yargs's CommonJS build wraps help text at word boundaries (its ESM build cuts words), so require it; at first
+// use, not at the bundle's start (hot.ts starts the common commands without it)
+const yargsOf = (): typeof yargsType => require('yargs/yargs');
+
+export const commands: CommandModule<GlobalArgs, any>[] = [
+  writeCommand,
+  editCommand,
+  showCommand,
+  listCommand,
+  logCommand,
+  diffCommand,
+  archiveCommand,
+  restoreCommand,
+  dropCommand,
+  bootCommand,
+  templateCommand,
+  importCommand,
+  installCommand,
+  uninstallCommand,
+  doctorCommand,
+  sessionsCommand,
+  releaseCommand,
+  fetchCommand,
+  pushCommand,
+  syncCommand,
+  redactCommand,
+  recoverCommand,
+  completionCommand,
+  guardCommand,
+];
+
+export const nameOf = (c: CommandModule<GlobalArgs, any>) => String(c.command).split(' ')[0];
+
+/**
+ * The parser of `argv`. `commands` and `start: false` are for tests: other handlers, and none of the steps before
+ * a handler (-C, the format gate and the loss record's check, the pager).
+ */
+export function buildParser(argv: string[], o: { noPager?: boolean; commands?: CommandModule<GlobalArgs, any>[]; start?: boolean } = {}) {
+  let y = withOptions(
+    yargsOf()(argv)
+      .scriptName('git handoff')
+      .usage('$0 <command> [options]\n\nHandoff notes between AI coding sessions, kept as git refs that no session can silently overwrite.\n' +
+          'show, log and diff page long output on a terminal as git does (GIT_PAGER, core.pager, PAGER); --no-pager or -P turns it off.\n' +
+          '`git handoff help <command>` (or <command> -h) shows a command\'s options and examples; `git handoff --help` the manual.'),
+    GLOBAL_OPTIONS,
+  );
+  if (o.start !== false) {
+    y = y
+      .middleware((a) => changeDirectory(a.C as string | string[] | undefined), true)
+      .middleware((a) => beforeCommand(String(a._[0] ?? '')))
+      .middleware((a) => pageOutput(String(a._[0]), !!a.json, !!o.noPager));
+  }
+  for (const c of o.commands ?? commands) y = y.command(withWholeExamples(c));
+  return y
+    .completion('__complete', false, (current: string, a: any, filter: any, done: (c: string[]) => void) => {
+      const words = argv.slice(argv.indexOf('--get-yargs-completions') + 2);
+      // yargs offers one-letter options as `--C`, `--q`, `--h`: they are `-C`, `-q`, `-h`; --version belongs to no command
+      filter((_err: unknown, defaults: string[] | undefined) =>
+        done([...(defaults ?? []).map((d) => (/^--[A-Za-z]$/.test(d) ? d.slice(1) : d)).filter((d) => !(d === '--version' && words.some((w) => !w.startsWith('-')))), ...repositoryCompletions(current, a, words)]),
+      );
+    })
+    .demandCommand(1, 'name a command; `git handoff -h` lists them')
+    .strict()
+    .help('h', 'show help')
+    .alias('h', 'help')
+    .version('version', 'print the version of git-handoff', packageVersion())
+    .wrap(helpWidth())
+    .fail((msg, err) => {
+      if (err) throw err;
+      const cmd = commandOf(argv)?.name;
+      const mod = commands.find((c) => nameOf(c) === cmd);
+      throw new HandoffError('usage', 'usage', `${withSuggestion(msg, mod)}\n(see \`${helpOf(mod ? cmd : null)}\`)`);
+    });
+}
+
+/** Help as wide as the terminal (COLUMNS, else the tty's width; 100 into a pipe), never narrower than 60. */
+const helpWidth = () => Math.max(60, Number(process.env.COLUMNS) || process.stdout.columns || 100);
+
+/**
+ * Examples whose command is never broken across lines, so each can be copied whole: yargs sets a described example
+ * in two columns and wraps the command column; here the description goes on its own `#` line above the command.
+ */
+function withWholeExamples(c: CommandModule<GlobalArgs, any>): CommandModule<GlobalArgs, any> {
+  if (typeof c.builder !== 'function') return c;
+  const builder = c.builder;
+  return {
+    ...c,
+    builder: (y: any) => {
+      const example = y.example.bind(y);
+      y.example = (cmd: string, desc?: string) => {
+        if (desc) example(`# ${desc}`, '');
+        return example(cmd, '');
+      };
+      return builder(y) as any;
+    },
+  };
+}
+
+/** The version in package.json, next to dist/ (or the source tree in tests). */
+function packageVersion(): string {
+  for (const p of [path.join(__dirname, '..', 'package.json'), path.join(__dirname, '..', '..', 'package.json')]) {
+    try {
+      const pkg = JSON.parse(readFileSync(p, 'utf8'));
+      if (pkg.name === 'git-handoff') return String(pkg.version);
+    } catch {
+      // not here: the next place
+    }
+  }
+  return 'unknown';
+}
+
+/** yargs's "Unknown argument: sesion" with the option it was probably meant to be. */
+function withSuggestion(msg: string, mod: CommandModule<GlobalArgs, any> | undefined): string {
+  const m = /^Unknown arguments?: (.*)$/.exec(msg);
+  if (!m) return msg;
+  // the command's own options, from its builder run on an empty parser (only on this error path)
+  const y = yargsOf()([]).option('json', {}).option('quiet', {});
+  if (typeof mod?.builder === 'function') mod.builder(y as never);
+  const known = Object.keys((y as unknown as { getOptions(): { key: Record<string, unknown> } }).getOptions().key).filter((k) => k.length > 1 && k !== '$0');
+  const hints = m[1].split(', ').map((u) => {
+    const s = suggest(u.replace(/^-+/, ''), known);
+    return s ? `--${u.replace(/^-+/, '')}: did you mean --${s}?` : null;
+  });
+  return [msg, ...hints.filter(Boolean)].join('\n');
+}
+
+/**
+ * yargs renders the whole help text after every command, in case a failure wants to print it later; our
+ * failures never print help (see .fail above), so that rendering (several ms of every command) is skipped.
+ */
+export function skipHelpCache(y: ReturnType<typeof buildParser>): void {
+  const usage = (y as unknown as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } }).getInternalMethods?.().getUsageInstance?.();
+  if (usage && typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => {};
+}
+

@@ -1,0 +1,130 @@
+// One table of the options of the commands every session runs most (write, show, list, log) and of the global
+// options: yargs's builders are made from it (withSpec), and so is the small parser that starts these commands
+// without yargs (hot.ts). A rule is written once here, so the two cannot drift.
+import type { Argv } from 'yargs';
+
+/** An option as yargs's `.option(key, …)` takes it, limited to what hot.ts reads exactly as yargs does. */
+export interface OptionSpec {
+  type: 'string' | 'boolean';
+  /** the other name (`m` ↔ `message`); a name of one letter is written `-x`, a longer one `--name` */
+  alias?: string;
+  /** repeatable, each value kept (`-m a -m b`); a plain option given twice is not this */
+  array?: boolean;
+  default?: boolean;
+  /** a value must follow (yargs reads it as exactly one argument) */
+  requiresArg?: boolean;
+  global?: boolean;
+  describe: string;
+}
+
+export interface PositionalSpec {
+  name: string;
+  required: boolean;
+  describe: string;
+}
+
+export interface CommandSpec {
+  /** the command's name, as typed */
+  name: string;
+  positional?: PositionalSpec;
+  /** in the order the help lists them */
+  options: ReadonlyArray<readonly [string, OptionSpec]>;
+  /** pairs that cannot be given together */
+  conflicts?: ReadonlyArray<readonly [string, string]>;
+}
+
+/** Options every command takes (main.ts's parser), in the order the help lists them. */
+export const GLOBAL_OPTIONS: ReadonlyArray<readonly [string, OptionSpec]> = [
+  ['json', { type: 'boolean', global: true, describe: 'print data as JSON' }],
+  ['C', { type: 'string', global: true, requiresArg: true, describe: 'run as if started in <path> (repeatable, like git -C)' }],
+  ['q', { alias: 'quiet', type: 'boolean', global: true, describe: 'print nothing but errors' }],
+];
+
+const PERSON: readonly [string, OptionSpec] = ['person', { type: 'boolean', describe: 'act as the person in git config user.name/user.email (owner person:<email>) instead of a session' }];
+const ROLE: readonly [string, OptionSpec] = ['role', { type: 'string', describe: 'the role this reader has, for handoffs addressed to role:<slug> (default: GIT_HANDOFF_ROLE)' }];
+
+/** --person, and --role for commands that read as someone (identity.ts's identityOptions). */
+export const identitySpec = (reads: boolean): ReadonlyArray<readonly [string, OptionSpec]> => (reads ? [PERSON, ROLE] : [PERSON]);
+
+const BRANCH: readonly [string, OptionSpec] = ['branch', { type: 'string', describe: 'the branch (default: the checked-out one)' }];
+
+export const WRITE_SPEC: CommandSpec = {
+  name: 'write',
+  positional: { name: 'topic', required: true, describe: 'two or more words joined by "-", e.g. auth-refactor' },
+  options: [
+    ...identitySpec(false),
+    ['m', { alias: 'message', type: 'string', array: true, describe: 'body paragraph (repeatable)' }],
+    ['F', { alias: 'file', type: 'string', describe: 'read the body from a file, or - for stdin' }],
+    BRANCH,
+    ['session', { type: 'string', describe: 'this session id (default: from the environment)' }],
+    ['take-over', { type: 'boolean', describe: "take over another session's handoff (needs --reason)" }],
+    ['reason', { type: 'string', describe: 'why you take it over (kept in the history)' }],
+    ['to', { type: 'string', array: true, describe: 'who it is for (repeatable): session:<id>, client:<name>, person:<email>, role:<slug>; kept for later versions' }],
+    ['to-none', { type: 'boolean', describe: 'address it to no one in particular again (anyone)' }],
+    ['tag', { type: 'string', array: true, describe: 'a tag (repeatable, lowercase-words); kept for later versions until --tag is given again' }],
+    ['ref', { type: 'string', array: true, describe: 'a path, commit or URL this version refers to (repeatable; paths and commits are verified by show/boot)' }],
+    [
+      'template',
+      {
+        type: 'boolean',
+        describe:
+          'start from `git handoff template`: on a terminal with no -m/-F, edit it in your git editor (unfilled sections are ' +
+          'dropped); with -m/-F, drop the template\'s unfilled hints and sections and warn about the sections the body lacks; ' +
+          'with neither and no terminal, exit 2',
+      },
+    ],
+    ['redact', { type: 'boolean', describe: 'write the body with each secret found replaced by [REDACTED:<rule>] (default: a secret refuses the write, exit 2)' }],
+    ['allow-secret', { type: 'string', array: true, describe: 'let findings of this scanner rule through, on the record (repeatable; a Handoff-Allowed-Secret trailer and an audit line)' }],
+  ],
+};
+
+export const SHOW_SPEC: CommandSpec = {
+  name: 'show',
+  positional: { name: 'topic', required: false, describe: 'the handoff (default: the only one on the branch)' },
+  options: [
+    ...identitySpec(true),
+    ['receipt', { type: 'boolean', default: true, describe: 'record that you read it (a `read` receipt; --no-receipt reads without one)' }],
+    ['session', { type: 'string', describe: 'this session id, the reader of the receipt (default: from the environment)' }],
+    BRANCH,
+    ['at', { type: 'string', describe: 'an earlier version: its oid, or ~N back from the newest' }],
+    ['raw', { type: 'boolean', describe: 'print the body only' }],
+  ],
+};
+
+export const LIST_SPEC: CommandSpec = {
+  name: 'list',
+  options: [
+    ...identitySpec(true),
+    ['branch', { type: 'string', describe: 'this branch (default: the checked-out one)' }],
+    ['all', { type: 'boolean', describe: 'every branch' }],
+    ['mine', { type: 'boolean', describe: "only this session's handoffs" }],
+    ['archived', { type: 'boolean', describe: 'archived handoffs instead' }],
+    ['session', { type: 'string', describe: 'this session id, for --mine, --for-me and --unread' }],
+    ['to', { type: 'string', describe: 'only handoffs addressed to this addressee (session:<id>, client:<name>, person:<email>, role:<slug>)' }],
+    ['for-me', { type: 'boolean', describe: 'only handoffs addressed to you: your session, client, role, or --person' }],
+    ['tag', { type: 'string', describe: 'only handoffs with this tag' }],
+    ['unread', { type: 'boolean', describe: 'only handoffs for you (or anyone) whose newest version you have not read' }],
+  ],
+  conflicts: [['all', 'branch']],
+};
+
+export const LOG_SPEC: CommandSpec = {
+  name: 'log',
+  positional: { name: 'topic', required: true, describe: 'the handoff: two or more words joined by "-", e.g. auth-refactor' },
+  options: [BRANCH, ['p', { alias: 'patch', type: 'boolean', describe: "each version's change to the body, as a diff (as git log -p)" }]],
+};
+
+/** The options of a table on a yargs parser, in its order. */
+export function withOptions<T>(y: Argv<T>, options: ReadonlyArray<readonly [string, OptionSpec]>): Argv<T> {
+  for (const [key, o] of options) y = y.option(key, { ...o });
+  return y;
+}
+
+/** A command's builder from its table: its positional, its options and their conflicts. */
+export function withSpec<T>(y: Argv<T>, spec: CommandSpec): Argv<T> {
+  const p = spec.positional;
+  if (p) y = y.positional(p.name, { type: 'string', ...(p.required ? { demandOption: true } : {}), describe: p.describe });
+  y = withOptions(y, spec.options);
+  for (const [a, b] of spec.conflicts ?? []) y = y.conflicts(a, b);
+  return y;
+}

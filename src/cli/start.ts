@@ -1,0 +1,36 @@
+// What runs between the parsed command line and a command's handler, the same whichever parser read it (yargs's
+// middlewares in parser.ts, or hot.ts): -C, the store's format gate and the loss record's check, then the pager.
+import { HandoffError } from '../errors';
+import { setFormatGate } from '../git/repo';
+import { assertKnownFormat } from '../handoff/store/format';
+import { PAGED_COMMANDS, pagerCommand, startPager } from './pager';
+import { noticeLosses } from './record-notice';
+
+// the guard and the git hooks answer for git and the agents: a newer store must not turn them into refusals of everything
+const UNGATED = new Set(['guard', 'githook']);
+
+/** `-C <path>` (repeatable, like git -C): each in turn, before anything reads the repository. */
+export function changeDirectory(paths: string | string[] | undefined): void {
+  for (const p of paths === undefined ? [] : ([] as string[]).concat(paths)) {
+    try {
+      process.chdir(p);
+    } catch (e) {
+      throw new HandoffError('environment', 'bad-directory', `cannot change to ${p}: ${(e as Error).message}`);
+    }
+  }
+}
+
+/**
+ * After -C, before the command (and its pager): the store's format is checked wherever a command opens the
+ * repository (SPEC 2 "Format version"; not the guard's and hooks' entries), then the loss record (issue 23).
+ */
+export function beforeCommand(command: string): void {
+  if (!UNGATED.has(command)) setFormatGate(assertKnownFormat);
+  noticeLosses(command);
+}
+
+/** show, log and diff page their output on a terminal, unless --no-pager/-P or --json. */
+export function pageOutput(command: string, json: boolean, noPager: boolean): void {
+  const p = !noPager && !json && PAGED_COMMANDS.has(command) ? pagerCommand() : null;
+  if (p) startPager(p);
+}
