@@ -9,39 +9,72 @@ let zlib: typeof import('node:zlib') | null = null;
 /** node:zlib, required the first time an object is read or written (here and in loose.ts). */
 export const lazyZlib = (): typeof import('node:zlib') => (zlib ??= require('node:zlib') as typeof import('node:zlib'));
 
-/** One loose object, inflated: null when it is not a loose object here (packed, or not there at all). */
-export function readLoose(repo: Pick<Repo, 'commonDir'>, oid: string): { type: string; content: Buffer } | null {
+export interface LooseObject {
+  oid: string;
+  type: string;
+  content: Buffer;
+}
+
+/**
+ * One loose object, inflated: null when it is not a loose object here (packed, or not there at all), or when its
+ * content would pass `max` bytes (inflating stops there: a small file can hold a huge object).
+ */
+export function readLoose(repo: Pick<Repo, 'commonDir'>, oid: string, max?: number): LooseObject | null {
   let raw: Buffer;
   try {
-    raw = lazyZlib().inflateSync(readFileSync(path.join(repo.commonDir, 'objects', oid.slice(0, 2), oid.slice(2))));
+    const file = readFileSync(path.join(repo.commonDir, 'objects', oid.slice(0, 2), oid.slice(2)));
+    // the header (`<type> <size>\0`) is at most a few dozen bytes
+    raw = max === undefined ? lazyZlib().inflateSync(file) : lazyZlib().inflateSync(file, { maxOutputLength: max + 64 });
   } catch {
     return null;
   }
   const nul = raw.indexOf(0);
   const sp = raw.indexOf(32);
   if (nul < 0 || sp < 0 || sp > nul) return null;
-  return { type: raw.subarray(0, sp).toString('latin1'), content: raw.subarray(nul + 1) };
+  const content = raw.subarray(nul + 1);
+  if (max !== undefined && content.length > max) return null;
+  return { oid, type: raw.subarray(0, sp).toString('latin1'), content };
 }
 
 /**
- * The blob `name` of the tree of a commit, from loose objects only (commit, then tree, then blob); null when any of
- * them is not loose, or is not what it should be: the caller asks git then.
+ * A commit and the entries `names` of its tree, from loose objects only (commit, tree, then each entry): an entry
+ * the tree does not hold is null, as git says it is missing. Null for the whole when any object needed is not loose
+ * here, not of its type, or over its bound (`max`: the commit's, then each entry's): the caller asks git then.
  */
-export function looseCommitFile(repo: Pick<Repo, 'commonDir' | 'objectFormat'>, commit: string, name: string): Buffer | null {
+export function looseCommitFiles(repo: Pick<Repo, 'commonDir' | 'objectFormat'>, commit: string, names: string[], max: number[] = []): { commit: LooseObject; files: Array<LooseObject | null> } | null {
   const rawLength = repo.objectFormat === 'sha256' ? 32 : 20;
-  const c = readLoose(repo, commit);
+  const c = readLoose(repo, commit, max[0]);
   const tree = c?.type === 'commit' ? /^tree ([0-9a-f]+)\n/.exec(c.content.toString('latin1', 0, 80))?.[1] : undefined;
   const t = tree ? readLoose(repo, tree) : null;
-  if (t?.type !== 'tree') return null;
+  if (!c || t?.type !== 'tree') return null;
+  const wanted = new Map<string, string>();
   // entries: mode SP name NUL raw-oid
   for (let at = 0; at < t.content.length; ) {
     const nul = t.content.indexOf(0, at);
     if (nul < 0) return null;
-    if (t.content.subarray(t.content.indexOf(32, at) + 1, nul).toString('utf8') === name) {
-      const b = readLoose(repo, t.content.subarray(nul + 1, nul + 1 + rawLength).toString('hex'));
-      return b?.type === 'blob' ? b.content : null;
-    }
+    const name = t.content.subarray(t.content.indexOf(32, at) + 1, nul).toString('utf8');
+    if (names.includes(name)) wanted.set(name, t.content.subarray(nul + 1, nul + 1 + rawLength).toString('hex'));
     at = nul + 1 + rawLength;
   }
-  return null;
+  const files: Array<LooseObject | null> = [];
+  for (let i = 0; i < names.length; i++) {
+    const oid = wanted.get(names[i]);
+    if (oid === undefined) {
+      files.push(null);
+      continue;
+    }
+    const o = readLoose(repo, oid, max[i + 1]);
+    if (!o) return null;
+    files.push(o);
+  }
+  return { commit: c, files };
+}
+
+/**
+ * The blob `name` of the tree of a commit, from loose objects only; null when it is not there, or any object on the
+ * way is not loose or not what it should be: the caller asks git then.
+ */
+export function looseCommitFile(repo: Pick<Repo, 'commonDir' | 'objectFormat'>, commit: string, name: string): Buffer | null {
+  const f = looseCommitFiles(repo, commit, [name])?.files[0];
+  return f?.type === 'blob' ? f.content : null;
 }

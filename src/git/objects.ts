@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { HandoffError } from '../errors';
 import { countLooseCommits, identLines, looseTarget, treeContent, writeLoose } from './loose';
+import { looseCommitFiles } from './loose-read';
 import { trailerBlockLines } from './refs';
 import { gitBytes } from './run';
 import type { Repo } from './repo';
@@ -156,6 +157,16 @@ export function readObjectsBounded(repo: Repo, specs: string[], max: number[]): 
   const read = readObjects(repo, fit);
   let j = 0;
   return specs.map((_, i) => (!sizes[i] ? null : sizes[i]!.size > max[i] ? { oversize: sizes[i]!.size } : read[j++]));
+}
+
+/**
+ * A commit and files of its tree (`<oid>:<name>`), each within its bound (`max`: the commit's, then each file's), as
+ * readObjectsBounded answers: in this process while they are loose (a version is written loose), else one cat-file.
+ */
+export function readCommitFiles(repo: Repo, oid: string, names: string[], max: number[]): Array<BatchObject | { oversize: number } | null> {
+  const loose = looseCommitFiles(repo, oid, names, max);
+  if (loose) return [loose.commit, ...loose.files];
+  return readObjectsBounded(repo, [oid, ...names.map((n) => `${oid}:${n}`)], max);
 }
 
 /** Splits a raw commit object into header fields and message. */

@@ -56,4 +56,19 @@ describe('store with fewer git processes', () => {
     expect((await repo.cli(['list', '--json'], { env: { ...env, ...next.env } })).exitCode).toBe(0);
     expect(next.calls().map((c) => c[0])).toEqual(['for-each-ref']);
   });
+
+  it('show starts two git processes while the version is loose (for-each-ref, status), and reads it the same once packed', async () => {
+    const repo = makeRepo({ commit: true });
+    for (const m of ['one', 'two']) expect((await repo.cli(['write', 'two-processes', '-m', m], { env })).exitCode).toBe(0);
+    const rec = gitRecorder(repo.dir);
+    const loose = await repo.cli(['show', 'two-processes', '--json'], { env: { ...env, ...rec.env } });
+    expect(loose.exitCode, String(loose.stderr)).toBe(0);
+    expect(rec.calls().map((c) => c[0])).toEqual(['for-each-ref', 'status']);
+    repo.git(['gc', '-q']);
+    const packed = await repo.cli(['show', 'two-processes', '--json'], { env });
+    const { receiptsAt: _a, ...a } = json(loose);
+    const { receiptsAt: _b, ...b } = json(packed);
+    expect(b).toEqual(a);
+    expect(a).toMatchObject({ body: 'two\n', versions: 2, state: { branch: 'main' } });
+  });
 });

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../../errors';
 import { configBool, identityEnv, readConfig, type Config } from '../../git/config';
-import { countCommits, parseCommit, readCommitTrailers, readObjects, readObjectsBounded, writeBlobs, writeTree } from '../../git/objects';
+import { countCommits, parseCommit, readCommitFiles, readCommitTrailers, readObjects, writeBlobs, writeTree } from '../../git/objects';
 import { listRefs, readRef, trailerBlockLines, type RefRecord } from '../../git/refs';
 import type { Repo } from '../../git/repo';
 import { BODY_MAX, buildMessage, COMMIT_MAX, namedPaths, parseState, parseTrailerLines, serializeState, STATE_MAX, validateBody, type HandoffState, type Trailers } from './document';
@@ -350,12 +350,13 @@ export function notFound(ref: string, branch: string, topic: string): HandoffErr
 }
 
 /**
- * The full view of one version: one cat-file --batch for commit, body and state. `refs`: the for-each-ref records
+ * The full view of one version: commit, body and state read in this process while loose (as a write leaves them), else
+ * by one cat-file --batch; the version count likewise. `refs`: the for-each-ref records
  * of `ref` and its tracking copies when the caller already read them (else one for-each-ref here).
  */
 export function viewOf(repo: Repo, ref: string, oid: string, branch: string, topic: string, refs?: RefRecord[], branchTip?: string | null): HandoffView {
   // bounded: one huge body (it packs small) must not break a view of the whole branch; it is flagged instead
-  const [commit, bodyObj, stateObj] = readObjectsBounded(repo, [oid, `${oid}:handoff.md`, `${oid}:state.json`], [COMMIT_MAX, BODY_MAX, STATE_MAX]);
+  const [commit, bodyObj, stateObj] = readCommitFiles(repo, oid, ['handoff.md', 'state.json'], [COMMIT_MAX, BODY_MAX, STATE_MAX]);
   if (!commit || 'oversize' in commit) throw new HandoffError('integrity', 'missing-object', `${ref} points to ${oid}, which cannot be read`);
   const body = bodyObj && 'oversize' in bodyObj ? null : bodyObj;
   const state = stateObj && 'oversize' in stateObj ? null : stateObj;
