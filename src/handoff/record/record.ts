@@ -9,7 +9,7 @@ import { readObjects, writeBlob, writeCommit, writeTree, parseCommit } from '../
 // the record's own ref moves by the plain CAS below tx, or joins tx's transaction: tx's extension point calls into this module
 import { casUpdateRef, type RefOp } from '../../git/refs';
 import type { Repo } from '../../git/repo';
-import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef } from '../store/names';
+import { ARCHIVE_PREFIX, HANDOFF_PREFIX, isHandoffName, isValidTopic, parseRef } from '../store/names';
 import { handoffDir } from '../state/paths';
 import { NOTES_REF } from '../store/receipts';
 import { writeState } from '../state/state-file';
@@ -28,7 +28,7 @@ const MARK = 'Handoff-Record: 1';
 const RECORD_MAX = 64 * 1024 * 1024;
 
 /** The refs the record keeps: live handoffs, archive entries, receipts. */
-export const isRecorded = (ref: string) => ref === NOTES_REF || (ref.startsWith(HANDOFF_PREFIX) || ref.startsWith(ARCHIVE_PREFIX) ? parseRef(ref) !== null : false);
+export const isRecorded = (ref: string) => ref === NOTES_REF || isHandoffName(ref);
 
 export interface RecordEntry {
   oid: string;
@@ -53,24 +53,36 @@ export interface RecordState {
 const emptyRecord = (commit: string | null = null, problem?: string): RecordState => ({ commit, entries: new Map(), removed: new Map(), ...(problem ? { problem } : {}) });
 
 const LINE_RES = new Map<number, RegExp>();
-/** `<kind> <oid> <seconds> <ref>`: one regex per object-id length, compiled once. */
-const lineRe = (hexLength: number): RegExp => {
+/**
+ * `<tip|archived|removed> <oid> <seconds> <ref>` and its newline (or the end), sticky: matched where a line starts,
+ * so a record of 10,000 lines is read by one compiled regex without splitting it. The ref is one isRecorded accepts
+ * but for its topic (group 5 or 6, checked by isValidTopic): refs/handoffs/<B>/<T>, refs/handoff-archive/<B>/<T>/<S>,
+ * refs/notes/handoff-reads. One per object-id length.
+ */
+function lineRe(hexLength: number): RegExp {
   let re = LINE_RES.get(hexLength);
-  if (!re) LINE_RES.set(hexLength, (re = new RegExp(`^(tip|archived|removed) ([0-9a-f]{${hexLength}}) (\\d{1,12}) (refs\\/\\S+)$`)));
+  const part = '[^\\/\\s]*';
+  const ref = `refs\\/(?:handoffs\\/${part}\\/(${part})|handoff-archive\\/${part}\\/(${part})\\/${part}|notes\\/handoff-reads)`;
+  if (!re) LINE_RES.set(hexLength, (re = new RegExp(`(tip|archived|removed) ([0-9a-f]{${hexLength}}) (\\d{1,12}) (${ref})(?:\\n|$)`, 'y')));
   return re;
-};
+}
 
 /** Parses a record blob strictly: any line out of shape makes the whole record untrusted. The record's one reader. */
 export function parseRecord(text: string, commit: string, hexLength: number): RecordState {
-  const lines = text.split('\n');
-  if (lines[0] !== HEADER) return emptyRecord(commit, `the record ${commit.slice(0, 12)} does not start with "${HEADER}"`);
+  const firstEnd = text.indexOf('\n');
+  if ((firstEnd < 0 ? text : text.slice(0, firstEnd)) !== HEADER) return emptyRecord(commit, `the record ${commit.slice(0, 12)} does not start with "${HEADER}"`);
   const rec = emptyRecord(commit);
   const re = lineRe(hexLength);
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i];
-    if (line === '' && i === lines.length - 1) break;
-    const m = re.exec(line);
-    if (!m || !isRecorded(m[4])) return emptyRecord(commit, `line ${i + 1} of the record ${commit.slice(0, 12)} does not parse: ${JSON.stringify(line.slice(0, 80))}`);
+  let lineNo = 1;
+  for (let at = firstEnd + 1; firstEnd >= 0 && at < text.length; at = re.lastIndex) {
+    lineNo++;
+    re.lastIndex = at;
+    const m = re.exec(text);
+    const topic = m?.[5] ?? m?.[6];
+    if (!m || (topic !== undefined && !isValidTopic(topic))) {
+      const end = text.indexOf('\n', at);
+      return emptyRecord(commit, `line ${lineNo} of the record ${commit.slice(0, 12)} does not parse: ${JSON.stringify(text.slice(at, Math.min(end < 0 ? text.length : end, at + 80)))}`);
+    }
     if (m[1] === 'tip') rec.entries.set(m[4], { oid: m[2], seen: Number(m[3]) });
     else rec.removed.set(m[4], { oid: m[2], at: Number(m[3]), why: m[1] as Removal['why'] });
   }
