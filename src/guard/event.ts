@@ -16,7 +16,7 @@ export type ToolAction =
   /** a Codex apply_patch envelope */
   | { type: 'patch'; patch: string; cwd: string | null }
   /** a tool that may write, its arguments in a shape the guard does not know: every path-like string it was given */
-  | { type: 'paths'; paths: string[] }
+  | { type: 'paths'; paths: string[]; over?: string }
   | { type: 'other' };
 
 export interface GuardEvent {
@@ -115,16 +115,26 @@ const READING_TOOLS = new Set(['Read', 'Glob', 'Grep', 'LS', 'WebFetch', 'WebSea
  * A tool that may write, with arguments in a shape the guard does not know (another client's names, a new tool, an
  * MCP tool): judged on every string argument that looks like a path. Nothing but a known reading tool goes unseen.
  */
+const MAX_PATHS = 1024;
+const MAX_NESTING = 32;
+
 export function unknownShape(tool: string | null, input: Record<string, unknown>): ToolAction {
   if (tool === null || READING_TOOLS.has(tool)) return { type: 'other' };
   const paths: string[] = [];
+  // bounds refuse, never cut: past them the call is refused when it names what the guard protects (rules/pre-tool.ts)
+  let over: string | undefined;
   const visit = (v: unknown, key: string, depth: number): void => {
-    if (paths.length >= 64 || depth > 3) return;
+    if (over) return;
+    if (paths.length >= MAX_PATHS || depth > MAX_NESTING) {
+      over = paths.length >= MAX_PATHS ? `the tool's arguments hold more than ${MAX_PATHS} paths` : `the tool's arguments are nested more than ${MAX_NESTING} deep`;
+      return;
+    }
     if (typeof v === 'string') {
       if (v && v.length < 4096 && !v.includes('\n') && (/path|file|dir|dest|target|output|src|source/i.test(key) || /[/\\]|\.md$/i.test(v))) paths.push(v);
     } else if (Array.isArray(v)) for (const x of v) visit(x, key, depth + 1);
     else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) visit(x, k, depth + 1);
   };
   visit(input, '', 0);
+  if (over) return { type: 'paths', paths, over };
   return paths.length ? { type: 'paths', paths } : { type: 'other' };
 }

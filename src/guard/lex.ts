@@ -92,8 +92,8 @@ export function lex(src: string, home: string | null = null, depth = 0): Token[]
     atWordStart = true;
   }
   for (const d of pendingDocs) d.t.body = '';
-  // here-document bodies that expand run their substitutions too
-  for (const t of out) if (typeof t === 'object' && t.op === '<<' && 'body' in t && t.expands) collectSubs(t.body, s.subs);
+  // here-document bodies that expand run their substitutions too; a quoted one's may still run later (as literals do)
+  for (const t of out) if (typeof t === 'object' && t.op === '<<' && 'body' in t && (t.expands || /\$\(|`/.test(t.body))) collectSubs(t.body, s.subs);
   for (const body of s.subs) out.push({ op: ';' }, ...lex(body, home, depth + 1));
   return out;
 }
@@ -183,7 +183,10 @@ function readWord(s: State, home: string | null): Word {
     if (c === "'") {
       const end = src.indexOf("'", s.i + 1);
       const stop = end < 0 ? src.length : end;
-      for (const ch of src.slice(s.i + 1, stop)) lit(ch);
+      const body = src.slice(s.i + 1, stop);
+      for (const ch of body) lit(ch);
+      // literal text holding a command substitution may still run it (`${x@P}`, arithmetic, eval): read as if it does
+      if (/\$\(|`/.test(body)) collectSubs(body, s.subs);
       s.i = stop + 1;
       quoted = true;
       continue;
@@ -196,7 +199,9 @@ function readWord(s: State, home: string | null): Word {
     }
     if (c === '$' && src[s.i + 1] === "'") {
       s.i += 2;
-      for (const ch of ansiC(s)) lit(ch);
+      const body = ansiC(s);
+      for (const ch of body) lit(ch);
+      if (/\$\(|`/.test(body)) collectSubs(body, s.subs);
       quoted = true;
       continue;
     }

@@ -1,8 +1,10 @@
 // A shell command line as the simple commands it runs: tokenized by shell-quote, with nested `sh -c`,
 // wrappers (env, sudo, xargs, timeout…), `cd` tracking, subshells and $(…) / `…`, heredoc bodies skipped.
 import path from 'node:path';
+import { own } from './event';
 import { lex, LexBound, splitWords, type Token } from './lex';
 import { runValueCommands, setsForLine } from './rules/run-values';
+import { knownDirs } from './rules/reach';
 
 export interface Redirect {
   op: string;
@@ -30,7 +32,7 @@ export interface SimpleCommand {
 }
 
 const SEPARATORS = new Set([';', '&&', '||', '|', '|&', '&', '(', ')', ';;', '<(', '>(']);
-const WRITE_REDIRECTS = new Set(['>', '>>', '>|', '&>', '&>>']);
+const WRITE_REDIRECTS = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);
 export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'fish']);
 // Words that open or close a compound command; the simple command follows them (`{ git …; }`, `then git …`).
 const RESERVED = new Set(['{', '}', '!', 'if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until']);
@@ -54,7 +56,7 @@ export function parseShell(script: string, cwd: string | null = null, depth = 0)
   const pushed: Array<string | null> = [];
   const flush = (op: string | null = null) => {
     if (words.length || redirects.length) {
-      const cmds = unwrap(words, redirects, dir, depth);
+      const cmds = unwrap(words, redirects, dir, depth, vars);
       const before = dir;
       for (const c of cmds) {
         // what its configuration values and environment variables run, read as `sh -c '<value>'` (rules/run-values.ts)
@@ -138,8 +140,9 @@ function literalOutput(p: SimpleCommand): string | null {
   return null;
 }
 
-function changeDir(dir: string | null, to: string | undefined): string | null {
-  // an expansion, a glob or a brace list: the directory is not known statically
+function changeDir(dir: string | null, given: string | undefined): string | null {
+  // $PWD, $(pwd) and $(git rev-parse --show-toplevel) are known; another expansion, a glob or a brace list is not
+  const to = given === undefined ? undefined : knownDirs(given, dir).replace(/\$\{PWD\}|\$PWD\b/g, dir ?? '$PWD');
   if (!to || to === '-' || to.startsWith('~') || /[$`*?[{]/.test(to)) return null;
   if (path.isAbsolute(to)) return to;
   return dir ? path.resolve(dir, to) : null;
@@ -163,7 +166,7 @@ const WRAPPERS = new Set(['env', 'sudo', 'nohup', 'time', 'command', 'exec', 'ni
 const OWN_OPERAND = new Set(['chrt', 'taskset', 'flock', 'chroot', 'faketime']);
 
 /** Strips assignments and wrapper programs; expands `sh -c '<script>'` into its own commands. */
-function unwrap(given: string[], redirects: Redirect[], cwd: string | null, depth: number): SimpleCommand[] {
+function unwrap(given: string[], redirects: Redirect[], cwd: string | null, depth: number, line: Record<string, string> = {}): SimpleCommand[] {
   const assigns: Record<string, string> = {};
   let words = given;
   let xargs = false;
@@ -175,6 +178,14 @@ function unwrap(given: string[], redirects: Redirect[], cwd: string | null, dept
       const eq = words[i].indexOf('=');
       assigns[words[i].slice(0, eq)] = words[i].slice(eq + 1);
       i++;
+    }
+    // `x='rm …'; $x`: a program word built from a variable the line set is the words of its value
+    if (words[i] !== undefined && words[i].includes('$') && depth < MAX_DEPTH) {
+      const known = substituteVars(words[i], { ...line, ...assigns });
+      if (known !== words[i]) {
+        words = [...words.slice(0, i), ...splitWords(known), ...words.slice(i + 1)];
+        continue;
+      }
     }
     const prog = words[i] !== undefined ? path.basename(words[i]) : undefined;
     if (prog && WRAPPERS.has(prog)) {
@@ -211,14 +222,19 @@ function unwrap(given: string[], redirects: Redirect[], cwd: string | null, dept
     if (alias.shell !== null) return [...parseShell(alias.shell, dir, depth + 1), { argv: [], assigns, cwd: dir, redirects, xargs }];
     argv = alias.argv;
   }
+  // git verbs that run a command line they are given (rebase --exec, difftool -x, bisect run, submodule foreach, …)
+  const run = depth < MAX_DEPTH ? gitRunsScripts({ argv, assigns, cwd: dir, redirects, xargs }) : [];
+  if (run.length) return [...run.flatMap((script) => parseShell(substituteVars(script, { ...line, ...assigns }), dir, depth + 1)), { argv, assigns, cwd: dir, redirects, xargs }];
   const prog = argv[0] !== undefined ? path.basename(argv[0]) : '';
   // `eval word…` runs its words, joined, as a script.
   if (prog === 'eval' && depth < MAX_DEPTH && argv.length > 1) {
-    return [...parseShell(argv.slice(1).join(' '), dir, depth + 1), { argv: [], assigns, cwd: dir, redirects, xargs }];
+    return [...parseShell(substituteVars(argv.slice(1).join(' '), { ...line, ...assigns }), dir, depth + 1), { argv: [], assigns, cwd: dir, redirects, xargs }];
   }
   // A program named by an expansion (`$SHELL -c …`, `$GIT …`) may be a shell or git: it is read as one.
-  if (SHELLS.has(prog) || argv[0]?.startsWith('$') || prog === 'source' || prog === '.') {
-    const script = prog === 'source' || prog === '.' ? sourcedScript(argv, redirects) : shellScript(argv, redirects);
+  if (SHELLS.has(prog) || RUNS_SHELL_C.has(prog) || argv[0]?.startsWith('$') || prog === 'source' || prog === '.') {
+    const found = prog === 'source' || prog === '.' ? sourcedScript(argv, redirects) : shellScript(argv, redirects);
+    // the line's variables in it (`x='rm …'; bash -c "$x"`): read as they will be when it runs
+    const script = found === null ? null : substituteVars(found, { ...line, ...assigns });
     if (script !== null) {
       if (depth >= MAX_DEPTH) throw new LexBound(`shells nested more than ${MAX_DEPTH} deep`);
       // a shell run by xargs gets its arguments from xargs's input too
@@ -267,8 +283,23 @@ function sourcedScript(argv: string[], redirects: Redirect[]): string | null {
   return doc && argv[1] !== undefined && /^(\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0)$/.test(argv[1]) ? doc.body! : null;
 }
 
+// Programs that run a shell command line given with -c (as a user, in a pseudo-terminal).
+const RUNS_SHELL_C = new Set(['su', 'runuser', 'script', 'sg']);
+
+/** `$NAME`/`${NAME}` replaced by what the line set; what stays unknown keeps its `$`. */
+export const substituteVars = (v: string, vars: Record<string, string>) =>
+  v.replace(/\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)/g, (m, a, b) => (Object.hasOwn(vars, a ?? b) ? vars[a ?? b] : m));
+
 /** The script a shell runs: its -c string (`bash -O extglob -c '…'`, `sh -ec -- '…'`), or a here-document it reads. */
 function shellScript(argv: string[], redirects: Redirect[]): string | null {
+  // su/runuser/script/sg: -c or --command anywhere among their arguments
+  if (RUNS_SHELL_C.has(path.basename(argv[0] ?? ''))) {
+    for (let k = 1; k < argv.length; k++) {
+      if (/^-[a-zA-Z]*c$/.test(argv[k]) || argv[k] === '--command') return argv[k + 1] ?? null;
+      if (argv[k].startsWith('--command=')) return argv[k].slice(10);
+    }
+    return null;
+  }
   for (let k = 1; k < argv.length; k++) {
     const a = argv[k];
     if (a === '--' || !/^[-+]/.test(a)) break;
@@ -329,6 +360,44 @@ function aliasOf(argv: string[], assigns: Record<string, string>): { argv: strin
   if (value.startsWith('!')) return { argv: [], shell: `${value.slice(1)} ${rest.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ')}` };
   const words = splitWords(value);
   return { argv: [...argv.slice(0, i), ...words, ...rest], shell: null };
+}
+
+// Options of git verbs whose value git runs as a shell command line.
+const GIT_SCRIPT_OPTIONS: Record<string, string[]> = {
+  rebase: ['-x', '--exec'],
+  difftool: ['-x', '--extcmd'],
+  'filter-branch': ['--setup', '--env-filter', '--tree-filter', '--index-filter', '--parent-filter', '--msg-filter', '--commit-filter', '--tag-name-filter'],
+  fetch: ['--upload-pack'],
+  pull: ['--upload-pack'],
+  clone: ['-u', '--upload-pack'],
+  'ls-remote': ['--upload-pack'],
+  push: ['--receive-pack', '--exec'],
+  archive: ['--exec'],
+  'send-email': ['--to-cmd', '--cc-cmd', '--header-cmd', '--sendmail-cmd'],
+};
+
+/** The command lines a git command runs from its own arguments (`rebase -x '<cmd>'`, `bisect run <cmd…>`, …). */
+function gitRunsScripts(cmd: SimpleCommand): string[] {
+  const inv = gitInvocation(cmd);
+  if (!inv) return [];
+  const a = inv.args;
+  if (inv.sub === 'bisect' && a[0] === 'run') return a.length > 1 ? [a.slice(1).map((w) => `'${w.replace(/'/g, `'\\''`)}'`).join(' ')] : [];
+  if (inv.sub === 'submodule') {
+    const k = a.indexOf('foreach');
+    const rest = k < 0 ? [] : a.slice(k + 1).filter((w) => !/^(-q|--quiet|--recursive)$/.test(w));
+    return rest.length ? [rest.join(' ')] : [];
+  }
+  const names = own(GIT_SCRIPT_OPTIONS, inv.sub);
+  if (!names) return [];
+  const out: string[] = [];
+  for (let i = 0; i < a.length; i++) {
+    for (const n of names) {
+      if (a[i] === n && a[i + 1] !== undefined) out.push(a[i + 1]);
+      else if (n.startsWith('--') && a[i].startsWith(`${n}=`)) out.push(a[i].slice(n.length + 1));
+      else if (!n.startsWith('--') && a[i].startsWith(n) && a[i].length > 2) out.push(a[i].slice(2));
+    }
+  }
+  return out;
 }
 
 export interface GitInvocation {

@@ -2,6 +2,8 @@
 // another work tree, and ref patterns that cover handoff refs — each refused through every client's shape and the
 // real sh front, the look-alikes allowed. Each spelling was let through before (git's own verbs were not judged on
 // the files they write, and a refspec was checked for a literal handoff ref only).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { refOf } from '../helpers/repo';
 import { OTHER } from './helpers';
@@ -46,6 +48,18 @@ describe('git verbs that write the files they name', () => {
     w.repo.write(F, `<!-- claude-session: ${OTHER} -->\ntheir note, edited\n`);
     await expectShell(w, ['git checkout -f HEAD', 'git switch -f main', 'git switch --discard-changes main', 'git reset --hard', 'git read-tree -u --reset HEAD', 'git checkout .', 'git restore memory', 'git stash', 'git stash push -- memory', 'git checkout-index -f -a'], 'deny');
     await expectShell(w, ['git status', 'git stash list', 'git diff memory', 'git checkout -b feature'], 'allow');
+  });
+});
+
+describe('another worktree removed with what it holds', () => {
+  it('refuses git worktree remove of a worktree holding another session\'s handoff file', async () => {
+    const w = await attackWorld();
+    const other = path.join(w.empty, 'wt2');
+    w.repo.git(['worktree', 'add', '-q', '--detach', other]);
+    mkdirSync(path.join(other, 'memory'));
+    writeFileSync(path.join(other, 'memory', 'handoff-main-their-topic.md'), `<!-- claude-session: ${OTHER} -->\ntheirs\n`);
+    await expectShell(w, [`git worktree remove --force ${other}`, `git worktree remove -f -f ${other}`], 'deny');
+    await expectShell(w, ['git worktree list', `git worktree add -q --detach ${path.join(w.empty, 'wt3')}`], 'allow');
   });
 });
 

@@ -62,7 +62,8 @@ export async function isProtected(ctx: GuardContext, abs: string): Promise<boole
   const loc = ctx.locateFile(abs);
   const globs = await ctx.protectGlobs(loc);
   // The default pattern, **/memory/handoff-*.md, needs no glob engine.
-  if (/^handoff-.*\.md$/.test(base) && path.basename(path.dirname(abs)) === 'memory') return true;
+  // without case too: on a case-insensitive filesystem memory/HANDOFF-x.MD is the same file
+  if (/^handoff-.*\.md$/i.test(base) && path.basename(path.dirname(abs)).toLowerCase() === 'memory') return true;
   if (globs.length === 1) return false;
   const { default: picomatch } = await import('picomatch');
   const rel = loc ? path.relative(loc.worktree, abs).split(path.sep).join('/') : null;

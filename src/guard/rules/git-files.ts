@@ -108,6 +108,12 @@ export function gitFileTargets(inv: GitInvocation, cmd: SimpleCommand, top: stri
       for (const p of o.operands) add(p, 'write', true);
       break;
     }
+    case 'worktree': {
+      // `git worktree remove [-f] <path>` deletes another worktree with everything in it
+      const ops = getopt(a, '', ['--reason', '--expire']).operands;
+      if (ops[0] === 'remove' && ops[1] !== undefined) add(ops[1], 'delete');
+      break;
+    }
     case 'merge-file': {
       const o = getopt(a, 'L', ['--marker-size']);
       if (!o.flags.some((f) => f === '-p' || isLong(f, '--stdout'))) add(o.operands[0], 'write');

@@ -1,6 +1,6 @@
 // Before a tool runs: the rules of SPEC 6 on the normalized event. Cheap checks come first; git is started
 // only for a command that can rewrite commits, and the config only for a path that could be protected.
-import { realpathSync } from 'node:fs';
+import { readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { GuardContext } from '../context';
 import type { Decision } from '../event';
@@ -11,6 +11,7 @@ import { LexBound } from '../lex';
 import { existsSync } from 'node:fs';
 import { Bound, Budget, expandWord, handoffFilesIn, handoffFilesUnder, handoffFilesWithInode, isPattern, linkedInode } from './reach';
 import { changedByCheckout, gitFileTargets, pathspecMatches } from './git-files';
+import { patchTargets } from './patch-files';
 import { linkSources, unknownWriterTargets } from './writers';
 import { unseenArgumentsProblem, untrackedProblem } from './untracked';
 import { gitInvocation, lineText, parseShell, SHELLS, writeTargets, type GitInvocation, type SimpleCommand, type WriteTarget } from '../shell';
@@ -28,6 +29,7 @@ export async function preTool(ctx: GuardContext): Promise<Decision> {
     if (a.type === 'write') return await fileDecision(ctx, [{ abs: ctx.abs(a.path), shown: a.path, kind: 'write', content: a.content }], budget);
     if (a.type === 'edit') return await fileDecision(ctx, [{ abs: ctx.abs(a.path), shown: a.path, kind: 'edit', edits: a.edits }], budget);
     if (a.type === 'patch') return await fileDecision(ctx, patchOps(ctx, a.patch, a.cwd), budget);
+    if (a.type === 'paths' && a.over) return failClosed(a.over);
     if (a.type === 'paths') return await fileDecision(ctx, a.paths.map((p) => ({ abs: ctx.abs(p), shown: p, kind: 'shell' as const })), budget);
     if (a.type === 'shell') return await shellDecision(ctx, a.command, a.cwd, budget);
   } catch (e) {
@@ -68,15 +70,33 @@ export function realOf(abs: string): string {
   }
 }
 
+/** The existing file whose name differs from a missing one's only in case (a handoff file's or git's), or null. */
+function caseTwin(abs: string): string | null {
+  if (!/handoff|\.git|refs|packed/i.test(abs) || existsSync(abs)) return null;
+  const dir = path.dirname(abs);
+  const parent = dir === abs ? null : existsSync(dir) ? dir : caseTwin(dir);
+  if (parent === null) return null;
+  try {
+    const name = path.basename(abs).toLowerCase();
+    const hit = readdirSync(parent).find((e) => e.toLowerCase() === name);
+    return hit === undefined ? null : path.join(parent, hit);
+  } catch {
+    return null;
+  }
+}
+
 async function fileDecision(ctx: GuardContext, given: FileOp[], budget: Budget): Promise<Decision> {
   const warnings: string[] = [];
   // a symlinked directory or file is judged where it leads as well as where it is named; a file with a second hard
   // link, as every handoff file of its worktree that shares its inode
   const ops = given.flatMap((op) => {
     const real = realOf(op.abs);
-    const named = real === op.abs ? [op] : [op, { ...op, abs: real }];
+    // on a case-insensitive filesystem HANDOFF-x.MD is handoff-x.md: a missing name is judged as the file it matches
+    const twin = caseTwin(real);
+    const named = [op, ...(real === op.abs ? [] : [{ ...op, abs: real }]), ...(twin ? [{ ...op, abs: twin }] : [])];
     const inode = op.kind === 'delete' ? null : linkedInode(real);
-    const loc = inode ? ctx.locateFile(real) : null;
+    // a second name planted outside any worktree still shares the inode of a handoff file of this one
+    const loc = inode ? (ctx.locateFile(real) ?? ctx.locate()) : null;
     const linked = loc && inode ? handoffFilesWithInode(loc.worktree, inode, budget).filter((f) => f !== real) : [];
     return [...named, ...linked.map((f) => ({ ...op, abs: f, shown: `${op.shown} (a hard link of ${path.relative(ctx.event.cwd, f) || f})`, kind: 'shell' as const }))];
   });
@@ -135,8 +155,10 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     // a script the guard cannot read (`echo … | sh` of an unknown producer, `source <(…)`, `$(…)` as the program)
     if (cmd.unread && (COULD_PROTECT.test(whole) || COULD_PROTECT.test(command))) return { deny: unreadScript(cmd.unread) };
     const git = gitInvocation(cmd);
-    const gitFiles = git ? gitFileTargets(git, cmd, ctx.locate(git.cwd ?? cmd.cwd ?? ctx.event.cwd)?.worktree ?? null) : [];
-    for (const t of [...writeTargets(cmd), ...interpreterWrites(cmd, whole, SHELLS, interpreted), ...linkSources(cmd), ...unknownWriterTargets(cmd), ...gitFiles]) {
+    const top = ctx.locate((git?.cwd ?? cmd.cwd) || ctx.event.cwd)?.worktree ?? null;
+    const gitFiles = git ? gitFileTargets(git, cmd, top) : [];
+    const patched = patchTargets(cmd, git, (p, c) => ctx.abs(p, c), top);
+    for (const t of [...writeTargets(cmd), ...interpreterWrites(cmd, whole, SHELLS, interpreted), ...linkSources(cmd), ...unknownWriterTargets(cmd), ...gitFiles, ...patched]) {
       const refProblem = refStoreWriteProblem(t, ctx.abs(t.path, t.cwd));
       if (refProblem) return { deny: refProblem };
       const paths = expandWord(t.path, { ...carried, ...cmd.assigns }, t.cwd, budget);

@@ -40,15 +40,19 @@ export function braces(word: string, budget = { n: MAX_ALTERNATIVES }): string[]
     else if (c === '}' && --depth === 0) close = i;
     else if (c === ',' && depth === 1) cuts.push(i);
   }
-  if (close < 0 || cuts.length === 0) {
-    // not a list (or a sequence {1..9}, kept as text): keep the brace as text and expand what follows
+  // a sequence ({a..z}, {1..10}, {01..20..2}) expands as bash expands it, within the same bound
+  const seq = close >= 0 && cuts.length === 0 ? sequence(word.slice(open + 1, close)) : null;
+  if (seq === null && (close < 0 || cuts.length === 0)) {
+    // not a list: keep the brace as text and expand what follows
     return braces(word.slice(open + 1), budget).map((t) => word.slice(0, open + 1) + t);
   }
-  const parts: string[] = [];
+  const parts: string[] = seq ?? [];
   let from = open + 1;
-  for (const c of [...cuts, close]) {
-    parts.push(word.slice(from, c));
-    from = c + 1;
+  if (seq === null) {
+    for (const c of [...cuts, close]) {
+      parts.push(word.slice(from, c));
+      from = c + 1;
+    }
   }
   const out: string[] = [];
   for (const part of parts) {
@@ -57,6 +61,23 @@ export function braces(word: string, budget = { n: MAX_ALTERNATIVES }): string[]
       out.push(t);
     }
   }
+  return out;
+}
+
+/** The words of a brace sequence `a..z`, `1..10`, `-3..3..2`, `01..10` (zero-padded); null when it is not one. */
+function sequence(body: string): string[] | null {
+  const m = /^(-?\d+|[A-Za-z])\.\.(-?\d+|[A-Za-z])(?:\.\.(-?\d+))?$/.exec(body);
+  if (!m) return null;
+  const numeric = /\d/.test(m[1]);
+  if (numeric !== /\d/.test(m[2])) return null;
+  const from = numeric ? Number(m[1]) : m[1].charCodeAt(0);
+  const to = numeric ? Number(m[2]) : m[2].charCodeAt(0);
+  const step = Math.abs(Number(m[3] ?? 1)) || 1;
+  if (Math.abs(to - from) / step > MAX_ALTERNATIVES) throw new Bound(`a brace list expands to more than ${MAX_ALTERNATIVES} words`);
+  const padded = numeric && (/^-?0\d/.test(m[1]) || /^-?0\d/.test(m[2]));
+  const width = padded ? Math.max(m[1].replace('-', '').length, m[2].replace('-', '').length) : 0;
+  const out: string[] = [];
+  for (let v = from; from <= to ? v <= to : v >= to; v += from <= to ? step : -step) out.push(numeric ? (v < 0 ? '-' : '') + String(Math.abs(v)).padStart(width, '0') : String.fromCharCode(v));
   return out;
 }
 
@@ -79,14 +100,52 @@ export const isPattern = (s: string) => isGlob(s) || /[?*+@!]\(/.test(s);
  * variable, a directory changed to an unknown place). The word itself comes first; glob matches follow.
  */
 export function expandWord(word: string, vars: Record<string, string>, cwd: string | null, budget: Budget): string[] | null {
-  const t = word.replace(/\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)/g, (m, a, b) => (Object.hasOwn(vars, a ?? b) ? vars[a ?? b] : m));
+  // the directory it runs in ($PWD, $(pwd), ~+) and the worktree's top ($(git rev-parse --show-toplevel)) are known
+  const known: Record<string, string> = { ...(cwd !== null ? { PWD: cwd } : {}), ...(process.env.HOME ? { HOME: process.env.HOME } : {}), ...vars };
+  let split = false;
+  const t = knownDirs(word, cwd).replace(/\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)/g, (m, a, b) => {
+    if (!Object.hasOwn(known, a ?? b)) return m;
+    const v = known[a ?? b];
+    if (/\s/.test(v) || (vars.IFS !== undefined && [...vars.IFS].some((ch) => v.includes(ch)))) split = true;
+    return v;
+  });
   if (/[$`]/.test(t) || (cwd === null && !path.isAbsolute(t))) return null;
+  // unquoted, a value is split into words (on IFS) and each globbed: the word whole and each of its parts are judged
+  const fields = split ? [t, ...t.split(new RegExp(`[\\s${(vars.IFS ?? '').replace(/[\\\]^-]/g, '\\$&')}]+`)).filter(Boolean)] : [t];
   const out: string[] = [];
-  for (const alt of braces(t)) {
-    out.push(alt);
-    if (isPattern(alt)) out.push(...globFiles(alt, cwd ?? '/', budget));
+  for (const f of fields) {
+    if (cwd === null && !path.isAbsolute(f)) return null;
+    for (const alt of braces(f)) {
+      out.push(alt);
+      if (isPattern(alt)) out.push(...globFiles(alt, cwd ?? '/', budget));
+    }
   }
   return out;
+}
+
+/** `$(pwd)`, `` `pwd` ``, `$(git rev-parse --show-toplevel)` as `${PWD}` or the top they name (null: left as they are). */
+export function knownDirs(word: string, cwd: string | null): string {
+  if (!word.includes('$') && !word.includes('`')) return word;
+  let t = word.replace(/\$\(\s*pwd(\s+-[LP])?\s*\)|`\s*pwd(\s+-[LP])?\s*`/g, '${PWD}');
+  const top = /\$\(\s*git\s+rev-parse\s+--show-toplevel\s*\)|`\s*git\s+rev-parse\s+--show-toplevel\s*`/g;
+  if (top.test(t)) {
+    const dir = topOf(cwd);
+    if (dir !== null) t = t.replace(top, dir);
+  }
+  return t;
+}
+
+/** The top of the worktree holding `dir`, or null. */
+function topOf(dir: string | null): string | null {
+  for (let d = dir; d; d = path.dirname(d)) {
+    try {
+      lstatSync(path.join(d, '.git'));
+      return d;
+    } catch {
+      if (path.dirname(d) === d) return null;
+    }
+  }
+  return null;
 }
 
 /** The paths a glob matches, each directory level matched in turn (so a pattern in a directory part is read too). */

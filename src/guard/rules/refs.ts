@@ -230,11 +230,12 @@ export function refStoreWriteProblem(target: WriteTarget, abs: string): string |
   if (/[$`]/.test(target.path) && /(^|\/)(refs\/(handoff(s|-archive|-leases)|notes\/handoff-reads|replace)(\/|$)|packed-refs$|info\/grafts$)/.test(target.path)) {
     return `writing ${neutral(target.path)} changes git's ref store behind its back, where handoff refs live.\n${SAFE_WAYS}`;
   }
-  const parts = abs.split(path.sep);
+  // matched without case: on a case-insensitive filesystem (macOS, Windows) `.GIT/Refs/HANDOFFS` is git's own
+  const parts = abs.toLowerCase().split(path.sep);
   const g = parts.lastIndexOf('.git');
-  const inGit = g >= 0 || /\/\.git\//.test(abs) || parts.includes('worktrees');
+  const inGit = g >= 0 || /\/\.git\//.test(abs.toLowerCase()) || parts.includes('worktrees');
   if (!inGit) return null;
-  const rest = g >= 0 ? parts.slice(g + 1).join('/') : abs;
+  const rest = g >= 0 ? parts.slice(g + 1).join('/') : abs.toLowerCase();
   const hit =
     /(^|\/)refs\/(handoff(s|-archive|-leases)|notes\/handoff-reads|replace)(\/|$)/.test(rest) ||
     /(^|\/)info\/grafts$/.test(rest) ||
@@ -242,7 +243,7 @@ export function refStoreWriteProblem(target: WriteTarget, abs: string): string |
     (target.kind === 'delete' && (rest === '' || rest === 'refs'));
   if (hit) return `writing ${neutral(target.path)} changes git's ref store behind its back, where handoff refs live.\n${SAFE_WAYS}`;
   // HEAD (a symref to a handoff ref), config (refspecs, aliases, handoff.*), hooks and git-handoff's own state
-  const state = g >= 0 && /^(worktrees\/[^/]+\/)?(HEAD|config|config\.worktree|commondir|gitdir|hooks(\/.*)?|handoff(\/.*)?)$/.test(rest);
+  const state = g >= 0 && /^(worktrees\/[^/]+\/)?(HEAD|config|config\.worktree|commondir|gitdir|hooks(\/.*)?|handoff(\/.*)?)$/i.test(rest);
   if (state) {
     return (
       `writing ${neutral(target.path)} changes git's own settings or git-handoff's records behind their back (HEAD, config, hooks, the audit trail, ledger, leases). ` +

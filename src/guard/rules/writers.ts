@@ -7,7 +7,7 @@ import { READ_ONLY } from '../allow';
 import { isLong, SHELLS, type SimpleCommand, type WriteTarget } from '../shell';
 
 /** Programs whose writes writeTargets reads from their arguments, and git (its verbs have rules of their own). */
-const MODELLED = new Set(['tee', 'sed', 'perl', 'cp', 'mv', 'install', 'ln', 'rsync', 'rm', 'unlink', 'shred', 'truncate', 'touch', 'dd', 'sort', 'curl', 'wget', 'uniq', 'find', 'git', 'awk', 'gawk', 'mawk', 'nawk', 'eval', 'export', 'declare', 'typeset', 'readonly', 'local', 'xargs']);
+const MODELLED = new Set(['tee', 'sed', 'perl', 'cp', 'mv', 'install', 'ln', 'rsync', 'rm', 'unlink', 'shred', 'truncate', 'touch', 'dd', 'sort', 'curl', 'wget', 'uniq', 'find', 'git', 'patch', 'awk', 'gawk', 'mawk', 'nawk', 'eval', 'export', 'declare', 'typeset', 'readonly', 'local', 'xargs']);
 
 /** An argument that may be a file name: not code (no line break, bracket, semicolon or quote), not empty. */
 const fileLike = (a: string) => a !== '' && a !== '-' && !/[\n();'"<>|&]/.test(a) && a.length < 4096;

@@ -1,0 +1,87 @@
+// Programs that write the files a patch names — `patch`, `git apply`, `git am` — judged on those files: the patch
+// text is read where the guard can read it (a here-document, a file given by name or redirected in), each file named
+// in its headers taken with every leading directory stripped (-p is not trusted to be what the patch was made for).
+// A patch from input the guard cannot read (a pipe from another program) may name any file of the worktree.
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { getopt, isLong, type GitInvocation, type SimpleCommand, type WriteTarget } from '../shell';
+
+const MAX_PATCH = 4 * 1024 * 1024;
+
+/** The paths a unified or git diff names (---, +++, diff --git, rename/copy to), each with its prefixes stripped. */
+export function patchPaths(text: string): string[] {
+  const out = new Set<string>();
+  for (const line of text.split('\n')) {
+    let m: RegExpExecArray | null;
+    const named: string[] = [];
+    if ((m = /^(?:---|\+\+\+) ("?)(.+?)\1(?:\t.*)?$/.exec(line))) named.push(m[2]);
+    else if ((m = /^diff --git (\S+) (\S+)$/.exec(line))) named.push(m[1], m[2]);
+    else if ((m = /^(?:rename|copy) (?:from|to) (.+)$/.exec(line))) named.push(m[1]);
+    else if ((m = /^\*\*\* (?:Add|Update|Delete) File: (.+)$/.exec(line))) named.push(m[1]);
+    for (const n of named) {
+      if (n === '/dev/null') continue;
+      const parts = n.split('/').filter(Boolean);
+      for (let k = 0; k < parts.length; k++) out.add(parts.slice(k).join('/'));
+    }
+  }
+  return [...out].slice(0, 4096);
+}
+
+const readPatch = (file: string): string | null => {
+  try {
+    if (statSync(file).size > MAX_PATCH) return null;
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+};
+
+/** The files `patch`, `git apply` or `git am` would write, or, when the patch cannot be read, the whole worktree. */
+export function patchTargets(cmd: SimpleCommand, inv: GitInvocation | null, abs: (p: string, cwd: string | null) => string, top: string | null): WriteTarget[] {
+  const prog = cmd.argv[0] ? path.basename(cmd.argv[0]) : '';
+  let cwd = inv?.cwd ?? cmd.cwd;
+  const texts: Array<string | null> = [];
+  const out: WriteTarget[] = [];
+  const doc = cmd.redirects.find((r) => r.op === '<<' && r.body !== undefined)?.body;
+  const input = cmd.redirects.find((r) => r.op === '<')?.target;
+  // what it reads on stdin: a here-document, a file redirected in, or what `cat <files>`/`echo` pipe into it
+  const piped = (): string | null => {
+    const p = cmd.stdinFrom;
+    if (!p || p.argv[0] !== 'cat' || p.argv.length < 2 || p.argv.slice(1).some((a) => a.startsWith('-') || /[$`*?[]/.test(a))) return null;
+    const parts = p.argv.slice(1).map((f) => readPatch(abs(f, p.cwd)));
+    return parts.includes(null) ? null : parts.join('\n');
+  };
+  const stdin = () => texts.push(doc ?? (input !== undefined ? readPatch(abs(input, cmd.cwd)) : piped()));
+  if (inv && (inv.sub === 'apply' || inv.sub === 'am')) {
+    const o = getopt(inv.args, 'pC', ['--directory', '--exclude', '--include', '--build-fake-ancestor', '--whitespace', '--patch-format', '--resolvemsg']);
+    // only a look, or the index alone
+    if (inv.sub === 'apply' && o.flags.some((f) => /^--(check|stat|numstat|summary|cached)$/.test(f)) && !o.flags.includes('--index') && !o.flags.includes('--apply')) return [];
+    if (inv.sub === 'am' && o.flags.some((f) => /^--(abort|quit|show-current-patch|skip)/.test(f))) return [];
+    const dir = o.values.get('--directory')?.pop();
+    if (dir !== undefined) cwd = top ? path.resolve(top, dir) : null;
+    else if (inv.sub === 'apply' && top) cwd = top; // git apply's paths are the worktree's top's
+    const files = o.operands.filter((f) => f !== '-');
+    for (const f of files) texts.push(readPatch(abs(f, inv.cwd ?? cmd.cwd)));
+    if (!files.length || o.operands.includes('-')) stdin();
+  } else if (prog === 'patch') {
+    const o = getopt(cmd.argv.slice(1), 'pidDBFgoYzrVM', ['--strip', '--input', '--directory', '--output', '--reject-file', '--backup', '--prefix', '--basename-prefix', '--suffix', '--fuzz', '--get', '--version-control', '--quoting-style', '--read-only', '--merge']);
+    if (o.flags.some((f) => isLong(f, '--dry-run'))) return [];
+    const dir = [...(o.values.get('-d') ?? []), ...(o.values.get('--directory') ?? [])].pop();
+    if (dir !== undefined) cwd = cwd ? path.resolve(cwd, dir) : path.isAbsolute(dir) ? dir : null;
+    for (const f of [...(o.values.get('-o') ?? []), ...(o.values.get('--output') ?? [])]) out.push({ path: f, kind: 'write', cwd: cmd.cwd });
+    // `patch <file> [<patchfile>]`: the first operand is the file patched
+    if (o.operands[0] !== undefined) out.push({ path: o.operands[0], kind: 'write', cwd: cmd.cwd });
+    const from = [...(o.values.get('-i') ?? []), ...(o.values.get('--input') ?? []), ...o.operands.slice(1)];
+    if (from.length) for (const f of from) texts.push(readPatch(abs(f, cmd.cwd)));
+    else stdin();
+  } else return [];
+  for (const text of texts) {
+    // unreadable (a pipe from a program, a file too large or missing): it may name any file of the worktree
+    if (text === null) {
+      if (top) out.push({ path: top, kind: 'write', cwd: null, tree: true });
+      continue;
+    }
+    for (const p of patchPaths(text)) out.push({ path: p, kind: 'write', cwd });
+  }
+  return out;
+}
