@@ -3,6 +3,9 @@
 // `sh -c`, what the sh front hands a payload it cannot settle to) on one payload file against `node -e ''`,
 // interleaved, medians, in a repository holding a protected handoff file owned by the payload's session.
 // What a whole tool call costs through the wired front: bench/tool-call.mjs.
+// The floor rows: bench/floor-hook.cjs, the least a node hook costs for the own-file decision's I/O, started as
+// a client starts a hook (`sh -c`), against `node -e ''`; and the guard on that payload through the sh front, as
+// Claude Code runs it, against that floor hook, so the table shows how far the guard is from any node hook.
 //   node bench/guard.mjs --payload bench/payloads/read.json [--goal 1.10] [--runs N] [--json]
 import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -55,8 +58,32 @@ export function benchGuard({ payload, name, goal, runs } = {}) {
   }
 }
 
+/** The floor hook and the guard through the sh front on the own-file payload, each against its baseline. */
+export function benchFloor({ runs } = {}) {
+  const g = guardRepo();
+  try {
+    const input = fill(readFileSync(path.join(ROOT, 'bench', 'payloads', 'write-protected.json'), 'utf8'), g.repo.dir);
+    mkdirSync(path.join(g.repo.dir, '.git', 'bench-floor'));
+    // started as the guard's node is (the front clears NODE_EXTRA_CA_CERTS: no TLS in a hook)
+    const floorCmd = `NODE_EXTRA_CA_CERTS= exec node ${JSON.stringify(path.join(ROOT, 'bench', 'floor-hook.cjs'))}`;
+    const front = 'git-handoff-guard --client=claude-code';
+    const hook = (cmd) => () => timeSync('sh', ['-c', cmd], { cwd: g.repo.dir, env: g.env, input }).ms;
+    const said = (cmd) => String(timeSync('sh', ['-c', cmd], { cwd: g.repo.dir, env: g.env, input }).stdout).trim();
+    // the first run of the guard records the session (lineage, lease): later ones are the ordinary call
+    const answers = [said(front), said(front), said(floorCmd)];
+    if (answers[1] !== '' || answers[2] !== '{}') throw new Error(`floor rows: unexpected answers ${JSON.stringify(answers)}`);
+    const n = Number(runs ?? 21);
+    return [
+      row('node hook floor: stdin, JSON.parse, stat + read the file, append a line, answer', interleave(n, hook(floorCmd), nodeFloor(g.repo.env)), null, '(bench/floor-hook.cjs via sh -c: the own-file decision\'s I/O in plain node, the least any node hook costs)'),
+      row('  git-handoff-guard on its own handoff file, against the floor hook', interleave(n, hook(front), hook(floorCmd)), null, '(allowed; the sh front hands over to node, as Claude Code runs it; baseline: the floor hook)'),
+    ];
+  } finally {
+    g.repo.cleanup();
+  }
+}
+
 export function benchGuardRows({ runs } = {}) {
-  return GUARD_ROWS.flatMap((r) => benchGuard({ payload: path.join(ROOT, 'bench', 'payloads', r.payload), name: r.name, goal: r.goal, runs }));
+  return [...GUARD_ROWS.flatMap((r) => benchGuard({ payload: path.join(ROOT, 'bench', 'payloads', r.payload), name: r.name, goal: r.goal, runs })), ...benchFloor({ runs })];
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
