@@ -1,7 +1,7 @@
 // dist/guard.cjs, the file `git-handoff guard` starts with (a few KB): it reads the payload and loads the first
 // look (dist/first.cjs) through a V8 code cache, one per kind of payload, chosen by a glance at its text. Compiling
 // the first look afresh cost every guard run more than all the work it does.
-import { MAX_PAYLOAD, payloadOf, readStdinSync, stdinState } from './guard/io';
+import { MAX_PAYLOAD, readStdinText } from './guard/io';
 import { cover, loadBundle } from './load';
 
 /** The first look's code cache for a payload: a shell line starting with git, another shell line, anything else. */
@@ -11,8 +11,6 @@ function kindOf(text: string | null): string {
   return /"command"\s*:\s*"/.test(text) ? 'first-shell' : 'first-other';
 }
 
-const stdin = readStdinSync(stdinState(), MAX_PAYLOAD);
-const raw = stdin.done ? payloadOf(stdin, MAX_PAYLOAD) : null;
-const text = raw === null ? null : raw.toString('utf8');
+const { stdin, text } = readStdinText(MAX_PAYLOAD);
 const first = loadBundle(__dirname, 'first.cjs', kindOf(text)) as typeof import('./first-look');
 cover('first.cjs', first.run(stdin, text, __dirname));

@@ -1,15 +1,17 @@
 // The guard's stdin and stdout without node's stream machinery: what dist/guard.cjs, the first file loaded before
 // every tool call, needs before it knows which bundle to load (so it stays a few KB).
-import { readSync, writeSync } from 'node:fs';
+import { readFileSync, readSync, writeSync } from 'node:fs';
 
 /** Payloads larger than this are refused as bad input (a handoff body is at most 1 MiB). */
 export const MAX_PAYLOAD = 4 * 1024 * 1024;
 
-/** Stdin read so far: kept chunks (up to the limit), the total size, whether it ended. */
+/** Stdin read so far: kept chunks (up to the limit), the total size, whether it ended; or all of it as `text`. */
 export interface StdinState {
   chunks: Buffer[];
   size: number;
   done: boolean;
+  /** the whole payload, when read in one call (readStdinText); `chunks` is then empty */
+  text?: string;
 }
 
 export const stdinState = (): StdinState => ({ chunks: [], size: 0, done: false });
@@ -22,7 +24,46 @@ export function take(s: StdinState, buf: Buffer, n: number, limit: number): void
 }
 
 /** The payload, or null when it is larger than `limit`. */
-export const payloadOf = (s: StdinState, limit: number): Buffer | null => (s.size > limit ? null : Buffer.concat(s.chunks));
+export const payloadOf = (s: StdinState, limit: number): Buffer | null => (s.size > limit ? null : s.text !== undefined ? Buffer.from(s.text, 'utf8') : Buffer.concat(s.chunks));
+
+/** O_NONBLOCK in the `flags:` line of /proc/<pid>/fdinfo/<fd> (octal, as Linux prints it). */
+const O_NONBLOCK = 0o4000;
+
+/** Whether fd 0 surely blocks: Linux's /proc says so (elsewhere, or unreadable: not known). */
+function stdinBlocks(): boolean {
+  try {
+    const m = /^flags:\s*([0-7]+)$/m.exec(readFileSync('/proc/self/fdinfo/0', 'utf8'));
+    return m !== null && (parseInt(m[1], 8) & O_NONBLOCK) === 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The whole payload on fd 0 as text, and the state the full guard goes on from (src/guard/entry.ts); text null when
+ * stdin did not end at once (a non-blocking fd 0 with nothing more yet) or holds more than `limit` bytes. When fd 0
+ * surely blocks, one readFileSync(0, 'utf8'), which node does in C++: the JS read and buffer functions node would
+ * compile at their first use cost about 2.5 M instructions a run, more than the guard's own work on a file. A
+ * non-blocking fd 0 is read chunk by chunk (readStdinSync): there a whole read could stop with EAGAIN after part of
+ * the payload, and lose that part.
+ */
+export function readStdinText(limit: number): { stdin: StdinState; text: string | null } {
+  if (stdinBlocks()) {
+    let text: string;
+    try {
+      text = readFileSync(0, 'utf8');
+    } catch (e) {
+      // too large for one string: as any payload over the limit; any other error ends stdin where it was (EOF, EBADF)
+      if (e instanceof RangeError || (e as NodeJS.ErrnoException).code === 'ERR_STRING_TOO_LONG') return { stdin: { chunks: [], size: limit + 1, done: true }, text: null };
+      text = '';
+    }
+    const size = Buffer.byteLength(text, 'utf8');
+    return size > limit ? { stdin: { chunks: [], size, done: true }, text: null } : { stdin: { chunks: [], size, done: true, text }, text };
+  }
+  const stdin = readStdinSync(stdinState(), limit);
+  const raw = stdin.done ? payloadOf(stdin, limit) : null;
+  return { stdin, text: raw === null ? null : raw.toString('utf8') };
+}
 
 /**
  * Reads fd 0 synchronously (no stream machinery, no thread pool). Stops early, with `done` false, when fd 0 is
