@@ -44,9 +44,13 @@ await Promise.all([
   await build({ ...common, format: 'cjs', entryPoints: ['src/guard/allow.ts'], outfile: 'dist/.allow.cjs' });
   const allow = createRequire(import.meta.url)('../dist/.allow.cjs');
   rmSync('dist/.allow.cjs');
+  // the paths and the lease it reads, from the modules node uses for them
+  await build({ ...common, format: 'cjs', entryPoints: ['src/guard/front-constants.ts'], outfile: 'dist/.front-constants.cjs' });
+  const { FRONT_CONSTANTS } = createRequire(import.meta.url)('../dist/.front-constants.cjs');
+  rmSync('dist/.front-constants.cjs');
   const { frontBlock, withBlock } = await import('./front-words.mjs');
   const front = readFileSync('bin/git-handoff-guard', 'utf8');
-  const next = withBlock(front, frontBlock(allow));
+  const next = withBlock(front, frontBlock(allow, FRONT_CONSTANTS));
   if (next !== front) writeFileSync('bin/git-handoff-guard', next);
 }
 await import('./man.mjs');

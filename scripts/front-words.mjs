@@ -21,8 +21,10 @@ function denied(k, rule) {
   return { patterns: out, long: rule.long ?? [] };
 }
 
-/** The generated block (between BEGIN and END), from the allowlist module's tables. */
-export function frontBlock({ READ_ONLY, GIT_READ_ONLY, PROJECT_RUNNERS, PROTECTED_WORDS }) {
+/** The generated block (between BEGIN and END), from the allowlist module's tables and src/guard/front-constants.ts. */
+export function frontBlock({ READ_ONLY, GIT_READ_ONLY, PROJECT_RUNNERS, PROTECTED_WORDS }, constants) {
+  const names = Object.entries(constants ?? {});
+  if (!names.length || names.some(([k, v]) => !/^[a-z_]+$/.test(k) || !/^[A-Za-z0-9_./-]+$/.test(v))) throw new Error('front-words: the constants of the front are missing or not plain words');
   const progs = [];
   const verbs = [];
   const deny = [];
@@ -50,6 +52,7 @@ export function frontBlock({ READ_ONLY, GIT_READ_ONLY, PROJECT_RUNNERS, PROTECTE
   const runs = Object.entries(PROJECT_RUNNERS).flatMap(([p, subs]) => (subs.length ? subs.map((s) => `${lit(p)}:${lit(s)}`) : [`${lit(p)}:*`]));
   return [
     BEGIN,
+    `${names.map(([k, v]) => `${k}=${v}`).join(' ')} # from src/guard/front-constants.ts`,
     '# kind k of a program (git; run: a project runner), of a git verb; an argument that writes (a long option abbreviated to 3+); a runner\'s first words; a protected word',
     `kind() { case $1 in ${progs.join(' | ')}) k=$1 ;; git) k=git ;; ${Object.keys(PROJECT_RUNNERS).map(lit).join(' | ')}) k=run ;; *) k= ;; esac; }`,
     `verb() { case $1 in ${verbs.join(' | ')}) k=git.$1 ;; *) return 1 ;; esac; }`,

@@ -34,7 +34,9 @@ interface SessionState {
   pid?: number;
 }
 
-const stateFile = (loc: Location, session: string, ext = 'json') => path.join(handoffDir(loc.commonDir), 'guard', `${encodeBranch(session)}.${ext}`);
+/** A repository's per-session guard state (`<session>.json`, `.note`, `.peer`, `.beat`); the sh front reads it too. */
+export const guardStateDir = (commonDir: string) => path.join(handoffDir(commonDir), 'guard');
+const stateFile = (loc: Location, session: string, ext = 'json') => path.join(guardStateDir(loc.commonDir), `${encodeBranch(session)}.${ext}`);
 
 function readState(loc: Location, session: string): SessionState {
   try {

@@ -105,7 +105,7 @@ const stamp = (f: string) => {
   }
 };
 
-const cacheFile = (loc: Location) => path.join(handoffDir(loc.commonDir), 'guard-config.json');
+export const cacheFile = (loc: Pick<Location, 'commonDir'>) => path.join(handoffDir(loc.commonDir), 'guard-config.json');
 
 /** The stamp of every config file git reads for this repository (mtime and size of each). */
 export const configKey = (loc: Location, env: NodeJS.ProcessEnv = process.env) => configFiles(loc, env).map(stamp).join('|');

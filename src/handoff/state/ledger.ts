@@ -28,7 +28,7 @@ export interface LedgerEntry {
 }
 
 export { handoffDir };
-const ledgerDir = (commonDir: string) => path.join(handoffDir(commonDir), 'ledger');
+export const ledgerDir = (commonDir: string) => path.join(handoffDir(commonDir), 'ledger');
 
 export function appendLedger(commonDir: string, e: LedgerEntry): void {
   appendState(path.join(ledgerDir(commonDir), `${encodeBranch(e.session)}.jsonl`), JSON.stringify(e) + '\n', handoffDir(commonDir));

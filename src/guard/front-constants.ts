@@ -1,0 +1,26 @@
+// What the sh front (bin/git-handoff-guard) and the after-tool wiring name, taken from the modules node reads and
+// writes them with: scripts/front-words.mjs writes them into the front's generated block at build time and
+// test/guard/front.test.ts checks the front against it, so none is kept by hand.
+import path from 'node:path';
+import { ledgerDir } from '../handoff/state/ledger';
+import { lineageDir } from '../handoff/state/lineage-record';
+import { LEASE_EVERY_MS } from './first';
+import { guardStateDir } from './lifecycle';
+import { cacheFile } from './locate';
+
+const ROOT = path.join(path.sep, 'common');
+/** A path under a repository's git common directory, relative to it, with forward slashes. */
+const under = (p: string) => path.relative(ROOT, p).split(path.sep).join('/');
+
+export const FRONT_CONSTANTS = {
+  /** guard/<session>.note, .beat: the session's state */
+  guard_dir: under(guardStateDir(ROOT)),
+  /** lineage/<session>.json: a session seen here */
+  lineage_dir: under(lineageDir(ROOT)),
+  /** ledger/<session>.jsonl: what a session's calls name */
+  ledger_dir: under(ledgerDir(ROOT)),
+  /** node's verified configuration cache */
+  config_cache: under(cacheFile({ commonDir: ROOT })),
+  /** a lease older than this is refreshed by node */
+  lease_ms: String(LEASE_EVERY_MS),
+};
