@@ -10,8 +10,27 @@ const REBASE_CONTROL = new Set(['--continue', '--abort', '--skip', '--quit', '--
 const REBASE_VALUED = new Set(['--onto', '-s', '--strategy', '-X', '--strategy-option', '-x', '--exec', '--empty', '-C', '--whitespace']);
 const MAX_COMMITS = 2000;
 
+// `git checkout -B <b> [<start>]`, `git switch -C <b> [<start>]`, `git branch -f <b> [<start>]`: a branch reset to <start>
+const FORCE_CREATE: Record<string, Set<string>> = { checkout: new Set(['-B']), switch: new Set(['-C', '--force-create']), branch: new Set(['-f', '--force']) };
+const BRANCH_OTHER = new Set(['-d', '-D', '--delete', '-m', '-M', '--move', '-c', '-C', '--copy', '--list', '-l', '--edit-description', '--set-upstream-to', '-u', '--unset-upstream', '--show-current']);
+
+/** The branch a force-create resets and the start it resets it to (HEAD when none is given), or null. */
+function forceCreate(inv: GitInvocation): { branch: string; start: string } | null {
+  const flags = FORCE_CREATE[inv.sub];
+  if (!flags) return null;
+  const dashdash = inv.args.indexOf('--');
+  const args = dashdash < 0 ? inv.args : inv.args.slice(0, dashdash);
+  if (inv.sub === 'branch' && args.some((a) => BRANCH_OTHER.has(a))) return null;
+  const at = args.findIndex((a) => flags.has(a));
+  if (at < 0) return null;
+  // checkout -B/switch -C take the name as the flag's value; branch -f takes positional <name> [<start>]
+  const rest = (inv.sub === 'branch' ? args.filter((_, i) => i !== at) : args.slice(at + 1)).filter((a) => !a.startsWith('-'));
+  return rest[0] ? { branch: rest[0], start: rest[1] ?? 'HEAD' } : null;
+}
+
 /** Whether the command can drop or replace commits at all (decided without git). */
 export function rewrites(inv: GitInvocation): boolean {
+  if (FORCE_CREATE[inv.sub]) return forceCreate(inv) !== null;
   if (inv.sub === 'commit') return inv.args.includes('--amend');
   if (inv.sub === 'rebase') return !inv.args.some((a) => REBASE_CONTROL.has(a));
   if (inv.sub === 'reset') return true;
@@ -31,6 +50,13 @@ const revList = (repo: Repo, range: string[]) => {
 
 /** The commits the command would drop from the branch or replace by rewritten copies. */
 export function rewrittenCommits(repo: Repo, inv: GitInvocation): string[] {
+  const forced = forceCreate(inv);
+  if (forced) {
+    // the commits of the branch as it is that <start> does not contain (none when the branch is new)
+    const old = commitOf(repo, `refs/heads/${forced.branch}`);
+    const start = commitOf(repo, forced.start);
+    return old && start ? revList(repo, [old, `^${start}`]) : [];
+  }
   const head = commitOf(repo, 'HEAD');
   if (!head) return [];
   if (inv.sub === 'commit') return [head];
