@@ -13,5 +13,7 @@ export const SLOW_TESTS = [
   'test/handoff/race.test.ts', // real processes racing on one ref
   'test/sync/upgrade.test.ts', // builds the commit 094717a from history and runs both builds on the same repositories
   'test/cli/readme-install.test.ts', // the README install: npm ci, npm link, npm pack, npm install -g
+  'test/faults/kill-sync.test.ts', // 20 SIGKILLs of sync/fetch/push over file:// and smart HTTP, each followed by a sync
+  'test/faults/crowd.test.ts', // 32 writers of one topic through the hooks, syncs and guard calls at once
   'test/faults/full-disk-levels.test.ts', // 13 fill levels of a tmpfs × every writing command and the guard
 ];

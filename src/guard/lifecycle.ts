@@ -55,7 +55,12 @@ function writeState(loc: Location, session: string, s: SessionState): void {
     if (s.leaseAt) {
       const beat = stateFile(loc, session, 'beat');
       writeStateFile(beat, `${s.leaseAt}\n`, handoffDir(loc.commonDir));
-      lutimesSync(beat, new Date(), new Date(s.leaseAt + LEASE_EVERY_MS));
+      try {
+        lutimesSync(beat, new Date(), new Date(s.leaseAt + LEASE_EVERY_MS));
+      } catch (e) {
+        // another session's heartbeat took the lease and removed this beat meanwhile (tellHolder): nothing to date
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      }
     }
   });
 }

@@ -8,9 +8,9 @@ import { BIN, type TestRepo } from '../helpers/repo';
 const BIN_DIR = path.dirname(BIN);
 
 /** `git handoff <args>` through git's dispatch (PATH holds the built bin), never throws. */
-export function viaGit(repo: TestRepo, args: string[], o: { env?: Record<string, string | undefined>; cwd?: string; input?: string } = {}): Promise<Result> {
+export function viaGit(repo: TestRepo, args: string[], o: { env?: Record<string, string | undefined>; cwd?: string; input?: string; timeout?: number } = {}): Promise<Result> {
   const env = { ...repo.env, PATH: `${BIN_DIR}:${repo.env.PATH ?? ''}`, ...o.env };
-  return execa('git', ['handoff', ...args], { cwd: o.cwd ?? repo.dir, env, extendEnv: false, input: o.input ?? '', reject: false, timeout: 120_000 });
+  return execa('git', ['handoff', ...args], { cwd: o.cwd ?? repo.dir, env, extendEnv: false, input: o.input ?? '', reject: false, timeout: o.timeout ?? 120_000 });
 }
 
 /** Leaves a lock file at `rel` under the repository's .git, as a crashed git would, `ageS` seconds old. */

@@ -123,7 +123,6 @@ export function writeHandoff(repo: Repo, o: WriteOptions): WriteResult {
     { name: 'state.json', oid: stateOid },
   ]);
   const warnings: string[] = [];
-  const deadline = Date.now() + DEADLINE_MS;
   return untilWon((attempt) => {
     const tip = attempt === 0 ? readTip(repo, ref, first) : readTip(repo, ref);
     if (o.takeover?.from !== undefined && tip && tip.session !== o.takeover.from) throw ownedError(tip, o.session.id, ref, topic);
@@ -147,7 +146,7 @@ export function writeHandoff(repo: Repo, o: WriteOptions): WriteResult {
       extra: o.trailers,
     }, config);
     // Lost the race: re-read, and rebuild on the new tip (or refuse if it changed hands).
-    if (!moveRef(repo, ref, oid, tip?.oid ?? null, `handoff write ${topic}`, { deadline }).ok) return LOST;
+    if (!moveRef(repo, ref, oid, tip?.oid ?? null, `handoff write ${topic}`).ok) return LOST;
     return { ref, oid, previous: tip?.oid ?? null, session: o.session.id, created: !tip, takeover: mode === 'takeover', warnings };
   }, { attempts: MAX_ATTEMPTS, deadlineMs: DEADLINE_MS, gaveUp: () => new HandoffError('concurrent', 'concurrent-update', `${ref} kept changing under this write; nothing was written. Try again.`, { ref }) });
 }

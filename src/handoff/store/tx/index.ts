@@ -14,7 +14,11 @@ import { backoff, sleep } from './sleep';
 export type { RefOp } from '../../../git/refs';
 export type { RefUpdate, TxBatch } from './extension';
 
-/** How long one move waits, in all, on ref locks a live process may hold (a hook's node run holds one ~0.1–0.3 s). */
+/**
+ * How long one lock a live process may hold is waited on (a hook's node run holds one ~0.1–0.3 s, seconds on a
+ * loaded machine): a lock file this old still held fails. A lock taken again by the next writer is younger than the
+ * wait: a crowd that moves is waited out, writer after writer (issue 25 item 4).
+ */
 export const LOCK_WAIT_MS = 30_000;
 
 // ---- commits ------------------------------------------------------------------------------------------------
@@ -98,7 +102,6 @@ export function moveRefs(repo: Repo, ops: RefOp[], reason: string, o: MoveOption
   if (ops.length === 0) return { ok: true };
   const batch: TxBatch = { reason, updates: updatesOf(ops), ...(o.replaces ? { replaces: true } : {}) };
   const started = Date.now();
-  const deadline = o.deadline ?? started + LOCK_WAIT_MS;
   let withExtra = true;
   let extraLost = 0;
   for (let attempt = 0; ; attempt++) {
@@ -126,7 +129,8 @@ export function moveRefs(repo: Repo, ops: RefOp[], reason: string, o: MoveOption
       throw new HandoffError('integrity', 'refused-by-hook', `a reference-transaction hook refused ${what}; nothing moved:\n${r.message}`, { refs: batch.updates.map((u) => u.ref) });
     }
     const lock = inspectLock(repo, r.lockFile!);
-    if (isStale(lock) || Date.now() >= deadline) {
+    // held too long: this lock file (not the wait, which other writers' turns lengthen) is LOCK_WAIT_MS old, or the caller's deadline passed
+    if (isStale(lock) || (lock.ageMs ?? 0) >= LOCK_WAIT_MS || (o.deadline !== undefined && Date.now() >= o.deadline)) {
       if (!extraFailed) throw lockError(refOfLock(repo, lock.lockFile), lock, Date.now() - started);
       withExtra = false;
       continue;
@@ -148,13 +152,15 @@ export const LOST = Symbol('lost');
 
 /**
  * Runs `step` (read, build, move) until it returns a value; each LOST (a lost compare-and-swap) backs off with
- * jitter and runs it again on what is there now, at most `attempts` times and until `deadlineMs` has passed.
+ * jitter and runs it again on what is there now, at most `attempts` times. A lost race is another writer's
+ * progress: the `deadlineMs` without a move of its own counts from the last one.
  */
 export function untilWon<T>(step: (attempt: number) => T | typeof LOST, o: { attempts: number; deadlineMs?: number; gaveUp: () => HandoffError }): T {
-  const deadline = Date.now() + (o.deadlineMs ?? LOCK_WAIT_MS);
+  let deadline = Date.now() + (o.deadlineMs ?? LOCK_WAIT_MS);
   for (let attempt = 0; attempt < o.attempts && Date.now() < deadline; attempt++) {
     const r = step(attempt);
     if (r !== LOST) return r;
+    deadline = Date.now() + (o.deadlineMs ?? LOCK_WAIT_MS);
     backoff(attempt);
   }
   throw o.gaveUp();
