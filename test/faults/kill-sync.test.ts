@@ -3,11 +3,10 @@
 // HTTP, while another clone writes. After each kill the next command says the truth: exit 0 only when the handoffs
 // arrived and left (else exit 4 naming a lock a kill left, with its rm, which is done as it says); no version is ever
 // lost; fsck is clean on both sides; nothing is reported lost by the loss record.
-import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, refOf, type TestRepo } from '../helpers/repo';
+import { BIN, killedGroup, refOf, type TestRepo } from '../helpers/repo';
 import { makeWorld, ok, type Transport } from '../sync/world';
 import { viaGit } from './helpers';
 
@@ -16,24 +15,8 @@ const MINE = 'refs/handoffs/main/kill-mine';
 const THEIRS = 'refs/handoffs/main/kill-theirs';
 
 /** `git handoff <args>` in its own process group, killed with SIGKILL after `delayMs` unless it ended first. */
-function killedRun(repo: TestRepo, args: string[], env: Record<string, string>, delayMs: number): Promise<{ code: number | null; killed: boolean }> {
-  return new Promise((resolve) => {
-    const child = spawn('git', ['handoff', ...args], { cwd: repo.dir, env: { ...repo.env, PATH: `${path.dirname(BIN)}:${repo.env.PATH}`, ...env }, detached: true, stdio: 'ignore' });
-    let killed = false;
-    const timer = setTimeout(() => {
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-        killed = true;
-      } catch {
-        // already gone
-      }
-    }, delayMs);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      setTimeout(() => resolve({ code, killed }), 20);
-    });
-  });
-}
+const killedRun = (repo: TestRepo, args: string[], env: Record<string, string>, delayMs: number) =>
+  killedGroup('git', ['handoff', ...args], { cwd: repo.dir, env: { ...repo.env, PATH: `${path.dirname(BIN)}:${repo.env.PATH}`, ...env } }, delayMs);
 
 /** Runs `git handoff <args>` until it exits 0; a lock a kill left is removed as its message says (a person's step). */
 async function untilDone(repo: TestRepo, args: string[], env: Record<string, string>): Promise<string[]> {

@@ -3,37 +3,15 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, makeRepo, refOf, type TestRepo } from '../helpers/repo';
+import { BIN, killedGroup, makeRepo, refOf, type TestRepo } from '../helpers/repo';
 
 const ITERATIONS = 60;
 const BUDGET_MS = 25_000;
 const REF = 'refs/handoffs/main/crash-loop';
 
 /** Starts a write in its own process group and SIGKILLs the whole group (node and any git child) after `delayMs`. */
-function killedWrite(repo: TestRepo, body: string, delayMs: number): Promise<{ code: number | null; killed: boolean }> {
-  return new Promise((resolve) => {
-    const child = spawn(BIN, ['write', 'crash-loop', '-m', body], {
-      cwd: repo.dir,
-      env: { ...repo.env, GIT_HANDOFF_SESSION: 'crash-session' },
-      detached: true,
-      stdio: 'ignore',
-    });
-    let killed = false;
-    const timer = setTimeout(() => {
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-        killed = true;
-      } catch {
-        // the group already exited
-      }
-    }, delayMs);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      // let a surviving git child of a killed group be reaped before the next step looks at the repository
-      setTimeout(() => resolve({ code, killed }), 5);
-    });
-  });
-}
+const killedWrite = (repo: TestRepo, body: string, delayMs: number) =>
+  killedGroup(BIN, ['write', 'crash-loop', '-m', body], { cwd: repo.dir, env: { ...repo.env, GIT_HANDOFF_SESSION: 'crash-session' } }, delayMs);
 
 /** Every *.lock file under the refs directories (the only locks a handoff write takes). */
 function locksUnder(dir: string): string[] {

@@ -1,5 +1,5 @@
 // Test fixtures: a temporary repository with its own HOME, no system config, and the built CLI to drive it.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -118,3 +118,27 @@ export const refOf = (repo: TestRepo, ref: string): string | null => {
 
 /** Parses the CLI's JSON output. */
 export const json = <T = any>(r: Result): T => JSON.parse(String(r.stdout));
+
+/**
+ * Starts `command args` in its own process group and SIGKILLs the whole group (node and any git child) after
+ * `delayMs`, unless it ended first; `killed` says whether the kill landed.
+ */
+export function killedGroup(command: string, args: string[], o: { cwd: string; env: NodeJS.ProcessEnv }, delayMs: number): Promise<{ code: number | null; killed: boolean }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: o.cwd, env: o.env, detached: true, stdio: 'ignore' });
+    let killed = false;
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+        killed = true;
+      } catch {
+        // the group already exited
+      }
+    }, delayMs);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      // let a surviving git child of a killed group be reaped before the next step looks at the repository
+      setTimeout(() => resolve({ code, killed }), 5);
+    });
+  });
+}
