@@ -60,7 +60,7 @@ export function openRepo(start: string = process.cwd(), o: { viaGit?: boolean } 
   return repo;
 }
 
-// The CLI sets this (src/cli/main.ts): every command it runs checks the store's format at the repository's opening.
+// The CLI sets this (src/cli/start.ts): every command it runs checks the store's format at the repository's opening.
 let formatGate: ((repo: Repo) => void) | null = null;
 export const setFormatGate = (gate: ((repo: Repo) => void) | null): void => {
   formatGate = gate;
