@@ -107,7 +107,14 @@ export function writeAllSync(fd: number, data: Uint8Array, maxWaits = Infinity):
  */
 export function writeOut(text: string): void {
   try {
-    writeAllSync(1, Buffer.from(text, 'utf8'), 5000);
+    // the string in one write (node encodes it in C++, no Buffer functions to compile); what a full pipe left goes on
+    let done = 0;
+    try {
+      done = writeSync(1, text);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw e;
+    }
+    if (done < Buffer.byteLength(text, 'utf8')) writeAllSync(1, Buffer.from(text, 'utf8').subarray(done), 5000);
   } catch {
     // a client that stopped reading (EPIPE) gets nothing more; the guard never fails for it
   }

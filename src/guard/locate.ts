@@ -4,7 +4,6 @@ import { readFileSync, rmSync, statSync } from 'node:fs';
 import { hmac } from '@noble/hashes/hmac';
 import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils';
-import { homedir } from 'node:os';
 import path from 'node:path';
 import type { Config } from '../git/config';
 import { trustedRepository } from '../git/trust';
@@ -17,6 +16,12 @@ export interface Location {
   gitDir: string;
   commonDir: string;
 }
+
+/**
+ * The user's home when HOME does not say it. node:os is required here, not at the top: the first look loads this
+ * module before every tool call, and loading node:os costs about 1 M instructions a run that HOME makes unneeded.
+ */
+export const homedir = (): string => (require('node:os') as typeof import('node:os')).homedir();
 
 const readText = (p: string): string | null => {
   try {

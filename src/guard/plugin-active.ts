@@ -2,9 +2,9 @@
 // project's own hooks, so with both present the project's hook defers to the plugin's, which answers every event.
 // It defers only when the plugin's hook will surely run: enabled for this folder, its folder and launcher present.
 import { existsSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import path from 'node:path';
 import { shellQuote } from './event';
+import { homedir } from './locate';
 
 export const PLUGIN_FLAG = '--plugin';
 const NAME = 'git-handoff';
