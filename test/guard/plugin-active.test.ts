@@ -5,8 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claudeHooks, geminiHooks } from '../../src/guard/plugin-folders';
 import { deferToPlugin, pluginPathPrefix } from '../../src/guard/plugin-active';
-import { WIRING } from '../../src/guard/install';
-import { afterCommand } from '../../src/clients/wiring';
+import { eventCommand, WIRING } from '../../src/guard/install';
 import { json, makeRepo, ROOT, tempDir } from '../helpers/repo';
 
 const write = (file: string, value: unknown) => {
@@ -87,9 +86,11 @@ describe('the plugin folders', () => {
       expect(Object.keys(events)).toEqual(Object.keys(w.events));
       for (const [event, matcher] of Object.entries(w.events)) {
         expect(events[event][0].matcher).toBe(matcher);
-        // the after-tool hook also says --after, behind bash's own look for a pending note (nothing started while none is)
+        // as install writes it: the after-tool hook behind bash's own look for a pending note, a bash client's payload
+        // read by its bash (eventCommand, the one rule for both)
         const command = `"${root}/bin/git-handoff-guard" --client=${client} --plugin`;
-        expect(events[event][0].hooks[0]).toMatchObject({ command: event === w.after ? afterCommand(command) : command, timeout: w.timeout });
+        expect(events[event][0].hooks[0]).toMatchObject({ command: eventCommand(w, event, command), timeout: w.timeout });
+        if (w.bash && event !== w.after) expect(events[event][0].hooks[0].command).toContain('--payload=env');
       }
     }
   });
