@@ -3,7 +3,7 @@
 // records, every kind of damaged line, and random mutations of both.
 import { describe, expect, it } from 'vitest';
 import { isRecorded, parseRecord, type RecordState } from '../../src/handoff/record/record';
-import { isHandoffName, parseRef } from '../../src/handoff/store/names';
+import { isHandoffName, isValidTopic, parseRef } from '../../src/handoff/store/names';
 
 const HEADER = 'git-handoff record 1';
 
@@ -109,5 +109,12 @@ describe('the record reader', () => {
   it('isHandoffName says what parseRef parses', () => {
     const refs = [...valid, ...damaged].map((l) => l.split(' ').slice(3).join(' ')).concat(['refs/handoffs/a/auth-refactor', 'refs/handoffs/a/b/c', 'refs/handoff-archive/a/auth-refactor/1', 'refs/handoff-archive/a/auth-refactor/1/2', 'refs/handoff-archive//auth-refactor/', 'refs/handoffsx/a/auth-refactor', 'refs/handoffs/', 'refs/handoffs/main/fix-the', 'refs/handoffs/main/the-and']);
     for (const r of refs) expect(isHandoffName(r), r).toBe(parseRef(r) !== null);
+    // parseRef builds on isHandoffName: both also against the shape read by splitting (parseRef's reading before)
+    const bySplit = (r: string) => {
+      const [prefix, n] = r.startsWith('refs/handoffs/') ? ['refs/handoffs/', 2] : r.startsWith('refs/handoff-archive/') ? ['refs/handoff-archive/', 3] : ['', 0];
+      const parts = r.slice(prefix.length).split('/');
+      return n > 0 && parts.length === n && isValidTopic(parts[1]);
+    };
+    for (const r of refs) expect(isHandoffName(r), r).toBe(bySplit(r));
   });
 });
