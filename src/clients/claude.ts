@@ -17,6 +17,8 @@ export const wiring: Wiring = {
     // ends the session's lease and claims (`claude -p` sends it at exit too, reason "other")
     SessionEnd: undefined,
   },
+  // hooks run as `/bin/sh -c <command>` (execve traces): sh hands over to bash, which reads the payload (no cat)
+  sh: true,
   timeout: HOOK_TIMEOUT_S,
   named: false,
   notes: 'CLAUDE.md',

@@ -9,13 +9,13 @@ import type { DoctorItem } from '../wiring';
 import { wiring as copilotWiring } from './copilot';
 import { OPENCODE_PLUGIN_MARK, opencodePlugin, userPluginFile, wiring as opencodeWiring } from './opencode';
 import { qwenTrust } from './qwen';
-import { payloadCommand, type Wiring } from './wiring';
+import { hookCommand, type Wiring } from './wiring';
 
 /** The text of a whole-file wiring running `command`. */
 export function ownFileText(w: Wiring, command: string): string {
   if (w.format === 'plugin') return opencodePlugin(command);
   const hooks: Record<string, unknown[]> = {};
-  for (const event of Object.keys(w.events)) hooks[event] = [{ type: 'command', bash: w.bash ? payloadCommand(command) : command, timeoutSec: w.timeout }];
+  for (const event of Object.keys(w.events)) hooks[event] = [{ type: 'command', bash: hookCommand(w, command), timeoutSec: w.timeout }];
   return JSON.stringify({ version: 1, hooks }, null, 2) + '\n';
 }
 

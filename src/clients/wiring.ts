@@ -19,6 +19,8 @@ export interface Wiring {
   after?: string;
   /** the client starts every hook with `bash -c` (execve traces, its sources): bash reads the payload for the sh front (payloadCommand) */
   bash?: true;
+  /** the client starts every hook with `/bin/sh -c` (execve traces): sh hands over to bash where there is one (shPayloadCommand) */
+  sh?: true;
   /** in the unit the client counts hook timeouts in */
   timeout: number;
   /** each hook entry carries `name: git-handoff` */
@@ -70,6 +72,11 @@ export const PAYLOAD_VAR = 'GIT_HANDOFF_PAYLOAD';
 export const PAYLOAD_MAX_CHARS = 30_000;
 const FRONT_COMMAND = /^(git-handoff-guard|"[^"]*\/git-handoff-guard")( --client=[\w-]+(?: --plugin)?)$/;
 
+/** What bash runs for the front `front` (a shell word) with arguments `args` (each after a space): see payloadCommand. */
+const readPayload = (front: string, args: string): string =>
+  `[ "\${BASH_VERSINFO-0}" -ge 5 ] 2>/dev/null || exec ${front}${args}; read -rN ${PAYLOAD_MAX_CHARS} p; [ $? != 1 ] || ${PAYLOAD_VAR}=$p exec ${front} ${PAYLOAD_FLAG}${args}; ` +
+  `{ printf %s "$p"; exec cat; } | exec ${front}${args}`;
+
 /**
  * A hook command for a client that starts hooks with bash (`bash: true`): bash 5 reads the payload itself (`read -N`:
  * a few 4 KiB reads, no process) and gives it to the sh front in PAYLOAD_VAR, so the front starts no `cat`. Only a
@@ -79,9 +86,25 @@ const FRONT_COMMAND = /^(git-handoff-guard|"[^"]*\/git-handoff-guard")( --client
  */
 export function payloadCommand(command: string): string {
   const m = FRONT_COMMAND.exec(command);
-  if (!m) return command;
-  return (
-    `[ "\${BASH_VERSINFO-0}" -ge 5 ] 2>/dev/null || exec ${command}; read -rN ${PAYLOAD_MAX_CHARS} p; [ $? != 1 ] || ${PAYLOAD_VAR}=$p exec ${m[1]} ${PAYLOAD_FLAG}${m[2]}; ` +
-    `{ printf %s "$p"; exec cat; } | exec ${command}`
-  );
+  return m ? readPayload(m[1], m[2]) : command;
 }
+
+/**
+ * A hook command for a client that starts hooks with POSIX sh (`sh: true`, Claude Code: `/bin/sh -c`, dash on Debian):
+ * where bash is on PATH, sh becomes bash (`exec`, no new process) and bash reads the payload as in payloadCommand,
+ * cheaper than sh starting `cat` for it; with no bash the front runs as before. `command -v` first: a failed `exec`
+ * ends a non-interactive sh (127, and the client would run the call) instead of going on to the plain front. The
+ * front's word is bash's `$0`, outside the single quotes, as the client wrote it: a client that pastes a path into the
+ * command (Claude Code's `${CLAUDE_PLUGIN_ROOT}`) may paste one holding a quote. Empty for that bash (dash, like POSIX,
+ * passes assignments before `exec` to the program): `BASH_ENV` (a non-interactive bash sources that file first; sh never
+ * read it) and `SHELLOPTS` (options bash takes from the environment: `errexit` would end it at the read's end of file,
+ * with no answer).
+ */
+export function shPayloadCommand(command: string): string {
+  const m = FRONT_COMMAND.exec(command);
+  if (!m) return command;
+  return `command -v bash >/dev/null && BASH_ENV= SHELLOPTS= exec bash -c '${readPayload('"$0"', m[2]).replace(/'/g, `'\\''`)}' ${m[1]}; exec ${command}`;
+}
+
+/** A hook command for `w` running `command` (the after-tool hook has its own: afterCommand). */
+export const hookCommand = (w: Wiring, command: string): string => (w.bash ? payloadCommand(command) : w.sh ? shPayloadCommand(command) : command);

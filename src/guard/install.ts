@@ -11,7 +11,7 @@ import type { DoctorItem, InstallOptions } from '../wiring';
 import { CODEX_TRUST_HOW, loginShellProblem } from './codex-trust';
 import { trustGateItems, trustGateSteps } from './trust-gates';
 import { SESSION_VARS, type Agent } from '../clients/names';
-import { afterCommand, hookTimeoutProblem, PAYLOAD_FLAG, payloadCommand, type Wiring } from '../clients/wiring';
+import { afterCommand, hookCommand, hookTimeoutProblem, PAYLOAD_FLAG, type Wiring } from '../clients/wiring';
 import { WIRING } from '../clients/wirings';
 import { copilotTrustHow, installOwnFile, isOwnWiring, ownFileCommand, ownFileEvents, ownFileTimeouts, uninstallOwnFile } from '../clients/own-files';
 import { pluginAnswers } from './plugin-active';
@@ -25,8 +25,11 @@ const OURS = /(^|[\s/\\"'])git[- ]handoff(-guard["']?|(\.cmd|\.exe)?["']?\s+guar
 
 /** The after-tool hook's flag: the sh front answers without reading the payload when no note is pending (node ignores it). */
 export const AFTER_FLAG = '--after';
-/** The command for one event of a wiring: the after-tool event's says so (and looks for a pending note in bash first); under bash, bash reads the payload. */
-export const eventCommand = (w: Wiring, event: string, command: string) => (event === w.after ? afterCommand(command) : w.bash ? payloadCommand(command) : command);
+/**
+ * The command for one event of a wiring: the after-tool event's says so (and looks for a pending note in bash first);
+ * else bash reads the payload, under the client's bash or the one its sh hands over to (hookCommand).
+ */
+export const eventCommand = (w: Wiring, event: string, command: string) => (event === w.after ? afterCommand(command) : hookCommand(w, command));
 export const SNIPPET_START = '<!-- git-handoff:start -->';
 export const SNIPPET_END = '<!-- git-handoff:end -->';
 
@@ -315,8 +318,9 @@ export function doctorAgents(repo: Repo): DoctorItem[] {
     // an older install's wiring still works, at a cost per tool call: say how to drop it
     const stale = Object.keys(settings.hooks ?? {}).filter((ev) => !(ev in w.events) && hasOurs(settings.hooks[ev]));
     const slowAfter = w.after && hasOurs(settings.hooks?.[w.after]) && !settings.hooks[w.after].some((g: any) => g?.hooks?.some((h: any) => isOurs(h) && h.command.trim().endsWith(AFTER_FLAG)));
-    // a bash client's sh front run straight: it starts `cat` for each payload bash could have read
-    const catRead = w.bash ? wired.filter((ev) => ev !== w.after && settings.hooks[ev].some((g: any) => g?.hooks?.some((h: any) => isOurs(h) && payloadCommand(h.command) !== h.command))) : [];
+    // the sh front run straight (a bash client's, or Claude Code's before its sh handed over to bash): it starts `cat`
+    // for each payload bash could have read
+    const catRead = wired.filter((ev) => ev !== w.after && settings.hooks[ev].some((g: any) => g?.hooks?.some((h: any) => isOurs(h) && hookCommand(w, h.command) !== h.command)));
     if (wired.length && (stale.length || slowAfter || catRead.length)) {
       const what = [...stale, ...(slowAfter ? [`${w.after} without ${AFTER_FLAG}`] : []), ...(catRead.length ? [`${catRead.join(', ')} without ${PAYLOAD_FLAG}`] : [])];
       items.push({ component: `agent ${agent} wiring`, status: 'info', detail: `${w.settings} is wired as an older git-handoff wired it (${what.join(', ')}): it works, but each tool call pays more than it needs to (an extra hook process, an after-tool hook that reads every payload, or a \`cat\` for each payload); run \`git handoff install --agent ${agent}\` again` });

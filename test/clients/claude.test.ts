@@ -5,6 +5,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
+import { eventCommand, WIRING } from '../../src/guard/install';
 import { refOf, type TestRepo } from '../helpers/repo';
 import { CLAUDE_DIR, CLAUDE_OFFLINE, CLAUDE_VERSION, PATH_WITH_BIN, useClaude, wiredForClaude } from './deps';
 
@@ -97,8 +98,9 @@ describe('Claude Code, offline', () => {
     // Hide the client's own session variable from the hook, as an older Claude Code would.
     const file = path.join(repo.dir, '.claude', 'settings.json');
     const wiring = readFileSync(file, 'utf8');
-    expect(wiring).toContain('"git-handoff-guard --client=claude-code"');
-    writeFileSync(file, wiring.split('"git-handoff-guard ').join('"env -u CLAUDE_CODE_SESSION_ID git-handoff-guard '));
+    const hook = JSON.stringify(eventCommand(WIRING.claude, 'PreToolUse', 'git-handoff-guard --client=claude-code'));
+    expect(wiring).toContain(hook);
+    writeFileSync(file, wiring.split(hook).join('"env -u CLAUDE_CODE_SESSION_ID git-handoff-guard --client=claude-code"'));
     const { results } = await turn(repo, 'Bash', { command: 'git handoff write cache-layer -m "state" && echo "injected=$GIT_HANDOFF_SESSION"' });
     expect(results[0].error).toBe(false);
     const owner = repo.git(['log', '-1', '--format=%(trailers:key=Claude-Session-Id,valueonly)', 'refs/handoffs/main/cache-layer']).stdout.trim();

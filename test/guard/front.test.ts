@@ -11,9 +11,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { detectClient } from '../../src/clients/index';
 import { clientName } from '../../src/clients/names';
-import { afterCommand, PAYLOAD_MAX_CHARS, PAYLOAD_VAR, payloadCommand } from '../../src/clients/wiring';
+import { afterCommand, PAYLOAD_MAX_CHARS, PAYLOAD_VAR, payloadCommand, shPayloadCommand } from '../../src/clients/wiring';
 import { FRONT_CONSTANTS } from '../../src/guard/front-constants';
-import { eventCommand, WIRING } from '../../src/guard/install';
+import { eventCommand, guardCommand, WIRING } from '../../src/guard/install';
+import { pluginGuardCommand } from '../../src/guard/plugin-folders';
 import { GuardContext } from '../../src/guard/context';
 import { decide } from '../../src/guard/entry';
 import { readLedger } from '../../src/handoff/state/ledger';
@@ -28,13 +29,15 @@ import { FIXTURES, ME, OTHER, payload as fixturePayload } from './helpers';
 const FRONT = path.join(ROOT, 'bin', 'git-handoff-guard');
 const HANDED = '__handed_to_the_full_guard__';
 
+/** A path as one sh word (single quotes). */
+const shq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 const REAL_CAT = spawnSync('sh', ['-c', 'command -v cat'], { encoding: 'utf8' }).stdout.trim();
 
 /** A directory with a `cat` that leaves `<capture>.cat` and then is the real one (the stand-ins use the real one). */
 function catSpy(capture: string): string {
   const dir = path.join(path.dirname(capture), 'spy');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'cat'), `#!/bin/sh\n: > "${capture}.cat"\nexec ${REAL_CAT} "$@"\n`);
+  writeFileSync(path.join(dir, 'cat'), `#!/bin/sh\n: > ${shq(`${capture}.cat`)}\nexec ${REAL_CAT} "$@"\n`);
   chmodSync(path.join(dir, 'cat'), 0o755);
   return dir;
 }
@@ -43,13 +46,12 @@ function catSpy(capture: string): string {
  * The front copied beside stand-ins that record their stdin and argv and print HANDED: `dist/guard.cjs` (run by
  * node, what the front hands over to) and, for a copy without dist/, the `git-handoff` launcher.
  */
-function frontWithStandIn(withDist = true): { front: string; capture: string; viaNode: boolean } {
-  const root = tempDir();
+function frontWithStandIn(withDist = true, root = tempDir()): { front: string; capture: string; viaNode: boolean } {
   const bin = path.join(root, 'bin');
-  mkdirSync(bin);
+  mkdirSync(bin, { recursive: true });
   const capture = path.join(bin, 'capture');
   copyFileSync(FRONT, path.join(bin, 'git-handoff-guard'));
-  writeFileSync(path.join(bin, 'git-handoff'), `#!/bin/sh\n${REAL_CAT} > "${capture}.in"\nprintf '%s\\n' "$@" > "${capture}.argv"\nprintf %s "\${${PAYLOAD_VAR}+leaked}" > "${capture}.env"\necho ${HANDED}\n`);
+  writeFileSync(path.join(bin, 'git-handoff'), `#!/bin/sh\n${REAL_CAT} > ${shq(`${capture}.in`)}\nprintf '%s\\n' "$@" > ${shq(`${capture}.argv`)}\nprintf %s "\${${PAYLOAD_VAR}+leaked}" > ${shq(`${capture}.env`)}\necho ${HANDED}\n`);
   if (withDist) {
     mkdirSync(path.join(root, 'dist'));
     writeFileSync(
@@ -108,16 +110,24 @@ async function reference(repo: TestRepo, text: string, client: string | null = n
  */
 const handedForm = (text: string, viaNode: boolean, keep = false) => Buffer.from((keep ? text : text.replace(/\n+$/, '')) + (viaNode ? '\n' : ''), 'utf8');
 
+/** A hook command as a client runs it: `shell -c <command for the front's path and arguments>`, in `env` (PATH: the spy `cat` first). */
+interface Wired {
+  shell: string;
+  command: (front: string, args: string[]) => string;
+  env?: NodeJS.ProcessEnv;
+}
+
 /**
  * The front run on one payload as a client runs it: `sh <front>`, or (`shell`) the command a bash client's wiring runs
- * (payloadCommand) through that shell, with a `cat` on PATH that leaves `<capture>.cat` when it runs.
+ * (payloadCommand) through that shell, or a given wiring, with a `cat` on PATH that leaves `<capture>.cat` when it runs.
  */
-async function compare(repo: TestRepo, f: { front: string; capture: string; viaNode: boolean }, text: string, client: string, t: Tally, extra: string[] = [], cwd = repo.dir, shell?: string): Promise<void> {
+async function compare(repo: TestRepo, f: { front: string; capture: string; viaNode: boolean }, text: string, client: string, t: Tally, extra: string[] = [], cwd = repo.dir, shell?: string | Wired): Promise<void> {
   for (const x of ['in', 'cat', 'env']) rmSync(`${f.capture}.${x}`, { force: true });
   const args = [`--client=${client}`, ...extra];
-  const env = shell ? { ...cleanEnv(repo), PATH: `${catSpy(f.capture)}:${repo.env.PATH}` } : cleanEnv(repo);
-  const r = shell
-    ? spawnSync(shell, ['-c', payloadCommand(`"${f.front}" ${args.join(' ')}`)], { cwd, env, input: text, maxBuffer: 1 << 28 })
+  const wired: Wired | undefined = typeof shell === 'string' ? { shell, command: (front, a) => payloadCommand(`"${front}" ${a.join(' ')}`) } : shell;
+  const env = wired ? { ...cleanEnv(repo), ...wired.env, PATH: `${catSpy(f.capture)}:${wired.env?.PATH ?? repo.env.PATH}` } : cleanEnv(repo);
+  const r = wired
+    ? spawnSync(wired.shell, ['-c', wired.command(f.front, args)], { cwd, env, input: text, maxBuffer: 1 << 28 })
     : spawnSync('sh', [f.front, ...args], { cwd, env, input: text, maxBuffer: 1 << 28 });
   const out = r.stdout.toString('utf8');
   const what = `${client} ${text.slice(0, 300)}`;
@@ -296,7 +306,7 @@ describe('the sh front agrees with the full guard', () => {
       for (const event of Object.keys(w.events)) {
         const command = eventCommand(w, event, `git-handoff-guard --client=${w.client}`);
         if (w.bash && event !== w.after && !command.includes(`exec git-handoff-guard --payload=env --client=${w.client}; `)) t.wrong.push(`${w.client} ${event}: ${command}`);
-        if (!w.bash && command.includes('--payload=env')) t.wrong.push(`${w.client} ${event}: ${command}`);
+        if (!w.bash && !w.sh && command.includes('--payload=env')) t.wrong.push(`${w.client} ${event}: ${command}`);
       }
     }
     /** One run; whether `cat` ran. */
@@ -337,6 +347,116 @@ describe('the sh front agrees with the full guard', () => {
     for (const [client, text] of texts.slice(0, 6)) if (!(await run(text, client, 'sh'))) t.wrong.push(`${client} ${text.slice(0, 200)}: sh did not pipe it`);
     console.log(`front vs full guard, payload from bash: ${t.alone} answered alone, ${t.handed} handed over, ${t.wrong.length} disagreements`);
     expect(t.wrong).toEqual([]);
+  }, 120_000);
+
+  it("Claude Code's wiring: its sh hands over to bash, which reads the payload (no cat); with no bash on PATH the plain front, the same answers", async () => {
+    const repo = await world();
+    const f = frontWithStandIn(false);
+    const t: Tally = { alone: 0, handed: 0, wrong: [] };
+    const shClients = Object.values(WIRING).filter((w) => w.sh);
+    expect(shClients.map((w) => w.client)).toEqual(['claude-code']);
+    const w = WIRING.claude;
+    // what install writes for every event, the plugin's too: one builder (Claude Code has no after-tool hook)
+    for (const event of Object.keys(w.events)) {
+      expect(eventCommand(w, event, 'git-handoff-guard --client=claude-code')).toBe(shPayloadCommand('git-handoff-guard --client=claude-code'));
+      expect(eventCommand(w, event, pluginGuardCommand('${CLAUDE_PLUGIN_ROOT}', 'claude-code'))).toBe(shPayloadCommand(pluginGuardCommand('${CLAUDE_PLUGIN_ROOT}', 'claude-code')));
+    }
+    const wiring = eventCommand(w, 'PreToolUse', 'git-handoff-guard --client=claude-code');
+    expect(wiring).toContain('exec "$0" --payload=env --client=claude-code; ');
+    expect(wiring.endsWith('; exec git-handoff-guard --client=claude-code')).toBe(true);
+    // other launchers are left as they are (they read stdin themselves)
+    expect(shPayloadCommand('git handoff guard --client=claude-code')).toBe('git handoff guard --client=claude-code');
+    // PATH with no bash: sh, what the front and the stand-ins start, node
+    const noBash = tempDir();
+    for (const tool of ['sh', 'stat', 'date', 'find', 'readlink', 'node']) {
+      const at = spawnSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).stdout.trim();
+      symlinkSync(at.startsWith('/') ? at : process.execPath, path.join(noBash, tool));
+    }
+    expect(spawnSync('/bin/sh', ['-c', 'command -v bash'], { env: { PATH: noBash } }).status).not.toBe(0);
+    const sh = (env?: NodeJS.ProcessEnv, command = (front: string, args: string[]) => eventCommand(w, 'PreToolUse', `"${front}" ${args.join(' ')}`)): Wired => ({ shell: '/bin/sh', command, env });
+    /** One run of each way; whether `cat` ran in each, and what each printed the same (compare checks it against the full guard). */
+    const both = async (text: string, extra: string[] = []): Promise<[boolean, boolean]> => {
+      const ran: boolean[] = [];
+      for (const how of [sh(), sh({ PATH: noBash })]) {
+        freshBeat(repo);
+        await compare(repo, f, text, 'claude-code', t, extra, repo.dir, how);
+        ran.push(existsSync(`${f.capture}.cat`));
+      }
+      return [ran[0], ran[1]];
+    };
+    // every Claude Code fixture (with this session and with none), and its ordinary calls: a Bash line and a Write
+    const texts = FIXTURE_FILES.filter((fx) => fx.startsWith('claude-code/')).flatMap((fx) => [JSON.stringify(payload(repo, fx, {}, ME)), JSON.stringify(payload(repo, fx, {}, null))]);
+    expect(texts.length).toBeGreaterThanOrEqual(20);
+    const ls = JSON.stringify(payload(repo, 'claude-code/pre-tool-use-bash.json', { tool_input: { command: 'ls -la' } }));
+    const write = JSON.stringify(payload(repo, 'claude-code/pre-tool-use-write.json', { tool_input: { file_path: 'src/app.ts', content: 'x "q" \\ y\n' } }));
+    const refused = JSON.stringify(payload(repo, 'claude-code/pre-tool-use-bash.json', { tool_input: { command: 'git update-ref refs/handoffs/main/x HEAD' } }));
+    texts.push(ls, write, refused, `${write}\n\n`);
+    for (const text of texts) {
+      const [withBash, without] = await both(text);
+      if (withBash) t.wrong.push(`${text.slice(0, 200)}: cat ran with bash there`);
+      if (!without) t.wrong.push(`${text.slice(0, 200)}: no cat with no bash (not the plain front?)`);
+    }
+    const alone = t.alone;
+    expect(alone).toBeGreaterThanOrEqual(4);
+    // the plugin's command (a quoted path in ${CLAUDE_PLUGIN_ROOT}), the root holding a quote, a space and a $: read from
+    // the environment; pasted into the command, as Claude Code does (a root with no " or $ there: nor could the old one)
+    const quoted = frontWithStandIn(false, path.join(tempDir(), "it's a $dir"));
+    const pasted = frontWithStandIn(false, path.join(tempDir(), "it's mine"));
+    const rootOf = (g: { front: string }) => path.dirname(path.dirname(g.front));
+    const plugin = eventCommand(w, 'PreToolUse', pluginGuardCommand('${CLAUDE_PLUGIN_ROOT}', 'claude-code'));
+    const ways: Array<[typeof quoted, Wired, string[]]> = [
+      [quoted, sh({ CLAUDE_PLUGIN_ROOT: rootOf(quoted) }, () => plugin), ['--plugin']],
+      [pasted, sh(undefined, () => plugin.split('${CLAUDE_PLUGIN_ROOT}').join(rootOf(pasted))), ['--plugin']],
+      // a launcher's path install quotes (guardCommand), through its sibling front
+      [quoted, sh(undefined, () => eventCommand(w, 'PreToolUse', guardCommand(path.join(rootOf(quoted), 'bin', 'git-handoff'), 'claude-code'))), []],
+    ];
+    expect(ways[2][1].command('', [])).toContain(`; exec "${rootOf(quoted).replace('$', '\\$')}/bin/git-handoff-guard" --client=claude-code`);
+    for (const text of [ls, write, refused]) {
+      for (const [g, how, extra] of ways) {
+        freshBeat(repo);
+        const before = t.alone + t.handed;
+        await compare(repo, g, text, 'claude-code', t, extra, repo.dir, how);
+        if (t.alone + t.handed !== before + 1) t.wrong.push(`${how.command('', [])}: no answer`);
+        if (existsSync(`${g.capture}.cat`)) t.wrong.push(`${how.command('', []).slice(-80)}: cat ran`);
+      }
+    }
+    expect(t.alone - alone).toBe(6);
+    console.log(`front vs full guard, Claude Code's sh wiring: ${t.alone} answered alone, ${t.handed} handed over, ${t.wrong.length} disagreements`);
+    expect(t.wrong).toEqual([]);
+  }, 120_000);
+
+  it("Claude Code's wiring reaches the real guard: a refusal through bash as through the plain front; bash reads no BASH_ENV and ends on no SHELLOPTS", async () => {
+    const repo = await world();
+    const real = frontWithStandIn(true);
+    rmSync(path.join(path.dirname(real.front), '..', 'dist'), { recursive: true });
+    symlinkSync(path.join(ROOT, 'dist'), path.join(path.dirname(real.front), '..', 'dist'));
+    const command = eventCommand(WIRING.claude, 'PreToolUse', `"${real.front}" --client=claude-code`);
+    const marker = path.join(tempDir(), 'sourced');
+    const bashEnv = path.join(path.dirname(marker), 'bash-env');
+    writeFileSync(bashEnv, `: > '${marker}'\n`);
+    const env = { ...cleanEnv(repo), PATH: `${catSpy(real.capture)}:${repo.env.PATH}`, BASH_ENV: bashEnv };
+    // the file is one a bash started so would read
+    expect(spawnSync('bash', ['-c', 'true'], { env }).status).toBe(0);
+    expect(existsSync(marker)).toBe(true);
+    rmSync(marker);
+    const refused = JSON.stringify(payload(repo, 'claude-code/pre-tool-use-bash.json', { tool_input: { command: 'git update-ref refs/handoffs/main/x HEAD' } }));
+    const ls = JSON.stringify(payload(repo, 'claude-code/pre-tool-use-bash.json', { tool_input: { command: 'ls -la' } }));
+    const start = JSON.stringify(payload(repo, 'claude-code/session-start.json'));
+    for (const text of [refused, ls, start, refused]) {
+      for (const extra of [{}, { SHELLOPTS: 'errexit:nounset' }]) {
+        rmSync(`${real.capture}.cat`, { force: true });
+        freshBeat(repo);
+        const r = spawnSync('/bin/sh', ['-c', command], { cwd: repo.dir, env: { ...env, ...extra }, input: text });
+        expect(r.status, String(r.stderr)).toBe(0);
+        expect(String(r.stderr)).toBe('');
+        expect(existsSync(`${real.capture}.cat`)).toBe(false);
+        expect(existsSync(marker)).toBe(false);
+        if (text !== start) expect(r.stdout.toString()).toBe(await reference(repo, text));
+        const plain = spawnSync('/bin/sh', ['-c', `"${real.front}" --client=claude-code`], { cwd: repo.dir, env, input: text });
+        expect(r.stdout.toString()).toBe(plain.stdout.toString());
+      }
+    }
+    expect(JSON.parse(spawnSync('/bin/sh', ['-c', command], { cwd: repo.dir, env, input: refused }).stdout.toString()).hookSpecificOutput.permissionDecision).toBe('deny');
   }, 120_000);
 
   it('answers the after-tool hook (--after) as the full guard does: unread with no note pending, handed over with one', async () => {

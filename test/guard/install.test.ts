@@ -4,13 +4,16 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { afterCommand, HOOK_TIMEOUT_MIN_S, HOOK_TIMEOUT_S, payloadCommand, timeoutSeconds } from '../../src/clients/wiring';
+import { afterCommand, HOOK_TIMEOUT_MIN_S, HOOK_TIMEOUT_S, payloadCommand, shPayloadCommand, timeoutSeconds } from '../../src/clients/wiring';
 import { WIRING } from '../../src/clients/wirings';
 import { WATCHDOG_MS } from '../../src/guard/entry';
 import { DECISION_MS } from '../../src/guard/rules/reach';
 import { json, makeRepo, refOf, ROOT, tempDir } from '../helpers/repo';
 
 const read = (repo: any, f: string) => readFileSync(path.join(repo.dir, f), 'utf8');
+/** Claude Code's hook command as install writes it; before, the plain front (OLD_CLAUDE_HOOK). */
+const OLD_CLAUDE_HOOK = 'git-handoff-guard --client=claude-code';
+const CLAUDE_HOOK = shPayloadCommand(OLD_CLAUDE_HOOK);
 
 describe('install --agent', () => {
   it('merges into existing settings, is idempotent, and uninstall restores them byte for byte', async () => {
@@ -31,8 +34,10 @@ describe('install --agent', () => {
     expect(claude.permissions).toEqual({ allow: ['Bash(npm test)'] });
     expect(claude.hooks.PreToolUse).toHaveLength(2);
     expect(claude.hooks.PreToolUse[0].hooks[0].command).toBe('./scripts/lint-hook.sh');
-    expect(claude.hooks.PreToolUse[1]).toMatchObject({ matcher: expect.stringContaining('Bash'), hooks: [{ type: 'command', command: 'git-handoff-guard --client=claude-code' }] });
-    for (const ev of ['SessionStart', 'Stop']) expect(claude.hooks[ev][0].hooks[0].command).toBe('git-handoff-guard --client=claude-code');
+    // Claude Code starts hooks with /bin/sh: it hands over to bash, which reads the payload for the front (no cat)
+    expect(claude.hooks.PreToolUse[1]).toMatchObject({ matcher: expect.stringContaining('Bash'), hooks: [{ type: 'command', command: CLAUDE_HOOK }] });
+    expect(CLAUDE_HOOK).toMatch(/^command -v bash >\/dev\/null && BASH_ENV= SHELLOPTS= exec bash -c '.*exec "\$0" --payload=env --client=claude-code; .*' git-handoff-guard; exec git-handoff-guard --client=claude-code$/);
+    for (const ev of ['SessionStart', 'Stop', 'PreCompact', 'SessionEnd']) expect(claude.hooks[ev][0].hooks[0].command).toBe(CLAUDE_HOOK);
     // one hook process per tool call: PreToolUse records what PostToolUse used to
     expect(claude.hooks.PostToolUse).toBeUndefined();
     const gemini = JSON.parse(read(repo, '.gemini/settings.json'));
@@ -69,7 +74,8 @@ describe('install --agent', () => {
     // A wired command that cannot run: doctor says so and fails.
     const settingsFile = path.join(repo.dir, '.claude/settings.json');
     const good = read(repo, '.claude/settings.json');
-    writeFileSync(settingsFile, good.split('"git-handoff-guard --client=claude-code"').join('"/nonexistent/git-handoff-guard --client=claude-code"'));
+    expect(good).toContain(JSON.stringify(CLAUDE_HOOK));
+    writeFileSync(settingsFile, good.split(JSON.stringify(CLAUDE_HOOK)).join('"/nonexistent/git-handoff-guard --client=claude-code"'));
     const broken = await repo.cli(['doctor', '--json'], { env: onPath });
     writeFileSync(settingsFile, good);
     expect(broken.exitCode).toBe(1);
@@ -114,6 +120,43 @@ describe('install --agent', () => {
     expect(gemini.hooks.BeforeTool).toEqual(g30(payloadCommand(oldG)));
     const after = json(await repo.cli(['doctor', '--json'], { env: onPath })).items;
     expect(after.filter((i: any) => / (wiring|timeout)$/.test(i.component))).toEqual([]);
+  });
+
+  it("Claude Code's older wiring (the plain front, which starts cat): doctor notes it, works; install again replaces it; uninstall removes either", async () => {
+    const repo = makeRepo({ commit: true });
+    const onPath = { PATH: `${path.join(ROOT, 'bin')}:${process.env.PATH}` };
+    const mine = { type: 'command', command: './scripts/lint-hook.sh' };
+    const old = (extra: object = {}) =>
+      JSON.stringify({
+        ...extra,
+        hooks: {
+          PreToolUse: [{ matcher: 'Bash', hooks: [mine] }, { matcher: WIRING.claude.events.PreToolUse, hooks: [{ type: 'command', command: OLD_CLAUDE_HOOK, timeout: 30 }] }],
+          ...Object.fromEntries(['SessionStart', 'Stop', 'PreCompact', 'SessionEnd'].map((ev) => [ev, [{ hooks: [{ type: 'command', command: OLD_CLAUDE_HOOK, timeout: 30 }] }]])),
+        },
+      }, null, 2) + '\n';
+    repo.write('.claude/settings.json', old());
+    const before = json(await repo.cli(['doctor', '--json'], { env: onPath })).items;
+    // an info (it works: the probe through it is refused), not broken
+    expect(before.find((i: any) => i.component === 'agent claude wiring')).toMatchObject({ status: 'info', detail: expect.stringContaining('PreToolUse, SessionStart, Stop, PreCompact, SessionEnd without --payload=env') });
+    expect(before.find((i: any) => i.component === 'agent claude')).toMatchObject({ status: 'ok', detail: expect.stringContaining('probe') });
+    expect((await repo.cli(['install', '--agent', 'claude'])).exitCode).toBe(0);
+    const once = read(repo, '.claude/settings.json');
+    const claude = JSON.parse(once);
+    expect(claude.hooks.PreToolUse).toEqual([{ matcher: 'Bash', hooks: [mine] }, { matcher: WIRING.claude.events.PreToolUse, hooks: [{ type: 'command', command: CLAUDE_HOOK, timeout: 30 }] }]);
+    expect(once).not.toContain(JSON.stringify(OLD_CLAUDE_HOOK));
+    // twice: nothing changes
+    const again = await repo.cli(['install', '--agent', 'claude']);
+    expect(String(again.stdout)).toContain('already wired (claude)');
+    expect(read(repo, '.claude/settings.json')).toBe(once);
+    const after = json(await repo.cli(['doctor', '--json'], { env: onPath })).items;
+    expect(after.filter((i: any) => /^agent claude (wiring|timeout)$/.test(i.component))).toEqual([]);
+    expect(after.find((i: any) => i.component === 'agent claude')).toMatchObject({ status: 'ok', detail: expect.stringContaining('probe') });
+    // changed since install (no byte-for-byte restore): our hooks come out, new wiring or old, the user's stay
+    for (const text of [old({ model: 'x' }), JSON.stringify({ ...claude, model: 'x' })]) {
+      repo.write('.claude/settings.json', text);
+      expect((await repo.cli(['uninstall', '--agent', 'claude'])).exitCode).toBe(0);
+      expect(JSON.parse(read(repo, '.claude/settings.json'))).toEqual({ model: 'x', hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [mine] }] } });
+    }
   });
 
   it('updates an outdated startup note in place', async () => {
