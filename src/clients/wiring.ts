@@ -95,15 +95,15 @@ export function payloadCommand(command: string): string {
  * cheaper than sh starting `cat` for it; with no bash the front runs as before. `command -v` first: a failed `exec`
  * ends a non-interactive sh (127, and the client would run the call) instead of going on to the plain front. The
  * front's word is bash's `$0`, outside the single quotes, as the client wrote it: a client that pastes a path into the
- * command (Claude Code's `${CLAUDE_PLUGIN_ROOT}`) may paste one holding a quote. Empty for that bash (dash, like POSIX,
- * passes assignments before `exec` to the program): `BASH_ENV` (a non-interactive bash sources that file first; sh never
- * read it) and `SHELLOPTS` (options bash takes from the environment: `errexit` would end it at the read's end of file,
- * with no answer).
+ * command (Claude Code's `${CLAUDE_PLUGIN_ROOT}`) may paste one holding a quote. Bash runs with `-p` (privileged
+ * mode): it reads no `BASH_ENV` (a non-interactive bash sources that file first; sh never read it) and takes no
+ * `SHELLOPTS` or `BASHOPTS` from the environment (`errexit` would end it at the read's end of file, with no answer),
+ * and unlike `BASH_ENV= exec bash` it leaves them in the environment the front and node get, as the user set them.
  */
 export function shPayloadCommand(command: string): string {
   const m = FRONT_COMMAND.exec(command);
   if (!m) return command;
-  return `command -v bash >/dev/null && BASH_ENV= SHELLOPTS= exec bash -c '${readPayload('"$0"', m[2]).replace(/'/g, `'\\''`)}' ${m[1]}; exec ${command}`;
+  return `command -v bash >/dev/null && exec bash -p -c '${readPayload('"$0"', m[2]).replace(/'/g, `'\\''`)}' ${m[1]}; exec ${command}`;
 }
 
 /** A hook command for `w` running `command` (the after-tool hook has its own: afterCommand). */
