@@ -208,7 +208,8 @@ export function harmlessCommand(c: SimpleCommand): boolean {
     return false;
   }
   if (!Object.keys(c.assigns).every((k) => SAFE_VARS.test(k))) return false;
-  if (c.argv.length === 0) return true;
+  // no program: assignments alone, or xargs's echo; unless xargs was given only wrappers (`xargs env`: its input runs)
+  if (c.argv.length === 0) return !c.fromInput;
   const [p0, ...args] = c.argv;
   if (!BARE_NAME.test(p0)) return false;
   if (DECLARES.has(p0)) return args.every((a) => /^-?[a-z]*$/.test(a) || SAFE_VARS.test(a.split('=', 1)[0]));

@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { own } from './event';
 import { lex, LexBound, splitWords, type Token } from './lex';
+import { printedTexts } from './printed';
 import { runValueCommands, setsForLine } from './rules/run-values';
 import { knownDirs } from './rules/reach';
 
@@ -23,6 +24,10 @@ export interface SimpleCommand {
   redirects: Redirect[];
   /** arguments are also read from stdin (xargs) */
   xargs: boolean;
+  /** xargs's own options, as given (how it reads its input: -0, -d, -a; src/guard/rules/untracked.ts) */
+  xargsArgs?: string[];
+  /** xargs was given only wrappers (`xargs env`, `xargs sudo`): the program itself comes from its input */
+  fromInput?: true;
   /** the command of the same line whose output this one reads (a pipe) */
   stdinFrom?: SimpleCommand;
   /** run by a value (a configuration key or a variable, named here) whose text holds an expansion the guard cannot see */
@@ -65,9 +70,9 @@ export function parseShell(script: string, cwd: string | null = null, depth = 0)
         if (piped) c.stdinFrom = piped;
         // `echo '<script>' | sh`: the script is the producer's literal words, read as the shell will
         if (c.unread && piped) {
-          const script = literalOutput(piped);
-          if (script !== null && depth < MAX_DEPTH) {
-            out.push(...parseShell(script, dir, depth + 1).map((n) => ({ ...n, xargs: n.xargs || c.xargs })));
+          const scripts = literalOutput(piped);
+          if (scripts !== null && depth < MAX_DEPTH) {
+            for (const script of scripts) out.push(...parseShell(script, dir, depth + 1).map((n) => ({ ...n, xargs: n.xargs || c.xargs })));
             delete c.unread;
           }
         }
@@ -129,15 +134,12 @@ function dirOperand(argv: string[]): string | undefined {
   return argv[i];
 }
 
-/** The text `echo`/`printf` of literal words prints, as a script a shell would read; null for anything else. */
-function literalOutput(p: SimpleCommand): string | null {
+/** The texts `echo`/`printf` of literal words print (src/guard/printed.ts), as scripts a shell would read; null for anything else. */
+function literalOutput(p: SimpleCommand): string[] | null {
   const [prog, ...args] = p.argv;
-  if (Object.keys(p.assigns).length || p.redirects.some((r) => r.op !== '<<' && !/^(\d+|-|\/dev\/null)$/.test(r.target)) || args.some((a) => /[$`\\]/.test(a))) return null;
-  if (prog === 'echo') return args.filter((a, k) => !(k === 0 && /^-[neE]+$/.test(a))).join(' ');
-  // printf: a format with no conversion and no escape prints itself (its arguments are then not used)
-  if (prog === 'printf' && args.length >= 1 && !/[%\\]/.test(args[0])) return args[0];
-  if (prog === 'printf' && args[0] === '%s\\n') return args.slice(1).join('\n');
-  return null;
+  if (Object.keys(p.assigns).length || p.redirects.some((r) => r.op !== '<<' && !/^(\d+|-|\/dev\/null)$/.test(r.target))) return null;
+  const texts = printedTexts(prog ?? '', args);
+  return texts && [...new Set(texts)];
 }
 
 function changeDir(dir: string | null, given: string | undefined): string | null {
@@ -170,6 +172,8 @@ function unwrap(given: string[], redirects: Redirect[], cwd: string | null, dept
   const assigns: Record<string, string> = {};
   let words = given;
   let xargs = false;
+  let xargsArgs: string[] | undefined;
+  let xargsCommand = false;
   let i = 0;
   let dir = cwd;
   for (;;) {
@@ -192,6 +196,7 @@ function unwrap(given: string[], redirects: Redirect[], cwd: string | null, dept
       i++;
       if (prog === 'xargs') xargs = true;
       const valued = takesValue[prog] ?? new Set<string>();
+      const options = i;
       while (i < words.length && words[i].startsWith('-') && words[i] !== '--') {
         if ((prog === 'env' && (words[i] === '-C' || words[i] === '--chdir')) && words[i + 1]) dir = changeDir(dir, words[i + 1]);
         // `env -S '<words>'` (and -vS…, -S<words>, --split-string=…): the string is split into the command's words
@@ -204,6 +209,10 @@ function unwrap(given: string[], redirects: Redirect[], cwd: string | null, dept
         i++;
       }
       if (words[i] === '--') i++;
+      if (prog === 'xargs' && !xargsArgs) {
+        xargsArgs = words.slice(options, i);
+        xargsCommand = i < words.length;
+      }
       if (prog === 'timeout' && /^\d/.test(words[i] ?? '')) i++;
       if (OWN_OPERAND.has(prog) && i < words.length) {
         i++;
@@ -242,7 +251,8 @@ function unwrap(given: string[], redirects: Redirect[], cwd: string | null, dept
     }
   }
   const unread = unreadScript(prog, argv, redirects);
-  return [{ argv, assigns, cwd: dir, redirects, xargs, ...(unread ? { unread } : {}) }];
+  const fromInput = xargsCommand && argv.length === 0 ? { fromInput: true as const } : {};
+  return [{ argv, assigns, cwd: dir, redirects, xargs, ...(xargsArgs ? { xargsArgs } : {}), ...fromInput, ...(unread ? { unread } : {}) }];
 }
 
 // What a shell reads its script from when it is not a file the session named: its input, a descriptor (a process
@@ -500,7 +510,7 @@ export function getopt(args: string[], short: string, long: string[] = []): { op
 }
 
 /** find's starting points, what it deletes or runs, the files it writes (-fprint…), and the names narrowing a delete. */
-export function findParts(args: string[]): { roots: string[]; acts: boolean; writes: string[]; names: string[] | null } {
+export function findParts(args: string[]): { roots: string[]; acts: boolean; writes: string[]; names: string[] | null; namesListed: string[] | null } {
   let i = 0;
   // options before the starting points (-H -L -P -D <opts> -O<level>) and `--`
   for (; i < args.length; i++) {
@@ -519,9 +529,14 @@ export function findParts(args: string[]): { roots: string[]; acts: boolean; wri
   // only a conjunction of tests before the action narrows what goes, by a -name not negated (-o, groups, commas: nothing)
   const before = first < 0 ? [] : expr.slice(0, first);
   const plain = !before.some((a) => /^(-o|-or|\(|\)|,)$/.test(a)) && !expr.slice(first + 1).some((a) => /^(-o|-or|,)$/.test(a));
-  const kept = (k: number) => before[k + 1] !== undefined && !/^(!|-not)$/.test(before[k - 1] ?? '');
-  const names = plain ? before.flatMap((a, k) => (a === '-name' && kept(k) ? [before[k + 1]] : a === '-iname' && kept(k) ? [`${before[k + 1]}\0i`] : [])) : [];
-  return { roots: roots.length ? roots : ['.'], acts: first >= 0, writes, names: names.length ? names : null };
+  const nameTests = (tests: string[]) => {
+    const kept = (k: number) => tests[k + 1] !== undefined && !/^(!|-not)$/.test(tests[k - 1] ?? '');
+    return tests.flatMap((a, k) => (a === '-name' && kept(k) ? [tests[k + 1]] : a === '-iname' && kept(k) ? [`${tests[k + 1]}\0i`] : []));
+  };
+  const names = plain ? nameTests(before) : [];
+  // what it lists (-print, or no action): narrowed the same way, by the whole expression
+  const listed = expr.some((a) => /^(-o|-or|\(|\)|,)$/.test(a)) ? [] : nameTests(expr);
+  return { roots: roots.length ? roots : ['.'], acts: first >= 0, writes, names: names.length ? names : null, namesListed: listed.length ? listed : null };
 }
 
 const nonOptions = (args: string[]) => {

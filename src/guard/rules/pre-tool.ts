@@ -6,14 +6,13 @@ import type { GuardContext } from '../context';
 import type { Decision } from '../event';
 import { bounded, failClosed, MAX_COMMAND, namesProtected } from '../fail-closed';
 import { harmlessCommand } from '../allow';
-import { globMatch } from '../glob';
 import { LexBound } from '../lex';
 import { existsSync } from 'node:fs';
-import { Bound, Budget, expandWord, handoffFilesIn, handoffFilesUnder, handoffFilesWithInode, isPattern, linkedInode } from './reach';
+import { Bound, Budget, expandWord, handoffFilesIn, handoffFilesUnder, handoffFilesWithInode, isPattern, linkedInode, namesReach } from './reach';
 import { changedByCheckout, gitFileTargets, pathspecMatches } from './git-files';
 import { patchTargets } from './patch-files';
 import { linkSources, unknownWriterTargets } from './writers';
-import { unseenArgumentsProblem, untrackedProblem } from './untracked';
+import { unseenArgumentsProblem, untrackedProblem, withXargsInput } from './untracked';
 import { gitInvocation, lineText, parseShell, SHELLS, writeTargets, type GitInvocation, type SimpleCommand, type WriteTarget } from '../shell';
 import { hooksPathRemovalProblem, removesHooksPath, scopeArgs } from './git-config';
 import { isProtected, judgeFile, parsePatch, type FileOp } from './files';
@@ -129,7 +128,8 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
   // bounded input: a command too long to read is refused when it names protected things, allowed otherwise
   if (command.length > MAX_COMMAND) return namesProtected(ctx.event.action) ? failClosed(`the command is longer than ${MAX_COMMAND / 1024} KiB`) : {};
   // read once: the first look's reading of this very line when it has one
-  const cmds = ctx.shellLine ?? bounded(() => parseShell(command, cwd ?? ctx.event.cwd), PARSE_BUDGET_MS);
+  // an xargs whose input is literal words (`printf 'memory\0' | xargs -0 rm -rf`) is judged as what it runs
+  const cmds = withXargsInput(ctx.shellLine ?? bounded(() => parseShell(command, cwd ?? ctx.event.cwd), PARSE_BUDGET_MS));
   // what the text rules read: the line as the shell reads it (quotes removed: `hand''off` is handoff)
   const whole = lineText(cmds);
   // too many commands to read one by one: refused when it names, quoted or not, what the guard protects or a pattern
@@ -177,7 +177,7 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
         // `rm -r dir`, `rm -rf memor?`, `find dir … -delete`: the handoff files under a deleted directory go too;
         // `cp -r src dir`, `rsync -a src/ dir/`, `git checkout dir`: those under a directory written as a tree
         const reached = t.kind === 'delete' || t.tree ? (gitFiles.includes(t) ? pathspecMatches({ ...t, path: abs }, budget) : handoffFilesUnder(abs, budget)) : t.children ? handoffFilesIn(abs, budget) : [];
-        const under = reached.filter((f) => f !== abs && nameMatches(t.names, f) && copiedOver(t, f, abs, { ...carried, ...cmd.assigns }, budget, ctx));
+        const under = reached.filter((f) => f !== abs && nameMatches(t.names, abs, f) && copiedOver(t, f, abs, { ...carried, ...cmd.assigns }, budget, ctx));
         const changed = git && t.tree && t.kind !== 'delete' && /^(checkout|restore|checkout-index|switch|reset|read-tree|stash)$/.test(git.sub) ? await changedByCheckout(ctx, git, under, abs) : under;
         for (const f of changed) ops.push({ abs: f, shown: path.relative(ctx.event.cwd, f) || f, kind: t.kind === 'delete' ? 'delete' : 'shell' });
       }
@@ -234,12 +234,9 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
   return files;
 }
 
-/** Whether a handoff file under a deleted directory is among the names that narrow the delete (find -name, -iname). */
-function nameMatches(names: string[] | undefined, f: string): boolean {
-  const globs = names?.filter((n) => !n.endsWith('\0path'));
-  if (!globs?.length) return true;
-  const base = path.basename(f);
-  return globs.some((g) => (g.endsWith('\0i') ? globMatch(g.slice(0, -2).toLowerCase(), base.toLowerCase()) : globMatch(g, base)));
+/** Whether a handoff file under a deleted directory is among what the names narrowing the delete (find -name, -iname) take. */
+function nameMatches(names: string[] | undefined, root: string, f: string): boolean {
+  return namesReach(names?.filter((n) => !n.endsWith('\0path')), root, f);
 }
 
 /** For a tree copied from a source the guard can resolve: whether the source has this file (else it is not written). */

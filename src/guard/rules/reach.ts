@@ -189,6 +189,18 @@ export function handoffFilesUnder(dir: string, budget: Budget, depth = 0): strin
   return out;
 }
 
+/**
+ * Whether `f`, under `root`, goes with a find narrowed by names (`-name`, `-iname` marked with a trailing `\0i`): an
+ * entry whose name matches takes what is under it (`-exec rm -rf {} +`, `| xargs rm -rf`), so every name on the way
+ * down counts, the root's own too. No names: everything under the root goes.
+ */
+export function namesReach(names: string[] | undefined, root: string, f: string): boolean {
+  if (!names?.length) return true;
+  const rel = path.relative(root, f);
+  const parts = [path.basename(root), ...(rel && !rel.startsWith('..') ? rel.split(path.sep) : [path.basename(f)])];
+  return parts.some((part) => names.some((g) => (g.endsWith('\0i') ? globMatch(g.slice(0, -2).toLowerCase(), part.toLowerCase()) : globMatch(g, part))));
+}
+
 /** Handoff files directly in a directory (a program the guard does not know, given the directory, may write them). */
 export const handoffFilesIn = (dir: string, budget: Budget): string[] =>
   readDir(dir, budget)

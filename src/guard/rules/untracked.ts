@@ -4,11 +4,11 @@
 import path from 'node:path';
 import type { GuardContext } from '../context';
 import { shellQuote, shellWord } from '../event';
-import type { GitInvocation, SimpleCommand } from '../shell';
+import { findParts, parseShell, type GitInvocation, type SimpleCommand } from '../shell';
+import { printedTexts, printfOutput } from '../printed';
 import { judgeFile } from './files';
-import { globMatch } from '../glob';
 import { neutral } from '../../terminal-text';
-import { Budget, expandWord, handoffFilesUnder } from './reach';
+import { Budget, expandWord, handoffFilesUnder, namesReach } from './reach';
 
 const has = (args: string[], short: string, ...long: string[]) => args.some((a) => long.includes(a) || (/^-[^-]/.test(a) && a.slice(1).includes(short)));
 
@@ -79,23 +79,21 @@ function workTreeOf(inv: GitInvocation, cmd: SimpleCommand): string | null {
 }
 
 /**
- * The files a command reads as its arguments from its input: a producer the guard reads (echo/printf of literal
- * words, find or ls of paths) gives them; anything else (a pipe from another program, a file) could name any file
- * of the worktree. Null: any file.
+ * The handoff files a command that reads its arguments from its input may be given: find or ls of paths gives the
+ * paths it lists (a directory with what is under it: the program may be recursive); anything else (a pipe from
+ * another program, a file) could name any file of the worktree. Null: any file. (echo and printf of literal words
+ * were read before: withXargsInput.)
  */
 function producedFiles(cmd: SimpleCommand, budget: Budget): string[] | null {
   const p = cmd.stdinFrom;
-  if (!p || Object.keys(p.assigns).length) return null;
+  if (!p || Object.keys(p.assigns).length || xargsReadsFile(cmd)) return null;
   const [prog, ...args] = p.argv;
   const dir = p.cwd ?? cmd.cwd;
   if (!dir) return null;
-  if ((prog === 'echo' || prog === 'printf') && !args.some((a) => /[$`]/.test(a))) {
-    const words = (prog === 'printf' ? args.slice(1) : args.filter((a) => !/^-[neE]+$/.test(a))).flatMap((a) => a.split(/\s+/)).filter(Boolean);
-    return words.flatMap((w) => expandWord(w, {}, dir, budget) ?? [w]).map((w) => path.resolve(dir, w));
-  }
   if (prog === 'find' || prog === 'ls') {
     const firstTest = args.findIndex((a) => a.startsWith('-') || a === '(' || a === '!');
-    const names = prog === 'find' ? args.flatMap((a, k) => (/^-i?name$/.test(a) && args[k + 1] !== undefined && !/^(!|-not)$/.test(args[k - 1] ?? '') ? [args[k + 1]] : [])) : [];
+    // only a conjunction of -name tests narrows what find lists (as for find … -delete: shell.ts findParts)
+    const names = prog === 'find' ? (findParts(args).namesListed ?? []) : [];
     // find's starting points end at its first test; ls names files or directories
     const roots = prog === 'find' ? (firstTest < 0 ? args : args.slice(0, firstTest)) : args.filter((a) => !a.startsWith('-'));
     const from = roots.length ? roots : ['.'];
@@ -104,12 +102,61 @@ function producedFiles(cmd: SimpleCommand, budget: Budget): string[] | null {
     for (const r of from) {
       for (const w of expandWord(r, {}, dir, budget) ?? []) {
         const abs = path.resolve(dir, w);
-        out.push(abs, ...handoffFilesUnder(abs, budget).filter((f) => !names.length || names.some((g) => globMatch(g, path.basename(f)))));
+        out.push(abs, ...handoffFilesUnder(abs, budget).filter((f) => namesReach(names, abs, f)));
       }
     }
     return out;
   }
   return null;
+}
+
+/** Whether xargs reads its arguments from a file (-a, --arg-file), not from the pipe. */
+const xargsReadsFile = (cmd: SimpleCommand) => (cmd.xargsArgs ?? []).some((a) => a === '-a' || /^--arg(-(f(i(le?)?)?)?)?(=|$)/.test(a) || /^-[0rtpx]*a/.test(a));
+
+/**
+ * The arguments xargs appends to its command from a producer whose output the guard works out (echo or printf of
+ * literal words, src/guard/printed.ts), or null. Every split xargs could make is taken (on NUL, on newlines, on blanks
+ * with quotes and backslashes removed, on a -d delimiter): a word more can only add a refusal, never hide a file.
+ */
+export function xargsWords(cmd: SimpleCommand): string[] | null {
+  const p = cmd.stdinFrom;
+  if (!cmd.xargs || !p || Object.keys(p.assigns).length || xargsReadsFile(cmd)) return null;
+  const texts = printedTexts(p.argv[0] ?? '', p.argv.slice(1));
+  if (!texts) return null;
+  const opts = cmd.xargsArgs ?? [];
+  const delims: string[] = [];
+  for (let i = 0; i < opts.length; i++) {
+    const o = opts[i];
+    const d = o === '-d' || o === '--delimiter' ? opts[++i] : o.startsWith('--delimiter=') ? o.slice(12) : /^-[0rtpx]*d./.test(o) ? o.slice(o.indexOf('d') + 1) : undefined;
+    if (d !== undefined) delims.push(printfOutput([d]) ?? d);
+  }
+  const words = new Set<string>();
+  for (const text of texts) {
+    const pieces = [...text.split(/\0|\n/), ...text.split(/[\s\0]+/), ...delims.flatMap((d) => (d ? text.split(d) : []))];
+    for (const w of pieces) {
+      for (const v of [w, w.replace(/["'\\]/g, ''), w.trim()]) if (v) words.add(v);
+      if (words.size > MAX_XARGS_WORDS) return null;
+    }
+  }
+  return [...words];
+}
+
+/** More arguments than this worked out from a producer are not judged one by one (a bound: xargs's input is then unknown). */
+const MAX_XARGS_WORDS = 4096;
+
+/**
+ * The line with each xargs whose input the guard works out replaced by what it runs: its command with those arguments
+ * appended (judged as if they were typed), or, when xargs was given only wrappers (`xargs env`), the arguments read
+ * as a command line. The others stay (unseenArgumentsProblem judges them).
+ */
+export function withXargsInput(cmds: SimpleCommand[]): SimpleCommand[] {
+  if (!cmds.some((c) => c.xargs)) return cmds;
+  return cmds.flatMap((c) => {
+    const words = c.xargs ? xargsWords(c) : null;
+    if (!words) return [c];
+    if (c.argv.length === 0) return c.fromInput ? [...parseShell(words.map(shellWord).join(' '), c.cwd, 1), c] : [c];
+    return [{ ...c, argv: [...c.argv, ...words], xargs: false }];
+  });
 }
 
 /** Why a program run by xargs (its arguments read from its input) may reach another session's handoff file, or null. */
