@@ -97,3 +97,15 @@ describe('a pattern in an interpreter’s code names what it matches', () => {
     );
   });
 });
+
+describe('git’s object store, and second names for a whole tree', () => {
+  it('refuses a write or removal under .git/objects and cp -l of a directory holding handoff files', async () => {
+    const w = await attackWorld();
+    await expectShell(
+      w,
+      ['rm -rf .git/objects/pack', 'rm -rf .git/objects', 'echo /tmp/x > .git/objects/info/alternates', 'cd .git && rm -rf objects', 'cp -al memory $EMPTY/m', 'cp -lR memory $EMPTY/m', 'cp --link --recursive memory $EMPTY/m'],
+      'deny',
+    );
+    await expectShell(w, ['rm .git/index.lock', 'echo build/ >> .git/info/exclude', 'ls .git/objects', 'du -sh .git/objects', 'cp -a memory $EMPTY/backup', 'cp -al memory/scratch $EMPTY/s'], 'allow');
+  });
+});

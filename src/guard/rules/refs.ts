@@ -242,6 +242,13 @@ export function refStoreWriteProblem(target: WriteTarget, abs: string): string |
     /(^|\/)packed-refs$/.test(rest) ||
     (target.kind === 'delete' && (rest === '' || rest === 'refs'));
   if (hit) return `writing ${neutral(target.path)} changes git's ref store behind its back, where handoff refs live.\n${SAFE_WAYS}`;
+  // the object store holds every version of every handoff: a file removed or written there can lose them for good
+  if (/(^|\/)objects(\/|$)/.test(rest) && !/^worktrees\/[^/]+\/./.test(rest)) {
+    return (
+      `writing ${neutral(target.path)} changes git's object store behind its back, where every handoff version is kept: a removed or damaged object can lose them for good. ` +
+      `Let git manage it (git gc, git repack, git prune; git fsck to check it), or ask the person.`
+    );
+  }
   // HEAD (a symref to a handoff ref), config (refspecs, aliases, handoff.*), hooks and git-handoff's own state
   const state = g >= 0 && /^(worktrees\/[^/]+\/)?(HEAD|config|config\.worktree|commondir|gitdir|hooks(\/.*)?|handoff(\/.*)?)$/i.test(rest);
   if (state) {

@@ -45,7 +45,9 @@ export function linkSources(cmd: SimpleCommand): WriteTarget[] {
     else if (!(opts && a.startsWith('-'))) files.push(a);
   }
   const targetDir = args.some((a) => /^-[a-zA-Z]*t/.test(a) || isLong(a, '--target-directory'));
-  return (targetDir ? files : files.slice(0, -1)).map((f) => ({ path: f, kind: 'write', cwd: cmd.cwd }));
+  // `cp -al dir elsewhere`: every file under a directory it copies gets a second name
+  const tree = prog === 'cp' && (shortHas('r') || shortHas('R') || shortHas('a') || args.some((a) => isLong(a, '--recursive') || isLong(a, '--archive')));
+  return (targetDir ? files : files.slice(0, -1)).map((f) => ({ path: f, kind: 'write', cwd: cmd.cwd, ...(tree ? { tree: true } : {}) }));
 }
 
 /** `sed 's/a/b/w FILE'`, `sed -e 'w FILE'`, `W FILE`: the files a sed script writes (sed -i is writeTargets's). */
