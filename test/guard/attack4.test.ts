@@ -4,8 +4,9 @@
 // appends, and the script a shell reads; a pattern in an interpreter's code (`glob.glob('memory/h*')`) names what it
 // matches. Each spelling was let through by the build before (main at 2e742ca) and is refused now through every
 // client's shape and the real sh front; the look-alikes stay allowed.
-import { describe, it } from 'vitest';
-import { attackWorld, expectShell } from './attack3-helpers';
+import { describe, expect, it } from 'vitest';
+import { attackWorld, expectShell, inProcess, throughFront } from './attack3-helpers';
+import { payload } from './helpers';
 
 describe('find takes a matched directory whole', () => {
   it('-exec, -execdir and a pipe into xargs of a directory a -name matches', async () => {
@@ -107,5 +108,34 @@ describe('git’s object store, and second names for a whole tree', () => {
       'deny',
     );
     await expectShell(w, ['rm .git/index.lock', 'echo build/ >> .git/info/exclude', 'ls .git/objects', 'du -sh .git/objects', 'cp -a memory $EMPTY/backup', 'cp -al memory/scratch $EMPTY/s'], 'allow');
+  });
+});
+
+describe('a tool in a shape the guard does not know, given a directory or a pattern', () => {
+  it('judges what a pattern matches, the handoff files in a directory, and every one under it for a tool that deletes or moves', async () => {
+    const w = await attackWorld();
+    const call = (tool: string, input: Record<string, unknown>) => payload(w.repo, 'claude-code/pre-tool-use-write.json', { tool_name: tool, tool_input: input });
+    const cases: Array<[string, Record<string, unknown>, 'deny' | 'allow']> = [
+      ['mcp__fs__delete_directory', { dir: 'memory', recursive: true }, 'deny'],
+      ['mcp__fs__delete', { path: '.' }, 'deny'],
+      ['mcp__fs__move_file', { source: 'memory', destination: '/tmp/elsewhere' }, 'deny'],
+      ['mcp__fs__delete', { pattern: 'memory/h*' }, 'deny'],
+      ['mcp__notes__save', { target: { dir: 'memory' }, text: 'x' }, 'deny'],
+      ['mcp__serena__list_dir', { relative_path: '.' }, 'allow'],
+      ['mcp__fs__create_directory', { path: 'memory/scratch/new' }, 'allow'],
+      ['mcp__fs__delete', { path: 'memory/scratch/tmp.txt' }, 'allow'],
+      ['mcp__fs__delete_directory', { dir: 'memory/scratch' }, 'allow'],
+    ];
+    const wrong: string[] = [];
+    for (const [i, [tool, input, expected]] of cases.entries()) {
+      const p = call(tool, input);
+      const r = await inProcess('claude-code', p);
+      if (r.verdict !== expected) wrong.push(`in-process ${tool} ${JSON.stringify(input)}: ${r.verdict}`);
+      if (i % 2 === 0) {
+        const f = throughFront(w.repo, 'claude-code', p);
+        if (f.verdict !== expected) wrong.push(`front ${tool} ${JSON.stringify(input)}: ${f.verdict}`);
+      }
+    }
+    expect(wrong).toEqual([]);
   });
 });

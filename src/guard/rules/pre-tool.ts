@@ -29,7 +29,7 @@ export async function preTool(ctx: GuardContext): Promise<Decision> {
     if (a.type === 'edit') return await fileDecision(ctx, [{ abs: ctx.abs(a.path), shown: a.path, kind: 'edit', edits: a.edits }], budget);
     if (a.type === 'patch') return await fileDecision(ctx, patchOps(ctx, a.patch, a.cwd), budget);
     if (a.type === 'paths' && a.over) return failClosed(a.over);
-    if (a.type === 'paths') return await fileDecision(ctx, a.paths.map((p) => ({ abs: ctx.abs(p), shown: p, kind: 'shell' as const })), budget);
+    if (a.type === 'paths') return await fileDecision(ctx, toolPathOps(ctx, a.paths, budget), budget);
     if (a.type === 'shell') return await shellDecision(ctx, a.command, a.cwd, budget);
   } catch (e) {
     // a bound of the reader or of a walk: the call may reach what the guard protects, and it cannot tell
@@ -37,6 +37,28 @@ export async function preTool(ctx: GuardContext): Promise<Decision> {
     throw e;
   }
   return {};
+}
+
+/** A tool whose name says it removes or moves what it is given (an MCP server's delete_directory, move_file). */
+const DESTRUCTIVE_TOOL = /delete|remove|(^|[^a-z])rm|move|rename|purge|trash|wipe|clean/i;
+
+/**
+ * The operations of a tool in a shape the guard does not know, on every path-like argument it was given: a pattern
+ * (`memory/h*`) on what it matches; a directory on the handoff files directly in it (as an unknown program given one),
+ * or on every one under it when the tool's name says it deletes or moves (`delete_directory {dir: "memory"}`).
+ */
+function toolPathOps(ctx: GuardContext, given: string[], budget: Budget): FileOp[] {
+  const ops: FileOp[] = [];
+  const whole = DESTRUCTIVE_TOOL.test(ctx.event.tool ?? '');
+  for (const p of given) {
+    const words = isPattern(p) && !/[$`]/.test(p) ? (expandWord(p, {}, ctx.event.cwd, budget) ?? [p]) : [p];
+    for (const w of words) {
+      const abs = ctx.abs(w);
+      ops.push({ abs, shown: w, kind: 'shell' });
+      for (const f of whole ? handoffFilesUnder(abs, budget) : handoffFilesIn(abs, budget)) ops.push({ abs: f, shown: path.relative(ctx.event.cwd, f) || f, kind: whole ? 'delete' : 'shell' });
+    }
+  }
+  return ops;
 }
 
 function patchOps(ctx: GuardContext, patch: string, cwd: string | null): FileOp[] {
