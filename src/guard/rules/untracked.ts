@@ -154,7 +154,7 @@ export function withXargsInput(cmds: SimpleCommand[]): SimpleCommand[] {
   return cmds.flatMap((c) => {
     const words = c.xargs ? xargsWords(c) : null;
     if (!words) return [c];
-    if (c.argv.length === 0) return c.fromInput ? [...parseShell(words.map(shellWord).join(' '), c.cwd, 1), c] : [c];
+    if (c.argv.length === 0) return c.fromInput ? [...parseShell(words.map(shellWord).join(' '), c.cwd, 1), { ...c, xargs: false }] : [c];
     return [{ ...c, argv: [...c.argv, ...words], xargs: false }];
   });
 }
