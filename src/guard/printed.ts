@@ -139,7 +139,7 @@ export function echoOutputs(args: string[]): string[] | null {
   return [words + newline, read('echo'), read('dash')];
 }
 
-/** The texts a literal `echo`/`printf` prints (one for printf, echo's two readings), or null when not worked out. */
+/** The texts a literal `echo`/`printf` prints (one for printf, echo's three readings), or null when not worked out. */
 export function printedTexts(prog: string, args: string[]): string[] | null {
   if (args.some((a) => /[$`]/.test(a))) return null;
   if (prog === 'echo') return echoOutputs(args);

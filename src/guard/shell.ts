@@ -162,6 +162,13 @@ const takesValue: Record<string, Set<string>> = {
   unshare: new Set(['--setuid', '--setgid', '-S', '-G', '--root', '--wd', '--propagation']),
   nsenter: new Set(['-t', '--target', '-S', '--setuid', '-G', '--setgid', '--root', '--wd']),
 };
+/** Whether a wrapper's option word takes the next word as its value: a valued option, or a cluster ending in one (`xargs -0a FILE`, `sudo -nu USER`). */
+function takesNext(word: string, valued: Set<string>): boolean {
+  if (valued.has(word)) return true;
+  if (!/^-[^-]/.test(word)) return false;
+  for (let k = 1; k < word.length; k++) if (valued.has(`-${word[k]}`)) return k === word.length - 1;
+  return false;
+}
 // Programs that run the command after their options (and, for some, one operand of their own).
 const WRAPPERS = new Set(['env', 'sudo', 'nohup', 'time', 'command', 'exec', 'nice', 'timeout', 'xargs', 'stdbuf', 'builtin', 'doas', 'setsid', 'ionice', 'chrt', 'taskset', 'flock', 'unshare', 'nsenter', 'chroot', 'unbuffer', 'rlwrap', 'faketime', 'chronic', 'catchsegv', 'busybox', 'proxychains', 'torsocks', 'caffeinate']);
 // Wrappers whose first operand is their own (a priority, a CPU mask, a lock file, a root directory, a time).
@@ -205,7 +212,7 @@ function unwrap(given: string[], redirects: Redirect[], cwd: string | null, dept
           words = [...words.slice(0, i), ...splitWords(split.value), ...words.slice(i + split.used)];
           continue;
         }
-        if (valued.has(words[i])) i++;
+        if (takesNext(words[i], valued)) i++;
         i++;
       }
       if (words[i] === '--') i++;

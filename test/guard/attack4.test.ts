@@ -53,6 +53,9 @@ describe('xargs is given what echo and printf print', () => {
         'echo rm -rf memory | xargs sudo',
         "printf '%d\\n' 1 2 | xargs rm -rf",
         'printf memory | xargs -a list.txt rm -rf',
+        'printf src | xargs -0a list.txt rm -rf',
+        'printf src | xargs --arg=list.txt rm -rf',
+        "printf 'src,memory' | xargs --delim=, rm -rf",
       ],
       'deny',
     );

@@ -3,11 +3,12 @@
 // Apart from files.ts, which the guard's first file bundles, so that bundle stays small.
 import type { SimpleCommand, WriteTarget } from '../shell';
 import { runsUnreadCode } from './refs';
-import { isGlob } from '../glob';
 
 const HANDOFF_FILE = /handoff-[A-Za-z0-9._-]+\.md/g;
 const PATH_CHAR = /[^\s'"`()=,;]/;
 const PATH_MAX = 4096;
+/** A string the shell would expand against the filesystem: a glob or a brace list. */
+const PATTERN = /[*?[{]/;
 // no nested quantifiers: a fuzzed megabyte of code must stay linear
 const WRITES_IN_CODE = /write|append|\bfile\s*=|['"][wax]b?\+?['"]|rename|replace|copy|move|unlink|remove|delete|erase|rmtree|rmdir|rmSync|\brm\b|\brm_|truncate|symlink|link\(|system|exec|spawn|popen|subprocess|>/;
 
@@ -23,7 +24,7 @@ export function interpreterWrites(cmd: SimpleCommand, whole: string, shells: Set
   // `**` (any depth) takes every file under the directory before it whose name the last part matches
   const deep = seen.dirs.filter((p) => p.includes('**')).map((p): WriteTarget => {
     const parts = p.split('/');
-    const first = parts.findIndex((x) => isGlob(x) || /[{]/.test(x));
+    const first = parts.findIndex((x) => PATTERN.test(x));
     return { path: parts.slice(0, first).join('/') || (p.startsWith('/') ? '/' : '.'), kind: 'delete', cwd: cmd.cwd, names: [parts[parts.length - 1] || '*'] };
   });
   return [...seen.paths.map((p): WriteTarget => ({ path: p, kind: 'write', cwd: cmd.cwd })), ...seen.dirs.map((p): WriteTarget => ({ path: p, kind: 'delete', cwd: cmd.cwd })), ...deep];
@@ -52,7 +53,8 @@ function namedFiles(whole: string): Seen {
   const dirs = new Set<string>();
   // a pattern counts when it holds a name's letters too ('*' alone, '.*' are not paths, and are common in code)
   for (const m of whole.matchAll(/(["'])([\w./~+*?[\]{},-]{1,1024})\1/g)) {
-    if ((/handoff-[^/]*\.md$/.test(m[2]) && !/[*?[{]/.test(m[2])) || /^[wax]b?\+?$/.test(m[2]) || (/[*?[{]/.test(m[2]) && !/\w/.test(m[2]))) continue;
+    const pattern = PATTERN.test(m[2]);
+    if ((/handoff-[^/]*\.md$/.test(m[2]) && !pattern) || /^[wax]b?\+?$/.test(m[2]) || (pattern && !/\w/.test(m[2]))) continue;
     dirs.add(m[2]);
   }
   return (last = { whole, paths: [...paths], dirs: [...dirs].slice(0, 256) });

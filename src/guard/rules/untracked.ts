@@ -4,7 +4,7 @@
 import path from 'node:path';
 import type { GuardContext } from '../context';
 import { shellQuote, shellWord } from '../event';
-import { findParts, parseShell, type GitInvocation, type SimpleCommand } from '../shell';
+import { findParts, getopt, parseShell, type GitInvocation, type SimpleCommand } from '../shell';
 import { printedTexts, printfOutput } from '../printed';
 import { judgeFile } from './files';
 import { neutral } from '../../terminal-text';
@@ -110,8 +110,18 @@ function producedFiles(cmd: SimpleCommand, budget: Budget): string[] | null {
   return null;
 }
 
+/**
+ * xargs's options as its getopt reads them (shell.ts getopt): only the options whose value is required (-e, -i, -l
+ * and their long forms take one only when attached, so none of them swallows the next option).
+ */
+const xargsOptions = (cmd: SimpleCommand) =>
+  getopt(cmd.xargsArgs ?? [], 'adEILnPs', ['--arg-file', '--delimiter', '--max-args', '--max-procs', '--max-chars', '--process-slot-var']);
+
 /** Whether xargs reads its arguments from a file (-a, --arg-file), not from the pipe. */
-const xargsReadsFile = (cmd: SimpleCommand) => (cmd.xargsArgs ?? []).some((a) => a === '-a' || /^--arg(-(f(i(le?)?)?)?)?(=|$)/.test(a) || /^-[0rtpx]*a/.test(a));
+const xargsReadsFile = (cmd: SimpleCommand) => {
+  const o = xargsOptions(cmd);
+  return o.values.has('-a') || o.values.has('--arg-file');
+};
 
 /**
  * The arguments xargs appends to its command from a producer whose output the guard works out (echo or printf of
@@ -123,13 +133,8 @@ export function xargsWords(cmd: SimpleCommand): string[] | null {
   if (!cmd.xargs || !p || Object.keys(p.assigns).length || xargsReadsFile(cmd)) return null;
   const texts = printedTexts(p.argv[0] ?? '', p.argv.slice(1));
   if (!texts) return null;
-  const opts = cmd.xargsArgs ?? [];
-  const delims: string[] = [];
-  for (let i = 0; i < opts.length; i++) {
-    const o = opts[i];
-    const d = o === '-d' || o === '--delimiter' ? opts[++i] : o.startsWith('--delimiter=') ? o.slice(12) : /^-[0rtpx]*d./.test(o) ? o.slice(o.indexOf('d') + 1) : undefined;
-    if (d !== undefined) delims.push(printfOutput([d]) ?? d);
-  }
+  const o = xargsOptions(cmd);
+  const delims = [...(o.values.get('-d') ?? []), ...(o.values.get('--delimiter') ?? [])].map((d) => printfOutput([d]) ?? d);
   const words = new Set<string>();
   for (const text of texts) {
     const pieces = [...text.split(/\0|\n/), ...text.split(/[\s\0]+/), ...delims.flatMap((d) => (d ? text.split(d) : []))];
