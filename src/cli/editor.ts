@@ -15,18 +15,28 @@ export function canEdit(repo: Repo): boolean {
   return repo.git(['config', '--get', 'core.editor'], { allowFail: true }).stdout.trim() !== '';
 }
 
+/** Where text typed in the editor is kept when it is not written: the file the editor saved it in. */
+export const editFile = (repo: Repo) => path.join(repo.gitDir, 'HANDOFF_EDITMSG');
+
+/** Keeps `text` in the edit file and says where, with the command (`keep`) that writes it later. */
+export function keepEdited(repo: Repo, text: string, keep: string): string {
+  const file = editFile(repo);
+  writeFileSync(file, text);
+  return `what the editor saved is kept in ${file} (to write it: ${keep} ${file})`;
+}
+
 /**
  * Opens `initial` in the editor (file HANDOFF_EDITMSG in the git directory) and returns what was saved. When the
  * editor fails, the file is kept and the message says how to write it (`keep`: the command to finish with).
  */
 export function editText(repo: Repo, initial: string, keep?: string): string {
   const editor = repo.out(['var', 'GIT_EDITOR']).trim();
-  const file = path.join(repo.gitDir, 'HANDOFF_EDITMSG');
+  const file = editFile(repo);
   writeFileSync(file, initial);
   // Like git, the editor value is a shell command: it may carry its own arguments.
   const r = spawnSync('sh', ['-c', `${editor} "$@"`, editor, file], { stdio: 'inherit' });
   if (r.error || r.status !== 0) {
-    const kept = keep ? `; what the editor saved is kept in ${file} (to write it: ${keep} ${file})` : '';
+    const kept = keep ? `; ${keepEdited(repo, readFileSync(file, 'utf8'), keep)}` : '';
     if (!keep) rmSync(file, { force: true });
     throw new HandoffError('usage', 'editor-failed', `the editor (${editor}) ${r.error ? `could not start: ${r.error.message}` : `exited with ${r.status}`}, so nothing was written${kept}`);
   }

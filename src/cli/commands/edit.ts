@@ -4,9 +4,11 @@ import { HandoffError } from '../../errors';
 import { openRepo } from '../../git/repo';
 import { assertTopic } from '../../handoff/store/names';
 import { writeScanned } from '../../handoff/secrets/secrets-write';
-import { readHandoff, resolveBranch } from '../../handoff/store/store';
+import { quote } from 'shell-quote';
+import { ownedError } from '../../handoff/store/ownership';
+import { assertTakeover, readHandoff, resolveBranch } from '../../handoff/store/store';
 import { shownRef, takeoverArg, type GlobalArgs } from '../context';
-import { canEdit, editText } from '../editor';
+import { canEdit, editFile, editText, keepEdited } from '../editor';
 import { identityOptions, writerOf } from '../identity';
 import { printJson } from '../output';
 
@@ -39,9 +41,16 @@ export const editCommand: CommandModule<GlobalArgs, Args> = {
     assertTopic(a.topic);
     const branch = resolveBranch(repo, a.branch);
     const takeover = takeoverArg(a, 'edit');
+    // the handoff as a command names it: with --branch when one was given
+    const target = a.branch !== undefined ? `${a.topic} --branch ${quote([branch])}` : a.topic;
     const v = readHandoff(repo, branch, a.topic);
     if (v.ref.startsWith('refs/handoff-archive/')) {
       throw new HandoffError('usage', 'edit-archived', `${a.topic} on ${branch} is archived; bring it back first: git handoff restore ${a.topic}`);
+    }
+    // another session's handoff is refused before the editor opens, so nothing is typed in vain
+    assertTakeover(takeover);
+    if (!takeover && v.session !== null && v.session !== session.id) {
+      throw ownedError({ oid: v.oid, session: v.session, time: Date.parse(v.updatedAt) / 1000 }, session.id, v.ref, a.topic, { command: 'edit', target });
     }
     if (!canEdit(repo)) {
       throw new HandoffError(
@@ -51,7 +60,7 @@ export const editCommand: CommandModule<GlobalArgs, Args> = {
           `  git handoff show ${a.topic} --raw > notes.md   # edit it\n  git handoff write ${a.topic} -F notes.md`,
       );
     }
-    const body = editText(repo, v.body, `git handoff write ${a.topic} -F`);
+    const body = editText(repo, v.body, `git handoff write ${target} -F`);
     if (body === v.body) {
       if (!a.quiet) process.stdout.write(`no change: ${a.topic} stays at ${v.oid.slice(0, 7)}\n`);
       return;
@@ -59,7 +68,11 @@ export const editCommand: CommandModule<GlobalArgs, Args> = {
     if (!body.trim()) {
       throw new HandoffError('usage', 'body-empty', `the body was left empty, so nothing was written (${a.topic} stays at ${v.oid.slice(0, 7)}); to finish with it: git handoff archive ${a.topic}`);
     }
-    const r = await writeScanned(repo, { topic: a.topic, body: Buffer.from(body, 'utf8'), branch: a.branch, session, takeover }, { redact: a.redact });
+    const r = await writeScanned(repo, { topic: a.topic, body: Buffer.from(body, 'utf8'), branch: a.branch, session, takeover }, { redact: a.redact }).catch((e: unknown) => {
+      // refused after the editor closed (it changed hands meanwhile, a secret, a race): what was typed is kept
+      if (!(e instanceof HandoffError)) throw e;
+      throw new HandoffError(e.kind, e.code, `${e.message}\n${keepEdited(repo, body, `git handoff write ${target} -F`)}`, { ...e.data, kept: editFile(repo) });
+    });
     if (a.json) return printJson(r);
     for (const w of r.warnings) process.stderr.write(`warning: ${w}\n`);
     if (!a.quiet) process.stdout.write(`${shownRef(r.ref)} ${r.oid.slice(0, 7)}${r.takeover ? ' (taken over)' : ''}\n`);

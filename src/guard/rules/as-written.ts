@@ -4,10 +4,11 @@
 import { shellWord } from '../event';
 import { gitInvocation, parseShell, type GitInvocation } from '../shell';
 
-/** The line's parts between top-level `;` `&` `|` `&&` `||` and newlines (quotes, escapes, `$(…)`, backquotes and parentheses respected). */
-function segments(line: string): string[] {
-  const out: string[] = [];
-  let start = 0;
+/**
+ * Walks `line` outside quotes, escapes and `$(…)` in double quotes, calling `visit` with each character and the
+ * parenthesis depth before it (`(` and `$(` open, `)` closes); `visit` returning true stops the walk.
+ */
+function walk(line: string, visit: (i: number, c: string, depth: number) => boolean | void): void {
   let depth = 0;
   let quote: '"' | "'" | '`' | null = null;
   for (let i = 0; i < line.length; i++) {
@@ -28,17 +29,46 @@ function segments(line: string): string[] {
       } else if (c === ')' && depth > 0) depth--;
       continue;
     }
+    if (visit(i, c, depth)) return;
     if (c === '"' || c === "'" || c === '`') quote = c;
     else if (c === '(') depth++;
     else if (c === ')' && depth > 0) depth--;
-    else if (depth === 0 && (c === ';' || c === '&' || c === '|' || c === '\n')) {
-      out.push(line.slice(start, i));
-      while (line[i + 1] === '&' || line[i + 1] === '|') i++;
-      start = i + 1;
-    }
   }
+}
+
+/** The line's parts between top-level `;` `&` `|` `&&` `||` and newlines (quotes, escapes, `$(…)`, backquotes and parentheses respected). */
+function segments(line: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  let skip = -1;
+  walk(line, (i, c, depth) => {
+    if (i <= skip) return;
+    if (depth === 0 && (c === ';' || c === '&' || c === '|' || c === '\n')) {
+      out.push(line.slice(start, i));
+      skip = i;
+      while (line[skip + 1] === '&' || line[skip + 1] === '|') skip++;
+      start = skip + 1;
+    }
+  });
   out.push(line.slice(start));
   return out.map((s) => s.trim()).filter(Boolean);
+}
+
+/** A part without the subshell parentheses around all of it, and only those: `$(…)` inside stays whole. */
+function unwrapSubshell(seg: string): string {
+  let s = seg;
+  for (;;) {
+    if (!s.startsWith('(') || !s.endsWith(')')) return s;
+    let close = -1;
+    walk(s, (i, c, depth) => {
+      if (c === ')' && depth === 1) {
+        close = i;
+        return true;
+      }
+    });
+    if (close !== s.length - 1) return s;
+    s = s.slice(1, -1).trim();
+  }
 }
 
 const same = (a: GitInvocation, b: GitInvocation) => a.sub === b.sub && a.args.length === b.args.length && a.args.every((x, i) => x === b.args[i]);
@@ -51,7 +81,7 @@ export function asWritten(line: string | null | undefined, inv: GitInvocation, c
         if (parseShell(seg, cwd).some((c) => {
           const g = gitInvocation(c);
           return g !== null && same(g, inv);
-        })) return seg.replace(/^\(+\s*|\s*\)+$/g, '');
+        })) return unwrapSubshell(seg);
       } catch {
         // a part that does not parse alone: the next
       }
