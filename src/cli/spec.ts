@@ -56,6 +56,7 @@ export const WRITE_SPEC: CommandSpec = {
     ['m', { alias: 'message', type: 'string', array: true, describe: 'body paragraph (repeatable)' }],
     ['F', { alias: 'file', type: 'string', describe: 'read the body from a file, or - for stdin' }],
     BRANCH,
+    ['new-branch', { type: 'boolean', describe: 'the --branch is one still to be created: write for it although no branch of that name exists here or on a remote' }],
     ['session', { type: 'string', describe: 'this session id (default: from the environment)' }],
     ['take-over', { type: 'boolean', describe: "take over another session's handoff (needs --reason)" }],
     ['reason', { type: 'string', describe: 'why you take it over (kept in the history)' }],

@@ -17,6 +17,24 @@ export function readRef(repo: Repo, ref: string): string | null {
   return oid;
 }
 
+/** Whether git allows `name` as a branch name (`git check-ref-format --branch`: git's own rules, not a copy of them). */
+export function isBranchName(repo: Repo, name: string): boolean {
+  return !name.startsWith('-') && repo.git(['check-ref-format', '--branch', name], { allowFail: true }).status === 0;
+}
+
+/** The branch names this clone knows: local ones and each remote's (without the remote's name), one for-each-ref. */
+export function knownBranchNames(repo: Repo): Set<string> {
+  const out = new Set<string>();
+  for (const ref of repo.out(['for-each-ref', '--format=%(refname)', 'refs/heads/', 'refs/remotes/']).split('\n')) {
+    if (ref.startsWith('refs/heads/')) out.add(ref.slice('refs/heads/'.length));
+    else if (ref.startsWith('refs/remotes/')) {
+      const name = ref.split('/').slice(3).join('/');
+      if (name && name !== 'HEAD') out.add(name);
+    }
+  }
+  return out;
+}
+
 export type CasOutcome = { ok: true } | { ok: false; reason: 'lost' | 'locked' | 'hook'; message: string; lockFile?: string };
 
 // git waits this long for a held ref lock before it gives up (its default is 100 ms).

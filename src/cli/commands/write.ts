@@ -9,6 +9,7 @@ import { missingSections, stripTemplate, templateText } from '../../handoff/stor
 import { HandoffError } from '../../errors';
 import type { Repo } from '../../git/repo';
 import { readBodyArg, shownRef, takeoverArg, type GlobalArgs } from '../context';
+import { checkWriteBranch } from '../branch-arg';
 import { editText, interactive } from '../editor';
 import { writerOf } from '../identity';
 import { WRITE_SPEC, withSpec } from '../spec';
@@ -19,6 +20,7 @@ interface Args extends GlobalArgs {
   m?: string[];
   F?: string;
   branch?: string;
+  newBranch?: boolean;
   session?: string;
   takeOver?: boolean;
   reason?: string;
@@ -81,6 +83,7 @@ export const writeCommand: CommandModule<GlobalArgs, Args> = {
     const repo = openRepo();
     const session = writerOf(repo, a);
     assertTopic(a.topic);
+    const branchWarning = checkWriteBranch(repo, a.branch, a.newBranch);
     const to = addresseesOf(a);
     const tags = a.tag?.length ? [...new Set(a.tag.map((t) => assertSlug(String(t), '--tag')))] : undefined;
     const refs = a.ref?.map((r) => assertRefTarget(String(r)));
@@ -91,7 +94,7 @@ export const writeCommand: CommandModule<GlobalArgs, Args> = {
       { topic: a.topic, body, branch: a.branch, session, takeover: takeoverArg(a, 'write'), to, tags, refs },
       { redact: a.redact, allow: a.allowSecret },
     );
-    r.warnings.push(...t.warnings);
+    r.warnings.push(...t.warnings, ...(branchWarning ? [branchWarning] : []));
     if (a.json) return printJson(r);
     for (const w of r.warnings) process.stderr.write(`warning: ${w}\n`);
     if (!a.quiet) process.stdout.write(`${shownRef(r.ref)} ${r.oid.slice(0, 7)}${r.created ? ' (created)' : r.takeover ? ' (taken over)' : ''}\n`);
