@@ -183,11 +183,11 @@ function older(a: string | undefined, b: string | null): boolean {
   return false;
 }
 
-/** "…; older than this git-handoff (0.2.0): run … again", when the copy a client loads is behind the CLI. */
+/** "…; older than this git-handoff (0.2.0): run … again", when the copy a client loads is behind the CLI (doctor: broken). */
 function staleNote(folder: string, agent: PluginAgent): string[] {
   const copy = readJsonOr(path.join(folder, 'package.json'))?.version;
   const mine = ownVersion();
-  return older(copy, mine) ? [`older than this git-handoff (${mine}): install again with git handoff install --agent ${agent} ${agent === 'gemini' ? '--extension' : '--plugin'}`] : [];
+  return older(copy, mine) ? [`older than this git-handoff (${mine}), so the client runs a guard without this build's checks: install again with git handoff install --agent ${agent} ${agent === 'gemini' ? '--extension' : '--plugin'}`] : [];
 }
 
 export function doctorPlugins(repo: Repo): DoctorItem[] {
@@ -219,5 +219,6 @@ function probed(component: string, cwd: string, agent: PluginAgent, folder: stri
   if (!command) return { component, status: 'broken', detail: `${folder}/hooks/hooks.json has no guard hook: install it again` };
   const probe = probeCommand(cwd, agent, command);
   const stale = staleNote(folder, agent);
-  return { component, status: probe.ok ? 'ok' : 'broken', detail: [`installed${from}, enabled, ${runsWhat(folder)}`, ...stale, probe.detail, ...notes].join('; ') };
+  // an older copy answers the probe, yet lacks what this build checks: not ok until it is installed again
+  return { component, status: probe.ok && !stale.length ? 'ok' : 'broken', detail: [`installed${from}, enabled, ${runsWhat(folder)}`, ...stale, probe.detail, ...notes].join('; ') };
 }

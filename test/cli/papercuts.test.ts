@@ -101,7 +101,7 @@ describe('papercuts', () => {
     for (const entries of Object.values(file.hooks) as any[]) expect(entries).toEqual([{ command: 'git-handoff guard --client=cursor' }]);
   });
 
-  it('doctor with only the plugin: no "install --agent claude" advice; a plugin copy older than the CLI says install again', async () => {
+  it('doctor with only the plugin: no "install --agent claude" advice; a plugin copy older than the CLI is broken and says install again', async () => {
     const repo = makeRepo({ commit: true });
     const market = path.join(repo.home, '.local', 'share', 'git-handoff', 'claude-marketplace');
     const folder = path.join(market, 'git-handoff');
@@ -116,8 +116,12 @@ describe('papercuts', () => {
     expect(plugin.status).toBe('ok');
     expect(plugin.detail).not.toContain('older than');
     const pkg = path.join(folder, 'package.json');
-    write(pkg, { ...JSON.parse(readFileSync(pkg, 'utf8')), version: '0.0.1' });
-    const stale = json(await repo.cli(['doctor', '--json'])).items.find((i: any) => i.component.startsWith('plugin claude'));
-    expect(stale.detail).toMatch(/git-handoff 0\.0\.1\); older than this git-handoff \(\d+\.\d+\.\d+\): install again with git handoff install --agent claude --plugin/);
+    // an older guard is not ok (issue 40 item 7): broken, doctor exits 1, with the command that replaces it
+    write(pkg, { ...JSON.parse(readFileSync(pkg, 'utf8')), version: '0.0.9' });
+    const doctor = await repo.cli(['doctor', '--json']);
+    expect(doctor.exitCode).toBe(1);
+    const stale = json(doctor).items.find((i: any) => i.component.startsWith('plugin claude'));
+    expect(stale.status).toBe('broken');
+    expect(stale.detail).toMatch(/git-handoff 0\.0\.9\); older than this git-handoff \(\d+\.\d+\.\d+\), so the client runs a guard without this build's checks: install again with git handoff install --agent claude --plugin/);
   });
 });
