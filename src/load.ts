@@ -50,6 +50,8 @@ const USE = /^[a-z][a-z-]{0,31}$/;
 const MAX_CACHES = 48;
 
 function save(where: CacheFile, data: Buffer): void {
+  // turned off during the run (an uninstall that removed the cache folder): nothing is written back
+  if (process.env.GIT_HANDOFF_CODE_CACHE === '0') return;
   const tmp = path.join(where.dir, `${where.name}.${process.pid}.tmp`);
   try {
     mkdirSync(where.dir, { recursive: true, mode: 0o700 });
@@ -91,6 +93,7 @@ function saveAtExit(l: Loaded): void {
   l.saving = true;
   process.once('exit', () => {
     save(l.where, l.script.createCachedData());
+    if (process.env.GIT_HANDOFF_CODE_CACHE === '0') return;
     for (const m of l.marks) {
       try {
         writeFileSync(m, '', { mode: 0o600 });

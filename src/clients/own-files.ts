@@ -108,7 +108,19 @@ export function uninstallUserOpencode(env: NodeJS.ProcessEnv = process.env): str
   const file = userPluginFile(env);
   if (!existsSync(file) || !isOwnWiring(opencodeWiring, readFileSync(file, 'utf8'))) return ['the git-handoff plugin is not in your OpenCode plugin folder'];
   rmSync(file);
-  return [`${file}: removed`];
+  // the folders left empty on the way up to the config folder (install made them with the file), HOME never
+  const msgs = [`${file}: removed`];
+  const top = path.dirname(path.dirname(path.dirname(file)));
+  for (let dir = path.dirname(file); dir.length >= top.length && dir !== (env.HOME || homedir()); dir = path.dirname(dir)) {
+    try {
+      if (readdirSync(dir).length) break;
+      rmdirSync(dir);
+      msgs.push(`${dir}: removed (an empty folder)`);
+    } catch {
+      break;
+    }
+  }
+  return msgs;
 }
 
 const copilotHome = (env: NodeJS.ProcessEnv) => env.COPILOT_HOME || path.join(env.HOME || homedir(), '.copilot');

@@ -23,6 +23,8 @@ interface Footprint {
   parents: string[];
   only: Record<string, string[]>;
   files: ClientFile[];
+  /** git-handoff's own cache folder: new since the first install, it goes whatever it holds (a cache, refilled on use) */
+  cache: string;
 }
 
 const home = (env: Env) => env.HOME || homedir();
@@ -31,8 +33,11 @@ const snapshotFile = (agent: RestoreAgent, env: Env) => path.join(dataRoot(env),
 
 function footprint(agent: RestoreAgent, env: Env, source?: string): Footprint {
   const data = path.dirname(dataRoot(env));
-  const dataParents = [path.dirname(data), data, dataRoot(env)];
-  const only = (names: string[]) => ({ [home(env)]: [...names, path.relative(home(env), dataParents[0])] });
+  const cacheRoot = env.XDG_CACHE_HOME || path.join(home(env), '.cache');
+  const cache = path.join(cacheRoot, 'git-handoff');
+  // the cache root is a parent too (only its git-handoff entry), so a ~/.cache the install made goes when emptied
+  const dataParents = [path.dirname(data), data, dataRoot(env), cacheRoot];
+  const only = (names: string[]) => ({ [home(env)]: [...names, path.relative(home(env), dataParents[0])], [cacheRoot]: ['git-handoff'] });
   if (agent === 'claude') {
     const dir = env.CLAUDE_CONFIG_DIR || path.join(home(env), '.claude');
     const plugin = `${PLUGIN_NAME}@${MARKETPLACE_NAME}`;
@@ -44,6 +49,7 @@ function footprint(agent: RestoreAgent, env: Env, source?: string): Footprint {
         { file: path.join(dir, 'plugins', 'known_marketplaces.json'), ours: [[MARKETPLACE_NAME]] },
         { file: path.join(dir, 'plugins', 'installed_plugins.json'), ours: [['plugins', plugin], ['version']] },
       ],
+      cache,
     };
   }
   const dir = path.join(home(env), '.gemini');
@@ -58,6 +64,7 @@ function footprint(agent: RestoreAgent, env: Env, source?: string): Footprint {
       { file: path.join(dir, 'extensions', 'extension-enablement.json'), ours: [[PLUGIN_NAME]] },
       { file: path.join(dir, 'projects.json'), ours: [['projects', src]] },
     ],
+    cache,
   };
 }
 
@@ -218,7 +225,12 @@ export function restoreAfterUninstall(agent: RestoreAgent, pre: ReturnType<typeo
   const left: string[] = [];
   for (const q of newEntries(snap, fp, new Set([file]))) {
     // created by the install and unchanged, or by the client while uninstalling; anything else is the user's
-    if (q in snap.created ? pre.untouched.has(q) : !pre.present.has(q)) {
+    if (q === fp.cache) {
+      rmSync(q, { recursive: true, force: true });
+      // and this run does not write its code cache back into it at exit (load.ts)
+      env.GIT_HANDOFF_CODE_CACHE = '0';
+      msgs.push(`${tilde(q, env)}: removed (git-handoff's cache, new since install)`);
+    } else if (q in snap.created ? pre.untouched.has(q) : !pre.present.has(q)) {
       rmSync(q, { recursive: true, force: true });
       msgs.push(`${tilde(q, env)}: removed (${q in snap.created ? 'created by install, unchanged since' : 'created by the client while uninstalling'})`);
     } else if (q in snap.created) left.push(q);

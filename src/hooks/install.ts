@@ -1,12 +1,13 @@
 // Installs the git hook stubs into the hooks directory, chaining what was there before: the previous hook
 // is renamed to <hook>.handoff-chained (bytes and mode untouched) and renamed back by uninstall.
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../errors';
 import type { Repo } from '../git/repo';
 import type { DoctorItem } from '../wiring';
 import { shellQuote } from '../guard/event';
 import { TRAILER } from '../handoff/store/document';
+import { handoffDir } from '../handoff/state/paths';
 
 export const HOOK_NAMES = ['prepare-commit-msg', 'commit-msg', 'pre-commit', 'pre-push', 'reference-transaction'] as const;
 export type HookName = (typeof HOOK_NAMES)[number];
@@ -186,7 +187,52 @@ export function uninstallHooks(repo: Repo): string[] {
   // A bare repository's stubs are the server's (`install --server`): only `uninstall --server` removes them.
   if (repo.bare) return [];
   const dir = hooksDirOf(repo);
+  rmSync(agentsFile(repo), { force: true });
   return HOOK_NAMES.map((n) => uninstallStub(dir, n));
+}
+
+/**
+ * The agents whose `install --agent` brought the git hooks (null: the hooks were asked for on their own, or are not
+ * there): `uninstall --agent` removes the hooks with the last of them, and keeps hooks a person installed.
+ */
+const agentsFile = (repo: Repo) => path.join(handoffDir(repo.commonDir), 'hooks-for-agents.json');
+
+function hooksForAgents(repo: Repo): string[] | null {
+  try {
+    const v = JSON.parse(readFileSync(agentsFile(repo), 'utf8'));
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : null;
+  } catch {
+    return null;
+  }
+}
+
+function writeHooksForAgents(repo: Repo, agents: string[]): void {
+  mkdirSync(handoffDir(repo.commonDir), { recursive: true });
+  writeFileSync(agentsFile(repo), JSON.stringify([...new Set(agents)].sort()));
+}
+
+/** Installs the hooks for `install --agent` (`agents`) or on their own (`agents` null), keeping who wanted them. */
+export function installHooksFor(repo: Repo, agents: string[] | null, launcher = defaultLauncher()): string[] {
+  const before = hooksForAgents(repo);
+  const had = stubsIn(hooksDirOf(repo)).length === HOOK_NAMES.length;
+  const out = installHooks(repo, launcher);
+  if (agents === null) rmSync(agentsFile(repo), { force: true });
+  // hooks already there and not brought by an agent were installed on their own: they stay the person's
+  else if (before !== null || !had) writeHooksForAgents(repo, [...(before ?? []), ...agents]);
+  return out;
+}
+
+/** `uninstall --agent`: removes the hooks when the last agent install that brought them is undone, else says why they stay. */
+export function uninstallHooksFor(repo: Repo, agents: string[]): string[] {
+  if (repo.bare || stubsIn(hooksDirOf(repo)).length === 0) return [];
+  const by = hooksForAgents(repo);
+  if (by === null) return ['git hooks kept: nothing records that install --agent brought them (install --hooks, a plain install, or an older git-handoff did); git handoff uninstall --hooks removes them'];
+  const rest = by.filter((x) => !agents.includes(x));
+  if (rest.length) {
+    writeHooksForAgents(repo, rest);
+    return [`git hooks kept: install --agent ${rest.join(', ')} brought them too; git handoff uninstall --hooks removes them`];
+  }
+  return uninstallHooks(repo);
 }
 
 export function doctorHooks(repo: Repo): DoctorItem[] {

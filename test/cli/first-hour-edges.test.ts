@@ -91,3 +91,39 @@ describe('write --branch follows git’s branch names (item 8)', () => {
     expect((await repo.cli(['write', 'auth-refactor', '--session', 's1', '-m', 'x', '--branch', 'hotfix-42'])).stderr).toBe('');
   });
 });
+
+const HOOKS = ['prepare-commit-msg', 'commit-msg', 'pre-commit', 'pre-push', 'reference-transaction'];
+const hooksIn = (repo: TestRepo) => HOOKS.filter((h) => existsSync(path.join(repo.dir, '.git', 'hooks', h)));
+
+describe('uninstall --agent takes back the git hooks its install brought (item 4)', () => {
+  it('the last agent install undone removes them; another agent’s, or hooks installed on their own, keep them, said so', async () => {
+    const repo = makeRepo({ commit: true });
+    await ok(repo, ['install', '--agent', 'claude']);
+    await ok(repo, ['install', '--agent', 'gemini']);
+    expect(hooksIn(repo)).toEqual(HOOKS);
+    const first = await ok(repo, ['uninstall', '--agent', 'claude']);
+    expect(first).toContain('git hooks kept: install --agent gemini brought them too; git handoff uninstall --hooks removes them');
+    expect(hooksIn(repo)).toEqual(HOOKS);
+    const last = await ok(repo, ['uninstall', '--agent', 'gemini']);
+    expect(last).toContain('reference-transaction: removed');
+    expect(hooksIn(repo)).toEqual([]);
+    // hooks a person installed on their own stay with an agent's uninstall
+    await ok(repo, ['install', '--hooks']);
+    await ok(repo, ['install', '--agent', 'claude']);
+    expect(await ok(repo, ['uninstall', '--agent', 'claude'])).toContain('git hooks kept: nothing records that install --agent brought them');
+    expect(hooksIn(repo)).toEqual(HOOKS);
+  });
+});
+
+describe('plugin uninstalls remove the folders their install made (item 6)', () => {
+  it('OpenCode in a HOME with no ~/.config: uninstall leaves no ~/.config behind', async () => {
+    const repo = makeRepo({ commit: true });
+    const config = path.join(repo.home, '.config');
+    expect(existsSync(config)).toBe(false);
+    await ok(repo, ['install', '--agent', 'opencode', '--plugin']);
+    expect(existsSync(path.join(config, 'opencode', 'plugin', 'git-handoff.js'))).toBe(true);
+    const out = await ok(repo, ['uninstall', '--agent', 'opencode', '--plugin']);
+    expect(out).toContain(`${path.join(config, 'opencode', 'plugin')}: removed (an empty folder)`);
+    expect(existsSync(config)).toBe(false);
+  });
+});

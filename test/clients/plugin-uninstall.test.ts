@@ -25,14 +25,13 @@ function clientPath(repo: TestRepo): string {
   return [dir, ...system].join(':');
 }
 
-/** Every path under HOME with its bytes (git-handoff's own code cache aside: ~/.cache/git-handoff, said in the README). */
+/** Every path under HOME with its bytes (git-handoff's own cache too: an install that made it, its uninstall removes it). */
 function tree(home: string): Record<string, string> {
   const out: Record<string, string> = {};
   const walk = (dir: string) => {
     for (const n of readdirSync(dir)) {
       const p = path.join(dir, n);
       const rel = path.relative(home, p);
-      if (rel === path.join('.cache', 'git-handoff') || (rel === '.cache' && readdirSync(p).join() === 'git-handoff')) continue;
       const st = lstatSync(p);
       if (st.isDirectory()) {
         out[`${rel}/`] = '';

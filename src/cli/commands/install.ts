@@ -7,7 +7,7 @@ import { installUserOpencode, uninstallUserOpencode } from '../../clients/own-fi
 import { doctorAgents, guardCommand, installAgents, uninstallAgents } from '../../guard/install';
 import { doctorPlugins, installPlugin, uninstallPlugin } from '../../guard/plugin';
 import { excludeWiring, unexcludeWiring } from '../../guard/private';
-import { doctorHooks, installHooks, uninstallHooks } from '../../hooks/install';
+import { doctorHooks, installHooksFor, uninstallHooks, uninstallHooksFor } from '../../hooks/install';
 import { doctorSecrets } from '../../handoff/store/redact';
 import { doctorFormat } from '../../handoff/store/format';
 import { doctorSync, installRemote, installServer, uninstallRemote, uninstallServer } from '../../sync/install';
@@ -103,7 +103,7 @@ async function run(a: Args, mode: 'install' | 'uninstall'): Promise<void> {
     if (a.private && !agents) throw new HandoffError('usage', 'private-needs-agent', '--private keeps agent wiring out of history: name the clients, e.g. install --agent claude --private');
     // the agent wiring brings the git hooks: their reference-transaction check refuses raw ref moves whichever client
     // runs, trusted or not (--no-hooks: without them)
-    if (a.hooks || (a.hooks !== false && !repo.bare && (!explicit || agents))) msgs.push(...installHooks(repo));
+    if (a.hooks || (a.hooks !== false && !repo.bare && (!explicit || agents))) msgs.push(...installHooksFor(repo, a.hooks || !agents ? null : agents));
     else if (agents && a.hooks === false) msgs.push(NO_HOOKS);
     if (agents) {
       const wired = installAgents(repo, { agents, command: a.launcher });
@@ -115,6 +115,8 @@ async function run(a: Args, mode: 'install' | 'uninstall'): Promise<void> {
     if (a.server || (all && repo.bare)) msgs.push(...(await uninstallServer(repo)));
     if (a.hooks || all) msgs.push(...uninstallHooks(repo));
     if (agents || all) msgs.push(...uninstallAgents(repo, { agents: agents ?? [...AGENTS] }));
+    // the hooks install --agent brought go with the last such agent (hooks installed on their own stay, said so)
+    if (agents && !a.hooks && a.hooks !== false) msgs.push(...uninstallHooksFor(repo, agents));
     if ((agents || all) && !repo.bare) msgs.push(...unexcludeWiring(repo));
     if (a.remote !== undefined || all) msgs.push(...(await uninstallRemote(repo, a.remote || undefined)));
   }
