@@ -127,3 +127,37 @@ describe('plugin uninstalls remove the folders their install made (item 6)', () 
     expect(existsSync(config)).toBe(false);
   });
 });
+
+describe('uninstall removes the state it made, and keeps the handoffs, said so (item 5)', () => {
+  const refs = (repo: TestRepo) => repo.git(['for-each-ref', '--format=%(refname)']).stdout.split('\n').filter(Boolean);
+
+  it('install then uninstall with no handoff ever written leaves no record and no .git/handoff', async () => {
+    const repo = makeRepo({ commit: true });
+    await ok(repo, ['install']);
+    await ok(repo, ['list']);
+    const out = await ok(repo, ['uninstall']);
+    expect(out).toContain('refs/handoff-record: removed (no handoff was ever written here)');
+    expect(refs(repo)).toEqual(['refs/heads/main']);
+    expect(existsSync(path.join(repo.dir, '.git', 'handoff'))).toBe(false);
+  });
+
+  it('after real use: leases, ledger, lineage and guard state go; the handoff and its record stay, and the output says why', async () => {
+    const repo = makeRepo({ commit: true });
+    await ok(repo, ['install', '--agent', 'claude']);
+    const start = { session_id: 's1', hook_event_name: 'SessionStart', source: 'startup', cwd: repo.dir };
+    expect((await repo.cli(['guard', '--client', 'claude'], { input: JSON.stringify(start) })).exitCode).toBe(0);
+    const wrote = { session_id: 's1', hook_event_name: 'PostToolUse', tool_name: 'Write', tool_input: { file_path: path.join(repo.dir, 'a.txt'), content: 'a\n' }, cwd: repo.dir };
+    repo.write('a.txt', 'a\n');
+    expect((await repo.cli(['guard', '--client', 'claude'], { input: JSON.stringify(wrote) })).exitCode).toBe(0);
+    await ok(repo, ['write', 'auth-refactor', '--session', 's1', '-m', 'Goal: x']);
+    const state = path.join(repo.dir, '.git', 'handoff');
+    expect(refs(repo).some((r) => r.startsWith('refs/handoff-leases/'))).toBe(true);
+    expect(existsSync(path.join(state, 'lineage'))).toBe(true);
+    const out = await ok(repo, ['uninstall']);
+    expect(out).toContain('refs/handoff-leases/*: removed (1 worktree lease)');
+    expect(out).toMatch(/kept: your handoffs \(1 ref under refs\/handoffs\/ .*refs\/handoff-record \(the loss record that restores them\).*: they are data, not wiring/);
+    expect(refs(repo).sort()).toEqual(['refs/handoff-record', REF, 'refs/heads/main'].sort());
+    for (const n of ['guard', 'guard-config.json', 'lineage', 'ledger', 'processes', 'record-seen.json']) expect(existsSync(path.join(state, n)), n).toBe(false);
+    expect(await ok(repo, ['show', 'auth-refactor', '--raw'])).toBe('Goal: x');
+  });
+});

@@ -6,6 +6,10 @@ import { openRepo, type Repo } from '../../git/repo';
 import { installUserOpencode, uninstallUserOpencode } from '../../clients/own-files';
 import { doctorAgents, guardCommand, installAgents, uninstallAgents } from '../../guard/install';
 import { doctorPlugins, installPlugin, uninstallPlugin } from '../../guard/plugin';
+import { pluginAnswers } from '../../guard/plugin-active';
+import { userPluginFile } from '../../clients/opencode';
+import { removeLocalState } from '../../handoff/state/local-state';
+import { existsSync } from 'node:fs';
 import { excludeWiring, unexcludeWiring } from '../../guard/private';
 import { doctorHooks, installHooksFor, uninstallHooks, uninstallHooksFor } from '../../hooks/install';
 import { doctorSecrets } from '../../handoff/store/redact';
@@ -119,8 +123,18 @@ async function run(a: Args, mode: 'install' | 'uninstall'): Promise<void> {
     if (agents && !a.hooks && a.hooks !== false) msgs.push(...uninstallHooksFor(repo, agents));
     if ((agents || all) && !repo.bare) msgs.push(...unexcludeWiring(repo));
     if (a.remote !== undefined || all) msgs.push(...(await uninstallRemote(repo, a.remote || undefined)));
+    // everything here unwired: the state the guard and the sessions kept goes (the handoffs stay, said so)
+    if (all && !repo.bare) msgs.push(...removeLocalState(repo, stillGuarded(repo)));
   }
   report(a, msgs);
+}
+
+/** The user-wide plugin that still runs the guard in this repository after its wiring is gone, if any. */
+function stillGuarded(repo: Repo): string | null {
+  const cwd = repo.worktree ?? process.cwd();
+  if (pluginAnswers('claude-code', cwd)) return 'the git-handoff plugin of Claude Code';
+  if (pluginAnswers('gemini-cli', cwd)) return 'the git-handoff extension of Gemini CLI';
+  return existsSync(userPluginFile()) ? `the OpenCode plugin ${userPluginFile()}` : null;
 }
 
 function report(a: Args, msgs: string[]): void {

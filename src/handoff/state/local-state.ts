@@ -1,0 +1,73 @@
+// What a plain `uninstall` does with git-handoff's state in a repository: the transient state the guard and the
+// commands made (leases, ledger, lineage, guard state, caches) goes; handoffs and the loss record are the user's
+// and stay, said so — unless no handoff was ever written here, when the record (of nothing) goes too.
+import { existsSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { transaction, type RefOp } from '../../git/refs';
+import type { Repo } from '../../git/repo';
+import { readRecord, RECORD_REF, KEPT_PREFIX, ROGUE_PREFIX } from '../record/record';
+import { DROPPED_PREFIX } from '../store/drop';
+import { ARCHIVE_PREFIX, HANDOFF_PREFIX, LEASE_PREFIX } from '../store/names';
+import { NOTES_REF } from '../store/receipts';
+import { auditFile } from './audit';
+import { handoffDir } from './paths';
+
+/** The files and folders under <git-common-dir>/handoff/ that only serve a running guard or command. */
+const TRANSIENT = ['guard', 'guard-config.json', 'guard.log', 'lineage', 'ledger', 'processes', 'record-seen.json', 'hooks-for-agents.json'];
+/** The refs that hold handoffs or what a command kept of one (user data). */
+const DATA = [HANDOFF_PREFIX, ARCHIVE_PREFIX, DROPPED_PREFIX, ROGUE_PREFIX, KEPT_PREFIX, NOTES_REF, 'refs/remotes/*/handoffs/**'];
+
+const refsUnder = (repo: Repo, patterns: string[]): Array<{ ref: string; oid: string }> =>
+  repo
+    .out(['for-each-ref', '--format=%(refname) %(objectname)', ...patterns])
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => ({ ref: l.slice(0, l.lastIndexOf(' ')), oid: l.slice(l.lastIndexOf(' ') + 1) }));
+
+/**
+ * Removes the transient state; `inUse` (a plugin that still runs the guard here) keeps it. Returns one line for each
+ * thing it removed or kept, and why.
+ */
+export function removeLocalState(repo: Repo, inUse: string | null): string[] {
+  const dir = handoffDir(repo.commonDir);
+  const shown = path.relative(repo.worktree ?? repo.commonDir, dir) || dir;
+  if (inUse) return [`${shown}: kept (leases, ledger, lineage, guard state): ${inUse} still runs the guard here and uses them`];
+  const msgs: string[] = [];
+  const leases = refsUnder(repo, [LEASE_PREFIX]);
+  if (leases.length) {
+    const ops: RefOp[] = leases.map((l) => ({ op: 'delete', ref: l.ref, oldOid: l.oid }));
+    const r = transaction(repo, ops, 'handoff uninstall: worktree leases');
+    msgs.push(r.ok ? `${LEASE_PREFIX}*: removed (${leases.length} worktree lease${leases.length === 1 ? '' : 's'})` : `${LEASE_PREFIX}*: kept, a session moved one meanwhile (${r.message.trim()})`);
+  }
+  const gone = TRANSIENT.filter((n) => existsSync(path.join(dir, n)));
+  for (const n of gone) rmSync(path.join(dir, n), { recursive: true, force: true });
+  if (gone.length) msgs.push(`${shown}: removed ${gone.join(', ')} (the guard's and the sessions' working state)`);
+  const data = refsUnder(repo, DATA);
+  const record = refsUnder(repo, [RECORD_REF]).find((r) => r.ref === RECORD_REF);
+  const rec = record ? readRecord(repo, RECORD_REF) : null;
+  const recordsNothing = !!rec && !rec.problem && rec.entries.size === 0 && rec.removed.size === 0;
+  if (data.length === 0 && (!record || recordsNothing)) {
+    // no handoff was ever written here: the record of nothing goes, by compare-and-swap (a write meanwhile keeps it)
+    if (record) {
+      const r = transaction(repo, [{ op: 'delete', ref: RECORD_REF, oldOid: record.oid }], 'handoff uninstall: empty record');
+      msgs.push(r.ok ? `${RECORD_REF}: removed (no handoff was ever written here)` : `${RECORD_REF}: kept, it moved meanwhile`);
+    }
+    rmSync(auditFile(repo.commonDir), { force: true });
+  } else {
+    const handoffs = data.filter((d) => d.ref.startsWith(HANDOFF_PREFIX) || d.ref.startsWith(ARCHIVE_PREFIX)).length;
+    const audit = existsSync(auditFile(repo.commonDir)) ? ` and ${path.join(shown, 'audit.jsonl')} (who took over, dropped or bypassed what)` : '';
+    msgs.push(
+      `kept: your handoffs (${handoffs} ref${handoffs === 1 ? '' : 's'} under ${HANDOFF_PREFIX} and ${ARCHIVE_PREFIX}), ${RECORD_REF} (the loss record that restores them)` +
+        `${audit}: they are data, not wiring (git handoff list --all shows them; \`git for-each-ref --format='delete %(refname)' ${HANDOFF_PREFIX} ${ARCHIVE_PREFIX} ${RECORD_REF} | git update-ref --stdin\` deletes them)`,
+    );
+  }
+  // the folder itself, when nothing is left in it
+  for (const d of [path.join(dir, 'installed'), dir]) {
+    try {
+      if (readdirSync(d).length === 0) rmdirSync(d);
+    } catch {
+      /* not there */
+    }
+  }
+  return msgs;
+}
