@@ -15,6 +15,8 @@ const SYNONYMS: Record<string, string> = {
   del: 'archive',
   close: 'archive',
   unarchive: 'restore',
+  carry: 'rename-branch',
+  'move-branch': 'rename-branch',
   undelete: 'restore',
   ls: 'list',
   cat: 'show',

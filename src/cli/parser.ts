@@ -21,6 +21,7 @@ import { showCommand } from './commands/show';
 import { fetchCommand, pushCommand, syncCommand } from './commands/sync';
 import { recoverCommand } from './commands/recover';
 import { redactCommand } from './commands/redact';
+import { renameBranchCommand } from './commands/rename-branch';
 import { guardCommand } from './commands/guard';
 import { templateCommand } from './commands/template';
 import { writeCommand } from './commands/write';
@@ -42,6 +43,7 @@ export const commands: CommandModule<GlobalArgs, any>[] = [
   archiveCommand,
   restoreCommand,
   dropCommand,
+  renameBranchCommand,
   bootCommand,
   templateCommand,
   importCommand,

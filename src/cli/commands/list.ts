@@ -1,7 +1,7 @@
 // `git handoff list`: one row per handoff, from one for-each-ref.
 import type { Argv, CommandModule } from 'yargs';
-import { quote } from 'shell-quote';
-import { openRepo, type Repo } from '../../git/repo';
+import { openRepo } from '../../git/repo';
+import { renamedFrom, renamedHint } from '../../handoff/store/renamed';
 import { HandoffError } from '../../errors';
 import { assertAddressee, assertSlug, filterRows, type Reader } from '../../handoff/store/address';
 import { NO_SESSION_HELP, short } from '../../handoff/state/session';
@@ -24,24 +24,6 @@ interface Args extends GlobalArgs {
   unread?: boolean;
   person?: boolean;
   role?: string;
-}
-
-/**
- * A branch renamed by `git branch -m` leaves its handoffs under the old name (handoff refs are not branches): the
- * old name from the reflog, when handoffs are still there, with the commands that read them and carry one over.
- */
-function renamedFrom(repo: Repo, branch: string): string | null {
-  const log = repo.git(['reflog', 'show', '--format=%gs', `refs/heads/${branch}`, '--'], { allowFail: true }).stdout;
-  const m = /^Branch: renamed refs\/heads\/(.+) to refs\/heads\/.+$/m.exec(log);
-  if (!m) return null;
-  const old = m[1];
-  const topics = listHandoffs(repo, { branch: old }).map((r) => r.topic);
-  if (!topics.length) return null;
-  const b = quote([old]);
-  return (
-    `${branch} was renamed from ${old}, and its ${topics.length} handoff${topics.length === 1 ? ' stays' : 's stay'} there (${topics.join(', ')}): git handoff list --branch ${b}\n` +
-    `to carry one over, on the record: git handoff show ${topics[0]} --branch ${b} --raw | git handoff write ${topics[0]} -F - && git handoff archive ${topics[0]} --branch ${b}\n`
-  );
 }
 
 export function printRows(rows: HandoffRow[], archived = false): void {
@@ -91,7 +73,8 @@ export const listCommand: CommandModule<GlobalArgs, Args> = {
       // filters that left nothing: say which, and how many there are without them
       const filters = [a.unread && 'unread by you', a.forMe && !a.unread && 'addressed to you', a.to !== undefined && `for ${a.to}`, a.tag !== undefined && `tagged ${a.tag}`].filter(Boolean);
       const total = filters.length && !mine ? listHandoffs(repo, { all, branch, archived: a.archived }).length : 0;
-      const renamed = !all && branch && !a.archived && !mine && !filters.length ? renamedFrom(repo, branch) : null;
+      const was = !all && branch && !a.archived && !mine && !filters.length ? renamedFrom(repo, branch) : null;
+      const renamed = was && branch ? renamedHint(was, branch) : null;
       process.stdout.write(
         mine
           ? `no ${a.archived ? 'archived ' : ''}handoffs of session ${short(mine)}${where}${others ? ` (${others} of other sessions: git handoff list${a.archived ? ' --archived' : ''})` : ''}\n`

@@ -9,6 +9,7 @@ import { remoteOnlyHandoffs } from './remote-only';
 import { recoverAtSessionStart, type SessionStartRecord } from '../record/recover';
 import { short } from '../state/session';
 import { listHandoffs, readListing, viewOf, type HandoffRow, type HandoffView } from './store';
+import { renamedFrom, renamedHint, type Renamed } from './renamed';
 import { relativeTime } from './time';
 import { extractSections, TEMPLATE_SECTIONS } from './template';
 import { describeVerify } from './verify';
@@ -26,6 +27,8 @@ export interface BootView {
   handoffs: BootHandoff[];
   /** the loss record at session start: what was put back by itself, what is left (absent: nothing lost) */
   record?: SessionStartRecord;
+  /** none here, and the branch was renamed from one whose handoffs are still under the old name */
+  renamed?: Renamed;
 }
 
 /** A handoff as boot shows it: addressed to this reader by name, and whether the reader has read its tip. */
@@ -72,7 +75,9 @@ export function bootView(repo: Repo, o: BootOptions = {}): BootView {
     return { ...view, addressed: addressedTo(r.to, reader), unread: own ? null : !isRead(readBy, reader!), readBy, ...(far ? { onRemote: { remote: far.remote, fetch: far.fetch } } : {}) };
   });
   if (o.surface && reader) surface(repo, reader, handoffs.filter((h) => h.addressed && h.unread !== null));
-  return { branch, session: o.session ?? null, all, handoffs, ...(record ? { record } : {}) };
+  // a branch renamed by git branch -m: its handoffs are under the old name, and the view says how to carry them
+  const renamed = !all && branch && handoffs.length === 0 ? renamedFrom(repo, branch) : null;
+  return { branch, session: o.session ?? null, all, handoffs, ...(record ? { record } : {}), ...(renamed ? { renamed } : {}) };
 }
 
 /** `surfaced` receipts; a lost receipt never costs the session its boot view, so a failure is left at that. */
@@ -168,7 +173,8 @@ function renderView(view: BootView, o: RenderOptions): string {
   const n = view.handoffs.length;
   if (n === 0) {
     const you = view.session ? ` (you are session ${label(view.session, 128)})` : '';
-    return `git-handoff: no handoffs on ${where}${you}. Leave one before you stop: git handoff write <topic> -F <file> (git handoff template shows the sections).\n`;
+    const renamed = view.renamed && view.branch ? renamedHint(view.renamed, view.branch).split('\n').filter(Boolean).map((l) => `${label(l, 600)}\n`).join('') : '';
+    return `git-handoff: no handoffs on ${where}${you}. Leave one before you stop: git handoff write <topic> -F <file> (git handoff template shows the sections).\n${renamed}`;
   }
   const mine = view.session ? view.handoffs.filter((h) => h.session === view.session).length : 0;
   const forYou = view.handoffs.filter((h) => h.addressed && h.unread).length;

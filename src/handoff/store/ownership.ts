@@ -24,7 +24,7 @@ export function checkWrite(tip: Tip | null, session: string, takeover: boolean, 
 }
 
 /** The refusal for acting on another session's handoff; `retry` is the command that takes it over (write by default, or archive, restore, edit). */
-export function ownedError(tip: Tip, session: string, ref: string, topic: string, retry?: { command: 'archive' | 'restore' | 'edit'; target: string }): HandoffError {
+export function ownedError(tip: Tip, session: string, ref: string, topic: string, retry?: { command: 'archive' | 'restore' | 'edit' | 'rename-branch'; target: string }): HandoffError {
   const when = tip.time ? new Date(tip.time * 1000).toISOString() : 'unknown time';
   const ago = tip.time ? relativeTime(when) : when;
   const ways = retry

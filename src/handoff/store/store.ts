@@ -4,7 +4,7 @@ import path from 'node:path';
 import { HandoffError } from '../../errors';
 import { configBool, identityEnv, readConfig, type Config } from '../../git/config';
 import { countCommits, parseCommit, readCommitFiles, readCommitTrailers, readObjects, writeBlobs, writeTree } from '../../git/objects';
-import { listRefs, readRef, trailerBlockLines, type RefRecord } from '../../git/refs';
+import { listRefs, readRef, trailerBlockLines, type RefOp, type RefRecord } from '../../git/refs';
 import type { Repo } from '../../git/repo';
 import { BODY_MAX, buildMessage, COMMIT_MAX, namedPaths, parseState, parseTrailerLines, serializeState, STATE_MAX, validateBody, type HandoffState, type Trailers } from './document';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, archiveRef, assertTopic, branchPrefix, encodeBranch, handoffRef, describeOverlap, overlapOf, overlapTokens, parseRef } from './names';
@@ -464,6 +464,42 @@ function scanCarried(message: string, newText: boolean): string[] {
   return [...(!newText && t.scanned ? [`${SECRET_TRAILER.scanned}: ${t.scanned}`] : []), ...t.allowed.map((r) => `${SECRET_TRAILER.allowed}: ${r}`)];
 }
 
+/**
+ * The archive of one live handoff as transaction ops (by `session`, a takeover when `takeover` is given). Two
+ * entries (SPEC 2 "Format version"): the format-2 version on top naming who archived it, and beside it a format-1
+ * entry at the tip itself, which format-1 builds (094717a and before) read as the archive of their tip (without it
+ * they keep the handoff live and push it back); and the live ref's deletion. `body`: the archive version's text.
+ */
+function archiveOps(repo: Repo, ref: string, branch: string, topic: string, tip: Tip & { trailers: Trailers }, session: SessionRef, takeover: { reason: string } | null, config: Config, body = 'archived'): { ops: RefOp[]; archived: string; oid: string } {
+  const [commit] = readObjects(repo, [tip.oid]);
+  if (!commit) throw new HandoffError('integrity', 'missing-object', `${ref} points to ${tip.oid}, which cannot be read`);
+  const c = parseCommit(commit.content);
+  const stamp = Math.floor(Date.now() / 1000);
+  const format1 = archiveRef(branch, topic, stamp, tip.oid);
+  const oid = commitVersion(repo, c.tree, [tip.oid], {
+    topic,
+    body,
+    session: session.id,
+    branch,
+    head: tip.trailers.head,
+    client: session.client,
+    takeoverFrom: takeover ? tip.session ?? 'unknown' : null,
+    reason: takeover ? takeover.reason : null,
+    ...carried(session, tip.trailers),
+    extra: [...scanCarried(c.message, !!takeover), `${MIGRATED_FROM}: ${format1}`],
+  }, config);
+  const archived = archiveRef(branch, topic, stamp, oid);
+  return {
+    ops: [
+      { op: 'create', ref: archived, newOid: oid },
+      { op: 'create', ref: format1, newOid: tip.oid },
+      { op: 'delete', ref, oldOid: tip.oid },
+    ],
+    archived,
+    oid,
+  };
+}
+
 export function archiveHandoff(repo: Repo, branch: string, topic: string, session: SessionRef, takeover: { reason: string } | null): ArchiveResult {
   assertTopic(topic);
   assertTakeover(takeover);
@@ -478,32 +514,9 @@ export function archiveHandoff(repo: Repo, branch: string, topic: string, sessio
     }
     const took = tip.session !== session.id;
     if (took && !takeover) throw ownedError(tip, session.id, ref, topic, { command: 'archive', target: repo.branch === branch ? topic : `${topic} --branch '${branch.replace(/'/g, `'\\''`)}'` });
-    const [commit] = readObjects(repo, [tip.oid]);
-    if (!commit) throw new HandoffError('integrity', 'missing-object', `${ref} points to ${tip.oid}, which cannot be read`);
-    const c = parseCommit(commit.content);
-    // Two entries (SPEC 2 "Format version"): the format-2 version on top naming who archived it, and beside it a
-    // format-1 entry at the tip itself, which format-1 builds (094717a and before) read as the archive of their tip
-    // (without it they keep the handoff live and push it back). Both go in the one transaction.
-    const stamp = Math.floor(Date.now() / 1000);
-    const format1 = archiveRef(branch, topic, stamp, tip.oid);
-    const oid = commitVersion(repo, c.tree, [tip.oid], {
-      topic,
-      body: 'archived',
-      session: session.id,
-      branch,
-      head: tip.trailers.head,
-      client: session.client,
-      takeoverFrom: took ? tip.session ?? 'unknown' : null,
-      reason: took ? takeover!.reason : null,
-      ...carried(session, tip.trailers),
-      extra: [...scanCarried(c.message, took), `${MIGRATED_FROM}: ${format1}`],
-    }, config);
-    const archived = archiveRef(branch, topic, stamp, oid);
-    const r = moveRefs(repo, [
-      { op: 'create', ref: archived, newOid: oid },
-      { op: 'create', ref: format1, newOid: tip.oid },
-      { op: 'delete', ref, oldOid: tip.oid },
-    ], `handoff archive ${topic}`, { what: `the archive of ${ref}` });
+    const a = archiveOps(repo, ref, branch, topic, tip, session, took ? takeover : null, config);
+    const r = moveRefs(repo, a.ops, `handoff archive ${topic}`, { what: `the archive of ${ref}` });
+    const { archived, oid } = a;
     return r.ok ? { ref, archivedAs: archived, oid, takeover: took } : LOST;
   }, { attempts: 20, gaveUp: () => new HandoffError('concurrent', 'concurrent-update', `${ref} kept changing while it was being archived; nothing was archived`) });
 }
@@ -553,6 +566,73 @@ export function restoreHandoff(repo: Repo, archived: string, session: SessionRef
   const r = moveRefs(repo, [{ op: 'create', ref, newOid: oid }], `handoff restore ${p.topic}`, { what: `the restore of ${ref}` });
   if (!r.ok) throw new HandoffError('concurrent', 'concurrent-update', `${ref} was created during the restore; nothing moved (${r.message})`);
   return { ref, from: full, oid, takeover: took };
+}
+
+export interface CarryResult {
+  from: string;
+  to: string;
+  carried: Array<{ topic: string; ref: string; oid: string; archivedAs: string; takeover: boolean }>;
+}
+
+/**
+ * Carries every live handoff of branch `from` to branch `to` (after `git branch -m`), in one transaction: under `to`
+ * a new version on top of each tip (same body, state.json naming `to`), and the old one archived as `archive` does,
+ * so the history says where it went and every clone's sync follows. Owner-only per handoff, or a recorded takeover.
+ */
+export function carryBranch(repo: Repo, from: string, to: string, session: SessionRef, takeover: { reason: string } | null, retry: string): CarryResult {
+  assertTakeover(takeover);
+  if (from === to) throw new HandoffError('usage', 'same-branch', `the handoffs are on ${from} already: name the branch they were renamed from and the one they go to`);
+  const config = readConfig(repo);
+  const oldPrefix = branchPrefix(from);
+  const newPrefix = branchPrefix(to);
+  const headRef = `refs/heads/${to}`;
+  return untilWon(() => {
+    const recs = listRefs(repo, [oldPrefix, newPrefix, headRef]);
+    const live = recs.filter((r) => r.ref.startsWith(oldPrefix) && parseRef(r.ref)?.kind === 'handoff');
+    if (!live.length) throw new HandoffError('usage', 'nothing-to-carry', `no handoffs on branch ${from} to carry (git handoff list --all shows where they are)`, { from });
+    const topics = live.map((r) => parseRef(r.ref)!.topic);
+    const taken = topics.filter((t) => recs.some((r) => r.ref === `${newPrefix}${t}`));
+    if (taken.length) {
+      throw new HandoffError('usage', 'exists', `${to} has handoffs of the same topic already (${taken.join(', ')}): archive one of each pair first, then carry the rest; nothing was moved`, { topics: taken });
+    }
+    const head = recs.find((r) => r.ref === headRef)?.oid ?? null;
+    const ops: RefOp[] = [];
+    const moved: CarryResult['carried'] = [];
+    for (const [i, rec] of live.entries()) {
+      const topic = topics[i];
+      const tip = readTip(repo, rec.ref, recs)!;
+      const took = tip.session !== session.id;
+      if (took && !takeover) throw ownedError(tip, session.id, rec.ref, topic, { command: 'rename-branch', target: retry });
+      const [commit, body, state] = readObjects(repo, [tip.oid, `${tip.oid}:handoff.md`, `${tip.oid}:state.json`]);
+      if (!commit || !body) throw new HandoffError('integrity', 'missing-object', `${rec.ref} points to ${tip.oid}, which cannot be read`);
+      const c = parseCommit(commit.content);
+      const text = body.content.toString('utf8');
+      const was = parseState(state ? state.content.toString('utf8') : null);
+      const [stateOid] = writeBlobs(repo, [serializeState({ branch: to, head, worktree: was?.worktree ?? null, dirty: was?.dirty ?? [], files: was?.files ?? [] })]);
+      const tree = writeTree(repo, [
+        { name: 'handoff.md', oid: body.oid },
+        { name: 'state.json', oid: stateOid },
+      ]);
+      const oid = commitVersion(repo, tree, [tip.oid], {
+        topic,
+        body: text,
+        session: session.id,
+        branch: to,
+        head,
+        client: session.client,
+        takeoverFrom: took ? tip.session ?? 'unknown' : null,
+        reason: took ? takeover!.reason : null,
+        ...carried(session, tip.trailers),
+        refs: tip.trailers.refs,
+        extra: scanCarried(c.message, false),
+      }, config);
+      const a = archiveOps(repo, rec.ref, from, topic, tip, session, took ? takeover : null, config, `archived: carried to branch ${to}`);
+      ops.push({ op: 'create', ref: `${newPrefix}${topic}`, newOid: oid }, ...a.ops);
+      moved.push({ topic, ref: `${newPrefix}${topic}`, oid, archivedAs: a.archived, takeover: took });
+    }
+    const r = moveRefs(repo, ops, `handoff rename-branch ${from} ${to}`, { what: `the carry of ${from}'s handoffs to ${to}` });
+    return r.ok ? { from, to, carried: moved } : LOST;
+  }, { attempts: 20, gaveUp: () => new HandoffError('concurrent', 'concurrent-update', `the handoffs of ${from} kept changing while they were being carried; nothing was moved`) });
 }
 
 export { short };

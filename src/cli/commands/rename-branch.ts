@@ -1,0 +1,42 @@
+// `git handoff rename-branch <old> [<new>]`: after `git branch -m`, the handoffs of the old name carried to the new one.
+import type { Argv, CommandModule } from 'yargs';
+import { quote } from 'shell-quote';
+import { openRepo } from '../../git/repo';
+import { carryBranch, resolveBranch } from '../../handoff/store/store';
+import { shownRef, takeoverArg, type GlobalArgs } from '../context';
+import { identityOptions, writerOf } from '../identity';
+import { printJson } from '../output';
+
+interface Args extends GlobalArgs {
+  old: string;
+  new?: string;
+  session?: string;
+  person?: boolean;
+  takeOver?: boolean;
+  reason?: string;
+}
+
+export const renameBranchCommand: CommandModule<GlobalArgs, Args> = {
+  command: 'rename-branch <old> [new]',
+  describe: "carry a renamed branch's handoffs to its new name (after git branch -m), on the record: the old ones archived, new versions under the new name",
+  builder: (y: Argv<GlobalArgs>) =>
+    identityOptions(y, false)
+      .positional('old', { type: 'string', demandOption: true, describe: 'the name the handoffs are under (the branch before git branch -m)' })
+      .positional('new', { type: 'string', describe: 'the name they go to (default: the checked-out branch)' })
+      .option('session', { type: 'string', describe: 'this session id (default: from the environment)' })
+      .option('take-over', { type: 'boolean', describe: "carry other sessions' handoffs too, taking them over (needs --reason)" })
+      .option('reason', { type: 'string', describe: 'why you take them over (kept in the history)' })
+      .example('$0 rename-branch feature/login', 'after `git branch -m feature/login feature/auth`, on feature/auth')
+      .example('$0 rename-branch feature/login feature/auth --take-over --reason "branch renamed"', "other sessions' handoffs too") as unknown as Argv<Args>,
+  handler: (a) => {
+    const repo = openRepo();
+    const session = writerOf(repo, a);
+    const takeover = takeoverArg(a, 'rename-branch');
+    const from = resolveBranch(repo, a.old);
+    const to = resolveBranch(repo, a.new);
+    const r = carryBranch(repo, from, to, session, takeover, `${quote([from])} ${quote([to])}`);
+    if (a.json) return printJson(r);
+    if (a.quiet) return;
+    for (const c of r.carried) process.stdout.write(`${shownRef(c.ref)} ${c.oid.slice(0, 7)}${c.takeover ? ' (taken over)' : ''} · from ${from}, archived as ${c.archivedAs}\n`);
+  },
+};
