@@ -70,7 +70,7 @@ describe('papercuts', () => {
     repo.git(['branch', '-m', 'feature', 'feature-2']);
     const { out } = await run(repo, ['list']);
     expect(out).toContain('feature-2 was renamed from feature, and its 1 handoff stays there (login-loop): git handoff list --branch feature');
-    const carry = /to carry one over, on the record: (.*)$/m.exec(out)![1];
+    const carry = /to carry it to feature-2, on the record: (.*)$/m.exec(out)![1];
     const r = await execa('sh', ['-c', carry.replace(/git handoff/g, `"${path.join(ROOT, 'bin', 'git-handoff')}"`)], { cwd: repo.dir, env: { ...repo.env, GIT_HANDOFF_SESSION: 's1' }, extendEnv: false, reject: false });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(refOf(repo, 'refs/handoffs/feature-2/login-loop')).not.toBeNull();
