@@ -19,7 +19,8 @@ interface Args extends GlobalArgs {
   person?: boolean;
 }
 
-const ownershipOptions = (y: Argv<GlobalArgs>) =>
+/** --session, --person, --take-over and --reason: the options of a command that acts on owned handoffs. */
+export const ownershipOptions = (y: Argv<GlobalArgs>) =>
   identityOptions(y, false)
     .option('session', { type: 'string', describe: 'this session id (default: from the environment)' })
     .option('take-over', { type: 'boolean', describe: "act on another session's handoff (needs --reason)" })

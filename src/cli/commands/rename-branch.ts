@@ -4,7 +4,8 @@ import { quote } from 'shell-quote';
 import { openRepo } from '../../git/repo';
 import { carryBranch, resolveBranch } from '../../handoff/store/store';
 import { shownRef, takeoverArg, type GlobalArgs } from '../context';
-import { identityOptions, writerOf } from '../identity';
+import { writerOf } from '../identity';
+import { ownershipOptions } from './archive';
 import { printJson } from '../output';
 
 interface Args extends GlobalArgs {
@@ -20,12 +21,9 @@ export const renameBranchCommand: CommandModule<GlobalArgs, Args> = {
   command: 'rename-branch <old> [new]',
   describe: "carry a renamed branch's handoffs to its new name (after git branch -m), on the record: the old ones archived, new versions under the new name",
   builder: (y: Argv<GlobalArgs>) =>
-    identityOptions(y, false)
+    ownershipOptions(y)
       .positional('old', { type: 'string', demandOption: true, describe: 'the name the handoffs are under (the branch before git branch -m)' })
       .positional('new', { type: 'string', describe: 'the name they go to (default: the checked-out branch)' })
-      .option('session', { type: 'string', describe: 'this session id (default: from the environment)' })
-      .option('take-over', { type: 'boolean', describe: "carry other sessions' handoffs too, taking them over (needs --reason)" })
-      .option('reason', { type: 'string', describe: 'why you take them over (kept in the history)' })
       .example('$0 rename-branch feature/login', 'after `git branch -m feature/login feature/auth`, on feature/auth')
       .example('$0 rename-branch feature/login feature/auth --take-over --reason "branch renamed"', "other sessions' handoffs too") as unknown as Argv<Args>,
   handler: (a) => {
