@@ -3,7 +3,7 @@
 // NODE_EXTRA_CA_CERTS unset, where the goals are judged, and set (every node start, the baseline's too, reads the
 // bundle: the flattering ratios). Then issue 39's table (its rows, both environments, the goals), and the trace
 // (bench/trace.mjs): where the milliseconds of write, show, list and the guard's node path go.
-//   node bench/run.mjs [--runs N] [--only calls,guard,store,list,commit,record,trace] [--env both|unset|set] [--json]
+//   node bench/run.mjs [--runs N] [--only calls,guard,store,list,commit,record,trace] [--client claude,codex,…] [--env both|unset|set] [--json]
 import { execFileSync, execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
@@ -26,7 +26,7 @@ const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
 
 /** The rows of the parts asked for, measured in this process's environment. */
 function measure(parts) {
-  const fns = { calls: () => benchToolCalls({ runs }), guard: () => benchGuardRows({ runs }), store: () => benchStore({ runs }), list: () => benchList({ runs }), commit: () => benchCommit({ runs }), record: () => benchRecord({ runs }), trace: () => benchTrace({ runs }) };
+  const fns = { calls: () => benchToolCalls({ runs, clients: f.client ? String(f.client).split(',') : undefined }), guard: () => benchGuardRows({ runs }), store: () => benchStore({ runs }), list: () => benchList({ runs }), commit: () => benchCommit({ runs }), record: () => benchRecord({ runs }), trace: () => benchTrace({ runs }) };
   return parts.flatMap((name) => fns[name]());
 }
 
@@ -46,7 +46,7 @@ function inEnv(which, parts) {
   const env = { ...process.env };
   if (which === 'set') env.NODE_EXTRA_CA_CERTS = CA;
   else delete env.NODE_EXTRA_CA_CERTS;
-  const args = [fileURLToPath(import.meta.url), '--child', '--only', parts.join(','), ...(runs ? ['--runs', String(runs)] : [])];
+  const args = [fileURLToPath(import.meta.url), '--child', '--only', parts.join(','), ...(runs ? ['--runs', String(runs)] : []), ...(f.client ? ['--client', String(f.client)] : [])];
   return JSON.parse(execFileSync(process.execPath, args, { env, encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'inherit'] }));
 }
 
