@@ -22,7 +22,7 @@ export const GUARD_ROWS = [
 const fill = (text, dir) => text.replaceAll('${CWD}', dir).replaceAll('${SESSION}', SESSION);
 
 /** A repository wired for Claude Code, with the protected handoff file the Write payload targets. */
-function guardRepo() {
+export function guardRepo() {
   const repo = tempRepo('gh-bench-guard-');
   const env = { ...viaGit(repo.env), CLAUDE_CODE_SESSION_ID: SESSION, CLAUDE_PROJECT_DIR: repo.dir };
   mkdirSync(path.join(repo.dir, 'memory'));

@@ -1,8 +1,13 @@
 #!/usr/bin/env node
-// `npm run bench`: every row of issue 7, each against its baseline timed in the same run, as one table.
-//   node bench/run.mjs [--runs N] [--only calls,guard,store,list,commit,record] [--json]
-import { execSync } from 'node:child_process';
+// `npm run bench`: every row, each against its baseline timed in the same run, in both environments (issue 39):
+// NODE_EXTRA_CA_CERTS unset, where the goals are judged, and set (every node start, the baseline's too, reads the
+// bundle: the flattering ratios). Then issue 39's table (its rows, both environments, the goals), and the trace
+// (bench/trace.mjs): where the milliseconds of write, show, list and the guard's node path go.
+//   node bench/run.mjs [--runs N] [--only calls,guard,store,list,commit,record,trace] [--client claude,codex,…] [--env both|unset|set] [--json]
+import { execFileSync, execSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import os from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { benchCommit } from './commit.mjs';
 import { benchGuardRows } from './guard.mjs';
 import { fmt, flags } from './lib.mjs';
@@ -10,51 +15,117 @@ import { benchList } from './list.mjs';
 import { benchRecord } from './record.mjs';
 import { benchStore } from './store.mjs';
 import { benchToolCalls } from './tool-call.mjs';
+import { benchTrace } from './trace.mjs';
 
 const f = flags();
-const only = f.only ? String(f.only).split(',') : ['calls', 'guard', 'store', 'list', 'commit', 'record'];
+const ALL = ['calls', 'guard', 'store', 'list', 'commit', 'record', 'trace'];
+const only = f.only ? String(f.only).split(',') : ALL;
+for (const name of only) if (!ALL.includes(name)) throw new Error(`unknown part ${name}: use ${ALL.join(',')}`);
 const runs = f.runs;
+const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+
+/** The rows of the parts asked for, measured in this process's environment. */
+function measure(parts) {
+  const fns = { calls: () => benchToolCalls({ runs, clients: f.client ? String(f.client).split(',') : undefined }), guard: () => benchGuardRows({ runs }), store: () => benchStore({ runs }), list: () => benchList({ runs }), commit: () => benchCommit({ runs }), record: () => benchRecord({ runs }), trace: () => benchTrace({ runs }) };
+  return parts.flatMap((name) => fns[name]());
+}
+
+// a child run: one environment, rows as JSON (the parent sets or clears the variable)
+if (f.child) {
+  process.stdout.write(JSON.stringify({ loadBefore: load(), rows: measure(only), loadAfter: load() }) + '\n');
+  process.exit(0);
+}
+
+// the bundle a node start reads when the variable is set: the caller's, else the system's
+const CA = process.env.NODE_EXTRA_CA_CERTS || ['/etc/ssl/certs/ca-certificates.crt', '/etc/pki/tls/certs/ca-bundle.crt', '/etc/ssl/cert.pem'].find((p) => existsSync(p)) || null;
+const envs = (f.env ?? 'both') === 'both' ? ['unset', 'set'] : [String(f.env)];
+if (envs.includes('set') && !CA) throw new Error('--env set: no CA bundle found to set NODE_EXTRA_CA_CERTS to');
+
+/** One environment's rows, in a child process of its own (the variable is read by node at its start). */
+function inEnv(which, parts) {
+  const env = { ...process.env };
+  if (which === 'set') env.NODE_EXTRA_CA_CERTS = CA;
+  else delete env.NODE_EXTRA_CA_CERTS;
+  const args = [fileURLToPath(import.meta.url), '--child', '--only', parts.join(','), ...(runs ? ['--runs', String(runs)] : []), ...(f.client ? ['--client', String(f.client)] : [])];
+  return JSON.parse(execFileSync(process.execPath, args, { env, encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'inherit'] }));
+}
+
 const machine = {
   date: new Date().toISOString(),
   cpu: `${os.cpus()[0]?.model ?? 'unknown cpu'} × ${os.cpus().length}`,
   node: process.version,
   git: execSync('git --version', { encoding: 'utf8' }).trim(),
-  loadBefore: os.loadavg().map((l) => l.toFixed(2)).join(' '),
-  // node reads and parses this whole file at every start, `node -e ''` included: a system bundle is most of a
-  // node start, so it moves every ratio against that baseline (the guard's own node starts without it)
-  extraCaCerts: process.env.NODE_EXTRA_CA_CERTS || null,
+  nodeExtraCaCerts: CA,
+  // no resident answerer exists yet (issue 39's second part): every row is the path without one
+  answerer: 'none',
 };
-const rows = [];
-const parts = { calls: () => benchToolCalls({ runs }), guard: () => benchGuardRows({ runs }), store: () => benchStore({ runs }), list: () => benchList({ runs }), commit: () => benchCommit({ runs }), record: () => benchRecord({ runs }) };
-for (const name of only) {
-  if (!parts[name]) throw new Error(`unknown part ${name}: use ${Object.keys(parts).join(',')}`);
-  rows.push(...parts[name]());
-}
-machine.loadAfter = os.loadavg().map((l) => l.toFixed(2)).join(' ');
+// the trace is measured once, unset (its phases, not ratios)
+const measured = only.filter((p) => p !== 'trace');
+const results = {};
+for (const e of envs) results[e] = measured.length ? inEnv(e, measured) : { rows: [], loadBefore: load(), loadAfter: load() };
+const traceRows = only.includes('trace') ? inEnv('unset', ['trace']).rows : [];
+
+// issue 39's table: its rows, by the names the parts give them (Claude Code's calls, all hooks), and its goals
+const ISSUE = [
+  ['ordinary Write of a source file, all hooks, vs node', 'Claude Code tool call: Write of an ordinary source file', 0.15],
+  ['ordinary Edit', 'Claude Code tool call: Edit of an ordinary source file', 0.15],
+  ['Bash `npm test`', 'Claude Code tool call: Bash `npm test`', 0.15],
+  ['Bash `ls -la`', 'Claude Code tool call: Bash `ls -la`', 0.15],
+  ["this session's own protected handoff file", 'Claude Code tool call: Write of its own protected handoff file', 1.1],
+  ['a refused handoff ref move', 'Claude Code tool call: Bash `git update-ref refs/handoffs/…` (refused)', 1.3],
+  ['`write` (CAS, existing topic) vs node', 'git handoff write (existing topic)', 2.0],
+  ['`show` vs node', 'git handoff show <topic>', 1.6],
+  ['`list --all --json`, 10,000 handoffs, vs node + for-each-ref', 'git handoff list --all --json, 10,000 handoffs / 100 branches', 1.5],
+  ["a person's commit with hooks vs empty stubs", 'git commit by a person, hooks installed', 1.5],
+];
 
 if (f.json) {
-  process.stdout.write(JSON.stringify({ machine, rows }, null, 2) + '\n');
-} else {
-  const ratio = (r) => (r.ratio == null ? '' : `${r.ratio.toFixed(2)}×`);
-  const goal = (r) => (r.goal == null ? '' : `≤ ${r.goal}${r.unit ?? '×'}`);
-  const verdict = (r) => (r.met == null ? (r.measured == null && r.goal != null ? 'n/a' : '') : r.met ? 'met' : 'MISSED');
-  const cpu = (r) => (r.cpu?.ratio == null ? '' : `${r.cpu.ratio.toFixed(2)}×`);
-  const table = [
-    ['measured', 'time', 'baseline', 'ratio', 'goal', '', 'cpu ratio', 'runs'],
-    ...rows.map((r) => [r.name, r.measured == null ? '—' : fmt(r.measured, r.unit), r.baseline == null ? '—' : fmt(r.baseline), ratio(r), goal(r), verdict(r), cpu(r), r.runs ? String(r.runs) : '']),
-  ];
+  process.stdout.write(JSON.stringify({ machine, results, trace: traceRows }, null, 2) + '\n');
+  process.exit(0);
+}
+
+const ratio = (r) => (r?.ratio == null ? '' : `${r.ratio.toFixed(2)}×`);
+const cpu = (r) => (r?.cpu?.ratio == null ? (r?.cpuMs != null ? `${r.cpuMs.toFixed(1)} ms` : '') : `${r.cpu.ratio.toFixed(2)}×`);
+const goal = (r) => (r?.goal == null ? '' : `≤ ${r.goal}${r.unit ?? '×'}`);
+const verdict = (r) => (r == null ? 'not run' : r.met == null ? (r.measured == null && r.goal != null ? 'n/a' : '') : r.met ? 'met' : 'MISSED');
+const time = (r) => (r?.measured == null ? '—' : fmt(r.measured, r.unit));
+function render(table) {
   const widths = table[0].map((_, i) => Math.max(...table.map((t) => [...t[i]].length)));
   const line = (t) => '| ' + t.map((c, i) => c + ' '.repeat(widths[i] - [...c].length)).join(' | ') + ' |';
-  const out = [
-    `git-handoff bench — ${machine.date} — ${machine.cpu} — node ${machine.node} — ${machine.git} — load ${machine.loadBefore} → ${machine.loadAfter}`,
-    `NODE_EXTRA_CA_CERTS: ${machine.extraCaCerts ? `${machine.extraCaCerts} (read by every node start, the baseline's included; not by the guard's)` : 'not set'}`,
-    'time: medians of wall time; baselines timed in the same run, interleaved with the measured command.',
-    'cpu ratio: mean CPU time (user + system of the whole process tree) against the baseline\'s, which machine load barely moves.',
-    line(table[0]),
-    '|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|',
-    ...table.slice(1).map(line),
-    '',
-    ...rows.filter((r) => r.note).map((r) => `${r.name}: ${r.note}`),
-  ];
-  process.stdout.write(out.join('\n') + '\n');
+  return [line(table[0]), '|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|', ...table.slice(1).map(line)];
 }
+const judged = envs[0];
+const byName = (e) => new Map((results[e]?.rows ?? []).map((r) => [r.name, r]));
+const rowsOf = envs.map(byName);
+const names = [...new Set(envs.flatMap((e) => results[e].rows.map((r) => r.name)))];
+const head = ['measured', ...envs.flatMap((e) => [`time (${e})`, `baseline (${e})`, `ratio (${e})`, `cpu ratio (${e})`]), 'goal', `verdict (${judged})`, 'runs'];
+const body = names.map((n) => {
+  const rs = rowsOf.map((m) => m.get(n));
+  return [n, ...rs.flatMap((r) => [time(r), r?.baseline == null ? '—' : fmt(r.baseline), ratio(r), cpu(r)]), goal(rs[0] ?? rs[1]), verdict(rs[0]), String((rs[0] ?? rs[1])?.runs ?? '')];
+});
+const out = [
+  `git-handoff bench — ${machine.date} — ${machine.cpu} — node ${machine.node} — ${machine.git}`,
+  ...envs.map((e) => `load (${e} run): ${results[e].loadBefore} → ${results[e].loadAfter}`),
+  `NODE_EXTRA_CA_CERTS: unset, and set to ${CA ?? '(no bundle found)'} (read by every node start, the baseline's included; not by the guard's); goals are judged ${judged}.`,
+  'resident answerer: none (not built); every row is the path without one.',
+  'time: medians of wall time; baselines timed in the same run, interleaved with the measured command.',
+  "cpu ratio: mean CPU time (user + system of the whole process tree) against the baseline's, which machine load barely moves.",
+  '',
+  ...render([head, ...body]),
+  '',
+  ...envs.flatMap((e) => results[e].rows.filter((r) => r.note).map((r) => `${r.name}: ${r.note}`).filter((v, i, a) => e === envs[0] || !a.includes(v))),
+  '',
+  "Issue 39's table (Claude Code's calls, all hooks; goals judged with NODE_EXTRA_CA_CERTS unset, no answerer):",
+  ...render([
+    ['row', ...envs.flatMap((e) => [`ratio (${e})`, `cpu (${e})`]), 'goal', 'verdict'],
+    ...ISSUE.map(([label, name, g]) => {
+      const rs = rowsOf.map((m) => m.get(name));
+      return [label, ...rs.flatMap((r) => [ratio(r) || '—', cpu(r) || '—']), `≤ ${g}×`, verdict(rs[0])];
+    }),
+  ]),
+];
+if (traceRows.length) {
+  out.push('', 'Where the milliseconds go (GIT_HANDOFF_TRACE, NODE_EXTRA_CA_CERTS unset; medians; cpu: the node process\'s own CPU in that phase):');
+  out.push(...render([['phase', 'wall', 'cpu', 'runs'], ...traceRows.map((r) => [r.name.replace(/^trace · /, ''), fmt(r.measured), r.cpuMs == null ? '' : `${r.cpuMs.toFixed(1)} ms`, String(r.runs)])]));
+}
+process.stdout.write(out.join('\n') + '\n');

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { BIN, emit, flags, interleave, nodeFloor, row, tempRepo, timeSync } from './lib.mjs';
 
-const BODY = (n) =>
+export const BODY = (n) =>
   `# auth-refactor\n\n## Goal\nMove sessions to the new token store (version ${n}).\n\n## State\nsrc/auth/session.ts compiles; README.md describes the flow.\n\n` +
   `## Ruled out\n- caching tokens in memory\n\n## Next action\nRun npm test and fix the expiry check.\n\n## Stop conditions\nStop if the schema must change.\n`;
 

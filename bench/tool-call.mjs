@@ -41,15 +41,16 @@ function toolCall(client, kind, arg) {
 }
 
 const SOURCE = Array.from({ length: 120 }, (_, i) => `export const value${i} = ${i}; // an ordinary source line`).join('\n') + '\n';
+// goals: issue 39's (every ordinary call ≤ 0.15× node, the own file ≤ 1.1×, a refused ref move ≤ 1.3×)
 export const CALLS = [
-  { name: 'Write of an ordinary source file', kind: 'write', arg: { file: 'src/app.ts', content: SOURCE }, goal: 0.25 },
-  { name: 'Edit of an ordinary source file', kind: 'edit', arg: { file: 'src/app.ts', old: 'value1 = 1', new: 'value1 = 2' }, goal: 0.25 },
-  { name: 'Bash `npm test`', kind: 'shell', arg: 'npm test', goal: 0.25 },
-  { name: 'Bash `ls -la`', kind: 'shell', arg: 'ls -la', goal: 0.25 },
-  { name: 'Bash `cat README.md`', kind: 'shell', arg: 'cat README.md', goal: 0.25 },
+  { name: 'Write of an ordinary source file', kind: 'write', arg: { file: 'src/app.ts', content: SOURCE }, goal: 0.15 },
+  { name: 'Edit of an ordinary source file', kind: 'edit', arg: { file: 'src/app.ts', old: 'value1 = 1', new: 'value1 = 2' }, goal: 0.15 },
+  { name: 'Bash `npm test`', kind: 'shell', arg: 'npm test', goal: 0.15 },
+  { name: 'Bash `ls -la`', kind: 'shell', arg: 'ls -la', goal: 0.15 },
+  { name: 'Bash `cat README.md`', kind: 'shell', arg: 'cat README.md', goal: 0.15 },
   { name: 'Write of its own protected handoff file', kind: 'write', arg: { file: OWN, content: `${MARKER}\n# auth-refactor\n\nGoal: new notes.\n` }, goal: 1.1 },
   { name: 'Bash `git commit -m x` in a shared worktree', kind: 'shell', arg: 'git commit -m x', goal: 1.25 },
-  { name: 'Bash `git update-ref refs/handoffs/…` (refused)', kind: 'shell', arg: 'git update-ref refs/handoffs/main/auth-refactor HEAD', goal: 1.25 },
+  { name: 'Bash `git update-ref refs/handoffs/…` (refused)', kind: 'shell', arg: 'git update-ref refs/handoffs/main/auth-refactor HEAD', goal: 1.3 },
 ];
 
 /** The hook commands wired for `tool` at `event`, in order (a matcher is a regular expression over the tool name; Copilot's own file has a `bash` command per event and no matcher). */

@@ -3,6 +3,7 @@
 // the first look afresh cost every guard run more than all the work it does.
 import { MAX_PAYLOAD, readStdinText } from './guard/io';
 import { cover, loadBundle } from './load';
+import { trace } from './trace';
 
 /** The first look's code cache for a payload: a shell line starting with git, another shell line, anything else. */
 function kindOf(text: string | null): string {
@@ -11,6 +12,8 @@ function kindOf(text: string | null): string {
   return /"command"\s*:\s*"/.test(text) ? 'first-shell' : 'first-other';
 }
 
+trace('guard.cjs ready');
 const { stdin, text } = readStdinText(MAX_PAYLOAD);
+trace('stdin read');
 const first = loadBundle(__dirname, 'first.cjs', kindOf(text)) as typeof import('./first-look');
 cover('first.cjs', first.run(stdin, text, __dirname));

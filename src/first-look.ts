@@ -3,6 +3,7 @@
 import { firstLook, type Look } from './guard/first';
 import { writeOut, type StdinState } from './guard/io';
 import { loadBundle } from './load';
+import { trace } from './trace';
 
 /**
  * Answers the payload read into `stdin` (`text`: null when it did not end at once or is too large), or hands it
@@ -15,7 +16,9 @@ export function run(stdin: StdinState, text: string | null, dist: string): strin
   } catch {
     look = { use: 'guard-bad', tag: 'bad' }; // the full guard looks again, and logs what went wrong
   }
+  trace('first look', look.answer === undefined ? `handed over (${look.use})` : `decided (${look.tag})`);
   if (look.answer === undefined) (loadBundle(dist, 'fast.cjs', look.use) as typeof import('./fast')).guard(stdin, look.seen);
   else if (look.answer !== null) writeOut(look.answer + '\n');
+  if (look.answer !== undefined) trace('answered');
   return look.tag;
 }

@@ -7,6 +7,10 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Script } from 'node:vm';
+import { trace } from './trace';
+
+// dist/load.cjs alone carries the trace's writer: src/trace.ts in every bundle requires it from there
+export { traceLine } from './trace-line';
 
 /** sha-256 prefixes of the bundles, set by the build: a cache is only ever read by the exact build that wrote it */
 declare const BUNDLE_HASHES: Record<string, string>;
@@ -117,6 +121,7 @@ interface ModuleClass {
 
 /** `require(dir/bundle)`, through the code cache of `use` (a command, a guard event). */
 export function loadBundle(dir: string, bundle: Bundle, use: string): unknown {
+  trace('load', bundle);
   // required here, not at the top: dist/guard.cjs answers most tool calls without loading a bundle at all
   const { Script: VmScript } = require('node:vm') as typeof import('node:vm');
   const file = path.join(dir, bundle);
@@ -138,6 +143,7 @@ export function loadBundle(dir: string, bundle: Bundle, use: string): unknown {
   } catch {
     return require(file);
   }
+  trace('compiled', !cached ? 'no cache' : script.cachedDataRejected ? 'cache rejected' : 'cached');
   const l: Loaded = { script, where, saving: false, marks: [] };
   loaded.set(bundle, l);
   if (!cached || script.cachedDataRejected) saveAtExit(l);

@@ -9,6 +9,7 @@ import { withSelectingFlags } from './retry-hint';
 import { endPager, pagerSwitches } from './pager';
 import { beforeCommand, changeDirectory, pageOutput } from './start';
 import { withTopicHint } from './topic-hints';
+import { trace } from '../trace';
 
 const parser = () => require('./parser') as typeof import('./parser');
 
@@ -24,6 +25,7 @@ function quietOnClosedPipe(): void {
 
 // node's own argv: the command line after node and the launcher (what yargs's hideBin gives under node)
 export async function main(argv: string[] = process.argv.slice(2)): Promise<void> {
+  trace('cli ready');
   plainStdio();
   quietOnClosedPipe();
   guardTerminalStreams();
@@ -40,16 +42,23 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
     const hot = HOT_NAMES.includes(commandOf(switches.argv)?.name ?? '') ? hotParse(precheck(switches.argv, HOT_NAMES)) : null;
     if (hot) {
       // the steps yargs's middlewares take (parser.ts), then the handler yargs would call with these arguments
+      trace('parsed', hot.name);
       changeDirectory(hot.args.C as string | string[] | undefined);
       beforeCommand(hot.name);
+      trace('record check');
       pageOutput(hot.name, !!hot.args.json, switches.noPager);
-      await hotCommand(hot.name).handler(hot.args as never);
+      const handler = hotCommand(hot.name).handler;
+      trace('command module');
+      await handler(hot.args as never);
+      trace('handler done');
     } else {
       const { buildParser, commands, nameOf, skipHelpCache } = parser();
       const y = buildParser(precheck(switches.argv, [...commands.map(nameOf), 'githook']), { noPager: switches.noPager });
       skipHelpCache(y);
       // parseAsync: some handlers are async (the secret scan of write and import).
+      trace('parsed', 'yargs');
       await y.parseAsync();
+      trace('handler done');
     }
   } catch (e) {
     process.exitCode = reportError(withTopicHint(withSelectingFlags(e, argv), switches.argv, commandOf(switches.argv)?.name), json);

@@ -7,6 +7,7 @@ import { diskError } from '../errors';
 import { createHash } from '../lazy-crypto';
 import { configValue, knownConfig, type Config } from './config';
 import { lazyZlib, readLoose } from './loose-read';
+import { sha1Hex } from './sha1';
 import type { Repo } from './repo';
 
 /** Where this process writes loose objects itself, or null: git writes them (and says why it cannot). */
@@ -22,9 +23,14 @@ export function looseTarget(repo: Repo): { dir: string; hash: 'sha1' | 'sha256';
   return { dir: path.join(repo.commonDir, 'objects'), hash: repo.objectFormat, config };
 }
 
+/** Contents up to this size are hashed by src/git/sha1.ts (no node:crypto to load); larger ones by node:crypto. */
+const JS_SHA1_MAX = 64 * 1024;
+
 /** The object id of `type` `content`, as git hashes it. */
 export function hashObject(hash: 'sha1' | 'sha256', type: string, content: Buffer): string {
-  return createHash(hash).update(`${type} ${content.length}\0`).update(content).digest('hex');
+  const header = `${type} ${content.length}\0`;
+  if (hash === 'sha1' && content.length <= JS_SHA1_MAX) return sha1Hex([Buffer.from(header, 'latin1'), content]);
+  return createHash(hash).update(header).update(content).digest('hex');
 }
 
 /**

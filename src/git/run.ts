@@ -3,6 +3,7 @@ import type { spawnSync as SpawnSync } from 'node:child_process';
 import { closeSync, openSync, rmSync, statfsSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { diskError, gitDiskErrno, HandoffError } from '../errors';
+import { trace, traceNow, tracing } from '../trace';
 
 export interface GitResult {
   status: number;
@@ -39,7 +40,16 @@ let spawner: typeof SpawnSync | null = null;
 
 function spawnGit(args: string[], opts: GitOptions, encoding: 'utf8' | 'buffer') {
   spawner ??= (require('node:child_process') as typeof import('node:child_process')).spawnSync;
-  return spawner('git', args, {
+  if (!tracing) return spawnOnce(args, opts, encoding);
+  trace('git start');
+  const t0 = traceNow();
+  const r = spawnOnce(args, opts, encoding);
+  trace('git', args.join(' ').slice(0, 160), traceNow() - t0);
+  return r;
+}
+
+function spawnOnce(args: string[], opts: GitOptions, encoding: 'utf8' | 'buffer') {
+  return spawner!('git', args, {
     cwd: opts.cwd,
     input: opts.input,
     env: asWritten(opts.env ? { ...baseEnv(), ...opts.env } : baseEnv()),

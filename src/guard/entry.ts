@@ -8,6 +8,7 @@ import { surelyHarmless } from './allow';
 import type { ClientAdapter, Decision, GuardEvent } from './event';
 import { errorLine, failClosed, namesProtected } from './fail-closed';
 import { payloadProblems, type Seen } from './first';
+import { trace } from '../trace';
 import { MAX_PAYLOAD, payloadOf, stdinState, take, writeOut, type StdinState } from './io';
 import { isKnownSession } from '../handoff/state/lineage-record';
 import { clientPid, followLineage } from './lineage';
@@ -178,10 +179,13 @@ export async function runGuard(stdin: StdinState = stdinState(), seen?: Seen): P
     parsed = { adapter, event };
     const ctx = new GuardContext(event);
     if (seen) ctx.seed(seen);
+    trace('full guard ready');
     let decision = neutralised(await decide(ctx));
     if (process.env.GIT_HANDOFF_BYPASS === '1') decision = await bypass(ctx, decision);
+    trace('decided', decision.deny !== undefined ? 'deny' : 'allow');
     const out = adapter.render(event, decision);
     if (out) writeOut(out + '\n');
+    trace('answered');
   } catch (e) {
     const denied = closed(`it failed: ${errorLine(e)}`);
     guardLog(locate(where), `internal error: ${e instanceof Error ? (e.stack ?? e.message).split('\n').slice(0, 4).join('\n') : String(e)}; ${denied ? 'denied' : 'allowed'}`);

@@ -13,8 +13,9 @@ describe('npm pack and a global install', () => {
     const env = { ...repo.env, npm_config_cache: path.join(repo.home, '.npm'), npm_config_update_notifier: 'false' };
     const pack = await execa('npm', ['pack', '--pack-destination', out, '--silent', '--ignore-scripts'], { cwd: ROOT, env, extendEnv: false });
     const tgz = path.join(out, pack.stdout.trim().split('\n').pop()!);
-    // a budget, not a goal: minified bundles for six clients, the loss record and recover, the man page (411 KiB now)
-    expect(statSync(tgz).size).toBeLessThan(448 * 1024);
+    // a budget, not a goal: minified bundles for six clients, the loss record and recover, the man page, and
+    // GIT_HANDOFF_TRACE's phase lines in each bundle and the in-process SHA-1 (issue 39: +1.2 and +0.7 KB; 449.9 KiB at its build)
+    expect(statSync(tgz).size).toBeLessThan(452 * 1024);
     const prefix = path.join(out, 'prefix');
     await execa('npm', ['install', '-g', '--prefix', prefix, '--offline', '--ignore-scripts', '--no-audit', '--no-fund', tgz], { env, extendEnv: false });
     expect(existsSync(path.join(prefix, 'bin', 'git-handoff'))).toBe(true);

@@ -4,6 +4,7 @@ import { appendAudit } from '../state/audit';
 import { validateBody } from '../store/document';
 import type { ImportPlan } from '../import/import';
 import { HandoffError } from '../../errors';
+import { trace } from '../../trace';
 import { prepareWrite, publicFinding, secretFoundError, type Finding, type Prepared, type ScanPolicy } from './secrets';
 
 const IMPORT_STEPS = [
@@ -34,6 +35,7 @@ export async function writeScanned(repo: Repo, o: WriteOptions, policy: ScanPoli
   const text = validateBody(o.body);
   const branch = resolveBranch(repo, o.branch);
   const p = await prepareWrite(text, stateFor(repo, branch, text), policy, o.topic, o.takeover?.reason);
+  trace('secret scan');
   const takeover = o.takeover ? { ...o.takeover, reason: p.reason ?? o.takeover.reason } : o.takeover;
   const r = writeHandoff(repo, { ...o, body: p.body, state: p.state, takeover, trailers: [...(o.trailers ?? []), ...p.trailers] });
   auditAllowed(repo, 'write', r.ref, r.oid, r.session, p);

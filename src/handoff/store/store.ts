@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../../errors';
+import { trace } from '../../trace';
 import { configBool, identityEnv, readConfig, type Config } from '../../git/config';
 import { countCommits, parseCommit, readCommitFiles, readCommitTrailers, readObjects, writeBlobs, writeTree } from '../../git/objects';
 import { listRefs, readRef, trailerBlockLines, type RefOp, type RefRecord } from '../../git/refs';
@@ -122,6 +123,7 @@ export function writeHandoff(repo: Repo, o: WriteOptions): WriteResult {
     { name: 'handoff.md', oid: bodyOid },
     { name: 'state.json', oid: stateOid },
   ]);
+  trace('objects written');
   const warnings: string[] = [];
   return untilWon((attempt) => {
     const tip = attempt === 0 ? readTip(repo, ref, first) : readTip(repo, ref);
@@ -145,6 +147,7 @@ export function writeHandoff(repo: Repo, o: WriteOptions): WriteResult {
       importedFrom: o.importedFrom ?? null,
       extra: o.trailers,
     }, config);
+    trace('commit written');
     // Lost the race: re-read, and rebuild on the new tip (or refuse if it changed hands).
     if (!moveRef(repo, ref, oid, tip?.oid ?? null, `handoff write ${topic}`).ok) return LOST;
     return { ref, oid, previous: tip?.oid ?? null, session: o.session.id, created: !tip, takeover: mode === 'takeover', warnings };
