@@ -38,7 +38,8 @@ export function clientLines(clients) {
   const plain = ['0:::', ...clients.flatMap((c) => c.args.plain.map((a) => argv(c, a)))];
   const after = clients.flatMap((c) => c.args.after.map((a) => argv(c, a)));
   const keys = new Set(['cwd', 'command']);
-  for (const c of clients) for (const k of Object.values(c.keys)) if (k) keys.add(word(k));
+  // the input's own key holds an object: the strings the front reads are inside it
+  for (const c of clients) for (const [n, k] of Object.entries(c.keys)) if (k && n !== 'input') keys.add(word(k));
   for (const c of clients) for (const s of Object.values(c.tools)) if (s === 'file_path' || s === 'path') keys.add(s);
   const named = (c) => [word(c.client), ...(c.unnamed ? [''] : [])];
   const pairs = (pick) => [...new Set(clients.flatMap((c) => pick(c).flatMap((n) => named(c).map((p) => `${p}:${word(n)}`))))];

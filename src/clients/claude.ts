@@ -38,7 +38,7 @@ export const KINDS: Record<string, EventKind> = {
 
 /** What the sh front reads of Claude Code's calls (src/clients/front.ts). */
 export const front: FrontFacts = {
-  keys: { session: 'session_id', tool: 'tool_name', event: 'hook_event_name' },
+  keys: { session: 'session_id', tool: 'tool_name', event: 'hook_event_name', input: 'tool_input' },
   events: KINDS,
   tools: { Bash: 'command', Write: 'file_path', Edit: 'file_path', MultiEdit: 'file_path' },
   plugin: true,

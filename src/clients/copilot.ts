@@ -38,7 +38,7 @@ const TOOLS: Record<string, string> = { bash: 'Bash', powershell: 'PowerShell', 
 
 /** What the sh front reads of Copilot CLI's native calls: camelCase keys, no event (a result makes it post-tool), a file tool's `path`. */
 export const front: FrontFacts = {
-  keys: { session: 'sessionId', tool: 'toolName', event: null, result: 'toolResult' },
+  keys: { session: 'sessionId', tool: 'toolName', event: null, result: 'toolResult', input: 'toolArgs' },
   events: null,
   tools: { bash: 'command', create: 'path', edit: 'path', str_replace: 'path', apply_patch: 'patch' },
 };

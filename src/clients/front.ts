@@ -1,6 +1,6 @@
 // What the sh front (bin/git-handoff-guard) may read of each client's hook calls, from each client's module: the
 // arguments its wirings pass, its payload's keys, its tool-call events and the tools whose input the front can judge.
-// scripts/front-words.mjs writes it into the front's generated block at build; test/clients/sh-facts.test.ts checks
+// scripts/front-words.mjs writes it into the front's generated block at build; test/guard/sh-facts.test.ts checks
 // that every client with a wiring the front runs has its facts here and that the front answers as node does.
 import type { EventKind } from '../guard/event';
 import { front as claude, wiring as claudeWiring } from './claude';
@@ -17,8 +17,8 @@ export type FrontShape = 'command' | 'file_path' | 'path' | 'patch';
 /** A client's facts the front reads (a field of the client's module). */
 export interface FrontFacts {
   /** the payload's keys: the session id, the tool's name, the event's name (null: the payload names none, a tool call
-   *  is a pre-tool one unless `result` is there) */
-  keys: { session: string; tool: string; event: string | null; result?: string };
+   *  is a pre-tool one unless `result` is there), the tool's input (an object: the front reads the strings inside) */
+  keys: { session: string; tool: string; event: string | null; result?: string; input: string };
   /** event name → kind (the client's own table): the front reads the pre-tool and post-tool ones */
   events: Readonly<Record<string, EventKind>> | null;
   /** tool name → the shape the front reads; a tool not named here is node's */

@@ -39,7 +39,7 @@ const KINDS: Record<string, EventKind> = {
 
 /** What the sh front reads of Gemini CLI's calls (src/clients/front.ts). */
 export const front: FrontFacts = {
-  keys: { session: 'session_id', tool: 'tool_name', event: 'hook_event_name' },
+  keys: { session: 'session_id', tool: 'tool_name', event: 'hook_event_name', input: 'tool_input' },
   events: KINDS,
   tools: { run_shell_command: 'command', write_file: 'file_path', replace: 'file_path' },
   plugin: true,
