@@ -17,6 +17,12 @@ export function readRef(repo: Repo, ref: string): string | null {
   return oid;
 }
 
+/** The ref a symbolic ref (HEAD) points to, or null when it is detached or not symbolic: a read, it moves nothing. */
+export function symbolicTarget(repo: Repo, name: string): string | null {
+  const r = repo.git(['symbolic-ref', '-q', name], { allowFail: true });
+  return r.status === 0 ? r.stdout.trim() : null;
+}
+
 export type CasOutcome = { ok: true } | { ok: false; reason: 'lost' | 'locked' | 'hook'; message: string; lockFile?: string };
 
 // git waits this long for a held ref lock before it gives up (its default is 100 ms).

@@ -1,11 +1,8 @@
 // Read receipts (issue 18): `<reader> <unix time> <how>` lines in git notes on each version's commit, under
 // refs/notes/handoff-reads. Lines are only ever added: appended by compare-and-swap, merged by union across clones.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { HandoffError } from '../../errors';
 import { identityEnv, readConfig } from '../../git/config';
-import { readObjects, writeBlobs } from '../../git/objects';
+import { readObjects, writeBlobs, writeTreeWithPaths } from '../../git/objects';
 import { readRef } from '../../git/refs';
 import type { Repo } from '../../git/repo';
 import { commitRecord, moveRef } from './tx';
@@ -119,20 +116,11 @@ export function describeReadBy(list: Receipt[], shortId: (id: string) => string 
 
 /** A notes commit: `base`'s tree with each changed note replaced (at its own path) or added (flat). */
 function notesCommit(repo: Repo, base: string | null, entries: Map<string, NoteEntry>, changes: Map<string, string>, parents: string[], message: string): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'git-handoff-notes-'));
-  // a private index: the notes tree is built with plumbing, whatever fan-out git gave it
-  const env = { GIT_INDEX_FILE: path.join(dir, 'index') };
-  try {
-    if (base) repo.git(['read-tree', base], { env });
-    const oids = [...changes.keys()];
-    const blobs = writeBlobs(repo, oids.map((o) => changes.get(o)!));
-    const input = oids.map((o, i) => `100644 ${blobs[i]}\t${entries.get(o)?.path ?? o}\n`).join('');
-    repo.git(['update-index', '--add', '--index-info'], { input, env });
-    const tree = repo.out(['write-tree'], { env });
-    return commitRecord(repo, tree, parents, message);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  // the notes tree is built with plumbing, whatever fan-out git gave it
+  const oids = [...changes.keys()];
+  const blobs = writeBlobs(repo, oids.map((o) => changes.get(o)!));
+  const tree = writeTreeWithPaths(repo, base, oids.map((o, i) => ({ path: entries.get(o)?.path ?? o, oid: blobs[i] })));
+  return commitRecord(repo, tree, parents, message);
 }
 
 const MAX_ATTEMPTS = 100;
