@@ -5,8 +5,7 @@ import { identityEnv, readConfig } from '../../git/config';
 import { readObjects, writeBlobs, writeTreeWithPaths } from '../../git/objects';
 import { readRef } from '../../git/refs';
 import type { Repo } from '../../git/repo';
-import { commitRecord, moveRef } from './tx';
-import { backoff } from './tx/sleep';
+import { commitRecord, LOST, moveRef, untilWon } from './tx';
 
 export const NOTES_REF = 'refs/notes/handoff-reads';
 /** Where a fetch puts a remote's receipts (beside its handoffs' tracking refs). */
@@ -138,7 +137,7 @@ function casNotes(repo: Repo, commit: string, old: string | null, reason: string
 export function appendReceipts(repo: Repo, wanted: ReceiptEntry[], now = Math.floor(Date.now() / 1000), at?: string | null): { added: number; receipts: Map<string, Receipt[]> } {
   if (wanted.length === 0) return { added: 0, receipts: new Map() };
   const versions = [...new Set(wanted.map((w) => w.oid))];
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  return untilWon((attempt) => {
     // the first attempt trusts a notes commit the caller just read; a lost race reads it again
     const old = attempt === 0 && at !== undefined ? at : readRef(repo, NOTES_REF);
     const entries = noteEntries(repo, old);
@@ -155,10 +154,8 @@ export function appendReceipts(repo: Repo, wanted: ReceiptEntry[], now = Math.fl
     }
     if (added === 0) return { added, receipts: receiptsNow() };
     const commit = notesCommit(repo, old, entries, changes, old ? [old] : [], `handoff receipts: ${added} added`);
-    if (casNotes(repo, commit, old, 'handoff receipt')) return { added, receipts: receiptsNow() };
-    backoff(attempt, 50);
-  }
-  throw new HandoffError('concurrent', 'concurrent-update', `${NOTES_REF} kept changing under this receipt; nothing was recorded. Try again.`, { ref: NOTES_REF });
+    return casNotes(repo, commit, old, 'handoff receipt') ? { added, receipts: receiptsNow() } : LOST;
+  }, { attempts: MAX_ATTEMPTS, cap: 50, gaveUp: () => new HandoffError('concurrent', 'concurrent-update', `${NOTES_REF} kept changing under this receipt; nothing was recorded. Try again.`, { ref: NOTES_REF }) });
 }
 
 /** Every line of both notes, sorted, each once (git notes merge -s cat_sort_uniq). */
@@ -191,7 +188,7 @@ export function unionReceiptsCommit(repo: Repo, local: string, theirs: string, m
 export function mergeReceipts(repo: Repo, remote: string): ReceiptMerge {
   const theirs = readRef(repo, trackingNotesRef(remote));
   if (!theirs) return 'none';
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  return untilWon<ReceiptMerge>(() => {
     const local = readRef(repo, NOTES_REF);
     let result: ReceiptMerge;
     let commit = theirs;
@@ -204,10 +201,8 @@ export function mergeReceipts(repo: Repo, remote: string): ReceiptMerge {
       commit = unionReceiptsCommit(repo, local, theirs, `handoff receipts: merged ${remote}`);
       result = 'merged';
     }
-    if (casNotes(repo, commit, local, `handoff fetch receipts`)) return result;
-    backoff(attempt, 50);
-  }
-  throw new HandoffError('concurrent', 'concurrent-update', `${NOTES_REF} kept changing during the fetch; the remote's receipts were not merged. Run the fetch again.`);
+    return casNotes(repo, commit, local, `handoff fetch receipts`) ? result : LOST;
+  }, { attempts: MAX_ATTEMPTS, cap: 50, gaveUp: () => new HandoffError('concurrent', 'concurrent-update', `${NOTES_REF} kept changing during the fetch; the remote's receipts were not merged. Run the fetch again.`) });
 }
 
 /**

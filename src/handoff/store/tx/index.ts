@@ -9,17 +9,13 @@ import type { Repo } from '../../../git/repo';
 import { buildMessage, type MessageInput } from '../document';
 import { afterCommit, EXTRA_REFS, extraOps, type RefUpdate, type TxBatch } from './extension';
 import { inspectLock, isStale, lockError } from './locks';
+import { LOCK_WAIT_MS } from './retry';
 import { backoff, sleep } from './sleep';
 
 export type { RefOp } from '../../../git/refs';
 export type { RefUpdate, TxBatch } from './extension';
 
-/**
- * How long one lock a live process may hold is waited on (a hook's node run holds one ~0.1–0.3 s, seconds on a
- * loaded machine): a lock file this old still held fails. A lock taken again by the next writer is younger than the
- * wait: a crowd that moves is waited out, writer after writer (issue 25 item 4).
- */
-export const LOCK_WAIT_MS = 30_000;
+export { LOCK_WAIT_MS, LOST, untilWon } from './retry';
 
 // ---- commits ------------------------------------------------------------------------------------------------
 
@@ -172,20 +168,3 @@ export function moveRef(repo: Repo, ref: string, newOid: string | null, oldOid: 
   return moveRefs(repo, [op], reason, o);
 }
 
-export const LOST = Symbol('lost');
-
-/**
- * Runs `step` (read, build, move) until it returns a value; each LOST (a lost compare-and-swap) backs off with
- * jitter and runs it again on what is there now, at most `attempts` times. A lost race is another writer's
- * progress: the `deadlineMs` without a move of its own counts from the last one.
- */
-export function untilWon<T>(step: (attempt: number) => T | typeof LOST, o: { attempts: number; deadlineMs?: number; gaveUp: () => HandoffError }): T {
-  let deadline = Date.now() + (o.deadlineMs ?? LOCK_WAIT_MS);
-  for (let attempt = 0; attempt < o.attempts && Date.now() < deadline; attempt++) {
-    const r = step(attempt);
-    if (r !== LOST) return r;
-    deadline = Date.now() + (o.deadlineMs ?? LOCK_WAIT_MS);
-    backoff(attempt);
-  }
-  throw o.gaveUp();
-}
