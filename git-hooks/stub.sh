@@ -11,7 +11,8 @@ hook=${hook%.old}
 hook=${hook%.legacy}
 case $0 in */*) hookdir=${0%/*} ;; *) hookdir=. ;; esac
 chained="$hookdir/$hook.handoff-chained"
-session=${GIT_HANDOFF_SESSION:-${CLAUDE_CODE_SESSION_ID:-${GEMINI_SESSION_ID:-$CODEX_THREAD_ID}}}
+# The session's id: the first of the variables node reads it from (src/hooks/stub-lines.ts writes this line).
+session=${GIT_HANDOFF_SESSION:-${CLAUDE_CODE_SESSION_ID:-${GEMINI_SESSION_ID:-${CODEX_THREAD_ID:-${COPILOT_AGENT_SESSION_ID:-${QWEN_CODE_SESSION_ID:-$OPENCODE_SESSION_ID}}}}}}
 
 # Only `prepared` is checked: the other states cost nothing unless a chained hook wants them (git
 # ignores a hook that leaves its input unread).

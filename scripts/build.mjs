@@ -48,10 +48,25 @@ await Promise.all([
   await build({ ...common, format: 'cjs', entryPoints: ['src/guard/front-constants.ts'], outfile: 'dist/.front-constants.cjs' });
   const { FRONT_CONSTANTS } = createRequire(import.meta.url)('../dist/.front-constants.cjs');
   rmSync('dist/.front-constants.cjs');
+  // each client's facts the front reads, from the clients' modules (src/clients/front.ts)
+  await build({ ...common, format: 'cjs', entryPoints: ['src/clients/front.ts'], outfile: 'dist/.front-clients.cjs' });
+  const { frontClients } = createRequire(import.meta.url)('../dist/.front-clients.cjs');
+  rmSync('dist/.front-clients.cjs');
   const { frontBlock, withBlock } = await import('./front-words.mjs');
   const front = readFileSync('bin/git-handoff-guard', 'utf8');
-  const next = withBlock(front, frontBlock(allow, FRONT_CONSTANTS));
+  const next = withBlock(front, frontBlock(allow, FRONT_CONSTANTS, frontClients()));
   if (next !== front) writeFileSync('bin/git-handoff-guard', next);
+}
+// the hook stub's lines from TypeScript (the session variables, the trailer's key): src/hooks/stub-lines.ts
+{
+  const { createRequire } = await import('node:module');
+  const { rmSync, writeFileSync } = await import('node:fs');
+  await build({ ...common, format: 'cjs', entryPoints: ['src/hooks/stub-lines.ts'], outfile: 'dist/.stub-lines.cjs' });
+  const { withStubLines } = createRequire(import.meta.url)('../dist/.stub-lines.cjs');
+  rmSync('dist/.stub-lines.cjs');
+  const stub = readFileSync('git-hooks/stub.sh', 'utf8');
+  const next = withStubLines(stub);
+  if (next !== stub) writeFileSync('git-hooks/stub.sh', next);
 }
 await import('./man.mjs');
 // the Claude Code plugin and the Gemini CLI extension (dist/claude-plugin, dist/gemini-extension), from the bundles above

@@ -21,8 +21,48 @@ function denied(k, rule) {
   return { patterns: out, long: rule.long ?? [] };
 }
 
-/** The generated block (between BEGIN and END), from the allowlist module's tables and src/guard/front-constants.ts. */
-export function frontBlock({ READ_ONLY, GIT_READ_ONLY, PROJECT_RUNNERS, PROTECTED_WORDS }, constants) {
+/** A name the front may compare against as a literal case word, else an error (the table is the clients' modules). */
+const word = (w) => {
+  if (!/^[A-Za-z0-9_-]+$/.test(w)) throw new Error(`front-words: ${JSON.stringify(w)} is not a plain word`);
+  return w;
+};
+
+/**
+ * The clients' lines, from src/clients/front.ts: `args` accepts the argument lists the wirings pass (after=1 for the
+ * after-tool hook's), `key` sorts a payload key (0: read, 2: a subagent's, node's), `keys` names client $client's
+ * session, tool, event and result keys, `event` the kind of an event, `shape` how a tool's input is read.
+ */
+export function clientLines(clients) {
+  if (!clients?.length) throw new Error('front-words: no clients');
+  const argv = (c, a) => `${a.length + 1}:${['--client=' + word(c.client), ...a.map(word)].join(':')}${':'.repeat(3 - a.length - 1)}`;
+  const plain = ['0:::', ...clients.flatMap((c) => c.args.plain.map((a) => argv(c, a)))];
+  const after = clients.flatMap((c) => c.args.after.map((a) => argv(c, a)));
+  const keys = new Set(['cwd', 'command']);
+  // the input's own key holds an object: the strings the front reads are inside it
+  for (const c of clients) for (const [n, k] of Object.entries(c.keys)) if (k && n !== 'input') keys.add(word(k));
+  for (const c of clients) for (const s of Object.values(c.tools)) if (s === 'file_path' || s === 'path') keys.add(s);
+  const named = (c) => [word(c.client), ...(c.unnamed ? [''] : [])];
+  const pairs = (pick) => [...new Set(clients.flatMap((c) => pick(c).flatMap((n) => named(c).map((p) => `${p}:${word(n)}`))))];
+  const layouts = new Map();
+  for (const c of clients) {
+    const k = c.keys;
+    const set = `skey=${word(k.session)} tkey=${word(k.tool)} ekey=${k.event ? word(k.event) : ''} rkey=${k.result ? word(k.result) : ''}`;
+    layouts.set(set, [...new Set([...(layouts.get(set) ?? []), ...named(c).map((n) => (n === '' ? "''" : n))])]);
+  }
+  const shapes = ['command', 'file_path', 'path', 'patch'].map((s) => [s, pairs((c) => Object.keys(c.tools).filter((t) => c.tools[t] === s))]).filter(([, p]) => p.length);
+  return [
+    "# the clients (src/clients/front.ts): their wirings' arguments (after: the after-tool hook's), a payload key (2: a subagent's),",
+    '# the keys of $client\'s payload, the kind of its event, how its tool\'s input is read',
+    `args() { case $#:\${1-}:\${2-}:\${3-} in ${plain.join(' | ')}) ;; ${after.join(' | ')}) after=1 ;; *) return 1 ;; esac; }`,
+    `key() { case $1 in ${[...keys].join(' | ')}) return 0 ;; agent_id | agentId | conversation_id) return 2 ;; esac; return 1; }`,
+    `keys() { case $client in ${[...layouts].map(([set, names]) => `${names.join(' | ')}) ${set} ;;`).join(' ')} *) return 1 ;; esac; }`,
+    `event() { case $client:$1 in ${pairs((c) => c.pre).join(' | ')}) event=pre ;; ${pairs((c) => c.post).join(' | ')}) event=post ;; *) return 1 ;; esac; }`,
+    `shape() { case $client:$1 in ${shapes.map(([s, p]) => `${p.join(' | ')}) shape=${s} ;;`).join(' ')} *) return 1 ;; esac; }`,
+  ];
+}
+
+/** The generated block (between BEGIN and END), from the allowlist module's tables, src/guard/front-constants.ts and src/clients/front.ts. */
+export function frontBlock({ READ_ONLY, GIT_READ_ONLY, PROJECT_RUNNERS, PROTECTED_WORDS }, constants, clients) {
   const names = Object.entries(constants ?? {});
   if (!names.length || names.some(([k, v]) => !/^[a-z_]+$/.test(k) || !/^[A-Za-z0-9_./-]+$/.test(v))) throw new Error('front-words: the constants of the front are missing or not plain words');
   const progs = [];
@@ -60,6 +100,7 @@ export function frontBlock({ READ_ONLY, GIT_READ_ONLY, PROJECT_RUNNERS, PROTECTE
     `\tcase $k in ${arms.join(' ')} *) return 1 ;; esac && for l; do case $l in "$o"*) [ \${#o} -ge 3 ] && return 0 ;; esac; done; return 1; }`,
     `runner() { case $1:$2 in ${runs.join(' | ')}) return 0 ;; esac; return 1; }`,
     `protected_word() { case $1 in ${PROTECTED_WORDS.map((w) => `*${anyCase(w)}*`).join(' | ')}) return 0 ;; esac; return 1; }`,
+    ...clientLines(clients),
     END,
   ].join('\n');
 }

@@ -16,4 +16,5 @@ export const SLOW_TESTS = [
   'test/faults/kill-sync.test.ts', // 20 SIGKILLs of sync/fetch/push over file:// and smart HTTP, each followed by a sync
   'test/faults/crowd.test.ts', // 32 writers of one topic through the hooks, syncs and guard calls at once
   'test/faults/full-disk-levels.test.ts', // 13 fill levels of a tmpfs × every writing command and the guard
+  'test/hooks/client-sessions.test.ts', // 12 real commits through the hooks, one under each client's session variable
 ];

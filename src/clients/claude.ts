@@ -1,6 +1,7 @@
 // Claude Code (and Codex, which speaks the same wire format): PascalCase events, hookSpecificOutput answers.
 import { obj, str, type ClientAdapter, type Decision, type EventKind, type GuardClient, type GuardEvent } from '../guard/event';
 import { claudeArgs, parseCommonPayload } from './common';
+import type { FrontFacts } from './front';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
 export const wiring: Wiring = {
@@ -33,6 +34,14 @@ export const KINDS: Record<string, EventKind> = {
   Stop: 'stop',
   PreCompact: 'pre-compact',
   SessionEnd: 'session-end',
+};
+
+/** What the sh front reads of Claude Code's calls (src/clients/front.ts). */
+export const front: FrontFacts = {
+  keys: { session: 'session_id', tool: 'tool_name', event: 'hook_event_name', input: 'tool_input' },
+  events: KINDS,
+  tools: { Bash: 'command', Write: 'file_path', Edit: 'file_path', MultiEdit: 'file_path' },
+  plugin: true,
 };
 
 export function parseClaudeLike(client: GuardClient, p: Record<string, unknown>): GuardEvent {

@@ -1,7 +1,8 @@
 // Codex: Claude Code's hook wire format (PreToolUse/PostToolUse/SessionStart/Stop), told apart by `turn_id`;
 // file edits arrive as one `apply_patch` envelope.
 import type { ClientAdapter } from '../guard/event';
-import { parseClaudeLike, renderClaudeLike } from './claude';
+import { front as claudeFront, parseClaudeLike, renderClaudeLike } from './claude';
+import type { FrontFacts } from './front';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
 export const wiring: Wiring = {
@@ -17,6 +18,13 @@ export const wiring: Wiring = {
   notes: 'AGENTS.md',
   // Codex reads a project's skills from .agents/skills, as its binary showed
   skills: '.agents/skills',
+};
+
+/** What the sh front reads of Codex's calls: Claude Code's payload, its shell tool by its names old and new, and apply_patch. */
+export const front: FrontFacts = {
+  keys: claudeFront.keys,
+  events: claudeFront.events,
+  tools: { Bash: 'command', shell: 'command', exec_command: 'command', Write: 'file_path', Edit: 'file_path', apply_patch: 'patch' },
 };
 
 export const codex: ClientAdapter = {

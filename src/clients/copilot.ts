@@ -10,6 +10,7 @@ import path from 'node:path';
 import { commonToolAction, obj, str, type ClientAdapter, type EventKind, type GuardEvent } from '../guard/event';
 import { parseClaudeLike, renderClaudeLike } from './claude';
 import { claudeArgs } from './common';
+import type { FrontFacts } from './front';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
 /** The hooks file `install --agent copilot` writes (whole: git-handoff's own). */
@@ -34,6 +35,13 @@ export const wiring: Wiring = {
 
 /** Copilot's tool names and argument names mapped onto Claude Code's (`create` is a Write, `str_replace` an Edit). */
 const TOOLS: Record<string, string> = { bash: 'Bash', powershell: 'PowerShell', create: 'Write', edit: 'Edit', str_replace: 'Edit', apply_patch: 'apply_patch' };
+
+/** What the sh front reads of Copilot CLI's native calls: camelCase keys, no event (a result makes it post-tool), a file tool's `path`. */
+export const front: FrontFacts = {
+  keys: { session: 'sessionId', tool: 'toolName', event: null, result: 'toolResult', input: 'toolArgs' },
+  events: null,
+  tools: { bash: 'command', create: 'path', edit: 'path', str_replace: 'path', apply_patch: 'patch' },
+};
 
 /** A native payload names no event: each event has its own fields (as observed with 1.0.102). */
 function kindOf(p: Record<string, unknown>): { kind: EventKind; name: string } {

@@ -2,6 +2,7 @@
 // a rewritten input in hookSpecificOutput.tool_input, context in hookSpecificOutput.additionalContext.
 import { str, type ClientAdapter, type EventKind } from '../guard/event';
 import { parseCommonPayload } from './common';
+import type { FrontFacts } from './front';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
 export const wiring: Wiring = {
@@ -34,6 +35,14 @@ const KINDS: Record<string, EventKind> = {
   AfterAgent: 'stop',
   PreCompress: 'pre-compact',
   SessionEnd: 'session-end',
+};
+
+/** What the sh front reads of Gemini CLI's calls (src/clients/front.ts). */
+export const front: FrontFacts = {
+  keys: { session: 'session_id', tool: 'tool_name', event: 'hook_event_name', input: 'tool_input' },
+  events: KINDS,
+  tools: { run_shell_command: 'command', write_file: 'file_path', replace: 'file_path' },
+  plugin: true,
 };
 
 export const gemini: ClientAdapter = {

@@ -5,7 +5,8 @@
 // get QWEN_CODE_SESSION_ID. Folder trust is off by default; when the user turns it on, an untrusted folder runs
 // no hook at all.
 import { str, type ClientAdapter } from '../guard/event';
-import { KINDS, renderClaudeLike } from './claude';
+import { front as claudeFront, KINDS, renderClaudeLike } from './claude';
+import type { FrontFacts } from './front';
 import { parseCommonPayload } from './common';
 import { folderTrust, type FolderTrust } from './folder-trust';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
@@ -36,6 +37,13 @@ export const wiring: Wiring = {
 
 // Qwen's tool names onto Claude Code's (run_shell_command and write_file are read as they are)
 const TOOLS: Record<string, string> = { edit: 'Edit', notebook_edit: 'NotebookEdit' };
+
+/** What the sh front reads of Qwen Code's calls: Claude Code's payload with Qwen's tool names. */
+export const front: FrontFacts = {
+  keys: claudeFront.keys,
+  events: KINDS,
+  tools: { run_shell_command: 'command', write_file: 'file_path', edit: 'file_path', replace: 'file_path' },
+};
 
 export const qwen: ClientAdapter = {
   client: 'qwen-code',

@@ -53,6 +53,34 @@ export function writeTree(repo: Repo, entries: Array<{ name: string; oid: string
   return repo.out(['mktree'], { input });
 }
 
+/** A tree of entries as given (`<mode>`, `<type>`, each kept: a rewrite's tree keeps its other entries exactly). */
+export function writeTreeEntries(repo: Repo, entries: Array<{ mode: string; type: string; oid: string; name: string }>): string {
+  return repo.out(['mktree', '-z'], { input: entries.map((e) => `${e.mode} ${e.type} ${e.oid}\t${e.name}\0`).join('') });
+}
+
+/** `base`'s tree (or an empty one) with each blob put at its path (subtrees made as needed), built in a private index. */
+export function writeTreeWithPaths(repo: Repo, base: string | null, entries: Array<{ path: string; oid: string }>): string {
+  const dir = privateTempDir();
+  if (!dir) throw new HandoffError('environment', 'no-temp-dir', `no private temporary directory could be made under ${tmpdir()}; nothing was written`);
+  const env = { GIT_INDEX_FILE: path.join(dir, 'index') };
+  try {
+    if (base) repo.git(['read-tree', base], { env });
+    repo.git(['update-index', '--add', '--index-info'], { input: entries.map((e) => `100644 ${e.oid}\t${e.path}\n`).join(''), env });
+    return repo.out(['write-tree'], { env });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The id a blob of `content` would have, written nowhere. */
+export const blobId = (repo: Repo, content: string): string => repo.out(['hash-object', '--stdin'], { input: content });
+
+/** A commit object exactly as given (headers and message: a rewrite keeping its author and committer), in this process where it can. */
+export function writeRawCommit(repo: Repo, content: string): string {
+  const target = looseTarget(repo);
+  return (target && writeLoose(target, 'commit', Buffer.from(content, 'utf8'))) || repo.out(['hash-object', '-t', 'commit', '-w', '--stdin'], { input: content });
+}
+
 export interface Identity {
   name: string;
   email: string;

@@ -35,6 +35,12 @@ export function knownBranchNames(repo: Repo): Set<string> {
   return out;
 }
 
+/** The ref a symbolic ref (HEAD) points to, or null when it is detached or not symbolic: a read, it moves nothing. */
+export function symbolicTarget(repo: Repo, name: string): string | null {
+  const r = repo.git(['symbolic-ref', '-q', name], { allowFail: true });
+  return r.status === 0 ? r.stdout.trim() : null;
+}
+
 export type CasOutcome = { ok: true } | { ok: false; reason: 'lost' | 'locked' | 'hook'; message: string; lockFile?: string };
 
 // git waits this long for a held ref lock before it gives up (its default is 100 ms).

@@ -102,7 +102,8 @@ async function heartbeat(ctx: GuardContext, loc: Location, session: string, forc
     if (isDiskError(e)) return null;
     throw e;
   }
-  state.leaseAt = now;
+  // a lease this call did not win is tried again at the next call, not a minute later
+  if (r.status !== 'lost') state.leaseAt = now;
   let warning: string | null = null;
   if (r.status === 'held' && !(state.warned ?? []).includes(r.lease.session)) {
     state.warned = [...(state.warned ?? []), r.lease.session];

@@ -6,8 +6,8 @@ import { HandoffError } from '../errors';
 import type { Repo } from '../git/repo';
 import type { DoctorItem } from '../wiring';
 import { shellQuote } from '../guard/event';
-import { TRAILER } from '../handoff/store/document';
 import { handoffDir } from '../handoff/state/paths';
+import { withStubLines } from './stub-lines';
 
 export const HOOK_NAMES = ['prepare-commit-msg', 'commit-msg', 'pre-commit', 'pre-push', 'reference-transaction'] as const;
 export type HookName = (typeof HOOK_NAMES)[number];
@@ -16,9 +16,7 @@ export const CHAINED_SUFFIX = '.handoff-chained';
 const MANAGER_SUFFIXES = ['.old', '.legacy'];
 const MARKER = '# git-handoff hook stub.';
 const BIN_LINE = /^GIT_HANDOFF_BIN=.*$/m;
-const KEY_LINE = /^SESSION_KEY=.*$/m;
-/** A case-insensitive sh pattern of a trailer key: the stub's one constant, generated from its TypeScript home. */
-export const caseGlob = (key: string) => [...key].map((ch) => (/[a-z]/i.test(ch) ? `[${ch.toUpperCase()}${ch.toLowerCase()}]` : ch)).join('');
+export { caseGlob } from './stub-lines';
 
 /** The hooks directory git uses here (core.hooksPath, the common directory of a linked worktree). */
 export function hooksDirOf(repo: Repo): string {
@@ -39,11 +37,9 @@ function templatePath(): string {
   throw new HandoffError('internal', 'stub-missing', `the hook stub template git-hooks/stub.sh is missing next to ${__dirname}; reinstall git-handoff`);
 }
 
-/** The stub's text with the launcher's absolute path recorded (the stub falls back to git-handoff on PATH). */
+/** The stub's text with the launcher's absolute path recorded (the stub falls back to git-handoff on PATH) and its lines from TypeScript. */
 export function stubText(launcher = defaultLauncher()): string {
-  return readFileSync(templatePath(), 'utf8')
-    .replace(BIN_LINE, () => `GIT_HANDOFF_BIN=${shellQuote(launcher)}`)
-    .replace(KEY_LINE, () => `SESSION_KEY=${shellQuote(caseGlob(TRAILER.session))}`);
+  return withStubLines(readFileSync(templatePath(), 'utf8').replace(BIN_LINE, () => `GIT_HANDOFF_BIN=${shellQuote(launcher)}`));
 }
 
 const exists = (p: string) => {

@@ -1,7 +1,7 @@
 // reference-transaction in `prepared`: handoff refs held to the ownership invariant whoever moves them,
 // and, when the acting session is known, no branch update that drops another session's commits.
 import { writeFileSync } from 'node:fs';
-import { listRefs, packingPrunes } from '../git/refs';
+import { listRefs, packingPrunes, symbolicTarget } from '../git/refs';
 import type { Repo } from '../git/repo';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX } from '../handoff/store/names';
 import { foreignCommits } from '../handoff/store/ownership';
@@ -35,7 +35,7 @@ function droppedForeign(repo: Repo, old: string, newOid: string, session: string
  * before the ref; the found lines and the command that puts them back as HEAD (still `old`) has them.
  */
 function filesAlreadyMoved(repo: Repo, ref: string, old: string, next: string): { found: string[]; step: string } | null {
-  if (repo.git(['symbolic-ref', '-q', 'HEAD'], { allowFail: true }).stdout.trim() !== ref) return null;
+  if (symbolicTarget(repo, 'HEAD') !== ref) return null;
   // back to an ancestor: a reset (an amend or a rebase also leaves the index at the new tree, and did not reset it)
   if (repo.git(['merge-base', '--is-ancestor', next, old], { allowFail: true }).status !== 0) return null;
   const paths = repo.git(['diff', '--name-only', '--no-renames', old, next], { allowFail: true }).stdout.split('\n').filter(Boolean);

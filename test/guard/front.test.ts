@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { detectClient } from '../../src/clients/index';
 import { clientName } from '../../src/clients/names';
 import { afterCommand, PAYLOAD_MAX_CHARS, PAYLOAD_VAR, payloadCommand, shPayloadCommand } from '../../src/clients/wiring';
+import { frontClients } from '../../src/clients/front';
 import { FRONT_CONSTANTS } from '../../src/guard/front-constants';
 import { eventCommand, guardCommand, WIRING } from '../../src/guard/install';
 import { pluginGuardCommand } from '../../src/guard/plugin-folders';
@@ -647,14 +648,14 @@ describe('the ledger under concurrent writers', () => {
 describe('the front\'s word lists', () => {
   it('are what scripts/front-words.mjs generates from src/guard/allow.ts (the build writes them; none kept by hand)', () => {
     const front = readFileSync(FRONT, 'utf8');
-    expect(withBlock(front, frontBlock(allow, FRONT_CONSTANTS))).toBe(front);
+    expect(withBlock(front, frontBlock(allow, FRONT_CONSTANTS, frontClients()))).toBe(front);
     // the paths it reads are node's (and the after-tool wiring's bash test looks where node leaves a note)
     expect(FRONT_CONSTANTS).toMatchObject({ guard_dir: 'handoff/guard', lineage_dir: 'handoff/lineage', ledger_dir: 'handoff/ledger' });
     expect(afterCommand('x')).toContain(`.git/${FRONT_CONSTANTS.guard_dir}/`);
     // issue 24: the front, if kept, is 150 lines at most, its constants generated
     expect(front.endsWith('\n') && front.split('\n').length - 1).toBeLessThanOrEqual(150);
     // every program the front names is on the allowlist, and the generator leaves out what it cannot check
-    const block = frontBlock(allow, FRONT_CONSTANTS);
+    const block = frontBlock(allow, FRONT_CONSTANTS, frontClients());
     const kinds = /^kind\(\) \{ case \$1 in (.*?)\) k=\$1 ;;/m.exec(block)![1].split(' | ');
     for (const name of Object.keys(READ_ONLY)) {
       const rule = READ_ONLY[name];
@@ -662,7 +663,7 @@ describe('the front\'s word lists', () => {
     }
     for (const verb of Object.keys(GIT_READ_ONLY)) expect(new RegExp(`[ (]${verb}[ |)]`).test(block.split('\n').find((l: string) => l.startsWith('verb()'))!), verb).toBe(!GIT_READ_ONLY[verb].only);
     // and a change to the allowlist changes the block
-    expect(frontBlock({ ...allow, READ_ONLY: { ...READ_ONLY, frob: {} } }, FRONT_CONSTANTS)).toContain(' | frob) k=$1 ;;');
+    expect(frontBlock({ ...allow, READ_ONLY: { ...READ_ONLY, frob: {} } }, FRONT_CONSTANTS, frontClients())).toContain(' | frob) k=$1 ;;');
   });
 
   it('the front allows a plain line only where the allowlist allows it (generated lines, the real sh front)', async () => {

@@ -103,4 +103,28 @@ describe('optional signing', () => {
     expect(String(w.stderr)).toMatch(/git config handoff\.sign false/);
     expect(refOf(repo, 'refs/handoffs/main/signed-notes')).toBeNull();
   });
+
+  it('redact signs its rewrites anew when handoff.sign is true, keeping author, committer and dates', async () => {
+    const { repo, key, allowed } = signingRepo();
+    trust(repo, allowed, key.pub);
+    const REF = 'refs/handoffs/main/leaky-notes';
+    // a signed version carrying a secret, made with plumbing (write would refuse it)
+    const secret = 'ghp_' + 'Rd4'.repeat(12);
+    const blob = repo.git(['hash-object', '-w', '--stdin'], { input: `leak ${secret}\n` }).stdout.trim();
+    const tree = repo.git(['mktree'], { input: `100644 blob ${blob}\thandoff.md\n` }).stdout.trim();
+    const dates = { GIT_AUTHOR_DATE: '2026-01-02T03:04:05Z', GIT_COMMITTER_DATE: '2026-01-02T03:04:06Z' };
+    const leaky = repo.git(['commit-tree', '-S', tree], { input: 'handoff(leaky-notes): leak\n\nClaude-Session-Id: signer-session\nHandoff-Topic: leaky-notes\n', env: dates }).stdout.trim();
+    repo.git(['update-ref', REF, leaky]);
+    const r = await repo.cli(['redact', 'leaky-notes', '--json'], { env });
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    const tip = refOf(repo, REF)!;
+    expect(tip).not.toBe(leaky);
+    const commit = repo.git(['cat-file', 'commit', tip]).stdout;
+    expect(commit).toMatch(/^gpgsig -----BEGIN SSH SIGNATURE-----/m);
+    const who = (c: string) => c.split('\n').filter((l) => /^(author|committer) /.test(l));
+    expect(who(commit)).toEqual(who(repo.git(['cat-file', 'commit', leaky]).stdout));
+    expect(repo.git(['show', `${tip}:handoff.md`]).stdout).toBe('leak [REDACTED:github]\n');
+    const shown = await repo.cli(['show', 'leaky-notes', '--json'], { env });
+    expect(JSON.parse(String(shown.stdout)), String(shown.stderr)).toMatchObject({ signature: { state: 'good', signer: 'test@example.com' } });
+  });
 });

@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError, toHandoffError } from '../../errors';
+import { blobId } from '../../git/objects';
 import type { Repo } from '../../git/repo';
 import { readRef } from '../../git/refs';
 import { validateBody, type HandoffState } from '../store/document';
@@ -226,7 +227,7 @@ function frontmatterOf(file: string): ReturnType<typeof parseFrontmatterHandoff>
 /** The version of a handoff whose body is exactly `body`, if any (one hash-object, one rev-list, one cat-file). */
 function versionWithBody(repo: Repo, ref: string, body: string): string | null {
   if (!readRef(repo, ref)) return null;
-  const blob = repo.out(['hash-object', '--stdin'], { input: body });
+  const blob = blobId(repo, body);
   const versions = repo.out(['rev-list', ref]).split('\n').filter(Boolean);
   const r = repo.git(['cat-file', '--batch-check=%(objectname)'], { input: versions.map((v) => `${v}:handoff.md\n`).join(''), allowFail: true });
   const i = r.stdout.split('\n').indexOf(blob);

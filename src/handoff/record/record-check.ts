@@ -5,8 +5,8 @@ import type { Repo } from '../../git/repo';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX } from '../store/names';
 import { checkAdvance } from '../store/ownership';
 import { droppedReceipts, NOTES_REF } from '../store/receipts';
+import { amendRecord } from '../store/tx/record-step';
 import {
-  amendRecord,
   keyOf,
   listTracked,
   readRecord,

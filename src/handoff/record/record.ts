@@ -7,15 +7,13 @@ import path from 'node:path';
 import { looseCommitFile, readLoose } from '../../git/loose-read';
 import { readObjects, writeBlob, writeCommit, writeTree, parseCommit } from '../../git/objects';
 // the record's own ref moves by the plain CAS below tx, or joins tx's transaction: tx's extension point calls into this module
-import { casUpdateRef, type RefOp } from '../../git/refs';
+import type { RefOp } from '../../git/refs';
 import type { Repo } from '../../git/repo';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, isHandoffName, isValidTopic, parseRef } from '../store/names';
 import { handoffDir } from '../state/paths';
 import { NOTES_REF } from '../store/receipts';
 import { writeState } from '../state/state-file';
 import type { RefUpdate } from '../store/tx/extension';
-import { inspectLock, isStale, lockError } from '../store/tx/locks';
-import { backoff } from '../store/tx/sleep';
 
 export const RECORD_REF = 'refs/handoff-record';
 /** Where `recover` keeps a tip it moved out of the way: named, reachable, never thrown away. */
@@ -141,7 +139,7 @@ const RECORD_IDENTITY = { GIT_AUTHOR_NAME: 'git-handoff', GIT_AUTHOR_EMAIL: 'git
 let lastWritten: { commit: string; state: RecordState } | null = null;
 
 /** A record commit built on the current one, with the ref's value it replaces (null: there is no record ref yet). */
-interface NextRecord {
+export interface NextRecord {
   commit: string;
   expected: string | null;
   state: RecordState;
@@ -151,7 +149,7 @@ interface NextRecord {
  * Builds the next record: `change` edits a copy of the current record and returns the oids to keep reachable (new
  * parents), or null for no change (then `unchanged` is the current record commit).
  */
-function nextRecord(repo: Repo, change: (rec: RecordState) => string[] | null, fallback?: RecordState, restart = false): NextRecord | { unchanged: string | null } {
+export function nextRecord(repo: Repo, change: (rec: RecordState) => string[] | null, fallback?: RecordState, restart = false): NextRecord | { unchanged: string | null } {
   const cur = currentRecord(repo);
   const old = cur.problem && !cur.commit ? null : cur.commit;
   // a damaged record is never built on: the caller's fallback (the last verified record) or an empty one
@@ -171,39 +169,13 @@ function nextRecord(repo: Repo, change: (rec: RecordState) => string[] | null, f
   return { commit, expected: old ?? rawRecordOid(repo), state: base };
 }
 
-/**
- * Changes the record by compare-and-swap: `change` edits a copy of the current record and returns the oids to keep
- * reachable (new parents); a lost race re-reads and applies `change` again, so concurrent writers all land. Returns
- * the new record commit, or null when the record kept changing (the next command's check absorbs what is missing:
- * a tip that contains the recorded one is a legitimate advance).
- */
-export function amendRecord(repo: Repo, change: (rec: RecordState) => string[] | null, attempts = 60, fallback?: RecordState, restart = false): string | null {
-  blocked = null;
-  for (let attempt = 0; attempt < attempts; attempt++) {
-    const next = nextRecord(repo, change, fallback, restart);
-    if ('unchanged' in next) return next.unchanged;
-    const r = casUpdateRef(repo, RECORD_REF, next.commit, next.expected, 'handoff record');
-    if (r.ok) {
-      lastWritten = { commit: next.commit, state: next.state };
-      return next.commit;
-    }
-    if (r.reason === 'hook') return null;
-    // a lock a crashed git left on the record is not waited out 60 times: the next command's check takes it up
-    if (r.reason === 'locked') {
-      const lock = inspectLock(repo, r.lockFile!);
-      if (isStale(lock)) {
-        blocked = lockError(RECORD_REF, lock, 0).message;
-        return null;
-      }
-    }
-    backoff(attempt);
-  }
-  return null;
-}
-
 /** Why the last amendRecord of this process gave up on a lock left behind (lockError's message), else null. */
 let blocked: string | null = null;
 export const recordBlocked = () => blocked;
+/** Set by the record's step in tx (src/handoff/store/tx/record-step.ts): a new amend clears it, a stale lock sets it. */
+export const setRecordBlocked = (why: string | null): void => void (blocked = why);
+/** The record commit this process just moved the record ref to, for the verification that follows. */
+export const noteWritten = (commit: string, state: RecordState): void => void (lastWritten = { commit, state });
 
 /** The record ref's value as stored, whatever it points at (null: no record ref). */
 function rawRecordOid(repo: Repo): string | null {
@@ -212,7 +184,7 @@ function rawRecordOid(repo: Repo): string | null {
 }
 
 /** What a batch of moves changes in the record (null: none of them is recorded). */
-function movesChange(moves: RefUpdate[]): ((rec: RecordState) => string[]) | null {
+export function movesChange(moves: RefUpdate[]): ((rec: RecordState) => string[]) | null {
   const mine = moves.filter((m) => isRecorded(m.ref));
   if (mine.length === 0) return null;
   // a deletion beside an archive entry of the same handoff is an archive; any other deletion by the product is a removal on purpose
@@ -260,27 +232,12 @@ export function recordOp(repo: Repo, moves: RefUpdate[], replaces = false): Reco
     return {
       op,
       committed: () => {
-        lastWritten = { commit: next.commit, state: next.state };
+        noteWritten(next.commit, next.state);
         seenAfterMove(repo, next.commit, inPlace);
       },
     };
   } catch {
     return null;
-  }
-}
-
-/**
- * Called by tx's extension point (src/handoff/store/tx/extension.ts) after a batch of ref moves that could not carry the
- * record's own move: records the moved handoff, archive and receipts refs by a CAS of its own. Never fails the move
- * it follows.
- */
-export function recordMoves(repo: Repo, moves: RefUpdate[], replaces = false): void {
-  const change = movesChange(moves);
-  if (!change) return;
-  try {
-    seenAfterMove(repo, amendRecord(repo, change, 60, undefined, replaces));
-  } catch {
-    // the record is a second line of defence: a failure here leaves it to the next command's check
   }
 }
 
@@ -326,7 +283,7 @@ export function writeSeen(repo: Repo, s: Seen): void {
  * meanwhile, or the record did not land) the next command checks in full. Proved without git where the storage was
  * verified right before this process's transaction (`inPlace`), else by one for-each-ref.
  */
-function seenAfterMove(repo: Repo, commit: string | null, inPlace?: { before: Parts; moved: RefUpdate[] }): void {
+export function seenAfterMove(repo: Repo, commit: string | null, inPlace?: { before: Parts; moved: RefUpdate[] }): void {
   const s = readSeen(repo);
   const written = lastWritten;
   if (!commit || !written || written.commit !== commit) {

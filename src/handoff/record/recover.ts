@@ -7,7 +7,8 @@ import type { Repo } from '../../git/repo';
 import { archiveRef, ARCHIVE_PREFIX, encodeBranch, handoffRef, HANDOFF_PREFIX } from '../store/names';
 import { checkAdvance, readTrailersOf } from '../store/ownership';
 import { NOTES_REF, unionReceiptsCommit } from '../store/receipts';
-import { amendRecord, KEPT_PREFIX, keyOf, listTracked, readRecord, RECORD_REF, ROGUE_PREFIX, type RecordState } from './record';
+import { amendRecord } from '../store/tx/record-step';
+import { KEPT_PREFIX, keyOf, listTracked, readRecord, RECORD_REF, ROGUE_PREFIX, type RecordState } from './record';
 import { checkRecord, type Loss, type RecordCheck } from './record-check';
 import { moveRefs } from '../store/tx';
 

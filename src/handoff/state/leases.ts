@@ -5,7 +5,7 @@ import { writeTree } from '../../git/objects';
 import { listRefs } from '../../git/refs';
 import type { Repo } from '../../git/repo';
 import { LEASE_PREFIX, decodeBranch, leaseRef } from '../store/names';
-import { commitRecord, moveRef } from '../store/tx';
+import { commitRecord, LOST, moveRef, untilWon } from '../store/tx';
 import { processGone, type ClientProcess } from './session-process';
 
 export interface Lease {
@@ -81,9 +81,13 @@ export interface TouchOptions {
   lineageFrom?: string | null;
 }
 
+/** `lost`: every try lost its race to other writers, so this session neither took nor refreshed the lease (`lease`: what is there now). */
 export type TouchResult =
-  | { status: 'acquired' | 'refreshed' | 'fresh'; lease: Lease | null }
+  | { status: 'acquired' | 'refreshed' | 'fresh' | 'lost'; lease: Lease | null }
   | { status: 'held'; lease: Lease };
+
+/** How many lost races a lease touch tries again after: a heartbeat, not worth a long wait (the next call tries again). */
+const LEASE_ATTEMPTS = 5;
 
 let emptyTree: string | null = null;
 
@@ -92,7 +96,7 @@ export function touchLease(repo: Repo, session: string, worktree: string, o: Tou
   const config = o.config ?? readConfig(repo);
   const now = o.now ?? Date.now();
   const ttl = leaseTtlMs(config);
-  for (let attempt = 0; attempt < 5; attempt++) {
+  return untilWon<TouchResult>(() => {
     const cur = readLease(repo, worktree);
     if (cur && cur.session !== session && isLive(cur, ttl, now) && cur.session !== o.from) return { status: 'held', lease: cur };
     if (cur && cur.session === session && now - cur.time * 1000 < (o.minIntervalMs ?? 60_000) && (o.pid ?? null) === cur.pid) {
@@ -109,9 +113,8 @@ export function touchLease(repo: Repo, session: string, worktree: string, o: Tou
     if (o.lineageFrom) lines.push(`Handoff-Lineage-From: ${o.lineageFrom}`);
     const oid = commitRecord(repo, emptyTree, [], `lease: ${session}\n\n${lines.join('\n')}\n`, config);
     const r = moveRef(repo, leaseRef(worktree), oid, cur?.oid ?? null, 'handoff lease');
-    if (r.ok) return { status: cur?.session === session ? 'refreshed' : 'acquired', lease: readLease(repo, worktree) };
-  }
-  return { status: 'fresh', lease: readLease(repo, worktree) };
+    return r.ok ? { status: cur?.session === session ? 'refreshed' : 'acquired', lease: readLease(repo, worktree) } : LOST;
+  }, { attempts: LEASE_ATTEMPTS, otherwise: () => ({ status: 'lost', lease: readLease(repo, worktree) }) });
 }
 
 /** Deletes this worktree's lease if `session` holds it (compare-and-swap on its current value). */

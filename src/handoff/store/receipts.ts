@@ -1,15 +1,11 @@
 // Read receipts (issue 18): `<reader> <unix time> <how>` lines in git notes on each version's commit, under
 // refs/notes/handoff-reads. Lines are only ever added: appended by compare-and-swap, merged by union across clones.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { HandoffError } from '../../errors';
 import { identityEnv, readConfig } from '../../git/config';
-import { readObjects, writeBlobs } from '../../git/objects';
+import { readObjects, writeBlobs, writeTreeWithPaths } from '../../git/objects';
 import { readRef } from '../../git/refs';
 import type { Repo } from '../../git/repo';
-import { commitRecord, moveRef } from './tx';
-import { backoff } from './tx/sleep';
+import { commitRecord, LOST, moveRef, untilWon } from './tx';
 
 export const NOTES_REF = 'refs/notes/handoff-reads';
 /** Where a fetch puts a remote's receipts (beside its handoffs' tracking refs). */
@@ -119,20 +115,11 @@ export function describeReadBy(list: Receipt[], shortId: (id: string) => string 
 
 /** A notes commit: `base`'s tree with each changed note replaced (at its own path) or added (flat). */
 function notesCommit(repo: Repo, base: string | null, entries: Map<string, NoteEntry>, changes: Map<string, string>, parents: string[], message: string): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'git-handoff-notes-'));
-  // a private index: the notes tree is built with plumbing, whatever fan-out git gave it
-  const env = { GIT_INDEX_FILE: path.join(dir, 'index') };
-  try {
-    if (base) repo.git(['read-tree', base], { env });
-    const oids = [...changes.keys()];
-    const blobs = writeBlobs(repo, oids.map((o) => changes.get(o)!));
-    const input = oids.map((o, i) => `100644 ${blobs[i]}\t${entries.get(o)?.path ?? o}\n`).join('');
-    repo.git(['update-index', '--add', '--index-info'], { input, env });
-    const tree = repo.out(['write-tree'], { env });
-    return commitRecord(repo, tree, parents, message);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  // the notes tree is built with plumbing, whatever fan-out git gave it
+  const oids = [...changes.keys()];
+  const blobs = writeBlobs(repo, oids.map((o) => changes.get(o)!));
+  const tree = writeTreeWithPaths(repo, base, oids.map((o, i) => ({ path: entries.get(o)?.path ?? o, oid: blobs[i] })));
+  return commitRecord(repo, tree, parents, message);
 }
 
 const MAX_ATTEMPTS = 100;
@@ -150,7 +137,7 @@ function casNotes(repo: Repo, commit: string, old: string | null, reason: string
 export function appendReceipts(repo: Repo, wanted: ReceiptEntry[], now = Math.floor(Date.now() / 1000), at?: string | null): { added: number; receipts: Map<string, Receipt[]> } {
   if (wanted.length === 0) return { added: 0, receipts: new Map() };
   const versions = [...new Set(wanted.map((w) => w.oid))];
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  return untilWon((attempt) => {
     // the first attempt trusts a notes commit the caller just read; a lost race reads it again
     const old = attempt === 0 && at !== undefined ? at : readRef(repo, NOTES_REF);
     const entries = noteEntries(repo, old);
@@ -167,10 +154,8 @@ export function appendReceipts(repo: Repo, wanted: ReceiptEntry[], now = Math.fl
     }
     if (added === 0) return { added, receipts: receiptsNow() };
     const commit = notesCommit(repo, old, entries, changes, old ? [old] : [], `handoff receipts: ${added} added`);
-    if (casNotes(repo, commit, old, 'handoff receipt')) return { added, receipts: receiptsNow() };
-    backoff(attempt, 50);
-  }
-  throw new HandoffError('concurrent', 'concurrent-update', `${NOTES_REF} kept changing under this receipt; nothing was recorded. Try again.`, { ref: NOTES_REF });
+    return casNotes(repo, commit, old, 'handoff receipt') ? { added, receipts: receiptsNow() } : LOST;
+  }, { attempts: MAX_ATTEMPTS, cap: 50, gaveUp: () => new HandoffError('concurrent', 'concurrent-update', `${NOTES_REF} kept changing under this receipt; nothing was recorded. Try again.`, { ref: NOTES_REF }) });
 }
 
 /** Every line of both notes, sorted, each once (git notes merge -s cat_sort_uniq). */
@@ -203,7 +188,7 @@ export function unionReceiptsCommit(repo: Repo, local: string, theirs: string, m
 export function mergeReceipts(repo: Repo, remote: string): ReceiptMerge {
   const theirs = readRef(repo, trackingNotesRef(remote));
   if (!theirs) return 'none';
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  return untilWon<ReceiptMerge>(() => {
     const local = readRef(repo, NOTES_REF);
     let result: ReceiptMerge;
     let commit = theirs;
@@ -216,10 +201,8 @@ export function mergeReceipts(repo: Repo, remote: string): ReceiptMerge {
       commit = unionReceiptsCommit(repo, local, theirs, `handoff receipts: merged ${remote}`);
       result = 'merged';
     }
-    if (casNotes(repo, commit, local, `handoff fetch receipts`)) return result;
-    backoff(attempt, 50);
-  }
-  throw new HandoffError('concurrent', 'concurrent-update', `${NOTES_REF} kept changing during the fetch; the remote's receipts were not merged. Run the fetch again.`);
+    return casNotes(repo, commit, local, `handoff fetch receipts`) ? result : LOST;
+  }, { attempts: MAX_ATTEMPTS, cap: 50, gaveUp: () => new HandoffError('concurrent', 'concurrent-update', `${NOTES_REF} kept changing during the fetch; the remote's receipts were not merged. Run the fetch again.`) });
 }
 
 /**

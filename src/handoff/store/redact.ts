@@ -1,7 +1,8 @@
 // `git handoff redact <topic>` (SPEC 2.6): rewrites the versions only this clone has with each secret replaced by
 // [REDACTED:<rule>], as one compare-and-swap transaction; pushed versions are refused with the steps to rotate.
 import { HandoffError } from '../../errors';
-import { readObjects } from '../../git/objects';
+import { readObjects, writeBlob, writeTreeEntries } from '../../git/objects';
+import { readConfig } from '../../git/config';
 import type { Repo } from '../../git/repo';
 import type { DoctorItem } from '../../wiring';
 import { appendAudit } from '../state/audit';
@@ -37,15 +38,14 @@ const PUSHED = '--remotes';
 /** The tree with handoff.md and state.json replaced by their redacted texts, every other entry kept. */
 function rewriteTree(repo: Repo, tree: string, texts: Map<string, string>): string {
   const lines = repo.out(['ls-tree', '-z', tree]).split('\0').filter(Boolean);
-  const out = lines.map((line) => {
+  const entries = lines.map((line) => {
     const tab = line.indexOf('\t');
     const name = line.slice(tab + 1);
+    const [mode, type, oid] = line.slice(0, tab).split(' ');
     const text = texts.get(name);
-    if (text === undefined) return line;
-    const [mode, type] = line.slice(0, tab).split(' ');
-    return `${mode} ${type} ${repo.out(['hash-object', '-w', '--stdin'], { input: text })}\t${name}`;
+    return { mode, type, oid: text === undefined ? oid : writeBlob(repo, text), name };
   });
-  return repo.out(['mktree', '-z'], { input: out.join('\0') + '\0' });
+  return writeTreeEntries(repo, entries);
 }
 
 const ROTATE_STEPS = [
@@ -79,6 +79,7 @@ export async function redactHandoff(repo: Repo, o: RedactOptions): Promise<Redac
   if (!found.length) return result;
   const byOid = new Map(found.map((v) => [v.oid, v.findings]));
   const map = new Map<string, string>();
+  const config = readConfig(repo);
   const trailer = `${REDACTED_FROM}: %s by ${o.session.id}\n` + (o.takeover ? `${REDACT_REASON}: ${oneLine(o.takeover.reason)}\n` : '');
   for (const oid of all.filter((c) => local.has(c))) {
     const findings = byOid.get(oid) ?? [];
@@ -90,8 +91,8 @@ export async function redactHandoff(repo: Repo, o: RedactOptions): Promise<Redac
     const tree = texts.size ? rewriteTree(repo, c.tree, texts) : c.tree;
     const redactedMessage = redactText(c.message, findings.filter((f) => f.file === 'message'));
     const message = redactedMessage.replace(/\n*$/, '\n') + trailer.replace('%s', oid);
-    // same headers (author, committer, dates); a signature cannot survive a rewrite and is dropped
-    const to = commitRewrite(repo, c.headers, tree, parents, message);
+    // same headers (author, committer, dates); the old signature cannot survive a rewrite: signed anew when handoff.sign is true
+    const to = commitRewrite(repo, c.headers, tree, parents, message, config);
     map.set(oid, to);
     result.rewritten.push({ from: oid, to, findings: findings.length });
     result.redacted += findings.length;

@@ -1,7 +1,8 @@
 // The one extension point every batch of ref updates the product makes passes through (issue 23's durability record).
 import type { RefOp } from '../../../git/refs';
 import type { Repo } from '../../../git/repo';
-import { recordMoves, recordOp, RECORD_REF } from '../../record/record';
+import { recordOp, RECORD_REF } from '../../record/record';
+import { recordMoves } from './record-step';
 
 /** One ref a transaction moves: oldOid null = created, newOid null = deleted. */
 export interface RefUpdate {

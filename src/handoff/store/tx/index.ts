@@ -3,31 +3,31 @@
 // by one lock and retry policy, through the one extension point in ./extension.ts. src/git/refs.ts is the spawn below.
 import { HandoffError } from '../../../errors';
 import { configBool, identityEnv, readConfig, type Config } from '../../../git/config';
-import { writeCommit } from '../../../git/objects';
+import { writeCommit, writeRawCommit } from '../../../git/objects';
 import { transaction, type RefOp } from '../../../git/refs';
 import type { Repo } from '../../../git/repo';
 import { buildMessage, type MessageInput } from '../document';
 import { afterCommit, EXTRA_REFS, extraOps, type RefUpdate, type TxBatch } from './extension';
 import { inspectLock, isStale, lockError } from './locks';
+import { LOCK_WAIT_MS } from './retry';
 import { backoff, sleep } from './sleep';
 
 export type { RefOp } from '../../../git/refs';
 export type { RefUpdate, TxBatch } from './extension';
 
-/**
- * How long one lock a live process may hold is waited on (a hook's node run holds one ~0.1–0.3 s, seconds on a
- * loaded machine): a lock file this old still held fails. A lock taken again by the next writer is younger than the
- * wait: a crowd that moves is waited out, writer after writer (issue 25 item 4).
- */
-export const LOCK_WAIT_MS = 30_000;
+export { LOCK_WAIT_MS, LOST, untilWon } from './retry';
 
 // ---- commits ------------------------------------------------------------------------------------------------
 
 /** A handoff version (write, archive, restore, the resolve merge): signed when handoff.sign is true. */
 export function commitVersion(repo: Repo, tree: string, parents: string[], message: MessageInput, config: Config = readConfig(repo)): string {
-  const sign = configBool(config, 'handoff.sign');
+  return signedCommit(repo, tree, parents, buildMessage(message), identityEnv(config), configBool(config, 'handoff.sign'));
+}
+
+/** `writeCommit`, a signing failure said as one: nothing was written, and how to fix or turn signing off. */
+function signedCommit(repo: Repo, tree: string, parents: string[], message: string, env: NodeJS.ProcessEnv, sign: boolean): string {
   try {
-    return writeCommit(repo, tree, parents, buildMessage(message), identityEnv(config), sign);
+    return writeCommit(repo, tree, parents, message, env, sign);
   } catch (e) {
     if (!sign || !(e instanceof HandoffError) || e.code !== 'git-failed') throw e;
     throw new HandoffError(
@@ -44,10 +44,30 @@ export function commitRecord(repo: Repo, tree: string, parents: string[], messag
   return writeCommit(repo, tree, parents, message, identityEnv(config));
 }
 
-/** A version rewritten by `redact`: its own headers (author, committer, dates) kept, tree, parents and message new. */
-export function commitRewrite(repo: Repo, headers: string[], tree: string, parents: string[], message: string): string {
+/** The environment that makes git write an `author`/`committer` header line as it is (`Name <email> <time> <zone>`). */
+function identityOfHeaders(headers: string[]): NodeJS.ProcessEnv | null {
+  const env: NodeJS.ProcessEnv = {};
+  for (const h of headers) {
+    const m = /^(author|committer) (.*) <([^<>]*)> (\d+) ([+-]\d{4})$/.exec(h);
+    if (!m) return null;
+    const who = m[1] === 'author' ? 'AUTHOR' : 'COMMITTER';
+    Object.assign(env, { [`GIT_${who}_NAME`]: m[2], [`GIT_${who}_EMAIL`]: m[3], [`GIT_${who}_DATE`]: `@${m[4]} ${m[5]}` });
+  }
+  return env.GIT_AUTHOR_NAME !== undefined && env.GIT_COMMITTER_NAME !== undefined ? env : null;
+}
+
+/**
+ * A version rewritten by `redact`: its own headers (author, committer, dates) kept, tree, parents and message new;
+ * signed anew when handoff.sign is true (the old signature signed the old content), else written as it was.
+ */
+export function commitRewrite(repo: Repo, headers: string[], tree: string, parents: string[], message: string, config: Config = readConfig(repo)): string {
+  if (configBool(config, 'handoff.sign')) {
+    const env = identityOfHeaders(headers);
+    if (!env) throw new HandoffError('integrity', 'unsignable-rewrite', `handoff.sign is true but a version to redact carries headers git cannot sign again (${headers.join('; ')}); nothing was changed`);
+    return signedCommit(repo, tree, parents, message, env, true);
+  }
   const head = [`tree ${tree}`, ...parents.map((p) => `parent ${p}`), ...headers];
-  return repo.out(['hash-object', '-t', 'commit', '-w', '--stdin'], { input: `${head.join('\n')}\n\n${message}` });
+  return writeRawCommit(repo, `${head.join('\n')}\n\n${message}`);
 }
 
 // ---- refs ---------------------------------------------------------------------------------------------------
@@ -148,20 +168,3 @@ export function moveRef(repo: Repo, ref: string, newOid: string | null, oldOid: 
   return moveRefs(repo, [op], reason, o);
 }
 
-export const LOST = Symbol('lost');
-
-/**
- * Runs `step` (read, build, move) until it returns a value; each LOST (a lost compare-and-swap) backs off with
- * jitter and runs it again on what is there now, at most `attempts` times. A lost race is another writer's
- * progress: the `deadlineMs` without a move of its own counts from the last one.
- */
-export function untilWon<T>(step: (attempt: number) => T | typeof LOST, o: { attempts: number; deadlineMs?: number; gaveUp: () => HandoffError }): T {
-  let deadline = Date.now() + (o.deadlineMs ?? LOCK_WAIT_MS);
-  for (let attempt = 0; attempt < o.attempts && Date.now() < deadline; attempt++) {
-    const r = step(attempt);
-    if (r !== LOST) return r;
-    deadline = Date.now() + (o.deadlineMs ?? LOCK_WAIT_MS);
-    backoff(attempt);
-  }
-  throw o.gaveUp();
-}

@@ -1,0 +1,54 @@
+// What the sh front (bin/git-handoff-guard) may read of each client's hook calls, from each client's module: the
+// arguments its wirings pass, its payload's keys, its tool-call events and the tools whose input the front can judge.
+// scripts/front-words.mjs writes it into the front's generated block at build; test/guard/sh-facts.test.ts checks
+// that every client with a wiring the front runs has its facts here and that the front answers as node does.
+import type { EventKind } from '../guard/event';
+import { front as claude, wiring as claudeWiring } from './claude';
+import { front as codex, wiring as codexWiring } from './codex';
+import { front as copilot, wiring as copilotWiring } from './copilot';
+import { front as gemini, wiring as geminiWiring } from './gemini';
+import type { ClientName } from './names';
+import { front as qwen, wiring as qwenWiring } from './qwen';
+import type { Wiring } from './wiring';
+
+/** How the front reads a tool's input: `command` a shell line, `file_path`/`path` the file written, `patch` an apply_patch envelope. */
+export type FrontShape = 'command' | 'file_path' | 'path' | 'patch';
+
+/** A client's facts the front reads (a field of the client's module). */
+export interface FrontFacts {
+  /** the payload's keys: the session id, the tool's name, the event's name (null: the payload names none, a tool call
+   *  is a pre-tool one unless `result` is there), the tool's input (an object: the front reads the strings inside) */
+  keys: { session: string; tool: string; event: string | null; result?: string; input: string };
+  /** event name → kind (the client's own table): the front reads the pre-tool and post-tool ones */
+  events: Readonly<Record<string, EventKind>> | null;
+  /** tool name → the shape the front reads; a tool not named here is node's */
+  tools: Readonly<Record<string, FrontShape>>;
+  /** the wiring also comes as a plugin (`--plugin`: src/guard/plugin-folders.ts) */
+  plugin?: true;
+}
+
+/** The clients whose wirings run the sh front, with their wiring and facts (OpenCode loads a plugin; Cursor is wired by hand). */
+export const FRONT_CLIENTS: ReadonlyArray<{ wiring: Wiring; facts: FrontFacts }> = [
+  { wiring: claudeWiring, facts: claude },
+  { wiring: geminiWiring, facts: gemini },
+  { wiring: codexWiring, facts: codex },
+  { wiring: qwenWiring, facts: qwen },
+  { wiring: copilotWiring, facts: copilot },
+];
+
+/** A client the front serves without being named (`git-handoff-guard` alone): those node tells apart by the payload. */
+export const UNNAMED: readonly ClientName[] = ['claude-code', 'gemini-cli', 'codex'];
+
+/** The argument lists a client's wirings give the front after `--client=<name>`: plain, as a plugin, the after-tool hook's. */
+export function frontArgs(w: Wiring, f: FrontFacts): { plain: string[][]; after: string[][] } {
+  const base = [[], ...(f.plugin ? [['--plugin']] : [])];
+  return { plain: base, after: w.after ? base.map((a) => [...a, '--after']) : [] };
+}
+
+/** The plain data scripts/front-words.mjs writes into the front: per client, its argument lists, keys, events by kind and tools. */
+export function frontClients() {
+  return FRONT_CLIENTS.map(({ wiring, facts }) => {
+    const named = (k: EventKind) => Object.entries(facts.events ?? {}).filter(([, v]) => v === k).map(([n]) => n);
+    return { client: wiring.client, args: frontArgs(wiring, facts), keys: facts.keys, pre: named('pre-tool'), post: named('post-tool'), tools: facts.tools, unnamed: UNNAMED.includes(wiring.client) };
+  });
+}

@@ -1,0 +1,56 @@
+// The loss record's own move (src/handoff/record/record.ts builds its commits): an explicit step of tx, by the one
+// retry loop, for the moves that could not carry it in their own transaction and for recover and the record check.
+// record.ts does not import tx: this step imports it, so there is no import cycle.
+import { transaction } from '../../../git/refs';
+import type { Repo } from '../../../git/repo';
+import { movesChange, nextRecord, noteWritten, RECORD_REF, seenAfterMove, setRecordBlocked, type RecordState } from '../../record/record';
+import type { RefUpdate } from './extension';
+import { inspectLock, isStale, lockError } from './locks';
+import { LOST, untilWon } from './retry';
+
+/**
+ * Changes the record by compare-and-swap: `change` edits a copy of the current record and returns the oids to keep
+ * reachable (new parents); a lost race re-reads and applies `change` again, so concurrent writers all land. Returns
+ * the new record commit, or null when the record kept changing (the next command's check absorbs what is missing:
+ * a tip that contains the recorded one is a legitimate advance).
+ */
+export function amendRecord(repo: Repo, change: (rec: RecordState) => string[] | null, attempts = 60, fallback?: RecordState, restart = false): string | null {
+  setRecordBlocked(null);
+  return untilWon<string | null>(
+    () => {
+      const next = nextRecord(repo, change, fallback, restart);
+      if ('unchanged' in next) return next.unchanged;
+      const op = next.expected ? { op: 'update' as const, ref: RECORD_REF, newOid: next.commit, oldOid: next.expected } : { op: 'create' as const, ref: RECORD_REF, newOid: next.commit };
+      const r = transaction(repo, [op], 'handoff record');
+      if (r.ok) {
+        noteWritten(next.commit, next.state);
+        return next.commit;
+      }
+      if (r.reason === 'hook') return null;
+      // a lock a crashed git left on the record is not waited out 60 times: the next command's check takes it up
+      if (r.reason === 'locked') {
+        const lock = inspectLock(repo, r.lockFile!);
+        if (isStale(lock)) {
+          setRecordBlocked(lockError(RECORD_REF, lock, 0).message);
+          return null;
+        }
+      }
+      return LOST;
+    },
+    { attempts, otherwise: () => null },
+  );
+}
+
+/**
+ * Called by tx's extension point (./extension.ts) after a batch of ref moves that could not carry the record's own
+ * move: records the moved handoff, archive and receipts refs by a CAS of its own. Never fails the move it follows.
+ */
+export function recordMoves(repo: Repo, moves: RefUpdate[], replaces = false): void {
+  const change = movesChange(moves);
+  if (!change) return;
+  try {
+    seenAfterMove(repo, amendRecord(repo, change, 60, undefined, replaces));
+  } catch {
+    // the record is a second line of defence: a failure here leaves it to the next command's check
+  }
+}

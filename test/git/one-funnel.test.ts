@@ -1,0 +1,51 @@
+// One funnel for writes (issue 35): objects are written only by src/git (objects.ts, loose.ts) and the store's
+// transaction module (src/handoff/store/tx), and refs move only through tx: no other source spawns an object-writing
+// or ref-moving git command, or calls the ref-moving primitives of src/git/refs.ts itself. Read from the sources, in
+// the manner of one-spawner.test.ts.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SRC = path.join(__dirname, '..', '..', 'src');
+const sources = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
+
+/** Where writes may be spawned: git's own modules and the store's transaction module. */
+const FUNNEL = [path.join('git') + path.sep, path.join('handoff', 'store', 'tx') + path.sep];
+
+// a git argument list naming a verb that writes objects or moves refs: repo.out(['mktree', …]), ['-c', x, "update-ref"
+const WRITES = /\[[^\]]*['"`](hash-object|mktree|commit-tree|mktag|write-tree|update-ref|symbolic-ref)['"`]/;
+// the ref-moving primitives of src/git/refs.ts, imported by name
+const MOVES = /\bimport\b[^;]*\{[^}]*\b(casUpdateRef|transaction)\b[^}]*\}\s*from\s*['"][./]*(?:\.\.\/)*git\/refs['"]/;
+
+/** Every line of src outside the funnel that matches `re` (imports are read whole, across lines). */
+function offenders(): string[] {
+  const out: string[] = [];
+  for (const file of sources(SRC)) {
+    const rel = path.relative(SRC, file);
+    if (FUNNEL.some((f) => rel.startsWith(f))) continue;
+    const text = readFileSync(file, 'utf8');
+    text.split('\n').forEach((line, i) => {
+      if (WRITES.test(line)) out.push(`src/${rel}:${i + 1}: ${line.trim()}`);
+    });
+    for (const m of text.matchAll(/\bimport\b[^;]*?from\s*['"][^'"]+['"]/g)) if (MOVES.test(m[0])) out.push(`src/${rel}: ${m[0].replace(/\s+/g, ' ')}`);
+  }
+  return out;
+}
+
+describe('one funnel for object writes and ref moves', () => {
+  it('no source outside src/git and src/handoff/store/tx writes an object or moves a ref itself', () => {
+    expect(offenders()).toEqual([]);
+  });
+
+  it('the check sees each way (it can fail)', () => {
+    for (const verb of ['hash-object', 'mktree', 'commit-tree', 'mktag', 'write-tree', 'update-ref', 'symbolic-ref']) expect(WRITES.test(`repo.out(['${verb}', '-w'])`), verb).toBe(true);
+    expect(WRITES.test('repo.git([ "update-ref", "--stdin" ])')).toBe(true);
+    expect(WRITES.test("repo.git(['-c', `core.filesRefLockTimeout=${MS}`, 'update-ref', '-m', reason])")).toBe(true);
+    expect(WRITES.test("case 'update-ref':")).toBe(false);
+    expect(WRITES.test("repo.out(['cat-file', '-p'])")).toBe(false);
+    expect(MOVES.test("import { casUpdateRef, type RefOp } from '../../git/refs'")).toBe(true);
+    expect(MOVES.test("import {\n  readRef,\n  transaction,\n} from '../git/refs'")).toBe(true);
+    expect(MOVES.test("import { listRefs, type RefOp } from '../git/refs'")).toBe(false);
+  });
+});
