@@ -3,7 +3,8 @@
 // and stay, said so — unless no handoff was ever written here, when the record (of nothing) goes too.
 import { existsSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { transaction, type RefOp } from '../../git/refs';
+import { moveRefs, type RefOp } from '../store/tx';
+import { removeEmptyRecord } from '../store/tx/record-step';
 import type { Repo } from '../../git/repo';
 import { readRecord, RECORD_REF, KEPT_PREFIX, ROGUE_PREFIX } from '../record/record';
 import { DROPPED_PREFIX } from '../store/drop';
@@ -36,8 +37,13 @@ export function removeLocalState(repo: Repo, inUse: string | null): string[] {
   const leases = refsUnder(repo, [LEASE_PREFIX]);
   if (leases.length) {
     const ops: RefOp[] = leases.map((l) => ({ op: 'delete', ref: l.ref, oldOid: l.oid }));
-    const r = transaction(repo, ops, 'handoff uninstall: worktree leases');
-    msgs.push(r.ok ? `${LEASE_PREFIX}*: removed (${leases.length} worktree lease${leases.length === 1 ? '' : 's'})` : `${LEASE_PREFIX}*: kept, a session moved one meanwhile (${r.message.trim()})`);
+    let r: { ok: boolean; message?: string };
+    try {
+      r = moveRefs(repo, ops, 'handoff uninstall: worktree leases');
+    } catch (e) {
+      r = { ok: false, message: (e as Error).message }; // a held lock or a hook: the leases stay, said so
+    }
+    msgs.push(r.ok ? `${LEASE_PREFIX}*: removed (${leases.length} worktree lease${leases.length === 1 ? '' : 's'})` : `${LEASE_PREFIX}*: kept, a session moved one meanwhile (${(r.message ?? '').trim()})`);
   }
   const gone = TRANSIENT.filter((n) => existsSync(path.join(dir, n)));
   for (const n of gone) rmSync(path.join(dir, n), { recursive: true, force: true });
@@ -49,8 +55,8 @@ export function removeLocalState(repo: Repo, inUse: string | null): string[] {
   if (data.length === 0 && (!record || recordsNothing)) {
     // no handoff was ever written here: the record of nothing goes, by compare-and-swap (a write meanwhile keeps it)
     if (record) {
-      const r = transaction(repo, [{ op: 'delete', ref: RECORD_REF, oldOid: record.oid }], 'handoff uninstall: empty record');
-      msgs.push(r.ok ? `${RECORD_REF}: removed (no handoff was ever written here)` : `${RECORD_REF}: kept, it moved meanwhile`);
+      const removed = removeEmptyRecord(repo, record.oid, 'handoff uninstall: empty record');
+      msgs.push(removed ? `${RECORD_REF}: removed (no handoff was ever written here)` : `${RECORD_REF}: kept, it moved meanwhile`);
     }
     rmSync(auditFile(repo.commonDir), { force: true });
   } else {

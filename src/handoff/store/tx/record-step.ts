@@ -54,3 +54,11 @@ export function recordMoves(repo: Repo, moves: RefUpdate[], replaces = false): v
     // the record is a second line of defence: a failure here leaves it to the next command's check
   }
 }
+
+/**
+ * Removes a record of nothing (uninstall in a repository that never had a handoff), by compare-and-swap against `oid`:
+ * a write meanwhile moves the record and keeps it. Returns whether it was removed.
+ */
+export function removeEmptyRecord(repo: Repo, oid: string, reason: string): boolean {
+  return transaction(repo, [{ op: 'delete', ref: RECORD_REF, oldOid: oid }], reason).ok;
+}
