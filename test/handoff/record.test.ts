@@ -132,8 +132,9 @@ describe('the loss record', () => {
 
   it('a legitimate newer version is never overwritten: two sound histories are both kept', async () => {
     const { repo, tip } = await seeded();
-    // another history of the same name, sound from its root (one owner): recover keeps both, moves nothing
-    const other = rogueCommit(repo, null, 'sess-newcomer');
+    // another history of the same name by the recorded owner itself, sound from its root: recover keeps both, moves
+    // nothing (another session's parentless history is a forged takeover: test/record/forged-takeover.test.ts)
+    const other = rogueCommit(repo, null, 'sess-owner');
     raw(repo, ['update-ref', REF, other]);
     const r = await repo.cli(['recover', '--json']);
     const out = json(r);

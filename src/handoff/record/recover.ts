@@ -5,7 +5,7 @@ import { HandoffError } from '../../errors';
 import { readRef, type RefOp } from '../../git/refs';
 import type { Repo } from '../../git/repo';
 import { archiveRef, ARCHIVE_PREFIX, encodeBranch, handoffRef, HANDOFF_PREFIX } from '../store/names';
-import { checkAdvance, readTrailersOf } from '../store/ownership';
+import { checkAdvance, readTrailersOf, type Violation } from '../store/ownership';
 import { NOTES_REF, unionReceiptsCommit } from '../store/receipts';
 import { amendRecord, KEPT_PREFIX, keyOf, listTracked, readRecord, RECORD_REF, ROGUE_PREFIX, type RecordState } from './record';
 import { checkRecord, type Loss, type RecordCheck } from './record-check';
@@ -63,6 +63,30 @@ interface Plan {
 const refused = (l: Loss, message: string, adopt?: string): Plan => ({ ops: [], action: { ref: l.ref, action: 'refused', oid: l.current, message }, clear: false, adopt });
 
 /**
+ * The ownership rule on a history that replaced the recorded one: the versions it starts with (those whose parents
+ * are outside it) must be by the recorded version's owner or name it in Handoff-Takeover-From. Null when they do.
+ */
+function notTheOwners(repo: Repo, base: string | null, cur: string, recorded: string): Violation | null {
+  const owner = readTrailersOf(repo, [recorded]).get(recorded)?.session ?? null;
+  if (!owner) return null;
+  const added = repo.out(['rev-list', cur, ...(base ? [`^${base}`] : [])]).split('\n').filter(Boolean);
+  const t = readTrailersOf(repo, added);
+  const inside = new Set(added);
+  for (const oid of added) {
+    const c = t.get(oid);
+    if (!c || c.parents.some((p) => inside.has(p))) continue;
+    if (c.session !== owner && c.takeoverFrom !== owner) {
+      return {
+        rule: 'foreign-owner',
+        commit: oid,
+        message: `${oid.slice(0, 12)} by session ${c.session ?? 'unknown'} replaces the history of session ${owner} without a takeover (Handoff-Takeover-From: ${owner})`,
+      };
+    }
+  }
+  return null;
+}
+
+/**
  * What to do about one loss. A deleted ref comes back when its recorded history keeps the ownership rule from its
  * root; a moved one only goes to a commit whose history holds the legitimate part of what is there now (a forged
  * record cannot drop the owner's versions), and the rogue tip is kept under refs/handoff-rogue/.
@@ -104,9 +128,10 @@ function plan(repo: Repo, l: Loss): Plan {
     if (v) return refused(l, `the recorded version ${l.recorded.slice(0, 12)} does not follow ${cur.slice(0, 12)} under the ownership rule (${v.message}): the record is not trusted for ${l.ref}`, cur);
     return { ops: [{ op: 'update', ref: l.ref, newOid: l.recorded, oldOid: cur }], action: { ref: l.ref, action: 'restored', oid: l.recorded, message: `${l.ref} moved forward again to ${l.recorded.slice(0, 12)}` }, clear: true };
   }
-  // two histories: the one whose own versions break the rule gives way; two sound ones are both kept
+  // two histories: the one whose own versions break the rule gives way; two sound ones are both kept only when the
+  // new one is the recorded owner's own or takes it over on the record (the store refuses any other such move, exit 3)
   const base = mergeBase(repo, cur, l.recorded);
-  const curBad = checkAdvance(repo, base, cur);
+  const curBad = checkAdvance(repo, base, cur) ?? notTheOwners(repo, base, cur, l.recorded);
   const recBad = checkAdvance(repo, base, l.recorded);
   if (curBad && !recBad) return moveBack(`what is there now breaks the ownership rule: ${curBad.message}`);
   const kept = `${KEPT_PREFIX}${keyOf(l.ref)}/${at}-${l.recorded.slice(0, 12)}`;
