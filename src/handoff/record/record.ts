@@ -449,9 +449,9 @@ function verifiedInPlace(repo: Repo, before: Parts, moved: RefUpdate[], commit: 
   return joinParts(after);
 }
 
-/** Every recorded kind of ref now, and the record ref, from one for-each-ref. */
-export function listTracked(repo: Repo): Map<string, string> {
-  const r = repo.git(['for-each-ref', '--format=%(objectname) %(refname)', HANDOFF_PREFIX, ARCHIVE_PREFIX, NOTES_REF, RECORD_REF]);
+/** Every recorded kind of ref now, and the record ref (or the refs under `patterns`), from one for-each-ref. */
+export function listTracked(repo: Repo, patterns = [HANDOFF_PREFIX, ARCHIVE_PREFIX, NOTES_REF, RECORD_REF]): Map<string, string> {
+  const r = repo.git(['for-each-ref', '--format=%(objectname) %(refname)', ...patterns]);
   const out = new Map<string, string>();
   for (const line of r.stdout.split('\n')) {
     const i = line.indexOf(' ');
