@@ -16,6 +16,7 @@ import { writeState } from '../state/state-file';
 import type { RefUpdate } from '../store/tx/extension';
 import { inspectLock, isStale, lockError } from '../store/tx/locks';
 import { backoff } from '../store/tx/sleep';
+import { pushWitness } from './witness';
 
 export const RECORD_REF = 'refs/handoff-record';
 /** Where `recover` keeps a tip it moved out of the way: named, reachable, never thrown away. */
@@ -185,6 +186,7 @@ export function amendRecord(repo: Repo, change: (rec: RecordState) => string[] |
     const r = casUpdateRef(repo, RECORD_REF, next.commit, next.expected, 'handoff record');
     if (r.ok) {
       lastWritten = { commit: next.commit, state: next.state };
+      pushWitness(repo, next.commit);
       return next.commit;
     }
     if (r.reason === 'hook') return null;
@@ -261,6 +263,8 @@ export function recordOp(repo: Repo, moves: RefUpdate[], replaces = false): Reco
       op,
       committed: () => {
         lastWritten = { commit: next.commit, state: next.state };
+        // the witness outside .git takes the same record (witness.ts)
+        pushWitness(repo, next.commit);
         seenAfterMove(repo, next.commit, inPlace);
       },
     };

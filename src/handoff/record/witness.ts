@@ -1,0 +1,99 @@
+// The record's witness outside the store (issue 36): every record commit the product writes is also pushed into a
+// small bare repository under the user's state directory, which deleting or relocating `.git` does not reach. The
+// next full check compares the store's record with it; a record that vanished or went back is taken back from it
+// (objects and all), so the usual loss report names what is missing and `recover` restores it. A witness deleted
+// alone is rebuilt from the record without a word.
+//
+// Identity: <state>/git-handoff/witness/<project>/ is one bare repository per project, <project> the first 16 hex of
+// sha256 over the sorted root commits of HEAD (the same in every clone of the project, after `.git` is deleted and
+// cloned again, and after the git dir moves); inside it one ref per clone, refs/witness/<place>, <place> the first 16
+// hex of sha256 over the clone's worktree path (its git dir when bare): two clones of one project keep two records,
+// and a clone made again at the same place finds the record of the one it replaces. No remote URL in it: a remote
+// renamed, added later or a mirror used for the clone would split the witness of one working copy.
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { createHash } from '../../lazy-crypto';
+import { git } from '../../git/run';
+import type { Repo } from '../../git/repo';
+import { handoffDir } from '../state/paths';
+import { writeState } from '../state/state-file';
+
+/** Where witnesses live: $XDG_STATE_HOME/git-handoff/witness, else ~/.local/state/git-handoff/witness. */
+export const witnessHome = (env: NodeJS.ProcessEnv = process.env) => path.join(env.XDG_STATE_HOME || path.join(env.HOME || homedir(), '.local', 'state'), 'git-handoff', 'witness');
+
+export interface Witness {
+  /** the bare repository */
+  dir: string;
+  /** this clone's ref in it */
+  ref: string;
+}
+
+const hash16 = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 16);
+const idFile = (repo: Pick<Repo, 'commonDir'>) => path.join(handoffDir(repo.commonDir), 'witness.json');
+
+/**
+ * This clone's witness (null: no commit yet, so no identity). The identity is kept in <common>/handoff/witness.json
+ * (one rev-list the first time; a wiped state costs that again, nothing more).
+ */
+export function witnessOf(repo: Repo): Witness | null {
+  const home = witnessHome();
+  try {
+    const c = JSON.parse(readFileSync(idFile(repo), 'utf8'));
+    if (typeof c.project === 'string' && typeof c.place === 'string') return { dir: path.join(home, c.project), ref: `refs/witness/${c.place}` };
+  } catch {
+    // not yet, or wiped: worked out again
+  }
+  const r = repo.git(['rev-list', '--max-parents=0', 'HEAD'], { allowFail: true });
+  const roots = r.status === 0 ? r.stdout.split('\n').filter(Boolean).sort() : [];
+  if (roots.length === 0) return null;
+  const project = hash16(roots.join('\n'));
+  const place = hash16(path.resolve(repo.worktree ?? repo.commonDir));
+  try {
+    writeState(idFile(repo), JSON.stringify({ project, place, roots }), repo.commonDir);
+  } catch {
+    // a cache: worked out again next time
+  }
+  return { dir: path.join(home, project), ref: `refs/witness/${place}` };
+}
+
+/** The record commit the witness holds for this clone (null: no witness, or none for this clone), without git. */
+export function witnessTip(w: Witness): string | null {
+  try {
+    const t = readFileSync(path.join(w.dir, w.ref), 'latin1');
+    if (/^[0-9a-f]{40}(?:[0-9a-f]{24})?\n$/.test(t)) return t.slice(0, -1);
+  } catch {
+    // packed (a gc in the witness) or absent
+  }
+  try {
+    const m = new RegExp(`^([0-9a-f]{40,64}) ${w.ref.replace(/\//g, '\\/')}$`, 'm').exec(readFileSync(path.join(w.dir, 'packed-refs'), 'latin1'));
+    return m ? m[1] : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Pushes `commit` (a record commit) and everything it reaches into the witness, as this clone's ref: one `git push`
+ * (the first time also a `git init --bare`). Never fails the caller: a witness that could not be written is
+ * rewritten by the next record move or check.
+ */
+export function pushWitness(repo: Repo, commit: string, w: Witness | null = witnessOf(repo)): boolean {
+  if (!w || process.env.GIT_HANDOFF_WITNESS === '0') return false;
+  try {
+    if (!existsSync(path.join(w.dir, 'HEAD'))) {
+      const init = git(['init', '--bare', '-q', `--object-format=${repo.objectFormat}`, w.dir], { allowFail: true });
+      if (init.status !== 0) return false;
+    }
+    const r = repo.git(['-c', 'core.hooksPath=/dev/null', 'push', '--no-verify', '--quiet', '--force', w.dir, `${commit}:${w.ref}`], { allowFail: true });
+    return r.status === 0;
+  } catch {
+    return false;
+  }
+}
+
+/** Brings the witness's record commit and what it reaches into this repository (no ref moves); false when it could not. */
+export function fetchWitness(repo: Repo, w: Witness): boolean {
+  const r = repo.git(['-c', 'core.hooksPath=/dev/null', 'fetch', '--quiet', '--no-tags', '--no-write-fetch-head', w.dir, w.ref], { allowFail: true });
+  return r.status === 0;
+}
