@@ -10,10 +10,11 @@
 // hex of sha256 over the clone's worktree path (its git dir when bare): two clones of one project keep two records,
 // and a clone made again at the same place finds the record of the one it replaces. No remote URL in it: a remote
 // renamed, added later or a mirror used for the clone would split the witness of one working copy.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { createHash } from '../../lazy-crypto';
+import { readLoose } from '../../git/loose-read';
 import { git } from '../../git/run';
 import type { Repo } from '../../git/repo';
 import { handoffDir } from '../state/paths';
@@ -74,9 +75,10 @@ export function witnessTip(w: Witness): string | null {
 }
 
 /**
- * Pushes `commit` (a record commit) and everything it reaches into the witness, as this clone's ref: one `git push`
- * (the first time also a `git init --bare`). Never fails the caller: a witness that could not be written is
- * rewritten by the next record move or check.
+ * Puts `commit` (a record commit) and everything it reaches into the witness, as this clone's ref. In this process
+ * while the objects it lacks are loose here (each write leaves its own loose): their files are copied as they are,
+ * each after everything it names, then the ref file; else one `git push` (the first time also a `git init --bare`).
+ * Never fails the caller: a witness that could not be written is rewritten by the next record move or check.
  */
 export function pushWitness(repo: Repo, commit: string, w: Witness | null = witnessOf(repo)): boolean {
   if (!w || process.env.GIT_HANDOFF_WITNESS === '0') return false;
@@ -85,11 +87,62 @@ export function pushWitness(repo: Repo, commit: string, w: Witness | null = witn
       const init = git(['init', '--bare', '-q', `--object-format=${repo.objectFormat}`, w.dir], { allowFail: true });
       if (init.status !== 0) return false;
     }
+    if (copyLoose(repo, commit, w)) return true;
     const r = repo.git(['-c', 'core.hooksPath=/dev/null', 'push', '--no-verify', '--quiet', '--force', w.dir, `${commit}:${w.ref}`], { allowFail: true });
     return r.status === 0;
   } catch {
     return false;
   }
+}
+
+const objectFile = (dir: string, oid: string) => path.join(dir, 'objects', oid.slice(0, 2), oid.slice(2));
+
+/** Writes `data` to `file` by a rename (a reader sees the old file or the new one, whole). */
+function writeWhole(file: string, data: Buffer | string): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    writeFileSync(tmp, data);
+    renameSync(tmp, file);
+  } finally {
+    rmSync(tmp, { force: true });
+  }
+}
+
+/**
+ * The in-process copy: walks from `commit` through objects the witness does not hold loose; false (nothing of the
+ * ref moved) when one of them is not loose here. Objects land children first, so a copy cut short leaves no object
+ * whose closure is incomplete.
+ */
+function copyLoose(repo: Repo, commit: string, w: Witness): boolean {
+  const raw = repo.objectFormat === 'sha256' ? 32 : 20;
+  const order: string[] = [];
+  const seen = new Set<string>();
+  const stack = [commit];
+  while (stack.length) {
+    const oid = stack.pop()!;
+    if (seen.has(oid)) continue;
+    seen.add(oid);
+    if (existsSync(objectFile(w.dir, oid))) continue;
+    const o = readLoose(repo, oid);
+    if (!o) return false;
+    order.push(oid);
+    if (o.type === 'commit') {
+      const head = o.content.toString('latin1', 0, o.content.indexOf('\n\n') < 0 ? o.content.length : o.content.indexOf('\n\n'));
+      for (const m of head.matchAll(/^(?:tree|parent) ([0-9a-f]+)$/gm)) stack.push(m[1]);
+    } else if (o.type === 'tree') {
+      for (let at = 0; at < o.content.length; ) {
+        const nul = o.content.indexOf(0, at);
+        if (nul < 0) return false;
+        // a submodule entry (mode 160000) names a commit of another repository: not an object of this one
+        if (!o.content.toString('latin1', at, nul).startsWith('160000 ')) stack.push(o.content.subarray(nul + 1, nul + 1 + raw).toString('hex'));
+        at = nul + 1 + raw;
+      }
+    }
+  }
+  for (const oid of order.reverse()) writeWhole(objectFile(w.dir, oid), readFileSync(objectFile(repo.commonDir, oid)));
+  writeWhole(path.join(w.dir, w.ref), `${commit}\n`);
+  return true;
 }
 
 /** Brings the witness's record commit and what it reaches into this repository (no ref moves); false when it could not. */
