@@ -175,6 +175,8 @@ describe('the loss record', () => {
     const other = refOf(repo, 'refs/handoffs/main/cache-warmup-plan')!;
     for (const ref of repo.git(['for-each-ref', '--format=%(refname)']).stdout.split('\n').filter((r) => r && !r.startsWith('refs/heads/'))) raw(repo, ['update-ref', '-d', ref]);
     rmSync(path.join(repo.dir, '.git', 'handoff'), { recursive: true, force: true });
+    // the witness outside .git lost too (else it would bring the record back: test/record/witness.test.ts)
+    rmSync(path.join(repo.home, '.local', 'state', 'git-handoff'), { recursive: true, force: true });
     // git's own gc keeps unreachable objects for two weeks (gc.pruneExpire): the window --scan works in
     repo.git(['gc', '-q']);
     // nothing to compare with: the record is gone too

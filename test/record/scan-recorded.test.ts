@@ -24,6 +24,8 @@ describe('recover --scan after a write race', () => {
     const beside = dangling(repo, null, 'sess-racer');
     for (const ref of repo.git(['for-each-ref', '--format=%(refname)']).stdout.split('\n').filter((r) => r && !r.startsWith('refs/heads/'))) raw(repo, ['update-ref', '-d', ref]);
     rmSync(path.join(repo.dir, '.git', 'handoff'), { recursive: true, force: true });
+    // the witness outside .git lost too: --scan is what is left (test/record/witness.test.ts covers the witness)
+    rmSync(path.join(repo.home, '.local', 'state', 'git-handoff'), { recursive: true, force: true });
     repo.git(['gc', '-q']);
     const out = json(await ok(repo, ['recover', '--scan', '--json']));
     expect(refOf(repo, REF)).toBe(tip);

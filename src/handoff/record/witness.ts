@@ -34,10 +34,11 @@ const hash16 = (s: string) => createHash('sha256').update(s).digest('hex').slice
 const idFile = (repo: Pick<Repo, 'commonDir'>) => path.join(handoffDir(repo.commonDir), 'witness.json');
 
 /**
- * This clone's witness (null: no commit yet, so no identity). The identity is kept in <common>/handoff/witness.json
+ * This clone's witness (null: no commit yet, so no identity; or GIT_HANDOFF_WITNESS=0, the bench's baseline). The identity is kept in <common>/handoff/witness.json
  * (one rev-list the first time; a wiped state costs that again, nothing more).
  */
 export function witnessOf(repo: Repo): Witness | null {
+  if (process.env.GIT_HANDOFF_WITNESS === '0') return null;
   const home = witnessHome();
   try {
     const c = JSON.parse(readFileSync(idFile(repo), 'utf8'));
@@ -81,7 +82,7 @@ export function witnessTip(w: Witness): string | null {
  * Never fails the caller: a witness that could not be written is rewritten by the next record move or check.
  */
 export function pushWitness(repo: Repo, commit: string, w: Witness | null = witnessOf(repo)): boolean {
-  if (!w || process.env.GIT_HANDOFF_WITNESS === '0') return false;
+  if (!w) return false;
   try {
     if (!existsSync(path.join(w.dir, 'HEAD'))) {
       const init = git(['init', '--bare', '-q', `--object-format=${repo.objectFormat}`, w.dir], { allowFail: true });
