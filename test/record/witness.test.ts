@@ -82,4 +82,23 @@ describe('the witness outside .git', () => {
     expect(repo.git(['--git-dir', witness, 'for-each-ref', '--format=%(objectname)', 'refs/witness/']).stdout.trim()).toBe(refOf(repo, RECORD));
     expect((await ok(repo, ['boot', '--session', 'sess-owner'])).stdout).not.toMatch(/witness|lost/);
   });
+
+  it('redact lets the witness drop the redacted versions too (what no record in it reaches is pruned)', async () => {
+    const repo = makeRepo({ commit: true });
+    const ref = 'refs/handoffs/main/auth-notes';
+    await ok(repo, ['write', 'auth-notes', '-m', 'Goal: clean start', '--session', 'sess-a']);
+    // a version with a secret made with plumbing (write would refuse it), taken into the record by the next check
+    const secret = 'ghp_' + 'Rd4'.repeat(12);
+    const blob = repo.git(['hash-object', '-w', '--stdin'], { input: `leak ${secret}\n` }).stdout.trim();
+    const tree = repo.git(['mktree'], { input: `100644 blob ${blob}\thandoff.md\n` }).stdout.trim();
+    const leak = repo.git(['commit-tree', tree, '-p', ref], { input: 'handoff(auth-notes): leak\n\nClaude-Session-Id: sess-a\nHandoff-Topic: auth-notes\nHandoff-Branch: main\n' }).stdout.trim();
+    raw(repo, ['update-ref', ref, leak]);
+    await ok(repo, ['list']);
+    const witness = path.join(witnessRoot(repo), readdirSync(witnessRoot(repo))[0]);
+    expect(repo.git(['--git-dir', witness, 'cat-file', '-e', blob], { allowFail: true }).status).toBe(0);
+    await ok(repo, ['redact', 'auth-notes', '--session', 'sess-a']);
+    expect(repo.git(['--git-dir', witness, 'cat-file', '-e', blob], { allowFail: true }).status).not.toBe(0);
+    // and the witness still holds the record as it is now
+    expect(repo.git(['--git-dir', witness, 'for-each-ref', '--format=%(objectname)', 'refs/witness/']).stdout.trim()).toBe(refOf(repo, RECORD));
+  });
 });

@@ -16,7 +16,7 @@ import { writeState } from '../state/state-file';
 import type { RefUpdate } from '../store/tx/extension';
 import { inspectLock, isStale, lockError } from '../store/tx/locks';
 import { backoff } from '../store/tx/sleep';
-import { pushWitness } from './witness';
+import { pruneWitness, pushWitness } from './witness';
 
 export const RECORD_REF = 'refs/handoff-record';
 /** Where `recover` keeps a tip it moved out of the way: named, reachable, never thrown away. */
@@ -263,8 +263,9 @@ export function recordOp(repo: Repo, moves: RefUpdate[], replaces = false): Reco
       op,
       committed: () => {
         lastWritten = { commit: next.commit, state: next.state };
-        // the witness outside .git takes the same record (witness.ts)
+        // the witness outside .git takes the same record (witness.ts); a restart lets it drop the old chain too
         pushWitness(repo, next.commit);
+        if (replaces) pruneWitness(repo);
         seenAfterMove(repo, next.commit, inPlace);
       },
     };
@@ -283,6 +284,7 @@ export function recordMoves(repo: Repo, moves: RefUpdate[], replaces = false): v
   if (!change) return;
   try {
     seenAfterMove(repo, amendRecord(repo, change, 60, undefined, replaces));
+    if (replaces) pruneWitness(repo);
   } catch {
     // the record is a second line of defence: a failure here leaves it to the next command's check
   }

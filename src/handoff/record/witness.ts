@@ -10,7 +10,7 @@
 // hex of sha256 over the clone's worktree path (its git dir when bare): two clones of one project keep two records,
 // and a clone made again at the same place finds the record of the one it replaces. No remote URL in it: a remote
 // renamed, added later or a mirror used for the clone would split the witness of one working copy.
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { createHash } from '../../lazy-crypto';
@@ -88,12 +88,33 @@ export function pushWitness(repo: Repo, commit: string, w: Witness | null = witn
       const init = git(['init', '--bare', '-q', `--object-format=${repo.objectFormat}`, w.dir], { allowFail: true });
       if (init.status !== 0) return false;
     }
-    if (copyLoose(repo, commit, w)) return true;
+    if (copyLoose(repo, commit, w)) {
+      // git's own estimate of loose objects (gc.auto's 6,700 over 256 fan-out directories): packed when past it
+      if (looseIn(w.dir, '17') > 27) git(['--git-dir', w.dir, 'gc', '--auto', '--quiet'], { allowFail: true });
+      return true;
+    }
     const r = repo.git(['-c', 'core.hooksPath=/dev/null', 'push', '--no-verify', '--quiet', '--force', w.dir, `${commit}:${w.ref}`], { allowFail: true });
     return r.status === 0;
   } catch {
     return false;
   }
+}
+
+const looseIn = (dir: string, fan: string): number => {
+  try {
+    return readdirSync(path.join(dir, 'objects', fan)).length;
+  } catch {
+    return 0;
+  }
+};
+
+/**
+ * After the record restarted (redact: the old chain dropped so that the redacted versions can go), the witness lets
+ * them go too: what no clone's record in it reaches is pruned now.
+ */
+export function pruneWitness(repo: Repo): void {
+  const w = witnessOf(repo);
+  if (w && existsSync(path.join(w.dir, 'HEAD'))) git(['--git-dir', w.dir, 'gc', '--quiet', '--prune=now'], { allowFail: true, env: { GIT_HANDOFF_WITNESS: '0' } });
 }
 
 const objectFile = (dir: string, oid: string) => path.join(dir, 'objects', oid.slice(0, 2), oid.slice(2));
