@@ -73,6 +73,23 @@ describe('the witness outside .git', () => {
     await expectRestoredAtSessionStart(repo, was);
   });
 
+  it('the clone deleted and the project cloned again elsewhere: the fresh clone takes the gone one\'s record, once', async () => {
+    const remote = makeRepo({ init: ['--bare'] });
+    const { repo, was } = await seededWithWitness();
+    repo.git(['push', '-q', remote.dir, 'main']);
+    rmSync(repo.dir, { recursive: true, force: true });
+    const elsewhere = { ...repo, dir: path.join(path.dirname(repo.dir), 'elsewhere') };
+    repo.git(['clone', '-q', remote.dir, elsewhere.dir], { cwd: path.dirname(repo.dir) });
+    const again: TestRepo = { ...repo, dir: elsewhere.dir, git: (args, o = {}) => repo.git(args, { cwd: elsewhere.dir, ...o }), cli: (args, o = {}) => repo.cli(args, { cwd: elsewhere.dir, ...o }) };
+    await expectRestoredAtSessionStart(again, was);
+    // taken once: a third clone of the project finds no gone clone's record to take
+    const third = path.join(path.dirname(repo.dir), 'third');
+    repo.git(['clone', '-q', remote.dir, third], { cwd: path.dirname(repo.dir) });
+    const boot = await repo.cli(['boot', '--session', 'sess-owner'], { cwd: third });
+    expect(String(boot.stdout) + String(boot.stderr)).not.toMatch(/witness|restored/);
+    expect(repo.git(['for-each-ref', 'refs/handoffs/'], { cwd: third }).stdout).toBe('');
+  });
+
   it('a witness deleted alone is rebuilt at the next command, with no alarm', async () => {
     const { repo, witness } = await seededWithWitness();
     rmSync(witnessRoot(repo), { recursive: true, force: true });

@@ -18,7 +18,7 @@ import {
   type RecordState,
   type Removal,
 } from './record';
-import { fetchWitness, pushWitness, witnessOf, witnessTip } from './witness';
+import { fetchWitness, orphanOf, pushWitness, retireWitness, witnessOf, witnessTip, type Witness } from './witness';
 
 export type LossKind = 'deleted' | 'rewritten' | 'rogue-advance' | 'receipts-deleted' | 'receipts-dropped';
 
@@ -229,13 +229,20 @@ function fromWitness(repo: Repo, recOid: string | null): string | null {
   try {
     const w = witnessOf(repo);
     if (!w) return null;
-    const tip = witnessTip(w);
+    let tip = witnessTip(w);
+    // a clone the witness does not know yet may be the one made again after its predecessor's place was deleted
+    let src: Witness = w;
+    const orphan = tip ? null : orphanOf(w);
+    if (orphan) {
+      src = orphan;
+      tip = witnessTip(orphan);
+    }
     if (tip === recOid) return null;
     if (!tip || (recOid && isAncestor(repo, tip, recOid))) {
       if (recOid) pushWitness(repo, recOid, w);
       return null;
     }
-    if (!objectSizes(repo, [tip])[0] && !fetchWitness(repo, w)) return null;
+    if (!objectSizes(repo, [tip])[0] && !fetchWitness(repo, src)) return null;
     const kept = readRecord(repo, tip);
     if (kept.problem) {
       // a damaged witness is no evidence: rebuilt from the store's record
@@ -255,21 +262,23 @@ function fromWitness(repo: Repo, recOid: string | null): string | null {
       if (recOid) pushWitness(repo, recOid, w);
       return null;
     }
-    amendRecord(
+    const took = amendRecord(
       repo,
       (r) => {
         for (const [ref, e] of newer(r)) {
           r.entries.set(ref, e);
           r.removed.delete(ref);
         }
-        return [tip];
+        return [tip!];
       },
       60,
       kept,
     );
+    if (took && src !== w) retireWitness(src);
     const names = missing.map(([ref]) => ref);
+    const whose = src === w ? '' : ` (the record of the clone at ${src.where}, which is gone)`;
     return (
-      `the store's record ${recOid ? `(${RECORD_REF}) went back` : `(${RECORD_REF}) is gone`} against its witness outside .git (${w.dir}), which holds ` +
+      `the store's record ${recOid ? `(${RECORD_REF}) went back` : `(${RECORD_REF}) is gone`} against its witness outside .git (${w.dir})${whose}, which holds ` +
       `${names.length} version${names.length === 1 ? '' : 's'} it did not: ${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''}; taken back into the record`
     );
   } catch {

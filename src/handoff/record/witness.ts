@@ -28,6 +28,8 @@ export interface Witness {
   dir: string;
   /** this clone's ref in it */
   ref: string;
+  /** the clone's place: its worktree path (its git dir when bare) */
+  where: string;
 }
 
 const hash16 = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 16);
@@ -42,7 +44,7 @@ export function witnessOf(repo: Repo): Witness | null {
   const home = witnessHome();
   try {
     const c = JSON.parse(readFileSync(idFile(repo), 'utf8'));
-    if (typeof c.project === 'string' && typeof c.place === 'string') return { dir: path.join(home, c.project), ref: `refs/witness/${c.place}` };
+    if (typeof c.project === 'string' && typeof c.place === 'string') return { dir: path.join(home, c.project), ref: `refs/witness/${c.place}`, where: placeOf(repo) };
   } catch {
     // not yet, or wiped: worked out again
   }
@@ -50,13 +52,45 @@ export function witnessOf(repo: Repo): Witness | null {
   const roots = r.status === 0 ? r.stdout.split('\n').filter(Boolean).sort() : [];
   if (roots.length === 0) return null;
   const project = hash16(roots.join('\n'));
-  const place = hash16(path.resolve(repo.worktree ?? repo.commonDir));
+  const place = hash16(placeOf(repo));
   try {
     writeState(idFile(repo), JSON.stringify({ project, place, roots }), repo.commonDir);
   } catch {
     // a cache: worked out again next time
   }
-  return { dir: path.join(home, project), ref: `refs/witness/${place}` };
+  return { dir: path.join(home, project), ref: `refs/witness/${place}`, where: placeOf(repo) };
+}
+
+const placeOf = (repo: Repo) => path.resolve(repo.worktree ?? repo.commonDir);
+const placeFile = (w: Witness) => path.join(w.dir, 'places', path.basename(w.ref));
+
+/**
+ * For a clone the witness holds no record of yet: the record of the one clone of the project whose place is gone
+ * (deleted, and the project cloned again elsewhere), else null. Two such clones are no single predecessor: none.
+ */
+export function orphanOf(w: Witness): Witness | null {
+  let names: string[];
+  try {
+    names = readdirSync(path.join(w.dir, 'places'));
+  } catch {
+    return null;
+  }
+  const gone = names.flatMap((p) => {
+    if (`refs/witness/${p}` === w.ref) return [];
+    try {
+      const where = readFileSync(path.join(w.dir, 'places', p), 'utf8');
+      return existsSync(where) ? [] : [{ dir: w.dir, ref: `refs/witness/${p}`, where }];
+    } catch {
+      return [];
+    }
+  });
+  return gone.length === 1 && witnessTip(gone[0]) ? gone[0] : null;
+}
+
+/** A predecessor's record taken in by a new clone: its ref and place leave the witness (the new clone's record holds it now). */
+export function retireWitness(w: Witness): void {
+  rmSync(path.join(w.dir, w.ref), { force: true });
+  rmSync(placeFile(w), { force: true });
 }
 
 /** The record commit the witness holds for this clone (null: no witness, or none for this clone), without git. */
@@ -88,6 +122,7 @@ export function pushWitness(repo: Repo, commit: string, w: Witness | null = witn
       const init = git(['init', '--bare', '-q', `--object-format=${repo.objectFormat}`, w.dir], { allowFail: true });
       if (init.status !== 0) return false;
     }
+    if (!existsSync(placeFile(w))) writeWhole(placeFile(w), w.where);
     if (copyLoose(repo, commit, w)) {
       // git's own estimate of loose objects (gc.auto's 6,700 over 256 fan-out directories): packed when past it
       if (looseIn(w.dir, '17') > 27) git(['--git-dir', w.dir, 'gc', '--auto', '--quiet'], { allowFail: true });
