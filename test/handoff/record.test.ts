@@ -132,8 +132,9 @@ describe('the loss record', () => {
 
   it('a legitimate newer version is never overwritten: two sound histories are both kept', async () => {
     const { repo, tip } = await seeded();
-    // another history of the same name, sound from its root (one owner): recover keeps both, moves nothing
-    const other = rogueCommit(repo, null, 'sess-newcomer');
+    // another history of the same name by the recorded owner itself, sound from its root: recover keeps both, moves
+    // nothing (another session's parentless history is a forged takeover: test/record/forged-takeover.test.ts)
+    const other = rogueCommit(repo, null, 'sess-owner');
     raw(repo, ['update-ref', REF, other]);
     const r = await repo.cli(['recover', '--json']);
     const out = json(r);
@@ -174,6 +175,8 @@ describe('the loss record', () => {
     const other = refOf(repo, 'refs/handoffs/main/cache-warmup-plan')!;
     for (const ref of repo.git(['for-each-ref', '--format=%(refname)']).stdout.split('\n').filter((r) => r && !r.startsWith('refs/heads/'))) raw(repo, ['update-ref', '-d', ref]);
     rmSync(path.join(repo.dir, '.git', 'handoff'), { recursive: true, force: true });
+    // the witness outside .git lost too (else it would bring the record back: test/record/witness.test.ts)
+    rmSync(path.join(repo.home, '.local', 'state', 'git-handoff'), { recursive: true, force: true });
     // git's own gc keeps unreachable objects for two weeks (gc.pruneExpire): the window --scan works in
     repo.git(['gc', '-q']);
     // nothing to compare with: the record is gone too

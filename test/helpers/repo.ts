@@ -32,6 +32,8 @@ export function isolatedEnv(home: string, extra: Record<string, string | undefin
     HOME: home,
     XDG_CONFIG_HOME: path.join(home, '.config'),
     XDG_CACHE_HOME: path.join(home, '.cache'),
+    // the witness (issue 36) lives under the state home: never the real one
+    XDG_STATE_HOME: path.join(home, '.local', 'state'),
     GIT_CONFIG_NOSYSTEM: '1',
     LC_ALL: 'C',
     NO_COLOR: '1',

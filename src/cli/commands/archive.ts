@@ -7,6 +7,7 @@ import { ARCHIVE_PREFIX, handoffRef } from '../../handoff/store/names';
 import { archiveHandoff, archivedVersions, notFound, resolveBranch, restoreHandoff } from '../../handoff/store/store';
 import { shownRef, takeoverArg, type GlobalArgs } from '../context';
 import { identityOptions, writerOf } from '../identity';
+import { droppedRefOf, droppedVersions, undropHandoff } from '../../handoff/store/drop';
 import { printJson } from '../output';
 
 interface Args extends GlobalArgs {
@@ -45,13 +46,17 @@ export const archiveCommand: CommandModule<GlobalArgs, Args> = {
 };
 
 /** `restore <topic>`: its newest archive entry (the others are named); anything with a slash is an archived ref. */
-function archivedRefOf(repo: Repo, arg: string, branch: string | undefined): { ref: string; note?: string } {
+function archivedRefOf(repo: Repo, arg: string, branch: string | undefined): { ref: string; note?: string; dropped?: boolean } {
+  if (droppedRefOf(arg)) return { ref: droppedRefOf(arg)!, dropped: true };
   if (arg.includes('/')) return { ref: arg };
   const b = resolveBranch(repo, branch);
   const versions = archivedVersions(repo, b, arg);
   if (versions.length === 0) {
     const live = handoffRef(b, arg);
     if (readRef(repo, live)) throw new HandoffError('usage', 'not-archived', `"${arg}" on branch ${b} is live, not archived (${live}): there is nothing to restore; \`git handoff show ${arg}\` reads it`, { ref: live });
+    // not archived: a dropped handoff comes back by the same command (its newest drop)
+    const dropped = droppedVersions(repo, b, arg);
+    if (dropped.length) return { ref: dropped[0].ref, dropped: true, note: dropped.length > 1 ? `the newest of ${dropped.length} drops; the others: ${dropped.slice(1).map((v) => v.ref).join(', ')}` : undefined };
     throw notFound(live, b, arg);
   }
   const label = (r: string) => r.slice(ARCHIVE_PREFIX.length);
@@ -61,17 +66,24 @@ function archivedRefOf(repo: Repo, arg: string, branch: string | undefined): { r
 
 export const restoreCommand: CommandModule<GlobalArgs, Args> = {
   command: 'restore <ref>',
-  describe: 'bring an archived handoff back as a new version (owner only, or --take-over); the archive entry stays',
+  describe: 'bring an archived handoff back as a new version (owner only, or --take-over); the archive entry stays. A dropped one comes back as it was',
   builder: (y: Argv<GlobalArgs>) => ownershipOptions(y)
-      .positional('ref', { type: 'string', demandOption: true, describe: 'a topic (its newest archived version) or an archived ref as `list --archived` shows it' })
+      .positional('ref', { type: 'string', demandOption: true, describe: 'a topic (its newest archived version, else its newest drop), an archived ref as `list --archived` shows it, or a refs/handoff-dropped/… ref as `drop` named it' })
       .option('branch', { type: 'string', describe: 'with a topic: the branch (default: the checked-out one)' })
       .example('$0 restore auth-refactor', 'the newest archived version of auth-refactor on this branch')
-      .example('$0 restore main/auth-refactor/1795332932-535247303cd4', 'one archived version by name') as unknown as Argv<Args>,
+      .example('$0 restore main/auth-refactor/1795332932-535247303cd4', 'one archived version by name')
+      .example('$0 restore refs/handoff-dropped/main/scratch-notes/1795332932-535247303cd4', 'undo a drop') as unknown as Argv<Args>,
   handler: (a) => {
     const repo = openRepo();
     const session = writerOf(repo, a);
     if (a.branch !== undefined && a.ref.includes('/')) throw new HandoffError('usage', 'branch-with-ref', '--branch goes with a topic; an archived ref names its branch already');
-    const { ref, note } = archivedRefOf(repo, a.ref, a.branch);
+    const { ref, note, dropped } = archivedRefOf(repo, a.ref, a.branch);
+    if (dropped) {
+      const u = undropHandoff(repo, ref, session, takeoverArg(a, 'restore'));
+      if (a.json) return printJson({ ...u, dropped: true });
+      if (!a.quiet) process.stdout.write(`restored the dropped ${shownRef(u.ref)} from ${u.from} (${u.oid.slice(0, 7)}, every version as it was)${note ? `\n${note}` : ''}\n`);
+      return;
+    }
     const r = restoreHandoff(repo, ref, session, takeoverArg(a, 'restore'));
     if (a.json) return printJson(r);
     if (!a.quiet) process.stdout.write(`restored ${r.from} to ${shownRef(r.ref)} (${r.oid.slice(0, 7)})${note ? `\n${note}` : ''}\n`);

@@ -23,13 +23,14 @@ export const dropCommand: CommandModule<GlobalArgs, Args> = {
       .positional('topic', { type: 'string', demandOption: true, describe: 'the handoff: two or more words joined by "-", e.g. scratch-notes' })
       .option('branch', { type: 'string', describe: 'the branch (default: the checked-out one)' })
       .option('session', { type: 'string', describe: 'this session id, the owner (default: from the environment)' })
-      .example('$0 drop scratch-notes', 'gone from list, boot and sync; its versions stay reachable by name') as unknown as Argv<Args>,
+      .example('$0 drop scratch-notes', 'gone from list, boot and sync; its versions stay reachable by name')
+      .epilog('Undo: `git handoff restore <topic>` (or the refs/handoff-dropped/… ref drop names) puts it back live, every version as it was.') as unknown as Argv<Args>,
   handler: (a) => {
     const repo = openRepo();
     const session = writerOf(repo, a);
     assertTopic(a.topic);
     const r = dropHandoff(repo, resolveBranch(repo, a.branch), a.topic, session);
     if (a.json) return printJson(r);
-    if (!a.quiet) process.stdout.write(`dropped ${r.ref} (${r.oid.slice(0, 7)}); its versions are kept as ${r.keptAs} and in the loss record as removed on purpose\n`);
+    if (!a.quiet) process.stdout.write(`dropped ${r.ref} (${r.oid.slice(0, 7)}); its versions are kept as ${r.keptAs} and in the loss record as removed on purpose\n  undo it: git handoff restore ${r.keptAs}\n`);
   },
 };

@@ -45,6 +45,7 @@ export function headerOf(v: HandoffView): string {
     `owner ${short(v.session, [v.takeoverFrom])} (${v.client ?? 'unknown'}) · updated ${relativeTime(v.updatedAt)} · ${v.versions} version${v.versions === 1 ? '' : 's'} · ${v.sync}`,
   ];
   if (v.ref.startsWith('refs/handoff-archive/')) lines.push(`archived: \`git handoff restore ${v.topic}\` brings it back`);
+  if (v.ref.startsWith('refs/handoff-dropped/')) lines.push(`dropped: \`git handoff restore ${v.ref}\` brings it back as it was`);
   if (v.takeoverFrom) lines.push(`taken over from ${short(v.takeoverFrom, [v.session])}: ${v.reason ?? ''}`);
   if (v.to.length || v.tags.length) lines.push([v.to.length ? `for ${v.to.join(', ')}` : '', v.tags.length ? `tags ${v.tags.join(', ')}` : ''].filter(Boolean).join(' · '));
   if (v.refs.length) lines.push(`refs: ${v.refs.join(', ')}`);

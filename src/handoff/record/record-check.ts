@@ -18,6 +18,7 @@ import {
   type RecordState,
   type Removal,
 } from './record';
+import { fetchWitness, orphanOf, pushWitness, retireWitness, witnessOf, witnessTip, type Witness } from './witness';
 
 export type LossKind = 'deleted' | 'rewritten' | 'rogue-advance' | 'receipts-deleted' | 'receipts-dropped';
 
@@ -131,13 +132,15 @@ export function unchangedSinceCheck(commonDir: string): boolean {
 export function checkRecord(repo: Repo, o: { force?: boolean } = {}): RecordCheck {
   const fp = refsFingerprint(repo);
   const seen = readSeen(repo);
-  if (!o.force && fp && seen?.fp === fp) return { losses: [], problem: null, cached: true, record: { commit: seen.record, entries: new Map(), removed: new Map() } };
-  const refs = listTracked(repo);
+  if (!o.force && fp && seen?.fp === fp && witnessAgrees(repo, seen.record)) return { losses: [], problem: null, cached: true, record: { commit: seen.record, entries: new Map(), removed: new Map() } };
+  let refs = listTracked(repo);
+  const witnessed = fromWitness(repo, refs.get(RECORD_REF) ?? null);
+  if (witnessed) refs = listTracked(repo);
   const recOid = refs.get(RECORD_REF) ?? null;
   refs.delete(RECORD_REF);
   let rec = recOid ? readRecord(repo, recOid) : null;
   const unreadable = !!rec?.problem;
-  let problem: string | null = rec?.problem ?? (!recOid && seen?.record ? `the record (${RECORD_REF}) was deleted` : null);
+  let problem: string | null = witnessed ?? rec?.problem ?? (!recOid && seen?.record ? `the record (${RECORD_REF}) was deleted` : null);
   let fallback: RecordState | undefined;
   if ((problem || !rec) && seen?.record && seen.record !== recOid) {
     const last = readRecord(repo, seen.record);
@@ -147,7 +150,7 @@ export function checkRecord(repo: Repo, o: { force?: boolean } = {}): RecordChec
       problem = problem ? `${problem}; compared against the last verified record ${last.commit!.slice(0, 12)}` : null;
     }
   }
-  if (problem && !fallback) problem += `; rebuilt from the refs as they are now (\`git handoff recover --scan\` looks for versions lost before)`;
+  if (problem && !fallback && !witnessed) problem += `; rebuilt from the refs as they are now (\`git handoff recover --scan\` looks for versions lost before)`;
   const base: RecordState = rec && !rec.problem ? rec : { commit: null, entries: new Map(), removed: new Map() };
   const cmp = compareRecord(repo, base, refs);
   if (cmp.unfounded.size) {
@@ -198,6 +201,90 @@ export function checkRecord(repo: Repo, o: { force?: boolean } = {}): RecordChec
     writeSeen(repo, { fp: null, record: commit ?? seen?.record ?? null, at: seen?.at ?? 0 });
   }
   return { losses, problem, cached: false, record: base, refs, ...(blocked ? { blocked } : {}) };
+}
+
+/**
+ * Whether the witness holds the record the last check verified: a read and a stat, no git. A witness deleted alone is
+ * rebuilt here without a word; one holding another record makes the check a full one (fromWitness decides).
+ */
+function witnessAgrees(repo: Repo, record: string | null): boolean {
+  const w = record ? witnessOf(repo) : null;
+  if (!w) return true;
+  const tip = witnessTip(w);
+  if (tip === record) return true;
+  if (tip === null) {
+    pushWitness(repo, record!, w);
+    return true;
+  }
+  return false;
+}
+
+/**
+ * The store's record against its witness outside .git (witness.ts). A witness missing or behind is brought up to date
+ * silently. A record that vanished or went back (the witness holds versions the record does not) is taken back from
+ * the witness — its objects fetched, its entries merged into a new record on top (the witness's commit a parent) — and
+ * what was missing is said; the comparison that follows reports each loss with the command that restores it.
+ */
+function fromWitness(repo: Repo, recOid: string | null): string | null {
+  try {
+    const w = witnessOf(repo);
+    if (!w) return null;
+    let tip = witnessTip(w);
+    // a clone the witness does not know yet may be the one made again after its predecessor's place was deleted
+    let src: Witness = w;
+    const orphan = tip ? null : orphanOf(w);
+    if (orphan) {
+      src = orphan;
+      tip = witnessTip(orphan);
+    }
+    if (tip === recOid) return null;
+    if (!tip || (recOid && isAncestor(repo, tip, recOid))) {
+      if (recOid) pushWitness(repo, recOid, w);
+      return null;
+    }
+    if (!objectSizes(repo, [tip])[0] && !fetchWitness(repo, src)) return null;
+    const kept = readRecord(repo, tip);
+    if (kept.problem) {
+      // a damaged witness is no evidence: rebuilt from the store's record
+      if (recOid) pushWitness(repo, recOid, w);
+      return null;
+    }
+    const cur = recOid ? readRecord(repo, recOid) : null;
+    const newer = (r: RecordState) =>
+      [...kept.entries].filter(([ref, e]) => {
+        const mine = r.entries.get(ref);
+        const gone = r.removed.get(ref);
+        if (gone && gone.at >= e.seen) return false;
+        return !mine || (mine.oid !== e.oid && isAncestor(repo, mine.oid, e.oid));
+      });
+    const missing = newer(cur && !cur.problem ? cur : { commit: null, entries: new Map(), removed: new Map() });
+    if (missing.length === 0) {
+      if (recOid) pushWitness(repo, recOid, w);
+      return null;
+    }
+    const took = amendRecord(
+      repo,
+      (r) => {
+        for (const [ref, e] of newer(r)) {
+          r.entries.set(ref, e);
+          r.removed.delete(ref);
+        }
+        return [tip!];
+      },
+      60,
+      kept,
+    );
+    if (took && src !== w) retireWitness(src);
+    const names = missing.map(([ref]) => ref);
+    const whose = src === w ? '' : ` (the record of the clone at ${src.where}, which is gone)`;
+    return (
+      `the store's record ${recOid ? `(${RECORD_REF}) went back` : `(${RECORD_REF}) is gone`} against its witness outside .git (${w.dir})${whose}, which holds ` +
+      `${names.length} version${names.length === 1 ? '' : 's'} it did not: ${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''}; taken back into the record`
+    );
+  } catch {
+    // the witness is a third line of defence: it never fails the check
+    return null;
+  }
 }
 
 /** The report of a check: each loss, when it was last seen, and the command that restores it. */

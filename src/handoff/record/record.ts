@@ -14,6 +14,7 @@ import { handoffDir } from '../state/paths';
 import { NOTES_REF } from '../store/receipts';
 import { writeState } from '../state/state-file';
 import type { RefUpdate } from '../store/tx/extension';
+import { pruneWitness, pushWitness } from './witness';
 
 export const RECORD_REF = 'refs/handoff-record';
 /** Where `recover` keeps a tip it moved out of the way: named, reachable, never thrown away. */
@@ -233,6 +234,9 @@ export function recordOp(repo: Repo, moves: RefUpdate[], replaces = false): Reco
       op,
       committed: () => {
         noteWritten(next.commit, next.state);
+        // the witness outside .git takes the same record (witness.ts); a restart lets it drop the old chain too
+        pushWitness(repo, next.commit);
+        if (replaces) pruneWitness(repo);
         seenAfterMove(repo, next.commit, inPlace);
       },
     };
@@ -406,9 +410,9 @@ function verifiedInPlace(repo: Repo, before: Parts, moved: RefUpdate[], commit: 
   return joinParts(after);
 }
 
-/** Every recorded kind of ref now, and the record ref, from one for-each-ref. */
-export function listTracked(repo: Repo): Map<string, string> {
-  const r = repo.git(['for-each-ref', '--format=%(objectname) %(refname)', HANDOFF_PREFIX, ARCHIVE_PREFIX, NOTES_REF, RECORD_REF]);
+/** Every recorded kind of ref now, and the record ref (or the refs under `patterns`), from one for-each-ref. */
+export function listTracked(repo: Repo, patterns = [HANDOFF_PREFIX, ARCHIVE_PREFIX, NOTES_REF, RECORD_REF]): Map<string, string> {
+  const r = repo.git(['for-each-ref', '--format=%(objectname) %(refname)', ...patterns]);
   const out = new Map<string, string>();
   for (const line of r.stdout.split('\n')) {
     const i = line.indexOf(' ');

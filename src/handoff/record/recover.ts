@@ -4,8 +4,8 @@
 import { HandoffError } from '../../errors';
 import { readRef, type RefOp } from '../../git/refs';
 import type { Repo } from '../../git/repo';
-import { archiveRef, ARCHIVE_PREFIX, encodeBranch, handoffRef, HANDOFF_PREFIX } from '../store/names';
-import { checkAdvance, readTrailersOf } from '../store/ownership';
+import { archiveRef, ARCHIVE_PREFIX, DROPPED_PREFIX, encodeBranch, handoffRef, HANDOFF_PREFIX } from '../store/names';
+import { checkAdvance, readTrailersOf, type Violation } from '../store/ownership';
 import { NOTES_REF, unionReceiptsCommit } from '../store/receipts';
 import { amendRecord } from '../store/tx/record-step';
 import { KEPT_PREFIX, keyOf, listTracked, readRecord, RECORD_REF, ROGUE_PREFIX, type RecordState } from './record';
@@ -21,7 +21,7 @@ function move(repo: Repo, ops: RefOp[], reason: string, env?: NodeJS.ProcessEnv)
   }
 }
 
-export type RecoverActionKind = 'restored' | 'merged' | 'moved-back' | 'kept-aside' | 'refused';
+export type RecoverActionKind = 'restored' | 'merged' | 'moved-back' | 'kept-aside' | 'refused' | 'dropped';
 
 export interface RecoverAction {
   ref: string;
@@ -62,6 +62,30 @@ interface Plan {
 }
 
 const refused = (l: Loss, message: string, adopt?: string): Plan => ({ ops: [], action: { ref: l.ref, action: 'refused', oid: l.current, message }, clear: false, adopt });
+
+/**
+ * The ownership rule on a history that replaced the recorded one: the versions it starts with (those whose parents
+ * are outside it) must be by the recorded version's owner or name it in Handoff-Takeover-From. Null when they do.
+ */
+function notTheOwners(repo: Repo, base: string | null, cur: string, recorded: string): Violation | null {
+  const owner = readTrailersOf(repo, [recorded]).get(recorded)?.session ?? null;
+  if (!owner) return null;
+  const added = repo.out(['rev-list', cur, ...(base ? [`^${base}`] : [])]).split('\n').filter(Boolean);
+  const t = readTrailersOf(repo, added);
+  const inside = new Set(added);
+  for (const oid of added) {
+    const c = t.get(oid);
+    if (!c || c.parents.some((p) => inside.has(p))) continue;
+    if (c.session !== owner && c.takeoverFrom !== owner) {
+      return {
+        rule: 'foreign-owner',
+        commit: oid,
+        message: `${oid.slice(0, 12)} by session ${c.session ?? 'unknown'} replaces the history of session ${owner} without a takeover (Handoff-Takeover-From: ${owner})`,
+      };
+    }
+  }
+  return null;
+}
 
 /**
  * What to do about one loss. A deleted ref comes back when its recorded history keeps the ownership rule from its
@@ -105,9 +129,10 @@ function plan(repo: Repo, l: Loss): Plan {
     if (v) return refused(l, `the recorded version ${l.recorded.slice(0, 12)} does not follow ${cur.slice(0, 12)} under the ownership rule (${v.message}): the record is not trusted for ${l.ref}`, cur);
     return { ops: [{ op: 'update', ref: l.ref, newOid: l.recorded, oldOid: cur }], action: { ref: l.ref, action: 'restored', oid: l.recorded, message: `${l.ref} moved forward again to ${l.recorded.slice(0, 12)}` }, clear: true };
   }
-  // two histories: the one whose own versions break the rule gives way; two sound ones are both kept
+  // two histories: the one whose own versions break the rule gives way; two sound ones are both kept only when the
+  // new one is the recorded owner's own or takes it over on the record (the store refuses any other such move, exit 3)
   const base = mergeBase(repo, cur, l.recorded);
-  const curBad = checkAdvance(repo, base, cur);
+  const curBad = checkAdvance(repo, base, cur) ?? notTheOwners(repo, base, cur, l.recorded);
   const recBad = checkAdvance(repo, base, l.recorded);
   if (curBad && !recBad) return moveBack(`what is there now breaks the ownership rule: ${curBad.message}`);
   const kept = `${KEPT_PREFIX}${keyOf(l.ref)}/${at}-${l.recorded.slice(0, 12)}`;
@@ -158,6 +183,8 @@ export function recover(repo: Repo, o: { refs?: string[]; auto?: boolean; check?
     if (p.action.action === 'refused') left.push(l);
     actions.push(p.action);
   }
+  // a named ref that was dropped on purpose is no loss: say where its versions are and what undoes the drop
+  for (const ref of wanted ?? []) if (!check.losses.some((l) => l.ref === ref)) actions.push(...droppedNote(repo, ref));
   // the record takes what stays (a refused claim, two sound histories): reported once, not at every command
   if (adopt.size) {
     amendRecord(repo, (r) => {
@@ -170,10 +197,21 @@ export function recover(repo: Repo, o: { refs?: string[]; auto?: boolean; check?
   return { problem: check.problem, actions, left: left.filter((l) => !adopt.has(l.ref)) };
 }
 
+/** For a dropped handoff (its live ref, or its refs/handoff-dropped/… ref): where it is kept and the command that undoes the drop. */
+function droppedNote(repo: Repo, ref: string): RecoverAction[] {
+  const prefix = ref.startsWith(DROPPED_PREFIX) ? ref : ref.startsWith(HANDOFF_PREFIX) && !readRef(repo, ref) ? `${DROPPED_PREFIX}${ref.slice(HANDOFF_PREFIX.length)}/` : null;
+  if (!prefix) return [];
+  const kept = listTracked(repo, [prefix]);
+  // <seconds>-<tip>: ten-digit stamps sort as text
+  const newest = [...kept.keys()].sort().pop();
+  if (!newest) return [];
+  return [{ ref, action: 'dropped', oid: null, keptAs: newest, message: `${ref} was dropped on purpose (\`git handoff drop\`), not lost: its versions are kept at ${newest}; undo the drop: git handoff restore ${newest}` }];
+}
+
 /** A ref as typed: full, `handoffs/…`, or `<branch>/<topic>` of a live handoff. */
 function fullRef(r: string): string {
   if (r.startsWith('refs/')) return r;
-  if (r.startsWith('handoffs/') || r.startsWith('handoff-archive/') || r.startsWith('notes/')) return `refs/${r}`;
+  if (r.startsWith('handoffs/') || r.startsWith('handoff-archive/') || r.startsWith('handoff-dropped/') || r.startsWith('notes/')) return `refs/${r}`;
   return HANDOFF_PREFIX + r;
 }
 
@@ -209,6 +247,13 @@ function describe(repo: Repo, oids: string[]): Found[] {
     out.push({ oid, parents: f[i + 1] ? f[i + 1].split(' ') : [], tree: f[i + 2], time: Number(f[i + 3]) || 0, subject: f[i + 4], trailers: f[i + 5] ? f[i + 5].replace(/\n$/, '').split('\n') : [] });
   }
   return out;
+}
+
+/** Every commit a record commit reaches (the versions it recorded and their histories); null when there is no record at all. */
+function recordedVersions(repo: Repo, records: string[]): Set<string> | null {
+  if (records.length === 0) return null;
+  const r = repo.git(['rev-list', '--stdin'], { input: records.join('\n') + '\n', allowFail: true });
+  return r.status === 0 ? new Set(r.stdout.split('\n').filter(Boolean)) : null;
 }
 
 /**
@@ -251,10 +296,13 @@ export function recoverScan(repo: Repo): RecoverResult {
     const notes = rec.entries.get(NOTES_REF);
     if (notes && exists(repo, notes.oid)) found.push(...describe(repo, [notes.oid]).filter((c) => !found.some((x) => x.oid === c.oid)));
   }
-  // 2. handoff histories by their trailers
+  // 2. handoff histories by their trailers: only commits that were once a recorded version (reached from a record
+  // commit, live or unreachable); a writer's commit the store refused (a lost race, an ownership refusal) never was
+  const recorded = recordedVersions(repo, [...(have.has(RECORD_REF) ? [RECORD_REF] : []), ...recordCommits.map((c) => c.oid)]);
   const byKey = new Map<string, Array<Found & { branch: string; topic: string }>>();
   const parsed = readTrailersOf(repo, found.map((c) => c.oid));
   for (const c of found) {
+    if (recorded && !recorded.has(c.oid)) continue;
     const t = parsed.get(c.oid);
     if (!t || t.problem || !t.session || !t.topic || !t.branch) continue;
     const ref = handoffRef(t.branch, t.topic);

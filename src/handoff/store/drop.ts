@@ -6,14 +6,17 @@
 // With the git hooks installed, the deletion passes them on the record (GIT_HANDOFF_BYPASS=1, a line in audit.jsonl).
 import { HandoffError } from '../../errors';
 import type { Repo } from '../../git/repo';
-import { encodeBranch, handoffRef } from './names';
+import { DROPPED_PREFIX, encodeBranch, handoffRef, HANDOFF_PREFIX } from './names';
+import { parseTrailerLines } from './document';
+import { listRefs, readRef } from '../../git/refs';
 import { ownedError } from './ownership';
 import type { SessionRef } from '../state/session';
 import { archivedVersions, readTip } from './store';
+export { droppedVersions } from './store';
 import { trackingTips } from './sync-state';
 import { LOST, moveRefs, untilWon } from './tx';
 
-export const DROPPED_PREFIX = 'refs/handoff-dropped/';
+export { DROPPED_PREFIX };
 
 export interface DropResult {
   ref: string;
@@ -56,4 +59,41 @@ export function dropHandoff(repo: Repo, branch: string, topic: string, session: 
     },
     { attempts: 5, gaveUp: () => new HandoffError('concurrent', 'lost-race', `${ref} kept moving while it was being dropped; nothing was dropped`) },
   );
+}
+
+/** `refs/handoff-dropped/<b>/<t>/<stamp>` from what a user typed (full, `handoff-dropped/…`), else null. */
+export function droppedRefOf(arg: string): string | null {
+  const full = arg.startsWith('refs/') ? arg : arg.startsWith('handoff-dropped/') ? `refs/${arg}` : null;
+  return full?.startsWith(DROPPED_PREFIX) && full.slice(DROPPED_PREFIX.length).split('/').length === 3 ? full : null;
+}
+
+export interface UndropResult {
+  ref: string;
+  from: string;
+  oid: string;
+}
+
+/**
+ * Undoes a drop: the live ref comes back at the dropped tip, every version as it was, and the dropped ref goes, in
+ * one transaction (the loss record takes the live ref again). Owner only, or a takeover on the record (the versions
+ * stay the owner's). Refused when the handoff is live again (nothing is moved over it).
+ */
+export function undropHandoff(repo: Repo, dropped: string, session: SessionRef, takeover: { reason: string } | null): UndropResult {
+  const parts = dropped.slice(DROPPED_PREFIX.length).split('/');
+  const rec = listRefs(repo, [dropped]).find((r) => r.ref === dropped);
+  if (!rec || parts.length !== 3) throw new HandoffError('usage', 'not-found', `no dropped handoff ${dropped}; \`git for-each-ref ${DROPPED_PREFIX}\` lists them`);
+  const ref = `${HANDOFF_PREFIX}${parts[0]}/${parts[1]}`;
+  const t = parseTrailerLines(rec.trailers);
+  if (readRef(repo, ref)) throw new HandoffError('usage', 'exists', `"${parts[1]}" is live again (${ref}): nothing is restored over it; its dropped versions stay at ${dropped}`, { ref });
+  if (t.session !== session.id && !takeover) throw ownedError({ oid: rec.oid, session: t.session, time: rec.time }, session.id, ref, parts[1], { command: 'restore', target: dropped });
+  const r = moveRefs(
+    repo,
+    [
+      { op: 'create', ref, newOid: rec.oid },
+      { op: 'delete', ref: dropped, oldOid: rec.oid },
+    ],
+    takeover ? `handoff restore ${parts[1]} (dropped; taken over: ${takeover.reason})` : `handoff restore ${parts[1]} (dropped)`,
+  );
+  if (!r.ok) throw new HandoffError('concurrent', 'concurrent-update', `${ref} or ${dropped} moved during the restore; nothing moved (${r.message})`);
+  return { ref, from: dropped, oid: rec.oid };
 }

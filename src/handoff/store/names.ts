@@ -4,6 +4,8 @@ import { HandoffError } from '../../errors';
 export const HANDOFF_PREFIX = 'refs/handoffs/';
 export const ARCHIVE_PREFIX = 'refs/handoff-archive/';
 export const LEASE_PREFIX = 'refs/handoff-leases/';
+/** Where `drop` keeps a dropped handoff's versions: refs/handoff-dropped/<branch>/<topic>/<seconds>-<tip> (`restore` undoes it). */
+export const DROPPED_PREFIX = 'refs/handoff-dropped/';
 
 export const STOPWORDS = new Set(['fix', 'feat', 'chore', 'docs', 'refactor', 'test', 'main', 'master', 'the', 'and', 'for', 'a']);
 const TOPIC_RE = /^[a-z0-9]+(-[a-z0-9]+)+$/;

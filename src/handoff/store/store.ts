@@ -8,7 +8,7 @@ import { countCommits, parseCommit, readCommitFiles, readCommitTrailers, readObj
 import { listRefs, readRef, trailerBlockLines, type RefOp, type RefRecord } from '../../git/refs';
 import type { Repo } from '../../git/repo';
 import { BODY_MAX, buildMessage, COMMIT_MAX, namedPaths, parseState, parseTrailerLines, serializeState, STATE_MAX, validateBody, type HandoffState, type Trailers } from './document';
-import { ARCHIVE_PREFIX, HANDOFF_PREFIX, archiveRef, assertTopic, branchPrefix, encodeBranch, handoffRef, describeOverlap, overlapOf, overlapTokens, parseRef } from './names';
+import { ARCHIVE_PREFIX, DROPPED_PREFIX, HANDOFF_PREFIX, archiveRef, assertTopic, branchPrefix, encodeBranch, handoffRef, describeOverlap, overlapOf, overlapTokens, parseRef } from './names';
 import { missingRefs } from './address';
 import { NOTES_REF } from './receipts';
 import { checkWrite, ownedError, type Tip } from './ownership';
@@ -315,7 +315,8 @@ export function readHandoff(repo: Repo, branch: string, topic: string, at?: stri
   const recs = read.filter((r) => r.ref !== headRef && r.ref !== NOTES_REF);
   const live = recs.find((r) => r.ref === ref);
   // not live: the newest archived version of the topic, read the same way (its ref says it is archived)
-  const found = live ?? archivedVersions(repo, branch, topic)[0];
+  // …else its newest drop (its ref says it was dropped, and `restore` undoes that)
+  const found = live ?? archivedVersions(repo, branch, topic)[0] ?? droppedVersions(repo, branch, topic)[0];
   if (!found) throw notFound(ref, branch, topic);
   const oid = at ? resolveAt(repo, found.ref, found.oid, at) : found.oid;
   const receiptsAt = read.find((r) => r.ref === NOTES_REF)?.oid ?? null;
@@ -332,12 +333,19 @@ export function archivedVersions(repo: Repo, branch: string, topic: string): Ref
   return recs.filter((r) => !beside.has(r.ref)).sort((x, y) => stamp(y) - stamp(x));
 }
 
-/** The ref `log`/`show` read: the live handoff, else its newest archive entry. */
+/** The dropped versions of one handoff, newest first (by the stamp in their name). */
+export function droppedVersions(repo: Repo, branch: string, topic: string): RefRecord[] {
+  const prefix = `${DROPPED_PREFIX}${encodeBranch(branch)}/${assertTopic(topic)}/`;
+  const stamp = (r: RefRecord) => Number(r.ref.slice(prefix.length).split('-')[0]) || 0;
+  return listRefs(repo, [prefix]).sort((x, y) => stamp(y) - stamp(x));
+}
+
+/** The ref `log`/`show` read: the live handoff, else its newest archive entry, else its newest drop. */
 export function locateHandoff(repo: Repo, branch: string, topic: string): { ref: string; oid: string; archived: boolean } {
   const ref = handoffRef(branch, assertTopic(topic));
   const oid = readRef(repo, ref);
   if (oid) return { ref, oid, archived: false };
-  const arch = archivedVersions(repo, branch, topic)[0];
+  const arch = archivedVersions(repo, branch, topic)[0] ?? droppedVersions(repo, branch, topic)[0];
   if (!arch) throw notFound(ref, branch, topic);
   return { ref: arch.ref, oid: arch.oid, archived: true };
 }

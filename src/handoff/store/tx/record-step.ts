@@ -4,6 +4,7 @@
 import { transaction } from '../../../git/refs';
 import type { Repo } from '../../../git/repo';
 import { movesChange, nextRecord, noteWritten, RECORD_REF, seenAfterMove, setRecordBlocked, type RecordState } from '../../record/record';
+import { pruneWitness, pushWitness } from '../../record/witness';
 import type { RefUpdate } from './extension';
 import { inspectLock, isStale, lockError } from './locks';
 import { LOST, untilWon } from './retry';
@@ -24,6 +25,7 @@ export function amendRecord(repo: Repo, change: (rec: RecordState) => string[] |
       const r = transaction(repo, [op], 'handoff record');
       if (r.ok) {
         noteWritten(next.commit, next.state);
+        pushWitness(repo, next.commit); // the witness outside .git takes the same record (record/witness.ts)
         return next.commit;
       }
       if (r.reason === 'hook') return null;
@@ -50,6 +52,7 @@ export function recordMoves(repo: Repo, moves: RefUpdate[], replaces = false): v
   if (!change) return;
   try {
     seenAfterMove(repo, amendRecord(repo, change, 60, undefined, replaces));
+    if (replaces) pruneWitness(repo);
   } catch {
     // the record is a second line of defence: a failure here leaves it to the next command's check
   }
