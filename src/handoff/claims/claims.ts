@@ -99,6 +99,15 @@ const mergeBase = (repo: Repo, a: string, b: string): string | null => {
  * the remote had, with this clone's unpublished changes merged in), then here; offline, here alone.
  */
 export async function changeClaims<R>(repo: Repo, branch: string, session: string, mutate: Mutation<R>, o: { config?: Config; remote?: string | null; offline?: boolean } = {}): Promise<ChangeResult<R>> {
+  try {
+    return await changeOnce(repo, branch, session, mutate, o);
+  } finally {
+    // the state file the guard stats follows every change (and every fetch a refusal made)
+    (require('./marker') as typeof import('./marker')).refreshMarker(repo);
+  }
+}
+
+async function changeOnce<R>(repo: Repo, branch: string, session: string, mutate: Mutation<R>, o: { config?: Config; remote?: string | null; offline?: boolean }): Promise<ChangeResult<R>> {
   const config = o.config ?? readConfig(repo);
   const picked = o.remote !== undefined ? { remote: o.remote, why: o.remote ? null : 'no remote' } : claimsRemote(repo, config);
   let remote = o.offline ? null : picked.remote;
@@ -343,5 +352,6 @@ export async function syncClaims(repo: Repo, remote: string, config: Config = re
       out.push({ branch, published: false, lost: [], error: (e as Error).message });
     }
   }
+  (require('./marker') as typeof import('./marker')).refreshMarker(repo);
   return out;
 }
