@@ -11,6 +11,27 @@ import type { Decision } from './event';
 import { writtenPaths } from './lifecycle';
 import type { Location } from './locate';
 
+/**
+ * The holder's own activity renews its claims: only once less than a quarter of a claim's lifetime is left (the state
+ * file says so without git), then one change of the table (a push with a handoff remote). Never fails the call.
+ */
+async function renewOwn(ctx: GuardContext, loc: Location): Promise<void> {
+  const session = ctx.session;
+  const branch = ctx.branch(loc);
+  if (!session || !branch) return;
+  try {
+    const { readMarker } = await import('../handoff/claims/marker');
+    const { claimLive } = await import('../handoff/claims/table');
+    const { renewDue } = await import('../handoff/claims/claims');
+    const now = Date.now();
+    if (!readMarker(loc.commonDir).some((c) => c.session === session && c.branch === branch && claimLive(c, now) && renewDue(c, now))) return;
+    const { changeClaims, renewMutation } = await import('../handoff/claims/claims');
+    await changeClaims(await ctx.repo(loc), branch, session, renewMutation(branch, session));
+  } catch {
+    // the claim lasts to its expiry; the next write tries again
+  }
+}
+
 export async function claimsOnWrite(ctx: GuardContext, loc: Location, d: Decision): Promise<Decision> {
   if (!existsSync(claimsMarker(loc.commonDir))) return d;
   const byRepo = new Map<string, { l: Location; paths: string[] }>();
@@ -21,6 +42,7 @@ export async function claimsOnWrite(ctx: GuardContext, loc: Location, d: Decisio
     e.paths.push(path.relative(l.worktree, abs).split(path.sep).join('/'));
     byRepo.set(l.worktree, e);
   }
+  await renewOwn(ctx, loc);
   const hits = [...byRepo.values()].flatMap(({ l, paths }) => claimedByOthers(l.commonDir, ctx.branch(l), ctx.session, paths));
   if (hits.length === 0) return d;
   const what = describeHits(hits);

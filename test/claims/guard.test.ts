@@ -66,6 +66,21 @@ describe('the guard tells a write to a claimed path', () => {
     expect(existsSync(ledger)).toBe(true);
   }, 120_000);
 
+  it("the holder's own writes renew its claim once less than a quarter of its lifetime is left", async () => {
+    const repo = makeRepo({ commit: true });
+    const first = JSON.parse(String((await repo.cli(['claim', 'lib/', '--session', ME, '--ttl', '8s', '--json'])).stdout));
+    // early: a write renews nothing (no change of the table)
+    const oid = repo.git(['rev-parse', 'refs/claims/main']).stdout.trim();
+    await guard(repo, writeCall(repo, 'lib/a.ts', ME));
+    expect(repo.git(['rev-parse', 'refs/claims/main']).stdout.trim()).toBe(oid);
+    while (Date.parse(first.expires) - Date.now() > 1800) await new Promise((r) => setTimeout(r, 100));
+    await guard(repo, writeCall(repo, 'lib/a.ts', ME));
+    const now = JSON.parse(String((await repo.cli(['claims', '--json'])).stdout));
+    expect(now).toEqual([expect.objectContaining({ id: first.id, session: ME })]);
+    expect(Date.parse(now[0].expires)).toBeGreaterThan(Date.parse(first.expires));
+    expect(repo.git(['log', '-1', '--format=%B', 'refs/claims/main']).stdout).toContain('Handoff-Claim: renew');
+  }, 60_000);
+
   it('the session start view lists the live claims on the branch', async () => {
     const repo = makeRepo({ commit: true });
     await claim(repo, ['src/auth/', '--session', OTHER, '--note', 'moving login to OAuth']);

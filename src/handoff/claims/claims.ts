@@ -236,7 +236,7 @@ export function claimMutation(q: ClaimRequest): Mutation<ClaimOutcome> {
     const expires = Math.floor((nowMs + q.ttlMs) / 1000);
     const own = rest.find((c) => c.session === me && sameSet(c.paths, q.specs));
     const claim: Claim = own
-      ? { ...own, expires, note: q.note ?? own.note, pid: q.process?.pid ?? own.pid, pidStart: q.process?.start ?? own.pidStart, host: q.process?.host ?? own.host }
+      ? { ...own, expires, ttl: Math.max(1, Math.round(q.ttlMs / 1000)), note: q.note ?? own.note, pid: q.process?.pid ?? own.pid, pidStart: q.process?.start ?? own.pidStart, host: q.process?.host ?? own.host }
       : {
           id: `${me}@${Math.floor(nowMs / 1000)}.${randomTag()}`,
           session: me,
@@ -245,6 +245,7 @@ export function claimMutation(q: ClaimRequest): Mutation<ClaimOutcome> {
           note: q.note,
           since: Math.floor(nowMs / 1000),
           expires,
+          ttl: Math.max(1, Math.round(q.ttlMs / 1000)),
           pid: q.process?.pid ?? null,
           pidStart: q.process?.start ?? null,
           host: q.process?.host ?? null,
@@ -289,6 +290,21 @@ export function releaseMutation(branch: string, session: string, specs: string[]
     }
     if (released.length === 0 && claims.length === table.claims.length) return { unchanged: { released } };
     return { table: { claims, conflicts: table.conflicts }, message: { branch, session, action: 'release', paths: released.flatMap((r) => r.paths) }, result: { released } };
+  };
+}
+
+/** A claim renewed by its holder's activity once less than a quarter of its lifetime is left (SPEC 10). */
+export const renewDue = (c: { expires: number; ttl: number }, nowMs = Date.now()) => c.expires * 1000 - nowMs < (c.ttl * 1000) / 4;
+
+/** Renews the session's live claims on the branch that are due: each gets its lifetime again. */
+export function renewMutation(branch: string, session: string): Mutation<string[]> {
+  return (table, nowMs) => {
+    const live = table.claims.filter((c) => claimLive(c, nowMs));
+    const due = live.filter((c) => c.session === session && renewDue(c, nowMs));
+    if (due.length === 0) return { unchanged: [] };
+    const claims = live.map((c) => (due.includes(c) ? { ...c, expires: Math.floor(nowMs / 1000) + c.ttl } : c));
+    const paths = due.flatMap((c) => c.paths);
+    return { table: { claims, conflicts: table.conflicts }, message: { branch, session, action: 'renew', paths, expires: Math.max(...claims.filter((c) => due.some((d) => d.id === c.id)).map((c) => c.expires)) }, result: paths };
   };
 }
 

@@ -28,6 +28,8 @@ export interface Claim {
   /** unix seconds */
   since: number;
   expires: number;
+  /** the lifetime a renewal gives it again, seconds */
+  ttl: number;
   /** the holder's client process, to end the claim when it is gone (checked only on its host) */
   pid: number | null;
   pidStart: string | null;
@@ -73,6 +75,7 @@ function parseClaim(v: any): Claim | null {
     note: strOrNull(v.note),
     since: v.since,
     expires: v.expires,
+    ttl: num(v.ttl) ?? Math.max(1, v.expires - v.since),
     pid: Number.isInteger(v.pid) && v.pid > 0 ? v.pid : null,
     pidStart: strOrNull(v.pidStart),
     host: strOrNull(v.host),
