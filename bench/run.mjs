@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `npm run bench`: every row of issue 7, each against its baseline timed in the same run, as one table.
-//   node bench/run.mjs [--runs N] [--only calls,guard,store,list,commit,record] [--json]
+//   node bench/run.mjs [--runs N] [--only calls,guard,store,list,commit,record,claims] [--json]
 import { execSync } from 'node:child_process';
 import os from 'node:os';
+import { benchClaims } from './claims.mjs';
 import { benchCommit } from './commit.mjs';
 import { benchGuardRows } from './guard.mjs';
 import { fmt, flags } from './lib.mjs';
@@ -12,7 +13,7 @@ import { benchStore } from './store.mjs';
 import { benchToolCalls } from './tool-call.mjs';
 
 const f = flags();
-const only = f.only ? String(f.only).split(',') : ['calls', 'guard', 'store', 'list', 'commit', 'record'];
+const only = f.only ? String(f.only).split(',') : ['calls', 'guard', 'store', 'list', 'commit', 'record', 'claims'];
 const runs = f.runs;
 const machine = {
   date: new Date().toISOString(),
@@ -25,7 +26,7 @@ const machine = {
   extraCaCerts: process.env.NODE_EXTRA_CA_CERTS || null,
 };
 const rows = [];
-const parts = { calls: () => benchToolCalls({ runs }), guard: () => benchGuardRows({ runs }), store: () => benchStore({ runs }), list: () => benchList({ runs }), commit: () => benchCommit({ runs }), record: () => benchRecord({ runs }) };
+const parts = { calls: () => benchToolCalls({ runs }), guard: () => benchGuardRows({ runs }), store: () => benchStore({ runs }), list: () => benchList({ runs }), commit: () => benchCommit({ runs }), record: () => benchRecord({ runs }), claims: () => benchClaims({ runs }) };
 for (const name of only) {
   if (!parts[name]) throw new Error(`unknown part ${name}: use ${Object.keys(parts).join(',')}`);
   rows.push(...parts[name]());

@@ -68,12 +68,12 @@ describe('the guard tells a write to a claimed path', () => {
 
   it("the holder's own writes renew its claim once less than a quarter of its lifetime is left", async () => {
     const repo = makeRepo({ commit: true });
-    const first = JSON.parse(String((await repo.cli(['claim', 'lib/', '--session', ME, '--ttl', '8s', '--json'])).stdout));
+    const first = JSON.parse(String((await repo.cli(['claim', 'lib/', '--session', ME, '--ttl', '20s', '--json'])).stdout));
     // early: a write renews nothing (no change of the table)
     const oid = repo.git(['rev-parse', 'refs/claims/main']).stdout.trim();
     await guard(repo, writeCall(repo, 'lib/a.ts', ME));
     expect(repo.git(['rev-parse', 'refs/claims/main']).stdout.trim()).toBe(oid);
-    while (Date.parse(first.expires) - Date.now() > 1800) await new Promise((r) => setTimeout(r, 100));
+    while (Date.parse(first.expires) - Date.now() > 4900) await new Promise((r) => setTimeout(r, 100));
     await guard(repo, writeCall(repo, 'lib/a.ts', ME));
     const now = JSON.parse(String((await repo.cli(['claims', '--json'])).stdout));
     expect(now).toEqual([expect.objectContaining({ id: first.id, session: ME })]);

@@ -99,17 +99,20 @@ const mergeBase = (repo: Repo, a: string, b: string): string | null => {
  * the remote had, with this clone's unpublished changes merged in), then here; offline, here alone.
  */
 export async function changeClaims<R>(repo: Repo, branch: string, session: string, mutate: Mutation<R>, o: { config?: Config; remote?: string | null; offline?: boolean } = {}): Promise<ChangeResult<R>> {
+  const config = o.config ?? readConfig(repo);
+  const picked = o.remote !== undefined ? { remote: o.remote, why: o.remote ? null : 'no remote' } : claimsRemote(repo, config);
+  const remote = picked.remote;
   try {
-    return await changeOnce(repo, branch, session, mutate, o);
+    return await changeOnce(repo, branch, session, mutate, { ...o, config, remote, why: picked.why });
   } finally {
     // the state file the guard stats follows every change (and every fetch a refusal made)
-    (require('./marker') as typeof import('./marker')).refreshMarker(repo);
+    (require('./marker') as typeof import('./marker')).refreshMarker(repo, { remote });
   }
 }
 
-async function changeOnce<R>(repo: Repo, branch: string, session: string, mutate: Mutation<R>, o: { config?: Config; remote?: string | null; offline?: boolean }): Promise<ChangeResult<R>> {
-  const config = o.config ?? readConfig(repo);
-  const picked = o.remote !== undefined ? { remote: o.remote, why: o.remote ? null : 'no remote' } : claimsRemote(repo, config);
+async function changeOnce<R>(repo: Repo, branch: string, session: string, mutate: Mutation<R>, o: { config: Config; remote: string | null; why: string | null; offline?: boolean }): Promise<ChangeResult<R>> {
+  const config = o.config;
+  const picked = { remote: o.remote, why: o.why };
   let remote = o.offline ? null : picked.remote;
   let published: Published = picked.remote && o.offline ? { where: 'offline', remote: picked.remote, reason: 'asked to stay offline' } : { where: 'local', reason: picked.why ?? 'no remote' };
   const local = claimsRef(branch);
@@ -368,6 +371,6 @@ export async function syncClaims(repo: Repo, remote: string, config: Config = re
       out.push({ branch, published: false, lost: [], error: (e as Error).message });
     }
   }
-  (require('./marker') as typeof import('./marker')).refreshMarker(repo);
+  (require('./marker') as typeof import('./marker')).refreshMarker(repo, { remote });
   return out;
 }

@@ -13,11 +13,11 @@ import type { ClaimView } from './claims';
 export const claimsMarker = (commonDir: string) => path.join(handoffDir(commonDir), 'claims.json');
 
 /** Writes the marker from the refs (or removes it when no claim is live); a failure costs only the telling. */
-export function refreshMarker(repo: Repo): void {
+export function refreshMarker(repo: Repo, known?: { remote: string | null }): void {
   try {
     const { claimsRemote, listClaims } = require('./claims') as typeof import('./claims');
     const { readConfig } = require('../../git/config') as typeof import('../../git/config');
-    const { claims } = listClaims(repo, { remote: claimsRemote(repo, readConfig(repo)).remote });
+    const { claims } = listClaims(repo, { remote: known ? known.remote : claimsRemote(repo, readConfig(repo)).remote });
     const file = claimsMarker(repo.commonDir);
     if (claims.length === 0) rmSync(file, { force: true });
     else writeState(file, JSON.stringify({ claims }) + '\n', handoffDir(repo.commonDir));
