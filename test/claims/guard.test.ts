@@ -81,6 +81,15 @@ describe('the guard tells a write to a claimed path', () => {
     expect(repo.git(['log', '-1', '--format=%B', 'refs/claims/main']).stdout).toContain('Handoff-Claim: renew');
   }, 60_000);
 
+  it("the holder's SessionEnd ends its claims", async () => {
+    const repo = makeRepo({ commit: true });
+    await claim(repo, ['src/auth/', '--session', ME, '--note', 'mine']);
+    await claim(repo, ['docs/', '--session', OTHER]);
+    await guard(repo, payload(repo, 'claude-code/real-session-end.json', {}, ME));
+    const left = JSON.parse(String((await repo.cli(['claims', '--json'])).stdout));
+    expect(left.map((c: any) => c.session)).toEqual([OTHER]);
+  }, 60_000);
+
   it('the session start view lists the live claims on the branch', async () => {
     const repo = makeRepo({ commit: true });
     await claim(repo, ['src/auth/', '--session', OTHER, '--note', 'moving login to OAuth']);
