@@ -133,7 +133,8 @@ export const claimsCommand: CommandModule<GlobalArgs, ClaimsArgs> = {
     const branch = a.all ? null : resolveBranch(repo, a.branch);
     const { claims, conflicts } = listClaims(repo, { branch, remote });
     if (a.json) return printJson(claims.map((c) => ({ ...publicClaim(c), published: c.where !== 'local' })));
-    const shown = branch ? conflicts : conflicts;
+    // a conflict is told for a day after the sync that found it (the table keeps the last 50)
+    const shown = conflicts.filter((c) => Date.now() - c.at * 1000 < 86_400_000);
     for (const c of shown.slice(-5)) process.stderr.write(terminalSafe(`conflict at sync: session ${c.session}'s offline claim on ${c.paths.join(', ')} lost to session ${c.holder}'s on ${c.holderPaths.join(', ')}`) + '\n');
     if (claims.length === 0) {
       if (!a.quiet) process.stdout.write(`no live claims${branch ? ` on ${branch}` : ''}\n`);
