@@ -6,7 +6,7 @@ import { makeClones, raceRound } from './world';
 
 const ROUNDS = Number(process.env.CLAIM_RACE_ROUNDS) || 200;
 
-describe.each<Transport>(['file', 'git', 'http'])('claim races over %s, %i rounds', (transport) => {
+describe.each<Transport>(['file', 'git', 'http'])('claim races over %s', (transport) => {
   it(`${ROUNDS} rounds: exactly one winner each`, async () => {
     const { bare, clones } = await makeClones(transport, 3);
     const winners = new Set<string>();
