@@ -3,11 +3,12 @@
 // NODE_EXTRA_CA_CERTS unset, where the goals are judged, and set (every node start, the baseline's too, reads the
 // bundle: the flattering ratios). Then issue 39's table (its rows, both environments, the goals), and the trace
 // (bench/trace.mjs): where the milliseconds of write, show, list and the guard's node path go.
-//   node bench/run.mjs [--runs N] [--only calls,guard,store,list,commit,record,trace] [--client claude,codex,…] [--env both|unset|set] [--json]
+//   node bench/run.mjs [--runs N] [--only calls,guard,store,list,commit,record,claims,trace] [--client claude,codex,…] [--env both|unset|set] [--json]
 import { execFileSync, execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { benchClaims } from './claims.mjs';
 import { benchCommit } from './commit.mjs';
 import { benchGuardRows } from './guard.mjs';
 import { fmt, flags } from './lib.mjs';
@@ -18,7 +19,7 @@ import { benchToolCalls } from './tool-call.mjs';
 import { benchTrace } from './trace.mjs';
 
 const f = flags();
-const ALL = ['calls', 'guard', 'store', 'list', 'commit', 'record', 'trace'];
+const ALL = ['calls', 'guard', 'store', 'list', 'commit', 'record', 'claims', 'trace'];
 const only = f.only ? String(f.only).split(',') : ALL;
 for (const name of only) if (!ALL.includes(name)) throw new Error(`unknown part ${name}: use ${ALL.join(',')}`);
 const runs = f.runs;
@@ -26,7 +27,7 @@ const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
 
 /** The rows of the parts asked for, measured in this process's environment. */
 function measure(parts) {
-  const fns = { calls: () => benchToolCalls({ runs, clients: f.client ? String(f.client).split(',') : undefined }), guard: () => benchGuardRows({ runs }), store: () => benchStore({ runs }), list: () => benchList({ runs }), commit: () => benchCommit({ runs }), record: () => benchRecord({ runs }), trace: () => benchTrace({ runs }) };
+  const fns = { calls: () => benchToolCalls({ runs, clients: f.client ? String(f.client).split(',') : undefined }), guard: () => benchGuardRows({ runs }), store: () => benchStore({ runs }), list: () => benchList({ runs }), commit: () => benchCommit({ runs }), record: () => benchRecord({ runs }), claims: () => benchClaims({ runs }), trace: () => benchTrace({ runs }) };
   return parts.flatMap((name) => fns[name]());
 }
 

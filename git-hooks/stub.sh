@@ -70,7 +70,8 @@ commit-msg)
 	fi
 	;;
 pre-commit)
-	# Only another session's ledger, or a refused reset that left the files reset, can concern this commit.
+	# Only another session's ledger, or a refused reset that left the files reset, can concern this commit; or a live claim.
+	[ -e "$(git rev-parse --git-common-dir 2>/dev/null)/handoff/claims.json" ] && need=1
 	if [ -n "$session" ]; then
 		[ -e "$(git rev-parse --git-dir 2>/dev/null)/handoff-refused-reset.json" ] && need=1
 		ledger="$(git rev-parse --git-common-dir 2>/dev/null)/handoff/ledger"

@@ -8,6 +8,7 @@ import { HandoffError } from '../errors';
 import { commandOf, helpOf, suggest } from './argv';
 import { archiveCommand, restoreCommand } from './commands/archive';
 import { bootCommand } from './commands/boot';
+import { claimCommand, claimsCommand } from './commands/claim';
 import { completionCommand, repositoryCompletions } from './commands/completion';
 import { diffCommand } from './commands/diff';
 import { dropCommand } from './commands/drop';
@@ -52,6 +53,8 @@ export const commands: CommandModule<GlobalArgs, any>[] = [
   doctorCommand,
   sessionsCommand,
   releaseCommand,
+  claimCommand,
+  claimsCommand,
   fetchCommand,
   pushCommand,
   syncCommand,

@@ -60,6 +60,8 @@ export async function decide(ctx: GuardContext): Promise<Decision> {
           return failClosed(`it failed: ${errorLine(e)}`);
         }
       }
+      // a write to a path another live session claims: told with who and why, refused with handoff.claims=enforce
+      if (d.deny === undefined && loc) d = await (await import('./claims')).claimsOnWrite(ctx, loc, d);
       if (d.deny !== undefined || d.updatedInput || d.context) {
         const at = loc ?? ctx.locate();
         if (at && (await ctx.guardOff(at))) return (await import('./lifecycle')).guardOffOnce(ctx, at);

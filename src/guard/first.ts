@@ -3,12 +3,13 @@
 // writes this session's own handoff file (the file rule surely allows it) or that is one plain git command moving a
 // protected ref (the ref rule surely refuses it) without loading the other rules, the store or anything that starts
 // git. Whatever it cannot settle goes to the full guard in dist/fast.cjs with what it parsed and located (Seen).
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { absent, recordIntents } from '../handoff/state/ledger';
 import { isKnownSession } from '../handoff/state/lineage-record';
 import { encodeBranch } from '../handoff/store/names';
 import { handoffDir } from '../handoff/state/paths';
+import { claimsMarker } from '../handoff/claims/marker';
 import { SESSION_RE } from '../handoff/state/session';
 import { copilotAnswersNatively } from '../clients/copilot';
 import { detectClient, namedClient } from '../clients/index';
@@ -166,6 +167,8 @@ function recorded(seen: Seen): boolean {
     return false;
   }
   if (!(Date.now() - beat < LEASE_EVERY_MS)) return false;
+  // a claim is live somewhere in this repository: a write is the full guard's to tell (SPEC 10)
+  if (fileActions(e.action).length && existsSync(claimsMarker(loc.commonDir))) return false;
   for (const a of fileActions(e.action)) {
     if (a.type !== 'write' && a.type !== 'edit') continue;
     const abs = path.resolve(e.cwd, a.path);

@@ -7,6 +7,7 @@ import { lineageDir } from '../handoff/state/lineage-record';
 import { LEASE_EVERY_MS } from './first';
 import { guardStateDir } from './lifecycle';
 import { cacheFile } from './locate';
+import { claimsMarker } from '../handoff/claims/marker';
 
 const ROOT = path.join(path.sep, 'common');
 /** A path under a repository's git common directory, relative to it, with forward slashes. */
@@ -21,6 +22,8 @@ export const FRONT_CONSTANTS = {
   ledger_dir: under(ledgerDir(ROOT)),
   /** node's verified configuration cache */
   config_cache: under(cacheFile({ commonDir: ROOT })),
+  /** the claims state file: while it exists a write is node's to tell (SPEC 10) */
+  claims_file: under(claimsMarker(ROOT)),
   /** a lease older than this is refreshed by node */
   lease_ms: String(LEASE_EVERY_MS),
 };

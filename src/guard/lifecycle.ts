@@ -249,7 +249,17 @@ export async function sessionStart(ctx: GuardContext): Promise<Decision> {
   const wrap = ESCAPES_CONTEXT.has(ctx.event.client) ? 'brackets' : 'tags';
   const text = renderBoot(bootView(repo, { session, reader, surface: true }), { untrusted: true, wrap }).replace(/\n+$/, '');
   const warning = session ? await heartbeat(ctx, loc, session, true) : null;
-  return { context: [note, net, text, warning].filter(Boolean).join('\n\n') };
+  const claims = await claimsAtStart(repo, ctx.branch(loc), session);
+  return { context: [note, net, text, claims, warning].filter(Boolean).join('\n\n') };
+}
+
+/** The live claims on the branch (SPEC 10); a failure costs only this block. */
+async function claimsAtStart(repo: import('../git/repo').Repo, branch: string | null, session: string | null): Promise<string | null> {
+  try {
+    return (await import('../handoff/claims/tell')).startClaims(repo, branch, session);
+  } catch {
+    return null;
+  }
 }
 
 async function startFetchLine(repo: import('../git/repo').Repo, branch: string | null, config: import('../git/config').Config): Promise<string | null> {
@@ -273,8 +283,23 @@ export async function sessionEnd(ctx: GuardContext): Promise<Decision> {
   const { releaseLease } = await import('../handoff/state/leases');
   const { recordRelease } = await import('../handoff/state/ledger');
   releaseLease(repo, loc.worktree, session);
+  await releaseClaimsAtEnd(repo, ctx.branch(loc), session);
   recordRelease(loc.commonDir, session, loc.worktree, `session-end:${reason.replace(/[^\w-]/g, '_').slice(0, 40)}`);
   return {};
+}
+
+/** The session's claims on the branch end with it (SPEC 10): here, and on the remote within a short bound. */
+async function releaseClaimsAtEnd(repo: import('../git/repo').Repo, branch: string | null, session: string): Promise<void> {
+  if (!branch) return;
+  try {
+    const { readMarker } = await import('../handoff/claims/marker');
+    // nothing held by this session as far as the state file says: no git, no network
+    if (!readMarker(repo.commonDir).some((c) => c.session === session && c.branch === branch)) return;
+    const { changeClaims, releaseMutation } = await import('../handoff/claims/claims');
+    await changeClaims(repo, branch, session, releaseMutation(branch, session, null));
+  } catch {
+    // an end event answers nothing; the claim ends at its expiry or when its process is gone
+  }
 }
 
 const GUARD_OFF = 'git-handoff: the guard is off in this repository (git config handoff.guard off): nothing is checked or recorded. `git config handoff.guard on` turns it back on.';

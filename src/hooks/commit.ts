@@ -8,6 +8,7 @@ import { relativeTime } from '../handoff/store/time';
 import type { HookContext } from './entry';
 import { refusedResetFile, shortOid, shortSession, shq, type Refusal } from './refusal';
 import { listSessions } from '../handoff/state/sessions';
+import { configValue } from '../git/config';
 
 /** Every Claude-Session-Id value among trailer lines: the product's one reading (claimedSessions). */
 export const sessionIdsIn = (trailerLines: string[]): string[] => claimedSessions(trailerLines);
@@ -83,9 +84,36 @@ export function commitMsg(c: HookContext): Refusal | null {
   return null;
 }
 
+/**
+ * Staged paths another live session claims (SPEC 10), from the claims state file: named on stderr (the commit goes
+ * on), refused with handoff.claims=enforce. Nothing is read from git while no claim exists.
+ */
+function stagedClaims(c: HookContext): Refusal | null {
+  const { existsSync } = require('node:fs') as typeof import('node:fs');
+  const { claimsMarker } = require('../handoff/claims/marker') as typeof import('../handoff/claims/marker');
+  if (!existsSync(claimsMarker(c.repo.commonDir))) return null;
+  const { claimedByOthers, describeHits } = require('../handoff/claims/tell') as typeof import('../handoff/claims/tell');
+  const staged = c.repo.out(['diff', '--cached', '--name-only', '--no-renames', '-z']).split('\0').filter(Boolean);
+  const hits = claimedByOthers(c.repo.commonDir, c.repo.branch ?? null, c.session, staged);
+  if (hits.length === 0) return null;
+  const what = describeHits(hits);
+  if ((configValue(c.config(), 'handoff.claims') ?? '').trim().toLowerCase() !== 'enforce') {
+    process.stderr.write(`git-handoff: staged paths another live session claims:\n${what}\n`);
+    return null;
+  }
+  return {
+    kind: 'owned',
+    what: `${hits.length} staged path${hits.length === 1 ? ' is' : 's are'} claimed by another live session (handoff.claims=enforce)`,
+    found: what.split('\n'),
+    steps: [`leave them out: git restore --staged -- ${hits.map((h) => shq(h.path)).join(' ')}`, 'or ask the holder to release them (git handoff release <path>)'],
+  };
+}
+
 /** pre-commit: refuses staged paths whose latest writer in this worktree is another session that is still live. */
 export function preCommit(c: HookContext): Refusal | null {
   const wt = c.repo.worktree;
+  const claimed = wt ? stagedClaims(c) : null;
+  if (claimed) return claimed;
   if (!c.session || !wt) return null;
   const staged = new Set(c.repo.out(['diff', '--cached', '--name-only', '--no-renames', '-z']).split('\0').filter(Boolean));
   if (staged.size === 0) return null;

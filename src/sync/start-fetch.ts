@@ -20,7 +20,8 @@ export type StartFetch =
 function branchRefspecs(remote: string, branch: string | null): string[] {
   if (!branch) return handoffRefspecs(remote).slice(0, 2);
   const b = encodeBranch(branch);
-  return [`+${HANDOFF_PREFIX}${b}/*:${trackingPrefix(remote)}${b}/*`, `+${ARCHIVE_PREFIX}${b}/*:${trackingArchivePrefix(remote)}${b}/*`];
+  // and the branch's claims table (SPEC 10; a glob, so a remote without one is no error)
+  return [`+${HANDOFF_PREFIX}${b}/*:${trackingPrefix(remote)}${b}/*`, `+${ARCHIVE_PREFIX}${b}/*:${trackingArchivePrefix(remote)}${b}/*`, `+refs/claims/${b}*:refs/remotes/${remote}/claims/${b}*`];
 }
 
 /** Sides narrowed to one branch's keys, so the merge looks at nothing else. */

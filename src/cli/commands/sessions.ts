@@ -11,6 +11,8 @@ import { printJson, relativeTime, table, terminalSafe } from '../output';
 
 interface Args extends GlobalArgs {
   session?: string;
+  paths?: string[];
+  branch?: string;
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -86,21 +88,60 @@ function realpathOr(p: string): string {
 }
 
 export const releaseCommand: CommandModule<GlobalArgs, Args> = {
-  command: 'release',
-  describe: "end a session's hold on this worktree: its lease and its claims on the paths it wrote",
+  command: 'release [paths..]',
+  describe: "end a session's hold: with paths, its claims on them (claim); without, its claims on the branch, its lease on this worktree and its hold on the paths it wrote",
   builder: (y: Argv<GlobalArgs>) =>
     y
+      .positional('paths', { type: 'string', array: true, describe: 'claimed paths to give back (as `git handoff claim` took them); none: everything the session holds' })
       .option('session', { type: 'string', describe: 'the session to release: its whole id, or a unique start of it of 8 or more characters as `sessions` shows it (default: this one, from the environment)' })
+      .option('branch', { type: 'string', describe: 'the branch of the claims (default: the checked-out one)' })
+      .example('$0 release src/auth/', 'give back a claim when the change is done')
       .example('$0 release --session 5f0c6a52', 'a finished session (named by the 8 characters `sessions` shows) no longer blocks commits of the files it wrote here') as unknown as Argv<Args>,
-  handler: (a) => {
+  handler: async (a) => {
+    const { releaseClaims } = await import('./claim');
+    if (a.paths?.length) return releaseClaims(a);
     const repo = openRepo();
     if (!repo.worktree) throw new HandoffError('usage', 'no-worktree', 'a bare repository has no worktree leases; run release inside a worktree');
-    const session = knownSession(listSessions(repo), requireSession(a.session).id, repo.worktree);
+    const rows = listSessions(repo);
+    const id = requireSession(a.session).id;
+    const known = (() => {
+      try {
+        return knownSession(rows, id, repo.worktree!);
+      } catch (e) {
+        return e as HandoffError;
+      }
+    })();
+    const claims = await releaseAllClaims(repo, typeof known === 'string' ? known : id, a.branch);
+    if (typeof known !== 'string') {
+      if (claims.length === 0) throw known;
+      if (a.json) return printJson({ session: id, worktree: repo.worktree, lease: false, paths: [], claims });
+      if (!a.quiet) process.stdout.write(`released session ${short(id)}'s claims on ${claims.join(' ')}\n`);
+      return;
+    }
+    const session = known;
     const r = releaseSession(repo, session, repo.worktree);
-    if (a.json) return printJson(r);
+    if (a.json) return printJson({ ...r, claims });
     if (a.quiet) return;
     const lease = r.lease ? 'lease removed' : 'it held no lease here';
     const paths = r.paths.length ? `its claims on ${r.paths.length} path${r.paths.length === 1 ? '' : 's'} dropped` : 'it had no claims on paths';
-    process.stdout.write(`released session ${short(session)} in ${r.worktree}: ${lease}; ${paths}\n`);
+    const claimed = claims.length ? `; its claims on ${claims.join(' ')} released` : '';
+    process.stdout.write(`released session ${short(session)} in ${r.worktree}: ${lease}; ${paths}${claimed}\n`);
   },
 };
+
+/** Every claim the session holds on the branch, released (the paths); none when the branch cannot be told. */
+async function releaseAllClaims(repo: ReturnType<typeof openRepo>, session: string, branchFlag: string | undefined): Promise<string[]> {
+  const { changeClaims, releaseMutation } = await import('../../handoff/claims/claims');
+  const { resolveBranch } = await import('../../handoff/store/store');
+  const { readRef } = await import('../../git/refs');
+  const { claimsRef } = await import('../../handoff/claims/table');
+  let branch: string;
+  try {
+    branch = resolveBranch(repo, branchFlag);
+  } catch {
+    return [];
+  }
+  if (!readRef(repo, claimsRef(branch))) return [];
+  const r = await changeClaims(repo, branch, session, releaseMutation(branch, session, null));
+  return r.result.released.flatMap((x) => x.paths);
+}

@@ -207,8 +207,10 @@ export const syncCommand: CommandModule<GlobalArgs, Args> = {
     if (a.keep) throw new HandoffError('usage', 'keep-without-resolve', '--keep goes with --resolve <topic>');
     const fetched = runFetch(repo, remote, a);
     const pushed = await runPush(repo, remote, a);
-    if (a.json) printJson({ remote, fetch: fetched, push: pushed });
-    else for (const l of [...describeFetch(fetched), ...describePush(pushed)]) say(a, l);
+    // claims made offline are published now; a claim that lost to a published one is told here and to its holder (SPEC 10)
+    const claims = await (await import('../../handoff/claims/sync')).syncClaimsReport(repo, remote);
+    if (a.json) printJson({ remote, fetch: fetched, push: pushed, claims: claims.json });
+    else for (const l of [...describeFetch(fetched), ...describePush(pushed), ...claims.lines]) say(a, l);
     failOnLostRace(fetched, a);
     failOnDiverged(pushed, a, repo.branch);
   },

@@ -1,0 +1,168 @@
+// `git handoff claim <path|glob>…` and `git handoff claims`: a session says which paths it is about to change
+// (SPEC 10); `release <path>…` (sessions.ts) gives them back.
+import { statSync } from 'node:fs';
+import type { Argv, CommandModule } from 'yargs';
+import { HandoffError } from '../../errors';
+import { parseDuration, readConfig } from '../../git/config';
+import { openRepo, type Repo } from '../../git/repo';
+import { claimMutation, changeClaims, claimsRemote, claimTtlMs, listClaims, publicClaim, releaseMutation, topicOf, type ChangeResult, type Published } from '../../handoff/claims/claims';
+import { normalizeSpec } from '../../handoff/claims/overlap';
+import { readLease } from '../../handoff/state/leases';
+import { describeProcess, readSessionProcesses, type ClientProcess } from '../../handoff/state/session-process';
+import { requireSession, short } from '../../handoff/state/session';
+import { resolveBranch } from '../../handoff/store/store';
+import type { GlobalArgs } from '../context';
+import { printJson, table, terminalSafe } from '../output';
+
+interface ClaimArgs extends GlobalArgs {
+  paths: string[];
+  ttl?: string;
+  note?: string;
+  session?: string;
+  branch?: string;
+  'take-over'?: boolean;
+  reason?: string;
+  offline?: boolean;
+}
+
+const isDirectory = (abs: string) => {
+  try {
+    return statSync(abs).isDirectory();
+  } catch {
+    return false;
+  }
+};
+
+/** The paths given, as repository-relative specs (exit 2 for one outside the worktree). */
+export function specsOf(repo: Repo, paths: string[]): string[] {
+  if (!repo.worktree) throw new HandoffError('usage', 'no-worktree', 'a bare repository has no files to claim; run it inside a worktree');
+  return [...new Set(paths.map((p) => normalizeSpec(String(p), process.cwd(), repo.worktree!, isDirectory)))];
+}
+
+/**
+ * The claiming session's client process, so the claim ends when it is gone: its lease here, else the process the
+ * guard recorded for it, else CLAUDE_PID when it names an ancestor (SPEC 3). None: the claim lives to its expiry.
+ */
+function holderProcess(repo: Repo, session: string): ClientProcess | null {
+  const lease = repo.worktree ? readLease(repo, repo.worktree) : null;
+  if (lease && lease.session === session && lease.pid) return { pid: lease.pid, start: lease.pidStart, host: lease.host ?? describeProcess(lease.pid).host };
+  const recorded = readSessionProcesses(repo.commonDir).get(session);
+  if (recorded) return recorded;
+  const { clientPid } = require('../../guard/lineage') as typeof import('../../guard/lineage');
+  const pid = clientPid('claude-code', process.env);
+  return pid ? describeProcess(pid) : null;
+}
+
+/** What the answer says about where the change went. */
+export function publishedLine(p: Published): string {
+  if (p.where === 'remote') return `published to ${p.remote}`;
+  if (p.where === 'offline') return `local only: ${p.remote} was not reached (${p.reason}); it is published at the next \`git handoff sync\` (or claim), where a conflict is reported to both sides`;
+  return `local only (${p.reason}: no handoff remote to publish to)`;
+}
+
+function lostLines(c: ChangeResult<unknown>): string[] {
+  return c.lost.map(({ claim, holder }) => `conflict: your offline claim on ${claim.paths.join(', ')} (session ${claim.session}) lost to session ${holder.session}'s on ${holder.paths.join(', ')}${holder.note ? ` (${JSON.stringify(holder.note)})` : ''}; it was dropped`);
+}
+
+export const claimCommand: CommandModule<GlobalArgs, ClaimArgs> = {
+  command: 'claim <paths..>',
+  describe: 'say which paths (files, directories, globs) this session is about to change; another live session claiming any of them is refused (exit 3) naming the holder',
+  builder: (y: Argv<GlobalArgs>) =>
+    y
+      .positional('paths', { type: 'string', array: true, demandOption: true, describe: 'files, directories (src/auth/) or globs (src/**/*.ts), relative to here' })
+      .option('ttl', { type: 'string', describe: 'how long the claim lasts unless renewed or released (30m, 2h; default handoff.claimTTL, else 2h)' })
+      .option('note', { type: 'string', describe: 'why: shown to every session that meets the claim' })
+      .option('session', { type: 'string', describe: 'this session id (default: from the environment)' })
+      .option('branch', { type: 'string', describe: 'the branch (default: the checked-out one)' })
+      .option('take-over', { type: 'boolean', describe: "take over another live session's overlapping claim (needs --reason; on the record)" })
+      .option('reason', { type: 'string', describe: 'why you take it over (kept in the claims history)' })
+      .option('offline', { type: 'boolean', describe: 'do not publish now (it is published at the next sync)' })
+      .example('$0 claim src/auth/ --note "moving login to OAuth" --ttl 1h', 'claim a directory for an hour') as unknown as Argv<ClaimArgs>,
+  handler: async (a) => {
+    const session = requireSession(a.session);
+    if (a['take-over'] && !a.reason?.trim()) throw new HandoffError('usage', 'reason-required', '--take-over needs --reason "<why>": the takeover is kept in the claims history');
+    const repo = openRepo();
+    const config = readConfig(repo);
+    const branch = resolveBranch(repo, a.branch);
+    const specs = specsOf(repo, a.paths);
+    const ttlMs = a.ttl !== undefined ? parseDuration(a.ttl, NaN) : claimTtlMs(config);
+    if (!(ttlMs > 0)) throw new HandoffError('usage', 'invalid-ttl', `invalid --ttl ${JSON.stringify(a.ttl)}: a duration such as 30m, 2h or 1d`);
+    const r = await changeClaims(
+      repo,
+      branch,
+      session.id,
+      claimMutation({
+        branch,
+        session,
+        specs,
+        note: a.note?.trim() || null,
+        ttlMs,
+        takeover: a['take-over'] ? { reason: a.reason!.trim() } : null,
+        process: holderProcess(repo, session.id),
+        worktree: repo.worktree,
+        topic: topicOf(repo, branch, session.id),
+      }),
+      { config, offline: !!a.offline },
+    );
+    if (a.json) return printJson({ ...publicClaim(r.result.claim), branch, renewed: r.result.renewed, takenFrom: r.result.takenFrom.map(publicClaim), published: r.published, oid: r.oid, conflicts: r.lost.map((l) => ({ claim: publicClaim(l.claim), holder: publicClaim(l.holder) })) });
+    for (const l of lostLines(r)) process.stderr.write(terminalSafe(l) + '\n');
+    if (a.quiet) return;
+    const c = r.result.claim;
+    const taken = r.result.takenFrom.length ? ` (taken over from ${r.result.takenFrom.map((h) => `session ${h.session}`).join(', ')})` : '';
+    process.stdout.write(terminalSafe(`${r.result.renewed ? 'renewed' : 'claimed'} ${c.paths.join(' ')} on ${branch} until ${new Date(c.expires * 1000).toISOString()}${taken}; ${publishedLine(r.published)}`) + '\n');
+  },
+};
+
+interface ClaimsArgs extends GlobalArgs {
+  all?: boolean;
+  branch?: string;
+}
+
+export const claimsCommand: CommandModule<GlobalArgs, ClaimsArgs> = {
+  command: 'claims',
+  describe: "the live claims on this branch (this clone's and the handoff remote's as last fetched): who, which paths, since, until, why",
+  builder: (y: Argv<GlobalArgs>) =>
+    y
+      .option('all', { type: 'boolean', describe: 'every branch' })
+      .option('branch', { type: 'string', describe: 'this branch (default: the checked-out one)' })
+      .conflicts('all', 'branch') as unknown as Argv<ClaimsArgs>,
+  handler: (a) => {
+    const repo = openRepo();
+    const config = readConfig(repo);
+    const { remote } = claimsRemote(repo, config);
+    const branch = a.all ? null : resolveBranch(repo, a.branch);
+    const { claims, conflicts } = listClaims(repo, { branch, remote });
+    if (a.json) return printJson(claims.map((c) => ({ ...publicClaim(c), published: c.where !== 'local' })));
+    // a conflict is told for a day after the sync that found it (the table keeps the last 50)
+    const shown = conflicts.filter((c) => Date.now() - c.at * 1000 < 86_400_000);
+    for (const c of shown.slice(-5)) process.stderr.write(terminalSafe(`conflict at sync: session ${c.session}'s offline claim on ${c.paths.join(', ')} lost to session ${c.holder}'s on ${c.holderPaths.join(', ')}`) + '\n');
+    if (claims.length === 0) {
+      if (!a.quiet) process.stdout.write(`no live claims${branch ? ` on ${branch}` : ''}\n`);
+      return;
+    }
+    const ids = claims.map((c) => c.session);
+    const rows = claims.map((c) => [
+      ...(branch ? [] : [c.branch]),
+      short(c.session, ids),
+      c.paths.join(' '),
+      new Date(c.since * 1000).toISOString().slice(0, 16).replace('T', ' '),
+      new Date(c.expires * 1000).toISOString().slice(0, 16).replace('T', ' '),
+      c.where === 'local' ? (remote ? 'not published' : 'local') : c.where === 'remote' ? `${remote}` : 'published',
+      c.note ?? '-',
+    ]);
+    process.stdout.write(terminalSafe(table(rows, [...(branch ? [] : ['BRANCH']), 'SESSION', 'PATHS', 'SINCE', 'UNTIL', 'WHERE', 'NOTE'])) + '\n');
+  },
+};
+
+/** `release <path>…`: the session's claims on those paths on the branch (or all of its claims on it, with no path). */
+export async function releaseClaims(a: { paths?: string[]; session?: string; branch?: string; json?: boolean; quiet?: boolean }): Promise<void> {
+  const session = requireSession(a.session);
+  const repo = openRepo();
+  const branch = resolveBranch(repo, a.branch);
+  const specs = a.paths?.length ? specsOf(repo, a.paths) : null;
+  const r = await changeClaims(repo, branch, session.id, releaseMutation(branch, session.id, specs));
+  if (a.json) return printJson({ branch, session: session.id, released: r.result.released, published: r.published });
+  if (a.quiet) return;
+  const paths = r.result.released.flatMap((x) => x.paths);
+  process.stdout.write(terminalSafe(paths.length ? `released ${paths.join(' ')} on ${branch}; ${publishedLine(r.published)}` : `session ${session.id} holds no claims on ${branch}: nothing to release`) + '\n');
+}

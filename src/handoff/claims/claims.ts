@@ -1,0 +1,376 @@
+// Claims (SPEC 10): a session says which paths it is about to change; a claim overlapping another live session's is
+// refused (exit 3) naming the holder. Every change is a compare-and-swap: of refs/claims/<B> here (tx), and with a
+// handoff remote, of the remote's refs/claims/<B> by `git push --atomic --force-with-lease=<ref>:<expected>` before
+// the command answers. Offline, the change is made here and published at the next sync (or claim) by a three-way
+// merge of the tables, where an offline claim that lost to a published one is reported to both sides.
+import { HandoffError } from '../../errors';
+import { configValue, parseDuration, readConfig, type Config } from '../../git/config';
+import { gitBounded } from '../../git/run';
+import { listRefs, readRef } from '../../git/refs';
+import type { Repo } from '../../git/repo';
+import { gitReason, remoteNames } from '../../sync/remote';
+import { parseTrailerLines } from '../store/document';
+import { branchPrefix } from '../store/names';
+import { commitRecord, moveRef } from '../store/tx';
+import { backoff } from '../store/tx/sleep';
+import type { ClientProcess } from '../state/session-process';
+import { short, type SessionRef } from '../state/session';
+import { overlapping } from './overlap';
+import {
+  changeMessage, claimLive, claimsRef, EMPTY, mergeTables, readTable, tableTree, trackingClaimsRef,
+  type ChangeMessage, type Claim, type ClaimConflict, type Table,
+} from './table';
+
+export const DEFAULT_CLAIM_TTL_MS = 2 * 3_600_000;
+export const claimTtlMs = (c: Config) => parseDuration(configValue(c, 'handoff.claimTTL'), DEFAULT_CLAIM_TTL_MS);
+/** How long a claim's network step may take before the claim counts as offline. */
+const NET_MS = 20_000;
+const ATTEMPTS = 60;
+
+/** The handoff remote for claims: `handoff.remote`, `origin`, or the only remote; null (claims stay local) otherwise. */
+export function claimsRemote(repo: Repo, config: Config): { remote: string | null; why: string | null } {
+  const names = remoteNames(repo);
+  const set = configValue(config, 'handoff.remote');
+  if (set) return names.includes(set) ? { remote: set, why: null } : { remote: null, why: `handoff.remote names "${set}", which is not a remote` };
+  if (names.includes('origin')) return { remote: 'origin', why: null };
+  if (names.length === 1) return { remote: names[0], why: null };
+  return { remote: null, why: names.length ? `several remotes (${names.join(', ')}) and no handoff.remote` : 'no remote' };
+}
+
+export type Published = { where: 'remote'; remote: string } | { where: 'offline'; remote: string; reason: string } | { where: 'local'; reason: string };
+
+export interface ChangeResult<R> {
+  result: R;
+  oid: string;
+  published: Published;
+  /** offline claims of this clone that lost to published ones while this change was published */
+  lost: Array<{ claim: Claim; holder: Claim }>;
+}
+
+/** A change of the table: from what is there now (live claims only, `now` given) to the next table and its message. */
+export type Mutation<R> = (table: Table, nowMs: number) => { table: Table; message: ChangeMessage; result: R } | { unchanged: R };
+
+const overlapsLive = (c: Claim, live: Claim[]) => live.find((x) => overlapping(c.paths, x.paths).length > 0) ?? null;
+
+/** `git fetch` of one branch's claims table from the remote into the tracking ref; 'none' when the remote has none. */
+async function fetchTable(repo: Repo, remote: string, branch: string): Promise<{ ok: true } | { ok: false; reason: string }> {
+  const ref = claimsRef(branch);
+  for (let attempt = 0; ; attempt++) {
+    const r = await gitBounded(['fetch', '--no-tags', '--no-write-fetch-head', '--quiet', remote, `+${ref}:${trackingClaimsRef(remote, branch)}`], { cwd: repo.cwd, timeoutMs: NET_MS });
+    if (r.status === 0) return { ok: true };
+    if (/couldn't find remote ref/i.test(r.stderr)) return { ok: true };
+    // another session of this clone updating the same tracking ref at the same moment
+    if (/cannot lock ref|unable to update local ref|Unable to create .*\.lock/i.test(r.stderr) && attempt < 20) {
+      backoff(attempt);
+      continue;
+    }
+    return { ok: false, reason: r.timedOut ? `no answer within ${NET_MS / 1000} s` : gitReason(r.stderr) };
+  }
+}
+
+type PushOutcome = { ok: true } | { ok: false; stale: true } | { ok: false; stale: false; reason: string; answered: boolean };
+
+/** The compare-and-swap on the remote: `git push --atomic --force-with-lease=<ref>:<expected> <remote> <oid>:<ref>`. */
+async function pushTable(repo: Repo, remote: string, branch: string, oid: string, expected: string | null): Promise<PushOutcome> {
+  const ref = claimsRef(branch);
+  let atomic = true;
+  for (;;) {
+    const args = ['push', '--no-verify', '--quiet', ...(atomic ? ['--atomic'] : []), `--force-with-lease=${ref}:${expected ?? ''}`, remote, `${oid}:${ref}`];
+    const r = await gitBounded(args, { cwd: repo.cwd, timeoutMs: NET_MS });
+    if (r.status === 0) return { ok: true };
+    // a single ref: without --atomic the push is the same compare-and-swap
+    if (atomic && /does not support --atomic|atomic push/i.test(r.stderr) && !/stale info/.test(r.stderr)) {
+      atomic = false;
+      continue;
+    }
+    if (/stale info|\[rejected\]|fetch first|non-fast-forward|failed to lock|cannot lock ref|incorrect old value|reference already exists/i.test(r.stderr)) return { ok: false, stale: true };
+    const answered = /\[remote rejected\]|pre-receive hook declined|hook declined/i.test(r.stderr);
+    return { ok: false, stale: false, reason: r.timedOut ? `no answer within ${NET_MS / 1000} s` : gitReason(r.stderr), answered };
+  }
+}
+
+const mergeBase = (repo: Repo, a: string, b: string): string | null => {
+  const r = repo.git(['merge-base', a, b], { allowFail: true });
+  return r.status === 0 ? r.stdout.trim() : null;
+};
+
+/**
+ * Applies `mutate` by compare-and-swap until it wins or refuses: on the remote first when there is one (the table
+ * the remote had, with this clone's unpublished changes merged in), then here; offline, here alone.
+ */
+export async function changeClaims<R>(repo: Repo, branch: string, session: string, mutate: Mutation<R>, o: { config?: Config; remote?: string | null; offline?: boolean } = {}): Promise<ChangeResult<R>> {
+  const config = o.config ?? readConfig(repo);
+  const picked = o.remote !== undefined ? { remote: o.remote, why: o.remote ? null : 'no remote' } : claimsRemote(repo, config);
+  const remote = picked.remote;
+  try {
+    return await changeOnce(repo, branch, session, mutate, { ...o, config, remote, why: picked.why });
+  } finally {
+    // the state file the guard stats follows every change (and every fetch a refusal made)
+    (require('./marker') as typeof import('./marker')).refreshMarker(repo, { remote });
+  }
+}
+
+async function changeOnce<R>(repo: Repo, branch: string, session: string, mutate: Mutation<R>, o: { config: Config; remote: string | null; why: string | null; offline?: boolean }): Promise<ChangeResult<R>> {
+  const config = o.config;
+  const picked = { remote: o.remote, why: o.why };
+  let remote = o.offline ? null : picked.remote;
+  let published: Published = picked.remote && o.offline ? { where: 'offline', remote: picked.remote, reason: 'asked to stay offline' } : { where: 'local', reason: picked.why ?? 'no remote' };
+  const local = claimsRef(branch);
+  let fetched = false;
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const now = Date.now();
+    const L = readRef(repo, local);
+    if (remote) {
+      const tracking = trackingClaimsRef(remote, branch);
+      const T = readRef(repo, tracking);
+      let base: Table = readTable(repo, T);
+      let lost: Array<{ claim: Claim; holder: Claim }> = [];
+      if (L && L !== T) {
+        const mb = T ? mergeBase(repo, L, T) : null;
+        if (mb !== L) {
+          const m = mergeTables(mb ? readTable(repo, mb) : EMPTY, readTable(repo, L), base, overlapsLive, now);
+          base = m.table;
+          lost = m.lost;
+        }
+      }
+      const step = mutate(base, now);
+      if ('unchanged' in step && lost.length === 0 && (!L || L === T || mergeBase(repo, L, T ?? L) === L)) {
+        return { result: step.unchanged, oid: T ?? L ?? '', published: { where: 'remote', remote }, lost };
+      }
+      const next = 'unchanged' in step ? { table: base, message: { branch, session, action: 'publish' as const, paths: [] } } : step;
+      const oid = commitRecord(repo, tableTree(repo, next.table), T ? [T] : L ? [L] : [], changeMessage(next.message), config);
+      const pushed = await pushTable(repo, remote, branch, oid, T);
+      if (pushed.ok) {
+        moveRef(repo, tracking, oid, T, 'handoff claim: pushed');
+        if (L !== oid) moveRef(repo, local, oid, L, 'handoff claim');
+        return { result: 'unchanged' in step ? step.unchanged : step.result, oid, published: { where: 'remote', remote }, lost };
+      }
+      if (pushed.stale || !fetched) {
+        const f = await fetchTable(repo, remote, branch);
+        if (f.ok) {
+          fetched = true;
+          if (pushed.stale) backoff(Math.min(attempt, 4));
+          continue;
+        }
+        if (pushed.stale) throw new HandoffError('environment', 'remote-unreachable', `the claims table on ${remote} moved and could not be fetched again (${f.reason}); nothing was claimed here either`, { remote });
+        published = { where: 'offline', remote, reason: f.reason };
+        remote = null;
+        continue;
+      }
+      if (pushed.answered) {
+        throw new HandoffError('environment', 'push-failed', `${remote} refused the claims table: ${pushed.reason}; nothing was claimed`, { remote, reason: pushed.reason });
+      }
+      published = { where: 'offline', remote, reason: pushed.reason };
+      remote = null;
+      continue;
+    }
+    const step = mutate(readTable(repo, L), now);
+    if ('unchanged' in step) return { result: step.unchanged, oid: L ?? '', published, lost: [] };
+    const oid = commitRecord(repo, tableTree(repo, step.table), L ? [L] : [], changeMessage(step.message), config);
+    if (moveRef(repo, local, oid, L, 'handoff claim').ok) return { result: step.result, oid, published, lost: [] };
+    backoff(Math.min(attempt, 6));
+  }
+  throw new HandoffError('concurrent', 'claims-busy', `the claims table of ${branch} kept changing under ${ATTEMPTS} attempts; run it again`, { branch });
+}
+
+// ---- claim and release -----------------------------------------------------------------------------------------
+
+export interface ClaimRequest {
+  branch: string;
+  session: SessionRef;
+  specs: string[];
+  note: string | null;
+  ttlMs: number;
+  takeover: { reason: string } | null;
+  process: ClientProcess | null;
+  worktree: string | null;
+  topic: string | null;
+}
+
+export interface ClaimOutcome {
+  claim: Claim;
+  renewed: boolean;
+  takenFrom: Claim[];
+}
+
+/** The refusal of a claim overlapping live claims of other sessions (exit 3): who holds what, since when, why, and the ways on. */
+export function claimedError(specs: string[], holders: Claim[], me: string, nowMs = Date.now()): HandoffError {
+  const ids = holders.map((h) => h.session);
+  const lines = holders.map((h) => {
+    const pairs = overlapping(specs, h.paths).map(([m, t]) => (m === t ? m : `${m} ↔ ${t}`));
+    return `  ${pairs.join(', ')}: claimed by session ${short(h.session, ids)} since ${new Date(h.since * 1000).toISOString()} (${ago(h.since, nowMs)})` +
+      `, until ${new Date(h.expires * 1000).toISOString()}${h.note ? `; note: ${JSON.stringify(h.note)}` : ''}${h.topic ? `; handoff: ${h.topic}` : ''}${h.host ? `; on ${h.host}` : ''}`;
+  });
+  return new HandoffError(
+    'owned',
+    'claimed',
+    `already claimed by another live session (you are session ${me}):\n${lines.join('\n')}\n` +
+      `Ways on: work on other paths, wait for its release (\`git handoff claims\` shows it), or take it over on the record: ` +
+      `git handoff claim ${specs.map(shellWord).join(' ')} --take-over --reason "<why>"`,
+    { holders: holders.map(publicClaim) },
+  );
+}
+
+/** A word as the shell reads it back: quoted when it holds anything but plain characters. */
+const shellWord = (w: string) => (/^[A-Za-z0-9_./@%+=:,-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
+
+const ago = (sinceS: number, nowMs: number) => {
+  const m = Math.max(0, Math.round((nowMs / 1000 - sinceS) / 60));
+  return m < 1 ? 'just now' : m < 120 ? `${m} min ago` : `${Math.round(m / 60)} h ago`;
+};
+
+/** A claim as `--json` prints it (times ISO 8601). */
+export const publicClaim = (c: Claim) => ({ ...c, since: new Date(c.since * 1000).toISOString(), expires: new Date(c.expires * 1000).toISOString() });
+
+const sameSet = (a: string[], b: string[]) => a.length === b.length && [...a].sort().join('\0') === [...b].sort().join('\0');
+
+function randomTag(): string {
+  return Math.floor(Math.random() * 0xffffffff).toString(16).padStart(8, '0');
+}
+
+/** Claims `specs` for the session (or renews its claim on exactly these), refusing (exit 3) over another live session's. */
+export function claimMutation(q: ClaimRequest): Mutation<ClaimOutcome> {
+  return (table, nowMs) => {
+    const me = q.session.id;
+    const live = table.claims.filter((c) => claimLive(c, nowMs));
+    const holders = live.filter((c) => c.session !== me && overlapping(q.specs, c.paths).length > 0);
+    if (holders.length && !q.takeover) throw claimedError(q.specs, holders, me, nowMs);
+    const rest = live.filter((c) => !holders.includes(c));
+    const expires = Math.floor((nowMs + q.ttlMs) / 1000);
+    const own = rest.find((c) => c.session === me && sameSet(c.paths, q.specs));
+    const claim: Claim = own
+      ? { ...own, expires, ttl: Math.max(1, Math.round(q.ttlMs / 1000)), note: q.note ?? own.note, pid: q.process?.pid ?? own.pid, pidStart: q.process?.start ?? own.pidStart, host: q.process?.host ?? own.host }
+      : {
+          id: `${me}@${Math.floor(nowMs / 1000)}.${randomTag()}`,
+          session: me,
+          client: q.session.client,
+          paths: q.specs,
+          note: q.note,
+          since: Math.floor(nowMs / 1000),
+          expires,
+          ttl: Math.max(1, Math.round(q.ttlMs / 1000)),
+          pid: q.process?.pid ?? null,
+          pidStart: q.process?.start ?? null,
+          host: q.process?.host ?? null,
+          topic: q.topic,
+          worktree: q.worktree,
+        };
+    const claims = own ? rest.map((c) => (c === own ? claim : c)) : [...rest, claim];
+    return {
+      table: { claims, conflicts: table.conflicts },
+      message: { branch: q.branch, session: me, action: holders.length ? 'take-over' : own ? 'renew' : 'claim', paths: q.specs, note: claim.note, expires, takeoverFrom: [...new Set(holders.map((h) => h.session))], reason: q.takeover?.reason ?? null },
+      result: { claim, renewed: !!own, takenFrom: holders },
+    };
+  };
+}
+
+export interface ReleaseOutcome {
+  released: Array<{ id: string; paths: string[] }>;
+}
+
+/** Releases the session's claims (those specs only, when given): a spec given is released where a claim names it or lies inside it. */
+export function releaseMutation(branch: string, session: string, specs: string[] | null): Mutation<ReleaseOutcome> {
+  return (table, nowMs) => {
+    const live = table.claims.filter((c) => claimLive(c, nowMs));
+    const released: ReleaseOutcome['released'] = [];
+    const claims: Claim[] = [];
+    for (const c of live) {
+      if (c.session !== session) {
+        claims.push(c);
+        continue;
+      }
+      const drop = specs ? c.paths.filter((p) => specs.some((s) => s === p || (s.endsWith('/') && p.startsWith(s)))) : c.paths;
+      if (drop.length) released.push({ id: c.id, paths: drop });
+      const keep = c.paths.filter((p) => !drop.includes(p));
+      if (keep.length) claims.push({ ...c, paths: keep });
+    }
+    if (specs) {
+      const unmatched = specs.filter((s) => !released.some((r) => r.paths.some((p) => p === s || (s.endsWith('/') && p.startsWith(s)))));
+      if (unmatched.length) {
+        const mine = live.filter((c) => c.session === session).flatMap((c) => c.paths);
+        throw new HandoffError('usage', 'not-claimed', `you hold no claim on ${unmatched.join(', ')} on ${branch}; ${mine.length ? `your claims: ${mine.join(', ')}` : 'you hold no claims on this branch'}; nothing was released`, { unmatched, claims: mine });
+      }
+    }
+    if (released.length === 0 && claims.length === table.claims.length) return { unchanged: { released } };
+    return { table: { claims, conflicts: table.conflicts }, message: { branch, session, action: 'release', paths: released.flatMap((r) => r.paths) }, result: { released } };
+  };
+}
+
+/** A claim renewed by its holder's activity once less than a quarter of its lifetime is left (SPEC 10). */
+export const renewDue = (c: { expires: number; ttl: number }, nowMs = Date.now()) => c.expires * 1000 - nowMs < (c.ttl * 1000) / 4;
+
+/** Renews the session's live claims on the branch that are due: each gets its lifetime again. */
+export function renewMutation(branch: string, session: string): Mutation<string[]> {
+  return (table, nowMs) => {
+    const live = table.claims.filter((c) => claimLive(c, nowMs));
+    const due = live.filter((c) => c.session === session && renewDue(c, nowMs));
+    if (due.length === 0) return { unchanged: [] };
+    const claims = live.map((c) => (due.includes(c) ? { ...c, expires: Math.floor(nowMs / 1000) + c.ttl } : c));
+    const paths = due.flatMap((c) => c.paths);
+    return { table: { claims, conflicts: table.conflicts }, message: { branch, session, action: 'renew', paths, expires: Math.max(...claims.filter((c) => due.some((d) => d.id === c.id)).map((c) => c.expires)) }, result: paths };
+  };
+}
+
+// ---- reading ---------------------------------------------------------------------------------------------------
+
+export interface ClaimView extends Claim {
+  branch: string;
+  /** where this clone saw it: here only (not published yet), the remote only, or both */
+  where: 'local' | 'remote' | 'both';
+}
+
+/** Every live claim of the branches whose tables this clone has (here and the remote's tracking copies). */
+export function listClaims(repo: Repo, o: { branch?: string | null; nowMs?: number; remote?: string | null } = {}): { claims: ClaimView[]; conflicts: Array<ClaimConflict & { branch: string }> } {
+  const nowMs = o.nowMs ?? Date.now();
+  const { decodeBranch } = require('../store/names') as typeof import('../store/names');
+  const patterns = o.branch ? [claimsRef(o.branch), ...(o.remote ? [trackingClaimsRef(o.remote, o.branch)] : [])] : ['refs/claims/', ...(o.remote ? [`refs/remotes/${o.remote}/claims/`] : [])];
+  const byId = new Map<string, ClaimView>();
+  const conflicts = new Map<string, ClaimConflict & { branch: string }>();
+  for (const r of listRefs(repo, patterns)) {
+    const isLocal = r.ref.startsWith('refs/claims/');
+    const comp = isLocal ? r.ref.slice('refs/claims/'.length) : r.ref.slice(`refs/remotes/${o.remote}/claims/`.length);
+    const branch = decodeBranch(comp) ?? comp;
+    const t = readTable(repo, r.oid);
+    for (const c of t.claims) {
+      if (!claimLive(c, nowMs)) continue;
+      const had = byId.get(c.id);
+      const where = isLocal ? 'local' : 'remote';
+      byId.set(c.id, had ? { ...(had.expires >= c.expires ? had : { ...c, branch }), where: 'both' } : { ...c, branch, where });
+    }
+    for (const c of t.conflicts) conflicts.set(c.id, { ...c, branch });
+  }
+  return { claims: [...byId.values()].sort((a, b) => a.since - b.since), conflicts: [...conflicts.values()] };
+}
+
+/** The newest handoff the session owns on the branch (the topic a refusal names). */
+export function topicOf(repo: Repo, branch: string, session: string): string | null {
+  const mine = listRefs(repo, [branchPrefix(branch)]).filter((r) => parseTrailerLines(r.trailers).session === session).sort((a, b) => b.time - a.time);
+  return mine[0] ? mine[0].ref.slice(branchPrefix(branch).length) : null;
+}
+
+/** Fetches every branch's claims table from the remote (sync), then publishes what this clone changed offline. */
+export async function syncClaims(repo: Repo, remote: string, config: Config = readConfig(repo)): Promise<Array<{ branch: string; published: boolean; lost: Array<{ claim: Claim; holder: Claim }>; error?: string }>> {
+  const { decodeBranch } = require('../store/names') as typeof import('../store/names');
+  const out: Array<{ branch: string; published: boolean; lost: Array<{ claim: Claim; holder: Claim }>; error?: string }> = [];
+  const r = await gitBounded(['fetch', '--no-tags', '--no-write-fetch-head', '--quiet', remote, `+refs/claims/*:refs/remotes/${remote}/claims/*`], { cwd: repo.cwd, timeoutMs: NET_MS });
+  if (r.status !== 0) return [{ branch: '*', published: false, lost: [], error: r.timedOut ? 'no answer' : gitReason(r.stderr) }];
+  for (const ref of listRefs(repo, ['refs/claims/'])) {
+    const comp = ref.ref.slice('refs/claims/'.length);
+    const branch = decodeBranch(comp) ?? comp;
+    const T = readRef(repo, trackingClaimsRef(remote, branch));
+    if (T === ref.oid) continue;
+    if (T && mergeBase(repo, ref.oid, T) === ref.oid) {
+      // the remote is ahead: this clone takes it
+      moveRef(repo, ref.ref, T, ref.oid, 'handoff claims: fetched');
+      continue;
+    }
+    try {
+      const c = await changeClaims(repo, branch, 'sync', (t) => ({ unchanged: t }), { config, remote });
+      out.push({ branch, published: c.published.where === 'remote', lost: c.lost });
+    } catch (e) {
+      out.push({ branch, published: false, lost: [], error: (e as Error).message });
+    }
+  }
+  (require('./marker') as typeof import('./marker')).refreshMarker(repo, { remote });
+  return out;
+}

@@ -1,0 +1,17 @@
+// `sync`'s part for claims (SPEC 10): fetch every branch's claims table, publish what this clone changed offline,
+// and say which offline claims lost to published ones (they are also kept in the table for their holders to see).
+import type { Repo } from '../../git/repo';
+import { publicClaim, syncClaims } from './claims';
+
+export async function syncClaimsReport(repo: Repo, remote: string): Promise<{ json: unknown; lines: string[] }> {
+  const r = await syncClaims(repo, remote);
+  const lines: string[] = [];
+  for (const b of r) {
+    if (b.error) lines.push(`claims${b.branch === '*' ? '' : ` of ${b.branch}`} not synced: ${b.error}`);
+    else if (b.published) lines.push(`claims of ${b.branch}: published to ${remote}`);
+    for (const { claim, holder } of b.lost) {
+      lines.push(`claim conflict on ${b.branch}: session ${claim.session}'s offline claim on ${claim.paths.join(', ')} lost to session ${holder.session}'s on ${holder.paths.join(', ')}${holder.note ? ` (${JSON.stringify(holder.note)})` : ''}, published first; it was dropped`);
+    }
+  }
+  return { json: r.map((b) => ({ ...b, lost: b.lost.map((l) => ({ claim: publicClaim(l.claim), holder: publicClaim(l.holder) })) })), lines };
+}

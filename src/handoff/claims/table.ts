@@ -1,0 +1,171 @@
+// The claims table of a branch (SPEC 10): refs/claims/<encoded branch> → a commit whose tree holds `claims.json`,
+// every claim on that branch; each change is a new commit on top, by the session that made it (its trailers say
+// who, what, the paths, the note and the expiry). One ref per branch is what makes a claim a compare-and-swap: two
+// sessions claiming overlapping paths both move this one ref, so one of them loses and reads the other's claim.
+import { writeBlob, writeTree } from '../../git/objects';
+import type { Repo } from '../../git/repo';
+import { HandoffError } from '../../errors';
+import { oneLine } from '../store/document';
+import { encodeBranch } from '../store/names';
+import { processGone } from '../state/session-process';
+
+export const CLAIMS_PREFIX = 'refs/claims/';
+export const claimsRef = (branch: string) => `${CLAIMS_PREFIX}${encodeBranch(branch)}`;
+export const trackingClaimsPrefix = (remote: string) => `refs/remotes/${remote}/claims/`;
+export const trackingClaimsRef = (remote: string, branch: string) => `${trackingClaimsPrefix(remote)}${encodeBranch(branch)}`;
+export const TABLE_FILE = 'claims.json';
+/** A table larger than this is not read (it is data from a remote): a write over it is refused. */
+const TABLE_MAX = 1024 * 1024;
+
+export interface Claim {
+  /** unique: `<session>@<unix seconds>.<random>` */
+  id: string;
+  session: string;
+  client: string | null;
+  /** repository-relative specs: files, `dir/`, globs */
+  paths: string[];
+  note: string | null;
+  /** unix seconds */
+  since: number;
+  expires: number;
+  /** the lifetime a renewal gives it again, seconds */
+  ttl: number;
+  /** the holder's client process, to end the claim when it is gone (checked only on its host) */
+  pid: number | null;
+  pidStart: string | null;
+  host: string | null;
+  /** the handoff the holder owns on the branch, when it claimed */
+  topic: string | null;
+  worktree: string | null;
+}
+
+/** A claim made offline that lost to a published one at the next sync: told to both sides. */
+export interface ClaimConflict {
+  id: string;
+  session: string;
+  paths: string[];
+  note: string | null;
+  holder: string;
+  holderPaths: string[];
+  /** unix seconds */
+  at: number;
+}
+
+export interface Table {
+  claims: Claim[];
+  conflicts: ClaimConflict[];
+}
+
+export const EMPTY: Table = { claims: [], conflicts: [] };
+
+/** Live: not expired, and its client process is not known to be gone (only its own host can tell). */
+export const claimLive = (c: Claim, nowMs = Date.now()) => nowMs < c.expires * 1000 && !processGone({ pid: c.pid, start: c.pidStart, host: c.host });
+
+const str = (v: unknown): v is string => typeof v === 'string';
+const strOrNull = (v: unknown) => (str(v) ? oneLine(v) : null);
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+function parseClaim(v: any): Claim | null {
+  if (!v || !str(v.id) || !str(v.session) || !Array.isArray(v.paths) || !v.paths.every(str) || num(v.since) === null || num(v.expires) === null) return null;
+  return {
+    id: v.id,
+    session: v.session,
+    client: strOrNull(v.client),
+    paths: v.paths.map(oneLine),
+    note: strOrNull(v.note),
+    since: v.since,
+    expires: v.expires,
+    ttl: num(v.ttl) ?? Math.max(1, v.expires - v.since),
+    pid: Number.isInteger(v.pid) && v.pid > 0 ? v.pid : null,
+    pidStart: strOrNull(v.pidStart),
+    host: strOrNull(v.host),
+    topic: strOrNull(v.topic),
+    worktree: strOrNull(v.worktree),
+  };
+}
+
+/** The table at a commit (null: none yet). A table that does not parse is refused (exit 6), never read as empty. */
+export function readTable(repo: Repo, oid: string | null): Table {
+  if (!oid) return EMPTY;
+  const r = repo.git(['cat-file', 'blob', `${oid}:${TABLE_FILE}`], { allowFail: true, maxBuffer: TABLE_MAX });
+  let j: any;
+  try {
+    if (r.status !== 0) throw new Error(r.stderr.trim());
+    j = JSON.parse(r.stdout);
+  } catch (e) {
+    throw new HandoffError('integrity', 'claims-unreadable', `the claims table ${oid.slice(0, 12)} cannot be read (${(e as Error).message.slice(0, 200)}); nothing was changed`, { oid });
+  }
+  const claims = Array.isArray(j?.claims) ? j.claims.map(parseClaim) : null;
+  if (!claims || claims.includes(null)) throw new HandoffError('integrity', 'claims-unreadable', `the claims table ${oid.slice(0, 12)} holds an entry that does not parse; nothing was changed`, { oid });
+  const conflicts = Array.isArray(j.conflicts) ? j.conflicts.filter((c: any) => c && str(c.id) && str(c.session) && str(c.holder)) : [];
+  return { claims, conflicts };
+}
+
+export interface ChangeMessage {
+  branch: string;
+  session: string;
+  action: 'claim' | 'renew' | 'release' | 'take-over' | 'publish';
+  paths: string[];
+  note?: string | null;
+  expires?: number | null;
+  takeoverFrom?: string[];
+  reason?: string | null;
+}
+
+/** The commit message of a change: a subject, then the trailers (values one line). */
+export function changeMessage(m: ChangeMessage): string {
+  const shown = m.paths.slice(0, 3).join(' ') + (m.paths.length > 3 ? ` (+${m.paths.length - 3})` : '');
+  const lines = [`Claude-Session-Id: ${m.session}`, `Handoff-Branch: ${oneLine(m.branch)}`, `Handoff-Claim: ${m.action}`];
+  for (const p of m.paths) lines.push(`Handoff-Claim-Path: ${oneLine(p)}`);
+  if (m.note) lines.push(`Handoff-Claim-Note: ${oneLine(m.note)}`);
+  if (m.expires) lines.push(`Handoff-Claim-Expires: ${new Date(m.expires * 1000).toISOString()}`);
+  for (const f of m.takeoverFrom ?? []) lines.push(`Handoff-Takeover-From: ${f}`);
+  if (m.reason) lines.push(`Handoff-Reason: ${oneLine(m.reason)}`);
+  return `claim(${oneLine(m.branch)}): ${m.action} ${oneLine(shown)}\n\n${lines.join('\n')}\n`;
+}
+
+/** The tree of a table. */
+export function tableTree(repo: Repo, t: Table): string {
+  const blob = writeBlob(repo, JSON.stringify({ version: 1, claims: t.claims, conflicts: t.conflicts }, null, 1) + '\n');
+  return writeTree(repo, [{ name: TABLE_FILE, oid: blob }]);
+}
+
+/**
+ * Three-way merge by claim id: `theirs` (the remote's table) with what `mine` changed since `base` (a claim added
+ * or renewed here, one released here). A claim added here that overlaps one of theirs still live by another
+ * session is not taken: it is returned in `lost`.
+ */
+export function mergeTables(
+  base: Table,
+  mine: Table,
+  theirs: Table,
+  overlapsLive: (c: Claim, live: Claim[]) => Claim | null,
+  nowMs = Date.now(),
+): { table: Table; added: Claim[]; lost: Array<{ claim: Claim; holder: Claim }> } {
+  const baseIds = new Map(base.claims.map((c) => [c.id, c]));
+  const mineIds = new Map(mine.claims.map((c) => [c.id, c]));
+  const out = new Map(theirs.claims.map((c) => [c.id, c]));
+  // released here: in the base, gone from mine
+  for (const id of baseIds.keys()) if (!mineIds.has(id)) out.delete(id);
+  const added: Claim[] = [];
+  const lost: Array<{ claim: Claim; holder: Claim }> = [];
+  for (const c of mine.claims) {
+    const b = baseIds.get(c.id);
+    if (b) {
+      // renewed here: the later expiry, while theirs still has it
+      const t = out.get(c.id);
+      if (t && c.expires > t.expires) out.set(c.id, { ...t, expires: c.expires, note: c.note });
+      continue;
+    }
+    if (out.has(c.id) || !claimLive(c, nowMs)) continue;
+    const live = [...out.values()].filter((x) => x.session !== c.session && claimLive(x, nowMs));
+    const holder = overlapsLive(c, live);
+    if (holder) lost.push({ claim: c, holder });
+    else {
+      out.set(c.id, c);
+      added.push(c);
+    }
+  }
+  const conflicts = [...theirs.conflicts, ...lost.map(({ claim, holder }) => ({ id: claim.id, session: claim.session, paths: claim.paths, note: claim.note, holder: holder.session, holderPaths: holder.paths, at: Math.floor(nowMs / 1000) }))];
+  return { table: { claims: [...out.values()], conflicts: conflicts.slice(-50) }, added, lost };
+}

@@ -1,0 +1,118 @@
+// Claims told where it matters (SPEC 10): a write by a file tool or the shell to a path another live session claims
+// is told to the model with who and why (refused with handoff.claims=enforce), through the sh front too; the session
+// start view lists the branch's live claims; pre-commit names the claimant of staged claimed paths. No claims, no
+// state file: the front and the fast path answer as before.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { makeRepo, ROOT, type TestRepo } from '../helpers/repo';
+import { denial, guard, ME, OTHER, payload } from '../guard/helpers';
+
+const FRONT = path.join(ROOT, 'bin', 'git-handoff-guard');
+
+async function claim(repo: TestRepo, args: string[]) {
+  const r = await repo.cli(['claim', ...args]);
+  if (r.exitCode !== 0) throw new Error(`claim failed: ${r.stderr}`);
+}
+
+const writeCall = (repo: TestRepo, rel: string, session: string) =>
+  payload(repo, 'claude-code/pre-tool-use-write.json', { tool_input: { file_path: path.join(repo.dir, rel), content: 'x\n' } }, session);
+
+const contextOf = (a: any): string => a?.hookSpecificOutput?.additionalContext ?? '';
+
+describe('the guard tells a write to a claimed path', () => {
+  it('file tool and shell: told with who and why; enforce refuses; the holder itself and other paths pass silently', async () => {
+    const repo = makeRepo({ commit: true });
+    await claim(repo, ['src/auth/', '--session', OTHER, '--note', 'moving login to OAuth']);
+    const marker = path.join(repo.dir, '.git', 'handoff', 'claims.json');
+    expect(existsSync(marker)).toBe(true);
+
+    const told = await guard(repo, writeCall(repo, 'src/auth/login.ts', ME));
+    expect(denial(told)).toBeNull();
+    expect(contextOf(told.answer)).toContain(`src/auth/login.ts is claimed by session ${OTHER}`);
+    expect(contextOf(told.answer)).toContain('"moving login to OAuth"');
+
+    const shell = await guard(repo, payload(repo, 'claude-code/pre-tool-use-bash.json', { tool_input: { command: 'echo hi > src/auth/session.ts' } }, ME));
+    expect(contextOf(shell.answer)).toContain(`src/auth/session.ts is claimed by session ${OTHER}`);
+
+    expect(contextOf((await guard(repo, writeCall(repo, 'src/auth/login.ts', OTHER))).answer)).not.toContain('claimed');
+    expect(contextOf((await guard(repo, writeCall(repo, 'src/db.ts', ME))).answer)).not.toContain('claimed');
+
+    repo.git(['config', 'handoff.claims', 'enforce']);
+    const refused = await guard(repo, writeCall(repo, 'src/auth/login.ts', ME));
+    expect(denial(refused)).toContain('handoff.claims=enforce');
+    expect(denial(refused)).toContain('"moving login to OAuth"');
+
+    // released: the state file goes, and the write is silent again
+    repo.git(['config', '--unset', 'handoff.claims']);
+    const rel = await repo.cli(['release', 'src/auth/', '--session', OTHER]);
+    expect(rel.exitCode).toBe(0);
+    expect(existsSync(marker)).toBe(false);
+    expect(contextOf((await guard(repo, writeCall(repo, 'src/auth/login.ts', ME))).answer)).not.toContain('claimed');
+  }, 120_000);
+
+  it('through the sh front: a known session\'s write goes to node only while a claims state file exists', async () => {
+    const repo = makeRepo({ commit: true });
+    const front = (rel: string) => execa(FRONT, ['--client=claude-code'], { cwd: repo.dir, env: repo.env, extendEnv: false, input: JSON.stringify(writeCall(repo, rel, ME)), reject: false });
+    // the first calls make the session known (lineage, config cache, heartbeat): then the front answers alone
+    for (let i = 0; i < 2; i++) expect((await front('a.txt')).exitCode).toBe(0);
+    const ledger = path.join(repo.dir, '.git', 'handoff', 'ledger', `${ME}.jsonl`);
+    const quiet = await front('src/auth/login.ts');
+    expect(String(quiet.stdout)).toBe('');
+    await claim(repo, ['src/auth/', '--session', OTHER, '--note', 'oauth']);
+    const told = await front('src/auth/login.ts');
+    expect(contextOf(JSON.parse(String(told.stdout)))).toContain(`claimed by session ${OTHER}`);
+    expect(existsSync(ledger)).toBe(true);
+  }, 120_000);
+
+  it("the holder's own writes renew its claim once less than a quarter of its lifetime is left", async () => {
+    const repo = makeRepo({ commit: true });
+    const first = JSON.parse(String((await repo.cli(['claim', 'lib/', '--session', ME, '--ttl', '20s', '--json'])).stdout));
+    // early: a write renews nothing (no change of the table)
+    const oid = repo.git(['rev-parse', 'refs/claims/main']).stdout.trim();
+    await guard(repo, writeCall(repo, 'lib/a.ts', ME));
+    expect(repo.git(['rev-parse', 'refs/claims/main']).stdout.trim()).toBe(oid);
+    while (Date.parse(first.expires) - Date.now() > 4900) await new Promise((r) => setTimeout(r, 100));
+    await guard(repo, writeCall(repo, 'lib/a.ts', ME));
+    const now = JSON.parse(String((await repo.cli(['claims', '--json'])).stdout));
+    expect(now).toEqual([expect.objectContaining({ id: first.id, session: ME })]);
+    expect(Date.parse(now[0].expires)).toBeGreaterThan(Date.parse(first.expires));
+    expect(repo.git(['log', '-1', '--format=%B', 'refs/claims/main']).stdout).toContain('Handoff-Claim: renew');
+  }, 60_000);
+
+  it("the holder's SessionEnd ends its claims", async () => {
+    const repo = makeRepo({ commit: true });
+    await claim(repo, ['src/auth/', '--session', ME, '--note', 'mine']);
+    await claim(repo, ['docs/', '--session', OTHER]);
+    await guard(repo, payload(repo, 'claude-code/real-session-end.json', {}, ME));
+    const left = JSON.parse(String((await repo.cli(['claims', '--json'])).stdout));
+    expect(left.map((c: any) => c.session)).toEqual([OTHER]);
+  }, 60_000);
+
+  it('the session start view lists the live claims on the branch', async () => {
+    const repo = makeRepo({ commit: true });
+    await claim(repo, ['src/auth/', '--session', OTHER, '--note', 'moving login to OAuth']);
+    const r = await guard(repo, payload(repo, 'claude-code/session-start.json', {}, ME));
+    const ctx = contextOf(r.answer);
+    expect(ctx).toContain('git-handoff claims on this branch');
+    expect(ctx).toContain(`- src/auth/: session ${OTHER}`);
+    expect(ctx).toContain('"moving login to OAuth"');
+  }, 60_000);
+
+  it('pre-commit names the claimant of staged claimed paths (enforce refuses)', async () => {
+    const repo = makeRepo({ commit: true });
+    expect((await repo.cli(['install', '--hooks'])).exitCode).toBe(0);
+    await claim(repo, ['src/auth/', '--session', OTHER, '--note', 'oauth']);
+    repo.write('src/auth/login.ts', 'x\n');
+    repo.git(['add', '-A']);
+    const c = repo.git(['commit', '-m', 'mine'], { env: { GIT_HANDOFF_SESSION: ME } });
+    expect(c.stderr).toContain(`src/auth/login.ts is claimed by session ${OTHER}`);
+    repo.write('src/auth/login.ts', 'y\n');
+    repo.git(['add', '-A']);
+    repo.git(['config', 'handoff.claims', 'enforce']);
+    const refused = repo.git(['commit', '-m', 'mine again'], { env: { GIT_HANDOFF_SESSION: ME }, allowFail: true });
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toContain('claimed by another live session');
+  }, 60_000);
+});
