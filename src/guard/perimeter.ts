@@ -89,12 +89,10 @@ export function perimeterProblem(p: Perimeter, op: FileOp): string | null {
     if (under(abs, d)) {
       const problem = refStoreWriteProblem({ path: op.shown, kind, cwd: null }, path.join(path.sep, '.git', path.relative(d, abs)));
       if (problem) return problem;
-    } else if (op.kind === 'delete' && under(d, abs)) {
-      return `deleting ${shown} deletes this repository's git directory (${neutral(d)}): its refs, handoffs and their record. Ask the person.`;
     }
   }
   for (const f of p.config) {
-    if (abs === f || (op.kind === 'delete' && under(f, abs))) {
+    if (abs === f) {
       return (
         `${shown} is a configuration file git reads in this repository (${neutral(f)}): writing it can set keys that run programs, turn git's hooks off (core.hooksPath) or the guard (handoff.guard). ` +
         `Set a key with \`git config [--global] <key> <value>\`, which the guard checks; ask the person for anything else (by hand, with GIT_HANDOFF_BYPASS=1 if they choose to).`
@@ -102,20 +100,14 @@ export function perimeterProblem(p: Perimeter, op: FileOp): string | null {
     }
   }
   for (const s of p.state) {
-    if (under(abs, s) || (op.kind === 'delete' && under(s, abs))) {
+    if (under(abs, s)) {
       return `${shown} is git-handoff's own state (its per-user key and caches under ${neutral(s)}): only git-handoff writes it. Ask the person.`;
     }
   }
   for (const h of p.hooks) {
-    // a directory written whole is judged on what it changes (perimeterUnder, by the rule that reads the command)
-    const hit = abs === h.file || (op.kind === 'delete' && under(h.file, abs));
-    if (!hit) continue;
+    // a directory deleted or written whole is judged on the files of the perimeter under it (perimeterUnder, by the rule that reads the command)
+    if (abs !== h.file) continue;
     const before = readMaybe(h.file);
-    if (abs !== h.file) {
-      // a directory deleted or written whole over it
-      if (before === null) continue;
-      return `${shown} holds ${neutral(h.file)}, where ${h.client} reads its hooks (${h.scope} scope): removing or replacing it would run later sessions unguarded. ${HOOKS_WAY}`;
-    }
     if (op.kind === 'write' || op.kind === 'edit') {
       const afters = op.kind === 'write' ? [op.content ?? ''] : before === null ? [null] : [edited(before, op.edits ?? [], false), edited(before, op.edits ?? [], true)];
       if (afters.every((a) => a !== null && keepsWiring(h.file, before, a))) continue;
@@ -136,10 +128,13 @@ export function perimeterProblem(p: Perimeter, op: FileOp): string | null {
   return null;
 }
 
-/** The perimeter's files under a directory a command deletes or writes as a tree (for the rules that walk what a target reaches). */
+/**
+ * The perimeter's files and directories under a directory a command deletes or writes as a tree (for the rule that
+ * walks what a target reaches, which narrows them as it narrows handoff files: find's -name, a copy's source).
+ */
 export function perimeterUnder(p: Perimeter, dir: string): string[] {
   const abs = path.resolve(dir);
   const out: string[] = [];
-  for (const f of [...p.config, ...p.hooks.map((h) => h.file)]) if (f !== abs && under(f, abs)) out.push(f);
+  for (const f of [...p.config, ...p.hooks.map((h) => h.file), ...p.state, ...p.gitDirs]) if (f !== abs && under(f, abs)) out.push(f);
   return out;
 }

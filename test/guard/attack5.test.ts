@@ -21,9 +21,8 @@ describe('1. index plumbing that writes the work tree', () => {
         `git update-index --add --cacheinfo 100644,${BLOB},${THEIR} && git checkout-index -f -a`,
         `git update-index --cacheinfo 100644 ${BLOB} ${THEIR}`,
         `git update-index --cacheinfo 100644,${BLOB},$REPO/${THEIR}`,
-        'git checkout-index -f -a',
-        'git checkout-index --force --all',
-        'git checkout-index -af',
+        `git update-index --cacheinfo 100644,${BLOB},.claude/settings.json; git checkout-index -af`,
+        `git update-index --index-info < $EMPTY/list && git checkout-index --force --all`,
         'git read-tree -u -m HEAD~1',
         'git read-tree -mu HEAD',
         'git stash apply stash@{1}',
@@ -32,7 +31,7 @@ describe('1. index plumbing that writes the work tree', () => {
       ],
       'deny',
     );
-    await expectShell5(w, ['git checkout-index -a', `git update-index --cacheinfo 100644,${BLOB},src/new.ts`, 'git update-index --add src/a.ts', 'git read-tree HEAD', 'git stash pop', 'git stash list', 'git checkout-index -f src/a.ts'], 'allow');
+    await expectShell5(w, ['git checkout-index -a', 'git checkout-index -f -a', `git update-index --cacheinfo 100644,${BLOB},src/new.ts`, 'git update-index --add src/a.ts', 'git read-tree HEAD', 'git stash pop', 'git stash list', 'git checkout-index -f src/a.ts'], 'allow');
   });
 });
 

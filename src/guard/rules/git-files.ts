@@ -147,9 +147,13 @@ export function gitFileTargets(inv: GitInvocation, cmd: SimpleCommand, top: stri
 
 /** Handoff files under a pathspec target that its pattern (kept in names as `<abs pattern>\0path`) matches. */
 export function pathspecMatches(t: WriteTarget, budget: Budget): string[] {
+  return handoffFilesUnder(t.path, budget).filter((f) => pathspecCovers(t, f));
+}
+
+/** Whether a file under a target is among what its pathspec pattern (if any) matches. */
+export function pathspecCovers(t: WriteTarget, f: string): boolean {
   const pattern = t.names?.find((n) => n.endsWith('\0path'))?.slice(0, -5);
-  const under = handoffFilesUnder(t.path, budget);
-  return pattern === undefined ? under : under.filter((f) => globMatch(pattern, f) || globMatch(`${pattern}/*`, f));
+  return pattern === undefined || globMatch(pattern, f) || globMatch(`${pattern}/*`, f);
 }
 
 /** Whether a write of these worktree files by checkout or restore changes them: tracked, and changed against HEAD. */

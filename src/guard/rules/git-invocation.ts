@@ -18,6 +18,9 @@ const REPO_ENV = /^GIT_(DIR|WORK_TREE)$/;
 /** git verbs that read (what GIT_DIR/GIT_WORK_TREE may point elsewhere for). */
 const READS = /^(status|log|show|diff|whatchanged|diff-tree|diff-index|diff-files|rev-parse|rev-list|ls-files|ls-tree|ls-remote|cat-file|for-each-ref|show-ref|merge-base|name-rev|describe|shortlog|blame|cherry|show-branch|check-ignore|check-attr|count-objects|version|help|grep|var)$/;
 
+/** Whether a git directory or work tree given to git is this repository's own (the command then does what it would without it). */
+export type OwnRepository = (what: 'git-dir' | 'work-tree', value: string) => boolean;
+
 /** A trace variable's value that writes to stderr or a descriptor, or turns tracing off (no file). */
 const NO_FILE = (v: string) => /^\s*(|0|1|2|[3-9]|true|false|yes|no|on|off)\s*$/i.test(v);
 
@@ -27,7 +30,7 @@ const VERB = (inv: GitInvocation) => `git ${inv.sub}`;
  * Why the environment or options of a git invocation let it do what the guard cannot judge, or null; `targets`
  * gets the files the environment names as git's output (GIT_INDEX_FILE, GIT_TRACE*=<path>).
  */
-export function gitEnvironmentProblem(inv: GitInvocation, cmd: SimpleCommand, vars: Record<string, string>, targets: WriteTarget[]): string | null {
+export function gitEnvironmentProblem(inv: GitInvocation, cmd: SimpleCommand, vars: Record<string, string>, targets: WriteTarget[], own: OwnRepository): string | null {
   const cwd = inv.cwd ?? cmd.cwd;
   for (const [name, value] of Object.entries(vars)) {
     if (!name.startsWith('GIT_') || QUIET_ENV.test(name) || RULED_ENV.test(name)) continue;
@@ -39,7 +42,7 @@ export function gitEnvironmentProblem(inv: GitInvocation, cmd: SimpleCommand, va
       targets.push({ path: value, kind: name === 'GIT_INDEX_FILE' ? 'write' : 'append', cwd });
       continue;
     }
-    if (REPO_ENV.test(name) && READS.test(inv.sub)) continue;
+    if (REPO_ENV.test(name) && (READS.test(inv.sub) || own(name === 'GIT_DIR' ? 'git-dir' : 'work-tree', value))) continue;
     return (
       `\`${name}=…\` changes what \`${VERB(inv)}\` reads or writes (${REPO_ENV.test(name) ? 'another repository or work tree, for a verb that writes' : 'git\'s directories, configuration or programs'}), and the guard judges git only as it runs here. ` +
       `Run it without that variable${REPO_ENV.test(name) ? ' (git -C <directory> for another repository)' : ''}, or ask the person.`
@@ -49,11 +52,12 @@ export function gitEnvironmentProblem(inv: GitInvocation, cmd: SimpleCommand, va
 }
 
 /** Why git's own options before the verb point it where the guard cannot judge (--git-dir/--work-tree on a writing verb, --exec-path=, --namespace), or null. */
-export function gitOptionProblem(cmd: SimpleCommand, inv: GitInvocation): string | null {
+export function gitOptionProblem(cmd: SimpleCommand, inv: GitInvocation, own: OwnRepository): string | null {
   for (let i = 1; i < cmd.argv.length && cmd.argv[i] !== inv.sub; i++) {
     const a = cmd.argv[i];
     const name = a.split('=', 1)[0];
-    if ((name === '--git-dir' || name === '--work-tree') && !READS.test(inv.sub)) return `\`${name}\` points \`${VERB(inv)}\` at another repository or work tree, for a verb that writes. Run it in that repository (git -C <directory> ${inv.sub} …), or ask the person.`;
+    const value = a.includes('=') ? a.slice(a.indexOf('=') + 1) : (cmd.argv[i + 1] ?? '');
+    if ((name === '--git-dir' || name === '--work-tree') && !READS.test(inv.sub) && !own(name === '--git-dir' ? 'git-dir' : 'work-tree', value)) return `\`${name}\` points \`${VERB(inv)}\` at another repository or work tree, for a verb that writes. Run it in that repository (git -C <directory> ${inv.sub} …), or ask the person.`;
     if (a.startsWith('--exec-path=')) return `\`--exec-path=\` makes git run its commands from another directory. Run git without it.`;
   }
   return null;

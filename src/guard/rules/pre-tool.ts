@@ -9,7 +9,7 @@ import { harmlessCommand } from '../allow';
 import { LexBound } from '../lex';
 import { existsSync } from 'node:fs';
 import { Bound, Budget, expandWord, handoffFilesIn, handoffFilesUnder, handoffFilesWithInode, isPattern, linkedInode, namesReach } from './reach';
-import { changedByCheckout, gitFileTargets, pathspecMatches } from './git-files';
+import { changedByCheckout, gitFileTargets, pathspecCovers, pathspecMatches } from './git-files';
 import { patchTargets } from './patch-files';
 import { linkSources, unknownWriterTargets } from './writers';
 import { unseenArgumentsProblem, untrackedProblem, withXargsInput } from './untracked';
@@ -196,7 +196,11 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     const envFiles: WriteTarget[] = [];
     if (git) {
       const show = asWritten(command, git, cmd.cwd ?? '/');
-      const problem = gitEnvironmentProblem(git, cmd, { ...carried, ...cmd.assigns }, envFiles) ?? gitOptionProblem(cmd, git) ?? oneOffKeysProblem(git, show) ?? separateGitDirProblem(git, cmd, (d) => ctx.locate(d), show);
+      const here = (git.cwd ?? cmd.cwd) || ctx.event.cwd;
+      const loc = ctx.locate(here);
+      const own = (what: 'git-dir' | 'work-tree', value: string) =>
+        loc !== null && !/[$`]/.test(value) && (what === 'git-dir' ? [loc.gitDir, loc.commonDir] : [loc.worktree]).includes(path.resolve(here, value));
+      const problem = gitEnvironmentProblem(git, cmd, { ...carried, ...cmd.assigns }, envFiles, own) ?? gitOptionProblem(cmd, git, own) ?? oneOffKeysProblem(git, show) ?? separateGitDirProblem(git, cmd, (d) => ctx.locate(d), show);
       if (problem) return { deny: problem };
     }
     const top = ctx.locate((git?.cwd ?? cmd.cwd) || ctx.event.cwd)?.worktree ?? null;
@@ -220,11 +224,11 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
         ops.push({ abs, shown: i === 0 ? t.path : p, kind: t.kind === 'delete' ? 'delete' : 'shell' });
         // `rm -r dir`, `rm -rf memor?`, `find dir … -delete`: the handoff files under a deleted directory go too;
         // `cp -r src dir`, `rsync -a src/ dir/`, `git checkout dir`: those under a directory written as a tree
-        const reached = t.kind === 'delete' || t.tree ? (gitFiles.includes(t) ? pathspecMatches({ ...t, path: abs }, budget) : handoffFilesUnder(abs, budget)) : t.children ? handoffFilesIn(abs, budget) : [];
+        // the perimeter's files and directories under it too (git's directories and configuration, the clients' hook files, the guard's state)
+        const fenced = t.kind === 'delete' || t.tree ? perimeterUnder(await perimeterOf(ctx), abs).filter((f) => pathspecCovers(t, f)) : [];
+        const reached = [...(t.kind === 'delete' || t.tree ? (gitFiles.includes(t) ? pathspecMatches({ ...t, path: abs }, budget) : handoffFilesUnder(abs, budget)) : t.children ? handoffFilesIn(abs, budget) : []), ...fenced];
         const under = reached.filter((f) => f !== abs && nameMatches(t.names, abs, f) && copiedOver(t, f, abs, { ...carried, ...cmd.assigns }, budget, ctx));
-        // the perimeter's files under it too (a client's hook files, git's configuration: src/guard/perimeter.ts)
-        if (t.kind === 'delete' || t.tree) under.push(...perimeterUnder(await perimeterOf(ctx), abs));
-        const changed = git && t.tree && t.kind !== 'delete' && /^(checkout|restore|switch|reset|read-tree|stash)$/.test(git.sub) ? await changedByCheckout(ctx, git, under, abs) : under;
+        const changed = git && t.tree && t.kind !== 'delete' && /^(checkout|restore|checkout-index|switch|reset|read-tree|stash)$/.test(git.sub) ? await changedByCheckout(ctx, git, under, abs) : under;
         for (const f of changed) ops.push({ abs: f, shown: path.relative(ctx.event.cwd, f) || f, kind: t.kind === 'delete' ? 'delete' : 'shell' });
       }
     }
