@@ -5,6 +5,7 @@ export const SLOW_TESTS = [
   'test/fuzz/**/*.test.ts', // the shell corpus through every client shape, random payloads, totality
   'test/guard/front.test.ts', // the sh front against the TypeScript guard, differential (property runs)
   'test/guard/shell.test.ts', // shell parsing properties
+  'test/guard/attack5.test.ts', // issue 37's seven classes, ~100 calls each in six client shapes and through the real front
   'test/harden/trailers.test.ts', // trailer forging: properties, our parser against git's
   'test/harden/hostile-content.test.ts', // hostile bodies: properties end to end
   'test/harden/transaction-bounds.test.ts', // 520 commits of 1 MiB through the hook

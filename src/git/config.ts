@@ -1,4 +1,5 @@
 // Reads the git configuration a command needs in one process: handoff.* settings and the identity keys.
+import path from 'node:path';
 import type { Repo } from './repo';
 
 export type Config = Map<string, string[]>;
@@ -22,6 +23,38 @@ export function readConfig(repo: Repo): Config {
   }
   if (r.status === 0 || r.status === 1) known.set(repo, map);
   return map;
+}
+
+const SETTINGS = /^(handoff|user|author|committer|core|commit|i18n)\./;
+
+/**
+ * readConfig's settings and every configuration file git read or would read for them (the files entries came from,
+ * and every include.path / includeIf.*.path target, found or not), in the one process readConfig starts.
+ */
+export function readConfigFiles(repo: Repo, home: string): { config: Config; files: string[] } {
+  const r = repo.git(['config', '-z', '--list', '--show-origin'], { allowFail: true });
+  const map: Config = new Map();
+  const files = new Set<string>();
+  const parts = r.stdout.split('\0');
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    const origin = parts[i];
+    const entry = parts[i + 1];
+    const file = origin.startsWith('file:') ? path.resolve(repo.cwd, origin.slice(5)) : null;
+    if (file) files.add(file);
+    const nl = entry.indexOf('\n');
+    const key = (nl === -1 ? entry : entry.slice(0, nl)).toLowerCase();
+    const value = nl === -1 ? 'true' : entry.slice(nl + 1);
+    if (/^(include\.path|includeif\..+\.path)$/.test(key) && value) {
+      const target = value.replace(/^~(?=\/|$)/, home);
+      files.add(path.isAbsolute(target) ? target : path.resolve(file ? path.dirname(file) : repo.cwd, target));
+    }
+    if (!SETTINGS.test(key)) continue;
+    const list = map.get(key) ?? [];
+    list.push(value);
+    map.set(key, list);
+  }
+  if (r.status === 0 || r.status === 1) known.set(repo, map);
+  return { config: map, files: [...files] };
 }
 
 /** The last value of a key, as git reports it. */

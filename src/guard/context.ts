@@ -6,7 +6,7 @@ import type { Repo } from '../git/repo';
 import { SESSION_RE } from '../handoff/state/session';
 import type { GuardEvent } from './event';
 import type { Seen } from './first';
-import { configKey, headBranch, locate, readConfigCache, untrusted, writeConfigCache, type Location } from './locate';
+import { configFiles, configKey, headBranch, homedir, locate, readConfigCache, untrusted, writeConfigCache, type Location } from './locate';
 import type { SimpleCommand } from './shell';
 
 export const DEFAULT_PROTECT = ['**/memory/handoff-*.md'];
@@ -80,9 +80,12 @@ export class GuardContext {
       c = readConfigCache(loc, key) ?? undefined;
       if (!c) {
         // Only a changed configuration starts git (and loads the modules that spawn it).
-        const { readConfig } = await import('../git/config');
-        c = readConfig(await this.repo(loc));
-        writeConfigCache(loc, key, c);
+        const { readConfigFiles } = await import('../git/config');
+        const base = new Set(configFiles(loc, this.env));
+        const read = readConfigFiles(await this.repo(loc), this.env.HOME || homedir());
+        c = read.config;
+        // included files are kept with the settings (the perimeter protects them: src/guard/perimeter.ts)
+        writeConfigCache(loc, key, c, undefined, read.files.filter((f) => !base.has(f)));
       }
       this.configs.set(loc.commonDir, c);
     }

@@ -89,7 +89,8 @@ export function headBranch(loc: Location): string | null {
   return m ? m[1] : null;
 }
 
-function configFiles(loc: Location, env: NodeJS.ProcessEnv): string[] {
+/** The configuration files git reads for a repository before includes: its own, the worktree's, global, XDG, system. */
+export function configFiles(loc: Location, env: NodeJS.ProcessEnv): string[] {
   const home = env.HOME || homedir();
   const files = [
     path.join(loc.commonDir, 'config'),
@@ -122,24 +123,38 @@ export const configKey = (loc: Location, env: NodeJS.ProcessEnv = process.env) =
 export function readConfigCache(loc: Location, key: string, env: NodeJS.ProcessEnv = process.env): Config | null {
   try {
     const c = JSON.parse(readFileSync(cacheFile(loc), 'utf8'));
+    const files: unknown = c?.files ?? [];
     // only a cache this user's guard wrote counts: a forged one (it could turn the guard off) is ignored, git asked
-    if (c && c.key === key && Array.isArray(c.entries) && typeof c.mac === 'string' && c.mac === macOf(key, c.entries, env)) return new Map(c.entries);
+    if (c && c.key === key && Array.isArray(c.entries) && Array.isArray(files) && typeof c.mac === 'string' && c.mac === macOf(key, [c.entries, files], env)) {
+      // an included file changed (it may include another now): git is asked again
+      if (files.some((f) => !Array.isArray(f) || typeof f[0] !== 'string' || stamp(f[0]) !== f[1])) return null;
+      const config: Config = new Map(c.entries);
+      filesOf.set(config, files.map((f) => f[0] as string));
+      return config;
+    }
   } catch {
     /* no cache yet, or no key to check it with */
   }
   return null;
 }
 
-export function writeConfigCache(loc: Location, key: string, config: Config, env: NodeJS.ProcessEnv = process.env): void {
+// the files git read a configuration from beyond configFiles (includes), kept with the configuration they gave
+const filesOf = new WeakMap<Config, string[]>();
+/** The configuration files beyond configFiles (includes) that a configuration was read from, as cached with it. */
+export const includedFiles = (c: Config): string[] => filesOf.get(c) ?? [];
+
+export function writeConfigCache(loc: Location, key: string, config: Config, env: NodeJS.ProcessEnv = process.env, included: string[] = includedFiles(config)): void {
+  filesOf.set(config, included);
   const entries = [...config];
+  const files = included.map((f) => [f, stamp(f)]);
   let mac: string | null = null;
   try {
-    mac = macOf(key, entries, env);
+    mac = macOf(key, [entries, files], env);
   } catch {
     return; // no key: no cache (git is asked every time)
   }
   try {
-    writeJsonAtomic(loc, cacheFile(loc), { key, entries, mac });
+    writeJsonAtomic(loc, cacheFile(loc), { key, entries, files, mac });
   } catch {
     // a cache: one that cannot be written (a full or read-only disk) only means git is asked again next time
   }

@@ -59,11 +59,20 @@ export function parseShell(script: string, cwd: string | null = null, depth = 0)
   // the directory before each open subshell `( … )`, and pushd's stack
   const subshells: Array<string | null> = [];
   const pushed: Array<string | null> = [];
+  // files this line writes, with their text when it is known (`echo '<script>' > s.sh`), for a later step running one
+  const written = new Map<string, string | null>();
   const flush = (op: string | null = null) => {
     if (words.length || redirects.length) {
       const cmds = unwrap(words, redirects, dir, depth, vars);
       const before = dir;
       for (const c of cmds) {
+        // `echo 'rm …' > /tmp/s.sh; . /tmp/s.sh` (source, sh, bash, ./s.sh): the script written on this line is read
+        const ran = writtenScriptRun(c, written);
+        if (ran !== null) {
+          if (ran.text !== null && depth < MAX_DEPTH) out.push(...parseShell(ran.text, c.cwd, depth + 1));
+          else c.unread = `\`${ran.shown}\` (a script written on this line by a command whose output the guard cannot read)`;
+        }
+        recordWrites(c, written);
         // what its configuration values and environment variables run, read as `sh -c '<value>'` (rules/run-values.ts)
         out.push(...runValueCommands(c, vars, depth));
         Object.assign(vars, setsForLine(c));
@@ -132,6 +141,53 @@ function dirOperand(argv: string[]): string | undefined {
   if (argv[i] === '--') i++;
   if (argv[i] !== undefined && /^[+-]\d+$/.test(argv[i])) return '-';
   return argv[i];
+}
+
+/** Where a path a command names is (null: built by an expansion, or relative to an unknown directory). */
+function pathAt(p: string, dir: string | null): string | null {
+  if (/[$`*?[]/.test(p) || p.startsWith('~')) return null;
+  return path.isAbsolute(p) ? path.normalize(p) : dir ? path.resolve(dir, p) : null;
+}
+
+/** Records the files a command writes by redirection, with the text when it is echo's, printf's or a here-document's. */
+function recordWrites(c: SimpleCommand, written: Map<string, string | null>): void {
+  for (const r of c.redirects) {
+    if (!WRITE_REDIRECTS.has(r.op) || /^(\d+|-|\/dev\/null)$/.test(r.target)) continue;
+    const at = pathAt(r.target, c.cwd);
+    if (at === null) continue;
+    const prog = c.argv[0] ?? '';
+    const doc = prog === 'cat' && c.argv.length === 1 ? c.redirects.find((d) => d.op === '<<' && d.body !== undefined)?.body : undefined;
+    const printed = doc === undefined && (prog === 'echo' || prog === 'printf') && !Object.keys(c.assigns).length ? printedTexts(prog, c.argv.slice(1)) : null;
+    let text: string | null = doc ?? (printed && new Set(printed).size === 1 ? printed[0] : null);
+    if (r.op.endsWith('>>')) {
+      const prior = written.get(at);
+      text = prior === undefined || prior === null || text === null ? null : prior + text;
+    }
+    written.set(at, text);
+  }
+  // tee names the files it writes; their text is its input
+  if (c.argv[0] === 'tee') for (const a of c.argv.slice(1)) if (!a.startsWith('-')) { const at = pathAt(a, c.cwd); if (at !== null) written.set(at, null); }
+}
+
+/** A command running a file written earlier on the same line (`.`/`source`, a shell given it, `./s.sh`, `sh < s.sh`): its text (null: unknown). */
+function writtenScriptRun(c: SimpleCommand, written: Map<string, string | null>): { text: string | null; shown: string } | null {
+  if (written.size === 0 || c.argv.length === 0) return null;
+  const prog = path.basename(c.argv[0]);
+  let file: string | undefined;
+  if (prog === '.' || prog === 'source') file = c.argv[1];
+  else if (SHELLS.has(prog)) {
+    for (let k = 1; k < c.argv.length; k++) {
+      const a = c.argv[k];
+      if (a === '--') { file = c.argv[k + 1]; break; }
+      if (/^[-+][oO]$|^--(rcfile|init-file)$/.test(a)) k++;
+      else if (!/^[-+]/.test(a)) { file = a; break; }
+    }
+    file ??= c.redirects.find((r) => r.op === '<')?.target;
+  } else if (c.argv[0].includes('/')) file = c.argv[0];
+  if (file === undefined) return null;
+  const at = pathAt(file, c.cwd);
+  if (at === null || !written.has(at)) return null;
+  return { text: written.get(at)!, shown: c.argv.join(' ').slice(0, 80) };
 }
 
 /** The texts `echo`/`printf` of literal words print (src/guard/printed.ts), as scripts a shell would read; null for anything else. */

@@ -92,6 +92,25 @@ export function runningKey(key: string, value: string | undefined): RunningKey |
   return rule;
 }
 
+// Configuration keys known to make git neither run a program nor write a file (beside the keys whose value git
+// runs, judged as the command it is by rules/run-values.ts, and the keys refs.ts rules on: refspecs, aliases, notes).
+// Whole sections where every key is so, then single keys.
+const QUIET_SECTIONS =
+  /^(user|author|committer|color|advice|column|i18n|log|pull|push|fetch|rebase|rerere|status|branch|tag|grep|blame|am|apply|versionsort|checkout|clone|worktree|diff|merge|difftool|mergetool|remote|url|submodule|pack|transfer|receive|uploadpack|index|feature|maintenance|mailmap|showbranch|add|reset|stash|revert|cherry-pick|alias|handoff|interactive|splitindex|fsck|protocol|safe|credential|pager|filter|gpg|sequence|trailer|notes|commit|format|http|core|init|gc|sendemail|imap|browser|man|guitool|instaweb|include|includeif)$/;
+/** Keys of those sections that write a file, change where git writes, or turn something off that the guard relies on. */
+const LOUD_KEYS =
+  /^(format\.outputdirectory|http\.(.+\.)?(cookiefile|savecookies)|notes\.rewriteref|notes\.rewrite\..*|core\.(worktree|bare|sharedrepository|sparsecheckout|sparsecheckoutcone|repositoryformatversion|logallrefupdates|hookspath|splitindex)|init\.templatedir|gc\.(prunexpire|pruneexpire|reflogexpire|reflogexpireunreachable|worktreepruneexpire|logexpiry)|receive\..+|maintenance\..+\.(schedule|enabled)|safe\.barerepository)$/i;
+
+/** Why setting `key` (to `value`) is not known to leave git neither running a program nor writing a file, or null. */
+export function unknownKeyProblem(key: string, value: string | undefined): string | null {
+  const k = key.toLowerCase();
+  const section = k.split('.', 1)[0];
+  // keys whose value git runs, and those that turn the protection off: their own rules (git-config.ts, run-values.ts)
+  if (runningKey(k, value) || /^(core\.hookspath|include\.path|includeif\..+\.path|core\.notesref)$/.test(k)) return null;
+  if (QUIET_SECTIONS.test(section) && !LOUD_KEYS.test(k)) return null;
+  return `${k.replace(/[^\w.*:/@-]/g, '?').slice(0, 120)} is not a setting the guard knows to make git neither run a program nor write a file`;
+}
+
 const VALUED = new Set(['-f', '--file', '--blob', '--type', '--default', '--comment', '--value', '--url']);
 const WRITES = /^(--add|--replace-all|--append|--all)$/;
 const REMOVES = /^(--unset|--unset-all|--remove-section|unset|remove-section)$/;
@@ -176,7 +195,11 @@ export function configCommandProblem(args: string[], cwd: string | null, show: s
   const value = ops[1];
   const rule = unknown(key) ? null : runningKey(key, value);
   if (unknown(key) && scope === 'repo') return `\`${show}\` sets a key the guard cannot read before the shell runs it, ${where}. Name the key.`;
-  if (!rule) return null;
+  if (!rule) {
+    // a file git does not read here (`--file /tmp/x`) may hold anything; git's own configuration only known-quiet keys
+    const problem = scope === 'file' ? null : unknownKeyProblem(key, value);
+    return problem ? `\`${show}\` sets a key ${where}: ${problem} (trace2 targets, cookie files, where git writes or what it checks out). Ask the person to set it by hand.` : null;
+  }
   // the global and system configuration: the value is judged as the command it runs (persistentSetting, run-values.ts)
   if (!rule.protection && scope !== 'repo') return null;
   return refusal(show, 'sets what makes git run a program', neutralKey(key), rule, where);

@@ -92,8 +92,8 @@ export function gitFileTargets(inv: GitInvocation, cmd: SimpleCommand, top: stri
           : inv.sub === 'reset'
             ? o.flags.includes('--hard')
             : inv.sub === 'read-tree'
-              ? o.flags.includes('--reset') && o.flags.includes('-u')
-              : [undefined, 'push', 'save'].includes(o.operands[0]) && !o.flags.some((f) => f === '-S' || isLong(f, '--staged'));
+              ? (o.flags.includes('--reset') || o.flags.some((f) => /^-[a-zA-Z]*m/.test(f))) && o.flags.some((f) => /^-[a-zA-Z]*u/.test(f))
+              : [undefined, 'push', 'save', 'apply', 'pop', 'branch'].includes(o.operands[0]) && !o.flags.some((f) => f === '-S' || isLong(f, '--staged'));
       if (!discards) break;
       const dd = a.indexOf('--');
       const specs = inv.sub === 'stash' && dd >= 0 ? a.slice(dd + 1) : [];
@@ -106,6 +106,18 @@ export function gitFileTargets(inv: GitInvocation, cmd: SimpleCommand, top: stri
       if (!o.flags.some((f) => /^-[a-zA-Z]*f/.test(f) || isLong(f, '--force'))) break;
       if (o.flags.some((f) => /^-[a-zA-Z]*a/.test(f) || isLong(f, '--all')) || o.flags.includes('--stdin')) add(top ?? cwd ?? undefined, 'write', true);
       for (const p of o.operands) add(p, 'write', true);
+      break;
+    }
+    case 'update-index': {
+      // an index entry given its content (`--cacheinfo <mode>,<blob>,<path>`): the next checkout from the index writes it
+      for (let i = 0; i < a.length; i++) {
+        if (a[i] !== '--cacheinfo') continue;
+        const packed = a[i + 1]?.split(',');
+        if (packed && packed.length >= 3) add(packed.slice(2).join(','), 'write');
+        else add(a[i + 3], 'write');
+      }
+      // entries read from input the guard does not see: any file of the worktree
+      if (a.includes('--index-info')) add(top ?? cwd ?? undefined, 'write', true);
       break;
     }
     case 'worktree': {
@@ -135,9 +147,13 @@ export function gitFileTargets(inv: GitInvocation, cmd: SimpleCommand, top: stri
 
 /** Handoff files under a pathspec target that its pattern (kept in names as `<abs pattern>\0path`) matches. */
 export function pathspecMatches(t: WriteTarget, budget: Budget): string[] {
+  return handoffFilesUnder(t.path, budget).filter((f) => pathspecCovers(t, f));
+}
+
+/** Whether a file under a target is among what its pathspec pattern (if any) matches. */
+export function pathspecCovers(t: WriteTarget, f: string): boolean {
   const pattern = t.names?.find((n) => n.endsWith('\0path'))?.slice(0, -5);
-  const under = handoffFilesUnder(t.path, budget);
-  return pattern === undefined ? under : under.filter((f) => globMatch(pattern, f) || globMatch(`${pattern}/*`, f));
+  return pattern === undefined || globMatch(pattern, f) || globMatch(`${pattern}/*`, f);
 }
 
 /** Whether a write of these worktree files by checkout or restore changes them: tracked, and changed against HEAD. */
@@ -149,8 +165,22 @@ export async function changedByCheckout(ctx: GuardContext, inv: GitInvocation, f
   const rel = files.map((f) => path.relative(loc.worktree, f));
   const tracked = new Set(repo.git(['ls-files', '-z', '--', ...rel.map((r) => `:(literal)${r}`)], { cwd: loc.worktree, allowFail: true }).stdout.split('\0').filter(Boolean));
   // another source than the index (`checkout <tree-ish> --`, `restore --source`): any tracked file may change
-  const source = inv.sub === 'restore' ? inv.args.some((x) => x === '-s' || /^-s./.test(x) || (isLong(x, '--source') && x.split('=')[0].length > 3)) : inv.sub === 'checkout' && inv.args.indexOf('--') > 0 && !inv.args[0].startsWith('-');
+  const literal = rel.map((r) => `:(literal)${r}`);
+  const names = (args: string[]) => repo.git(args, { cwd: loc.worktree, allowFail: true }).stdout.split('\0').filter(Boolean);
+  // `stash apply|pop|branch`: what the stash holds (its tracked changes and its untracked files), whatever is here now
+  const stash = inv.sub === 'stash' ? /^(apply|pop|branch)$/.exec(inv.args.find((x) => !x.startsWith('-')) ?? '') : null;
+  if (stash) {
+    const ops = inv.args.filter((x) => !x.startsWith('-'));
+    const ref = (stash[1] === 'branch' ? ops[2] : ops[1]) ?? 'stash@{0}';
+    const held = new Set([...names(['diff', '--name-only', '-z', `${ref}^1`, ref, '--', ...literal]), ...names(['ls-tree', '-r', '--name-only', '-z', `${ref}^3`, '--', ...rel])]);
+    return files.filter((_, i) => held.has(rel[i]));
+  }
+  // another source than the index (`checkout <tree-ish> --`, `restore --source`, a tree read): any tracked file may change
+  const source =
+    inv.sub === 'restore' ? inv.args.some((x) => x === '-s' || /^-s./.test(x) || (isLong(x, '--source') && x.split('=')[0].length > 3)) : inv.sub === 'read-tree' || (inv.sub === 'checkout' && inv.args.indexOf('--') > 0 && !inv.args[0].startsWith('-'));
   if (source) return files.filter((_, i) => tracked.has(rel[i]));
-  const dirty = new Set(repo.git(['diff', '--name-only', '-z', 'HEAD', '--', ...rel.map((r) => `:(literal)${r}`)], { cwd: loc.worktree, allowFail: true }).stdout.split('\0').filter(Boolean));
+  // from HEAD or from the index: a file changes when either differs from what is here (an index entry set by
+  // `update-index --cacheinfo` differs from HEAD, not the worktree, until the checkout writes it)
+  const dirty = new Set([...names(['diff', '--name-only', '-z', 'HEAD', '--', ...literal]), ...names(['diff', '--cached', '--name-only', '-z', 'HEAD', '--', ...literal])]);
   return files.filter((_, i) => tracked.has(rel[i]) && dirty.has(rel[i]));
 }

@@ -9,7 +9,7 @@ import { harmlessCommand } from '../allow';
 import { LexBound } from '../lex';
 import { existsSync } from 'node:fs';
 import { Bound, Budget, expandWord, handoffFilesIn, handoffFilesUnder, handoffFilesWithInode, isPattern, linkedInode, namesReach } from './reach';
-import { changedByCheckout, gitFileTargets, pathspecMatches } from './git-files';
+import { changedByCheckout, gitFileTargets, pathspecCovers, pathspecMatches } from './git-files';
 import { patchTargets } from './patch-files';
 import { linkSources, unknownWriterTargets } from './writers';
 import { unseenArgumentsProblem, untrackedProblem, withXargsInput } from './untracked';
@@ -20,6 +20,9 @@ import { interpreterWrites } from './interpreter-writes';
 import { isHandoffCommand, judgeHandoffCommand, sessionPrefix } from './inject';
 import { pluginPathPrefix } from '../plugin-active';
 import { interpreterProblem, refCommandProblem, refStoreWriteProblem } from './refs';
+import { asWritten } from './as-written';
+import { computePerimeter, perimeterProblem, perimeterUnder, type Perimeter } from '../perimeter';
+import { gitEnvironmentProblem, gitOptionProblem, oneOffKeysProblem, separateGitDirProblem } from './git-invocation';
 
 export async function preTool(ctx: GuardContext): Promise<Decision> {
   const a = ctx.event.action;
@@ -37,6 +40,14 @@ export async function preTool(ctx: GuardContext): Promise<Decision> {
     throw e;
   }
   return {};
+}
+
+const perimeters = new WeakMap<GuardContext, Promise<Perimeter>>();
+/** The perimeter of this call's repository, computed once per guard run (src/guard/perimeter.ts). */
+function perimeterOf(ctx: GuardContext): Promise<Perimeter> {
+  let p = perimeters.get(ctx);
+  if (!p) perimeters.set(ctx, (p = computePerimeter(ctx, ctx.locate())));
+  return p;
 }
 
 /** A tool whose name says it removes or moves what it is given (an MCP server's delete_directory, move_file). */
@@ -121,9 +132,13 @@ async function fileDecision(ctx: GuardContext, given: FileOp[], budget: Budget):
     const linked = loc && inode ? handoffFilesWithInode(loc.worktree, inode, budget).filter((f) => f !== real) : [];
     return [...named, ...linked.map((f) => ({ ...op, abs: f, shown: `${op.shown} (a hard link of ${path.relative(ctx.event.cwd, f) || f})`, kind: 'shell' as const }))];
   });
+  const fence = ops.length ? await perimeterOf(ctx) : null;
   for (const op of ops) {
     const refProblem = refStoreWriteProblem({ path: op.shown, kind: op.kind === 'delete' ? 'delete' : 'write', cwd: null }, op.abs);
     if (refProblem) return { deny: refProblem };
+    // git's directories wherever they are, its configuration files, the clients' hook files, the guard's state
+    const outside = perimeterProblem(fence!, op);
+    if (outside) return { deny: outside };
     if (!(await isProtected(ctx, op.abs))) continue;
     if (!ctx.session) continue;
     const v = judgeFile(ctx, op, ctx.session);
@@ -177,10 +192,21 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     // a script the guard cannot read (`echo … | sh` of an unknown producer, `source <(…)`, `$(…)` as the program)
     if (cmd.unread && (COULD_PROTECT.test(whole) || COULD_PROTECT.test(command))) return { deny: unreadScript(cmd.unread) };
     const git = gitInvocation(cmd);
+    // git judged by what it will do: its environment, its options and the settings given to it (rules/git-invocation.ts)
+    const envFiles: WriteTarget[] = [];
+    if (git) {
+      const show = asWritten(command, git, cmd.cwd ?? '/');
+      const here = (git.cwd ?? cmd.cwd) || ctx.event.cwd;
+      const loc = ctx.locate(here);
+      const own = (what: 'git-dir' | 'work-tree', value: string) =>
+        loc !== null && !/[$`]/.test(value) && (what === 'git-dir' ? [loc.gitDir, loc.commonDir] : [loc.worktree]).includes(path.resolve(here, value));
+      const problem = gitEnvironmentProblem(git, cmd, { ...carried, ...cmd.assigns }, envFiles, own) ?? gitOptionProblem(cmd, git, own) ?? oneOffKeysProblem(git, show) ?? separateGitDirProblem(git, cmd, (d) => ctx.locate(d), show);
+      if (problem) return { deny: problem };
+    }
     const top = ctx.locate((git?.cwd ?? cmd.cwd) || ctx.event.cwd)?.worktree ?? null;
     const gitFiles = git ? gitFileTargets(git, cmd, top) : [];
     const patched = patchTargets(cmd, git, (p, c) => ctx.abs(p, c), top);
-    for (const t of [...writeTargets(cmd), ...interpreterWrites(cmd, whole, SHELLS, interpreted), ...linkSources(cmd), ...unknownWriterTargets(cmd), ...gitFiles, ...patched]) {
+    for (const t of [...writeTargets(cmd), ...interpreterWrites(cmd, whole, SHELLS, interpreted), ...linkSources(cmd), ...unknownWriterTargets(cmd), ...gitFiles, ...patched, ...envFiles]) {
       const refProblem = refStoreWriteProblem(t, ctx.abs(t.path, t.cwd));
       if (refProblem) return { deny: refProblem };
       const paths = expandWord(t.path, { ...carried, ...cmd.assigns }, t.cwd, budget);
@@ -198,7 +224,9 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
         ops.push({ abs, shown: i === 0 ? t.path : p, kind: t.kind === 'delete' ? 'delete' : 'shell' });
         // `rm -r dir`, `rm -rf memor?`, `find dir … -delete`: the handoff files under a deleted directory go too;
         // `cp -r src dir`, `rsync -a src/ dir/`, `git checkout dir`: those under a directory written as a tree
-        const reached = t.kind === 'delete' || t.tree ? (gitFiles.includes(t) ? pathspecMatches({ ...t, path: abs }, budget) : handoffFilesUnder(abs, budget)) : t.children ? handoffFilesIn(abs, budget) : [];
+        // the perimeter's files and directories under it too (git's directories and configuration, the clients' hook files, the guard's state)
+        const fenced = t.kind === 'delete' || t.tree ? perimeterUnder(await perimeterOf(ctx), abs).filter((f) => pathspecCovers(t, f)) : [];
+        const reached = [...(t.kind === 'delete' || t.tree ? (gitFiles.includes(t) ? pathspecMatches({ ...t, path: abs }, budget) : handoffFilesUnder(abs, budget)) : t.children ? handoffFilesIn(abs, budget) : []), ...fenced];
         const under = reached.filter((f) => f !== abs && nameMatches(t.names, abs, f) && copiedOver(t, f, abs, { ...carried, ...cmd.assigns }, budget, ctx));
         const changed = git && t.tree && t.kind !== 'delete' && /^(checkout|restore|checkout-index|switch|reset|read-tree|stash)$/.test(git.sub) ? await changedByCheckout(ctx, git, under, abs) : under;
         for (const f of changed) ops.push({ abs: f, shown: path.relative(ctx.event.cwd, f) || f, kind: t.kind === 'delete' ? 'delete' : 'shell' });

@@ -227,7 +227,7 @@ function notesRef(args: string[], config: string[], assigns: Record<string, stri
 /** Why a file write lands in git's ref store (loose handoff refs, packed-refs, the refs directory), or null. */
 export function refStoreWriteProblem(target: WriteTarget, abs: string): string | null {
   // `"$GIT_DIR/packed-refs"`, `"$(git rev-parse --git-dir)/refs/handoffs/…"`: the directory is unknown, the tail is not.
-  if (/[$`]/.test(target.path) && /(^|\/)(refs\/(handoff(s|-archive|-leases)|notes\/handoff-reads|replace)(\/|$)|packed-refs$|info\/grafts$)/.test(target.path)) {
+  if (/[$`]/.test(target.path) && /(^|\/)(refs\/(handoff[a-z-]*|notes\/handoff-reads|replace)(\/|$)|packed-refs$|info\/grafts$)/.test(target.path)) {
     return `writing ${neutral(target.path)} changes git's ref store behind its back, where handoff refs live.\n${SAFE_WAYS}`;
   }
   // matched without case: on a case-insensitive filesystem (macOS, Windows) `.GIT/Refs/HANDOFFS` is git's own
@@ -237,10 +237,13 @@ export function refStoreWriteProblem(target: WriteTarget, abs: string): string |
   if (!inGit) return null;
   const rest = g >= 0 ? parts.slice(g + 1).join('/') : abs.toLowerCase();
   const hit =
-    /(^|\/)refs\/(handoff(s|-archive|-leases)|notes\/handoff-reads|replace)(\/|$)/.test(rest) ||
+    // handoffs, archive, leases and the loss record with what it keeps (handoff-record, -rogue, -kept)
+    /(^|\/)refs\/(handoff[a-z-]*|notes\/handoff-reads|replace)(\/|$)/.test(rest) ||
     /(^|\/)info\/grafts$/.test(rest) ||
     /(^|\/)packed-refs$/.test(rest) ||
-    (target.kind === 'delete' && (rest === '' || rest === 'refs'));
+    (target.kind === 'delete' && (rest === '' || rest === 'refs')) ||
+    // `.git` itself written over: the pointer file of a worktree (or a separate git dir) names where git's directory is
+    (rest === '' && g === parts.length - 1);
   if (hit) return `writing ${neutral(target.path)} changes git's ref store behind its back, where handoff refs live.\n${SAFE_WAYS}`;
   // the object store holds every version of every handoff: a file removed or written there can lose them for good
   if (/(^|\/)objects(\/|$)/.test(rest) && !/^worktrees\/[^/]+\/./.test(rest)) {

@@ -1,0 +1,140 @@
+// The ground prevention stands on, computed for each call from git and the clients rather than listed by name
+// (issue 37): the repository's git directory and common directory wherever they are (a separate git dir too) and
+// every worktree's `.git` pointer file; every configuration file git reads here (its own, the worktree's, global,
+// XDG, system and their includes, as git last named them: src/git/config.ts readConfigFiles, cached with the
+// settings); every file each client reads hook configuration from, in each scope (src/clients/hook-files.ts); and
+// the guard's own state, key and caches. A write, move, delete, link or checkout over any of them is refused with
+// what a person runs instead; a file tool's edit of a client's settings that keeps the guard's wiring may pass.
+import { readFileSync, realpathSync } from 'node:fs';
+import path from 'node:path';
+import { hookFiles, keepsWiring, type HookFile } from '../clients/hook-files';
+import { neutral } from '../terminal-text';
+import type { GuardContext } from './context';
+import { configFiles, homedir, includedFiles, type Location } from './locate';
+import type { FileOp } from './rules/files';
+import { refStoreWriteProblem } from './rules/refs';
+
+export interface Perimeter {
+  /** the git directories of the event's repository (its own and the common one), symlinks resolved */
+  gitDirs: string[];
+  /** configuration files git reads here */
+  config: Set<string>;
+  hooks: HookFile[];
+  /** directories whose JSON files a client reads hooks from */
+  hookDirs: HookFile[];
+  /** the guard's own state outside the git directory (the user's key and caches) */
+  state: string[];
+}
+
+const real = (p: string): string => {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return p;
+  }
+};
+
+const under = (p: string, dir: string) => p === dir || p.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
+
+/** The perimeter for the repository at `loc` (null: none) and this user: git is asked nothing beyond the cached settings. */
+export async function computePerimeter(ctx: GuardContext, loc: Location | null): Promise<Perimeter> {
+  const env = ctx.env;
+  const home = env.HOME || homedir();
+  const config = new Set<string>();
+  for (const f of [env.GIT_CONFIG_GLOBAL, env.GIT_CONFIG_SYSTEM]) if (f) config.add(path.resolve(f));
+  // the user's and the system's files whatever this process's environment says: the session's git may read them
+  config.add(path.join(home, '.gitconfig'));
+  config.add(path.join(env.XDG_CONFIG_HOME || path.join(home, '.config'), 'git', 'config'));
+  config.add('/etc/gitconfig');
+  const gitDirs: string[] = [];
+  if (loc) {
+    for (const f of configFiles(loc, env)) config.add(path.resolve(f));
+    for (const f of includedFiles(await ctx.config(loc))) config.add(path.resolve(f));
+    for (const d of new Set([loc.gitDir, loc.commonDir, real(loc.gitDir), real(loc.commonDir)])) gitDirs.push(d);
+  }
+  for (const f of [...config]) config.add(real(f));
+  const { files, dirs } = hookFiles(loc?.worktree ?? null, home, env);
+  const state = [path.join(env.XDG_CACHE_HOME || path.join(home, '.cache'), 'git-handoff')];
+  return { gitDirs, config, hooks: files, hookDirs: dirs, state };
+}
+
+const readMaybe = (p: string): string | null => {
+  try {
+    return readFileSync(p, 'utf8');
+  } catch {
+    return null;
+  }
+};
+
+/** A file tool's edits applied to a text (each replacement at its first place, and everywhere: both must keep the wiring). */
+const edited = (text: string, edits: Array<{ oldText: string; newText: string }>, all: boolean): string | null => {
+  let out = text;
+  for (const e of edits) {
+    if (e.oldText === '') return null;
+    if (!out.includes(e.oldText)) continue; // the tool refuses an edit whose text is not there: nothing changes
+    out = all ? out.split(e.oldText).join(e.newText) : out.replace(e.oldText, () => e.newText);
+  }
+  return out;
+};
+
+const HOOKS_WAY = 'To change what git-handoff wires, ask the person to run `git handoff install --agent <client>` or `git handoff uninstall`.';
+
+/** Why one operation writes, moves or deletes the perimeter, or null; `op.abs` already has its symlinks resolved when they lead elsewhere. */
+export function perimeterProblem(p: Perimeter, op: FileOp): string | null {
+  const abs = path.resolve(op.abs);
+  const shown = neutral(op.shown);
+  const kind = op.kind === 'delete' ? 'delete' : 'write';
+  // git's directory wherever it is: judged as if it were named `.git` (a separate git dir names nothing so)
+  for (const d of p.gitDirs) {
+    if (under(abs, d)) {
+      const problem = refStoreWriteProblem({ path: op.shown, kind, cwd: null }, path.join(path.sep, '.git', path.relative(d, abs)));
+      if (problem) return problem;
+    }
+  }
+  for (const f of p.config) {
+    if (abs === f) {
+      return (
+        `${shown} is a configuration file git reads in this repository (${neutral(f)}): writing it can set keys that run programs, turn git's hooks off (core.hooksPath) or the guard (handoff.guard). ` +
+        `Set a key with \`git config [--global] <key> <value>\`, which the guard checks; ask the person for anything else (by hand, with GIT_HANDOFF_BYPASS=1 if they choose to).`
+      );
+    }
+  }
+  for (const s of p.state) {
+    if (under(abs, s)) {
+      return `${shown} is git-handoff's own state (its per-user key and caches under ${neutral(s)}): only git-handoff writes it. Ask the person.`;
+    }
+  }
+  for (const h of p.hooks) {
+    // a directory deleted or written whole is judged on the files of the perimeter under it (perimeterUnder, by the rule that reads the command)
+    if (abs !== h.file) continue;
+    const before = readMaybe(h.file);
+    if (op.kind === 'write' || op.kind === 'edit') {
+      const afters = op.kind === 'write' ? [op.content ?? ''] : before === null ? [null] : [edited(before, op.edits ?? [], false), edited(before, op.edits ?? [], true)];
+      if (afters.every((a) => a !== null && keepsWiring(h.file, before, a))) continue;
+      return (
+        `${shown} is where ${h.client} reads its hooks (${h.scope} scope), and this ${op.kind} would remove or change git-handoff's guard there or switch hooks off (disableAllHooks and the like). ` +
+        `Change the rest of the file and keep the git-handoff entries and hook switches as they are. ${HOOKS_WAY}`
+      );
+    }
+    if (op.kind === 'delete' && before === null) continue;
+    return `${shown} is where ${h.client} reads its hooks (${h.scope} scope): a shell command's write or removal cannot be checked to keep git-handoff's guard wired. Edit it with your file tool (the guard checks the result). ${HOOKS_WAY}`;
+  }
+  for (const d of p.hookDirs) {
+    if (path.dirname(abs) === d.file && abs.endsWith('.json') && (op.kind === 'shell' || op.kind === 'delete')) {
+      const before = readMaybe(abs);
+      if (before !== null && /git[- ]handoff/.test(before)) return `${shown} is a hooks file ${d.client} reads (${neutral(d.file)}) that wires git-handoff's guard: a shell command's write or removal cannot be checked to keep it. ${HOOKS_WAY}`;
+    }
+  }
+  return null;
+}
+
+/**
+ * The perimeter's files and directories under a directory a command deletes or writes as a tree (for the rule that
+ * walks what a target reaches, which narrows them as it narrows handoff files: find's -name, a copy's source).
+ */
+export function perimeterUnder(p: Perimeter, dir: string): string[] {
+  const abs = path.resolve(dir);
+  const out: string[] = [];
+  for (const f of [...p.config, ...p.hooks.map((h) => h.file), ...p.state, ...p.gitDirs]) if (f !== abs && under(f, abs)) out.push(f);
+  return out;
+}

@@ -1,0 +1,97 @@
+// A git invocation judged by what it will do (issue 37): its environment and the configuration given to it or set
+// by it against allowlists of what is known to make git neither run a program nor write a file (not lists of bad
+// names), the files the environment names as git's output judged as writes, and `git init --separate-git-dir`
+// over an existing repository refused.
+import path from 'node:path';
+import type { GitInvocation, SimpleCommand, WriteTarget } from '../shell';
+import { unknownKeyProblem } from './git-config';
+
+/** Variables git reads that neither run a program nor name a file git writes; GIT_HANDOFF_* are git-handoff's own (rules/inject.ts). */
+const QUIET_ENV =
+  /^GIT_((AUTHOR|COMMITTER)_(NAME|EMAIL|DATE)|TERMINAL_PROMPT|OPTIONAL_LOCKS|FLUSH|MERGE_VERBOSITY|MERGE_AUTOEDIT|DIFF_OPTS|DIFF_PATH_COUNTER|DIFF_PATH_TOTAL|(LITERAL|GLOB|NOGLOB|ICASE)_PATHSPECS|CEILING_DIRECTORIES|DISCOVERY_ACROSS_FILESYSTEM|SSL_NO_VERIFY|SSL_CAINFO|SSL_CAPATH|HTTP_USER_AGENT|HTTP_LOW_SPEED_(LIMIT|TIME)|HTTP_MAX_REQUESTS|HTTP_PROXY_AUTHMETHOD|NO_REPLACE_OBJECTS|PROTOCOL|PROTOCOL_FROM_USER|ADVICE|DEFAULT_HASH|DEFAULT_REF_FORMAT|REFLOG_ACTION|PROGRESS_DELAY|NO_LAZY_FETCH|COLOR|CONFIG_NOSYSTEM|TEST_[A-Z0-9_]+|HANDOFF_[A-Z0-9_]+)$/;
+/** Variables whose value git runs, or whose settings are judged by their own rules (rules/run-values.ts, the config keys below, rules/refs.ts). */
+const RULED_ENV = /^GIT_(PAGER|EDITOR|SEQUENCE_EDITOR|SSH|SSH_COMMAND|SSH_VARIANT|EXTERNAL_DIFF|ASKPASS|PROXY_COMMAND|CONFIG_COUNT|CONFIG_KEY_\d+|CONFIG_VALUE_\d+|CONFIG_PARAMETERS|NOTES_REF)$/;
+/** Variables naming a file git writes (the index; traces, appended to): the file is judged as a write of the shell's. */
+const FILE_ENV = /^GIT_(INDEX_FILE|TRACE[A-Z0-9_]*)$/;
+/** Variables pointing git at another repository or work tree, which a reading verb may use. */
+const REPO_ENV = /^GIT_(DIR|WORK_TREE)$/;
+/** git verbs that read (what GIT_DIR/GIT_WORK_TREE may point elsewhere for). */
+const READS = /^(status|log|show|diff|whatchanged|diff-tree|diff-index|diff-files|rev-parse|rev-list|ls-files|ls-tree|ls-remote|cat-file|for-each-ref|show-ref|merge-base|name-rev|describe|shortlog|blame|cherry|show-branch|check-ignore|check-attr|count-objects|version|help|grep|var)$/;
+
+/** Whether a git directory or work tree given to git is this repository's own (the command then does what it would without it). */
+export type OwnRepository = (what: 'git-dir' | 'work-tree', value: string) => boolean;
+
+/** A trace variable's value that writes to stderr or a descriptor, or turns tracing off (no file). */
+const NO_FILE = (v: string) => /^\s*(|0|1|2|[3-9]|true|false|yes|no|on|off)\s*$/i.test(v);
+
+const VERB = (inv: GitInvocation) => `git ${inv.sub}`;
+
+/**
+ * Why the environment or options of a git invocation let it do what the guard cannot judge, or null; `targets`
+ * gets the files the environment names as git's output (GIT_INDEX_FILE, GIT_TRACE*=<path>).
+ */
+export function gitEnvironmentProblem(inv: GitInvocation, cmd: SimpleCommand, vars: Record<string, string>, targets: WriteTarget[], own: OwnRepository): string | null {
+  const cwd = inv.cwd ?? cmd.cwd;
+  for (const [name, value] of Object.entries(vars)) {
+    if (!name.startsWith('GIT_') || QUIET_ENV.test(name) || RULED_ENV.test(name)) continue;
+    if (FILE_ENV.test(name)) {
+      if (name !== 'GIT_INDEX_FILE' && NO_FILE(value)) continue;
+      // af_unix: sockets write no file; anything else is a path git writes (a directory: a new file in it)
+      if (/^af_unix:/i.test(value)) continue;
+      if (/[$`]/.test(value)) return `\`${name}\` names the file \`${VERB(inv)}\` writes, and its value is built by an expansion the guard cannot see. Give a literal path (or leave it unset).`;
+      targets.push({ path: value, kind: name === 'GIT_INDEX_FILE' ? 'write' : 'append', cwd });
+      continue;
+    }
+    if (REPO_ENV.test(name) && (READS.test(inv.sub) || own(name === 'GIT_DIR' ? 'git-dir' : 'work-tree', value))) continue;
+    return (
+      `\`${name}=…\` changes what \`${VERB(inv)}\` reads or writes (${REPO_ENV.test(name) ? 'another repository or work tree, for a verb that writes' : 'git\'s directories, configuration or programs'}), and the guard judges git only as it runs here. ` +
+      `Run it without that variable${REPO_ENV.test(name) ? ' (git -C <directory> for another repository)' : ''}, or ask the person.`
+    );
+  }
+  return null;
+}
+
+/** Why git's own options before the verb point it where the guard cannot judge (--git-dir/--work-tree on a writing verb, --exec-path=, --namespace), or null. */
+export function gitOptionProblem(cmd: SimpleCommand, inv: GitInvocation, own: OwnRepository): string | null {
+  for (let i = 1; i < cmd.argv.length && cmd.argv[i] !== inv.sub; i++) {
+    const a = cmd.argv[i];
+    const name = a.split('=', 1)[0];
+    const value = a.includes('=') ? a.slice(a.indexOf('=') + 1) : (cmd.argv[i + 1] ?? '');
+    if ((name === '--git-dir' || name === '--work-tree') && !READS.test(inv.sub) && !own(name === '--git-dir' ? 'git-dir' : 'work-tree', value)) return `\`${name}\` points \`${VERB(inv)}\` at another repository or work tree, for a verb that writes. Run it in that repository (git -C <directory> ${inv.sub} …), or ask the person.`;
+    if (a.startsWith('--exec-path=')) return `\`--exec-path=\` makes git run its commands from another directory. Run git without it.`;
+  }
+  return null;
+}
+
+/** Why the settings given to one git command (`-c`, --config-env, GIT_CONFIG_*) are not known to be quiet, or null. */
+export function oneOffKeysProblem(inv: GitInvocation, show: string): string | null {
+  for (const c of inv.config ?? []) {
+    const eq = c.indexOf('=');
+    const problem = unknownKeyProblem(eq < 0 ? c : c.slice(0, eq), eq < 0 ? 'true' : c.slice(eq + 1));
+    if (problem) return `\`${show}\` gives git a setting for this command: ${problem} (trace2 targets, cookie files and the like write files). Run it without that setting, or ask the person.`;
+  }
+  return null;
+}
+
+/**
+ * Why `git init --separate-git-dir <dir> [<directory>]` (or clone into an existing one) moves the git directory of an
+ * existing repository out of every path that says `.git`, or null; `located` finds the repository of a directory.
+ */
+export function separateGitDirProblem(inv: GitInvocation, cmd: SimpleCommand, located: (dir: string) => { worktree: string } | null, show: string): string | null {
+  if (inv.sub !== 'init') return null;
+  const a = inv.args;
+  if (!a.some((x) => x === '--separate-git-dir' || x.startsWith('--separate-git-dir='))) return null;
+  const operands: string[] = [];
+  for (let i = 0; i < a.length; i++) {
+    if (/^--(separate-git-dir|template|object-format|ref-format|shared|initial-branch)$/.test(a[i]) || a[i] === '-b') i++;
+    else if (!a[i].startsWith('-')) operands.push(a[i]);
+  }
+  const base = inv.cwd ?? cmd.cwd;
+  const target = operands[0] === undefined ? base : base ? path.resolve(base, operands[0]) : path.isAbsolute(operands[0]) ? operands[0] : null;
+  const loc = target === null ? { worktree: '?' } : located(target);
+  if (loc === null || (target !== null && loc.worktree !== path.resolve(target))) return null;
+  return (
+    `\`${show}\` moves this repository's git directory out to another place, where no path says \`.git\` (the refs, the handoffs' record, hooks and settings would be plain files there). ` +
+    `Ask the person to do this; a new repository (\`git init --separate-git-dir <dir> <new directory>\`) is fine.`
+  );
+}
