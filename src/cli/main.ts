@@ -3,11 +3,11 @@
 // what the command line needs: parser.ts (yargs, every command) and each hot command's module load at first use.
 import { commandOf, helpAlias, precheck } from './argv';
 import { HOT_NAMES, hotCommand, hotParse } from './hot';
-import { guardTerminalStreams, reportError } from './output';
+import { colorSwitches, guardTerminalStreams, reportError } from './output';
 import { plainStdio } from './stdio';
 import { withSelectingFlags } from './retry-hint';
 import { endPager, pagerSwitches } from './pager';
-import { beforeCommand, changeDirectory, pageOutput } from './start';
+import { beforeCommand, changeDirectory, pageOutput, quietOutput } from './start';
 import { withTopicHint } from './topic-hints';
 
 const parser = () => require('./parser') as typeof import('./parser');
@@ -36,17 +36,19 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   const json = argv.includes('--json');
   const switches = pagerSwitches(helpAlias(argv));
   try {
+    const args = colorSwitches(switches.argv);
     // a hot command is a command: precheck's list of them decides nothing more for it than the full list would
-    const hot = HOT_NAMES.includes(commandOf(switches.argv)?.name ?? '') ? hotParse(precheck(switches.argv, HOT_NAMES)) : null;
+    const hot = HOT_NAMES.includes(commandOf(args)?.name ?? '') ? hotParse(precheck(args, HOT_NAMES)) : null;
     if (hot) {
       // the steps yargs's middlewares take (parser.ts), then the handler yargs would call with these arguments
       changeDirectory(hot.args.C as string | string[] | undefined);
       beforeCommand(hot.name);
-      pageOutput(hot.name, !!hot.args.json, switches.noPager);
+      quietOutput(hot.name, !!hot.args.quiet, !!hot.args.json);
+      pageOutput(hot.name, !!hot.args.json, switches.noPager || !!hot.args.quiet);
       await hotCommand(hot.name).handler(hot.args as never);
     } else {
       const { buildParser, commands, nameOf, skipHelpCache } = parser();
-      const y = buildParser(precheck(switches.argv, [...commands.map(nameOf), 'githook']), { noPager: switches.noPager });
+      const y = buildParser(precheck(args, [...commands.map(nameOf), 'githook']), { noPager: switches.noPager });
       skipHelpCache(y);
       // parseAsync: some handlers are async (the secret scan of write and import).
       await y.parseAsync();

@@ -26,7 +26,7 @@ import { templateCommand } from './commands/template';
 import { writeCommand } from './commands/write';
 import type { GlobalArgs } from './context';
 import { GLOBAL_OPTIONS, withOptions } from './spec';
-import { beforeCommand, changeDirectory, pageOutput } from './start';
+import { beforeCommand, changeDirectory, pageOutput, quietOutput } from './start';
 
 // yargs's CommonJS build wraps help text at word boundaries (its ESM build cuts words), so require it; at first
 // use, not at the bundle's start (hot.ts starts the common commands without it)
@@ -78,7 +78,8 @@ export function buildParser(argv: string[], o: { noPager?: boolean; commands?: C
     y = y
       .middleware((a) => changeDirectory(a.C as string | string[] | undefined), true)
       .middleware((a) => beforeCommand(String(a._[0] ?? '')))
-      .middleware((a) => pageOutput(String(a._[0]), !!a.json, !!o.noPager));
+      .middleware((a) => quietOutput(String(a._[0]), !!a.quiet, !!a.json))
+      .middleware((a) => pageOutput(String(a._[0]), !!a.json, !!o.noPager || !!a.quiet));
   }
   for (const c of o.commands ?? commands) y = y.command(withWholeExamples(c));
   return y

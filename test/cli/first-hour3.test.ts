@@ -1,0 +1,95 @@
+// Issue 40 (items 9–11, 13, 14): what a new user sees from the built CLI — Cursor's file on stdout, git's colour
+// switches, -q on every command, usage errors in sentences, resolve hints that run when pasted.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { BIN, makeRepo, type TestRepo } from '../helpers/repo';
+
+const ESC = '\x1b[';
+
+/** Runs the CLI on a pseudo-terminal (util-linux `script`), its output as the terminal shows it. */
+function onTerminal(repo: TestRepo, args: string[], env: Record<string, string | undefined> = {}): string {
+  const cmd = [BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  const e = { ...repo.env, ...env };
+  for (const [k, v] of Object.entries(env)) if (v === undefined) delete e[k];
+  const r = spawnSync('script', ['-qec', cmd, '/dev/null'], { cwd: repo.dir, env: e, encoding: 'utf8' });
+  expect(r.status, r.stdout + r.stderr).toBe(0);
+  return r.stdout.replace(/\r/g, '');
+}
+
+describe('install --agent cursor (item 9)', () => {
+  it('`> .cursor/hooks.json` gets the whole file, the prose goes to stderr, exit 0', async () => {
+    const repo = makeRepo({ commit: true });
+    mkdirSync(path.join(repo.dir, '.cursor'));
+    const r = await execa('sh', ['-c', `'${BIN}' install --agent cursor > .cursor/hooks.json`], { cwd: repo.dir, env: repo.env, extendEnv: false, reject: false });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const file = JSON.parse(readFileSync(path.join(repo.dir, '.cursor', 'hooks.json'), 'utf8'));
+    expect(file.version).toBe(1);
+    expect(Object.keys(file.hooks)).toContain('beforeShellExecution');
+    for (const entries of Object.values(file.hooks) as unknown[]) expect(entries).toEqual([{ command: 'git-handoff guard --client=cursor' }]);
+    expect(r.stderr).toContain('Cursor is wired by hand');
+    // nothing else was wired: Cursor alone installs no git hooks
+    expect(existsSync(path.join(repo.dir, '.git', 'hooks', 'reference-transaction'))).toBe(false);
+  });
+
+  it('with another client, that client is wired and stdout is still only the JSON', async () => {
+    const repo = makeRepo({ commit: true });
+    const r = await repo.cli(['install', '--agent', 'claude,cursor']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).hooks.stop).toEqual([{ command: 'git-handoff guard --client=cursor' }]);
+    expect(existsSync(path.join(repo.dir, '.claude', 'settings.json'))).toBe(true);
+    expect(r.stderr).toContain('.claude/settings.json');
+    const j = JSON.parse((await repo.cli(['install', '--agent', 'cursor', '--json'])).stdout);
+    expect(j.cursor.version).toBe(1);
+    const u = await repo.cli(['uninstall', '--agent', 'cursor']);
+    expect([u.exitCode, u.stdout]).toEqual([0, '']);
+    expect(u.stderr).toContain('.cursor/hooks.json');
+  });
+});
+
+describe('colour switches (item 10)', () => {
+  it('--color=always paints into a pipe, --no-color and --color=never do not on a terminal, NO_COLOR is respected by auto', async () => {
+    const repo = makeRepo({ commit: true });
+    expect((await repo.cli(['write', 'auth-refactor', '--session', 's1', '-m', 'x'])).exitCode).toBe(0);
+    const always = await repo.cli(['--color=always', 'list']);
+    expect(always.exitCode, always.stderr).toBe(0);
+    expect(always.stdout).toContain(ESC);
+    expect((await repo.cli(['list', '--color'])).stdout).toContain(ESC);
+    // on a terminal, without NO_COLOR, auto paints; the switches turn it off wherever they stand
+    expect(onTerminal(repo, ['list'], { NO_COLOR: undefined })).toContain(ESC);
+    expect(onTerminal(repo, ['list', '--no-color'], { NO_COLOR: undefined })).not.toContain(ESC);
+    expect(onTerminal(repo, ['--color=never', 'list'], { NO_COLOR: undefined })).not.toContain(ESC);
+    expect(onTerminal(repo, ['list', '--color=auto'], { NO_COLOR: '1' })).not.toContain(ESC);
+    // the last switch wins, as in git
+    expect(onTerminal(repo, ['list', '--no-color', '--color=always'], { NO_COLOR: '1' })).toContain(ESC);
+    // into a pipe, auto and --no-color print the same plain table
+    const plain = await repo.cli(['list', '--no-color']);
+    expect([plain.exitCode, plain.stdout]).toEqual([0, (await repo.cli(['list'])).stdout]);
+    const bad = await repo.cli(['list', '--color=sometimes']);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('--color takes always, never or auto');
+    // after `--`, --no-color is an argument, not a switch
+    expect((await repo.cli(['show', '--', '--no-color'])).stderr).toContain('after `--`');
+  });
+});
+
+describe('-q / --quiet (item 11)', () => {
+  it('list, show, log, boot, doctor print nothing with -q; errors still do and the exit code says what happened', async () => {
+    const repo = makeRepo({ commit: true });
+    expect((await repo.cli(['write', 'auth-refactor', '--session', 's1', '-m', 'Goal: x'])).exitCode).toBe(0);
+    for (const [quiet, ...args] of [['-q', 'list'], ['-q', 'show', 'auth-refactor', '--no-receipt'], ['-q', 'log', 'auth-refactor'], ['-q', 'boot'], ['-q', 'diff', 'auth-refactor'], ['--quiet', 'sessions'], ['-q', 'doctor'], ['--quiet', 'list', '--all']]) {
+      const loud = await repo.cli(args);
+      expect(loud.stdout.length, args.join(' ')).toBeGreaterThan(0);
+      const r = await repo.cli([...args, quiet]);
+      expect([args.join(' '), r.stdout], r.stderr).toEqual([args.join(' '), '']);
+      expect(r.exitCode).toBe(loud.exitCode);
+    }
+    const missing = await repo.cli(['show', 'no-such-topic', '-q']);
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toContain('no-such-topic');
+    // --json is data asked for: -q does not drop it
+    expect(JSON.parse((await repo.cli(['list', '-q', '--json'])).stdout)).toHaveLength(1);
+  });
+});
