@@ -29,7 +29,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   guardTerminalStreams();
   if (argv.length === 0) {
     // like `git` alone: the usage, on stderr, and a usage exit code
-    parser().buildParser(['--help']).showHelp((text: string) => process.stderr.write(`${text}\n`));
+    process.stderr.write(`${parser().topHelp()}\n`);
     process.exitCode = 2;
     return;
   }
@@ -37,6 +37,11 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   const switches = pagerSwitches(helpAlias(argv));
   try {
     const args = colorSwitches(switches.argv);
+    // the top-level help: yargs's, its commands in groups
+    if (!commandOf(args) && args.some((a) => a === '-h' || a === '--help') && !args.includes('--get-yargs-completions')) {
+      process.stdout.write(`${parser().topHelp()}\n`);
+      return;
+    }
     // a hot command is a command: precheck's list of them decides nothing more for it than the full list would
     const hot = HOT_NAMES.includes(commandOf(args)?.name ?? '') ? hotParse(precheck(args, HOT_NAMES)) : null;
     if (hot) {

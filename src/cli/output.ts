@@ -1,5 +1,6 @@
 // How the CLI prints: JSON or text, aligned tables, relative times, terminal-safe bodies, errors.
 import { HandoffError, toHandoffError } from '../errors';
+import { COLOR_OFF_VAR } from '../environment';
 import { git } from '../git/run';
 import { stripTerminalControls } from '../terminal-text';
 
@@ -91,7 +92,7 @@ export function colorSwitches(argv: string[]): string[] {
 export function useColor(): boolean {
   if (colorEnabled !== undefined) return colorEnabled;
   colorEnabled = false;
-  if (!process.stdout.isTTY || 'NO_COLOR' in process.env || process.env.TERM === 'dumb') return false;
+  if (!process.stdout.isTTY || COLOR_OFF_VAR in process.env || process.env.TERM === 'dumb') return false;
   const r = git(['config', '--get', 'color.ui'], { allowFail: true });
   colorEnabled = !/^(false|never|no|off|0)$/i.test(r.stdout.trim());
   return colorEnabled;
