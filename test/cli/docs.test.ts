@@ -20,7 +20,7 @@ describe('documentation', () => {
   it('the README quick start names the commands that exist', () => {
     const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
     const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
-    expect(readme).toMatch(/^npm ci && npm link\b/m);
+    expect(readme).toMatch(/^npm ci && npm run build && npm link\b/m);
     expect(readme).toMatch(/^npm run demo\b/m);
     expect(pkg.scripts.demo).toBeDefined();
     expect(readme).toMatch(/^npm test\b/m);

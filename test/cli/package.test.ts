@@ -17,8 +17,9 @@ describe('npm pack and a global install', () => {
     await execa('tar', ['xzf', tgz, '-C', out, 'package/package.json']);
     const scripts = JSON.parse(readFileSync(path.join(out, 'package', 'package.json'), 'utf8')).scripts ?? {};
     expect(Object.keys(scripts).filter((s) => /^(pre|post)?(install|prepare)$/.test(s))).toEqual([]);
-    // a budget, not a goal: minified bundles for six clients, the loss record and recover, the man page (411 KiB now)
-    expect(statSync(tgz).size).toBeLessThan(448 * 1024);
+    // a budget, not a goal: minified bundles for six clients, the loss record and recover, the man page (449 KiB at
+    // issue 40, which added grouped help, sentences for usage errors and the colour switches to the CLI bundle)
+    expect(statSync(tgz).size).toBeLessThan(456 * 1024);
     const prefix = path.join(out, 'prefix');
     const inst = await execa('npm', ['install', '-g', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', tgz], { env, extendEnv: false });
     expect(inst.stderr).not.toMatch(/install-scripts|install scripts/);
