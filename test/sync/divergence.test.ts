@@ -24,7 +24,7 @@ describe('divergence', () => {
     // push alone says it the same way
     const p = await ok(b, ['push'], 4);
     expect(String(p.stdout)).toContain('not pushed    main/login-redirect-loop: diverged from origin');
-    expect(String(p.stderr)).toContain('`git handoff sync --resolve login-redirect-loop --keep local|remote|both`');
+    expect(String(p.stderr)).toContain('`git handoff sync --resolve login-redirect-loop --keep both --session sess-b`');
     // A's sync keeps A's version too (B pushed nothing).
     await ok(a, ['sync']);
     expect(refOf(a, REF)).toBe(aTip);

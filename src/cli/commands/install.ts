@@ -163,6 +163,23 @@ export const uninstallCommand: CommandModule<GlobalArgs, Args> = {
   handler: (a) => run(a, 'uninstall'),
 };
 
+// the plugin (extension) and the repository's own wiring are two ways to the same hooks: either one is enough
+const ALTERNATIVES: ReadonlyArray<readonly [string, string, string]> = [
+  ['plugin claude', 'agent claude', 'Claude Code'],
+  ['extension gemini', 'agent gemini', 'Gemini CLI'],
+];
+
+/** A plugin or extension not installed where this repository is wired for its client is not missing: not needed. */
+function alternatives(items: DoctorItem[]): void {
+  for (const [plugin, agent, client] of ALTERNATIVES) {
+    const wired = items.find((i) => i.component === agent && i.status !== 'info');
+    const item = items.find((i) => i.component === plugin && i.status === 'missing');
+    if (!wired || !item) continue;
+    item.status = 'info';
+    item.detail = `not installed; not needed here: this repository is wired for ${client} (${agent} above). It is the other way, for every repository: git handoff install --agent ${agent.split(' ')[1]} --${plugin.split(' ')[0]}`;
+  }
+}
+
 export const doctorCommand: CommandModule<GlobalArgs, GlobalArgs> = {
   command: 'doctor',
   describe: 'report what is installed, chained, missing or broken; exits 1 when something is wrong',
@@ -173,6 +190,7 @@ export const doctorCommand: CommandModule<GlobalArgs, GlobalArgs> = {
       ...(repo.bare ? [...doctorSync(repo), ...doctorSecrets(repo)] : [...doctorHooks(repo), ...doctorAgents(repo), ...doctorPlugins(repo), ...doctorSync(repo), ...doctorSecrets(repo)]),
       ...doctorFormat(repo),
     ];
+    alternatives(items);
     const bad = items.some((i) => i.status === 'broken');
     if (a.json) printJson({ ok: !bad, items });
     else process.stdout.write(table(items.map((i) => [i.component, i.status, i.detail]), ['COMPONENT', 'STATUS', 'DETAIL']) + '\n');
