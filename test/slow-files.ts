@@ -16,4 +16,13 @@ export const SLOW_TESTS = [
   'test/faults/kill-sync.test.ts', // 20 SIGKILLs of sync/fetch/push over file:// and smart HTTP, each followed by a sync
   'test/faults/crowd.test.ts', // 32 writers of one topic through the hooks, syncs and guard calls at once
   'test/faults/full-disk-levels.test.ts', // 13 fill levels of a tmpfs × every writing command and the guard
+  // issue 40: the default suite had grown to 17 min on a quiet 2-core machine; these are matrices of real processes
+  // (docs/testing.md has their cost), each a spelling list run through guard processes and real commands
+  'test/guard/attack3-*.test.ts', // the third attacker's spellings: every client shape in-process and the real sh front
+  'test/guard/attack4.test.ts', // the fourth pass's spellings, the same way
+  'test/guard/shell-writes.test.ts', // shell write spellings, each through the guard and then run for real (61 s)
+  'test/lineage/shared-checkout.test.ts', // every refused command of a shared checkout, and its safe form run for real (100 s)
+  'test/guard/new-clients.test.ts', // Copilot CLI, Qwen Code and OpenCode shapes through every hook (45–53 s)
+  'test/sync/transport.test.ts', // sync over file://, git:// (git daemon) and smart HTTP servers (42 s)
+  'test/harden/ambiguous-trailers.test.ts', // forged and ambiguous trailers through every reader and the hooks (38 s)
 ];
