@@ -213,7 +213,7 @@ const cacheLog = (repo: TestRepo) => {
 };
 
 describe('git-handoff guard, the real command, on a fuzzed sample', () => {
-  it('exits 0, prints nothing on stderr and nothing or one well-formed answer, never the watchdog's; bad input is logged', async () => {
+  it('exits 0, prints nothing on stderr and nothing or one well-formed answer, never the watchdog\'s; bad input is logged', async () => {
     const repo = await foreignWorld();
     const fixtures = readdirSync(FIXTURES, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.json')).map((f) => readFileSync(path.join(FIXTURES, f), 'utf8').split('/home/user/my-project').join(repo.dir));
     const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
