@@ -1,5 +1,6 @@
 // Who acts: the writer (a session, or with --person the person in git config) and the reader of receipts.
 import type { Argv } from 'yargs';
+import { ROLE_VAR } from '../environment';
 import { HandoffError } from '../errors';
 import type { Repo } from '../git/repo';
 import { readerOf, type Reader } from '../handoff/store/address';
@@ -25,7 +26,7 @@ export function writerOf(repo: Repo, a: IdentityArgs): SessionRef {
 
 /** The reader: --person, else the session of the environment; null when neither says who reads. */
 export function readerFor(repo: Repo, a: IdentityArgs, env: NodeJS.ProcessEnv = process.env): Reader | null {
-  const role = a.role ?? env.GIT_HANDOFF_ROLE ?? null;
+  const role = a.role ?? env[ROLE_VAR] ?? null;
   if (a.person) return readerOf({ person: personRef(repo).id, role });
   const s = resolveSession(a.session, env);
   return readerOf({ session: s?.id ?? null, client: s?.client ?? null, role });

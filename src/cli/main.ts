@@ -3,11 +3,11 @@
 // what the command line needs: parser.ts (yargs, every command) and each hot command's module load at first use.
 import { commandOf, helpAlias, precheck } from './argv';
 import { HOT_NAMES, hotCommand, hotParse } from './hot';
-import { guardTerminalStreams, reportError } from './output';
+import { colorSwitches, guardTerminalStreams, reportError } from './output';
 import { plainStdio } from './stdio';
 import { withSelectingFlags } from './retry-hint';
 import { endPager, pagerSwitches } from './pager';
-import { beforeCommand, changeDirectory, pageOutput } from './start';
+import { beforeCommand, changeDirectory, pageOutput, quietOutput } from './start';
 import { withTopicHint } from './topic-hints';
 import { trace } from '../trace';
 
@@ -31,29 +31,36 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   guardTerminalStreams();
   if (argv.length === 0) {
     // like `git` alone: the usage, on stderr, and a usage exit code
-    parser().buildParser(['--help']).showHelp((text: string) => process.stderr.write(`${text}\n`));
+    process.stderr.write(`${parser().topHelp()}\n`);
     process.exitCode = 2;
     return;
   }
   const json = argv.includes('--json');
   const switches = pagerSwitches(helpAlias(argv));
   try {
+    const args = colorSwitches(switches.argv);
+    // the top-level help: yargs's, its commands in groups
+    if (!commandOf(args) && args.some((a) => a === '-h' || a === '--help') && !args.includes('--get-yargs-completions')) {
+      process.stdout.write(`${parser().topHelp()}\n`);
+      return;
+    }
     // a hot command is a command: precheck's list of them decides nothing more for it than the full list would
-    const hot = HOT_NAMES.includes(commandOf(switches.argv)?.name ?? '') ? hotParse(precheck(switches.argv, HOT_NAMES)) : null;
+    const hot = HOT_NAMES.includes(commandOf(args)?.name ?? '') ? hotParse(precheck(args, HOT_NAMES)) : null;
     if (hot) {
       // the steps yargs's middlewares take (parser.ts), then the handler yargs would call with these arguments
       trace('parsed', hot.name);
       changeDirectory(hot.args.C as string | string[] | undefined);
       beforeCommand(hot.name);
       trace('record check');
-      pageOutput(hot.name, !!hot.args.json, switches.noPager);
+      quietOutput(hot.name, !!hot.args.quiet, !!hot.args.json);
+      pageOutput(hot.name, !!hot.args.json, switches.noPager || !!hot.args.quiet);
       const handler = hotCommand(hot.name).handler;
       trace('command module');
       await handler(hot.args as never);
       trace('handler done');
     } else {
       const { buildParser, commands, nameOf, skipHelpCache } = parser();
-      const y = buildParser(precheck(switches.argv, [...commands.map(nameOf), 'githook']), { noPager: switches.noPager });
+      const y = buildParser(precheck(args, [...commands.map(nameOf), 'githook']), { noPager: switches.noPager });
       skipHelpCache(y);
       // parseAsync: some handlers are async (the secret scan of write and import).
       trace('parsed', 'yargs');

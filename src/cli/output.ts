@@ -1,5 +1,6 @@
 // How the CLI prints: JSON or text, aligned tables, relative times, terminal-safe bodies, errors.
-import { toHandoffError, type HandoffError } from '../errors';
+import { HandoffError, toHandoffError } from '../errors';
+import { COLOR_OFF_VAR } from '../environment';
 import { git } from '../git/run';
 import { stripTerminalControls } from '../terminal-text';
 
@@ -59,11 +60,39 @@ export function table(rows: string[][], header: string[]): string {
 
 let colorEnabled: boolean | undefined;
 
-/** Colour only on a TTY, never with NO_COLOR, TERM=dumb or `git config color.ui false`. */
+/** When to colour, as git and jj spell it: `--color[=always|never|auto]`, `--no-color`; the last one given wins. */
+export const COLOR_WHEN = ['always', 'never', 'auto'] as const;
+
+/**
+ * argv without the colour switches (before `--`), which set the colour mode here for the whole command: both
+ * parsers (hot.ts, yargs) then read a command line without them. `--color` alone is `always`, as in git.
+ */
+export function colorSwitches(argv: string[]): string[] {
+  const dd = argv.indexOf('--');
+  const head = dd < 0 ? argv : argv.slice(0, dd);
+  let when: string | undefined;
+  const kept = head.filter((a) => {
+    const m = /^--(no-color|colou?r)(?:=(.*))?$/.exec(a);
+    if (!m) return true;
+    if (m[1] === 'no-color') {
+      if (m[2] !== undefined) throw new HandoffError('usage', 'bad-color', `--no-color takes no value (got "${a}"); use --color=never`);
+      when = 'never';
+    } else when = m[2] ?? 'always';
+    if (!(COLOR_WHEN as readonly string[]).includes(when)) {
+      throw new HandoffError('usage', 'bad-color', `--color takes always, never or auto (got "${when}"), e.g. --color=never; --no-color is --color=never`);
+    }
+    return false;
+  });
+  if (when === 'always') colorEnabled = true;
+  else if (when === 'never') colorEnabled = false;
+  return dd < 0 ? kept : [...kept, ...argv.slice(dd)];
+}
+
+/** Colour only on a TTY, never with NO_COLOR, TERM=dumb or `git config color.ui false` (unless --color=always). */
 export function useColor(): boolean {
   if (colorEnabled !== undefined) return colorEnabled;
   colorEnabled = false;
-  if (!process.stdout.isTTY || 'NO_COLOR' in process.env || process.env.TERM === 'dumb') return false;
+  if (!process.stdout.isTTY || COLOR_OFF_VAR in process.env || process.env.TERM === 'dumb') return false;
   const r = git(['config', '--get', 'color.ui'], { allowFail: true });
   colorEnabled = !/^(false|never|no|off|0)$/i.test(r.stdout.trim());
   return colorEnabled;

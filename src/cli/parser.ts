@@ -28,7 +28,7 @@ import { templateCommand } from './commands/template';
 import { writeCommand } from './commands/write';
 import type { GlobalArgs } from './context';
 import { GLOBAL_OPTIONS, withOptions } from './spec';
-import { beforeCommand, changeDirectory, pageOutput } from './start';
+import { beforeCommand, changeDirectory, pageOutput, quietOutput } from './start';
 
 // yargs's CommonJS build wraps help text at word boundaries (its ESM build cuts words), so require it; at first
 // use, not at the bundle's start (hot.ts starts the common commands without it)
@@ -76,14 +76,16 @@ export function buildParser(argv: string[], o: { noPager?: boolean; commands?: C
       .scriptName('git handoff')
       .usage('$0 <command> [options]\n\nHandoff notes between AI coding sessions, kept as git refs that no session can silently overwrite.\n' +
           'show, log and diff page long output on a terminal as git does (GIT_PAGER, core.pager, PAGER); --no-pager or -P turns it off.\n' +
-          '`git handoff help <command>` (or <command> -h) shows a command\'s options and examples; `git handoff --help` the manual.'),
+          '`git handoff help <command>` (or <command> -h) shows a command\'s options and examples; `git handoff --help` the manual ' +
+          '(git opens it with man; where man is not installed, git cannot: use -h).'),
     GLOBAL_OPTIONS,
   );
   if (o.start !== false) {
     y = y
       .middleware((a) => changeDirectory(a.C as string | string[] | undefined), true)
       .middleware((a) => beforeCommand(String(a._[0] ?? '')))
-      .middleware((a) => pageOutput(String(a._[0]), !!a.json, !!o.noPager));
+      .middleware((a) => quietOutput(String(a._[0]), !!a.quiet, !!a.json))
+      .middleware((a) => pageOutput(String(a._[0]), !!a.json, !!o.noPager || !!a.quiet));
   }
   for (const c of o.commands ?? commands) y = y.command(withWholeExamples(c));
   return y
@@ -104,8 +106,46 @@ export function buildParser(argv: string[], o: { noPager?: boolean; commands?: C
       if (err) throw err;
       const cmd = commandOf(argv)?.name;
       const mod = commands.find((c) => nameOf(c) === cmd);
-      throw new HandoffError('usage', 'usage', `${withSuggestion(msg, mod)}\n(see \`${helpOf(mod ? cmd : null)}\`)`);
+      throw new HandoffError('usage', 'usage', `${withSuggestion(inWords(msg, mod, argv), msg, mod)}\n(see \`${helpOf(mod ? cmd : null)}\`)`);
     });
+}
+
+/** The commands in the groups `-h` shows them in, as `git help` and gh do: what a session types every day first, plumbing last. */
+export const COMMAND_GROUPS: ReadonlyArray<readonly [string, readonly string[]]> = [
+  ['Every day', ['write', 'edit', 'show', 'list', 'log', 'diff', 'boot', 'template', 'archive', 'restore']],
+  ['Between clones', ['fetch', 'push', 'sync']],
+  ['Setting up', ['install', 'uninstall', 'doctor', 'import', 'completion']],
+  ['Housekeeping and repair', ['sessions', 'release', 'drop', 'redact', 'recover']],
+  ['Plumbing (agent clients run it; not typed by hand)', ['guard']],
+];
+
+/** yargs's help with its one list of commands split into COMMAND_GROUPS (a command in none is listed under "Other"). */
+export function groupedHelp(text: string): string {
+  const start = text.indexOf('\nCommands:\n');
+  if (start < 0) return text;
+  const end = text.indexOf('\n\n', start + 1);
+  const lines = text.slice(start + '\nCommands:\n'.length, end < 0 ? undefined : end).split('\n');
+  const entries = new Map<string, string[]>();
+  let current: string[] = [];
+  for (const l of lines) {
+    const m = /^ {2}git handoff (\S+)/.exec(l);
+    if (m) entries.set(m[1], (current = []));
+    current.push(l);
+  }
+  const groups = COMMAND_GROUPS.map(([title, names]) => [title, names.filter((n) => entries.has(n))] as const);
+  const other = [...entries.keys()].filter((n) => !COMMAND_GROUPS.some(([, names]) => names.includes(n)));
+  if (other.length) groups.push(['Other', other]);
+  const body = groups.filter(([, names]) => names.length).map(([title, names]) => `${title}:\n${names.flatMap((n) => entries.get(n)!).join('\n')}`);
+  return text.slice(0, start) + '\n' + body.join('\n\n') + (end < 0 ? '' : text.slice(end));
+}
+
+/** The top-level help (`git handoff -h`), its commands in groups. */
+export function topHelp(): string {
+  let text = '';
+  buildParser(['--help'], { start: false }).showHelp((t: string) => {
+    text = t;
+  });
+  return groupedHelp(text);
 }
 
 /** Help as wide as the terminal (COLUMNS, else the tty's width; 100 into a pipe), never narrower than 60. */
@@ -144,10 +184,42 @@ function packageVersion(): string {
   return 'unknown';
 }
 
-/** yargs's "Unknown argument: sesion" with the option it was probably meant to be. */
-function withSuggestion(msg: string, mod: CommandModule<GlobalArgs, any> | undefined): string {
+const dashed = (k: string) => (k.length === 1 ? `-${k}` : `--${k}`);
+
+/** yargs's usage messages as sentences that say what is wrong and how the command is used. */
+function inWords(msg: string, mod: CommandModule<GlobalArgs, any> | undefined, argv: string[]): string {
+  const usage = mod ? `usage: git handoff ${String(mod.command)} [options]` : 'usage: git handoff <command> [options]';
+  const name = mod ? `git handoff ${nameOf(mod)}` : 'git handoff';
+  const required = mod ? [...String(mod.command).matchAll(/<([^>]+)>/g)].map((m) => m[1]) : [];
+  let m: RegExpExecArray | null;
+  if (/^Not enough non-option arguments/.test(msg) || /^Missing required arguments?: /.test(msg)) {
+    const missing = (m = /^Missing required arguments?: (.*)$/.exec(msg)) ? m[1].split(', ') : required;
+    const what = missing.length ? missing.map((x) => `<${x}>`).join(' and ') : 'an argument';
+    return `${name} needs ${what}${missing.includes('topic') ? ' (two or more lowercase words joined by "-", e.g. auth-refactor)' : ''}; ${usage}`;
+  }
+  if ((m = /^Too many non-option arguments: got (\d+), maximum of (\d+)$/.exec(msg))) {
+    return `${name} takes at most ${m[2]} argument${m[2] === '1' ? '' : 's'} besides options, got ${m[1]} (quote a value with spaces); ${usage}`;
+  }
+  if ((m = /^Unknown arguments?: (.*)$/.exec(msg))) {
+    // yargs names an extra word and an unknown option alike; the command line says which it was
+    const words = m[1].split(', ');
+    const extra = words.filter((w) => argv.includes(w) && !w.startsWith('-'));
+    const options = words.filter((w) => !extra.includes(w)).map((w) => dashed(w.replace(/^-+/, '')));
+    return [
+      options.length ? `${name} has no option ${options.join(', ')}` : '',
+      extra.length ? `${name} takes no argument ${extra.map((w) => `"${w}"`).join(', ')} there (quote a value with spaces)` : '',
+    ].filter(Boolean).join('; ') + `; ${usage}`;
+  }
+  if ((m = /^Arguments (\S+) and (\S+) are mutually exclusive$/.exec(msg))) return `${dashed(m[1])} and ${dashed(m[2])} cannot be given together; ${usage}`;
+  if ((m = /^Not enough arguments following: (\S+)$/.exec(msg))) return `${dashed(m[1])} needs a value; ${usage}`;
+  return msg;
+}
+
+/** A usage message (from yargs's `raw`) with the option an unknown one was probably meant to be. */
+function withSuggestion(text: string, raw: string, mod: CommandModule<GlobalArgs, any> | undefined): string {
+  const msg = raw;
   const m = /^Unknown arguments?: (.*)$/.exec(msg);
-  if (!m) return msg;
+  if (!m) return text;
   // the command's own options, from its builder run on an empty parser (only on this error path)
   const y = yargsOf()([]).option('json', {}).option('quiet', {});
   if (typeof mod?.builder === 'function') mod.builder(y as never);
@@ -156,7 +228,7 @@ function withSuggestion(msg: string, mod: CommandModule<GlobalArgs, any> | undef
     const s = suggest(u.replace(/^-+/, ''), known);
     return s ? `--${u.replace(/^-+/, '')}: did you mean --${s}?` : null;
   });
-  return [msg, ...hints.filter(Boolean)].join('\n');
+  return [text, ...hints.filter(Boolean)].join('\n');
 }
 
 /**

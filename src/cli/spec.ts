@@ -37,7 +37,8 @@ export interface CommandSpec {
 export const GLOBAL_OPTIONS: ReadonlyArray<readonly [string, OptionSpec]> = [
   ['json', { type: 'boolean', global: true, describe: 'print data as JSON' }],
   ['C', { type: 'string', global: true, requiresArg: true, describe: 'run as if started in <path> (repeatable, like git -C)' }],
-  ['q', { alias: 'quiet', type: 'boolean', global: true, describe: 'print nothing but errors' }],
+  ['q', { alias: 'quiet', type: 'boolean', global: true, describe: 'print nothing but errors (and --json data); the exit code says how it went' }],
+  ['color', { type: 'string', global: true, describe: 'colour the output: always, never, or auto (on a terminal, unless NO_COLOR is set or color.ui is false); --no-color is --color=never' }],
 ];
 
 const PERSON: readonly [string, OptionSpec] = ['person', { type: 'boolean', describe: 'act as the person in git config user.name/user.email (owner person:<email>) instead of a session' }];

@@ -29,6 +29,22 @@ export function beforeCommand(command: string): void {
   noticeLosses(command);
 }
 
+// what answers a program (a client's hook, the shell's completion), not a person: -q does not silence it
+const PROGRAM_OUTPUT = new Set(['guard', 'githook', 'completion']);
+
+/**
+ * -q / --quiet, as every command's help says: nothing on stdout, errors (and warnings) still on stderr and the exit
+ * code as ever; --json is data asked for and is printed.
+ */
+export function quietOutput(command: string, quiet: boolean, json: boolean): void {
+  if (!quiet || json || PROGRAM_OUTPUT.has(command)) return;
+  process.stdout.write = ((_chunk: unknown, ...rest: unknown[]) => {
+    const done = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
+    done?.();
+    return true;
+  }) as typeof process.stdout.write;
+}
+
 /** show, log and diff page their output on a terminal, unless --no-pager/-P or --json. */
 export function pageOutput(command: string, json: boolean, noPager: boolean): void {
   const p = !noPager && !json && PAGED_COMMANDS.has(command) ? pagerCommand() : null;

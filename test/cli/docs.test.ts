@@ -20,7 +20,7 @@ describe('documentation', () => {
   it('the README quick start names the commands that exist', () => {
     const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
     const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
-    expect(readme).toMatch(/^npm ci && npm link\b/m);
+    expect(readme).toMatch(/^npm ci && npm run build && npm link\b/m);
     expect(readme).toMatch(/^npm run demo\b/m);
     expect(pkg.scripts.demo).toBeDefined();
     expect(readme).toMatch(/^npm test\b/m);
@@ -50,34 +50,76 @@ describe('npm run demo', () => {
   });
 });
 
-/** The `git handoff …` lines of the README's sh blocks under a heading, comments stripped. */
-function readmeCommands(heading: string): string[] {
+/** The lines of the README's sh blocks under a heading (comments and comment lines stripped). */
+function readmeBlock(heading: string): string[] {
   const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf(`## ${heading}`)).split(/\n## /)[0];
-  return [...section.matchAll(/```sh\n([\s\S]*?)```/g)]
-    .flatMap((m) => m[1].split('\n'))
-    .map((l) => l.replace(/\s+#.*$/, '').trim())
-    .filter((l) => l.startsWith('git handoff '));
+  const section = readme.slice(readme.indexOf(`## ${heading}\n`)).split(/\n## /)[0];
+  return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => m[1].split('\n')).map((l) => l.replace(/(^|\s+)#.*$/, '').trim()).filter(Boolean);
+}
+
+/** Runs `lines` in one shell as a person pastes them (the state of `cd` carries over), each line's exit code. */
+async function pasted(lines: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Array<{ line: string; code: number; out: string }>> {
+  const { execa } = await import('execa');
+  const script = lines.map((l, i) => `${l}\necho "@@ ${i} $?"`).join('\n');
+  const r = await execa('sh', ['-c', script], { cwd, env, extendEnv: false, reject: false, all: true });
+  const all = String(r.all);
+  return lines.map((line, i) => {
+    const m = new RegExp(`^@@ ${i} (\\d+)$`, 'm').exec(all);
+    const before = all.slice(i === 0 ? 0 : all.indexOf(`@@ ${i - 1} `), m?.index ?? all.length);
+    return { line, code: m ? Number(m[1]) : -1, out: before };
+  });
 }
 
 describe('README commands, as written', () => {
-  it('the five-command tour and the agent-client commands run in a fresh repository', async () => {
-    const { execa } = await import('execa');
+  it('the first screen, pasted into a shell with an empty HOME: a scratch repository, a write, the refused overwrite (exit 3), list, show, boot', async () => {
+    const { isolatedEnv, tempDir } = await import('../helpers/repo');
+    const root = tempDir('gh-readme-');
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(path.join(root, 'home'));
+    mkdirSync(path.join(root, 'tmp'));
+    // no git identity at all, as on a new machine; mktemp makes the scratch repository under this test's directory
+    const env = isolatedEnv(path.join(root, 'home'), { PATH: `${path.join(ROOT, 'bin')}:${process.env.PATH}`, TMPDIR: path.join(root, 'tmp') });
+    const lines = readmeBlock('Five commands');
+    expect(lines[0]).toMatch(/^cd "\$\(mktemp -d\)" && git init/);
+    const ran = await pasted(lines, ROOT, env);
+    for (const r of ran) expect([r.line, r.code], r.out).toEqual([r.line, r.line.includes('--session bob') ? 3 : 0]);
+    expect(ran.find((r) => r.line.includes('--session bob'))!.out).toContain('owned by session alice');
+    // nothing was written into this clone: the handoff is in the scratch repository
+    const { spawnSync } = await import('node:child_process');
+    expect(spawnSync('git', ['for-each-ref', 'refs/handoffs/'], { cwd: ROOT, encoding: 'utf8' }).stdout).not.toContain('auth-refactor');
+  });
+
+  it('the repository wiring lines (Wire your agent clients, Agent clients) run in a fresh repository', async () => {
     const { makeRepo } = await import('../helpers/repo');
     const repo = makeRepo({ commit: true });
-    const lines = [...readmeCommands('Five commands'), ...readmeCommands('Agent clients')];
-    expect(lines.length).toBeGreaterThanOrEqual(8);
-    for (const line of lines) {
-      const r = await execa('sh', ['-c', line], {
-        cwd: repo.dir,
-        env: { ...repo.env, PATH: `${path.join(ROOT, 'bin')}:${process.env.PATH}`, GIT_HANDOFF_SESSION: 'readme-session' },
-        extendEnv: false,
-        reject: false,
-      });
-      // the tour's second write is the refusal it shows
-      expect(r.exitCode, `${line}\n${r.stderr}`).toBe(line.includes('--session bob') ? 3 : 0);
+    // the plugin and extension lines run the clients' own installers: test/clients (npm run test:clients) runs them
+    const lines = [...readmeBlock('Wire your agent clients'), ...readmeBlock('Agent clients')].filter((l) => !/--plugin|--extension/.test(l));
+    expect(lines.length).toBeGreaterThanOrEqual(7);
+    const env = { ...repo.env, PATH: `${path.join(ROOT, 'bin')}:${process.env.PATH}` };
+    for (const r of await pasted(lines, repo.dir, env)) {
+      // doctor exits 1 where a client's folder is untrusted or a client is missing; that is its answer, not a failure to run
+      expect([r.line, r.code === 0 || (r.line === 'git handoff doctor' && r.code === 1)], r.out).toEqual([r.line, true]);
     }
-    expect(repo.git(['for-each-ref', '--format=%(refname)', 'refs/handoffs/']).stdout.trim()).toBe('refs/handoffs/main/auth-refactor');
+  });
+
+  it('the client table lists every event install wires, client by client', async () => {
+    const { makeRepo } = await import('../helpers/repo');
+    const repo = makeRepo({ commit: true });
+    expect((await repo.cli(['install', '--agent', 'all'])).exitCode).toBe(0);
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const rows: Array<[string, string]> = [
+      ['Claude Code', '.claude/settings.json'],
+      ['Gemini CLI', '.gemini/settings.json'],
+      ['Codex', '.codex/hooks.json'],
+      ['Copilot CLI', '.github/hooks/git-handoff.json'],
+      ['Qwen Code', '.qwen/settings.json'],
+    ];
+    for (const [client, file] of rows) {
+      const row = readme.split('\n').find((l) => l.startsWith(`| ${client} | \``));
+      expect(row, client).toBeDefined();
+      const events = row!.split(' | ')[2];
+      for (const e of Object.keys(JSON.parse(readFileSync(path.join(repo.dir, file), 'utf8')).hooks)) expect(events, `${client} ${e}`).toMatch(new RegExp(`\\b${e}\\b`));
+    }
   });
 });
 

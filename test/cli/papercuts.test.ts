@@ -94,9 +94,9 @@ describe('papercuts', () => {
 
   it('install --agent cursor prints a whole hooks.json, no placeholders', async () => {
     const repo = makeRepo({ commit: true });
-    const { err } = await run(repo, ['install', '--agent', 'cursor'], 2);
-    expect(err).not.toContain('[...');
-    const file = JSON.parse(err.slice(err.indexOf('{'), err.lastIndexOf('}') + 1));
+    const { out } = await run(repo, ['install', '--agent', 'cursor']);
+    expect(out).not.toContain('[...');
+    const file = JSON.parse(out);
     expect(Object.keys(file.hooks)).toEqual(['beforeShellExecution', 'preToolUse', 'afterShellExecution', 'afterFileEdit', 'postToolUse', 'sessionStart', 'stop']);
     for (const entries of Object.values(file.hooks) as any[]) expect(entries).toEqual([{ command: 'git-handoff guard --client=cursor' }]);
   });

@@ -73,7 +73,7 @@ describe('the README install, followed on a fresh HOME', () => {
     const install = readmeLines('Install');
     expect(install[0]).toMatch(/^git clone /);
     const [, link, version] = install;
-    expect(link).toBe('npm ci && npm link');
+    expect(link).toBe('npm ci && npm run build && npm link');
     for (const line of [link, version]) {
       const r = await sh(line, src);
       expect(r.exitCode, `${line}\n${r.stdout}\n${r.stderr}`).toBe(0);
@@ -116,6 +116,8 @@ describe('the README install, followed on a fresh HOME', () => {
     cpSync(path.join(src, tgz), path.join(other, tgz));
     const inst = await sh(installTgz, other);
     expect(inst.exitCode, `${installTgz}\n${inst.stderr}`).toBe(0);
+    // the packed package.json has no install-time script, so npm neither runs one nor warns about one
+    expect(String(inst.stderr)).not.toMatch(/install-scripts|install scripts|prepare/);
     expect(readdirSync(path.join(prefix, 'share', 'man', 'man1'))).toContain('git-handoff.1');
     await works();
     await runUninstall();

@@ -96,6 +96,9 @@ describe('the format version, read by every command', () => {
   it("doctor says the store's format and what a format-1 client sees of this one", async () => {
     const repo = await seeded();
     const row = async () => (json(await repo.cli(['doctor', '--json'])).items as Array<{ component: string; status: string; detail: string }>).find((i) => i.component === 'format')!;
+    // no remote to share the store through: one line, nothing about format-1 clients (issue 40)
+    expect((await row()).detail).toBe('store format 1 or 2 (handoff.formatVersion unset); this build writes format 2.');
+    repo.git(['remote', 'add', 'origin', repo.dir]);
     expect(await row()).toMatchObject({ status: 'info', detail: expect.stringMatching(/format 1 or 2 .*lists each archive made here twice.*refused here .*handoff\.minFormat 1/) });
     repo.git(['config', 'handoff.minFormat', '1']);
     repo.git(['config', 'handoff.formatVersion', '2']);

@@ -145,11 +145,13 @@ describe('with the hooks installed', () => {
     const repo = makeRepo({ commit: true });
     expect((await repo.cli(['install', '--hooks'])).exitCode).toBe(0);
     await ok(repo, ['write', 'tx-crowd', '-m', 'first'], 0, env);
-    const runs = await Promise.all(Array.from({ length: 12 }, (_, i) => repo.cli(['write', 'tx-crowd', '-m', `writer ${i}`], { env })));
+    // twelve node processes and their hooks at once: on a machine another suite loads, one may take minutes, so no
+    // writer is cut off at the helper's usual 60 s (a cut-off writer was this test's failure beside a second npm test)
+    const runs = await Promise.all(Array.from({ length: 12 }, (_, i) => repo.cli(['write', 'tx-crowd', '-m', `writer ${i}`], { env, timeoutMs: 540_000 })));
     const failed = runs.filter((r) => r.exitCode !== 0);
     expect(failed.map((r) => `${r.exitCode}: ${r.stderr}`)).toEqual([]);
     expect(repo.git(['rev-list', '--count', 'refs/handoffs/main/tx-crowd']).stdout.trim()).toBe('13');
-  });
+  }, 600_000);
 });
 
 describe('signing', () => {

@@ -57,8 +57,8 @@ export interface TestRepo {
   env: NodeJS.ProcessEnv;
   /** git in the repository; throws on failure unless allowFail */
   git(args: string[], opts?: { allowFail?: boolean; input?: string; cwd?: string; env?: Record<string, string | undefined> }): GitRun;
-  /** `git handoff …` through the built bin, never throws */
-  cli(args: string[], opts?: { input?: string; cwd?: string; env?: Record<string, string | undefined> }): Promise<Result>;
+  /** `git handoff …` through the built bin, never throws; killed after `timeoutMs` (300 s: only a hang, not a loaded machine, gets there) */
+  cli(args: string[], opts?: { input?: string; cwd?: string; env?: Record<string, string | undefined>; timeoutMs?: number }): Promise<Result>;
   write(file: string, content: string): void;
   /** a commit of everything, returns its oid */
   commit(message: string, files?: Record<string, string>): string;
@@ -96,7 +96,7 @@ export function makeRepo(o: RepoOptions = {}): TestRepo {
     env,
     git: runGit(dir),
     cli: (args, opts = {}) =>
-      execa(BIN, args, { cwd: opts.cwd ?? dir, env: { ...env, ...opts.env }, extendEnv: false, input: opts.input ?? '', reject: false, timeout: 60_000 }),
+      execa(BIN, args, { cwd: opts.cwd ?? dir, env: { ...env, ...opts.env }, extendEnv: false, input: opts.input ?? '', reject: false, timeout: opts.timeoutMs ?? 300_000 }),
     write: (file, content) => {
       mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
       writeFileSync(path.join(dir, file), content);

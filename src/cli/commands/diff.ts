@@ -46,8 +46,8 @@ export const diffCommand: CommandModule<GlobalArgs, Args> = {
   handler: (a) => {
     const repo = openRepo();
     const branch = resolveBranch(repo, a.branch);
-    const to = readHandoff(repo, branch, a.topic, a.to).oid;
-    const from = a.from === undefined ? null : readHandoff(repo, branch, a.topic, a.from).oid;
+    const to = readHandoff(repo, branch, a.topic, a.to, '<to>').oid;
+    const from = a.from === undefined ? null : readHandoff(repo, branch, a.topic, a.from, '<from>').oid;
     const patch = bodyPatch(repo, from, to);
     if (a.json) return printJson({ topic: a.topic, branch, from, to, patch });
     if (!patch.trim()) {

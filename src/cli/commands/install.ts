@@ -30,6 +30,9 @@ interface Args extends GlobalArgs {
   private?: boolean;
 }
 
+/** Whether --agent names Cursor, which install does not wire: it prints Cursor's file instead (cursorByHand). */
+const namesCursor = (list: string[] | undefined) => !!list?.flatMap((x) => String(x).split(',')).some((a) => clientName(a) === 'cursor');
+
 function agentsOf(list: string[] | undefined): InstallOptions['agents'] {
   if (!list?.length) return undefined;
   const out = new Set<Agent>();
@@ -37,7 +40,7 @@ function agentsOf(list: string[] | undefined): InstallOptions['agents'] {
     const agent = agentName(a);
     if (a === 'all') AGENTS.forEach((x) => out.add(x));
     else if (agent) out.add(agent);
-    else if (clientName(a) === 'cursor') throw new HandoffError('usage', 'agent-by-hand', CURSOR_BY_HAND);
+    else if (clientName(a) === 'cursor') continue;
     else throw new HandoffError('usage', 'unknown-agent', `unknown agent client "${a}": use ${AGENTS.join(', ')} or all (or a client's full name: ${AGENTS.map((x) => AGENT_CLIENT[x]).join(', ')})`);
   }
   return [...out];
@@ -45,11 +48,11 @@ function agentsOf(list: string[] | undefined): InstallOptions['agents'] {
 
 // Every Cursor event the guard answers, each running the same command: the whole file, ready to paste.
 const CURSOR_EVENTS = ['beforeShellExecution', 'preToolUse', 'afterShellExecution', 'afterFileEdit', 'postToolUse', 'sessionStart', 'stop'];
-const CURSOR_BY_HAND = [
-  'Cursor is wired by hand (install does not write .cursor/hooks.json): put this in .cursor/hooks.json (or add its hooks to yours):',
-  JSON.stringify({ version: 1, hooks: Object.fromEntries(CURSOR_EVENTS.map((e) => [e, [{ command: 'git-handoff guard --client=cursor' }]])) }, null, 2),
-  'docs/clients.md lists what the guard does for each Cursor event.',
-].join('\n');
+const cursorHooks = () => ({ version: 1, hooks: Object.fromEntries(CURSOR_EVENTS.map((e) => [e, [{ command: 'git-handoff guard --client=cursor' }]])) });
+const CURSOR_BY_HAND =
+  'Cursor is wired by hand (install does not write .cursor/hooks.json): the JSON on stdout is the whole file, so ' +
+  '`git handoff install --agent cursor > .cursor/hooks.json` writes it (or add its hooks to yours); docs/clients.md lists what the guard does for each Cursor event.';
+const CURSOR_UNINSTALL = 'Cursor was wired by hand: take the git-handoff entries out of .cursor/hooks.json (install never wrote it)';
 
 const HOOKS_PER_REPOSITORY =
   'the git hooks are per repository: in each repository, `git handoff install --hooks` adds them (their reference-transaction check ' +
@@ -88,6 +91,18 @@ function repoIfAny(): Repo | null {
 
 async function run(a: Args, mode: 'install' | 'uninstall'): Promise<void> {
   const agents = agentsOf(a.agent);
+  if (!namesCursor(a.agent)) return report(a, await actions(a, agents, mode));
+  // Cursor named: stdout carries only Cursor's file, ready for `> .cursor/hooks.json`; what is said about it (and
+  // about any other client wired in the same run) goes to stderr
+  const others = agents?.length ? agents : undefined;
+  const msgs = [...(others || a.hooks || a.remote !== undefined || a.server ? await actions(a, others, mode) : []), mode === 'install' ? CURSOR_BY_HAND : CURSOR_UNINSTALL];
+  if (a.json) return printJson({ actions: msgs, cursor: mode === 'install' ? cursorHooks() : null });
+  if (mode === 'install') process.stdout.write(`${JSON.stringify(cursorHooks(), null, 2)}\n`);
+  if (!a.quiet) for (const m of msgs) process.stderr.write(`${m}\n`);
+}
+
+/** What install or uninstall did, one message each. */
+async function actions(a: Args, agents: InstallOptions['agents'], mode: 'install' | 'uninstall'): Promise<string[]> {
   const explicit = a.hooks || agents || a.remote !== undefined || a.server;
   const msgs: string[] = [];
   if (a.plugin || a.extension) {
@@ -99,7 +114,7 @@ async function run(a: Args, mode: 'install' | 'uninstall'): Promise<void> {
     for (const x of native) msgs.push(...(mode === 'install' ? installPlugin(repoIfAny(), x) : uninstallPlugin(x)));
     if (agents.includes('opencode')) msgs.push(...(mode === 'install' ? installUserOpencode(guardCommand(a.launcher, 'opencode')) : uninstallUserOpencode()));
     if (mode === 'install') msgs.push(HOOKS_PER_REPOSITORY);
-    return report(a, msgs);
+    return msgs;
   }
   const repo = openRepo();
   if (mode === 'install') {
@@ -126,7 +141,7 @@ async function run(a: Args, mode: 'install' | 'uninstall'): Promise<void> {
     // everything here unwired: the state the guard and the sessions kept goes (the handoffs stay, said so)
     if (all && !repo.bare) msgs.push(...removeLocalState(repo, stillGuarded(repo)));
   }
-  report(a, msgs);
+  return msgs;
 }
 
 /** The user-wide plugin that still runs the guard in this repository after its wiring is gone, if any. */
@@ -164,6 +179,23 @@ export const uninstallCommand: CommandModule<GlobalArgs, Args> = {
   handler: (a) => run(a, 'uninstall'),
 };
 
+// the plugin (extension) and the repository's own wiring are two ways to the same hooks: either one is enough
+const ALTERNATIVES: ReadonlyArray<readonly [string, string, string]> = [
+  ['plugin claude', 'agent claude', 'Claude Code'],
+  ['extension gemini', 'agent gemini', 'Gemini CLI'],
+];
+
+/** A plugin or extension not installed where this repository is wired for its client is not missing: not needed. */
+function alternatives(items: DoctorItem[]): void {
+  for (const [plugin, agent, client] of ALTERNATIVES) {
+    const wired = items.find((i) => i.component === agent && i.status !== 'info');
+    const item = items.find((i) => i.component === plugin && i.status === 'missing');
+    if (!wired || !item) continue;
+    item.status = 'info';
+    item.detail = `not installed; not needed here: this repository is wired for ${client} (${agent} above). It is the other way, for every repository: git handoff install --agent ${agent.split(' ')[1]} --${plugin.split(' ')[0]}`;
+  }
+}
+
 export const doctorCommand: CommandModule<GlobalArgs, GlobalArgs> = {
   command: 'doctor',
   describe: 'report what is installed, chained, missing or broken; exits 1 when something is wrong',
@@ -174,6 +206,7 @@ export const doctorCommand: CommandModule<GlobalArgs, GlobalArgs> = {
       ...(repo.bare ? [...doctorSync(repo), ...doctorSecrets(repo)] : [...doctorHooks(repo), ...doctorAgents(repo), ...doctorPlugins(repo), ...doctorSync(repo), ...doctorSecrets(repo)]),
       ...doctorFormat(repo),
     ];
+    alternatives(items);
     const bad = items.some((i) => i.status === 'broken');
     if (a.json) printJson({ ok: !bad, items });
     else process.stdout.write(table(items.map((i) => [i.component, i.status, i.detail]), ['COMPONENT', 'STATUS', 'DETAIL']) + '\n');

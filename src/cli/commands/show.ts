@@ -1,5 +1,4 @@
 // `git handoff show [<topic>]`: one handoff with its verification, or the list when the topic is not given.
-import { quote } from 'shell-quote';
 import type { Argv, CommandModule } from 'yargs';
 import { openRepo } from '../../git/repo';
 import { short } from '../../handoff/state/session';
@@ -12,6 +11,7 @@ import { readerFor } from '../identity';
 import { SHOW_SPEC, withSpec } from '../spec';
 import { printJson, relativeTime, terminalSafe } from '../output';
 import { printRows } from './list';
+import { resolveStep } from './sync';
 
 export { describeVerify };
 
@@ -97,7 +97,7 @@ export const showCommand: CommandModule<GlobalArgs, Args> = {
     process.stdout.write(
       `${terminalSafe(header)}\n\n=== local version ${v.oid.slice(0, 12)} (owner ${short(v.session, [r.session])}) ===\n\n${bodyOf(v)}\n` +
         `=== ${r.remote} version ${r.oid.slice(0, 12)} (owner ${short(r.session, [v.session])}, ${relativeTime(r.updatedAt)}) ===\n\n${bodyOf(r)}\n` +
-        `resolve: git handoff sync --resolve ${v.topic} --branch ${quote([v.branch])} --keep local|remote|both\n`,
+        `resolve: ${resolveStep(repo, v.ref, v.oid, null)} (or --keep local, --keep remote)\n`,
     );
   },
 };

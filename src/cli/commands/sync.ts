@@ -3,6 +3,7 @@ import { quote } from 'shell-quote';
 import type { Argv, CommandModule } from 'yargs';
 import { EXIT, HandoffError } from '../../errors';
 import { parseRef } from '../../handoff/store/names';
+import { readTrailersOf } from '../../handoff/store/ownership';
 import { MIN_FORMAT_KEY } from '../../handoff/store/format';
 import { openRepo, type Repo } from '../../git/repo';
 import { resolveBranch } from '../../handoff/store/store';
@@ -36,7 +37,7 @@ const label = (ref: string) => {
   return p ? [p.branch ?? p.encodedBranch, p.topic, ...(p.stamp ? [p.stamp] : [])].join('/') : ref.split('/').slice(2).join('/');
 };
 
-export function describeFetch(r: FetchResult): string[] {
+export function describeFetch(repo: Repo, r: FetchResult): string[] {
   const c = r.counts;
   const archived = r.handoffs.filter((h) => h.action === 'archived').length;
   const lines = [
@@ -55,20 +56,20 @@ export function describeFetch(r: FetchResult): string[] {
     else if (h.case === 'diverged')
       lines.push(
         `  diverged      ${label(h.ref)}: local ${h.local!.slice(0, 7)}, ${r.remote} ${h.remote!.slice(0, 7)}; nothing moved.` +
-          ` See both with \`git handoff show ${h.topic} --branch ${quote([h.branch])}\`, then \`git handoff sync --resolve ${h.topic} --branch ${quote([h.branch])} --keep local|remote|both\``,
+          ` See both with \`git handoff show ${h.topic} --branch ${quote([h.branch])}\`, then \`${resolveStep(repo, h.ref, h.local, null)}\` (or --keep local, --keep remote)`,
       );
   }
   return lines;
 }
 
-export function describePush(r: PushResult): string[] {
+export function describePush(repo: Repo, r: PushResult): string[] {
   const pushed = r.updates.filter((u) => u.status === 'pushed');
   const lines = [`pushed ${pushed.length} handoff ref${pushed.length === 1 ? '' : 's'} to ${r.remote}${r.atomic ? '' : ' (the remote does not support atomic pushes: ref by ref)'}`];
   for (const u of pushed) lines.push(`  ${u.kind.padEnd(13)} ${label(u.ref)}${u.newOid ? ` ${u.newOid.slice(0, 7)}` : ''}`);
   for (const s of r.skipped) {
     lines.push(
       s.state === 'diverged'
-        ? `  not pushed    ${label(s.ref)}: diverged from ${r.remote}; resolve with \`git handoff sync --resolve <topic> --keep local|remote|both\``
+        ? `  not pushed    ${label(s.ref)}: diverged from ${r.remote}; resolve with \`${resolveStep(repo, s.ref, s.local, null)}\` (or --keep local, --keep remote)`
         : s.state === 'refused'
           ? `  not pushed    ${label(s.ref)}: refused: ${r.remote}'s version breaks the ownership invariant (${s.violation?.message}); its owner restores it with \`${restoreCommand(parseRef(s.ref)?.topic ?? '<topic>')}\``
           : s.state === 'archived-there'
@@ -83,7 +84,7 @@ export function describePush(r: PushResult): string[] {
  * Diverged handoffs the push left out: the command's output stands, then exit 4 (SPEC 4: another writer got
  * there first), as `git push` fails on a rejected ref; stderr says how to resolve each (not with --json).
  */
-function failOnDiverged(r: PushResult, a: Args, checkedOut: string | null): void {
+function failOnDiverged(repo: Repo, r: PushResult, a: Args, checkedOut: string | null): void {
   failOnRefused(r.skipped.filter((s) => s.state === 'refused').map((s) => s.ref), r.remote, a, checkedOut);
   if (process.exitCode === EXIT.integrity) return;
   const diverged = r.skipped.filter((s) => s.state === 'diverged');
@@ -92,8 +93,8 @@ function failOnDiverged(r: PushResult, a: Args, checkedOut: string | null): void
   if (a.json) return;
   process.stderr.write(
     `git-handoff: ${diverged.length} diverged handoff${diverged.length === 1 ? ' was' : 's were'} not pushed to ${r.remote} (exit 4): ` +
-      diverged.map((s) => `\`git handoff sync --resolve ${parseRef(s.ref)?.topic}${branchFlag(s.ref, checkedOut)} --keep local|remote|both\``).join(', ') +
-      ', then sync again\n',
+      diverged.map((s) => `\`${resolveStep(repo, s.ref, s.local, checkedOut)}\``).join(', ') +
+      ' (or --keep local, --keep remote), then sync again\n',
   );
 }
 
@@ -123,6 +124,17 @@ function failOnRefused(refs: string[], remote: string, a: Args, checkedOut: stri
 }
 
 /** ` --branch <b>` when the handoff is not on the checked-out branch. */
+/**
+ * `sync --resolve` for a diverged handoff, ready to paste at a terminal where no session id is set: as the owner of
+ * the local version (its session, or --person), keeping both versions (`local|remote|both` would be a shell pipe).
+ */
+export function resolveStep(repo: Repo, ref: string, local: string | null | undefined, checkedOut: string | null): string {
+  const t = local ? readTrailersOf(repo, [local]).get(local) : undefined;
+  const who = t?.person || t?.session?.startsWith('person:') ? ' --person' : t?.session ? ` --session ${quote([t.session])}` : '';
+  const flag = checkedOut === null ? ` --branch ${quote([parseRef(ref)?.branch ?? parseRef(ref)?.encodedBranch ?? ''])}` : branchFlag(ref, checkedOut);
+  return `git handoff sync --resolve ${parseRef(ref)?.topic ?? '<topic>'}${flag} --keep both${who}`;
+}
+
 function branchFlag(ref: string, checkedOut: string | null): string {
   const p = parseRef(ref);
   const branch = p?.branch ?? p?.encodedBranch ?? '';
@@ -150,7 +162,7 @@ export const fetchCommand: CommandModule<GlobalArgs, Args> = {
     const repo = openRepo();
     const r = runFetch(repo, resolveRemote(repo, a.remote), a);
     if (a.json) printJson(r);
-    else for (const l of describeFetch(r)) say(a, l);
+    else for (const l of describeFetch(repo, r)) say(a, l);
     failOnRefused(refusedOf(r.handoffs).map((h) => h.ref), r.remote, a, repo.branch);
     if (process.exitCode !== EXIT.integrity) failOnLostRace(r, a);
   },
@@ -164,8 +176,8 @@ export const pushCommand: CommandModule<GlobalArgs, Args> = {
     const repo = openRepo();
     const r = await runPush(repo, resolveRemote(repo, a.remote), a);
     if (a.json) printJson(r);
-    else for (const l of describePush(r)) say(a, l);
-    failOnDiverged(r, a, repo.branch);
+    else for (const l of describePush(repo, r)) say(a, l);
+    failOnDiverged(repo, r, a, repo.branch);
   },
 };
 
@@ -210,8 +222,8 @@ export const syncCommand: CommandModule<GlobalArgs, Args> = {
     // claims made offline are published now; a claim that lost to a published one is told here and to its holder (SPEC 10)
     const claims = await (await import('../../handoff/claims/sync')).syncClaimsReport(repo, remote);
     if (a.json) printJson({ remote, fetch: fetched, push: pushed, claims: claims.json });
-    else for (const l of [...describeFetch(fetched), ...describePush(pushed), ...claims.lines]) say(a, l);
+    else for (const l of [...describeFetch(repo, fetched), ...describePush(repo, pushed), ...claims.lines]) say(a, l);
     failOnLostRace(fetched, a);
-    failOnDiverged(pushed, a, repo.branch);
+    failOnDiverged(repo, pushed, a, repo.branch);
   },
 };

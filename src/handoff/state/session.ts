@@ -1,5 +1,6 @@
 // Session ids (SPEC 3): validation and where a command finds its own.
 import { CLIENT_NAMES, clientName, SESSION_VARS, shellClient } from '../../clients/names';
+import { CLIENT_VAR } from '../../environment';
 import { HandoffError } from '../../errors';
 
 export const SESSION_RE = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -28,7 +29,7 @@ const ENV_SOURCES: ReadonlyArray<readonly [string, Client | null]> = [['GIT_HAND
 
 /** The client a session given by flag or GIT_HANDOFF_SESSION belongs to (GIT_HANDOFF_CLIENT may use an alias). */
 function ambientClient(env: NodeJS.ProcessEnv): Client {
-  return clientName(env.GIT_HANDOFF_CLIENT) ?? shellClient(env) ?? 'cli';
+  return clientName(env[CLIENT_VAR]) ?? shellClient(env) ?? 'cli';
 }
 
 /** Resolution order of SPEC 3: --session, GIT_HANDOFF_SESSION, then each client's own variable. */

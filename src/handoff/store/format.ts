@@ -3,6 +3,7 @@
 // `handoff.formatVersion` in its own config file, read from the text repository discovery reads already
 // (src/git/repo.ts), so the check costs no git process. Absent, the store is format 1 or 2, both read here.
 import { HandoffError } from '../../errors';
+import { ARCHIVE_PREFIX } from './names';
 import type { Repo } from '../../git/repo';
 import type { DoctorItem } from '../../wiring';
 
@@ -57,15 +58,20 @@ export function assertKnownFormat(repo: Repo): void {
 export function doctorFormat(repo: Repo): DoctorItem[] {
   const takes = takesFormat1Archives(repo);
   const store = repo.storeFormat ? `format ${repo.storeFormat}` : 'format 1 or 2 (handoff.formatVersion unset)';
+  // what a format-1 client makes of this store matters only where one may share it: archives and a remote to
+  // share them through, or handoff.minFormat set; a new repository gets the one line
+  const shared = takes || (repo.git(['remote'], { allowFail: true }).stdout.trim() !== '' && repo.git(['for-each-ref', '--count=1', '--format=x', ARCHIVE_PREFIX], { allowFail: true }).stdout.trim() !== '');
+  const detail = `store ${store}; this build writes format ${FORMAT_VERSION}`;
   return [
     {
       component: 'format',
       status: 'info',
-      detail:
-        `store ${store}; this build writes format ${FORMAT_VERSION}. A format-1 client (git-handoff 094717a or older) sharing a remote lists each archive made here twice (the tip and the archive version) and can restore either; ` +
-        (takes
-          ? `its archives, which name nobody, are taken in here (${MIN_FORMAT_KEY} 1)`
-          : `its archives, which name nobody, are refused here and by this build's server check (${MIN_FORMAT_KEY} 2): \`git config ${MIN_FORMAT_KEY} 1\` takes them while such clients remain`),
+      detail: !shared
+        ? `${detail}.`
+        : `${detail}. A format-1 client (git-handoff 094717a or older) sharing a remote lists each archive made here twice (the tip and the archive version) and can restore either; ` +
+          (takes
+            ? `its archives, which name nobody, are taken in here (${MIN_FORMAT_KEY} 1)`
+            : `its archives, which name nobody, are refused here and by this build's server check (${MIN_FORMAT_KEY} 2): \`git config ${MIN_FORMAT_KEY} 1\` takes them while such clients remain`),
     },
   ];
 }

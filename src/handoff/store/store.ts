@@ -290,22 +290,23 @@ export interface HandoffView extends HandoffRow {
   receiptsAt?: string | null;
 }
 
-/** Resolves `--at <rev>` within a handoff's history: an oid, or ~N / ^ relative to the tip. */
-function resolveAt(repo: Repo, ref: string, tip: string, at: string): string {
+/** Resolves `--at <rev>` within a handoff's history: an oid, or ~N / ^ relative to the tip; `name` is how the command line gave it. */
+function resolveAt(repo: Repo, ref: string, tip: string, at: string, name: string): string {
   const spec = /^[~^]/.test(at) ? `${ref}${at}` : at;
   const r = repo.git(['rev-parse', '-q', '--verify', `${spec}^{commit}`], { allowFail: true });
   const oid = r.stdout.trim();
   if (r.status !== 0 || !oid) {
     const n = Number(repo.git(['rev-list', '--count', '--first-parent', tip], { allowFail: true }).stdout.trim()) || 1;
     const range = n === 1 ? 'only the newest (~0)' : `~0 (the newest) to ~${n - 1}`;
-    throw new HandoffError('usage', 'unknown-revision', `--at ${at}: no such version of ${ref}; it has ${n} version${n === 1 ? '' : 's'}: ${range}, or an oid from \`git handoff log\``);
+    throw new HandoffError('usage', 'unknown-revision', `${name} ${at}: no such version of ${ref}; it has ${n} version${n === 1 ? '' : 's'}: ${range}, or an oid from \`git handoff log\``);
   }
   const anc = repo.git(['merge-base', '--is-ancestor', oid, tip], { allowFail: true });
-  if (anc.status !== 0) throw new HandoffError('usage', 'unknown-revision', `--at ${at}: ${oid.slice(0, 12)} is not a version of ${ref}`);
+  if (anc.status !== 0) throw new HandoffError('usage', 'unknown-revision', `${name} ${at}: ${oid.slice(0, 12)} is not a version of ${ref}`);
   return oid;
 }
 
-export function readHandoff(repo: Repo, branch: string, topic: string, at?: string): HandoffView {
+/** A handoff's newest version, or the version `at` names (`atName`: the option or argument that gave it, for errors). */
+export function readHandoff(repo: Repo, branch: string, topic: string, at?: string, atName = '--at'): HandoffView {
   assertTopic(topic);
   const ref = handoffRef(branch, topic);
   // the branch head rides along, for verify
@@ -318,7 +319,7 @@ export function readHandoff(repo: Repo, branch: string, topic: string, at?: stri
   // …else its newest drop (its ref says it was dropped, and `restore` undoes that)
   const found = live ?? archivedVersions(repo, branch, topic)[0] ?? droppedVersions(repo, branch, topic)[0];
   if (!found) throw notFound(ref, branch, topic);
-  const oid = at ? resolveAt(repo, found.ref, found.oid, at) : found.oid;
+  const oid = at ? resolveAt(repo, found.ref, found.oid, at, atName) : found.oid;
   const receiptsAt = read.find((r) => r.ref === NOTES_REF)?.oid ?? null;
   return { ...viewOf(repo, found.ref, oid, branch, topic, live ? recs : [found], read.find((r) => r.ref === headRef)?.oid ?? null), receiptsAt };
 }
