@@ -19,8 +19,9 @@ describe('npm pack and a global install', () => {
     expect(Object.keys(scripts).filter((s) => /^(pre|post)?(install|prepare)$/.test(s))).toEqual([]);
     // a budget, not a goal: minified bundles for six clients, the loss record and recover, the man page (449 KiB at
     // issue 40, which added grouped help, sentences for usage errors and the colour switches to the CLI bundle; then
-    // GIT_HANDOFF_TRACE's phase lines, claims, the witness and the guard's perimeter)
-    expect(statSync(tgz).size).toBeLessThan(456 * 1024);
+    // GIT_HANDOFF_TRACE's phase lines, claims (with picomatch in the CLI bundle: +24 KB), the witness and the guard's
+    // perimeter: 512.9 KiB at the round that merged them)
+    expect(statSync(tgz).size).toBeLessThan(520 * 1024);
     const prefix = path.join(out, 'prefix');
     const inst = await execa('npm', ['install', '-g', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', tgz], { env, extendEnv: false });
     expect(inst.stderr).not.toMatch(/install-scripts|install scripts/);
