@@ -116,3 +116,15 @@ describe('the guard tells a write to a claimed path', () => {
     expect(refused.stderr).toContain('claimed by another live session');
   }, 60_000);
 });
+
+describe('the claims tables are moved only by claim and release', () => {
+  it("another session's raw update-ref, push or delete of refs/claims/<branch> is refused", async () => {
+    const repo = makeRepo({ commit: true });
+    await claim(repo, ['src/auth/', '--session', OTHER, '--note', 'moving login to OAuth']);
+    for (const command of ['git update-ref -d refs/claims/main', 'git update-ref refs/claims/main HEAD', 'git push origin :refs/claims/main', 'x=claims; git update-ref -d refs/$x/main']) {
+      const r = await guard(repo, payload(repo, 'claude-code/pre-tool-use-bash.json', { tool_input: { command } }, ME));
+      expect(denial(r), command).not.toBeNull();
+    }
+    expect(repo.git(['rev-parse', '-q', '--verify', 'refs/claims/main']).stdout.trim()).not.toBe('');
+  });
+});
