@@ -2,7 +2,7 @@
 // its payloads are told apart, read (its tools, its argument names, camelCase and snake_case common fields) and
 // answered in the shape it reads, in-process and through the real sh front as `install --agent claude` wires it.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { detectClient, namedClient } from '../../src/clients/index';
@@ -11,7 +11,7 @@ import { WIRING } from '../../src/clients/wirings';
 import { GuardContext } from '../../src/guard/context';
 import { decide } from '../../src/guard/entry';
 import { foreignWorld, FOREIGN_FILE, malformed, OWN_FILE, verdict } from '../fuzz/world';
-import type { TestRepo } from '../helpers/repo';
+import { json, makeRepo, ROOT, type TestRepo } from '../helpers/repo';
 import { FIXTURES, ME, payload } from './helpers';
 import { FRONT } from './attack3-helpers';
 
@@ -149,5 +149,29 @@ describe("VS Code's agent: judged", () => {
       else if (r.out && malformed('vscode', r.out)) wrong.push(`${p.tool_name}: malformed ${r.out.slice(0, 160)}`);
     }
     expect(wrong).toEqual([]);
+  });
+});
+
+describe("doctor: VS Code's agent covered by the Claude Code wiring", () => {
+  it('says so with its probe, in each of its shapes; a hook that refuses only Claude Code\'s shape is broken for it; unwired, it says how', async () => {
+    const repo = makeRepo({ commit: true });
+    const onPath = { PATH: `${path.join(ROOT, 'bin')}:${process.env.PATH}` };
+    const row = async () => json(await repo.cli(['doctor', '--json'], { env: onPath })).items.find((i: any) => i.component === 'agent vscode');
+    expect(await row()).toMatchObject({ status: 'info', detail: expect.stringContaining('git handoff install --agent claude covers') });
+    expect((await repo.cli(['install', '--agent', 'claude'])).exitCode).toBe(0);
+    const ok = await row();
+    expect(ok).toMatchObject({ status: 'ok' });
+    expect(ok.detail).toMatch(/chat\.hookFilesLocations/);
+    expect(ok.detail).toMatch(/run_in_terminal; runInTerminal, VS Code 1\.110\) through `.*git-handoff-guard --client=claude-code` was refused/);
+    // a PreToolUse hook that refuses Claude Code's Bash only: Claude Code's probe passes, VS Code's does not
+    const claudeOnly = path.join(repo.home, 'claude-only.sh');
+    writeFileSync(claudeOnly, '#!/bin/sh\ncase $(cat) in *\'"tool_name":"Bash"\'*) echo \'{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}\' ;; esac\n');
+    chmodSync(claudeOnly, 0o755);
+    const settings = path.join(repo.dir, '.claude', 'settings.json');
+    const wired = JSON.parse(readFileSync(settings, 'utf8'));
+    for (const g of wired.hooks.PreToolUse) for (const h of g.hooks) h.command = `${claudeOnly} git-handoff-guard --client=claude-code`;
+    writeFileSync(settings, JSON.stringify(wired));
+    const items = json(await repo.cli(['doctor', '--json'], { env: onPath })).items;
+    expect(items.find((i: any) => i.component === 'agent vscode')).toMatchObject({ status: 'broken', detail: expect.stringContaining('(run_in_terminal) was not refused') });
   });
 });
