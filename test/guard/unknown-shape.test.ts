@@ -1,6 +1,10 @@
 // No unknown shape is allowed silently (issue 37): a payload whose event or field names the guard does not know, or a
 // tool it does not know, is judged on the command lines and paths its tool input carries; a parse that throws is too.
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { hookCommand } from '../../src/clients/wiring';
+import { WIRING } from '../../src/clients/wirings';
+import { FRONT } from './attack3-helpers';
 import { detectClient, namedClient, readsUnknownShapes } from '../../src/clients/index';
 import { claude } from '../../src/clients/claude';
 import { GuardContext } from '../../src/guard/context';
@@ -63,6 +67,12 @@ describe('unknown shapes are judged', () => {
       if (r.verdict !== 'allow') wrong.push(`refused ${JSON.stringify(p).slice(0, 160)}: ${r.reason.slice(0, 120)}`);
     }
     expect(wrong).toEqual([]);
+    // through the real sh front as wired for Claude Code: it hands an unknown shape to node, whose refusal comes back
+    const command = hookCommand(WIRING.claude, `"${FRONT}" --client=claude-code`);
+    for (const p of [refused[0], refused[3], refused[6]]) {
+      const r = spawnSync('/bin/sh', ['-c', command], { cwd: repo.dir, env: repo.env, input: JSON.stringify(p), encoding: 'utf8', timeout: 60_000 });
+      expect(verdict(r.stdout), JSON.stringify(p).slice(0, 120)).toBe('deny');
+    }
   });
 
   it('an adapter that throws is read as an unknown shape: the call it carries is judged, not allowed for the throw', async () => {
