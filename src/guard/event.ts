@@ -182,8 +182,8 @@ export function unknownPayloadAction(p: Record<string, unknown>): { tool: string
     }
     if (!input || typeof input !== 'object' || Array.isArray(input)) continue;
     // a known reading tool reads; any other name (or none) may write
-    const name = tool ?? 'unknown';
-    const action = unknownShape(READING_TOOLS.has(name) ? name : name === '' ? 'unknown' : name, input as Record<string, unknown>);
+    const name = tool || 'unknown';
+    const action = unknownShape(name, input as Record<string, unknown>);
     if (action.type !== 'other') return { tool: name, input: input as Record<string, unknown>, action };
   }
   return null;
