@@ -1,5 +1,5 @@
 // Tells the client apart (SPEC 6): by the `--client=<id>` the wiring states, else by its payload; hands back its adapter.
-import { str, type ClientAdapter, type GuardClient } from '../guard/event';
+import { str, unknownPayloadAction, type ClientAdapter, type GuardClient, type GuardEvent } from '../guard/event';
 import { claude } from './claude';
 import { clientName } from './names';
 import { codex } from './codex';
@@ -8,11 +8,12 @@ import { opencode } from './opencode';
 import { qwen } from './qwen';
 import { cursor } from './cursor';
 import { gemini } from './gemini';
+import { isVSCodePayload, vscode } from './vscode';
 
 const GEMINI_EVENTS = new Set(['BeforeTool', 'AfterTool', 'AfterAgent', 'BeforeAgent', 'BeforeModel', 'AfterModel', 'BeforeToolSelection', 'PreCompress', 'Notification']);
 const GEMINI_TOOLS = new Set(['write_file', 'replace', 'run_shell_command', 'read_file', 'glob', 'search_file_content', 'list_directory']);
 
-const ADAPTERS: Record<GuardClient, ClientAdapter> = { 'claude-code': claude, 'gemini-cli': gemini, codex, cursor, copilot, opencode, 'qwen-code': qwen };
+const ADAPTERS: Record<GuardClient, ClientAdapter> = { 'claude-code': claude, 'gemini-cli': gemini, codex, cursor, copilot, opencode, 'qwen-code': qwen, vscode };
 
 /**
  * The client the wiring names after `guard` (`git-handoff guard --client=codex`, or `--client codex`), or null when
@@ -28,10 +29,19 @@ export function namedClient(argv: readonly string[] = process.argv): GuardClient
   return null;
 }
 
-/** The adapter for a payload: the client the wiring names (it cannot be mistaken), else the payload's shape. */
+/**
+ * The adapter for a payload: the client the wiring names (it cannot be mistaken), else the payload's shape. Its
+ * parse reads an unknown shape too (judged): see readsUnknownShapes.
+ */
 export function detectClient(p: Record<string, unknown>, named: GuardClient | null = namedClient()): ClientAdapter {
+  return readsUnknownShapes(adapterOf(p, named));
+}
+
+function adapterOf(p: Record<string, unknown>, named: GuardClient | null): ClientAdapter {
   // Copilot CLI runs the Claude Code wiring too: its payloads there are Copilot's (its session, its argument names)
   if ((named === null || named === 'claude-code') && isCopilotClaudePayload(p)) return copilotClaude;
+  // so does VS Code's agent (chat.hookFilesLocations reads .claude/settings.json), in its own shape
+  if ((named === null || named === 'claude-code') && isVSCodePayload(p)) return vscode;
   if (named) return ADAPTERS[named];
   // Qwen Code gives its hooks its session id (a Gemini CLI fork: its payloads could pass for Gemini's)
   if (typeof p.session_id === 'string' && process.env.QWEN_CODE_SESSION_ID === p.session_id) return qwen;
@@ -45,4 +55,38 @@ export function detectClient(p: Record<string, unknown>, named: GuardClient | nu
   // Codex's SessionStart has no turn_id; its transcript is always a rollout-*.jsonl (observed with 0.169.0).
   if (p.turn_id !== undefined || str(p.tool_name) === 'apply_patch' || /(^|[\\/])rollout-[^\\/]*\.jsonl$/.test(str(p.transcript_path) ?? '')) return codex;
   return claude;
+}
+
+const JUDGING = new Map<ClientAdapter, ClientAdapter>();
+
+/**
+ * An adapter whose parse lets no unknown shape through silently (SPEC 6): an event it does not know (kind `other`),
+ * or a known before-tool event whose tool input it could not read, that carries a tool input naming a command or a
+ * path (under any of the names a client may give it: tool_input, toolArgs, arguments, …) is a tool call, judged on
+ * those; and a parse that throws is read that way too, never allowed for the throw.
+ */
+export function readsUnknownShapes(adapter: ClientAdapter): ClientAdapter {
+  let out = JUDGING.get(adapter);
+  if (!out) {
+    out = { client: adapter.client, render: adapter.render, parse: (p) => judgedEvent(adapter, p) };
+    JUDGING.set(adapter, out);
+  }
+  return out;
+}
+
+function judgedEvent(adapter: ClientAdapter, p: Record<string, unknown>): GuardEvent {
+  let event: GuardEvent;
+  try {
+    event = adapter.parse(p);
+  } catch (e) {
+    const found = unknownPayloadAction(p);
+    if (!found) throw e;
+    const cwd = typeof p.cwd === 'string' ? p.cwd : process.cwd();
+    const session = [p.session_id, p.sessionId, p.conversation_id].find((v): v is string => typeof v === 'string') ?? null;
+    return { client: adapter.client, kind: 'pre-tool', name: String(p.hook_event_name ?? p.hookEventName ?? ''), session, agentId: null, cwd, tool: found.tool, action: found.action, toolInput: found.input, source: null, stopHookActive: false };
+  }
+  const unread = event.kind === 'other' || (event.kind === 'pre-tool' && event.action.type === 'other' && Object.keys(event.toolInput).length === 0);
+  if (!unread) return event;
+  const found = unknownPayloadAction(p);
+  return found ? { ...event, kind: 'pre-tool', tool: event.tool ?? found.tool, action: found.action, toolInput: found.input } : event;
 }

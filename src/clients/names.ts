@@ -2,10 +2,10 @@
 // records and docs use, with the short names `install --agent` takes and the aliases every place accepts.
 
 /** Every client git-handoff serves, by its one name. */
-export const CLIENT_NAMES = ['claude-code', 'gemini-cli', 'codex', 'cursor', 'copilot', 'opencode', 'qwen-code'] as const;
+export const CLIENT_NAMES = ['claude-code', 'gemini-cli', 'codex', 'cursor', 'copilot', 'opencode', 'qwen-code', 'vscode'] as const;
 export type ClientName = (typeof CLIENT_NAMES)[number];
 
-/** The short names `install --agent` takes: every client but Cursor, which is wired by hand. */
+/** The short names `install --agent` takes: every client but Cursor, which is wired by hand, and VS Code's agent, which runs the Claude Code wiring. */
 export const AGENTS = ['claude', 'gemini', 'codex', 'copilot', 'opencode', 'qwen'] as const;
 export type Agent = (typeof AGENTS)[number];
 
@@ -29,6 +29,9 @@ const ALIASES: Record<string, ClientName> = {
   'github-copilot-cli': 'copilot',
   'open-code': 'opencode',
   qwen: 'qwen-code',
+  'vs-code': 'vscode',
+  'visual-studio-code': 'vscode',
+  'vscode-copilot': 'vscode',
 };
 
 /** The one name of a client given by its name or an alias (any case), else null. */

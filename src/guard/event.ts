@@ -15,8 +15,11 @@ export type ToolAction =
   | { type: 'edit'; path: string; edits: Array<{ oldText: string; newText: string }> }
   /** a Codex apply_patch envelope */
   | { type: 'patch'; patch: string; cwd: string | null }
-  /** a tool that may write, its arguments in a shape the guard does not know: every path-like string it was given */
-  | { type: 'paths'; paths: string[]; over?: string }
+  /**
+   * a tool that may write, its arguments in a shape the guard does not know: every path-like string it was given, and
+   * every command line it was given under a command-like key (judged as shell lines)
+   */
+  | { type: 'paths'; paths: string[]; commands?: string[]; over?: string }
   | { type: 'other' };
 
 export interface GuardEvent {
@@ -118,23 +121,70 @@ const READING_TOOLS = new Set(['Read', 'Glob', 'Grep', 'LS', 'WebFetch', 'WebSea
 const MAX_PATHS = 1024;
 const MAX_NESTING = 32;
 
+/** Keys under which a tool's arguments carry a command line it runs (an MCP shell, another client's terminal tool). */
+const COMMAND_KEY = /^(command|cmd|command_?line|shell_?command|script)$/i;
+/** Keys that name where a command runs, not what it touches. */
+const CWD_KEY = /^(cwd|workdir|dir_path|working_?directory)$/i;
+
 export function unknownShape(tool: string | null, input: Record<string, unknown>): ToolAction {
   if (tool === null || READING_TOOLS.has(tool)) return { type: 'other' };
   const paths: string[] = [];
+  const commands: string[] = [];
   // bounds refuse, never cut: past them the call is refused when it names what the guard protects (rules/pre-tool.ts)
   let over: string | undefined;
   const visit = (v: unknown, key: string, depth: number): void => {
     if (over) return;
-    if (paths.length >= MAX_PATHS || depth > MAX_NESTING) {
-      over = paths.length >= MAX_PATHS ? `the tool's arguments hold more than ${MAX_PATHS} paths` : `the tool's arguments are nested more than ${MAX_NESTING} deep`;
+    if (paths.length + commands.length >= MAX_PATHS || depth > MAX_NESTING) {
+      over = depth > MAX_NESTING ? `the tool's arguments are nested more than ${MAX_NESTING} deep` : `the tool's arguments hold more than ${MAX_PATHS} paths`;
       return;
     }
     if (typeof v === 'string') {
-      if (v && v.length < 4096 && !v.includes('\n') && (/path|file|dir|dest|target|output|src|source/i.test(key) || /[/\\]|\.md$/i.test(v))) paths.push(v);
-    } else if (Array.isArray(v)) for (const x of v) visit(x, key, depth + 1);
+      // a command line is judged as one (never as a path: its words are read by the shell rules)
+      if (COMMAND_KEY.test(key)) commands.push(v);
+      else if (v && v.length < 4096 && !v.includes('\n') && (/path|file|dir|dest|target|output|src|source/i.test(key) || /[/\\]|\.md$/i.test(v))) paths.push(v);
+    } else if (Array.isArray(v) && COMMAND_KEY.test(key) && v.length && v.every((x) => typeof x === 'string')) commands.push(v.map(shellWord).join(' '));
+    else if (Array.isArray(v)) for (const x of v) visit(x, key, depth + 1);
     else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) visit(x, k, depth + 1);
   };
   visit(input, '', 0);
-  if (over) return { type: 'paths', paths, over };
+  if (over) return { type: 'paths', paths, commands, over };
+  // one command line at the top, nothing else it names but where it runs: a shell call like any other
+  const top = str(input.command) ?? str(input.cmd);
+  if (commands.length === 1 && top === commands[0] && paths.every((p) => Object.entries(input).some(([k, v]) => CWD_KEY.test(k) && v === p))) {
+    const cwd = Object.entries(input).find(([k, v]) => CWD_KEY.test(k) && typeof v === 'string')?.[1] as string | undefined;
+    return { type: 'shell', command: top, cwd: cwd ?? null };
+  }
+  if (commands.length) return { type: 'paths', paths, commands };
   return paths.length ? { type: 'paths', paths } : { type: 'other' };
+}
+
+/** The names a payload may give a tool's name and its arguments under, in a shape the guard does not know. */
+const TOOL_NAME_KEY = /^(tool_?name|tool|name)$/i;
+const TOOL_INPUT_KEY = /^(tool_?input|tool_?args|tool_?arguments|arguments|args|input|params|parameters)$/i;
+
+/**
+ * A tool call read from a payload whose event or field names the guard does not know (SPEC 6: no unknown shape is
+ * allowed silently): every tool-input-like field (`tool_input`, `toolArgs`, `arguments`, …, an object or a JSON
+ * string of one) read as an unknown tool's arguments. `other` when the payload carries none that names a command or
+ * a path.
+ */
+export function unknownPayloadAction(p: Record<string, unknown>): { tool: string; input: Record<string, unknown>; action: ToolAction } | null {
+  const tool = Object.entries(p).find(([k, v]) => TOOL_NAME_KEY.test(k) && typeof v === 'string')?.[1] as string | undefined;
+  for (const [k, v] of Object.entries(p)) {
+    if (!TOOL_INPUT_KEY.test(k)) continue;
+    let input: unknown = v;
+    if (typeof v === 'string') {
+      try {
+        input = JSON.parse(v);
+      } catch {
+        continue;
+      }
+    }
+    if (!input || typeof input !== 'object' || Array.isArray(input)) continue;
+    // a known reading tool reads; any other name (or none) may write
+    const name = tool || 'unknown';
+    const action = unknownShape(name, input as Record<string, unknown>);
+    if (action.type !== 'other') return { tool: name, input: input as Record<string, unknown>, action };
+  }
+  return null;
 }

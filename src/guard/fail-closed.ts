@@ -20,7 +20,7 @@ export function namesProtected(a: ToolAction): boolean {
     case 'patch':
       return /^\*\*\* (Add|Update|Delete) File: .*(handoff|\.git|memory)|^\*\*\* Move to: .*(handoff|\.git|memory)/m.test(a.patch);
     case 'paths':
-      return a.paths.some((p) => /handoff|\.git|memory/.test(p));
+      return a.paths.some((p) => /handoff|\.git|memory/.test(p)) || (a.commands ?? []).some((c) => PROTECTED_TEXT.test(c));
     default:
       return false;
   }

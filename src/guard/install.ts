@@ -300,6 +300,7 @@ export function doctorAgents(repo: Repo): DoctorItem[] {
       // a client nobody wired here is not something missing, only not in use
       const byPlugin = pluginAnswers(w.client, repo.worktree);
       items.push({ component: `agent ${agent}`, status: 'info', detail: `not wired (${w.settings} not present)${byPlugin ? `; not needed: the git-handoff ${agent === 'gemini' ? 'extension' : 'plugin'} answers here (below)` : `; to use it: git handoff install --agent ${agent}`}` });
+      if (agent === 'claude') items.push(doctorVSCode(repo.worktree, w, null, off));
       continue;
     }
     if (w.format !== 'settings') {
@@ -336,10 +337,36 @@ export function doctorAgents(repo: Repo): DoctorItem[] {
       const probe = probeWiring(repo.worktree, agent, settings.hooks[Object.keys(w.events)[0]]);
       items.push({ component: `agent ${agent}`, status: probe.ok ? 'ok' : 'broken', detail: `${w.settings}: ${wired.join(', ')}; ${probe.detail}` });
     }
+    if (agent === 'claude') items.push(doctorVSCode(repo.worktree, w, wired.includes('PreToolUse') ? settings.hooks.PreToolUse : null, off));
     if (agent === 'codex' && wired.length) items.push(...doctorCodexPath());
     if (wired.length) items.push(...trustGateItems(agent, repo.worktree, { env: process.env, hooks: settings.hooks, isOurs, pluginAnswers: agent === 'gemini' && pluginAnswers('gemini-cli', repo.worktree) }));
   }
   return items;
+}
+
+/**
+ * VS Code's agent (Copilot Chat hooks, VS Code 1.110 on) reads the Claude Code wiring by default (chat.hookFilesLocations
+ * names .claude/settings.json) and runs its PreToolUse hook for every tool (matchers ignored), in its own payload
+ * shape: covered when that hook refuses a probe in each of its shapes (snake_case with run_in_terminal, 1.111 on;
+ * camelCase with runInTerminal, 1.110). No plugin stands in for it: VS Code runs the project's hooks.
+ */
+function doctorVSCode(worktree: string, w: Wiring, preToolUse: any[] | null, off: boolean): DoctorItem {
+  const component = 'agent vscode';
+  const reads = `VS Code's agent runs the Claude Code wiring (${w.settings}, read by default through chat.hookFilesLocations, every tool: matchers ignored)`;
+  if (!preToolUse) return { component, status: 'info', detail: `${reads}: not wired here; git handoff install --agent claude covers VS Code's agent too` };
+  if (off) return { component, status: 'info', detail: `${reads}; the guard is off in this repository (git config handoff.guard off), so it allows everything` };
+  const command = (preToolUse.flatMap((g) => g?.hooks ?? []).find(isOurs) as { command: string }).command;
+  const input = { command: `git update-ref -d ${PROBE_REF}`, explanation: 'git-handoff doctor probe', isBackground: false };
+  const common = { timestamp: new Date().toISOString(), cwd: worktree, tool_input: input, tool_use_id: 'git-handoff-doctor' };
+  const shapes: Array<[string, Record<string, unknown>]> = [
+    ['run_in_terminal', { ...common, hook_event_name: 'PreToolUse', session_id: 'git-handoff-doctor', tool_name: 'run_in_terminal' }],
+    ['runInTerminal, VS Code 1.110', { ...common, hookEventName: 'PreToolUse', sessionId: 'git-handoff-doctor', tool_name: 'runInTerminal' }],
+  ];
+  for (const [shape, payload] of shapes) {
+    const probe = probeCommand(worktree, 'claude', command, payload);
+    if (!probe.ok) return { component, status: 'broken', detail: `${reads}, but a probe in its shape (${shape}) was not refused: ${probe.detail}` };
+  }
+  return { component, status: 'ok', detail: `covered: ${reads}; a probe in each of its shapes (${shapes.map(([s]) => s).join('; ')}) through \`${command}\` was refused as it should be` };
 }
 
 /** A whole-file wiring (Copilot's hooks file, the OpenCode plugin): every event there, a probe refused, and Copilot's trust. */
@@ -395,13 +422,13 @@ function probeWiring(cwd: string, agent: Agent, groups: any[]): { ok: boolean; d
 }
 
 /** Runs a hook command with a payload it must refuse, as the client would, and reads the answer. */
-export function probeCommand(cwd: string, agent: Agent, command: string): { ok: boolean; detail: string } {
+export function probeCommand(cwd: string, agent: Agent, command: string, payload: Record<string, unknown> = probePayload(agent, cwd)): { ok: boolean; detail: string } {
   const hook = { command };
   // The probe is nobody's session: no client process or session of the shell doctor runs in may leak into it
   // (a CLAUDE_PID would make the probe look like a successor of the session that ran doctor).
   const env = { ...process.env };
   for (const k of ['CLAUDE_PID', 'GIT_HANDOFF_SESSION', 'GIT_HANDOFF_BYPASS', 'COPILOT_CLI', ...SESSION_VARS.map(([v]) => v)]) delete env[k];
-  const r = spawnSync('sh', ['-c', hook.command], { cwd, env, input: JSON.stringify(probePayload(agent, cwd)), encoding: 'utf8', timeout: 20_000 });
+  const r = spawnSync('sh', ['-c', hook.command], { cwd, env, input: JSON.stringify(payload), encoding: 'utf8', timeout: 20_000 });
   if (r.error || r.status !== 0) return { ok: false, detail: `\`${hook.command}\` did not run (${r.error?.message ?? `exit ${r.status}`}: ${String(r.stderr ?? '').trim().slice(0, 200)})` };
   let answer: any = null;
   try {

@@ -153,7 +153,7 @@ function takePeerNote(loc: Location, session: string): string | null {
  * Clients whose before-tool hook can put context before the model (Claude Code: additionalContext; Codex 0.169: the
  * same field, sent as a developer message ahead of the tool's output). Gemini CLI reads it only after a tool.
  */
-export const SHOWS_CONTEXT_BEFORE_TOOL = new Set(['claude-code', 'codex', 'copilot', 'qwen-code', 'opencode']);
+export const SHOWS_CONTEXT_BEFORE_TOOL = new Set(['claude-code', 'codex', 'copilot', 'qwen-code', 'opencode', 'vscode']);
 
 /**
  * Before a tool the guard allowed: what the call names is recorded as an intent (the ledger counts it once the

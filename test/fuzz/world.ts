@@ -31,6 +31,8 @@ export const SHELL_CLIENTS: Array<{ client: GuardClient; make: (repo: TestRepo, 
   { client: 'cursor', make: (repo, command) => ({ ...payload(repo, 'cursor/before-shell-execution.json'), command }) },
   // Copilot CLI's native hooks (told apart by sessionId; Qwen Code and the OpenCode plugin are told apart only by --client)
   { client: 'copilot', make: (repo, command) => ({ ...payload(repo, 'copilot/real-pre-tool-use-bash.json', { sessionId: ME }, null), toolArgs: { command, description: 'run' } }) },
+  // VS Code's agent through the Claude Code wiring (told apart by its ISO timestamp and no permission_mode)
+  { client: 'vscode', make: (repo, command) => withCommand(payload(repo, 'vscode/pre-tool-use-run-in-terminal.json'), command) },
 ];
 
 function withCommand(p: Record<string, unknown>, command: string) {
@@ -61,6 +63,13 @@ const SHAPES: Record<GuardClient, Shape> = {
   copilot: { permissionDecision: (v) => v === 'deny', permissionDecisionReason: isStr, modifiedArgs: isObj, additionalContext: isStr, decision: (v) => v === 'block', reason: isStr },
   'qwen-code': { hookSpecificOutput: (v) => isObj(v) && fits(v as Record<string, unknown>, CLAUDE_INNER), decision: (v) => v === 'block', reason: isStr, systemMessage: isStr },
   opencode: { deny: isStr, args: isObj, context: isStr, followUp: isStr },
+  // VS Code's agent: Claude Code's answers, a Stop's decision inside hookSpecificOutput too
+  vscode: {
+    hookSpecificOutput: (v) => isObj(v) && fits(v as Record<string, unknown>, { ...CLAUDE_INNER, decision: (x) => x === 'block', reason: isStr }),
+    decision: (v) => v === 'block',
+    reason: isStr,
+    systemMessage: isStr,
+  },
 };
 
 function fits(o: Record<string, unknown>, shape: Shape): boolean {

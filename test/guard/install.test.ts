@@ -62,8 +62,9 @@ describe('install --agent', () => {
     const doctor = await repo.cli(['doctor', '--json'], { env: onPath });
     const items = json(doctor).items.filter((i: any) => /^agent \w+$/.test(i.component));
     // every client's probe is refused in its own deny shape (Copilot's flat one, the OpenCode plugin's)
-    expect(items.map((i: any) => i.component)).toEqual(['agent claude', 'agent gemini', 'agent codex', 'agent copilot', 'agent opencode', 'agent qwen']);
-    expect(items.map((i: any) => i.status)).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'ok']);
+    // (VS Code's agent, which runs the Claude Code wiring in its own shape, probed through it: test/guard/vscode.test.ts)
+    expect(items.map((i: any) => i.component)).toEqual(['agent claude', 'agent vscode', 'agent gemini', 'agent codex', 'agent copilot', 'agent opencode', 'agent qwen']);
+    expect(items.map((i: any) => i.status)).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'ok']);
     // Codex's own gates (its trust of the hooks, a login shell's PATH) are checked apart: test/guard/codex-trust.test.ts
     // before Codex ever ran it will skip every hook until trusted: broken (issue 23), with the step, and doctor fails
     expect(json(doctor).items.find((i: any) => i.component === 'agent codex trust')).toMatchObject({ status: 'broken', detail: expect.stringContaining('open /hooks and trust each git-handoff hook') });

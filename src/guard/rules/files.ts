@@ -7,6 +7,10 @@ import { SESSION_RE, short } from '../../handoff/state/session';
 import { neutral } from '../../terminal-text';
 import type { GuardContext } from '../context';
 import type { ToolAction } from '../event';
+// the one reader of the ownership marker, shared with `import` (one file, one owner)
+import { markerLine, markerOf } from '../../handoff/import/seed-file';
+
+export { markerLine, markerOf };
 
 export type FileOpKind = 'write' | 'edit' | 'shell' | 'delete';
 
@@ -24,15 +28,6 @@ export interface FileOp {
 export interface FileVerdict {
   deny?: string;
   warning?: string;
-}
-
-const MARKER_RE = /^<!--\s*claude-session:\s*([^\s]+)\s*-->\s*$/;
-export const markerLine = (session: string) => `<!-- claude-session: ${session} -->`;
-
-/** The session named on line 1, or null when line 1 is not a marker. */
-export function markerOf(text: string): string | null {
-  const first = text.slice(0, 400).split('\n', 1)[0].replace(/\r$/, '').replace(/^\uFEFF/, '');
-  return MARKER_RE.exec(first)?.[1] ?? null;
 }
 
 /** Every (branch, topic) split of `handoff-<branch>-<topic>.md` with a valid topic. */
@@ -97,7 +92,7 @@ export function judgeFile(ctx: GuardContext, given: FileOp, me: string): FileVer
   }
   const current = readMaybe(op.abs);
   const owner = current === null ? null : markerOf(current);
-  if (current !== null && owner && owner !== me) {
+  if (current !== null && owner !== null && owner !== me) {
     // the marker is the file's text: a valid session id is shown, anything else only described
     const whose = SESSION_RE.test(owner) ? `session ${short(owner, [me])} (its line 1 is the marker ${markerLine(owner)})` : 'another session (its line 1 is a marker whose id is not a valid session id)';
     return {
@@ -110,7 +105,7 @@ export function judgeFile(ctx: GuardContext, given: FileOp, me: string): FileVer
         `  3. or ask the person.`,
     };
   }
-  if (current !== null && !owner && current.trim() !== '' && (op.kind === 'edit' || op.kind === 'shell' || op.kind === 'delete')) {
+  if (current !== null && owner === null && current.trim() !== '' && (op.kind === 'edit' || op.kind === 'shell' || op.kind === 'delete')) {
     return {
       deny:
         `${op.shown} has no ownership marker on line 1 (a legacy handoff): editing it in place could clobber whoever wrote it. ` +
@@ -120,7 +115,7 @@ export function judgeFile(ctx: GuardContext, given: FileOp, me: string): FileVer
   if (op.kind === 'shell' && (current === null || owner !== me)) return { deny: shellWriteRefusal(op, me, current === null) };
   if (op.kind === 'write') {
     const claimed = markerOf(op.content ?? '');
-    if (!claimed) {
+    if (claimed === null) {
       return {
         deny:
           `${op.shown} is a protected handoff file: its line 1 must be the ownership marker. You are session ${me}. ` +
@@ -128,7 +123,7 @@ export function judgeFile(ctx: GuardContext, given: FileOp, me: string): FileVer
       };
     }
     if (claimed !== me) {
-      return { deny: `${op.shown}: the marker on line 1 names session ${short(claimed, [me])}, but you are session ${me}. Use your own marker as line 1:\n${ours}` };
+      return { deny: `${op.shown}: the marker on line 1 names ${SESSION_RE.test(claimed) ? `session ${short(claimed, [me])}` : 'an id that is no valid session id'}, but you are session ${me}. Use your own marker as line 1:\n${ours}` };
     }
   }
   if (op.kind === 'edit' && current !== null && owner === me) {

@@ -32,7 +32,14 @@ export async function preTool(ctx: GuardContext): Promise<Decision> {
     if (a.type === 'edit') return await fileDecision(ctx, [{ abs: ctx.abs(a.path), shown: a.path, kind: 'edit', edits: a.edits }], budget);
     if (a.type === 'patch') return await fileDecision(ctx, patchOps(ctx, a.patch, a.cwd), budget);
     if (a.type === 'paths' && a.over) return failClosed(a.over);
-    if (a.type === 'paths') return await fileDecision(ctx, toolPathOps(ctx, a.paths, budget), budget);
+    if (a.type === 'paths') {
+      // each command line the tool was given is judged as one (no rewrite: its place in the arguments is not `command`)
+      for (const c of a.commands ?? []) {
+        const { updatedInput: _, ...d } = await shellDecision(ctx, c, null, budget);
+        if (d.deny !== undefined) return d;
+      }
+      return await fileDecision(ctx, toolPathOps(ctx, a.paths, budget), budget);
+    }
     if (a.type === 'shell') return await shellDecision(ctx, a.command, a.cwd, budget);
   } catch (e) {
     // a bound of the reader or of a walk: the call may reach what the guard protects, and it cannot tell
@@ -345,8 +352,8 @@ function injectDecision(ctx: GuardContext, command: string, cmds: SimpleCommand[
   const onPath = e.tool === 'PowerShell' ? null : pluginPathPrefix(e.client, ctx.env);
   const rewritten = `${onPath ? `${onPath} ` : ''}${sessionPrefix(session, e.client, e.tool === 'PowerShell')} ${command}`;
   const onlyHandoff = cmds.every((c) => c.argv.length === 0 || HARMLESS.has(path.basename(c.argv[0])) || isHandoffCommand(gitInvocation(c)));
-  // Claude Code and Codex run a rewritten input without asking; only a command made of git handoff steps may go that way.
-  const canRewrite = e.client === 'gemini-cli' || ((e.client === 'claude-code' || e.client === 'codex') && onlyHandoff);
+  // Claude Code, Codex and VS Code's agent run a rewritten input without asking; only a command made of git handoff steps may go that way.
+  const canRewrite = e.client === 'gemini-cli' || ((e.client === 'claude-code' || e.client === 'codex' || e.client === 'vscode') && onlyHandoff);
   if (canRewrite) {
     return { updatedInput: { ...e.toolInput, command: rewritten }, context: `git-handoff: ran as session ${session} (GIT_HANDOFF_SESSION added to the command)` };
   }

@@ -9,7 +9,7 @@ import { readRef } from '../../git/refs';
 import { validateBody, type HandoffState } from '../store/document';
 import { parseFrontmatterHandoff } from './frontmatter';
 import { assertTopic, handoffRef, isValidTopic } from '../store/names';
-import { branchSlug, parseMarker, SEED_NAME_RE } from './seed-file';
+import { branchSlug, markerOf, SEED_NAME_RE } from './seed-file';
 import { assertSession, NO_SESSION_HELP, type SessionRef } from '../state/session';
 import { assertTakeover, readTip, resolveBranch, writeHandoff } from '../store/store';
 
@@ -154,8 +154,7 @@ function readHandoffFile(file: string, fallback: SessionRef | null | undefined):
   }
   const text = bodyOf(file, raw).replace(/^\uFEFF/, '');
   const nl = text.indexOf('\n');
-  const first = nl < 0 ? text : text.slice(0, nl);
-  const marker = parseMarker(first);
+  const marker = markerOf(text);
   if (marker !== null) {
     const id = assertSession(marker, `the claude-session marker of ${file}`);
     const body = nl < 0 ? '' : text.slice(nl + 1).replace(/^(\s*\n)+/, '');

@@ -1,0 +1,176 @@
+// VS Code's agent (GitHub Copilot Chat's agent hooks, VS Code 1.110 and later; docs/clients.md has the sources). It
+// runs the hooks of `.claude/settings.json` and `.claude/settings.local.json` (the defaults of chat.hookFilesLocations)
+// with matchers ignored, so the Claude Code wiring's PreToolUse hook sees every one of its tool calls, in its own
+// shape: Claude Code's event names (SessionStart fires on the first prompt of a session, `source: "new"`; there is
+// no SessionEnd: the lease's TTL ends the session), an ISO `timestamp`, `hookEventName`/`sessionId` in camelCase
+// (Copilot Chat 0.37, VS Code 1.110) or `hook_event_name`/`session_id` (0.38 on), `tool_name`/`tool_input`/
+// `tool_use_id`, and its own tools and argument names (`run_in_terminal {command}`, `create_file {filePath,
+// content}`, `replace_string_in_file {filePath, oldString, newString}`, `editFiles {files}` …). It obeys Claude
+// Code's hookSpecificOutput (permissionDecision, updatedInput checked against the tool's schema, additionalContext),
+// and a Stop's `decision: block` only inside hookSpecificOutput.
+import { commonToolAction, obj, own, str, unknownShape, type ClientAdapter, type Decision, type EventKind, type GuardEvent, type ToolAction } from '../guard/event';
+import { KINDS, renderClaudeLike } from './claude';
+
+/** VS Code's events (its hooks reference): Claude Code's names, and three of its own with nothing to judge. */
+const VSCODE_KINDS: Record<string, EventKind> = { ...KINDS, UserPromptSubmit: 'other', SubagentStart: 'other', SubagentStop: 'other' };
+
+/** Events only VS Code's agent sends with an ISO `timestamp` and no `permission_mode` (Gemini CLI's are BeforeTool …). */
+const VSCODE_EVENTS = new Set(['PreToolUse', 'PostToolUse', 'UserPromptSubmit', 'SubagentStart', 'SubagentStop', 'Stop', 'PreCompact']);
+
+type Shape = 'shell' | 'create' | 'replace' | 'multi-replace' | 'insert' | 'files' | 'notebook' | 'patch' | 'directory' | 'read';
+
+/**
+ * Its tools: the names the model calls (Copilot Chat's ToolName: the name a hook is given) and the names its docs
+ * and tool picker show (`runInTerminal`, `editFiles`, `createFile`), with Claude Code's where VS Code passes them on.
+ */
+const TOOLS: Record<string, Shape> = {
+  run_in_terminal: 'shell',
+  runInTerminal: 'shell',
+  runTerminalCommand: 'shell',
+  Bash: 'shell',
+  create_file: 'create',
+  createFile: 'create',
+  replace_string_in_file: 'replace',
+  replaceString: 'replace',
+  multi_replace_string_in_file: 'multi-replace',
+  multiReplaceString: 'multi-replace',
+  insert_edit_into_file: 'insert',
+  insertEdit: 'insert',
+  editFiles: 'files',
+  edit_files: 'files',
+  edit_notebook_file: 'notebook',
+  editNotebook: 'notebook',
+  apply_patch: 'patch',
+  applyPatch: 'patch',
+  create_directory: 'directory',
+  createDirectory: 'directory',
+  // tools that only read or ask (their paths are not judged)
+  read_file: 'read',
+  readFile: 'read',
+  list_dir: 'read',
+  listDirectory: 'read',
+  file_search: 'read',
+  findFiles: 'read',
+  grep_search: 'read',
+  findTextInFiles: 'read',
+  semantic_search: 'read',
+  codebase: 'read',
+  get_errors: 'read',
+  problems: 'read',
+  get_changed_files: 'read',
+  changes: 'read',
+  view_image: 'read',
+  fetch_webpage: 'read',
+  fetch: 'read',
+  get_terminal_output: 'read',
+  getTerminalOutput: 'read',
+  terminal_last_command: 'read',
+  terminal_selection: 'read',
+  test_failure: 'read',
+  test_search: 'read',
+  search_workspace_symbols: 'read',
+  get_vscode_api: 'read',
+  get_project_setup_info: 'read',
+  get_search_view_results: 'read',
+  read_notebook_cell_output: 'read',
+  copilot_getNotebookSummary: 'read',
+  manage_todo_list: 'read',
+  tool_search: 'read',
+  vscode_askQuestions: 'read',
+};
+
+/** The file paths a `files` tool names: strings, or objects with a path (`{filePath}`, `{path}`, `{uri}`). */
+const filesOf = (v: unknown): string[] =>
+  (Array.isArray(v) ? v : []).flatMap((f) => (typeof f === 'string' ? [f] : (str(obj(f).filePath) ?? str(obj(f).path) ?? str(obj(f).uri) ?? [])));
+
+/** A VS Code tool call as the action the rules judge; a tool or argument shape it does not know is read as unknown. */
+export function vscodeToolAction(tool: string | null, input: Record<string, unknown>, cwd: string): ToolAction {
+  const shape = tool === null ? undefined : own(TOOLS, tool);
+  const path = str(input.filePath) ?? str(input.file_path) ?? str(input.path);
+  switch (shape) {
+    case 'shell': {
+      const command = str(input.command);
+      return command === null ? unknownShape(tool, input) : { type: 'shell', command, cwd };
+    }
+    case 'create':
+      return path === null ? unknownShape(tool, input) : { type: 'write', path, content: str(input.content) ?? '' };
+    case 'replace':
+      return path === null ? unknownShape(tool, input) : { type: 'edit', path, edits: [{ oldText: str(input.oldString) ?? '', newText: str(input.newString) ?? '' }] };
+    case 'multi-replace': {
+      const each = (Array.isArray(input.replacements) ? input.replacements : []).map(obj);
+      const paths = [...new Set(each.map((r) => str(r.filePath) ?? str(r.file_path)))];
+      // one file: its edits; several (or one unnamed): every file named, judged as written
+      if (paths.length === 1 && paths[0] !== null) return { type: 'edit', path: paths[0], edits: each.map((r) => ({ oldText: str(r.oldString) ?? '', newText: str(r.newString) ?? '' })) };
+      return unknownShape(tool, input);
+    }
+    case 'insert':
+      // the new text of a region, `...existing code...` standing for the rest: what line 1 becomes cannot be known
+      return path === null ? unknownShape(tool, input) : { type: 'edit', path, edits: [{ oldText: '', newText: str(input.code) ?? '' }] };
+    case 'notebook':
+      return path === null ? unknownShape(tool, input) : { type: 'edit', path, edits: [{ oldText: '', newText: [input.newCode].flat().filter((x) => typeof x === 'string').join('\n') }] };
+    case 'files': {
+      const files = filesOf(input.files);
+      return files.length ? { type: 'paths', paths: files } : unknownShape(tool, input);
+    }
+    case 'patch':
+      return commonToolAction('apply_patch', input, cwd);
+    case 'directory': {
+      const dir = str(input.dirPath) ?? path;
+      return dir === null ? unknownShape(tool, input) : { type: 'paths', paths: [dir] };
+    }
+    case 'read':
+      return { type: 'other' };
+    default:
+      // Claude Code's own tool names (VS Code passes some on), then any other tool as an unknown shape
+      return commonToolAction(tool, input, cwd);
+  }
+}
+
+/**
+ * A payload VS Code's agent sent: `hookEventName` in camelCase (VS Code 1.110), or Claude Code's snake_case event
+ * with an ISO `timestamp` and no `permission_mode`/`prompt_id` (Claude Code and Qwen Code send those, and Claude Code
+ * no timestamp), a tool event with its `tool_use_id`, another with its own transcript (Copilot CLI's through the same
+ * wiring have neither): one of VS Code's events, or its SessionStart (`source: "new"`: Gemini CLI's says startup,
+ * resume, clear).
+ */
+export function isVSCodePayload(p: Record<string, unknown>): boolean {
+  if (typeof p.hookEventName === 'string' && p.hook_event_name === undefined) return true;
+  if (typeof p.hook_event_name !== 'string' || typeof p.timestamp !== 'string') return false;
+  if (p.permission_mode !== undefined || p.prompt_id !== undefined || p.turn_id !== undefined) return false;
+  // a tool event always carries the call's id, any other its transcript, `<storage>/transcripts/<session>.jsonl`
+  // (Copilot CLI's through this wiring have no call id, and their transcript is session-state/<id>/events.jsonl)
+  if (p.tool_name !== undefined ? p.tool_use_id === undefined : !/[\\/]transcripts[\\/][^\\/]+\.jsonl$/.test(str(p.transcript_path) ?? '')) return false;
+  return VSCODE_EVENTS.has(p.hook_event_name) || (p.hook_event_name === 'SessionStart' && p.source === 'new');
+}
+
+export function parseVSCode(p: Record<string, unknown>): GuardEvent {
+  const name = str(p.hook_event_name) ?? str(p.hookEventName) ?? '';
+  const cwd = str(p.cwd) ?? process.cwd();
+  const tool = str(p.tool_name) ?? str(p.toolName);
+  const toolInput = obj(p.tool_input ?? p.toolInput);
+  const source = str(p.source);
+  return {
+    client: 'vscode',
+    kind: own(VSCODE_KINDS, name) ?? 'other',
+    name,
+    session: str(p.session_id) ?? str(p.sessionId),
+    agentId: str(p.agent_id),
+    cwd,
+    tool,
+    action: vscodeToolAction(tool, toolInput, cwd),
+    toolInput,
+    // its only SessionStart is a new session's
+    source: source === 'new' ? 'startup' : source,
+    stopHookActive: p.stop_hook_active === true,
+  };
+}
+
+export const vscode: ClientAdapter = {
+  client: 'vscode',
+  parse: parseVSCode,
+  render(e: GuardEvent, d: Decision): string | null {
+    // a Stop is kept going only by a decision inside hookSpecificOutput
+    if (e.kind === 'stop') return d.followUp ? JSON.stringify({ decision: 'block', reason: d.followUp, hookSpecificOutput: { hookEventName: e.name, decision: 'block', reason: d.followUp } }) : null;
+    return renderClaudeLike(e, d);
+  },
+};

@@ -1,0 +1,89 @@
+// No unknown shape is allowed silently (issue 37): a payload whose event or field names the guard does not know, or a
+// tool it does not know, is judged on the command lines and paths its tool input carries; a parse that throws is too.
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { hookCommand } from '../../src/clients/wiring';
+import { WIRING } from '../../src/clients/wirings';
+import { FRONT } from './attack3-helpers';
+import { detectClient, namedClient, readsUnknownShapes } from '../../src/clients/index';
+import { claude } from '../../src/clients/claude';
+import { GuardContext } from '../../src/guard/context';
+import { decide } from '../../src/guard/entry';
+import { unknownShape } from '../../src/guard/event';
+import { foreignWorld, FOREIGN_FILE, verdict } from '../fuzz/world';
+import { ME } from './helpers';
+
+const THEIR_REF = 'refs/handoffs/main/auth-refactor';
+
+async function judged(p: Record<string, unknown>, client = 'claude-code'): Promise<{ verdict: string; reason: string; kind: string }> {
+  const adapter = detectClient(p, namedClient(['guard', `--client=${client}`]));
+  const event = adapter.parse(p);
+  const d = await decide(new GuardContext(event, { ...process.env, GIT_HANDOFF_SESSION: undefined }));
+  return { verdict: verdict(adapter.render(event, d) ?? ''), reason: d.deny ?? '', kind: event.kind };
+}
+
+describe('unknown shapes are judged', () => {
+  it('reads a command line under any command-like key, at any depth, and never as a path', () => {
+    expect(unknownShape('mcp__shell__exec', { command: 'git status', cwd: '/tmp/x' })).toEqual({ type: 'shell', command: 'git status', cwd: '/tmp/x' });
+    expect(unknownShape('mcp__shell__exec', { cmd: ['git', 'update-ref', '-d', THEIR_REF] })).toEqual({ type: 'paths', paths: [], commands: [`git update-ref -d ${THEIR_REF}`] });
+    expect(unknownShape('run_task', { task: { label: 'x', command: 'rm -rf memory', args: [] } })).toMatchObject({ type: 'paths', commands: ['rm -rf memory'] });
+    expect(unknownShape('Read', { command: 'rm -rf memory' })).toEqual({ type: 'other' });
+  });
+
+  it('refuses what an unknown event, unknown field names or an unknown tool carry, in several spellings', async () => {
+    const repo = await foreignWorld();
+    const base = { session_id: ME, cwd: repo.dir };
+    const update = `git update-ref -d ${THEIR_REF}`;
+    const refused: Array<Record<string, unknown>> = [
+      // an event the guard does not know, Claude Code's field names
+      { ...base, hook_event_name: 'BeforeToolCall', tool_name: 'Bash', tool_input: { command: update } },
+      { ...base, hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: { command: update } },
+      // no event name at all
+      { ...base, tool_name: 'Bash', tool_input: { command: update } },
+      // a known event with its tool input under another name (camelCase, a JSON string of arguments)
+      { ...base, hook_event_name: 'PreToolUse', tool_name: 'Bash', toolInput: { command: update } },
+      { ...base, hook_event_name: 'PreToolUse', toolName: 'shell', arguments: JSON.stringify({ command: update }) },
+      { ...base, hook_event_name: 'PreToolUse', tool: 'exec', params: { argv: ['x'], cmd: update } },
+      // a tool the guard does not know, its command where a path was looked for before
+      { ...base, hook_event_name: 'PreToolUse', tool_name: 'mcp__shell__run', tool_input: { command: update } },
+      { ...base, hook_event_name: 'PreToolUse', tool_name: 'mcp__shell__run', tool_input: { script: `rm -f ${FOREIGN_FILE}` } },
+      { ...base, hook_event_name: 'PreToolUse', tool_name: 'run_task', tool_input: { task: { label: 'x', type: 'shell', command: update } } },
+      { ...base, hook_event_name: 'SomeFutureEvent', tool_name: 'write_anything', tool_input: { target: `${repo.dir}/${FOREIGN_FILE}`, text: 'mine' } },
+    ];
+    const allowed: Array<Record<string, unknown>> = [
+      { ...base, hook_event_name: 'BeforeToolCall', tool_name: 'Bash', tool_input: { command: 'npm test' } },
+      { ...base, hook_event_name: 'PreToolUse', tool_name: 'mcp__shell__run', tool_input: { command: `git log -1 ${THEIR_REF}` } },
+      // events that carry no tool input stay unjudged, whatever their text says
+      { ...base, hook_event_name: 'UserPromptSubmit', prompt: `please run ${update}` },
+      { ...base, hook_event_name: 'Notification', message: update },
+    ];
+    const wrong: string[] = [];
+    for (const p of refused) {
+      const r = await judged(p);
+      if (r.verdict !== 'deny') wrong.push(`allowed (${r.kind}) ${JSON.stringify(p).slice(0, 160)}`);
+    }
+    for (const p of allowed) {
+      const r = await judged(p);
+      if (r.verdict !== 'allow') wrong.push(`refused ${JSON.stringify(p).slice(0, 160)}: ${r.reason.slice(0, 120)}`);
+    }
+    expect(wrong).toEqual([]);
+    // through the real sh front as wired for Claude Code: it hands an unknown shape to node, whose refusal comes back
+    const command = hookCommand(WIRING.claude, `"${FRONT}" --client=claude-code`);
+    for (const p of [refused[0], refused[3], refused[6]]) {
+      const r = spawnSync('/bin/sh', ['-c', command], { cwd: repo.dir, env: repo.env, input: JSON.stringify(p), encoding: 'utf8', timeout: 60_000 });
+      expect(verdict(r.stdout), JSON.stringify(p).slice(0, 120)).toBe('deny');
+    }
+  });
+
+  it('an adapter that throws is read as an unknown shape: the call it carries is judged, not allowed for the throw', async () => {
+    const repo = await foreignWorld();
+    const throwing = readsUnknownShapes({ ...claude, parse: () => { throw new Error('boom'); } });
+    const p = { session_id: ME, cwd: repo.dir, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: `git update-ref -d ${THEIR_REF}` } };
+    const event = throwing.parse(p);
+    expect(event).toMatchObject({ kind: 'pre-tool', action: { type: 'shell' } });
+    const d = await decide(new GuardContext(event, process.env));
+    expect(d.deny).toMatch(/refs\/handoffs/);
+    // with nothing to judge the error stays an error (logged by the guard, which allows only what names nothing)
+    expect(() => throwing.parse({ session_id: ME, hook_event_name: 'Stop' })).toThrow('boom');
+  });
+});
