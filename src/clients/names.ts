@@ -62,6 +62,12 @@ export const SESSION_VARS: ReadonlyArray<readonly [string, ClientName]> = [
   ['OPENCODE_SESSION_ID', 'opencode'],
 ];
 
+/**
+ * Clients whose shells carry no session variable: Cursor's, and VS Code's agent terminal (its session id is only in
+ * hook payloads: docs/clients.md). Their commits are told apart by the guard's ledger, not by the hook stub.
+ */
+export const WITHOUT_SESSION_VAR: ReadonlySet<ClientName> = new Set<ClientName>(['cursor', 'vscode']);
+
 /** Variables that say which client's shell this is when no session variable does. */
 const MARKERS: ReadonlyArray<readonly [string, ClientName]> = [
   ['CLAUDECODE', 'claude-code'],
