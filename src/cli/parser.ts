@@ -112,10 +112,10 @@ export function buildParser(argv: string[], o: { noPager?: boolean; commands?: C
 
 /** The commands in the groups `-h` shows them in, as `git help` and gh do: what a session types every day first, plumbing last. */
 export const COMMAND_GROUPS: ReadonlyArray<readonly [string, readonly string[]]> = [
-  ['Every day', ['write', 'edit', 'show', 'list', 'log', 'diff', 'boot', 'template', 'archive', 'restore']],
+  ['Every day', ['write', 'edit', 'show', 'list', 'log', 'diff', 'boot', 'template', 'archive', 'restore', 'claim', 'claims']],
   ['Between clones', ['fetch', 'push', 'sync']],
   ['Setting up', ['install', 'uninstall', 'doctor', 'import', 'completion']],
-  ['Housekeeping and repair', ['sessions', 'release', 'drop', 'redact', 'recover']],
+  ['Housekeeping and repair', ['sessions', 'release', 'rename-branch', 'drop', 'redact', 'recover']],
   ['Plumbing (agent clients run it; not typed by hand)', ['guard']],
 ];
 

@@ -80,16 +80,16 @@ describe('divergence', () => {
     expect(await bodyOf(a, 'cache-warmup')).toBe('A again');
   });
 
-  it('works the same on a branch whose name is encoded (feature/Login v2 → one ref component)', async () => {
+  it('works the same on a branch whose name is encoded (feature/Login-v2 → one ref component; a name git refuses, with a space, is refused by write since issue 40)', async () => {
     const { a, b } = await makeWorld('file');
-    const branch = 'feature/Login v2';
+    const branch = 'feature/Login-v2';
     await ok(a, ['write', 'auth-refactor', '-m', 'A', '--session', 'sess-a', '--branch', branch]);
     await ok(b, ['write', 'auth-refactor', '-m', 'B', '--session', 'sess-b', '--branch', branch]);
     await ok(a, ['sync']);
     const r = await ok(b, ['sync'], 4);
-    expect(r.stdout).toContain(`diverged      feature/Login v2/auth-refactor`);
-    expect(r.stderr).toContain(`1 diverged handoff was not pushed to origin (exit 4): \`git handoff sync --resolve auth-refactor --branch 'feature/Login v2' --keep both --session sess-b\``);
-    expect(r.stdout).toContain(`git handoff sync --resolve auth-refactor --branch 'feature/Login v2' --keep both --session sess-b`);
+    expect(r.stdout).toContain(`diverged      feature/Login-v2/auth-refactor`);
+    expect(r.stderr).toContain(`1 diverged handoff was not pushed to origin (exit 4): \`git handoff sync --resolve auth-refactor --branch feature/Login-v2 --keep both --session sess-b\``);
+    expect(r.stdout).toContain(`git handoff sync --resolve auth-refactor --branch feature/Login-v2 --keep both --session sess-b`);
     const row = json(await ok(b, ['list', '--all', '--json']))[0];
     expect(row).toMatchObject({ branch, topic: 'auth-refactor', sync: 'diverged' });
     await ok(b, ['sync', '--resolve', 'auth-refactor', '--branch', branch, '--keep', 'both', '--session', 'sess-b']);
