@@ -277,8 +277,11 @@ function fromWitness(repo: Repo, recOid: string | null): string | null {
     if (took && src !== w) retireWitness(src);
     const names = missing.map(([ref]) => ref);
     const whose = src === w ? '' : ` (the record of the clone at ${src.where}, which is gone)`;
+    // a damaged record (a blob, a foreign commit, a garbled file, a missing object) is said as damage with its cause,
+    // as it is without a witness: it did not go back, it cannot be read
+    const state = !recOid ? 'is gone' : cur?.problem ? `is damaged (${cur.problem})` : 'went back';
     return (
-      `the store's record ${recOid ? `(${RECORD_REF}) went back` : `(${RECORD_REF}) is gone`} against its witness outside .git (${w.dir})${whose}, which holds ` +
+      `the store's record (${RECORD_REF}) ${state} against its witness outside .git (${w.dir})${whose}, which holds ` +
       `${names.length} version${names.length === 1 ? '' : 's'} it did not: ${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''}; taken back into the record`
     );
   } catch {

@@ -12,6 +12,7 @@ import { ARCHIVE_PREFIX, HANDOFF_PREFIX, LEASE_PREFIX } from '../store/names';
 import { NOTES_REF } from '../store/receipts';
 import { auditFile } from './audit';
 import { handoffDir } from './paths';
+import { retireWitness, witnessOf, witnessTip } from '../record/witness';
 
 /** The files and folders under <git-common-dir>/handoff/ that only serve a running guard or command. */
 const TRANSIENT = ['guard', 'guard-config.json', 'guard.log', 'lineage', 'ledger', 'processes', 'record-seen.json', 'hooks-for-agents.json'];
@@ -54,11 +55,17 @@ export function removeLocalState(repo: Repo, inUse: string | null): string[] {
   const recordsNothing = !!rec && !rec.problem && rec.entries.size === 0 && rec.removed.size === 0;
   if (data.length === 0 && (!record || recordsNothing)) {
     // no handoff was ever written here: the record of nothing goes, by compare-and-swap (a write meanwhile keeps it)
+    // the witness outside .git (record/witness.ts) goes with it when it holds just that record of nothing; one holding
+    // anything else is evidence of a store whose record vanished, and stays
+    const w = record ? witnessOf(repo) : null;
     if (record) {
       const removed = removeEmptyRecord(repo, record.oid, 'handoff uninstall: empty record');
       msgs.push(removed ? `${RECORD_REF}: removed (no handoff was ever written here)` : `${RECORD_REF}: kept, it moved meanwhile`);
+      if (removed && w && witnessTip(w) === record.oid) retireWitness(w);
     }
     rmSync(auditFile(repo.commonDir), { force: true });
+    // the witness's identity cache (witness.json): worked out again by the next install's first record write
+    rmSync(path.join(dir, 'witness.json'), { force: true });
   } else {
     const handoffs = data.filter((d) => d.ref.startsWith(HANDOFF_PREFIX) || d.ref.startsWith(ARCHIVE_PREFIX)).length;
     const audit = existsSync(auditFile(repo.commonDir)) ? ` and ${path.join(shown, 'audit.jsonl')} (who took over, dropped or bypassed what)` : '';
