@@ -66,16 +66,19 @@ export function readSides(repo: Repo, remote: string) {
 }
 export type Sides = ReturnType<typeof readSides>;
 
-/** Runs the one `git fetch` of both handoff namespaces into refs/remotes/<R>/…; throws exit 7 on failure. */
-export function fetchTracking(repo: Repo, remote: string): void {
-  const r = repo.git(['fetch', '--atomic', '--prune', '--no-tags', '--no-write-fetch-head', '--quiet', remote, ...handoffRefspecs(remote)], { allowFail: true });
+/**
+ * Runs the one `git fetch` of both handoff namespaces into refs/remotes/<R>/…; throws exit 7 on failure. `extra`
+ * refspecs ride in the same fetch (sync's claims tables), so carrying them starts no second process.
+ */
+export function fetchTracking(repo: Repo, remote: string, extra: string[] = []): void {
+  const r = repo.git(['fetch', '--atomic', '--prune', '--no-tags', '--no-write-fetch-head', '--quiet', remote, ...handoffRefspecs(remote), ...extra], { allowFail: true });
   if (r.status !== 0) throw transportError(repo, remote, 'fetch', r.stderr);
 }
 
 /** Fetches, then merges every handoff by the five cases. Local handoffs move only by CAS, and only forward. */
-export function fetchHandoffs(repo: Repo, remote: string, progress?: (line: string) => void): FetchResult {
+export function fetchHandoffs(repo: Repo, remote: string, progress?: (line: string) => void, extra: string[] = []): FetchResult {
   const before = readSides(repo, remote);
-  fetchTracking(repo, remote);
+  fetchTracking(repo, remote, extra);
   const result = mergeHandoffs(repo, remote, before, readSides(repo, remote), progress);
   return { ...result, receipts: mergeReceipts(repo, remote) };
 }

@@ -9,6 +9,7 @@ import { openRepo, type Repo } from '../../git/repo';
 import { resolveBranch } from '../../handoff/store/store';
 import { writerOf } from '../identity';
 import { fetchHandoffs, type FetchResult } from '../../sync/fetch';
+import { claimsRefspec } from '../../handoff/claims/table';
 import { planScanPush, rejectionError, type PushResult } from '../../sync/push';
 import { resolveRemote } from '../../sync/remote';
 import { scanResolve } from '../../sync/secrets-gate';
@@ -141,8 +142,8 @@ function branchFlag(ref: string, checkedOut: string | null): string {
   return branch && branch !== checkedOut ? ` --branch ${quote([branch])}` : '';
 }
 
-function runFetch(repo: Repo, remote: string, a: Args): FetchResult {
-  return fetchHandoffs(repo, remote, progressOf(a));
+function runFetch(repo: Repo, remote: string, a: Args, extra: string[] = []): FetchResult {
+  return fetchHandoffs(repo, remote, progressOf(a), extra);
 }
 
 async function runPush(repo: Repo, remote: string, a: Args): Promise<PushResult> {
@@ -217,10 +218,12 @@ export const syncCommand: CommandModule<GlobalArgs, Args> = {
       return;
     }
     if (a.keep) throw new HandoffError('usage', 'keep-without-resolve', '--keep goes with --resolve <topic>');
-    const fetched = runFetch(repo, remote, a);
+    // every branch's claims table comes in the same one fetch as the handoffs (no second fetch for claims)
+    const fetched = runFetch(repo, remote, a, [claimsRefspec(remote)]);
     const pushed = await runPush(repo, remote, a);
-    // claims made offline are published now; a claim that lost to a published one is told here and to its holder (SPEC 10)
-    const claims = await (await import('../../handoff/claims/sync')).syncClaimsReport(repo, remote);
+    // claims made offline are published now (a push only for a table changed offline); a claim that lost to a
+    // published one is told here and to its holder (SPEC 10)
+    const claims = await (await import('../../handoff/claims/sync')).syncClaimsReport(repo, remote, { fetched: true });
     if (a.json) printJson({ remote, fetch: fetched, push: pushed, claims: claims.json });
     else for (const l of [...describeFetch(repo, fetched), ...describePush(repo, pushed), ...claims.lines]) say(a, l);
     failOnLostRace(fetched, a);

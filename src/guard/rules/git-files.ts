@@ -1,8 +1,11 @@
 // git verbs that write or delete worktree files by the paths they are given — rm, mv, checkout and restore of paths,
 // checkout-index, merge-file, bundle create, archive -o — judged as the shell's writes are. A pathspec that is a
 // directory, a pattern (git's `*` crosses `/`) or carries magic reaches every handoff file under its literal part.
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { configBool } from '../../git/config';
 import type { GuardContext } from '../context';
+import type { Location } from '../locate';
 import { getopt, isLong, type GitInvocation, type SimpleCommand, type TargetKind, type WriteTarget } from '../shell';
 import type { Budget } from './reach';
 import { handoffFilesUnder } from './reach';
@@ -156,11 +159,50 @@ export function pathspecCovers(t: WriteTarget, f: string): boolean {
   return pattern === undefined || globMatch(pattern, f) || globMatch(`${pattern}/*`, f);
 }
 
+/**
+ * Which of these worktree paths may be entries of the index, read from the index file without git: a path that a
+ * version 2 or 3 index does not name is not tracked (what `ls-files` would answer), and no index means nothing is.
+ * null when only git can tell: an index elsewhere (GIT_INDEX_FILE), version 4's compressed names, a split index
+ * (its entries in a shared file). A sparse index's directory entry counts for every path under it.
+ */
+export function maybeIndexed(loc: Location, rel: string[], env: NodeJS.ProcessEnv, icase: boolean): boolean[] | null {
+  if (env.GIT_INDEX_FILE) return null;
+  let buf: Buffer;
+  try {
+    buf = readFileSync(path.join(loc.gitDir, 'index'));
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? rel.map(() => false) : null;
+  }
+  if (buf.length < 12 || buf.toString('latin1', 0, 4) !== 'DIRC' || ![2, 3].includes(buf.readUInt32BE(4))) return null;
+  try {
+    if (readdirSync(loc.gitDir).some((n) => n.startsWith('sharedindex.'))) return null;
+  } catch {
+    return null;
+  }
+  // names as stored (UTF-8 bytes, each followed by NUL); a longer name ending the same way only sends the path to git
+  const text = icase ? buf.toString('latin1').toLowerCase() : buf.toString('latin1');
+  const named = (n: string) => text.includes(`${Buffer.from(icase ? n.toLowerCase() : n, 'utf8').toString('latin1')}\0`);
+  return rel.map((r) => {
+    if (r.startsWith('..') || path.isAbsolute(r)) return false;
+    const parts = r.split(path.sep);
+    return named(parts.join('/')) || parts.slice(0, -1).some((_, i) => named(`${parts.slice(0, i + 1).join('/')}/`));
+  });
+}
+
 /** Whether a write of these worktree files by checkout or restore changes them: tracked, and changed against HEAD. */
 export async function changedByCheckout(ctx: GuardContext, inv: GitInvocation, files: string[], cwd: string): Promise<string[]> {
   if (!files.length) return files;
   const loc = ctx.locate(cwd);
   if (!loc) return files;
+  const stash = inv.sub === 'stash' ? /^(apply|pop|branch)$/.exec(inv.args.find((x) => !x.startsWith('-')) ?? '') : null;
+  if (!stash) {
+    // everything below counts only files the index tracks: those it does not name are left out before git is
+    // started, so a checkout or stash over the perimeter's untracked files (git's own, the clients' hook files)
+    // costs no git process, as a tree without handoff files never did
+    const indexed = maybeIndexed(loc, files.map((f) => path.relative(loc.worktree, f)), ctx.env, configBool(await ctx.config(loc), 'core.ignorecase'));
+    if (indexed) files = files.filter((_, i) => indexed[i]);
+    if (!files.length) return files;
+  }
   const repo = await ctx.repo(loc);
   const rel = files.map((f) => path.relative(loc.worktree, f));
   const tracked = new Set(repo.git(['ls-files', '-z', '--', ...rel.map((r) => `:(literal)${r}`)], { cwd: loc.worktree, allowFail: true }).stdout.split('\0').filter(Boolean));
@@ -168,7 +210,6 @@ export async function changedByCheckout(ctx: GuardContext, inv: GitInvocation, f
   const literal = rel.map((r) => `:(literal)${r}`);
   const names = (args: string[]) => repo.git(args, { cwd: loc.worktree, allowFail: true }).stdout.split('\0').filter(Boolean);
   // `stash apply|pop|branch`: what the stash holds (its tracked changes and its untracked files), whatever is here now
-  const stash = inv.sub === 'stash' ? /^(apply|pop|branch)$/.exec(inv.args.find((x) => !x.startsWith('-')) ?? '') : null;
   if (stash) {
     const ops = inv.args.filter((x) => !x.startsWith('-'));
     const ref = (stash[1] === 'branch' ? ops[2] : ops[1]) ?? 'stash@{0}';

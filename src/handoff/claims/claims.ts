@@ -17,7 +17,7 @@ import type { ClientProcess } from '../state/session-process';
 import { short, type SessionRef } from '../state/session';
 import { overlapping } from './overlap';
 import {
-  changeMessage, claimLive, claimsRef, EMPTY, mergeTables, readTable, tableTree, trackingClaimsRef,
+  changeMessage, claimLive, claimsRef, claimsRefspec, EMPTY, mergeTables, readTable, tableTree, trackingClaimsRef,
   type ChangeMessage, type Claim, type ClaimConflict, type Table,
 } from './table';
 
@@ -348,12 +348,18 @@ export function topicOf(repo: Repo, branch: string, session: string): string | n
   return mine[0] ? mine[0].ref.slice(branchPrefix(branch).length) : null;
 }
 
-/** Fetches every branch's claims table from the remote (sync), then publishes what this clone changed offline. */
-export async function syncClaims(repo: Repo, remote: string, config: Config = readConfig(repo)): Promise<Array<{ branch: string; published: boolean; lost: Array<{ claim: Claim; holder: Claim }>; error?: string }>> {
+/**
+ * Fetches every branch's claims table from the remote (sync), then publishes what this clone changed offline. With
+ * `fetched`, the caller's fetch already carried the claims refs (claimsRefspec: sync's one fetch), so none is started
+ * here; a push starts only for a branch whose table this clone changed offline (no claims: no process but one read).
+ */
+export async function syncClaims(repo: Repo, remote: string, config: Config = readConfig(repo), o: { fetched?: boolean } = {}): Promise<Array<{ branch: string; published: boolean; lost: Array<{ claim: Claim; holder: Claim }>; error?: string }>> {
   const { decodeBranch } = require('../store/names') as typeof import('../store/names');
   const out: Array<{ branch: string; published: boolean; lost: Array<{ claim: Claim; holder: Claim }>; error?: string }> = [];
-  const r = await gitBounded(['fetch', '--no-tags', '--no-write-fetch-head', '--quiet', remote, `+refs/claims/*:refs/remotes/${remote}/claims/*`], { cwd: repo.cwd, timeoutMs: NET_MS });
-  if (r.status !== 0) return [{ branch: '*', published: false, lost: [], error: r.timedOut ? 'no answer' : gitReason(r.stderr) }];
+  if (!o.fetched) {
+    const r = await gitBounded(['fetch', '--no-tags', '--no-write-fetch-head', '--quiet', remote, claimsRefspec(remote)], { cwd: repo.cwd, timeoutMs: NET_MS });
+    if (r.status !== 0) return [{ branch: '*', published: false, lost: [], error: r.timedOut ? 'no answer' : gitReason(r.stderr) }];
+  }
   for (const ref of listRefs(repo, ['refs/claims/'])) {
     const comp = ref.ref.slice('refs/claims/'.length);
     const branch = decodeBranch(comp) ?? comp;

@@ -3,8 +3,9 @@
 import type { Repo } from '../../git/repo';
 import { publicClaim, syncClaims } from './claims';
 
-export async function syncClaimsReport(repo: Repo, remote: string): Promise<{ json: unknown; lines: string[] }> {
-  const r = await syncClaims(repo, remote);
+/** `fetched`: the claims refs came with sync's handoff fetch (claimsRefspec), so no second fetch is started. */
+export async function syncClaimsReport(repo: Repo, remote: string, o: { fetched?: boolean } = {}): Promise<{ json: unknown; lines: string[] }> {
+  const r = await syncClaims(repo, remote, undefined, o);
   const lines: string[] = [];
   for (const b of r) {
     if (b.error) lines.push(`claims${b.branch === '*' ? '' : ` of ${b.branch}`} not synced: ${b.error}`);

@@ -13,6 +13,8 @@ export const CLAIMS_PREFIX = 'refs/claims/';
 export const claimsRef = (branch: string) => `${CLAIMS_PREFIX}${encodeBranch(branch)}`;
 export const trackingClaimsPrefix = (remote: string) => `refs/remotes/${remote}/claims/`;
 export const trackingClaimsRef = (remote: string, branch: string) => `${trackingClaimsPrefix(remote)}${encodeBranch(branch)}`;
+/** Every branch's claims table of a remote into its tracking refs (sync carries it in its one handoff fetch). */
+export const claimsRefspec = (remote: string) => `+${CLAIMS_PREFIX}*:${trackingClaimsPrefix(remote)}*`;
 export const TABLE_FILE = 'claims.json';
 /** A table larger than this is not read (it is data from a remote): a write over it is refused. */
 const TABLE_MAX = 1024 * 1024;
