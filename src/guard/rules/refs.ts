@@ -7,12 +7,12 @@ import type { GitInvocation, SimpleCommand, WriteTarget } from '../shell';
 import { asWritten } from './as-written';
 import { configCommandProblem, oneOffConfigProblem } from './git-config';
 
-// Handoff refs, archive and leases; the read receipts (notes); replace refs, which change what every reader of a
+// Handoff refs, archive and leases; the claims tables (refs/claims/<branch>, moved only by claim and release); the read receipts (notes); replace refs, which change what every reader of a
 // handoff commit sees (a replace ref of any name may stand in for a handoff commit, so every one is protected).
-const HANDOFF_REF = /(^|[\s:+^"'=])refs\/(handoff(s|-archive|-leases)|notes\/handoff-reads|replace)(\/|\*|$|[\s"'])/;
+const HANDOFF_REF = /(^|[\s:+^"'=])refs\/(handoff(s|-archive|-leases)|claims|notes\/handoff-reads|replace)(\/|\*|$|[\s"'])/;
 export const mentionsHandoffRef = (s: string) => HANDOFF_REF.test(s);
 /** Ref name prefixes the guard protects (a ref that starts so, or an expansion that could complete one). */
-const PROTECTED_PREFIXES = ['refs/handoff', 'refs/notes/handoff-reads', 'refs/replace/'];
+const PROTECTED_PREFIXES = ['refs/handoff', 'refs/claims/', 'refs/notes/handoff-reads', 'refs/replace/'];
 
 /**
  * Whether a ref argument could name a handoff ref once the shell expands it: literal text is checked as is; a
