@@ -1,19 +1,11 @@
 // Clones of one bare remote for the claims tests, over file://, git:// (git daemon) or smart HTTP (git http-backend),
 // reusing the sync tests' servers; and one race round: every session of every clone claims the same path at once.
-import path from 'node:path';
 import { expect } from 'vitest';
 import { makeRepo, type TestRepo } from '../helpers/repo';
-import { startGitDaemon, startHttpGit } from '../helpers/servers';
-import type { Transport } from '../sync/world';
+import { makeRemote, type Transport } from '../sync/world';
 
 export async function makeClones(transport: Transport, n: number): Promise<{ bare: TestRepo; clones: TestRepo[]; url: string }> {
-  const bare = makeRepo({ init: ['--bare'] });
-  const base = path.dirname(bare.dir);
-  const name = path.basename(bare.dir);
-  const url =
-    transport === 'file' ? `file://${bare.dir}`
-    : transport === 'git' ? (await startGitDaemon(base, bare.env)).url(name)
-    : (await startHttpGit(base, bare.env)).url(name);
+  const { bare, url } = await makeRemote(transport);
   const clones = Array.from({ length: n }, () => {
     const c = makeRepo({ commit: true });
     c.git(['remote', 'add', 'origin', url]);

@@ -14,7 +14,8 @@ export interface World {
   url: string;
 }
 
-export async function makeWorld(transport: Transport = 'file', o: { server?: boolean } = {}): Promise<World> {
+/** A bare remote served over `transport`, and its URL. */
+export async function makeRemote(transport: Transport): Promise<{ bare: TestRepo; url: string }> {
   const bare = makeRepo({ init: ['--bare'] });
   const base = path.dirname(bare.dir);
   const name = path.basename(bare.dir);
@@ -22,6 +23,11 @@ export async function makeWorld(transport: Transport = 'file', o: { server?: boo
     transport === 'file' ? `file://${bare.dir}`
     : transport === 'git' ? (await startGitDaemon(base, bare.env)).url(name)
     : (await startHttpGit(base, bare.env)).url(name);
+  return { bare, url };
+}
+
+export async function makeWorld(transport: Transport = 'file', o: { server?: boolean } = {}): Promise<World> {
+  const { bare, url } = await makeRemote(transport);
   if (o.server) {
     const r = await bare.cli(['install', '--server']);
     if (r.exitCode !== 0) throw new Error(`install --server failed: ${r.stderr}`);
