@@ -16,7 +16,7 @@ export const SLOW_TESTS = [
   'test/cli/readme-install.test.ts', // the README install: npm ci, npm link, npm pack, npm install -g
   'test/faults/kill-sync.test.ts', // 20 SIGKILLs of sync/fetch/push over file:// and smart HTTP, each followed by a sync
   'test/faults/crowd.test.ts', // 32 writers of one topic through the hooks, syncs and guard calls at once
-  'test/claims/race-slow.test.ts', // 200 claim races per transport: 3 clones × 4 sessions over file://, git daemon, smart HTTP
+  'test/claims/race-slow.test.ts', // claim races, 12 rounds per transport in CI (CLAIM_RACE_ROUNDS=200 for issue 38's full run): 3 clones × 4 sessions over file://, git daemon, smart HTTP
   'test/faults/full-disk-levels.test.ts', // 13 fill levels of a tmpfs × every writing command and the guard
   'test/hooks/client-sessions.test.ts', // 12 real commits through the hooks, one under each client's session variable
   // issue 40: the default suite had grown to 17 min on a quiet 2-core machine; these are matrices of real processes

@@ -135,7 +135,12 @@ function checkParsed(p: Record<string, unknown>) {
   expect(ACTIONS).toContain(e.action.type);
   if (e.action.type === 'shell') expect(typeof e.action.command).toBe('string');
   if (e.action.type === 'write' || e.action.type === 'edit') expect(typeof e.action.path).toBe('string');
-  if (e.action.type === 'paths') expect(e.action.paths.length > 0 && e.action.paths.every((x) => typeof x === 'string')).toBe(true);
+  // an unknown tool's action: the paths it names and the command lines it carries (issue 37), at least one of them
+  if (e.action.type === 'paths') {
+    const { paths, commands = [] } = e.action;
+    expect(paths.length + commands.length > 0 || !!e.action.over).toBe(true);
+    expect([...paths, ...commands].every((x) => typeof x === 'string')).toBe(true);
+  }
   if (e.action.type === 'edit') for (const x of e.action.edits) expect([typeof x.oldText, typeof x.newText]).toEqual(['string', 'string']);
   expect(e.toolInput && typeof e.toolInput === 'object' && !Array.isArray(e.toolInput)).toBe(true);
   return { adapter, event: e };

@@ -58,7 +58,8 @@ describe('a hundred handoffs', () => {
     expect(count(down.calls, 'push')).toBe(0);
     // the hundred handoffs taken in are one record commit, so one push into the witness (none when nothing moved here)
     expect(witnessPushes(down.calls)).toBeLessThanOrEqual(1);
-    expect(down.calls.length).toBeLessThanOrEqual(12 + RECORD);
+    // b held no handoff before, so this sync writes its first record: the witness's identity (rev-list) and its init once
+    expect(down.calls.length).toBeLessThanOrEqual(12 + RECORD + 1);
     expect(handoffRefs(b)).toBe(handoffRefs(a));
 
     writeMany(a, 2);

@@ -161,7 +161,10 @@ export function checkRecord(repo: Repo, o: { force?: boolean } = {}): RecordChec
   const damaged = unreadable || (!recOid && !!fallback);
   let blocked: string | null = null;
   let commit = recOid && !rec?.problem && !fallback ? recOid : null;
-  if (cmp.absorb.size || cmp.archived.size || cmp.unfounded.size || damaged || !recOid) {
+  // no record and nothing to record (no handoff ref, no earlier record, nothing wrong): none is written, so a repository
+  // that never held a handoff gets no record commit and no witness outside .git
+  const nothing = !recOid && refs.size === 0 && !fallback && !problem && !witnessed;
+  if (cmp.absorb.size || cmp.archived.size || cmp.unfounded.size || damaged || (!recOid && !nothing)) {
     const t = now();
     commit = amendRecord(
       repo,
@@ -187,7 +190,8 @@ export function checkRecord(repo: Repo, o: { force?: boolean } = {}): RecordChec
   }
   const last = seen?.at ?? 0;
   const losses: Loss[] = cmp.losses.map(({ seen: s, ...l }) => ({ ...l, lastSeen: new Date(Math.max(s, last) * 1000).toISOString() }));
-  if (losses.length === 0 && !problem && commit) {
+  if (nothing && losses.length === 0) writeSeen(repo, { fp, record: null, at: now() });
+  else if (losses.length === 0 && !problem && commit) {
     // the fingerprint stands for these refs only if they did not move while this ran (the record itself did, maybe)
     const after = commit === recOid ? fp : refsFingerprint(repo);
     let same = true;
