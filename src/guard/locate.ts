@@ -9,6 +9,7 @@ import type { Config } from '../git/config';
 import { trustedRepository } from '../git/trust';
 import { handoffDir } from '../handoff/state/paths';
 import { appendState, writeState } from '../handoff/state/state-file';
+import { userCacheDir } from '../user-dirs';
 
 export interface Location {
   /** the worktree top */
@@ -167,7 +168,7 @@ const macOf = (key: string, entries: unknown, env: NodeJS.ProcessEnv): string =>
 
 /** HMAC-SHA256 of `text` under this user's key: what only this user's git-handoff could have made (throws with no key). */
 export function userMac(text: string, env: NodeJS.ProcessEnv = process.env): string {
-  const dir = path.join(env.XDG_CACHE_HOME || path.join(env.HOME || homedir(), '.cache'), 'git-handoff');
+  const dir = userCacheDir(env);
   const file = path.join(dir, 'cache-key');
   let secret: Buffer;
   try {
@@ -205,7 +206,7 @@ const MAX_LOG = 1024 * 1024;
 /** Appends one line (rotated past 1 MiB) to <git-common-dir>/handoff/guard.log, or to the user cache directory outside a repository. */
 export function guardLog(loc: Location | null, line: string, env: NodeJS.ProcessEnv = process.env): void {
   try {
-    const dir = loc ? handoffDir(loc.commonDir) : path.join(env.XDG_CACHE_HOME || path.join(env.HOME || homedir(), '.cache'), 'git-handoff');
+    const dir = loc ? handoffDir(loc.commonDir) : userCacheDir(env);
     appendState(path.join(dir, 'guard.log'), `${new Date().toISOString()} ${line.replace(/\n/g, ' | ')}\n`, dir, MAX_LOG);
   } catch {
     /* the log is best effort: never fail the guard for it */

@@ -13,6 +13,7 @@ import type { GuardContext } from './context';
 import { configFiles, homedir, includedFiles, type Location } from './locate';
 import type { FileOp } from './rules/files';
 import { refStoreWriteProblem } from './rules/refs';
+import { userDirs } from '../user-dirs';
 
 export interface Perimeter {
   /** the git directories of the event's repository (its own and the common one), symlinks resolved */
@@ -54,7 +55,7 @@ export async function computePerimeter(ctx: GuardContext, loc: Location | null):
   }
   for (const f of [...config]) config.add(real(f));
   const { files, dirs } = hookFiles(loc?.worktree ?? null, home, env);
-  const state = [path.join(env.XDG_CACHE_HOME || path.join(home, '.cache'), 'git-handoff')];
+  const state = userDirs(env);
   return { gitDirs, config, hooks: files, hookDirs: dirs, state };
 }
 
@@ -101,7 +102,7 @@ export function perimeterProblem(p: Perimeter, op: FileOp): string | null {
   }
   for (const s of p.state) {
     if (under(abs, s)) {
-      return `${shown} is git-handoff's own state (its per-user key and caches under ${neutral(s)}): only git-handoff writes it. Ask the person.`;
+      return `${shown} is git-handoff's own state under ${neutral(s)} (its per-user key and caches, the loss record's witness, the plugin copies): only git-handoff writes it. Ask the person.`;
     }
   }
   for (const h of p.hooks) {

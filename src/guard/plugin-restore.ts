@@ -8,6 +8,7 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmdirSync,
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { MARKETPLACE_NAME, PLUGIN_NAME } from './plugin-folders';
+import { userCacheDir, userDataDir } from '../user-dirs';
 
 type Env = NodeJS.ProcessEnv;
 export type RestoreAgent = 'claude' | 'gemini';
@@ -28,13 +29,13 @@ interface Footprint {
 }
 
 const home = (env: Env) => env.HOME || homedir();
-export const dataRoot = (env: Env = process.env) => path.join(env.XDG_DATA_HOME || path.join(home(env), '.local', 'share'), 'git-handoff');
+export const dataRoot = (env: Env = process.env) => userDataDir(env);
 const snapshotFile = (agent: RestoreAgent, env: Env) => path.join(dataRoot(env), `before-${agent}-install.json`);
 
 function footprint(agent: RestoreAgent, env: Env, source?: string): Footprint {
   const data = path.dirname(dataRoot(env));
-  const cacheRoot = env.XDG_CACHE_HOME || path.join(home(env), '.cache');
-  const cache = path.join(cacheRoot, 'git-handoff');
+  const cache = userCacheDir(env);
+  const cacheRoot = path.dirname(cache);
   // the cache root is a parent too (only its git-handoff entry), so a ~/.cache the install made goes when emptied
   const dataParents = [path.dirname(data), data, dataRoot(env), cacheRoot];
   const only = (names: string[]) => ({ [home(env)]: [...names, path.relative(home(env), dataParents[0])], [cacheRoot]: ['git-handoff'] });

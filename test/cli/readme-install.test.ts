@@ -50,8 +50,10 @@ describe('the README install, followed on a fresh HOME', () => {
   it('clone + npm ci && npm link, then the tarball: --version and --help work; the uninstall lines leave nothing', async () => {
     const root = tempDir('gh-readme-');
     const home = path.join(root, 'home');
-    // a HOME as most have it: a ~/.cache (git-handoff's code cache goes in it; the README's last line removes that)
+    // a HOME as most have it: a ~/.cache and a ~/.local/state (git-handoff's code cache and its loss record's witness
+    // go in them; the README's last two lines remove those)
     mkdirSync(path.join(home, '.cache'), { recursive: true });
+    mkdirSync(path.join(home, '.local', 'state'), { recursive: true });
     const prefix = path.join(root, 'prefix');
     const src = cloneOfThisCheckout(root);
     const cache = process.env.npm_config_cache || path.join(homedir(), '.npm');

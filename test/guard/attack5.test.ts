@@ -214,6 +214,36 @@ describe('7. a script written and run on one line is read as its text', () => {
   });
 });
 
+describe("git-handoff's own folders in the home (issue 36: the witness outside .git is in the perimeter)", () => {
+  it('the loss record\'s witness, the plugin copies and the cache: shell writes and deletes and file-tool writes are refused; reads pass', async () => {
+    const w = await world5();
+    const state = path.join(w.home, '.local', 'state', 'git-handoff');
+    mkdirSync(path.join(state, 'witness', 'p', 'refs', 'witness'), { recursive: true });
+    writeFileSync(path.join(state, 'witness', 'p', 'refs', 'witness', 'x'), 'a'.repeat(40) + '\n');
+    mkdirSync(path.join(w.home, '.local', 'share', 'git-handoff'), { recursive: true });
+    await expectShell5(
+      w,
+      [
+        'rm -rf $HOME/.local/state/git-handoff',
+        'rm -rf ~/.local/state',
+        'rm -r ~/.local',
+        'find $HOME/.local -name witness -exec rm -rf {} +',
+        'mv $HOME/.local/state/git-handoff $EMPTY/gone',
+        'echo 0000 > $HOME/.local/state/git-handoff/witness/p/refs/witness/x',
+        'git --git-dir=$HOME/.local/state/git-handoff/witness/p update-ref -d refs/witness/x',
+        'rm -rf $HOME/.local/share/git-handoff',
+        'rm -f ~/.cache/git-handoff/cache-key',
+        // a find narrowed by names reaches inside protected directories by the names of what is in them
+        'find $REPO -name refs -exec rm -rf {} +',
+        'find . -name HEAD -delete',
+      ],
+      'deny',
+    );
+    await expectWrite5(w, [['$HOME/.local/state/git-handoff/witness/p/refs/witness/x', '0000\n']], 'deny');
+    await expectShell5(w, ['ls -la $HOME/.local/state/git-handoff/witness', 'cat $HOME/.local/state/git-handoff/witness/p/refs/witness/x', 'rm -rf $EMPTY/out', "find . -name '*.pyc' -delete", 'find $REPO -name node_modules -prune -exec rm -rf {} +'], 'allow');
+  });
+});
+
 describe("a developer's ordinary day", () => {
   it('is not refused', async () => {
     const w = await world5();

@@ -8,7 +8,7 @@ import { bounded, failClosed, MAX_COMMAND, namesProtected } from '../fail-closed
 import { harmlessCommand } from '../allow';
 import { LexBound } from '../lex';
 import { existsSync } from 'node:fs';
-import { Bound, Budget, expandWord, handoffFilesIn, handoffFilesUnder, handoffFilesWithInode, isPattern, linkedInode, namesReach } from './reach';
+import { Bound, Budget, expandWord, handoffFilesIn, handoffFilesUnder, handoffFilesWithInode, isPattern, linkedInode, namedUnder, namesReach } from './reach';
 import { changedByCheckout, gitFileTargets, pathspecCovers, pathspecMatches } from './git-files';
 import { patchTargets } from './patch-files';
 import { linkSources, unknownWriterTargets } from './writers';
@@ -232,7 +232,8 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
         // `rm -r dir`, `rm -rf memor?`, `find dir … -delete`: the handoff files under a deleted directory go too;
         // `cp -r src dir`, `rsync -a src/ dir/`, `git checkout dir`: those under a directory written as a tree
         // the perimeter's files and directories under it too (git's directories and configuration, the clients' hook files, the guard's state)
-        const fenced = t.kind === 'delete' || t.tree ? perimeterUnder(await perimeterOf(ctx), abs).filter((f) => pathspecCovers(t, f)) : [];
+        // a find narrowed by names reaches into those directories by the names of what is inside them
+        const fenced = (t.kind === 'delete' || t.tree ? perimeterUnder(await perimeterOf(ctx), abs).filter((f) => pathspecCovers(t, f)) : []).flatMap((f) => [f, ...namedUnder(f, t.names, budget)]);
         const reached = [...(t.kind === 'delete' || t.tree ? (gitFiles.includes(t) ? pathspecMatches({ ...t, path: abs }, budget) : handoffFilesUnder(abs, budget)) : t.children ? handoffFilesIn(abs, budget) : []), ...fenced];
         const under = reached.filter((f) => f !== abs && nameMatches(t.names, abs, f) && copiedOver(t, f, abs, { ...carried, ...cmd.assigns }, budget, ctx));
         const changed = git && t.tree && t.kind !== 'delete' && /^(checkout|restore|checkout-index|switch|reset|read-tree|stash)$/.test(git.sub) ? await changedByCheckout(ctx, git, under, abs) : under;

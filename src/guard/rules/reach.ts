@@ -201,6 +201,24 @@ export function namesReach(names: string[] | undefined, root: string, f: string)
   return parts.some((part) => names.some((g) => (g.endsWith('\0i') ? globMatch(g.slice(0, -2).toLowerCase(), part.toLowerCase()) : globMatch(g, part))));
 }
 
+/**
+ * The entries under a protected directory (git's, git-handoff's own) that a find narrowed by names takes: each entry
+ * whose name matches, with what is under it; without names the directory itself stands for all, so none here.
+ * `find . -name refs -exec rm -rf {} +` reaches .git/refs though `.git` is not named `refs`.
+ */
+export function namedUnder(dir: string, names: string[] | undefined, budget: Budget, depth = 0): string[] {
+  const globs = names?.filter((n) => !n.endsWith('\0path'));
+  if (!globs?.length) return [];
+  if (depth > MAX_DEPTH) throw new Bound(`${dir} is nested more than ${MAX_DEPTH} directories deep`);
+  const out: string[] = [];
+  for (const e of readDir(dir, budget)) {
+    const p = path.join(dir, e.name);
+    if (namesReach(globs, dir, p)) out.push(p);
+    else if (e.isDirectory()) out.push(...namedUnder(p, globs, budget, depth + 1));
+  }
+  return out;
+}
+
 /** Handoff files directly in a directory (a program the guard does not know, given the directory, may write them). */
 export const handoffFilesIn = (dir: string, budget: Budget): string[] =>
   readDir(dir, budget)

@@ -11,7 +11,6 @@
 // and a clone made again at the same place finds the record of the one it replaces. No remote URL in it: a remote
 // renamed, added later or a mirror used for the clone would split the witness of one working copy.
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import path from 'node:path';
 import { createHash } from '../../lazy-crypto';
 import { readLoose } from '../../git/loose-read';
@@ -19,9 +18,10 @@ import { git } from '../../git/run';
 import type { Repo } from '../../git/repo';
 import { handoffDir } from '../state/paths';
 import { writeState } from '../state/state-file';
+import { userStateDir } from '../../user-dirs';
 
 /** Where witnesses live: $XDG_STATE_HOME/git-handoff/witness, else ~/.local/state/git-handoff/witness. */
-export const witnessHome = (env: NodeJS.ProcessEnv = process.env) => path.join(env.XDG_STATE_HOME || path.join(env.HOME || homedir(), '.local', 'state'), 'git-handoff', 'witness');
+export const witnessHome = (env: NodeJS.ProcessEnv = process.env) => path.join(userStateDir(env), 'witness');
 
 export interface Witness {
   /** the bare repository */

@@ -1,0 +1,20 @@
+// git-handoff's own folders in the user's home, the one place they are named: the code cache and the per-user key
+// (XDG cache), the loss record's witness (XDG state, src/handoff/record/witness.ts) and the plugin and extension
+// copies with the settings saved before install (XDG data, src/guard/plugin-restore.ts). The guard's perimeter
+// (src/guard/perimeter.ts) protects all three. The launcher (src/load.ts) finds the code cache on its own: it runs
+// before any module is loaded.
+import { homedir } from 'node:os';
+import path from 'node:path';
+
+type Env = NodeJS.ProcessEnv;
+const home = (env: Env) => env.HOME || homedir();
+
+/** <XDG cache>/git-handoff: the code cache, the per-user key, the guard's log outside a repository */
+export const userCacheDir = (env: Env = process.env) => path.join(env.XDG_CACHE_HOME || path.join(home(env), '.cache'), 'git-handoff');
+/** <XDG state>/git-handoff: the witnesses of the loss records */
+export const userStateDir = (env: Env = process.env) => path.join(env.XDG_STATE_HOME || path.join(home(env), '.local', 'state'), 'git-handoff');
+/** <XDG data>/git-handoff: plugin and extension copies, settings saved before install */
+export const userDataDir = (env: Env = process.env) => path.join(env.XDG_DATA_HOME || path.join(home(env), '.local', 'share'), 'git-handoff');
+
+/** All of git-handoff's own folders in the home. */
+export const userDirs = (env: Env = process.env) => [userCacheDir(env), userStateDir(env), userDataDir(env)];
