@@ -80,7 +80,7 @@ describe('the loss record on the handoff remote', () => {
     // no temporary ref is left behind
     expect(c.git(['for-each-ref', 'refs/handoff-records-from/']).stdout).toBe('');
     expect(String((await ok(c, ['show', 'login-redirect-loop', '--raw'])).stdout)).toContain('Goal: two');
-    const list = await ok(c, ['list', '--all', '--json']);
+    const list = await ok(c, ['list', '--archived', '--all', '--json']);
     expect(String(list.stdout)).toContain('old-plan');
     expect(String(list.stderr)).toBe('');
     expect(String((await ok(c, ['recover'])).stdout)).toMatch(/nothing lost/);
