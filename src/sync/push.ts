@@ -116,7 +116,14 @@ export async function planScanPush(repo: Repo, remote: string, o: Omit<PushOptio
   if (migrateArchives(repo, sides.local, sides.localArchive, sides.remote, sides.remoteArchive).length) sides = readSides(repo, remote, o.place);
   const plan = planPush(repo, sides);
   // loaded only when something would be sent: the scanner is the heaviest module of the product
-  if (plan.updates.length) await (await import('./secrets-gate')).assertPushClean(repo, remote);
+  if (plan.updates.length) {
+    const gate = await import('./secrets-gate');
+    const recordOnly = await gate.assertPushClean(repo, remote, { record: !!plan.record });
+    // versions with secrets only the record reaches keep the record here (said as not published); the handoffs go
+    if (recordOnly.length && plan.record) {
+      Object.assign(plan.record, { status: 'rejected', reason: `not sent: it reaches ${recordOnly.length === 1 ? 'a version' : `${recordOnly.length} versions`} with secrets that no handoff ref holds (${gate.describeVersions(recordOnly).slice(0, 2).join(' ').trim()})` });
+    }
+  }
   return pushHandoffs(repo, remote, { ...o, plan });
 }
 

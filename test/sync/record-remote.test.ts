@@ -17,8 +17,9 @@ const witnessRoot = (repo: TestRepo) => path.join(repo.home, '.local', 'state', 
 const at = (repo: TestRepo, dir: string): TestRepo => ({ ...repo, dir, git: (args, o = {}) => repo.git(args, { cwd: dir, ...o }), cli: (args, o = {}) => repo.cli(args, { cwd: dir, ...o }) });
 
 describe('the loss record on the handoff remote', () => {
-  it('sync publishes the record as refs/handoff-records/<place> in its one push, and again when it moves', async () => {
-    const { a, bare } = await makeWorld('file');
+  it('sync publishes the record as refs/handoff-records/<place> in its one push, and again when it moves (the server check lets it in)', async () => {
+    // install --server's pre-receive check holds handoff refs to the invariant and scans them: the record ref is neither
+    const { a, bare } = await makeWorld('file', { server: true });
     await ok(a, ['write', 'login-redirect-loop', '-m', 'Goal: one', '--session', 'sess-owner']);
     const r = gitRecorder(tempDir());
     const out = await ok(a, ['sync', '--json'], 0, r.env);
@@ -123,5 +124,25 @@ describe('the loss record on the handoff remote', () => {
     const json = JSON.parse(String((await ok(a, ['write', 'login-redirect-loop', '-m', 'Goal: two', '--session', 'sess-owner'], 0), await ok(a, ['sync', '--json'])).stdout));
     expect(json.push.record.status).toBe('rejected');
     expect(refOf(bare, LOGIN)).toBe(refOf(a, LOGIN));
+  });
+
+  it('a secret only the record reaches (a dropped version made with raw git) keeps the record here; the handoffs go', async () => {
+    const { a, bare } = await makeWorld('file');
+    const ref = 'refs/handoffs/main/auth-notes';
+    await ok(a, ['write', 'auth-notes', '-m', 'Goal: clean start', '--session', 'sess-a']);
+    const secret = 'ghp_' + 'Rd4'.repeat(12);
+    const blob = a.git(['hash-object', '-w', '--stdin'], { input: `leak ${secret}\n` }).stdout.trim();
+    const tree = a.git(['mktree'], { input: `100644 blob ${blob}\thandoff.md\n` }).stdout.trim();
+    const leak = a.git(['commit-tree', tree, '-p', ref], { input: 'handoff(auth-notes): leak\n\nClaude-Session-Id: sess-a\nHandoff-Topic: auth-notes\nHandoff-Branch: main\n' }).stdout.trim();
+    a.git(['-c', 'core.hooksPath=/dev/null', 'update-ref', ref, leak]);
+    await ok(a, ['list']);
+    await ok(a, ['drop', 'auth-notes', '--session', 'sess-a']);
+    await ok(a, ['write', 'login-redirect-loop', '-m', 'Goal: one', '--session', 'sess-owner']);
+    const r = await ok(a, ['sync']);
+    expect(String(r.stderr)).toMatch(/warning: the loss record was not published to origin \(refs\/handoff-records\/[0-9a-f]{16}: not sent: it reaches a version with secrets/);
+    expect(String(r.stderr)).not.toContain(secret);
+    expect(refOf(bare, LOGIN)).toBe(refOf(a, LOGIN));
+    expect(remoteRecords(bare)).toBe('');
+    expect(bare.git(['cat-file', '-e', blob], { allowFail: true }).status).not.toBe(0);
   });
 });
