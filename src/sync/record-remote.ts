@@ -65,7 +65,11 @@ export function recoverFrom(repo: Repo, named: string): RecoverFrom {
         const where = o?.type === 'commit' ? placePathOf(parseCommit(o.content).message) : null;
         return where !== null && where !== here && !existsSync(where);
       });
-      pick = gone.length === 1 ? gone[0] : null;
+      // a gone clone's record that another clone's record took in (its commit a parent there: the clone made again)
+      // was taken already: one `merge-base --independent` over them all keeps the records no other one reaches
+      const tips = gone.length && fetched.length > 1 ? new Set(repo.out(['merge-base', '--independent', ...fetched.map((r) => r.oid)]).split('\n').filter(Boolean)) : null;
+      const heads = tips ? gone.filter((r) => tips.has(r.oid)) : gone;
+      pick = heads.length === 1 ? heads[0] : null;
     }
     const ref = pick ? RECORDS_PREFIX + pick.ref.slice(FROM_PREFIX.length) : null;
     if (!pick) return { remote, ref, message: null };

@@ -85,6 +85,21 @@ describe('the loss record on the handoff remote', () => {
     expect(String(list.stdout)).toContain('old-plan');
     expect(String(list.stderr)).toBe('');
     expect(String((await ok(c, ['recover'])).stdout)).toMatch(/nothing lost/);
+    // the new clone publishes its record (which took a's in) and is destroyed in turn: a third clone takes c's record,
+    // not a's again (c's reaches it) and not b's (alive)
+    await ok(c, ['write', 'login-redirect-loop', '-m', 'Goal: three', '--session', 'sess-owner']);
+    await ok(c, ['sync']);
+    expect(remoteRecords(bare).split('\n')).toHaveLength(3);
+    const was3 = { handoffs: handoffRefs(c), login: versions(c, LOGIN) };
+    rmSync(c.dir, { recursive: true, force: true });
+    rmSync(witnessRoot(c), { recursive: true, force: true });
+    const d = at(a, path.join(path.dirname(a.dir), 'third'));
+    a.git(['clone', '-q', url, d.dir], { cwd: path.dirname(a.dir) });
+    for (const ref of bare.git(['for-each-ref', '--format=%(refname)', 'refs/handoffs/', 'refs/handoff-archive/']).stdout.split('\n').filter(Boolean)) bare.git(['update-ref', '-d', ref]);
+    await ok(d, ['recover', '--from', 'origin']);
+    expect(handoffRefs(d)).toBe(was3.handoffs);
+    expect(versions(d, LOGIN)).toEqual(was3.login);
+    expect(versions(d, LOGIN)).toHaveLength(3);
   });
 
   it('recover --from a remote that is not there: a usage error (exit 2), nothing moves', async () => {
