@@ -8,7 +8,8 @@ import { mergeReceipts, NOTES_REF, trackingNotesRef, type ReceiptMerge } from '.
 import { ancestryOf } from '../handoff/store/sync-state';
 import { moveRefs } from '../handoff/store/tx';
 import { refuseDiverged } from './refused';
-import { handoffRefspecs, trackingArchivePrefix, trackingPrefix, transportError } from './remote';
+import { handoffRefspecs, RECORDS_PREFIX, trackingArchivePrefix, trackingPrefix, trackingRecordsPrefix, transportError } from './remote';
+import { RECORD_REF } from '../handoff/record/record';
 
 /** The five ways a handoff can stand after a fetch (SPEC 7). */
 export type MergeCase = 'new' | 'same' | 'local-ahead' | 'remote-ahead' | 'diverged';
@@ -53,10 +54,13 @@ const key = (ref: string, prefix: string) => ref.slice(prefix.length);
 const byKey = (recs: RefRecord[], prefix: string) => new Map(recs.filter((r) => r.ref.startsWith(prefix)).map((r) => [key(r.ref, prefix), r.oid]));
 
 /** The refs a merge reads, from one for-each-ref: local handoffs and archive, the remote's tracking copies. */
-export function readSides(repo: Repo, remote: string) {
-  const recs = listRefs(repo, [HANDOFF_PREFIX, ARCHIVE_PREFIX, trackingPrefix(remote), trackingArchivePrefix(remote), NOTES_REF, trackingNotesRef(remote)]);
+export function readSides(repo: Repo, remote: string, place?: string | null) {
+  // with `place` (sync's push, which publishes this clone's record): the record and what the remote holds of it, in the same for-each-ref
+  const recordRefs = place ? [RECORD_REF, trackingRecordsPrefix(remote) + place] : [];
+  const recs = listRefs(repo, [HANDOFF_PREFIX, ARCHIVE_PREFIX, trackingPrefix(remote), trackingArchivePrefix(remote), NOTES_REF, trackingNotesRef(remote), ...recordRefs]);
   const notesAt = (ref: string) => recs.find((r) => r.ref === ref)?.oid ?? null;
   return {
+    record: place ? { ref: RECORDS_PREFIX + place, local: notesAt(RECORD_REF), remote: notesAt(recordRefs[1]) } : null,
     local: byKey(recs, HANDOFF_PREFIX),
     localArchive: byKey(recs, ARCHIVE_PREFIX),
     remote: byKey(recs, trackingPrefix(remote)),

@@ -9,7 +9,7 @@ import { moveRefs } from '../handoff/store/tx';
 import { migrateArchives } from '../handoff/store/tx/migrate';
 import { fetchHandoffs, readSides, type FetchResult, type Sides } from './fetch';
 import { markRefusedSkips } from './refused';
-import { trackingArchivePrefix, trackingPrefix, transportError } from './remote';
+import { RECORDS_PREFIX, trackingArchivePrefix, trackingPrefix, trackingRecordsPrefix, transportError } from './remote';
 import type { Violation } from '../handoff/store/ownership';
 
 /** One ref this clone has that the remote does not: a new or fast-forwarded handoff, an archive entry, an archiving. */
@@ -19,7 +19,7 @@ export interface PushUpdate {
   newOid: string | null;
   /** what the remote had when last fetched (null: nothing) */
   oldOid: string | null;
-  kind: 'create' | 'fast-forward' | 'archive-entry' | 'archive' | 'receipts';
+  kind: 'create' | 'fast-forward' | 'archive-entry' | 'archive' | 'receipts' | 'record';
   /** after the push: pushed, up to date, rejected (with git's reason) */
   status?: 'pushed' | 'up-to-date' | 'rejected';
   reason?: string;
@@ -45,10 +45,15 @@ export interface PushResult {
   remoteMessages: string[];
   /** the re-fetch after a rejection */
   refetch?: FetchResult;
+  /**
+   * sync only: this clone's loss record published as refs/handoff-records/<place> in the same push (status unset: not
+   * sent, since this push sent nothing else; rejected: the handoffs went, the record did not, with git's reason)
+   */
+  record?: PushUpdate;
 }
 
 /** What a push would send, from the local refs against the tracking refs (no network). */
-export function planPush(repo: Repo, sides: Sides): { updates: PushUpdate[]; skipped: PushSkip[] } {
+export function planPush(repo: Repo, sides: Sides): { updates: PushUpdate[]; skipped: PushSkip[]; record: PushUpdate | null } {
   const updates: PushUpdate[] = [];
   const skipped: PushSkip[] = [];
   const differing = [...sides.local].filter(([k, oid]) => sides.remote.has(k) && sides.remote.get(k) !== oid);
@@ -85,7 +90,9 @@ export function planPush(repo: Repo, sides: Sides): { updates: PushUpdate[]; ski
     updates.push({ ref: HANDOFF_PREFIX + k, newOid: null, oldOid: theirs, kind: 'archive' });
   }
   markRefusedSkips(repo, skipped);
-  return { updates, skipped };
+  const r = sides.record;
+  const record = r?.local && r.local !== r.remote ? { ref: r.ref, newOid: r.local, oldOid: r.remote, kind: 'record' as const } : null;
+  return { updates, skipped, record };
 }
 
 export interface PushOptions {
@@ -94,6 +101,8 @@ export interface PushOptions {
   progress?: (line: string) => void;
   /** the plan already read (by the secret scan before sending), so the refs are read once */
   plan?: ReturnType<typeof planPush>;
+  /** this clone's place (sync: the loss record goes along to refs/handoff-records/<place>, SPEC 9) */
+  place?: string | null;
 }
 
 /** Pushes every pushable handoff ref in one `git push`; a rejection re-fetches and reports, it never forces. */
@@ -102,18 +111,25 @@ export interface PushOptions {
  * when the plan sends something, then push exactly that plan. A finding throws `secret-found` before anything leaves.
  */
 export async function planScanPush(repo: Repo, remote: string, o: Omit<PushOptions, 'plan'> = {}): Promise<PushResult> {
-  let sides = readSides(repo, remote);
+  let sides = readSides(repo, remote, o.place);
   // archives made by a format-1 build (094717a and before) get the entry this format pushes (src/handoff/store/tx/migrate.ts)
-  if (migrateArchives(repo, sides.local, sides.localArchive, sides.remote, sides.remoteArchive).length) sides = readSides(repo, remote);
+  if (migrateArchives(repo, sides.local, sides.localArchive, sides.remote, sides.remoteArchive).length) sides = readSides(repo, remote, o.place);
   const plan = planPush(repo, sides);
   // loaded only when something would be sent: the scanner is the heaviest module of the product
-  if (plan.updates.length) await (await import('./secrets-gate')).assertPushClean(repo, remote);
+  if (plan.updates.length) {
+    const gate = await import('./secrets-gate');
+    const recordOnly = await gate.assertPushClean(repo, remote, { record: !!plan.record });
+    // versions with secrets only the record reaches keep the record here (said as not published); the handoffs go
+    if (recordOnly.length && plan.record) {
+      Object.assign(plan.record, { status: 'rejected', reason: `not sent: it reaches ${recordOnly.length === 1 ? 'a version' : `${recordOnly.length} versions`} with secrets that no handoff ref holds (${gate.describeVersions(recordOnly).slice(0, 2).join(' ').trim()})` });
+    }
+  }
   return pushHandoffs(repo, remote, { ...o, plan });
 }
 
 export function pushHandoffs(repo: Repo, remote: string, o: PushOptions = {}): PushResult {
-  const plan = o.plan ?? planPush(repo, readSides(repo, remote));
-  const result: PushResult = { remote, atomic: true, updates: plan.updates, skipped: plan.skipped, rejected: [], remoteMessages: [] };
+  const plan = o.plan ?? planPush(repo, readSides(repo, remote, o.place));
+  const result: PushResult = { remote, atomic: true, updates: plan.updates, skipped: plan.skipped, rejected: [], remoteMessages: [], ...(plan.record ? { record: plan.record } : {}) };
   if (plan.updates.length > 20) o.progress?.(`pushing ${plan.updates.length} handoff refs to ${remote}`);
   const first = pushOnce(repo, remote, plan.updates, result);
   // A host's own refusal (permissions, its hooks) is not fixed by a re-fetch: said once, as the host said it.
@@ -123,6 +139,7 @@ export function pushHandoffs(repo: Repo, remote: string, o: PushOptions = {}): P
   result.refetch = fetchHandoffs(repo, remote, o.progress);
   const again = planPush(repo, readSides(repo, remote));
   const retry = again.updates.filter((u) => first.some((f) => f.ref === u.ref));
+  if (result.record?.status === 'rejected' && ATOMIC.test(result.record.reason ?? '')) delete result.record.status;
   pushOnce(repo, remote, retry, result);
   for (const u of retry) Object.assign(first.find((f) => f.ref === u.ref)!, { status: u.status, reason: u.reason });
   result.skipped = again.skipped;
@@ -133,23 +150,43 @@ export function pushHandoffs(repo: Repo, remote: string, o: PushOptions = {}): P
 /** git's words for a ref another clone moved first: a re-fetch and a retry can carry it. */
 const STALE = /non-fast-forward|fetch first|stale info/;
 
-/** One git push of these updates (atomic when the remote supports it); marks each, returns the rejected ones. */
+/** git's words for a ref rejected only because another ref of an atomic push was ("atomic push failed" here, "atomic push failure" from the server). */
+const ATOMIC = /atomic push fail/;
+
+/**
+ * One git push of these updates (atomic when the remote supports it); marks each, returns the rejected ones. The
+ * loss record (sync) rides in the same push, only when the push sends something else: a sync with nothing to push
+ * starts no push for the record, which waits for the next one. A remote that refuses the record ref (a host's hook,
+ * its permissions) takes an atomic push down with it: then, and only then, the handoffs go again without it.
+ */
 function pushOnce(repo: Repo, remote: string, updates: PushUpdate[], result: PushResult): PushUpdate[] {
   if (updates.length === 0) return [];
-  let r = runPush(repo, remote, updates, result.atomic);
+  const record = result.record && !result.record.status ? result.record : null;
+  const sent = record ? [...updates, record] : updates;
+  let r = runPush(repo, remote, sent, result.atomic);
   if (r.status !== 0 && result.atomic && /does not support --atomic/i.test(r.stderr)) {
     result.atomic = false;
-    r = runPush(repo, remote, updates, false);
+    r = runPush(repo, remote, sent, false);
   }
-  const lines = parsePorcelain(r.stdout);
+  let lines = parsePorcelain(r.stdout);
   if (r.status !== 0 && lines.size === 0) throw transportError(repo, remote, 'push', r.stderr);
+  const own = record ? lines.get(record.ref) : undefined;
+  if (record && (!own || own.flag === '!')) {
+    Object.assign(record, { status: 'rejected', reason: own?.summary ?? 'not reported by git' });
+    if (!ATOMIC.test(record.reason!) && updates.some((u) => ATOMIC.test(lines.get(u.ref)?.summary ?? ''))) {
+      for (const l of remoteLines(r.stderr)) if (!result.remoteMessages.includes(l)) result.remoteMessages.push(l);
+      r = runPush(repo, remote, updates, result.atomic);
+      lines = parsePorcelain(r.stdout);
+      if (r.status !== 0 && lines.size === 0) throw transportError(repo, remote, 'push', r.stderr);
+    }
+  } else if (record) record.status = own!.flag === '=' ? 'up-to-date' : 'pushed';
   for (const u of updates) {
     const line = lines.get(u.ref);
     if (!line) Object.assign(u, { status: 'rejected', reason: 'not reported by git' });
     else if (line.flag === '!') Object.assign(u, { status: 'rejected', reason: line.summary });
     else u.status = line.flag === '=' ? 'up-to-date' : 'pushed';
   }
-  recordPushed(repo, remote, updates.filter((u) => u.status !== 'rejected'));
+  recordPushed(repo, remote, [...updates, ...(record ? [record] : [])].filter((u) => u.status !== 'rejected'));
   for (const l of remoteLines(r.stderr)) if (!result.remoteMessages.includes(l)) result.remoteMessages.push(l);
   return updates.filter((u) => u.status === 'rejected');
 }
@@ -159,6 +196,10 @@ function runPush(repo: Repo, remote: string, updates: PushUpdate[], atomic: bool
   if (atomic) args.push('--atomic');
   // A deletion has no fast-forward check of its own: the lease makes it a compare-and-swap on the archived tip.
   for (const u of updates) if (u.newOid === null) args.push(`--force-with-lease=${u.ref}:${u.oldOid}`);
+  // The record is this clone's own ref (no other clone writes refs/handoff-records/<place>), and it is not always a
+  // fast-forward (redact restarts the chain): forced, with a lease on what sync's fetch saw there (empty: absent),
+  // so a record another writer put there since (another machine's clone at the same path) is not overwritten unseen.
+  for (const u of updates) if (u.kind === 'record') args.push(`--force-with-lease=${u.ref}:${u.oldOid ?? ''}`);
   args.push(remote, ...updates.map((u) => (u.newOid === null ? `:${u.ref}` : `${u.newOid}:${u.ref}`)));
   return repo.git(args, { allowFail: true });
 }
@@ -193,8 +234,9 @@ function recordPushed(repo: Repo, remote: string, done: PushUpdate[]): void {
   const tracking = (ref: string) =>
     ref === NOTES_REF ? trackingNotesRef(remote)
     : ref.startsWith(HANDOFF_PREFIX) ? trackingPrefix(remote) + ref.slice(HANDOFF_PREFIX.length)
+    : ref.startsWith(RECORDS_PREFIX) ? trackingRecordsPrefix(remote) + ref.slice(RECORDS_PREFIX.length)
     : trackingArchivePrefix(remote) + ref.slice(ARCHIVE_PREFIX.length);
-  const current = new Map(listRefs(repo, [trackingPrefix(remote), trackingArchivePrefix(remote), trackingNotesRef(remote)]).map((r) => [r.ref, r.oid]));
+  const current = new Map(listRefs(repo, [trackingPrefix(remote), trackingArchivePrefix(remote), trackingNotesRef(remote), ...done.filter((u) => u.kind === 'record').map((u) => tracking(u.ref))]).map((r) => [r.ref, r.oid]));
   const ops: RefOp[] = [];
   for (const u of done) {
     const t = tracking(u.ref);

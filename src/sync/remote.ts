@@ -8,6 +8,10 @@ import { NOTES_REF, trackingNotesRef } from '../handoff/store/receipts';
 /** refs/remotes/<R>/handoffs/ and refs/remotes/<R>/handoff-archive/: where a fetch puts the remote's handoffs. */
 export const trackingPrefix = (remote: string) => `refs/remotes/${remote}/handoffs/`;
 export const trackingArchivePrefix = (remote: string) => `refs/remotes/${remote}/handoff-archive/`;
+/** Where each clone's loss record lives on its handoff remote, one ref per clone (src/sync/record-remote.ts). */
+export const RECORDS_PREFIX = 'refs/handoff-records/';
+/** Where sync keeps what the remote holds of this clone's record (the lease of the next push). */
+export const trackingRecordsPrefix = (remote: string) => `refs/remotes/${remote}/handoff-records/`;
 
 /**
  * The fetch refspecs `install --remote` adds and `fetch` passes: forced into the tracking namespace only. The

@@ -4,6 +4,7 @@ import type { Repo } from '../git/repo';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef } from '../handoff/store/names';
 import { readObjects, parseCommit } from '../git/objects';
 import { readRef } from '../git/refs';
+import { RECORD_REF } from '../handoff/record/record';
 import { assertTopic, handoffRef } from '../handoff/store/names';
 import { describeVersions, scanRecord, scanTexts, scanVersions, secretFoundError, secretTrailersOf, SECRET_TRAILER, type VersionFindings } from '../handoff/secrets/secrets';
 import { viewOf } from '../handoff/store/store';
@@ -27,11 +28,21 @@ function versionsOf(repo: Repo, revs: string[], exclude: string[]): Array<{ ref:
 }
 
 /** Refuses a push (exit 6, nothing sent) while a version it would send, with no scan record, has an unallowed finding. */
-export async function assertPushClean(repo: Repo, remote: string): Promise<void> {
-  // every local handoff and archive version the remote has not seen (a diverged one too: it is sent once resolved)
-  const versions = versionsOf(repo, ['--glob=refs/handoffs/*', '--glob=refs/handoff-archive/*'], [`--glob=refs/remotes/${remote}/*`]);
-  const found = await scanVersions(repo, versions, { skipScanned: true });
-  if (!found.length) return;
+export async function assertPushClean(repo: Repo, remote: string, o: { record?: boolean } = {}): Promise<VersionFindings[]> {
+  // every local handoff and archive version the remote has not seen (a diverged one too: it is sent once resolved),
+  // and with the loss record going along (sync), every version it reaches, in the same one walk
+  const handoffs = ['--glob=refs/handoffs/*', '--glob=refs/handoff-archive/*'];
+  const versions = versionsOf(repo, [...handoffs, ...(o.record ? [RECORD_REF] : [])], [`--glob=refs/remotes/${remote}/*`]);
+  let found = await scanVersions(repo, versions, { skipScanned: true });
+  if (!found.length) return [];
+  if (o.record) {
+    // which findings a handoff ref reaches (a second walk, only when something was found): the rest only the record
+    // reaches (a version dropped, or moved aside), so the record stays here and the handoffs go
+    const viaHandoffs = new Set(versionsOf(repo, handoffs, [`--glob=refs/remotes/${remote}/*`]).map((v) => v.oid));
+    const recordOnly = found.filter((f) => !viaHandoffs.has(f.oid));
+    found = found.filter((f) => viaHandoffs.has(f.oid));
+    if (!found.length) return recordOnly;
+  }
   const topics = [...new Set(found.map((f) => parseRef(f.ref)).filter((p) => p?.kind === 'handoff').map((p) => p!.topic))];
   throw new HandoffError(
     'integrity',

@@ -1,14 +1,17 @@
-// `git handoff recover [ref…] [--scan]`: puts back what the loss record says was lost (src/handoff/record/recover.ts).
+// `git handoff recover [ref…] [--scan] [--from R]`: puts back what the loss record says was lost (src/handoff/record/recover.ts);
+// --from first takes this clone's record back from a handoff remote (src/sync/record-remote.ts).
 import type { Argv, CommandModule } from 'yargs';
 import { HandoffError } from '../../errors';
 import { openRepo } from '../../git/repo';
 import { recover, recoverScan, type RecoverResult } from '../../handoff/record/recover';
+import { recoverFrom } from '../../sync/record-remote';
 import type { GlobalArgs } from '../context';
 import { printJson } from '../output';
 
 interface Args extends GlobalArgs {
   ref?: string[];
   scan?: boolean;
+  from?: string;
 }
 
 export const recoverCommand: CommandModule<GlobalArgs, Args> = {
@@ -18,8 +21,10 @@ export const recoverCommand: CommandModule<GlobalArgs, Args> = {
     y
       .positional('ref', { type: 'string', array: true, describe: 'only these refs (as the report names them); default: everything lost' })
       .option('scan', { type: 'boolean', describe: 'also rebuild from unreachable objects (git fsck): when the record itself is gone too' })
+      .option('from', { type: 'string', requiresArg: true, describe: "first take this clone's loss record back from a handoff remote (where `sync` published it): a destroyed clone rebuilt" })
       .example('$0 recover', 'everything the last check reported lost')
       .example('$0 recover --scan', 'after refs and the record were deleted: handoff commits found by their trailers')
+      .example('$0 recover --from origin', 'in a clone made again after the first one was destroyed: every version its record on origin names')
       .epilog(
         'A deleted handoff comes back at its recorded tip; a moved one goes back only when what is there now breaks the ' +
           'ownership rule, and that tip is kept at refs/handoff-rogue/…; two sound histories are both kept (the recorded one ' +
@@ -27,14 +32,16 @@ export const recoverCommand: CommandModule<GlobalArgs, Args> = {
       ) as unknown as Argv<Args>,
   handler: (a) => {
     const repo = openRepo();
+    const from = a.from !== undefined ? recoverFrom(repo, a.from) : null;
     const scanned: RecoverResult | null = a.scan ? recoverScan(repo) : null;
     const r = recover(repo, { refs: a.ref });
     const actions = [...(scanned?.actions ?? []), ...r.actions];
-    const result = { problem: r.problem ?? scanned?.problem ?? null, actions, left: r.left };
+    const result = { problem: r.problem ?? scanned?.problem ?? null, actions, left: r.left, ...(from ? { from } : {}) };
     if (a.json) printJson(result);
     else if (!a.quiet) {
       const lines = actions.map((x) => `${x.action}: ${x.message}`);
       if (result.problem) lines.unshift(`the loss record: ${result.problem}`);
+      if (from) lines.unshift(from.message ?? (from.ref ? `${from.remote}'s ${from.ref} holds nothing this clone's record does not` : `${from.remote} holds no loss record of this clone (nor of one clone whose place is gone): nothing taken from it`));
       if (lines.length === 0) lines.push(r.left.length ? '' : 'nothing lost: every recorded handoff, archive entry and receipt is in place');
       for (const l of r.left) if (!actions.some((x) => x.ref === l.ref)) lines.push(`left: ${l.detail}`);
       process.stdout.write(lines.filter(Boolean).join('\n') + '\n');

@@ -12,6 +12,7 @@ import { fetchHandoffs, type FetchResult } from '../../sync/fetch';
 import { claimsRefspec } from '../../handoff/claims/table';
 import { planScanPush, rejectionError, type PushResult } from '../../sync/push';
 import { resolveRemote } from '../../sync/remote';
+import { placeIdOf, recordRefspec } from '../../sync/record-remote';
 import { scanResolve } from '../../sync/secrets-gate';
 import { keepRefusedError, refusedOf, refusedState, restoreCommand, restoreRefused } from '../../sync/refused';
 import { KEEPS, resolveDivergence, type Keep } from '../../sync/resolve';
@@ -67,6 +68,7 @@ export function describePush(repo: Repo, r: PushResult): string[] {
   const pushed = r.updates.filter((u) => u.status === 'pushed');
   const lines = [`pushed ${pushed.length} handoff ref${pushed.length === 1 ? '' : 's'} to ${r.remote}${r.atomic ? '' : ' (the remote does not support atomic pushes: ref by ref)'}`];
   for (const u of pushed) lines.push(`  ${u.kind.padEnd(13)} ${label(u.ref)}${u.newOid ? ` ${u.newOid.slice(0, 7)}` : ''}`);
+  if (r.record?.status === 'pushed') lines.push(`  loss record   ${r.record.ref} ${r.record.newOid!.slice(0, 7)} (what \`git handoff recover --from ${r.remote}\` restores)`);
   for (const s of r.skipped) {
     lines.push(
       s.state === 'diverged'
@@ -96,6 +98,18 @@ function failOnDiverged(repo: Repo, r: PushResult, a: Args, checkedOut: string |
     `git-handoff: ${diverged.length} diverged handoff${diverged.length === 1 ? ' was' : 's were'} not pushed to ${r.remote} (exit 4): ` +
       diverged.map((s) => `\`${resolveStep(repo, s.ref, s.local, checkedOut)}\``).join(', ') +
       ' (or --keep local, --keep remote), then sync again\n',
+  );
+}
+
+/**
+ * The loss record the remote refused (a host's hook or rights on refs/handoff-records/*): the handoffs went, so the
+ * exit code stays theirs; said on stderr every sync until it goes (`--json`: `push.record.status` "rejected").
+ */
+function warnRecordRefused(r: PushResult, a: Args): void {
+  if (r.record?.status !== 'rejected' || a.json) return;
+  process.stderr.write(
+    `git-handoff: warning: the loss record was not published to ${r.remote} (${r.record.ref}: ${r.record.reason}); the handoffs went. ` +
+      `\`git handoff recover --from ${r.remote}\` cannot rebuild this clone from there until it is (the record outside .git still keeps it on this machine)\n`,
   );
 }
 
@@ -146,8 +160,8 @@ function runFetch(repo: Repo, remote: string, a: Args, extra: string[] = []): Fe
   return fetchHandoffs(repo, remote, progressOf(a), extra);
 }
 
-async function runPush(repo: Repo, remote: string, a: Args): Promise<PushResult> {
-  const r = await planScanPush(repo, remote, { progress: progressOf(a) });
+async function runPush(repo: Repo, remote: string, a: Args, place?: string | null): Promise<PushResult> {
+  const r = await planScanPush(repo, remote, { progress: progressOf(a), place });
   if (r.rejected.length) throw rejectionError(r);
   return r;
 }
@@ -218,14 +232,17 @@ export const syncCommand: CommandModule<GlobalArgs, Args> = {
       return;
     }
     if (a.keep) throw new HandoffError('usage', 'keep-without-resolve', '--keep goes with --resolve <topic>');
-    // every branch's claims table comes in the same one fetch as the handoffs (no second fetch for claims)
-    const fetched = runFetch(repo, remote, a, [claimsRefspec(remote)]);
-    const pushed = await runPush(repo, remote, a);
+    // every branch's claims table comes in the same one fetch as the handoffs (no second fetch for claims), and what
+    // the remote holds of this clone's loss record, which the one push then publishes beside the handoffs (SPEC 9)
+    const place = placeIdOf(repo);
+    const fetched = runFetch(repo, remote, a, [claimsRefspec(remote), ...(place ? [recordRefspec(remote, place)] : [])]);
+    const pushed = await runPush(repo, remote, a, place);
     // claims made offline are published now (a push only for a table changed offline); a claim that lost to a
     // published one is told here and to its holder (SPEC 10)
     const claims = await (await import('../../handoff/claims/sync')).syncClaimsReport(repo, remote, { fetched: true });
     if (a.json) printJson({ remote, fetch: fetched, push: pushed, claims: claims.json });
     else for (const l of [...describeFetch(repo, fetched), ...describePush(repo, pushed), ...claims.lines]) say(a, l);
+    warnRecordRefused(pushed, a);
     failOnLostRace(fetched, a);
     failOnDiverged(repo, pushed, a, repo.branch);
   },

@@ -247,51 +247,60 @@ function fromWitness(repo: Repo, recOid: string | null): string | null {
       return null;
     }
     if (!objectSizes(repo, [tip])[0] && !fetchWitness(repo, src)) return null;
-    const kept = readRecord(repo, tip);
-    if (kept.problem) {
-      // a damaged witness is no evidence: rebuilt from the store's record
+    const t = takeInRecord(repo, recOid, tip);
+    if (!t) {
+      // a damaged witness is no evidence, and one holding nothing newer is behind: rebuilt from the store's record
       if (recOid) pushWitness(repo, recOid, w);
       return null;
     }
-    const cur = recOid ? readRecord(repo, recOid) : null;
-    const newer = (r: RecordState) =>
-      [...kept.entries].filter(([ref, e]) => {
-        const mine = r.entries.get(ref);
-        const gone = r.removed.get(ref);
-        if (gone && gone.at >= e.seen) return false;
-        return !mine || (mine.oid !== e.oid && isAncestor(repo, mine.oid, e.oid));
-      });
-    const missing = newer(cur && !cur.problem ? cur : { commit: null, entries: new Map(), removed: new Map() });
-    if (missing.length === 0) {
-      if (recOid) pushWitness(repo, recOid, w);
-      return null;
-    }
-    const took = amendRecord(
-      repo,
-      (r) => {
-        for (const [ref, e] of newer(r)) {
-          r.entries.set(ref, e);
-          r.removed.delete(ref);
-        }
-        return [tip!];
-      },
-      60,
-      kept,
-    );
-    if (took && src !== w) retireWitness(src);
-    const names = missing.map(([ref]) => ref);
+    if (t.took && src !== w) retireWitness(src);
     const whose = src === w ? '' : ` (the record of the clone at ${src.where}, which is gone)`;
-    // a damaged record (a blob, a foreign commit, a garbled file, a missing object) is said as damage with its cause,
-    // as it is without a witness: it did not go back, it cannot be read
-    const state = !recOid ? 'is gone' : cur?.problem ? `is damaged (${cur.problem})` : 'went back';
-    return (
-      `the store's record (${RECORD_REF}) ${state} against its witness outside .git (${w.dir})${whose}, which holds ` +
-      `${names.length} version${names.length === 1 ? '' : 's'} it did not: ${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''}; taken back into the record`
-    );
+    return `the store's record (${RECORD_REF}) ${t.state} against its witness outside .git (${w.dir})${whose}, which holds ${t.holds}; taken back into the record`;
   } catch {
     // the witness is a third line of defence: it never fails the check
     return null;
   }
+}
+
+/**
+ * Takes a record commit kept elsewhere (the witness outside .git, or this clone's record on a handoff remote), whose
+ * objects are in the repository, into the store's record: its entries the store's record lacks or holds older are
+ * merged into a new record commit on top (`tip` a parent, so every version it names stays reachable). Null when
+ * `tip` is no readable record or holds nothing the store's does not; else what the store's record was against it
+ * (`is gone`, `went back`, `is damaged (…)`), the versions it held (`N versions it did not: <refs>`), and whether the
+ * new record was written.
+ */
+export function takeInRecord(repo: Repo, recOid: string | null, tip: string): { state: string; holds: string; names: string[]; took: boolean } | null {
+  const kept = readRecord(repo, tip);
+  if (kept.problem) return null;
+  const cur = recOid ? readRecord(repo, recOid) : null;
+  const newer = (r: RecordState) =>
+    [...kept.entries].filter(([ref, e]) => {
+      const mine = r.entries.get(ref);
+      const gone = r.removed.get(ref);
+      if (gone && gone.at >= e.seen) return false;
+      return !mine || (mine.oid !== e.oid && isAncestor(repo, mine.oid, e.oid));
+    });
+  const missing = newer(cur && !cur.problem ? cur : { commit: null, entries: new Map(), removed: new Map() });
+  if (missing.length === 0) return null;
+  const took = amendRecord(
+    repo,
+    (r) => {
+      for (const [ref, e] of newer(r)) {
+        r.entries.set(ref, e);
+        r.removed.delete(ref);
+      }
+      return [tip];
+    },
+    60,
+    kept,
+  );
+  const names = missing.map(([ref]) => ref);
+  // a damaged record (a blob, a foreign commit, a garbled file, a missing object) is said as damage with its cause,
+  // as it is without a witness: it did not go back, it cannot be read
+  const state = !recOid ? 'is gone' : cur?.problem ? `is damaged (${cur.problem})` : 'went back';
+  const holds = `${names.length} version${names.length === 1 ? '' : 's'} it did not: ${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''}`;
+  return { state, holds, names, took: took !== null };
 }
 
 /** The report of a check: each loss, when it was last seen, and the command that restores it. */

@@ -14,7 +14,7 @@ import { handoffDir } from '../state/paths';
 import { NOTES_REF } from '../store/receipts';
 import { writeState } from '../state/state-file';
 import type { RefUpdate } from '../store/tx/extension';
-import { pruneWitness, pushWitness } from './witness';
+import { placeOf, pruneWitness, pushWitness } from './witness';
 
 export const RECORD_REF = 'refs/handoff-record';
 /** Where `recover` keeps a tip it moved out of the way: named, reachable, never thrown away. */
@@ -23,6 +23,8 @@ export const ROGUE_PREFIX = 'refs/handoff-rogue/';
 export const KEPT_PREFIX = 'refs/handoff-kept/';
 const HEADER = 'git-handoff record 1';
 const MARK = 'Handoff-Record: 1';
+/** The clone's place (its path, JSON-quoted) in every record commit: a copy of the record on a handoff remote says whose it is (SPEC 9). */
+export const PLACE_TRAILER = 'Handoff-Place';
 /** A record blob over this is not read (a record of 10,000 handoffs is about 1 MiB). */
 const RECORD_MAX = 64 * 1024 * 1024;
 
@@ -165,7 +167,7 @@ export function nextRecord(repo: Repo, change: (rec: RecordState) => string[] | 
     : [...new Set([cur.commit, cur.problem ? fallback?.commit : null, ...keep].filter((o): o is string => !!o))];
   const blob = writeBlob(repo, serializeRecord(base));
   const tree = writeTree(repo, [{ name: 'record', oid: blob }]);
-  const commit = writeCommit(repo, tree, parents, `handoff record: ${base.entries.size} refs\n\n${MARK}\n`, RECORD_IDENTITY);
+  const commit = writeCommit(repo, tree, parents, `handoff record: ${base.entries.size} refs\n\n${PLACE_TRAILER}: ${JSON.stringify(placeOf(repo))}\n${MARK}\n`, RECORD_IDENTITY);
   // an unreadable record ref (not a commit, missing object) is replaced from its exact value
   return { commit, expected: old ?? rawRecordOid(repo), state: base };
 }

@@ -41,10 +41,18 @@ const idFile = (repo: Pick<Repo, 'commonDir'>) => path.join(handoffDir(repo.comm
  */
 export function witnessOf(repo: Repo): Witness | null {
   if (process.env.GIT_HANDOFF_WITNESS === '0') return null;
-  const home = witnessHome();
+  const id = identityOf(repo);
+  return id ? { dir: path.join(witnessHome(), id.project), ref: `refs/witness/${id.place}`, where: placeOf(repo) } : null;
+}
+
+/**
+ * The clone's identity: <project> (its root commits) and <place> (its path), each 16 hex; null without a commit. The
+ * one place both are worked out: the witness's ref and the record's ref on a handoff remote (refs/handoff-records/<place>) use it.
+ */
+export function identityOf(repo: Repo): { project: string; place: string } | null {
   try {
     const c = JSON.parse(readFileSync(idFile(repo), 'utf8'));
-    if (typeof c.project === 'string' && typeof c.place === 'string') return { dir: path.join(home, c.project), ref: `refs/witness/${c.place}`, where: placeOf(repo) };
+    if (typeof c.project === 'string' && typeof c.place === 'string') return { project: c.project, place: c.place };
   } catch {
     // not yet, or wiped: worked out again
   }
@@ -58,10 +66,11 @@ export function witnessOf(repo: Repo): Witness | null {
   } catch {
     // a cache: worked out again next time
   }
-  return { dir: path.join(home, project), ref: `refs/witness/${place}`, where: placeOf(repo) };
+  return { project, place };
 }
 
-const placeOf = (repo: Repo) => path.resolve(repo.worktree ?? repo.commonDir);
+/** The clone's place: its worktree path (its git dir when bare). */
+export const placeOf = (repo: Pick<Repo, 'worktree' | 'commonDir'>) => path.resolve(repo.worktree ?? repo.commonDir);
 const placeFile = (w: Witness) => path.join(w.dir, 'places', path.basename(w.ref));
 
 /**

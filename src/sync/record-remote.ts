@@ -1,0 +1,88 @@
+// The loss record on the handoff remote (issue 36): `sync` publishes this clone's record (refs/handoff-record) as
+// refs/handoff-records/<place> on the remote it pushes handoffs to, in the same one push; `recover --from <remote>`
+// takes it back into a clone made again after the first one was destroyed, with every version it names. <place> is
+// the witness's (witness.ts identityOf): one ref per clone. Nothing goes to a remote sync does not push handoffs to.
+import { existsSync } from 'node:fs';
+import { listRefs } from '../git/refs';
+import { parseCommit, readObjects } from '../git/objects';
+import type { Repo } from '../git/repo';
+import { PLACE_TRAILER, RECORD_REF } from '../handoff/record/record';
+import { takeInRecord } from '../handoff/record/record-check';
+import { identityOf, placeOf } from '../handoff/record/witness';
+import { RECORDS_PREFIX, resolveRemote, trackingRecordsPrefix, transportError } from './remote';
+
+/** A temporary namespace for `recover --from`: every clone's record on the remote, removed before it returns. */
+const FROM_PREFIX = 'refs/handoff-records-from/';
+
+/** This clone's place id (null: no commit yet, so no identity). */
+export const placeIdOf = (repo: Repo): string | null => identityOf(repo)?.place ?? null;
+
+/**
+ * The refspec sync's one fetch adds, so the push knows what the remote holds of this clone's record: a glob on the
+ * place (as the receipts' refspec is), so a remote without it yet is no error. Other clones' records are not fetched.
+ */
+export const recordRefspec = (remote: string, place: string) => `+${RECORDS_PREFIX}${place}*:${trackingRecordsPrefix(remote)}${place}*`;
+
+/** The place path a record commit names (its Handoff-Place trailer), or null (a record written before it was kept). */
+export function placePathOf(message: string): string | null {
+  const m = new RegExp(`^${PLACE_TRAILER}: (".*")$`, 'm').exec(message);
+  if (!m) return null;
+  try {
+    const p = JSON.parse(m[1]);
+    return typeof p === 'string' ? p : null;
+  } catch {
+    return null;
+  }
+}
+
+export interface RecoverFrom {
+  remote: string;
+  /** the remote's ref taken (null: none for this clone) */
+  ref: string | null;
+  /** what the store's record was against it and what it held, as the check says it (null: nothing newer there) */
+  message: string | null;
+}
+
+/**
+ * `recover --from <remote>`: one fetch of every clone's record on the remote into a temporary namespace (removed
+ * after); this clone's place's record, else the one record whose clone's path (its Handoff-Place) is gone, is taken
+ * into the store's record as the witness's is (takeInRecord). `recover` then restores what it names, every version.
+ */
+export function recoverFrom(repo: Repo, named: string): RecoverFrom {
+  const remote = resolveRemote(repo, named);
+  const f = repo.git(['fetch', '--no-tags', '--no-write-fetch-head', '--quiet', remote, `+${RECORDS_PREFIX}*:${FROM_PREFIX}*`], { allowFail: true });
+  if (f.status !== 0) throw transportError(repo, remote, 'fetch', f.stderr);
+  const fetched = listRefs(repo, [FROM_PREFIX]);
+  try {
+    const place = placeIdOf(repo);
+    let pick = fetched.find((r) => r.ref === FROM_PREFIX + place) ?? null;
+    if (!pick) {
+      // no record of this place: the record of the one clone whose path is gone (the witness's orphan rule)
+      const objs = readObjects(repo, fetched.map((r) => r.oid));
+      const here = placeOf(repo);
+      const gone = fetched.filter((_, i) => {
+        const o = objs[i];
+        const where = o?.type === 'commit' ? placePathOf(parseCommit(o.content).message) : null;
+        return where !== null && where !== here && !existsSync(where);
+      });
+      // a gone clone's record that another clone's record took in (its commit a parent there: the clone made again)
+      // was taken already: one `merge-base --independent` over them all keeps the records no other one reaches
+      const tips = gone.length && fetched.length > 1 ? new Set(repo.out(['merge-base', '--independent', ...fetched.map((r) => r.oid)]).split('\n').filter(Boolean)) : null;
+      const heads = tips ? gone.filter((r) => tips.has(r.oid)) : gone;
+      pick = heads.length === 1 ? heads[0] : null;
+    }
+    const ref = pick ? RECORDS_PREFIX + pick.ref.slice(FROM_PREFIX.length) : null;
+    if (!pick) return { remote, ref, message: null };
+    const recOid = listRefs(repo, [RECORD_REF]).find((r) => r.ref === RECORD_REF)?.oid ?? null;
+    const t = recOid === pick.oid ? null : takeInRecord(repo, recOid, pick.oid);
+    return {
+      remote,
+      ref,
+      message: t ? `the store's record (${RECORD_REF}) ${t.state} against ${remote}'s ${ref}, which holds ${t.holds}; taken back into the record` : null,
+    };
+  } finally {
+    // the temporary refs go (each by its expected value); the record taken in keeps what it needs reachable. One that
+    // moved meanwhile stays, and the next `recover --from` overwrites it (its fetch forces the namespace)
+    if (fetched.length) repo.git(['update-ref', '--stdin'], { input: fetched.map((x) => `delete ${x.ref} ${x.oid}\n`).join(''), allowFail: true });
+  }
+}
