@@ -10,6 +10,7 @@ import { PLACE_TRAILER, RECORD_REF } from '../handoff/record/record';
 import { takeInRecord } from '../handoff/record/record-check';
 import { identityOf, placeOf } from '../handoff/record/witness';
 import { RECORDS_PREFIX, resolveRemote, trackingRecordsPrefix, transportError } from './remote';
+import { moveRefs } from '../handoff/store/tx';
 
 /** A temporary namespace for `recover --from`: every clone's record on the remote, removed before it returns. */
 const FROM_PREFIX = 'refs/handoff-records-from/';
@@ -83,6 +84,10 @@ export function recoverFrom(repo: Repo, named: string): RecoverFrom {
   } finally {
     // the temporary refs go (each by its expected value); the record taken in keeps what it needs reachable. One that
     // moved meanwhile stays, and the next `recover --from` overwrites it (its fetch forces the namespace)
-    if (fetched.length) repo.git(['update-ref', '--stdin'], { input: fetched.map((x) => `delete ${x.ref} ${x.oid}\n`).join(''), allowFail: true });
+    try {
+      moveRefs(repo, fetched.map((x) => ({ op: 'delete' as const, ref: x.ref, oldOid: x.oid })), 'git-handoff recover --from: temporary refs');
+    } catch {
+      // a lock left on one of them: they stay, and the next `recover --from` overwrites them
+    }
   }
 }
