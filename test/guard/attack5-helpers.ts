@@ -1,6 +1,6 @@
 // Issue 37, the attacker against the ground the guard stands on: a world with the clients' hook wiring, the user's
 // git configuration with an include, another session's committed handoff file and stashes; and each call's decision
-// in every client's shape (Claude Code, Gemini CLI, Codex, Copilot CLI, Qwen Code, OpenCode's plugin) in-process
+// in every client's shape (Claude Code, Gemini CLI, Codex, Copilot CLI, Qwen Code, OpenCode's plugin, VS Code's agent through the Claude Code wiring) in-process
 // and through the real sh front.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -55,33 +55,37 @@ export async function world5(): Promise<World5> {
 }
 
 /** A shell tool call in each client's own shape, OpenCode's plugin included. */
-export const SHELLS5: Array<{ client: GuardClient; make: (repo: TestRepo, command: string) => Record<string, unknown> }> = [
+export const SHELLS5: Array<{ client: GuardClient; wired?: GuardClient; make: (repo: TestRepo, command: string) => Record<string, unknown> }> = [
   { client: 'claude-code', make: (repo, command) => payload(repo, 'claude-code/pre-tool-use-bash.json', { tool_input: { command, description: 'run' } }) },
   { client: 'gemini-cli', make: (repo, command) => payload(repo, 'gemini-cli/before-tool-shell.json', { tool_input: { command } }) },
   { client: 'codex', make: (repo, command) => payload(repo, 'codex/pre-tool-use-bash.json', { tool_input: { command } }) },
   { client: 'copilot', make: (repo, command) => ({ ...payload(repo, 'copilot/real-pre-tool-use-bash.json', { sessionId: ME }, null), toolArgs: { command, description: 'run' } }) },
   { client: 'qwen-code', make: (repo, command) => payload(repo, 'qwen-code/real-pre-tool-use-run-shell-command.json', { tool_input: { command, description: 'run' } }) },
   { client: 'opencode', make: (repo, command) => payload(repo, 'opencode/real-pre-tool-use-bash.json', { tool_input: { command, description: 'd' } }) },
+  // VS Code's agent runs the Claude Code wiring (`--client=claude-code`) in its own shape
+  { client: 'vscode', wired: 'claude-code', make: (repo, command) => payload(repo, 'vscode/pre-tool-use-run-in-terminal.json', { tool_input: { command, explanation: 'run', goal: 'run', isBackground: false, timeout: 0 } }) },
 ];
 
 /** A file tool writing `content` to `file`, in each client's shape. */
-export const WRITES5: Array<{ client: GuardClient; make: (repo: TestRepo, file: string, content: string) => Record<string, unknown> }> = [
+export const WRITES5: Array<{ client: GuardClient; wired?: GuardClient; make: (repo: TestRepo, file: string, content: string) => Record<string, unknown> }> = [
   { client: 'claude-code', make: (r, f, content) => payload(r, 'claude-code/pre-tool-use-write.json', { tool_input: { file_path: f, content } }) },
   { client: 'gemini-cli', make: (r, f, content) => payload(r, 'gemini-cli/before-tool-write-file.json', { tool_input: { file_path: f, content } }) },
   { client: 'codex', make: (r, f, content) => payload(r, 'codex/pre-tool-use-apply-patch.json', { tool_input: { command: `*** Begin Patch\n*** Add File: ${f}\n${content.replace(/\n$/, '').split('\n').map((l) => `+${l}`).join('\n')}\n*** End Patch` } }) },
   { client: 'copilot', make: (r, f, content) => ({ ...payload(r, 'copilot/real-pre-tool-use-create.json', { sessionId: ME }, null), toolArgs: { path: f, file_text: content } }) },
   { client: 'qwen-code', make: (r, f, content) => payload(r, 'qwen-code/real-pre-tool-use-write-file.json', { tool_input: { file_path: f, content } }) },
   { client: 'opencode', make: (r, f, content) => payload(r, 'opencode/real-pre-tool-use-write.json', { tool_input: { filePath: f, content } }) },
+  { client: 'vscode', wired: 'claude-code', make: (r, f, content) => payload(r, 'vscode/pre-tool-use-create-file.json', { tool_input: { filePath: f, content } }) },
 ];
 
 /** A file tool replacing `from` by `to` in `file`, in each client's shape. */
-export const EDITS5: Array<{ client: GuardClient; make: (repo: TestRepo, file: string, from: string, to: string) => Record<string, unknown> }> = [
+export const EDITS5: Array<{ client: GuardClient; wired?: GuardClient; make: (repo: TestRepo, file: string, from: string, to: string) => Record<string, unknown> }> = [
   { client: 'claude-code', make: (r, f, from, to) => payload(r, 'claude-code/pre-tool-use-edit.json', { tool_input: { file_path: f, old_string: from, new_string: to } }) },
   { client: 'gemini-cli', make: (r, f, from, to) => payload(r, 'gemini-cli/before-tool-replace.json', { tool_input: { file_path: f, old_string: from, new_string: to } }) },
   { client: 'codex', make: (r, f, from, to) => payload(r, 'codex/pre-tool-use-apply-patch.json', { tool_input: { command: `*** Begin Patch\n*** Update File: ${f}\n@@\n${from.split('\n').map((l) => `-${l}`).join('\n')}\n${to.split('\n').map((l) => `+${l}`).join('\n')}\n*** End Patch` } }) },
   { client: 'copilot', make: (r, f, from, to) => ({ ...payload(r, 'copilot/real-pre-tool-use-edit.json', { sessionId: ME }, null), toolArgs: { path: f, old_str: from, new_str: to } }) },
   { client: 'qwen-code', make: (r, f, from, to) => payload(r, 'qwen-code/real-pre-tool-use-edit.json', { tool_input: { file_path: f, old_string: from, new_string: to } }) },
   { client: 'opencode', make: (r, f, from, to) => payload(r, 'opencode/real-pre-tool-use-edit.json', { tool_input: { filePath: f, oldString: from, newString: to } }) },
+  { client: 'vscode', wired: 'claude-code', make: (r, f, from, to) => payload(r, 'vscode/pre-tool-use-replace-string.json', { tool_input: { explanation: 'x', filePath: f, oldString: from, newString: to } }) },
 ];
 
 /** The decision on a payload in-process, in the world's environment (its HOME), as the named client reads it. */
@@ -101,16 +105,16 @@ export async function inWorld(w: World5, client: GuardClient, p: Record<string, 
 }
 
 /** Every call made by `make` for each item gets `expected` in every shape in-process, and in one shape (in turn) through the front. */
-async function expectAll<T>(w: World5, items: T[], shapes: Array<{ client: GuardClient; make: (r: TestRepo, ...a: never[]) => Record<string, unknown> }>, args: (item: T) => unknown[], expected: 'deny' | 'allow'): Promise<void> {
+async function expectAll<T>(w: World5, items: T[], shapes: Array<{ client: GuardClient; wired?: GuardClient; make: (r: TestRepo, ...a: never[]) => Record<string, unknown> }>, args: (item: T) => unknown[], expected: 'deny' | 'allow'): Promise<void> {
   const wrong: string[] = [];
   for (const [i, item] of items.entries()) {
     const a = args(item);
     for (const s of shapes) {
-      const r = await inWorld(w, s.client, (s.make as (r: TestRepo, ...x: unknown[]) => Record<string, unknown>)(w.repo, ...a));
+      const r = await inWorld(w, s.wired ?? s.client, (s.make as (r: TestRepo, ...x: unknown[]) => Record<string, unknown>)(w.repo, ...a));
       if (r.verdict !== expected) wrong.push(`${s.client} in-process ${JSON.stringify(a).slice(0, 200)}: ${r.verdict} ${r.reason.slice(0, 200)}`);
     }
     const s = shapes[i % shapes.length];
-    const f = throughFront(w.repo, s.client, (s.make as (r: TestRepo, ...x: unknown[]) => Record<string, unknown>)(w.repo, ...a));
+    const f = throughFront(w.repo, s.wired ?? s.client, (s.make as (r: TestRepo, ...x: unknown[]) => Record<string, unknown>)(w.repo, ...a));
     if (f.verdict !== expected) wrong.push(`${s.client} front ${JSON.stringify(a).slice(0, 200)}: ${f.verdict} ${f.out.slice(0, 200)}`);
   }
   expect(wrong).toEqual([]);
