@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { listRefs } from '../git/refs';
 import { parseCommit, readObjects } from '../git/objects';
 import type { Repo } from '../git/repo';
-import { PLACE_TRAILER, RECORD_REF } from '../handoff/record/record';
+import { RECORD_REF, recordPlaceOf } from '../handoff/record/record';
 import { takeInRecord } from '../handoff/record/record-check';
 import { identityOf, placeOf } from '../handoff/record/witness';
 import { RECORDS_PREFIX, resolveRemote, trackingRecordsPrefix, transportError } from './remote';
@@ -23,18 +23,6 @@ export const placeIdOf = (repo: Repo): string | null => identityOf(repo)?.place 
  * place (as the receipts' refspec is), so a remote without it yet is no error. Other clones' records are not fetched.
  */
 export const recordRefspec = (remote: string, place: string) => `+${RECORDS_PREFIX}${place}*:${trackingRecordsPrefix(remote)}${place}*`;
-
-/** The place path a record commit names (its Handoff-Place trailer), or null (a record written before it was kept). */
-export function placePathOf(message: string): string | null {
-  const m = new RegExp(`^${PLACE_TRAILER}: (".*")$`, 'm').exec(message);
-  if (!m) return null;
-  try {
-    const p = JSON.parse(m[1]);
-    return typeof p === 'string' ? p : null;
-  } catch {
-    return null;
-  }
-}
 
 export interface RecoverFrom {
   remote: string;
@@ -63,7 +51,7 @@ export function recoverFrom(repo: Repo, named: string): RecoverFrom {
       const here = placeOf(repo);
       const gone = fetched.filter((_, i) => {
         const o = objs[i];
-        const where = o?.type === 'commit' ? placePathOf(parseCommit(o.content).message) : null;
+        const where = o?.type === 'commit' ? recordPlaceOf(parseCommit(o.content).message) : null;
         return where !== null && where !== here && !existsSync(where);
       });
       // a gone clone's record that another clone's record took in (its commit a parent there: the clone made again)

@@ -24,7 +24,20 @@ export const KEPT_PREFIX = 'refs/handoff-kept/';
 const HEADER = 'git-handoff record 1';
 const MARK = 'Handoff-Record: 1';
 /** The clone's place (its path, JSON-quoted) in every record commit: a copy of the record on a handoff remote says whose it is (SPEC 9). */
-export const PLACE_TRAILER = 'Handoff-Place';
+const PLACE_TRAILER = 'Handoff-Place';
+const recordMessage = (refs: number, place: string) => `handoff record: ${refs} refs\n\n${PLACE_TRAILER}: ${JSON.stringify(place)}\n${MARK}\n`;
+
+/** The place path a record commit's message names (its Handoff-Place trailer), or null (a record written before it was kept). */
+export function recordPlaceOf(message: string): string | null {
+  const m = new RegExp(`^${PLACE_TRAILER}: (".*")$`, 'm').exec(message);
+  if (!m) return null;
+  try {
+    const p = JSON.parse(m[1]);
+    return typeof p === 'string' ? p : null;
+  } catch {
+    return null;
+  }
+}
 /** A record blob over this is not read (a record of 10,000 handoffs is about 1 MiB). */
 const RECORD_MAX = 64 * 1024 * 1024;
 
@@ -167,7 +180,7 @@ export function nextRecord(repo: Repo, change: (rec: RecordState) => string[] | 
     : [...new Set([cur.commit, cur.problem ? fallback?.commit : null, ...keep].filter((o): o is string => !!o))];
   const blob = writeBlob(repo, serializeRecord(base));
   const tree = writeTree(repo, [{ name: 'record', oid: blob }]);
-  const commit = writeCommit(repo, tree, parents, `handoff record: ${base.entries.size} refs\n\n${PLACE_TRAILER}: ${JSON.stringify(placeOf(repo))}\n${MARK}\n`, RECORD_IDENTITY);
+  const commit = writeCommit(repo, tree, parents, recordMessage(base.entries.size, placeOf(repo)), RECORD_IDENTITY);
   // an unreadable record ref (not a commit, missing object) is replaced from its exact value
   return { commit, expected: old ?? rawRecordOid(repo), state: base };
 }
