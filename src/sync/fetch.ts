@@ -8,7 +8,7 @@ import { mergeReceipts, NOTES_REF, trackingNotesRef, type ReceiptMerge } from '.
 import { ancestryOf } from '../handoff/store/sync-state';
 import { moveRefs } from '../handoff/store/tx';
 import { refuseDiverged } from './refused';
-import { handoffRefspecs, RECORDS_PREFIX, trackingArchivePrefix, trackingPrefix, trackingRecordsPrefix, transportError } from './remote';
+import { handoffRefspecs, RECORDS_PREFIX, trackingArchivePrefix, trackingPrefix, trackingRecordsPrefix, fetchFrom } from './remote';
 import { RECORD_REF } from '../handoff/record/record';
 
 /** The five ways a handoff can stand after a fetch (SPEC 7). */
@@ -71,12 +71,11 @@ export function readSides(repo: Repo, remote: string, place?: string | null) {
 export type Sides = ReturnType<typeof readSides>;
 
 /**
- * Runs the one `git fetch` of both handoff namespaces into refs/remotes/<R>/…; throws exit 7 on failure. `extra`
+ * Runs the one `git fetch` of both handoff namespaces into refs/remotes/<R>/…; throws exit 7 on failure (exit 4 for a lock a killed fetch left). `extra`
  * refspecs ride in the same fetch (sync's claims tables), so carrying them starts no second process.
  */
 export function fetchTracking(repo: Repo, remote: string, extra: string[] = []): void {
-  const r = repo.git(['fetch', '--atomic', '--prune', '--no-tags', '--no-write-fetch-head', '--quiet', remote, ...handoffRefspecs(remote), ...extra], { allowFail: true });
-  if (r.status !== 0) throw transportError(repo, remote, 'fetch', r.stderr);
+  fetchFrom(repo, remote, ['--atomic', '--prune', '--no-tags', '--no-write-fetch-head', '--quiet', remote, ...handoffRefspecs(remote), ...extra]);
 }
 
 /** Fetches, then merges every handoff by the five cases. Local handoffs move only by CAS, and only forward. */

@@ -9,7 +9,7 @@ import type { Repo } from '../git/repo';
 import { RECORD_REF, recordPlaceOf } from '../handoff/record/record';
 import { takeInRecord } from '../handoff/record/record-check';
 import { identityOf, placeOf } from '../handoff/record/witness';
-import { RECORDS_PREFIX, resolveRemote, trackingRecordsPrefix, transportError } from './remote';
+import { RECORDS_PREFIX, resolveRemote, trackingRecordsPrefix, fetchFrom } from './remote';
 import { moveRefs } from '../handoff/store/tx';
 
 /** A temporary namespace for `recover --from`: every clone's record on the remote, removed before it returns. */
@@ -39,8 +39,7 @@ export interface RecoverFrom {
  */
 export function recoverFrom(repo: Repo, named: string): RecoverFrom {
   const remote = resolveRemote(repo, named);
-  const f = repo.git(['fetch', '--no-tags', '--no-write-fetch-head', '--quiet', remote, `+${RECORDS_PREFIX}*:${FROM_PREFIX}*`], { allowFail: true });
-  if (f.status !== 0) throw transportError(repo, remote, 'fetch', f.stderr);
+  fetchFrom(repo, remote, ['--no-tags', '--no-write-fetch-head', '--quiet', remote, `+${RECORDS_PREFIX}*:${FROM_PREFIX}*`]);
   const fetched = listRefs(repo, [FROM_PREFIX]);
   try {
     const place = placeIdOf(repo);

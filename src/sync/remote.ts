@@ -4,6 +4,7 @@ import { configValue, readConfig } from '../git/config';
 import type { Repo } from '../git/repo';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX } from '../handoff/store/names';
 import { NOTES_REF, trackingNotesRef } from '../handoff/store/receipts';
+import { localLockIn, refOfLock, waitOutLock } from '../handoff/store/tx/locks';
 
 /** refs/remotes/<R>/handoffs/ and refs/remotes/<R>/handoff-archive/: where a fetch puts the remote's handoffs. */
 export const trackingPrefix = (remote: string) => `refs/remotes/${remote}/handoffs/`;
@@ -79,4 +80,19 @@ export function transportError(repo: Repo, remote: string, verb: 'fetch' | 'push
     `cannot ${verb} handoffs ${verb === 'fetch' ? 'from' : 'to'} ${remote}${url ? ` (${url})` : ''}: ${reason}\n${hint}. No local handoff was changed.`,
     { remote, url, stderr: stderr.trim() },
   );
+}
+
+/**
+ * `git fetch <args>` from `remote`. A lock of this repository in the fetch's way (a tracking ref a killed fetch left
+ * locked) is waited out while a live process may hold it, then the fetch runs again; one left behind is exit 4
+ * naming it with its rm (lockError). Any other failure is transportError (exit 7).
+ */
+export function fetchFrom(repo: Repo, remote: string, args: string[]): void {
+  for (let attempt = 0; ; attempt++) {
+    const r = repo.git(['fetch', ...args], { allowFail: true });
+    if (r.status === 0) return;
+    const lock = localLockIn(repo, r.stderr);
+    if (!lock || attempt >= 5) throw transportError(repo, remote, 'fetch', r.stderr);
+    waitOutLock(repo, refOfLock(repo, lock), lock);
+  }
 }

@@ -90,4 +90,30 @@ describe('stale locks met through `git handoff`', () => {
     await ok(a, ['recover', REF], 0, env);
     expect(refOf(a, REF)).toBe(tip);
   });
+  it("a tracking ref's lock a killed fetch left: fetch and sync exit 4 naming it with its rm; a lock still being written is waited out", async () => {
+    const { a, b } = await makeWorld('file');
+    await ok(b, ['write', 'lock-notes', '-m', 'from b'], 0, env);
+    await ok(b, ['push'], 0, env);
+    await ok(a, ['fetch'], 0, env);
+    await ok(b, ['write', 'lock-notes', '-m', 'from b, two'], 0, env);
+    await ok(b, ['push'], 0, env);
+    const tracking = 'refs/remotes/origin/handoffs/main/lock-notes';
+    const lock = leaveLock(a, `${tracking}.lock`);
+    for (const args of [['fetch'], ['sync']]) {
+      const r = await viaGit(a, [...args, '--json'], { env });
+      expect(r.exitCode, `${args[0]}: ${r.stderr}`).toBe(4);
+      const e = json(r).error;
+      expect(e.code, args[0]).toBe('ref-locked');
+      expect(e.data, args[0]).toMatchObject({ ref: tracking, lockFile: lock, liveHolder: false });
+      expect(e.message, args[0]).toContain(`rm '${lock}'`);
+    }
+    // a young lock (a fetch that is still running) is not reported as left behind: removed after 1 s, the fetch goes on
+    rmSync(lock);
+    const young = leaveLock(a, `${tracking}.lock`, 0);
+    const gone = setTimeout(() => rmSync(young), 1000);
+    const r = await viaGit(a, ['fetch'], { env });
+    clearTimeout(gone);
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    expect(refOf(a, REF)).toBe(refOf(b, REF));
+  });
 });

@@ -8,7 +8,7 @@ import { transaction, type RefOp } from '../../../git/refs';
 import type { Repo } from '../../../git/repo';
 import { buildMessage, type MessageInput } from '../document';
 import { afterCommit, EXTRA_REFS, extraOps, type RefUpdate, type TxBatch } from './extension';
-import { inspectLock, isStale, lockError } from './locks';
+import { inspectLock, isStale, lockError, refOfLock } from './locks';
 import { LOCK_WAIT_MS } from './retry';
 import { backoff, sleep } from './sleep';
 
@@ -95,13 +95,6 @@ export const updatesOf = (ops: RefOp[]): RefUpdate[] =>
   );
 
 /** The ref a lock file guards (`<gitdir>/refs/x.lock` → `refs/x`), else the file itself. */
-function refOfLock(repo: Repo, lockFile: string): string {
-  for (const dir of [repo.commonDir, repo.gitDir]) {
-    if (lockFile.startsWith(dir + '/')) return lockFile.slice(dir.length + 1).replace(/\.lock$/, '');
-  }
-  return lockFile;
-}
-
 /** The ref a failed transaction names (`cannot lock ref '<ref>': …`, or the ref of the lock file), if any. */
 function refOfFailure(repo: Repo, r: { message: string; lockFile?: string }): string | null {
   if (r.lockFile) return refOfLock(repo, r.lockFile);

@@ -4,6 +4,8 @@ import { readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../../../errors';
 import type { Repo } from '../../../git/repo';
+import { LOCK_WAIT_MS } from './retry';
+import { sleep } from './sleep';
 
 export interface LockState {
   lockFile: string;
@@ -126,4 +128,35 @@ export function lockError(ref: string, s: LockState, waitedMs: number): HandoffE
     `${ref} stayed locked for ${describeAge(waitedMs)} of waiting: ${s.lockFile} (${age}); ${who}. Nothing was written; try again when it is done.`,
     data,
   );
+}
+
+/** The ref a lock file in this repository guards (the path itself when it is not one of the repository's). */
+export function refOfLock(repo: Repo, lockFile: string): string {
+  for (const dir of [repo.commonDir, repo.gitDir]) {
+    if (lockFile.startsWith(dir + '/')) return lockFile.slice(dir.length + 1).replace(/\.lock$/, '');
+  }
+  return lockFile;
+}
+
+/**
+ * A lock in this repository that stopped a git command which takes its own locks (a fetch into tracking refs):
+ * waits while a live process may still hold it and returns once it is gone (run the command again); a lock left
+ * behind, or held past LOCK_WAIT_MS, is thrown as lockError (exit 4, with its rm only when nothing holds it).
+ */
+export function waitOutLock(repo: Repo, ref: string, lockFile: string): void {
+  const started = Date.now();
+  for (let attempt = 0; ; attempt++) {
+    const lock = inspectLock(repo, lockFile);
+    if (lock.ageMs === null) return;
+    if (isStale(lock) || lock.ageMs >= LOCK_WAIT_MS || Date.now() - started >= LOCK_WAIT_MS) throw lockError(ref, lock, Date.now() - started);
+    sleep(Math.min(20 + attempt * 20, 250));
+  }
+}
+
+/** The lock file in this repository git named in `stderr` as in its way ("Unable to create '…lock': File exists"), else null. */
+export function localLockIn(repo: Repo, stderr: string): string | null {
+  const m = /Unable to create '([^']+\.lock)': File exists/.exec(stderr);
+  if (!m) return null;
+  const file = path.resolve(repo.cwd, m[1]);
+  return [repo.commonDir, repo.gitDir].some((d) => within(file, d)) ? file : null;
 }
