@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_KEYS } from '../../src/config-keys';
 import { ROOT } from '../helpers/repo';
+import { pasted, readmeBlock } from './readme-helpers';
 
 describe('documentation', () => {
   it('README and man page list every handoff.* key with its default', () => {
@@ -49,26 +50,6 @@ describe('npm run demo', () => {
     expect(boot).toContain('Next action: run the e2e suite');
   });
 });
-
-/** The lines of the README's sh blocks under a heading (comments and comment lines stripped). */
-function readmeBlock(heading: string): string[] {
-  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf(`## ${heading}\n`)).split(/\n## /)[0];
-  return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => m[1].split('\n')).map((l) => l.replace(/(^|\s+)#.*$/, '').trim()).filter(Boolean);
-}
-
-/** Runs `lines` in one shell as a person pastes them (the state of `cd` carries over), each line's exit code. */
-async function pasted(lines: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Array<{ line: string; code: number; out: string }>> {
-  const { execa } = await import('execa');
-  const script = lines.map((l, i) => `${l}\necho "@@ ${i} $?"`).join('\n');
-  const r = await execa('sh', ['-c', script], { cwd, env, extendEnv: false, reject: false, all: true });
-  const all = String(r.all);
-  return lines.map((line, i) => {
-    const m = new RegExp(`^@@ ${i} (\\d+)$`, 'm').exec(all);
-    const before = all.slice(i === 0 ? 0 : all.indexOf(`@@ ${i - 1} `), m?.index ?? all.length);
-    return { line, code: m ? Number(m[1]) : -1, out: before };
-  });
-}
 
 describe('README commands, as written', () => {
   it('the first screen, pasted into a shell with an empty HOME: a scratch repository, a write, the refused overwrite (exit 3), list, show, boot', async () => {
