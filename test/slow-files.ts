@@ -31,4 +31,23 @@ export const SLOW_TESTS = [
   'test/guard/new-clients.test.ts', // Copilot CLI, Qwen Code and OpenCode shapes through every hook (45–53 s)
   'test/sync/transport.test.ts', // sync over file://, git:// (git daemon) and smart HTTP servers (42 s)
   'test/harden/ambiguous-trailers.test.ts', // forged and ambiguous trailers through every reader and the hooks (38 s)
+  // issue 40, round two (this session): whole files of faults, races and scale
+  'test/faults/drop-rule.test.ts', // every ambiguous block × every way back, each refused by both the hooks and the guard (46 s)
+  'test/sync/scale.test.ts', // sync of many handoffs counted in git processes (27 s)
+  'test/sync/receipts.test.ts', // two clones reading at once, real processes; a server refusing dropped receipts (21 s)
+  'test/faults/maintenance.test.ts', // pack-refs, gc --aggressive --prune=now and maintenance over every kind of ref (20 s)
+  'test/faults/read-only.test.ts', // a read-only repository and HOME through every command and the guard (13 s)
+];
+
+// Files whose quick cases run in the default set and whose costly variants (more transports, the gc'd repeat, racing
+// writers, the long differential) run in the slow set: test/helpers/sets.ts registers each case in one set only.
+export const SPLIT_TESTS = [
+  'test/handoff/record.test.ts', // slow: every loss case again after reflog expire + gc --prune=now; 16 writers at once
+  'test/handoff/tx.test.ts', // slow: concurrent writers of one topic through the hooks
+  'test/handoff/receipts.test.ts', // slow: two readers racing for many rounds
+  'test/sync/server.test.ts', // slow: the server check over git daemon and smart HTTP (file:// in the default set)
+  'test/sync/unguarded-remote.test.ts', // slow: the same cases without the git hooks (with them in the default set)
+  'test/guard/first-file.test.ts', // slow: the first file against the full guard on every Write/Edit shape
+  'test/harden/untrusted-data.test.ts', // slow: fetch and a server refusing huge bodies, states and messages
+  'test/claims/guard.test.ts', // slow: renewal, which waits for three quarters of a claim's lifetime
 ];

@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
+import { quickIt, slowIt, quickDescribe } from '../helpers/sets';
 import { makeRepo, ROOT, type TestRepo } from '../helpers/repo';
 import { denial, guard, ME, OTHER, payload } from '../guard/helpers';
 
@@ -22,7 +23,7 @@ const writeCall = (repo: TestRepo, rel: string, session: string) =>
 const contextOf = (a: any): string => a?.hookSpecificOutput?.additionalContext ?? '';
 
 describe('the guard tells a write to a claimed path', () => {
-  it('file tool and shell: told with who and why; enforce refuses; the holder itself and other paths pass silently', async () => {
+  quickIt('file tool and shell: told with who and why; enforce refuses; the holder itself and other paths pass silently', async () => {
     const repo = makeRepo({ commit: true });
     await claim(repo, ['src/auth/', '--session', OTHER, '--note', 'moving login to OAuth']);
     const marker = path.join(repo.dir, '.git', 'handoff', 'claims.json');
@@ -52,7 +53,7 @@ describe('the guard tells a write to a claimed path', () => {
     expect(contextOf((await guard(repo, writeCall(repo, 'src/auth/login.ts', ME))).answer)).not.toContain('claimed');
   }, 120_000);
 
-  it('through the sh front: a known session\'s write goes to node only while a claims state file exists', async () => {
+  quickIt('through the sh front: a known session\'s write goes to node only while a claims state file exists', async () => {
     const repo = makeRepo({ commit: true });
     const front = (rel: string) => execa(FRONT, ['--client=claude-code'], { cwd: repo.dir, env: repo.env, extendEnv: false, input: JSON.stringify(writeCall(repo, rel, ME)), reject: false });
     // the first calls make the session known (lineage, config cache, heartbeat): then the front answers alone
@@ -66,7 +67,7 @@ describe('the guard tells a write to a claimed path', () => {
     expect(existsSync(ledger)).toBe(true);
   }, 120_000);
 
-  it("the holder's own writes renew its claim once less than a quarter of its lifetime is left", async () => {
+  slowIt("the holder's own writes renew its claim once less than a quarter of its lifetime is left", async () => {
     const repo = makeRepo({ commit: true });
     const first = JSON.parse(String((await repo.cli(['claim', 'lib/', '--session', ME, '--ttl', '20s', '--json'])).stdout));
     // early: a write renews nothing (no change of the table)
@@ -81,7 +82,7 @@ describe('the guard tells a write to a claimed path', () => {
     expect(repo.git(['log', '-1', '--format=%B', 'refs/claims/main']).stdout).toContain('Handoff-Claim: renew');
   }, 60_000);
 
-  it("the holder's SessionEnd ends its claims", async () => {
+  quickIt("the holder's SessionEnd ends its claims", async () => {
     const repo = makeRepo({ commit: true });
     await claim(repo, ['src/auth/', '--session', ME, '--note', 'mine']);
     await claim(repo, ['docs/', '--session', OTHER]);
@@ -90,7 +91,7 @@ describe('the guard tells a write to a claimed path', () => {
     expect(left.map((c: any) => c.session)).toEqual([OTHER]);
   }, 60_000);
 
-  it('the session start view lists the live claims on the branch', async () => {
+  quickIt('the session start view lists the live claims on the branch', async () => {
     const repo = makeRepo({ commit: true });
     await claim(repo, ['src/auth/', '--session', OTHER, '--note', 'moving login to OAuth']);
     const r = await guard(repo, payload(repo, 'claude-code/session-start.json', {}, ME));
@@ -100,7 +101,7 @@ describe('the guard tells a write to a claimed path', () => {
     expect(ctx).toContain('"moving login to OAuth"');
   }, 60_000);
 
-  it('pre-commit names the claimant of staged claimed paths (enforce refuses)', async () => {
+  quickIt('pre-commit names the claimant of staged claimed paths (enforce refuses)', async () => {
     const repo = makeRepo({ commit: true });
     expect((await repo.cli(['install', '--hooks'])).exitCode).toBe(0);
     await claim(repo, ['src/auth/', '--session', OTHER, '--note', 'oauth']);
@@ -117,7 +118,7 @@ describe('the guard tells a write to a claimed path', () => {
   }, 60_000);
 });
 
-describe('the claims tables are moved only by claim and release', () => {
+quickDescribe('the claims tables are moved only by claim and release', () => {
   it("another session's raw update-ref, push or delete of refs/claims/<branch> is refused", async () => {
     const repo = makeRepo({ commit: true });
     await claim(repo, ['src/auth/', '--session', OTHER, '--note', 'moving login to OAuth']);

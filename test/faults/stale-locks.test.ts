@@ -2,7 +2,9 @@
 // (`git handoff …`, so git is the command's parent process). SPEC 4: a lock at least 2 s old with no git process in
 // the repository is stale and fails at once with exit 4 `ref-locked`, naming the file, its age and no live holder;
 // `fetch`/`sync` never exit 0 when a handoff did not arrive; the loss record's own lock is named, not waited on.
-import { rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { json, refOf } from '../helpers/repo';
 import { makeWorld, ok } from '../sync/world';
@@ -115,5 +117,32 @@ describe('stale locks met through `git handoff`', () => {
     clearTimeout(gone);
     expect(r.exitCode, String(r.stderr)).toBe(0);
     expect(refOf(a, REF)).toBe(refOf(b, REF));
+  });
+  it.each(['--git-dir', 'GIT_DIR'])("a live holder working from elsewhere (%s names the repository) is waited for, never called left behind", async (how) => {
+    const { a } = await makeWorld('file');
+    await ok(a, ['write', 'lock-notes', '-m', 'one'], 0, env);
+    const tip = refOf(a, REF)!;
+    // a git process outside the repository's directories holds the handoff's lock for 4 s (its reference-transaction
+    // hook sleeps): older than the 2 s after which a lock with no holder is stale
+    const hooks = path.join(a.home, 'slow-hooks');
+    mkdirSync(hooks);
+    writeFileSync(path.join(hooks, 'reference-transaction'), '#!/bin/sh\n[ "$1" = prepared ] && sleep 4\nexit 0\n', { mode: 0o755 });
+    const gitDir = path.join(a.dir, '.git');
+    const args = ['-c', `core.hooksPath=${hooks}`, 'update-ref', REF, tip, tip];
+    const holder = execa('git', how === 'GIT_DIR' ? args : [`--git-dir=${gitDir}`, ...args], {
+      cwd: a.home,
+      env: { ...a.env, ...(how === 'GIT_DIR' ? { GIT_DIR: gitDir } : {}) },
+      extendEnv: false,
+      reject: false,
+    });
+    const lock = path.join(gitDir, `${REF}.lock`);
+    for (let i = 0; i < 200 && !existsSync(lock); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(existsSync(lock)).toBe(true);
+    const w = await viaGit(a, ['write', 'lock-notes', '-m', 'two'], { env });
+    expect(w.exitCode, String(w.stderr)).toBe(0);
+    expect(String(w.stderr)).not.toContain('rm ');
+    expect((await holder).exitCode).toBe(0);
+    expect(a.git(['log', '--format=%s', '-1', REF]).stdout).toBeTruthy();
+    expect(Number(a.git(['rev-list', '--count', REF]).stdout)).toBe(2);
   });
 });

@@ -4,7 +4,8 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { quickDescribe, slowDescribe } from '../helpers/sets';
 import { makeRepo, ROOT, tempDir, type TestRepo } from '../helpers/repo';
 import { ME, payload, readLog } from './helpers';
 
@@ -28,7 +29,7 @@ const run = (repo: TestRepo, bin: string, p: unknown, env: Record<string, string
 
 const loads = (marker: string) => (existsSync(marker) ? readFileSync(marker, 'utf8').split('\n').filter(Boolean).length : 0);
 
-describe('the guard\'s first file', () => {
+quickDescribe('the guard\'s first file', () => {
   it('answers a Read and a Bash `npm test` alone; anything a rule may apply to loads the full guard', () => {
     const repo = makeRepo({ commit: true });
     const { bin, marker } = recordingCopy();
@@ -126,7 +127,7 @@ describe('the guard\'s first file', () => {
   });
 });
 
-describe('the bundles', () => {
+quickDescribe('the bundles', () => {
   it('are ASCII: node reads them as one-byte strings (one non-ASCII character makes a 260 KB bundle a two-byte string, decoded at every load)', () => {
     for (const f of readdirSync(path.join(ROOT, 'dist')).filter((f) => f.endsWith('.cjs'))) {
       expect(/[^\x00-\x7f]/.test(readFileSync(path.join(ROOT, 'dist', f), 'latin1')), f).toBe(false);
@@ -134,7 +135,7 @@ describe('the bundles', () => {
   });
 });
 
-describe('the first file on a Write or Edit of a protected handoff file', () => {
+slowDescribe('the first file on a Write or Edit of a protected handoff file', () => {
   const full = (repo: TestRepo, p: unknown, env: Record<string, string> = {}) =>
     execFileSync(process.execPath, ['-e', `require(${JSON.stringify(path.join(ROOT, 'dist', 'fast.cjs'))}).guard()`], {
       cwd: repo.dir,

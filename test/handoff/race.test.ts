@@ -55,4 +55,23 @@ describe('races between real processes', () => {
     expect(existsSync(lock)).toBe(true);
     expect(refOf(repo, REF)).toBe(tip);
   });
+  it('twelve writers with the hooks on a loaded machine: no exit 4 while every holder is alive, every version kept', async () => {
+    // issue 35: under load, writers were told to rm a lock "a crashed process left behind" while its holder ran
+    const repo = makeRepo({ commit: true });
+    expect((await repo.cli(['install', '--hooks'])).exitCode).toBe(0);
+    expect((await repo.cli(['write', 'race-topic', '--session', 'owner-1', '-m', 'seed'])).exitCode).toBe(0);
+    // two busy loops per core for the whole race
+    const burners = Array.from({ length: 4 }, () => execa(process.execPath, ['-e', 'for(;;){}'], { reject: false }));
+    try {
+      const loop = `for i in 1 2 3; do "$BIN" write race-topic --session owner-1 -m "writer $W write $i" || exit $?; done`;
+      const results = await Promise.all(
+        Array.from({ length: 12 }, (_, w) => execa('sh', ['-c', loop], { cwd: repo.dir, env: { ...repo.env, BIN, W: String(w) }, extendEnv: false, reject: false, timeout: 300_000 })),
+      );
+      for (const r of results) expect(r.exitCode, r.stderr).toBe(0);
+    } finally {
+      for (const b of burners) b.kill('SIGKILL');
+    }
+    expect(repo.git(['rev-list', '--count', REF]).stdout.trim()).toBe('37');
+    expect(repo.git(['fsck', '--no-progress', '--strict']).status).toBe(0);
+  });
 });

@@ -1,6 +1,7 @@
 // Read receipts (issue 18): git notes under refs/notes/handoff-reads, added by compare-and-swap, never removed.
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { quickIt, slowIt } from '../helpers/sets';
 import { BIN, json, makeRepo, refOf, type TestRepo } from '../helpers/repo';
 import { guard, payload } from '../guard/helpers';
 import { ok } from '../sync/world';
@@ -13,7 +14,7 @@ const unread = async (repo: TestRepo, session: string, ...more: string[]) =>
   json(await ok(repo, ['list', '--unread', '--json', '--session', session, ...more])).map((r: any) => r.topic);
 
 describe('receipts', () => {
-  it('unread, then read after show, then unread again when a new version comes; never for one\'s own version', async () => {
+  quickIt('unread, then read after show, then unread again when a new version comes; never for one\'s own version', async () => {
     const repo = makeRepo({ commit: true });
     await ok(repo, ['write', 'release-plan', '-m', 'Goal: v1', '--session', 'sess-a', '--to', 'session:sess-b']);
     await ok(repo, ['write', 'other-topic', '-m', 'for anyone', '--session', 'sess-a']);
@@ -46,7 +47,7 @@ describe('receipts', () => {
     expect(String((await ok(repo, ['log', 'release-plan'])).stdout)).toMatch(/read by sess-b$/m);
   });
 
-  it('boot puts handoffs addressed to the reader first, marks them unread/read, and records surfaced receipts', async () => {
+  quickIt('boot puts handoffs addressed to the reader first, marks them unread/read, and records surfaced receipts', async () => {
     const repo = makeRepo({ commit: true });
     await ok(repo, ['write', 'for-reviewer', '-m', '# Goal\nreview it', '--session', 'sess-a', '--to', 'role:reviewer']);
     await ok(repo, ['write', 'newer-general', '-m', '# Goal\nanything', '--session', 'sess-a']);
@@ -68,7 +69,7 @@ describe('receipts', () => {
     expect(noteOf(repo, tip).trim().split('\n').map((l) => l.split(' ')[2])).toEqual(['surfaced', 'read']);
   });
 
-  it('session start (the guard) shows a person-written handoff addressed to this session first, unread, and records surfaced', async () => {
+  quickIt('session start (the guard) shows a person-written handoff addressed to this session first, unread, and records surfaced', async () => {
     const repo = makeRepo({ commit: true });
     await ok(repo, ['write', 'newest-unaddressed', '-m', '# Goal\nnoise', '--session', 'sess-a']);
     const p = payload(repo, 'claude-code/session-start.json');
@@ -80,7 +81,7 @@ describe('receipts', () => {
     expect(noteOf(repo, refOf(repo, 'refs/handoffs/main/operator-brief')!)).toMatch(new RegExp(`^${p.session_id} \\d+ surfaced\\n$`));
   });
 
-  it('with the git hooks installed, receipts are only ever added in this repository too (notes remove, ref deletion refused)', async () => {
+  quickIt('with the git hooks installed, receipts are only ever added in this repository too (notes remove, ref deletion refused)', async () => {
     const repo = makeRepo({ commit: true });
     await ok(repo, ['install', '--hooks']);
     await ok(repo, ['write', 'release-plan', '-m', 'x', '--session', 'sess-a']);
@@ -97,7 +98,7 @@ describe('receipts', () => {
     expect(noteOf(repo, tip).trim().split('\n').map((l) => l.split(' ')[0])).toEqual(['sess-b', 'sess-c']);
   });
 
-  it('session start of a Codex session with a role puts handoffs for client:codex and its role before newer ones', async () => {
+  quickIt('session start of a Codex session with a role puts handoffs for client:codex and its role before newer ones', async () => {
     const repo = makeRepo({ commit: true });
     await ok(repo, ['write', 'for-codex', '-m', '# Goal\nx', '--session', 'sess-a', '--to', 'client:codex']);
     await ok(repo, ['write', 'for-reviewers', '-m', '# Goal\ny', '--session', 'sess-a', '--to', 'role:reviewer']);
@@ -113,7 +114,7 @@ describe('receipts', () => {
     expect(bad.answer.hookSpecificOutput.additionalContext).toMatch(/\[1\] for-codex · for you/);
   });
 
-  it('two readers racing in one clone (real processes, many rounds) both keep every receipt', async () => {
+  slowIt('two readers racing in one clone (real processes, many rounds) both keep every receipt', async () => {
     const repo = makeRepo({ commit: true });
     const topics = ['race-one', 'race-two', 'race-three', 'race-four'];
     for (const t of topics) await ok(repo, ['write', t, '-m', 'x', '--session', 'sess-a']);

@@ -3,6 +3,7 @@
 import { readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { inThisSet, quickIt, slowIt } from '../helpers/sets';
 import { openRepo } from '../../src/git/repo';
 import { moveRefs } from '../../src/handoff/store/tx';
 import { json, makeRepo, refOf, type TestRepo } from '../helpers/repo';
@@ -45,7 +46,7 @@ async function expectReported(repo: TestRepo, pattern: RegExp, ref = REF) {
 }
 
 describe('the loss record', () => {
-  for (const gc of [false, true]) {
+  for (const gc of inThisSet([false], [true])) {
     const after = gc ? ' (after reflog expire and gc --prune=now)' : '';
     it(`a handoff deleted with raw update-ref is reported and restored with every version${after}`, async () => {
       const { repo, tip, history } = await seeded();
@@ -97,7 +98,7 @@ describe('the loss record', () => {
     });
   }
 
-  it('receipts dropped from the notes are merged back, nothing of the later ones lost', async () => {
+  quickIt('receipts dropped from the notes are merged back, nothing of the later ones lost', async () => {
     const { repo, tip, notes } = await seeded();
     // a notes commit on top that empties the note of the tip
     raw(repo, ['notes', `--ref=${NOTES}`, 'remove', tip]);
@@ -108,7 +109,7 @@ describe('the loss record', () => {
     expect(repo.git(['merge-base', '--is-ancestor', notes, NOTES], { allowFail: true }).status).toBe(0);
   });
 
-  it('with the git hooks installed, recover moves a rogue tip back through them, on the record (audit.jsonl)', async () => {
+  quickIt('with the git hooks installed, recover moves a rogue tip back through them, on the record (audit.jsonl)', async () => {
     const { repo, tip, history } = await seeded();
     await ok(repo, ['install', '--hooks']);
     const rogue = rogueCommit(repo, history[1]);
@@ -120,7 +121,7 @@ describe('the loss record', () => {
     expect(readFileSync(path.join(repo.dir, '.git', 'handoff', 'audit.jsonl'), 'utf8')).toMatch(/"hook":"reference-transaction"/);
   });
 
-  it('a version added by another session without a takeover is moved back; the owner keeps writing', async () => {
+  quickIt('a version added by another session without a takeover is moved back; the owner keeps writing', async () => {
     const { repo, tip, history } = await seeded();
     const rogue = rogueCommit(repo, tip);
     raw(repo, ['update-ref', REF, rogue]);
@@ -130,7 +131,7 @@ describe('the loss record', () => {
     await ok(repo, ['write', 'login-redirect-loop', '-m', 'Goal: three', '--session', 'sess-owner']);
   });
 
-  it('a legitimate newer version is never overwritten: two sound histories are both kept', async () => {
+  quickIt('a legitimate newer version is never overwritten: two sound histories are both kept', async () => {
     const { repo, tip } = await seeded();
     // another history of the same name by the recorded owner itself, sound from its root: recover keeps both, moves
     // nothing (another session's parentless history is a forged takeover: test/record/forged-takeover.test.ts)
@@ -144,7 +145,7 @@ describe('the loss record', () => {
     expect((await ok(repo, ['list'])).stderr).toBe('');
   });
 
-  it('an archived handoff is not resurrected, even when the archive ran with the record left behind', async () => {
+  quickIt('an archived handoff is not resurrected, even when the archive ran with the record left behind', async () => {
     const { repo } = await seeded();
     await ok(repo, ['archive', 'login-redirect-loop', '--session', 'sess-owner']);
     expect(json(await ok(repo, ['recover', '--json'])).actions).toEqual([]);
@@ -163,7 +164,7 @@ describe('the loss record', () => {
     expect(refOf(repo, ref2)).toBeNull();
   });
 
-  it('everything but branches deleted and .git/handoff removed: recover --scan rebuilds from unreachable objects', async () => {
+  quickIt('everything but branches deleted and .git/handoff removed: recover --scan rebuilds from unreachable objects', async () => {
     const { repo, tip, history, notes } = await seeded();
     await ok(repo, ['write', 'old-release-notes', '-m', 'Goal: old', '--session', 'sess-owner']);
     const archivedTip = refOf(repo, 'refs/handoffs/main/old-release-notes');
@@ -197,7 +198,7 @@ describe('the loss record', () => {
     await expectReported(repo, /was deleted outside git-handoff/);
   });
 
-  it('a damaged record is reported and rebuilt, never trusted, never a crash; a loss at the same time is still found', async () => {
+  quickIt('a damaged record is reported and rebuilt, never trusted, never a crash; a loss at the same time is still found', async () => {
     const { repo, tip } = await seeded();
     const record = 'refs/handoff-record';
     // garbage: the record ref pointing at a blob, then at a commit whose record file is truncated, then at nothing
@@ -228,7 +229,7 @@ describe('the loss record', () => {
     expect(refOf(repo, REF)).toBe(tip);
   });
 
-  it('a forged record cannot make recover drop the owner\'s versions', async () => {
+  quickIt('a forged record cannot make recover drop the owner\'s versions', async () => {
     const { repo, tip, history } = await seeded();
     const record = 'refs/handoff-record';
     const forge = (oid: string) => {
@@ -252,7 +253,7 @@ describe('the loss record', () => {
     expect((await ok(repo, ['list'])).stderr).toBe('');
   });
 
-  it('boot (session start) restores an unambiguous loss by itself and says so once', async () => {
+  quickIt('boot (session start) restores an unambiguous loss by itself and says so once', async () => {
     const { repo, tip } = await seeded();
     raw(repo, ['update-ref', '-d', REF]);
     const first = await ok(repo, ['boot', '--session', 'sess-owner']);
@@ -262,7 +263,7 @@ describe('the loss record', () => {
     expect(second.stdout).not.toMatch(/restored at session start/);
   });
 
-  it('an intentional removal by the product (a deletion through tx, the record moved with it) is no loss', async () => {
+  quickIt('an intentional removal by the product (a deletion through tx, the record moved with it) is no loss', async () => {
     const { repo, tip } = await seeded();
     // without a recorded removal a deletion is a loss
     raw(repo, ['update-ref', '-d', REF, tip]);
@@ -278,7 +279,7 @@ describe('the loss record', () => {
     expect(repo.git(['merge-base', '--is-ancestor', tip, 'refs/handoff-record'], { allowFail: true }).status).toBe(0);
   });
 
-  it('the check costs no git process when nothing moved since the last check, also right after a write', async () => {
+  quickIt('the check costs no git process when nothing moved since the last check, also right after a write', async () => {
     const { repo } = await seeded();
     await ok(repo, ['write', 'login-redirect-loop', '-m', 'Goal: three', '--session', 'sess-owner']);
     const rec = gitRecorder(repo.home);
@@ -291,7 +292,7 @@ describe('the loss record', () => {
     await expectReported(repo, /was deleted outside git-handoff/);
   });
 
-  it('16 writers of different topics at once all land, and the record holds every one', async () => {
+  slowIt('16 writers of different topics at once all land, and the record holds every one', async () => {
     const repo = makeRepo({ commit: true });
     const topics = Array.from({ length: 16 }, (_, i) => `parallel-topic-${i}`);
     const runs = await Promise.all(topics.map((t, i) => repo.cli(['write', t, '-m', `Goal: ${t}`, '--session', `sess-${i}`])));

@@ -2,7 +2,8 @@
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { quickDescribe, slowDescribe } from '../helpers/sets';
 import { HandoffError } from '../../src/errors';
 import { openRepo } from '../../src/git/repo';
 import { moveRef } from '../../src/handoff/store/tx';
@@ -34,7 +35,7 @@ async function holdLock(repo: TestRepo, ref: string, oid: string, cwd = repo.dir
   };
 }
 
-describe('the lock policy', () => {
+quickDescribe('the lock policy', () => {
   it('a lock nothing holds: write exits 4 at once, naming the file, its age and that no git process holds it; the lock stays', async () => {
     const repo = makeRepo({ commit: true });
     await ok(repo, ['write', 'tx-stale', '-m', 'one'], 0, env);
@@ -140,7 +141,7 @@ describe('the lock policy', () => {
   });
 });
 
-describe('with the hooks installed', () => {
+slowDescribe('with the hooks installed', () => {
   it('concurrent writers of one topic all land: git holds the lock while the hook runs, and a writer waits for it', async () => {
     const repo = makeRepo({ commit: true });
     expect((await repo.cli(['install', '--hooks'])).exitCode).toBe(0);
@@ -154,7 +155,7 @@ describe('with the hooks installed', () => {
   }, 600_000);
 });
 
-describe('signing', () => {
+quickDescribe('signing', () => {
   it('with handoff.sign the merge `sync --resolve` writes is signed like every other version', async () => {
     const { a, b } = await makeWorld('file');
     const keys = tempDir('gh-keys-');
@@ -180,7 +181,7 @@ describe('signing', () => {
   });
 });
 
-describe('one transaction for a version and its record', () => {
+quickDescribe('one transaction for a version and its record', () => {
   /** A reference-transaction hook that logs each `prepared` batch: one block of `<old> <new> <ref>` lines per transaction. */
   function logTransactions(repo: TestRepo): () => string[][] {
     const log = path.join(repo.dir, '.git', 'tx.log');

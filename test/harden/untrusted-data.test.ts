@@ -2,6 +2,7 @@
 // and a model sees handoff text only inside the <untrusted-content> wrapper or as one sanitised line; a body over
 // the 1 MiB limit is refused by fetch and the server, and where one got in anyway, boot flags it and shows the rest.
 import { describe, expect, it } from 'vitest';
+import { quickIt, slowIt, quickDescribe } from '../helpers/sets';
 import { json, makeRepo, refOf, type TestRepo } from '../helpers/repo';
 import { guard, payload } from '../guard/helpers';
 import { makeWorld, ok } from '../sync/world';
@@ -38,7 +39,7 @@ function assertContained(text: string) {
   }
 }
 
-describe('handoff data reaches a model only wrapped or as one clean line (issue 13 item 2)', () => {
+quickDescribe('handoff data reaches a model only wrapped or as one clean line (issue 13 item 2)', () => {
   it('state.json and trailers cannot speak outside the wrapper in boot --wrap, session-start context or show', async () => {
     const repo = makeRepo({ commit: true });
     INJECTIONS.forEach((inj, i) => {
@@ -82,7 +83,7 @@ describe('handoff data reaches a model only wrapped or as one clean line (issue 
 describe('the 1 MiB body limit holds on arrival, and reads are bounded (issue 13 item 14)', () => {
   const huge = 'y'.repeat(2 * 1024 * 1024);
 
-  it('where a huge body got in, boot still shows the branch: that one handoff is flagged, the others are read', async () => {
+  quickIt('where a huge body got in, boot still shows the branch: that one handoff is flagged, the others are read', async () => {
     const repo = makeRepo({ commit: true });
     await ok(repo, ['write', 'good-note', '-m', '# Goal\nthe good one', '--session', 'sess-a']);
     repo.git(['update-ref', 'refs/handoffs/main/huge-note', plant(repo, 'huge-note', 'sess-b', huge, state([]))]);
@@ -96,7 +97,7 @@ describe('the 1 MiB body limit holds on arrival, and reads are bounded (issue 13
     expect(json(await ok(repo, ['show', 'huge-note', '--json'])).problem).toMatch(/over the 1048576-byte limit/);
   });
 
-  it('fetch and a server refuse a huge body, a huge state.json and a huge commit message, new or on top', async () => {
+  slowIt('fetch and a server refuse a huge body, a huge state.json and a huge commit message, new or on top', async () => {
     const { a, b, bare } = await makeWorld('file', { server: true });
     await ok(a, ['write', 'auth-refactor', '-m', 'mine', '--session', 'sess-a']);
     await ok(a, ['sync']);

@@ -2,6 +2,7 @@
 import { writeFileSync, chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { inThisSet, quickDescribe } from '../helpers/sets';
 import { refOf, type TestRepo } from '../helpers/repo';
 import { makeWorld, ok, type Transport } from './world';
 
@@ -13,7 +14,7 @@ function forge(repo: TestRepo, tree: string, parents: string[], session: string,
   return repo.git(args, { input: `handoff(auth-refactor): forged\n\nClaude-Session-Id: ${session}\n${extra}` }).stdout.trim();
 }
 
-describe.each<Transport>(['file', 'git', 'http'])('install --server over %s', (transport) => {
+describe.each<Transport>(inThisSet(['file'], ['git', 'http']))('install --server over %s', (transport) => {
   it('rejects a forced clobber and a steal with a message the pusher sees; the server keeps its value', async () => {
     const { a, b, bare } = await makeWorld(transport, { server: true });
     await ok(a, ['write', 'auth-refactor', '-m', 'the real one', '--session', 'sess-a']);
@@ -51,7 +52,7 @@ describe.each<Transport>(['file', 'git', 'http'])('install --server over %s', (t
   });
 });
 
-describe('install --server', () => {
+quickDescribe('install --server', () => {
   it('git handoff push reports a server refusal as an integrity error (exit 6)', async () => {
     const { a, b, bare } = await makeWorld('file', { server: true });
     await ok(a, ['write', 'auth-refactor', '-m', 'the real one', '--session', 'sess-a']);

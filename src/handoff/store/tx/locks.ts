@@ -53,10 +53,25 @@ function selfAndAncestors(): Set<number> {
   return out;
 }
 
+/** The repository directories git's argv or environment names for a process (-C, --git-dir, GIT_DIR…), resolved against its cwd. */
+function namedDirs(argv: string[], environ: string[], cwd: string): string[] {
+  const out: string[] = [];
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i];
+    if ((a === '-C' || a === '--git-dir' || a === '--work-tree') && argv[i + 1]) out.push(argv[++i]);
+    else if (a.startsWith('--git-dir=') || a.startsWith('--work-tree=')) out.push(a.slice(a.indexOf('=') + 1));
+    else if (!a.startsWith('-')) break; // the subcommand: what follows is its own
+  }
+  for (const e of environ) if (/^GIT_(DIR|COMMON_DIR|WORK_TREE)=/.test(e)) out.push(e.slice(e.indexOf('=') + 1));
+  return out.map((d) => path.resolve(cwd, d));
+}
+
 /**
- * A live git process whose working directory is in this repository, from /proc; undefined without /proc. This
- * process's own ancestors do not count: the `git` of `git handoff …` (or of a hook that runs the product) waits for
- * it, so it cannot be the holder this process waits for.
+ * A live git process that may hold a lock of this repository, from /proc: its working directory, a `-C`/`--git-dir`
+ * in its arguments or a GIT_DIR in its environment is in the repository. undefined: cannot tell (no /proc, or a git
+ * process whose directory cannot be read, another user's); null only when every git process is provably elsewhere.
+ * This process's own ancestors do not count: the `git` of `git handoff …` (or of a hook that runs the product) waits
+ * for it, so it cannot be the holder this process waits for.
  */
 function gitProcessIn(repo: Repo): { pid: number; command: string } | null | undefined {
   let pids: string[];
@@ -68,29 +83,53 @@ function gitProcessIn(repo: Repo): { pid: number; command: string } | null | und
   const mine = selfAndAncestors();
   // every worktree shares the refs: a git process in any of them may hold the lock
   const dirs = [repo.worktree, repo.gitDir, repo.commonDir, ...worktreesOf(repo.commonDir)];
+  let unreadable = false;
   for (const p of pids) {
     const pid = Number(p);
     if (mine.has(pid)) continue;
+    let argv: string[];
     try {
-      const argv = readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0').filter(Boolean);
-      if (!argv.length || !/^git(-|$)/.test(path.basename(argv[0]))) continue;
-      const cwd = readlinkSync(`/proc/${p}/cwd`);
-      if (dirs.some((d) => within(cwd, d))) return { pid, command: argv.slice(0, 4).join(' ') };
+      argv = readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0').filter(Boolean);
     } catch {
-      // gone meanwhile, or another user's
+      continue; // gone meanwhile
+    }
+    if (!argv.length || !/^git(-|$)/.test(path.basename(argv[0]))) continue;
+    try {
+      const cwd = readlinkSync(`/proc/${p}/cwd`);
+      let environ: string[] = [];
+      try {
+        environ = readFileSync(`/proc/${p}/environ`, 'utf8').split('\0');
+      } catch {
+        // unreadable environment: the cwd and arguments still say where it works
+      }
+      if ([cwd, ...namedDirs(argv, environ, cwd)].some((c) => dirs.some((d) => within(c, d)))) return { pid, command: argv.slice(0, 4).join(' ') };
+    } catch (e) {
+      // gone meanwhile (ENOENT), or a process whose directory this user cannot read: it may be the holder
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') unreadable = true;
     }
   }
-  return null;
+  return unreadable ? undefined : null;
 }
 
 export function inspectLock(repo: Repo, lockFile: string, now = Date.now()): LockState {
-  let ageMs: number | null = null;
+  let before;
   try {
-    ageMs = Math.max(0, now - statSync(lockFile).mtimeMs);
+    before = statSync(lockFile);
   } catch {
     return { lockFile, ageMs: null, holder: null };
   }
-  return { lockFile, ageMs, holder: gitProcessIn(repo) };
+  const holder = gitProcessIn(repo);
+  if (holder === null) {
+    // no holder found: only the same lock file, still there after the scan, was left behind (its holder may have
+    // released it during the scan, and the next writer taken a new one)
+    try {
+      const after = statSync(lockFile);
+      if (after.ino !== before.ino || after.mtimeMs !== before.mtimeMs) return { lockFile, ageMs: Math.max(0, Date.now() - after.mtimeMs), holder: undefined };
+    } catch {
+      return { lockFile, ageMs: null, holder: null };
+    }
+  }
+  return { lockFile, ageMs: Math.max(0, now - before.mtimeMs), holder };
 }
 
 /** Left behind: old enough, and no git process runs here (or, without /proc to tell, much older). */
