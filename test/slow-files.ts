@@ -37,6 +37,14 @@ export const SLOW_TESTS = [
   'test/sync/receipts.test.ts', // two clones reading at once, real processes; a server refusing dropped receipts (21 s)
   'test/faults/maintenance.test.ts', // pack-refs, gc --aggressive --prune=now and maintenance over every kind of ref (20 s)
   'test/faults/read-only.test.ts', // a read-only repository and HOME through every command and the guard (13 s)
+  // two clones and a bare remote per case, each case several syncs (seconds each on 2 cores)
+  'test/sync/unguarded-remote.test.ts', // a remote without the check, with and without the git hooks (27 s)
+  'test/sync/archive.test.ts', // archives and restores travelling between clones (19 s)
+  'test/harden/archive-record.test.ts', // every way a pusher archives another's handoff, through fetch and a server (20 s)
+  'test/sync/secrets-gate.test.ts', // every secret rule through push, fetch and merges (33 s)
+  'test/claims/remote.test.ts', // claims across clones: offline, expiry against renewal, a killed holder (24 s)
+  'test/sync/failure.test.ts', // unreachable remotes, push races, refused pushes (19 s)
+  'test/sync/record-remote.test.ts', // the record published per clone, recover --from in a new clone (31 s)
 ];
 
 // Files whose quick cases run in the default set and whose costly variants (more transports, the gc'd repeat, racing
@@ -45,8 +53,15 @@ export const SPLIT_TESTS = [
   'test/handoff/record.test.ts', // slow: every loss case again after reflog expire + gc --prune=now; 16 writers at once
   'test/handoff/tx.test.ts', // slow: concurrent writers of one topic through the hooks
   'test/handoff/receipts.test.ts', // slow: two readers racing for many rounds
-  'test/sync/server.test.ts', // slow: the server check over git daemon and smart HTTP (file:// in the default set)
-  'test/sync/unguarded-remote.test.ts', // slow: the same cases without the git hooks (with them in the default set)
+  'test/sync/server.test.ts', // slow: the server check over file://, git daemon and smart HTTP
+  'test/sync/divergence.test.ts', // slow: the two full divergence-and-resolve rounds
+  'test/hooks/push.test.ts', // slow: an archive travelling, atomically and split
+  'test/handoff/secrets-write.test.ts', // slow: every rule of the preset through import
+  'test/faults/stale-locks.test.ts', // slow: a tracking ref's lock and live holders working from elsewhere (each waits seconds)
+  'test/handoff/format-version.test.ts', // slow: every command against a newer store
+  'test/boot/boot.test.ts', // slow: boot over many handoffs
+  'test/guard/quoting.test.ts', // slow: the quoting property checked by the shell itself
+  'test/guard/shell-rules.test.ts', // slow: every way around git handoff, through the guard
   'test/guard/first-file.test.ts', // slow: the first file against the full guard on every Write/Edit shape
   'test/harden/untrusted-data.test.ts', // slow: fetch and a server refusing huge bodies, states and messages
   'test/claims/guard.test.ts', // slow: renewal, which waits for three quarters of a claim's lifetime

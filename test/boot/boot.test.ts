@@ -1,5 +1,6 @@
 // `git handoff boot`: several sessions' handoffs on one branch, verified, own first, bodies kept inside their wrapper.
 import { describe, expect, it } from 'vitest';
+import { quickIt, slowIt, quickDescribe } from '../helpers/sets';
 import { extractSections, wrapUntrusted, BOOT_SECTIONS } from '../../src/handoff/store/boot';
 import { json, makeRepo, type TestRepo } from '../helpers/repo';
 
@@ -54,7 +55,7 @@ async function scenario(): Promise<TestRepo> {
 /** The text outside every complete wrapper, which is what an agent may take as trusted. */
 const outside = (text: string) => text.replace(/<untrusted-content source="git-handoff" ref="[^"]*">\n[\s\S]*?\n<\/untrusted-content>/g, '«wrapped»');
 
-describe('boot', () => {
+quickDescribe('boot', () => {
   it('leads with the session’s own handoff, each with owner, age, sync and verification, then its sections', async () => {
     const repo = await scenario();
     const r = await repo.cli(['boot', '--session', MINE]);
@@ -135,7 +136,7 @@ describe('boot', () => {
   });
 });
 
-describe('wrapUntrusted and extractSections', () => {
+quickDescribe('wrapUntrusted and extractSections', () => {
   it('neutralises every spelling of the tag and escapes the ref attribute', () => {
     const w = wrapUntrusted('refs/x"<y>', 'a </UNTRUSTED-CONTENT> b <\u200b/untrusted-content> c < untrusted - content>');
     expect(w.startsWith('<untrusted-content source="git-handoff" ref="refs/x&quot;&lt;y&gt;">\n')).toBe(true);
@@ -153,7 +154,7 @@ describe('wrapUntrusted and extractSections', () => {
 });
 
 describe('boot after a takeover', () => {
-  it('names the session a handoff was taken over from', async () => {
+  quickIt('names the session a handoff was taken over from', async () => {
     const repo = makeRepo({ commit: true });
     await repo.cli(['write', 'auth-redirect', '-m', '## Goal\nfirst', '--session', OTHER]);
     const t = await repo.cli(['write', 'auth-redirect', '-m', '## Goal\nsecond', '--session', MINE, '--take-over', '--reason', 'owner gone']);
@@ -163,7 +164,7 @@ describe('boot after a takeover', () => {
     expect(text).toContain('## Goal\nsecond');
   });
 
-  it('reads `Goal:` and `Next action:` paragraphs as the README writes them, beside headings (issue 15)', async () => {
+  quickIt('reads `Goal:` and `Next action:` paragraphs as the README writes them, beside headings (issue 15)', async () => {
     const repo = makeRepo({ commit: true });
     const w = await repo.cli(['write', 'login-redirect-loop', '--session', MINE, '-m', 'Goal: stop the redirect loop', '-m', 'State: half done', '-m', 'Next action: run npm test']);
     expect(w.exitCode, String(w.stderr)).toBe(0);
@@ -174,7 +175,7 @@ describe('boot after a takeover', () => {
     expect(out).not.toContain('summary:');
   });
 
-  it('shows the sections of all of this session\'s handoffs however many there are, and says how many show a header only', async () => {
+  slowIt('shows the sections of all of this session\'s handoffs however many there are, and says how many show a header only', async () => {
     const repo = makeRepo({ commit: true });
     for (let i = 1; i <= 7; i++) await repo.cli(['write', `other-note-${i}`, '--session', OTHER, '-m', `Goal: other goal ${i}`]);
     for (let i = 1; i <= 6; i++) await repo.cli(['write', `mine-note-${i}`, '--session', MINE, '-m', `Goal: my goal ${i}`]);
@@ -184,7 +185,7 @@ describe('boot after a takeover', () => {
     expect(out).toContain('(sections shown for 11: yours and the 5 that come first; 2 more show their header only)');
   });
 
-  it('says whose Goal each one is in a --keep both merge', () => {
+  quickIt('says whose Goal each one is in a --keep both merge', () => {
     const body = '# t: two versions kept\n\n## Version by session sess-b (abc, now, here)\n\nGoal: B goal\n\n## Version by session sess-a (def, now, there)\n\n## Goal\nA goal\n';
     const s = extractSections(body, BOOT_SECTIONS.map((x) => x.match));
     expect(s.map((x) => [x.version, x.text])).toEqual([

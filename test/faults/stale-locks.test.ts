@@ -5,7 +5,8 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { quickIt, slowIt } from '../helpers/sets';
 import { json, refOf } from '../helpers/repo';
 import { makeWorld, ok } from '../sync/world';
 import { leaveLock, viaGit } from './helpers';
@@ -14,7 +15,7 @@ const REF = 'refs/handoffs/main/lock-notes';
 const env = { GIT_HANDOFF_SESSION: 'lock-owner-1' };
 
 describe('stale locks met through `git handoff`', () => {
-  it("a handoff's lock left behind: write, fetch and sync exit 4 at once, naming it with no live holder; after rm the handoff arrives", async () => {
+  quickIt("a handoff's lock left behind: write, fetch and sync exit 4 at once, naming it with no live holder; after rm the handoff arrives", async () => {
     const { a, b } = await makeWorld('file');
     await ok(a, ['write', 'lock-notes', '-m', 'one'], 0, env);
     await ok(a, ['push'], 0, env);
@@ -48,7 +49,7 @@ describe('stale locks met through `git handoff`', () => {
     expect(refOf(a, REF)).toBe(theirs);
   });
 
-  it("archive with packed-refs.lock left behind exits 4 naming it; show with the receipts' lock shows and warns", async () => {
+  quickIt("archive with packed-refs.lock left behind exits 4 naming it; show with the receipts' lock shows and warns", async () => {
     const { a } = await makeWorld('file');
     await ok(a, ['write', 'lock-notes', '-m', 'one'], 0, env);
     const tip = refOf(a, REF);
@@ -67,7 +68,7 @@ describe('stale locks met through `git handoff`', () => {
     expect(String(show.stderr)).toContain(`rm '${notes}'`);
   });
 
-  it("the loss record's lock left behind: commands still work and say which lock keeps the record behind", async () => {
+  quickIt("the loss record's lock left behind: commands still work and say which lock keeps the record behind", async () => {
     const { a } = await makeWorld('file');
     await ok(a, ['write', 'lock-notes', '-m', 'one'], 0, env);
     const lock = leaveLock(a, 'refs/handoff-record.lock');
@@ -92,7 +93,7 @@ describe('stale locks met through `git handoff`', () => {
     await ok(a, ['recover', REF], 0, env);
     expect(refOf(a, REF)).toBe(tip);
   });
-  it("a tracking ref's lock a killed fetch left: fetch and sync exit 4 naming it with its rm; a lock still being written is waited out", async () => {
+  slowIt("a tracking ref's lock a killed fetch left: fetch and sync exit 4 naming it with its rm; a lock still being written is waited out", async () => {
     const { a, b } = await makeWorld('file');
     await ok(b, ['write', 'lock-notes', '-m', 'from b'], 0, env);
     await ok(b, ['push'], 0, env);
@@ -118,7 +119,7 @@ describe('stale locks met through `git handoff`', () => {
     expect(r.exitCode, String(r.stderr)).toBe(0);
     expect(refOf(a, REF)).toBe(refOf(b, REF));
   });
-  it.each(['--git-dir', 'GIT_DIR'])("a live holder working from elsewhere (%s names the repository) is waited for, never called left behind", async (how) => {
+  slowIt.each(['--git-dir', 'GIT_DIR'])("a live holder working from elsewhere (%s names the repository) is waited for, never called left behind", async (how) => {
     const { a } = await makeWorld('file');
     await ok(a, ['write', 'lock-notes', '-m', 'one'], 0, env);
     const tip = refOf(a, REF)!;

@@ -2,7 +2,8 @@
 // character of any word — '…', "…", a backslash, $'\xHH' — never changes the decision. The guard decides on what
 // the shell will run, not on how the line is spelled.
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { quickIt, slowIt } from '../helpers/sets';
 import { detectClient } from '../../src/clients/index';
 import { GuardContext } from '../../src/guard/context';
 import { decide } from '../../src/guard/entry';
@@ -34,7 +35,7 @@ function quoteAt(word: string, i: number, style: number): string {
 }
 
 describe('quoting or escaping any character never changes the decision', () => {
-  it('on generated command lines, in every client shape', async () => {
+  quickIt('on generated command lines, in every client shape', async () => {
     const repo = await foreignWorld();
     const env = { ...process.env, GIT_HANDOFF_SESSION: ME };
     const decideOn = async (command: string, client: number): Promise<string> => {
@@ -77,7 +78,7 @@ describe('quoting or escaping any character never changes the decision', () => {
     expect(denied.n).toBeLessThan(250);
   }, 300_000);
 
-  it('the shell itself removes the quotes the property uses to the same word', async () => {
+  slowIt('the shell itself removes the quotes the property uses to the same word', async () => {
     const { execFileSync } = await import('node:child_process');
     for (const w of ['refs/handoffs/main/auth-refactor', 'memory/handoff-main-x.md', '--ref=handoff-reads', 's/a/b/']) {
       for (let i = 0; i < w.length; i++) {

@@ -1,6 +1,7 @@
 // Shell commands: raw handoff ref writes, rewrites of other sessions' commits, and session injection for `git handoff`.
 import { execaSync } from 'execa';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { quickDescribe, slowDescribe } from '../helpers/sets';
 import { makeRepo, refOf } from '../helpers/repo';
 import { denial, guard, ME, OTHER, payload, writeHandoff } from './helpers';
 
@@ -10,7 +11,7 @@ function bash(repo: any, command: string, env: Record<string, string | undefined
   return guard(repo, p, env);
 }
 
-describe('raw handoff ref writes', () => {
+slowDescribe('raw handoff ref writes', () => {
   it('refuses every way around git handoff, and allows reads and ordinary git', async () => {
     const repo = makeRepo({ commit: true });
     await writeHandoff(repo, 'auth-refactor', 'body', OTHER);
@@ -63,7 +64,7 @@ describe('raw handoff ref writes', () => {
   });
 });
 
-describe('rewriting another session\'s commits', () => {
+quickDescribe('rewriting another session\'s commits', () => {
   function history() {
     const repo = makeRepo({ commit: true });
     const person = repo.commit('a person\'s commit', { 'a.txt': 'a' });
@@ -105,7 +106,7 @@ describe('rewriting another session\'s commits', () => {
   });
 });
 
-describe('git handoff from a shell that lacks the session', () => {
+quickDescribe('git handoff from a shell that lacks the session', () => {
   it('Claude Code: injects the session with updatedInput, and the rewritten command works', async () => {
     const repo = makeRepo({ commit: true });
     const r = await bash(repo, 'git handoff write auth-refactor -m "first note"');

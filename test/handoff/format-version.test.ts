@@ -2,6 +2,7 @@
 // than this build is refused with exit 7 `format-too-new`, naming both versions and what to do, and nothing is
 // read or written; formats 1 and 2 (and no marker) are read as they are.
 import { describe, expect, it } from 'vitest';
+import { quickDescribe, quickIt, slowIt } from '../helpers/sets';
 import { storeFormatOf } from '../../src/git/repo';
 import { FORMAT_VERSION } from '../../src/handoff/store/format';
 import { json, makeRepo, refOf, type TestRepo } from '../helpers/repo';
@@ -44,7 +45,7 @@ const COMMANDS: string[][] = [
 ];
 
 describe('the format version, read by every command', () => {
-  it(`a store marked newer than format ${FORMAT_VERSION}: every command exits 7 format-too-new and changes nothing`, async () => {
+  slowIt(`a store marked newer than format ${FORMAT_VERSION}: every command exits 7 format-too-new and changes nothing`, async () => {
     const repo = await seeded();
     repo.write('notes.md', '<!-- claude-session: format-owner-1 -->\nGoal: imported\n');
     repo.git(['config', 'handoff.formatVersion', String(FORMAT_VERSION + 1)]);
@@ -65,7 +66,7 @@ describe('the format version, read by every command', () => {
     expect(repo.git(['config', '--get-all', 'remote.origin.fetch'], { allowFail: true }).stdout).toBe('');
   }, 240_000);
 
-  it('read from the config file even where discovery asks git (a bare repository, GIT_DIR set)', async () => {
+  quickIt('read from the config file even where discovery asks git (a bare repository, GIT_DIR set)', async () => {
     const repo = await seeded();
     repo.git(['config', 'handoff.formatVersion', '7']);
     const viaGitDir = await repo.cli(['list', '--json'], { env: { ...S, GIT_DIR: `${repo.dir}/.git` } });
@@ -78,7 +79,7 @@ describe('the format version, read by every command', () => {
     expect(json(b).error.code).toBe('format-too-new');
   }, 120_000);
 
-  it('format 1, format 2 and no marker are read as they are; so is a value of another section', async () => {
+  quickIt('format 1, format 2 and no marker are read as they are; so is a value of another section', async () => {
     const repo = await seeded();
     for (const v of ['1', '2', null]) {
       if (v === null) repo.git(['config', '--unset', 'handoff.formatVersion'], { allowFail: true });
@@ -93,7 +94,7 @@ describe('the format version, read by every command', () => {
     expect(refOf(repo, REF)).not.toBeNull();
   }, 120_000);
 
-  it("doctor says the store's format and what a format-1 client sees of this one", async () => {
+  quickIt("doctor says the store's format and what a format-1 client sees of this one", async () => {
     const repo = await seeded();
     const row = async () => (json(await repo.cli(['doctor', '--json'])).items as Array<{ component: string; status: string; detail: string }>).find((i) => i.component === 'format')!;
     // no remote to share the store through: one line, nothing about format-1 clients (issue 40)
@@ -105,7 +106,7 @@ describe('the format version, read by every command', () => {
     expect((await row()).detail).toMatch(/^store format 2;.*taken in here \(handoff\.minFormat 1\)/);
   }, 120_000);
 
-  it('the guard and the git hooks are not turned into refusals by a newer store', async () => {
+  quickIt('the guard and the git hooks are not turned into refusals by a newer store', async () => {
     const repo = await seeded();
     expect((await repo.cli(['install', '--hooks'])).exitCode).toBe(0);
     repo.git(['config', 'handoff.formatVersion', '3']);
@@ -115,7 +116,7 @@ describe('the format version, read by every command', () => {
   }, 120_000);
 });
 
-describe('storeFormatOf: the config text as git reads it', () => {
+quickDescribe('storeFormatOf: the config text as git reads it', () => {
   it.each([
     ['[handoff]\n\tformatVersion = 3\n', 3],
     ['[HANDOFF]\n\tFORMATVERSION=4 # newer\n', 4],

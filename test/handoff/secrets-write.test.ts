@@ -1,7 +1,8 @@
 // write and import refuse a secret (exit 2, nothing written, never echoed), or redact / allow it on the record.
 import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { quickDescribe, slowDescribe } from '../helpers/sets';
 import { scanTexts } from '../../src/handoff/secrets/secrets';
 import { json, makeRepo, refOf, ROOT, type TestRepo } from '../helpers/repo';
 import { secretsIn, touchedFiles } from './secrets-helpers';
@@ -25,7 +26,7 @@ const topicOf = (rule: string) => `leak-${rule.replace(/[^a-z0-9]+/g, '-')}`;
 /** Every object in the repository, as text: a refused write must have stored no blob with the secret. */
 const allObjects = (repo: TestRepo) => repo.git(['cat-file', '--batch-all-objects', '--batch'], { allowFail: true }).stdout;
 
-describe('write refuses a secret', () => {
+quickDescribe('write refuses a secret', () => {
   it('each rule of the preset: exit 2, rule, line and column named, nothing written, the secret on no output', async () => {
     const repo = makeRepo({ commit: true });
     const cases = await onePerRule();
@@ -88,7 +89,7 @@ describe('write refuses a secret', () => {
   });
 });
 
-describe('bad input through write', () => {
+quickDescribe('bad input through write', () => {
   it('a 1 MiB one-line body of near-misses is written; binary-ish text is written or refused for what it is, never a crash', async () => {
     const repo = makeRepo({ commit: true });
     const unit = `sha256:${'9f'.repeat(32)} ${'e3b0c442'.repeat(5)} 123e4567-e89b-42d3-a456-426614174000 AKIAIOSFODNN7EXAMPLE `;
@@ -103,7 +104,7 @@ describe('bad input through write', () => {
   });
 });
 
-describe('--redact and --allow-secret', () => {
+quickDescribe('--redact and --allow-secret', () => {
   it('--redact stores [REDACTED:<rule>], says how many, and records the scan and the redaction', async () => {
     const repo = makeRepo({ commit: true });
     const gh = 'ghp_' + 'Lm3'.repeat(12);
@@ -150,7 +151,7 @@ describe('--redact and --allow-secret', () => {
   });
 });
 
-describe('import scans every file first', () => {
+slowDescribe('import scans every file first', () => {
   it('each rule of the preset refused on import: exit 2, every file named, nothing imported; --redact imports them redacted', async () => {
     const repo = makeRepo({ commit: true });
     const cases = await onePerRule();
@@ -178,7 +179,7 @@ describe('import scans every file first', () => {
   });
 });
 
-describe('only the paths that scan load the scanner', () => {
+quickDescribe('only the paths that scan load the scanner', () => {
   it('write loads dist/secrets.cjs when a rule\'s keyword occurs (not for a body none can match); show, list and the guard never do, and no other bundle carries its rules', async () => {
     const repo = makeRepo({ commit: true });
     const loads = async (args: string[], input = '') => String((await repo.cli(args, { input, env: { NODE_DEBUG: 'module', GIT_HANDOFF_SESSION: SESSION } })).stderr).includes('secrets.cjs');

@@ -1,6 +1,7 @@
 // pre-push against a real bare remote, and the same reference-transaction stub on the bare side
 // (what `install --server` puts there): nothing that breaks ownership leaves or lands.
 import { describe, expect, it } from 'vitest';
+import { quickIt, slowIt, quickDescribe } from '../helpers/sets';
 import { hooksDirOf, installStub } from '../../src/hooks/install';
 import { openRepo } from '../../src/git/repo';
 import { BIN, makeRepo, refOf, type TestRepo } from '../helpers/repo';
@@ -22,7 +23,7 @@ async function withRemote(server = true): Promise<{ repo: TestRepo; bare: TestRe
   return { repo, bare };
 }
 
-describe('pre-push', () => {
+quickDescribe('pre-push', () => {
   it('refuses commits that carry two sessions\' ids; the remote keeps its value', async () => {
     const { repo, bare } = await withRemote(false);
     const remoteBefore = refOf(bare, 'refs/heads/main');
@@ -63,7 +64,7 @@ describe('pre-push', () => {
   });
 });
 
-describe('fetch', () => {
+quickDescribe('fetch', () => {
   it('a forced fetch straight over local handoffs is refused by reference-transaction; the tracking namespace is free', async () => {
     const { repo, bare } = await withRemote(false);
     const other = makeRepo();
@@ -82,7 +83,7 @@ describe('fetch', () => {
 });
 
 describe('the server side (the pre-receive and reference-transaction stubs in a bare repository)', () => {
-  it('rejects a forced push that rewrites or steals a handoff, with a message the pusher sees', async () => {
+  quickIt('rejects a forced push that rewrites or steals a handoff, with a message the pusher sees', async () => {
     const { repo, bare } = await withRemote();
     await repo.cli(['write', 'auth-refactor', '--session', A, '-m', 'v1']);
     await repo.cli(['write', 'auth-refactor', '--session', A, '-m', 'v2']);
@@ -105,7 +106,7 @@ describe('the server side (the pre-receive and reference-transaction stubs in a 
     expect(gitAs(repo, null, ['push', '-q', '--no-verify', 'origin', 'main']).status).toBe(0);
   });
 
-  it('accepts an archive travelling: atomically, or the archive ref first and the deletion after', async () => {
+  slowIt('accepts an archive travelling: atomically, or the archive ref first and the deletion after', async () => {
     const { repo, bare } = await withRemote();
     for (const topic of ['auth-refactor', 'login-redirect-loop']) {
       await repo.cli(['write', topic, '--session', A, '-m', 'v1']);

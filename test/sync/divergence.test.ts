@@ -1,12 +1,13 @@
 // Two clones write the same topic: nothing is lost, nothing moves until a session resolves it.
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { quickIt, slowIt } from '../helpers/sets';
 import { json, refOf } from '../helpers/repo';
 import { bodyOf, handoffRefs, makeWorld, ok } from './world';
 
 const REF = 'refs/handoffs/main/login-redirect-loop';
 
 describe('divergence', () => {
-  it('keeps both sides, shows both, and --resolve --keep both makes all three equal', async () => {
+  slowIt('keeps both sides, shows both, and --resolve --keep both makes all three equal', async () => {
     const { a, b, bare } = await makeWorld('file');
     await ok(a, ['write', 'login-redirect-loop', '-m', 'A: the loop is in the middleware', '--session', 'sess-a']);
     await ok(b, ['write', 'login-redirect-loop', '-m', 'B: the loop is in the cookie path', '--session', 'sess-b']);
@@ -57,7 +58,7 @@ describe('divergence', () => {
     }
   });
 
-  it('--keep local and --keep remote keep one body; a session owning neither side takes both over on the record', async () => {
+  slowIt('--keep local and --keep remote keep one body; a session owning neither side takes both over on the record', async () => {
     const { a, b } = await makeWorld('file');
     await ok(a, ['write', 'cache-warmup', '-m', 'from A', '--session', 'sess-a']);
     await ok(b, ['write', 'cache-warmup', '-m', 'from B', '--session', 'sess-b']);
@@ -80,7 +81,7 @@ describe('divergence', () => {
     expect(await bodyOf(a, 'cache-warmup')).toBe('A again');
   });
 
-  it('works the same on a branch whose name is encoded (feature/Login-v2 → one ref component; a name git refuses, with a space, is refused by write since issue 40)', async () => {
+  quickIt('works the same on a branch whose name is encoded (feature/Login-v2 → one ref component; a name git refuses, with a space, is refused by write since issue 40)', async () => {
     const { a, b } = await makeWorld('file');
     const branch = 'feature/Login-v2';
     await ok(a, ['write', 'auth-refactor', '-m', 'A', '--session', 'sess-a', '--branch', branch]);
@@ -98,7 +99,7 @@ describe('divergence', () => {
     expect(handoffRefs(a)).toBe(handoffRefs(b));
   });
 
-  it('refuses to resolve what is not diverged, and --keep without --resolve', async () => {
+  quickIt('refuses to resolve what is not diverged, and --keep without --resolve', async () => {
     const { a } = await makeWorld('file');
     await ok(a, ['write', 'cache-warmup', '-m', 'x', '--session', 'sess-a']);
     await ok(a, ['sync']);

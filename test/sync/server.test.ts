@@ -14,7 +14,7 @@ function forge(repo: TestRepo, tree: string, parents: string[], session: string,
   return repo.git(args, { input: `handoff(auth-refactor): forged\n\nClaude-Session-Id: ${session}\n${extra}` }).stdout.trim();
 }
 
-describe.each<Transport>(inThisSet(['file'], ['git', 'http']))('install --server over %s', (transport) => {
+describe.each<Transport>(inThisSet<Transport>([], ['file', 'git', 'http']))('install --server over %s', (transport) => {
   it('rejects a forced clobber and a steal with a message the pusher sees; the server keeps its value', async () => {
     const { a, b, bare } = await makeWorld(transport, { server: true });
     await ok(a, ['write', 'auth-refactor', '-m', 'the real one', '--session', 'sess-a']);
