@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRepo, ROOT, type TestRepo } from '../helpers/repo';
 import { ok, receiptLines } from '../sync/world';
+import { raceRound } from '../claims/world';
 
 const SCRIPT = path.join(ROOT, 'test', 'hosts', 'gitolite.sh');
 const dir = mkdtempSync(path.join(tmpdir(), 'gh-hosts-'));
@@ -72,7 +73,9 @@ const adminGit = (args: string[]) => {
 const TEAM_RULES = `    RW+D    refs/heads/ refs/tags/      =   @team
     RWD     refs/handoffs/              =   @team
     RW      refs/handoff-archive/       =   @team
-    RW      refs/notes/handoff-reads    =   @team`;
+    RW      refs/notes/handoff-reads    =   @team
+    RW      refs/claims/                =   @team
+    RW+     refs/handoff-records/       =   @team`;
 
 function conf(hooks: boolean): string {
   return `@team = alice bob
@@ -279,4 +282,26 @@ describe.skipIf(!!skipReason)(`gitolite ${info.gitolite ?? ''} over ssh on 127.0
     expect(rewind.stderr).toMatch(/FATAL: \+ refs\/handoffs\/main\/auth-refactor plainrw bob DENIED by fallthru/);
     expect(onServer('plainrw', REF)).toBe(tip);
   });
+  // issue 38: the claim races of test/claims/race-slow.test.ts through gitolite and the documented rules (3 rounds
+  // here; CLAIM_RACE_ROUNDS=200 for the full run, docs/testing.md)
+  const ROUNDS = Number(process.env.CLAIM_RACE_ROUNDS) || 3;
+  it(`claim races through the documented rules: ${ROUNDS} rounds of 3 clones × 4 sessions, one winner each; sync publishes the loss record`, async () => {
+    const clones = [clone('alice', 'strict'), clone('bob', 'strict'), clone('alice', 'strict')];
+    const serverGit = (args: string[]) => {
+      const r = spawnSync('git', ['--git-dir', serverRepo('strict'), ...args], { encoding: 'utf8' });
+      return { status: r.status ?? 128, stdout: r.stdout, stderr: r.stderr };
+    };
+    const server = { dir: serverRepo('strict'), git: serverGit } as unknown as TestRepo;
+    const winners = new Set<string>();
+    for (let round = 0; round < ROUNDS; round++) winners.add(await raceRound(server, clones, 4, round));
+    expect(winners.size).toBe(ROUNDS);
+    // the loss record of a clone travels under refs/handoff-records/ (its right is in the rules above): one more
+    // ref there, this clone's (the clones of the test before published theirs)
+    const records = () => serverGit(['for-each-ref', '--format=%(refname)', 'refs/handoff-records/']).stdout.split('\n').filter(Boolean);
+    const before = records();
+    await ok(clones[1], ['write', 'claims-done', '-m', 'all claimed', '--session', 'sess-b']);
+    const r = await ok(clones[1], ['sync']);
+    expect(String(r.stderr)).not.toMatch(/record was not published/);
+    expect(records().filter((x) => !before.includes(x))).toHaveLength(1);
+  }, 24 * 3_600_000);
 });
