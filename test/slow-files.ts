@@ -45,6 +45,20 @@ export const SLOW_TESTS = [
   'test/claims/remote.test.ts', // claims across clones: offline, expiry against renewal, a killed holder (24 s)
   'test/sync/failure.test.ts', // unreachable remotes, push races, refused pushes (19 s)
   'test/sync/record-remote.test.ts', // the record published per clone, recover --from in a new clone (31 s)
+  // the hardening and loss-record scenarios beyond the record's basic cases (each builds an attack or a damage by hand,
+  // then runs every reader over it); the first hour's edge cases (issue 40's numbered items)
+  'test/harden/terminal-output.test.ts', // escapes, C1 and bidi controls from data through list, show and log (15 s)
+  'test/harden/store-processes.test.ts', // git processes per command, counted (13 s)
+  'test/harden/signing.test.ts', // signed versions through write, takeover, merge, redact (12 s)
+  'test/harden/import-owner.test.ts', // import of files owned by others (12 s)
+  'test/record/in-place.test.ts', // the record rewritten in place by hand (14 s)
+  'test/record/forged-takeover.test.ts', // issue 36's forged takeover through recover (13 s)
+  'test/record/first-sight.test.ts', // a store met for the first time after a loss (11 s)
+  'test/record/damaged.test.ts', // damaged record objects (9 s)
+  'test/cli/undrop.test.ts', // every way back from a drop (24 s)
+  'test/guard/attacker.test.ts', // the first attacker's state, symlink, watchdog and bound cases (24 s)
+  'test/cli/first-hour-edges.test.ts', // issue 40's numbered items, each from what a user sees (21 s)
+  'test/cli/first-hour3.test.ts', // the third first-hour round's items (22 s)
 ];
 
 // Files whose quick cases run in the default set and whose costly variants (more transports, the gc'd repeat, racing

@@ -109,7 +109,7 @@ describe('the loss record', () => {
     expect(repo.git(['merge-base', '--is-ancestor', notes, NOTES], { allowFail: true }).status).toBe(0);
   });
 
-  quickIt('with the git hooks installed, recover moves a rogue tip back through them, on the record (audit.jsonl)', async () => {
+  slowIt('with the git hooks installed, recover moves a rogue tip back through them, on the record (audit.jsonl)', async () => {
     const { repo, tip, history } = await seeded();
     await ok(repo, ['install', '--hooks']);
     const rogue = rogueCommit(repo, history[1]);
@@ -145,7 +145,7 @@ describe('the loss record', () => {
     expect((await ok(repo, ['list'])).stderr).toBe('');
   });
 
-  quickIt('an archived handoff is not resurrected, even when the archive ran with the record left behind', async () => {
+  slowIt('an archived handoff is not resurrected, even when the archive ran with the record left behind', async () => {
     const { repo } = await seeded();
     await ok(repo, ['archive', 'login-redirect-loop', '--session', 'sess-owner']);
     expect(json(await ok(repo, ['recover', '--json'])).actions).toEqual([]);
@@ -164,7 +164,7 @@ describe('the loss record', () => {
     expect(refOf(repo, ref2)).toBeNull();
   });
 
-  quickIt('everything but branches deleted and .git/handoff removed: recover --scan rebuilds from unreachable objects', async () => {
+  slowIt('everything but branches deleted and .git/handoff removed: recover --scan rebuilds from unreachable objects', async () => {
     const { repo, tip, history, notes } = await seeded();
     await ok(repo, ['write', 'old-release-notes', '-m', 'Goal: old', '--session', 'sess-owner']);
     const archivedTip = refOf(repo, 'refs/handoffs/main/old-release-notes');
@@ -198,7 +198,7 @@ describe('the loss record', () => {
     await expectReported(repo, /was deleted outside git-handoff/);
   });
 
-  quickIt('a damaged record is reported and rebuilt, never trusted, never a crash; a loss at the same time is still found', async () => {
+  slowIt('a damaged record is reported and rebuilt, never trusted, never a crash; a loss at the same time is still found', async () => {
     const { repo, tip } = await seeded();
     const record = 'refs/handoff-record';
     // garbage: the record ref pointing at a blob, then at a commit whose record file is truncated, then at nothing
@@ -263,7 +263,7 @@ describe('the loss record', () => {
     expect(second.stdout).not.toMatch(/restored at session start/);
   });
 
-  quickIt('an intentional removal by the product (a deletion through tx, the record moved with it) is no loss', async () => {
+  slowIt('an intentional removal by the product (a deletion through tx, the record moved with it) is no loss', async () => {
     const { repo, tip } = await seeded();
     // without a recorded removal a deletion is a loss
     raw(repo, ['update-ref', '-d', REF, tip]);
