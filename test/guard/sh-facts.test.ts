@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FRONT_CLIENTS, type FrontShape } from '../../src/clients/front';
 import { detectClient } from '../../src/clients/index';
-import { CLIENT_NAMES, SESSION_VARS, WITHOUT_SESSION_VAR } from '../../src/clients/names';
+import { CLIENT_NAMES, SESSION_VARS, WITHOUT_SESSION_VAR } from '../../src/client-names';
 import { WIRING } from '../../src/clients/wirings';
 import { pluginGuardCommand } from '../../src/guard/plugin-folders';
 import { eventCommand, guardCommand } from '../../src/guard/install';
