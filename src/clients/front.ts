@@ -23,7 +23,7 @@ export interface FrontFacts {
   events: Readonly<Record<string, EventKind>> | null;
   /** tool name → the shape the front reads; a tool not named here is node's */
   tools: Readonly<Record<string, FrontShape>>;
-  /** the wiring also comes as a plugin (`--plugin`: src/guard/plugin-folders.ts) */
+  /** the wiring also comes as a plugin (`--plugin`: src/install/plugin-folders.ts) */
   plugin?: true;
 }
 

@@ -1,5 +1,5 @@
 // What `install --agent` writes for one client (SPEC 6, docs/clients.md): each client's file in src/clients states
-// its own; src/guard/install.ts writes, removes and checks them.
+// its own; src/install/agents.ts writes, removes and checks them.
 import type { ClientName } from '../client-names';
 
 export interface Wiring {

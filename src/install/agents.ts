@@ -14,7 +14,7 @@ import { SESSION_VARS, type Agent } from '../client-names';
 import { afterCommand, hookCommand, hookTimeoutProblem, PAYLOAD_FLAG, type Wiring } from '../clients/wiring';
 import { WIRING } from '../clients/wirings';
 import { copilotTrustHow, installOwnFile, isOwnWiring, ownFileCommand, ownFileEvents, ownFileTimeouts, uninstallOwnFile } from '../clients/own-files';
-import { pluginAnswers } from './plugin-active';
+import { pluginAnswers } from '../guard/plugin-active';
 
 export type { Agent } from '../client-names';
 export type { Wiring } from '../clients/wiring';
