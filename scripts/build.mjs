@@ -72,7 +72,7 @@ await Promise.all([
 }
 await import('./man.mjs');
 // the Claude Code plugin and the Gemini CLI extension (dist/claude-plugin, dist/gemini-extension), from the bundles above
-await build({ ...common, format: 'cjs', entryPoints: ['src/guard/plugin-folders.ts'], outfile: 'dist/.plugin-folders.cjs' });
+await build({ ...common, format: 'cjs', entryPoints: ['src/install/plugin-folders.ts'], outfile: 'dist/.plugin-folders.cjs' });
 const { createRequire } = await import('node:module');
 const { rmSync } = await import('node:fs');
 createRequire(import.meta.url)('../dist/.plugin-folders.cjs').writeFolders(process.cwd());

@@ -2,7 +2,7 @@
 // in the `git handoff <command> <target>` it gives (run from another branch without --branch, a take-over would
 // otherwise write a new handoff there).
 import { HandoffError } from '../errors';
-import { shellWord } from '../guard/event';
+import { shellWord } from '../clients/event';
 
 /** The selecting flags of an argv, each as written on a command line. */
 export function selectingFlags(argv: readonly string[]): string[] {

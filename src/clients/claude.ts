@@ -1,5 +1,5 @@
 // Claude Code (and Codex, which speaks the same wire format): PascalCase events, hookSpecificOutput answers.
-import { obj, str, type ClientAdapter, type Decision, type EventKind, type GuardClient, type GuardEvent } from '../guard/event';
+import { obj, str, type ClientAdapter, type Decision, type EventKind, type GuardClient, type GuardEvent } from './event';
 import { claudeArgs, parseCommonPayload } from './common';
 import type { FrontFacts } from './front';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';

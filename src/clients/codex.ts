@@ -1,6 +1,6 @@
 // Codex: Claude Code's hook wire format (PreToolUse/PostToolUse/SessionStart/Stop), told apart by `turn_id`;
 // file edits arrive as one `apply_patch` envelope.
-import type { ClientAdapter } from '../guard/event';
+import type { ClientAdapter } from './event';
 import { front as claudeFront, parseClaudeLike, renderClaudeLike } from './claude';
 import type { FrontFacts } from './front';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';

@@ -1,5 +1,5 @@
 // The payload fields Claude Code, Codex and Gemini CLI share: one reader, each client naming its own events.
-import { commonToolAction, obj, own, str, type EventKind, type GuardClient, type GuardEvent } from '../guard/event';
+import { commonToolAction, obj, own, str, type EventKind, type GuardClient, type GuardEvent } from './event';
 
 export function parseCommonPayload(client: GuardClient, kinds: Record<string, EventKind>, p: Record<string, unknown>, source: string | null): GuardEvent {
   const name = str(p.hook_event_name) ?? '';

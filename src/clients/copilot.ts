@@ -7,7 +7,7 @@
 // COPILOT_AGENT_SESSION_ID, its hooks get none.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { commonToolAction, obj, str, type ClientAdapter, type EventKind, type GuardEvent } from '../guard/event';
+import { commonToolAction, obj, str, type ClientAdapter, type EventKind, type GuardEvent } from './event';
 import { parseClaudeLike, renderClaudeLike } from './claude';
 import { claudeArgs } from './common';
 import type { FrontFacts } from './front';

@@ -1,5 +1,5 @@
 // Cursor: camelCase events and `conversation_id`; answers with permission/user_message/agent_message.
-import { commonToolAction, obj, own, str, type ClientAdapter, type EventKind, type ToolAction } from '../guard/event';
+import { commonToolAction, obj, own, str, type ClientAdapter, type EventKind, type ToolAction } from './event';
 
 const KINDS: Record<string, EventKind> = {
   beforeShellExecution: 'pre-tool',

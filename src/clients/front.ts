@@ -2,12 +2,12 @@
 // arguments its wirings pass, its payload's keys, its tool-call events and the tools whose input the front can judge.
 // scripts/front-words.mjs writes it into the front's generated block at build; test/guard/sh-facts.test.ts checks
 // that every client with a wiring the front runs has its facts here and that the front answers as node does.
-import type { EventKind } from '../guard/event';
+import type { EventKind } from './event';
 import { front as claude, wiring as claudeWiring } from './claude';
 import { front as codex, wiring as codexWiring } from './codex';
 import { front as copilot, wiring as copilotWiring } from './copilot';
 import { front as gemini, wiring as geminiWiring } from './gemini';
-import type { ClientName } from './names';
+import type { ClientName } from '../client-names';
 import { front as qwen, wiring as qwenWiring } from './qwen';
 import type { Wiring } from './wiring';
 
@@ -23,7 +23,7 @@ export interface FrontFacts {
   events: Readonly<Record<string, EventKind>> | null;
   /** tool name → the shape the front reads; a tool not named here is node's */
   tools: Readonly<Record<string, FrontShape>>;
-  /** the wiring also comes as a plugin (`--plugin`: src/guard/plugin-folders.ts) */
+  /** the wiring also comes as a plugin (`--plugin`: src/install/plugin-folders.ts) */
   plugin?: true;
 }
 

@@ -1,6 +1,6 @@
 // Gemini CLI: BeforeTool/AfterTool/SessionStart/AfterAgent/PreCompress; answers with top-level decision/reason,
 // a rewritten input in hookSpecificOutput.tool_input, context in hookSpecificOutput.additionalContext.
-import { str, type ClientAdapter, type EventKind } from '../guard/event';
+import { str, type ClientAdapter, type EventKind } from './event';
 import { parseCommonPayload } from './common';
 import type { FrontFacts } from './front';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';

@@ -2,7 +2,7 @@
 // table, for the guard's perimeter (src/guard/perimeter.ts). A session that rewrites one of them can turn the guard
 // off for every later session, so a write there must keep git-handoff's wiring as it is (keepsWiring).
 import path from 'node:path';
-import type { ClientName } from './names';
+import type { ClientName } from '../client-names';
 
 export type HookScope = 'project' | 'local' | 'user' | 'system';
 

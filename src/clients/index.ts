@@ -1,7 +1,7 @@
 // Tells the client apart (SPEC 6): by the `--client=<id>` the wiring states, else by its payload; hands back its adapter.
-import { str, unknownPayloadAction, type ClientAdapter, type GuardClient, type GuardEvent } from '../guard/event';
+import { str, unknownPayloadAction, type ClientAdapter, type GuardClient, type GuardEvent } from './event';
 import { claude } from './claude';
-import { clientName } from './names';
+import { clientName } from '../client-names';
 import { codex } from './codex';
 import { copilot, copilotClaude, isCopilotClaudePayload } from './copilot';
 import { opencode } from './opencode';

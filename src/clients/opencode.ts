@@ -7,7 +7,7 @@
 // Claude-shaped payloads with OpenCode's own tool names and arguments, and reads back this file's small answer.
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { obj, str, type ClientAdapter } from '../guard/event';
+import { obj, str, type ClientAdapter } from './event';
 import { KINDS } from './claude';
 import { parseCommonPayload } from './common';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';

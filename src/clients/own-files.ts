@@ -1,6 +1,6 @@
 // The wirings that are whole files of git-handoff's own (Copilot CLI's `.github/hooks/git-handoff.json`, the
 // OpenCode plugin), and the trust gates of Copilot CLI and Qwen Code: written, removed and checked here for
-// src/guard/install.ts.
+// src/install/agents.ts.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';

@@ -4,7 +4,7 @@
 // it obeys Claude Code's hookSpecificOutput answers (a flat permissionDecision is ignored). Hooks and the shell
 // get QWEN_CODE_SESSION_ID. Folder trust is off by default; when the user turns it on, an untrusted folder runs
 // no hook at all.
-import { str, type ClientAdapter } from '../guard/event';
+import { str, type ClientAdapter } from './event';
 import { front as claudeFront, KINDS, renderClaudeLike } from './claude';
 import type { FrontFacts } from './front';
 import { parseCommonPayload } from './common';

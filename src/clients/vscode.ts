@@ -8,7 +8,7 @@
 // content}`, `replace_string_in_file {filePath, oldString, newString}`, `editFiles {files}` …). It obeys Claude
 // Code's hookSpecificOutput (permissionDecision, updatedInput checked against the tool's schema, additionalContext),
 // and a Stop's `decision: block` only inside hookSpecificOutput.
-import { commonToolAction, obj, own, str, unknownShape, type ClientAdapter, type Decision, type EventKind, type GuardEvent, type ToolAction } from '../guard/event';
+import { commonToolAction, obj, own, str, unknownShape, type ClientAdapter, type Decision, type EventKind, type GuardEvent, type ToolAction } from './event';
 import { KINDS, renderClaudeLike } from './claude';
 
 /** VS Code's events (its hooks reference): Claude Code's names, and three of its own with nothing to judge. */

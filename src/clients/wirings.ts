@@ -1,5 +1,5 @@
-// Every client's wiring by its `install --agent` name (what src/guard/install.ts writes, removes and checks).
-import type { Agent } from './names';
+// Every client's wiring by its `install --agent` name (what src/install/agents.ts writes, removes and checks).
+import type { Agent } from '../client-names';
 import { wiring as claude } from './claude';
 import { wiring as codex } from './codex';
 import { wiring as copilot } from './copilot';

@@ -89,3 +89,8 @@ export function identityEnv(c: Config, env: NodeJS.ProcessEnv = process.env): No
   }
   return out;
 }
+
+/** Names of the configured remotes, from one `git remote`. */
+export function remoteNames(repo: Repo): string[] {
+  return repo.out(['remote']).split('\n').filter(Boolean);
+}

@@ -190,3 +190,10 @@ export function gitBounded(args: string[], opts: { cwd?: string; timeoutMs: numb
     child.on('exit', (code) => finish({ status: code, stderr, timedOut: false }));
   });
 }
+
+/** What git said, from its first fatal:/error: line on (a reason often follows on the next line), at most 3 lines. */
+export function gitReason(stderr: string): string {
+  const lines = stderr.split('\n').map((l) => l.trim()).filter(Boolean);
+  const from = Math.max(0, lines.findIndex((l) => /^(fatal|error):/.test(l)));
+  return lines.slice(from, from + 3).join(' ') || 'no message from git';
+}

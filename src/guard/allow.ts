@@ -4,7 +4,7 @@
 // something, no output redirection but to /dev/null or another descriptor, and no assignment that changes what a
 // program does. Everything else goes to the full rules (src/guard/rules/pre-tool.ts). The sh front's word lists are
 // generated from these tables at build time (scripts/build.mjs → bin/git-handoff-guard), never kept by hand.
-import { own, type ToolAction } from './event';
+import { own, type ToolAction } from '../clients/event';
 import { parseShell, type SimpleCommand } from './shell';
 
 export interface ProgramRule {

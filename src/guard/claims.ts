@@ -7,7 +7,7 @@ import { claimsMarker } from '../handoff/claims/marker';
 import { configValue } from '../git/config';
 import { claimedByOthers, describeHits } from '../handoff/claims/tell';
 import type { GuardContext } from './context';
-import type { Decision } from './event';
+import type { Decision } from '../clients/event';
 import { writtenPaths } from './lifecycle';
 import type { Location } from './locate';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { configValue, type Config } from '../git/config';
 import type { Repo } from '../git/repo';
 import { SESSION_RE } from '../handoff/state/session';
-import type { GuardEvent } from './event';
+import type { GuardEvent } from '../clients/event';
 import type { Seen } from './first';
 import { configFiles, configKey, headBranch, homedir, locate, readConfigCache, untrusted, writeConfigCache, type Location } from './locate';
 import type { SimpleCommand } from './shell';

@@ -5,7 +5,7 @@ import { copilotAnswersNatively } from '../clients/copilot';
 import { detectClient, namedClient } from '../clients/index';
 import { GuardContext } from './context';
 import { surelyHarmless } from './allow';
-import type { ClientAdapter, Decision, GuardEvent } from './event';
+import type { ClientAdapter, Decision, GuardEvent } from '../clients/event';
 import { errorLine, failClosed, namesProtected } from './fail-closed';
 import { payloadProblems, type Seen } from './first';
 import { trace } from '../trace';

@@ -1,6 +1,6 @@
 // Fail closed where it matters (issue 13): an internal error, a timeout or an unreadable input on a tool call that
 // names what the guard protects denies; every other call still fails open, so a broken guard never bricks a session.
-import type { Decision, ToolAction } from './event';
+import type { Decision, ToolAction } from '../clients/event';
 
 /** Commands longer than this are not read: one naming protected things is refused, any other allowed. */
 export const MAX_COMMAND = 256 * 1024;

@@ -14,7 +14,7 @@ import { SESSION_RE } from '../handoff/state/session';
 import { copilotAnswersNatively } from '../clients/copilot';
 import { detectClient, namedClient } from '../clients/index';
 import { MAX_FIRST_LOOK, surelyHarmless } from './allow';
-import type { ClientAdapter, GuardEvent, ToolAction } from './event';
+import type { ClientAdapter, GuardEvent, ToolAction } from '../clients/event';
 import { configValue, type Config } from '../git/config';
 import { trustedRepository } from '../git/trust';
 import { stripTerminalControls } from '../terminal-text';

@@ -9,7 +9,7 @@ import { handoffDir } from '../handoff/state/paths';
 import { short } from '../handoff/state/session';
 import { isDiskError, optionalWrite, writeState as writeStateFile } from '../handoff/state/state-file';
 import type { GuardContext } from './context';
-import type { Decision } from './event';
+import type { Decision } from '../clients/event';
 import { LEASE_EVERY_MS } from './first';
 import { clientProcess } from './client-process';
 import { clientPid, followLineage } from './lineage';

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { isKnownSession } from '../handoff/state/lineage-record';
 import { short } from '../handoff/state/session';
 import type { GuardContext } from './context';
-import type { GuardClient } from './event';
+import type { GuardClient } from '../clients/event';
 import type { Location } from './locate';
 
 /**

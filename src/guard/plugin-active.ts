@@ -3,7 +3,7 @@
 // It defers only when the plugin's hook will surely run: enabled for this folder, its folder and launcher present.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { shellQuote } from './event';
+import { shellQuote } from '../clients/event';
 import { homedir } from './locate';
 
 export const PLUGIN_FLAG = '--plugin';

@@ -1,10 +1,11 @@
 // A shell command line as the simple commands it runs: tokenized by shell-quote, with nested `sh -c`,
 // wrappers (env, sudo, xargs, timeout…), `cd` tracking, subshells and $(…) / `…`, heredoc bodies skipped.
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { own } from './event';
+import { own } from '../clients/event';
 import { lex, LexBound, splitWords, type Token } from './lex';
 import { printedTexts } from './printed';
-import { runValueCommands, setsForLine } from './rules/run-values';
+import { persistentSetting, RUNNING_KEYS, runningKey } from './rules/git-config';
 import { knownDirs } from './rules/reach';
 
 export interface Redirect {
@@ -73,7 +74,7 @@ export function parseShell(script: string, cwd: string | null = null, depth = 0)
           else c.unread = `\`${ran.shown}\` (a script written on this line by a command whose output the guard cannot read)`;
         }
         recordWrites(c, written);
-        // what its configuration values and environment variables run, read as `sh -c '<value>'` (rules/run-values.ts)
+        // what its configuration values and environment variables run, read as `sh -c '<value>'` (runValueCommands, below)
         out.push(...runValueCommands(c, vars, depth));
         Object.assign(vars, setsForLine(c));
         if (piped) c.stdinFrom = piped;
@@ -769,3 +770,92 @@ export function writeTargets(cmd: SimpleCommand): WriteTarget[] {
  *  guard's text rules read, so that quoting cannot split a word they look for. */
 export const lineText = (cmds: SimpleCommand[]) =>
   cmds.map((c) => [...Object.entries(c.assigns).map(([k, v]) => `${k}=${v}`), ...c.argv, ...c.redirects.map((r) => `${r.target} ${r.body ?? ''}`)].join(' ')).join('\n');
+
+// Commands hidden in values (issue 24): a configuration value or an environment variable that git (or another
+// program) runs as a command IS a nested command line. `git -c core.pager='<cmd>' log`, `GIT_PAGER='<cmd>' git log`,
+// `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.editor GIT_CONFIG_VALUE_0='<cmd>' git commit`, `export EDITOR='<cmd>';
+// git commit`, `git config --global core.pager '<cmd>'` (git reads the global configuration here too): each value is
+// read as `sh -c '<value>'` would be, and its commands join the line's, so every rule (and the allowlist) judges them
+// as if they were written bare. Which keys and variables run a value is said once, in RUNNING_KEYS
+// (rules/git-config.ts: `script`, `env`). A value the guard cannot see (`--config-env=core.pager=VAR` with VAR from
+// the environment, `GIT_PAGER="$(…)"`) becomes a command whose program is unknown (`$VAR`): the full rules refuse it
+// on a line that names what the guard protects (pre-tool.ts), and allow it elsewhere. Here in shell.ts, not in a
+// module of rules/: parseShell reads each value with runValueCommands, and runValueCommands each value with
+// parseShell (two files would import each other).
+
+/** How deep values that run values are read (a pager whose line sets a pager …), like shells in shells. */
+const MAX_VALUE_DEPTH = 4;
+
+/** The variables that stand for a key that runs a command, from RUNNING_KEYS. */
+const RUN_VARS: ReadonlySet<string> = new Set(RUNNING_KEYS.flatMap((r) => (r.script ? (r.env ?? []) : [])));
+
+/** Declarations whose `NAME=value` arguments set variables for the rest of the line. */
+const DECLARES = new Set(['export', 'declare', 'typeset', 'readonly', 'local']);
+
+/** The variables a command sets for the rest of the line: a bare assignment, or `export NAME=value`. */
+function setsForLine(c: SimpleCommand): Record<string, string> {
+  if (c.argv.length === 0) return c.assigns;
+  if (!DECLARES.has(c.argv[0])) return {};
+  const out: Record<string, string> = {};
+  for (const a of c.argv.slice(1)) if (/^[A-Za-z_]\w*=/.test(a)) out[a.slice(0, a.indexOf('='))] = a.slice(a.indexOf('=') + 1);
+  return out;
+}
+
+/** The top of the worktree holding `dir` (where git runs a pager, an editor or a diff program), or null. */
+function topLevel(dir: string | null): string | null {
+  for (let d = dir; d; d = path.dirname(d)) {
+    if (existsSync(path.join(d, '.git'))) return d;
+    if (path.dirname(d) === d) return null;
+  }
+  return null;
+}
+
+/**
+ * The commands `c`'s values run, each read as `sh -c '<value>'`: the command-running keys set for a git command
+ * (`-c`, `--config-env`, GIT_CONFIG_COUNT/KEY/VALUE, GIT_CONFIG_PARAMETERS) and the command-running variables it
+ * is given or sets (`GIT_PAGER=… cmd`, `export EDITOR=…`). `line`: the variables set earlier on the line.
+ */
+function runValueCommands(c: SimpleCommand, line: Record<string, string>, depth: number): SimpleCommand[] {
+  // the common command sets no variable and is no git command: nothing to read (the parse of every line comes here)
+  const p0 = c.argv[0] ?? '';
+  const gitLike = p0.startsWith('$') || /(^|\/)git(-[^/]*)?$/.test(p0);
+  if (!gitLike && c.argv.length && !DECLARES.has(p0) && Object.keys(c.assigns).length === 0) return [];
+  const own = setsForLine(c);
+  const vars = { ...line, ...own, ...c.assigns };
+  const values: Array<{ source: string; value: string; cwd: string | null }> = [];
+  const inv = c.argv.length ? gitInvocation({ ...c, assigns: vars }) : null;
+  // git runs its programs at the top of the worktree; -C and a changed --git-dir are followed as far as they go
+  // (looked up only when there is a value to read: most git commands carry none)
+  let top: string | null | undefined;
+  const gitCwd = () => (top === undefined ? (top = inv && !inv.gitDir ? topLevel(inv.cwd) : null) : top);
+  if (inv) {
+    // `-c` glued to its value too (`-ccore.pager=…`), which commandLineConfig reads and gitInvocation does not
+    const config = new Set([...(inv.config ?? []), ...commandLineConfig(c.argv, {})]);
+    for (const setting of config) {
+      const eq = setting.indexOf('=');
+      if (eq < 0) continue;
+      const value = setting.slice(eq + 1);
+      const script = runningKey(setting.slice(0, eq), value)?.script?.(value);
+      if (script) values.push({ source: setting.slice(0, eq), value: script, cwd: gitCwd() });
+    }
+  }
+  // `git config --global core.pager '<cmd>'`: every later git command here runs it
+  const setting = inv?.sub === 'config' ? persistentSetting(inv.args, inv.cwd) : null;
+  const persistent = setting ? runningKey(setting.key, setting.value)?.script?.(setting.value) : null;
+  if (setting && persistent) values.push({ source: setting.key, value: persistent, cwd: gitCwd() });
+  // variables: those given to this command, and those it sets for the line (judged where set: a later command of
+  // the line, or of the shell, may run them)
+  for (const [name, value] of Object.entries({ ...own, ...c.assigns })) {
+    if (RUN_VARS.has(name) && value.trim() !== '') values.push({ source: name, value, cwd: inv ? gitCwd() : c.cwd });
+  }
+  // inherited from earlier on the line, by a git command (which runs them at the top of its worktree)
+  if (inv) for (const name of RUN_VARS) if (Object.hasOwn(line, name) && !Object.hasOwn(c.assigns, name) && line[name].trim() !== '') values.push({ source: name, value: line[name], cwd: gitCwd() });
+  if (values.length === 0) return [];
+  if (depth >= MAX_VALUE_DEPTH) throw new LexBound(`values that run commands nested more than ${MAX_VALUE_DEPTH} deep`);
+  return values.flatMap(({ source, value, cwd }) => {
+    const script = substituteVars(value, vars);
+    const cmds = parseShell(script, cwd, depth + 1);
+    // what the value runs is not known until the shell runs it: the full rules decide on the line (pre-tool.ts)
+    return /[$`]/.test(script) ? cmds.map((n) => ({ ...n, unseen: source })) : cmds;
+  });
+}

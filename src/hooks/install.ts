@@ -5,7 +5,7 @@ import path from 'node:path';
 import { HandoffError } from '../errors';
 import type { Repo } from '../git/repo';
 import type { DoctorItem } from '../wiring';
-import { shellQuote } from '../guard/event';
+import { shellQuote } from '../clients/event';
 import { handoffDir } from '../handoff/state/paths';
 import { withStubLines } from './stub-lines';
 

@@ -1,9 +1,9 @@
 // The hook stub's (git-hooks/stub.sh) lines taken from TypeScript: the session trailer's key and the session
 // variables. `install --hooks` writes them into each stub it installs, and scripts/build.mjs into the template, so
 // neither is kept by hand (test/hooks/stub-facts.test.ts runs the stub under each client's variable).
-import { SESSION_VARS } from '../clients/names';
+import { SESSION_VARS } from '../client-names';
 import { TRAILER } from '../handoff/store/document';
-import { shellQuote } from '../guard/event';
+import { shellQuote } from '../clients/event';
 
 /** A case-insensitive sh pattern of a trailer key. */
 export const caseGlob = (key: string) => [...key].map((ch) => (/[a-z]/i.test(ch) ? `[${ch.toUpperCase()}${ch.toLowerCase()}]` : ch)).join('');

@@ -3,9 +3,8 @@
 import { writeFileSync } from 'node:fs';
 import { listRefs, packingPrunes, symbolicTarget } from '../git/refs';
 import type { Repo } from '../git/repo';
-import { ARCHIVE_PREFIX, HANDOFF_PREFIX } from '../handoff/store/names';
+import { ARCHIVE_PREFIX, HANDOFF_PREFIX, NOTES_REF } from '../handoff/store/names';
 import { foreignCommits } from '../handoff/store/ownership';
-import { NOTES_REF } from '../handoff/store/receipts';
 import { REPLACE_PREFIX } from '../handoff/store/replace-refs';
 import { checkReceive, parseUpdates, type Refusal as ReceiveRefusal } from '../handoff/store/ref-updates';
 import { withoutRedactions } from '../handoff/secrets/redact-check';

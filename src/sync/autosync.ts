@@ -2,7 +2,7 @@
 import type { Repo } from '../git/repo';
 import { HandoffError } from '../errors';
 import { planScanPush } from './push';
-import { remoteNames } from './remote';
+import { remoteNames } from '../git/config';
 
 /**
  * Pushes changed handoff refs to `remote` (a remote name; a bare URL has no tracking refs and is skipped).

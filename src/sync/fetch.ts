@@ -2,9 +2,9 @@
 import { listRefs, type RefOp, type RefRecord } from '../git/refs';
 import type { Repo } from '../git/repo';
 import { FORMAT1_ARCHIVE_HINT, takesFormat1Archives } from '../handoff/store/format';
-import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef } from '../handoff/store/names';
+import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef, NOTES_REF } from '../handoff/store/names';
 import { checkAdvances, type Violation } from '../handoff/store/ownership';
-import { mergeReceipts, NOTES_REF, trackingNotesRef, type ReceiptMerge } from '../handoff/store/receipts';
+import { mergeReceipts, trackingNotesRef, type ReceiptMerge } from '../handoff/store/receipts';
 import { ancestryOf } from '../handoff/store/sync-state';
 import { moveRefs } from '../handoff/store/tx';
 import { refuseDiverged } from './refused';

@@ -2,8 +2,8 @@
 import { HandoffError } from '../errors';
 import { listRefs, type RefOp } from '../git/refs';
 import type { Repo } from '../git/repo';
-import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef } from '../handoff/store/names';
-import { NOTES_REF, trackingNotesRef } from '../handoff/store/receipts';
+import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef, NOTES_REF } from '../handoff/store/names';
+import { trackingNotesRef } from '../handoff/store/receipts';
 import { ancestryOf } from '../handoff/store/sync-state';
 import { moveRefs } from '../handoff/store/tx';
 import { migrateArchives } from '../handoff/store/tx/migrate';

@@ -1,9 +1,10 @@
 // Which remote a sync command talks to, the refspecs that carry handoffs, and git's transport errors in plain words.
 import { HandoffError } from '../errors';
-import { configValue, readConfig } from '../git/config';
+import { configValue, readConfig, remoteNames } from '../git/config';
 import type { Repo } from '../git/repo';
-import { ARCHIVE_PREFIX, HANDOFF_PREFIX } from '../handoff/store/names';
-import { NOTES_REF, trackingNotesRef } from '../handoff/store/receipts';
+import { gitReason } from '../git/run';
+import { ARCHIVE_PREFIX, HANDOFF_PREFIX, NOTES_REF } from '../handoff/store/names';
+import { trackingNotesRef } from '../handoff/store/receipts';
 import { localLockIn, refOfLock, waitOutLock } from '../handoff/store/tx/locks';
 
 /** refs/remotes/<R>/handoffs/ and refs/remotes/<R>/handoff-archive/: where a fetch puts the remote's handoffs. */
@@ -20,11 +21,6 @@ export const trackingRecordsPrefix = (remote: string) => `refs/remotes/${remote}
  */
 export function handoffRefspecs(remote: string): string[] {
   return [`+${HANDOFF_PREFIX}*:${trackingPrefix(remote)}*`, `+${ARCHIVE_PREFIX}*:${trackingArchivePrefix(remote)}*`, `+${NOTES_REF}*:${trackingNotesRef(remote)}*`];
-}
-
-/** Names of the configured remotes, from one `git remote`. */
-export function remoteNames(repo: Repo): string[] {
-  return repo.out(['remote']).split('\n').filter(Boolean);
 }
 
 /** The remote to use: the one named, else `handoff.remote`, else `origin`, else the only remote. */
@@ -58,13 +54,6 @@ const UNREACHABLE = [
   /remote end hung up/i,
   /No such file or directory/i,
 ];
-
-/** What git said, from its first fatal:/error: line on (a reason often follows on the next line), at most 3 lines. */
-export function gitReason(stderr: string): string {
-  const lines = stderr.split('\n').map((l) => l.trim()).filter(Boolean);
-  const from = Math.max(0, lines.findIndex((l) => /^(fatal|error):/.test(l)));
-  return lines.slice(from, from + 3).join(' ') || 'no message from git';
-}
 
 /** A failed fetch or push turned into what to do (exit 7); nothing local has been changed when this is thrown. */
 export function transportError(repo: Repo, remote: string, verb: 'fetch' | 'push', stderr: string): HandoffError {

@@ -2,11 +2,11 @@
 // takes in what it has (docs/design.md "Session start and the network"): one bounded `git fetch` of the branch's
 // handoff namespace into the tracking refs, then the same five-case merge as `git handoff fetch`, for this branch only.
 import { configBool, type Config } from '../git/config';
-import { gitBounded } from '../git/run';
+import { gitBounded, gitReason } from '../git/run';
 import type { Repo } from '../git/repo';
 import { ARCHIVE_PREFIX, encodeBranch, HANDOFF_PREFIX } from '../handoff/store/names';
 import { mergeHandoffs, readSides, type Sides } from './fetch';
-import { gitReason, handoffRefspecs, resolveRemote, trackingArchivePrefix, trackingPrefix } from './remote';
+import { handoffRefspecs, resolveRemote, trackingArchivePrefix, trackingPrefix } from './remote';
 
 /** The limit on the network step of session start: past it git is killed and the session starts without it. */
 export const START_FETCH_MS = 2000;

@@ -5,7 +5,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { eventCommand, WIRING } from '../../src/guard/install';
+import { eventCommand, WIRING } from '../../src/install/agents';
 import { refOf, type TestRepo } from '../helpers/repo';
 import { CLAUDE_DIR, CLAUDE_OFFLINE, CLAUDE_VERSION, PATH_WITH_BIN, useClaude, wiredForClaude } from './deps';
 

@@ -2,7 +2,7 @@
 // file; one shell payload per client shape; and what a well-formed answer looks like in each client's shape.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { GuardClient } from '../../src/guard/event';
+import type { GuardClient } from '../../src/clients/event';
 import { makeRepo, type TestRepo } from '../helpers/repo';
 import { ME, OTHER, payload, writeHandoff } from '../guard/helpers';
 

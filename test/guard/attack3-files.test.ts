@@ -5,7 +5,7 @@
 import { linkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { GuardClient } from '../../src/guard/event';
+import type { GuardClient } from '../../src/clients/event';
 import { tempDir, type TestRepo } from '../helpers/repo';
 import { ME, payload } from './helpers';
 import { attackWorld, inProcess, throughFront } from './attack3-helpers';

@@ -8,7 +8,7 @@ import { expect } from 'vitest';
 import { detectClient, namedClient } from '../../src/clients/index';
 import { GuardContext } from '../../src/guard/context';
 import { decide } from '../../src/guard/entry';
-import type { GuardClient } from '../../src/guard/event';
+import type { GuardClient } from '../../src/clients/event';
 import { foreignWorld, verdict } from '../fuzz/world';
 import { ROOT, tempDir, type TestRepo } from '../helpers/repo';
 import { ME, payload } from './helpers';

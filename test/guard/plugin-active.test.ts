@@ -3,9 +3,9 @@
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { claudeHooks, geminiHooks } from '../../src/guard/plugin-folders';
+import { claudeHooks, geminiHooks } from '../../src/install/plugin-folders';
 import { deferToPlugin, pluginPathPrefix } from '../../src/guard/plugin-active';
-import { eventCommand, WIRING } from '../../src/guard/install';
+import { eventCommand, WIRING } from '../../src/install/agents';
 import { json, makeRepo, ROOT, tempDir } from '../helpers/repo';
 
 const write = (file: string, value: unknown) => {

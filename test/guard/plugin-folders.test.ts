@@ -2,7 +2,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bundles } from '../../src/guard/plugin-folders';
+import { bundles } from '../../src/install/plugin-folders';
 import { ROOT } from '../helpers/repo';
 
 describe('plugin folders', () => {

@@ -9,7 +9,7 @@ import { detectClient, namedClient, readsUnknownShapes } from '../../src/clients
 import { claude } from '../../src/clients/claude';
 import { GuardContext } from '../../src/guard/context';
 import { decide } from '../../src/guard/entry';
-import { unknownShape } from '../../src/guard/event';
+import { unknownShape } from '../../src/clients/event';
 import { foreignWorld, FOREIGN_FILE, verdict } from '../fuzz/world';
 import { ME } from './helpers';
 

@@ -1,16 +1,16 @@
 // `git handoff install | uninstall | doctor`: wiring that is idempotent and reversible.
 import type { Argv, CommandModule } from 'yargs';
-import { AGENT_CLIENT, AGENTS, agentName, clientName, type Agent } from '../../clients/names';
+import { AGENT_CLIENT, AGENTS, agentName, clientName, type Agent } from '../../client-names';
 import { HandoffError } from '../../errors';
 import { openRepo, type Repo } from '../../git/repo';
 import { installUserOpencode, uninstallUserOpencode } from '../../clients/own-files';
-import { doctorAgents, guardCommand, installAgents, uninstallAgents } from '../../guard/install';
-import { doctorPlugins, installPlugin, uninstallPlugin } from '../../guard/plugin';
+import { doctorAgents, guardCommand, installAgents, uninstallAgents } from '../../install/agents';
+import { doctorPlugins, installPlugin, uninstallPlugin } from '../../install/plugin';
 import { pluginAnswers } from '../../guard/plugin-active';
 import { userPluginFile } from '../../clients/opencode';
 import { removeLocalState } from '../../handoff/state/local-state';
 import { existsSync } from 'node:fs';
-import { excludeWiring, unexcludeWiring } from '../../guard/private';
+import { excludeWiring, unexcludeWiring } from '../../install/private';
 import { doctorHooks, installHooksFor, uninstallHooks, uninstallHooksFor } from '../../hooks/install';
 import { doctorSecrets } from '../../handoff/store/redact';
 import { doctorFormat } from '../../handoff/store/format';

@@ -1,7 +1,7 @@
 // A refused command is quoted as the tool call wrote it, so that it reads (and runs) as written: the segment of the
 // shell line it came from (`$(git rev-parse HEAD)` stays, quotes are kept), found by splitting the line at its
 // top-level separators and reading each part back with the same tokenizer. Else its words, each a shell word.
-import { shellWord } from '../event';
+import { shellWord } from '../../clients/event';
 import { gitInvocation, parseShell, type GitInvocation } from '../shell';
 
 /**

@@ -6,7 +6,7 @@ import { describeOverlap, isValidTopic, overlapOf, overlapTokens } from '../../h
 import { SESSION_RE, short } from '../../handoff/state/session';
 import { neutral } from '../../terminal-text';
 import type { GuardContext } from '../context';
-import type { ToolAction } from '../event';
+import type { ToolAction } from '../../clients/event';
 // the one reader of the ownership marker, shared with `import` (one file, one owner)
 import { markerLine, markerOf } from '../../handoff/import/seed-file';
 

@@ -1,8 +1,8 @@
 // `git handoff …` from an agent's shell: the session id is added when the shell would not know it, and a
 // write that names another session's id is refused (reading as another session is always allowed).
-import { SESSION_VARS as CLIENT_SESSION_VARS } from '../../clients/names';
+import { SESSION_VARS as CLIENT_SESSION_VARS } from '../../client-names';
 import { short } from '../../handoff/state/session';
-import type { GuardEvent } from '../event';
+import type { GuardEvent } from '../../clients/event';
 import type { GitInvocation, SimpleCommand } from '../shell';
 
 const SESSION_VARS = ['GIT_HANDOFF_SESSION', ...CLIENT_SESSION_VARS.map(([v]) => v)];

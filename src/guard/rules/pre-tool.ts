@@ -3,7 +3,7 @@
 import { readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { GuardContext } from '../context';
-import type { Decision } from '../event';
+import type { Decision } from '../../clients/event';
 import { bounded, failClosed, MAX_COMMAND, namesProtected } from '../fail-closed';
 import { harmlessCommand } from '../allow';
 import { LexBound } from '../lex';
@@ -192,7 +192,7 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     else if (DECLARES.has(cmd.argv[0])) {
       for (const a of cmd.argv.slice(1)) if (/^[A-Za-z_]\w*=/.test(a)) carried[a.slice(0, a.indexOf('='))] = a.slice(a.indexOf('=') + 1);
     }
-    // a command line from a value the guard cannot see (rules/run-values.ts)
+    // a command line from a value the guard cannot see (runValueCommands in shell.ts)
     if (cmd.unseen && (COULD_PROTECT.test(whole) || COULD_PROTECT.test(command))) return { deny: unseenValue(cmd.unseen) };
     const interp = interpreterProblem(cmd, whole, SHELLS);
     if (interp) return { deny: interp };

@@ -1,7 +1,7 @@
 // Handoff refs move only through `git handoff` (and its hooks): raw update-ref, force pushes, overwriting
 // fetch refspecs and file writes into the ref store are refused with the command that does it safely.
 import path from 'node:path';
-import { own } from '../event';
+import { own } from '../../clients/event';
 import { neutral } from '../../terminal-text';
 import type { GitInvocation, SimpleCommand, WriteTarget } from '../shell';
 import { asWritten } from './as-written';

@@ -9,7 +9,7 @@ import { isLive, leaseTtlMs, readLease } from '../../handoff/state/leases';
 import { worktreeActivity } from '../../handoff/state/ledger';
 import { short } from '../../handoff/state/session';
 import type { GuardContext } from '../context';
-import { shellWord } from '../event';
+import { shellWord } from '../../clients/event';
 import { globMatch, isGlob } from '../glob';
 import { asWritten } from './as-written';
 import type { GitInvocation, SimpleCommand } from '../shell';

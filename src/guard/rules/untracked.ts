@@ -3,7 +3,7 @@
 // from its input. Each is judged on the handoff files it would reach, and refused with the exact safe command.
 import path from 'node:path';
 import type { GuardContext } from '../context';
-import { shellQuote, shellWord } from '../event';
+import { shellQuote, shellWord } from '../../clients/event';
 import { findParts, getopt, parseShell, type GitInvocation, type SimpleCommand } from '../shell';
 import { printedTexts, printfOutput } from '../printed';
 import { judgeFile } from './files';

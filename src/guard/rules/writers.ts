@@ -2,7 +2,7 @@
 // know is judged on every argument that names a file (a write it may make), and a hard link names its source too
 // (a second name for a protected file lets a later call write it unseen).
 import path from 'node:path';
-import { own } from '../event';
+import { own } from '../../clients/event';
 import { READ_ONLY } from '../allow';
 import { isLong, SHELLS, type SimpleCommand, type WriteTarget } from '../shell';
 

@@ -4,17 +4,17 @@
 // the command answers. Offline, the change is made here and published at the next sync (or claim) by a three-way
 // merge of the tables, where an offline claim that lost to a published one is reported to both sides.
 import { HandoffError } from '../../errors';
-import { configValue, parseDuration, readConfig, type Config } from '../../git/config';
-import { gitBounded } from '../../git/run';
+import { configValue, parseDuration, readConfig, remoteNames, type Config } from '../../git/config';
+import { gitBounded, gitReason } from '../../git/run';
 import { listRefs, readRef } from '../../git/refs';
 import type { Repo } from '../../git/repo';
-import { gitReason, remoteNames } from '../../sync/remote';
 import { parseTrailerLines } from '../store/document';
 import { branchPrefix } from '../store/names';
 import { commitRecord, moveRef } from '../store/tx';
 import { backoff } from '../store/tx/sleep';
 import type { ClientProcess } from '../state/session-process';
 import { short, type SessionRef } from '../state/session';
+import { writeMarker } from './marker';
 import { overlapping } from './overlap';
 import {
   changeMessage, claimLive, claimsRef, claimsRefspec, EMPTY, mergeTables, readTable, tableTree, trackingClaimsRef,
@@ -106,7 +106,7 @@ export async function changeClaims<R>(repo: Repo, branch: string, session: strin
     return await changeOnce(repo, branch, session, mutate, { ...o, config, remote, why: picked.why });
   } finally {
     // the state file the guard stats follows every change (and every fetch a refusal made)
-    (require('./marker') as typeof import('./marker')).refreshMarker(repo, { remote });
+    refreshMarker(repo, { remote });
   }
 }
 
@@ -342,6 +342,16 @@ export function listClaims(repo: Repo, o: { branch?: string | null; nowMs?: numb
   return { claims: [...byId.values()].sort((a, b) => a.since - b.since), conflicts: [...conflicts.values()] };
 }
 
+/** Writes the claims state file (marker.ts) from the refs, or removes it when no claim is live; a failure costs only the telling. */
+export function refreshMarker(repo: Repo, known?: { remote: string | null }): void {
+  try {
+    const { claims } = listClaims(repo, { remote: known ? known.remote : claimsRemote(repo, readConfig(repo)).remote });
+    writeMarker(repo.commonDir, claims);
+  } catch {
+    // optional state (SPEC 4): the next change writes it again
+  }
+}
+
 /** The newest handoff the session owns on the branch (the topic a refusal names). */
 export function topicOf(repo: Repo, branch: string, session: string): string | null {
   const mine = listRefs(repo, [branchPrefix(branch)]).filter((r) => parseTrailerLines(r.trailers).session === session).sort((a, b) => b.time - a.time);
@@ -377,6 +387,6 @@ export async function syncClaims(repo: Repo, remote: string, config: Config = re
       out.push({ branch, published: false, lost: [], error: (e as Error).message });
     }
   }
-  (require('./marker') as typeof import('./marker')).refreshMarker(repo, { remote });
+  refreshMarker(repo, { remote });
   return out;
 }

@@ -5,25 +5,17 @@
 // no claim exists. It is a cache for telling, never authority: claim and release decide on the refs.
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import type { Repo } from '../../git/repo';
 import { handoffDir } from '../state/paths';
 import { writeState } from '../state/state-file';
 import type { ClaimView } from './claims';
 
 export const claimsMarker = (commonDir: string) => path.join(handoffDir(commonDir), 'claims.json');
 
-/** Writes the marker from the refs (or removes it when no claim is live); a failure costs only the telling. */
-export function refreshMarker(repo: Repo, known?: { remote: string | null }): void {
-  try {
-    const { claimsRemote, listClaims } = require('./claims') as typeof import('./claims');
-    const { readConfig } = require('../../git/config') as typeof import('../../git/config');
-    const { claims } = listClaims(repo, { remote: known ? known.remote : claimsRemote(repo, readConfig(repo)).remote });
-    const file = claimsMarker(repo.commonDir);
-    if (claims.length === 0) rmSync(file, { force: true });
-    else writeState(file, JSON.stringify({ claims }) + '\n', handoffDir(repo.commonDir));
-  } catch {
-    // optional state (SPEC 4): the next change writes it again
-  }
+/** Writes the marker with `claims` (removes it when none is live). The claims are read by refreshMarker (claims.ts). */
+export function writeMarker(commonDir: string, claims: ClaimView[]): void {
+  const file = claimsMarker(commonDir);
+  if (claims.length === 0) rmSync(file, { force: true });
+  else writeState(file, JSON.stringify({ claims }) + '\n', handoffDir(commonDir));
 }
 
 /** The claims the marker lists (none when it is missing or unreadable). */

@@ -46,9 +46,8 @@ export function claimsView(claims: ClaimView[], session: string | null, remote: 
 /** The session start's claims block (after its fetch brought the remote's table): the marker refreshed, then the view. */
 export function startClaims(repo: import('../../git/repo').Repo, branch: string | null, session: string | null): string | null {
   if (!branch) return null;
-  const { claimsRemote, listClaims } = require('./claims') as typeof import('./claims');
+  const { claimsRemote, listClaims, refreshMarker } = require('./claims') as typeof import('./claims');
   const { readConfig } = require('../../git/config') as typeof import('../../git/config');
-  const { refreshMarker } = require('./marker') as typeof import('./marker');
   refreshMarker(repo);
   const { remote } = claimsRemote(repo, readConfig(repo));
   return claimsView(listClaims(repo, { branch, remote }).claims, session, remote);

@@ -2,9 +2,9 @@
 // storage is as it was at the last check that found everything in place; else one for-each-ref and one cat-file.
 import { objectSizes } from '../../git/objects';
 import type { Repo } from '../../git/repo';
-import { ARCHIVE_PREFIX, HANDOFF_PREFIX } from '../store/names';
+import { ARCHIVE_PREFIX, HANDOFF_PREFIX, NOTES_REF } from '../store/names';
 import { checkAdvance } from '../store/ownership';
-import { droppedReceipts, NOTES_REF } from '../store/receipts';
+import { droppedReceipts } from '../store/receipts';
 import { amendRecord } from '../store/tx/record-step';
 import {
   keyOf,

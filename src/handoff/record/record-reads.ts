@@ -6,8 +6,7 @@
 import { looseCommitFile } from '../../git/loose-read';
 import { onRefsRead } from '../../git/refs';
 import type { Repo } from '../../git/repo';
-import { ARCHIVE_PREFIX, HANDOFF_PREFIX } from '../store/names';
-import { NOTES_REF } from '../store/receipts';
+import { ARCHIVE_PREFIX, HANDOFF_PREFIX, NOTES_REF } from '../store/names';
 import { isRecorded, readRecord, readSeen } from './record';
 import { checkRecord, renderLosses } from './record-check';
 

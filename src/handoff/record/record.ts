@@ -9,9 +9,8 @@ import { readObjects, writeBlob, writeCommit, writeTree, parseCommit } from '../
 // the record's own ref moves by the plain CAS below tx, or joins tx's transaction: tx's extension point calls into this module
 import type { RefOp } from '../../git/refs';
 import type { Repo } from '../../git/repo';
-import { ARCHIVE_PREFIX, HANDOFF_PREFIX, isHandoffName, isValidTopic, parseRef } from '../store/names';
+import { ARCHIVE_PREFIX, HANDOFF_PREFIX, isHandoffName, isValidTopic, parseRef, NOTES_REF } from '../store/names';
 import { handoffDir } from '../state/paths';
-import { NOTES_REF } from '../store/receipts';
 import { writeState } from '../state/state-file';
 import type { RefUpdate } from '../store/tx/extension';
 import { placeOf, pruneWitness, pushWitness } from './witness';

@@ -4,9 +4,9 @@
 import { HandoffError } from '../../errors';
 import { readRef, type RefOp } from '../../git/refs';
 import type { Repo } from '../../git/repo';
-import { archiveRef, ARCHIVE_PREFIX, DROPPED_PREFIX, encodeBranch, handoffRef, HANDOFF_PREFIX } from '../store/names';
+import { archiveRef, ARCHIVE_PREFIX, DROPPED_PREFIX, encodeBranch, handoffRef, HANDOFF_PREFIX, NOTES_REF } from '../store/names';
 import { checkAdvance, readTrailersOf, type Violation } from '../store/ownership';
-import { NOTES_REF, unionReceiptsCommit } from '../store/receipts';
+import { unionReceiptsCommit } from '../store/receipts';
 import { amendRecord } from '../store/tx/record-step';
 import { KEPT_PREFIX, keyOf, listTracked, readRecord, RECORD_REF, ROGUE_PREFIX, type RecordState } from './record';
 import { checkRecord, type Loss, type RecordCheck } from './record-check';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { HandoffError } from '../../errors';
 import { readObjects, parseCommit } from '../../git/objects';
 import type { Repo } from '../../git/repo';
-import { userMac } from '../../guard/locate';
+import { userMac } from '../state/user-key';
 import { serializeState, type HandoffState } from '../store/document';
 import { PRESET_VERSION, rulesFor } from './keywords';
 
@@ -43,8 +43,8 @@ export const scanRecord = () => `secretlint-preset-recommend@${PRESET_VERSION}`;
 
 /**
  * The scan record's proof that this user's git-handoff scanned exactly this body and state: an HMAC under the user's
- * key (src/guard/locate.ts). A record copied from another version, or made elsewhere, does not verify, and that
- * version is scanned again before it leaves the machine. Null when no key can be kept (then nothing is trusted).
+ * key (src/handoff/state/user-key.ts). A record copied from another version, or made elsewhere, does not verify, and
+ * that version is scanned again before it leaves the machine. Null when no key can be kept (then nothing is trusted).
  */
 export function scanProof(body: string, stateText: string): string | null {
   try {

@@ -6,6 +6,8 @@ export const ARCHIVE_PREFIX = 'refs/handoff-archive/';
 export const LEASE_PREFIX = 'refs/handoff-leases/';
 /** Where `drop` keeps a dropped handoff's versions: refs/handoff-dropped/<branch>/<topic>/<seconds>-<tip> (`restore` undoes it). */
 export const DROPPED_PREFIX = 'refs/handoff-dropped/';
+/** The read receipts' notes ref (src/handoff/store/receipts.ts). */
+export const NOTES_REF = 'refs/notes/handoff-reads';
 
 export const STOPWORDS = new Set(['fix', 'feat', 'chore', 'docs', 'refactor', 'test', 'main', 'master', 'the', 'and', 'for', 'a']);
 const TOPIC_RE = /^[a-z0-9]+(-[a-z0-9]+)+$/;

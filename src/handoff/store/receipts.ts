@@ -5,9 +5,9 @@ import { identityEnv, readConfig } from '../../git/config';
 import { readObjects, writeBlobs, writeTreeWithPaths } from '../../git/objects';
 import { readRef } from '../../git/refs';
 import type { Repo } from '../../git/repo';
+import { NOTES_REF } from './names';
 import { commitRecord, LOST, moveRef, untilWon } from './tx';
 
-export const NOTES_REF = 'refs/notes/handoff-reads';
 /** Where a fetch puts a remote's receipts (beside its handoffs' tracking refs). */
 export const trackingNotesRef = (remote: string) => `refs/remotes/${remote}/notes/handoff-reads`;
 

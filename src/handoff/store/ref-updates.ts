@@ -4,10 +4,10 @@
 import { listRefs } from '../../git/refs';
 import { replaceRefusals } from './replace-refs';
 import type { Repo } from '../../git/repo';
-import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef } from './names';
+import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef, NOTES_REF } from './names';
 import { FORMAT1_ARCHIVE_HINT, takesFormat1Archives } from './format';
 import { checkAdvances, type Violation } from './ownership';
-import { droppedReceipts, NOTES_REF } from './receipts';
+import { droppedReceipts } from './receipts';
 
 export interface ReceiveUpdate {
   oldOid: string | null;

@@ -8,9 +8,8 @@ import { countCommits, parseCommit, readCommitFiles, readCommitTrailers, readObj
 import { listRefs, readRef, trailerBlockLines, type RefOp, type RefRecord } from '../../git/refs';
 import type { Repo } from '../../git/repo';
 import { BODY_MAX, buildMessage, COMMIT_MAX, namedPaths, parseState, parseTrailerLines, serializeState, STATE_MAX, validateBody, type HandoffState, type Trailers } from './document';
-import { ARCHIVE_PREFIX, DROPPED_PREFIX, HANDOFF_PREFIX, archiveRef, assertTopic, branchPrefix, encodeBranch, handoffRef, describeOverlap, overlapOf, overlapTokens, parseRef } from './names';
+import { ARCHIVE_PREFIX, DROPPED_PREFIX, HANDOFF_PREFIX, archiveRef, assertTopic, branchPrefix, encodeBranch, handoffRef, describeOverlap, overlapOf, overlapTokens, parseRef, NOTES_REF } from './names';
 import { missingRefs } from './address';
-import { NOTES_REF } from './receipts';
 import { checkWrite, ownedError, type Tip } from './ownership';
 import { SECRET_TRAILER, secretTrailersOf } from '../secrets/secrets';
 import { short, type SessionRef } from '../state/session';

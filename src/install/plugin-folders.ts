@@ -3,8 +3,8 @@
 // `handoff` skill and a runnable git-handoff (the bundles need no dependencies), so installing it alone is enough.
 import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { eventCommand, WIRING } from './install';
-import { PLUGIN_FLAG } from './plugin-active';
+import { eventCommand, WIRING } from './agents';
+import { PLUGIN_FLAG } from '../guard/plugin-active';
 
 export const PLUGIN_NAME = 'git-handoff';
 export const MARKETPLACE_NAME = 'git-handoff';

@@ -7,8 +7,8 @@ import path from 'node:path';
 import { HandoffError } from '../errors';
 import type { Repo } from '../git/repo';
 import type { DoctorItem } from '../wiring';
-import { probeCommand, WIRING } from './install';
-import { claudeConfigDir, claudePlugins, geminiEnabledFor, geminiExtensionDir } from './plugin-active';
+import { probeCommand, WIRING } from './agents';
+import { claudeConfigDir, claudePlugins, geminiEnabledFor, geminiExtensionDir } from '../guard/plugin-active';
 import { CLAUDE_FOLDER, GEMINI_FOLDER, MARKETPLACE_NAME, PLUGIN_NAME } from './plugin-folders';
 import { afterInstall, beforeInstall, forgetInstall, restoreAfterUninstall, untouchedSinceInstall } from './plugin-restore';
 

@@ -10,13 +10,13 @@ import { installWrite, restoreOriginal } from '../handoff/state/install-record';
 import type { DoctorItem, InstallOptions } from '../wiring';
 import { CODEX_TRUST_HOW, loginShellProblem } from './codex-trust';
 import { trustGateItems, trustGateSteps } from './trust-gates';
-import { SESSION_VARS, type Agent } from '../clients/names';
+import { SESSION_VARS, type Agent } from '../client-names';
 import { afterCommand, hookCommand, hookTimeoutProblem, PAYLOAD_FLAG, type Wiring } from '../clients/wiring';
 import { WIRING } from '../clients/wirings';
 import { copilotTrustHow, installOwnFile, isOwnWiring, ownFileCommand, ownFileEvents, ownFileTimeouts, uninstallOwnFile } from '../clients/own-files';
-import { pluginAnswers } from './plugin-active';
+import { pluginAnswers } from '../guard/plugin-active';
 
-export type { Agent } from '../clients/names';
+export type { Agent } from '../client-names';
 export type { Wiring } from '../clients/wiring';
 export { WIRING };
 
