@@ -54,10 +54,16 @@ export function casUpdateRef(repo: Repo, ref: string, newOid: string, oldOid: st
   return r.status === 0 ? { ok: true } : classifyRefFailure(repo, r.stderr);
 }
 
+/** The lock file git names as in its way in `stderr` ("Unable to create '….lock': File exists"), as an absolute path, else null. */
+export function lockFileNamed(repo: Repo, stderr: string): string | null {
+  const m = /Unable to create '([^']+\.lock)': File exists/.exec(stderr);
+  return m ? path.resolve(repo.cwd, m[1]) : null;
+}
+
 export function classifyRefFailure(repo: Repo, stderr: string): CasOutcome & { ok: false } {
   const message = stderr.trim();
-  const lock = /Unable to create '([^']+\.lock)': File exists/.exec(message);
-  if (lock) return { ok: false, reason: 'locked', message, lockFile: path.resolve(repo.cwd, lock[1]) };
+  const lockFile = lockFileNamed(repo, message);
+  if (lockFile) return { ok: false, reason: 'locked', message, lockFile };
   if (/aborted by hook/.test(message)) return { ok: false, reason: 'hook', message };
   if (/is at [0-9a-f]+ but expected|reference already exists|unable to resolve reference|but expected|cannot lock ref/.test(message)) {
     return { ok: false, reason: 'lost', message };

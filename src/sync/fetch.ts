@@ -75,7 +75,7 @@ export type Sides = ReturnType<typeof readSides>;
  * refspecs ride in the same fetch (sync's claims tables), so carrying them starts no second process.
  */
 export function fetchTracking(repo: Repo, remote: string, extra: string[] = []): void {
-  fetchFrom(repo, remote, ['--atomic', '--prune', '--no-tags', '--no-write-fetch-head', '--quiet', remote, ...handoffRefspecs(remote), ...extra]);
+  fetchFrom(repo, remote, [...handoffRefspecs(remote), ...extra], ['--atomic', '--prune', '--no-tags', '--no-write-fetch-head', '--quiet']);
 }
 
 /** Fetches, then merges every handoff by the five cases. Local handoffs move only by CAS, and only forward. */

@@ -39,7 +39,7 @@ export interface RecoverFrom {
  */
 export function recoverFrom(repo: Repo, named: string): RecoverFrom {
   const remote = resolveRemote(repo, named);
-  fetchFrom(repo, remote, ['--no-tags', '--no-write-fetch-head', '--quiet', remote, `+${RECORDS_PREFIX}*:${FROM_PREFIX}*`]);
+  fetchFrom(repo, remote, [`+${RECORDS_PREFIX}*:${FROM_PREFIX}*`], ['--no-tags', '--no-write-fetch-head', '--quiet']);
   const fetched = listRefs(repo, [FROM_PREFIX]);
   try {
     const place = placeIdOf(repo);

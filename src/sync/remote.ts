@@ -72,13 +72,13 @@ export function transportError(repo: Repo, remote: string, verb: 'fetch' | 'push
 }
 
 /**
- * `git fetch <args>` from `remote`. A lock of this repository in the fetch's way (a tracking ref a killed fetch left
+ * `git fetch <options> <remote> <refspecs>`. A lock of this repository in the fetch's way (a tracking ref a killed fetch left
  * locked) is waited out while a live process may hold it, then the fetch runs again; one left behind is exit 4
  * naming it with its rm (lockError). Any other failure is transportError (exit 7).
  */
-export function fetchFrom(repo: Repo, remote: string, args: string[]): void {
+export function fetchFrom(repo: Repo, remote: string, refspecs: string[], options: string[]): void {
   for (let attempt = 0; ; attempt++) {
-    const r = repo.git(['fetch', ...args], { allowFail: true });
+    const r = repo.git(['fetch', ...options, remote, ...refspecs], { allowFail: true });
     if (r.status === 0) return;
     const lock = localLockIn(repo, r.stderr);
     if (!lock || attempt >= 5) throw transportError(repo, remote, 'fetch', r.stderr);

@@ -94,7 +94,6 @@ export const updatesOf = (ops: RefOp[]): RefUpdate[] =>
     : [],
   );
 
-/** The ref a lock file guards (`<gitdir>/refs/x.lock` → `refs/x`), else the file itself. */
 /** The ref a failed transaction names (`cannot lock ref '<ref>': …`, or the ref of the lock file), if any. */
 function refOfFailure(repo: Repo, r: { message: string; lockFile?: string }): string | null {
   if (r.lockFile) return refOfLock(repo, r.lockFile);

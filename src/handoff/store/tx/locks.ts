@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../../../errors';
+import { lockFileNamed } from '../../../git/refs';
 import type { Repo } from '../../../git/repo';
 import { LOCK_WAIT_MS } from './retry';
 import { sleep } from './sleep';
@@ -194,8 +195,6 @@ export function waitOutLock(repo: Repo, ref: string, lockFile: string): void {
 
 /** The lock file in this repository git named in `stderr` as in its way ("Unable to create '…lock': File exists"), else null. */
 export function localLockIn(repo: Repo, stderr: string): string | null {
-  const m = /Unable to create '([^']+\.lock)': File exists/.exec(stderr);
-  if (!m) return null;
-  const file = path.resolve(repo.cwd, m[1]);
-  return [repo.commonDir, repo.gitDir].some((d) => within(file, d)) ? file : null;
+  const file = lockFileNamed(repo, stderr);
+  return file && [repo.commonDir, repo.gitDir].some((d) => within(file, d)) ? file : null;
 }
