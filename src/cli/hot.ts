@@ -1,4 +1,4 @@
-// The common, well-formed command lines of write, show, list and log, read without yargs (loading and building
+// The common, well-formed command lines of write, show, list, log and claim, read without yargs (loading and building
 // yargs for 24 commands is most of what the CLI's own start costs). Read from the same table yargs's builders are
 // made from (spec.ts), and only where the reading is certain to be yargs's own: anything else (help, --version,
 // an unknown or malformed option, a value that starts with "-", a value after `=` in quotes, an option given
@@ -7,9 +7,9 @@
 import type { CommandModule } from 'yargs';
 import { commandOf } from './argv';
 import type { GlobalArgs } from './context';
-import { GLOBAL_OPTIONS, LIST_SPEC, LOG_SPEC, SHOW_SPEC, WRITE_SPEC, type CommandSpec, type OptionSpec } from './spec';
+import { CLAIM_SPEC, GLOBAL_OPTIONS, LIST_SPEC, LOG_SPEC, SHOW_SPEC, WRITE_SPEC, type CommandSpec, type OptionSpec } from './spec';
 
-const HOT: Record<string, CommandSpec> = { write: WRITE_SPEC, show: SHOW_SPEC, list: LIST_SPEC, log: LOG_SPEC };
+const HOT: Record<string, CommandSpec> = { write: WRITE_SPEC, show: SHOW_SPEC, list: LIST_SPEC, log: LOG_SPEC, claim: CLAIM_SPEC };
 export const HOT_NAMES = Object.keys(HOT);
 
 /** The command module yargs runs for a hot command (the same module: parser.ts lists it), loaded at first use. */
@@ -23,6 +23,8 @@ export function hotCommand(name: string): CommandModule<GlobalArgs, any> {
       return (require('./commands/list') as typeof import('./commands/list')).listCommand;
     case 'log':
       return (require('./commands/log') as typeof import('./commands/log')).logCommand;
+    case 'claim':
+      return (require('./commands/claim') as typeof import('./commands/claim')).claimCommand;
     default:
       throw new Error(`not a hot command: ${name}`);
   }
@@ -113,11 +115,9 @@ export function hotParse(argv: readonly string[]): HotCommand | null {
   }
   for (const [a, b] of spec.conflicts ?? []) if (given.has(a) && given.has(b)) return null;
   const p = spec.positional;
-  if (positionals.length > (p ? 1 : 0) || (p?.required && positionals.length === 0)) return null;
-  if (p && positionals.length === 1) {
-    if (looksLikeNumber(positionals[0])) return null;
-    args[p.name] = positionals[0];
-  }
+  if (positionals.length > (p ? (p.array ? Infinity : 1) : 0) || (p?.required && positionals.length === 0)) return null;
+  if (positionals.some(looksLikeNumber)) return null;
+  if (p && positionals.length > 0) args[p.name] = p.array ? positionals : positionals[0];
   for (const [key, o] of spec.options) if (o.default !== undefined && !given.has(key)) set(key, o, o.default);
   args.$0 = 'git handoff';
   return { name: c.name, args };

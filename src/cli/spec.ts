@@ -1,4 +1,4 @@
-// One table of the options of the commands every session runs most (write, show, list, log) and of the global
+// One table of the options of the commands every session runs most (write, show, list, log, claim) and of the global
 // options: yargs's builders are made from it (withSpec), and so is the small parser that starts these commands
 // without yargs (hot.ts). A rule is written once here, so the two cannot drift.
 import type { Argv } from 'yargs';
@@ -20,6 +20,8 @@ export interface OptionSpec {
 export interface PositionalSpec {
   name: string;
   required: boolean;
+  /** variadic (`<paths..>`): every positional word, as a list */
+  array?: boolean;
   describe: string;
 }
 
@@ -116,6 +118,20 @@ export const LOG_SPEC: CommandSpec = {
   options: [BRANCH, ['p', { alias: 'patch', type: 'boolean', describe: "each version's change to the body, as a diff (as git log -p)" }]],
 };
 
+export const CLAIM_SPEC: CommandSpec = {
+  name: 'claim',
+  positional: { name: 'paths', required: true, array: true, describe: 'files, directories (src/auth/) or globs (src/**/*.ts), relative to here' },
+  options: [
+    ['ttl', { type: 'string', describe: 'how long the claim lasts unless renewed or released (30m, 2h; default handoff.claimTTL, else 2h)' }],
+    ['note', { type: 'string', describe: 'why: shown to every session that meets the claim' }],
+    ['session', { type: 'string', describe: 'this session id (default: from the environment)' }],
+    BRANCH,
+    ['take-over', { type: 'boolean', describe: "take over another live session's overlapping claim (needs --reason; on the record)" }],
+    ['reason', { type: 'string', describe: 'why you take it over (kept in the claims history)' }],
+    ['offline', { type: 'boolean', describe: 'do not publish now (it is published at the next sync)' }],
+  ],
+};
+
 /** The options of a table on a yargs parser, in its order. */
 export function withOptions<T>(y: Argv<T>, options: ReadonlyArray<readonly [string, OptionSpec]>): Argv<T> {
   for (const [key, o] of options) y = y.option(key, { ...o });
@@ -125,7 +141,7 @@ export function withOptions<T>(y: Argv<T>, options: ReadonlyArray<readonly [stri
 /** A command's builder from its table: its positional, its options and their conflicts. */
 export function withSpec<T>(y: Argv<T>, spec: CommandSpec): Argv<T> {
   const p = spec.positional;
-  if (p) y = y.positional(p.name, { type: 'string', ...(p.required ? { demandOption: true } : {}), describe: p.describe });
+  if (p) y = y.positional(p.name, { type: 'string', ...(p.array ? { array: true } : {}), ...(p.required ? { demandOption: true } : {}), describe: p.describe });
   y = withOptions(y, spec.options);
   for (const [a, b] of spec.conflicts ?? []) y = y.conflicts(a, b);
   return y;

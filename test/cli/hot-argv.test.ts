@@ -1,4 +1,4 @@
-// hot.ts reads the common command lines of write, show, list and log without yargs. For every command line here
+// hot.ts reads the common command lines of write, show, list, log and claim without yargs. For every command line here
 // (written out, and generated from a vocabulary of the shapes yargs reads in its own ways), the hot reading either
 // leaves it to yargs (null) or gives the handler exactly the arguments yargs gives it, after the same prechecks
 // main.ts runs. The common forms must not be left to yargs: that is the point of the hot reading.
@@ -81,9 +81,14 @@ const COMMON: string[][] = [
   ['log', '-p', 'auth-refactor'],
   ['log', 'auth-refactor', '--patch', '--json', '--branch=main'],
   ['show', 'show'],
+  ['claim', 'src/auth/'],
+  ['claim', 'src/auth/', '--note', 'moving login to OAuth', '--ttl', '1h'],
+  ['claim', 'src/a.ts', 'src/b/', 'src/**/*.test.ts', '--json'],
+  ['claim', 'src/auth/', '--session', 's-1', '--take-over', '--reason', 'holder gone', '--branch=main'],
+  ['claim', '--note=x', 'src/a', '--offline', 'src/b'],
 ];
 
-describe('the hot reading of write, show, list and log', () => {
+describe('the hot reading of write, show, list, log and claim', () => {
   it('reads the common command lines itself, exactly as yargs does', () => {
     for (const argv of COMMON) expect(agrees(argv), JSON.stringify(argv)).toBe(true);
   });
@@ -124,6 +129,12 @@ describe('the hot reading of write, show, list and log', () => {
       ['-C', 'list'],
       ['list', '-C'],
       ['log'],
+      ['claim'],
+      ['claim', '--note', 'x'],
+      ['claim', '42'],
+      ['claim', 'src/a', '--ttl'],
+      ['claim', 'src/a', '--take-over=true'],
+      ['claim', 'src/a', '--', '--b'],
       ['edit', 'auth-refactor'],
       ['boot'],
       ['--version'],
@@ -149,13 +160,14 @@ describe('the hot reading of write, show, list and log', () => {
       show: [['auth-refactor'], ['--person'], ['--role', 'r'], ['--receipt'], ['--no-receipt'], ['--session', 's'], ['--branch', 'b'], ['--at', '~1'], ['--at=HEAD'], ['--raw'], ['--no-raw']],
       list: [['--person'], ['--role=r'], ['--branch', 'main'], ['--all'], ['--mine'], ['--archived'], ['--session', 's'], ['--to', 'role:r'], ['--for-me'], ['--tag', 't'], ['--unread'], ['--no-all']],
       log: [['auth-refactor'], ['--branch', 'main'], ['-p'], ['--patch'], ['--no-patch']],
+      claim: [['src/auth/'], ['src/a.ts'], ['**/*.ts'], ['--ttl', '30m'], ['--ttl=2h'], ['--note', 'why'], ['--note=w'], ['--session', 's'], ['--branch', 'main'], ['--take-over'], ['--reason', 'r'], ['--offline'], ['--no-offline']],
     };
     const odd = fc.constantFrom(
       'auth-refactor', 'show', 'list', 'main', '~1', '123', '0x1f', '1e3', '-5', '-', '--', '', 'true', 'false', '"q"', "'q'", 'a=b',
       '-m', '-F', '-C', '-h', '-mx', '-qh', '-Fq', '--file=', '--branch=', '--branch="b"', '--takeOver', '--raw=true', '--to',
       '--no-branch', '--no-to', '--no-pager', '-P', '--help', '--version', '--unknown', '--C', '--q', '-json', '--at', '--tag',
     );
-    const line = fc.constantFrom('write', 'show', 'list', 'log').chain((cmd) =>
+    const line = fc.constantFrom('write', 'show', 'list', 'log', 'claim').chain((cmd) =>
       fc.tuple(
         fc.constant(cmd),
         fc.array(fc.oneof({ arbitrary: fc.constantFrom(...UNITS[cmd], ...GLOBAL), weight: 6 }, { arbitrary: odd.map((w) => [w]), weight: 1 }), { maxLength: 6 }),

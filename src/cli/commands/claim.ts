@@ -4,15 +4,19 @@ import { statSync } from 'node:fs';
 import type { Argv, CommandModule } from 'yargs';
 import { HandoffError } from '../../errors';
 import { parseDuration, readConfig } from '../../git/config';
+import { listRefs, type RefRecord } from '../../git/refs';
 import { openRepo, type Repo } from '../../git/repo';
+import { branchPrefix, LEASE_PREFIX } from '../../handoff/store/names';
 import { claimMutation, changeClaims, claimsRemote, claimTtlMs, listClaims, publicClaim, releaseMutation, topicOf, type ChangeResult, type Published } from '../../handoff/claims/claims';
 import { normalizeSpec } from '../../handoff/claims/overlap';
+import { claimsRef } from '../../handoff/claims/table';
 import { readLease } from '../../handoff/state/leases';
 import { describeProcess, readSessionProcesses, type ClientProcess } from '../../handoff/state/session-process';
 import { requireSession, short } from '../../handoff/state/session';
 import { resolveBranch } from '../../handoff/store/store';
 import type { GlobalArgs } from '../context';
 import { printJson, table, terminalSafe } from '../output';
+import { CLAIM_SPEC, withSpec } from '../spec';
 
 interface ClaimArgs extends GlobalArgs {
   paths: string[];
@@ -43,8 +47,8 @@ export function specsOf(repo: Repo, paths: string[]): string[] {
  * The claiming session's client process, so the claim ends when it is gone: its lease here, else the process the
  * guard recorded for it, else CLAUDE_PID when it names an ancestor (SPEC 3). None: the claim lives to its expiry.
  */
-function holderProcess(repo: Repo, session: string): ClientProcess | null {
-  const lease = repo.worktree ? readLease(repo, repo.worktree) : null;
+function holderProcess(repo: Repo, session: string, recs: readonly RefRecord[]): ClientProcess | null {
+  const lease = repo.worktree ? readLease(repo, repo.worktree, recs) : null;
   if (lease && lease.session === session && lease.pid) return { pid: lease.pid, start: lease.pidStart, host: lease.host ?? describeProcess(lease.pid).host };
   const recorded = readSessionProcesses(repo.commonDir).get(session);
   if (recorded) return recorded;
@@ -68,16 +72,7 @@ export const claimCommand: CommandModule<GlobalArgs, ClaimArgs> = {
   command: 'claim <paths..>',
   describe: 'say which paths (files, directories, globs) this session is about to change; another live session claiming any of them is refused (exit 3) naming the holder',
   builder: (y: Argv<GlobalArgs>) =>
-    y
-      .positional('paths', { type: 'string', array: true, demandOption: true, describe: 'files, directories (src/auth/) or globs (src/**/*.ts), relative to here' })
-      .option('ttl', { type: 'string', describe: 'how long the claim lasts unless renewed or released (30m, 2h; default handoff.claimTTL, else 2h)' })
-      .option('note', { type: 'string', describe: 'why: shown to every session that meets the claim' })
-      .option('session', { type: 'string', describe: 'this session id (default: from the environment)' })
-      .option('branch', { type: 'string', describe: 'the branch (default: the checked-out one)' })
-      .option('take-over', { type: 'boolean', describe: "take over another live session's overlapping claim (needs --reason; on the record)" })
-      .option('reason', { type: 'string', describe: 'why you take it over (kept in the claims history)' })
-      .option('offline', { type: 'boolean', describe: 'do not publish now (it is published at the next sync)' })
-      .example('$0 claim src/auth/ --note "moving login to OAuth" --ttl 1h', 'claim a directory for an hour') as unknown as Argv<ClaimArgs>,
+    withSpec(y, CLAIM_SPEC).example('$0 claim src/auth/ --note "moving login to OAuth" --ttl 1h', 'claim a directory for an hour') as unknown as Argv<ClaimArgs>,
   handler: async (a) => {
     const session = requireSession(a.session);
     if (a['take-over'] && !a.reason?.trim()) throw new HandoffError('usage', 'reason-required', '--take-over needs --reason "<why>": the takeover is kept in the claims history');
@@ -87,6 +82,8 @@ export const claimCommand: CommandModule<GlobalArgs, ClaimArgs> = {
     const specs = specsOf(repo, a.paths);
     const ttlMs = a.ttl !== undefined ? parseDuration(a.ttl, NaN) : claimTtlMs(config);
     if (!(ttlMs > 0)) throw new HandoffError('usage', 'invalid-ttl', `invalid --ttl ${JSON.stringify(a.ttl)}: a duration such as 30m, 2h or 1d`);
+    // the leases (whose process holds the claim), the branch's handoffs (the topic it names) and its claims table, in one listing
+    const recs = listRefs(repo, [LEASE_PREFIX, branchPrefix(branch), claimsRef(branch)]);
     const r = await changeClaims(
       repo,
       branch,
@@ -98,11 +95,11 @@ export const claimCommand: CommandModule<GlobalArgs, ClaimArgs> = {
         note: a.note?.trim() || null,
         ttlMs,
         takeover: a['take-over'] ? { reason: a.reason!.trim() } : null,
-        process: holderProcess(repo, session.id),
+        process: holderProcess(repo, session.id, recs),
         worktree: repo.worktree,
-        topic: topicOf(repo, branch, session.id),
+        topic: topicOf(repo, branch, session.id, recs),
       }),
-      { config, offline: !!a.offline },
+      { config, offline: !!a.offline, recs },
     );
     if (a.json) return printJson({ ...publicClaim(r.result.claim), branch, renewed: r.result.renewed, takenFrom: r.result.takenFrom.map(publicClaim), published: r.published, oid: r.oid, conflicts: r.lost.map((l) => ({ claim: publicClaim(l.claim), holder: publicClaim(l.holder) })) });
     for (const l of lostLines(r)) process.stderr.write(terminalSafe(l) + '\n');

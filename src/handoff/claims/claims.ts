@@ -6,7 +6,7 @@
 import { HandoffError } from '../../errors';
 import { configValue, parseDuration, readConfig, remoteNames, type Config } from '../../git/config';
 import { gitBounded, gitReason } from '../../git/run';
-import { listRefs, readRef } from '../../git/refs';
+import { listRefs, readRef, type RefRecord } from '../../git/refs';
 import type { Repo } from '../../git/repo';
 import { parseTrailerLines } from '../store/document';
 import { branchPrefix } from '../store/names';
@@ -17,7 +17,7 @@ import { short, type SessionRef } from '../state/session';
 import { writeMarker } from './marker';
 import { overlapping } from './overlap';
 import {
-  changeMessage, claimLive, claimsRef, claimsRefspec, EMPTY, mergeTables, readTable, tableTree, trackingClaimsRef,
+  changeMessage, claimLive, claimsRef, claimsRefspec, EMPTY, mergeTables, readTable, rememberTable, tableTree, trackingClaimsRef,
   type ChangeMessage, type Claim, type ClaimConflict, type Table,
 } from './table';
 
@@ -98,7 +98,7 @@ const mergeBase = (repo: Repo, a: string, b: string): string | null => {
  * Applies `mutate` by compare-and-swap until it wins or refuses: on the remote first when there is one (the table
  * the remote had, with this clone's unpublished changes merged in), then here; offline, here alone.
  */
-export async function changeClaims<R>(repo: Repo, branch: string, session: string, mutate: Mutation<R>, o: { config?: Config; remote?: string | null; offline?: boolean } = {}): Promise<ChangeResult<R>> {
+export async function changeClaims<R>(repo: Repo, branch: string, session: string, mutate: Mutation<R>, o: { config?: Config; remote?: string | null; offline?: boolean; recs?: readonly RefRecord[] } = {}): Promise<ChangeResult<R>> {
   const config = o.config ?? readConfig(repo);
   const picked = o.remote !== undefined ? { remote: o.remote, why: o.remote ? null : 'no remote' } : claimsRemote(repo, config);
   const remote = picked.remote;
@@ -110,16 +110,26 @@ export async function changeClaims<R>(repo: Repo, branch: string, session: strin
   }
 }
 
-async function changeOnce<R>(repo: Repo, branch: string, session: string, mutate: Mutation<R>, o: { config: Config; remote: string | null; why: string | null; offline?: boolean }): Promise<ChangeResult<R>> {
+/** A commit of a table (not yet on any ref), remembered so the marker's read after the move asks git nothing. */
+function commitTable(repo: Repo, t: Table, parents: string[], message: ChangeMessage, config: Config): string {
+  const oid = commitRecord(repo, tableTree(repo, t), parents, changeMessage(message), config);
+  rememberTable(oid, t);
+  return oid;
+}
+
+async function changeOnce<R>(repo: Repo, branch: string, session: string, mutate: Mutation<R>, o: { config: Config; remote: string | null; why: string | null; offline?: boolean; recs?: readonly RefRecord[] }): Promise<ChangeResult<R>> {
   const config = o.config;
   const picked = { remote: o.remote, why: o.why };
   let remote = o.offline ? null : picked.remote;
   let published: Published = picked.remote && o.offline ? { where: 'offline', remote: picked.remote, reason: 'asked to stay offline' } : { where: 'local', reason: picked.why ?? 'no remote' };
   const local = claimsRef(branch);
   let fetched = false;
+  // the caller's listing of refs, when it holds this table's, stands for the first read (the move's compare-and-swap
+  // still checks it); every later attempt reads the ref again
+  const listed = o.recs?.find((r) => r.ref === local);
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const now = Date.now();
-    const L = readRef(repo, local);
+    const L = attempt === 0 && o.recs ? (listed?.oid ?? null) : readRef(repo, local);
     if (remote) {
       const tracking = trackingClaimsRef(remote, branch);
       const T = readRef(repo, tracking);
@@ -138,7 +148,7 @@ async function changeOnce<R>(repo: Repo, branch: string, session: string, mutate
         return { result: step.unchanged, oid: T ?? L ?? '', published: { where: 'remote', remote }, lost };
       }
       const next = 'unchanged' in step ? { table: base, message: { branch, session, action: 'publish' as const, paths: [] } } : step;
-      const oid = commitRecord(repo, tableTree(repo, next.table), T ? [T] : L ? [L] : [], changeMessage(next.message), config);
+      const oid = commitTable(repo, next.table, T ? [T] : L ? [L] : [], next.message, config);
       const pushed = await pushTable(repo, remote, branch, oid, T);
       if (pushed.ok) {
         moveRef(repo, tracking, oid, T, 'handoff claim: pushed');
@@ -166,7 +176,7 @@ async function changeOnce<R>(repo: Repo, branch: string, session: string, mutate
     }
     const step = mutate(readTable(repo, L), now);
     if ('unchanged' in step) return { result: step.unchanged, oid: L ?? '', published, lost: [] };
-    const oid = commitRecord(repo, tableTree(repo, step.table), L ? [L] : [], changeMessage(step.message), config);
+    const oid = commitTable(repo, step.table, L ? [L] : [], step.message, config);
     if (moveRef(repo, local, oid, L, 'handoff claim').ok) return { result: step.result, oid, published, lost: [] };
     backoff(Math.min(attempt, 6));
   }
@@ -353,8 +363,9 @@ export function refreshMarker(repo: Repo, known?: { remote: string | null }): vo
 }
 
 /** The newest handoff the session owns on the branch (the topic a refusal names). */
-export function topicOf(repo: Repo, branch: string, session: string): string | null {
-  const mine = listRefs(repo, [branchPrefix(branch)]).filter((r) => parseTrailerLines(r.trailers).session === session).sort((a, b) => b.time - a.time);
+export function topicOf(repo: Repo, branch: string, session: string, recs?: readonly RefRecord[]): string | null {
+  const prefix = branchPrefix(branch);
+  const mine = (recs ? recs.filter((r) => r.ref.startsWith(prefix)) : listRefs(repo, [prefix])).filter((r) => parseTrailerLines(r.trailers).session === session).sort((a, b) => b.time - a.time);
   return mine[0] ? mine[0].ref.slice(branchPrefix(branch).length) : null;
 }
 

@@ -86,20 +86,36 @@ function parseClaim(v: any): Claim | null {
   };
 }
 
+/** A table's bytes as its blob holds them. */
+const tableText = (t: Table) => JSON.stringify({ version: 1, claims: t.claims, conflicts: t.conflicts }, null, 1) + '\n';
+
+/** The tables this process wrote or read, by commit: a commit's table never changes, so git is asked once. */
+const known = new Map<string, string>();
+
+/** Remembers the table a commit just written holds (claims.ts), so reading it back starts no git. */
+export function rememberTable(oid: string, t: Table): void {
+  known.set(oid, tableText(t));
+}
+
 /** The table at a commit (null: none yet). A table that does not parse is refused (exit 6), never read as empty. */
 export function readTable(repo: Repo, oid: string | null): Table {
   if (!oid) return EMPTY;
-  const r = repo.git(['cat-file', 'blob', `${oid}:${TABLE_FILE}`], { allowFail: true, maxBuffer: TABLE_MAX });
+  let text = known.get(oid);
   let j: any;
   try {
-    if (r.status !== 0) throw new Error(r.stderr.trim());
-    j = JSON.parse(r.stdout);
+    if (text === undefined) {
+      const r = repo.git(['cat-file', 'blob', `${oid}:${TABLE_FILE}`], { allowFail: true, maxBuffer: TABLE_MAX });
+      if (r.status !== 0) throw new Error(r.stderr.trim());
+      text = r.stdout;
+    }
+    j = JSON.parse(text);
   } catch (e) {
     throw new HandoffError('integrity', 'claims-unreadable', `the claims table ${oid.slice(0, 12)} cannot be read (${(e as Error).message.slice(0, 200)}); nothing was changed`, { oid });
   }
   const claims = Array.isArray(j?.claims) ? j.claims.map(parseClaim) : null;
   if (!claims || claims.includes(null)) throw new HandoffError('integrity', 'claims-unreadable', `the claims table ${oid.slice(0, 12)} holds an entry that does not parse; nothing was changed`, { oid });
   const conflicts = Array.isArray(j.conflicts) ? j.conflicts.filter((c: any) => c && str(c.id) && str(c.session) && str(c.holder)) : [];
+  known.set(oid, text);
   return { claims, conflicts };
 }
 
@@ -128,7 +144,7 @@ export function changeMessage(m: ChangeMessage): string {
 
 /** The tree of a table. */
 export function tableTree(repo: Repo, t: Table): string {
-  const blob = writeBlob(repo, JSON.stringify({ version: 1, claims: t.claims, conflicts: t.conflicts }, null, 1) + '\n');
+  const blob = writeBlob(repo, tableText(t));
   return writeTree(repo, [{ name: TABLE_FILE, oid: blob }]);
 }
 

@@ -2,7 +2,7 @@
 // committer time is the heartbeat. Local only, moved by compare-and-swap like every other ref.
 import { configValue, parseDuration, readConfig, type Config } from '../../git/config';
 import { writeTree } from '../../git/objects';
-import { listRefs } from '../../git/refs';
+import { listRefs, type RefRecord } from '../../git/refs';
 import type { Repo } from '../../git/repo';
 import { LEASE_PREFIX, decodeBranch, leaseRef } from '../store/names';
 import { commitRecord, LOST, moveRef, untilWon } from '../store/tx';
@@ -41,8 +41,9 @@ function trailerMap(lines: string[]): Map<string, string> {
 }
 
 /** Every lease of the repository, from one for-each-ref. */
-export function listLeases(repo: Repo): Lease[] {
-  return listRefs(repo, [LEASE_PREFIX]).flatMap((r) => {
+/** Every lease; `recs`: a listing of refs the caller already made that includes the leases' (one for-each-ref for both). */
+export function listLeases(repo: Repo, recs?: readonly RefRecord[]): Lease[] {
+  return (recs ? recs.filter((r) => r.ref.startsWith(LEASE_PREFIX)) : listRefs(repo, [LEASE_PREFIX])).flatMap((r) => {
     const t = trailerMap(r.trailers);
     const session = t.get('claude-session-id');
     if (!session) return [];
@@ -61,9 +62,9 @@ export function listLeases(repo: Repo): Lease[] {
   });
 }
 
-export function readLease(repo: Repo, worktree: string): Lease | null {
+export function readLease(repo: Repo, worktree: string, recs?: readonly RefRecord[]): Lease | null {
   const ref = leaseRef(worktree);
-  return listLeases(repo).find((l) => l.ref === ref) ?? null;
+  return listLeases(repo, recs).find((l) => l.ref === ref) ?? null;
 }
 
 export interface TouchOptions {
