@@ -2,7 +2,7 @@
 // sides; expiry against renewal leaves exactly one holder; a killed holder's claim is freed at once on its machine
 // and elsewhere only at its expiry.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, json, tempDir, type TestRepo } from '../helpers/repo';
@@ -39,6 +39,29 @@ describe('claims through a remote', () => {
     const seen = await ok(b, ['claims']);
     expect(seen.stderr).toContain("session sess-a's offline claim on src/auth/ lost to session sess-b's");
     expect(json(await ok(b, ['claims', '--json'])).map((c: any) => c.session).sort()).toEqual(['sess-a2', 'sess-b']);
+  }, 120_000);
+
+  it('a connection cut in passing is tried again: the claim is published, and a refusal names the holder (not offline, not exit 7)', async () => {
+    // git daemon past its --max-connections cuts a connection ("read error: Connection reset by peer"): 2 of 200
+    // rounds went wrong so before (one loser claimed offline, exit 0; others exit 7). Here each pack program of a's
+    // remote fails its first start so, once.
+    const { bare, clones: [a, b] } = await makeClones('file', 2);
+    const dir = tempDir();
+    for (const prog of ['git-receive-pack', 'git-upload-pack']) {
+      const script = path.join(dir, `cut-once-${prog}`);
+      writeFileSync(script, `#!/bin/sh\n[ -e "$0.cut" ] || { : > "$0.cut"; echo 'fatal: read error: Connection reset by peer' >&2; exit 128; }\nexec ${prog} "$@"\n`, { mode: 0o755 });
+      a.git(['config', `remote.origin.${prog === 'git-receive-pack' ? 'receivepack' : 'uploadpack'}`, script]);
+    }
+    const first = json(await ok(a, ['claim', 'src/a/', '--session', 'sess-a', '--json']));
+    expect(first.published).toEqual({ where: 'remote', remote: 'origin' });
+    expect(existsSync(path.join(dir, 'cut-once-git-receive-pack.cut'))).toBe(true);
+    // b takes src/b/ on the remote; a's next push is stale, and its fetch of the table is cut once
+    await ok(b, ['claim', 'src/b/', '--session', 'sess-b', '--note', 'mine']);
+    const refused = await ok(a, ['claim', 'src/b/x.ts', '--session', 'sess-a2', '--json'], 3);
+    expect(json(refused).error.data.holders.map((h: any) => h.session)).toEqual(['sess-b']);
+    expect(existsSync(path.join(dir, 'cut-once-git-upload-pack.cut'))).toBe(true);
+    const table = JSON.parse(bare.git(['cat-file', 'blob', 'refs/claims/main:claims.json']).stdout);
+    expect(table.claims.map((c: any) => c.session).sort()).toEqual(['sess-a', 'sess-b']);
   }, 120_000);
 
   it('expiry against renewal: exactly one holder', async () => {

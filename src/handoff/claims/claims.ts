@@ -5,13 +5,13 @@
 // merge of the tables, where an offline claim that lost to a published one is reported to both sides.
 import { HandoffError } from '../../errors';
 import { configValue, parseDuration, readConfig, remoteNames, type Config } from '../../git/config';
-import { gitBounded, gitReason } from '../../git/run';
+import { gitBounded, gitReason, transientTransport } from '../../git/run';
 import { listRefs, readRef, type RefRecord } from '../../git/refs';
 import type { Repo } from '../../git/repo';
 import { parseTrailerLines } from '../store/document';
 import { branchPrefix } from '../store/names';
 import { commitRecord, moveRef } from '../store/tx';
-import { backoff } from '../store/tx/sleep';
+import { backoff, sleep } from '../store/tx/sleep';
 import type { ClientProcess } from '../state/session-process';
 import { short, type SessionRef } from '../state/session';
 import { writeMarker } from './marker';
@@ -26,6 +26,9 @@ export const claimTtlMs = (c: Config) => parseDuration(configValue(c, 'handoff.c
 /** How long a claim's network step may take before the claim counts as offline. */
 const NET_MS = 20_000;
 const ATTEMPTS = 60;
+/** Tries again after a transport failed in passing (transientTransport), before the remote counts as unreachable. */
+const NET_TRIES = 3;
+const netWait = (attempt: number) => sleep(100 + Math.random() * 200 * (attempt + 1));
 
 /** The handoff remote for claims: `handoff.remote`, `origin`, or the only remote; null (claims stay local) otherwise. */
 export function claimsRemote(repo: Repo, config: Config): { remote: string | null; why: string | null } {
@@ -64,6 +67,10 @@ async function fetchTable(repo: Repo, remote: string, branch: string): Promise<{
       backoff(attempt);
       continue;
     }
+    if (!r.timedOut && transientTransport(r.stderr) && attempt < NET_TRIES) {
+      netWait(attempt);
+      continue;
+    }
     return { ok: false, reason: r.timedOut ? `no answer within ${NET_MS / 1000} s` : gitReason(r.stderr) };
   }
 }
@@ -74,10 +81,15 @@ type PushOutcome = { ok: true } | { ok: false; stale: true } | { ok: false; stal
 async function pushTable(repo: Repo, remote: string, branch: string, oid: string, expected: string | null): Promise<PushOutcome> {
   const ref = claimsRef(branch);
   let atomic = true;
-  for (;;) {
+  for (let attempt = 0; ; attempt++) {
     const args = ['push', '--no-verify', '--quiet', ...(atomic ? ['--atomic'] : []), `--force-with-lease=${ref}:${expected ?? ''}`, remote, `${oid}:${ref}`];
     const r = await gitBounded(args, { cwd: repo.cwd, timeoutMs: NET_MS });
     if (r.status === 0) return { ok: true };
+    // the same push again: had the cut one landed, this one finds the lease stale, and the caller reads it back
+    if (!r.timedOut && transientTransport(r.stderr) && attempt < NET_TRIES) {
+      netWait(attempt);
+      continue;
+    }
     // a single ref: without --atomic the push is the same compare-and-swap
     if (atomic && /does not support --atomic|atomic push/i.test(r.stderr) && !/stale info/.test(r.stderr)) {
       atomic = false;
