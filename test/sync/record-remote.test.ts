@@ -77,6 +77,8 @@ describe('the loss record on the handoff remote', () => {
     expect(versions(c, LOGIN)).toEqual(was.login);
     // the dropped version came back with the record (its objects), the other clone's record was not taken
     expect(c.git(['cat-file', '-e', scratch], { allowFail: true }).status).toBe(0);
+    // and the drop's undo with it: the kept ref `restore` reads is back
+    expect(c.git(['for-each-ref', '--format=%(objectname)', 'refs/handoff-dropped/main/scratch-notes/']).stdout.trim()).toBe(scratch);
     expect(c.git(['for-each-ref', 'refs/handoffs/main/b-notes']).stdout).toBe('');
     // no temporary ref is left behind
     expect(c.git(['for-each-ref', 'refs/handoff-records-from/']).stdout).toBe('');
