@@ -3,7 +3,7 @@
 // (the SessionStart hook's view, what the agent is given), which says what is missing and restores it from the
 // witness under $XDG_STATE_HOME: every version of the live handoffs, the archive entries, and a drop's kept versions
 // (so `restore` still undoes the drop). A witness deleted alone is rebuilt without a word.
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo, refOf, type TestRepo } from '../helpers/repo';
@@ -108,6 +108,19 @@ describe('the witness outside .git', () => {
     repo.git(['push', '-q', remote.dir, 'main']);
     rmSync(repo.dir, { recursive: true, force: true });
     repo.git(['clone', '-q', remote.dir, repo.dir], { cwd: path.dirname(repo.dir) });
+    expect(refOf(repo, RECORD)).toBeNull();
+    await expectRestoredAtSessionStart(repo, was);
+  });
+
+  it('.git alone deleted (the files stay) and the clone\'s .git brought back from the remote: the same', async () => {
+    const remote = makeRepo({ init: ['--bare'] });
+    const { repo, was } = await seededWithWitness();
+    repo.git(['push', '-q', remote.dir, 'main']);
+    rmSync(path.join(repo.dir, '.git'), { recursive: true, force: true });
+    const tmp = path.join(path.dirname(repo.dir), 'fresh');
+    repo.git(['clone', '-q', '--no-checkout', remote.dir, tmp], { cwd: path.dirname(repo.dir) });
+    renameSync(path.join(tmp, '.git'), path.join(repo.dir, '.git'));
+    repo.git(['reset', '-q']);
     expect(refOf(repo, RECORD)).toBeNull();
     await expectRestoredAtSessionStart(repo, was);
   });
