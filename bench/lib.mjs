@@ -147,4 +147,4 @@ export function emit(rows, asJson) {
   }
 }
 
-export const fmt = (v, unit) => (v == null ? '—' : unit === ' MiB' ? `${v.toFixed(1)} MiB` : `${v.toFixed(1)} ms`);
+export const fmt = (v, unit) => (v == null ? '—' : unit === ' MiB' || unit === ' KiB' ? `${v.toFixed(1)}${unit}` : `${v.toFixed(1)} ms`);

@@ -17,9 +17,10 @@ import { benchRecord } from './record.mjs';
 import { benchStore } from './store.mjs';
 import { benchToolCalls } from './tool-call.mjs';
 import { benchTrace } from './trace.mjs';
+import { benchWitness } from './witness.mjs';
 
 const f = flags();
-const ALL = ['calls', 'guard', 'store', 'list', 'commit', 'record', 'claims', 'trace'];
+const ALL = ['calls', 'guard', 'store', 'list', 'commit', 'record', 'claims', 'trace', 'witness'];
 const only = f.only ? String(f.only).split(',') : ALL;
 for (const name of only) if (!ALL.includes(name)) throw new Error(`unknown part ${name}: use ${ALL.join(',')}`);
 const runs = f.runs;
@@ -27,7 +28,7 @@ const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
 
 /** The rows of the parts asked for, measured in this process's environment. */
 function measure(parts) {
-  const fns = { calls: () => benchToolCalls({ runs, clients: f.client ? String(f.client).split(',') : undefined }), guard: () => benchGuardRows({ runs }), store: () => benchStore({ runs }), list: () => benchList({ runs }), commit: () => benchCommit({ runs }), record: () => benchRecord({ runs }), claims: () => benchClaims({ runs }), trace: () => benchTrace({ runs }) };
+  const fns = { calls: () => benchToolCalls({ runs, clients: f.client ? String(f.client).split(',') : undefined }), guard: () => benchGuardRows({ runs }), store: () => benchStore({ runs }), list: () => benchList({ runs }), commit: () => benchCommit({ runs }), record: () => benchRecord({ runs }), claims: () => benchClaims({ runs }), trace: () => benchTrace({ runs }), witness: () => benchWitness({ runs }) };
   return parts.flatMap((name) => fns[name]());
 }
 

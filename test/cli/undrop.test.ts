@@ -1,5 +1,6 @@
 // Every removal has an undo (issue 36): a dropped handoff comes back by `restore` (the command drop names), every
 // version as it was; `show` reads a dropped one and `recover` names it as dropped with the same undo, not "nothing lost".
+// The undo itself is on the record: its kept versions deleted outside git-handoff come back by recover and at session start.
 import { describe, expect, it } from 'vitest';
 import { json, makeRepo, refOf } from '../helpers/repo';
 import { ok } from '../sync/world';
@@ -61,5 +62,24 @@ describe('a drop is undone', () => {
       expect(out.actions[0].message).toContain(`git handoff restore ${keptAs}`);
     }
     expect(refOf(repo, REF)).toBeNull();
+  });
+
+  it('its kept versions deleted with raw git: recover and the next session start put them back, and restore still undoes the drop', async () => {
+    const { repo, tip, history, keptAs } = await dropped();
+    const raw = (args: string[]) => repo.git(['-c', 'core.hooksPath=/dev/null', ...args]);
+    raw(['update-ref', '-d', keptAs]);
+    const out = json(await ok(repo, ['recover', '--json']));
+    expect(out.actions).toEqual([expect.objectContaining({ ref: keptAs, action: 'restored', oid: tip })]);
+    expect(refOf(repo, keptAs)).toBe(tip);
+    // again, and this time the session start (boot's view) notices and restores it by itself, by the same name
+    raw(['update-ref', '-d', keptAs]);
+    repo.git(['reflog', 'expire', '--expire=now', '--all']);
+    repo.git(['gc', '-q', '--prune=now']);
+    const boot = await ok(repo, ['boot', '--session', 's1']);
+    expect(String(boot.stdout)).toContain(`git-handoff restored at session start (lost outside git-handoff): ${keptAs} restored at ${tip.slice(0, 12)}`);
+    expect(json(await ok(repo, ['recover', '--json'])).actions).toEqual([]);
+    await ok(repo, ['restore', 'scratch-notes', '--session', 's1']);
+    expect(refOf(repo, REF)).toBe(tip);
+    expect(repo.git(['rev-list', REF]).stdout).toBe(history);
   });
 });

@@ -269,8 +269,10 @@ describe('the loss record', () => {
     raw(repo, ['update-ref', '-d', REF, tip]);
     await expectReported(repo, /was deleted outside git-handoff/);
     await ok(repo, ['recover']);
-    // what a `drop` of a never-pushed topic does: the deletion and the record's move in one transaction
-    expect(moveRefs(openRepo(repo.dir), [{ op: 'delete', ref: REF, oldOid: tip }], 'handoff drop login-redirect-loop').ok).toBe(true);
+    // what a `drop` of a never-pushed topic does: the deletion, the ref keeping its versions (the drop's undo) and the
+    // record's move in one transaction (a removal whose kept ref is gone is that ref's loss: test/cli/undrop.test.ts)
+    const kept = `refs/handoff-dropped/main/login-redirect-loop/1795000000-${tip.slice(0, 12)}`;
+    expect(moveRefs(openRepo(repo.dir), [{ op: 'create', ref: kept, newOid: tip }, { op: 'delete', ref: REF, oldOid: tip }], 'handoff drop login-redirect-loop').ok).toBe(true);
     expect(repo.git(['cat-file', 'blob', 'refs/handoff-record:record']).stdout).toMatch(new RegExp(`^removed ${tip} \\d+ ${REF}$`, 'm'));
     expect((await ok(repo, ['list'])).stderr).toBe('');
     expect(json(await ok(repo, ['recover', '--json'])).actions).toEqual([]);

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { json, makeRepo, refOf, type TestRepo } from '../helpers/repo';
 import { ok } from '../sync/world';
+import { guard, payload } from '../guard/helpers';
 import { raw } from './helpers';
 
 const REF = 'refs/handoffs/main/auth-refactor';
@@ -11,6 +12,8 @@ const versions = (repo: TestRepo, ref: string) => repo.git(['rev-list', ref]).st
 
 async function seeded() {
   const repo = makeRepo({ commit: true });
+  // the git hooks are on: the forger turns them off for its own commands (raw: core.hooksPath=/dev/null)
+  await ok(repo, ['install', '--hooks']);
   await ok(repo, ['write', 'auth-refactor', '-m', 'Goal: one', '--session', 'sess-owner']);
   await ok(repo, ['write', 'auth-refactor', '-m', 'Goal: two', '--session', 'sess-owner']);
   await ok(repo, ['list']);
@@ -45,6 +48,22 @@ describe('a forged takeover (a parentless history by another session) is undone 
       await ok(repo, ['write', 'auth-refactor', '-m', 'Goal: three', '--session', 'sess-owner']);
     });
   }
+
+  it('restored by the next session start by itself (the SessionStart hook), the forger named, every version back', async () => {
+    const { repo, tip, history } = await seeded();
+    const forged = parentless(repo, 'sess-forger');
+    raw(repo, ['update-ref', REF, forged]);
+    const r = await guard(repo, payload(repo, 'claude-code/session-start.json', {}, 'sess-owner'));
+    const ctx: string = r.answer.hookSpecificOutput.additionalContext;
+    const said = /git-handoff restored at session start \(lost outside git-handoff\): (.*)/.exec(ctx)?.[1] ?? '';
+    expect(said).toContain(`${REF} moved back to ${tip.slice(0, 12)}`);
+    expect(said).toContain('sess-forger');
+    const keptAs = /kept at (refs\/handoff-rogue\/main\/auth-refactor\/\S+)/.exec(said)![1];
+    expect(refOf(repo, keptAs)).toBe(forged);
+    expect(versions(repo, REF)).toEqual(history);
+    expect(ctx).toContain('auth-refactor · owner sess-owner (you)');
+    expect((await ok(repo, ['list'])).stderr).toBe('');
+  });
 
   it("the recorded owner's own new history stands; the recorded one is kept beside it", async () => {
     const { repo, tip } = await seeded();

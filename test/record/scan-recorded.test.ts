@@ -22,6 +22,12 @@ describe('recover --scan after a write race', () => {
     const other = refOf(repo, OTHER_REF)!;
     const onTop = dangling(repo, tip, 'sess-owner');
     const beside = dangling(repo, null, 'sess-racer');
+    // a write the store itself refused: with the git hooks on, another session's version on top of the owner's is
+    // refused by the reference-transaction hook, and its commit is left in the object store
+    await ok(repo, ['install', '--hooks']);
+    const refusedWrite = dangling(repo, tip, 'sess-racer');
+    expect(repo.git(['update-ref', REF, refusedWrite, tip], { allowFail: true }).status).not.toBe(0);
+    expect(refOf(repo, REF)).toBe(tip);
     for (const ref of repo.git(['for-each-ref', '--format=%(refname)']).stdout.split('\n').filter((r) => r && !r.startsWith('refs/heads/'))) raw(repo, ['update-ref', '-d', ref]);
     rmSync(path.join(repo.dir, '.git', 'handoff'), { recursive: true, force: true });
     // the witness outside .git lost too: --scan is what is left (test/record/witness.test.ts covers the witness)
@@ -33,6 +39,8 @@ describe('recover --scan after a write race', () => {
     const refs = repo.git(['for-each-ref', '--format=%(objectname)']).stdout;
     expect(refs).not.toContain(onTop);
     expect(refs).not.toContain(beside);
+    expect(refs).not.toContain(refusedWrite);
+    expect(repo.git(['cat-file', '-e', refusedWrite], { allowFail: true }).status).toBe(0);
     expect(out.actions.filter((a: { action: string }) => a.action === 'kept-aside')).toEqual([]);
   });
 });

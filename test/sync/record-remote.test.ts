@@ -77,6 +77,8 @@ describe('the loss record on the handoff remote', () => {
     expect(versions(c, LOGIN)).toEqual(was.login);
     // the dropped version came back with the record (its objects), the other clone's record was not taken
     expect(c.git(['cat-file', '-e', scratch], { allowFail: true }).status).toBe(0);
+    // and the drop's undo with it: the kept ref `restore` reads is back
+    expect(c.git(['for-each-ref', '--format=%(objectname)', 'refs/handoff-dropped/main/scratch-notes/']).stdout.trim()).toBe(scratch);
     expect(c.git(['for-each-ref', 'refs/handoffs/main/b-notes']).stdout).toBe('');
     // no temporary ref is left behind
     expect(c.git(['for-each-ref', 'refs/handoff-records-from/']).stdout).toBe('');
@@ -111,7 +113,7 @@ describe('the loss record on the handoff remote', () => {
     expect(handoffRefs(a)).toBe(before);
   });
 
-  it('a remote sync does not push handoffs to never gets the record', async () => {
+  it('a remote sync does not push handoffs to never gets the record: not by git push (--all, --tags), nor by the pre-push hook\'s autoSync, which pushes the handoffs only', async () => {
     const { a, bare } = await makeWorld('file');
     const mirror = makeRepo({ init: ['--bare'] });
     a.git(['remote', 'add', 'mirror', mirror.dir]);
@@ -124,6 +126,15 @@ describe('the loss record on the handoff remote', () => {
     a.git(['push', '-q', '--tags', 'mirror']);
     expect(remoteRecords(mirror)).toBe('');
     expect(mirror.git(['for-each-ref', '--format=%(refname)']).stdout.trim()).toBe('refs/heads/main');
+    // the pre-push hook's autoSync pushes the handoffs along with a git push, never the record
+    await ok(a, ['install', '--hooks']);
+    a.git(['config', 'handoff.autoSync', 'true']);
+    await ok(a, ['write', 'login-redirect-loop', '-m', 'Goal: two', '--session', 'sess-owner']);
+    a.commit('more');
+    a.git(['push', '-q', 'mirror', 'main']);
+    expect(refOf(mirror, LOGIN)).toBe(refOf(a, LOGIN));
+    expect(remoteRecords(mirror)).toBe('');
+    expect(mirror.git(['for-each-ref', '--format=%(refname)', 'refs/handoff-record', 'refs/handoff-records/', 'refs/witness/']).stdout).toBe('');
   });
 
   it('a remote that refuses the record ref: the handoffs still go, sync exits 0 and says the record was not published', async () => {

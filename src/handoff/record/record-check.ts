@@ -2,7 +2,7 @@
 // storage is as it was at the last check that found everything in place; else one for-each-ref and one cat-file.
 import { objectSizes } from '../../git/objects';
 import type { Repo } from '../../git/repo';
-import { ARCHIVE_PREFIX, HANDOFF_PREFIX, NOTES_REF } from '../store/names';
+import { ARCHIVE_PREFIX, DROPPED_PREFIX, HANDOFF_PREFIX, NOTES_REF } from '../store/names';
 import { checkAdvance } from '../store/ownership';
 import { droppedReceipts } from '../store/receipts';
 import { amendRecord } from '../store/tx/record-step';
@@ -112,7 +112,30 @@ export function compareRecord(repo: Repo, rec: RecordState, refs: Map<string, st
     out.losses.push({ ...base, kind: 'rewritten', detail: `${ref} was moved to ${cur.slice(0, 12)}, a history that does not contain its recorded version ${e.oid.slice(0, 12)}` });
   }
   for (const [ref, oid] of refs) if (!rec.entries.has(ref) && ref !== RECORD_REF) out.absorb.set(ref, oid);
+  out.losses.push(...undoesLost(repo, rec, refs));
   return out;
+}
+
+/**
+ * A drop's undo gone: a handoff the record holds as dropped on purpose (removed, not live, not archived) whose kept
+ * versions under refs/handoff-dropped/<branch>/<topic>/ are gone (a store wiped and taken back from its witness, or
+ * the ref deleted with raw git). The loss is that ref, named from the record's removal (<seconds>-<tip>); restoring it
+ * brings back what `restore` undoes the drop with. One for-each-ref, only while such a drop stands.
+ */
+function undoesLost(repo: Repo, rec: RecordState, refs: Map<string, string>): Comparison['losses'] {
+  const standing = [...rec.removed].filter(([ref, rm]) => rm.why === 'removed' && ref.startsWith(HANDOFF_PREFIX) && !refs.has(ref));
+  if (standing.length === 0) return [];
+  const kept = [...listTracked(repo, [DROPPED_PREFIX]).keys()];
+  const gone = standing.filter(([ref, rm]) => !kept.some((k) => k.startsWith(`${DROPPED_PREFIX}${ref.slice(HANDOFF_PREFIX.length)}/`)) && !archivedIn(repo, refs, ref, rm.oid));
+  // a version not in the repository is no undo to bring back (the record's damage is said elsewhere)
+  const found = objectSizes(repo, gone.map(([, rm]) => rm.oid));
+  return gone
+    .filter((_, i) => found[i])
+    .map(([ref, rm]) => {
+      const keptAs = `${DROPPED_PREFIX}${ref.slice(HANDOFF_PREFIX.length)}/${rm.at}-${rm.oid.slice(0, 12)}`;
+      const detail = `${keptAs}, the versions of the dropped ${ref} that \`git handoff restore\` brings back, was deleted outside git-handoff (its dropped tip ${rm.oid.slice(0, 12)})`;
+      return { ref: keptAs, kind: 'deleted' as const, recorded: rm.oid, current: null, seen: rm.at, detail, command: recoverCommand(keptAs) };
+    });
 }
 
 /**
