@@ -64,7 +64,9 @@ export function clientLines(clients) {
 /** The generated block (between BEGIN and END), from the allowlist module's tables, src/guard/front-constants.ts and src/clients/front.ts. */
 export function frontBlock({ READ_ONLY, GIT_READ_ONLY, PROJECT_RUNNERS, PROTECTED_WORDS }, constants, clients) {
   const names = Object.entries(constants ?? {});
-  if (!names.length || names.some(([k, v]) => !/^[a-z_]+$/.test(k) || !/^[A-Za-z0-9_./-]+$/.test(v))) throw new Error('front-words: the constants of the front are missing or not plain words');
+  // a plain word as it is; any other value single-quoted (then it may hold no quote, newline or control)
+  if (!names.length || names.some(([k, v]) => !/^[a-z_]+$/.test(k) || typeof v !== 'string' || /[\u0000-\u001f\u007f']/.test(v))) throw new Error('front-words: the constants of the front are missing or not one-line words');
+  const shWord = (v) => (/^[A-Za-z0-9_./-]+$/.test(v) ? v : `'${v}'`);
   const progs = [];
   const verbs = [];
   const deny = [];
@@ -92,7 +94,7 @@ export function frontBlock({ READ_ONLY, GIT_READ_ONLY, PROJECT_RUNNERS, PROTECTE
   const runs = Object.entries(PROJECT_RUNNERS).flatMap(([p, subs]) => (subs.length ? subs.map((s) => `${lit(p)}:${lit(s)}`) : [`${lit(p)}:*`]));
   return [
     BEGIN,
-    `${names.map(([k, v]) => `${k}=${v}`).join(' ')} # from src/guard/front-constants.ts`,
+    `${names.map(([k, v]) => `${k}=${shWord(v)}`).join(' ')} # from src/guard/front-constants.ts`,
     '# kind k of a program (git; run: a project runner), of a git verb; an argument that writes (a long option abbreviated to 3+); a runner\'s first words; a protected word',
     `kind() { case $1 in ${progs.join(' | ')}) k=$1 ;; git) k=git ;; ${Object.keys(PROJECT_RUNNERS).map(lit).join(' | ')}) k=run ;; *) k= ;; esac; }`,
     `verb() { case $1 in ${verbs.join(' | ')}) k=git.$1 ;; *) return 1 ;; esac; }`,

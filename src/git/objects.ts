@@ -6,7 +6,7 @@ import path from 'node:path';
 import { HandoffError } from '../errors';
 import { countLooseCommits, identLines, looseTarget, treeContent, writeLoose } from './loose';
 import { looseCommitFiles } from './loose-read';
-import { trailerBlockLines } from './refs';
+import { trailerBlockLines } from './trailers';
 import { gitBytes } from './run';
 import type { Repo } from './repo';
 

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../errors';
 import type { Repo } from './repo';
+import { trailerBlockLines } from './trailers';
 
 /** Told of the refs this process reads (the loss record compares what a command reads anyway: record/record-reads.ts). */
 let readsHook: ((repo: Repo, refs: Array<{ ref: string; oid: string }>) => void) | null = null;
@@ -103,9 +104,6 @@ export interface RefRecord {
   /** the tip's trailer block as git finds it (`%(trailers)`, not unfolded), one element per line */
   trailers: string[];
 }
-
-/** Splits git's raw `%(trailers)` output into its lines (git cuts a message at NUL, so none can hold one). */
-export const trailerBlockLines = (block: string): string[] => (block ? block.replace(/\n$/, '').split('\n') : []);
 
 /** One `git for-each-ref` for any number of refs: name, oid, committer time, raw trailer block (one atom, see GIT-NOTES). */
 export function listRefs(repo: Repo, patterns: string[]): RefRecord[] {

@@ -2,7 +2,7 @@
 // writes them with: scripts/front-words.mjs writes them into the front's generated block at build time and
 // test/guard/front.test.ts checks the front against it, so none is kept by hand.
 import path from 'node:path';
-import { ledgerDir } from '../handoff/state/ledger';
+import { intentTemplate, ledgerDir } from '../handoff/state/ledger';
 import { lineageDir } from '../handoff/state/lineage-record';
 import { LEASE_EVERY_MS } from './first';
 import { guardStateDir } from './lifecycle';
@@ -26,4 +26,7 @@ export const FRONT_CONSTANTS = {
   claims_file: under(claimsMarker(ROOT)),
   /** a lease older than this is refreshed by node */
   lease_ms: String(LEASE_EVERY_MS),
+  /** the ledger's intent line (printf formats: t, session, worktree, paths, and gone), from src/handoff/state/ledger.ts */
+  ledger_line: intentTemplate(false),
+  ledger_line_gone: intentTemplate(true),
 };

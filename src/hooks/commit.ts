@@ -9,14 +9,13 @@ import type { HookContext } from './entry';
 import { refusedResetFile, shortOid, shortSession, shq, type Refusal } from './refusal';
 import { listSessions } from '../handoff/state/sessions';
 import { configValue } from '../git/config';
+import { messageFileTrailerLines } from '../git/trailers';
 
 /** Every Claude-Session-Id value among trailer lines: the product's one reading (claimedSessions). */
 export const sessionIdsIn = (trailerLines: string[]): string[] => claimedSessions(trailerLines);
 
 /** The trailers of a message file as git reads them (comments and a scissors line ignored; no `---` divider). */
-function trailersOfFile(c: HookContext, file: string): string[] {
-  return c.repo.out(['interpret-trailers', '--parse', '--no-divider', file]).split('\n').filter(Boolean);
-}
+const trailersOfFile = (c: HookContext, file: string): string[] => messageFileTrailerLines(c.repo, file);
 
 /** True when the message has text besides comments: a trailer must not turn an aborted (empty) commit into one. */
 function hasContent(c: HookContext, file: string): boolean {

@@ -2,7 +2,7 @@
 // invariant against the remote's value, and with handoff.autoSync the changed handoffs go along.
 import { configBool } from '../git/config';
 import { readObjects } from '../git/objects';
-import { trailerBlockLines } from '../git/refs';
+import { logTrailers } from '../git/trailers';
 import { claimedSessions } from '../handoff/store/document';
 import { LEASE_PREFIX } from '../handoff/store/names';
 import type { HookContext } from './entry';
@@ -35,16 +35,10 @@ function mixedCommits(c: HookContext, remoteName: string, lines: PushLine[]): Ar
   if (tips.length === 0) return [];
   const remoteOids = lines.map((l) => l.remote).filter((o): o is string => !!o);
   const known = readObjects(c.repo, remoteOids).flatMap((o, i) => (o ? [remoteOids[i]] : []));
-  // git's trailer block of each commit (fields NUL-separated: git never prints one from a message), read by the one reader
-  const args = ['log', '--format=%H%x00%(trailers)%x00', ...tips, '--not', ...known, `--remotes=${remoteName}`];
-  const out: Array<{ oid: string; sessions: string[] }> = [];
-  const fields = c.repo.out(args).split('\0');
-  for (let i = 0; i + 1 < fields.length; i += 2) {
-    const oid = fields[i].replace(/^\n/, '');
-    const sessions = claimedSessions(trailerBlockLines(fields[i + 1]));
-    if (oid && sessions.length > 1) out.push({ oid, sessions });
-  }
-  return out;
+  // git's trailer block of each commit, read by the one reader
+  return logTrailers(c.repo, [...tips, '--not', ...known, `--remotes=${remoteName}`])
+    .map((r) => ({ oid: r.oid, sessions: claimedSessions(r.trailers) }))
+    .filter((r) => r.sessions.length > 1);
 }
 
 export async function prePush(c: HookContext): Promise<Refusal | null> {

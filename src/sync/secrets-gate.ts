@@ -14,17 +14,16 @@ import type { ReceiveUpdate } from '../handoff/store/ref-updates';
 
 const isHandoff = (ref: string) => ref.startsWith(HANDOFF_PREFIX) || ref.startsWith(ARCHIVE_PREFIX);
 
-/** The versions `revs` reach and `exclude` does not, each with the ref (or tip) it came through and whether it
- *  carries a scan record (trusted only once scanVersions checks its proof): one `git log --source`, whatever the number of refs. */
-function versionsOf(repo: Repo, revs: string[], exclude: string[]): Array<{ ref: string; oid: string; scanned: boolean }> {
+/** The versions `revs` reach and `exclude` does not, each with the ref (or tip) it came through (scanVersions reads
+ *  and checks their scan records): one `git log --source`, whatever the number of refs. */
+function versionsOf(repo: Repo, revs: string[], exclude: string[]): Array<{ ref: string; oid: string }> {
   if (!revs.length) return [];
-  const format = `--format=%H%x1f%S%x1f%(trailers:key=${SECRET_TRAILER.scanned},valueonly,separator=%x2C)%x1e`;
-  const r = repo.git(['log', '--source', format, ...revs, '--not', ...exclude, '--'], { allowFail: true });
+  const r = repo.git(['log', '--source', '--format=%H%x1f%S%x1e', ...revs, '--not', ...exclude, '--'], { allowFail: true });
   return r.stdout
     .split('\x1e')
     .map((rec) => rec.replace(/^\n/, '').split('\x1f'))
-    .filter((f) => f.length === 3 && f[0])
-    .map(([oid, ref, scanned]) => ({ oid, ref, scanned: scanned.trim() !== '' }));
+    .filter((f) => f.length === 2 && f[0])
+    .map(([oid, ref]) => ({ oid, ref }));
 }
 
 /** Refuses a push (exit 6, nothing sent) while a version it would send, with no scan record, has an unallowed finding. */

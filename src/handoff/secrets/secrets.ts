@@ -5,6 +5,7 @@ import path from 'node:path';
 import { HandoffError } from '../../errors';
 import { readObjects, parseCommit } from '../../git/objects';
 import type { Repo } from '../../git/repo';
+import { messageTrailerLines, trailerReader } from '../../git/trailers';
 import { userMac } from '../state/user-key';
 import { serializeState, type HandoffState } from '../store/document';
 import { PRESET_VERSION, rulesFor } from './keywords';
@@ -207,20 +208,15 @@ export async function prepareWrite(body: string, state: HandoffState, policy: Sc
 }
 
 /** The scan record (its value) and the allowed rules a commit message carries (its last paragraph, keys case-insensitive). */
-export function secretTrailersOf(message: string): { scanned: string | null; allowed: string[] } {
-  const paragraphs = message.replace(/\s+$/, '').split(/\n[ \t]*\n/);
-  const last = paragraphs.length > 1 ? paragraphs[paragraphs.length - 1].split('\n') : [];
-  let scanned: string | null = null;
-  const allowed: string[] = [];
-  for (const line of last) {
-    const i = line.indexOf(':');
-    if (i <= 0) continue;
-    const key = line.slice(0, i).trim().toLowerCase();
-    if (key === SECRET_TRAILER.scanned.toLowerCase()) scanned = line.slice(i + 1).trim();
-    else if (key === SECRET_TRAILER.allowed.toLowerCase()) allowed.push(line.slice(i + 1).trim());
-  }
-  return { scanned, allowed };
+export const secretTrailersOf = (message: string): { scanned: string | null; allowed: string[] } => secretTrailersIn(messageTrailerLines(message));
+
+/** The scan record and the allowed rules among trailer lines (git's block of a commit). */
+export function secretTrailersIn(lines: readonly string[]): { scanned: string | null; allowed: string[] } {
+  const t = readSecretTrailers(lines);
+  return { scanned: t.scanned, allowed: t.allowed };
 }
+// through the one parser: two scan records, or a block no reader can be sure of, record nothing (scanned again, nothing allowed)
+const readSecretTrailers = trailerReader({ scanned: SECRET_TRAILER.scanned }, { allowed: SECRET_TRAILER.allowed });
 
 export interface VersionFindings {
   ref: string;

@@ -4,6 +4,8 @@ import { configValue, parseDuration, readConfig, type Config } from '../../git/c
 import { writeTree } from '../../git/objects';
 import { listRefs, type RefRecord } from '../../git/refs';
 import type { Repo } from '../../git/repo';
+import { trailerReader } from '../../git/trailers';
+import { TRAILER } from '../store/document';
 import { LEASE_PREFIX, decodeBranch, leaseRef } from '../store/names';
 import { commitRecord, LOST, moveRef, untilWon } from '../store/tx';
 import { processGone, type ClientProcess } from './session-process';
@@ -31,32 +33,33 @@ export const leaseTtlMs = (c: Config) => parseDuration(configValue(c, 'handoff.l
 export const isLive = (l: { time: number; pid?: number | null; pidStart?: string | null; host?: string | null }, ttlMs: number, now = Date.now()) =>
   now - l.time * 1000 < ttlMs && !processGone({ pid: l.pid ?? null, start: l.pidStart, host: l.host });
 
-function trailerMap(lines: string[]): Map<string, string> {
-  const m = new Map<string, string>();
-  for (const line of lines) {
-    const i = line.indexOf(':');
-    if (i > 0 && !m.has(line.slice(0, i).trim().toLowerCase())) m.set(line.slice(0, i).trim().toLowerCase(), line.slice(i + 1).trim());
-  }
-  return m;
-}
+// a lease's trailers, through the one parser: a block that names a key twice is ambiguous and names no holder (SPEC 2);
+// a worktree path may hold a tab, and leases are local and written only here
+const readLeaseTrailers = trailerReader({
+  session: TRAILER.session,
+  worktree: 'Handoff-Worktree',
+  client: TRAILER.client,
+  pid: 'Handoff-Pid',
+  pidStart: 'Handoff-Pid-Start',
+  host: 'Handoff-Host',
+}, {}, { controlsInValues: true });
 
-/** Every lease of the repository, from one for-each-ref. */
-/** Every lease; `recs`: a listing of refs the caller already made that includes the leases' (one for-each-ref for both). */
+/** Every lease of the repository, from one for-each-ref; `recs`: a listing of refs the caller already made that includes the leases' (one for-each-ref for both). */
 export function listLeases(repo: Repo, recs?: readonly RefRecord[]): Lease[] {
   return (recs ? recs.filter((r) => r.ref.startsWith(LEASE_PREFIX)) : listRefs(repo, [LEASE_PREFIX])).flatMap((r) => {
-    const t = trailerMap(r.trailers);
-    const session = t.get('claude-session-id');
+    const t = readLeaseTrailers(r.trailers);
+    const session = t.session;
     if (!session) return [];
-    const pid = Number(t.get('handoff-pid'));
+    const pid = Number(t.pid ?? undefined);
     return [{
       ref: r.ref,
       oid: r.oid,
       session,
-      worktree: t.get('handoff-worktree') ?? decodeBranch(r.ref.slice(LEASE_PREFIX.length)) ?? '',
-      client: t.get('handoff-client') ?? null,
+      worktree: t.worktree ?? decodeBranch(r.ref.slice(LEASE_PREFIX.length)) ?? '',
+      client: t.client,
       pid: Number.isFinite(pid) && pid > 0 ? pid : null,
-      pidStart: t.get('handoff-pid-start') ?? null,
-      host: t.get('handoff-host') ?? null,
+      pidStart: t.pidStart,
+      host: t.host,
       time: r.time,
     }];
   });

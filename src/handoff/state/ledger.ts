@@ -30,8 +30,11 @@ export interface LedgerEntry {
 export { handoffDir };
 export const ledgerDir = (commonDir: string) => path.join(handoffDir(commonDir), 'ledger');
 
+/** One line of the ledger: the format the sh front prints too, from the template made of it (intentTemplate). */
+export const ledgerLine = (e: LedgerEntry): string => JSON.stringify(e) + '\n';
+
 export function appendLedger(commonDir: string, e: LedgerEntry): void {
-  appendState(path.join(ledgerDir(commonDir), `${encodeBranch(e.session)}.jsonl`), JSON.stringify(e) + '\n', handoffDir(commonDir));
+  appendState(path.join(ledgerDir(commonDir), `${encodeBranch(e.session)}.jsonl`), ledgerLine(e), handoffDir(commonDir));
 }
 
 /** Records paths (relative to the worktree) that `session` wrote. */
@@ -56,7 +59,31 @@ export function absent(abs: string): boolean {
 /** Records paths a call is about to write (before it runs); `gone`: those that do not exist yet. */
 export function recordIntents(commonDir: string, session: string, worktree: string, paths: string[], gone: string[], t = Date.now(), agent?: string): void {
   if (paths.length === 0) return;
-  appendLedger(commonDir, { t, session, worktree, paths, intent: true, ...(gone.length ? { gone } : {}), ...(agent ? { agent } : {}) });
+  appendLedger(commonDir, intentEntry(t, session, worktree, paths, gone, agent));
+}
+
+/** An intent as the ledger holds it (the order of its fields is the line's). */
+export const intentEntry = (t: number, session: string, worktree: string, paths: string[], gone: string[], agent?: string): LedgerEntry =>
+  ({ t, session, worktree, paths, intent: true, ...(gone.length ? { gone } : {}), ...(agent ? { agent } : {}) });
+
+/**
+ * The intent line as a printf format for the sh front (no agent: a subagent's call is node's), made by
+ * serializing an intent with stand-ins: `%s` for t, session, worktree, then the paths' and (with gone) the gone
+ * list's inner JSON, which the front writes as `"a","b"`. Session, worktree and paths are plain there (no quote,
+ * backslash or control: the front hands anything else to node), so its `"%s"` is the JSON string.
+ */
+export function intentTemplate(withGone: boolean): string {
+  const T = 1234567890123;
+  const line = ledgerLine(intentEntry(T, '\u0001S', '\u0001W', ['\u0001P'], withGone ? ['\u0001G'] : []));
+  const fmt = line
+    .replace(String(T), '%s')
+    .replace(JSON.stringify('\u0001S'), '"%s"')
+    .replace(JSON.stringify('\u0001W'), '"%s"')
+    .replace(JSON.stringify(['\u0001P']), '[%s]')
+    .replace(JSON.stringify(['\u0001G']), '[%s]')
+    .replace(/\n$/, '\\n');
+  if (/\\u0001|'/.test(fmt) || (fmt.match(/%s/g) ?? []).length !== (withGone ? 5 : 4)) throw new Error(`the intent line does not make a template: ${fmt}`);
+  return fmt;
 }
 
 /** The coarse file-system clock may stamp a write up to a tick before the fine clock read just before it. */

@@ -1,6 +1,7 @@
 // The handoff commit format (SPEC 2): body and state in the tree, subject and ordered trailers in the message.
 import { HandoffError } from '../../errors';
 import type { Client } from '../state/session';
+import { looseTrailerValues, trailerReader } from '../../git/trailers';
 
 export const BODY_MAX = 1024 * 1024;
 /** A handoff commit object is a header, a subject and a few trailers: far less than this. */
@@ -120,70 +121,25 @@ export function buildMessage(m: MessageInput): string {
   return `handoff(${m.topic}): ${summaryLine(m.body)}\n\n${lines.join('\n')}\n`;
 }
 
-type OneField = keyof typeof TRAILER;
-type ListField = keyof typeof LIST_TRAILER;
-const KEY_TO_FIELD = new Map<string, OneField>(Object.entries(TRAILER).flatMap(([f, k]) => [[k, f as OneField], [k.toLowerCase(), f as OneField]]));
-const KEY_TO_LIST = new Map<string, ListField>(Object.entries(LIST_TRAILER).flatMap(([f, k]) => [[k, f as ListField], [k.toLowerCase(), f as ListField]]));
-// shared by every row without list trailers: list reads 10,000 rows and most carry none
-const NONE: string[] = Object.freeze([]) as unknown as string[];
-
 /** `person:<email>` of a `Name <email>` trailer value, or null when it names no email. */
 export function personOwnerOf(value: string): string | null {
   const m = /<([^<>\s]+@[^<>\s]+)>\s*$/.exec(value);
   return m ? `person:${m[1]}` : null;
 }
 
-// The one strict shape of a trailer line: a token, ": ", a value with no control, line or paragraph separator.
-const TRAILER_LINE = /^([A-Za-z0-9][A-Za-z0-9-]*): ?([^\u0000-\u001f\u007f-\u009f\u2028\u2029]*)$/;
-const VALUE_CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
-// A handoff commit's block is seven short lines; anything far larger is not one.
-export const TRAILER_BLOCK_MAX = 16 * 1024;
+const readHandoffTrailers = trailerReader(TRAILER, LIST_TRAILER);
 
 /**
- * The one trailer reading of the product (SPEC 2): the raw trailer block as git itself finds it
- * (`%(trailers)`, not unfolded), one line per element. Every line must be a plain `Key: value`; a
- * continuation or free-text line, a control byte (CR, 0x1F, ESC…) or a second value of one of our keys makes
- * the block ambiguous: `problem` says why and the fields stay null, so no reader can see an owner in it.
- * The list keys (Handoff-To, -Tag, -Ref) may repeat: their values are kept in order.
+ * The handoff format's reading of a commit's raw trailer block as git itself finds it (`%(trailers)`, not
+ * unfolded), one line per element, through the one parser (src/git/trailers.ts): an ambiguous block (a
+ * continuation or free-text line, a control byte, a second value of one of our keys) names no owner — `problem`
+ * says why and the fields stay null. The list keys (Handoff-To, -Tag, -Ref) may repeat: their values are kept in order.
  */
 export function parseTrailerLines(lines: readonly string[]): Trailers {
-  const t: Trailers = {
-    session: null, branch: null, topic: null, head: null, client: null, takeoverFrom: null, reason: null,
-    person: null, importedFrom: null, refused: null, to: NONE, tags: NONE, refs: NONE, problem: null,
-  };
-  let size = 0;
-  for (const line of lines) {
-    if (line === '') continue;
-    size += line.length + 1;
-    // fast path, what this tool writes: our key in its exact spelling, ": ", a value without controls (list reads 50,000 of these)
-    const colon = line.indexOf(': ');
-    const key = colon > 0 ? line.slice(0, colon) : '';
-    let field = KEY_TO_FIELD.get(key);
-    let list = field ? undefined : KEY_TO_LIST.get(key);
-    let value: string;
-    if ((field || list) && !VALUE_CONTROL.test(line)) value = line.slice(colon + 2);
-    else {
-      const m = TRAILER_LINE.exec(line);
-      if (!m) {
-        // free text in git's block ("(cherry picked from …)") names nothing; a line another reader could take for a key does
-        if (!/^\s/.test(line) && !VALUE_CONTROL.test(line) && !/^[^:]*[A-Za-z0-9-]\s*:/.test(line)) continue;
-        return ambiguous(t, /^\s/.test(line) ? 'a continuation line' : VALUE_CONTROL.test(line) ? 'a control character' : 'a line that is not `Key: value`', lines);
-      }
-      field = KEY_TO_FIELD.get(m[1]) ?? KEY_TO_FIELD.get(m[1].toLowerCase());
-      list = field ? undefined : (KEY_TO_LIST.get(m[1]) ?? KEY_TO_LIST.get(m[1].toLowerCase()));
-      if (!field && !list) continue;
-      value = m[2];
-    }
-    if (list) {
-      (t[list] === NONE ? (t[list] = []) : t[list]).push(value.trim());
-      continue;
-    }
-    if (t[field!] !== null) return ambiguous(t, `two ${TRAILER[field!]} trailers`, lines);
-    t[field!] = value.trim();
-  }
-  if (size > TRAILER_BLOCK_MAX) return ambiguous(t, `a trailer block of ${size} bytes`, lines);
+  const t: Trailers = readHandoffTrailers(lines);
+  if (t.problem) return withClaims(t, lines);
   if (t.head === 'none') t.head = null;
-  if (t.session !== null && t.person !== null) return ambiguous(t, `two owners (${TRAILER.session} and ${TRAILER.person})`, lines);
+  if (t.session !== null && t.person !== null) return withClaims(readHandoffTrailers.refuse(`two owners (${TRAILER.session} and ${TRAILER.person})`), lines);
   // a person owns what they wrote as `person:<email>`, like a session owns its id
   if (t.session === null && t.person !== null) t.session = personOwnerOf(t.person);
   return t;
@@ -194,18 +150,10 @@ export function parseTrailerLines(lines: readonly string[]): Trailers {
  * colon): the one reading of who a code commit's message claims, for the commit hooks, the push check and
  * (through `claimed`) the drop rule. A block naming two is never one session's.
  */
-export function claimedSessions(lines: readonly string[]): string[] {
-  return [...new Set(lines.flatMap((l) => /^\s*claude-session-id\s*:\s*([^\s\u0000-\u001f]+)/i.exec(l)?.[1] ?? []))];
-}
+export const claimedSessions = (lines: readonly string[]): string[] => looseTrailerValues(lines, TRAILER.session);
 
-function ambiguous(t: Trailers, why: string, lines: readonly string[]): Trailers {
-  for (const k of Object.keys(TRAILER) as OneField[]) t[k] = null;
-  t.to = t.tags = t.refs = NONE;
-  t.problem = `ambiguous trailer block (${why})`;
-  // every session any reader could see in it: what protects a code commit from being dropped counts them all
-  t.claimed = claimedSessions(lines);
-  return t;
-}
+// every session any reader could see in an ambiguous block: what protects a code commit from being dropped counts them all
+const withClaims = (t: Trailers, lines: readonly string[]): Trailers => Object.assign(t, { claimed: claimedSessions(lines) });
 
 export function serializeState(s: HandoffState): string {
   return JSON.stringify({ branch: s.branch, head: s.head, worktree: s.worktree, dirty: s.dirty, files: s.files }, null, 2) + '\n';

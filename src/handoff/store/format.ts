@@ -4,6 +4,7 @@
 // (src/git/repo.ts), so the check costs no git process. Absent, the store is format 1 or 2, both read here.
 import { HandoffError } from '../../errors';
 import { ARCHIVE_PREFIX } from './names';
+import { trailerReader } from '../../git/trailers';
 import type { Repo } from '../../git/repo';
 import type { DoctorItem } from '../../wiring';
 
@@ -15,10 +16,15 @@ export const FORMAT_VERSION = 2;
  */
 export const MIGRATED_FROM = 'Handoff-Migrated-From';
 
+const readMigratedFrom = trailerReader({ from: MIGRATED_FROM });
+
 /** The format-1 entries a set of archive entries stand beside: each one is shown through its format-2 partner. */
 export function besideEntries(recs: Array<{ trailers: string[] }>): Set<string> {
   const out = new Set<string>();
-  for (const r of recs) for (const l of r.trailers) if (l.startsWith(`${MIGRATED_FROM}: `)) out.add(l.slice(MIGRATED_FROM.length + 2).trim());
+  for (const r of recs) {
+    const from = readMigratedFrom(r.trailers).from;
+    if (from) out.add(from);
+  }
   return out;
 }
 

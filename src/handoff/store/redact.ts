@@ -10,7 +10,8 @@ import { oneLine } from './document';
 import { handoffRef } from './names';
 import { checkWrite } from './ownership';
 import { REDACT_REASON, REDACTED_FROM, splitCommit } from '../secrets/redact-check';
-import { publicFinding, redactText, scanVersions, SECRET_TRAILER, type Finding } from '../secrets/secrets';
+import { publicFinding, redactText, scanVersions, secretTrailersIn, type Finding } from '../secrets/secrets';
+import { logTrailers } from '../../git/trailers';
 import type { SessionRef } from '../state/session';
 import { assertTakeover, notFound, readTip, resolveBranch } from './store';
 import { commitRewrite, moveRef } from './tx';
@@ -127,11 +128,8 @@ function partTexts(repo: Repo, oid: string, findings: Finding[]): Map<string, st
 
 /** `doctor`: the handoff versions that carry a secret let through with --allow-secret (one git log). */
 export function doctorSecrets(repo: Repo): DoctorItem[] {
-  const format = `--format=%H%x1f%S%x1f%(trailers:key=${SECRET_TRAILER.allowed},valueonly,separator=%x2C)`;
-  const r = repo.git(['log', '--source', format, '--glob=refs/handoffs/*'], { allowFail: true });
-  const hits = r.stdout
-    .split('\n')
-    .map((l) => l.split('\x1f'))
+  const hits = logTrailers(repo, ['--source', '--glob=refs/handoffs/*'], { allowFail: true })
+    .map((c) => [c.oid, c.source, secretTrailersIn(c.trailers).allowed.join(',')])
     .filter(([oid, , rules]) => oid && rules);
   if (!hits.length) return [{ component: 'secrets', status: 'ok', detail: 'no handoff version carries an allowed secret finding' }];
   return hits.map(([oid, ref, rules]) => ({ component: 'secrets', status: 'info', detail: `${ref} version ${oid.slice(0, 12)} carries findings allowed with --allow-secret: ${rules}` }));

@@ -1,0 +1,126 @@
+// The one trailer parser of the product (SPEC 2, "One trailer reading"): every reader of a commit's trailers — the
+// handoff format, leases, the secret scan's record, the archive's migration mark, the session a code commit claims —
+// takes git's own trailer block apart here. test/git/one-trailer-parser.test.ts fails on a line parsed elsewhere.
+import type { Repo } from './repo';
+
+/** Splits git's raw `%(trailers)` output into its lines (git cuts a message at NUL, so none can hold one). */
+export const trailerBlockLines = (block: string): string[] => (block ? block.replace(/\n$/, '').split('\n') : []);
+
+/** The trailer lines of a whole message as this tool writes it: its last paragraph, when there is more than one. */
+export function messageTrailerLines(message: string): string[] {
+  const paragraphs = message.replace(/\s+$/, '').split(/\n[ \t]*\n/);
+  return paragraphs.length > 1 ? paragraphs[paragraphs.length - 1].split('\n') : [];
+}
+
+/** The trailers of a message file as git reads them (comments and a scissors line ignored; no `---` divider). */
+export function messageFileTrailerLines(repo: Repo, file: string): string[] {
+  return repo.out(['interpret-trailers', '--parse', '--no-divider', file]).split('\n').filter(Boolean);
+}
+
+/**
+ * Every value of `key` any reader could take from trailer lines (the key in any case, spaces around the colon, the
+ * value up to its first space), distinct: the lenient reading, for what protects (the sessions a message claims).
+ */
+export function looseTrailerValues(lines: readonly string[], key: string): string[] {
+  const k = key.toLowerCase();
+  const out = new Set<string>();
+  for (const l of lines) {
+    const m = /^\s*([A-Za-z0-9-]+)\s*:\s*([^\s\u0000-\u001f]+)/.exec(l);
+    if (m && m[1].toLowerCase() === k) out.add(m[2]);
+  }
+  return [...out];
+}
+
+// The one strict shape of a trailer line: a token, ": ", a value with no control, line or paragraph separator.
+const TRAILER_LINE = /^([A-Za-z0-9][A-Za-z0-9-]*): ?([^\u0000-\u001f\u007f-\u009f\u2028\u2029]*)$/;
+const VALUE_CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+/** A block of this tool's trailers is a few short lines; anything far larger is not one. */
+export const TRAILER_BLOCK_MAX = 16 * 1024;
+
+/** What a strict reader makes of a block: each named single key's value (or null), each list key's values in order. */
+export type TrailerReading<One extends string, List extends string> = { [K in One]: string | null } & { [K in List]: string[] } & {
+  /** set when the block is ambiguous (then every field is null and every list empty) */
+  problem: string | null;
+};
+
+/**
+ * A strict reader for the keys named in `one` (at most once each) and `list` (repeatable, read in order), keys
+ * matched in any case. Every line must be a plain `Key: value`: a continuation or key-like free-text line, a
+ * control byte (CR, 0x1F, ESC…), a second value of a single key or a block over TRAILER_BLOCK_MAX makes the block
+ * ambiguous — `problem` says why and nothing is read from it. Free text that no reader could take for a key
+ * ("(cherry picked from …)") and keys not named are passed over.
+ */
+export function trailerReader<One extends string, List extends string = never>(
+  one: Record<One, string>,
+  list: Record<List, string> = {} as Record<List, string>,
+  /** keep a control character (a tab) in a value of a key in its exact spelling: for blocks only this tool writes, of local data */
+  o: { controlsInValues?: boolean } = {},
+) {
+  const toOne = new Map<string, One>(Object.entries<string>(one).flatMap(([f, k]) => [[k, f as One], [k.toLowerCase(), f as One]]));
+  const toList = new Map<string, List>(Object.entries<string>(list).flatMap(([f, k]) => [[k, f as List], [k.toLowerCase(), f as List]]));
+  // shared by every reading without list values: list reads 10,000 rows and most carry none
+  const NONE = Object.freeze([]) as unknown as string[];
+  const blank = { problem: null } as Record<string, unknown>;
+  for (const f of toOne.values()) blank[f] = null;
+  for (const f of toList.values()) blank[f] = NONE;
+  const ambiguous = (t: Record<string, unknown>, why: string) => {
+    for (const f of toOne.values()) t[f] = null;
+    for (const f of toList.values()) t[f] = NONE;
+    t.problem = `ambiguous trailer block (${why})`;
+    return t as TrailerReading<One, List>;
+  };
+  const read = (lines: readonly string[]): TrailerReading<One, List> => {
+    const t: Record<string, unknown> = { ...blank };
+    let size = 0;
+    for (const line of lines) {
+      if (line === '') continue;
+      size += line.length + 1;
+      // fast path, what this tool writes: a key in its exact spelling, ": ", a value without controls
+      const colon = line.indexOf(': ');
+      const key = colon > 0 ? line.slice(0, colon) : '';
+      let field: string | undefined = toOne.get(key);
+      let many = field ? undefined : toList.get(key);
+      let value: string;
+      if ((field || many) && (o.controlsInValues || !VALUE_CONTROL.test(line))) value = line.slice(colon + 2);
+      else {
+        const m = TRAILER_LINE.exec(line);
+        if (!m) {
+          // free text in git's block names nothing; a line another reader could take for a key does
+          if (!/^\s/.test(line) && !VALUE_CONTROL.test(line) && !/^[^:]*[A-Za-z0-9-]\s*:/.test(line)) continue;
+          return ambiguous(t, /^\s/.test(line) ? 'a continuation line' : VALUE_CONTROL.test(line) ? 'a control character' : 'a line that is not `Key: value`');
+        }
+        field = toOne.get(m[1]) ?? toOne.get(m[1].toLowerCase());
+        many = field ? undefined : (toList.get(m[1]) ?? toList.get(m[1].toLowerCase()));
+        if (!field && !many) continue;
+        value = m[2];
+      }
+      if (many) {
+        const v = t[many] as string[];
+        (v === NONE ? (t[many] = [] as string[]) : v).push(value.trim());
+        continue;
+      }
+      if (t[field!] !== null) return ambiguous(t, `two ${one[field as One]} trailers`);
+      t[field!] = value.trim();
+    }
+    if (size > TRAILER_BLOCK_MAX) return ambiguous(t, `a trailer block of ${size} bytes`);
+    return t as TrailerReading<One, List>;
+  };
+  /** an ambiguous reading, for a rule of the caller's own on top of the parse (two owners) */
+  const refuse = (why: string): TrailerReading<One, List> => ambiguous({ ...blank }, why);
+  return Object.assign(read, { refuse });
+}
+
+/**
+ * Each commit a `git log <args>` walk reaches, with the name it came through (`%S`: a ref with `--source`) and git's trailer
+ * block (NUL-separated: git never prints one from a message). `allowFail`: a failed walk is no commits.
+ */
+export function logTrailers(repo: Repo, args: string[], o: { allowFail?: boolean } = {}): Array<{ oid: string; source: string; trailers: string[] }> {
+  const r = repo.git(['log', '--format=%H%x00%S%x00%(trailers)%x00', ...args], { allowFail: o.allowFail });
+  const fields = r.status === 0 ? r.stdout.split('\0') : [];
+  const out: Array<{ oid: string; source: string; trailers: string[] }> = [];
+  for (let i = 0; i + 2 < fields.length; i += 3) {
+    const oid = fields[i].replace(/^\n/, '');
+    if (oid) out.push({ oid, source: fields[i + 1], trailers: trailerBlockLines(fields[i + 2]) });
+  }
+  return out;
+}
