@@ -73,14 +73,33 @@ export function hookFiles(worktree: string | null, home: string, env: NodeJS.Pro
   return { files: resolve(HOOK_FILES), dirs: resolve(HOOK_DIRS) };
 }
 
+/** A text naming a file or directory of the table (its first part: `.claude`, `.gemini`, `opencode.json`, …), for lines the guard cannot read whole. */
+export const NAMES_HOOK_FILE = new RegExp(
+  [...new Set(HOOK_FILES.map((r) => (r.file.startsWith('$') ? DEFAULT_DIRS[r.file.slice(1, r.file.indexOf('/'))]('').split('/')[0] : r.file.split('/').filter(Boolean)[path.isAbsolute(r.file) ? 1 : 0])))]
+    .map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('|'),
+);
+
 /** The guard's wiring in a hook file's text: the commands that start git-handoff's guard. */
 const GUARD = /git[- ]handoff(-guard|(\.cmd|\.exe)?["']?\s+guard)|git-handoff plugin/;
 /** Keys that switch hooks off, in any client's settings (disableAllHooks, hooksConfig.enabled, hooks.disabled, …). */
 const SWITCH = /disable|enable/i;
+/** Keys whose value becomes every later session's environment (Claude Code's `env`: `GIT_HANDOFF_BYPASS`, `PATH`, …). */
+const ENVIRONMENT = /^env(ironment)?$/i;
+/** Text in a new non-JSON hook file (Codex's TOML, a plugin) that could switch hooks or the guard: `[features] codex_hooks = false`. */
+const HOOKISH = /hook|disable|enable|feature|guard|handoff|plugin/i;
+
+/** A JSON value with its object keys in order, so that two texts holding the same value compare equal. */
+const stable = (v: unknown): string =>
+  Array.isArray(v) ? `[${v.map(stable).join(',')}]` : v && typeof v === 'object' ? `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${stable((v as Record<string, unknown>)[k])}`).join(',')}}` : JSON.stringify(v);
 
 type Leaf = string;
 
-/** What in a JSON text must stay: each guard command where it is (path, matcher), and every switch of hooks. */
+/**
+ * What in a JSON text must stay: each guard entry where it is (path, matcher) and whole (its type, timeout and every
+ * other field: `"timeout": 0` or `"type": "prompt"` unwires it as surely as another command), every switch of hooks,
+ * and the environment the client gives its sessions (`"env": {"GIT_HANDOFF_BYPASS": "1"}` switches the checks off).
+ */
 function anchors(value: unknown): { guard: Leaf[]; switches: Leaf[] } {
   const guard: Leaf[] = [];
   const switches: Leaf[] = [];
@@ -89,9 +108,10 @@ function anchors(value: unknown): { guard: Leaf[]; switches: Leaf[] } {
     if (v && typeof v === 'object') {
       const o = v as Record<string, unknown>;
       const m = typeof o.matcher === 'string' ? o.matcher : matcher;
+      if (Object.values(o).some((x) => typeof x === 'string' && GUARD.test(x))) guard.push(`${at}|${m}|${stable(o)}`);
       for (const [k, x] of Object.entries(o)) {
-        if (SWITCH.test(k)) switches.push(`${at}.${k}=${JSON.stringify(x)}`);
-        walk(x, `${at}.${k}`, m);
+        if (SWITCH.test(k) || ENVIRONMENT.test(k)) switches.push(`${at}.${k}=${stable(x)}`);
+        if (typeof x !== 'string') walk(x, `${at}.${k}`, m);
       }
       return;
     }
@@ -107,7 +127,7 @@ function anchors(value: unknown): { guard: Leaf[]; switches: Leaf[] } {
  * OpenCode plugin, Codex's TOML) may not change at all.
  */
 export function keepsWiring(file: string, before: string | null, after: string): boolean {
-  if (!file.endsWith('.json')) return before === after || (before === null && !GUARD.test(after) && !SWITCH.test(after));
+  if (!file.endsWith('.json')) return before === after || (before === null && !HOOKISH.test(after));
   let now: unknown;
   let was: unknown = {};
   try {
