@@ -50,6 +50,17 @@ export const HOOK_FILES: Row[] = [
 /** Directories any JSON file of which a client reads hooks from (Copilot CLI and VS Code: `.github/hooks/*.json`). */
 export const HOOK_DIRS: Row[] = [{ client: 'copilot', scope: 'project', file: '.github/hooks' }];
 
+/**
+ * Directories every module of which a client loads around its tools (OpenCode's plugins): a module written there runs
+ * in a later session beside git-handoff's and may rewrite a call after the guard judged it.
+ */
+export const PLUGIN_DIRS: Row[] = [
+  { client: 'opencode', scope: 'project', file: '.opencode/plugin' },
+  { client: 'opencode', scope: 'project', file: '.opencode/plugins' },
+  { client: 'opencode', scope: 'user', file: '$XDG_CONFIG_HOME/opencode/plugin' },
+  { client: 'opencode', scope: 'user', file: '$XDG_CONFIG_HOME/opencode/plugins' },
+];
+
 const DEFAULT_DIRS: Record<string, (home: string) => string> = {
   CLAUDE_CONFIG_DIR: (home) => path.join(home, '.claude'),
   CODEX_HOME: (home) => path.join(home, '.codex'),
@@ -65,12 +76,12 @@ function where(row: Row, worktree: string | null, home: string, env: NodeJS.Proc
 }
 
 /** Every hook configuration file of every client for a worktree (null: none) and user. */
-export function hookFiles(worktree: string | null, home: string, env: NodeJS.ProcessEnv = process.env): { files: HookFile[]; dirs: HookFile[] } {
+export function hookFiles(worktree: string | null, home: string, env: NodeJS.ProcessEnv = process.env): { files: HookFile[]; dirs: HookFile[]; plugins: HookFile[] } {
   const resolve = (rows: Row[]) => rows.flatMap((r) => {
     const file = where(r, worktree, home, env);
     return file === null ? [] : [{ client: r.client, scope: r.scope, file }];
   });
-  return { files: resolve(HOOK_FILES), dirs: resolve(HOOK_DIRS) };
+  return { files: resolve(HOOK_FILES), dirs: resolve(HOOK_DIRS), plugins: resolve(PLUGIN_DIRS) };
 }
 
 /** A text naming a file or directory of the table (its first part: `.claude`, `.gemini`, `opencode.json`, …), for lines the guard cannot read whole. */

@@ -23,6 +23,8 @@ export interface Perimeter {
   hooks: HookFile[];
   /** directories whose JSON files a client reads hooks from */
   hookDirs: HookFile[];
+  /** directories whose every module a client loads around its tools (OpenCode's plugins) */
+  pluginDirs: HookFile[];
   /** the guard's own state outside the git directory (the user's key and caches) */
   state: string[];
 }
@@ -54,9 +56,9 @@ export async function computePerimeter(ctx: GuardContext, loc: Location | null):
     for (const d of new Set([loc.gitDir, loc.commonDir, real(loc.gitDir), real(loc.commonDir)])) gitDirs.push(d);
   }
   for (const f of [...config]) config.add(real(f));
-  const { files, dirs } = hookFiles(loc?.worktree ?? null, home, env);
+  const { files, dirs, plugins } = hookFiles(loc?.worktree ?? null, home, env);
   const state = userDirs(env);
-  return { gitDirs, config, hooks: files, hookDirs: dirs, state };
+  return { gitDirs, config, hooks: files, hookDirs: dirs, pluginDirs: plugins, state };
 }
 
 const readMaybe = (p: string): string | null => {
@@ -119,6 +121,11 @@ export function perimeterProblem(p: Perimeter, op: FileOp): string | null {
     }
     if (op.kind === 'delete' && before === null) continue;
     return `${shown} is where ${h.client} reads its hooks (${h.scope} scope): a shell command's write or removal cannot be checked to keep git-handoff's guard wired. Edit it with your file tool (the guard checks the result). ${HOOKS_WAY}`;
+  }
+  for (const d of p.pluginDirs) {
+    if (path.dirname(abs) === d.file && /\.[cm]?[jt]s$/.test(abs) && !p.hooks.some((h) => h.file === abs)) {
+      return `${shown} is a module ${d.client} loads around every tool call (${neutral(d.file)}): one written there runs in later sessions beside git-handoff's plugin and may change a call after the guard judged it. Ask the person to add it. ${HOOKS_WAY}`;
+    }
   }
   for (const d of p.hookDirs) {
     if (path.dirname(abs) === d.file && abs.endsWith('.json') && (op.kind === 'shell' || op.kind === 'delete')) {
