@@ -50,6 +50,17 @@ export const HOOK_FILES: Row[] = [
 /** Directories any JSON file of which a client reads hooks from (Copilot CLI and VS Code: `.github/hooks/*.json`). */
 export const HOOK_DIRS: Row[] = [{ client: 'copilot', scope: 'project', file: '.github/hooks' }];
 
+/**
+ * Directories every module of which a client loads around its tools (OpenCode's plugins): a module written there runs
+ * in a later session beside git-handoff's and may rewrite a call after the guard judged it.
+ */
+export const PLUGIN_DIRS: Row[] = [
+  { client: 'opencode', scope: 'project', file: '.opencode/plugin' },
+  { client: 'opencode', scope: 'project', file: '.opencode/plugins' },
+  { client: 'opencode', scope: 'user', file: '$XDG_CONFIG_HOME/opencode/plugin' },
+  { client: 'opencode', scope: 'user', file: '$XDG_CONFIG_HOME/opencode/plugins' },
+];
+
 const DEFAULT_DIRS: Record<string, (home: string) => string> = {
   CLAUDE_CONFIG_DIR: (home) => path.join(home, '.claude'),
   CODEX_HOME: (home) => path.join(home, '.codex'),
@@ -65,22 +76,41 @@ function where(row: Row, worktree: string | null, home: string, env: NodeJS.Proc
 }
 
 /** Every hook configuration file of every client for a worktree (null: none) and user. */
-export function hookFiles(worktree: string | null, home: string, env: NodeJS.ProcessEnv = process.env): { files: HookFile[]; dirs: HookFile[] } {
+export function hookFiles(worktree: string | null, home: string, env: NodeJS.ProcessEnv = process.env): { files: HookFile[]; dirs: HookFile[]; plugins: HookFile[] } {
   const resolve = (rows: Row[]) => rows.flatMap((r) => {
     const file = where(r, worktree, home, env);
     return file === null ? [] : [{ client: r.client, scope: r.scope, file }];
   });
-  return { files: resolve(HOOK_FILES), dirs: resolve(HOOK_DIRS) };
+  return { files: resolve(HOOK_FILES), dirs: resolve(HOOK_DIRS), plugins: resolve(PLUGIN_DIRS) };
 }
+
+/** A text naming a file or directory of the table (its first part: `.claude`, `.gemini`, `opencode.json`, …), for lines the guard cannot read whole. */
+export const NAMES_HOOK_FILE = new RegExp(
+  [...new Set(HOOK_FILES.map((r) => (r.file.startsWith('$') ? DEFAULT_DIRS[r.file.slice(1, r.file.indexOf('/'))]('').split('/')[0] : r.file.split('/').filter(Boolean)[path.isAbsolute(r.file) ? 1 : 0])))]
+    .map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('|'),
+);
 
 /** The guard's wiring in a hook file's text: the commands that start git-handoff's guard. */
 const GUARD = /git[- ]handoff(-guard|(\.cmd|\.exe)?["']?\s+guard)|git-handoff plugin/;
 /** Keys that switch hooks off, in any client's settings (disableAllHooks, hooksConfig.enabled, hooks.disabled, …). */
 const SWITCH = /disable|enable/i;
+/** Keys whose value becomes every later session's environment (Claude Code's `env`: `GIT_HANDOFF_BYPASS`, `PATH`, …). */
+const ENVIRONMENT = /^env(ironment)?$/i;
+/** Text in a new non-JSON hook file (Codex's TOML, a plugin) that could switch hooks or the guard: `[features] codex_hooks = false`. */
+const HOOKISH = /hook|disable|enable|feature|guard|handoff|plugin/i;
+
+/** A JSON value with its object keys in order, so that two texts holding the same value compare equal. */
+const stable = (v: unknown): string =>
+  Array.isArray(v) ? `[${v.map(stable).join(',')}]` : v && typeof v === 'object' ? `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${stable((v as Record<string, unknown>)[k])}`).join(',')}}` : JSON.stringify(v);
 
 type Leaf = string;
 
-/** What in a JSON text must stay: each guard command where it is (path, matcher), and every switch of hooks. */
+/**
+ * What in a JSON text must stay: each guard entry where it is (path, matcher) and whole (its type, timeout and every
+ * other field: `"timeout": 0` or `"type": "prompt"` unwires it as surely as another command), every switch of hooks,
+ * and the environment the client gives its sessions (`"env": {"GIT_HANDOFF_BYPASS": "1"}` switches the checks off).
+ */
 function anchors(value: unknown): { guard: Leaf[]; switches: Leaf[] } {
   const guard: Leaf[] = [];
   const switches: Leaf[] = [];
@@ -89,9 +119,10 @@ function anchors(value: unknown): { guard: Leaf[]; switches: Leaf[] } {
     if (v && typeof v === 'object') {
       const o = v as Record<string, unknown>;
       const m = typeof o.matcher === 'string' ? o.matcher : matcher;
+      if (Object.values(o).some((x) => typeof x === 'string' && GUARD.test(x))) guard.push(`${at}|${m}|${stable(o)}`);
       for (const [k, x] of Object.entries(o)) {
-        if (SWITCH.test(k)) switches.push(`${at}.${k}=${JSON.stringify(x)}`);
-        walk(x, `${at}.${k}`, m);
+        if (SWITCH.test(k) || ENVIRONMENT.test(k)) switches.push(`${at}.${k}=${stable(x)}`);
+        if (typeof x !== 'string') walk(x, `${at}.${k}`, m);
       }
       return;
     }
@@ -107,7 +138,7 @@ function anchors(value: unknown): { guard: Leaf[]; switches: Leaf[] } {
  * OpenCode plugin, Codex's TOML) may not change at all.
  */
 export function keepsWiring(file: string, before: string | null, after: string): boolean {
-  if (!file.endsWith('.json')) return before === after || (before === null && !GUARD.test(after) && !SWITCH.test(after));
+  if (!file.endsWith('.json')) return before === after || (before === null && !HOOKISH.test(after));
   let now: unknown;
   let was: unknown = {};
   try {

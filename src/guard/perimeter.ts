@@ -23,6 +23,8 @@ export interface Perimeter {
   hooks: HookFile[];
   /** directories whose JSON files a client reads hooks from */
   hookDirs: HookFile[];
+  /** directories whose every module a client loads around its tools (OpenCode's plugins) */
+  pluginDirs: HookFile[];
   /** the guard's own state outside the git directory (the user's key and caches) */
   state: string[];
 }
@@ -54,9 +56,9 @@ export async function computePerimeter(ctx: GuardContext, loc: Location | null):
     for (const d of new Set([loc.gitDir, loc.commonDir, real(loc.gitDir), real(loc.commonDir)])) gitDirs.push(d);
   }
   for (const f of [...config]) config.add(real(f));
-  const { files, dirs } = hookFiles(loc?.worktree ?? null, home, env);
+  const { files, dirs, plugins } = hookFiles(loc?.worktree ?? null, home, env);
   const state = userDirs(env);
-  return { gitDirs, config, hooks: files, hookDirs: dirs, state };
+  return { gitDirs, config, hooks: files, hookDirs: dirs, pluginDirs: plugins, state };
 }
 
 const readMaybe = (p: string): string | null => {
@@ -120,6 +122,11 @@ export function perimeterProblem(p: Perimeter, op: FileOp): string | null {
     if (op.kind === 'delete' && before === null) continue;
     return `${shown} is where ${h.client} reads its hooks (${h.scope} scope): a shell command's write or removal cannot be checked to keep git-handoff's guard wired. Edit it with your file tool (the guard checks the result). ${HOOKS_WAY}`;
   }
+  for (const d of p.pluginDirs) {
+    if (path.dirname(abs) === d.file && /\.[cm]?[jt]s$/.test(abs) && !p.hooks.some((h) => h.file === abs)) {
+      return `${shown} is a module ${d.client} loads around every tool call (${neutral(d.file)}): one written there runs in later sessions beside git-handoff's plugin and may change a call after the guard judged it. Ask the person to add it. ${HOOKS_WAY}`;
+    }
+  }
   for (const d of p.hookDirs) {
     if (path.dirname(abs) === d.file && abs.endsWith('.json') && (op.kind === 'shell' || op.kind === 'delete')) {
       const before = readMaybe(abs);
@@ -138,4 +145,49 @@ export function perimeterUnder(p: Perimeter, dir: string): string[] {
   const out: string[] = [];
   for (const f of [...p.config, ...p.hooks.map((h) => h.file), ...p.state, ...p.gitDirs]) if (f !== abs && under(f, abs)) out.push(f);
   return out;
+}
+
+/**
+ * The commit a command moves the whole worktree to, by its words (`checkout <commit>`, `switch [--detach|-c <b>] <x>`,
+ * `reset --hard|--keep|--merge <x>`), or null: a pathspec form, another verb, or no commit named.
+ */
+export function worktreeTarget(sub: string, args: string[]): string | null {
+  if (args.includes('--')) return null;
+  const ops: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (/^-[bBc C]$/.test(a) || /^--(orphan|create|force-create)$/.test(a)) i++;
+    else if (a === '-') ops.push('@{-1}');
+    else if (!a.startsWith('-')) ops.push(a);
+  }
+  if (sub === 'checkout' || sub === 'switch') return ops.length === 1 ? ops[0] : null;
+  if (sub === 'reset') return args.some((a) => /^--(hard|keep|merge)$/.test(a)) && ops.length === 1 ? ops[0] : null;
+  return null;
+}
+
+/**
+ * Why moving the worktree to `target` (a commit, as git names it) changes a client's tracked hook file so that the
+ * guard's wiring goes or a hook switch turns (`git checkout <an old commit>` without `.claude/`, `git reset --hard` to
+ * one whose settings say `disableAllHooks`), or null. `read(args)` runs git in the worktree.
+ */
+export function switchedWiringProblem(p: Perimeter, worktree: string, target: string, shown: string, read: (args: string[]) => { stdout: string; status: number }): string | null {
+  const files = p.hooks.filter((h) => under(h.file, worktree) && h.file !== worktree);
+  if (!files.length) return null;
+  const rel = files.map((h) => path.relative(worktree, h.file));
+  const commit = read(['rev-parse', '--verify', '-q', `${target}^{commit}`]).stdout.trim();
+  if (!/^[0-9a-f]{40,64}$/.test(commit)) return null;
+  const changed = new Set(read(['diff', '--name-only', '-z', 'HEAD', commit, '--', ...rel.map((r) => `:(literal)${r}`)]).stdout.split('\0').filter(Boolean));
+  for (const [i, h] of files.entries()) {
+    if (!changed.has(rel[i])) continue;
+    const before = readMaybe(h.file);
+    const shown2 = read(['cat-file', '-e', `${commit}:${rel[i]}`]).status === 0 ? read(['cat-file', 'blob', `${commit}:${rel[i]}`]).stdout : null;
+    const after = shown2 ?? (h.file.endsWith('.json') ? '{}' : '');
+    if (before === null ? shown2 === null || keepsWiring(h.file, null, after) : keepsWiring(h.file, before, after)) continue;
+    return (
+      `\`${neutral(shown)}\` moves the worktree to ${neutral(target)}, where ${neutral(rel[i])} (where ${h.client} reads its hooks) ${shown2 === null ? 'is absent' : 'differs'}: ` +
+      `git-handoff's guard would no longer be wired there, or hooks would be switched off, for every later session. ` +
+      `Take the files you need from it (\`git show ${neutral(target)}:<path>\`, \`git checkout ${neutral(target)} -- <path>\` for paths outside the clients' folders), or ask the person. ${HOOKS_WAY}`
+    );
+  }
+  return null;
 }

@@ -35,6 +35,8 @@ export interface SimpleCommand {
   unseen?: string;
   /** a shell (or `source`) that runs a script the guard cannot read: from its input, a process substitution, an expansion */
   unread?: string;
+  /** an argument names a file written earlier on the same line (`echo '<code>' > s.py; python3 s.py`: the code is on the line) */
+  writtenArg?: true;
 }
 
 const SEPARATORS = new Set([';', '&&', '||', '|', '|&', '&', '(', ')', ';;', '<(', '>(']);
@@ -73,6 +75,7 @@ export function parseShell(script: string, cwd: string | null = null, depth = 0)
           if (ran.text !== null && depth < MAX_DEPTH) out.push(...parseShell(ran.text, c.cwd, depth + 1));
           else c.unread = `\`${ran.shown}\` (a script written on this line by a command whose output the guard cannot read)`;
         }
+        if (ran === null && written.size && c.argv.slice(1).some((a) => { const at = pathAt(a, c.cwd); return at !== null && written.has(at); })) c.writtenArg = true;
         recordWrites(c, written);
         // what its configuration values and environment variables run, read as `sh -c '<value>'` (runValueCommands, below)
         out.push(...runValueCommands(c, vars, depth));
@@ -80,7 +83,9 @@ export function parseShell(script: string, cwd: string | null = null, depth = 0)
         if (piped) c.stdinFrom = piped;
         // `echo '<script>' | sh`: the script is the producer's literal words, read as the shell will
         if (c.unread && piped) {
-          const scripts = literalOutput(piped);
+          // `echo '<script>' > s.sh; cat s.sh | sh`: a file written on this line, read back whole
+          const catted = piped.argv[0] === 'cat' && piped.argv.length === 2 && !Object.keys(piped.assigns).length ? written.get(pathAt(piped.argv[1], piped.cwd) ?? '') : undefined;
+          const scripts = typeof catted === 'string' ? [catted] : literalOutput(piped);
           if (scripts !== null && depth < MAX_DEPTH) {
             for (const script of scripts) out.push(...parseShell(script, dir, depth + 1).map((n) => ({ ...n, xargs: n.xargs || c.xargs })));
             delete c.unread;

@@ -122,10 +122,10 @@ describe('git config of a key that makes git run a program, in this repository',
     );
   });
 
-  it('refuses git config --edit and a section renamed into one that runs programs, here', async () => {
+  it('refuses git config --edit and a section renamed, in any file git reads (issue 37: the keys a section holds are not read)', async () => {
     const repo = await foreignWorld();
-    await expectAll(repo, ['git config --edit', 'git config -e', 'git config edit', 'git config --rename-section mine alias', 'git config rename-section x filter.lfs'], 'deny');
-    await expectAll(repo, ['git config --global --edit', 'git config --rename-section mine notes-old'], 'allow');
+    await expectAll(repo, ['git config --edit', 'git config -e', 'git config edit', 'git config --rename-section mine alias', 'git config rename-section x filter.lfs', 'git config --global --edit', 'git config --rename-section mine notes-old', 'git config --global --rename-section color core'], 'deny');
+    await expectAll(repo, ['git config --file /tmp/elsewhere.cfg --edit', 'git config -f /tmp/elsewhere.cfg --rename-section a b', 'git config --global --remove-section color'], 'allow');
   });
 
   it('through the real guard, in each client shape', async () => {

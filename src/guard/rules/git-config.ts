@@ -178,16 +178,14 @@ export function configCommandProblem(args: string[], cwd: string | null, show: s
   if (sub === 'get' || sub === 'list' || args.some((a) => REMOVES.test(a)) || (sub !== null && REMOVES.test(sub))) return null;
   const where = scope === 'repo' ? "in this repository's configuration" : scope === 'file' ? 'in that file' : `in the ${scope} configuration`;
   if (sub === 'edit' || args.some((a) => a === '-e' || a === '--edit')) {
-    if (scope !== 'repo') return null;
-    return `\`${show}\` opens this repository's configuration in an editor, which can set keys that make git run programs or turn git-handoff's protection off. Set a key with \`git config <key> <value>\`; ask the person for anything else.`;
+    if (scope === 'file') return null;
+    return `\`${show}\` opens ${scope === 'repo' ? "this repository's configuration" : `the ${scope} configuration`} in an editor, which can set keys that make git run programs or write files, or turn git-handoff's protection off. Set a key with \`git config <key> <value>\`; ask the person for anything else.`;
   }
   if (sub === 'rename-section' || args.includes('--rename-section')) {
-    const to = ops[1] ?? '';
-    const section = to.split('.')[0];
-    if (scope === 'repo' && (unknown(to) || RUNNING_SECTIONS.test(section))) {
-      return `\`${show}\` renames a section into ${neutralKey(to)}, where keys make git run programs ${where}. Set the key you need with \`git config <key> <value>\`, or ask the person.`;
-    }
-    return null;
+    // the keys a renamed section holds become keys of another: `color.hooksPath` (a quiet section takes any key) renamed
+    // to `core` is core.hooksPath; which keys a section holds is not read here, so a file git reads is not renamed in
+    if (scope === 'file') return null;
+    return `\`${show}\` renames a section ${where}: its keys become keys of ${neutralKey(ops[1] ?? '')} (\`color.hooksPath\` renamed to \`core\` is core.hooksPath), which the guard cannot check key by key. Set the keys you need with \`git config <key> <value>\`, or ask the person.`;
   }
   const key = ops[0] ?? '';
   const writes = ops.length >= 2 || sub === 'set' || args.some((a) => WRITES.test(a));

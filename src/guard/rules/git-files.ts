@@ -106,8 +106,21 @@ export function gitFileTargets(inv: GitInvocation, cmd: SimpleCommand, top: stri
     }
     case 'checkout-index': {
       const o = getopt(a, '', ['--prefix', '--stage']);
+      const all = o.flags.some((f) => /^-[a-zA-Z]*a/.test(f) || isLong(f, '--all')) || o.flags.includes('--stdin');
+      const prefix = o.values.get('--prefix')?.at(-1);
+      if (prefix !== undefined && prefix !== '') {
+        // `--prefix=<string>`: each index path is written at <string><path from the top>, anywhere (`--prefix=$HOME/`
+        // writes ~/.gitconfig from an index entry set on the same line); without -f it still creates what is absent
+        const at = path.isAbsolute(prefix) || cwd === null ? prefix : path.join(cwd, prefix);
+        if (all) add(prefix.endsWith('/') ? at : path.dirname(at), 'write', true);
+        for (const p of o.operands) {
+          const from = cwd !== null && top !== null ? path.relative(top, path.resolve(cwd, p)) : p;
+          add(at + from, 'write', true);
+        }
+        break;
+      }
       if (!o.flags.some((f) => /^-[a-zA-Z]*f/.test(f) || isLong(f, '--force'))) break;
-      if (o.flags.some((f) => /^-[a-zA-Z]*a/.test(f) || isLong(f, '--all')) || o.flags.includes('--stdin')) add(top ?? cwd ?? undefined, 'write', true);
+      if (all) add(top ?? cwd ?? undefined, 'write', true);
       for (const p of o.operands) add(p, 'write', true);
       break;
     }
@@ -192,6 +205,8 @@ export function maybeIndexed(loc: Location, rel: string[], env: NodeJS.ProcessEn
 /** Whether a write of these worktree files by checkout or restore changes them: tracked, and changed against HEAD. */
 export async function changedByCheckout(ctx: GuardContext, inv: GitInvocation, files: string[], cwd: string): Promise<string[]> {
   if (!files.length) return files;
+  // written under a prefix of the session's choosing: whatever the index holds lands there, tracked here or not
+  if (inv.sub === 'checkout-index' && inv.args.some((x) => x.startsWith('--prefix=') ? x.length > 9 : x === '--prefix')) return files;
   const loc = ctx.locate(cwd);
   if (!loc) return files;
   const stash = inv.sub === 'stash' ? /^(apply|pop|branch)$/.exec(inv.args.find((x) => !x.startsWith('-')) ?? '') : null;

@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { Bound, Budget, expandWord, handoffFilesIn, handoffFilesUnder, handoffFilesWithInode, isPattern, linkedInode, namedUnder, namesReach } from './reach';
 import { changedByCheckout, gitFileTargets, pathspecCovers, pathspecMatches } from './git-files';
 import { patchTargets } from './patch-files';
-import { linkSources, unknownWriterTargets } from './writers';
+import { extractTargets, linkSources, unknownWriterTargets } from './writers';
 import { unseenArgumentsProblem, untrackedProblem, withXargsInput } from './untracked';
 import { gitInvocation, lineText, parseShell, SHELLS, writeTargets, type GitInvocation, type SimpleCommand, type WriteTarget } from '../shell';
 import { hooksPathRemovalProblem, removesHooksPath, scopeArgs } from './git-config';
@@ -21,7 +21,8 @@ import { isHandoffCommand, judgeHandoffCommand, sessionPrefix } from './inject';
 import { pluginPathPrefix } from '../plugin-active';
 import { interpreterProblem, refCommandProblem, refStoreWriteProblem } from './refs';
 import { asWritten } from './as-written';
-import { computePerimeter, perimeterProblem, perimeterUnder, type Perimeter } from '../perimeter';
+import { computePerimeter, perimeterProblem, perimeterUnder, switchedWiringProblem, worktreeTarget, type Perimeter } from '../perimeter';
+import { NAMES_HOOK_FILE } from '../../clients/hook-files';
 import { gitEnvironmentProblem, gitOptionProblem, oneOffKeysProblem, separateGitDirProblem } from './git-invocation';
 
 export async function preTool(ctx: GuardContext): Promise<Decision> {
@@ -159,8 +160,10 @@ const REWRITING = new Set(['commit', 'rebase', 'reset', 'filter-branch', 'checko
 const SWEEP_VERBS = new Set(['add', 'commit', 'stash', 'checkout', 'switch', 'reset', 'restore', 'clean', 'read-tree', 'checkout-index', 'rm', 'mv']);
 /** More simple commands than this on one line are not read one by one (a bound, like MAX_COMMAND). */
 const MAX_COMMANDS = 2000;
-// Text a write target built by expansion could be protected by: the line names a handoff file, git's directory or refs.
-const COULD_PROTECT = /handoff|\.git|refs\/|packed-refs|memory/i;
+// Text a write target built by expansion could be protected by: the line names a handoff file, git's directory, refs,
+// git's configuration or a client's hook file (`.claude`, `.gemini`, `.codex`, …: the table in src/clients/hook-files.ts).
+const PROTECTED_TEXT = /handoff|\.git|refs\/|packed-refs|memory|config\/git/i;
+const COULD_PROTECT = { test: (text: string) => PROTECTED_TEXT.test(text) || NAMES_HOOK_FILE.test(text) };
 const DECLARES = new Set(['export', 'declare', 'typeset', 'readonly', 'local']);
 const HARMLESS = new Set(['cd', 'pushd', 'popd', 'echo', 'printf', 'true', 'pwd']);
 
@@ -209,11 +212,18 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
         loc !== null && !/[$`]/.test(value) && (what === 'git-dir' ? [loc.gitDir, loc.commonDir] : [loc.worktree]).includes(path.resolve(here, value));
       const problem = gitEnvironmentProblem(git, cmd, { ...carried, ...cmd.assigns }, envFiles, own) ?? gitOptionProblem(cmd, git, own) ?? oneOffKeysProblem(git, show) ?? separateGitDirProblem(git, cmd, (d) => ctx.locate(d), show);
       if (problem) return { deny: problem };
+      // the whole worktree moved to another commit: the clients' tracked hook files as that commit has them
+      const target = loc && !git.gitDir ? worktreeTarget(git.sub, git.args) : null;
+      if (target !== null && loc) {
+        const repo = await ctx.repo(loc);
+        const wiring = switchedWiringProblem(await perimeterOf(ctx), loc.worktree, target, show, (args) => repo.git(args, { cwd: loc.worktree, allowFail: true }));
+        if (wiring) return { deny: wiring };
+      }
     }
     const top = ctx.locate((git?.cwd ?? cmd.cwd) || ctx.event.cwd)?.worktree ?? null;
     const gitFiles = git ? gitFileTargets(git, cmd, top) : [];
     const patched = patchTargets(cmd, git, (p, c) => ctx.abs(p, c), top);
-    for (const t of [...writeTargets(cmd), ...interpreterWrites(cmd, whole, SHELLS, interpreted), ...linkSources(cmd), ...unknownWriterTargets(cmd), ...gitFiles, ...patched, ...envFiles]) {
+    for (const t of [...writeTargets(cmd), ...interpreterWrites(cmd, whole, SHELLS, interpreted), ...linkSources(cmd), ...unknownWriterTargets(cmd), ...extractTargets(cmd), ...gitFiles, ...patched, ...envFiles]) {
       const refProblem = refStoreWriteProblem(t, ctx.abs(t.path, t.cwd));
       if (refProblem) return { deny: refProblem };
       const paths = expandWord(t.path, { ...carried, ...cmd.assigns }, t.cwd, budget);
@@ -233,7 +243,9 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
         // `cp -r src dir`, `rsync -a src/ dir/`, `git checkout dir`: those under a directory written as a tree
         // the perimeter's files and directories under it too (git's directories and configuration, the clients' hook files, the guard's state)
         // a find narrowed by names reaches into those directories by the names of what is inside them
-        const fenced = (t.kind === 'delete' || t.tree ? perimeterUnder(await perimeterOf(ctx), abs).filter((f) => pathspecCovers(t, f)) : []).flatMap((f) => [f, ...namedUnder(f, t.names, budget)]);
+        // through a symlink to a directory: a tree written there, or deleted as `rm -rf link/` (the slash follows it), is where it leads
+        const follows = t.kind !== 'delete' || /\/\.?$/.test(p) ? realOf(abs) : abs;
+        const fenced = (t.kind === 'delete' || t.tree ? (await perimeterOf(ctx).then((fence) => [...new Set([abs, follows])].flatMap((d) => perimeterUnder(fence, d)))).filter((f) => pathspecCovers(t, f)) : []).flatMap((f) => [f, ...namedUnder(f, t.names, budget)]);
         const reached = [...(t.kind === 'delete' || t.tree ? (gitFiles.includes(t) ? pathspecMatches({ ...t, path: abs }, budget) : handoffFilesUnder(abs, budget)) : t.children ? handoffFilesIn(abs, budget) : []), ...fenced];
         const under = reached.filter((f) => f !== abs && nameMatches(t.names, abs, f) && copiedOver(t, f, abs, { ...carried, ...cmd.assigns }, budget, ctx));
         const changed = git && t.tree && t.kind !== 'delete' && /^(checkout|restore|checkout-index|switch|reset|read-tree|stash)$/.test(git.sub) ? await changedByCheckout(ctx, git, under, abs) : under;

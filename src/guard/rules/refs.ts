@@ -88,6 +88,8 @@ export function runsUnreadCode(cmd: SimpleCommand, shells: Set<string>): boolean
   const family = prog.slice(0, prog.length - (/[\d.]*$/.exec(prog.slice(-32))?.[0].length ?? 0));
   const args = cmd.argv.slice(1);
   if (shells.has(prog)) return positionals(args).length === 0; // no -c (unwrapped elsewhere) and no script file: stdin
+  // a script file written earlier on the same line (`echo '<code>' > s.py; python3 s.py`, `awk -f s.awk`): its code is the line's text
+  if (cmd.writtenArg && (AWKS.has(family) || own(INTERPRETERS, family))) return true;
   // awk's program is its first operand unless -f names a file
   if (AWKS.has(family)) return !args.some((a) => /^-[a-zA-Z]*f/.test(a) || a.startsWith('--file') || a.startsWith('--exec') || /^-E/.test(a));
   if (own(INTERPRETERS, family)) return args.some((a) => INTERPRETERS[family].test(a)) || args.includes('-') || positionals(args).length === 0;

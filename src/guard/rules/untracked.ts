@@ -7,6 +7,7 @@ import { shellQuote, shellWord } from '../../clients/event';
 import { findParts, getopt, parseShell, type GitInvocation, type SimpleCommand } from '../shell';
 import { printedTexts, printfOutput } from '../printed';
 import { judgeFile } from './files';
+import { computePerimeter, perimeterProblem } from '../perimeter';
 import { neutral } from '../../terminal-text';
 import { Budget, expandWord, handoffFilesUnder, namesReach } from './reach';
 
@@ -55,7 +56,11 @@ export async function untrackedProblem(ctx: GuardContext, inv: GitInvocation, cm
   const repo = await ctx.repo(loc);
   const list = ['ls-files', '-z', '--others', ...(ignored === 'no' ? ['--exclude-standard'] : ignored === 'only' ? ['--ignored', '--exclude-standard'] : []), ...(dirs ? [] : ['--directory']), ...excludes.map((e) => `--exclude=${e}`), '--', ...specs];
   const gone = repo.git(list, { cwd: dir, allowFail: true }).stdout.split('\0').filter((f) => f && !f.endsWith('/'));
-  const victims = gone.filter((f) => /(^|\/)handoff-[^/]*\.md$/i.test(f)).filter((f) => judgeFile(ctx, { abs: path.resolve(dir, f), shown: f, kind: 'delete' }, ctx.session!).deny);
+  const theirs = gone.filter((f) => /(^|\/)handoff-[^/]*\.md$/i.test(f)).filter((f) => judgeFile(ctx, { abs: path.resolve(dir, f), shown: f, kind: 'delete' }, ctx.session!).deny);
+  // the perimeter's untracked files among them: a client's hook file (`.claude/settings.local.json` wiring the guard), a configuration file git reads
+  const fence = gone.length ? await computePerimeter(ctx, loc) : null;
+  const standsOn = fence ? gone.filter((f) => !theirs.includes(f) && perimeterProblem(fence, { abs: path.resolve(dir, f), shown: f, kind: 'delete' }) !== null) : [];
+  const victims = [...theirs, ...standsOn];
   if (!victims.length) return null;
   const shown = `git ${inv.sub} ${args.join(' ')}`.trim();
   const safe =
@@ -63,7 +68,9 @@ export async function untrackedProblem(ctx: GuardContext, inv: GitInvocation, cm
       ? `git clean ${args.filter((a) => a !== '--' && !specs.includes(a)).map(shellWord).join(' ')} ${victims.map((v) => `-e ${shellQuote(`/${path.relative(loc.worktree, path.resolve(dir, v)).split(path.sep).join('/')}`)}`).join(' ')}${specs.length ? ` -- ${specs.map(shellWord).join(' ')}` : ''}`
       : `git stash push ${ignored === 'also' ? '--all' : '--include-untracked'} -- ${(specs.length ? specs : ['.']).map(shellWord).join(' ')} ${victims.map((v) => shellQuote(`:(exclude)${v}`)).join(' ')}`;
   return (
-    `\`${shown}\` would delete ${victims.length === 1 ? 'a handoff file' : `${victims.length} handoff files`} that ${victims.length === 1 ? 'is' : 'are'} untracked and not yours: ${victims.slice(0, 10).map(shellWord).join(', ')}. ` +
+    (theirs.length
+      ? `\`${shown}\` would delete ${theirs.length === 1 ? 'a handoff file' : `${theirs.length} handoff files`} that ${theirs.length === 1 ? 'is' : 'are'} untracked and not yours: ${theirs.slice(0, 10).map(shellWord).join(', ')}. `
+      : `\`${shown}\` would delete untracked files git-handoff's protection stands on (a client's hook file, git's configuration): ${standsOn.slice(0, 10).map(shellWord).join(', ')}. `) +
     `Run exactly this instead (it leaves them where they are):\n${safe.replace(/ +/g, ' ')}`
   );
 }

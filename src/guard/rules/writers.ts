@@ -31,6 +31,43 @@ export function unknownWriterTargets(cmd: SimpleCommand): WriteTarget[] {
   return out;
 }
 
+/**
+ * An archive unpacked (`tar -x`, `git archive … | tar -x -C ~`, `unzip -d`, `cpio -i`, `7z x`): it writes whatever
+ * paths the archive holds under the directory it unpacks into, which the guard does not read, so that directory is
+ * written as a tree (the perimeter's files and the handoff files under it are judged as written).
+ */
+export function extractTargets(cmd: SimpleCommand): WriteTarget[] {
+  const [p0, ...args] = cmd.argv;
+  const prog = p0 ? path.basename(p0) : '';
+  let into: string | null | undefined;
+  const valueOf = (short: string, long: string): string | null | undefined => {
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i];
+      if (a === short || a === long) return args[i + 1];
+      if (a.startsWith(`${long}=`)) return a.slice(long.length + 1);
+      if (short.length === 2 && a.startsWith(short) && a.length > 2 && !a.startsWith('--')) return a.slice(2);
+    }
+    return null;
+  };
+  if (prog === 'tar' || prog === 'bsdtar' || prog === 'gtar') {
+    // `-x`, `--extract`, `--get`, or the old style's first word (`tar xzf a.tgz`)
+    const extracts = args.some((a, i) => /^-[a-zA-Z]*x/.test(a) || isLong(a, '--extract') || isLong(a, '--get') || (i === 0 && /^[a-zA-Z]*x[a-zA-Z]*$/.test(a)));
+    if (!extracts) return [];
+    into = valueOf('-C', '--directory');
+  } else if (prog === 'unzip') {
+    if (args.some((a) => /^-[a-zA-Z]*[lvtpz]/.test(a) && !a.startsWith('--'))) return [];
+    into = valueOf('-d', '--directory');
+  } else if (prog === 'cpio') {
+    if (!args.some((a) => /^-[a-zA-Z]*i/.test(a) || isLong(a, '--extract'))) return [];
+    into = valueOf('-D', '--directory');
+  } else if (prog === '7z' || prog === '7za' || prog === '7zz') {
+    if (args[0] !== 'x' && args[0] !== 'e') return [];
+    into = args.find((a) => a.startsWith('-o'))?.slice(2) ?? null;
+  } else return [];
+  if (into === undefined) return [];
+  return [{ path: into ?? '.', kind: 'write', cwd: cmd.cwd, tree: true }];
+}
+
 /** `ln SRC… DST` without -s, `cp -l`/`--link`: the sources get a second name, judged as written. */
 export function linkSources(cmd: SimpleCommand): WriteTarget[] {
   const [p0, ...args] = cmd.argv;
