@@ -6,7 +6,8 @@ import type { Repo } from '../git/repo';
 import { SESSION_RE } from '../handoff/state/session';
 import type { GuardEvent } from '../clients/event';
 import type { Seen } from './first';
-import { configFiles, configKey, headBranch, homedir, locate, readConfigCache, untrusted, writeConfigCache, type Location } from './locate';
+import { configFiles } from '../git/config-files';
+import { configKey, headBranch, homedir, locate, readConfigCache, untrusted, writeConfigCache, type Location } from './locate';
 import type { SimpleCommand } from './shell';
 
 export const DEFAULT_PROTECT = ['**/memory/handoff-*.md'];

@@ -8,6 +8,7 @@ import { LEASE_EVERY_MS } from './first';
 import { guardStateDir } from './lifecycle';
 import { cacheFile } from './locate';
 import { claimsMarker } from '../handoff/claims/marker';
+import { configFilesSh } from '../git/config-files';
 
 const ROOT = path.join(path.sep, 'common');
 /** A path under a repository's git common directory, relative to it, with forward slashes. */
@@ -30,3 +31,6 @@ export const FRONT_CONSTANTS = {
   ledger_line: intentTemplate(false),
   ledger_line_gone: intentTemplate(true),
 };
+
+/** sh functions of the front written from TypeScript: each_config gives config_file every file git reads (src/git/config-files.ts). */
+export const FRONT_FUNCTIONS = [`${configFilesSh('each_config', 'config_file')} # the files git reads: src/git/config-files.ts`];
