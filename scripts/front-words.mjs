@@ -61,8 +61,8 @@ export function clientLines(clients) {
   ];
 }
 
-/** The generated block (between BEGIN and END), from the allowlist module's tables, src/guard/front-constants.ts and src/clients/front.ts. */
-export function frontBlock({ READ_ONLY, GIT_READ_ONLY, PROJECT_RUNNERS, PROTECTED_WORDS }, constants, clients) {
+/** The generated block (between BEGIN and END), from the allowlist module's tables, src/guard/front-constants.ts (its constants and sh functions) and src/clients/front.ts. */
+export function frontBlock({ READ_ONLY, GIT_READ_ONLY, PROJECT_RUNNERS, PROTECTED_WORDS }, constants, clients, functions = []) {
   const names = Object.entries(constants ?? {});
   // a plain word as it is; any other value single-quoted (then it may hold no quote, newline or control)
   if (!names.length || names.some(([k, v]) => !/^[a-z_]+$/.test(k) || typeof v !== 'string' || /[\u0000-\u001f\u007f']/.test(v))) throw new Error('front-words: the constants of the front are missing or not one-line words');
@@ -103,6 +103,10 @@ export function frontBlock({ READ_ONLY, GIT_READ_ONLY, PROJECT_RUNNERS, PROTECTE
     `runner() { case $1:$2 in ${runs.join(' | ')}) return 0 ;; esac; return 1; }`,
     `protected_word() { case $1 in ${PROTECTED_WORDS.map((w) => `*${anyCase(w)}*`).join(' | ')}) return 0 ;; esac; return 1; }`,
     ...clientLines(clients),
+    ...functions.map((f) => {
+      if (typeof f !== 'string' || /\n/.test(f) || !/^[a-z_]+\(\) \{ /.test(f)) throw new Error('front-words: a function of the front is not one line defining one');
+      return f;
+    }),
     END,
   ].join('\n');
 }

@@ -86,7 +86,8 @@ for (const g of groups) {
 out += `.SH CONFIGURATION
 All settings are read with \\fBgit config\\fR.
 `;
-for (const k of CONFIG_KEYS) out += `.TP\n.B ${esc(k.key)}\n${esc(k.description)} (default: ${esc(k.default)}).\n`;
+// the doc lines are Markdown (the README's table): their code spans lose the backquotes here
+for (const k of CONFIG_KEYS) out += `.TP\n.B ${esc(k.key)}\n${esc(k.description.replace(/`/g, ''))} (default: ${esc(k.default)}).\n`;
 out += `.SH EXIT STATUS
 .TP
 .B 0

@@ -1,18 +1,122 @@
-// Every `git config handoff.*` knob, in one list that the man page and the README table are checked against.
+// Every `git config handoff.*` knob, in one typed table (issue 35): its name, type, default and doc line. Every reader
+// goes through `setting` (a configuration git answered) or `parseSetting` (a value read raw: one `git config --get`,
+// the config text discovery read); the README table and the man page are written from the doc lines
+// (test/cli/docs.test.ts checks the README against them; scripts/man.mjs writes the man page), and
+// test/design/one-config-table.test.ts fails on a 'handoff.<key>' string read anywhere else.
+
+type Spec =
+  /** git's true words read true, its false words false, anything else `other` */
+  | { type: 'bool'; default: boolean; other: boolean }
+  /** the last value as it is; `multi`: every value, in git's order */
+  | { type: 'string'; default?: undefined; multi?: boolean }
+  /** "30m", "2h", "45s", "1d" or plain seconds, in milliseconds; anything else the default */
+  | { type: 'duration'; default: number }
+  /** a whole number; anything else null (the reader says what that means) */
+  | { type: 'int'; default: null }
+  /** one of `values` (trimmed, any case); anything else the default */
+  | { type: 'enum'; values: readonly string[]; default: string };
+
+interface Key {
+  spec: Spec;
+  /** the default as the README and the man page show it */
+  shown: string;
+  /** what the key does, one line (Markdown code spans; the man page drops the backquotes) */
+  doc: string;
+}
+
+const HOUR = 3_600_000;
+
+const KEYS = {
+  leaseTTL: { spec: { type: 'duration', default: 30 * 60_000 }, shown: '30m', doc: 'how long a worktree lease stays live after its last heartbeat (s, m, h, d)' },
+  claimTTL: { spec: { type: 'duration', default: 2 * HOUR }, shown: '2h', doc: 'how long a claim lasts unless renewed or released, when `claim` is given no `--ttl` (s, m, h, d; SPEC 10)' },
+  claims: {
+    spec: { type: 'enum', values: ['tell', 'enforce'], default: 'tell' },
+    shown: 'tell',
+    doc: '`enforce`: a write to a path another live session claims is refused (by the guard and pre-commit) rather than told (SPEC 10)',
+  },
+  protect: { spec: { type: 'string', multi: true }, shown: '(none)', doc: 'more globs of protected handoff files, beside `**/memory/handoff-*.md` (multi-valued)' },
+  autoSync: { spec: { type: 'bool', default: false, other: false }, shown: 'false', doc: 'the pre-push hook also pushes changed handoff refs to the remote being pushed to' },
+  sign: { spec: { type: 'bool', default: false, other: false }, shown: 'false', doc: "sign handoff commits with git's signing setup (`gpg.format`, `user.signingKey`)" },
+  remote: { spec: { type: 'string' }, shown: 'origin', doc: 'the remote that fetch, push, sync and the sync column use when none is named' },
+  fetchOnStart: {
+    spec: { type: 'bool', default: true, other: false },
+    shown: 'true',
+    doc: "session start fetches the remote's handoffs of the branch (at most 2 s, never a prompt); `false`: never",
+  },
+  guard: { spec: { type: 'bool', default: true, other: true }, shown: 'on', doc: '`off` makes the agent guard allow everything in this repository' },
+  minFormat: {
+    spec: { type: 'enum', values: ['1', '2'], default: '2' },
+    shown: '2',
+    doc: '`1`: take in archives of format-1 clients (git-handoff 094717a or older), which name nobody, by push and fetch (set on the server and in each clone while such clients remain); `2`: refuse them (SPEC 2)',
+  },
+  formatVersion: {
+    spec: { type: 'int', default: null },
+    shown: '(unset)',
+    doc: "the store's format version, set only by a build whose data older builds would misread; a newer one than this build's is exit 7 for every command (SPEC 2)",
+  },
+} as const satisfies Record<string, Key>;
+
+export type HandoffKey = keyof typeof KEYS;
+
+type ValueOf<S> = S extends { type: 'bool' }
+  ? boolean
+  : S extends { type: 'duration' }
+    ? number
+    : S extends { type: 'int' }
+      ? number | null
+      : S extends { type: 'enum'; values: readonly (infer V)[] }
+        ? V
+        : S extends { multi: true }
+          ? string[]
+          : string | undefined;
+export type SettingValue<K extends HandoffKey> = ValueOf<(typeof KEYS)[K]['spec']>;
+
+/** The key's full name as git spells it: handoff.<key>. */
+export const keyName = (k: HandoffKey): string => `handoff.${k}`;
+
+const TRUE = /^(true|yes|on|1)$/i;
+const FALSE = /^(off|false|no|0)$/i;
+
+/** "30m", "2h", "45s", "1d" or plain seconds, in milliseconds. */
+export function parseDuration(v: string | undefined, fallbackMs: number): number {
+  if (!v) return fallbackMs;
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$/i.exec(v);
+  if (!m) return fallbackMs;
+  const mult = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[(m[2] ?? 's').toLowerCase() as 'ms'];
+  return Number(m[1]) * mult;
+}
+
+/** A key's value from the values git gave for it (in git's order; none: unset), by the key's type. */
+export function parseSetting<K extends HandoffKey>(k: K, values: readonly string[] | undefined): SettingValue<K> {
+  const s: Spec = KEYS[k].spec;
+  const v = values?.at(-1);
+  const out = (() => {
+    switch (s.type) {
+      case 'bool':
+        return v === undefined ? s.default : TRUE.test(v.trim()) ? true : FALSE.test(v.trim()) ? false : s.other;
+      case 'duration':
+        return parseDuration(v, s.default);
+      case 'int':
+        return v === undefined ? null : /^\d+$/.test(v.trim()) ? Number(v.trim()) : null;
+      case 'enum': {
+        const w = (v ?? '').trim().toLowerCase();
+        return s.values.includes(w) ? w : s.default;
+      }
+      case 'string':
+        return s.multi ? [...(values ?? [])] : v;
+    }
+  })();
+  return out as SettingValue<K>;
+}
+
+/** A key's value in a configuration git answered (keys in lower case, as `git config` prints them). */
+export const setting = <K extends HandoffKey>(c: ReadonlyMap<string, string[]>, k: K): SettingValue<K> => parseSetting(k, c.get(keyName(k).toLowerCase()));
+
+/** Each key as the README table and the man page show it. */
 export interface ConfigKey {
   key: string;
   default: string;
   description: string;
 }
 
-export const CONFIG_KEYS: ConfigKey[] = [
-  { key: 'handoff.leaseTTL', default: '30m', description: 'how long a worktree lease stays live after its last heartbeat (s, m, h, d)' },
-  { key: 'handoff.protect', default: '(none)', description: 'more globs of protected handoff files, beside **/memory/handoff-*.md (multi-valued)' },
-  { key: 'handoff.autoSync', default: 'false', description: "the pre-push hook also pushes changed handoff refs to the remote being pushed to" },
-  { key: 'handoff.sign', default: 'false', description: "sign handoff commits with git's signing setup (gpg.format, user.signingKey)" },
-  { key: 'handoff.remote', default: 'origin', description: 'the remote that fetch, push, sync and the sync column use when none is named' },
-  { key: 'handoff.fetchOnStart', default: 'true', description: "session start fetches the remote's handoffs of the branch (at most 2 s, never a prompt); false: never" },
-  { key: 'handoff.guard', default: 'on', description: '"off" makes the agent guard allow everything in this repository' },
-  { key: 'handoff.minFormat', default: '2', description: "1: take in archives of format-1 clients (git-handoff 094717a or older), which name nobody, by push and fetch; 2: refuse them" },
-  { key: 'handoff.formatVersion', default: '(unset)', description: "the store's format version, set only by a build whose data older builds would misread; a newer one than this build's is exit 7 for every command" },
-];
+export const CONFIG_KEYS: ConfigKey[] = (Object.keys(KEYS) as HandoffKey[]).map((k) => ({ key: keyName(k), default: KEYS[k].shown, description: KEYS[k].doc }));

@@ -7,7 +7,9 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 
 type Env = NodeJS.ProcessEnv;
-const home = (env: Env) => env.HOME || homedir();
+/** The user's home: HOME, else the system's answer. */
+export const userHome = (env: Env = process.env) => env.HOME || homedir();
+const home = userHome;
 
 /** <XDG cache>/git-handoff: the code cache, the per-user key, the guard's log outside a repository */
 export const userCacheDir = (env: Env = process.env) => path.join(env.XDG_CACHE_HOME || path.join(home(env), '.cache'), 'git-handoff');

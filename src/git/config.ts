@@ -66,15 +66,6 @@ export function configBool(c: Config, key: string, fallback = false): boolean {
   return /^(true|yes|on|1)$/i.test(v.trim());
 }
 
-/** "30m", "2h", "45s", "1d" or plain seconds, in milliseconds. */
-export function parseDuration(v: string | undefined, fallbackMs: number): number {
-  if (!v) return fallbackMs;
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$/i.exec(v);
-  if (!m) return fallbackMs;
-  const mult = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[(m[2] ?? 's').toLowerCase() as 'ms'];
-  return Number(m[1]) * mult;
-}
-
 export const FALLBACK_IDENTITY = { name: 'git-handoff', email: 'git-handoff@localhost' };
 
 /** Environment that fills in any identity part git has not been given, so a write never fails for it. */

@@ -1,6 +1,7 @@
 // Repository discovery: where the git directories are, which branch is checked out, the object format.
 import { readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
+import { keyName, parseSetting } from '../config-keys';
 import { HandoffError } from '../errors';
 import { git, gitOut, type GitOptions, type GitResult } from './run';
 
@@ -74,6 +75,11 @@ const readText = (file: string): string => {
   }
 };
 
+// The key's section and name, from the table of handoff.* keys: read here from the text discovery read already (no
+// git process at the start of every command), the value by the table's rule for the key.
+const [FORMAT_SECTION, FORMAT_NAME] = keyName('formatVersion').toLowerCase().split('.');
+const FORMAT_LINE = new RegExp(`^${FORMAT_NAME}\\s*=\\s*("?)([^"#;]*)\\1\\s*(?:[#;].*)?$`, 'i');
+
 /**
  * `handoff.formatVersion` in a config file's text, as git reads it (section and key names in any case, the last
  * value wins); null when unset. A value that is not a whole number reads as newer than any build: refused, never guessed.
@@ -86,12 +92,12 @@ export function storeFormatOf(text: string): number | null {
     const section = /^\[\s*([A-Za-z0-9.-]+)\s*(?:"[^"]*"\s*)?\](.*)$/.exec(line);
     let rest = line;
     if (section) {
-      inHandoff = section[1].toLowerCase() === 'handoff' && !/"/.test(line.slice(0, line.indexOf(']')));
+      inHandoff = section[1].toLowerCase() === FORMAT_SECTION && !/"/.test(line.slice(0, line.indexOf(']')));
       rest = section[2].trim();
     }
     if (!inHandoff) continue;
-    const m = /^formatversion\s*=\s*("?)([^"#;]*)\1\s*(?:[#;].*)?$/i.exec(rest);
-    if (m) out = /^\d+$/.test(m[2].trim()) ? Number(m[2].trim()) : Number.MAX_SAFE_INTEGER;
+    const m = FORMAT_LINE.exec(rest);
+    if (m) out = parseSetting('formatVersion', [m[2]]) ?? Number.MAX_SAFE_INTEGER;
   }
   return out;
 }

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { claimsMarker } from '../handoff/claims/marker';
-import { configValue } from '../git/config';
+import { setting } from '../config-keys';
 import { claimedByOthers, describeHits } from '../handoff/claims/tell';
 import type { GuardContext } from './context';
 import type { Decision } from '../clients/event';
@@ -46,7 +46,7 @@ export async function claimsOnWrite(ctx: GuardContext, loc: Location, d: Decisio
   const hits = [...byRepo.values()].flatMap(({ l, paths }) => claimedByOthers(l.commonDir, ctx.branch(l), ctx.session, paths));
   if (hits.length === 0) return d;
   const what = describeHits(hits);
-  const enforce = (configValue(await ctx.config(loc), 'handoff.claims') ?? '').trim().toLowerCase() === 'enforce';
+  const enforce = setting(await ctx.config(loc), 'claims') === 'enforce';
   if (enforce) {
     return { ...d, deny: `git-handoff: refused (handoff.claims=enforce): another live session claims what this call writes:\n${what}\nWork on other paths, ask that session to release them (git handoff release <path>), or take the claim over on the record: git handoff claim <path> --take-over --reason "<why>".` };
   }

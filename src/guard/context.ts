@@ -1,12 +1,14 @@
 // What the rules may ask about the world, each answered lazily and at most once per guard run: the repository
 // a path lives in (found without git), its handoff settings (cached), and — only when a rule needs it — git itself.
 import path from 'node:path';
-import { configValue, type Config } from '../git/config';
+import type { Config } from '../git/config';
+import { setting } from '../config-keys';
 import type { Repo } from '../git/repo';
 import { SESSION_RE } from '../handoff/state/session';
 import type { GuardEvent } from '../clients/event';
 import type { Seen } from './first';
-import { configFiles, configKey, headBranch, homedir, locate, readConfigCache, untrusted, writeConfigCache, type Location } from './locate';
+import { configFiles } from '../git/config-files';
+import { configKey, headBranch, homedir, locate, readConfigCache, untrusted, writeConfigCache, type Location } from './locate';
 import type { SimpleCommand } from './shell';
 
 export const DEFAULT_PROTECT = ['**/memory/handoff-*.md'];
@@ -93,14 +95,13 @@ export class GuardContext {
   }
 
   async guardOff(loc: Location): Promise<boolean> {
-    const v = configValue(await this.config(loc), 'handoff.guard');
-    return v !== undefined && /^(off|false|no|0)$/i.test(v.trim());
+    return !setting(await this.config(loc), 'guard');
   }
 
   /** Globs of protected handoff files: the seed tools' default plus `git config handoff.protect` (relative to the worktree). */
   async protectGlobs(loc: Location | null): Promise<string[]> {
     if (!loc) return DEFAULT_PROTECT;
-    const extra = (await this.config(loc)).get('handoff.protect') ?? [];
+    const extra = setting(await this.config(loc), 'protect');
     return [...DEFAULT_PROTECT, ...extra.flatMap((v) => v.split(/[\s,]+/)).filter(Boolean)];
   }
 }

@@ -15,7 +15,8 @@ import { copilotAnswersNatively } from '../clients/copilot';
 import { detectClient, namedClient } from '../clients/index';
 import { MAX_FIRST_LOOK, surelyHarmless } from './allow';
 import type { ClientAdapter, GuardEvent, ToolAction } from '../clients/event';
-import { configValue, type Config } from '../git/config';
+import type { Config } from '../git/config';
+import { setting } from '../config-keys';
 import { trustedRepository } from '../git/trust';
 import { stripTerminalControls } from '../terminal-text';
 import { configKey, locate, readConfigCache, walkUp, type Location } from './locate';
@@ -201,7 +202,6 @@ export function refRefusal(seen: Seen, argv: string[] = process.argv, env: NodeJ
   const loc = located(seen);
   if (!loc || seen.foreign || !isKnownSession(loc.commonDir, e.session) || deferToPlugin(argv, e.client, e.cwd)) return null;
   const config = (seen.config = readConfigCache(loc, configKey(loc, env), env));
-  const off = config ? configValue(config, 'handoff.guard') : undefined;
-  if (!config || (off !== undefined && /^(off|false|no|0)$/i.test(off.trim()))) return null;
+  if (!config || !setting(config, 'guard')) return null;
   return stripTerminalControls(problem);
 }

@@ -8,6 +8,8 @@ import { LEASE_EVERY_MS } from './first';
 import { guardStateDir } from './lifecycle';
 import { cacheFile } from './locate';
 import { claimsMarker } from '../handoff/claims/marker';
+import { configFilesSh } from '../git/config-files';
+import { keyName } from '../config-keys';
 
 const ROOT = path.join(path.sep, 'common');
 /** A path under a repository's git common directory, relative to it, with forward slashes. */
@@ -29,4 +31,10 @@ export const FRONT_CONSTANTS = {
   /** the ledger's intent line (printf formats: t, session, worktree, paths, and gone), from src/handoff/state/ledger.ts */
   ledger_line: intentTemplate(false),
   ledger_line_gone: intentTemplate(true),
+  /** the settings in node's configuration cache (keys in lower case) that make the front hand every call over */
+  protect_key: keyName('protect').toLowerCase(),
+  guard_key: keyName('guard').toLowerCase(),
 };
+
+/** sh functions of the front written from TypeScript: each_config gives config_file every file git reads (src/git/config-files.ts). */
+export const FRONT_FUNCTIONS = [`${configFilesSh('each_config', 'config_file')} # the files git reads: src/git/config-files.ts`];

@@ -3,6 +3,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../git/config';
+import { configFiles } from '../git/config-files';
 import { trustedRepository } from '../git/trust';
 import { handoffDir } from '../handoff/state/paths';
 import { appendState, writeState } from '../handoff/state/state-file';
@@ -86,19 +87,6 @@ export function walkUp(start: string): Location | null {
 export function headBranch(loc: Location): string | null {
   const m = /^ref: refs\/heads\/(.+)$/.exec((readText(path.join(loc.gitDir, 'HEAD')) ?? '').trim());
   return m ? m[1] : null;
-}
-
-/** The configuration files git reads for a repository before includes: its own, the worktree's, global, XDG, system. */
-export function configFiles(loc: Location, env: NodeJS.ProcessEnv): string[] {
-  const home = env.HOME || homedir();
-  const files = [
-    path.join(loc.commonDir, 'config'),
-    path.join(loc.gitDir, 'config.worktree'),
-    env.GIT_CONFIG_GLOBAL || path.join(home, '.gitconfig'),
-    path.join(env.XDG_CONFIG_HOME || path.join(home, '.config'), 'git', 'config'),
-  ];
-  if (!env.GIT_CONFIG_NOSYSTEM) files.push(env.GIT_CONFIG_SYSTEM || '/etc/gitconfig');
-  return files;
 }
 
 const stamp = (f: string) => {

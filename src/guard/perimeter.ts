@@ -10,7 +10,8 @@ import path from 'node:path';
 import { hookFiles, keepsWiring, type HookFile } from '../clients/hook-files';
 import { neutral } from '../terminal-text';
 import type { GuardContext } from './context';
-import { configFiles, homedir, includedFiles, type Location } from './locate';
+import { configFiles, userConfigFiles } from '../git/config-files';
+import { homedir, includedFiles, type Location } from './locate';
 import type { FileOp } from './rules/files';
 import { refStoreWriteProblem } from './rules/refs';
 import { userDirs } from '../user-dirs';
@@ -44,11 +45,8 @@ export async function computePerimeter(ctx: GuardContext, loc: Location | null):
   const env = ctx.env;
   const home = env.HOME || homedir();
   const config = new Set<string>();
-  for (const f of [env.GIT_CONFIG_GLOBAL, env.GIT_CONFIG_SYSTEM]) if (f) config.add(path.resolve(f));
   // the user's and the system's files whatever this process's environment says: the session's git may read them
-  config.add(path.join(home, '.gitconfig'));
-  config.add(path.join(env.XDG_CONFIG_HOME || path.join(home, '.config'), 'git', 'config'));
-  config.add('/etc/gitconfig');
+  for (const f of userConfigFiles(env)) config.add(path.resolve(f.file));
   const gitDirs: string[] = [];
   if (loc) {
     for (const f of configFiles(loc, env)) config.add(path.resolve(f));

@@ -8,7 +8,7 @@ import { relativeTime } from '../handoff/store/time';
 import type { HookContext } from './entry';
 import { refusedResetFile, shortOid, shortSession, shq, type Refusal } from './refusal';
 import { listSessions } from '../handoff/state/sessions';
-import { configValue } from '../git/config';
+import { setting } from '../config-keys';
 import { messageFileTrailerLines } from '../git/trailers';
 
 /** Every Claude-Session-Id value among trailer lines: the product's one reading (claimedSessions). */
@@ -96,7 +96,7 @@ function stagedClaims(c: HookContext): Refusal | null {
   const hits = claimedByOthers(c.repo.commonDir, c.repo.branch ?? null, c.session, staged);
   if (hits.length === 0) return null;
   const what = describeHits(hits);
-  if ((configValue(c.config(), 'handoff.claims') ?? '').trim().toLowerCase() !== 'enforce') {
+  if (setting(c.config(), 'claims') !== 'enforce') {
     process.stderr.write(`git-handoff: staged paths another live session claims:\n${what}\n`);
     return null;
   }

@@ -1,6 +1,6 @@
 // pre-push: no commit carrying two sessions' ids leaves the machine, handoff updates are held to the
 // invariant against the remote's value, and with handoff.autoSync the changed handoffs go along.
-import { configBool } from '../git/config';
+import { setting } from '../config-keys';
 import { readObjects } from '../git/objects';
 import { logTrailers } from '../git/trailers';
 import { claimedSessions } from '../handoff/store/document';
@@ -75,7 +75,7 @@ export async function prePush(c: HookContext): Promise<Refusal | null> {
   }
   // Loaded only when handoff refs are pushed: the secret scan (SPEC 2.6), as `git handoff push` runs it.
   const handoffLines = lines.filter((l) => /^refs\/(handoffs|handoff-archive)\//.test(l.remoteRef));
-  const gate = handoffLines.length || configBool(c.config(), 'handoff.autoSync') ? await import('../sync/secrets-gate') : null;
+  const gate = handoffLines.length || setting(c.config(), 'autoSync') ? await import('../sync/secrets-gate') : null;
   const secrets = gate ? await gate.pushLineFindings(c.repo, remoteName, handoffLines.map((l) => ({ ref: l.remoteRef, oid: l.local, remoteOid: l.remote }))) : [];
   if (secrets.length) {
     return {
@@ -86,7 +86,7 @@ export async function prePush(c: HookContext): Promise<Refusal | null> {
       data: { versions: secrets.map((v) => ({ ref: v.ref, oid: v.oid, findings: v.findings.map(({ range: _r, ...f }) => f) })) },
     };
   }
-  if (configBool(c.config(), 'handoff.autoSync')) {
+  if (setting(c.config(), 'autoSync')) {
     // autoSync pushes handoffs too, by the one plan-scan-push flow (a finding keeps them here; the user's push goes on).
     // Loaded only here: the sync code is not needed by any other hook.
     const { autoSyncPush } = await import('../sync/autosync');

@@ -4,7 +4,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../errors';
-import { configValue, readConfig } from '../git/config';
+import { readConfig } from '../git/config';
+import { setting } from '../config-keys';
 import type { Repo } from '../git/repo';
 import { installWrite, restoreOriginal } from '../handoff/state/install-record';
 import type { DoctorItem, InstallOptions } from '../wiring';
@@ -292,8 +293,7 @@ export function uninstallAgents(repo: Repo, o: InstallOptions): string[] {
 export function doctorAgents(repo: Repo): DoctorItem[] {
   if (!repo.worktree) return [];
   const items: DoctorItem[] = [];
-  const guard = configValue(readConfig(repo), 'handoff.guard');
-  const off = guard !== undefined && /^(off|false|no|0)$/i.test(guard.trim());
+  const off = !setting(readConfig(repo), 'guard');
   for (const [agent, w] of Object.entries(WIRING) as Array<[Agent, Wiring]>) {
     const file = path.join(repo.worktree, w.settings);
     if (!existsSync(file)) {

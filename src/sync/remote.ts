@@ -1,6 +1,7 @@
 // Which remote a sync command talks to, the refspecs that carry handoffs, and git's transport errors in plain words.
 import { HandoffError } from '../errors';
-import { configValue, readConfig, remoteNames } from '../git/config';
+import { readConfig, remoteNames } from '../git/config';
+import { setting } from '../config-keys';
 import type { Repo } from '../git/repo';
 import { gitReason } from '../git/run';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, NOTES_REF } from '../handoff/store/names';
@@ -26,7 +27,7 @@ export function handoffRefspecs(remote: string): string[] {
 /** The remote to use: the one named, else `handoff.remote`, else `origin`, else the only remote. */
 export function resolveRemote(repo: Repo, named?: string): string {
   const names = remoteNames(repo);
-  const pick = named || configValue(readConfig(repo), 'handoff.remote') || (names.includes('origin') ? 'origin' : names.length === 1 ? names[0] : undefined);
+  const pick = named || setting(readConfig(repo), 'remote') || (names.includes('origin') ? 'origin' : names.length === 1 ? names[0] : undefined);
   if (!pick) {
     throw new HandoffError(
       'usage',

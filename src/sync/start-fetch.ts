@@ -1,7 +1,8 @@
 // Session start asks the remote, within a hard time limit and never interactively, for this branch's handoffs and
 // takes in what it has (docs/design.md "Session start and the network"): one bounded `git fetch` of the branch's
 // handoff namespace into the tracking refs, then the same five-case merge as `git handoff fetch`, for this branch only.
-import { configBool, type Config } from '../git/config';
+import type { Config } from '../git/config';
+import { setting } from '../config-keys';
 import { gitBounded, gitReason } from '../git/run';
 import type { Repo } from '../git/repo';
 import { ARCHIVE_PREFIX, encodeBranch, HANDOFF_PREFIX } from '../handoff/store/names';
@@ -44,7 +45,7 @@ function whyNot(stderr: string, timedOut: boolean, ms: number): string {
  * one), within `timeoutMs`. `handoff.fetchOnStart false` turns it off. Never throws.
  */
 export async function fetchOnStart(repo: Repo, branch: string | null, o: { config: Config; timeoutMs?: number }): Promise<StartFetch> {
-  if (!configBool(o.config, 'handoff.fetchOnStart', true)) return { status: 'off' };
+  if (!setting(o.config, 'fetchOnStart')) return { status: 'off' };
   let remote: string;
   try {
     // a named handoff.remote that is gone is said by fetch and doctor; session start stays quiet about it

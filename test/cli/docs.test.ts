@@ -7,14 +7,14 @@ import { ROOT } from '../helpers/repo';
 import { pasted, readmeBlock } from './readme-helpers';
 
 describe('documentation', () => {
-  it('README and man page list every handoff.* key with its default', () => {
+  it('README and man page list every handoff.* key with its default and doc line, from the table', () => {
     const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
     const man = readFileSync(path.join(ROOT, 'man', 'man1', 'git-handoff.1'), 'utf8').replace(/\\-/g, '-');
+    // the README's rows are the table's, in its order, word for word (src/config-keys.ts: the one table of handoff.* keys)
+    const rows = readme.split('\n').filter((l) => l.startsWith('| `handoff.'));
+    expect(rows).toEqual(CONFIG_KEYS.map((k) => `| \`${k.key}\` | ${k.default.startsWith('(') ? k.default : `\`${k.default}\``} | ${k.description} |`));
     for (const k of CONFIG_KEYS) {
-      const row = readme.split('\n').find((l) => l.startsWith(`| \`${k.key}\` |`));
-      expect(row, k.key).toBeDefined();
-      expect(row).toContain(k.default.startsWith('(') ? k.default : `\`${k.default}\``);
-      expect(man).toContain(`.B ${k.key}`);
+      expect(man).toContain(`.B ${k.key}\n${k.description.replace(/`/g, '')} (default: ${k.default})`);
     }
   });
 

@@ -13,7 +13,7 @@ import { detectClient } from '../../src/clients/index';
 import { clientName } from '../../src/client-names';
 import { afterCommand, PAYLOAD_MAX_CHARS, PAYLOAD_VAR, payloadCommand, shPayloadCommand } from '../../src/clients/wiring';
 import { frontClients } from '../../src/clients/front';
-import { FRONT_CONSTANTS } from '../../src/guard/front-constants';
+import { FRONT_CONSTANTS, FRONT_FUNCTIONS } from '../../src/guard/front-constants';
 import { eventCommand, guardCommand, WIRING } from '../../src/install/agents';
 import { pluginGuardCommand } from '../../src/install/plugin-folders';
 import { GuardContext } from '../../src/guard/context';
@@ -648,7 +648,7 @@ describe('the ledger under concurrent writers', () => {
 describe('the front\'s word lists', () => {
   it('are what scripts/front-words.mjs generates from src/guard/allow.ts (the build writes them; none kept by hand)', () => {
     const front = readFileSync(FRONT, 'utf8');
-    expect(withBlock(front, frontBlock(allow, FRONT_CONSTANTS, frontClients()))).toBe(front);
+    expect(withBlock(front, frontBlock(allow, FRONT_CONSTANTS, frontClients(), FRONT_FUNCTIONS))).toBe(front);
     // the paths it reads are node's (and the after-tool wiring's bash test looks where node leaves a note)
     expect(FRONT_CONSTANTS).toMatchObject({ guard_dir: 'handoff/guard', lineage_dir: 'handoff/lineage', ledger_dir: 'handoff/ledger' });
     expect(afterCommand('x')).toContain(`.git/${FRONT_CONSTANTS.guard_dir}/`);

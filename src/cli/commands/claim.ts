@@ -3,7 +3,8 @@
 import { statSync } from 'node:fs';
 import type { Argv, CommandModule } from 'yargs';
 import { HandoffError } from '../../errors';
-import { parseDuration, readConfig } from '../../git/config';
+import { readConfig } from '../../git/config';
+import { parseDuration } from '../../config-keys';
 import { listRefs, type RefRecord } from '../../git/refs';
 import { openRepo, type Repo } from '../../git/repo';
 import { branchPrefix, LEASE_PREFIX } from '../../handoff/store/names';

@@ -14,6 +14,7 @@
 // Removing any other key (--unset, unset, --remove-section) is never refused. Writing .git/config itself, by a file tool or
 // the shell, is refused by refStoreWriteProblem (rules/refs.ts), which points here: `git config` is the checked way.
 import path from 'node:path';
+import { userConfigFiles } from '../../git/config-files';
 import type { GitInvocation } from '../shell';
 
 export interface RunningKey {
@@ -146,10 +147,8 @@ function configOfRepository(file: string, cwd: string | null): boolean {
 function userConfig(file: string, cwd: string | null): Scope | null {
   const home = process.env.HOME ?? '~';
   const abs = path.resolve(cwd ?? '/', file.replace(/^~(?=\/|$)/, home).replace(/^\$\{?HOME\}?(?=\/|$)/, home));
-  const xdg = path.join(process.env.XDG_CONFIG_HOME || path.join(home, '.config'), 'git', 'config');
-  if (abs === path.join(home, '.gitconfig') || abs === xdg || (process.env.GIT_CONFIG_GLOBAL && abs === path.resolve(process.env.GIT_CONFIG_GLOBAL))) return 'global';
-  if (abs === '/etc/gitconfig' || (process.env.GIT_CONFIG_SYSTEM && abs === path.resolve(process.env.GIT_CONFIG_SYSTEM))) return 'system';
-  return null;
+  const scope = userConfigFiles(process.env).find((f) => abs === path.resolve(f.file))?.scope;
+  return scope === 'global' || scope === 'system' ? scope : null;
 }
 
 /** `git config`'s operands: the subcommand word (set, unset, …) dropped, options and their values skipped. */

@@ -4,7 +4,8 @@
 // the command answers. Offline, the change is made here and published at the next sync (or claim) by a three-way
 // merge of the tables, where an offline claim that lost to a published one is reported to both sides.
 import { HandoffError } from '../../errors';
-import { configValue, parseDuration, readConfig, remoteNames, type Config } from '../../git/config';
+import { readConfig, remoteNames, type Config } from '../../git/config';
+import { setting } from '../../config-keys';
 import { gitBounded, gitReason, transientTransport } from '../../git/run';
 import { listRefs, readRef, type RefRecord } from '../../git/refs';
 import type { Repo } from '../../git/repo';
@@ -21,8 +22,7 @@ import {
   type ChangeMessage, type Claim, type ClaimConflict, type Table,
 } from './table';
 
-export const DEFAULT_CLAIM_TTL_MS = 2 * 3_600_000;
-export const claimTtlMs = (c: Config) => parseDuration(configValue(c, 'handoff.claimTTL'), DEFAULT_CLAIM_TTL_MS);
+export const claimTtlMs = (c: Config) => setting(c, 'claimTTL');
 /** How long a claim's network step may take before the claim counts as offline. */
 const NET_MS = 20_000;
 const ATTEMPTS = 60;
@@ -33,7 +33,7 @@ const netWait = (attempt: number) => sleep(100 + Math.random() * 200 * (attempt 
 /** The handoff remote for claims: `handoff.remote`, `origin`, or the only remote; null (claims stay local) otherwise. */
 export function claimsRemote(repo: Repo, config: Config): { remote: string | null; why: string | null } {
   const names = remoteNames(repo);
-  const set = configValue(config, 'handoff.remote');
+  const set = setting(config, 'remote');
   if (set) return names.includes(set) ? { remote: set, why: null } : { remote: null, why: `handoff.remote names "${set}", which is not a remote` };
   if (names.includes('origin')) return { remote: 'origin', why: null };
   if (names.length === 1) return { remote: names[0], why: null };

@@ -1,6 +1,7 @@
 // Worktree leases (SPEC 2): refs/handoff-leases/<encoded worktree> → a commit naming the session; its
 // committer time is the heartbeat. Local only, moved by compare-and-swap like every other ref.
-import { configValue, parseDuration, readConfig, type Config } from '../../git/config';
+import { readConfig, type Config } from '../../git/config';
+import { setting } from '../../config-keys';
 import { writeTree } from '../../git/objects';
 import { listRefs, type RefRecord } from '../../git/refs';
 import type { Repo } from '../../git/repo';
@@ -24,8 +25,7 @@ export interface Lease {
   time: number;
 }
 
-export const DEFAULT_LEASE_TTL_MS = 30 * 60_000;
-export const leaseTtlMs = (c: Config) => parseDuration(configValue(c, 'handoff.leaseTTL'), DEFAULT_LEASE_TTL_MS);
+export const leaseTtlMs = (c: Config) => setting(c, 'leaseTTL');
 /**
  * Live: a heartbeat younger than the TTL, and no sign that the client process is gone (a lease that names its
  * process on this host is not live once that process has exited: the TTL is the last resort).

@@ -2,6 +2,7 @@
 // check every command makes before it reads or writes the store. The version a repository holds is
 // `handoff.formatVersion` in its own config file, read from the text repository discovery reads already
 // (src/git/repo.ts), so the check costs no git process. Absent, the store is format 1 or 2, both read here.
+import { keyName, parseSetting } from '../../config-keys';
 import { HandoffError } from '../../errors';
 import { ARCHIVE_PREFIX } from './names';
 import { trailerReader } from '../../git/trailers';
@@ -29,7 +30,7 @@ export function besideEntries(recs: Array<{ trailers: string[] }>): Set<string> 
 }
 
 /** The oldest format whose archives a repository takes in, by push or fetch (default 2; SPEC 2). */
-export const MIN_FORMAT_KEY = 'handoff.minFormat';
+export const MIN_FORMAT_KEY = keyName('minFormat');
 
 /**
  * Whether a format-1 archive (an entry at the tip itself, naming nobody: builds up to 094717a) is taken in, as
@@ -37,7 +38,8 @@ export const MIN_FORMAT_KEY = 'handoff.minFormat';
  * (issue 13), which such an entry cannot show. One git process, only when such an archive comes.
  */
 export function takesFormat1Archives(repo: Repo): boolean {
-  return repo.git(['config', '--get', MIN_FORMAT_KEY], { allowFail: true }).stdout.trim() === '1';
+  const got = repo.git(['config', '--get', MIN_FORMAT_KEY], { allowFail: true }).stdout.trim();
+  return parseSetting('minFormat', got ? [got] : undefined) === '1';
 }
 
 /** What a format-1 archive that is not taken in gets told: who makes them, and the two ways on. */
@@ -45,7 +47,7 @@ export const FORMAT1_ARCHIVE_HINT =
   `a format-1 client (git-handoff 094717a or older) archives this way; upgrade it (its archives then name who archived), or take its archives as format 1 did with \`git config ${MIN_FORMAT_KEY} 1\` (on the server and in each clone)`;
 
 /** The key, in the repository's own config file, naming the format its store holds. */
-export const FORMAT_KEY = 'handoff.formatVersion';
+export const FORMAT_KEY = keyName('formatVersion');
 
 /** A store newer than this build is never read: it exits 7 (`format-too-new`) naming both versions and the way on. */
 export function assertKnownFormat(repo: Repo): void {

@@ -3,6 +3,7 @@ import { listRefs, type RefRecord } from '../../git/refs';
 import type { Repo } from '../../git/repo';
 import { HANDOFF_PREFIX } from './names';
 import { checkAdvances, type Violation } from './ownership';
+import { keyName, parseSetting } from '../../config-keys';
 
 /**
  * `remote-only`: a remote-tracking copy of a handoff this clone has not fetched into refs/handoffs/;
@@ -29,7 +30,10 @@ export function trackingTips(repo: Repo, preferred?: string, tracking?: RefRecor
   const recs = tracking ?? listRefs(repo, [TRACKING_PATTERN]);
   const remotes = new Set(recs.map((r) => parseTrackingRef(r.ref)?.remote));
   // handoff.remote decides only when several remotes carry handoffs: no extra process otherwise
-  if (preferred === undefined && remotes.size > 1) preferred = repo.git(['config', '--get', 'handoff.remote'], { allowFail: true }).stdout.trim() || undefined;
+  if (preferred === undefined && remotes.size > 1) {
+    const got = repo.git(['config', '--get', keyName('remote')], { allowFail: true }).stdout.trim();
+    preferred = parseSetting('remote', got ? [got] : undefined);
+  }
   const rank = (r: string) => (r === preferred ? 0 : r === 'origin' ? 1 : 2);
   for (const rec of recs) {
     const t = parseTrackingRef(rec.ref);

@@ -2,7 +2,8 @@
 // buildMessage, identity and signature by the same rule every time) and every ref the product moves is moved here,
 // by one lock and retry policy, through the one extension point in ./extension.ts. src/git/refs.ts is the spawn below.
 import { HandoffError } from '../../../errors';
-import { configBool, identityEnv, readConfig, type Config } from '../../../git/config';
+import { identityEnv, readConfig, type Config } from '../../../git/config';
+import { setting } from '../../../config-keys';
 import { writeCommit, writeRawCommit } from '../../../git/objects';
 import { transaction, type RefOp } from '../../../git/refs';
 import type { Repo } from '../../../git/repo';
@@ -21,7 +22,7 @@ export { LOCK_WAIT_MS, LOST, untilWon } from './retry';
 
 /** A handoff version (write, archive, restore, the resolve merge): signed when handoff.sign is true. */
 export function commitVersion(repo: Repo, tree: string, parents: string[], message: MessageInput, config: Config = readConfig(repo)): string {
-  return signedCommit(repo, tree, parents, buildMessage(message), identityEnv(config), configBool(config, 'handoff.sign'));
+  return signedCommit(repo, tree, parents, buildMessage(message), identityEnv(config), setting(config, 'sign'));
 }
 
 /** `writeCommit`, a signing failure said as one: nothing was written, and how to fix or turn signing off. */
@@ -61,7 +62,7 @@ function identityOfHeaders(headers: string[]): NodeJS.ProcessEnv | null {
  * signed anew when handoff.sign is true (the old signature signed the old content), else written as it was.
  */
 export function commitRewrite(repo: Repo, headers: string[], tree: string, parents: string[], message: string, config: Config = readConfig(repo)): string {
-  if (configBool(config, 'handoff.sign')) {
+  if (setting(config, 'sign')) {
     const env = identityOfHeaders(headers);
     if (!env) throw new HandoffError('integrity', 'unsignable-rewrite', `handoff.sign is true but a version to redact carries headers git cannot sign again (${headers.join('; ')}); nothing was changed`);
     return signedCommit(repo, tree, parents, message, env, true);
