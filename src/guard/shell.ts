@@ -35,6 +35,9 @@ export interface SimpleCommand {
   unseen?: string;
   /** a shell (or `source`) that runs a script the guard cannot read: from its input, a process substitution, an expansion */
   unread?: string;
+  /** of `unread`: the script is made on this line by the program piping it (`echo <base64> | base64 -d | sh`): its text
+   *  is on the line, in a form only that program shows; refused whatever the line names */
+  builtBy?: string;
   /** an argument names a file written earlier on the same line (`echo '<code>' > s.py; python3 s.py`: the code is on the line) */
   writtenArg?: true;
 }
@@ -45,6 +48,10 @@ export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'fish'
 // Words that open or close a compound command; the simple command follows them (`{ git …; }`, `then git …`).
 const RESERVED = new Set(['{', '}', '!', 'if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until']);
 const MAX_DEPTH = 4;
+// Producers that hand a shell a script made elsewhere, unchanged (a file, a download): `cat s.sh | sh` is `sh s.sh`, a
+// script written in an earlier call (out of reach by design, SECURITY.md). Any other producer may make the script from
+// this line's own text (`base64 -d`, `xxd -r`, `rev`, `tr`, `sed`, `gzip -d`, …): not a list of decoders, a list of these.
+const PASSES_ON = new Set(['cat', 'curl', 'wget']);
 
 /** The simple commands a script runs, in order (src/guard/lex.ts reads it as the shell does). */
 export function parseShell(script: string, cwd: string | null = null, depth = 0): SimpleCommand[] {
@@ -64,19 +71,24 @@ export function parseShell(script: string, cwd: string | null = null, depth = 0)
   const pushed: Array<string | null> = [];
   // files this line writes, with their text when it is known (`echo '<script>' > s.sh`), for a later step running one
   const written = new Map<string, string | null>();
+  // of those whose text is not known, the program that wrote each (`base64 -d … > s.sh`: it made the script)
+  const makers = new Map<string, string>();
   const flush = (op: string | null = null) => {
     if (words.length || redirects.length) {
       const cmds = unwrap(words, redirects, dir, depth, vars);
       const before = dir;
       for (const c of cmds) {
         // `echo 'rm …' > /tmp/s.sh; . /tmp/s.sh` (source, sh, bash, ./s.sh): the script written on this line is read
-        const ran = writtenScriptRun(c, written);
+        const ran = writtenScriptRun(c, written, makers);
         if (ran !== null) {
           if (ran.text !== null && depth < MAX_DEPTH) out.push(...parseShell(ran.text, c.cwd, depth + 1));
-          else c.unread = `\`${ran.shown}\` (a script written on this line by a command whose output the guard cannot read)`;
+          else {
+            c.unread = `\`${ran.shown}\` (a script written on this line by a command whose output the guard cannot read)`;
+            if (ran.maker !== undefined && !PASSES_ON.has(ran.maker)) c.builtBy = ran.maker;
+          }
         }
         if (ran === null && written.size && c.argv.slice(1).some((a) => { const at = pathAt(a, c.cwd); return at !== null && written.has(at); })) c.writtenArg = true;
-        recordWrites(c, written);
+        recordWrites(c, written, makers);
         // what its configuration values and environment variables run, read as `sh -c '<value>'` (runValueCommands, below)
         out.push(...runValueCommands(c, vars, depth));
         Object.assign(vars, setsForLine(c));
@@ -89,7 +101,7 @@ export function parseShell(script: string, cwd: string | null = null, depth = 0)
           if (scripts !== null && depth < MAX_DEPTH) {
             for (const script of scripts) out.push(...parseShell(script, dir, depth + 1).map((n) => ({ ...n, xargs: n.xargs || c.xargs })));
             delete c.unread;
-          }
+          } else if (!PASSES_ON.has(piped.argv[0] ?? '')) c.builtBy = piped.argv[0] ?? 'a command';
         }
         out.push(c);
         if (c.argv.length) last = c;
@@ -156,7 +168,7 @@ function pathAt(p: string, dir: string | null): string | null {
 }
 
 /** Records the files a command writes by redirection, with the text when it is echo's, printf's or a here-document's. */
-function recordWrites(c: SimpleCommand, written: Map<string, string | null>): void {
+function recordWrites(c: SimpleCommand, written: Map<string, string | null>, makers: Map<string, string>): void {
   for (const r of c.redirects) {
     if (!WRITE_REDIRECTS.has(r.op) || /^(\d+|-|\/dev\/null)$/.test(r.target)) continue;
     const at = pathAt(r.target, c.cwd);
@@ -170,13 +182,14 @@ function recordWrites(c: SimpleCommand, written: Map<string, string | null>): vo
       text = prior === undefined || prior === null || text === null ? null : prior + text;
     }
     written.set(at, text);
+    if (text === null) makers.set(at, path.basename(prog) || 'a redirection');
   }
   // tee names the files it writes; their text is its input
-  if (c.argv[0] === 'tee') for (const a of c.argv.slice(1)) if (!a.startsWith('-')) { const at = pathAt(a, c.cwd); if (at !== null) written.set(at, null); }
+  if (c.argv[0] === 'tee') for (const a of c.argv.slice(1)) if (!a.startsWith('-')) { const at = pathAt(a, c.cwd); if (at !== null) { written.set(at, null); makers.set(at, 'tee'); } }
 }
 
 /** A command running a file written earlier on the same line (`.`/`source`, a shell given it, `./s.sh`, `sh < s.sh`): its text (null: unknown). */
-function writtenScriptRun(c: SimpleCommand, written: Map<string, string | null>): { text: string | null; shown: string } | null {
+function writtenScriptRun(c: SimpleCommand, written: Map<string, string | null>, makers: Map<string, string>): { text: string | null; shown: string; maker?: string } | null {
   if (written.size === 0 || c.argv.length === 0) return null;
   const prog = path.basename(c.argv[0]);
   let file: string | undefined;
@@ -193,7 +206,7 @@ function writtenScriptRun(c: SimpleCommand, written: Map<string, string | null>)
   if (file === undefined) return null;
   const at = pathAt(file, c.cwd);
   if (at === null || !written.has(at)) return null;
-  return { text: written.get(at)!, shown: c.argv.join(' ').slice(0, 80) };
+  return { text: written.get(at)!, shown: c.argv.join(' ').slice(0, 80), maker: makers.get(at) };
 }
 
 /** The texts `echo`/`printf` of literal words print (src/guard/printed.ts), as scripts a shell would read; null for anything else. */

@@ -330,6 +330,26 @@ describe('new spellings of the classes (a later round)', () => {
   });
 });
 
+describe('a script made on the line by a program and then run (a later round)', () => {
+  it('decoded, reversed or translated into a shell, or into a file a shell runs, is refused whatever the line names; cat, a download and literal text are read as before', async () => {
+    const w = await world5();
+    await expectShell5(
+      w,
+      [
+        'echo cm0gLXJmIG1lbW9yeQ== | base64 -d | sh',
+        'echo cm0gLXJmIG1lbW9yeQ== | base64 --decode | bash -s',
+        'printf 726d202d7266202e636c61756465 | xxd -r -p | sh',
+        "echo 'yromem fr- mr' | rev | sh",
+        "echo 'ez -ess zrzbel' | tr a-z n-za-m | bash",
+        'echo cm0gLXJmIG1lbW9yeQ== | base64 -d > $EMPTY/s.sh; sh $EMPTY/s.sh',
+        'echo cm0gLXJmIG1lbW9yeQ== | base64 -d | tee $EMPTY/s.sh >/dev/null; . $EMPTY/s.sh',
+      ],
+      'deny',
+    );
+    await expectShell5(w, ['echo ls | sh', 'cat $EMPTY/in | sh', 'echo ls > $EMPTY/s.sh; sh $EMPTY/s.sh', 'ls | sort | head -3', 'npm test 2>&1 | tail -5'], 'allow');
+  });
+});
+
 describe('an archive unpacked over the perimeter (a later round)', () => {
   it('tar -x, unzip, cpio -i and 7z x write what the archive holds under their directory: refused where the perimeter or handoff files are', async () => {
     const w = await world5();

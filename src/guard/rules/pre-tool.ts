@@ -200,6 +200,7 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     const interp = interpreterProblem(cmd, whole, SHELLS);
     if (interp) return { deny: interp };
     // a script the guard cannot read (`echo … | sh` of an unknown producer, `source <(…)`, `$(…)` as the program)
+    if (cmd.unread && cmd.builtBy) return { deny: builtScript(cmd.unread, cmd.builtBy) };
     if (cmd.unread && (COULD_PROTECT.test(whole) || COULD_PROTECT.test(command))) return { deny: unreadScript(cmd.unread) };
     const git = gitInvocation(cmd);
     // git judged by what it will do: its environment, its options and the settings given to it (rules/git-invocation.ts)
@@ -321,6 +322,11 @@ function copiedOver(t: WriteTarget, f: string, abs: string, vars: Record<string,
 const unreadScript = (what: string) =>
   `${what} runs commands the guard cannot read before they run, and this line names handoff files, .git or refs. ` +
   `Run those commands themselves (the guard reads them), or use \`git handoff …\` for handoffs.`;
+
+/** The refusal for a script this line makes with a program and pipes into a shell (whatever the line names). */
+const builtScript = (what: string, by: string) =>
+  `${what}, made on this line by \`${by}\`, runs commands the guard cannot read before they run (their text is on the line ` +
+  `in a form only \`${by}\` shows). Run those commands themselves, as plain text, and the guard reads them.`;
 
 /** The refusal for a write whose target the guard cannot resolve, on a line that names something it protects. */
 const unresolvedTarget = (target: string) =>
