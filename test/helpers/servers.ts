@@ -61,7 +61,7 @@ export async function startGitDaemon(base: string, env: NodeJS.ProcessEnv): Prom
     const child = spawn(
       'git',
       ['daemon', '--reuseaddr', '--export-all', '--enable=receive-pack', '--informative-errors', '--listen=127.0.0.1', `--port=${port}`, `--base-path=${base}`, base],
-      { env, stdio: ['ignore', 'ignore', 'pipe'] },
+      { env, stdio: 'ignore' }, // its log, never read: a pipe left undrained fills (64 KiB, ~75 claim race rounds) and the daemon stops answering
     );
     running.push(child);
     try {
