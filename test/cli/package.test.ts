@@ -20,8 +20,10 @@ describe('npm pack and a global install', () => {
     // a budget, not a goal: minified bundles for six clients, the loss record and recover, the man page (449 KiB at
     // issue 40, which added grouped help, sentences for usage errors and the colour switches to the CLI bundle; then
     // GIT_HANDOFF_TRACE's phase lines, claims (with picomatch in the CLI bundle: +24 KB), the witness and the guard's
-    // perimeter: 520.1 KiB at the round that merged them)
-    expect(statSync(tgz).size).toBeLessThan(530 * 1024);
+    // perimeter: 520.1 KiB at the round that merged them; then the perimeter's later rules, one trailer parser, the
+    // typed settings table with its doc lines (in each of the CLI, fast and first bundles) and the docs on them:
+    // 536.1 KiB on 2026-11-24)
+    expect(statSync(tgz).size).toBeLessThan(548 * 1024);
     const prefix = path.join(out, 'prefix');
     const inst = await execa('npm', ['install', '-g', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', tgz], { env, extendEnv: false });
     expect(inst.stderr).not.toMatch(/install-scripts|install scripts/);
