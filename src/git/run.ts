@@ -191,17 +191,17 @@ export function gitBounded(args: string[], opts: { cwd?: string; timeoutMs: numb
   });
 }
 
-/** What git said, from its first fatal:/error: line on (a reason often follows on the next line), at most 3 lines. */
 /**
  * A transport that failed in passing: the connection reset or cut mid-answer, or an HTTP server busy (a git daemon
  * past its --max-connections drops a connection; sshd past its MaxStartups closes one before the key exchange; a
- * proxy answers 502–504). Worth a short wait and another try before
- * a remote counts as unreachable. Not: a refusal, a missing repository, authentication, a timeout.
+ * proxy answers 502–504). Worth a short wait and another try before a remote counts as unreachable. Not: a refusal,
+ * a missing repository, authentication, a timeout.
  */
 export function transientTransport(stderr: string): boolean {
   return /connection reset|connection closed by|kex_exchange_identification|ssh_exchange_identification|hung up unexpectedly|early EOF|unexpected disconnect|broken pipe|read error: |The requested URL returned error: 50[234]/i.test(stderr);
 }
 
+/** What git said, from its first fatal:/error: line on (a reason often follows on the next line), at most 3 lines. */
 export function gitReason(stderr: string): string {
   const lines = stderr.split('\n').map((l) => l.trim()).filter(Boolean);
   const from = Math.max(0, lines.findIndex((l) => /^(fatal|error):/.test(l)));

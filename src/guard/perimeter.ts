@@ -178,11 +178,13 @@ export function switchedWiringProblem(p: Perimeter, worktree: string, target: st
   for (const [i, h] of files.entries()) {
     if (!changed.has(rel[i])) continue;
     const before = readMaybe(h.file);
-    const shown2 = read(['cat-file', '-e', `${commit}:${rel[i]}`]).status === 0 ? read(['cat-file', 'blob', `${commit}:${rel[i]}`]).stdout : null;
-    const after = shown2 ?? (h.file.endsWith('.json') ? '{}' : '');
-    if (before === null ? shown2 === null || keepsWiring(h.file, null, after) : keepsWiring(h.file, before, after)) continue;
+    // the file as that commit has it (one cat-file: a path it does not hold fails), null when absent there
+    const blob = read(['cat-file', 'blob', `${commit}:${rel[i]}`]);
+    const there = blob.status === 0 ? blob.stdout : null;
+    const after = there ?? (h.file.endsWith('.json') ? '{}' : '');
+    if (before === null ? there === null || keepsWiring(h.file, null, after) : keepsWiring(h.file, before, after)) continue;
     return (
-      `\`${neutral(shown)}\` moves the worktree to ${neutral(target)}, where ${neutral(rel[i])} (where ${h.client} reads its hooks) ${shown2 === null ? 'is absent' : 'differs'}: ` +
+      `\`${neutral(shown)}\` moves the worktree to ${neutral(target)}, where ${neutral(rel[i])} (where ${h.client} reads its hooks) ${there === null ? 'is absent' : 'differs'}: ` +
       `git-handoff's guard would no longer be wired there, or hooks would be switched off, for every later session. ` +
       `Take the files you need from it (\`git show ${neutral(target)}:<path>\`, \`git checkout ${neutral(target)} -- <path>\` for paths outside the clients' folders), or ask the person. ${HOOKS_WAY}`
     );

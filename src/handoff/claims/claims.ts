@@ -378,7 +378,7 @@ export function refreshMarker(repo: Repo, known?: { remote: string | null }): vo
 export function topicOf(repo: Repo, branch: string, session: string, recs?: readonly RefRecord[]): string | null {
   const prefix = branchPrefix(branch);
   const mine = (recs ? recs.filter((r) => r.ref.startsWith(prefix)) : listRefs(repo, [prefix])).filter((r) => parseTrailerLines(r.trailers).session === session).sort((a, b) => b.time - a.time);
-  return mine[0] ? mine[0].ref.slice(branchPrefix(branch).length) : null;
+  return mine[0] ? mine[0].ref.slice(prefix.length) : null;
 }
 
 /**
