@@ -3,7 +3,9 @@
 // NODE_EXTRA_CA_CERTS unset, where the goals are judged, and set (every node start, the baseline's too, reads the
 // bundle: the flattering ratios). Then issue 39's table (its rows, both environments, the goals), and the trace
 // (bench/trace.mjs): where the milliseconds of write, show, list and the guard's node path go.
-//   node bench/run.mjs [--runs N] [--only calls,guard,store,list,commit,record,claims,trace] [--client claude,codex,…] [--env both|unset|set] [--json]
+//   node bench/run.mjs [--runs N] [--only calls,answerer,guard,store,list,commit,record,claims,trace,witness] [--client claude,codex,…] [--env both|unset|set] [--json]
+// Part `answerer`: the tool-call rows again with the user's resident answerer running (src/answerer); every other
+// part runs with none (GIT_HANDOFF_ANSWERER=0).
 import { execFileSync, execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
@@ -20,7 +22,7 @@ import { benchTrace } from './trace.mjs';
 import { benchWitness } from './witness.mjs';
 
 const f = flags();
-const ALL = ['calls', 'guard', 'store', 'list', 'commit', 'record', 'claims', 'trace', 'witness'];
+const ALL = ['calls', 'answerer', 'guard', 'store', 'list', 'commit', 'record', 'claims', 'trace', 'witness'];
 const only = f.only ? String(f.only).split(',') : ALL;
 for (const name of only) if (!ALL.includes(name)) throw new Error(`unknown part ${name}: use ${ALL.join(',')}`);
 const runs = f.runs;
@@ -28,7 +30,7 @@ const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
 
 /** The rows of the parts asked for, measured in this process's environment. */
 function measure(parts) {
-  const fns = { calls: () => benchToolCalls({ runs, clients: f.client ? String(f.client).split(',') : undefined }), guard: () => benchGuardRows({ runs }), store: () => benchStore({ runs }), list: () => benchList({ runs }), commit: () => benchCommit({ runs }), record: () => benchRecord({ runs }), claims: () => benchClaims({ runs }), trace: () => benchTrace({ runs }), witness: () => benchWitness({ runs }) };
+  const fns = { calls: () => benchToolCalls({ runs, clients: f.client ? String(f.client).split(',') : undefined }), answerer: () => benchToolCalls({ runs, clients: f.client ? String(f.client).split(',') : undefined, answerer: true }), guard: () => benchGuardRows({ runs }), store: () => benchStore({ runs }), list: () => benchList({ runs }), commit: () => benchCommit({ runs }), record: () => benchRecord({ runs }), claims: () => benchClaims({ runs }), trace: () => benchTrace({ runs }), witness: () => benchWitness({ runs }) };
   return parts.flatMap((name) => fns[name]());
 }
 
@@ -58,8 +60,8 @@ const machine = {
   node: process.version,
   git: execSync('git --version', { encoding: 'utf8' }).trim(),
   nodeExtraCaCerts: CA,
-  // no resident answerer exists yet (issue 39's second part): every row is the path without one
-  answerer: 'none',
+  // the resident answerer runs only for the `answerer` part's rows (named `… (answerer)`)
+  answerer: only.includes('answerer') ? 'rows named (answerer)' : 'none',
 };
 // the trace is measured once, unset (its phases, not ratios)
 const measured = only.filter((p) => p !== 'trace');
@@ -109,7 +111,9 @@ const out = [
   `git-handoff bench — ${machine.date} — ${machine.cpu} — node ${machine.node} — ${machine.git}`,
   ...envs.map((e) => `load (${e} run): ${results[e].loadBefore} → ${results[e].loadAfter}`),
   `NODE_EXTRA_CA_CERTS: unset, and set to ${CA ?? '(no bundle found)'} (read by every node start, the baseline's included; not by the guard's); goals are judged ${judged}.`,
-  'resident answerer: none (not built); every row is the path without one.',
+  only.includes('answerer')
+    ? "resident answerer: running for the rows named (answerer) only; their cpu ratio leaves out the spare's work and the next spare's node start (other processes than the call's)."
+    : 'resident answerer: none in this run (part `answerer` adds the tool-call rows with one running).',
   'time: medians of wall time; baselines timed in the same run, interleaved with the measured command.',
   "cpu ratio: mean CPU time (user + system of the whole process tree) against the baseline's, which machine load barely moves.",
   '',
@@ -117,12 +121,14 @@ const out = [
   '',
   ...envs.flatMap((e) => results[e].rows.filter((r) => r.note).map((r) => `${r.name}: ${r.note}`).filter((v, i, a) => e === envs[0] || !a.includes(v))),
   '',
-  "Issue 39's table (Claude Code's calls, all hooks; goals judged with NODE_EXTRA_CA_CERTS unset, no answerer):",
+  "Issue 39's table (Claude Code's calls, all hooks; goals judged with NODE_EXTRA_CA_CERTS unset, no answerer; beside them the calls with the answerer running, aim ≤ 0.1×):",
   ...render([
-    ['row', ...envs.flatMap((e) => [`ratio (${e})`, `cpu (${e})`]), 'goal', 'verdict'],
+    ['row', ...envs.flatMap((e) => [`ratio (${e})`, `cpu (${e})`]), 'goal', 'verdict', ...envs.map((e) => `with answerer (${e})`)],
     ...ISSUE.map(([label, name, g]) => {
       const rs = rowsOf.map((m) => m.get(name));
-      return [label, ...rs.flatMap((r) => [ratio(r) || '—', cpu(r) || '—']), `≤ ${g}×`, verdict(rs[0])];
+      const withA = rowsOf.map((m) => m.get(`${name} (answerer)`));
+      const store = !name.startsWith('Claude Code tool call');
+      return [label, ...rs.flatMap((r) => [ratio(r) || '—', cpu(r) || '—']), `≤ ${g}×`, verdict(rs[0]), ...withA.map((r) => (store ? 'no hook: n/a' : ratio(r) || 'not run'))];
     }),
   ]),
 ];

@@ -8,7 +8,7 @@
 //   node bench/tool-call.mjs [--client claude,gemini,codex,qwen,copilot] [--runs N] [--json]
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT, emit, flags, interleave, nodeFloor, row, tempRepo, timeSync } from './lib.mjs';
+import { ROOT, emit, flags, interleave, nodeFloor, row, startAnswerer, tempRepo, timeSync } from './lib.mjs';
 import { viaGit } from './store.mjs';
 
 const ME = '5f0c6a52-1b7e-4f0e-9f3a-2d4c8e1a7b90';
@@ -98,10 +98,12 @@ export function runsOf(w, client, call, session = ME) {
 const runHook = (w, cmd, input, env = {}) => timeSync(w.shell, [...w.args, cmd], { cwd: w.repo.dir, env: { ...w.env, ...env }, input, allowFail: true });
 const runAll = (w, hooks) => hooks.reduce((ms, [cmd, input, env]) => ms + runHook(w, cmd, input, env).ms, 0);
 
-export function benchToolCalls({ runs, clients } = {}) {
+/** `answerer`: with the user's resident answerer running (src/answerer), rows named `… (answerer)`; else none runs. */
+export function benchToolCalls({ runs, clients, answerer = false } = {}) {
   const rows = [];
   for (const client of clients ?? Object.keys(CLIENTS)) {
     const w = wiredRepo(client);
+    const stop = answerer ? startAnswerer(w.env) : () => undefined;
     try {
       // another session is live here and claims a file: the shared worktree `git commit` is checked against
       runAll(w, runsOf(w, client, { kind: 'write', arg: { file: 'src/theirs.ts', content: 'x' } }, OTHER));
@@ -112,9 +114,10 @@ export function benchToolCalls({ runs, clients } = {}) {
         const said = first.map((r) => String(r.stdout).trim()).filter(Boolean).join(' ');
         const answer = /deny/.test(said) ? 'refused' : 'allowed';
         const r = interleave(Number(runs ?? 21), () => runAll(w, hooks), nodeFloor(w.repo.env));
-        rows.push(row(`${CLIENTS[client].name} tool call: ${call.name}`, r, call.goal, `(${answer}; ${hooks.length} hook run${hooks.length === 1 ? '' : 's'}: ${[...new Set(hooks.map(([cmd]) => cmd))].join(', ')})`));
+        rows.push(row(`${CLIENTS[client].name} tool call: ${call.name}${answerer ? ' (answerer)' : ''}`, r, answerer ? null : call.goal, `(${answer}; ${hooks.length} hook run${hooks.length === 1 ? '' : 's'}: ${[...new Set(hooks.map(([cmd]) => cmd))].join(', ')})`));
       }
     } finally {
+      stop();
       w.repo.cleanup();
     }
   }
@@ -123,5 +126,5 @@ export function benchToolCalls({ runs, clients } = {}) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const f = flags();
-  emit(benchToolCalls({ runs: f.runs, clients: f.client ? String(f.client).split(',') : undefined }), f.json);
+  emit(benchToolCalls({ runs: f.runs, clients: f.client ? String(f.client).split(',') : undefined, answerer: !!f.answerer }), f.json);
 }

@@ -4,6 +4,7 @@
 import { MAX_PAYLOAD, readStdinText } from './guard/io';
 import { cover, loadBundle } from './load';
 import { trace } from './trace';
+import { startAnswererAtExit } from './answerer/start';
 
 /** The first look's code cache for a payload: a shell line starting with git, another shell line, anything else. */
 function kindOf(text: string | null): string {
@@ -17,3 +18,5 @@ const { stdin, text } = readStdinText(MAX_PAYLOAD);
 trace('stdin read');
 const first = loadBundle(__dirname, 'first.cjs', kindOf(text)) as typeof import('./first-look');
 cover('first.cjs', first.run(stdin, text, __dirname));
+// the front found no answerer: this run starts one when it ends (src/answerer/start.ts)
+startAnswererAtExit(__dirname);

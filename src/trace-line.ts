@@ -5,13 +5,15 @@
 // prints the phases of `write`, `show`, `list` and the guard's node path.
 import { appendFileSync } from 'node:fs';
 
-const file = process.env.GIT_HANDOFF_TRACE || '';
+// read at each line: a spare of the resident answerer loads this file before it takes the call's environment
+const traceFile = (): string => process.env.GIT_HANDOFF_TRACE || '';
 
 // one start line and one exit line per process, whichever of its bundles (load.cjs, cli.cjs, …) traces first
 const STARTED = Symbol.for('git-handoff.trace.started');
 
 /** One phase line: `detail` a short text (a git command line), `ms` the duration of what it names. */
 export function traceLine(phase: string, detail?: string, ms?: number): void {
+  const file = traceFile();
   if (!file) return;
   const g = globalThis as { [STARTED]?: boolean };
   if (!g[STARTED]) {
@@ -30,7 +32,7 @@ function write(phase: string, detail?: string, ms?: number, t = performance.now(
   if (detail !== undefined) line.detail = detail;
   if (ms !== undefined) line.ms = ms;
   try {
-    appendFileSync(file, `${JSON.stringify(line)}\n`);
+    appendFileSync(traceFile(), `${JSON.stringify(line)}\n`);
   } catch {
     // a trace is a measurement: it never fails the command it watches
   }

@@ -40,7 +40,7 @@ let spawner: typeof SpawnSync | null = null;
 
 function spawnGit(args: string[], opts: GitOptions, encoding: 'utf8' | 'buffer') {
   spawner ??= (require('node:child_process') as typeof import('node:child_process')).spawnSync;
-  if (!tracing) return spawnOnce(args, opts, encoding);
+  if (!tracing()) return spawnOnce(args, opts, encoding);
   trace('git start');
   const t0 = traceNow();
   const r = spawnOnce(args, opts, encoding);

@@ -4,6 +4,7 @@
 // running its gemini bundle (observed with Codex 0.169.0 and Gemini CLI 0.61.0, which relaunches itself: the
 // nearest one is the CLI proper). Only where /proc says; null elsewhere.
 import { readFileSync } from 'node:fs';
+import { hookParent } from '../answerer/parent';
 import type { GuardClient } from '../clients/event';
 import { clientPid } from './lineage';
 
@@ -22,7 +23,7 @@ function parentOf(pid: number): number | null {
 }
 
 function nearestAncestor(test: (argv: string[], comm: string) => boolean): number | null {
-  let p: number | null = process.ppid;
+  let p: number | null = hookParent();
   for (let depth = 0; depth < 32 && p && p > 1; depth++) {
     try {
       const argv = readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0').filter(Boolean);

@@ -10,6 +10,7 @@ import { cacheFile } from './locate';
 import { claimsMarker } from '../handoff/claims/marker';
 import { configFilesSh } from '../git/config-files';
 import { keyName } from '../config-keys';
+import { answeredSh } from '../answerer/place';
 
 const ROOT = path.join(path.sep, 'common');
 /** A path under a repository's git common directory, relative to it, with forward slashes. */
@@ -37,4 +38,4 @@ export const FRONT_CONSTANTS = {
 };
 
 /** sh functions of the front written from TypeScript: each_config gives config_file every file git reads (src/git/config-files.ts). */
-export const FRONT_FUNCTIONS = [`${configFilesSh('each_config', 'config_file')} # the files git reads: src/git/config-files.ts`];
+export const FRONT_FUNCTIONS = [`${configFilesSh('each_config', 'config_file')} # the files git reads: src/git/config-files.ts`, answeredSh('answered')];
