@@ -3,7 +3,7 @@
 // upgraded underneath, two at once, a full disk, another user's socket, another installation) falls back to node's
 // answer, never to an allow. Real fronts, real answerers, real processes killed and stopped.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, appendFileSync } from 'node:fs';
+import { chmodSync, cpSync, symlinkSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeRepo, ROOT, tempDir, type TestRepo } from '../helpers/repo';
@@ -170,6 +170,24 @@ describe.skipIf(process.platform !== 'linux')('the resident answerer', () => {
     expect(answerers(repo)).toHaveLength(1);
     for (const pid of answerers(repo)) process.kill(pid, 'SIGTERM');
     await until(() => answerers(repo).length === 0 && !existsSync(sock(repo)));
+  });
+
+  it('doctor says whether one runs, and why none can', async () => {
+    const { repo, env } = repoWithUser();
+    const row = async (e: NodeJS.ProcessEnv) => {
+      const r = await repo.cli(['doctor', '--json'], { env: e as Record<string, string | undefined> });
+      return (JSON.parse(String(r.stdout)).items as Array<{ component: string; status: string; detail: string }>).find((i) => i.component === 'answerer')!;
+    };
+    expect((await row({ ...env, GIT_HANDOFF_ANSWERER: '0' })).detail).toMatch(/^off \(GIT_HANDOFF_ANSWERER=0\)/);
+    expect((await row({ ...env, GIT_HANDOFF_ANSWERER: undefined })).detail).toMatch(/^not running now/);
+    // a PATH with git and node and no perl
+    const bin = tempDir('gh-path-');
+    for (const tool of ['git', 'node']) symlinkSync(spawnSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).stdout.trim(), path.join(bin, tool));
+    expect((await row({ ...env, GIT_HANDOFF_ANSWERER: undefined, PATH: bin })).detail).toMatch(/perl, which is not on PATH/);
+    const a = await startAnswerer(repo, undefined, env);
+    const running = await row({ ...env, GIT_HANDOFF_ANSWERER: undefined });
+    expect(running.status).toBe('ok');
+    expect(running.detail).toContain(`running (pid ${a.pid})`);
   });
 
   it('stops by itself when idle, and when its folder is gone', async () => {
