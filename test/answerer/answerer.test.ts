@@ -172,6 +172,26 @@ describe.skipIf(process.platform !== 'linux')('the resident answerer', () => {
     await until(() => answerers(repo).length === 0 && !existsSync(sock(repo)));
   });
 
+  it('the client process counts from the front’s parent, as node counts it (lineage and lease)', async () => {
+    const { repo, env } = repoWithUser();
+    await startAnswerer(repo, undefined, env);
+    const lineage = (session: string, e: NodeJS.ProcessEnv) => {
+      const payload = JSON.stringify({ session_id: session, cwd: repo.dir, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: "python3 -c 'print(1)'" } });
+      const trace = path.join(repo.home, `trace-${session}`);
+      // the client is the shell that starts the front (CLAUDE_PID=$$), not its ancestor chain's node
+      const r = spawnSync('/bin/sh', ['-c', `export CLAUDE_PID=$$; "${FRONT}" --client=claude-code; echo "pid=$$"`], { cwd: repo.dir, env: { ...e, GIT_HANDOFF_TRACE: trace }, input: payload, encoding: 'utf8' });
+      const pid = Number(/pid=(\d+)/.exec(r.stdout)![1]);
+      const rec = JSON.parse(readFileSync(path.join(repo.dir, '.git', 'handoff', 'lineage', `${session}.json`), 'utf8'));
+      return { pid, rec, spare: /"phase":"spare"/.test(readFileSync(trace, 'utf8')) };
+    };
+    const byNode = lineage('sess-lineage-node', { ...env, GIT_HANDOFF_ANSWERER: '0' });
+    expect(byNode.spare).toBe(false);
+    expect(byNode.rec.pid).toBe(byNode.pid);
+    const bySpare = lineage('sess-lineage-spare', env);
+    expect(bySpare.spare).toBe(true);
+    expect(bySpare.rec.pid).toBe(bySpare.pid);
+  });
+
   it('doctor says whether one runs, and why none can', async () => {
     const { repo, env } = repoWithUser();
     const row = async (e: NodeJS.ProcessEnv) => {
