@@ -4,7 +4,7 @@
 // as the front would have started it, which reads the payload on fd 0 and answers on fd 1; then it exits. The node
 // start (most of what a hook's node costs) is paid before the call; everything after it is today's path, in a
 // fresh process, so no state of one call reaches another.
-import { readSync, writeSync } from 'node:fs';
+import { readFileSync, readSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { HOOK_PARENT } from './parent';
 
@@ -35,15 +35,38 @@ function readExact(n: number): Buffer {
   return buf;
 }
 
+/** Calls like the ones handed over (a ref move, a commit, a handoff file written or edited), in a directory in no repository. */
+const AWAY = '/proc/self/fdinfo/git-handoff-warm-up';
+const call = (tool: string, input: Record<string, string>) => JSON.stringify({ session_id: 'git-handoff-warm-up', cwd: AWAY, hook_event_name: 'PreToolUse', tool_name: tool, tool_input: input });
+const WARM_UP = [
+  call('Bash', { command: 'git update-ref refs/handoffs/main/topic HEAD' }),
+  call('Bash', { command: 'git commit -m x' }),
+  call('Write', { file_path: `${AWAY}/memory/handoff-main-topic.md`, content: '<!-- claude-session: git-handoff-warm-up -->\n# topic\n' }),
+  call('Edit', { file_path: `${AWAY}/memory/handoff-main-topic.md`, old_string: 'a', new_string: 'b' }),
+];
+
 // Before the call: first.cjs and fast.cjs, loaded as dist/guard.cjs would load them (their modules' top levels read
 // no environment: the trace looks at its variable at each line, the guard's budgets are read in modules loaded at
-// the call). The code caches are those of a shell line, the commonest call the front hands over.
+// the call), and the first look run on WARM_UP. The code caches are those of a shell line, the commonest call the
+// front hands over.
 try {
   const { loadBundle, preloaded } = require(path.join(__dirname, 'load.cjs')) as typeof import('../load');
-  preloaded().set(path.join(__dirname, 'first.cjs'), loadBundle(__dirname, 'first.cjs', 'first-shell'));
+  const first = loadBundle(__dirname, 'first.cjs', 'first-shell') as typeof import('../first-look');
+  preloaded().set(path.join(__dirname, 'first.cjs'), first);
   preloaded().set(path.join(__dirname, 'fast.cjs'), loadBundle(__dirname, 'fast.cjs', 'guard-pre-tool-shell'));
+  first.warm(WARM_UP, [process.argv[0], 'guard.cjs', 'guard', '--client=claude-code']);
 } catch {
   /* loaded at the call, as without a spare */
+}
+
+// dist/guard.cjs compiled now and run at the call, as require would run it (its top level reads the payload)
+const guard = path.join(__dirname, 'guard.cjs');
+let guardFn: ((...a: unknown[]) => void) | null = null;
+try {
+  const { Script } = require('node:vm') as typeof import('node:vm');
+  guardFn = new Script(`(function (exports, require, module, __filename, __dirname) { ${readFileSync(guard, 'utf8')}\n});`, { filename: guard }).runInThisContext() as (...a: unknown[]) => void;
+} catch {
+  guardFn = null; // required at the call
 }
 
 let header: SpareHeader;
@@ -67,9 +90,16 @@ process.once('exit', (code) => {
     }
   }
 });
-const guard = path.join(__dirname, 'guard.cjs');
 process.argv = [process.argv[0], guard, 'guard', ...header.argv];
 (process as unknown as { [HOOK_PARENT]: number })[HOOK_PARENT] = header.parent;
 // the trace (GIT_HANDOFF_TRACE of the call, read now that it is this process's environment) says who answered
 if (process.env.GIT_HANDOFF_TRACE) (require(path.join(__dirname, 'load.cjs')) as typeof import('../trace-line')).traceLine('spare', `answerer ${process.ppid}`);
-require(guard);
+if (guardFn) {
+  // a CommonJS module of its own, as require makes it (src/load.ts does the same for the bundles it loads)
+  const Module = module.constructor as unknown as { new (id: string, parent: NodeModule): NodeModule & { paths: string[]; filename: string; loaded: boolean }; _nodeModulePaths(dir: string): string[] };
+  const m = new Module(guard, module);
+  m.filename = guard;
+  m.paths = Module._nodeModulePaths(__dirname);
+  guardFn.call(m.exports, m.exports, (id: string) => m.require(id), m, guard, __dirname);
+  m.loaded = true;
+} else require(guard);
