@@ -51,7 +51,7 @@ const WARM_UP = [
 // front hands over.
 try {
   const { loadBundle, preloaded } = require(path.join(__dirname, 'load.cjs')) as typeof import('../load');
-  const first = loadBundle(__dirname, 'first.cjs', 'first-shell') as typeof import('../first-look');
+  const first = loadBundle(__dirname, 'first.cjs', 'first-shell') as { warm(payloads: string[], argv: string[]): void }; // dist/first.cjs (src/first-look.ts)
   preloaded().set(path.join(__dirname, 'first.cjs'), first);
   preloaded().set(path.join(__dirname, 'fast.cjs'), loadBundle(__dirname, 'fast.cjs', 'guard-pre-tool-shell'));
   first.warm(WARM_UP, [process.argv[0], 'guard.cjs', 'guard', '--client=claude-code']);
