@@ -100,14 +100,16 @@ export const SOURCED_FLAG = '--sourced';
  * SOURCED_FLAG and its own word, and reads the payload as the plain front does (`cat`: bounded, where sh's `read`
  * costs a system call per byte). What the front hands to node goes through the front run as itself (the word, its
  * own `$0`), the payload in PAYLOAD_VAR or, PAYLOAD_MAX_CHARS or longer, on stdin. A front that cannot be read
- * (`command .` fails without ending sh) leaves the plain `exec <front>` as before, which fails as it did (127). The
+ * (`command .` fails without ending sh) leaves the plain `exec <front>` as before, which fails as it did (127). A bash
+ * out of POSIX mode (a client running this wiring with `bash -c`) would look for a front missing from PATH in the
+ * current directory, the agent's: `set -o posix` first (an error that `command` keeps from ending dash). The
  * front's word stays as the client wrote it: a client that pastes a path into the command (Claude Code's
  * `${CLAUDE_PLUGIN_ROOT}`) may paste one holding a quote.
  */
 export function shPayloadCommand(command: string): string {
   const m = FRONT_COMMAND.exec(command);
   if (!m) return command;
-  return `set -- ${SOURCED_FLAG} ${m[1]}${m[2]}; command . ${m[1]}; exec ${command}`;
+  return `command set -o posix 2>/dev/null; set -- ${SOURCED_FLAG} ${m[1]}${m[2]}; command . ${m[1]}; exec ${command}`;
 }
 
 /** A hook command for `w` running `command` (the after-tool hook has its own: afterCommand). */

@@ -363,7 +363,7 @@ describe('the sh front agrees with the full guard', () => {
       expect(eventCommand(w, event, pluginGuardCommand('${CLAUDE_PLUGIN_ROOT}', 'claude-code'))).toBe(shPayloadCommand(pluginGuardCommand('${CLAUDE_PLUGIN_ROOT}', 'claude-code')));
     }
     const wiring = eventCommand(w, 'PreToolUse', 'git-handoff-guard --client=claude-code');
-    expect(wiring).toBe('set -- --sourced git-handoff-guard --client=claude-code; command . git-handoff-guard; exec git-handoff-guard --client=claude-code');
+    expect(wiring).toBe('command set -o posix 2>/dev/null; set -- --sourced git-handoff-guard --client=claude-code; command . git-handoff-guard; exec git-handoff-guard --client=claude-code');
     // other launchers are left as they are (they read stdin themselves)
     expect(shPayloadCommand('git handoff guard --client=claude-code')).toBe('git handoff guard --client=claude-code');
     // PATH with no bash: sh, what the front and the stand-ins start, node
@@ -428,6 +428,18 @@ describe('the sh front agrees with the full guard', () => {
     console.log(`front vs full guard, Claude Code's sh wiring: ${t.alone} answered alone, ${t.handed} handed over, ${t.wrong.length} disagreements`);
     expect(t.wrong).toEqual([]);
   }, 120_000);
+
+  it("Claude Code's wiring run by a bash out of POSIX mode never reads a git-handoff-guard from the current directory", () => {
+    const dir = tempDir();
+    const marker = path.join(dir, 'read');
+    writeFileSync(path.join(dir, 'git-handoff-guard'), `: > ${shq(marker)}\nexit 0\n`);
+    const command = eventCommand(WIRING.claude, 'PreToolUse', 'git-handoff-guard --client=claude-code');
+    // no front on PATH: bash out of POSIX mode would take ./git-handoff-guard for `.`, and the call would be its to answer
+    expect(spawnSync('sh', ['-c', 'command -v git-handoff-guard'], { env: { PATH: '/usr/bin:/bin' } }).status).not.toBe(0);
+    const r = spawnSync('bash', ['-c', command], { cwd: dir, env: { PATH: '/usr/bin:/bin' }, input: '{}' });
+    expect(existsSync(marker)).toBe(false);
+    expect(r.status).toBe(127);
+  });
 
   it("Claude Code's wiring reaches the real guard: a refusal through the sourced front as through the plain front; no bash (no BASH_ENV read), no SHELLOPTS taken", async () => {
     const repo = await world();

@@ -36,7 +36,7 @@ describe('install --agent', () => {
     expect(claude.hooks.PreToolUse[0].hooks[0].command).toBe('./scripts/lint-hook.sh');
     // Claude Code starts hooks with /bin/sh: that sh runs the front itself (no second shell)
     expect(claude.hooks.PreToolUse[1]).toMatchObject({ matcher: expect.stringContaining('Bash'), hooks: [{ type: 'command', command: CLAUDE_HOOK }] });
-    expect(CLAUDE_HOOK).toBe('set -- --sourced git-handoff-guard --client=claude-code; command . git-handoff-guard; exec git-handoff-guard --client=claude-code');
+    expect(CLAUDE_HOOK).toBe('command set -o posix 2>/dev/null; set -- --sourced git-handoff-guard --client=claude-code; command . git-handoff-guard; exec git-handoff-guard --client=claude-code');
     for (const ev of ['SessionStart', 'Stop', 'PreCompact', 'SessionEnd']) expect(claude.hooks[ev][0].hooks[0].command).toBe(CLAUDE_HOOK);
     // one hook process per tool call: PreToolUse records what PostToolUse used to
     expect(claude.hooks.PostToolUse).toBeUndefined();

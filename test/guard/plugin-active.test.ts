@@ -93,7 +93,7 @@ describe('the plugin folders', () => {
         if (w.bash && event !== w.after) expect(events[event][0].hooks[0].command).toContain('--payload=env');
         // Claude Code's: the quoted path as written, pasted or read from the environment
         const front = '"${CLAUDE_PLUGIN_ROOT}/bin/git-handoff-guard"';
-        if (w.sh) expect(events[event][0].hooks[0].command).toBe(`set -- --sourced ${front} --client=claude-code --plugin; command . ${front}; exec ${front} --client=claude-code --plugin`);
+        if (w.sh) expect(events[event][0].hooks[0].command).toBe(`command set -o posix 2>/dev/null; set -- --sourced ${front} --client=claude-code --plugin; command . ${front}; exec ${front} --client=claude-code --plugin`);
       }
     }
   });
