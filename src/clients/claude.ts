@@ -18,7 +18,7 @@ export const wiring: Wiring = {
     // ends the session's lease and claims (`claude -p` sends it at exit too, reason "other")
     SessionEnd: undefined,
   },
-  // hooks run as `/bin/sh -c <command>` (execve traces): sh hands over to bash, which reads the payload (no cat)
+  // hooks run as `/bin/sh -c <command>` (execve traces): that sh runs the sh front itself (`.`: no second shell)
   sh: true,
   timeout: HOOK_TIMEOUT_S,
   named: false,

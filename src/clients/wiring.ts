@@ -19,7 +19,7 @@ export interface Wiring {
   after?: string;
   /** the client starts every hook with `bash -c` (execve traces, its sources): bash reads the payload for the sh front (payloadCommand) */
   bash?: true;
-  /** the client starts every hook with `/bin/sh -c` (execve traces): sh hands over to bash where there is one (shPayloadCommand) */
+  /** the client starts every hook with `/bin/sh -c` (execve traces): that sh runs the front itself (shPayloadCommand) */
   sh?: true;
   /** in the unit the client counts hook timeouts in */
   timeout: number;
@@ -67,6 +67,8 @@ export const afterCommand = (command: string): string =>
 
 /** The sh front's flag: the payload is in PAYLOAD_VAR, not on stdin (bin/git-handoff-guard reads it, then unsets it). */
 export const PAYLOAD_FLAG = '--payload=env';
+/** The front's flag from a sourced front (SOURCED_FLAG) handing over: the payload in PAYLOAD_VAR, straight to node. */
+export const NODE_FLAG = '--payload=node';
 export const PAYLOAD_VAR = 'GIT_HANDOFF_PAYLOAD';
 /** Characters bash hands over in PAYLOAD_VAR: at most 4 bytes each, under Linux's 128 KiB for one variable; a longer payload is piped on. */
 export const PAYLOAD_MAX_CHARS = 30_000;
@@ -89,21 +91,35 @@ export function payloadCommand(command: string): string {
   return m ? readPayload(m[1], m[2]) : command;
 }
 
+/** The sh front's flag, then its own word: it runs inside the client's sh (`. <front>`), not as a process of its own. */
+export const SOURCED_FLAG = '--sourced';
+/**
+ * The name the wiring reads the front in by when the front is found on PATH (package.json's bin): a repository's
+ * settings are shared by clones with other versions, and a front older than this wiring, read in, would hand over
+ * with the client's sh as its `$0`, find no node (127), and the client would run the call. An installation without
+ * this name fails the `.` and execs the front as a program instead.
+ */
+export const SOURCED_NAME = 'git-handoff-front';
+
 /**
  * A hook command for a client that starts hooks with POSIX sh (`sh: true`, Claude Code: `/bin/sh -c`, dash on Debian):
- * where bash is on PATH, sh becomes bash (`exec`, no new process) and bash reads the payload as in payloadCommand,
- * cheaper than sh starting `cat` for it; with no bash the front runs as before. `command -v` first: a failed `exec`
- * ends a non-interactive sh (127, and the client would run the call) instead of going on to the plain front. The
- * front's word is bash's `$0`, outside the single quotes, as the client wrote it: a client that pastes a path into the
- * command (Claude Code's `${CLAUDE_PLUGIN_ROOT}`) may paste one holding a quote. Bash runs with `-p` (privileged
- * mode): it reads no `BASH_ENV` (a non-interactive bash sources that file first; sh never read it) and takes no
- * `SHELLOPTS` or `BASHOPTS` from the environment (`errexit` would end it at the read's end of file, with no answer),
- * and unlike `BASH_ENV= exec bash` it leaves them in the environment the front and node get, as the user set them.
+ * that sh runs the front itself (`.`, sh builtins only: no second shell started), the front's arguments after
+ * SOURCED_FLAG and its own word, and reads the payload as the plain front does (`cat`: bounded, where sh's `read`
+ * costs a system call per byte). What the front hands to node goes through the front run as itself (the word, its
+ * own `$0`), the payload in PAYLOAD_VAR or, PAYLOAD_MAX_CHARS or longer, on stdin. A front that cannot be read
+ * (`command .` fails without ending sh) leaves the plain `exec <front>` as before, which fails as it did (127). A bash
+ * out of POSIX mode (a client running this wiring with `bash -c`) would look for a front missing from PATH in the
+ * current directory, the agent's: `set -o posix` first (an error that `command` keeps from ending dash). The
+ * front's word stays as the client wrote it: a client that pastes a path into the command (Claude Code's
+ * `${CLAUDE_PLUGIN_ROOT}`) may paste one holding a quote.
  */
 export function shPayloadCommand(command: string): string {
   const m = FRONT_COMMAND.exec(command);
   if (!m) return command;
-  return `command -v bash >/dev/null && exec bash -p -c '${readPayload('"$0"', m[2]).replace(/'/g, `'\\''`)}' ${m[1]}; exec ${command}`;
+  // on PATH, read in through a name only fronts that know this wiring have (bin/git-handoff-front); a path is the
+  // front's own copy (the plugin's), as new as this wiring
+  const read = m[1] === 'git-handoff-guard' ? SOURCED_NAME : m[1];
+  return `command set -o posix 2>/dev/null; set -- ${SOURCED_FLAG} ${m[1]}${m[2]}; command . ${read}; exec ${command}`;
 }
 
 /** A hook command for `w` running `command` (the after-tool hook has its own: afterCommand). */

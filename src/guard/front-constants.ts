@@ -11,6 +11,7 @@ import { claimsMarker } from '../handoff/claims/marker';
 import { configFilesSh } from '../git/config-files';
 import { keyName } from '../config-keys';
 import { answeredSh } from '../answerer/place';
+import { NODE_FLAG, PAYLOAD_MAX_CHARS, SOURCED_FLAG } from '../clients/wiring';
 
 const ROOT = path.join(path.sep, 'common');
 /** A path under a repository's git common directory, relative to it, with forward slashes. */
@@ -35,6 +36,11 @@ export const FRONT_CONSTANTS = {
   /** the settings in node's configuration cache (keys in lower case) that make the front hand every call over */
   protect_key: keyName('protect').toLowerCase(),
   guard_key: keyName('guard').toLowerCase(),
+  /** a sourced front hands a payload shorter than this on in the environment, a longer one on stdin (src/clients/wiring.ts) */
+  payload_max: String(PAYLOAD_MAX_CHARS),
+  /** the flags of a front the client's sh runs itself (`. <front>`), and of its hand-over to node (src/clients/wiring.ts) */
+  sourced_flag: SOURCED_FLAG,
+  node_flag: NODE_FLAG,
 };
 
 /** sh functions of the front written from TypeScript: each_config gives config_file every file git reads (src/git/config-files.ts). */

@@ -350,7 +350,7 @@ describe('the sh front agrees with the full guard', () => {
     expect(t.wrong).toEqual([]);
   }, 120_000);
 
-  it("Claude Code's wiring: its sh hands over to bash, which reads the payload (no cat); with no bash on PATH the plain front, the same answers", async () => {
+  it("Claude Code's wiring: its sh runs the front itself (no bash, no second sh), the same answers and hand-overs as the plain front", async () => {
     const repo = await world();
     const f = frontWithStandIn(false);
     const t: Tally = { alone: 0, handed: 0, wrong: [] };
@@ -363,8 +363,7 @@ describe('the sh front agrees with the full guard', () => {
       expect(eventCommand(w, event, pluginGuardCommand('${CLAUDE_PLUGIN_ROOT}', 'claude-code'))).toBe(shPayloadCommand(pluginGuardCommand('${CLAUDE_PLUGIN_ROOT}', 'claude-code')));
     }
     const wiring = eventCommand(w, 'PreToolUse', 'git-handoff-guard --client=claude-code');
-    expect(wiring).toContain('exec "$0" --payload=env --client=claude-code; ');
-    expect(wiring.endsWith('; exec git-handoff-guard --client=claude-code')).toBe(true);
+    expect(wiring).toBe('command set -o posix 2>/dev/null; set -- --sourced git-handoff-guard --client=claude-code; command . git-handoff-front; exec git-handoff-guard --client=claude-code');
     // other launchers are left as they are (they read stdin themselves)
     expect(shPayloadCommand('git handoff guard --client=claude-code')).toBe('git handoff guard --client=claude-code');
     // PATH with no bash: sh, what the front and the stand-ins start, node
@@ -375,15 +374,22 @@ describe('the sh front agrees with the full guard', () => {
     }
     expect(spawnSync('/bin/sh', ['-c', 'command -v bash'], { env: { PATH: noBash } }).status).not.toBe(0);
     const sh = (env?: NodeJS.ProcessEnv, command = (front: string, args: string[]) => eventCommand(w, 'PreToolUse', `"${front}" ${args.join(' ')}`)): Wired => ({ shell: '/bin/sh', command, env });
-    /** One run of each way; whether `cat` ran in each, and what each printed the same (compare checks it against the full guard). */
-    const both = async (text: string, extra: string[] = []): Promise<[boolean, boolean]> => {
-      const ran: boolean[] = [];
-      for (const how of [sh(), sh({ PATH: noBash })]) {
+    // a bash and an sh on PATH that leave a mark when started: the wiring starts neither (the front is no process of its own)
+    const spies = tempDir();
+    const started = path.join(spies, 'started');
+    for (const tool of ['bash', 'sh']) {
+      const at = spawnSync('/bin/sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).stdout.trim();
+      writeFileSync(path.join(spies, tool), `#!${at}\n: >> ${shq(started)}\nexec ${at} "$@"\n`);
+      chmodSync(path.join(spies, tool), 0o755);
+    }
+    /** One run of each way (bash and sh spied on; no bash on PATH); whether a bash or an sh was started. */
+    const both = async (text: string, extra: string[] = []): Promise<boolean> => {
+      rmSync(started, { force: true });
+      for (const how of [sh({ PATH: `${spies}:${repo.env.PATH}` }), sh({ PATH: noBash })]) {
         freshBeat(repo);
         await compare(repo, f, text, 'claude-code', t, extra, repo.dir, how);
-        ran.push(existsSync(`${f.capture}.cat`));
       }
-      return [ran[0], ran[1]];
+      return existsSync(started);
     };
     // every Claude Code fixture (with this session and with none), and its ordinary calls: a Bash line and a Write
     const texts = FIXTURE_FILES.filter((fx) => fx.startsWith('claude-code/')).flatMap((fx) => [JSON.stringify(payload(repo, fx, {}, ME)), JSON.stringify(payload(repo, fx, {}, null))]);
@@ -391,12 +397,10 @@ describe('the sh front agrees with the full guard', () => {
     const ls = JSON.stringify(payload(repo, 'claude-code/pre-tool-use-bash.json', { tool_input: { command: 'ls -la' } }));
     const write = JSON.stringify(payload(repo, 'claude-code/pre-tool-use-write.json', { tool_input: { file_path: 'src/app.ts', content: 'x "q" \\ y\n' } }));
     const refused = JSON.stringify(payload(repo, 'claude-code/pre-tool-use-bash.json', { tool_input: { command: 'git update-ref refs/handoffs/main/x HEAD' } }));
-    texts.push(ls, write, refused, `${write}\n\n`);
-    for (const text of texts) {
-      const [withBash, without] = await both(text);
-      if (withBash) t.wrong.push(`${text.slice(0, 200)}: cat ran with bash there`);
-      if (!without) t.wrong.push(`${text.slice(0, 200)}: no cat with no bash (not the plain front?)`);
-    }
+    // one past the environment's limit: handed over on stdin through the front run as itself
+    const big = JSON.stringify(payload(repo, 'claude-code/pre-tool-use-write.json', { tool_input: { file_path: OWN_FILE, content: 'x'.repeat(PAYLOAD_MAX_CHARS) } }));
+    texts.push(ls, write, refused, `${write}\n\n`, big);
+    for (const text of texts) if (await both(text)) t.wrong.push(`${text.slice(0, 200)}: a bash or an sh was started`);
     const alone = t.alone;
     expect(alone).toBeGreaterThanOrEqual(4);
     // the plugin's command (a quoted path in ${CLAUDE_PLUGIN_ROOT}), the root holding a quote, a space and a $: read from
@@ -418,7 +422,6 @@ describe('the sh front agrees with the full guard', () => {
         const before = t.alone + t.handed;
         await compare(repo, g, text, 'claude-code', t, extra, repo.dir, how);
         if (t.alone + t.handed !== before + 1) t.wrong.push(`${how.command('', [])}: no answer`);
-        if (existsSync(`${g.capture}.cat`)) t.wrong.push(`${how.command('', []).slice(-80)}: cat ran`);
       }
     }
     expect(t.alone - alone).toBe(6);
@@ -426,7 +429,19 @@ describe('the sh front agrees with the full guard', () => {
     expect(t.wrong).toEqual([]);
   }, 120_000);
 
-  it("Claude Code's wiring reaches the real guard: a refusal through bash as through the plain front; bash reads no BASH_ENV and ends on no SHELLOPTS", async () => {
+  it("Claude Code's wiring run by a bash out of POSIX mode never reads a git-handoff-guard from the current directory", () => {
+    const dir = tempDir();
+    const marker = path.join(dir, 'read');
+    writeFileSync(path.join(dir, 'git-handoff-guard'), `: > ${shq(marker)}\nexit 0\n`);
+    const command = eventCommand(WIRING.claude, 'PreToolUse', 'git-handoff-guard --client=claude-code');
+    // no front on PATH: bash out of POSIX mode would take ./git-handoff-guard for `.`, and the call would be its to answer
+    expect(spawnSync('sh', ['-c', 'command -v git-handoff-guard'], { env: { PATH: '/usr/bin:/bin' } }).status).not.toBe(0);
+    const r = spawnSync('bash', ['-c', command], { cwd: dir, env: { PATH: '/usr/bin:/bin' }, input: '{}' });
+    expect(existsSync(marker)).toBe(false);
+    expect(r.status).toBe(127);
+  });
+
+  it("Claude Code's wiring reaches the real guard: a refusal through the sourced front as through the plain front; no bash (no BASH_ENV read), no SHELLOPTS taken", async () => {
     const repo = await world();
     const real = frontWithStandIn(true);
     rmSync(path.join(path.dirname(real.front), '..', 'dist'), { recursive: true });
@@ -450,7 +465,6 @@ describe('the sh front agrees with the full guard', () => {
         const r = spawnSync('/bin/sh', ['-c', command], { cwd: repo.dir, env: { ...env, ...extra }, input: text });
         expect(r.status, String(r.stderr)).toBe(0);
         expect(String(r.stderr)).toBe('');
-        expect(existsSync(`${real.capture}.cat`)).toBe(false);
         expect(existsSync(marker)).toBe(false);
         if (text !== start) expect(r.stdout.toString()).toBe(await reference(repo, text));
         const plain = spawnSync('/bin/sh', ['-c', `"${real.front}" --client=claude-code`], { cwd: repo.dir, env, input: text });
@@ -502,6 +516,31 @@ describe('the sh front agrees with the full guard', () => {
     expect(t.handed).toBeGreaterThan(0);
     rmSync(outside, { recursive: true, force: true });
   }, 120_000);
+
+  it("answers a shell line of listed programs whatever the configuration, as node's first look does; a Write only when no file git reads names protect, guard or include", async () => {
+    const repo = await world();
+    const f = frontWithStandIn(false);
+    const ls = JSON.stringify(payload(repo, 'claude-code/pre-tool-use-bash.json', { tool_input: { command: 'ls -la' } }));
+    const write = JSON.stringify(payload(repo, 'claude-code/pre-tool-use-write.json', { tool_input: { file_path: 'src/app.ts', content: 'x\n' } }));
+    const config = path.join(repo.dir, '.git', 'config');
+    const before = readFileSync(config, 'utf8');
+    const { atime, mtime } = statSync(config);
+    const run = async (): Promise<Tally> => {
+      const t: Tally = { alone: 0, handed: 0, wrong: [] };
+      for (const text of [ls, write]) {
+        freshBeat(repo);
+        await compare(repo, f, text, 'claude-code', t);
+      }
+      return t;
+    };
+    expect(await run()).toEqual({ alone: 2, handed: 0, wrong: [] });
+    // each written with its date set back (not newer than node's cache): the content says node's
+    for (const extra of ['[include]\n\tpath = /nonexistent.cfg\n', '[handoff]\n\tprotect = docs/**\n', '[handoff]\n\tguard = on\n']) {
+      writeFileSync(config, before + extra);
+      utimesSync(config, atime, mtime);
+      expect(await run(), extra).toEqual({ alone: 1, handed: 1, wrong: [] });
+    }
+  }, 60_000);
 
   it('reads the lease from the beat file\'s date (node dates it when the next refresh is due), else from its content', async () => {
     const repo = await world();

@@ -34,9 +34,9 @@ describe('install --agent', () => {
     expect(claude.permissions).toEqual({ allow: ['Bash(npm test)'] });
     expect(claude.hooks.PreToolUse).toHaveLength(2);
     expect(claude.hooks.PreToolUse[0].hooks[0].command).toBe('./scripts/lint-hook.sh');
-    // Claude Code starts hooks with /bin/sh: it hands over to bash, which reads the payload for the front (no cat)
+    // Claude Code starts hooks with /bin/sh: that sh runs the front itself (no second shell)
     expect(claude.hooks.PreToolUse[1]).toMatchObject({ matcher: expect.stringContaining('Bash'), hooks: [{ type: 'command', command: CLAUDE_HOOK }] });
-    expect(CLAUDE_HOOK).toMatch(/^command -v bash >\/dev\/null && exec bash -p -c '.*exec "\$0" --payload=env --client=claude-code; .*' git-handoff-guard; exec git-handoff-guard --client=claude-code$/);
+    expect(CLAUDE_HOOK).toBe('command set -o posix 2>/dev/null; set -- --sourced git-handoff-guard --client=claude-code; command . git-handoff-front; exec git-handoff-guard --client=claude-code');
     for (const ev of ['SessionStart', 'Stop', 'PreCompact', 'SessionEnd']) expect(claude.hooks[ev][0].hooks[0].command).toBe(CLAUDE_HOOK);
     // one hook process per tool call: PreToolUse records what PostToolUse used to
     expect(claude.hooks.PostToolUse).toBeUndefined();

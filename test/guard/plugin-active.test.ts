@@ -87,12 +87,13 @@ describe('the plugin folders', () => {
       for (const [event, matcher] of Object.entries(w.events)) {
         expect(events[event][0].matcher).toBe(matcher);
         // as install writes it: the after-tool hook behind bash's own look for a pending note, a bash client's payload
-        // read by its bash, Claude Code's sh handing over to bash for that (eventCommand, the one rule for all)
+        // read by its bash, the front run by Claude Code's sh itself (eventCommand, the one rule for all)
         const command = `"${root}/bin/git-handoff-guard" --client=${client} --plugin`;
         expect(events[event][0].hooks[0]).toMatchObject({ command: eventCommand(w, event, command), timeout: w.timeout });
-        if ((w.bash || w.sh) && event !== w.after) expect(events[event][0].hooks[0].command).toContain('--payload=env');
-        // Claude Code's: the quoted path stays outside bash's single quotes (bash's $0), pasted or read from the environment
-        if (w.sh) expect(events[event][0].hooks[0].command).toMatch(new RegExp(`' "\\$\\{CLAUDE_PLUGIN_ROOT\\}/bin/git-handoff-guard"; exec "\\$\\{CLAUDE_PLUGIN_ROOT\\}/bin/git-handoff-guard" --client=claude-code --plugin$`));
+        if (w.bash && event !== w.after) expect(events[event][0].hooks[0].command).toContain('--payload=env');
+        // Claude Code's: the quoted path as written, pasted or read from the environment
+        const front = '"${CLAUDE_PLUGIN_ROOT}/bin/git-handoff-guard"';
+        if (w.sh) expect(events[event][0].hooks[0].command).toBe(`command set -o posix 2>/dev/null; set -- --sourced ${front} --client=claude-code --plugin; command . ${front}; exec ${front} --client=claude-code --plugin`);
       }
     }
   });
