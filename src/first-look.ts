@@ -7,9 +7,10 @@ import { trace } from './trace';
 
 /**
  * Answers the payload read into `stdin` (`text`: null when it did not end at once or is too large), or hands it
- * to the full guard; returns the way the first look took.
+ * to the full guard; returns the way the first look took, and whether it answered (all it did is synchronous: its
+ * answer and the ledger's intents are written when it returns).
  */
-export function run(stdin: StdinState, text: string | null, dist: string): string {
+export function run(stdin: StdinState, text: string | null, dist: string): { tag: string; answered: boolean } {
   let look: Look = { use: 'guard-bad', tag: 'bad' };
   try {
     if (text !== null) look = firstLook(text);
@@ -20,7 +21,7 @@ export function run(stdin: StdinState, text: string | null, dist: string): strin
   if (look.answer === undefined) (loadBundle(dist, 'fast.cjs', look.use) as typeof import('./fast')).guard(stdin, look.seen);
   else if (look.answer !== null) writeOut(look.answer + '\n');
   if (look.answer !== undefined) trace('answered');
-  return look.tag;
+  return { tag: look.tag, answered: look.answer !== undefined };
 }
 
 /**

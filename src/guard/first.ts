@@ -197,7 +197,7 @@ export function refRefusal(seen: Seen, argv: string[] = process.argv, env: NodeJ
   const [cmd, ...rest] = cmds;
   if (!cmd || rest.length || cmd.redirects.length || cmd.xargs) return null;
   const inv = gitInvocation(cmd);
-  const problem = inv ? refCommandProblem(inv, cmd, lineText(cmds), e.action.command) : null;
+  const problem = inv ? refCommandProblem(inv, cmd, lineText(cmds), e.action.command, { line: e.action.command, cwd: e.action.cwd ?? e.cwd, cmds }) : null;
   if (problem === null) return null;
   const loc = located(seen);
   if (!loc || seen.foreign || !isKnownSession(loc.commonDir, e.session) || deferToPlugin(argv, e.client, e.cwd)) return null;

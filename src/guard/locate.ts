@@ -8,6 +8,7 @@ import { trustedRepository } from '../git/trust';
 import { handoffDir } from '../handoff/state/paths';
 import { appendState, writeState } from '../handoff/state/state-file';
 import { userMac } from '../handoff/state/user-key';
+import { userMacIfKeyed } from './mac';
 import { userCacheDir } from '../user-dirs';
 
 export interface Location {
@@ -112,7 +113,8 @@ export function readConfigCache(loc: Location, key: string, env: NodeJS.ProcessE
     const c = JSON.parse(readFileSync(cacheFile(loc), 'utf8'));
     const files: unknown = c?.files ?? [];
     // only a cache this user's guard wrote counts: a forged one (it could turn the guard off) is ignored, git asked
-    if (c && c.key === key && Array.isArray(c.entries) && Array.isArray(files) && typeof c.mac === 'string' && c.mac === macOf(key, [c.entries, files], env)) {
+    // checked by src/guard/mac.ts, read-only and without @noble/hashes: a missing key trusts no cache, as a new one would
+    if (c && c.key === key && Array.isArray(c.entries) && Array.isArray(files) && typeof c.mac === 'string' && c.mac === userMacIfKeyed(macText(key, [c.entries, files]), env)) {
       // an included file changed (it may include another now): git is asked again
       if (files.some((f) => !Array.isArray(f) || typeof f[0] !== 'string' || stamp(f[0]) !== f[1])) return null;
       const config: Config = new Map(c.entries);
@@ -148,8 +150,10 @@ export function writeConfigCache(loc: Location, key: string, config: Config, env
 }
 
 
+/** What a cache's MAC is of: its key and its contents. */
+const macText = (key: string, entries: unknown): string => JSON.stringify([key, entries]);
 /** HMAC-SHA256 of a cache under this user's key (<cache dir>/git-handoff/cache-key, 0600, made on first use). */
-const macOf = (key: string, entries: unknown, env: NodeJS.ProcessEnv): string => userMac(JSON.stringify([key, entries]), env);
+const macOf = (key: string, entries: unknown, env: NodeJS.ProcessEnv): string => userMac(macText(key, entries), env);
 
 /** Replaces a JSON file under the repository's handoff state directory (no symlink followed, no foreign file written). */
 export function writeJsonAtomic(loc: Location, file: string, value: unknown): void {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { own } from '../../clients/event';
 import { neutral } from '../../terminal-text';
 import type { GitInvocation, SimpleCommand, WriteTarget } from '../shell';
-import { asWritten } from './as-written';
+import { asWritten, type ReadLine } from './as-written';
 import { configCommandProblem, oneOffConfigProblem } from './git-config';
 
 // Handoff refs, archive and leases; the claims tables (refs/claims/<branch>, moved only by claim and release); the read receipts (notes); replace refs, which change what every reader of a
@@ -110,11 +110,11 @@ const SAFE_WAYS =
   '  git handoff release              instead of deleting a worktree lease\n' +
   '  git handoff sync | push | fetch  instead of pushing or fetching refs/handoffs by hand';
 
-/** Why a git command writes handoff refs behind git-handoff's back, or null. */
-export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole: string, written: string = whole): string | null {
+/** Why a git command writes handoff refs behind git-handoff's back, or null (`read`: the line `written` as read, if it was). */
+export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole: string, written: string = whole, read?: ReadLine): string | null {
   const args = inv.args;
   const named = args.filter(mentionsHandoffRef);
-  const show = asWritten(written, inv, cmd.cwd ?? '/');
+  const show = asWritten(written, inv, cmd.cwd ?? '/', read);
   // core.hooksPath and the like, set for this one command (git -c): git-handoff's git hooks would not run for it
   const oneOff = oneOffConfigProblem(inv, show);
   if (oneOff) return oneOff;

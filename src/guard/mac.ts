@@ -1,0 +1,104 @@
+// The check of the guard's config cache against this user's key (src/handoff/state/user-key.ts makes the key and
+// the MAC; src/guard/locate.ts writes and reads the cache): HMAC-SHA256 in one plain function over typed arrays. The
+// first look checks the cache before every refusal it gives (src/guard/first.ts): @noble/hashes' SHA-256 (classes,
+// a call per rotation, SHA-512's BigInt tables built as it loads) cost that run about 3 ms more, node:crypto as much
+// to load. test/guard/mac.test.ts checks it against node:crypto and userMac.
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { userCacheDir } from '../user-dirs';
+
+// the first 32 bits of the fractional parts of the cube roots of the first 64 primes (FIPS 180-4, 4.2.2)
+const K = new Int32Array([
+  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe,
+  0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7,
+  0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
+  0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+  0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+]);
+// the initial hash value (4.2.2, 5.3.3)
+const IV = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19];
+
+/** SHA-256 of `data`: every block in one loop, with the rotations written out (a call each costs the interpreter). */
+export function sha256(data: Uint8Array): Uint8Array {
+  // the message, its 0x80, zeros and its length in bits (big-endian, 64 bits) in whole 64-byte blocks
+  const n = (data.length + 72) & ~63;
+  const m = new Uint8Array(n);
+  m.set(data);
+  m[data.length] = 0x80;
+  const bits = data.length * 8;
+  const dv = new DataView(m.buffer);
+  dv.setUint32(n - 8, Math.floor(bits / 0x100000000));
+  dv.setUint32(n - 4, bits >>> 0);
+  const w = new Int32Array(64);
+  let [h0, h1, h2, h3, h4, h5, h6, h7] = IV;
+  for (let at = 0; at < n; at += 64) {
+    for (let i = 0; i < 16; i++) w[i] = dv.getInt32(at + i * 4);
+    for (let i = 16; i < 64; i++) {
+      const x = w[i - 15];
+      const y = w[i - 2];
+      const s0 = ((x >>> 7) | (x << 25)) ^ ((x >>> 18) | (x << 14)) ^ (x >>> 3);
+      const s1 = ((y >>> 17) | (y << 15)) ^ ((y >>> 19) | (y << 13)) ^ (y >>> 10);
+      w[i] = (w[i - 16] + s0 + w[i - 7] + s1) | 0;
+    }
+    let a = h0, b = h1, c = h2, d = h3, e = h4, f = h5, g = h6, h = h7;
+    for (let i = 0; i < 64; i++) {
+      const t1 = (h + (((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7))) + ((e & f) ^ (~e & g)) + K[i] + w[i]) | 0;
+      const t2 = ((((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10))) + ((a & b) ^ (a & c) ^ (b & c))) | 0;
+      h = g;
+      g = f;
+      f = e;
+      e = (d + t1) | 0;
+      d = c;
+      c = b;
+      b = a;
+      a = (t1 + t2) | 0;
+    }
+    h0 = (h0 + a) | 0;
+    h1 = (h1 + b) | 0;
+    h2 = (h2 + c) | 0;
+    h3 = (h3 + d) | 0;
+    h4 = (h4 + e) | 0;
+    h5 = (h5 + f) | 0;
+    h6 = (h6 + g) | 0;
+    h7 = (h7 + h) | 0;
+  }
+  const out = new Uint8Array(32);
+  const ov = new DataView(out.buffer);
+  [h0, h1, h2, h3, h4, h5, h6, h7].forEach((v, i) => ov.setInt32(i * 4, v));
+  return out;
+}
+
+/** HMAC-SHA256 (RFC 2104) of `text` (UTF-8) under `key`, as lowercase hex. */
+export function hmacSha256Hex(key: Uint8Array, text: string): string {
+  const k = new Uint8Array(64);
+  k.set(key.length > 64 ? sha256(key) : key);
+  const msg = Buffer.from(text, 'utf8');
+  const inner = new Uint8Array(64 + msg.length);
+  const outer = new Uint8Array(64 + 32);
+  for (let i = 0; i < 64; i++) {
+    inner[i] = k[i] ^ 0x36;
+    outer[i] = k[i] ^ 0x5c;
+  }
+  inner.set(msg, 64);
+  outer.set(sha256(inner), 64);
+  return Buffer.from(sha256(outer)).toString('hex');
+}
+
+const KEY_TEXT = /^[0-9a-f]{64}$/;
+
+/**
+ * The MAC userMac (src/handoff/state/user-key.ts) gives `text` when this user's key is there whole and private; null
+ * otherwise (no key yet, another's, a part of one): no cache is trusted then, and the next cache written (userMac)
+ * makes or mends the key. Nothing is written here.
+ */
+export function userMacIfKeyed(text: string, env: NodeJS.ProcessEnv = process.env): string | null {
+  try {
+    const file = path.join(userCacheDir(env), 'cache-key');
+    const st = statSync(file);
+    if (st.uid !== process.geteuid?.() || (st.mode & 0o077) !== 0) return null;
+    const secret = readFileSync(file);
+    return KEY_TEXT.test(secret.toString('latin1')) ? hmacSha256Hex(secret, text) : null;
+  } catch {
+    return null;
+  }
+}
