@@ -4,7 +4,7 @@
 import type { Repo } from './repo';
 
 /** Splits git's raw `%(trailers)` output into its lines (git cuts a message at NUL, so none can hold one). */
-export const trailerBlockLines = (block: string): string[] => (block ? block.replace(/\n$/, '').split('\n') : []);
+export const trailerBlockLines = (block: string): string[] => (block ? (block.endsWith('\n') ? block.slice(0, -1) : block).split('\n') : []);
 
 /** The trailer lines of a whole message as this tool writes it: its last paragraph, when there is more than one. */
 export function messageTrailerLines(message: string): string[] {

@@ -13,7 +13,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createHash } from '../../lazy-crypto';
-import { readLoose } from '../../git/loose-read';
+import { inflateLoose, looseFile } from '../../git/loose-read';
 import { git } from '../../git/run';
 import type { Repo } from '../../git/repo';
 import { handoffDir } from '../state/paths';
@@ -163,15 +163,21 @@ export function pruneWitness(repo: Repo): void {
 
 const objectFile = (dir: string, oid: string) => path.join(dir, 'objects', oid.slice(0, 2), oid.slice(2));
 
-/** Writes `data` to `file` by a rename (a reader sees the old file or the new one, whole). */
+/** Writes `data` to `file` by a rename (a reader sees the old file or the new one, whole); its directory made on first use. */
 function writeWhole(file: string, data: Buffer | string): void {
-  mkdirSync(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
   try {
-    writeFileSync(tmp, data);
+    try {
+      writeFileSync(tmp, data);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(tmp, data);
+    }
     renameSync(tmp, file);
-  } finally {
+  } catch (e) {
     rmSync(tmp, { force: true });
+    throw e;
   }
 }
 
@@ -182,7 +188,7 @@ function writeWhole(file: string, data: Buffer | string): void {
  */
 function copyLoose(repo: Repo, commit: string, w: Witness): boolean {
   const raw = repo.objectFormat === 'sha256' ? 32 : 20;
-  const order: string[] = [];
+  const order: Array<{ oid: string; file: Buffer }> = [];
   const seen = new Set<string>();
   const stack = [commit];
   while (stack.length) {
@@ -190,9 +196,11 @@ function copyLoose(repo: Repo, commit: string, w: Witness): boolean {
     if (seen.has(oid)) continue;
     seen.add(oid);
     if (existsSync(objectFile(w.dir, oid))) continue;
-    const o = readLoose(repo, oid);
+    // the file as it is, read once: inflated here to find what it names, copied unchanged
+    const file = looseFile(repo, oid);
+    const o = file && inflateLoose(oid, file);
     if (!o) return false;
-    order.push(oid);
+    order.push({ oid, file: file! });
     if (o.type === 'commit') {
       const head = o.content.toString('latin1', 0, o.content.indexOf('\n\n') < 0 ? o.content.length : o.content.indexOf('\n\n'));
       for (const m of head.matchAll(/^(?:tree|parent) ([0-9a-f]+)$/gm)) stack.push(m[1]);
@@ -206,7 +214,7 @@ function copyLoose(repo: Repo, commit: string, w: Witness): boolean {
       }
     }
   }
-  for (const oid of order.reverse()) writeWhole(objectFile(w.dir, oid), readFileSync(objectFile(repo.commonDir, oid)));
+  for (const { oid, file } of order.reverse()) writeWhole(objectFile(w.dir, oid), file);
   writeWhole(path.join(w.dir, w.ref), `${commit}\n`);
   return true;
 }
