@@ -1,7 +1,7 @@
 // git's configuration read in this process (issue 39: one git process fewer per write), only where it is provably what
 // `git config -z --get-regexp` would print: a repository openRepo found plain (owned by this user, no extensions, no
-// includes, no GIT_DIR or command-line configuration), a Linux git of the distribution (its system file is
-// /etc/gitconfig), and files that hold no include of any kind and parse by git's own rules (config.c: sections,
+// includes, no GIT_DIR or command-line configuration), no system file (GIT_CONFIG_NOSYSTEM) or a Linux git of the
+// distribution (its system file is /etc/gitconfig), and files that hold no include of any kind and parse by git's own rules (config.c: sections,
 // subsections, quoting, escapes, continuation lines, comments, whitespace folded to spaces). Anything else returns
 // null, and git answers. test/git/config-read.test.ts compares it with git file by file.
 import { readFileSync, realpathSync } from 'node:fs';
@@ -160,15 +160,17 @@ function envBool(v: string | undefined): boolean | null {
   return null;
 }
 
-/** The files git reads for a plain repository, in its order (system, XDG, ~/.gitconfig, the repository's), or null. */
+/**
+ * The files git reads for a plain repository, in its order (system, XDG, ~/.gitconfig, the repository's), or null.
+ * GIT_CONFIG_GLOBAL and GIT_CONFIG_SYSTEM are git's from 2.32 on (this tool needs 2.31): set, git answers. The system
+ * file is /etc/gitconfig only for a git built for /usr (the distribution's); GIT_CONFIG_NOSYSTEM takes it out for any git.
+ */
 function filesInGitsOrder(repo: Repo, env: Env): string[] | null {
   const nosystem = envBool(env.GIT_CONFIG_NOSYSTEM);
-  if (nosystem === null || !env.HOME) return null;
-  for (const k of ['GIT_CONFIG_GLOBAL', 'GIT_CONFIG_SYSTEM']) if (env[k] !== undefined && !path.isAbsolute(env[k]!)) return null;
-  const files: string[] = [];
-  if (!nosystem) files.push(env.GIT_CONFIG_SYSTEM || '/etc/gitconfig');
-  if (env.GIT_CONFIG_GLOBAL) files.push(env.GIT_CONFIG_GLOBAL);
-  else files.push(path.join(env.XDG_CONFIG_HOME || path.join(userHome(env), '.config'), 'git', 'config'), path.join(userHome(env), '.gitconfig'));
+  if (nosystem === null || !env.HOME || env.GIT_CONFIG_GLOBAL !== undefined || env.GIT_CONFIG_SYSTEM !== undefined) return null;
+  if (!nosystem && !isDistributionGit(env)) return null;
+  const files: string[] = nosystem ? [] : ['/etc/gitconfig'];
+  files.push(path.join(env.XDG_CONFIG_HOME || path.join(userHome(env), '.config'), 'git', 'config'), path.join(userHome(env), '.gitconfig'));
   files.push(path.join(repo.commonDir, 'config'));
   return files;
 }
@@ -199,7 +201,6 @@ function isDistributionGit(env: Env): boolean {
  */
 export function readConfigInProcess(repo: Repo, wanted: RegExp, env: Env = process.env): Map<string, string[]> | null {
   if (!repo.plain || env.GIT_CONFIG !== undefined || env.GIT_CONFIG_PARAMETERS !== undefined || env.GIT_CONFIG_COUNT !== undefined) return null;
-  if (!isDistributionGit(env)) return null;
   const files = filesInGitsOrder(repo, env);
   if (!files) return null;
   const map = new Map<string, string[]>();

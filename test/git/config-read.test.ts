@@ -17,12 +17,12 @@ function fixture() {
   const home = path.join(root, 'home');
   mkdirSync(path.join(home, '.config', 'git'), { recursive: true });
   const dir = path.join(root, 'repo');
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, LC_ALL: 'C', GIT_CONFIG_SYSTEM: path.join(root, 'system') };
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, LC_ALL: 'C', GIT_CONFIG_NOSYSTEM: '1' };
   spawnSync('git', ['init', '-q', dir], { env });
   const repo = openRepo(dir);
   const local = path.join(repo.commonDir, 'config');
   const base = spawnSync('cat', [local], { encoding: 'utf8' }).stdout;
-  return { root, home, dir, env, repo, local, base, system: env.GIT_CONFIG_SYSTEM! };
+  return { root, home, dir, env, repo, local, base };
 }
 
 /** git's answer, read as readConfig reads it; null when git refuses the files. */
@@ -100,8 +100,8 @@ describe('the configuration read in this process, against git', () => {
   beforeEach(() => {
     f = fixture();
   });
-  const check = (text: string, where: 'local' | 'global' | 'xdg' | 'system') => {
-    const files = { local: f.local, global: path.join(f.home, '.gitconfig'), xdg: path.join(f.home, '.config', 'git', 'config'), system: f.system };
+  const check = (text: string, where: 'local' | 'global' | 'xdg') => {
+    const files = { local: f.local, global: path.join(f.home, '.gitconfig'), xdg: path.join(f.home, '.config', 'git', 'config') };
     for (const [k, file] of Object.entries(files)) writeFileSync(file, k === 'local' ? f.base : '');
     writeFileSync(files[where], where === 'local' ? f.base + text : text);
     const mine = readConfigInProcess(f.repo, WANTED, f.env);
@@ -111,11 +111,11 @@ describe('the configuration read in this process, against git', () => {
     return { mine, gits };
   };
 
-  it('matches git on hand-picked syntax, in every file git reads', () => {
+  it('matches git on hand-picked syntax, in the repository, global and XDG files', () => {
     let read = 0;
-    for (const text of CASES) for (const where of ['local', 'global', 'xdg', 'system'] as const) if (check(text, where).mine) read++;
+    for (const text of CASES) for (const where of ['local', 'global', 'xdg'] as const) if (check(text, where).mine) read++;
     // most cases are read here, not all left to git: a continuation over CR LF and a BOM among them
-    expect(read).toBeGreaterThan(CASES.length * 2);
+    expect(read).toBeGreaterThan(CASES.length * 1.5);
     expect(check('[user]\n\tname = a\\\r\n b\n', 'local').mine?.get('user.name')).toEqual(['a b']);
     expect(check('\ufeff[user]\n\tname = bom\n', 'global').mine?.get('user.name')).toEqual(['bom']);
   });
@@ -137,6 +137,9 @@ describe('the configuration read in this process, against git', () => {
     expect(readConfigInProcess(f.repo, WANTED, { ...f.env, GIT_CONFIG: '/dev/null' })).toBeNull();
     expect(readConfigInProcess(f.repo, WANTED, { ...f.env, GIT_CONFIG_NOSYSTEM: 'maybe' })).toBeNull();
     expect(readConfigInProcess(f.repo, WANTED, { ...f.env, HOME: '' })).toBeNull();
+    // files named by variables git reads from 2.32 on (this tool needs 2.31): git says
+    expect(readConfigInProcess(f.repo, WANTED, { ...f.env, GIT_CONFIG_GLOBAL: path.join(f.home, 'g') })).toBeNull();
+    expect(readConfigInProcess(f.repo, WANTED, { ...f.env, GIT_CONFIG_NOSYSTEM: '0', GIT_CONFIG_SYSTEM: path.join(f.home, 's') })).toBeNull();
     expect(readConfigInProcess({ ...f.repo, plain: false }, WANTED, f.env)).toBeNull();
   });
 });
