@@ -1,5 +1,6 @@
 // Reads the git configuration a command needs in one process: handoff.* settings and the identity keys.
 import path from 'node:path';
+import { readConfigInProcess } from './config-read';
 import type { Repo } from './repo';
 
 export type Config = Map<string, string[]>;
@@ -9,6 +10,12 @@ const known = new WeakMap<Repo, Config>();
 export const knownConfig = (repo: Repo): Config | undefined => known.get(repo);
 
 export function readConfig(repo: Repo): Config {
+  // in this process where the files are plain (config-read.ts), exactly as git would print them
+  const own = readConfigInProcess(repo, SETTINGS);
+  if (own) {
+    known.set(repo, own);
+    return own;
+  }
   // core., commit. and i18n. for the objects this process writes itself (src/git/loose.ts)
   const r = repo.git(['config', '-z', '--get-regexp', '^(handoff|user|author|committer|core|commit|i18n)\\.'], { allowFail: true });
   const map: Config = new Map();

@@ -20,9 +20,23 @@ export interface LooseObject {
  * content would pass `max` bytes (inflating stops there: a small file can hold a huge object).
  */
 export function readLoose(repo: Pick<Repo, 'commonDir'>, oid: string, max?: number): LooseObject | null {
+  const file = looseFile(repo, oid);
+  return file && inflateLoose(oid, file, max);
+}
+
+/** A loose object's file as stored (deflated), or null when it is not a loose object here. */
+export function looseFile(repo: Pick<Repo, 'commonDir'>, oid: string): Buffer | null {
+  try {
+    return readFileSync(path.join(repo.commonDir, 'objects', oid.slice(0, 2), oid.slice(2)));
+  } catch {
+    return null;
+  }
+}
+
+/** A loose object's file inflated (readLoose's reading of it); null when it does not inflate to an object. */
+export function inflateLoose(oid: string, file: Buffer, max?: number): LooseObject | null {
   let raw: Buffer;
   try {
-    const file = readFileSync(path.join(repo.commonDir, 'objects', oid.slice(0, 2), oid.slice(2)));
     // the header (`<type> <size>\0`) is at most a few dozen bytes
     raw = max === undefined ? lazyZlib().inflateSync(file) : lazyZlib().inflateSync(file, { maxOutputLength: max + 64 });
   } catch {

@@ -145,8 +145,9 @@ export function gitDate(d = new Date()): string {
  * where git decides something this cannot (a date or encoding given, signing asked for, an identity git must guess).
  */
 export function identLines(config: Config, env: NodeJS.ProcessEnv): { author: string; committer: string; encoding: null } | null {
-  const e = { ...process.env, ...env };
-  if (e.GIT_AUTHOR_DATE !== undefined || e.GIT_COMMITTER_DATE !== undefined) return null;
+  // `env` over this process's environment, key by key (a copy of the whole environment costs more than the commit)
+  const e = (k: string) => (Object.hasOwn(env, k) ? env[k] : process.env[k]);
+  if (e('GIT_AUTHOR_DATE') !== undefined || e('GIT_COMMITTER_DATE') !== undefined) return null;
   // commit-tree signs when commit.gpgSign says so: anything but a plain false goes to git
   const gpg = configValue(config, 'commit.gpgsign');
   if (gpg !== undefined && !/^(false|no|off|0|)$/i.test(gpg.trim())) return null;
@@ -155,8 +156,8 @@ export function identLines(config: Config, env: NodeJS.ProcessEnv): { author: st
   const date = gitDate();
   const line = (role: 'author' | 'committer'): string | null => {
     const R = role.toUpperCase();
-    const name = withoutCrud(e[`GIT_${R}_NAME`] ?? configValue(config, `${role}.name`) ?? configValue(config, 'user.name') ?? '');
-    const email = withoutCrud(e[`GIT_${R}_EMAIL`] ?? configValue(config, `${role}.email`) ?? configValue(config, 'user.email') ?? (e.EMAIL || ''));
+    const name = withoutCrud(e(`GIT_${R}_NAME`) ?? configValue(config, `${role}.name`) ?? configValue(config, 'user.name') ?? '');
+    const email = withoutCrud(e(`GIT_${R}_EMAIL`) ?? configValue(config, `${role}.email`) ?? configValue(config, 'user.email') ?? (e('EMAIL') || ''));
     return name && email ? `${name} <${email}> ${date}` : null;
   };
   const author = line('author');

@@ -18,6 +18,8 @@ export interface Repo {
   branch: string | null;
   /** `handoff.formatVersion` in the repository's own config file (SPEC 2 "Format version"); null when unset */
   storeFormat?: number | null;
+  /** found without git (discoverPlain): this user's, plain configuration, no GIT_DIR or command-line configuration */
+  plain?: boolean;
   git(args: string[], opts?: GitOptions): GitResult;
   out(args: string[], opts?: GitOptions): string;
 }
@@ -54,6 +56,7 @@ export function openRepo(start: string = process.cwd(), o: { viaGit?: boolean } 
     branch: readHeadBranch(gitDir),
     // the config text discovery read already (the plain case), else one file read: never a git process
     storeFormat: storeFormatOf(found ? found.config : readText(path.join(commonDir, 'config'))),
+    plain: !!found,
     git: (args, opts = {}) => git(args, { cwd, ...opts }),
     out: (args, opts = {}) => gitOut(args, { cwd, ...opts }),
   };

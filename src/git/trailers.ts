@@ -4,7 +4,7 @@
 import type { Repo } from './repo';
 
 /** Splits git's raw `%(trailers)` output into its lines (git cuts a message at NUL, so none can hold one). */
-export const trailerBlockLines = (block: string): string[] => (block ? block.replace(/\n$/, '').split('\n') : []);
+export const trailerBlockLines = (block: string): string[] => (block ? (block.endsWith('\n') ? block.slice(0, -1) : block).split('\n') : []);
 
 /** The trailer lines of a whole message as this tool writes it: its last paragraph, when there is more than one. */
 export function messageTrailerLines(message: string): string[] {
@@ -72,6 +72,8 @@ export function trailerReader<One extends string, List extends string = never>(
   const read = (lines: readonly string[]): TrailerReading<One, List> => {
     const t: Record<string, unknown> = { ...blank };
     let size = 0;
+    // one test of the whole block instead of one per line (a listing reads 10,000 blocks): most hold no control at all
+    const plain = o.controlsInValues || !VALUE_CONTROL.test(lines.join(''));
     for (const line of lines) {
       if (line === '') continue;
       size += line.length + 1;
@@ -81,7 +83,7 @@ export function trailerReader<One extends string, List extends string = never>(
       let field: string | undefined = toOne.get(key);
       let many = field ? undefined : toList.get(key);
       let value: string;
-      if ((field || many) && (o.controlsInValues || !VALUE_CONTROL.test(line))) value = line.slice(colon + 2);
+      if ((field || many) && (plain || !VALUE_CONTROL.test(line))) value = line.slice(colon + 2);
       else {
         const m = TRAILER_LINE.exec(line);
         if (!m) {

@@ -40,13 +40,13 @@ describe('store with fewer git processes', () => {
     expect(json(await repo.cli(['list', '--json'])).map((r: any) => r.topic).sort()).toEqual(Object.keys(want));
   });
 
-  it('a write to an existing topic starts four git processes; its objects and the loss record are written in-process, in one ref transaction', async () => {
+  it('a write to an existing topic starts three git processes; its configuration, its objects and the loss record are read and written in-process, in one ref transaction', async () => {
     const repo = makeRepo({ commit: true });
     expect((await repo.cli(['write', 'four-processes', '-m', 'one'], { env })).exitCode).toBe(0);
     expect((await repo.cli(['write', 'four-processes', '-m', 'two'], { env })).exitCode).toBe(0);
     const rec = gitRecorder(repo.dir);
     expect((await repo.cli(['write', 'four-processes', '-m', 'three'], { env: { ...env, ...rec.env } })).exitCode).toBe(0);
-    expect(rec.calls().map((c) => c[0])).toEqual(['status', 'config', 'for-each-ref', 'update-ref']);
+    expect(rec.calls().map((c) => c[0])).toEqual(['status', 'for-each-ref', 'update-ref']);
     const tip = refOf(repo, 'refs/handoffs/main/four-processes')!;
     expect(repo.git(['cat-file', 'blob', `${tip}:handoff.md`]).stdout).toBe('three\n');
     expect(repo.git(['cat-file', '-p', 'refs/handoff-record:record']).stdout).toMatch(new RegExp(`^tip ${tip} \\d+ refs/handoffs/main/four-processes$`, 'm'));

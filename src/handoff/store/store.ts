@@ -4,7 +4,8 @@ import path from 'node:path';
 import { HandoffError } from '../../errors';
 import { trace } from '../../trace';
 import { configBool, identityEnv, readConfig, type Config } from '../../git/config';
-import { countCommits, parseCommit, readCommitFiles, readCommitTrailers, readObjects, writeBlobs, writeTree } from '../../git/objects';
+import { parseCommit, readCommitFiles, readCommitTrailers, readObjects, writeBlobs, writeTree } from '../../git/objects';
+import { versionCount } from './versions';
 import { listRefs, readRef, type RefOp, type RefRecord } from '../../git/refs';
 import { trailerBlockLines } from '../../git/trailers';
 import type { Repo } from '../../git/repo';
@@ -374,7 +375,7 @@ export function viewOf(repo: Repo, ref: string, oid: string, branch: string, top
   const oversize = bodyObj && 'oversize' in bodyObj ? `its body is ${bodyObj.oversize} bytes, over the ${BODY_MAX}-byte limit: not read` : null;
   const c = parseCommit(commit.content);
   const st = parseState(state ? state.content.toString('utf8') : null);
-  const versions = countCommits(repo, oid);
+  const versions = versionCount(repo, oid);
   let sync: SyncState = 'local';
   const recs = refs ?? (ref.startsWith(HANDOFF_PREFIX) ? listRefs(repo, [ref, trackingPatternOf(ref)]) : []);
   if (ref.startsWith(HANDOFF_PREFIX)) {

@@ -1,0 +1,231 @@
+// git's configuration read in this process (issue 39: one git process fewer per write), only where it is provably what
+// `git config -z --get-regexp` would print: a repository openRepo found plain (owned by this user, no extensions, no
+// includes, no GIT_DIR or command-line configuration), no system file (GIT_CONFIG_NOSYSTEM) or a Linux git of the
+// distribution (its system file is /etc/gitconfig), and files that hold no include of any kind and parse by git's own rules (config.c: sections,
+// subsections, quoting, escapes, continuation lines, comments, whitespace folded to spaces). Anything else returns
+// null, and git answers. test/git/config-read.test.ts compares it with git file by file.
+import { readFileSync, realpathSync } from 'node:fs';
+import path from 'node:path';
+import { userHome } from '../user-dirs';
+import type { Repo } from './repo';
+
+type Env = NodeJS.ProcessEnv;
+/** key (lower case, as readConfig keeps it) → its values in git's order */
+export type ConfigEntries = Array<[string, string]>;
+
+const isSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+const isAlpha = (c: number) => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+const isKeyChar = (c: number) => isAlpha(c) || (c >= 0x30 && c <= 0x39) || c === 0x2d;
+const lower = (c: number) => (c >= 0x41 && c <= 0x5a ? c + 32 : c);
+const NL = 0x0a;
+
+/**
+ * One file's entries as git reads them (get_next_char, git_parse_source, get_base_var, get_value, parse_value of git
+ * 2.39's config.c), keys and values as bytes read as latin1; null where git would fail or include another file.
+ */
+export function parseConfigFile(data: Buffer): ConfigEntries | null {
+  let at = 0;
+  let eof = false;
+  // get_next_char: CR LF reads as LF; the end reads as LF (and marks eof)
+  const next = (): number => {
+    if (at >= data.length) {
+      eof = true;
+      return NL;
+    }
+    const c = data[at++];
+    if (c === 0x0d && data[at] === NL) return data[at++];
+    return c;
+  };
+  const out: ConfigEntries = [];
+  let section = '';
+  if (data[0] === 0xef && data[1] === 0xbb && data[2] === 0xbf) at = 3;
+  else if (data[0] === 0xef) return null;
+  let comment = false;
+  for (;;) {
+    const c = next();
+    if (c === NL) {
+      if (eof) return out;
+      comment = false;
+      continue;
+    }
+    if (comment || isSpace(c)) continue;
+    if (c === 0x23 || c === 0x3b) {
+      comment = true;
+      continue;
+    }
+    if (c === 0x5b) {
+      const s = baseVar();
+      if (s === null || s === '') return null;
+      section = s;
+      continue;
+    }
+    if (!isAlpha(c) || section === '') return null;
+    // the variable's name, then `= value` or nothing (a boolean true)
+    let name = String.fromCharCode(lower(c));
+    let d: number;
+    for (;;) {
+      d = next();
+      if (eof || !isKeyChar(d)) break;
+      name += String.fromCharCode(lower(d));
+    }
+    while (d === 0x20 || d === 0x09) d = next();
+    let value: string | null = null;
+    if (d !== NL) {
+      if (d !== 0x3d) return null;
+      value = parseValue();
+      if (value === null) return null;
+    }
+    // an include of any kind, or anything in a section named like one: git may read another file here
+    if (/^include(if)?(\.|$)/.test(section)) return null;
+    out.push([`${section}.${name}`, value ?? '\u0000']);
+  }
+
+  function baseVar(): string | null {
+    let name = '';
+    for (;;) {
+      const c = next();
+      if (eof) return null;
+      if (c === 0x5d) return name;
+      if (isSpace(c)) return extendedBaseVar(name, c);
+      if (!isKeyChar(c) && c !== 0x2e) return null;
+      name += String.fromCharCode(lower(c));
+    }
+  }
+
+  function extendedBaseVar(base: string, first: number): string | null {
+    let c = first;
+    do {
+      if (c === NL) return null;
+      c = next();
+    } while (isSpace(c));
+    if (c !== 0x22) return null;
+    let sub = '';
+    for (;;) {
+      let d = next();
+      if (d === NL) return null;
+      if (d === 0x22) break;
+      if (d === 0x5c) {
+        d = next();
+        if (d === NL) return null;
+      }
+      sub += String.fromCharCode(d);
+    }
+    if (next() !== 0x5d) return null;
+    return `${base}.${sub}`;
+  }
+
+  function parseValue(): string | null {
+    let quote = false;
+    let inComment = false;
+    let space = 0;
+    let value = '';
+    for (;;) {
+      let c = next();
+      if (c === NL) return quote ? null : value;
+      if (inComment) continue;
+      if (isSpace(c) && !quote) {
+        if (value.length) space++;
+        continue;
+      }
+      if (!quote && (c === 0x3b || c === 0x23)) {
+        inComment = true;
+        continue;
+      }
+      for (; space; space--) value += ' ';
+      if (c === 0x5c) {
+        c = next();
+        if (c === NL) continue;
+        if (c === 0x74) c = 0x09;
+        else if (c === 0x62) c = 0x08;
+        else if (c === 0x6e) c = NL;
+        else if (c !== 0x5c && c !== 0x22) return null;
+        value += String.fromCharCode(c);
+        continue;
+      }
+      if (c === 0x22) {
+        quote = !quote;
+        continue;
+      }
+      value += String.fromCharCode(c);
+    }
+  }
+}
+
+/** GIT_CONFIG_NOSYSTEM as git_env_bool reads it: true, false, or null for a value git would refuse (git answers then). */
+function envBool(v: string | undefined): boolean | null {
+  if (v === undefined) return false;
+  const w = v.toLowerCase();
+  if (['', 'false', 'no', 'off', '0'].includes(w)) return false;
+  if (['true', 'yes', 'on', '1'].includes(w)) return true;
+  return null;
+}
+
+/**
+ * The files git reads for a plain repository, in its order (system, XDG, ~/.gitconfig, the repository's), or null.
+ * GIT_CONFIG_GLOBAL and GIT_CONFIG_SYSTEM are git's from 2.32 on (this tool needs 2.31): set, git answers. The system
+ * file is /etc/gitconfig only for a git built for /usr (the distribution's); GIT_CONFIG_NOSYSTEM takes it out for any git.
+ */
+function filesInGitsOrder(repo: Repo, env: Env): string[] | null {
+  const nosystem = envBool(env.GIT_CONFIG_NOSYSTEM);
+  if (nosystem === null || !env.HOME || env.GIT_CONFIG_GLOBAL !== undefined || env.GIT_CONFIG_SYSTEM !== undefined) return null;
+  if (!nosystem && !isDistributionGit(env)) return null;
+  const files: string[] = nosystem ? [] : ['/etc/gitconfig'];
+  files.push(path.join(env.XDG_CONFIG_HOME || path.join(userHome(env), '.config'), 'git', 'config'), path.join(userHome(env), '.gitconfig'));
+  files.push(path.join(repo.commonDir, 'config'));
+  return files;
+}
+
+const DISTRIBUTION_GITS = ['/usr/bin/git', '/bin/git', '/usr/lib/git-core/git', '/usr/libexec/git-core/git'];
+// the git on PATH is the distribution's (its system file /etc/gitconfig): checked once per process
+let distributionGit: boolean | null = null;
+function isDistributionGit(env: Env): boolean {
+  if (distributionGit !== null) return distributionGit;
+  distributionGit = false;
+  if (process.platform !== 'linux') return false;
+  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
+    if (!dir) continue;
+    try {
+      const real = realpathSync(path.join(dir, 'git'));
+      // prefix /usr (git's Makefile: sysconfdir /etc); git puts its exec path first on PATH for `git handoff`
+      return (distributionGit = DISTRIBUTION_GITS.includes(real));
+    } catch {
+      // not here: the next directory of PATH
+    }
+  }
+  return false;
+}
+
+/**
+ * The entries `git config -z --get-regexp <re>` prints for this repository, read in this process, as readConfig keeps
+ * them (keys lower case, a bare key's value "true"); null wherever git must answer.
+ */
+export function readConfigInProcess(repo: Repo, wanted: RegExp, env: Env = process.env): Map<string, string[]> | null {
+  if (!repo.plain || env.GIT_CONFIG !== undefined || env.GIT_CONFIG_PARAMETERS !== undefined || env.GIT_CONFIG_COUNT !== undefined) return null;
+  const files = filesInGitsOrder(repo, env);
+  if (!files) return null;
+  const map = new Map<string, string[]>();
+  for (const file of files) {
+    let data: Buffer;
+    try {
+      data = readFileSync(file);
+    } catch (e) {
+      // a file that is not there is not read; any other failure (a directory, no permission) is git's to say
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') continue;
+      return null;
+    }
+    if (data.includes(0)) return null;
+    const entries = parseConfigFile(data);
+    if (!entries) return null;
+    for (const [k, v] of entries) {
+      // what git prints is bytes; spawnSync reads them as UTF-8 (an invalid byte as U+FFFD): the same here
+      const key = Buffer.from(k, 'latin1').toString('utf8').toLowerCase();
+      if (!wanted.test(key)) continue;
+      const value = v === '\u0000' ? 'true' : Buffer.from(v, 'latin1').toString('utf8');
+      const list = map.get(key);
+      if (list) list.push(value);
+      else map.set(key, [value]);
+    }
+  }
+  return map;
+}
