@@ -10,7 +10,7 @@
 // hex of sha256 over the clone's worktree path (its git dir when bare): two clones of one project keep two records,
 // and a clone made again at the same place finds the record of the one it replaces. No remote URL in it: a remote
 // renamed, added later or a mirror used for the clone would split the witness of one working copy.
-import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createHash } from '../../lazy-crypto';
 import { inflateLoose, looseFile } from '../../git/loose-read';
@@ -120,7 +120,7 @@ export function witnessTip(w: Witness): string | null {
 
 /**
  * Puts `commit` (a record commit) and everything it reaches into the witness, as this clone's ref. In this process
- * while the objects it lacks are loose here (each write leaves its own loose): their files are linked (placeObject),
+ * while the objects it lacks are loose here (each write leaves its own loose): their files are copied as they are,
  * each after everything it names, then the ref file; else one `git push` (the first time also a `git init --bare`).
  * Never fails the caller: a witness that could not be written is rewritten by the next record move or check.
  */
@@ -182,31 +182,6 @@ function writeWhole(file: string, data: Buffer | string): void {
 }
 
 /**
- * The witness's name for one loose object of the store: a hard link to the store's file (objects are read-only and
- * never rewritten: deleting or pruning `.git` removes only the store's name), so no new file is made for it (each costs
- * about 0.5 ms here, a write's seven of them more than the rest of the witness); its fan-out folder made on first use.
- * A copy of the bytes read where the two cannot share the file (another filesystem, links refused, the store's file gone).
- */
-function placeObject(repo: Repo, w: Witness, oid: string, file: Buffer): void {
-  const to = objectFile(w.dir, oid);
-  const from = objectFile(repo.commonDir, oid);
-  const link = (): boolean => {
-    try {
-      linkSync(from, to);
-      return true;
-    } catch (e) {
-      return (e as NodeJS.ErrnoException).code === 'EEXIST';
-    }
-  };
-  if (link()) return;
-  if (!existsSync(path.dirname(to))) {
-    mkdirSync(path.dirname(to), { recursive: true });
-    if (link()) return;
-  }
-  writeWhole(to, file);
-}
-
-/**
  * The in-process copy: walks from `commit` through objects the witness does not hold loose; false (nothing of the
  * ref moved) when one of them is not loose here. Objects land children first, so a copy cut short leaves no object
  * whose closure is incomplete.
@@ -239,7 +214,7 @@ function copyLoose(repo: Repo, commit: string, w: Witness): boolean {
       }
     }
   }
-  for (const { oid, file } of order.reverse()) placeObject(repo, w, oid, file);
+  for (const { oid, file } of order.reverse()) writeWhole(objectFile(w.dir, oid), file);
   writeWhole(path.join(w.dir, w.ref), `${commit}\n`);
   return true;
 }
