@@ -34,14 +34,15 @@ export const SPARE_BUDGET_MS = CLIENT_WAIT_S * 1000 + 2000;
  * cwd, front, argc, argv…, envc, NAME=value…, payload), and exits 0 only after a whole answer of exit code 0 was
  * received and written out (stdout, then stderr); any other end (no socket, not this user's, a refused or cut
  * connection, a short or malformed answer, another exit code, no answer in CLIENT_WAIT_S) exits 3 having written
- * nothing, and the front goes on to node. AF_UNIX and SOCK_STREAM are 1 on Linux; the sockaddr is family + path.
+ * nothing, and the front goes on to node. It stops reading when the answer's header says it has it all (no wait for
+ * the answerer's end of the connection). AF_UNIX and SOCK_STREAM are 1 on Linux; the sockaddr is family + path.
  */
 export const PERL_CLIENT = [
   `$SIG{ALRM}=sub{exit 3};alarm ${CLIENT_WAIT_S};my($s,$f,$p,@a)=@ARGV;length$s<=${MAX_SOCKET_PATH}&&-S$s&&-O _ or exit 3;`,
   `socket(S,1,1,0)&&connect(S,pack('S Z108',1,$s))or exit 3;`,
   `my$q=join'',map{length($_).':'.$_.','}'${REQUEST_MAGIC}',getppid,umask,readlink('/proc/self/cwd'),$f,scalar(@a),@a,scalar(keys%ENV),(map{"$_=$ENV{$_}"}keys%ENV),$p;`,
   `for(my$o=0;$o<length$q;){my$n=syswrite(S,$q,65536,$o);defined$n&&$n>0 or exit 3;$o+=$n}shutdown(S,1);`,
-  `my$r='';1 while sysread(S,$r,65536,length$r);$r=~/\\A${ANSWER_MAGIC} 0 (\\d+) (\\d+)\\n/ or exit 3;my($h,$o,$e)=(length$&,$1,$2);length$r==$h+$o+$e or exit 3;`,
+  `my($r,$n,$h,$o,$e)=('');while(sysread(S,$r,65536,length$r)){if(!defined$n&&$r=~/\\A${ANSWER_MAGIC} 0 (\\d+) (\\d+)\\n/){($h,$o,$e)=(length$&,$1,$2);$n=$h+$o+$e}last if defined$n&&length$r>=$n}defined$n&&length$r==$n or exit 3;`,
   `for([\\*STDOUT,$h,$o],[\\*STDERR,$h+$o,$e]){my($d,$at,$n)=@$_;while($n>0){my$w=syswrite($d,$r,$n,$at);defined$w&&$w>0 or exit 3;$at+=$w;$n-=$w}}exit 0`,
 ].join('');
 

@@ -17,6 +17,8 @@ import type { SpareHeader } from './spare';
 const IDLE_MS = Number(process.env.GIT_HANDOFF_ANSWERER_IDLE_MS) > 0 ? Number(process.env.GIT_HANDOFF_ANSWERER_IDLE_MS) : 10 * 60_000;
 const SPARES = 2;
 const CHECK_MS = 2000;
+/** How long after an answer the spare it used is replaced. */
+const SPARE_AFTER_MS = 150;
 /** A request larger than this (a payload is at most 4 MiB, and an argument at most 128 KiB) is not read. */
 const MAX_REQUEST = 8 << 20;
 
@@ -96,7 +98,7 @@ function runsFront(pid: number, cwd: string): boolean {
  */
 function hookParent(r: Request): number | null {
   if (!runsFront(r.pid, r.cwd)) return null;
-  let p: number | null = r.pid;
+  let p: number | null = parentOf(r.pid);
   for (let depth = 0; depth < 8 && p !== null && runsFront(p, r.cwd); depth++) p = parentOf(p);
   return p !== null && p > 0 && !runsFront(p, r.cwd) ? p : null;
 }
@@ -178,8 +180,10 @@ function answer(conn: net.Socket, raw: Buffer): void {
       nothing();
     } else conn.end(frameAnswer(code, strip(out), strip(err)));
     last = Date.now();
-    // the next spare starts after the answer: its node start does not take a core from the call being answered
-    addSpare();
+    // the next spare starts a little after the answer, while another waits: its node start does not take a core from
+    // the client, the front and the spare finishing this call; with none left (a burst) it starts at once
+    if (spares.length) setTimeout(addSpare, SPARE_AFTER_MS);
+    else addSpare();
     if (stopping && !busy.size) setTimeout(() => process.exit(0), 50).unref();
   };
   const budget = setTimeout(() => finish(null), SPARE_BUDGET_MS);
