@@ -48,14 +48,15 @@ export const PERL_CLIENT = [
 
 /**
  * The front's function (generated into bin/git-handoff-guard): asks the answerer, where one may run, and returns 0
- * when it answered (the answer is written). Else it marks MISSED_VAR for node and returns 1. The socket is where
+ * when it answered (the answer is written). Else it marks MISSED_VAR for node and returns 1; with no perl to ask one
+ * with, it marks nothing (node starts no answerer that no front could reach). The socket is where
  * answerSocket puts it (XDG_CACHE_HOME, else HOME/.cache; neither: no answerer). The payload goes as an argument
  * (one over Linux's 128 KiB for an argument fails the start: node). perl reads no option or library path from the
  * environment for it (PERL5OPT, PERLIO emptied; -C0: no Unicode layers).
  */
 export const answeredSh = (fn: string): string =>
   `${fn}() { case \${GIT_HANDOFF_ANSWERER-}:\${XDG_CACHE_HOME-}\${HOME-} in 0:* | *:) return 1 ;; esac; ` +
-  `s=\${XDG_CACHE_HOME:-$HOME/.cache}/git-handoff/${ANSWER_SOCKET} && [ -S "$s" ] && command -v perl >/dev/null && ` +
+  `command -v perl >/dev/null || return 1; s=\${XDG_CACHE_HOME:-$HOME/.cache}/git-handoff/${ANSWER_SOCKET} && [ -S "$s" ] && ` +
   `PERL5OPT= PERLIO=:raw perl -C0 -e '${PERL_CLIENT.replace(/'/g, `'\\''`)}' "$s" "$0" "$payload" "$@" && return 0; ${MISSED_VAR}=1 && export ${MISSED_VAR}; return 1; } # the resident answerer: src/answerer/place.ts`;
 
 /** A request as the answerer reads it. */

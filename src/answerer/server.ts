@@ -203,6 +203,8 @@ const server = net.createServer({ allowHalfOpen: true }, (conn) => {
   const chunks: Buffer[] = [];
   let size = 0;
   conn.on('error', () => undefined);
+  // a request that never ends (its client stopped, or holds the connection) is dropped: the client's own wait is less
+  conn.setTimeout(SPARE_BUDGET_MS, () => conn.destroy());
   conn.on('data', (d: Buffer) => {
     size += d.length;
     if (size > MAX_REQUEST) return void conn.destroy();

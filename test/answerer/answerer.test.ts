@@ -192,6 +192,29 @@ describe.skipIf(process.platform !== 'linux')('the resident answerer', () => {
     expect(bySpare.rec.pid).toBe(bySpare.pid);
   });
 
+  it('with no perl to ask one with, node answers and starts none', async () => {
+    const { repo, env } = repoWithUser();
+    // every program of the system's PATH but perl
+    const bin = tempDir('gh-noperl-');
+    for (const dir of ['/usr/local/bin', '/usr/bin', '/bin']) {
+      for (const f of existsSync(dir) ? readdirSync(dir) : []) {
+        if (/^perl/.test(f) || existsSync(path.join(bin, f))) continue;
+        symlinkSync(path.join(dir, f), path.join(bin, f));
+      }
+    }
+    symlinkSync(process.execPath, path.join(bin, 'node-for-test'));
+    if (!existsSync(path.join(bin, 'node'))) symlinkSync(process.execPath, path.join(bin, 'node'));
+    const noPerl = { ...env, PATH: bin };
+    const p = CALLS(repo.dir).refMove;
+    const byNode = call(repo, p, { ...noPerl, GIT_HANDOFF_ANSWERER: '0' });
+    const r = call(repo, p, noPerl);
+    expect(r.stdout).toBe(byNode.stdout);
+    expect(r.stdout).toMatch(/deny/);
+    await sleep(1500);
+    expect(answerers(repo)).toHaveLength(0);
+    expect(existsSync(sock(repo))).toBe(false);
+  });
+
   it('doctor says whether one runs, and why none can', async () => {
     const { repo, env } = repoWithUser();
     const row = async (e: NodeJS.ProcessEnv) => {
