@@ -7,8 +7,7 @@ import { configFiles } from '../git/config-files';
 import { trustedRepository } from '../git/trust';
 import { handoffDir } from '../handoff/state/paths';
 import { appendState, writeState } from '../handoff/state/state-file';
-import { userMac } from '../handoff/state/user-key';
-import { userMacIfKeyed } from './mac';
+import { userMac, userMacIfKeyed } from '../handoff/state/user-key';
 import { userCacheDir } from '../user-dirs';
 
 export interface Location {
@@ -113,7 +112,7 @@ export function readConfigCache(loc: Location, key: string, env: NodeJS.ProcessE
     const c = JSON.parse(readFileSync(cacheFile(loc), 'utf8'));
     const files: unknown = c?.files ?? [];
     // only a cache this user's guard wrote counts: a forged one (it could turn the guard off) is ignored, git asked
-    // checked by src/guard/mac.ts, read-only and without @noble/hashes: a missing key trusts no cache, as a new one would
+    // checked read-only (userMacIfKeyed): a missing key trusts no cache, as a new one would
     if (c && c.key === key && Array.isArray(c.entries) && Array.isArray(files) && typeof c.mac === 'string' && c.mac === userMacIfKeyed(macText(key, [c.entries, files]), env)) {
       // an included file changed (it may include another now): git is asked again
       if (files.some((f) => !Array.isArray(f) || typeof f[0] !== 'string' || stamp(f[0]) !== f[1])) return null;

@@ -1,11 +1,12 @@
-// The config cache's check (src/guard/mac.ts) against node:crypto and against userMac, which writes the MACs.
+// The MAC under this user's key (src/handoff/state/hmac.ts, user-key.ts) against node:crypto, and the config cache's
+// read-only check (userMacIfKeyed) against userMac, which writes the MACs.
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hmacSha256Hex, sha256, userMacIfKeyed } from '../../src/guard/mac';
-import { userMac } from '../../src/handoff/state/user-key';
+import { hmacSha256Hex, sha256 } from '../../src/handoff/state/hmac';
+import { userMac, userMacIfKeyed } from '../../src/handoff/state/user-key';
 
 const dirs: string[] = [];
 afterEach(() => {

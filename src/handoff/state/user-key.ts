@@ -2,14 +2,34 @@
 // user's git-handoff could have made. It keys the guard's config cache (src/guard/locate.ts) and a scanned write's
 // record of its scan (src/handoff/secrets/secrets.ts).
 import { readFileSync, rmSync, statSync } from 'node:fs';
-import { hmac } from '@noble/hashes/hmac';
-import { sha256 } from '@noble/hashes/sha2';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils';
 import path from 'node:path';
 import { userCacheDir } from '../../user-dirs';
+import { hmacSha256Hex } from './hmac';
 import { writeState } from './state-file';
 
 const KEY_TEXT = /^[0-9a-f]{64}$/;
+
+/** The key in `file` when it is this user's private file, written whole; else why not (a missing file throws ENOENT). */
+function readKey(file: string): { key: Buffer } | { bad: string; partial: boolean } {
+  const st = statSync(file);
+  if (st.uid !== process.geteuid?.() || (st.mode & 0o077) !== 0) return { bad: `${file} is not this user's private file`, partial: false };
+  const key = readFileSync(file);
+  return KEY_TEXT.test(key.toString('latin1')) ? { key } : { bad: `${file} is not a whole cache key`, partial: true };
+}
+
+/**
+ * The MAC userMac gives `text` when this user's key is there whole and private; null otherwise (no key yet,
+ * another's, a part of one): no cache is trusted then, and the next MAC made (userMac) makes or mends the key.
+ * Nothing is written here: the guard's first look checks its config cache with it.
+ */
+export function userMacIfKeyed(text: string, env: NodeJS.ProcessEnv = process.env): string | null {
+  try {
+    const r = readKey(path.join(userCacheDir(env), 'cache-key'));
+    return 'key' in r ? hmacSha256Hex(r.key, text) : null;
+  } catch {
+    return null;
+  }
+}
 
 /** HMAC-SHA256 of `text` under this user's key: what only this user's git-handoff could have made (throws with no key). */
 export function userMac(text: string, env: NodeJS.ProcessEnv = process.env): string {
@@ -17,15 +37,14 @@ export function userMac(text: string, env: NodeJS.ProcessEnv = process.env): str
   const file = path.join(dir, 'cache-key');
   let secret: Buffer;
   try {
-    const st = statSync(file);
-    if (st.uid !== process.geteuid?.() || (st.mode & 0o077) !== 0) throw new Error(`${file} is not this user's private file`);
-    secret = readFileSync(file);
-    // a key not written whole (a disk that filled at its first write, an older build) keys nothing: no cache is
-    // trusted, and the key is made again by the next run that can write it
-    if (!KEY_TEXT.test(secret.toString('latin1'))) {
-      rmSync(file, { force: true });
-      throw new Error(`${file} is not a whole cache key`);
+    const r = readKey(file);
+    if ('bad' in r) {
+      // a key not written whole (a disk that filled at its first write, an older build) keys nothing: no cache is
+      // trusted, and the key is made again by the next run that can write it
+      if (r.partial) rmSync(file, { force: true });
+      throw new Error(r.bad);
     }
+    secret = r.key;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
     // node:crypto only here, once per user: loading it costs every guard run a few ms (the MAC below is pure JS)
@@ -38,5 +57,5 @@ export function userMac(text: string, env: NodeJS.ProcessEnv = process.env): str
     secret = readFileSync(file);
     if (!KEY_TEXT.test(secret.toString('latin1'))) throw new Error(`${file} is not a whole cache key`);
   }
-  return bytesToHex(hmac(sha256, secret, utf8ToBytes(text)));
+  return hmacSha256Hex(secret, text);
 }

@@ -1,11 +1,7 @@
-// The check of the guard's config cache against this user's key (src/handoff/state/user-key.ts makes the key and
-// the MAC; src/guard/locate.ts writes and reads the cache): HMAC-SHA256 in one plain function over typed arrays. The
-// first look checks the cache before every refusal it gives (src/guard/first.ts): @noble/hashes' SHA-256 (classes,
-// a call per rotation, SHA-512's BigInt tables built as it loads) cost that run about 3 ms more, node:crypto as much
-// to load. test/guard/mac.test.ts checks it against node:crypto and userMac.
-import { readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
-import { userCacheDir } from '../user-dirs';
+// HMAC-SHA256 in one plain function over typed arrays: the MAC under this user's key (user-key.ts), which the guard's
+// first look checks before every refusal it gives (the config cache, src/guard/locate.ts). @noble/hashes' SHA-256
+// (classes, a call per rotation, SHA-512's BigInt tables built as it loads) cost that run about 3 ms more,
+// node:crypto as much to load. test/guard/mac.test.ts checks it against node:crypto.
 
 // the first 32 bits of the fractional parts of the cube roots of the first 64 primes (FIPS 180-4, 4.2.2)
 const K = new Int32Array([
@@ -82,23 +78,4 @@ export function hmacSha256Hex(key: Uint8Array, text: string): string {
   inner.set(msg, 64);
   outer.set(sha256(inner), 64);
   return Buffer.from(sha256(outer)).toString('hex');
-}
-
-const KEY_TEXT = /^[0-9a-f]{64}$/;
-
-/**
- * The MAC userMac (src/handoff/state/user-key.ts) gives `text` when this user's key is there whole and private; null
- * otherwise (no key yet, another's, a part of one): no cache is trusted then, and the next cache written (userMac)
- * makes or mends the key. Nothing is written here.
- */
-export function userMacIfKeyed(text: string, env: NodeJS.ProcessEnv = process.env): string | null {
-  try {
-    const file = path.join(userCacheDir(env), 'cache-key');
-    const st = statSync(file);
-    if (st.uid !== process.geteuid?.() || (st.mode & 0o077) !== 0) return null;
-    const secret = readFileSync(file);
-    return KEY_TEXT.test(secret.toString('latin1')) ? hmacSha256Hex(secret, text) : null;
-  } catch {
-    return null;
-  }
 }
