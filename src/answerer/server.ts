@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { parentOf } from './parent';
 import { answerSocket, frameAnswer, MAX_SOCKET_PATH, parseRequest, SPARE_BUDGET_MS, type Request } from './place';
 import type { SpareHeader } from './spare';
 
@@ -67,7 +68,7 @@ function addSpare(): void {
   spares.push(c);
 }
 
-/** A line of /proc/<pid>/<file>, or null. */
+/** /proc/<pid>/<file>, or null. */
 function proc(pid: number, file: string): string | null {
   try {
     return readFileSync(`/proc/${pid}/${file}`, 'latin1');
@@ -75,10 +76,6 @@ function proc(pid: number, file: string): string | null {
     return null;
   }
 }
-const parentOf = (pid: number): number | null => {
-  const stat = proc(pid, 'stat');
-  return stat ? Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) || null : null;
-};
 /** Whether process `pid` is this user's and runs this installation's front (`sh …/git-handoff-guard …`). */
 function runsFront(pid: number, cwd: string): boolean {
   const status = proc(pid, 'status');

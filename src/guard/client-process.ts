@@ -4,7 +4,7 @@
 // running its gemini bundle (observed with Codex 0.169.0 and Gemini CLI 0.61.0, which relaunches itself: the
 // nearest one is the CLI proper). Only where /proc says; null elsewhere.
 import { readFileSync } from 'node:fs';
-import { hookParent } from '../answerer/parent';
+import { hookParent, parentOf } from '../answerer/parent';
 import type { GuardClient } from '../clients/event';
 import { clientPid } from './lineage';
 
@@ -12,15 +12,6 @@ const IS_CLIENT: Partial<Record<GuardClient, (argv: string[], comm: string) => b
   codex: (argv, comm) => comm === 'codex' || /(^|\/)codex$/.test(argv[0] ?? ''),
   'gemini-cli': (argv) => argv.slice(0, 3).some((a) => /(^|\/)gemini(\.js)?$/.test(a)),
 };
-
-function parentOf(pid: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) || null;
-  } catch {
-    return null;
-  }
-}
 
 function nearestAncestor(test: (argv: string[], comm: string) => boolean): number | null {
   let p: number | null = hookParent();

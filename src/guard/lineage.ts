@@ -1,7 +1,6 @@
 // The guard's side of lineage: which client process an event comes from, and the first sight of a session
 // (a known one costs one stat; only an unknown one, or a SessionStart, loads the domain and starts git).
-import { readFileSync } from 'node:fs';
-import { hookParent } from '../answerer/parent';
+import { hookParent, parentOf } from '../answerer/parent';
 import { isKnownSession } from '../handoff/state/lineage-record';
 import { short } from '../handoff/state/session';
 import type { GuardContext } from './context';
@@ -21,17 +20,10 @@ export function clientPid(client: GuardClient, env: NodeJS.ProcessEnv): number |
 
 /** Whether `pid` is this process's parent, grandparent, …: each step read from /proc/<p>/stat (field 4, the ppid). */
 function isAncestor(pid: number): boolean {
-  let p = hookParent();
-  for (let depth = 0; depth < 64 && p > 1; depth++) {
+  let p: number | null = hookParent();
+  for (let depth = 0; depth < 64 && p !== null && p > 1; depth++) {
     if (p === pid) return true;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${p}/stat`, 'latin1');
-    } catch {
-      return false;
-    }
-    // the command name (field 2) is in parentheses and may hold spaces or parentheses itself
-    p = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    p = parentOf(p);
   }
   return false;
 }
