@@ -148,7 +148,7 @@ export function loadBundle(dir: string, bundle: Bundle, use: string): unknown {
     } catch {
       cached = undefined;
     }
-    script = new VmScript(`${WRAP[0]}${readFileSync(file, 'utf8')}${WRAP[1]}`, { filename: file, cachedData: cached });
+    script = new VmScript(wrapModule(readFileSync(file, 'utf8')), { filename: file, cachedData: cached });
   } catch {
     return require(file);
   }
@@ -156,13 +156,22 @@ export function loadBundle(dir: string, bundle: Bundle, use: string): unknown {
   const l: Loaded = { script, where, saving: false, marks: [] };
   loaded.set(bundle, l);
   if (!cached || script.cachedDataRejected) saveAtExit(l);
+  return runModule(script.runInThisContext(), file);
+}
+
+/** `source` in CommonJS's module wrapper, to compile (and run with runModule). */
+export const wrapModule = (source: string): string => `${WRAP[0]}${source}${WRAP[1]}`;
+
+/** Runs `wrapper` (wrapModule's function, compiled in this context) as require runs the module `file`: its exports. */
+export function runModule(wrapper: (...a: unknown[]) => void, file: string): unknown {
   // a CommonJS module of its own, as require makes it (node's Module class is this file's module's constructor:
   // node:module, which createRequire would need, is not loaded)
   const Module = module.constructor as unknown as ModuleClass;
+  const dir = path.dirname(file);
   const m = new Module(file, module);
   m.filename = file;
   m.paths = Module._nodeModulePaths(dir);
-  script.runInThisContext()(m.exports, (id: string) => m.require(id), m, file, dir);
+  wrapper.call(m.exports, m.exports, (id: string) => m.require(id), m, file, dir);
   m.loaded = true;
   return m.exports;
 }

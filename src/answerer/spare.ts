@@ -49,8 +49,10 @@ const WARM_UP = [
 // no environment: the trace looks at its variable at each line, the guard's budgets are read in modules loaded at
 // the call), and the first look run on WARM_UP. The code caches are those of a shell line, the commonest call the
 // front hands over.
+let load: typeof import('../load') | null = null;
 try {
-  const { loadBundle, preloaded } = require(path.join(__dirname, 'load.cjs')) as typeof import('../load');
+  load = require(path.join(__dirname, 'load.cjs')) as typeof import('../load');
+  const { loadBundle, preloaded } = load;
   const first = loadBundle(__dirname, 'first.cjs', 'first-shell') as { warm(payloads: string[], argv: string[]): void }; // dist/first.cjs (src/first-look.ts)
   preloaded().set(path.join(__dirname, 'first.cjs'), first);
   preloaded().set(path.join(__dirname, 'fast.cjs'), loadBundle(__dirname, 'fast.cjs', 'guard-pre-tool-shell'));
@@ -64,7 +66,7 @@ const guard = path.join(__dirname, 'guard.cjs');
 let guardFn: ((...a: unknown[]) => void) | null = null;
 try {
   const { Script } = require('node:vm') as typeof import('node:vm');
-  guardFn = new Script(`(function (exports, require, module, __filename, __dirname) { ${readFileSync(guard, 'utf8')}\n});`, { filename: guard }).runInThisContext() as (...a: unknown[]) => void;
+  if (load) guardFn = new Script(load.wrapModule(readFileSync(guard, 'utf8')), { filename: guard }).runInThisContext() as (...a: unknown[]) => void;
 } catch {
   guardFn = null; // required at the call
 }
@@ -93,13 +95,6 @@ process.once('exit', (code) => {
 process.argv = [process.argv[0], guard, 'guard', ...header.argv];
 (process as unknown as { [HOOK_PARENT]: number })[HOOK_PARENT] = header.parent;
 // the trace (GIT_HANDOFF_TRACE of the call, read now that it is this process's environment) says who answered
-if (process.env.GIT_HANDOFF_TRACE) (require(path.join(__dirname, 'load.cjs')) as typeof import('../trace-line')).traceLine('spare', `answerer ${process.ppid}`);
-if (guardFn) {
-  // a CommonJS module of its own, as require makes it (src/load.ts does the same for the bundles it loads)
-  const Module = module.constructor as unknown as { new (id: string, parent: NodeModule): NodeModule & { paths: string[]; filename: string; loaded: boolean }; _nodeModulePaths(dir: string): string[] };
-  const m = new Module(guard, module);
-  m.filename = guard;
-  m.paths = Module._nodeModulePaths(__dirname);
-  guardFn.call(m.exports, m.exports, (id: string) => m.require(id), m, guard, __dirname);
-  m.loaded = true;
-} else require(guard);
+if (process.env.GIT_HANDOFF_TRACE) load?.traceLine('spare', `answerer ${process.ppid}`);
+if (guardFn && load) load.runModule(guardFn, guard);
+else require(guard);
