@@ -36,8 +36,10 @@ export const SPARE_BUDGET_MS = CLIENT_WAIT_S * 1000 + 2000;
  * connection, a short or malformed answer, another exit code, no answer in CLIENT_WAIT_S) exits 3 having written
  * nothing, and the front goes on to node. It stops reading when the answer's header says it has it all (no wait for
  * the answerer's end of the connection). AF_UNIX and SOCK_STREAM are 1 on Linux; the sockaddr is family + path.
+ * A function, not a constant: only the build (the front's generated block) needs the text, and dist/guard.cjs, which
+ * takes this module for the start of an answerer, does not build it at every run.
  */
-export const PERL_CLIENT = [
+export const perlClient = (): string => [
   `$SIG{ALRM}=sub{exit 3};alarm ${CLIENT_WAIT_S};my($s,$f,$p,@a)=@ARGV;length$s<=${MAX_SOCKET_PATH}&&-S$s&&-O _ or exit 3;`,
   `socket(S,1,1,0)&&connect(S,pack('S Z108',1,$s))or exit 3;`,
   `my$q=join'',map{length($_).':'.$_.','}'${REQUEST_MAGIC}',getppid,umask,readlink('/proc/self/cwd'),$f,scalar(@a),@a,scalar(keys%ENV),(map{"$_=$ENV{$_}"}keys%ENV),$p;`,
@@ -57,7 +59,7 @@ export const PERL_CLIENT = [
 export const answeredSh = (fn: string): string =>
   `${fn}() { case \${GIT_HANDOFF_ANSWERER-}:\${XDG_CACHE_HOME-}\${HOME-} in 0:* | *:) return 1 ;; esac; ` +
   `command -v perl >/dev/null || return 1; s=\${XDG_CACHE_HOME:-$HOME/.cache}/git-handoff/${ANSWER_SOCKET} && [ -S "$s" ] && ` +
-  `PERL5OPT= PERLIO=:raw perl -C0 -e '${PERL_CLIENT.replace(/'/g, `'\\''`)}' "$s" "$0" "$payload" "$@" && return 0; ${MISSED_VAR}=1 && export ${MISSED_VAR}; return 1; } # the resident answerer: src/answerer/place.ts`;
+  `PERL5OPT= PERLIO=:raw perl -C0 -e '${perlClient().replace(/'/g, `'\\''`)}' "$s" "$0" "$payload" "$@" && return 0; ${MISSED_VAR}=1 && export ${MISSED_VAR}; return 1; } # the resident answerer: src/answerer/place.ts`;
 
 /** A request as the answerer reads it. */
 export interface Request {
@@ -71,7 +73,7 @@ export interface Request {
   payload: Buffer;
 }
 
-/** Reads one request (netstrings, as PERL_CLIENT writes them); null when it is not one whole, well-formed request. */
+/** Reads one request (netstrings, as perlClient writes them); null when it is not one whole, well-formed request. */
 export function parseRequest(buf: Buffer): Request | null {
   let at = 0;
   const next = (): Buffer | null => {
@@ -118,6 +120,6 @@ export function parseRequest(buf: Buffer): Request | null {
   return { pid, umask, cwd, front, argv, env, payload };
 }
 
-/** An answer as PERL_CLIENT reads it: the exit code, stdout, stderr. */
+/** An answer as perlClient reads it: the exit code, stdout, stderr. */
 export const frameAnswer = (code: number, out: Buffer, err: Buffer): Buffer =>
   Buffer.concat([Buffer.from(`${ANSWER_MAGIC} ${code} ${out.length} ${err.length}\n`, 'latin1'), out, err]);
