@@ -9,12 +9,13 @@ import { build } from 'esbuild';
 const common = { bundle: true, platform: 'node', target: 'node20', legalComments: 'none', logLevel: 'warning' };
 // cli.cjs and fast.cjs first: their hashes name their V8 code caches (src/load.ts), bundled into the loaders
 const hashOf = (f) => createHash('sha256').update(readFileSync(f)).digest('hex').slice(0, 16);
-// the guard's first files take node:path without esbuild's __toESM copy of it per module (src/node-path.ts)
-const plainPath = { alias: { 'node:path': './src/node-path.ts' } };
+// the guard's files (guard.cjs, first.cjs, fast.cjs) take node:path without esbuild's __toESM copy of it per
+// module (src/node-path.ts), and node:fs with one require of it per bundle (src/node-fs.ts)
+const plainBuiltins = { alias: { 'node:path': './src/node-path.ts', 'node:fs': './src/node-fs.ts' } };
 await Promise.all([
   // minified like the other bundles: the package stays under 400 kB (test/cli/package.test.ts)
   build({ ...common, format: 'cjs', entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.cjs', minify: true }),
-  build({ ...common, format: 'cjs', entryPoints: ['src/fast.ts'], outfile: 'dist/fast.cjs', minify: true }),
+  build({ ...common, ...plainBuiltins, format: 'cjs', entryPoints: ['src/fast.ts'], outfile: 'dist/fast.cjs', minify: true }),
   build({ ...common, format: 'esm', entryPoints: ['src/config-keys.ts'], outfile: 'dist/config-keys.mjs' }),
   // the environment variables the man page lists (scripts/man.mjs)
   build({ ...common, format: 'esm', entryPoints: ['src/environment.ts'], outfile: 'dist/environment.mjs' }),
@@ -33,11 +34,11 @@ await Promise.all([
 // secrets.cjs too: write and import load the scanner through its own cache (src/handoff/secrets/secrets.ts)
 const hashes = { 'cli.cjs': hashOf('dist/cli.cjs'), 'fast.cjs': hashOf('dist/fast.cjs'), 'secrets.cjs': hashOf('dist/secrets.cjs') };
 // the guard's first look: fast.cjs stays a separate file, loaded (through its cache) only when a rule may apply
-await build({ ...common, ...plainPath, format: 'cjs', entryPoints: ['src/first-look.ts'], outfile: 'dist/first.cjs', minify: true, define: { BUNDLE_HASHES: JSON.stringify(hashes) } });
+await build({ ...common, ...plainBuiltins, format: 'cjs', entryPoints: ['src/first-look.ts'], outfile: 'dist/first.cjs', minify: true, define: { BUNDLE_HASHES: JSON.stringify(hashes) } });
 const define = { BUNDLE_HASHES: JSON.stringify({ ...hashes, 'first.cjs': hashOf('dist/first.cjs') }) };
 await Promise.all([
   // the file the guard starts with: reads stdin, loads first.cjs through its code cache
-  build({ ...common, ...plainPath, format: 'cjs', entryPoints: ['src/fast-guard.ts'], outfile: 'dist/guard.cjs', minify: true, define }),
+  build({ ...common, ...plainBuiltins, format: 'cjs', entryPoints: ['src/fast-guard.ts'], outfile: 'dist/guard.cjs', minify: true, define }),
   // the launcher's loader for cli.cjs and fast.cjs
   build({ ...common, format: 'cjs', entryPoints: ['src/load.ts'], outfile: 'dist/load.cjs', minify: true, define }),
   // the resident answerer and its spares (src/answerer)

@@ -40,7 +40,7 @@ export const KINDS: Record<string, EventKind> = {
 export const front: FrontFacts = {
   keys: { session: 'session_id', tool: 'tool_name', event: 'hook_event_name', input: 'tool_input' },
   events: KINDS,
-  tools: { Bash: 'command', Write: 'file_path', Edit: 'file_path', MultiEdit: 'file_path' },
+  tools: { Bash: 'command', Write: 'write', Edit: 'file_path', MultiEdit: 'file_path' },
   plugin: true,
 };
 

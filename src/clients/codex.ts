@@ -24,7 +24,7 @@ export const wiring: Wiring = {
 export const front: FrontFacts = {
   keys: claudeFront.keys,
   events: claudeFront.events,
-  tools: { Bash: 'command', shell: 'command', exec_command: 'command', Write: 'file_path', Edit: 'file_path', apply_patch: 'patch' },
+  tools: { Bash: 'command', shell: 'command', exec_command: 'command', Write: 'write', Edit: 'file_path', apply_patch: 'patch' },
 };
 
 export const codex: ClientAdapter = {

@@ -11,8 +11,12 @@ import type { ClientName } from '../client-names';
 import { front as qwen, wiring as qwenWiring } from './qwen';
 import type { Wiring } from './wiring';
 
-/** How the front reads a tool's input: `command` a shell line, `file_path`/`path` the file written, `patch` an apply_patch envelope. */
-export type FrontShape = 'command' | 'file_path' | 'path' | 'patch';
+/**
+ * How the front reads a tool's input: `command` a shell line, `file_path`/`path` the file written, `write` the file
+ * written (`file_path`) with its whole new content (`content`: the front reads its line 1, for this session's own
+ * handoff file), `patch` an apply_patch envelope.
+ */
+export type FrontShape = 'command' | 'file_path' | 'write' | 'path' | 'patch';
 
 /** A client's facts the front reads (a field of the client's module). */
 export interface FrontFacts {

@@ -41,7 +41,7 @@ const KINDS: Record<string, EventKind> = {
 export const front: FrontFacts = {
   keys: { session: 'session_id', tool: 'tool_name', event: 'hook_event_name', input: 'tool_input' },
   events: KINDS,
-  tools: { run_shell_command: 'command', write_file: 'file_path', replace: 'file_path' },
+  tools: { run_shell_command: 'command', write_file: 'write', replace: 'file_path' },
   plugin: true,
 };
 

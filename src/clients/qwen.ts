@@ -42,7 +42,7 @@ const TOOLS: Record<string, string> = { edit: 'Edit', notebook_edit: 'NotebookEd
 export const front: FrontFacts = {
   keys: claudeFront.keys,
   events: KINDS,
-  tools: { run_shell_command: 'command', write_file: 'file_path', edit: 'file_path', replace: 'file_path' },
+  tools: { run_shell_command: 'command', write_file: 'write', edit: 'file_path', replace: 'file_path' },
 };
 
 export const qwen: ClientAdapter = {

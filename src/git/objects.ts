@@ -1,7 +1,6 @@
 // Object reads and writes: blobs, trees, commits, and one cat-file --batch for many reads. Writes happen in this
 // process where src/git/loose.ts can write exactly what git would (most writes), else through git.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { HandoffError } from '../errors';
 import { countLooseCommits, identLines, looseTarget, treeContent, writeLoose } from './loose';
@@ -9,6 +8,12 @@ import { looseCommitFiles } from './loose-read';
 import { trailerBlockLines } from './trailers';
 import { gitBytes } from './run';
 import type { Repo } from './repo';
+
+/**
+ * The system's temporary directory. node:os is required here, at the first temporary file: the full guard loads
+ * this module at every run, and loading node:os costs it about 0.2 ms it does not otherwise need.
+ */
+const tmpdir = (): string => (require('node:os') as typeof import('node:os')).tmpdir();
 
 export function writeBlob(repo: Repo, content: string): string {
   const target = looseTarget(repo);

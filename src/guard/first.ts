@@ -108,8 +108,11 @@ export function firstLook(text: string, argv: string[] = process.argv, env: Node
   return { use: `guard-${event.kind}-${event.action.type}`, tag: 'full', seen };
 }
 
-/** The shell line as the first look reads it; null past its bound (the full rules read it within theirs). */
-function firstParse(command: string, cwd: string): SimpleCommand[] | null {
+/**
+ * The shell line as the first look reads it; null past its bound (the full rules read it within theirs). The full
+ * guard reads it so too when no first look ran (src/guard/entry.ts): the line is parsed once either way.
+ */
+export function firstParse(command: string, cwd: string): SimpleCommand[] | null {
   if (command.length > MAX_FIRST_LOOK) return null;
   try {
     return parseShell(command, cwd);

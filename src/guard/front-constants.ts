@@ -8,6 +8,8 @@ import { LEASE_EVERY_MS } from './first';
 import { guardStateDir } from './lifecycle';
 import { cacheFile } from './locate';
 import { claimsMarker } from '../handoff/claims/marker';
+import { markerLine } from '../handoff/import/seed-file';
+import { STOPWORDS, TOPIC_MAX } from '../handoff/store/names';
 import { configFilesSh } from '../git/config-files';
 import { keyName } from '../config-keys';
 import { answeredSh } from '../answerer/place';
@@ -41,7 +43,16 @@ export const FRONT_CONSTANTS = {
   /** the flags of a front the client's sh runs itself (`. <front>`), and of its hand-over to node (src/clients/wiring.ts) */
   sourced_flag: SOURCED_FLAG,
   node_flag: NODE_FLAG,
+  /** the ownership marker, line 1 of a protected handoff file, around the session id (src/handoff/import/seed-file.ts) */
+  marker_head: markerLine('\0').split('\0')[0],
+  marker_tail: markerLine('\0').split('\0')[1],
+  /** the longest topic (src/handoff/store/names.ts) */
+  topic_max: String(TOPIC_MAX),
 };
 
 /** sh functions of the front written from TypeScript: each_config gives config_file every file git reads (src/git/config-files.ts). */
-export const FRONT_FUNCTIONS = [`${configFilesSh('each_config', 'config_file')} # the files git reads: src/git/config-files.ts`, answeredSh('answered')];
+export const FRONT_FUNCTIONS = [
+  `${configFilesSh('each_config', 'config_file')} # the files git reads: src/git/config-files.ts`,
+  answeredSh('answered'),
+  `stopword() { case $1 in ${[...STOPWORDS].join(' | ')}) return 0 ;; esac; return 1; } # a topic of stopwords only is no topic: src/handoff/store/names.ts`,
+];

@@ -71,7 +71,8 @@ export function writtenPaths(ctx: GuardContext): string[] {
   if (a.type === 'write' || a.type === 'edit') return [ctx.abs(a.path)];
   if (a.type === 'patch') return parsePatch(a.patch).flatMap((f) => [f.path, ...(f.moveTo ? [f.moveTo] : [])]).map((p) => ctx.abs(p, a.cwd));
   if (a.type === 'shell') {
-    return parseShell(a.command, a.cwd ?? ctx.event.cwd)
+    // the line as the first look (or runGuard) read it, with these very arguments, when it could
+    return (ctx.shellLine ?? parseShell(a.command, a.cwd ?? ctx.event.cwd))
       .flatMap(writeTargets)
       .map((t) => ctx.abs(t.path, t.cwd));
   }

@@ -2,6 +2,7 @@
 // for the remaining arguments), for the rules that read a producer's output: a script piped into a shell
 // (`printf 'rm -rf memo%sy\n' r | sh`) and the arguments xargs appends (`printf 'memory\0' | xargs -0 rm -rf`).
 // Whatever is not worked out exactly is null, and the callers then treat the output as unknown.
+import { expands } from './lex';
 
 /** Past this many characters of output the text is not worked out (a bound: the callers treat it as unknown). */
 export const MAX_PRINTED = 64 * 1024;
@@ -141,7 +142,7 @@ export function echoOutputs(args: string[]): string[] | null {
 
 /** The texts a literal `echo`/`printf` prints (one for printf, echo's three readings), or null when not worked out. */
 export function printedTexts(prog: string, args: string[]): string[] | null {
-  if (args.some((a) => /[$`]/.test(a))) return null;
+  if (args.some(expands)) return null;
   if (prog === 'echo') return echoOutputs(args);
   if (prog === 'printf') {
     const out = printfOutput(args);

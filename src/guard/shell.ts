@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { own } from '../clients/event';
-import { lex, LexBound, splitWords, type Token } from './lex';
+import { expands, lex, LexBound, splitWords, type Token } from './lex';
 import { printedTexts } from './printed';
 import { persistentSetting, RUNNING_KEYS, runningKey } from './rules/git-config';
 import { knownDirs } from './rules/reach';
@@ -343,7 +343,7 @@ const STDIN_LIKE = /^(-|\/dev\/stdin|\/dev\/fd\/\d+|\/proc\/(self|\d+)\/fd\/\d+)
 
 /** What a command runs that the guard cannot read (its input, a descriptor, an expansion's output), named; else undefined. */
 function unreadScript(prog: string, argv: string[], redirects: Redirect[]): string | undefined {
-  if (/[$`]/.test(argv[0] ?? '') && /\$\(|`/.test(argv[0])) return `\`${argv[0].slice(0, 60)}\` (a program named by a command's output)`;
+  if (expands(argv[0] ?? '') && /\$\(|`/.test(argv[0])) return `\`${argv[0].slice(0, 60)}\` (a program named by a command's output)`;
   if (prog === 'source' || prog === '.') return argv[1] !== undefined && STDIN_LIKE.test(argv[1]) ? `\`${prog} ${argv[1]}\`` : undefined;
   if (!SHELLS.has(prog)) return undefined;
   const operands: string[] = [];
@@ -431,7 +431,8 @@ export function commandLineConfig(argv: string[], assigns: Record<string, string
     if (assigns[`GIT_CONFIG_KEY_${k}`] !== undefined) out.push(`${assigns[`GIT_CONFIG_KEY_${k}`]}=${assigns[`GIT_CONFIG_VALUE_${k}`] ?? ''}`);
   }
   // GIT_CONFIG_PARAMETERS: 'key'='value' pairs, as git -c passes them on
-  for (const m of (assigns.GIT_CONFIG_PARAMETERS ?? '').matchAll(/'([^']*)'(?:='([^']*)')?/g)) out.push(m[2] !== undefined ? `${m[1]}=${m[2]}` : m[1]);
+  const params = assigns.GIT_CONFIG_PARAMETERS;
+  if (params) for (const m of params.matchAll(/'([^']*)'(?:='([^']*)')?/g)) out.push(m[2] !== undefined ? `${m[1]}=${m[2]}` : m[1]);
   return out;
 }
 
@@ -836,7 +837,9 @@ function topLevel(dir: string | null): string | null {
 function runValueCommands(c: SimpleCommand, line: Record<string, string>, depth: number): SimpleCommand[] {
   // the common command sets no variable and is no git command: nothing to read (the parse of every line comes here)
   const p0 = c.argv[0] ?? '';
-  const gitLike = p0.startsWith('$') || /(^|\/)git(-[^/]*)?$/.test(p0);
+  // git, or git-<anything>, as the last part of the path (what /(^|\/)git(-[^/]*)?$/ matches, without compiling it)
+  const base = p0.slice(p0.lastIndexOf('/') + 1);
+  const gitLike = p0.startsWith('$') || base === 'git' || base.startsWith('git-');
   if (!gitLike && c.argv.length && !DECLARES.has(p0) && Object.keys(c.assigns).length === 0) return [];
   const own = setsForLine(c);
   const vars = { ...line, ...own, ...c.assigns };
@@ -874,6 +877,6 @@ function runValueCommands(c: SimpleCommand, line: Record<string, string>, depth:
     const script = substituteVars(value, vars);
     const cmds = parseShell(script, cwd, depth + 1);
     // what the value runs is not known until the shell runs it: the full rules decide on the line (pre-tool.ts)
-    return /[$`]/.test(script) ? cmds.map((n) => ({ ...n, unseen: source })) : cmds;
+    return expands(script) ? cmds.map((n) => ({ ...n, unseen: source })) : cmds;
   });
 }

@@ -42,19 +42,25 @@ function call(repo: TestRepo, payload: string, env: NodeJS.ProcessEnv = repo.env
 
 const sock = (repo: TestRepo) => path.join(repo.env.XDG_CACHE_HOME!, 'git-handoff', 'answer.sock');
 
-/** The answerer processes of this test's user folder (by their environment), from /proc. */
+/**
+ * The answerer processes of this test's user folder (by their environment), from /proc. A spare being started is,
+ * between node's fork and its exec, a child with the answerer's command line and environment: a process whose parent
+ * is one of them is not counted (CI once saw one as a second answerer).
+ */
 function answerers(repo: TestRepo): number[] {
-  const out: number[] = [];
+  const found = new Map<number, number>();
   for (const d of readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
     try {
       if (!readFileSync(`/proc/${d}/cmdline`, 'utf8').includes('answerer.cjs')) continue;
-      if (readFileSync(`/proc/${d}/environ`, 'utf8').split('\0').includes(`XDG_CACHE_HOME=${repo.env.XDG_CACHE_HOME}`)) out.push(Number(d));
+      if (!readFileSync(`/proc/${d}/environ`, 'utf8').split('\0').includes(`XDG_CACHE_HOME=${repo.env.XDG_CACHE_HOME}`)) continue;
+      const stat = readFileSync(`/proc/${d}/stat`, 'latin1');
+      found.set(Number(d), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
     } catch {
       /* ended meanwhile */
     }
   }
-  return out;
+  return [...found].filter(([, parent]) => !found.has(parent)).map(([pid]) => pid);
 }
 /** The children of a process (its spares), from /proc. */
 function childrenOf(pid: number): number[] {

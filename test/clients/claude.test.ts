@@ -2,11 +2,13 @@
 // `git handoff install --agent claude`: it refuses a raw ref deletion and a foreign handoff write as the
 // model sees them, and lets ordinary work (and `git handoff write`) through.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { eventCommand, WIRING } from '../../src/install/agents';
 import { refOf, type TestRepo } from '../helpers/repo';
+import { converse } from './claude-script';
 import { CLAUDE_DIR, CLAUDE_OFFLINE, CLAUDE_VERSION, PATH_WITH_BIN, useClaude, wiredForClaude } from './deps';
 
 const OTHER = 'other-session-77aa';
@@ -80,6 +82,34 @@ describe('Claude Code, offline', () => {
     expect(results[0].error).toBe(true);
     expect(results[0].text).toContain(`session ${OTHER.slice(0, 8)}`);
     expect(readFileSync(f, 'utf8')).toBe(`<!-- claude-session: ${OTHER} -->\n# theirs\n`);
+  });
+
+  it('lets a session write its own handoff file through the sh front (no node once the session is seen); one without the marker is refused', async () => {
+    const repo = await wired();
+    const me = randomUUID();
+    const rel = 'memory/handoff-main-auth-refactor.md';
+    const f = path.join(repo.dir, rel);
+    const mark = `<!-- claude-session: ${me} -->`;
+    repo.write(rel, `${mark}\n# mine\n`);
+    const trace = path.join(repo.home, 'trace.jsonl');
+    const write = (content: string) => ({ tool: 'Write', input: { file_path: f, content } });
+    const run = await converse(repo, ['one', 'two', 'three', 'four'], [write(`${mark}\n# step one\n`), write(`${mark}\n# step two\n`), write(`${mark}\n# step three\n`), write('# no marker\n')], {
+      args: ['--session-id', me],
+      env: { PATH: PATH_WITH_BIN, GIT_HANDOFF_TRACE: trace },
+    });
+    expect(run.results.map((r) => r.error)).toEqual([false, false, false, true]);
+    expect(run.results[3].text).toContain(mark);
+    expect(readFileSync(f, 'utf8')).toBe(`${mark}\n# step three\n`);
+    // node (traced) answers the first Write (the configuration cache the front reads is written by the full guard
+    // at the turn's end); the second and third are the front's alone: no node process answered them
+    const lines = readFileSync(trace, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const looks = lines.filter((l) => l.phase === 'first look').map((l) => l.detail);
+    expect(looks.filter((d) => /\(own\)/.test(d)).length).toBeLessThanOrEqual(1);
+    // the refused one is the full guard's
+    expect(looks.filter((d) => /pre-tool-write/.test(d))).toHaveLength(1);
+    // each allowed call's intent is in the ledger, the front's as node's
+    const ledger = readFileSync(path.join(repo.dir, '.git', 'handoff', 'ledger', `${me}.jsonl`), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    expect(ledger.filter((l) => l.intent && l.paths.includes(rel)).length).toBeGreaterThanOrEqual(3);
   });
 
   it('lets ordinary work through and records it; `git handoff write` from its shell is owned by its session', async () => {

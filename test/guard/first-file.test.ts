@@ -2,12 +2,13 @@
 // (dist/fast.cjs), and the bundles' V8 code cache never changes an answer. Structural checks, no timings: a copy
 // of the launcher whose fast.cjs records being loaded before handing over to the real one.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { quickDescribe, slowDescribe } from '../helpers/sets';
 import { makeRepo, ROOT, tempDir, type TestRepo } from '../helpers/repo';
-import { ME, payload, readLog } from './helpers';
+import { foreignWorld, verdict } from '../fuzz/world';
+import { ME, OTHER, payload, readLog } from './helpers';
 
 /** bin/ and dist/ copied, with a dist/fast.cjs that appends a line to `marker` when loaded. */
 function recordingCopy(): { bin: string; marker: string } {
@@ -127,7 +128,70 @@ quickDescribe('the guard\'s first file', () => {
   });
 });
 
+quickDescribe('a git command the first look never answers', () => {
+  it('goes to the full guard without the first look, with the answer the way through the first look gives', async () => {
+    // another session is editing its committed handoff note: some of these verbs would throw its edit away
+    const repo = await foreignWorld();
+    repo.commit(`their note\n\nClaude-Session-Id: ${OTHER}`);
+    repo.write('memory/handoff-main-auth-refactor.md', `<!-- claude-session: ${OTHER} -->\ntheir note, edited\n`);
+    const bin = path.join(ROOT, 'bin', 'git-handoff');
+    const trace = path.join(tempDir(), 'trace');
+    /** The answer to a Bash call, and the bundles the run loaded (from its trace). */
+    const call = (text: string) => {
+      rmSync(trace, { force: true });
+      const out = execFileSync(process.execPath, [bin, 'guard'], { cwd: repo.dir, env: { ...repo.env, GIT_HANDOFF_SESSION: ME, GIT_HANDOFF_TRACE: trace }, input: text, encoding: 'utf8' });
+      const loaded = readFileSync(trace, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((e) => e.phase === 'load').map((e) => e.detail);
+      return { out, loaded };
+    };
+    const bash = (command: string) => JSON.stringify(payload(repo, 'claude-code/pre-tool-use-bash.json', { tool_input: { command, description: 'run' } }));
+    // the session's first call notes it (the full guard's either way)
+    call(bash('npm test'));
+    const answers: Record<string, string> = {};
+    for (const command of ['git commit -m x', 'git add -A', 'git stash', 'git reset --hard', 'git checkout -f HEAD', 'git clean -fdx', 'git restore memory', 'git switch -c feature']) {
+      const direct = call(bash(command));
+      expect(direct.loaded, command).toEqual(['fast.cjs']);
+      // the same payload with its first letter escaped (\u0067 is g): the same call, which the glance does not see
+      const escaped = call(bash(command).replace(`"command":"git`, '"command":"\\u0067it'));
+      expect(escaped.loaded, command).toEqual(['first.cjs', 'fast.cjs']);
+      expect(direct.out, command).toBe(escaped.out);
+      answers[command] = direct.out ? verdict(direct.out) : 'allow';
+    }
+    expect(answers).toEqual({
+      'git commit -m x': 'allow',
+      'git add -A': 'allow',
+      'git stash': 'deny',
+      'git reset --hard': 'deny',
+      'git checkout -f HEAD': 'deny',
+      'git clean -fdx': 'allow',
+      'git restore memory': 'deny',
+      'git switch -c feature': 'allow',
+    });
+    // a ref move the first look refuses itself still goes through it
+    expect(call(bash('git update-ref -d refs/handoffs/main/auth-refactor')).loaded).toEqual(['first.cjs']);
+  });
+});
+
 quickDescribe('the bundles', () => {
+  it('load through the code cache as require loads them, a file that is not ASCII too (read as UTF-8, not copied as Latin-1)', () => {
+    const dir = tempDir();
+    const cache = tempDir();
+    // past the size from which src/load.ts reads a bundle into one buffer (WRAPPED_FROM), and a small one
+    writeFileSync(path.join(dir, 'secrets.cjs'), `${'// padding\n'.repeat(30_000)}module.exports = { text: "caf\u00e9 \u2014 na\u00efve \u2026", plain: "ascii" };\n`);
+    writeFileSync(path.join(dir, 'first.cjs'), 'module.exports = { text: "caf\u00e9 \u2014 na\u00efve \u2026", plain: "ascii" };\n');
+    const load = (file: string) =>
+      execFileSync(process.execPath, ['-e', `process.stdout.write(JSON.stringify(require(${JSON.stringify(path.join(ROOT, 'dist', 'load.cjs'))}).loadBundle(${JSON.stringify(dir)}, ${JSON.stringify(file)}, 'test')))`], {
+        env: { ...process.env, XDG_CACHE_HOME: cache, GIT_HANDOFF_CODE_CACHE: '' },
+        encoding: 'utf8',
+      });
+    const want = { text: 'caf\u00e9 \u2014 na\u00efve \u2026', plain: 'ascii' };
+    // the first run writes the cache, the second reads it
+    for (const file of ['secrets.cjs', 'first.cjs']) {
+      expect(JSON.parse(load(file))).toEqual(want);
+      expect(readdirSync(path.join(cache, 'git-handoff', 'v8')).filter((f) => f.startsWith(`${file}-`))).toHaveLength(1);
+      expect(JSON.parse(load(file))).toEqual(want);
+    }
+  });
+
   it('are ASCII: node reads them as one-byte strings (one non-ASCII character makes a 260 KB bundle a two-byte string, decoded at every load)', () => {
     for (const f of readdirSync(path.join(ROOT, 'dist')).filter((f) => f.endsWith('.cjs'))) {
       expect(/[^\x00-\x7f]/.test(readFileSync(path.join(ROOT, 'dist', f), 'latin1')), f).toBe(false);

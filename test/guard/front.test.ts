@@ -23,7 +23,7 @@ import { GIT_READ_ONLY, PROJECT_RUNNERS, READ_ONLY, surelyHarmless } from '../..
 import * as allow from '../../src/guard/allow';
 // @ts-expect-error: a build script, plain JavaScript
 import { frontBlock, withBlock } from '../../scripts/front-words.mjs';
-import { foreignWorld, OWN_FILE } from '../fuzz/world';
+import { FOREIGN_FILE, foreignWorld, OWN_FILE } from '../fuzz/world';
 import { makeRepo, ROOT, tempDir, type TestRepo } from '../helpers/repo';
 import { FIXTURES, ME, OTHER, payload as fixturePayload } from './helpers';
 
@@ -217,7 +217,7 @@ describe('the sh front agrees with the full guard', () => {
     expect(t.handed).toBeGreaterThan(150);
   }, 120_000);
 
-  it('answers a Write or Edit of a plain file alone and records it; hands over every handoff file (own too) and a second hard link', async () => {
+  it('answers a Write or Edit of a plain file alone and records it; hands over other handoff files and a second hard link', async () => {
     const repo = await world();
     const f = frontWithStandIn(false);
     const real = frontWithStandIn(true);
@@ -286,14 +286,106 @@ describe('the sh front agrees with the full guard', () => {
     const lines = readFileSync(ledger, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
     expect(lines.length).toBe(before + 1);
     expect(lines.at(-1)).toMatchObject({ session: ME, worktree: repo.dir, paths: ['src/new.ts'], gone: ['src/new.ts'], intent: true });
-    // every handoff file (this session's own too: node answers it), and a file with a second hard link
+    // every handoff file but this session's own (the next test), and a file with a second hard link
     linkSync(path.join(repo.dir, 'memory', 'handoff-main-auth-refactor.md'), path.join(repo.dir, 'src', 'linked.md'));
-    for (const file of [OWN_FILE, 'memory/handoff-main-auth-refactor.md', 'memory/handoff-main-new-notes.md', 'src/linked.md', 'notes-link/x.md', 'src/plain.ts', 'gitlink/config']) {
+    for (const file of ['memory/handoff-main-auth-refactor.md', 'memory/handoff-main-new-notes.md', 'src/linked.md', 'notes-link/x.md', 'src/plain.ts', 'gitlink/config']) {
       const h: Tally = { alone: 0, handed: 0, wrong: [] };
       freshBeat(repo);
       await compare(repo, f, JSON.stringify(write('claude-code', file, `${mark}\nx\n`)), 'claude-code', h);
       expect(h, file).toEqual({ alone: 0, handed: 1, wrong: [] });
     }
+  }, 120_000);
+
+  it("answers a Write of this session's own handoff file alone, as node's first look does, and hands over every look-alike", async () => {
+    const repo = await world();
+    const f = frontWithStandIn(false);
+    const mark = `<!-- claude-session: ${ME} -->`;
+    const fixture: Record<string, string> = { 'claude-code': 'claude-code/pre-tool-use-write.json', codex: 'claude-code/pre-tool-use-write.json', 'gemini-cli': 'gemini-cli/before-tool-write-file.json', 'qwen-code': 'qwen-code/real-pre-tool-use-write-file.json' };
+    const write = (client: string, file: string, content = `${mark}\nnew notes\n`, over: Record<string, unknown> = {}) => payload(repo, fixture[client], { tool_input: { file_path: file, content }, ...over });
+    const one = async (client: string, p: Record<string, unknown>) => {
+      const h: Tally = { alone: 0, handed: 0, wrong: [] };
+      freshBeat(repo);
+      await compare(repo, f, JSON.stringify(p), client, h);
+      return h;
+    };
+    // a second own file (a hard link is made to it below) and a stopword branch word: the topic is the last two words
+    const second = 'memory/handoff-feat-x-keep-going.md';
+    writeFileSync(path.join(repo.dir, second), `${mark}\nmine\n`);
+    const ledger = path.join(repo.dir, '.git', 'handoff', 'ledger', `${ME}.jsonl`);
+    for (const client of Object.keys(fixture)) {
+      for (const file of [OWN_FILE, path.join(repo.dir, OWN_FILE), 'memory/handoff-feat-auth-fix.md', second]) {
+        const before = readFileSync(ledger, 'utf8').split('\n').filter(Boolean).length;
+        expect(await one(client, write(client, file)), `${client} ${file}`).toEqual({ alone: 1, handed: 0, wrong: [] });
+        // the reference (node, in-process) appended its intent line too: the front's and node's are the same line but for t
+        const lines = readFileSync(ledger, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+        expect(lines.length, `${client} ${file}`).toBe(before + 2);
+        const rel = path.relative(repo.dir, path.resolve(repo.dir, file));
+        for (const l of lines.slice(-2)) expect(l).toEqual({ t: expect.any(Number), session: ME, worktree: repo.dir, paths: [rel], intent: true });
+      }
+    }
+    // look-alikes node may allow or refuse (its full guard decides): each handed over, never answered here
+    linkSync(path.join(repo.dir, second), path.join(repo.dir, 'src', 'second-link.md'));
+    mkdirSync(path.join(repo.dir, 'Memory'));
+    writeFileSync(path.join(repo.dir, 'Memory', 'handoff-main-my-own-note.md'), `${mark}\n`);
+    writeFileSync(path.join(repo.dir, 'memory', 'handoff-main-the-and.md'), `${mark}\n`);
+    writeFileSync(path.join(repo.dir, 'memory', 'handoff-main-x.md'), `${mark}\n`);
+    writeFileSync(path.join(repo.dir, 'memory', 'handoff-main-' + 'a'.repeat(40) + '-' + 'b'.repeat(30) + '.md'), `${mark}\n`);
+    writeFileSync(path.join(repo.dir, 'memory', 'handoff-main-Up-case.md'), `${mark}\n`);
+    writeFileSync(path.join(repo.dir, 'memory', 'handoff-main-mark-spaced.md'), `${mark} \n`);
+    for (const dashed of ['handoff--main-my-note.md', 'handoff-main-my-note-.md', 'handoff-main-my--note.md']) writeFileSync(path.join(repo.dir, 'memory', dashed), `${mark}\n`);
+    mkdirSync(path.join(repo.dir, 'memory', 'handoff-main-a-dir.md'));
+    expect(spawnSync('mkfifo', [path.join(repo.dir, 'memory', 'handoff-main-fifo-notes.md')]).status).toBe(0);
+    const files = [
+      second, // a second hard link now
+      FOREIGN_FILE, // another session's
+      'memory/handoff-main-new-notes.md', // new: the overlap rule is node's
+      'memory/handoff-main-nul-notes.md', // line 1 is the marker but for a NUL (sh's read would drop it)
+      'memory/handoff-main-crlf-notes.md',
+      'memory/handoff-main-bom-notes.md',
+      'memory/handoff-main-fix-test.md', // no valid topic: stopwords only
+      'memory/handoff-main-the-and.md',
+      'memory/handoff-main-x.md', // one word after the branch
+      `memory/handoff-main-${'a'.repeat(40)}-${'b'.repeat(30)}.md`, // a topic past 64
+      'memory/handoff-main-Up-case.md',
+      'memory/handoff--main-my-note.md', // no branch
+      'memory/handoff-main-my-note-.md', // no valid topic: a trailing dash
+      'memory/handoff-main-my--note.md', // nor an empty word
+      'memory/handoff-main-marker-only.md', // the marker with no line end: node allows, the front hands over
+      'memory/handoff-main-mark-spaced.md',
+      'memory/handoff-main-link-notes.md', // a symlink to the own file
+      'notes-link/handoff-main-my-own-note.md', // through a symlinked directory
+      'Memory/handoff-main-my-own-note.md',
+      '.git/memory/handoff-main-in-git.md',
+      'gitlink/memory/handoff-main-in-git.md',
+      'memory/handoff-main-a-dir.md', // a directory
+      'memory/handoff-main-fifo-notes.md', // a FIFO: never opened (it would block)
+    ];
+    for (const file of files) expect(await one('claude-code', write('claude-code', file)), file).toEqual({ alone: 0, handed: 1, wrong: [] });
+    // the content: another marker, the marker not on line 1, with a CR, spaced, escaped, cut short, none; an Edit; the content key twice
+    for (const content of [`${mark.replace(ME, OTHER)}\nx`, `\n${mark}\nx`, `${mark}\r\nx`, `${mark} \nx`, `\ufeff${mark}\nx`, mark, '', `<!-- claude-session: ${ME}-->\nx`]) {
+      expect(await one('claude-code', write('claude-code', OWN_FILE, content)), JSON.stringify(content)).toEqual({ alone: 0, handed: 1, wrong: [] });
+    }
+    // an Edit, even one carrying a content key: node reads its edits (this one drops the marker: refused)
+    for (const input of [{ old_string: 'my note', new_string: 'my notes' }, { old_string: mark, new_string: '', content: `${mark}\nx` }]) {
+      const edit = payload(repo, 'claude-code/pre-tool-use-edit.json', { tool_input: { file_path: OWN_FILE, ...input } });
+      expect(await one('claude-code', edit), JSON.stringify(input)).toEqual({ alone: 0, handed: 1, wrong: [] });
+    }
+    const twice = JSON.stringify(write('claude-code', OWN_FILE)).replace('"content":', '"content":"x","content":');
+    const h: Tally = { alone: 0, handed: 0, wrong: [] };
+    freshBeat(repo);
+    await compare(repo, f, twice, 'claude-code', h);
+    expect(h).toEqual({ alone: 0, handed: 1, wrong: [] });
+    // another session writing with its own marker into this session's file; this session with the other's
+    expect(await one('claude-code', write('claude-code', OWN_FILE, `${mark.replace(ME, OTHER)}\nx`, { session_id: OTHER }))).toEqual({ alone: 0, handed: 1, wrong: [] });
+    // without cmp on PATH the front cannot read line 1 byte for byte: node's
+    const bare = tempDir();
+    for (const p of ['sh', 'cat', 'stat', 'find', 'date', 'readlink']) {
+      const at = spawnSync('sh', ['-c', `command -v ${p}`], { encoding: 'utf8' }).stdout.trim();
+      if (at) symlinkSync(at, path.join(bare, p));
+    }
+    freshBeat(repo);
+    const r = spawnSync('sh', [f.front, '--client=claude-code'], { cwd: repo.dir, env: { ...cleanEnv(repo), PATH: bare }, input: JSON.stringify(write('claude-code', OWN_FILE)) });
+    expect(r.stdout.toString()).toBe(`${HANDED}\n`);
   }, 120_000);
 
   it("takes the payload from bash in a bash client's wiring (no cat) with the same answers and hand-overs; a long payload, another shell: stdin as before", async () => {

@@ -41,5 +41,12 @@ describe('the config cache check (mac.ts)', () => {
     chmodSync(key, 0o600);
     writeFileSync(key, 'abc');
     expect(userMacIfKeyed(text, env)).toBeNull();
+    // only 64 lowercase hex digits are a whole key (what /^[0-9a-f]{64}$/ says)
+    for (const bad of ['A'.repeat(64), `${'a'.repeat(64)}\n`, 'a'.repeat(63), `${'a'.repeat(63)}g`, `${'a'.repeat(63)}/`, `${'a'.repeat(63)}:`, `${'0'.repeat(63)}\u00e9`]) {
+      writeFileSync(key, bad);
+      expect(userMacIfKeyed(text, env), JSON.stringify(bad)).toBeNull();
+    }
+    writeFileSync(key, '09af'.repeat(16));
+    expect(userMacIfKeyed(text, env)).toBe(createHmac('sha256', Buffer.from('09af'.repeat(16))).update(text).digest('hex'));
   });
 });

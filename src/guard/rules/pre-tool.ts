@@ -20,7 +20,7 @@ import { interpreterWrites } from './interpreter-writes';
 import { isHandoffCommand, judgeHandoffCommand, sessionPrefix } from './inject';
 import { pluginPathPrefix } from '../plugin-active';
 import { interpreterProblem, refCommandProblem, refStoreWriteProblem } from './refs';
-import { asWritten } from './as-written';
+import { asWritten, type ReadLine } from './as-written';
 import { computePerimeter, perimeterProblem, perimeterUnder, switchedWiringProblem, worktreeTarget, type Perimeter } from '../perimeter';
 import { NAMES_HOOK_FILE } from '../../clients/hook-files';
 import { gitEnvironmentProblem, gitOptionProblem, oneOffKeysProblem, separateGitDirProblem } from './git-invocation';
@@ -177,6 +177,9 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
   // read once: the first look's reading of this very line when it has one
   // an xargs whose input is literal words (`printf 'memory\0' | xargs -0 rm -rf`) is judged as what it runs
   const cmds = withXargsInput(ctx.shellLine ?? bounded(() => parseShell(command, cwd ?? ctx.event.cwd), PARSE_BUDGET_MS));
+  // the line as read, for the command quoted as written (rules/as-written.ts): a one-command line is not read again
+  const read: ReadLine | undefined =
+    ctx.shellLine && ctx.event.action.type === 'shell' && command === ctx.event.action.command ? { line: command, cwd: cwd ?? ctx.event.cwd, cmds: ctx.shellLine } : undefined;
   // what the text rules read: the line as the shell reads it (quotes removed: `hand''off` is handoff)
   const whole = lineText(cmds);
   // too many commands to read one by one: refused when it names, quoted or not, what the guard protects or a pattern
@@ -206,7 +209,7 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     // git judged by what it will do: its environment, its options and the settings given to it (rules/git-invocation.ts)
     const envFiles: WriteTarget[] = [];
     if (git) {
-      const show = asWritten(command, git, cmd.cwd ?? '/');
+      const show = asWritten(command, git, cmd.cwd ?? '/', read);
       const here = (git.cwd ?? cmd.cwd) || ctx.event.cwd;
       const loc = ctx.locate(here);
       const own = (what: 'git-dir' | 'work-tree', value: string) =>
@@ -268,7 +271,7 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
       if (v.kind === 'inject') inject = true;
       continue;
     }
-    const refProblem = refCommandProblem(inv, cmd, whole, command);
+    const refProblem = refCommandProblem(inv, cmd, whole, command, read);
     if (refProblem) return { deny: refProblem };
     // `git config --unset core.hooksPath` while git-handoff's stubs are where it points (rules/git-config.ts)
     if (inv.sub === 'config' && removesHooksPath(inv.args)) {

@@ -6,11 +6,30 @@ import { neutral } from '../../terminal-text';
 import type { GitInvocation, SimpleCommand, WriteTarget } from '../shell';
 import { asWritten, type ReadLine } from './as-written';
 import { configCommandProblem, oneOffConfigProblem } from './git-config';
+import { expands } from '../lex';
 
 // Handoff refs, archive and leases; the claims tables (refs/claims/<branch>, moved only by claim and release); the read receipts (notes); replace refs, which change what every reader of a
 // handoff commit sees (a replace ref of any name may stand in for a handoff commit, so every one is protected).
-const HANDOFF_REF = /(^|[\s:+^"'=])refs\/(handoff(s|-archive|-leases)|claims|notes\/handoff-reads|replace)(\/|\*|$|[\s"'])/;
-export const mentionsHandoffRef = (s: string) => HANDOFF_REF.test(s);
+// Whether `s` names one: `refs/<name>` after the start, a space or one of `:+^"'=`, and before the end, a space or
+// one of `/*"'` — what /(^|[\s:+^"'=])refs\/(handoff(s|-archive|-leases)|claims|notes\/handoff-reads|replace)(\/|\*|$|[\s"'])/
+// matches (test/guard/ref-names.test.ts compares them), by hand: that expression cost the first look about 0.2 ms
+// a run, V8 compiling it at its first use and again to machine code at its second.
+const REF_NAMES = ['handoffs', 'handoff-archive', 'handoff-leases', 'claims', 'notes/handoff-reads', 'replace'];
+/** JavaScript's \s: WhiteSpace and LineTerminator (ECMA-262). */
+const isSpace = (c: number) =>
+  (c >= 9 && c <= 13) || c === 32 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+const before = (c: number) => isSpace(c) || c === 58 /* : */ || c === 43 /* + */ || c === 94 /* ^ */ || c === 34 /* " */ || c === 39 /* ' */ || c === 61; /* = */
+const after = (c: number) => isSpace(c) || c === 47 /* / */ || c === 42 /* * */ || c === 34 /* " */ || c === 39; /* ' */
+export function mentionsHandoffRef(s: string): boolean {
+  for (let i = s.indexOf('refs/'); i >= 0; i = s.indexOf('refs/', i + 1)) {
+    if (i > 0 && !before(s.charCodeAt(i - 1))) continue;
+    for (const n of REF_NAMES) {
+      const end = i + 5 + n.length;
+      if (s.startsWith(n, i + 5) && (end === s.length || after(s.charCodeAt(end)))) return true;
+    }
+  }
+  return false;
+}
 /** Ref name prefixes the guard protects (a ref that starts so, or an expansion that could complete one). */
 const PROTECTED_PREFIXES = ['refs/handoff', 'refs/claims/', 'refs/notes/handoff-reads', 'refs/replace/'];
 
@@ -122,7 +141,7 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
     case 'update-ref':
     case 'symbolic-ref': {
       // --stdin: the updates come from input the guard may not see (a file, a pipe of generated text)
-      const unseen = cmd.redirects.some((r) => r.op === '<') || cmd.stdinFrom !== undefined || /[$`]/.test(whole);
+      const unseen = cmd.redirects.some((r) => r.op === '<') || cmd.stdinFrom !== undefined || expands(whole);
       const viaStdin = args.includes('--stdin') && (mentionsHandoffRef(whole) || cmd.xargs || unseen);
       // update-ref's ref is its first operand; either operand of symbolic-ref can attach HEAD to a handoff ref.
       const operands = positionals(args, UPDATE_REF_VALUED);
@@ -223,13 +242,13 @@ function notesRef(args: string[], config: string[], assigns: Record<string, stri
     if (args[i] === '--ref' && args[i + 1] !== undefined) ref = args[++i];
     else if (args[i].startsWith('--ref=')) ref = args[i].slice(6);
   }
-  return /[$`]/.test(ref) ? 'handoff-reads' : ref;
+  return expands(ref) ? 'handoff-reads' : ref;
 }
 
 /** Why a file write lands in git's ref store (loose handoff refs, packed-refs, the refs directory), or null. */
 export function refStoreWriteProblem(target: WriteTarget, abs: string): string | null {
   // `"$GIT_DIR/packed-refs"`, `"$(git rev-parse --git-dir)/refs/handoffs/…"`: the directory is unknown, the tail is not.
-  if (/[$`]/.test(target.path) && /(^|\/)(refs\/(handoff[a-z-]*|notes\/handoff-reads|replace)(\/|$)|packed-refs$|info\/grafts$)/.test(target.path)) {
+  if (expands(target.path) && /(^|\/)(refs\/(handoff[a-z-]*|notes\/handoff-reads|replace)(\/|$)|packed-refs$|info\/grafts$)/.test(target.path)) {
     return `writing ${neutral(target.path)} changes git's ref store behind its back, where handoff refs live.\n${SAFE_WAYS}`;
   }
   // matched without case: on a case-insensitive filesystem (macOS, Windows) `.GIT/Refs/HANDOFFS` is git's own

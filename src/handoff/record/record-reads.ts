@@ -9,6 +9,7 @@ import type { Repo } from '../../git/repo';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, NOTES_REF } from '../store/names';
 import { isRecorded, readRecord, readSeen } from './record';
 import { checkRecord, renderLosses } from './record-check';
+import { trace } from '../../trace';
 
 /**
  * The tips the record at `commit` holds (ref → oid), read in-process while its objects are loose (a record is written
@@ -66,7 +67,10 @@ export function readsAgree(repo: Repo, refs: Array<{ ref: string; oid: string }>
 export function compareReads(repo: Repo, report: (text: string) => void): void {
   const cache = {};
   onRefsRead((r, refs) => {
-    if (r.commonDir !== repo.commonDir || readsAgree(repo, refs, cache)) return;
+    const agree = r.commonDir !== repo.commonDir || readsAgree(repo, refs, cache);
+    // its own phase in GIT_HANDOFF_TRACE: the first comparison loads zlib and inflates the record (1 MiB at 10,000 handoffs)
+    trace('reads compared');
+    if (agree) return;
     onRefsRead(null);
     try {
       const text = renderLosses(checkRecord(repo, { force: true }));

@@ -77,5 +77,17 @@ export function hmacSha256Hex(key: Uint8Array, text: string): string {
   }
   inner.set(msg, 64);
   outer.set(sha256(inner), 64);
-  return Buffer.from(sha256(outer)).toString('hex');
+  return hex(sha256(outer));
+}
+
+const HEX = '0123456789abcdef';
+
+/**
+ * Lowercase hex of `bytes`, by hand: `Buffer.from(bytes).toString('hex')` has node compile its own functions behind
+ * it at their first call, about 0.13 ms of a guard run that makes one MAC.
+ */
+function hex(bytes: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < bytes.length; i++) s += HEX[bytes[i] >> 4] + HEX[bytes[i] & 15];
+  return s;
 }

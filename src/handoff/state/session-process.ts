@@ -4,7 +4,6 @@
 // Each session's process is kept in <git-common-dir>/handoff/processes/<session>.json for sessions that hold no
 // lease (a lease names its holder's process in its own trailers).
 import { readFileSync } from 'node:fs';
-import { hostname } from 'node:os';
 import path from 'node:path';
 import { processStart } from './lineage-record';
 import { encodeBranch } from '../store/names';
@@ -18,7 +17,9 @@ export interface ClientProcess {
   host: string;
 }
 
-export const thisHost = () => hostname();
+// node:os required at the first use: the guard's full look loads this module at every run and needs no host name
+// on most (loading node:os costs about 0.2 ms)
+export const thisHost = () => (require('node:os') as typeof import('node:os')).hostname();
 
 export function describeProcess(pid: number): ClientProcess {
   return { pid, start: processStart(pid), host: thisHost() };

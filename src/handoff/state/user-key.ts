@@ -7,14 +7,23 @@ import { userCacheDir } from '../../user-dirs';
 import { hmacSha256Hex } from './hmac';
 import { writeState } from './state-file';
 
-const KEY_TEXT = /^[0-9a-f]{64}$/;
+/**
+ * A whole key: 64 lowercase hex digits (what /^[0-9a-f]{64}$/ says of its bytes read as Latin-1), checked on the
+ * bytes: Buffer's toString has node compile its own functions at their first call, in every guard run that checks
+ * the config cache.
+ */
+const wholeKey = (b: Uint8Array): boolean => {
+  if (b.length !== 64) return false;
+  for (let i = 0; i < 64; i++) if (!((b[i] >= 48 && b[i] <= 57) || (b[i] >= 97 && b[i] <= 102))) return false;
+  return true;
+};
 
 /** The key in `file` when it is this user's private file, written whole; else why not (a missing file throws ENOENT). */
 function readKey(file: string): { key: Buffer } | { bad: string; partial: boolean } {
   const st = statSync(file);
   if (st.uid !== process.geteuid?.() || (st.mode & 0o077) !== 0) return { bad: `${file} is not this user's private file`, partial: false };
   const key = readFileSync(file);
-  return KEY_TEXT.test(key.toString('latin1')) ? { key } : { bad: `${file} is not a whole cache key`, partial: true };
+  return wholeKey(key) ? { key } : { bad: `${file} is not a whole cache key`, partial: true };
 }
 
 /**
@@ -55,7 +64,7 @@ export function userMac(text: string, env: NodeJS.ProcessEnv = process.env): str
       /* another guard made it first: read theirs */
     }
     secret = readFileSync(file);
-    if (!KEY_TEXT.test(secret.toString('latin1'))) throw new Error(`${file} is not a whole cache key`);
+    if (!wholeKey(secret)) throw new Error(`${file} is not a whole cache key`);
   }
   return hmacSha256Hex(secret, text);
 }
