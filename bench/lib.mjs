@@ -49,6 +49,34 @@ export function startAnswerer(env) {
   };
 }
 
+/**
+ * What creating a file costs on the filesystem of `dir` (default: where tempRepo puts the bench's repositories):
+ * median ms of a new file created and written (200 bytes), and of the same file rewritten in place. A store write
+ * creates files (loose objects, ref locks, the witness's copy), so this prices a part of the store rows that a
+ * bare `node -e ''` never pays. On this project's VM: 0.02-0.03 ms quiet, 0.9-1.2 ms while a test suite wrote to
+ * the same disk (2026-11-24): a row measured then is the disk's, not ours.
+ */
+export function fileCosts(dir = tmpdir(), n = 200) {
+  const root = mkdtempSync(path.join(dir, 'gh-fs-'));
+  const median = (xs) => xs.sort((a, b) => a - b)[xs.length >> 1];
+  try {
+    const create = [];
+    const rewrite = [];
+    for (let i = 0; i < n; i++) {
+      const f = path.join(root, `f${i}`);
+      let t = process.hrtime.bigint();
+      writeFileSync(f, 'x'.repeat(200));
+      create.push(Number(process.hrtime.bigint() - t) / 1e6);
+      t = process.hrtime.bigint();
+      writeFileSync(f, 'y'.repeat(200));
+      rewrite.push(Number(process.hrtime.bigint() - t) / 1e6);
+    }
+    return { dir, create: median(create), rewrite: median(rewrite) };
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
 /** A temporary repository with one commit on main; `cleanup()` removes it. */
 export function tempRepo(prefix = 'gh-bench-') {
   const root = mkdtempSync(path.join(tmpdir(), prefix));

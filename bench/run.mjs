@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { benchClaims } from './claims.mjs';
 import { benchCommit } from './commit.mjs';
 import { benchGuardRows } from './guard.mjs';
-import { fmt, flags } from './lib.mjs';
+import { fileCosts, fmt, flags } from './lib.mjs';
 import { benchList } from './list.mjs';
 import { benchRecord } from './record.mjs';
 import { benchStore } from './store.mjs';
@@ -62,6 +62,9 @@ const machine = {
   nodeExtraCaCerts: CA,
   // the resident answerer runs only for the `answerer` part's rows (named `… (answerer)`)
   answerer: only.includes('answerer') ? 'rows named (answerer)' : 'none',
+  // what a file created costs where the repositories are, before the rows: the store rows pay it (a write creates about
+  // fifteen) and node -e '' does not; another process writing to the same disk can make it forty times dearer
+  files: fileCosts(),
 };
 // the trace is measured once, unset (its phases, not ratios)
 const measured = only.filter((p) => p !== 'trace');
@@ -114,6 +117,7 @@ const out = [
   only.includes('answerer')
     ? "resident answerer: running for the rows named (answerer) only; their cpu ratio leaves out the spare's work and the next spare's node start (other processes than the call's)."
     : 'resident answerer: none in this run (part `answerer` adds the tool-call rows with one running).',
+  `a file created in ${machine.files.dir} (and written, 200 bytes), median of 200 before the rows: ${machine.files.create.toFixed(3)} ms (rewritten in place: ${machine.files.rewrite.toFixed(3)} ms); a store write creates about fifteen.`,
   'time: medians of wall time; baselines timed in the same run, interleaved with the measured command.',
   "cpu ratio: mean CPU time (user + system of the whole process tree) against the baseline's, which machine load barely moves.",
   '',

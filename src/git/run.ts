@@ -58,6 +58,14 @@ function spawnOnce(args: string[], opts: GitOptions, encoding: 'utf8' | 'buffer'
   });
 }
 
+/**
+ * For a git that only reads the worktree (`git status` in show's check, a write's and the guard's dirty paths): no
+ * optional lock. Else status refreshes the index behind an `index.lock` it creates every run (a file created: ~1 ms
+ * on a disk where that is slow, docs/benchmarks.md), which a git the session runs at that moment meets as "index.lock
+ * exists". What it reports is the same.
+ */
+export const READER_ENV: NodeJS.ProcessEnv = { GIT_OPTIONAL_LOCKS: '0' };
+
 export function git(args: string[], opts: GitOptions = {}): GitResult {
   const r = spawnGit(args, opts, 'utf8') as ReturnType<typeof SpawnSync> & { stdout: string; stderr: string };
   if (r.error) spawnFailed(r.error);

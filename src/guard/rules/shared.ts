@@ -7,6 +7,7 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { isLive, leaseTtlMs, readLease } from '../../handoff/state/leases';
 import { worktreeActivity } from '../../handoff/state/ledger';
+import { READER_ENV } from '../../git/run';
 import { short } from '../../handoff/state/session';
 import type { GuardContext } from '../context';
 import { shellWord } from '../../clients/event';
@@ -267,7 +268,7 @@ export async function sharedCheckoutProblem(ctx: GuardContext, inv: GitInvocatio
   // The lease holder is live while its lease is; a session beside it, while it keeps writing.
   const live = claimed.filter((a) => (lease?.session === a.session ? isLive(lease, ttl, now) : now - a.lastSeen < ttl));
   if (live.length === 0) return null;
-  const dirty = uncommitted(repo.git(['status', '--porcelain', '-z', '--untracked-files=all'], { allowFail: true }).stdout);
+  const dirty = uncommitted(repo.git(['status', '--porcelain', '-z', '--untracked-files=all'], { allowFail: true, env: READER_ENV }).stdout);
   const covers = coverage(sweep, loc.worktree);
   const hit = (p: string) => dirty.has(p) && (sweep.kind === 'switch' || inScope(sweep.scope, dirty.get(p)!)) && covers(p);
   const victims = live.map((a) => ({ a, paths: a.paths.filter(hit).sort() })).filter((v) => v.paths.length > 0);

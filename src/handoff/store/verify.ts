@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Repo } from '../../git/repo';
 import { readRef } from '../../git/refs';
+import { READER_ENV } from '../../git/run';
 import { installWrittenFiles, onlyInstallWritten } from '../state/install-record';
 
 export interface Verify {
@@ -20,7 +21,7 @@ export interface Verify {
 /** Paths of uncommitted changes (staged, unstaged, untracked) in a worktree (default: this one). */
 export function dirtyPaths(repo: Repo, limit = 1000, worktree: string | null = repo.worktree): string[] {
   if (!worktree) return [];
-  const r = repo.git(['status', '--porcelain=v1', '-z', '--no-renames'], { allowFail: true, cwd: worktree });
+  const r = repo.git(['status', '--porcelain=v1', '-z', '--no-renames'], { allowFail: true, cwd: worktree, env: READER_ENV });
   if (r.status !== 0) return [];
   // the agent settings and notes `install --agent` wrote, unchanged since, are not a session's work
   const installed = installWrittenFiles(repo.commonDir);
