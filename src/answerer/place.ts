@@ -49,17 +49,25 @@ export const perlClient = (): string => [
 ].join('');
 
 /**
- * The front's function (generated into bin/git-handoff-guard): asks the answerer, where one may run, and returns 0
- * when it answered (the answer is written). Else it marks MISSED_VAR for node and returns 1; with no perl to ask one
- * with, it marks nothing (node starts no answerer that no front could reach). The socket is where
- * answerSocket puts it (XDG_CACHE_HOME, else HOME/.cache; neither: no answerer). The payload goes as an argument
- * (one over Linux's 128 KiB for an argument fails the start: node). perl reads no option or library path from the
- * environment for it (PERL5OPT, PERLIO emptied; -C0: no Unicode layers).
+ * The front's functions (generated into bin/git-handoff-guard). `asker` says whether an answerer may be asked (0:
+ * its socket is there, $s names it) and otherwise marks MISSED_VAR for node where one should start: not with
+ * GIT_HANDOFF_ANSWERER=0, nor with no perl to ask one with (node starts no answerer that no front could reach). The
+ * socket is where answerSocket puts it (XDG_CACHE_HOME, else HOME/.cache; neither: no answerer). A front the client's
+ * sh reads in hands a call to node itself when asker says no, and through the front run as itself when it says yes:
+ * the answerer answers only a process that runs the front (server.ts).
  */
-export const answeredSh = (fn: string): string =>
+export const askerSh = (fn: string): string =>
   `${fn}() { case \${GIT_HANDOFF_ANSWERER-}:\${XDG_CACHE_HOME-}\${HOME-} in 0:* | *:) return 1 ;; esac; ` +
-  `command -v perl >/dev/null || return 1; s=\${XDG_CACHE_HOME:-$HOME/.cache}/git-handoff/${ANSWER_SOCKET} && [ -S "$s" ] && ` +
-  `PERL5OPT= PERLIO=:raw perl -C0 -e '${perlClient().replace(/'/g, `'\\''`)}' "$s" "$0" "$payload" "$@" && return 0; ${MISSED_VAR}=1 && export ${MISSED_VAR}; return 1; } # the resident answerer: src/answerer/place.ts`;
+  `command -v perl >/dev/null || return 1; s=\${XDG_CACHE_HOME:-$HOME/.cache}/git-handoff/${ANSWER_SOCKET} && [ -S "$s" ] && return 0; ${MISSED_VAR}=1 && export ${MISSED_VAR}; return 1; } # may an answerer be asked: src/answerer/place.ts`;
+
+/**
+ * `answered` asks it, where `asker` says one may be asked, and returns 0 when it answered (the answer is written);
+ * else 1, having marked MISSED_VAR for node. The payload goes as an argument (one over Linux's 128 KiB for an argument
+ * fails the start: node). perl reads no option or library path from the environment for it (PERL5OPT, PERLIO
+ * emptied; -C0: no Unicode layers).
+ */
+export const answeredSh = (fn: string, asker: string): string =>
+  `${fn}() { ${asker} || return 1; PERL5OPT= PERLIO=:raw perl -C0 -e '${perlClient().replace(/'/g, `'\\''`)}' "$s" "$0" "$payload" "$@" && return 0; ${MISSED_VAR}=1 && export ${MISSED_VAR}; return 1; } # the resident answerer: src/answerer/place.ts`;
 
 /** A request as the answerer reads it. */
 export interface Request {

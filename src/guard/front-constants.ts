@@ -12,7 +12,7 @@ import { markerLine } from '../handoff/import/seed-file';
 import { STOPWORDS, TOPIC_MAX } from '../handoff/store/names';
 import { configFilesSh } from '../git/config-files';
 import { keyName } from '../config-keys';
-import { answeredSh } from '../answerer/place';
+import { answeredSh, askerSh } from '../answerer/place';
 import { NODE_FLAG, PAYLOAD_MAX_CHARS, SOURCED_FLAG } from '../clients/wiring';
 
 const ROOT = path.join(path.sep, 'common');
@@ -53,6 +53,7 @@ export const FRONT_CONSTANTS = {
 /** sh functions of the front written from TypeScript: each_config gives config_file every file git reads (src/git/config-files.ts). */
 export const FRONT_FUNCTIONS = [
   `${configFilesSh('each_config', 'config_file')} # the files git reads: src/git/config-files.ts`,
-  answeredSh('answered'),
+  askerSh('asker'),
+  answeredSh('answered', 'asker'),
   `stopword() { case $1 in ${[...STOPWORDS].join(' | ')}) return 0 ;; esac; return 1; } # a topic of stopwords only is no topic: src/handoff/store/names.ts`,
 ];
