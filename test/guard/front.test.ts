@@ -489,7 +489,7 @@ describe('the sh front agrees with the full guard', () => {
     const ls = JSON.stringify(payload(repo, 'claude-code/pre-tool-use-bash.json', { tool_input: { command: 'ls -la' } }));
     const write = JSON.stringify(payload(repo, 'claude-code/pre-tool-use-write.json', { tool_input: { file_path: 'src/app.ts', content: 'x "q" \\ y\n' } }));
     const refused = JSON.stringify(payload(repo, 'claude-code/pre-tool-use-bash.json', { tool_input: { command: 'git update-ref refs/handoffs/main/x HEAD' } }));
-    // one past the environment's limit: handed over on stdin through the front run as itself
+    // one past the environment's limit (which the front run as itself, where an answerer may be asked, is given on stdin)
     const big = JSON.stringify(payload(repo, 'claude-code/pre-tool-use-write.json', { tool_input: { file_path: OWN_FILE, content: 'x'.repeat(PAYLOAD_MAX_CHARS) } }));
     texts.push(ls, write, refused, `${write}\n\n`, big);
     for (const text of texts) if (await both(text)) t.wrong.push(`${text.slice(0, 200)}: a bash or an sh was started`);

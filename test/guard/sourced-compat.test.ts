@@ -14,6 +14,8 @@ import { makeRepo, ROOT, tempDir, type TestRepo } from '../helpers/repo';
 
 /** The sh front of the build before Claude Code's wiring read it in (7dff5f3), from this repository's history. */
 const OLD_FRONT = '7dff5f3';
+/** The build whose sourced front handed every call to node through the front run as itself (its full() execs the front). */
+const BEFORE_DIRECT = '5841ad7';
 
 describe('Claude Code’s wiring with the front another installation has', () => {
   it('an older front on PATH is run as a program, and refuses what it refuses; this one is read in and does the same', () => {
@@ -104,4 +106,98 @@ describe('Claude Code’s wiring hands a call to node from its own sh', () => {
       server.close();
     }
   }, 60_000);
+
+  it('node gets what the front run as itself gave it: the same arguments, payload bytes, environment and process (its parent the client), and answers the same', async () => {
+    const before = spawnSync('git', ['show', `${BEFORE_DIRECT}:bin/git-handoff-guard`], { cwd: ROOT, encoding: 'utf8' });
+    expect(before.status, `git show ${BEFORE_DIRECT}:bin/git-handoff-guard (the test needs this repository's history): ${before.stderr}`).toBe(0);
+    // one installation for both fronts (the same bin, so the same dist path in node's arguments): git-handoff-guard
+    // marks a run as a program, then runs the front in bin/front; a `node` ahead on PATH keeps what it was given and
+    // the process it runs in, then runs the real node on it
+    const install = tempDir('gh-direct-same-');
+    const bin = path.join(install, 'bin');
+    const seen = path.join(install, 'seen');
+    mkdirSync(bin);
+    mkdirSync(path.join(install, 'node'));
+    mkdirSync(seen);
+    const mark = path.join(install, 'ran-as-program');
+    writeFileSync(path.join(bin, 'git-handoff-guard'), `case \${0##*/} in git-handoff-guard) : >> '${mark}'; exec "\${0%/*}/front" "$@" ;; esac\n. '${bin}/front'\n`);
+    chmodSync(path.join(bin, 'git-handoff-guard'), 0o755);
+    writeFileSync(path.join(bin, 'git-handoff-front'), readFileSync(path.join(ROOT, 'bin', 'git-handoff-front')));
+    symlinkSync(path.join(ROOT, 'dist'), path.join(install, 'dist'));
+    writeFileSync(
+      path.join(install, 'node', 'node'),
+      `#!/bin/sh\nprintf '%s\\0' "$@" > '${seen}/argv'\ncat > '${seen}/in'\nenv | LC_ALL=C sort > '${seen}/env'\necho "$$ $PPID" > '${seen}/pid'\nexec '${process.execPath}' "$@" < '${seen}/in'\n`,
+    );
+    chmodSync(path.join(install, 'node', 'node'), 0o755);
+    const repo = makeRepo({ commit: true });
+    const cache = tempDir('gh-direct-same-cache-');
+    const p = (command: string) => JSON.stringify({ session_id: 'sess-same', cwd: repo.dir, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command } });
+    const texts = [p('git update-ref refs/handoffs/main/auth HEAD'), p("python3 -c 'print(1)'"), `${p('git update-ref -d refs/handoffs/main/auth')}\n\n`, p(`echo ${'x'.repeat(PAYLOAD_MAX_CHARS)} | git update-ref --stdin`)];
+    const base: NodeJS.ProcessEnv = { ...repo.env, PATH: `${path.join(install, 'node')}:${bin}:${process.env.PATH}`, XDG_CACHE_HOME: cache, NODE_EXTRA_CA_CERTS: path.join(install, 'no-such-ca.pem') };
+    const on: NodeJS.ProcessEnv = { ...base };
+    delete on.GIT_HANDOFF_ANSWERER;
+    /** One call through the wiring with the front `front`: node's view of it, node's answer, and whether the front ran as a program. */
+    const through = async (front: string, env: NodeJS.ProcessEnv, text: string) => {
+      writeFileSync(path.join(bin, 'front'), front);
+      chmodSync(path.join(bin, 'front'), 0o755);
+      rmSync(mark, { force: true });
+      rmSync(path.join(cache, 'git-handoff', 'answer.start'), { force: true });
+      const c = spawn('/bin/sh', ['-c', wiring], { cwd: repo.dir, env });
+      let stdout = '';
+      let stderr = '';
+      c.stdout.on('data', (d) => (stdout += d));
+      c.stderr.on('data', (d) => (stderr += d));
+      c.stdin.end(text);
+      const status = await new Promise<number | null>((resolve) => c.on('close', resolve));
+      // the process node runs in: the one the client started (its parent the client), or a child of it (a pipe's)
+      const [pid, ppid] = readFileSync(path.join(seen, 'pid'), 'utf8').trim().split(' ').map(Number);
+      const process_ = pid === c.pid && ppid === process.pid ? 'the client’s sh' : ppid === c.pid ? 'a child of the client’s sh' : `${pid} ${ppid}`;
+      const node = { argv: readFileSync(path.join(seen, 'argv'), 'utf8'), stdin: readFileSync(path.join(seen, 'in')), env: readFileSync(path.join(seen, 'env'), 'utf8') };
+      rmSync(path.join(seen, 'pid'));
+      return { node, process: process_, answer: { status, stdout, stderr }, asProgram: existsSync(mark), started: existsSync(path.join(cache, 'git-handoff', 'answer.start')) };
+    };
+    // the answerer off; on with none running (node is told and marks its start: a folder others can enter, so the
+    // answerer it starts refuses to run there); on with a socket there (one that answers nothing)
+    mkdirSync(path.join(cache, 'git-handoff'), { recursive: true });
+    chmodSync(path.join(cache, 'git-handoff'), 0o755);
+    const server = net.createServer((c) => c.destroy());
+    const sock = path.join(install, 'answer.sock');
+    await new Promise<void>((resolve) => server.listen(sock, resolve));
+    try {
+      for (const [mode, env] of [['off', { ...base, GIT_HANDOFF_ANSWERER: '0' }], ['no answerer', on], ['a socket', on]] as const) {
+        if (mode === 'a socket') {
+          chmodSync(path.join(cache, 'git-handoff'), 0o700);
+          symlinkSync(sock, path.join(cache, 'git-handoff', 'answer.sock'));
+        }
+        for (const text of texts) {
+          const what = `${mode}: ${text.slice(0, 140)}`;
+          const old = await through(before.stdout, env, text);
+          const now = await through(readFileSync(path.join(ROOT, 'bin', 'git-handoff-guard'), 'utf8'), env, text);
+          expect(old.asProgram, `${what}: the front before ${BEFORE_DIRECT} hands over through the front run as itself`).toBe(true);
+          expect(now.asProgram, `${what}: the front run as a program`).toBe(mode === 'a socket');
+          // node's process: the client's sh, as before; a payload of PAYLOAD_MAX_CHARS or more was piped to the front
+          // run as itself, so node ran in the pipe's child of that sh (its grandparent the client) and still does with
+          // a socket there, and now runs in the client's sh as every other call
+          const piped = text.length >= PAYLOAD_MAX_CHARS;
+          expect(old.process, what).toBe(piped ? 'a child of the client’s sh' : 'the client’s sh');
+          expect(now.process, what).toBe(piped && mode === 'a socket' ? 'a child of the client’s sh' : 'the client’s sh');
+          expect(now.node.argv, what).toBe(old.node.argv);
+          expect(now.node.stdin.equals(old.node.stdin), what).toBe(true);
+          expect(now.node.stdin.toString('utf8'), what).toBe(`${text.replace(/\n+$/, '')}\n`);
+          expect(now.node.env, what).toBe(old.node.env);
+          expect(now.node.env, what).toMatch(/^NODE_EXTRA_CA_CERTS=$/m);
+          expect(now.node.env, what).not.toMatch(/^GIT_HANDOFF_PAYLOAD=/m);
+          expect(now.node.env.match(/^GIT_HANDOFF_ANSWER_MISSED=.*$/m)?.[0], what).toBe(mode === 'off' ? undefined : 'GIT_HANDOFF_ANSWER_MISSED=1');
+          expect(now.answer, what).toEqual(old.answer);
+          expect(now.started, what).toBe(old.started);
+          expect(now.started, what).toBe(mode !== 'off');
+          if (text === texts[1]) expect(now.answer, `${what}: allowed`).toEqual({ status: 0, stdout: '', stderr: '' });
+        }
+      }
+      const refused = await through(readFileSync(path.join(ROOT, 'bin', 'git-handoff-guard'), 'utf8'), { ...base, GIT_HANDOFF_ANSWERER: '0' }, texts[0]);
+      expect(JSON.parse(refused.answer.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+    } finally {
+      server.close();
+    }
+  }, 120_000);
 });
