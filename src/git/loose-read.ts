@@ -37,8 +37,11 @@ export function looseFile(repo: Pick<Repo, 'commonDir'>, oid: string): Buffer | 
 export function inflateLoose(oid: string, file: Buffer, max?: number): LooseObject | null {
   let raw: Buffer;
   try {
+    // one output chunk for most objects (text inflates to about 3-4 times its size): zlib's default of 16 KiB takes
+    // 64 chunks and a copy for the 1 MiB record of 10,000 handoffs, about 1 ms more
+    const chunkSize = Math.min(Math.max(16 * 1024, file.length * 4), max === undefined ? 64 << 20 : max + 64);
     // the header (`<type> <size>\0`) is at most a few dozen bytes
-    raw = max === undefined ? lazyZlib().inflateSync(file) : lazyZlib().inflateSync(file, { maxOutputLength: max + 64 });
+    raw = max === undefined ? lazyZlib().inflateSync(file, { chunkSize }) : lazyZlib().inflateSync(file, { chunkSize, maxOutputLength: max + 64 });
   } catch {
     return null;
   }

@@ -102,20 +102,43 @@ export interface RefRecord {
   /** committer time, unix seconds */
   time: number;
   /** the tip's trailer block as git finds it (`%(trailers)`, not unfolded), one element per line */
-  trailers: string[];
+  readonly trailers: string[];
+  /** that block as git printed it, for a reader that takes it whole (parseTrailerBlock) */
+  readonly block: string;
+}
+
+/** A record of listRefs: its trailer lines split from the block when first asked for (a listing of 10,000 reads the block whole). */
+class ListedRef implements RefRecord {
+  #lines: string[] | undefined;
+  constructor(
+    readonly ref: string,
+    readonly oid: string,
+    readonly time: number,
+    readonly block: string,
+  ) {}
+  get trailers(): string[] {
+    return (this.#lines ??= trailerBlockLines(this.block));
+  }
 }
 
 /** One `git for-each-ref` for any number of refs: name, oid, committer time, raw trailer block (one atom, see GIT-NOTES). */
 export function listRefs(repo: Repo, patterns: string[]): RefRecord[] {
   const r = repo.git(['for-each-ref', '--format=%(refname)%00%(objectname)%00%(committerdate:unix)%00%(trailers)%00', ...patterns]);
   const out: RefRecord[] = [];
-  const fields = r.stdout.split('\0');
-  for (let i = 0; i + 4 < fields.length; i += 4) {
-    const ref = fields[i].charCodeAt(0) === 10 ? fields[i].slice(1) : fields[i];
+  // `<ref>\0<oid>\0<time>\0<block>\0\n` each, cut where the NULs are (no array of 40,000 fields for a listing)
+  const s = r.stdout;
+  for (let at = 0; ; ) {
+    const a = s.indexOf('\0', at);
+    const b = a < 0 ? -1 : s.indexOf('\0', a + 1);
+    const c = b < 0 ? -1 : s.indexOf('\0', b + 1);
+    const d = c < 0 ? -1 : s.indexOf('\0', c + 1);
+    if (d < 0) break;
+    const ref = s.slice(s.charCodeAt(at) === 10 ? at + 1 : at, a);
     // NUL separates fields and git never prints one from a message: a record out of step is a broken read, not data
-    const oid = fields[i + 1];
+    const oid = s.slice(a + 1, b);
     if (!ref.startsWith('refs/') || (oid.length !== 40 && oid.length !== 64)) throw new HandoffError('integrity', 'unreadable-refs', `git for-each-ref printed a record that does not parse (${JSON.stringify(ref.slice(0, 80))})`);
-    out.push({ ref, oid, time: Number(fields[i + 2]) || 0, trailers: trailerBlockLines(fields[i + 3]) });
+    out.push(new ListedRef(ref, oid, Number(s.slice(b + 1, c)) || 0, s.slice(c + 1, d)));
+    at = d + 1;
   }
   if (readsHook) readsHook(repo, out);
   return out;

@@ -34,6 +34,8 @@ export function looseTrailerValues(lines: readonly string[], key: string): strin
 // The one strict shape of a trailer line: a token, ": ", a value with no control, line or paragraph separator.
 const TRAILER_LINE = /^([A-Za-z0-9][A-Za-z0-9-]*): ?([^\u0000-\u001f\u007f-\u009f\u2028\u2029]*)$/;
 const VALUE_CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+// VALUE_CONTROL but a line feed: the test of a whole block at once
+const CONTROL_BUT_LF = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/;
 /** A block of this tool's trailers is a few short lines; anything far larger is not one. */
 export const TRAILER_BLOCK_MAX = 16 * 1024;
 
@@ -69,6 +71,48 @@ export function trailerReader<One extends string, List extends string = never>(
     t.problem = `ambiguous trailer block (${why})`;
     return t as TrailerReading<One, List>;
   };
+  // the keys the fast path takes (each in its exact spelling and in lower case), by length: no string cut to look one up
+  const byLength: Array<Array<{ key: string; one?: One; many?: List }>> = [];
+  for (const [key, f] of toOne) (byLength[key.length] ??= []).push({ key, one: f });
+  for (const [key, f] of toList) (byLength[key.length] ??= []).push({ key, many: f });
+  // One line, text[from, to) (not empty), into t: undefined to go on, or the ambiguous reading to return.
+  const take = (t: Record<string, unknown>, text: string, from: number, to: number, plain: boolean): TrailerReading<One, List> | undefined => {
+    // fast path, what this tool writes: a key in its exact spelling, ": ", a value without controls
+    const colon = text.indexOf(': ', from);
+    let field: string | undefined;
+    let many: string | undefined;
+    if (colon > from && colon < to) {
+      for (const k of byLength[colon - from] ?? []) {
+        if (!text.startsWith(k.key, from)) continue;
+        field = k.one;
+        many = k.many;
+        break;
+      }
+    }
+    let value: string;
+    if ((field || many) && (plain || !VALUE_CONTROL.test(text.slice(from, to)))) value = text.slice(colon + 2, to);
+    else {
+      const line = from === 0 && to === text.length ? text : text.slice(from, to);
+      const m = TRAILER_LINE.exec(line);
+      if (!m) {
+        // free text in git's block names nothing; a line another reader could take for a key does
+        if (!/^\s/.test(line) && !VALUE_CONTROL.test(line) && !/^[^:]*[A-Za-z0-9-]\s*:/.test(line)) return undefined;
+        return ambiguous(t, /^\s/.test(line) ? 'a continuation line' : VALUE_CONTROL.test(line) ? 'a control character' : 'a line that is not `Key: value`');
+      }
+      field = toOne.get(m[1]) ?? toOne.get(m[1].toLowerCase());
+      many = field ? undefined : (toList.get(m[1]) ?? toList.get(m[1].toLowerCase()));
+      if (!field && !many) return undefined;
+      value = m[2];
+    }
+    if (many) {
+      const v = t[many] as string[];
+      (v === NONE ? (t[many] = [] as string[]) : v).push(value.trim());
+      return undefined;
+    }
+    if (t[field!] !== null) return ambiguous(t, `two ${one[field as One]} trailers`);
+    t[field!] = value.trim();
+    return undefined;
+  };
   const read = (lines: readonly string[]): TrailerReading<One, List> => {
     const t: Record<string, unknown> = { ...blank };
     let size = 0;
@@ -77,39 +121,34 @@ export function trailerReader<One extends string, List extends string = never>(
     for (const line of lines) {
       if (line === '') continue;
       size += line.length + 1;
-      // fast path, what this tool writes: a key in its exact spelling, ": ", a value without controls
-      const colon = line.indexOf(': ');
-      const key = colon > 0 ? line.slice(0, colon) : '';
-      let field: string | undefined = toOne.get(key);
-      let many = field ? undefined : toList.get(key);
-      let value: string;
-      if ((field || many) && (plain || !VALUE_CONTROL.test(line))) value = line.slice(colon + 2);
-      else {
-        const m = TRAILER_LINE.exec(line);
-        if (!m) {
-          // free text in git's block names nothing; a line another reader could take for a key does
-          if (!/^\s/.test(line) && !VALUE_CONTROL.test(line) && !/^[^:]*[A-Za-z0-9-]\s*:/.test(line)) continue;
-          return ambiguous(t, /^\s/.test(line) ? 'a continuation line' : VALUE_CONTROL.test(line) ? 'a control character' : 'a line that is not `Key: value`');
-        }
-        field = toOne.get(m[1]) ?? toOne.get(m[1].toLowerCase());
-        many = field ? undefined : (toList.get(m[1]) ?? toList.get(m[1].toLowerCase()));
-        if (!field && !many) continue;
-        value = m[2];
+      const done = take(t, line, 0, line.length, plain);
+      if (done) return done;
+    }
+    if (size > TRAILER_BLOCK_MAX) return ambiguous(t, `a trailer block of ${size} bytes`);
+    return t as TrailerReading<One, List>;
+  };
+  /** read(trailerBlockLines(block)), without cutting the block into lines: a listing reads 10,000 blocks */
+  const block = (text: string): TrailerReading<One, List> => {
+    const t: Record<string, unknown> = { ...blank };
+    let size = 0;
+    const plain = o.controlsInValues || !CONTROL_BUT_LF.test(text);
+    // (an empty line, the last line feed's included, is passed over as read does)
+    for (let at = 0; at < text.length; ) {
+      let nl = text.indexOf('\n', at);
+      if (nl < 0) nl = text.length;
+      if (nl > at) {
+        size += nl - at + 1;
+        const done = take(t, text, at, nl, plain);
+        if (done) return done;
       }
-      if (many) {
-        const v = t[many] as string[];
-        (v === NONE ? (t[many] = [] as string[]) : v).push(value.trim());
-        continue;
-      }
-      if (t[field!] !== null) return ambiguous(t, `two ${one[field as One]} trailers`);
-      t[field!] = value.trim();
+      at = nl + 1;
     }
     if (size > TRAILER_BLOCK_MAX) return ambiguous(t, `a trailer block of ${size} bytes`);
     return t as TrailerReading<One, List>;
   };
   /** an ambiguous reading, for a rule of the caller's own on top of the parse (two owners) */
   const refuse = (why: string): TrailerReading<One, List> => ambiguous({ ...blank }, why);
-  return Object.assign(read, { refuse });
+  return Object.assign(read, { refuse, block });
 }
 
 /**

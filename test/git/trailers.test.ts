@@ -3,6 +3,7 @@
 // migration mark, the sessions a code commit claims — and git's block read from a real repository.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { openRepo } from '../../src/git/repo';
 import { listRefs } from '../../src/git/refs';
@@ -103,5 +104,31 @@ describe('the readers, through it', () => {
     t.git(['update-ref', 'refs/handoff-leases/two', lease('lease: a\n\nClaude-Session-Id: a\nClaude-Session-Id: b\nHandoff-Worktree: /w/two')]);
     expect(listRefs(repo, ['refs/handoff-leases/']).length).toBe(2);
     expect(listLeases(repo).map((l) => [l.session, l.worktree, l.pid])).toEqual([['a', '/w/one', 12]]);
+  });
+});
+
+describe('a block read whole (a listing reads 10,000)', () => {
+  // lines made of the tool's keys in several spellings, free text, continuations, controls, colons without a space
+  const KEYS = ['Claude-Session-Id', 'claude-session-id', 'CLAUDE-SESSION-ID', 'Handoff-Branch', 'Handoff-To', 'handoff-to', 'X-Other', 'Claude-Session', '(cherry picked from'];
+  const piece = fc.oneof(
+    fc.constantFrom(...KEYS),
+    fc.constantFrom(': ', ':', ' : ', ': : ', ' ', '\t', '\r', '\u001b', '\u2028', '\u0085', 'é', ''),
+    fc.string({ maxLength: 6 }),
+  );
+  const line = fc.array(piece, { maxLength: 5 }).map((p) => p.join('').replace(/\n/g, ''));
+  const block = fc.tuple(fc.array(line, { maxLength: 8 }), fc.constantFrom('', '\n', '\n\n')).map(([ls, end]) => ls.join('\n') + end);
+  const readers = [read, trailerReader({ worktree: 'Handoff-Worktree', session: 'Claude-Session-Id' }, {}, { controlsInValues: true })];
+
+  it('reads exactly what the reading of its lines does, for any block', () => {
+    fc.assert(
+      fc.property(block, (b) => {
+        for (const r of readers) expect(r.block(b)).toEqual(r(trailerBlockLines(b)));
+      }),
+      { numRuns: 3000 },
+    );
+    // and the blocks the product writes, large ones included
+    for (const b of ['Claude-Session-Id: s1\nHandoff-Branch: main\nHandoff-To: a\nHandoff-To: b\n', `Claude-Session-Id: s1\nX-Pad: ${'p'.repeat(TRAILER_BLOCK_MAX)}\n`, '', '\n'])
+      expect(read.block(b)).toEqual(read(trailerBlockLines(b)));
+    expect(read.block('Claude-Session-Id: s1\nHandoff-To: a\nhandoff-to: b\n')).toEqual({ session: 's1', branch: null, to: ['a', 'b'], problem: null });
   });
 });

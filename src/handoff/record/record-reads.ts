@@ -12,20 +12,24 @@ import { checkRecord, renderLosses } from './record-check';
 import { trace } from '../../trace';
 
 /**
- * The tips the record at `commit` holds (ref → oid), read in-process while its objects are loose (a record is written
- * loose), else by git. Lean, not strict: this record is one a full check (strict, record.ts) already verified, and
- * the answer only decides whether to run that check again. Not parseRecord: its strict reading of every line costs the
- * check at command start about 0.8 ms more on 1,000 handoffs (2.7 against 1.6-2.0 ms, over its 2 ms goal).
+ * The record at `commit` as the comparison reads it: its text while its objects are loose (a record is written
+ * loose), else its tips (ref → oid) read by git. Lean, not strict: this record is one a full check (strict,
+ * record.ts) already verified, and the answer only decides whether to run that check again. Not parseRecord: its
+ * strict reading of every line costs the check at command start about 0.8 ms more on 1,000 handoffs.
  */
-export function tipsAt(repo: Repo, commit: string): Map<string, string> | null {
+type RecordTips = { text: string } | { tips: Map<string, string> };
+function recordTips(repo: Repo, commit: string): RecordTips | null {
   const blob = looseCommitFile(repo, commit, 'record');
   if (!blob) {
     const rec = readRecord(repo, commit);
-    return rec.problem ? null : new Map([...rec.entries].map(([ref, e]) => [ref, e.oid]));
+    return rec.problem ? null : { tips: new Map([...rec.entries].map(([ref, e]) => [ref, e.oid])) };
   }
   const text = blob.toString('utf8');
-  if (!text.startsWith('git-handoff record ')) return null;
-  // `tip <oid> <seen> <ref>` lines
+  return text.startsWith('git-handoff record ') ? { text } : null;
+}
+
+/** The `tip <oid> <seen> <ref>` lines of a record's text, ref → oid. */
+export function tipsOf(text: string): Map<string, string> {
   const tips = new Map<string, string>();
   for (let at = text.indexOf('\n') + 1; at > 0 && at < text.length; ) {
     const end = text.indexOf('\n', at);
@@ -39,25 +43,116 @@ export function tipsAt(repo: Repo, commit: string): Map<string, string> | null {
   return tips;
 }
 
+// a name the record cannot hold (not a handoff, archive entry or the receipts) is none of its business
 const mayBeRecorded = (ref: string) => ref.startsWith(HANDOFF_PREFIX) || ref.startsWith(ARCHIVE_PREFIX) || ref === NOTES_REF;
+export const agreesWith = (tips: Map<string, string>, x: { ref: string; oid: string }) =>
+  !mayBeRecorded(x.ref) || tips.get(x.ref) === x.oid || (!tips.has(x.ref) && !isRecorded(x.ref));
+
+/** text[from, to) against s, by UTF-16 code unit (the order Array#sort gives the record's lines). */
+function compareAt(text: string, from: number, to: number, s: string): number {
+  const n = Math.min(to - from, s.length);
+  for (let i = 0; i < n; i++) {
+    const d = text.charCodeAt(from + i) - s.charCodeAt(i);
+    if (d !== 0) return d;
+  }
+  return to - from - s.length;
+}
+
+/** Where the tip line at `line` (to `stop`) has its oid's end and its ref; null for a line not of that shape. */
+function tipLine(text: string, line: number, stop: number): { oidEnd: number; refAt: number } | null {
+  if (!text.startsWith('tip ', line)) return null;
+  const oidEnd = text.indexOf(' ', line + 4);
+  const refAt = oidEnd < 0 ? 0 : text.indexOf(' ', oidEnd + 1) + 1;
+  return oidEnd < 0 || oidEnd > stop || refAt <= 0 || refAt > stop ? null : { oidEnd, refAt };
+}
+
+const refOrder = (text: string, refAt: number, stop: number, ref: string) =>
+  stop - refAt === ref.length && text.startsWith(ref, refAt) ? 0 : compareAt(text, refAt, stop, ref);
+const oidIs = (text: string, line: number, oidEnd: number, oid: string) => oidEnd - line - 4 === oid.length && text.startsWith(oid, line + 4);
+
+/**
+ * The comparison on the record's text itself, whose tip lines are in name order (serializeRecord sorts them): no map of
+ * 10,000 tips built for a listing. Many refs (for-each-ref gives them in name order too) take one walk beside the
+ * lines; a few, a binary search each. null when the refs are not in that order (a name outside ASCII sorts
+ * differently in git), for the caller to compare through a map. A tip line out of order can only hide a ref the
+ * search then finds missing, which disagrees: the full check runs.
+ */
+export function textAgrees(text: string, refs: ReadonlyArray<{ ref: string; oid: string }>): boolean | null {
+  const first = text.indexOf('\n') + 1;
+  if (first <= 0) return false;
+  const wanted = refs.filter((x) => mayBeRecorded(x.ref));
+  if (wanted.length < 64) {
+    for (const x of wanted) {
+      let lo = first;
+      let hi = text.length;
+      let found = false;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        const line = text.lastIndexOf('\n', mid - 1) + 1;
+        const end = text.indexOf('\n', line);
+        const stop = end < 0 ? text.length : end;
+        // the tip lines come first; a line past them (or cut by an edge) is above every ref
+        const t = tipLine(text, line, stop);
+        const c = t ? refOrder(text, t.refAt, stop, x.ref) : 1;
+        if (c === 0) {
+          if (!oidIs(text, line, t!.oidEnd, x.oid)) return false;
+          found = true;
+          break;
+        }
+        if (c < 0) lo = stop + 1;
+        else hi = line;
+      }
+      if (!found && isRecorded(x.ref)) return false;
+    }
+    return true;
+  }
+  let at = first;
+  let prev: string | null = null;
+  for (const x of wanted) {
+    if (prev !== null && !(prev < x.ref)) return null;
+    prev = x.ref;
+    let found = false;
+    while (at < text.length) {
+      const end = text.indexOf('\n', at);
+      const stop = end < 0 ? text.length : end;
+      const t = tipLine(text, at, stop);
+      if (!t) break;
+      const c = refOrder(text, t.refAt, stop, x.ref);
+      if (c > 0) break;
+      const line = at;
+      at = stop + 1;
+      if (c === 0) {
+        if (!oidIs(text, line, t.oidEnd, x.oid)) return false;
+        found = true;
+        break;
+      }
+    }
+    if (!found && isRecorded(x.ref)) return false;
+  }
+  return true;
+}
 
 /**
  * Whether every handoff, archive or receipts ref in `refs` holds what the record the last check verified says
  * (record-seen.json, re-read each time, so the process's own moves, recorded, are expected). Also true when nothing
  * is verified since the last move: the next command's check is a full one anyway. `cache` keeps the record read.
  */
-export function readsAgree(repo: Repo, refs: Array<{ ref: string; oid: string }>, cache: { commit?: string; tips?: Map<string, string> | null } = {}): boolean {
+export function readsAgree(repo: Repo, refs: Array<{ ref: string; oid: string }>, cache: { commit?: string; tips?: RecordTips | null } = {}): boolean {
   if (!refs.some((x) => mayBeRecorded(x.ref))) return true;
   const seen = readSeen(repo);
   if (!seen?.fp || !seen.record) return true;
   if (cache.commit !== seen.record) {
     cache.commit = seen.record;
-    cache.tips = tipsAt(repo, seen.record);
+    cache.tips = recordTips(repo, seen.record);
   }
-  const tips = cache.tips;
-  if (!tips) return false;
-  // a name the record cannot hold (not a handoff, archive entry or the receipts) is none of its business
-  return refs.every((x) => !mayBeRecorded(x.ref) || tips.get(x.ref) === x.oid || (!tips.has(x.ref) && !isRecorded(x.ref)));
+  const rec = cache.tips;
+  if (!rec) return false;
+  if ('tips' in rec) return refs.every((x) => agreesWith(rec.tips, x));
+  const walked = textAgrees(rec.text, refs);
+  if (walked !== null) return walked;
+  const tips = tipsOf(rec.text);
+  cache.tips = { tips };
+  return refs.every((x) => agreesWith(tips, x));
 }
 
 /**

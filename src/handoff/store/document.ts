@@ -1,7 +1,7 @@
 // The handoff commit format (SPEC 2): body and state in the tree, subject and ordered trailers in the message.
 import { HandoffError } from '../../errors';
 import type { Client } from '../state/session';
-import { looseTrailerValues, trailerReader } from '../../git/trailers';
+import { looseTrailerValues, trailerBlockLines, trailerReader } from '../../git/trailers';
 
 export const BODY_MAX = 1024 * 1024;
 /** A handoff commit object is a header, a subject and a few trailers: far less than this. */
@@ -136,10 +136,18 @@ const readHandoffTrailers = trailerReader(TRAILER, LIST_TRAILER);
  * says why and the fields stay null. The list keys (Handoff-To, -Tag, -Ref) may repeat: their values are kept in order.
  */
 export function parseTrailerLines(lines: readonly string[]): Trailers {
-  const t: Trailers = readHandoffTrailers(lines);
-  if (t.problem) return withClaims(t, lines);
+  return ownerOf(readHandoffTrailers(lines), lines);
+}
+
+/** parseTrailerLines(trailerBlockLines(block)), reading git's `%(trailers)` block as it came */
+export const parseTrailerBlock = (block: string): Trailers => ownerOf(readHandoffTrailers.block(block), block);
+
+// `read`: the lines or the block the reading came from, for the sessions an ambiguous one claims
+const linesOf = (read: readonly string[] | string): readonly string[] => (typeof read === 'string' ? trailerBlockLines(read) : read);
+function ownerOf(t: Trailers, read: readonly string[] | string): Trailers {
+  if (t.problem) return withClaims(t, linesOf(read));
   if (t.head === 'none') t.head = null;
-  if (t.session !== null && t.person !== null) return withClaims(readHandoffTrailers.refuse(`two owners (${TRAILER.session} and ${TRAILER.person})`), lines);
+  if (t.session !== null && t.person !== null) return withClaims(readHandoffTrailers.refuse(`two owners (${TRAILER.session} and ${TRAILER.person})`), linesOf(read));
   // a person owns what they wrote as `person:<email>`, like a session owns its id
   if (t.session === null && t.person !== null) t.session = personOwnerOf(t.person);
   return t;

@@ -26,7 +26,8 @@ export function remoteOnlyHandoffs(repo: Repo, o: { branch?: string | null; all?
   const scope = o.all || !o.branch ? null : `${encodeBranch(o.branch)}/`;
   const recs = read ?? listRefs(repo, [HANDOFF_PREFIX, ARCHIVE_PREFIX, TRACKING_PATTERN]);
   // no tracking copy (most clones, most of the time): nothing to find, and 10,000 local refs need no set
-  const tracking = recs.flatMap((r) => (r.ref.startsWith('refs/remotes/') ? [{ rec: r, t: parseTrackingRef(r.ref) }] : []));
+  const tracking: Array<{ rec: RefRecord; t: ReturnType<typeof parseTrackingRef> }> = [];
+  for (const r of recs) if (r.ref.startsWith('refs/remotes/')) tracking.push({ rec: r, t: parseTrackingRef(r.ref) });
   if (!tracking.some((x) => x.t)) return [];
   const local = new Set<string>();
   // refs/handoff-archive/<B>/<T>/<stamp>: archived here, so not new to this clone
@@ -43,7 +44,7 @@ export function remoteOnlyHandoffs(repo: Repo, o: { branch?: string | null; all?
   for (const { rec, t } of tracking) {
     if (!t || local.has(t.local)) continue;
     if (scope && !t.local.startsWith(HANDOFF_PREFIX + scope)) continue;
-    const row = rowOf({ ...rec, ref: t.local });
+    const row = rowOf(rec, 'local', t.local);
     if (!row) continue;
     const seen = best.get(t.local);
     if (seen && (rank(seen.remote) < rank(t.remote) || (rank(seen.remote) === rank(t.remote) && seen.remote <= t.remote))) continue;

@@ -7,9 +7,8 @@ import { configBool, identityEnv, readConfig, type Config } from '../../git/conf
 import { parseCommit, readCommitFiles, readCommitTrailers, readObjects, writeBlobs, writeTree } from '../../git/objects';
 import { versionCount } from './versions';
 import { listRefs, readRef, type RefOp, type RefRecord } from '../../git/refs';
-import { trailerBlockLines } from '../../git/trailers';
 import type { Repo } from '../../git/repo';
-import { BODY_MAX, buildMessage, COMMIT_MAX, namedPaths, parseState, parseTrailerLines, serializeState, STATE_MAX, validateBody, type HandoffState, type Trailers } from './document';
+import { BODY_MAX, buildMessage, COMMIT_MAX, namedPaths, parseState, parseTrailerBlock, parseTrailerLines, serializeState, STATE_MAX, validateBody, type HandoffState, type Trailers } from './document';
 import { ARCHIVE_PREFIX, DROPPED_PREFIX, HANDOFF_PREFIX, archiveRef, assertTopic, branchPrefix, encodeBranch, handoffRef, describeOverlap, overlapOf, overlapTokens, parseRef, NOTES_REF } from './names';
 import { missingRefs } from './address';
 import { checkWrite, ownedError, type Tip } from './ownership';
@@ -73,7 +72,7 @@ export interface WriteResult {
 export function readTip(repo: Repo, ref: string, recs: RefRecord[] = listRefs(repo, [ref])): (Tip & { trailers: Trailers }) | null {
   const rec = recs.find((r) => r.ref === ref);
   if (!rec) return null;
-  const trailers = parseTrailerLines(rec.trailers);
+  const trailers = parseTrailerBlock(rec.block);
   if (trailers.problem) throw ambiguousTip(ref, rec.oid, trailers.problem);
   return { oid: rec.oid, session: trailers.session, time: rec.time, trailers };
 }
@@ -219,15 +218,16 @@ const iso = (t: number): string => {
   return `${prefix}${pad2(Math.floor(s / 3600))}:${pad2(Math.floor(s / 60) % 60)}:${pad2(s % 60)}.000Z`;
 };
 
-export function rowOf(rec: RefRecord, sync: SyncState = 'local'): HandoffRow | null {
-  const p = parseRef(rec.ref);
+/** The row of a listed handoff; `ref`: the name it is listed under (a tracking copy's local name). */
+export function rowOf(rec: RefRecord, sync: SyncState = 'local', ref = rec.ref): HandoffRow | null {
+  const p = parseRef(ref);
   if (!p) return null;
-  const t = parseTrailerLines(rec.trailers);
+  const t = parseTrailerBlock(rec.block);
   const row: HandoffRow = {
     // the ref's component decodes to the exact name; the trailer is a one-line copy, needed when a long name was cut
     branch: p.branch ?? t.branch ?? p.encodedBranch,
     topic: p.topic,
-    ref: rec.ref,
+    ref,
     oid: rec.oid,
     session: t.session,
     client: t.client,
@@ -437,7 +437,7 @@ export function logHandoff(repo: Repo, refOrOid: string): LogEntry[] {
   const signedAnyway = new Set(readObjects(repo, unsure).flatMap((o, i) => (o && parseCommit(o.content).signed ? [unsure[i]] : [])));
   return entries.map((f) => {
     const [oid, ct, parents, subject, trailers] = f;
-    const t = parseTrailerLines(trailerBlockLines(trailers ?? ''));
+    const t = parseTrailerBlock(trailers ?? '');
     return {
       oid,
       session: t.session,
@@ -551,7 +551,7 @@ export function restoreHandoff(repo: Repo, archived: string, session: SessionRef
   }
   const rec = listRefs(repo, [full]).find((r) => r.ref === full);
   if (!rec) throw new HandoffError('usage', 'not-found', `no archived handoff ${full}`);
-  const t = parseTrailerLines(rec.trailers);
+  const t = parseTrailerBlock(rec.block);
   if (t.problem) throw ambiguousTip(full, rec.oid, t.problem);
   const branch = p.branch ?? t.branch ?? p.encodedBranch;
   const ref = `${HANDOFF_PREFIX}${p.encodedBranch}/${p.topic}`;
