@@ -145,13 +145,15 @@ export function readsAgree(repo: Repo, refs: Array<{ ref: string; oid: string }>
     cache.commit = seen.record;
     cache.tips = recordTips(repo, seen.record);
   }
-  const rec = cache.tips;
+  let rec = cache.tips;
   if (!rec) return false;
-  if ('tips' in rec) return refs.every((x) => agreesWith(rec.tips, x));
-  const walked = textAgrees(rec.text, refs);
-  if (walked !== null) return walked;
-  const tips = tipsOf(rec.text);
-  cache.tips = { tips };
+  if ('text' in rec) {
+    const walked = textAgrees(rec.text, refs);
+    if (walked !== null) return walked;
+    // refs out of the record's order: its tips as a map, kept for the next call
+    rec = cache.tips = { tips: tipsOf(rec.text) };
+  }
+  const { tips } = rec;
   return refs.every((x) => agreesWith(tips, x));
 }
 
