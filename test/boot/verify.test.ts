@@ -1,5 +1,5 @@
 // Each verification state of SPEC 4, produced on a real repository and read back through `show --json`.
-import { rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { json, makeRepo, type TestRepo } from '../helpers/repo';
@@ -94,6 +94,36 @@ describe('verify', () => {
     const b = setup();
     b.git(['fetch', '-q', a.dir, '+refs/handoffs/*:refs/handoffs/*']);
     expect(await verifyOf(b)).toEqual({ head: 'unknown', commitsSince: 0, missingFiles: [], dirty: false });
+  });
+
+  it('reads a Handoff-Head that is not an object name in hex as unknown, and never hands it to git', async () => {
+    // a version another machine wrote, with any Handoff-Head: planted with plumbing as a fetch would bring it
+    const repo = setup();
+    const written = repo.git(['rev-parse', 'HEAD']).stdout.trim();
+    repo.commit('after the handoff', { 'later.txt': 'x' });
+    const plant = (topic: string, head: string) => {
+      const blob = repo.git(['hash-object', '-w', '--stdin'], { input: BODY }).stdout.trim();
+      const tree = repo.git(['mktree'], { input: `100644 blob ${blob}\thandoff.md\n` }).stdout.trim();
+      const msg = `handoff(${topic}): x\n\nClaude-Session-Id: sess-other\nHandoff-Branch: main\nHandoff-Topic: ${topic}\nHandoff-Head: ${head}\nHandoff-Client: cli\n`;
+      repo.git(['update-ref', `refs/handoffs/main/${topic}`, repo.git(['commit-tree', tree], { input: msg }).stdout.trim()]);
+    };
+    const cases: [string, string, Record<string, unknown>][] = [
+      ['full-oid', written, { head: 'ahead', commitsSince: 1 }],
+      ['short-oid', written.slice(0, 9), { head: 'ahead', commitsSince: 1 }],
+      ['upper-case', written.toUpperCase(), { head: 'unknown', commitsSince: 0 }],
+      ['rev-expression', 'HEAD~1', { head: 'unknown', commitsSince: 0 }],
+      ['branch-name', 'main', { head: 'unknown', commitsSince: 0 }],
+      ['option-output', `--output=${repo.dir}/planted-by-head`, { head: 'unknown', commitsSince: 0 }],
+      ['option-all', '--all', { head: 'unknown', commitsSince: 0 }],
+      ['unseen-oid', 'f'.repeat(40), { head: 'unknown', commitsSince: 0 }],
+    ];
+    for (const [topic, head, want] of cases) {
+      plant(topic, head);
+      expect(await verifyOf(repo, topic), topic).toMatchObject(want);
+    }
+    expect((await repo.cli(['boot', '--json'])).exitCode).toBe(0);
+    // rev-list given `--output=<file>...<tip>` would have created that file
+    expect(readdirSync(repo.dir).filter((f) => f.startsWith('planted-by-head'))).toEqual([]);
   });
 
   it('is unknown when the branch is gone, and says nothing about its files', async () => {

@@ -63,15 +63,21 @@ export function existingPaths(repo: Repo, branch: string, paths: string[], workt
 
 const countOf = (repo: Repo, args: string[]) => Number(repo.git(['rev-list', '--count', ...args], { allowFail: true }).stdout.trim()) || 0;
 
+/** A Handoff-Head value git may be given: an object name in hex (SPEC 2: `<oid or "none">`), never an option or a revision expression. */
+const OID_HEX = /^[0-9a-f]{4,64}$/;
+
 /** Where the branch stands now against the commit the handoff describes (`head`, null for an unborn branch). */
 function headState(repo: Repo, branch: string, head: string | null, tip?: string | null): Pick<Verify, 'head' | 'commitsSince' | 'pullFrom'> {
   const current = tip !== undefined ? tip : readRef(repo, `refs/heads/${branch}`);
   if (!current) return { head: head ? 'unknown' : 'same', commitsSince: 0 };
   if (!head) return { head: 'ahead', commitsSince: countOf(repo, [current]) };
   if (head === current) return { head: 'same', commitsSince: 0 };
-  // A head this repository has never seen (written on another machine, not fetched) says nothing about the branch.
-  if (repo.git(['cat-file', '-e', `${head}^{commit}`], { allowFail: true }).status !== 0) return { head: 'unknown', commitsSince: 0 };
-  const r = repo.git(['rev-list', '--left-right', '--count', `${head}...${current}`], { allowFail: true });
+  // The trailer is data from whoever wrote the version (a fetched one too): anything but hex says nothing here, and
+  // never reaches git's command line (`--output=<file>…` would have rev-list create that file).
+  if (!OID_HEX.test(head)) return { head: 'unknown', commitsSince: 0 };
+  // A head this repository has never seen (written on another machine, not fetched), or not a commit, says nothing
+  // about the branch: rev-list fails on it.
+  const r = repo.git(['rev-list', '--left-right', '--count', '--end-of-options', `${head}...${current}`], { allowFail: true });
   if (r.status !== 0) return { head: 'unknown', commitsSince: 0 };
   const [onlyHandoff, onlyNow] = r.stdout.trim().split(/\s+/).map(Number);
   if (onlyHandoff === 0) return { head: 'ahead', commitsSince: onlyNow };
