@@ -41,10 +41,11 @@ async function stormOver(transport: Transport): Promise<{ kills: number; locks: 
   await ok(b, ['write', 'kill-theirs', '-m', 'theirs 0'], 0, envB);
   await ok(a, ['sync'], 0, envA);
   await ok(b, ['sync'], 0, envB);
-  // how long an undisturbed sync takes here, so the kills land across its whole life
+  // how long an undisturbed sync takes here, so the kills land across its whole life; a run that ends before its kill
+  // shortens it to that run's own length (one slow first sync, on a loaded machine, would else let every run finish)
   const t0 = Date.now();
   await ok(a, ['sync'], 0, envA);
-  const span = Math.max(100, (Date.now() - t0) * 1.5);
+  let span = Math.max(100, (Date.now() - t0) * 1.5);
 
   let mine = 1;
   let theirs = 1;
@@ -57,8 +58,10 @@ async function stormOver(transport: Transport): Promise<{ kills: number; locks: 
     await ok(b, ['write', 'kill-theirs', '-m', `theirs ${i + 1}`], 0, envB);
     theirs++;
     await ok(b, ['sync'], 0, envB);
+    const started = Date.now();
     const r = await killedRun(a, commands[i % 3], envA, Math.random() * span);
     if (r.killed) kills++;
+    else span = Math.max(20, Math.min(span, Date.now() - started));
     // the next sync says the truth
     locks += (await untilDone(a, ['sync'], envA)).length;
     expect(refOf(bare, MINE), `round ${i}`).toBe(refOf(a, MINE));
