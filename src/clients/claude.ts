@@ -20,6 +20,8 @@ export const wiring: Wiring = {
   },
   // hooks run as `/bin/sh -c <command>` (execve traces): that sh runs the sh front itself (`.`: no second shell)
   sh: true,
+  // a Bash call's payload is a few hundred bytes: its own group, whose front reads it with sh's `read`, not `cat`
+  split: { event: 'PreToolUse', line: ['Bash'] },
   timeout: HOOK_TIMEOUT_S,
   named: false,
   notes: 'CLAUDE.md',

@@ -21,6 +21,12 @@ export interface Wiring {
   bash?: true;
   /** the client starts every hook with `/bin/sh -c` (execve traces): that sh runs the front itself (shPayloadCommand) */
   sh?: true;
+  /**
+   * (sh clients) a pre-tool event whose tools are wired as two groups (hookGroups): `line`, the tools whose payload is
+   * one short line (a shell call's: a few hundred bytes), read with sh's `read` (no process); the event's other tools
+   * in a group of their own, read with `cat` (a `read` costs a system call a byte: slower past a few KB)
+   */
+  split?: { event: string; line: string[] };
   /** in the unit the client counts hook timeouts in */
   timeout: number;
   /** each hook entry carries `name: git-handoff` */
@@ -102,27 +108,90 @@ export const SOURCED_FLAG = '--sourced';
 export const SOURCED_NAME = 'git-handoff-front';
 
 /**
+ * The flags of the two groups of a split event (Wiring.split), in place of SOURCED_FLAG: `line`, read the payload with
+ * sh's `read` and leave the other group's tools to it; `rest`, leave the line group's to it. Positional, so that nothing
+ * inherited (a variable in the client's environment) can make a front leave a call alone; read in through SPLIT_NAME.
+ */
+export const SPLIT_FLAGS = { line: '--sourced-line', rest: '--sourced-rest' } as const;
+export type SplitGroup = keyof typeof SPLIT_FLAGS;
+/** The name a split group reads the front in by from PATH: only fronts that know SPLIT_FLAGS have it (bin/git-handoff-front-split). */
+export const SPLIT_NAME = 'git-handoff-front-split';
+
+/**
  * A hook command for a client that starts hooks with POSIX sh (`sh: true`, Claude Code: `/bin/sh -c`, dash on Debian):
  * that sh runs the front itself (`.`, sh builtins only: no second shell started), the front's arguments after
- * SOURCED_FLAG and its own word, and reads the payload as the plain front does (`cat`: bounded, where sh's `read`
- * costs a system call per byte). What the front hands to node that sh hands over itself (`exec node`, the front's
- * directory from its word: bin/git-handoff-guard's sourced full()), except where an answerer may be asked (its socket
- * is there): that goes through the front run as itself (the word, its own `$0`: the answerer answers only a process
- * running the front), the payload in PAYLOAD_VAR or, PAYLOAD_MAX_CHARS or longer, on stdin. A front that cannot be read
- * (`command .` fails without ending sh) leaves the plain `exec <front>` as before, which fails as it did (127). A bash
- * out of POSIX mode (a client running this wiring with `bash -c`) would look for a front missing from PATH in the
- * current directory, the agent's: `set -o posix` first (an error that `command` keeps from ending dash). The
- * front's word stays as the client wrote it: a client that pastes a path into the command (Claude Code's
- * `${CLAUDE_PLUGIN_ROOT}`) may paste one holding a quote.
+ * SOURCED_FLAG (or a split group's flag, SPLIT_FLAGS) and its own word, and reads the payload as the plain front does
+ * (`cat`: bounded, where sh's `read` costs a system call per byte; a split event's line group: `read`). What the front
+ * hands to node that sh hands over itself (`exec node`, the front's directory from its word: bin/git-handoff-guard's
+ * sourced full()), except where an answerer may be asked (its socket is there): that goes through the front run as
+ * itself (the word, its own `$0`: the answerer answers only a process running the front), the payload in PAYLOAD_VAR
+ * or, PAYLOAD_MAX_CHARS or longer, on stdin. A front that cannot be read (`command .` fails without ending sh) leaves
+ * the plain `exec <front>`, the front run as a program, which every front understands (with none on PATH it fails
+ * as it did: 127). A bash out of POSIX mode (a client running this wiring with `bash -c`) would look for a front
+ * missing from PATH in the current directory, the agent's: `set -o posix` first (an error that `command` keeps from
+ * ending dash). The front's word stays as the client wrote it: a client that pastes a path into the command (Claude
+ * Code's `${CLAUDE_PLUGIN_ROOT}`) may paste one holding a quote.
  */
-export function shPayloadCommand(command: string): string {
+export function shPayloadCommand(command: string, group?: SplitGroup): string {
   const m = FRONT_COMMAND.exec(command);
   if (!m) return command;
-  // on PATH, read in through a name only fronts that know this wiring have (bin/git-handoff-front); a path is the
-  // front's own copy (the plugin's), as new as this wiring
-  const read = m[1] === 'git-handoff-guard' ? SOURCED_NAME : m[1];
-  return `command set -o posix 2>/dev/null; set -- ${SOURCED_FLAG} ${m[1]}${m[2]}; command . ${read}; exec ${command}`;
+  // on PATH, read in through a name only fronts that know this wiring have (bin/git-handoff-front, -split); a path is
+  // the front's own copy (the plugin's), as new as this wiring
+  const read = m[1] === 'git-handoff-guard' ? (group ? SPLIT_NAME : SOURCED_NAME) : m[1];
+  return `command set -o posix 2>/dev/null; set -- ${group ? SPLIT_FLAGS[group] : SOURCED_FLAG} ${m[1]}${m[2]}; command . ${read}; exec ${command}`;
 }
 
-/** A hook command for `w` running `command` (the after-tool hook has its own: afterCommand). */
-export const hookCommand = (w: Wiring, command: string): string => (w.bash ? payloadCommand(command) : w.sh ? shPayloadCommand(command) : command);
+/** A hook command for `w` running `command` (the after-tool hook has its own: afterCommand); `group`: a split event's (hookGroups). */
+export const hookCommand = (w: Wiring, command: string, group?: SplitGroup): string => (w.bash ? payloadCommand(command) : w.sh ? shPayloadCommand(command, group) : command);
+
+/** The tools of a split event's two groups: [line, rest] (Wiring.split), from the event's matcher. */
+export function splitTools(w: Wiring): [string[], string[]] | null {
+  const m = w.split && w.events[w.split.event];
+  if (!w.split || !m) return null;
+  const all = m.split('|');
+  return [w.split.line.filter((t) => all.includes(t)), all.filter((t) => !w.split!.line.includes(t))];
+}
+
+/**
+ * The hook groups for `event` with `matcher`, each [matcher, command]: one group, or for a split event (Wiring.split)
+ * its line group first, then the rest. `command(group)` gives a group's command. A client that ignores matchers (VS
+ * Code's agent) runs both groups for every call: each front then leaves the other group's calls to it (the line group
+ * the rest's tools by name; the rest group any tool whose name holds none of its own), so a call is decided once, and
+ * a call whose tool name cannot be read plainly by both.
+ */
+export function hookGroups(w: Wiring, event: string, matcher: string | undefined, command: (group?: SplitGroup) => string): Array<{ matcher?: string; command: string }> {
+  const tools = w.split?.event === event ? splitTools(w) : null;
+  // only the sh front knows the groups' flags: any other command (a launcher's `guard`) stays one group
+  if (!tools || !tools[0].length || !tools[1].length || command('line') === command()) return [{ ...(matcher ? { matcher } : {}), command: command() }];
+  return [
+    { matcher: tools[0].join('|'), command: command('line') },
+    { matcher: tools[1].join('|'), command: command('rest') },
+  ];
+}
+
+/**
+ * The front's sh function `name` that sets `payload` to its stdin as `$(cat)` would (trailing newlines dropped): a line
+ * group's front (split=line) reads the first line with sh's `read` (a client's JSON on one line: all of it) and a second
+ * `read` meets the end; where a second line comes, the two are put back in front of the rest, read with `cat`.
+ */
+export const takeSh = (name: string): string =>
+  `${name}() { [ "$split" = line ] || { payload=$(cat); return; }; IFS= read -r payload || return 0; IFS= read -r rest || [ -n "$rest" ] || return 0; ` +
+  `payload=$(printf '%s\\n%s\\n' "$payload" "$rest"; cat); } # the payload, as $(cat) reads it: src/clients/wiring.ts`;
+
+/**
+ * The front's sh function `name`: does tool $1 belong to the other group of a split event (Wiring.split)? For the line
+ * group, a tool of the rest's by exact name (a client that matches by name or regex, or not at all, runs the rest
+ * group for it); for the rest group, a tool whose name contains none of its own (so that no matcher read as an
+ * unanchored regex, as older Claude Code did, sent it here alone): only a client that ignores matchers sends those,
+ * and it runs the line group too.
+ */
+export function elsewhereSh(name: string, wirings: Wiring[]): string {
+  const arms: string[] = [];
+  for (const w of wirings) {
+    const tools = splitTools(w);
+    if (!tools) continue;
+    const c = w.client;
+    arms.push(`${tools[1].map((t) => `${c}:line:${t}`).join(' | ')}) return 0 ;;`, `${tools[1].map((t) => `${c}:rest:*${t}*`).join(' | ')}) return 1 ;;`, `${c}:rest:*) return 0 ;;`);
+  }
+  return `${name}() { case $client:$split:$1 in ${arms.join(' ')} esac; return 1; } # the other group's tool, of a split event: src/clients/wiring.ts`;
+}

@@ -13,7 +13,8 @@ import { STOPWORDS, TOPIC_MAX } from '../handoff/store/names';
 import { configFilesSh } from '../git/config-files';
 import { keyName } from '../config-keys';
 import { answeredSh, askerSh } from '../answerer/place';
-import { NODE_FLAG, PAYLOAD_MAX_CHARS, SOURCED_FLAG } from '../clients/wiring';
+import { elsewhereSh, NODE_FLAG, PAYLOAD_MAX_CHARS, SOURCED_FLAG, SPLIT_FLAGS, takeSh } from '../clients/wiring';
+import { WIRING } from '../clients/wirings';
 
 const ROOT = path.join(path.sep, 'common');
 /** A path under a repository's git common directory, relative to it, with forward slashes. */
@@ -43,6 +44,9 @@ export const FRONT_CONSTANTS = {
   /** the flags of a front the client's sh runs itself (`. <front>`), and of its hand-over to node (src/clients/wiring.ts) */
   sourced_flag: SOURCED_FLAG,
   node_flag: NODE_FLAG,
+  /** the flags of a split event's two groups, in place of sourced_flag (src/clients/wiring.ts) */
+  line_flag: SPLIT_FLAGS.line,
+  rest_flag: SPLIT_FLAGS.rest,
   /** the ownership marker, line 1 of a protected handoff file, around the session id (src/handoff/import/seed-file.ts) */
   marker_head: markerLine('\0').split('\0')[0],
   marker_tail: markerLine('\0').split('\0')[1],
@@ -55,5 +59,7 @@ export const FRONT_FUNCTIONS = [
   `${configFilesSh('each_config', 'config_file')} # the files git reads: src/git/config-files.ts`,
   askerSh('asker'),
   answeredSh('answered', 'asker'),
+  takeSh('take'),
+  elsewhereSh('elsewhere', Object.values(WIRING)),
   `stopword() { case $1 in ${[...STOPWORDS].join(' | ')}) return 0 ;; esac; return 1; } # a topic of stopwords only is no topic: src/handoff/store/names.ts`,
 ];

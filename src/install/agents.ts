@@ -12,7 +12,7 @@ import type { DoctorItem, InstallOptions } from '../wiring';
 import { CODEX_TRUST_HOW, loginShellProblem } from './codex-trust';
 import { trustGateItems, trustGateSteps } from './trust-gates';
 import { SESSION_VARS, type Agent } from '../client-names';
-import { afterCommand, hookCommand, hookTimeoutProblem, PAYLOAD_FLAG, type Wiring } from '../clients/wiring';
+import { afterCommand, hookCommand, hookGroups, hookTimeoutProblem, PAYLOAD_FLAG, SOURCED_FLAG, SPLIT_FLAGS, type Wiring } from '../clients/wiring';
 import { WIRING } from '../clients/wirings';
 import { copilotTrustHow, installOwnFile, isOwnWiring, ownFileCommand, ownFileEvents, ownFileTimeouts, uninstallOwnFile } from '../clients/own-files';
 import { pluginAnswers } from '../guard/plugin-active';
@@ -31,6 +31,9 @@ export const AFTER_FLAG = '--after';
  * else bash reads the payload, under the client's bash or the one its sh hands over to (hookCommand).
  */
 export const eventCommand = (w: Wiring, event: string, command: string) => (event === w.after ? afterCommand(command) : hookCommand(w, command));
+/** The hook groups install writes for `event` with `matcher` (hookGroups: two for a split event), each [matcher, command]. */
+export const eventGroups = (w: Wiring, event: string, matcher: string | undefined, command: string) =>
+  hookGroups(w, event, matcher, (group) => (group ? hookCommand(w, command, group) : eventCommand(w, event, command)));
 export const SNIPPET_START = '<!-- git-handoff:start -->';
 export const SNIPPET_END = '<!-- git-handoff:end -->';
 
@@ -185,9 +188,11 @@ export function installAgents(repo: Repo, o: InstallOptions): string[] {
     strip(settings);
     settings.hooks ??= {};
     for (const [event, matcher] of Object.entries(w.events)) {
-      const hook = { ...(w.named ? { name: 'git-handoff' } : {}), type: 'command', command: eventCommand(w, event, command), timeout: w.timeout };
       const groups = Array.isArray(settings.hooks[event]) ? settings.hooks[event] : [];
-      groups.push({ ...(matcher ? { matcher } : {}), hooks: [hook] });
+      for (const g of eventGroups(w, event, matcher, command)) {
+        const hook = { ...(w.named ? { name: 'git-handoff' } : {}), type: 'command', command: g.command, timeout: w.timeout };
+        groups.push({ ...(g.matcher ? { matcher: g.matcher } : {}), hooks: [hook] });
+      }
       settings.hooks[event] = groups;
     }
     if (JSON.stringify(settings) === before) msgs.push(`${w.settings}: already wired (${agent})`);
@@ -322,8 +327,15 @@ export function doctorAgents(repo: Repo): DoctorItem[] {
     // the sh front run straight (a bash client's, or Claude Code's before its sh handed over to bash): it starts `cat`
     // for each payload bash could have read
     const catRead = wired.filter((ev) => ev !== w.after && settings.hooks[ev].some((g: any) => g?.hooks?.some((h: any) => isOurs(h) && hookCommand(w, h.command) !== h.command)));
-    if (wired.length && (stale.length || slowAfter || catRead.length)) {
-      const what = [...stale, ...(slowAfter ? [`${w.after} without ${AFTER_FLAG}`] : []), ...(catRead.length ? [`${catRead.join(', ')} without ${PAYLOAD_FLAG}`] : [])];
+    // a split event (Wiring.split) wired as one group: its short payloads (Bash's) are read with `cat` too
+    const unsplit = w.split && wired.includes(w.split.event) && settings.hooks[w.split.event].some((g: any) => g?.hooks?.some((h: any) => isOurs(h) && h.command.includes(`set -- ${SOURCED_FLAG} `)));
+    if (wired.length && (stale.length || slowAfter || catRead.length || unsplit)) {
+      const what = [
+        ...stale,
+        ...(slowAfter ? [`${w.after} without ${AFTER_FLAG}`] : []),
+        ...(catRead.length ? [`${catRead.join(', ')} without ${PAYLOAD_FLAG}`] : []),
+        ...(unsplit ? [`${w.split!.event} in one group, ${w.split!.line.join(', ')} without ${SPLIT_FLAGS.line}`] : []),
+      ];
       items.push({ component: `agent ${agent} wiring`, status: 'info', detail: `${w.settings} is wired as an older git-handoff wired it (${what.join(', ')}): it works, but each tool call pays more than it needs to (an extra hook process, an after-tool hook that reads every payload, or a \`cat\` for each payload); run \`git handoff install --agent ${agent}\` again` });
     }
     // every hook of ours with the timeout install sets (above the guard's own watchdog, under the clients' defaults)
@@ -355,7 +367,8 @@ function doctorVSCode(worktree: string, w: Wiring, preToolUse: any[] | null, off
   const reads = `VS Code's agent runs the Claude Code wiring (${w.settings}, read by default through chat.hookFilesLocations, every tool: matchers ignored)`;
   if (!preToolUse) return { component, status: 'info', detail: `${reads}: not wired here; git handoff install --agent claude covers VS Code's agent too` };
   if (off) return { component, status: 'info', detail: `${reads}; the guard is off in this repository (git config handoff.guard off), so it allows everything` };
-  const command = (preToolUse.flatMap((g) => g?.hooks ?? []).find(isOurs) as { command: string }).command;
+  // VS Code runs every group (a split event's two: hookGroups), and any refusal refuses
+  const commands = [...new Set((preToolUse.flatMap((g) => (Array.isArray(g?.hooks) ? g.hooks : [])).filter(isOurs) as Array<{ command: string }>).map((h) => h.command))];
   const input = { command: `git update-ref -d ${PROBE_REF}`, explanation: 'git-handoff doctor probe', isBackground: false };
   const common = { timestamp: new Date().toISOString(), cwd: worktree, tool_input: input, tool_use_id: 'git-handoff-doctor' };
   const shapes: Array<[string, Record<string, unknown>]> = [
@@ -363,10 +376,10 @@ function doctorVSCode(worktree: string, w: Wiring, preToolUse: any[] | null, off
     ['runInTerminal, VS Code 1.110', { ...common, hookEventName: 'PreToolUse', sessionId: 'git-handoff-doctor', tool_name: 'runInTerminal' }],
   ];
   for (const [shape, payload] of shapes) {
-    const probe = probeCommand(worktree, 'claude', command, payload);
-    if (!probe.ok) return { component, status: 'broken', detail: `${reads}, but a probe in its shape (${shape}) was not refused: ${probe.detail}` };
+    const probes = commands.map((command) => probeCommand(worktree, 'claude', command, payload));
+    if (!probes.some((p) => p.ok)) return { component, status: 'broken', detail: `${reads}, but a probe in its shape (${shape}) was not refused: ${probes.map((p) => p.detail).join('; ')}` };
   }
-  return { component, status: 'ok', detail: `covered: ${reads}; a probe in each of its shapes (${shapes.map(([s]) => s).join('; ')}) through \`${command}\` was refused as it should be` };
+  return { component, status: 'ok', detail: `covered: ${reads}; a probe in each of its shapes (${shapes.map(([s]) => s).join('; ')}) through ${commands.map((c) => `\`${c}\``).join(' and ')} was refused as it should be` };
 }
 
 /** A whole-file wiring (Copilot's hooks file, the OpenCode plugin): every event there, a probe refused, and Copilot's trust. */
@@ -418,7 +431,12 @@ function probePayload(agent: Agent, cwd: string): Record<string, unknown> {
 
 /** Runs the exact command the client's before-tool hook runs, with a payload it must refuse, and reads the answer. */
 function probeWiring(cwd: string, agent: Agent, groups: any[]): { ok: boolean; detail: string } {
-  return probeCommand(cwd, agent, (groups.flatMap((g) => g.hooks ?? []).find(isOurs) as { command: string }).command);
+  // the group the client runs for the probe's tool (a split event has two: hookGroups), else our first
+  const tool = String(probePayload(agent, cwd).tool_name ?? '');
+  const names = (g: any) => (typeof g?.matcher === 'string' && g.matcher !== '' && g.matcher !== '*' ? g.matcher.split('|') : null);
+  const ours = (gs: any[]) => gs.flatMap((g) => (Array.isArray(g?.hooks) ? g.hooks : [])).find(isOurs) as { command: string } | undefined;
+  const hook = ours(groups.filter((g) => !names(g) || names(g)!.includes(tool))) ?? ours(groups)!;
+  return probeCommand(cwd, agent, hook.command);
 }
 
 /** Runs a hook command with a payload it must refuse, as the client would, and reads the answer. */

@@ -3,7 +3,7 @@
 // `handoff` skill and a runnable git-handoff (the bundles need no dependencies), so installing it alone is enough.
 import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { eventCommand, WIRING } from './agents';
+import { eventGroups, WIRING } from './agents';
 import { PLUGIN_FLAG } from '../guard/plugin-active';
 
 export const PLUGIN_NAME = 'git-handoff';
@@ -20,7 +20,7 @@ export function claudeHooks(): Record<string, unknown> {
   const w = WIRING.claude;
   const hooks: Record<string, unknown[]> = {};
   for (const [event, matcher] of Object.entries(w.events)) {
-    hooks[event] = [{ ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command: eventCommand(w, event, pluginGuardCommand('${CLAUDE_PLUGIN_ROOT}', 'claude-code')), timeout: w.timeout }] }];
+    hooks[event] = eventGroups(w, event, matcher, pluginGuardCommand('${CLAUDE_PLUGIN_ROOT}', 'claude-code')).map((g) => ({ ...(g.matcher ? { matcher: g.matcher } : {}), hooks: [{ type: 'command', command: g.command, timeout: w.timeout }] }));
   }
   return { description: 'git-handoff guard: refuses moves of handoff refs and files owned by another session; the startup view', hooks };
 }
@@ -29,7 +29,7 @@ export function geminiHooks(): Record<string, unknown> {
   const w = WIRING.gemini;
   const hooks: Record<string, unknown[]> = {};
   for (const [event, matcher] of Object.entries(w.events)) {
-    hooks[event] = [{ ...(matcher ? { matcher } : {}), hooks: [{ name: 'git-handoff', type: 'command', command: eventCommand(w, event, pluginGuardCommand('${extensionPath}', 'gemini-cli')), timeout: w.timeout }] }];
+    hooks[event] = eventGroups(w, event, matcher, pluginGuardCommand('${extensionPath}', 'gemini-cli')).map((g) => ({ ...(g.matcher ? { matcher: g.matcher } : {}), hooks: [{ name: 'git-handoff', type: 'command', command: g.command, timeout: w.timeout }] }));
   }
   return { hooks };
 }

@@ -1,12 +1,12 @@
 // The real Claude Code CLI, offline against a scripted Messages API, in a repository wired by
 // `git handoff install --agent claude`: it refuses a raw ref deletion and a foreign handoff write as the
 // model sees them, and lets ordinary work (and `git handoff write`) through.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { eventCommand, WIRING } from '../../src/install/agents';
+import { eventGroups, WIRING } from '../../src/install/agents';
 import { refOf, type TestRepo } from '../helpers/repo';
 import { converse } from './claude-script';
 import { CLAUDE_DIR, CLAUDE_OFFLINE, CLAUDE_VERSION, PATH_WITH_BIN, useClaude, wiredForClaude } from './deps';
@@ -112,6 +112,33 @@ describe('Claude Code, offline', () => {
     expect(ledger.filter((l) => l.intent && l.paths.includes(rel)).length).toBeGreaterThanOrEqual(3);
   });
 
+  it('runs its PreToolUse as two groups: a Bash call\'s hook starts no `cat` (sh reads its payload), a Write\'s reads with one; both still refuse', async () => {
+    const repo = await wired();
+    // a `cat` ahead on PATH that notes each start from a hook of ours (its parent, the hook's sh, runs our wiring)
+    const spy = path.join(repo.home, 'spy');
+    const marks = path.join(repo.home, 'cat-starts');
+    mkdirSync(spy);
+    writeFileSync(path.join(spy, 'cat'), `#!/bin/sh\nc=$(/bin/cat /proc/$PPID/cmdline | /usr/bin/tr '\\000' ' ')\ncase $c in *git-handoff*) printf '%s\\n' "$c" >> '${marks}' ;; esac\nexec /bin/cat "$@"\n`);
+    chmodSync(path.join(spy, 'cat'), 0o755);
+    repo.write('memory/handoff-main-auth-refactor.md', `<!-- claude-session: ${OTHER} -->\ntheirs\n`);
+    const calls = [
+      { tool: 'Bash', input: { command: 'ls -la' } },
+      { tool: 'Bash', input: { command: 'ls' } },
+      { tool: 'Write', input: { file_path: path.join(repo.dir, 'src-note.txt'), content: 'x\n' } },
+      { tool: 'Bash', input: { command: 'git update-ref -d refs/handoffs/main/auth-refactor' } },
+      { tool: 'Write', input: { file_path: path.join(repo.dir, 'memory/handoff-main-auth-refactor.md'), content: 'mine\n' } },
+    ];
+    const run = await converse(repo, ['one', 'two', 'three', 'four', 'five'], calls, { env: { PATH: `${spy}:${PATH_WITH_BIN}` } });
+    expect(run.results.map((r) => r.error)).toEqual([false, false, false, true, true]);
+    expect(readFileSync(path.join(repo.dir, 'memory/handoff-main-auth-refactor.md'), 'utf8')).toContain(OTHER);
+    const starts = existsSync(marks) ? readFileSync(marks, 'utf8').split('\n').filter(Boolean) : [];
+    // the two Writes' hooks read with cat, in the file tools' group; no Bash hook did (the session's other events,
+    // once a session or a turn, are one group each, read with cat)
+    expect(starts.filter((c) => c.includes('--sourced-rest'))).toHaveLength(2);
+    expect(starts.filter((c) => c.includes('--sourced-line'))).toEqual([]);
+    expect(starts.filter((c) => !/--sourced(-rest)? /.test(c))).toEqual([]);
+  });
+
   it('lets ordinary work through and records it; `git handoff write` from its shell is owned by its session', async () => {
     const repo = await wired();
     const { results } = await turn(repo, 'Bash', { command: 'echo hello > notes.txt && git handoff write cache-layer -m "state: notes written"' });
@@ -128,7 +155,8 @@ describe('Claude Code, offline', () => {
     // Hide the client's own session variable from the hook, as an older Claude Code would.
     const file = path.join(repo.dir, '.claude', 'settings.json');
     const wiring = readFileSync(file, 'utf8');
-    const hook = JSON.stringify(eventCommand(WIRING.claude, 'PreToolUse', 'git-handoff-guard --client=claude-code'));
+    // the Bash group's command (PreToolUse is two groups: eventGroups)
+    const hook = JSON.stringify(eventGroups(WIRING.claude, 'PreToolUse', WIRING.claude.events.PreToolUse, 'git-handoff-guard --client=claude-code')[0].command);
     expect(wiring).toContain(hook);
     writeFileSync(file, wiring.split(hook).join('"env -u CLAUDE_CODE_SESSION_ID git-handoff-guard --client=claude-code"'));
     const { results } = await turn(repo, 'Bash', { command: 'git handoff write cache-layer -m "state" && echo "injected=$GIT_HANDOFF_SESSION"' });

@@ -14,6 +14,12 @@ const read = (repo: any, f: string) => readFileSync(path.join(repo.dir, f), 'utf
 /** Claude Code's hook command as install writes it; before, the plain front (OLD_CLAUDE_HOOK). */
 const OLD_CLAUDE_HOOK = 'git-handoff-guard --client=claude-code';
 const CLAUDE_HOOK = shPayloadCommand(OLD_CLAUDE_HOOK);
+/** Its PreToolUse in two groups (Wiring.split): Bash read by line, the file tools with `cat`. */
+const CLAUDE_LINE = shPayloadCommand(OLD_CLAUDE_HOOK, 'line');
+const CLAUDE_PRE = [
+  { matcher: 'Bash', hooks: [{ type: 'command', command: CLAUDE_LINE, timeout: 30 }] },
+  { matcher: 'Write|Edit|MultiEdit|NotebookEdit|PowerShell', hooks: [{ type: 'command', command: shPayloadCommand(OLD_CLAUDE_HOOK, 'rest'), timeout: 30 }] },
+];
 
 describe('install --agent', () => {
   it('merges into existing settings, is idempotent, and uninstall restores them byte for byte', async () => {
@@ -32,11 +38,13 @@ describe('install --agent', () => {
     expect(r.exitCode).toBe(0);
     const claude = JSON.parse(read(repo, '.claude/settings.json'));
     expect(claude.permissions).toEqual({ allow: ['Bash(npm test)'] });
-    expect(claude.hooks.PreToolUse).toHaveLength(2);
+    expect(claude.hooks.PreToolUse).toHaveLength(3);
     expect(claude.hooks.PreToolUse[0].hooks[0].command).toBe('./scripts/lint-hook.sh');
-    // Claude Code starts hooks with /bin/sh: that sh runs the front itself (no second shell)
-    expect(claude.hooks.PreToolUse[1]).toMatchObject({ matcher: expect.stringContaining('Bash'), hooks: [{ type: 'command', command: CLAUDE_HOOK }] });
+    // Claude Code starts hooks with /bin/sh: that sh runs the front itself (no second shell); Bash in a group of its
+    // own, whose front reads the payload with sh's `read` (no cat)
+    expect(claude.hooks.PreToolUse.slice(1)).toEqual(CLAUDE_PRE);
     expect(CLAUDE_HOOK).toBe('command set -o posix 2>/dev/null; set -- --sourced git-handoff-guard --client=claude-code; command . git-handoff-front; exec git-handoff-guard --client=claude-code');
+    expect(CLAUDE_LINE).toBe('command set -o posix 2>/dev/null; set -- --sourced-line git-handoff-guard --client=claude-code; command . git-handoff-front-split; exec git-handoff-guard --client=claude-code');
     for (const ev of ['SessionStart', 'Stop', 'PreCompact', 'SessionEnd']) expect(claude.hooks[ev][0].hooks[0].command).toBe(CLAUDE_HOOK);
     // one hook process per tool call: PreToolUse records what PostToolUse used to
     expect(claude.hooks.PostToolUse).toBeUndefined();
@@ -75,8 +83,8 @@ describe('install --agent', () => {
     // A wired command that cannot run: doctor says so and fails.
     const settingsFile = path.join(repo.dir, '.claude/settings.json');
     const good = read(repo, '.claude/settings.json');
-    expect(good).toContain(JSON.stringify(CLAUDE_HOOK));
-    writeFileSync(settingsFile, good.split(JSON.stringify(CLAUDE_HOOK)).join('"/nonexistent/git-handoff-guard --client=claude-code"'));
+    expect(good).toContain(JSON.stringify(CLAUDE_LINE));
+    writeFileSync(settingsFile, good.split(JSON.stringify(CLAUDE_LINE)).join('"/nonexistent/git-handoff-guard --client=claude-code"'));
     const broken = await repo.cli(['doctor', '--json'], { env: onPath });
     writeFileSync(settingsFile, good);
     expect(broken.exitCode).toBe(1);
@@ -143,7 +151,7 @@ describe('install --agent', () => {
     expect((await repo.cli(['install', '--agent', 'claude'])).exitCode).toBe(0);
     const once = read(repo, '.claude/settings.json');
     const claude = JSON.parse(once);
-    expect(claude.hooks.PreToolUse).toEqual([{ matcher: 'Bash', hooks: [mine] }, { matcher: WIRING.claude.events.PreToolUse, hooks: [{ type: 'command', command: CLAUDE_HOOK, timeout: 30 }] }]);
+    expect(claude.hooks.PreToolUse).toEqual([{ matcher: 'Bash', hooks: [mine] }, ...CLAUDE_PRE]);
     expect(once).not.toContain(JSON.stringify(OLD_CLAUDE_HOOK));
     // twice: nothing changes
     const again = await repo.cli(['install', '--agent', 'claude']);
@@ -152,8 +160,18 @@ describe('install --agent', () => {
     const after = json(await repo.cli(['doctor', '--json'], { env: onPath })).items;
     expect(after.filter((i: any) => /^agent claude (wiring|timeout)$/.test(i.component))).toEqual([]);
     expect(after.find((i: any) => i.component === 'agent claude')).toMatchObject({ status: 'ok', detail: expect.stringContaining('probe') });
+    // the wiring before PreToolUse was split (one group, read in with --sourced: Bash's payload read with cat): it
+    // works, doctor says what it costs, install again splits it
+    const single = (extra: object = {}) => old(extra).split(JSON.stringify(OLD_CLAUDE_HOOK)).join(JSON.stringify(CLAUDE_HOOK));
+    repo.write('.claude/settings.json', single());
+    const unsplit = json(await repo.cli(['doctor', '--json'], { env: onPath })).items;
+    expect(unsplit.find((i: any) => i.component === 'agent claude wiring')).toMatchObject({ status: 'info', detail: expect.stringContaining('PreToolUse in one group, Bash without --sourced-line') });
+    expect(unsplit.find((i: any) => i.component === 'agent claude')).toMatchObject({ status: 'ok', detail: expect.stringContaining('probe') });
+    expect(unsplit.find((i: any) => i.component === 'agent vscode')).toMatchObject({ status: 'ok' });
+    expect((await repo.cli(['install', '--agent', 'claude'])).exitCode).toBe(0);
+    expect(JSON.parse(read(repo, '.claude/settings.json'))).toEqual(claude);
     // changed since install (no byte-for-byte restore): our hooks come out, new wiring or old, the user's stay
-    for (const text of [old({ model: 'x' }), JSON.stringify({ ...claude, model: 'x' })]) {
+    for (const text of [old({ model: 'x' }), single({ model: 'x' }), JSON.stringify({ ...claude, model: 'x' })]) {
       repo.write('.claude/settings.json', text);
       expect((await repo.cli(['uninstall', '--agent', 'claude'])).exitCode).toBe(0);
       expect(JSON.parse(read(repo, '.claude/settings.json'))).toEqual({ model: 'x', hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [mine] }] } });

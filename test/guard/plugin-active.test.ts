@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claudeHooks, geminiHooks } from '../../src/install/plugin-folders';
 import { deferToPlugin, pluginPathPrefix } from '../../src/guard/plugin-active';
-import { eventCommand, WIRING } from '../../src/install/agents';
+import { eventGroups, WIRING } from '../../src/install/agents';
 import { json, makeRepo, ROOT, tempDir } from '../helpers/repo';
 
 const write = (file: string, value: unknown) => {
@@ -85,15 +85,19 @@ describe('the plugin folders', () => {
       const events = (hooks as { hooks: Record<string, any[]> }).hooks;
       expect(Object.keys(events)).toEqual(Object.keys(w.events));
       for (const [event, matcher] of Object.entries(w.events)) {
-        expect(events[event][0].matcher).toBe(matcher);
         // as install writes it: the after-tool hook behind bash's own look for a pending note, a bash client's payload
-        // read by its bash, the front run by Claude Code's sh itself (eventCommand, the one rule for all)
+        // read by its bash, the front run by Claude Code's sh itself, its PreToolUse in two groups (eventGroups, the
+        // one rule for all)
         const command = `"${root}/bin/git-handoff-guard" --client=${client} --plugin`;
-        expect(events[event][0].hooks[0]).toMatchObject({ command: eventCommand(w, event, command), timeout: w.timeout });
+        const groups = eventGroups(w, event, matcher, command);
+        expect(events[event].map((g: any) => g.matcher)).toEqual(groups.map((g) => g.matcher));
+        expect(events[event].flatMap((g: any) => g.matcher?.split('|') ?? []).sort()).toEqual(matcher?.split('|').sort() ?? []);
+        for (const [i, g] of groups.entries()) expect(events[event][i].hooks[0]).toMatchObject({ command: g.command, timeout: w.timeout });
         if (w.bash && event !== w.after) expect(events[event][0].hooks[0].command).toContain('--payload=env');
         // Claude Code's: the quoted path as written, pasted or read from the environment
         const front = '"${CLAUDE_PLUGIN_ROOT}/bin/git-handoff-guard"';
-        if (w.sh) expect(events[event][0].hooks[0].command).toBe(`command set -o posix 2>/dev/null; set -- --sourced ${front} --client=claude-code --plugin; command . ${front}; exec ${front} --client=claude-code --plugin`);
+        const flags = w.split?.event === event ? ['--sourced-line', '--sourced-rest'] : ['--sourced'];
+        if (w.sh) expect(events[event].map((g: any) => g.hooks[0].command)).toEqual(flags.map((f) => `command set -o posix 2>/dev/null; set -- ${f} ${front} --client=claude-code --plugin; command . ${front}; exec ${front} --client=claude-code --plugin`));
       }
     }
   });

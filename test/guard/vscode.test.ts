@@ -6,7 +6,7 @@ import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { detectClient, namedClient } from '../../src/clients/index';
-import { hookCommand } from '../../src/clients/wiring';
+import { eventGroups } from '../../src/install/agents';
 import { WIRING } from '../../src/clients/wirings';
 import { GuardContext } from '../../src/guard/context';
 import { decide } from '../../src/guard/entry';
@@ -38,12 +38,18 @@ async function inProcess(p: Record<string, unknown>): Promise<{ verdict: string;
   return { verdict: verdict(out), out, client: adapter.client, reason: d.deny ?? '' };
 }
 
-/** The exact command `install --agent claude` writes for PreToolUse, run as a client runs it (`/bin/sh -c`), this checkout's front. */
+/**
+ * The exact commands `install --agent claude` writes for PreToolUse (two groups: eventGroups), each run as a client
+ * runs it (`/bin/sh -c`), this checkout's front: VS Code ignores matchers and runs both, and any refusal refuses.
+ */
 function throughWiring(repo: TestRepo, p: Record<string, unknown>): { verdict: string; out: string } {
-  const command = hookCommand(WIRING.claude, `"${FRONT}" --client=claude-code`);
-  const r = spawnSync('/bin/sh', ['-c', command], { cwd: repo.dir, env: repo.env, input: JSON.stringify(p), encoding: 'utf8', timeout: 60_000 });
-  const out = r.stdout.trim();
-  return r.status === 0 ? { verdict: verdict(out), out } : { verdict: `exit ${r.status}: ${r.stderr.slice(0, 200)}`, out };
+  const w = WIRING.claude;
+  const answers = eventGroups(w, 'PreToolUse', w.events.PreToolUse, `"${FRONT}" --client=claude-code`).map(({ command }) => {
+    const r = spawnSync('/bin/sh', ['-c', command], { cwd: repo.dir, env: repo.env, input: JSON.stringify(p), encoding: 'utf8', timeout: 60_000 });
+    const out = r.stdout.trim();
+    return r.status === 0 ? { verdict: verdict(out), out } : { verdict: `exit ${r.status}: ${r.stderr.slice(0, 200)}`, out };
+  });
+  return answers.find((a) => a.verdict !== 'allow') ?? answers.find((a) => a.out) ?? answers[0];
 }
 
 describe("VS Code's agent: told apart", () => {
@@ -141,6 +147,9 @@ describe("VS Code's agent: judged", () => {
       [vs(repo, 'pre-tool-use-run-in-terminal.json', { tool_name: 'Bash', tool_input: { command: `git update-ref -d ${THEIR_REF}` } }), 'deny'],
       [vs(repo, 'pre-tool-use-edit-files-1.110.json', { tool_input: { files: [FOREIGN_FILE] } }), 'deny'],
       [vs(repo, 'pre-tool-use-run-in-terminal.json', { tool_name: 'Bash', tool_input: { command: 'git status' } }), 'allow'],
+      [vs(repo, 'pre-tool-use-create-file.json', { tool_input: { filePath: path.join(repo.dir, FOREIGN_FILE), content: 'mine\n' } }), 'deny'],
+      [vs(repo, 'pre-tool-use-run-in-terminal.json', { tool_name: 'Write', tool_input: { file_path: path.join(repo.dir, FOREIGN_FILE), content: 'mine\n' } }), 'deny'],
+      [vs(repo, 'pre-tool-use-run-in-terminal.json', { tool_name: 'Write', tool_input: { file_path: path.join(repo.dir, 'src', 'new.ts'), content: 'x\n' } }), 'allow'],
     ];
     const wrong: string[] = [];
     for (const [p, expected] of cases) {
