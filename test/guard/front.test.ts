@@ -14,7 +14,7 @@ import { clientName } from '../../src/client-names';
 import { afterCommand, PAYLOAD_MAX_CHARS, PAYLOAD_VAR, payloadCommand, shPayloadCommand } from '../../src/clients/wiring';
 import { frontClients } from '../../src/clients/front';
 import { FRONT_CONSTANTS, FRONT_FUNCTIONS } from '../../src/guard/front-constants';
-import { eventCommand, guardCommand, WIRING } from '../../src/install/agents';
+import { eventCommand, eventGroups, guardCommand, WIRING } from '../../src/install/agents';
 import { pluginGuardCommand } from '../../src/install/plugin-folders';
 import { GuardContext } from '../../src/guard/context';
 import { decide } from '../../src/guard/entry';
@@ -116,6 +116,8 @@ interface Wired {
   shell: string;
   command: (front: string, args: string[]) => string;
   env?: NodeJS.ProcessEnv;
+  /** it reads the payload as `$(cat)` does without a `cat` (a split event's line group: sh's `read`, trailing newlines dropped) */
+  asCat?: boolean;
 }
 
 /**
@@ -135,7 +137,7 @@ async function compare(repo: TestRepo, f: { front: string; capture: string; viaN
   if (r.status !== 0) return void t.wrong.push(`${what}: exit ${r.status} ${r.stderr}`);
   if (out === `${HANDED}\n`) {
     t.handed++;
-    if (!readFileSync(`${f.capture}.in`).equals(handedForm(text, f.viaNode, !!shell && !existsSync(`${f.capture}.cat`)))) t.wrong.push(`${what}: handed over a changed payload`);
+    if (!readFileSync(`${f.capture}.in`).equals(handedForm(text, f.viaNode, !!shell && !wired?.asCat && !existsSync(`${f.capture}.cat`)))) t.wrong.push(`${what}: handed over a changed payload`);
     if (readFileSync(`${f.capture}.env`, 'utf8') !== '') t.wrong.push(`${what}: ${PAYLOAD_VAR} reached the full guard`);
     if (readFileSync(`${f.capture}.argv`, 'utf8') !== ['guard', ...args].map((a) => a + '\n').join('')) t.wrong.push(`${what}: handed over changed arguments`);
     return;
@@ -477,7 +479,11 @@ describe('the sh front agrees with the full guard', () => {
     /** One run of each way (bash and sh spied on; no bash on PATH); whether a bash or an sh was started. */
     const both = async (text: string, extra: string[] = []): Promise<boolean> => {
       rmSync(started, { force: true });
-      for (const how of [sh({ PATH: `${spies}:${repo.env.PATH}` }), sh({ PATH: noBash })]) {
+      // and as install writes it: the PreToolUse group whose matcher names the call's tool (two groups: eventGroups)
+      const tool = (JSON.parse(text) as { tool_name?: unknown }).tool_name;
+      const group = (front: string, args: string[]) => eventGroups(w, 'PreToolUse', w.events.PreToolUse, `"${front}" ${args.join(' ')}`).find((g) => g.matcher!.split('|').includes(String(tool)));
+      const grouped: Wired[] = group('x', []) ? [{ ...sh({ PATH: `${spies}:${repo.env.PATH}` }, (front, args) => group(front, args)!.command), asCat: group('x', [])!.command.includes(' --sourced-line ') }] : [];
+      for (const how of [sh({ PATH: `${spies}:${repo.env.PATH}` }), sh({ PATH: noBash }), ...grouped]) {
         freshBeat(repo);
         await compare(repo, f, text, 'claude-code', t, extra, repo.dir, how);
       }
