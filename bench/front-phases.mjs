@@ -15,7 +15,7 @@ import { CALLS, runsOf, wiredRepo } from './tool-call.mjs';
 
 /** Each phase: its name and the line of the front it ends before (null: the front's end). */
 export const PHASES = [
-  ["the front read and its definitions (generated block, arguments)", /^\[ -n "\$held" \] \|\| payload=\$\(cat\)$/],
+  ["the front read and its definitions (generated block, arguments)", /^\[ -n "\$held" \] \|\| take$/],
   ['the payload read (cat; none where bash read it)', /^case \$payload in/],
   ['the payload split into its keys', /^keys && if/],
   ['the event, session and cwd located', /^if \[ \$event = post \]/],
@@ -59,7 +59,9 @@ export function frontPhases({ client = 'claude', runs = 20, rounds = 7 } = {}) {
       for (let r = 0; r < rounds; r++) {
         for (const [cmd, input, env] of hooks) hook(cmd, input, env);
         fronts.forEach((f, k) => {
-          const wired = hooks.map(([cmd, input, env]) => [cmd.split('git-handoff-guard').join(`"${f}"`), input, env]);
+          // the copy in place of the front, and of the names Claude Code's wiring reads the front in by from PATH
+          // (git-handoff-front, -split: else `.` would read PATH's front, whatever the copy)
+          const wired = hooks.map(([cmd, input, env]) => [cmd.replace(/git-handoff-(?:guard|front-split|front)\b/g, `"${f}"`), input, env]);
           const c0 = childCpuMs();
           const t0 = process.hrtime.bigint();
           for (let i = 0; i < runs; i++) for (const [cmd, input, env] of wired) hook(cmd, input, env);
