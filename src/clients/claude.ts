@@ -20,8 +20,9 @@ export const wiring: Wiring = {
   },
   // hooks run as `/bin/sh -c <command>` (execve traces): that sh runs the sh front itself (`.`: no second shell)
   sh: true,
-  // a Bash call's payload is a few hundred bytes: its own group, whose front reads it with sh's `read`, not `cat`
-  split: { event: 'PreToolUse', line: ['Bash'] },
+  // a Bash call's payload is a few hundred bytes, an Edit's seldom more than a few KB (old and new strings): their own
+  // group, whose front reads it with sh's `read`, not `cat` (a Write's, a whole file, and MultiEdit's stay with `cat`)
+  split: { event: 'PreToolUse', line: ['Bash', 'Edit'] },
   timeout: HOOK_TIMEOUT_S,
   named: false,
   notes: 'CLAUDE.md',

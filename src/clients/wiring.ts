@@ -23,8 +23,9 @@ export interface Wiring {
   sh?: true;
   /**
    * (sh clients) a pre-tool event whose tools are wired as two groups (hookGroups): `line`, the tools whose payload is
-   * one short line (a shell call's: a few hundred bytes), read with sh's `read` (no process); the event's other tools
-   * in a group of their own, read with `cat` (a `read` costs a system call a byte: slower past a few KB)
+   * one short line (a shell call's: a few hundred bytes; an edit's old and new strings: seldom past a few KB), read
+   * with sh's `read` (no process); the event's other tools in a group of their own, read with `cat` (a `read` costs a
+   * system call a byte: slower than `cat` past about 5 KB, which a whole file's Write often is)
    */
   split?: { event: string; line: string[] };
   /** in the unit the client counts hook timeouts in */

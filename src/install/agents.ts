@@ -327,7 +327,7 @@ export function doctorAgents(repo: Repo): DoctorItem[] {
     // the sh front run straight (a bash client's, or Claude Code's before its sh handed over to bash): it starts `cat`
     // for each payload bash could have read
     const catRead = wired.filter((ev) => ev !== w.after && settings.hooks[ev].some((g: any) => g?.hooks?.some((h: any) => isOurs(h) && hookCommand(w, h.command) !== h.command)));
-    // a split event (Wiring.split) wired as one group: its short payloads (Bash's) are read with `cat` too
+    // a split event (Wiring.split) wired as one group: its short payloads (Bash's, Edit's) are read with `cat` too
     const unsplit = w.split && wired.includes(w.split.event) && settings.hooks[w.split.event].some((g: any) => g?.hooks?.some((h: any) => isOurs(h) && h.command.includes(`set -- ${SOURCED_FLAG} `)));
     if (wired.length && (stale.length || slowAfter || catRead.length || unsplit)) {
       const what = [

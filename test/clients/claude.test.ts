@@ -112,7 +112,7 @@ describe('Claude Code, offline', () => {
     expect(ledger.filter((l) => l.intent && l.paths.includes(rel)).length).toBeGreaterThanOrEqual(3);
   });
 
-  it('runs its PreToolUse as two groups: a Bash call\'s hook starts no `cat` (sh reads its payload), a Write\'s reads with one; both still refuse', async () => {
+  it('runs its PreToolUse as two groups: a Bash or Edit call\'s hook starts no `cat` (sh reads its payload), a Write\'s reads with one; all still refuse', async () => {
     const repo = await wired();
     // a `cat` ahead on PATH that notes each start from a hook of ours (its parent, the hook's sh, runs our wiring)
     const spy = path.join(repo.home, 'spy');
@@ -127,13 +127,17 @@ describe('Claude Code, offline', () => {
       { tool: 'Write', input: { file_path: path.join(repo.dir, 'src-note.txt'), content: 'x\n' } },
       { tool: 'Bash', input: { command: 'git update-ref -d refs/handoffs/main/auth-refactor' } },
       { tool: 'Write', input: { file_path: path.join(repo.dir, 'memory/handoff-main-auth-refactor.md'), content: 'mine\n' } },
+      { tool: 'Edit', input: { file_path: path.join(repo.dir, 'memory/handoff-main-auth-refactor.md'), old_string: 'theirs', new_string: 'mine' } },
     ];
-    const run = await converse(repo, ['one', 'two', 'three', 'four', 'five'], calls, { env: { PATH: `${spy}:${PATH_WITH_BIN}` } });
-    expect(run.results.map((r) => r.error)).toEqual([false, false, false, true, true]);
+    const run = await converse(repo, ['one', 'two', 'three', 'four', 'five', 'six'], calls, { env: { PATH: `${spy}:${PATH_WITH_BIN}` } });
+    expect(run.results.map((r) => r.error)).toEqual([false, false, false, true, true, true]);
+    // the Edit refused by our hook (not by the tool), as the Write before it
+    expect(run.results[5].text).toContain('PreToolUse:Edit hook error');
+    expect(run.results[5].text).toContain(`session ${OTHER.slice(0, 8)}`);
     expect(readFileSync(path.join(repo.dir, 'memory/handoff-main-auth-refactor.md'), 'utf8')).toContain(OTHER);
     const starts = existsSync(marks) ? readFileSync(marks, 'utf8').split('\n').filter(Boolean) : [];
-    // the two Writes' hooks read with cat, in the file tools' group; no Bash hook did (the session's other events,
-    // once a session or a turn, are one group each, read with cat)
+    // the two Writes' hooks read with cat, in the file tools' group; no Bash or Edit hook did (the session's other
+    // events, once a session or a turn, are one group each, read with cat)
     expect(starts.filter((c) => c.includes('--sourced-rest'))).toHaveLength(2);
     expect(starts.filter((c) => c.includes('--sourced-line'))).toEqual([]);
     expect(starts.filter((c) => !/--sourced(-rest)? /.test(c))).toEqual([]);

@@ -14,11 +14,11 @@ const read = (repo: any, f: string) => readFileSync(path.join(repo.dir, f), 'utf
 /** Claude Code's hook command as install writes it; before, the plain front (OLD_CLAUDE_HOOK). */
 const OLD_CLAUDE_HOOK = 'git-handoff-guard --client=claude-code';
 const CLAUDE_HOOK = shPayloadCommand(OLD_CLAUDE_HOOK);
-/** Its PreToolUse in two groups (Wiring.split): Bash read by line, the file tools with `cat`. */
+/** Its PreToolUse in two groups (Wiring.split): Bash and Edit read by sh's `read`, the other file tools with `cat`. */
 const CLAUDE_LINE = shPayloadCommand(OLD_CLAUDE_HOOK, 'line');
 const CLAUDE_PRE = [
-  { matcher: 'Bash', hooks: [{ type: 'command', command: CLAUDE_LINE, timeout: 30 }] },
-  { matcher: 'Write|Edit|MultiEdit|NotebookEdit|PowerShell', hooks: [{ type: 'command', command: shPayloadCommand(OLD_CLAUDE_HOOK, 'rest'), timeout: 30 }] },
+  { matcher: 'Bash|Edit', hooks: [{ type: 'command', command: CLAUDE_LINE, timeout: 30 }] },
+  { matcher: 'Write|MultiEdit|NotebookEdit|PowerShell', hooks: [{ type: 'command', command: shPayloadCommand(OLD_CLAUDE_HOOK, 'rest'), timeout: 30 }] },
 ];
 
 describe('install --agent', () => {
@@ -165,7 +165,7 @@ describe('install --agent', () => {
     const single = (extra: object = {}) => old(extra).split(JSON.stringify(OLD_CLAUDE_HOOK)).join(JSON.stringify(CLAUDE_HOOK));
     repo.write('.claude/settings.json', single());
     const unsplit = json(await repo.cli(['doctor', '--json'], { env: onPath })).items;
-    expect(unsplit.find((i: any) => i.component === 'agent claude wiring')).toMatchObject({ status: 'info', detail: expect.stringContaining('PreToolUse in one group, Bash without --sourced-line') });
+    expect(unsplit.find((i: any) => i.component === 'agent claude wiring')).toMatchObject({ status: 'info', detail: expect.stringContaining('PreToolUse in one group, Bash, Edit without --sourced-line') });
     expect(unsplit.find((i: any) => i.component === 'agent claude')).toMatchObject({ status: 'ok', detail: expect.stringContaining('probe') });
     expect(unsplit.find((i: any) => i.component === 'agent vscode')).toMatchObject({ status: 'ok' });
     expect((await repo.cli(['install', '--agent', 'claude'])).exitCode).toBe(0);

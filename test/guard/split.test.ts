@@ -40,7 +40,7 @@ function run(repo: TestRepo, command: string, input: string, env: NodeJS.Process
 describe('Claude Code’s PreToolUse in two groups', () => {
   it('install and the plugin write a Bash group read by line and a group of the file tools, each through the split name', () => {
     const g = groups();
-    expect(g.map((x) => x.matcher)).toEqual(['Bash', 'Write|Edit|MultiEdit|NotebookEdit|PowerShell']);
+    expect(g.map((x) => x.matcher)).toEqual(['Bash|Edit', 'Write|MultiEdit|NotebookEdit|PowerShell']);
     expect(g[0].command).toContain(`set -- ${SPLIT_FLAGS.line} `);
     expect(g[1].command).toContain(`set -- ${SPLIT_FLAGS.rest} `);
     const onPath = eventGroups(w, 'PreToolUse', w.events.PreToolUse, 'git-handoff-guard --client=claude-code');
@@ -53,7 +53,7 @@ describe('Claude Code’s PreToolUse in two groups', () => {
     expect(eventGroups(w, 'SessionStart', undefined, 'git-handoff-guard --client=claude-code')).toHaveLength(1);
     expect(hookGroups(WIRING.gemini, 'BeforeTool', WIRING.gemini.events.BeforeTool, () => 'x')).toHaveLength(1);
     const plugin = claudeHooks().hooks as Record<string, Array<{ matcher?: string; hooks: Array<{ command: string }> }>>;
-    expect(plugin.PreToolUse.map((x) => x.matcher)).toEqual(['Bash', 'Write|Edit|MultiEdit|NotebookEdit|PowerShell']);
+    expect(plugin.PreToolUse.map((x) => x.matcher)).toEqual(['Bash|Edit', 'Write|MultiEdit|NotebookEdit|PowerShell']);
     expect(plugin.PreToolUse[0].hooks[0].command).toBe(shPayloadCommand(pluginGuardCommand('${CLAUDE_PLUGIN_ROOT}', 'claude-code'), 'line'));
     // the split name is installed with the package, and reads the front in
     const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
@@ -112,7 +112,8 @@ describe('Claude Code’s PreToolUse in two groups', () => {
     const cases: Array<[string, 'line' | 'rest' | 'both', boolean]> = [
       [claude('Bash', { command: `git update-ref -d ${THEIR_REF}` }), 'line', true],
       [claude('Write', { file_path: theirs, content: 'x' }), 'rest', true],
-      [claude('Edit', { file_path: theirs, old_string: 'their', new_string: 'mine' }), 'rest', true],
+      [claude('Edit', { file_path: theirs, old_string: 'their', new_string: 'mine' }), 'line', true],
+      [claude('MultiEdit', { file_path: theirs, edits: [{ old_string: 'their', new_string: 'mine' }] }), 'rest', true],
       [claude('NotebookEdit', { notebook_path: theirs, new_source: 'x' }), 'rest', true],
       [vs('run_in_terminal', terminal), 'line', true],
       [vs('runInTerminal', terminal), 'line', true],
