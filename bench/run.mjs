@@ -82,6 +82,7 @@ const ISSUE = [
   ['a refused handoff ref move', 'Claude Code tool call: Bash `git update-ref refs/handoffs/…` (refused)', 1.3],
   ['`write` (CAS, existing topic) vs node', 'git handoff write (existing topic)', 2.0],
   ['`show` vs node', 'git handoff show <topic>', 1.6],
+  ['`write` with the git hooks installed (not in the issue\'s table: what `install` leaves)', 'git handoff write (existing topic), git hooks installed', 2.0],
   ['`list --all --json`, 10,000 handoffs, vs node + for-each-ref', 'git handoff list --all --json, 10,000 handoffs / 100 branches', 1.5],
   ["a person's commit with hooks vs empty stubs", 'git commit by a person, hooks installed', 1.5],
 ];

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Store rows of issue 7: `git handoff write` to an existing topic and `git handoff show <topic>`, each against
-// `node -e ''` timed in the same run, interleaved; medians of --runs (default 15 for show, 11 for write).
+// `node -e ''` timed in the same run, interleaved; medians of --runs (default 15 for show, 11 for write). Then the
+// write again with the git hooks installed (`install --hooks`, as `install` leaves a repository): what a user pays.
 //   node bench/store.mjs [--runs N] [--json]
 import path from 'node:path';
 import { BIN, emit, flags, interleave, nodeFloor, row, tempRepo, timeSync } from './lib.mjs';
@@ -23,9 +24,13 @@ export function benchStore({ runs } = {}) {
     let n = 1;
     const write = interleave(Number(runs ?? 11), () => gh(['write', 'auth-refactor', '-F', '-'], BODY(n++)), floor);
     const show = interleave(Number(runs ?? 15), () => gh(['show', 'auth-refactor']), floor);
+    const hooks = timeSync('git', ['handoff', 'install', '--hooks'], { cwd: repo.dir, env });
+    if (hooks.status !== 0) throw new Error(`install --hooks: ${hooks.stderr}`);
+    const hooked = interleave(Number(runs ?? 11), () => gh(['write', 'auth-refactor', '-F', '-'], BODY(n++)), floor);
     return [
       row('git handoff write (existing topic)', write, 2.0),
       row('git handoff show <topic>', show, 1.6),
+      row('git handoff write (existing topic), git hooks installed', hooked, 2.0),
     ];
   } finally {
     repo.cleanup();

@@ -78,8 +78,12 @@ export type RefOp =
   | { op: 'delete'; ref: string; oldOid: string }
   | { op: 'verify'; ref: string; oldOid: string | null };
 
-/** Applies every op or none (`update-ref --stdin` start/prepare/commit); `env` for git (and so its hooks). */
-export function transaction(repo: Repo, ops: RefOp[], reason = 'git-handoff', env?: NodeJS.ProcessEnv): CasOutcome {
+/**
+ * Applies every op or none (`update-ref --stdin` start/prepare/commit); `env` for git (and so its hooks). `noHooks`:
+ * git runs no reference-transaction hook for it (core.hooksPath=/dev/null), for a move whose hook is git-handoff's
+ * own stub alone and whose check the store has made itself (src/handoff/store/tx: MoveOptions.own).
+ */
+export function transaction(repo: Repo, ops: RefOp[], reason = 'git-handoff', env?: NodeJS.ProcessEnv, noHooks = false): CasOutcome {
   const lines = ['start'];
   for (const o of ops) {
     if (o.op === 'create') lines.push(`create ${o.ref} ${o.newOid}`);
@@ -88,7 +92,7 @@ export function transaction(repo: Repo, ops: RefOp[], reason = 'git-handoff', en
     else lines.push(`verify ${o.ref} ${o.oldOid ?? ''}`.trimEnd());
   }
   lines.push('prepare', 'commit');
-  const r = repo.git(['-c', `core.filesRefLockTimeout=${LOCK_TIMEOUT_MS}`, 'update-ref', '-m', reason, '--stdin'], {
+  const r = repo.git([...(noHooks ? ['-c', 'core.hooksPath=/dev/null'] : []), '-c', `core.filesRefLockTimeout=${LOCK_TIMEOUT_MS}`, 'update-ref', '-m', reason, '--stdin'], {
     input: lines.join('\n') + '\n',
     allowFail: true,
     env,

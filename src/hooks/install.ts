@@ -8,13 +8,13 @@ import type { DoctorItem } from '../wiring';
 import { shellQuote } from '../clients/event';
 import { handoffDir } from '../handoff/state/paths';
 import { withStubLines } from './stub-lines';
+import { CHAINED_SUFFIX, STUB_MARKER } from './own-stub';
 
 export const HOOK_NAMES = ['prepare-commit-msg', 'commit-msg', 'pre-commit', 'pre-push', 'reference-transaction'] as const;
 export type HookName = (typeof HOOK_NAMES)[number];
-export const CHAINED_SUFFIX = '.handoff-chained';
+export { CHAINED_SUFFIX };
 /** Where other hook managers keep a hook they replaced (lefthook: .old, pre-commit: .legacy). */
 const MANAGER_SUFFIXES = ['.old', '.legacy'];
-const MARKER = '# git-handoff hook stub.';
 const BIN_LINE = /^GIT_HANDOFF_BIN=.*$/m;
 export { caseGlob } from './stub-lines';
 
@@ -56,7 +56,7 @@ export const stubsIn = (dir: string): string[] => HOOK_NAMES.filter((n) => isStu
 
 function isStub(p: string): boolean {
   try {
-    return statSync(p).isFile() && readFileSync(p, 'utf8').includes(MARKER);
+    return statSync(p).isFile() && readFileSync(p, 'utf8').includes(STUB_MARKER);
   } catch {
     return false;
   }

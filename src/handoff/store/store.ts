@@ -149,7 +149,8 @@ export function writeHandoff(repo: Repo, o: WriteOptions): WriteResult {
     }, config);
     trace('commit written');
     // Lost the race: re-read, and rebuild on the new tip (or refuse if it changed hands).
-    if (!moveRef(repo, ref, oid, tip?.oid ?? null, `handoff write ${topic}`).ok) return LOST;
+    // the version was checked here (checkWrite) and built on the tip read: the hook would check it again (MoveOptions.own)
+    if (!moveRef(repo, ref, oid, tip?.oid ?? null, `handoff write ${topic}`, { own: true }).ok) return LOST;
     return { ref, oid, previous: tip?.oid ?? null, session: o.session.id, created: !tip, takeover: mode === 'takeover', warnings };
   }, { attempts: MAX_ATTEMPTS, deadlineMs: DEADLINE_MS, gaveUp: () => new HandoffError('concurrent', 'concurrent-update', `${ref} kept changing under this write; nothing was written. Try again.`, { ref }) });
 }
@@ -528,7 +529,7 @@ export function archiveHandoff(repo: Repo, branch: string, topic: string, sessio
     const took = tip.session !== session.id;
     if (took && !takeover) throw ownedError(tip, session.id, ref, topic, { command: 'archive', target: repo.branch === branch ? topic : `${topic} --branch '${branch.replace(/'/g, `'\\''`)}'` });
     const a = archiveOps(repo, ref, branch, topic, tip, session, took ? takeover : null, config);
-    const r = moveRefs(repo, a.ops, `handoff archive ${topic}`, { what: `the archive of ${ref}` });
+    const r = moveRefs(repo, a.ops, `handoff archive ${topic}`, { what: `the archive of ${ref}`, own: true });
     const { archived, oid } = a;
     return r.ok ? { ref, archivedAs: archived, oid, takeover: took } : LOST;
   }, { attempts: 20, gaveUp: () => new HandoffError('concurrent', 'concurrent-update', `${ref} kept changing while it was being archived; nothing was archived`) });
@@ -576,7 +577,7 @@ export function restoreHandoff(repo: Repo, archived: string, session: SessionRef
     ...carried(session, t),
   });
   // The archive entry stays (archived handoffs are kept, here and on every remote): only the live ref is created.
-  const r = moveRefs(repo, [{ op: 'create', ref, newOid: oid }], `handoff restore ${p.topic}`, { what: `the restore of ${ref}` });
+  const r = moveRefs(repo, [{ op: 'create', ref, newOid: oid }], `handoff restore ${p.topic}`, { what: `the restore of ${ref}`, own: true });
   if (!r.ok) throw new HandoffError('concurrent', 'concurrent-update', `${ref} was created during the restore; nothing moved (${r.message})`);
   return { ref, from: full, oid, takeover: took };
 }

@@ -2,7 +2,8 @@
 // buildMessage, identity and signature by the same rule every time) and every ref the product moves is moved here,
 // by one lock and retry policy, through the one extension point in ./extension.ts. src/git/refs.ts is the spawn below.
 import { HandoffError } from '../../../errors';
-import { identityEnv, readConfig, type Config } from '../../../git/config';
+import { identityEnv, knownConfig, readConfig, type Config } from '../../../git/config';
+import { ownStubAlone } from '../../../hooks/own-stub';
 import { setting } from '../../../config-keys';
 import { writeCommit, writeRawCommit } from '../../../git/objects';
 import { transaction, type RefOp } from '../../../git/refs';
@@ -82,6 +83,13 @@ export interface MoveOptions {
   env?: NodeJS.ProcessEnv;
   /** the moves replace versions (redact's rewrite): the loss record keeps only what it names from now on */
   replaces?: boolean;
+  /**
+   * every update is one this process built and checked itself (a version on the tip it read, with its owner kept or its
+   * takeover named; an archive entry beside the deletion; a receipt added): the reference-transaction hook's check
+   * would only make that check again. Where the hook git runs is git-handoff's stub alone (ownStubAlone: no chained
+   * hook, no core.hooksPath), the move goes without it, and without the node process the stub would start for it.
+   */
+  own?: true;
 }
 
 /** A lost compare-and-swap (another writer moved a ref first): the caller re-reads and decides. */
@@ -117,9 +125,10 @@ export function moveRefs(repo: Repo, ops: RefOp[], reason: string, o: MoveOption
   const started = Date.now();
   let withExtra = true;
   let extraLost = 0;
+  const noHooks = !!o.own && ownStubAlone(repo, knownConfig(repo) ?? readConfig(repo), 'reference-transaction');
   for (let attempt = 0; ; attempt++) {
     const extra = withExtra ? extraOps(repo, batch) : null;
-    const r = transaction(repo, extra ? [...ops, ...extra.ops] : ops, reason, o.env);
+    const r = transaction(repo, extra ? [...ops, ...extra.ops] : ops, reason, o.env, noHooks);
     if (r.ok) {
       if (extra) extra.committed();
       else afterCommit(repo, batch);

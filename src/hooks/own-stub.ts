@@ -1,0 +1,34 @@
+// What marks git-handoff's own hook stub (git-hooks/stub.sh) and the hook it chains, in one place: install writes and
+// recognises them, and a move of the store's own (src/handoff/store/tx, MoveOptions.own) asks whether the hook git
+// would run for it is that stub alone.
+import { lstatSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { configValue, type Config } from '../git/config';
+import type { Repo } from '../git/repo';
+
+/** The stub's second line (git-hooks/stub.sh): a hook file holding it is ours. */
+export const STUB_MARKER = '# git-handoff hook stub.';
+/** The hook that was there before install, kept beside the stub under this suffix and run by it. */
+export const CHAINED_SUFFIX = '.handoff-chained';
+
+/**
+ * Whether the hook `name` that git runs in this repository is git-handoff's stub and nothing else: no core.hooksPath
+ * in `config` (git's answer, command-line configuration included: readConfig), so git looks in the common directory's
+ * hooks/; the file there a regular file holding the stub's marker; nothing at all under the chained name beside it.
+ * Anything else (no hook, another tool's, a chained one, a hooks path, a file that cannot be read) is false.
+ */
+export function ownStubAlone(repo: Pick<Repo, 'commonDir'>, config: Config, name: string): boolean {
+  if (configValue(config, 'core.hooksPath') !== undefined) return false;
+  const hook = path.join(repo.commonDir, 'hooks', name);
+  try {
+    if (!lstatSync(hook).isFile() || !readFileSync(hook, 'latin1').includes(STUB_MARKER)) return false;
+  } catch {
+    return false;
+  }
+  try {
+    lstatSync(hook + CHAINED_SUFFIX);
+    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+}
