@@ -1,4 +1,4 @@
-// The store's own moves (write, archive, restore: MoveOptions.own) go without the reference-transaction hook only where
+// The store's own moves (write, archive, restore, a read receipt: MoveOptions.own) go without the reference-transaction hook only where
 // that hook is git-handoff's stub alone: the stub would start node to check again what the store has just checked. A
 // chained hook, a core.hooksPath, another tool's hook: git runs them as before. A raw move is checked as before.
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -33,11 +33,17 @@ async function lifecycle(repo: TestRepo, env: Record<string, string>): Promise<v
 }
 
 describe("the store's own moves and the reference-transaction hook", () => {
-  it('with git-handoff’s stub alone: write, archive and restore start no hook node; a raw move is still checked', async () => {
+  it('with git-handoff’s stub alone: write, archive, restore and a read receipt start no hook node; a raw move is still checked', async () => {
     const repo = await hookedRepo();
     const spy = nodeSpy();
     await lifecycle(repo, spy.env);
     expect(spy.starts().filter((s) => / (write|archive|restore) /.test(s))).toHaveLength(4);
+    expect(hookRuns(spy.starts())).toEqual([]);
+    // another session's read: its receipt is added to the notes ref, without the hook either
+    expect(refOf(repo, 'refs/notes/handoff-reads')).toBeNull();
+    const shown = await repo.cli(['show', 'auth-refactor'], { env: { ...spy.env, GIT_HANDOFF_SESSION: B } });
+    expect(shown.exitCode, String(shown.stderr)).toBe(0);
+    expect(refOf(repo, 'refs/notes/handoff-reads')).not.toBeNull();
     expect(hookRuns(spy.starts())).toEqual([]);
     // another session's raw deletion goes through the stub and node, and is refused; the ref stays
     const tip = refOf(repo, REF);

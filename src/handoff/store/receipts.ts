@@ -124,9 +124,12 @@ function notesCommit(repo: Repo, base: string | null, entries: Map<string, NoteE
 
 const MAX_ATTEMPTS = 100;
 
-/** Moves the notes ref by CAS; a lost race returns false (the caller re-reads and rebuilds). */
-function casNotes(repo: Repo, commit: string, old: string | null, reason: string): boolean {
-  return moveRef(repo, NOTES_REF, commit, old, reason).ok;
+/**
+ * Moves the notes ref by CAS; a lost race returns false (the caller re-reads and rebuilds). `own`: the commit only adds
+ * lines this process wrote to the notes it read (MoveOptions.own: the hook's check of it would be made again).
+ */
+function casNotes(repo: Repo, commit: string, old: string | null, reason: string, own = false): boolean {
+  return moveRef(repo, NOTES_REF, commit, old, reason, own ? { own: true } : {}).ok;
 }
 
 /**
@@ -154,7 +157,7 @@ export function appendReceipts(repo: Repo, wanted: ReceiptEntry[], now = Math.fl
     }
     if (added === 0) return { added, receipts: receiptsNow() };
     const commit = notesCommit(repo, old, entries, changes, old ? [old] : [], `handoff receipts: ${added} added`);
-    return casNotes(repo, commit, old, 'handoff receipt') ? { added, receipts: receiptsNow() } : LOST;
+    return casNotes(repo, commit, old, 'handoff receipt', true) ? { added, receipts: receiptsNow() } : LOST;
   }, { attempts: MAX_ATTEMPTS, cap: 50, gaveUp: () => new HandoffError('concurrent', 'concurrent-update', `${NOTES_REF} kept changing under this receipt; nothing was recorded. Try again.`, { ref: NOTES_REF }) });
 }
 
