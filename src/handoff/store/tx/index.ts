@@ -3,7 +3,7 @@
 // by one lock and retry policy, through the one extension point in ./extension.ts. src/git/refs.ts is the spawn below.
 import { HandoffError } from '../../../errors';
 import { identityEnv, knownConfig, readConfig, type Config } from '../../../git/config';
-import { ownStubAlone } from '../../../hooks/own-stub';
+import { ownStubAlone } from '../../../git/hook-stub';
 import { setting } from '../../../config-keys';
 import { writeCommit, writeRawCommit } from '../../../git/objects';
 import { transaction, type RefOp } from '../../../git/refs';

@@ -1,10 +1,10 @@
-// What marks git-handoff's own hook stub (git-hooks/stub.sh) and the hook it chains, in one place: install writes and
-// recognises them, and a move of the store's own (src/handoff/store/tx, MoveOptions.own) asks whether the hook git
-// would run for it is that stub alone.
+// What marks git-handoff's own hook stub (git-hooks/stub.sh) and the hook it chains, in one place: hooks/install.ts
+// writes and recognises them, and a move of the store's own (src/handoff/store/tx, MoveOptions.own) asks whether the
+// hook git would run for it is that stub alone.
 import { lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { configValue, type Config } from '../git/config';
-import type { Repo } from '../git/repo';
+import { configValue, type Config } from './config';
+import type { Repo } from './repo';
 
 /** The stub's second line (git-hooks/stub.sh): a hook file holding it is ours. */
 export const STUB_MARKER = '# git-handoff hook stub.';
