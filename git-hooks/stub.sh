@@ -5,6 +5,9 @@
 GIT_HANDOFF_BIN=''
 # The session trailer's key as a case-insensitive pattern, written by install from src/handoff/document.ts.
 SESSION_KEY='[Cc][Ll][Aa][Uu][Dd][Ee]-[Ss][Ee][Ss][Ss][Ii][Oo][Nn]-[Ii][Dd]'
+# The trailer prepare-commit-msg adds, and what makes a session id invalid (src/handoff/state/session.ts), likewise.
+TRAILER_KEY='Claude-Session-Id'
+SESSION_BAD='[!A-Za-z0-9._:-]' SESSION_MAX=128
 # The hook's name is this file's name (lefthook keeps a foreign hook as <hook>.old, pre-commit as <hook>.legacy).
 hook=${0##*/}
 hook=${hook%.old}
@@ -44,9 +47,36 @@ EOF
 	return 1
 }
 
+# The handler's prepare-commit-msg (src/hooks/commit.ts) where its answer is certain without it, for a session whose
+# git-handoff is there: a valid id; the message file in the git dir (its HEAD beside it); no rebase (nothing to add);
+# git's default comment character; no scissors line and no session line anywhere (a trailer of one: the handler
+# reads); a line with content (an ASCII character that is not a space, not after a #), else nothing (the editor
+# will open, and commit-msg adds it). Then the trailer as the handler adds it. Else (1) the handler decides.
+add_trailer() {
+	case $session in '' | *$SESSION_BAD*) return 1 ;; esac
+	[ "${#session}" -le "$SESSION_MAX" ] && [ -n "$TRAILER_KEY" ] || return 1
+	{ [ -n "$GIT_HANDOFF_BIN" ] && [ -x "$GIT_HANDOFF_BIN" ]; } || command -v git-handoff >/dev/null 2>&1 || return 0
+	case $1 in */*) dir=${1%/*} ;; *) return 1 ;; esac
+	[ -f "$dir/HEAD" ] && [ -f "$1" ] || return 1
+	if [ -e "$dir/rebase-merge" ] || [ -e "$dir/rebase-apply" ]; then return 0; fi
+	[ -z "$(git config core.commentChar 2>/dev/null)" ] || return 1
+	content= nonl= line=
+	while { IFS= read -r line && nonl=; } || { [ -n "$line" ] && nonl=1; }; do
+		case $line in
+		$SESSION_KEY* | ?' '-*' >8 '-*) return 1 ;;
+		'#'* | '') ;;
+		*[[:graph:]]*) content=1 ;;
+		*[![:space:]]*) return 1 ;;
+		esac
+	done <"$1"
+	[ -n "$content" ] || return 0
+	# git merge writes its message without a final newline: interpret-trailers would glue the trailer to it
+	{ [ -z "$nonl" ] || printf '\n' >>"$1"; } && git interpret-trailers --in-place --no-divider --where end --if-exists doNothing --trailer "$TRAILER_KEY: $session" "$1"
+}
+
 need=
 case $hook in
-prepare-commit-msg) [ -n "$session" ] && need=1 ;;
+prepare-commit-msg) [ -n "$session" ] && { add_trailer "$1" || need=1; } ;;
 commit-msg)
 	# Decided here when the message carries no id (a person) or exactly the session's own id (an
 	# agent, after prepare-commit-msg); anything else goes to the handler.

@@ -4,6 +4,7 @@
 import { SESSION_VARS } from '../client-names';
 import { TRAILER } from '../handoff/store/document';
 import { shellQuote } from '../clients/event';
+import { SESSION_RE } from '../handoff/state/session';
 
 /** A case-insensitive sh pattern of a trailer key. */
 export const caseGlob = (key: string) => [...key].map((ch) => (/[a-z]/i.test(ch) ? `[${ch.toUpperCase()}${ch.toLowerCase()}]` : ch)).join('');
@@ -13,12 +14,24 @@ export const STUB_SESSION_VARS: readonly string[] = ['GIT_HANDOFF_SESSION', ...S
 
 export const KEY_LINE = /^SESSION_KEY=.*$/m;
 export const SESSION_LINE = /^session=.*$/m;
+export const TRAILER_LINE = /^TRAILER_KEY=.*$/m;
+export const VALID_LINE = /^SESSION_BAD=.*$/m;
+
+/** SESSION_RE as the stub tests it: a character class (its complement as a sh pattern) and a greatest length. */
+function sessionShape(): { bad: string; max: number } {
+  const m = /^\^\[([^\]]+)\]\{1,(\d+)\}\$$/.exec(SESSION_RE.source);
+  if (!m) throw new Error(`stub-lines: SESSION_RE is no longer one class and a length (${SESSION_RE.source}): teach the stub its new shape`);
+  return { bad: `[!${m[1]}]`, max: Number(m[2]) };
+}
 
 /** The stub's lines, each replacing the one its pattern finds. */
 export const stubLines = (): ReadonlyArray<readonly [RegExp, string]> => [
   [KEY_LINE, `SESSION_KEY=${shellQuote(caseGlob(TRAILER.session))}`],
   // the first variable set and not empty: ${A:-${B:-$C}}
   [SESSION_LINE, `session=${STUB_SESSION_VARS.slice(0, -1).reduceRight((inner, v) => `\${${v}:-${inner}}`, `$${STUB_SESSION_VARS.at(-1)}`)}`],
+  // the trailer as prepare-commit-msg adds it, and a valid id (src/handoff/state/session.ts SESSION_RE)
+  [TRAILER_LINE, `TRAILER_KEY=${shellQuote(TRAILER.session)}`],
+  [VALID_LINE, `SESSION_BAD=${shellQuote(sessionShape().bad)} SESSION_MAX=${sessionShape().max}`],
 ];
 
 /** A stub's text with its generated lines put in. */

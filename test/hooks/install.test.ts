@@ -256,8 +256,12 @@ describe('the stubs', () => {
     expect(gitAs(repo, null, ['reset', '-q', '--hard', 'HEAD~1']).status).toBe(0);
     expect(gitAs(repo, null, ['branch', 'other']).status).toBe(0);
     expect(read()).toBe('');
-    // an agent's ordinary commit: only prepare-commit-msg (commit-msg sees its own id, pre-commit no other
-    // session's ledger, reference-transaction a fast-forward, all decided in shell)
+    // an agent's ordinary commit: nothing (prepare-commit-msg adds the trailer in shell, commit-msg sees its own id,
+    // pre-commit no other session's ledger, reference-transaction a fast-forward)
+    expect(gitAs(repo, A, ['commit', '-q', '--allow-empty', '-m', 'agent', '-m', 'body']).status).toBe(0);
+    expect(messageOf(repo)).toBe(`agent\n\nbody\n\nClaude-Session-Id: ${A}\n\n`);
+    expect(read()).toBe('');
+    // one whose message already names a session: prepare-commit-msg asks the handler, which reads trailers as git does
     expect(gitAs(repo, A, ['commit', '-q', '--allow-empty', '-m', `agent\n\nClaude-Session-Id: ${A}`]).status).toBe(0);
     expect(read().split('\n').filter(Boolean).map((l) => l.split(' ').slice(0, 2).join(' '))).toEqual(['githook prepare-commit-msg']);
     // once another session has written here, pre-commit asks the handler
@@ -273,7 +277,8 @@ describe('the stubs', () => {
     const repo = makeRepo({ commit: true });
     const broken = script(path.join(repo.home, 'git-handoff'), '#!/bin/sh\necho "Error: Cannot find module dist/fast.cjs" >&2\nexit 1\n');
     for (const n of HOOK_NAMES) installStub(hooksDir(repo), n, broken);
-    const r = gitAs(repo, A, ['commit', '-q', '--allow-empty', '-m', 'despite a broken install']);
+    // a message that holds a session line: prepare-commit-msg asks the handler (an ordinary one it decides in shell)
+    const r = gitAs(repo, A, ['commit', '-q', '--allow-empty', '-m', `despite a broken install\n\nClaude-Session-Id: ${A}`]);
     expect(r.status).toBe(0);
     expect(r.stderr).toContain('git-handoff: the prepare-commit-msg check failed (exit 1); allowed');
     const { writeFileSync } = await import('node:fs');
