@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The `git commit` row of issue 7: a person (no session) committing with the handoff hooks installed, against
-// the same commit in a twin repository whose same hooks are empty `exit 0` stubs; interleaved, medians.
+// the same commit in a twin repository whose same hooks are empty `exit 0` stubs; interleaved, medians. Then the same
+// for an agent's commit (a session id in the environment: the trailer is added; no goal of the issue's).
 //   node bench/commit.mjs [--runs N] [--json]
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -8,6 +9,7 @@ import { emit, flags, interleave, row, tempRepo, timeSync } from './lib.mjs';
 import { viaGit } from './store.mjs';
 
 const NAME = 'git commit by a person, hooks installed';
+const AGENT = 'git commit by an agent session, hooks installed';
 
 /** A repository with `install --hooks` run; null when that command is not built yet. */
 function hookedRepo() {
@@ -26,14 +28,21 @@ export function benchCommit({ runs } = {}) {
     if (!hooked.ok) return [{ name: NAME, measured: null, baseline: null, ratio: null, goal: 1.5, met: null, runs: 0, note: `not available yet: \`git handoff install --hooks\` ${hooked.why || 'installed no hooks'}` }];
     for (const f of stubbed.ours) writeFileSync(path.join(stubbed.hooksDir, f), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
     let n = 0;
-    const commit = (t) => () => {
+    const commit = (t, extra = {}) => () => {
       n++;
       writeFileSync(path.join(t.repo.dir, 'README.md'), `bench ${n}\n`);
       t.repo.git(['add', 'README.md']);
-      return timeSync('git', ['commit', '-q', '-m', `change ${n}`], { cwd: t.repo.dir, env: t.env }).ms;
+      return timeSync('git', ['commit', '-q', '-m', `change ${n}`], { cwd: t.repo.dir, env: { ...t.env, ...extra } }).ms;
     };
     const r = interleave(Number(runs ?? 15), commit(hooked), commit(stubbed));
-    return [row(NAME, r, 1.5, `(hooks: ${hooked.ours.join(', ')}; baseline: the same hooks as \`exit 0\` stubs)`)];
+    const agent = { GIT_HANDOFF_SESSION: 'bench-agent-session' };
+    const a = interleave(Number(runs ?? 15), commit(hooked, agent), commit(stubbed, agent));
+    const last = hooked.repo.git(['log', '-1', '--format=%(trailers:key=Claude-Session-Id,valueonly)']).stdout.trim();
+    if (last !== agent.GIT_HANDOFF_SESSION) throw new Error(`bench commit: the agent's commit carries no session trailer (${JSON.stringify(last)})`);
+    return [
+      row(NAME, r, 1.5, `(hooks: ${hooked.ours.join(', ')}; baseline: the same hooks as \`exit 0\` stubs)`),
+      row(AGENT, a, null, '(the trailer added; baseline: the same commit with `exit 0` stubs, which add none)'),
+    ];
   } finally {
     hooked.repo.cleanup();
     stubbed.repo.cleanup();
