@@ -40,8 +40,8 @@ export function clientLines(clients) {
   const keys = new Set(['cwd', 'command']);
   // the input's own key holds an object: the strings the front reads are inside it
   for (const c of clients) for (const [n, k] of Object.entries(c.keys)) if (k && n !== 'input') keys.add(word(k));
-  // the keys a tool's input is read by: a file tool's path; a whole-file Write's `content` too (its line 1: this session's own handoff file)
-  const INPUT_KEYS = { file_path: ['file_path'], path: ['path'], write: ['file_path', 'content'] };
+  // the keys a tool's input is read by: a file tool's path; a whole-file Write's `content` (Copilot's create: `file_text`) too (its line 1: this session's own handoff file)
+  const INPUT_KEYS = { file_path: ['file_path'], path: ['path'], write: ['file_path', 'content'], create: ['path', 'file_text'] };
   for (const c of clients) for (const s of Object.values(c.tools)) for (const k of INPUT_KEYS[s] ?? []) keys.add(k);
   const named = (c) => [word(c.client), ...(c.unnamed ? [''] : [])];
   const pairs = (pick) => [...new Set(clients.flatMap((c) => pick(c).flatMap((n) => named(c).map((p) => `${p}:${word(n)}`))))];
@@ -51,7 +51,7 @@ export function clientLines(clients) {
     const set = `skey=${word(k.session)} tkey=${word(k.tool)} ekey=${k.event ? word(k.event) : ''} rkey=${k.result ? word(k.result) : ''}`;
     layouts.set(set, [...new Set([...(layouts.get(set) ?? []), ...named(c).map((n) => (n === '' ? "''" : n))])]);
   }
-  const shapes = ['command', 'file_path', 'write', 'path', 'patch'].map((s) => [s, pairs((c) => Object.keys(c.tools).filter((t) => c.tools[t] === s))]).filter(([, p]) => p.length);
+  const shapes = ['command', 'file_path', 'write', 'path', 'create', 'patch'].map((s) => [s, pairs((c) => Object.keys(c.tools).filter((t) => c.tools[t] === s))]).filter(([, p]) => p.length);
   return [
     "# the clients (src/clients/front.ts): their wirings' arguments (after: the after-tool hook's), a payload key (2: a subagent's), its keys, events, tools' shapes",
     `args() { case $#:\${1-}:\${2-}:\${3-} in ${plain.join(' | ')}) ;; ${after.join(' | ')}) after=1 ;; *) return 1 ;; esac; }`,

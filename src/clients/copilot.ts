@@ -40,7 +40,7 @@ const TOOLS: Record<string, string> = { bash: 'Bash', powershell: 'PowerShell', 
 export const front: FrontFacts = {
   keys: { session: 'sessionId', tool: 'toolName', event: null, result: 'toolResult', input: 'toolArgs' },
   events: null,
-  tools: { bash: 'command', create: 'path', edit: 'path', str_replace: 'path', apply_patch: 'patch' },
+  tools: { bash: 'command', create: 'create', edit: 'path', str_replace: 'path', apply_patch: 'patch' },
 };
 
 /** A native payload names no event: each event has its own fields (as observed with 1.0.102). */

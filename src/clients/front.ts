@@ -14,9 +14,10 @@ import type { Wiring } from './wiring';
 /**
  * How the front reads a tool's input: `command` a shell line, `file_path`/`path` the file written, `write` the file
  * written (`file_path`) with its whole new content (`content`: the front reads its line 1, for this session's own
- * handoff file), `patch` an apply_patch envelope.
+ * handoff file), `create` the same as `path` and `file_text` (Copilot CLI's create; node reads them so where neither
+ * `file_path` nor `content` is there: src/clients/common.ts claudeArgs), `patch` an apply_patch envelope.
  */
-export type FrontShape = 'command' | 'file_path' | 'write' | 'path' | 'patch';
+export type FrontShape = 'command' | 'file_path' | 'write' | 'path' | 'create' | 'patch';
 
 /** A client's facts the front reads (a field of the client's module). */
 export interface FrontFacts {

@@ -390,6 +390,52 @@ describe('the sh front agrees with the full guard', () => {
     expect(r.stdout.toString()).toBe(`${HANDED}\n`);
   }, 120_000);
 
+  it("answers Copilot CLI's create of this session's own handoff file (`path`, `file_text`) alone, as node does, and hands over what node reads otherwise", async () => {
+    const repo = await world();
+    const f = frontWithStandIn(false);
+    const mark = `<!-- claude-session: ${ME} -->`;
+    // Copilot's own payload: sessionId, toolName, toolArgs (no event); the fixture's session_id left out
+    const create = (file: string, content = `${mark}\nnew notes\n`, args: Record<string, unknown> = {}, session = ME) => {
+      const { session_id: _, ...p } = payload(repo, 'copilot/real-pre-tool-use-create.json', {}, null) as Record<string, unknown>;
+      return JSON.stringify({ ...p, sessionId: session, toolArgs: { path: file, file_text: content, ...args } });
+    };
+    const one = async (text: string) => {
+      const h: Tally = { alone: 0, handed: 0, wrong: [] };
+      freshBeat(repo);
+      await compare(repo, f, text, 'copilot', h);
+      return h;
+    };
+    const second = 'memory/handoff-feat-x-keep-going.md';
+    writeFileSync(path.join(repo.dir, second), `${mark}\nmine\n`);
+    const ledger = path.join(repo.dir, '.git', 'handoff', 'ledger', `${ME}.jsonl`);
+    for (const file of [OWN_FILE, path.join(repo.dir, OWN_FILE), second]) {
+      const before = readFileSync(ledger, 'utf8').split('\n').filter(Boolean).length;
+      expect(await one(create(file)), file).toEqual({ alone: 1, handed: 0, wrong: [] });
+      // the front's intent line and the reference's: the same but for t
+      const lines = readFileSync(ledger, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+      expect(lines.length, file).toBe(before + 2);
+      for (const l of lines.slice(-2)) expect(l).toEqual({ t: expect.any(Number), session: ME, worktree: repo.dir, paths: [path.relative(repo.dir, path.resolve(repo.dir, file))], intent: true });
+    }
+    // node reads `content` over `file_text` and `file_path` over `path`: with either there, node decides; so for another
+    // session's file, another marker, no marker, no text at all, a text that is not a string, an escape
+    const handed: Array<[string, string]> = [
+      ['content beside file_text', create(OWN_FILE, `${mark}\nx\n`, { content: 'no marker\n' })],
+      ['content, a marker, beside file_text', create(OWN_FILE, 'no marker\n', { content: `${mark}\nx\n` })],
+      ['file_path beside path', create(OWN_FILE, `${mark}\nx\n`, { file_path: FOREIGN_FILE })],
+      ['another session’s file', create(FOREIGN_FILE)],
+      ['another marker', create(OWN_FILE, `${mark.replace(ME, OTHER)}\nx\n`)],
+      ['no marker', create(OWN_FILE, 'x\n')],
+      ['no file_text', create(OWN_FILE, undefined, { file_text: undefined })],
+      ['file_text a number', create(OWN_FILE, undefined, { file_text: 7 })],
+      ['an escaped path', create(OWN_FILE.replace('handoff', 'hand\\u006fff'))],
+      ['another session writing with its marker into this one’s', create(OWN_FILE, `${mark.replace(ME, OTHER)}\nx\n`, {}, OTHER)],
+    ];
+    for (const [what, text] of handed) expect(await one(text), what).toEqual({ alone: 0, handed: 1, wrong: [] });
+    // Copilot's edit of the own file stays node's (it reads the edit)
+    const edit = JSON.stringify({ ...JSON.parse(create(OWN_FILE)), toolName: 'edit', toolArgs: { path: OWN_FILE, old_str: 'new notes', new_str: 'notes' } });
+    expect(await one(edit)).toEqual({ alone: 0, handed: 1, wrong: [] });
+  }, 120_000);
+
   it("takes the payload from bash in a bash client's wiring (no cat) with the same answers and hand-overs; a long payload, another shell: stdin as before", async () => {
     const repo = await world();
     const f = frontWithStandIn(false);

@@ -128,16 +128,18 @@ describe("the sh front's client lines", () => {
         // a whole file: its content from `content` (the front reads line 1 of it for this session's own handoff file)
         write: () => ({ type: 'write', path: '/r/a.txt', content: 'x' }),
         path: () => ({ path: '/r/a.txt' }),
+        // a whole file by `path` and `file_text`, where `content` is not there (here it is, and wins, as in Claude Code's names)
+        create: () => ({ type: 'write', path: '/r/a.txt', content: 'x' }),
         patch: () => ({ type: 'patch' }),
       };
       for (const [tool, shape] of Object.entries(facts.tools)) {
-        const input: Record<string, unknown> = shape === 'command' ? { command: 'ls' } : shape === 'patch' ? { command: '*** Begin Patch\n*** Add File: a.txt\n+x\n*** End Patch\n' } : { [shape === 'write' ? 'file_path' : shape]: '/r/a.txt', content: 'x', old_string: 'a', new_string: 'b', old_str: 'a', new_str: 'b', file_text: 'not the content' };
+        const input: Record<string, unknown> = shape === 'command' ? { command: 'ls' } : shape === 'patch' ? { command: '*** Begin Patch\n*** Add File: a.txt\n+x\n*** End Patch\n' } : { [shape === 'write' ? 'file_path' : shape === 'create' ? 'path' : shape]: '/r/a.txt', content: 'x', old_string: 'a', new_string: 'b', old_str: 'a', new_str: 'b', file_text: 'not the content' };
         const p = { ...(k.event ? { [k.event]: preName } : {}), [k.session]: session, [k.tool]: tool, [k.input]: input, cwd };
         const e = detectClient(p, w.client).parse(p);
         expect(e.kind, `${w.client} ${tool}`).toBe('pre-tool');
         expect(e.session).toBe(session);
         expect(e.action, `${w.client} ${tool}`).toMatchObject(expected[shape](input) as object);
-        if (shape === 'file_path' || shape === 'path' || shape === 'write') expect(['write', 'edit'], `${w.client} ${tool}`).toContain(e.action.type);
+        if (shape === 'file_path' || shape === 'path' || shape === 'write' || shape === 'create') expect(['write', 'edit'], `${w.client} ${tool}`).toContain(e.action.type);
         expect(inFront(block, w.client, 'shape "$1" && echo $shape', tool), `${w.client} ${tool}`).toBe(`${shape}\n`);
         // the front reads the keys it found in node's payload: session, tool, event (or the result's absence)
         expect(inFront(block, w.client, 'keys && echo "$skey $tkey $ekey $rkey"'), w.client).toBe(`${k.session} ${k.tool} ${k.event ?? ''} ${k.result ?? ''}\n`);
