@@ -47,6 +47,17 @@ EOF
 	return 1
 }
 
+# bin= the launcher the handler runs through: the one install recorded, else git-handoff on PATH; none: git-handoff is gone
+find_bin() {
+	bin=
+	if [ -n "$GIT_HANDOFF_BIN" ] && [ -x "$GIT_HANDOFF_BIN" ]; then
+		bin=$GIT_HANDOFF_BIN
+	elif command -v git-handoff >/dev/null 2>&1; then
+		bin=git-handoff
+	fi
+	[ -n "$bin" ]
+}
+
 # The handler's prepare-commit-msg (src/hooks/commit.ts) where its answer is certain without it, for a session whose
 # git-handoff is there: a valid id; the message file in the git dir (its HEAD beside it); no rebase (nothing to add);
 # git's default comment character; no scissors line and no session line anywhere (a trailer of one: the handler
@@ -55,7 +66,7 @@ EOF
 add_trailer() {
 	case $session in '' | *$SESSION_BAD*) return 1 ;; esac
 	[ "${#session}" -le "$SESSION_MAX" ] && [ -n "$TRAILER_KEY" ] || return 1
-	{ [ -n "$GIT_HANDOFF_BIN" ] && [ -x "$GIT_HANDOFF_BIN" ]; } || command -v git-handoff >/dev/null 2>&1 || return 0
+	find_bin || return 0
 	case $1 in */*) dir=${1%/*} ;; *) return 1 ;; esac
 	[ -f "$dir/HEAD" ] && [ -f "$1" ] || return 1
 	if [ -e "$dir/rebase-merge" ] || [ -e "$dir/rebase-apply" ]; then return 0; fi
@@ -123,13 +134,7 @@ reference-transaction)
 esac
 
 if [ -n "$need" ]; then
-	bin=
-	if [ -n "$GIT_HANDOFF_BIN" ] && [ -x "$GIT_HANDOFF_BIN" ]; then
-		bin=$GIT_HANDOFF_BIN
-	elif command -v git-handoff >/dev/null 2>&1; then
-		bin=git-handoff
-	fi
-	if [ -n "$bin" ]; then
+	if find_bin; then
 		if [ -n "$piped" ]; then
 			printf '%s' "$input" | "$bin" githook "$hook" "$@"
 		else

@@ -1,7 +1,7 @@
 // What marks git-handoff's own hook stub (git-hooks/stub.sh) and the hook it chains, in one place: hooks/install.ts
 // writes and recognises them, and a move of the store's own (src/handoff/store/tx, MoveOptions.own) asks whether the
 // hook git would run for it is that stub alone.
-import { lstatSync, readFileSync } from 'node:fs';
+import { lstatSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { configValue, type Config } from './config';
 import type { Repo } from './repo';
@@ -10,6 +10,15 @@ import type { Repo } from './repo';
 export const STUB_MARKER = '# git-handoff hook stub.';
 /** The hook that was there before install, kept beside the stub under this suffix and run by it. */
 export const CHAINED_SUFFIX = '.handoff-chained';
+
+/** Whether the file at `p` (symlinks followed) is a git-handoff stub: a regular file holding the marker. */
+export function isStub(p: string): boolean {
+  try {
+    return statSync(p).isFile() && readFileSync(p, 'utf8').includes(STUB_MARKER);
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Whether the hook `name` that git runs in this repository is git-handoff's stub and nothing else: no core.hooksPath
@@ -21,7 +30,8 @@ export function ownStubAlone(repo: Pick<Repo, 'commonDir'>, config: Config, name
   if (configValue(config, 'core.hooksPath') !== undefined) return false;
   const hook = path.join(repo.commonDir, 'hooks', name);
   try {
-    if (!lstatSync(hook).isFile() || !readFileSync(hook, 'latin1').includes(STUB_MARKER)) return false;
+    // not through a symlink: the file itself
+    if (!lstatSync(hook).isFile() || !isStub(hook)) return false;
   } catch {
     return false;
   }

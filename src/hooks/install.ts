@@ -8,7 +8,7 @@ import type { DoctorItem } from '../wiring';
 import { shellQuote } from '../clients/event';
 import { handoffDir } from '../handoff/state/paths';
 import { withStubLines } from './stub-lines';
-import { CHAINED_SUFFIX, STUB_MARKER } from '../git/hook-stub';
+import { CHAINED_SUFFIX, isStub } from '../git/hook-stub';
 
 export const HOOK_NAMES = ['prepare-commit-msg', 'commit-msg', 'pre-commit', 'pre-push', 'reference-transaction'] as const;
 export type HookName = (typeof HOOK_NAMES)[number];
@@ -54,13 +54,6 @@ const exists = (p: string) => {
 /** The git-handoff stubs a hooks directory holds, by hook name. */
 export const stubsIn = (dir: string): string[] => HOOK_NAMES.filter((n) => isStub(path.join(dir, n)));
 
-function isStub(p: string): boolean {
-  try {
-    return statSync(p).isFile() && readFileSync(p, 'utf8').includes(STUB_MARKER);
-  } catch {
-    return false;
-  }
-}
 
 /** The launcher path a stub records, or null. */
 function recordedLauncher(p: string): string | null {

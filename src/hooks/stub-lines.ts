@@ -25,14 +25,17 @@ function sessionShape(): { bad: string; max: number } {
 }
 
 /** The stub's lines, each replacing the one its pattern finds. */
-export const stubLines = (): ReadonlyArray<readonly [RegExp, string]> => [
-  [KEY_LINE, `SESSION_KEY=${shellQuote(caseGlob(TRAILER.session))}`],
-  // the first variable set and not empty: ${A:-${B:-$C}}
-  [SESSION_LINE, `session=${STUB_SESSION_VARS.slice(0, -1).reduceRight((inner, v) => `\${${v}:-${inner}}`, `$${STUB_SESSION_VARS.at(-1)}`)}`],
-  // the trailer as prepare-commit-msg adds it, and a valid id (src/handoff/state/session.ts SESSION_RE)
-  [TRAILER_LINE, `TRAILER_KEY=${shellQuote(TRAILER.session)}`],
-  [VALID_LINE, `SESSION_BAD=${shellQuote(sessionShape().bad)} SESSION_MAX=${sessionShape().max}`],
-];
+export const stubLines = (): ReadonlyArray<readonly [RegExp, string]> => {
+  const valid = sessionShape();
+  return [
+    [KEY_LINE, `SESSION_KEY=${shellQuote(caseGlob(TRAILER.session))}`],
+    // the first variable set and not empty: ${A:-${B:-$C}}
+    [SESSION_LINE, `session=${STUB_SESSION_VARS.slice(0, -1).reduceRight((inner, v) => `\${${v}:-${inner}}`, `$${STUB_SESSION_VARS.at(-1)}`)}`],
+    // the trailer as prepare-commit-msg adds it, and a valid id (src/handoff/state/session.ts SESSION_RE)
+    [TRAILER_LINE, `TRAILER_KEY=${shellQuote(TRAILER.session)}`],
+    [VALID_LINE, `SESSION_BAD=${shellQuote(valid.bad)} SESSION_MAX=${valid.max}`],
+  ];
+};
 
 /** A stub's text with its generated lines put in. */
 export const withStubLines = (text: string): string => stubLines().reduce((t, [re, line]) => t.replace(re, () => line), text);
