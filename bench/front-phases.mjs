@@ -52,7 +52,8 @@ export function frontPhases({ client = 'claude', runs = 20, rounds = 7 } = {}) {
     const fronts = copies(path.join(w.repo.root, 'phases'));
     const rows = [];
     for (const call of CALLS.slice(0, 4)) {
-      const hooks = runsOf(w, client, call).filter(([cmd]) => cmd.includes('git-handoff-guard'));
+      const { pre, post } = runsOf(w, client, call);
+      const hooks = [...pre, ...post].filter(([cmd]) => cmd.includes('git-handoff-guard'));
       const hook = (cmd, input, env) => spawnSync(w.shell, [...w.args, cmd], { cwd: w.repo.dir, env: { ...w.env, ...env }, input });
       const wall = fronts.map(() => []);
       const cpu = fronts.map(() => 0);

@@ -79,6 +79,7 @@ const ISSUE = [
   ['Bash `npm test`', 'Claude Code tool call: Bash `npm test`', 0.15],
   ['Bash `ls -la`', 'Claude Code tool call: Bash `ls -la`', 0.15],
   ["this session's own protected handoff file", 'Claude Code tool call: Write of its own protected handoff file', 1.1],
+  ["an edit of this session's own handoff file (not in the issue's table: an agent's usual change to its notes)", 'Claude Code tool call: Edit of its own protected handoff file', 1.1],
   ['a refused handoff ref move', 'Claude Code tool call: Bash `git update-ref refs/handoffs/…` (refused)', 1.3],
   ['`write` (CAS, existing topic) vs node', 'git handoff write (existing topic)', 2.0],
   ['`show` vs node', 'git handoff show <topic>', 1.6],

@@ -49,6 +49,8 @@ export const CALLS = [
   { name: 'Bash `ls -la`', kind: 'shell', arg: 'ls -la', goal: 0.15 },
   { name: 'Bash `cat README.md`', kind: 'shell', arg: 'cat README.md', goal: 0.15 },
   { name: 'Write of its own protected handoff file', kind: 'write', arg: { file: OWN, content: `${MARKER}\n# auth-refactor\n\nGoal: new notes.\n` }, goal: 1.1 },
+  // an agent's usual change to its own notes: an edit of the file it keeps (Codex: an Update File patch)
+  { name: 'Edit of its own protected handoff file', kind: 'edit', arg: { file: OWN, old: 'Goal: the old notes.', new: 'Goal: the new notes.' }, goal: 1.1 },
   { name: 'Bash `git commit -m x` in a shared worktree', kind: 'shell', arg: 'git commit -m x', goal: 1.25 },
   { name: 'Bash `git update-ref refs/handoffs/…` (refused)', kind: 'shell', arg: 'git update-ref refs/handoffs/main/auth-refactor HEAD', goal: 1.3 },
 ];
@@ -91,7 +93,10 @@ export function runsOf(w, client, call, session = ME) {
   }
   // Gemini CLI and Qwen Code give each hook the payload's session id in the environment too
   const env = { gemini: { GEMINI_SESSION_ID: session }, qwen: { QWEN_CODE_SESSION_ID: session } }[client] ?? {};
-  return [...hooksFor(w.settings, c.pre, tool).map((cmd) => [cmd, JSON.stringify(pre), env]), ...hooksFor(w.settings, c.post, tool).map((cmd) => [cmd, JSON.stringify(post), env])];
+  return {
+    pre: hooksFor(w.settings, c.pre, tool).map((cmd) => [cmd, JSON.stringify(pre), env]),
+    post: hooksFor(w.settings, c.post, tool).map((cmd) => [cmd, JSON.stringify(post), env]),
+  };
 }
 
 /** One hook run as the client starts it: its shell, `-c`, the command; the payload on stdin. */
@@ -106,13 +111,18 @@ export function benchToolCalls({ runs, clients, answerer = false } = {}) {
     const stop = answerer ? startAnswerer(w.env) : () => undefined;
     try {
       // another session is live here and claims a file: the shared worktree `git commit` is checked against
-      runAll(w, runsOf(w, client, { kind: 'write', arg: { file: 'src/theirs.ts', content: 'x' } }, OTHER));
+      const theirs = runsOf(w, client, { kind: 'write', arg: { file: 'src/theirs.ts', content: 'x' } }, OTHER);
+      runAll(w, [...theirs.pre, ...theirs.post]);
       writeFileSync(path.join(w.repo.dir, 'src', 'theirs.ts'), 'x\n');
       for (const call of CALLS) {
-        const hooks = runsOf(w, client, call);
-        const first = hooks.map(([cmd, input, env]) => runHook(w, cmd, input, env));
+        const { pre, post } = runsOf(w, client, call);
+        const first = pre.map(([cmd, input, env]) => runHook(w, cmd, input, env));
         const said = first.map((r) => String(r.stdout).trim()).filter(Boolean).join(' ');
         const answer = /deny/.test(said) ? 'refused' : 'allowed';
+        // a refused call never runs its tool, so no client runs the after-tool hooks for it (seen in the real
+        // Gemini CLI 0.61.0 and Codex 0.169.0; Qwen Code's and Copilot CLI's READMEs; Claude Code runs PostToolUse
+        // after a tool that ran): what the user pays for it is the before-tool hooks alone
+        const hooks = answer === 'refused' ? pre : [...pre, ...post];
         const r = interleave(Number(runs ?? 21), () => runAll(w, hooks), nodeFloor(w.repo.env));
         rows.push(row(`${CLIENTS[client].name} tool call: ${call.name}${answerer ? ' (answerer)' : ''}`, r, answerer ? null : call.goal, `(${answer}; ${hooks.length} hook run${hooks.length === 1 ? '' : 's'}: ${[...new Set(hooks.map(([cmd]) => cmd))].join(', ')})`));
       }

@@ -93,20 +93,25 @@ describe('Claude Code, offline', () => {
     repo.write(rel, `${mark}\n# mine\n`);
     const trace = path.join(repo.home, 'trace.jsonl');
     const write = (content: string) => ({ tool: 'Write', input: { file_path: f, content } });
-    const run = await converse(repo, ['one', 'two', 'three', 'four'], [write(`${mark}\n# step one\n`), write(`${mark}\n# step two\n`), write(`${mark}\n# step three\n`), write('# no marker\n')], {
+    // then edits of it (after a Read, as the Edit tool wants): one the front answers, one that drops the marker
+    const edit = (from: string, to: string) => ({ tool: 'Edit', input: { file_path: f, old_string: from, new_string: to } });
+    const calls = [write(`${mark}\n# step one\n`), write(`${mark}\n# step two\n`), write(`${mark}\n# step three\n`), write('# no marker\n'), { tool: 'Read', input: { file_path: f } }, edit('# step three', '# step four'), edit(`${mark}\n`, '')];
+    const run = await converse(repo, ['one', 'two', 'three', 'four', 'five', 'six', 'seven'], calls, {
       args: ['--session-id', me],
       env: { PATH: PATH_WITH_BIN, GIT_HANDOFF_TRACE: trace },
     });
-    expect(run.results.map((r) => r.error)).toEqual([false, false, false, true]);
+    expect(run.results.map((r) => r.error)).toEqual([false, false, false, true, false, false, true]);
     expect(run.results[3].text).toContain(mark);
-    expect(readFileSync(f, 'utf8')).toBe(`${mark}\n# step three\n`);
+    expect(run.results[6].text).toContain('PreToolUse:Edit hook error');
+    expect(readFileSync(f, 'utf8')).toBe(`${mark}\n# step four\n`);
     // node (traced) answers the first Write (the configuration cache the front reads is written by the full guard
-    // at the turn's end); the second and third are the front's alone: no node process answered them
+    // at the turn's end); the second and third Write and the first Edit are the front's alone: no node process answered them
     const lines = readFileSync(trace, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
     const looks = lines.filter((l) => l.phase === 'first look').map((l) => l.detail);
     expect(looks.filter((d) => /\(own\)/.test(d)).length).toBeLessThanOrEqual(1);
-    // the refused one is the full guard's
+    // the refused ones are the full guard's
     expect(looks.filter((d) => /pre-tool-write/.test(d))).toHaveLength(1);
+    expect(looks.filter((d) => /pre-tool-edit/.test(d))).toHaveLength(1);
     // each allowed call's intent is in the ledger, the front's as node's
     const ledger = readFileSync(path.join(repo.dir, '.git', 'handoff', 'ledger', `${me}.jsonl`), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
     expect(ledger.filter((l) => l.intent && l.paths.includes(rel)).length).toBeGreaterThanOrEqual(3);

@@ -272,7 +272,12 @@ describe('the sh front agrees with the full guard', () => {
       await compare(repo, f, JSON.stringify(p), client, h);
       expect(h, JSON.stringify(p)).toEqual({ alone: 0, handed: 1, wrong: [] });
     }
-    for (const p of [patch([`*** Add File: ${OWN_FILE}`, `+${mark}`]), patch(['*** Update File: src/app.ts', '*** Frobnicate', '+x']), patch(['*** Update File: src/a\\pp.ts', '+x']), patch(['*** Update File: src/a\tpp.ts', '+x']), patch(['*** Update File: src/app.ts', '*** Move to: .git/config']), patch(['*** Add File: src/new.ts', `*** Delete File: ${OWN_FILE}`]), patch(['*** Move to: .git/config'])]) {
+    // this session's own file added whole, its marker line 1: answered alone as node does (the next tests look closer)
+    const added = { alone: 0, handed: 0, wrong: [] as string[] };
+    freshBeat(repo);
+    await compare(repo, f, JSON.stringify(patch([`*** Add File: ${OWN_FILE}`, `+${mark}`])), 'codex', added);
+    expect(added).toEqual({ alone: 1, handed: 0, wrong: [] });
+    for (const p of [patch(['*** Update File: src/app.ts', '*** Frobnicate', '+x']), patch(['*** Update File: src/a\\pp.ts', '+x']), patch(['*** Update File: src/a\tpp.ts', '+x']), patch(['*** Update File: src/app.ts', '*** Move to: .git/config']), patch(['*** Add File: src/new.ts', `*** Delete File: ${OWN_FILE}`]), patch(['*** Move to: .git/config'])]) {
       const h: Tally = { alone: 0, handed: 0, wrong: [] };
       freshBeat(repo);
       await compare(repo, f, JSON.stringify(p), 'codex', h);
@@ -367,11 +372,9 @@ describe('the sh front agrees with the full guard', () => {
     for (const content of [`${mark.replace(ME, OTHER)}\nx`, `\n${mark}\nx`, `${mark}\r\nx`, `${mark} \nx`, `\ufeff${mark}\nx`, mark, '', `<!-- claude-session: ${ME}-->\nx`]) {
       expect(await one('claude-code', write('claude-code', OWN_FILE, content)), JSON.stringify(content)).toEqual({ alone: 0, handed: 1, wrong: [] });
     }
-    // an Edit, even one carrying a content key: node reads its edits (this one drops the marker: refused)
-    for (const input of [{ old_string: 'my note', new_string: 'my notes' }, { old_string: mark, new_string: '', content: `${mark}\nx` }]) {
-      const edit = payload(repo, 'claude-code/pre-tool-use-edit.json', { tool_input: { file_path: OWN_FILE, ...input } });
-      expect(await one('claude-code', edit), JSON.stringify(input)).toEqual({ alone: 0, handed: 1, wrong: [] });
-    }
+    // an Edit that names the marker, even one carrying a content key: node reads its edits (this one drops it: refused)
+    const edit = payload(repo, 'claude-code/pre-tool-use-edit.json', { tool_input: { file_path: OWN_FILE, old_string: mark, new_string: '', content: `${mark}\nx` } });
+    expect(await one('claude-code', edit)).toEqual({ alone: 0, handed: 1, wrong: [] });
     const twice = JSON.stringify(write('claude-code', OWN_FILE)).replace('"content":', '"content":"x","content":');
     const h: Tally = { alone: 0, handed: 0, wrong: [] };
     freshBeat(repo);
@@ -388,6 +391,86 @@ describe('the sh front agrees with the full guard', () => {
     freshBeat(repo);
     const r = spawnSync('sh', [f.front, '--client=claude-code'], { cwd: repo.dir, env: { ...cleanEnv(repo), PATH: bare }, input: JSON.stringify(write('claude-code', OWN_FILE)) });
     expect(r.stdout.toString()).toBe(`${HANDED}\n`);
+  }, 120_000);
+
+  it("answers an edit of this session's own handoff file alone in every client's edit shape, as node does, and hands over one that may touch its marker", async () => {
+    const repo = await world();
+    const f = frontWithStandIn(false);
+    const mark = `<!-- claude-session: ${ME} -->`;
+    const one = async (client: string, p: Record<string, unknown>) => {
+      const h: Tally = { alone: 0, handed: 0, wrong: [] };
+      freshBeat(repo);
+      await compare(repo, f, JSON.stringify(p), client, h);
+      return h;
+    };
+    const patch = (...lines: string[]) => ['*** Begin Patch', ...lines, '*** End Patch'].join('\n');
+    const update = (file: string, ...hunk: string[]) => [`*** Update File: ${file}`, '@@', ...(hunk.length ? hunk : ['-mine', '+mine, and more'])];
+    // each client's edit tool, on `file`
+    const edits = (file: string): Array<[string, Record<string, unknown>]> => [
+      ['claude-code', payload(repo, 'claude-code/pre-tool-use-edit.json', { tool_input: { file_path: file, old_string: 'mine', new_string: 'mine, and more' } })],
+      ['claude-code', payload(repo, 'claude-code/pre-tool-use-multiedit.json', { tool_input: { file_path: file, edits: [{ old_string: 'mine', new_string: 'ours', replace_all: false }] } })],
+      ['gemini-cli', payload(repo, 'gemini-cli/before-tool-replace.json', { tool_input: { file_path: file, instruction: 'more', old_string: 'mine', new_string: 'mine, and more' } })],
+      ['qwen-code', payload(repo, 'qwen-code/real-pre-tool-use-edit.json', { tool_input: { file_path: file, old_string: 'mine', new_string: 'mine, and more' } })],
+      ['copilot', payload(repo, 'copilot/real-pre-tool-use-edit.json', { tool_input: { path: file, old_str: 'mine', new_str: 'mine, and more' } })],
+      ['copilot', payload(repo, 'copilot/real-pre-tool-use-edit.json', { toolName: 'str_replace', tool_input: { path: file, old_str: 'mine', new_str: 'mine, and more' } })],
+      ['codex', payload(repo, 'codex/pre-tool-use-apply-patch.json', { tool_input: { command: patch(...update(file)) } })],
+      // Codex's whole-file write: the file added anew, the marker its line 1
+      ['codex', payload(repo, 'codex/pre-tool-use-apply-patch.json', { tool_input: { command: patch(`*** Add File: ${file}`, `+${mark}`, '+new notes') } })],
+    ];
+    const ledger = path.join(repo.dir, '.git', 'handoff', 'ledger', `${ME}.jsonl`);
+    const own = 'memory/handoff-feat-auth-fix.md'; // this session's marker on line 1 (world())
+    for (const file of [own, path.join(repo.dir, own)]) {
+      for (const [client, p] of edits(file)) {
+        const what = `${client} ${JSON.stringify(p).slice(0, 200)}`;
+        const before = readFileSync(ledger, 'utf8').split('\n').filter(Boolean).length;
+        expect(await one(client, p), what).toEqual({ alone: 1, handed: 0, wrong: [] });
+        // the reference (node, in-process) appended its intent line too: the same line but for t
+        const lines = readFileSync(ledger, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+        expect(lines.length, what).toBe(before + 2);
+        for (const l of lines.slice(-2)) expect(l, what).toEqual({ t: expect.any(Number), session: ME, worktree: repo.dir, paths: [own], intent: true });
+      }
+    }
+    // handed over: another session's file, a file with no or another marker, a look-alike; every shape
+    const other = 'memory/handoff-main-other-notes.md';
+    writeFileSync(path.join(repo.dir, other), `${mark.replace(ME, OTHER)}\nmine\n`);
+    for (const file of [FOREIGN_FILE, other, 'memory/handoff-main-crlf-notes.md', 'memory/handoff-main-fix-test.md', 'memory/handoff-main-new-notes.md', 'notes-link/handoff-feat-auth-fix.md']) {
+      for (const [client, p] of edits(file)) expect(await one(client, p), `${client} ${file}`).toEqual({ alone: 0, handed: 1, wrong: [] });
+    }
+    // an edit that names a marker anywhere (the one it keeps, one it puts in, in a context line), and the patches node
+    // reads as more than one edit of this file: a move, a delete, another file beside it, the file added whole
+    const handed: Array<[string, string, Record<string, unknown>]> = [
+      ['marker kept', 'claude-code', { tool_input: { file_path: own, old_string: `${mark}\nmine`, new_string: `${mark}\nmine, and more` } }],
+      ['marker put in', 'claude-code', { tool_input: { file_path: own, old_string: 'mine', new_string: `${mark}\nmine` } }],
+      ['marker dropped', 'copilot', { tool_input: { path: own, old_str: mark, new_str: 'x' } }],
+      ['patch: marker as context', 'codex', { tool_input: { command: patch(...update(own, ` ${mark}`, '-mine', '+mine, and more')) } }],
+      ['patch: marker removed', 'codex', { tool_input: { command: patch(...update(own, `-${mark}`, '+x')) } }],
+      ['patch: moved', 'codex', { tool_input: { command: patch(...update(own), '*** Move to: src/moved.md') } }],
+      ['patch: deleted after', 'codex', { tool_input: { command: patch(...update(own), '*** Delete File: src/app.ts') } }],
+      ['patch: another file before', 'codex', { tool_input: { command: patch(...update('src/app.ts', '-export const x = 1;', '+export const x = 2;'), ...update(own)) } }],
+      ['patch: another file after', 'codex', { tool_input: { command: patch(...update(own), ...update('src/app.ts', '-export const x = 1;', '+export const x = 2;')) } }],
+      ['patch: added, no marker', 'codex', { tool_input: { command: patch(`*** Add File: ${own}`, '+x') } }],
+      ['patch: added, the marker on line 2', 'codex', { tool_input: { command: patch(`*** Add File: ${own}`, '+x', `+${mark}`) } }],
+      ['patch: added, the marker line going on', 'codex', { tool_input: { command: patch(`*** Add File: ${own}`, `+${mark}"x`, '+x') } }],
+      ['patch: added, the marker line spaced', 'codex', { tool_input: { command: patch(`*** Add File: ${own}`, `+${mark} `, '+x') } }],
+      ['patch: added, no line after the marker', 'codex', { tool_input: { command: `*** Begin Patch\n*** Add File: ${own}\n+${mark}` } }],
+      ['patch: added, another marker', 'codex', { tool_input: { command: patch(`*** Add File: ${own}`, `+${mark.replace(ME, OTHER)}`, '+x') } }],
+      ['patch: added, with no Begin', 'codex', { tool_input: { command: [`*** Add File: ${own}`, `+${mark}`, '+x', '*** End Patch'].join('\n') } }],
+      ['patch: added, a line before', 'codex', { tool_input: { command: ['', '*** Begin Patch', `*** Add File: ${own}`, `+${mark}`, '+x', '*** End Patch'].join('\n') } }],
+      ['patch: added, and another file', 'codex', { tool_input: { command: patch(`*** Add File: ${own}`, `+${mark}`, '+x', '*** Add File: src/new.ts', '+x') } }],
+      ['patch: added, and updated', 'codex', { tool_input: { command: patch(`*** Add File: ${own}`, `+${mark}`, '+x', ...update(own)) } }],
+      ['patch: added, and deleted', 'codex', { tool_input: { command: patch(`*** Add File: ${own}`, `+${mark}`, '+x', `*** Delete File: ${own}`) } }],
+      ['patch: updated, then added', 'codex', { tool_input: { command: patch(...update('src/app.ts', '-export const x = 1;', '+export const x = 2;'), `*** Add File: ${own}`, `+${mark}`, '+x') } }],
+      ['patch: the file twice', 'codex', { tool_input: { command: patch(...update(own), ...update(own, '-more', '+less')) } }],
+    ];
+    const fixtureOf: Record<string, string> = { 'claude-code': 'claude-code/pre-tool-use-edit.json', copilot: 'copilot/real-pre-tool-use-edit.json', codex: 'codex/pre-tool-use-apply-patch.json' };
+    for (const [what, client, over] of handed) expect(await one(client, payload(repo, fixtureOf[client], over)), what).toEqual({ alone: 0, handed: 1, wrong: [] });
+    // a whole-file write of it whose content the front cannot read as a string (none, a number, an object): node's
+    for (const content of [undefined, 7, { text: `${mark}\nx` }]) {
+      expect(await one('claude-code', payload(repo, 'claude-code/pre-tool-use-write.json', { tool_input: { file_path: own, content } })), JSON.stringify(content)).toEqual({ alone: 0, handed: 1, wrong: [] });
+      expect(await one('copilot', payload(repo, 'copilot/real-pre-tool-use-create.json', { tool_input: { path: own, file_text: content } })), JSON.stringify(content)).toEqual({ alone: 0, handed: 1, wrong: [] });
+    }
+    // another session editing this session's file
+    expect(await one('claude-code', payload(repo, 'claude-code/pre-tool-use-edit.json', { tool_input: { file_path: own, old_string: 'mine', new_string: 'x' } }, OTHER))).toEqual({ alone: 0, handed: 1, wrong: [] });
   }, 120_000);
 
   it("answers Copilot CLI's create of this session's own handoff file (`path`, `file_text`) alone, as node does, and hands over what node reads otherwise", async () => {
@@ -431,9 +514,10 @@ describe('the sh front agrees with the full guard', () => {
       ['another session writing with its marker into this one’s', create(OWN_FILE, `${mark.replace(ME, OTHER)}\nx\n`, {}, OTHER)],
     ];
     for (const [what, text] of handed) expect(await one(text), what).toEqual({ alone: 0, handed: 1, wrong: [] });
-    // Copilot's edit of the own file stays node's (it reads the edit)
-    const edit = JSON.stringify({ ...JSON.parse(create(OWN_FILE)), toolName: 'edit', toolArgs: { path: OWN_FILE, old_str: 'new notes', new_str: 'notes' } });
-    expect(await one(edit)).toEqual({ alone: 0, handed: 1, wrong: [] });
+    // Copilot's edit of the own file: answered alone too, as node does (an edit naming no marker), and with its marker named node's
+    const edit = (old: string) => JSON.stringify({ ...JSON.parse(create(OWN_FILE)), toolName: 'edit', toolArgs: { path: OWN_FILE, old_str: old, new_str: 'notes' } });
+    expect(await one(edit('new notes'))).toEqual({ alone: 1, handed: 0, wrong: [] });
+    expect(await one(edit(mark))).toEqual({ alone: 0, handed: 1, wrong: [] });
   }, 120_000);
 
   it("takes the payload from bash in a bash client's wiring (no cat) with the same answers and hand-overs; a long payload, another shell: stdin as before", async () => {
