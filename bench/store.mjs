@@ -3,6 +3,8 @@
 // `node -e ''` timed in the same run, interleaved; medians of --runs (default 15 for show, 11 for write). Then the
 // write again with the git hooks installed (`install --hooks`, as `install` leaves a repository): what a user pays.
 //   node bench/store.mjs [--runs N] [--json]
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BIN, emit, flags, interleave, nodeFloor, row, tempRepo, timeSync } from './lib.mjs';
 
@@ -10,8 +12,26 @@ export const BODY = (n) =>
   `# auth-refactor\n\n## Goal\nMove sessions to the new token store (version ${n}).\n\n## State\nsrc/auth/session.ts compiles; README.md describes the flow.\n\n` +
   `## Ruled out\n- caching tokens in memory\n\n## Next action\nRun npm test and fix the expiry check.\n\n## Stop conditions\nStop if the schema must change.\n`;
 
-/** `git handoff …` as a user types it: git finds git-handoff on PATH. */
-export const viaGit = (env) => ({ ...env, PATH: `${path.dirname(BIN)}${path.delimiter}${env.PATH}` });
+/**
+ * The package installed as npm installs it (`npm install -g <folder>`): <prefix>/lib/node_modules/<name> a link to the
+ * package's folder, each bin a link in <prefix>/bin to ../lib/node_modules/<name>/bin/<file>. Made once per run.
+ */
+let prefixBin = null;
+function npmBin() {
+  if (prefixBin) return prefixBin;
+  const root = path.resolve(path.dirname(BIN), '..');
+  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+  const prefix = mkdtempSync(path.join(tmpdir(), 'gh-bench-prefix-'));
+  process.once('exit', () => rmSync(prefix, { recursive: true, force: true }));
+  mkdirSync(path.join(prefix, 'lib', 'node_modules'), { recursive: true });
+  symlinkSync(root, path.join(prefix, 'lib', 'node_modules', pkg.name));
+  mkdirSync(path.join(prefix, 'bin'));
+  for (const [name, file] of Object.entries(pkg.bin)) symlinkSync(path.join('..', 'lib', 'node_modules', pkg.name, file), path.join(prefix, 'bin', name));
+  return (prefixBin = path.join(prefix, 'bin'));
+}
+
+/** `git handoff …` as a user types it: git finds git-handoff on PATH, where npm put it. */
+export const viaGit = (env) => ({ ...env, PATH: `${npmBin()}${path.delimiter}${env.PATH}` });
 
 export function benchStore({ runs } = {}) {
   const repo = tempRepo();

@@ -15,6 +15,7 @@ import { keyName } from '../config-keys';
 import { answeredSh, askerSh } from '../answerer/place';
 import { elsewhereSh, NODE_FLAG, PAYLOAD_MAX_CHARS, SOURCED_FLAG, SPLIT_FLAGS, takeSh } from '../clients/wiring';
 import { WIRING } from '../clients/wirings';
+import pkg from '../../package.json';
 
 const ROOT = path.join(path.sep, 'common');
 /** A path under a repository's git common directory, relative to it, with forward slashes. */
@@ -52,6 +53,13 @@ export const FRONT_CONSTANTS = {
   marker_tail: markerLine('\0').split('\0')[1],
   /** the longest topic (src/handoff/store/names.ts) */
   topic_max: String(TOPIC_MAX),
+  /**
+   * where npm's link to a bin of this package points, from the link's directory: a global prefix's bin/ (prefix/lib/
+   * node_modules/<name>/bin), a project's node_modules/.bin (node_modules/<name>/bin); the front takes one that is
+   * the same file as the link (`-ef`) instead of starting readlink
+   */
+  npm_global: `../lib/node_modules/${pkg.name}/bin`,
+  npm_local: `../${pkg.name}/bin`,
 };
 
 /** sh functions of the front written from TypeScript: each_config gives config_file every file git reads (src/git/config-files.ts). */

@@ -810,6 +810,50 @@ describe('the sh front agrees with the full guard', () => {
     expect(r.stdout.toString()).toBe(await reference(repo, refused));
   });
 
+  it("reaches node through npm's bin links (a global prefix, a project's node_modules/.bin) without starting readlink; through any other link with it", async () => {
+    const repo = await world();
+    const refused = JSON.stringify(payload(repo, 'claude-code/pre-tool-use-bash.json', { tool_input: { command: 'git update-ref -d refs/handoffs/main/auth-refactor' } }));
+    const expected = await reference(repo, refused);
+    // the package as npm lays it out: <prefix>/lib/node_modules/git-handoff/{bin,dist}, <project>/node_modules/git-handoff
+    const root = tempDir();
+    const pkgAt = (dir: string) => {
+      mkdirSync(path.join(dir, 'bin'), { recursive: true });
+      copyFileSync(FRONT, path.join(dir, 'bin', 'git-handoff-guard'));
+      chmodSync(path.join(dir, 'bin', 'git-handoff-guard'), 0o755);
+      symlinkSync(path.join(ROOT, 'dist'), path.join(dir, 'dist'));
+      return dir;
+    };
+    const name = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).name as string;
+    pkgAt(path.join(root, 'prefix', 'lib', 'node_modules', name));
+    pkgAt(path.join(root, 'project', 'node_modules', name));
+    pkgAt(path.join(root, 'elsewhere', 'pkg'));
+    const links: Array<[string, string, boolean]> = [
+      [path.join(root, 'prefix', 'bin'), `../lib/node_modules/${name}/bin/git-handoff-guard`, false],
+      [path.join(root, 'project', 'node_modules', '.bin'), `../${name}/bin/git-handoff-guard`, false],
+      // a link npm does not make (absolute, elsewhere): readlink finds it
+      [path.join(root, 'other-bin'), path.join(root, 'elsewhere', 'pkg', 'bin', 'git-handoff-guard'), true],
+    ];
+    // a readlink that notes each start
+    const spy = path.join(root, 'spy');
+    mkdirSync(spy);
+    const real = spawnSync('sh', ['-c', 'command -v readlink'], { encoding: 'utf8' }).stdout.trim();
+    writeFileSync(path.join(spy, 'readlink'), `#!/bin/sh\necho "$@" >> ${shq(path.join(root, 'readlink-starts'))}\nexec ${real} "$@"\n`);
+    chmodSync(path.join(spy, 'readlink'), 0o755);
+    for (const [bin, target, readlink] of links) {
+      mkdirSync(bin, { recursive: true });
+      symlinkSync(target, path.join(bin, 'git-handoff-guard'));
+      rmSync(path.join(root, 'readlink-starts'), { force: true });
+      const env = { ...cleanEnv(repo), PATH: `${spy}:${bin}:${repo.env.PATH}` };
+      // as a program found on PATH, and as Claude Code's sh runs it (sourced, handing over by its PATH name)
+      for (const [cmd, args] of [['git-handoff-guard', ['--client=claude-code']], ['sh', ['-c', 'set -- --sourced git-handoff-guard --client=claude-code; . git-handoff-guard']]] as Array<[string, string[]]>) {
+        const r = spawnSync(cmd, args, { cwd: repo.dir, env, input: refused });
+        expect(r.stderr.toString(), `${target} ${cmd}`).toBe('');
+        expect(r.stdout.toString(), `${target} ${cmd}`).toBe(expected);
+        expect(existsSync(path.join(root, 'readlink-starts')), `${target} ${cmd}`).toBe(readlink);
+      }
+    }
+  });
+
   it('on generated payloads: paths with spaces, quotes, unicode, .., symlinks, .git in names; escaped JSON; huge content', async () => {
     const repo = await world();
     const f = frontWithStandIn(false);
