@@ -8,6 +8,9 @@ SESSION_KEY='[Cc][Ll][Aa][Uu][Dd][Ee]-[Ss][Ee][Ss][Ss][Ii][Oo][Nn]-[Ii][Dd]'
 # The trailer prepare-commit-msg adds, and what makes a session id invalid (src/handoff/state/session.ts), likewise.
 TRAILER_KEY='Claude-Session-Id'
 SESSION_BAD='[!A-Za-z0-9._:-]' SESSION_MAX=128
+# The refs the reference-transaction handler checks and the state files pre-commit's handler reads, likewise
+# (src/hooks/stub-lines.ts): the claims marker and the ledger in the common dir, a refused reset's note in the git dir.
+HANDOFF_REFS='refs/handoffs/' ARCHIVE_REFS='refs/handoff-archive/' NOTES_REF='refs/notes/handoff-reads' REPLACE_REFS='refs/replace/' CLAIMS_FILE='handoff/claims.json' LEDGER_DIR='handoff/ledger' REFUSED_RESET='handoff-refused-reset.json'
 # The hook's name is this file's name (lefthook keeps a foreign hook as <hook>.old, pre-commit as <hook>.legacy).
 hook=${0##*/}
 hook=${hook%.old}
@@ -111,11 +114,16 @@ commit-msg)
 	fi
 	;;
 pre-commit)
-	# Only another session's ledger, or a refused reset that left the files reset, can concern this commit; or a live claim.
-	[ -e "$(git rev-parse --git-common-dir 2>/dev/null)/handoff/claims.json" ] && need=1
+	# Only another session's ledger, or a refused reset that left the files reset, can concern this commit; or a live
+	# claim. Both directories from one rev-parse (a newline in either: the handler reads them).
+	nl='
+'
+	dirs=$(git rev-parse --git-dir --git-common-dir 2>/dev/null) && gitdir=${dirs%%"$nl"*} common=${dirs#*"$nl"}
+	case $common in *"$nl"*) need=1 ;; esac
+	[ -e "$common/$CLAIMS_FILE" ] && need=1
 	if [ -n "$session" ]; then
-		[ -e "$(git rev-parse --git-dir 2>/dev/null)/handoff-refused-reset.json" ] && need=1
-		ledger="$(git rev-parse --git-common-dir 2>/dev/null)/handoff/ledger"
+		[ -e "$gitdir/$REFUSED_RESET" ] && need=1
+		ledger="$common/$LEDGER_DIR"
 		for f in "$ledger"/*.jsonl; do
 			[ -e "$f" ] || continue
 			[ "${f##*/}" = "$session.jsonl" ] && continue
@@ -127,7 +135,7 @@ pre-commit)
 pre-push) need=1 ;;
 reference-transaction)
 	if [ "$1" = prepared ]; then
-		case $input in *refs/handoffs/* | *refs/handoff-archive/* | *" refs/notes/handoff-reads"* | *" refs/replace/"*) need=1 ;; esac
+		case $input in *"$HANDOFF_REFS"* | *"$ARCHIVE_REFS"* | *" $NOTES_REF"* | *" $REPLACE_REFS"*) need=1 ;; esac
 		[ -z "$need" ] && [ -n "$session" ] && rewrites_branch && need=1
 	fi
 	;;

@@ -12,7 +12,12 @@ import { WIRING } from '../../src/clients/wirings';
 import { pluginGuardCommand } from '../../src/install/plugin-folders';
 import { eventCommand, guardCommand } from '../../src/install/agents';
 import { resolveSession } from '../../src/handoff/state/session';
-import { STUB_SESSION_VARS, withStubLines } from '../../src/hooks/stub-lines';
+import { NAMES_LINE, STUB_SESSION_VARS, withStubLines } from '../../src/hooks/stub-lines';
+import { ARCHIVE_PREFIX, HANDOFF_PREFIX, NOTES_REF } from '../../src/handoff/store/names';
+import { REPLACE_PREFIX } from '../../src/handoff/store/replace-refs';
+import { claimsMarker } from '../../src/handoff/claims/marker';
+import { ledgerDir } from '../../src/handoff/state/ledger';
+import { refusedResetFile } from '../../src/hooks/refusal';
 import { stubText } from '../../src/hooks/install';
 // @ts-expect-error: a build script, plain JavaScript
 import { BEGIN, END } from '../../scripts/front-words.mjs';
@@ -66,6 +71,17 @@ describe('the hook stub and the session variables', () => {
     }
     // the template is what the generator makes of it (the build writes it; none kept by hand)
     expect(withStubLines(STUB)).toBe(STUB);
+  });
+
+  it('names the refs and state files its checks read only through its generated line, taken from the TypeScript', () => {
+    const names = STUB.match(NAMES_LINE)![0];
+    const files = [path.relative('/c', claimsMarker('/c')), path.relative('/c', ledgerDir('/c')), path.relative('/g', refusedResetFile({ gitDir: '/g' }))];
+    for (const fact of [HANDOFF_PREFIX, ARCHIVE_PREFIX, NOTES_REF, REPLACE_PREFIX, ...files]) {
+      expect(names, fact).toContain(fact);
+      // nowhere else in the stub's code (comments may say what a check is about)
+      const code = STUB.replace(NAMES_LINE, '').split('\n').map((l) => l.replace(/^\s*#.*$/, '').replace(/\s#\s.*$/, ''));
+      expect(code.filter((l) => l.includes(fact)), fact).toEqual([]);
+    }
   });
 });
 
