@@ -40,8 +40,9 @@ export function clientLines(clients) {
   const keys = new Set(['cwd', 'command']);
   // the input's own key holds an object: the strings the front reads are inside it
   for (const c of clients) for (const [n, k] of Object.entries(c.keys)) if (k && n !== 'input') keys.add(word(k));
-  // the keys a tool's input is read by: a file tool's path; a whole-file Write's `content` (Copilot's create: `file_text`) too (its line 1: this session's own handoff file)
-  const INPUT_KEYS = { file_path: ['file_path'], path: ['path'], write: ['file_path', 'content'], create: ['path', 'file_text'] };
+  // the keys a tool's input is read by: a file tool's path; a whole-file Write's `content` (Copilot's create: `file_text`) too (its line 1: this session's own handoff file);
+  // an edit's old text (Copilot's: `old_str`; where it reaches line 1 of the own file, node's)
+  const INPUT_KEYS = { file_path: ['file_path', 'old_string'], path: ['path', 'old_str', 'old_string'], write: ['file_path', 'content'], create: ['path', 'file_text'] };
   for (const c of clients) for (const s of Object.values(c.tools)) for (const k of INPUT_KEYS[s] ?? []) keys.add(k);
   const named = (c) => [word(c.client), ...(c.unnamed ? [''] : [])];
   const pairs = (pick) => [...new Set(clients.flatMap((c) => pick(c).flatMap((n) => named(c).map((p) => `${p}:${word(n)}`))))];

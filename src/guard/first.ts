@@ -23,7 +23,7 @@ import { configKey, locate, readConfigCache, walkUp, type Location } from './loc
 import { deferToPlugin } from './plugin-active';
 import { refCommandProblem } from './rules/refs';
 import { gitInvocation, lineText, parseShell, type SimpleCommand } from './shell';
-import { parsePatch, surelyOwnFile } from './rules/files';
+import { hunkEdits, parsePatch, surelyOwnFile } from './rules/files';
 
 const TYPES: Record<string, string> = { hook_event_name: 'string', session_id: 'string', conversation_id: 'string', cwd: 'string', tool_name: 'string', tool_input: 'object' };
 
@@ -146,7 +146,7 @@ function fileActions(a: ToolAction): ToolAction[] {
   // a deletion or a move is the full guard's to judge
   if (files.some((f) => f.op === 'delete' || f.moveTo !== undefined)) return [];
   return files.map((f) =>
-    f.op === 'add' ? { type: 'write', path: f.path, content: f.added.join('\n') } : { type: 'edit', path: f.path, edits: [{ oldText: f.removed.join('\n'), newText: f.added.join('\n') }] },
+    f.op === 'add' ? { type: 'write', path: f.path, content: f.added.join('\n') } : { type: 'edit', path: f.path, edits: hunkEdits(f) },
   );
 }
 

@@ -80,6 +80,37 @@ describe('protected handoff files', () => {
     expect(denial(await edit(repo, f, mine, '# no marker'))).toMatch(/keep line 1/);
   });
 
+  it("refuses an edit of an own file that reaches into line 1 by a part of it: another session's id put in, its tail or its newline replaced; a Codex hunk adding a line above it", async () => {
+    const repo = makeRepo({ commit: true });
+    const f = 'memory/handoff-main-auth-refactor.md';
+    const other = OTHER.split('-')[0];
+    const reset = () => repo.write(f, `${mine}\n# Auth\nnotes\n`);
+    reset();
+    // a substring of the marker: the id rewritten to another session's (ownership forged), its tail, its newline
+    for (const [from, to] of [
+      [ME, OTHER],
+      [ME.split('-')[0], other],
+      ['-->', '--'],
+      ['-->\n# Auth', '# Auth'],
+      ['>\n# Auth', 'x\n# Auth'],
+      ['\n# Auth', ' # Auth'],
+    ]) {
+      expect(denial(await edit(repo, f, from, to)), JSON.stringify(from)).toMatch(/keep line 1/);
+    }
+    // a MultiEdit whose second edit reaches it
+    const multi = payload(repo, 'claude-code/pre-tool-use-multiedit.json', { tool_input: { file_path: `${repo.dir}/${f}`, edits: [{ old_string: 'notes', new_string: 'more notes' }, { old_string: ME, new_string: OTHER }] } });
+    expect(denial(await guard(repo, multi))).toMatch(/keep line 1/);
+    // Codex: the marker as a hunk's context with a line added before it; the marker replaced; as the hunk's anchor, kept
+    expect(denial(await patch(repo, `*** Update File: ${f}\n@@\n+${theirs}\n ${mine}\n # Auth`))).toMatch(/keep line 1/);
+    expect(denial(await patch(repo, `*** Update File: ${f}\n@@\n-${mine}\n+${theirs}`))).toMatch(/keep line 1/);
+    expect(denial(await patch(repo, `*** Update File: ${f}\n@@ ${mine}\n # Auth\n-notes\n+more notes`))).toBeNull();
+    // what leaves line 1 as it is: an edit below it, one that keeps the marker line whole, a hunk with it kept in place
+    expect(denial(await edit(repo, f, '# Auth', '# Auth v2'))).toBeNull();
+    expect(denial(await edit(repo, f, `${mine}\n# Auth`, `${mine}\n# Auth v3`))).toBeNull();
+    expect(denial(await patch(repo, `*** Update File: ${f}\n@@\n ${mine}\n-# Auth\n+# Auth v4`))).toBeNull();
+    expect(denial(await patch(repo, `*** Update File: ${f}\n@@\n notes\n+appended`))).toBeNull();
+  });
+
   it('warns without blocking when a new topic overlaps a sibling', async () => {
     const repo = makeRepo({ commit: true });
     repo.write('memory/handoff-main-auth-token-refresh.md', `${theirs}\n# Auth\n`);

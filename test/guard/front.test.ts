@@ -464,6 +464,21 @@ describe('the sh front agrees with the full guard', () => {
     ];
     const fixtureOf: Record<string, string> = { 'claude-code': 'claude-code/pre-tool-use-edit.json', copilot: 'copilot/real-pre-tool-use-edit.json', codex: 'codex/pre-tool-use-apply-patch.json' };
     for (const [what, client, over] of handed) expect(await one(client, payload(repo, fixtureOf[client], over)), what).toEqual({ alone: 0, handed: 1, wrong: [] });
+    // an old text that may start in line 1 or on its newline, naming no marker: a part of the id (another session's
+    // put in: node refuses), the marker's tail, its last character, the newline after it; an escaped backslash
+    const reaching: Array<[string, string, Record<string, unknown>, boolean]> = [
+      ['the id, forged', 'claude-code', { tool_input: { file_path: own, old_string: ME, new_string: OTHER } }, true],
+      ['a part of the id', 'copilot', { tool_input: { path: own, old_str: ME.slice(3, 9), new_str: OTHER.slice(3, 9) } }, true],
+      ['the tail and the newline', 'claude-code', { tool_input: { file_path: own, old_string: '-->\nmine', new_string: 'mine' } }, true],
+      ['its last character', 'claude-code', { tool_input: { file_path: own, old_string: '>\nmine', new_string: ')\nmine' } }, true],
+      ['the newline after it', 'copilot', { tool_input: { path: own, old_str: '\nmine', new_str: ' mine' } }, true],
+      ['an escaped backslash', 'claude-code', { tool_input: { file_path: own, old_string: 'mine\\', new_string: 'mine' } }, false],
+    ];
+    for (const [what, client, over, refused] of reaching) {
+      const p = payload(repo, fixtureOf[client], over);
+      expect(await one(client, p), what).toEqual({ alone: 0, handed: 1, wrong: [] });
+      if (refused) expect(await reference(repo, JSON.stringify(p), client), what).toContain('deny');
+    }
     // a whole-file write of it whose content the front cannot read as a string (none, a number, an object): node's
     for (const content of [undefined, 7, { text: `${mark}\nx` }]) {
       expect(await one('claude-code', payload(repo, 'claude-code/pre-tool-use-write.json', { tool_input: { file_path: own, content } })), JSON.stringify(content)).toEqual({ alone: 0, handed: 1, wrong: [] });

@@ -127,7 +127,7 @@ export function judgeFile(ctx: GuardContext, given: FileOp, me: string): FileVer
     }
   }
   if (op.kind === 'edit' && current !== null && owner === me) {
-    if (dropsMarker(op.edits ?? [], me)) return { deny: `${op.shown}: keep line 1 as your ownership marker (${ours}); this edit removes or changes it.` };
+    if (!keepsMarker(current, op.edits ?? [], me)) return { deny: `${op.shown}: keep line 1 as your ownership marker (${ours}); this edit removes or changes it.` };
   }
   if (current === null && op.kind !== 'delete') {
     const warning = overlapWarning(op.abs);
@@ -136,9 +136,41 @@ export function judgeFile(ctx: GuardContext, given: FileOp, me: string): FileVer
   return {};
 }
 
-/** Whether an edit removes or changes line 1's marker of session `me`. */
-const dropsMarker = (edits: Array<{ oldText: string; newText: string }>, me: string): boolean =>
-  edits.some((e) => /claude-session:/.test(e.oldText) && !e.newText.includes(markerLine(me)));
+/**
+ * Whether edits of `current` (line 1 `me`'s marker) surely leave line 1 as it is. Each edit replaces its old text
+ * (a patch's hunk: its context and removed lines) with its new text; applied in order, the first occurrence each
+ * (a tool's replace-all is covered: every occurrence that starts in line 1 or on its newline is checked). Not when:
+ * - an occurrence of the old text that starts in line 1, or on its newline, replaced, changes line 1 (a substring of
+ *   the marker: `<id> -->` → another session's id; its tail and the newline: `-->\n# x` → `x`);
+ * - the old text names a marker on a line whose lines up to it the new text does not keep as they are (a patch's
+ *   hunk with the marker as context and a line added before it: a tool that matches loosely puts it at the top);
+ * - the old text names a marker and the new text does not hold `me`'s marker line (a marker dropped).
+ * An edit with no old text (a pure addition) is not placed by its text: it is not judged here.
+ */
+export function keepsMarker(current: string, edits: ReadonlyArray<{ oldText: string; newText: string }>, me: string): boolean {
+  const firstLine = (t: string) => {
+    const nl = t.indexOf('\n');
+    return nl < 0 ? t : t.slice(0, nl);
+  };
+  let text = current;
+  for (const { oldText, newText } of edits) {
+    if (/claude-session:/.test(oldText)) {
+      if (!newText.includes(markerLine(me))) return false;
+      const before = oldText.split('\n');
+      const after = newText.split('\n');
+      const k = before.findIndex((l) => /claude-session:/.test(l));
+      if (before.slice(0, k + 1).some((l, i) => after[i] !== l)) return false;
+    }
+    if (oldText === '') continue;
+    const line1 = firstLine(text);
+    for (let at = text.indexOf(oldText); at >= 0 && at <= line1.length; at = text.indexOf(oldText, at + 1)) {
+      if (firstLine(text.slice(0, at) + newText + text.slice(at + oldText.length)) !== line1) return false;
+    }
+    const at = text.indexOf(oldText);
+    if (at >= 0) text = text.slice(0, at) + newText + text.slice(at + oldText.length);
+  }
+  return true;
+}
 
 /**
  * True when the full rule surely allows, saying nothing: a Write or Edit by session `me` of a file the default
@@ -166,7 +198,7 @@ export function surelyOwnFile(a: ToolAction, cwd: string, me: string): boolean {
       return false;
     }
   }
-  return markerOf(current) === me && (a.type === 'write' || !dropsMarker(a.edits, me));
+  return markerOf(current) === me && (a.type === 'write' || keepsMarker(current, a.edits, me));
 }
 
 /**
@@ -212,7 +244,15 @@ export interface PatchFile {
   moveTo?: string;
   added: string[];
   removed: string[];
+  /**
+   * an update's hunks, each the lines it replaces (context and removed) and those it puts there (context and added);
+   * a hunk's `@@ <line>` anchor is one more context line of it (a line the tool seeks first)
+   */
+  hunks: Array<{ old: string[]; new: string[] }>;
 }
+
+/** A patch file's edits as the file rule judges them: each hunk replaces its old lines with its new lines. */
+export const hunkEdits = (f: PatchFile): Array<{ oldText: string; newText: string }> => f.hunks.map((h) => ({ oldText: h.old.join('\n'), newText: h.new.join('\n') }));
 
 /** The files a Codex apply_patch envelope touches, with its + and - lines. */
 export function parsePatch(patch: string): PatchFile[] {
@@ -221,14 +261,26 @@ export function parsePatch(patch: string): PatchFile[] {
   for (const line of patch.split('\n')) {
     const h = /^\*\*\* (Add|Update|Delete) File: (.+)$/.exec(line);
     if (h) {
-      cur = { op: h[1].toLowerCase() as PatchFile['op'], path: h[2].trim(), added: [], removed: [] };
+      cur = { op: h[1].toLowerCase() as PatchFile['op'], path: h[2].trim(), added: [], removed: [], hunks: [] };
       files.push(cur);
       continue;
     }
     const mv = /^\*\*\* Move to: (.+)$/.exec(line);
+    const hunk = () => cur!.hunks.at(-1) ?? (cur!.hunks.push({ old: [], new: [] }), cur!.hunks.at(-1)!);
     if (mv && cur) cur.moveTo = mv[1].trim();
-    else if (cur && line.startsWith('+')) cur.added.push(line.slice(1));
-    else if (cur && line.startsWith('-')) cur.removed.push(line.slice(1));
+    else if (cur && line.startsWith('@@')) {
+      const anchor = line.slice(2).trim();
+      cur.hunks.push(anchor ? { old: [anchor], new: [anchor] } : { old: [], new: [] });
+    } else if (cur && line.startsWith('+')) {
+      cur.added.push(line.slice(1));
+      hunk().new.push(line.slice(1));
+    } else if (cur && line.startsWith('-')) {
+      cur.removed.push(line.slice(1));
+      hunk().old.push(line.slice(1));
+    } else if (cur && line.startsWith(' ')) {
+      hunk().old.push(line.slice(1));
+      hunk().new.push(line.slice(1));
+    }
   }
   return files;
 }

@@ -15,7 +15,7 @@ import { extractTargets, linkSources, unknownWriterTargets } from './writers';
 import { unseenArgumentsProblem, untrackedProblem, withXargsInput } from './untracked';
 import { gitInvocation, lineText, parseShell, SHELLS, writeTargets, type GitInvocation, type SimpleCommand, type WriteTarget } from '../shell';
 import { hooksPathRemovalProblem, removesHooksPath, scopeArgs } from './git-config';
-import { isProtected, judgeFile, parsePatch, type FileOp } from './files';
+import { hunkEdits, isProtected, judgeFile, parsePatch, type FileOp } from './files';
 import { interpreterWrites } from './interpreter-writes';
 import { isHandoffCommand, judgeHandoffCommand, sessionPrefix } from './inject';
 import { pluginPathPrefix } from '../plugin-active';
@@ -87,7 +87,7 @@ function patchOps(ctx: GuardContext, patch: string, cwd: string | null): FileOp[
     if (f.op === 'add') ops.push({ abs, shown: f.path, kind: 'write', content: f.added.join('\n') });
     else if (f.op === 'delete') ops.push({ abs, shown: f.path, kind: 'delete' });
     else {
-      ops.push({ abs, shown: f.path, kind: 'edit', edits: [{ oldText: f.removed.join('\n'), newText: f.added.join('\n') }] });
+      ops.push({ abs, shown: f.path, kind: 'edit', edits: hunkEdits(f) });
       if (f.moveTo) {
         ops.push({ abs, shown: f.path, kind: 'delete' });
         ops.push({ abs: ctx.abs(f.moveTo, cwd), shown: f.moveTo, kind: 'shell' });
