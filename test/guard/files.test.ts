@@ -104,6 +104,9 @@ describe('protected handoff files', () => {
     expect(denial(await patch(repo, `*** Update File: ${f}\n@@\n+${theirs}\n ${mine}\n # Auth`))).toMatch(/keep line 1/);
     expect(denial(await patch(repo, `*** Update File: ${f}\n@@\n-${mine}\n+${theirs}`))).toMatch(/keep line 1/);
     expect(denial(await patch(repo, `*** Update File: ${f}\n@@ ${mine}\n # Auth\n-notes\n+more notes`))).toBeNull();
+    // a pure addition (placed by no text of the file) bringing another session's marker line; one bringing none passes
+    expect(denial(await patch(repo, `*** Update File: ${f}\n@@\n+${theirs}`))).toMatch(/keep line 1/);
+    expect(denial(await patch(repo, `*** Update File: ${f}\n@@\n+more notes`))).toBeNull();
     // what leaves line 1 as it is: an edit below it, one that keeps the marker line whole, a hunk with it kept in place
     expect(denial(await edit(repo, f, '# Auth', '# Auth v2'))).toBeNull();
     expect(denial(await edit(repo, f, `${mine}\n# Auth`, `${mine}\n# Auth v3`))).toBeNull();

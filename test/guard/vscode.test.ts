@@ -12,7 +12,7 @@ import { GuardContext } from '../../src/guard/context';
 import { decide } from '../../src/guard/entry';
 import { foreignWorld, FOREIGN_FILE, malformed, OWN_FILE, verdict } from '../fuzz/world';
 import { json, makeRepo, ROOT, type TestRepo } from '../helpers/repo';
-import { FIXTURES, ME, payload } from './helpers';
+import { FIXTURES, ME, OTHER, payload } from './helpers';
 import { FRONT } from './attack3-helpers';
 
 const CLAUDE_WIRING = ['guard', '--client=claude-code'];
@@ -97,6 +97,8 @@ describe("VS Code's agent: judged", () => {
       vs(repo, 'pre-tool-use-run-in-terminal.json', { tool_name: 'multi_replace_string_in_file', tool_input: { explanation: 'x', replacements: [{ filePath: theirs, oldString: 'their note', newString: 'mine' }] } }),
       vs(repo, 'pre-tool-use-run-in-terminal.json', { tool_name: 'multi_replace_string_in_file', tool_input: { explanation: 'x', replacements: [{ filePath: path.join(repo.dir, 'a.txt'), oldString: 'a', newString: 'b' }, { filePath: theirs, oldString: 'their note', newString: 'mine' }] } }),
       vs(repo, 'pre-tool-use-run-in-terminal.json', { tool_name: 'insert_edit_into_file', tool_input: { filePath: theirs, code: 'mine', explanation: 'x' } }),
+      // its insert into this session's own file, bringing another session's marker line (where it lands is not known)
+      vs(repo, 'pre-tool-use-run-in-terminal.json', { tool_name: 'insert_edit_into_file', tool_input: { filePath: path.join(repo.dir, OWN_FILE), code: `<!-- claude-session: ${OTHER} -->\nmine`, explanation: 'x' } }),
       vs(repo, 'pre-tool-use-run-in-terminal.json', { tool_name: 'edit_notebook_file', tool_input: { filePath: theirs, cellId: 'c1', newCode: 'mine', editType: 'edit' } }),
       vs(repo, 'pre-tool-use-edit-files-1.110.json', { tool_input: { files: [FOREIGN_FILE] } }),
       vs(repo, 'pre-tool-use-run-in-terminal.json', { tool_name: 'apply_patch', tool_input: { input: `*** Begin Patch\n*** Delete File: ${theirs}\n*** End Patch`, explanation: 'x' } }),
@@ -108,6 +110,7 @@ describe("VS Code's agent: judged", () => {
       vs(repo, 'pre-tool-use-replace-string.json', { tool_input: { filePath: path.join(repo.dir, 'a.txt'), oldString: 'a', newString: 'b', explanation: 'x' } }),
       vs(repo, 'pre-tool-use-edit-files-1.110.json'),
       vs(repo, 'pre-tool-use-create-file.json', { tool_input: { filePath: path.join(repo.dir, OWN_FILE), content: `<!-- claude-session: ${ME} -->\nmore\n` } }),
+      vs(repo, 'pre-tool-use-run-in-terminal.json', { tool_name: 'insert_edit_into_file', tool_input: { filePath: path.join(repo.dir, OWN_FILE), code: 'more notes', explanation: 'x' } }),
       vs(repo, 'pre-tool-use-run-in-terminal.json', { tool_name: 'read_file', tool_input: { filePath: theirs, startLine: 1, endLine: 5 } }),
       ...both(repo, ['run_in_terminal', 'runInTerminal'], run('npm test')),
       vs(repo, 'pre-tool-use-run-in-terminal.json', { tool_input: run(`git log --oneline -3 ${THEIR_REF}`) }),

@@ -145,7 +145,8 @@ export function judgeFile(ctx: GuardContext, given: FileOp, me: string): FileVer
  * - the old text names a marker on a line whose lines up to it the new text does not keep as they are (a patch's
  *   hunk with the marker as context and a line added before it: a tool that matches loosely puts it at the top);
  * - the old text names a marker and the new text does not hold `me`'s marker line (a marker dropped).
- * An edit with no old text (a pure addition) is not placed by its text: it is not judged here.
+ * An edit with no old text (a pure addition) is not placed by its text: only one that brings no marker line but `me`'s
+ * passes.
  */
 export function keepsMarker(current: string, edits: ReadonlyArray<{ oldText: string; newText: string }>, me: string): boolean {
   const firstLine = (t: string) => {
@@ -161,7 +162,12 @@ export function keepsMarker(current: string, edits: ReadonlyArray<{ oldText: str
       const k = before.findIndex((l) => /claude-session:/.test(l));
       if (before.slice(0, k + 1).some((l, i) => after[i] !== l)) return false;
     }
-    if (oldText === '') continue;
+    // a pure addition is not placed by its text (VS Code's insert: "what line 1 becomes cannot be known"): it may not
+    // bring a marker line of anyone else's
+    if (oldText === '') {
+      if (newText.split('\n').some((l) => /claude-session:/.test(l) && l !== markerLine(me))) return false;
+      continue;
+    }
     const line1 = firstLine(text);
     for (let at = text.indexOf(oldText); at >= 0 && at <= line1.length; at = text.indexOf(oldText, at + 1)) {
       if (firstLine(text.slice(0, at) + newText + text.slice(at + oldText.length)) !== line1) return false;
