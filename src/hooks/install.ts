@@ -54,7 +54,6 @@ const exists = (p: string) => {
 /** The git-handoff stubs a hooks directory holds, by hook name. */
 export const stubsIn = (dir: string): string[] => HOOK_NAMES.filter((n) => isStub(path.join(dir, n)));
 
-
 /** The launcher path a stub records, or null. */
 function recordedLauncher(p: string): string | null {
   const m = BIN_LINE.exec(readFileSync(p, 'utf8'));

@@ -264,6 +264,8 @@ export const hunkEdits = (f: PatchFile): Array<{ oldText: string; newText: strin
 export function parsePatch(patch: string): PatchFile[] {
   const files: PatchFile[] = [];
   let cur: PatchFile | null = null;
+  // the hunk a context, removed or added line belongs to: the last, or a first one where no `@@` opened it
+  const hunk = () => cur!.hunks.at(-1) ?? (cur!.hunks.push({ old: [], new: [] }), cur!.hunks.at(-1)!);
   for (const line of patch.split('\n')) {
     const h = /^\*\*\* (Add|Update|Delete) File: (.+)$/.exec(line);
     if (h) {
@@ -272,7 +274,6 @@ export function parsePatch(patch: string): PatchFile[] {
       continue;
     }
     const mv = /^\*\*\* Move to: (.+)$/.exec(line);
-    const hunk = () => cur!.hunks.at(-1) ?? (cur!.hunks.push({ old: [], new: [] }), cur!.hunks.at(-1)!);
     if (mv && cur) cur.moveTo = mv[1].trim();
     else if (cur && line.startsWith('@@')) {
       const anchor = line.slice(2).trim();
