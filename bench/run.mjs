@@ -85,6 +85,7 @@ const ISSUE = [
   ['`show` vs node', 'git handoff show <topic>', 1.6],
   ['`write` with the git hooks installed (not in the issue\'s table: what `install` leaves)', 'git handoff write (existing topic), git hooks installed', 2.0],
   ['`list --all --json`, 10,000 handoffs, vs node + for-each-ref', 'git handoff list --all --json, 10,000 handoffs / 100 branches', 1.5],
+  ["the same with nothing kept (not in the issue's table: the first `list --all` after an upgrade, or after more than 64 refs moved)", '  the same, nothing kept (every field read from git)', null],
   ["a person's commit with hooks vs empty stubs", 'git commit by a person, hooks installed', 1.5],
 ];
 
@@ -134,7 +135,7 @@ const out = [
       const rs = rowsOf.map((m) => m.get(name));
       const withA = rowsOf.map((m) => m.get(`${name} (answerer)`));
       const store = !name.startsWith('Claude Code tool call');
-      return [label, ...rs.flatMap((r) => [ratio(r) || '—', cpu(r) || '—']), `≤ ${g}×`, verdict(rs[0]), ...withA.map((r) => (store ? 'no hook: n/a' : ratio(r) || 'not run'))];
+      return [label, ...rs.flatMap((r) => [ratio(r) || '—', cpu(r) || '—']), g == null ? '' : `≤ ${g}×`, verdict(rs[0]), ...withA.map((r) => (store ? 'no hook: n/a' : ratio(r) || 'not run'))];
     }),
   ]),
 ];

@@ -5,8 +5,13 @@ import { HandoffError } from '../errors';
 import type { Repo } from './repo';
 import { trailerBlockLines } from './trailers';
 
-/** Told of the refs this process reads (the loss record compares what a command reads anyway: record/record-reads.ts). */
-let readsHook: ((repo: Repo, refs: Array<{ ref: string; oid: string }>) => void) | null = null;
+/**
+ * Told of the refs this process reads (the loss record compares what a command reads anyway: record/record-reads.ts).
+ * Answers the record commit the refs were found to agree with, or null (not compared, or they differ); `agreed`: a
+ * record commit these very refs (as a set) were found to agree with before.
+ */
+type ReadsHook = (repo: Repo, refs: Array<{ ref: string; oid: string }>, agreed?: string | null) => string | null;
+let readsHook: ReadsHook | null = null;
 export const onRefsRead = (f: typeof readsHook): void => {
   readsHook = f;
 };
@@ -112,7 +117,7 @@ export interface RefRecord {
 }
 
 /** A record of listRefs: its trailer lines split from the block when first asked for (a listing of 10,000 reads the block whole). */
-class ListedRef implements RefRecord {
+export class ListedRef implements RefRecord {
   #lines: string[] | undefined;
   constructor(
     readonly ref: string,
@@ -125,12 +130,26 @@ class ListedRef implements RefRecord {
   }
 }
 
-/** One `git for-each-ref` for any number of refs: name, oid, committer time, raw trailer block (one atom, see GIT-NOTES). */
+/** The fields a listing reads: name, oid, committer time, raw trailer block (one atom, see GIT-NOTES). */
+export const LISTING_FORMAT = '--format=%(refname)%00%(objectname)%00%(committerdate:unix)%00%(trailers)%00';
+
+/** One `git for-each-ref` for any number of refs: name, oid, committer time, raw trailer block. */
 export function listRefs(repo: Repo, patterns: string[]): RefRecord[] {
-  const r = repo.git(['for-each-ref', '--format=%(refname)%00%(objectname)%00%(committerdate:unix)%00%(trailers)%00', ...patterns]);
-  const out: RefRecord[] = [];
+  return noteRefsRead(repo, cutListing(repo.git(['for-each-ref', LISTING_FORMAT, ...patterns]).stdout));
+}
+
+/** Tells the loss record of refs a command read (listRefs does; a listing made otherwise calls it once with its answer). */
+export function noteRefsRead<T extends { ref: string; oid: string }>(repo: Repo, refs: T[]): T[] {
+  if (readsHook) readsHook(repo, refs);
+  return refs;
+}
+
+/** noteRefsRead, answering the record commit the refs agree with (null: not compared, or not in agreement). */
+export const compareRefsRead = (repo: Repo, refs: Array<{ ref: string; oid: string }>, agreed: string | null): string | null => (readsHook ? readsHook(repo, refs, agreed) : null);
+
+/** for-each-ref's LISTING_FORMAT output as records; throws where a record does not parse. */
+export function cutListing(s: string, out: RefRecord[] = []): RefRecord[] {
   // `<ref>\0<oid>\0<time>\0<block>\0\n` each, cut where the NULs are (no array of 40,000 fields for a listing)
-  const s = r.stdout;
   for (let at = 0; ; ) {
     const a = s.indexOf('\0', at);
     const b = a < 0 ? -1 : s.indexOf('\0', a + 1);
@@ -144,7 +163,23 @@ export function listRefs(repo: Repo, patterns: string[]): RefRecord[] {
     out.push(new ListedRef(ref, oid, Number(s.slice(b + 1, c)) || 0, s.slice(c + 1, d)));
     at = d + 1;
   }
-  if (readsHook) readsHook(repo, out);
+  return out;
+}
+
+/** The refs matching `patterns`, name and oid only (git reads no object for them); the caller tells noteRefsRead. */
+export function listRefNames(repo: Repo, patterns: string[]): Array<{ ref: string; oid: string }> {
+  const s = repo.git(['for-each-ref', '--format=%(refname)%00%(objectname)', ...patterns]).stdout;
+  const out: Array<{ ref: string; oid: string }> = [];
+  for (let at = 0; at < s.length; ) {
+    const nl = s.indexOf('\n', at);
+    const end = nl < 0 ? s.length : nl;
+    const z = s.indexOf('\0', at);
+    const ref = z < 0 || z > end ? '' : s.slice(at, z);
+    const oid = z < 0 || z > end ? '' : s.slice(z + 1, end);
+    if (!ref.startsWith('refs/') || (oid.length !== 40 && oid.length !== 64)) throw new HandoffError('integrity', 'unreadable-refs', `git for-each-ref printed a record that does not parse (${JSON.stringify(s.slice(at, Math.min(end, at + 80)))})`);
+    out.push({ ref, oid });
+    at = end + 1;
+  }
   return out;
 }
 

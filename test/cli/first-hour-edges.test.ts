@@ -157,11 +157,13 @@ describe('uninstall removes the state it made, and keeps the handoffs, said so (
     expect(existsSync(path.join(state, 'lineage'))).toBe(true);
     await ok(repo, ['show', 'auth-refactor']);
     expect(existsSync(path.join(state, 'versions.json'))).toBe(true);
+    await ok(repo, ['list', '--all']);
+    expect(existsSync(path.join(state, 'listing'))).toBe(true);
     const out = await ok(repo, ['uninstall']);
     expect(out).toContain('refs/handoff-leases/*: removed (1 worktree lease)');
     expect(out).toMatch(/kept: your handoffs \(1 ref under refs\/handoffs\/ .*refs\/handoff-record \(the loss record that restores them\).*: they are data, not wiring/);
     expect(refs(repo).sort()).toEqual(['refs/handoff-record', REF, 'refs/heads/main'].sort());
-    for (const n of ['guard', 'guard-config.json', 'lineage', 'ledger', 'processes', 'record-seen.json', 'versions.json']) expect(existsSync(path.join(state, n)), n).toBe(false);
+    for (const n of ['guard', 'guard-config.json', 'lineage', 'ledger', 'processes', 'record-seen.json', 'versions.json', 'listing']) expect(existsSync(path.join(state, n)), n).toBe(false);
     expect(await ok(repo, ['show', 'auth-refactor', '--raw'])).toBe('Goal: x');
   });
 });

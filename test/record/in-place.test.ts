@@ -49,6 +49,17 @@ describe('a loose ref file rewritten in place', () => {
     expect((await ok(repo, ['list'])).stderr).toBe('');
   });
 
+  it('rewound while `list --all` keeps its listing and the agreement it found: the next `list --all` reports it all the same', async () => {
+    const repo = await seeded();
+    const [tip, first] = versions(repo);
+    // twice: the second listing is the kept one, taken with the agreement the first found
+    for (let i = 0; i < 2; i++) expect((await ok(repo, ['list', '--all'])).stderr).toBe('');
+    expect(readFileSync(path.join(repo.dir, '.git', 'handoff', 'listing'), 'latin1')).toContain(`\n${refOf(repo, 'refs/handoff-record')}\n`);
+    rewriteInPlace(repo, first);
+    const r = await ok(repo, ['list', '--all']);
+    expect(r.stderr).toMatch(new RegExp(`${REF} was moved to ${first.slice(0, 12)}, a history that does not contain its recorded version ${tip.slice(0, 12)}`));
+  });
+
   it('moved to a version by another session: `show` of it reports it before it shows it; recover keeps the rogue tip aside', async () => {
     const repo = await seeded();
     const tip = refOf(repo, REF)!;

@@ -135,39 +135,54 @@ export function textAgrees(text: string, refs: ReadonlyArray<{ ref: string; oid:
 /**
  * Whether every handoff, archive or receipts ref in `refs` holds what the record the last check verified says
  * (record-seen.json, re-read each time, so the process's own moves, recorded, are expected). Also true when nothing
- * is verified since the last move: the next command's check is a full one anyway. `cache` keeps the record read.
+ * is verified since the last move: the next command's check is a full one anyway. `cache` keeps the record read, and
+ * `cache.agreed` names the verified record commit a true answer was found against (none when nothing was compared).
+ * `agreed`: a record commit these very refs (as a set) were found to agree with before (listing-kept.ts); while it is
+ * still the verified one, the answer is the same without comparing again.
  */
-export function readsAgree(repo: Repo, refs: Array<{ ref: string; oid: string }>, cache: { commit?: string; tips?: RecordTips | null } = {}): boolean {
+export function readsAgree(repo: Repo, refs: Array<{ ref: string; oid: string }>, cache: ReadsCache = {}, agreed: string | null = null): boolean {
+  cache.agreed = undefined;
   if (!refs.some((x) => mayBeRecorded(x.ref))) return true;
   const seen = readSeen(repo);
   if (!seen?.fp || !seen.record) return true;
+  if (agreed === seen.record) {
+    cache.agreed = agreed;
+    return true;
+  }
   if (cache.commit !== seen.record) {
     cache.commit = seen.record;
     cache.tips = recordTips(repo, seen.record);
   }
   let rec = cache.tips;
   if (!rec) return false;
+  let agree: boolean | null = null;
   if ('text' in rec) {
-    const walked = textAgrees(rec.text, refs);
-    if (walked !== null) return walked;
+    agree = textAgrees(rec.text, refs);
     // refs out of the record's order: its tips as a map, kept for the next call
-    rec = cache.tips = { tips: tipsOf(rec.text) };
+    if (agree === null) rec = cache.tips = { tips: tipsOf(rec.text) };
   }
-  const { tips } = rec;
-  return refs.every((x) => agreesWith(tips, x));
+  if (agree === null) {
+    const { tips } = rec as { tips: Map<string, string> };
+    agree = refs.every((x) => agreesWith(tips, x));
+  }
+  if (agree) cache.agreed = seen.record;
+  return agree;
 }
+
+type ReadsCache = { commit?: string; tips?: RecordTips | null; agreed?: string };
 
 /**
  * From now on in this process, every handoff, archive or receipts ref read is compared with the last verified
  * record; the first difference runs the full check and hands its report to `report`, once.
  */
 export function compareReads(repo: Repo, report: (text: string) => void): void {
-  const cache = {};
-  onRefsRead((r, refs) => {
-    const agree = r.commonDir !== repo.commonDir || readsAgree(repo, refs, cache);
+  const cache: ReadsCache = {};
+  onRefsRead((r, refs, agreed) => {
+    if (r.commonDir !== repo.commonDir) return null;
+    const agree = readsAgree(repo, refs, cache, agreed ?? null);
     // its own phase in GIT_HANDOFF_TRACE: the first comparison loads zlib and inflates the record (1 MiB at 10,000 handoffs)
-    trace('reads compared');
-    if (agree) return;
+    trace('reads compared', agreed && cache.agreed === agreed ? 'as before' : undefined);
+    if (agree) return cache.agreed ?? null;
     onRefsRead(null);
     try {
       const text = renderLosses(checkRecord(repo, { force: true }));
@@ -175,5 +190,6 @@ export function compareReads(repo: Repo, report: (text: string) => void): void {
     } catch {
       // the record is a second line of defence: it never fails the command
     }
+    return null;
   });
 }

@@ -7,6 +7,7 @@ import { configBool, identityEnv, readConfig, type Config } from '../../git/conf
 import { parseCommit, readCommitFiles, readCommitTrailers, readObjects, writeBlobs, writeTree } from '../../git/objects';
 import { versionCount } from './versions';
 import { listRefs, readRef, type RefOp, type RefRecord } from '../../git/refs';
+import { listRefsKept } from './listing-kept';
 import type { Repo } from '../../git/repo';
 import { BODY_MAX, buildMessage, COMMIT_MAX, namedPaths, parseState, parseTrailerBlock, parseTrailerLines, serializeState, STATE_MAX, validateBody, type HandoffState, type Trailers } from './document';
 import { ARCHIVE_PREFIX, DROPPED_PREFIX, HANDOFF_PREFIX, archiveRef, assertTopic, branchPrefix, encodeBranch, handoffRef, describeOverlap, overlapOf, overlapTokens, parseRef, NOTES_REF } from './names';
@@ -254,7 +255,9 @@ export function readListing(repo: Repo, o: ListOptions = {}): RefRecord[] {
   const base = o.archived ? ARCHIVE_PREFIX : HANDOFF_PREFIX;
   const scope = o.all ? base : base + branchPrefix(o.branch!).slice(HANDOFF_PREFIX.length);
   // (for-each-ref globs do not cross '/': every branch needs the two-level pattern)
-  return listRefs(repo, o.archived ? [scope] : [scope, o.all ? TRACKING_PATTERN : trackingPatternOf(scope + '*')]);
+  if (o.archived) return listRefs(repo, [scope]);
+  // the whole store: from the listing kept since the last one, where each oid still matches (listing-kept.ts)
+  return o.all ? listRefsKept(repo, [scope, TRACKING_PATTERN]) : listRefs(repo, [scope, trackingPatternOf(scope + '*')]);
 }
 
 /**
