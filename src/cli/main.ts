@@ -37,6 +37,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   }
   const json = argv.includes('--json');
   const switches = pagerSwitches(helpAlias(argv));
+  let hotRun = false;
   try {
     const args = colorSwitches(switches.argv);
     // the top-level help: yargs's, its commands in groups
@@ -47,6 +48,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
     // a hot command is a command: precheck's list of them decides nothing more for it than the full list would
     const hot = HOT_NAMES.includes(commandOf(args)?.name ?? '') ? hotParse(precheck(args, HOT_NAMES)) : null;
     if (hot) {
+      hotRun = true;
       // the steps yargs's middlewares take (parser.ts), then the handler yargs would call with these arguments
       trace('parsed', hot.name);
       changeDirectory(hot.args.C as string | string[] | undefined);
@@ -71,6 +73,10 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
     process.exitCode = reportError(withTopicHint(withSelectingFlags(e, argv), switches.argv, commandOf(switches.argv)?.name), json);
   }
   await endPager();
+  // a hot command has awaited all it started: with its output all written (nothing left in a stream's buffer; a file's
+  // stream, written synchronously, keeps none), it ends here, not after the event loop's idle tasks (V8's, ~10 ms
+  // after `list --all` of 10,000). 'exit' listeners run as ever (the code cache, the trace's exit line).
+  if (hotRun && !(process.stdout.writableLength > 0) && !(process.stderr.writableLength > 0)) process.exit();
 }
 
 void main();
