@@ -3,15 +3,17 @@
 // NODE_EXTRA_CA_CERTS unset, where the goals are judged, and set (every node start, the baseline's too, reads the
 // bundle: the flattering ratios). Then issue 39's table (its rows, both environments, the goals), and the trace
 // (bench/trace.mjs): where the milliseconds of write, show, list and the guard's node path go.
-//   node bench/run.mjs [--runs N] [--only calls,answerer,guard,store,list,commit,record,claims,trace,witness] [--client claude,codex,…] [--env both|unset|set] [--json]
+//   node bench/run.mjs [--runs N] [--only calls,answerer,floor,guard,store,list,commit,record,claims,trace,witness] [--client claude,codex,…] [--env both|unset|set] [--json]
 // Part `answerer`: the tool-call rows again with the user's resident answerer running (src/answerer); every other
-// part runs with none (GIT_HANDOFF_ANSWERER=0).
+// part runs with none (GIT_HANDOFF_ANSWERER=0). Part `floor` (bench/floor.mjs): the least any implementation of a row
+// of issue 39's table costs, beside the row in that table.
 import { execFileSync, execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { benchClaims } from './claims.mjs';
 import { benchCommit } from './commit.mjs';
+import { benchFloors } from './floor.mjs';
 import { benchGuardRows } from './guard.mjs';
 import { fileCosts, fmt, flags } from './lib.mjs';
 import { benchList } from './list.mjs';
@@ -22,7 +24,7 @@ import { benchTrace } from './trace.mjs';
 import { benchWitness } from './witness.mjs';
 
 const f = flags();
-const ALL = ['calls', 'answerer', 'guard', 'store', 'list', 'commit', 'record', 'claims', 'trace', 'witness'];
+const ALL = ['calls', 'answerer', 'floor', 'guard', 'store', 'list', 'commit', 'record', 'claims', 'trace', 'witness'];
 const only = f.only ? String(f.only).split(',') : ALL;
 for (const name of only) if (!ALL.includes(name)) throw new Error(`unknown part ${name}: use ${ALL.join(',')}`);
 const runs = f.runs;
@@ -30,7 +32,7 @@ const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
 
 /** The rows of the parts asked for, measured in this process's environment. */
 function measure(parts) {
-  const fns = { calls: () => benchToolCalls({ runs, clients: f.client ? String(f.client).split(',') : undefined }), answerer: () => benchToolCalls({ runs, clients: f.client ? String(f.client).split(',') : undefined, answerer: true }), guard: () => benchGuardRows({ runs }), store: () => benchStore({ runs }), list: () => benchList({ runs }), commit: () => benchCommit({ runs }), record: () => benchRecord({ runs }), claims: () => benchClaims({ runs }), trace: () => benchTrace({ runs }), witness: () => benchWitness({ runs }) };
+  const fns = { calls: () => benchToolCalls({ runs, clients: f.client ? String(f.client).split(',') : undefined }), answerer: () => benchToolCalls({ runs, clients: f.client ? String(f.client).split(',') : undefined, answerer: true }), floor: () => benchFloors({ runs }), guard: () => benchGuardRows({ runs }), store: () => benchStore({ runs }), list: () => benchList({ runs }), commit: () => benchCommit({ runs }), record: () => benchRecord({ runs }), claims: () => benchClaims({ runs }), trace: () => benchTrace({ runs }), witness: () => benchWitness({ runs }) };
   return parts.flatMap((name) => fns[name]());
 }
 
@@ -81,9 +83,9 @@ const ISSUE = [
   ["this session's own protected handoff file", 'Claude Code tool call: Write of its own protected handoff file', 1.1],
   ["an edit of this session's own handoff file (not in the issue's table: an agent's usual change to its notes)", 'Claude Code tool call: Edit of its own protected handoff file', 1.1],
   ['a refused handoff ref move', 'Claude Code tool call: Bash `git update-ref refs/handoffs/…` (refused)', 1.3],
-  ['`write` (CAS, existing topic) vs node', 'git handoff write (existing topic)', 2.0],
+  ['`write` (CAS, existing topic) vs node', 'git handoff write (existing topic)', 2.0, 'floor · git handoff write (existing topic), with the loss record'],
   ['`show` vs node', 'git handoff show <topic>', 1.6],
-  ['`write` with the git hooks installed (not in the issue\'s table: what `install` leaves)', 'git handoff write (existing topic), git hooks installed', 2.0],
+  ['`write` with the git hooks installed (not in the issue\'s table: what `install` leaves)', 'git handoff write (existing topic), git hooks installed', 2.0, 'floor · git handoff write (existing topic), with the loss record'],
   ['`list --all --json`, 10,000 handoffs, vs node + for-each-ref', 'git handoff list --all --json, 10,000 handoffs / 100 branches', 1.5],
   ["the same with nothing kept (not in the issue's table: the first `list --all` after an upgrade, or after more than 64 refs moved)", '  the same, nothing kept (every field read from git)', null],
   ["a person's commit with hooks vs empty stubs", 'git commit by a person, hooks installed', 1.5],
@@ -128,14 +130,18 @@ const out = [
   '',
   ...envs.flatMap((e) => results[e].rows.filter((r) => r.note).map((r) => `${r.name}: ${r.note}`).filter((v, i, a) => e === envs[0] || !a.includes(v))),
   '',
-  "Issue 39's table (Claude Code's calls, all hooks; goals judged with NODE_EXTRA_CA_CERTS unset, no answerer; beside them the calls with the answerer running, aim ≤ 0.1×):",
+  "Issue 39's table (Claude Code's calls, all hooks; goals judged with NODE_EXTRA_CA_CERTS unset, no answerer; beside them the calls with the answerer running, aim ≤ 0.1×;",
+  `floor (${judged}): the least any implementation of the row costs, bench/floor.mjs: what the row must read, write and start, and no decision):`,
   ...render([
-    ['row', ...envs.flatMap((e) => [`ratio (${e})`, `cpu (${e})`]), 'goal', 'verdict', ...envs.map((e) => `with answerer (${e})`)],
-    ...ISSUE.map(([label, name, g]) => {
+    ['row', ...envs.flatMap((e) => [`ratio (${e})`, `cpu (${e})`]), 'goal', 'verdict', `floor (${judged})`, ...envs.map((e) => `with answerer (${e})`)],
+    ...ISSUE.map(([label, name, g, floorName]) => {
       const rs = rowsOf.map((m) => m.get(name));
       const withA = rowsOf.map((m) => m.get(`${name} (answerer)`));
       const store = !name.startsWith('Claude Code tool call');
-      return [label, ...rs.flatMap((r) => [ratio(r) || '—', cpu(r) || '—']), g == null ? '' : `≤ ${g}×`, verdict(rs[0]), ...withA.map((r) => (store ? 'no hook: n/a' : ratio(r) || 'not run'))];
+      // list and commit have no floor row: their baselines are floors already (raw for-each-ref, empty hook stubs)
+      const floored = !!floorName || !store || name.startsWith('git handoff show');
+      const floor = ratio(rowsOf[0].get(floorName ?? `floor · ${name}`)) || (floored ? 'not run' : '—');
+      return [label, ...rs.flatMap((r) => [ratio(r) || '—', cpu(r) || '—']), g == null ? '' : `≤ ${g}×`, verdict(rs[0]), floor, ...withA.map((r) => (store ? 'no hook: n/a' : ratio(r) || 'not run'))];
     }),
   ]),
 ];
