@@ -131,24 +131,23 @@ export class ListedRef implements RefRecord {
 }
 
 /** The fields a listing reads: name, oid, committer time, raw trailer block (one atom, see GIT-NOTES). */
-export const LISTING_FORMAT = '--format=%(refname)%00%(objectname)%00%(committerdate:unix)%00%(trailers)%00';
+const LISTING_FORMAT = '--format=%(refname)%00%(objectname)%00%(committerdate:unix)%00%(trailers)%00';
 
-/** One `git for-each-ref` for any number of refs: name, oid, committer time, raw trailer block. */
+/** One `git for-each-ref` for any number of refs: name, oid, committer time, raw trailer block; the loss record told. */
 export function listRefs(repo: Repo, patterns: string[]): RefRecord[] {
-  return noteRefsRead(repo, cutListing(repo.git(['for-each-ref', LISTING_FORMAT, ...patterns]).stdout));
-}
-
-/** Tells the loss record of refs a command read (listRefs does; a listing made otherwise calls it once with its answer). */
-export function noteRefsRead<T extends { ref: string; oid: string }>(repo: Repo, refs: T[]): T[] {
-  if (readsHook) readsHook(repo, refs);
+  const refs = listingOf(repo, patterns);
+  compareRefsRead(repo, refs, null);
   return refs;
 }
 
-/** noteRefsRead, answering the record commit the refs agree with (null: not compared, or not in agreement). */
+/** listRefs's one `git for-each-ref`, the loss record not told: the caller tells it (compareRefsRead) of what it answers. */
+export const listingOf = (repo: Repo, patterns: string[]): RefRecord[] => cutListing(repo.git(['for-each-ref', LISTING_FORMAT, ...patterns]).stdout);
+
+/** Tells the loss record of refs a command read, answering the record commit they agree with (null: not compared, or not in agreement). */
 export const compareRefsRead = (repo: Repo, refs: Array<{ ref: string; oid: string }>, agreed: string | null): string | null => (readsHook ? readsHook(repo, refs, agreed) : null);
 
 /** for-each-ref's LISTING_FORMAT output as records; throws where a record does not parse. */
-export function cutListing(s: string, out: RefRecord[] = []): RefRecord[] {
+function cutListing(s: string, out: RefRecord[] = []): RefRecord[] {
   // `<ref>\0<oid>\0<time>\0<block>\0\n` each, cut where the NULs are (no array of 40,000 fields for a listing)
   for (let at = 0; ; ) {
     const a = s.indexOf('\0', at);
@@ -166,7 +165,7 @@ export function cutListing(s: string, out: RefRecord[] = []): RefRecord[] {
   return out;
 }
 
-/** The refs matching `patterns`, name and oid only (git reads no object for them); the caller tells noteRefsRead. */
+/** The refs matching `patterns`, name and oid only (git reads no object for them); the caller tells compareRefsRead. */
 export function listRefNames(repo: Repo, patterns: string[]): Array<{ ref: string; oid: string }> {
   const s = repo.git(['for-each-ref', '--format=%(refname)%00%(objectname)', ...patterns]).stdout;
   const out: Array<{ ref: string; oid: string }> = [];

@@ -8,7 +8,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { isAscii } from 'node:buffer';
 import path from 'node:path';
 import { readConfigInProcess } from '../../git/config-read';
-import { compareRefsRead, cutListing, LISTING_FORMAT, ListedRef, listRefNames, listRefs, type RefRecord } from '../../git/refs';
+import { compareRefsRead, ListedRef, listRefNames, listRefs, listingOf, type RefRecord } from '../../git/refs';
 import type { Repo } from '../../git/repo';
 import { handoffDir } from '../state/paths';
 import { writeState } from '../state/state-file';
@@ -137,7 +137,7 @@ export function listRefsKept(repo: Repo, patterns: string[]): RefRecord[] {
   const kept = readKept(repo, key);
   // every field from git: nothing kept yet, or too much moved since
   const fromGit = (): RefRecord[] => {
-    const all = cutListing(repo.git(['for-each-ref', LISTING_FORMAT, ...patterns]).stdout);
+    const all = listingOf(repo, patterns);
     keep(repo, key, all, compareRefsRead(repo, all, null));
     return all;
   };
@@ -149,7 +149,7 @@ export function listRefsKept(repo: Repo, patterns: string[]): RefRecord[] {
   if (missed.length > FEW) return fromGit();
   // the refs read again, each by its exact name (a ref gone since is gone from the answer; one moved since is read as now)
   if (missed.length) {
-    const fresh = new Map(cutListing(repo.git(['for-each-ref', LISTING_FORMAT, ...missed.map((i) => names[i].ref)]).stdout).map((r) => [r.ref, r]));
+    const fresh = new Map(listingOf(repo, missed.map((i) => names[i].ref)).map((r) => [r.ref, r]));
     for (const i of missed) slots[i] = fresh.get(names[i].ref);
   }
   const out = missed.length ? slots.filter((r): r is RefRecord => r !== undefined) : (slots as RefRecord[]);
