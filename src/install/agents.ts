@@ -11,7 +11,9 @@ import { installWrite, restoreOriginal } from '../handoff/state/install-record';
 import type { DoctorItem, InstallOptions } from '../wiring';
 import { CODEX_TRUST_HOW, loginShellProblem } from './codex-trust';
 import { trustGateItems, trustGateSteps } from './trust-gates';
-import { SESSION_VARS, type Agent } from '../client-names';
+import { SESSION_VARS, type Agent, type ClientName } from '../client-names';
+import { matcherRoutes } from '../clients/record';
+import { RECORDS } from '../clients/records';
 import { afterCommand, hookCommand, hookGroups, hookTimeoutProblem, PAYLOAD_FLAG, SOURCED_FLAG, SPLIT_FLAGS, type Wiring } from '../clients/wiring';
 import { WIRING } from '../clients/wirings';
 import { copilotTrustHow, installOwnFile, isOwnWiring, ownFileCommand, ownFileEvents, ownFileTimeouts, uninstallOwnFile } from '../clients/own-files';
@@ -338,6 +340,7 @@ export function doctorAgents(repo: Repo): DoctorItem[] {
       ];
       items.push({ component: `agent ${agent} wiring`, status: 'info', detail: `${w.settings} is wired as an older git-handoff wired it (${what.join(', ')}): it works, but each tool call pays more than it needs to (an extra hook process, an after-tool hook that reads every payload, or a \`cat\` for each payload); run \`git handoff install --agent ${agent}\` again` });
     }
+    items.push(...routingItems(agent, w, settings.hooks));
     // every hook of ours with the timeout install sets (above the guard's own watchdog, under the clients' defaults)
     items.push(...timeoutItems(agent, w, Object.values(settings.hooks ?? {}).flatMap((gs: any) => (Array.isArray(gs) ? gs : []).flatMap((g: any) => (Array.isArray(g?.hooks) ? g.hooks : []).filter(isOurs).map((h: any) => h.timeout)))));
     if (wired.length === 0) items.push({ component: `agent ${agent}`, status: 'missing', detail: `${w.settings} has no git-handoff hook (git handoff install --agent ${agent})` });
@@ -400,6 +403,23 @@ function doctorOwnFile(worktree: string, agent: Agent, w: Wiring, file: string, 
   return [...items, ...trustGateItems(agent, worktree, { env: process.env })];
 }
 
+/** Tools every wiring must send to the guard: an MCP server's writer in the client's naming, and a tool no list names. */
+const mustRoute = (client: ClientName): string[] => [RECORDS[client].mcpNames.replace('<server>', 'fs').replace('<tool>', 'write_file'), 'SomeNewTool'];
+
+/**
+ * The doctor row for a wiring whose before-tool hooks do not see every call (an older install's matcher naming some
+ * tools: every other one, an MCP server's write_file among them, runs unchecked), or none.
+ */
+function routingItems(agent: Agent, w: Wiring, hooks: Record<string, any> | undefined): DoctorItem[] {
+  const event = Object.keys(w.events).find((ev) => w.events[ev] !== undefined && ev !== w.after);
+  const groups: any[] = Array.isArray(hooks?.[event ?? '']) ? hooks![event!] : [];
+  const ours = groups.filter((g) => Array.isArray(g?.hooks) && g.hooks.some(isOurs));
+  if (!event || !ours.length) return [];
+  const missed = mustRoute(w.client).filter((tool) => !ours.some((g) => matcherRoutes(typeof g.matcher === 'string' ? g.matcher : undefined, tool)));
+  if (!missed.length) return [];
+  return [{ component: `agent ${agent} routing`, status: 'broken', detail: `${w.settings}: the ${event} hook names some tools only (${ours.map((g) => `\`${String(g.matcher ?? '')}\``).join(', ')}), so ${missed.map((t) => `\`${t}\``).join(' and ')} and every other tool it does not name run with no guard; run \`git handoff install --agent ${agent}\` again (it routes every tool but the read-only ones)` }];
+}
+
 /** The doctor row for the first of our hooks whose timeout is not what install sets (values in the client's unit). */
 function timeoutItems(agent: Agent, w: Wiring, values: unknown[]): DoctorItem[] {
   const p = values.map((t) => hookTimeoutProblem(w, t)).find(Boolean);
@@ -433,9 +453,8 @@ function probePayload(agent: Agent, cwd: string): Record<string, unknown> {
 function probeWiring(cwd: string, agent: Agent, groups: any[]): { ok: boolean; detail: string } {
   // the group the client runs for the probe's tool (a split event has two: hookGroups), else our first
   const tool = String(probePayload(agent, cwd).tool_name ?? '');
-  const names = (g: any) => (typeof g?.matcher === 'string' && g.matcher !== '' && g.matcher !== '*' ? g.matcher.split('|') : null);
   const ours = (gs: any[]) => gs.flatMap((g) => (Array.isArray(g?.hooks) ? g.hooks : [])).find(isOurs) as { command: string } | undefined;
-  const hook = ours(groups.filter((g) => !names(g) || names(g)!.includes(tool))) ?? ours(groups)!;
+  const hook = ours(groups.filter((g) => matcherRoutes(typeof g?.matcher === 'string' ? g.matcher : undefined, tool))) ?? ours(groups)!;
   return probeCommand(cwd, agent, hook.command);
 }
 
