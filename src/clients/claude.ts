@@ -3,6 +3,7 @@ import { obj, str, type ClientAdapter, type Decision, type EventKind, type Guard
 import { claudeArgs, parseCommonPayload } from './common';
 import type { FrontFacts } from './front';
 import { allBut, type ClientRecord } from './record';
+import { PROBE_SESSION } from './record';
 import { sessionVarOf } from '../client-names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
@@ -126,6 +127,7 @@ export const record: ClientRecord = {
   shellSession: 'as-hook',
   payload: 'PascalCase hook_event_name, session_id, tool_name, tool_input',
   block: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":…}}',
+  probes: (cwd, command) => [['Bash', { session_id: PROBE_SESSION, cwd, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command } }]],
   adapter: claude,
   wiring,
   front,

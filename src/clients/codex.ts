@@ -4,6 +4,7 @@ import type { ClientAdapter } from './event';
 import { front as claudeFront, parseClaudeLike, renderClaudeLike } from './claude';
 import type { FrontFacts } from './front';
 import { allBut, type ClientRecord } from './record';
+import { PROBE_SESSION } from './record';
 import { sessionVarOf } from '../client-names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
@@ -68,6 +69,7 @@ export const record: ClientRecord = {
   block: "Claude Code's",
   // exec_command keeps the command's stdin open: write_stdin types into it later, and no hook sees that
   stdinUnseen: true,
+  probes: (cwd, command) => [['Bash', { session_id: PROBE_SESSION, cwd, hook_event_name: 'PreToolUse', turn_id: 'doctor', tool_name: 'Bash', tool_input: { command } }]],
   adapter: codex,
   wiring,
   front,

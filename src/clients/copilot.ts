@@ -12,6 +12,7 @@ import { parseClaudeLike, renderClaudeLike } from './claude';
 import { claudeArgs } from './common';
 import type { FrontFacts } from './front';
 import type { ClientRecord } from './record';
+import { PROBE_SESSION } from './record';
 import { sessionVarOf } from '../client-names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
@@ -169,6 +170,7 @@ export const record: ClientRecord = {
   shellSession: 'always',
   payload: 'native: sessionId, no hook_event_name, toolName, toolArgs (an object); through .claude/settings.json: COPILOT_CLI=1 and an ISO timestamp',
   block: 'natively the flat {"permissionDecision":"deny","permissionDecisionReason":…}; Claude Code\'s through .claude/settings.json',
+  probes: (cwd, command) => [['bash', { sessionId: PROBE_SESSION, timestamp: Date.now(), cwd, toolName: 'bash', toolArgs: { command } }]],
   adapter: copilot,
   wiring,
   front,

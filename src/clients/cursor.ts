@@ -1,6 +1,7 @@
 // Cursor: camelCase events and `conversation_id`; answers with permission/user_message/agent_message.
 import { commonToolAction, obj, own, str, type ClientAdapter, type EventKind, type ToolAction } from './event';
 import type { ClientRecord } from './record';
+import { PROBE_SESSION } from './record';
 
 const KINDS: Record<string, EventKind> = {
   beforeShellExecution: 'pre-tool',
@@ -74,6 +75,7 @@ export const cursor: ClientAdapter = {
 export const record: ClientRecord = {
   name: 'cursor',
   agent: null,
+  home: { dir: '.cursor' },
   hookFiles: [
     { scope: 'project', file: '.cursor/hooks.json' },
     { scope: 'user', file: '.cursor/hooks.json' },
@@ -88,6 +90,7 @@ export const record: ClientRecord = {
   shellSession: 'never',
   payload: 'conversation_id, camelCase events (beforeShellExecution, preToolUse, afterFileEdit, …)',
   block: '{"permission":"deny","user_message":…,"agent_message":…}',
+  probes: (cwd, command) => [['beforeShellExecution', { conversation_id: PROBE_SESSION, cwd, hook_event_name: 'beforeShellExecution', command }]],
   adapter: cursor,
   wiring: null,
   front: null,

@@ -4,6 +4,7 @@ import { str, type ClientAdapter, type EventKind } from './event';
 import { parseCommonPayload } from './common';
 import type { FrontFacts } from './front';
 import { allBut, type ClientRecord } from './record';
+import { PROBE_SESSION } from './record';
 import { sessionVarOf } from '../client-names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
@@ -82,6 +83,7 @@ export const gemini: ClientAdapter = {
 export const record: ClientRecord = {
   name: 'gemini-cli',
   agent: 'gemini',
+  home: { dir: '.gemini' },
   hookFiles: [
     { scope: 'project', file: '.gemini/settings.json' },
     { scope: 'user', file: '.gemini/settings.json' },
@@ -96,6 +98,7 @@ export const record: ClientRecord = {
   shellSession: 'never',
   payload: 'events BeforeTool AfterTool SessionStart AfterAgent PreCompress, an ISO timestamp',
   block: '{"decision":"deny","reason":…}',
+  probes: (cwd, command) => [['run_shell_command', { session_id: PROBE_SESSION, cwd, hook_event_name: 'BeforeTool', timestamp: new Date().toISOString(), tool_name: 'run_shell_command', tool_input: { command } }]],
   adapter: gemini,
   wiring,
   front,

@@ -11,6 +11,7 @@ import { obj, str, type ClientAdapter } from './event';
 import { KINDS } from './claude';
 import { parseCommonPayload } from './common';
 import type { ClientRecord } from './record';
+import { PROBE_SESSION } from './record';
 import { sessionVarOf } from '../client-names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
@@ -200,6 +201,7 @@ export const record: ClientRecord = {
   shellSession: 'always',
   payload: "the git-handoff plugin's: Claude Code's event names, OpenCode's tools and camelCase arguments",
   block: 'the guard answers {"deny":…}; the plugin throws it',
+  probes: (cwd, command) => [['bash', { session_id: PROBE_SESSION, cwd, hook_event_name: 'PreToolUse', tool_name: 'bash', tool_input: { command } }]],
   adapter: opencode,
   wiring,
   front: null,

@@ -8,8 +8,8 @@ import { str, type ClientAdapter } from './event';
 import { front as claudeFront, KINDS, renderClaudeLike } from './claude';
 import type { FrontFacts } from './front';
 import { parseCommonPayload } from './common';
-import { folderTrust, type FolderTrust } from './folder-trust';
 import { allBut, type ClientRecord } from './record';
+import { PROBE_SESSION } from './record';
 import { sessionVarOf } from '../client-names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
@@ -70,12 +70,11 @@ export const qwen: ClientAdapter = {
   render: renderClaudeLike,
 };
 
-/** Qwen Code's folder-trust gate for a repository: off (its default: hooks run), trusted, or untrusted (no hook runs). */
-export const qwenTrust = (worktree: string, env: NodeJS.ProcessEnv = process.env): FolderTrust => folderTrust('.qwen', worktree, false, env);
 
 export const record: ClientRecord = {
   name: 'qwen-code',
   agent: 'qwen',
+  home: { dir: '.qwen' },
   hookFiles: [
     { scope: 'project', file: '.qwen/settings.json' },
     { scope: 'user', file: '.qwen/settings.json' },
@@ -90,6 +89,7 @@ export const record: ClientRecord = {
   shellSession: 'as-hook',
   payload: "Claude Code's, with Qwen's tools (run_shell_command {command}, write_file {file_path, content}, edit {file_path, old_string, new_string}), permission_mode, prompt_id",
   block: "Claude Code's (a flat permissionDecision is ignored)",
+  probes: (cwd, command) => [['run_shell_command', { session_id: PROBE_SESSION, cwd, hook_event_name: 'PreToolUse', tool_name: 'run_shell_command', tool_input: { command } }]],
   adapter: qwen,
   wiring,
   front,

@@ -8,6 +8,9 @@ import type { ClientAdapter } from './event';
 import type { FrontFacts } from './front';
 import type { Wiring } from './wiring';
 
+/** The session doctor's probes name: nobody's. */
+export const PROBE_SESSION = 'git-handoff-doctor';
+
 export type FileScope = 'project' | 'local' | 'user' | 'system';
 
 /**
@@ -36,8 +39,8 @@ export interface ClientRecord {
   name: ClientName;
   /** its `install --agent` name, null when install does not wire it itself */
   agent: Agent | null;
-  /** the folder it keeps its user files in, and the variable that moves it (`$VAR/…` in its paths) */
-  home?: { variable: string; dir: string };
+  /** the folder it keeps its user files in, under the home, and the variable that moves it (`$VAR/…` in its paths) */
+  home?: { variable?: string; dir: string };
   /** where it reads hook configuration, at every scope */
   hookFiles: readonly ClientPath[];
   /** folders whose every JSON file it reads hooks from */
@@ -65,6 +68,8 @@ export interface ClientRecord {
   block: string;
   /** its shell tool keeps the command's stdin open for later input that reaches no hook (Codex's write_stdin) */
   stdinUnseen?: true;
+  /** doctor's probes: a shell call of `command` in each shape it sends its before-tool hook (labelled), to be refused */
+  probes: (cwd: string, command: string) => Array<[string, Record<string, unknown>]>;
   adapter: ClientAdapter;
   wiring: Wiring | null;
   front: FrontFacts | null;

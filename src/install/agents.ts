@@ -11,7 +11,7 @@ import { installWrite, restoreOriginal } from '../handoff/state/install-record';
 import type { DoctorItem, InstallOptions } from '../wiring';
 import { CODEX_TRUST_HOW, loginShellProblem } from './codex-trust';
 import { trustGateItems, trustGateSteps } from './trust-gates';
-import { SESSION_VARS, type Agent, type ClientName } from '../client-names';
+import { AGENT_CLIENT, SESSION_VARS, type Agent, type ClientName } from '../client-names';
 import { matcherRoutes } from '../clients/record';
 import { RECORDS } from '../clients/records';
 import { afterCommand, hookCommand, hookGroups, hookTimeoutProblem, PAYLOAD_FLAG, SOURCED_FLAG, SPLIT_FLAGS, type Wiring } from '../clients/wiring';
@@ -372,12 +372,7 @@ function doctorVSCode(worktree: string, w: Wiring, preToolUse: any[] | null, off
   if (off) return { component, status: 'info', detail: `${reads}; the guard is off in this repository (git config handoff.guard off), so it allows everything` };
   // VS Code runs every group (a split event's two: hookGroups), and any refusal refuses
   const commands = [...new Set((preToolUse.flatMap((g) => (Array.isArray(g?.hooks) ? g.hooks : [])).filter(isOurs) as Array<{ command: string }>).map((h) => h.command))];
-  const input = { command: `git update-ref -d ${PROBE_REF}`, explanation: 'git-handoff doctor probe', isBackground: false };
-  const common = { timestamp: new Date().toISOString(), cwd: worktree, tool_input: input, tool_use_id: 'git-handoff-doctor' };
-  const shapes: Array<[string, Record<string, unknown>]> = [
-    ['run_in_terminal', { ...common, hook_event_name: 'PreToolUse', session_id: 'git-handoff-doctor', tool_name: 'run_in_terminal' }],
-    ['runInTerminal, VS Code 1.110', { ...common, hookEventName: 'PreToolUse', sessionId: 'git-handoff-doctor', tool_name: 'runInTerminal' }],
-  ];
+  const shapes = RECORDS.vscode.probes(worktree, `git update-ref -d ${PROBE_REF}`);
   for (const [shape, payload] of shapes) {
     const probes = commands.map((command) => probeCommand(worktree, 'claude', command, payload));
     if (!probes.some((p) => p.ok)) return { component, status: 'broken', detail: `${reads}, but a probe in its shape (${shape}) was not refused: ${probes.map((p) => p.detail).join('; ')}` };
@@ -404,11 +399,11 @@ function doctorOwnFile(worktree: string, agent: Agent, w: Wiring, file: string, 
 }
 
 /** Tools every wiring must send to the guard: an MCP server's writer in the client's naming, and a tool no list names. */
-const mustRoute = (client: ClientName): string[] => [RECORDS[client].mcpNames.replace('<server>', 'fs').replace('<tool>', 'write_file'), 'SomeNewTool'];
+const mustRoute = (client: ClientName): string[] => [RECORDS[client].mcpNames.replace('<server>', 'fs').replace('<tool>', 'move_file'), 'SomeNewTool'];
 
 /**
  * The doctor row for a wiring whose before-tool hooks do not see every call (an older install's matcher naming some
- * tools: every other one, an MCP server's write_file among them, runs unchecked), or none.
+ * tools: every other one, an MCP server's move_file among them, runs unchecked), or none.
  */
 function routingItems(agent: Agent, w: Wiring, hooks: Record<string, any> | undefined): DoctorItem[] {
   const event = Object.keys(w.events).find((ev) => w.events[ev] !== undefined && ev !== w.after);
@@ -438,21 +433,14 @@ const PROBE_REF = 'refs/handoffs/doctor/probe-wiring';
 /** At most `max` characters, cut at a word boundary with an ellipsis, never inside a word. */
 const wordCut = (s: string, max: number) => (s.length <= max ? s : `${s.slice(0, max + 1).replace(/\s+\S*$/, '')}…`);
 
-/** A synthetic refusal-worthy payload in each client's shape. */
-function probePayload(agent: Agent, cwd: string): Record<string, unknown> {
-  const base = { session_id: 'git-handoff-doctor', cwd, tool_input: { command: `git update-ref -d ${PROBE_REF}` } };
-  if (agent === 'gemini') return { ...base, hook_event_name: 'BeforeTool', timestamp: new Date().toISOString(), tool_name: 'run_shell_command' };
-  if (agent === 'codex') return { ...base, hook_event_name: 'PreToolUse', turn_id: 'doctor', tool_name: 'Bash' };
-  if (agent === 'copilot') return { sessionId: base.session_id, timestamp: Date.now(), cwd, toolName: 'bash', toolArgs: base.tool_input };
-  if (agent === 'qwen') return { ...base, hook_event_name: 'PreToolUse', tool_name: 'run_shell_command' };
-  if (agent === 'opencode') return { ...base, hook_event_name: 'PreToolUse', tool_name: 'bash' };
-  return { ...base, hook_event_name: 'PreToolUse', tool_name: 'Bash' };
-}
+/** A synthetic refusal-worthy payload in the client's shape (its record's first probe). */
+const probePayload = (agent: Agent, cwd: string): Record<string, unknown> => RECORDS[AGENT_CLIENT[agent]].probes(cwd, `git update-ref -d ${PROBE_REF}`)[0][1];
 
 /** Runs the exact command the client's before-tool hook runs, with a payload it must refuse, and reads the answer. */
 function probeWiring(cwd: string, agent: Agent, groups: any[]): { ok: boolean; detail: string } {
   // the group the client runs for the probe's tool (a split event has two: hookGroups), else our first
-  const tool = String(probePayload(agent, cwd).tool_name ?? '');
+  const p = probePayload(agent, cwd);
+  const tool = String(p.tool_name ?? p.toolName ?? '');
   const ours = (gs: any[]) => gs.flatMap((g) => (Array.isArray(g?.hooks) ? g.hooks : [])).find(isOurs) as { command: string } | undefined;
   const hook = ours(groups.filter((g) => matcherRoutes(typeof g?.matcher === 'string' ? g.matcher : undefined, tool))) ?? ours(groups)!;
   return probeCommand(cwd, agent, hook.command);

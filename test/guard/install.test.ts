@@ -124,8 +124,8 @@ describe('install --agent', () => {
     expect(before.find((i: any) => i.component === 'agent gemini timeout')).toMatchObject({ status: 'broken', detail: expect.stringContaining('10 s') });
     expect(before.find((i: any) => i.component === 'agent codex timeout')).toMatchObject({ status: 'info', detail: expect.stringContaining('no hook timeout') });
     // a matcher naming some tools leaves every other one (an MCP server's write_file) unchecked
-    expect(before.find((i: any) => i.component === 'agent gemini routing')).toMatchObject({ status: 'broken', detail: expect.stringContaining('mcp_fs_write_file') });
-    expect(before.find((i: any) => i.component === 'agent codex routing')).toMatchObject({ status: 'broken', detail: expect.stringContaining('mcp__fs__write_file') });
+    expect(before.find((i: any) => i.component === 'agent gemini routing')).toMatchObject({ status: 'broken', detail: expect.stringContaining('mcp_fs_move_file') });
+    expect(before.find((i: any) => i.component === 'agent codex routing')).toMatchObject({ status: 'broken', detail: expect.stringContaining('mcp__fs__move_file') });
     expect((await repo.cli(['install', '--agent', 'codex', '--agent', 'gemini'])).exitCode).toBe(0);
     const codex = JSON.parse(read(repo, '.codex/hooks.json'));
     expect(Object.keys(codex.hooks).sort()).toEqual(['PreCompact', 'PreToolUse', 'SessionEnd', 'SessionStart', 'Stop']);
