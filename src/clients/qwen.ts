@@ -4,7 +4,7 @@
 // it obeys Claude Code's hookSpecificOutput answers (a flat permissionDecision is ignored). Hooks and the shell
 // get QWEN_CODE_SESSION_ID. Folder trust is off by default; when the user turns it on, an untrusted folder runs
 // no hook at all.
-import { str, type ClientAdapter } from './event';
+import { obj, str, unknownShape, type ClientAdapter } from './event';
 import { front as claudeFront, KINDS, renderClaudeLike } from './claude';
 import type { FrontFacts } from './front';
 import { parseCommonPayload } from './common';
@@ -65,7 +65,9 @@ export const qwen: ClientAdapter = {
   parse(p) {
     const tool = str(p.tool_name);
     const mapped = tool !== null && Object.hasOwn(TOOLS, tool) ? { ...p, tool_name: TOOLS[tool] } : p;
-    return { ...parseCommonPayload('qwen-code', KINDS, mapped, str(p.source)), tool };
+    const e = { ...parseCommonPayload('qwen-code', KINDS, mapped, str(p.source)), tool };
+    // exec runs the JavaScript it is given (`{source}`): judged as node would run it
+    return tool === 'exec' ? { ...e, action: unknownShape(tool, { code: str(obj(p.tool_input).source) ?? '', language: 'javascript' }) } : e;
   },
   render: renderClaudeLike,
 };

@@ -3,10 +3,10 @@
 // an interpreter with no script, an editor or a pager (which run commands typed into them), xargs, or a program that
 // takes its script, patch or archive from its input. The guard cannot read what it will be given, so where there is
 // protected state (a repository git-handoff keeps handoffs in) it is refused, with the non-interactive way.
-import { existsSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { GuardContext } from './context';
-import { handoffDir } from '../handoff/state/paths';
+import { Bound, Budget, handoffFilesUnder } from './rules/reach';
 import { neutral } from '../terminal-text';
 import { parseShell, SHELLS, type SimpleCommand } from './shell';
 
@@ -50,10 +50,37 @@ function readsLaterInput(cmd: SimpleCommand): string | null {
   return null;
 }
 
-/** Whether git-handoff keeps state in the repository at `dir`: its folder in the common git directory. */
+/** Whether any ref is under `prefix` in the repository whose common git directory is `common` (loose or packed). */
+function hasRefs(common: string, prefix: string): boolean {
+  const walk = (dir: string): boolean => {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return false;
+    }
+    return entries.some((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : true));
+  };
+  if (walk(path.join(common, ...prefix.split('/').filter(Boolean)))) return true;
+  try {
+    return readFileSync(path.join(common, 'packed-refs'), 'utf8').includes(` ${prefix}`);
+  } catch {
+    return false;
+  }
+}
+
+/** The worktree of `dir` when git-handoff protects something there: a handoff (its refs) or a handoff file. */
 function protectedStateAt(ctx: GuardContext, dir: string): string | null {
   const loc = ctx.locate(dir);
-  return loc && existsSync(handoffDir(loc.commonDir)) ? loc.worktree : null;
+  if (!loc) return null;
+  if (hasRefs(loc.commonDir, 'refs/handoffs/') || hasRefs(loc.commonDir, 'refs/handoff-archive/')) return loc.worktree;
+  try {
+    return handoffFilesUnder(loc.worktree, new Budget()).length ? loc.worktree : null;
+  } catch (e) {
+    // past the walk's bound the guard cannot tell: as if there were
+    if (e instanceof Bound) return loc.worktree;
+    throw e;
+  }
 }
 
 /** The refusal of a shell call whose open input the guard cannot read, or null. */
