@@ -14,6 +14,8 @@ const script = JSON.parse(readFileSync(scriptFile, 'utf8'));
 const write = (o) => appendFileSync(log, JSON.stringify({ t: new Date().toISOString(), ...o }) + '\n');
 let n = 0;
 
+const textOf = (c) => (typeof c === 'string' ? c : Array.isArray(c) ? c.map((x) => (typeof x === 'string' ? x : (x?.text ?? x?.output ?? ''))).join('') : JSON.stringify(c ?? ''));
+
 /** The next call for a conversation that already has `done` tool results, or null past the script. */
 const next = (done) => (done < script.length ? script[done] : null);
 
@@ -29,11 +31,13 @@ const json = (res, v) => {
 
 function anthropic(res, j) {
   const offered = (j.tools ?? []).map((t) => t.name);
-  const done = (j.messages ?? []).flatMap((m) => (Array.isArray(m.content) ? m.content : [])).filter((c) => c.type === 'tool_result').length;
+  const answers = (j.messages ?? []).flatMap((m) => (Array.isArray(m.content) ? m.content : [])).filter((c) => c.type === 'tool_result');
+  const done = answers.length;
+  const results = answers.map((c) => textOf(c.content));
   const call = offered.length ? next(done) : null;
   const start = { type: 'message_start', message: { id: `msg_${++n}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } } };
   const end = (reason) => [{ type: 'message_delta', delta: { stop_reason: reason, stop_sequence: null }, usage: { output_tokens: 5 } }, { type: 'message_stop' }];
-  write({ api: "anthropic", reply: call ? "tool_call" : "text", call, offered: call ? offered.includes(call.name) : undefined, done, tools: offered });
+  write({ api: "anthropic", reply: call ? "tool_call" : "text", call, offered: call ? offered.includes(call.name) : undefined, done, tools: offered, results });
   if (!call) {
     const text = offered.length ? 'FAKE-FINAL: done.' : 'ok';
     if (!j.stream) return json(res, { id: `msg_${n}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 10, output_tokens: 5 } });
@@ -46,12 +50,14 @@ function responses(res, j) {
   const tools = j.tools ?? [];
   const offered = tools.map((t) => t.name ?? t.type);
   const input = Array.isArray(j.input) ? j.input : [];
-  const done = input.filter((i) => i.type === 'function_call_output' || i.type === 'custom_tool_call_output').length;
+  const answers = input.filter((i) => i.type === 'function_call_output' || i.type === 'custom_tool_call_output');
+  const done = answers.length;
+  const results = answers.map((i) => textOf(i.output));
   const call = offered.length ? next(done) : null;
   const id = `resp_${++n}`;
   const created = { type: 'response.created', response: { id } };
   const completed = { type: 'response.completed', response: { id, usage: { input_tokens: 10, input_tokens_details: null, output_tokens: 5, output_tokens_details: null, total_tokens: 15 } } };
-  write({ api: "responses", reply: call ? "tool_call" : "text", call, offered: call ? offered.includes(call.name) : undefined, done, tools: offered, raw: process.env.FAKE_RAW ? j : undefined });
+  write({ api: "responses", reply: call ? "tool_call" : "text", call, offered: call ? offered.includes(call.name) : undefined, done, tools: offered, results, raw: process.env.FAKE_RAW ? j : undefined });
   let item;
   if (call) {
     const custom = tools.find((t) => t.name === call.name)?.type === 'custom';
@@ -67,9 +73,11 @@ function responses(res, j) {
 
 function chat(res, j) {
   const offered = (j.tools ?? []).map((t) => t.function?.name ?? t.name);
-  const done = (j.messages ?? []).filter((m) => m.role === 'tool').length;
+  const answers = (j.messages ?? []).filter((m) => m.role === 'tool');
+  const done = answers.length;
+  const results = answers.map((m) => textOf(m.content));
   const call = offered.length ? next(done) : null;
-  write({ api: 'chat', reply: call ? 'tool_call' : 'text', call, offered: call ? offered.includes(call.name) : undefined, done, tools: offered });
+  write({ api: 'chat', reply: call ? 'tool_call' : 'text', call, offered: call ? offered.includes(call.name) : undefined, done, tools: offered, results });
   const id = `chatcmpl-${++n}`;
   const created = Math.floor(Date.now() / 1000);
   const message = call ? { content: null, tool_calls: [{ id: `call_fake_${n}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } }] } : { content: offered.length ? 'FAKE-FINAL: done.' : 'Fake title' };
@@ -88,13 +96,15 @@ function chat(res, j) {
 function gemini(res, j, url) {
   if (url.includes(':countTokens')) return json(res, { totalTokens: 10 });
   const offered = (j.tools ?? []).flatMap((t) => t.functionDeclarations ?? []).map((d) => d.name);
-  const done = (j.contents ?? []).flatMap((c) => c.parts ?? []).filter((p) => p.functionResponse).length;
+  const answers = (j.contents ?? []).flatMap((c) => c.parts ?? []).filter((p) => p.functionResponse);
+  const done = answers.length;
+  const results = answers.map((p) => JSON.stringify(p.functionResponse.response ?? {}));
   const call = offered.length ? next(done) : null;
   let parts;
   if (call) parts = [{ functionCall: { name: call.name, args: call.args } }];
   else if (j.generationConfig?.responseMimeType === 'application/json') parts = [{ text: '{"reasoning":"lab","model_choice":"flash","next_speaker":"user"}' }];
   else parts = [{ text: 'FAKE-FINAL: done.' }];
-  write({ api: 'gemini', reply: call ? 'tool_call' : 'text', call, offered: call ? offered.includes(call.name) : undefined, done, tools: offered });
+  write({ api: 'gemini', reply: call ? 'tool_call' : 'text', call, offered: call ? offered.includes(call.name) : undefined, done, tools: offered, results });
   const body = { candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }], usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 }, modelVersion: 'gemini-2.5-flash' };
   if (url.includes('alt=sse') || url.includes(':streamGenerateContent')) return sse(res, [body], false);
   json(res, body);
