@@ -107,6 +107,14 @@ export const claude: ClientAdapter = {
   render: renderClaudeLike,
 };
 
+/**
+ * Claude Code's OS sandbox (2.1.328; bubblewrap and socat on Linux): its settings' `sandbox.enabled` turns it on for
+ * the Bash tool, and `sandbox.filesystem.denyWrite` (paths relative to the project, `~/…`, absolute; a missing one is
+ * denied too, so nothing can be created there) adds to what it always keeps read-only (.claude/, .git/hooks,
+ * .git/config, everything outside the project): src/install/sandbox.ts.
+ */
+export const SANDBOX = { enabled: ['sandbox', 'enabled'], denyWrite: ['sandbox', 'filesystem', 'denyWrite'] } as const;
+
 export const record: ClientRecord = {
   name: 'claude-code',
   agent: 'claude',

@@ -123,8 +123,8 @@ export const NAMES_HOOK_FILE = new RegExp(
 
 /** The guard's wiring in a hook file's text: the commands that start git-handoff's guard. */
 const GUARD = /git[- ]handoff(-guard|(\.cmd|\.exe)?["']?\s+guard)|git-handoff plugin/;
-/** Keys that switch hooks off, in any client's settings (disableAllHooks, hooksConfig.enabled, hooks.disabled, …). */
-const SWITCH = /disable|enable/i;
+/** Keys that switch hooks off, in any client's settings (disableAllHooks, hooksConfig.enabled, hooks.disabled, …), and Claude Code's sandbox, kept whole. */
+const SWITCH = /disable|enable|^sandbox$/i;
 /** Keys whose value becomes every later session's environment (Claude Code's `env`: `GIT_HANDOFF_BYPASS`, `PATH`, …). */
 const ENVIRONMENT = /^env(ironment)?$/i;
 /** Text in a new non-JSON hook file (Codex's TOML, a plugin) that could switch hooks or the guard: `[features] codex_hooks = false`. */

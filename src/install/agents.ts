@@ -11,6 +11,7 @@ import { installWrite, restoreOriginal } from '../handoff/state/install-record';
 import type { DoctorItem, InstallOptions } from '../wiring';
 import { CODEX_TRUST_HOW, loginShellProblem } from './codex-trust';
 import { trustGateItems, trustGateSteps } from './trust-gates';
+import { addDenies, removeDenies, sandboxDenies, sandboxItem } from './sandbox';
 import { AGENT_CLIENT, SESSION_VARS, type Agent, type ClientName } from '../client-names';
 import { matcherRoutes } from '../clients/record';
 import { RECORDS } from '../clients/records';
@@ -197,10 +198,13 @@ export function installAgents(repo: Repo, o: InstallOptions): string[] {
       }
       settings.hooks[event] = groups;
     }
+    // Claude Code's sandbox, when the person turns it on, keeps what the guard stands on read-only too (./sandbox.ts)
+    const denied = agent === 'claude' && addDenies(settings, sandboxDenies(root, repo.commonDir));
     if (JSON.stringify(settings) === before) msgs.push(`${w.settings}: already wired (${agent})`);
     else {
       writeJson(file, settings, repo.commonDir);
       msgs.push(`${w.settings}: wired \`${command}\` for ${Object.keys(w.events).join(', ')}`);
+      if (denied) msgs.push(`${w.settings}: its sandbox (when on) keeps ${sandboxDenies(root, repo.commonDir).join(', ')} read-only too (sandbox.filesystem.denyWrite); git handoff doctor says whether it is on`);
     }
     msgs.push(installSnippet(path.join(root, w.notes), w.notes, repo.commonDir));
     const skill = installSkill(root, agent, repo.commonDir);
@@ -274,7 +278,7 @@ export function uninstallAgents(repo: Repo, o: InstallOptions): string[] {
     } else if (existsSync(file)) {
       // changed since install: take our entries out and keep the rest
       const settings = readJson(file);
-      const n = strip(settings);
+      const n = strip(settings) + (agent === 'claude' ? removeDenies(settings, sandboxDenies(root, repo.commonDir)) : 0);
       if (n > 0) {
         if (Object.keys(settings).length === 0) {
           rmSync(file);
@@ -353,6 +357,7 @@ export function doctorAgents(repo: Repo): DoctorItem[] {
       items.push({ component: `agent ${agent}`, status: probe.ok ? 'ok' : 'broken', detail: `${w.settings}: ${wired.join(', ')}; ${probe.detail}` });
     }
     if (agent === 'claude') items.push(doctorVSCode(repo.worktree, w, wired.includes('PreToolUse') ? settings.hooks.PreToolUse : null, off));
+    if (agent === 'claude' && wired.length) items.push(sandboxItem(repo.worktree, repo.commonDir));
     if (agent === 'codex' && wired.length) items.push(...doctorCodexPath());
     if (wired.length) items.push(...trustGateItems(agent, repo.worktree, { env: process.env, hooks: settings.hooks, isOurs, pluginAnswers: agent === 'gemini' && pluginAnswers('gemini-cli', repo.worktree) }));
   }
