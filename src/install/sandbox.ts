@@ -85,7 +85,7 @@ export function sandboxItem(worktree: string, commonDir: string, env: NodeJS.Pro
     return {
       component,
       status: 'info',
-      detail: `Claude Code's sandbox is off: a script the session writes and runs can write anything the user can. Recommended: "sandbox": {"enabled": true} in .claude/settings.local.json or your user settings${needs}; it keeps .claude/, .git/hooks, .git/config and all outside the project read-only, and with git-handoff's denyWrite entries ${missing.length ? '(git handoff install --agent claude adds them) ' : ''}the other clients' wiring, git-handoff's state and the handoff files too`,
+      detail: `Claude Code's sandbox is off: a script the session writes and runs can write anything the user can. Recommended: "sandbox": {"enabled": true} in ${r.hookFiles.find((f) => f.scope === 'local')!.file} or your user settings${needs}; it keeps .claude/, .git/hooks, .git/config and all outside the project read-only, and with git-handoff's denyWrite entries ${missing.length ? '(git handoff install --agent claude adds them) ' : ''}the other clients' wiring, git-handoff's state and the handoff files too`,
     };
   }
   if (missing.length) return { component, status: 'info', detail: `Claude Code's sandbox is on, but its denyWrite lacks ${missing.join(', ')}: a script run in it can still write those; run git handoff install --agent claude again${needs}` };

@@ -55,6 +55,18 @@ describe('a client fact has one home: its record', () => {
     expect(found).toEqual([]);
   });
 
+  it("docs/clients.md states each client's read-only tools as its record has them", () => {
+    const doc = readFileSync(path.join(SRC, '..', 'docs', 'clients.md'), 'utf8');
+    const table = doc.slice(doc.indexOf('## Every call is seen'), doc.indexOf('## Each client in one table'));
+    // VS Code's long list is named by its file
+    for (const r of ALL_RECORDS.filter((x) => x.name !== 'vscode')) {
+      const row = table.split('\n').find((l) => l.startsWith('| ') && l.includes(r.readOnly[0]) && l.toLowerCase().includes(r.name.split('-')[0]))!;
+      expect(row, r.name).toBeDefined();
+      const listed = /\| `([^`]*)` \|/.exec(row.split(' | ').slice(2).join(' | ').replace(/^/, '| '))?.[1].split(' ');
+      expect(new Set(listed), r.name).toEqual(new Set(r.readOnly));
+    }
+  });
+
   it('finds each kind of fact where it is stated (the check can fail)', () => {
     expect(offenders(path.join(SRC, 'x.ts'), "const f = path.join(home, '.gemini', 'trustedFolders.json');")).toHaveLength(2);
     expect(offenders(path.join(SRC, 'x.ts'), 'const d = env.CODEX_HOME || `${home}/.codex/config.toml`;')).toHaveLength(2);
