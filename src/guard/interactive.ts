@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { GuardContext } from './context';
 import { Bound, Budget, handoffFilesUnder } from './rules/reach';
 import { neutral } from '../terminal-text';
-import { parseShell, SHELLS, type SimpleCommand } from './shell';
+import { gitInvocation, parseShell, SHELLS, type SimpleCommand } from './shell';
 
 /** Interpreters and the options that give them their code inline (with one: not interactive). */
 const INTERPRETERS: Array<[RegExp, RegExp]> = [
@@ -18,8 +18,12 @@ const INTERPRETERS: Array<[RegExp, RegExp]> = [
   [/^php[0-9.]*$/, /^-[^-]*r/],
   [/^(irb|ghci|julia|R|tclsh|wish|sqlite3|psql|mysql|gdb|lldb|jshell|scala|clojure|expect|osascript)$/, /^-[^-]*[ce]|^--(command|eval|execute)/],
 ];
-/** Programs that run commands typed into them whatever their operands: editors, pagers, terminal multiplexers. */
-const TYPED_INTO = /^(vi|vim|nvim|view|nano|pico|emacs|ed|ex|micro|joe|less|more|most|man|tmux|screen|script|su|ssh|telnet|ftp|sftp|top|htop)$/;
+/**
+ * Programs that run or write what is typed into them whatever their operands, terminal or not: editors (`ed`, `vim`
+ * read their commands from their input), terminal multiplexers, remote and user shells. A pager (`less`) reads
+ * keystrokes only from a terminal, which the hook cannot see was asked for (SECURITY.md): not here.
+ */
+const TYPED_INTO = /^(vi|vim|nvim|view|vimdiff|nano|pico|emacs|ed|ex|micro|joe|tmux|screen|script|su|ssh|telnet|ftp|sftp)$/;
 
 /** Why `cmd`, reading its own input, may be given later what the guard cannot see, or null. */
 function readsLaterInput(cmd: SimpleCommand): string | null {
@@ -91,9 +95,12 @@ export function interactiveProblem(ctx: GuardContext, command: string, cwd: stri
   } catch {
     return null; // the shell rules refuse what they cannot read
   }
-  for (const cmd of cmds) {
+  for (const [i, cmd] of cmds.entries()) {
     // its input is the call's own (not a pipe, a file or a here-document)
     if (cmd.stdinFrom || cmd.redirects.some((r) => r.op.startsWith('<') && r.op !== '<>')) continue;
+    // a value `git config` stores for later (core.editor vim): not run by this line (a later one is judged then)
+    const value = cmd.argv.join(' ');
+    if (cmds.slice(i + 1).some((c) => gitInvocation(c)?.sub === 'config' && c.argv.includes(value))) continue;
     const why = readsLaterInput(cmd);
     if (!why) continue;
     const at = protectedStateAt(ctx, cmd.cwd ?? cwd ?? ctx.event.cwd);

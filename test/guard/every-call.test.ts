@@ -158,12 +158,12 @@ describe('Codex’s shell keeps its input open (write_stdin reaches no hook)', (
   it('a shell, interpreter, editor or xargs reading it is refused where git-handoff keeps state, naming the one-call way', async () => {
     const repo = await foreignWorld();
     const bash = (command: string) => call('codex', repo, 'Bash', { command });
-    for (const command of ['bash', 'sh -i', 'bash -s', 'python3', 'python3 -i', 'python3 -', 'node', 'perl', 'vim notes.txt', 'less b.txt', 'xargs rm', 'git update-ref --stdin', 'tar -x', 'cd memory && bash']) {
+    for (const command of ['bash', 'sh -i', 'bash -s', 'python3', 'python3 -i', 'python3 -', 'node', 'perl', 'vim notes.txt', 'ed b.txt', 'GIT_EDITOR=vim git commit', 'xargs rm', 'git update-ref --stdin', 'tar -x', 'cd memory && bash']) {
       const r = await judge(bash(command), 'codex');
       expect(r.verdict, command).toBe('deny');
       expect(r.reason, command).toMatch(/one call/);
     }
-    for (const command of ['bash -c "ls"', 'python3 -c "print(1)"', 'python3 tools/x.py', 'node -e "1"', 'ls | xargs echo', 'cat b.txt', 'git status', 'bash < script.sh', 'echo hi | python3']) {
+    for (const command of ['bash -c "ls"', 'python3 -c "print(1)"', 'python3 tools/x.py', 'node -e "1"', 'ls | xargs echo', 'cat b.txt', 'less b.txt', 'git status', 'bash < script.sh', 'echo hi | python3', 'git config --global core.editor vim']) {
       const r = await judge(bash(command), 'codex');
       expect(r.verdict, `${command}: ${r.reason}`).toBe('allow');
     }
