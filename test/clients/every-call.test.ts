@@ -3,7 +3,7 @@
 // of the client's own wiring refused with nothing changed; its read tools, the client's own read tool, git status and
 // an ordinary MCP write allowed; and each client's own gap (Qwen Code's monitor, Codex's interactive shell, Copilot
 // CLI's MCP tools through the Claude Code wiring). The same calls in-process, every shape: test/guard/every-call.test.ts.
-import { readFileSync, existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ClientName } from '../../src/client-names';
@@ -145,6 +145,32 @@ describe('every call is seen, in every real client with an MCP server', () => {
       check(client, list, run);
     }, 600_000);
   }
+
+  it("claude-code reads install's matchers as meant: a read-only tool starts no hook, Bash and Edit the line group, every other tool the rest", async () => {
+    const repo = await world('claude');
+    // each group's command replaced by one that logs which group got which tool (matchers as install wrote them)
+    const file = path.join(repo.dir, '.claude', 'settings.json');
+    const settings = JSON.parse(readFileSync(file, 'utf8'));
+    const log = path.join(repo.home, 'hooks.log');
+    settings.hooks.PreToolUse.forEach((g: any, i: number) => (g.hooks = [{ type: 'command', command: `${process.execPath} -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>require("fs").appendFileSync(process.argv[1], "${i} "+JSON.parse(s).tool_name+"\\n"))' ${log}` }]));
+    writeFileSync(file, JSON.stringify(settings));
+    const theirs = path.join(repo.dir, FOREIGN);
+    const script: Call[] = [
+      { name: 'Read', args: { file_path: theirs } },
+      { name: 'Glob', args: { pattern: 'memory/*.md' } },
+      { name: 'Grep', args: { pattern: 'their' } },
+      { name: 'Bash', args: { command: 'true' } },
+      { name: 'Write', args: { file_path: path.join(repo.dir, 'notes.txt'), content: 'x\n' } },
+      // (Claude Code edits only a file read in the session)
+      { name: 'Read', args: { file_path: path.join(repo.dir, 'notes.txt') } },
+      { name: 'Edit', args: { file_path: path.join(repo.dir, 'notes.txt'), old_string: 'x', new_string: 'y' } },
+      mcpCall('claude-code', 'read_text_file', { path: theirs }),
+      mcpCall('claude-code', 'write_file', { path: path.join(repo.dir, 'other.txt'), content: 'x\n' }),
+    ];
+    const run = await runClient('claude-code', repo, script);
+    expect(run.results.every((r) => r !== undefined), run.out.slice(-2000)).toBe(true);
+    expect(readFileSync(log, 'utf8').trim().split('\n')).toEqual(['0 Bash', '1 Write', '0 Edit', '1 mcp__fs__read_text_file', '1 mcp__fs__write_file']);
+  }, 600_000);
 
   it('copilot through the Claude Code wiring alone: its MCP tools (<server>-<tool>) reach the guard', async () => {
     const repo = await world('claude');

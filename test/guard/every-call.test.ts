@@ -10,6 +10,8 @@ import { describe, expect, it } from 'vitest';
 import type { ClientName } from '../../src/client-names';
 import { detectClient } from '../../src/clients/index';
 import { ALL_RECORDS, RECORDS } from '../../src/clients/records';
+import { matcherRoutes } from '../../src/clients/record';
+import { opencodePlugin } from '../../src/clients/opencode';
 import { GuardContext } from '../../src/guard/context';
 import { decide } from '../../src/guard/entry';
 import { foreignWorld, FOREIGN_FILE, OWN_FILE, verdict } from '../fuzz/world';
@@ -47,6 +49,28 @@ async function judge(p: Record<string, unknown>, named: ClientName, env: NodeJS.
 }
 
 const foreign = (repo: TestRepo) => path.join(repo.dir, FOREIGN_FILE);
+
+describe('routing: every tool but the read-only ones', () => {
+  it('each wiring’s before-tool matcher routes every tool name but its client’s read-only tools, read as the clients read it', () => {
+    for (const r of ALL_RECORDS.filter((x) => x.routing === 'matcher')) {
+      const w = r.wiring!;
+      const event = Object.keys(w.events).find((e) => w.events[e] !== undefined)!;
+      const m = w.events[event]!;
+      expect(m, r.name).not.toMatch(/\(\?[=!<]/); // no look-around (Rust's regex has none)
+      for (const tool of r.readOnly) expect(matcherRoutes(m, tool), `${r.name} ${tool}`).toBe(false);
+      for (const tool of [mcp(r.name, 'write_file'), mcp(r.name, 'read_text_file'), 'Bash', 'SomeNewTool', '', ...r.readOnly.flatMap((t) => [t.slice(0, -1), `${t}X`, `X${t}`])]) {
+        expect(matcherRoutes(m, tool), `${r.name} ${JSON.stringify(tool)}`).toBe(true);
+      }
+    }
+    // the OpenCode plugin asks about every tool but its read-only ones
+    expect(opencodePlugin('git-handoff-guard --client=opencode')).toContain(`const READ_ONLY = new Set(${JSON.stringify(RECORDS.opencode.readOnly)})`);
+  });
+
+  it('no client’s read-only tool is a tool another client writes or runs with', () => {
+    const writers = new Set(ALL_RECORDS.flatMap((r) => Object.keys(r.front?.tools ?? {})).concat(['Bash', 'Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'PowerShell', 'apply_patch', 'patch', 'run_shell_command', 'write_file', 'replace', 'edit', 'create', 'bash', 'write', 'multiedit', 'exec', 'monitor', 'Shell', 'Delete', 'exec_command', 'shell']));
+    for (const r of ALL_RECORDS) for (const t of r.readOnly) expect(writers.has(t), `${r.name} ${t}`).toBe(false);
+  });
+});
 
 describe('an MCP server’s tools, in every client’s naming', () => {
   it('writing, editing, moving or deleting another session’s handoff file: refused, in every client', async () => {
