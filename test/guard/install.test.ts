@@ -220,6 +220,8 @@ describe('install --agent', () => {
     expect(r.exitCode, String(r.stderr)).toBe(0);
     expect(String(r.stdout)).toContain('commit .claude/settings.json, CLAUDE.md, .claude/skills/handoff/SKILL.md to wire everyone who clones');
     expect(read(repo, '.claude/settings.json')).not.toBe(oneLine);
+    // Claude Code's sandbox, when on, keeps the other clients' wiring, git-handoff's state and the handoff files too
+    expect(JSON.parse(read(repo, '.claude/settings.json')).sandbox).toEqual({ filesystem: { denyWrite: expect.arrayContaining(['.codex/hooks.json', '.gemini/settings.json', '.github/hooks', '.git/handoff', 'memory']) } });
     // a handoff written now does not report the files install changed as uncommitted work
     const w = await repo.cli(['write', 'auth-refactor', '--session', 's-1', '-m', 'x']);
     expect(w.exitCode, String(w.stderr)).toBe(0);
@@ -238,6 +240,14 @@ describe('install --agent', () => {
     expect((await fresh.cli(['uninstall', '--agent', 'claude'])).exitCode).toBe(0);
     expect(existsSync(path.join(fresh.dir, '.claude'))).toBe(false);
     expect(existsSync(path.join(fresh.dir, 'CLAUDE.md'))).toBe(false);
+    // changed since install: the hooks and the sandbox entries go, what the person added and had stays
+    const changed = makeRepo({ commit: true });
+    changed.write('.claude/settings.json', JSON.stringify({ sandbox: { enabled: true, filesystem: { denyWrite: ['secrets'] } } }));
+    expect((await changed.cli(['install', '--agent', 'claude'])).exitCode).toBe(0);
+    const after = JSON.parse(read(changed, '.claude/settings.json'));
+    changed.write('.claude/settings.json', JSON.stringify({ ...after, model: 'x' }, null, 2));
+    expect((await changed.cli(['uninstall', '--agent', 'claude'])).exitCode).toBe(0);
+    expect(JSON.parse(read(changed, '.claude/settings.json'))).toEqual({ sandbox: { enabled: true, filesystem: { denyWrite: ['secrets'] } }, model: 'x' });
   });
 
   it('install --agent cursor points to the by-hand setup', async () => {
