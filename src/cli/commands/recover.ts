@@ -7,6 +7,7 @@ import { recover, recoverScan, type RecoverResult } from '../../handoff/record/r
 import { recoverFrom } from '../../sync/record-remote';
 import type { GlobalArgs } from '../context';
 import { printJson } from '../output';
+import { personOnly } from '../person-only';
 
 interface Args extends GlobalArgs {
   ref?: string[];
@@ -31,6 +32,7 @@ export const recoverCommand: CommandModule<GlobalArgs, Args> = {
           'at refs/handoff-kept/…). An archived handoff is never brought back live. Exit 6 when something could not be restored.',
       ) as unknown as Argv<Args>,
   handler: (a) => {
+    if (a.from !== undefined) personOnly('git handoff recover --from');
     const repo = openRepo();
     const from = a.from !== undefined ? recoverFrom(repo, a.from) : null;
     const scanned: RecoverResult | null = a.scan ? recoverScan(repo) : null;
