@@ -24,7 +24,7 @@ export class Earlier {
   swept = false;
 
   /** Takes in what `cmd` (read as git: `inv`) changes for the commands after it. */
-  note(cmd: SimpleCommand, inv: GitInvocation | null, abs: (p: string, cwd: string | null) => string): void {
+  note(cmd: SimpleCommand, inv: GitInvocation | null, abs: (p: string, cwd: string | null) => string | null): void {
     const prog = cmd.argv[0] ? path.basename(cmd.argv[0]) : '';
     if (prog === 'ln' || prog === 'cp') this.noteLinks(cmd, prog, abs);
     if (!inv) return;
@@ -68,7 +68,7 @@ export class Earlier {
   }
 
   /** `ln -s SRC… DST`, `cp -s`: each link made and where it leads (relative to the link's directory, or with -r to cwd). */
-  private noteLinks(cmd: SimpleCommand, prog: string, abs: (p: string, cwd: string | null) => string): void {
+  private noteLinks(cmd: SimpleCommand, prog: string, abs: (p: string, cwd: string | null) => string | null): void {
     const args = cmd.argv.slice(1);
     const o = getopt(args, 'St', ['--target-directory', '--suffix']);
     const symbolic = o.flags.some((f) => (/^-[a-zA-Z]+$/.test(f) && f.includes('s')) || isLong(f, '--symbolic'));
@@ -76,14 +76,14 @@ export class Earlier {
     const relative = prog === 'ln' && o.flags.some((f) => (/^-[a-zA-Z]+$/.test(f) && f.includes('r')) || isLong(f, '--relative'));
     const dirOpt = [...(o.values.get('-t') ?? []), ...(o.values.get('--target-directory') ?? [])].pop();
     const files = o.operands;
-    if (files.some((f) => /[$`*?[]/.test(f))) return;
     const sources = dirOpt !== undefined ? files : files.length >= 2 ? files.slice(0, -1) : files;
     const dest = dirOpt ?? (files.length >= 2 ? files[files.length - 1] : '.');
     const intoDir = dirOpt !== undefined || sources.length > 1 || dest.endsWith('/') || dest === '.';
     for (const src of sources) {
+      // a link whose place or target the guard cannot resolve is no link it can follow; the write through it is judged as written
       const link = abs(intoDir ? path.join(dest, path.basename(src)) : dest, cmd.cwd);
-      const to = path.isAbsolute(src) ? src : relative || prog === 'cp' ? abs(src, cmd.cwd) : path.resolve(path.dirname(link), src);
-      this.links.set(link, to);
+      const from = path.isAbsolute(src) || relative || prog === 'cp' ? abs(src, cmd.cwd) : link && path.resolve(path.dirname(link), src);
+      if (link !== null && from) this.links.set(link, from);
     }
   }
 

@@ -331,7 +331,10 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
         for (const f of changed) push({ abs: f, shown: path.relative(ctx.event.cwd, f) || f, kind: t.kind === 'delete' ? 'delete' : 'shell' });
       }
     }
-    earlier.note(cmd, git, (p, c) => ctx.abs(p, c));
+    earlier.note(cmd, git, (p, c) => {
+      const e = expandWord(p, { ...carried, ...cmd.assigns }, c, budget);
+      return e && e.length === 1 ? ctx.abs(e[0], c) : null;
+    });
     // xargs: the arguments come from its input, which the guard does not read
     if (cmd.xargs && !harmlessCommand(cmd)) {
       const problem = await unseenArgumentsProblem(ctx, cmd, budget);
