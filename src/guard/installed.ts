@@ -44,9 +44,9 @@ const real = (p: string): string | null => {
 };
 
 /**
- * git-handoff's installed folders for a session working in `worktree` (null: none): this package, the package of each
- * of its commands found on PATH (symlinks followed, as npm links them), the Claude Code plugin folders and the Gemini
- * CLI extension folder.
+ * git-handoff's installed folders for a session working in `worktree` (null: none): this package, each of its commands
+ * found on PATH and the package it leads to (symlinks followed, as npm links them), the Claude Code plugin folders and
+ * the Gemini CLI extension folder.
  */
 export function installedDirs(worktree: string | null, cwd: string, env: NodeJS.ProcessEnv): string[] {
   const out = new Set<string>();
@@ -58,6 +58,8 @@ export function installedDirs(worktree: string | null, cwd: string, env: NodeJS.
       const file = path.join(dir, b);
       if (!existsSync(file)) continue;
       const at = real(file);
+      // the command's own name too (npm's link in a bin folder): another file there in its place runs instead
+      out.add(file);
       if (at) out.add(packageOf(path.dirname(at)) ?? path.dirname(at));
     }
   }

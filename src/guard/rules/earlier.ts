@@ -22,6 +22,8 @@ export class Earlier {
   private staged: Array<{ spec: string; cwd: string | null }> = [];
   /** an earlier command changed the index in a way the line does not show (`add -A`, `read-tree`, …) */
   swept = false;
+  /** remotes defined earlier on the line (`git remote add|set-url <name> <url>`, `git config remote.<name>.url <url>`): name → URL */
+  readonly remotes = new Map<string, string>();
 
   /** Takes in what `cmd` (read as git: `inv`) changes for the commands after it. */
   note(cmd: SimpleCommand, inv: GitInvocation | null, abs: (p: string, cwd: string | null) => string | null): void {
@@ -33,6 +35,9 @@ export class Earlier {
     const ops = a.filter((x) => !x.startsWith('-'));
     const named = a.includes('--') ? a.slice(a.indexOf('--') + 1) : ops;
     const stage = (paths: string[]) => this.staged.push(...paths.map((spec) => ({ spec, cwd: inv.cwd ?? cmd.cwd })));
+    if (inv.sub === 'remote' && (ops[0] === 'add' || ops[0] === 'set-url') && ops.length >= 3) this.remotes.set(ops[1], ops[ops.length - 1]);
+    const url = inv.sub === 'config' ? /^remote\.(.+)\.(push)?url$/i.exec(ops[0] ?? '') : null;
+    if (url && ops.length >= 2) this.remotes.set(url[1], ops[ops.length - 1]);
     switch (inv.sub) {
       case 'add':
         if (has(/[Au]/, '--all', '--update', '--pathspec-from-file') || named.length === 0) this.swept = true;

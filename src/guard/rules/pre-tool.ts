@@ -72,12 +72,14 @@ function ownDirsOf(ctx: GuardContext, loc: Location | null): string[] {
 }
 
 const PUSH_VALUED = new Set(['-o', '--push-option', '--receive-pack', '--exec']);
+/** git verbs that only read a repository (with `--git-dir`, `-C`: which the allowlist does not pass), for git-handoff's own repositories. */
+const READING_VERBS = new Set(['log', 'show', 'diff', 'rev-parse', 'cat-file', 'for-each-ref', 'ls-tree', 'ls-files', 'rev-list', 'show-ref', 'count-objects', 'describe', 'shortlog', 'blame', 'grep', 'status', 'verify-pack', 'merge-base', 'name-rev']);
 
 /**
  * The repositories a git command changes: the one it runs in (`-C`, `cd`, `--git-dir`, GIT_DIR) and, for a push, its
  * destination — a path or file:// URL, or a remote's configured URLs (git asked, only for a push).
  */
-async function repositoriesOf(ctx: GuardContext, git: GitInvocation, here: string, loc: Location | null): Promise<string[]> {
+async function repositoriesOf(ctx: GuardContext, git: GitInvocation, here: string, loc: Location | null, defined: Map<string, string>): Promise<string[]> {
   const out = [here];
   if (git.gitDir && !/[$`]/.test(git.gitDir)) out.push(path.resolve(here, git.gitDir));
   if (git.sub !== 'push' && git.sub !== 'send-pack') return out;
@@ -99,6 +101,12 @@ async function repositoriesOf(ctx: GuardContext, git: GitInvocation, here: strin
   const asPath = (u: string) => (u.startsWith('file://') ? u.slice(7) : /^[^:/]+:/.test(u) && !u.startsWith('/') ? null : u.replace(/^~(?=\/|$)/, ctx.env.HOME ?? '~'));
   const direct = /[/~]|^\.\.?$/.test(dest) || dest.startsWith('file://') ? asPath(dest) : null;
   if (direct !== null) return [...out, path.resolve(here, direct)];
+  // a remote the line defined before this push
+  const earlier = defined.get(dest);
+  if (earlier !== undefined) {
+    const p = asPath(earlier);
+    return p === null || /[$`]/.test(p) ? out : [...out, path.resolve(here, p)];
+  }
   if (!loc) return out;
   // a remote's name: where its URLs lead (git asked, for a push only)
   const repo = await ctx.repo(loc);
@@ -276,8 +284,8 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
       const problem = gitEnvironmentProblem(git, cmd, { ...carried, ...cmd.assigns }, envFiles, own) ?? gitOptionProblem(cmd, git, own) ?? oneOffKeysProblem(git, show) ?? separateGitDirProblem(git, cmd, (d) => ctx.locate(d), show);
       if (problem) return { deny: problem };
       // a repository of git-handoff's own (the witness, an installed copy): run there, or pushed into
-      if (!harmlessCommand(cmd)) {
-        const repos = await repositoriesOf(ctx, git, here, loc);
+      if (!harmlessCommand(cmd) && !READING_VERBS.has(git.sub)) {
+        const repos = await repositoriesOf(ctx, git, here, loc, earlier.remotes);
         const outside = repos.filter((r) => !loc || !(r === loc.worktree || r.startsWith(loc.worktree + path.sep)));
         const problem = outside.length ? ownRepositoryProblem(ownDirsOf(ctx, loc), outside, show) : null;
         if (problem) return { deny: problem };
