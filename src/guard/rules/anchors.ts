@@ -107,7 +107,8 @@ export function personOnlyProblem(run: { kind: 'cli' | 'guard'; args: string[] }
       `\`git handoff recover --from\`, from their own terminal. \`git handoff recover\` (without --from) restores from the record here.`
     );
   }
-  if (sub === 'claim' || sub === 'release') {
+  // release for another known session is write-as-another (rules/inject.ts says it); claim, and any named session of a call whose own is not known, here
+  if (sub === 'claim' || (sub === 'release' && session === null)) {
     const named = namedSession(rest, assigns);
     if (named !== null && named !== session) {
       return (
