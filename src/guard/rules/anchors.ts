@@ -10,11 +10,18 @@ import path from 'node:path';
 import { SESSION_VARS as CLIENT_SESSION_VARS } from '../../client-names';
 import { neutral } from '../../terminal-text';
 import { SHELLS, type GitInvocation, type SimpleCommand } from '../shell';
+import { runsUnreadCode } from './refs';
 
 const SESSION_VARS = ['GIT_HANDOFF_SESSION', ...CLIENT_SESSION_VARS.map(([v]) => v)];
 /** git-handoff's bundles that answer hook events (src/fast-guard.ts and what it loads), run by a runtime. */
 const GUARD_BUNDLE = /(^|\/)dist\/(guard|first|fast|spare|answerer)\.cjs$/;
 const RUNTIME = /^(node|nodejs|bun|deno)(\d[\d.]*)?$/;
+/** Programs whose operands are files (judged by the perimeter), never a package's name. */
+const FILE_TOOLS = new Set(['git', 'rm', 'mv', 'cp', 'ln', 'install', 'touch', 'cat', 'ls', 'chmod', 'chown', 'rsync', 'tar', 'find']);
+/** Programs that run a package's command by its name. */
+const RUNNERS = new Set(['npx', 'bunx', 'pnpx', 'npm', 'pnpm', 'yarn', 'bun']);
+/** A package manager's or a client's verbs that install, remove, switch off or replace a package, plugin or extension. */
+const INSTALLING = /^(i|in|ins|inst|insta|instal|install|isntall|add|un|uninstall|unlink|remove|rm|r|erase|link|ln|update|up|upgrade|udpate|disable|enable|reinstall|ci)$/;
 /** The CLI's options before the command that take a value (`git handoff -C <dir> guard`). */
 const CLI_VALUED = new Set(['-C']);
 
@@ -52,10 +59,55 @@ export function handoffRun(cmd: SimpleCommand, inv: GitInvocation | null): { kin
     const named = script === undefined ? null : programOf(script);
     return named === null ? null : { kind: named === 'git-handoff' ? 'cli' : 'guard', args: rest.slice(rest.indexOf(script!) + 1) };
   }
+  // a package runner (`npx git-handoff guard`, `npm exec -- git-handoff-guard`, `bunx …`): the program it runs
+  if (RUNNERS.has(prog)) {
+    const at = rest.findIndex((a) => programOf(a.replace(/@[^/]*$/, '')) !== null);
+    if (at >= 0) {
+      const named = programOf(rest[at].replace(/@[^/]*$/, ''))!;
+      return { kind: named === 'git-handoff' ? 'cli' : 'guard', args: rest.slice(at + 1) };
+    }
+  }
   // a path (or an expansion naming one) that leads to one of git-handoff's programs under another name
   const named = /[/$`]/.test(p0) ? programOf(p0) : null;
   if (named !== null) return { kind: named === 'git-handoff' ? 'cli' : 'guard', args: rest };
   return null;
+}
+
+/**
+ * Why a command changes git-handoff's installation by another program — a package manager (`npm uninstall -g
+ * git-handoff`, `npm i -g git-handoff@0.0.1`, `pnpm remove`, `yarn global add`) or a client's plugin and extension
+ * commands (`<client> plugin uninstall git-handoff`, `<client> extensions disable git-handoff`) — or null: any program
+ * given an installing verb and git-handoff's name.
+ */
+export function reinstallProblem(cmd: SimpleCommand, shown: string): string | null {
+  const prog = cmd.argv[0] ? path.basename(cmd.argv[0]) : '';
+  // git and the file tools name files, which the perimeter judges where they lead
+  if (FILE_TOOLS.has(prog)) return null;
+  const args = cmd.argv.slice(1);
+  const names = args.some((a) => /^git-handoff(@[^/]*)?$/.test(a) || /^git-handoff-\d[\w.-]*\.tgz$/.test(a));
+  if (!names || !args.some((a) => INSTALLING.test(a))) return null;
+  return (
+    `\`${neutral(shown)}\` installs, removes, switches off or replaces git-handoff (its package, plugin or extension), which every session's ` +
+    `calls are judged by: only the person does that, from their own terminal. Tell them what you need and why.`
+  );
+}
+
+/** Code that starts programs, in the interpreters' spellings. */
+const RUNS_PROGRAMS = /subprocess|\bsystem\b|\bexec|spawn|popen|child_process|IO\.popen|Open3|%x|`|\bqx\b/;
+/** git-handoff named in code, however its words are split into strings (`['git', 'handoff', 'guard']`). */
+const NAMES_HANDOFF = /git['"\s,]*[-\s]?['"\s,]*handoff/;
+const PERSON_ONLY_WORDS = /\b(guard|install|uninstall|--from|--session)\b|guard\.cjs/;
+
+/**
+ * Why interpreter code would run git-handoff's guard or a command only the person runs (`subprocess.run(['git',
+ * 'handoff', 'guard'], input=…)`), or null. Its arguments cannot be read as the shell's are, so the words are enough.
+ */
+export function codeRunsAnchors(cmd: SimpleCommand, whole: string): string | null {
+  if (!runsUnreadCode(cmd, SHELLS) || !RUNS_PROGRAMS.test(whole) || !NAMES_HANDOFF.test(whole) || !PERSON_ONLY_WORDS.test(whole)) return null;
+  return (
+    `\`${path.basename(cmd.argv[0] ?? '')}\` runs code that starts git-handoff with words only the person's commands take (the guard, install, ` +
+    `uninstall, recover --from, another session's --session). Run \`git handoff …\` itself for what a session may do; the guard reads it.`
+  );
 }
 
 /** The command a `git handoff` run names (after `-C <dir>` and other options) and its arguments after it. */

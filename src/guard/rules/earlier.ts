@@ -29,6 +29,13 @@ export class Earlier {
   note(cmd: SimpleCommand, inv: GitInvocation | null, abs: (p: string, cwd: string | null) => string | null): void {
     const prog = cmd.argv[0] ? path.basename(cmd.argv[0]) : '';
     if (prog === 'ln' || prog === 'cp') this.noteLinks(cmd, prog, abs);
+    // a link made earlier, moved: it leads to the same place under its new name
+    if (prog === 'mv' && this.links.size) {
+      const ops = cmd.argv.slice(1).filter((a) => !a.startsWith('-'));
+      const from = ops.length === 2 ? abs(ops[0], cmd.cwd) : null;
+      const to = ops.length === 2 ? abs(ops[1], cmd.cwd) : null;
+      if (from && to && this.links.has(from)) this.links.set(to, this.links.get(from)!);
+    }
     if (!inv) return;
     const a = inv.args;
     const has = (short: RegExp, ...long: string[]) => a.some((x) => (/^-[a-zA-Z]+$/.test(x) && short.test(x)) || long.some((l) => isLong(x, l)));

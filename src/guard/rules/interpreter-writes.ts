@@ -173,7 +173,11 @@ function namedFiles(whole: string, env: NodeJS.ProcessEnv): Seen {
   code = code.replace(/[#$]?\{\s*([\u0001-\u0011])\s*\}/g, '$1');
   const rooted = new Set<string>();
   const homeRead = code.includes(HOME) || /(['"])~(\/[^'"\n]*)?\1/.test(code);
-  const strings = [...glued(code).matchAll(/(['"`])([^'"`\n]{0,1024})\1/g)].map((m) => m[2].replace(OPEN_MODE, '')).filter((s) => s !== '' && !/^[wax]b?\+?$/.test(s));
+  // a string holding a command line (`os.system('echo x >> ~/.gitconfig')`) is read word by word too
+  const strings = [...glued(code).matchAll(/(['"`])([^'"`\n]{0,1024})\1/g)]
+    .flatMap((m) => [m[2], ...(/\s/.test(m[2]) ? m[2].split(/[\s<>|;&]+/) : [])])
+    .map((s) => s.replace(OPEN_MODE, ''))
+    .filter((s) => s !== '' && !/^[wax]b?\+?$/.test(s));
   const rootOf = (s: string): string | null => {
     // the last read in a string is where its path starts (`"$ENV{HOME}/.gitconfig"`, `'~/.gitconfig'`)
     const at = Math.max(...[HOME, ...bases.keys()].map((k) => s.lastIndexOf(k)));

@@ -18,7 +18,7 @@ import { hooksPathRemovalProblem, removesHooksPath, scopeArgs } from './git-conf
 import { hunkEdits, isProtected, judgeFile, parsePatch, type FileOp } from './files';
 import { interpreterWrites } from './interpreter-writes';
 import { isHandoffCommand, judgeHandoffCommand, sessionPrefix } from './inject';
-import { handoffRun, personOnlyProblem } from './anchors';
+import { codeRunsAnchors, handoffRun, personOnlyProblem, reinstallProblem } from './anchors';
 import { Earlier } from './earlier';
 import { pluginPathPrefix } from '../plugin-active';
 import { interpreterProblem, refCommandProblem, refStoreWriteProblem } from './refs';
@@ -350,6 +350,8 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     }
     const inv = git ?? handoffByInterpreter(cmd, whole);
     // the guard by hand, install/uninstall, recover --from, another session's claims: the person's (rules/anchors.ts)
+    const reinstall = reinstallProblem(cmd, cmd.argv.join(' ')) ?? codeRunsAnchors(cmd, whole);
+    if (reinstall) return { deny: reinstall };
     const run = handoffRun(cmd, inv);
     if (run) {
       const problem = personOnlyProblem(run, { ...carried, ...cmd.assigns }, ctx.session, inv ? asWritten(command, inv, cmd.cwd ?? '/', read) : cmd.argv.join(' '));

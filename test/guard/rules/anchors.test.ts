@@ -45,6 +45,10 @@ describe('only the person moves the anchors', () => {
         `"$(command -v git-handoff-guard)" --client=codex < /dev/null`,
         `${BIN} guard < /dev/null`,
         `exec -a x git-handoff-guard`,
+        `npx git-handoff guard < /dev/null`,
+        `npm exec -- git-handoff-guard --client=codex < /dev/null`,
+        `python3 -c "import subprocess; subprocess.run(['git', 'handoff', 'guard'], input=b'{}')"`,
+        `node -e "require('child_process').execSync('git-handoff-guard --client=claude-code', {input: '{}'})"`,
       ],
       'deny',
     );
@@ -67,6 +71,13 @@ describe('only the person moves the anchors', () => {
         `CLAUDE_CODE_SESSION_ID=${OTHER} git handoff claim src/b.ts`,
         `git handoff release --session ${OTHER}`,
         `git handoff release src/a.ts --session=${OTHER}`,
+        `node -e "require('child_process').execSync('git handoff uninstall --agent claude')"`,
+        // git-handoff's installation changed by another program: a package manager, a client's plugin or extension command
+        'npm uninstall -g git-handoff',
+        'npm i -g git-handoff@0.0.1',
+        'pnpm remove --global git-handoff',
+        'claude plugin uninstall git-handoff@git-handoff',
+        'gemini extensions disable git-handoff',
       ],
       'deny',
     );
@@ -84,6 +95,10 @@ describe('only the person moves the anchors', () => {
         'git handoff claims',
         'git handoff doctor',
         'git handoff sessions',
+        'npm install',
+        'npm i -D vitest',
+        'npx vitest run',
+        `python3 -c "import subprocess; subprocess.run(['git', 'status'])"`,
       ],
       'allow',
     );

@@ -37,6 +37,7 @@ describe('a symlink made earlier on the line', () => {
       `ln -s ~/.claude c && echo '{}' > c/settings.json`,
       `ln -s .claude c && rm c/settings.json`,
       `mkdir -p d && ln -s ../memory d/m && echo x > d/m/handoff-main-auth-refactor.md`,
+      `ln -s ${FOREIGN_FILE} x && mv x y && echo mine > y`,
     ];
     await expectShell5(w, attacks, 'deny');
     const before = readFileSync(path.join(w.repo.dir, FOREIGN_FILE), 'utf8');
