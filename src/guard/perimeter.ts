@@ -30,8 +30,13 @@ export interface Perimeter {
   pluginDirs: HookFile[];
   /** the guard's own state outside the git directory (the user's key and caches, the witness's repository, the plugin copies) */
   state: string[];
-  /** git-handoff's installed folders: its package, the copies its commands resolve to, the clients' plugin folders */
-  installed: string[];
+  /**
+   * git-handoff's installed folders: its package, the copies its commands resolve to, the clients' plugin folders.
+   * Worked out at the first path outside the worktree that asks (none is inside it: src/guard/installed.ts).
+   */
+  installed: () => string[];
+  /** the worktree of the call's repository, or null */
+  worktree: string | null;
 }
 
 const real = (p: string): string => {
@@ -43,6 +48,8 @@ const real = (p: string): string => {
 };
 
 const under = (p: string, dir: string) => p === dir || p.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
+/** Whether a path (as named and as its links lead) is inside the call's worktree, where no installation is counted. */
+const inWorktree = (p: Perimeter, abs: string) => p.worktree !== null && under(abs, p.worktree) && under(real(abs), real(p.worktree));
 
 /** The perimeter for the repository at `loc` (null: none) and this user: git is asked nothing beyond the cached settings. */
 export async function computePerimeter(ctx: GuardContext, loc: Location | null): Promise<Perimeter> {
@@ -60,8 +67,9 @@ export async function computePerimeter(ctx: GuardContext, loc: Location | null):
   for (const f of [...config]) config.add(real(f));
   const { files, dirs, plugins } = hookFiles(loc?.worktree ?? null, home, env);
   const state = userDirs(env);
-  const installed = installedDirs(loc?.worktree ?? null, ctx.event.cwd, env);
-  return { gitDirs, config, hooks: files, hookDirs: dirs, pluginDirs: plugins, state, installed };
+  let installed: string[] | undefined;
+  const worktree = loc?.worktree ?? null;
+  return { gitDirs, config, hooks: files, hookDirs: dirs, pluginDirs: plugins, state, installed: () => (installed ??= installedDirs(worktree, ctx.event.cwd, env)), worktree };
 }
 
 const readMaybe = (p: string): string | null => {
@@ -112,7 +120,7 @@ export function perimeterProblem(p: Perimeter, op: FileOp): string | null {
       return `${shown} is git-handoff's own state under ${neutral(s)} (its per-user key and caches, the loss record's witness, the plugin copies): only git-handoff writes it. ${PERSON_WAY}`;
     }
   }
-  for (const d of p.installed) {
+  for (const d of inWorktree(p, abs) ? [] : p.installed()) {
     if (under(abs, d) || under(real(abs), d)) {
       return `${shown} is part of git-handoff itself, installed at ${neutral(d)} (the guard every tool call runs, its hooks and plugins): only the person installs, upgrades or removes it. ${PERSON_WAY}`;
     }
@@ -153,7 +161,7 @@ export function perimeterProblem(p: Perimeter, op: FileOp): string | null {
 export function perimeterUnder(p: Perimeter, dir: string): string[] {
   const abs = path.resolve(dir);
   const out: string[] = [];
-  for (const f of [...p.config, ...p.hooks.map((h) => h.file), ...p.state, ...p.installed, ...p.gitDirs]) if (f !== abs && under(f, abs)) out.push(f);
+  for (const f of [...p.config, ...p.hooks.map((h) => h.file), ...p.state, ...(inWorktree(p, abs) ? [] : p.installed()), ...p.gitDirs]) if (f !== abs && under(f, abs)) out.push(f);
   return out;
 }
 
@@ -164,7 +172,7 @@ export function perimeterUnder(p: Perimeter, dir: string): string[] {
 export function namesPerimeterPart(p: Perimeter, s: string): boolean {
   const tail = s.replace(/^(\.?\/)+|\/+$/g, '');
   if (tail === '' || tail === '.' || tail === '..') return false;
-  const all = [...p.config, ...p.hooks.map((h) => h.file), ...p.hookDirs.map((h) => h.file), ...p.pluginDirs.map((h) => h.file), ...p.state, ...p.installed, ...p.gitDirs];
+  const all = [...p.config, ...p.hooks.map((h) => h.file), ...p.hookDirs.map((h) => h.file), ...p.pluginDirs.map((h) => h.file), ...p.state, ...p.installed(), ...p.gitDirs];
   return all.some((f) => f.endsWith(path.sep + tail) || f.includes(path.sep + tail + path.sep));
 }
 
