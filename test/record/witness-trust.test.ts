@@ -12,7 +12,7 @@ import { decide } from '../../src/guard/entry';
 import { detectClient } from '../../src/clients/index';
 import { verdict } from '../fuzz/world';
 import { refOf, type TestRepo } from '../helpers/repo';
-import { ME, payload } from '../guard/helpers';
+import { guard, ME, payload } from '../guard/helpers';
 import { ok } from '../sync/world';
 import { raw, RECORD, REF, seeded } from './helpers';
 
@@ -91,6 +91,19 @@ describe('the witness is trusted only for what git-handoff wrote there', () => {
     expect(r.exitCode, `${r.stdout}${r.stderr}`).toBe(0);
     expect(refOf(repo, REF)).toBe(tip);
     expect(refOf(repo, REF)).not.toBe(version);
+  });
+
+  it('a forged witness is reported at the next session start too, in the context the agent reads', async () => {
+    const repo = await seeded();
+    const tip = refOf(repo, REF)!;
+    const w = witnessOf(repo);
+    const { record } = forge(repo);
+    raw(repo, ['push', '-q', w.dir, `+${record}:${w.ref}`]);
+    const r = await guard(repo, payload(repo, 'claude-code/session-start.json', {}, 'sess-owner'));
+    expect(r.exitCode).toBe(0);
+    expect(r.answer.hookSpecificOutput.additionalContext).toMatch(/was changed outside git-handoff/);
+    expect(refOf(repo, REF)).toBe(tip);
+    expect(repo.git(['--git-dir', w.dir, 'rev-parse', w.ref]).stdout.trim()).toBe(refOf(repo, RECORD));
   });
 
   it('a witness git-handoff wrote is taken back as before when the store’s record is gone (no alarm about the witness)', async () => {
