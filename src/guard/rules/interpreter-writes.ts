@@ -41,7 +41,7 @@ const HOME_READS = [
 ];
 /** Where a variable of the environment is read, with its brackets (`os.environ['X']`, `$ENV{X}`): group 2 (or 3) is its name. */
 const ENV_READS =
-  /(?:os\.environ(?:\.get)?[[(]|os\.getenv\(|\bgetenv\(|process\.env\[|\bENV(?:\.fetch)?[[(]|\$_(?:SERVER|ENV)\[|\$ENV\{)\s*(['"]?)([A-Za-z_]\w*)\1\s*[\]})]?|process\.env\.([A-Za-z_]\w*)/g;
+  /(?:os\.environ(?:\.get)?[[(]|os\.getenv\(|\bgetenv\(|process\.env\[|\bENV(?:\.fetch)?[[(]|\bENVIRON\[|\$_(?:SERVER|ENV)\[|\$ENV\{)\s*(['"]?)([A-Za-z_]\w*)\1\s*[\]})]?|process\.env\.([A-Za-z_]\w*)/g;
 /** A path made at run time from something other than strings of the code: characters, decoding, reversing, running code. */
 const BUILT =
   /\bchr\b|\bchar\(|fromCharCode|b64decode|base64|atob\(|fromhex|unhexlify|codecs\.|rot.?13|\[::-1\]|\.reverse\(|\bpack\(|\bsprintf\(\s*['"]%c|\beval\b|\bexec\(|compile\(|__import__|getattr\(/;

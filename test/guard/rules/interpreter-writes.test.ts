@@ -41,6 +41,8 @@ describe('interpreter code, resolved as the interpreter would', () => {
       `python3 -c "import os; open(os.path.join(os.path.expanduser('~'), '.config', 'git', 'config'), 'a').write('${OFF}')"`,
       `python3 -c "import os, json; open(os.path.expanduser('~/.claude/settings.json'), 'w').write('{}')"`,
       `node -e "require('fs').rmSync(require('os').homedir() + '/.cache/git-handoff', {recursive: true})"`,
+      `awk 'BEGIN { printf "[handoff]\\n\\tguard = off\\n" >> ENVIRON["HOME"] "/.gitconfig" }'`,
+      `php -r 'file_put_contents(getenv("HOME") . "/.gitconfig", "x", FILE_APPEND);'`,
       // a command line in a string the code runs
       `python3 -c "import os; os.system('printf x >> ~/.gitconfig')"`,
     ];
