@@ -41,9 +41,6 @@ await Promise.all([
   build({ ...common, ...plainBuiltins, format: 'cjs', entryPoints: ['src/fast-guard.ts'], outfile: 'dist/guard.cjs', minify: true, define }),
   // the launcher's loader for cli.cjs and fast.cjs
   build({ ...common, format: 'cjs', entryPoints: ['src/load.ts'], outfile: 'dist/load.cjs', minify: true, define }),
-  // the resident answerer and its spares (src/answerer)
-  build({ ...common, format: 'cjs', entryPoints: ['src/answerer/server.ts'], outfile: 'dist/answerer.cjs', minify: true }),
-  build({ ...common, format: 'cjs', entryPoints: ['src/answerer/spare.ts'], outfile: 'dist/spare.cjs', minify: true }),
 ]);
 // the sh front's word lists, generated from the allowlist (scripts/front-words.mjs)
 {
