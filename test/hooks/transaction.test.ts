@@ -46,7 +46,7 @@ describe('branch rewrites by a known session', () => {
     expect(own.status, own.stderr).toBe(0);
     expect(refOf(repo, 'refs/heads/feature')).not.toBe(featureTip);
     expect(messageOf(repo)).toBe('person on feature\n\n');
-    expect(messageOf(repo, 'HEAD~1')).toBe(`A on feature\n\nClaude-Session-Id: ${A}\n\n`);
+    expect(messageOf(repo, 'HEAD~1')).toBe(`A on feature\n\nClaude-Session-Id: ${A}\nHandoff-Client: cli\n\n`);
   });
 
   it("reset --hard and update-ref over another session's commits are refused; over a person's or one's own, allowed", async () => {
