@@ -242,3 +242,42 @@ describe('invalid session ids and plumbing', () => {
     expect(gitAs(repo, null, ['update-ref', 'refs/heads/main', replacement]).status).toBe(0);
   });
 });
+
+// Issue 52: what the stub once decided on its own reading is the handler's, and the handler holds every rule.
+describe("a session's commit is decided by node, whatever the stub reads", () => {
+  it("a message claiming another session past a line that holds `-- >8 --` (not git's scissors) is refused", async () => {
+    const repo = await hookedRepo();
+    const before = head(repo);
+    // git reads the last paragraph's trailer, B's; the stub once stopped reading at that line, after A's own
+    const r = gitAs(repo, A, ['commit', '--allow-empty', '-m', `work\n\nClaude-Session-Id: ${A}\n\n-- >8 --\n\nClaude-Session-Id: ${B}`]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('claims session bbbbbbbb, but session aaaaaaaa is committing');
+    expect(head(repo)).toBe(before);
+  });
+
+  it("staged content that takes back a live session's commit, the session known by its lease alone, is refused; with --no-verify too", async () => {
+    const repo = await hookedRepo();
+    repo.write('shared.txt', 'v1\n');
+    repo.git(['add', '-A']);
+    repo.git(['commit', '-q', '-m', 'base']);
+    repo.write('shared.txt', 'v2 by A\n');
+    repo.git(['add', '-A']);
+    expect(gitAs(repo, A, ['commit', '-q', '-m', 'A changes it']).status).toBe(0);
+    expect(messageOf(repo)).toContain('Handoff-Client: cli');
+    // A holds the worktree's lease and has written no ledger entry here
+    lease(repo, A);
+    const before = head(repo);
+    repo.write('shared.txt', 'v1\n');
+    repo.git(['add', '-A']);
+    for (const extra of [[], ['--no-verify']]) {
+      const r = gitAs(repo, B, ['commit', ...extra, '-m', 'B takes it back']);
+      expect(r.status, extra.join(' ')).toBe(1);
+      expect(r.stderr).toMatch(/take back a commit of another session/);
+      expect(r.stderr).toMatch(/by session aaaaaaaa \(cli\)/);
+      expect(head(repo)).toBe(before);
+    }
+    // an explicit revert says so in the history: it passes
+    repo.git(['reset', '-q', '--hard']);
+    expect(gitAs(repo, B, ['revert', '--no-edit', 'HEAD']).status).toBe(0);
+  });
+});
