@@ -18,8 +18,12 @@ case $0 in */*) chained=${0%/*}/$hook.handoff-chained ;; *) chained=./$hook.hand
 # Only `prepared` may concern node: the other states cost nothing unless a chained hook wants them (git ignores a
 # hook that leaves its input unread).
 [ "$hook" = reference-transaction ] && [ "$1" != prepared ] && ! [ -x "$chained" ] && exit 0
-# Hooks fed on stdin: read it once, replay it to the handler and to the chained hook.
-piped= && case $hook in reference-transaction | pre-push) piped=1 input=$(cat; echo .) && input=${input%.} ;; esac
+# Hooks fed on stdin: read it once (a few lines by sh's read, no process; the rest of a long one by cat), replay it to
+# the handler and to the chained hook.
+nl='
+' piped= input= && case $hook in reference-transaction | pre-push)
+	piped=1 n=0 && while IFS= read -r l || [ -n "$l" ]; do input=$input$l$nl && [ $((n += 1)) -lt 16 ] || { l=$(cat; echo .) && input=$input${l%.} && break; }; done ;;
+esac
 
 zero() { case $1 in *[!0]*) return 1 ;; esac; }
 # every branch an update moves, moved forward (node reads an old value git did not give: node's)
@@ -36,8 +40,9 @@ EOF
 keyed() { while IFS= read -r line || [ -n "$line" ]; do case $line in *$SESSION_KEY*) return 0 ;; esac; done <"$1"; return 1; }
 # file $1 is, byte for byte, the message node's prepare-commit-msg judged whole for this session (its copy beside it)
 decided() { case $1 in */*) ;; *) return 1 ;; esac; [ -f "${1%/*}/$DECIDED$session" ] && cmp -s "$1" "${1%/*}/$DECIDED$session"; }
-# no live claim in the repository
-unclaimed() { common=$(git rev-parse --git-common-dir 2>/dev/null) && ! [ -e "$common/$CLAIMS_FILE" ]; }
+# no live claim in the repository (git runs a hook at the worktree's top: there, with no GIT_DIR given, a .git
+# directory is the common one; else git says)
+unclaimed() { if [ -z "${GIT_DIR-}" ] && [ -d .git ]; then common=.git; else common=$(git rev-parse --git-common-dir 2>/dev/null) || return 1; fi; ! [ -e "$common/$CLAIMS_FILE" ]; }
 
 # need=1: node's. A session id node would refuse is node's to say so in every hook.
 need= && case $session in '') ;; *$SESSION_BAD*) need=1 ;; *) [ ${#session} -le "$SESSION_MAX" ] || need=1 ;; esac
