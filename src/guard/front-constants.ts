@@ -127,10 +127,8 @@ export function guardedSh(): string[] {
   ];
 }
 
-/** sh functions of the front written from TypeScript: each_config gives config_file every file git reads (src/git/config-files.ts). */
-export const FRONT_FUNCTIONS = [
-  `${configFilesSh('each_config', 'config_file')} # the files git reads: src/git/config-files.ts`,
-  takeSh('take'),
-  elsewhereSh('elsewhere', Object.values(WIRING)),
-  ...guardedSh(),
-];
+/** sh functions of the front written from TypeScript, on every call's way. */
+export const FRONT_FUNCTIONS = [takeSh('take'), elsewhereSh('elsewhere', Object.values(WIRING))];
+
+/** sh functions only a file tool's call reads: each_config gives config_file every file git reads (src/git/config-files.ts), and the places guarded. */
+export const FILE_FUNCTIONS = [`${configFilesSh('each_config', 'config_file')} # the files git reads: src/git/config-files.ts`, ...guardedSh()];

@@ -13,7 +13,7 @@ import { detectClient } from '../../src/clients/index';
 import { clientName } from '../../src/client-names';
 import { afterCommand, PAYLOAD_MAX_CHARS, PAYLOAD_VAR, payloadCommand, shPayloadCommand } from '../../src/clients/wiring';
 import { frontClients } from '../../src/clients/front';
-import { FRONT_CONSTANTS, FRONT_FUNCTIONS } from '../../src/guard/front-constants';
+import { FILE_FUNCTIONS, FRONT_CONSTANTS, FRONT_FUNCTIONS } from '../../src/guard/front-constants';
 import { eventCommand, eventGroups, guardCommand, WIRING } from '../../src/install/agents';
 import { pluginGuardCommand } from '../../src/install/plugin-folders';
 import { hookFiles } from '../../src/clients/hook-files';
@@ -24,7 +24,7 @@ import { readLedger } from '../../src/handoff/state/ledger';
 import { GIT_READ_ONLY, PROJECT_RUNNERS, READ_ONLY, surelyHarmless } from '../../src/guard/allow';
 import * as allow from '../../src/guard/allow';
 // @ts-expect-error: a build script, plain JavaScript
-import { frontBlock, withBlock } from '../../scripts/front-words.mjs';
+import { fileBlock, frontBlock, withBlock } from '../../scripts/front-words.mjs';
 import { FOREIGN_FILE, foreignWorld, OWN_FILE } from '../fuzz/world';
 import { makeRepo, ROOT, tempDir, type TestRepo } from '../helpers/repo';
 import { FIXTURES, ME, OTHER, payload as fixturePayload } from './helpers';
@@ -858,7 +858,7 @@ describe('the ledger under concurrent writers', () => {
 describe('the front\'s word lists', () => {
   it('are what scripts/front-words.mjs generates from src/guard/allow.ts (the build writes them; none kept by hand)', () => {
     const front = readFileSync(FRONT, 'utf8');
-    expect(withBlock(front, frontBlock(allow, FRONT_CONSTANTS, frontClients(), FRONT_FUNCTIONS))).toBe(front);
+    expect(withBlock(front, frontBlock(allow, FRONT_CONSTANTS, frontClients(), FRONT_FUNCTIONS), fileBlock(FILE_FUNCTIONS))).toBe(front);
     // the paths it reads are node's (and the after-tool wiring's bash test looks where node leaves a note)
     expect(FRONT_CONSTANTS).toMatchObject({ guard_dir: 'handoff/guard', lineage_dir: 'handoff/lineage', ledger_dir: 'handoff/ledger' });
     expect(afterCommand('x')).toContain(`.git/${FRONT_CONSTANTS.guard_dir}/`);
