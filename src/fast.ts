@@ -31,7 +31,10 @@ export function guard(stdin?: StdinState, seen?: Seen): void {
   );
 }
 
-/** `git-handoff githook <name> [args]` */
+/** `git-handoff githook <name> [args]`: ends once the handler has (its writes are synchronous, its git processes awaited), as guard does. */
 export function githook(name: string, args: string[]): void {
-  finish(import('./hooks/entry').then((m) => m.runGithook(name, args)));
+  finish(
+    import('./hooks/entry').then((m) => m.runGithook(name, args)),
+    true,
+  );
 }

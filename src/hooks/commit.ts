@@ -1,7 +1,7 @@
 // The commit hooks: the session's trailers on agent commits (prepare-commit-msg, commit-msg), one session per message
 // (commit-msg), no committing another live session's files or taking back its commits (a session's `git commit`:
 // prepare-commit-msg, which --no-verify does not skip), and live claims named (pre-commit, a person's).
-import { appendFileSync, existsSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { claimedSessions, TRAILER } from '../handoff/store/document';
 import { readTrailersOf } from '../handoff/store/ownership';
@@ -9,6 +9,9 @@ import { relativeTime } from '../handoff/store/time';
 import type { HookContext } from './entry';
 import { refusedResetFile, shortOid, shortSession, shq, type Refusal } from './refusal';
 import { listSessions } from '../handoff/state/sessions';
+import { listLeases } from '../handoff/state/leases';
+import { ledgerDir } from '../handoff/state/ledger';
+import { encodeBranch } from '../handoff/store/names';
 import { setting } from '../config-keys';
 import { messageFileTrailerLines } from '../git/trailers';
 import { configValue } from '../git/config';
@@ -161,7 +164,7 @@ function sessionStaged(c: HookContext): Refusal | null {
   const wt = c.repo.worktree;
   if (!wt) return null;
   const claimed = stagedClaims(c);
-  if (claimed) return claimed;
+  if (claimed || !othersKnown(c)) return claimed;
   // git is asked for the staged paths only once another live session could own one
   let names: Set<string> | null = null;
   const staged = () => (names ??= new Set(c.repo.out(['diff', '--cached', '--name-only', '--no-renames', '-z']).split('\0').filter(Boolean)));
@@ -188,6 +191,23 @@ function sessionStaged(c: HookContext): Refusal | null {
     ],
     data: { session: c.session, conflicts: others.map((s) => ({ session: s.session, paths: s.paths })) },
   };
+}
+
+/**
+ * Whether another session than the committing one may be known here: another session's ledger file (each entry is
+ * appended to its session's own file), a lease another session holds, or a refused reset's note. Without one,
+ * listSessions would list this session alone and the staged checks have nothing to compare: the ledgers are not read.
+ */
+function othersKnown(c: HookContext): boolean {
+  const own = `${encodeBranch(c.session!)}.jsonl`;
+  let names: string[] = [];
+  try {
+    names = readdirSync(ledgerDir(c.repo.commonDir));
+  } catch {
+    /* no ledger yet */
+  }
+  if (names.some((n) => n.endsWith('.jsonl') && n !== own) || existsSync(refusedResetFile(c.repo))) return true;
+  return listLeases(c.repo).some((l) => l.session !== c.session);
 }
 
 /** A worktree's path with its links resolved, as `listSessions` names worktrees. */

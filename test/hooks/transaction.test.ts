@@ -197,7 +197,7 @@ describe('a refused reset --hard (issue 15 bug 2)', () => {
     expect(gitAs(repo, B, ['add', 'notes.txt']).status).toBe(0);
     const c = gitAs(repo, B, ['commit', '-m', 'B tidies']);
     expect(c.status).not.toBe(0);
-    expect(c.stderr).toContain(`commit ${tip.slice(0, 12)} by session aaaaaaaa: notes.txt`);
+    expect(c.stderr).toContain(`commit ${tip.slice(0, 12)} by session aaaaaaaa (cli): notes.txt`);
     expect(head(repo)).toBe(tip);
     const fix = /keep their work: (git restore [^\n]*?) \(then/.exec(c.stderr)![1];
     expect(gitAs(repo, B, fix.split(' ').slice(1)).status).toBe(0);
