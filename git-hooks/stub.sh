@@ -36,8 +36,9 @@ forward() {
 $input
 EOF
 }
-# a line of file $1 that could be a session trailer (the key anywhere on it, in any case)
-keyed() { while IFS= read -r line || [ -n "$line" ]; do case $line in *$SESSION_KEY*) return 0 ;; esac; done <"$1"; return 1; }
+# a line of file $1 that could be a session trailer (the key anywhere on it, in any case), or more lines than a message
+# (a commit -v's diff) than sh reads cheaply: node reads it
+keyed() { n=0 && while IFS= read -r line || [ -n "$line" ]; do case $line in *$SESSION_KEY*) return 0 ;; esac; [ $((n += 1)) -lt 200 ] || return 0; done <"$1"; return 1; }
 # file $1 is, byte for byte, the message node's prepare-commit-msg judged whole for this session (its copy beside it)
 decided() { case $1 in */*) ;; *) return 1 ;; esac; [ -f "${1%/*}/$DECIDED$session" ] && cmp -s "$1" "${1%/*}/$DECIDED$session"; }
 # no live claim in the repository (git runs a hook at the worktree's top: there, with no GIT_DIR given, a .git
