@@ -1,5 +1,4 @@
 import { defineConfig } from 'vitest/config';
-import './test/answerer-mode';
 import { SLOW_TESTS, SPLIT_TESTS } from './test/slow-files';
 
 // `npm run test:slow`: the property, differential, fuzz and stress runs, whole, and the costly cases of the

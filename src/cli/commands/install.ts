@@ -15,7 +15,6 @@ import { excludeWiring, unexcludeWiring } from '../../install/private';
 import { doctorHooks, installHooksFor, uninstallHooks, uninstallHooksFor } from '../../hooks/install';
 import { doctorSecrets } from '../../handoff/store/redact';
 import { doctorFormat } from '../../handoff/store/format';
-import { doctorAnswerer } from '../../answerer/doctor';
 import { doctorSync, installRemote, installServer, uninstallRemote, uninstallServer } from '../../sync/install';
 import type { DoctorItem, InstallOptions } from '../../wiring';
 import type { GlobalArgs } from '../context';
@@ -208,7 +207,7 @@ export const doctorCommand: CommandModule<GlobalArgs, GlobalArgs> = {
     const repo = openRepo();
     // a bare repository is a server: its receive check and remotes, not agent clients nobody runs there
     const items: DoctorItem[] = [
-      ...(repo.bare ? [...doctorSync(repo), ...doctorSecrets(repo)] : [...doctorHooks(repo), ...doctorAgents(repo), ...doctorAnswerer(), ...doctorPlugins(repo), ...doctorSync(repo), ...doctorSecrets(repo)]),
+      ...(repo.bare ? [...doctorSync(repo), ...doctorSecrets(repo)] : [...doctorHooks(repo), ...doctorAgents(repo), ...doctorPlugins(repo), ...doctorSync(repo), ...doctorSecrets(repo)]),
       ...doctorFormat(repo),
     ];
     alternatives(items);
