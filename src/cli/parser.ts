@@ -19,6 +19,7 @@ import { listCommand } from './commands/list';
 import { logCommand } from './commands/log';
 import { releaseCommand, sessionsCommand } from './commands/sessions';
 import { showCommand } from './commands/show';
+import { statusCommand } from './commands/status';
 import { fetchCommand, pushCommand, syncCommand } from './commands/sync';
 import { recoverCommand } from './commands/recover';
 import { redactCommand } from './commands/redact';
@@ -35,6 +36,7 @@ import { beforeCommand, changeDirectory, pageOutput, quietOutput } from './start
 const yargsOf = (): typeof yargsType => require('yargs/yargs');
 
 export const commands: CommandModule<GlobalArgs, any>[] = [
+  statusCommand,
   writeCommand,
   editCommand,
   showCommand,
@@ -112,7 +114,7 @@ export function buildParser(argv: string[], o: { noPager?: boolean; commands?: C
 
 /** The commands in the groups `-h` shows them in, as `git help` and gh do: what a session types every day first, plumbing last. */
 export const COMMAND_GROUPS: ReadonlyArray<readonly [string, readonly string[]]> = [
-  ['Every day', ['write', 'edit', 'show', 'list', 'log', 'diff', 'boot', 'template', 'archive', 'restore', 'claim', 'claims']],
+  ['Every day', ['status', 'write', 'edit', 'show', 'list', 'log', 'diff', 'boot', 'template', 'archive', 'restore', 'claim', 'claims']],
   ['Between clones', ['fetch', 'push', 'sync']],
   ['Setting up', ['install', 'uninstall', 'doctor', 'import', 'completion']],
   ['Housekeeping and repair', ['sessions', 'release', 'rename-branch', 'drop', 'redact', 'recover']],
