@@ -18,6 +18,9 @@ import { handoffRef, NOTES_REF } from '../handoff/store/names';
 import { readReceipts } from '../handoff/store/receipts';
 import { remoteOnlyHandoffs } from '../handoff/store/remote-only';
 import { listHandoffs, readListing, type HandoffRow } from '../handoff/store/store';
+import type { Attention, Status, StatusClaim, StatusHandoff, StatusSession, Where } from './shape';
+
+export type { Attention, AttentionKind, Status, StatusClaim, StatusHandoff, StatusSession, Where } from './shape';
 
 /** The JSON of `status --json` and of the page's data (SPEC 4, "status --json"); extra fields may come, none go. */
 export const STATUS_VERSION = 1;
@@ -26,93 +29,6 @@ const DAY_MS = 86_400_000;
 export const EXPIRING_MS = 15 * 60_000;
 /** Past this many refs written in the last day, takeovers are read from the tips alone (no history walk). */
 const RECENT_WALK_MAX = 200;
-
-export type Where = 'here' | 'remote' | 'both';
-
-export interface StatusClaim {
-  id: string;
-  branch: string;
-  session: string;
-  client: string | null;
-  paths: string[];
-  note: string | null;
-  /** ISO 8601 */
-  since: string;
-  expires: string;
-  host: string | null;
-  worktree: string | null;
-  topic: string | null;
-  /** local: this clone's table only (not published); remote: the remote's only; both */
-  where: 'local' | 'remote' | 'both';
-}
-
-export interface StatusSession {
-  session: string;
-  client: string | null;
-  /** a status of `sessions` (live stale ended gone released) for a session this clone knows; `claiming` (known by its
-   *  live claim) or `known` (known by the handoffs it owns) for one only a claims table or a handoff names */
-  status: SessionStatus | 'claiming' | 'known';
-  /** here: this clone's leases, ledger or tables know it; remote: only what was fetched from the remote names it */
-  where: Where;
-  worktree: string | null;
-  host: string | null;
-  /** ISO 8601: its lease's heartbeat, last write, claim or handoff version, whichever is newest */
-  lastActivity: string | null;
-  /** the handoffs it owns in the scope */
-  handoffs: Array<{ branch: string; topic: string; updatedAt: string }>;
-  claims: StatusClaim[];
-}
-
-export interface StatusHandoff extends HandoffRow {
-  /** addressed to the caller by name */
-  addressed: boolean;
-  /** the caller has not read its newest version; null: no caller, or the caller's own, or not for the caller */
-  unread: boolean | null;
-  /** remote-only handoffs: the command that brings them */
-  fetch?: string;
-}
-
-export type AttentionKind =
-  | 'diverged'
-  | 'refused-handoff'
-  | 'claim-conflict'
-  | 'refused-call'
-  | 'takeover'
-  | 'claim-takeover'
-  | 'loss'
-  | 'record-problem'
-  | 'claim-expiring'
-  | 'claim-unpublished'
-  | 'remote-unreachable';
-
-export interface Attention {
-  kind: AttentionKind;
-  /** ISO 8601 of the event, when it has one */
-  at: string | null;
-  message: string;
-  session: string | null;
-  ref?: string;
-  /** what to run about it */
-  command?: string;
-}
-
-export interface Status {
-  version: number;
-  /** ISO 8601 */
-  generatedAt: string;
-  /** `branch`: the checked-out (or named) branch; `all`: every branch */
-  scope: 'branch' | 'all';
-  branch: string | null;
-  worktree: string | null;
-  host: string;
-  /** the handoff remote (handoff.remote, origin, or the only remote), null when none */
-  remote: string | null;
-  caller: { id: string; addressees: string[] } | null;
-  sessions: StatusSession[];
-  handoffs: StatusHandoff[];
-  claims: StatusClaim[];
-  attention: Attention[];
-}
 
 export interface StatusOptions {
   all?: boolean;
