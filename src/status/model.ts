@@ -121,25 +121,27 @@ function withReceipts(repo: Repo, rows: Array<HandoffRow & { fetch?: string }>, 
  */
 function sessionsOf(repo: Repo, handoffs: StatusHandoff[], claims: StatusClaim[], all: boolean, here: string, now: number): StatusSession[] {
   const out = new Map<string, StatusSession & { seen: number }>();
-  const touch = (id: string, where: Where, seen: number): StatusSession & { seen: number } => {
+  const touch = (id: string, mine: boolean, seen: number): StatusSession & { seen: number } => {
     let s = out.get(id);
-    if (!s) out.set(id, (s = { session: id, client: null, status: 'known', where, worktree: null, host: null, lastActivity: null, handoffs: [], claims: [], seen: 0 }));
-    else if (s.where !== where) s.where = 'both';
+    if (!s) out.set(id, (s = { session: id, client: null, status: 'known', where: mine ? 'here' : 'remote', worktree: null, host: null, lastActivity: null, handoffs: [], claims: [], seen: 0 }));
+    else if (mine) s.where = 'here';
     s.seen = Math.max(s.seen, seen);
     return s;
   };
-  for (const l of listSessions(repo, { now })) {
+  const local = listSessions(repo, { now });
+  // this clone's worktrees, as its sessions name them: a claim made in one is a session of this clone
+  const worktrees = new Set([repo.worktree, ...local.map((l) => l.worktree)]);
+  for (const l of local) {
     if (!all && l.status !== 'live') continue;
     const seen = Math.max(l.heartbeat ?? 0, l.lastActivity ?? 0);
     const had = out.get(l.session);
     // a session known in several worktrees: the one it was seen in last
     if (had && had.seen > seen) continue;
-    const s = touch(l.session, 'here', seen);
+    const s = touch(l.session, true, seen);
     Object.assign(s, { status: l.status, client: l.client ?? s.client, worktree: l.worktree, host: l.host ?? here });
   }
   for (const c of claims) {
-    const s = touch(c.session, c.where === 'remote' ? 'remote' : 'here', Date.parse(c.since));
-    if (c.where === 'both') s.where = 'both';
+    const s = touch(c.session, c.where === 'local' || worktrees.has(c.worktree), Date.parse(c.since));
     s.claims.push(c);
     if (s.status === 'known') s.status = 'claiming';
     s.client ??= c.client;
@@ -148,12 +150,12 @@ function sessionsOf(repo: Repo, handoffs: StatusHandoff[], claims: StatusClaim[]
   }
   for (const h of handoffs) {
     if (!h.session) continue;
-    const s = touch(h.session, h.sync === 'remote-only' ? 'remote' : h.sync === 'local' || h.sync === 'ahead' ? 'here' : 'both', Date.parse(h.updatedAt));
+    const s = touch(h.session, h.sync === 'local' || h.sync === 'ahead', Date.parse(h.updatedAt));
     s.handoffs.push({ branch: h.branch, topic: h.topic, updatedAt: h.updatedAt });
     s.client ??= h.client;
   }
   // this clone's own records are of this machine
-  for (const s of out.values()) if (s.where !== 'remote') s.host ??= here;
+  for (const s of out.values()) if (s.where === 'here') s.host ??= here;
   const rank = (s: StatusSession) => (s.status === 'live' ? 0 : s.status === 'claiming' ? 1 : 2);
   return [...out.values()]
     .sort((a, b) => rank(a) - rank(b) || b.seen - a.seen || a.session.localeCompare(b.session))

@@ -1,7 +1,9 @@
 // The shapes of what `status --json` prints and the page reads (SPEC 4, "status --json"): plain types with no import,
 // so the page's code (src/web/page, compiled for the browser) takes them as the command does.
 
-export type Where = 'here' | 'remote' | 'both';
+/** here: a session of this clone (its leases, ledger or worktrees); remote: another clone's, known from the claims and
+ *  handoffs shared through the remote */
+export type Where = 'here' | 'remote';
 
 export interface StatusClaim {
   id: string;
@@ -26,7 +28,6 @@ export interface StatusSession {
   /** a status of `sessions` (live stale ended gone released) for a session this clone knows; `claiming` (known by its
    *  live claim) or `known` (known by the handoffs it owns) for one only a claims table or a handoff names */
   status: 'live' | 'stale' | 'released' | 'ended' | 'gone' | 'claiming' | 'known';
-  /** here: this clone's leases, ledger or tables know it; remote: only what was fetched from the remote names it */
   where: Where;
   worktree: string | null;
   host: string | null;

@@ -101,7 +101,7 @@ function claimLine(c: StatusClaim, now: number, withBranch: boolean): string {
 function sessionLines(s: StatusSession, ids: string[], now: number, all: boolean): string[] {
   const c = colors();
   const status = s.status === 'live' || s.status === 'claiming' ? c.green(s.status) : s.status === 'known' ? c.dim(s.status) : c.yellow(s.status);
-  const where = s.where === 'here' ? 'this clone' : s.where === 'remote' ? 'the remote' : 'here + remote';
+  const where = s.where === 'here' ? 'this clone' : 'another clone';
   const place = [s.worktree, s.host ? `on ${s.host}` : null].filter(Boolean).join(' ');
   const head = `  ${c.cyan(short(s.session, ids))}  ${dash(s.client)}  ${status}  ${where}  ${place || '-'}  ${s.lastActivity ? `active ${relativeTime(s.lastActivity, now)}` : ''}`.trimEnd();
   const lines = [head];

@@ -40,7 +40,7 @@ function Sessions({ sessions, now }: { sessions: StatusSession[]; now: number })
   return html`<div class="cards">${sessions.map(
     (s) => html`<article class=${`card status-${s.status}`} data-session=${s.session}>
       <header><strong title=${s.session}>${shortId(s.session)}</strong> <span class="client">${s.client ?? 'unknown client'}</span>
-        <span class=${`badge ${s.status}`}>${s.status}</span> <span class="where">${s.where === 'here' ? 'this clone' : s.where === 'remote' ? 'the remote' : 'here + remote'}</span></header>
+        <span class=${`badge ${s.status}`}>${s.status}</span> <span class="where">${s.where === 'here' ? 'this clone' : 'another clone (through the remote)'}</span></header>
       <dl>
         <dt>where</dt><dd>${s.worktree ?? '—'}${s.host ? ` on ${s.host}` : ''}</dd>
         <dt>active</dt><dd>${s.lastActivity ? ago(s.lastActivity, now) : '—'}</dd>
