@@ -96,7 +96,7 @@ function TimelineView({ timeline, selected, onSelect }: { timeline: Timeline; se
 function DiffView({ before, after }: { before: string; after: string }) {
   const parts = diffLines(before, after);
   return html`<pre class="diff">${parts.flatMap((p) =>
-    p.value.replace(/\n$/, '').split('\n').map((line) => html`<span class=${p.added ? 'add' : p.removed ? 'del' : 'same'}>${p.added ? '+ ' : p.removed ? '- ' : '  '}${line}\n</span>`),
+    p.value.replace(/\n$/, '').split('\n').map((line) => html`<span class=${p.added ? 'add' : p.removed ? 'del' : 'same'}>${p.added ? '+ ' : p.removed ? '- ' : '  '}${line}</span>`),
   )}</pre>`;
 }
 
