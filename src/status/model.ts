@@ -2,6 +2,7 @@
 // holds, the branch's handoffs, and what needs a person, as one value read from the same reads the other commands
 // make (list --all's kept listing, the claims tables, the leases and ledger, the loss record's check).
 import { readConfig } from '../git/config';
+import { trace } from '../trace';
 import { listRefs, type RefRecord } from '../git/refs';
 import { trailerBlockLines, trailerReader } from '../git/trailers';
 import type { Repo } from '../git/repo';
@@ -55,14 +56,17 @@ export function readStatus(repo: Repo, o: StatusOptions = {}): Status {
   const scope = { all, branch: branch ?? undefined };
   const read = readListing(repo, scope);
   const rows: Array<HandoffRow & { fetch?: string }> = [...listHandoffs(repo, scope, read), ...remoteOnlyHandoffs(repo, scope, read)];
+  trace('status handoffs');
   // the claims tables and the receipts' notes, with their times: one for-each-ref
   const side = listRefs(repo, [CLAIMS_PREFIX, ...(remote ? [trackingClaimsPrefix(remote)] : []), NOTES_REF]);
   const { claims: views, conflicts } = listClaims(repo, { branch, nowMs: now, remote });
   const claims = views.map(claimOf);
   const reader = o.reader ?? null;
   const handoffs = withReceipts(repo, rows, reader, side.find((r) => r.ref === NOTES_REF)?.oid ?? null);
+  trace('status claims and receipts');
   const here = thisHost();
   const sessions = sessionsOf(repo, handoffs, claims, all, here, now);
+  trace('status sessions');
   const attention = [
     ...syncAttention(handoffs),
     ...conflicts.filter((c) => now - c.at * 1000 < DAY_MS).map((c): Attention => ({
@@ -82,6 +86,7 @@ export function readStatus(repo: Repo, o: StatusOptions = {}): Status {
     ...claimAttention(claims, remote, now),
     ...contactAttention(repo, remote, now),
   ].sort((a, b) => (b.at ?? '').localeCompare(a.at ?? ''));
+  trace('status attention');
   return {
     version: STATUS_VERSION,
     generatedAt: iso(now),
@@ -105,14 +110,23 @@ function claimOf(c: ClaimView): StatusClaim {
 
 /** Each row with whether it is addressed to the caller and unread by it (the notes read only when some row is for it). */
 function withReceipts(repo: Repo, rows: Array<HandoffRow & { fetch?: string }>, reader: Reader | null, notes: string | null): StatusHandoff[] {
-  const forCaller = (r: HandoffRow) => !!reader && r.session !== reader.id && forReader(r.to, reader);
+  const out = rows as StatusHandoff[];
+  // the rows are this read's own: completed in place (a whole store is 10,000 of them)
+  if (!reader) {
+    for (const r of out) {
+      r.addressed = false;
+      r.unread = null;
+    }
+    return out;
+  }
+  const forCaller = (r: HandoffRow) => r.session !== reader.id && forReader(r.to, reader);
   const wanted = rows.filter(forCaller).map((r) => r.oid);
   const receipts = wanted.length && notes ? readReceipts(repo, wanted, notes) : new Map();
-  return rows.map((r) => ({
-    ...r,
-    addressed: !!reader && r.to.some((a) => reader.addressees.includes(a)),
-    unread: forCaller(r) ? !isRead(receipts.get(r.oid), reader!) : null,
-  }));
+  for (const r of out) {
+    r.addressed = r.to.some((a) => reader.addressees.includes(a));
+    r.unread = forCaller(r) ? !isRead(receipts.get(r.oid), reader) : null;
+  }
+  return out;
 }
 
 /**
@@ -120,12 +134,15 @@ function withReceipts(repo: Repo, rows: Array<HandoffRow & { fetch?: string }>, 
  * remote's as last fetched) and the owners of the scope's handoffs (here and on the remote's tracking refs).
  */
 function sessionsOf(repo: Repo, handoffs: StatusHandoff[], claims: StatusClaim[], all: boolean, here: string, now: number): StatusSession[] {
-  const out = new Map<string, StatusSession & { seen: number }>();
-  const touch = (id: string, mine: boolean, seen: number): StatusSession & { seen: number } => {
+  // `seen`: the newest sign of each, as ISO 8601 (which sorts as time does)
+  const out = new Map<string, StatusSession & { seen: string }>();
+  const touch = (id: string, mine: boolean, seen: string): StatusSession & { seen: string } => {
     let s = out.get(id);
-    if (!s) out.set(id, (s = { session: id, client: null, status: 'known', where: mine ? 'here' : 'remote', worktree: null, host: null, lastActivity: null, handoffs: [], claims: [], seen: 0 }));
-    else if (mine) s.where = 'here';
-    s.seen = Math.max(s.seen, seen);
+    if (!s) out.set(id, (s = { session: id, client: null, status: 'known', where: mine ? 'here' : 'remote', worktree: null, host: null, lastActivity: null, handoffs: [], claims: [], seen }));
+    else {
+      if (mine) s.where = 'here';
+      if (seen > s.seen) s.seen = seen;
+    }
     return s;
   };
   const local = listSessions(repo, { now });
@@ -133,7 +150,8 @@ function sessionsOf(repo: Repo, handoffs: StatusHandoff[], claims: StatusClaim[]
   const worktrees = new Set([repo.worktree, ...local.map((l) => l.worktree)]);
   for (const l of local) {
     if (!all && l.status !== 'live') continue;
-    const seen = Math.max(l.heartbeat ?? 0, l.lastActivity ?? 0);
+    const last = Math.max(l.heartbeat ?? 0, l.lastActivity ?? 0);
+    const seen = last ? iso(last) : '';
     const had = out.get(l.session);
     // a session known in several worktrees: the one it was seen in last
     if (had && had.seen > seen) continue;
@@ -141,7 +159,7 @@ function sessionsOf(repo: Repo, handoffs: StatusHandoff[], claims: StatusClaim[]
     Object.assign(s, { status: l.status, client: l.client ?? s.client, worktree: l.worktree, host: l.host ?? here });
   }
   for (const c of claims) {
-    const s = touch(c.session, c.where === 'local' || worktrees.has(c.worktree), Date.parse(c.since));
+    const s = touch(c.session, c.where === 'local' || worktrees.has(c.worktree), c.since);
     s.claims.push(c);
     if (s.status === 'known') s.status = 'claiming';
     s.client ??= c.client;
@@ -150,16 +168,16 @@ function sessionsOf(repo: Repo, handoffs: StatusHandoff[], claims: StatusClaim[]
   }
   for (const h of handoffs) {
     if (!h.session) continue;
-    const s = touch(h.session, h.sync === 'local' || h.sync === 'ahead', Date.parse(h.updatedAt));
-    s.handoffs.push({ branch: h.branch, topic: h.topic, updatedAt: h.updatedAt });
+    const s = touch(h.session, h.sync === 'local' || h.sync === 'ahead', h.updatedAt);
+    s.handoffs.push({ branch: h.branch, topic: h.topic });
     s.client ??= h.client;
   }
   // this clone's own records are of this machine
   for (const s of out.values()) if (s.where === 'here') s.host ??= here;
   const rank = (s: StatusSession) => (s.status === 'live' ? 0 : s.status === 'claiming' ? 1 : 2);
   return [...out.values()]
-    .sort((a, b) => rank(a) - rank(b) || b.seen - a.seen || a.session.localeCompare(b.session))
-    .map(({ seen, ...s }) => ({ ...s, lastActivity: seen ? iso(seen) : null }));
+    .sort((a, b) => rank(a) - rank(b) || b.seen.localeCompare(a.seen) || a.session.localeCompare(b.session))
+    .map(({ seen, ...s }) => ({ ...s, lastActivity: seen || null }));
 }
 
 function syncAttention(handoffs: StatusHandoff[]): Attention[] {

@@ -34,7 +34,7 @@ export interface StatusSession {
   /** ISO 8601: its lease's heartbeat, last write, claim or handoff version, whichever is newest */
   lastActivity: string | null;
   /** the handoffs it owns in the scope */
-  handoffs: Array<{ branch: string; topic: string; updatedAt: string }>;
+  handoffs: Array<{ branch: string; topic: string }>;
   claims: StatusClaim[];
 }
 

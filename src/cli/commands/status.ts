@@ -9,7 +9,7 @@ import type { Attention, Status, StatusClaim, StatusHandoff, StatusSession } fro
 import type { GlobalArgs } from '../context';
 import { readerFor } from '../identity';
 import { colors, colorSync, printJson, relativeTime, table, terminalSafe } from '../output';
-import { identitySpec, withOptions } from '../spec';
+import { STATUS_SPEC, withSpec } from '../spec';
 
 interface Args extends GlobalArgs {
   all?: boolean;
@@ -29,12 +29,7 @@ export const statusCommand: CommandModule<GlobalArgs, Args> = {
   command: 'status',
   describe: 'the team at a glance: live sessions here and on the remote with what each holds, the branch\'s handoffs, and what needs a person',
   builder: (y: Argv<GlobalArgs>) =>
-    withOptions(y, identitySpec(true))
-      .option('all', { type: 'boolean', describe: 'every branch, and sessions that are no longer live' })
-      .option('branch', { type: 'string', describe: 'this branch (default: the checked-out one)' })
-      .option('session', { type: 'string', describe: 'who is looking, for "unread" (default: the session of the environment)' })
-      .option('watch', { type: 'boolean', describe: 'draw it again in place whenever a ref or the local state changes (at most once a second), until Ctrl-C' })
-      .conflicts('all', 'branch')
+    withSpec(y, STATUS_SPEC)
       .example('$0 status', 'who is working on what, on this branch')
       .example('$0 status --json', 'the same as data: the one call an agent makes to orient')
       .example('$0 status --all --watch', 'every branch, kept current in this terminal') as unknown as Argv<Args>,
