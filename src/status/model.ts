@@ -247,7 +247,8 @@ function claimAttention(claims: StatusClaim[], remote: string | null, now: numbe
     const out: Attention[] = [];
     const left = Date.parse(c.expires) - now;
     if (left < EXPIRING_MS) {
-      out.push({ kind: 'claim-expiring', at: c.expires, session: c.session, message: `${c.session}'s claim on ${c.paths.join(', ')} (${c.branch}) expires in ${Math.max(1, Math.round(left / 60_000))} min${c.note ? ` ("${c.note}")` : ''}`, command: `git handoff claim ${c.paths.join(' ')} --session ${c.session} --branch '${c.branch.replace(/'/g, `'\\''`)}'` });
+      // renewed by the holder's own activity (SPEC 10), or by it claiming the same paths again: nothing to run for it here
+      out.push({ kind: 'claim-expiring', at: c.expires, session: c.session, message: `${c.session}'s claim on ${c.paths.join(', ')} (${c.branch}) expires in ${Math.max(1, Math.round(left / 60_000))} min${c.note ? ` ("${c.note}")` : ''}` });
     }
     if (c.where === 'local' && remote) {
       out.push({ kind: 'claim-unpublished', at: c.since, session: c.session, message: `${c.session}'s claim on ${c.paths.join(', ')} (${c.branch}) is not published to ${remote}: other clones do not see it`, command: 'git handoff sync' });
