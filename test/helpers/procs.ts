@@ -1,16 +1,20 @@
-// The processes of this machine whose working directory is under `dir` and whose command line names git-handoff:
-// what a test of a long-running command (status --watch, web) checks is gone once it was stopped (ps's view, from /proc).
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+// The processes of this machine whose command line names git-handoff (as `ps` lists them) and whose working directory
+// is under `dir` (from /proc): what a test of a long-running command (status --watch, web) checks is gone once stopped.
+import { spawnSync } from 'node:child_process';
+import { readlinkSync } from 'node:fs';
 
 export function handoffProcessesIn(dir: string): Array<{ pid: number; args: string }> {
-  return readdirSync('/proc').flatMap((d) => {
-    if (!/^\d+$/.test(d)) return [];
+  const ps = spawnSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
+  if (ps.status !== 0) throw new Error(`ps failed: ${ps.stderr}`);
+  return ps.stdout.split('\n').flatMap((line) => {
+    const m = /^\s*(\d+)\s+(.*)$/.exec(line);
+    if (!m || !m[2].includes('git-handoff') || Number(m[1]) === process.pid) return [];
+    let cwd: string;
     try {
-      const args = readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0').join(' ').trim();
-      const cwd = readlinkSync(`/proc/${d}/cwd`);
-      return args.includes('git-handoff') && (cwd === dir || cwd.startsWith(`${dir}/`)) ? [{ pid: Number(d), args }] : [];
+      cwd = readlinkSync(`/proc/${m[1]}/cwd`);
     } catch {
-      return [];
+      return []; // ended between ps and here
     }
+    return cwd === dir || cwd.startsWith(`${dir}/`) ? [{ pid: Number(m[1]), args: m[2] }] : [];
   });
 }
