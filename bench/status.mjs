@@ -5,7 +5,8 @@
 // from the command to its address printed, against `node -e ''`, with its first /api/status answer at 10,000.
 //   node bench/status.mjs [--runs N] [--json]
 import { spawn } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { request } from 'node:http';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -15,14 +16,15 @@ import { viaGit } from './store.mjs';
 
 const kib = (n) => n / 1024;
 
-/** The page's files as the browser gets them: raw and gzip, KiB. */
+/** The page's files as the browser gets them (carried in dist/web.cjs): raw and gzip, KiB. */
 export function pageWeight() {
-  const files = ['dist/web/app.js', 'dist/web/app.css'].map((f) => readFileSync(path.join(ROOT, f)));
+  const { PAGE } = createRequire(import.meta.url)(path.join(ROOT, 'dist', 'web.cjs'));
+  const files = [PAGE.js, PAGE.css].map((t) => Buffer.from(t));
   const raw = files.reduce((a, b) => a + b.length, 0);
   const gz = files.reduce((a, b) => a + gzipSync(b, { level: 9 }).length, 0);
   return [
     { name: 'web: the page (app.js + app.css: preact, htm, jsdiff, the views)', measured: kib(raw), baseline: null, ratio: null, goal: null, unit: ' KiB', met: null, runs: 1, note: `${kib(gz).toFixed(1)} KiB gzip` },
-    { name: 'web: the server (dist/web.cjs, loaded by `web` alone)', measured: kib(statSync(path.join(ROOT, 'dist', 'web.cjs')).size), baseline: null, ratio: null, goal: null, unit: ' KiB', met: null, runs: 1, note: '' },
+    { name: 'web: dist/web.cjs (the server and the page, loaded by `web` alone)', measured: kib(statSync(path.join(ROOT, 'dist', 'web.cjs')).size), baseline: null, ratio: null, goal: null, unit: ' KiB', met: null, runs: 1, note: '' },
   ];
 }
 

@@ -23,13 +23,19 @@ export interface WebAssets {
   css: string;
 }
 
+// the page, put into this bundle by scripts/build.mjs (absent when this file is run from the sources)
+declare const WEB_PAGE: WebAssets | undefined;
+/** The page this bundle carries (empty outside the build). */
+export const PAGE: WebAssets = typeof WEB_PAGE === 'undefined' ? { js: '', css: '' } : WEB_PAGE;
+
 export interface WebOptions {
   host: string;
   port: number;
   token: string;
   title: string;
   source: WebSource;
-  assets: WebAssets;
+  /** default: the page this bundle carries */
+  assets?: WebAssets;
 }
 
 export interface WebServer {
@@ -79,6 +85,7 @@ function tokenMatches(given: string | null, token: string): boolean {
  */
 export function startWeb(o: WebOptions): Promise<WebServer> {
   if (o.host !== LOOPBACK) return Promise.reject(Object.assign(new Error(`the page is served on ${LOOPBACK} only (asked for ${o.host})`), { code: 'non-loopback' }));
+  const assets = o.assets ?? PAGE;
   const streams = new Set<ServerResponse>();
   const sockets = new Set<Socket>();
   let port = o.port;
@@ -113,9 +120,9 @@ export function startWeb(o: WebOptions): Promise<WebServer> {
         case '/':
           return send(res, 'text/html; charset=utf-8', page(o), head);
         case '/app.js':
-          return send(res, 'text/javascript; charset=utf-8', o.assets.js, head);
+          return send(res, 'text/javascript; charset=utf-8', assets.js, head);
         case '/app.css':
-          return send(res, 'text/css; charset=utf-8', o.assets.css, head);
+          return send(res, 'text/css; charset=utf-8', assets.css, head);
         case '/api/status':
           return json(res, o.source.status(all), head);
         case '/api/timeline':

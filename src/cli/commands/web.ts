@@ -1,7 +1,7 @@
 // `git handoff web [--port N] [--no-open]`: a local, read-only page over what `status` reads (issue 55), live while
-// it runs, until Ctrl-C. The server and the page are bundles of their own (dist/web.cjs, dist/web/), loaded here only.
+// it runs, until Ctrl-C. The server and the page are a bundle of their own (dist/web.cjs), loaded here only.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { HandoffError } from '../../errors';
@@ -74,7 +74,6 @@ export const webCommand: CommandModule<GlobalArgs, Args> = {
         port,
         token: randomBytes(24).toString('base64url'),
         title: `git handoff · ${path.basename(repo.worktree ?? repo.commonDir)}`,
-        assets: { js: readFileSync(path.join(dist, 'web', 'app.js'), 'utf8'), css: readFileSync(path.join(dist, 'web', 'app.css'), 'utf8') },
         source: {
           status: (all) => readStatus(repo, { all, reader }),
           timeline: (all) => readTimeline(repo, { all, branch }),

@@ -1,4 +1,4 @@
-// The page of `git handoff web` (bundled for the browser into dist/web/app.js): what `status` reads, a timeline of
+// The page of `git handoff web` (bundled for the browser, carried inside dist/web.cjs): what `status` reads, a timeline of
 // handoff versions by session (each opening to its text and its diff against the version before), and the claims as
 // a tree of paths. Read-only: it only GETs, with the run's token, and reloads when the server says a ref or the
 // local state changed. Every text is data and is rendered as text (no HTML is ever built from it).
