@@ -29,6 +29,11 @@ describe('status --watch', () => {
     const last = out.slice(out.lastIndexOf(CLEAR));
     expect(last).toContain('first-topic');
     expect(last).toMatch(/bob\s+just now/);
+    // a branch switched: the next frame is of that branch
+    const before = out.split(CLEAR).length - 1;
+    repo.git(['switch', '-q', '-c', 'other-work']);
+    await until(() => out.split(CLEAR).length - 1 > before && out.slice(out.lastIndexOf(CLEAR)).includes('branch other-work'), 'a redraw of the new branch');
+    expect(out.slice(out.lastIndexOf(CLEAR))).toContain('Handoffs on other-work (0)');
     // Ctrl-C as a person types it: the terminal turns it into SIGINT for the command
     child.stdin.write('\x03');
     const code = await new Promise<number | null>((r) => child.on('exit', r));

@@ -37,7 +37,8 @@ export const statusCommand: CommandModule<GlobalArgs, Args> = {
     const repo = openRepo();
     const { readStatus } = require('../../status/model') as typeof import('../../status/model');
     const reader = readerFor(repo, a);
-    const read = () => readStatus(repo, { all: a.all, branch: a.branch, reader });
+    // opened again at each read of a watch: a branch switched meanwhile is the one shown
+    const read = () => readStatus(a.watch ? openRepo() : repo, { all: a.all, branch: a.branch, reader });
     if (!a.watch) {
       const s = read();
       if (a.json) return printJson(s);

@@ -66,7 +66,6 @@ export const webCommand: CommandModule<GlobalArgs, Args> = {
     const { readTimeline, readVersion } = require('../../status/timeline') as typeof import('../../status/timeline');
     const { watchStore } = require('../../status/watch') as typeof import('../../status/watch');
     const { randomBytes } = require('node:crypto') as typeof import('node:crypto');
-    const branch = repo.branch;
     let server: Awaited<ReturnType<typeof startWeb>>;
     try {
       server = await startWeb({
@@ -75,9 +74,13 @@ export const webCommand: CommandModule<GlobalArgs, Args> = {
         token: randomBytes(24).toString('base64url'),
         title: `git handoff · ${path.basename(repo.worktree ?? repo.commonDir)}`,
         source: {
-          status: (all) => readStatus(repo, { all, reader }),
-          timeline: (all) => readTimeline(repo, { all, branch }),
-          version: (oid) => readVersion(repo, oid),
+          // the repository opened again for each read: a branch switched meanwhile is the one shown
+          status: (all) => readStatus(openRepo(), { all, reader }),
+          timeline: (all) => {
+            const now = openRepo();
+            return readTimeline(now, { all, branch: now.branch });
+          },
+          version: (oid) => readVersion(openRepo(), oid),
           watch: (changed) => {
             const w = watchStore(repo, (why) => changed(why));
             return () => w.close();
