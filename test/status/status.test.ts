@@ -83,9 +83,15 @@ describe('status', () => {
     expect(kinds('remote-unreachable')[0]).toMatchObject({ command: 'git handoff fetch origin' });
     expect(kinds('loss')[0].ref).toBe(`refs/handoffs/main/${TOPICS[S2]}`);
     expect(kinds('loss')[0].command).toBe(`git handoff recover refs/handoffs/main/${TOPICS[S2]}`);
-    // B: its own five-minute claim is about to expire
+    // B: a commit its hooks refused (two sessions' ids in one message), and its own five-minute claim about to expire
+    expect((await t.b.cli(['install', '--hooks'])).exitCode).toBe(0);
+    const commit = t.b.git(['commit', '--allow-empty', '-q', '-m', `mixed\n\nClaude-Session-Id: ${S3}\nClaude-Session-Id: ${S1}`], { allowFail: true, env: { CLAUDE_CODE_SESSION_ID: S3 } });
+    expect(commit.status).not.toBe(0);
     const sb = json(await t.b.cli(['status', '--json']));
     expect(sb.attention.find((x: any) => x.kind === 'claim-expiring').message).toContain('src/short/');
+    const hook = sb.attention.find((x: any) => x.kind === 'refused-call');
+    expect(hook.message).toMatch(/the git hook commit-msg refused/);
+    expect(hook.session).toBe(S3);
     const text = String((await t.a.cli(['status'])).stdout);
     expect(text).toMatch(/Needs a person \([4-9]\)/);
     expect(text).toContain(`git handoff recover refs/handoffs/main/${TOPICS[S2]}`);
