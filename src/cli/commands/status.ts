@@ -121,7 +121,9 @@ function handoffTable(hs: StatusHandoff[], ids: string[], now: number, all: bool
 
 function attentionLine(x: Attention, now: number): string {
   const c = colors();
-  return `  ${c.red('!')} ${x.at ? `${relativeTime(x.at, now)}: ` : ''}${x.message}${x.command ? `\n      ${c.dim('→')} ${x.command}` : ''}`;
+  // an event's time, or (a claim's end) the time to come
+  const when = !x.at ? '' : Date.parse(x.at) > now ? `in ${Math.max(1, Math.round((Date.parse(x.at) - now) / 60_000))} min: ` : `${relativeTime(x.at, now)}: `;
+  return `  ${c.red('!')} ${when}${x.message}${x.command ? `\n      ${c.dim('→')} ${x.command}` : ''}`;
 }
 
 /** The screen: one header line, then the sessions, the handoffs and what needs a person, each cut to a screen's share. */
