@@ -121,8 +121,8 @@ function handoffTable(hs: StatusHandoff[], ids: string[], now: number, all: bool
 
 function attentionLine(x: Attention, now: number): string {
   const c = colors();
-  // an event's time, or (a claim's end) the time to come
-  const when = !x.at ? '' : Date.parse(x.at) > now ? `in ${Math.max(1, Math.round((Date.parse(x.at) - now) / 60_000))} min: ` : `${relativeTime(x.at, now)}: `;
+  // an event's time; a time to come (a claim's end) is in the message
+  const when = !x.at || Date.parse(x.at) > now ? '' : `${relativeTime(x.at, now)}: `;
   return `  ${c.red('!')} ${when}${x.message}${x.command ? `\n      ${c.dim('→')} ${x.command}` : ''}`;
 }
 

@@ -64,7 +64,7 @@ function Handoffs({ handoffs, now, all, caller }: { handoffs: StatusHandoff[]; n
 function NeedsPerson({ items, now }: { items: Attention[]; now: number }) {
   if (!items.length) return html`<p class="empty ok">Nothing needs you: no conflict, refusal, takeover or loss in the last day, no claim about to expire, the remote reached.</p>`;
   return html`<ul class="attention">${items.map(
-    (x) => html`<li class=${`kind-${x.kind}`} data-kind=${x.kind}><span class="what">${x.kind.replace(/-/g, ' ')}</span> ${x.at ? html`<time>${Date.parse(x.at) > now ? `in ${Math.max(1, Math.round((Date.parse(x.at) - now) / 60000))} min` : ago(x.at, now)}</time> ` : null}${x.message}${x.command ? html`<div><code>${x.command}</code></div>` : null}</li>`,
+    (x) => html`<li class=${`kind-${x.kind}`} data-kind=${x.kind}><span class="what">${x.kind.replace(/-/g, ' ')}</span> ${x.at && Date.parse(x.at) <= now ? html`<time>${ago(x.at, now)}</time> ` : null}${x.message}${x.command ? html`<div><code>${x.command}</code></div>` : null}</li>`,
   )}</ul>`;
 }
 
