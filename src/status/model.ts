@@ -12,7 +12,7 @@ import { checkRecord } from '../handoff/record/record-check';
 import { readContacts } from '../handoff/state/contact';
 import { readRefusals } from '../handoff/state/refusals';
 import { thisHost } from '../handoff/state/session-process';
-import { listSessions, type SessionStatus } from '../handoff/state/sessions';
+import { listSessions } from '../handoff/state/sessions';
 import { forReader, isRead, type Reader } from '../handoff/store/address';
 import { parseTrailerBlock } from '../handoff/store/document';
 import { handoffRef, NOTES_REF } from '../handoff/store/names';
