@@ -2,7 +2,7 @@
 // rebinding), another Origin, no method but GET and HEAD, 127.0.0.1 only; stopped by SIGINT or SIGTERM with exit 0
 // and no process left.
 import { request } from 'node:http';
-import { connect } from 'node:net';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -92,6 +92,15 @@ describe('web: security', () => {
       expect(r.exitCode, host).toBe(2);
       expect(String(r.stderr)).toContain('127.0.0.1 only');
     }
+    // a port another program holds: exit 7 and the way on; one that is no port: exit 2
+    const held = createServer();
+    await new Promise<void>((r) => held.listen(0, '127.0.0.1', () => r()));
+    const port = (held.address() as AddressInfo).port;
+    const busy = await repo.cli(['web', '--no-open', '--port', String(port)]);
+    held.close();
+    expect(busy.exitCode).toBe(7);
+    expect(String(busy.stderr)).toContain(`port ${port} on 127.0.0.1 is in use`);
+    expect((await repo.cli(['web', '--no-open', '--port', '70000'])).exitCode).toBe(2);
     expect(handoffProcessesIn(repo.dir)).toEqual([]);
     // the server itself refuses a non-loopback address before it listens
     const { startWeb: serve } = require(path.join(ROOT, 'dist', 'web.cjs'));
