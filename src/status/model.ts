@@ -79,7 +79,7 @@ export function readStatus(repo: Repo, o: StatusOptions = {}): Status {
       kind: 'refused-call',
       at: r.t,
       session: r.session,
-      message: `${r.by === 'guard' ? `${r.client ?? 'an agent'}'s tool call` : r.by.replace(/^githook:/, 'the git hook ')} refused: ${r.what} (${r.why})`,
+      message: r.by === 'guard' ? `${r.client ?? 'an agent'}'s tool call refused: ${r.what} (${r.why})` : r.by.startsWith('githook:') ? `the git hook ${r.by.slice(8)} refused: ${r.what} (${r.why})` : `${r.what} refused: ${r.why}`,
     })),
     ...takeovers(repo, read, side, now),
     ...recordAttention(repo),

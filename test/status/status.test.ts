@@ -68,6 +68,8 @@ describe('status', () => {
     // S1 takes S3's handoff over, and S3 claims a path for five minutes
     expect((await t.a.cli(['write', TOPICS[S3], '-m', 'Goal: mine now', '--take-over', '--reason', 'S3 went quiet'], { env: t.as[S1] })).exitCode).toBe(0);
     expect((await t.b.cli(['claim', 'src/short/', '--ttl', '5m', '--note', 'quick fix'], { env: t.as[S3] })).exitCode).toBe(0);
+    // S2 writes to S1's handoff without taking it over: refused (exit 3)
+    expect((await t.a.cli(['write', TOPICS[S1], '--branch', 'main', '-m', 'Goal: mine?'], { cwd: t.a2, env: { ...t.as[S2] } })).exitCode).toBe(3);
     // the remote goes away: A's next sync does not reach it
     t.a.git(['remote', 'set-url', 'origin', `file://${t.bare.dir}-gone`]);
     expect((await t.a.cli(['sync'])).exitCode).toBe(7);
@@ -75,8 +77,12 @@ describe('status', () => {
     t.a.git(['update-ref', '-d', `refs/handoffs/main/${TOPICS[S2]}`], { env: { GIT_HANDOFF_BYPASS: '1' } });
     const s = json(await t.a.cli(['status', '--json'], { env: t.as[S1] }));
     const kinds = (k: string) => s.attention.filter((x: any) => x.kind === k);
-    expect(kinds('refused-call')[0].message).toContain(`git update-ref -d refs/handoffs/main/${TOPICS[S3]}`);
-    expect(kinds('refused-call')[0].session).toBe(S1);
+    const guardRefusal = kinds('refused-call').find((x: any) => x.message.includes('tool call refused'));
+    expect(guardRefusal.message).toContain(`git update-ref -d refs/handoffs/main/${TOPICS[S3]}`);
+    expect(guardRefusal.session).toBe(S1);
+    const owned = kinds('refused-call').find((x: any) => x.message.startsWith(`git handoff write ${TOPICS[S1]}`));
+    expect(owned.session).toBe(S2);
+    expect(owned.message).toMatch(/owned by session/);
     expect(kinds('takeover')[0]).toMatchObject({ session: S1 });
     expect(kinds('takeover')[0].message).toContain(`from ${S3}`);
     expect(kinds('takeover')[0].message).toContain('S3 went quiet');

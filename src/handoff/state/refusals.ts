@@ -1,5 +1,6 @@
 // What was refused, kept for the person who looks later (`status`, `web`): one JSON line per refusal in
-// <git-common-dir>/handoff/refusals.jsonl, appended by the guard and the git hooks as they refuse. A record to
+// <git-common-dir>/handoff/refusals.jsonl, appended by the guard and the git hooks as they refuse, and by a command
+// refused as another session's (exit 3). A record to
 // look at, never an input to a decision: a line that cannot be written costs nothing but the line.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -15,7 +16,7 @@ const TEXT_MAX = 400;
 export interface Refusal {
   /** ISO 8601 */
   t: string;
-  /** `guard` (an agent's tool call) or `githook:<name>` */
+  /** `guard` (an agent's tool call), `githook:<name>`, or `git handoff <command>` (refused as another session's: exit 3) */
   by: string;
   session: string | null;
   client: string | null;
