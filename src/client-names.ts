@@ -83,3 +83,13 @@ export function shellClient(env: NodeJS.ProcessEnv): ClientName | null {
   for (const [v, c] of MARKERS) if (env[v]) return c;
   return null;
 }
+
+/**
+ * The agent session an environment is inside: its client's session variable (with the id) or marker (no id); null for
+ * a person's terminal. What only the person runs is refused inside one (src/cli/person-only.ts, the guard's SessionEnd).
+ */
+export function agentSessionOf(env: NodeJS.ProcessEnv): { variable: string; client: ClientName; session: string | null } | null {
+  for (const [variable, client] of SESSION_VARS) if (env[variable]) return { variable, client, session: env[variable]! };
+  for (const [variable, client] of MARKERS) if (env[variable]) return { variable, client, session: null };
+  return null;
+}

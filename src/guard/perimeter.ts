@@ -2,8 +2,9 @@
 // (issue 37): the repository's git directory and common directory wherever they are (a separate git dir too) and
 // every worktree's `.git` pointer file; every configuration file git reads here (its own, the worktree's, global,
 // XDG, system and their includes, as git last named them: src/git/config.ts readConfigFiles, cached with the
-// settings); every file each client reads hook configuration from, in each scope (src/clients/hook-files.ts); and
-// the guard's own state, key and caches. A write, move, delete, link or checkout over any of them is refused with
+// settings); every file each client reads hook configuration from, in each scope (src/clients/hook-files.ts); the
+// guard's own state, key and caches (src/user-dirs.ts: the witness's repository among them); and git-handoff itself,
+// where it is installed (src/guard/installed.ts). A write, move, delete, link or checkout over any of them is refused with
 // what a person runs instead; a file tool's edit of a client's settings that keeps the guard's wiring may pass.
 import { readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
@@ -15,6 +16,7 @@ import { homedir, includedFiles, type Location } from './locate';
 import type { FileOp } from './rules/files';
 import { refStoreWriteProblem } from './rules/refs';
 import { userDirs } from '../user-dirs';
+import { installedDirs } from './installed';
 
 export interface Perimeter {
   /** the git directories of the event's repository (its own and the common one), symlinks resolved */
@@ -26,8 +28,15 @@ export interface Perimeter {
   hookDirs: HookFile[];
   /** directories whose every module a client loads around its tools (OpenCode's plugins) */
   pluginDirs: HookFile[];
-  /** the guard's own state outside the git directory (the user's key and caches) */
+  /** the guard's own state outside the git directory (the user's key and caches, the witness's repository, the plugin copies) */
   state: string[];
+  /**
+   * git-handoff's installed folders: its package, the copies its commands resolve to, the clients' plugin folders.
+   * Worked out at the first path outside the worktree that asks (none is inside it: src/guard/installed.ts).
+   */
+  installed: () => string[];
+  /** the worktree of the call's repository, or null */
+  worktree: string | null;
 }
 
 const real = (p: string): string => {
@@ -39,6 +48,8 @@ const real = (p: string): string => {
 };
 
 const under = (p: string, dir: string) => p === dir || p.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
+/** Whether a path (as named and as its links lead) is inside the call's worktree, where no installation is counted. */
+const inWorktree = (p: Perimeter, abs: string) => p.worktree !== null && under(abs, p.worktree) && under(real(abs), real(p.worktree));
 
 /** The perimeter for the repository at `loc` (null: none) and this user: git is asked nothing beyond the cached settings. */
 export async function computePerimeter(ctx: GuardContext, loc: Location | null): Promise<Perimeter> {
@@ -56,7 +67,9 @@ export async function computePerimeter(ctx: GuardContext, loc: Location | null):
   for (const f of [...config]) config.add(real(f));
   const { files, dirs, plugins } = hookFiles(loc?.worktree ?? null, home, env);
   const state = userDirs(env);
-  return { gitDirs, config, hooks: files, hookDirs: dirs, pluginDirs: plugins, state };
+  let installed: string[] | undefined;
+  const worktree = loc?.worktree ?? null;
+  return { gitDirs, config, hooks: files, hookDirs: dirs, pluginDirs: plugins, state, installed: () => (installed ??= installedDirs(worktree, ctx.event.cwd, env)), worktree };
 }
 
 const readMaybe = (p: string): string | null => {
@@ -78,7 +91,9 @@ const edited = (text: string, edits: Array<{ oldText: string; newText: string }>
   return out;
 };
 
-const HOOKS_WAY = 'To change what git-handoff wires, ask the person to run `git handoff install --agent <client>` or `git handoff uninstall`.';
+/** The way on for what only the person changes: from their own terminal, never from a session (the guard refuses it there). */
+export const PERSON_WAY = 'Only the person changes this, from their own terminal (git-handoff refuses it to sessions): tell them what you need and why.';
+const HOOKS_WAY = `What git-handoff wires is changed by \`git handoff install|uninstall --agent <client>\`, which only the person runs. ${PERSON_WAY}`;
 
 /** Why one operation writes, moves or deletes the perimeter, or null; `op.abs` already has its symlinks resolved when they lead elsewhere. */
 export function perimeterProblem(p: Perimeter, op: FileOp): string | null {
@@ -101,8 +116,13 @@ export function perimeterProblem(p: Perimeter, op: FileOp): string | null {
     }
   }
   for (const s of p.state) {
-    if (under(abs, s)) {
-      return `${shown} is git-handoff's own state under ${neutral(s)} (its per-user key and caches, the loss record's witness, the plugin copies): only git-handoff writes it. Ask the person.`;
+    if (under(abs, s) || under(real(abs), s)) {
+      return `${shown} is git-handoff's own state under ${neutral(s)} (its per-user key and caches, the loss record's witness, the plugin copies): only git-handoff writes it. ${PERSON_WAY}`;
+    }
+  }
+  for (const d of inWorktree(p, abs) ? [] : p.installed()) {
+    if (under(abs, d) || under(real(abs), d)) {
+      return `${shown} is part of git-handoff itself, installed at ${neutral(d)} (the guard every tool call runs, its hooks and plugins): only the person installs, upgrades or removes it. ${PERSON_WAY}`;
     }
   }
   for (const h of p.hooks) {
@@ -141,8 +161,39 @@ export function perimeterProblem(p: Perimeter, op: FileOp): string | null {
 export function perimeterUnder(p: Perimeter, dir: string): string[] {
   const abs = path.resolve(dir);
   const out: string[] = [];
-  for (const f of [...p.config, ...p.hooks.map((h) => h.file), ...p.state, ...p.gitDirs]) if (f !== abs && under(f, abs)) out.push(f);
+  for (const f of [...p.config, ...p.hooks.map((h) => h.file), ...p.state, ...(inWorktree(p, abs) ? [] : p.installed()), ...p.gitDirs]) if (f !== abs && under(f, abs)) out.push(f);
   return out;
+}
+
+/**
+ * Whether a string of code names a part of the perimeter: the tail of one of its paths (`.gitconfig`, `.claude/settings.json`,
+ * `git-handoff`, `config`), so that a path the code builds around it may land there.
+ */
+export function namesPerimeterPart(p: Perimeter, s: string): boolean {
+  const tail = s.replace(/^(\.?\/)+|\/+$/g, '');
+  if (tail === '' || tail === '.' || tail === '..') return false;
+  const all = [...p.config, ...p.hooks.map((h) => h.file), ...p.hookDirs.map((h) => h.file), ...p.pluginDirs.map((h) => h.file), ...p.state, ...p.installed(), ...p.gitDirs];
+  return all.some((f) => f.endsWith(path.sep + tail) || f.includes(path.sep + tail + path.sep));
+}
+
+/**
+ * Why a git command that is not a plain read works on a repository of git-handoff's own (the loss record's witness, an
+ * installed copy) — run there (`-C`, `cd`, `--git-dir`, GIT_DIR) or pushing into it (`git push <witness dir> …`, a
+ * remote whose URL leads there) — or null. `repos`: the directories the command's repository and destinations name;
+ * `own`: git-handoff's folders (its state and where it is installed).
+ */
+export function ownRepositoryProblem(own: string[], repos: string[], shown: string): string | null {
+  for (const r of repos) {
+    const abs = path.resolve(r);
+    const hit = own.find((d) => under(abs, d) || under(real(abs), d));
+    if (hit) {
+      return (
+        `\`${neutral(shown)}\` changes a repository of git-handoff's own under ${neutral(hit)} (the loss record's witness, which recovery trusts, or an installed copy): only git-handoff writes there. ` +
+        `Read it if you need to (git --git-dir=<dir> log); ${PERSON_WAY}`
+      );
+    }
+  }
+  return null;
 }
 
 /**

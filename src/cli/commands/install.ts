@@ -19,6 +19,7 @@ import { doctorSync, installRemote, installServer, uninstallRemote, uninstallSer
 import type { DoctorItem, InstallOptions } from '../../wiring';
 import type { GlobalArgs } from '../context';
 import { printJson, table } from '../output';
+import { personOnly } from '../person-only';
 
 interface Args extends GlobalArgs {
   hooks?: boolean;
@@ -91,6 +92,7 @@ function repoIfAny(): Repo | null {
 }
 
 async function run(a: Args, mode: 'install' | 'uninstall'): Promise<void> {
+  personOnly(`git handoff ${mode}`);
   const agents = agentsOf(a.agent);
   if (!namesCursor(a.agent)) return report(a, await actions(a, agents, mode));
   // Cursor named: stdout carries only Cursor's file, ready for `> .cursor/hooks.json`; what is said about it (and
