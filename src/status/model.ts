@@ -8,7 +8,8 @@ import { trailerBlockLines, trailerReader } from '../git/trailers';
 import type { Repo } from '../git/repo';
 import { claimsRemote, listClaims, publicClaim, type ClaimView } from '../handoff/claims/claims';
 import { CLAIMS_PREFIX, trackingClaimsPrefix } from '../handoff/claims/table';
-import { checkRecord } from '../handoff/record/record-check';
+import { compareRecord, unchangedSinceCheck } from '../handoff/record/record-check';
+import { listTracked, readRecord, readSeen, RECORD_REF } from '../handoff/record/record';
 import { readContacts } from '../handoff/state/contact';
 import { readRefusals } from '../handoff/state/refusals';
 import { thisHost } from '../handoff/state/session-process';
@@ -229,14 +230,23 @@ function logSince(repo: Repo, refs: string[], since: number): Array<{ oid: strin
   return out;
 }
 
-/** What the loss record's check finds now (no git process when nothing moved since the last check that found all in place). */
+/**
+ * What the loss record's comparison finds now, read only (the page writes nothing, and a command's start has run the
+ * check that takes legitimate moves into the record already): stat calls alone while the ref storage is as the last
+ * check that found everything in place left it, else the refs against the record (record-check.ts's comparison).
+ */
 function recordAttention(repo: Repo): Attention[] {
   try {
-    const check = checkRecord(repo);
-    return [
-      ...(check.problem ? [{ kind: 'record-problem' as const, at: null, session: null, message: `the loss record: ${check.problem}`, command: 'git handoff recover' }] : []),
-      ...check.losses.map((l): Attention => ({ kind: 'loss', at: l.lastSeen, session: null, ref: l.ref, message: `${l.ref}: ${l.detail}`, command: l.command })),
-    ];
+    if (unchangedSinceCheck(repo.commonDir)) return [];
+    const refs = listTracked(repo);
+    const recorded = refs.get(RECORD_REF) ?? null;
+    refs.delete(RECORD_REF);
+    const problem = (why: string): Attention[] => [{ kind: 'record-problem', at: null, session: null, message: `the loss record: ${why}`, command: 'git handoff recover' }];
+    if (!recorded) return readSeen(repo)?.record ? problem(`it (${RECORD_REF}) was deleted`) : [];
+    const rec = readRecord(repo, recorded);
+    if (rec.problem) return problem(rec.problem);
+    const last = readSeen(repo)?.at ?? 0;
+    return compareRecord(repo, rec, refs).losses.map((l): Attention => ({ kind: 'loss', at: iso(Math.max(l.seen, last) * 1000), session: null, ref: l.ref, message: `${l.ref}: ${l.detail}`, command: l.command }));
   } catch {
     return [];
   }
