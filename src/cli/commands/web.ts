@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { HandoffError } from '../../errors';
+import { onRefsRead } from '../../git/refs';
 import { openRepo } from '../../git/repo';
 import type { GlobalArgs } from '../context';
 import { readerFor } from '../identity';
@@ -60,6 +61,9 @@ export const webCommand: CommandModule<GlobalArgs, Args> = {
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new HandoffError('usage', 'invalid-port', `--port ${a.port}: a port is a whole number from 1 to 65535 (0: any free one)`);
     const repo = openRepo();
     const reader = readerFor(repo, a);
+    // a page's reads take nothing into the loss record (its check ran at this command's start; the page says what the
+    // comparison finds, read only): no ref moves while it serves
+    onRefsRead(null);
     const dist = distDir();
     const { startWeb } = require(path.join(dist, 'web.cjs')) as typeof import('../../web/server');
     const { readStatus } = require('../../status/model') as typeof import('../../status/model');
