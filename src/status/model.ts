@@ -16,7 +16,7 @@ import { thisHost } from '../handoff/state/session-process';
 import { listSessions } from '../handoff/state/sessions';
 import { forReader, isRead, type Reader } from '../handoff/store/address';
 import { parseTrailerBlock } from '../handoff/store/document';
-import { handoffRef, NOTES_REF } from '../handoff/store/names';
+import { handoffRef, LEASE_PREFIX, NOTES_REF } from '../handoff/store/names';
 import { readReceipts } from '../handoff/store/receipts';
 import { remoteOnlyHandoffs } from '../handoff/store/remote-only';
 import { listHandoffs, readListing, type HandoffRow } from '../handoff/store/store';
@@ -58,15 +58,15 @@ export function readStatus(repo: Repo, o: StatusOptions = {}): Status {
   const read = readListing(repo, scope);
   const rows: Array<HandoffRow & { fetch?: string }> = [...listHandoffs(repo, scope, read), ...remoteOnlyHandoffs(repo, scope, read)];
   trace('status handoffs');
-  // the claims tables and the receipts' notes, with their times: one for-each-ref
-  const side = listRefs(repo, [CLAIMS_PREFIX, ...(remote ? [trackingClaimsPrefix(remote)] : []), NOTES_REF]);
+  // the leases, the claims tables and the receipts' notes, with their times: one for-each-ref
+  const side = listRefs(repo, [LEASE_PREFIX, CLAIMS_PREFIX, ...(remote ? [trackingClaimsPrefix(remote)] : []), NOTES_REF]);
   const { claims: views, conflicts } = listClaims(repo, { branch, nowMs: now, remote });
   const claims = views.map(claimOf);
   const reader = o.reader ?? null;
   const handoffs = withReceipts(repo, rows, reader, side.find((r) => r.ref === NOTES_REF)?.oid ?? null);
   trace('status claims and receipts');
   const here = thisHost();
-  const sessions = sessionsOf(repo, handoffs, claims, all, here, now);
+  const sessions = sessionsOf(repo, handoffs, claims, all, here, now, side);
   trace('status sessions');
   const attention = [
     ...syncAttention(handoffs),
@@ -134,7 +134,7 @@ function withReceipts(repo: Repo, rows: Array<HandoffRow & { fetch?: string }>, 
  * One entry per session: this clone's (leases and ledger), the holders of live claims (this clone's tables and the
  * remote's as last fetched) and the owners of the scope's handoffs (here and on the remote's tracking refs).
  */
-function sessionsOf(repo: Repo, handoffs: StatusHandoff[], claims: StatusClaim[], all: boolean, here: string, now: number): StatusSession[] {
+function sessionsOf(repo: Repo, handoffs: StatusHandoff[], claims: StatusClaim[], all: boolean, here: string, now: number, recs: readonly RefRecord[]): StatusSession[] {
   // `seen`: the newest sign of each, as ISO 8601 (which sorts as time does)
   const out = new Map<string, StatusSession & { seen: string }>();
   const touch = (id: string, mine: boolean, seen: string): StatusSession & { seen: string } => {
@@ -146,7 +146,7 @@ function sessionsOf(repo: Repo, handoffs: StatusHandoff[], claims: StatusClaim[]
     }
     return s;
   };
-  const local = listSessions(repo, { now });
+  const local = listSessions(repo, { now, recs });
   // this clone's worktrees, as its sessions name them: a claim made in one is a session of this clone
   const worktrees = new Set([repo.worktree, ...local.map((l) => l.worktree)]);
   for (const l of local) {
@@ -209,7 +209,7 @@ function takeovers(repo: Repo, read: RefRecord[], side: RefRecord[], now: number
   };
   if (recent.length > RECENT_WALK_MAX) for (const r of recent) add(r.oid, r.time, r.block);
   else if (recent.length) for (const c of logSince(repo, recent.map((r) => r.ref), since)) add(c.oid, c.time, c.block);
-  const claimRefs = side.filter((r) => r.ref !== NOTES_REF && r.time >= since);
+  const claimRefs = side.filter((r) => r.ref !== NOTES_REF && !r.ref.startsWith(LEASE_PREFIX) && r.time >= since);
   const claimTakes = claimRefs.length ? logSince(repo, claimRefs.map((r) => r.ref), since).flatMap((c): Attention[] => {
     const t = readClaimChange(trailerBlockLines(c.block));
     if (t.problem || t.action !== 'take-over') return [];
