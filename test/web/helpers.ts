@@ -13,6 +13,8 @@ export interface WebRun {
   stdout: () => string;
   /** sends `signal` and resolves with the exit code */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
+  /** a failed test's cleanup: SIGKILL unless it has exited */
+  kill(): void;
 }
 
 /** Starts `git-handoff web --no-open` in `cwd` and waits for the address it prints. */
@@ -38,6 +40,9 @@ export async function startWeb(repo: TestRepo, o: { cwd?: string; env?: Record<s
     stop: (signal = 'SIGINT') => {
       child.kill(signal);
       return exited;
+    },
+    kill: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     },
   };
 }

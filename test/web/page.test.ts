@@ -66,10 +66,12 @@ describe('web: the page in Chromium', () => {
       expect(panel.removed).toContainEqual('- Next action: keep going');
       expect(errors).toEqual([]);
       expect(foreign).toEqual([]);
+      await browser.close();
+      expect(await web.stop('SIGINT')).toBe(0);
+      expect(handoffProcessesIn(t.a.dir)).toEqual([]);
     } finally {
       await browser.close();
+      web.kill();
     }
-    expect(await web.stop('SIGINT')).toBe(0);
-    expect(handoffProcessesIn(t.a.dir)).toEqual([]);
   });
 });

@@ -30,67 +30,71 @@ describe('web: security', () => {
     expect((await repo.cli(['write', 'auth-refactor', '--session', 'alice', '-m', 'Goal: one'])).exitCode).toBe(0);
     for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       const web = await startWeb(repo);
-      const t = encodeURIComponent(web.token);
-      const host = { Host: `127.0.0.1:${web.port}` };
-      // with the token: the page and its data
-      const ok = await get(web.port, `/api/status?t=${t}`, { headers: host });
-      expect(ok.status).toBe(200);
-      expect(JSON.parse(ok.body).handoffs.map((h: any) => h.topic)).toContain('auth-refactor');
-      expect(ok.headers['content-security-policy']).toContain("default-src 'none'");
-      expect((await get(web.port, `/?t=${t}`, { headers: { Host: `localhost:${web.port}` } })).status).toBe(200);
-      // no token, a wrong one, one of another length: refused, and nothing of the data said
-      for (const q of ['', '?t=', `?t=${t}x`, `?t=${'A'.repeat(web.token.length)}`]) {
-        for (const p of ['/', '/app.js', '/api/status', '/api/events', '/api/timeline']) {
-          const r = await get(web.port, `${p}${q}`, { headers: host });
-          expect(r.status, `${p}${q}`).toBe(403);
+      try {
+        const t = encodeURIComponent(web.token);
+        const host = { Host: `127.0.0.1:${web.port}` };
+        // with the token: the page and its data
+        const ok = await get(web.port, `/api/status?t=${t}`, { headers: host });
+        expect(ok.status).toBe(200);
+        expect(JSON.parse(ok.body).handoffs.map((h: any) => h.topic)).toContain('auth-refactor');
+        expect(ok.headers['content-security-policy']).toContain("default-src 'none'");
+        expect((await get(web.port, `/?t=${t}`, { headers: { Host: `localhost:${web.port}` } })).status).toBe(200);
+        // no token, a wrong one, one of another length: refused, and nothing of the data said
+        for (const q of ['', '?t=', `?t=${t}x`, `?t=${'A'.repeat(web.token.length)}`]) {
+          for (const p of ['/', '/app.js', '/api/status', '/api/events', '/api/timeline']) {
+            const r = await get(web.port, `${p}${q}`, { headers: host });
+            expect(r.status, `${p}${q}`).toBe(403);
+            expect(r.body).not.toContain('auth-refactor');
+          }
+        }
+        // DNS rebinding: the right token under another name is still refused
+        for (const h of [`evil.example:${web.port}`, 'evil.example', `127.0.0.1.nip.io:${web.port}`, `127.0.0.1:${web.port + 1}`]) {
+          const r = await get(web.port, `/api/status?t=${t}`, { headers: { Host: h } });
+          expect(r.status, h).toBe(421);
           expect(r.body).not.toContain('auth-refactor');
         }
-      }
-      // DNS rebinding: the right token under another name is still refused
-      for (const h of [`evil.example:${web.port}`, 'evil.example', `127.0.0.1.nip.io:${web.port}`, `127.0.0.1:${web.port + 1}`]) {
-        const r = await get(web.port, `/api/status?t=${t}`, { headers: { Host: h } });
-        expect(r.status, h).toBe(421);
-        expect(r.body).not.toContain('auth-refactor');
-      }
-      // no Host at all (HTTP/1.0): refused too
-      const bare = await new Promise<string>((resolve) => {
-        let got = '';
-        const s = connect({ host: '127.0.0.1', port: web.port }, () => s.write(`GET /api/status?t=${t} HTTP/1.0\r\n\r\n`));
-        s.on('data', (d) => (got += d));
-        s.on('end', () => resolve(got));
-      });
-      expect(bare).toMatch(/^HTTP\/1\.[01] 421/);
-      // a request another site's page makes (its Origin) is refused
-      expect((await get(web.port, `/api/status?t=${t}`, { headers: { ...host, Origin: 'http://evil.example' } })).status).toBe(403);
-      expect((await get(web.port, `/api/status?t=${t}`, { headers: { ...host, Origin: `http://127.0.0.1:${web.port}` } })).status).toBe(200);
-      // nothing writes: every other method is refused, the refs are as they were
-      const before = refsOf(repo.dir, repo.git);
-      for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
-        for (const p of ['/', '/api/status', '/api/version']) expect((await get(web.port, `${p}?t=${t}`, { method, headers: host })).status, `${method} ${p}`).toBe(405);
-      }
-      expect(refsOf(repo.dir, repo.git)).toBe(before);
-      // reading moves nothing either: a handoff ref made with raw git (one the loss record has not taken in, as every
-      // command's start would) is shown, and the record stays where it was
-      const tip = repo.git(['rev-parse', 'refs/handoffs/main/auth-refactor']).stdout.trim();
-      repo.git(['update-ref', `refs/handoffs/main/raw-${signal.toLowerCase()}-topic`, tip]);
-      const moved = refsOf(repo.dir, repo.git);
-      const status = JSON.parse((await get(web.port, `/api/status?t=${t}`, { headers: host })).body);
-      expect(status.handoffs.map((h: any) => h.topic)).toContain(`raw-${signal.toLowerCase()}-topic`);
-      for (const p of [`/api/status?all=1&t=${t}`, `/api/timeline?t=${t}`, `/api/version?oid=${tip}&t=${t}`, `/?t=${t}`]) expect((await get(web.port, p, { headers: host })).status, p).toBe(200);
-      expect(refsOf(repo.dir, repo.git)).toBe(moved);
-      // listening on 127.0.0.1 alone: this machine's other addresses refuse the connection
-      const others = Object.values(networkInterfaces()).flat().filter((i) => i && i.family === 'IPv4' && !i.internal).map((i) => i!.address);
-      for (const address of others) {
-        const refused = await new Promise<boolean>((resolve) => {
-          const s = connect({ host: address, port: web.port });
-          s.on('connect', () => (s.destroy(), resolve(false)));
-          s.on('error', () => resolve(true));
+        // no Host at all (HTTP/1.0): refused too
+        const bare = await new Promise<string>((resolve) => {
+          let got = '';
+          const s = connect({ host: '127.0.0.1', port: web.port }, () => s.write(`GET /api/status?t=${t} HTTP/1.0\r\n\r\n`));
+          s.on('data', (d) => (got += d));
+          s.on('end', () => resolve(got));
         });
-        expect(refused, address).toBe(true);
+        expect(bare).toMatch(/^HTTP\/1\.[01] 421/);
+        // a request another site's page makes (its Origin) is refused
+        expect((await get(web.port, `/api/status?t=${t}`, { headers: { ...host, Origin: 'http://evil.example' } })).status).toBe(403);
+        expect((await get(web.port, `/api/status?t=${t}`, { headers: { ...host, Origin: `http://127.0.0.1:${web.port}` } })).status).toBe(200);
+        // nothing writes: every other method is refused, the refs are as they were
+        const before = refsOf(repo.dir, repo.git);
+        for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
+          for (const p of ['/', '/api/status', '/api/version']) expect((await get(web.port, `${p}?t=${t}`, { method, headers: host })).status, `${method} ${p}`).toBe(405);
+        }
+        expect(refsOf(repo.dir, repo.git)).toBe(before);
+        // reading moves nothing either: a handoff ref made with raw git (one the loss record has not taken in, as every
+        // command's start would) is shown, and the record stays where it was
+        const tip = repo.git(['rev-parse', 'refs/handoffs/main/auth-refactor']).stdout.trim();
+        repo.git(['update-ref', `refs/handoffs/main/raw-${signal.toLowerCase()}-topic`, tip]);
+        const moved = refsOf(repo.dir, repo.git);
+        const status = JSON.parse((await get(web.port, `/api/status?t=${t}`, { headers: host })).body);
+        expect(status.handoffs.map((h: any) => h.topic)).toContain(`raw-${signal.toLowerCase()}-topic`);
+        for (const p of [`/api/status?all=1&t=${t}`, `/api/timeline?t=${t}`, `/api/version?oid=${tip}&t=${t}`, `/?t=${t}`]) expect((await get(web.port, p, { headers: host })).status, p).toBe(200);
+        expect(refsOf(repo.dir, repo.git)).toBe(moved);
+        // listening on 127.0.0.1 alone: this machine's other addresses refuse the connection
+        const others = Object.values(networkInterfaces()).flat().filter((i) => i && i.family === 'IPv4' && !i.internal).map((i) => i!.address);
+        for (const address of others) {
+          const refused = await new Promise<boolean>((resolve) => {
+            const s = connect({ host: address, port: web.port });
+            s.on('connect', () => (s.destroy(), resolve(false)));
+            s.on('error', () => resolve(true));
+          });
+          expect(refused, address).toBe(true);
+        }
+        expect(handoffProcessesIn(repo.dir).length).toBeGreaterThan(0);
+        expect(await web.stop(signal)).toBe(0);
+        expect(handoffProcessesIn(repo.dir), signal).toEqual([]);
+      } finally {
+        web.kill();
       }
-      expect(handoffProcessesIn(repo.dir).length).toBeGreaterThan(0);
-      expect(await web.stop(signal)).toBe(0);
-      expect(handoffProcessesIn(repo.dir), signal).toEqual([]);
     }
   });
 
