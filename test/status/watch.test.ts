@@ -44,7 +44,13 @@ describe('status --watch', () => {
     } finally {
       // a failed step's cleanup: the terminal and what runs in it
       if (child.exitCode === null) child.kill('SIGKILL');
-      for (const p of handoffProcessesIn(repo.dir)) process.kill(p.pid, 'SIGKILL');
+      for (const p of handoffProcessesIn(repo.dir)) {
+        try {
+          process.kill(p.pid, 'SIGKILL');
+        } catch {
+          // gone meanwhile
+        }
+      }
     }
   });
 });
