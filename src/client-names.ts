@@ -62,6 +62,9 @@ export const SESSION_VARS: ReadonlyArray<readonly [string, ClientName]> = [
   ['OPENCODE_SESSION_ID', 'opencode'],
 ];
 
+/** The variable `client`'s shell tool exports with its session id, or null. */
+export const sessionVarOf = (client: ClientName): string | null => SESSION_VARS.find(([, c]) => c === client)?.[0] ?? null;
+
 /**
  * Clients whose shells carry no session variable: Cursor's, and VS Code's agent terminal (its session id is only in
  * hook payloads: docs/clients.md). Their commits are told apart by the guard's ledger, not by the hook stub.

@@ -8,7 +8,7 @@
 // what a person runs instead; a file tool's edit of a client's settings that keeps the guard's wiring may pass.
 import { readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { hookFiles, keepsWiring, type HookFile } from '../clients/hook-files';
+import { hookFiles, keepsFile, keepsWiring, keptThere, worktreesOf, type HookFile } from '../clients/hook-files';
 import { neutral } from '../terminal-text';
 import type { GuardContext } from './context';
 import { configFiles, userConfigFiles } from '../git/config-files';
@@ -65,7 +65,8 @@ export async function computePerimeter(ctx: GuardContext, loc: Location | null):
     for (const d of new Set([loc.gitDir, loc.commonDir, real(loc.gitDir), real(loc.commonDir)])) gitDirs.push(d);
   }
   for (const f of [...config]) config.add(real(f));
-  const { files, dirs, plugins } = hookFiles(loc?.worktree ?? null, home, env);
+  // every worktree's wiring and the clients' trust files, from the client records
+  const { files, dirs, plugins } = hookFiles(loc ? worktreesOf(loc.commonDir, loc.worktree) : [], home, env);
   const state = userDirs(env);
   let installed: string[] | undefined;
   const worktree = loc?.worktree ?? null;
@@ -131,14 +132,14 @@ export function perimeterProblem(p: Perimeter, op: FileOp): string | null {
     const before = readMaybe(h.file);
     if (op.kind === 'write' || op.kind === 'edit') {
       const afters = op.kind === 'write' ? [op.content ?? ''] : before === null ? [null] : [edited(before, op.edits ?? [], false), edited(before, op.edits ?? [], true)];
-      if (afters.every((a) => a !== null && keepsWiring(h.file, before, a))) continue;
+      if (afters.every((a) => a !== null && keepsFile(h, before, a))) continue;
       return (
-        `${shown} is where ${h.client} reads its hooks (${h.scope} scope), and this ${op.kind} would remove or change git-handoff's guard there or switch hooks off (disableAllHooks and the like). ` +
+        `${shown} is ${keptThere(h)}, and this ${op.kind} would ${h.trust ? 'change it' : "remove or change git-handoff's guard there or switch hooks off (disableAllHooks and the like)"}. ` +
         `Change the rest of the file and keep the git-handoff entries and hook switches as they are. ${HOOKS_WAY}`
       );
     }
     if (op.kind === 'delete' && before === null) continue;
-    return `${shown} is where ${h.client} reads its hooks (${h.scope} scope): a shell command's write or removal cannot be checked to keep git-handoff's guard wired. Edit it with your file tool (the guard checks the result). ${HOOKS_WAY}`;
+    return `${shown} is ${keptThere(h)}: a shell command's write or removal cannot be checked to keep git-handoff's guard wired. Edit it with your file tool (the guard checks the result). ${HOOKS_WAY}`;
   }
   for (const d of p.pluginDirs) {
     if (path.dirname(abs) === d.file && /\.[cm]?[jt]s$/.test(abs) && !p.hooks.some((h) => h.file === abs)) {

@@ -17,7 +17,8 @@ import { gitInvocation, lineText, parseShell, SHELLS, writeTargets, type GitInvo
 import { hooksPathRemovalProblem, removesHooksPath, scopeArgs } from './git-config';
 import { hunkEdits, isProtected, judgeFile, parsePatch, type FileOp } from './files';
 import { interpreterWrites } from './interpreter-writes';
-import { isHandoffCommand, judgeHandoffCommand, sessionPrefix } from './inject';
+import { isHandoffCommand, judgeHandoffCommand, needsSession, sessionPrefix } from './inject';
+import { strangerFileProblem, strangerHandoffProblem } from '../stranger';
 import { codeRunsAnchors, handoffRun, personOnlyProblem, reinstallProblem } from './anchors';
 import { Earlier } from './earlier';
 import { pluginPathPrefix } from '../plugin-active';
@@ -209,7 +210,7 @@ async function fileDecision(ctx: GuardContext, given: FileOp[], budget: Budget):
     const outside = perimeterProblem(fence!, op);
     if (outside) return { deny: outside };
     if (!(await isProtected(ctx, op.abs))) continue;
-    if (!ctx.session) continue;
+    if (!ctx.session) return { deny: strangerFileProblem(op.shown) };
     const v = judgeFile(ctx, op, ctx.session);
     if (v.deny) return { deny: v.deny };
     if (v.warning) warnings.push(v.warning);
@@ -360,7 +361,10 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     if (!inv) continue;
     if (isHandoffCommand(inv)) {
       handoff = true;
-      if (!ctx.session) continue;
+      if (!ctx.session) {
+        if (needsSession(inv)) return { deny: strangerHandoffProblem(lineText([cmd])) };
+        continue;
+      }
       const v = judgeHandoffCommand(inv, { ...cmd, assigns: { ...carried, ...cmd.assigns } }, ctx.event, ctx.session, ctx.env);
       if (v.kind === 'deny') return { deny: v.reason };
       if (v.kind === 'inject') inject = true;
@@ -385,12 +389,13 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
       const problem = sweep ? await sharedCheckoutProblem(ctx, inv, sweep) : null;
       if (problem) return { deny: problem };
     }
-    if (ctx.session && REWRITING.has(inv.sub)) {
+    if (REWRITING.has(inv.sub)) {
       // Loaded only here: it reads commits, so it brings the modules that start git.
       const { foreignRewriteProblem, rewrites } = await import('./rewrite');
       const loc = ctx.locate(inv.cwd ?? cmd.cwd ?? ctx.event.cwd);
       if (loc && !inv.gitDir && rewrites(inv)) {
-        const problem = foreignRewriteProblem(await ctx.repo(loc), inv, ctx.session, command);
+        // a stranger (no session read) owns no commit: every session's is another's
+        const problem = foreignRewriteProblem(await ctx.repo(loc), inv, ctx.session ?? '', command);
         if (problem) return { deny: problem };
       }
     }
