@@ -4,7 +4,7 @@
 // bundle: the flattering ratios). Then the goals' table (issues 39 and 52: its rows, both environments, each goal
 // against node, the row's floor or empty hook stubs), and the trace (bench/trace.mjs): where the milliseconds of
 // write, show, list and the guard's node path go.
-//   node bench/run.mjs [--runs N] [--only calls,floor,guard,store,list,commit,record,claims,trace,witness] [--client claude,codex,…] [--env both|unset|set] [--json]
+//   node bench/run.mjs [--runs N] [--only calls,floor,guard,store,list,commit,record,claims,trace,witness,status] [--client claude,codex,…] [--env both|unset|set] [--json]
 // Part `floor` (bench/floor.mjs): the least any implementation of a row of the goals' table costs, beside the row.
 import { execFileSync, execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -17,27 +17,33 @@ import { benchGuardRows } from './guard.mjs';
 import { fileCosts, fmt, flags } from './lib.mjs';
 import { benchList } from './list.mjs';
 import { benchRecord } from './record.mjs';
+import { benchStatus } from './status.mjs';
 import { benchStore } from './store.mjs';
 import { benchToolCalls } from './tool-call.mjs';
 import { benchTrace } from './trace.mjs';
 import { benchWitness } from './witness.mjs';
 
 const f = flags();
-const ALL = ['calls', 'floor', 'guard', 'store', 'list', 'commit', 'record', 'claims', 'trace', 'witness'];
+const ALL = ['calls', 'floor', 'guard', 'store', 'list', 'commit', 'record', 'claims', 'trace', 'witness', 'status'];
 const only = f.only ? String(f.only).split(',') : ALL;
 for (const name of only) if (!ALL.includes(name)) throw new Error(`unknown part ${name}: use ${ALL.join(',')}`);
 const runs = f.runs;
 const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
 
 /** The rows of the parts asked for, measured in this process's environment. */
-function measure(parts) {
-  const fns = { calls: () => benchToolCalls({ runs, clients: f.client ? String(f.client).split(',') : undefined }), floor: () => benchFloors({ runs }), guard: () => benchGuardRows({ runs }), store: () => benchStore({ runs }), list: () => benchList({ runs }), commit: () => benchCommit({ runs }), record: () => benchRecord({ runs }), claims: () => benchClaims({ runs }), trace: () => benchTrace({ runs }), witness: () => benchWitness({ runs }) };
-  return parts.flatMap((name) => fns[name]());
+async function measure(parts) {
+  const fns = { calls: () => benchToolCalls({ runs, clients: f.client ? String(f.client).split(',') : undefined }), floor: () => benchFloors({ runs }), guard: () => benchGuardRows({ runs }), store: () => benchStore({ runs }), list: () => benchList({ runs }), commit: () => benchCommit({ runs }), record: () => benchRecord({ runs }), claims: () => benchClaims({ runs }), trace: () => benchTrace({ runs }), witness: () => benchWitness({ runs }), status: () => benchStatus({ runs }) };
+  const rows = [];
+  // a part may answer a promise (status: it starts a server and asks it)
+  for (const name of parts) rows.push(...(await fns[name]()));
+  return rows;
 }
 
 // a child run: one environment, rows as JSON (the parent sets or clears the variable)
 if (f.child) {
-  process.stdout.write(JSON.stringify({ loadBefore: load(), rows: measure(only), loadAfter: load() }) + '\n');
+  const loadBefore = load();
+  const rows = await measure(only);
+  process.stdout.write(JSON.stringify({ loadBefore, rows, loadAfter: load() }) + '\n');
   process.exit(0);
 }
 

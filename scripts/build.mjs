@@ -31,6 +31,14 @@ await Promise.all([
     alias: { '@secretlint/profiler': './src/handoff/secrets/secretlint-stubs.ts', debug: './src/handoff/secrets/secretlint-stubs.ts' },
   }),
 ]);
+// `git handoff web` alone loads dist/web.cjs: its server, with the page for the browser inside it (its script, with
+// preact, htm and jsdiff bundled, and its style), so nothing is ever loaded from the network and every copy of the
+// bundles (the plugin's, the extension's) has the page
+{
+  const page = await build({ bundle: true, platform: 'browser', format: 'iife', target: 'es2020', legalComments: 'none', logLevel: 'warning', entryPoints: ['src/web/page/app.ts'], write: false, minify: true, charset: 'ascii' });
+  const css = readFileSync('src/web/page/app.css', 'utf8');
+  await build({ ...common, format: 'cjs', entryPoints: ['src/web/server.ts'], outfile: 'dist/web.cjs', minify: true, define: { WEB_PAGE: JSON.stringify({ js: page.outputFiles[0].text, css }) } });
+}
 // secrets.cjs too: write and import load the scanner through its own cache (src/handoff/secrets/secrets.ts)
 const hashes = { 'cli.cjs': hashOf('dist/cli.cjs'), 'fast.cjs': hashOf('dist/fast.cjs'), 'secrets.cjs': hashOf('dist/secrets.cjs') };
 // the guard's first look: fast.cjs stays a separate file, loaded (through its cache) only when a rule may apply

@@ -132,6 +132,18 @@ export const CLAIM_SPEC: CommandSpec = {
   ],
 };
 
+export const STATUS_SPEC: CommandSpec = {
+  name: 'status',
+  options: [
+    ...identitySpec(true),
+    ['all', { type: 'boolean', describe: 'every branch, and sessions that are no longer live' }],
+    ['branch', { type: 'string', describe: 'this branch (default: the checked-out one)' }],
+    ['session', { type: 'string', describe: 'who is looking, for "unread" (default: the session of the environment)' }],
+    ['watch', { type: 'boolean', describe: 'draw it again in place whenever a ref or the local state changes (at most once a second), until Ctrl-C' }],
+  ],
+  conflicts: [['all', 'branch']],
+};
+
 /** The options of a table on a yargs parser, in its order. */
 export function withOptions<T>(y: Argv<T>, options: ReadonlyArray<readonly [string, OptionSpec]>): Argv<T> {
   for (const [key, o] of options) y = y.option(key, { ...o });

@@ -6,6 +6,7 @@ import { EXIT } from '../errors';
 import { readConfig, type Config } from '../git/config';
 import { openRepo, type Repo } from '../git/repo';
 import { appendAudit, auditFile } from '../handoff/state/audit';
+import { noteRefusal } from '../handoff/state/refusals';
 import { resolveSession } from '../handoff/state/session';
 import { commitMsg, preCommit, prepareCommitMsg } from './commit';
 import { formatRefusal, type Refusal } from './refusal';
@@ -83,6 +84,7 @@ export async function runGithook(name: string, args: string[]): Promise<number> 
       process.stderr.write(`git-handoff (${name} hook): bypassed with GIT_HANDOFF_BYPASS=1 (recorded in ${auditFile(repo.commonDir)}): ${refusal.what}\n`);
       return 0;
     }
+    noteRefusal(repo.commonDir, { by: `githook:${name}`, session: ctx.session, client: null, what: refusal.what, why: refusal.found[0] ?? refusal.what });
     // Only a person at this repository can set the variable: not an agent, not a pusher to a server.
     process.stderr.write(formatRefusal(name, refusal, !ctx.session && !repo.bare, auditFile(repo.commonDir)));
     return EXIT[refusal.kind];

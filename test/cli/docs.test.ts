@@ -60,7 +60,7 @@ describe('README commands, as written', () => {
     mkdirSync(path.join(root, 'tmp'));
     // no git identity at all, as on a new machine; mktemp makes the scratch repository under this test's directory
     const env = isolatedEnv(path.join(root, 'home'), { PATH: `${path.join(ROOT, 'bin')}:${process.env.PATH}`, TMPDIR: path.join(root, 'tmp') });
-    const lines = readmeBlock('Five commands');
+    const lines = readmeBlock('First commands');
     expect(lines[0]).toMatch(/^cd "\$\(mktemp -d\)" && git init/);
     const ran = await pasted(lines, ROOT, env);
     for (const r of ran) expect([r.line, r.code], r.out).toEqual([r.line, r.line.includes('--session bob') ? 3 : 0]);
