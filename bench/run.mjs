@@ -91,7 +91,7 @@ const ISSUE = [
   ['Bash `git commit -m x` in a shared worktree (node\'s)', 'Claude Code tool call: Bash `git commit -m x` in a shared worktree', 1.5, 'node'],
   ['a refused handoff ref move (node\'s)', 'Claude Code tool call: Bash `git update-ref refs/handoffs/…` (refused)', 1.5, 'node'],
   ["a person's commit with hooks vs empty stubs", 'git commit by a person, hooks installed', 1.5, 'base'],
-  ["an agent's commit with hooks vs empty stubs", 'git commit by an agent session, hooks installed', 3, 'base'],
+  ["an agent's commit with hooks vs empty stubs", 'git commit by an agent session, hooks installed', 3, 'base', "floor · an agent's commit: empty stubs, prepare-commit-msg `node -e ''`"],
   ['`write` (CAS, existing topic) vs node', 'git handoff write (existing topic)', 2.0, 'node', 'floor · git handoff write (existing topic), with the loss record'],
   ['`show` vs node', 'git handoff show <topic>', 1.6, 'node'],
   ['`write` with the git hooks installed (what `install` leaves)', 'git handoff write (existing topic), git hooks installed', 2.0, 'node', 'floor · git handoff write (existing topic), with the loss record'],
