@@ -1,6 +1,5 @@
-// The full guard and the git hooks, bundled to dist/fast.cjs: loaded by a git hook stub, and by dist/guard.cjs
-// for a tool call a rule may apply to. It bundles only their own code (no yargs, no git library), and loads each
-// handler only when it is the one asked for.
+// The full guard, bundled to dist/fast.cjs: loaded by dist/guard.cjs for a tool call a rule may apply to. It bundles
+// only its own code (no yargs, no git library). The git hooks have their own bundle (dist/hooks.cjs, src/fast-hooks.ts).
 import type { Seen } from './guard/first';
 import type { StdinState } from './guard/io';
 
@@ -27,14 +26,6 @@ function finish(p: Promise<number>, exit = false): void {
 export function guard(stdin?: StdinState, seen?: Seen): void {
   finish(
     import('./guard/entry').then((m) => m.runGuard(stdin, seen)),
-    true,
-  );
-}
-
-/** `git-handoff githook <name> [args]`: ends once the handler has (its writes are synchronous, its git processes awaited), as guard does. */
-export function githook(name: string, args: string[]): void {
-  finish(
-    import('./hooks/entry').then((m) => m.runGithook(name, args)),
     true,
   );
 }
