@@ -53,10 +53,7 @@ function tipRecord(repo: Repo, ref: string, oid: string): RefRecord | null {
   if (end < 0) return null;
   const committer = /^committer .* (\d+) [+-]\d{4}$/m.exec(text.slice(0, end + 1));
   if (!committer) return null;
-  // the message from its first line that is not empty (ref-filter.c find_subpos)
-  let at = end + 2;
-  while (text.charCodeAt(at) === 0x0a) at++;
-  const block = commitTrailerBlock(text.slice(at));
+  const block = commitTrailerBlock(text.slice(end + 2));
   if (block === null) return null;
   // what for-each-ref prints is bytes, read as UTF-8 by the caller: the same here
   return new ListedRef(ref, oid, Number(committer[1]), Buffer.from(block, 'latin1').toString('utf8'));

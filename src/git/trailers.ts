@@ -166,8 +166,8 @@ export function logTrailers(repo: Repo, args: string[], o: { allowFail?: boolean
   return out;
 }
 
-// git's trailer block found in this process (trailer.c and commit.c of git 2.39: trailer_info_get, find_patch_start,
-// ignore_non_trailer, find_trailer_start), for git's default trailer configuration (no trailer.* key: the separator
+// git's trailer block found in this process (trailer.c and commit.c of git 2.39: trailer_info_get, ignore_non_trailer,
+// find_trailer_start), for git's default trailer configuration (no trailer.* key: the separator
 // `:`, no configured token) and comment character `#`; test/git/trailer-block.test.ts compares it with git on
 // generated messages. A message is bytes read as latin1, one character a byte.
 
@@ -285,36 +285,34 @@ function blockStart(s: string, len: number): number {
   return len;
 }
 
-/** The block git finds in a message: [start, end) and whether a blank line precedes it; null where git must say (a NUL byte). */
+/**
+ * The block git finds in a message with no `---` divider (interpret-trailers --no-divider, and `%(trailers)` of a commit,
+ * which git reads so): [start, end) and whether a blank line precedes it; null where git must say (a NUL byte).
+ */
 export interface GitTrailerBlock {
   start: number;
   end: number;
   blankBefore: boolean;
 }
-export function gitTrailerBlock(message: string, o: { divider: boolean }): GitTrailerBlock | null {
+export function gitTrailerBlock(message: string): GitTrailerBlock | null {
   // git reads a message as a C string: a NUL ends it there
   if (message.includes('\0')) return null;
-  let patch = message.length;
-  if (o.divider) {
-    for (let at = 0; at < message.length; at = nextLine(message, at)) {
-      if (message.startsWith('---', at) && gitSpace(message.charCodeAt(at + 3))) {
-        patch = at;
-        break;
-      }
-    }
-    // a scissors line past the divider: git's own reading, not this one
-    if (patch < message.length && message.indexOf(SCISSORS) >= patch) return null;
-  }
-  const end = patch - ignoredAtEnd(message, patch);
+  const end = message.length - ignoredAtEnd(message, message.length);
   const start = blockStart(message, end);
   const last = lastLine(message, start);
   return { start, end, blankBefore: last >= 0 && blankLine(message, last) };
 }
 
-/** git's raw `%(trailers)` of a commit message (for-each-ref, log): its block's bytes; null where git must say. */
+/**
+ * git's raw `%(trailers)` of a commit (for-each-ref): the bytes of the block of its message (`message`: all that follows
+ * the headers' blank line), read from its first line that is not empty (ref-filter.c find_subpos); null where git must say.
+ */
 export function commitTrailerBlock(message: string): string | null {
-  const b = gitTrailerBlock(message, { divider: true });
-  return b && message.slice(b.start, b.end);
+  let at = 0;
+  while (message.charCodeAt(at) === LF) at++;
+  const text = message.slice(at);
+  const b = gitTrailerBlock(text);
+  return b && text.slice(b.start, b.end);
 }
 
 /** trailer.c same_token: two tokens alike up to the shorter one, their final punctuation left out, in any case */
@@ -338,7 +336,7 @@ function sameToken(a: string, b: string): boolean {
 export function addTrailersInProcess(message: string, trailers: ReadonlyArray<readonly [string, string]>): string | null {
   if (!message.endsWith('\n')) return null;
   for (const [k, v] of trailers) if (!/^[A-Za-z0-9][A-Za-z0-9-]*$/.test(k) || !/^(?:[!-~](?:[ -~]*[!-~])?)?$/.test(v)) return null;
-  const b = gitTrailerBlock(message, { divider: false });
+  const b = gitTrailerBlock(message);
   if (!b) return null;
   const tokens: string[] = [];
   // every line of the block as git prints it again: a `token: value` trailer re-printed so, another line as it is
