@@ -8,6 +8,13 @@ import type { Repo } from './repo';
 
 /** The stub's second line (git-hooks/stub.sh): a hook file holding it is ours. */
 export const STUB_MARKER = '# git-handoff hook stub.';
+/**
+ * What the stub of this build passes after git's arguments when it calls `git-handoff githook` (git-hooks/stub.sh):
+ * a handler called without it was called by an older build's stub, which leaves to node less than this one does.
+ */
+export const STUB_FORMAT = 2;
+export const STUB_ARG_PREFIX = '--handoff-stub=';
+export const STUB_ARG = `${STUB_ARG_PREFIX}${STUB_FORMAT}`;
 /** The hook that was there before install, kept beside the stub under this suffix and run by it. */
 export const CHAINED_SUFFIX = '.handoff-chained';
 

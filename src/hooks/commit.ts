@@ -165,9 +165,14 @@ export function commitMsg(c: HookContext): Refusal | null {
   return null;
 }
 
-/** pre-commit: a person's commit of paths a live claim names (a session's staged changes are prepare-commit-msg's). */
+/**
+ * pre-commit: a person's commit of paths a live claim names. A session's staged changes are prepare-commit-msg's, but
+ * an older build's stub (HookContext.stub) adds the trailers in sh and calls no prepare-commit-msg handler: called by
+ * one, this checks them, as that build's pre-commit did.
+ */
 export function preCommit(c: HookContext): Refusal | null {
-  if (c.session || !c.repo.worktree || !existsSync(claimsMarker(c.repo.commonDir))) return null;
+  if (c.session) return c.stub === 'current' ? null : sessionStaged(c);
+  if (!c.repo.worktree || !existsSync(claimsMarker(c.repo.commonDir))) return null;
   return more('githook-pre-commit').stagedClaims(c);
 }
 

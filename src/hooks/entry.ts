@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { EXIT } from '../errors';
 import { readConfig, type Config } from '../git/config';
 import { openRepo, type Repo } from '../git/repo';
+import { STUB_ARG_PREFIX, STUB_FORMAT } from '../git/hook-stub';
 import { resolveSession } from '../handoff/state/session';
 import { more } from './load-more';
 import type { Refusal } from './refusal';
@@ -24,7 +25,32 @@ export interface HookContext {
   client: string | null;
   /** the hook's environment, as git gave it */
   env: NodeJS.ProcessEnv;
+  /** which build's stub called: this one's, or an older one's, which left node less than this one (or a newer one's) */
+  stub: StubBuild;
   config(): Config;
+}
+
+export type StubBuild = 'current' | 'older' | 'newer';
+
+/** Git's arguments, and which build's stub called: this build's passes STUB_ARG after them, an older one nothing. */
+function stubOf(args: string[]): { args: string[]; stub: StubBuild } {
+  const last = args.at(-1) ?? '';
+  const n = last.startsWith(STUB_ARG_PREFIX) && /^\d+$/.test(last.slice(STUB_ARG_PREFIX.length)) ? Number(last.slice(STUB_ARG_PREFIX.length)) : null;
+  if (n === null) return { args, stub: 'older' };
+  return { args: args.slice(0, -1), stub: n === STUB_FORMAT ? 'current' : n > STUB_FORMAT ? 'newer' : 'older' };
+}
+
+/**
+ * An older build's stub called: this build's stubs put in place of git-handoff's own (each keeps the launcher it
+ * records and its chained hook), so the next hook git runs is this build's. Never fails the hook.
+ */
+function refreshOlderStubs(repo: Repo, name: string): void {
+  try {
+    const done = more(`githook-${name}`).refreshStubs(repo);
+    if (done.length) process.stderr.write(`git-handoff: the git hooks here were an older build's; brought up to this one (${done.length} of them, as \`git handoff install --hooks\` does)\n`);
+  } catch {
+    /* the stubs stay as they were: `git handoff doctor` says so */
+  }
 }
 
 export type HookHandler = (c: HookContext) => Refusal | null | Promise<Refusal | null>;
@@ -51,7 +77,8 @@ function sessionOf(env: NodeJS.ProcessEnv): { id: string; source: string; client
 /** Whether `<old> <new> <ref>` lines name a handoff or archive ref. */
 const namesHandoffRef = (input: string) => /^\S+ \S+ refs\/(handoffs|handoff-archive)\//m.test(input);
 
-export async function runGithook(name: string, args: string[]): Promise<number> {
+export async function runGithook(name: string, argv: string[]): Promise<number> {
+  const { args, stub } = stubOf(argv);
   // The server's check (`install --server`, git-hooks/pre-receive) is the sync side's.
   if (name === 'pre-receive') return more('githook-pre-receive').preReceiveHook();
   const handler = HANDLERS[name];
@@ -75,8 +102,9 @@ export async function runGithook(name: string, args: string[]): Promise<number> 
     const session = found;
     let config: Config | null = null;
     const r = repo;
-    const ctx: HookContext = { repo: r, args, input, session: session?.id ?? null, sessionSource: session?.source ?? null, client: session?.client ?? null, env: process.env, config: () => (config ??= readConfig(r)) };
+    const ctx: HookContext = { repo: r, args, input, session: session?.id ?? null, sessionSource: session?.source ?? null, client: session?.client ?? null, env: process.env, stub, config: () => (config ??= readConfig(r)) };
     const refusal = await handler.run()(ctx);
+    if (stub === 'older') refreshOlderStubs(r, name);
     if (!refusal) return 0;
     const { appendAudit, auditFile, noteRefusal } = more(`githook-${name}`);
     const { formatRefusal } = require('./refusal') as typeof import('./refusal');

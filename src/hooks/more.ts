@@ -1,6 +1,6 @@
 // The hooks' code beyond one session's ordinary commit (src/hooks/commit.ts): the staged checks against claims and other
-// sessions, pre-push, reference-transaction, the server's pre-receive, the leases' full reading, and what a refusal
-// records. Bundled apart (dist/hooks-more.cjs) and loaded only by a hook that needs it (src/hooks/load-more.ts).
+// sessions, pre-push, reference-transaction, the server's pre-receive, the leases' full reading, what a refusal
+// records, and an older build's stubs brought up to this one. Bundled apart (dist/hooks-more.cjs) and loaded only by a hook that needs it (src/hooks/load-more.ts).
 export { sessionStaged, stagedClaims } from './staged';
 export { prePush } from './push';
 export { referenceTransaction } from './transaction';
@@ -8,3 +8,4 @@ export { preReceiveHook } from '../sync/receive';
 export { listLeases } from '../handoff/state/leases';
 export { appendAudit, auditFile } from '../handoff/state/audit';
 export { noteRefusal } from '../handoff/state/refusals';
+export { refreshStubs } from './install';
