@@ -3,7 +3,7 @@
 import { readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { A, B, gitAs, head, hookedRepo, lease, ledgerWrite, messageOf, blockedByA } from './helpers';
+import { A, B, gitAs, head, hookedRepo, lease, ledgerWrite, messageOf, blockedByA, stagedTakeBack } from './helpers';
 
 const HOUR = 3_600_000;
 
@@ -257,18 +257,10 @@ describe("a session's commit is decided by node, whatever the stub reads", () =>
 
   it("staged content that takes back a live session's commit, the session known by its lease alone, is refused; with --no-verify too", async () => {
     const repo = await hookedRepo();
-    repo.write('shared.txt', 'v1\n');
-    repo.git(['add', '-A']);
-    repo.git(['commit', '-q', '-m', 'base']);
-    repo.write('shared.txt', 'v2 by A\n');
-    repo.git(['add', '-A']);
-    expect(gitAs(repo, A, ['commit', '-q', '-m', 'A changes it']).status).toBe(0);
+    const before = stagedTakeBack(repo);
     expect(messageOf(repo)).toContain('Handoff-Client: cli');
     // A holds the worktree's lease and has written no ledger entry here
     lease(repo, A);
-    const before = head(repo);
-    repo.write('shared.txt', 'v1\n');
-    repo.git(['add', '-A']);
     for (const extra of [[], ['--no-verify']]) {
       const r = gitAs(repo, B, ['commit', ...extra, '-m', 'B takes it back']);
       expect(r.status, extra.join(' ')).toBe(1);

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { STUB_ARG } from '../../src/git/hook-stub';
 import { HOOK_NAMES, stubText } from '../../src/hooks/install';
 import { BIN, ROOT } from '../helpers/repo';
-import { A, B, gitAs, head, hookedRepo, hooksDir, lease, ledgerWrite, messageOf, script } from './helpers';
+import { A, B, gitAs, head, hookedRepo, hooksDir, lease, ledgerWrite, messageOf, script, stagedTakeBack } from './helpers';
 
 const PREVIOUS = '212c0be';
 
@@ -38,20 +38,12 @@ describe("an older build's stubs with this build's handlers", () => {
   it("a session's commit that takes back another live session's commit is refused; the stubs are then this build's, the chained hook kept", async () => {
     const { repo, dir, ran } = await upgradedRepo();
     expect(readFileSync(path.join(dir, 'prepare-commit-msg'), 'utf8')).not.toContain(STUB_ARG);
-    repo.write('shared.txt', 'v1\n');
-    repo.git(['add', '-A']);
-    repo.git(['commit', '-q', '-m', 'base']);
-    // A changes it; the previous stub adds A's trailer in sh
-    repo.write('shared.txt', 'v2 by A\n');
-    repo.git(['add', '-A']);
-    expect(gitAs(repo, A, ['commit', '-q', '-m', 'A changes it']).status).toBe(0);
+    // A changes shared.txt (the previous stub adds A's trailer in sh), and B stages it as before
+    const before = stagedTakeBack(repo);
     expect(messageOf(repo)).toContain(`Claude-Session-Id: ${A}`);
     // A is live here: its lease, and the ledger its guard keeps (what the previous pre-commit stub hands to node on)
     lease(repo, A);
     ledgerWrite(repo, A, ['shared.txt']);
-    const before = head(repo);
-    repo.write('shared.txt', 'v1\n');
-    repo.git(['add', '-A']);
     const r = gitAs(repo, B, ['commit', '-m', 'B takes it back']);
     expect(r.status, r.stderr).toBe(1);
     expect(r.stderr).toMatch(/take back a commit of another session|last written by another live session/);
@@ -75,16 +67,9 @@ describe("an older build's stubs with this build's handlers", () => {
 
   it('pre-commit called as the previous stub calls it (no STUB_ARG) checks the session\'s staged changes itself; as this build\'s stub calls it, not', async () => {
     const repo = await hookedRepo();
-    repo.write('shared.txt', 'v1\n');
-    repo.git(['add', '-A']);
-    repo.git(['commit', '-q', '-m', 'base']);
-    repo.write('shared.txt', 'v2 by A\n');
-    repo.git(['add', '-A']);
-    expect(gitAs(repo, A, ['commit', '-q', '-m', 'A changes it']).status).toBe(0);
+    stagedTakeBack(repo);
     lease(repo, A);
     ledgerWrite(repo, A, ['shared.txt']);
-    repo.write('shared.txt', 'v1\n');
-    repo.git(['add', '-A']);
     const env = { GIT_HANDOFF_SESSION: B, GIT_AUTHOR_DATE: '@1700000000 +0000' };
     const older = await repo.cli(['githook', 'pre-commit'], { env });
     expect(older.exitCode, String(older.stderr)).toBe(3);
