@@ -143,11 +143,15 @@ const out = [
     ...ISSUE.map(([label, name, g, against, floorName]) => {
       const rs = rowsOf.map((m) => m.get(name));
       const fl = rowsOf[0].get(floorName ?? `floor · ${name}`);
-      const overFloor = rs[0]?.ratio != null && fl?.ratio != null ? rs[0].ratio / fl.ratio : null;
+      // the row's own floor timed in its rounds where it has one (bench/tool-call.mjs), else the floor part's row
+      const overFloor = rs[0]?.vsFloor?.ratio ?? (rs[0]?.ratio != null && fl?.ratio != null ? rs[0].ratio / fl.ratio : null);
       const measure = against === 'floor' ? overFloor : rs[0]?.ratio ?? null;
       const v = g == null ? '' : measure == null ? 'not run' : measure <= g ? 'met' : 'MISSED';
       const unit = { floor: '× its floor', node: "× node -e ''", base: '× its baseline' }[against];
-      return [label, ...rs.flatMap((r) => [ratio(r) || '—', cpu(r) || '—']), ratio(fl) || '—', overFloor == null ? '—' : `${overFloor.toFixed(2)}×`, g == null ? '' : `≤ ${g}${unit}`, v];
+      const own = rs[0]?.vsFloor;
+      const floorCell = own ? `${own.floorVsNode.toFixed(2)}×` : ratio(fl) || '—';
+      const overCell = overFloor == null ? '—' : `${overFloor.toFixed(2)}×${own?.cpu?.ratio != null ? ` (cpu ${own.cpu.ratio.toFixed(2)}×)` : ''}`;
+      return [label, ...rs.flatMap((r) => [ratio(r) || '—', cpu(r) || '—']), floorCell, overCell, g == null ? '' : `≤ ${g}${unit}`, v];
     }),
   ]),
 ];
