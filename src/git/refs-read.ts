@@ -4,7 +4,7 @@
 // packed-refs file read beside them, and every tip a loose commit whose trailer block this process finds as git does
 // (src/git/trailers.ts gitTrailerBlock). Anything else is null, and git answers. A hook that has to know whether any
 // lease is there reads it so, without starting git (test/git/refs-read.test.ts compares it with git).
-import { readdirSync, readFileSync, type Dirent } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { readLoose } from './loose-read';
 import { ListedRef, readPackedRefs, type RefRecord } from './refs';
@@ -20,6 +20,8 @@ const OID = /^[0-9a-f]{40}\n$/;
 /** The loose refs under `dir` (the ref name `name`), name → oid; null for anything not plain. */
 function looseRefs(dir: string, name: string, out: Map<string, string>): boolean {
   let entries: Dirent[];
+  // most often there is none: a look costs less than the exception of a failed read
+  if (!existsSync(dir)) return true;
   try {
     entries = readdirSync(dir, { withFileTypes: true });
   } catch (e) {
@@ -64,7 +66,7 @@ export function listRefsInProcess(repo: Repo, prefix: string): RefRecord[] | nul
   if (!repo.plain || repo.objectFormat !== 'sha1' || !prefix.startsWith('refs/') || !prefix.endsWith('/')) return null;
   if (MOVED.some((k) => process.env[k] !== undefined)) return null;
   const tips = new Map<string, string>();
-  for (const [ref, oid] of readPackedRefs(repo.commonDir)) if (ref.startsWith(prefix)) tips.set(ref, oid);
+  if (existsSync(path.join(repo.commonDir, 'packed-refs'))) for (const [ref, oid] of readPackedRefs(repo.commonDir)) if (ref.startsWith(prefix)) tips.set(ref, oid);
   // a loose ref stands over its packed value
   if (!looseRefs(path.join(repo.commonDir, ...prefix.split('/').filter(Boolean)), prefix, tips)) return null;
   const out: RefRecord[] = [];

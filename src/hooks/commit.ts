@@ -97,11 +97,9 @@ export function prepareCommitMsg(c: HookContext): Refusal | null {
   const file = c.args[0];
   if (!c.session || !file) return null;
   // whatever happens next, no earlier copy stands for this message
-  try {
-    unlinkSync(decidedCopy(file, c.session));
-  } catch {
-    /* none there */
-  }
+  const copy = decidedCopy(file, c.session);
+  // (a look first: most often there is none, and a failed unlink costs an exception)
+  if (existsSync(copy)) unlinkSync(copy);
   // A rebase replays commits someone already made; it does not author them.
   if (rebaseInProgress(c)) return null;
   // git commit gives its hooks the author it will write (GIT_AUTHOR_DATE); merge and the sequencer (cherry-pick, revert)
@@ -184,10 +182,11 @@ export function preCommit(c: HookContext): Refusal | null {
 function othersKnown(c: HookContext): boolean {
   const own = `${encodeBranch(c.session!)}.jsonl`;
   let names: string[] = [];
+  const ledgers = ledgerDir(c.repo.commonDir);
   try {
-    names = readdirSync(ledgerDir(c.repo.commonDir));
+    if (existsSync(ledgers)) names = readdirSync(ledgers);
   } catch {
-    /* no ledger yet */
+    /* not a directory: no ledger */
   }
   if (names.some((n) => n.endsWith('.jsonl') && n !== own) || existsSync(refusedResetFile(c.repo))) return true;
   // the leases read in this process where that is git's answer (most often there is none, or this session's own)
