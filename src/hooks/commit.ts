@@ -12,7 +12,7 @@ import { refusedResetFile, shortSession, type Refusal } from './refusal';
 import { ledgerDir } from '../handoff/state/ledger';
 import { encodeBranch, LEASE_PREFIX } from '../handoff/store/names';
 import { claimsMarker } from '../handoff/claims/marker';
-import { addTrailersInProcess, messageFileTrailerLines } from '../git/trailers';
+import { addTrailersInProcess, messageFileTrailerLines, trailerReader } from '../git/trailers';
 import { configValue } from '../git/config';
 import { readConfigInProcess } from '../git/config-read';
 import { listRefsInProcess } from '../git/refs-read';
@@ -189,11 +189,14 @@ function othersKnown(c: HookContext): boolean {
     /* not a directory: no ledger */
   }
   if (names.some((n) => n.endsWith('.jsonl') && n !== own) || existsSync(refusedResetFile(c.repo))) return true;
-  // the leases read in this process where that is git's answer (most often there is none, or this session's own)
+  // the leases read in this process where that is git's answer (most often there is none, or this session's own): a
+  // lease whose block names another holder, or none this reading is sure of, may be another session's
   const recs = listRefsInProcess(c.repo, LEASE_PREFIX);
-  if (recs?.length === 0) return false;
-  return more('githook-leases').listLeases(c.repo, recs ?? undefined).some((l) => l.session !== c.session);
+  if (recs) return recs.some((r) => leaseHolder.block(r.block).session !== c.session);
+  return more('githook-leases').listLeases(c.repo).some((l) => l.session !== c.session);
 }
+/** The holder a lease's trailer block names, read by the one parser as leases.ts reads it (null: ambiguous or none). */
+const leaseHolder = trailerReader({ session: TRAILER.session }, {}, { controlsInValues: true });
 
 /**
  * A session's `git commit`: its staged changes checked (src/hooks/staged.ts) where a live claim or another session
