@@ -4,7 +4,7 @@
 // bundle: the flattering ratios). Then the goals' table (issues 39 and 52: its rows, both environments, each goal
 // against node, the row's floor or empty hook stubs), and the trace (bench/trace.mjs): where the milliseconds of
 // write, show, list and the guard's node path go.
-//   node bench/run.mjs [--runs N] [--only calls,floor,guard,store,list,commit,record,claims,trace,witness,status] [--client claude,codex,…] [--env both|unset|set] [--json]
+//   node bench/run.mjs [--runs N] [--only calls,floor,guard,store,list,commit,record,claims,trace,witness,status] [--client claude,codex,…] [--env both|unset|set] [--before <another build's bin/git-handoff>: its agent's commit beside this one's] [--json]
 // Part `floor` (bench/floor.mjs): the least any implementation of a row of the goals' table costs, beside the row.
 import { execFileSync, execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -32,7 +32,7 @@ const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
 
 /** The rows of the parts asked for, measured in this process's environment. */
 async function measure(parts) {
-  const fns = { calls: () => benchToolCalls({ runs, clients: f.client ? String(f.client).split(',') : undefined }), floor: () => benchFloors({ runs }), guard: () => benchGuardRows({ runs }), store: () => benchStore({ runs }), list: () => benchList({ runs }), commit: () => benchCommit({ runs }), record: () => benchRecord({ runs }), claims: () => benchClaims({ runs }), trace: () => benchTrace({ runs }), witness: () => benchWitness({ runs }), status: () => benchStatus({ runs }) };
+  const fns = { calls: () => benchToolCalls({ runs, clients: f.client ? String(f.client).split(',') : undefined }), floor: () => benchFloors({ runs }), guard: () => benchGuardRows({ runs }), store: () => benchStore({ runs }), list: () => benchList({ runs }), commit: () => benchCommit({ runs, before: f.before }), record: () => benchRecord({ runs }), claims: () => benchClaims({ runs }), trace: () => benchTrace({ runs }), witness: () => benchWitness({ runs }), status: () => benchStatus({ runs }) };
   const rows = [];
   // a part may answer a promise (status: it starts a server and asks it)
   for (const name of parts) rows.push(...(await fns[name]()));
@@ -57,7 +57,7 @@ function inEnv(which, parts) {
   const env = { ...process.env };
   if (which === 'set') env.NODE_EXTRA_CA_CERTS = CA;
   else delete env.NODE_EXTRA_CA_CERTS;
-  const args = [fileURLToPath(import.meta.url), '--child', '--only', parts.join(','), ...(runs ? ['--runs', String(runs)] : []), ...(f.client ? ['--client', String(f.client)] : [])];
+  const args = [fileURLToPath(import.meta.url), '--child', '--only', parts.join(','), ...(runs ? ['--runs', String(runs)] : []), ...(f.client ? ['--client', String(f.client)] : []), ...(f.before ? ['--before', String(f.before)] : [])];
   return JSON.parse(execFileSync(process.execPath, args, { env, encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'inherit'] }));
 }
 
