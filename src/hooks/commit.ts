@@ -16,6 +16,7 @@ import { addTrailersInProcess, messageFileTrailerLines, trailerReader } from '..
 import { configValue } from '../git/config';
 import { readConfigInProcess } from '../git/config-read';
 import { listRefsInProcess } from '../git/refs-read';
+import { DECIDED_PREFIX } from '../git/hook-stub';
 
 /** Every Claude-Session-Id value among trailer lines: the product's one reading (claimedSessions). */
 export const sessionIdsIn = (trailerLines: string[]): string[] => claimedSessions(trailerLines);
@@ -83,7 +84,6 @@ function addSessionTrailer(c: HookContext, file: string, bytes: Buffer): Buffer 
  * as it is) for `session`, beside the message file: the stub's commit-msg compares the message it gets with it byte
  * for byte (git-hooks/stub.sh `decided`), and asks the handler for any other.
  */
-export const DECIDED_PREFIX = 'handoff-decided-msg.';
 export const decidedCopy = (messageFile: string, session: string) => path.join(path.dirname(messageFile), `${DECIDED_PREFIX}${session}`);
 
 const rebaseInProgress = (c: HookContext) => ['rebase-merge', 'rebase-apply'].some((d) => existsSync(path.join(c.repo.gitDir, d)));

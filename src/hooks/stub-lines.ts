@@ -12,8 +12,7 @@ import { shellQuote } from '../clients/event';
 import { SESSION_RE } from '../handoff/state/session';
 import { claimsMarker } from '../handoff/claims/marker';
 import { CHECKED_REFS } from './transaction';
-import { DECIDED_PREFIX } from './commit';
-import { STUB_ARG } from '../git/hook-stub';
+import { DECIDED_PREFIX, STUB_ARG } from '../git/hook-stub';
 
 /** A case-insensitive sh pattern of a trailer key. */
 export const caseGlob = (key: string) => [...key].map((ch) => (/[a-z]/i.test(ch) ? `[${ch.toUpperCase()}${ch.toLowerCase()}]` : ch)).join('');

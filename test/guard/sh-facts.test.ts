@@ -14,10 +14,9 @@ import { eventCommand, guardCommand } from '../../src/install/agents';
 import { resolveSession } from '../../src/handoff/state/session';
 import { CHECKED_LINE, NAMES_LINE, STUB_SESSION_VARS, withStubLines } from '../../src/hooks/stub-lines';
 import { CHECKED_REFS } from '../../src/hooks/transaction';
-import { DECIDED_PREFIX } from '../../src/hooks/commit';
 import { claimsMarker } from '../../src/handoff/claims/marker';
 import { stubText } from '../../src/hooks/install';
-import { STUB_ARG } from '../../src/git/hook-stub';
+import { DECIDED_PREFIX, STUB_ARG } from '../../src/git/hook-stub';
 // @ts-expect-error: a build script, plain JavaScript
 import { BEGIN, END } from '../../scripts/front-words.mjs';
 import { ROOT, tempDir } from '../helpers/repo';
