@@ -18,7 +18,7 @@ hook=${hook%.legacy}
 case $0 in */*) hookdir=${0%/*} ;; *) hookdir=. ;; esac
 chained="$hookdir/$hook.handoff-chained"
 # The session's id: the first of the variables node reads it from (src/hooks/stub-lines.ts writes this line).
-session=${GIT_HANDOFF_SESSION:-${CLAUDE_CODE_SESSION_ID:-${GEMINI_SESSION_ID:-${CODEX_THREAD_ID:-${COPILOT_AGENT_SESSION_ID:-${QWEN_CODE_SESSION_ID:-$OPENCODE_SESSION_ID}}}}}}
+session=${GIT_HANDOFF_SESSION:-${CLAUDE_CODE_SESSION_ID:-${GEMINI_SESSION_ID:-${CODEX_THREAD_ID:-${COPILOT_AGENT_SESSION_ID:-${QWEN_CODE_SESSION_ID:-${OPENCODE_SESSION_ID:-${KILO_SESSION_ID:-$CRUSH_SESSION_ID}}}}}}}}
 
 # Only `prepared` is checked: the other states cost nothing unless a chained hook wants them (git
 # ignores a hook that leaves its input unread).

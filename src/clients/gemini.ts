@@ -36,6 +36,7 @@ export const wiring: Wiring = {
   after: 'AfterTool',
   // Gemini CLI counts hook timeouts in milliseconds.
   timeout: HOOK_TIMEOUT_S * 1000,
+  timeoutMs: true,
   named: true,
   notes: 'GEMINI.md',
   skills: '.gemini/skills',
