@@ -5,13 +5,11 @@
 // runs the next turn's hooks with its own environment. Observed facts: test/clients/tools/cline/README.md.
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { execa } from 'execa';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeRepo, type TestRepo } from '../helpers/repo';
-import { chatServer, type ChatServer, type ScriptCall } from './chat-script';
-import { CLINE_OFFLINE, ensureCline, FAKE_MCP, HOOK_LOG_SCRIPT, logLines, useOffline } from './deps';
-
-const client = useOffline(CLINE_OFFLINE, 'cline', ensureCline);
+import { chatServer, type ScriptCall } from './chat-script';
+import { clineLog, freePort, hubOf, runCline, stopHub } from './cline-run';
+import { FAKE_MCP, HOOK_LOG_SCRIPT, logLines } from './deps';
 const EVENTS = ['TaskStart', 'TaskResume', 'PreToolUse', 'PostToolUse', 'TaskComplete', 'TaskCancel', 'TaskError', 'SessionShutdown', 'UserPromptSubmit'];
 
 /** A repository with the logging hook as every event file Cline reads, and the fake MCP server in its user settings. */
@@ -26,40 +24,7 @@ function hookedRepo(): TestRepo {
   return repo;
 }
 
-const hubs: Array<{ env: Record<string, string>; file: string }> = [];
-/** Stops the hub daemon a run left (its pid is in the discovery file), as the harness does. */
-async function stopHub(h: { env: Record<string, string>; file: string }): Promise<number | undefined> {
-  const pid = existsSync(h.file) ? (JSON.parse(readFileSync(h.file, 'utf8')).pid as number) : undefined;
-  await execa(client.path, ['hub', 'stop'], { env: h.env, extendEnv: false, reject: false, timeout: 30_000 });
-  if (pid && existsSync(`/proc/${pid}/cmdline`) && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--cline-hub-daemon')) process.kill(pid);
-  return pid;
-}
-afterEach(async () => {
-  for (const h of hubs.splice(0)) await stopHub(h);
-});
-
-async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-/** One `cline --json` turn with the script; the hub it starts gets a port of its own. */
-async function run(repo: TestRepo, api: ChatServer, extra: Record<string, string> = {}, hubPort?: number) {
-  const port = hubPort ?? (await freePort());
-  const env = { ...(repo.env as Record<string, string>), CLINE_HUB_PORT: String(port), HOOK_LOG: path.join(repo.home, 'hook.log'), ...extra };
-  const hub = { env, file: path.join(repo.home, '.cline', 'data', 'locks', 'hub', 'production.json') };
-  if (!hubs.some((h) => h.file === hub.file)) hubs.push(hub);
-  const auth = await execa(client.path, ['auth', '-p', 'openai-compatible', '-k', 'sk-fake', '-m', 'fake-model', '-b', api.url], { cwd: repo.dir, env, extendEnv: false, reject: false, timeout: 60_000 });
-  expect(auth.exitCode, auth.stderr).toBe(0);
-  const r = await execa(client.path, ['--json', 'do the task'], { cwd: repo.dir, env, extendEnv: false, reject: false, timeout: 240_000, input: '' });
-  const events = r.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
-  return { r, events, result: events.find((e) => e.type === 'run_result'), port, hub };
-}
+const run = runCline;
 
 const shell = (command: string): ScriptCall => ({ tool: 'run_commands', args: { commands: [command] } });
 
@@ -118,7 +83,7 @@ describe('Cline CLI, offline: the hook payloads', () => {
       expect(events.some((e) => e.type === 'run_aborted')).toBe(true);
       // the reason reaches neither the model nor the output; Cline's own log has it
       expect(r.stdout + r.stderr).not.toContain('blocked by the test hook');
-      expect(readFileSync(path.join(repo.home, '.cline', 'data', 'logs', 'cline.log'), 'utf8')).toContain('blocked by the test hook');
+      expect(clineLog(repo)).toContain('blocked by the test hook');
     } finally {
       await api.close();
     }
@@ -172,7 +137,7 @@ describe('Cline CLI, offline: the hook payloads', () => {
     expect(viaHub[0].parent).toMatch(new RegExp(`--cline-hub-daemon .*--port ${port}`));
     expect(viaHub[0].env.HOOK_LOG).toBe(path.join(repo.home, 'first.log'));
     expect(hubPid).toBeGreaterThan(0);
-    const stopped = await stopHub(hubs.find((h) => h.file.startsWith(repo.home))!);
+    const stopped = await stopHub(hubOf(repo.home)!);
     expect(stopped).toBe(hubPid);
     for (let i = 0; i < 50 && existsSync(`/proc/${hubPid}`); i++) await new Promise((res) => setTimeout(res, 100));
     expect(existsSync(`/proc/${hubPid}`), 'the hub is gone').toBe(false);
