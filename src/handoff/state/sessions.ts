@@ -30,6 +30,8 @@ export interface SessionInfo {
   paths: string[];
   /** how it ended, in words (null while live) */
   ended: string | null;
+  /** the host its client process runs on, where known (its lease, or the process the guard recorded) */
+  host: string | null;
 }
 
 /** How a session ended, from the ledger's release entry (`how`) or what was found. */
@@ -130,6 +132,7 @@ export function listSessions(repo: Repo, o: SessionsOptions = {}): SessionInfo[]
         lastActivity: act ? act.lastSeen : null,
         paths: act ? [...act.paths].sort() : [],
         ended: endedHow(status, released ? act?.how : undefined, proc?.pid ?? null, ttl),
+        host: proc?.host || null,
       });
     }
   }
