@@ -175,11 +175,13 @@ export function writeHandoff(repo: Repo, o: WriteOptions): WriteResult {
 const shq = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
 /**
- * The refusal of an act on another session's handoff: the story when a takeover took it from this session (who,
- * when, why: never advice to take it back), else the owner and the ways on. `target`: the handoff as a command names it.
+ * The refusal of an act on another session's handoff: a write or edit by the session a takeover took it from gets the
+ * story (who, when, why: never advice to take it back); anything else, the owner and the ways on. `target`: the
+ * handoff as a command names it.
  */
 export function refusedOwned(repo: Repo, tip: Tip, session: string, ref: string, topic: string, target: string, retry?: { command: 'archive' | 'restore' | 'edit' | 'rename-branch'; target: string }): HandoffError {
-  return takenFromError(repo, ref, tip.session, session, `git handoff log ${target}`) ?? ownedError(tip, session, ref, topic, retry);
+  const story = !retry || retry.command === 'edit' ? takenFromError(repo, ref, tip.session, session, `git handoff log ${target}`) : null;
+  return story ?? ownedError(tip, session, ref, topic, retry);
 }
 
 /** The takeover of an act other than write (archive, restore, rename-branch, redact): checked, and told once it is done. */
