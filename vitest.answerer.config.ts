@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import './test/answerer-mode';
+import './test/helpers/clean-path';
 
 // `npm run test:answerer` (GIT_HANDOFF_ANSWERER=1): the perimeter's, the durability record's and the claims' checks
 // that run calls through the real sh front, with the resident answerer on (issue 39: they pass with it and without;
