@@ -190,7 +190,7 @@ export function installAgents(repo: Repo, o: InstallOptions): string[] {
     for (const [event, matcher] of Object.entries(w.events)) {
       const groups = Array.isArray(settings.hooks[event]) ? settings.hooks[event] : [];
       for (const g of eventGroups(w, event, matcher, command)) {
-        const hook = { ...(w.named ? { name: 'git-handoff' } : {}), type: 'command', command: g.command, timeout: w.timeout };
+        const hook = { ...(w.named ? { name: 'git-handoff' } : {}), type: 'command', command: g.command, timeout: w.eventTimeouts?.[event] ?? w.timeout };
         groups.push({ ...(g.matcher ? { matcher: g.matcher } : {}), hooks: [hook] });
       }
       settings.hooks[event] = groups;
@@ -339,7 +339,8 @@ export function doctorAgents(repo: Repo): DoctorItem[] {
       items.push({ component: `agent ${agent} wiring`, status: 'info', detail: `${w.settings} is wired as an older git-handoff wired it (${what.join(', ')}): it works, but each tool call pays more than it needs to (an extra hook process, an after-tool hook that reads every payload, or a \`cat\` for each payload); run \`git handoff install --agent ${agent}\` again` });
     }
     // every hook of ours with the timeout install sets (above the guard's own watchdog, under the clients' defaults)
-    items.push(...timeoutItems(agent, w, Object.values(settings.hooks ?? {}).flatMap((gs: any) => (Array.isArray(gs) ? gs : []).flatMap((g: any) => (Array.isArray(g?.hooks) ? g.hooks : []).filter(isOurs).map((h: any) => h.timeout)))));
+    // (an event the client bounds below it, Wiring.eventTimeouts, has the client's bound)
+    items.push(...timeoutItems(agent, w, Object.entries(settings.hooks ?? {}).flatMap(([ev, gs]: [string, any]) => (w.eventTimeouts?.[ev] !== undefined || !Array.isArray(gs) ? [] : gs).flatMap((g: any) => (Array.isArray(g?.hooks) ? g.hooks : []).filter(isOurs).map((h: any) => h.timeout)))));
     if (wired.length === 0) items.push({ component: `agent ${agent}`, status: 'missing', detail: `${w.settings} has no git-handoff hook (git handoff install --agent ${agent})` });
     else if (missing.length) items.push({ component: `agent ${agent}`, status: 'broken', detail: `${w.settings} lacks ${missing.join(', ')} (run install --agent ${agent} again)` });
     else if (agent !== 'codex' && pluginAnswers(agent === 'claude' ? 'claude-code' : 'gemini-cli', repo.worktree)) {
