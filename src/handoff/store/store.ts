@@ -214,14 +214,26 @@ function signatureOfCommit(repo: Repo, oid: string, signed: boolean): Signature 
   return signatureOf(r.stdout.replace(/\n$/, '').split('\0'), true);
 }
 
-/** Warnings for a new topic whose first two non-stopword tokens match a sibling's on the same branch. */
+/** How many overlapping topics one warning names; the rest are counted. */
+const OVERLAPS_NAMED = 8;
+
+/** The warning for a new topic whose first two non-stopword tokens match siblings' on the same branch: one, naming them. */
 export function overlapWarnings(repo: Repo, branch: string, topic: string): string[] {
   if (overlapTokens(topic).key.length < 2) return [];
-  return listRefs(repo, [branchPrefix(branch)]).flatMap((r) => {
+  const found = listRefs(repo, [branchPrefix(branch)]).flatMap((r) => {
     const t = parseRef(r.ref)?.topic;
     const o = t && t !== topic ? overlapOf(topic, t) : null;
-    return o ? [`topic "${topic}" overlaps "${t}" on branch ${branch} (${describeOverlap(o)}): consider writing to ${t} instead`] : [];
+    return o ? [{ topic: t, o }] : [];
   });
+  if (found.length === 0) return [];
+  if (found.length === 1) return [`topic "${topic}" overlaps "${found[0].topic}" on branch ${branch} (${describeOverlap(found[0].o)}): consider writing to ${found[0].topic} instead`];
+  const o = { shared: found[0].o.shared, dropped: [...new Set(found.flatMap((f) => f.o.dropped))] };
+  const named = found.slice(0, OVERLAPS_NAMED).map((f) => f.topic);
+  const more = found.length - named.length;
+  return [
+    `topic "${topic}" overlaps ${found.length} topics on branch ${branch} (${describeOverlap(o).replace(/^both /, 'all ')}): ${named.join(', ')}` +
+      `${more ? ` and ${more} more (git handoff list shows them)` : ''}; consider writing to one of them instead`,
+  ];
 }
 
 export interface HandoffRow {
