@@ -37,6 +37,8 @@ export function describeLive(l: LiveOwner, among: string[]): string {
 export function checkTakeover(repo: Repo, ref: string, owner: string | null, session: string, takeover: TakeoverArg, retry: string, config?: Config): LiveOwner | null {
   if (takeover.from !== undefined || !owner || owner === session) return null;
   const live = liveOwner(repo, owner, { config });
+  // the session that continues the owner (lineage) is the taker itself: nobody else is at work on it
+  if (live?.session === session) return null;
   if (!live || takeover.fromLive) return live;
   const topic = parseRef(ref)?.topic ?? ref;
   const among = [owner, session, live.session];
