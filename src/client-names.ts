@@ -62,6 +62,9 @@ export const SESSION_VARS: ReadonlyArray<readonly [string, ClientName]> = [
   ['OPENCODE_SESSION_ID', 'opencode'],
 ];
 
+/** The variable `client`'s shell tool exports with its session id, or null. */
+export const sessionVarOf = (client: ClientName): string | null => SESSION_VARS.find(([, c]) => c === client)?.[0] ?? null;
+
 /**
  * Clients whose shells carry no session variable: Cursor's, and VS Code's agent terminal (its session id is only in
  * hook payloads: docs/clients.md). Their commits are told apart by the guard's ledger, not by the hook stub.
@@ -81,5 +84,15 @@ const MARKERS: ReadonlyArray<readonly [string, ClientName]> = [
 export function shellClient(env: NodeJS.ProcessEnv): ClientName | null {
   for (const [v, c] of SESSION_VARS) if (env[v]) return c;
   for (const [v, c] of MARKERS) if (env[v]) return c;
+  return null;
+}
+
+/**
+ * The agent session an environment is inside: its client's session variable (with the id) or marker (no id); null for
+ * a person's terminal. What only the person runs is refused inside one (src/cli/person-only.ts, the guard's SessionEnd).
+ */
+export function agentSessionOf(env: NodeJS.ProcessEnv): { variable: string; client: ClientName; session: string | null } | null {
+  for (const [variable, client] of SESSION_VARS) if (env[variable]) return { variable, client, session: env[variable]! };
+  for (const [variable, client] of MARKERS) if (env[variable]) return { variable, client, session: null };
   return null;
 }

@@ -23,6 +23,9 @@ export const SLOW_TESTS = [
   // (docs/testing.md has their cost), each a spelling list run through guard processes and real commands
   'test/guard/attack3-*.test.ts', // the third attacker's spellings: every client shape in-process and the real sh front
   'test/guard/attack4.test.ts', // the fourth pass's spellings, the same way
+  'test/guard/rules/anchors.test.ts', // every spelling of git-handoff's programs and person-only commands in every client shape and the real front, the SessionEnd attack run for real (20 s quiet)
+  'test/guard/rules/interpreter-writes.test.ts', // ~45 interpreter spellings in every client shape and the real front, ordinary scripts run (23 s quiet)
+  'test/guard/rules/earlier.test.ts', // links and index changes earlier on the line, each attack also run with no guard (20 s quiet)
   'test/guard/classes.test.ts', // the second attacker's twelve classes × their spellings × every client shape (464 s at load 20–41)
   'test/guard/run-values.test.ts', // values that run commands (core.hooksPath, aliases, …) in every spelling, in-process and the real front (461 s)
   'test/guard/git-config.test.ts', // git config spellings that would move hooks or refs, the same way (210 s)

@@ -2,7 +2,24 @@
 import { obj, str, type ClientAdapter, type Decision, type EventKind, type GuardClient, type GuardEvent } from './event';
 import { claudeArgs, parseCommonPayload } from './common';
 import type { FrontFacts } from './front';
+import { allBut, type ClientRecord } from './record';
+import { PROBE_SESSION } from './record';
+import { sessionVarOf } from '../client-names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
+
+/**
+ * The tools Claude Code (2.1.328) ships that cannot write or run anything: reading, searching, the web, its todo and
+ * task lists, subagents (whose own calls reach the hooks), plan mode, its questions and MCP resources. Every other
+ * tool (Bash, the file tools, Monitor, Workflow, Skill, every MCP server's) goes to the guard. A matcher is also tested
+ * against a tool's old names (Task for Agent): both are here.
+ */
+const READ_ONLY = [
+  'Read', 'Glob', 'Grep', 'LS', 'NotebookRead', 'WebFetch', 'WebSearch', 'TodoWrite', 'TodoRead', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate',
+  'TaskOutput', 'BashOutput', 'Agent', 'Task', 'ListAgents', 'AskUserQuestion', 'EnterPlanMode', 'ExitPlanMode', 'ToolSearch', 'ListMcpResourcesTool',
+  'ReadMcpResourceTool', 'ReadMcpResourceDirTool',
+] as const;
+/** The tools whose payload is one short line (Wiring.split): Bash's command, Edit's old and new strings. */
+const LINE = ['Bash', 'Edit'];
 
 export const wiring: Wiring = {
   client: 'claude-code',
@@ -11,7 +28,8 @@ export const wiring: Wiring = {
   // No PostToolUse: PreToolUse records what a call names (confirmed later by the file's state) and shows its
   // warnings to the model itself, so a tool call pays one hook process.
   events: {
-    PreToolUse: 'Bash|Write|Edit|MultiEdit|NotebookEdit|PowerShell',
+    // every tool but the read-only ones (Claude Code reads a matcher that is not plain names as a regex, unanchored)
+    PreToolUse: allBut(READ_ONLY),
     SessionStart: undefined,
     Stop: undefined,
     PreCompact: undefined,
@@ -22,7 +40,7 @@ export const wiring: Wiring = {
   sh: true,
   // a Bash call's payload is a few hundred bytes, an Edit's seldom more than a few KB (old and new strings): their own
   // group, whose front reads it with sh's `read`, not `cat` (a Write's, a whole file, and MultiEdit's stay with `cat`)
-  split: { event: 'PreToolUse', line: ['Bash', 'Edit'] },
+  split: { event: 'PreToolUse', line: LINE, rest: allBut([...READ_ONLY, ...LINE]) },
   timeout: HOOK_TIMEOUT_S,
   named: false,
   notes: 'CLAUDE.md',
@@ -87,4 +105,38 @@ export const claude: ClientAdapter = {
   client: 'claude-code',
   parse: (p) => parseClaudeLike('claude-code', p),
   render: renderClaudeLike,
+};
+
+/**
+ * Claude Code's OS sandbox (2.1.328; bubblewrap and socat on Linux): its settings' `sandbox.enabled` turns it on for
+ * the Bash tool, and `sandbox.filesystem.denyWrite` (paths relative to the project, `~/…`, absolute; a missing one is
+ * denied too, so nothing can be created there) adds to what it always keeps read-only (.claude/, .git/hooks,
+ * .git/config, everything outside the project): src/install/sandbox.ts.
+ */
+export const SANDBOX = { enabled: ['sandbox', 'enabled'], denyWrite: ['sandbox', 'filesystem', 'denyWrite'] } as const;
+
+export const record: ClientRecord = {
+  name: 'claude-code',
+  agent: 'claude',
+  home: { variable: 'CLAUDE_CONFIG_DIR', dir: '.claude' },
+  hookFiles: [
+    { scope: 'project', file: '.claude/settings.json' },
+    { scope: 'local', file: '.claude/settings.local.json' },
+    { scope: 'user', file: '$CLAUDE_CONFIG_DIR/settings.json' },
+    { scope: 'user', file: '$CLAUDE_CONFIG_DIR/settings.local.json' },
+    { scope: 'system', file: '/etc/claude-code/managed-settings.json' },
+  ],
+  // project hooks run with no trust step
+  trustFiles: [],
+  readOnly: READ_ONLY,
+  routing: 'matcher',
+  mcpNames: 'mcp__<server>__<tool>',
+  sessionVar: sessionVarOf('claude-code'),
+  shellSession: 'as-hook',
+  payload: 'PascalCase hook_event_name, session_id, tool_name, tool_input',
+  block: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":…}}',
+  probes: (cwd, command) => [['Bash', { session_id: PROBE_SESSION, cwd, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command } }]],
+  adapter: claude,
+  wiring,
+  front,
 };

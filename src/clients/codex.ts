@@ -3,14 +3,28 @@
 import type { ClientAdapter } from './event';
 import { front as claudeFront, parseClaudeLike, renderClaudeLike } from './claude';
 import type { FrontFacts } from './front';
+import { allBut, type ClientRecord } from './record';
+import { PROBE_SESSION } from './record';
+import { sessionVarOf } from '../client-names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
+
+/**
+ * The tools Codex (0.169.0) ships that cannot write or run anything, as its hooks name them: images and MCP resources
+ * read, questions, goals and plans, tool search, web search and its reading file tools. Its shell (`Bash` to the hooks,
+ * whatever the model called: exec_command, shell), apply_patch, the subagent tools and every MCP server's tool
+ * (`mcp__<server>__<tool>`) go to the guard. Its matchers are Rust regexes: no look-around (allBut has none).
+ */
+const READ_ONLY = [
+  'view_image', 'list_mcp_resources', 'list_mcp_resource_templates', 'read_mcp_resource', 'request_user_input', 'get_goal', 'update_plan', 'tool_search',
+  'web_search', 'read_file', 'list_dir', 'grep_files',
+] as const;
 
 export const wiring: Wiring = {
   client: 'codex',
   format: 'settings',
   settings: '.codex/hooks.json',
   // No PostToolUse, as for Claude Code: Codex shows a PreToolUse additionalContext to the model (observed with 0.169).
-  events: { PreToolUse: 'Bash|apply_patch|Edit|Write', SessionStart: undefined, Stop: undefined, PreCompact: undefined, SessionEnd: undefined },
+  events: { PreToolUse: allBut(READ_ONLY), SessionStart: undefined, Stop: undefined, PreCompact: undefined, SessionEnd: undefined },
   // hooks run as `bash -c <command>` (execve traces)
   bash: true,
   timeout: HOOK_TIMEOUT_S,
@@ -34,4 +48,32 @@ export const codex: ClientAdapter = {
   client: 'codex',
   parse: (p) => parseClaudeLike('codex', p),
   render: renderClaudeLike,
+};
+
+export const record: ClientRecord = {
+  name: 'codex',
+  agent: 'codex',
+  home: { variable: 'CODEX_HOME', dir: '.codex' },
+  hookFiles: [
+    { scope: 'project', file: '.codex/hooks.json' },
+    { scope: 'project', file: '.codex/config.toml' },
+    { scope: 'user', file: '$CODEX_HOME/hooks.json' },
+    { scope: 'user', file: '$CODEX_HOME/config.toml' },
+    { scope: 'system', file: '/etc/codex/managed_config.toml' },
+  ],
+  // the project and each hook trusted (trust_level, hooks.state trusted_hash): src/install/codex-trust.ts
+  trustFiles: [{ scope: 'user', file: '$CODEX_HOME/config.toml' }],
+  readOnly: READ_ONLY,
+  routing: 'matcher',
+  mcpNames: 'mcp__<server>__<tool>',
+  sessionVar: sessionVarOf('codex'),
+  shellSession: 'as-hook',
+  payload: "Claude Code's, with turn_id (tool events), tool Bash or apply_patch (the patch in tool_input.command), a rollout-*.jsonl transcript",
+  block: "Claude Code's",
+  // exec_command keeps the command's stdin open: write_stdin types into it later, and no hook sees that
+  stdinUnseen: true,
+  probes: (cwd, command) => [['Bash', { session_id: PROBE_SESSION, cwd, hook_event_name: 'PreToolUse', turn_id: 'doctor', tool_name: 'Bash', tool_input: { command } }]],
+  adapter: codex,
+  wiring,
+  front,
 };

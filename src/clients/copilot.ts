@@ -11,7 +11,21 @@ import { commonToolAction, obj, str, type ClientAdapter, type EventKind, type Gu
 import { parseClaudeLike, renderClaudeLike } from './claude';
 import { claudeArgs } from './common';
 import type { FrontFacts } from './front';
+import type { ClientRecord } from './record';
+import { PROBE_SESSION } from './record';
+import { sessionVarOf } from '../client-names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
+
+/**
+ * The tools Copilot CLI (1.0.102) ships that cannot write or run anything: reading, searching, a shell's output and
+ * list, its docs, its agents' output and list, its intent and thinking, its todo list, the web, subagents. Its native
+ * preToolUse gets every tool (no matcher), these too, and the guard reads them as reads; through the Claude Code
+ * wiring it sends Claude Code's names (`view` as Read, `create` as Write) and its MCP tools as `<server>-<tool>`.
+ */
+const READ_ONLY = [
+  'view', 'grep', 'glob', 'read_bash', 'list_bash', 'fetch_copilot_cli_documentation', 'read_agent', 'list_agents', 'report_intent', 'think', 'update_todo',
+  'web_fetch', 'web_search', 'task',
+] as const;
 
 /** The hooks file `install --agent copilot` writes (whole: git-handoff's own). */
 export const COPILOT_HOOKS_FILE = '.github/hooks/git-handoff.json';
@@ -134,3 +148,30 @@ export function copilotAnswersNatively(e: GuardEvent, env: NodeJS.ProcessEnv = p
   if (e.client !== 'copilot' || !/^[A-Z]/.test(e.name)) return false;
   return existsSync(path.join(env.COPILOT_PROJECT_DIR || e.cwd, COPILOT_HOOKS_FILE));
 }
+
+export const record: ClientRecord = {
+  name: 'copilot',
+  agent: 'copilot',
+  home: { variable: 'COPILOT_HOME', dir: '.copilot' },
+  hookFiles: [
+    { scope: 'project', file: COPILOT_HOOKS_FILE },
+    { scope: 'user', file: '$COPILOT_HOME/config.json' },
+  ],
+  hookDirs: [
+    { scope: 'project', file: '.github/hooks' },
+    { scope: 'user', file: '$COPILOT_HOME/hooks' },
+  ],
+  // repository hooks (its own and .claude/settings.json) run only in a folder listed in trustedFolders
+  trustFiles: [{ scope: 'user', file: '$COPILOT_HOME/config.json' }],
+  readOnly: READ_ONLY,
+  routing: 'every-tool',
+  mcpNames: '<server>-<tool>',
+  sessionVar: sessionVarOf('copilot'),
+  shellSession: 'always',
+  payload: 'native: sessionId, no hook_event_name, toolName, toolArgs (an object); through .claude/settings.json: COPILOT_CLI=1 and an ISO timestamp',
+  block: 'natively the flat {"permissionDecision":"deny","permissionDecisionReason":…}; Claude Code\'s through .claude/settings.json',
+  probes: (cwd, command) => [['bash', { sessionId: PROBE_SESSION, timestamp: Date.now(), cwd, toolName: 'bash', toolArgs: { command } }]],
+  adapter: copilot,
+  wiring,
+  front,
+};

@@ -1,5 +1,7 @@
 // Cursor: camelCase events and `conversation_id`; answers with permission/user_message/agent_message.
 import { commonToolAction, obj, own, str, type ClientAdapter, type EventKind, type ToolAction } from './event';
+import type { ClientRecord } from './record';
+import { PROBE_SESSION } from './record';
 
 const KINDS: Record<string, EventKind> = {
   beforeShellExecution: 'pre-tool',
@@ -68,4 +70,28 @@ export const cursor: ClientAdapter = {
     }
     return Object.keys(out).length ? JSON.stringify(out) : null;
   },
+};
+
+export const record: ClientRecord = {
+  name: 'cursor',
+  agent: null,
+  home: { dir: '.cursor' },
+  hookFiles: [
+    { scope: 'project', file: '.cursor/hooks.json' },
+    { scope: 'user', file: '.cursor/hooks.json' },
+  ],
+  trustFiles: [],
+  // its reading tools, as its hooks reference names them (not run here)
+  readOnly: ['Read', 'Grep', 'Glob', 'LS'],
+  routing: 'by-hand',
+  mcpNames: 'MCP:<tool>',
+  // its shell carries none: its commits are told apart by the guard's ledger
+  sessionVar: null,
+  shellSession: 'never',
+  payload: 'conversation_id, camelCase events (beforeShellExecution, preToolUse, afterFileEdit, …)',
+  block: '{"permission":"deny","user_message":…,"agent_message":…}',
+  probes: (cwd, command) => [['beforeShellExecution', { conversation_id: PROBE_SESSION, cwd, hook_event_name: 'beforeShellExecution', command }]],
+  adapter: cursor,
+  wiring: null,
+  front: null,
 };

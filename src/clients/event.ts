@@ -8,7 +8,8 @@ export type EventKind = 'pre-tool' | 'post-tool' | 'session-start' | 'session-en
 
 /** What a tool call does, as far as handoffs are concerned. */
 export type ToolAction =
-  | { type: 'shell'; command: string; cwd: string | null }
+  /** `stdinUnseen`: the command's stdin stays open for later input no hook sees (Codex's exec_command, then write_stdin) */
+  | { type: 'shell'; command: string; cwd: string | null; stdinUnseen?: true }
   /** a whole new content for a file */
   | { type: 'write'; path: string; content: string }
   /** replacements inside an existing file */
@@ -81,7 +82,7 @@ export function commonToolAction(tool: string | null, input: Record<string, unkn
     case 'exec_command':
     case 'run_shell_command': {
       const command = str(input.command) ?? (Array.isArray(input.command) ? input.command.map((a) => shellWord(typeof a === 'string' ? a : (JSON.stringify(a) ?? ''))).join(' ') : null);
-      return command === null ? { type: 'other' } : { type: 'shell', command, cwd: str(input.dir_path) ?? str(input.workdir) ?? cwd };
+      return command === null ? { type: 'other' } : { type: 'shell', command, cwd: str(input.dir_path) ?? str(input.workdir) ?? str(input.directory) ?? cwd };
     }
     case 'Write':
     case 'write_file': {
@@ -111,40 +112,71 @@ export function commonToolAction(tool: string | null, input: Record<string, unkn
   }
 }
 
-// Tools that only read (or write nothing on disk): what they are given is not judged.
-const READING_TOOLS = new Set(['Read', 'Glob', 'Grep', 'LS', 'WebFetch', 'WebSearch', 'TodoWrite', 'TodoRead', 'Task', 'ExitPlanMode', 'NotebookRead', 'BashOutput', 'KillShell', 'read_file', 'read_many_files', 'list_directory', 'glob', 'search_file_content', 'google_web_search', 'web_fetch', 'view', 'ls', 'grep', 'update_plan', 'view_image']);
-
 /**
- * A tool that may write, with arguments in a shape the guard does not know (another client's names, a new tool, an
- * MCP tool): judged on every string argument that looks like a path. Nothing but a known reading tool goes unseen.
+ * A tool with arguments in a shape the guard does not know (another client's names, a new tool, an MCP tool): judged
+ * on every argument (a tool whose name says it only reads, and the clients' read-only tools, are read so by
+ * ./index.ts). Every string argument but prose (a description, a prompt, a file's new content) is a path it may write;
+ * a command line under a command-like key is judged as one, its `args` (`{command: "sh", args: ["-c", "…"]}`, VS
+ * Code's tasks) as part of it; code under a code-like key as the interpreter its tool or language names would run it
+ * (`python3 -c`, `node -e`: Pylance's run-code-snippet, Qwen Code's exec).
  */
 const MAX_PATHS = 1024;
 const MAX_NESTING = 32;
 
 /** Keys under which a tool's arguments carry a command line it runs (an MCP shell, another client's terminal tool). */
-const COMMAND_KEY = /^(command|cmd|command_?line|shell_?command|script)$/i;
+const COMMAND_KEY = /^(command|cmd|command_?line|shell_?command|script|program|executable)$/i;
+/** Keys under which a command's arguments follow it (argv after the program). */
+const ARGS_KEY = /^(args|argv|arguments)$/i;
+/** Keys under which a tool carries code it runs. */
+const CODE_KEY = /^(code|code_?snippet|snippet|source_?code)$/i;
 /** Keys that name where a command runs, not what it touches. */
-const CWD_KEY = /^(cwd|workdir|dir_path|working_?directory)$/i;
+const CWD_KEY = /^(cwd|workdir|dir_path|directory|working_?directory)$/i;
+/** Keys whose text is prose or a file's content, never a path a tool writes. */
+const PROSE_KEY = /^(description|prompt|query|message|text|title|summary|reason|explanation|instructions?|question|label|content|new_?content|body|comment|thought|goal|objective|old_?str(ing)?|new_?str(ing)?|file_?text)$/i;
+
+/** The interpreter, as a command line's start, that runs code given to `tool` (its language argument, else its name's words). */
+function interpreterOf(tool: string, input: Record<string, unknown>): string {
+  const said = [input.language, input.lang, input.interpreter, tool].filter((x): x is string => typeof x === 'string').join(' ').toLowerCase();
+  if (/javascript|typescript|\bjs\b|\bts\b|node|\bexec\b/.test(said)) return 'node -e';
+  if (/ruby/.test(said)) return 'ruby -e';
+  if (/perl/.test(said)) return 'perl -e';
+  if (/php/.test(said)) return 'php -r';
+  if (/\b(bash|shell|sh)\b/.test(said)) return 'sh -c';
+  return 'python3 -c';
+}
 
 export function unknownShape(tool: string | null, input: Record<string, unknown>): ToolAction {
-  if (tool === null || READING_TOOLS.has(tool)) return { type: 'other' };
+  if (tool === null) return { type: 'other' };
   const paths: string[] = [];
   const commands: string[] = [];
   // bounds refuse, never cut: past them the call is refused when it names what the guard protects (rules/pre-tool.ts)
   let over: string | undefined;
+  const count = () => {
+    if (paths.length + commands.length < MAX_PATHS) return true;
+    over = `the tool's arguments hold more than ${MAX_PATHS} paths`;
+    return false;
+  };
   const visit = (v: unknown, key: string, depth: number): void => {
-    if (over) return;
-    if (paths.length + commands.length >= MAX_PATHS || depth > MAX_NESTING) {
-      over = depth > MAX_NESTING ? `the tool's arguments are nested more than ${MAX_NESTING} deep` : `the tool's arguments hold more than ${MAX_PATHS} paths`;
+    if (over || !count()) return;
+    if (depth > MAX_NESTING) {
+      over = `the tool's arguments are nested more than ${MAX_NESTING} deep`;
       return;
     }
     if (typeof v === 'string') {
-      // a command line is judged as one (never as a path: its words are read by the shell rules)
+      // a command line is judged as one (never as a path: its words are read by the shell rules), code as its interpreter would run it
       if (COMMAND_KEY.test(key)) commands.push(v);
-      else if (v && v.length < 4096 && !v.includes('\n') && (/path|file|dir|dest|target|output|src|source/i.test(key) || /[/\\]|\.md$/i.test(v))) paths.push(v);
+      else if (CODE_KEY.test(key)) commands.push(`${interpreterOf(tool, input)} ${shellQuote(v)}`);
+      else if (v && v.length < 4096 && !v.includes('\n') && !PROSE_KEY.test(key)) paths.push(v);
     } else if (Array.isArray(v) && COMMAND_KEY.test(key) && v.length && v.every((x) => typeof x === 'string')) commands.push(v.map(shellWord).join(' '));
     else if (Array.isArray(v)) for (const x of v) visit(x, key, depth + 1);
-    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) visit(x, k, depth + 1);
+    else if (v && typeof v === 'object') {
+      const o = v as Record<string, unknown>;
+      // a command and its arguments: one command line (`{command: "sh", args: ["-c", "echo … > f"]}`)
+      const cmdKey = Object.keys(o).find((k) => COMMAND_KEY.test(k) && typeof o[k] === 'string');
+      const argsKey = Object.keys(o).find((k) => ARGS_KEY.test(k) && Array.isArray(o[k]) && (o[k] as unknown[]).every((x) => typeof x === 'string' || typeof x === 'number'));
+      if (cmdKey && argsKey) commands.push([o[cmdKey] as string, ...(o[argsKey] as unknown[]).map((a) => shellWord(String(a)))].join(' '));
+      for (const [k, x] of Object.entries(o)) if (!(cmdKey && argsKey && (k === cmdKey || k === argsKey))) visit(x, k, depth + 1);
+    }
   };
   visit(input, '', 0);
   if (over) return { type: 'paths', paths, commands, over };
@@ -156,6 +188,34 @@ export function unknownShape(tool: string | null, input: Record<string, unknown>
   }
   if (commands.length) return { type: 'paths', paths, commands };
   return paths.length ? { type: 'paths', paths } : { type: 'other' };
+}
+
+/** Words that say a tool only reads (`read_text_file`, `list_directory`, `ReadMcpResourceTool`, `get_file_info`). */
+const READING_WORDS = new Set(['read', 'list', 'get', 'search', 'find', 'view', 'show', 'describe', 'stat', 'info', 'lookup', 'inspect', 'tree', 'glob', 'grep', 'count', 'ls', 'cat', 'head', 'tail']);
+/** Words that say a tool may write or run something: any of them and the name does not say it only reads. */
+const ACTING_WORDS = new Set([
+  'write', 'edit', 'create', 'delete', 'del', 'remove', 'rm', 'move', 'mv', 'rename', 'copy', 'cp', 'update', 'set', 'put', 'post', 'patch', 'apply', 'replace',
+  'insert', 'append', 'save', 'upload', 'download', 'push', 'commit', 'merge', 'reset', 'checkout', 'restore', 'revert', 'run', 'exec', 'execute', 'eval',
+  'spawn', 'start', 'stop', 'kill', 'install', 'uninstall', 'mkdir', 'touch', 'chmod', 'chown', 'link', 'unlink', 'truncate', 'drop', 'clear', 'clean',
+  'purge', 'wipe', 'modify', 'change', 'add', 'send', 'submit', 'make', 'new', 'import', 'export', 'generate', 'build', 'deploy', 'open', 'shell', 'bash',
+  'sh', 'command', 'cmd', 'script', 'code', 'sql', 'query', 'terminal', 'stdin', 'input', 'press', 'click', 'fill', 'navigate',
+]);
+
+/** The words of a tool's name (`mcp__fs__read_text_file`, `fs-read_text_file`, `ReadMcpResourceTool`), lower case. */
+export const nameWords = (tool: string): string[] =>
+  tool
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+
+/**
+ * Whether a tool's name says it only reads: a reading word (read, list, get, search, …) and no word that writes or
+ * runs anything (write, edit, move, run, …): an MCP server's read_file, list_directory, directory_tree, get_file_info.
+ */
+export function namesOnlyReading(tool: string): boolean {
+  const words = nameWords(tool);
+  return words.some((w) => READING_WORDS.has(w)) && !words.some((w) => ACTING_WORDS.has(w));
 }
 
 /** The names a payload may give a tool's name and its arguments under, in a shape the guard does not know. */

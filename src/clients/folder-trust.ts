@@ -1,8 +1,9 @@
 // Folder trust as Gemini CLI and its fork Qwen Code resolve it (`~/.<dir>/settings.json` security.folderTrust,
 // `~/.<dir>/trustedFolders.json`): in an untrusted folder neither runs a project's own hooks.
 import { existsSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import path from 'node:path';
+import type { ClientName } from '../client-names';
+import { trustFile, userDir } from './places';
 
 export interface FolderTrust {
   state: 'off' | 'trusted' | 'untrusted';
@@ -18,14 +19,13 @@ const readJson = (f: string): any => {
   }
 };
 
-/** The gate for `worktree`; `enabledByDefault`: whether trust applies when settings.json does not say. */
-export function folderTrust(dirName: string, worktree: string, enabledByDefault: boolean, env: NodeJS.ProcessEnv = process.env): FolderTrust {
-  const dir = path.join(env.HOME || homedir(), dirName);
-  const settings = path.join(dir, 'settings.json');
-  const trustFile = path.join(dir, 'trustedFolders.json');
+/** The gate of `client` (its user settings and trust file: its record) for `worktree`; `enabledByDefault`: whether trust applies when settings.json does not say. */
+export function folderTrust(client: ClientName, worktree: string, enabledByDefault: boolean, env: NodeJS.ProcessEnv = process.env): FolderTrust {
+  const settings = path.join(userDir(client, env), 'settings.json');
+  const trusts = trustFile(client, env);
   const said = readJson(settings)?.security?.folderTrust?.enabled;
-  if (!(said === undefined ? enabledByDefault : said === true)) return { state: 'off', settings, trustFile };
-  const rules: Record<string, unknown> = existsSync(trustFile) ? (readJson(trustFile) ?? {}) : {};
+  if (!(said === undefined ? enabledByDefault : said === true)) return { state: 'off', settings, trustFile: trusts };
+  const rules: Record<string, unknown> = existsSync(trusts) ? (readJson(trusts) ?? {}) : {};
   // the deepest rule covering the folder wins (TRUST_PARENT covers the rule's parent), and at equal depth DO_NOT_TRUST
   const here = path.resolve(worktree);
   let best: { depth: number; trusted: boolean } | null = null;
@@ -37,5 +37,8 @@ export function folderTrust(dirName: string, worktree: string, enabledByDefault:
     const trusted = level !== 'DO_NOT_TRUST';
     if (!best || depth > best.depth || (depth === best.depth && !trusted)) best = { depth, trusted };
   }
-  return { state: best?.trusted ? 'trusted' : 'untrusted', settings, trustFile };
+  return { state: best?.trusted ? 'trusted' : 'untrusted', settings, trustFile: trusts };
 }
+
+/** Qwen Code's gate for a repository: off (its default: hooks run), trusted, or untrusted (no hook runs). */
+export const qwenTrust = (worktree: string, env: NodeJS.ProcessEnv = process.env): FolderTrust => folderTrust('qwen-code', worktree, false, env);

@@ -3,7 +3,20 @@
 import { str, type ClientAdapter, type EventKind } from './event';
 import { parseCommonPayload } from './common';
 import type { FrontFacts } from './front';
+import { allBut, type ClientRecord } from './record';
+import { PROBE_SESSION } from './record';
+import { sessionVarOf } from '../client-names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
+
+/**
+ * The tools Gemini CLI (0.61.0) ships that cannot write or run anything: reading, searching, the web, its todo list,
+ * its questions, its docs and MCP resources. Every other tool (run_shell_command, write_file, replace, save_memory,
+ * every MCP server's `mcp_<server>_<tool>`) goes to the guard. Its matchers are JavaScript regexes, unanchored.
+ */
+const READ_ONLY = [
+  'read_file', 'read_many_files', 'list_directory', 'glob', 'grep_search', 'search_file_content', 'google_web_search', 'web_fetch', 'write_todos', 'ask_user',
+  'get_internal_docs', 'read_mcp_resource', 'list_mcp_resources', 'tracker_get_task', 'tracker_list_tasks',
+] as const;
 
 export const wiring: Wiring = {
   client: 'gemini-cli',
@@ -11,8 +24,8 @@ export const wiring: Wiring = {
   settings: '.gemini/settings.json',
   // AfterTool only carries a warning BeforeTool could not show the model; the sh front answers it alone otherwise.
   events: {
-    BeforeTool: 'write_file|replace|run_shell_command',
-    AfterTool: 'write_file|replace|run_shell_command',
+    BeforeTool: allBut(READ_ONLY),
+    AfterTool: allBut(READ_ONLY),
     SessionStart: undefined,
     AfterAgent: undefined,
     PreCompress: undefined,
@@ -65,4 +78,28 @@ export const gemini: ClientAdapter = {
     }
     return Object.keys(out).length ? JSON.stringify(out) : null;
   },
+};
+
+export const record: ClientRecord = {
+  name: 'gemini-cli',
+  agent: 'gemini',
+  home: { dir: '.gemini' },
+  hookFiles: [
+    { scope: 'project', file: '.gemini/settings.json' },
+    { scope: 'user', file: '.gemini/settings.json' },
+    { scope: 'system', file: '/etc/gemini-cli/settings.json' },
+  ],
+  // a project's own hooks run only in a trusted folder (folder trust is on unless settings.json turns it off)
+  trustFiles: [{ scope: 'user', file: '.gemini/trustedFolders.json' }],
+  readOnly: READ_ONLY,
+  routing: 'matcher',
+  mcpNames: 'mcp_<server>_<tool>',
+  sessionVar: sessionVarOf('gemini-cli'),
+  shellSession: 'never',
+  payload: 'events BeforeTool AfterTool SessionStart AfterAgent PreCompress, an ISO timestamp',
+  block: '{"decision":"deny","reason":…}',
+  probes: (cwd, command) => [['run_shell_command', { session_id: PROBE_SESSION, cwd, hook_event_name: 'BeforeTool', timestamp: new Date().toISOString(), tool_name: 'run_shell_command', tool_input: { command } }]],
+  adapter: gemini,
+  wiring,
+  front,
 };

@@ -1,16 +1,23 @@
-// Every file a supported client reads its hook configuration from, in each scope (project, local, user, system): one
-// table, for the guard's perimeter (src/guard/perimeter.ts). A session that rewrites one of them can turn the guard
-// off for every later session, so a write there must keep git-handoff's wiring as it is (keepsWiring).
+// Every file a supported client reads its hook configuration or its trust from, in each scope (project, local, user,
+// system) and for a repository in every worktree: read from the client records (./records.ts), for the guard's
+// perimeter (src/guard/perimeter.ts). A session that rewrites one of them can turn the guard off for every later
+// session (its hooks unwired, switched off, or the folder untrusted), so a write there must keep git-handoff's wiring
+// as it is (keepsWiring) and a trust file as it is (keepsFile).
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ClientName } from '../client-names';
+import type { FileScope } from './record';
+import { ALL_RECORDS } from './records';
 
-export type HookScope = 'project' | 'local' | 'user' | 'system';
+export type HookScope = FileScope;
 
 export interface HookFile {
   client: ClientName;
   scope: HookScope;
   /** absolute */
   file: string;
+  /** where the client keeps which folders (or hooks) it trusts: it may not change at all */
+  trust?: true;
 }
 
 interface Row {
@@ -18,83 +25,106 @@ interface Row {
   scope: HookScope;
   /** relative to the worktree (project, local), to the user's home (user), or absolute (system); `$VAR/…` when a variable moves it */
   file: string;
+  trust?: true;
 }
 
-/** The table: per client, per scope, where it reads hooks from (VS Code's agent reads Claude Code's and Copilot's files). */
-export const HOOK_FILES: Row[] = [
-  { client: 'claude-code', scope: 'project', file: '.claude/settings.json' },
-  { client: 'claude-code', scope: 'local', file: '.claude/settings.local.json' },
-  { client: 'claude-code', scope: 'user', file: '$CLAUDE_CONFIG_DIR/settings.json' },
-  { client: 'claude-code', scope: 'user', file: '$CLAUDE_CONFIG_DIR/settings.local.json' },
-  { client: 'claude-code', scope: 'system', file: '/etc/claude-code/managed-settings.json' },
-  { client: 'gemini-cli', scope: 'project', file: '.gemini/settings.json' },
-  { client: 'gemini-cli', scope: 'user', file: '.gemini/settings.json' },
-  { client: 'gemini-cli', scope: 'system', file: '/etc/gemini-cli/settings.json' },
-  { client: 'codex', scope: 'project', file: '.codex/hooks.json' },
-  { client: 'codex', scope: 'project', file: '.codex/config.toml' },
-  { client: 'codex', scope: 'user', file: '$CODEX_HOME/hooks.json' },
-  { client: 'codex', scope: 'user', file: '$CODEX_HOME/config.toml' },
-  { client: 'copilot', scope: 'project', file: '.github/hooks/git-handoff.json' },
-  { client: 'copilot', scope: 'user', file: '.copilot/config.json' },
-  { client: 'qwen-code', scope: 'project', file: '.qwen/settings.json' },
-  { client: 'qwen-code', scope: 'user', file: '.qwen/settings.json' },
-  { client: 'qwen-code', scope: 'system', file: '/etc/qwen-code/settings.json' },
-  { client: 'opencode', scope: 'project', file: '.opencode/plugin/git-handoff.js' },
-  { client: 'opencode', scope: 'project', file: 'opencode.json' },
-  { client: 'opencode', scope: 'user', file: '$XDG_CONFIG_HOME/opencode/plugin/git-handoff.js' },
-  { client: 'opencode', scope: 'user', file: '$XDG_CONFIG_HOME/opencode/opencode.json' },
-  { client: 'cursor', scope: 'project', file: '.cursor/hooks.json' },
-  { client: 'cursor', scope: 'user', file: '.cursor/hooks.json' },
-];
+/** The rows of one kind of every record, the first client naming a file keeping it (VS Code reads Claude Code's). */
+function rows(pick: (r: (typeof ALL_RECORDS)[number]) => readonly { scope: HookScope; file: string }[] | undefined, trust?: true): Row[] {
+  const seen = new Set<string>();
+  return ALL_RECORDS.flatMap((r) => (pick(r) ?? []).map((f) => ({ client: r.name, scope: f.scope, file: f.file, ...(trust ? { trust } : {}) }))).filter((row) => {
+    const key = `${row.scope === 'local' ? 'project' : row.scope}:${row.file}`;
+    return !seen.has(key) && !!seen.add(key);
+  });
+}
+
+/** Per client, per scope, where it reads hooks from (VS Code's agent reads Claude Code's and Copilot's files). */
+export const HOOK_FILES: Row[] = rows((r) => r.hookFiles);
+
+/** Per client, where it keeps its trust (Gemini CLI's and Qwen Code's trustedFolders.json, Copilot's config.json, Codex's config.toml). */
+export const TRUST_FILES: Row[] = rows((r) => r.trustFiles, true);
 
 /** Directories any JSON file of which a client reads hooks from (Copilot CLI and VS Code: `.github/hooks/*.json`). */
-export const HOOK_DIRS: Row[] = [{ client: 'copilot', scope: 'project', file: '.github/hooks' }];
+export const HOOK_DIRS: Row[] = rows((r) => r.hookDirs);
 
 /**
  * Directories every module of which a client loads around its tools (OpenCode's plugins): a module written there runs
  * in a later session beside git-handoff's and may rewrite a call after the guard judged it.
  */
-export const PLUGIN_DIRS: Row[] = [
-  { client: 'opencode', scope: 'project', file: '.opencode/plugin' },
-  { client: 'opencode', scope: 'project', file: '.opencode/plugins' },
-  { client: 'opencode', scope: 'user', file: '$XDG_CONFIG_HOME/opencode/plugin' },
-  { client: 'opencode', scope: 'user', file: '$XDG_CONFIG_HOME/opencode/plugins' },
-];
+export const PLUGIN_DIRS: Row[] = rows((r) => r.pluginDirs);
 
-const DEFAULT_DIRS: Record<string, (home: string) => string> = {
-  CLAUDE_CONFIG_DIR: (home) => path.join(home, '.claude'),
-  CODEX_HOME: (home) => path.join(home, '.codex'),
-  XDG_CONFIG_HOME: (home) => path.join(home, '.config'),
-};
+/** The folders the records' `$VAR/…` paths stand for when the variable is unset, under the home. */
+const DEFAULT_DIRS: Record<string, string> = Object.fromEntries(ALL_RECORDS.flatMap((r) => (r.home ? [[r.home.variable, r.home.dir]] : [])));
 
 function where(row: Row, worktree: string | null, home: string, env: NodeJS.ProcessEnv): string | null {
   const m = /^\$([A-Z_]+)\/(.*)$/.exec(row.file);
-  if (m) return path.join(env[m[1]] || DEFAULT_DIRS[m[1]](home), m[2]);
+  if (m) return path.join(env[m[1]] || path.join(home, DEFAULT_DIRS[m[1]]), m[2]);
   if (path.isAbsolute(row.file)) return row.file;
   if (row.scope === 'user') return path.join(home, row.file);
   return worktree === null ? null : path.join(worktree, row.file);
 }
 
-/** Every hook configuration file of every client for a worktree (null: none) and user. */
-export function hookFiles(worktree: string | null, home: string, env: NodeJS.ProcessEnv = process.env): { files: HookFile[]; dirs: HookFile[]; plugins: HookFile[] } {
-  const resolve = (rows: Row[]) => rows.flatMap((r) => {
-    const file = where(r, worktree, home, env);
-    return file === null ? [] : [{ client: r.client, scope: r.scope, file }];
-  });
-  return { files: resolve(HOOK_FILES), dirs: resolve(HOOK_DIRS), plugins: resolve(PLUGIN_DIRS) };
+/**
+ * Every worktree of the repository whose common git directory is `commonDir`, as `git worktree list` names them, read
+ * from the git directory itself (no git started): the main one (the common directory's parent, when it is a `.git`)
+ * and each linked one (`worktrees/<id>/gitdir` names its `.git` file). `worktree` (this one) is always among them.
+ */
+export function worktreesOf(commonDir: string, worktree: string): string[] {
+  const out = new Set([path.resolve(worktree)]);
+  if (path.basename(commonDir) === '.git') out.add(path.dirname(path.resolve(commonDir)));
+  let ids: string[] = [];
+  try {
+    ids = readdirSync(path.join(commonDir, 'worktrees'));
+  } catch {
+    /* no linked worktree */
+  }
+  for (const id of ids) {
+    try {
+      const dotGit = readFileSync(path.join(commonDir, 'worktrees', id, 'gitdir'), 'utf8').trim();
+      if (path.isAbsolute(dotGit)) out.add(path.dirname(dotGit));
+    } catch {
+      /* a worktree being added or pruned */
+    }
+  }
+  return [...out];
 }
+
+/**
+ * Every hook configuration and trust file of every client, for each of `worktrees` (none: the user's and the system's
+ * only) and the user.
+ */
+export function hookFiles(worktrees: readonly string[], home: string, env: NodeJS.ProcessEnv = process.env): { files: HookFile[]; dirs: HookFile[]; plugins: HookFile[] } {
+  const resolve = (table: Row[]): HookFile[] => {
+    const out = new Map<string, HookFile>();
+    for (const r of table) {
+      for (const wt of r.scope === 'project' || r.scope === 'local' ? worktrees : [null]) {
+        const file = where(r, wt, home, env);
+        if (file === null) continue;
+        const had = out.get(file);
+        // a file that is both (Codex's config.toml, Copilot's config.json) is a trust file of its hooks' client
+        if (had) {
+          if (r.trust) had.trust = true;
+        } else out.set(file, { client: r.client, scope: r.scope, file, ...(r.trust ? { trust: r.trust } : {}) });
+      }
+    }
+    return [...out.values()];
+  };
+  return { files: resolve([...HOOK_FILES, ...TRUST_FILES]), dirs: resolve(HOOK_DIRS), plugins: resolve(PLUGIN_DIRS) };
+}
+
+/** What a client keeps in a file of the table, for the guard's reasons. */
+export const keptThere = (h: HookFile): string => (h.trust ? `where ${h.client} keeps which folders it trusts (${h.scope} scope)` : `where ${h.client} reads its hooks (${h.scope} scope)`);
 
 /** A text naming a file or directory of the table (its first part: `.claude`, `.gemini`, `opencode.json`, …), for lines the guard cannot read whole. */
 export const NAMES_HOOK_FILE = new RegExp(
-  [...new Set(HOOK_FILES.map((r) => (r.file.startsWith('$') ? DEFAULT_DIRS[r.file.slice(1, r.file.indexOf('/'))]('').split('/')[0] : r.file.split('/').filter(Boolean)[path.isAbsolute(r.file) ? 1 : 0])))]
+  [...new Set([...HOOK_FILES, ...TRUST_FILES].map((r) => (r.file.startsWith('$') ? DEFAULT_DIRS[r.file.slice(1, r.file.indexOf('/'))] : r.file.split('/').filter(Boolean)[path.isAbsolute(r.file) ? 1 : 0])))]
     .map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
     .join('|'),
 );
 
 /** The guard's wiring in a hook file's text: the commands that start git-handoff's guard. */
 const GUARD = /git[- ]handoff(-guard|(\.cmd|\.exe)?["']?\s+guard)|git-handoff plugin/;
-/** Keys that switch hooks off, in any client's settings (disableAllHooks, hooksConfig.enabled, hooks.disabled, …). */
-const SWITCH = /disable|enable/i;
+/** Keys that switch hooks off, in any client's settings (disableAllHooks, hooksConfig.enabled, hooks.disabled, …), and Claude Code's sandbox, kept whole. */
+const SWITCH = /disable|enable|^sandbox$/i;
 /** Keys whose value becomes every later session's environment (Claude Code's `env`: `GIT_HANDOFF_BYPASS`, `PATH`, …). */
 const ENVIRONMENT = /^env(ironment)?$/i;
 /** Text in a new non-JSON hook file (Codex's TOML, a plugin) that could switch hooks or the guard: `[features] codex_hooks = false`. */
@@ -152,4 +182,15 @@ export function keepsWiring(file: string, before: string | null, after: string):
   const b = anchors(now);
   const kept = a.guard.every((g) => b.guard.includes(g));
   return kept && a.switches.join('\n') === b.switches.join('\n');
+}
+
+/** Whether writing a file of the table from `before` to `after` keeps what the guard stands on: a trust file unchanged (as JSON, when it is JSON), a hook file's wiring (keepsWiring). */
+export function keepsFile(h: HookFile, before: string | null, after: string): boolean {
+  if (!h.trust) return keepsWiring(h.file, before, after);
+  if (before === after) return true;
+  try {
+    return before !== null && stable(JSON.parse(before)) === stable(JSON.parse(after));
+  } catch {
+    return false;
+  }
 }

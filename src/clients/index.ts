@@ -1,10 +1,10 @@
 // Tells the client apart (SPEC 6): by the `--client=<id>` the wiring states, else by its payload; hands back its adapter.
-import { str, unknownPayloadAction, type ClientAdapter, type GuardClient, type GuardEvent } from './event';
+import { namesOnlyReading, str, unknownPayloadAction, type ClientAdapter, type GuardClient, type GuardEvent } from './event';
+import { READ_ONLY_TOOLS, RECORDS } from './records';
 import { claude } from './claude';
 import { clientName } from '../client-names';
 import { codex } from './codex';
 import { copilot, copilotClaude, isCopilotClaudePayload } from './copilot';
-import { opencode } from './opencode';
 import { qwen } from './qwen';
 import { cursor } from './cursor';
 import { gemini } from './gemini';
@@ -13,7 +13,6 @@ import { isVSCodePayload, vscode } from './vscode';
 const GEMINI_EVENTS = new Set(['BeforeTool', 'AfterTool', 'AfterAgent', 'BeforeAgent', 'BeforeModel', 'AfterModel', 'BeforeToolSelection', 'PreCompress', 'Notification']);
 const GEMINI_TOOLS = new Set(['write_file', 'replace', 'run_shell_command', 'read_file', 'glob', 'search_file_content', 'list_directory']);
 
-const ADAPTERS: Record<GuardClient, ClientAdapter> = { 'claude-code': claude, 'gemini-cli': gemini, codex, cursor, copilot, opencode, 'qwen-code': qwen, vscode };
 
 /**
  * The client the wiring names after `guard` (`git-handoff guard --client=codex`, or `--client codex`), or null when
@@ -42,7 +41,7 @@ function adapterOf(p: Record<string, unknown>, named: GuardClient | null): Clien
   if ((named === null || named === 'claude-code') && isCopilotClaudePayload(p)) return copilotClaude;
   // so does VS Code's agent (chat.hookFilesLocations reads .claude/settings.json), in its own shape
   if ((named === null || named === 'claude-code') && isVSCodePayload(p)) return vscode;
-  if (named) return ADAPTERS[named];
+  if (named) return RECORDS[named].adapter;
   // Qwen Code gives its hooks its session id (a Gemini CLI fork: its payloads could pass for Gemini's)
   if (typeof p.session_id === 'string' && process.env.QWEN_CODE_SESSION_ID === p.session_id) return qwen;
   const name = str(p.hook_event_name) ?? '';
@@ -63,12 +62,15 @@ const JUDGING = new Map<ClientAdapter, ClientAdapter>();
  * An adapter whose parse lets no unknown shape through silently (SPEC 6): an event it does not know (kind `other`),
  * or a known before-tool event whose tool input it could not read, that carries a tool input naming a command or a
  * path (under any of the names a client may give it: tool_input, toolArgs, arguments, …) is a tool call, judged on
- * those; and a parse that throws is read that way too, never allowed for the throw.
+ * those; a parse that throws is read that way too, never allowed for the throw, and with no session (a stranger's:
+ * SPEC 6). A tool a client ships that cannot write or run anything (ClientRecord.readOnly), or whose name says it only
+ * reads (an MCP server's read_file), is a read; a shell call of a client whose shell keeps stdin open for input no
+ * hook sees (ClientRecord.stdinUnseen) says so.
  */
 export function readsUnknownShapes(adapter: ClientAdapter): ClientAdapter {
   let out = JUDGING.get(adapter);
   if (!out) {
-    out = { client: adapter.client, render: adapter.render, parse: (p) => judgedEvent(adapter, p) };
+    out = { client: adapter.client, render: adapter.render, parse: (p) => seenAs(adapter, judgedEvent(adapter, p)) };
     JUDGING.set(adapter, out);
   }
   return out;
@@ -82,11 +84,22 @@ function judgedEvent(adapter: ClientAdapter, p: Record<string, unknown>): GuardE
     const found = unknownPayloadAction(p);
     if (!found) throw e;
     const cwd = typeof p.cwd === 'string' ? p.cwd : process.cwd();
-    const session = [p.session_id, p.sessionId, p.conversation_id].find((v): v is string => typeof v === 'string') ?? null;
-    return { client: adapter.client, kind: 'pre-tool', name: String(p.hook_event_name ?? p.hookEventName ?? ''), session, agentId: null, cwd, tool: found.tool, action: found.action, toolInput: found.input, source: null, stopHookActive: false };
+    // a payload its client's reader cannot read names no session the guard can trust: a stranger's call
+    return { client: adapter.client, kind: 'pre-tool', name: String(p.hook_event_name ?? p.hookEventName ?? ''), session: null, agentId: null, cwd, tool: found.tool, action: found.action, toolInput: found.input, source: null, stopHookActive: false };
   }
   const unread = event.kind === 'other' || (event.kind === 'pre-tool' && event.action.type === 'other' && Object.keys(event.toolInput).length === 0);
   if (!unread) return event;
   const found = unknownPayloadAction(p);
   return found ? { ...event, kind: 'pre-tool', tool: event.tool ?? found.tool, action: found.action, toolInput: found.input } : event;
+}
+
+/** A before-tool event as the rules see it: a read-only tool's call a read; a shell whose stdin stays open marked so. */
+function seenAs(adapter: ClientAdapter, e: GuardEvent): GuardEvent {
+  if (e.kind !== 'pre-tool' || e.tool === null) return e;
+  const a = e.action;
+  if (READ_ONLY_TOOLS.has(e.tool)) return { ...e, action: { type: 'other' } };
+  // an unknown tool that names what it reads and runs nothing: an MCP server's read_file, directory_tree, get_file_info
+  if (a.type === 'paths' && !a.commands?.length && !a.over && namesOnlyReading(e.tool)) return { ...e, action: { type: 'other' } };
+  if (a.type === 'shell' && RECORDS[adapter.client].stdinUnseen) return { ...e, action: { ...a, stdinUnseen: true } };
+  return e;
 }

@@ -10,6 +10,9 @@ import path from 'node:path';
 import { obj, str, type ClientAdapter } from './event';
 import { KINDS } from './claude';
 import { parseCommonPayload } from './common';
+import type { ClientRecord } from './record';
+import { PROBE_SESSION } from './record';
+import { sessionVarOf } from '../client-names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
 export const OPENCODE_PLUGIN_FILE = '.opencode/plugin/git-handoff.js';
@@ -20,7 +23,7 @@ export const wiring: Wiring = {
   client: 'opencode',
   format: 'plugin',
   settings: OPENCODE_PLUGIN_FILE,
-  // tool.execute.before for bash, write, edit, multiedit, apply_patch and patch only
+  // tool.execute.before for every tool but the read-only ones
   events: { 'tool.execute.before': undefined, 'tool.execute.after': undefined, 'shell.env': undefined, 'session.created': undefined, 'session.idle': undefined },
   // milliseconds the plugin waits for the guard (past it, the call goes on: the guard's own watchdog is 15 s)
   timeout: HOOK_TIMEOUT_S * 1000,
@@ -30,8 +33,12 @@ export const wiring: Wiring = {
   skills: '.agents/skills',
 };
 
-/** OpenCode's tools that run a command or write a file: the plugin asks the guard about these only. */
-const CHECKED_TOOLS = ['bash', 'write', 'edit', 'multiedit', 'apply_patch', 'patch'];
+/**
+ * The tools OpenCode (1.18.33) ships that cannot write or run anything: reading, searching, listing, its todo list, the
+ * web, code search, its questions, subagents (whose own calls reach the plugin). The plugin asks the guard about every
+ * other tool: bash, the file tools, every MCP server's `<server>_<tool>`.
+ */
+const READ_ONLY = ['read', 'grep', 'glob', 'list', 'todowrite', 'todoread', 'webfetch', 'websearch', 'codesearch', 'question', 'task'] as const;
 
 /** The user's plugin folder: $XDG_CONFIG_HOME/opencode/plugin (~/.config/opencode/plugin). */
 export const userPluginFile = (env: NodeJS.ProcessEnv = process.env) =>
@@ -94,8 +101,8 @@ import { spawn } from "node:child_process"
 
 const GUARD = ${JSON.stringify(command)}
 const TIMEOUT_MS = ${wiring.timeout}
-// the tools that run commands or write files (as Claude Code's matcher): reads, searches and todos cost no guard process
-const CHECKED = new Set(${JSON.stringify(CHECKED_TOOLS)})
+// the tools that cannot write or run anything: every other tool is the guard's to judge
+const READ_ONLY = new Set(${JSON.stringify(READ_ONLY)})
 
 /** One payload to the guard; its answer ({deny}, {args, context}, {context}, {followUp}) or null. */
 function ask(payload, cwd) {
@@ -148,7 +155,7 @@ export const GitHandoff = async ({ directory, client }) => {
       if (v && !output.system.some((s) => s.includes(v))) output.system.push(v)
     },
     "tool.execute.before": async (input, output) => {
-      if (!CHECKED.has(input.tool)) return
+      if (READ_ONLY.has(input.tool)) return
       const a = await ask({ hook_event_name: "PreToolUse", session_id: input.sessionID, cwd: directory, tool_name: input.tool, tool_input: output.args, tool_use_id: input.callID }, directory)
       if (!a) return
       if (typeof a.deny === "string") throw new Error(a.deny)
@@ -168,3 +175,34 @@ export const GitHandoff = async ({ directory, client }) => {
 }
 `;
 }
+
+export const record: ClientRecord = {
+  name: 'opencode',
+  agent: 'opencode',
+  home: { variable: 'XDG_CONFIG_HOME', dir: '.config' },
+  hookFiles: [
+    { scope: 'project', file: OPENCODE_PLUGIN_FILE },
+    { scope: 'project', file: 'opencode.json' },
+    { scope: 'user', file: '$XDG_CONFIG_HOME/opencode/plugin/git-handoff.js' },
+    { scope: 'user', file: '$XDG_CONFIG_HOME/opencode/opencode.json' },
+  ],
+  pluginDirs: [
+    { scope: 'project', file: '.opencode/plugin' },
+    { scope: 'project', file: '.opencode/plugins' },
+    { scope: 'user', file: '$XDG_CONFIG_HOME/opencode/plugin' },
+    { scope: 'user', file: '$XDG_CONFIG_HOME/opencode/plugins' },
+  ],
+  // a plugin loads with no question
+  trustFiles: [],
+  readOnly: READ_ONLY,
+  routing: 'plugin',
+  mcpNames: '<server>_<tool>',
+  sessionVar: sessionVarOf('opencode'),
+  shellSession: 'always',
+  payload: "the git-handoff plugin's: Claude Code's event names, OpenCode's tools and camelCase arguments",
+  block: 'the guard answers {"deny":…}; the plugin throws it',
+  probes: (cwd, command) => [['bash', { session_id: PROBE_SESSION, cwd, hook_event_name: 'PreToolUse', tool_name: 'bash', tool_input: { command } }]],
+  adapter: opencode,
+  wiring,
+  front: null,
+};

@@ -8,7 +8,8 @@ import { installWrite, restoreOriginal } from '../handoff/state/install-record';
 import type { DoctorItem } from '../wiring';
 import { wiring as copilotWiring } from './copilot';
 import { OPENCODE_PLUGIN_MARK, opencodePlugin, userPluginFile, wiring as opencodeWiring } from './opencode';
-import { qwenTrust } from './qwen';
+import { qwenTrust } from './folder-trust';
+import { trustFile } from './places';
 import { hookCommand, type Wiring } from './wiring';
 
 /** The text of a whole-file wiring running `command`. */
@@ -123,15 +124,14 @@ export function uninstallUserOpencode(env: NodeJS.ProcessEnv = process.env): str
   return msgs;
 }
 
-const copilotHome = (env: NodeJS.ProcessEnv) => env.COPILOT_HOME || path.join(env.HOME || homedir(), '.copilot');
 
 /** How to trust a folder for Copilot CLI: its repository hooks run only there (skipped silently elsewhere). */
 export const copilotTrustHow = (worktree: string, env: NodeJS.ProcessEnv = process.env) =>
-  `Copilot CLI runs repository hooks only in a trusted folder and skips them silently elsewhere: answer "trust" when it asks, or add ${JSON.stringify(worktree)} to "trustedFolders" in ${path.join(copilotHome(env), 'config.json')}`;
+  `Copilot CLI runs repository hooks only in a trusted folder and skips them silently elsewhere: answer "trust" when it asks, or add ${JSON.stringify(worktree)} to "trustedFolders" in ${trustFile('copilot', env)}`;
 
 /** Whether Copilot CLI trusts `worktree`: listed (or a parent listed) in trustedFolders of $COPILOT_HOME/config.json. */
 export function copilotTrusted(worktree: string, env: NodeJS.ProcessEnv = process.env): { trusted: boolean; file: string; exists: boolean } {
-  const file = path.join(copilotHome(env), 'config.json');
+  const file = trustFile('copilot', env);
   let folders: unknown = [];
   try {
     // config.json may carry // comments in front of the JSON

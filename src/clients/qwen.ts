@@ -4,12 +4,26 @@
 // it obeys Claude Code's hookSpecificOutput answers (a flat permissionDecision is ignored). Hooks and the shell
 // get QWEN_CODE_SESSION_ID. Folder trust is off by default; when the user turns it on, an untrusted folder runs
 // no hook at all.
-import { str, type ClientAdapter } from './event';
+import { obj, str, unknownShape, type ClientAdapter } from './event';
 import { front as claudeFront, KINDS, renderClaudeLike } from './claude';
 import type { FrontFacts } from './front';
 import { parseCommonPayload } from './common';
-import { folderTrust, type FolderTrust } from './folder-trust';
+import { allBut, type ClientRecord } from './record';
+import { PROBE_SESSION } from './record';
+import { sessionVarOf } from '../client-names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
+
+/**
+ * The tools Qwen Code (0.24.4) ships that cannot write or run anything: reading (images too), searching, the web, its
+ * todo list, its questions, tool search, MCP resources, lists of its agents, crons and tasks, and subagents (whose own
+ * calls reach the hooks). Every other tool goes to the guard: run_shell_command, monitor (it runs any shell command),
+ * exec (JavaScript), the file tools, every MCP server's `mcp__<server>__<tool>`. Its matchers are JavaScript regexes,
+ * unanchored (a matcher of plain names joined by `|` is tried name by name first).
+ */
+const READ_ONLY = [
+  'read_file', 'read_many_files', 'zoom_image', 'grep_search', 'glob', 'list_directory', 'web_fetch', 'web_search', 'todo_write', 'ask_user_question',
+  'tool_search', 'read_mcp_resource', 'list_agents', 'cron_list', 'task_list', 'agent',
+] as const;
 
 export const wiring: Wiring = {
   client: 'qwen-code',
@@ -17,7 +31,7 @@ export const wiring: Wiring = {
   settings: '.qwen/settings.json',
   // PreToolUse's additionalContext reaches the model in Qwen Code, so no PostToolUse; matchers are regexes
   events: {
-    PreToolUse: '^(run_shell_command|write_file|edit|replace|notebook_edit)$',
+    PreToolUse: allBut(READ_ONLY),
     SessionStart: undefined,
     Stop: undefined,
     PreCompact: undefined,
@@ -35,8 +49,9 @@ export const wiring: Wiring = {
 };
 
 
-// Qwen's tool names onto Claude Code's (run_shell_command and write_file are read as they are)
-const TOOLS: Record<string, string> = { edit: 'Edit', notebook_edit: 'NotebookEdit' };
+// Qwen's tool names onto Claude Code's (run_shell_command and write_file are read as they are): monitor runs any
+// shell command it is given (`{command, directory}`), as run_shell_command does
+const TOOLS: Record<string, string> = { edit: 'Edit', notebook_edit: 'NotebookEdit', monitor: 'run_shell_command' };
 
 /** What the sh front reads of Qwen Code's calls: Claude Code's payload with Qwen's tool names. */
 export const front: FrontFacts = {
@@ -50,10 +65,34 @@ export const qwen: ClientAdapter = {
   parse(p) {
     const tool = str(p.tool_name);
     const mapped = tool !== null && Object.hasOwn(TOOLS, tool) ? { ...p, tool_name: TOOLS[tool] } : p;
-    return { ...parseCommonPayload('qwen-code', KINDS, mapped, str(p.source)), tool };
+    const e = { ...parseCommonPayload('qwen-code', KINDS, mapped, str(p.source)), tool };
+    // exec runs the JavaScript it is given (`{source}`): judged as node would run it
+    return tool === 'exec' ? { ...e, action: unknownShape(tool, { code: str(obj(p.tool_input).source) ?? '', language: 'javascript' }) } : e;
   },
   render: renderClaudeLike,
 };
 
-/** Qwen Code's folder-trust gate for a repository: off (its default: hooks run), trusted, or untrusted (no hook runs). */
-export const qwenTrust = (worktree: string, env: NodeJS.ProcessEnv = process.env): FolderTrust => folderTrust('.qwen', worktree, false, env);
+
+export const record: ClientRecord = {
+  name: 'qwen-code',
+  agent: 'qwen',
+  home: { dir: '.qwen' },
+  hookFiles: [
+    { scope: 'project', file: '.qwen/settings.json' },
+    { scope: 'user', file: '.qwen/settings.json' },
+    { scope: 'system', file: '/etc/qwen-code/settings.json' },
+  ],
+  // off by default; with security.folderTrust.enabled, an untrusted folder runs no hook
+  trustFiles: [{ scope: 'user', file: '.qwen/trustedFolders.json' }],
+  readOnly: READ_ONLY,
+  routing: 'matcher',
+  mcpNames: 'mcp__<server>__<tool>',
+  sessionVar: sessionVarOf('qwen-code'),
+  shellSession: 'as-hook',
+  payload: "Claude Code's, with Qwen's tools (run_shell_command {command}, write_file {file_path, content}, edit {file_path, old_string, new_string}), permission_mode, prompt_id",
+  block: "Claude Code's (a flat permissionDecision is ignored)",
+  probes: (cwd, command) => [['run_shell_command', { session_id: PROBE_SESSION, cwd, hook_event_name: 'PreToolUse', tool_name: 'run_shell_command', tool_input: { command } }]],
+  adapter: qwen,
+  wiring,
+  front,
+};

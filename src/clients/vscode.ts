@@ -10,6 +10,8 @@
 // and a Stop's `decision: block` only inside hookSpecificOutput.
 import { commonToolAction, obj, own, str, unknownShape, type ClientAdapter, type Decision, type EventKind, type GuardEvent, type ToolAction } from './event';
 import { KINDS, renderClaudeLike } from './claude';
+import type { ClientRecord } from './record';
+import { PROBE_SESSION } from './record';
 
 /** VS Code's events (its hooks reference): Claude Code's names, and three of its own with nothing to judge. */
 const VSCODE_KINDS: Record<string, EventKind> = { ...KINDS, UserPromptSubmit: 'other', SubagentStart: 'other', SubagentStop: 'other' };
@@ -173,4 +175,37 @@ export const vscode: ClientAdapter = {
     if (e.kind === 'stop') return d.followUp ? JSON.stringify({ decision: 'block', reason: d.followUp, hookSpecificOutput: { hookEventName: e.name, decision: 'block', reason: d.followUp } }) : null;
     return renderClaudeLike(e, d);
   },
+};
+
+export const record: ClientRecord = {
+  name: 'vscode',
+  agent: null,
+  // chat.hookFilesLocations by default: Claude Code's files and Copilot's folder
+  hookFiles: [
+    { scope: 'project', file: '.claude/settings.json' },
+    { scope: 'local', file: '.claude/settings.local.json' },
+    { scope: 'user', file: '$CLAUDE_CONFIG_DIR/settings.json' },
+  ],
+  hookDirs: [{ scope: 'project', file: '.github/hooks' }],
+  // an organization policy or chat.hookFilesLocations can turn hooks off, outside the repository
+  trustFiles: [],
+  readOnly: Object.keys(TOOLS).filter((t) => TOOLS[t] === 'read'),
+  routing: 'every-tool',
+  mcpNames: 'mcp_<server>_<tool>',
+  // its terminal exports none: a git handoff command gets the session by updatedInput
+  sessionVar: null,
+  shellSession: 'never',
+  payload: "Claude Code's events with an ISO timestamp, hookEventName/sessionId (1.110) or hook_event_name/session_id, tool_use_id, its own tools",
+  block: "Claude Code's hookSpecificOutput (a Stop's block inside it too)",
+  // each shape it has sent: run_in_terminal snake_case (1.111 on), runInTerminal camelCase (1.110)
+  probes: (cwd, command) => {
+    const common = { timestamp: new Date().toISOString(), cwd, tool_input: { command, explanation: 'git-handoff doctor probe', isBackground: false }, tool_use_id: 'git-handoff-doctor' };
+    return [
+      ['run_in_terminal', { ...common, hook_event_name: 'PreToolUse', session_id: PROBE_SESSION, tool_name: 'run_in_terminal' }],
+      ['runInTerminal, VS Code 1.110', { ...common, hookEventName: 'PreToolUse', sessionId: PROBE_SESSION, tool_name: 'runInTerminal' }],
+    ];
+  },
+  adapter: vscode,
+  wiring: null,
+  front: null,
 };

@@ -13,7 +13,7 @@ export interface Wiring {
   format: 'settings' | 'hooks-file' | 'plugin';
   /** the file, relative to the worktree */
   settings: string;
-  /** event → tool matcher (undefined: no matcher) */
+  /** event → tool matcher (undefined: no matcher): a before-tool event's routes every tool but the client's read-only ones (ClientRecord.readOnly) */
   events: Record<string, string | undefined>;
   /** the after-tool event, whose command also says `--after`: the sh front then answers with no note pending without reading the payload */
   after?: string;
@@ -25,9 +25,10 @@ export interface Wiring {
    * (sh clients) a pre-tool event whose tools are wired as two groups (hookGroups): `line`, the tools whose payload is
    * one short line (a shell call's: a few hundred bytes; an edit's old and new strings: seldom past a few KB), read
    * with sh's `read` (no process); the event's other tools in a group of their own, read with `cat` (a `read` costs a
-   * system call a byte: slower than `cat` past about 5 KB, which a whole file's Write often is)
+   * system call a byte: slower than `cat` past about 5 KB, which a whole file's Write often is), matched by name; `rest`,
+   * the matcher of the event's every other routed tool, read with `cat`
    */
-  split?: { event: string; line: string[] };
+  split?: { event: string; line: string[]; rest: string };
   /** in the unit the client counts hook timeouts in */
   timeout: number;
   /** events the client bounds below `timeout`, with the most it accepts (install writes that; doctor leaves it be) */
@@ -147,28 +148,20 @@ export function shPayloadCommand(command: string, group?: SplitGroup): string {
 /** A hook command for `w` running `command` (the after-tool hook has its own: afterCommand); `group`: a split event's (hookGroups). */
 export const hookCommand = (w: Wiring, command: string, group?: SplitGroup): string => (w.bash ? payloadCommand(command) : w.sh ? shPayloadCommand(command, group) : command);
 
-/** The tools of a split event's two groups: [line, rest] (Wiring.split), from the event's matcher. */
-export function splitTools(w: Wiring): [string[], string[]] | null {
-  const m = w.split && w.events[w.split.event];
-  if (!w.split || !m) return null;
-  const all = m.split('|');
-  return [w.split.line.filter((t) => all.includes(t)), all.filter((t) => !w.split!.line.includes(t))];
-}
-
 /**
  * The hook groups for `event` with `matcher`, each [matcher, command]: one group, or for a split event (Wiring.split)
- * its line group first, then the rest. `command(group)` gives a group's command. A client that ignores matchers (VS
- * Code's agent) runs both groups for every call: each front then leaves the other group's calls to it (the line group
- * the rest's tools by name; the rest group any tool whose name holds none of its own), so a call is decided once, and
- * a call whose tool name cannot be read plainly by both.
+ * its line group (its tools by name) first, then the rest (every other routed tool: Wiring.split.rest). `command(group)`
+ * gives a group's command. A client that ignores matchers (VS Code's agent) runs both groups for every call: each front
+ * then leaves the other group's calls to it (the line group every tool not its own; the rest group the line's), so a
+ * call is decided once, and a call whose tool name cannot be read plainly by both.
  */
 export function hookGroups(w: Wiring, event: string, matcher: string | undefined, command: (group?: SplitGroup) => string): Array<{ matcher?: string; command: string }> {
-  const tools = w.split?.event === event ? splitTools(w) : null;
+  const split = w.split?.event === event ? w.split : null;
   // only the sh front knows the groups' flags: any other command (a launcher's `guard`) stays one group
-  if (!tools || !tools[0].length || !tools[1].length || command('line') === command()) return [{ ...(matcher ? { matcher } : {}), command: command() }];
+  if (!split || command('line') === command()) return [{ ...(matcher ? { matcher } : {}), command: command() }];
   return [
-    { matcher: tools[0].join('|'), command: command('line') },
-    { matcher: tools[1].join('|'), command: command('rest') },
+    { matcher: split.line.join('|'), command: command('line') },
+    { matcher: split.rest, command: command('rest') },
   ];
 }
 
@@ -183,18 +176,17 @@ export const takeSh = (name: string): string =>
 
 /**
  * The front's sh function `name`: does tool $1 belong to the other group of a split event (Wiring.split)? For the line
- * group, a tool of the rest's by exact name (a client that matches by name or regex, or not at all, runs the rest
- * group for it); for the rest group, a tool whose name contains none of its own (so that no matcher read as an
- * unanchored regex, as older Claude Code did, sent it here alone): only a client that ignores matchers sends those,
- * and it runs the line group too.
+ * group, every tool but its own, by exact name; for the rest group, the line group's tools. A client that reads the
+ * line group's matcher as an unanchored regex (older Claude Code) and so runs both groups for `MultiEdit` has it
+ * decided by the rest; a client that ignores matchers runs both for every tool.
  */
 export function elsewhereSh(name: string, wirings: Wiring[]): string {
   const arms: string[] = [];
   for (const w of wirings) {
-    const tools = splitTools(w);
-    if (!tools) continue;
+    if (!w.split) continue;
     const c = w.client;
-    arms.push(`${tools[1].map((t) => `${c}:line:${t}`).join(' | ')}) return 0 ;;`, `${tools[1].map((t) => `${c}:rest:*${t}*`).join(' | ')}) return 1 ;;`, `${c}:rest:*) return 0 ;;`);
+    const line = w.split.line;
+    arms.push(`${line.map((t) => `${c}:line:${t}`).join(' | ')}) return 1 ;;`, `${c}:line:*) return 0 ;;`, `${line.map((t) => `${c}:rest:${t}`).join(' | ')}) return 0 ;;`);
   }
   return `${name}() { case $client:$split:$1 in ${arms.join(' ')} esac; return 1; } # the other group's tool, of a split event: src/clients/wiring.ts`;
 }

@@ -1,11 +1,7 @@
-// Every client's wiring by its `install --agent` name (what src/install/agents.ts writes, removes and checks).
+// Every client's wiring by its `install --agent` name (what src/install/agents.ts writes, removes and checks), read
+// from the client records: a client with an agent name and a wiring of its own.
 import type { Agent } from '../client-names';
-import { wiring as claude } from './claude';
-import { wiring as codex } from './codex';
-import { wiring as copilot } from './copilot';
-import { wiring as gemini } from './gemini';
-import { wiring as opencode } from './opencode';
-import { wiring as qwen } from './qwen';
+import { ALL_RECORDS } from './records';
 import type { Wiring } from './wiring';
 
-export const WIRING: Record<Agent, Wiring> = { claude, gemini, codex, copilot, opencode, qwen };
+export const WIRING = Object.fromEntries(ALL_RECORDS.flatMap((r) => (r.agent && r.wiring ? [[r.agent, r.wiring]] : []))) as Record<Agent, Wiring>;

@@ -14,6 +14,7 @@ import type { SimpleCommand } from './shell';
 export const DEFAULT_PROTECT = ['**/memory/handoff-*.md'];
 
 export class GuardContext {
+  /** the session the event names, null when none can be read (a before-tool call is then a stranger's: ./stranger.ts) */
   readonly session: string | null;
   private locs = new Map<string, Location | null>();
   private repos = new Map<string, Repo>();

@@ -16,6 +16,7 @@ import { clientPid, followLineage } from './lineage';
 import { writeJsonAtomic, type Location } from './locate';
 import { parsePatch } from './rules/files';
 import { parseShell, writeTargets } from './shell';
+import { agentSessionOf } from '../client-names';
 
 
 /** What the guard remembers about one session between calls. */
@@ -295,6 +296,9 @@ export async function sessionEnd(ctx: GuardContext): Promise<Decision> {
   const session = ctx.session;
   const loc = session && !ctx.event.agentId ? ctx.locate() : null;
   if (!session || !loc || (await ctx.guardOff(loc))) return {};
+  // an end event for another session than the one whose shell this runs in is a tool call's, not its client's: only the person moves the anchors
+  const inside = agentSessionOf(ctx.env);
+  if (inside?.session && inside.session !== session) return {};
   const reason = ctx.event.source ?? 'other';
   if (reason === 'clear' && clientPid(ctx.event.client, ctx.env) !== null) return {};
   const repo = await ctx.repo(loc);

@@ -2,12 +2,13 @@
 // (issue 37): the repository's git directory and common directory wherever they are (a separate git dir too) and
 // every worktree's `.git` pointer file; every configuration file git reads here (its own, the worktree's, global,
 // XDG, system and their includes, as git last named them: src/git/config.ts readConfigFiles, cached with the
-// settings); every file each client reads hook configuration from, in each scope (src/clients/hook-files.ts); and
-// the guard's own state, key and caches. A write, move, delete, link or checkout over any of them is refused with
+// settings); every file each client reads hook configuration from, in each scope (src/clients/hook-files.ts); the
+// guard's own state, key and caches (src/user-dirs.ts: the witness's repository among them); and git-handoff itself,
+// where it is installed (src/guard/installed.ts). A write, move, delete, link or checkout over any of them is refused with
 // what a person runs instead; a file tool's edit of a client's settings that keeps the guard's wiring may pass.
 import { readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { hookFiles, keepsWiring, type HookFile } from '../clients/hook-files';
+import { hookFiles, keepsFile, keepsWiring, keptThere, worktreesOf, type HookFile } from '../clients/hook-files';
 import { neutral } from '../terminal-text';
 import type { GuardContext } from './context';
 import { configFiles, userConfigFiles } from '../git/config-files';
@@ -15,6 +16,7 @@ import { homedir, includedFiles, type Location } from './locate';
 import type { FileOp } from './rules/files';
 import { refStoreWriteProblem } from './rules/refs';
 import { userDirs } from '../user-dirs';
+import { installedDirs } from './installed';
 
 export interface Perimeter {
   /** the git directories of the event's repository (its own and the common one), symlinks resolved */
@@ -26,8 +28,15 @@ export interface Perimeter {
   hookDirs: HookFile[];
   /** directories whose every module a client loads around its tools (OpenCode's plugins) */
   pluginDirs: HookFile[];
-  /** the guard's own state outside the git directory (the user's key and caches) */
+  /** the guard's own state outside the git directory (the user's key and caches, the witness's repository, the plugin copies) */
   state: string[];
+  /**
+   * git-handoff's installed folders: its package, the copies its commands resolve to, the clients' plugin folders.
+   * Worked out at the first path outside the worktree that asks (none is inside it: src/guard/installed.ts).
+   */
+  installed: () => string[];
+  /** the worktree of the call's repository, or null */
+  worktree: string | null;
 }
 
 const real = (p: string): string => {
@@ -39,6 +48,8 @@ const real = (p: string): string => {
 };
 
 const under = (p: string, dir: string) => p === dir || p.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
+/** Whether a path (as named and as its links lead) is inside the call's worktree, where no installation is counted. */
+const inWorktree = (p: Perimeter, abs: string) => p.worktree !== null && under(abs, p.worktree) && under(real(abs), real(p.worktree));
 
 /** The perimeter for the repository at `loc` (null: none) and this user: git is asked nothing beyond the cached settings. */
 export async function computePerimeter(ctx: GuardContext, loc: Location | null): Promise<Perimeter> {
@@ -54,9 +65,12 @@ export async function computePerimeter(ctx: GuardContext, loc: Location | null):
     for (const d of new Set([loc.gitDir, loc.commonDir, real(loc.gitDir), real(loc.commonDir)])) gitDirs.push(d);
   }
   for (const f of [...config]) config.add(real(f));
-  const { files, dirs, plugins } = hookFiles(loc?.worktree ?? null, home, env);
+  // every worktree's wiring and the clients' trust files, from the client records
+  const { files, dirs, plugins } = hookFiles(loc ? worktreesOf(loc.commonDir, loc.worktree) : [], home, env);
   const state = userDirs(env);
-  return { gitDirs, config, hooks: files, hookDirs: dirs, pluginDirs: plugins, state };
+  let installed: string[] | undefined;
+  const worktree = loc?.worktree ?? null;
+  return { gitDirs, config, hooks: files, hookDirs: dirs, pluginDirs: plugins, state, installed: () => (installed ??= installedDirs(worktree, ctx.event.cwd, env)), worktree };
 }
 
 const readMaybe = (p: string): string | null => {
@@ -78,7 +92,9 @@ const edited = (text: string, edits: Array<{ oldText: string; newText: string }>
   return out;
 };
 
-const HOOKS_WAY = 'To change what git-handoff wires, ask the person to run `git handoff install --agent <client>` or `git handoff uninstall`.';
+/** The way on for what only the person changes: from their own terminal, never from a session (the guard refuses it there). */
+export const PERSON_WAY = 'Only the person changes this, from their own terminal (git-handoff refuses it to sessions): tell them what you need and why.';
+const HOOKS_WAY = `What git-handoff wires is changed by \`git handoff install|uninstall --agent <client>\`, which only the person runs. ${PERSON_WAY}`;
 
 /** Why one operation writes, moves or deletes the perimeter, or null; `op.abs` already has its symlinks resolved when they lead elsewhere. */
 export function perimeterProblem(p: Perimeter, op: FileOp): string | null {
@@ -101,8 +117,13 @@ export function perimeterProblem(p: Perimeter, op: FileOp): string | null {
     }
   }
   for (const s of p.state) {
-    if (under(abs, s)) {
-      return `${shown} is git-handoff's own state under ${neutral(s)} (its per-user key and caches, the loss record's witness, the plugin copies): only git-handoff writes it. Ask the person.`;
+    if (under(abs, s) || under(real(abs), s)) {
+      return `${shown} is git-handoff's own state under ${neutral(s)} (its per-user key and caches, the loss record's witness, the plugin copies): only git-handoff writes it. ${PERSON_WAY}`;
+    }
+  }
+  for (const d of inWorktree(p, abs) ? [] : p.installed()) {
+    if (under(abs, d) || under(real(abs), d)) {
+      return `${shown} is part of git-handoff itself, installed at ${neutral(d)} (the guard every tool call runs, its hooks and plugins): only the person installs, upgrades or removes it. ${PERSON_WAY}`;
     }
   }
   for (const h of p.hooks) {
@@ -111,14 +132,14 @@ export function perimeterProblem(p: Perimeter, op: FileOp): string | null {
     const before = readMaybe(h.file);
     if (op.kind === 'write' || op.kind === 'edit') {
       const afters = op.kind === 'write' ? [op.content ?? ''] : before === null ? [null] : [edited(before, op.edits ?? [], false), edited(before, op.edits ?? [], true)];
-      if (afters.every((a) => a !== null && keepsWiring(h.file, before, a))) continue;
+      if (afters.every((a) => a !== null && keepsFile(h, before, a))) continue;
       return (
-        `${shown} is where ${h.client} reads its hooks (${h.scope} scope), and this ${op.kind} would remove or change git-handoff's guard there or switch hooks off (disableAllHooks and the like). ` +
+        `${shown} is ${keptThere(h)}, and this ${op.kind} would ${h.trust ? 'change it' : "remove or change git-handoff's guard there or switch hooks off (disableAllHooks and the like)"}. ` +
         `Change the rest of the file and keep the git-handoff entries and hook switches as they are. ${HOOKS_WAY}`
       );
     }
     if (op.kind === 'delete' && before === null) continue;
-    return `${shown} is where ${h.client} reads its hooks (${h.scope} scope): a shell command's write or removal cannot be checked to keep git-handoff's guard wired. Edit it with your file tool (the guard checks the result). ${HOOKS_WAY}`;
+    return `${shown} is ${keptThere(h)}: a shell command's write or removal cannot be checked to keep git-handoff's guard wired. Edit it with your file tool (the guard checks the result). ${HOOKS_WAY}`;
   }
   for (const d of p.pluginDirs) {
     if (path.dirname(abs) === d.file && /\.[cm]?[jt]s$/.test(abs) && !p.hooks.some((h) => h.file === abs)) {
@@ -141,8 +162,39 @@ export function perimeterProblem(p: Perimeter, op: FileOp): string | null {
 export function perimeterUnder(p: Perimeter, dir: string): string[] {
   const abs = path.resolve(dir);
   const out: string[] = [];
-  for (const f of [...p.config, ...p.hooks.map((h) => h.file), ...p.state, ...p.gitDirs]) if (f !== abs && under(f, abs)) out.push(f);
+  for (const f of [...p.config, ...p.hooks.map((h) => h.file), ...p.state, ...(inWorktree(p, abs) ? [] : p.installed()), ...p.gitDirs]) if (f !== abs && under(f, abs)) out.push(f);
   return out;
+}
+
+/**
+ * Whether a string of code names a part of the perimeter: the tail of one of its paths (`.gitconfig`, `.claude/settings.json`,
+ * `git-handoff`, `config`), so that a path the code builds around it may land there.
+ */
+export function namesPerimeterPart(p: Perimeter, s: string): boolean {
+  const tail = s.replace(/^(\.?\/)+|\/+$/g, '');
+  if (tail === '' || tail === '.' || tail === '..') return false;
+  const all = [...p.config, ...p.hooks.map((h) => h.file), ...p.hookDirs.map((h) => h.file), ...p.pluginDirs.map((h) => h.file), ...p.state, ...p.installed(), ...p.gitDirs];
+  return all.some((f) => f.endsWith(path.sep + tail) || f.includes(path.sep + tail + path.sep));
+}
+
+/**
+ * Why a git command that is not a plain read works on a repository of git-handoff's own (the loss record's witness, an
+ * installed copy) — run there (`-C`, `cd`, `--git-dir`, GIT_DIR) or pushing into it (`git push <witness dir> …`, a
+ * remote whose URL leads there) — or null. `repos`: the directories the command's repository and destinations name;
+ * `own`: git-handoff's folders (its state and where it is installed).
+ */
+export function ownRepositoryProblem(own: string[], repos: string[], shown: string): string | null {
+  for (const r of repos) {
+    const abs = path.resolve(r);
+    const hit = own.find((d) => under(abs, d) || under(real(abs), d));
+    if (hit) {
+      return (
+        `\`${neutral(shown)}\` changes a repository of git-handoff's own under ${neutral(hit)} (the loss record's witness, which recovery trusts, or an installed copy): only git-handoff writes there. ` +
+        `Read it if you need to (git --git-dir=<dir> log); ${PERSON_WAY}`
+      );
+    }
+  }
+  return null;
 }
 
 /**

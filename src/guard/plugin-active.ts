@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { shellQuote } from '../clients/event';
-import { homedir } from './locate';
+import { projectDir, projectFiles, userDir } from '../clients/places';
 
 export const PLUGIN_FLAG = '--plugin';
 const NAME = 'git-handoff';
@@ -19,7 +19,6 @@ function readJson(file: string): any {
   }
 }
 
-const home = (env: Env) => env.HOME || homedir();
 const runnable = (dir: unknown): dir is string => typeof dir === 'string' && existsSync(path.join(dir, 'bin', 'git-handoff')) && existsSync(path.join(dir, 'dist', 'guard.cjs'));
 
 /** `dir` and its parents, nearest first. */
@@ -31,14 +30,14 @@ function upFrom(dir: string): string[] {
   }
 }
 
-export const claudeConfigDir = (env: Env) => env.CLAUDE_CONFIG_DIR || path.join(home(env), '.claude');
+export const claudeConfigDir = (env: Env) => userDir('claude-code', env);
 
 /** The project folder Claude Code reads settings from: the nearest folder up from cwd with a .claude/settings*.json. */
 function claudeProject(cwd: string, env: Env): string | null {
   const config = path.resolve(claudeConfigDir(env));
   for (const d of upFrom(cwd)) {
-    if (path.join(d, '.claude') === config) continue;
-    if (existsSync(path.join(d, '.claude', 'settings.json')) || existsSync(path.join(d, '.claude', 'settings.local.json'))) return d;
+    if (path.join(d, projectDir('claude-code')) === config) continue;
+    if (projectFiles('claude-code', d).some((f) => existsSync(f))) return d;
   }
   return null;
 }
@@ -70,7 +69,7 @@ export function claudePlugins(cwd: string, env: Env = process.env): ClaudePlugin
   if (!installed || typeof installed !== 'object') return [];
   const project = claudeProject(cwd, env);
   // user, then project, then local settings: a later layer's value wins
-  const layers = [path.join(config, 'settings.json'), ...(project ? [path.join(project, '.claude', 'settings.json'), path.join(project, '.claude', 'settings.local.json')] : [])];
+  const layers = [path.join(config, 'settings.json'), ...(project ? projectFiles('claude-code', project) : [])];
   const enabled: Record<string, boolean> = {};
   for (const f of layers) {
     const e = readJson(f)?.enabledPlugins;
@@ -89,11 +88,11 @@ export function claudePlugins(cwd: string, env: Env = process.env): ClaudePlugin
   return out;
 }
 
-export const geminiExtensionDir = (env: Env) => path.join(home(env), '.gemini', 'extensions', NAME);
+export const geminiExtensionDir = (env: Env) => path.join(userDir('gemini-cli', env), 'extensions', NAME);
 
 /** Whether Gemini CLI's enablement overrides leave the extension on for `cwd` (the last matching override wins). */
 export function geminiEnabledFor(cwd: string, env: Env = process.env): boolean {
-  const overrides = readJson(path.join(home(env), '.gemini', 'extensions', 'extension-enablement.json'))?.[NAME]?.overrides;
+  const overrides = readJson(path.join(userDir('gemini-cli', env), 'extensions', 'extension-enablement.json'))?.[NAME]?.overrides;
   let on = true;
   if (!Array.isArray(overrides)) return on;
   const here = path.resolve(cwd) + '/';

@@ -226,6 +226,7 @@ function changeDir(dir: string | null, given: string | undefined): string | null
 }
 
 const takesValue: Record<string, Set<string>> = {
+  exec: new Set(['-a']),
   env: new Set(['-u', '--unset', '-C', '--chdir', '-S', '--split-string']),
   sudo: new Set(['-u', '-g', '-h', '-p', '-C', '-D', '-r', '-t', '-U']),
   nice: new Set(['-n', '--adjustment']),

@@ -11,7 +11,10 @@ import { installWrite, restoreOriginal } from '../handoff/state/install-record';
 import type { DoctorItem, InstallOptions } from '../wiring';
 import { CODEX_TRUST_HOW, loginShellProblem } from './codex-trust';
 import { trustGateItems, trustGateSteps } from './trust-gates';
-import { SESSION_VARS, type Agent } from '../client-names';
+import { addDenies, removeDenies, sandboxDenies, sandboxItem } from './sandbox';
+import { AGENT_CLIENT, SESSION_VARS, type Agent, type ClientName } from '../client-names';
+import { matcherRoutes } from '../clients/record';
+import { RECORDS } from '../clients/records';
 import { afterCommand, hookCommand, hookGroups, hookTimeoutProblem, PAYLOAD_FLAG, SOURCED_FLAG, SPLIT_FLAGS, type Wiring } from '../clients/wiring';
 import { WIRING } from '../clients/wirings';
 import { copilotTrustHow, installOwnFile, isOwnWiring, ownFileCommand, ownFileEvents, ownFileTimeouts, uninstallOwnFile } from '../clients/own-files';
@@ -195,10 +198,13 @@ export function installAgents(repo: Repo, o: InstallOptions): string[] {
       }
       settings.hooks[event] = groups;
     }
+    // Claude Code's sandbox, when the person turns it on, keeps what the guard stands on read-only too (./sandbox.ts)
+    const denied = agent === 'claude' && addDenies(settings, sandboxDenies(root, repo.commonDir));
     if (JSON.stringify(settings) === before) msgs.push(`${w.settings}: already wired (${agent})`);
     else {
       writeJson(file, settings, repo.commonDir);
       msgs.push(`${w.settings}: wired \`${command}\` for ${Object.keys(w.events).join(', ')}`);
+      if (denied) msgs.push(`${w.settings}: its sandbox (when on) keeps ${sandboxDenies(root, repo.commonDir).join(', ')} read-only too (sandbox.filesystem.denyWrite); git handoff doctor says whether it is on`);
     }
     msgs.push(installSnippet(path.join(root, w.notes), w.notes, repo.commonDir));
     const skill = installSkill(root, agent, repo.commonDir);
@@ -272,7 +278,7 @@ export function uninstallAgents(repo: Repo, o: InstallOptions): string[] {
     } else if (existsSync(file)) {
       // changed since install: take our entries out and keep the rest
       const settings = readJson(file);
-      const n = strip(settings);
+      const n = strip(settings) + (agent === 'claude' ? removeDenies(settings, sandboxDenies(root, repo.commonDir)) : 0);
       if (n > 0) {
         if (Object.keys(settings).length === 0) {
           rmSync(file);
@@ -338,6 +344,7 @@ export function doctorAgents(repo: Repo): DoctorItem[] {
       ];
       items.push({ component: `agent ${agent} wiring`, status: 'info', detail: `${w.settings} is wired as an older git-handoff wired it (${what.join(', ')}): it works, but each tool call pays more than it needs to (an extra hook process, an after-tool hook that reads every payload, or a \`cat\` for each payload); run \`git handoff install --agent ${agent}\` again` });
     }
+    items.push(...routingItems(agent, w, settings.hooks));
     // every hook of ours with the timeout install sets (above the guard's own watchdog, under the clients' defaults)
     // (an event the client bounds below it, Wiring.eventTimeouts, has the client's bound)
     items.push(...timeoutItems(agent, w, Object.entries(settings.hooks ?? {}).flatMap(([ev, gs]: [string, any]) => (w.eventTimeouts?.[ev] !== undefined || !Array.isArray(gs) ? [] : gs).flatMap((g: any) => (Array.isArray(g?.hooks) ? g.hooks : []).filter(isOurs).map((h: any) => h.timeout)))));
@@ -355,6 +362,7 @@ export function doctorAgents(repo: Repo): DoctorItem[] {
       items.push({ component: `agent ${agent}`, status: probe.ok ? 'ok' : 'broken', detail: `${w.settings}: ${wired.join(', ')}; ${probe.detail}` });
     }
     if (agent === 'claude') items.push(doctorVSCode(repo.worktree, w, wired.includes('PreToolUse') ? settings.hooks.PreToolUse : null, off));
+    if (agent === 'claude' && wired.length) items.push(sandboxItem(repo.worktree, repo.commonDir));
     if (agent === 'codex' && wired.length) items.push(...doctorCodexPath());
     if (wired.length) items.push(...trustGateItems(agent, repo.worktree, { env: process.env, hooks: settings.hooks, isOurs, pluginAnswers: agent === 'gemini' && pluginAnswers('gemini-cli', repo.worktree) }));
   }
@@ -374,12 +382,7 @@ function doctorVSCode(worktree: string, w: Wiring, preToolUse: any[] | null, off
   if (off) return { component, status: 'info', detail: `${reads}; the guard is off in this repository (git config handoff.guard off), so it allows everything` };
   // VS Code runs every group (a split event's two: hookGroups), and any refusal refuses
   const commands = [...new Set((preToolUse.flatMap((g) => (Array.isArray(g?.hooks) ? g.hooks : [])).filter(isOurs) as Array<{ command: string }>).map((h) => h.command))];
-  const input = { command: `git update-ref -d ${PROBE_REF}`, explanation: 'git-handoff doctor probe', isBackground: false };
-  const common = { timestamp: new Date().toISOString(), cwd: worktree, tool_input: input, tool_use_id: 'git-handoff-doctor' };
-  const shapes: Array<[string, Record<string, unknown>]> = [
-    ['run_in_terminal', { ...common, hook_event_name: 'PreToolUse', session_id: 'git-handoff-doctor', tool_name: 'run_in_terminal' }],
-    ['runInTerminal, VS Code 1.110', { ...common, hookEventName: 'PreToolUse', sessionId: 'git-handoff-doctor', tool_name: 'runInTerminal' }],
-  ];
+  const shapes = RECORDS.vscode.probes(worktree, `git update-ref -d ${PROBE_REF}`);
   for (const [shape, payload] of shapes) {
     const probes = commands.map((command) => probeCommand(worktree, 'claude', command, payload));
     if (!probes.some((p) => p.ok)) return { component, status: 'broken', detail: `${reads}, but a probe in its shape (${shape}) was not refused: ${probes.map((p) => p.detail).join('; ')}` };
@@ -405,6 +408,23 @@ function doctorOwnFile(worktree: string, agent: Agent, w: Wiring, file: string, 
   return [...items, ...trustGateItems(agent, worktree, { env: process.env })];
 }
 
+/** Tools every wiring must send to the guard: an MCP server's writer in the client's naming, and a tool no list names. */
+const mustRoute = (client: ClientName): string[] => [RECORDS[client].mcpNames.replace('<server>', 'fs').replace('<tool>', 'move_file'), 'SomeNewTool'];
+
+/**
+ * The doctor row for a wiring whose before-tool hooks do not see every call (an older install's matcher naming some
+ * tools: every other one, an MCP server's move_file among them, runs unchecked), or none.
+ */
+function routingItems(agent: Agent, w: Wiring, hooks: Record<string, any> | undefined): DoctorItem[] {
+  const event = Object.keys(w.events).find((ev) => w.events[ev] !== undefined && ev !== w.after);
+  const groups: any[] = Array.isArray(hooks?.[event ?? '']) ? hooks![event!] : [];
+  const ours = groups.filter((g) => Array.isArray(g?.hooks) && g.hooks.some(isOurs));
+  if (!event || !ours.length) return [];
+  const missed = mustRoute(w.client).filter((tool) => !ours.some((g) => matcherRoutes(typeof g.matcher === 'string' ? g.matcher : undefined, tool)));
+  if (!missed.length) return [];
+  return [{ component: `agent ${agent} routing`, status: 'broken', detail: `${w.settings}: the ${event} hook names some tools only (${ours.map((g) => `\`${String(g.matcher ?? '')}\``).join(', ')}), so ${missed.map((t) => `\`${t}\``).join(' and ')} and every other tool it does not name run with no guard; run \`git handoff install --agent ${agent}\` again (it routes every tool but the read-only ones)` }];
+}
+
 /** The doctor row for the first of our hooks whose timeout is not what install sets (values in the client's unit). */
 function timeoutItems(agent: Agent, w: Wiring, values: unknown[]): DoctorItem[] {
   const p = values.map((t) => hookTimeoutProblem(w, t)).find(Boolean);
@@ -423,24 +443,16 @@ const PROBE_REF = 'refs/handoffs/doctor/probe-wiring';
 /** At most `max` characters, cut at a word boundary with an ellipsis, never inside a word. */
 const wordCut = (s: string, max: number) => (s.length <= max ? s : `${s.slice(0, max + 1).replace(/\s+\S*$/, '')}…`);
 
-/** A synthetic refusal-worthy payload in each client's shape. */
-function probePayload(agent: Agent, cwd: string): Record<string, unknown> {
-  const base = { session_id: 'git-handoff-doctor', cwd, tool_input: { command: `git update-ref -d ${PROBE_REF}` } };
-  if (agent === 'gemini') return { ...base, hook_event_name: 'BeforeTool', timestamp: new Date().toISOString(), tool_name: 'run_shell_command' };
-  if (agent === 'codex') return { ...base, hook_event_name: 'PreToolUse', turn_id: 'doctor', tool_name: 'Bash' };
-  if (agent === 'copilot') return { sessionId: base.session_id, timestamp: Date.now(), cwd, toolName: 'bash', toolArgs: base.tool_input };
-  if (agent === 'qwen') return { ...base, hook_event_name: 'PreToolUse', tool_name: 'run_shell_command' };
-  if (agent === 'opencode') return { ...base, hook_event_name: 'PreToolUse', tool_name: 'bash' };
-  return { ...base, hook_event_name: 'PreToolUse', tool_name: 'Bash' };
-}
+/** A synthetic refusal-worthy payload in the client's shape (its record's first probe). */
+const probePayload = (agent: Agent, cwd: string): Record<string, unknown> => RECORDS[AGENT_CLIENT[agent]].probes(cwd, `git update-ref -d ${PROBE_REF}`)[0][1];
 
 /** Runs the exact command the client's before-tool hook runs, with a payload it must refuse, and reads the answer. */
 function probeWiring(cwd: string, agent: Agent, groups: any[]): { ok: boolean; detail: string } {
   // the group the client runs for the probe's tool (a split event has two: hookGroups), else our first
-  const tool = String(probePayload(agent, cwd).tool_name ?? '');
-  const names = (g: any) => (typeof g?.matcher === 'string' && g.matcher !== '' && g.matcher !== '*' ? g.matcher.split('|') : null);
+  const p = probePayload(agent, cwd);
+  const tool = String(p.tool_name ?? p.toolName ?? '');
   const ours = (gs: any[]) => gs.flatMap((g) => (Array.isArray(g?.hooks) ? g.hooks : [])).find(isOurs) as { command: string } | undefined;
-  const hook = ours(groups.filter((g) => !names(g) || names(g)!.includes(tool))) ?? ours(groups)!;
+  const hook = ours(groups.filter((g) => matcherRoutes(typeof g?.matcher === 'string' ? g.matcher : undefined, tool))) ?? ours(groups)!;
   return probeCommand(cwd, agent, hook.command);
 }
 

@@ -4,8 +4,12 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from '../lazy-crypto';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
-import { homedir } from 'node:os';
 import path from 'node:path';
+import { trustFile } from '../clients/places';
+import { WIRING } from '../clients/wirings';
+
+/** The hooks file install writes for Codex, relative to a worktree. */
+const CODEX_HOOKS = WIRING.codex.settings;
 
 /** Codex's snake_case label of an event, as its hook keys and hashes spell it. */
 const snake = (event: string) => event.replace(/(?<!^)([A-Z])/g, '_$1').toLowerCase();
@@ -61,8 +65,7 @@ export interface CodexTrust {
 
 /** The trust Codex gives the git-handoff hooks of `<worktree>/.codex/hooks.json` (those `isOurs` picks). */
 export function codexTrust(worktree: string, hooks: Record<string, unknown>, isOurs: (h: unknown) => boolean, env: NodeJS.ProcessEnv = process.env): CodexTrust {
-  const home = env.CODEX_HOME || path.join(env.HOME || homedir(), '.codex');
-  const configFile = path.join(home, 'config.toml');
+  const configFile = trustFile('codex', env);
   const out: CodexTrust = { configFile, projectUntrusted: true, untrusted: [], modified: [], disabled: [] };
   let config: Record<string, any> = {};
   if (existsSync(configFile)) {
@@ -95,7 +98,7 @@ export function codexTrust(worktree: string, hooks: Record<string, unknown>, isO
     groups.forEach((g, gi) => {
       (Array.isArray(g?.hooks) ? g.hooks : []).forEach((h: CodexHandler, hi: number) => {
         if (!isOurs(h)) return;
-        const keys = [...dirs].map((d) => `${path.join(d, '.codex', 'hooks.json')}:${snake(event)}:${gi}:${hi}`);
+        const keys = [...dirs].map((d) => `${path.join(d, CODEX_HOOKS)}:${snake(event)}:${gi}:${hi}`);
         const state = keys.map((k) => states[k]).find((s) => s !== undefined);
         if (state?.enabled === false) out.disabled.push(event);
         else if (typeof state?.trusted_hash !== 'string') out.untrusted.push(event);

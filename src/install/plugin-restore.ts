@@ -9,6 +9,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { MARKETPLACE_NAME, PLUGIN_NAME } from './plugin-folders';
 import { userCacheDir, userDataDir } from '../user-dirs';
+import { trustFile, userDir } from '../clients/places';
 
 type Env = NodeJS.ProcessEnv;
 export type RestoreAgent = 'claude' | 'gemini';
@@ -40,7 +41,7 @@ function footprint(agent: RestoreAgent, env: Env, source?: string): Footprint {
   const dataParents = [path.dirname(data), data, dataRoot(env), cacheRoot];
   const only = (names: string[]) => ({ [home(env)]: [...names, path.relative(home(env), dataParents[0])], [cacheRoot]: ['git-handoff'] });
   if (agent === 'claude') {
-    const dir = env.CLAUDE_CONFIG_DIR || path.join(home(env), '.claude');
+    const dir = userDir('claude-code', env);
     const plugin = `${PLUGIN_NAME}@${MARKETPLACE_NAME}`;
     return {
       parents: [home(env), dir, path.join(dir, 'plugins'), path.join(dir, 'plugins', 'cache'), path.join(dir, 'plugins', 'marketplaces'), ...dataParents],
@@ -53,13 +54,13 @@ function footprint(agent: RestoreAgent, env: Env, source?: string): Footprint {
       cache,
     };
   }
-  const dir = path.join(home(env), '.gemini');
+  const dir = userDir('gemini-cli', env);
   const src = source ?? path.join(dataRoot(env), 'gemini-extension');
   return {
     parents: [home(env), dir, path.join(dir, 'extensions'), path.join(dir, 'history'), path.join(dir, 'tmp'), ...dataParents],
-    only: only(['.gemini']),
+    only: only([path.basename(dir)]),
     files: [
-      { file: path.join(dir, 'trustedFolders.json'), ours: [[src]] },
+      { file: trustFile('gemini-cli', env), ours: [[src]] },
       // its top-level signature covers the store: restored with the bytes, ignored in the comparison
       { file: path.join(dir, 'extension_integrity.json'), ours: [['store', PLUGIN_NAME], ['signature']] },
       { file: path.join(dir, 'extensions', 'extension-enablement.json'), ours: [[PLUGIN_NAME]] },

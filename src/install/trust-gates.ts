@@ -46,7 +46,7 @@ export const GEMINI_TRUST_HOW = (worktree: string, trustFile: string) =>
   `trust the folder when Gemini CLI asks (or /permissions), or add "${worktree}": "TRUST_FOLDER" to ${trustFile}; \`gemini --skip-trust\` runs without them. The git-handoff extension (git handoff install --agent gemini --extension) runs in untrusted folders too`;
 
 const geminiGate: TrustGate = (worktree, ctx) => {
-  const t = folderTrust('.gemini', worktree, true, ctx.env);
+  const t = folderTrust('gemini-cli', worktree, true, ctx.env);
   if (t.state === 'off') return [{ component: 'agent gemini trust', status: 'ok', detail: `folder trust is off in ${t.settings}: Gemini CLI runs this project's hooks` }];
   if (t.state === 'trusted') return [{ component: 'agent gemini trust', status: 'ok', detail: `${worktree} is trusted in ${t.trustFile}` }];
   if (ctx.pluginAnswers) return [{ component: 'agent gemini trust', status: 'ok', detail: `${worktree} is not a trusted folder, but the git-handoff extension answers here (extension hooks run in untrusted folders)` }];

@@ -136,3 +136,15 @@ export function ensureQwen(): string {
   if (!existsSync(js)) npmInstall(QWEN_DIR, `@qwen-code/qwen-code@${QWEN_VERSION}`);
   return js;
 }
+
+// The filesystem MCP server (@modelcontextprotocol/server-filesystem) the MCP cases wire into each client, cached as
+// the clients are
+export const MCP_FS_VERSION = process.env.MCP_FS_VERSION ?? '2026.8.31';
+export const MCP_FS_DIR = process.env.MCP_FS_DIR ?? path.join(CACHE, 'mcp-filesystem');
+
+/** The server's entry (run with node and the folders it may touch). */
+export function ensureMcpFs(): string {
+  const js = path.join(MCP_FS_DIR, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js');
+  if (!existsSync(js)) npmInstall(MCP_FS_DIR, `@modelcontextprotocol/server-filesystem@${MCP_FS_VERSION}`);
+  return js;
+}

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { afterCommand, HOOK_TIMEOUT_MIN_S, HOOK_TIMEOUT_S, payloadCommand, shPayloadCommand, timeoutSeconds } from '../../src/clients/wiring';
 import { WIRING } from '../../src/clients/wirings';
+import { matcherRoutes } from '../../src/clients/record';
 import { WATCHDOG_MS } from '../../src/guard/entry';
 import { DECISION_MS } from '../../src/guard/rules/reach';
 import { json, makeRepo, refOf, ROOT, tempDir } from '../helpers/repo';
@@ -18,7 +19,7 @@ const CLAUDE_HOOK = shPayloadCommand(OLD_CLAUDE_HOOK);
 const CLAUDE_LINE = shPayloadCommand(OLD_CLAUDE_HOOK, 'line');
 const CLAUDE_PRE = [
   { matcher: 'Bash|Edit', hooks: [{ type: 'command', command: CLAUDE_LINE, timeout: 30 }] },
-  { matcher: 'Write|MultiEdit|NotebookEdit|PowerShell', hooks: [{ type: 'command', command: shPayloadCommand(OLD_CLAUDE_HOOK, 'rest'), timeout: 30 }] },
+  { matcher: WIRING.claude.split!.rest, hooks: [{ type: 'command', command: shPayloadCommand(OLD_CLAUDE_HOOK, 'rest'), timeout: 30 }] },
 ];
 
 describe('install --agent', () => {
@@ -50,13 +51,16 @@ describe('install --agent', () => {
     expect(claude.hooks.PostToolUse).toBeUndefined();
     const gemini = JSON.parse(read(repo, '.gemini/settings.json'));
     // Gemini CLI starts hooks with bash: bash reads the payload for the front (no cat)
-    expect(gemini.hooks.BeforeTool[0]).toMatchObject({ matcher: 'write_file|replace|run_shell_command', hooks: [{ command: payloadCommand('git-handoff-guard --client=gemini-cli'), timeout: 30000 }] });
+    expect(gemini.hooks.BeforeTool[0]).toMatchObject({ matcher: WIRING.gemini.events.BeforeTool, hooks: [{ command: payloadCommand('git-handoff-guard --client=gemini-cli'), timeout: 30000 }] });
     expect(gemini.hooks.BeforeTool[0].hooks[0].command).toContain('exec git-handoff-guard --payload=env --client=gemini-cli;');
     expect(Object.keys(gemini.hooks)).toEqual(expect.arrayContaining(['BeforeTool', 'AfterTool', 'SessionStart', 'AfterAgent']));
     // the after-tool hook says so, and bash looks for a pending note first (nothing started while none is)
     expect(gemini.hooks.AfterTool[0].hooks[0].command).toBe(afterCommand('git-handoff-guard --client=gemini-cli'));
     const codex = JSON.parse(read(repo, '.codex/hooks.json'));
-    expect(codex.hooks.PreToolUse[0].matcher).toContain('apply_patch');
+    // every tool but Codex's read-only ones, an MCP server's too
+    expect(codex.hooks.PreToolUse[0].matcher).toBe(WIRING.codex.events.PreToolUse);
+    for (const tool of ['Bash', 'apply_patch', 'mcp__fs__write_file']) expect(matcherRoutes(codex.hooks.PreToolUse[0].matcher, tool), tool).toBe(true);
+    expect(matcherRoutes(codex.hooks.PreToolUse[0].matcher, 'view_image')).toBe(false);
     // Codex shows a PreToolUse additionalContext to the model: one hook process per tool call, as for Claude Code
     expect(codex.hooks.PostToolUse).toBeUndefined();
 
@@ -119,16 +123,19 @@ describe('install --agent', () => {
     // a 10 s Gemini timeout (what an older install wrote) is under the guard's own watchdog; a hook with none is noted
     expect(before.find((i: any) => i.component === 'agent gemini timeout')).toMatchObject({ status: 'broken', detail: expect.stringContaining('10 s') });
     expect(before.find((i: any) => i.component === 'agent codex timeout')).toMatchObject({ status: 'info', detail: expect.stringContaining('no hook timeout') });
+    // a matcher naming some tools leaves every other one (an MCP server's write_file) unchecked
+    expect(before.find((i: any) => i.component === 'agent gemini routing')).toMatchObject({ status: 'broken', detail: expect.stringContaining('mcp_fs_move_file') });
+    expect(before.find((i: any) => i.component === 'agent codex routing')).toMatchObject({ status: 'broken', detail: expect.stringContaining('mcp__fs__move_file') });
     expect((await repo.cli(['install', '--agent', 'codex', '--agent', 'gemini'])).exitCode).toBe(0);
     const codex = JSON.parse(read(repo, '.codex/hooks.json'));
     expect(Object.keys(codex.hooks).sort()).toEqual(['PreCompact', 'PreToolUse', 'SessionEnd', 'SessionStart', 'Stop']);
     expect(codex.hooks.PreToolUse).toHaveLength(1);
     const gemini = JSON.parse(read(repo, '.gemini/settings.json'));
-    const g30 = (command: string) => g(command).map((x) => ({ ...x, hooks: x.hooks.map((h) => ({ ...h, timeout: 30000 })) }));
+    const g30 = (command: string) => g(command).map((x) => ({ ...x, matcher: WIRING.gemini.events.BeforeTool!, hooks: x.hooks.map((h) => ({ ...h, timeout: 30000 })) }));
     expect(gemini.hooks.AfterTool).toEqual(g30(afterCommand('git-handoff-guard --client=gemini-cli')));
     expect(gemini.hooks.BeforeTool).toEqual(g30(payloadCommand(oldG)));
     const after = json(await repo.cli(['doctor', '--json'], { env: onPath })).items;
-    expect(after.filter((i: any) => / (wiring|timeout)$/.test(i.component))).toEqual([]);
+    expect(after.filter((i: any) => / (wiring|timeout|routing)$/.test(i.component))).toEqual([]);
   });
 
   it("Claude Code's older wiring (the plain front, which starts cat): doctor notes it, works; install again replaces it; uninstall removes either", async () => {
@@ -213,6 +220,8 @@ describe('install --agent', () => {
     expect(r.exitCode, String(r.stderr)).toBe(0);
     expect(String(r.stdout)).toContain('commit .claude/settings.json, CLAUDE.md, .claude/skills/handoff/SKILL.md to wire everyone who clones');
     expect(read(repo, '.claude/settings.json')).not.toBe(oneLine);
+    // Claude Code's sandbox, when on, keeps the other clients' wiring, git-handoff's state and the handoff files too
+    expect(JSON.parse(read(repo, '.claude/settings.json')).sandbox).toEqual({ filesystem: { denyWrite: expect.arrayContaining(['.codex/hooks.json', '.gemini/settings.json', '.github/hooks', '.git/handoff', 'memory']) } });
     // a handoff written now does not report the files install changed as uncommitted work
     const w = await repo.cli(['write', 'auth-refactor', '--session', 's-1', '-m', 'x']);
     expect(w.exitCode, String(w.stderr)).toBe(0);
@@ -231,6 +240,14 @@ describe('install --agent', () => {
     expect((await fresh.cli(['uninstall', '--agent', 'claude'])).exitCode).toBe(0);
     expect(existsSync(path.join(fresh.dir, '.claude'))).toBe(false);
     expect(existsSync(path.join(fresh.dir, 'CLAUDE.md'))).toBe(false);
+    // changed since install: the hooks and the sandbox entries go, what the person added and had stays
+    const changed = makeRepo({ commit: true });
+    changed.write('.claude/settings.json', JSON.stringify({ sandbox: { enabled: true, filesystem: { denyWrite: ['secrets'] } } }));
+    expect((await changed.cli(['install', '--agent', 'claude'])).exitCode).toBe(0);
+    const after = JSON.parse(read(changed, '.claude/settings.json'));
+    changed.write('.claude/settings.json', JSON.stringify({ ...after, model: 'x' }, null, 2));
+    expect((await changed.cli(['uninstall', '--agent', 'claude'])).exitCode).toBe(0);
+    expect(JSON.parse(read(changed, '.claude/settings.json'))).toEqual({ sandbox: { enabled: true, filesystem: { denyWrite: ['secrets'] } }, model: 'x' });
   });
 
   it('install --agent cursor points to the by-hand setup', async () => {

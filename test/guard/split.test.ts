@@ -7,6 +7,8 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileS
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hookGroups, shPayloadCommand, SPLIT_FLAGS, SPLIT_NAME, takeSh } from '../../src/clients/wiring';
+import { matcherRoutes } from '../../src/clients/record';
+import { RECORDS } from '../../src/clients/records';
 import { WIRING } from '../../src/clients/wirings';
 import { eventGroups } from '../../src/install/agents';
 import { claudeHooks, pluginGuardCommand } from '../../src/install/plugin-folders';
@@ -40,20 +42,24 @@ function run(repo: TestRepo, command: string, input: string, env: NodeJS.Process
 describe('Claude Code’s PreToolUse in two groups', () => {
   it('install and the plugin write a Bash group read by line and a group of the file tools, each through the split name', () => {
     const g = groups();
-    expect(g.map((x) => x.matcher)).toEqual(['Bash|Edit', 'Write|MultiEdit|NotebookEdit|PowerShell']);
+    expect(g.map((x) => x.matcher)).toEqual(['Bash|Edit', w.split!.rest]);
     expect(g[0].command).toContain(`set -- ${SPLIT_FLAGS.line} `);
     expect(g[1].command).toContain(`set -- ${SPLIT_FLAGS.rest} `);
     const onPath = eventGroups(w, 'PreToolUse', w.events.PreToolUse, 'git-handoff-guard --client=claude-code');
     for (const x of onPath) expect(x.command).toContain(`command . ${SPLIT_NAME}; exec git-handoff-guard --client=claude-code`);
-    // every tool the single group named is in exactly one group
-    expect(g.flatMap((x) => x.matcher!.split('|')).sort()).toEqual(w.events.PreToolUse!.split('|').sort());
+    // every tool the single group routes is in exactly one group, and a read-only tool in none
+    for (const tool of ['Bash', 'Edit', 'Write', 'MultiEdit', 'NotebookEdit', 'PowerShell', 'Monitor', 'mcp__fs__write_file', 'BashX', 'Edi']) {
+      expect(g.filter((x) => matcherRoutes(x.matcher, tool)), tool).toHaveLength(1);
+      expect(matcherRoutes(w.events.PreToolUse, tool), tool).toBe(true);
+    }
+    for (const tool of RECORDS['claude-code'].readOnly) expect(g.filter((x) => matcherRoutes(x.matcher, tool)), tool).toHaveLength(0);
     // only the sh front knows the groups' flags: a launcher's `guard` (node for every call) stays one group
     expect(eventGroups(w, 'PreToolUse', w.events.PreToolUse, '"/opt/my tools/git-handoff" guard --client=claude-code')).toEqual([{ matcher: w.events.PreToolUse, command: '"/opt/my tools/git-handoff" guard --client=claude-code' }]);
     // other events, and other clients, keep one group
     expect(eventGroups(w, 'SessionStart', undefined, 'git-handoff-guard --client=claude-code')).toHaveLength(1);
     expect(hookGroups(WIRING.gemini, 'BeforeTool', WIRING.gemini.events.BeforeTool, () => 'x')).toHaveLength(1);
     const plugin = claudeHooks().hooks as Record<string, Array<{ matcher?: string; hooks: Array<{ command: string }> }>>;
-    expect(plugin.PreToolUse.map((x) => x.matcher)).toEqual(['Bash|Edit', 'Write|MultiEdit|NotebookEdit|PowerShell']);
+    expect(plugin.PreToolUse.map((x) => x.matcher)).toEqual(['Bash|Edit', w.split!.rest]);
     expect(plugin.PreToolUse[0].hooks[0].command).toBe(shPayloadCommand(pluginGuardCommand('${CLAUDE_PLUGIN_ROOT}', 'claude-code'), 'line'));
     // the split name is installed with the package, and reads the front in
     const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
@@ -115,12 +121,13 @@ describe('Claude Code’s PreToolUse in two groups', () => {
       [claude('Edit', { file_path: theirs, old_string: 'their', new_string: 'mine' }), 'line', true],
       [claude('MultiEdit', { file_path: theirs, edits: [{ old_string: 'their', new_string: 'mine' }] }), 'rest', true],
       [claude('NotebookEdit', { notebook_path: theirs, new_source: 'x' }), 'rest', true],
-      [vs('run_in_terminal', terminal), 'line', true],
-      [vs('runInTerminal', terminal), 'line', true],
-      [vs('create_file', { filePath: theirs, content: 'x' }), 'line', true],
+      // every tool not the line group's own is the rest's
+      [vs('run_in_terminal', terminal), 'rest', true],
+      [vs('runInTerminal', terminal), 'rest', true],
+      [vs('create_file', { filePath: theirs, content: 'x' }), 'rest', true],
       [vs('Write', { file_path: theirs, content: 'x' }), 'rest', true],
-      // a name holding one of the file tools' (as an unanchored regex matcher would send it to them alone): the file group's
-      [claude('TodoWrite', { todos: [] }), 'both', false],
+      [claude('mcp__fs__write_file', { path: theirs, content: 'x' }), 'rest', true],
+      [claude('TodoWrite', { todos: [] }), 'rest', false],
       // a tool name that cannot be read plainly: both decide
       [claude('Wr\\u0069te', { file_path: theirs, content: 'x' }).replace('Wr\\\\u0069te', 'Wr\\u0069te'), 'both', true],
       [claude('Bash', { command: `git update-ref -d ${THEIR_REF}` }).replace('"tool_name":"Bash"', '"tool_name":"Write","tool_name":"Bash"'), 'both', true],
@@ -176,7 +183,7 @@ describe('Claude Code’s PreToolUse in two groups', () => {
           const r = run(repo, g.command, input, { PATH: `${bin}:${process.env.PATH}` });
           expect(r.status, `${bin} ${g.matcher}: ${r.stderr}`).toBe(0);
           // this front leaves the other group's calls alone; the old one decides them all
-          const mine = g.matcher!.split('|').includes(JSON.parse(input).tool_name);
+          const mine = matcherRoutes(g.matcher, JSON.parse(input).tool_name);
           expect(r.decision, `${bin} ${g.matcher} ${JSON.parse(input).tool_name}`).toBe(mine || bin !== path.join(ROOT, 'bin') ? 'deny' : '');
         }
       }

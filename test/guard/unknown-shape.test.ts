@@ -27,7 +27,8 @@ describe('unknown shapes are judged', () => {
     expect(unknownShape('mcp__shell__exec', { command: 'git status', cwd: '/tmp/x' })).toEqual({ type: 'shell', command: 'git status', cwd: '/tmp/x' });
     expect(unknownShape('mcp__shell__exec', { cmd: ['git', 'update-ref', '-d', THEIR_REF] })).toEqual({ type: 'paths', paths: [], commands: [`git update-ref -d ${THEIR_REF}`] });
     expect(unknownShape('run_task', { task: { label: 'x', command: 'rm -rf memory', args: [] } })).toMatchObject({ type: 'paths', commands: ['rm -rf memory'] });
-    expect(unknownShape('Read', { command: 'rm -rf memory' })).toEqual({ type: 'other' });
+    // a client's read-only tool reads whatever it is given (the clients' records: src/clients/index.ts)
+    expect(detectClient({ hook_event_name: 'PreToolUse', session_id: ME, cwd: '/tmp', tool_name: 'Read', tool_input: { command: 'rm -rf memory' } }, 'claude-code').parse({ hook_event_name: 'PreToolUse', session_id: ME, cwd: '/tmp', tool_name: 'Read', tool_input: { command: 'rm -rf memory' } }).action).toEqual({ type: 'other' });
   });
 
   it('refuses what an unknown event, unknown field names or an unknown tool carry, in several spellings', async () => {

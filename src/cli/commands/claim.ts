@@ -21,6 +21,7 @@ import { resolveBranch } from '../../handoff/store/store';
 import type { GlobalArgs } from '../context';
 import { printJson, table, terminalSafe } from '../output';
 import { CLAIM_SPEC, withSpec } from '../spec';
+import { onlyOwnSession } from '../person-only';
 
 interface ClaimArgs extends GlobalArgs {
   paths: string[];
@@ -94,6 +95,7 @@ export const claimCommand: CommandModule<GlobalArgs, ClaimArgs> = {
       ) as unknown as Argv<ClaimArgs>,
   handler: async (a) => {
     const session = requireSession(a.session);
+    onlyOwnSession('claim', session.id);
     if (a['take-over'] && !a.reason?.trim()) throw new HandoffError('usage', 'reason-required', '--take-over needs --reason "<why>": the takeover is kept in the claims history');
     const repo = openRepo();
     const config = readConfig(repo);
@@ -189,6 +191,7 @@ export const claimsCommand: CommandModule<GlobalArgs, ClaimsArgs> = {
 /** `release <path>…`: the session's claims on those paths on the branch (or all of its claims on it, with no path). */
 export async function releaseClaims(a: { paths?: string[]; session?: string; branch?: string; json?: boolean; quiet?: boolean }): Promise<void> {
   const session = requireSession(a.session);
+  onlyOwnSession('release', session.id);
   const repo = openRepo();
   const branch = resolveBranch(repo, a.branch);
   const specs = a.paths?.length ? specsOf(repo, a.paths) : null;

@@ -8,6 +8,7 @@ import { doctorAgents, guardCommand, installAgents, uninstallAgents } from '../.
 import { doctorPlugins, installPlugin, uninstallPlugin } from '../../install/plugin';
 import { pluginAnswers } from '../../guard/plugin-active';
 import { userPluginFile } from '../../clients/opencode';
+import { RECORDS } from '../../clients/records';
 import { removeLocalState } from '../../handoff/state/local-state';
 import { existsSync } from 'node:fs';
 import { excludeWiring, unexcludeWiring } from '../../install/private';
@@ -20,6 +21,7 @@ import { doctorSync, installRemote, installServer, uninstallRemote, uninstallSer
 import type { DoctorItem, InstallOptions } from '../../wiring';
 import type { GlobalArgs } from '../context';
 import { printJson, table } from '../output';
+import { personOnly } from '../person-only';
 
 interface Args extends GlobalArgs {
   hooks?: boolean;
@@ -51,10 +53,11 @@ function agentsOf(list: string[] | undefined): InstallOptions['agents'] {
 // Every Cursor event the guard answers, each running the same command: the whole file, ready to paste.
 const CURSOR_EVENTS = ['beforeShellExecution', 'preToolUse', 'afterShellExecution', 'afterFileEdit', 'postToolUse', 'sessionStart', 'stop'];
 const cursorHooks = () => ({ version: 1, hooks: Object.fromEntries(CURSOR_EVENTS.map((e) => [e, [{ command: 'git-handoff guard --client=cursor' }]])) });
+const CURSOR_FILE = RECORDS.cursor.hookFiles[0].file;
 const CURSOR_BY_HAND =
-  'Cursor is wired by hand (install does not write .cursor/hooks.json): the JSON on stdout is the whole file, so ' +
-  '`git handoff install --agent cursor > .cursor/hooks.json` writes it (or add its hooks to yours); docs/clients.md lists what the guard does for each Cursor event.';
-const CURSOR_UNINSTALL = 'Cursor was wired by hand: take the git-handoff entries out of .cursor/hooks.json (install never wrote it)';
+  `Cursor is wired by hand (install does not write ${CURSOR_FILE}): the JSON on stdout is the whole file, so ` +
+  `\`git handoff install --agent cursor > ${CURSOR_FILE}\` writes it (or add its hooks to yours); docs/clients.md lists what the guard does for each Cursor event.`;
+const CURSOR_UNINSTALL = `Cursor was wired by hand: take the git-handoff entries out of ${CURSOR_FILE} (install never wrote it)`;
 
 const HOOKS_PER_REPOSITORY =
   'the git hooks are per repository: in each repository, `git handoff install --hooks` adds them (their reference-transaction check ' +
@@ -92,6 +95,7 @@ function repoIfAny(): Repo | null {
 }
 
 async function run(a: Args, mode: 'install' | 'uninstall'): Promise<void> {
+  personOnly(`git handoff ${mode}`);
   const agents = agentsOf(a.agent);
   if (!namesCursor(a.agent)) return report(a, await actions(a, agents, mode));
   // Cursor named: stdout carries only Cursor's file, ready for `> .cursor/hooks.json`; what is said about it (and

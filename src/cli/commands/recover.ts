@@ -5,13 +5,39 @@ import { HandoffError } from '../../errors';
 import { openRepo } from '../../git/repo';
 import { recover, recoverScan, type RecoverResult } from '../../handoff/record/recover';
 import { recoverFrom } from '../../sync/record-remote';
+import { resolveRemote } from '../../sync/remote';
+import type { Repo } from '../../git/repo';
 import type { GlobalArgs } from '../context';
 import { printJson } from '../output';
+import { personOnly } from '../person-only';
 
 interface Args extends GlobalArgs {
   ref?: string[];
   scan?: boolean;
   from?: string;
+}
+
+/**
+ * `--from R` trusts R's record of this clone only when R is the handoff remote a person chose (handoff.remote, else
+ * origin, else the only remote: SPEC 10): a remote added to hold a record someone made (`git remote add backup …`) is
+ * not a source of what recovery restores. Exit 2, code `not-handoff-remote`; nothing is fetched.
+ */
+function handoffRemoteOnly(repo: Repo, named: string): void {
+  let chosen: string | null;
+  try {
+    chosen = resolveRemote(repo);
+  } catch {
+    chosen = null;
+  }
+  if (chosen === named) return;
+  resolveRemote(repo, named); // an unknown name is said as such (unknown-remote)
+  throw new HandoffError(
+    'usage',
+    'not-handoff-remote',
+    `recover --from takes this clone's record only from the handoff remote${chosen ? ` (${chosen})` : ' (none is chosen: several remotes)'}, and ${named} is not it: ` +
+      `what a record names becomes what recovery restores. If ${named} is where your handoffs live, set it as the handoff remote yourself (\`git config handoff.remote ${named}\`) and run this again.`,
+    { remote: named, handoffRemote: chosen },
+  );
 }
 
 export const recoverCommand: CommandModule<GlobalArgs, Args> = {
@@ -31,7 +57,9 @@ export const recoverCommand: CommandModule<GlobalArgs, Args> = {
           'at refs/handoff-kept/…). An archived handoff is never brought back live. Exit 6 when something could not be restored.',
       ) as unknown as Argv<Args>,
   handler: (a) => {
+    if (a.from !== undefined) personOnly('git handoff recover --from');
     const repo = openRepo();
+    if (a.from !== undefined) handoffRemoteOnly(repo, a.from);
     const from = a.from !== undefined ? recoverFrom(repo, a.from) : null;
     const scanned: RecoverResult | null = a.scan ? recoverScan(repo) : null;
     const r = recover(repo, { refs: a.ref });

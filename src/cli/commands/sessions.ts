@@ -104,6 +104,7 @@ export const releaseCommand: CommandModule<GlobalArgs, Args> = {
     if (!repo.worktree) throw new HandoffError('usage', 'no-worktree', 'a bare repository has no worktree leases; run release inside a worktree');
     const rows = listSessions(repo);
     const id = requireSession(a.session).id;
+    (await import('../person-only')).onlyOwnSession('release', id);
     const known = (() => {
       try {
         return knownSession(rows, id, repo.worktree!);

@@ -12,7 +12,7 @@ import { handoffFilesUnder } from './reach';
 import { globMatch } from '../glob';
 
 /** A pathspec as a path and whether it is a pattern: magic (`:(top)`, `:/`, `:!`) read, excludes dropped (null). */
-function pathspec(spec: string, cwd: string | null, top: string | null): { path: string; pattern: boolean } | null {
+export function pathspec(spec: string, cwd: string | null, top: string | null): { path: string; pattern: boolean } | null {
   let s = spec;
   let literal = false;
   let fromTop = false;

@@ -3,6 +3,7 @@
 import { SESSION_VARS as CLIENT_SESSION_VARS } from '../../client-names';
 import { short } from '../../handoff/state/session';
 import type { GuardEvent } from '../../clients/event';
+import { RECORDS } from '../../clients/records';
 import type { GitInvocation, SimpleCommand } from '../shell';
 
 const SESSION_VARS = ['GIT_HANDOFF_SESSION', ...CLIENT_SESSION_VARS.map(([v]) => v)];
@@ -34,12 +35,9 @@ export function needsSession(inv: GitInvocation): boolean {
  */
 export function shellKnowsSession(e: GuardEvent, session: string, env: NodeJS.ProcessEnv): boolean {
   if (env.GIT_HANDOFF_SESSION === session) return true;
-  if (e.client === 'claude-code') return env.CLAUDE_CODE_SESSION_ID === session;
-  if (e.client === 'codex') return env.CODEX_THREAD_ID === session;
-  if (e.client === 'qwen-code') return env.QWEN_CODE_SESSION_ID === session;
-  // a native Copilot hook (through the Claude Code wiring Copilot's client is claude-code, and the guard adds the id)
-  if (e.client === 'copilot' || e.client === 'opencode') return true;
-  return false;
+  // the client's record says whether its shell has the session (src/clients/record.ts shellSession)
+  const r = RECORDS[e.client];
+  return r.shellSession === 'always' || (r.shellSession === 'as-hook' && r.sessionVar !== null && env[r.sessionVar] === session);
 }
 
 export type InjectVerdict = { kind: 'ok' } | { kind: 'inject' } | { kind: 'deny'; reason: string };

@@ -17,11 +17,17 @@ import { gitInvocation, lineText, parseShell, SHELLS, writeTargets, type GitInvo
 import { hooksPathRemovalProblem, removesHooksPath, scopeArgs } from './git-config';
 import { hunkEdits, isProtected, judgeFile, parsePatch, type FileOp } from './files';
 import { interpreterWrites } from './interpreter-writes';
-import { isHandoffCommand, judgeHandoffCommand, sessionPrefix } from './inject';
+import { isHandoffCommand, judgeHandoffCommand, needsSession, sessionPrefix } from './inject';
+import { strangerFileProblem, strangerHandoffProblem } from '../stranger';
+import { codeRunsAnchors, handoffRun, personOnlyProblem, reinstallProblem } from './anchors';
+import { Earlier } from './earlier';
 import { pluginPathPrefix } from '../plugin-active';
 import { interpreterProblem, refCommandProblem, refStoreWriteProblem } from './refs';
 import { asWritten, type ReadLine } from './as-written';
-import { computePerimeter, perimeterProblem, perimeterUnder, switchedWiringProblem, worktreeTarget, type Perimeter } from '../perimeter';
+import { computePerimeter, namesPerimeterPart, ownRepositoryProblem, perimeterProblem, perimeterUnder, switchedWiringProblem, worktreeTarget, type Perimeter } from '../perimeter';
+import { installedDirs } from '../installed';
+import { userDirs } from '../../user-dirs';
+import type { Location } from '../locate';
 import { NAMES_HOOK_FILE } from '../../clients/hook-files';
 import { gitEnvironmentProblem, gitOptionProblem, oneOffKeysProblem, separateGitDirProblem } from './git-invocation';
 
@@ -56,6 +62,62 @@ function perimeterOf(ctx: GuardContext): Promise<Perimeter> {
   let p = perimeters.get(ctx);
   if (!p) perimeters.set(ctx, (p = computePerimeter(ctx, ctx.locate())));
   return p;
+}
+
+const ownDirs = new WeakMap<GuardContext, string[]>();
+/** git-handoff's own folders (its state, the witness among it, and where it is installed), once per guard run. */
+function ownDirsOf(ctx: GuardContext, loc: Location | null): string[] {
+  let d = ownDirs.get(ctx);
+  if (!d) ownDirs.set(ctx, (d = [...userDirs(ctx.env), ...installedDirs(loc?.worktree ?? null, ctx.event.cwd, ctx.env)]));
+  return d;
+}
+
+const PUSH_VALUED = new Set(['-o', '--push-option', '--receive-pack', '--exec']);
+/** git verbs that only read a repository (with `--git-dir`, `-C`: which the allowlist does not pass), for git-handoff's own repositories. */
+const READING_VERBS = new Set(['log', 'show', 'diff', 'rev-parse', 'cat-file', 'for-each-ref', 'ls-tree', 'ls-files', 'rev-list', 'show-ref', 'count-objects', 'describe', 'shortlog', 'blame', 'grep', 'status', 'verify-pack', 'merge-base', 'name-rev']);
+
+/**
+ * The repositories a git command changes: the one it runs in (`-C`, `cd`, `--git-dir`, GIT_DIR) and, for a push, its
+ * destination — a path or file:// URL, or a remote's configured URLs (git asked, only for a push).
+ */
+async function repositoriesOf(ctx: GuardContext, git: GitInvocation, here: string, loc: Location | null, defined: Map<string, string>): Promise<string[]> {
+  const out = [here];
+  if (git.gitDir && !/[$`]/.test(git.gitDir)) out.push(path.resolve(here, git.gitDir));
+  if (git.sub !== 'push' && git.sub !== 'send-pack') return out;
+  let dest: string | undefined;
+  for (let i = 0; i < git.args.length; i++) {
+    const a = git.args[i];
+    if (a.startsWith('--repo=')) dest = a.slice(7);
+    else if (a === '--repo') dest = git.args[++i];
+    else if (PUSH_VALUED.has(a)) i++;
+    else if (a === '--') {
+      dest ??= git.args[i + 1];
+      break;
+    } else if (!a.startsWith('-')) {
+      dest ??= a;
+      break;
+    }
+  }
+  if (dest === undefined || /[$`]/.test(dest)) return out;
+  const asPath = (u: string) => (u.startsWith('file://') ? u.slice(7) : /^[^:/]+:/.test(u) && !u.startsWith('/') ? null : u.replace(/^~(?=\/|$)/, ctx.env.HOME ?? '~'));
+  const direct = /[/~]|^\.\.?$/.test(dest) || dest.startsWith('file://') ? asPath(dest) : null;
+  if (direct !== null) return [...out, path.resolve(here, direct)];
+  // a remote the line defined before this push
+  const earlier = defined.get(dest);
+  if (earlier !== undefined) {
+    const p = asPath(earlier);
+    return p === null || /[$`]/.test(p) ? out : [...out, path.resolve(here, p)];
+  }
+  if (!loc) return out;
+  // a remote's name: where its URLs lead (git asked, for a push only)
+  const repo = await ctx.repo(loc);
+  const urls = repo.git(['config', '--get-regexp', `^remote\\.${dest.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.(url|pushurl)$`], { cwd: here, allowFail: true }).stdout;
+  for (const line of urls.split('\n')) {
+    const u = line.slice(line.indexOf(' ') + 1).trim();
+    const p = u ? asPath(u) : null;
+    if (p !== null && line.includes(' ')) out.push(path.resolve(here, p));
+  }
+  return out;
 }
 
 /** A tool whose name says it removes or moves what it is given (an MCP server's delete_directory, move_file). */
@@ -148,7 +210,7 @@ async function fileDecision(ctx: GuardContext, given: FileOp[], budget: Budget):
     const outside = perimeterProblem(fence!, op);
     if (outside) return { deny: outside };
     if (!(await isProtected(ctx, op.abs))) continue;
-    if (!ctx.session) continue;
+    if (!ctx.session) return { deny: strangerFileProblem(op.shown) };
     const v = judgeFile(ctx, op, ctx.session);
     if (v.deny) return { deny: v.deny };
     if (v.warning) warnings.push(v.warning);
@@ -192,6 +254,12 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
   let handoff = false;
   // Variables set by earlier steps of the line (`X=1;`, `export X=1 &&`) still hold for the later ones.
   const carried: Record<string, string> = {};
+  // links made and the index changed by earlier steps of the line (rules/earlier.ts)
+  const earlier = new Earlier();
+  const push = (op: FileOp) => {
+    ops.push(op);
+    for (const to of earlier.through(op.abs)) ops.push({ ...op, abs: to, shown: `${op.shown} (a link made earlier on this line to ${path.relative(ctx.event.cwd, to) || to})` });
+  };
   for (const cmd of cmds) {
     budget.spend(0);
     if (cmd.argv.length === 0) Object.assign(carried, cmd.assigns);
@@ -216,6 +284,13 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
         loc !== null && !/[$`]/.test(value) && (what === 'git-dir' ? [loc.gitDir, loc.commonDir] : [loc.worktree]).includes(path.resolve(here, value));
       const problem = gitEnvironmentProblem(git, cmd, { ...carried, ...cmd.assigns }, envFiles, own) ?? gitOptionProblem(cmd, git, own) ?? oneOffKeysProblem(git, show) ?? separateGitDirProblem(git, cmd, (d) => ctx.locate(d), show);
       if (problem) return { deny: problem };
+      // a repository of git-handoff's own (the witness, an installed copy): run there, or pushed into
+      if (!harmlessCommand(cmd) && !READING_VERBS.has(git.sub)) {
+        const repos = await repositoriesOf(ctx, git, here, loc, earlier.remotes);
+        const outside = repos.filter((r) => !loc || !(r === loc.worktree || r.startsWith(loc.worktree + path.sep)));
+        const problem = outside.length ? ownRepositoryProblem(ownDirsOf(ctx, loc), outside, show) : null;
+        if (problem) return { deny: problem };
+      }
       // the whole worktree moved to another commit: the clients' tracked hook files as that commit has them
       const target = loc && !git.gitDir ? worktreeTarget(git.sub, git.args) : null;
       if (target !== null && loc) {
@@ -227,7 +302,16 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     const top = ctx.locate((git?.cwd ?? cmd.cwd) || ctx.event.cwd)?.worktree ?? null;
     const gitFiles = git ? gitFileTargets(git, cmd, top) : [];
     const patched = patchTargets(cmd, git, (p, c) => ctx.abs(p, c), top);
-    for (const t of [...writeTargets(cmd), ...interpreterWrites(cmd, whole, SHELLS, interpreted), ...linkSources(cmd), ...unknownWriterTargets(cmd), ...extractTargets(cmd), ...gitFiles, ...patched, ...envFiles]) {
+    // code given to an interpreter: the paths it writes as the interpreter resolves them (rules/interpreter-writes.ts)
+    const code = interpreterWrites(cmd, whole, SHELLS, interpreted, ctx.env);
+    if (code.unresolved) {
+      const fence = await perimeterOf(ctx);
+      if (code.fromBase || code.strings.some((s) => namesPerimeterPart(fence, s))) return { deny: unresolvedCode(cmd, code.unresolved) };
+    }
+    // what the index changed earlier on the line loses when this command makes the worktree match it (rules/earlier.ts)
+    const lost = earlier.discarded(git, top);
+    if (lost.swept && git) lost.targets.push(...(await statusPaths(ctx, git, cmd)));
+    for (const t of [...writeTargets(cmd), ...code.targets, ...linkSources(cmd), ...unknownWriterTargets(cmd), ...extractTargets(cmd), ...gitFiles, ...patched, ...envFiles, ...lost.targets]) {
       const refProblem = refStoreWriteProblem(t, ctx.abs(t.path, t.cwd));
       if (refProblem) return { deny: refProblem };
       const paths = expandWord(t.path, { ...carried, ...cmd.assigns }, t.cwd, budget);
@@ -242,7 +326,7 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
           const problem = refStoreWriteProblem({ ...t, path: p }, abs);
           if (problem) return { deny: problem };
         }
-        ops.push({ abs, shown: i === 0 ? t.path : p, kind: t.kind === 'delete' ? 'delete' : 'shell' });
+        push({ abs, shown: i === 0 ? t.path : p, kind: t.kind === 'delete' ? 'delete' : 'shell' });
         // `rm -r dir`, `rm -rf memor?`, `find dir … -delete`: the handoff files under a deleted directory go too;
         // `cp -r src dir`, `rsync -a src/ dir/`, `git checkout dir`: those under a directory written as a tree
         // the perimeter's files and directories under it too (git's directories and configuration, the clients' hook files, the guard's state)
@@ -253,19 +337,34 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
         const reached = [...(t.kind === 'delete' || t.tree ? (gitFiles.includes(t) ? pathspecMatches({ ...t, path: abs }, budget) : handoffFilesUnder(abs, budget)) : t.children ? handoffFilesIn(abs, budget) : []), ...fenced];
         const under = reached.filter((f) => f !== abs && nameMatches(t.names, abs, f) && copiedOver(t, f, abs, { ...carried, ...cmd.assigns }, budget, ctx));
         const changed = git && t.tree && t.kind !== 'delete' && /^(checkout|restore|checkout-index|switch|reset|read-tree|stash)$/.test(git.sub) ? await changedByCheckout(ctx, git, under, abs) : under;
-        for (const f of changed) ops.push({ abs: f, shown: path.relative(ctx.event.cwd, f) || f, kind: t.kind === 'delete' ? 'delete' : 'shell' });
+        for (const f of changed) push({ abs: f, shown: path.relative(ctx.event.cwd, f) || f, kind: t.kind === 'delete' ? 'delete' : 'shell' });
       }
     }
+    earlier.note(cmd, git, (p, c) => {
+      const e = expandWord(p, { ...carried, ...cmd.assigns }, c, budget);
+      return e && e.length === 1 ? ctx.abs(e[0], c) : null;
+    });
     // xargs: the arguments come from its input, which the guard does not read
     if (cmd.xargs && !harmlessCommand(cmd)) {
       const problem = await unseenArgumentsProblem(ctx, cmd, budget);
       if (problem) return { deny: problem };
     }
     const inv = git ?? handoffByInterpreter(cmd, whole);
+    // the guard by hand, install/uninstall, recover --from, another session's claims: the person's (rules/anchors.ts)
+    const reinstall = reinstallProblem(cmd, cmd.argv.join(' ')) ?? codeRunsAnchors(cmd, whole);
+    if (reinstall) return { deny: reinstall };
+    const run = handoffRun(cmd, inv);
+    if (run) {
+      const problem = personOnlyProblem(run, { ...carried, ...cmd.assigns }, ctx.session, inv ? asWritten(command, inv, cmd.cwd ?? '/', read) : cmd.argv.join(' '));
+      if (problem) return { deny: problem };
+    }
     if (!inv) continue;
     if (isHandoffCommand(inv)) {
       handoff = true;
-      if (!ctx.session) continue;
+      if (!ctx.session) {
+        if (needsSession(inv)) return { deny: strangerHandoffProblem(lineText([cmd])) };
+        continue;
+      }
       const v = judgeHandoffCommand(inv, { ...cmd, assigns: { ...carried, ...cmd.assigns } }, ctx.event, ctx.session, ctx.env);
       if (v.kind === 'deny') return { deny: v.reason };
       if (v.kind === 'inject') inject = true;
@@ -290,12 +389,13 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
       const problem = sweep ? await sharedCheckoutProblem(ctx, inv, sweep) : null;
       if (problem) return { deny: problem };
     }
-    if (ctx.session && REWRITING.has(inv.sub)) {
+    if (REWRITING.has(inv.sub)) {
       // Loaded only here: it reads commits, so it brings the modules that start git.
       const { foreignRewriteProblem, rewrites } = await import('./rewrite');
       const loc = ctx.locate(inv.cwd ?? cmd.cwd ?? ctx.event.cwd);
       if (loc && !inv.gitDir && rewrites(inv)) {
-        const problem = foreignRewriteProblem(await ctx.repo(loc), inv, ctx.session, command);
+        // a stranger (no session read) owns no commit: every session's is another's
+        const problem = foreignRewriteProblem(await ctx.repo(loc), inv, ctx.session ?? '', command);
         if (problem) return { deny: problem };
       }
     }
@@ -306,6 +406,22 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
   const onPath = handoff ? pluginPathPrefix(ctx.event.client, ctx.env) : null;
   if (onPath) return { ...files, updatedInput: { ...ctx.event.toolInput, command: `${onPath} ${command}` } };
   return files;
+}
+
+/**
+ * The paths git status lists now (changed, staged, untracked, ignored ones aside), as deletes: what a line that changed
+ * the index wholesale (`git add -A`, `read-tree`) before a `reset --hard` or `clean` may lose.
+ */
+async function statusPaths(ctx: GuardContext, git: GitInvocation, cmd: SimpleCommand): Promise<WriteTarget[]> {
+  const loc = ctx.locate((git.cwd ?? cmd.cwd) || ctx.event.cwd);
+  if (!loc || git.gitDir) return [];
+  const repo = await ctx.repo(loc);
+  const out = repo.git(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames'], { cwd: loc.worktree, allowFail: true }).stdout;
+  return out
+    .split('\0')
+    .filter((e) => e.length > 3)
+    .slice(0, 10_000)
+    .map((e): WriteTarget => ({ path: path.join(loc.worktree, e.slice(3)), kind: 'delete', cwd: null }));
 }
 
 /** Whether a handoff file under a deleted directory is among what the names narrowing the delete (find -name, -iname) take. */
@@ -330,6 +446,12 @@ const unreadScript = (what: string) =>
 const builtScript = (what: string, by: string) =>
   `${what}, made on this line by \`${by}\`, runs commands the guard cannot read before they run (their text is on the line ` +
   `in a form only \`${by}\` shows). Run those commands themselves, as plain text, and the guard reads them.`;
+
+/** The refusal for interpreter code that writes where the guard cannot tell, and may reach the perimeter. */
+const unresolvedCode = (cmd: SimpleCommand, why: string) =>
+  `\`${path.basename(cmd.argv[0] ?? '')}\` runs code that writes files and ${why}, so the guard cannot tell which files it writes, and it may reach ` +
+  `what git-handoff stands on (the home's git configuration, the clients' settings, git-handoff's own files). Name the file it writes as a plain string ` +
+  `in the code (or as its argument), and the guard reads it.`;
 
 /** The refusal for a write whose target the guard cannot resolve, on a line that names something it protects. */
 const unresolvedTarget = (target: string) =>

@@ -30,6 +30,17 @@ export function mentionsHandoffRef(s: string): boolean {
   }
   return false;
 }
+/**
+ * A path in git's ref store holding a protected ref, from the same names: every `refs/handoff…` (handoffs, archive,
+ * leases, dropped, and the loss record with what it keeps), the claims tables, the read receipts and replace refs
+ * (test/guard/rules/refs.test.ts checks it against the prefixes the store, the record and the claims write).
+ */
+let storeRefPath: RegExp | undefined;
+/** Made at its first use, not at load: the first look loads this module and never writes a file. */
+const STORE_REF_PATH = {
+  test: (s: string) =>
+    (storeRefPath ??= new RegExp(`(^|/)refs/(${[...new Set(REF_NAMES.map((n) => (n.startsWith('handoff') ? 'handoff[a-z-]*' : n)))].join('|')})(/|$)`)).test(s),
+};
 /** Ref name prefixes the guard protects (a ref that starts so, or an expansion that could complete one). */
 const PROTECTED_PREFIXES = ['refs/handoff', 'refs/claims/', 'refs/notes/handoff-reads', 'refs/replace/'];
 
@@ -248,7 +259,7 @@ function notesRef(args: string[], config: string[], assigns: Record<string, stri
 /** Why a file write lands in git's ref store (loose handoff refs, packed-refs, the refs directory), or null. */
 export function refStoreWriteProblem(target: WriteTarget, abs: string): string | null {
   // `"$GIT_DIR/packed-refs"`, `"$(git rev-parse --git-dir)/refs/handoffs/…"`: the directory is unknown, the tail is not.
-  if (expands(target.path) && /(^|\/)(refs\/(handoff[a-z-]*|notes\/handoff-reads|replace)(\/|$)|packed-refs$|info\/grafts$)/.test(target.path)) {
+  if (expands(target.path) && (STORE_REF_PATH.test(target.path) || /(^|\/)(packed-refs|info\/grafts)$/.test(target.path))) {
     return `writing ${neutral(target.path)} changes git's ref store behind its back, where handoff refs live.\n${SAFE_WAYS}`;
   }
   // matched without case: on a case-insensitive filesystem (macOS, Windows) `.GIT/Refs/HANDOFFS` is git's own
@@ -258,8 +269,8 @@ export function refStoreWriteProblem(target: WriteTarget, abs: string): string |
   if (!inGit) return null;
   const rest = g >= 0 ? parts.slice(g + 1).join('/') : abs.toLowerCase();
   const hit =
-    // handoffs, archive, leases and the loss record with what it keeps (handoff-record, -rogue, -kept)
-    /(^|\/)refs\/(handoff[a-z-]*|notes\/handoff-reads|replace)(\/|$)/.test(rest) ||
+    // handoffs, archive, leases, the loss record with what it keeps (handoff-record, -rogue, -kept, -dropped), claims
+    STORE_REF_PATH.test(rest) ||
     /(^|\/)info\/grafts$/.test(rest) ||
     /(^|\/)packed-refs$/.test(rest) ||
     (target.kind === 'delete' && (rest === '' || rest === 'refs')) ||

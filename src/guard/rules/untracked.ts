@@ -44,19 +44,19 @@ export async function untrackedProblem(ctx: GuardContext, inv: GitInvocation, cm
   } else return null;
   const dir = inv.cwd ?? cmd.cwd ?? ctx.event.cwd;
   const loc = ctx.locate(dir);
-  if (!loc || !ctx.session) return null;
+  if (!loc) return null;
   const workTree = workTreeOf(inv, cmd);
   if (inv.gitDir || workTree !== null) {
     // another repository or worktree named for this one command: every handoff file under where it cleans may go
     const top = workTree === null ? dir : path.resolve(dir, workTree);
-    const victims = handoffFilesUnder(top, new Budget()).filter((f) => judgeFile(ctx, { abs: f, shown: f, kind: 'delete' }, ctx.session!).deny);
+    const victims = handoffFilesUnder(top, new Budget()).filter((f) => notOwn(ctx, f));
     if (!victims.length) return null;
     return `\`git ${inv.sub} ${args.join(' ')}\` with --git-dir/--work-tree (or GIT_DIR/GIT_WORK_TREE) would delete what that repository does not track under ${neutral(top)}, and handoff files that are not yours are there: ${victims.slice(0, 5).map((v) => neutral(path.relative(ctx.event.cwd, v) || v)).join(', ')}. Run it without them, in the worktree itself (the guard then names the safe command).`;
   }
   const repo = await ctx.repo(loc);
   const list = ['ls-files', '-z', '--others', ...(ignored === 'no' ? ['--exclude-standard'] : ignored === 'only' ? ['--ignored', '--exclude-standard'] : []), ...(dirs ? [] : ['--directory']), ...excludes.map((e) => `--exclude=${e}`), '--', ...specs];
   const gone = repo.git(list, { cwd: dir, allowFail: true }).stdout.split('\0').filter((f) => f && !f.endsWith('/'));
-  const theirs = gone.filter((f) => /(^|\/)handoff-[^/]*\.md$/i.test(f)).filter((f) => judgeFile(ctx, { abs: path.resolve(dir, f), shown: f, kind: 'delete' }, ctx.session!).deny);
+  const theirs = gone.filter((f) => /(^|\/)handoff-[^/]*\.md$/i.test(f)).filter((f) => notOwn(ctx, path.resolve(dir, f)));
   // the perimeter's untracked files among them: a client's hook file (`.claude/settings.local.json` wiring the guard), a configuration file git reads
   const fence = gone.length ? await computePerimeter(ctx, loc) : null;
   const standsOn = fence ? gone.filter((f) => !theirs.includes(f) && perimeterProblem(fence, { abs: path.resolve(dir, f), shown: f, kind: 'delete' }) !== null) : [];
@@ -174,10 +174,10 @@ export function withXargsInput(cmds: SimpleCommand[]): SimpleCommand[] {
 /** Why a program run by xargs (its arguments read from its input) may reach another session's handoff file, or null. */
 export async function unseenArgumentsProblem(ctx: GuardContext, cmd: SimpleCommand, budget: Budget): Promise<string | null> {
   const loc = ctx.locate(cmd.cwd ?? ctx.event.cwd);
-  if (!loc || !ctx.session) return null;
+  if (!loc) return null;
   const produced = producedFiles(cmd, budget);
   const reach = produced ?? handoffFilesUnder(loc.worktree, budget);
-  const theirs = reach.filter((f) => /^handoff-.*\.md$/i.test(path.basename(f)) && judgeFile(ctx, { abs: f, shown: f, kind: 'delete' }, ctx.session!).deny);
+  const theirs = reach.filter((f) => /^handoff-.*\.md$/i.test(path.basename(f)) && notOwn(ctx, f));
   if (!theirs.length) return null;
   const prog = cmd.argv.map(shellWord).join(' ') || 'a command';
   return (
@@ -186,3 +186,6 @@ export async function unseenArgumentsProblem(ctx: GuardContext, cmd: SimpleComma
     `or select them with find … -exec/-delete, which the guard reads.`
   );
 }
+
+/** Whether deleting handoff file `abs` takes what is not this session's (a stranger, whose session is unread, owns none). */
+const notOwn = (ctx: GuardContext, abs: string): boolean => (ctx.session ? !!judgeFile(ctx, { abs, shown: abs, kind: 'delete' }, ctx.session).deny : true);

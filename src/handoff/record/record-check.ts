@@ -18,7 +18,7 @@ import {
   type RecordState,
   type Removal,
 } from './record';
-import { fetchWitness, orphanOf, pushWitness, retireWitness, witnessOf, witnessTip, type Witness } from './witness';
+import { fetchWitness, orphanOf, pushWitness, restoreWitness, retireWitness, witnessOf, witnessTip, witnessWrote, type Witness } from './witness';
 
 export type LossKind = 'deleted' | 'rewritten' | 'rogue-advance' | 'receipts-deleted' | 'receipts-dropped';
 
@@ -269,16 +269,33 @@ function fromWitness(repo: Repo, recOid: string | null): string | null {
       if (recOid) pushWitness(repo, recOid, w);
       return null;
     }
+    // this clone's own witness holds a record git-handoff neither wrote there last nor verified: changed outside it
+    let foreign: string | null = null;
+    if (src === w) {
+      const trusted = [witnessWrote(repo), readSeen(repo)?.record ?? null].filter((t): t is string => t !== null);
+      if (trusted.length && !trusted.includes(tip)) {
+        foreign = `the witness of the loss record (${w.ref} in ${w.dir}) was changed outside git-handoff: it holds ${tip.slice(0, 12)}, where git-handoff last wrote ${trusted[0].slice(0, 12)}; not trusted (kept in the witness at refs/witness-foreign/…)`;
+        const back = trusted.find((t) => t !== recOid && restoreWitness(w, t, tip!)) ?? null;
+        if (back === null) {
+          if (recOid) {
+            restoreWitness(w, recOid, tip) || pushWitness(repo, recOid, w);
+          }
+          return foreign;
+        }
+        tip = back;
+      }
+    }
     if (!objectSizes(repo, [tip])[0] && !fetchWitness(repo, src)) return null;
     const t = takeInRecord(repo, recOid, tip);
     if (!t) {
       // a damaged witness is no evidence, and one holding nothing newer is behind: rebuilt from the store's record
       if (recOid) pushWitness(repo, recOid, w);
-      return null;
+      return foreign;
     }
     if (t.took && src !== w) retireWitness(src);
     const whose = src === w ? '' : ` (the record of the clone at ${src.where}, which is gone)`;
-    return `the store's record (${RECORD_REF}) ${t.state} against its witness outside .git (${w.dir})${whose}, which holds ${t.holds}; taken back into the record`;
+    const taken = `the store's record (${RECORD_REF}) ${t.state} against its witness outside .git (${w.dir})${whose}, which holds ${t.holds}; taken back into the record`;
+    return foreign ? `${foreign}; ${taken}` : taken;
   } catch {
     // the witness is a third line of defence: it never fails the check
     return null;

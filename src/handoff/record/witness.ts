@@ -69,6 +69,43 @@ export function identityOf(repo: Repo): { project: string; place: string } | nul
   return { project, place };
 }
 
+/**
+ * The record commit git-handoff last wrote into this clone's witness, as this clone keeps it (beside the identity in
+ * <common>/handoff/witness.json), or null. The check trusts the witness for that commit (or the record it last
+ * verified) only: a witness that holds another was changed outside git-handoff (record-check.ts, fromWitness).
+ */
+export function witnessWrote(repo: Pick<Repo, 'commonDir'>): string | null {
+  try {
+    const c = JSON.parse(readFileSync(idFile(repo), 'utf8'));
+    return typeof c.wrote === 'string' && /^[0-9a-f]{40,64}$/.test(c.wrote) ? c.wrote : null;
+  } catch {
+    return null;
+  }
+}
+
+function noteWrote(repo: Repo, commit: string): void {
+  try {
+    const c = JSON.parse(readFileSync(idFile(repo), 'utf8'));
+    if (c && typeof c === 'object' && c.wrote !== commit) writeState(idFile(repo), JSON.stringify({ ...c, wrote: commit }), repo.commonDir);
+  } catch {
+    // no identity kept (the witness works it out again): nothing to note beside it; the check then trusts the record it verified
+  }
+}
+
+/**
+ * Puts the witness's ref back at `commit` (a record git-handoff wrote there, or the store's record) after it was
+ * changed outside git-handoff; what was there is kept under refs/witness-foreign/<place>/<seconds> in the witness
+ * (evidence, reachable). False when the witness does not hold `commit` loose or packed.
+ */
+export function restoreWitness(w: Witness, commit: string, foreign: string): boolean {
+  const has = git(['--git-dir', w.dir, 'cat-file', '-e', `${commit}^{commit}`], { allowFail: true }).status === 0;
+  if (!has) return false;
+  const kept = `refs/witness-foreign/${path.basename(w.ref)}/${Math.floor(Date.now() / 1000)}`;
+  git(['--git-dir', w.dir, 'update-ref', kept, foreign], { allowFail: true, env: { GIT_HANDOFF_WITNESS: '0' } });
+  writeWhole(path.join(w.dir, w.ref), `${commit}\n`);
+  return true;
+}
+
 /** The clone's place: its worktree path (its git dir when bare). */
 export const placeOf = (repo: Pick<Repo, 'worktree' | 'commonDir'>) => path.resolve(repo.worktree ?? repo.commonDir);
 const placeFile = (w: Witness) => path.join(w.dir, 'places', path.basename(w.ref));
@@ -133,11 +170,13 @@ export function pushWitness(repo: Repo, commit: string, w: Witness | null = witn
     }
     if (!existsSync(placeFile(w))) writeWhole(placeFile(w), w.where);
     if (copyLoose(repo, commit, w)) {
+      noteWrote(repo, commit);
       // git's own estimate of loose objects (gc.auto's 6,700 over 256 fan-out directories): packed when past it
       if (looseIn(w.dir, '17') > 27) git(['--git-dir', w.dir, 'gc', '--auto', '--quiet'], { allowFail: true });
       return true;
     }
     const r = repo.git(['-c', 'core.hooksPath=/dev/null', 'push', '--no-verify', '--quiet', '--force', w.dir, `${commit}:${w.ref}`], { allowFail: true });
+    if (r.status === 0) noteWrote(repo, commit);
     return r.status === 0;
   } catch {
     return false;

@@ -1,0 +1,45 @@
+// Where a client's files are, read from its record: its user folder (moved by its variable), its project files in a
+// worktree, its trust file. For the installers, doctor and the plugin checks, which name no client's path themselves.
+import { homedir } from 'node:os';
+import path from 'node:path';
+import type { ClientName } from '../client-names';
+import { RECORDS } from './records';
+
+const homeOf = (env: NodeJS.ProcessEnv) => env.HOME || homedir();
+
+/** The folder `client` keeps its user files in (`~/.claude`, or `$CLAUDE_CONFIG_DIR`; `~/.gemini`). */
+export function userDir(client: ClientName, env: NodeJS.ProcessEnv = process.env): string {
+  const h = RECORDS[client].home;
+  if (!h) throw new Error(`${client} keeps no user folder`);
+  return (h.variable && env[h.variable]) || path.join(homeOf(env), h.dir);
+}
+
+/** A record path (a user one `$VAR/x` or `~`-relative, a project one in `worktree`) as an absolute path. */
+export function placed(client: ClientName, file: string, scope: 'project' | 'local' | 'user' | 'system', worktree: string | null, env: NodeJS.ProcessEnv = process.env): string | null {
+  const m = /^\$[A-Z_]+\/(.*)$/.exec(file);
+  if (m) return path.join(userDir(client, env), m[1]);
+  if (path.isAbsolute(file)) return file;
+  if (scope === 'user') return path.join(homeOf(env), file);
+  return worktree === null ? null : path.join(worktree, file);
+}
+
+/** The project (and local) files `client` reads hooks from, in `worktree`. */
+export const projectFiles = (client: ClientName, worktree: string): string[] =>
+  RECORDS[client].hookFiles.filter((f) => f.scope === 'project' || f.scope === 'local').map((f) => path.join(worktree, f.file));
+
+/** The folder of a worktree holding `client`'s project files (`.claude`). */
+export const projectDir = (client: ClientName): string => RECORDS[client].hookFiles.find((f) => f.scope === 'project')!.file.split('/')[0];
+
+/** `client`'s trust file (its first), absolute. */
+export function trustFile(client: ClientName, env: NodeJS.ProcessEnv = process.env): string {
+  const t = RECORDS[client].trustFiles[0];
+  if (!t) throw new Error(`${client} keeps no trust file`);
+  return placed(client, t.file, t.scope, null, env)!;
+}
+
+/** The name `client`'s hooks give the tool the sh front reads in `shape` (its record's front facts: `command` its shell). */
+export function toolOfShape(client: ClientName, shape: string): string {
+  const t = Object.entries(RECORDS[client].front?.tools ?? {}).find(([, s]) => s === shape)?.[0];
+  if (!t) throw new Error(`${client} has no tool read as ${shape}`);
+  return t;
+}

@@ -1,0 +1,124 @@
+// One record per client (issue 52): what git-handoff relies on about it, in one place. Its wiring (install --agent),
+// its routing (the tools its hooks send to the guard: every one but its read-only tools), the perimeter's client part
+// (its hook, plugin and trust files at every scope and in every worktree: ./hook-files.ts), doctor's rows and the sh
+// front's constants (./front.ts) are all read from these records; a client fact stated elsewhere fails
+// test/clients-record.test.ts. One definition type reused by every client, as git-bug's entity/dag Definition is.
+import type { Agent, ClientName } from '../client-names';
+import type { ClientAdapter } from './event';
+import type { FrontFacts } from './front';
+import type { Wiring } from './wiring';
+
+/** The session doctor's probes name: nobody's. */
+export const PROBE_SESSION = 'git-handoff-doctor';
+
+export type FileScope = 'project' | 'local' | 'user' | 'system';
+
+/**
+ * A file or folder a client reads: relative to a worktree (project, local: one in every worktree of the repository),
+ * to the home (user: `.gemini/settings.json`, or `$VAR/…` when a variable moves it: the record's `home`), or absolute
+ * (system).
+ */
+export interface ClientPath {
+  scope: FileScope;
+  file: string;
+}
+
+/** How a client's hook wiring picks the tools it sends to the guard. */
+export type Routing =
+  /** a matcher (a regular expression, no look-around: Claude Code, Copilot CLI's reading of the Claude wiring and
+   *  Codex use engines without it) that matches every tool name but the read-only ones */
+  | 'matcher'
+  /** its before-tool hook gets every tool, whatever a matcher says (Copilot CLI's native hooks, VS Code's agent) */
+  | 'every-tool'
+  /** the git-handoff plugin asks about every tool but the read-only ones (OpenCode) */
+  | 'plugin'
+  /** wired by hand (Cursor): the entries `install --agent cursor` prints name no matcher */
+  | 'by-hand';
+
+export interface ClientRecord {
+  name: ClientName;
+  /** its `install --agent` name, null when install does not wire it itself */
+  agent: Agent | null;
+  /** the folder it keeps its user files in, under the home, and the variable that moves it (`$VAR/…` in its paths) */
+  home?: { variable?: string; dir: string };
+  /** where it reads hook configuration, at every scope */
+  hookFiles: readonly ClientPath[];
+  /** folders whose every JSON file it reads hooks from */
+  hookDirs?: readonly ClientPath[];
+  /** folders whose every module it loads around its tools */
+  pluginDirs?: readonly ClientPath[];
+  /** where it keeps which folders (and hooks) it trusts: a session that edits one can switch the wiring off unseen */
+  trustFiles: readonly ClientPath[];
+  /** the tools it ships that cannot write or run anything: the only ones its wiring does not send to the guard */
+  readOnly: readonly string[];
+  routing: Routing;
+  /** how it names an MCP server's tool, e.g. `mcp__<server>__<tool>` */
+  mcpNames: string;
+  /** the variable its shell tool exports with its session id (client-names.ts SESSION_VARS), null: none */
+  sessionVar: string | null;
+  /**
+   * Whether a command its model runs knows the session without being told: `always` (Copilot CLI's shell, the OpenCode
+   * plugin's shell.env), `as-hook` (when the hook's own environment has `sessionVar` set to it: the shell has it too),
+   * `never` (the guard adds GIT_HANDOFF_SESSION to a `git handoff` command)
+   */
+  shellSession: 'always' | 'as-hook' | 'never';
+  /** its payload's shape, as the guard tells it apart (docs/clients.md) */
+  payload: string;
+  /** how it is told to refuse a call */
+  block: string;
+  /** its shell tool keeps the command's stdin open for later input that reaches no hook (Codex's write_stdin) */
+  stdinUnseen?: true;
+  /** doctor's probes: a shell call of `command` in each shape it sends its before-tool hook (labelled), to be refused */
+  probes: (cwd: string, command: string) => Array<[string, Record<string, unknown>]>;
+  adapter: ClientAdapter;
+  wiring: Wiring | null;
+  front: FrontFacts | null;
+}
+
+/** A character as a regex literal that JavaScript and Rust's regex crate both read so (a class's `-` and `^` too). */
+const escape = (c: string) => (/[\\^$.*+?()[\]{}|-]/.test(c) ? `\\${c}` : c);
+
+interface Trie {
+  kids: Map<string, Trie>;
+  end: boolean;
+}
+
+/**
+ * A matcher for every tool name but `names`, anchored and without look-around (Rust's regex crate, which Codex and
+ * Copilot CLI use, has none; JavaScript's RegExp, Claude Code's, Gemini CLI's and Qwen Code's, reads it the same):
+ * the complement of a finite set of words, spelled through their trie. A name that is a prefix or an extension of a
+ * listed one (`Rea`, `ReadX`, `mcp__fs__read_file`) matches; an empty name does too.
+ */
+export function allBut(names: readonly string[]): string {
+  const root: Trie = { kids: new Map(), end: false };
+  for (const w of new Set(names)) {
+    let n = root;
+    for (const c of w) {
+      if (!n.kids.has(c)) n.kids.set(c, { kids: new Map(), end: false });
+      n = n.kids.get(c)!;
+    }
+    n.end = true;
+  }
+  const rest = (n: Trie): string => {
+    const alts: string[] = n.end ? [] : [''];
+    const cs = [...n.kids.keys()];
+    alts.push(cs.length ? `[^${cs.map(escape).join('')}].*` : '.+');
+    for (const [c, k] of n.kids) alts.push(escape(c) + rest(k));
+    return `(?:${alts.join('|')})`;
+  };
+  return `^${rest(root)}$`;
+}
+
+/**
+ * Whether a hook group's matcher sends `tool` to its hook, as the clients read a matcher: none, empty or `*` every
+ * tool; plain names joined by `|` by name (Claude Code 2.1.328, Qwen Code); any other text as a regular expression.
+ */
+export function matcherRoutes(matcher: string | undefined, tool: string): boolean {
+  if (matcher === undefined || matcher === '' || matcher === '*') return true;
+  if (/^[\w|, -]+$/.test(matcher)) return matcher.split(/[|,]/).map((m) => m.trim()).includes(tool);
+  try {
+    return new RegExp(matcher).test(tool);
+  } catch {
+    return false;
+  }
+}

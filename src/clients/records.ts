@@ -1,0 +1,28 @@
+// Every client's record (./record.ts), by its name: what wiring, routing, the perimeter, doctor and the sh front read.
+import type { ClientName } from '../client-names';
+import { record as claude } from './claude';
+import { record as codex } from './codex';
+import { record as copilot } from './copilot';
+import { record as cursor } from './cursor';
+import { record as gemini } from './gemini';
+import { record as opencode } from './opencode';
+import { record as qwen } from './qwen';
+import type { ClientRecord } from './record';
+import { record as vscode } from './vscode';
+
+export const RECORDS: Readonly<Record<ClientName, ClientRecord>> = {
+  'claude-code': claude,
+  'gemini-cli': gemini,
+  codex,
+  cursor,
+  copilot,
+  opencode,
+  'qwen-code': qwen,
+  vscode,
+};
+
+/** The records in the vocabulary's order (client-names.ts CLIENT_NAMES). */
+export const ALL_RECORDS: readonly ClientRecord[] = Object.values(RECORDS);
+
+/** Every client's read-only tools: a tool named so reads, whichever client sent it (none is another's writer: test). */
+export const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(ALL_RECORDS.flatMap((r) => r.readOnly));

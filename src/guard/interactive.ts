@@ -1,0 +1,114 @@
+// A program that reads what it runs or writes from its input, started by a client whose shell keeps that input open
+// for later (Codex's exec_command; what write_stdin then types reaches no hook: ClientRecord.stdinUnseen): a shell or
+// an interpreter with no script, an editor or a pager (which run commands typed into them), xargs, or a program that
+// takes its script, patch or archive from its input. The guard cannot read what it will be given, so where there is
+// protected state (a repository git-handoff keeps handoffs in) it is refused, with the non-interactive way.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { GuardContext } from './context';
+import { Bound, Budget, handoffFilesUnder } from './rules/reach';
+import { neutral } from '../terminal-text';
+import { gitInvocation, parseShell, SHELLS, type SimpleCommand } from './shell';
+
+/** Interpreters and the options that give them their code inline (with one: not interactive). */
+const INTERPRETERS: Array<[RegExp, RegExp]> = [
+  [/^python[0-9.]*$|^pypy[0-9.]*$/, /^-[^-]*c/],
+  [/^(node|nodejs|deno|bun)$/, /^(-[^-]*[ep]|--eval|--print|run|eval)/],
+  [/^(perl|ruby|lua[0-9.]*|luajit)$/, /^-[^-]*e/],
+  [/^php[0-9.]*$/, /^-[^-]*r/],
+  [/^(irb|ghci|julia|R|tclsh|wish|sqlite3|psql|mysql|gdb|lldb|jshell|scala|clojure|expect|osascript)$/, /^-[^-]*[ce]|^--(command|eval|execute)/],
+];
+/**
+ * Programs that run or write what is typed into them whatever their operands, terminal or not: editors (`ed`, `vim`
+ * read their commands from their input), terminal multiplexers, remote and user shells. A pager (`less`) reads
+ * keystrokes only from a terminal, which the hook cannot see was asked for (SECURITY.md): not here.
+ */
+const TYPED_INTO = /^(vi|vim|nvim|view|vimdiff|nano|pico|emacs|ed|ex|micro|joe|tmux|screen|script|su|ssh|telnet|ftp|sftp)$/;
+
+/** Why `cmd`, reading its own input, may be given later what the guard cannot see, or null. */
+function readsLaterInput(cmd: SimpleCommand): string | null {
+  const prog = path.basename(cmd.argv[0] ?? '');
+  const args = cmd.argv.slice(1);
+  if (!prog) return null;
+  if (cmd.xargs) return `xargs runs what its input names`;
+  if (TYPED_INTO.test(prog)) return `${prog} runs what is typed into it`;
+  const operands = args.filter((a) => !a.startsWith('-'));
+  if (SHELLS.has(prog) || prog === 'busybox') {
+    if (args.some((a) => /^-[^-]*c/.test(a))) return null;
+    if (args.some((a) => /^-[^-]*[si]/.test(a)) || !operands.length || operands[0] === '-') return `${prog} with no script reads its commands from its input`;
+    return null;
+  }
+  for (const [name, inline] of INTERPRETERS) {
+    if (!name.test(prog)) continue;
+    if (args.some((a) => /^-[^-]*i$|^--interactive$/.test(a))) return `${prog} -i reads code from its input`;
+    if (args.some((a) => inline.test(a))) return null;
+    return !operands.length || operands[0] === '-' ? `${prog} with no script reads code from its input` : null;
+  }
+  if (prog === 'sudo' && args.some((a) => /^-[^-]*[si]/.test(a))) return `sudo ${args.join(' ')} opens a shell`;
+  if (prog === 'git' && args.includes('--stdin')) return 'git --stdin takes what it changes from its input';
+  if (prog === 'git' && /^(apply|am|fast-import)$/.test(operands[0] ?? '') && operands.length === 1) return `git ${operands[0]} takes its patch from its input`;
+  if (prog === 'patch' && !args.some((a) => /^-[^-]*i|^--input/.test(a))) return 'patch takes its patch from its input';
+  if (/^(tar|bsdtar)$/.test(prog) && args.some((a) => /^-?[^-]*x/.test(a)) && !args.some((a, i) => /^-?[^-]*f$/.test(a) && args[i + 1] && args[i + 1] !== '-')) return 'tar -x takes its archive from its input';
+  if (prog === 'cpio') return 'cpio takes its archive from its input';
+  if (/^(sed|awk|gawk|mawk)$/.test(prog) && args.some((a, i) => /^-[^-]*f$/.test(a) && /^(-|\/dev\/stdin)$/.test(args[i + 1] ?? ''))) return `${prog} -f - takes its script from its input`;
+  return null;
+}
+
+/** Whether any ref is under `prefix` in the repository whose common git directory is `common` (loose or packed). */
+function hasRefs(common: string, prefix: string): boolean {
+  const walk = (dir: string): boolean => {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return false;
+    }
+    return entries.some((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : true));
+  };
+  if (walk(path.join(common, ...prefix.split('/').filter(Boolean)))) return true;
+  try {
+    return readFileSync(path.join(common, 'packed-refs'), 'utf8').includes(` ${prefix}`);
+  } catch {
+    return false;
+  }
+}
+
+/** The worktree of `dir` when git-handoff protects something there: a handoff (its refs) or a handoff file. */
+function protectedStateAt(ctx: GuardContext, dir: string): string | null {
+  const loc = ctx.locate(dir);
+  if (!loc) return null;
+  if (hasRefs(loc.commonDir, 'refs/handoffs/') || hasRefs(loc.commonDir, 'refs/handoff-archive/')) return loc.worktree;
+  try {
+    return handoffFilesUnder(loc.worktree, new Budget()).length ? loc.worktree : null;
+  } catch (e) {
+    // past the walk's bound the guard cannot tell: as if there were
+    if (e instanceof Bound) return loc.worktree;
+    throw e;
+  }
+}
+
+/** The refusal of a shell call whose open input the guard cannot read, or null. */
+export function interactiveProblem(ctx: GuardContext, command: string, cwd: string | null): string | null {
+  let cmds: SimpleCommand[];
+  try {
+    cmds = parseShell(command, cwd ?? ctx.event.cwd);
+  } catch {
+    return null; // the shell rules refuse what they cannot read
+  }
+  for (const [i, cmd] of cmds.entries()) {
+    // its input is the call's own (not a pipe, a file or a here-document)
+    if (cmd.stdinFrom || cmd.redirects.some((r) => r.op.startsWith('<') && r.op !== '<>')) continue;
+    // a value `git config` stores for later (core.editor vim): not run by this line (a later one is judged then)
+    const value = cmd.argv.join(' ');
+    if (cmds.slice(i + 1).some((c) => gitInvocation(c)?.sub === 'config' && c.argv.includes(value))) continue;
+    const why = readsLaterInput(cmd);
+    if (!why) continue;
+    const at = protectedStateAt(ctx, cmd.cwd ?? cwd ?? ctx.event.cwd);
+    if (!at) continue;
+    return (
+      `\`${neutral(command)}\`: ${why}, and what is typed into it later (write_stdin) reaches no hook, in ${neutral(at)}, where git-handoff protects handoffs. ` +
+      `Run the whole command line in one call instead (\`bash -c '<commands>'\`, \`python3 -c '<code>'\`, or a script file run as \`python3 <file>\`), with no tty and nothing typed later.`
+    );
+  }
+  return null;
+}

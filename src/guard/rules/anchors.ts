@@ -1,0 +1,174 @@
+// Only the person moves the anchors (SPEC 6, "Refused to sessions"): what recovery and every later decision stand on —
+// the guard itself, how git-handoff is wired, the loss record's source, another session's claims — is not a tool
+// call's to change. A session running `git handoff guard` by hand can feed it another session's SessionEnd (its lease
+// and claims end, and its live edit can then be thrown away); `install`/`uninstall` rewire or unwire every session;
+// `recover --from` makes a remote's record the one recovery trusts; `claim`/`release --session <another>` shortens or
+// drops that session's claims. Each spelling of git-handoff's programs is read here: `git handoff`, `git-handoff`,
+// `git-handoff-guard` (and the fronts), the bundles run by node, a shell given one of them as its script.
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+import { SESSION_VARS as CLIENT_SESSION_VARS } from '../../client-names';
+import { neutral } from '../../terminal-text';
+import { SHELLS, type GitInvocation, type SimpleCommand } from '../shell';
+import { runsUnreadCode } from './refs';
+
+const SESSION_VARS = ['GIT_HANDOFF_SESSION', ...CLIENT_SESSION_VARS.map(([v]) => v)];
+/** git-handoff's bundles that answer hook events (src/fast-guard.ts and what it loads), run by a runtime. */
+const GUARD_BUNDLE = /(^|\/)dist\/(guard|first|fast|spare|answerer)\.cjs$/;
+const RUNTIME = /^(node|nodejs|bun|deno)(\d[\d.]*)?$/;
+/** Programs whose operands are files (judged by the perimeter), never a package's name. */
+const FILE_TOOLS = new Set(['git', 'rm', 'mv', 'cp', 'ln', 'install', 'touch', 'cat', 'ls', 'chmod', 'chown', 'rsync', 'tar', 'find']);
+/** Programs that run a package's command by its name. */
+const RUNNERS = new Set(['npx', 'bunx', 'pnpx', 'npm', 'pnpm', 'yarn', 'bun']);
+/** A package manager's or a client's verbs that install, remove, switch off or replace a package, plugin or extension. */
+const INSTALLING = /^(i|in|ins|inst|insta|instal|install|isntall|add|un|uninstall|unlink|remove|rm|r|erase|link|ln|update|up|upgrade|udpate|disable|enable|reinstall|ci)$/;
+/** The CLI's options before the command that take a value (`git handoff -C <dir> guard`). */
+const CLI_VALUED = new Set(['-C']);
+
+/** git-handoff's program a command runs, by the name it has (a symlink to one followed), or null. */
+function programOf(word: string): string | null {
+  // an expansion that names one (`"$(command -v git-handoff-guard)"`): that program
+  if (/[$`]/.test(word)) return /git-handoff(-(guard|front)[\w-]*)?/.exec(word)?.[0] ?? null;
+  let base = path.basename(word);
+  if (!base.startsWith('git-handoff') && word.includes('/') && !/[*?[]/.test(word)) {
+    try {
+      base = path.basename(realpathSync.native(word));
+    } catch {
+      return null;
+    }
+  }
+  return base.startsWith('git-handoff') ? base : null;
+}
+
+/**
+ * What git-handoff is asked to do by a command: `cli` with its arguments (`git handoff …`, `git-handoff …`, node
+ * running the CLI bundle), or `guard` (`git-handoff-guard`, its fronts, node running a guard bundle, a shell given the
+ * front as its script); null for anything else. `inv`: the command read as git.
+ */
+export function handoffRun(cmd: SimpleCommand, inv: GitInvocation | null): { kind: 'cli' | 'guard'; args: string[] } | null {
+  const [p0, ...rest] = cmd.argv;
+  if (p0 === undefined) return null;
+  const prog = path.basename(p0);
+  const script = rest.find((a) => !a.startsWith('-'));
+  // `node …/dist/guard.cjs`: the guard's bundle run by hand
+  if (RUNTIME.test(prog) && script !== undefined && GUARD_BUNDLE.test(script)) return { kind: 'guard', args: rest.slice(rest.indexOf(script) + 1) };
+  if (inv?.sub === 'handoff') return { kind: 'cli', args: inv.args };
+  if (inv && /^handoff-(guard|front)/.test(inv.sub)) return { kind: 'guard', args: inv.args };
+  // `sh <front>`, `. git-handoff-guard`, `source …/git-handoff-front`: the front run or read in by a shell
+  if (SHELLS.has(prog) || prog === '.' || prog === 'source') {
+    const named = script === undefined ? null : programOf(script);
+    return named === null ? null : { kind: named === 'git-handoff' ? 'cli' : 'guard', args: rest.slice(rest.indexOf(script!) + 1) };
+  }
+  // a package runner (`npx git-handoff guard`, `npm exec -- git-handoff-guard`, `bunx …`): the program it runs
+  if (RUNNERS.has(prog)) {
+    const at = rest.findIndex((a) => programOf(a.replace(/@[^/]*$/, '')) !== null);
+    if (at >= 0) {
+      const named = programOf(rest[at].replace(/@[^/]*$/, ''))!;
+      return { kind: named === 'git-handoff' ? 'cli' : 'guard', args: rest.slice(at + 1) };
+    }
+  }
+  // a path (or an expansion naming one) that leads to one of git-handoff's programs under another name
+  const named = /[/$`]/.test(p0) ? programOf(p0) : null;
+  if (named !== null) return { kind: named === 'git-handoff' ? 'cli' : 'guard', args: rest };
+  return null;
+}
+
+/**
+ * Why a command changes git-handoff's installation by another program — a package manager (`npm uninstall -g
+ * git-handoff`, `npm i -g git-handoff@0.0.1`, `pnpm remove`, `yarn global add`) or a client's plugin and extension
+ * commands (`<client> plugin uninstall git-handoff`, `<client> extensions disable git-handoff`) — or null: any program
+ * given an installing verb and git-handoff's name.
+ */
+export function reinstallProblem(cmd: SimpleCommand, shown: string): string | null {
+  const prog = cmd.argv[0] ? path.basename(cmd.argv[0]) : '';
+  // git and the file tools name files, which the perimeter judges where they lead
+  if (FILE_TOOLS.has(prog)) return null;
+  const args = cmd.argv.slice(1);
+  const names = args.some((a) => /^git-handoff(@[^/]*)?$/.test(a) || /^git-handoff-\d[\w.-]*\.tgz$/.test(a));
+  if (!names || !args.some((a) => INSTALLING.test(a))) return null;
+  return (
+    `\`${neutral(shown)}\` installs, removes, switches off or replaces git-handoff (its package, plugin or extension), which every session's ` +
+    `calls are judged by: only the person does that, from their own terminal. Tell them what you need and why.`
+  );
+}
+
+/** Code that starts programs, in the interpreters' spellings. */
+const RUNS_PROGRAMS = /subprocess|\bsystem\b|\bexec|spawn|popen|child_process|IO\.popen|Open3|%x|`|\bqx\b/;
+/** git-handoff named in code, however its words are split into strings (`['git', 'handoff', 'guard']`). */
+const NAMES_HANDOFF = /git['"\s,]*[-\s]?['"\s,]*handoff/;
+const PERSON_ONLY_WORDS = /\b(guard|install|uninstall|--from|--session)\b|guard\.cjs/;
+
+/**
+ * Why interpreter code would run git-handoff's guard or a command only the person runs (`subprocess.run(['git',
+ * 'handoff', 'guard'], input=…)`), or null. Its arguments cannot be read as the shell's are, so the words are enough.
+ */
+export function codeRunsAnchors(cmd: SimpleCommand, whole: string): string | null {
+  if (!runsUnreadCode(cmd, SHELLS) || !RUNS_PROGRAMS.test(whole) || !NAMES_HANDOFF.test(whole) || !PERSON_ONLY_WORDS.test(whole)) return null;
+  return (
+    `\`${path.basename(cmd.argv[0] ?? '')}\` runs code that starts git-handoff with words only the person's commands take (the guard, install, ` +
+    `uninstall, recover --from, another session's --session). Run \`git handoff …\` itself for what a session may do; the guard reads it.`
+  );
+}
+
+/** The command a `git handoff` run names (after `-C <dir>` and other options) and its arguments after it. */
+function commandOf(args: string[]): { sub: string | undefined; rest: string[] } {
+  for (let i = 0; i < args.length; i++) {
+    if (CLI_VALUED.has(args[i])) i++;
+    else if (!args[i].startsWith('-')) return { sub: args[i], rest: [...args.slice(0, i), ...args.slice(i + 1)] };
+  }
+  return { sub: undefined, rest: args };
+}
+
+/** The session a `git handoff` run acts for by its own words (`--session`, a session variable given to it), or null. */
+function namedSession(args: string[], assigns: Record<string, string>): string | null {
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--session') return args[i + 1] ?? '';
+    if (args[i].startsWith('--session=')) return args[i].slice(10);
+  }
+  for (const v of SESSION_VARS) if (assigns[v] !== undefined) return assigns[v];
+  return null;
+}
+
+const has = (args: string[], long: string) => args.some((a) => a === long || a.startsWith(`${long}=`));
+
+/**
+ * Why a tool call may not run this git-handoff command, or null: the guard by hand, install and uninstall,
+ * `recover --from`, and claim or release for a session other than `session` (null: the call's session is not known,
+ * so no session may be named). `shown`: the command as written, `assigns`: the variables it is given.
+ */
+export function personOnlyProblem(run: { kind: 'cli' | 'guard'; args: string[] }, assigns: Record<string, string>, session: string | null, shown: string): string | null {
+  const show = neutral(shown);
+  if (run.kind === 'guard') {
+    return (
+      `\`${show}\` runs git-handoff's guard by hand. The guard answers the client's own hook events; fed from a tool call it would speak for ` +
+      `whichever session its input names (a SessionEnd ends that session's lease and claims). Only the client runs it. To see what the guard ` +
+      `would say about a call, ask the person to run \`git handoff doctor\`.`
+    );
+  }
+  const { sub, rest } = commandOf(run.args);
+  if (sub === 'guard') return personOnlyProblem({ kind: 'guard', args: rest }, assigns, session, shown);
+  if (sub === 'install' || sub === 'uninstall') {
+    return (
+      `\`${show}\` changes how git-handoff is wired for every session (the clients' hooks and plugins, the git hooks): only the person runs ` +
+      `\`git handoff ${sub}\`, from their own terminal. Tell them what you need and why.`
+    );
+  }
+  if (sub === 'recover' && has(rest, '--from')) {
+    return (
+      `\`${show}\` takes this clone's loss record from a remote, and recovery then trusts what that record names: only the person runs ` +
+      `\`git handoff recover --from\`, from their own terminal. \`git handoff recover\` (without --from) restores from the record here.`
+    );
+  }
+  // release for another known session is write-as-another (rules/inject.ts says it); claim, and any named session of a call whose own is not known, here
+  if (sub === 'claim' || (sub === 'release' && session === null)) {
+    const named = namedSession(rest, assigns);
+    if (named !== null && named !== session) {
+      return (
+        `\`${show}\` ${sub}s for session ${neutral(named) || '(empty)'}, but ${session ? `you are session ${session}` : 'this call names no session of its own'}: ` +
+        `a session claims and releases only its own paths. Drop --session (the guard supplies yours); another session's claim ends with its ` +
+        `session, its expiry, or \`git handoff claim … --take-over --reason "<why>"\` (on the record).`
+      );
+    }
+  }
+  return null;
+}

@@ -1,0 +1,162 @@
+// What a command line changed earlier on the same line, which a later command of it then acts through: the guard
+// judges the line before any of it runs, so a symlink made by `ln -s` is not on disk yet when `echo … > x` is read,
+// and the index `git add`/`git rm --cached` changed is not what git shows yet when `git reset --hard` is read.
+// - A symlink made earlier (`ln -s <handoff file> x && echo … > x`): a later write through it is judged where it leads.
+// - The index or HEAD changed earlier (`git add <file> && git reset -q --hard` deletes a file HEAD does not hold;
+//   `git rm --cached <file> && git commit … && git add <file> && git reset --hard` deletes a tracked one): a later
+//   command that makes the worktree match the index or HEAD, or removes what is untracked (reset --hard|--merge|--keep,
+//   checkout -f, switch -f, stash, clean, read-tree -u), is judged as deleting every path the earlier commands named,
+//   and, after one that changed the index wholesale (`add -A`, `read-tree`, `stash apply`, …), every path git status
+//   lists now (what the line could have staged).
+import path from 'node:path';
+import { getopt, isLong, type GitInvocation, type SimpleCommand, type WriteTarget } from '../shell';
+import { pathspec } from './git-files';
+
+/** Verbs that change the index wholesale: what it holds after them is not read from the line. */
+const WHOLE_INDEX = new Set(['read-tree', 'am', 'merge', 'cherry-pick', 'revert', 'pull', 'rebase']);
+
+export class Earlier {
+  /** symlinks made earlier on the line: where each is → where it leads */
+  private links = new Map<string, string>();
+  /** paths named by earlier commands that changed the index, each a pathspec as written, with its directory */
+  private staged: Array<{ spec: string; cwd: string | null }> = [];
+  /** an earlier command changed the index in a way the line does not show (`add -A`, `read-tree`, …) */
+  swept = false;
+  /** remotes defined earlier on the line (`git remote add|set-url <name> <url>`, `git config remote.<name>.url <url>`): name → URL */
+  readonly remotes = new Map<string, string>();
+
+  /** Takes in what `cmd` (read as git: `inv`) changes for the commands after it. */
+  note(cmd: SimpleCommand, inv: GitInvocation | null, abs: (p: string, cwd: string | null) => string | null): void {
+    const prog = cmd.argv[0] ? path.basename(cmd.argv[0]) : '';
+    if (prog === 'ln' || prog === 'cp') this.noteLinks(cmd, prog, abs);
+    // a link made earlier, moved: it leads to the same place under its new name
+    if (prog === 'mv' && this.links.size) {
+      const ops = cmd.argv.slice(1).filter((a) => !a.startsWith('-'));
+      const from = ops.length === 2 ? abs(ops[0], cmd.cwd) : null;
+      const to = ops.length === 2 ? abs(ops[1], cmd.cwd) : null;
+      if (from && to && this.links.has(from)) this.links.set(to, this.links.get(from)!);
+    }
+    if (!inv) return;
+    const a = inv.args;
+    const has = (short: RegExp, ...long: string[]) => a.some((x) => (/^-[a-zA-Z]+$/.test(x) && short.test(x)) || long.some((l) => isLong(x, l)));
+    const ops = a.filter((x) => !x.startsWith('-'));
+    const named = a.includes('--') ? a.slice(a.indexOf('--') + 1) : ops;
+    const stage = (paths: string[]) => this.staged.push(...paths.map((spec) => ({ spec, cwd: inv.cwd ?? cmd.cwd })));
+    if (inv.sub === 'remote' && (ops[0] === 'add' || ops[0] === 'set-url') && ops.length >= 3) this.remotes.set(ops[1], ops[ops.length - 1]);
+    const url = inv.sub === 'config' ? /^remote\.(.+)\.(push)?url$/i.exec(ops[0] ?? '') : null;
+    if (url && ops.length >= 2) this.remotes.set(url[1], ops[ops.length - 1]);
+    switch (inv.sub) {
+      case 'add':
+        if (has(/[Au]/, '--all', '--update', '--pathspec-from-file') || named.length === 0) this.swept = true;
+        stage(named);
+        return;
+      case 'rm':
+      case 'mv':
+        stage(named);
+        return;
+      case 'update-index':
+        if (has(/$^/, '--index-info', '--stdin', '--cacheinfo')) this.swept = true;
+        stage(named);
+        return;
+      case 'restore':
+        if (has(/S/, '--staged')) stage(named);
+        return;
+      case 'checkout':
+        // `checkout <tree-ish> -- <paths>` sets the index from the tree for those paths
+        if (a.includes('--') && ops.length > named.length) stage(named);
+        return;
+      case 'reset':
+        if (!a.some((x) => /^--(hard|merge|keep)$/.test(x))) this.swept = true;
+        return;
+      case 'stash':
+        if (/^(apply|pop|branch)$/.test(ops[0] ?? '')) this.swept = true;
+        return;
+      case 'apply':
+        if (has(/$^/, '--cached', '--index')) this.swept = true;
+        return;
+      default:
+        if (WHOLE_INDEX.has(inv.sub)) this.swept = true;
+    }
+  }
+
+  /** `ln -s SRC… DST`, `cp -s`: each link made and where it leads (relative to the link's directory, or with -r to cwd). */
+  private noteLinks(cmd: SimpleCommand, prog: string, abs: (p: string, cwd: string | null) => string | null): void {
+    const args = cmd.argv.slice(1);
+    const o = getopt(args, 'St', ['--target-directory', '--suffix']);
+    const symbolic = o.flags.some((f) => (/^-[a-zA-Z]+$/.test(f) && f.includes('s')) || isLong(f, '--symbolic'));
+    if (!symbolic) return;
+    const relative = prog === 'ln' && o.flags.some((f) => (/^-[a-zA-Z]+$/.test(f) && f.includes('r')) || isLong(f, '--relative'));
+    const dirOpt = [...(o.values.get('-t') ?? []), ...(o.values.get('--target-directory') ?? [])].pop();
+    const files = o.operands;
+    const sources = dirOpt !== undefined ? files : files.length >= 2 ? files.slice(0, -1) : files;
+    const dest = dirOpt ?? (files.length >= 2 ? files[files.length - 1] : '.');
+    const intoDir = dirOpt !== undefined || sources.length > 1 || dest.endsWith('/') || dest === '.';
+    for (const src of sources) {
+      // a link whose place or target the guard cannot resolve is no link it can follow; the write through it is judged as written
+      const link = abs(intoDir ? path.join(dest, path.basename(src)) : dest, cmd.cwd);
+      const from = path.isAbsolute(src) || relative || prog === 'cp' ? abs(src, cmd.cwd) : link && path.resolve(path.dirname(link), src);
+      if (link !== null && from) this.links.set(link, from);
+    }
+  }
+
+  /** Where a path leads through the links made earlier on the line (chains followed a few steps), besides itself. */
+  through(p: string): string[] {
+    const out: string[] = [];
+    let cur = p;
+    for (let step = 0; step < 8 && this.links.size; step++) {
+      let next: string | null = null;
+      for (const [link, to] of this.links) {
+        if (cur === link) next = to;
+        else if (cur.startsWith(link + path.sep)) next = to + cur.slice(link.length);
+        if (next !== null) break;
+      }
+      if (next === null || out.includes(next)) break;
+      out.push(next);
+      cur = next;
+    }
+    return out;
+  }
+
+  /**
+   * What a command that makes the worktree match the index or HEAD, or removes untracked files, deletes of what the
+   * line changed before it: the paths named earlier, as deletes (a directory with what is under it), and whether the
+   * index was changed wholesale before it (then every path git status lists counts: rules/pre-tool.ts asks git).
+   * Nothing when it is no such command or nothing was changed before it.
+   */
+  discarded(inv: GitInvocation | null, top: string | null): { targets: WriteTarget[]; swept: boolean } {
+    if (!inv || !discards(inv) || (!this.staged.length && !this.swept)) return { targets: [], swept: false };
+    const targets: WriteTarget[] = [];
+    for (const s of this.staged) {
+      const spec = pathspec(s.spec, s.cwd, top);
+      if (spec === null) continue;
+      if (spec.pattern) {
+        const cut = spec.path.search(/[*?[]/);
+        targets.push({ path: spec.path.slice(0, cut).replace(/[^/]*$/, '') || '/', kind: 'delete', cwd: null, names: [`${spec.path}\0path`] });
+      } else targets.push({ path: spec.path, kind: 'delete', cwd: null });
+    }
+    return { targets, swept: this.swept };
+  }
+}
+
+/** Whether a git command makes the worktree match the index or HEAD, or removes untracked files. */
+function discards(inv: GitInvocation): boolean {
+  const a = inv.args;
+  const force = a.some((x) => x === '-f' || isLong(x, '--force') || isLong(x, '--discard-changes') || (/^-[a-zA-Z]+$/.test(x) && x.includes('f')));
+  switch (inv.sub) {
+    case 'reset':
+      return a.some((x) => /^--(hard|merge|keep)$/.test(x));
+    case 'checkout':
+    case 'switch':
+      return force;
+    case 'stash':
+      return !/^(list|show|apply|pop|branch|drop|clear|create|store)$/.test(a.find((x) => !x.startsWith('-')) ?? '');
+    case 'clean':
+      return true;
+    case 'read-tree':
+      return a.some((x) => x === '-u');
+    case 'checkout-index':
+      return true;
+    default:
+      return false;
+  }
+}

@@ -1,0 +1,93 @@
+// Where a client has an OS sandbox, the kernel holds the perimeter too (issue 52). Claude Code's sandbox, once on,
+// keeps .claude/, .git/hooks, .git/config and everything outside the project read-only for the Bash tool, but not
+// the other clients' wiring in the worktree, git-handoff's state under the git directory or the handoff files:
+// `install --agent claude` adds those to its `sandbox.filesystem.denyWrite` (what git-handoff itself never writes
+// from inside it: `git handoff write` and a commit through the hooks still work, test/clients/sandbox.test.ts),
+// `uninstall` takes them out again, and doctor says whether the sandbox is on, what it holds, and recommends it.
+// Codex's sandbox is set in the user's configuration only (a project's cannot change permissions): nothing to add.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { SANDBOX } from '../clients/claude';
+import { placed } from '../clients/places';
+import { ALL_RECORDS, RECORDS } from '../clients/records';
+import { DEFAULT_PROTECT } from '../guard/context';
+import { handoffDir } from '../handoff/state/paths';
+import type { DoctorItem } from '../wiring';
+
+/**
+ * What the sandbox should keep read-only, relative to the worktree: every client's project hook files and folders
+ * (from the records), git-handoff's state under the git directory (when the worktree holds it), and the folders of
+ * the protected handoff files (their pattern's fixed part: `memory`; globs are not honoured on Linux).
+ */
+export function sandboxDenies(worktree: string, commonDir: string): string[] {
+  const clients = ALL_RECORDS.flatMap((r) => [...r.hookFiles, ...(r.hookDirs ?? []), ...(r.pluginDirs ?? [])].filter((f) => f.scope === 'project' || f.scope === 'local').map((f) => f.file));
+  const state = path.relative(worktree, handoffDir(commonDir));
+  const handoffs = DEFAULT_PROTECT.map((p) => p.replace(/^(\*\*\/)+/, '').split('/').slice(0, -1).join('/')).filter((d) => d && !/[*?[{]/.test(d));
+  return [...new Set([...clients, ...(state.startsWith('..') || path.isAbsolute(state) ? [] : [state]), ...handoffs])];
+}
+
+type Json = Record<string, any>;
+const at = (o: Json, keys: readonly string[]): unknown => keys.reduce<any>((v, k) => (v && typeof v === 'object' ? v[k] : undefined), o);
+
+/** Adds `entries` to Claude Code's settings' denyWrite (kept in order, none twice); whether anything was added. */
+export function addDenies(settings: Json, entries: string[]): boolean {
+  const [top, fs, key] = SANDBOX.denyWrite;
+  const list: unknown[] = Array.isArray(at(settings, SANDBOX.denyWrite)) ? (at(settings, SANDBOX.denyWrite) as unknown[]) : [];
+  const missing = entries.filter((e) => !list.includes(e));
+  if (!missing.length) return false;
+  settings[top] = settings[top] && typeof settings[top] === 'object' ? settings[top] : {};
+  settings[top][fs] = settings[top][fs] && typeof settings[top][fs] === 'object' ? settings[top][fs] : {};
+  settings[top][fs][key] = [...list, ...missing];
+  return true;
+}
+
+/** Takes `entries` out of denyWrite, and the objects that leaves empty; how many were taken. */
+export function removeDenies(settings: Json, entries: string[]): number {
+  const [top, fs, key] = SANDBOX.denyWrite;
+  const list = at(settings, SANDBOX.denyWrite);
+  if (!Array.isArray(list)) return 0;
+  const kept = list.filter((e) => !entries.includes(e));
+  const n = list.length - kept.length;
+  if (kept.length) settings[top][fs][key] = kept;
+  else delete settings[top][fs][key];
+  if (!Object.keys(settings[top][fs]).length) delete settings[top][fs];
+  if (!Object.keys(settings[top]).length) delete settings[top];
+  return n;
+}
+
+const readJson = (file: string | null): Json | null => {
+  try {
+    return file && existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null;
+  } catch {
+    return null;
+  }
+};
+
+/** Whether `program` is on PATH. */
+const onPath = (program: string) => spawnSync('sh', ['-c', `command -v ${program}`], { stdio: 'ignore' }).status === 0;
+
+/** doctor's row: Claude Code's sandbox on or off here (its settings, the last layer that says wins), what it holds. */
+export function sandboxItem(worktree: string, commonDir: string, env: NodeJS.ProcessEnv = process.env): DoctorItem {
+  const r = RECORDS['claude-code'];
+  // user, project, local, then managed settings: a later layer's value wins
+  const order = ['user', 'project', 'local', 'system'] as const;
+  const files = order.flatMap((scope) => r.hookFiles.filter((f) => f.scope === scope).map((f) => placed('claude-code', f.file, scope, worktree, env)));
+  const layers = files.map(readJson).filter((j): j is Json => j !== null);
+  const enabled = layers.reduce<boolean>((on, j) => (typeof at(j, SANDBOX.enabled) === 'boolean' ? (at(j, SANDBOX.enabled) as boolean) : on), false);
+  const denied = new Set(layers.flatMap((j) => (Array.isArray(at(j, SANDBOX.denyWrite)) ? (at(j, SANDBOX.denyWrite) as string[]) : [])));
+  const wanted = sandboxDenies(worktree, commonDir);
+  const missing = wanted.filter((e) => !denied.has(e));
+  const component = 'agent claude sandbox';
+  const tools = ['bwrap', 'socat'].filter((p) => !onPath(p));
+  const needs = tools.length ? ` (on Linux it needs ${tools.join(' and ')}: apt-get install bubblewrap socat)` : '';
+  if (!enabled) {
+    return {
+      component,
+      status: 'info',
+      detail: `Claude Code's sandbox is off: a script the session writes and runs can write anything the user can. Recommended: "sandbox": {"enabled": true} in ${r.hookFiles.find((f) => f.scope === 'local')!.file} or your user settings${needs}; it keeps .claude/, .git/hooks, .git/config and all outside the project read-only, and with git-handoff's denyWrite entries ${missing.length ? '(git handoff install --agent claude adds them) ' : ''}the other clients' wiring, git-handoff's state and the handoff files too`,
+    };
+  }
+  if (missing.length) return { component, status: 'info', detail: `Claude Code's sandbox is on, but its denyWrite lacks ${missing.join(', ')}: a script run in it can still write those; run git handoff install --agent claude again${needs}` };
+  return { component, status: 'ok', detail: `Claude Code's sandbox is on: the Bash tool cannot write .claude/, .git/hooks, .git/config, anything outside the project, nor ${wanted.join(', ')}${needs}` };
+}
