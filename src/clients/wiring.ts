@@ -31,6 +31,8 @@ export interface Wiring {
   split?: { event: string; line: string[]; rest: string };
   /** in the unit the client counts hook timeouts in */
   timeout: number;
+  /** events the client bounds below `timeout`, with the most it accepts (install writes that; doctor leaves it be) */
+  eventTimeouts?: Record<string, number>;
   /** each hook entry carries `name: git-handoff` */
   named: boolean;
   /** the instructions file the startup note goes into */

@@ -193,7 +193,7 @@ export function installAgents(repo: Repo, o: InstallOptions): string[] {
     for (const [event, matcher] of Object.entries(w.events)) {
       const groups = Array.isArray(settings.hooks[event]) ? settings.hooks[event] : [];
       for (const g of eventGroups(w, event, matcher, command)) {
-        const hook = { ...(w.named ? { name: 'git-handoff' } : {}), type: 'command', command: g.command, timeout: w.timeout };
+        const hook = { ...(w.named ? { name: 'git-handoff' } : {}), type: 'command', command: g.command, timeout: w.eventTimeouts?.[event] ?? w.timeout };
         groups.push({ ...(g.matcher ? { matcher: g.matcher } : {}), hooks: [hook] });
       }
       settings.hooks[event] = groups;
@@ -346,8 +346,13 @@ export function doctorAgents(repo: Repo): DoctorItem[] {
     }
     items.push(...routingItems(agent, w, settings.hooks));
     // every hook of ours with the timeout install sets (above the guard's own watchdog, under the clients' defaults)
-    items.push(...timeoutItems(agent, w, Object.values(settings.hooks ?? {}).flatMap((gs: any) => (Array.isArray(gs) ? gs : []).flatMap((g: any) => (Array.isArray(g?.hooks) ? g.hooks : []).filter(isOurs).map((h: any) => h.timeout)))));
-    if (wired.length === 0) items.push({ component: `agent ${agent}`, status: 'missing', detail: `${w.settings} has no git-handoff hook (git handoff install --agent ${agent})` });
+    // (an event the client bounds below it, Wiring.eventTimeouts, has the client's bound)
+    items.push(...timeoutItems(agent, w, Object.entries(settings.hooks ?? {}).flatMap(([ev, gs]: [string, any]) => (w.eventTimeouts?.[ev] !== undefined || !Array.isArray(gs) ? [] : gs).flatMap((g: any) => (Array.isArray(g?.hooks) ? g.hooks : []).filter(isOurs).map((h: any) => h.timeout)))));
+    // the project's own settings without our hooks, where the user-wide plugin (extension) answers: nothing is missing,
+    // and wiring the project too would only add hooks that defer to it
+    const byPlugin = wired.length === 0 && (agent === 'claude' || agent === 'gemini') && pluginAnswers(w.client, repo.worktree);
+    if (byPlugin) items.push({ component: `agent ${agent}`, status: 'info', detail: `${w.settings} has no git-handoff hook; not needed: the git-handoff ${agent === 'gemini' ? 'extension' : 'plugin'} answers here (below)` });
+    else if (wired.length === 0) items.push({ component: `agent ${agent}`, status: 'missing', detail: `${w.settings} has no git-handoff hook (git handoff install --agent ${agent})` });
     else if (missing.length) items.push({ component: `agent ${agent}`, status: 'broken', detail: `${w.settings} lacks ${missing.join(', ')} (run install --agent ${agent} again)` });
     else if (agent !== 'codex' && pluginAnswers(agent === 'claude' ? 'claude-code' : 'gemini-cli', repo.worktree)) {
       items.push({ component: `agent ${agent}`, status: 'ok', detail: `${w.settings}: ${wired.join(', ')}; these hooks defer to the git-handoff ${agent === 'claude' ? 'plugin' : 'extension'}, which answers each event (never twice)` });

@@ -12,6 +12,7 @@ import { RECORDS } from '../../clients/records';
 import { removeLocalState } from '../../handoff/state/local-state';
 import { existsSync } from 'node:fs';
 import { excludeWiring, unexcludeWiring } from '../../install/private';
+import { checkPathInstallations } from '../../install/installations';
 import { doctorHooks, installHooksFor, uninstallHooks, uninstallHooksFor } from '../../hooks/install';
 import { doctorSecrets } from '../../handoff/store/redact';
 import { doctorFormat } from '../../handoff/store/format';
@@ -122,6 +123,8 @@ async function actions(a: Args, agents: InstallOptions['agents'], mode: 'install
   }
   const repo = openRepo();
   if (mode === 'install') {
+    // a wiring that names the programs on PATH: two installations there can make it run the other one, or exit 127
+    if (agents?.length && (!a.launcher || a.launcher === 'git-handoff')) msgs.push(...checkPathInstallations(agents.includes('claude')));
     if (a.server) msgs.push(...(await installServer(repo)));
     if (a.private && !agents) throw new HandoffError('usage', 'private-needs-agent', '--private keeps agent wiring out of history: name the clients, e.g. install --agent claude --private');
     // the agent wiring brings the git hooks: their reference-transaction check refuses raw ref moves whichever client
