@@ -200,6 +200,8 @@ export function installAgents(repo: Repo, o: InstallOptions): string[] {
     }
     // Claude Code's sandbox, when the person turns it on, keeps what the guard stands on read-only too (./sandbox.ts)
     const denied = agent === 'claude' && addDenies(settings, sandboxDenies(root, repo.commonDir));
+    // the keys where they were (strip took `hooks` out and it came back last): installing again changes nothing
+    keepKeyOrder(settings, Object.keys(JSON.parse(before)));
     if (JSON.stringify(settings) === before) msgs.push(`${w.settings}: already wired (${agent})`);
     else {
       writeJson(file, settings, repo.commonDir);
@@ -259,6 +261,14 @@ function sharedWith(root: string, agent: Agent, leaving: readonly Agent[], key: 
       return false;
     }
   });
+}
+
+/** Puts `o`'s keys named in `order` first, in that order (the rest after, as they were). */
+function keepKeyOrder(o: Record<string, unknown>, order: string[]): void {
+  const all = [...order.filter((k) => Object.hasOwn(o, k)), ...Object.keys(o).filter((k) => !order.includes(k))];
+  const values = all.map((k) => [k, o[k]] as const);
+  for (const k of Object.keys(o)) delete o[k];
+  for (const [k, v] of values) o[k] = v;
 }
 
 export function uninstallAgents(repo: Repo, o: InstallOptions): string[] {

@@ -18,7 +18,7 @@ import { readConfig } from '../../git/config';
 import { userStateDir } from '../../user-dirs';
 
 /** The files and folders under <git-common-dir>/handoff/ that only serve a running guard or command (claims.json: the claims state file, a cache of the tables). */
-const TRANSIENT = ['guard', 'guard-config.json', 'guard.log', 'lineage', 'ledger', 'processes', 'record-seen.json', 'versions.json', 'listing', 'hooks-for-agents.json', 'refusals.jsonl', 'refusals.jsonl.1', 'contact.json', 'claims.json'];
+const TRANSIENT = ['guard', 'guard-config.json', 'guard-config.plain', 'guard.log', 'lineage', 'ledger', 'processes', 'record-seen.json', 'versions.json', 'listing', 'hooks-for-agents.json', 'refusals.jsonl', 'refusals.jsonl.1', 'contact.json', 'claims.json'];
 /** The refs that hold handoffs or what a command kept of one (user data). */
 const DATA = [HANDOFF_PREFIX, ARCHIVE_PREFIX, DROPPED_PREFIX, ROGUE_PREFIX, KEPT_PREFIX, NOTES_REF, 'refs/remotes/*/handoffs/**'];
 
