@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import './test/answerer-mode';
+import './test/helpers/clean-path';
 
 // End-to-end tests with the real clients (Claude Code, Codex, Gemini CLI, Copilot CLI, OpenCode, Qwen Code, Cline CLI, Kilo
 // Code CLI, Factory droid offline): slow, large

@@ -6,8 +6,8 @@
 //   stdin), doing only the I/O the decision cannot do without and no decision at all: the payload read as the
 //   wiring must read it (Claude Code's Write group by `cat`: dash reads a pipe a byte a system call, so `read`
 //   costs more past a few KB; the other group by `read`), for a file the one `stat` that gives its link count (the
-//   hard-link rule) and the ledger's clock, and the ledger's one line; for a shell line the payload alone; for a
-//   refused call (decided in node) node's start and the payload parsed.
+//   hard-link rule) and the ledger's clock, and the ledger's one line; for a shell line the payload alone; for a call
+//   node decides (a handoff file, a refused ref move) node's start and the payload parsed.
 // - `write` / `show`: bench/floor-store.cjs through git's dispatch and a bin link, as the store rows run git-handoff:
 //   a compare-and-swap write's git status, four objects and one update-ref (and, as a second row, with the loss
 //   record's commit in the same transaction and its objects copied outside .git, as issues 23 and 36 require); a
@@ -26,12 +26,10 @@ const q = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
 function leastHook(call, dir, ledger) {
   const file = call.arg?.file ? path.join(dir, call.arg.file) : null;
   const stamp = file && `set -- $(stat -L -c '%h %.3Y' /proc/self ${q(file)}) && printf '{"t":%s}\\n' "$4" >>${q(ledger)}`;
-  if (call.name.includes('(refused)')) return [`NODE_EXTRA_CA_CERTS= exec node -e 'JSON.parse(require("fs").readFileSync(0, "utf8"))'`, 'node started, the payload parsed'];
+  if (call.node) return [`NODE_EXTRA_CA_CERTS= exec node -e 'JSON.parse(require("fs").readFileSync(0, "utf8"))'`, 'node started, the payload parsed'];
   if (call.kind === 'shell') return ['IFS= read -r p || :', 'the payload read by `read`'];
-  // the own file: its line 1 read too (a builtin `read`), as a Write of it must keep the marker
-  const own = call.arg.file.startsWith('memory/') ? ` && IFS= read -r l <${q(file)}` : '';
-  if (call.kind === 'write') return [`p=$(cat) && ${stamp}${own}`, 'the payload by `cat`, one `stat`, one ledger line'];
-  return [`{ IFS= read -r p || :; } && ${stamp}${own}`, 'the payload by `read`, one `stat`, one ledger line'];
+  if (call.kind === 'write') return [`p=$(cat) && ${stamp}`, 'the payload by `cat`, one `stat`, one ledger line'];
+  return [`{ IFS= read -r p || :; } && ${stamp}`, 'the payload by `read`, one `stat`, one ledger line'];
 }
 
 /** The tool-call floors: Claude Code's rows, each the least hook for its call. */

@@ -19,10 +19,13 @@ export const PHASES = [
   ['the payload read (cat; none where bash read it)', /^case \$payload in/],
   ['the payload split into its keys', /^keys && if/],
   ['the event, session and cwd located', /^if \[ \$event = post \]/],
-  ["the call read (a shell line's words; a file's target: its stat, cd -P, locate)", /^# Still node's/],
-  ["lineage, and for a file the configuration (node's cache, every file git reads)", /^# the lease/],
-  ['the lease', /^\[ -n "\$paths" \] \|\| exit 0/],
-  ['the ledger append', null],
+  ["a shell line's words (a file's call: none)", /^\tended && settled/],
+  ["a shell line's lineage and lease; for a file, the file tools' definitions read", /^plain=\$common\/\$config_plain/],
+  ["for a file, node's configuration summary and the places' links", /^case \$shape in$/],
+  ['for a file, its targets (cd -P, locate)', /^stated \|\| full/],
+  ['for a file, its one stat', /^settled \|\| full/],
+  ['for a file, lineage and lease', /^! \[ -e "\$common\/\$claims_file" \]/],
+  ['for a file, the claims file and the ledger append', null],
 ];
 
 /** Copies of the front in `dir`: k = 0 stops at once, k ≥ 1 before PHASES[k - 1]'s end (the last: whole). */

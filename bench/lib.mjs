@@ -16,37 +16,8 @@ export function isolatedEnv(home, extra = {}) {
     if (k.startsWith('GIT_') || k.startsWith('CLAUDE') || k.startsWith('GEMINI') || k.startsWith('CODEX')) delete env[k];
   }
   delete env.XDG_CACHE_HOME;
-  // no resident answerer unless a part starts one (startAnswerer): a front that found none would start one
-  Object.assign(env, { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), GIT_CONFIG_NOSYSTEM: '1', LC_ALL: 'C', NO_COLOR: '1', GIT_HANDOFF_ANSWERER: '0' }, extra);
+  Object.assign(env, { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), GIT_CONFIG_NOSYSTEM: '1', LC_ALL: 'C', NO_COLOR: '1' }, extra);
   return env;
-}
-
-/**
- * The resident answerer (src/answerer) of the user whose environment `env` is, started and waited for (its socket
- * and its spares); `env` is changed to let the front ask it. Returns a function that stops it.
- */
-export function startAnswerer(env) {
-  delete env.GIT_HANDOFF_ANSWERER;
-  const sock = path.join(env.XDG_CACHE_HOME || path.join(env.HOME, '.cache'), 'git-handoff', 'answer.sock');
-  // made first, as a guard that starts one does (src/answerer/start.ts)
-  mkdirSync(path.dirname(sock), { recursive: true, mode: 0o700 });
-  const child = spawn(process.execPath, [path.join(path.dirname(BIN), '..', 'dist', 'answerer.cjs')], { env: { ...env, NODE_EXTRA_CA_CERTS: '' }, stdio: 'ignore', detached: true, cwd: '/' });
-  child.unref();
-  const until = Date.now() + 10_000;
-  while (!existsSync(sock)) {
-    if (Date.now() > until) throw new Error('bench: the answerer did not start');
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
-  }
-  // its spares' node starts
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500);
-  return () => {
-    try {
-      process.kill(child.pid, 'SIGTERM');
-    } catch {
-      /* gone */
-    }
-    env.GIT_HANDOFF_ANSWERER = '0';
-  };
 }
 
 /**

@@ -1,12 +1,11 @@
 #!/usr/bin/env node
 // `npm run bench`: every row, each against its baseline timed in the same run, in both environments (issue 39):
 // NODE_EXTRA_CA_CERTS unset, where the goals are judged, and set (every node start, the baseline's too, reads the
-// bundle: the flattering ratios). Then issue 39's table (its rows, both environments, the goals), and the trace
-// (bench/trace.mjs): where the milliseconds of write, show, list and the guard's node path go.
-//   node bench/run.mjs [--runs N] [--only calls,answerer,floor,guard,store,list,commit,record,claims,trace,witness] [--client claude,codex,…] [--env both|unset|set] [--json]
-// Part `answerer`: the tool-call rows again with the user's resident answerer running (src/answerer); every other
-// part runs with none (GIT_HANDOFF_ANSWERER=0). Part `floor` (bench/floor.mjs): the least any implementation of a row
-// of issue 39's table costs, beside the row in that table.
+// bundle: the flattering ratios). Then the goals' table (issues 39 and 52: its rows, both environments, each goal
+// against node, the row's floor or empty hook stubs), and the trace (bench/trace.mjs): where the milliseconds of
+// write, show, list and the guard's node path go.
+//   node bench/run.mjs [--runs N] [--only calls,floor,guard,store,list,commit,record,claims,trace,witness,status] [--client claude,codex,…] [--env both|unset|set] [--json]
+// Part `floor` (bench/floor.mjs): the least any implementation of a row of the goals' table costs, beside the row.
 import { execFileSync, execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
@@ -18,27 +17,33 @@ import { benchGuardRows } from './guard.mjs';
 import { fileCosts, fmt, flags } from './lib.mjs';
 import { benchList } from './list.mjs';
 import { benchRecord } from './record.mjs';
+import { benchStatus } from './status.mjs';
 import { benchStore } from './store.mjs';
 import { benchToolCalls } from './tool-call.mjs';
 import { benchTrace } from './trace.mjs';
 import { benchWitness } from './witness.mjs';
 
 const f = flags();
-const ALL = ['calls', 'answerer', 'floor', 'guard', 'store', 'list', 'commit', 'record', 'claims', 'trace', 'witness'];
+const ALL = ['calls', 'floor', 'guard', 'store', 'list', 'commit', 'record', 'claims', 'trace', 'witness', 'status'];
 const only = f.only ? String(f.only).split(',') : ALL;
 for (const name of only) if (!ALL.includes(name)) throw new Error(`unknown part ${name}: use ${ALL.join(',')}`);
 const runs = f.runs;
 const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
 
 /** The rows of the parts asked for, measured in this process's environment. */
-function measure(parts) {
-  const fns = { calls: () => benchToolCalls({ runs, clients: f.client ? String(f.client).split(',') : undefined }), answerer: () => benchToolCalls({ runs, clients: f.client ? String(f.client).split(',') : undefined, answerer: true }), floor: () => benchFloors({ runs }), guard: () => benchGuardRows({ runs }), store: () => benchStore({ runs }), list: () => benchList({ runs }), commit: () => benchCommit({ runs }), record: () => benchRecord({ runs }), claims: () => benchClaims({ runs }), trace: () => benchTrace({ runs }), witness: () => benchWitness({ runs }) };
-  return parts.flatMap((name) => fns[name]());
+async function measure(parts) {
+  const fns = { calls: () => benchToolCalls({ runs, clients: f.client ? String(f.client).split(',') : undefined }), floor: () => benchFloors({ runs }), guard: () => benchGuardRows({ runs }), store: () => benchStore({ runs }), list: () => benchList({ runs }), commit: () => benchCommit({ runs }), record: () => benchRecord({ runs }), claims: () => benchClaims({ runs }), trace: () => benchTrace({ runs }), witness: () => benchWitness({ runs }), status: () => benchStatus({ runs }) };
+  const rows = [];
+  // a part may answer a promise (status: it starts a server and asks it)
+  for (const name of parts) rows.push(...(await fns[name]()));
+  return rows;
 }
 
 // a child run: one environment, rows as JSON (the parent sets or clears the variable)
 if (f.child) {
-  process.stdout.write(JSON.stringify({ loadBefore: load(), rows: measure(only), loadAfter: load() }) + '\n');
+  const loadBefore = load();
+  const rows = await measure(only);
+  process.stdout.write(JSON.stringify({ loadBefore, rows, loadAfter: load() }) + '\n');
   process.exit(0);
 }
 
@@ -62,8 +67,6 @@ const machine = {
   node: process.version,
   git: execSync('git --version', { encoding: 'utf8' }).trim(),
   nodeExtraCaCerts: CA,
-  // the resident answerer runs only for the `answerer` part's rows (named `… (answerer)`)
-  answerer: only.includes('answerer') ? 'rows named (answerer)' : 'none',
   // what a file created costs where the repositories are, before the rows: the store rows pay it (a write creates about
   // fifteen) and node -e '' does not; another process writing to the same disk can make it forty times dearer
   files: fileCosts(),
@@ -74,21 +77,26 @@ const results = {};
 for (const e of envs) results[e] = measured.length ? inEnv(e, measured) : { rows: [], loadBefore: load(), loadAfter: load() };
 const traceRows = only.includes('trace') ? inEnv('unset', ['trace']).rows : [];
 
-// issue 39's table: its rows, by the names the parts give them (Claude Code's calls, all hooks), and its goals
+// the goals' table: issue 39's and 52's rows, by the names the parts give them (Claude Code's calls, all hooks), each
+// goal against `node` (node -e ''), the row's `floor` (bench/floor.mjs) or its own baseline (`base`: empty hook stubs,
+// raw for-each-ref)
 const ISSUE = [
-  ['ordinary Write of a source file, all hooks, vs node', 'Claude Code tool call: Write of an ordinary source file', 0.15],
-  ['ordinary Edit', 'Claude Code tool call: Edit of an ordinary source file', 0.15],
-  ['Bash `npm test`', 'Claude Code tool call: Bash `npm test`', 0.15],
-  ['Bash `ls -la`', 'Claude Code tool call: Bash `ls -la`', 0.15],
-  ["this session's own protected handoff file", 'Claude Code tool call: Write of its own protected handoff file', 1.1],
-  ["an edit of this session's own handoff file (not in the issue's table: an agent's usual change to its notes)", 'Claude Code tool call: Edit of its own protected handoff file', 1.1],
-  ['a refused handoff ref move', 'Claude Code tool call: Bash `git update-ref refs/handoffs/…` (refused)', 1.3],
-  ['`write` (CAS, existing topic) vs node', 'git handoff write (existing topic)', 2.0, 'floor · git handoff write (existing topic), with the loss record'],
-  ['`show` vs node', 'git handoff show <topic>', 1.6],
-  ['`write` with the git hooks installed (not in the issue\'s table: what `install` leaves)', 'git handoff write (existing topic), git hooks installed', 2.0, 'floor · git handoff write (existing topic), with the loss record'],
-  ['`list --all --json`, 10,000 handoffs, vs node + for-each-ref', 'git handoff list --all --json, 10,000 handoffs / 100 branches', 1.5],
-  ["the same with nothing kept (not in the issue's table: the first `list --all` after an upgrade, or after more than 64 refs moved)", '  the same, nothing kept (every field read from git)', null],
-  ["a person's commit with hooks vs empty stubs", 'git commit by a person, hooks installed', 1.5],
+  ['ordinary Write of a source file, all hooks', 'Claude Code tool call: Write of an ordinary source file', 1.3, 'floor'],
+  ['ordinary Edit', 'Claude Code tool call: Edit of an ordinary source file', 1.3, 'floor'],
+  ['Bash `npm test`', 'Claude Code tool call: Bash `npm test`', 1.3, 'floor'],
+  ['Bash `ls -la`', 'Claude Code tool call: Bash `ls -la`', 1.3, 'floor'],
+  ['Bash `cat README.md`', 'Claude Code tool call: Bash `cat README.md`', 1.3, 'floor'],
+  ["this session's own protected handoff file (node's)", 'Claude Code tool call: Write of its own protected handoff file', 1.5, 'node'],
+  ["an edit of this session's own handoff file (node's)", 'Claude Code tool call: Edit of its own protected handoff file', 1.5, 'node'],
+  ['Bash `git commit -m x` in a shared worktree (node\'s)', 'Claude Code tool call: Bash `git commit -m x` in a shared worktree', 1.5, 'node'],
+  ['a refused handoff ref move (node\'s)', 'Claude Code tool call: Bash `git update-ref refs/handoffs/…` (refused)', 1.5, 'node'],
+  ["a person's commit with hooks vs empty stubs", 'git commit by a person, hooks installed', 1.5, 'base'],
+  ["an agent's commit with hooks vs empty stubs", 'git commit by an agent session, hooks installed', 3, 'base'],
+  ['`write` (CAS, existing topic) vs node', 'git handoff write (existing topic)', 2.0, 'node', 'floor · git handoff write (existing topic), with the loss record'],
+  ['`show` vs node', 'git handoff show <topic>', 1.6, 'node'],
+  ['`write` with the git hooks installed (what `install` leaves)', 'git handoff write (existing topic), git hooks installed', 2.0, 'node', 'floor · git handoff write (existing topic), with the loss record'],
+  ['`list --all --json`, 10,000 handoffs, vs node + for-each-ref', 'git handoff list --all --json, 10,000 handoffs / 100 branches', 1.5, 'base'],
+  ["the same with nothing kept (the first `list --all` after an upgrade, or after more than 64 refs moved)", '  the same, nothing kept (every field read from git)', null, 'base'],
 ];
 
 if (f.json) {
@@ -119,9 +127,6 @@ const out = [
   `git-handoff bench — ${machine.date} — ${machine.cpu} — node ${machine.node} — ${machine.git}`,
   ...envs.map((e) => `load (${e} run): ${results[e].loadBefore} → ${results[e].loadAfter}`),
   `NODE_EXTRA_CA_CERTS: unset, and set to ${CA ?? '(no bundle found)'} (read by every node start, the baseline's included; not by the guard's); goals are judged ${judged}.`,
-  only.includes('answerer')
-    ? "resident answerer: running for the rows named (answerer) only; their cpu ratio leaves out the spare's work and the next spare's node start (other processes than the call's)."
-    : 'resident answerer: none in this run (part `answerer` adds the tool-call rows with one running).',
   `a file created in ${machine.files.dir} (and written, 200 bytes), median of 200 before the rows: ${machine.files.create.toFixed(3)} ms (rewritten in place: ${machine.files.rewrite.toFixed(3)} ms); a store write creates about fifteen.`,
   'time: medians of wall time; baselines timed in the same run, interleaved with the measured command.',
   "cpu ratio: mean CPU time (user + system of the whole process tree) against the baseline's, which machine load barely moves.",
@@ -130,18 +135,19 @@ const out = [
   '',
   ...envs.flatMap((e) => results[e].rows.filter((r) => r.note).map((r) => `${r.name}: ${r.note}`).filter((v, i, a) => e === envs[0] || !a.includes(v))),
   '',
-  "Issue 39's table (Claude Code's calls, all hooks; goals judged with NODE_EXTRA_CA_CERTS unset, no answerer; beside them the calls with the answerer running, aim ≤ 0.1×;",
-  `floor (${judged}): the least any implementation of the row costs, bench/floor.mjs: what the row must read, write and start, and no decision):`,
+  "The goals' table (issues 39 and 52; Claude Code's calls, all hooks; goals judged with NODE_EXTRA_CA_CERTS unset): each row's ratio",
+  `against node -e '', its floor's (bench/floor.mjs: what the row must read, write and start, and no decision; ${judged}), and the goal's measure:`,
+  "against the floor for a call the sh front ends, against node for one node decides, against the row's own baseline for the rest:",
   ...render([
-    ['row', ...envs.flatMap((e) => [`ratio (${e})`, `cpu (${e})`]), 'goal', 'verdict', `floor (${judged})`, ...envs.map((e) => `with answerer (${e})`)],
-    ...ISSUE.map(([label, name, g, floorName]) => {
+    ['row', ...envs.flatMap((e) => [`vs node (${e})`, `cpu (${e})`]), `floor (${judged})`, `vs floor (${judged})`, 'goal', 'verdict'],
+    ...ISSUE.map(([label, name, g, against, floorName]) => {
       const rs = rowsOf.map((m) => m.get(name));
-      const withA = rowsOf.map((m) => m.get(`${name} (answerer)`));
-      const store = !name.startsWith('Claude Code tool call');
-      // list and commit have no floor row: their baselines are floors already (raw for-each-ref, empty hook stubs)
-      const floored = !!floorName || !store || name.startsWith('git handoff show');
-      const floor = ratio(rowsOf[0].get(floorName ?? `floor · ${name}`)) || (floored ? 'not run' : '—');
-      return [label, ...rs.flatMap((r) => [ratio(r) || '—', cpu(r) || '—']), g == null ? '' : `≤ ${g}×`, verdict(rs[0]), floor, ...withA.map((r) => (store ? 'no hook: n/a' : ratio(r) || 'not run'))];
+      const fl = rowsOf[0].get(floorName ?? `floor · ${name}`);
+      const overFloor = rs[0]?.ratio != null && fl?.ratio != null ? rs[0].ratio / fl.ratio : null;
+      const measure = against === 'floor' ? overFloor : rs[0]?.ratio ?? null;
+      const v = g == null ? '' : measure == null ? 'not run' : measure <= g ? 'met' : 'MISSED';
+      const unit = { floor: '× its floor', node: "× node -e ''", base: '× its baseline' }[against];
+      return [label, ...rs.flatMap((r) => [ratio(r) || '—', cpu(r) || '—']), ratio(fl) || '—', overFloor == null ? '—' : `${overFloor.toFixed(2)}×`, g == null ? '' : `≤ ${g}${unit}`, v];
     }),
   ]),
 ];

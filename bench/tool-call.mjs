@@ -8,7 +8,7 @@
 //   node bench/tool-call.mjs [--client claude,gemini,codex,qwen,copilot] [--runs N] [--json]
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT, emit, flags, interleave, nodeFloor, row, startAnswerer, tempRepo, timeSync } from './lib.mjs';
+import { ROOT, emit, flags, interleave, nodeFloor, row, tempRepo, timeSync } from './lib.mjs';
 import { viaGit } from './store.mjs';
 
 const ME = '5f0c6a52-1b7e-4f0e-9f3a-2d4c8e1a7b90';
@@ -41,18 +41,19 @@ function toolCall(client, kind, arg) {
 }
 
 const SOURCE = Array.from({ length: 120 }, (_, i) => `export const value${i} = ${i}; // an ordinary source line`).join('\n') + '\n';
-// goals: issue 39's (every ordinary call ≤ 0.15× node, the own file ≤ 1.1×, a refused ref move ≤ 1.3×)
+// goals (issue 52): a call the sh front ends costs at most 1.3× its floor row (bench/floor.mjs: `floor`); a call that
+// needs node, one node start: at most 1.5× `node -e ''` (`goal`)
 export const CALLS = [
-  { name: 'Write of an ordinary source file', kind: 'write', arg: { file: 'src/app.ts', content: SOURCE }, goal: 0.15 },
-  { name: 'Edit of an ordinary source file', kind: 'edit', arg: { file: 'src/app.ts', old: 'value1 = 1', new: 'value1 = 2' }, goal: 0.15 },
-  { name: 'Bash `npm test`', kind: 'shell', arg: 'npm test', goal: 0.15 },
-  { name: 'Bash `ls -la`', kind: 'shell', arg: 'ls -la', goal: 0.15 },
-  { name: 'Bash `cat README.md`', kind: 'shell', arg: 'cat README.md', goal: 0.15 },
-  { name: 'Write of its own protected handoff file', kind: 'write', arg: { file: OWN, content: `${MARKER}\n# auth-refactor\n\nGoal: new notes.\n` }, goal: 1.1 },
+  { name: 'Write of an ordinary source file', kind: 'write', arg: { file: 'src/app.ts', content: SOURCE }, floor: 1.3 },
+  { name: 'Edit of an ordinary source file', kind: 'edit', arg: { file: 'src/app.ts', old: 'value1 = 1', new: 'value1 = 2' }, floor: 1.3 },
+  { name: 'Bash `npm test`', kind: 'shell', arg: 'npm test', floor: 1.3 },
+  { name: 'Bash `ls -la`', kind: 'shell', arg: 'ls -la', floor: 1.3 },
+  { name: 'Bash `cat README.md`', kind: 'shell', arg: 'cat README.md', floor: 1.3 },
+  { name: 'Write of its own protected handoff file', kind: 'write', arg: { file: OWN, content: `${MARKER}\n# auth-refactor\n\nGoal: new notes.\n` }, goal: 1.5, node: true },
   // an agent's usual change to its own notes: an edit of the file it keeps (Codex: an Update File patch)
-  { name: 'Edit of its own protected handoff file', kind: 'edit', arg: { file: OWN, old: 'Goal: the old notes.', new: 'Goal: the new notes.' }, goal: 1.1 },
-  { name: 'Bash `git commit -m x` in a shared worktree', kind: 'shell', arg: 'git commit -m x', goal: 1.25 },
-  { name: 'Bash `git update-ref refs/handoffs/…` (refused)', kind: 'shell', arg: 'git update-ref refs/handoffs/main/auth-refactor HEAD', goal: 1.3 },
+  { name: 'Edit of its own protected handoff file', kind: 'edit', arg: { file: OWN, old: 'Goal: the old notes.', new: 'Goal: the new notes.' }, goal: 1.5, node: true },
+  { name: 'Bash `git commit -m x` in a shared worktree', kind: 'shell', arg: 'git commit -m x', goal: 1.5, node: true },
+  { name: 'Bash `git update-ref refs/handoffs/…` (refused)', kind: 'shell', arg: 'git update-ref refs/handoffs/main/auth-refactor HEAD', goal: 1.5, node: true },
 ];
 
 /** The hook commands wired for `tool` at `event`, in order (a matcher is a regular expression over the tool name; Copilot's own file has a `bash` command per event and no matcher). */
@@ -103,12 +104,10 @@ export function runsOf(w, client, call, session = ME) {
 const runHook = (w, cmd, input, env = {}) => timeSync(w.shell, [...w.args, cmd], { cwd: w.repo.dir, env: { ...w.env, ...env }, input, allowFail: true });
 const runAll = (w, hooks) => hooks.reduce((ms, [cmd, input, env]) => ms + runHook(w, cmd, input, env).ms, 0);
 
-/** `answerer`: with the user's resident answerer running (src/answerer), rows named `… (answerer)`; else none runs. */
-export function benchToolCalls({ runs, clients, answerer = false } = {}) {
+export function benchToolCalls({ runs, clients } = {}) {
   const rows = [];
   for (const client of clients ?? Object.keys(CLIENTS)) {
     const w = wiredRepo(client);
-    const stop = answerer ? startAnswerer(w.env) : () => undefined;
     try {
       // another session is live here and claims a file: the shared worktree `git commit` is checked against
       const theirs = runsOf(w, client, { kind: 'write', arg: { file: 'src/theirs.ts', content: 'x' } }, OTHER);
@@ -124,10 +123,9 @@ export function benchToolCalls({ runs, clients, answerer = false } = {}) {
         // after a tool that ran): what the user pays for it is the before-tool hooks alone
         const hooks = answer === 'refused' ? pre : [...pre, ...post];
         const r = interleave(Number(runs ?? 21), () => runAll(w, hooks), nodeFloor(w.repo.env));
-        rows.push(row(`${CLIENTS[client].name} tool call: ${call.name}${answerer ? ' (answerer)' : ''}`, r, answerer ? null : call.goal, `(${answer}; ${hooks.length} hook run${hooks.length === 1 ? '' : 's'}: ${[...new Set(hooks.map(([cmd]) => cmd))].join(', ')})`));
+        rows.push(row(`${CLIENTS[client].name} tool call: ${call.name}`, r, call.goal ?? null, `(${answer}; ${hooks.length} hook run${hooks.length === 1 ? '' : 's'}: ${[...new Set(hooks.map(([cmd]) => cmd))].join(', ')})`));
       }
     } finally {
-      stop();
       w.repo.cleanup();
     }
   }
@@ -136,5 +134,5 @@ export function benchToolCalls({ runs, clients, answerer = false } = {}) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const f = flags();
-  emit(benchToolCalls({ runs: f.runs, clients: f.client ? String(f.client).split(',') : undefined, answerer: !!f.answerer }), f.json);
+  emit(benchToolCalls({ runs: f.runs, clients: f.client ? String(f.client).split(',') : undefined }), f.json);
 }

@@ -31,6 +31,14 @@ await Promise.all([
     alias: { '@secretlint/profiler': './src/handoff/secrets/secretlint-stubs.ts', debug: './src/handoff/secrets/secretlint-stubs.ts' },
   }),
 ]);
+// `git handoff web` alone loads dist/web.cjs: its server, with the page for the browser inside it (its script, with
+// preact, htm and jsdiff bundled, and its style), so nothing is ever loaded from the network and every copy of the
+// bundles (the plugin's, the extension's) has the page
+{
+  const page = await build({ bundle: true, platform: 'browser', format: 'iife', target: 'es2020', legalComments: 'none', logLevel: 'warning', entryPoints: ['src/web/page/app.ts'], write: false, minify: true, charset: 'ascii' });
+  const css = readFileSync('src/web/page/app.css', 'utf8');
+  await build({ ...common, format: 'cjs', entryPoints: ['src/web/server.ts'], outfile: 'dist/web.cjs', minify: true, define: { WEB_PAGE: JSON.stringify({ js: page.outputFiles[0].text, css }) } });
+}
 // secrets.cjs too: write and import load the scanner through its own cache (src/handoff/secrets/secrets.ts)
 const hashes = { 'cli.cjs': hashOf('dist/cli.cjs'), 'fast.cjs': hashOf('dist/fast.cjs'), 'secrets.cjs': hashOf('dist/secrets.cjs') };
 // the guard's first look: fast.cjs stays a separate file, loaded (through its cache) only when a rule may apply
@@ -41,9 +49,6 @@ await Promise.all([
   build({ ...common, ...plainBuiltins, format: 'cjs', entryPoints: ['src/fast-guard.ts'], outfile: 'dist/guard.cjs', minify: true, define }),
   // the launcher's loader for cli.cjs and fast.cjs
   build({ ...common, format: 'cjs', entryPoints: ['src/load.ts'], outfile: 'dist/load.cjs', minify: true, define }),
-  // the resident answerer and its spares (src/answerer)
-  build({ ...common, format: 'cjs', entryPoints: ['src/answerer/server.ts'], outfile: 'dist/answerer.cjs', minify: true }),
-  build({ ...common, format: 'cjs', entryPoints: ['src/answerer/spare.ts'], outfile: 'dist/spare.cjs', minify: true }),
 ]);
 // the sh front's word lists, generated from the allowlist (scripts/front-words.mjs)
 {
@@ -54,15 +59,15 @@ await Promise.all([
   rmSync('dist/.allow.cjs');
   // the paths and the lease it reads, from the modules node uses for them
   await build({ ...common, format: 'cjs', entryPoints: ['src/guard/front-constants.ts'], outfile: 'dist/.front-constants.cjs' });
-  const { FRONT_CONSTANTS, FRONT_FUNCTIONS } = createRequire(import.meta.url)('../dist/.front-constants.cjs');
+  const { FRONT_CONSTANTS, FRONT_FUNCTIONS, FILE_FUNCTIONS } = createRequire(import.meta.url)('../dist/.front-constants.cjs');
   rmSync('dist/.front-constants.cjs');
   // each client's facts the front reads, from the clients' modules (src/clients/front.ts)
   await build({ ...common, format: 'cjs', entryPoints: ['src/clients/front.ts'], outfile: 'dist/.front-clients.cjs' });
   const { frontClients } = createRequire(import.meta.url)('../dist/.front-clients.cjs');
   rmSync('dist/.front-clients.cjs');
-  const { frontBlock, withBlock } = await import('./front-words.mjs');
+  const { fileBlock, frontBlock, withBlock } = await import('./front-words.mjs');
   const front = readFileSync('bin/git-handoff-guard', 'utf8');
-  const next = withBlock(front, frontBlock(allow, FRONT_CONSTANTS, frontClients(), FRONT_FUNCTIONS));
+  const next = withBlock(front, frontBlock(allow, FRONT_CONSTANTS, frontClients(), FRONT_FUNCTIONS), fileBlock(FILE_FUNCTIONS));
   if (next !== front) writeFileSync('bin/git-handoff-guard', next);
 }
 // the hook stub's lines from TypeScript (the session variables, the trailer's key): src/hooks/stub-lines.ts

@@ -30,9 +30,9 @@ const KEYS = {
   leaseTTL: { spec: { type: 'duration', default: 30 * 60_000 }, shown: '30m', doc: 'how long a worktree lease stays live after its last heartbeat (s, m, h, d)' },
   claimTTL: { spec: { type: 'duration', default: 2 * HOUR }, shown: '2h', doc: 'how long a claim lasts unless renewed or released, when `claim` is given no `--ttl` (s, m, h, d; SPEC 10)' },
   claims: {
-    spec: { type: 'enum', values: ['tell', 'enforce'], default: 'tell' },
-    shown: 'tell',
-    doc: '`enforce`: a write to a path another live session claims is refused (by the guard and pre-commit) rather than told (SPEC 10)',
+    spec: { type: 'enum', values: ['enforce', 'tell'], default: 'enforce' },
+    shown: 'enforce',
+    doc: 'a write to a path another live session claims is refused (by the guard and pre-commit), naming the holder and the ways on; `tell`: told to the model and the person instead, claims advisory (SPEC 10)',
   },
   protect: { spec: { type: 'string', multi: true }, shown: '(none)', doc: 'more globs of protected handoff files, beside `**/memory/handoff-*.md` (multi-valued)' },
   autoSync: { spec: { type: 'bool', default: false, other: false }, shown: 'false', doc: 'the pre-push hook also pushes changed handoff refs to the remote being pushed to' },

@@ -4,7 +4,6 @@
 import { MAX_PAYLOAD, readStdinText } from './guard/io';
 import { cover, loadBundle } from './load';
 import { trace } from './trace';
-import { startAnswererAtExit } from './answerer/start';
 
 /**
  * Git commands that write the worktree, the index or a branch and name no ref to move (`git commit -m x`,
@@ -30,15 +29,12 @@ function kindOf(text: string | null): string {
 trace('guard.cjs ready');
 const { stdin, text } = readStdinText(MAX_PAYLOAD);
 trace('stdin read');
-// the front found no answerer: this run starts one when it ends (src/answerer/start.ts)
-startAnswererAtExit(__dirname);
 const kind = kindOf(text);
 if (kind === 'full') (loadBundle(__dirname, 'fast.cjs', 'guard-git') as typeof import('./fast')).guard(stdin);
 else {
   const first = loadBundle(__dirname, 'first.cjs', kind) as typeof import('./first-look');
   const { tag, answered } = first.run(stdin, text, __dirname);
   cover('first.cjs', tag);
-  // the first look answered, and nothing of it is pending: 'exit' listeners run (a code cache saved, an answerer
-  // started), node's teardown of the environment and the heap does not (about 1 ms of every such call)
+  // the first look answered, and nothing of it is pending: 'exit' listeners run (a code cache saved), node's teardown of the environment and the heap does not (about 1 ms of every such call)
   if (answered) process.exit();
 }

@@ -22,7 +22,7 @@ function finish(p: Promise<number>, exit = false): void {
  * `git-handoff guard`, given what the first look read of stdin and saw in it (or nothing: it reads stdin itself).
  * Once it answered, the process ends at once: nothing of it is pending then (every write it makes is synchronous,
  * every git process awaited), and what node would still do — V8's idle-time collection of the young generation,
- * the teardown — cost each call about 1 ms. 'exit' listeners run (a code cache saved, an answerer started).
+ * the teardown — cost each call about 1 ms. 'exit' listeners run (a code cache saved).
  */
 export function guard(stdin?: StdinState, seen?: Seen): void {
   finish(
@@ -31,7 +31,10 @@ export function guard(stdin?: StdinState, seen?: Seen): void {
   );
 }
 
-/** `git-handoff githook <name> [args]` */
+/** `git-handoff githook <name> [args]`: ends once the handler has (its writes are synchronous, its git processes awaited), as guard does. */
 export function githook(name: string, args: string[]): void {
-  finish(import('./hooks/entry').then((m) => m.runGithook(name, args)));
+  finish(
+    import('./hooks/entry').then((m) => m.runGithook(name, args)),
+    true,
+  );
 }

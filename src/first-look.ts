@@ -23,19 +23,3 @@ export function run(stdin: StdinState, text: string | null, dist: string): { tag
   if (look.answer !== undefined) trace('answered');
   return { tag: look.tag, answered: look.answer !== undefined };
 }
-
-/**
- * Runs the first look on payloads like the calls a spare of the resident answerer takes (src/answerer/spare.ts),
- * at a directory in no repository, before its call comes: the functions a decision runs are compiled and their
- * inline caches filled (a cold first look costs several times a warm one). Nothing is written: no repository is
- * found (the session is one none has seen), and the answers are dropped.
- */
-export function warm(payloads: string[], argv: string[]): void {
-  for (const text of payloads) {
-    try {
-      firstLook(text, argv, {});
-    } catch {
-      /* a warm-up only */
-    }
-  }
-}

@@ -121,18 +121,9 @@ interface ModuleClass {
   _nodeModulePaths(dir: string): string[];
 }
 
-/**
- * Bundles a spare of the resident answerer loaded before its call came (src/answerer/spare.ts), by file: every copy
- * of this module (each bundle carries one) finds them here, and takes them instead of loading the file again.
- */
-const PRELOADED = Symbol.for('git-handoff.preloaded');
-export const preloaded = (): Map<string, unknown> => ((globalThis as { [PRELOADED]?: Map<string, unknown> })[PRELOADED] ??= new Map());
-
 /** `require(dir/bundle)`, through the code cache of `use` (a command, a guard event). */
 export function loadBundle(dir: string, bundle: Bundle, use: string): unknown {
   trace('load', bundle);
-  const pre = (globalThis as { [PRELOADED]?: Map<string, unknown> })[PRELOADED]?.get(path.join(dir, bundle));
-  if (pre) return pre;
   // required here, not at the top: dist/guard.cjs answers most tool calls without loading a bundle at all
   const { Script: VmScript } = require('node:vm') as typeof import('node:vm');
   const file = path.join(dir, bundle);

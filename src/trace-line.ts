@@ -5,7 +5,6 @@
 // prints the phases of `write`, `show`, `list` and the guard's node path.
 import { appendFileSync } from 'node:fs';
 
-// read at each line: a spare of the resident answerer loads this file before it takes the call's environment
 const traceFile = (): string => process.env.GIT_HANDOFF_TRACE || '';
 
 // one start line and one exit line per process, whichever of its bundles (load.cjs, cli.cjs, …) traces first

@@ -1,8 +1,6 @@
 // GIT_HANDOFF_TRACE=<file>: where a run's milliseconds go (issue 39; bench/trace.mjs reads the lines). Off (the
 // variable unset or empty), every call is one look at the variable: nothing is loaded, timed or written. On, the writer (src/trace-line.ts) comes from dist/load.cjs, the launcher's loader, so each bundle
 // carries only this test; the other bundles are in the same directory (their __dirname).
-// read at each call, not at load: a spare of the resident answerer (src/answerer/spare.ts) loads the bundles before
-// it takes the call's environment
 const on = (): boolean => !!process.env.GIT_HANDOFF_TRACE;
 
 /** Whether this run traces: callers that would time something only for the trace test this first. */

@@ -19,6 +19,7 @@ export const SLOW_TESTS = [
   'test/claims/race-slow.test.ts', // claim races, 12 rounds per transport in CI (CLAIM_RACE_ROUNDS=200 for issue 38's full run): 3 clones × 4 sessions over file://, git daemon, smart HTTP
   'test/faults/full-disk-levels.test.ts', // 13 fill levels of a tmpfs × every writing command and the guard
   'test/hooks/client-sessions.test.ts', // 12 real commits through the hooks, one under each client's session variable
+  'test/hooks/stub-handler.test.ts', // the hook stub against its handlers, hook by hook, on generated messages, states and sessions (differential)
   // issue 40: the default suite had grown to 17 min on a quiet 2-core machine; these are matrices of real processes
   // (docs/testing.md has their cost), each a spelling list run through guard processes and real commands
   'test/guard/attack3-*.test.ts', // the third attacker's spellings: every client shape in-process and the real sh front

@@ -1,4 +1,4 @@
-// The common, well-formed command lines of write, show, list, log and claim, read without yargs (loading and building
+// The common, well-formed command lines of write, show, list, log, claim and status, read without yargs (loading and building
 // yargs for 24 commands is most of what the CLI's own start costs). Read from the same table yargs's builders are
 // made from (spec.ts), and only where the reading is certain to be yargs's own: anything else (help, --version,
 // an unknown or malformed option, a value that starts with "-", a value after `=` in quotes, an option given
@@ -7,9 +7,9 @@
 import type { CommandModule } from 'yargs';
 import { commandOf } from './argv';
 import type { GlobalArgs } from './context';
-import { CLAIM_SPEC, GLOBAL_OPTIONS, LIST_SPEC, LOG_SPEC, SHOW_SPEC, WRITE_SPEC, type CommandSpec, type OptionSpec } from './spec';
+import { CLAIM_SPEC, GLOBAL_OPTIONS, LIST_SPEC, LOG_SPEC, SHOW_SPEC, STATUS_SPEC, WRITE_SPEC, type CommandSpec, type OptionSpec } from './spec';
 
-const HOT: Record<string, CommandSpec> = { write: WRITE_SPEC, show: SHOW_SPEC, list: LIST_SPEC, log: LOG_SPEC, claim: CLAIM_SPEC };
+const HOT: Record<string, CommandSpec> = { write: WRITE_SPEC, show: SHOW_SPEC, list: LIST_SPEC, log: LOG_SPEC, claim: CLAIM_SPEC, status: STATUS_SPEC };
 export const HOT_NAMES = Object.keys(HOT);
 
 /** The command module yargs runs for a hot command (the same module: parser.ts lists it), loaded at first use. */
@@ -25,6 +25,8 @@ export function hotCommand(name: string): CommandModule<GlobalArgs, any> {
       return (require('./commands/log') as typeof import('./commands/log')).logCommand;
     case 'claim':
       return (require('./commands/claim') as typeof import('./commands/claim')).claimCommand;
+    case 'status':
+      return (require('./commands/status') as typeof import('./commands/status')).statusCommand;
     default:
       throw new Error(`not a hot command: ${name}`);
   }

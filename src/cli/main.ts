@@ -70,6 +70,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
       trace('handler done');
     }
   } catch (e) {
+    (require('./refusal-note') as typeof import('./refusal-note')).noteCommandRefusal(e, argv);
     process.exitCode = reportError(withTopicHint(withSelectingFlags(e, argv), switches.argv, commandOf(switches.argv)?.name), json);
   }
   await endPager();

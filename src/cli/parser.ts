@@ -19,12 +19,14 @@ import { listCommand } from './commands/list';
 import { logCommand } from './commands/log';
 import { releaseCommand, sessionsCommand } from './commands/sessions';
 import { showCommand } from './commands/show';
+import { statusCommand } from './commands/status';
 import { fetchCommand, pushCommand, syncCommand } from './commands/sync';
 import { recoverCommand } from './commands/recover';
 import { redactCommand } from './commands/redact';
 import { renameBranchCommand } from './commands/rename-branch';
 import { guardCommand } from './commands/guard';
 import { templateCommand } from './commands/template';
+import { webCommand } from './commands/web';
 import { writeCommand } from './commands/write';
 import type { GlobalArgs } from './context';
 import { GLOBAL_OPTIONS, withOptions } from './spec';
@@ -35,6 +37,8 @@ import { beforeCommand, changeDirectory, pageOutput, quietOutput } from './start
 const yargsOf = (): typeof yargsType => require('yargs/yargs');
 
 export const commands: CommandModule<GlobalArgs, any>[] = [
+  statusCommand,
+  webCommand,
   writeCommand,
   editCommand,
   showCommand,
@@ -112,7 +116,7 @@ export function buildParser(argv: string[], o: { noPager?: boolean; commands?: C
 
 /** The commands in the groups `-h` shows them in, as `git help` and gh do: what a session types every day first, plumbing last. */
 export const COMMAND_GROUPS: ReadonlyArray<readonly [string, readonly string[]]> = [
-  ['Every day', ['write', 'edit', 'show', 'list', 'log', 'diff', 'boot', 'template', 'archive', 'restore', 'claim', 'claims']],
+  ['Every day', ['status', 'web', 'write', 'edit', 'show', 'list', 'log', 'diff', 'boot', 'template', 'archive', 'restore', 'claim', 'claims']],
   ['Between clones', ['fetch', 'push', 'sync']],
   ['Setting up', ['install', 'uninstall', 'doctor', 'import', 'completion']],
   ['Housekeeping and repair', ['sessions', 'release', 'rename-branch', 'drop', 'redact', 'recover']],

@@ -63,6 +63,7 @@ export const WRITE_SPEC: CommandSpec = {
     ['session', { type: 'string', describe: 'this session id (default: from the environment)' }],
     ['take-over', { type: 'boolean', describe: "take over another session's handoff (needs --reason)" }],
     ['reason', { type: 'string', describe: 'why you take it over (kept in the history)' }],
+    ['from-live', { type: 'boolean', describe: 'with --take-over: take it over although its owner is live (`git handoff sessions`); it is told at its next tool call' }],
     ['to', { type: 'string', array: true, describe: 'who it is for (repeatable): session:<id>, client:<name>, person:<email>, role:<slug>; kept for later versions' }],
     ['to-none', { type: 'boolean', describe: 'address it to no one in particular again (anyone)' }],
     ['tag', { type: 'string', array: true, describe: 'a tag (repeatable, lowercase-words); kept for later versions until --tag is given again' }],
@@ -130,6 +131,18 @@ export const CLAIM_SPEC: CommandSpec = {
     ['reason', { type: 'string', describe: 'why you take it over (kept in the claims history)' }],
     ['offline', { type: 'boolean', describe: 'do not publish now (it is published at the next sync)' }],
   ],
+};
+
+export const STATUS_SPEC: CommandSpec = {
+  name: 'status',
+  options: [
+    ...identitySpec(true),
+    ['all', { type: 'boolean', describe: 'every branch, and sessions that are no longer live' }],
+    ['branch', { type: 'string', describe: 'this branch (default: the checked-out one)' }],
+    ['session', { type: 'string', describe: 'who is looking, for "unread" (default: the session of the environment)' }],
+    ['watch', { type: 'boolean', describe: 'draw it again in place whenever a ref or the local state changes (at most once a second), until Ctrl-C' }],
+  ],
+  conflicts: [['all', 'branch']],
 };
 
 /** The options of a table on a yargs parser, in its order. */

@@ -33,6 +33,8 @@ export interface Wiring {
   timeout: number;
   /** the client counts hook timeouts in milliseconds (else seconds) */
   timeoutMs?: true;
+  /** events the client bounds below `timeout`, with the most it accepts (install writes that; doctor leaves it be) */
+  eventTimeouts?: Record<string, number>;
   /** each hook entry carries `name: git-handoff` */
   named: boolean;
   /** the instructions file the startup note goes into */
@@ -105,8 +107,6 @@ export const afterCommand = (command: string): string =>
 
 /** The sh front's flag: the payload is in PAYLOAD_VAR, not on stdin (bin/git-handoff-guard reads it, then unsets it). */
 export const PAYLOAD_FLAG = '--payload=env';
-/** The front's flag from a sourced front (SOURCED_FLAG) handing over where an answerer may be asked: the payload in PAYLOAD_VAR, to the answerer or node. */
-export const NODE_FLAG = '--payload=node';
 export const PAYLOAD_VAR = 'GIT_HANDOFF_PAYLOAD';
 /** Characters bash hands over in PAYLOAD_VAR: at most 4 bytes each, under Linux's 128 KiB for one variable; a longer payload is piped on. */
 export const PAYLOAD_MAX_CHARS = 30_000;
@@ -155,9 +155,8 @@ export const SPLIT_NAME = 'git-handoff-front-split';
  * SOURCED_FLAG (or a split group's flag, SPLIT_FLAGS) and its own word, and reads the payload as the plain front does
  * (`cat`: bounded, where sh's `read` costs a system call per byte; a split event's line group: `read`). What the front
  * hands to node that sh hands over itself (`exec node`, the front's directory from its word: bin/git-handoff-guard's
- * sourced full()), except where an answerer may be asked (its socket is there): that goes through the front run as
- * itself (the word, its own `$0`: the answerer answers only a process running the front), the payload in PAYLOAD_VAR
- * or, PAYLOAD_MAX_CHARS or longer, on stdin. A front that cannot be read (`command .` fails without ending sh) leaves
+ * sourced full()); where no node is found there, through the front run as itself (its word), the payload on stdin. A
+ * front that cannot be read (`command .` fails without ending sh) leaves
  * the plain `exec <front>`, the front run as a program, which every front understands (with none on PATH it fails
  * as it did: 127). A bash out of POSIX mode (a client running this wiring with `bash -c`) would look for a front
  * missing from PATH in the current directory, the agent's: `set -o posix` first (an error that `command` keeps from

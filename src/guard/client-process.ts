@@ -4,7 +4,7 @@
 // running its gemini bundle (observed with Codex 0.169.0 and Gemini CLI 0.61.0, which relaunches itself: the
 // nearest one is the CLI proper). Only where /proc says; null elsewhere.
 import { readFileSync } from 'node:fs';
-import { hookParent, parentOf } from '../answerer/parent';
+import { parentOf } from './hook-parent';
 import type { GuardClient } from '../clients/event';
 import { clientPid } from './lineage';
 
@@ -14,7 +14,7 @@ const IS_CLIENT: Partial<Record<GuardClient, (argv: string[], comm: string) => b
 };
 
 function nearestAncestor(test: (argv: string[], comm: string) => boolean): number | null {
-  let p: number | null = hookParent();
+  let p: number | null = process.ppid;
   for (let depth = 0; depth < 32 && p && p > 1; depth++) {
     try {
       const argv = readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0').filter(Boolean);

@@ -80,7 +80,7 @@ export class GuardContext {
     let c = this.configs.get(loc.commonDir);
     if (!c) {
       const key = configKey(loc, this.env);
-      c = readConfigCache(loc, key) ?? undefined;
+      c = readConfigCache(loc, key, this.env) ?? undefined;
       if (!c) {
         // Only a changed configuration starts git (and loads the modules that spawn it).
         const { readConfigFiles } = await import('../git/config');
@@ -88,7 +88,7 @@ export class GuardContext {
         const read = readConfigFiles(await this.repo(loc), this.env.HOME || homedir());
         c = read.config;
         // included files are kept with the settings (the perimeter protects them: src/guard/perimeter.ts)
-        writeConfigCache(loc, key, c, undefined, read.files.filter((f) => !base.has(f)));
+        writeConfigCache(loc, key, c, this.env, read.files.filter((f) => !base.has(f)));
       }
       this.configs.set(loc.commonDir, c);
     }

@@ -15,6 +15,7 @@ import { clientPid, followLineage } from './lineage';
 import { guardLog, locate } from './locate';
 import { deferToPlugin } from './plugin-active';
 import { stripTerminalControls } from '../terminal-text';
+import { noteDenied } from './refused-record';
 
 export { payloadProblems };
 
@@ -191,6 +192,8 @@ export async function runGuard(stdin: StdinState = stdinState(), seen?: Seen): P
     trace('full guard ready');
     let decision = neutralised(await decide(ctx));
     if (process.env.GIT_HANDOFF_BYPASS === '1') decision = await bypass(ctx, decision);
+    // kept for the person who looks later (status, web)
+    if (decision.deny !== undefined) noteDenied(ctx.locate()?.commonDir, event, decision.deny);
     trace('decided', decision.deny !== undefined ? 'deny' : 'allow');
     const out = adapter.render(event, decision);
     if (out) status = writeAnswer(out);

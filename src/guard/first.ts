@@ -20,6 +20,7 @@ import { setting } from '../config-keys';
 import { trustedRepository } from '../git/trust';
 import { stripTerminalControls } from '../terminal-text';
 import { configKey, locate, readConfigCache, walkUp, type Location } from './locate';
+import { noteDenied } from './refused-record';
 import { deferToPlugin } from './plugin-active';
 import { refCommandProblem } from './rules/refs';
 import { gitInvocation, lineText, parseShell, type SimpleCommand } from './shell';
@@ -104,7 +105,10 @@ export function firstLook(text: string, argv: string[] = process.argv, env: Node
   if ((harmless || ownFile(event)) && recorded(seen)) return { answer: adapter.render(event, {}), use: 'guard', tag: harmless ? 'harmless' : 'own' };
   // a raw move of a protected ref, decided on the line alone: the same refusal the full guard would give
   const refused = refRefusal(seen, argv, env);
-  if (refused !== null) return { answer: adapter.render(event, { deny: refused }), use: 'guard', tag: 'refused' };
+  if (refused !== null) {
+    noteDenied(located(seen)?.commonDir, event, refused);
+    return { answer: adapter.render(event, { deny: refused }), use: 'guard', tag: 'refused' };
+  }
   return { use: `guard-${event.kind}-${event.action.type}`, tag: 'full', seen };
 }
 

@@ -6,15 +6,14 @@ import { intentTemplate, ledgerDir } from '../handoff/state/ledger';
 import { lineageDir } from '../handoff/state/lineage-record';
 import { LEASE_EVERY_MS } from './first';
 import { guardStateDir } from './lifecycle';
-import { cacheFile } from './locate';
+import { plainConfigFile } from './plain-config';
 import { claimsMarker } from '../handoff/claims/marker';
-import { markerLine } from '../handoff/import/seed-file';
-import { STOPWORDS, TOPIC_MAX } from '../handoff/store/names';
-import { configFilesSh } from '../git/config-files';
-import { keyName } from '../config-keys';
-import { answeredSh, askerSh } from '../answerer/place';
-import { elsewhereSh, NODE_FLAG, PAYLOAD_MAX_CHARS, SOURCED_FLAG, SPLIT_FLAGS, takeSh } from '../clients/wiring';
+import { configFilesSh, userConfigFiles } from '../git/config-files';
+import { elsewhereSh, SOURCED_FLAG, SPLIT_FLAGS, takeSh } from '../clients/wiring';
 import { WIRING } from '../clients/wirings';
+import { hookFiles } from '../clients/hook-files';
+import { userDirs } from '../user-dirs';
+import { DEFAULT_PROTECT } from './context';
 import pkg from '../../package.json';
 
 const ROOT = path.join(path.sep, 'common');
@@ -28,8 +27,8 @@ export const FRONT_CONSTANTS = {
   lineage_dir: under(lineageDir(ROOT)),
   /** ledger/<session>.jsonl: what a session's calls name */
   ledger_dir: under(ledgerDir(ROOT)),
-  /** node's verified configuration cache */
-  config_cache: under(cacheFile({ commonDir: ROOT })),
+  /** node's summary of the configuration it read (src/guard/plain-config.ts): while it holds, a write may be the front's */
+  config_plain: under(plainConfigFile(ROOT)),
   /** the claims state file: while it exists a write is node's to tell (SPEC 10) */
   claims_file: under(claimsMarker(ROOT)),
   /** a lease older than this is refreshed by node */
@@ -37,22 +36,11 @@ export const FRONT_CONSTANTS = {
   /** the ledger's intent line (printf formats: t, session, worktree, paths, and gone), from src/handoff/state/ledger.ts */
   ledger_line: intentTemplate(false),
   ledger_line_gone: intentTemplate(true),
-  /** the settings in node's configuration cache (keys in lower case) that make the front hand every call over */
-  protect_key: keyName('protect').toLowerCase(),
-  guard_key: keyName('guard').toLowerCase(),
-  /** a sourced front hands a payload shorter than this on in the environment, a longer one on stdin (src/clients/wiring.ts) */
-  payload_max: String(PAYLOAD_MAX_CHARS),
-  /** the flags of a front the client's sh runs itself (`. <front>`), and of its hand-over to node (src/clients/wiring.ts) */
+  /** the flag of a front the client's sh runs itself (`. <front>`: src/clients/wiring.ts) */
   sourced_flag: SOURCED_FLAG,
-  node_flag: NODE_FLAG,
   /** the flags of a split event's two groups, in place of sourced_flag (src/clients/wiring.ts) */
   line_flag: SPLIT_FLAGS.line,
   rest_flag: SPLIT_FLAGS.rest,
-  /** the ownership marker, line 1 of a protected handoff file, around the session id (src/handoff/import/seed-file.ts) */
-  marker_head: markerLine('\0').split('\0')[0],
-  marker_tail: markerLine('\0').split('\0')[1],
-  /** the longest topic (src/handoff/store/names.ts) */
-  topic_max: String(TOPIC_MAX),
   /**
    * where npm's link to a bin of this package points, from the link's directory: a global prefix's bin/ (prefix/lib/
    * node_modules/<name>/bin), a project's node_modules/.bin (node_modules/<name>/bin); the front takes one that is
@@ -62,12 +50,85 @@ export const FRONT_CONSTANTS = {
   npm_local: `../${pkg.name}/bin`,
 };
 
-/** sh functions of the front written from TypeScript: each_config gives config_file every file git reads (src/git/config-files.ts). */
-export const FRONT_FUNCTIONS = [
-  `${configFilesSh('each_config', 'config_file')} # the files git reads: src/git/config-files.ts`,
-  askerSh('asker'),
-  answeredSh('answered', 'asker'),
-  takeSh('take'),
-  elsewhereSh('elsewhere', Object.values(WIRING)),
-  `stopword() { case $1 in ${[...STOPWORDS].join(' | ')}) return 0 ;; esac; return 1; } # a topic of stopwords only is no topic: src/handoff/store/names.ts`,
-];
+/** git's directory's name: no component of a path the front answers for is it, in any case. */
+const GIT_NAME = '.git';
+
+const WORKTREE = '/@worktree@';
+const HOME = '/@HOME@';
+/** An environment whose every variable is a marker of its own name (`vars`), or empty: HOME a marker in both. */
+const markedEnv = (vars: boolean): NodeJS.ProcessEnv => new Proxy({}, { get: (_, k) => (k === 'HOME' ? HOME : vars && typeof k === 'string' ? `/@${k}@` : '') }) as NodeJS.ProcessEnv;
+
+/** A literal part of a place as sh reads it inside double quotes: the home and worktree markers as variables. */
+function literal(p: string): string {
+  const s = p.split(HOME).join('$HOME').split(WORKTREE).join('$worktree');
+  if (!/^[A-Za-z0-9_./@$-]*$/.test(s.replace(/\$(HOME|worktree)/g, ''))) throw new Error(`front-constants: ${JSON.stringify(p)} is not a plain path`);
+  return s;
+}
+
+/**
+ * One place as an sh word (double-quoted), from the same function evaluated with every variable set to a marker
+ * (`marked`) and with none set (`plain`): `${VAR:-<default>}<rest>` where a variable moves it, as node reads it (a
+ * variable set but empty is unset).
+ */
+function placeWord(marked: string, plain: string): string {
+  if (marked === plain) return `"${literal(plain)}"`;
+  const m = /^\/@([A-Za-z_][A-Za-z0-9_]*)@/.exec(marked);
+  const rest = m ? marked.slice(m[0].length) : '';
+  if (!m || !plain.endsWith(rest) || rest.includes('/@')) throw new Error(`front-constants: cannot read ${JSON.stringify(marked)} as a variable and a path`);
+  return `"\${${m[1]}:-${literal(plain.slice(0, plain.length - rest.length))}}${literal(rest)}"`;
+}
+
+/**
+ * What the front hands over whatever the call: every place of a client's hook, settings and trust files at every
+ * scope (src/clients/hook-files.ts: a file's whole folder, or the file where it lies in the worktree or home itself),
+ * the guard's own folders (src/user-dirs.ts) and the user's and system's git configuration files in any environment.
+ * `rel`: the worktree's, as paths relative to it; `abs`: the rest.
+ */
+export function guardedPlaces(): { abs: string[]; rel: string[] } {
+  const [a, b] = [true, false].map((vars) => {
+    const env = markedEnv(vars);
+    const h = hookFiles([WORKTREE], HOME, env);
+    const folder = (f: string) => (path.posix.dirname(f) === WORKTREE || path.posix.dirname(f) === HOME || path.posix.dirname(f) === '/' ? f : path.posix.dirname(f));
+    return [...h.files.map((x) => folder(x.file)), ...h.dirs.map((x) => x.file), ...h.plugins.map((x) => x.file), ...userDirs(env)];
+  });
+  const abs = new Set<string>();
+  const rel = new Set<string>();
+  a.forEach((marked, i) => {
+    if (marked.startsWith(`${WORKTREE}/`) && b[i] === marked) rel.add(`"${literal(marked.slice(WORKTREE.length + 1))}"`);
+    else abs.add(placeWord(marked, b[i]));
+  });
+  // the user's and the system's git configuration files whatever this environment selects (src/git/config-files.ts):
+  // each default, and the file a variable names (none when it is unset: `//` begins no path the front answers for)
+  const named = /^\/@([A-Za-z_][A-Za-z0-9_]*)@$/;
+  const [ua, ub] = [true, false].map((vars) => userConfigFiles(markedEnv(vars)).map((x) => x.file));
+  const defaults = ua.filter((f) => !named.test(f));
+  if (defaults.length !== ub.length) throw new Error('front-constants: the user configuration files do not pair up');
+  defaults.forEach((f, i) => abs.add(placeWord(f, ub[i])));
+  for (const f of ua) if (named.test(f)) abs.add(`"\${${named.exec(f)![1]}:-//}"`);
+  return { abs: [...abs], rel: [...rel] };
+}
+
+/** The literal words of the default protected pattern (4 characters or more): a path component holding one, in any case, may be a handoff file. */
+export const protectedNameWords = (): string[] => [...new Set(DEFAULT_PROTECT.flatMap((g) => g.split(/[^A-Za-z0-9]+/)).filter((w) => w.length >= 4))];
+
+const anyCase = (w: string) => [...w].map((c) => (/[a-z]/i.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c)).join('');
+
+/**
+ * The front's sh functions `guarded_abs` (an absolute path in a place of guardedPlaces' `abs`) and `guarded_rel` (a
+ * path relative to the worktree ($worktree) in one of its `rel`, through a `.git` component, or with a component
+ * holding a word of the default protected pattern): a write there is node's.
+ */
+export function guardedSh(): string[] {
+  const { abs, rel } = guardedPlaces();
+  const words = protectedNameWords().map((w) => `*${anyCase(w)}*`);
+  return [
+    `guarded_abs() { case $1/ in ${abs.map((p) => `${p}/*`).join(' | ')}) return 0 ;; esac; return 1; } # every client's hook, settings and trust folders, the guard's own, git's user and system files: src/clients/hook-files.ts, src/user-dirs.ts, src/git/config-files.ts`,
+    `guarded_rel() { case /$1/ in */${anyCase(GIT_NAME)}/* | ${words.join(' | ')}) return 0 ;; esac; case $1/ in ${rel.map((p) => `${p}/*`).join(' | ')}) return 0 ;; esac; return 1; } # in the worktree: git's name, a handoff file's words (DEFAULT_PROTECT), the clients' project files`,
+  ];
+}
+
+/** sh functions of the front written from TypeScript, on every call's way. */
+export const FRONT_FUNCTIONS = [takeSh('take'), elsewhereSh('elsewhere', Object.values(WIRING))];
+
+/** sh functions only a file tool's call reads: each_config gives config_file every file git reads (src/git/config-files.ts), and the places guarded. */
+export const FILE_FUNCTIONS = [`${configFilesSh('each_config', 'config_file')} # the files git reads: src/git/config-files.ts`, ...guardedSh()];

@@ -1,6 +1,6 @@
 // The guard's side of lineage: which client process an event comes from, and the first sight of a session
 // (a known one costs one stat; only an unknown one, or a SessionStart, loads the domain and starts git).
-import { hookParent, parentOf } from '../answerer/parent';
+import { parentOf } from './hook-parent';
 import { isKnownSession } from '../handoff/state/lineage-record';
 import { short } from '../handoff/state/session';
 import type { GuardContext } from './context';
@@ -20,7 +20,7 @@ export function clientPid(client: GuardClient, env: NodeJS.ProcessEnv): number |
 
 /** Whether `pid` is this process's parent, grandparent, …: each step read from /proc/<p>/stat (field 4, the ppid). */
 function isAncestor(pid: number): boolean {
-  let p: number | null = hookParent();
+  let p: number | null = process.ppid;
   for (let depth = 0; depth < 64 && p !== null && p > 1; depth++) {
     if (p === pid) return true;
     p = parentOf(p);

@@ -9,6 +9,7 @@ import { handoffDir } from '../handoff/state/paths';
 import { appendState, writeState } from '../handoff/state/state-file';
 import { userMac, userMacIfKeyed } from '../handoff/state/user-key';
 import { userCacheDir } from '../user-dirs';
+import { notePlainConfig, plainConfigFile } from './plain-config';
 
 export interface Location {
   /** the worktree top */
@@ -118,6 +119,8 @@ export function readConfigCache(loc: Location, key: string, env: NodeJS.ProcessE
       if (files.some((f) => !Array.isArray(f) || typeof f[0] !== 'string' || stamp(f[0]) !== f[1])) return null;
       const config: Config = new Map(c.entries);
       filesOf.set(config, files.map((f) => f[0] as string));
+      // the front's summary of it, when it went missing (src/guard/plain-config.ts)
+      if (statSync(plainConfigFile(loc.commonDir), { throwIfNoEntry: false }) === undefined) notePlainConfig(loc, config, includedFiles(config), env);
       return config;
     }
   } catch {
@@ -139,6 +142,7 @@ export function writeConfigCache(loc: Location, key: string, config: Config, env
   try {
     mac = macOf(key, [entries, files], env);
   } catch {
+    notePlainConfig(loc, null, included, env);
     return; // no key: no cache (git is asked every time)
   }
   try {
@@ -146,6 +150,7 @@ export function writeConfigCache(loc: Location, key: string, config: Config, env
   } catch {
     // a cache: one that cannot be written (a full or read-only disk) only means git is asked again next time
   }
+  notePlainConfig(loc, config, included, env);
 }
 
 

@@ -6,6 +6,7 @@ import { EXIT } from '../errors';
 import { readConfig, type Config } from '../git/config';
 import { openRepo, type Repo } from '../git/repo';
 import { appendAudit, auditFile } from '../handoff/state/audit';
+import { noteRefusal } from '../handoff/state/refusals';
 import { resolveSession } from '../handoff/state/session';
 import { commitMsg, preCommit, prepareCommitMsg } from './commit';
 import { formatRefusal, type Refusal } from './refusal';
@@ -21,6 +22,10 @@ export interface HookContext {
   session: string | null;
   /** where the session came from (an environment variable name) */
   sessionSource: string | null;
+  /** the client the session runs in (SPEC 3's names; `cli` when none says), null for a person */
+  client: string | null;
+  /** the hook's environment, as git gave it */
+  env: NodeJS.ProcessEnv;
   config(): Config;
 }
 
@@ -35,10 +40,10 @@ const HANDLERS: Record<string, { run: HookHandler; stdin: boolean }> = {
 };
 
 /** The acting session from the environment; an invalid id is an error (never a person: that would drop the checks). */
-function sessionOf(env: NodeJS.ProcessEnv): { id: string; source: string } | { invalid: string } | null {
+function sessionOf(env: NodeJS.ProcessEnv): { id: string; source: string; client: string } | { invalid: string } | null {
   try {
     const s = resolveSession(undefined, env);
-    return s ? { id: s.id, source: s.source } : null;
+    return s ? { id: s.id, source: s.source, client: s.client } : null;
   } catch (e) {
     return { invalid: (e as Error).message };
   }
@@ -71,7 +76,7 @@ export async function runGithook(name: string, args: string[]): Promise<number> 
     const session = found;
     let config: Config | null = null;
     const r = repo;
-    const ctx: HookContext = { repo: r, args, input, session: session?.id ?? null, sessionSource: session?.source ?? null, config: () => (config ??= readConfig(r)) };
+    const ctx: HookContext = { repo: r, args, input, session: session?.id ?? null, sessionSource: session?.source ?? null, client: session?.client ?? null, env: process.env, config: () => (config ??= readConfig(r)) };
     const refusal = await handler.run(ctx);
     if (!refusal) return 0;
     if (process.env.GIT_HANDOFF_BYPASS === '1') {
@@ -79,6 +84,7 @@ export async function runGithook(name: string, args: string[]): Promise<number> 
       process.stderr.write(`git-handoff (${name} hook): bypassed with GIT_HANDOFF_BYPASS=1 (recorded in ${auditFile(repo.commonDir)}): ${refusal.what}\n`);
       return 0;
     }
+    noteRefusal(repo.commonDir, { by: `githook:${name}`, session: ctx.session, client: null, what: refusal.what, why: refusal.found[0] ?? refusal.what });
     // Only a person at this repository can set the variable: not an agent, not a pusher to a server.
     process.stderr.write(formatRefusal(name, refusal, !ctx.session && !repo.bare, auditFile(repo.commonDir)));
     return EXIT[refusal.kind];

@@ -1,16 +1,17 @@
-// The hook stub's (git-hooks/stub.sh) lines taken from TypeScript: the session trailer's key and the session
-// variables, the refs and state files its checks name. `install --hooks` writes them into each stub it installs, and scripts/build.mjs into the template, so
-// neither is kept by hand (test/hooks/stub-facts.test.ts runs the stub under each client's variable).
+// The hook stub's (git-hooks/stub.sh) lines taken from TypeScript: the session variables, a session trailer's key, a
+// valid id's shape, the refs the reference-transaction handler checks, the claims file pre-commit's handler reads and
+// the name of the copy of a message prepare-commit-msg's handler judged whole. `install --hooks` writes them into each
+// stub it installs, and scripts/build.mjs into the template, so none is kept by hand (test/guard/sh-facts.test.ts runs
+// the stub's session line under each client's variable; test/hooks/stub-handler.test.ts checks the stub against the
+// handlers).
+import path from 'node:path';
 import { SESSION_VARS } from '../client-names';
 import { TRAILER } from '../handoff/store/document';
 import { shellQuote } from '../clients/event';
 import { SESSION_RE } from '../handoff/state/session';
-import path from 'node:path';
-import { ARCHIVE_PREFIX, HANDOFF_PREFIX, NOTES_REF } from '../handoff/store/names';
-import { REPLACE_PREFIX } from '../handoff/store/replace-refs';
 import { claimsMarker } from '../handoff/claims/marker';
-import { ledgerDir } from '../handoff/state/ledger';
-import { refusedResetFile } from './refusal';
+import { CHECKED_REFS } from './transaction';
+import { DECIDED_PREFIX } from './commit';
 
 /** A case-insensitive sh pattern of a trailer key. */
 export const caseGlob = (key: string) => [...key].map((ch) => (/[a-z]/i.test(ch) ? `[${ch.toUpperCase()}${ch.toLowerCase()}]` : ch)).join('');
@@ -20,9 +21,9 @@ export const STUB_SESSION_VARS: readonly string[] = ['GIT_HANDOFF_SESSION', ...S
 
 export const KEY_LINE = /^SESSION_KEY=.*$/m;
 export const SESSION_LINE = /^session=.*$/m;
-export const TRAILER_LINE = /^TRAILER_KEY=.*$/m;
 export const VALID_LINE = /^SESSION_BAD=.*$/m;
-export const NAMES_LINE = /^HANDOFF_REFS=.*$/m;
+export const CHECKED_LINE = /^checked\(\) .*$/m;
+export const NAMES_LINE = /^CLAIMS_FILE=.*$/m;
 
 /** `file` relative to `dir`, with forward slashes (a path under a git directory, as the stub joins it). */
 const under = (dir: string, file: string) => path.relative(dir, file).split(path.sep).join('/');
@@ -38,28 +39,13 @@ function sessionShape(): { bad: string; max: number } {
 export const stubLines = (): ReadonlyArray<readonly [RegExp, string]> => {
   const valid = sessionShape();
   return [
-    [KEY_LINE, `SESSION_KEY=${shellQuote(caseGlob(TRAILER.session))}`],
     // the first variable set and not empty: ${A:-${B:-$C}}
     [SESSION_LINE, `session=${STUB_SESSION_VARS.slice(0, -1).reduceRight((inner, v) => `\${${v}:-${inner}}`, `$${STUB_SESSION_VARS.at(-1)}`)}`],
-    // the trailer as prepare-commit-msg adds it, and a valid id (src/handoff/state/session.ts SESSION_RE)
-    [TRAILER_LINE, `TRAILER_KEY=${shellQuote(TRAILER.session)}`],
+    [KEY_LINE, `SESSION_KEY=${shellQuote(caseGlob(TRAILER.session))}`],
     [VALID_LINE, `SESSION_BAD=${shellQuote(valid.bad)} SESSION_MAX=${valid.max}`],
-    // the refs the transaction handler checks (src/hooks/transaction.ts), the state pre-commit's handler reads: the
-    // claims marker and the ledger under the common dir, a refused reset's note in the worktree's git dir
-    [
-      NAMES_LINE,
-      [
-        ['HANDOFF_REFS', HANDOFF_PREFIX],
-        ['ARCHIVE_REFS', ARCHIVE_PREFIX],
-        ['NOTES_REF', NOTES_REF],
-        ['REPLACE_REFS', REPLACE_PREFIX],
-        ['CLAIMS_FILE', under('/c', claimsMarker('/c'))],
-        ['LEDGER_DIR', under('/c', ledgerDir('/c'))],
-        ['REFUSED_RESET', under('/g', refusedResetFile({ gitDir: '/g' }))],
-      ]
-        .map(([k, v]) => `${k}=${shellQuote(v)}`)
-        .join(' '),
-    ],
+    // an input naming one anywhere (a superset of the handler's reading: the ref field, a prefix or the whole ref)
+    [CHECKED_LINE, `checked() { case $1 in ${CHECKED_REFS.map((r) => `*${shellQuote(r)}*`).join(' | ')}) return 0 ;; esac; return 1; }`],
+    [NAMES_LINE, `CLAIMS_FILE=${shellQuote(under('/c', claimsMarker('/c')))} DECIDED=${shellQuote(DECIDED_PREFIX)}`],
   ];
 };
 

@@ -52,12 +52,18 @@ function filesAlreadyMoved(repo: Repo, ref: string, old: string, next: string): 
   };
 }
 
+/**
+ * The refs this hook holds to the invariant whoever moves them, each a prefix (ending in `/`) or one ref: handoff refs,
+ * the archive refs that pair their deletions, the receipts (only ever added), replace refs (which could stand in for
+ * a handoff commit). The stub's `checked` is generated from it (src/hooks/stub-lines.ts).
+ */
+export const CHECKED_REFS: readonly string[] = [HANDOFF_PREFIX, ARCHIVE_PREFIX, NOTES_REF, REPLACE_PREFIX];
+const isChecked = (ref: string) => CHECKED_REFS.some((p) => (p.endsWith('/') ? ref.startsWith(p) : ref === p));
+
 export async function referenceTransaction(c: HookContext): Promise<Refusal | null> {
   if (c.args[0] !== 'prepared') return null;
-  // Only handoff refs (with the archive refs that pair their deletions), and branches when a session acts, concern this hook.
-  // …and the receipts, which are only ever added
-  // …and replace refs, which could stand in for a handoff commit
-  const checked = (ref: string) => ref.startsWith(HANDOFF_PREFIX) || ref.startsWith(ARCHIVE_PREFIX) || ref === NOTES_REF || ref.startsWith(REPLACE_PREFIX) || (!!c.session && ref.startsWith('refs/heads/'));
+  // Only the checked refs, and branches when a session acts, concern this hook.
+  const checked = (ref: string) => isChecked(ref) || (!!c.session && ref.startsWith('refs/heads/'));
   const lines = parseUpdates(c.input).filter((u) => checked(u.ref));
   // git passes zeros as the old value whenever the updater gave none: read the refs' real values (still the old ones in `prepared`), in one process.
   const unknown = lines.filter((u) => !u.oldOid).map((u) => u.ref);

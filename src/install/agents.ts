@@ -205,13 +205,15 @@ export function installAgents(repo: Repo, o: InstallOptions): string[] {
     for (const [event, matcher] of Object.entries(w.events)) {
       const groups = Array.isArray(settings.hooks[event]) ? settings.hooks[event] : [];
       for (const g of eventGroups(w, event, matcher, command)) {
-        const hook = { ...(w.named ? { name: 'git-handoff' } : {}), type: 'command', command: g.command, timeout: w.timeout };
+        const hook = { ...(w.named ? { name: 'git-handoff' } : {}), type: 'command', command: g.command, timeout: w.eventTimeouts?.[event] ?? w.timeout };
         groups.push({ ...(g.matcher ? { matcher: g.matcher } : {}), hooks: [hook] });
       }
       settings.hooks[event] = groups;
     }
     // Claude Code's sandbox, when the person turns it on, keeps what the guard stands on read-only too (./sandbox.ts)
     const denied = agent === 'claude' && addDenies(settings, sandboxDenies(root, repo.commonDir));
+    // the keys where they were (strip took `hooks` out and it came back last): installing again changes nothing
+    keepKeyOrder(settings, Object.keys(JSON.parse(before)));
     if (JSON.stringify(settings) === before) msgs.push(`${w.settings}: already wired (${agent})`);
     else {
       writeJson(file, settings, repo.commonDir);
@@ -272,6 +274,14 @@ function sharedWith(root: string, agent: Agent, leaving: readonly Agent[], key: 
       return false;
     }
   });
+}
+
+/** Puts `o`'s keys named in `order` first, in that order (the rest after, as they were). */
+function keepKeyOrder(o: Record<string, unknown>, order: string[]): void {
+  const all = [...order.filter((k) => Object.hasOwn(o, k)), ...Object.keys(o).filter((k) => !order.includes(k))];
+  const values = all.map((k) => [k, o[k]] as const);
+  for (const k of Object.keys(o)) delete o[k];
+  for (const [k, v] of values) o[k] = v;
 }
 
 export function uninstallAgents(repo: Repo, o: InstallOptions): string[] {
@@ -366,8 +376,13 @@ export function doctorAgents(repo: Repo): DoctorItem[] {
     }
     items.push(...routingItems(agent, w, settings.hooks));
     // every hook of ours with the timeout install sets (above the guard's own watchdog, under the clients' defaults)
-    items.push(...timeoutItems(agent, w, Object.values(settings.hooks ?? {}).flatMap((gs: any) => (Array.isArray(gs) ? gs : []).flatMap((g: any) => (Array.isArray(g?.hooks) ? g.hooks : []).filter(isOurs).map((h: any) => h.timeout)))));
-    if (wired.length === 0) items.push({ component: `agent ${agent}`, status: 'missing', detail: `${w.settings} has no git-handoff hook (git handoff install --agent ${agent})` });
+    // (an event the client bounds below it, Wiring.eventTimeouts, has the client's bound)
+    items.push(...timeoutItems(agent, w, Object.entries(settings.hooks ?? {}).flatMap(([ev, gs]: [string, any]) => (w.eventTimeouts?.[ev] !== undefined || !Array.isArray(gs) ? [] : gs).flatMap((g: any) => (Array.isArray(g?.hooks) ? g.hooks : []).filter(isOurs).map((h: any) => h.timeout)))));
+    // the project's own settings without our hooks, where the user-wide plugin (extension) answers: nothing is missing,
+    // and wiring the project too would only add hooks that defer to it
+    const byPlugin = wired.length === 0 && (agent === 'claude' || agent === 'gemini') && pluginAnswers(w.client, repo.worktree);
+    if (byPlugin) items.push({ component: `agent ${agent}`, status: 'info', detail: `${w.settings} has no git-handoff hook; not needed: the git-handoff ${agent === 'gemini' ? 'extension' : 'plugin'} answers here (below)` });
+    else if (wired.length === 0) items.push({ component: `agent ${agent}`, status: 'missing', detail: `${w.settings} has no git-handoff hook (git handoff install --agent ${agent})` });
     else if (missing.length) items.push({ component: `agent ${agent}`, status: 'broken', detail: `${w.settings} lacks ${missing.join(', ')} (run install --agent ${agent} again)` });
     else if (agent !== 'codex' && pluginAnswers(agent === 'claude' ? 'claude-code' : 'gemini-cli', repo.worktree)) {
       items.push({ component: `agent ${agent}`, status: 'ok', detail: `${w.settings}: ${wired.join(', ')}; these hooks defer to the git-handoff ${agent === 'claude' ? 'plugin' : 'extension'}, which answers each event (never twice)` });

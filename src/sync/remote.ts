@@ -5,6 +5,7 @@ import { setting } from '../config-keys';
 import type { Repo } from '../git/repo';
 import { gitReason } from '../git/run';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, NOTES_REF } from '../handoff/store/names';
+import { noteContact } from '../handoff/state/contact';
 import { trackingNotesRef } from '../handoff/store/receipts';
 import { localLockIn, refOfLock, waitOutLock } from '../handoff/store/tx/locks';
 
@@ -80,9 +81,12 @@ export function transportError(repo: Repo, remote: string, verb: 'fetch' | 'push
 export function fetchFrom(repo: Repo, remote: string, refspecs: string[], options: string[]): void {
   for (let attempt = 0; ; attempt++) {
     const r = repo.git(['fetch', ...options, remote, ...refspecs], { allowFail: true });
-    if (r.status === 0) return;
+    if (r.status === 0) return noteContact(repo.commonDir, remote, true);
     const lock = localLockIn(repo, r.stderr);
-    if (!lock || attempt >= 5) throw transportError(repo, remote, 'fetch', r.stderr);
+    if (!lock || attempt >= 5) {
+      noteContact(repo.commonDir, remote, false, gitReason(r.stderr));
+      throw transportError(repo, remote, 'fetch', r.stderr);
+    }
     waitOutLock(repo, refOfLock(repo, lock), lock);
   }
 }

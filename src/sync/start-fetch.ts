@@ -4,6 +4,7 @@
 import type { Config } from '../git/config';
 import { setting } from '../config-keys';
 import { gitBounded, gitReason } from '../git/run';
+import { noteContact } from '../handoff/state/contact';
 import type { Repo } from '../git/repo';
 import { ARCHIVE_PREFIX, encodeBranch, HANDOFF_PREFIX } from '../handoff/store/names';
 import { mergeHandoffs, readSides, type Sides } from './fetch';
@@ -57,6 +58,8 @@ export async function fetchOnStart(repo: Repo, branch: string | null, o: { confi
   try {
     const before = narrow(readSides(repo, remote), branch);
     const r = await gitBounded(['fetch', '--prune', '--no-tags', '--no-write-fetch-head', '--quiet', remote, ...branchRefspecs(remote, branch)], { cwd: repo.cwd, timeoutMs: ms });
+    // kept for the person who looks later (status, web)
+    noteContact(repo.commonDir, remote, r.status === 0, r.status === 0 ? null : whyNot(r.stderr, r.timedOut, ms));
     if (r.status !== 0) return { status: 'not-reached', remote, why: whyNot(r.stderr, r.timedOut, ms) };
     const merged = mergeHandoffs(repo, remote, before, narrow(readSides(repo, remote), branch));
     return {

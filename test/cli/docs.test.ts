@@ -41,7 +41,7 @@ describe('npm run demo', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/exit 3 — refused/);
     expect(r.stderr).toMatch(/owned by session 5f0c6a52/);
-    expect(r.stdout).toMatch(/\(taken over\)/);
+    expect(r.stdout).toMatch(/\(taken over from session 5f0c6a52-alice\)/);
     const log = r.stdout.slice(r.stdout.indexOf('git handoff log auth-refactor'), r.stdout.indexOf('$ git handoff list'));
     expect(log.match(/^[0-9a-f]{12}  /gm)).toHaveLength(3);
     expect(r.stdout).not.toContain('\x1b');
@@ -60,7 +60,7 @@ describe('README commands, as written', () => {
     mkdirSync(path.join(root, 'tmp'));
     // no git identity at all, as on a new machine; mktemp makes the scratch repository under this test's directory
     const env = isolatedEnv(path.join(root, 'home'), { PATH: `${path.join(ROOT, 'bin')}:${process.env.PATH}`, TMPDIR: path.join(root, 'tmp') });
-    const lines = readmeBlock('Five commands');
+    const lines = readmeBlock('First commands');
     expect(lines[0]).toMatch(/^cd "\$\(mktemp -d\)" && git init/);
     const ran = await pasted(lines, ROOT, env);
     for (const r of ran) expect([r.line, r.code], r.out).toEqual([r.line, r.line.includes('--session bob') ? 3 : 0]);

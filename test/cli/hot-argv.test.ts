@@ -1,4 +1,4 @@
-// hot.ts reads the common command lines of write, show, list, log and claim without yargs. For every command line here
+// hot.ts reads the common command lines of write, show, list, log, claim and status without yargs. For every command line here
 // (written out, and generated from a vocabulary of the shapes yargs reads in its own ways), the hot reading either
 // leaves it to yargs (null) or gives the handler exactly the arguments yargs gives it, after the same prechecks
 // main.ts runs. The common forms must not be left to yargs: that is the point of the hot reading.
@@ -86,9 +86,14 @@ const COMMON: string[][] = [
   ['claim', 'src/a.ts', 'src/b/', 'src/**/*.test.ts', '--json'],
   ['claim', 'src/auth/', '--session', 's-1', '--take-over', '--reason', 'holder gone', '--branch=main'],
   ['claim', '--note=x', 'src/a', '--offline', 'src/b'],
+  ['status'],
+  ['status', '--json'],
+  ['status', '--all', '--watch'],
+  ['status', '--branch', 'main', '--session', 's-1', '--json'],
+  ['status', '--person', '--role', 'reviewer', '-q'],
 ];
 
-describe('the hot reading of write, show, list, log and claim', () => {
+describe('the hot reading of write, show, list, log, claim and status', () => {
   it('reads the common command lines itself, exactly as yargs does', () => {
     for (const argv of COMMON) expect(agrees(argv), JSON.stringify(argv)).toBe(true);
   });
@@ -135,6 +140,9 @@ describe('the hot reading of write, show, list, log and claim', () => {
       ['claim', 'src/a', '--ttl'],
       ['claim', 'src/a', '--take-over=true'],
       ['claim', 'src/a', '--', '--b'],
+      ['status', '--all', '--branch', 'main'],
+      ['status', 'extra'],
+      ['status', '--watch=false'],
       ['edit', 'auth-refactor'],
       ['boot'],
       ['--version'],

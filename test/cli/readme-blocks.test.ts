@@ -2,7 +2,7 @@
 // between machines" and "Uninstall" are pasted into sh as a person pastes them (comments stripped, nothing else
 // changed but where a test says so), with this checkout's bin/ first on PATH, in the world each block needs (a
 // repository with a commit, clones of a bare file:// remote, an archived topic, a divergence). Each line's exit code is
-// checked, and what a user sees of it: its output, the refs, the files. The blocks before these (Five commands, the
+// checked, and what a user sees of it: its output, the refs, the files. The blocks before these (First commands, the
 // repository wiring lines) are run in test/cli/docs.test.ts, the Install block in test/cli/readme-install.test.ts.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -14,9 +14,7 @@ import { ALL_RECORDS } from '../../src/clients/records';
 const SRC = path.join(__dirname, '..', '..', 'src');
 const sources = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
-// src/answerer/ sits below every client layer (it may import nothing above git) and is being retired (issue 52): its
-// warm-up calls are Claude Code's, spelled there
-const OWN = (f: string) => [path.join(SRC, 'clients'), path.join(SRC, 'answerer')].some((d) => f.startsWith(d + path.sep)) || f === path.join(SRC, 'client-names.ts');
+const OWN = (f: string) => f.startsWith(path.join(SRC, 'clients') + path.sep) || f === path.join(SRC, 'client-names.ts');
 
 const HOMES = new Map(ALL_RECORDS.flatMap((r) => (r.home ? [[r.home.variable, r.home.dir] as const] : [])));
 /** Each path a record names, as it appears in text: `$VAR/x` as `<its folder>/x` (`.codex/config.toml`). */

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { configFiles, configFilesSh, userConfigFiles } from '../../src/git/config-files';
 import { walkUp } from '../../src/guard/locate';
 // @ts-expect-error: a build script, plain JavaScript
-import { BEGIN, END } from '../../scripts/front-words.mjs';
+import { FILES_BEGIN, FILES_END } from '../../scripts/front-words.mjs';
 import { ROOT, tempDir } from '../helpers/repo';
 
 const gitIn = (cwd: string, env: NodeJS.ProcessEnv, ...args: string[]) => {
@@ -88,7 +88,8 @@ describe('configFiles against git', () => {
 
 describe("the sh front's each_config", () => {
   const front = readFileSync(path.join(ROOT, 'bin', 'git-handoff-guard'), 'utf8');
-  const block = front.slice(front.indexOf(BEGIN), front.indexOf(END));
+  // each_config is in the file tools' block (a shell line's way never reads it)
+  const block = front.slice(front.indexOf(FILES_BEGIN), front.indexOf(FILES_END));
 
   it('is the generated function of the table', () => {
     expect(block).toContain(configFilesSh('each_config', 'config_file'));

@@ -13,16 +13,18 @@ import { detectClient } from '../../src/clients/index';
 import { clientName } from '../../src/client-names';
 import { afterCommand, PAYLOAD_MAX_CHARS, PAYLOAD_VAR, payloadCommand, shPayloadCommand } from '../../src/clients/wiring';
 import { frontClients } from '../../src/clients/front';
-import { FRONT_CONSTANTS, FRONT_FUNCTIONS } from '../../src/guard/front-constants';
+import { FILE_FUNCTIONS, FRONT_CONSTANTS, FRONT_FUNCTIONS } from '../../src/guard/front-constants';
 import { eventCommand, eventGroups, guardCommand, WIRING } from '../../src/install/agents';
 import { pluginGuardCommand } from '../../src/install/plugin-folders';
+import { hookFiles } from '../../src/clients/hook-files';
+import { userDirs } from '../../src/user-dirs';
 import { GuardContext } from '../../src/guard/context';
 import { decide } from '../../src/guard/entry';
 import { readLedger } from '../../src/handoff/state/ledger';
 import { GIT_READ_ONLY, PROJECT_RUNNERS, READ_ONLY, surelyHarmless } from '../../src/guard/allow';
 import * as allow from '../../src/guard/allow';
 // @ts-expect-error: a build script, plain JavaScript
-import { frontBlock, withBlock } from '../../scripts/front-words.mjs';
+import { fileBlock, frontBlock, withBlock } from '../../scripts/front-words.mjs';
 import { FOREIGN_FILE, foreignWorld, OWN_FILE } from '../fuzz/world';
 import { makeRepo, ROOT, tempDir, type TestRepo } from '../helpers/repo';
 import { FIXTURES, ME, OTHER, payload as fixturePayload } from './helpers';
@@ -91,7 +93,7 @@ interface Tally {
 }
 
 /** The full guard's answer in-process (detect → parse → decide → render), as `git-handoff guard` prints it. */
-async function reference(repo: TestRepo, text: string, client: string | null = null): Promise<string> {
+async function reference(repo: TestRepo, text: string, client: string | null = null, over: NodeJS.ProcessEnv = {}): Promise<string> {
   let p: unknown;
   try {
     p = JSON.parse(text);
@@ -101,7 +103,16 @@ async function reference(repo: TestRepo, text: string, client: string | null = n
   if (!p || typeof p !== 'object' || Array.isArray(p)) return '';
   const adapter = detectClient(p as Record<string, unknown>, client === null ? null : clientName(client));
   const event = adapter.parse(p as Record<string, unknown>);
-  const out = adapter.render(event, await decide(new GuardContext(event, cleanEnv(repo))));
+  // node runs in the client's environment: the git it starts too (its configuration files, its HOME)
+  const env = { ...cleanEnv(repo), ...over };
+  const saved = process.env;
+  process.env = env;
+  let out: string | null;
+  try {
+    out = adapter.render(event, await decide(new GuardContext(event, env)));
+  } finally {
+    process.env = saved;
+  }
   return out ? out + '\n' : '';
 }
 
@@ -124,11 +135,11 @@ interface Wired {
  * The front run on one payload as a client runs it: `sh <front>`, or (`shell`) the command a bash client's wiring runs
  * (payloadCommand) through that shell, or a given wiring, with a `cat` on PATH that leaves `<capture>.cat` when it runs.
  */
-async function compare(repo: TestRepo, f: { front: string; capture: string; viaNode: boolean }, text: string, client: string, t: Tally, extra: string[] = [], cwd = repo.dir, shell?: string | Wired): Promise<void> {
+async function compare(repo: TestRepo, f: { front: string; capture: string; viaNode: boolean }, text: string, client: string, t: Tally, extra: string[] = [], cwd = repo.dir, shell?: string | Wired, over: NodeJS.ProcessEnv = {}): Promise<void> {
   for (const x of ['in', 'cat', 'env']) rmSync(`${f.capture}.${x}`, { force: true });
   const args = [`--client=${client}`, ...extra];
   const wired: Wired | undefined = typeof shell === 'string' ? { shell, command: (front, a) => payloadCommand(`"${front}" ${a.join(' ')}`) } : shell;
-  const env = wired ? { ...cleanEnv(repo), ...wired.env, PATH: `${catSpy(f.capture)}:${wired.env?.PATH ?? repo.env.PATH}` } : cleanEnv(repo);
+  const env = wired ? { ...cleanEnv(repo), ...over, ...wired.env, PATH: `${catSpy(f.capture)}:${wired.env?.PATH ?? repo.env.PATH}` } : { ...cleanEnv(repo), ...over };
   const r = wired
     ? spawnSync(wired.shell, ['-c', wired.command(f.front, args)], { cwd, env, input: text, maxBuffer: 1 << 28 })
     : spawnSync('sh', [f.front, ...args], { cwd, env, input: text, maxBuffer: 1 << 28 });
@@ -143,7 +154,7 @@ async function compare(repo: TestRepo, f: { front: string; capture: string; viaN
     return;
   }
   t.alone++;
-  const full = await reference(repo, text, client);
+  const full = await reference(repo, text, client, over);
   if (out !== full) t.wrong.push(`${what}: front ${JSON.stringify(out)} but the full guard ${JSON.stringify(full)}`);
 }
 
@@ -178,6 +189,8 @@ const freshBeat = (repo: TestRepo) => {
   for (const f of readdirSync(dir).filter((x) => x.endsWith('.beat'))) writeFileSync(path.join(dir, f), `${Date.now()}\n`);
 };
 
+/** Path segments of the places the guard protects beside handoff files (the generated paths put them together). */
+const PLACE_SEGMENTS = ['.claude', 'settings.json', 'settings.local.json', '.codex', 'config.toml', 'hooks.json', '.gemini', '.qwen', 'trustedFolders.json', '.github', 'hooks', 'git-handoff.json', '.copilot', 'config.json', 'opencode.json', '.opencode', 'plugin', '.cursor', '.gitconfig', '.config', 'git', 'config', '.cache', 'git-handoff', 'claude-cfg', 'codex-home', 'global.gitconfig'];
 const FIXTURE_FILES = readdirSync(FIXTURES, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.json'));
 const CORPUS: Array<{ command: string }> = JSON.parse(readFileSync(path.join(ROOT, 'test', 'fuzz', 'fixtures', 'shell-corpus.json'), 'utf8'));
 const SHELL_SHAPES: Array<[string, string]> = [
@@ -272,11 +285,11 @@ describe('the sh front agrees with the full guard', () => {
       await compare(repo, f, JSON.stringify(p), client, h);
       expect(h, JSON.stringify(p)).toEqual({ alone: 0, handed: 1, wrong: [] });
     }
-    // this session's own file added whole, its marker line 1: answered alone as node does (the next tests look closer)
+    // this session's own file added whole: node's (the next test looks closer)
     const added = { alone: 0, handed: 0, wrong: [] as string[] };
     freshBeat(repo);
     await compare(repo, f, JSON.stringify(patch([`*** Add File: ${OWN_FILE}`, `+${mark}`])), 'codex', added);
-    expect(added).toEqual({ alone: 1, handed: 0, wrong: [] });
+    expect(added).toEqual({ alone: 0, handed: 1, wrong: [] });
     for (const p of [patch(['*** Update File: src/app.ts', '*** Frobnicate', '+x']), patch(['*** Update File: src/a\\pp.ts', '+x']), patch(['*** Update File: src/a\tpp.ts', '+x']), patch(['*** Update File: src/app.ts', '*** Move to: .git/config']), patch(['*** Add File: src/new.ts', `*** Delete File: ${OWN_FILE}`]), patch(['*** Move to: .git/config'])]) {
       const h: Tally = { alone: 0, handed: 0, wrong: [] };
       freshBeat(repo);
@@ -303,237 +316,74 @@ describe('the sh front agrees with the full guard', () => {
     }
   }, 120_000);
 
-  it("answers a Write of this session's own handoff file alone, as node's first look does, and hands over every look-alike", async () => {
+  it("hands over every call on what the guard protects, in every client's write and edit shape: handoff files (this session's own too), each client's hook, settings and trust files at every scope, git's files, the guard's own folders, another worktree", async () => {
     const repo = await world();
     const f = frontWithStandIn(false);
     const mark = `<!-- claude-session: ${ME} -->`;
-    const fixture: Record<string, string> = { 'claude-code': 'claude-code/pre-tool-use-write.json', codex: 'claude-code/pre-tool-use-write.json', 'gemini-cli': 'gemini-cli/before-tool-write-file.json', 'qwen-code': 'qwen-code/real-pre-tool-use-write-file.json' };
-    const write = (client: string, file: string, content = `${mark}\nnew notes\n`, over: Record<string, unknown> = {}) => payload(repo, fixture[client], { tool_input: { file_path: file, content }, ...over });
-    const one = async (client: string, p: Record<string, unknown>) => {
-      const h: Tally = { alone: 0, handed: 0, wrong: [] };
-      freshBeat(repo);
-      await compare(repo, f, JSON.stringify(p), client, h);
-      return h;
+    // the worktree is the home too, and every variable that moves a client's or the guard's folder points into it: the
+    // user-scope places then lie in the worktree, where the front would answer a plain file
+    const over: NodeJS.ProcessEnv = { HOME: repo.dir, XDG_CONFIG_HOME: path.join(repo.dir, 'cfg'), XDG_CACHE_HOME: path.join(repo.dir, 'cache'), XDG_STATE_HOME: path.join(repo.dir, 'state'), XDG_DATA_HOME: path.join(repo.dir, 'data'), CLAUDE_CONFIG_DIR: path.join(repo.dir, 'claude-cfg'), CODEX_HOME: path.join(repo.dir, 'codex-home'), GIT_CONFIG_GLOBAL: path.join(repo.dir, 'global.gitconfig') };
+    writeFileSync(over.GIT_CONFIG_GLOBAL!, '[user]\n\tname = T\n\temail = t@example.com\n');
+    const linked = path.join(tempDir(), 'wt2');
+    repo.git(['worktree', 'add', '-q', linked]);
+    mkdirSync(path.join(linked, 'src'), { recursive: true });
+    const places = (env: NodeJS.ProcessEnv) => {
+      const h = hookFiles([repo.dir], env.HOME ?? repo.home, { ...cleanEnv(repo), ...env });
+      // a file of each directory a client reads (its trust files live beside its settings: ~/.gemini/trustedFolders.json)
+      return [...h.files.map((x) => x.file), ...h.dirs.map((x) => path.join(x.file, 'x.json')), ...h.plugins.map((x) => path.join(x.file, 'x.js')), ...userDirs({ ...cleanEnv(repo), ...env }).map((d) => path.join(d, 'state.json')), path.join(env.HOME ?? repo.home, '.gemini', 'trustedFolders.json'), path.join(env.HOME ?? repo.home, '.qwen', 'trustedFolders.json'), path.join(env.HOME ?? repo.home, '.copilot', 'config.json')];
     };
-    // a second own file (a hard link is made to it below) and a stopword branch word: the topic is the last two words
-    const second = 'memory/handoff-feat-x-keep-going.md';
-    writeFileSync(path.join(repo.dir, second), `${mark}\nmine\n`);
-    const ledger = path.join(repo.dir, '.git', 'handoff', 'ledger', `${ME}.jsonl`);
-    for (const client of Object.keys(fixture)) {
-      for (const file of [OWN_FILE, path.join(repo.dir, OWN_FILE), 'memory/handoff-feat-auth-fix.md', second]) {
-        const before = readFileSync(ledger, 'utf8').split('\n').filter(Boolean).length;
-        expect(await one(client, write(client, file)), `${client} ${file}`).toEqual({ alone: 1, handed: 0, wrong: [] });
-        // the reference (node, in-process) appended its intent line too: the front's and node's are the same line but for t
-        const lines = readFileSync(ledger, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
-        expect(lines.length, `${client} ${file}`).toBe(before + 2);
-        const rel = path.relative(repo.dir, path.resolve(repo.dir, file));
-        for (const l of lines.slice(-2)) expect(l).toEqual({ t: expect.any(Number), session: ME, worktree: repo.dir, paths: [rel], intent: true });
+    const files: Array<[string, NodeJS.ProcessEnv]> = [
+      ...[OWN_FILE, FOREIGN_FILE, 'memory/handoff-feat-auth-fix.md', 'memory/handoff-main-new-notes.md', 'Memory/HANDOFF-main-a-b.md', 'docs/handoff.md'].map((x) => [x, {}] as [string, NodeJS.ProcessEnv]),
+      ...['.git/config', '.git/hooks/pre-commit', '.git/handoff/ledger/x.jsonl', '.git/info/attributes', 'gitlink/config', path.join(linked, 'src', 'app.ts'), path.join(linked, '.claude', 'settings.json')].map((x) => [x, {}] as [string, NodeJS.ProcessEnv]),
+      ...places({}).filter((x) => x.startsWith(`${repo.dir}/`)).map((x) => [x, {}] as [string, NodeJS.ProcessEnv]),
+      ...places(over).filter((x) => x.startsWith(`${repo.dir}/`)).map((x) => [x, over] as [string, NodeJS.ProcessEnv]),
+      [path.join(repo.dir, '.gitconfig'), { HOME: repo.dir }],
+      [over.GIT_CONFIG_GLOBAL!, over],
+    ];
+    expect(files.length).toBeGreaterThan(40);
+    const content = (file: string) => (file.endsWith('.md') ? `${mark}\nnotes\n` : file.endsWith('.toml') ? '[features]\ncodex_hooks = false\n' : file.endsWith('.json') ? '{"disableAllHooks": true, "hooks": {}}\n' : 'x\n');
+    const shapes = (file: string): Array<[string, Record<string, unknown>]> => [
+      ['claude-code', payload(repo, 'claude-code/pre-tool-use-write.json', { tool_input: { file_path: file, content: content(file) } })],
+      ['claude-code', payload(repo, 'claude-code/pre-tool-use-edit.json', { tool_input: { file_path: file, old_string: 'notes', new_string: 'more notes' } })],
+      ['gemini-cli', payload(repo, 'gemini-cli/before-tool-write-file.json', { tool_input: { file_path: file, content: content(file) } })],
+      ['qwen-code', payload(repo, 'qwen-code/real-pre-tool-use-edit.json', { tool_input: { file_path: file, old_string: 'notes', new_string: 'x' } })],
+      ['copilot', payload(repo, 'copilot/real-pre-tool-use-create.json', { tool_input: { path: file, file_text: content(file) } })],
+      ['codex', payload(repo, 'codex/pre-tool-use-apply-patch.json', { tool_input: { command: ['*** Begin Patch', `*** Add File: ${file}`, ...content(file).split('\n').filter(Boolean).map((l) => `+${l}`), '*** End Patch'].join('\n') } })],
+      ['codex', payload(repo, 'codex/pre-tool-use-apply-patch.json', { tool_input: { command: ['*** Begin Patch', '*** Update File: src/app.ts', '@@', '+y', `*** Update File: ${file}`, '@@', '+x', '*** End Patch'].join('\n') } })],
+    ];
+    const t: Tally = { alone: 0, handed: 0, wrong: [] };
+    for (const env of [{}, over]) {
+      freshBeat(repo);
+      // node's summary of the configuration this environment gives git (the front answers a plain file then: checked below)
+      await reference(repo, JSON.stringify(payload(repo, 'claude-code/pre-tool-use-write.json', { tool_input: { file_path: 'src/app.ts', content: 'x' } })), null, env);
+      const plainWrite = { alone: 0, handed: 0, wrong: [] as string[] };
+      freshBeat(repo);
+      await compare(repo, f, JSON.stringify(payload(repo, 'claude-code/pre-tool-use-write.json', { tool_input: { file_path: 'src/app.ts', content: 'x' } })), 'claude-code', plainWrite, [], repo.dir, undefined, env);
+      expect(plainWrite, JSON.stringify(env)).toEqual({ alone: 1, handed: 0, wrong: [] });
+    }
+    for (const [file, env] of files) {
+      for (const [client, p] of shapes(file)) {
+        const h: Tally = { alone: 0, handed: 0, wrong: [] };
+        freshBeat(repo);
+        await compare(repo, f, JSON.stringify(p), client, h, [], repo.dir, undefined, env);
+        if (h.alone || h.wrong.length) t.wrong.push(`${client} ${file} (${JSON.stringify(env)}): ${h.wrong.join('; ') || 'answered by the front'}`);
+        t.handed += h.handed;
       }
     }
-    // look-alikes node may allow or refuse (its full guard decides): each handed over, never answered here
-    linkSync(path.join(repo.dir, second), path.join(repo.dir, 'src', 'second-link.md'));
-    mkdirSync(path.join(repo.dir, 'Memory'));
-    writeFileSync(path.join(repo.dir, 'Memory', 'handoff-main-my-own-note.md'), `${mark}\n`);
-    writeFileSync(path.join(repo.dir, 'memory', 'handoff-main-the-and.md'), `${mark}\n`);
-    writeFileSync(path.join(repo.dir, 'memory', 'handoff-main-x.md'), `${mark}\n`);
-    writeFileSync(path.join(repo.dir, 'memory', 'handoff-main-' + 'a'.repeat(40) + '-' + 'b'.repeat(30) + '.md'), `${mark}\n`);
-    writeFileSync(path.join(repo.dir, 'memory', 'handoff-main-Up-case.md'), `${mark}\n`);
-    writeFileSync(path.join(repo.dir, 'memory', 'handoff-main-mark-spaced.md'), `${mark} \n`);
-    for (const dashed of ['handoff--main-my-note.md', 'handoff-main-my-note-.md', 'handoff-main-my--note.md']) writeFileSync(path.join(repo.dir, 'memory', dashed), `${mark}\n`);
-    mkdirSync(path.join(repo.dir, 'memory', 'handoff-main-a-dir.md'));
-    expect(spawnSync('mkfifo', [path.join(repo.dir, 'memory', 'handoff-main-fifo-notes.md')]).status).toBe(0);
-    const files = [
-      second, // a second hard link now
-      FOREIGN_FILE, // another session's
-      'memory/handoff-main-new-notes.md', // new: the overlap rule is node's
-      'memory/handoff-main-nul-notes.md', // line 1 is the marker but for a NUL (sh's read would drop it)
-      'memory/handoff-main-crlf-notes.md',
-      'memory/handoff-main-bom-notes.md',
-      'memory/handoff-main-fix-test.md', // no valid topic: stopwords only
-      'memory/handoff-main-the-and.md',
-      'memory/handoff-main-x.md', // one word after the branch
-      `memory/handoff-main-${'a'.repeat(40)}-${'b'.repeat(30)}.md`, // a topic past 64
-      'memory/handoff-main-Up-case.md',
-      'memory/handoff--main-my-note.md', // no branch
-      'memory/handoff-main-my-note-.md', // no valid topic: a trailing dash
-      'memory/handoff-main-my--note.md', // nor an empty word
-      'memory/handoff-main-marker-only.md', // the marker with no line end: node allows, the front hands over
-      'memory/handoff-main-mark-spaced.md',
-      'memory/handoff-main-link-notes.md', // a symlink to the own file
-      'notes-link/handoff-main-my-own-note.md', // through a symlinked directory
-      'Memory/handoff-main-my-own-note.md',
-      '.git/memory/handoff-main-in-git.md',
-      'gitlink/memory/handoff-main-in-git.md',
-      'memory/handoff-main-a-dir.md', // a directory
-      'memory/handoff-main-fifo-notes.md', // a FIFO: never opened (it would block)
-    ];
-    for (const file of files) expect(await one('claude-code', write('claude-code', file)), file).toEqual({ alone: 0, handed: 1, wrong: [] });
-    // the content: another marker, the marker not on line 1, with a CR, spaced, escaped, cut short, none; an Edit; the content key twice
-    for (const content of [`${mark.replace(ME, OTHER)}\nx`, `\n${mark}\nx`, `${mark}\r\nx`, `${mark} \nx`, `\ufeff${mark}\nx`, mark, '', `<!-- claude-session: ${ME}-->\nx`]) {
-      expect(await one('claude-code', write('claude-code', OWN_FILE, content)), JSON.stringify(content)).toEqual({ alone: 0, handed: 1, wrong: [] });
-    }
-    // an Edit that names the marker, even one carrying a content key: node reads its edits (this one drops it: refused)
-    const edit = payload(repo, 'claude-code/pre-tool-use-edit.json', { tool_input: { file_path: OWN_FILE, old_string: mark, new_string: '', content: `${mark}\nx` } });
-    expect(await one('claude-code', edit)).toEqual({ alone: 0, handed: 1, wrong: [] });
-    const twice = JSON.stringify(write('claude-code', OWN_FILE)).replace('"content":', '"content":"x","content":');
-    const h: Tally = { alone: 0, handed: 0, wrong: [] };
-    freshBeat(repo);
-    await compare(repo, f, twice, 'claude-code', h);
-    expect(h).toEqual({ alone: 0, handed: 1, wrong: [] });
-    // another session writing with its own marker into this session's file; this session with the other's
-    expect(await one('claude-code', write('claude-code', OWN_FILE, `${mark.replace(ME, OTHER)}\nx`, { session_id: OTHER }))).toEqual({ alone: 0, handed: 1, wrong: [] });
-    // without cmp on PATH the front cannot read line 1 byte for byte: node's
-    const bare = tempDir();
-    for (const p of ['sh', 'cat', 'stat', 'find', 'date', 'readlink']) {
-      const at = spawnSync('sh', ['-c', `command -v ${p}`], { encoding: 'utf8' }).stdout.trim();
-      if (at) symlinkSync(at, path.join(bare, p));
-    }
-    freshBeat(repo);
-    const r = spawnSync('sh', [f.front, '--client=claude-code'], { cwd: repo.dir, env: { ...cleanEnv(repo), PATH: bare }, input: JSON.stringify(write('claude-code', OWN_FILE)) });
-    expect(r.stdout.toString()).toBe(`${HANDED}\n`);
-  }, 120_000);
-
-  it("answers an edit of this session's own handoff file alone in every client's edit shape, as node does, and hands over one that may touch its marker", async () => {
-    const repo = await world();
-    const f = frontWithStandIn(false);
-    const mark = `<!-- claude-session: ${ME} -->`;
-    const one = async (client: string, p: Record<string, unknown>) => {
-      const h: Tally = { alone: 0, handed: 0, wrong: [] };
-      freshBeat(repo);
-      await compare(repo, f, JSON.stringify(p), client, h);
-      return h;
-    };
-    const patch = (...lines: string[]) => ['*** Begin Patch', ...lines, '*** End Patch'].join('\n');
-    const update = (file: string, ...hunk: string[]) => [`*** Update File: ${file}`, '@@', ...(hunk.length ? hunk : ['-mine', '+mine, and more'])];
-    // each client's edit tool, on `file`
-    const edits = (file: string): Array<[string, Record<string, unknown>]> => [
-      ['claude-code', payload(repo, 'claude-code/pre-tool-use-edit.json', { tool_input: { file_path: file, old_string: 'mine', new_string: 'mine, and more' } })],
-      ['claude-code', payload(repo, 'claude-code/pre-tool-use-multiedit.json', { tool_input: { file_path: file, edits: [{ old_string: 'mine', new_string: 'ours', replace_all: false }] } })],
-      ['gemini-cli', payload(repo, 'gemini-cli/before-tool-replace.json', { tool_input: { file_path: file, instruction: 'more', old_string: 'mine', new_string: 'mine, and more' } })],
-      ['qwen-code', payload(repo, 'qwen-code/real-pre-tool-use-edit.json', { tool_input: { file_path: file, old_string: 'mine', new_string: 'mine, and more' } })],
-      ['copilot', payload(repo, 'copilot/real-pre-tool-use-edit.json', { tool_input: { path: file, old_str: 'mine', new_str: 'mine, and more' } })],
-      ['copilot', payload(repo, 'copilot/real-pre-tool-use-edit.json', { toolName: 'str_replace', tool_input: { path: file, old_str: 'mine', new_str: 'mine, and more' } })],
-      ['codex', payload(repo, 'codex/pre-tool-use-apply-patch.json', { tool_input: { command: patch(...update(file)) } })],
-      // Codex's whole-file write: the file added anew, the marker its line 1
-      ['codex', payload(repo, 'codex/pre-tool-use-apply-patch.json', { tool_input: { command: patch(`*** Add File: ${file}`, `+${mark}`, '+new notes') } })],
-    ];
-    const ledger = path.join(repo.dir, '.git', 'handoff', 'ledger', `${ME}.jsonl`);
-    const own = 'memory/handoff-feat-auth-fix.md'; // this session's marker on line 1 (world())
-    for (const file of [own, path.join(repo.dir, own)]) {
-      for (const [client, p] of edits(file)) {
-        const what = `${client} ${JSON.stringify(p).slice(0, 200)}`;
-        const before = readFileSync(ledger, 'utf8').split('\n').filter(Boolean).length;
-        expect(await one(client, p), what).toEqual({ alone: 1, handed: 0, wrong: [] });
-        // the reference (node, in-process) appended its intent line too: the same line but for t
-        const lines = readFileSync(ledger, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
-        expect(lines.length, what).toBe(before + 2);
-        for (const l of lines.slice(-2)) expect(l, what).toEqual({ t: expect.any(Number), session: ME, worktree: repo.dir, paths: [own], intent: true });
+    expect(t.wrong).toEqual([]);
+    // the calls issue 52 found the front answering after a first ordinary Write: node refuses each
+    for (const file of ['.claude/settings.json', '.claude/settings.local.json', '.gemini/settings.json', '.codex/hooks.json', '.codex/config.toml', '.qwen/settings.json']) {
+      mkdirSync(path.join(repo.dir, path.dirname(file)), { recursive: true });
+      writeFileSync(path.join(repo.dir, file), file.endsWith('.toml') ? '' : '{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "git-handoff-guard --client=x"}]}]}}\n');
+      for (const [client, p] of shapes(file).slice(0, 1).concat(shapes(file).slice(2, 3))) {
+        const h: Tally = { alone: 0, handed: 0, wrong: [] };
+        freshBeat(repo);
+        await compare(repo, f, JSON.stringify(p), client, h);
+        expect(h, `${client} ${file}`).toEqual({ alone: 0, handed: 1, wrong: [] });
+        expect(await reference(repo, JSON.stringify(p), client), `${client} ${file}`).toMatch(/deny/);
       }
     }
-    // handed over: another session's file, a file with no or another marker, a look-alike; every shape
-    const other = 'memory/handoff-main-other-notes.md';
-    writeFileSync(path.join(repo.dir, other), `${mark.replace(ME, OTHER)}\nmine\n`);
-    for (const file of [FOREIGN_FILE, other, 'memory/handoff-main-crlf-notes.md', 'memory/handoff-main-fix-test.md', 'memory/handoff-main-new-notes.md', 'notes-link/handoff-feat-auth-fix.md']) {
-      for (const [client, p] of edits(file)) expect(await one(client, p), `${client} ${file}`).toEqual({ alone: 0, handed: 1, wrong: [] });
-    }
-    // an edit that names a marker anywhere (the one it keeps, one it puts in, in a context line), and the patches node
-    // reads as more than one edit of this file: a move, a delete, another file beside it, the file added whole
-    const handed: Array<[string, string, Record<string, unknown>]> = [
-      ['marker kept', 'claude-code', { tool_input: { file_path: own, old_string: `${mark}\nmine`, new_string: `${mark}\nmine, and more` } }],
-      ['marker put in', 'claude-code', { tool_input: { file_path: own, old_string: 'mine', new_string: `${mark}\nmine` } }],
-      ['marker dropped', 'copilot', { tool_input: { path: own, old_str: mark, new_str: 'x' } }],
-      ['patch: marker as context', 'codex', { tool_input: { command: patch(...update(own, ` ${mark}`, '-mine', '+mine, and more')) } }],
-      ['patch: marker removed', 'codex', { tool_input: { command: patch(...update(own, `-${mark}`, '+x')) } }],
-      ['patch: moved', 'codex', { tool_input: { command: patch(...update(own), '*** Move to: src/moved.md') } }],
-      ['patch: deleted after', 'codex', { tool_input: { command: patch(...update(own), '*** Delete File: src/app.ts') } }],
-      ['patch: another file before', 'codex', { tool_input: { command: patch(...update('src/app.ts', '-export const x = 1;', '+export const x = 2;'), ...update(own)) } }],
-      ['patch: another file after', 'codex', { tool_input: { command: patch(...update(own), ...update('src/app.ts', '-export const x = 1;', '+export const x = 2;')) } }],
-      ['patch: added, no marker', 'codex', { tool_input: { command: patch(`*** Add File: ${own}`, '+x') } }],
-      ['patch: added, the marker on line 2', 'codex', { tool_input: { command: patch(`*** Add File: ${own}`, '+x', `+${mark}`) } }],
-      ['patch: added, the marker line going on', 'codex', { tool_input: { command: patch(`*** Add File: ${own}`, `+${mark}"x`, '+x') } }],
-      ['patch: added, the marker line spaced', 'codex', { tool_input: { command: patch(`*** Add File: ${own}`, `+${mark} `, '+x') } }],
-      ['patch: added, no line after the marker', 'codex', { tool_input: { command: `*** Begin Patch\n*** Add File: ${own}\n+${mark}` } }],
-      ['patch: added, another marker', 'codex', { tool_input: { command: patch(`*** Add File: ${own}`, `+${mark.replace(ME, OTHER)}`, '+x') } }],
-      ['patch: added, with no Begin', 'codex', { tool_input: { command: [`*** Add File: ${own}`, `+${mark}`, '+x', '*** End Patch'].join('\n') } }],
-      ['patch: added, a line before', 'codex', { tool_input: { command: ['', '*** Begin Patch', `*** Add File: ${own}`, `+${mark}`, '+x', '*** End Patch'].join('\n') } }],
-      ['patch: added, and another file', 'codex', { tool_input: { command: patch(`*** Add File: ${own}`, `+${mark}`, '+x', '*** Add File: src/new.ts', '+x') } }],
-      ['patch: added, and updated', 'codex', { tool_input: { command: patch(`*** Add File: ${own}`, `+${mark}`, '+x', ...update(own)) } }],
-      ['patch: added, and deleted', 'codex', { tool_input: { command: patch(`*** Add File: ${own}`, `+${mark}`, '+x', `*** Delete File: ${own}`) } }],
-      ['patch: updated, then added', 'codex', { tool_input: { command: patch(...update('src/app.ts', '-export const x = 1;', '+export const x = 2;'), `*** Add File: ${own}`, `+${mark}`, '+x') } }],
-      ['patch: the file twice', 'codex', { tool_input: { command: patch(...update(own), ...update(own, '-more', '+less')) } }],
-    ];
-    const fixtureOf: Record<string, string> = { 'claude-code': 'claude-code/pre-tool-use-edit.json', copilot: 'copilot/real-pre-tool-use-edit.json', codex: 'codex/pre-tool-use-apply-patch.json' };
-    for (const [what, client, over] of handed) expect(await one(client, payload(repo, fixtureOf[client], over)), what).toEqual({ alone: 0, handed: 1, wrong: [] });
-    // an old text that may start in line 1 or on its newline, naming no marker: a part of the id (another session's
-    // put in: node refuses), the marker's tail, its last character, the newline after it; an escaped backslash
-    const reaching: Array<[string, string, Record<string, unknown>, boolean]> = [
-      ['the id, forged', 'claude-code', { tool_input: { file_path: own, old_string: ME, new_string: OTHER } }, true],
-      ['a part of the id', 'copilot', { tool_input: { path: own, old_str: ME.slice(3, 9), new_str: OTHER.slice(3, 9) } }, true],
-      ['the tail and the newline', 'claude-code', { tool_input: { file_path: own, old_string: '-->\nmine', new_string: 'mine' } }, true],
-      ['its last character', 'claude-code', { tool_input: { file_path: own, old_string: '>\nmine', new_string: ')\nmine' } }, true],
-      ['the newline after it', 'copilot', { tool_input: { path: own, old_str: '\nmine', new_str: ' mine' } }, true],
-      ['an escaped backslash', 'claude-code', { tool_input: { file_path: own, old_string: 'mine\\', new_string: 'mine' } }, false],
-    ];
-    for (const [what, client, over, refused] of reaching) {
-      const p = payload(repo, fixtureOf[client], over);
-      expect(await one(client, p), what).toEqual({ alone: 0, handed: 1, wrong: [] });
-      if (refused) expect(await reference(repo, JSON.stringify(p), client), what).toContain('deny');
-    }
-    // a whole-file write of it whose content the front cannot read as a string (none, a number, an object): node's
-    for (const content of [undefined, 7, { text: `${mark}\nx` }]) {
-      expect(await one('claude-code', payload(repo, 'claude-code/pre-tool-use-write.json', { tool_input: { file_path: own, content } })), JSON.stringify(content)).toEqual({ alone: 0, handed: 1, wrong: [] });
-      expect(await one('copilot', payload(repo, 'copilot/real-pre-tool-use-create.json', { tool_input: { path: own, file_text: content } })), JSON.stringify(content)).toEqual({ alone: 0, handed: 1, wrong: [] });
-    }
-    // another session editing this session's file
-    expect(await one('claude-code', payload(repo, 'claude-code/pre-tool-use-edit.json', { tool_input: { file_path: own, old_string: 'mine', new_string: 'x' } }, OTHER))).toEqual({ alone: 0, handed: 1, wrong: [] });
-  }, 120_000);
-
-  it("answers Copilot CLI's create of this session's own handoff file (`path`, `file_text`) alone, as node does, and hands over what node reads otherwise", async () => {
-    const repo = await world();
-    const f = frontWithStandIn(false);
-    const mark = `<!-- claude-session: ${ME} -->`;
-    // Copilot's own payload: sessionId, toolName, toolArgs (no event); the fixture's session_id left out
-    const create = (file: string, content = `${mark}\nnew notes\n`, args: Record<string, unknown> = {}, session = ME) => {
-      const { session_id: _, ...p } = payload(repo, 'copilot/real-pre-tool-use-create.json', {}, null) as Record<string, unknown>;
-      return JSON.stringify({ ...p, sessionId: session, toolArgs: { path: file, file_text: content, ...args } });
-    };
-    const one = async (text: string) => {
-      const h: Tally = { alone: 0, handed: 0, wrong: [] };
-      freshBeat(repo);
-      await compare(repo, f, text, 'copilot', h);
-      return h;
-    };
-    const second = 'memory/handoff-feat-x-keep-going.md';
-    writeFileSync(path.join(repo.dir, second), `${mark}\nmine\n`);
-    const ledger = path.join(repo.dir, '.git', 'handoff', 'ledger', `${ME}.jsonl`);
-    for (const file of [OWN_FILE, path.join(repo.dir, OWN_FILE), second]) {
-      const before = readFileSync(ledger, 'utf8').split('\n').filter(Boolean).length;
-      expect(await one(create(file)), file).toEqual({ alone: 1, handed: 0, wrong: [] });
-      // the front's intent line and the reference's: the same but for t
-      const lines = readFileSync(ledger, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
-      expect(lines.length, file).toBe(before + 2);
-      for (const l of lines.slice(-2)) expect(l).toEqual({ t: expect.any(Number), session: ME, worktree: repo.dir, paths: [path.relative(repo.dir, path.resolve(repo.dir, file))], intent: true });
-    }
-    // node reads `content` over `file_text` and `file_path` over `path`: with either there, node decides; so for another
-    // session's file, another marker, no marker, no text at all, a text that is not a string, an escape
-    const handed: Array<[string, string]> = [
-      ['content beside file_text', create(OWN_FILE, `${mark}\nx\n`, { content: 'no marker\n' })],
-      ['content, a marker, beside file_text', create(OWN_FILE, 'no marker\n', { content: `${mark}\nx\n` })],
-      ['file_path beside path', create(OWN_FILE, `${mark}\nx\n`, { file_path: FOREIGN_FILE })],
-      ['another session’s file', create(FOREIGN_FILE)],
-      ['another marker', create(OWN_FILE, `${mark.replace(ME, OTHER)}\nx\n`)],
-      ['no marker', create(OWN_FILE, 'x\n')],
-      ['no file_text', create(OWN_FILE, undefined, { file_text: undefined })],
-      ['file_text a number', create(OWN_FILE, undefined, { file_text: 7 })],
-      ['an escaped path', create(OWN_FILE.replace('handoff', 'hand\\u006fff'))],
-      ['another session writing with its marker into this one’s', create(OWN_FILE, `${mark.replace(ME, OTHER)}\nx\n`, {}, OTHER)],
-    ];
-    for (const [what, text] of handed) expect(await one(text), what).toEqual({ alone: 0, handed: 1, wrong: [] });
-    // Copilot's edit of the own file: answered alone too, as node does (an edit naming no marker), and with its marker named node's
-    const edit = (old: string) => JSON.stringify({ ...JSON.parse(create(OWN_FILE)), toolName: 'edit', toolArgs: { path: OWN_FILE, old_str: old, new_str: 'notes' } });
-    expect(await one(edit('new notes'))).toEqual({ alone: 1, handed: 0, wrong: [] });
-    expect(await one(edit(mark))).toEqual({ alone: 0, handed: 1, wrong: [] });
-  }, 120_000);
+  }, 300_000);
 
   it("takes the payload from bash in a bash client's wiring (no cat) with the same answers and hand-overs; a long payload, another shell: stdin as before", async () => {
     const repo = await world();
@@ -873,8 +723,11 @@ describe('the sh front agrees with the full guard', () => {
     const repo = await world();
     const f = frontWithStandIn(false);
     const t: Tally = { alone: 0, handed: 0, wrong: [] };
-    const segment = fc.constantFrom('src', 'a b', "it's", '"q"', 'caf\u00e9', '..', '.', 'memory', 'notes-link', 'gitlink', 'x.git', '.git', 'worktrees', 'handoff-main-auth-refactor.md', 'handoff-main-x.md', 'app.ts', 'plain.ts', 'new.ts', 'README.md', '$HOME', '`id`', 'a\\b', 'Memory', 'HANDOFF-main-a-b.md', 'refs', 'packed-refs', '', 'handoff-main-my-own-note.md', 'handoff-feat-auth-fix.md', 'handoff-main-nul-notes.md', 'handoff-main-crlf-notes.md', 'handoff-main-bom-notes.md', 'handoff-main-fix-test.md', 'handoff-main-marker-only.md', 'handoff-main-link-notes.md', 'handoff-main-in-git.md', 'handoff-main-new-notes.md');
-    const anyPath = fc.tuple(fc.boolean(), fc.array(segment, { minLength: 1, maxLength: 4 })).map(([absolute, parts]) => (absolute ? `${repo.dir}/${parts.join('/')}` : parts.join('/')));
+    const segment = fc.constantFrom('src', 'a b', "it's", '"q"', 'caf\u00e9', '..', '.', 'memory', 'notes-link', 'gitlink', 'x.git', '.git', 'worktrees', 'handoff-main-auth-refactor.md', 'handoff-main-x.md', 'app.ts', 'plain.ts', 'new.ts', 'README.md', '$HOME', '`id`', 'a\\b', 'Memory', 'HANDOFF-main-a-b.md', 'refs', 'packed-refs', '', 'handoff-main-my-own-note.md', 'handoff-feat-auth-fix.md', 'handoff-main-nul-notes.md', 'handoff-main-crlf-notes.md', 'handoff-main-bom-notes.md', 'handoff-main-fix-test.md', 'handoff-main-marker-only.md', 'handoff-main-link-notes.md', 'handoff-main-in-git.md', 'handoff-main-new-notes.md', ...PLACE_SEGMENTS);
+    // a linked worktree of the repository: its paths are its own
+    const linked = path.join(tempDir(), 'wt2');
+    repo.git(['worktree', 'add', '-q', linked]);
+    const anyPath = fc.tuple(fc.constantFrom('', repo.dir, repo.dir, linked), fc.array(segment, { minLength: 1, maxLength: 4 })).map(([root, parts]) => (root ? `${root}/${parts.join('/')}` : parts.join('/')));
     const filePath = fc.oneof(anyPath, fc.tuple(fc.boolean(), fc.constantFrom('memory', 'src/../memory', 'notes-link', '.git/memory', 'Memory'), segment).map(([absolute, dir, name]) => `${absolute ? `${repo.dir}/` : ''}${dir}/${name}`));
     const word = fc.constantFrom('ls', '-la', 'cat', 'README.md', 'npm', 'test', 'echo', 'hi', '>', '>>', 'a.txt', 'git', 'status', 'commit', '-m', 'x', '&&', '|', ';', 'grep', 'caf\u00e9', '"q"', "'s'", '\\n', 'update-ref', 'refs/handoffs/main/x', 'rm', '-rf', 'memory', 'cp', 'sed', '-i', 'tee', '$X', 'find', '.', 'pwd', 'node', '-e', 'true', '\n');
     const command = fc.oneof(fc.array(word, { minLength: 1, maxLength: 6 }).map((w) => w.join(' ')), fc.constantFrom(...CORPUS.map((e) => e.command)), fc.string({ maxLength: 40 }));
@@ -884,7 +737,12 @@ describe('the sh front agrees with the full guard', () => {
       fc.constantFrom(`${mark}\n# note\n`, mark, `${mark}\r\n# note`, `${mark}\t\n`, `${mark} x\n`, `\ufeff${mark}\n`, `${mark.replace(ME, 'other-9b1e77d0-bbbb')}\n`, `${mark}\n${'x'.repeat(70_000)}`, 'x'.repeat(300_000), 'caf\u00e9 "quoted" \\ back\n'),
     );
     const client = fc.constantFrom('claude-code', 'gemini-cli', 'codex', 'qwen-code', 'copilot');
-    const call_fields = { client, pre: fc.boolean(), shell: fc.boolean(), command, file: filePath, content, session: fc.constantFrom(ME, 'Upper-Case-ID', 'other-9b1e77d0-bbbb', ''), cwdSub: fc.constantFrom('', '/src', '/a b', '/nowhere', '/..', '/.git'), agent: fc.boolean(), old: fc.constantFrom('x = 1', 'mine', mark, `${mark}\nmine`, 'claude-session:', `${mark.replace(ME, 'other-9b1e77d0-bbbb')}`), neu: fc.constantFrom('x = 2', '', mark, `${mark}\nmine`), patch: fc.array(fc.tuple(fc.constantFrom('Add File: ', 'Update File: ', 'Delete File: ', 'Move to: ', 'Add File:  ', 'Frobnicate: ', 'End of File', 'Begin Patch'), filePath), { maxLength: 3 }) };
+    // the environment: as the test's, or with the worktree as the home and every variable that moves a client's or the
+    // guard's folder (and git's global file) pointing into it
+    const worktreeHome: NodeJS.ProcessEnv = { HOME: repo.dir, XDG_CONFIG_HOME: path.join(repo.dir, '.config'), XDG_CACHE_HOME: path.join(repo.dir, '.cache'), XDG_STATE_HOME: path.join(repo.dir, 'state'), XDG_DATA_HOME: path.join(repo.dir, 'data'), CLAUDE_CONFIG_DIR: path.join(repo.dir, 'claude-cfg'), CODEX_HOME: path.join(repo.dir, 'codex-home'), GIT_CONFIG_GLOBAL: path.join(repo.dir, 'global.gitconfig') };
+    writeFileSync(worktreeHome.GIT_CONFIG_GLOBAL!, '[user]\n\tname = T\n\temail = t@example.com\n');
+    const envs: Record<string, NodeJS.ProcessEnv> = { test: {}, 'worktree home': worktreeHome };
+    const call_fields = { env: fc.constantFrom(...Object.keys(envs)), client, pre: fc.boolean(), shell: fc.boolean(), command, file: filePath, content, session: fc.constantFrom(ME, 'Upper-Case-ID', 'other-9b1e77d0-bbbb', ''), cwdSub: fc.constantFrom('', '/src', '/a b', '/nowhere', '/..', '/.git'), agent: fc.boolean(), old: fc.constantFrom('x = 1', 'mine', mark, `${mark}\nmine`, 'claude-session:', `${mark.replace(ME, 'other-9b1e77d0-bbbb')}`, ME.slice(3, 9), ME, '-->\nmine', '\nmine'), neu: fc.constantFrom('x = 2', '', mark, `${mark}\nmine`, OTHER, OTHER.slice(3, 9)), patch: fc.array(fc.tuple(fc.constantFrom('Add File: ', 'Update File: ', 'Delete File: ', 'Move to: ', 'Add File:  ', 'Frobnicate: ', 'End of File', 'Begin Patch'), filePath), { maxLength: 3 }) };
     const call = fc.record(call_fields);
     const spelling = fc.constantFrom('compact', 'escaped-unicode', 'spaced', 'escaped-slashes', 'key-escape', 'duplicate-key', 'nested-key', 'pretty');
     type Call = typeof call extends fc.Arbitrary<infer T> ? T : never;
@@ -903,12 +761,31 @@ describe('the sh front agrees with the full guard', () => {
           delete p.tool_input;
           Object.assign(p, { toolArgs: c.shell ? input : { path: c.file, file_text: c.content }, ...(c.pre ? {} : { toolResult: { resultType: 'success' } }) });
         }
+        // node's summary of the configuration that environment gives git (else the front hands every write over)
+        await reference(repo, warm, null, envs[c.env]);
         freshBeat(repo);
-        await compare(repo, f, spell(p, how), c.client, t);
+        await compare(repo, f, spell(p, how), c.client, t, [], repo.dir, undefined, envs[c.env]);
     };
+    const warm = JSON.stringify(payload(repo, 'claude-code/pre-tool-use-write.json', { tool_input: { file_path: 'src/app.ts', content: 'x' } }));
     await fc.assert(fc.asyncProperty(call, spelling, build), { numRuns: 120 });
     // and calls aimed at this session's own handoff files (edits and patches naming a marker or not, look-alikes):
     // the rarest corner of the space above, where the front answers a protected file alone
+    // and at the places the guard protects: every client's hook, settings and trust files at every scope, git's files, the
+    // guard's folders (as the environment puts them), under either root, with a content that switches hooks off
+    const places = (env: NodeJS.ProcessEnv) => {
+      const e = { ...cleanEnv(repo), ...env };
+      const h = hookFiles([repo.dir], e.HOME!, e);
+      return [...h.files.map((x) => x.file), ...h.dirs.map((x) => `${x.file}/x.json`), ...h.plugins.map((x) => `${x.file}/x.js`), ...userDirs(e).map((d) => `${d}/x`), `${e.HOME}/.gemini/trustedFolders.json`, `${e.HOME}/.qwen/trustedFolders.json`, `${e.HOME}/.copilot/config.json`, `${e.HOME}/.gitconfig`, ...(e.GIT_CONFIG_GLOBAL ? [e.GIT_CONFIG_GLOBAL] : [])];
+    };
+    const inWorktree = [...new Set([...places({}), ...places(worktreeHome)].filter((x) => x.startsWith(`${repo.dir}/`)))];
+    // each there, as an installation leaves them (the guard wired), in this worktree and the linked one
+    for (const x of inWorktree.flatMap((y) => [y, y.replace(repo.dir, linked)])) {
+      mkdirSync(path.dirname(x), { recursive: true });
+      if (!existsSync(x)) writeFileSync(x, x.endsWith('.json') ? '{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "git-handoff-guard --client=claude-code"}]}]}}\n' : '');
+    }
+    const placed = fc.constantFrom(...inWorktree.flatMap((x) => [x, path.relative(repo.dir, x), x.replace(repo.dir, linked)]));
+    const switchedOff = fc.constantFrom('{"disableAllHooks": true}\n', '{"hooks": {}}\n', '[features]\ncodex_hooks = false\n', '[handoff]\n\tguard = off\n', '{"trustedFolders": []}\n');
+    await fc.assert(fc.asyncProperty(fc.record({ ...call_fields, client: fc.constantFrom('claude-code', 'gemini-cli', 'codex', 'qwen-code', 'copilot'), pre: fc.constant(true), shell: fc.constant(false), file: placed, content: switchedOff, session: fc.constant(ME), cwdSub: fc.constant(''), agent: fc.constant(false), patch: fc.array(fc.tuple(fc.constantFrom('Add File: ', 'Update File: '), placed), { maxLength: 2 }) }), fc.constantFrom('compact', 'spaced'), build), { numRuns: 60 });
     const ownFile = fc.constantFrom('memory/handoff-feat-auth-fix.md', `${repo.dir}/memory/handoff-feat-auth-fix.md`, 'memory/handoff-main-crlf-notes.md', 'memory/handoff-main-marker-only.md', OWN_FILE, FOREIGN_FILE);
     const aimed = fc.record({ ...call_fields, client: fc.constantFrom('claude-code', 'codex', 'qwen-code'), pre: fc.constant(true), shell: fc.constant(false), file: ownFile, session: fc.constant(ME), cwdSub: fc.constant(''), agent: fc.constant(false), patch: fc.array(fc.tuple(fc.constantFrom('Add File: ', 'Update File: ', 'Update File: ', 'Delete File: ', 'Move to: ', 'End of File'), ownFile), { maxLength: 2 }) });
     await fc.assert(fc.asyncProperty(aimed, fc.constantFrom('compact', 'compact', 'escaped-slashes', 'spaced'), build), { numRuns: 60 });
@@ -981,7 +858,7 @@ describe('the ledger under concurrent writers', () => {
 describe('the front\'s word lists', () => {
   it('are what scripts/front-words.mjs generates from src/guard/allow.ts (the build writes them; none kept by hand)', () => {
     const front = readFileSync(FRONT, 'utf8');
-    expect(withBlock(front, frontBlock(allow, FRONT_CONSTANTS, frontClients(), FRONT_FUNCTIONS))).toBe(front);
+    expect(withBlock(front, frontBlock(allow, FRONT_CONSTANTS, frontClients(), FRONT_FUNCTIONS), fileBlock(FILE_FUNCTIONS))).toBe(front);
     // the paths it reads are node's (and the after-tool wiring's bash test looks where node leaves a note)
     expect(FRONT_CONSTANTS).toMatchObject({ guard_dir: 'handoff/guard', lineage_dir: 'handoff/lineage', ledger_dir: 'handoff/ledger' });
     expect(afterCommand('x')).toContain(`.git/${FRONT_CONSTANTS.guard_dir}/`);

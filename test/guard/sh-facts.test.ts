@@ -12,12 +12,10 @@ import { WIRING } from '../../src/clients/wirings';
 import { pluginGuardCommand } from '../../src/install/plugin-folders';
 import { eventCommand, guardCommand } from '../../src/install/agents';
 import { resolveSession } from '../../src/handoff/state/session';
-import { NAMES_LINE, STUB_SESSION_VARS, withStubLines } from '../../src/hooks/stub-lines';
-import { ARCHIVE_PREFIX, HANDOFF_PREFIX, NOTES_REF } from '../../src/handoff/store/names';
-import { REPLACE_PREFIX } from '../../src/handoff/store/replace-refs';
+import { CHECKED_LINE, NAMES_LINE, STUB_SESSION_VARS, withStubLines } from '../../src/hooks/stub-lines';
+import { CHECKED_REFS } from '../../src/hooks/transaction';
+import { DECIDED_PREFIX } from '../../src/hooks/commit';
 import { claimsMarker } from '../../src/handoff/claims/marker';
-import { ledgerDir } from '../../src/handoff/state/ledger';
-import { refusedResetFile } from '../../src/hooks/refusal';
 import { stubText } from '../../src/hooks/install';
 // @ts-expect-error: a build script, plain JavaScript
 import { BEGIN, END } from '../../scripts/front-words.mjs';
@@ -73,13 +71,12 @@ describe('the hook stub and the session variables', () => {
     expect(withStubLines(STUB)).toBe(STUB);
   });
 
-  it('names the refs and state files its checks read only through its generated line, taken from the TypeScript', () => {
-    const names = STUB.match(NAMES_LINE)![0];
-    const files = [path.relative('/c', claimsMarker('/c')), path.relative('/c', ledgerDir('/c')), path.relative('/g', refusedResetFile({ gitDir: '/g' }))];
-    for (const fact of [HANDOFF_PREFIX, ARCHIVE_PREFIX, NOTES_REF, REPLACE_PREFIX, ...files]) {
-      expect(names, fact).toContain(fact);
+  it('names the refs, the state file and the copy its checks read only through its generated lines, taken from the TypeScript', () => {
+    const lines = [STUB.match(CHECKED_LINE)![0], STUB.match(NAMES_LINE)![0]].join('\n');
+    for (const fact of [...CHECKED_REFS, path.relative('/c', claimsMarker('/c')), DECIDED_PREFIX]) {
+      expect(lines, fact).toContain(fact);
       // nowhere else in the stub's code (comments may say what a check is about)
-      const code = STUB.replace(NAMES_LINE, '').split('\n').map((l) => l.replace(/^\s*#.*$/, '').replace(/\s#\s.*$/, ''));
+      const code = STUB.replace(CHECKED_LINE, '').replace(NAMES_LINE, '').split('\n').map((l) => l.replace(/^\s*#.*$/, '').replace(/\s#\s.*$/, ''));
       expect(code.filter((l) => l.includes(fact)), fact).toEqual([]);
     }
   });

@@ -6,7 +6,6 @@
 // git's history), real sh.
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PAYLOAD_MAX_CHARS, shPayloadCommand } from '../../src/clients/wiring';
@@ -66,45 +65,20 @@ describe('Claude Code’s wiring hands a call to node from its own sh', () => {
       c.stdin.end(input);
     });
 
-  it('without an answerer to ask, straight to node (no second run of the front), with the answer and the start mark node gives; with one, through the front run as itself', async () => {
+  it('straight to node (no second run of the front), with the answer node gives', async () => {
     const { bin, mark } = spiedInstall();
     const repo = makeRepo({ commit: true });
-    const cache = tempDir('gh-direct-cache-');
     const p = (command: string) => JSON.stringify({ session_id: 'sess-direct', cwd: repo.dir, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command } });
     const texts = [p('git update-ref refs/handoffs/main/auth HEAD'), p("python3 -c 'print(1)'"), `${p('git update-ref -d refs/handoffs/main/auth')}\n\n`, p(`echo ${'x'.repeat(PAYLOAD_MAX_CHARS)} | git update-ref --stdin`)];
-    const env: NodeJS.ProcessEnv = { ...repo.env, PATH: `${bin}:${process.env.PATH}`, XDG_CACHE_HOME: cache };
-    const plain = async (text: string, e: NodeJS.ProcessEnv) => (await call(repo, e, text, `'${path.join(ROOT, 'bin', 'git-handoff-guard')}' --client=claude-code`)).stdout;
-    // off: node's answer, the front never run as a program
+    const env: NodeJS.ProcessEnv = { ...repo.env, PATH: `${bin}:${process.env.PATH}` };
+    const plain = async (text: string) => (await call(repo, env, text, `'${path.join(ROOT, 'bin', 'git-handoff-guard')}' --client=claude-code`)).stdout;
     for (const text of texts) {
-      const off = { ...env, GIT_HANDOFF_ANSWERER: '0' };
-      const r = await call(repo, off, text);
+      const r = await call(repo, env, text);
       expect(r.status, r.stderr).toBe(0);
-      expect(r.stdout).toBe(await plain(text, off));
+      expect(r.stdout).toBe(await plain(text));
       expect(existsSync(mark), text.slice(0, 80)).toBe(false);
     }
-    expect(JSON.parse((await call(repo, { ...env, GIT_HANDOFF_ANSWERER: '0' }, texts[0])).stdout).hookSpecificOutput.permissionDecision).toBe('deny');
-    // on, no answerer yet: straight to node, which is told it found none and marks its start of one (a folder others
-    // can enter: the answerer it starts refuses to run there, so none is left behind)
-    const on: NodeJS.ProcessEnv = { ...env };
-    delete on.GIT_HANDOFF_ANSWERER;
-    mkdirSync(path.join(cache, 'git-handoff'), { recursive: true });
-    chmodSync(path.join(cache, 'git-handoff'), 0o755);
-    const r = await call(repo, on, texts[0]);
-    expect(r.stdout).toBe(await plain(texts[0], { ...on, GIT_HANDOFF_ANSWERER: '0' }));
-    expect(existsSync(mark)).toBe(false);
-    expect(existsSync(path.join(cache, 'git-handoff', 'answer.start'))).toBe(true);
-    // a socket there (one that answers nothing): the front runs as itself to ask it, then node answers
-    rmSync(path.join(cache, 'git-handoff', 'answer.start'));
-    chmodSync(path.join(cache, 'git-handoff'), 0o700);
-    const server = net.createServer((c) => c.destroy());
-    await new Promise<void>((resolve) => server.listen(path.join(cache, 'git-handoff', 'answer.sock'), resolve));
-    try {
-      const asked = await call(repo, { ...on, GIT_HANDOFF_ANSWERER: '1' }, texts[0]);
-      expect(asked.stdout).toBe(r.stdout);
-      expect(existsSync(mark)).toBe(true);
-    } finally {
-      server.close();
-    }
+    expect(JSON.parse((await call(repo, env, texts[0])).stdout).hookSpecificOutput.permissionDecision).toBe('deny');
   }, 60_000);
 
   it('node gets what the front run as itself gave it: the same arguments, payload bytes, environment and process (its parent the client), and answers the same', async () => {
@@ -130,18 +104,15 @@ describe('Claude Code’s wiring hands a call to node from its own sh', () => {
     );
     chmodSync(path.join(install, 'node', 'node'), 0o755);
     const repo = makeRepo({ commit: true });
-    const cache = tempDir('gh-direct-same-cache-');
     const p = (command: string) => JSON.stringify({ session_id: 'sess-same', cwd: repo.dir, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command } });
     const texts = [p('git update-ref refs/handoffs/main/auth HEAD'), p("python3 -c 'print(1)'"), `${p('git update-ref -d refs/handoffs/main/auth')}\n\n`, p(`echo ${'x'.repeat(PAYLOAD_MAX_CHARS)} | git update-ref --stdin`)];
-    const base: NodeJS.ProcessEnv = { ...repo.env, PATH: `${path.join(install, 'node')}:${bin}:${process.env.PATH}`, XDG_CACHE_HOME: cache, NODE_EXTRA_CA_CERTS: path.join(install, 'no-such-ca.pem') };
-    const on: NodeJS.ProcessEnv = { ...base };
-    delete on.GIT_HANDOFF_ANSWERER;
+    // the front before BEFORE_DIRECT asked a resident answerer unless GIT_HANDOFF_ANSWERER=0; this one knows none
+    const env: NodeJS.ProcessEnv = { ...repo.env, PATH: `${path.join(install, 'node')}:${bin}:${process.env.PATH}`, NODE_EXTRA_CA_CERTS: path.join(install, 'no-such-ca.pem'), GIT_HANDOFF_ANSWERER: '0' };
     /** One call through the wiring with the front `front`: node's view of it, node's answer, and whether the front ran as a program. */
     const through = async (front: string, env: NodeJS.ProcessEnv, text: string) => {
       writeFileSync(path.join(bin, 'front'), front);
       chmodSync(path.join(bin, 'front'), 0o755);
       rmSync(mark, { force: true });
-      rmSync(path.join(cache, 'git-handoff', 'answer.start'), { force: true });
       const c = spawn('/bin/sh', ['-c', wiring], { cwd: repo.dir, env });
       let stdout = '';
       let stderr = '';
@@ -154,50 +125,29 @@ describe('Claude Code’s wiring hands a call to node from its own sh', () => {
       const process_ = pid === c.pid && ppid === process.pid ? 'the client’s sh' : ppid === c.pid ? 'a child of the client’s sh' : `${pid} ${ppid}`;
       const node = { argv: readFileSync(path.join(seen, 'argv'), 'utf8'), stdin: readFileSync(path.join(seen, 'in')), env: readFileSync(path.join(seen, 'env'), 'utf8') };
       rmSync(path.join(seen, 'pid'));
-      return { node, process: process_, answer: { status, stdout, stderr }, asProgram: existsSync(mark), started: existsSync(path.join(cache, 'git-handoff', 'answer.start')) };
+      return { node, process: process_, answer: { status, stdout, stderr }, asProgram: existsSync(mark) };
     };
-    // the answerer off; on with none running (node is told and marks its start: a folder others can enter, so the
-    // answerer it starts refuses to run there); on with a socket there (one that answers nothing)
-    mkdirSync(path.join(cache, 'git-handoff'), { recursive: true });
-    chmodSync(path.join(cache, 'git-handoff'), 0o755);
-    const server = net.createServer((c) => c.destroy());
-    const sock = path.join(install, 'answer.sock');
-    await new Promise<void>((resolve) => server.listen(sock, resolve));
-    try {
-      for (const [mode, env] of [['off', { ...base, GIT_HANDOFF_ANSWERER: '0' }], ['no answerer', on], ['a socket', on]] as const) {
-        if (mode === 'a socket') {
-          chmodSync(path.join(cache, 'git-handoff'), 0o700);
-          symlinkSync(sock, path.join(cache, 'git-handoff', 'answer.sock'));
-        }
-        for (const text of texts) {
-          const what = `${mode}: ${text.slice(0, 140)}`;
-          const old = await through(before.stdout, env, text);
-          const now = await through(readFileSync(path.join(ROOT, 'bin', 'git-handoff-guard'), 'utf8'), env, text);
-          expect(old.asProgram, `${what}: the front before ${BEFORE_DIRECT} hands over through the front run as itself`).toBe(true);
-          expect(now.asProgram, `${what}: the front run as a program`).toBe(mode === 'a socket');
-          // node's process: the client's sh, as before; a payload of PAYLOAD_MAX_CHARS or more was piped to the front
-          // run as itself, so node ran in the pipe's child of that sh (its grandparent the client) and still does with
-          // a socket there, and now runs in the client's sh as every other call
-          const piped = text.length >= PAYLOAD_MAX_CHARS;
-          expect(old.process, what).toBe(piped ? 'a child of the client’s sh' : 'the client’s sh');
-          expect(now.process, what).toBe(piped && mode === 'a socket' ? 'a child of the client’s sh' : 'the client’s sh');
-          expect(now.node.argv, what).toBe(old.node.argv);
-          expect(now.node.stdin.equals(old.node.stdin), what).toBe(true);
-          expect(now.node.stdin.toString('utf8'), what).toBe(`${text.replace(/\n+$/, '')}\n`);
-          expect(now.node.env, what).toBe(old.node.env);
-          expect(now.node.env, what).toMatch(/^NODE_EXTRA_CA_CERTS=$/m);
-          expect(now.node.env, what).not.toMatch(/^GIT_HANDOFF_PAYLOAD=/m);
-          expect(now.node.env.match(/^GIT_HANDOFF_ANSWER_MISSED=.*$/m)?.[0], what).toBe(mode === 'off' ? undefined : 'GIT_HANDOFF_ANSWER_MISSED=1');
-          expect(now.answer, what).toEqual(old.answer);
-          expect(now.started, what).toBe(old.started);
-          expect(now.started, what).toBe(mode !== 'off');
-          if (text === texts[1]) expect(now.answer, `${what}: allowed`).toEqual({ status: 0, stdout: '', stderr: '' });
-        }
-      }
-      const refused = await through(readFileSync(path.join(ROOT, 'bin', 'git-handoff-guard'), 'utf8'), { ...base, GIT_HANDOFF_ANSWERER: '0' }, texts[0]);
-      expect(JSON.parse(refused.answer.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
-    } finally {
-      server.close();
+    for (const text of texts) {
+      const what = text.slice(0, 140);
+      const old = await through(before.stdout, env, text);
+      const now = await through(readFileSync(path.join(ROOT, 'bin', 'git-handoff-guard'), 'utf8'), env, text);
+      expect(old.asProgram, `${what}: the front before ${BEFORE_DIRECT} hands over through the front run as itself`).toBe(true);
+      expect(now.asProgram, `${what}: the front run as a program`).toBe(false);
+      // node's process: the client's sh; a payload of PAYLOAD_MAX_CHARS or more was piped to the front run as itself
+      // before, so node ran in the pipe's child of that sh (its grandparent the client), and now runs in the client's sh
+      const piped = text.length >= PAYLOAD_MAX_CHARS;
+      expect(old.process, what).toBe(piped ? 'a child of the client’s sh' : 'the client’s sh');
+      expect(now.process, what).toBe('the client’s sh');
+      expect(now.node.argv, what).toBe(old.node.argv);
+      expect(now.node.stdin.equals(old.node.stdin), what).toBe(true);
+      expect(now.node.stdin.toString('utf8'), what).toBe(`${text.replace(/\n+$/, '')}\n`);
+      expect(now.node.env, what).toBe(old.node.env);
+      expect(now.node.env, what).toMatch(/^NODE_EXTRA_CA_CERTS=$/m);
+      expect(now.node.env, what).not.toMatch(/^GIT_HANDOFF_PAYLOAD=/m);
+      expect(now.answer, what).toEqual(old.answer);
+      if (text === texts[1]) expect(now.answer, `${what}: allowed`).toEqual({ status: 0, stdout: '', stderr: '' });
     }
+    const refused = await through(readFileSync(path.join(ROOT, 'bin', 'git-handoff-guard'), 'utf8'), env, texts[0]);
+    expect(JSON.parse(refused.answer.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
   }, 120_000);
 });

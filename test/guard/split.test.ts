@@ -33,7 +33,7 @@ function countingNode(): { dir: string; count: () => number } {
 const groups = () => eventGroups(w, 'PreToolUse', w.events.PreToolUse, `"${FRONT}" --client=claude-code`);
 
 function run(repo: TestRepo, command: string, input: string, env: NodeJS.ProcessEnv = {}) {
-  const r = spawnSync('/bin/sh', ['-c', command], { cwd: repo.dir, env: { ...repo.env, GIT_HANDOFF_ANSWERER: '0', ...env }, input, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync('/bin/sh', ['-c', command], { cwd: repo.dir, env: { ...repo.env, ...env }, input, encoding: 'utf8', timeout: 60_000 });
   const out = r.stdout.trim();
   const decision = out ? JSON.parse(out).hookSpecificOutput?.permissionDecision ?? 'answered' : '';
   return { status: r.status, out, decision, stderr: r.stderr };

@@ -14,54 +14,10 @@ afterEach(() => {
   while (cleanups.length) cleanups.pop()!();
 });
 
-/**
- * With the resident answerer on (`npm run test:answerer`), the answerers a test's guards started for a HOME under
- * `dir`, and their spares, ended before the folder goes (a spare saves its code cache as it exits, after its answer).
- */
-function stopAnswerersUnder(dir: string): void {
-  if (process.env.GIT_HANDOFF_ANSWERER !== '1' || process.platform !== 'linux') return;
-  const procs = (): Array<{ pid: number; ppid: number; answerer: boolean; under: boolean }> =>
-    readdirSync('/proc').flatMap((d) => {
-      if (!/^\d+$/.test(d)) return [];
-      try {
-        const cmd = readFileSync(`/proc/${d}/cmdline`, 'utf8');
-        if (!/answerer\.cjs|spare\.cjs/.test(cmd)) return [];
-        const stat = readFileSync(`/proc/${d}/stat`, 'latin1');
-        const env = readFileSync(`/proc/${d}/environ`, 'utf8');
-        return [{ pid: Number(d), ppid: Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]), answerer: cmd.includes('answerer.cjs'), under: env.includes(`=${dir}/`) }];
-      } catch {
-        return [];
-      }
-    });
-  const mine = procs().filter((p) => p.answerer && p.under).map((p) => p.pid);
-  for (const pid of mine) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      /* gone */
-    }
-  }
-  // their spares (re-parented when the answerer went): ended too, and waited for
-  const until = Date.now() + 5000;
-  for (;;) {
-    const left = procs().filter((p) => !p.answerer && (mine.includes(p.ppid) || p.under));
-    if (!left.length || Date.now() > until) break;
-    for (const p of left) {
-      try {
-        process.kill(p.pid, 'SIGKILL');
-      } catch {
-        /* gone */
-      }
-    }
-    spawnSync('sleep', ['0.05']);
-  }
-}
-
 /** A fresh directory removed after the test. */
 export function tempDir(prefix = 'gh-test-'): string {
   const d = mkdtempSync(path.join(tmpdir(), prefix));
   cleanups.push(() => {
-    stopAnswerersUnder(d);
     rmSync(d, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   });
   return d;

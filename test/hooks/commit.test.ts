@@ -11,7 +11,7 @@ describe('prepare-commit-msg and commit-msg', () => {
   it("adds the session's trailer to an agent's commit and none to a person's", async () => {
     const repo = await hookedRepo();
     expect(gitAs(repo, A, ['commit', '-q', '--allow-empty', '-m', 'agent work', '-m', 'body line']).status).toBe(0);
-    expect(messageOf(repo)).toBe(`agent work\n\nbody line\n\nClaude-Session-Id: ${A}\n\n`);
+    expect(messageOf(repo)).toBe(`agent work\n\nbody line\n\nClaude-Session-Id: ${A}\nHandoff-Client: cli\n\n`);
     expect(gitAs(repo, null, ['commit', '-q', '--allow-empty', '-m', 'person work']).status).toBe(0);
     expect(messageOf(repo)).toBe('person work\n\n');
     // the client's own variable is enough
@@ -36,11 +36,11 @@ describe('prepare-commit-msg and commit-msg', () => {
     repo.git(['add', 'v.txt']);
     const editor = `sed -i '1s/^/edited in the editor/'`;
     expect(gitAs(repo, A, ['commit', '-q', '-v'], { GIT_EDITOR: editor }).status).toBe(0);
-    expect(messageOf(repo)).toBe(`edited in the editor\n\nClaude-Session-Id: ${A}\n\n`);
+    expect(messageOf(repo)).toBe(`edited in the editor\n\nClaude-Session-Id: ${A}\nHandoff-Client: cli\n\n`);
     repo.git(['checkout', '-q', '-b', 'side', 'HEAD~1']);
     expect(gitAs(repo, null, ['commit', '-q', '--allow-empty', '-m', 'side work']).status).toBe(0);
     expect(gitAs(repo, A, ['merge', '-q', '--no-ff', '--no-edit', 'main']).status).toBe(0);
-    expect(messageOf(repo)).toBe(`Merge branch 'main' into side\n\nClaude-Session-Id: ${A}\n\n`);
+    expect(messageOf(repo)).toBe(`Merge branch 'main' into side\n\nClaude-Session-Id: ${A}\nHandoff-Client: cli\n\n`);
   });
 
   it('refuses two sessions in one message, for a person too, and leaves HEAD unchanged', async () => {
@@ -74,7 +74,7 @@ describe('prepare-commit-msg and commit-msg', () => {
   });
 });
 
-describe('pre-commit: staged paths of another live session', () => {
+describe("a session's commit: staged paths of another live session", () => {
   it("two sessions in one worktree: the second cannot commit the first one's files; the printed fix works", async () => {
     const repo = await hookedRepo();
     repo.write('src/a.ts', 'by A\n');
@@ -155,7 +155,7 @@ describe('pre-commit: staged paths of another live session', () => {
     expect(r.stderr).toContain('bypassed with GIT_HANDOFF_BYPASS=1');
     const audit = readFileSync(path.join(repo.dir, '.git', 'handoff', 'audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(audit).toHaveLength(1);
-    expect(audit[0]).toMatchObject({ source: 'githook', hook: 'pre-commit', session: B });
+    expect(audit[0]).toMatchObject({ source: 'githook', hook: 'prepare-commit-msg', session: B });
     expect(audit[0].found[0]).toContain('a.txt');
   });
 });
@@ -175,7 +175,7 @@ describe('sessions', () => {
       expect.objectContaining({ worktree: wt, session: B, status: 'stale', lease: false, paths: ['docs/z.md'] }),
     ]);
     const text = await repo.cli(['sessions']);
-    expect(String(text.stdout)).toMatch(/aaaaaaaa\s+live\s+yes\s+just now\s+2: src\/x\.ts, src\/y\.ts/);
+    expect(String(text.stdout)).toMatch(/aaaaaaaa\s+\S+\s+live\s+yes\s+just now\s+2: src\/x\.ts, src\/y\.ts/);
     const rel = await repo.cli(['release', '--json'], { env: { GIT_HANDOFF_SESSION: B } });
     expect(JSON.parse(String(rel.stdout))).toMatchObject({ session: B, lease: false, paths: ['docs/z.md'] });
     const after = JSON.parse(String((await repo.cli(['sessions', '--json'])).stdout));
@@ -240,5 +240,44 @@ describe('invalid session ids and plumbing', () => {
     expect(head(repo)).toBe(tip);
     // a person (no session) is not held to it: SECURITY.md says so
     expect(gitAs(repo, null, ['update-ref', 'refs/heads/main', replacement]).status).toBe(0);
+  });
+});
+
+// Issue 52: what the stub once decided on its own reading is the handler's, and the handler holds every rule.
+describe("a session's commit is decided by node, whatever the stub reads", () => {
+  it("a message claiming another session past a line that holds `-- >8 --` (not git's scissors) is refused", async () => {
+    const repo = await hookedRepo();
+    const before = head(repo);
+    // git reads the last paragraph's trailer, B's; the stub once stopped reading at that line, after A's own
+    const r = gitAs(repo, A, ['commit', '--allow-empty', '-m', `work\n\nClaude-Session-Id: ${A}\n\n-- >8 --\n\nClaude-Session-Id: ${B}`]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('claims session bbbbbbbb, but session aaaaaaaa is committing');
+    expect(head(repo)).toBe(before);
+  });
+
+  it("staged content that takes back a live session's commit, the session known by its lease alone, is refused; with --no-verify too", async () => {
+    const repo = await hookedRepo();
+    repo.write('shared.txt', 'v1\n');
+    repo.git(['add', '-A']);
+    repo.git(['commit', '-q', '-m', 'base']);
+    repo.write('shared.txt', 'v2 by A\n');
+    repo.git(['add', '-A']);
+    expect(gitAs(repo, A, ['commit', '-q', '-m', 'A changes it']).status).toBe(0);
+    expect(messageOf(repo)).toContain('Handoff-Client: cli');
+    // A holds the worktree's lease and has written no ledger entry here
+    lease(repo, A);
+    const before = head(repo);
+    repo.write('shared.txt', 'v1\n');
+    repo.git(['add', '-A']);
+    for (const extra of [[], ['--no-verify']]) {
+      const r = gitAs(repo, B, ['commit', ...extra, '-m', 'B takes it back']);
+      expect(r.status, extra.join(' ')).toBe(1);
+      expect(r.stderr).toMatch(/take back a commit of another session/);
+      expect(r.stderr).toMatch(/by session aaaaaaaa \(cli\)/);
+      expect(head(repo)).toBe(before);
+    }
+    // an explicit revert says so in the history: it passes
+    repo.git(['reset', '-q', '--hard']);
+    expect(gitAs(repo, B, ['revert', '--no-edit', 'HEAD']).status).toBe(0);
   });
 });

@@ -1,6 +1,6 @@
 // install --hooks / uninstall / doctor: chaining what was there, restoring it byte for byte, idempotent,
 // and stubs that never start node for a person's commit and never brick git when git-handoff is gone.
-import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { installStub, HOOK_NAMES } from '../../src/hooks/install';
@@ -238,17 +238,20 @@ describe('doctor', () => {
 
 describe('the stubs', () => {
   /** Installs the stubs with a fake launcher that records each call instead of starting node. */
-  function withRecorder() {
+  function withRecorder(real = false) {
     const repo = makeRepo({ commit: true });
     const calls = path.join(repo.home, 'calls.log');
-    const launcher = script(path.join(repo.home, 'git-handoff'), `#!/bin/sh\necho "$*" >> '${calls}'\ncat >/dev/null\n`);
+    // a recorder alone, or one that then runs the real launcher
+    const launcher = script(path.join(repo.home, 'git-handoff'), `#!/bin/sh\necho "$*" >> '${calls}'\n${real ? `exec '${BIN}' "$@"` : 'cat >/dev/null'}\n`);
     for (const n of HOOK_NAMES) installStub(hooksDir(repo), n, launcher);
     const read = () => (existsSync(calls) ? readFileSync(calls, 'utf8') : '');
     return { repo, read };
   }
 
-  it("start nothing for a person's commit, amend, reset and branch, and only what can concern an agent's", () => {
-    const { repo, read } = withRecorder();
+  it("start nothing for a person's commit, amend, reset and branch, and one handler for an agent's ordinary commit", () => {
+    const { repo, read } = withRecorder(true);
+    const asked = () => read().split('\n').filter(Boolean).map((l) => l.split(' ').slice(0, 2).join(' '));
+    const clear = () => rmSync(path.join(repo.home, 'calls.log'), { force: true });
     repo.write('a.txt', 'a\n');
     repo.git(['add', 'a.txt']);
     expect(gitAs(repo, null, ['commit', '-q', '-m', 'person']).status).toBe(0);
@@ -256,28 +259,43 @@ describe('the stubs', () => {
     expect(gitAs(repo, null, ['reset', '-q', '--hard', 'HEAD~1']).status).toBe(0);
     expect(gitAs(repo, null, ['branch', 'other']).status).toBe(0);
     expect(read()).toBe('');
-    // an agent's ordinary commit: nothing (prepare-commit-msg adds the trailer in shell, commit-msg sees its own id,
-    // pre-commit no other session's ledger, reference-transaction a fast-forward)
+    // an agent's ordinary commit: prepare-commit-msg's handler adds the trailers and judges the message it made;
+    // commit-msg finds that message byte for byte, pre-commit is its handler's to skip, the branch moves forward
     expect(gitAs(repo, A, ['commit', '-q', '--allow-empty', '-m', 'agent', '-m', 'body']).status).toBe(0);
-    expect(messageOf(repo)).toBe(`agent\n\nbody\n\nClaude-Session-Id: ${A}\n\n`);
-    expect(read()).toBe('');
-    // one whose message already names a session: prepare-commit-msg asks the handler, which reads trailers as git does
-    expect(gitAs(repo, A, ['commit', '-q', '--allow-empty', '-m', `agent\n\nClaude-Session-Id: ${A}`]).status).toBe(0);
-    expect(read().split('\n').filter(Boolean).map((l) => l.split(' ').slice(0, 2).join(' '))).toEqual(['githook prepare-commit-msg']);
-    // once another session has written here, pre-commit asks the handler
+    expect(messageOf(repo)).toBe(`agent\n\nbody\n\nClaude-Session-Id: ${A}\nHandoff-Client: cli\n\n`);
+    expect(asked()).toEqual(['githook prepare-commit-msg']);
+    // the same with its own id already in the message, with another session's ledger here, and with --no-verify
+    clear();
     ledgerWrite(repo, B, ['other.txt']);
     expect(gitAs(repo, A, ['commit', '-q', '--allow-empty', '-m', `agent 2\n\nClaude-Session-Id: ${A}`]).status).toBe(0);
-    expect(read()).toMatch(/githook pre-commit\n/);
-    // a handoff ref in the transaction concerns everyone
+    expect(gitAs(repo, A, ['commit', '-q', '--no-verify', '--allow-empty', '-m', 'agent 3']).status).toBe(0);
+    expect(asked()).toEqual(['githook prepare-commit-msg', 'githook prepare-commit-msg']);
+    // an editor that changes the message after: commit-msg's handler reads it
+    clear();
+    expect(gitAs(repo, A, ['commit', '-q', '--allow-empty', '-e', '-m', 'agent 4'], { GIT_EDITOR: "sed -i '1s/^/edited /'" }).status).toBe(0);
+    expect(asked()).toEqual(['githook prepare-commit-msg', 'githook commit-msg']);
+    // an agent's amend (the branch not moved forward) and a handoff ref in a transaction: reference-transaction's
+    clear();
+    expect(gitAs(repo, A, ['commit', '-q', '--amend', '--allow-empty', '-m', 'agent amend']).status).toBe(0);
+    expect(asked()).toEqual(['githook prepare-commit-msg', 'githook reference-transaction']);
+    // a person's message with a line that could be a session trailer: commit-msg's handler reads it
+    clear();
+    expect(gitAs(repo, null, ['commit', '-q', '--allow-empty', '-m', 'person\n\nclaude-session-id : x']).status).toBe(0);
+    expect(asked()).toEqual(['githook commit-msg']);
+    clear();
     gitAs(repo, null, ['update-ref', 'refs/handoffs/main/some-topic', 'HEAD']);
-    expect(read()).toMatch(/githook reference-transaction prepared/);
+    expect(read()).toMatch(/^githook reference-transaction prepared/);
+    // a live claim here: a person's pre-commit asks
+    clear();
+    writeFileSync(path.join(repo.dir, '.git', 'handoff', 'claims.json'), '{"claims":[]}\n');
+    expect(gitAs(repo, null, ['commit', '-q', '--allow-empty', '-m', 'person claimed']).status).toBe(0);
+    expect(asked()).toEqual(['githook pre-commit']);
   });
 
   it('never block git when git-handoff itself fails (exit 1); a refusal is exit 3 or 6', async () => {
     const repo = makeRepo({ commit: true });
     const broken = script(path.join(repo.home, 'git-handoff'), '#!/bin/sh\necho "Error: Cannot find module dist/fast.cjs" >&2\nexit 1\n');
     for (const n of HOOK_NAMES) installStub(hooksDir(repo), n, broken);
-    // a message that holds a session line: prepare-commit-msg asks the handler (an ordinary one it decides in shell)
     const r = gitAs(repo, A, ['commit', '-q', '--allow-empty', '-m', `despite a broken install\n\nClaude-Session-Id: ${A}`]);
     expect(r.status).toBe(0);
     expect(r.stderr).toContain('git-handoff: the prepare-commit-msg check failed (exit 1); allowed');

@@ -46,7 +46,7 @@ describe('branch rewrites by a known session', () => {
     expect(own.status, own.stderr).toBe(0);
     expect(refOf(repo, 'refs/heads/feature')).not.toBe(featureTip);
     expect(messageOf(repo)).toBe('person on feature\n\n');
-    expect(messageOf(repo, 'HEAD~1')).toBe(`A on feature\n\nClaude-Session-Id: ${A}\n\n`);
+    expect(messageOf(repo, 'HEAD~1')).toBe(`A on feature\n\nClaude-Session-Id: ${A}\nHandoff-Client: cli\n\n`);
   });
 
   it("reset --hard and update-ref over another session's commits are refused; over a person's or one's own, allowed", async () => {
@@ -197,7 +197,7 @@ describe('a refused reset --hard (issue 15 bug 2)', () => {
     expect(gitAs(repo, B, ['add', 'notes.txt']).status).toBe(0);
     const c = gitAs(repo, B, ['commit', '-m', 'B tidies']);
     expect(c.status).not.toBe(0);
-    expect(c.stderr).toContain(`commit ${tip.slice(0, 12)} by session aaaaaaaa: notes.txt`);
+    expect(c.stderr).toContain(`commit ${tip.slice(0, 12)} by session aaaaaaaa (cli): notes.txt`);
     expect(head(repo)).toBe(tip);
     const fix = /keep their work: (git restore [^\n]*?) \(then/.exec(c.stderr)![1];
     expect(gitAs(repo, B, fix.split(' ').slice(1)).status).toBe(0);

@@ -90,8 +90,8 @@ describe('lineage', () => {
     expect(rows.find((r: any) => r.session === C)).toMatchObject({ lineage: [A, B, C], continues: B, continuedBy: null, lease: true, status: 'live', paths: ['src/app.ts'] });
     expect(rows.find((r: any) => r.session === A)).toMatchObject({ continuedBy: B, status: 'released' });
     const text = String((await repo.cli(['sessions'])).stdout);
-    expect(text).toMatch(new RegExp(`${C.slice(0, 8)}\\s+live\\s+yes.*continues ${B.slice(0, 8)} \\(compact\\)`));
-    expect(text).toMatch(new RegExp(`${B.slice(0, 8)}\\s+released.*continues ${A.slice(0, 8)} \\(tool\\); continued by ${C.slice(0, 8)}`));
+    expect(text).toMatch(new RegExp(`${C.slice(0, 8)}\\s+\\S+\\s+live\\s+yes.*continues ${B.slice(0, 8)} \\(compact\\)`));
+    expect(text).toMatch(new RegExp(`${B.slice(0, 8)}\\s+\\S+\\s+released.*continues ${A.slice(0, 8)} \\(tool\\); continued by ${C.slice(0, 8)}`));
   });
 
   it('a fork (SessionStart resume with a new id) and an unrelated session in another process inherit nothing', async () => {

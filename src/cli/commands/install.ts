@@ -11,10 +11,10 @@ import { userPluginFile } from '../../clients/opencode';
 import { removeLocalState } from '../../handoff/state/local-state';
 import { existsSync } from 'node:fs';
 import { excludeWiring, unexcludeWiring } from '../../install/private';
+import { checkPathInstallations } from '../../install/installations';
 import { doctorHooks, installHooksFor, uninstallHooks, uninstallHooksFor } from '../../hooks/install';
 import { doctorSecrets } from '../../handoff/store/redact';
 import { doctorFormat } from '../../handoff/store/format';
-import { doctorAnswerer } from '../../answerer/doctor';
 import { doctorSync, installRemote, installServer, uninstallRemote, uninstallServer } from '../../sync/install';
 import type { DoctorItem, InstallOptions } from '../../wiring';
 import type { GlobalArgs } from '../context';
@@ -101,6 +101,8 @@ async function actions(a: Args, agents: InstallOptions['agents'], mode: 'install
   }
   const repo = openRepo();
   if (mode === 'install') {
+    // a wiring that names the programs on PATH: two installations there can make it run the other one, or exit 127
+    if (agents?.length && (!a.launcher || a.launcher === 'git-handoff')) msgs.push(...checkPathInstallations(agents.includes('claude')));
     if (a.server) msgs.push(...(await installServer(repo)));
     if (a.private && !agents) throw new HandoffError('usage', 'private-needs-agent', '--private keeps agent wiring out of history: name the clients, e.g. install --agent claude --private');
     // the agent wiring brings the git hooks: their reference-transaction check refuses raw ref moves whichever client
@@ -186,7 +188,7 @@ export const doctorCommand: CommandModule<GlobalArgs, GlobalArgs> = {
     const repo = openRepo();
     // a bare repository is a server: its receive check and remotes, not agent clients nobody runs there
     const items: DoctorItem[] = [
-      ...(repo.bare ? [...doctorSync(repo), ...doctorSecrets(repo)] : [...doctorHooks(repo), ...doctorAgents(repo), ...doctorAnswerer(), ...doctorPlugins(repo), ...doctorSync(repo), ...doctorSecrets(repo)]),
+      ...(repo.bare ? [...doctorSync(repo), ...doctorSecrets(repo)] : [...doctorHooks(repo), ...doctorAgents(repo), ...doctorPlugins(repo), ...doctorSync(repo), ...doctorSecrets(repo)]),
       ...doctorFormat(repo),
     ];
     alternatives(items);

@@ -20,7 +20,7 @@ const MAX_PATHS = 3;
 
 export const sessionsCommand: CommandModule<GlobalArgs, Args> = {
   command: 'sessions',
-  describe: 'worktree leases: which session is live or stale where, the session each continues (lineage), and the paths each wrote',
+  describe: 'worktree leases: which session (in which client) is live or stale where, the session each continues (lineage), and the paths each wrote',
   builder: (y: Argv<GlobalArgs>) => y.example('$0 sessions --json', 'one object per session and worktree: status live|ended|gone|released|stale, how it ended, lease, paths') as unknown as Argv<Args>,
   handler: (a) => {
     const repo = openRepo();
@@ -50,9 +50,9 @@ export const sessionsCommand: CommandModule<GlobalArgs, Args> = {
       const rec = byId.get(s.session);
       const next = successorOf(s.session, records);
       const lineage = [rec?.from ? `continues ${short(rec.from, ids)} (${rec.source})` : null, next ? `continued by ${short(next, ids)}` : null].filter(Boolean).join('; ') || '-';
-      return [s.worktree, short(s.session, ids), s.status, s.lease ? 'yes' : 'no', seen ? relativeTime(new Date(seen).toISOString()) : '-', paths, lineage, s.ended ?? '-'];
+      return [s.worktree, short(s.session, ids), s.client ?? '-', s.status, s.lease ? 'yes' : 'no', seen ? relativeTime(new Date(seen).toISOString()) : '-', paths, lineage, s.ended ?? '-'];
     });
-    process.stdout.write(terminalSafe(table(body, ['WORKTREE', 'SESSION', 'STATUS', 'LEASE', 'LAST SEEN', 'PATHS', 'LINEAGE', 'ENDED'])) + '\n');
+    process.stdout.write(terminalSafe(table(body, ['WORKTREE', 'SESSION', 'CLIENT', 'STATUS', 'LEASE', 'LAST SEEN', 'PATHS', 'LINEAGE', 'ENDED'])) + '\n');
   },
 };
 

@@ -14,7 +14,7 @@ import { runsUnreadCode } from './refs';
 
 const SESSION_VARS = ['GIT_HANDOFF_SESSION', ...CLIENT_SESSION_VARS.map(([v]) => v)];
 /** git-handoff's bundles that answer hook events (src/fast-guard.ts and what it loads), run by a runtime. */
-const GUARD_BUNDLE = /(^|\/)dist\/(guard|first|fast|spare|answerer)\.cjs$/;
+const GUARD_BUNDLE = /(^|\/)dist\/(guard|first|fast)\.cjs$/;
 const RUNTIME = /^(node|nodejs|bun|deno)(\d[\d.]*)?$/;
 /** Programs whose operands are files (judged by the perimeter), never a package's name. */
 const FILE_TOOLS = new Set(['git', 'rm', 'mv', 'cp', 'ln', 'install', 'touch', 'cat', 'ls', 'chmod', 'chown', 'rsync', 'tar', 'find']);

@@ -3,6 +3,7 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { readConfig, type Config } from '../../git/config';
+import type { RefRecord } from '../../git/refs';
 import type { Repo } from '../../git/repo';
 import { isLive, leaseTtlMs, listLeases, releaseLease, type Lease } from './leases';
 import { readLedger, recordRelease, worktreeActivity, type SessionActivity } from './ledger';
@@ -30,6 +31,8 @@ export interface SessionInfo {
   paths: string[];
   /** how it ended, in words (null while live) */
   ended: string | null;
+  /** the host its client process runs on, where known (its lease, or the process the guard recorded) */
+  host: string | null;
 }
 
 /** How a session ended, from the ledger's release entry (`how`) or what was found. */
@@ -46,6 +49,8 @@ export interface SessionsOptions {
   worktree?: string;
   config?: Config;
   now?: number;
+  /** a listing the caller made that holds the leases (one for-each-ref for both) */
+  recs?: readonly RefRecord[];
 }
 
 /** A worktree path as git reports it (symlinks resolved), so the guard's and git's spellings meet. */
@@ -94,7 +99,7 @@ function activityOf(repo: Repo, spellings: Iterable<string>): Map<string, Sessio
 export function listSessions(repo: Repo, o: SessionsOptions = {}): SessionInfo[] {
   const ttl = leaseTtlMs(o.config ?? readConfig(repo));
   const now = o.now ?? Date.now();
-  const leases = listLeases(repo);
+  const leases = listLeases(repo, o.recs);
   const procs = readSessionProcesses(repo.commonDir);
   // the client of a session that holds no lease (any more): as lineage first recorded it
   const clients = new Map(listRecords(repo.commonDir).map((r) => [r.session, r.client]));
@@ -130,6 +135,7 @@ export function listSessions(repo: Repo, o: SessionsOptions = {}): SessionInfo[]
         lastActivity: act ? act.lastSeen : null,
         paths: act ? [...act.paths].sort() : [],
         ended: endedHow(status, released ? act?.how : undefined, proc?.pid ?? null, ttl),
+        host: proc?.host || null,
       });
     }
   }

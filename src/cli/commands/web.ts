@@ -1,0 +1,111 @@
+// `git handoff web [--port N] [--no-open]`: a local, read-only page over what `status` reads (issue 55), live while
+// it runs, until Ctrl-C. The server and the page are a bundle of their own (dist/web.cjs), loaded here only.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Argv, CommandModule } from 'yargs';
+import { HandoffError } from '../../errors';
+import { onRefsRead } from '../../git/refs';
+import { openRepo } from '../../git/repo';
+import type { GlobalArgs } from '../context';
+import { readerFor } from '../identity';
+import { identitySpec, withOptions } from '../spec';
+
+interface Args extends GlobalArgs {
+  port?: number;
+  host?: string;
+  open?: boolean;
+  session?: string;
+  person?: boolean;
+  role?: string;
+}
+
+/** The built files: beside this bundle in dist/, or the built ones when running from the sources (tests). */
+function distDir(): string {
+  const dir = [__dirname, path.join(__dirname, '..', '..', '..', 'dist')].find((d) => existsSync(path.join(d, 'web.cjs')));
+  if (!dir) throw new HandoffError('environment', 'not-built', 'the page (dist/web.cjs) is missing: reinstall git-handoff (or run `npm run build`)');
+  return dir;
+}
+
+/** Opens `url` in the user's browser where there is one to open (never a text browser in this terminal). */
+function openBrowser(url: string): boolean {
+  const cmd = process.env.BROWSER || (process.platform === 'darwin' ? 'open' : process.platform === 'linux' && (process.env.DISPLAY || process.env.WAYLAND_DISPLAY) ? 'xdg-open' : null);
+  if (!cmd) return false;
+  try {
+    const child = spawn(cmd, [url], { detached: true, stdio: 'ignore' });
+    child.on('error', () => {});
+    child.unref();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const webCommand: CommandModule<GlobalArgs, Args> = {
+  command: 'web',
+  describe: 'a local, read-only page of the team: sessions, a timeline of handoff versions with their diffs, claims as a tree of paths; live until Ctrl-C',
+  builder: (y: Argv<GlobalArgs>) =>
+    withOptions(y, identitySpec(true))
+      .option('port', { type: 'number', describe: 'the port on 127.0.0.1 (default: any free one)' })
+      .option('host', { type: 'string', describe: 'the address to listen on: 127.0.0.1 only (anything else is refused: the page shows the whole repository)' })
+      .option('open', { type: 'boolean', default: true, describe: 'open the page in your browser (--no-open: only print its address)' })
+      .option('session', { type: 'string', describe: 'who is looking, for "unread" (default: the session of the environment)' })
+      .example('$0 web', 'serve the page and open it')
+      .example('$0 web --port 7465 --no-open', 'a fixed port; the address (with its token) is printed') as unknown as Argv<Args>,
+  handler: async (a) => {
+    const host = a.host === undefined || a.host === 'localhost' ? '127.0.0.1' : a.host;
+    if (host !== '127.0.0.1') {
+      throw new HandoffError('usage', 'non-loopback', `--host ${a.host}: the page is served on 127.0.0.1 only; it shows every session, claim and handoff of this repository to whoever reaches it`, { host: a.host });
+    }
+    const port = a.port ?? 0;
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new HandoffError('usage', 'invalid-port', `--port ${a.port}: a port is a whole number from 1 to 65535 (0: any free one)`);
+    const repo = openRepo();
+    const reader = readerFor(repo, a);
+    // a page's reads take nothing into the loss record (its check ran at this command's start; the page says what the
+    // comparison finds, read only): no ref moves while it serves
+    onRefsRead(null);
+    const dist = distDir();
+    const { startWeb } = require(path.join(dist, 'web.cjs')) as typeof import('../../web/server');
+    const { readStatus } = require('../../status/model') as typeof import('../../status/model');
+    const { readTimeline, readVersion } = require('../../status/timeline') as typeof import('../../status/timeline');
+    const { watchStore } = require('../../status/watch') as typeof import('../../status/watch');
+    const { randomBytes } = require('node:crypto') as typeof import('node:crypto');
+    let server: Awaited<ReturnType<typeof startWeb>>;
+    try {
+      server = await startWeb({
+        host,
+        port,
+        token: randomBytes(24).toString('base64url'),
+        title: `git handoff · ${path.basename(repo.worktree ?? repo.commonDir)}`,
+        source: {
+          // the repository opened again for each read: a branch switched meanwhile is the one shown
+          status: (all) => readStatus(openRepo(), { all, reader }),
+          timeline: (all) => {
+            const now = openRepo();
+            return readTimeline(now, { all, branch: now.branch });
+          },
+          version: (oid) => readVersion(openRepo(), oid),
+          watch: (changed) => {
+            const w = watchStore(repo, (why) => changed(why));
+            return () => w.close();
+          },
+        },
+      });
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EADDRINUSE') throw new HandoffError('environment', 'port-in-use', `port ${port} on 127.0.0.1 is in use: pick another with --port, or leave it out for any free one`, { port });
+      throw e;
+    }
+    const opened = a.open !== false && openBrowser(server.url);
+    process.stdout.write(`git-handoff web: ${server.url}\n(read-only; ${opened ? 'opened in your browser; ' : ''}the address carries this run's token; Ctrl-C stops it)\n`);
+    await new Promise<void>((resolve) => {
+      const stop = () => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        void server.close().then(resolve);
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    });
+  },
+};

@@ -1,0 +1,41 @@
+// The last time each remote was tried and what came of it, for the person who looks later (`status`, `web`: "a
+// remote that was not reached"): <git-common-dir>/handoff/contact.json, written by the fetches of `fetch`/`sync` and
+// of session start. A record to look at, never an input to a decision.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { handoffDir } from './paths';
+import { writeState } from './state-file';
+
+export const contactFile = (commonDir: string) => path.join(handoffDir(commonDir), 'contact.json');
+
+export interface Contact {
+  /** ISO 8601: the last try */
+  at: string;
+  ok: boolean;
+  /** why it was not reached (null when it was) */
+  why: string | null;
+  /** ISO 8601: the last try that reached it (null: none recorded) */
+  lastOk: string | null;
+}
+
+/** Every remote's last contact; a missing or unreadable file reads as none. */
+export function readContacts(commonDir: string): Record<string, Contact> {
+  try {
+    const v = JSON.parse(readFileSync(contactFile(commonDir), 'utf8'));
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, Contact>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Records a try of `remote`; never throws (optional state, SPEC 4). */
+export function noteContact(commonDir: string, remote: string, ok: boolean, why: string | null = null): void {
+  try {
+    const all = readContacts(commonDir);
+    const at = new Date().toISOString();
+    all[remote] = { at, ok, why: ok ? null : (why ?? 'not reached').split('\n')[0].slice(0, 300), lastOk: ok ? at : (all[remote]?.lastOk ?? null) };
+    writeState(contactFile(commonDir), JSON.stringify(all), handoffDir(commonDir));
+  } catch {
+    // a record to look at: the next try writes it again
+  }
+}

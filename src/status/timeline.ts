@@ -1,0 +1,113 @@
+// The page's timeline (issue 55): the versions of the scope's handoffs that this clone holds and that the remote's
+// copies hold (what the last fetch brought), newest first, by session; and one version with its text and the text
+// of the version before it, for its diff.
+import { readCommitTrailers, readObjectsBounded, parseCommit } from '../git/objects';
+import type { Repo } from '../git/repo';
+import { BODY_MAX, COMMIT_MAX, parseTrailerBlock, parseTrailerLines } from '../handoff/store/document';
+import { HANDOFF_PREFIX } from '../handoff/store/names';
+import { readListing } from '../handoff/store/store';
+import { parseTrackingRef } from '../handoff/store/sync-state';
+import type { Timeline, TimelineVersion, VersionView } from './shape';
+
+/** The newest versions a timeline shows (a page, not an archive: `git handoff log` has the rest). */
+export const TIMELINE_MAX = 300;
+
+/** The versions of the scope's handoffs, newest first: one `git log` over this clone's refs, one over the remote's copies. */
+export function readTimeline(repo: Repo, o: { all?: boolean; branch?: string | null } = {}): Timeline {
+  const all = !!o.all || !o.branch;
+  const read = readListing(repo, { all, branch: o.branch ?? undefined });
+  const local = read.filter((r) => r.ref.startsWith(HANDOFF_PREFIX)).map((r) => r.ref);
+  const remotes = new Map<string, string[]>();
+  for (const r of read) {
+    const t = parseTrackingRef(r.ref);
+    if (t) remotes.set(t.remote, [...(remotes.get(t.remote) ?? []), r.ref]);
+  }
+  const byOid = new Map<string, TimelineVersion>();
+  const walk = (refs: string[], where: string) => {
+    for (const v of logVersions(repo, refs)) {
+      const had = byOid.get(v.oid);
+      if (had) had.where.push(where);
+      else byOid.set(v.oid, { ...v, where: [where] });
+    }
+  };
+  walk(local, 'here');
+  for (const [remote, refs] of remotes) walk(refs, remote);
+  const versions = [...byOid.values()].sort((a, b) => b.time.localeCompare(a.time) || a.oid.localeCompare(b.oid));
+  const shown = versions.slice(0, TIMELINE_MAX);
+  const sessions = new Map<string, Timeline['sessions'][number]>();
+  for (const v of shown) {
+    const id = v.session ?? '?';
+    const s = sessions.get(id) ?? { session: id, client: v.client, first: v.time, last: v.time, versions: 0 };
+    s.versions++;
+    if (v.time < s.first) s.first = v.time;
+    if (v.time > s.last) s.last = v.time;
+    s.client ??= v.client;
+    sessions.set(id, s);
+  }
+  return { branch: all ? null : (o.branch ?? null), sessions: [...sessions.values()].sort((a, b) => b.last.localeCompare(a.last)), versions: shown, truncated: versions.length > shown.length };
+}
+
+/** The newest TIMELINE_MAX versions reachable from `refs` (names given on stdin: a store of 10,000 refs fits no command line). */
+function logVersions(repo: Repo, refs: string[]): Array<Omit<TimelineVersion, 'where'>> {
+  if (!refs.length) return [];
+  const r = repo.git(['log', '--stdin', `--max-count=${TIMELINE_MAX}`, '--format=%H%x00%P%x00%ct%x00%s%x00%(trailers)%x00'], { input: refs.join('\n') + '\n', allowFail: true });
+  if (r.status !== 0) return [];
+  const f = r.stdout.split('\0');
+  const out: Array<Omit<TimelineVersion, 'where'>> = [];
+  for (let i = 0; i + 4 < f.length; i += 5) {
+    const t = parseTrailerBlock(f[i + 4]);
+    if (!t.topic) continue;
+    out.push({
+      oid: f[i].replace(/^\n/, ''),
+      parents: f[i + 1] ? f[i + 1].split(' ') : [],
+      time: new Date(Number(f[i + 2]) * 1000).toISOString(),
+      subject: f[i + 3],
+      session: t.session,
+      client: t.client,
+      branch: t.branch,
+      topic: t.topic,
+      takeoverFrom: t.takeoverFrom,
+      reason: t.reason,
+      archived: f[i + 3] === `handoff(${t.topic}): archived`,
+    });
+  }
+  return out;
+}
+
+const HEX = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/**
+ * One version of a handoff with its text, and the text of its first parent when that is a version of the same
+ * handoff (its diff's other side); null when `oid` is no handoff version here. Bodies are read bounded (1 MiB).
+ */
+export function readVersion(repo: Repo, oid: string): VersionView | null {
+  if (!HEX.test(oid)) return null;
+  const [commit, body] = readObjectsBounded(repo, [oid, `${oid}:handoff.md`], [COMMIT_MAX, BODY_MAX]);
+  if (!commit || 'oversize' in commit || commit.type !== 'commit' || !body) return null;
+  const c = parseCommit(commit.content);
+  const t = parseTrailerLines(readCommitTrailers(repo, [oid]).get(oid)?.trailers ?? []);
+  if (!t.topic) return null;
+  const parent = c.parents[0] ?? null;
+  let previous: VersionView['previous'] = null;
+  if (parent) {
+    const pt = parseTrailerLines(readCommitTrailers(repo, [parent]).get(parent)?.trailers ?? []);
+    const [pc, pb] = pt.topic === t.topic ? readObjectsBounded(repo, [parent, `${parent}:handoff.md`], [COMMIT_MAX, BODY_MAX]) : [null, null];
+    if (pc && !('oversize' in pc) && pb) {
+      previous = { oid: parent, session: pt.session, time: new Date(parseCommit(pc.content).committerTime * 1000).toISOString(), body: 'oversize' in pb ? null : pb.content.toString('utf8') };
+    }
+  }
+  return {
+    oid,
+    parents: c.parents,
+    branch: t.branch,
+    topic: t.topic,
+    session: t.session,
+    client: t.client,
+    time: new Date(c.committerTime * 1000).toISOString(),
+    takeoverFrom: t.takeoverFrom,
+    reason: t.reason,
+    to: t.to,
+    body: 'oversize' in body ? null : body.content.toString('utf8'),
+    previous,
+  };
+}

@@ -1,0 +1,190 @@
+// The page of `git handoff web` (bundled for the browser, carried inside dist/web.cjs): what `status` reads, a timeline of
+// handoff versions by session (each opening to its text and its diff against the version before), and the claims as
+// a tree of paths. Read-only: it only GETs, with the run's token, and reloads when the server says a ref or the
+// local state changed. Every text is data and is rendered as text (no HTML is ever built from it).
+import { diffLines } from 'diff';
+import { html, render } from 'htm/preact';
+import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
+import type { Attention, Status, StatusClaim, StatusHandoff, StatusSession, Timeline, TimelineVersion, VersionView } from '../../status/shape';
+import { claimTree, type TreeNode } from './tree';
+
+const token = new URLSearchParams(location.search).get('t') ?? '';
+const api = (p: string, q: Record<string, string> = {}) => `${p}?${new URLSearchParams({ ...q, t: token })}`;
+
+async function getJson<T>(p: string, q: Record<string, string> = {}): Promise<T> {
+  const r = await fetch(api(p, q), { cache: 'no-store' });
+  if (!r.ok) throw new Error(`${p}: ${r.status} ${await r.text()}`);
+  return (await r.json()) as T;
+}
+
+const shortId = (id: string | null | undefined) => (!id ? '?' : /^[0-9a-f-]{12,}$/i.test(id) ? id.slice(0, 8) : id);
+
+function ago(iso: string | null, now: number): string {
+  if (!iso) return '';
+  const s = Math.round((now - Date.parse(iso)) / 1000);
+  if (s < 45) return 'just now';
+  const units: Array<[number, string]> = [[60, 'minute'], [3600, 'hour'], [86400, 'day'], [86400 * 30, 'month'], [86400 * 365, 'year']];
+  let pick = units[0];
+  for (const u of units) if (s >= u[0] * 0.75) pick = u;
+  const n = Math.max(1, Math.round(s / pick[0]));
+  return `${n} ${pick[1]}${n === 1 ? '' : 's'} ago`;
+}
+
+const until = (iso: string, now: number) => {
+  const m = Math.round((Date.parse(iso) - now) / 60000);
+  return m < 60 ? `${Math.max(0, m)} min left` : `${Math.round(m / 60)} h left`;
+};
+
+function Sessions({ sessions, now }: { sessions: StatusSession[]; now: number }) {
+  if (!sessions.length) return html`<p class="empty">No session is live here, and no claim or handoff names one.</p>`;
+  return html`<div class="cards">${sessions.map(
+    (s) => html`<article class=${`card status-${s.status}`} data-session=${s.session}>
+      <header><strong title=${s.session}>${shortId(s.session)}</strong> <span class="client">${s.client ?? 'unknown client'}</span>
+        <span class=${`badge ${s.status}`}>${s.status}</span> <span class="where">${s.where === 'here' ? 'this clone' : 'another clone (through the remote)'}</span></header>
+      <dl>
+        <dt>where</dt><dd>${s.worktree ?? '—'}${s.host ? ` on ${s.host}` : ''}</dd>
+        <dt>active</dt><dd>${s.lastActivity ? ago(s.lastActivity, now) : '—'}</dd>
+        ${s.handoffs.length ? html`<dt>owns</dt><dd class="owns">${s.handoffs.map((h) => html`<span class="topic" data-owned=${h.topic}>${h.topic}</span> `)}</dd>` : null}
+        ${s.claims.length ? html`<dt>claims</dt><dd>${s.claims.map((c) => html`<div class="claim" data-claim=${c.id}><code>${c.paths.join(' ')}</code> · ${until(c.expires, now)}${c.note ? html` · <q>${c.note}</q>` : null}</div>`)}</dd>` : null}
+      </dl>
+    </article>`,
+  )}</div>`;
+}
+
+function Handoffs({ handoffs, now, all, caller }: { handoffs: StatusHandoff[]; now: number; all: boolean; caller: boolean }) {
+  if (!handoffs.length) return html`<p class="empty">No handoffs${all ? '' : ' on this branch'}.</p>`;
+  const rows = [...handoffs].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt)).slice(0, 200);
+  return html`<table class="handoffs"><thead><tr>${all ? html`<th>branch</th>` : null}<th>topic</th><th>owner</th><th>updated</th><th>to</th>${caller ? html`<th>for you</th>` : null}<th>sync</th></tr></thead>
+    <tbody>${rows.map(
+      (h) => html`<tr data-topic=${h.topic} data-owner=${h.session ?? ''}>${all ? html`<td>${h.branch}</td>` : null}<td>${h.topic}</td><td title=${h.session ?? ''}>${shortId(h.session)}</td><td>${ago(h.updatedAt, now)}</td>
+        <td>${h.to.length ? h.to.join(', ') : 'anyone'}</td>${caller ? html`<td>${h.unread === null ? '—' : h.unread ? html`<span class="unread">unread</span>` : 'read'}</td>` : null}<td><span class=${`sync ${h.sync}`}>${h.sync}</span></td></tr>`,
+    )}</tbody></table>${handoffs.length > rows.length ? html`<p class="more">${handoffs.length - rows.length} older: <code>git handoff list${all ? ' --all' : ''}</code></p>` : null}`;
+}
+
+function NeedsPerson({ items, now }: { items: Attention[]; now: number }) {
+  if (!items.length) return html`<p class="empty ok">Nothing needs you: no conflict, refusal, takeover or loss in the last day, no claim about to expire, the remote reached.</p>`;
+  return html`<ul class="attention">${items.map(
+    (x) => html`<li class=${`kind-${x.kind}`} data-kind=${x.kind}><span class="what">${x.kind.replace(/-/g, ' ')}</span> ${x.at && Date.parse(x.at) <= now ? html`<time>${ago(x.at, now)}</time> ` : null}${x.message}${x.command ? html`<div><code>${x.command}</code></div>` : null}</li>`,
+  )}</ul>`;
+}
+
+function TimelineView({ timeline, selected, onSelect }: { timeline: Timeline; selected: string | null; onSelect: (oid: string) => void }) {
+  const vs = timeline.versions;
+  if (!vs.length) return html`<p class="empty">No handoff versions yet.</p>`;
+  const times = vs.map((v) => Date.parse(v.time));
+  const lo = Math.min(...times);
+  const hi = Math.max(...times);
+  const x = (v: TimelineVersion) => (hi === lo ? 50 : 2 + (96 * (Date.parse(v.time) - lo)) / (hi - lo));
+  const lanes = timeline.sessions;
+  const dot = (v: TimelineVersion) => html`<button type="button" class=${`dot${v.takeoverFrom ? ' takeover' : ''}${v.archived ? ' archived' : ''}${v.oid === selected ? ' selected' : ''}${v.where.includes('here') ? '' : ' remote-only'}`}
+      style=${`left:${x(v).toFixed(2)}%`} data-oid=${v.oid} title=${`${v.topic} · ${shortId(v.session)} · ${new Date(v.time).toLocaleString()}${v.takeoverFrom ? ` · taken over from ${shortId(v.takeoverFrom)}` : ''} · ${v.where.join(', ')}`}
+      aria-label=${`version ${v.oid.slice(0, 12)} of ${v.topic}`} onClick=${() => onSelect(v.oid)}></button>`;
+  return html`<div class="timeline">
+      <div class="axis"><span>${new Date(lo).toLocaleString()}</span><span>${new Date(hi).toLocaleString()}</span></div>
+      ${lanes.map(
+        (l) => html`<div class="lane" data-lane=${l.session}><div class="lane-name" title=${l.session}>${shortId(l.session)} <small>${l.client ?? ''} · ${l.versions}</small></div>
+          <div class="track">${vs.filter((v) => (v.session ?? '?') === l.session).map(dot)}</div></div>`,
+      )}
+    </div>
+    <table class="versions"><thead><tr><th>when</th><th>topic</th><th>session</th><th>held</th><th>subject</th></tr></thead><tbody>
+      ${vs.slice(0, 60).map(
+        (v) => html`<tr class=${v.oid === selected ? 'selected' : ''} data-version=${v.oid} onClick=${() => onSelect(v.oid)}><td>${new Date(v.time).toLocaleString()}</td><td>${v.topic}</td><td title=${v.session ?? ''}>${shortId(v.session)}${v.takeoverFrom ? html` <span class="badge takeover">took from ${shortId(v.takeoverFrom)}</span>` : null}</td><td>${v.where.join(', ')}</td><td>${v.subject}</td></tr>`,
+      )}
+    </tbody></table>${timeline.truncated ? html`<p class="more">Older versions: <code>git handoff log &lt;topic&gt;</code></p>` : null}`;
+}
+
+function DiffView({ before, after }: { before: string; after: string }) {
+  const parts = diffLines(before, after);
+  return html`<pre class="diff">${parts.flatMap((p) =>
+    p.value.replace(/\n$/, '').split('\n').map((line) => html`<span class=${p.added ? 'add' : p.removed ? 'del' : 'same'}>${p.added ? '+ ' : p.removed ? '- ' : '  '}${line}</span>`),
+  )}</pre>`;
+}
+
+function VersionPanel({ oid, onClose }: { oid: string; onClose: () => void }) {
+  const [v, setV] = useState<VersionView | null>(null);
+  const [err, setErr] = useState<string | null>(null);
+  useEffect(() => {
+    setV(null);
+    setErr(null);
+    getJson<VersionView>('/api/version', { oid }).then(setV, (e: Error) => setErr(e.message));
+  }, [oid]);
+  if (err) return html`<section id="version" class="panel"><p class="error">${err}</p></section>`;
+  if (!v) return html`<section id="version" class="panel"><p>loading ${oid.slice(0, 12)}…</p></section>`;
+  return html`<section id="version" class="panel" data-oid=${v.oid}>
+    <header><h2>${v.topic} <small>${v.oid.slice(0, 12)}</small></h2><button type="button" onClick=${onClose}>close</button></header>
+    <p class="meta">by <strong title=${v.session ?? ''}>${shortId(v.session)}</strong> (${v.client ?? 'unknown client'}) on ${v.branch ?? '?'} · ${new Date(v.time).toLocaleString()}
+      ${v.takeoverFrom ? html` · taken over from <strong>${shortId(v.takeoverFrom)}</strong>${v.reason ? html`: <q>${v.reason}</q>` : null}` : null}
+      ${v.to.length ? ` · to ${v.to.join(', ')}` : ''}</p>
+    <div class="columns">
+      <div><h3>Text</h3>${v.body === null ? html`<p class="error">over the 1 MiB limit: not read</p>` : html`<pre class="body">${v.body}</pre>`}</div>
+      <div><h3>Change ${v.previous ? html`since ${v.previous.oid.slice(0, 12)} (${shortId(v.previous.session)})` : '(first version)'}</h3>
+        <${DiffView} before=${v.previous?.body ?? ''} after=${v.body ?? ''} /></div>
+    </div>
+  </section>`;
+}
+
+function Tree({ node, now, depth = 0 }: { node: TreeNode<StatusClaim>; now: number; depth?: number }) {
+  return html`<ul class=${depth ? 'tree' : 'tree root'}>${node.children.map(
+    (c) => html`<li data-claim-path=${c.path}><span class="name">${c.name}</span>${c.items.map(
+      (cl) => html` <span class="holder" data-holder=${cl.session} title=${`${cl.session}${cl.note ? ` — ${cl.note}` : ''}`}>${shortId(cl.session)} · ${until(cl.expires, now)}${cl.note ? html` · <q>${cl.note}</q>` : null}</span>`,
+    )}${c.children.length ? html`<${Tree} node=${c} now=${now} depth=${depth + 1} />` : null}</li>`,
+  )}</ul>`;
+}
+
+function App() {
+  const [all, setAll] = useState(new URLSearchParams(location.search).get('all') === '1');
+  const [status, setStatus] = useState<Status | null>(null);
+  const [timeline, setTimeline] = useState<Timeline | null>(null);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [live, setLive] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [now, setNow] = useState(Date.now());
+  const [updates, setUpdates] = useState(0);
+  const load = useCallback(() => {
+    const q: Record<string, string> = all ? { all: '1' } : {};
+    Promise.all([getJson<Status>('/api/status', q), getJson<Timeline>('/api/timeline', q)]).then(
+      ([s, t]) => {
+        setStatus(s);
+        setTimeline(t);
+        setNow(Date.now());
+        setError(null);
+        setUpdates((n) => n + 1);
+      },
+      (e: Error) => setError(e.message),
+    );
+  }, [all]);
+  useEffect(load, [load]);
+  useEffect(() => {
+    const es = new EventSource(api('/api/events'));
+    es.onopen = () => setLive(true);
+    es.onerror = () => setLive(false);
+    es.addEventListener('change', () => load());
+    return () => es.close();
+  }, [load]);
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), 30_000);
+    return () => clearInterval(t);
+  }, []);
+  const tree = useMemo(() => (status ? claimTree(status.claims.map((c) => ({ paths: c.paths, item: c }))) : null), [status]);
+  if (!status || !timeline) return html`<main>${error ? html`<p class="error">${error}</p>` : html`<p class="loading">loading…</p>`}</main>`;
+  return html`<main data-updates=${updates}>
+    <header class="top"><h1>git handoff</h1>
+      <span>${status.scope === 'all' ? 'every branch' : html`branch <strong>${status.branch}</strong>`} · ${status.remote ? `remote ${status.remote}` : 'no remote'} · ${status.host}</span>
+      <label class="scope"><input type="checkbox" checked=${all} onChange=${(e: Event) => setAll((e.target as HTMLInputElement).checked)} /> every branch</label>
+      <span class=${`live ${live ? 'on' : 'off'}`} id="live">${live ? 'live' : 'reconnecting…'}</span>
+      <time class="generated">read ${new Date(status.generatedAt).toLocaleTimeString()}</time></header>
+    ${error ? html`<p class="error">${error}</p>` : null}
+    <section id="attention"><h2>Needs a person (${status.attention.length})</h2><${NeedsPerson} items=${status.attention} now=${now} /></section>
+    <section id="sessions"><h2>Sessions (${status.sessions.length})</h2><${Sessions} sessions=${status.sessions} now=${now} /></section>
+    <section id="timeline"><h2>Timeline <small>${timeline.versions.length} versions${timeline.truncated ? ', newest' : ''}; click one for its text and diff</small></h2>
+      <${TimelineView} timeline=${timeline} selected=${selected} onSelect=${setSelected} /></section>
+    ${selected ? html`<${VersionPanel} oid=${selected} onClose=${() => setSelected(null)} />` : null}
+    <section id="claims"><h2>Claims (${status.claims.length})</h2>${tree && tree.children.length ? html`<${Tree} node=${tree} now=${now} />` : html`<p class="empty">No live claims.</p>`}</section>
+    <section id="handoffs"><h2>Handoffs (${status.handoffs.length})</h2><${Handoffs} handoffs=${status.handoffs} now=${now} all=${status.scope === 'all'} caller=${!!status.caller} /></section>
+    <footer>Read-only: this page changes nothing. <code>git handoff status --json</code> prints the same data.</footer>
+  </main>`;
+}
+
+const root = document.getElementById('app')!;
+root.textContent = '';
+render(html`<${App} />`, root);

@@ -1,0 +1,187 @@
+// `git handoff web`'s server (dist/web.cjs, loaded by that command alone): a read-only page over what `status` reads,
+// on 127.0.0.1 only. Every request must carry the run's token and name the loopback address as its Host (a page of
+// another site that rebinds its name to 127.0.0.1 sends its own name); only GET and HEAD exist, and nothing here
+// writes: the data comes from the functions the command hands over. Live updates are server-sent events, sent when
+// the watch of the refs and the local state says something changed.
+import { timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+/** What the page reads; each call reads the repository afresh. */
+export interface WebSource {
+  status(all: boolean): unknown;
+  timeline(all: boolean): unknown;
+  /** null: no such handoff version */
+  version(oid: string): unknown | null;
+  /** calls `changed` whenever the refs or the local state change; returns the stop */
+  watch(changed: (why: string) => void): () => void;
+}
+
+/** The page's files, bundled (scripts/build.mjs): nothing is loaded from the network. */
+export interface WebAssets {
+  js: string;
+  css: string;
+}
+
+// the page, put into this bundle by scripts/build.mjs (absent when this file is run from the sources)
+declare const WEB_PAGE: WebAssets | undefined;
+/** The page this bundle carries (empty outside the build). */
+export const PAGE: WebAssets = typeof WEB_PAGE === 'undefined' ? { js: '', css: '' } : WEB_PAGE;
+
+export interface WebOptions {
+  host: string;
+  port: number;
+  token: string;
+  title: string;
+  source: WebSource;
+  /** default: the page this bundle carries */
+  assets?: WebAssets;
+}
+
+export interface WebServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** The one address this server listens on. */
+export const LOOPBACK = '127.0.0.1';
+/** How often an idle event stream gets a comment line (keeps proxies and the browser from dropping it). */
+const KEEPALIVE_MS = 15_000;
+
+const SECURITY_HEADERS = {
+  'Content-Security-Policy': "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'no-referrer',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cache-Control': 'no-store',
+};
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function page(o: WebOptions): string {
+  const t = encodeURIComponent(o.token);
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer"><link rel="icon" href="data:,"><title>${escapeHtml(o.title)}</title>
+<link rel="stylesheet" href="/app.css?t=${t}"></head>
+<body><div id="app"><p class="loading">loading…</p></div><script src="/app.js?t=${t}"></script></body></html>
+`;
+}
+
+/** Whether `given` is the run's token, compared in constant time. */
+function tokenMatches(given: string | null, token: string): boolean {
+  if (!given) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * Starts the server. A host other than 127.0.0.1 is refused before anything listens: the page shows every session,
+ * claim and handoff of the repository, for this machine's user alone.
+ */
+export function startWeb(o: WebOptions): Promise<WebServer> {
+  if (o.host !== LOOPBACK) return Promise.reject(Object.assign(new Error(`the page is served on ${LOOPBACK} only (asked for ${o.host})`), { code: 'non-loopback' }));
+  const assets = o.assets ?? PAGE;
+  const streams = new Set<ServerResponse>();
+  const sockets = new Set<Socket>();
+  let port = o.port;
+  const allowedHosts = () => new Set([`${LOOPBACK}:${port}`, `localhost:${port}`]);
+  const allowedOrigins = () => new Set([`http://${LOOPBACK}:${port}`, `http://localhost:${port}`]);
+
+  const refuse = (res: ServerResponse, status: number, text: string) => {
+    res.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': 'text/plain; charset=utf-8' });
+    res.end(text + '\n');
+  };
+  const send = (res: ServerResponse, type: string, body: string, head: boolean) => {
+    res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': type, 'Content-Length': Buffer.byteLength(body) });
+    res.end(head ? undefined : body);
+  };
+  const json = (res: ServerResponse, value: unknown, head: boolean) => send(res, 'application/json; charset=utf-8', JSON.stringify(value), head);
+
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    // DNS rebinding: a foreign page that made its own name resolve here still sends that name
+    if (!allowedHosts().has(String(req.headers.host ?? '').toLowerCase())) return refuse(res, 421, 'refused: this server answers only requests addressed to 127.0.0.1');
+    const origin = req.headers.origin;
+    if (origin !== undefined && !allowedOrigins().has(String(origin).toLowerCase())) return refuse(res, 403, 'refused: a request from another origin');
+    const url = new URL(req.url ?? '/', `http://${LOOPBACK}:${port}`);
+    if (!tokenMatches(url.searchParams.get('t'), o.token)) return refuse(res, 403, 'refused: open the address `git handoff web` printed (it carries this run\'s token)');
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.setHeader('Allow', 'GET, HEAD');
+      return refuse(res, 405, 'refused: the page is read-only (GET and HEAD only)');
+    }
+    const head = req.method === 'HEAD';
+    const all = url.searchParams.get('all') === '1';
+    try {
+      switch (url.pathname) {
+        case '/':
+          return send(res, 'text/html; charset=utf-8', page(o), head);
+        case '/app.js':
+          return send(res, 'text/javascript; charset=utf-8', assets.js, head);
+        case '/app.css':
+          return send(res, 'text/css; charset=utf-8', assets.css, head);
+        case '/api/status':
+          return json(res, o.source.status(all), head);
+        case '/api/timeline':
+          return json(res, o.source.timeline(all), head);
+        case '/api/version': {
+          const v = o.source.version(url.searchParams.get('oid') ?? '');
+          return v === null ? refuse(res, 404, 'no such handoff version') : json(res, v, head);
+        }
+        case '/api/events': {
+          res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'text/event-stream; charset=utf-8', Connection: 'keep-alive' });
+          if (head) return res.end();
+          res.write(': connected\n\n');
+          streams.add(res);
+          req.on('close', () => streams.delete(res));
+          return;
+        }
+        default:
+          return refuse(res, 404, 'not found');
+      }
+    } catch (e) {
+      return refuse(res, 500, `git-handoff could not read the repository: ${(e as Error).message}`);
+    }
+  };
+
+  const server = createServer(handle);
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  let stopWatch: (() => void) | null = null;
+  const keepalive = setInterval(() => {
+    for (const r of streams) r.write(': keep-alive\n\n');
+  }, KEEPALIVE_MS);
+  keepalive.unref();
+
+  return new Promise((resolve, reject) => {
+    server.once('error', (e) => {
+      clearInterval(keepalive);
+      reject(e);
+    });
+    server.listen(o.port, LOOPBACK, () => {
+      port = (server.address() as AddressInfo).port;
+      stopWatch = o.source.watch((why) => {
+        const line = `event: change\ndata: ${JSON.stringify({ why, at: new Date().toISOString() })}\n\n`;
+        for (const r of streams) r.write(line);
+      });
+      resolve({
+        url: `http://${LOOPBACK}:${port}/?t=${encodeURIComponent(o.token)}`,
+        port,
+        close: () =>
+          new Promise<void>((done) => {
+            stopWatch?.();
+            clearInterval(keepalive);
+            for (const r of streams) r.end();
+            streams.clear();
+            server.close(() => done());
+            for (const s of sockets) s.destroy();
+          }),
+      });
+    });
+  });
+}

@@ -1,0 +1,66 @@
+// `git handoff web` as a person runs it (the built bin, its own process), and a real headless Chromium to load it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { BIN, tempDir, type TestRepo } from '../helpers/repo';
+
+export interface WebRun {
+  child: ChildProcess;
+  url: string;
+  port: number;
+  token: string;
+  stdout: () => string;
+  /** sends `signal` and resolves with the exit code */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+  /** a failed test's cleanup: SIGKILL unless it has exited */
+  kill(): void;
+}
+
+/** Starts `git-handoff web --no-open` in `cwd` and waits for the address it prints. */
+export async function startWeb(repo: TestRepo, o: { cwd?: string; env?: Record<string, string>; args?: string[] } = {}): Promise<WebRun> {
+  const child = spawn(BIN, ['web', '--no-open', ...(o.args ?? [])], { cwd: o.cwd ?? repo.dir, env: { ...repo.env, ...o.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (err += d));
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  const end = Date.now() + 60_000;
+  let m: RegExpExecArray | null;
+  while (!(m = /(http:\/\/127\.0\.0\.1:(\d+)\/\?t=(\S+))/.exec(out))) {
+    if (child.exitCode !== null || Date.now() > end) throw new Error(`web did not start (exit ${child.exitCode}): ${out}\n${err}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    child,
+    url: m[1],
+    port: Number(m[2]),
+    token: decodeURIComponent(m[3]),
+    stdout: () => out,
+    stop: (signal = 'SIGINT') => {
+      child.kill(signal);
+      return exited;
+    },
+    kill: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    },
+  };
+}
+
+/** Debian's chromium (`apt-get install -y chromium`; .ci/run installs it), or CHROMIUM_PATH. */
+export function chromiumPath(): string {
+  const p = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (!existsSync(p)) throw new Error(`no Chromium at ${p}: install it (as root: apt-get update && apt-get install -y chromium) or set CHROMIUM_PATH`);
+  return p;
+}
+
+/** A headless Chromium through puppeteer-core (which downloads no browser), with a profile of its own and no network of its own. */
+export async function launchBrowser() {
+  const puppeteer = (await import('puppeteer-core')).default;
+  const profile = mkdtempSync(path.join(tempDir('gh-chromium-'), 'profile-'));
+  return puppeteer.launch({
+    executablePath: chromiumPath(),
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', `--user-data-dir=${profile}`],
+    env: { ...process.env, HOME: profile, TMPDIR: tmpdir() },
+  });
+}
