@@ -103,6 +103,7 @@ export const record: ClientRecord = {
   shellSession: 'never',
   payload: "Claude Code's event names with conversation_id, workspace_roots, is_mcp_tool; tools launch-process, save-file, str-replace-editor, remove-files",
   block: 'exit 2, the reason on stderr (to the agent)',
+  contextBeforeTool: true,
   probes: (cwd, command) => [['launch-process', { hook_event_name: 'PreToolUse', conversation_id: PROBE_SESSION, workspace_roots: [cwd], tool_name: 'launch-process', tool_input: { command, wait: true, cwd }, is_mcp_tool: false }]],
   adapter: augment,
   wiring,

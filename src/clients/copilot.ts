@@ -171,6 +171,7 @@ export const record: ClientRecord = {
   payload: 'native: sessionId, no hook_event_name, toolName, toolArgs (an object); through .claude/settings.json: COPILOT_CLI=1 and an ISO timestamp',
   readsClaude: 'always, in a trusted folder',
   block: 'natively the flat {"permissionDecision":"deny","permissionDecisionReason":…}; Claude Code\'s through .claude/settings.json',
+  contextBeforeTool: true,
   probes: (cwd, command) => [['bash', { sessionId: PROBE_SESSION, timestamp: Date.now(), cwd, toolName: 'bash', toolArgs: { command } }]],
   adapter: copilot,
   wiring,

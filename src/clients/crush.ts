@@ -92,6 +92,7 @@ export const record: ClientRecord = {
   shellSession: 'never',
   payload: '`event` (PreToolUse), session_id, cwd, tool_name (bash, write, edit, …), tool_input',
   block: 'exit 2, the reason on stderr (to the model)',
+  contextBeforeTool: true,
   probes: (cwd, command) => [['bash', { event: 'PreToolUse', session_id: PROBE_SESSION, cwd, tool_name: 'bash', tool_input: { command } }]],
   adapter: crush,
   wiring,

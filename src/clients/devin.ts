@@ -98,6 +98,7 @@ export const record: ClientRecord = {
   shellSession: 'never',
   payload: "Claude Code's event names, session_id, prompt_id, lower-case tools (exec, write, edit, read), no cwd",
   block: 'exit 2, the reason on stderr',
+  contextBeforeTool: true,
   readsClaude: 'always ("existing hooks in .claude/ are picked up automatically")',
   probes: (cwd, command) => [['exec', { hook_event_name: 'PreToolUse', session_id: PROBE_SESSION, prompt_id: 'doctor', cwd, tool_name: 'exec', tool_input: { command } }]],
   adapter: devin,

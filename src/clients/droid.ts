@@ -3,7 +3,8 @@
 // started with `sh -c`. Its payloads are Claude Code's (`session_id`, `cwd`, `hook_event_name`, `tool_name`,
 // `tool_input`; no `tool_use_id`) with its own tools: `Execute {command, …}`, `Create {file_path, content}`, `Edit
 // {file_path, old_str, new_str}`, MCP `<server>___<tool>`. It refuses on Claude Code's hookSpecificOutput deny (or exit
-// 2) and the model reads `Error: <reason>`; SessionStart's additionalContext reaches the model; a Stop block repeats
+// 2) and the model reads `Error: <reason>`; SessionStart's and PostToolUse's additionalContext reach the model (a
+// PreToolUse one does not); a Stop block repeats
 // for as long as it is given (the guard gives it once). It does not read `.claude/settings.json`, and its hooks and
 // shell get no session variable.
 import { str, type ClientAdapter } from './event';
@@ -11,7 +12,7 @@ import { parseClaudeLike, renderClaudeLike } from './claude';
 import { editOf, mappedAction, writeOf, type ToClaude } from './common';
 import { allBut, type ClientRecord } from './record';
 import { PROBE_SESSION } from './record';
-import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
+import { afterCommand, HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
 /**
  * The tools droid (0.225.2) ships that cannot write or run anything: reading, listing, searching, a task's output, tool
@@ -28,7 +29,11 @@ const TOOLS: Record<string, ToClaude> = {
   Edit: (a) => editOf(a),
 };
 
-const EVENTS = { PreToolUse: allBut(READ_ONLY), SessionStart: undefined, Stop: undefined, SessionEnd: undefined };
+/**
+ * PostToolUse carries a warning PreToolUse could not show the model (droid shows a before-tool context to nobody): sh
+ * tests for a pending note first, so it starts nothing while none is (afterCommand).
+ */
+const EVENTS = { PreToolUse: allBut(READ_ONLY), PostToolUse: allBut(READ_ONLY), SessionStart: undefined, Stop: undefined, SessionEnd: undefined };
 
 /** A group of Claude Code's shape running `command`, for `event` (with its matcher). */
 const group = (matcher: string | undefined, command: string) => ({ ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command, timeout: HOOK_TIMEOUT_S }] });
@@ -38,11 +43,12 @@ export const wiring: Wiring = {
   format: 'files',
   settings: DROID_HOOKS_FILE,
   events: EVENTS,
+  after: 'PostToolUse',
   timeout: HOOK_TIMEOUT_S,
   named: false,
   notes: 'AGENTS.md',
   skills: null,
-  files: (command) => [{ file: DROID_HOOKS_FILE, json: { at: [], entries: Object.fromEntries(Object.entries(EVENTS).map(([e, m]) => [e, [group(m, command)]])) } }],
+  files: (command) => [{ file: DROID_HOOKS_FILE, json: { at: [], entries: Object.fromEntries(Object.entries(EVENTS).map(([e, m]) => [e, [group(m, e === 'PostToolUse' ? afterCommand(command) : command)]])) } }],
 };
 
 export const droid: ClientAdapter = {
@@ -76,6 +82,7 @@ export const record: ClientRecord = {
   shellSession: 'never',
   payload: "Claude Code's (session_id, cwd, PascalCase hook_event_name, no tool_use_id) with droid's tools Execute {command}, Create {file_path, content}, Edit {file_path, old_str, new_str}",
   block: "Claude Code's hookSpecificOutput deny (the model reads `Error: <reason>`, the session goes on)",
+  contextBeforeTool: false,
   probes: (cwd, command) => [['Execute', { session_id: PROBE_SESSION, cwd, hook_event_name: 'PreToolUse', permission_mode: 'auto-high', tool_name: 'Execute', tool_input: { command, riskLevel: 'low' } }]],
   adapter: droid,
   wiring,

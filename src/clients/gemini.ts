@@ -99,6 +99,7 @@ export const record: ClientRecord = {
   shellSession: 'never',
   payload: 'events BeforeTool AfterTool SessionStart AfterAgent PreCompress, an ISO timestamp',
   block: '{"decision":"deny","reason":…}',
+  contextBeforeTool: false,
   probes: (cwd, command) => [['run_shell_command', { session_id: PROBE_SESSION, cwd, hook_event_name: 'BeforeTool', timestamp: new Date().toISOString(), tool_name: 'run_shell_command', tool_input: { command } }]],
   adapter: gemini,
   wiring,

@@ -74,6 +74,7 @@ export const record: ClientRecord = {
   shellSession: 'always',
   payload: "the git-handoff plugin's: Claude Code's event names, Kilo's tools and camelCase arguments (OpenCode's, and background_process {action, command})",
   block: 'the guard answers {"deny":…}; the plugin throws it (the model reads it, the turn goes on)',
+  contextBeforeTool: true,
   probes: (cwd, command) => [['bash', { session_id: PROBE_SESSION, cwd, hook_event_name: 'PreToolUse', tool_name: 'bash', tool_input: { command } }]],
   adapter: kilo,
   wiring,

@@ -220,6 +220,7 @@ export const record: ClientRecord = {
   shellSession: 'always',
   payload: "the git-handoff plugin's: Claude Code's event names, OpenCode's tools and camelCase arguments",
   block: 'the guard answers {"deny":…}; the plugin throws it',
+  contextBeforeTool: true,
   probes: (cwd, command) => [['bash', { session_id: PROBE_SESSION, cwd, hook_event_name: 'PreToolUse', tool_name: 'bash', tool_input: { command } }]],
   adapter: opencode,
   wiring,

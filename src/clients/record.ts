@@ -69,6 +69,12 @@ export interface ClientRecord {
   payload: string;
   /** how it is told to refuse a call */
   block: string;
+  /**
+   * Whether a before-tool answer's context reaches its model (Claude Code's additionalContext, a plugin's note after the
+   * tool, Cline's contextModification): else a warning waits for its after-tool hook (Gemini CLI's AfterTool, droid's
+   * PostToolUse), or for none where it has neither (Windsurf, Kiro)
+   */
+  contextBeforeTool: boolean;
   /** when it also runs Claude Code's wiring (`.claude/settings.json`), sending its own payload there */
   readsClaude?: string;
   /** its shell tool keeps the command's stdin open for later input that reaches no hook (Codex's write_stdin) */

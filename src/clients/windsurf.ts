@@ -83,6 +83,7 @@ export const record: ClientRecord = {
   shellSession: 'never',
   payload: 'agent_action_name (pre_run_command, pre_write_code, pre_mcp_tool_use), trajectory_id, execution_id, tool_info',
   block: 'exit 2, the reason on stderr',
+  contextBeforeTool: false,
   probes: (cwd, command) => [['pre_run_command', { agent_action_name: 'pre_run_command', trajectory_id: PROBE_SESSION, execution_id: 'doctor', timestamp: new Date().toISOString(), tool_info: { command_line: command, cwd } }]],
   adapter: windsurf,
   wiring,

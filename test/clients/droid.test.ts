@@ -3,9 +3,9 @@
 // the model (SessionStart's additionalContext), another session's handoff file overwritten with Create and deleted from
 // Execute are refused in Claude Code's shape (the model reads `Error: <reason>`, the session goes on), its shell has no
 // session so `git handoff write` is refused with the exact command to retry, a claimed path is refused with the
-// holder's note under handoff.claims=enforce (droid does not show a PreToolUse context to the model, so an allowed
-// call cannot be told); uninstall gives the files back byte for byte.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+// holder's note, and under handoff.claims=tell written and told after the call (PostToolUse: droid shows a PreToolUse
+// context to nobody); uninstall gives the files back byte for byte.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
@@ -36,10 +36,9 @@ async function run(repo: TestRepo, script: ScriptCall[]) {
 }
 
 describe('Factory droid, offline, wired by install --agent droid', () => {
-  it("the startup view; another session's handoff file overwritten or deleted: refused, the session goes on; a claim enforced; uninstall gives the files back", async () => {
+  it("the startup view; another session's handoff file overwritten or deleted: refused, the session goes on; a claim refused, then told under claims=tell; uninstall gives the files back", async () => {
     const { repo, before } = await preparedFor('droid');
     const claimed = path.join(repo.dir, 'src', 'auth', 'login.ts');
-    repo.git(['config', 'handoff.claims', 'enforce']);
     const { api, session } = await run(repo, [
       create(path.join(repo.dir, THEIR_FILE), 'mine now\n'),
       execute(`rm ${THEIR_FILE}`),
@@ -66,6 +65,12 @@ describe('Factory droid, offline, wired by install --agent droid', () => {
     expect(first).toContain(`you are session ${session}`);
     expect(first).toContain(`${THEIR_TOPIC} · owner ${OTHER}`);
     expect(sentText(api)).toContain('git handoff archive');
+    // with handoff.claims=tell the write lands, and the model is told after it (PostToolUse's context: droid shows a
+    // PreToolUse one to nobody)
+    repo.git(['config', 'handoff.claims', 'tell']);
+    const told = await run(repo, [create(claimed, 'export const login = 1;\n')]);
+    expect(readFileSync(claimed, 'utf8')).toBe('export const login = 1;\n');
+    expect(JSON.stringify(told.api.requests[1]?.messages ?? [])).toContain(`src/auth/login.ts is claimed by session ${HOLDER}`);
     await expectUninstalled(repo, 'droid', before);
   });
 });

@@ -2,7 +2,7 @@
 // API), in a repository wired by `git handoff install --agent kilo` (the plugin .kilo/plugin/git-handoff.js): the
 // startup view in the system prompt, another session's handoff file overwritten with its write tool and deleted from
 // its shell refused (the model's tool result is the reason, the turn goes on), a background process deleting it
-// refused too, a write of a claimed path told with the holder's note, and its own `git handoff write` recorded under
+// refused too, a write of a claimed path told with the holder's note (handoff.claims=tell), and its own `git handoff write` recorded under
 // its session (KILO_SESSION_ID in the shell); uninstall gives the files back byte for byte.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -52,6 +52,8 @@ async function run(repo: TestRepo, script: ScriptCall[]): Promise<{ api: ChatSer
 describe('Kilo Code CLI, offline, wired by install --agent kilo', () => {
   it("the startup view; another session's handoff file overwritten, deleted, deleted in the background: refused, the turn goes on; a claim told; its own write under its session; uninstall gives the files back", async () => {
     const { repo, before } = await preparedFor('kilo');
+    // claims told, not refused: the write lands and the model hears who holds the path (refusals: above)
+    repo.git(['config', 'handoff.claims', 'tell']);
     const claimed = path.join(repo.dir, 'src', 'auth', 'login.ts');
     const { api, out } = await run(repo, [
       write(path.join(repo.dir, THEIR_FILE), 'mine now\n'),
