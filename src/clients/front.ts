@@ -32,7 +32,7 @@ export interface FrontFacts {
   plugin?: true;
 }
 
-/** The clients whose wirings run the sh front, with their wiring and facts (OpenCode loads a plugin; Cursor is wired by hand). */
+/** The clients whose wirings run the sh front, with their wiring and facts (OpenCode and Kilo Code load a plugin; the clients of issue 56 run node's guard straight). */
 export const FRONT_CLIENTS: ReadonlyArray<{ wiring: Wiring; facts: FrontFacts }> = [
   { wiring: claudeWiring, facts: claude },
   { wiring: geminiWiring, facts: gemini },

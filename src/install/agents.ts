@@ -417,7 +417,9 @@ function doctorVSCode(worktree: string, w: Wiring, preToolUse: any[] | null, off
     const probes = commands.map((command) => probeCommand(worktree, 'claude', command, payload));
     if (!probes.some((p) => p.ok)) return { component, status: 'broken', detail: `${reads}, but a probe in its shape (${shape}) was not refused: ${probes.map((p) => p.detail).join('; ')}` };
   }
-  return { component, status: 'ok', detail: `covered: ${reads}; a probe in each of its shapes (${shapes.map(([s]) => s).join('; ')}) through ${commands.map((c) => `\`${c}\``).join(' and ')} was refused as it should be` };
+  // it runs Copilot's hooks file too: that one stands aside for its calls (one answer a call)
+  const copilot = wiredWithGuard(path.join(worktree, WIRING.copilot.settings)) ? `; it runs ${WIRING.copilot.settings} too, which stands aside for its calls, so this wiring answers each call once` : '';
+  return { component, status: 'ok', detail: `covered: ${reads}; a probe in each of its shapes (${shapes.map(([s]) => s).join('; ')}) through ${commands.map((c) => `\`${c}\``).join(' and ')} was refused as it should be${copilot}` };
 }
 
 /** A whole-file wiring (Copilot's hooks file, the OpenCode plugin): every event there, a probe refused, and Copilot's trust. */

@@ -112,6 +112,8 @@ describe("Claude Code's wiring read by other clients: each answered in its own p
     const got = said(answers(repo, rm, 'run_in_terminal', { native: 'copilot', allGroups: true }));
     expect(got.map((a) => a.by), JSON.stringify(got)).toEqual(['claude']);
     expect(JSON.parse(got[0].stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny' });
+    const doctor = json(await repo.cli(['doctor', '--json'], { env: PATH_ENV(repo) }));
+    expect(doctor.items.find((i: any) => i.component === 'agent vscode').detail).toMatch(/git-handoff\.json too, which stands aside for its calls/);
     // without the Claude Code wiring, Copilot's file answers VS Code's call in VS Code's shape
     await repo.cli(['uninstall', '--agent', 'claude']);
     const alone = said(answers(repo, rm, 'run_in_terminal', { native: 'copilot', allGroups: true }));
