@@ -8,11 +8,12 @@
 // for as long as it is given (the guard gives it once). It does not read `.claude/settings.json`, and its hooks and
 // shell get no session variable.
 import { str, type ClientAdapter } from './event';
-import { parseClaudeLike, renderClaudeLike } from './claude';
+import { front as claudeFront, KINDS, parseClaudeLike, renderClaudeLike } from './claude';
+import type { FrontFacts } from './front';
 import { editOf, mappedAction, writeOf, type ToClaude } from './common';
 import { allBut, type ClientRecord } from './record';
 import { PROBE_SESSION } from './record';
-import { afterCommand, HOOK_TIMEOUT_S, type Wiring } from './wiring';
+import { afterCommand, HOOK_TIMEOUT_S, hookCommand, type Wiring } from './wiring';
 
 /**
  * The tools droid (0.225.2) ships that cannot write or run anything: reading, listing, searching, a task's output, tool
@@ -44,11 +45,22 @@ export const wiring: Wiring = {
   settings: DROID_HOOKS_FILE,
   events: EVENTS,
   after: 'PostToolUse',
+  // hooks run as `sh -c <command>` (seen with 0.225.2): that sh runs the sh front itself (shPayloadCommand)
+  sh: true,
   timeout: HOOK_TIMEOUT_S,
   named: false,
   notes: 'AGENTS.md',
   skills: null,
-  files: (command) => [{ file: DROID_HOOKS_FILE, json: { at: [], entries: Object.fromEntries(Object.entries(EVENTS).map(([e, m]) => [e, [group(m, e === 'PostToolUse' ? afterCommand(command) : command)]])) } }],
+  files: (command) => [
+    { file: DROID_HOOKS_FILE, json: { at: [], entries: Object.fromEntries(Object.entries(EVENTS).map(([e, m]) => [e, [group(m, e === 'PostToolUse' ? afterCommand(command) : hookCommand(wiring, command))]])) } },
+  ],
+};
+
+/** What the sh front reads of droid's calls: Claude Code's payload with droid's tools (its Edit's path; node reads old_str). */
+export const front: FrontFacts = {
+  keys: claudeFront.keys,
+  events: KINDS,
+  tools: { Execute: 'command', Create: 'write', Edit: 'file_path' },
 };
 
 export const droid: ClientAdapter = {
@@ -86,5 +98,5 @@ export const record: ClientRecord = {
   probes: (cwd, command) => [['Execute', { session_id: PROBE_SESSION, cwd, hook_event_name: 'PreToolUse', permission_mode: 'auto-high', tool_name: 'Execute', tool_input: { command, riskLevel: 'low' } }]],
   adapter: droid,
   wiring,
-  front: null,
+  front,
 };

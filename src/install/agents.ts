@@ -17,6 +17,7 @@ import { matcherRoutes } from '../clients/record';
 import { RECORDS } from '../clients/records';
 import { afterCommand, GUARD_TEXT, hookCommand, hookGroups, hookTimeoutProblem, PAYLOAD_FLAG, SOURCED_FLAG, SPLIT_FLAGS, type Wiring } from '../clients/wiring';
 import { WIRING } from '../clients/wirings';
+import { FRONT_CLIENTS } from '../clients/front';
 import { copilotTrustHow, installOwnFile, isOwnWiring, ownFileCommand, ownFileEvents, ownFileTimeouts, uninstallOwnFile } from '../clients/own-files';
 import { pluginAnswers } from '../guard/plugin-active';
 import { installFiles, readObject, uninstallFiles, wiredFiles } from './native';
@@ -181,7 +182,9 @@ export function installAgents(repo: Repo, o: InstallOptions): string[] {
   for (const agent of o.agents ?? []) {
     const w = WIRING[agent];
     if (w.format === 'files') {
-      msgs.push(...installFiles(w, root, nodeGuardCommand(o.command, w.client), repo.commonDir));
+      // the sh front where it serves the client (src/clients/front.ts), else node's guard straight
+      const command = FRONT_CLIENTS.some((f) => f.wiring.client === w.client) ? guardCommand(o.command, w.client) : nodeGuardCommand(o.command, w.client);
+      msgs.push(...installFiles(w, root, command, repo.commonDir));
       msgs.push(installSnippet(path.join(root, w.notes), w.notes, repo.commonDir));
       const skill = installSkill(root, agent, repo.commonDir);
       if (skill) msgs.push(skill);

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Agent } from '../../src/client-names';
 import { WIRING } from '../../src/clients/wirings';
+import { shPayloadCommand } from '../../src/clients/wiring';
 import { foreignWorld, FOREIGN_FILE, OWN_FILE } from '../fuzz/world';
 import { json, refOf, ROOT, type TestRepo } from '../helpers/repo';
 import { ME, OTHER, payload } from './helpers';
@@ -216,7 +217,8 @@ describe('install and uninstall of each: the files the person had come back byte
     expect(cursor.hooks.preToolUse).toEqual([{ command: './audit.sh' }, { command: 'git-handoff guard --client=cursor', timeout: 30, failClosed: true }]);
     const droid = JSON.parse(readFileSync(at(repo, '.factory/hooks.json'), 'utf8'));
     expect(droid.PreToolUse[0].matcher).toBe('Execute');
-    expect(droid.PreToolUse[1]).toEqual({ matcher: WIRING.droid.events.PreToolUse, hooks: [{ type: 'command', command: 'git-handoff guard --client=factory-droid', timeout: 30 }] });
+    // droid starts hooks with `sh -c`: that sh runs the sh front itself, as Claude Code's does
+    expect(droid.PreToolUse[1]).toEqual({ matcher: WIRING.droid.events.PreToolUse, hooks: [{ type: 'command', command: shPayloadCommand('git-handoff-guard --client=factory-droid'), timeout: 30 }] });
     expect(JSON.parse(readFileSync(at(repo, '.kiro/agents/dev.json'), 'utf8')).hooks).toMatchObject({ agentSpawn: [{ command: 'git status' }], preToolUse: [{ matcher: '*', command: 'git-handoff guard --client=kiro', cache_ttl_seconds: 0 }] });
     expect(existsSync(at(repo, '.kiro/agents/git-handoff.json'))).toBe(true);
     expect(JSON.parse(readFileSync(at(repo, 'crush.json'), 'utf8')).hooks.PreToolUse).toEqual([{ name: 'git-handoff', command: 'git-handoff guard --client=crush', timeout: 30 }]);
