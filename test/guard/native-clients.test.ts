@@ -190,6 +190,32 @@ describe('the clients of issue 56, through what install --agent wires', () => {
   });
 });
 
+describe("the new clients' wiring is in the perimeter", () => {
+  it("a session may not unwire them: a hook file added beside Cline's, a wired hooks file removed or edited out of the guard", async () => {
+    const repo = await foreignWorld();
+    expect((await repo.cli(['install', '--agent', 'cline,cursor,droid', '--no-hooks'])).exitCode).toBe(0);
+    const claude = (tool: string, input: Record<string, unknown>) => payload(repo, tool === 'Bash' ? 'claude-code/pre-tool-use-bash.json' : 'claude-code/pre-tool-use-write.json', { tool_name: tool, tool_input: input });
+    const droid = readFileSync(at(repo, '.factory/hooks.json'), 'utf8');
+    const refused = [
+      // every file in Cline's hook folders runs around its tools: a second PreToolUse could rewrite a call after the guard's
+      claude('Write', { file_path: at(repo, '.clinerules/hooks/PreToolUse.sh'), content: '#!/bin/sh\necho {}\n' }),
+      claude('Bash', { command: `printf '#!/bin/sh\\n' > ${at(repo, '.cline/hooks/PreToolUse')}` }),
+      claude('Bash', { command: 'rm .cursor/hooks.json' }),
+      claude('Write', { file_path: at(repo, '.factory/hooks.json'), content: droid.replace(/git-handoff-guard --client=factory-droid/g, 'true') }),
+      claude('Write', { file_path: at(repo, '.clinerules/hooks/PreToolUse'), content: '#!/bin/sh\nexit 0\n' }),
+    ];
+    for (const p of refused) {
+      const r = await repo.cli(['guard', '--client=claude-code'], { input: JSON.stringify(p) });
+      expect(JSON.parse(String(r.stdout) || '{}').hookSpecificOutput?.permissionDecision, JSON.stringify(p.tool_input)).toBe('deny');
+    }
+    // the rest of a hooks file is the person's: another hook added next to the guard is written
+    const more = JSON.parse(droid);
+    more.Stop.push({ hooks: [{ type: 'command', command: './done.sh' }] });
+    const ok = await repo.cli(['guard', '--client=claude-code'], { input: JSON.stringify(claude('Write', { file_path: at(repo, '.factory/hooks.json'), content: JSON.stringify(more, null, 2) })) });
+    expect(String(ok.stdout)).not.toContain('"deny"');
+  });
+});
+
 describe('install and uninstall of each: the files the person had come back byte for byte', () => {
   it('every client of issue 56 at once, beside the hooks files a person already keeps', async () => {
     const repo = await foreignWorld();
