@@ -70,6 +70,7 @@ export const record: ClientRecord = {
   shellSession: 'as-hook',
   payload: "Claude Code's, with turn_id (tool events), tool Bash or apply_patch (the patch in tool_input.command), a rollout-*.jsonl transcript",
   block: "Claude Code's",
+  contextBeforeTool: true,
   // exec_command keeps the command's stdin open: write_stdin types into it later, and no hook sees that
   stdinUnseen: true,
   probes: (cwd, command) => [['Bash', { session_id: PROBE_SESSION, cwd, hook_event_name: 'PreToolUse', turn_id: 'doctor', tool_name: 'Bash', tool_input: { command } }]],

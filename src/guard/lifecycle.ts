@@ -17,6 +17,7 @@ import { writeJsonAtomic, type Location } from './locate';
 import { parsePatch } from './rules/files';
 import { parseShell, writeTargets } from './shell';
 import { agentSessionOf } from '../client-names';
+import { ALL_RECORDS } from '../clients/records';
 
 
 /** What the guard remembers about one session between calls. */
@@ -153,9 +154,10 @@ function takePeerNote(loc: Location, session: string): string | null {
 
 /**
  * Clients whose before-tool hook can put context before the model (Claude Code: additionalContext; Codex 0.169: the
- * same field, sent as a developer message ahead of the tool's output). Gemini CLI reads it only after a tool.
+ * same field, sent as a developer message ahead of the tool's output): their records say (contextBeforeTool). Gemini
+ * CLI and droid read it only after a tool.
  */
-export const SHOWS_CONTEXT_BEFORE_TOOL = new Set(['claude-code', 'codex', 'copilot', 'qwen-code', 'opencode', 'vscode']);
+export const SHOWS_CONTEXT_BEFORE_TOOL: ReadonlySet<string> = new Set(ALL_RECORDS.filter((r) => r.contextBeforeTool).map((r) => r.name));
 
 /**
  * Before a tool the guard allowed: what the call names is recorded as an intent (the ledger counts it once the
