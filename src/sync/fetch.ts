@@ -71,7 +71,7 @@ export function readSides(repo: Repo, remote: string, place?: string | null) {
 export type Sides = ReturnType<typeof readSides>;
 
 /**
- * Runs the one `git fetch` of both handoff namespaces into refs/remotes/<R>/…; throws exit 7 on failure (exit 4 for a lock a killed fetch left). `extra`
+ * Runs the one `git fetch` of both handoff namespaces into refs/handoff-remotes/<R>/…; throws exit 7 on failure (exit 4 for a lock a killed fetch left). `extra`
  * refspecs ride in the same fetch (sync's claims tables), so carrying them starts no second process.
  */
 export function fetchTracking(repo: Repo, remote: string, extra: string[] = []): void {
@@ -125,8 +125,9 @@ export function mergeHandoffs(repo: Repo, remote: string, before: Sides, now: Si
     if (local && !rem) {
       const archived = archivalOf(remoteEntries.get(k), local);
       const bare = remoteEntries.get(k)?.find((e) => e.oid === local);
-      // Archived over there since we last saw it live: archive here too (not when we restored it ourselves).
-      if (archived && before.remote.has(k)) handoffs.push({ ...base, case: 'same', action: 'archived', archivedAs: archived.entry, archive: archived.oid });
+      // Archived over there: an entry there adds a version on top of this very tip (a restore here would be a version
+      // on top of the entry instead), whether or not a tracking copy was seen live (a pruning fetch may have taken it)
+      if (archived) handoffs.push({ ...base, case: 'same', action: 'archived', archivedAs: archived.entry, archive: archived.oid });
       // a format-1 archive (094717a and older): taken in as format 1 took it where handoff.minFormat is 1 (SPEC 2);
       // else refused here, kept live, and not pushed back over it (src/sync/push.ts)
       else if (bare && before.remote.has(k) && (format1 ??= takesFormat1Archives(repo))) {

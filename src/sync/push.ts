@@ -6,7 +6,7 @@ import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef, NOTES_REF } from '../handoff/
 import { trackingNotesRef } from '../handoff/store/receipts';
 import { ancestryOf } from '../handoff/store/sync-state';
 import { moveRefs } from '../handoff/store/tx';
-import { migrateArchives } from '../handoff/store/tx/migrate';
+import { migrateArchives, upgradeTracking } from '../handoff/store/tx/migrate';
 import { fetchHandoffs, readSides, type FetchResult, type Sides } from './fetch';
 import { markRefusedSkips } from './refused';
 import { RECORDS_PREFIX, trackingArchivePrefix, trackingPrefix, trackingRecordsPrefix, transportError } from './remote';
@@ -111,6 +111,7 @@ export interface PushOptions {
  * when the plan sends something, then push exactly that plan. A finding throws `secret-found` before anything leaves.
  */
 export async function planScanPush(repo: Repo, remote: string, o: Omit<PushOptions, 'plan'> = {}): Promise<PushResult> {
+  upgradeTracking(repo, true);
   let sides = readSides(repo, remote, o.place);
   // archives made by a format-1 build (094717a and before) get the entry this format pushes (src/handoff/store/tx/migrate.ts)
   if (migrateArchives(repo, sides.local, sides.localArchive, sides.remote, sides.remoteArchive).length) sides = readSides(repo, remote, o.place);
@@ -128,6 +129,7 @@ export async function planScanPush(repo: Repo, remote: string, o: Omit<PushOptio
 }
 
 export function pushHandoffs(repo: Repo, remote: string, o: PushOptions = {}): PushResult {
+  upgradeTracking(repo, true);
   const plan = o.plan ?? planPush(repo, readSides(repo, remote, o.place));
   const result: PushResult = { remote, atomic: true, updates: plan.updates, skipped: plan.skipped, rejected: [], remoteMessages: [], ...(plan.record ? { record: plan.record } : {}) };
   if (plan.updates.length > 20) o.progress?.(`pushing ${plan.updates.length} handoff refs to ${remote}`);

@@ -4,17 +4,20 @@ import { readConfig, remoteNames } from '../git/config';
 import { setting } from '../config-keys';
 import type { Repo } from '../git/repo';
 import { gitReason } from '../git/run';
-import { ARCHIVE_PREFIX, HANDOFF_PREFIX, NOTES_REF } from '../handoff/store/names';
+import { ARCHIVE_PREFIX, HANDOFF_PREFIX, NOTES_REF, REMOTES_ROOT, trackingOf } from '../handoff/store/names';
 import { trackingNotesRef } from '../handoff/store/receipts';
 import { localLockIn, refOfLock, waitOutLock } from '../handoff/store/tx/locks';
+import { upgradeTracking } from '../handoff/store/tx/migrate';
 
-/** refs/remotes/<R>/handoffs/ and refs/remotes/<R>/handoff-archive/: where a fetch puts the remote's handoffs. */
-export const trackingPrefix = (remote: string) => `refs/remotes/${remote}/handoffs/`;
-export const trackingArchivePrefix = (remote: string) => `refs/remotes/${remote}/handoff-archive/`;
+/** refs/handoff-remotes/<R>/handoffs/ and …/handoff-archive/: where a fetch puts the remote's handoffs (SPEC 7). */
+export const trackingPrefix = (remote: string) => trackingOf(remote, HANDOFF_PREFIX);
+export const trackingArchivePrefix = (remote: string) => trackingOf(remote, ARCHIVE_PREFIX);
 /** Where each clone's loss record lives on its handoff remote, one ref per clone (src/sync/record-remote.ts). */
 export const RECORDS_PREFIX = 'refs/handoff-records/';
 /** Where sync keeps what the remote holds of this clone's record (the lease of the next push). */
-export const trackingRecordsPrefix = (remote: string) => `refs/remotes/${remote}/handoff-records/`;
+export const trackingRecordsPrefix = (remote: string) => trackingOf(remote, RECORDS_PREFIX);
+/** Everything this clone keeps of one remote (handoffs, archive, receipts, claims, records). */
+export const trackingRoot = (remote: string) => `${REMOTES_ROOT}${remote}/`;
 
 /**
  * The fetch refspecs `install --remote` adds and `fetch` passes: forced into the tracking namespace only. The
@@ -78,6 +81,7 @@ export function transportError(repo: Repo, remote: string, verb: 'fetch' | 'push
  * naming it with its rm (lockError). Any other failure is transportError (exit 7).
  */
 export function fetchFrom(repo: Repo, remote: string, refspecs: string[], options: string[]): void {
+  upgradeTracking(repo, true);
   for (let attempt = 0; ; attempt++) {
     const r = repo.git(['fetch', ...options, remote, ...refspecs], { allowFail: true });
     if (r.status === 0) return;

@@ -12,13 +12,14 @@ import type { Repo } from '../../git/repo';
 import { parseTrailerLines } from '../store/document';
 import { branchPrefix } from '../store/names';
 import { commitRecord, moveRef } from '../store/tx';
+import { upgradeTracking } from '../store/tx/migrate';
 import { backoff, sleep } from '../store/tx/sleep';
 import type { ClientProcess } from '../state/session-process';
 import { short, type SessionRef } from '../state/session';
 import { writeMarker } from './marker';
 import { overlapping } from './overlap';
 import {
-  changeMessage, claimLive, claimsRef, claimsRefspec, EMPTY, mergeTables, readTable, rememberTable, tableTree, trackingClaimsRef,
+  changeMessage, CLAIMS_PREFIX, claimLive, claimsRef, claimsRefspec, EMPTY, mergeTables, readTable, rememberTable, tableTree, trackingClaimsPrefix, trackingClaimsRef,
   type ChangeMessage, type Claim, type ClaimConflict, type Table,
 } from './table';
 
@@ -114,6 +115,7 @@ export async function changeClaims<R>(repo: Repo, branch: string, session: strin
   const config = o.config ?? readConfig(repo);
   const picked = o.remote !== undefined ? { remote: o.remote, why: o.remote ? null : 'no remote' } : claimsRemote(repo, config);
   const remote = picked.remote;
+  if (remote && !o.offline) upgradeTracking(repo, true);
   try {
     return await changeOnce(repo, branch, session, mutate, { ...o, config, remote, why: picked.why });
   } finally {
@@ -345,12 +347,12 @@ export interface ClaimView extends Claim {
 export function listClaims(repo: Repo, o: { branch?: string | null; nowMs?: number; remote?: string | null } = {}): { claims: ClaimView[]; conflicts: Array<ClaimConflict & { branch: string }> } {
   const nowMs = o.nowMs ?? Date.now();
   const { decodeBranch } = require('../store/names') as typeof import('../store/names');
-  const patterns = o.branch ? [claimsRef(o.branch), ...(o.remote ? [trackingClaimsRef(o.remote, o.branch)] : [])] : ['refs/claims/', ...(o.remote ? [`refs/remotes/${o.remote}/claims/`] : [])];
+  const patterns = o.branch ? [claimsRef(o.branch), ...(o.remote ? [trackingClaimsRef(o.remote, o.branch)] : [])] : [CLAIMS_PREFIX, ...(o.remote ? [trackingClaimsPrefix(o.remote)] : [])];
   const byId = new Map<string, ClaimView>();
   const conflicts = new Map<string, ClaimConflict & { branch: string }>();
   for (const r of listRefs(repo, patterns)) {
-    const isLocal = r.ref.startsWith('refs/claims/');
-    const comp = isLocal ? r.ref.slice('refs/claims/'.length) : r.ref.slice(`refs/remotes/${o.remote}/claims/`.length);
+    const isLocal = r.ref.startsWith(CLAIMS_PREFIX);
+    const comp = isLocal ? r.ref.slice(CLAIMS_PREFIX.length) : r.ref.slice(trackingClaimsPrefix(o.remote!).length);
     const branch = decodeBranch(comp) ?? comp;
     const t = readTable(repo, r.oid);
     for (const c of t.claims) {
@@ -389,6 +391,7 @@ export function topicOf(repo: Repo, branch: string, session: string, recs?: read
 export async function syncClaims(repo: Repo, remote: string, config: Config = readConfig(repo), o: { fetched?: boolean } = {}): Promise<Array<{ branch: string; published: boolean; lost: Array<{ claim: Claim; holder: Claim }>; error?: string }>> {
   const { decodeBranch } = require('../store/names') as typeof import('../store/names');
   const out: Array<{ branch: string; published: boolean; lost: Array<{ claim: Claim; holder: Claim }>; error?: string }> = [];
+  upgradeTracking(repo, true);
   if (!o.fetched) {
     const r = await gitBounded(['fetch', '--no-tags', '--no-write-fetch-head', '--quiet', remote, claimsRefspec(remote)], { cwd: repo.cwd, timeoutMs: NET_MS });
     if (r.status !== 0) return [{ branch: '*', published: false, lost: [], error: r.timedOut ? 'no answer' : gitReason(r.stderr) }];

@@ -6,12 +6,12 @@ import { writeBlob, writeTree } from '../../git/objects';
 import type { Repo } from '../../git/repo';
 import { HandoffError } from '../../errors';
 import { oneLine } from '../store/document';
-import { encodeBranch } from '../store/names';
+import { encodeBranch, trackingOf } from '../store/names';
 import { processGone } from '../state/session-process';
 
 export const CLAIMS_PREFIX = 'refs/claims/';
 export const claimsRef = (branch: string) => `${CLAIMS_PREFIX}${encodeBranch(branch)}`;
-export const trackingClaimsPrefix = (remote: string) => `refs/remotes/${remote}/claims/`;
+export const trackingClaimsPrefix = (remote: string) => trackingOf(remote, CLAIMS_PREFIX);
 export const trackingClaimsRef = (remote: string, branch: string) => `${trackingClaimsPrefix(remote)}${encodeBranch(branch)}`;
 /** Every branch's claims table of a remote into its tracking refs (sync carries it in its one handoff fetch). */
 export const claimsRefspec = (remote: string) => `+${CLAIMS_PREFIX}*:${trackingClaimsPrefix(remote)}*`;

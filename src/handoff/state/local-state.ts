@@ -8,7 +8,7 @@ import { removeEmptyRecord } from '../store/tx/record-step';
 import type { Repo } from '../../git/repo';
 import { readRecord, RECORD_REF, KEPT_PREFIX, ROGUE_PREFIX } from '../record/record';
 import { DROPPED_PREFIX } from '../store/drop';
-import { ARCHIVE_PREFIX, HANDOFF_PREFIX, LEASE_PREFIX, NOTES_REF } from '../store/names';
+import { ARCHIVE_PREFIX, HANDOFF_PREFIX, LEASE_PREFIX, NOTES_REF, REMOTES_ROOT } from '../store/names';
 import { auditFile } from './audit';
 import { handoffDir } from './paths';
 import { retireWitness, witnessOf, witnessTip } from '../record/witness';
@@ -16,7 +16,7 @@ import { retireWitness, witnessOf, witnessTip } from '../record/witness';
 /** The files and folders under <git-common-dir>/handoff/ that only serve a running guard or command. */
 const TRANSIENT = ['guard', 'guard-config.json', 'guard.log', 'lineage', 'ledger', 'processes', 'record-seen.json', 'versions.json', 'listing', 'hooks-for-agents.json'];
 /** The refs that hold handoffs or what a command kept of one (user data). */
-const DATA = [HANDOFF_PREFIX, ARCHIVE_PREFIX, DROPPED_PREFIX, ROGUE_PREFIX, KEPT_PREFIX, NOTES_REF, 'refs/remotes/*/handoffs/**'];
+const DATA = [HANDOFF_PREFIX, ARCHIVE_PREFIX, DROPPED_PREFIX, ROGUE_PREFIX, KEPT_PREFIX, NOTES_REF, `${REMOTES_ROOT}*/handoffs/**`, 'refs/remotes/*/handoffs/**'];
 
 const refsUnder = (repo: Repo, patterns: string[]): Array<{ ref: string; oid: string }> =>
   repo
