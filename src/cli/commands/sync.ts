@@ -113,6 +113,17 @@ function warnRecordRefused(r: PushResult, a: Args): void {
   );
 }
 
+/**
+ * Claims this clone holds that did not reach the remote (SPEC 10: a claim is published or it is not a claim): the
+ * output says which and why; exit 7 unless something graver set the code already.
+ */
+function failOnUnpublishedClaims(branches: string[], remote: string, a: Args): void {
+  if (branches.length === 0) return;
+  if (!process.exitCode) process.exitCode = EXIT.environment;
+  if (a.json) return;
+  process.stderr.write(`git-handoff: the claims of ${branches.join(', ')} were not published to ${remote} (exit 7): other clones cannot see them; \`git handoff sync\` tries again\n`);
+}
+
 /** A fetched handoff that could not be applied (changed locally meanwhile): exit 4, since exit 0 means it arrived. */
 function failOnLostRace(r: FetchResult, a: Args): void {
   const lost = [...r.handoffs.filter((h) => h.action === 'lost-race').map((h) => h.ref), ...r.archives.filter((x) => x.action === 'lost-race').map((x) => x.ref)];
@@ -245,5 +256,6 @@ export const syncCommand: CommandModule<GlobalArgs, Args> = {
     warnRecordRefused(pushed, a);
     failOnLostRace(fetched, a);
     failOnDiverged(repo, pushed, a, repo.branch);
+    failOnUnpublishedClaims(claims.unpublished, remote, a);
   },
 };

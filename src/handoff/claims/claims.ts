@@ -6,14 +6,14 @@
 import { HandoffError } from '../../errors';
 import { readConfig, remoteNames, type Config } from '../../git/config';
 import { setting } from '../../config-keys';
-import { gitBounded, gitReason, transientTransport } from '../../git/run';
+import { gitBounded, gitReason, hostLimit, pushRefusal, transientTransport } from '../../git/run';
 import { listRefs, readRef, type RefRecord } from '../../git/refs';
 import type { Repo } from '../../git/repo';
 import { parseTrailerLines } from '../store/document';
 import { branchPrefix } from '../store/names';
 import { commitRecord, moveRef } from '../store/tx';
 import { upgradeTracking } from '../store/tx/migrate';
-import { backoff, sleep } from '../store/tx/sleep';
+import { Backoff, CONTENDED, hostLimited, TRANSIENT } from '../store/tx/retry';
 import type { ClientProcess } from '../state/session-process';
 import { short, type SessionRef } from '../state/session';
 import { writeMarker } from './marker';
@@ -26,10 +26,21 @@ import {
 export const claimTtlMs = (c: Config) => setting(c, 'claimTTL');
 /** How long a claim's network step may take before the claim counts as offline. */
 const NET_MS = 20_000;
-const ATTEMPTS = 60;
-/** Tries again after a transport failed in passing (transientTransport), before the remote counts as unreachable. */
-const NET_TRIES = 3;
-const netWait = (attempt: number) => sleep(100 + Math.random() * 200 * (attempt + 1));
+
+/**
+ * The waits of one network step (src/handoff/store/tx/retry.ts): a transport cut in passing, a lock of this clone's
+ * tracking ref, a host's rate limit (for handoff.hostWait). Each spent policy lets the failure through as it is.
+ */
+const netRetries = (config: Config | undefined) => ({ cut: new Backoff(TRANSIENT), lock: new Backoff(CONTENDED), limit: new Backoff(hostLimited(config ? setting(config, 'hostWait') : 60_000)) });
+type NetRetries = ReturnType<typeof netRetries>;
+
+/** Whether a failed network step is worth another try now (after its wait): a cut, a local lock, a host's rate limit. */
+function retried(r: { stderr: string; timedOut: boolean }, w: NetRetries): boolean {
+  if (r.timedOut) return false;
+  if (hostLimit(r.stderr) === 'rate') return w.limit.wait();
+  if (/cannot lock ref|unable to update local ref|Unable to create .*\.lock/i.test(r.stderr) && !/\[remote rejected\]/.test(r.stderr)) return w.lock.wait();
+  return transientTransport(r.stderr) && w.cut.wait();
+}
 
 /** The handoff remote for claims: `handoff.remote`, `origin`, or the only remote; null (claims stay local) otherwise. */
 export function claimsRemote(repo: Repo, config: Config): { remote: string | null; why: string | null } {
@@ -57,48 +68,42 @@ export type Mutation<R> = (table: Table, nowMs: number) => { table: Table; messa
 const overlapsLive = (c: Claim, live: Claim[]) => live.find((x) => overlapping(c.paths, x.paths).length > 0) ?? null;
 
 /** `git fetch` of one branch's claims table from the remote into the tracking ref; 'none' when the remote has none. */
-async function fetchTable(repo: Repo, remote: string, branch: string): Promise<{ ok: true } | { ok: false; reason: string }> {
+async function fetchTable(repo: Repo, remote: string, branch: string, config?: Config): Promise<{ ok: true } | { ok: false; reason: string }> {
   const ref = claimsRef(branch);
-  for (let attempt = 0; ; attempt++) {
+  const w = netRetries(config);
+  for (;;) {
     const r = await gitBounded(['fetch', '--no-tags', '--no-write-fetch-head', '--quiet', remote, `+${ref}:${trackingClaimsRef(remote, branch)}`], { cwd: repo.cwd, timeoutMs: NET_MS });
     if (r.status === 0) return { ok: true };
     if (/couldn't find remote ref/i.test(r.stderr)) return { ok: true };
-    // another session of this clone updating the same tracking ref at the same moment
-    if (/cannot lock ref|unable to update local ref|Unable to create .*\.lock/i.test(r.stderr) && attempt < 20) {
-      backoff(attempt);
-      continue;
-    }
-    if (!r.timedOut && transientTransport(r.stderr) && attempt < NET_TRIES) {
-      netWait(attempt);
-      continue;
-    }
-    return { ok: false, reason: r.timedOut ? `no answer within ${NET_MS / 1000} s` : gitReason(r.stderr) };
+    // another session of this clone updating the same tracking ref at the same moment, a cut, a rate limit
+    if (retried(r, w)) continue;
+    return { ok: false, reason: r.timedOut ? `no answer within ${NET_MS / 1000} s` : pushRefusal(r.stderr) };
   }
 }
 
 type PushOutcome = { ok: true } | { ok: false; stale: true } | { ok: false; stale: false; reason: string; answered: boolean };
 
 /** The compare-and-swap on the remote: `git push --atomic --force-with-lease=<ref>:<expected> <remote> <oid>:<ref>`. */
-async function pushTable(repo: Repo, remote: string, branch: string, oid: string, expected: string | null): Promise<PushOutcome> {
+async function pushTable(repo: Repo, remote: string, branch: string, oid: string, expected: string | null, config?: Config): Promise<PushOutcome> {
   const ref = claimsRef(branch);
   let atomic = true;
-  for (let attempt = 0; ; attempt++) {
+  const w = netRetries(config);
+  for (;;) {
     const args = ['push', '--no-verify', '--quiet', ...(atomic ? ['--atomic'] : []), `--force-with-lease=${ref}:${expected ?? ''}`, remote, `${oid}:${ref}`];
     const r = await gitBounded(args, { cwd: repo.cwd, timeoutMs: NET_MS });
     if (r.status === 0) return { ok: true };
-    // the same push again: had the cut one landed, this one finds the lease stale, and the caller reads it back
-    if (!r.timedOut && transientTransport(r.stderr) && attempt < NET_TRIES) {
-      netWait(attempt);
-      continue;
-    }
+    // the same push again (a compare-and-swap: had a cut one landed, this one finds the lease stale, and the caller
+    // reads it back); a host's rate limit is waited out for handoff.hostWait
+    if (retried(r, w)) continue;
     // a single ref: without --atomic the push is the same compare-and-swap
     if (atomic && /does not support --atomic|atomic push/i.test(r.stderr) && !/stale info/.test(r.stderr)) {
       atomic = false;
       continue;
     }
     if (/stale info|\[rejected\]|fetch first|non-fast-forward|failed to lock|cannot lock ref|incorrect old value|reference already exists/i.test(r.stderr)) return { ok: false, stale: true };
-    const answered = /\[remote rejected\]|pre-receive hook declined|hook declined/i.test(r.stderr);
-    return { ok: false, stale: false, reason: r.timedOut ? `no answer within ${NET_MS / 1000} s` : gitReason(r.stderr), answered };
+    // a refusal the host answered (a hook, its rights, a limit it kept past hostWait) is no offline: nothing is claimed
+    const answered = /\[remote rejected\]|pre-receive hook declined|hook declined/i.test(r.stderr) || hostLimit(r.stderr) !== null;
+    return { ok: false, stale: false, reason: r.timedOut ? `no answer within ${NET_MS / 1000} s` : pushRefusal(r.stderr), answered };
   }
 }
 
@@ -141,7 +146,10 @@ async function changeOnce<R>(repo: Repo, branch: string, session: string, mutate
   // the caller's listing of refs, when it holds this table's, stands for the first read (the move's compare-and-swap
   // still checks it); every later attempt reads the ref again
   const listed = o.recs?.find((r) => r.ref === local);
-  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+  // another writer won the compare-and-swap (here, or on the remote): wait a little, read again, decide again
+  const contended = new Backoff(CONTENDED);
+  const busy = () => new HandoffError('concurrent', 'claims-busy', `the claims table of ${branch} kept changing under ${contended.waits + 1} attempts; run it again`, { branch });
+  for (let attempt = 0; ; attempt++) {
     const now = Date.now();
     const L = attempt === 0 && o.recs ? (listed?.oid ?? null) : readRef(repo, local);
     if (remote) {
@@ -158,22 +166,23 @@ async function changeOnce<R>(repo: Repo, branch: string, session: string, mutate
         }
       }
       const step = mutate(base, now);
-      if ('unchanged' in step && lost.length === 0 && (!L || L === T || mergeBase(repo, L, T ?? L) === L)) {
+      // nothing to publish only when the remote's table holds this clone's already (none there: this one goes up)
+      if ('unchanged' in step && lost.length === 0 && (!L || L === T || (T !== null && mergeBase(repo, L, T) === L))) {
         return { result: step.unchanged, oid: T ?? L ?? '', published: { where: 'remote', remote }, lost };
       }
       const next = 'unchanged' in step ? { table: base, message: { branch, session, action: 'publish' as const, paths: [] } } : step;
       const oid = commitTable(repo, next.table, T ? [T] : L ? [L] : [], next.message, config);
-      const pushed = await pushTable(repo, remote, branch, oid, T);
+      const pushed = await pushTable(repo, remote, branch, oid, T, config);
       if (pushed.ok) {
         moveRef(repo, tracking, oid, T, 'handoff claim: pushed');
         if (L !== oid) moveRef(repo, local, oid, L, 'handoff claim');
         return { result: 'unchanged' in step ? step.unchanged : step.result, oid, published: { where: 'remote', remote }, lost };
       }
       if (pushed.stale || !fetched) {
-        const f = await fetchTable(repo, remote, branch);
+        const f = await fetchTable(repo, remote, branch, config);
         if (f.ok) {
           fetched = true;
-          if (pushed.stale) backoff(Math.min(attempt, 4));
+          if (pushed.stale && !contended.wait()) throw busy();
           continue;
         }
         if (pushed.stale) throw new HandoffError('environment', 'remote-unreachable', `the claims table on ${remote} moved and could not be fetched again (${f.reason}); nothing was claimed here either`, { remote });
@@ -182,7 +191,8 @@ async function changeOnce<R>(repo: Repo, branch: string, session: string, mutate
         continue;
       }
       if (pushed.answered) {
-        throw new HandoffError('environment', 'push-failed', `${remote} refused the claims table: ${pushed.reason}; nothing was claimed`, { remote, reason: pushed.reason });
+        const what = 'unchanged' in step ? `this clone's claims stay unpublished (local only)` : 'nothing was claimed';
+        throw new HandoffError('environment', 'push-failed', `${remote} refused the claims table: ${pushed.reason}; ${what}`, { remote, reason: pushed.reason });
       }
       published = { where: 'offline', remote, reason: pushed.reason };
       remote = null;
@@ -192,9 +202,8 @@ async function changeOnce<R>(repo: Repo, branch: string, session: string, mutate
     if ('unchanged' in step) return { result: step.unchanged, oid: L ?? '', published, lost: [] };
     const oid = commitTable(repo, step.table, L ? [L] : [], step.message, config);
     if (moveRef(repo, local, oid, L, 'handoff claim').ok) return { result: step.result, oid, published, lost: [] };
-    backoff(Math.min(attempt, 6));
+    if (!contended.wait()) throw busy();
   }
-  throw new HandoffError('concurrent', 'claims-busy', `the claims table of ${branch} kept changing under ${ATTEMPTS} attempts; run it again`, { branch });
 }
 
 // ---- claim and release -----------------------------------------------------------------------------------------
@@ -388,9 +397,19 @@ export function topicOf(repo: Repo, branch: string, session: string, recs?: read
  * `fetched`, the caller's fetch already carried the claims refs (claimsRefspec: sync's one fetch), so none is started
  * here; a push starts only for a branch whose table this clone changed offline (no claims: no process but one read).
  */
-export async function syncClaims(repo: Repo, remote: string, config: Config = readConfig(repo), o: { fetched?: boolean } = {}): Promise<Array<{ branch: string; published: boolean; lost: Array<{ claim: Claim; holder: Claim }>; error?: string }>> {
+export interface ClaimsSync {
+  branch: string;
+  /** this clone's claims of the branch are on the remote's table now */
+  published: boolean;
+  /** why they are not (the remote not reached, or it refused them): they stay local, and the next sync tries again */
+  reason?: string;
+  lost: Array<{ claim: Claim; holder: Claim }>;
+  error?: string;
+}
+
+export async function syncClaims(repo: Repo, remote: string, config: Config = readConfig(repo), o: { fetched?: boolean } = {}): Promise<ClaimsSync[]> {
   const { decodeBranch } = require('../store/names') as typeof import('../store/names');
-  const out: Array<{ branch: string; published: boolean; lost: Array<{ claim: Claim; holder: Claim }>; error?: string }> = [];
+  const out: ClaimsSync[] = [];
   upgradeTracking(repo, true);
   if (!o.fetched) {
     const r = await gitBounded(['fetch', '--no-tags', '--no-write-fetch-head', '--quiet', remote, claimsRefspec(remote)], { cwd: repo.cwd, timeoutMs: NET_MS });
@@ -408,7 +427,7 @@ export async function syncClaims(repo: Repo, remote: string, config: Config = re
     }
     try {
       const c = await changeClaims(repo, branch, 'sync', (t) => ({ unchanged: t }), { config, remote });
-      out.push({ branch, published: c.published.where === 'remote', lost: c.lost });
+      out.push({ branch, published: c.published.where === 'remote', ...(c.published.where !== 'remote' ? { reason: c.published.reason } : {}), lost: c.lost });
     } catch (e) {
       out.push({ branch, published: false, lost: [], error: (e as Error).message });
     }

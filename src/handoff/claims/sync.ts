@@ -4,15 +4,18 @@ import type { Repo } from '../../git/repo';
 import { publicClaim, syncClaims } from './claims';
 
 /** `fetched`: the claims refs came with sync's handoff fetch (claimsRefspec), so no second fetch is started. */
-export async function syncClaimsReport(repo: Repo, remote: string, o: { fetched?: boolean } = {}): Promise<{ json: unknown; lines: string[] }> {
+export async function syncClaimsReport(repo: Repo, remote: string, o: { fetched?: boolean } = {}): Promise<{ json: unknown; lines: string[]; unpublished: string[] }> {
   const r = await syncClaims(repo, remote, undefined, o);
   const lines: string[] = [];
   for (const b of r) {
-    if (b.error) lines.push(`claims${b.branch === '*' ? '' : ` of ${b.branch}`} not synced: ${b.error}`);
+    if (b.error && b.branch === '*') lines.push(`claims not synced: ${b.error}`);
+    else if (b.error) lines.push(`claims of ${b.branch}: NOT published to ${remote} (${b.error})`);
     else if (b.published) lines.push(`claims of ${b.branch}: published to ${remote}`);
+    else lines.push(`claims of ${b.branch}: NOT published to ${remote} (${b.reason ?? 'not reached'}); they stay local and the next sync tries again`);
     for (const { claim, holder } of b.lost) {
       lines.push(`claim conflict on ${b.branch}: session ${claim.session}'s offline claim on ${claim.paths.join(', ')} lost to session ${holder.session}'s on ${holder.paths.join(', ')}${holder.note ? ` (${JSON.stringify(holder.note)})` : ''}, published first; it was dropped`);
     }
   }
-  return { json: r.map((b) => ({ ...b, lost: b.lost.map((l) => ({ claim: publicClaim(l.claim), holder: publicClaim(l.holder) })) })), lines };
+  const unpublished = r.filter((b) => b.error || !b.published).map((b) => b.branch);
+  return { json: r.map((b) => ({ ...b, lost: b.lost.map((l) => ({ claim: publicClaim(l.claim), holder: publicClaim(l.holder) })) })), lines, unpublished };
 }
