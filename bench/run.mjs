@@ -3,7 +3,9 @@
 // NODE_EXTRA_CA_CERTS unset, where the goals are judged, and set (every node start, the baseline's too, reads the
 // bundle: the flattering ratios). Then issue 39's table (its rows, both environments, the goals), and the trace
 // (bench/trace.mjs): where the milliseconds of write, show, list and the guard's node path go.
-//   node bench/run.mjs [--runs N] [--only calls,answerer,floor,guard,store,list,commit,record,claims,trace,witness] [--client claude,codex,…] [--env both|unset|set] [--json]
+//   node bench/run.mjs [--runs N] [--only calls,answerer,floor,guard,store,list,commit,record,claims,trace,witness,sync,sync100k] [--client claude,codex,…] [--env both|unset|set] [--json]
+// Part `sync` (bench/sync.mjs): sync at 100, 1,000 and 10,000 handoffs beside git's own fetch and push of the same refs,
+// and the pushes a claim starts; `sync100k` the same at 100,000 (minutes: not in the default run).
 // Part `answerer`: the tool-call rows again with the user's resident answerer running (src/answerer); every other
 // part runs with none (GIT_HANDOFF_ANSWERER=0). Part `floor` (bench/floor.mjs): the least any implementation of a row
 // of issue 39's table costs, beside the row in that table.
@@ -22,17 +24,20 @@ import { benchStore } from './store.mjs';
 import { benchToolCalls } from './tool-call.mjs';
 import { benchTrace } from './trace.mjs';
 import { benchWitness } from './witness.mjs';
+import { benchClaimPushes, benchSync } from './sync.mjs';
 
 const f = flags();
-const ALL = ['calls', 'answerer', 'floor', 'guard', 'store', 'list', 'commit', 'record', 'claims', 'trace', 'witness'];
+const ALL = ['calls', 'answerer', 'floor', 'guard', 'store', 'list', 'commit', 'record', 'claims', 'trace', 'witness', 'sync'];
+// parts run only when named (--only): minutes long
+const NAMED = ['sync100k'];
 const only = f.only ? String(f.only).split(',') : ALL;
-for (const name of only) if (!ALL.includes(name)) throw new Error(`unknown part ${name}: use ${ALL.join(',')}`);
+for (const name of only) if (![...ALL, ...NAMED].includes(name)) throw new Error(`unknown part ${name}: use ${[...ALL, ...NAMED].join(',')}`);
 const runs = f.runs;
 const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
 
 /** The rows of the parts asked for, measured in this process's environment. */
 function measure(parts) {
-  const fns = { calls: () => benchToolCalls({ runs, clients: f.client ? String(f.client).split(',') : undefined }), answerer: () => benchToolCalls({ runs, clients: f.client ? String(f.client).split(',') : undefined, answerer: true }), floor: () => benchFloors({ runs }), guard: () => benchGuardRows({ runs }), store: () => benchStore({ runs }), list: () => benchList({ runs }), commit: () => benchCommit({ runs }), record: () => benchRecord({ runs }), claims: () => benchClaims({ runs }), trace: () => benchTrace({ runs }), witness: () => benchWitness({ runs }) };
+  const fns = { calls: () => benchToolCalls({ runs, clients: f.client ? String(f.client).split(',') : undefined }), answerer: () => benchToolCalls({ runs, clients: f.client ? String(f.client).split(',') : undefined, answerer: true }), floor: () => benchFloors({ runs }), guard: () => benchGuardRows({ runs }), store: () => benchStore({ runs }), list: () => benchList({ runs }), commit: () => benchCommit({ runs }), record: () => benchRecord({ runs }), claims: () => benchClaims({ runs }), trace: () => benchTrace({ runs }), witness: () => benchWitness({ runs }), sync: () => [...benchSync({ runs }), ...benchClaimPushes()], sync100k: () => benchSync({ runs: runs ?? 3, sizes: [100000] }) };
   return parts.flatMap((name) => fns[name]());
 }
 

@@ -1,15 +1,19 @@
 // `git handoff push`: one `git push --no-verify --porcelain` of every handoff ref this clone moved forward.
 import { HandoffError } from '../errors';
-import { listRefs, type RefOp } from '../git/refs';
+import { readConfig } from '../git/config';
+import { listRefNames, type RefOp } from '../git/refs';
+import { hostLimit, pushRefusal } from '../git/run';
+import { setting } from '../config-keys';
+import { Backoff, hostLimited } from '../handoff/store/tx/retry';
 import type { Repo } from '../git/repo';
-import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef, NOTES_REF } from '../handoff/store/names';
+import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef, NOTES_REF, trackingOf } from '../handoff/store/names';
 import { trackingNotesRef } from '../handoff/store/receipts';
 import { ancestryOf } from '../handoff/store/sync-state';
 import { moveRefs } from '../handoff/store/tx';
 import { migrateArchives, upgradeTracking } from '../handoff/store/tx/migrate';
 import { fetchHandoffs, readSides, type FetchResult, type Sides } from './fetch';
 import { markRefusedSkips } from './refused';
-import { RECORDS_PREFIX, trackingArchivePrefix, trackingPrefix, trackingRecordsPrefix, transportError } from './remote';
+import { hostWaitMs, RECORDS_PREFIX, trackingRecordsPrefix, transportError } from './remote';
 import type { Violation } from '../handoff/store/ownership';
 
 /** One ref this clone has that the remote does not: a new or fast-forwarded handoff, an archive entry, an archiving. */
@@ -43,6 +47,10 @@ export interface PushResult {
   rejected: PushUpdate[];
   /** what the server said (a refusing hook's message) */
   remoteMessages: string[];
+  /** how many pushes it took (handoff.pushBatch refs each at most) */
+  batches?: number;
+  /** a host's limit that still bit after the retries: the push stopped there, `sent` refs in, `left` not sent */
+  stopped?: { reason: string; limit: 'rate' | 'size'; sent: number; left: number };
   /** the re-fetch after a rejection */
   refetch?: FetchResult;
   /**
@@ -103,16 +111,17 @@ export interface PushOptions {
   plan?: ReturnType<typeof planPush>;
   /** this clone's place (sync: the loss record goes along to refs/handoff-records/<place>, SPEC 9) */
   place?: string | null;
+  /** the refs as sync's fetch and merge left them (fetchAndMerge), so the plan reads none again */
+  sides?: Sides;
 }
 
-/** Pushes every pushable handoff ref in one `git push`; a rejection re-fetches and reports, it never forces. */
 /**
  * The one push flow (`push`, `sync`, the pre-push hook's autoSync): plan once, run the secret scan (SPEC 2.6) only
  * when the plan sends something, then push exactly that plan. A finding throws `secret-found` before anything leaves.
  */
 export async function planScanPush(repo: Repo, remote: string, o: Omit<PushOptions, 'plan'> = {}): Promise<PushResult> {
   upgradeTracking(repo, true);
-  let sides = readSides(repo, remote, o.place);
+  let sides = o.sides ?? readSides(repo, remote, o.place);
   // archives made by a format-1 build (094717a and before) get the entry this format pushes (src/handoff/store/tx/migrate.ts)
   if (migrateArchives(repo, sides.local, sides.localArchive, sides.remote, sides.remoteArchive).length) sides = readSides(repo, remote, o.place);
   const plan = planPush(repo, sides);
@@ -130,19 +139,19 @@ export async function planScanPush(repo: Repo, remote: string, o: Omit<PushOptio
 
 export function pushHandoffs(repo: Repo, remote: string, o: PushOptions = {}): PushResult {
   upgradeTracking(repo, true);
-  const plan = o.plan ?? planPush(repo, readSides(repo, remote, o.place));
-  const result: PushResult = { remote, atomic: true, updates: plan.updates, skipped: plan.skipped, rejected: [], remoteMessages: [], ...(plan.record ? { record: plan.record } : {}) };
+  const plan = o.plan ?? planPush(repo, o.sides ?? readSides(repo, remote, o.place));
+  const result: PushResult = { remote, atomic: true, updates: plan.updates, skipped: plan.skipped, rejected: [], remoteMessages: [], batches: 0, ...(plan.record ? { record: plan.record } : {}) };
   if (plan.updates.length > 20) o.progress?.(`pushing ${plan.updates.length} handoff refs to ${remote}`);
-  const first = pushOnce(repo, remote, plan.updates, result);
+  const first = pushBatched(repo, remote, plan.updates, result, o.progress);
   // A host's own refusal (permissions, its hooks) is not fixed by a re-fetch: said once, as the host said it.
-  if (first.length === 0 || o.refetch === false || !first.some((u) => STALE.test(u.reason ?? ''))) return { ...result, rejected: first };
+  if (first.length === 0 || o.refetch === false || result.stopped || !first.some((u) => STALE.test(u.reason ?? ''))) return { ...result, rejected: first };
   // Rejected: learn what the remote has now, merge it, and send once more whatever is still a fast-forward
   // (with --atomic, refs rejected only because another one was).
   result.refetch = fetchHandoffs(repo, remote, o.progress);
   const again = planPush(repo, readSides(repo, remote));
   const retry = again.updates.filter((u) => first.some((f) => f.ref === u.ref));
   if (result.record?.status === 'rejected' && ATOMIC.test(result.record.reason ?? '')) delete result.record.status;
-  pushOnce(repo, remote, retry, result);
+  pushBatched(repo, remote, retry, result, o.progress);
   for (const u of retry) Object.assign(first.find((f) => f.ref === u.ref)!, { status: u.status, reason: u.reason });
   result.skipped = again.skipped;
   result.rejected = first.filter((f) => f.status === 'rejected');
@@ -156,20 +165,90 @@ const STALE = /non-fast-forward|fetch first|stale info/;
 const ATOMIC = /atomic push fail/;
 
 /**
- * One git push of these updates (atomic when the remote supports it); marks each, returns the rejected ones. The
- * loss record (sync) rides in the same push, only when the push sends something else: a sync with nothing to push
- * starts no push for the record, which waits for the next one. A remote that refuses the record ref (a host's hook,
- * its permissions) takes an atomic push down with it: then, and only then, the handoffs go again without it.
+ * The updates in groups that travel together (an archive: the entry beside the deletion of the live ref, which the
+ * server accepts only with it), in plan order.
  */
-function pushOnce(repo: Repo, remote: string, updates: PushUpdate[], result: PushResult): PushUpdate[] {
-  if (updates.length === 0) return [];
-  const record = result.record && !result.record.status ? result.record : null;
+function groupsOf(updates: PushUpdate[]): PushUpdate[][] {
+  const byKey = new Map<string, PushUpdate[]>();
+  const out: PushUpdate[][] = [];
+  for (const u of updates) {
+    const p = u.kind === 'archive' || u.kind === 'archive-entry' ? parseRef(u.ref) : null;
+    const k = p ? `${p.encodedBranch}/${p.topic}` : null;
+    const g = k ? byKey.get(k) : undefined;
+    if (g) g.push(u);
+    else {
+      const fresh = [u];
+      if (k) byKey.set(k, fresh);
+      out.push(fresh);
+    }
+  }
+  return out;
+}
+
+/**
+ * Pushes `updates` in batches of at most handoff.pushBatch refs (a group that travels together is never cut), each
+ * batch one atomic push, in order; returns the rejected ones. A host's limit is met as it says (src/git/run.ts
+ * hostLimit): a batch too large for it is halved and sent again, and the rest go at that size; a rate limit is waited
+ * out by the one retry policy for handoff.hostWait. A limit that still bites stops the push where it is, said in
+ * `result.stopped`: the batches sent are in the tracking refs, so the next sync continues from there.
+ */
+function pushBatched(repo: Repo, remote: string, updates: PushUpdate[], result: PushResult, progress?: (line: string) => void): PushUpdate[] {
+  const queue = groupsOf(updates);
+  let bound = queue.length > 1 ? setting(readConfig(repo), 'pushBatch') : Infinity;
+  let limited: Backoff | undefined;
+  const rejected: PushUpdate[] = [];
+  let sent = 0;
+  while (queue.length) {
+    const batch: PushUpdate[] = [...queue.shift()!];
+    while (queue.length && batch.length + queue[0].length <= bound) batch.push(...queue.shift()!);
+    if (updates.length > bound) progress?.(`pushing refs ${sent + 1}–${sent + batch.length} of ${updates.length}`);
+    const out = pushOnce(repo, remote, batch, result, queue.length === 0);
+    result.batches = (result.batches ?? 0) + 1;
+    if (out.limit === 'size' && batch.length > 1) {
+      bound = Math.max(1, Math.floor(batch.length / 2));
+      requeue(queue, batch);
+      continue;
+    }
+    if (out.limit === 'rate' && (limited ??= new Backoff(hostLimited(hostWaitMs(repo)))).wait()) {
+      requeue(queue, batch);
+      continue;
+    }
+    if (out.limit) {
+      const left = [...batch, ...queue.flat()];
+      for (const u of left) Object.assign(u, { status: undefined, reason: undefined });
+      result.stopped = { reason: out.reason, limit: out.limit, sent, left: left.length };
+      return rejected;
+    }
+    sent += batch.length;
+    rejected.push(...out.rejected);
+  }
+  return rejected;
+}
+
+/** A batch back at the head of the queue, its groups as they were, its marks cleared (sent again). */
+function requeue(queue: PushUpdate[][], batch: PushUpdate[]): void {
+  for (const u of batch) Object.assign(u, { status: undefined, reason: undefined });
+  queue.unshift(...groupsOf(batch));
+}
+
+/**
+ * One git push of these updates (atomic when the remote supports it); marks each, returns the rejected ones and,
+ * when the host refused them for its limits, which. The loss record (sync) rides in the last batch, only when the
+ * push sends something else: a sync with nothing to push starts no push for it, which waits for the next one. A
+ * remote that refuses the record ref (a host's hook, its permissions) takes an atomic push down with it: then, and
+ * only then, the handoffs go again without it.
+ */
+function pushOnce(repo: Repo, remote: string, updates: PushUpdate[], result: PushResult, last: boolean): { rejected: PushUpdate[]; limit: 'rate' | 'size' | null; reason: string } {
+  if (updates.length === 0) return { rejected: [], limit: null, reason: '' };
+  const record = last && result.record && !result.record.status ? result.record : null;
   const sent = record ? [...updates, record] : updates;
   let r = runPush(repo, remote, sent, result.atomic);
   if (r.status !== 0 && result.atomic && /does not support --atomic/i.test(r.stderr)) {
     result.atomic = false;
     r = runPush(repo, remote, sent, false);
   }
+  const limit = r.status === 0 ? null : hostLimit(r.stderr);
+  if (limit) return { rejected: [], limit, reason: pushRefusal(r.stderr) };
   let lines = parsePorcelain(r.stdout);
   if (r.status !== 0 && lines.size === 0) throw transportError(repo, remote, 'push', r.stderr);
   const own = record ? lines.get(record.ref) : undefined;
@@ -190,7 +269,32 @@ function pushOnce(repo: Repo, remote: string, updates: PushUpdate[], result: Pus
   }
   recordPushed(repo, remote, [...updates, ...(record ? [record] : [])].filter((u) => u.status !== 'rejected'));
   for (const l of remoteLines(r.stderr)) if (!result.remoteMessages.includes(l)) result.remoteMessages.push(l);
-  return updates.filter((u) => u.status === 'rejected');
+  return { rejected: updates.filter((u) => u.status === 'rejected'), limit: null, reason: '' };
+}
+
+/**
+ * Where a large push's refs are staged, per remote: refs/handoff-outgoing/<R>/<the name on R without refs/>. A push of
+ * hundreds of refs named one by one costs git a match of each name against every local ref (13 s for 3,000 refs
+ * here); staged, one wildcard refspec per family sends exactly them (0.4 s), and they go again after the push.
+ */
+const OUTGOING = 'refs/handoff-outgoing/';
+const outgoingRoot = (remote: string) => `${OUTGOING}${remote}/`;
+/** Below this many refs to create or move, each is named: staging costs two ref transactions. */
+const STAGE_FROM = 32;
+
+/** Stages the creations and fast-forwards of a push; returns their refspecs and the cleanup (null: too few, named instead). */
+function stageOutgoing(repo: Repo, remote: string, moving: PushUpdate[]): { specs: string[]; done(): void } | null {
+  if (moving.length < STAGE_FROM) return null;
+  const root = outgoingRoot(remote);
+  // what a killed push left there is no part of this one
+  const left = listRefNames(repo, [root]).map((r): RefOp => ({ op: 'delete', ref: r.ref, oldOid: r.oid }));
+  const staged = moving.map((u): RefOp => ({ op: 'create', ref: root + u.ref.slice('refs/'.length), newOid: u.newOid! }));
+  if (!moveRefs(repo, [...left, ...staged], 'handoff push: outgoing', { own: true }).ok) return null;
+  const families = [...new Set(moving.map((u) => u.ref.slice('refs/'.length).split('/')[0]))];
+  return {
+    specs: families.map((f) => `${root}${f}/*:refs/${f}/*`),
+    done: () => void moveRefs(repo, staged.map((op) => ({ op: 'delete', ref: op.ref, oldOid: (op as { newOid: string }).newOid })), 'handoff push: outgoing sent', { own: true }),
+  };
 }
 
 function runPush(repo: Repo, remote: string, updates: PushUpdate[], atomic: boolean) {
@@ -202,10 +306,17 @@ function runPush(repo: Repo, remote: string, updates: PushUpdate[], atomic: bool
   // fast-forward (redact restarts the chain): forced, with a lease on what sync's fetch saw there (empty: absent),
   // so a record another writer put there since (another machine's clone at the same path) is not overwritten unseen.
   for (const u of updates) if (u.kind === 'record') args.push(`--force-with-lease=${u.ref}:${u.oldOid ?? ''}`);
-  args.push(remote, ...updates.map((u) => (u.newOid === null ? `:${u.ref}` : `${u.newOid}:${u.ref}`)));
-  return repo.git(args, { allowFail: true });
+  // creations and fast-forwards of handoffs, entries and receipts (never forced: git refuses a non-fast-forward)
+  const moving = updates.filter((u) => u.newOid !== null && u.kind !== 'record');
+  const staged = stageOutgoing(repo, remote, moving);
+  const named = updates.filter((u) => !staged || !moving.includes(u));
+  args.push(remote, ...(staged?.specs ?? []), ...named.map((u) => (u.newOid === null ? `:${u.ref}` : `${u.newOid}:${u.ref}`)));
+  try {
+    return repo.git(args, { allowFail: true });
+  } finally {
+    staged?.done();
+  }
 }
-
 interface PorcelainLine {
   flag: string;
   summary: string;
@@ -230,27 +341,25 @@ function remoteLines(stderr: string): string[] {
     .filter(Boolean);
 }
 
-/** Moves the tracking refs to what the remote now has, so `list` says synced without another fetch. */
+/**
+ * Moves the tracking refs to what the remote now has, so `list` says synced without another fetch: each from the value
+ * the plan read there (what the remote had: `oldOid`), by compare-and-swap, none read again.
+ */
 function recordPushed(repo: Repo, remote: string, done: PushUpdate[]): void {
-  if (done.length === 0) return;
-  const tracking = (ref: string) =>
-    ref === NOTES_REF ? trackingNotesRef(remote)
-    : ref.startsWith(HANDOFF_PREFIX) ? trackingPrefix(remote) + ref.slice(HANDOFF_PREFIX.length)
-    : ref.startsWith(RECORDS_PREFIX) ? trackingRecordsPrefix(remote) + ref.slice(RECORDS_PREFIX.length)
-    : trackingArchivePrefix(remote) + ref.slice(ARCHIVE_PREFIX.length);
-  const current = new Map(listRefs(repo, [trackingPrefix(remote), trackingArchivePrefix(remote), trackingNotesRef(remote), ...done.filter((u) => u.kind === 'record').map((u) => tracking(u.ref))]).map((r) => [r.ref, r.oid]));
+  const tracking = (ref: string) => (ref === NOTES_REF ? trackingNotesRef(remote) : ref.startsWith(RECORDS_PREFIX) ? trackingRecordsPrefix(remote) + ref.slice(RECORDS_PREFIX.length) : trackingOf(remote, ref));
   const ops: RefOp[] = [];
   for (const u of done) {
+    if (u.oldOid === u.newOid) continue;
     const t = tracking(u.ref);
-    const have = current.get(t) ?? null;
-    if (have === u.newOid) continue;
-    if (u.newOid === null) ops.push({ op: 'delete', ref: t, oldOid: have! });
-    else if (have === null) ops.push({ op: 'create', ref: t, newOid: u.newOid });
-    else ops.push({ op: 'update', ref: t, newOid: u.newOid, oldOid: have });
+    if (u.newOid === null) ops.push({ op: 'delete', ref: t, oldOid: u.oldOid! });
+    else if (u.oldOid === null) ops.push({ op: 'create', ref: t, newOid: u.newOid });
+    else ops.push({ op: 'update', ref: t, newOid: u.newOid, oldOid: u.oldOid });
   }
-  // the push itself is done: tracking refs only save the next fetch, so a lost race or a lock leaves them as they are
+  if (ops.length === 0) return;
+  // the push itself is done: tracking refs only save the next fetch, so a lost race or a lock leaves them as they
+  // are (a fetch since moved one: the others go alone) and the next fetch sets them
   try {
-    moveRefs(repo, ops, 'handoff push');
+    if (!moveRefs(repo, ops, 'handoff push').ok && ops.length > 1) for (const op of ops) moveRefs(repo, [op], 'handoff push');
   } catch (e) {
     if (!(e instanceof HandoffError) || e.code !== 'ref-locked') throw e;
   }

@@ -87,13 +87,13 @@ export const hostWaitMs = (repo: Repo) => setting(readConfig(repo), 'hostWait');
  * naming it with its rm (lockError). A transport cut in passing and a host's rate limit are tried again by the one
  * retry policy (src/handoff/store/tx/retry.ts). Any other failure is transportError (exit 7).
  */
-export function fetchFrom(repo: Repo, remote: string, refspecs: string[], options: string[]): void {
+export function fetchFrom(repo: Repo, remote: string, refspecs: string[], options: string[], config: string[] = []): string {
   upgradeTracking(repo, true);
   let cut: Backoff | undefined;
   let limited: Backoff | undefined;
   for (let locks = 0; ; ) {
-    const r = repo.git(['fetch', ...options, remote, ...refspecs], { allowFail: true });
-    if (r.status === 0) return;
+    const r = repo.git([...config, 'fetch', ...options, remote, ...refspecs], { allowFail: true });
+    if (r.status === 0) return r.stderr;
     const lock = localLockIn(repo, r.stderr);
     if (lock && locks++ < 5) {
       waitOutLock(repo, refOfLock(repo, lock), lock);

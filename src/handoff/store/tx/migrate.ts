@@ -4,16 +4,17 @@
 // pushed is migrated before a push plans: a format-2 entry is added beside it (the format-1 entry stays, since
 // archive entries are never deleted), so the deletion of the live ref travels with an entry every check accepts,
 // the servers of either format included (format 1 looks for the entry at the tip, format 2 for the version on it).
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { remoteNames } from '../../../git/config';
 import { parseCommit, readObjects } from '../../../git/objects';
 import { listRefNames, listRefs, packedRefsUnder, type RefOp, type RefRecord } from '../../../git/refs';
-import type { Repo } from '../../../git/repo';
+import { storeFormatOf, type Repo } from '../../../git/repo';
 import { parseTrailerLines } from '../document';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, archiveRef, parseRef, REMOTES_ROOT, trackingOf } from '../names';
 import { ancestryOf } from '../sync-state';
 import { commitVersion, moveRefs } from './index';
+import { Backoff, CONTENDED } from './retry';
 
 import { FORMAT_KEY, MIGRATED_FROM } from '../format';
 export { FORMAT_VERSION, MIGRATED_FROM } from '../format';
@@ -131,7 +132,7 @@ export function migrateTracking(repo: Repo): number {
       const tail = at < 0 ? '' : spec.slice(at + legacyRoot.length);
       if (!/^(handoffs\/|handoff-archive\/|handoff-records\/|claims\/|notes\/handoff-reads)/.test(tail)) continue;
       const moved = `${spec.slice(0, at)}:${trackingOf(remote, 'refs/')}${tail}`;
-      repo.git(['config', '--local', '--fixed-value', '--replace-all', `remote.${remote}.fetch`, moved, spec]);
+      configWrite(repo, ['--local', '--fixed-value', '--replace-all', `remote.${remote}.fetch`, moved, spec]);
     }
   }
   markTrackingFormat(repo);
@@ -140,8 +141,22 @@ export function migrateTracking(repo: Repo): number {
 
 /** Sets handoff.formatVersion to 3 in the repository's own config (SPEC 2: builds of format 2 then refuse it, exit 7). */
 function markTrackingFormat(repo: Repo): void {
-  repo.git(['config', '--local', FORMAT_KEY, String(TRACKING_FORMAT)]);
-  repo.storeFormat = TRACKING_FORMAT;
+  const marked = () => storeFormatOf(readFileSync(path.join(repo.commonDir, 'config'), 'utf8')) === TRACKING_FORMAT;
+  // the marker is never worth failing the command over: the next one marks it
+  if (configWrite(repo, ['--local', FORMAT_KEY, String(TRACKING_FORMAT)], marked)) repo.storeFormat = TRACKING_FORMAT;
+}
+
+/**
+ * `git config <args>`, waited out while another process holds the config's lock (sessions of one clone starting their
+ * first claim at once all upgrade it); true once it is written, or `done()` says another process wrote it.
+ */
+function configWrite(repo: Repo, args: string[], done: () => boolean = () => false): boolean {
+  const busy = new Backoff(CONTENDED);
+  for (;;) {
+    const r = repo.git(['config', ...args], { allowFail: true });
+    if (r.status === 0 || done()) return true;
+    if (!/could not lock config file/i.test(r.stderr) || !busy.wait()) return false;
+  }
 }
 
 const upgraded = new Set<string>();
