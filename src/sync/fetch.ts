@@ -7,6 +7,7 @@ import { checkAdvances, type Violation } from '../handoff/store/ownership';
 import { mergeReceipts, trackingNotesRef, type ReceiptMerge } from '../handoff/store/receipts';
 import { ancestryOf } from '../handoff/store/sync-state';
 import { moveRefs } from '../handoff/store/tx';
+import { pastRetention, retentionOf } from '../handoff/store/retention';
 import { refuseDiverged } from './refused';
 import { handoffRefspecs, RECORDS_PREFIX, trackingArchivePrefix, trackingPrefix, trackingRecordsPrefix, fetchFrom } from './remote';
 import { RECORD_REF } from '../handoff/record/record';
@@ -211,10 +212,15 @@ export function mergeHandoffs(repo: Repo, remote: string, before: Before, now: S
   refuseDiverged(repo, handoffs);
 
   const archives: ArchiveMerge[] = [];
+  // an entry past this clone's retention (handoff.archiveRetention) is not taken in: pruned here, or soon to be; one a
+  // handoff archived by this merge moves into always is (its deletion goes only beside it)
+  const fresh = [...now.remoteArchive.keys()].filter((k) => !now.localArchive.has(k));
+  const past = fresh.length ? pastRetention([...new Set([...now.remoteArchive.keys(), ...now.localArchive.keys()])], retentionOf(repo)) : new Set<string>();
+  for (const h of handoffs) if (h.archivedAs) past.delete(h.archivedAs.slice(ARCHIVE_PREFIX.length));
   for (const [k, oid] of now.remoteArchive) {
     const mine = now.localArchive.get(k);
     const ref = ARCHIVE_PREFIX + k;
-    if (!parseRef(ref)) continue;
+    if (!parseRef(ref) || (mine === undefined && past.has(k))) continue;
     archives.push({ ref, oid, case: mine === undefined ? 'new' : mine === oid ? 'same' : 'diverged', action: mine === undefined ? 'created' : 'none' });
   }
   for (const [k, oid] of now.localArchive) if (!now.remoteArchive.has(k)) archives.push({ ref: ARCHIVE_PREFIX + k, oid, case: 'local-only', action: 'none' });

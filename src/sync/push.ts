@@ -11,6 +11,7 @@ import { trackingNotesRef } from '../handoff/store/receipts';
 import { ancestryOf } from '../handoff/store/sync-state';
 import { moveRefs } from '../handoff/store/tx';
 import { migrateArchives, upgradeTracking } from '../handoff/store/tx/migrate';
+import { pastRetention, retentionOf } from '../handoff/store/retention';
 import { fetchHandoffs, readSides, type FetchResult, type Sides } from './fetch';
 import { markRefusedSkips } from './refused';
 import { hostWaitMs, RECORDS_PREFIX, trackingRecordsPrefix, transportError } from './remote';
@@ -23,7 +24,7 @@ export interface PushUpdate {
   newOid: string | null;
   /** what the remote had when last fetched (null: nothing) */
   oldOid: string | null;
-  kind: 'create' | 'fast-forward' | 'archive-entry' | 'archive' | 'receipts' | 'record';
+  kind: 'create' | 'fast-forward' | 'archive-entry' | 'archive' | 'receipts' | 'record' | 'prune';
   /** after the push: pushed, up to date, rejected (with git's reason) */
   status?: 'pushed' | 'up-to-date' | 'rejected';
   reason?: string;
@@ -83,19 +84,28 @@ export function planPush(repo: Repo, sides: Sides): { updates: PushUpdate[]; ski
     else skipped.push({ ref, state: isAnc(oid, theirs) ? 'behind' : 'diverged', local: oid, remote: theirs });
   }
   const archivedHere = new Map<string, string[]>();
+  const unsent: PushUpdate[] = [];
   for (const [k, oid] of sides.localArchive) {
     const ref = ARCHIVE_PREFIX + k;
     if (!parseRef(ref)) continue;
     const hk = k.split('/').slice(0, 2).join('/');
     archivedHere.set(hk, [...(archivedHere.get(hk) ?? []), oid]);
-    if (!sides.remoteArchive.has(k)) updates.push({ ref, newOid: oid, oldOid: null, kind: 'archive-entry' });
+    if (!sides.remoteArchive.has(k)) unsent.push({ ref, newOid: oid, oldOid: null, kind: 'archive-entry' });
   }
   // Archived here (an entry is a version on top of the tip it archived), still live there at that tip: the push removes it, beside its entry.
   const gone = [...sides.remote].filter(([k]) => !sides.local.has(k) && archivedHere.has(k));
   const isArchived = ancestryOf(repo, gone.flatMap(([k, theirs]) => [theirs, ...archivedHere.get(k)!]));
+  const archiving = new Set<string>();
   for (const [k, theirs] of gone) {
     if (!archivedHere.get(k)!.some((e) => e !== theirs && isArchived(theirs, e))) continue;
     updates.push({ ref: HANDOFF_PREFIX + k, newOid: null, oldOid: theirs, kind: 'archive' });
+    archiving.add(k);
+  }
+  // an entry past this clone's retention (handoff.archiveRetention) is not sent (gc prunes it), unless it goes with an archive
+  const past = unsent.length ? pastRetention([...new Set([...sides.localArchive.keys(), ...sides.remoteArchive.keys()])], retentionOf(repo)) : new Set<string>();
+  for (const u of unsent) {
+    const k = u.ref.slice(ARCHIVE_PREFIX.length);
+    if (!past.has(k) || archiving.has(k.split('/').slice(0, 2).join('/'))) updates.push(u);
   }
   markRefusedSkips(repo, skipped);
   const r = sides.record;
@@ -192,7 +202,7 @@ function groupsOf(updates: PushUpdate[]): PushUpdate[][] {
  * out by the one retry policy for handoff.hostWait. A limit that still bites stops the push where it is, said in
  * `result.stopped`: the batches sent are in the tracking refs, so the next sync continues from there.
  */
-function pushBatched(repo: Repo, remote: string, updates: PushUpdate[], result: PushResult, progress?: (line: string) => void): PushUpdate[] {
+export function pushBatched(repo: Repo, remote: string, updates: PushUpdate[], result: PushResult, progress?: (line: string) => void): PushUpdate[] {
   const queue = groupsOf(updates);
   let bound = queue.length > 1 ? setting(readConfig(repo), 'pushBatch') : Infinity;
   let limited: Backoff | undefined;

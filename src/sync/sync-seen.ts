@@ -49,26 +49,28 @@ const fileOf = (repo: Pick<Repo, 'commonDir'>) => path.join(handoffDir(repo.comm
 
 interface SyncSeen {
   remote: string;
+  /** the settings the merge and the plan read (retention, minFormat), as the caller joins them */
+  policy: string;
   fp: string;
 }
 
 /** Whether the last sync with `remote` ended clean and no local ref moved since (stat calls only). */
-export function quietSince(repo: Repo, remote: string): boolean {
+export function quietSince(repo: Repo, remote: string, policy: string): boolean {
   let s: SyncSeen;
   try {
     s = JSON.parse(readFileSync(fileOf(repo), 'utf8'));
   } catch {
     return false;
   }
-  if (s?.remote !== remote || typeof s.fp !== 'string') return false;
+  if (s?.remote !== remote || s.policy !== policy || typeof s.fp !== 'string') return false;
   return fingerprint(repo, remote) === s.fp;
 }
 
 /** After a sync: remembers a clean end (the storage's fingerprint now), or forgets it. A cache: a failure costs the next sync its shortcut. */
-export function noteSyncEnd(repo: Repo, remote: string, clean: boolean): void {
+export function noteSyncEnd(repo: Repo, remote: string, policy: string, clean: boolean): void {
   try {
     const fp = clean ? fingerprint(repo, remote) : null;
-    writeState(fileOf(repo), JSON.stringify(fp ? { remote, fp } : {}), repo.commonDir);
+    writeState(fileOf(repo), JSON.stringify(fp ? { remote, policy, fp } : {}), repo.commonDir);
   } catch {
     // the next sync takes the long way
   }

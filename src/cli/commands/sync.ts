@@ -6,6 +6,8 @@ import { parseRef } from '../../handoff/store/names';
 import { readTrailersOf } from '../../handoff/store/ownership';
 import { MIN_FORMAT_KEY } from '../../handoff/store/format';
 import { openRepo, type Repo } from '../../git/repo';
+import { readConfig } from '../../git/config';
+import { setting } from '../../config-keys';
 import { resolveBranch } from '../../handoff/store/store';
 import { writerOf } from '../identity';
 import { fetchAndMerge, fetchHandoffs, type FetchResult, type Sides } from '../../sync/fetch';
@@ -277,14 +279,17 @@ export const syncCommand: CommandModule<GlobalArgs, Args> = {
     // every branch's claims table comes in the same one fetch as the handoffs (no second fetch for claims), and what
     // the remote holds of this clone's loss record, which the one push then publishes beside the handoffs (SPEC 9)
     const place = placeIdOf(repo);
-    const quiet = quietSince(repo, remote);
+    // what decides the merge and the plan besides the refs (a changed setting takes the whole way once)
+    const config = readConfig(repo);
+    const policy = [setting(config, 'archiveRetention') ?? '', setting(config, 'minFormat')].join(',');
+    const quiet = quietSince(repo, remote, policy);
     const { result: fetched, sides } = fetchAndMerge(repo, remote, progressOf(a), [claimsRefspec(remote), ...(place ? [recordRefspec(remote, place)] : [])], place, quiet);
     // sides null: nothing moved on either side since a sync that ended clean (src/sync/sync-seen.ts), nothing to push
     const pushed: PushResult = sides ? await runPush(repo, remote, a, place, sides) : { remote, atomic: true, updates: [], skipped: [], rejected: [], remoteMessages: [], batches: 0 };
-    noteSyncEnd(repo, remote, endedClean(fetched, pushed));
+    noteSyncEnd(repo, remote, policy, endedClean(fetched, pushed));
     // claims made offline are published now (a push only for a table changed offline); a claim that lost to a
     // published one is told here and to its holder (SPEC 10)
-    const claims = await (await import('../../handoff/claims/sync')).syncClaimsReport(repo, remote, { fetched: true });
+    const claims = await (await import('../../handoff/claims/sync')).syncClaimsReport(repo, remote, { fetched: true, config });
     if (a.json) printJson({ remote, fetch: fetched, push: pushed, claims: claims.json });
     else for (const l of [...describeFetch(repo, fetched), ...describePush(repo, pushed), ...claims.lines]) say(a, l);
     warnRecordRefused(pushed, a);

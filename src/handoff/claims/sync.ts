@@ -1,11 +1,12 @@
 // `sync`'s part for claims (SPEC 10): fetch every branch's claims table, publish what this clone changed offline,
 // and say which offline claims lost to published ones (they are also kept in the table for their holders to see).
+import type { Config } from '../../git/config';
 import type { Repo } from '../../git/repo';
 import { publicClaim, syncClaims } from './claims';
 
 /** `fetched`: the claims refs came with sync's handoff fetch (claimsRefspec), so no second fetch is started. */
-export async function syncClaimsReport(repo: Repo, remote: string, o: { fetched?: boolean } = {}): Promise<{ json: unknown; lines: string[]; unpublished: string[] }> {
-  const r = await syncClaims(repo, remote, undefined, o);
+export async function syncClaimsReport(repo: Repo, remote: string, o: { fetched?: boolean; config?: Config } = {}): Promise<{ json: unknown; lines: string[]; unpublished: string[] }> {
+  const r = await syncClaims(repo, remote, o.config, o);
   const lines: string[] = [];
   for (const b of r) {
     if (b.error && b.branch === '*') lines.push(`claims not synced: ${b.error}`);
