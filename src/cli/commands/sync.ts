@@ -292,6 +292,7 @@ export const syncCommand: CommandModule<GlobalArgs, Args> = {
     const claims = await (await import('../../handoff/claims/sync')).syncClaimsReport(repo, remote, { fetched: true, config });
     if (a.json) printJson({ remote, fetch: fetched, push: pushed, claims: claims.json });
     else for (const l of [...describeFetch(repo, fetched), ...describePush(repo, pushed), ...claims.lines]) say(a, l);
+    for (const w of claims.warnings) process.stderr.write(`git-handoff: warning: ${w}\n`);
     warnRecordRefused(pushed, a);
     failOnStopped(pushed, a);
     failOnLostRace(fetched, a);

@@ -17,13 +17,30 @@ import { Backoff, CONTENDED, hostLimited, TRANSIENT } from '../store/tx/retry';
 import type { ClientProcess } from '../state/session-process';
 import { short, type SessionRef } from '../state/session';
 import { writeMarker } from './marker';
+import { judgeExpiry, saveSightings } from './expiry';
+import { claimsMovedOutside, noteClaimsMove } from './outside';
 import { overlapping } from './overlap';
 import {
-  changeMessage, CLAIMS_PREFIX, claimLive, claimsRef, claimsRefspec, EMPTY, mergeTables, readTable, rememberTable, tableTree, trackingClaimsPrefix, trackingClaimsRef,
+  changeMessage, CLAIMS_PREFIX, claimLive, claimsRef, claimsRefspec, EMPTY, expiresOf, mergeTables, readTable, rememberTable, tableTree, trackingClaimsPrefix, trackingClaimsRef,
   type ChangeMessage, type Claim, type ClaimConflict, type Table,
 } from './table';
 
-export const claimTtlMs = (c: Config) => setting(c, 'claimTTL');
+/** A claim's lifetime when `claim` is given no --ttl: handoff.claimTTL, within handoff.claimMaxTTL. */
+export const claimTtlMs = (c: Config) => Math.min(setting(c, 'claimTTL'), setting(c, 'claimMaxTTL'));
+
+/** A claim's lifetime is bounded (SPEC 10): a --ttl over handoff.claimMaxTTL is exit 2, nothing claimed. */
+export function assertTtl(ttlMs: number, config: Config, given: string): void {
+  const max = setting(config, 'claimMaxTTL');
+  if (ttlMs <= max) return;
+  const h = (ms: number) => (ms % 3_600_000 === 0 ? `${ms / 3_600_000}h` : `${Math.round(ms / 60_000)}m`);
+  throw new HandoffError(
+    'usage',
+    'ttl-too-long',
+    `--ttl ${given} is longer than the longest a claim may last, handoff.claimMaxTTL (${h(max)}): ` +
+      `claim for at most ${h(max)} (a live holder's activity renews it), or raise the bound in every clone (\`git config handoff.claimMaxTTL <duration>\`); nothing was claimed`,
+    { ttlMs, maxMs: max },
+  );
+}
 /** How long a claim's network step may take before the claim counts as offline. */
 const NET_MS = 20_000;
 
@@ -60,6 +77,8 @@ export interface ChangeResult<R> {
   published: Published;
   /** offline claims of this clone that lost to published ones while this change was published */
   lost: Array<{ claim: Claim; holder: Claim }>;
+  /** this clone's claims tables changed outside git-handoff since it last moved them (outside.ts), said once */
+  outside?: string[];
 }
 
 /** A change of the table: from what is there now (live claims only, `now` given) to the next table and its message. */
@@ -121,11 +140,14 @@ export async function changeClaims<R>(repo: Repo, branch: string, session: strin
   const picked = o.remote !== undefined ? { remote: o.remote, why: o.remote ? null : 'no remote' } : claimsRemote(repo, config);
   const remote = picked.remote;
   if (remote && !o.offline) upgradeTracking(repo, true);
+  judgeExpiry(repo, config);
+  const outside = claimsMovedOutside(repo);
   try {
-    return await changeOnce(repo, branch, session, mutate, { ...o, config, remote, why: picked.why });
+    return { ...(await changeOnce(repo, branch, session, mutate, { ...o, config, remote, why: picked.why })), outside };
   } finally {
     // the state file the guard stats follows every change (and every fetch a refusal made)
     refreshMarker(repo, { remote });
+    saveSightings();
   }
 }
 
@@ -157,9 +179,13 @@ async function changeOnce<R>(repo: Repo, branch: string, session: string, mutate
       const T = readRef(repo, tracking);
       let base: Table = readTable(repo, T);
       let lost: Array<{ claim: Claim; holder: Claim }> = [];
+      // this clone's table when the remote's does not hold it: a parent of the next one too, so the local ref only
+      // ever moves forward (a move that does not is someone else's: outside.ts)
+      let aside: string | null = null;
       if (L && L !== T) {
         const mb = T ? mergeBase(repo, L, T) : null;
         if (mb !== L) {
+          aside = L;
           const m = mergeTables(mb ? readTable(repo, mb) : EMPTY, readTable(repo, L), base, overlapsLive, now);
           base = m.table;
           lost = m.lost;
@@ -171,11 +197,11 @@ async function changeOnce<R>(repo: Repo, branch: string, session: string, mutate
         return { result: step.unchanged, oid: T ?? L ?? '', published: { where: 'remote', remote }, lost };
       }
       const next = 'unchanged' in step ? { table: base, message: { branch, session, action: 'publish' as const, paths: [] } } : step;
-      const oid = commitTable(repo, next.table, T ? [T] : L ? [L] : [], next.message, config);
+      const oid = commitTable(repo, next.table, T ? [T, ...(aside ? [aside] : [])] : L ? [L] : [], next.message, config);
       const pushed = await pushTable(repo, remote, branch, oid, T, config);
       if (pushed.ok) {
         moveRef(repo, tracking, oid, T, 'handoff claim: pushed');
-        if (L !== oid) moveRef(repo, local, oid, L, 'handoff claim');
+        if (L !== oid && moveRef(repo, local, oid, L, 'handoff claim').ok) noteClaimsMove(repo, local, oid);
         return { result: 'unchanged' in step ? step.unchanged : step.result, oid, published: { where: 'remote', remote }, lost };
       }
       if (pushed.stale || !fetched) {
@@ -201,7 +227,10 @@ async function changeOnce<R>(repo: Repo, branch: string, session: string, mutate
     const step = mutate(readTable(repo, L), now);
     if ('unchanged' in step) return { result: step.unchanged, oid: L ?? '', published, lost: [] };
     const oid = commitTable(repo, step.table, L ? [L] : [], step.message, config);
-    if (moveRef(repo, local, oid, L, 'handoff claim').ok) return { result: step.result, oid, published, lost: [] };
+    if (moveRef(repo, local, oid, L, 'handoff claim').ok) {
+      noteClaimsMove(repo, local, oid);
+      return { result: step.result, oid, published, lost: [] };
+    }
     if (!contended.wait()) throw busy();
   }
 }
@@ -270,7 +299,9 @@ export function claimMutation(q: ClaimRequest): Mutation<ClaimOutcome> {
     if (holders.length && !q.takeover) throw claimedError(q.specs, holders, me, nowMs);
     const rest = live.filter((c) => !holders.includes(c));
     const expires = Math.floor((nowMs + q.ttlMs) / 1000);
-    const own = rest.find((c) => c.session === me && sameSet(c.paths, q.specs));
+    // the session's claim on exactly these paths, live or run out but still in the table: renewed in place (its id and
+    // since kept), never made again
+    const own = rest.find((c) => c.session === me && sameSet(c.paths, q.specs)) ?? table.claims.find((c) => c.session === me && sameSet(c.paths, q.specs) && !claimLive(c, nowMs));
     const claim: Claim = own
       ? { ...own, expires, ttl: Math.max(1, Math.round(q.ttlMs / 1000)), note: q.note ?? own.note, pid: q.process?.pid ?? own.pid, pidStart: q.process?.start ?? own.pidStart, host: q.process?.host ?? own.host }
       : {
@@ -288,7 +319,7 @@ export function claimMutation(q: ClaimRequest): Mutation<ClaimOutcome> {
           topic: q.topic,
           worktree: q.worktree,
         };
-    const claims = own ? rest.map((c) => (c === own ? claim : c)) : [...rest, claim];
+    const claims = own && rest.includes(own) ? rest.map((c) => (c === own ? claim : c)) : [...rest, claim];
     return {
       table: { claims, conflicts: table.conflicts },
       message: { branch: q.branch, session: me, action: holders.length ? 'take-over' : own ? 'renew' : 'claim', paths: q.specs, note: claim.note, expires, takeoverFrom: [...new Set(holders.map((h) => h.session))], reason: q.takeover?.reason ?? null },
@@ -353,8 +384,11 @@ export interface ClaimView extends Claim {
 }
 
 /** Every live claim of the branches whose tables this clone has (here and the remote's tracking copies). */
-export function listClaims(repo: Repo, o: { branch?: string | null; nowMs?: number; remote?: string | null } = {}): { claims: ClaimView[]; conflicts: Array<ClaimConflict & { branch: string }> } {
+export function listClaims(repo: Repo, o: { branch?: string | null; nowMs?: number; remote?: string | null; config?: Config } = {}): { claims: ClaimView[]; conflicts: Array<ClaimConflict & { branch: string }>; outside: string[] } {
   const nowMs = o.nowMs ?? Date.now();
+  // a command's read (config given) also says what changed outside git-handoff, and judges expiry as this clone does
+  if (o.config) judgeExpiry(repo, o.config);
+  const outside = o.config ? claimsMovedOutside(repo) : [];
   const { decodeBranch } = require('../store/names') as typeof import('../store/names');
   const patterns = o.branch ? [claimsRef(o.branch), ...(o.remote ? [trackingClaimsRef(o.remote, o.branch)] : [])] : [CLAIMS_PREFIX, ...(o.remote ? [trackingClaimsPrefix(o.remote)] : [])];
   const byId = new Map<string, ClaimView>();
@@ -364,15 +398,18 @@ export function listClaims(repo: Repo, o: { branch?: string | null; nowMs?: numb
     const comp = isLocal ? r.ref.slice(CLAIMS_PREFIX.length) : r.ref.slice(trackingClaimsPrefix(o.remote!).length);
     const branch = decodeBranch(comp) ?? comp;
     const t = readTable(repo, r.oid);
-    for (const c of t.claims) {
-      if (!claimLive(c, nowMs)) continue;
+    for (const raw of t.claims) {
+      if (!claimLive(raw, nowMs)) continue;
+      // the expiry as this clone judges it (expiresOf): what `claims` shows and the guard's state file holds
+      const c = { ...raw, expires: expiresOf(raw) };
       const had = byId.get(c.id);
       const where = isLocal ? 'local' : 'remote';
       byId.set(c.id, had ? { ...(had.expires >= c.expires ? had : { ...c, branch }), where: 'both' } : { ...c, branch, where });
     }
     for (const c of t.conflicts) conflicts.set(c.id, { ...c, branch });
   }
-  return { claims: [...byId.values()].sort((a, b) => a.since - b.since), conflicts: [...conflicts.values()] };
+  if (o.config) saveSightings();
+  return { claims: [...byId.values()].sort((a, b) => a.since - b.since), conflicts: [...conflicts.values()], outside };
 }
 
 /** Writes the claims state file (marker.ts) from the refs, or removes it when no claim is live; a failure costs only the telling. */
@@ -405,12 +442,17 @@ export interface ClaimsSync {
   reason?: string;
   lost: Array<{ claim: Claim; holder: Claim }>;
   error?: string;
+  /** tables changed outside git-handoff (outside.ts) */
+  outside?: string[];
 }
 
 export async function syncClaims(repo: Repo, remote: string, config: Config = readConfig(repo), o: { fetched?: boolean } = {}): Promise<ClaimsSync[]> {
   const { decodeBranch } = require('../store/names') as typeof import('../store/names');
   const out: ClaimsSync[] = [];
   upgradeTracking(repo, true);
+  judgeExpiry(repo, config);
+  const outside = claimsMovedOutside(repo);
+  if (outside.length) out.push({ branch: '*', published: true, lost: [], outside });
   if (!o.fetched) {
     const r = await gitBounded(['fetch', '--no-tags', '--no-write-fetch-head', '--quiet', remote, claimsRefspec(remote)], { cwd: repo.cwd, timeoutMs: NET_MS });
     if (r.status !== 0) return [{ branch: '*', published: false, lost: [], error: r.timedOut ? 'no answer' : gitReason(r.stderr) }];
@@ -422,7 +464,7 @@ export async function syncClaims(repo: Repo, remote: string, config: Config = re
     if (T === ref.oid) continue;
     if (T && mergeBase(repo, ref.oid, T) === ref.oid) {
       // the remote is ahead: this clone takes it
-      moveRef(repo, ref.ref, T, ref.oid, 'handoff claims: fetched');
+      if (moveRef(repo, ref.ref, T, ref.oid, 'handoff claims: fetched').ok) noteClaimsMove(repo, ref.ref, T);
       continue;
     }
     try {
@@ -433,5 +475,6 @@ export async function syncClaims(repo: Repo, remote: string, config: Config = re
     }
   }
   refreshMarker(repo, { remote });
+  saveSightings();
   return out;
 }

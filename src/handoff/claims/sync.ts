@@ -5,10 +5,12 @@ import type { Repo } from '../../git/repo';
 import { publicClaim, syncClaims } from './claims';
 
 /** `fetched`: the claims refs came with sync's handoff fetch (claimsRefspec), so no second fetch is started. */
-export async function syncClaimsReport(repo: Repo, remote: string, o: { fetched?: boolean; config?: Config } = {}): Promise<{ json: unknown; lines: string[]; unpublished: string[] }> {
+export async function syncClaimsReport(repo: Repo, remote: string, o: { fetched?: boolean; config?: Config } = {}): Promise<{ json: unknown; lines: string[]; unpublished: string[]; warnings: string[] }> {
   const r = await syncClaims(repo, remote, o.config, o);
   const lines: string[] = [];
+  const warnings = r.flatMap((b) => b.outside ?? []);
   for (const b of r) {
+    if (b.outside) continue;
     if (b.error && b.branch === '*') lines.push(`claims not synced: ${b.error}`);
     else if (b.error) lines.push(`claims of ${b.branch}: NOT published to ${remote} (${b.error})`);
     else if (b.published) lines.push(`claims of ${b.branch}: published to ${remote}`);
@@ -18,5 +20,5 @@ export async function syncClaimsReport(repo: Repo, remote: string, o: { fetched?
     }
   }
   const unpublished = r.filter((b) => b.error || !b.published).map((b) => b.branch);
-  return { json: r.map((b) => ({ ...b, lost: b.lost.map((l) => ({ claim: publicClaim(l.claim), holder: publicClaim(l.holder) })) })), lines, unpublished };
+  return { json: r.map((b) => ({ ...b, lost: b.lost.map((l) => ({ claim: publicClaim(l.claim), holder: publicClaim(l.holder) })) })), lines, unpublished, warnings };
 }

@@ -60,8 +60,15 @@ export interface Table {
 
 export const EMPTY: Table = { claims: [], conflicts: [] };
 
+/** This clone's cap on a claim's expiry (unix seconds: src/handoff/claims/expiry.ts); none until a claims command sets it. */
+let capOf: ((c: Claim) => number) | null = null;
+export const setExpiryJudge = (judge: ((c: Claim) => number) | null): void => void (capOf = judge);
+
+/** When this clone counts the claim expired: its own expiry, or earlier, handoff.claimMaxTTL after this clone first saw it. */
+export const expiresOf = (c: Claim): number => (capOf ? Math.min(c.expires, capOf(c)) : c.expires);
+
 /** Live: not expired, and its client process is not known to be gone (only its own host can tell). */
-export const claimLive = (c: Claim, nowMs = Date.now()) => nowMs < c.expires * 1000 && !processGone({ pid: c.pid, start: c.pidStart, host: c.host });
+export const claimLive = (c: Claim, nowMs = Date.now()) => nowMs < expiresOf(c) * 1000 && !processGone({ pid: c.pid, start: c.pidStart, host: c.host });
 
 const str = (v: unknown): v is string => typeof v === 'string';
 const strOrNull = (v: unknown) => (str(v) ? oneLine(v) : null);

@@ -14,7 +14,7 @@ import { handoffDir } from './paths';
 import { retireWitness, witnessOf, witnessTip } from '../record/witness';
 
 /** The files and folders under <git-common-dir>/handoff/ that only serve a running guard or command. */
-const TRANSIENT = ['guard', 'guard-config.json', 'guard.log', 'lineage', 'ledger', 'processes', 'record-seen.json', 'versions.json', 'listing', 'hooks-for-agents.json'];
+const TRANSIENT = ['guard', 'guard-config.json', 'guard.log', 'lineage', 'ledger', 'processes', 'record-seen.json', 'versions.json', 'listing', 'hooks-for-agents.json', 'sync-seen.json', 'claims-seen.json', 'claims-refs.json'];
 /** The refs that hold handoffs or what a command kept of one (user data). */
 const DATA = [HANDOFF_PREFIX, ARCHIVE_PREFIX, DROPPED_PREFIX, ROGUE_PREFIX, KEPT_PREFIX, NOTES_REF, `${REMOTES_ROOT}*/handoffs/**`, 'refs/remotes/*/handoffs/**'];
 
