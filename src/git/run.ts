@@ -210,6 +210,12 @@ export function transientTransport(stderr: string): boolean {
 }
 
 /**
+ * Put before `push` in every push git-handoff makes: a user's `push.pushOption` would send push options, which a
+ * server that does not advertise them refuses with a fatal error; the product never needs one (an empty value resets the list).
+ */
+export const NO_PUSH_OPTIONS = ['-c', 'push.pushOption='];
+
+/**
  * A host refusing a push or fetch for its limits, in the hosts' own words: `rate` (too many operations: wait and try
  * again — GitHub's "secondary rate limit", HTTP 429, GitLab's "Retry later" and Gitaly's concurrency queue), `size` (too
  * much in one push: fewer refs per push — "more than N refs", a pack over the maximum, HTTP 413, receive-pack's

@@ -2,7 +2,7 @@
 import { HandoffError } from '../errors';
 import { readConfig } from '../git/config';
 import { listRefNames, type RefOp } from '../git/refs';
-import { hostLimit, pushRefusal } from '../git/run';
+import { hostLimit, NO_PUSH_OPTIONS, pushRefusal } from '../git/run';
 import { setting } from '../config-keys';
 import { Backoff, hostLimited } from '../handoff/store/tx/retry';
 import type { Repo } from '../git/repo';
@@ -308,7 +308,7 @@ function stageOutgoing(repo: Repo, remote: string, moving: PushUpdate[]): { spec
 }
 
 function runPush(repo: Repo, remote: string, updates: PushUpdate[], atomic: boolean) {
-  const args = ['push', '--no-verify', '--porcelain', '--no-follow-tags'];
+  const args = [...NO_PUSH_OPTIONS, 'push', '--no-verify', '--porcelain', '--no-follow-tags'];
   if (atomic) args.push('--atomic');
   // A deletion has no fast-forward check of its own: the lease makes it a compare-and-swap on the archived tip.
   for (const u of updates) if (u.newOid === null) args.push(`--force-with-lease=${u.ref}:${u.oldOid}`);
@@ -386,6 +386,9 @@ export function rejectionError(res: PushResult): HandoffError {
     : reasons.every((r) => /non-fast-forward|fetch first|stale info|atomic push failed/.test(r)) ? 'concurrent'
     : 'environment';
   const lines = res.rejected.map((u) => `  ${u.ref}: ${u.reason}`);
+  // nothing taken, and a creation or fast-forward refused for the host's own reasons (not only an archive's deletion):
+  // it takes no custom ref there (branches and tags only, or no right on the handoff namespaces)
+  const noCustomRefs = kind === 'environment' && res.updates.length > 0 && res.updates.every((u) => u.status === 'rejected') && res.rejected.some((u) => u.newOid !== null && !ATOMIC.test(u.reason ?? ''));
   const after = res.refetch
     ? res.refetch.handoffs.filter((h) => res.rejected.some((u) => u.ref === h.ref)).map((h) => `  ${h.ref} is now ${h.case}${h.action !== 'none' ? ` (${h.action})` : ''}`)
     : [];
@@ -393,13 +396,15 @@ export function rejectionError(res: PushResult): HandoffError {
     integrity: 'The server holds handoffs to the ownership invariant: write a new version on top of its value (fetch first) or take it over with --take-over --reason.',
     concurrent:
       'Another clone pushed first. Nothing was forced. Fast-forwarded handoffs can be pushed again with `git handoff push`; diverged ones need `git handoff sync --resolve <topic> --keep local|remote|both`.',
-    environment:
-      `The server refused the push for its own reasons (above): check your access to ${res.remote}, then run \`git handoff push\` again.` +
-      (res.rejected.some((u) => u.kind === 'archive') ? '\narchiving deletes refs/handoffs/…: the host must grant the delete right there (docs/hosting.md).' : ''),
+    environment: noCustomRefs
+      ? `${res.remote} refused every handoff ref it was sent: a host that takes only branches and tags (or grants no right on refs/handoffs/…, refs/claims/…) cannot hold them. ` +
+        `Keep handoffs and claims on a coordination remote that takes custom refs: \`git remote add handoffs <url>\`, then \`git config handoff.remote handoffs\` (docs/hosting.md, "A coordination remote").`
+      : `The server refused the push for its own reasons (above): check your access to ${res.remote}, then run \`git handoff push\` again.` +
+        (res.rejected.some((u) => u.kind === 'archive') ? '\narchiving deletes refs/handoffs/…: the host must grant the delete right there (docs/hosting.md).' : ''),
   }[kind];
   return new HandoffError(
     kind,
-    { integrity: 'push-refused', concurrent: 'push-rejected', environment: 'push-denied' }[kind],
+    noCustomRefs ? 'custom-refs-refused' : { integrity: 'push-refused', concurrent: 'push-rejected', environment: 'push-denied' }[kind],
     [
       `${res.rejected.length} handoff ref${res.rejected.length === 1 ? ' was' : 's were'} rejected by ${res.remote}:`,
       ...lines,

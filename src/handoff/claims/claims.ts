@@ -6,7 +6,7 @@
 import { HandoffError } from '../../errors';
 import { readConfig, remoteNames, type Config } from '../../git/config';
 import { setting } from '../../config-keys';
-import { gitBounded, gitReason, hostLimit, pushRefusal, transientTransport } from '../../git/run';
+import { gitBounded, gitReason, hostLimit, NO_PUSH_OPTIONS, pushRefusal, transientTransport } from '../../git/run';
 import { listRefs, readRef, type RefRecord } from '../../git/refs';
 import type { Repo } from '../../git/repo';
 import { parseTrailerLines } from '../store/document';
@@ -108,7 +108,7 @@ async function pushTable(repo: Repo, remote: string, branch: string, oid: string
   let atomic = true;
   const w = netRetries(config);
   for (;;) {
-    const args = ['push', '--no-verify', '--quiet', ...(atomic ? ['--atomic'] : []), `--force-with-lease=${ref}:${expected ?? ''}`, remote, `${oid}:${ref}`];
+    const args = [...NO_PUSH_OPTIONS, 'push', '--no-verify', '--quiet', ...(atomic ? ['--atomic'] : []), `--force-with-lease=${ref}:${expected ?? ''}`, remote, `${oid}:${ref}`];
     const r = await gitBounded(args, { cwd: repo.cwd, timeoutMs: NET_MS });
     if (r.status === 0) return { ok: true };
     // the same push again (a compare-and-swap: had a cut one landed, this one finds the lease stale, and the caller
@@ -218,7 +218,8 @@ async function changeOnce<R>(repo: Repo, branch: string, session: string, mutate
       }
       if (pushed.answered) {
         const what = 'unchanged' in step ? `this clone's claims stay unpublished (local only)` : 'nothing was claimed';
-        throw new HandoffError('environment', 'push-failed', `${remote} refused the claims table: ${pushed.reason}; ${what}`, { remote, reason: pushed.reason });
+        const way = hostLimit(pushed.reason) ? '' : `. A host that takes only branches and tags (or grants no right on refs/claims/…) cannot hold claims: keep them on a coordination remote that takes custom refs (\`git config handoff.remote <remote>\`, docs/hosting.md)`;
+        throw new HandoffError('environment', 'push-failed', `${remote} refused the claims table: ${pushed.reason}; ${what}${way}`, { remote, reason: pushed.reason });
       }
       published = { where: 'offline', remote, reason: pushed.reason };
       remote = null;
