@@ -58,8 +58,8 @@ const KEYS = {
   },
   // a team's scale: hosts' limits, bounded growth, claims no clock can hold (issue 57)
   pushBatch: {
-    spec: { type: 'count', default: 1000 },
-    shown: '1000',
+    spec: { type: 'count', default: 2000 },
+    shown: '2000',
     doc: 'at most this many refs in one push of `sync`/`push`; more go in several pushes, each continuing where the last stopped (SPEC 7)',
   },
   hostWait: {

@@ -25,6 +25,11 @@ export interface PushUpdate {
   /** what the remote had when last fetched (null: nothing) */
   oldOid: string | null;
   kind: 'create' | 'fast-forward' | 'archive-entry' | 'archive' | 'receipts' | 'record' | 'prune';
+  /**
+   * sent by the wildcard refspec `<wildcard>*:<wildcard>*` (a branch the remote had nothing of, every local ref under
+   * it a creation of this plan: the wildcard sends exactly them), not named
+   */
+  wildcard?: string;
   /** after the push: pushed, up to date, rejected (with git's reason) */
   status?: 'pushed' | 'up-to-date' | 'rejected';
   reason?: string;
@@ -108,9 +113,35 @@ export function planPush(repo: Repo, sides: Sides): { updates: PushUpdate[]; ski
     if (!past.has(k) || archiving.has(k.split('/').slice(0, 2).join('/'))) updates.push(u);
   }
   markRefusedSkips(repo, skipped);
+  byWildcard(sides, updates);
   const r = sides.record;
   const record = r?.local && r.local !== r.remote ? { ref: r.ref, newOid: r.local, oldOid: r.remote, kind: 'record' as const } : null;
   return { updates, skipped, record };
+}
+
+/**
+ * Marks the creations of a branch the remote held nothing of (no tracking copy under refs/handoffs/<B>/ or
+ * refs/handoff-archive/<B>/) to go by one wildcard refspec per family, when every local ref under that prefix is such a
+ * creation of this plan: the wildcard then sends exactly them, and nothing the remote could have moved since the fetch
+ * (it had nothing there) is sent from a stale reading. A first sync of many handoffs goes so: git matches each named
+ * refspec against every local ref, a wildcard once.
+ */
+function byWildcard(sides: Sides, updates: PushUpdate[]): void {
+  const branchOf = (k: string) => k.slice(0, k.indexOf('/'));
+  const onRemote = new Set([...sides.remote.keys(), ...sides.remoteArchive.keys()].map(branchOf));
+  const local = new Map<string, number>();
+  for (const [prefix, m] of [[HANDOFF_PREFIX, sides.local], [ARCHIVE_PREFIX, sides.localArchive]] as const) {
+    for (const k of m.keys()) local.set(prefix + branchOf(k), (local.get(prefix + branchOf(k)) ?? 0) + 1);
+  }
+  const planned = new Map<string, PushUpdate[]>();
+  for (const u of updates) {
+    if (u.kind !== 'create' && u.kind !== 'archive-entry') continue;
+    const family = u.kind === 'create' ? HANDOFF_PREFIX : ARCHIVE_PREFIX;
+    const branch = branchOf(u.ref.slice(family.length));
+    if (onRemote.has(branch)) continue;
+    planned.set(family + branch, [...(planned.get(family + branch) ?? []), u]);
+  }
+  for (const [prefix, us] of planned) if (local.get(prefix) === us.length) for (const u of us) u.wildcard = `${prefix}/`;
 }
 
 export interface PushOptions {
@@ -182,8 +213,8 @@ function groupsOf(updates: PushUpdate[]): PushUpdate[][] {
   const byKey = new Map<string, PushUpdate[]>();
   const out: PushUpdate[][] = [];
   for (const u of updates) {
-    const p = u.kind === 'archive' || u.kind === 'archive-entry' ? parseRef(u.ref) : null;
-    const k = p ? `${p.encodedBranch}/${p.topic}` : null;
+    const p = !u.wildcard && (u.kind === 'archive' || u.kind === 'archive-entry') ? parseRef(u.ref) : null;
+    const k = u.wildcard ?? (p ? `${p.encodedBranch}/${p.topic}` : null);
     const g = k ? byKey.get(k) : undefined;
     if (g) g.push(u);
     else {
@@ -204,11 +235,20 @@ function groupsOf(updates: PushUpdate[]): PushUpdate[][] {
  */
 export function pushBatched(repo: Repo, remote: string, updates: PushUpdate[], result: PushResult, progress?: (line: string) => void): PushUpdate[] {
   const queue = groupsOf(updates);
-  let bound = queue.length > 1 ? setting(readConfig(repo), 'pushBatch') : Infinity;
+  // the loss record rides in the last push: room is kept for it
+  let bound = updates.length > 1 ? Math.max(1, setting(readConfig(repo), 'pushBatch') - (result.record && !result.record.status ? 1 : 0)) : Infinity;
   let limited: Backoff | undefined;
   const rejected: PushUpdate[] = [];
   let sent = 0;
   while (queue.length) {
+    // a wildcard's group larger than a push may hold goes named (staged) in pieces instead
+    if (queue[0].length > bound && queue[0][0].wildcard) {
+      const big = queue.shift()!;
+      for (const u of big) delete u.wildcard;
+      const pieces: PushUpdate[][] = [];
+      for (let i = 0; i < big.length; i += bound) pieces.push(big.slice(i, i + bound));
+      queue.unshift(...pieces);
+    }
     const batch: PushUpdate[] = [...queue.shift()!];
     while (queue.length && batch.length + queue[0].length <= bound) batch.push(...queue.shift()!);
     if (updates.length > bound) progress?.(`pushing refs ${sent + 1}–${sent + batch.length} of ${updates.length}`);
@@ -317,10 +357,11 @@ function runPush(repo: Repo, remote: string, updates: PushUpdate[], atomic: bool
   // so a record another writer put there since (another machine's clone at the same path) is not overwritten unseen.
   for (const u of updates) if (u.kind === 'record') args.push(`--force-with-lease=${u.ref}:${u.oldOid ?? ''}`);
   // creations and fast-forwards of handoffs, entries and receipts (never forced: git refuses a non-fast-forward)
-  const moving = updates.filter((u) => u.newOid !== null && u.kind !== 'record');
+  const wild = [...new Set(updates.flatMap((u) => (u.wildcard ? [`${u.wildcard}*:${u.wildcard}*`] : [])))];
+  const moving = updates.filter((u) => u.newOid !== null && u.kind !== 'record' && !u.wildcard);
   const staged = stageOutgoing(repo, remote, moving);
-  const named = updates.filter((u) => !staged || !moving.includes(u));
-  args.push(remote, ...(staged?.specs ?? []), ...named.map((u) => (u.newOid === null ? `:${u.ref}` : `${u.newOid}:${u.ref}`)));
+  const named = updates.filter((u) => !u.wildcard && (!staged || !moving.includes(u)));
+  args.push(remote, ...wild, ...(staged?.specs ?? []), ...named.map((u) => (u.newOid === null ? `:${u.ref}` : `${u.newOid}:${u.ref}`)));
   try {
     return repo.git(args, { allowFail: true });
   } finally {
@@ -386,9 +427,15 @@ export function rejectionError(res: PushResult): HandoffError {
     : reasons.every((r) => /non-fast-forward|fetch first|stale info|atomic push failed/.test(r)) ? 'concurrent'
     : 'environment';
   const lines = res.rejected.map((u) => `  ${u.ref}: ${u.reason}`);
-  // nothing taken, and a creation or fast-forward refused for the host's own reasons (not only an archive's deletion):
-  // it takes no custom ref there (branches and tags only, or no right on the handoff namespaces)
-  const noCustomRefs = kind === 'environment' && res.updates.length > 0 && res.updates.every((u) => u.status === 'rejected') && res.rejected.some((u) => u.newOid !== null && !ATOMIC.test(u.reason ?? ''));
+  // nothing taken, a creation or fast-forward refused for the host's own reasons (not only an archive's deletion), in
+  // words about which refs it takes: it takes no custom ref there (branches and tags only, or a namespace it refuses)
+  const words = [...res.remoteMessages, ...res.rejected.map((u) => u.reason ?? '')].join('\n');
+  const noCustomRefs =
+    kind === 'environment' &&
+    res.updates.length > 0 &&
+    res.updates.every((u) => u.status === 'rejected') &&
+    res.rejected.some((u) => u.newOid !== null && !ATOMIC.test(u.reason ?? '')) &&
+    /refs\/heads|branch(es)? (and|or) tags?|only branches|funny refname|namespace|not (a )?valid ref|invalid ref|hidden ref|custom ref/i.test(words);
   const after = res.refetch
     ? res.refetch.handoffs.filter((h) => res.rejected.some((u) => u.ref === h.ref)).map((h) => `  ${h.ref} is now ${h.case}${h.action !== 'none' ? ` (${h.action})` : ''}`)
     : [];

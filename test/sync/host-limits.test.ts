@@ -79,9 +79,12 @@ describe('a host that takes at most K pushes a minute', () => {
     const first = await a.cli(['sync'], { env: S });
     expect(first.exitCode).toBe(7);
     expect(String(first.stderr)).toContain(GITHUB_RATE);
-    expect(String(first.stderr)).toMatch(/10 refs went, 2\d did not \(exit 7\); `git handoff sync origin` continues where it stopped/);
+    const [, went, left] = /(\d+) refs went, (\d+) did not \(exit 7\); `git handoff sync origin` continues where it stopped/.exec(String(first.stderr))!.map(Number);
+    // one push of at most handoff.pushBatch refs (room kept in it for the loss record) went, the rest did not
+    expect(went).toBeLessThanOrEqual(10);
+    expect(went + left).toBe(30);
     const there = live(bare).length;
-    expect(there).toBe(10);
+    expect(there).toBe(went);
     // what went is synced in list, the rest local: honest either way
     const rows = json(await ok(a, ['list', '--json'], 0, S));
     expect(rows.filter((r: { sync: string }) => r.sync === 'synced')).toHaveLength(there);

@@ -52,6 +52,8 @@ describe('the tracking namespace', () => {
   it('git pull with fetch.prune=true leaves list, drop and sync right (and so does a plain git fetch --prune)', async () => {
     const { a, b } = await synced();
     a.git(['config', 'fetch.prune', 'true']);
+    b.git(['fetch', '-q', 'origin', 'main']);
+    b.git(['reset', '-q', '--hard', 'FETCH_HEAD']);
     b.commit('code', { 'a.txt': 'x\n' });
     b.git(['push', '-q', 'origin', 'HEAD:main']);
     a.git(['pull', '-q', '--no-rebase', 'origin', 'main']);

@@ -17,7 +17,7 @@ import { Backoff, CONTENDED, hostLimited, TRANSIENT } from '../store/tx/retry';
 import type { ClientProcess } from '../state/session-process';
 import { short, type SessionRef } from '../state/session';
 import { writeMarker } from './marker';
-import { judgeExpiry, saveSightings } from './expiry';
+import { judgeExpiry, judging, saveSightings } from './expiry';
 import { claimsMovedOutside, noteClaimsMove } from './outside';
 import { overlapping } from './overlap';
 import {
@@ -143,7 +143,8 @@ export async function changeClaims<R>(repo: Repo, branch: string, session: strin
   judgeExpiry(repo, config);
   const outside = claimsMovedOutside(repo);
   try {
-    return { ...(await changeOnce(repo, branch, session, mutate, { ...o, config, remote, why: picked.why })), outside };
+    // a table put back just now is read again, not taken from the caller's listing
+    return { ...(await changeOnce(repo, branch, session, mutate, { ...o, config, remote, why: picked.why, ...(outside.length ? { recs: undefined } : {}) })), outside };
   } finally {
     // the state file the guard stats follows every change (and every fetch a refusal made)
     refreshMarker(repo, { remote });
@@ -416,8 +417,11 @@ export function listClaims(repo: Repo, o: { branch?: string | null; nowMs?: numb
 /** Writes the claims state file (marker.ts) from the refs, or removes it when no claim is live; a failure costs only the telling. */
 export function refreshMarker(repo: Repo, known?: { remote: string | null }): void {
   try {
+    // the state file the guard tells from holds the expiry as this clone judges it (expiry.ts)
+    if (!judging(repo)) judgeExpiry(repo, readConfig(repo));
     const { claims } = listClaims(repo, { remote: known ? known.remote : claimsRemote(repo, readConfig(repo)).remote });
     writeMarker(repo.commonDir, claims);
+    saveSightings();
   } catch {
     // optional state (SPEC 4): the next change writes it again
   }

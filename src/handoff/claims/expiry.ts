@@ -49,6 +49,9 @@ export function judgeExpiry(repo: Repo, config: Config): void {
   });
 }
 
+/** Whether expiry is judged for this repository in this process already. */
+export const judging = (repo: Repo): boolean => current?.commonDir === repo.commonDir;
+
 /** Writes the first sightings made since they were read (and forgets those older than KEEP_S); a failure costs only a new window. */
 export function saveSightings(): void {
   const s = current;
