@@ -169,7 +169,12 @@ export async function planScanPush(repo: Repo, remote: string, o: Omit<PushOptio
   // loaded only when something would be sent: the scanner is the heaviest module of the product
   if (plan.updates.length) {
     const gate = await import('./secrets-gate');
-    const recordOnly = await gate.assertPushClean(repo, remote, { record: !!plan.record });
+    // the local refs that differ from what the remote has (diverged ones too: the gate scans what will go once resolved)
+    const differing = [
+      ...[...sides.local].filter(([k, oid]) => sides.remote.get(k) !== oid).map(([k]) => HANDOFF_PREFIX + k),
+      ...[...sides.localArchive].filter(([k]) => !sides.remoteArchive.has(k)).map(([k]) => ARCHIVE_PREFIX + k),
+    ];
+    const recordOnly = await gate.assertPushClean(repo, remote, { record: !!plan.record, differing });
     // versions with secrets only the record reaches keep the record here (said as not published); the handoffs go
     if (recordOnly.length && plan.record) {
       Object.assign(plan.record, { status: 'rejected', reason: `not sent: it reaches ${recordOnly.length === 1 ? 'a version' : `${recordOnly.length} versions`} with secrets that no handoff ref holds (${gate.describeVersions(recordOnly).slice(0, 2).join(' ').trim()})` });

@@ -28,10 +28,11 @@ function versionsOf(repo: Repo, revs: string[], exclude: string[]): Array<{ ref:
 }
 
 /** Refuses a push (exit 6, nothing sent) while a version it would send, with no scan record, has an unallowed finding. */
-export async function assertPushClean(repo: Repo, remote: string, o: { record?: boolean } = {}): Promise<VersionFindings[]> {
+export async function assertPushClean(repo: Repo, remote: string, o: { record?: boolean; differing?: string[] } = {}): Promise<VersionFindings[]> {
   // every local handoff and archive version the remote has not seen (a diverged one too: it is sent once resolved),
-  // and with the loss record going along (sync), every version it reaches, in the same one walk
-  const handoffs = ['--glob=refs/handoffs/*', '--glob=refs/handoff-archive/*'];
+  // and with the loss record going along (sync), every version it reaches, in the same one walk; from the refs that
+  // differ from their tracking copies when the caller knows them and they are few (the walk starts from them alone)
+  const handoffs = o.differing && o.differing.length <= 500 ? o.differing : ['--glob=refs/handoffs/*', '--glob=refs/handoff-archive/*'];
   const versions = versionsOf(repo, [...handoffs, ...(o.record ? [RECORD_REF] : [])], [`--glob=${trackingRoot(remote)}*`]);
   let found = await scanVersions(repo, versions, { skipScanned: true });
   if (!found.length) return [];
