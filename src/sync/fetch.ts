@@ -154,7 +154,8 @@ export function mergeHandoffs(repo: Repo, remote: string, before: Before, now: S
   const localEntries = entriesOf(now.localArchive);
 
   const differing = keys.filter((k) => now.local.has(k) && now.remote.has(k) && now.local.get(k) !== now.remote.get(k));
-  const archiving = keys.filter((k) => now.local.has(k) !== now.remote.has(k));
+  // a handoff on one side only needs its ancestry read when an archive entry of it is somewhere (archivalOf)
+  const archiving = keys.filter((k) => now.local.has(k) !== now.remote.has(k) && (remoteEntries.has(k) || localEntries.has(k)));
   const isAnc = ancestryOf(repo, [
     ...differing.flatMap((k) => [now.local.get(k)!, now.remote.get(k)!]),
     ...archiving.flatMap((k) => [now.local.get(k) ?? now.remote.get(k)!, ...[...(remoteEntries.get(k) ?? []), ...(localEntries.get(k) ?? [])].map((e) => e.oid)]),

@@ -1,4 +1,4 @@
-// `git handoff push`: one `git push --no-verify --porcelain` of every handoff ref this clone moved forward.
+// `git handoff push`: every handoff ref this clone moved forward, in pushes of at most handoff.pushBatch refs (`git push --no-verify --porcelain --atomic`), within what the host takes.
 import { HandoffError } from '../errors';
 import { readConfig } from '../git/config';
 import { listRefNames, type RefOp } from '../git/refs';

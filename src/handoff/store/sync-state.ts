@@ -46,11 +46,11 @@ export function trackingTips(repo: Repo, preferred?: string, tracking?: RefRecor
   return out;
 }
 
-/** Ancestry among a few tips from one `git rev-list --parents`: isAncestor(a, b). */
+/** Ancestry among tips from one `git rev-list --parents` (the tips on its stdin: any number of them): isAncestor(a, b). */
 export function ancestryOf(repo: Repo, tips: string[]): (a: string, b: string) => boolean {
   const parents = new Map<string, string[]>();
   if (tips.length) {
-    const r = repo.git(['rev-list', '--parents', ...new Set(tips)], { allowFail: true });
+    const r = repo.git(['rev-list', '--parents', '--stdin'], { allowFail: true, input: [...new Set(tips)].join('\n') + '\n' });
     for (const line of r.stdout.split('\n')) {
       if (!line) continue;
       const [c, ...ps] = line.split(' ');
