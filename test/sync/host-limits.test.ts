@@ -26,8 +26,8 @@ function writeMany(repo: TestRepo, n: number, from = 0): void {
 const live = (r: TestRepo) => r.git(['for-each-ref', '--format=%(refname)', 'refs/handoffs/']).stdout.split('\n').filter(Boolean);
 
 describe('a host that takes at most N refs a push', () => {
-  it('every handoff arrives: a push the host calls too large is halved until it takes it, and the rest go at that size', async () => {
-    const { a, bare } = await makeWorld('file');
+  it.each(['file', 'http', 'git'] as const)('every handoff arrives: a push the host calls too large is halved until it takes it, and the rest go at that size (%s)', async (transport) => {
+    const { a, bare } = await makeWorld(transport);
     limitRefsPerPush(bare, 10);
     writeMany(a, 45);
     await ok(a, ['list', '--all'], 0, S);
