@@ -13,6 +13,8 @@ type Spec =
   | { type: 'duration'; default: number }
   /** a whole number; anything else null (the reader says what that means) */
   | { type: 'int'; default: null }
+  /** a whole number of at least 1; anything else the default */
+  | { type: 'count'; default: number }
   /** one of `values` (trimmed, any case); anything else the default */
   | { type: 'enum'; values: readonly string[]; default: string };
 
@@ -54,13 +56,34 @@ const KEYS = {
     shown: '(unset)',
     doc: "the store's format version, set only by a build whose data older builds would misread; a newer one than this build's is exit 7 for every command (SPEC 2)",
   },
+  // a team's scale: hosts' limits, bounded growth, claims no clock can hold (issue 57)
+  pushBatch: {
+    spec: { type: 'count', default: 2000 },
+    shown: '2000',
+    doc: 'at most this many refs in one push of `sync`/`push`; more go in several pushes, each continuing where the last stopped (SPEC 7)',
+  },
+  hostWait: {
+    spec: { type: 'duration', default: 60_000 },
+    shown: '60s',
+    doc: "how long `sync`, `push` and `claim` wait out a host's rate limit (backing off from 2 s) before saying so (SPEC 7)",
+  },
+  archiveRetention: {
+    spec: { type: 'string' },
+    shown: '90d,1',
+    doc: '`<age>,<count>`: archive entries older than the age and past the newest count of their topic are pruned by `git handoff gc`, and no longer fetched or pushed; `off` keeps them all (SPEC 2)',
+  },
+  claimMaxTTL: {
+    spec: { type: 'duration', default: 24 * HOUR },
+    shown: '24h',
+    doc: 'the longest a claim lasts: a longer `--ttl` is refused, and each clone counts a claim expired this long after it first saw that version of it (SPEC 10)',
+  },
 } as const satisfies Record<string, Key>;
 
 export type HandoffKey = keyof typeof KEYS;
 
 type ValueOf<S> = S extends { type: 'bool' }
   ? boolean
-  : S extends { type: 'duration' }
+  : S extends { type: 'duration' | 'count' }
     ? number
     : S extends { type: 'int' }
       ? number | null
@@ -98,6 +121,8 @@ export function parseSetting<K extends HandoffKey>(k: K, values: readonly string
         return parseDuration(v, s.default);
       case 'int':
         return v === undefined ? null : /^\d+$/.test(v.trim()) ? Number(v.trim()) : null;
+      case 'count':
+        return v !== undefined && /^\d+$/.test(v.trim()) && Number(v.trim()) >= 1 ? Number(v.trim()) : s.default;
       case 'enum': {
         const w = (v ?? '').trim().toLowerCase();
         return s.values.includes(w) ? w : s.default;

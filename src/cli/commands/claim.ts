@@ -8,7 +8,7 @@ import { parseDuration, setting } from '../../config-keys';
 import { listRefs, type RefRecord } from '../../git/refs';
 import { openRepo, type Repo } from '../../git/repo';
 import { branchPrefix, LEASE_PREFIX } from '../../handoff/store/names';
-import { claimMutation, changeClaims, claimsRemote, claimTtlMs, listClaims, publicClaim, releaseMutation, topicOf, type ChangeResult, type Published } from '../../handoff/claims/claims';
+import { assertTtl, claimMutation, changeClaims, claimsRemote, claimTtlMs, listClaims, publicClaim, releaseMutation, topicOf, type ChangeResult, type Published } from '../../handoff/claims/claims';
 import { normalizeSpec } from '../../handoff/claims/overlap';
 import { claimsRef } from '../../handoff/claims/table';
 import { readLease } from '../../handoff/state/leases';
@@ -103,6 +103,7 @@ export const claimCommand: CommandModule<GlobalArgs, ClaimArgs> = {
     const specs = specsOf(repo, a.paths);
     const ttlMs = a.ttl !== undefined ? parseDuration(a.ttl, NaN) : claimTtlMs(config);
     if (!(ttlMs > 0)) throw new HandoffError('usage', 'invalid-ttl', `invalid --ttl ${JSON.stringify(a.ttl)}: a duration such as 30m, 2h or 1d`);
+    if (a.ttl !== undefined) assertTtl(ttlMs, config, a.ttl);
     // the leases (whose process holds the claim), the branch's handoffs (the topic it names) and its claims table, in one listing
     const recs = listRefs(repo, [LEASE_PREFIX, branchPrefix(branch), claimsRef(branch)]);
     const r = await changeClaims(
@@ -124,7 +125,7 @@ export const claimCommand: CommandModule<GlobalArgs, ClaimArgs> = {
     );
     for (const h of r.result.takenFrom) tellClaimTaken(repo, h, session, branch, a.reason!.trim(), r.result.claim.paths);
     if (a.json) return printJson({ ...publicClaim(r.result.claim), branch, enforced: setting(config, 'claims') !== 'tell', renewed: r.result.renewed, takenFrom: r.result.takenFrom.map(publicClaim), published: r.published, oid: r.oid, conflicts: r.lost.map((l) => ({ claim: publicClaim(l.claim), holder: publicClaim(l.holder) })) });
-    for (const l of lostLines(r)) process.stderr.write(terminalSafe(l) + '\n');
+    for (const l of [...(r.outside ?? []).map((w) => `git-handoff: warning: ${w}`), ...lostLines(r)]) process.stderr.write(terminalSafe(l) + '\n');
     if (a.quiet) return;
     const c = r.result.claim;
     const taken = r.result.takenFrom.length ? ` (taken over from ${r.result.takenFrom.map((h) => `session ${h.session}`).join(', ')}: told at its next tool call)` : '';
@@ -164,7 +165,8 @@ export const claimsCommand: CommandModule<GlobalArgs, ClaimsArgs> = {
     const config = readConfig(repo);
     const { remote } = claimsRemote(repo, config);
     const branch = a.all ? null : resolveBranch(repo, a.branch);
-    const { claims, conflicts } = listClaims(repo, { branch, remote });
+    const { claims, conflicts, outside } = listClaims(repo, { branch, remote, config });
+    for (const w of outside) process.stderr.write(terminalSafe(`git-handoff: warning: ${w}`) + '\n');
     if (a.json) return printJson(claims.map((c) => ({ ...publicClaim(c), published: c.where !== 'local' })));
     // a conflict is told for a day after the sync that found it (the table keeps the last 50)
     const shown = conflicts.filter((c) => Date.now() - c.at * 1000 < 86_400_000);
@@ -196,6 +198,7 @@ export async function releaseClaims(a: { paths?: string[]; session?: string; bra
   const branch = resolveBranch(repo, a.branch);
   const specs = a.paths?.length ? specsOf(repo, a.paths) : null;
   const r = await changeClaims(repo, branch, session.id, releaseMutation(branch, session.id, specs));
+  for (const w of r.outside ?? []) process.stderr.write(terminalSafe(`git-handoff: warning: ${w}`) + '\n');
   if (a.json) return printJson({ branch, session: session.id, released: r.result.released, published: r.published });
   if (a.quiet) return;
   const paths = r.result.released.flatMap((x) => x.paths);

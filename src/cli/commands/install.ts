@@ -151,7 +151,7 @@ export const installCommand: CommandModule<GlobalArgs, Args> = {
       .example('$0 install --agent claude --private', 'wire this clone only: the files stay out of git status and history')
       .example('$0 install --agent claude --plugin', 'the git-handoff plugin for Claude Code (every repository; no PATH needed)')
       .example('$0 install --agent gemini --extension', 'the git-handoff extension for Gemini CLI')
-      .example('$0 install --remote origin', 'plain `git fetch` also brings handoffs into refs/remotes/origin/handoffs')
+      .example('$0 install --remote origin', 'plain `git fetch` also brings handoffs into refs/handoff-remotes/origin/handoffs')
       .example('$0 install --server', 'in the bare repository everyone pushes to') as unknown as Argv<Args>,
   handler: (a) => run(a, 'install'),
 };

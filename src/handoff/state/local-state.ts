@@ -8,7 +8,7 @@ import { removeEmptyRecord } from '../store/tx/record-step';
 import type { Repo } from '../../git/repo';
 import { readRecord, RECORD_REF, KEPT_PREFIX, ROGUE_PREFIX } from '../record/record';
 import { DROPPED_PREFIX } from '../store/drop';
-import { ARCHIVE_PREFIX, HANDOFF_PREFIX, LEASE_PREFIX, NOTES_REF } from '../store/names';
+import { ARCHIVE_PREFIX, HANDOFF_PREFIX, LEASE_PREFIX, NOTES_REF, REMOTES_ROOT } from '../store/names';
 import { auditFile } from './audit';
 import { handoffDir } from './paths';
 import { retireWitness, witnessOf, witnessTip } from '../record/witness';
@@ -18,9 +18,9 @@ import { readConfig } from '../../git/config';
 import { userStateDir } from '../../user-dirs';
 
 /** The files and folders under <git-common-dir>/handoff/ that only serve a running guard or command (claims.json: the claims state file, a cache of the tables). */
-const TRANSIENT = ['guard', 'guard-config.json', 'guard-config.plain', 'guard.log', 'lineage', 'ledger', 'processes', 'record-seen.json', 'versions.json', 'listing', 'hooks-for-agents.json', 'refusals.jsonl', 'refusals.jsonl.1', 'contact.json', 'claims.json'];
+const TRANSIENT = ['guard', 'guard-config.json', 'guard-config.plain', 'guard.log', 'lineage', 'ledger', 'processes', 'record-seen.json', 'versions.json', 'listing', 'hooks-for-agents.json', 'refusals.jsonl', 'refusals.jsonl.1', 'contact.json', 'claims.json', 'sync-seen.json', 'claims-seen.json', 'claims-refs.json'];
 /** The refs that hold handoffs or what a command kept of one (user data). */
-const DATA = [HANDOFF_PREFIX, ARCHIVE_PREFIX, DROPPED_PREFIX, ROGUE_PREFIX, KEPT_PREFIX, NOTES_REF, 'refs/remotes/*/handoffs/**'];
+const DATA = [HANDOFF_PREFIX, ARCHIVE_PREFIX, DROPPED_PREFIX, ROGUE_PREFIX, KEPT_PREFIX, NOTES_REF, `${REMOTES_ROOT}*/handoffs/**`, 'refs/remotes/*/handoffs/**'];
 
 const refsUnder = (repo: Repo, patterns: string[]): Array<{ ref: string; oid: string }> =>
   repo

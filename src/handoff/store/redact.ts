@@ -7,7 +7,7 @@ import type { Repo } from '../../git/repo';
 import type { DoctorItem } from '../../wiring';
 import { appendAudit } from '../state/audit';
 import { oneLine } from './document';
-import { handoffRef } from './names';
+import { handoffRef, REMOTES_ROOT } from './names';
 import { checkWrite } from './ownership';
 import { fromLiveRetry, type TakeoverArg } from './takeover';
 import { REDACT_REASON, REDACTED_FROM, splitCommit } from '../secrets/redact-check';
@@ -34,8 +34,8 @@ export interface RedactResult {
   redacted: number;
 }
 
-/** Every remote-tracking ref: a version reachable from one has left this clone. */
-const PUSHED = '--remotes';
+/** Every remote-tracking ref (the handoff remotes' copies, and git's own): a version reachable from one has left this clone. */
+const PUSHED = [`--glob=${REMOTES_ROOT}*`, '--remotes'];
 
 /** The tree with handoff.md and state.json replaced by their redacted texts, every other entry kept. */
 function rewriteTree(repo: Repo, tree: string, texts: Map<string, string>): string {
@@ -67,7 +67,7 @@ export async function redactHandoff(repo: Repo, o: RedactOptions): Promise<Redac
   const took = checkWrite(tip, o.session.id, !!o.takeover, ref, o.topic) === 'takeover';
   const told = took ? takeoverOf(repo, ref, tip.session, o.session, o.takeover!, fromLiveRetry('redact', target)) : null;
   const all = repo.out(['rev-list', '--topo-order', '--reverse', tip.oid]).split('\n').filter(Boolean);
-  const local = new Set(repo.out(['rev-list', tip.oid, '--not', PUSHED]).split('\n').filter(Boolean));
+  const local = new Set(repo.out(['rev-list', tip.oid, '--not', ...PUSHED]).split('\n').filter(Boolean));
   const found = await scanVersions(repo, all.map((oid) => ({ ref, oid })), { skipScanned: false });
   const pushed = found.filter((v) => !local.has(v.oid));
   if (pushed.length) {
