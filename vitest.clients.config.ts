@@ -1,6 +1,8 @@
 import { defineConfig } from 'vitest/config';
+import './test/helpers/clean-path';
 
-// End-to-end tests with the real clients (Claude Code, Codex, Gemini CLI, Copilot CLI, OpenCode, Qwen Code offline): slow, large
+// End-to-end tests with the real clients (Claude Code, Codex, Gemini CLI, Copilot CLI, OpenCode, Qwen Code, Cline CLI, Kilo
+// Code CLI, Factory droid offline): slow, large
 // downloads cached under ~/.cache, so they run apart from `npm test` as `npm run test:clients`.
 export default defineConfig({
   test: {

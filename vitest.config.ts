@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import './test/helpers/clean-path';
 import { SLOW_TESTS } from './test/slow-files';
 
 // `npm test`: everything but the real clients and hosts (their own configs) and the slow runs (vitest.slow.config.ts).

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import './test/helpers/clean-path';
 import { SLOW_TESTS, SPLIT_TESTS } from './test/slow-files';
 
 // `npm run test:slow`: the property, differential, fuzz and stress runs, whole, and the costly cases of the

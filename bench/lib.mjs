@@ -205,4 +205,4 @@ export function emit(rows, asJson) {
   }
 }
 
-export const fmt = (v, unit) => (v == null ? '—' : unit === ' MiB' || unit === ' KiB' ? `${v.toFixed(1)}${unit}` : `${v.toFixed(1)} ms`);
+export const fmt = (v, unit) => (v == null ? '—' : unit === ' MiB' || unit === ' KiB' ? `${v.toFixed(1)}${unit}` : unit === ' pushes' ? `${v}${unit}` : `${v.toFixed(1)} ms`);

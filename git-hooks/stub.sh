@@ -8,7 +8,7 @@ GIT_HANDOFF_BIN=''
 # any case, what no valid session id holds and its greatest length, the refs whose updates node checks, the claims
 # file, the name of node's copy of a message it has judged whole, and the argument that tells node this stub calls it
 # (a handler called by an older build's stub checks what that stub left to it).
-session=${GIT_HANDOFF_SESSION:-${CLAUDE_CODE_SESSION_ID:-${GEMINI_SESSION_ID:-${CODEX_THREAD_ID:-${COPILOT_AGENT_SESSION_ID:-${QWEN_CODE_SESSION_ID:-$OPENCODE_SESSION_ID}}}}}}
+session=${GIT_HANDOFF_SESSION:-${CLAUDE_CODE_SESSION_ID:-${GEMINI_SESSION_ID:-${CODEX_THREAD_ID:-${COPILOT_AGENT_SESSION_ID:-${QWEN_CODE_SESSION_ID:-${OPENCODE_SESSION_ID:-${KILO_SESSION_ID:-$CRUSH_SESSION_ID}}}}}}}}
 SESSION_KEY='[Cc][Ll][Aa][Uu][Dd][Ee]-[Ss][Ee][Ss][Ss][Ii][Oo][Nn]-[Ii][Dd]'
 SESSION_BAD='[!A-Za-z0-9._:-]' SESSION_MAX=128
 checked() { case $1 in *'refs/handoffs/'* | *'refs/handoff-archive/'* | *'refs/notes/handoff-reads'* | *'refs/replace/'*) return 0 ;; esac; return 1; }

@@ -2,11 +2,14 @@
 // records and docs use, with the short names `install --agent` takes and the aliases every place accepts.
 
 /** Every client git-handoff serves, by its one name. */
-export const CLIENT_NAMES = ['claude-code', 'gemini-cli', 'codex', 'cursor', 'copilot', 'opencode', 'qwen-code', 'vscode'] as const;
+export const CLIENT_NAMES = [
+  'claude-code', 'gemini-cli', 'codex', 'cursor', 'copilot', 'opencode', 'qwen-code', 'vscode', 'factory-droid', 'cline', 'windsurf', 'kiro', 'augment',
+  'devin-cli', 'crush', 'kilo-code',
+] as const;
 export type ClientName = (typeof CLIENT_NAMES)[number];
 
-/** The short names `install --agent` takes: every client but Cursor, which is wired by hand, and VS Code's agent, which runs the Claude Code wiring. */
-export const AGENTS = ['claude', 'gemini', 'codex', 'copilot', 'opencode', 'qwen'] as const;
+/** The short names `install --agent` takes: every client but VS Code's agent, which runs the Claude Code wiring. */
+export const AGENTS = ['claude', 'gemini', 'codex', 'copilot', 'opencode', 'qwen', 'cursor', 'droid', 'cline', 'windsurf', 'kiro', 'augment', 'devin', 'crush', 'kilo'] as const;
 export type Agent = (typeof AGENTS)[number];
 
 export const AGENT_CLIENT: Record<Agent, ClientName> = {
@@ -16,6 +19,15 @@ export const AGENT_CLIENT: Record<Agent, ClientName> = {
   copilot: 'copilot',
   opencode: 'opencode',
   qwen: 'qwen-code',
+  cursor: 'cursor',
+  droid: 'factory-droid',
+  cline: 'cline',
+  windsurf: 'windsurf',
+  kiro: 'kiro',
+  augment: 'augment',
+  devin: 'devin-cli',
+  crush: 'crush',
+  kilo: 'kilo-code',
 };
 
 /** Other spellings people use for a client, each meaning exactly one. */
@@ -32,6 +44,23 @@ const ALIASES: Record<string, ClientName> = {
   'vs-code': 'vscode',
   'visual-studio-code': 'vscode',
   'vscode-copilot': 'vscode',
+  'cursor-agent': 'cursor',
+  droid: 'factory-droid',
+  factory: 'factory-droid',
+  'factory-cli': 'factory-droid',
+  'cline-cli': 'cline',
+  cascade: 'windsurf',
+  'windsurf-cascade': 'windsurf',
+  'kiro-cli': 'kiro',
+  'kiro-ide': 'kiro',
+  auggie: 'augment',
+  'augment-code': 'augment',
+  devin: 'devin-cli',
+  'charm-crush': 'crush',
+  kilo: 'kilo-code',
+  kilocode: 'kilo-code',
+  'kilo-cli': 'kilo-code',
+  'kilo-code-cli': 'kilo-code',
 };
 
 /** The one name of a client given by its name or an alias (any case), else null. */
@@ -42,7 +71,7 @@ export function clientName(s: string | null | undefined): ClientName | null {
   return Object.hasOwn(ALIASES, k) ? ALIASES[k] : null;
 }
 
-/** The `--agent` short name of a client given by any of its names, else null (Cursor has none). */
+/** The `--agent` short name of a client given by any of its names, else null (VS Code's agent has none). */
 export function agentName(s: string): Agent | null {
   const c = clientName(s);
   return (Object.keys(AGENT_CLIENT) as Agent[]).find((a) => AGENT_CLIENT[a] === c) ?? null;
@@ -50,8 +79,9 @@ export function agentName(s: string): Agent | null {
 
 /**
  * The variable each client's shell tool exports with its session id, in the order `git handoff` reads them after
- * GIT_HANDOFF_SESSION (SPEC 3). OpenCode's is set by the git-handoff plugin (shell.env); Copilot's hooks get none,
- * its shell COPILOT_AGENT_SESSION_ID; Qwen Code gives hooks and shell QWEN_CODE_SESSION_ID.
+ * GIT_HANDOFF_SESSION (SPEC 3). OpenCode's and Kilo Code's are set by the git-handoff plugin (shell.env); Copilot's
+ * hooks get none, its shell COPILOT_AGENT_SESSION_ID; Qwen Code gives hooks and shell QWEN_CODE_SESSION_ID; Crush gives
+ * its hooks CRUSH_SESSION_ID.
  */
 export const SESSION_VARS: ReadonlyArray<readonly [string, ClientName]> = [
   ['CLAUDE_CODE_SESSION_ID', 'claude-code'],
@@ -60,6 +90,8 @@ export const SESSION_VARS: ReadonlyArray<readonly [string, ClientName]> = [
   ['COPILOT_AGENT_SESSION_ID', 'copilot'],
   ['QWEN_CODE_SESSION_ID', 'qwen-code'],
   ['OPENCODE_SESSION_ID', 'opencode'],
+  ['KILO_SESSION_ID', 'kilo-code'],
+  ['CRUSH_SESSION_ID', 'crush'],
 ];
 
 /** The variable `client`'s shell tool exports with its session id, or null. */
@@ -69,7 +101,7 @@ export const sessionVarOf = (client: ClientName): string | null => SESSION_VARS.
  * Clients whose shells carry no session variable: Cursor's, and VS Code's agent terminal (its session id is only in
  * hook payloads: docs/clients.md). Their commits are told apart by the guard's ledger, not by the hook stub.
  */
-export const WITHOUT_SESSION_VAR: ReadonlySet<ClientName> = new Set<ClientName>(['cursor', 'vscode']);
+export const WITHOUT_SESSION_VAR: ReadonlySet<ClientName> = new Set<ClientName>(['cursor', 'vscode', 'factory-droid', 'cline', 'windsurf', 'kiro', 'augment', 'devin-cli']);
 
 /** Variables that say which client's shell this is when no session variable does. */
 const MARKERS: ReadonlyArray<readonly [string, ClientName]> = [
@@ -77,6 +109,8 @@ const MARKERS: ReadonlyArray<readonly [string, ClientName]> = [
   ['GEMINI_CLI', 'gemini-cli'],
   ['COPILOT_CLI', 'copilot'],
   ['QWEN_CODE', 'qwen-code'],
+  // Kilo Code's shell has KILO=1 and OPENCODE=1 (7.7.7): KILO is read first
+  ['KILO', 'kilo-code'],
   ['OPENCODE', 'opencode'],
 ];
 

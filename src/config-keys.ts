@@ -13,6 +13,8 @@ type Spec =
   | { type: 'duration'; default: number }
   /** a whole number; anything else null (the reader says what that means) */
   | { type: 'int'; default: null }
+  /** a whole number of at least 1; anything else the default */
+  | { type: 'count'; default: number }
   /** one of `values` (trimmed, any case); anything else the default */
   | { type: 'enum'; values: readonly string[]; default: string };
 
@@ -30,9 +32,9 @@ const KEYS = {
   leaseTTL: { spec: { type: 'duration', default: 30 * 60_000 }, shown: '30m', doc: 'how long a worktree lease stays live after its last heartbeat (s, m, h, d)' },
   claimTTL: { spec: { type: 'duration', default: 2 * HOUR }, shown: '2h', doc: 'how long a claim lasts unless renewed or released, when `claim` is given no `--ttl` (s, m, h, d; SPEC 10)' },
   claims: {
-    spec: { type: 'enum', values: ['tell', 'enforce'], default: 'tell' },
-    shown: 'tell',
-    doc: '`enforce`: a write to a path another live session claims is refused (by the guard and pre-commit) rather than told (SPEC 10)',
+    spec: { type: 'enum', values: ['enforce', 'tell'], default: 'enforce' },
+    shown: 'enforce',
+    doc: 'a write to a path another live session claims is refused (by the guard and pre-commit), naming the holder and the ways on; `tell`: told to the model and the person instead, claims advisory (SPEC 10)',
   },
   protect: { spec: { type: 'string', multi: true }, shown: '(none)', doc: 'more globs of protected handoff files, beside `**/memory/handoff-*.md` (multi-valued)' },
   autoSync: { spec: { type: 'bool', default: false, other: false }, shown: 'false', doc: 'the pre-push hook also pushes changed handoff refs to the remote being pushed to' },
@@ -54,13 +56,34 @@ const KEYS = {
     shown: '(unset)',
     doc: "the store's format version, set only by a build whose data older builds would misread; a newer one than this build's is exit 7 for every command (SPEC 2)",
   },
+  // a team's scale: hosts' limits, bounded growth, claims no clock can hold (issue 57)
+  pushBatch: {
+    spec: { type: 'count', default: 2000 },
+    shown: '2000',
+    doc: 'at most this many refs in one push of `sync`/`push`; more go in several pushes, each continuing where the last stopped (SPEC 7)',
+  },
+  hostWait: {
+    spec: { type: 'duration', default: 60_000 },
+    shown: '60s',
+    doc: "how long `sync`, `push` and `claim` wait out a host's rate limit (backing off from 2 s) before saying so (SPEC 7)",
+  },
+  archiveRetention: {
+    spec: { type: 'string' },
+    shown: '90d,1',
+    doc: '`<age>,<count>`: archive entries older than the age and past the newest count of their topic are pruned by `git handoff gc`, and no longer fetched or pushed; `off` keeps them all (SPEC 2)',
+  },
+  claimMaxTTL: {
+    spec: { type: 'duration', default: 24 * HOUR },
+    shown: '24h',
+    doc: 'the longest a claim lasts: a longer `--ttl` is refused, and each clone counts a claim expired this long after it first saw that version of it (SPEC 10)',
+  },
 } as const satisfies Record<string, Key>;
 
 export type HandoffKey = keyof typeof KEYS;
 
 type ValueOf<S> = S extends { type: 'bool' }
   ? boolean
-  : S extends { type: 'duration' }
+  : S extends { type: 'duration' | 'count' }
     ? number
     : S extends { type: 'int' }
       ? number | null
@@ -98,6 +121,8 @@ export function parseSetting<K extends HandoffKey>(k: K, values: readonly string
         return parseDuration(v, s.default);
       case 'int':
         return v === undefined ? null : /^\d+$/.test(v.trim()) ? Number(v.trim()) : null;
+      case 'count':
+        return v !== undefined && /^\d+$/.test(v.trim()) && Number(v.trim()) >= 1 ? Number(v.trim()) : s.default;
       case 'enum': {
         const w = (v ?? '').trim().toLowerCase();
         return s.values.includes(w) ? w : s.default;

@@ -1,7 +1,7 @@
 // dist/first.cjs: the guard's first look (src/guard/first.ts), loaded by dist/guard.cjs through a V8 code cache.
 // What it cannot answer goes to the full guard (dist/fast.cjs) with what it parsed and located.
 import { firstLook, type Look } from './guard/first';
-import { writeOut, type StdinState } from './guard/io';
+import { writeAnswer, type StdinState } from './guard/io';
 import { loadBundle } from './load';
 import { trace } from './trace';
 
@@ -19,7 +19,7 @@ export function run(stdin: StdinState, text: string | null, dist: string): { tag
   }
   trace('first look', look.answer === undefined ? `handed over (${look.use})` : `decided (${look.tag})`);
   if (look.answer === undefined) (loadBundle(dist, 'fast.cjs', look.use) as typeof import('./fast')).guard(stdin, look.seen);
-  else if (look.answer !== null) writeOut(look.answer + '\n');
+  else if (look.answer !== null) writeAnswer(look.answer);
   if (look.answer !== undefined) trace('answered');
   return { tag: look.tag, answered: look.answer !== undefined };
 }

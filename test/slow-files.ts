@@ -49,6 +49,11 @@ export const SLOW_TESTS = [
   'test/claims/remote.test.ts', // claims across clones: offline, expiry against renewal, a killed holder (24 s)
   'test/sync/failure.test.ts', // unreachable remotes, push races, refused pushes (19 s)
   'test/sync/record-remote.test.ts', // the record published per clone, recover --from in a new clone (31 s)
+  // issue 57: hosts that limit a push's size and rate, claims published or said not to be, the tracking namespace
+  'test/sync/host-limits.test.ts', // pre-receive hooks refusing as GitHub and GitLab do; each rate case waits out a window (38 s)
+  'test/sync/namespace.test.ts', // branch lists, decorations and pruning pulls after a sync of every family (17 s)
+  'test/claims/publish.test.ts', // offline claims published by sync, raced against another clone; a host refusing the claims ref (13 s)
+  'test/sync/retention.test.ts', // archive entries aged past a retention of seconds, pruned here, on a remote and its server check (14 s)
   // the hardening and loss-record scenarios beyond the record's basic cases (each builds an attack or a damage by hand,
   // then runs every reader over it); the first hour's edge cases (issue 40's numbered items)
   'test/harden/terminal-output.test.ts', // escapes, C1 and bidi controls from data through list, show and log (15 s)

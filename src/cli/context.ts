@@ -61,11 +61,25 @@ export function readBounded(file: string | number, limit: number): Buffer {
 }
 
 /** The takeover a command asks for; `--reason` alone is an error, not silently ignored. */
-export function takeoverArg(a: { takeOver?: boolean; reason?: string }, command: string): { reason: string } | null {
+export function takeoverArg(a: { takeOver?: boolean; reason?: string; fromLive?: boolean }, command: string): { reason: string; fromLive: boolean } | null {
   if (a.reason !== undefined && !a.takeOver) {
     throw new HandoffError('usage', 'reason-without-takeover', `--reason goes with --take-over (it records why a handoff was taken over); add --take-over or drop --reason. See \`git handoff ${command} -h\``);
   }
-  return a.takeOver ? { reason: a.reason ?? '' } : null;
+  if (a.fromLive && !a.takeOver) {
+    throw new HandoffError('usage', 'from-live-without-takeover', `--from-live goes with --take-over --reason (it takes a handoff over from a session that is live); add them or drop --from-live. See \`git handoff ${command} -h\``);
+  }
+  return a.takeOver ? { reason: a.reason ?? '', fromLive: !!a.fromLive } : null;
+}
+
+/** --from-live, beside --take-over: the one option every command that takes a handoff over shares. */
+export const FROM_LIVE_OPTION = { type: 'boolean', describe: 'with --take-over: take it over although its owner is live (`git handoff sessions`); it is told at its next tool call' } as const;
+
+/** What a write's answer says of a takeover: from whom, and whether that session was live (it is told). */
+export function takenOverNote(r: { takenFrom?: { session: string | null; live: { session: string; client: string | null } | null } }): string {
+  const t = r.takenFrom;
+  if (!t?.session) return 'taken over';
+  if (!t.live) return `taken over from session ${t.session}`;
+  return `taken over from live session ${t.live.session}${t.live.client ? ` (${t.live.client})` : ''}: it is told at its next tool call and session start`;
 }
 
 /** A handoff ref as printed: with the branch as people name it when the ref had to encode it (feature%2Flogin). */

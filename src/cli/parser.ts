@@ -12,6 +12,7 @@ import { claimCommand, claimsCommand } from './commands/claim';
 import { completionCommand, repositoryCompletions } from './commands/completion';
 import { diffCommand } from './commands/diff';
 import { dropCommand } from './commands/drop';
+import { gcCommand } from './commands/gc';
 import { editCommand } from './commands/edit';
 import { importCommand } from './commands/import';
 import { doctorCommand, installCommand, uninstallCommand } from './commands/install';
@@ -64,6 +65,7 @@ export const commands: CommandModule<GlobalArgs, any>[] = [
   syncCommand,
   redactCommand,
   recoverCommand,
+  gcCommand,
   completionCommand,
   guardCommand,
 ];
@@ -119,7 +121,7 @@ export const COMMAND_GROUPS: ReadonlyArray<readonly [string, readonly string[]]>
   ['Every day', ['status', 'web', 'write', 'edit', 'show', 'list', 'log', 'diff', 'boot', 'template', 'archive', 'restore', 'claim', 'claims']],
   ['Between clones', ['fetch', 'push', 'sync']],
   ['Setting up', ['install', 'uninstall', 'doctor', 'import', 'completion']],
-  ['Housekeeping and repair', ['sessions', 'release', 'rename-branch', 'drop', 'redact', 'recover']],
+  ['Housekeeping and repair', ['sessions', 'release', 'rename-branch', 'drop', 'redact', 'recover', 'gc']],
   ['Plumbing (agent clients run it; not typed by hand)', ['guard']],
 ];
 

@@ -21,7 +21,7 @@ export function selectingFlags(argv: readonly string[]): string[] {
 
 /** The error with its retry commands carrying the selecting flags of `argv` (an ownership refusal; others as they are). */
 export function withSelectingFlags(e: unknown, argv: readonly string[]): unknown {
-  if (!(e instanceof HandoffError) || e.code !== 'owned-by-another-session') return e;
+  if (!(e instanceof HandoffError) || (e.code !== 'owned-by-another-session' && e.code !== 'owner-live')) return e;
   const flags = selectingFlags(argv);
   if (flags.length === 0) return e;
   const message = e.message

@@ -63,6 +63,7 @@ export const WRITE_SPEC: CommandSpec = {
     ['session', { type: 'string', describe: 'this session id (default: from the environment)' }],
     ['take-over', { type: 'boolean', describe: "take over another session's handoff (needs --reason)" }],
     ['reason', { type: 'string', describe: 'why you take it over (kept in the history)' }],
+    ['from-live', { type: 'boolean', describe: 'with --take-over: take it over although its owner is live (`git handoff sessions`); it is told at its next tool call' }],
     ['to', { type: 'string', array: true, describe: 'who it is for (repeatable): session:<id>, client:<name>, person:<email>, role:<slug>; kept for later versions' }],
     ['to-none', { type: 'boolean', describe: 'address it to no one in particular again (anyone)' }],
     ['tag', { type: 'string', array: true, describe: 'a tag (repeatable, lowercase-words); kept for later versions until --tag is given again' }],

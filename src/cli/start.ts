@@ -3,6 +3,7 @@
 import { HandoffError } from '../errors';
 import { setFormatGate } from '../git/repo';
 import { assertKnownFormat } from '../handoff/store/format';
+import { upgradeTracking } from '../handoff/store/tx/migrate';
 import { PAGED_COMMANDS, pagerCommand, startPager } from './pager';
 import { noticeLosses } from './record-notice';
 
@@ -25,7 +26,8 @@ export function changeDirectory(paths: string | string[] | undefined): void {
  * repository (SPEC 2 "Format version"; not the guard's and hooks' entries), then the loss record (issue 23).
  */
 export function beforeCommand(command: string): void {
-  if (!UNGATED.has(command)) setFormatGate(assertKnownFormat);
+  // a store this build may read is upgraded before anything reads it (format 3: tracking copies out of refs/remotes/)
+  if (!UNGATED.has(command)) setFormatGate((repo) => (assertKnownFormat(repo), upgradeTracking(repo)));
   noticeLosses(command);
 }
 

@@ -135,6 +135,7 @@ export const record: ClientRecord = {
   shellSession: 'as-hook',
   payload: 'PascalCase hook_event_name, session_id, tool_name, tool_input',
   block: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":…}}',
+  contextBeforeTool: true,
   probes: (cwd, command) => [['Bash', { session_id: PROBE_SESSION, cwd, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command } }]],
   adapter: claude,
   wiring,

@@ -28,6 +28,9 @@ export const wiring: Wiring = {
   // hooks run as `bash -c <command>` (execve traces)
   bash: true,
   timeout: HOOK_TIMEOUT_S,
+  // Codex 0.169.0 runs a SessionEnd hook for at most 3 s while it exits, and says "clamping SessionEnd hook timeout to
+  // 3s" at every start for a longer one (observed); its trust hash counts it as 3 either way (install/codex-trust.ts)
+  eventTimeouts: { SessionEnd: 3 },
   named: false,
   notes: 'AGENTS.md',
   // Codex reads a project's skills from .agents/skills, as its binary showed
@@ -67,6 +70,7 @@ export const record: ClientRecord = {
   shellSession: 'as-hook',
   payload: "Claude Code's, with turn_id (tool events), tool Bash or apply_patch (the patch in tool_input.command), a rollout-*.jsonl transcript",
   block: "Claude Code's",
+  contextBeforeTool: true,
   // exec_command keeps the command's stdin open: write_stdin types into it later, and no hook sees that
   stdinUnseen: true,
   probes: (cwd, command) => [['Bash', { session_id: PROBE_SESSION, cwd, hook_event_name: 'PreToolUse', turn_id: 'doctor', tool_name: 'Bash', tool_input: { command } }]],

@@ -1,5 +1,5 @@
 // The payload fields Claude Code, Codex and Gemini CLI share: one reader, each client naming its own events.
-import { commonToolAction, obj, own, str, type EventKind, type GuardClient, type GuardEvent } from './event';
+import { commonToolAction, obj, own, str, type EventKind, type GuardClient, type GuardEvent, type ToolAction } from './event';
 
 export function parseCommonPayload(client: GuardClient, kinds: Record<string, EventKind>, p: Record<string, unknown>, source: string | null): GuardEvent {
   const name = str(p.hook_event_name) ?? '';
@@ -34,3 +34,26 @@ export function claudeArgs(tool: string | null, input: Record<string, unknown>):
   if (tool === 'Edit' && str(out.new_string) === null && str(input.new_str) !== null) out.new_string = input.new_str;
   return out;
 }
+
+/** A client's tool call in Claude Code's tool and argument names, or the action itself (null: read as commonToolAction reads it). */
+export type ToClaude = (input: Record<string, unknown>) => { tool: string; input: Record<string, unknown> } | ToolAction | null;
+
+/**
+ * A tool call of a client whose tools are Claude Code's under other names (`tools`: its name → Claude Code's tool and
+ * arguments): the action the rules judge. A tool the table does not name is read as commonToolAction reads it (a new
+ * or MCP tool: judged on every argument).
+ */
+export function mappedAction(tools: Record<string, ToClaude>, tool: string | null, input: Record<string, unknown>, cwd: string): ToolAction {
+  const m = tool === null ? null : (own(tools, tool)?.(input) ?? null);
+  if (m && 'type' in m) return m;
+  return m ? commonToolAction(m.tool, m.input, cwd) : commonToolAction(tool, input, cwd);
+}
+
+/** `{old_str, new_str}` (and Claude Code's own names, which win) as Claude Code's Edit arguments. */
+export const editOf = (input: Record<string, unknown>, path: unknown = input.file_path ?? input.path): { tool: string; input: Record<string, unknown> } => ({
+  tool: 'Edit',
+  input: { file_path: path, old_string: input.old_string ?? input.old_str ?? input.oldString ?? '', new_string: input.new_string ?? input.new_str ?? input.newString ?? '' },
+});
+
+/** A whole file written, its path and content under the client's names, as Claude Code's Write. */
+export const writeOf = (path: unknown, content: unknown): { tool: string; input: Record<string, unknown> } => ({ tool: 'Write', input: { file_path: path, content: typeof content === 'string' ? content : '' } });

@@ -1,7 +1,40 @@
-// Cursor: camelCase events and `conversation_id`; answers with permission/user_message/agent_message.
-import { commonToolAction, obj, own, str, type ClientAdapter, type EventKind, type ToolAction } from './event';
+// Cursor (read from cursor.com/docs/hooks and its third-party hooks reference; not run here: no offline build): its own
+// hooks in `.cursor/hooks.json` and `~/.cursor/hooks.json` (`{"version": 1, "hooks": {"<event>": [{"command", "matcher",
+// "timeout", "failClosed"}]}}`), camelCase events, `conversation_id`; answers `{"permission": "deny", "user_message",
+// "agent_message"}`. With its third-party configs setting on it also runs Claude Code's `.claude/settings.json`
+// hooks, sending them the same payload (`hook_event_name: "preToolUse"`, `tool_name: "Shell"`, `conversation_id`).
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { commonToolAction, obj, own, str, type ClientAdapter, type EventKind, type GuardEvent, type ToolAction } from './event';
 import type { ClientRecord } from './record';
 import { PROBE_SESSION } from './record';
+import { GUARD_TEXT, HOOK_TIMEOUT_S, type Wiring } from './wiring';
+
+export const CURSOR_HOOKS_FILE = '.cursor/hooks.json';
+
+/**
+ * The events install wires (preToolUse gets every tool: Shell, Write, StrReplace, Delete, MCP; no matcher, so the
+ * read-only ones reach the guard and are read as reads). preToolUse fails closed: a guard that cannot run refuses.
+ */
+const EVENTS = { preToolUse: undefined, sessionStart: undefined, stop: undefined, preCompact: undefined, sessionEnd: undefined };
+
+export const wiring: Wiring = {
+  client: 'cursor',
+  format: 'files',
+  settings: CURSOR_HOOKS_FILE,
+  events: EVENTS,
+  timeout: HOOK_TIMEOUT_S,
+  named: false,
+  notes: 'AGENTS.md',
+  skills: null,
+  files: (command) => [
+    {
+      file: CURSOR_HOOKS_FILE,
+      json: { at: ['hooks'], base: { version: 1 }, entries: Object.fromEntries(Object.keys(EVENTS).map((e) => [e, [{ command, timeout: HOOK_TIMEOUT_S, ...(e === 'preToolUse' ? { failClosed: true } : {}) }]])) },
+    },
+  ],
+};
 
 const KINDS: Record<string, EventKind> = {
   beforeShellExecution: 'pre-tool',
@@ -15,8 +48,35 @@ const KINDS: Record<string, EventKind> = {
   sessionEnd: 'session-end',
 };
 
-// Cursor's own tool names, mapped onto the shared ones.
-const TOOLS: Record<string, string> = { Shell: 'Bash', Write: 'Write', StrReplace: 'Edit', Edit: 'Edit', Delete: 'Delete' };
+// Cursor's own tool names, mapped onto the shared ones (Delete's arguments are judged as an unknown tool's: every path).
+const TOOLS: Record<string, string> = { Shell: 'Bash', Write: 'Write', StrReplace: 'Edit', Edit: 'Edit' };
+
+/** A payload Cursor sent, through its own hooks or Claude Code's: a camelCase event with its conversation or generation. */
+export const isCursorPayload = (p: Record<string, unknown>): boolean =>
+  typeof p.hook_event_name === 'string' && /^[a-z]/.test(p.hook_event_name) && (p.conversation_id !== undefined || p.generation_id !== undefined || p.cursor_version !== undefined);
+
+/**
+ * Cursor runs Claude Code's wiring (with its third-party configs setting) and its own: where git-handoff's Cursor
+ * wiring is in the project (or the user's hooks), that one answers Cursor's calls and the Claude Code wiring stands
+ * aside (one answer a call).
+ */
+export function cursorAnswersNatively(e: GuardEvent, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (e.client !== 'cursor') return false;
+  const home = env.HOME || homedir();
+  const files = [path.join(home, CURSOR_HOOKS_FILE)];
+  for (let d = path.resolve(e.cwd); ; d = path.dirname(d)) {
+    files.push(path.join(d, CURSOR_HOOKS_FILE));
+    if (d === path.dirname(d)) break;
+  }
+  return files.some((f) => {
+    try {
+      const t = readFileSync(f, 'utf8');
+      return GUARD_TEXT.test(t) && t.includes('--client=cursor');
+    } catch {
+      return false;
+    }
+  });
+}
 
 export const cursor: ClientAdapter = {
   client: 'cursor',
@@ -38,7 +98,9 @@ export const cursor: ClientAdapter = {
       action = { type: 'edit', path: str(p.file_path) ?? '', edits };
     } else {
       const mapped = tool ? own(TOOLS, tool) ?? tool : null;
-      const input = mapped === 'Write' ? { ...toolInput, content: str(toolInput.content) ?? str(toolInput.contents) ?? '' } : toolInput;
+      // Write's content may be `contents`; Shell runs in its working_directory
+      const input =
+        mapped === 'Write' ? { ...toolInput, content: str(toolInput.content) ?? str(toolInput.contents) ?? '' } : mapped === 'Bash' && str(toolInput.working_directory) ? { ...toolInput, workdir: toolInput.working_directory } : toolInput;
       action = commonToolAction(mapped, input, cwd);
     }
     return {
@@ -74,24 +136,27 @@ export const cursor: ClientAdapter = {
 
 export const record: ClientRecord = {
   name: 'cursor',
-  agent: null,
+  agent: 'cursor',
   home: { dir: '.cursor' },
   hookFiles: [
-    { scope: 'project', file: '.cursor/hooks.json' },
+    { scope: 'project', file: CURSOR_HOOKS_FILE },
     { scope: 'user', file: '.cursor/hooks.json' },
   ],
   trustFiles: [],
   // its reading tools, as its hooks reference names them (not run here)
   readOnly: ['Read', 'Grep', 'Glob', 'LS'],
-  routing: 'by-hand',
+  // preToolUse with no matcher: every tool, the read-only ones read as reads
+  routing: 'every-tool',
   mcpNames: 'MCP:<tool>',
   // its shell carries none: its commits are told apart by the guard's ledger
   sessionVar: null,
   shellSession: 'never',
   payload: 'conversation_id, camelCase events (beforeShellExecution, preToolUse, afterFileEdit, …)',
   block: '{"permission":"deny","user_message":…,"agent_message":…}',
-  probes: (cwd, command) => [['beforeShellExecution', { conversation_id: PROBE_SESSION, cwd, hook_event_name: 'beforeShellExecution', command }]],
+  contextBeforeTool: true,
+  readsClaude: 'with its third-party configs setting on',
+  probes: (cwd, command) => [['Shell', { conversation_id: PROBE_SESSION, generation_id: 'doctor', cwd, workspace_roots: [cwd], hook_event_name: 'preToolUse', tool_name: 'Shell', tool_input: { command, working_directory: cwd } }]],
   adapter: cursor,
-  wiring: null,
+  wiring,
   front: null,
 };

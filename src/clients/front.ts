@@ -6,6 +6,7 @@ import type { EventKind } from './event';
 import { front as claude, wiring as claudeWiring } from './claude';
 import { front as codex, wiring as codexWiring } from './codex';
 import { front as copilot, wiring as copilotWiring } from './copilot';
+import { front as droid, wiring as droidWiring } from './droid';
 import { front as gemini, wiring as geminiWiring } from './gemini';
 import type { ClientName } from '../client-names';
 import { front as qwen, wiring as qwenWiring } from './qwen';
@@ -32,13 +33,15 @@ export interface FrontFacts {
   plugin?: true;
 }
 
-/** The clients whose wirings run the sh front, with their wiring and facts (OpenCode loads a plugin; Cursor is wired by hand). */
+/** The clients whose wirings run the sh front, with their wiring and facts (OpenCode and Kilo Code load a plugin; the other clients of issue 56 run node's guard straight). */
 export const FRONT_CLIENTS: ReadonlyArray<{ wiring: Wiring; facts: FrontFacts }> = [
   { wiring: claudeWiring, facts: claude },
   { wiring: geminiWiring, facts: gemini },
   { wiring: codexWiring, facts: codex },
   { wiring: qwenWiring, facts: qwen },
   { wiring: copilotWiring, facts: copilot },
+  // Factory droid: Claude Code's payload with its own tools, started with `sh -c` (its record's wiring of files)
+  { wiring: droidWiring, facts: droid },
 ];
 
 /** A client the front serves without being named (`git-handoff-guard` alone): those node tells apart by the payload. */

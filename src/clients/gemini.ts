@@ -36,6 +36,7 @@ export const wiring: Wiring = {
   after: 'AfterTool',
   // Gemini CLI counts hook timeouts in milliseconds.
   timeout: HOOK_TIMEOUT_S * 1000,
+  timeoutMs: true,
   named: true,
   notes: 'GEMINI.md',
   skills: '.gemini/skills',
@@ -98,6 +99,7 @@ export const record: ClientRecord = {
   shellSession: 'never',
   payload: 'events BeforeTool AfterTool SessionStart AfterAgent PreCompress, an ISO timestamp',
   block: '{"decision":"deny","reason":…}',
+  contextBeforeTool: false,
   probes: (cwd, command) => [['run_shell_command', { session_id: PROBE_SESSION, cwd, hook_event_name: 'BeforeTool', timestamp: new Date().toISOString(), tool_name: 'run_shell_command', tool_input: { command } }]],
   adapter: gemini,
   wiring,

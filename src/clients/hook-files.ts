@@ -18,6 +18,8 @@ export interface HookFile {
   file: string;
   /** where the client keeps which folders (or hooks) it trusts: it may not change at all */
   trust?: true;
+  /** (a plugin folder) every file in it runs, not only modules (Cline's hook folders) */
+  every?: true;
 }
 
 interface Row {
@@ -26,12 +28,13 @@ interface Row {
   /** relative to the worktree (project, local), to the user's home (user), or absolute (system); `$VAR/…` when a variable moves it */
   file: string;
   trust?: true;
+  every?: true;
 }
 
 /** The rows of one kind of every record, the first client naming a file keeping it (VS Code reads Claude Code's). */
-function rows(pick: (r: (typeof ALL_RECORDS)[number]) => readonly { scope: HookScope; file: string }[] | undefined, trust?: true): Row[] {
+function rows(pick: (r: (typeof ALL_RECORDS)[number]) => readonly { scope: HookScope; file: string; every?: true }[] | undefined, trust?: true): Row[] {
   const seen = new Set<string>();
-  return ALL_RECORDS.flatMap((r) => (pick(r) ?? []).map((f) => ({ client: r.name, scope: f.scope, file: f.file, ...(trust ? { trust } : {}) }))).filter((row) => {
+  return ALL_RECORDS.flatMap((r) => (pick(r) ?? []).map((f) => ({ client: r.name, scope: f.scope, file: f.file, ...(trust ? { trust } : {}), ...(f.every ? { every: f.every } : {}) }))).filter((row) => {
     const key = `${row.scope === 'local' ? 'project' : row.scope}:${row.file}`;
     return !seen.has(key) && !!seen.add(key);
   });
@@ -103,7 +106,7 @@ export function hookFiles(worktrees: readonly string[], home: string, env: NodeJ
         // a file that is both (Codex's config.toml, Copilot's config.json) is a trust file of its hooks' client
         if (had) {
           if (r.trust) had.trust = true;
-        } else out.set(file, { client: r.client, scope: r.scope, file, ...(r.trust ? { trust: r.trust } : {}) });
+        } else out.set(file, { client: r.client, scope: r.scope, file, ...(r.trust ? { trust: r.trust } : {}), ...(r.every ? { every: r.every } : {}) });
       }
     }
     return [...out.values()];

@@ -6,9 +6,10 @@ import { clientName } from '../client-names';
 import { codex } from './codex';
 import { copilot, copilotClaude, isCopilotClaudePayload } from './copilot';
 import { qwen } from './qwen';
-import { cursor } from './cursor';
+import { cursor, cursorAnswersNatively, isCursorPayload } from './cursor';
+import { devin, devinAnswersNatively, isDevinPayload } from './devin';
 import { gemini } from './gemini';
-import { isVSCodePayload, vscode } from './vscode';
+import { claudeWired, isVSCodePayload, vscode } from './vscode';
 
 const GEMINI_EVENTS = new Set(['BeforeTool', 'AfterTool', 'AfterAgent', 'BeforeAgent', 'BeforeModel', 'AfterModel', 'BeforeToolSelection', 'PreCompress', 'Notification']);
 const GEMINI_TOOLS = new Set(['write_file', 'replace', 'run_shell_command', 'read_file', 'glob', 'search_file_content', 'list_directory']);
@@ -30,30 +31,76 @@ export function namedClient(argv: readonly string[] = process.argv): GuardClient
 
 /**
  * The adapter for a payload: the client the wiring names (it cannot be mistaken), else the payload's shape. Its
- * parse reads an unknown shape too (judged): see readsUnknownShapes.
+ * parse reads an unknown shape too (judged): see readsUnknownShapes. A call that another wiring of git-handoff's
+ * answers for its client gets an adapter that answers nothing (standingAside).
  */
 export function detectClient(p: Record<string, unknown>, named: GuardClient | null = namedClient()): ClientAdapter {
-  return readsUnknownShapes(adapterOf(p, named));
+  const adapter = adapterOf(p, named);
+  return answeredElsewhere(adapter, named, p) ? standingAside(adapter) : readsUnknownShapes(adapter);
 }
 
 function adapterOf(p: Record<string, unknown>, named: GuardClient | null): ClientAdapter {
-  // Copilot CLI runs the Claude Code wiring too: its payloads there are Copilot's (its session, its argument names)
-  if ((named === null || named === 'claude-code') && isCopilotClaudePayload(p)) return copilotClaude;
-  // so does VS Code's agent (chat.hookFilesLocations reads .claude/settings.json), in its own shape
-  if ((named === null || named === 'claude-code') && isVSCodePayload(p)) return vscode;
+  // One wiring, many readers: Copilot CLI, VS Code's agent, Cursor (with its third-party configs setting) and Devin CLI
+  // run Claude Code's wiring too, each sending its own payload, answered in its own protocol
+  if (named === null || named === 'claude-code') {
+    // Copilot's: its session, its argument names
+    if (isCopilotClaudePayload(p)) return copilotClaude;
+    if (isVSCodePayload(p)) return vscode;
+    if (isCursorPayload(p)) return cursor;
+    if (isDevinPayload(p)) return devin;
+  }
+  // VS Code's agent runs Copilot's hooks files too (`.github/hooks`)
+  if (named === 'copilot' && isVSCodePayload(p)) return vscode;
   if (named) return RECORDS[named].adapter;
   // Qwen Code gives its hooks its session id (a Gemini CLI fork: its payloads could pass for Gemini's)
   if (typeof p.session_id === 'string' && process.env.QWEN_CODE_SESSION_ID === p.session_id) return qwen;
   const name = str(p.hook_event_name) ?? '';
   // Copilot CLI's native payloads name no event and are camelCase throughout
   if (p.hook_event_name === undefined && typeof p.sessionId === 'string') return copilot;
-  if (/^[a-z]/.test(name) && (p.conversation_id !== undefined || p.generation_id !== undefined || p.workspace_roots !== undefined)) return cursor;
+  if (/^[a-z]/.test(name) && p.workspace_roots !== undefined) return cursor;
   if (GEMINI_EVENTS.has(name) || GEMINI_TOOLS.has(str(p.tool_name) ?? '') || (p.timestamp !== undefined && p.turn_id === undefined && (name === 'SessionStart' || name === 'SessionEnd'))) {
     return gemini;
   }
   // Codex's SessionStart has no turn_id; its transcript is always a rollout-*.jsonl (observed with 0.169.0).
   if (p.turn_id !== undefined || str(p.tool_name) === 'apply_patch' || /(^|[\\/])rollout-[^\\/]*\.jsonl$/.test(str(p.transcript_path) ?? '')) return codex;
   return claude;
+}
+
+/**
+ * Whether another of git-handoff's wirings answers this call for its client, so this run answers nothing (one answer
+ * a call): Cursor's and Devin CLI's own wirings, where they are, for their calls through Claude Code's; Claude Code's
+ * wiring, where it is, for VS Code's calls through Copilot's hooks file. (Copilot CLI's calls through Claude Code's
+ * wiring: src/clients/copilot.ts copilotAnswersNatively.)
+ */
+function answeredElsewhere(adapter: ClientAdapter, named: GuardClient | null, p: Record<string, unknown>): boolean {
+  const viaClaude = named === null || named === 'claude-code';
+  if (!(viaClaude && (adapter === cursor || adapter === devin)) && !(named === 'copilot' && adapter === vscode)) return false;
+  let e: GuardEvent;
+  try {
+    e = adapter.parse(p);
+  } catch {
+    return false;
+  }
+  if (adapter === cursor) return cursorAnswersNatively(e);
+  if (adapter === devin) return devinAnswersNatively(e);
+  return claudeWired(e.cwd);
+}
+
+const ASIDE = new Map<ClientAdapter, ClientAdapter>();
+
+/** An adapter that answers nothing: every event read as one the guard does not handle, with no session and no tool. */
+function standingAside(adapter: ClientAdapter): ClientAdapter {
+  let out = ASIDE.get(adapter);
+  if (!out) {
+    const client = adapter.client;
+    out = {
+      client,
+      parse: (p) => ({ client, kind: 'other', name: String(p.hook_event_name ?? ''), session: null, agentId: null, cwd: typeof p.cwd === 'string' ? p.cwd : process.cwd(), tool: null, action: { type: 'other' }, toolInput: {}, source: null, stopHookActive: false }),
+      render: () => null,
+    };
+    ASIDE.set(adapter, out);
+  }
+  return out;
 }
 
 const JUDGING = new Map<ClientAdapter, ClientAdapter>();

@@ -27,6 +27,7 @@ export const wiring: Wiring = {
   events: { 'tool.execute.before': undefined, 'tool.execute.after': undefined, 'shell.env': undefined, 'session.created': undefined, 'session.idle': undefined },
   // milliseconds the plugin waits for the guard (past it, the call goes on: the guard's own watchdog is 15 s)
   timeout: HOOK_TIMEOUT_S * 1000,
+  timeoutMs: true,
   named: false,
   notes: 'AGENTS.md',
   // OpenCode reads a project's skills from .agents/skills too (the skill's description reached the model with 1.18.33)
@@ -91,18 +92,36 @@ export const opencode: ClientAdapter = {
   },
 };
 
+/** What a plugin module of OpenCode's plugin API says for one client: its guard command, mark, read-only tools, shell variable. */
+export interface PluginSpec {
+  /** the guard, `--client=<name>` */
+  command: string;
+  /** line 2: what uninstall and doctor recognise it by */
+  mark: string;
+  /** the client's name in its comments, and the install command that wrote it */
+  label: string;
+  agent: string;
+  readOnly: readonly string[];
+  /** the variable shell.env gives every shell: the session id */
+  sessionVar: string;
+}
+
 /** The plugin module install writes, running `command` (the guard, `--client=opencode`) through `sh -c`. */
-export function opencodePlugin(command: string): string {
-  return `// Written by \`git handoff install --agent opencode\`; \`git handoff uninstall --agent opencode\` removes it.
-${OPENCODE_PLUGIN_MARK}: runs the guard before each tool call (a refusal throws, and the model reads it), gives
-// the shell OPENCODE_SESSION_ID, puts the handoffs' startup view into the session's system prompt, and asks once
+export const opencodePlugin = (command: string): string =>
+  pluginModule({ command, mark: OPENCODE_PLUGIN_MARK, label: 'OpenCode', agent: 'opencode', readOnly: READ_ONLY, sessionVar: sessionVarOf('opencode')! });
+
+/** A plugin module of OpenCode's plugin API (OpenCode, and Kilo Code, its fork) running the guard through `sh -c`. */
+export function pluginModule(o: PluginSpec): string {
+  return `// Written by \`git handoff install --agent ${o.agent}\`; \`git handoff uninstall --agent ${o.agent}\` removes it.
+${o.mark}: runs the guard before each tool call (a refusal throws, and the model reads it), gives
+// the shell ${o.sessionVar}, puts the handoffs' startup view into the session's system prompt, and asks once
 // at session.idle for a handoff note when files changed and none was written. No import beyond node's own.
 import { spawn } from "node:child_process"
 
-const GUARD = ${JSON.stringify(command)}
+const GUARD = ${JSON.stringify(o.command)}
 const TIMEOUT_MS = ${wiring.timeout}
 // the tools that cannot write or run anything: every other tool is the guard's to judge
-const READ_ONLY = new Set(${JSON.stringify(READ_ONLY)})
+const READ_ONLY = new Set(${JSON.stringify(o.readOnly)})
 
 /** One payload to the guard; its answer ({deny}, {args, context}, {context}, {followUp}) or null. */
 function ask(payload, cwd) {
@@ -169,7 +188,7 @@ export const GitHandoff = async ({ directory, client }) => {
       output.output = (output.output ? output.output + "\\n\\n" : "") + note
     },
     "shell.env": async (input, output) => {
-      if (input.sessionID) output.env.OPENCODE_SESSION_ID = input.sessionID
+      if (input.sessionID) output.env.${o.sessionVar} = input.sessionID
     },
   }
 }
@@ -201,6 +220,7 @@ export const record: ClientRecord = {
   shellSession: 'always',
   payload: "the git-handoff plugin's: Claude Code's event names, OpenCode's tools and camelCase arguments",
   block: 'the guard answers {"deny":…}; the plugin throws it',
+  contextBeforeTool: true,
   probes: (cwd, command) => [['bash', { session_id: PROBE_SESSION, cwd, hook_event_name: 'PreToolUse', tool_name: 'bash', tool_input: { command } }]],
   adapter: opencode,
   wiring,

@@ -91,6 +91,7 @@ export const record: ClientRecord = {
   shellSession: 'as-hook',
   payload: "Claude Code's, with Qwen's tools (run_shell_command {command}, write_file {file_path, content}, edit {file_path, old_string, new_string}), permission_mode, prompt_id",
   block: "Claude Code's (a flat permissionDecision is ignored)",
+  contextBeforeTool: true,
   probes: (cwd, command) => [['run_shell_command', { session_id: PROBE_SESSION, cwd, hook_event_name: 'PreToolUse', tool_name: 'run_shell_command', tool_input: { command } }]],
   adapter: qwen,
   wiring,

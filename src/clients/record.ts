@@ -21,6 +21,8 @@ export type FileScope = 'project' | 'local' | 'user' | 'system';
 export interface ClientPath {
   scope: FileScope;
   file: string;
+  /** (a plugin folder) every file in it runs, whatever its extension (Cline's hook folders), not only modules */
+  every?: true;
 }
 
 /** How a client's hook wiring picks the tools it sends to the guard. */
@@ -32,8 +34,9 @@ export type Routing =
   | 'every-tool'
   /** the git-handoff plugin asks about every tool but the read-only ones (OpenCode) */
   | 'plugin'
-  /** wired by hand (Cursor): the entries `install --agent cursor` prints name no matcher */
-  | 'by-hand';
+  /** its hooks are per kind of action (Windsurf's pre_run_command, pre_write_code, pre_mcp_tool_use): each one that
+   *  writes or runs anything is wired, the reading ones (pre_read_code) are not */
+  | 'events';
 
 export interface ClientRecord {
   name: ClientName;
@@ -66,6 +69,14 @@ export interface ClientRecord {
   payload: string;
   /** how it is told to refuse a call */
   block: string;
+  /**
+   * Whether a before-tool answer's context reaches its model (Claude Code's additionalContext, a plugin's note after the
+   * tool, Cline's contextModification): else a warning waits for its after-tool hook (Gemini CLI's AfterTool, droid's
+   * PostToolUse), or for none where it has neither (Windsurf, Kiro)
+   */
+  contextBeforeTool: boolean;
+  /** when it also runs Claude Code's wiring (`.claude/settings.json`), sending its own payload there */
+  readsClaude?: string;
   /** its shell tool keeps the command's stdin open for later input that reaches no hook (Codex's write_stdin) */
   stdinUnseen?: true;
   /** doctor's probes: a shell call of `command` in each shape it sends its before-tool hook (labelled), to be refused */

@@ -9,6 +9,14 @@ import { record as opencode } from './opencode';
 import { record as qwen } from './qwen';
 import type { ClientRecord } from './record';
 import { record as vscode } from './vscode';
+import { record as droid } from './droid';
+import { record as cline } from './cline';
+import { record as windsurf } from './windsurf';
+import { record as kiro } from './kiro';
+import { record as augment } from './augment';
+import { record as devin } from './devin';
+import { record as crush } from './crush';
+import { record as kilo } from './kilo';
 
 export const RECORDS: Readonly<Record<ClientName, ClientRecord>> = {
   'claude-code': claude,
@@ -19,6 +27,14 @@ export const RECORDS: Readonly<Record<ClientName, ClientRecord>> = {
   opencode,
   'qwen-code': qwen,
   vscode,
+  'factory-droid': droid,
+  cline,
+  windsurf,
+  kiro,
+  augment,
+  'devin-cli': devin,
+  crush,
+  'kilo-code': kilo,
 };
 
 /** The records in the vocabulary's order (client-names.ts CLIENT_NAMES). */

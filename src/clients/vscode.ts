@@ -8,8 +8,11 @@
 // content}`, `replace_string_in_file {filePath, oldString, newString}`, `editFiles {files}` …). It obeys Claude
 // Code's hookSpecificOutput (permissionDecision, updatedInput checked against the tool's schema, additionalContext),
 // and a Stop's `decision: block` only inside hookSpecificOutput.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { commonToolAction, obj, own, str, unknownShape, type ClientAdapter, type Decision, type EventKind, type GuardEvent, type ToolAction } from './event';
-import { KINDS, renderClaudeLike } from './claude';
+import { KINDS, renderClaudeLike, wiring as claudeWiring } from './claude';
+import { GUARD_TEXT } from './wiring';
 import type { ClientRecord } from './record';
 import { PROBE_SESSION } from './record';
 
@@ -145,6 +148,18 @@ export function isVSCodePayload(p: Record<string, unknown>): boolean {
   return VSCODE_EVENTS.has(p.hook_event_name) || (p.hook_event_name === 'SessionStart' && p.source === 'new');
 }
 
+/**
+ * Whether Claude Code's wiring of git-handoff is in the workspace `cwd`: VS Code's agent runs it and Copilot's hooks
+ * files alike, and that one answers its calls (the Copilot wiring stands aside for them: one answer a call).
+ */
+export function claudeWired(cwd: string): boolean {
+  try {
+    return GUARD_TEXT.test(readFileSync(path.join(cwd, claudeWiring.settings), 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
 export function parseVSCode(p: Record<string, unknown>): GuardEvent {
   const name = str(p.hook_event_name) ?? str(p.hookEventName) ?? '';
   const cwd = str(p.cwd) ?? process.cwd();
@@ -197,6 +212,8 @@ export const record: ClientRecord = {
   shellSession: 'never',
   payload: "Claude Code's events with an ISO timestamp, hookEventName/sessionId (1.110) or hook_event_name/session_id, tool_use_id, its own tools",
   block: "Claude Code's hookSpecificOutput (a Stop's block inside it too)",
+  contextBeforeTool: true,
+  readsClaude: 'by default: chat.hookFilesLocations, every tool, matchers ignored',
   // each shape it has sent: run_in_terminal snake_case (1.111 on), runInTerminal camelCase (1.110)
   probes: (cwd, command) => {
     const common = { timestamp: new Date().toISOString(), cwd, tool_input: { command, explanation: 'git-handoff doctor probe', isBackground: false }, tool_use_id: 'git-handoff-doctor' };

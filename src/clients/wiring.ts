@@ -10,7 +10,7 @@ export interface Wiring {
    * `hooks-file`, a whole hooks file of git-handoff's own (Copilot's `.github/hooks/*.json`); `plugin`, a
    * JavaScript module the client loads (OpenCode).
    */
-  format: 'settings' | 'hooks-file' | 'plugin';
+  format: 'settings' | 'hooks-file' | 'plugin' | 'files';
   /** the file, relative to the worktree */
   settings: string;
   /** event → tool matcher (undefined: no matcher): a before-tool event's routes every tool but the client's read-only ones (ClientRecord.readOnly) */
@@ -31,13 +31,45 @@ export interface Wiring {
   split?: { event: string; line: string[]; rest: string };
   /** in the unit the client counts hook timeouts in */
   timeout: number;
+  /** the client counts hook timeouts in milliseconds (else seconds) */
+  timeoutMs?: true;
+  /** events the client bounds below `timeout`, with the most it accepts (install writes that; doctor leaves it be) */
+  eventTimeouts?: Record<string, number>;
   /** each hook entry carries `name: git-handoff` */
   named: boolean;
   /** the instructions file the startup note goes into */
   notes: string;
+  /** (format `files`) what install writes in a worktree, for the guard run as `command` */
+  files?: (command: string, worktree: string) => WiredFile[];
+  /** (format `files`) the command line the client runs for its before-tool hook (doctor's probe), from the guard's */
+  runs?: (command: string, worktree: string) => string;
   /** where the client reads a project's Agent Skills; null: none is installed */
   skills: string | null;
 }
+
+/** One file a `files` wiring writes, relative to the worktree: git-handoff's own (`text`), or entries in a JSON file (`json`). */
+export interface WiredFile {
+  file: string;
+  /** the whole file, git-handoff's own (left alone where another file of that name is there) */
+  text?: string;
+  /** an own file's mode (an executable hook script) */
+  mode?: number;
+  /** entries merged into a JSON file the person may keep other entries in */
+  json?: JsonHooks;
+}
+
+/** Where a JSON hooks file keeps its events, and the entries git-handoff adds there. */
+export interface JsonHooks {
+  /** the keys from the file's root to the object of events ([]: the root itself) */
+  at: string[];
+  /** the fields a file install creates starts with (Cursor's `version: 1`) */
+  base?: Record<string, unknown>;
+  /** per event, the entries added (each holds the guard's command in a string of its own) */
+  entries: Record<string, unknown[]>;
+}
+
+/** The guard's command in a hook file's text (any launcher, the front, a script named after it). */
+export const GUARD_TEXT = /git[- ]handoff(-guard|(\.cmd|\.exe)?["']?\s+guard)/;
 
 /**
  * Every wired hook's timeout, in seconds: above the guard's own watchdog (WATCHDOG_MS, 15 s: past it the guard
@@ -48,8 +80,8 @@ export const HOOK_TIMEOUT_S = 30;
 /** Below this a client could give up on the guard, and run the call, before the guard's watchdog answers. */
 export const HOOK_TIMEOUT_MIN_S = 20;
 
-/** A timeout as the wiring writes it, in the client's unit (ms for Gemini CLI and the OpenCode plugin), in seconds. */
-export const timeoutSeconds = (w: Wiring, value: number): number => (w.client === 'gemini-cli' || w.client === 'opencode' ? value / 1000 : value);
+/** A timeout as the wiring writes it, in the client's unit (Wiring.timeoutMs), in seconds. */
+export const timeoutSeconds = (w: Wiring, value: number): number => (w.timeoutMs ? value / 1000 : value);
 
 /** What is wrong with a wired hook's timeout (in the client's unit), or null. */
 export function hookTimeoutProblem(w: Wiring, value: unknown): { status: 'broken' | 'info'; detail: string } | null {

@@ -1,14 +1,17 @@
 // The guard's part of claims (SPEC 10): a tool call that writes a path another live session claims on this branch is
-// told to the model with who and why (and to the person), or refused with `handoff.claims=enforce`. Read from the
-// claims state file only (no git): a call with no claims state file pays one stat, in the front and the fast path.
+// refused with who, why, until when and the ways on (with `handoff.claims=tell`, told to the model and the person
+// instead), and the holder hears of it. Read from the claims state file only (no git): a call with no claims state
+// file pays one stat, in the front and the fast path.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { claimsMarker } from '../handoff/claims/marker';
 import { setting } from '../config-keys';
-import { claimedByOthers, describeHits } from '../handoff/claims/tell';
+import { claimedByOthers, claimWaysOn, describeHits, holderNote, type Hit } from '../handoff/claims/tell';
+import { isKnownSession } from '../handoff/state/lineage-record';
+import { leaveNote } from '../handoff/state/notes';
 import type { GuardContext } from './context';
 import type { Decision } from '../clients/event';
-import { writtenPaths } from './lifecycle';
+import { keepForAfterTool, SHOWS_CONTEXT_BEFORE_TOOL, writtenPaths } from './lifecycle';
 import type { Location } from './locate';
 
 /**
@@ -43,13 +46,33 @@ export async function claimsOnWrite(ctx: GuardContext, loc: Location, d: Decisio
     byRepo.set(l.worktree, e);
   }
   await renewOwn(ctx, loc);
-  const hits = [...byRepo.values()].flatMap(({ l, paths }) => claimedByOthers(l.commonDir, ctx.branch(l), ctx.session, paths));
+  const hits = [...byRepo.values()].flatMap(({ l, paths }) => claimedByOthers(l.commonDir, ctx.branch(l), ctx.session, paths).map((h) => ({ ...h, commonDir: l.commonDir })));
   if (hits.length === 0) return d;
   const what = describeHits(hits);
-  const enforce = setting(await ctx.config(loc), 'claims') === 'enforce';
-  if (enforce) {
-    return { ...d, deny: `git-handoff: refused (handoff.claims=enforce): another live session claims what this call writes:\n${what}\nWork on other paths, ask that session to release them (git handoff release <path>), or take the claim over on the record: git handoff claim <path> --take-over --reason "<why>".` };
+  // claims hold by default; handoff.claims=tell makes them advisory
+  const refused = setting(await ctx.config(loc), 'claims') !== 'tell';
+  tellHolders(ctx, hits, refused);
+  if (refused) return { ...d, deny: `git-handoff: refused: another live session claims what this call writes:\n${what}\nNothing was written. ${claimWaysOn(hits)}` };
+  const tell = `git-handoff: another live session claims what this call writes:\n${what}\nIt is changing these paths now (claims are advisory here: handoff.claims=tell): coordinate before you change them (its handoff, \`git handoff claims\`).`;
+  // a client whose model reads no context before a tool (Gemini CLI: BeforeTool's only channel, systemMessage, is the
+  // person's) gets it after the tool, model and person, as the worktree warning
+  if (!SHOWS_CONTEXT_BEFORE_TOOL.has(ctx.event.client) && ctx.session) {
+    keepForAfterTool(loc, ctx.session, tell);
+    return d;
   }
-  const tell = `git-handoff: another live session claims what this call writes:\n${what}\nIt is changing these paths now: coordinate before you change them (its handoff, \`git handoff claims\`).`;
   return { ...d, context: d.context ? `${tell}\n${d.context}` : tell, notice: d.notice ? `${d.notice}\n${tell}` : tell };
+}
+
+/** The holder of each claim met hears of it at its next tool call and session start (a session this clone has seen). */
+function tellHolders(ctx: GuardContext, hits: Array<Hit & { commonDir: string }>, refused: boolean): void {
+  if (!ctx.session) return;
+  try {
+    for (const commonDir of new Set(hits.map((h) => h.commonDir))) {
+      for (const n of holderNote(hits.filter((h) => h.commonDir === commonDir), ctx.session, ctx.event.client, refused)) {
+        if (isKnownSession(commonDir, n.holder)) leaveNote(commonDir, n.holder, { kind: 'claim-refused', key: n.key, text: n.text });
+      }
+    }
+  } catch {
+    // telling the holder is best effort: the call's own answer stands
+  }
 }

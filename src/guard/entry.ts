@@ -9,7 +9,7 @@ import type { ClientAdapter, Decision, GuardEvent } from '../clients/event';
 import { errorLine, failClosed, namesProtected } from './fail-closed';
 import { firstParse, payloadProblems, type Seen } from './first';
 import { trace } from '../trace';
-import { MAX_PAYLOAD, payloadOf, stdinState, take, writeOut, type StdinState } from './io';
+import { MAX_PAYLOAD, payloadOf, stdinState, take, writeAnswer, type StdinState } from './io';
 import { isKnownSession } from '../handoff/state/lineage-record';
 import { clientPid, followLineage } from './lineage';
 import { guardLog, locate } from './locate';
@@ -161,17 +161,19 @@ async function readPayload(stdin: StdinState, at: (cwd: string) => void): Promis
 export async function runGuard(stdin: StdinState = stdinState(), seen?: Seen): Promise<number> {
   let where = seen?.event.cwd || process.cwd();
   let parsed: { adapter: ClientAdapter; event: GuardEvent } | null = null;
+  // the exit status of the answer given (a client that reads a refusal from it: src/clients/answer.ts)
+  let status = 0;
   /** Denies a pre-tool call that names protected things (printed in the client's shape); true when it did. */
   const closed = (why: string): boolean => {
     if (!parsed || parsed.event.kind !== 'pre-tool' || !namesProtected(parsed.event.action)) return false;
     const out = parsed.adapter.render(parsed.event, failClosed(why));
-    if (out) writeOut(out + '\n');
+    if (out) status = writeAnswer(out);
     return true;
   };
   const watchdog = setTimeout(() => {
     const denied = closed(`no decision within ${WATCHDOG_MS} ms`);
     guardLog(locate(where), `timeout: no decision in time; ${denied ? 'denied' : 'allowed'}`);
-    process.exit(0);
+    process.exit(status);
   }, WATCHDOG_MS);
   watchdog.unref();
   try {
@@ -194,7 +196,7 @@ export async function runGuard(stdin: StdinState = stdinState(), seen?: Seen): P
     if (decision.deny !== undefined) noteDenied(ctx.locate()?.commonDir, event, decision.deny);
     trace('decided', decision.deny !== undefined ? 'deny' : 'allow');
     const out = adapter.render(event, decision);
-    if (out) writeOut(out + '\n');
+    if (out) status = writeAnswer(out);
     trace('answered');
   } catch (e) {
     const denied = closed(`it failed: ${errorLine(e)}`);
@@ -202,5 +204,5 @@ export async function runGuard(stdin: StdinState = stdinState(), seen?: Seen): P
   } finally {
     clearTimeout(watchdog);
   }
-  return 0;
+  return status;
 }

@@ -1,6 +1,7 @@
 // The guard's stdin and stdout without node's stream machinery: what dist/guard.cjs, the first file loaded before
 // every tool call, needs before it knows which bundle to load (so it stays a few KB).
 import { readFileSync, readSync, writeSync } from 'node:fs';
+import { answerParts } from '../clients/answer';
 
 /** Payloads larger than this are refused as bad input (a handoff body is at most 1 MiB). */
 export const MAX_PAYLOAD = 4 * 1024 * 1024;
@@ -105,17 +106,29 @@ export function writeAllSync(fd: number, data: Uint8Array, maxWaits = Infinity):
  * hook) loads node's stream and socket modules, a few ms each run. A pipe set non-blocking is waited on; a closed
  * one ends the write (never a throw).
  */
-export function writeOut(text: string): void {
+export function writeOut(text: string, fd = 1): void {
   try {
     // the string in one write (node encodes it in C++, no Buffer functions to compile); what a full pipe left goes on
     let done = 0;
     try {
-      done = writeSync(1, text);
+      done = writeSync(fd, text);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw e;
     }
-    if (done < Buffer.byteLength(text, 'utf8')) writeAllSync(1, Buffer.from(text, 'utf8').subarray(done), 5000);
+    if (done < Buffer.byteLength(text, 'utf8')) writeAllSync(fd, Buffer.from(text, 'utf8').subarray(done), 5000);
   } catch {
     // a client that stopped reading (EPIPE) gets nothing more; the guard never fails for it
   }
+}
+
+/**
+ * Prints a rendered answer (src/clients/answer.ts): its stdout, its stderr for a client that reads a refusal from the
+ * exit status, and returns that status (set as the process's exit code too).
+ */
+export function writeAnswer(answer: string): number {
+  const { stdout, stderr, code } = answerParts(answer);
+  if (stdout) writeOut(stdout + '\n');
+  if (stderr) writeOut(stderr + '\n', 2);
+  if (code) process.exitCode = code;
+  return code;
 }

@@ -4,8 +4,8 @@ import { lutimesSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { absent, recordIntents, recordWrites } from '../handoff/state/ledger';
 import { claimRecord, isKnownSession } from '../handoff/state/lineage-record';
-import { encodeBranch } from '../handoff/store/names';
 import { handoffDir } from '../handoff/state/paths';
+import { guardStateDir, sessionStateFile, takeNotes } from '../handoff/state/notes';
 import { short } from '../handoff/state/session';
 import { isDiskError, optionalWrite, writeState as writeStateFile } from '../handoff/state/state-file';
 import type { GuardContext } from './context';
@@ -17,6 +17,7 @@ import { writeJsonAtomic, type Location } from './locate';
 import { parsePatch } from './rules/files';
 import { parseShell, writeTargets } from './shell';
 import { agentSessionOf } from '../client-names';
+import { ALL_RECORDS } from '../clients/records';
 
 
 /** What the guard remembers about one session between calls. */
@@ -35,9 +36,9 @@ interface SessionState {
   pid?: number;
 }
 
-/** A repository's per-session guard state (`<session>.json`, `.note`, `.peer`, `.beat`); the sh front reads it too. */
-export const guardStateDir = (commonDir: string) => path.join(handoffDir(commonDir), 'guard');
-const stateFile = (loc: Location, session: string, ext = 'json') => path.join(guardStateDir(loc.commonDir), `${encodeBranch(session)}.${ext}`);
+/** A repository's per-session guard state (`<session>.json`, `.note`, `.peer`, `.beat`, `.told`); the sh front reads it too. */
+export { guardStateDir };
+const stateFile = (loc: Location, session: string, ext = 'json') => sessionStateFile(loc.commonDir, session, ext);
 
 function readState(loc: Location, session: string): SessionState {
   try {
@@ -153,9 +154,10 @@ function takePeerNote(loc: Location, session: string): string | null {
 
 /**
  * Clients whose before-tool hook can put context before the model (Claude Code: additionalContext; Codex 0.169: the
- * same field, sent as a developer message ahead of the tool's output). Gemini CLI reads it only after a tool.
+ * same field, sent as a developer message ahead of the tool's output): their records say (contextBeforeTool). Gemini
+ * CLI and droid read it only after a tool.
  */
-export const SHOWS_CONTEXT_BEFORE_TOOL = new Set(['claude-code', 'codex', 'copilot', 'qwen-code', 'opencode', 'vscode']);
+export const SHOWS_CONTEXT_BEFORE_TOOL: ReadonlySet<string> = new Set(ALL_RECORDS.filter((r) => r.contextBeforeTool).map((r) => r.name));
 
 /**
  * Before a tool the guard allowed: what the call names is recorded as an intent (the ledger counts it once the
@@ -185,12 +187,27 @@ export async function beforeTool(ctx: GuardContext, loc: Location | null, lost: 
   const t = Date.now();
   for (const { loc: l, paths, gone } of byRepo.values()) recordIntents(l.commonDir, session, l.worktree, paths, gone, t, ctx.event.agentId ?? undefined);
   const peer = takePeerNote(loc, session);
+  // what other sessions did to this one's handoffs and claims (a takeover, a claim that refused or was taken over)
+  const told = takeNotes(loc.commonDir, session).map((n) => n.text);
   // its heartbeat file was removed so that this call came here: written back (the next calls need no full guard)
-  if (peer) writeState(loc, session, readState(loc, session));
-  const warning = [lost, peer, await heartbeat(ctx, loc, session)].filter(Boolean).join('\n') || null;
+  if (peer || told.length) writeState(loc, session, readState(loc, session));
+  const warning = [lost, peer, ...told, await heartbeat(ctx, loc, session)].filter(Boolean).join('\n') || null;
   if (!warning || SHOWS_CONTEXT_BEFORE_TOOL.has(ctx.event.client)) return warning;
-  writeStateFile(stateFile(loc, session, 'note'), warning, handoffDir(loc.commonDir));
+  keepForAfterTool(loc, session, warning);
   return null;
+}
+
+/** A warning for a client that reads context only after a tool: kept in `guard/<session>.note` (added to one kept already) for postTool. */
+export function keepForAfterTool(loc: Location, session: string, text: string): void {
+  const file = stateFile(loc, session, 'note');
+  let kept = '';
+  try {
+    kept = readFileSync(file, 'utf8');
+  } catch {
+    // none kept
+  }
+  if (kept.includes(text)) return;
+  writeStateFile(file, kept ? `${kept}\n${text}` : text, handoffDir(loc.commonDir));
 }
 
 /** Cursor's afterFileEdit comes with no before-hook: the edit ran, so what it wrote is recorded as written. */
@@ -250,9 +267,11 @@ export async function sessionStart(ctx: GuardContext): Promise<Decision> {
   // Gemini CLI HTML-escapes a hook's context (`<` arrives as `&lt;`): its wrapper is written without angle brackets
   const wrap = ESCAPES_CONTEXT.has(ctx.event.client) ? 'brackets' : 'tags';
   const text = renderBoot(bootView(repo, { session, reader, surface: true }), { untrusted: true, wrap }).replace(/\n+$/, '');
+  // notes left for this session: a takeover is in the view above (boot lists what was taken from it), the rest here
+  const told = session ? takeNotes(loc.commonDir, session).filter((n) => n.kind !== 'takeover').map((n) => n.text).join('\n') : '';
   const warning = session ? await heartbeat(ctx, loc, session, true) : null;
   const claims = await claimsAtStart(repo, ctx.branch(loc), session);
-  return { context: [note, net, text, claims, warning].filter(Boolean).join('\n\n') };
+  return { context: [note, net, text, claims, told, warning].filter(Boolean).join('\n\n') };
 }
 
 /** The live claims on the branch (SPEC 10); a failure costs only this block. */

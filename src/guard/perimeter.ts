@@ -142,8 +142,8 @@ export function perimeterProblem(p: Perimeter, op: FileOp): string | null {
     return `${shown} is ${keptThere(h)}: a shell command's write or removal cannot be checked to keep git-handoff's guard wired. Edit it with your file tool (the guard checks the result). ${HOOKS_WAY}`;
   }
   for (const d of p.pluginDirs) {
-    if (path.dirname(abs) === d.file && /\.[cm]?[jt]s$/.test(abs) && !p.hooks.some((h) => h.file === abs)) {
-      return `${shown} is a module ${d.client} loads around every tool call (${neutral(d.file)}): one written there runs in later sessions beside git-handoff's plugin and may change a call after the guard judged it. Ask the person to add it. ${HOOKS_WAY}`;
+    if (path.dirname(abs) === d.file && (d.every || /\.[cm]?[jt]s$/.test(abs)) && !p.hooks.some((h) => h.file === abs)) {
+      return `${shown} is a ${d.every ? 'hook' : 'module'} ${d.client} runs around every tool call (${neutral(d.file)}): one written there runs in later sessions beside git-handoff's and may change a call after the guard judged it. Ask the person to add it. ${HOOKS_WAY}`;
     }
   }
   for (const d of p.hookDirs) {

@@ -15,10 +15,12 @@ import { addDenies, removeDenies, sandboxDenies, sandboxItem } from './sandbox';
 import { AGENT_CLIENT, SESSION_VARS, type Agent, type ClientName } from '../client-names';
 import { matcherRoutes } from '../clients/record';
 import { RECORDS } from '../clients/records';
-import { afterCommand, hookCommand, hookGroups, hookTimeoutProblem, PAYLOAD_FLAG, SOURCED_FLAG, SPLIT_FLAGS, type Wiring } from '../clients/wiring';
+import { afterCommand, GUARD_TEXT, hookCommand, hookGroups, hookTimeoutProblem, PAYLOAD_FLAG, SOURCED_FLAG, SPLIT_FLAGS, type Wiring } from '../clients/wiring';
 import { WIRING } from '../clients/wirings';
+import { FRONT_CLIENTS } from '../clients/front';
 import { copilotTrustHow, installOwnFile, isOwnWiring, ownFileCommand, ownFileEvents, ownFileTimeouts, uninstallOwnFile } from '../clients/own-files';
 import { pluginAnswers } from '../guard/plugin-active';
+import { installFiles, readObject, uninstallFiles, wiredFiles } from './native';
 
 export type { Agent } from '../client-names';
 export type { Wiring } from '../clients/wiring';
@@ -92,18 +94,8 @@ function top(repo: Repo): string {
   return repo.worktree;
 }
 
-function readJson(file: string): Record<string, any> {
-  if (!existsSync(file)) return {};
-  const text = readFileSync(file, 'utf8');
-  if (text.trim() === '') return {};
-  try {
-    const j = JSON.parse(text);
-    if (j && typeof j === 'object' && !Array.isArray(j)) return j;
-  } catch {
-    /* reported below */
-  }
-  throw new HandoffError('usage', 'unreadable-settings', `${file} is not a JSON object; fix or move it, then run install again (nothing was changed)`, { file });
-}
+/** A settings file's JSON object ({} when absent or empty). */
+const readJson = (file: string): Record<string, any> => readObject(file) ?? {};
 
 function writeJson(file: string, value: Record<string, unknown>, commonDir?: string): void {
   const text = JSON.stringify(value, null, 2) + '\n';
@@ -171,11 +163,34 @@ export function guardCommand(launcher: string | undefined, client: string): stri
   return `${quote(unquoted)} guard ${arg}`;
 }
 
+/**
+ * The command a `files` wiring runs (the clients of issue 56): node's guard itself, `git-handoff guard --client=<id>`
+ * (no sh front: its filter is generated for the clients it names, src/clients/front.ts), or a given launcher's path
+ * with forward slashes, in double quotes.
+ */
+export function nodeGuardCommand(launcher: string | undefined, client: string): string {
+  const arg = `--client=${client}`;
+  if (!launcher || launcher === 'git-handoff') return `git-handoff guard ${arg}`;
+  if (launcher === 'git handoff') return `git handoff guard ${arg}`;
+  const unquoted = launcher.replace(/^"(.*)"$/, '$1').replace(/\\/g, '/').replace(/git-handoff-guard$/, 'git-handoff');
+  return `"${unquoted.replace(/(["\\$`])/g, '\\$1')}" guard ${arg}`;
+}
+
 export function installAgents(repo: Repo, o: InstallOptions): string[] {
   const root = top(repo);
   const msgs: string[] = [];
   for (const agent of o.agents ?? []) {
     const w = WIRING[agent];
+    if (w.format === 'files') {
+      // the sh front where it serves the client (src/clients/front.ts), else node's guard straight
+      const command = FRONT_CLIENTS.some((f) => f.wiring.client === w.client) ? guardCommand(o.command, w.client) : nodeGuardCommand(o.command, w.client);
+      msgs.push(...installFiles(w, root, command, repo.commonDir));
+      msgs.push(installSnippet(path.join(root, w.notes), w.notes, repo.commonDir));
+      const skill = installSkill(root, agent, repo.commonDir);
+      if (skill) msgs.push(skill);
+      msgs.push(...trustGateSteps(agent, root, { env: process.env }).map((t) => `${w.settings}: ${t}`));
+      continue;
+    }
     const command = guardCommand(o.command, w.client);
     const file = path.join(root, w.settings);
     if (w.format !== 'settings') {
@@ -193,13 +208,15 @@ export function installAgents(repo: Repo, o: InstallOptions): string[] {
     for (const [event, matcher] of Object.entries(w.events)) {
       const groups = Array.isArray(settings.hooks[event]) ? settings.hooks[event] : [];
       for (const g of eventGroups(w, event, matcher, command)) {
-        const hook = { ...(w.named ? { name: 'git-handoff' } : {}), type: 'command', command: g.command, timeout: w.timeout };
+        const hook = { ...(w.named ? { name: 'git-handoff' } : {}), type: 'command', command: g.command, timeout: w.eventTimeouts?.[event] ?? w.timeout };
         groups.push({ ...(g.matcher ? { matcher: g.matcher } : {}), hooks: [hook] });
       }
       settings.hooks[event] = groups;
     }
     // Claude Code's sandbox, when the person turns it on, keeps what the guard stands on read-only too (./sandbox.ts)
     const denied = agent === 'claude' && addDenies(settings, sandboxDenies(root, repo.commonDir));
+    // the keys where they were (strip took `hooks` out and it came back last): installing again changes nothing
+    keepKeyOrder(settings, Object.keys(JSON.parse(before)));
     if (JSON.stringify(settings) === before) msgs.push(`${w.settings}: already wired (${agent})`);
     else {
       writeJson(file, settings, repo.commonDir);
@@ -253,12 +270,21 @@ function uninstallSnippet(file: string, shown: string): string | null {
 function sharedWith(root: string, agent: Agent, leaving: readonly Agent[], key: 'notes' | 'skills'): Agent | undefined {
   return (Object.keys(WIRING) as Agent[]).find((a) => {
     if (a === agent || leaving.includes(a) || !WIRING[agent][key] || WIRING[a][key] !== WIRING[agent][key]) return false;
+    if (WIRING[a].format === 'files') return wiredFiles(WIRING[a], root).present.length > 0;
     try {
       return isOwnWiring(WIRING[a], readFileSync(path.join(root, WIRING[a].settings), 'utf8'));
     } catch {
       return false;
     }
   });
+}
+
+/** Puts `o`'s keys named in `order` first, in that order (the rest after, as they were). */
+function keepKeyOrder(o: Record<string, unknown>, order: string[]): void {
+  const all = [...order.filter((k) => Object.hasOwn(o, k)), ...Object.keys(o).filter((k) => !order.includes(k))];
+  const values = all.map((k) => [k, o[k]] as const);
+  for (const k of Object.keys(o)) delete o[k];
+  for (const [k, v] of values) o[k] = v;
 }
 
 export function uninstallAgents(repo: Repo, o: InstallOptions): string[] {
@@ -268,23 +294,26 @@ export function uninstallAgents(repo: Repo, o: InstallOptions): string[] {
   for (const agent of o.agents ?? []) {
     const w = WIRING[agent];
     const file = path.join(root, w.settings);
-    const undone = w.format === 'settings' ? restoreOriginal(repo.commonDir, file, (t) => !/git[- ]handoff(-guard|(\.cmd|\.exe)?["']?\s+guard)/.test(t)) : null;
-    if (w.format !== 'settings') {
+    if (w.format === 'files') msgs.push(...uninstallFiles(w, root, repo.commonDir));
+    else if (w.format !== 'settings') {
       const m = uninstallOwnFile(w, file, w.settings, root, repo.commonDir);
       if (m) msgs.push(m);
-    } else if (undone) {
-      removeIfEmpty(path.dirname(file));
-      msgs.push(`${w.settings}: ${undone === 'deleted' ? 'deleted (install created it)' : 'restored as it was before install (byte for byte)'}`);
-    } else if (existsSync(file)) {
-      // changed since install: take our entries out and keep the rest
-      const settings = readJson(file);
-      const n = strip(settings) + (agent === 'claude' ? removeDenies(settings, sandboxDenies(root, repo.commonDir)) : 0);
-      if (n > 0) {
-        if (Object.keys(settings).length === 0) {
-          rmSync(file);
-          removeIfEmpty(path.dirname(file));
-        } else writeJson(file, settings);
-        msgs.push(`${w.settings}: removed ${n} git-handoff hook(s)`);
+    } else {
+      const undone = restoreOriginal(repo.commonDir, file, (t) => !/git[- ]handoff(-guard|(\.cmd|\.exe)?["']?\s+guard)/.test(t));
+      if (undone) {
+        removeIfEmpty(path.dirname(file));
+        msgs.push(`${w.settings}: ${undone === 'deleted' ? 'deleted (install created it)' : 'restored as it was before install (byte for byte)'}`);
+      } else if (existsSync(file)) {
+        // changed since install: take our entries out and keep the rest
+        const settings = readJson(file);
+        const n = strip(settings) + (agent === 'claude' ? removeDenies(settings, sandboxDenies(root, repo.commonDir)) : 0);
+        if (n > 0) {
+          if (Object.keys(settings).length === 0) {
+            rmSync(file);
+            removeIfEmpty(path.dirname(file));
+          } else writeJson(file, settings);
+          msgs.push(`${w.settings}: removed ${n} git-handoff hook(s)`);
+        }
       }
     }
     // the skill and the startup note stay while another client wired here still reads them (AGENTS.md, .agents/skills)
@@ -307,6 +336,10 @@ export function doctorAgents(repo: Repo): DoctorItem[] {
   const off = !setting(readConfig(repo), 'guard');
   for (const [agent, w] of Object.entries(WIRING) as Array<[Agent, Wiring]>) {
     const file = path.join(repo.worktree, w.settings);
+    if (w.format === 'files') {
+      items.push(...doctorFiles(repo.worktree, agent, w, off));
+      continue;
+    }
     if (!existsSync(file)) {
       // a client nobody wired here is not something missing, only not in use
       const byPlugin = pluginAnswers(w.client, repo.worktree);
@@ -346,8 +379,13 @@ export function doctorAgents(repo: Repo): DoctorItem[] {
     }
     items.push(...routingItems(agent, w, settings.hooks));
     // every hook of ours with the timeout install sets (above the guard's own watchdog, under the clients' defaults)
-    items.push(...timeoutItems(agent, w, Object.values(settings.hooks ?? {}).flatMap((gs: any) => (Array.isArray(gs) ? gs : []).flatMap((g: any) => (Array.isArray(g?.hooks) ? g.hooks : []).filter(isOurs).map((h: any) => h.timeout)))));
-    if (wired.length === 0) items.push({ component: `agent ${agent}`, status: 'missing', detail: `${w.settings} has no git-handoff hook (git handoff install --agent ${agent})` });
+    // (an event the client bounds below it, Wiring.eventTimeouts, has the client's bound)
+    items.push(...timeoutItems(agent, w, Object.entries(settings.hooks ?? {}).flatMap(([ev, gs]: [string, any]) => (w.eventTimeouts?.[ev] !== undefined || !Array.isArray(gs) ? [] : gs).flatMap((g: any) => (Array.isArray(g?.hooks) ? g.hooks : []).filter(isOurs).map((h: any) => h.timeout)))));
+    // the project's own settings without our hooks, where the user-wide plugin (extension) answers: nothing is missing,
+    // and wiring the project too would only add hooks that defer to it
+    const byPlugin = wired.length === 0 && (agent === 'claude' || agent === 'gemini') && pluginAnswers(w.client, repo.worktree);
+    if (byPlugin) items.push({ component: `agent ${agent}`, status: 'info', detail: `${w.settings} has no git-handoff hook; not needed: the git-handoff ${agent === 'gemini' ? 'extension' : 'plugin'} answers here (below)` });
+    else if (wired.length === 0) items.push({ component: `agent ${agent}`, status: 'missing', detail: `${w.settings} has no git-handoff hook (git handoff install --agent ${agent})` });
     else if (missing.length) items.push({ component: `agent ${agent}`, status: 'broken', detail: `${w.settings} lacks ${missing.join(', ')} (run install --agent ${agent} again)` });
     else if (agent !== 'codex' && pluginAnswers(agent === 'claude' ? 'claude-code' : 'gemini-cli', repo.worktree)) {
       items.push({ component: `agent ${agent}`, status: 'ok', detail: `${w.settings}: ${wired.join(', ')}; these hooks defer to the git-handoff ${agent === 'claude' ? 'plugin' : 'extension'}, which answers each event (never twice)` });
@@ -382,7 +420,9 @@ function doctorVSCode(worktree: string, w: Wiring, preToolUse: any[] | null, off
     const probes = commands.map((command) => probeCommand(worktree, 'claude', command, payload));
     if (!probes.some((p) => p.ok)) return { component, status: 'broken', detail: `${reads}, but a probe in its shape (${shape}) was not refused: ${probes.map((p) => p.detail).join('; ')}` };
   }
-  return { component, status: 'ok', detail: `covered: ${reads}; a probe in each of its shapes (${shapes.map(([s]) => s).join('; ')}) through ${commands.map((c) => `\`${c}\``).join(' and ')} was refused as it should be` };
+  // it runs Copilot's hooks file too: that one stands aside for its calls (one answer a call)
+  const copilot = wiredWithGuard(path.join(worktree, WIRING.copilot.settings)) ? `; it runs ${WIRING.copilot.settings} too, which stands aside for its calls, so this wiring answers each call once` : '';
+  return { component, status: 'ok', detail: `covered: ${reads}; a probe in each of its shapes (${shapes.map(([s]) => s).join('; ')}) through ${commands.map((c) => `\`${c}\``).join(' and ')} was refused as it should be${copilot}` };
 }
 
 /** A whole-file wiring (Copilot's hooks file, the OpenCode plugin): every event there, a probe refused, and Copilot's trust. */
@@ -402,6 +442,39 @@ function doctorOwnFile(worktree: string, agent: Agent, w: Wiring, file: string, 
   if (isOwnWiring(w, text)) items.push(...timeoutItems(agent, w, ownFileTimeouts(w, text)));
   return [...items, ...trustGateItems(agent, worktree, { env: process.env })];
 }
+
+/**
+ * A wiring of files (the clients of issue 56): each file wired for its events, a probe refused through the command the
+ * client runs, its trust gate, and, for a client that runs Claude Code's wiring too, which of the two answers it.
+ */
+function doctorFiles(worktree: string, agent: Agent, w: Wiring, off: boolean): DoctorItem[] {
+  const component = `agent ${agent}`;
+  const { present, missing, command } = wiredFiles(w, worktree);
+  if (!present.length) return [{ component, status: 'info', detail: `not wired (${w.settings} not present); to use it: git handoff install --agent ${agent}` }];
+  const items: DoctorItem[] = [];
+  if (missing.length || !command) items.push({ component, status: 'broken', detail: `${present.join(', ')} wired${missing.length ? `, ${missing.join(', ')} not` : ', but no guard command found in it'} (run install --agent ${agent} again)` });
+  else if (off) items.push({ component, status: 'info', detail: `${present.join(', ')}: the guard is off in this repository (git config handoff.guard off), so it allows everything` });
+  else {
+    const probe = probeCommand(worktree, agent, w.runs?.(command, worktree) ?? command);
+    items.push({ component, status: probe.ok ? 'ok' : 'broken', detail: `${present.join(', ')}; ${probe.detail}${readerNote(worktree, w)}` });
+  }
+  return [...items, ...trustGateItems(agent, worktree, { env: process.env })];
+}
+
+/** For a client that runs Claude Code's wiring too (its record's readsClaude), which wiring answers its calls here. */
+function readerNote(worktree: string, w: Wiring): string {
+  const when = RECORDS[w.client].readsClaude;
+  if (!when || !wiredWithGuard(path.join(worktree, WIRING.claude.settings))) return '';
+  return `. It runs ${WIRING.claude.settings}'s hooks too (${when}): those stand aside for its calls, so this wiring answers each call once`;
+}
+
+const wiredWithGuard = (file: string): boolean => {
+  try {
+    return GUARD_TEXT.test(readFileSync(file, 'utf8'));
+  } catch {
+    return false;
+  }
+};
 
 /** Tools every wiring must send to the guard: an MCP server's writer in the client's naming, and a tool no list names. */
 const mustRoute = (client: ClientName): string[] => [RECORDS[client].mcpNames.replace('<server>', 'fs').replace('<tool>', 'move_file'), 'SomeNewTool'];
@@ -459,16 +532,19 @@ export function probeCommand(cwd: string, agent: Agent, command: string, payload
   const env = { ...process.env };
   for (const k of ['CLAUDE_PID', 'GIT_HANDOFF_SESSION', 'GIT_HANDOFF_BYPASS', 'COPILOT_CLI', ...SESSION_VARS.map(([v]) => v)]) delete env[k];
   const r = spawnSync('sh', ['-c', hook.command], { cwd, env, input: JSON.stringify(payload), encoding: 'utf8', timeout: 20_000 });
-  if (r.error || r.status !== 0) return { ok: false, detail: `\`${hook.command}\` did not run (${r.error?.message ?? `exit ${r.status}`}: ${String(r.stderr ?? '').trim().slice(0, 200)})` };
+  // exit 2 with the reason on stderr is the refusal of the clients that read no JSON (Windsurf, Kiro, Augment, Devin CLI, Crush)
+  const byStatus = r.status === 2 && String(r.stderr ?? '').trim() !== '';
+  if (r.error || (r.status !== 0 && !byStatus)) return { ok: false, detail: `\`${hook.command}\` did not run (${r.error?.message ?? `exit ${r.status}`}: ${String(r.stderr ?? '').trim().slice(0, 200)})` };
   let answer: any = null;
   try {
-    answer = JSON.parse(r.stdout);
+    answer = byStatus ? { exit: String(r.stderr).trim() } : JSON.parse(r.stdout);
   } catch {
     return { ok: false, detail: `\`${hook.command}\` answered no decision to a probe it must refuse` };
   }
-  // each client's own deny shape (Claude Code's, Gemini CLI's, Copilot CLI's flat one, the OpenCode plugin's)
-  const denied = answer?.hookSpecificOutput?.permissionDecision === 'deny' || answer?.decision === 'deny' || answer?.permissionDecision === 'deny' || typeof answer?.deny === 'string';
-  const reason = wordCut(String(answer?.hookSpecificOutput?.permissionDecisionReason ?? answer?.reason ?? answer?.permissionDecisionReason ?? answer?.deny ?? '').split('\n')[0], 100);
+  // each client's own deny shape (Claude Code's, Gemini CLI's, Copilot CLI's flat one, the OpenCode plugin's, Cursor's, Cline's, exit 2)
+  const denied =
+    answer?.hookSpecificOutput?.permissionDecision === 'deny' || answer?.decision === 'deny' || answer?.permissionDecision === 'deny' || typeof answer?.deny === 'string' || answer?.permission === 'deny' || answer?.cancel === true || byStatus;
+  const reason = wordCut(String(answer?.hookSpecificOutput?.permissionDecisionReason ?? answer?.reason ?? answer?.permissionDecisionReason ?? answer?.deny ?? answer?.agent_message ?? answer?.errorMessage ?? answer?.exit ?? '').split('\n')[0], 100);
   return denied
     ? { ok: true, detail: `a probe through \`${hook.command}\` was refused as it should be: "${reason}"` }
     : { ok: false, detail: `\`${hook.command}\` gave an unexpected answer to the probe: ${r.stdout.slice(0, 200)}` };

@@ -1,7 +1,7 @@
 // `install --agent claude --plugin` and `--agent gemini --extension`: the client's own install commands run for
 // the user (uninstall reverses them); `doctor` reports what each client will load and which git-handoff it runs.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { HandoffError } from '../errors';
@@ -10,7 +10,7 @@ import type { DoctorItem } from '../wiring';
 import { probeCommand, WIRING } from './agents';
 import { claudeConfigDir, claudePlugins, geminiEnabledFor, geminiExtensionDir } from '../guard/plugin-active';
 import { CLAUDE_FOLDER, GEMINI_FOLDER, MARKETPLACE_NAME, PLUGIN_NAME } from './plugin-folders';
-import { afterInstall, beforeInstall, forgetInstall, restoreAfterUninstall, untouchedSinceInstall } from './plugin-restore';
+import { afterInstall, beforeInstall, dataRoot, forgetInstall, restoreAfterUninstall, untouchedSinceInstall } from './plugin-restore';
 
 export type PluginAgent = 'claude' | 'gemini';
 const PLUGIN_ID = `${PLUGIN_NAME}@${MARKETPLACE_NAME}`;
@@ -108,11 +108,17 @@ function installThrough(repo: Repo | null, agent: PluginAgent): string[] {
   // installed from a complete copy in the user's data folder (Gemini CLI records where it came from)
   const source = assemble(GEMINI_FOLDER, geminiSource());
   const msgs: string[] = [];
-  // an installed copy is replaced by this version's
-  if (existsSync(geminiExtensionDir(process.env))) msgs.push(`gemini extensions uninstall: ${run('gemini', ['extensions', 'uninstall', PLUGIN_NAME], '', source)}`);
-  // `install` asks whether to trust the folder it runs in (the user asked for this install): run in our own copy,
-  // so no other folder (the repository the command was typed in) becomes trusted
-  msgs.push(`gemini extensions install: ${run('gemini', ['extensions', 'install', source, '--consent'], 'y\n', source)}`);
+  try {
+    // an installed copy is replaced by this version's
+    if (existsSync(geminiExtensionDir(process.env))) msgs.push(`gemini extensions uninstall: ${run('gemini', ['extensions', 'uninstall', PLUGIN_NAME], '', source)}`);
+    // `install` asks whether to trust the folder it runs in (the user asked for this install): run in our own copy,
+    // so no other folder (the repository the command was typed in) becomes trusted
+    msgs.push(`gemini extensions install: ${run('gemini', ['extensions', 'install', source, '--consent'], 'y\n', source)}`);
+  } catch (e) {
+    // nothing left behind when Gemini CLI is missing or could not take it (Gemini CLI keeps its own copy of an installed extension)
+    rmSync(source, { recursive: true, force: true });
+    throw e;
+  }
   return [...msgs, ...twiceNote(repo, agent, 'extension')];
 }
 
@@ -120,8 +126,22 @@ export function uninstallPlugin(agent: PluginAgent): string[] {
   const pre = untouchedSinceInstall(agent);
   const msgs = uninstallThrough(agent);
   const restored = restoreAfterUninstall(agent, pre);
+  // git-handoff's own data folder, emptied (an install with no record of what it made: a refused one of an older build)
+  const data = dataRoot();
+  if (readdirOr(data)?.length === 0) {
+    rmdirSync(data);
+    restored.push(`${data}: removed (git-handoff's data folder, left empty)`);
+  }
   return msgs.length || restored.length ? [...msgs, ...restored] : [`the git-handoff ${agent === 'claude' ? 'plugin is not installed in Claude Code' : 'extension is not installed in Gemini CLI'}`];
 }
+
+const readdirOr = (dir: string): string[] | null => {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return null;
+  }
+};
 
 function uninstallThrough(agent: PluginAgent): string[] {
   if (agent === 'claude') {

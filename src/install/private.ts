@@ -12,12 +12,13 @@ const END = '# end of git-handoff install --private';
 
 const excludeFile = (repo: Repo) => path.join(repo.commonDir, 'info', 'exclude');
 
-/** The paths install --agent writes for these clients, as exclude patterns anchored at the top. */
-function wiringPaths(agents: readonly Agent[]): string[] {
+/** The paths install --agent writes for these clients in `worktree`, as exclude patterns anchored at the top. */
+function wiringPaths(agents: readonly Agent[], worktree: string): string[] {
   const out = new Set<string>();
   for (const a of agents) {
     const w = WIRING[a];
     out.add(`/${w.settings}`);
+    for (const f of w.files?.('', worktree) ?? []) out.add(`/${f.file}`);
     out.add(`/${w.notes}`);
     if (w.skills) out.add(`/${w.skills}/handoff/`);
   }
@@ -38,7 +39,7 @@ function withoutBlock(text: string): string {
 /** Adds (or updates) the exclude lines for what install wrote; says which, and which are tracked (exclude cannot hide those). */
 export function excludeWiring(repo: Repo, agents: readonly Agent[]): string[] {
   const top = repo.worktree!;
-  const paths = wiringPaths(agents).filter((p) => existsSync(path.join(top, p)));
+  const paths = wiringPaths(agents, top).filter((p) => existsSync(path.join(top, p)));
   const tracked = new Set(repo.out(['ls-files', '--', ...paths.map((p) => `:(top)${p.slice(1)}`)]).split('\n').filter(Boolean).map((f) => `/${f}`));
   const hidden = paths.filter((p) => ![...tracked].some((t) => t === p || t.startsWith(p)));
   const file = excludeFile(repo);

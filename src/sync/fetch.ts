@@ -1,5 +1,5 @@
 // `git handoff fetch`: one git fetch into the tracking namespace, then every handoff merged by the five cases.
-import { listRefs, type RefOp, type RefRecord } from '../git/refs';
+import { compareRefsRead, listRefNames, readRef, type RefOp } from '../git/refs';
 import type { Repo } from '../git/repo';
 import { FORMAT1_ARCHIVE_HINT, takesFormat1Archives } from '../handoff/store/format';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef, NOTES_REF } from '../handoff/store/names';
@@ -7,6 +7,7 @@ import { checkAdvances, type Violation } from '../handoff/store/ownership';
 import { mergeReceipts, trackingNotesRef, type ReceiptMerge } from '../handoff/store/receipts';
 import { ancestryOf } from '../handoff/store/sync-state';
 import { moveRefs } from '../handoff/store/tx';
+import { pastRetention, retentionOf } from '../handoff/store/retention';
 import { refuseDiverged } from './refused';
 import { handoffRefspecs, RECORDS_PREFIX, trackingArchivePrefix, trackingPrefix, trackingRecordsPrefix, fetchFrom } from './remote';
 import { RECORD_REF } from '../handoff/record/record';
@@ -51,13 +52,21 @@ export interface FetchResult {
 }
 
 const key = (ref: string, prefix: string) => ref.slice(prefix.length);
-const byKey = (recs: RefRecord[], prefix: string) => new Map(recs.filter((r) => r.ref.startsWith(prefix)).map((r) => [key(r.ref, prefix), r.oid]));
+const byKey = (recs: Array<{ ref: string; oid: string }>, prefix: string) => {
+  const m = new Map<string, string>();
+  for (const r of recs) if (r.ref.startsWith(prefix)) m.set(r.ref.slice(prefix.length), r.oid);
+  return m;
+};
 
-/** The refs a merge reads, from one for-each-ref: local handoffs and archive, the remote's tracking copies. */
+/**
+ * The refs a merge reads, from one for-each-ref of names and oids (no object is read: the five cases and the push plan
+ * need nothing else): local handoffs and archive, the remote's tracking copies; the loss record is told of them.
+ */
 export function readSides(repo: Repo, remote: string, place?: string | null) {
   // with `place` (sync's push, which publishes this clone's record): the record and what the remote holds of it, in the same for-each-ref
   const recordRefs = place ? [RECORD_REF, trackingRecordsPrefix(remote) + place] : [];
-  const recs = listRefs(repo, [HANDOFF_PREFIX, ARCHIVE_PREFIX, trackingPrefix(remote), trackingArchivePrefix(remote), NOTES_REF, trackingNotesRef(remote), ...recordRefs]);
+  const recs = listRefNames(repo, [HANDOFF_PREFIX, ARCHIVE_PREFIX, trackingPrefix(remote), trackingArchivePrefix(remote), NOTES_REF, trackingNotesRef(remote), ...recordRefs]);
+  compareRefsRead(repo, recs, null);
   const notesAt = (ref: string) => recs.find((r) => r.ref === ref)?.oid ?? null;
   return {
     record: place ? { ref: RECORDS_PREFIX + place, local: notesAt(RECORD_REF), remote: notesAt(recordRefs[1]) } : null,
@@ -71,19 +80,57 @@ export function readSides(repo: Repo, remote: string, place?: string | null) {
 export type Sides = ReturnType<typeof readSides>;
 
 /**
- * Runs the one `git fetch` of both handoff namespaces into refs/remotes/<R>/…; throws exit 7 on failure (exit 4 for a lock a killed fetch left). `extra`
- * refspecs ride in the same fetch (sync's claims tables), so carrying them starts no second process.
+ * Runs the one `git fetch` of both handoff namespaces into refs/handoff-remotes/<R>/…; throws exit 7 on failure (exit 4
+ * for a lock a killed fetch left). `extra` refspecs ride in the same fetch (sync's claims tables), so carrying them
+ * starts no second process. Returns the handoff keys (`<B>/<T>`) whose tracking copy the fetch pruned, from git's own
+ * list of what it changed (fetch.output=full; a line it cannot read is no key: the merge then decides as for a copy
+ * never seen live).
  */
-export function fetchTracking(repo: Repo, remote: string, extra: string[] = []): void {
-  fetchFrom(repo, remote, [...handoffRefspecs(remote), ...extra], ['--atomic', '--prune', '--no-tags', '--no-write-fetch-head', '--quiet']);
+export function fetchTracking(repo: Repo, remote: string, extra: string[] = []): { pruned: Set<string>; quiet: boolean } {
+  const stderr = fetchFrom(repo, remote, [...handoffRefspecs(remote), ...extra], ['--atomic', '--prune', '--no-tags', '--no-write-fetch-head'], ['-c', 'fetch.output=full']);
+  const pruned = new Set<string>();
+  const prefix = trackingPrefix(remote);
+  for (const m of stderr.matchAll(/^ - \[deleted\] +\(none\) +-> (\S+)$/gm)) if (m[1].startsWith(prefix)) pruned.add(m[1].slice(prefix.length));
+  // git prints nothing when no tracking ref moved (the claims' and the record's count too: then it is not quiet)
+  return { pruned, quiet: stderr.trim() === '' };
+}
+
+/** What the merge knew before the fetch: whether the remote had a handoff live (a tracking copy now, or one the fetch pruned). */
+export interface Before {
+  remote: { has(key: string): boolean };
 }
 
 /** Fetches, then merges every handoff by the five cases. Local handoffs move only by CAS, and only forward. */
 export function fetchHandoffs(repo: Repo, remote: string, progress?: (line: string) => void, extra: string[] = []): FetchResult {
-  const before = readSides(repo, remote);
-  fetchTracking(repo, remote, extra);
-  const result = mergeHandoffs(repo, remote, before, readSides(repo, remote), progress);
-  return { ...result, receipts: mergeReceipts(repo, remote) };
+  return fetchAndMerge(repo, remote, progress, extra).result;
+}
+
+/**
+ * fetchHandoffs, and the sides as they stand after the merge (the refs read once after the fetch, with what the merge
+ * moved applied), for a push planned right after it without reading every ref again.
+ */
+export function fetchAndMerge(repo: Repo, remote: string, progress?: (line: string) => void, extra: string[] = [], place?: string | null, quietBefore = false): { result: FetchResult; sides: Sides | null } {
+  const { pruned, quiet } = fetchTracking(repo, remote, extra);
+  // nothing moved here since a sync that ended clean, and nothing there since: nothing to merge (src/sync/sync-seen.ts)
+  if (quiet && quietBefore) return { result: { remote, handoffs: [], archives: [], counts: { new: 0, same: 0, 'local-ahead': 0, 'remote-ahead': 0, diverged: 0 }, receipts: 'same' }, sides: null };
+  const now = readSides(repo, remote, place);
+  const result = mergeHandoffs(repo, remote, { remote: { has: (k) => now.remote.has(k) || pruned.has(k) } }, now, progress);
+  const receipts = mergeReceipts(repo, remote);
+  return { result: { ...result, receipts }, sides: afterMerge(repo, now, result, receipts) };
+}
+
+/** The sides with the merge's moves applied (created, fast-forwarded, archived, new entries; receipts read again when they moved). */
+function afterMerge(repo: Repo, s: Sides, r: FetchResult, receipts: ReceiptMerge): Sides {
+  const local = new Map(s.local);
+  const localArchive = new Map(s.localArchive);
+  for (const h of r.handoffs) {
+    const k = h.ref.slice(HANDOFF_PREFIX.length);
+    if (h.action === 'created' || h.action === 'fast-forwarded') local.set(k, h.remote!);
+    else if (h.action === 'archived') local.delete(k);
+  }
+  for (const a of r.archives) if (a.action === 'created') localArchive.set(a.ref.slice(ARCHIVE_PREFIX.length), a.oid);
+  const notes = ['none', 'same', 'local-ahead'].includes(receipts) ? s.receipts.local : readRef(repo, NOTES_REF);
+  return { ...s, local, localArchive, receipts: { ...s.receipts, local: notes } };
 }
 
 const names = (ref: string) => {
@@ -92,7 +139,7 @@ const names = (ref: string) => {
 };
 
 /** Classifies each handoff against the freshly fetched tracking refs and applies what may move. */
-export function mergeHandoffs(repo: Repo, remote: string, before: Sides, now: Sides, progress?: (line: string) => void): FetchResult {
+export function mergeHandoffs(repo: Repo, remote: string, before: Before, now: Sides, progress?: (line: string) => void): FetchResult {
   const keys = [...new Set([...now.local.keys(), ...now.remote.keys()])].filter((k) => parseRef(HANDOFF_PREFIX + k));
   // Archive entries by handoff: an entry is a version on top of the tip it archived, naming who archived it.
   const entriesOf = (archive: Map<string, string>) => {
@@ -107,7 +154,8 @@ export function mergeHandoffs(repo: Repo, remote: string, before: Sides, now: Si
   const localEntries = entriesOf(now.localArchive);
 
   const differing = keys.filter((k) => now.local.has(k) && now.remote.has(k) && now.local.get(k) !== now.remote.get(k));
-  const archiving = keys.filter((k) => now.local.has(k) !== now.remote.has(k));
+  // a handoff on one side only needs its ancestry read when an archive entry of it is somewhere (archivalOf)
+  const archiving = keys.filter((k) => now.local.has(k) !== now.remote.has(k) && (remoteEntries.has(k) || localEntries.has(k)));
   const isAnc = ancestryOf(repo, [
     ...differing.flatMap((k) => [now.local.get(k)!, now.remote.get(k)!]),
     ...archiving.flatMap((k) => [now.local.get(k) ?? now.remote.get(k)!, ...[...(remoteEntries.get(k) ?? []), ...(localEntries.get(k) ?? [])].map((e) => e.oid)]),
@@ -125,8 +173,9 @@ export function mergeHandoffs(repo: Repo, remote: string, before: Sides, now: Si
     if (local && !rem) {
       const archived = archivalOf(remoteEntries.get(k), local);
       const bare = remoteEntries.get(k)?.find((e) => e.oid === local);
-      // Archived over there since we last saw it live: archive here too (not when we restored it ourselves).
-      if (archived && before.remote.has(k)) handoffs.push({ ...base, case: 'same', action: 'archived', archivedAs: archived.entry, archive: archived.oid });
+      // Archived over there: an entry there adds a version on top of this very tip (a restore here would be a version
+      // on top of the entry instead), whether or not a tracking copy was seen live (a pruning fetch may have taken it)
+      if (archived) handoffs.push({ ...base, case: 'same', action: 'archived', archivedAs: archived.entry, archive: archived.oid });
       // a format-1 archive (094717a and older): taken in as format 1 took it where handoff.minFormat is 1 (SPEC 2);
       // else refused here, kept live, and not pushed back over it (src/sync/push.ts)
       else if (bare && before.remote.has(k) && (format1 ??= takesFormat1Archives(repo))) {
@@ -164,10 +213,15 @@ export function mergeHandoffs(repo: Repo, remote: string, before: Sides, now: Si
   refuseDiverged(repo, handoffs);
 
   const archives: ArchiveMerge[] = [];
+  // an entry past this clone's retention (handoff.archiveRetention) is not taken in: pruned here, or soon to be; one a
+  // handoff archived by this merge moves into always is (its deletion goes only beside it)
+  const fresh = [...now.remoteArchive.keys()].filter((k) => !now.localArchive.has(k));
+  const past = fresh.length ? pastRetention([...new Set([...now.remoteArchive.keys(), ...now.localArchive.keys()])], retentionOf(repo)) : new Set<string>();
+  for (const h of handoffs) if (h.archivedAs) past.delete(h.archivedAs.slice(ARCHIVE_PREFIX.length));
   for (const [k, oid] of now.remoteArchive) {
     const mine = now.localArchive.get(k);
     const ref = ARCHIVE_PREFIX + k;
-    if (!parseRef(ref)) continue;
+    if (!parseRef(ref) || (mine === undefined && past.has(k))) continue;
     archives.push({ ref, oid, case: mine === undefined ? 'new' : mine === oid ? 'same' : 'diverged', action: mine === undefined ? 'created' : 'none' });
   }
   for (const [k, oid] of now.localArchive) if (!now.remoteArchive.has(k)) archives.push({ ref: ARCHIVE_PREFIX + k, oid, case: 'local-only', action: 'none' });

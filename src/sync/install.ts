@@ -6,7 +6,7 @@ import { HandoffError } from '../errors';
 import type { Repo } from '../git/repo';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX } from '../handoff/store/names';
 import type { DoctorItem } from '../wiring';
-import { handoffRefspecs } from './remote';
+import { handoffRefspecs, resolveRemote } from './remote';
 import { doctorManaged, hookManagerOf, installBesideDriver, installGitolite, isStub, uninstallBesideDriver, uninstallGitolite } from './server-hooks';
 
 const linesOf = (out: string): string[] => out.split('\n').filter(Boolean);
@@ -109,6 +109,36 @@ export async function uninstallServer(repo: Repo): Promise<string[]> {
   return out;
 }
 
+/** Hosts whose rules cover branches and tags only, and that run no pre-receive hook of a user's (docs/hosting.md). */
+const HOSTED = /(^|[@/.])(github\.com|gitlab\.com|bitbucket\.org)([:/]|$)/i;
+
+/**
+ * The handoff remote's host (docs/hosting.md): a hosted service whose rules cannot protect custom refs (said, with
+ * what protects them instead), a repository on this machine without the server check (its install step), or a
+ * host of one's own (whose pre-receive hook can run the check: install --server there).
+ */
+function doctorHost(repo: Repo, remotes: Map<string, unknown>): DoctorItem[] {
+  let name: string;
+  try {
+    name = resolveRemote(repo);
+  } catch {
+    return [];
+  }
+  if (!remotes.has(name)) return [];
+  const url = repo.git(['remote', 'get-url', '--push', name], { allowFail: true }).stdout.trim();
+  const component = `host ${name}`;
+  if (HOSTED.test(url)) {
+    return [{ component, status: 'info', detail: `${url}: its branch protection and rulesets cover branches and tags only, never refs/handoffs/*, refs/claims/* or refs/notes/handoff-reads, and it runs no hook of yours: anyone with push access can rewrite or delete them there. Each clone still refuses what breaks the ownership invariant when it fetches (docs/hosting.md); for a check on the host, keep handoffs on a remote you run (handoff.remote) with \`git handoff install --server\`` }];
+  }
+  const local = url.startsWith('file://') ? url.slice('file://'.length) : path.isAbsolute(url) ? url : null;
+  if (local && existsSync(local)) {
+    const hooks = path.join(local, 'hooks');
+    const checked = [path.join(hooks, 'pre-receive'), path.join(hooks, 'pre-receive.zz-git-handoff'), path.join(hooks, 'pre-receive.d', 'zz-git-handoff'), path.join(hooks, 'pre-receive.h01-git-handoff')].some(isStub);
+    return [checked ? { component, status: 'ok', detail: `${local}: the server check is installed` } : { component, status: 'missing', detail: `${local}: pushes there are not held to the ownership invariant: run \`git handoff install --server\` in that repository` }];
+  }
+  return [{ component, status: 'info', detail: `${url}: a host you run (a bare repository over ssh, git daemon or HTTP, gitolite, GitLab self-managed, Gitea) runs a pre-receive hook: \`git handoff install --server\` in the repository there holds every push to the ownership invariant (docs/hosting.md)` }];
+}
+
 /** Sync wiring, read with one `git config` process: refspecs per remote, dangerous ones, the server check. */
 export function doctorSync(repo: Repo): DoctorItem[] {
   const items: DoctorItem[] = [];
@@ -139,6 +169,7 @@ export function doctorSync(repo: Repo): DoctorItem[] {
       );
     }
   }
+  if (!repo.bare) items.push(...doctorHost(repo, byRemote));
   if (repo.bare) {
     const hooks = hooksDir(repo);
     const file = path.join(hooks, 'pre-receive');

@@ -1,15 +1,20 @@
-// `git handoff push`: one `git push --no-verify --porcelain` of every handoff ref this clone moved forward.
+// `git handoff push`: every handoff ref this clone moved forward, in pushes of at most handoff.pushBatch refs (`git push --no-verify --porcelain --atomic`), within what the host takes.
 import { HandoffError } from '../errors';
-import { listRefs, type RefOp } from '../git/refs';
+import { readConfig } from '../git/config';
+import { listRefNames, type RefOp } from '../git/refs';
+import { hostLimit, NO_PUSH_OPTIONS, pushRefusal } from '../git/run';
+import { setting } from '../config-keys';
+import { Backoff, hostLimited } from '../handoff/store/tx/retry';
 import type { Repo } from '../git/repo';
-import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef, NOTES_REF } from '../handoff/store/names';
+import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef, NOTES_REF, trackingOf } from '../handoff/store/names';
 import { trackingNotesRef } from '../handoff/store/receipts';
 import { ancestryOf } from '../handoff/store/sync-state';
 import { moveRefs } from '../handoff/store/tx';
-import { migrateArchives } from '../handoff/store/tx/migrate';
+import { migrateArchives, upgradeTracking } from '../handoff/store/tx/migrate';
+import { pastRetention, retentionOf } from '../handoff/store/retention';
 import { fetchHandoffs, readSides, type FetchResult, type Sides } from './fetch';
 import { markRefusedSkips } from './refused';
-import { RECORDS_PREFIX, trackingArchivePrefix, trackingPrefix, trackingRecordsPrefix, transportError } from './remote';
+import { hostWaitMs, RECORDS_PREFIX, trackingRecordsPrefix, transportError } from './remote';
 import type { Violation } from '../handoff/store/ownership';
 
 /** One ref this clone has that the remote does not: a new or fast-forwarded handoff, an archive entry, an archiving. */
@@ -19,7 +24,12 @@ export interface PushUpdate {
   newOid: string | null;
   /** what the remote had when last fetched (null: nothing) */
   oldOid: string | null;
-  kind: 'create' | 'fast-forward' | 'archive-entry' | 'archive' | 'receipts' | 'record';
+  kind: 'create' | 'fast-forward' | 'archive-entry' | 'archive' | 'receipts' | 'record' | 'prune';
+  /**
+   * sent by the wildcard refspec `<wildcard>*:<wildcard>*` (a branch the remote had nothing of, every local ref under
+   * it a creation of this plan: the wildcard sends exactly them), not named
+   */
+  wildcard?: string;
   /** after the push: pushed, up to date, rejected (with git's reason) */
   status?: 'pushed' | 'up-to-date' | 'rejected';
   reason?: string;
@@ -43,6 +53,10 @@ export interface PushResult {
   rejected: PushUpdate[];
   /** what the server said (a refusing hook's message) */
   remoteMessages: string[];
+  /** how many pushes it took (handoff.pushBatch refs each at most) */
+  batches?: number;
+  /** a host's limit that still bit after the retries: the push stopped there, `sent` refs in, `left` not sent */
+  stopped?: { reason: string; limit: 'rate' | 'size'; sent: number; left: number };
   /** the re-fetch after a rejection */
   refetch?: FetchResult;
   /**
@@ -75,24 +89,59 @@ export function planPush(repo: Repo, sides: Sides): { updates: PushUpdate[]; ski
     else skipped.push({ ref, state: isAnc(oid, theirs) ? 'behind' : 'diverged', local: oid, remote: theirs });
   }
   const archivedHere = new Map<string, string[]>();
+  const unsent: PushUpdate[] = [];
   for (const [k, oid] of sides.localArchive) {
     const ref = ARCHIVE_PREFIX + k;
     if (!parseRef(ref)) continue;
     const hk = k.split('/').slice(0, 2).join('/');
     archivedHere.set(hk, [...(archivedHere.get(hk) ?? []), oid]);
-    if (!sides.remoteArchive.has(k)) updates.push({ ref, newOid: oid, oldOid: null, kind: 'archive-entry' });
+    if (!sides.remoteArchive.has(k)) unsent.push({ ref, newOid: oid, oldOid: null, kind: 'archive-entry' });
   }
   // Archived here (an entry is a version on top of the tip it archived), still live there at that tip: the push removes it, beside its entry.
   const gone = [...sides.remote].filter(([k]) => !sides.local.has(k) && archivedHere.has(k));
   const isArchived = ancestryOf(repo, gone.flatMap(([k, theirs]) => [theirs, ...archivedHere.get(k)!]));
+  const archiving = new Set<string>();
   for (const [k, theirs] of gone) {
     if (!archivedHere.get(k)!.some((e) => e !== theirs && isArchived(theirs, e))) continue;
     updates.push({ ref: HANDOFF_PREFIX + k, newOid: null, oldOid: theirs, kind: 'archive' });
+    archiving.add(k);
+  }
+  // an entry past this clone's retention (handoff.archiveRetention) is not sent (gc prunes it), unless it goes with an archive
+  const past = unsent.length ? pastRetention([...new Set([...sides.localArchive.keys(), ...sides.remoteArchive.keys()])], retentionOf(repo)) : new Set<string>();
+  for (const u of unsent) {
+    const k = u.ref.slice(ARCHIVE_PREFIX.length);
+    if (!past.has(k) || archiving.has(k.split('/').slice(0, 2).join('/'))) updates.push(u);
   }
   markRefusedSkips(repo, skipped);
+  byWildcard(sides, updates);
   const r = sides.record;
   const record = r?.local && r.local !== r.remote ? { ref: r.ref, newOid: r.local, oldOid: r.remote, kind: 'record' as const } : null;
   return { updates, skipped, record };
+}
+
+/**
+ * Marks the creations of a branch the remote held nothing of (no tracking copy under refs/handoffs/<B>/ or
+ * refs/handoff-archive/<B>/) to go by one wildcard refspec per family, when every local ref under that prefix is such a
+ * creation of this plan: the wildcard then sends exactly them, and nothing the remote could have moved since the fetch
+ * (it had nothing there) is sent from a stale reading. A first sync of many handoffs goes so: git matches each named
+ * refspec against every local ref, a wildcard once.
+ */
+function byWildcard(sides: Sides, updates: PushUpdate[]): void {
+  const branchOf = (k: string) => k.slice(0, k.indexOf('/'));
+  const onRemote = new Set([...sides.remote.keys(), ...sides.remoteArchive.keys()].map(branchOf));
+  const local = new Map<string, number>();
+  for (const [prefix, m] of [[HANDOFF_PREFIX, sides.local], [ARCHIVE_PREFIX, sides.localArchive]] as const) {
+    for (const k of m.keys()) local.set(prefix + branchOf(k), (local.get(prefix + branchOf(k)) ?? 0) + 1);
+  }
+  const planned = new Map<string, PushUpdate[]>();
+  for (const u of updates) {
+    if (u.kind !== 'create' && u.kind !== 'archive-entry') continue;
+    const family = u.kind === 'create' ? HANDOFF_PREFIX : ARCHIVE_PREFIX;
+    const branch = branchOf(u.ref.slice(family.length));
+    if (onRemote.has(branch)) continue;
+    planned.set(family + branch, [...(planned.get(family + branch) ?? []), u]);
+  }
+  for (const [prefix, us] of planned) if (local.get(prefix) === us.length) for (const u of us) u.wildcard = `${prefix}/`;
 }
 
 export interface PushOptions {
@@ -103,22 +152,29 @@ export interface PushOptions {
   plan?: ReturnType<typeof planPush>;
   /** this clone's place (sync: the loss record goes along to refs/handoff-records/<place>, SPEC 9) */
   place?: string | null;
+  /** the refs as sync's fetch and merge left them (fetchAndMerge), so the plan reads none again */
+  sides?: Sides;
 }
 
-/** Pushes every pushable handoff ref in one `git push`; a rejection re-fetches and reports, it never forces. */
 /**
  * The one push flow (`push`, `sync`, the pre-push hook's autoSync): plan once, run the secret scan (SPEC 2.6) only
  * when the plan sends something, then push exactly that plan. A finding throws `secret-found` before anything leaves.
  */
 export async function planScanPush(repo: Repo, remote: string, o: Omit<PushOptions, 'plan'> = {}): Promise<PushResult> {
-  let sides = readSides(repo, remote, o.place);
+  upgradeTracking(repo, true);
+  let sides = o.sides ?? readSides(repo, remote, o.place);
   // archives made by a format-1 build (094717a and before) get the entry this format pushes (src/handoff/store/tx/migrate.ts)
   if (migrateArchives(repo, sides.local, sides.localArchive, sides.remote, sides.remoteArchive).length) sides = readSides(repo, remote, o.place);
   const plan = planPush(repo, sides);
   // loaded only when something would be sent: the scanner is the heaviest module of the product
   if (plan.updates.length) {
     const gate = await import('./secrets-gate');
-    const recordOnly = await gate.assertPushClean(repo, remote, { record: !!plan.record });
+    // the local refs that differ from what the remote has (diverged ones too: the gate scans what will go once resolved)
+    const differing = [
+      ...[...sides.local].filter(([k, oid]) => sides.remote.get(k) !== oid).map(([k]) => HANDOFF_PREFIX + k),
+      ...[...sides.localArchive].filter(([k]) => !sides.remoteArchive.has(k)).map(([k]) => ARCHIVE_PREFIX + k),
+    ];
+    const recordOnly = await gate.assertPushClean(repo, remote, { record: !!plan.record, differing });
     // versions with secrets only the record reaches keep the record here (said as not published); the handoffs go
     if (recordOnly.length && plan.record) {
       Object.assign(plan.record, { status: 'rejected', reason: `not sent: it reaches ${recordOnly.length === 1 ? 'a version' : `${recordOnly.length} versions`} with secrets that no handoff ref holds (${gate.describeVersions(recordOnly).slice(0, 2).join(' ').trim()})` });
@@ -128,19 +184,20 @@ export async function planScanPush(repo: Repo, remote: string, o: Omit<PushOptio
 }
 
 export function pushHandoffs(repo: Repo, remote: string, o: PushOptions = {}): PushResult {
-  const plan = o.plan ?? planPush(repo, readSides(repo, remote, o.place));
-  const result: PushResult = { remote, atomic: true, updates: plan.updates, skipped: plan.skipped, rejected: [], remoteMessages: [], ...(plan.record ? { record: plan.record } : {}) };
+  upgradeTracking(repo, true);
+  const plan = o.plan ?? planPush(repo, o.sides ?? readSides(repo, remote, o.place));
+  const result: PushResult = { remote, atomic: true, updates: plan.updates, skipped: plan.skipped, rejected: [], remoteMessages: [], batches: 0, ...(plan.record ? { record: plan.record } : {}) };
   if (plan.updates.length > 20) o.progress?.(`pushing ${plan.updates.length} handoff refs to ${remote}`);
-  const first = pushOnce(repo, remote, plan.updates, result);
+  const first = pushBatched(repo, remote, plan.updates, result, o.progress);
   // A host's own refusal (permissions, its hooks) is not fixed by a re-fetch: said once, as the host said it.
-  if (first.length === 0 || o.refetch === false || !first.some((u) => STALE.test(u.reason ?? ''))) return { ...result, rejected: first };
+  if (first.length === 0 || o.refetch === false || result.stopped || !first.some((u) => STALE.test(u.reason ?? ''))) return { ...result, rejected: first };
   // Rejected: learn what the remote has now, merge it, and send once more whatever is still a fast-forward
   // (with --atomic, refs rejected only because another one was).
   result.refetch = fetchHandoffs(repo, remote, o.progress);
   const again = planPush(repo, readSides(repo, remote));
   const retry = again.updates.filter((u) => first.some((f) => f.ref === u.ref));
   if (result.record?.status === 'rejected' && ATOMIC.test(result.record.reason ?? '')) delete result.record.status;
-  pushOnce(repo, remote, retry, result);
+  pushBatched(repo, remote, retry, result, o.progress);
   for (const u of retry) Object.assign(first.find((f) => f.ref === u.ref)!, { status: u.status, reason: u.reason });
   result.skipped = again.skipped;
   result.rejected = first.filter((f) => f.status === 'rejected');
@@ -154,20 +211,99 @@ const STALE = /non-fast-forward|fetch first|stale info/;
 const ATOMIC = /atomic push fail/;
 
 /**
- * One git push of these updates (atomic when the remote supports it); marks each, returns the rejected ones. The
- * loss record (sync) rides in the same push, only when the push sends something else: a sync with nothing to push
- * starts no push for the record, which waits for the next one. A remote that refuses the record ref (a host's hook,
- * its permissions) takes an atomic push down with it: then, and only then, the handoffs go again without it.
+ * The updates in groups that travel together (an archive: the entry beside the deletion of the live ref, which the
+ * server accepts only with it), in plan order.
  */
-function pushOnce(repo: Repo, remote: string, updates: PushUpdate[], result: PushResult): PushUpdate[] {
-  if (updates.length === 0) return [];
-  const record = result.record && !result.record.status ? result.record : null;
+function groupsOf(updates: PushUpdate[]): PushUpdate[][] {
+  const byKey = new Map<string, PushUpdate[]>();
+  const out: PushUpdate[][] = [];
+  for (const u of updates) {
+    const p = !u.wildcard && (u.kind === 'archive' || u.kind === 'archive-entry') ? parseRef(u.ref) : null;
+    const k = u.wildcard ?? (p ? `${p.encodedBranch}/${p.topic}` : null);
+    const g = k ? byKey.get(k) : undefined;
+    if (g) g.push(u);
+    else {
+      const fresh = [u];
+      if (k) byKey.set(k, fresh);
+      out.push(fresh);
+    }
+  }
+  return out;
+}
+
+/**
+ * Pushes `updates` in batches of at most handoff.pushBatch refs (a group that travels together is never cut), each
+ * batch one atomic push, in order; returns the rejected ones. A host's limit is met as it says (src/git/run.ts
+ * hostLimit): a batch too large for it is halved and sent again, and the rest go at that size; a rate limit is waited
+ * out by the one retry policy for handoff.hostWait. A limit that still bites stops the push where it is, said in
+ * `result.stopped`: the batches sent are in the tracking refs, so the next sync continues from there.
+ */
+export function pushBatched(repo: Repo, remote: string, updates: PushUpdate[], result: PushResult, progress?: (line: string) => void): PushUpdate[] {
+  const queue = groupsOf(updates);
+  // the loss record rides in the last push: room is kept for it
+  let bound = updates.length > 1 ? Math.max(1, setting(readConfig(repo), 'pushBatch') - (result.record && !result.record.status ? 1 : 0)) : Infinity;
+  let limited: Backoff | undefined;
+  const rejected: PushUpdate[] = [];
+  let sent = 0;
+  while (queue.length) {
+    // a wildcard's group larger than a push may hold goes named (staged) in pieces instead
+    if (queue[0].length > bound && queue[0][0].wildcard) {
+      const big = queue.shift()!;
+      for (const u of big) delete u.wildcard;
+      const pieces: PushUpdate[][] = [];
+      for (let i = 0; i < big.length; i += bound) pieces.push(big.slice(i, i + bound));
+      queue.unshift(...pieces);
+    }
+    const batch: PushUpdate[] = [...queue.shift()!];
+    while (queue.length && batch.length + queue[0].length <= bound) batch.push(...queue.shift()!);
+    if (updates.length > bound) progress?.(`pushing refs ${sent + 1}–${sent + batch.length} of ${updates.length}`);
+    const out = pushOnce(repo, remote, batch, result, queue.length === 0);
+    result.batches = (result.batches ?? 0) + 1;
+    if (out.limit === 'size' && batch.length > 1) {
+      bound = Math.max(1, Math.floor(batch.length / 2));
+      requeue(queue, batch);
+      continue;
+    }
+    if (out.limit === 'rate' && (limited ??= new Backoff(hostLimited(hostWaitMs(repo)))).wait()) {
+      requeue(queue, batch);
+      continue;
+    }
+    if (out.limit) {
+      const left = [...batch, ...queue.flat()];
+      for (const u of left) Object.assign(u, { status: undefined, reason: undefined });
+      result.stopped = { reason: out.reason, limit: out.limit, sent, left: left.length };
+      return rejected;
+    }
+    sent += batch.length;
+    rejected.push(...out.rejected);
+  }
+  return rejected;
+}
+
+/** A batch back at the head of the queue, its groups as they were, its marks cleared (sent again). */
+function requeue(queue: PushUpdate[][], batch: PushUpdate[]): void {
+  for (const u of batch) Object.assign(u, { status: undefined, reason: undefined });
+  queue.unshift(...groupsOf(batch));
+}
+
+/**
+ * One git push of these updates (atomic when the remote supports it); marks each, returns the rejected ones and,
+ * when the host refused them for its limits, which. The loss record (sync) rides in the last batch, only when the
+ * push sends something else: a sync with nothing to push starts no push for it, which waits for the next one. A
+ * remote that refuses the record ref (a host's hook, its permissions) takes an atomic push down with it: then, and
+ * only then, the handoffs go again without it.
+ */
+function pushOnce(repo: Repo, remote: string, updates: PushUpdate[], result: PushResult, last: boolean): { rejected: PushUpdate[]; limit: 'rate' | 'size' | null; reason: string } {
+  if (updates.length === 0) return { rejected: [], limit: null, reason: '' };
+  const record = last && result.record && !result.record.status ? result.record : null;
   const sent = record ? [...updates, record] : updates;
   let r = runPush(repo, remote, sent, result.atomic);
   if (r.status !== 0 && result.atomic && /does not support --atomic/i.test(r.stderr)) {
     result.atomic = false;
     r = runPush(repo, remote, sent, false);
   }
+  const limit = r.status === 0 ? null : hostLimit(r.stderr);
+  if (limit) return { rejected: [], limit, reason: pushRefusal(r.stderr) };
   let lines = parsePorcelain(r.stdout);
   if (r.status !== 0 && lines.size === 0) throw transportError(repo, remote, 'push', r.stderr);
   const own = record ? lines.get(record.ref) : undefined;
@@ -188,11 +324,36 @@ function pushOnce(repo: Repo, remote: string, updates: PushUpdate[], result: Pus
   }
   recordPushed(repo, remote, [...updates, ...(record ? [record] : [])].filter((u) => u.status !== 'rejected'));
   for (const l of remoteLines(r.stderr)) if (!result.remoteMessages.includes(l)) result.remoteMessages.push(l);
-  return updates.filter((u) => u.status === 'rejected');
+  return { rejected: updates.filter((u) => u.status === 'rejected'), limit: null, reason: '' };
+}
+
+/**
+ * Where a large push's refs are staged, per remote: refs/handoff-outgoing/<R>/<the name on R without refs/>. A push of
+ * hundreds of refs named one by one costs git a match of each name against every local ref (13 s for 3,000 refs
+ * here); staged, one wildcard refspec per family sends exactly them (0.4 s), and they go again after the push.
+ */
+const OUTGOING = 'refs/handoff-outgoing/';
+const outgoingRoot = (remote: string) => `${OUTGOING}${remote}/`;
+/** Below this many refs to create or move, each is named: staging costs two ref transactions. */
+const STAGE_FROM = 32;
+
+/** Stages the creations and fast-forwards of a push; returns their refspecs and the cleanup (null: too few, named instead). */
+function stageOutgoing(repo: Repo, remote: string, moving: PushUpdate[]): { specs: string[]; done(): void } | null {
+  if (moving.length < STAGE_FROM) return null;
+  const root = outgoingRoot(remote);
+  // what a killed push left there is no part of this one
+  const left = listRefNames(repo, [root]).map((r): RefOp => ({ op: 'delete', ref: r.ref, oldOid: r.oid }));
+  const staged = moving.map((u): RefOp => ({ op: 'create', ref: root + u.ref.slice('refs/'.length), newOid: u.newOid! }));
+  if (!moveRefs(repo, [...left, ...staged], 'handoff push: outgoing', { own: true }).ok) return null;
+  const families = [...new Set(moving.map((u) => u.ref.slice('refs/'.length).split('/')[0]))];
+  return {
+    specs: families.map((f) => `${root}${f}/*:refs/${f}/*`),
+    done: () => void moveRefs(repo, staged.map((op) => ({ op: 'delete', ref: op.ref, oldOid: (op as { newOid: string }).newOid })), 'handoff push: outgoing sent', { own: true }),
+  };
 }
 
 function runPush(repo: Repo, remote: string, updates: PushUpdate[], atomic: boolean) {
-  const args = ['push', '--no-verify', '--porcelain', '--no-follow-tags'];
+  const args = [...NO_PUSH_OPTIONS, 'push', '--no-verify', '--porcelain', '--no-follow-tags'];
   if (atomic) args.push('--atomic');
   // A deletion has no fast-forward check of its own: the lease makes it a compare-and-swap on the archived tip.
   for (const u of updates) if (u.newOid === null) args.push(`--force-with-lease=${u.ref}:${u.oldOid}`);
@@ -200,10 +361,18 @@ function runPush(repo: Repo, remote: string, updates: PushUpdate[], atomic: bool
   // fast-forward (redact restarts the chain): forced, with a lease on what sync's fetch saw there (empty: absent),
   // so a record another writer put there since (another machine's clone at the same path) is not overwritten unseen.
   for (const u of updates) if (u.kind === 'record') args.push(`--force-with-lease=${u.ref}:${u.oldOid ?? ''}`);
-  args.push(remote, ...updates.map((u) => (u.newOid === null ? `:${u.ref}` : `${u.newOid}:${u.ref}`)));
-  return repo.git(args, { allowFail: true });
+  // creations and fast-forwards of handoffs, entries and receipts (never forced: git refuses a non-fast-forward)
+  const wild = [...new Set(updates.flatMap((u) => (u.wildcard ? [`${u.wildcard}*:${u.wildcard}*`] : [])))];
+  const moving = updates.filter((u) => u.newOid !== null && u.kind !== 'record' && !u.wildcard);
+  const staged = stageOutgoing(repo, remote, moving);
+  const named = updates.filter((u) => !u.wildcard && (!staged || !moving.includes(u)));
+  args.push(remote, ...wild, ...(staged?.specs ?? []), ...named.map((u) => (u.newOid === null ? `:${u.ref}` : `${u.newOid}:${u.ref}`)));
+  try {
+    return repo.git(args, { allowFail: true });
+  } finally {
+    staged?.done();
+  }
 }
-
 interface PorcelainLine {
   flag: string;
   summary: string;
@@ -228,27 +397,25 @@ function remoteLines(stderr: string): string[] {
     .filter(Boolean);
 }
 
-/** Moves the tracking refs to what the remote now has, so `list` says synced without another fetch. */
+/**
+ * Moves the tracking refs to what the remote now has, so `list` says synced without another fetch: each from the value
+ * the plan read there (what the remote had: `oldOid`), by compare-and-swap, none read again.
+ */
 function recordPushed(repo: Repo, remote: string, done: PushUpdate[]): void {
-  if (done.length === 0) return;
-  const tracking = (ref: string) =>
-    ref === NOTES_REF ? trackingNotesRef(remote)
-    : ref.startsWith(HANDOFF_PREFIX) ? trackingPrefix(remote) + ref.slice(HANDOFF_PREFIX.length)
-    : ref.startsWith(RECORDS_PREFIX) ? trackingRecordsPrefix(remote) + ref.slice(RECORDS_PREFIX.length)
-    : trackingArchivePrefix(remote) + ref.slice(ARCHIVE_PREFIX.length);
-  const current = new Map(listRefs(repo, [trackingPrefix(remote), trackingArchivePrefix(remote), trackingNotesRef(remote), ...done.filter((u) => u.kind === 'record').map((u) => tracking(u.ref))]).map((r) => [r.ref, r.oid]));
+  const tracking = (ref: string) => (ref === NOTES_REF ? trackingNotesRef(remote) : ref.startsWith(RECORDS_PREFIX) ? trackingRecordsPrefix(remote) + ref.slice(RECORDS_PREFIX.length) : trackingOf(remote, ref));
   const ops: RefOp[] = [];
   for (const u of done) {
+    if (u.oldOid === u.newOid) continue;
     const t = tracking(u.ref);
-    const have = current.get(t) ?? null;
-    if (have === u.newOid) continue;
-    if (u.newOid === null) ops.push({ op: 'delete', ref: t, oldOid: have! });
-    else if (have === null) ops.push({ op: 'create', ref: t, newOid: u.newOid });
-    else ops.push({ op: 'update', ref: t, newOid: u.newOid, oldOid: have });
+    if (u.newOid === null) ops.push({ op: 'delete', ref: t, oldOid: u.oldOid! });
+    else if (u.oldOid === null) ops.push({ op: 'create', ref: t, newOid: u.newOid });
+    else ops.push({ op: 'update', ref: t, newOid: u.newOid, oldOid: u.oldOid });
   }
-  // the push itself is done: tracking refs only save the next fetch, so a lost race or a lock leaves them as they are
+  if (ops.length === 0) return;
+  // the push itself is done: tracking refs only save the next fetch, so a lost race or a lock leaves them as they
+  // are (a fetch since moved one: the others go alone) and the next fetch sets them
   try {
-    moveRefs(repo, ops, 'handoff push');
+    if (!moveRefs(repo, ops, 'handoff push').ok && ops.length > 1) for (const op of ops) moveRefs(repo, [op], 'handoff push');
   } catch (e) {
     if (!(e instanceof HandoffError) || e.code !== 'ref-locked') throw e;
   }
@@ -265,6 +432,15 @@ export function rejectionError(res: PushResult): HandoffError {
     : reasons.every((r) => /non-fast-forward|fetch first|stale info|atomic push failed/.test(r)) ? 'concurrent'
     : 'environment';
   const lines = res.rejected.map((u) => `  ${u.ref}: ${u.reason}`);
+  // nothing taken, a creation or fast-forward refused for the host's own reasons (not only an archive's deletion), in
+  // words about which refs it takes: it takes no custom ref there (branches and tags only, or a namespace it refuses)
+  const words = [...res.remoteMessages, ...res.rejected.map((u) => u.reason ?? '')].join('\n');
+  const noCustomRefs =
+    kind === 'environment' &&
+    res.updates.length > 0 &&
+    res.updates.every((u) => u.status === 'rejected') &&
+    res.rejected.some((u) => u.newOid !== null && !ATOMIC.test(u.reason ?? '')) &&
+    /refs\/heads|branch(es)? (and|or) tags?|only branches|funny refname|namespace|not (a )?valid ref|invalid ref|hidden ref|custom ref/i.test(words);
   const after = res.refetch
     ? res.refetch.handoffs.filter((h) => res.rejected.some((u) => u.ref === h.ref)).map((h) => `  ${h.ref} is now ${h.case}${h.action !== 'none' ? ` (${h.action})` : ''}`)
     : [];
@@ -272,13 +448,15 @@ export function rejectionError(res: PushResult): HandoffError {
     integrity: 'The server holds handoffs to the ownership invariant: write a new version on top of its value (fetch first) or take it over with --take-over --reason.',
     concurrent:
       'Another clone pushed first. Nothing was forced. Fast-forwarded handoffs can be pushed again with `git handoff push`; diverged ones need `git handoff sync --resolve <topic> --keep local|remote|both`.',
-    environment:
-      `The server refused the push for its own reasons (above): check your access to ${res.remote}, then run \`git handoff push\` again.` +
-      (res.rejected.some((u) => u.kind === 'archive') ? '\narchiving deletes refs/handoffs/…: the host must grant the delete right there (docs/hosting.md).' : ''),
+    environment: noCustomRefs
+      ? `${res.remote} refused every handoff ref it was sent: a host that takes only branches and tags (or grants no right on refs/handoffs/…, refs/claims/…) cannot hold them. ` +
+        `Keep handoffs and claims on a coordination remote that takes custom refs: \`git remote add handoffs <url>\`, then \`git config handoff.remote handoffs\` (docs/hosting.md, "A coordination remote").`
+      : `The server refused the push for its own reasons (above): check your access to ${res.remote}, then run \`git handoff push\` again.` +
+        (res.rejected.some((u) => u.kind === 'archive') ? '\narchiving deletes refs/handoffs/…: the host must grant the delete right there (docs/hosting.md).' : ''),
   }[kind];
   return new HandoffError(
     kind,
-    { integrity: 'push-refused', concurrent: 'push-rejected', environment: 'push-denied' }[kind],
+    noCustomRefs ? 'custom-refs-refused' : { integrity: 'push-refused', concurrent: 'push-rejected', environment: 'push-denied' }[kind],
     [
       `${res.rejected.length} handoff ref${res.rejected.length === 1 ? ' was' : 's were'} rejected by ${res.remote}:`,
       ...lines,

@@ -3,19 +3,23 @@ import { HandoffError } from '../errors';
 import { readConfig, remoteNames } from '../git/config';
 import { setting } from '../config-keys';
 import type { Repo } from '../git/repo';
-import { gitReason } from '../git/run';
-import { ARCHIVE_PREFIX, HANDOFF_PREFIX, NOTES_REF } from '../handoff/store/names';
+import { gitReason, hostLimit, pushRefusal, transientTransport } from '../git/run';
+import { ARCHIVE_PREFIX, HANDOFF_PREFIX, NOTES_REF, REMOTES_ROOT, trackingOf } from '../handoff/store/names';
 import { noteContact } from '../handoff/state/contact';
 import { trackingNotesRef } from '../handoff/store/receipts';
 import { localLockIn, refOfLock, waitOutLock } from '../handoff/store/tx/locks';
+import { upgradeTracking } from '../handoff/store/tx/migrate';
+import { Backoff, hostLimited, TRANSIENT } from '../handoff/store/tx/retry';
 
-/** refs/remotes/<R>/handoffs/ and refs/remotes/<R>/handoff-archive/: where a fetch puts the remote's handoffs. */
-export const trackingPrefix = (remote: string) => `refs/remotes/${remote}/handoffs/`;
-export const trackingArchivePrefix = (remote: string) => `refs/remotes/${remote}/handoff-archive/`;
+/** refs/handoff-remotes/<R>/handoffs/ and …/handoff-archive/: where a fetch puts the remote's handoffs (SPEC 7). */
+export const trackingPrefix = (remote: string) => trackingOf(remote, HANDOFF_PREFIX);
+export const trackingArchivePrefix = (remote: string) => trackingOf(remote, ARCHIVE_PREFIX);
 /** Where each clone's loss record lives on its handoff remote, one ref per clone (src/sync/record-remote.ts). */
 export const RECORDS_PREFIX = 'refs/handoff-records/';
 /** Where sync keeps what the remote holds of this clone's record (the lease of the next push). */
-export const trackingRecordsPrefix = (remote: string) => `refs/remotes/${remote}/handoff-records/`;
+export const trackingRecordsPrefix = (remote: string) => trackingOf(remote, RECORDS_PREFIX);
+/** Everything this clone keeps of one remote (handoffs, archive, receipts, claims, records). */
+export const trackingRoot = (remote: string) => `${REMOTES_ROOT}${remote}/`;
 
 /**
  * The fetch refspecs `install --remote` adds and `fetch` passes: forced into the tracking namespace only. The
@@ -60,33 +64,48 @@ const UNREACHABLE = [
 /** A failed fetch or push turned into what to do (exit 7); nothing local has been changed when this is thrown. */
 export function transportError(repo: Repo, remote: string, verb: 'fetch' | 'push', stderr: string): HandoffError {
   const url = repo.git(['remote', 'get-url', remote], { allowFail: true }).stdout.trim();
-  const reason = gitReason(stderr);
+  const reason = pushRefusal(stderr);
   const unreachable = UNREACHABLE.some((re) => re.test(stderr));
-  const hint = unreachable
-    ? `check the address (\`git remote get-url ${remote}\`), the network and your credentials, then run \`git handoff ${verb} ${remote}\` again`
+  const limit = hostLimit(stderr);
+  const hint =
+    limit === 'rate' ? `${remote} limits how often it is asked, and it still did after handoff.hostWait: run \`git handoff ${verb} ${remote}\` again in a few minutes (it goes on where it stopped)`
+    : unreachable ? `check the address (\`git remote get-url ${remote}\`), the network and your credentials, then run \`git handoff ${verb} ${remote}\` again`
     : `fix what git reports, then run \`git handoff ${verb} ${remote}\` again`;
   return new HandoffError(
     'environment',
-    unreachable ? 'remote-unreachable' : `${verb}-failed`,
+    unreachable ? 'remote-unreachable' : limit === 'rate' ? 'host-rate-limit' : `${verb}-failed`,
     `cannot ${verb} handoffs ${verb === 'fetch' ? 'from' : 'to'} ${remote}${url ? ` (${url})` : ''}: ${reason}\n${hint}. No local handoff was changed.`,
     { remote, url, stderr: stderr.trim() },
   );
 }
 
+/** handoff.hostWait: how long a host's rate limit is waited out before it is said (read only when one bites). */
+export const hostWaitMs = (repo: Repo) => setting(readConfig(repo), 'hostWait');
+
 /**
  * `git fetch <options> <remote> <refspecs>`. A lock of this repository in the fetch's way (a tracking ref a killed fetch left
  * locked) is waited out while a live process may hold it, then the fetch runs again; one left behind is exit 4
- * naming it with its rm (lockError). Any other failure is transportError (exit 7).
+ * naming it with its rm (lockError). A transport cut in passing and a host's rate limit are tried again by the one
+ * retry policy (src/handoff/store/tx/retry.ts). Any other failure is transportError (exit 7).
  */
-export function fetchFrom(repo: Repo, remote: string, refspecs: string[], options: string[]): void {
-  for (let attempt = 0; ; attempt++) {
-    const r = repo.git(['fetch', ...options, remote, ...refspecs], { allowFail: true });
-    if (r.status === 0) return noteContact(repo.commonDir, remote, true);
-    const lock = localLockIn(repo, r.stderr);
-    if (!lock || attempt >= 5) {
-      noteContact(repo.commonDir, remote, false, gitReason(r.stderr));
-      throw transportError(repo, remote, 'fetch', r.stderr);
+export function fetchFrom(repo: Repo, remote: string, refspecs: string[], options: string[], config: string[] = []): string {
+  upgradeTracking(repo, true);
+  let cut: Backoff | undefined;
+  let limited: Backoff | undefined;
+  for (let locks = 0; ; ) {
+    const r = repo.git([...config, 'fetch', ...options, remote, ...refspecs], { allowFail: true });
+    if (r.status === 0) {
+      noteContact(repo.commonDir, remote, true);
+      return r.stderr;
     }
-    waitOutLock(repo, refOfLock(repo, lock), lock);
+    const lock = localLockIn(repo, r.stderr);
+    if (lock && locks++ < 5) {
+      waitOutLock(repo, refOfLock(repo, lock), lock);
+      continue;
+    }
+    if (!lock && hostLimit(r.stderr) === 'rate' && (limited ??= new Backoff(hostLimited(hostWaitMs(repo)))).wait()) continue;
+    if (!lock && transientTransport(r.stderr) && (cut ??= new Backoff(TRANSIENT)).wait()) continue;
+    noteContact(repo.commonDir, remote, false, gitReason(r.stderr));
+    throw transportError(repo, remote, 'fetch', r.stderr);
   }
 }

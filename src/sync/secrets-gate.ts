@@ -10,6 +10,7 @@ import { describeVersions, scanRecord, scanTexts, scanVersions, secretFoundError
 import { viewOf } from '../handoff/store/store';
 import { trackingRef } from '../handoff/store/sync-state';
 import { bothBodies, type ResolveOptions } from './resolve';
+import { trackingRoot } from './remote';
 import type { ReceiveUpdate } from '../handoff/store/ref-updates';
 
 const isHandoff = (ref: string) => ref.startsWith(HANDOFF_PREFIX) || ref.startsWith(ARCHIVE_PREFIX);
@@ -27,17 +28,18 @@ function versionsOf(repo: Repo, revs: string[], exclude: string[]): Array<{ ref:
 }
 
 /** Refuses a push (exit 6, nothing sent) while a version it would send, with no scan record, has an unallowed finding. */
-export async function assertPushClean(repo: Repo, remote: string, o: { record?: boolean } = {}): Promise<VersionFindings[]> {
+export async function assertPushClean(repo: Repo, remote: string, o: { record?: boolean; differing?: string[] } = {}): Promise<VersionFindings[]> {
   // every local handoff and archive version the remote has not seen (a diverged one too: it is sent once resolved),
-  // and with the loss record going along (sync), every version it reaches, in the same one walk
-  const handoffs = ['--glob=refs/handoffs/*', '--glob=refs/handoff-archive/*'];
-  const versions = versionsOf(repo, [...handoffs, ...(o.record ? [RECORD_REF] : [])], [`--glob=refs/remotes/${remote}/*`]);
+  // and with the loss record going along (sync), every version it reaches, in the same one walk; from the refs that
+  // differ from their tracking copies when the caller knows them and they are few (the walk starts from them alone)
+  const handoffs = o.differing && o.differing.length <= 500 ? o.differing : ['--glob=refs/handoffs/*', '--glob=refs/handoff-archive/*'];
+  const versions = versionsOf(repo, [...handoffs, ...(o.record ? [RECORD_REF] : [])], [`--glob=${trackingRoot(remote)}*`]);
   let found = await scanVersions(repo, versions, { skipScanned: true });
   if (!found.length) return [];
   if (o.record) {
     // which findings a handoff ref reaches (a second walk, only when something was found): the rest only the record
     // reaches (a version dropped, or moved aside), so the record stays here and the handoffs go
-    const viaHandoffs = new Set(versionsOf(repo, handoffs, [`--glob=refs/remotes/${remote}/*`]).map((v) => v.oid));
+    const viaHandoffs = new Set(versionsOf(repo, handoffs, [`--glob=${trackingRoot(remote)}*`]).map((v) => v.oid));
     const recordOnly = found.filter((f) => !viaHandoffs.has(f.oid));
     found = found.filter((f) => viaHandoffs.has(f.oid));
     if (!found.length) return recordOnly;

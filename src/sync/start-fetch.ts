@@ -8,7 +8,9 @@ import { noteContact } from '../handoff/state/contact';
 import type { Repo } from '../git/repo';
 import { ARCHIVE_PREFIX, encodeBranch, HANDOFF_PREFIX } from '../handoff/store/names';
 import { mergeHandoffs, readSides, type Sides } from './fetch';
+import { upgradeTracking } from '../handoff/store/tx/migrate';
 import { handoffRefspecs, resolveRemote, trackingArchivePrefix, trackingPrefix } from './remote';
+import { CLAIMS_PREFIX, trackingClaimsPrefix } from '../handoff/claims/table';
 
 /** The limit on the network step of session start: past it git is killed and the session starts without it. */
 export const START_FETCH_MS = 2000;
@@ -23,7 +25,7 @@ function branchRefspecs(remote: string, branch: string | null): string[] {
   if (!branch) return handoffRefspecs(remote).slice(0, 2);
   const b = encodeBranch(branch);
   // and the branch's claims table (SPEC 10; a glob, so a remote without one is no error)
-  return [`+${HANDOFF_PREFIX}${b}/*:${trackingPrefix(remote)}${b}/*`, `+${ARCHIVE_PREFIX}${b}/*:${trackingArchivePrefix(remote)}${b}/*`, `+refs/claims/${b}*:refs/remotes/${remote}/claims/${b}*`];
+  return [`+${HANDOFF_PREFIX}${b}/*:${trackingPrefix(remote)}${b}/*`, `+${ARCHIVE_PREFIX}${b}/*:${trackingArchivePrefix(remote)}${b}/*`, `+${CLAIMS_PREFIX}${b}*:${trackingClaimsPrefix(remote)}${b}*`];
 }
 
 /** Sides narrowed to one branch's keys, so the merge looks at nothing else. */
@@ -56,6 +58,9 @@ export async function fetchOnStart(repo: Repo, branch: string | null, o: { confi
   }
   const ms = o.timeoutMs ?? START_FETCH_MS;
   try {
+    // a format-2 clone's copies move over first; session start alone does not mark the store (a wired repository that
+    // never syncs uninstalls byte for byte), the first fetch, push or claim does
+    upgradeTracking(repo);
     const before = narrow(readSides(repo, remote), branch);
     const r = await gitBounded(['fetch', '--prune', '--no-tags', '--no-write-fetch-head', '--quiet', remote, ...branchRefspecs(remote, branch)], { cwd: repo.cwd, timeoutMs: ms });
     // kept for the person who looks later (status, web)

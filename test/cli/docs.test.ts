@@ -41,7 +41,7 @@ describe('npm run demo', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/exit 3 — refused/);
     expect(r.stderr).toMatch(/owned by session 5f0c6a52/);
-    expect(r.stdout).toMatch(/\(taken over\)/);
+    expect(r.stdout).toMatch(/\(taken over from session 5f0c6a52-alice\)/);
     const log = r.stdout.slice(r.stdout.indexOf('git handoff log auth-refactor'), r.stdout.indexOf('$ git handoff list'));
     expect(log.match(/^[0-9a-f]{12}  /gm)).toHaveLength(3);
     expect(r.stdout).not.toContain('\x1b');

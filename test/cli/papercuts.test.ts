@@ -92,13 +92,15 @@ describe('papercuts', () => {
     expect(Object.keys(json(await repo.cli(['list', '--json']))[0])).toContain('session');
   });
 
-  it('install --agent cursor prints a whole hooks.json, no placeholders', async () => {
+  it('install --agent cursor writes a whole .cursor/hooks.json, no placeholders', async () => {
     const repo = makeRepo({ commit: true });
-    const { out } = await run(repo, ['install', '--agent', 'cursor']);
-    expect(out).not.toContain('[...');
-    const file = JSON.parse(out);
-    expect(Object.keys(file.hooks)).toEqual(['beforeShellExecution', 'preToolUse', 'afterShellExecution', 'afterFileEdit', 'postToolUse', 'sessionStart', 'stop']);
-    for (const entries of Object.values(file.hooks) as any[]) expect(entries).toEqual([{ command: 'git-handoff guard --client=cursor' }]);
+    const { out } = await run(repo, ['install', '--agent', 'cursor', '--no-hooks']);
+    expect(out).toContain('.cursor/hooks.json: wired');
+    const text = readFileSync(path.join(repo.dir, '.cursor', 'hooks.json'), 'utf8');
+    expect(text).not.toContain('[...');
+    const file = JSON.parse(text);
+    expect(Object.keys(file.hooks)).toEqual(['preToolUse', 'sessionStart', 'stop', 'preCompact', 'sessionEnd']);
+    for (const entries of Object.values(file.hooks) as any[]) for (const e of entries) expect(e.command).toBe('git-handoff guard --client=cursor');
   });
 
   it('doctor with only the plugin: no "install --agent claude" advice; a plugin copy older than the CLI is broken and says install again', async () => {

@@ -149,7 +149,7 @@ describe('README blocks, pasted as written', () => {
     // in clone b, as bob (the resolver's session id, from its environment); the comment's `then git handoff sync` after
     const bob = onPath(b.env, { GIT_HANDOFF_SESSION: 'bob' });
     const [, diverged, resolved, pushed] = await paste([remote, sync, resolve, sync], b.dir, bob, [0, 4, 0, 0]);
-    expect(b.git(['config', '--get-all', 'remote.origin.fetch']).stdout).toContain('+refs/handoffs/*:refs/remotes/origin/handoffs/*');
+    expect(b.git(['config', '--get-all', 'remote.origin.fetch']).stdout).toContain('+refs/handoffs/*:refs/handoff-remotes/origin/handoffs/*');
     expect(diverged).toContain('git handoff sync --resolve auth-refactor --keep both');
     expect(resolved).toMatch(/auth-refactor/);
     expect(pushed).toMatch(/main\/auth-refactor/);

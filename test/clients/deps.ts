@@ -1,8 +1,9 @@
 // The real clients these tests drive, installed once into the user cache (outside the repository): the
-// Claude Code native CLI (~360 MB), Gemini CLI, Codex, Copilot CLI (~190 MB), OpenCode (~115 MB), Qwen Code (~145 MB).
+// Claude Code native CLI (~360 MB), Gemini CLI, Codex, Copilot CLI (~190 MB), OpenCode (~115 MB), Qwen Code (~145 MB),
+// the Cline CLI (~440 MB), Kilo Code CLI (~290 MB) and Factory droid (~245 MB).
 // Pinned versions, npm's ordinary client.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, expect } from 'vitest';
@@ -147,4 +148,48 @@ export function ensureMcpFs(): string {
   const js = path.join(MCP_FS_DIR, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js');
   if (!existsSync(js)) npmInstall(MCP_FS_DIR, `@modelcontextprotocol/server-filesystem@${MCP_FS_VERSION}`);
   return js;
+}
+
+// Cline CLI, Kilo Code CLI and Factory droid: the same cache folders their harnesses (test/clients/tools/*) install to.
+// The registry reachable here has @factory/cli (the launcher) at 0.225.1 and its linux-x64 binary at 0.225.2 only,
+// so droid's binary package is installed by itself; @kilocode/cli 7.8.1 has no linux-x64 package here, 7.7.7 has.
+const tools = (name: string, script: string) => [path.join(ROOT, 'test', 'clients', 'tools', name)].find((d) => existsSync(path.join(d, script)));
+export const CLINE_OFFLINE = tools('cline', 'run-cline.sh');
+export const KILO_OFFLINE = tools('kilo', 'run-kilo.sh');
+export const DROID_OFFLINE = tools('droid', 'run-droid.sh');
+/** The logging hook and the fake MCP server the harnesses and tests share. */
+export const HOOK_LOG_SCRIPT = path.join(ROOT, 'test', 'clients', 'tools', 'hook-log.sh');
+export const FAKE_MCP = path.join(ROOT, 'test', 'clients', 'tools', 'fake-mcp.mjs');
+export const CLINE_VERSION = process.env.CLINE_VERSION ?? '3.0.65';
+export const KILO_VERSION = process.env.KILO_VERSION ?? '7.7.7';
+export const DROID_VERSION = process.env.DROID_VERSION ?? '0.225.2';
+export const CLINE_DIR = process.env.CLINE_OFFLINE_DIR ?? path.join(CACHE, 'cline-offline');
+export const KILO_DIR = process.env.KILO_OFFLINE_DIR ?? path.join(CACHE, 'kilo-offline');
+export const DROID_DIR = process.env.DROID_OFFLINE_DIR ?? path.join(CACHE, 'factory-offline');
+
+/** The Cline CLI's launcher (node), which runs its native binary (Bun-compiled, with @cline/sdk). */
+export function ensureCline(): string {
+  const bin = path.join(CLINE_DIR, 'node_modules', 'cline', 'bin', 'cline');
+  if (!existsSync(bin)) npmInstall(CLINE_DIR, `cline@${CLINE_VERSION}`);
+  return bin;
+}
+
+/** Kilo Code CLI's native binary. */
+export function ensureKilo(): string {
+  const bin = path.join(KILO_DIR, 'node_modules', '@kilocode', 'cli-linux-x64', 'bin', 'kilo');
+  if (!existsSync(bin)) npmInstall(KILO_DIR, `@kilocode/cli@${KILO_VERSION}`);
+  return bin;
+}
+
+/** Factory droid's native binary. */
+export function ensureDroid(): string {
+  const bin = path.join(DROID_DIR, 'node_modules', '@factory', 'cli-linux-x64', 'bin', 'droid');
+  if (!existsSync(bin)) npmInstall(DROID_DIR, `@factory/cli-linux-x64@${DROID_VERSION}`);
+  return bin;
+}
+
+/** The JSON lines a logging hook or plugin wrote, in order (none when it never ran). */
+export function logLines(file: string): any[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
 }

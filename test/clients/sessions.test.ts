@@ -47,7 +47,7 @@ describe('Claude Code across two clones and a bare remote (install --server)', (
     await ok(a, ['write', 'auth-refactor', '-m', '# Goal\nfix the login redirect loop\n# Next action\nrun the auth tests'], 0, { GIT_HANDOFF_SESSION: A_SESSION });
     await ok(a, ['push']);
     await install(b, 'claude');
-    expect(b.git(['for-each-ref', 'refs/handoffs/', 'refs/remotes/']).stdout).not.toContain('handoffs');
+    expect(b.git(['for-each-ref', 'refs/handoffs/', 'refs/remotes/', 'refs/handoff-remotes/']).stdout).not.toContain('handoffs');
 
     const first = await converse(b, ['read the handoff'], [{ tool: 'Bash', input: { command: 'git handoff show auth-refactor' } }], { env: { PATH: PATH_WITH_BIN } });
     const told = sentText(first.requests);

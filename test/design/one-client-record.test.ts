@@ -19,8 +19,8 @@ const OWN = (f: string) => f.startsWith(path.join(SRC, 'clients') + path.sep) ||
 const HOMES = new Map(ALL_RECORDS.flatMap((r) => (r.home ? [[r.home.variable, r.home.dir] as const] : [])));
 /** Each path a record names, as it appears in text: `$VAR/x` as `<its folder>/x` (`.codex/config.toml`). */
 const PATHS = [...new Set(ALL_RECORDS.flatMap((r) => [...r.hookFiles, ...r.trustFiles, ...(r.hookDirs ?? []), ...(r.pluginDirs ?? [])]).map((p) => p.file.replace(/^\$([A-Z_]+)/, (_, v: string) => HOMES.get(v) ?? v)))];
-/** File names of those paths distinctive on their own (`trustedFolders.json`; not `settings.json`). */
-const NAMES = new Set(PATHS.map((p) => path.basename(p)).filter((n) => /[A-Z]/.test(n)));
+/** File names of those paths distinctive on their own (`trustedFolders.json`; not `settings.json`, nor Cline's hook files named after events). */
+const NAMES = new Set(PATHS.map((p) => path.basename(p)).filter((n) => /[A-Z]/.test(n) && n.includes('.')));
 /** A client's own folders, whole (`.claude`, `.gemini`, `.copilot`). */
 const FOLDERS = new Set(PATHS.map((p) => p.split('/')[0]).filter((d) => d.startsWith('.') && d !== '.config' && d !== '.github'));
 const VARIABLES = new Set([...HOMES.keys()].filter((v) => v !== 'XDG_CONFIG_HOME').concat(SESSION_VARS.map(([v]) => v)));
@@ -57,7 +57,8 @@ describe('a client fact has one home: its record', () => {
     const doc = readFileSync(path.join(SRC, '..', 'docs', 'clients.md'), 'utf8');
     const table = doc.slice(doc.indexOf('## Every call is seen'), doc.indexOf('## Each client in one table'));
     // VS Code's long list is named by its file
-    for (const r of ALL_RECORDS.filter((x) => x.name !== 'vscode')) {
+    // Windsurf's hooks are per kind of action: no tool list
+    for (const r of ALL_RECORDS.filter((x) => x.name !== 'vscode' && x.readOnly.length)) {
       const row = table.split('\n').find((l) => l.startsWith('| ') && l.includes(r.readOnly[0]) && l.toLowerCase().includes(r.name.split('-')[0]))!;
       expect(row, r.name).toBeDefined();
       const listed = /\| `([^`]*)` \|/.exec(row.split(' | ').slice(2).join(' | ').replace(/^/, '| '))?.[1].split(' ');

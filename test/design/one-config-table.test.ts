@@ -67,7 +67,7 @@ describe('one table of handoff.* settings', () => {
     expect([setting(new Map(), 'sign'), setting(c('sign', 'Yes'), 'sign'), setting(c('sign', 'maybe'), 'sign')]).toEqual([false, true, false]);
     expect([setting(new Map(), 'fetchOnStart'), setting(c('fetchOnStart', 'off'), 'fetchOnStart'), setting(c('fetchOnStart', 'x'), 'fetchOnStart')]).toEqual([true, false, false]);
     expect([setting(new Map(), 'guard'), setting(c('guard', ' OFF '), 'guard'), setting(c('guard', 'x'), 'guard'), setting(c('guard', 'no', 'on'), 'guard')]).toEqual([true, false, true, true]);
-    expect([setting(new Map(), 'claims'), setting(c('claims', ' Enforce'), 'claims'), setting(c('claims', 'refuse'), 'claims')]).toEqual(['tell', 'enforce', 'tell']);
+    expect([setting(new Map(), 'claims'), setting(c('claims', ' Tell'), 'claims'), setting(c('claims', 'refuse'), 'claims')]).toEqual(['enforce', 'tell', 'enforce']);
     expect([setting(new Map(), 'leaseTTL'), setting(c('leaseTTL', '90s'), 'leaseTTL'), setting(c('claimTTL', 'soon'), 'claimTTL')]).toEqual([1_800_000, 90_000, 7_200_000]);
     expect([setting(new Map(), 'protect'), setting(c('protect', 'a/*', 'b/*'), 'protect')]).toEqual([[], ['a/*', 'b/*']]);
     expect([setting(new Map(), 'remote'), setting(c('remote', 'up'), 'remote')]).toEqual([undefined, 'up']);

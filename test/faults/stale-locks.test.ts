@@ -100,7 +100,7 @@ describe('stale locks met through `git handoff`', () => {
     await ok(a, ['fetch'], 0, env);
     await ok(b, ['write', 'lock-notes', '-m', 'from b, two'], 0, env);
     await ok(b, ['push'], 0, env);
-    const tracking = 'refs/remotes/origin/handoffs/main/lock-notes';
+    const tracking = 'refs/handoff-remotes/origin/handoffs/main/lock-notes';
     const lock = leaveLock(a, `${tracking}.lock`);
     for (const args of [['fetch'], ['sync']]) {
       const r = await viaGit(a, [...args, '--json'], { env });

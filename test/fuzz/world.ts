@@ -2,6 +2,7 @@
 // file; one shell payload per client shape; and what a well-formed answer looks like in each client's shape.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { answerParts } from '../../src/clients/answer';
 import type { GuardClient } from '../../src/clients/event';
 import { makeRepo, type TestRepo } from '../helpers/repo';
 import { ME, OTHER, payload, writeHandoff } from '../guard/helpers';
@@ -70,6 +71,17 @@ const SHAPES: Record<GuardClient, Shape> = {
     reason: isStr,
     systemMessage: isStr,
   },
+  // the clients of issue 56: droid, Augment and Devin CLI read Claude Code's answers (a refusal by exit 2 for the last
+  // two, with nothing on stdout), Windsurf and Kiro only the exit status (any stdout is wrong), Cline its own shape,
+  // Crush a context, Kilo Code the plugin's answer
+  'factory-droid': { hookSpecificOutput: (v) => isObj(v) && fits(v as Record<string, unknown>, CLAUDE_INNER), decision: (v) => v === 'block', reason: isStr, systemMessage: isStr },
+  augment: { hookSpecificOutput: (v) => isObj(v) && fits(v as Record<string, unknown>, CLAUDE_INNER), decision: (v) => v === 'block', reason: isStr, systemMessage: isStr },
+  'devin-cli': { hookSpecificOutput: (v) => isObj(v) && fits(v as Record<string, unknown>, CLAUDE_INNER), decision: (v) => v === 'block', reason: isStr, systemMessage: isStr },
+  windsurf: {},
+  kiro: {},
+  cline: { cancel: (v) => v === true, errorMessage: isStr, contextModification: isStr },
+  crush: { context: isStr },
+  'kilo-code': { deny: isStr, args: isObj, context: isStr, followUp: isStr },
 };
 
 function fits(o: Record<string, unknown>, shape: Shape): boolean {
@@ -96,10 +108,13 @@ export function malformed(client: GuardClient, stdout: string, kind?: string): s
 
 /** What an answer says: deny, allow (silent, or with a rewrite or context). */
 export function verdict(stdout: string): 'deny' | 'allow' {
-  const text = stdout.trim();
+  // an answer rendered as an exit status (src/clients/answer.ts): exit 2 refuses
+  const { stdout: out, code } = answerParts(stdout);
+  if (code === 2) return 'deny';
+  const text = out.trim();
   if (!text) return 'allow';
   const a = JSON.parse(text);
-  const denied = a.hookSpecificOutput?.permissionDecision === 'deny' || a.decision === 'deny' || a.decision === 'block' || a.permission === 'deny' || a.permissionDecision === 'deny' || typeof a.deny === 'string';
+  const denied = a.hookSpecificOutput?.permissionDecision === 'deny' || a.decision === 'deny' || a.decision === 'block' || a.permission === 'deny' || a.permissionDecision === 'deny' || typeof a.deny === 'string' || a.cancel === true;
   return denied ? 'deny' : 'allow';
 }
 

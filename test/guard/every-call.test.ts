@@ -32,6 +32,26 @@ function call(client: ClientName, repo: TestRepo, tool: string, input: Record<st
       return { ...(session === null ? {} : { conversation_id: session }), generation_id: 'g1', cwd: repo.dir, workspace_roots: [repo.dir], hook_event_name: 'preToolUse', tool_name: tool, tool_input: input };
     case 'vscode':
       return { ...s, cwd: repo.dir, hook_event_name: 'PreToolUse', timestamp: new Date().toISOString(), tool_name: tool, tool_input: input, tool_use_id: 'call_1' };
+    case 'cline':
+      return { ...(session === null ? {} : { taskId: `conv_${session}`, sessionContext: { rootSessionId: session } }), hookName: 'tool_call', workspaceRoots: [repo.dir], agent_id: 'agent_1', parent_agent_id: null, tool_call: { id: 'call_1', name: tool, input } };
+    case 'windsurf': {
+      // a hook per kind of action: an MCP tool's, a command's, a file write's
+      const common = { ...(session === null ? {} : { trajectory_id: session }), execution_id: 'e1', timestamp: new Date().toISOString() };
+      const m = /^mcp_([^_]+)_(.*)$/.exec(tool);
+      if (m) return { ...common, agent_action_name: 'pre_mcp_tool_use', tool_info: { mcp_server_name: m[1], mcp_tool_name: m[2], mcp_tool_arguments: input } };
+      if (tool === 'run_command') return { ...common, agent_action_name: 'pre_run_command', tool_info: { command_line: input.command, cwd: repo.dir } };
+      return { ...common, agent_action_name: 'pre_write_code', tool_info: { file_path: input.file_path, edits: [{ old_string: '', new_string: input.content }] } };
+    }
+    case 'kiro':
+      // no session id in any Kiro payload
+      return { cwd: repo.dir, hook_event_name: 'preToolUse', tool_name: tool, tool_input: input };
+    case 'augment':
+      return { ...(session === null ? {} : { conversation_id: session }), workspace_roots: [repo.dir], hook_event_name: 'PreToolUse', tool_name: tool, tool_input: input, is_mcp_tool: tool.includes('_') };
+    case 'crush':
+      return { ...s, cwd: repo.dir, event: 'PreToolUse', tool_name: tool, tool_input: input };
+    case 'devin-cli':
+      // Devin sends no cwd (its hooks get DEVIN_PROJECT_DIR): given here so that relative paths resolve in the repository
+      return { ...s, cwd: repo.dir, hook_event_name: 'PreToolUse', prompt_id: 'p1', tool_name: tool, tool_input: input };
     default:
       return { ...s, cwd: repo.dir, hook_event_name: 'PreToolUse', permission_mode: 'default', tool_name: tool, tool_input: input };
   }
@@ -203,12 +223,14 @@ describe('Codex’s shell keeps its input open (write_stdin reaches no hook)', (
 });
 
 describe('a caller whose session cannot be read is a stranger’s', () => {
-  it('Cursor’s payload through the Claude Code wiring (conversation_id, no session_id): it may change no session’s handoff file', async () => {
+  it('a caller with no session, or one of no session id’s form, may change no session’s handoff file; Cursor’s payload through the Claude Code wiring is Cursor’s, with its session', async () => {
     const repo = await foreignWorld();
-    const cursorish = (tool: string, input: Record<string, unknown>) => ({ conversation_id: OTHER, generation_id: 'g', hook_event_name: 'preToolUse', cwd: repo.dir, workspace_roots: [repo.dir], tool_name: tool, tool_input: input });
+    // Cursor's payload through the Claude Code wiring: read as Cursor's (its conversation_id its session), answered in its shape
+    const cursorish = (tool: string, input: Record<string, unknown>) => ({ conversation_id: ME, generation_id: 'g', hook_event_name: 'preToolUse', cwd: repo.dir, workspace_roots: [repo.dir], tool_name: tool, tool_input: input });
+    expect(detectClient(cursorish('Shell', { command: 'ls' }), 'claude-code').client).toBe('cursor');
+    expect((await judge(cursorish('Write', { file_path: path.join(repo.dir, OWN_FILE), content: `<!-- claude-session: ${ME} -->\nx\n` }), 'claude-code')).verdict).toBe('allow');
     const refused: Array<Record<string, unknown>> = [
       cursorish('Write', { file_path: foreign(repo), content: 'mine\n' }),
-      cursorish('Write', { file_path: path.join(repo.dir, OWN_FILE), content: `<!-- claude-session: ${ME} -->\nx\n` }),
       cursorish('Shell', { command: `rm -f ${FOREIGN_FILE}` }),
       cursorish('Bash', { command: `echo x >> ${FOREIGN_FILE}` }),
       // Claude Code's own shape with the session left out

@@ -444,7 +444,8 @@ describe('the sh front agrees with the full guard', () => {
     const f = frontWithStandIn(false);
     const t: Tally = { alone: 0, handed: 0, wrong: [] };
     const shClients = Object.values(WIRING).filter((w) => w.sh);
-    expect(shClients.map((w) => w.client)).toEqual(['claude-code']);
+    // droid starts its hooks with `sh -c` too: its wiring runs the same sourced front with its own facts
+    expect(shClients.map((w) => w.client)).toEqual(['claude-code', 'factory-droid']);
     const w = WIRING.claude;
     // what install writes for every event, the plugin's too: one builder (Claude Code has no after-tool hook)
     for (const event of Object.keys(w.events)) {

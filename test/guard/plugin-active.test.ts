@@ -1,6 +1,6 @@
 // Never twice: a project hook defers to the git-handoff plugin (extension) only when the client will surely run
 // the plugin's hook here — enabled for this folder, its folder and launcher present — and never the plugin's own.
-import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claudeHooks, geminiHooks } from '../../src/install/plugin-folders';
@@ -8,6 +8,7 @@ import { matcherRoutes } from '../../src/clients/record';
 import { deferToPlugin, pluginPathPrefix } from '../../src/guard/plugin-active';
 import { eventGroups, WIRING } from '../../src/install/agents';
 import { json, makeRepo, ROOT, tempDir } from '../helpers/repo';
+import { claudePluginInstalled } from '../helpers/claude-plugin';
 
 const write = (file: string, value: unknown) => {
   mkdirSync(path.dirname(file), { recursive: true });
@@ -121,12 +122,7 @@ describe('the plugin folders', () => {
 describe('doctor and the plugin', () => {
   it('reports the plugin Claude Code loads: ok through a refusal probe with its folder, broken once the folder is gone; project hooks defer', async () => {
     const repo = makeRepo({ commit: true });
-    const market = path.join(repo.home, '.local', 'share', 'git-handoff', 'claude-marketplace');
-    cpSync(path.join(ROOT, 'dist', 'claude-plugin'), path.join(market, 'git-handoff'), { recursive: true });
-    write(path.join(market, '.claude-plugin', 'marketplace.json'), { name: 'git-handoff', plugins: [{ name: 'git-handoff', source: './git-handoff' }] });
-    write(path.join(repo.home, '.claude', 'plugins', 'known_marketplaces.json'), { 'git-handoff': { source: { source: 'directory', path: market }, installLocation: market } });
-    write(path.join(repo.home, '.claude', 'plugins', 'installed_plugins.json'), { version: 2, plugins: { 'git-handoff@git-handoff': [{ scope: 'user', installPath: '/nonexistent' }] } });
-    write(path.join(repo.home, '.claude', 'settings.json'), { enabledPlugins: { 'git-handoff@git-handoff': true } });
+    const market = claudePluginInstalled(repo.home);
     const wired = await repo.cli(['install', '--agent', 'claude', '--launcher', path.join(ROOT, 'bin', 'git-handoff')]);
     expect(String(wired.stdout)).toContain('defer to it');
     const ok = json(await repo.cli(['doctor', '--json']));

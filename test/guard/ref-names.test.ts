@@ -5,7 +5,7 @@ import { expect, it } from 'vitest';
 import { quickDescribe } from '../helpers/sets';
 import { mentionsHandoffRef } from '../../src/guard/rules/refs';
 
-const REGEX = /(^|[\s:+^"'=])refs\/(handoff(s|-archive|-leases)|claims|notes\/handoff-reads|replace)(\/|\*|$|[\s"'])/;
+const REGEX = /(^|[\s:+^"'=])refs\/(handoff[a-z-]*|claims|notes\/handoff-reads|replace)(\/|\*|$|[\s"'])/;
 
 quickDescribe('mentionsHandoffRef', () => {
   it('answers as the regular expression on the spellings the rules meet', () => {
@@ -16,7 +16,7 @@ quickDescribe('mentionsHandoffRef', () => {
       '^refs/handoffs/x', '"refs/handoffs/x"', "'refs/handoffs'", 'x=refs/handoffs/y', 'a refs/handoffs b', 'a\trefs/claims\tb', 'a\nrefs/replace\n', 'xrefs/handoffs/y',
       '/refs/handoffs/y', '.git/refs/handoffs/y', 'refs/heads/main', 'refs/refs/handoffs/', 'refsrefs/handoffs/', 'refs/handoffs\u00a0', '\u3000refs/claims',
       '\ufeffrefs/replace/', 'refs/replace\u2028', 'refs/handoffs\u200b', '', 'refs/', 'refs', 'x refs/heads refs/handoffs/a', 'refs/handoffs-x refs/claims/y',
-      'git update-ref -d refs/handoffs/main/auth-refactor', 'git push origin :refs/handoffs/main/x', 'git fetch origin +refs/*:refs/*',
+      'git update-ref -d refs/handoffs/main/auth-refactor', 'git update-ref -d refs/handoff-record', 'refs/handoff-remotes/origin/handoffs/main/x', 'refs/handoff-outgoing/o/x', 'refs/handoff-dropped/a', 'git push origin :refs/handoffs/main/x', 'git fetch origin +refs/*:refs/*',
     ];
     for (const s of cases) expect(mentionsHandoffRef(s), JSON.stringify(s)).toBe(REGEX.test(s));
   });

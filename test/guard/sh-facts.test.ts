@@ -9,6 +9,7 @@ import { FRONT_CLIENTS, type FrontShape } from '../../src/clients/front';
 import { detectClient } from '../../src/clients/index';
 import { CLIENT_NAMES, SESSION_VARS, WITHOUT_SESSION_VAR } from '../../src/client-names';
 import { WIRING } from '../../src/clients/wirings';
+import { RECORDS } from '../../src/clients/records';
 import { pluginGuardCommand } from '../../src/install/plugin-folders';
 import { eventCommand, guardCommand } from '../../src/install/agents';
 import { resolveSession } from '../../src/handoff/state/session';
@@ -85,7 +86,9 @@ describe('the hook stub and the session variables', () => {
 describe("the sh front's client lines", () => {
   it('every client whose wiring runs the front has its facts in src/clients/front.ts', () => {
     const served = FRONT_CLIENTS.map((f) => f.wiring.client);
-    for (const w of Object.values(WIRING)) expect(served.includes(w.client), w.client).toBe(w.format !== 'plugin');
+    // a plugin runs in its client's process; a wiring of files (the clients of issue 56) runs the front where its
+    // record gives the front's facts (droid), else node's guard straight
+    for (const w of Object.values(WIRING)) expect(served.includes(w.client), w.client).toBe(w.format === 'files' ? RECORDS[w.client].front !== null : w.format !== 'plugin');
   });
 
   it('accepts exactly the arguments each wiring and plugin command passes, the after-tool hook as such', () => {

@@ -61,7 +61,7 @@ describe('the format version, read by every command', () => {
     // the human form says the same on stderr
     const plain = await repo.cli(['show', 'format-notes'], { env: S });
     expect(plain.exitCode).toBe(7);
-    expect(String(plain.stderr)).toMatch(/handoff store is format 3 .*handoff\.formatVersion.*Upgrade git-handoff/);
+    expect(String(plain.stderr)).toMatch(/handoff store is format 4 .*handoff\.formatVersion.*Upgrade git-handoff/);
     expect(allRefs(repo)).toBe(before);
     expect(repo.git(['config', '--get-all', 'remote.origin.fetch'], { allowFail: true }).stdout).toBe('');
   }, 240_000);
@@ -73,15 +73,15 @@ describe('the format version, read by every command', () => {
     expect(viaGitDir.exitCode, String(viaGitDir.stdout)).toBe(7);
     expect(json(viaGitDir).error.data.found).toBe(7);
     const bare = makeRepo({ init: ['--bare'] });
-    bare.git(['config', 'handoff.formatVersion', '3']);
+    bare.git(['config', 'handoff.formatVersion', '4']);
     const b = await bare.cli(['list', '--all', '--json']);
     expect(b.exitCode).toBe(7);
     expect(json(b).error.code).toBe('format-too-new');
   }, 120_000);
 
-  quickIt('format 1, format 2 and no marker are read as they are; so is a value of another section', async () => {
+  quickIt('format 1, format 2, format 3 and no marker are read as they are; so is a value of another section', async () => {
     const repo = await seeded();
-    for (const v of ['1', '2', null]) {
+    for (const v of ['1', '2', '3', null]) {
       if (v === null) repo.git(['config', '--unset', 'handoff.formatVersion'], { allowFail: true });
       else repo.git(['config', 'handoff.formatVersion', v]);
       const r = await repo.cli(['show', 'format-notes', '--json', '--no-receipt'], { env: S });
@@ -98,7 +98,7 @@ describe('the format version, read by every command', () => {
     const repo = await seeded();
     const row = async () => (json(await repo.cli(['doctor', '--json'])).items as Array<{ component: string; status: string; detail: string }>).find((i) => i.component === 'format')!;
     // no remote to share the store through: one line, nothing about format-1 clients (issue 40)
-    expect((await row()).detail).toBe('store format 1 or 2 (handoff.formatVersion unset); this build writes format 2.');
+    expect((await row()).detail).toBe('store format 1 or 2 (handoff.formatVersion unset); this build writes format 3 (marked at its first fetch).');
     repo.git(['remote', 'add', 'origin', repo.dir]);
     expect(await row()).toMatchObject({ status: 'info', detail: expect.stringMatching(/format 1 or 2 .*lists each archive made here twice.*refused here .*handoff\.minFormat 1/) });
     repo.git(['config', 'handoff.minFormat', '1']);
@@ -109,7 +109,7 @@ describe('the format version, read by every command', () => {
   quickIt('the guard and the git hooks are not turned into refusals by a newer store', async () => {
     const repo = await seeded();
     expect((await repo.cli(['install', '--hooks'])).exitCode).toBe(0);
-    repo.git(['config', 'handoff.formatVersion', '3']);
+    repo.git(['config', 'handoff.formatVersion', '4']);
     // a plain commit runs the installed hooks
     repo.commit('work', { 'a.txt': 'a\n' });
     expect(repo.git(['log', '-1', '--format=%s']).stdout.trim()).toBe('work');

@@ -51,7 +51,7 @@ describe('list --all from the kept listing', () => {
       ['a new topic', async () => void expect((await repo.cli(['write', 'aaa-first-notes', '-m', 'new'], { env })).exitCode).toBe(0)],
       ['a raw deletion', () => void repo.git(['update-ref', '-d', 'refs/handoffs/main/gamma-notes'])],
       ['a raw move to another version', () => void repo.git(['update-ref', 'refs/handoffs/main/beta-notes', 'refs/handoffs/main/beta-notes~1'])],
-      ['a tracking copy', () => void repo.git(['update-ref', 'refs/remotes/origin/handoffs/main/alpha-notes', 'refs/handoffs/main/alpha-notes'])],
+      ['a tracking copy', () => void repo.git(['update-ref', 'refs/handoff-remotes/origin/handoffs/main/alpha-notes', 'refs/handoffs/main/alpha-notes'])],
       [
         'more refs than are read one by one',
         () => {
@@ -81,12 +81,12 @@ describe('list --all from the kept listing', () => {
     expect(warm.map((c) => c[1])).toEqual(['--format=%(refname)%00%(objectname)']);
     expect((await repo.cli(['write', 'two-notes', '-m', 'two again'], { env })).exitCode).toBe(0);
     const moved = await listings();
-    expect(moved.map((c) => c.slice(1))).toEqual([['--format=%(refname)%00%(objectname)', 'refs/handoffs/', 'refs/remotes/*/handoffs/*/*'], ['--format=%(refname)%00%(objectname)%00%(committerdate:unix)%00%(trailers)%00', 'refs/handoffs/main/two-notes']]);
+    expect(moved.map((c) => c.slice(1))).toEqual([['--format=%(refname)%00%(objectname)', 'refs/handoffs/', 'refs/handoff-remotes/*/handoffs/*/*'], ['--format=%(refname)%00%(objectname)%00%(committerdate:unix)%00%(trailers)%00', 'refs/handoffs/main/two-notes']]);
     expect((await listings()).length).toBe(1);
     // more refs moved than are read one by one: one listing of the whole store again
     const tip = refOf(repo, 'refs/handoffs/main/one-notes')!;
     repo.git(['update-ref', '--stdin'], { input: Array.from({ length: 70 }, (_, i) => `create refs/handoffs/side-${i}/copy-notes ${tip}\n`).join('') });
-    expect((await listings()).map((c) => c.slice(1))).toEqual([['--format=%(refname)%00%(objectname)', 'refs/handoffs/', 'refs/remotes/*/handoffs/*/*'], ['--format=%(refname)%00%(objectname)%00%(committerdate:unix)%00%(trailers)%00', 'refs/handoffs/', 'refs/remotes/*/handoffs/*/*']]);
+    expect((await listings()).map((c) => c.slice(1))).toEqual([['--format=%(refname)%00%(objectname)', 'refs/handoffs/', 'refs/handoff-remotes/*/handoffs/*/*'], ['--format=%(refname)%00%(objectname)%00%(committerdate:unix)%00%(trailers)%00', 'refs/handoffs/', 'refs/handoff-remotes/*/handoffs/*/*']]);
     expect((await listings()).length).toBe(1);
   });
 

@@ -69,7 +69,7 @@ describe('redact', () => {
     const { a, bare } = await makeWorld('file');
     leakyVersion(a, `leak ${GH}\n`);
     a.git(['push', '--no-verify', 'origin', `${REF}:${REF}`]);
-    a.git(['fetch', 'origin', `+refs/handoffs/*:refs/remotes/origin/handoffs/*`]);
+    a.git(['fetch', 'origin', `+refs/handoffs/*:refs/handoff-remotes/origin/handoffs/*`]);
     const tip = refOf(a, REF);
     const r = await a.cli(['redact', 'auth-notes', '--session', 'sess-a']);
     expect(r.exitCode).toBe(6);

@@ -25,10 +25,10 @@ describe('store with fewer git processes', () => {
     }
     const ref = (t: string) => `refs/handoffs/main/${t}`;
     // origin has: ahead-notes one version back, behind-notes one version on, same-notes the same
-    repo.git(['update-ref', 'refs/remotes/origin/handoffs/main/ahead-notes', `${ref('ahead-notes')}~1`]);
-    repo.git(['update-ref', 'refs/remotes/origin/handoffs/main/behind-notes', refOf(repo, ref('behind-notes'))!]);
+    repo.git(['update-ref', 'refs/handoff-remotes/origin/handoffs/main/ahead-notes', `${ref('ahead-notes')}~1`]);
+    repo.git(['update-ref', 'refs/handoff-remotes/origin/handoffs/main/behind-notes', refOf(repo, ref('behind-notes'))!]);
     repo.git(['update-ref', ref('behind-notes'), `${ref('behind-notes')}~1`]);
-    repo.git(['update-ref', 'refs/remotes/origin/handoffs/main/same-notes', refOf(repo, ref('same-notes'))!]);
+    repo.git(['update-ref', 'refs/handoff-remotes/origin/handoffs/main/same-notes', refOf(repo, ref('same-notes'))!]);
     const want = { 'ahead-notes': 'ahead', 'behind-notes': 'behind', 'same-notes': 'synced' };
     for (const args of [['list', '--json'], ['list', '--all', '--json'], ['list', '--branch', 'main', '--json']]) {
       const rows = json(await repo.cli(args));
@@ -36,7 +36,7 @@ describe('store with fewer git processes', () => {
     }
     for (const [topic, sync] of Object.entries(want)) expect(json(await repo.cli(['show', topic, '--json'])).sync).toBe(sync);
     // a tracking copy of another branch does not leak into this branch's listing
-    repo.git(['update-ref', 'refs/remotes/origin/handoffs/other/ahead-notes', refOf(repo, ref('ahead-notes'))!]);
+    repo.git(['update-ref', 'refs/handoff-remotes/origin/handoffs/other/ahead-notes', refOf(repo, ref('ahead-notes'))!]);
     expect(json(await repo.cli(['list', '--json'])).map((r: any) => r.topic).sort()).toEqual(Object.keys(want));
   });
 

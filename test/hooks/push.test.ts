@@ -77,8 +77,8 @@ quickDescribe('fetch', () => {
     expect(r.status).not.toBe(0);
     expect(r.stderr).toContain('would break the ownership invariant');
     expect(refOf(repo, REF)).toBe(mine);
-    expect(gitAs(repo, null, ['fetch', '-q', 'origin', '+refs/handoffs/*:refs/remotes/origin/handoffs/*']).status).toBe(0);
-    expect(refOf(repo, 'refs/remotes/origin/handoffs/main/auth-refactor')).toBe(refOf(bare, REF));
+    expect(gitAs(repo, null, ['fetch', '-q', 'origin', '+refs/handoffs/*:refs/handoff-remotes/origin/handoffs/*']).status).toBe(0);
+    expect(refOf(repo, 'refs/handoff-remotes/origin/handoffs/main/auth-refactor')).toBe(refOf(bare, REF));
   });
 });
 
@@ -121,7 +121,7 @@ describe('the server side (the pre-receive and reference-transaction stubs in a 
     expect(refOf(bare, REF)).toBeNull();
     expect(gitAs(repo, null, ['push', '-q', 'origin', ...archived('login-redirect-loop')]).status).toBe(0);
     // the client's pre-push knows the remote has the archive once it is fetched into the tracking namespace
-    repo.git(['fetch', '-q', 'origin', '+refs/handoff-archive/*:refs/remotes/origin/handoff-archive/*']);
+    repo.git(['fetch', '-q', 'origin', '+refs/handoff-archive/*:refs/handoff-remotes/origin/handoff-archive/*']);
     const late = gitAs(repo, null, ['push', '-q', 'origin', ':refs/handoffs/main/login-redirect-loop']);
     expect(late.status, late.stderr).toBe(0);
     expect(refOf(bare, 'refs/handoffs/main/login-redirect-loop')).toBeNull();

@@ -22,7 +22,7 @@ const REF = fc.oneof(
   { weight: 2, arbitrary: fc.tuple(PART, TOPIC, fc.integer({ min: 1, max: 9 })).map(([b, t, n]) => `refs/handoff-archive/${b}/${t}/${n}-abc`) },
   { weight: 1, arbitrary: fc.constant('refs/notes/handoff-reads') },
   // names the record cannot hold: none of its business
-  { weight: 1, arbitrary: fc.tuple(PART, TOPIC).map(([b, t]) => `refs/remotes/origin/handoffs/${b}/${t}`) },
+  { weight: 1, arbitrary: fc.tuple(PART, TOPIC).map(([b, t]) => `refs/handoff-remotes/origin/handoffs/${b}/${t}`) },
   { weight: 1, arbitrary: fc.tuple(PART, TOPIC).map(([b, t]) => `refs/handoffs/${b}/${t}/extra`) },
 );
 const OID = fc.constantFrom(...OIDS);

@@ -66,7 +66,7 @@ describe('status', () => {
     const refused = await guard(t.a, payload(t.a, 'claude-code/pre-tool-use-bash.json', { tool_input: { command: `git update-ref -d refs/handoffs/main/${TOPICS[S3]}` } }, S1));
     expect(refused.stdout).toMatch(/deny/);
     // S1 takes S3's handoff over, and S3 claims a path for five minutes
-    expect((await t.a.cli(['write', TOPICS[S3], '-m', 'Goal: mine now', '--take-over', '--reason', 'S3 went quiet'], { env: t.as[S1] })).exitCode).toBe(0);
+    expect((await t.a.cli(['write', TOPICS[S3], '-m', 'Goal: mine now', '--take-over', '--reason', 'S3 went quiet', '--from-live'], { env: t.as[S1] })).exitCode).toBe(0);
     expect((await t.b.cli(['claim', 'src/short/', '--ttl', '5m', '--note', 'quick fix'], { env: t.as[S3] })).exitCode).toBe(0);
     // S2 writes to S1's handoff without taking it over: refused (exit 3)
     expect((await t.a.cli(['write', TOPICS[S1], '--branch', 'main', '-m', 'Goal: mine?'], { cwd: t.a2, env: { ...t.as[S2] } })).exitCode).toBe(3);

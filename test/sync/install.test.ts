@@ -5,9 +5,9 @@ import { json, refOf, type TestRepo } from '../helpers/repo';
 import { makeWorld, ok } from './world';
 
 const SPECS = [
-  '+refs/handoffs/*:refs/remotes/origin/handoffs/*',
-  '+refs/handoff-archive/*:refs/remotes/origin/handoff-archive/*',
-  '+refs/notes/handoff-reads*:refs/remotes/origin/notes/handoff-reads*',
+  '+refs/handoffs/*:refs/handoff-remotes/origin/handoffs/*',
+  '+refs/handoff-archive/*:refs/handoff-remotes/origin/handoff-archive/*',
+  '+refs/notes/handoff-reads*:refs/handoff-remotes/origin/notes/handoff-reads*',
 ];
 // read through simple-git, an independent porcelain sharing no code with the product's own config reads (the
 // repository's own file only: no system or global config is consulted)
@@ -31,7 +31,7 @@ describe('install --remote', () => {
     await ok(a, ['write', 'auth-refactor', '-m', 'from A', '--session', 'sess-a']);
     const mine = refOf(a, 'refs/handoffs/main/auth-refactor');
     a.git(['fetch', '-q', 'origin']);
-    expect(refOf(a, 'refs/remotes/origin/handoffs/main/auth-refactor')).toBe(refOf(b, 'refs/handoffs/main/auth-refactor'));
+    expect(refOf(a, 'refs/handoff-remotes/origin/handoffs/main/auth-refactor')).toBe(refOf(b, 'refs/handoffs/main/auth-refactor'));
     expect(refOf(a, 'refs/handoffs/main/auth-refactor')).toBe(mine);
     // And a plain git push keeps its meaning: no handoff ref goes with it.
     a.git(['push', '-q', 'origin', 'main']);

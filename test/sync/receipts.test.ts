@@ -32,13 +32,13 @@ describe('receipts through a bare remote', () => {
     expect(receipts(a)).toEqual(all);
     expect(receipts(b)).toEqual(all);
     // the fetch went into the tracking namespace, and plain git fetch does too once install --remote added the refspec
-    expect(refOf(a, 'refs/remotes/origin/notes/handoff-reads')).toBe(refOf(bare, NOTES));
+    expect(refOf(a, 'refs/handoff-remotes/origin/notes/handoff-reads')).toBe(refOf(bare, NOTES));
     await ok(b, ['install', '--remote', 'origin']);
-    expect(b.git(['config', '--get-all', 'remote.origin.fetch']).stdout).toContain('+refs/notes/handoff-reads*:refs/remotes/origin/notes/handoff-reads*');
+    expect(b.git(['config', '--get-all', 'remote.origin.fetch']).stdout).toContain('+refs/notes/handoff-reads*:refs/handoff-remotes/origin/notes/handoff-reads*');
     await ok(a, ['show', 'release-plan', '--session', 'reader-c']);
     await ok(a, ['push']);
     b.git(['fetch', '-q', 'origin']);
-    expect(refOf(b, 'refs/remotes/origin/notes/handoff-reads')).toBe(refOf(a, NOTES));
+    expect(refOf(b, 'refs/handoff-remotes/origin/notes/handoff-reads')).toBe(refOf(a, NOTES));
     // unread is per reader across clones: reader-a's read in clone a counts in clone b
     expect(json(await ok(b, ['fetch', '--json'])).receipts).toBe('fast-forwarded');
     expect(json(await ok(b, ['list', '--unread', '--json', '--session', 'reader-a'])).map((x: any) => x.topic)).toEqual(['second-topic']);

@@ -29,7 +29,7 @@ describe('the loss record on the handoff remote', () => {
     expect(remoteRecords(bare)).toBe(`refs/handoff-records/${placeOf(a)} ${refOf(a, RECORD)}`);
     expect(JSON.parse(String(out.stdout)).push.record).toMatchObject({ ref: `refs/handoff-records/${placeOf(a)}`, status: 'pushed' });
     // the lease of the next push: what the remote holds of it
-    expect(refOf(a, `refs/remotes/origin/handoff-records/${placeOf(a)}`)).toBe(refOf(a, RECORD));
+    expect(refOf(a, `refs/handoff-remotes/origin/handoff-records/${placeOf(a)}`)).toBe(refOf(a, RECORD));
     // a second version: the record moves, and the one push carries it again
     await ok(a, ['write', 'login-redirect-loop', '-m', 'Goal: two', '--session', 'sess-owner']);
     const r2 = gitRecorder(tempDir());

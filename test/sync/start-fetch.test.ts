@@ -43,7 +43,7 @@ describe('remote-only handoffs (no network)', () => {
     await ok(a, ['write', 'auth-refactor', '-m', '# Goal\nfix the login\n# Next action\nrun the tests'], 0, { GIT_HANDOFF_SESSION: OTHER });
     await ok(a, ['push']);
     // a plain git fetch with the handoff refspecs (what install --remote adds), and no `git handoff fetch`
-    b.git(['fetch', 'origin', '+refs/handoffs/*:refs/remotes/origin/handoffs/*']);
+    b.git(['fetch', 'origin', '+refs/handoffs/*:refs/handoff-remotes/origin/handoffs/*']);
     expect(b.git(['for-each-ref', 'refs/handoffs/']).stdout).toBe('');
     const boot = await ok(b, ['boot', '--session', ME]);
     expect(boot.stdout).toContain('auth-refactor');
@@ -93,7 +93,7 @@ describe('session start fetches', () => {
     b.git(['config', 'handoff.fetchOnStart', 'false']);
     const ctx = ctxOf(await guard(b, payload(b, 'claude-code/session-start.json')));
     expect(ctx).toContain('no handoffs on branch main');
-    expect(b.git(['for-each-ref', 'refs/remotes/']).stdout).toBe('');
+    expect(b.git(['for-each-ref', 'refs/remotes/', 'refs/handoff-remotes/']).stdout).toBe('');
   });
 
   it('a remote that never answers: git is killed at the limit, the session starts and is told the remote was not reached', async () => {

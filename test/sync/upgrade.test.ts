@@ -17,21 +17,29 @@ let OLD_BIN = '';
 const old = (repo: TestRepo, args: string[], env: Record<string, string> = {}) =>
   execa(OLD_BIN, args, { cwd: repo.dir, env: { ...repo.env, ...env }, extendEnv: false, reject: false, timeout: 60_000 });
 
+/**
+ * The build at `commit`, built from this repository's history into a temporary directory for the whole describe (not
+ * a tempDir(): those go after each test). Returns where its bin will be.
+ */
+function buildAt(commit: string, prefix: string): { bin: () => string } {
+  let dir = '';
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(tmpdir(), prefix));
+    execFileSync('sh', ['-c', `git -C '${ROOT}' archive ${commit} | tar -x -C '${dir}'`]);
+    symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
+    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: dir, stdio: 'ignore' });
+    expect(existsSync(path.join(dir, 'bin', 'git-handoff'))).toBe(true);
+  }, 120_000);
+  return { bin: () => path.join(dir, 'bin', 'git-handoff') };
+}
+
 const rowsOf = (stdout: string) =>
   (JSON.parse(stdout) as Array<Record<string, unknown>>).map((r) => ({ ref: r.ref, oid: r.oid, session: r.session, branch: r.branch, topic: r.topic })).sort((a, b) => String(a.ref).localeCompare(String(b.ref)));
 
 describe.skipIf(!has)(`an upgrade from the build at ${OLD_COMMIT}${has ? '' : ' (skipped: that commit is not in this clone)'}`, () => {
-  let dir = '';
-  // not a tempDir(): those go after each test, and the old build serves every test here
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  beforeAll(() => {
-    dir = mkdtempSync(path.join(tmpdir(), 'gh-old-build-'));
-    execFileSync('sh', ['-c', `git -C '${ROOT}' archive ${OLD_COMMIT} | tar -x -C '${dir}'`]);
-    symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
-    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: dir, stdio: 'ignore' });
-    OLD_BIN = path.join(dir, 'bin', 'git-handoff');
-    expect(existsSync(OLD_BIN)).toBe(true);
-  }, 120_000);
+  const build = buildAt(OLD_COMMIT, 'gh-old-build-');
+  beforeAll(() => void (OLD_BIN = build.bin()));
 
   it('what the old build wrote reads the same in both: list, show and log', async () => {
     const repo = makeRepo({ commit: true });
@@ -220,4 +228,72 @@ describe.skipIf(!has)(`an upgrade from the build at ${OLD_COMMIT}${has ? '' : ' 
     const again = await repo.cli(['doctor']);
     expect(String(again.stdout) + String(again.stderr)).not.toMatch(/another copy|another build/);
   });
+});
+
+// Upgrading from the last format-2 build (212c0be): it kept what it fetched under refs/remotes/<R>/…, where branch
+// lists show it and a pruning pull deletes it (issue 53). This build moves it to refs/handoff-remotes/<R>/… at the
+// first command, the fetch refspecs with it, and marks the store format 3, which the format-2 build then refuses.
+const FORMAT2_COMMIT = '212c0be';
+const has2 = spawnSync('git', ['-C', ROOT, 'cat-file', '-e', `${FORMAT2_COMMIT}^{commit}`]).status === 0;
+
+describe.skipIf(!has2)(`an upgrade from the format-2 build at ${FORMAT2_COMMIT}${has2 ? '' : ' (skipped: that commit is not in this clone)'}`, () => {
+  const build = buildAt(FORMAT2_COMMIT, 'gh-format2-build-');
+  const v2 = (repo: TestRepo, args: string[], env: Record<string, string> = {}) =>
+    execa(build.bin(), args, { cwd: repo.dir, env: { ...repo.env, ...env }, extendEnv: false, reject: false, timeout: 60_000 });
+
+  it("a clone the format-2 build synced: its tracking copies and refspecs move out of refs/remotes, list and drop stay right, and the old build is refused", async () => {
+    const bare = makeRepo({ init: ['--bare'] });
+    const a = makeRepo({ commit: true });
+    a.git(['remote', 'add', 'origin', bare.dir]);
+    a.git(['push', '-q', 'origin', 'main']);
+    const s = { GIT_HANDOFF_SESSION: 'v2-owner-1' };
+    const run = async (args: string[], env: Record<string, string> = s) => {
+      const r = await v2(a, args, env);
+      expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+    };
+    await run(['install', '--remote', 'origin']);
+    await run(['write', 'auth-refactor', '-m', 'Goal: x']);
+    await run(['write', 'old-spike-notes', '-m', 'Goal: y']);
+    await run(['archive', 'old-spike-notes']);
+    await run(['show', 'auth-refactor'], { GIT_HANDOFF_SESSION: 'reader-1' });
+    await run(['claim', 'src/', '--session', 'v2-owner-1']);
+    await run(['sync']);
+    const legacy = a.git(['for-each-ref', '--format=%(refname) %(objectname)', 'refs/remotes/']).stdout.split('\n').filter((l) => /handoff|claims/.test(l));
+    expect(legacy.length).toBeGreaterThanOrEqual(5);
+    expect(a.git(['branch', '-r']).stdout).toContain('origin/handoffs/main/auth-refactor');
+    a.git(['pack-refs', '--all']);
+
+    // the first command of this build moves them (same values), and the refspecs
+    const rows = json(await a.cli(['list', '--json'], { env: s }));
+    expect(rows.find((r: { topic: string }) => r.topic === 'auth-refactor').sync).toBe('synced');
+    const moved = a.git(['for-each-ref', '--format=%(refname) %(objectname)', 'refs/handoff-remotes/']).stdout.split('\n').filter(Boolean);
+    expect(moved.sort()).toEqual(legacy.map((l) => l.replace('refs/remotes/origin/', 'refs/handoff-remotes/origin/')).sort());
+    expect(a.git(['branch', '-r']).stdout.trim()).toBe('origin/main');
+    const specs = a.git(['config', '--get-all', 'remote.origin.fetch']).stdout;
+    expect(specs).toContain('+refs/handoffs/*:refs/handoff-remotes/origin/handoffs/*');
+    expect(specs).not.toContain('refs/remotes/origin/handoffs');
+    expect(a.git(['config', 'handoff.formatVersion']).stdout.trim()).toBe('3');
+    expect((await a.cli(['drop', 'auth-refactor'], { env: s })).exitCode).toBe(2);
+    const synced = json(await a.cli(['sync', '--json'], { env: s }));
+    expect(synced.fetch.counts.new).toBe(0);
+    expect(synced.push.updates.filter((u: { status: string }) => u.status === 'pushed')).toEqual([]);
+    expect(json(await a.cli(['claims', '--json'])).map((c: { where: string }) => c.where)).toEqual(['both']);
+    // the format-2 build would read this clone as never synced: it refuses it, naming the way on
+    const refused = await v2(a, ['list'], s);
+    expect(refused.exitCode).toBe(7);
+    expect(String(refused.stderr)).toMatch(/format 3.*Upgrade git-handoff/);
+  }, 240_000);
+
+  it('a clone this build syncs first is marked format 3 at its first fetch; one that never syncs is left unmarked', async () => {
+    const bare = makeRepo({ init: ['--bare'] });
+    const a = makeRepo({ commit: true });
+    a.git(['remote', 'add', 'origin', bare.dir]);
+    await a.cli(['write', 'auth-refactor', '-m', 'Goal: x'], { env: { GIT_HANDOFF_SESSION: 's-1' } });
+    await a.cli(['list']);
+    expect(a.git(['config', 'handoff.formatVersion'], { allowFail: true }).stdout.trim()).toBe('');
+    expect((await v2(a, ['list'])).exitCode).toBe(0);
+    expect((await a.cli(['sync'], { env: { GIT_HANDOFF_SESSION: 's-1' } })).exitCode).toBe(0);
+    expect(a.git(['config', 'handoff.formatVersion']).stdout.trim()).toBe('3');
+    expect((await v2(a, ['list'])).exitCode).toBe(7);
+  }, 120_000);
 });

@@ -5,7 +5,7 @@ import { openRepo, type Repo } from '../../git/repo';
 import { HandoffError } from '../../errors';
 import { ARCHIVE_PREFIX, handoffRef } from '../../handoff/store/names';
 import { archiveHandoff, archivedVersions, notFound, resolveBranch, restoreHandoff } from '../../handoff/store/store';
-import { shownRef, takeoverArg, type GlobalArgs } from '../context';
+import { FROM_LIVE_OPTION, shownRef, takeoverArg, type GlobalArgs } from '../context';
 import { identityOptions, writerOf } from '../identity';
 import { droppedRefOf, droppedVersions, undropHandoff } from '../../handoff/store/drop';
 import { printJson } from '../output';
@@ -17,6 +17,7 @@ interface Args extends GlobalArgs {
   session?: string;
   takeOver?: boolean;
   reason?: string;
+  fromLive?: boolean;
   person?: boolean;
 }
 
@@ -25,7 +26,8 @@ export const ownershipOptions = (y: Argv<GlobalArgs>) =>
   identityOptions(y, false)
     .option('session', { type: 'string', describe: 'this session id (default: from the environment)' })
     .option('take-over', { type: 'boolean', describe: "act on another session's handoff (needs --reason)" })
-    .option('reason', { type: 'string', describe: 'why (kept in the history)' });
+    .option('reason', { type: 'string', describe: 'why (kept in the history)' })
+    .option('from-live', FROM_LIVE_OPTION);
 
 
 export const archiveCommand: CommandModule<GlobalArgs, Args> = {

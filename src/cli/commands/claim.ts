@@ -4,16 +4,19 @@ import { statSync } from 'node:fs';
 import type { Argv, CommandModule } from 'yargs';
 import { HandoffError } from '../../errors';
 import { readConfig } from '../../git/config';
-import { parseDuration } from '../../config-keys';
+import { parseDuration, setting } from '../../config-keys';
 import { listRefs, type RefRecord } from '../../git/refs';
 import { openRepo, type Repo } from '../../git/repo';
 import { branchPrefix, LEASE_PREFIX } from '../../handoff/store/names';
-import { claimMutation, changeClaims, claimsRemote, claimTtlMs, listClaims, publicClaim, releaseMutation, topicOf, type ChangeResult, type Published } from '../../handoff/claims/claims';
+import { assertTtl, claimMutation, changeClaims, claimsRemote, claimTtlMs, listClaims, publicClaim, releaseMutation, topicOf, type ChangeResult, type Published } from '../../handoff/claims/claims';
 import { normalizeSpec } from '../../handoff/claims/overlap';
 import { claimsRef } from '../../handoff/claims/table';
 import { readLease } from '../../handoff/state/leases';
 import { describeProcess, readSessionProcesses, type ClientProcess } from '../../handoff/state/session-process';
-import { requireSession, short } from '../../handoff/state/session';
+import { requireSession, short, type SessionRef } from '../../handoff/state/session';
+import { isKnownSession } from '../../handoff/state/lineage-record';
+import { leaveNote } from '../../handoff/state/notes';
+import type { Claim } from '../../handoff/claims/table';
 import { resolveBranch } from '../../handoff/store/store';
 import type { GlobalArgs } from '../context';
 import { printJson, table, terminalSafe } from '../output';
@@ -70,11 +73,26 @@ function lostLines(c: ChangeResult<unknown>): string[] {
   return c.lost.map(({ claim, holder }) => `conflict: your offline claim on ${claim.paths.join(', ')} (session ${claim.session}) lost to session ${holder.session}'s on ${holder.paths.join(', ')}${holder.note ? ` (${JSON.stringify(holder.note)})` : ''}; it was dropped`);
 }
 
+/** What a claim does to other sessions' writes, as this repository is configured (SPEC 10). */
+export const claimsEnforcedLine = (enforced: boolean) =>
+  enforced
+    ? "enforced: another session's write to a claimed path (file tool or shell) is refused, naming the holder, who is told (`git config handoff.claims tell` makes claims advisory)"
+    : "advisory (handoff.claims=tell): another session's write to a claimed path is told who holds it, not refused (`git config --unset handoff.claims` enforces them)";
+
 export const claimCommand: CommandModule<GlobalArgs, ClaimArgs> = {
   command: 'claim <paths..>',
-  describe: 'say which paths (files, directories, globs) this session is about to change; another live session claiming any of them is refused (exit 3) naming the holder',
+  describe: "say which paths (files, directories, globs) this session is about to change: other sessions' writes there are refused while the claim lives (handoff.claims=tell: told instead), and a second claim of them is refused (exit 3) naming the holder",
   builder: (y: Argv<GlobalArgs>) =>
-    withSpec(y, CLAIM_SPEC).example('$0 claim src/auth/ --note "moving login to OAuth" --ttl 1h', 'claim a directory for an hour') as unknown as Argv<ClaimArgs>,
+    withSpec(y, CLAIM_SPEC)
+      .example('$0 claim src/auth/ --note "moving login to OAuth" --ttl 1h', 'claim a directory for an hour')
+      .example('$0 claim src/auth/login.ts --take-over --reason "its session is gone for the day"', "take another session's claim over, on the record (its session is told)")
+      .epilog(
+        "Claims are enforced: while a claim lives, another session's write to a claimed path by a file tool or the shell is refused by the " +
+          'guard (and a commit of it by pre-commit), naming the holder, its note, its handoff, until when, and the ways on; the holder ' +
+          'is told at its next tool call. `git config handoff.claims tell` makes them advisory in a repository: such a write is told who ' +
+          "claims it and goes on. A claim lives until --ttl (handoff.claimTTL, else 2h; renewed by the holder's own writes), `git handoff " +
+          "release`, or its session's end; `git handoff claims` lists them.",
+      ) as unknown as Argv<ClaimArgs>,
   handler: async (a) => {
     const session = requireSession(a.session);
     onlyOwnSession('claim', session.id);
@@ -85,6 +103,7 @@ export const claimCommand: CommandModule<GlobalArgs, ClaimArgs> = {
     const specs = specsOf(repo, a.paths);
     const ttlMs = a.ttl !== undefined ? parseDuration(a.ttl, NaN) : claimTtlMs(config);
     if (!(ttlMs > 0)) throw new HandoffError('usage', 'invalid-ttl', `invalid --ttl ${JSON.stringify(a.ttl)}: a duration such as 30m, 2h or 1d`);
+    if (a.ttl !== undefined) assertTtl(ttlMs, config, a.ttl);
     // the leases (whose process holds the claim), the branch's handoffs (the topic it names) and its claims table, in one listing
     const recs = listRefs(repo, [LEASE_PREFIX, branchPrefix(branch), claimsRef(branch)]);
     const r = await changeClaims(
@@ -104,14 +123,29 @@ export const claimCommand: CommandModule<GlobalArgs, ClaimArgs> = {
       }),
       { config, offline: !!a.offline, recs },
     );
-    if (a.json) return printJson({ ...publicClaim(r.result.claim), branch, renewed: r.result.renewed, takenFrom: r.result.takenFrom.map(publicClaim), published: r.published, oid: r.oid, conflicts: r.lost.map((l) => ({ claim: publicClaim(l.claim), holder: publicClaim(l.holder) })) });
-    for (const l of lostLines(r)) process.stderr.write(terminalSafe(l) + '\n');
+    for (const h of r.result.takenFrom) tellClaimTaken(repo, h, session, branch, a.reason!.trim(), r.result.claim.paths);
+    if (a.json) return printJson({ ...publicClaim(r.result.claim), branch, enforced: setting(config, 'claims') !== 'tell', renewed: r.result.renewed, takenFrom: r.result.takenFrom.map(publicClaim), published: r.published, oid: r.oid, conflicts: r.lost.map((l) => ({ claim: publicClaim(l.claim), holder: publicClaim(l.holder) })) });
+    for (const l of [...(r.outside ?? []).map((w) => `git-handoff: warning: ${w}`), ...lostLines(r)]) process.stderr.write(terminalSafe(l) + '\n');
     if (a.quiet) return;
     const c = r.result.claim;
-    const taken = r.result.takenFrom.length ? ` (taken over from ${r.result.takenFrom.map((h) => `session ${h.session}`).join(', ')})` : '';
+    const taken = r.result.takenFrom.length ? ` (taken over from ${r.result.takenFrom.map((h) => `session ${h.session}`).join(', ')}: told at its next tool call)` : '';
     process.stdout.write(terminalSafe(`${r.result.renewed ? 'renewed' : 'claimed'} ${c.paths.join(' ')} on ${branch} until ${new Date(c.expires * 1000).toISOString()}${taken}; ${publishedLine(r.published)}`) + '\n');
+    process.stdout.write(terminalSafe(claimsEnforcedLine(setting(config, 'claims') !== 'tell')) + '\n');
   },
 };
+
+/** The session whose claim was taken over hears of it at its next tool call and session start (a session this clone has seen). */
+function tellClaimTaken(repo: Repo, held: Claim, by: SessionRef, branch: string, reason: string, paths: string[]): void {
+  if (held.session === by.id || !isKnownSession(repo.commonDir, held.session)) return;
+  const at = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  leaveNote(repo.commonDir, held.session, {
+    kind: 'claim-taken',
+    key: `claim-taken ${held.id} ${by.id}`,
+    text:
+      `git-handoff: your claim on ${held.paths.join(' ')} (branch ${branch}) was taken over by session ${by.id} (${by.client}) at ${at}: ${JSON.stringify(reason)}; ` +
+      `it claims ${paths.join(' ')} now, and your writes there are refused while its claim lives. \`git handoff claims\` shows it; ask that session, or work on other paths.`,
+  });
+}
 
 interface ClaimsArgs extends GlobalArgs {
   all?: boolean;
@@ -131,7 +165,8 @@ export const claimsCommand: CommandModule<GlobalArgs, ClaimsArgs> = {
     const config = readConfig(repo);
     const { remote } = claimsRemote(repo, config);
     const branch = a.all ? null : resolveBranch(repo, a.branch);
-    const { claims, conflicts } = listClaims(repo, { branch, remote });
+    const { claims, conflicts, outside } = listClaims(repo, { branch, remote, config });
+    for (const w of outside) process.stderr.write(terminalSafe(`git-handoff: warning: ${w}`) + '\n');
     if (a.json) return printJson(claims.map((c) => ({ ...publicClaim(c), published: c.where !== 'local' })));
     // a conflict is told for a day after the sync that found it (the table keeps the last 50)
     const shown = conflicts.filter((c) => Date.now() - c.at * 1000 < 86_400_000);
@@ -151,6 +186,7 @@ export const claimsCommand: CommandModule<GlobalArgs, ClaimsArgs> = {
       c.note ?? '-',
     ]);
     process.stdout.write(terminalSafe(table(rows, [...(branch ? [] : ['BRANCH']), 'SESSION', 'PATHS', 'SINCE', 'UNTIL', 'WHERE', 'NOTE'])) + '\n');
+    process.stdout.write(terminalSafe(`claims are ${claimsEnforcedLine(setting(config, 'claims') !== 'tell')}`) + '\n');
   },
 };
 
@@ -162,6 +198,7 @@ export async function releaseClaims(a: { paths?: string[]; session?: string; bra
   const branch = resolveBranch(repo, a.branch);
   const specs = a.paths?.length ? specsOf(repo, a.paths) : null;
   const r = await changeClaims(repo, branch, session.id, releaseMutation(branch, session.id, specs));
+  for (const w of r.outside ?? []) process.stderr.write(terminalSafe(`git-handoff: warning: ${w}`) + '\n');
   if (a.json) return printJson({ branch, session: session.id, released: r.result.released, published: r.published });
   if (a.quiet) return;
   const paths = r.result.released.flatMap((x) => x.paths);

@@ -5,9 +5,9 @@ import { openRepo } from '../../git/repo';
 import { assertTopic } from '../../handoff/store/names';
 import { writeScanned } from '../../handoff/secrets/secrets-write';
 import { quote } from 'shell-quote';
-import { ownedError } from '../../handoff/store/ownership';
-import { assertTakeover, readHandoff, resolveBranch } from '../../handoff/store/store';
-import { shownRef, takeoverArg, type GlobalArgs } from '../context';
+import { assertTakeover, readHandoff, refusedOwned, resolveBranch } from '../../handoff/store/store';
+import { checkTakeover, fromLiveRetry } from '../../handoff/store/takeover';
+import { FROM_LIVE_OPTION, shownRef, takenOverNote, takeoverArg, type GlobalArgs } from '../context';
 import { canEdit, editFile, editText, keepEdited } from '../editor';
 import { identityOptions, writerOf } from '../identity';
 import { printJson } from '../output';
@@ -19,6 +19,7 @@ interface Args extends GlobalArgs {
   person?: boolean;
   takeOver?: boolean;
   reason?: string;
+  fromLive?: boolean;
   redact?: boolean;
 }
 
@@ -32,6 +33,7 @@ export const editCommand: CommandModule<GlobalArgs, Args> = {
       .option('session', { type: 'string', describe: 'this session id (default: from the environment)' })
       .option('take-over', { type: 'boolean', describe: "take over another session's handoff (needs --reason)" })
       .option('reason', { type: 'string', describe: 'why you take it over (kept in the history)' })
+      .option('from-live', FROM_LIVE_OPTION)
       .option('redact', { type: 'boolean', describe: 'write it with each secret found replaced by [REDACTED:<rule>] (default: a secret refuses the write)' })
       .example('$0 edit auth-refactor', 'GIT_EDITOR, core.editor, VISUAL or EDITOR opens the body; save and quit to write it')
       .example('$0 edit auth-refactor --person', 'as the person in git config') as unknown as Argv<Args>,
@@ -50,8 +52,10 @@ export const editCommand: CommandModule<GlobalArgs, Args> = {
     // another session's handoff is refused before the editor opens, so nothing is typed in vain
     assertTakeover(takeover);
     if (!takeover && v.session !== null && v.session !== session.id) {
-      throw ownedError({ oid: v.oid, session: v.session, time: Date.parse(v.updatedAt) / 1000 }, session.id, v.ref, a.topic, { command: 'edit', target });
+      throw refusedOwned(repo, { oid: v.oid, session: v.session, time: Date.parse(v.updatedAt) / 1000 }, session.id, v.ref, a.topic, target, { command: 'edit', target });
     }
+    // a live owner is refused before the editor opens too (the write checks again)
+    if (takeover && v.session !== session.id) checkTakeover(repo, v.ref, v.session, session.id, takeover, fromLiveRetry('edit', target));
     if (!canEdit(repo)) {
       throw new HandoffError(
         'usage',
@@ -75,6 +79,6 @@ export const editCommand: CommandModule<GlobalArgs, Args> = {
     });
     if (a.json) return printJson(r);
     for (const w of r.warnings) process.stderr.write(`warning: ${w}\n`);
-    if (!a.quiet) process.stdout.write(`${shownRef(r.ref)} ${r.oid.slice(0, 7)}${r.takeover ? ' (taken over)' : ''}\n`);
+    if (!a.quiet) process.stdout.write(`${shownRef(r.ref)} ${r.oid.slice(0, 7)}${r.takeover ? ` (${takenOverNote(r)})` : ''}\n`);
   },
 };

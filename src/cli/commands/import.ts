@@ -4,7 +4,7 @@ import { openRepo } from '../../git/repo';
 import { HANDOVER_TOPIC, planImport, runImport } from '../../handoff/import/import';
 import { scanImports } from '../../handoff/secrets/secrets-write';
 import { resolveSession, short } from '../../handoff/state/session';
-import { shownRef, type GlobalArgs } from '../context';
+import { FROM_LIVE_OPTION, shownRef, takeoverArg, type GlobalArgs } from '../context';
 import { identityOptions, writerOf } from '../identity';
 import { printJson, terminalSafe } from '../output';
 
@@ -18,6 +18,7 @@ interface Args extends GlobalArgs {
   allowSecret?: string[];
   takeOver?: boolean;
   reason?: string;
+  fromLive?: boolean;
 }
 
 export const importCommand: CommandModule<GlobalArgs, Args> = {
@@ -31,6 +32,7 @@ export const importCommand: CommandModule<GlobalArgs, Args> = {
       .option('session', { type: 'string', describe: 'the importing session, and the owner of files without a <!-- claude-session: ID --> first line (default: from the environment)' })
       .option('take-over', { type: 'boolean', describe: "write over another session's handoff as the importing session, on the record (needs --reason)" })
       .option('reason', { type: 'string', describe: 'why you take it over (kept in the history)' })
+      .option('from-live', FROM_LIVE_OPTION)
       .option('redact', { type: 'boolean', describe: 'import each body with the secrets found replaced by [REDACTED:<rule>] (default: a secret refuses the import, exit 2)' })
       .option('allow-secret', { type: 'string', array: true, describe: 'let findings of this scanner rule through, on the record (repeatable)' })
       .example('$0 import memory/', 'every handoff-<branch>-<topic>.md under memory/, owners kept')
@@ -52,7 +54,7 @@ export const importCommand: CommandModule<GlobalArgs, Args> = {
     const session = a.person ? writerOf(repo, a) : resolveSession(a.session);
     const plans = planImport(repo, a.files.map(String), { branch: a.branch, topic: a.topic, session });
     const scan = await scanImports(repo, plans, { redact: a.redact, allow: a.allowSecret });
-    const results = runImport(repo, plans, { importer: session, takeover: a.takeOver ? { reason: a.reason ?? '' } : null });
+    const results = runImport(repo, plans, { importer: session, takeover: takeoverArg(a, 'import') });
     scan.audit(results);
     if (scan.redacted && !a.json) process.stderr.write(`warning: redacted ${scan.redacted} secret${scan.redacted === 1 ? '' : 's'}: each replaced by [REDACTED:<rule>]\n`);
     const failed = results.find((r) => r.error);

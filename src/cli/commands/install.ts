@@ -1,6 +1,6 @@
 // `git handoff install | uninstall | doctor`: wiring that is idempotent and reversible.
 import type { Argv, CommandModule } from 'yargs';
-import { AGENT_CLIENT, AGENTS, agentName, clientName, type Agent } from '../../client-names';
+import { AGENT_CLIENT, AGENTS, agentName, type Agent } from '../../client-names';
 import { HandoffError } from '../../errors';
 import { openRepo, type Repo } from '../../git/repo';
 import { installUserOpencode, uninstallUserOpencode } from '../../clients/own-files';
@@ -8,10 +8,10 @@ import { doctorAgents, guardCommand, installAgents, uninstallAgents } from '../.
 import { doctorPlugins, installPlugin, uninstallPlugin } from '../../install/plugin';
 import { pluginAnswers } from '../../guard/plugin-active';
 import { userPluginFile } from '../../clients/opencode';
-import { RECORDS } from '../../clients/records';
 import { removeLocalState } from '../../handoff/state/local-state';
 import { existsSync } from 'node:fs';
 import { excludeWiring, unexcludeWiring } from '../../install/private';
+import { checkPathInstallations } from '../../install/installations';
 import { doctorHooks, installHooksFor, uninstallHooks, uninstallHooksFor } from '../../hooks/install';
 import { doctorSecrets } from '../../handoff/store/redact';
 import { doctorFormat } from '../../handoff/store/format';
@@ -32,9 +32,6 @@ interface Args extends GlobalArgs {
   private?: boolean;
 }
 
-/** Whether --agent names Cursor, which install does not wire: it prints Cursor's file instead (cursorByHand). */
-const namesCursor = (list: string[] | undefined) => !!list?.flatMap((x) => String(x).split(',')).some((a) => clientName(a) === 'cursor');
-
 function agentsOf(list: string[] | undefined): InstallOptions['agents'] {
   if (!list?.length) return undefined;
   const out = new Set<Agent>();
@@ -42,20 +39,10 @@ function agentsOf(list: string[] | undefined): InstallOptions['agents'] {
     const agent = agentName(a);
     if (a === 'all') AGENTS.forEach((x) => out.add(x));
     else if (agent) out.add(agent);
-    else if (clientName(a) === 'cursor') continue;
     else throw new HandoffError('usage', 'unknown-agent', `unknown agent client "${a}": use ${AGENTS.join(', ')} or all (or a client's full name: ${AGENTS.map((x) => AGENT_CLIENT[x]).join(', ')})`);
   }
   return [...out];
 }
-
-// Every Cursor event the guard answers, each running the same command: the whole file, ready to paste.
-const CURSOR_EVENTS = ['beforeShellExecution', 'preToolUse', 'afterShellExecution', 'afterFileEdit', 'postToolUse', 'sessionStart', 'stop'];
-const cursorHooks = () => ({ version: 1, hooks: Object.fromEntries(CURSOR_EVENTS.map((e) => [e, [{ command: 'git-handoff guard --client=cursor' }]])) });
-const CURSOR_FILE = RECORDS.cursor.hookFiles[0].file;
-const CURSOR_BY_HAND =
-  `Cursor is wired by hand (install does not write ${CURSOR_FILE}): the JSON on stdout is the whole file, so ` +
-  `\`git handoff install --agent cursor > ${CURSOR_FILE}\` writes it (or add its hooks to yours); docs/clients.md lists what the guard does for each Cursor event.`;
-const CURSOR_UNINSTALL = `Cursor was wired by hand: take the git-handoff entries out of ${CURSOR_FILE} (install never wrote it)`;
 
 const HOOKS_PER_REPOSITORY =
   'the git hooks are per repository: in each repository, `git handoff install --hooks` adds them (their reference-transaction check ' +
@@ -75,7 +62,7 @@ function commitAdvice(msgs: string[]): string {
 const options = (y: Argv<GlobalArgs>) =>
   y
     .option('hooks', { type: 'boolean', describe: 'the git hooks (prepare-commit-msg, commit-msg, pre-commit, pre-push, reference-transaction); --agent brings them too unless --no-hooks' })
-    .option('agent', { type: 'string', array: true, describe: 'agent client wiring: claude, gemini, codex, copilot, opencode, qwen or all (aliases such as claude-code, qwen-code accepted; Cursor is wired by hand: docs/clients.md)' })
+    .option('agent', { type: 'string', array: true, describe: `agent client wiring: ${AGENTS.join(', ')} or all (a client's full name or an alias accepted: claude-code, qwen-code, factory-droid, kilo-code, …; docs/clients.md)` })
     .option('remote', { type: 'string', describe: 'fetch refspecs that carry handoffs from remote R' })
     .option('server', { type: 'boolean', describe: 'in a bare repository: hold pushes to the ownership invariant' })
     .option('plugin', { type: 'boolean', describe: 'with --agent claude (or gemini, opencode): install the git-handoff plugin (extension) for your user, instead of wiring this repository' })
@@ -94,15 +81,7 @@ function repoIfAny(): Repo | null {
 
 async function run(a: Args, mode: 'install' | 'uninstall'): Promise<void> {
   personOnly(`git handoff ${mode}`);
-  const agents = agentsOf(a.agent);
-  if (!namesCursor(a.agent)) return report(a, await actions(a, agents, mode));
-  // Cursor named: stdout carries only Cursor's file, ready for `> .cursor/hooks.json`; what is said about it (and
-  // about any other client wired in the same run) goes to stderr
-  const others = agents?.length ? agents : undefined;
-  const msgs = [...(others || a.hooks || a.remote !== undefined || a.server ? await actions(a, others, mode) : []), mode === 'install' ? CURSOR_BY_HAND : CURSOR_UNINSTALL];
-  if (a.json) return printJson({ actions: msgs, cursor: mode === 'install' ? cursorHooks() : null });
-  if (mode === 'install') process.stdout.write(`${JSON.stringify(cursorHooks(), null, 2)}\n`);
-  if (!a.quiet) for (const m of msgs) process.stderr.write(`${m}\n`);
+  report(a, await actions(a, agentsOf(a.agent), mode));
 }
 
 /** What install or uninstall did, one message each. */
@@ -122,6 +101,8 @@ async function actions(a: Args, agents: InstallOptions['agents'], mode: 'install
   }
   const repo = openRepo();
   if (mode === 'install') {
+    // a wiring that names the programs on PATH: two installations there can make it run the other one, or exit 127
+    if (agents?.length && (!a.launcher || a.launcher === 'git-handoff')) msgs.push(...checkPathInstallations(agents.includes('claude')));
     if (a.server) msgs.push(...(await installServer(repo)));
     if (a.private && !agents) throw new HandoffError('usage', 'private-needs-agent', '--private keeps agent wiring out of history: name the clients, e.g. install --agent claude --private');
     // the agent wiring brings the git hooks: their reference-transaction check refuses raw ref moves whichever client
@@ -170,7 +151,7 @@ export const installCommand: CommandModule<GlobalArgs, Args> = {
       .example('$0 install --agent claude --private', 'wire this clone only: the files stay out of git status and history')
       .example('$0 install --agent claude --plugin', 'the git-handoff plugin for Claude Code (every repository; no PATH needed)')
       .example('$0 install --agent gemini --extension', 'the git-handoff extension for Gemini CLI')
-      .example('$0 install --remote origin', 'plain `git fetch` also brings handoffs into refs/remotes/origin/handoffs')
+      .example('$0 install --remote origin', 'plain `git fetch` also brings handoffs into refs/handoff-remotes/origin/handoffs')
       .example('$0 install --server', 'in the bare repository everyone pushes to') as unknown as Argv<Args>,
   handler: (a) => run(a, 'install'),
 };

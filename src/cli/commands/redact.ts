@@ -3,7 +3,7 @@ import type { Argv, CommandModule } from 'yargs';
 import { openRepo } from '../../git/repo';
 import { redactHandoff } from '../../handoff/store/redact';
 import { requireSession } from '../../handoff/state/session';
-import type { GlobalArgs } from '../context';
+import { FROM_LIVE_OPTION, takeoverArg, type GlobalArgs } from '../context';
 import { printJson } from '../output';
 
 interface Args extends GlobalArgs {
@@ -12,6 +12,7 @@ interface Args extends GlobalArgs {
   session?: string;
   takeOver?: boolean;
   reason?: string;
+  fromLive?: boolean;
 }
 
 export const redactCommand: CommandModule<GlobalArgs, Args> = {
@@ -24,6 +25,7 @@ export const redactCommand: CommandModule<GlobalArgs, Args> = {
       .option('session', { type: 'string', describe: 'this session id (default: from the environment); the owner redacts' })
       .option('take-over', { type: 'boolean', describe: "redact another session's handoff (needs --reason)" })
       .option('reason', { type: 'string', describe: 'why you redact it for its owner (kept in a Handoff-Redact-Reason trailer)' })
+      .option('from-live', FROM_LIVE_OPTION)
       .example('$0 redact auth-refactor', '')
       .epilog(
         'Only versions on no remote-tracking ref are rewritten; a pushed version with a secret is refused (exit 6) with the ' +
@@ -33,7 +35,7 @@ export const redactCommand: CommandModule<GlobalArgs, Args> = {
   handler: async (a) => {
     const repo = openRepo();
     const session = requireSession(a.session);
-    const r = await redactHandoff(repo, { topic: a.topic, branch: a.branch, session, takeover: a.takeOver ? { reason: a.reason ?? '' } : null });
+    const r = await redactHandoff(repo, { topic: a.topic, branch: a.branch, session, takeover: takeoverArg(a, 'redact') });
     if (a.json) return printJson(r);
     if (a.quiet) return;
     if (!r.oid) return void process.stdout.write(`${r.ref}: no secret found in any version; nothing to redact\n`);

@@ -15,6 +15,7 @@ interface Args extends GlobalArgs {
   person?: boolean;
   takeOver?: boolean;
   reason?: string;
+  fromLive?: boolean;
 }
 
 export const renameBranchCommand: CommandModule<GlobalArgs, Args> = {

@@ -6,13 +6,16 @@ import { parseRef } from '../../handoff/store/names';
 import { readTrailersOf } from '../../handoff/store/ownership';
 import { MIN_FORMAT_KEY } from '../../handoff/store/format';
 import { openRepo, type Repo } from '../../git/repo';
+import { readConfig } from '../../git/config';
+import { setting } from '../../config-keys';
 import { resolveBranch } from '../../handoff/store/store';
 import { writerOf } from '../identity';
-import { fetchHandoffs, type FetchResult } from '../../sync/fetch';
+import { fetchAndMerge, fetchHandoffs, type FetchResult, type Sides } from '../../sync/fetch';
 import { claimsRefspec } from '../../handoff/claims/table';
 import { planScanPush, rejectionError, type PushResult } from '../../sync/push';
 import { resolveRemote } from '../../sync/remote';
 import { placeIdOf, recordRefspec } from '../../sync/record-remote';
+import { noteSyncEnd, quietSince } from '../../sync/sync-seen';
 import { scanResolve } from '../../sync/secrets-gate';
 import { keepRefusedError, refusedOf, refusedState, restoreCommand, restoreRefused } from '../../sync/refused';
 import { KEEPS, resolveDivergence, type Keep } from '../../sync/resolve';
@@ -66,7 +69,9 @@ export function describeFetch(repo: Repo, r: FetchResult): string[] {
 
 export function describePush(repo: Repo, r: PushResult): string[] {
   const pushed = r.updates.filter((u) => u.status === 'pushed');
-  const lines = [`pushed ${pushed.length} handoff ref${pushed.length === 1 ? '' : 's'} to ${r.remote}${r.atomic ? '' : ' (the remote does not support atomic pushes: ref by ref)'}`];
+  const batches = (r.batches ?? 0) > 1 ? ` in ${r.batches} pushes` : '';
+  const lines = [`pushed ${pushed.length} handoff ref${pushed.length === 1 ? '' : 's'} to ${r.remote}${batches}${r.atomic ? '' : ' (the remote does not support atomic pushes: ref by ref)'}`];
+  if (r.stopped) lines.push(`  not sent      ${r.stopped.left} ref${r.stopped.left === 1 ? '' : 's'}: ${r.remote} stopped the push (${r.stopped.reason})`);
   for (const u of pushed) lines.push(`  ${u.kind.padEnd(13)} ${label(u.ref)}${u.newOid ? ` ${u.newOid.slice(0, 7)}` : ''}`);
   if (r.record?.status === 'pushed') lines.push(`  loss record   ${r.record.ref} ${r.record.newOid!.slice(0, 7)} (what \`git handoff recover --from ${r.remote}\` restores)`);
   for (const s of r.skipped) {
@@ -111,6 +116,44 @@ function warnRecordRefused(r: PushResult, a: Args): void {
     `git-handoff: warning: the loss record was not published to ${r.remote} (${r.record.ref}: ${r.record.reason}); the handoffs went. ` +
       `\`git handoff recover --from ${r.remote}\` cannot rebuild this clone from there until it is (the record outside .git still keeps it on this machine)\n`,
   );
+}
+
+/** A sync after which the next one with nothing new may skip the merge and the push (src/sync/sync-seen.ts). */
+const endedClean = (f: FetchResult, p: PushResult) =>
+  f.counts.diverged === 0 &&
+  f.handoffs.every((h) => h.action !== 'refused' && h.action !== 'lost-race') &&
+  f.archives.every((x) => x.action !== 'lost-race') &&
+  p.skipped.length === 0 &&
+  p.rejected.length === 0 &&
+  !p.stopped &&
+  p.updates.every((u) => u.status === 'pushed' || u.status === 'up-to-date');
+
+/**
+ * A push the host's limits stopped partway (SPEC 7): what went is in, the rest goes with the next sync; exit 7 with the
+ * host's own words and the way on.
+ */
+function failOnStopped(r: PushResult, a: Args): void {
+  const s = r.stopped;
+  if (!s) return;
+  process.exitCode = EXIT.environment;
+  if (a.json) return;
+  const how = s.limit === 'rate' ? `${r.remote} limits how often it takes a push, and it still did after handoff.hostWait` : `${r.remote} refuses a push even of one ref for its size`;
+  process.stderr.write(
+    `git-handoff: ${how}: ${s.reason}\n${s.sent} ref${s.sent === 1 ? '' : 's'} went, ${s.left} did not (exit 7); \`git handoff sync ${r.remote}\` continues where it stopped` +
+      (s.limit === 'rate' ? ' (in a few minutes; a coordination remote of its own, handoff.remote, has a push budget of its own: docs/hosting.md)' : '') +
+      '\n',
+  );
+}
+
+/**
+ * Claims this clone holds that did not reach the remote (SPEC 10: a claim is published or it is not a claim): the
+ * output says which and why; exit 7 unless something graver set the code already.
+ */
+function failOnUnpublishedClaims(branches: string[], remote: string, a: Args): void {
+  if (branches.length === 0) return;
+  if (!process.exitCode) process.exitCode = EXIT.environment;
+  if (a.json) return;
+  process.stderr.write(`git-handoff: the claims of ${branches.join(', ')} were not published to ${remote} (exit 7): other clones cannot see them; \`git handoff sync\` tries again\n`);
 }
 
 /** A fetched handoff that could not be applied (changed locally meanwhile): exit 4, since exit 0 means it arrived. */
@@ -160,8 +203,8 @@ function runFetch(repo: Repo, remote: string, a: Args, extra: string[] = []): Fe
   return fetchHandoffs(repo, remote, progressOf(a), extra);
 }
 
-async function runPush(repo: Repo, remote: string, a: Args, place?: string | null): Promise<PushResult> {
-  const r = await planScanPush(repo, remote, { progress: progressOf(a), place });
+async function runPush(repo: Repo, remote: string, a: Args, place?: string | null, sides?: Sides): Promise<PushResult> {
+  const r = await planScanPush(repo, remote, { progress: progressOf(a), place, sides });
   if (r.rejected.length) throw rejectionError(r);
   return r;
 }
@@ -192,6 +235,7 @@ export const pushCommand: CommandModule<GlobalArgs, Args> = {
     const r = await runPush(repo, resolveRemote(repo, a.remote), a);
     if (a.json) printJson(r);
     else for (const l of describePush(repo, r)) say(a, l);
+    failOnStopped(r, a);
     failOnDiverged(repo, r, a, repo.branch);
   },
 };
@@ -235,15 +279,24 @@ export const syncCommand: CommandModule<GlobalArgs, Args> = {
     // every branch's claims table comes in the same one fetch as the handoffs (no second fetch for claims), and what
     // the remote holds of this clone's loss record, which the one push then publishes beside the handoffs (SPEC 9)
     const place = placeIdOf(repo);
-    const fetched = runFetch(repo, remote, a, [claimsRefspec(remote), ...(place ? [recordRefspec(remote, place)] : [])]);
-    const pushed = await runPush(repo, remote, a, place);
+    // what decides the merge and the plan besides the refs (a changed setting takes the whole way once)
+    const config = readConfig(repo);
+    const policy = [setting(config, 'archiveRetention') ?? '', setting(config, 'minFormat')].join(',');
+    const quiet = quietSince(repo, remote, policy);
+    const { result: fetched, sides } = fetchAndMerge(repo, remote, progressOf(a), [claimsRefspec(remote), ...(place ? [recordRefspec(remote, place)] : [])], place, quiet);
+    // sides null: nothing moved on either side since a sync that ended clean (src/sync/sync-seen.ts), nothing to push
+    const pushed: PushResult = sides ? await runPush(repo, remote, a, place, sides) : { remote, atomic: true, updates: [], skipped: [], rejected: [], remoteMessages: [], batches: 0 };
+    noteSyncEnd(repo, remote, policy, endedClean(fetched, pushed));
     // claims made offline are published now (a push only for a table changed offline); a claim that lost to a
     // published one is told here and to its holder (SPEC 10)
-    const claims = await (await import('../../handoff/claims/sync')).syncClaimsReport(repo, remote, { fetched: true });
+    const claims = await (await import('../../handoff/claims/sync')).syncClaimsReport(repo, remote, { fetched: true, config });
     if (a.json) printJson({ remote, fetch: fetched, push: pushed, claims: claims.json });
     else for (const l of [...describeFetch(repo, fetched), ...describePush(repo, pushed), ...claims.lines]) say(a, l);
+    for (const w of claims.warnings) process.stderr.write(`git-handoff: warning: ${w}\n`);
     warnRecordRefused(pushed, a);
+    failOnStopped(pushed, a);
     failOnLostRace(fetched, a);
     failOnDiverged(repo, pushed, a, repo.branch);
+    failOnUnpublishedClaims(claims.unpublished, remote, a);
   },
 };

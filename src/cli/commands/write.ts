@@ -8,7 +8,7 @@ import { writeScanned } from '../../handoff/secrets/secrets-write';
 import { missingSections, stripTemplate, templateText } from '../../handoff/store/template';
 import { HandoffError } from '../../errors';
 import type { Repo } from '../../git/repo';
-import { readBodyArg, shownRef, takeoverArg, type GlobalArgs } from '../context';
+import { readBodyArg, shownRef, takenOverNote, takeoverArg, type GlobalArgs } from '../context';
 import { checkWriteBranch } from '../branch-arg';
 import { editText, interactive } from '../editor';
 import { writerOf } from '../identity';
@@ -24,6 +24,7 @@ interface Args extends GlobalArgs {
   session?: string;
   takeOver?: boolean;
   reason?: string;
+  fromLive?: boolean;
   template?: boolean;
   to?: string[];
   toNone?: boolean;
@@ -97,6 +98,6 @@ export const writeCommand: CommandModule<GlobalArgs, Args> = {
     r.warnings.push(...t.warnings, ...(branchWarning ? [branchWarning] : []));
     if (a.json) return printJson(r);
     for (const w of r.warnings) process.stderr.write(`warning: ${w}\n`);
-    if (!a.quiet) process.stdout.write(`${shownRef(r.ref)} ${r.oid.slice(0, 7)}${r.created ? ' (created)' : r.takeover ? ' (taken over)' : ''}\n`);
+    if (!a.quiet) process.stdout.write(`${shownRef(r.ref)} ${r.oid.slice(0, 7)}${r.created ? ' (created)' : r.takeover ? ` (${takenOverNote(r)})` : ''}\n`);
   },
 };

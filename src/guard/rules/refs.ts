@@ -11,7 +11,7 @@ import { expands } from '../lex';
 // Handoff refs, archive and leases; the claims tables (refs/claims/<branch>, moved only by claim and release); the read receipts (notes); replace refs, which change what every reader of a
 // handoff commit sees (a replace ref of any name may stand in for a handoff commit, so every one is protected).
 // Whether `s` names one: `refs/<name>` after the start, a space or one of `:+^"'=`, and before the end, a space or
-// one of `/*"'` — what /(^|[\s:+^"'=])refs\/(handoff(s|-archive|-leases)|claims|notes\/handoff-reads|replace)(\/|\*|$|[\s"'])/
+// one of `/*"'` — what /(^|[\s:+^"'=])refs\/(handoff[a-z-]*|claims|notes\/handoff-reads|replace)(\/|\*|$|[\s"'])/
 // matches (test/guard/ref-names.test.ts compares them), by hand: that expression cost the first look about 0.2 ms
 // a run, V8 compiling it at its first use and again to machine code at its second.
 const REF_NAMES = ['handoffs', 'handoff-archive', 'handoff-leases', 'claims', 'notes/handoff-reads', 'replace'];
@@ -23,6 +23,12 @@ const after = (c: number) => isSpace(c) || c === 47 /* / */ || c === 42 /* * */ 
 export function mentionsHandoffRef(s: string): boolean {
   for (let i = s.indexOf('refs/'); i >= 0; i = s.indexOf('refs/', i + 1)) {
     if (i > 0 && !before(s.charCodeAt(i - 1))) continue;
+    // every refs/handoff… name is the product's (handoffs, archive, leases, the record, the tracking copies, …)
+    if (s.startsWith('handoff', i + 5)) {
+      let end = i + 12;
+      while (end < s.length && ((s.charCodeAt(end) >= 97 && s.charCodeAt(end) <= 122) || s.charCodeAt(end) === 45)) end++;
+      if (end === s.length || after(s.charCodeAt(end))) return true;
+    }
     for (const n of REF_NAMES) {
       const end = i + 5 + n.length;
       if (s.startsWith(n, i + 5) && (end === s.length || after(s.charCodeAt(end)))) return true;

@@ -6,29 +6,58 @@
 import { HandoffError } from '../../errors';
 import { readConfig, remoteNames, type Config } from '../../git/config';
 import { setting } from '../../config-keys';
-import { gitBounded, gitReason, transientTransport } from '../../git/run';
+import { gitBounded, gitReason, hostLimit, NO_PUSH_OPTIONS, pushRefusal, transientTransport } from '../../git/run';
 import { listRefs, readRef, type RefRecord } from '../../git/refs';
 import type { Repo } from '../../git/repo';
 import { parseTrailerLines } from '../store/document';
 import { branchPrefix } from '../store/names';
 import { commitRecord, moveRef } from '../store/tx';
-import { backoff, sleep } from '../store/tx/sleep';
+import { upgradeTracking } from '../store/tx/migrate';
+import { Backoff, CONTENDED, hostLimited, TRANSIENT } from '../store/tx/retry';
 import type { ClientProcess } from '../state/session-process';
 import { short, type SessionRef } from '../state/session';
 import { writeMarker } from './marker';
+import { judgeExpiry, judging, saveSightings } from './expiry';
+import { claimsMovedOutside, noteClaimsMove } from './outside';
 import { overlapping } from './overlap';
 import {
-  changeMessage, claimLive, claimsRef, claimsRefspec, EMPTY, mergeTables, readTable, rememberTable, tableTree, trackingClaimsRef,
+  changeMessage, CLAIMS_PREFIX, claimLive, claimsRef, claimsRefspec, EMPTY, expiresOf, mergeTables, readTable, rememberTable, tableTree, trackingClaimsPrefix, trackingClaimsRef,
   type ChangeMessage, type Claim, type ClaimConflict, type Table,
 } from './table';
 
-export const claimTtlMs = (c: Config) => setting(c, 'claimTTL');
+/** A claim's lifetime when `claim` is given no --ttl: handoff.claimTTL, within handoff.claimMaxTTL. */
+export const claimTtlMs = (c: Config) => Math.min(setting(c, 'claimTTL'), setting(c, 'claimMaxTTL'));
+
+/** A claim's lifetime is bounded (SPEC 10): a --ttl over handoff.claimMaxTTL is exit 2, nothing claimed. */
+export function assertTtl(ttlMs: number, config: Config, given: string): void {
+  const max = setting(config, 'claimMaxTTL');
+  if (ttlMs <= max) return;
+  const h = (ms: number) => (ms % 3_600_000 === 0 ? `${ms / 3_600_000}h` : `${Math.round(ms / 60_000)}m`);
+  throw new HandoffError(
+    'usage',
+    'ttl-too-long',
+    `--ttl ${given} is longer than the longest a claim may last, handoff.claimMaxTTL (${h(max)}): ` +
+      `claim for at most ${h(max)} (a live holder's activity renews it), or raise the bound in every clone (\`git config handoff.claimMaxTTL <duration>\`); nothing was claimed`,
+    { ttlMs, maxMs: max },
+  );
+}
 /** How long a claim's network step may take before the claim counts as offline. */
 const NET_MS = 20_000;
-const ATTEMPTS = 60;
-/** Tries again after a transport failed in passing (transientTransport), before the remote counts as unreachable. */
-const NET_TRIES = 3;
-const netWait = (attempt: number) => sleep(100 + Math.random() * 200 * (attempt + 1));
+
+/**
+ * The waits of one network step (src/handoff/store/tx/retry.ts): a transport cut in passing, a lock of this clone's
+ * tracking ref, a host's rate limit (for handoff.hostWait). Each spent policy lets the failure through as it is.
+ */
+const netRetries = (config: Config | undefined) => ({ cut: new Backoff(TRANSIENT), lock: new Backoff(CONTENDED), limit: new Backoff(hostLimited(config ? setting(config, 'hostWait') : 60_000)) });
+type NetRetries = ReturnType<typeof netRetries>;
+
+/** Whether a failed network step is worth another try now (after its wait): a cut, a local lock, a host's rate limit. */
+function retried(r: { stderr: string; timedOut: boolean }, w: NetRetries): boolean {
+  if (r.timedOut) return false;
+  if (hostLimit(r.stderr) === 'rate') return w.limit.wait();
+  if (/cannot lock ref|unable to update local ref|Unable to create .*\.lock/i.test(r.stderr) && !/\[remote rejected\]/.test(r.stderr)) return w.lock.wait();
+  return transientTransport(r.stderr) && w.cut.wait();
+}
 
 /** The handoff remote for claims: `handoff.remote`, `origin`, or the only remote; null (claims stay local) otherwise. */
 export function claimsRemote(repo: Repo, config: Config): { remote: string | null; why: string | null } {
@@ -48,6 +77,8 @@ export interface ChangeResult<R> {
   published: Published;
   /** offline claims of this clone that lost to published ones while this change was published */
   lost: Array<{ claim: Claim; holder: Claim }>;
+  /** this clone's claims tables changed outside git-handoff since it last moved them (outside.ts), said once */
+  outside?: string[];
 }
 
 /** A change of the table: from what is there now (live claims only, `now` given) to the next table and its message. */
@@ -56,48 +87,42 @@ export type Mutation<R> = (table: Table, nowMs: number) => { table: Table; messa
 const overlapsLive = (c: Claim, live: Claim[]) => live.find((x) => overlapping(c.paths, x.paths).length > 0) ?? null;
 
 /** `git fetch` of one branch's claims table from the remote into the tracking ref; 'none' when the remote has none. */
-async function fetchTable(repo: Repo, remote: string, branch: string): Promise<{ ok: true } | { ok: false; reason: string }> {
+async function fetchTable(repo: Repo, remote: string, branch: string, config?: Config): Promise<{ ok: true } | { ok: false; reason: string }> {
   const ref = claimsRef(branch);
-  for (let attempt = 0; ; attempt++) {
+  const w = netRetries(config);
+  for (;;) {
     const r = await gitBounded(['fetch', '--no-tags', '--no-write-fetch-head', '--quiet', remote, `+${ref}:${trackingClaimsRef(remote, branch)}`], { cwd: repo.cwd, timeoutMs: NET_MS });
     if (r.status === 0) return { ok: true };
     if (/couldn't find remote ref/i.test(r.stderr)) return { ok: true };
-    // another session of this clone updating the same tracking ref at the same moment
-    if (/cannot lock ref|unable to update local ref|Unable to create .*\.lock/i.test(r.stderr) && attempt < 20) {
-      backoff(attempt);
-      continue;
-    }
-    if (!r.timedOut && transientTransport(r.stderr) && attempt < NET_TRIES) {
-      netWait(attempt);
-      continue;
-    }
-    return { ok: false, reason: r.timedOut ? `no answer within ${NET_MS / 1000} s` : gitReason(r.stderr) };
+    // another session of this clone updating the same tracking ref at the same moment, a cut, a rate limit
+    if (retried(r, w)) continue;
+    return { ok: false, reason: r.timedOut ? `no answer within ${NET_MS / 1000} s` : pushRefusal(r.stderr) };
   }
 }
 
 type PushOutcome = { ok: true } | { ok: false; stale: true } | { ok: false; stale: false; reason: string; answered: boolean };
 
 /** The compare-and-swap on the remote: `git push --atomic --force-with-lease=<ref>:<expected> <remote> <oid>:<ref>`. */
-async function pushTable(repo: Repo, remote: string, branch: string, oid: string, expected: string | null): Promise<PushOutcome> {
+async function pushTable(repo: Repo, remote: string, branch: string, oid: string, expected: string | null, config?: Config): Promise<PushOutcome> {
   const ref = claimsRef(branch);
   let atomic = true;
-  for (let attempt = 0; ; attempt++) {
-    const args = ['push', '--no-verify', '--quiet', ...(atomic ? ['--atomic'] : []), `--force-with-lease=${ref}:${expected ?? ''}`, remote, `${oid}:${ref}`];
+  const w = netRetries(config);
+  for (;;) {
+    const args = [...NO_PUSH_OPTIONS, 'push', '--no-verify', '--quiet', ...(atomic ? ['--atomic'] : []), `--force-with-lease=${ref}:${expected ?? ''}`, remote, `${oid}:${ref}`];
     const r = await gitBounded(args, { cwd: repo.cwd, timeoutMs: NET_MS });
     if (r.status === 0) return { ok: true };
-    // the same push again: had the cut one landed, this one finds the lease stale, and the caller reads it back
-    if (!r.timedOut && transientTransport(r.stderr) && attempt < NET_TRIES) {
-      netWait(attempt);
-      continue;
-    }
+    // the same push again (a compare-and-swap: had a cut one landed, this one finds the lease stale, and the caller
+    // reads it back); a host's rate limit is waited out for handoff.hostWait
+    if (retried(r, w)) continue;
     // a single ref: without --atomic the push is the same compare-and-swap
     if (atomic && /does not support --atomic|atomic push/i.test(r.stderr) && !/stale info/.test(r.stderr)) {
       atomic = false;
       continue;
     }
     if (/stale info|\[rejected\]|fetch first|non-fast-forward|failed to lock|cannot lock ref|incorrect old value|reference already exists/i.test(r.stderr)) return { ok: false, stale: true };
-    const answered = /\[remote rejected\]|pre-receive hook declined|hook declined/i.test(r.stderr);
-    return { ok: false, stale: false, reason: r.timedOut ? `no answer within ${NET_MS / 1000} s` : gitReason(r.stderr), answered };
+    // a refusal the host answered (a hook, its rights, a limit it kept past hostWait) is no offline: nothing is claimed
+    const answered = /\[remote rejected\]|pre-receive hook declined|hook declined/i.test(r.stderr) || hostLimit(r.stderr) !== null;
+    return { ok: false, stale: false, reason: r.timedOut ? `no answer within ${NET_MS / 1000} s` : pushRefusal(r.stderr), answered };
   }
 }
 
@@ -114,11 +139,16 @@ export async function changeClaims<R>(repo: Repo, branch: string, session: strin
   const config = o.config ?? readConfig(repo);
   const picked = o.remote !== undefined ? { remote: o.remote, why: o.remote ? null : 'no remote' } : claimsRemote(repo, config);
   const remote = picked.remote;
+  if (remote && !o.offline) upgradeTracking(repo, true);
+  judgeExpiry(repo, config);
+  const outside = claimsMovedOutside(repo);
   try {
-    return await changeOnce(repo, branch, session, mutate, { ...o, config, remote, why: picked.why });
+    // a table put back just now is read again, not taken from the caller's listing
+    return { ...(await changeOnce(repo, branch, session, mutate, { ...o, config, remote, why: picked.why, ...(outside.length ? { recs: undefined } : {}) })), outside };
   } finally {
     // the state file the guard stats follows every change (and every fetch a refusal made)
     refreshMarker(repo, { remote });
+    saveSightings();
   }
 }
 
@@ -139,7 +169,10 @@ async function changeOnce<R>(repo: Repo, branch: string, session: string, mutate
   // the caller's listing of refs, when it holds this table's, stands for the first read (the move's compare-and-swap
   // still checks it); every later attempt reads the ref again
   const listed = o.recs?.find((r) => r.ref === local);
-  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+  // another writer won the compare-and-swap (here, or on the remote): wait a little, read again, decide again
+  const contended = new Backoff(CONTENDED);
+  const busy = () => new HandoffError('concurrent', 'claims-busy', `the claims table of ${branch} kept changing under ${contended.waits + 1} attempts; run it again`, { branch });
+  for (let attempt = 0; ; attempt++) {
     const now = Date.now();
     const L = attempt === 0 && o.recs ? (listed?.oid ?? null) : readRef(repo, local);
     if (remote) {
@@ -147,31 +180,36 @@ async function changeOnce<R>(repo: Repo, branch: string, session: string, mutate
       const T = readRef(repo, tracking);
       let base: Table = readTable(repo, T);
       let lost: Array<{ claim: Claim; holder: Claim }> = [];
+      // this clone's table when the remote's does not hold it: a parent of the next one too, so the local ref only
+      // ever moves forward (a move that does not is someone else's: outside.ts)
+      let aside: string | null = null;
       if (L && L !== T) {
         const mb = T ? mergeBase(repo, L, T) : null;
         if (mb !== L) {
+          aside = L;
           const m = mergeTables(mb ? readTable(repo, mb) : EMPTY, readTable(repo, L), base, overlapsLive, now);
           base = m.table;
           lost = m.lost;
         }
       }
       const step = mutate(base, now);
-      if ('unchanged' in step && lost.length === 0 && (!L || L === T || mergeBase(repo, L, T ?? L) === L)) {
+      // nothing to publish only when the remote's table holds this clone's already (none there: this one goes up)
+      if ('unchanged' in step && lost.length === 0 && (!L || L === T || (T !== null && mergeBase(repo, L, T) === L))) {
         return { result: step.unchanged, oid: T ?? L ?? '', published: { where: 'remote', remote }, lost };
       }
       const next = 'unchanged' in step ? { table: base, message: { branch, session, action: 'publish' as const, paths: [] } } : step;
-      const oid = commitTable(repo, next.table, T ? [T] : L ? [L] : [], next.message, config);
-      const pushed = await pushTable(repo, remote, branch, oid, T);
+      const oid = commitTable(repo, next.table, T ? [T, ...(aside ? [aside] : [])] : L ? [L] : [], next.message, config);
+      const pushed = await pushTable(repo, remote, branch, oid, T, config);
       if (pushed.ok) {
         moveRef(repo, tracking, oid, T, 'handoff claim: pushed');
-        if (L !== oid) moveRef(repo, local, oid, L, 'handoff claim');
+        if (L !== oid && moveRef(repo, local, oid, L, 'handoff claim').ok) noteClaimsMove(repo, local, oid);
         return { result: 'unchanged' in step ? step.unchanged : step.result, oid, published: { where: 'remote', remote }, lost };
       }
       if (pushed.stale || !fetched) {
-        const f = await fetchTable(repo, remote, branch);
+        const f = await fetchTable(repo, remote, branch, config);
         if (f.ok) {
           fetched = true;
-          if (pushed.stale) backoff(Math.min(attempt, 4));
+          if (pushed.stale && !contended.wait()) throw busy();
           continue;
         }
         if (pushed.stale) throw new HandoffError('environment', 'remote-unreachable', `the claims table on ${remote} moved and could not be fetched again (${f.reason}); nothing was claimed here either`, { remote });
@@ -180,7 +218,9 @@ async function changeOnce<R>(repo: Repo, branch: string, session: string, mutate
         continue;
       }
       if (pushed.answered) {
-        throw new HandoffError('environment', 'push-failed', `${remote} refused the claims table: ${pushed.reason}; nothing was claimed`, { remote, reason: pushed.reason });
+        const what = 'unchanged' in step ? `this clone's claims stay unpublished (local only)` : 'nothing was claimed';
+        const way = hostLimit(pushed.reason) ? '' : `. A host that takes only branches and tags (or grants no right on refs/claims/…) cannot hold claims: keep them on a coordination remote that takes custom refs (\`git config handoff.remote <remote>\`, docs/hosting.md)`;
+        throw new HandoffError('environment', 'push-failed', `${remote} refused the claims table: ${pushed.reason}; ${what}${way}`, { remote, reason: pushed.reason });
       }
       published = { where: 'offline', remote, reason: pushed.reason };
       remote = null;
@@ -189,10 +229,12 @@ async function changeOnce<R>(repo: Repo, branch: string, session: string, mutate
     const step = mutate(readTable(repo, L), now);
     if ('unchanged' in step) return { result: step.unchanged, oid: L ?? '', published, lost: [] };
     const oid = commitTable(repo, step.table, L ? [L] : [], step.message, config);
-    if (moveRef(repo, local, oid, L, 'handoff claim').ok) return { result: step.result, oid, published, lost: [] };
-    backoff(Math.min(attempt, 6));
+    if (moveRef(repo, local, oid, L, 'handoff claim').ok) {
+      noteClaimsMove(repo, local, oid);
+      return { result: step.result, oid, published, lost: [] };
+    }
+    if (!contended.wait()) throw busy();
   }
-  throw new HandoffError('concurrent', 'claims-busy', `the claims table of ${branch} kept changing under ${ATTEMPTS} attempts; run it again`, { branch });
 }
 
 // ---- claim and release -----------------------------------------------------------------------------------------
@@ -259,7 +301,9 @@ export function claimMutation(q: ClaimRequest): Mutation<ClaimOutcome> {
     if (holders.length && !q.takeover) throw claimedError(q.specs, holders, me, nowMs);
     const rest = live.filter((c) => !holders.includes(c));
     const expires = Math.floor((nowMs + q.ttlMs) / 1000);
-    const own = rest.find((c) => c.session === me && sameSet(c.paths, q.specs));
+    // the session's claim on exactly these paths, live or run out but still in the table: renewed in place (its id and
+    // since kept), never made again
+    const own = rest.find((c) => c.session === me && sameSet(c.paths, q.specs)) ?? table.claims.find((c) => c.session === me && sameSet(c.paths, q.specs) && !claimLive(c, nowMs));
     const claim: Claim = own
       ? { ...own, expires, ttl: Math.max(1, Math.round(q.ttlMs / 1000)), note: q.note ?? own.note, pid: q.process?.pid ?? own.pid, pidStart: q.process?.start ?? own.pidStart, host: q.process?.host ?? own.host }
       : {
@@ -277,7 +321,7 @@ export function claimMutation(q: ClaimRequest): Mutation<ClaimOutcome> {
           topic: q.topic,
           worktree: q.worktree,
         };
-    const claims = own ? rest.map((c) => (c === own ? claim : c)) : [...rest, claim];
+    const claims = own && rest.includes(own) ? rest.map((c) => (c === own ? claim : c)) : [...rest, claim];
     return {
       table: { claims, conflicts: table.conflicts },
       message: { branch: q.branch, session: me, action: holders.length ? 'take-over' : own ? 'renew' : 'claim', paths: q.specs, note: claim.note, expires, takeoverFrom: [...new Set(holders.map((h) => h.session))], reason: q.takeover?.reason ?? null },
@@ -342,33 +386,42 @@ export interface ClaimView extends Claim {
 }
 
 /** Every live claim of the branches whose tables this clone has (here and the remote's tracking copies). */
-export function listClaims(repo: Repo, o: { branch?: string | null; nowMs?: number; remote?: string | null } = {}): { claims: ClaimView[]; conflicts: Array<ClaimConflict & { branch: string }> } {
+export function listClaims(repo: Repo, o: { branch?: string | null; nowMs?: number; remote?: string | null; config?: Config } = {}): { claims: ClaimView[]; conflicts: Array<ClaimConflict & { branch: string }>; outside: string[] } {
   const nowMs = o.nowMs ?? Date.now();
+  // a command's read (config given) also says what changed outside git-handoff, and judges expiry as this clone does
+  if (o.config) judgeExpiry(repo, o.config);
+  const outside = o.config ? claimsMovedOutside(repo) : [];
   const { decodeBranch } = require('../store/names') as typeof import('../store/names');
-  const patterns = o.branch ? [claimsRef(o.branch), ...(o.remote ? [trackingClaimsRef(o.remote, o.branch)] : [])] : ['refs/claims/', ...(o.remote ? [`refs/remotes/${o.remote}/claims/`] : [])];
+  const patterns = o.branch ? [claimsRef(o.branch), ...(o.remote ? [trackingClaimsRef(o.remote, o.branch)] : [])] : [CLAIMS_PREFIX, ...(o.remote ? [trackingClaimsPrefix(o.remote)] : [])];
   const byId = new Map<string, ClaimView>();
   const conflicts = new Map<string, ClaimConflict & { branch: string }>();
   for (const r of listRefs(repo, patterns)) {
-    const isLocal = r.ref.startsWith('refs/claims/');
-    const comp = isLocal ? r.ref.slice('refs/claims/'.length) : r.ref.slice(`refs/remotes/${o.remote}/claims/`.length);
+    const isLocal = r.ref.startsWith(CLAIMS_PREFIX);
+    const comp = isLocal ? r.ref.slice(CLAIMS_PREFIX.length) : r.ref.slice(trackingClaimsPrefix(o.remote!).length);
     const branch = decodeBranch(comp) ?? comp;
     const t = readTable(repo, r.oid);
-    for (const c of t.claims) {
-      if (!claimLive(c, nowMs)) continue;
+    for (const raw of t.claims) {
+      if (!claimLive(raw, nowMs)) continue;
+      // the expiry as this clone judges it (expiresOf): what `claims` shows and the guard's state file holds
+      const c = { ...raw, expires: expiresOf(raw) };
       const had = byId.get(c.id);
       const where = isLocal ? 'local' : 'remote';
       byId.set(c.id, had ? { ...(had.expires >= c.expires ? had : { ...c, branch }), where: 'both' } : { ...c, branch, where });
     }
     for (const c of t.conflicts) conflicts.set(c.id, { ...c, branch });
   }
-  return { claims: [...byId.values()].sort((a, b) => a.since - b.since), conflicts: [...conflicts.values()] };
+  if (o.config) saveSightings();
+  return { claims: [...byId.values()].sort((a, b) => a.since - b.since), conflicts: [...conflicts.values()], outside };
 }
 
 /** Writes the claims state file (marker.ts) from the refs, or removes it when no claim is live; a failure costs only the telling. */
 export function refreshMarker(repo: Repo, known?: { remote: string | null }): void {
   try {
+    // the state file the guard tells from holds the expiry as this clone judges it (expiry.ts)
+    if (!judging(repo)) judgeExpiry(repo, readConfig(repo));
     const { claims } = listClaims(repo, { remote: known ? known.remote : claimsRemote(repo, readConfig(repo)).remote });
     writeMarker(repo.commonDir, claims);
+    saveSightings();
   } catch {
     // optional state (SPEC 4): the next change writes it again
   }
@@ -386,9 +439,25 @@ export function topicOf(repo: Repo, branch: string, session: string, recs?: read
  * `fetched`, the caller's fetch already carried the claims refs (claimsRefspec: sync's one fetch), so none is started
  * here; a push starts only for a branch whose table this clone changed offline (no claims: no process but one read).
  */
-export async function syncClaims(repo: Repo, remote: string, config: Config = readConfig(repo), o: { fetched?: boolean } = {}): Promise<Array<{ branch: string; published: boolean; lost: Array<{ claim: Claim; holder: Claim }>; error?: string }>> {
+export interface ClaimsSync {
+  branch: string;
+  /** this clone's claims of the branch are on the remote's table now */
+  published: boolean;
+  /** why they are not (the remote not reached, or it refused them): they stay local, and the next sync tries again */
+  reason?: string;
+  lost: Array<{ claim: Claim; holder: Claim }>;
+  error?: string;
+  /** tables changed outside git-handoff (outside.ts) */
+  outside?: string[];
+}
+
+export async function syncClaims(repo: Repo, remote: string, config: Config = readConfig(repo), o: { fetched?: boolean } = {}): Promise<ClaimsSync[]> {
   const { decodeBranch } = require('../store/names') as typeof import('../store/names');
-  const out: Array<{ branch: string; published: boolean; lost: Array<{ claim: Claim; holder: Claim }>; error?: string }> = [];
+  const out: ClaimsSync[] = [];
+  upgradeTracking(repo, true);
+  judgeExpiry(repo, config);
+  const outside = claimsMovedOutside(repo);
+  if (outside.length) out.push({ branch: '*', published: true, lost: [], outside });
   if (!o.fetched) {
     const r = await gitBounded(['fetch', '--no-tags', '--no-write-fetch-head', '--quiet', remote, claimsRefspec(remote)], { cwd: repo.cwd, timeoutMs: NET_MS });
     if (r.status !== 0) return [{ branch: '*', published: false, lost: [], error: r.timedOut ? 'no answer' : gitReason(r.stderr) }];
@@ -400,16 +469,17 @@ export async function syncClaims(repo: Repo, remote: string, config: Config = re
     if (T === ref.oid) continue;
     if (T && mergeBase(repo, ref.oid, T) === ref.oid) {
       // the remote is ahead: this clone takes it
-      moveRef(repo, ref.ref, T, ref.oid, 'handoff claims: fetched');
+      if (moveRef(repo, ref.ref, T, ref.oid, 'handoff claims: fetched').ok) noteClaimsMove(repo, ref.ref, T);
       continue;
     }
     try {
       const c = await changeClaims(repo, branch, 'sync', (t) => ({ unchanged: t }), { config, remote });
-      out.push({ branch, published: c.published.where === 'remote', lost: c.lost });
+      out.push({ branch, published: c.published.where === 'remote', ...(c.published.where !== 'remote' ? { reason: c.published.reason } : {}), lost: c.lost });
     } catch (e) {
       out.push({ branch, published: false, lost: [], error: (e as Error).message });
     }
   }
   refreshMarker(repo, { remote });
+  saveSightings();
   return out;
 }

@@ -1,18 +1,24 @@
 // `sync`'s part for claims (SPEC 10): fetch every branch's claims table, publish what this clone changed offline,
 // and say which offline claims lost to published ones (they are also kept in the table for their holders to see).
+import type { Config } from '../../git/config';
 import type { Repo } from '../../git/repo';
 import { publicClaim, syncClaims } from './claims';
 
 /** `fetched`: the claims refs came with sync's handoff fetch (claimsRefspec), so no second fetch is started. */
-export async function syncClaimsReport(repo: Repo, remote: string, o: { fetched?: boolean } = {}): Promise<{ json: unknown; lines: string[] }> {
-  const r = await syncClaims(repo, remote, undefined, o);
+export async function syncClaimsReport(repo: Repo, remote: string, o: { fetched?: boolean; config?: Config } = {}): Promise<{ json: unknown; lines: string[]; unpublished: string[]; warnings: string[] }> {
+  const r = await syncClaims(repo, remote, o.config, o);
   const lines: string[] = [];
+  const warnings = r.flatMap((b) => b.outside ?? []);
   for (const b of r) {
-    if (b.error) lines.push(`claims${b.branch === '*' ? '' : ` of ${b.branch}`} not synced: ${b.error}`);
+    if (b.outside) continue;
+    if (b.error && b.branch === '*') lines.push(`claims not synced: ${b.error}`);
+    else if (b.error) lines.push(`claims of ${b.branch}: NOT published to ${remote} (${b.error})`);
     else if (b.published) lines.push(`claims of ${b.branch}: published to ${remote}`);
+    else lines.push(`claims of ${b.branch}: NOT published to ${remote} (${b.reason ?? 'not reached'}); they stay local and the next sync tries again`);
     for (const { claim, holder } of b.lost) {
       lines.push(`claim conflict on ${b.branch}: session ${claim.session}'s offline claim on ${claim.paths.join(', ')} lost to session ${holder.session}'s on ${holder.paths.join(', ')}${holder.note ? ` (${JSON.stringify(holder.note)})` : ''}, published first; it was dropped`);
     }
   }
-  return { json: r.map((b) => ({ ...b, lost: b.lost.map((l) => ({ claim: publicClaim(l.claim), holder: publicClaim(l.holder) })) })), lines };
+  const unpublished = r.filter((b) => b.error || !b.published).map((b) => b.branch);
+  return { json: r.map((b) => ({ ...b, lost: b.lost.map((l) => ({ claim: publicClaim(l.claim), holder: publicClaim(l.holder) })) })), lines, unpublished, warnings };
 }

@@ -6,12 +6,12 @@ import { writeBlob, writeTree } from '../../git/objects';
 import type { Repo } from '../../git/repo';
 import { HandoffError } from '../../errors';
 import { oneLine } from '../store/document';
-import { encodeBranch } from '../store/names';
+import { encodeBranch, trackingOf } from '../store/names';
 import { processGone } from '../state/session-process';
 
 export const CLAIMS_PREFIX = 'refs/claims/';
 export const claimsRef = (branch: string) => `${CLAIMS_PREFIX}${encodeBranch(branch)}`;
-export const trackingClaimsPrefix = (remote: string) => `refs/remotes/${remote}/claims/`;
+export const trackingClaimsPrefix = (remote: string) => trackingOf(remote, CLAIMS_PREFIX);
 export const trackingClaimsRef = (remote: string, branch: string) => `${trackingClaimsPrefix(remote)}${encodeBranch(branch)}`;
 /** Every branch's claims table of a remote into its tracking refs (sync carries it in its one handoff fetch). */
 export const claimsRefspec = (remote: string) => `+${CLAIMS_PREFIX}*:${trackingClaimsPrefix(remote)}*`;
@@ -60,8 +60,15 @@ export interface Table {
 
 export const EMPTY: Table = { claims: [], conflicts: [] };
 
+/** This clone's cap on a claim's expiry (unix seconds: src/handoff/claims/expiry.ts); none until a claims command sets it. */
+let capOf: ((c: Claim) => number) | null = null;
+export const setExpiryJudge = (judge: ((c: Claim) => number) | null): void => void (capOf = judge);
+
+/** When this clone counts the claim expired: its own expiry, or earlier, handoff.claimMaxTTL after this clone first saw it. */
+export const expiresOf = (c: Claim): number => (capOf ? Math.min(c.expires, capOf(c)) : c.expires);
+
 /** Live: not expired, and its client process is not known to be gone (only its own host can tell). */
-export const claimLive = (c: Claim, nowMs = Date.now()) => nowMs < c.expires * 1000 && !processGone({ pid: c.pid, start: c.pidStart, host: c.host });
+export const claimLive = (c: Claim, nowMs = Date.now()) => nowMs < expiresOf(c) * 1000 && !processGone({ pid: c.pid, start: c.pidStart, host: c.host });
 
 const str = (v: unknown): v is string => typeof v === 'string';
 const strOrNull = (v: unknown) => (str(v) ? oneLine(v) : null);

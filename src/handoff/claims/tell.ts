@@ -29,11 +29,47 @@ export function claimedByOthers(commonDir: string, branch: string | null, sessio
 
 const when = (s: number) => new Date(s * 1000).toISOString().replace(/\.000Z$/, 'Z');
 
-/** One line per hit: the path, who claims it, since, why, the handoff. */
+/** One line per hit: the path, who claims it (its client and host), since, until, why, the handoff. */
 export function describeHits(hits: Hit[]): string {
   return hits
-    .map(({ path, claim: c }) => `${path} is claimed by session ${c.session} (since ${when(c.since)}, until ${when(c.expires)}${c.note ? `; why: ${JSON.stringify(c.note)}` : ''}${c.topic ? `; handoff: ${c.topic}` : ''})`)
+    .map(({ path, claim: c }) => {
+      const who = [c.client, c.host ? `on ${c.host}` : null].filter(Boolean).join(' ');
+      return `${path} is claimed by session ${c.session}${who ? ` (${who})` : ''} (since ${when(c.since)}, until ${when(c.expires)}${c.note ? `; why: ${JSON.stringify(c.note)}` : ''}${c.topic ? `; handoff: ${c.topic}` : ''})`;
+    })
     .join('\n');
+}
+
+/** The ways on from a write a claim refused: wait, ask, or take the claim over on the record. */
+export function claimWaysOn(hits: Hit[]): string {
+  const until = Math.min(...hits.map((h) => h.claim.expires));
+  const holders = [...new Set(hits.map((h) => h.claim.session))];
+  const paths = [...new Set(hits.map((h) => h.path))];
+  return (
+    `Ways on:\n` +
+    `  1. work on other paths, or wait: the claim ends when its session releases it or ends, at the latest ${when(until)} (\`git handoff claims\` shows it)\n` +
+    `  2. ask session ${holders.join(', ')} to release ${paths.length === 1 ? 'it' : 'them'} (git handoff release <path>)\n` +
+    `  3. take the claim over, on the record (its session is told): git handoff claim ${paths.map(shellWord).join(' ')} --take-over --reason "<why>"`
+  );
+}
+
+const shellWord = (w: string) => (/^[A-Za-z0-9_./@%+=:,-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
+
+/** What the holder of a claim is told when its claim refused a write (or, with handoff.claims=tell, was told to one). */
+export function holderNote(hits: Hit[], writer: string, writerClient: string, refused: boolean, nowMs = Date.now()): Array<{ holder: string; key: string; text: string }> {
+  const byClaim = new Map<string, Hit[]>();
+  for (const h of hits) byClaim.set(h.claim.id, [...(byClaim.get(h.claim.id) ?? []), h]);
+  return [...byClaim.values()].map((hs) => {
+    const c = hs[0].claim;
+    const paths = hs.map((h) => h.path).join(', ');
+    return {
+      holder: c.session,
+      key: `claim ${c.id} ${writer} ${refused ? 'refused' : 'told'}`,
+      text:
+        `git-handoff: your claim on ${c.paths.join(' ')}${c.note ? ` (${JSON.stringify(c.note)})` : ''} ${refused ? 'refused' : 'was told to'} session ${writer} (${writerClient}) ` +
+        `${refused ? 'a write of' : 'writing'} ${paths} at ${when(Math.floor(nowMs / 1000))}${refused ? '' : ' (handoff.claims=tell: the write went on)'}. ` +
+        `It holds until ${when(c.expires)}; \`git handoff release ${c.paths.map(shellWord).join(' ')}\` gives it back when you are done.`,
+    };
+  });
 }
 
 /** The claims block of the session start view: the live claims on the branch, this clone's and the remote's. */

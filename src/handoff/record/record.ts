@@ -174,14 +174,29 @@ export function nextRecord(repo: Repo, change: (rec: RecordState) => string[] | 
   // the damaged record stays reachable as a parent when it is at least a commit: nothing it held is dropped
   // a restart (after redact) drops the chain, whose old commits keep the replaced versions reachable, and keeps
   // every version the state names instead: `git gc --prune=now` can then remove what was redacted
+  // (an archive entry the record holds as removed was pruned by retention, `git handoff gc`: its versions are let go too,
+  // and so is the tip of a handoff archived whose every entry was pruned)
   const parents = restart
-    ? [...new Set([...keep, ...[...base.entries.values(), ...base.removed.values()].map((e) => e.oid)])]
+    ? [...new Set([...keep, ...[...base.entries.values(), ...[...base.removed].filter(([ref, r]) => !isPruned(ref, r) && !archivePruned(base, ref, r)).map(([, r]) => r)].map((e) => e.oid)])]
     : [...new Set([cur.commit, cur.problem ? fallback?.commit : null, ...keep].filter((o): o is string => !!o))];
   const blob = writeBlob(repo, serializeRecord(base));
   const tree = writeTree(repo, [{ name: 'record', oid: blob }]);
   const commit = writeCommit(repo, tree, parents, recordMessage(base.entries.size, placeOf(repo)), RECORD_IDENTITY);
   // an unreadable record ref (not a commit, missing object) is replaced from its exact value
   return { commit, expected: old ?? rawRecordOid(repo), state: base };
+}
+
+/**
+ * An archive entry the record holds as removed: archive entries leave only by retention (`git handoff gc`, issue 57),
+ * so this is a pruning on purpose, never a loss; the versions only it reached are let go when the record restarts.
+ */
+export const isPruned = (ref: string, r: Removal) => r.why === 'removed' && ref.startsWith(ARCHIVE_PREFIX);
+
+/** A handoff the record holds as archived, none of whose archive entries is left (each pruned by retention). */
+function archivePruned(rec: RecordState, ref: string, r: Removal): boolean {
+  if (r.why !== 'archived' || !ref.startsWith(HANDOFF_PREFIX)) return false;
+  const entries = `${ARCHIVE_PREFIX}${ref.slice(HANDOFF_PREFIX.length)}/`;
+  return ![...rec.entries.keys()].some((e) => e.startsWith(entries));
 }
 
 /** Why the last amendRecord of this process gave up on a lock left behind (lockError's message), else null. */
@@ -216,8 +231,9 @@ export function movesChange(moves: RefUpdate[]): ((rec: RecordState) => string[]
         if (was) rec.removed.set(m.ref, { oid: was, at: t, why: archivedKeys.has(keyOf(m.ref)) ? 'archived' : 'removed' });
       }
     }
-    // every version moved to stays reachable from the record, and so does a tip taken out (a drop's)
-    return mine.flatMap((m) => (m.newOid ? [m.newOid] : m.oldOid ? [m.oldOid] : []));
+    // every version moved to stays reachable from the record, and so does a tip taken out (a drop's), not an archive
+    // entry pruned by retention (isPruned)
+    return mine.flatMap((m) => (m.newOid ? [m.newOid] : m.oldOid && !m.ref.startsWith(ARCHIVE_PREFIX) ? [m.oldOid] : []));
   };
 }
 

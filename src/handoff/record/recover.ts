@@ -8,7 +8,7 @@ import { archiveRef, ARCHIVE_PREFIX, DROPPED_PREFIX, encodeBranch, handoffRef, H
 import { checkAdvance, readTrailersOf, type Violation } from '../store/ownership';
 import { unionReceiptsCommit } from '../store/receipts';
 import { amendRecord } from '../store/tx/record-step';
-import { KEPT_PREFIX, keyOf, listTracked, readRecord, RECORD_REF, ROGUE_PREFIX, type RecordState } from './record';
+import { isPruned, KEPT_PREFIX, keyOf, listTracked, readRecord, RECORD_REF, ROGUE_PREFIX, type RecordState } from './record';
 import { checkRecord, type Loss, type RecordCheck } from './record-check';
 import { moveRefs } from '../store/tx';
 
@@ -266,6 +266,11 @@ export function recoverScan(repo: Repo): RecoverResult {
   const found = describe(repo, unreachableCommits(repo));
   const actions: RecoverAction[] = [];
   const have = listTracked(repo);
+  // archive entries pruned by retention (`git handoff gc`, the record's removed entries) are not brought back
+  const current = have.has(RECORD_REF) ? readRecord(repo, have.get(RECORD_REF)!) : null;
+  const pruned = [...(current?.removed ?? [])].filter(([ref, r]) => isPruned(ref, r));
+  const prunedRefs = new Set(pruned.map(([ref]) => ref));
+  const prunedOids = new Set(pruned.map(([, r]) => r.oid));
   const create = (ref: string, oid: string, message: string) => {
     if (have.has(ref)) return false;
     const r = move(repo, [{ op: 'create', ref, newOid: oid }], 'handoff recover --scan');
@@ -289,7 +294,7 @@ export function recoverScan(repo: Repo): RecoverResult {
   }
   if (rec) {
     for (const [ref, e] of rec.entries) {
-      if (ref === NOTES_REF || have.has(ref) || !exists(repo, e.oid)) continue;
+      if (ref === NOTES_REF || have.has(ref) || prunedRefs.has(ref) || !exists(repo, e.oid)) continue;
       if (ref.startsWith(HANDOFF_PREFIX) && checkAdvance(repo, null, e.oid)) continue;
       create(ref, e.oid, `${ref} restored at ${e.oid.slice(0, 12)} from an unreachable record ${rec.commit!.slice(0, 12)}`);
     }
@@ -314,7 +319,7 @@ export function recoverScan(repo: Repo): RecoverResult {
     const byOid = new Map(group.map((c) => [c.oid, c]));
     // every archive version in the history gets its archive entry back
     for (const c of group) {
-      if (!isArchiveVersion(c, byOid, repo)) continue;
+      if (!isArchiveVersion(c, byOid, repo) || prunedOids.has(c.oid)) continue;
       const a = archiveRef(c.branch, c.topic, c.time, c.oid);
       const prefix = `${ARCHIVE_PREFIX}${encodeBranch(c.branch)}/${c.topic}/`;
       if ([...have].some(([r, o]) => r.startsWith(prefix) && o === c.oid)) continue;

@@ -8,15 +8,19 @@ import { removeEmptyRecord } from '../store/tx/record-step';
 import type { Repo } from '../../git/repo';
 import { readRecord, RECORD_REF, KEPT_PREFIX, ROGUE_PREFIX } from '../record/record';
 import { DROPPED_PREFIX } from '../store/drop';
-import { ARCHIVE_PREFIX, HANDOFF_PREFIX, LEASE_PREFIX, NOTES_REF } from '../store/names';
+import { ARCHIVE_PREFIX, HANDOFF_PREFIX, LEASE_PREFIX, NOTES_REF, REMOTES_ROOT } from '../store/names';
 import { auditFile } from './audit';
 import { handoffDir } from './paths';
 import { retireWitness, witnessOf, witnessTip } from '../record/witness';
+import { CLAIMS_PREFIX } from '../claims/table';
+import { claimsRemote } from '../claims/claims';
+import { readConfig } from '../../git/config';
+import { userStateDir } from '../../user-dirs';
 
-/** The files and folders under <git-common-dir>/handoff/ that only serve a running guard or command. */
-const TRANSIENT = ['guard', 'guard-config.json', 'guard.log', 'lineage', 'ledger', 'processes', 'record-seen.json', 'versions.json', 'listing', 'hooks-for-agents.json', 'refusals.jsonl', 'refusals.jsonl.1', 'contact.json'];
+/** The files and folders under <git-common-dir>/handoff/ that only serve a running guard or command (claims.json: the claims state file, a cache of the tables). */
+const TRANSIENT = ['guard', 'guard-config.json', 'guard-config.plain', 'guard.log', 'lineage', 'ledger', 'processes', 'record-seen.json', 'versions.json', 'listing', 'hooks-for-agents.json', 'refusals.jsonl', 'refusals.jsonl.1', 'contact.json', 'claims.json', 'sync-seen.json', 'claims-seen.json', 'claims-refs.json'];
 /** The refs that hold handoffs or what a command kept of one (user data). */
-const DATA = [HANDOFF_PREFIX, ARCHIVE_PREFIX, DROPPED_PREFIX, ROGUE_PREFIX, KEPT_PREFIX, NOTES_REF, 'refs/remotes/*/handoffs/**'];
+const DATA = [HANDOFF_PREFIX, ARCHIVE_PREFIX, DROPPED_PREFIX, ROGUE_PREFIX, KEPT_PREFIX, NOTES_REF, `${REMOTES_ROOT}*/handoffs/**`, 'refs/remotes/*/handoffs/**'];
 
 const refsUnder = (repo: Repo, patterns: string[]): Array<{ ref: string; oid: string }> =>
   repo
@@ -73,6 +77,13 @@ export function removeLocalState(repo: Repo, inUse: string | null): string[] {
         `${audit}: they are data, not wiring (git handoff list --all shows them; \`git for-each-ref --format='delete %(refname)' ${HANDOFF_PREFIX} ${ARCHIVE_PREFIX} ${RECORD_REF} | git update-ref --stdin\` deletes them)`,
     );
   }
+  msgs.push(...claimsKept(repo));
+  if (existsSync(path.join(dir, 'witness.json'))) {
+    msgs.push(
+      `kept: ${path.join(shown, 'witness.json')} (which copy of the loss record outside .git is this clone's: ${userStateDir()}/witness/…), with the record; ` +
+        `\`rm ${path.join(shown, 'witness.json')}\` removes it once the record goes, and the README's last uninstall line the copies`,
+    );
+  }
   // the folder itself, when nothing is left in it
   for (const d of [path.join(dir, 'installed'), dir]) {
     try {
@@ -82,4 +93,20 @@ export function removeLocalState(repo: Repo, inUse: string | null): string[] {
     }
   }
   return msgs;
+}
+
+/** The claims tables (SPEC 10) here and on the remotes this clone fetched them from: shared with other clones, kept, said how to remove. */
+function claimsKept(repo: Repo): string[] {
+  const here = refsUnder(repo, [CLAIMS_PREFIX]);
+  // where claim and release publish (the handoff remote), and any remote whose tables a sync brought here
+  const { remote } = claimsRemote(repo, readConfig(repo));
+  const fetched = refsUnder(repo, ['refs/remotes/*/claims/']).map((r) => r.ref.split('/')[2]);
+  const remotes = [...new Set([...(here.length && remote ? [remote] : []), ...fetched])];
+  if (!here.length && !remotes.length) return [];
+  const on = remotes.map((r) => `${r} (\`git push ${r} --delete refs/claims/<branch>\`, each branch)`);
+  return [
+    `kept: the claims tables ${here.length ? `${CLAIMS_PREFIX}<branch> here (${here.length})` : ''}${here.length && on.length ? ' and ' : ''}${on.length ? `on ${on.join(', ')}` : ''}: ` +
+      `claims other clones see; \`git handoff release --session <id>\` ends a session's, ` +
+      `\`git for-each-ref --format='delete %(refname)' ${CLAIMS_PREFIX} refs/remotes/*/claims/ | git update-ref --stdin\` deletes them here`,
+  ];
 }

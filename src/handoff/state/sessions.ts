@@ -31,7 +31,7 @@ export interface SessionInfo {
   paths: string[];
   /** how it ended, in words (null while live) */
   ended: string | null;
-  /** the host of its client process, as its lease or the guard recorded it (null: not known) */
+  /** the host its client process runs on, where known (its lease, or the process the guard recorded) */
   host: string | null;
 }
 
@@ -135,7 +135,7 @@ export function listSessions(repo: Repo, o: SessionsOptions = {}): SessionInfo[]
         lastActivity: act ? act.lastSeen : null,
         paths: act ? [...act.paths].sort() : [],
         ended: endedHow(status, released ? act?.how : undefined, proc?.pid ?? null, ttl),
-        host: proc?.host ?? null,
+        host: proc?.host || null,
       });
     }
   }

@@ -13,6 +13,8 @@ import { renamedFrom, renamedHint, type Renamed } from './renamed';
 import { relativeTime } from './time';
 import { extractSections, TEMPLATE_SECTIONS } from './template';
 import { describeVerify } from './verify';
+import { describeTaken, takeoversFrom, type TakenFrom } from './takeover';
+import { lineageOf } from '../state/lineage-record';
 
 export { extractSections };
 
@@ -29,6 +31,8 @@ export interface BootView {
   record?: SessionStartRecord;
   /** none here, and the branch was renamed from one whose handoffs are still under the old name */
   renamed?: Renamed;
+  /** handoffs another session took over from this one (or from a session it continues), not taken back */
+  takenFromYou?: TakenFrom[];
 }
 
 /** A handoff as boot shows it: addressed to this reader by name, and whether the reader has read its tip. */
@@ -77,7 +81,15 @@ export function bootView(repo: Repo, o: BootOptions = {}): BootView {
   if (o.surface && reader) surface(repo, reader, handoffs.filter((h) => h.addressed && h.unread !== null));
   // a branch renamed by git branch -m: its handoffs are under the old name, and the view says how to carry them
   const renamed = !all && branch && handoffs.length === 0 ? renamedFrom(repo, branch) : null;
-  return { branch, session: o.session ?? null, all, handoffs, ...(record ? { record } : {}), ...(renamed ? { renamed } : {}) };
+  const taken = o.session ? takenFromSession(repo, o.session, local) : [];
+  return { branch, session: o.session ?? null, all, handoffs, ...(record ? { record } : {}), ...(renamed ? { renamed } : {}), ...(taken.length ? { takenFromYou: taken } : {}) };
+}
+
+/** The listed handoffs a takeover took from `session` or a session it continues (lineage), and that are not its own again. */
+function takenFromSession(repo: Repo, session: string, rows: HandoffRow[]): TakenFrom[] {
+  const chain = lineageOf(repo.commonDir, session);
+  const others = rows.filter((r) => r.session !== null && !chain.includes(r.session));
+  return others.length ? takeoversFrom(repo, chain, others.map((r) => r.ref)) : [];
 }
 
 /** `surfaced` receipts; a lost receipt never costs the session its boot view, so a failure is left at that. */
@@ -154,7 +166,20 @@ export const label = (s: string | null | undefined, max = 100) => [...oneLine((s
 /** The text of `boot`: a title line, then per handoff its header (owner, age, sync, verify) and its key sections. */
 export function renderBoot(view: BootView, o: RenderOptions = {}): string {
   const lost = recordLines(view.record);
-  return lost + renderView(view, o);
+  return lost + takenLines(view, o.now) + renderView(view, o);
+}
+
+/** What was taken over from this session, each one sanitised line: who, when, why, and the log that shows it. */
+function takenLines(view: BootView, now?: number): string {
+  const taken = view.takenFromYou ?? [];
+  if (!taken.length) return '';
+  const among = [view.session, ...taken.flatMap((t) => [t.by, t.from])];
+  const lines = taken.map((t) => {
+    const branch = t.branch && t.branch !== view.branch ? ` --branch ${t.branch}` : '';
+    const yours = t.from === view.session ? 'you' : `session ${short(t.from, among)}, which you continue`;
+    return `git-handoff: your handoff ${t.topic}${branch ? ` (branch ${t.branch})` : ''} was taken over from ${yours}: ${describeTaken(t, among, now)}. It is not yours now: git handoff log ${t.topic}${branch} shows it; write your notes under a new topic, or ask that session.`;
+  });
+  return lines.map((l) => label(l, 800)).join('\n') + '\n\n';
 }
 
 /** The loss record's lines at session start, each one sanitised line. */

@@ -9,9 +9,9 @@ import type { Repo } from '../../git/repo';
 import { DROPPED_PREFIX, encodeBranch, handoffRef, HANDOFF_PREFIX } from './names';
 import { parseTrailerLines } from './document';
 import { listRefs, readRef } from '../../git/refs';
-import { ownedError } from './ownership';
 import type { SessionRef } from '../state/session';
-import { archivedVersions, readTip } from './store';
+import { archivedVersions, readTip, refusedOwned, takeoverOf } from './store';
+import { fromLiveRetry, type TakeoverArg } from './takeover';
 export { droppedVersions } from './store';
 import { trackingTips } from './sync-state';
 import { LOST, moveRefs, untilWon } from './tx';
@@ -30,7 +30,7 @@ export function dropHandoff(repo: Repo, branch: string, topic: string, session: 
     () => {
       const tip = readTip(repo, ref);
       if (!tip) throw new HandoffError('usage', 'not-found', `no handoff "${topic}" on branch ${branch} (${ref}) to drop`, { ref });
-      if (tip.session !== session.id) throw ownedError(tip, session.id, ref, topic, { command: 'archive', target: topic });
+      if (tip.session !== session.id) throw refusedOwned(repo, tip, session.id, ref, topic, topic, { command: 'archive', target: topic });
       const remote = trackingTips(repo).get(ref);
       const archived = archivedVersions(repo, branch, topic);
       if (remote || archived.length) {
@@ -78,14 +78,16 @@ export interface UndropResult {
  * one transaction (the loss record takes the live ref again). Owner only, or a takeover on the record (the versions
  * stay the owner's). Refused when the handoff is live again (nothing is moved over it).
  */
-export function undropHandoff(repo: Repo, dropped: string, session: SessionRef, takeover: { reason: string } | null): UndropResult {
+export function undropHandoff(repo: Repo, dropped: string, session: SessionRef, takeover: TakeoverArg | null): UndropResult {
   const parts = dropped.slice(DROPPED_PREFIX.length).split('/');
   const rec = listRefs(repo, [dropped]).find((r) => r.ref === dropped);
   if (!rec || parts.length !== 3) throw new HandoffError('usage', 'not-found', `no dropped handoff ${dropped}; \`git for-each-ref ${DROPPED_PREFIX}\` lists them`);
   const ref = `${HANDOFF_PREFIX}${parts[0]}/${parts[1]}`;
   const t = parseTrailerLines(rec.trailers);
   if (readRef(repo, ref)) throw new HandoffError('usage', 'exists', `"${parts[1]}" is live again (${ref}): nothing is restored over it; its dropped versions stay at ${dropped}`, { ref });
-  if (t.session !== session.id && !takeover) throw ownedError({ oid: rec.oid, session: t.session, time: rec.time }, session.id, ref, parts[1], { command: 'restore', target: dropped });
+  const tip = { oid: rec.oid, session: t.session, time: rec.time };
+  if (t.session !== session.id && !takeover) throw refusedOwned(repo, tip, session.id, dropped, parts[1], dropped, { command: 'restore', target: dropped });
+  const told = t.session !== session.id ? takeoverOf(repo, dropped, t.session, session, takeover!, fromLiveRetry('restore', dropped)) : null;
   const r = moveRefs(
     repo,
     [
@@ -95,5 +97,6 @@ export function undropHandoff(repo: Repo, dropped: string, session: SessionRef, 
     takeover ? `handoff restore ${parts[1]} (dropped; taken over: ${takeover.reason})` : `handoff restore ${parts[1]} (dropped)`,
   );
   if (!r.ok) throw new HandoffError('concurrent', 'concurrent-update', `${ref} or ${dropped} moved during the restore; nothing moved (${r.message})`);
+  told?.('restored', t.branch ?? parts[0], parts[1]);
   return { ref, from: dropped, oid: rec.oid };
 }

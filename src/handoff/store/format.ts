@@ -10,7 +10,7 @@ import type { Repo } from '../../git/repo';
 import type { DoctorItem } from '../../wiring';
 
 /** The format this build writes; SPEC 2 says what each number means. */
-export const FORMAT_VERSION = 2;
+export const FORMAT_VERSION = 3;
 /**
  * The trailer of a format-2 archive entry that stands beside a format-1 entry (the archived tip itself): `archive`
  * writes both, so format-1 builds see the archive too, and the migration adds one beside an older archive.
@@ -69,7 +69,7 @@ export function doctorFormat(repo: Repo): DoctorItem[] {
   // what a format-1 client makes of this store matters only where one may share it: archives and a remote to
   // share them through, or handoff.minFormat set; a new repository gets the one line
   const shared = takes || (repo.git(['remote'], { allowFail: true }).stdout.trim() !== '' && repo.git(['for-each-ref', '--count=1', '--format=x', ARCHIVE_PREFIX], { allowFail: true }).stdout.trim() !== '');
-  const detail = `store ${store}; this build writes format ${FORMAT_VERSION}`;
+  const detail = `store ${store}; this build writes format ${FORMAT_VERSION} (marked at its first fetch)`;
   return [
     {
       component: 'format',

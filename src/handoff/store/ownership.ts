@@ -182,7 +182,8 @@ export function checkAdvances(repo: Repo, moves: Move[]): Array<Violation | null
   const live = moves.filter((m) => m.newOid && m.oldOid !== m.newOid);
   if (live.length === 0) return moves.map((m) => checkAdvance(repo, m.oldOid, m.newOid));
   const tips = [...new Set(live.flatMap((m) => (m.oldOid ? [m.oldOid, m.newOid!] : [m.newOid!])))];
-  const r = repo.git(['rev-list', '--parents', ...tips], { allowFail: true });
+  // the tips on stdin: a first fetch of 100,000 handoffs names more than a command line holds
+  const r = repo.git(['rev-list', '--parents', '--stdin'], { allowFail: true, input: tips.join('\n') + '\n' });
   // A missing object: let the single check name it.
   if (r.status !== 0) return moves.map((m) => checkAdvance(repo, m.oldOid, m.newOid));
   const graph = new Map<string, string[]>();

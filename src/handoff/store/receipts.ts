@@ -5,11 +5,11 @@ import { identityEnv, readConfig } from '../../git/config';
 import { readObjects, writeBlobs, writeTreeWithPaths } from '../../git/objects';
 import { readRef } from '../../git/refs';
 import type { Repo } from '../../git/repo';
-import { NOTES_REF } from './names';
+import { NOTES_REF, trackingOf } from './names';
 import { commitRecord, LOST, moveRef, untilWon } from './tx';
 
 /** Where a fetch puts a remote's receipts (beside its handoffs' tracking refs). */
-export const trackingNotesRef = (remote: string) => `refs/remotes/${remote}/notes/handoff-reads`;
+export const trackingNotesRef = (remote: string) => trackingOf(remote, NOTES_REF);
 
 export type How = 'read' | 'surfaced';
 export interface Receipt {

@@ -7,20 +7,21 @@ import type { Repo } from '../../git/repo';
 import type { DoctorItem } from '../../wiring';
 import { appendAudit } from '../state/audit';
 import { oneLine } from './document';
-import { handoffRef } from './names';
+import { handoffRef, REMOTES_ROOT } from './names';
 import { checkWrite } from './ownership';
+import { fromLiveRetry, type TakeoverArg } from './takeover';
 import { REDACT_REASON, REDACTED_FROM, splitCommit } from '../secrets/redact-check';
 import { publicFinding, redactText, scanVersions, secretTrailersIn, type Finding } from '../secrets/secrets';
 import { logTrailers } from '../../git/trailers';
 import type { SessionRef } from '../state/session';
-import { assertTakeover, notFound, readTip, resolveBranch } from './store';
+import { assertTakeover, notFound, readTip, refusedOwned, resolveBranch, takeoverOf } from './store';
 import { commitRewrite, moveRef } from './tx';
 
 export interface RedactOptions {
   topic: string;
   branch?: string;
   session: SessionRef;
-  takeover?: { reason: string } | null;
+  takeover?: TakeoverArg | null;
 }
 
 export interface RedactResult {
@@ -33,8 +34,8 @@ export interface RedactResult {
   redacted: number;
 }
 
-/** Every remote-tracking ref: a version reachable from one has left this clone. */
-const PUSHED = '--remotes';
+/** Every remote-tracking ref (the handoff remotes' copies, and git's own): a version reachable from one has left this clone. */
+const PUSHED = [`--glob=${REMOTES_ROOT}*`, '--remotes'];
 
 /** The tree with handoff.md and state.json replaced by their redacted texts, every other entry kept. */
 function rewriteTree(repo: Repo, tree: string, texts: Map<string, string>): string {
@@ -61,9 +62,12 @@ export async function redactHandoff(repo: Repo, o: RedactOptions): Promise<Redac
   const ref = handoffRef(branch, o.topic);
   const tip = readTip(repo, ref);
   if (!tip) throw notFound(ref, branch, o.topic);
-  checkWrite(tip, o.session.id, !!o.takeover, ref, o.topic);
+  const target = o.branch !== undefined && repo.branch !== branch ? `${o.topic} --branch '${branch.replace(/'/g, `'\\''`)}'` : o.topic;
+  if (tip.session !== o.session.id && !o.takeover) throw refusedOwned(repo, tip, o.session.id, ref, o.topic, target);
+  const took = checkWrite(tip, o.session.id, !!o.takeover, ref, o.topic) === 'takeover';
+  const told = took ? takeoverOf(repo, ref, tip.session, o.session, o.takeover!, fromLiveRetry('redact', target)) : null;
   const all = repo.out(['rev-list', '--topo-order', '--reverse', tip.oid]).split('\n').filter(Boolean);
-  const local = new Set(repo.out(['rev-list', tip.oid, '--not', PUSHED]).split('\n').filter(Boolean));
+  const local = new Set(repo.out(['rev-list', tip.oid, '--not', ...PUSHED]).split('\n').filter(Boolean));
   const found = await scanVersions(repo, all.map((oid) => ({ ref, oid })), { skipScanned: false });
   const pushed = found.filter((v) => !local.has(v.oid));
   if (pushed.length) {
@@ -101,6 +105,7 @@ export async function redactHandoff(repo: Repo, o: RedactOptions): Promise<Redac
   const newTip = map.get(tip.oid)!;
   const r = moveRef(repo, ref, newTip, tip.oid, `handoff redact ${o.topic}`, { what: `the redaction of ${ref}`, replaces: true });
   if (!r.ok) throw new HandoffError('concurrent', 'concurrent-update', `${ref} moved while it was being redacted; nothing was changed. Run redact again.`, { ref });
+  told?.('redacted', branch, o.topic);
   appendAudit(repo.commonDir, {
     source: 'redact',
     ref,

@@ -1,7 +1,8 @@
 // The ownership invariant over a set of ref updates (one push, one ref transaction): handoffs move forward
 // under their owner, are deleted only with their archive entry, and archive entries never move.
 // The server's pre-receive hook and the local reference-transaction/pre-push hooks all call this.
-import { listRefs } from '../../git/refs';
+import { listRefNames, listRefs } from '../../git/refs';
+import { pastRetention, retentionOf } from './retention';
 import { replaceRefusals } from './replace-refs';
 import type { Repo } from '../../git/repo';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef, NOTES_REF } from './names';
@@ -76,8 +77,10 @@ export function checkReceive(repo: Repo, updates: ReceiveUpdate[]): Refusal[] {
         refusals.push({ ref: u.ref, rule: 'archive-moved', message: 'an archive entry never moves', hint: 'archive again with `git handoff archive <topic>`: it makes a new entry' });
         continue;
       }
-      // Removing an archive entry is a restore: the same push brings the handoff back from it.
+      // Removing an archive entry is a restore (the same push brings the handoff back from it), or retention: an entry
+      // past this repository's handoff.archiveRetention, not among its topic's newest (src/handoff/store/retention.ts)
       const back = mine.find((x) => x.ref === HANDOFF_PREFIX + k && x.newOid);
+      if (!back && pastHere(repo, k).has(u.ref.slice(ARCHIVE_PREFIX.length))) continue;
       if (!back || (back.newOid !== u.oldOid && repo.git(['merge-base', '--is-ancestor', u.oldOid, back.newOid!], { allowFail: true }).status !== 0)) {
         refusals.push({ ref: u.ref, rule: 'delete', message: 'archived handoffs are kept', hint: 'bring one back with `git handoff restore <archived ref>` and push it with `git handoff sync`' });
       }
@@ -142,6 +145,12 @@ export function checkReceive(repo: Repo, updates: ReceiveUpdate[]): Refusal[] {
     });
   });
   return refusals;
+}
+
+/** The archive entries of one topic (`<B>/<T>`) past the receiving repository's own retention, as it holds them before the update. */
+function pastHere(repo: Repo, topicKey: string): Set<string> {
+  const entries = listRefNames(repo, [`${ARCHIVE_PREFIX}${topicKey}/`]).map((r) => r.ref.slice(ARCHIVE_PREFIX.length));
+  return pastRetention(entries, retentionOf(repo));
 }
 
 /** Receipts are only ever added: a notes update that deletes the ref or drops a line is refused. */

@@ -1,9 +1,9 @@
-// Handoffs a remote has that this clone has not taken in: remote-tracking copies (refs/remotes/<R>/handoffs/<B>/<T>,
+// Handoffs a remote has that this clone has not taken in: remote-tracking copies (refs/handoff-remotes/<R>/handoffs/<B>/<T>,
 // left by a plain `git fetch` with the handoff refspecs, or by session start) with no local ref and no local
 // archive entry. boot, list and the startup view show them, marked as on the remote, with the command that brings them.
 import { listRefs, type RefRecord } from '../../git/refs';
 import type { Repo } from '../../git/repo';
-import { ARCHIVE_PREFIX, encodeBranch, HANDOFF_PREFIX } from './names';
+import { ARCHIVE_PREFIX, encodeBranch, HANDOFF_PREFIX, REMOTES_ROOT } from './names';
 import { rowOf, type HandoffRow } from './store';
 import { parseTrackingRef, TRACKING_PATTERN } from './sync-state';
 
@@ -27,7 +27,7 @@ export function remoteOnlyHandoffs(repo: Repo, o: { branch?: string | null; all?
   const recs = read ?? listRefs(repo, [HANDOFF_PREFIX, ARCHIVE_PREFIX, TRACKING_PATTERN]);
   // no tracking copy (most clones, most of the time): nothing to find, and 10,000 local refs need no set
   const tracking: Array<{ rec: RefRecord; t: ReturnType<typeof parseTrackingRef> }> = [];
-  for (const r of recs) if (r.ref.startsWith('refs/remotes/')) tracking.push({ rec: r, t: parseTrackingRef(r.ref) });
+  for (const r of recs) if (r.ref.startsWith(REMOTES_ROOT)) tracking.push({ rec: r, t: parseTrackingRef(r.ref) });
   if (!tracking.some((x) => x.t)) return [];
   const local = new Set<string>();
   // refs/handoff-archive/<B>/<T>/<stamp>: archived here, so not new to this clone

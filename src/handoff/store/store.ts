@@ -19,6 +19,8 @@ import { computeSyncStates, TRACKING_PATTERN, trackingPatternOf, type SyncState 
 import { commitVersion, LOST, moveRef, moveRefs, untilWon } from './tx';
 import { dirtyPaths, verifyHandoff, type Verify } from './verify';
 import { besideEntries, MIGRATED_FROM } from './format';
+import { checkTakeover, fromLiveRetry, takenFromError, tellPreviousOwner, type TakeoverAct, type TakeoverArg } from './takeover';
+import type { LiveOwner } from '../state/live';
 
 /** The branch a command acts on: --branch, else the checked-out one; a detached HEAD needs --branch. */
 export function resolveBranch(repo: Repo, flag: string | undefined): string {
@@ -43,8 +45,11 @@ export interface WriteOptions {
   body: string | Buffer;
   branch?: string;
   session: SessionRef;
-  /** `from`: take over only from this owner; a tip owned by anyone else refuses (exit 3) instead */
-  takeover?: { reason: string; from?: string } | null;
+  /**
+   * `from`: take over only from this owner (no liveness check); a tip owned by anyone else refuses (exit 3) instead.
+   * A live owner is taken over only with `fromLive` (else exit 3, `owner-live`).
+   */
+  takeover?: TakeoverArg | null;
   config?: Config;
   /** Handoff-To addressees; undefined keeps the previous version's, [] addresses no one (anyone) */
   to?: string[];
@@ -66,6 +71,8 @@ export interface WriteResult {
   session: string;
   created: boolean;
   takeover: boolean;
+  /** on a takeover: the previous owner, and the live session behind it when it was live */
+  takenFrom?: { session: string | null; live: LiveOwner | null };
   warnings: string[];
 }
 
@@ -126,10 +133,15 @@ export function writeHandoff(repo: Repo, o: WriteOptions): WriteResult {
   ]);
   trace('objects written');
   const warnings: string[] = [];
-  return untilWon((attempt) => {
+  // the live owner checked once per owner met (a lost race may hand the tip to another)
+  const lives = new Map<string | null, LiveOwner | null>();
+  const target = o.branch !== undefined && repo.branch !== branch ? `${topic} --branch ${shq(branch)}` : topic;
+  const result = untilWon((attempt) => {
     const tip = attempt === 0 ? readTip(repo, ref, first) : readTip(repo, ref);
     if (o.takeover?.from !== undefined && tip && tip.session !== o.takeover.from) throw ownedError(tip, o.session.id, ref, topic);
+    if (tip && !o.takeover && tip.session !== o.session.id) throw refusedOwned(repo, tip, o.session.id, ref, topic, target);
     const mode = checkWrite(tip, o.session.id, !!o.takeover, ref, topic);
+    if (mode === 'takeover' && !lives.has(tip!.session)) lives.set(tip!.session, checkTakeover(repo, ref, tip!.session, o.session.id, o.takeover!, `${fromLiveRetry('write', target)} …`, config));
     if (attempt === 0 && mode === 'create') warnings.push(...overlapWarnings(repo, branch, topic));
     if (attempt === 0 && o.takeover && mode !== 'takeover') warnings.push(`--take-over ignored: ${mode === 'own' ? 'you already own this handoff' : 'there was nothing to take over'}`);
     const oid = commitVersion(repo, tree, tip ? [tip.oid] : [], {
@@ -152,8 +164,30 @@ export function writeHandoff(repo: Repo, o: WriteOptions): WriteResult {
     // Lost the race: re-read, and rebuild on the new tip (or refuse if it changed hands).
     // the version was checked here (checkWrite) and built on the tip read: the hook would check it again (MoveOptions.own)
     if (!moveRef(repo, ref, oid, tip?.oid ?? null, `handoff write ${topic}`, { own: true }).ok) return LOST;
-    return { ref, oid, previous: tip?.oid ?? null, session: o.session.id, created: !tip, takeover: mode === 'takeover', warnings };
+    const takenFrom = mode === 'takeover' ? { session: tip!.session, live: lives.get(tip!.session) ?? null } : undefined;
+    return { ref, oid, previous: tip?.oid ?? null, session: o.session.id, created: !tip, takeover: mode === 'takeover', ...(takenFrom ? { takenFrom } : {}), warnings };
   }, { attempts: MAX_ATTEMPTS, deadlineMs: DEADLINE_MS, gaveUp: () => new HandoffError('concurrent', 'concurrent-update', `${ref} kept changing under this write; nothing was written. Try again.`, { ref }) });
+  // lineage's takeover (`from`) continues the same client process: nobody to tell
+  if (result.takenFrom && o.takeover?.from === undefined) tellPreviousOwner(repo, { owner: result.takenFrom.session, live: result.takenFrom.live, by: o.session, ref, branch, topic, reason: o.takeover!.reason, act: 'took over' });
+  return result;
+}
+
+const shq = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+/**
+ * The refusal of an act on another session's handoff: a write or edit by the session a takeover took it from gets the
+ * story (who, when, why: never advice to take it back); anything else, the owner and the ways on. `target`: the
+ * handoff as a command names it.
+ */
+export function refusedOwned(repo: Repo, tip: Tip, session: string, ref: string, topic: string, target: string, retry?: { command: 'archive' | 'restore' | 'edit' | 'rename-branch'; target: string }): HandoffError {
+  const story = !retry || retry.command === 'edit' ? takenFromError(repo, ref, tip.session, session, `git handoff log ${target}`) : null;
+  return story ?? ownedError(tip, session, ref, topic, retry);
+}
+
+/** The takeover of an act other than write (archive, restore, rename-branch, redact): checked, and told once it is done. */
+export function takeoverOf(repo: Repo, ref: string, owner: string | null, session: SessionRef, takeover: TakeoverArg, retry: string): (act: TakeoverAct, branch: string, topic: string) => void {
+  const live = checkTakeover(repo, ref, owner, session.id, takeover, retry);
+  return (act, branch, topic) => tellPreviousOwner(repo, { owner, live, by: session, ref, branch, topic, reason: takeover.reason, act });
 }
 
 /** What `git log %G?` says of a commit's signature, in words; `signed` says whether the commit carries one at all. */
@@ -180,14 +214,26 @@ function signatureOfCommit(repo: Repo, oid: string, signed: boolean): Signature 
   return signatureOf(r.stdout.replace(/\n$/, '').split('\0'), true);
 }
 
-/** Warnings for a new topic whose first two non-stopword tokens match a sibling's on the same branch. */
+/** How many overlapping topics one warning names; the rest are counted. */
+const OVERLAPS_NAMED = 8;
+
+/** The warning for a new topic whose first two non-stopword tokens match siblings' on the same branch: one, naming them. */
 export function overlapWarnings(repo: Repo, branch: string, topic: string): string[] {
   if (overlapTokens(topic).key.length < 2) return [];
-  return listRefs(repo, [branchPrefix(branch)]).flatMap((r) => {
+  const found = listRefs(repo, [branchPrefix(branch)]).flatMap((r) => {
     const t = parseRef(r.ref)?.topic;
     const o = t && t !== topic ? overlapOf(topic, t) : null;
-    return o ? [`topic "${topic}" overlaps "${t}" on branch ${branch} (${describeOverlap(o)}): consider writing to ${t} instead`] : [];
+    return o ? [{ topic: t, o }] : [];
   });
+  if (found.length === 0) return [];
+  if (found.length === 1) return [`topic "${topic}" overlaps "${found[0].topic}" on branch ${branch} (${describeOverlap(found[0].o)}): consider writing to ${found[0].topic} instead`];
+  const o = { shared: found[0].o.shared, dropped: [...new Set(found.flatMap((f) => f.o.dropped))] };
+  const named = found.slice(0, OVERLAPS_NAMED).map((f) => f.topic);
+  const more = found.length - named.length;
+  return [
+    `topic "${topic}" overlaps ${found.length} topics on branch ${branch} (${describeOverlap(o).replace(/^both /, 'all ')}): ${named.join(', ')}` +
+      `${more ? ` and ${more} more (git handoff list shows them)` : ''}; consider writing to one of them instead`,
+  ];
 }
 
 export interface HandoffRow {
@@ -517,12 +563,14 @@ function archiveOps(repo: Repo, ref: string, branch: string, topic: string, tip:
   };
 }
 
-export function archiveHandoff(repo: Repo, branch: string, topic: string, session: SessionRef, takeover: { reason: string } | null): ArchiveResult {
+export function archiveHandoff(repo: Repo, branch: string, topic: string, session: SessionRef, takeover: TakeoverArg | null): ArchiveResult {
   assertTopic(topic);
   assertTakeover(takeover);
   const ref = handoffRef(branch, topic);
   const config = readConfig(repo);
-  return untilWon(() => {
+  const target = repo.branch === branch ? topic : `${topic} --branch ${shq(branch)}`;
+  const told: { tell: ReturnType<typeof takeoverOf> | null } = { tell: null };
+  const r = untilWon<ArchiveResult>(() => {
     const tip = readTip(repo, ref);
     if (!tip) {
       const entry = archivedVersions(repo, branch, topic)[0];
@@ -530,12 +578,15 @@ export function archiveHandoff(repo: Repo, branch: string, topic: string, sessio
       throw new HandoffError('usage', 'already-archived', `"${topic}" on branch ${branch} is archived already (${entry.ref}); \`git handoff restore ${topic}\` brings it back`, { ref, archivedAs: entry.ref });
     }
     const took = tip.session !== session.id;
-    if (took && !takeover) throw ownedError(tip, session.id, ref, topic, { command: 'archive', target: repo.branch === branch ? topic : `${topic} --branch '${branch.replace(/'/g, `'\\''`)}'` });
+    if (took && !takeover) throw refusedOwned(repo, tip, session.id, ref, topic, target, { command: 'archive', target });
+    told.tell = took ? takeoverOf(repo, ref, tip.session, session, takeover!, fromLiveRetry('archive', target)) : null;
     const a = archiveOps(repo, ref, branch, topic, tip, session, took ? takeover : null, config);
     const r = moveRefs(repo, a.ops, `handoff archive ${topic}`, { what: `the archive of ${ref}`, own: true });
     const { archived, oid } = a;
     return r.ok ? { ref, archivedAs: archived, oid, takeover: took } : LOST;
   }, { attempts: 20, gaveUp: () => new HandoffError('concurrent', 'concurrent-update', `${ref} kept changing while it was being archived; nothing was archived`) });
+  if (r.takeover) told.tell?.('archived', branch, topic);
+  return r;
 }
 
 export interface RestoreResult {
@@ -546,7 +597,7 @@ export interface RestoreResult {
 }
 
 /** Brings an archived handoff back under refs/handoffs as a new version on top of it; the archive entry stays. */
-export function restoreHandoff(repo: Repo, archived: string, session: SessionRef, takeover: { reason: string } | null): RestoreResult {
+export function restoreHandoff(repo: Repo, archived: string, session: SessionRef, takeover: TakeoverArg | null): RestoreResult {
   assertTakeover(takeover);
   const full = archived.startsWith('refs/') ? archived : ARCHIVE_PREFIX + archived.replace(/^handoff-archive\//, '');
   const p = parseRef(full);
@@ -563,7 +614,10 @@ export function restoreHandoff(repo: Repo, archived: string, session: SessionRef
     throw new HandoffError('usage', 'exists', `"${p.topic}" is live (${ref}): there is nothing to restore over it; \`git handoff show ${p.topic}\` reads it, and archiving it first lets ${full.slice(ARCHIVE_PREFIX.length)} come back`, { ref });
   }
   const took = t.session !== session.id;
-  if (took && !takeover) throw ownedError({ oid: rec.oid, session: t.session, time: rec.time }, session.id, ref, p.topic, { command: 'restore', target: full.slice(ARCHIVE_PREFIX.length) });
+  const tip = { oid: rec.oid, session: t.session, time: rec.time };
+  const target = full.slice(ARCHIVE_PREFIX.length);
+  if (took && !takeover) throw refusedOwned(repo, tip, session.id, full, p.topic, target, { command: 'restore', target });
+  const told = took ? takeoverOf(repo, full, t.session, session, takeover!, fromLiveRetry('restore', target)) : null;
   // Always a new version on top of the archived tip: a restore is later than the archive in every clone, so
   // a sync never mistakes the live handoff for the archived one (same oid) and archives it again.
   const [commit, body] = readObjects(repo, [rec.oid, `${rec.oid}:handoff.md`]);
@@ -582,6 +636,7 @@ export function restoreHandoff(repo: Repo, archived: string, session: SessionRef
   // The archive entry stays (archived handoffs are kept, here and on every remote): only the live ref is created.
   const r = moveRefs(repo, [{ op: 'create', ref, newOid: oid }], `handoff restore ${p.topic}`, { what: `the restore of ${ref}`, own: true });
   if (!r.ok) throw new HandoffError('concurrent', 'concurrent-update', `${ref} was created during the restore; nothing moved (${r.message})`);
+  told?.('restored', branch, p.topic);
   return { ref, from: full, oid, takeover: took };
 }
 
@@ -596,14 +651,16 @@ export interface CarryResult {
  * a new version on top of each tip (same body, state.json naming `to`), and the old one archived as `archive` does,
  * so the history says where it went and every clone's sync follows. Owner-only per handoff, or a recorded takeover.
  */
-export function carryBranch(repo: Repo, from: string, to: string, session: SessionRef, takeover: { reason: string } | null, retry: string): CarryResult {
+export function carryBranch(repo: Repo, from: string, to: string, session: SessionRef, takeover: TakeoverArg | null, retry: string): CarryResult {
   assertTakeover(takeover);
   if (from === to) throw new HandoffError('usage', 'same-branch', `the handoffs are on ${from} already: name the branch they were renamed from and the one they go to`);
   const config = readConfig(repo);
   const oldPrefix = branchPrefix(from);
   const newPrefix = branchPrefix(to);
   const headRef = `refs/heads/${to}`;
-  return untilWon(() => {
+  let tells: Array<() => void> = [];
+  const result = untilWon<CarryResult>(() => {
+    tells = [];
     const recs = listRefs(repo, [oldPrefix, newPrefix, headRef]);
     const live = recs.filter((r) => r.ref.startsWith(oldPrefix) && parseRef(r.ref)?.kind === 'handoff');
     if (!live.length) throw new HandoffError('usage', 'nothing-to-carry', `no handoffs on branch ${from} to carry (git handoff list --all shows where they are)`, { from });
@@ -619,7 +676,11 @@ export function carryBranch(repo: Repo, from: string, to: string, session: Sessi
       const topic = topics[i];
       const tip = readTip(repo, rec.ref, recs)!;
       const took = tip.session !== session.id;
-      if (took && !takeover) throw ownedError(tip, session.id, rec.ref, topic, { command: 'rename-branch', target: retry });
+      if (took && !takeover) throw refusedOwned(repo, tip, session.id, rec.ref, topic, `${topic} --branch ${shq(from)}`, { command: 'rename-branch', target: retry });
+      if (took) {
+        const told = takeoverOf(repo, rec.ref, tip.session, session, takeover!, fromLiveRetry('rename-branch', retry));
+        tells.push(() => told('carried', from, topic));
+      }
       const [commit, body, state] = readObjects(repo, [tip.oid, `${tip.oid}:handoff.md`, `${tip.oid}:state.json`]);
       if (!commit || !body) throw new HandoffError('integrity', 'missing-object', `${rec.ref} points to ${tip.oid}, which cannot be read`);
       const c = parseCommit(commit.content);
@@ -650,6 +711,8 @@ export function carryBranch(repo: Repo, from: string, to: string, session: Sessi
     const r = moveRefs(repo, ops, `handoff rename-branch ${from} ${to}`, { what: `the carry of ${from}'s handoffs to ${to}` });
     return r.ok ? { from, to, carried: moved } : LOST;
   }, { attempts: 20, gaveUp: () => new HandoffError('concurrent', 'concurrent-update', `the handoffs of ${from} kept changing while they were being carried; nothing was moved`) });
+  for (const tell of tells) tell();
+  return result;
 }
 
 export { short };

@@ -1,7 +1,7 @@
-// Where each local handoff stands against its remote-tracking copy (refs/remotes/<R>/handoffs/…).
+// Where each local handoff stands against its remote-tracking copy (refs/handoff-remotes/<R>/handoffs/…).
 import { listRefs, type RefRecord } from '../../git/refs';
 import type { Repo } from '../../git/repo';
-import { HANDOFF_PREFIX } from './names';
+import { HANDOFF_PREFIX, REMOTES_ROOT, trackingOf } from './names';
 import { checkAdvances, type Violation } from './ownership';
 import { keyName, parseSetting } from '../../config-keys';
 
@@ -11,18 +11,20 @@ import { keyName, parseSetting } from '../../config-keys';
  */
 export type SyncState = 'local' | 'synced' | 'ahead' | 'behind' | 'diverged' | 'refused' | 'remote-only';
 
-export const TRACKING_PATTERN = 'refs/remotes/*/handoffs/*/*';
+export const TRACKING_PATTERN = `${REMOTES_ROOT}*/handoffs/*/*`;
 
-/** refs/remotes/<R>/handoffs/<B>/<T> → { remote, ref: refs/handoffs/<B>/<T> } */
+const TRACKING_RE = new RegExp(`^${REMOTES_ROOT.replace(/[/-]/g, '\\$&')}([^/]+)\\/handoffs\\/([^/]+\\/[^/]+)$`);
+
+/** refs/handoff-remotes/<R>/handoffs/<B>/<T> → { remote, ref: refs/handoffs/<B>/<T> } */
 export function parseTrackingRef(ref: string): { remote: string; local: string } | null {
-  const m = /^refs\/remotes\/([^/]+)\/handoffs\/([^/]+\/[^/]+)$/.exec(ref);
+  const m = TRACKING_RE.exec(ref);
   return m ? { remote: m[1], local: HANDOFF_PREFIX + m[2] } : null;
 }
 
 /** The for-each-ref pattern of one local handoff ref's tracking copies on every remote. */
-export const trackingPatternOf = (localRef: string) => `refs/remotes/*/handoffs/${localRef.slice(HANDOFF_PREFIX.length)}`;
+export const trackingPatternOf = (localRef: string) => `${REMOTES_ROOT}*/handoffs/${localRef.slice(HANDOFF_PREFIX.length)}`;
 
-export const trackingRef = (remote: string, localRef: string) => `refs/remotes/${remote}/handoffs/${localRef.slice(HANDOFF_PREFIX.length)}`;
+export const trackingRef = (remote: string, localRef: string) => trackingOf(remote, localRef);
 
 /** The tracking tip of each local handoff ref: `preferred` remote first, then origin, then any (`tracking`: records already read). */
 export function trackingTips(repo: Repo, preferred?: string, tracking?: RefRecord[]): Map<string, { remote: string; oid: string }> {
@@ -44,11 +46,11 @@ export function trackingTips(repo: Repo, preferred?: string, tracking?: RefRecor
   return out;
 }
 
-/** Ancestry among a few tips from one `git rev-list --parents`: isAncestor(a, b). */
+/** Ancestry among tips from one `git rev-list --parents` (the tips on its stdin: any number of them): isAncestor(a, b). */
 export function ancestryOf(repo: Repo, tips: string[]): (a: string, b: string) => boolean {
   const parents = new Map<string, string[]>();
   if (tips.length) {
-    const r = repo.git(['rev-list', '--parents', ...new Set(tips)], { allowFail: true });
+    const r = repo.git(['rev-list', '--parents', '--stdin'], { allowFail: true, input: [...new Set(tips)].join('\n') + '\n' });
     for (const line of r.stdout.split('\n')) {
       if (!line) continue;
       const [c, ...ps] = line.split(' ');

@@ -39,4 +39,10 @@ describe('the ref store, by the names the product writes', () => {
     expect(safe.status, safe.out).toBe(0);
     expect(JSON.parse(String((await w.repo.cli(['claims', '--json'])).stdout))).toEqual([]);
   });
+
+  it('a git command moving any refs/handoff… ref (the record, the tracking copies, a staged push) is refused; reading one is not', async () => {
+    const w = await world5();
+    await expectShell5(w, ['git update-ref -d refs/handoff-record', 'git update-ref -d refs/handoff-remotes/origin/handoffs/main/a-b', 'git update-ref refs/handoff-outgoing/origin/x HEAD', 'git update-ref -d refs/handoff-dropped/main/a-b/1-abc'], 'deny');
+    await expectShell5(w, ['git log --oneline refs/handoff-record', 'git for-each-ref refs/handoff-remotes/'], 'allow');
+  });
 });

@@ -1,0 +1,16 @@
+// An answer some clients read only from the hook's exit status: Windsurf, Kiro, Augment, Devin CLI and Crush refuse a
+// call when the hook exits 2, and show its stderr to the model. An adapter renders such an answer as one string like
+// every other (the guard's first look and the full guard pass answers on as strings); the guard's writer
+// (src/guard/io.ts writeAnswer) prints its parts and exits with its status. A NUL byte starts it: no JSON answer
+// holds one (JSON.stringify escapes it).
+const MARK = '\u0000exit ';
+
+/** An answer that is exit status `code` with `stderr` (and, where the client also reads it, `stdout`). */
+export const exitAnswer = (code: number, stderr: string, stdout = ''): string => `${MARK}${code}\u0000${stderr}\u0000${stdout}`;
+
+/** What a rendered answer prints and the status it exits with. */
+export function answerParts(answer: string): { stdout: string; stderr: string; code: number } {
+  if (!answer.startsWith(MARK)) return { stdout: answer, stderr: '', code: 0 };
+  const [code, stderr, stdout] = answer.slice(MARK.length).split('\u0000');
+  return { stdout: stdout ?? '', stderr: stderr ?? '', code: Number(code) || 0 };
+}

@@ -1,0 +1,155 @@
+// The Cline CLI (observed with 3.0.65 on @cline/sdk, test/clients/tools/cline; the VS Code extension from 3.36 reads
+// the same hook files): a hook is a file named after its event in `.clinerules/hooks/`, `.cline/hooks/`,
+// `~/.cline/hooks/` or `~/Documents/Cline/Hooks/` (every one runs), started as `<shebang interpreter> <file>` with the
+// payload on stdin. The payload names the event by `hookName` (`tool_call` for PreToolUse), the conversation by
+// `taskId` and the session by `sessionContext.rootSessionId`, and carries the call as the model sent it
+// (`tool_call {id, name, input}`). The one refusal is `{"cancel": true}`, which aborts the whole task (the model is
+// told nothing); `contextModification` lets the call run and adds a message after its result. The exit status is never
+// read, and run-start hooks are detached (their answers ignored): there is no session-start view. Later turns run in a
+// hub daemon whose hooks inherit the environment of the turn that started it, so nothing here reads the environment.
+import { commonToolAction, obj, own, shellWord, str, type ClientAdapter, type EventKind, type ToolAction } from './event';
+import type { ClientRecord } from './record';
+import { PROBE_SESSION } from './record';
+import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
+
+/**
+ * The tools the Cline CLI (3.0.65) ships that cannot write or run anything: reading files, searching, the web, its
+ * questions and its teammates' status, runs, mailbox and outcomes. run_commands, editor, apply_patch, subagents and
+ * teammates (their own calls reach the hooks), skills and every MCP tool (`<server>__<tool>`) go to the guard.
+ */
+const READ_ONLY = ['read_files', 'search_codebase', 'fetch_web_content', 'ask_question', 'team_status', 'team_list_runs', 'team_read_mailbox', 'team_list_outcomes'] as const;
+
+/** The project folder install writes its hook files into (one of the folders Cline reads them from). */
+export const CLINE_HOOKS_DIR = '.clinerules/hooks';
+
+/** The events install wires: each a file of that name. */
+const EVENTS = { PreToolUse: undefined, SessionShutdown: undefined };
+
+/** Cline's `hookName` in the payload, by the kind the guard handles. */
+const KINDS: Record<string, EventKind> = {
+  tool_call: 'pre-tool',
+  tool_result: 'post-tool',
+  agent_start: 'session-start',
+  agent_end: 'stop',
+  session_shutdown: 'session-end',
+};
+
+/** A hook file: the guard run by sh, the payload on its stdin. */
+export const clineHookScript = (event: string, command: string) =>
+  `#!/bin/sh\n# git-handoff's ${event} hook for Cline: \`git handoff uninstall --agent cline\` removes it.\nexec ${command}\n`;
+
+export const wiring: Wiring = {
+  client: 'cline',
+  format: 'files',
+  settings: `${CLINE_HOOKS_DIR}/PreToolUse`,
+  events: EVENTS,
+  // Cline's own hook timeout (120 s) is not set per hook
+  timeout: HOOK_TIMEOUT_S,
+  named: false,
+  notes: 'AGENTS.md',
+  skills: null,
+  files: (command) => Object.keys(EVENTS).map((e) => ({ file: `${CLINE_HOOKS_DIR}/${e}`, text: clineHookScript(e, command), mode: 0o755 })),
+  runs: () => `sh ${CLINE_HOOKS_DIR}/PreToolUse`,
+};
+
+/** A command line as the shell tool would run it, from any input shape run_commands takes. */
+function commandsOf(input: unknown): string | null {
+  if (typeof input === 'string') return input;
+  if (Array.isArray(input)) return input.every((c) => typeof c === 'string') ? input.join('\n') : null;
+  const o = obj(input);
+  // {command, args}: an executable run without a shell, its arguments as they are
+  if (typeof o.command === 'string' && Array.isArray(o.args)) return [o.command, ...o.args.map(String)].map(shellWord).join(' ');
+  for (const k of ['commands', 'command', 'cmd']) {
+    const v = o[k];
+    if (typeof v === 'string') return v;
+    if (Array.isArray(v) && v.every((c) => typeof c === 'string')) return v.join('\n');
+  }
+  return null;
+}
+
+/** A Cline tool call as the action the rules judge. */
+function clineAction(tool: string | null, input: unknown, cwd: string): ToolAction {
+  const a = obj(input);
+  switch (tool) {
+    case 'run_commands': {
+      const command = commandsOf(input);
+      return command === null ? commonToolAction(tool, a, cwd) : { type: 'shell', command, cwd };
+    }
+    case 'editor': {
+      const path = str(a.path);
+      if (path === null) return commonToolAction(tool, a, cwd);
+      // {path, new_text} writes the file; with old_text it replaces, with insert_line it inserts
+      if (a.old_text === undefined && a.insert_line === undefined) return { type: 'write', path, content: str(a.new_text) ?? '' };
+      return { type: 'edit', path, edits: [{ oldText: str(a.old_text) ?? '', newText: str(a.new_text) ?? '' }] };
+    }
+    default:
+      return commonToolAction(tool, a, cwd);
+  }
+}
+
+export const cline: ClientAdapter = {
+  client: 'cline',
+  parse(p) {
+    const name = str(p.hookName) ?? '';
+    const roots = Array.isArray(p.workspaceRoots) ? p.workspaceRoots.filter((r): r is string => typeof r === 'string') : [];
+    const cwd = roots[0] ?? str(obj(p.workspaceInfo).rootPath) ?? process.cwd();
+    const call = obj(p.tool_call ?? p.tool_result);
+    const tool = str(call.name) ?? str(obj(p.preToolUse).toolName);
+    // the input as the model sent it (preToolUse.parameters has every non-string value as JSON text)
+    const input = call.input ?? obj(p.preToolUse).parameters;
+    return {
+      client: 'cline',
+      kind: own(KINDS, name) ?? 'other',
+      name,
+      session: str(obj(p.sessionContext).rootSessionId) ?? str(p.taskId),
+      // every agent has an id; a subagent's names its parent
+      agentId: typeof p.parent_agent_id === 'string' ? str(p.agent_id) : null,
+      cwd,
+      tool,
+      action: clineAction(tool, input, cwd),
+      toolInput: obj(input),
+      source: str(p.reason),
+      stopHookActive: false,
+    };
+  },
+  render(e, d) {
+    if (e.kind !== 'pre-tool') return null;
+    // the only refusal Cline has ends the whole task before the call runs; the reason is in its log only
+    if (d.deny !== undefined) return JSON.stringify({ cancel: true, errorMessage: d.deny });
+    const context = [d.notice, d.context].filter(Boolean).join('\n');
+    return context ? JSON.stringify({ contextModification: context }) : null;
+  },
+};
+
+export const record: ClientRecord = {
+  name: 'cline',
+  agent: 'cline',
+  home: { variable: 'CLINE_DIR', dir: '.cline' },
+  hookFiles: Object.keys(EVENTS).map((e) => ({ scope: 'project' as const, file: `${CLINE_HOOKS_DIR}/${e}` })),
+  // every file in these folders named after an event runs around the tools (any extension), and each plugin module too
+  pluginDirs: [
+    { scope: 'project', file: CLINE_HOOKS_DIR, every: true },
+    { scope: 'project', file: '.cline/hooks', every: true },
+    { scope: 'user', file: '$CLINE_DIR/hooks', every: true },
+    { scope: 'user', file: 'Documents/Cline/Hooks', every: true },
+    { scope: 'project', file: '.cline/plugins' },
+    { scope: 'user', file: '$CLINE_DIR/plugins' },
+    { scope: 'user', file: 'Documents/Cline/Plugins' },
+  ],
+  // no trust question, no setting: a repository's hooks run
+  trustFiles: [],
+  readOnly: READ_ONLY,
+  routing: 'every-tool',
+  mcpNames: '<server>__<tool>',
+  sessionVar: null,
+  shellSession: 'never',
+  payload: 'hookName (tool_call, tool_result, agent_start, agent_end, session_shutdown), taskId, sessionContext.rootSessionId, workspaceRoots, tool_call {id, name, input}',
+  block: '{"cancel":true,"errorMessage":…}: the whole task ends (the model reads nothing; the reason is in Cline\'s log)',
+  contextBeforeTool: true,
+  probes: (cwd, command) => [
+    ['run_commands', { hookName: 'tool_call', taskId: PROBE_SESSION, sessionContext: { rootSessionId: PROBE_SESSION }, workspaceRoots: [cwd], agent_id: 'doctor', parent_agent_id: null, tool_call: { id: 'doctor', name: 'run_commands', input: { commands: [command] } }, preToolUse: { toolName: 'run_commands', parameters: { commands: JSON.stringify([command]) } } }],
+  ],
+  adapter: cline,
+  wiring,
+  front: null,
+};

@@ -1,0 +1,100 @@
+// Crush (read from charmbracelet/crush docs/hooks/README.md and its tool sources; not run here: its npm package
+// downloads its binary from GitHub in a postinstall): hooks under `hooks` of the project's `.crush.json` or
+// `crush.json` and the user's `~/.config/crush/crush.json`, entries `{name, matcher, command, timeout}` per event
+// (`PreToolUse`), run in Crush's embedded POSIX shell. The payload is `{event, session_id, cwd, tool_name,
+// tool_input}`, and the hook's environment has CRUSH_SESSION_ID and CRUSH=1. Exit 2 refuses with stderr shown to the
+// model (exit 49 would halt the whole turn); a JSON answer may add `context` (and `decision: allow` would skip Crush's
+// own permission prompt, which the guard never asks for). Only the top-level agent's calls are hooked.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { exitAnswer } from './answer';
+import { obj, own, str, type ClientAdapter, type EventKind } from './event';
+import { editOf, mappedAction, writeOf, type ToClaude } from './common';
+import type { ClientRecord } from './record';
+import { PROBE_SESSION } from './record';
+import { sessionVarOf } from '../client-names';
+import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
+
+/** The tools Crush ships that cannot write or run anything: viewing, listing, searching, fetching, diagnostics, a job's output. */
+const READ_ONLY = ['view', 'ls', 'glob', 'grep', 'fetch', 'sourcegraph', 'diagnostics', 'job_output'] as const;
+
+/** The project files it reads `hooks` from, the first one there taking git-handoff's entries (`.crush.json` when neither is). */
+const PROJECT_FILES = ['.crush.json', 'crush.json'];
+
+const KINDS: Record<string, EventKind> = { PreToolUse: 'pre-tool', PreCompact: 'pre-compact' };
+
+export const wiring: Wiring = {
+  client: 'crush',
+  format: 'files',
+  settings: PROJECT_FILES[0],
+  events: { PreToolUse: undefined },
+  timeout: HOOK_TIMEOUT_S,
+  named: false,
+  notes: 'AGENTS.md',
+  skills: null,
+  files: (command, worktree) => [
+    {
+      file: PROJECT_FILES.find((f) => existsSync(path.join(worktree, f))) ?? PROJECT_FILES[0],
+      // no matcher: every tool, the read-only ones read as reads
+      json: { at: ['hooks'], entries: { PreToolUse: [{ name: 'git-handoff', command, timeout: HOOK_TIMEOUT_S }] } },
+    },
+  ],
+};
+
+const TOOLS: Record<string, ToClaude> = {
+  bash: (a) => ({ tool: 'Bash', input: a }),
+  write: (a) => writeOf(a.file_path, a.content),
+  edit: (a) => editOf(a),
+  multiedit: (a) => ({ tool: 'MultiEdit', input: a }),
+};
+
+export const crush: ClientAdapter = {
+  client: 'crush',
+  parse(p) {
+    const name = str(p.event) ?? str(p.hook_event_name) ?? '';
+    const cwd = str(p.cwd) ?? process.cwd();
+    const tool = str(p.tool_name);
+    const toolInput = obj(p.tool_input);
+    const kind: EventKind = own(KINDS, name) ?? 'other';
+    return {
+      client: 'crush',
+      kind,
+      name,
+      session: str(p.session_id),
+      agentId: null,
+      cwd,
+      tool,
+      action: kind === 'pre-tool' ? mappedAction(TOOLS, tool, toolInput, cwd) : { type: 'other' },
+      toolInput,
+      source: null,
+      stopHookActive: false,
+    };
+  },
+  render(e, d) {
+    if (e.kind !== 'pre-tool') return null;
+    if (d.deny !== undefined) return exitAnswer(2, d.deny);
+    const context = [d.notice, d.context].filter(Boolean).join('\n');
+    return context ? JSON.stringify({ context }) : null;
+  },
+};
+
+export const record: ClientRecord = {
+  name: 'crush',
+  agent: 'crush',
+  home: { variable: 'XDG_CONFIG_HOME', dir: '.config' },
+  hookFiles: [...PROJECT_FILES.map((file) => ({ scope: 'project' as const, file })), { scope: 'user', file: '$XDG_CONFIG_HOME/crush/crush.json' }],
+  trustFiles: [],
+  readOnly: READ_ONLY,
+  routing: 'every-tool',
+  mcpNames: 'mcp_<server>_<tool>',
+  sessionVar: sessionVarOf('crush'),
+  // CRUSH_SESSION_ID is documented for hooks, not for its bash tool
+  shellSession: 'never',
+  payload: '`event` (PreToolUse), session_id, cwd, tool_name (bash, write, edit, …), tool_input',
+  block: 'exit 2, the reason on stderr (to the model)',
+  contextBeforeTool: true,
+  probes: (cwd, command) => [['bash', { event: 'PreToolUse', session_id: PROBE_SESSION, cwd, tool_name: 'bash', tool_input: { command } }]],
+  adapter: crush,
+  wiring,
+  front: null,
+};

@@ -1,0 +1,82 @@
+// Kilo Code's CLI (observed with 7.7.7, test/clients/tools/kilo): an OpenCode fork with OpenCode's plugin API, loading
+// plugins from `.kilo/plugin(s)/` and `.kilocode/plugin(s)/` in the repository and `~/.config/kilo/plugin(s)/`,
+// `~/.kilo/plugin/` — never `.opencode/`, so the OpenCode plugin does not protect it — with no trust question; it has
+// no command hooks. The git-handoff plugin for it is the OpenCode one with Kilo's folders and variable: the guard
+// before each tool (a throw refuses and the model reads the message; the turn goes on), KILO_SESSION_ID in every
+// shell (shell.env), the startup view in the system prompt, the Stop question at session.idle. Its
+// `background_process` tool runs a shell command on `start` and `restart` (with no shell.env: no session there).
+import { obj, str, type ClientAdapter } from './event';
+import { opencode, pluginModule, wiring as opencodeWiring, type PluginSpec } from './opencode';
+import type { ClientRecord } from './record';
+import { PROBE_SESSION } from './record';
+import { sessionVarOf } from '../client-names';
+import type { Wiring } from './wiring';
+
+/**
+ * The tools Kilo Code (7.7.7) ships that cannot write or run anything: OpenCode's reading, listing, searching, web
+ * and question tools, its todo list and subagents, Kilo's board and recall. bash, write, edit, background_process,
+ * skills, wake-ups, board posts and every MCP tool (`<server>_<tool>`) go to the guard.
+ */
+const READ_ONLY = ['read', 'grep', 'glob', 'list', 'todowrite', 'todoread', 'webfetch', 'websearch', 'codesearch', 'question', 'task', 'board_read', 'kilo_local_recall'] as const;
+
+export const KILO_PLUGIN_FILE = '.kilo/plugin/git-handoff.js';
+export const KILO_PLUGIN_MARK = '// git-handoff plugin for Kilo Code';
+
+const spec = (command: string): PluginSpec => ({ command, mark: KILO_PLUGIN_MARK, label: 'Kilo Code', agent: 'kilo', readOnly: READ_ONLY, sessionVar: sessionVarOf('kilo-code')! });
+
+export const wiring: Wiring = {
+  ...opencodeWiring,
+  client: 'kilo-code',
+  format: 'files',
+  settings: KILO_PLUGIN_FILE,
+  skills: null,
+  files: (command) => [{ file: KILO_PLUGIN_FILE, text: pluginModule(spec(command)) }],
+};
+
+/** background_process runs its command on start and restart; its other actions read or stop. */
+const BACKGROUND = 'background_process';
+
+export const kilo: ClientAdapter = {
+  client: 'kilo-code',
+  parse(p) {
+    const tool = str(p.tool_name);
+    const args = obj(p.tool_input);
+    const started = tool === BACKGROUND && (args.action === 'start' || args.action === 'restart');
+    const e = opencode.parse(tool === BACKGROUND ? { ...p, tool_name: started ? 'bash' : null } : p);
+    return { ...e, client: 'kilo-code', tool, toolInput: args, action: tool === BACKGROUND && !started ? { type: 'other' } : e.action };
+  },
+  render: opencode.render,
+};
+
+export const record: ClientRecord = {
+  name: 'kilo-code',
+  agent: 'kilo',
+  home: { variable: 'XDG_CONFIG_HOME', dir: '.config' },
+  hookFiles: [
+    { scope: 'project', file: KILO_PLUGIN_FILE },
+    { scope: 'user', file: '$XDG_CONFIG_HOME/kilo/plugin/git-handoff.js' },
+  ],
+  pluginDirs: [
+    { scope: 'project', file: '.kilo/plugin' },
+    { scope: 'project', file: '.kilo/plugins' },
+    { scope: 'project', file: '.kilocode/plugin' },
+    { scope: 'project', file: '.kilocode/plugins' },
+    { scope: 'user', file: '$XDG_CONFIG_HOME/kilo/plugin' },
+    { scope: 'user', file: '$XDG_CONFIG_HOME/kilo/plugins' },
+    { scope: 'user', file: '.kilo/plugin' },
+  ],
+  // a plugin loads with no question
+  trustFiles: [],
+  readOnly: READ_ONLY,
+  routing: 'plugin',
+  mcpNames: '<server>_<tool>',
+  sessionVar: sessionVarOf('kilo-code'),
+  shellSession: 'always',
+  payload: "the git-handoff plugin's: Claude Code's event names, Kilo's tools and camelCase arguments (OpenCode's, and background_process {action, command})",
+  block: 'the guard answers {"deny":…}; the plugin throws it (the model reads it, the turn goes on)',
+  contextBeforeTool: true,
+  probes: (cwd, command) => [['bash', { session_id: PROBE_SESSION, cwd, hook_event_name: 'PreToolUse', tool_name: 'bash', tool_input: { command } }]],
+  adapter: kilo,
+  wiring,
+  front: null,
+};

@@ -1,0 +1,108 @@
+// Kiro's CLI (read from kiro.dev/docs/cli/hooks and aws/amazon-q-developer-cli docs/hooks.md, its origin; not run
+// here: no offline build): hooks are the `hooks` field of an agent file, `.kiro/agents/<name>.json` or
+// `~/.kiro/agents/<name>.json`, and only the agent in use runs them. `preToolUse` entries `{matcher, command,
+// timeout_ms, cache_ttl_seconds}` get `{hook_event_name, cwd, tool_name, tool_input}` — no session id at all — for its
+// tools `execute_bash {command}` (`shell` in newer builds), `fs_write {command: create|str_replace|insert|append,
+// path, file_text, old_str, new_str, new_str}` (`write`), `fs_read`, MCP `@server/tool`. Exit 2 refuses and stderr
+// goes to the model; any other status warns and lets the call run. The IDE's hooks (`.kiro/hooks/*.json`, 1.0) run
+// commands whose input is not documented: they are kept as hook files (the perimeter), not wired.
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { exitAnswer } from './answer';
+import { str, type ClientAdapter, type EventKind } from './event';
+import { editOf, mappedAction, parseCommonPayload, writeOf, type ToClaude } from './common';
+import type { ClientRecord } from './record';
+import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
+
+/**
+ * The tools Kiro's CLI ships that cannot write or run anything: reading files (fs_read, read), its introspection and
+ * thinking. execute_bash/shell, fs_write/write, use_aws (it calls AWS), subagents and every MCP tool go to the guard.
+ */
+const READ_ONLY = ['fs_read', 'read', 'introspect', 'thinking'] as const;
+
+export const KIRO_AGENTS_DIR = '.kiro/agents';
+/** The agent install adds (`kiro-cli chat --agent git-handoff`, or the default agent): every tool, the guard's hooks. */
+export const KIRO_AGENT_FILE = `${KIRO_AGENTS_DIR}/git-handoff.json`;
+
+const EVENTS = { preToolUse: undefined };
+const KINDS: Record<string, EventKind> = { preToolUse: 'pre-tool', postToolUse: 'post-tool', agentSpawn: 'session-start', stop: 'stop' };
+
+/** Our entries in an agent file's `hooks`: every tool (`*`), answers never cached (a cached allow would skip the guard). */
+const entries = (command: string) => ({ preToolUse: [{ matcher: '*', command, timeout_ms: HOOK_TIMEOUT_S * 1000, cache_ttl_seconds: 0 }] });
+
+export const wiring: Wiring = {
+  client: 'kiro',
+  format: 'files',
+  settings: KIRO_AGENT_FILE,
+  events: EVENTS,
+  timeout: HOOK_TIMEOUT_S * 1000,
+  timeoutMs: true,
+  named: false,
+  notes: 'AGENTS.md',
+  skills: null,
+  // git-handoff's own agent, and its hooks in every agent the project already has (only the agent in use runs hooks)
+  files: (command, worktree) => {
+    let mine: string[] = [];
+    try {
+      mine = readdirSync(path.join(worktree, KIRO_AGENTS_DIR)).filter((f) => f.endsWith('.json') && `${KIRO_AGENTS_DIR}/${f}` !== KIRO_AGENT_FILE);
+    } catch {
+      /* no agents yet */
+    }
+    return [
+      { file: KIRO_AGENT_FILE, json: { at: ['hooks'], base: { name: 'git-handoff', description: "Kiro's default tools, with git-handoff's guard before each tool call", tools: ['*'] }, entries: entries(command) } },
+      ...mine.map((f) => ({ file: `${KIRO_AGENTS_DIR}/${f}`, json: { at: ['hooks'], entries: entries(command) } })),
+    ];
+  },
+};
+
+const TOOLS: Record<string, ToClaude> = {
+  execute_bash: (a) => ({ tool: 'Bash', input: a }),
+  fs_write: fsWrite,
+  write: fsWrite,
+};
+
+/** fs_write's commands: a whole file created, or text replaced, inserted or appended. */
+function fsWrite(a: Record<string, unknown>) {
+  if (a.command === 'create') return writeOf(a.path, a.file_text);
+  if (a.command === 'str_replace') return editOf(a);
+  return editOf({ new_str: a.new_str ?? a.file_text }, a.path);
+}
+
+export const kiro: ClientAdapter = {
+  client: 'kiro',
+  parse(p) {
+    const e = parseCommonPayload('kiro', KINDS, p, str(p.source));
+    // no session id in any payload: every Kiro call is a stranger's (SPEC 6)
+    return { ...e, session: null, action: e.kind === 'pre-tool' ? mappedAction(TOOLS, e.tool, e.toolInput, e.cwd) : e.action };
+  },
+  render: (e, d) => (e.kind === 'pre-tool' && d.deny !== undefined ? exitAnswer(2, d.deny) : null),
+};
+
+export const record: ClientRecord = {
+  name: 'kiro',
+  agent: 'kiro',
+  home: { dir: '.kiro' },
+  hookFiles: [{ scope: 'project', file: KIRO_AGENT_FILE }],
+  // every agent file carries hooks, and the IDE reads every hooks file
+  hookDirs: [
+    { scope: 'project', file: KIRO_AGENTS_DIR },
+    { scope: 'project', file: '.kiro/hooks' },
+    { scope: 'user', file: '.kiro/agents' },
+    { scope: 'user', file: '.kiro/hooks' },
+  ],
+  // the agent in use is chosen per session or by the user's settings (chat.defaultAgent)
+  trustFiles: [],
+  readOnly: READ_ONLY,
+  // matcher `*`: every tool, the read-only ones read as reads
+  routing: 'every-tool',
+  mcpNames: '@<server>/<tool>',
+  sessionVar: null,
+  shellSession: 'never',
+  payload: 'camelCase hook_event_name (preToolUse), cwd, tool_name, tool_input; no session id',
+  block: 'exit 2, the reason on stderr (to the model)',
+  contextBeforeTool: false,
+  probes: (cwd, command) => [['execute_bash', { hook_event_name: 'preToolUse', cwd, tool_name: 'execute_bash', tool_input: { command, summary: 'git-handoff doctor probe' } }]],
+  adapter: kiro,
+  wiring,
+  front: null,
+};

@@ -1,0 +1,67 @@
+// Claims no clock can squat (SPEC 10, issue 57): a claim's expiry is written by the clock of whoever made it, so each
+// clone judges it by its own: a version of a claim (its id and expiry) counts as expired at the latest
+// handoff.claimMaxTTL after this clone first saw it. A skewed or forged clock that writes an expiry years ahead holds
+// the paths for that long at most, here and in every clone; the holder's renewals (a new expiry: a new version) are
+// what keeps a claim live. First sightings are kept in <git-common-dir>/handoff/claims-seen.json.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Config } from '../../git/config';
+import { setting } from '../../config-keys';
+import type { Repo } from '../../git/repo';
+import { handoffDir } from '../state/paths';
+import { writeState } from '../state/state-file';
+import { setExpiryJudge, type Claim } from './table';
+
+const fileOf = (commonDir: string) => path.join(handoffDir(commonDir), 'claims-seen.json');
+/** How long a first sighting is remembered when no table holds that version any more (at least two lifetimes). */
+const KEEP_S = 30 * 86_400;
+
+let current: { commonDir: string; maxS: number; seen: Map<string, number>; dirty: boolean } | null = null;
+
+/**
+ * Judges expiry for this repository from now on in this process (claimLive, listClaims): each claim version's cap is
+ * its first sighting here plus `handoff.claimMaxTTL`. Call `saveSightings` once the tables were read.
+ */
+export function judgeExpiry(repo: Repo, config: Config): void {
+  const maxS = Math.max(1, Math.floor(setting(config, 'claimMaxTTL') / 1000));
+  if (current?.commonDir === repo.commonDir) {
+    current.maxS = maxS;
+    return;
+  }
+  const seen = new Map<string, number>();
+  try {
+    const j = JSON.parse(readFileSync(fileOf(repo.commonDir), 'utf8'));
+    for (const [k, v] of Object.entries(j?.seen ?? {})) if (typeof v === 'number' && Number.isFinite(v)) seen.set(k, v);
+  } catch {
+    // none yet: every claim is first seen now
+  }
+  const state = { commonDir: repo.commonDir, maxS, seen, dirty: false };
+  current = state;
+  setExpiryJudge((c: Claim) => {
+    const k = `${c.id}@${c.expires}`;
+    let t = state.seen.get(k);
+    if (t === undefined) {
+      t = Math.floor(Date.now() / 1000);
+      state.seen.set(k, t);
+      state.dirty = true;
+    }
+    return t + state.maxS;
+  });
+}
+
+/** Whether expiry is judged for this repository in this process already. */
+export const judging = (repo: Repo): boolean => current?.commonDir === repo.commonDir;
+
+/** Writes the first sightings made since they were read (and forgets those older than KEEP_S); a failure costs only a new window. */
+export function saveSightings(): void {
+  const s = current;
+  if (!s?.dirty) return;
+  const floor = Math.floor(Date.now() / 1000) - Math.max(KEEP_S, 2 * s.maxS);
+  const kept = Object.fromEntries([...s.seen].filter(([, t]) => t >= floor));
+  try {
+    writeState(fileOf(s.commonDir), JSON.stringify({ seen: kept }) + '\n', handoffDir(s.commonDir));
+    s.dirty = false;
+  } catch {
+    // optional state
+  }
+}

@@ -1,0 +1,70 @@
+// Notes left for a session by another process: its handoff taken over, its claim refusing another session's write or
+// taken over (SPEC 3, 10). One JSON line each in <git-common-dir>/handoff/guard/<session>.told. Leaving one removes the
+// session's heartbeat file (guard/<session>.beat): while that is fresh the sh front and the first look answer a known
+// session's calls alone, so its next tool call reaches the full guard, which gives the notes before the tool (after
+// it, for a client that reads context only then) and at session start.
+import { readFileSync, renameSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { encodeBranch } from '../store/names';
+import { handoffDir } from './paths';
+import { appendState, optionalWrite } from './state-file';
+
+export type NoteKind = 'takeover' | 'claim-refused' | 'claim-taken';
+
+export interface Note {
+  kind: NoteKind;
+  text: string;
+  /** unix ms */
+  t: number;
+  /** one pending note per key: the same event told again is not repeated */
+  key?: string;
+}
+
+/** The guard's per-session files (`<session>.json`, `.note`, `.peer`, `.beat`, `.told`); the sh front reads some. */
+export const guardStateDir = (commonDir: string) => path.join(handoffDir(commonDir), 'guard');
+export const sessionStateFile = (commonDir: string, session: string, ext: string) => path.join(guardStateDir(commonDir), `${encodeBranch(session)}.${ext}`);
+
+const MAX_NOTES_FILE = 64 * 1024;
+
+function pending(file: string): Note[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return [];
+  }
+  return text.split('\n').flatMap((l) => {
+    try {
+      const n = JSON.parse(l);
+      return n && typeof n.text === 'string' && typeof n.kind === 'string' ? [n as Note] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** Leaves `session` a note for its next tool call and session start; optional state (a full disk skips it). */
+export function leaveNote(commonDir: string, session: string, note: { kind: NoteKind; text: string; key?: string }, now = Date.now()): void {
+  optionalWrite(() => {
+    const file = sessionStateFile(commonDir, session, 'told');
+    if (note.key && pending(file).some((n) => n.key === note.key)) return;
+    appendState(file, JSON.stringify({ ...note, t: now }) + '\n', handoffDir(commonDir), MAX_NOTES_FILE);
+    rmSync(sessionStateFile(commonDir, session, 'beat'), { force: true });
+  });
+}
+
+/** The notes left for `session`, taken once (a note left meanwhile waits for the next call). */
+export function takeNotes(commonDir: string, session: string): Note[] {
+  const file = sessionStateFile(commonDir, session, 'told');
+  const taking = `${file}.${process.pid}.taking`;
+  try {
+    renameSync(file, taking);
+  } catch {
+    return [];
+  }
+  try {
+    return pending(taking);
+  } finally {
+    rmSync(taking, { force: true });
+  }
+}

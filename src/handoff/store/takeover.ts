@@ -1,0 +1,147 @@
+// A takeover is a decision on the record (SPEC 3, 4): of a live owner only when the caller says so (`--from-live`);
+// the previous owner is told at its next tool call and session start, and its next write is refused with the story
+// (who took it, when, why), never advised to take it back.
+import { HandoffError } from '../../errors';
+import type { Config } from '../../git/config';
+import type { Repo } from '../../git/repo';
+import { trailerBlockLines } from '../../git/trailers';
+import { liveOwner, type LiveOwner } from '../state/live';
+import { isKnownSession } from '../state/lineage-record';
+import { leaveNote } from '../state/notes';
+import { short, type SessionRef } from '../state/session';
+import { oneLine, parseTrailerLines } from './document';
+import { parseRef } from './names';
+import { relativeTime } from './time';
+
+export interface TakeoverArg {
+  reason: string;
+  /** take over only from this owner (lineage: the same client process under a new id); no liveness check */
+  from?: string;
+  /** the caller said the owner may be live (`--from-live`) */
+  fromLive?: boolean;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/** Where and how a live owner shows life, in words. */
+export function describeLive(l: LiveOwner, among: string[]): string {
+  const who = l.session === l.owner ? '' : ` (continued by session ${short(l.session, among)} after /clear)`;
+  const where = l.where === 'remote' ? `a live claim in the handoff remote's claims table, since ${iso(l.lastActivity)}` : `last active ${relativeTime(new Date(l.lastActivity).toISOString())}${l.worktree ? ` in ${l.worktree}` : ''}`;
+  return `${l.client ?? 'unknown client'} on host ${l.host ?? 'unknown'}${who}, ${where}`;
+}
+
+/**
+ * A takeover of `owner`'s handoff: refused (exit 3, `owner-live`) while the owner is live, unless the caller said
+ * `--from-live`; returns the live owner (null: not live). `retry`: the refused command with `--from-live`, as printed.
+ */
+export function checkTakeover(repo: Repo, ref: string, owner: string | null, session: string, takeover: TakeoverArg, retry: string, config?: Config): LiveOwner | null {
+  if (takeover.from !== undefined || !owner || owner === session) return null;
+  const live = liveOwner(repo, owner, { config });
+  // the session that continues the owner (lineage) is the taker itself: nobody else is at work on it
+  if (live?.session === session) return null;
+  if (!live || takeover.fromLive) return live;
+  const topic = parseRef(ref)?.topic ?? ref;
+  const among = [owner, session, live.session];
+  throw new HandoffError(
+    'owned',
+    'owner-live',
+    `${ref} is owned by session ${short(owner, among)}, which is live: ${describeLive(live, among)}. ` +
+      `You are session ${session}. A takeover would take it from a session that is working on it; nothing was done.\nWays on:\n` +
+      `  1. ask it, or wait until it ends (git handoff sessions shows it)\n` +
+      `  2. write your notes under a new topic: git handoff write <new-topic> …\n` +
+      `  3. take it over anyway, on the record (it is told at its next tool call): ${retry}`,
+    { ref, topic, owner, session, live },
+  );
+}
+
+/** The command a live-owner refusal prints: the refused one with `--from-live`. */
+export const fromLiveRetry = (command: string, target: string) => `git handoff ${command} ${target} --take-over --reason "<why>" --from-live`;
+
+export interface TakenFrom {
+  ref: string;
+  topic: string;
+  branch: string | null;
+  /** the version that took it */
+  oid: string;
+  from: string;
+  by: string;
+  client: string | null;
+  /** unix seconds */
+  at: number;
+  reason: string | null;
+}
+
+/**
+ * The newest takeover from any of `sessions` in each of `refs`' histories (one git log, filtered by git on the
+ * trailer's text and read by the one trailer parser).
+ */
+export function takeoversFrom(repo: Repo, sessions: string[], refs: string[]): TakenFrom[] {
+  if (!sessions.length || !refs.length) return [];
+  const r = repo.git(['log', '--source', '--fixed-strings', ...sessions.map((s) => `--grep=Handoff-Takeover-From: ${s}`), '--format=%H%x00%S%x00%ct%x00%(trailers)%x00', ...refs, '--'], { allowFail: true });
+  if (r.status !== 0) return [];
+  const f = r.stdout.split('\0');
+  const out = new Map<string, TakenFrom>();
+  for (let i = 0; i + 3 < f.length; i += 4) {
+    const [oid, ref, ct, block] = [f[i].replace(/^\n/, ''), f[i + 1], f[i + 2], f[i + 3]];
+    const t = parseTrailerLines(trailerBlockLines(block));
+    if (!t.session || !t.takeoverFrom || !sessions.includes(t.takeoverFrom) || out.has(ref)) continue;
+    const p = parseRef(ref);
+    out.set(ref, { ref, topic: p?.topic ?? t.topic ?? ref, branch: p?.branch ?? t.branch, oid, from: t.takeoverFrom, by: t.session, client: t.client, at: Number(ct), reason: t.reason });
+  }
+  return [...out.values()];
+}
+
+/** One line: who took it, when, why. */
+export function describeTaken(t: TakenFrom, among: ReadonlyArray<string | null>, now = Date.now()): string {
+  const when = new Date(t.at * 1000).toISOString();
+  return `session ${short(t.by, among)}${t.client ? ` (${t.client})` : ''} took it over ${relativeTime(when, now)} (${when.replace(/\.000Z$/, 'Z')})${t.reason ? `: ${JSON.stringify(oneLine(t.reason))}` : ''}`;
+}
+
+/**
+ * The refusal of a write by the owner a takeover took the handoff from: the story (who, when, why, the log), and the
+ * ways on that do not take it back. Null when `session` was never its owner before a takeover.
+ */
+export function takenFromError(repo: Repo, ref: string, owner: string | null, session: string, logCommand: string): HandoffError | null {
+  const t = takeoversFrom(repo, [session], [ref])[0];
+  if (!t) return null;
+  const among = [session, t.by, owner ?? t.by];
+  return new HandoffError(
+    'owned',
+    'owned-by-another-session',
+    `${ref} was taken over from you (session ${session}): ${describeTaken(t, among)}. ` +
+      `It is session ${short(owner, among)}'s now; nothing was written.\n` +
+      `See what happened: ${logCommand}\nWays on:\n` +
+      `  1. write your notes under a new topic: git handoff write <new-topic> …\n` +
+      `  2. ask session ${short(owner, among)}, which owns it now, to take them in`,
+    { ref, owner, session, takenOver: { by: t.by, client: t.client, at: new Date(t.at * 1000).toISOString(), reason: t.reason, oid: t.oid } },
+  );
+}
+
+export type TakeoverAct = 'took over' | 'archived' | 'restored' | 'redacted' | 'carried';
+
+/**
+ * Tells the previous owner of a handoff, at its next tool call and session start, what a takeover did: the live session
+ * behind it, else the owner when this clone's guard has seen it. A person (no session) is told by `log`.
+ */
+export function tellPreviousOwner(repo: Repo, o: { owner: string | null; live: LiveOwner | null; by: SessionRef; ref: string; branch: string; topic: string; reason: string; act: TakeoverAct }): void {
+  const owner = o.owner;
+  if (!owner || owner === o.by.id || owner.startsWith('person:')) return;
+  const to = o.live && o.live.where === 'here' ? o.live.session : isKnownSession(repo.commonDir, owner) ? owner : null;
+  if (!to) return;
+  const among = [to, o.by.id];
+  const branchArg = repo.branch === o.branch ? '' : ` --branch '${o.branch.replace(/'/g, `'\\''`)}'`;
+  const by = `session ${short(o.by.id, among)} (${o.by.client})`;
+  const when = iso(Date.now());
+  const why = JSON.stringify(oneLine(o.reason));
+  const what =
+    o.act === 'redacted'
+      ? `its versions no remote has were rewritten by ${by} at ${when} (redact, as a takeover): ${why}; it is still yours`
+      : o.act === 'took over'
+        ? `was taken over by ${by} at ${when}: ${why}. It is that session's now: your next write to it is refused`
+        : `was ${o.act === 'carried' ? 'carried to another branch' : o.act} by ${by}, taking it over, at ${when}: ${why}`;
+  leaveNote(repo.commonDir, to, {
+    kind: 'takeover',
+    key: `takeover ${o.ref} ${o.by.id} ${o.act}`,
+    text: `git-handoff: your handoff ${o.topic} (branch ${o.branch}) ${what}. See it: git handoff log ${o.topic}${branchArg}. Write your notes under a new topic, or ask session ${short(o.by.id, among)}.`,
+  });
+}

@@ -1,0 +1,193 @@
+// The wirings whose files a client record lists (`Wiring.files`: the clients of issue 56): git-handoff's own files
+// (a hook script, a plugin module) written whole, and entries merged into a client's JSON hooks file next to the
+// person's. Uninstall gives every file back byte for byte while it is as install left it (install-record), and
+// otherwise takes out only git-handoff's entries.
+import { chmodSync, existsSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { HandoffError } from '../errors';
+import { installWrite, restoreOriginal } from '../handoff/state/install-record';
+import { GUARD_TEXT, type JsonHooks, type WiredFile, type Wiring } from '../clients/wiring';
+
+/** Whether a value (an entry, a string) holds the guard's command. */
+const holdsGuard = (v: unknown): boolean =>
+  typeof v === 'string' ? GUARD_TEXT.test(v) : Array.isArray(v) ? v.some(holdsGuard) : !!v && typeof v === 'object' && Object.values(v).some(holdsGuard);
+
+/** A JSON file's object (null: no file; {} an empty one); one that is not a JSON object stops install with the way on. */
+export function readObject(file: string): Record<string, any> | null {
+  if (!existsSync(file)) return null;
+  const text = readFileSync(file, 'utf8');
+  if (text.trim() === '') return {};
+  try {
+    const j = JSON.parse(text);
+    if (j && typeof j === 'object' && !Array.isArray(j)) return j;
+  } catch {
+    /* reported below */
+  }
+  throw new HandoffError('usage', 'unreadable-settings', `${file} is not a JSON object; fix or move it, then run install again (nothing was changed)`, { file });
+}
+
+/** The object of events in a hooks file (made on the way when `make`), or null. */
+function eventsAt(value: Record<string, any>, at: string[], make: boolean): Record<string, any> | null {
+  let o = value;
+  for (const k of at) {
+    if (!o[k] || typeof o[k] !== 'object' || Array.isArray(o[k])) {
+      if (!make) return null;
+      o[k] = {};
+    }
+    o = o[k];
+  }
+  return o;
+}
+
+/**
+ * Takes git-handoff's entries out of a hooks file's events (an entry holding the guard, or, in Claude Code's groups,
+ * each such hook of a group, and the group once emptied so), then each event and object left empty by that; how many.
+ */
+function strip(value: Record<string, any>, at: string[]): number {
+  const events = eventsAt(value, at, false);
+  if (!events) return 0;
+  let removed = 0;
+  for (const [event, list] of Object.entries(events)) {
+    if (!Array.isArray(list)) continue;
+    const kept: unknown[] = [];
+    for (const entry of list) {
+      if (entry && typeof entry === 'object' && Array.isArray((entry as any).hooks)) {
+        const hooks = (entry as any).hooks as unknown[];
+        const rest = hooks.filter((h) => !holdsGuard(h));
+        removed += hooks.length - rest.length;
+        if (rest.length || hooks.length === 0) kept.push({ ...(entry as object), hooks: rest });
+      } else if (holdsGuard(entry)) removed++;
+      else kept.push(entry);
+    }
+    if (kept.length) events[event] = kept;
+    else delete events[event];
+  }
+  // the objects on the way, emptied, go too (the root stays)
+  for (let i = at.length; i > 0; i--) {
+    const parent = eventsAt(value, at.slice(0, i - 1), false)!;
+    if (Object.keys(parent[at[i - 1]]).length === 0) delete parent[at[i - 1]];
+  }
+  return removed;
+}
+
+/** A hooks file's value with git-handoff's entries as `json` says (any earlier ones taken out first). */
+function merged(current: Record<string, any> | null, json: JsonHooks): Record<string, any> {
+  const value = current === null ? structuredClone(json.base ?? {}) : structuredClone(current);
+  strip(value, json.at);
+  const events = eventsAt(value, json.at, true)!;
+  for (const [event, entries] of Object.entries(json.entries)) events[event] = [...(Array.isArray(events[event]) ? events[event] : []), ...entries];
+  return value;
+}
+
+const jsonText = (v: unknown) => JSON.stringify(v, null, 2) + '\n';
+
+/** Writes one file of a wiring; what it did. */
+function installFile(root: string, f: WiredFile, commonDir: string, client: string, command: string): string {
+  const file = path.join(root, f.file);
+  if (f.text !== undefined) {
+    const now = existsSync(file) ? readFileSync(file, 'utf8') : null;
+    if (now !== null && !GUARD_TEXT.test(now)) return `${f.file}: left alone (a file of that name that is not git-handoff's is there); nothing wired there for ${client}`;
+    if (now !== f.text) installWrite(commonDir, file, f.text);
+    if (f.mode !== undefined) chmodSync(file, f.mode);
+    return now === f.text ? `${f.file}: already wired (${client})` : `${f.file}: wired \`${command}\` (${client})`;
+  }
+  const current = readObject(file);
+  const next = merged(current, f.json!);
+  if (current !== null && JSON.stringify(next) === JSON.stringify(current)) return `${f.file}: already wired (${client})`;
+  installWrite(commonDir, file, jsonText(next));
+  return `${f.file}: wired \`${command}\` for ${Object.keys(f.json!.entries).join(', ')} (${client})`;
+}
+
+/** `install --agent` for a wiring of files: each file, one message each. */
+export function installFiles(w: Wiring, root: string, command: string, commonDir: string): string[] {
+  return w.files!(command, root).map((f) => installFile(root, f, commonDir, w.client, command));
+}
+
+/** Removes each folder from `dir` up to (not including) `root` that is empty. */
+function removeEmptyUp(dir: string, root: string): void {
+  for (let d = dir; d !== root && d.startsWith(root + path.sep); d = path.dirname(d)) {
+    try {
+      if (readdirSync(d).length) return;
+      rmdirSync(d);
+    } catch {
+      return;
+    }
+  }
+}
+
+/** `uninstall --agent` for a wiring of files: each file back as it was, or git-handoff's part of it taken out. */
+export function uninstallFiles(w: Wiring, root: string, commonDir: string): string[] {
+  const msgs: string[] = [];
+  for (const f of w.files!('', root)) {
+    const file = path.join(root, f.file);
+    const undone = restoreOriginal(commonDir, file, (t) => !GUARD_TEXT.test(t));
+    if (undone) msgs.push(`${f.file}: ${undone === 'deleted' ? 'deleted (install created it)' : 'restored as it was before install (byte for byte)'}`);
+    else if (!existsSync(file)) continue;
+    else if (f.text !== undefined) {
+      if (!GUARD_TEXT.test(readFileSync(file, 'utf8'))) continue;
+      rmSync(file);
+      msgs.push(`${f.file}: removed`);
+    } else {
+      // changed since install: take our entries out and keep the rest
+      let value: Record<string, any> | null;
+      try {
+        value = readObject(file);
+      } catch (e) {
+        msgs.push(`${f.file}: left as it is (${(e as Error).message})`);
+        continue;
+      }
+      const n = value ? strip(value, f.json!.at) : 0;
+      if (!value || n === 0) continue;
+      writeFileSync(file, jsonText(value));
+      msgs.push(`${f.file}: removed ${n} git-handoff hook(s)`);
+    }
+    removeEmptyUp(path.dirname(file), root);
+  }
+  return msgs;
+}
+
+/** What a wiring's files say of it: each file with the guard wired for every event it should have, and the command wired. */
+export function wiredFiles(w: Wiring, root: string): { present: string[]; missing: string[]; command: string | null } {
+  const present: string[] = [];
+  const missing: string[] = [];
+  let command: string | null = null;
+  for (const f of w.files!('', root)) {
+    const file = path.join(root, f.file);
+    let text: string | null = null;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      /* not there */
+    }
+    if (text === null || !GUARD_TEXT.test(text)) {
+      missing.push(f.file);
+      continue;
+    }
+    if (f.json) {
+      let events: Record<string, any> | null = null;
+      try {
+        events = eventsAt(JSON.parse(text), f.json.at, false);
+      } catch {
+        /* not JSON */
+      }
+      const lacking = Object.keys(f.json.entries).filter((e) => !holdsGuard(events?.[e]));
+      if (lacking.length) {
+        missing.push(`${f.file} (${lacking.join(', ')})`);
+        continue;
+      }
+      command ??= firstGuard(events![Object.keys(f.json.entries)[0]]);
+    } else command ??= /^const GUARD = (".*")$/m.test(text) ? JSON.parse(/^const GUARD = (".*")$/m.exec(text)![1]) : (/^exec (.*)$/m.exec(text)?.[1] ?? null);
+    present.push(f.file);
+  }
+  return { present, missing, command };
+}
+
+/** The first string in a value that holds the guard's command. */
+function firstGuard(v: unknown): string | null {
+  if (typeof v === 'string') return GUARD_TEXT.test(v) ? v : null;
+  for (const x of Array.isArray(v) ? v : v && typeof v === 'object' ? Object.values(v) : []) {
+    const found = firstGuard(x);
+    if (found) return found;
+  }
+  return null;
+}

@@ -1,0 +1,77 @@
+// What the last sync with a remote left behind, so the next one with nothing to do costs about the fetch alone at any
+// size (issue 57): when that sync ended clean (everything fetched was taken in, everything planned was pushed, nothing
+// diverged, refused or left over), the ref storage is as it left it (the loss record's stat fingerprint: packed-refs
+// and every directory holding a handoff, archive, receipts or record ref) and this sync's fetch changed no tracking
+// ref (git printed no update), the merge and the push would find nothing: neither runs, and no ref is read.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { Repo } from '../git/repo';
+import { refsFingerprint } from '../handoff/record/record';
+import { handoffDir } from '../handoff/state/paths';
+import { writeState } from '../handoff/state/state-file';
+import { trackingRoot } from './remote';
+
+/**
+ * The tracking copies' storage as stat sees it: every directory under refs/handoff-remotes/<R>/ (a plain `git fetch`
+ * with the refspecs `install --remote` adds moves them too) and the receipts' file; packed-refs is the record's part.
+ */
+function trackingStats(commonDir: string, remote: string): string {
+  const out: string[] = [];
+  const walk = (dir: string, depth: number) => {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      out.push(`${dir}:-`);
+      return;
+    }
+    const st = statSync(dir);
+    out.push(`${dir}:${st.ino}:${st.ctimeMs}:${st.mtimeMs}`);
+    if (depth > 0) for (const e of entries) if (e.isDirectory()) walk(path.join(dir, e.name), depth - 1);
+  };
+  walk(path.join(commonDir, trackingRoot(remote)), 4);
+  try {
+    const n = statSync(path.join(commonDir, trackingRoot(remote), 'notes', 'handoff-reads'));
+    out.push(`notes:${n.ino}:${n.ctimeMs}:${n.size}`);
+  } catch {
+    out.push('notes:-');
+  }
+  return out.join('|');
+}
+
+/** The local refs' fingerprint (the loss record's) and the tracking copies' (null: refs not in plain files). */
+const fingerprint = (repo: Repo, remote: string) => {
+  const local = refsFingerprint(repo);
+  return local === null ? null : `${local}#${trackingStats(repo.commonDir, remote)}`;
+};
+
+const fileOf = (repo: Pick<Repo, 'commonDir'>) => path.join(handoffDir(repo.commonDir), 'sync-seen.json');
+
+interface SyncSeen {
+  remote: string;
+  /** the settings the merge and the plan read (retention, minFormat), as the caller joins them */
+  policy: string;
+  fp: string;
+}
+
+/** Whether the last sync with `remote` ended clean and no local ref moved since (stat calls only). */
+export function quietSince(repo: Repo, remote: string, policy: string): boolean {
+  let s: SyncSeen;
+  try {
+    s = JSON.parse(readFileSync(fileOf(repo), 'utf8'));
+  } catch {
+    return false;
+  }
+  if (s?.remote !== remote || s.policy !== policy || typeof s.fp !== 'string') return false;
+  return fingerprint(repo, remote) === s.fp;
+}
+
+/** After a sync: remembers a clean end (the storage's fingerprint now), or forgets it. A cache: a failure costs the next sync its shortcut. */
+export function noteSyncEnd(repo: Repo, remote: string, policy: string, clean: boolean): void {
+  try {
+    const fp = clean ? fingerprint(repo, remote) : null;
+    writeState(fileOf(repo), JSON.stringify(fp ? { remote, policy, fp } : {}), repo.commonDir);
+  } catch {
+    // the next sync takes the long way
+  }
+}
