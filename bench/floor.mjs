@@ -23,7 +23,7 @@ import { CALLS, runsOf, wiredRepo } from './tool-call.mjs';
 const q = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** The least hook command for one of Claude Code's calls: [command, what it does]. */
-function leastHook(call, dir, ledger) {
+export function leastHook(call, dir, ledger) {
   const file = call.arg?.file ? path.join(dir, call.arg.file) : null;
   const stamp = file && `set -- $(stat -L -c '%h %.3Y' /proc/self ${q(file)}) && printf '{"t":%s}\\n' "$4" >>${q(ledger)}`;
   if (call.node) return [`NODE_EXTRA_CA_CERTS= exec node -e 'JSON.parse(require("fs").readFileSync(0, "utf8"))'`, 'node started, the payload parsed'];

@@ -145,6 +145,35 @@ export function interleave(runs, measured, baseline, warmup = 2) {
   return { measured: m, baseline: base, ratio: m / base, runs, cpu: cpu.ok ? { measured: cpu.a / runs, baseline: cpu.b / runs, ratio: cpuRatio } : null };
 }
 
+/**
+ * interleave() for several commands at once, each turn in a rotated order so that each sees the same machine load:
+ * the medians and mean CPU of each (`fns[0]` the baseline of the others' ratios: `vs(i)` gives interleave()'s shape
+ * for command i against it).
+ */
+export function interleaveMany(runs, fns, warmup = 2) {
+  for (let i = 0; i < warmup; i++) for (const fn of fns) fn();
+  const ms = fns.map(() => []);
+  const cpu = fns.map(() => 0);
+  const ok = childCpuMs() != null;
+  for (let i = 0; i < runs; i++) {
+    for (let j = 0; j < fns.length; j++) {
+      const k = (i + j) % fns.length;
+      const c0 = childCpuMs();
+      ms[k].push(fns[k]());
+      if (ok) cpu[k] += childCpuMs() - c0;
+    }
+  }
+  const med = ms.map(median);
+  const vs = (i, base = 0) => ({
+    measured: med[i],
+    baseline: med[base],
+    ratio: med[i] / med[base],
+    runs,
+    cpu: ok ? { measured: cpu[i] / runs, baseline: cpu[base] / runs, ratio: cpu[base] > 0 ? cpu[i] / cpu[base] : null } : null,
+  });
+  return { medians: med, vs };
+}
+
 /** `node -e ''`: the floor every node command pays. */
 export const nodeFloor = (env) => () => timeSync(process.execPath, ['-e', ''], { env }).ms;
 

@@ -4,7 +4,7 @@
 // bundle: the flattering ratios). Then the goals' table (issues 39 and 52: its rows, both environments, each goal
 // against node, the row's floor or empty hook stubs), and the trace (bench/trace.mjs): where the milliseconds of
 // write, show, list and the guard's node path go.
-//   node bench/run.mjs [--runs N] [--only calls,floor,guard,store,list,commit,record,claims,trace,witness,status,sync,sync100k] [--client claude,codex,…] [--env both|unset|set] [--json]
+//   node bench/run.mjs [--runs N] [--only calls,floor,guard,store,list,commit,record,claims,trace,witness,status,sync,sync100k] [--client claude,codex,…] [--env both|unset|set] [--before <another build's bin/git-handoff>: its agent's commit beside this one's] [--json]
 // Part `floor` (bench/floor.mjs): the least any implementation of a row of the goals' table costs, beside the row.
 // Part `sync` (bench/sync.mjs): sync at 100, 1,000 and 10,000 handoffs beside git's own fetch and push of the same refs,
 // and the pushes a claim starts; `sync100k` the same at 100,000 (minutes: not in the default run).
@@ -37,7 +37,7 @@ const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
 
 /** The rows of the parts asked for, measured in this process's environment. */
 async function measure(parts) {
-  const fns = { calls: () => benchToolCalls({ runs, clients: f.client ? String(f.client).split(',') : undefined }), floor: () => benchFloors({ runs }), guard: () => benchGuardRows({ runs }), store: () => benchStore({ runs }), list: () => benchList({ runs }), commit: () => benchCommit({ runs }), record: () => benchRecord({ runs }), claims: () => benchClaims({ runs }), trace: () => benchTrace({ runs }), witness: () => benchWitness({ runs }), status: () => benchStatus({ runs }), sync: () => [...benchSync({ runs }), ...benchClaimPushes()], sync100k: () => benchSync({ runs: runs ?? 3, sizes: [100000] }) };
+  const fns = { calls: () => benchToolCalls({ runs, clients: f.client ? String(f.client).split(',') : undefined }), floor: () => benchFloors({ runs }), guard: () => benchGuardRows({ runs }), store: () => benchStore({ runs }), list: () => benchList({ runs }), commit: () => benchCommit({ runs, before: f.before }), record: () => benchRecord({ runs }), claims: () => benchClaims({ runs }), trace: () => benchTrace({ runs }), witness: () => benchWitness({ runs }), status: () => benchStatus({ runs }), sync: () => [...benchSync({ runs }), ...benchClaimPushes()], sync100k: () => benchSync({ runs: runs ?? 3, sizes: [100000] }) };
   const rows = [];
   // a part may answer a promise (status: it starts a server and asks it)
   for (const name of parts) rows.push(...(await fns[name]()));
@@ -62,7 +62,7 @@ function inEnv(which, parts) {
   const env = { ...process.env };
   if (which === 'set') env.NODE_EXTRA_CA_CERTS = CA;
   else delete env.NODE_EXTRA_CA_CERTS;
-  const args = [fileURLToPath(import.meta.url), '--child', '--only', parts.join(','), ...(runs ? ['--runs', String(runs)] : []), ...(f.client ? ['--client', String(f.client)] : [])];
+  const args = [fileURLToPath(import.meta.url), '--child', '--only', parts.join(','), ...(runs ? ['--runs', String(runs)] : []), ...(f.client ? ['--client', String(f.client)] : []), ...(f.before ? ['--before', String(f.before)] : [])];
   return JSON.parse(execFileSync(process.execPath, args, { env, encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'inherit'] }));
 }
 
@@ -96,7 +96,7 @@ const ISSUE = [
   ['Bash `git commit -m x` in a shared worktree (node\'s)', 'Claude Code tool call: Bash `git commit -m x` in a shared worktree', 1.5, 'node'],
   ['a refused handoff ref move (node\'s)', 'Claude Code tool call: Bash `git update-ref refs/handoffs/…` (refused)', 1.5, 'node'],
   ["a person's commit with hooks vs empty stubs", 'git commit by a person, hooks installed', 1.5, 'base'],
-  ["an agent's commit with hooks vs empty stubs", 'git commit by an agent session, hooks installed', 3, 'base'],
+  ["an agent's commit with hooks vs empty stubs", 'git commit by an agent session, hooks installed', 3, 'base', "floor · an agent's commit: empty stubs, prepare-commit-msg `node -e ''`"],
   ['`write` (CAS, existing topic) vs node', 'git handoff write (existing topic)', 2.0, 'node', 'floor · git handoff write (existing topic), with the loss record'],
   ['`show` vs node', 'git handoff show <topic>', 1.6, 'node'],
   ['`write` with the git hooks installed (what `install` leaves)', 'git handoff write (existing topic), git hooks installed', 2.0, 'node', 'floor · git handoff write (existing topic), with the loss record'],
@@ -148,11 +148,15 @@ const out = [
     ...ISSUE.map(([label, name, g, against, floorName]) => {
       const rs = rowsOf.map((m) => m.get(name));
       const fl = rowsOf[0].get(floorName ?? `floor · ${name}`);
-      const overFloor = rs[0]?.ratio != null && fl?.ratio != null ? rs[0].ratio / fl.ratio : null;
+      // the row's own floor timed in its rounds where it has one (bench/tool-call.mjs), else the floor part's row
+      const overFloor = rs[0]?.vsFloor?.ratio ?? (rs[0]?.ratio != null && fl?.ratio != null ? rs[0].ratio / fl.ratio : null);
       const measure = against === 'floor' ? overFloor : rs[0]?.ratio ?? null;
       const v = g == null ? '' : measure == null ? 'not run' : measure <= g ? 'met' : 'MISSED';
       const unit = { floor: '× its floor', node: "× node -e ''", base: '× its baseline' }[against];
-      return [label, ...rs.flatMap((r) => [ratio(r) || '—', cpu(r) || '—']), ratio(fl) || '—', overFloor == null ? '—' : `${overFloor.toFixed(2)}×`, g == null ? '' : `≤ ${g}${unit}`, v];
+      const own = rs[0]?.vsFloor;
+      const floorCell = own ? `${own.floorVsNode.toFixed(2)}×` : ratio(fl) || '—';
+      const overCell = overFloor == null ? '—' : `${overFloor.toFixed(2)}×${own?.cpu?.ratio != null ? ` (cpu ${own.cpu.ratio.toFixed(2)}×)` : ''}`;
+      return [label, ...rs.flatMap((r) => [ratio(r) || '—', cpu(r) || '—']), floorCell, overCell, g == null ? '' : `≤ ${g}${unit}`, v];
     }),
   ]),
 ];

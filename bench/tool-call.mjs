@@ -8,7 +8,8 @@
 //   node bench/tool-call.mjs [--client claude,gemini,codex,qwen,copilot] [--runs N] [--json]
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT, emit, flags, interleave, nodeFloor, row, tempRepo, timeSync } from './lib.mjs';
+import { leastHook } from './floor.mjs';
+import { ROOT, emit, flags, interleave, interleaveMany, nodeFloor, row, tempRepo, timeSync } from './lib.mjs';
 import { viaGit } from './store.mjs';
 
 const ME = '5f0c6a52-1b7e-4f0e-9f3a-2d4c8e1a7b90';
@@ -122,8 +123,18 @@ export function benchToolCalls({ runs, clients } = {}) {
         // Gemini CLI 0.61.0 and Codex 0.169.0; Qwen Code's and Copilot CLI's READMEs; Claude Code runs PostToolUse
         // after a tool that ran): what the user pays for it is the before-tool hooks alone
         const hooks = answer === 'refused' ? pre : [...pre, ...post];
-        const r = interleave(Number(runs ?? 21), () => runAll(w, hooks), nodeFloor(w.repo.env));
-        rows.push(row(`${CLIENTS[client].name} tool call: ${call.name}`, r, call.goal ?? null, `(${answer}; ${hooks.length} hook run${hooks.length === 1 ? '' : 's'}: ${[...new Set(hooks.map(([cmd]) => cmd))].join(', ')})`));
+        const note = `(${answer}; ${hooks.length} hook run${hooks.length === 1 ? '' : 's'}: ${[...new Set(hooks.map(([cmd]) => cmd))].join(', ')})`;
+        const name = `${CLIENTS[client].name} tool call: ${call.name}`;
+        if (client !== 'claude' || !call.floor) {
+          rows.push(row(name, interleave(Number(runs ?? 21), () => runAll(w, hooks), nodeFloor(w.repo.env)), call.goal ?? null, note));
+          continue;
+        }
+        // a call the sh front ends (goal: at most call.floor × its floor): its floor (bench/floor.mjs) timed in the same
+        // rounds as the call and node, so the ratio to it sees the same load
+        const [least] = leastHook(call, w.repo.dir, path.join(w.repo.dir, '.git', 'bench-floor.jsonl'));
+        const floor = () => timeSync(w.shell, [...w.args, least], { cwd: w.repo.dir, env: w.env, input: pre[0][1] }).ms;
+        const m = interleaveMany(Number(runs ?? 21), [nodeFloor(w.repo.env), () => runAll(w, hooks), floor]);
+        rows.push({ ...row(name, m.vs(1), null, note), vsFloor: { ...m.vs(1, 2), floorVsNode: m.vs(2).ratio, goal: call.floor } });
       }
     } finally {
       w.repo.cleanup();

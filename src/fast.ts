@@ -1,6 +1,6 @@
-// The full guard and the git hooks, bundled to dist/fast.cjs: loaded by a git hook stub, and by dist/guard.cjs
-// for a tool call a rule may apply to. It bundles only their own code (no yargs, no git library), and loads each
-// handler only when it is the one asked for.
+// The full guard, bundled to dist/fast.cjs: loaded by dist/guard.cjs for a tool call a rule may apply to. It bundles
+// only its own code (no yargs, no git library). The git hooks have their own bundle (dist/hooks.cjs, src/fast-hooks.ts),
+// which takes the rest of their code (src/hooks/more.ts, most of it shared with the guard) from this one.
 import type { Seen } from './guard/first';
 import type { StdinState } from './guard/io';
 
@@ -31,10 +31,5 @@ export function guard(stdin?: StdinState, seen?: Seen): void {
   );
 }
 
-/** `git-handoff githook <name> [args]`: ends once the handler has (its writes are synchronous, its git processes awaited), as guard does. */
-export function githook(name: string, args: string[]): void {
-  finish(
-    import('./hooks/entry').then((m) => m.runGithook(name, args)),
-    true,
-  );
-}
+/** The git hooks' code beyond one session's ordinary commit (src/hooks/more.ts), for dist/hooks.cjs (src/hooks/load-more.ts). */
+export const hookModules = (): typeof import('./hooks/more') => require('./hooks/more') as typeof import('./hooks/more');

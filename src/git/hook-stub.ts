@@ -1,4 +1,5 @@
-// What marks git-handoff's own hook stub (git-hooks/stub.sh) and the hook it chains, in one place: hooks/install.ts
+// What marks git-handoff's own hook stub (git-hooks/stub.sh), the hook it chains and the names the stub and its
+// handlers share, in one place: hooks/install.ts
 // writes and recognises them, and a move of the store's own (src/handoff/store/tx, MoveOptions.own) asks whether the
 // hook git would run for it is that stub alone.
 import { lstatSync, readFileSync, statSync } from 'node:fs';
@@ -8,6 +9,15 @@ import type { Repo } from './repo';
 
 /** The stub's second line (git-hooks/stub.sh): a hook file holding it is ours. */
 export const STUB_MARKER = '# git-handoff hook stub.';
+/**
+ * What the stub of this build passes after git's arguments when it calls `git-handoff githook` (git-hooks/stub.sh):
+ * a handler called without it was called by an older build's stub, which leaves to node less than this one does.
+ */
+export const STUB_FORMAT = 2;
+export const STUB_ARG_PREFIX = '--handoff-stub=';
+export const STUB_ARG = `${STUB_ARG_PREFIX}${STUB_FORMAT}`;
+/** The name (+ the session) of the copy of a message prepare-commit-msg's handler judged whole, beside the message file (src/hooks/commit.ts decidedCopy). */
+export const DECIDED_PREFIX = 'handoff-decided-msg.';
 /** The hook that was there before install, kept beside the stub under this suffix and run by it. */
 export const CHAINED_SUFFIX = '.handoff-chained';
 

@@ -165,3 +165,197 @@ export function logTrailers(repo: Repo, args: string[], o: { allowFail?: boolean
   }
   return out;
 }
+
+// git's trailer block found in this process (trailer.c and commit.c of git 2.39: trailer_info_get, ignore_non_trailer,
+// find_trailer_start), for git's default trailer configuration (no trailer.* key: the separator
+// `:`, no configured token) and comment character `#`; test/git/trailer-block.test.ts compares it with git on
+// generated messages. A message is bytes read as latin1, one character a byte.
+
+/** git's isspace (its own ctype table: space, tab, line feed, carriage return) */
+const gitSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+const gitAlnum = (c: number) => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+const LF = 0x0a;
+const COMMENT = 0x23;
+/** git's scissors line after its comment character (wt-status.c cut_line) */
+const SCISSORS = `\n# ------------------------ >8 ------------------------\n`;
+const GIT_GENERATED = ['Signed-off-by: ', '(cherry picked from commit '];
+
+const nextLine = (s: string, at: number) => {
+  const nl = s.indexOf('\n', at);
+  return nl < 0 ? s.length : nl + 1;
+};
+/** the start of the last line of s[0, len); -1 for an empty range (trailer.c last_line) */
+function lastLine(s: string, len: number): number {
+  if (len === 0) return -1;
+  if (len === 1) return 0;
+  const nl = s.lastIndexOf('\n', len - 2);
+  return nl < 0 ? 0 : nl + 1;
+}
+function blankLine(s: string, at: number): boolean {
+  let i = at;
+  while (i < s.length && s.charCodeAt(i) !== LF && gitSpace(s.charCodeAt(i))) i++;
+  return i >= s.length || s.charCodeAt(i) === LF;
+}
+/** where the `:` of a `token: value` line starting at `at` is, from `at`; -1 for a line that is none (find_separator) */
+function separatorOf(s: string, at: number): number {
+  let space = false;
+  for (let i = at; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x3a) return i - at;
+    if (!space && (gitAlnum(c) || c === 0x2d)) continue;
+    if (i !== at && (c === 0x20 || c === 0x09)) {
+      space = true;
+      continue;
+    }
+    break;
+  }
+  return -1;
+}
+
+/** commit.c ignore_non_trailer: how many bytes at the end of s[0, len) are comments, blank lines or an old Conflicts: block */
+function ignoredAtEnd(s: string, len: number): number {
+  let cutoff = len;
+  if (s.startsWith(SCISSORS.slice(1))) cutoff = 0;
+  else {
+    const p = s.indexOf(SCISSORS);
+    if (p >= 0) cutoff = p + 1;
+  }
+  let boc = 0;
+  let conflicts = false;
+  for (let bol = 0; bol < cutoff; ) {
+    const nl = s.indexOf('\n', bol);
+    const next = nl < 0 || nl >= len ? len : nl + 1;
+    const c = s.charCodeAt(bol);
+    if (c === COMMENT || c === LF) {
+      if (!boc) boc = bol;
+    } else if (s.startsWith('Conflicts:\n', bol)) {
+      conflicts = true;
+      if (!boc) boc = bol;
+    } else if (conflicts && c === 0x09) {
+      /* a path of the conflicts block */
+    } else if (boc) {
+      boc = 0;
+      conflicts = false;
+    }
+    bol = next;
+  }
+  return boc ? len - boc : len - cutoff;
+}
+
+/** trailer.c find_trailer_start: where the block of s[0, len) starts; len when there is none */
+function blockStart(s: string, len: number): number {
+  let title = 0;
+  for (; title < len; title = nextLine(s, title)) {
+    if (s.charCodeAt(title) === COMMENT) continue;
+    if (blankLine(s, title)) break;
+  }
+  let onlySpaces = true;
+  let recognized = false;
+  let trailers = 0;
+  let others = 0;
+  let continuations = 0;
+  for (let l = lastLine(s, len); l >= title; l = lastLine(s, l)) {
+    if (s.charCodeAt(l) === COMMENT) {
+      others += continuations;
+      continuations = 0;
+      continue;
+    }
+    if (blankLine(s, l)) {
+      if (onlySpaces) continue;
+      others += continuations;
+      if ((recognized && trailers * 3 >= others) || (trailers && !others)) return nextLine(s, l);
+      return len;
+    }
+    onlySpaces = false;
+    if (GIT_GENERATED.some((p) => s.startsWith(p, l))) {
+      trailers++;
+      continuations = 0;
+      recognized = true;
+      continue;
+    }
+    if (separatorOf(s, l) >= 1 && !gitSpace(s.charCodeAt(l))) {
+      trailers++;
+      continuations = 0;
+    } else if (gitSpace(s.charCodeAt(l))) continuations++;
+    else {
+      others += 1 + continuations;
+      continuations = 0;
+    }
+  }
+  return len;
+}
+
+/**
+ * The block git finds in a message with no `---` divider (interpret-trailers --no-divider, and `%(trailers)` of a commit,
+ * which git reads so): [start, end) and whether a blank line precedes it; null where git must say (a NUL byte).
+ */
+export interface GitTrailerBlock {
+  start: number;
+  end: number;
+  blankBefore: boolean;
+}
+export function gitTrailerBlock(message: string): GitTrailerBlock | null {
+  // git reads a message as a C string: a NUL ends it there
+  if (message.includes('\0')) return null;
+  const end = message.length - ignoredAtEnd(message, message.length);
+  const start = blockStart(message, end);
+  const last = lastLine(message, start);
+  return { start, end, blankBefore: last >= 0 && blankLine(message, last) };
+}
+
+/**
+ * git's raw `%(trailers)` of a commit (for-each-ref): the bytes of the block of its message (`message`: all that follows
+ * the headers' blank line), read from its first line that is not empty (ref-filter.c find_subpos); null where git must say.
+ */
+export function commitTrailerBlock(message: string): string | null {
+  let at = 0;
+  while (message.charCodeAt(at) === LF) at++;
+  const text = message.slice(at);
+  const b = gitTrailerBlock(text);
+  return b && text.slice(b.start, b.end);
+}
+
+/** trailer.c same_token: two tokens alike up to the shorter one, their final punctuation left out, in any case */
+function sameToken(a: string, b: string): boolean {
+  const bare = (t: string) => {
+    let n = t.length;
+    while (n > 0 && !gitAlnum(t.charCodeAt(n - 1))) n--;
+    return n;
+  };
+  const n = Math.min(bare(a), bare(b));
+  return a.slice(0, n).toLowerCase() === b.slice(0, n).toLowerCase();
+}
+
+/**
+ * `git interpret-trailers --no-divider --where end --if-exists doNothing --trailer <k: v>…` of a message (bytes read as
+ * latin1, ending in a line feed), in this process; null where git must write it: a configuration with any trailer.*
+ * key or a comment character (the caller says), a NUL byte, or a block git would print otherwise than it reads (a
+ * comment, a continuation line, a trailer not written `Key: value`). `trailers`: [key, value] each, keys of plain
+ * letters, digits and `-`, values of printable ASCII without surrounding spaces.
+ */
+export function addTrailersInProcess(message: string, trailers: ReadonlyArray<readonly [string, string]>): string | null {
+  if (!message.endsWith('\n')) return null;
+  for (const [k, v] of trailers) if (!/^[A-Za-z0-9][A-Za-z0-9-]*$/.test(k) || !/^(?:[!-~](?:[ -~]*[!-~])?)?$/.test(v)) return null;
+  const b = gitTrailerBlock(message);
+  if (!b) return null;
+  const tokens: string[] = [];
+  // every line of the block as git prints it again: a `token: value` trailer re-printed so, another line as it is
+  for (let at = b.start; at < b.end; at = nextLine(message, at)) {
+    const line = message.slice(at, nextLine(message, at) - 1);
+    const c = line.charCodeAt(0);
+    if (line === '' || gitSpace(c) || c === COMMENT) return null;
+    const sep = separatorOf(line, 0);
+    if (sep < 1) continue;
+    const token = line.slice(0, sep).replace(/[ \t]+$/, '');
+    const value = line.slice(sep + 1).replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
+    if (line !== `${token}: ${value}`) return null;
+    tokens.push(token);
+  }
+  const added: string[] = [];
+  for (const [k, v] of trailers) {
+    if (tokens.some((t) => sameToken(t, k))) continue;
+    tokens.push(k);
+    added.push(`${k}: ${v}\n`);
+  }
+  return message.slice(0, b.start) + (b.blankBefore ? '' : '\n') + message.slice(b.start, b.end) + added.join('') + message.slice(b.end);
+}

@@ -1,20 +1,22 @@
 // The commit hooks: the session's trailers on agent commits (prepare-commit-msg, commit-msg), one session per message
 // (commit-msg), no committing another live session's files or taking back its commits (a session's `git commit`:
 // prepare-commit-msg, which --no-verify does not skip), and live claims named (pre-commit, a person's).
-import { appendFileSync, existsSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+// The checks of staged changes are src/hooks/staged.ts, loaded only where a claim or another session is there to
+// check against.
+import { appendFileSync, existsSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { claimedSessions, TRAILER } from '../handoff/store/document';
-import { readTrailersOf } from '../handoff/store/ownership';
-import { relativeTime } from '../handoff/store/time';
 import type { HookContext } from './entry';
-import { refusedResetFile, shortOid, shortSession, shq, type Refusal } from './refusal';
-import { listSessions } from '../handoff/state/sessions';
-import { listLeases } from '../handoff/state/leases';
+import { more } from './load-more';
+import { refusedResetFile, shortSession, type Refusal } from './refusal';
 import { ledgerDir } from '../handoff/state/ledger';
-import { encodeBranch } from '../handoff/store/names';
-import { setting } from '../config-keys';
-import { messageFileTrailerLines } from '../git/trailers';
+import { encodeBranch, LEASE_PREFIX } from '../handoff/store/names';
+import { claimsMarker } from '../handoff/claims/marker';
+import { addTrailersInProcess, messageFileTrailerLines, trailerReader } from '../git/trailers';
 import { configValue } from '../git/config';
+import { readConfigInProcess } from '../git/config-read';
+import { listRefsInProcess } from '../git/refs-read';
+import { DECIDED_PREFIX } from '../git/hook-stub';
 
 /** Every Claude-Session-Id value among trailer lines: the product's one reading (claimedSessions). */
 export const sessionIdsIn = (trailerLines: string[]): string[] => claimedSessions(trailerLines);
@@ -24,25 +26,57 @@ const KEYED = new RegExp(TRAILER.session.replace(/[^A-Za-z0-9]/g, '\\$&'), 'i');
 
 /** The trailers of a message file as git reads them (comments and a scissors line ignored; no `---` divider). */
 const trailersOfFile = (c: HookContext, file: string): string[] => messageFileTrailerLines(c.repo, file);
-/** The session ids of a message file as git reads them; none, without asking git, where no line holds the key. */
-const idsOfFile = (c: HookContext, file: string): string[] => (KEYED.test(readFileSync(file, 'latin1')) ? sessionIdsIn(trailersOfFile(c, file)) : []);
+/**
+ * The session ids of a message file as git reads them; none, without asking git, where no line holds the key. `bytes`:
+ * the file's content, read once by the caller.
+ */
+const idsOfFile = (c: HookContext, file: string, bytes: Buffer): string[] => (KEYED.test(bytes.toString('latin1')) ? sessionIdsIn(trailersOfFile(c, file)) : []);
 
-/** True when the message has text besides comments: a trailer must not turn an aborted (empty) commit into one. */
-function hasContent(c: HookContext, file: string): boolean {
-  const comment = configValue(c.config(), 'core.commentChar')?.trim() || '#';
-  const text = readFileSync(file, 'utf8');
+/** True when the message (`bytes`) has text besides comments: a trailer must not turn an aborted (empty) commit into one. */
+function hasContent(c: HookContext, bytes: Buffer): boolean {
+  const comment = messageConfig(c).comment?.trim() || '#';
+  const text = bytes.toString('utf8');
   const cut = text.search(/^. -+ >8 -+$/m);
   const body = cut === -1 ? text : text.slice(0, cut);
   return body.split('\n').some((l) => l.trim() !== '' && (comment === 'auto' ? !/^[#;@!$%^&|:]/.test(l) : !l.startsWith(comment)));
 }
 
-/** The session's trailers: its id, and the client it runs in (`Handoff-Client`, the name of SPEC 3; `cli` when none says). */
-function addSessionTrailer(c: HookContext, file: string): void {
+/**
+ * What git's reading of a message here depends on: core.commentChar, and whether it reads trailers by its defaults (no
+ * trailer.* key), so that addTrailersInProcess writes what interpret-trailers would. One read of the configuration per
+ * hook, in this process where that is git's answer (else from git, and the trailers are git's to write).
+ */
+const messageConfigs = new WeakMap<HookContext, { comment: string | undefined; defaultTrailers: boolean }>();
+function messageConfig(c: HookContext): { comment: string | undefined; defaultTrailers: boolean } {
+  let m = messageConfigs.get(c);
+  if (!m) {
+    const own = readConfigInProcess(c.repo, /^(core\.commentchar$|trailer\.)/);
+    const comment = own ? own.get('core.commentchar')?.at(-1) : configValue(c.config(), 'core.commentChar');
+    m = { comment, defaultTrailers: !!own && own.size === (comment === undefined ? 0 : 1) && (comment === undefined || comment === '#') };
+    messageConfigs.set(c, m);
+  }
+  return m;
+}
+
+/**
+ * The session's trailers: its id, and the client it runs in (`Handoff-Client`, the name of SPEC 3; `cli` when none
+ * says), added to the message file (`bytes` its content); answers the file's content after.
+ */
+function addSessionTrailer(c: HookContext, file: string, bytes: Buffer): Buffer {
   // git merge writes its message without a final newline, and interpret-trailers would then glue the trailer to the subject.
-  const text = readFileSync(file, 'utf8');
-  if (text && !text.endsWith('\n')) appendFileSync(file, '\n');
-  const trailers = [`${TRAILER.session}: ${c.session}`, ...(c.client ? [`${TRAILER.client}: ${c.client}`] : [])];
-  c.repo.out(['interpret-trailers', '--in-place', '--no-divider', '--where', 'end', '--if-exists', 'doNothing', ...trailers.flatMap((t) => ['--trailer', t]), file]);
+  const text = bytes.toString('latin1');
+  const ended = text && !text.endsWith('\n') ? `${text}\n` : text;
+  const trailers: Array<[string, string]> = [[TRAILER.session, c.session!], ...(c.client ? [[TRAILER.client, c.client] as [string, string]] : [])];
+  // in this process where that is interpret-trailers' answer; else git writes them
+  const own = messageConfig(c).defaultTrailers ? addTrailersInProcess(ended, trailers) : null;
+  if (own !== null) {
+    const out = Buffer.from(own, 'latin1');
+    writeFileSync(file, out);
+    return out;
+  }
+  if (ended !== text) appendFileSync(file, '\n');
+  c.repo.out(['interpret-trailers', '--in-place', '--no-divider', '--where', 'end', '--if-exists', 'doNothing', ...trailers.flatMap(([k, v]) => ['--trailer', `${k}: ${v}`]), file]);
+  return readFileSync(file);
 }
 
 /**
@@ -50,7 +84,6 @@ function addSessionTrailer(c: HookContext, file: string): void {
  * as it is) for `session`, beside the message file: the stub's commit-msg compares the message it gets with it byte
  * for byte (git-hooks/stub.sh `decided`), and asks the handler for any other.
  */
-export const DECIDED_PREFIX = 'handoff-decided-msg.';
 export const decidedCopy = (messageFile: string, session: string) => path.join(path.dirname(messageFile), `${DECIDED_PREFIX}${session}`);
 
 const rebaseInProgress = (c: HookContext) => ['rebase-merge', 'rebase-apply'].some((d) => existsSync(path.join(c.repo.gitDir, d)));
@@ -64,7 +97,9 @@ export function prepareCommitMsg(c: HookContext): Refusal | null {
   const file = c.args[0];
   if (!c.session || !file) return null;
   // whatever happens next, no earlier copy stands for this message
-  rmSync(decidedCopy(file, c.session), { force: true });
+  const copy = decidedCopy(file, c.session);
+  // (a look first: most often there is none, and a failed unlink costs an exception)
+  if (existsSync(copy)) unlinkSync(copy);
   // A rebase replays commits someone already made; it does not author them.
   if (rebaseInProgress(c)) return null;
   // git commit gives its hooks the author it will write (GIT_AUTHOR_DATE); merge and the sequencer (cherry-pick, revert)
@@ -73,13 +108,14 @@ export function prepareCommitMsg(c: HookContext): Refusal | null {
     const refused = sessionStaged(c);
     if (refused) return refused;
   }
-  let ids = idsOfFile(c, file);
+  let message: Buffer = readFileSync(file);
+  let ids = idsOfFile(c, file, message);
   // no content: the editor will open, and commit-msg adds the trailers once there is a message
-  if (ids.length === 0 && hasContent(c, file)) {
-    addSessionTrailer(c, file);
+  if (ids.length === 0 && hasContent(c, message)) {
+    message = addSessionTrailer(c, file, message);
     ids = [c.session];
   }
-  if (idsRefusal(c, [...new Set(ids)]) === null) writeFileSync(decidedCopy(file, c.session), readFileSync(file));
+  if (idsRefusal(c, [...new Set(ids)]) === null) writeFileSync(decidedCopy(file, c.session), message);
   return null;
 }
 
@@ -119,78 +155,23 @@ function idsRefusal(c: HookContext, distinct: string[]): Refusal | null {
 export function commitMsg(c: HookContext): Refusal | null {
   const file = c.args[0];
   if (!file) return null;
-  const distinct = [...new Set(idsOfFile(c, file))];
+  const message = readFileSync(file);
+  const distinct = [...new Set(idsOfFile(c, file, message))];
   const refused = idsRefusal(c, distinct);
   if (refused || !c.session) return refused;
-  if (distinct.length === 0 && hasContent(c, file)) addSessionTrailer(c, file);
+  if (distinct.length === 0 && hasContent(c, message)) addSessionTrailer(c, file, message);
   return null;
 }
 
 /**
- * Staged paths another live session claims (SPEC 10), from the claims state file: named on stderr (the commit goes
- * on), refused with handoff.claims=enforce. Nothing is read from git while no claim exists.
+ * pre-commit: a person's commit of paths a live claim names. A session's staged changes are prepare-commit-msg's, but
+ * an older build's stub (HookContext.stub) adds the trailers in sh and calls no prepare-commit-msg handler: called by
+ * one, this checks them, as that build's pre-commit did.
  */
-function stagedClaims(c: HookContext): Refusal | null {
-  const { existsSync } = require('node:fs') as typeof import('node:fs');
-  const { claimsMarker } = require('../handoff/claims/marker') as typeof import('../handoff/claims/marker');
-  if (!existsSync(claimsMarker(c.repo.commonDir))) return null;
-  const { claimedByOthers, describeHits } = require('../handoff/claims/tell') as typeof import('../handoff/claims/tell');
-  const staged = c.repo.out(['diff', '--cached', '--name-only', '--no-renames', '-z']).split('\0').filter(Boolean);
-  const hits = claimedByOthers(c.repo.commonDir, c.repo.branch ?? null, c.session, staged);
-  if (hits.length === 0) return null;
-  const what = describeHits(hits);
-  if (setting(c.config(), 'claims') !== 'enforce') {
-    process.stderr.write(`git-handoff: staged paths another live session claims:\n${what}\n`);
-    return null;
-  }
-  return {
-    kind: 'owned',
-    what: `${hits.length} staged path${hits.length === 1 ? ' is' : 's are'} claimed by another live session (handoff.claims=enforce)`,
-    found: what.split('\n'),
-    steps: [`leave them out: git restore --staged -- ${hits.map((h) => shq(h.path)).join(' ')}`, 'or ask the holder to release them (git handoff release <path>)'],
-  };
-}
-
-/** pre-commit: a person's commit of paths a live claim names (a session's staged changes are prepare-commit-msg's). */
 export function preCommit(c: HookContext): Refusal | null {
-  return !c.session && c.repo.worktree ? stagedClaims(c) : null;
-}
-
-/**
- * A session's `git commit` (from prepare-commit-msg): staged paths a live claim of another session names, staged
- * paths whose latest writer in this worktree is another live session, staged content that takes back another's commit.
- */
-function sessionStaged(c: HookContext): Refusal | null {
-  const wt = c.repo.worktree;
-  if (!wt) return null;
-  const claimed = stagedClaims(c);
-  if (claimed || !othersKnown(c)) return claimed;
-  // git is asked for the staged paths only once another live session could own one
-  let names: Set<string> | null = null;
-  const staged = () => (names ??= new Set(c.repo.out(['diff', '--cached', '--name-only', '--no-renames', '-z']).split('\0').filter(Boolean)));
-  // every other live session once (one read of the leases), this worktree's by its path as git reports it
-  const live = listSessions(c.repo, { config: c.config() }).filter((s) => s.session !== c.session && s.status === 'live');
-  const here = realWorktree(wt);
-  const mine = live.filter((s) => s.worktree === here && s.paths.length > 0);
-  const others = mine.length === 0 ? [] : mine.map((s) => ({ ...s, paths: s.paths.filter((p) => staged().has(p)) })).filter((s) => s.paths.length > 0);
-  if (others.length === 0) return revertsForeignCommit(c, new Set(live.map((s) => s.session)), staged);
-  const theirs = others.flatMap((s) => s.paths);
-  const MAX = 20;
-  return {
-    kind: 'owned',
-    what: `${theirs.length} staged path${theirs.length === 1 ? ' was' : 's were'} last written by another live session in this worktree`,
-    found: others.map((s) => {
-      const seen = Math.max(s.heartbeat ?? 0, s.lastActivity ?? 0);
-      const list = s.paths.slice(0, MAX).join(', ') + (s.paths.length > MAX ? `, … (${s.paths.length - MAX} more)` : '');
-      return `session ${shortSession(s.session)} (live, last seen ${relativeTime(new Date(seen).toISOString())}): ${list}`;
-    }),
-    steps: [
-      `leave their files out and commit only yours: git restore --staged -- ${theirs.slice(0, MAX).map(shq).join(' ')}${theirs.length > MAX ? ' …' : ''}`,
-      `if session ${others.map((s) => shortSession(s.session)).join(', ')} has finished with them, release its claims: git handoff release --session ${others.map((s) => shq(s.session)).join(' / ')} (or wait until its lease expires: handoff.leaseTTL, default 30m)`,
-      'see who is live here and what each wrote: git handoff sessions',
-    ],
-    data: { session: c.session, conflicts: others.map((s) => ({ session: s.session, paths: s.paths })) },
-  };
+  if (c.session) return c.stub === 'current' ? null : sessionStaged(c);
+  if (!c.repo.worktree || !existsSync(claimsMarker(c.repo.commonDir))) return null;
+  return more('githook-pre-commit').stagedClaims(c);
 }
 
 /**
@@ -201,92 +182,29 @@ function sessionStaged(c: HookContext): Refusal | null {
 function othersKnown(c: HookContext): boolean {
   const own = `${encodeBranch(c.session!)}.jsonl`;
   let names: string[] = [];
+  const ledgers = ledgerDir(c.repo.commonDir);
   try {
-    names = readdirSync(ledgerDir(c.repo.commonDir));
+    if (existsSync(ledgers)) names = readdirSync(ledgers);
   } catch {
-    /* no ledger yet */
+    /* not a directory: no ledger */
   }
   if (names.some((n) => n.endsWith('.jsonl') && n !== own) || existsSync(refusedResetFile(c.repo))) return true;
-  return listLeases(c.repo).some((l) => l.session !== c.session);
+  // the leases read in this process where that is git's answer (most often there is none, or this session's own): a
+  // lease whose block names another holder, or none this reading is sure of, may be another session's
+  const recs = listRefsInProcess(c.repo, LEASE_PREFIX);
+  if (recs) return recs.some((r) => leaseHolder.block(r.block).session !== c.session);
+  return more('githook-leases').listLeases(c.repo).some((l) => l.session !== c.session);
 }
-
-/** A worktree's path with its links resolved, as `listSessions` names worktrees. */
-function realWorktree(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return path.resolve(p);
-  }
-}
-
-const ZERO = /^0+$/;
-
-/** The commits a refused reset left the files without, while HEAD is still where it was (else the note is stale). */
-function refusedReset(c: HookContext): Set<string> {
-  const file = refusedResetFile(c.repo);
-  if (!existsSync(file)) return new Set();
-  try {
-    const note = JSON.parse(readFileSync(file, 'utf8')) as { head: string; commits: string[] };
-    if (c.repo.git(['rev-parse', '-q', '--verify', 'HEAD'], { allowFail: true }).stdout.trim() === note.head) return new Set(note.commits);
-  } catch {
-    /* unreadable: dropped below */
-  }
-  rmSync(file, { force: true });
-  return new Set();
-}
-const RECENT = 50;
+/** The holder a lease's trailer block names, read by the one parser as leases.ts reads it (null: ambiguous or none). */
+const leaseHolder = trailerReader({ session: TRAILER.session }, {}, { controlsInValues: true });
 
 /**
- * Staged content that takes back, path by path, a recent commit of another live session or one a refused
- * `reset --hard` left the files without (git reset them before the hook could refuse); `live`, the other live
- * sessions. An explicit revert passes.
+ * A session's `git commit`: its staged changes checked (src/hooks/staged.ts) where a live claim or another session
+ * known here could concern them; nothing is read from git otherwise.
  */
-function revertsForeignCommit(c: HookContext, live: Set<string>, staged: () => Set<string>): Refusal | null {
-  if (['REVERT_HEAD', 'CHERRY_PICK_HEAD'].some((f) => existsSync(path.join(c.repo.gitDir, f)))) return null;
-  const reset = refusedReset(c);
-  if (live.size === 0 && reset.size === 0) return null;
-  const recent = c.repo.git(['rev-list', '-n', String(RECENT), '--no-merges', 'HEAD'], { allowFail: true }).stdout.split('\n').filter(Boolean);
-  const trailers = readTrailersOf(c.repo, recent);
-  const theirs = recent.filter((o) => reset.has(o) || live.has(trailers.get(o)?.session ?? ''));
-  if (theirs.length === 0) return null;
-  const want = staged();
-  // one diff-tree for all their commits: `<commit>` lines, then `:mode mode old new status\0path\0` records
-  const raw = c.repo.git(['diff-tree', '--stdin', '-r', '--no-renames', '-z', '--root'], { input: theirs.join('\n') + '\n', allowFail: true }).stdout.split('\0');
-  const changes: Array<{ commit: string; path: string; before: string; after: string }> = [];
-  let commit = '';
-  for (let i = 0; i < raw.length; i++) {
-    const f = raw[i].replace(/^\n/, '');
-    if (/^[0-9a-f]{40,64}$/.test(f)) commit = f;
-    else if (f.startsWith(':')) {
-      const [, , before, after] = f.slice(1).split(' ');
-      const p = raw[++i];
-      if (want.has(p) && !p.includes('\n')) changes.push({ commit, path: p, before, after });
-    }
-  }
-  if (changes.length === 0) return null;
-  // the index and HEAD blobs of those paths, in one cat-file
-  const specs = changes.flatMap((ch) => [`:${ch.path}`, `HEAD:${ch.path}`]);
-  const blobs = c.repo.git(['cat-file', '--batch-check=%(objectname)'], { input: specs.join('\n') + '\n', allowFail: true }).stdout.split('\n');
-  const blob = (i: number) => (/^[0-9a-f]{40,64}$/.test(blobs[i]) ? blobs[i] : null);
-  const same = (a: string | null, b: string) => (a === null ? ZERO.test(b) : a === b);
-  const reverted = changes.filter((ch, i) => same(blob(2 * i), ch.before) && same(blob(2 * i + 1), ch.after) && ch.before !== ch.after);
-  if (reverted.length === 0) return null;
-  const commits = [...new Set(reverted.map((r) => r.commit))];
-  const paths = [...new Set(reverted.map((r) => r.path))];
-  const owner = (oid: string) => trailers.get(oid)?.session ?? null;
-  // the client that made it, where the commit says (Handoff-Client)
-  const by = (oid: string) => `session ${shortSession(owner(oid))}${trailers.get(oid)?.client ? ` (${trailers.get(oid)!.client})` : ''}`;
-  return {
-    kind: 'owned',
-    what: `the staged changes take back ${commits.length === 1 ? 'a commit' : `${commits.length} commits`} of another session: ${paths.length} path${paths.length === 1 ? ' is' : 's are'} staged as before ${commits.length === 1 ? 'that commit' : 'those commits'}`,
-    found: [
-      ...commits.map((oid) => `commit ${shortOid(oid)} by ${by(oid)}: ${reverted.filter((r) => r.commit === oid).map((r) => r.path).join(', ')}`),
-      `committing session: ${shortSession(c.session)} (from ${c.sessionSource}); this is what the files look like after a refused \`git reset --hard\`, which git applies to the files before any hook can refuse it`,
-    ],
-    steps: [
-      `keep their work: git restore --source=HEAD --staged --worktree -- ${paths.map(shq).join(' ')} (then make your own change on top)`,
-      `if undoing their commit is agreed with session ${[...new Set(commits.map((o) => shortSession(owner(o))))].join(', ')}, say so in the history: git revert ${commits.map(shortOid).join(' ')}`,
-    ],
-    data: { session: c.session, reverted: reverted.map((r) => ({ commit: r.commit, session: owner(r.commit), path: r.path })) },
-  };
+function sessionStaged(c: HookContext): Refusal | null {
+  if (!c.repo.worktree) return null;
+  const others = othersKnown(c);
+  if (!others && !existsSync(claimsMarker(c.repo.commonDir))) return null;
+  return more('githook-staged').sessionStaged(c, others);
 }

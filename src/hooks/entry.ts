@@ -1,17 +1,16 @@
 // `git handoff githook <name> [args]`: what the installed stubs call when an event may concern them.
 // A refusal exits 3 (owned) or 6 (integrity) and the stub passes it to git; an internal error (exit 1,
 // here or from a broken install) never blocks a commit or a push.
+// Each handler's module is loaded when its hook runs, and what a refusal writes only on a refusal: an agent's commit
+// loads the commit hooks' own code and no more (dist/hooks.cjs, src/fast-hooks.ts); the rest is src/hooks/more.ts.
 import { readFileSync } from 'node:fs';
 import { EXIT } from '../errors';
 import { readConfig, type Config } from '../git/config';
 import { openRepo, type Repo } from '../git/repo';
-import { appendAudit, auditFile } from '../handoff/state/audit';
-import { noteRefusal } from '../handoff/state/refusals';
+import { STUB_ARG_PREFIX, STUB_FORMAT } from '../git/hook-stub';
 import { resolveSession } from '../handoff/state/session';
-import { commitMsg, preCommit, prepareCommitMsg } from './commit';
-import { formatRefusal, type Refusal } from './refusal';
-import { prePush } from './push';
-import { referenceTransaction } from './transaction';
+import { more } from './load-more';
+import type { Refusal } from './refusal';
 
 export interface HookContext {
   repo: Repo;
@@ -26,17 +25,43 @@ export interface HookContext {
   client: string | null;
   /** the hook's environment, as git gave it */
   env: NodeJS.ProcessEnv;
+  /** which build's stub called: this one's, or an older one's, which left node less than this one (or a newer one's) */
+  stub: StubBuild;
   config(): Config;
+}
+
+export type StubBuild = 'current' | 'older' | 'newer';
+
+/** Git's arguments, and which build's stub called: this build's passes STUB_ARG after them, an older one nothing. */
+function stubOf(args: string[]): { args: string[]; stub: StubBuild } {
+  const last = args.at(-1) ?? '';
+  const n = last.startsWith(STUB_ARG_PREFIX) && /^\d+$/.test(last.slice(STUB_ARG_PREFIX.length)) ? Number(last.slice(STUB_ARG_PREFIX.length)) : null;
+  if (n === null) return { args, stub: 'older' };
+  return { args: args.slice(0, -1), stub: n === STUB_FORMAT ? 'current' : n > STUB_FORMAT ? 'newer' : 'older' };
+}
+
+/**
+ * An older build's stub called: this build's stubs put in place of git-handoff's own (each keeps the launcher it
+ * records and its chained hook), so the next hook git runs is this build's. Never fails the hook.
+ */
+function refreshOlderStubs(repo: Repo, name: string): void {
+  try {
+    const done = more(`githook-${name}`).refreshStubs(repo);
+    if (done.length) process.stderr.write(`git-handoff: the git hooks here were an older build's; brought up to this one (${done.length} of them, as \`git handoff install --hooks\` does)\n`);
+  } catch {
+    /* the stubs stay as they were: `git handoff doctor` says so */
+  }
 }
 
 export type HookHandler = (c: HookContext) => Refusal | null | Promise<Refusal | null>;
 
-const HANDLERS: Record<string, { run: HookHandler; stdin: boolean }> = {
-  'prepare-commit-msg': { run: prepareCommitMsg, stdin: false },
-  'commit-msg': { run: commitMsg, stdin: false },
-  'pre-commit': { run: preCommit, stdin: false },
-  'pre-push': { run: prePush, stdin: true },
-  'reference-transaction': { run: referenceTransaction, stdin: true },
+const commit = () => require('./commit') as typeof import('./commit');
+const HANDLERS: Record<string, { run: () => HookHandler; stdin: boolean }> = {
+  'prepare-commit-msg': { run: () => commit().prepareCommitMsg, stdin: false },
+  'commit-msg': { run: () => commit().commitMsg, stdin: false },
+  'pre-commit': { run: () => commit().preCommit, stdin: false },
+  'pre-push': { run: () => more('githook-pre-push').prePush, stdin: true },
+  'reference-transaction': { run: () => more('githook-reference-transaction').referenceTransaction, stdin: true },
 };
 
 /** The acting session from the environment; an invalid id is an error (never a person: that would drop the checks). */
@@ -52,9 +77,10 @@ function sessionOf(env: NodeJS.ProcessEnv): { id: string; source: string; client
 /** Whether `<old> <new> <ref>` lines name a handoff or archive ref. */
 const namesHandoffRef = (input: string) => /^\S+ \S+ refs\/(handoffs|handoff-archive)\//m.test(input);
 
-export async function runGithook(name: string, args: string[]): Promise<number> {
+export async function runGithook(name: string, argv: string[]): Promise<number> {
+  const { args, stub } = stubOf(argv);
   // The server's check (`install --server`, git-hooks/pre-receive) is the sync side's.
-  if (name === 'pre-receive') return (await import('../sync/receive')).preReceiveHook();
+  if (name === 'pre-receive') return more('githook-pre-receive').preReceiveHook();
   const handler = HANDLERS[name];
   if (!handler) return 0;
   let repo: Repo | null = null;
@@ -76,9 +102,12 @@ export async function runGithook(name: string, args: string[]): Promise<number> 
     const session = found;
     let config: Config | null = null;
     const r = repo;
-    const ctx: HookContext = { repo: r, args, input, session: session?.id ?? null, sessionSource: session?.source ?? null, client: session?.client ?? null, env: process.env, config: () => (config ??= readConfig(r)) };
-    const refusal = await handler.run(ctx);
+    const ctx: HookContext = { repo: r, args, input, session: session?.id ?? null, sessionSource: session?.source ?? null, client: session?.client ?? null, env: process.env, stub, config: () => (config ??= readConfig(r)) };
+    const refusal = await handler.run()(ctx);
+    if (stub === 'older') refreshOlderStubs(r, name);
     if (!refusal) return 0;
+    const { appendAudit, auditFile, noteRefusal } = more(`githook-${name}`);
+    const { formatRefusal } = require('./refusal') as typeof import('./refusal');
     if (process.env.GIT_HANDOFF_BYPASS === '1') {
       appendAudit(repo.commonDir, { source: 'githook', hook: name, args, session: ctx.session, refused: refusal.what, found: refusal.found, cwd: process.cwd() });
       process.stderr.write(`git-handoff (${name} hook): bypassed with GIT_HANDOFF_BYPASS=1 (recorded in ${auditFile(repo.commonDir)}): ${refusal.what}\n`);

@@ -55,7 +55,7 @@ const exists = (p: string) => {
 export const stubsIn = (dir: string): string[] => HOOK_NAMES.filter((n) => isStub(path.join(dir, n)));
 
 /** The launcher path a stub records, or null. */
-function recordedLauncher(p: string): string | null {
+export function recordedLauncher(p: string): string | null {
   const m = BIN_LINE.exec(readFileSync(p, 'utf8'));
   const v = m ? m[0].slice('GIT_HANDOFF_BIN='.length) : '';
   return v.length > 2 ? v.slice(1, -1).replace(/'\\''/g, "'") : null;
@@ -99,6 +99,24 @@ export function installStub(hooksDir: string, name: string, launcher = defaultLa
   chmodSync(tmp, 0o755);
   renameSync(tmp, hook);
   return action;
+}
+
+/**
+ * git-handoff's own stubs in the hooks directory (regular files holding its marker) brought up to this build, each with
+ * the launcher it records (this one's where that is gone) and its chained hook; any other hook, or a hook missing, is
+ * left as it is. What it did, one line per stub rewritten.
+ */
+export function refreshStubs(repo: Repo): string[] {
+  const dir = hooksDirOf(repo);
+  const out: string[] = [];
+  for (const name of HOOK_NAMES) {
+    const hook = path.join(dir, name);
+    if (!isStub(hook) || !lstatSync(hook).isFile()) continue;
+    const recorded = recordedLauncher(hook);
+    const launcher = recorded && existsSync(recorded) ? recorded : defaultLauncher();
+    if (readFileSync(hook, 'utf8') !== stubText(launcher)) out.push(installStub(dir, name, launcher));
+  }
+  return out;
 }
 
 /** Removes our stub (or the copy a hook manager kept as .old/.legacy) and puts the chained hook back. */

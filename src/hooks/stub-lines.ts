@@ -1,6 +1,7 @@
 // The hook stub's (git-hooks/stub.sh) lines taken from TypeScript: the session variables, a session trailer's key, a
-// valid id's shape, the refs the reference-transaction handler checks, the claims file pre-commit's handler reads and
-// the name of the copy of a message prepare-commit-msg's handler judged whole. `install --hooks` writes them into each
+// valid id's shape, the refs the reference-transaction handler checks, the claims file pre-commit's handler reads, the
+// name of the copy of a message prepare-commit-msg's handler judged whole, and what says to the handler that this
+// build's stub calls it. `install --hooks` writes them into each
 // stub it installs, and scripts/build.mjs into the template, so none is kept by hand (test/guard/sh-facts.test.ts runs
 // the stub's session line under each client's variable; test/hooks/stub-handler.test.ts checks the stub against the
 // handlers).
@@ -11,7 +12,7 @@ import { shellQuote } from '../clients/event';
 import { SESSION_RE } from '../handoff/state/session';
 import { claimsMarker } from '../handoff/claims/marker';
 import { CHECKED_REFS } from './transaction';
-import { DECIDED_PREFIX } from './commit';
+import { DECIDED_PREFIX, STUB_ARG } from '../git/hook-stub';
 
 /** A case-insensitive sh pattern of a trailer key. */
 export const caseGlob = (key: string) => [...key].map((ch) => (/[a-z]/i.test(ch) ? `[${ch.toUpperCase()}${ch.toLowerCase()}]` : ch)).join('');
@@ -45,7 +46,7 @@ export const stubLines = (): ReadonlyArray<readonly [RegExp, string]> => {
     [VALID_LINE, `SESSION_BAD=${shellQuote(valid.bad)} SESSION_MAX=${valid.max}`],
     // an input naming one anywhere (a superset of the handler's reading: the ref field, a prefix or the whole ref)
     [CHECKED_LINE, `checked() { case $1 in ${CHECKED_REFS.map((r) => `*${shellQuote(r)}*`).join(' | ')}) return 0 ;; esac; return 1; }`],
-    [NAMES_LINE, `CLAIMS_FILE=${shellQuote(under('/c', claimsMarker('/c')))} DECIDED=${shellQuote(DECIDED_PREFIX)}`],
+    [NAMES_LINE, `CLAIMS_FILE=${shellQuote(under('/c', claimsMarker('/c')))} DECIDED=${shellQuote(DECIDED_PREFIX)} CURRENT=${shellQuote(STUB_ARG)}`],
   ];
 };
 

@@ -15,9 +15,9 @@ import { eventCommand, guardCommand } from '../../src/install/agents';
 import { resolveSession } from '../../src/handoff/state/session';
 import { CHECKED_LINE, NAMES_LINE, STUB_SESSION_VARS, withStubLines } from '../../src/hooks/stub-lines';
 import { CHECKED_REFS } from '../../src/hooks/transaction';
-import { DECIDED_PREFIX } from '../../src/hooks/commit';
 import { claimsMarker } from '../../src/handoff/claims/marker';
 import { stubText } from '../../src/hooks/install';
+import { DECIDED_PREFIX, STUB_ARG } from '../../src/git/hook-stub';
 // @ts-expect-error: a build script, plain JavaScript
 import { BEGIN, END } from '../../scripts/front-words.mjs';
 import { ROOT, tempDir } from '../helpers/repo';
@@ -72,9 +72,9 @@ describe('the hook stub and the session variables', () => {
     expect(withStubLines(STUB)).toBe(STUB);
   });
 
-  it('names the refs, the state file and the copy its checks read only through its generated lines, taken from the TypeScript', () => {
+  it("names the refs, the state file, the copy its checks read and the handler's argument only through its generated lines, taken from the TypeScript", () => {
     const lines = [STUB.match(CHECKED_LINE)![0], STUB.match(NAMES_LINE)![0]].join('\n');
-    for (const fact of [...CHECKED_REFS, path.relative('/c', claimsMarker('/c')), DECIDED_PREFIX]) {
+    for (const fact of [...CHECKED_REFS, path.relative('/c', claimsMarker('/c')), DECIDED_PREFIX, STUB_ARG]) {
       expect(lines, fact).toContain(fact);
       // nowhere else in the stub's code (comments may say what a check is about)
       const code = STUB.replace(CHECKED_LINE, '').replace(NAMES_LINE, '').split('\n').map((l) => l.replace(/^\s*#.*$/, '').replace(/\s#\s.*$/, ''));

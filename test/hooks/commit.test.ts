@@ -3,7 +3,7 @@
 import { readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { A, B, gitAs, head, hookedRepo, lease, ledgerWrite, messageOf, blockedByA } from './helpers';
+import { A, B, gitAs, head, hookedRepo, lease, ledgerWrite, messageOf, blockedByA, stagedTakeBack } from './helpers';
 
 const HOUR = 3_600_000;
 
@@ -257,18 +257,10 @@ describe("a session's commit is decided by node, whatever the stub reads", () =>
 
   it("staged content that takes back a live session's commit, the session known by its lease alone, is refused; with --no-verify too", async () => {
     const repo = await hookedRepo();
-    repo.write('shared.txt', 'v1\n');
-    repo.git(['add', '-A']);
-    repo.git(['commit', '-q', '-m', 'base']);
-    repo.write('shared.txt', 'v2 by A\n');
-    repo.git(['add', '-A']);
-    expect(gitAs(repo, A, ['commit', '-q', '-m', 'A changes it']).status).toBe(0);
+    const before = stagedTakeBack(repo);
     expect(messageOf(repo)).toContain('Handoff-Client: cli');
     // A holds the worktree's lease and has written no ledger entry here
     lease(repo, A);
-    const before = head(repo);
-    repo.write('shared.txt', 'v1\n');
-    repo.git(['add', '-A']);
     for (const extra of [[], ['--no-verify']]) {
       const r = gitAs(repo, B, ['commit', ...extra, '-m', 'B takes it back']);
       expect(r.status, extra.join(' ')).toBe(1);
@@ -279,5 +271,20 @@ describe("a session's commit is decided by node, whatever the stub reads", () =>
     // an explicit revert says so in the history: it passes
     repo.git(['reset', '-q', '--hard']);
     expect(gitAs(repo, B, ['revert', '--no-edit', 'HEAD']).status).toBe(0);
+  });
+
+  it("an agent's commit with its own lease and ledger here: one node process, the hooks' own bundle alone, no git started from it", async () => {
+    const repo = await hookedRepo();
+    lease(repo, A);
+    ledgerWrite(repo, A, ['a.txt']);
+    repo.write('a.txt', 'A\n');
+    repo.git(['add', '-A']);
+    const trace = path.join(repo.dir, '.git', 'trace.jsonl');
+    expect(gitAs(repo, A, ['commit', '-q', '-m', 'mine'], { GIT_HANDOFF_TRACE: trace }).status).toBe(0);
+    expect(messageOf(repo)).toContain(`Claude-Session-Id: ${A}\nHandoff-Client: cli\n`);
+    const lines = readFileSync(trace, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    expect(new Set(lines.map((l) => l.pid)).size).toBe(1);
+    expect(lines.filter((l) => l.phase === 'load').map((l) => l.detail)).toEqual(['hooks.cjs']);
+    expect(lines.filter((l) => l.phase === 'git')).toEqual([]);
   });
 });

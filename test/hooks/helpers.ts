@@ -64,3 +64,20 @@ export async function blockedByA(): Promise<TestRepo> {
   expect(gitAs(repo, B, ['commit', '-q', '-m', 'blocked']).status).toBe(1);
   return repo;
 }
+
+/**
+ * shared.txt committed as v1 by a person, then changed by session A's commit (v2), and staged as v1 again: what takes
+ * A's commit back. Returns HEAD (A's commit).
+ */
+export function stagedTakeBack(repo: TestRepo): string {
+  repo.write('shared.txt', 'v1\n');
+  repo.git(['add', '-A']);
+  repo.git(['commit', '-q', '-m', 'base']);
+  repo.write('shared.txt', 'v2 by A\n');
+  repo.git(['add', '-A']);
+  expect(gitAs(repo, A, ['commit', '-q', '-m', 'A changes it']).status).toBe(0);
+  const at = head(repo);
+  repo.write('shared.txt', 'v1\n');
+  repo.git(['add', '-A']);
+  return at;
+}

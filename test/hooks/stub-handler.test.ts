@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SESSION_VARS } from '../../src/client-names';
 import { claimsMarker } from '../../src/handoff/claims/marker';
+import { STUB_ARG } from '../../src/git/hook-stub';
 import { ledgerDir } from '../../src/handoff/state/ledger';
 import { BIN, makeRepo, type TestRepo } from '../helpers/repo';
 import { A, B, lease, ledgerWrite } from './helpers';
@@ -119,14 +120,14 @@ interface Outcome {
 /** The refusal codes the stub passes to git; anything else is allowed (as the stub does with the handler's). */
 const code = (status: number | null) => ([2, 3, 6].includes(status ?? -1) ? status! : 0);
 
-/** One run: the hook as git runs it (the stub), or the handler alone (`git-handoff githook`), from the same files. */
+/** One run: the hook as git runs it (the stub), or the handler alone (`git-handoff githook`, as this build's stub calls it), from the same files. */
 function run(w: World, how: 'stub' | 'handler', hook: string, args: string[], env: Record<string, string>, input: string, msg: { file: string; text: Buffer } | null): Outcome {
   if (msg) writeFileSync(msg.file, msg.text);
   const e = { ...w.repo.env, ...env };
   const r =
     how === 'stub'
       ? spawnSync(path.join(w.hooks, hook), args, { cwd: w.repo.dir, env: e, input, encoding: 'utf8' })
-      : spawnSync(BIN, ['githook', hook, ...args], { cwd: w.repo.dir, env: e, input, encoding: 'utf8' });
+      : spawnSync(BIN, ['githook', hook, ...args, STUB_ARG], { cwd: w.repo.dir, env: e, input, encoding: 'utf8' });
   return { status: how === 'stub' ? (r.status ?? -1) : code(r.status), message: msg ? readFileSync(msg.file, 'latin1') : null, told: r.stderr !== '' };
 }
 

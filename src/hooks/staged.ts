@@ -1,0 +1,154 @@
+// A session's staged changes checked against the other sessions known here (claims, the ledgers' latest writers, their
+// recent commits), and a person's against the claims: loaded by the commit hooks only once a claim or another session
+// is there to compare with (src/hooks/commit.ts).
+import { existsSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { setting } from '../config-keys';
+import { claimsMarker } from '../handoff/claims/marker';
+import { claimedByOthers, describeHits } from '../handoff/claims/tell';
+import { listSessions } from '../handoff/state/sessions';
+import { readTrailersOf } from '../handoff/store/ownership';
+import { relativeTime } from '../handoff/store/time';
+import type { HookContext } from './entry';
+import { refusedResetFile, shortOid, shortSession, shq, type Refusal } from './refusal';
+
+/**
+ * Staged paths another live session claims (SPEC 10), from the claims state file: named on stderr (the commit goes
+ * on), refused with handoff.claims=enforce. Nothing is read from git while no claim exists.
+ */
+export function stagedClaims(c: HookContext): Refusal | null {
+  if (!existsSync(claimsMarker(c.repo.commonDir))) return null;
+  const staged = c.repo.out(['diff', '--cached', '--name-only', '--no-renames', '-z']).split('\0').filter(Boolean);
+  const hits = claimedByOthers(c.repo.commonDir, c.repo.branch ?? null, c.session, staged);
+  if (hits.length === 0) return null;
+  const what = describeHits(hits);
+  if (setting(c.config(), 'claims') !== 'enforce') {
+    process.stderr.write(`git-handoff: staged paths another live session claims:\n${what}\n`);
+    return null;
+  }
+  return {
+    kind: 'owned',
+    what: `${hits.length} staged path${hits.length === 1 ? ' is' : 's are'} claimed by another live session (handoff.claims=enforce)`,
+    found: what.split('\n'),
+    steps: [`leave them out: git restore --staged -- ${hits.map((h) => shq(h.path)).join(' ')}`, 'or ask the holder to release them (git handoff release <path>)'],
+  };
+}
+
+/**
+ * A session's `git commit` (from prepare-commit-msg): staged paths a live claim of another session names, staged
+ * paths whose latest writer in this worktree is another live session, staged content that takes back another's commit.
+ * `othersKnown`: another session may be known here (commit.ts); without one only the claims are read.
+ */
+export function sessionStaged(c: HookContext, othersKnown: boolean): Refusal | null {
+  const wt = c.repo.worktree;
+  if (!wt) return null;
+  const claimed = stagedClaims(c);
+  if (claimed || !othersKnown) return claimed;
+  // git is asked for the staged paths only once another live session could own one
+  let names: Set<string> | null = null;
+  const staged = () => (names ??= new Set(c.repo.out(['diff', '--cached', '--name-only', '--no-renames', '-z']).split('\0').filter(Boolean)));
+  // every other live session once (one read of the leases), this worktree's by its path as git reports it
+  const live = listSessions(c.repo, { config: c.config() }).filter((s) => s.session !== c.session && s.status === 'live');
+  const here = realWorktree(wt);
+  const mine = live.filter((s) => s.worktree === here && s.paths.length > 0);
+  const others = mine.length === 0 ? [] : mine.map((s) => ({ ...s, paths: s.paths.filter((p) => staged().has(p)) })).filter((s) => s.paths.length > 0);
+  if (others.length === 0) return revertsForeignCommit(c, new Set(live.map((s) => s.session)), staged);
+  const theirs = others.flatMap((s) => s.paths);
+  const MAX = 20;
+  return {
+    kind: 'owned',
+    what: `${theirs.length} staged path${theirs.length === 1 ? ' was' : 's were'} last written by another live session in this worktree`,
+    found: others.map((s) => {
+      const seen = Math.max(s.heartbeat ?? 0, s.lastActivity ?? 0);
+      const list = s.paths.slice(0, MAX).join(', ') + (s.paths.length > MAX ? `, … (${s.paths.length - MAX} more)` : '');
+      return `session ${shortSession(s.session)} (live, last seen ${relativeTime(new Date(seen).toISOString())}): ${list}`;
+    }),
+    steps: [
+      `leave their files out and commit only yours: git restore --staged -- ${theirs.slice(0, MAX).map(shq).join(' ')}${theirs.length > MAX ? ' …' : ''}`,
+      `if session ${others.map((s) => shortSession(s.session)).join(', ')} has finished with them, release its claims: git handoff release --session ${others.map((s) => shq(s.session)).join(' / ')} (or wait until its lease expires: handoff.leaseTTL, default 30m)`,
+      'see who is live here and what each wrote: git handoff sessions',
+    ],
+    data: { session: c.session, conflicts: others.map((s) => ({ session: s.session, paths: s.paths })) },
+  };
+}
+
+/** A worktree's path with its links resolved, as `listSessions` names worktrees. */
+function realWorktree(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return path.resolve(p);
+  }
+}
+
+const ZERO = /^0+$/;
+
+/** The commits a refused reset left the files without, while HEAD is still where it was (else the note is stale). */
+function refusedReset(c: HookContext): Set<string> {
+  const file = refusedResetFile(c.repo);
+  if (!existsSync(file)) return new Set();
+  try {
+    const note = JSON.parse(readFileSync(file, 'utf8')) as { head: string; commits: string[] };
+    if (c.repo.git(['rev-parse', '-q', '--verify', 'HEAD'], { allowFail: true }).stdout.trim() === note.head) return new Set(note.commits);
+  } catch {
+    /* unreadable: dropped below */
+  }
+  rmSync(file, { force: true });
+  return new Set();
+}
+const RECENT = 50;
+
+/**
+ * Staged content that takes back, path by path, a recent commit of another live session or one a refused
+ * `reset --hard` left the files without (git reset them before the hook could refuse); `live`, the other live
+ * sessions. An explicit revert passes.
+ */
+function revertsForeignCommit(c: HookContext, live: Set<string>, staged: () => Set<string>): Refusal | null {
+  if (['REVERT_HEAD', 'CHERRY_PICK_HEAD'].some((f) => existsSync(path.join(c.repo.gitDir, f)))) return null;
+  const reset = refusedReset(c);
+  if (live.size === 0 && reset.size === 0) return null;
+  const recent = c.repo.git(['rev-list', '-n', String(RECENT), '--no-merges', 'HEAD'], { allowFail: true }).stdout.split('\n').filter(Boolean);
+  const trailers = readTrailersOf(c.repo, recent);
+  const theirs = recent.filter((o) => reset.has(o) || live.has(trailers.get(o)?.session ?? ''));
+  if (theirs.length === 0) return null;
+  const want = staged();
+  // one diff-tree for all their commits: `<commit>` lines, then `:mode mode old new status\0path\0` records
+  const raw = c.repo.git(['diff-tree', '--stdin', '-r', '--no-renames', '-z', '--root'], { input: theirs.join('\n') + '\n', allowFail: true }).stdout.split('\0');
+  const changes: Array<{ commit: string; path: string; before: string; after: string }> = [];
+  let commit = '';
+  for (let i = 0; i < raw.length; i++) {
+    const f = raw[i].replace(/^\n/, '');
+    if (/^[0-9a-f]{40,64}$/.test(f)) commit = f;
+    else if (f.startsWith(':')) {
+      const [, , before, after] = f.slice(1).split(' ');
+      const p = raw[++i];
+      if (want.has(p) && !p.includes('\n')) changes.push({ commit, path: p, before, after });
+    }
+  }
+  if (changes.length === 0) return null;
+  // the index and HEAD blobs of those paths, in one cat-file
+  const specs = changes.flatMap((ch) => [`:${ch.path}`, `HEAD:${ch.path}`]);
+  const blobs = c.repo.git(['cat-file', '--batch-check=%(objectname)'], { input: specs.join('\n') + '\n', allowFail: true }).stdout.split('\n');
+  const blob = (i: number) => (/^[0-9a-f]{40,64}$/.test(blobs[i]) ? blobs[i] : null);
+  const same = (a: string | null, b: string) => (a === null ? ZERO.test(b) : a === b);
+  const reverted = changes.filter((ch, i) => same(blob(2 * i), ch.before) && same(blob(2 * i + 1), ch.after) && ch.before !== ch.after);
+  if (reverted.length === 0) return null;
+  const commits = [...new Set(reverted.map((r) => r.commit))];
+  const paths = [...new Set(reverted.map((r) => r.path))];
+  const owner = (oid: string) => trailers.get(oid)?.session ?? null;
+  // the client that made it, where the commit says (Handoff-Client)
+  const by = (oid: string) => `session ${shortSession(owner(oid))}${trailers.get(oid)?.client ? ` (${trailers.get(oid)!.client})` : ''}`;
+  return {
+    kind: 'owned',
+    what: `the staged changes take back ${commits.length === 1 ? 'a commit' : `${commits.length} commits`} of another session: ${paths.length} path${paths.length === 1 ? ' is' : 's are'} staged as before ${commits.length === 1 ? 'that commit' : 'those commits'}`,
+    found: [
+      ...commits.map((oid) => `commit ${shortOid(oid)} by ${by(oid)}: ${reverted.filter((r) => r.commit === oid).map((r) => r.path).join(', ')}`),
+      `committing session: ${shortSession(c.session)} (from ${c.sessionSource}); this is what the files look like after a refused \`git reset --hard\`, which git applies to the files before any hook can refuse it`,
+    ],
+    steps: [
+      `keep their work: git restore --source=HEAD --staged --worktree -- ${paths.map(shq).join(' ')} (then make your own change on top)`,
+      `if undoing their commit is agreed with session ${[...new Set(commits.map((o) => shortSession(owner(o))))].join(', ')}, say so in the history: git revert ${commits.map(shortOid).join(' ')}`,
+    ],
+    data: { session: c.session, reverted: reverted.map((r) => ({ commit: r.commit, session: owner(r.commit), path: r.path })) },
+  };
+}

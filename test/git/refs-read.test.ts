@@ -1,0 +1,83 @@
+// Refs read in this process (src/git/refs-read.ts) against git's listing (src/git/refs.ts listRefs): the leases as
+// leases.ts writes them, loose, packed in packed-refs, a loose ref over its packed value, none at all; and each state
+// where only git can say (objects packed, a symbolic ref, a name git would not take, GIT_DIR) is left to git (null).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { listRefs } from '../../src/git/refs';
+import { listRefsInProcess } from '../../src/git/refs-read';
+import { openRepo } from '../../src/git/repo';
+import { listLeases, touchLease } from '../../src/handoff/state/leases';
+import { LEASE_PREFIX } from '../../src/handoff/store/names';
+import { makeRepo, type TestRepo } from '../helpers/repo';
+
+const fields = (rs: ReturnType<typeof listRefs>) => rs.map((r) => ({ ref: r.ref, oid: r.oid, time: r.time, block: r.block }));
+const same = (repo: TestRepo) => {
+  const r = openRepo(repo.dir);
+  const own = listRefsInProcess(r, LEASE_PREFIX);
+  expect(own).not.toBeNull();
+  expect(fields(own!)).toEqual(fields(listRefs(r, [LEASE_PREFIX])));
+  return own!;
+};
+
+/** Two leases, as the guard takes them, for two worktrees (one path with a space and a tab). */
+function leased(): TestRepo {
+  const repo = makeRepo({ commit: true });
+  const r = openRepo(repo.dir);
+  touchLease(r, 'session-a', r.worktree!, { minIntervalMs: 0 });
+  touchLease(r, 'session-b', path.join(path.dirname(repo.dir), 'other wt\there'), { minIntervalMs: 0 });
+  return repo;
+}
+
+describe('the leases read in this process', () => {
+  const saved = process.env.GIT_DIR;
+  afterEach(() => {
+    if (saved === undefined) delete process.env.GIT_DIR;
+    else process.env.GIT_DIR = saved;
+  });
+
+  it('none at all: an empty listing, as git gives', () => {
+    const repo = makeRepo({ commit: true });
+    expect(same(repo)).toEqual([]);
+  });
+
+  it('loose leases: the same records, and listLeases reads the same holders from them', () => {
+    const repo = leased();
+    const own = same(repo);
+    expect(own).toHaveLength(2);
+    const r = openRepo(repo.dir);
+    expect(listLeases(r, own)).toEqual(listLeases(r));
+    expect(listLeases(r, own).map((l) => l.session).sort()).toEqual(['session-a', 'session-b']);
+  });
+
+  it('packed in packed-refs (objects still loose), and a loose ref over its packed value', () => {
+    const repo = leased();
+    repo.git(['pack-refs', '--all']);
+    same(repo);
+    // a lease moved after packing: its loose file stands over the packed value
+    const [a, b] = listRefs(openRepo(repo.dir), [LEASE_PREFIX]);
+    repo.git(['update-ref', a.ref, b.oid, a.oid]);
+    const own = same(repo);
+    expect(own.find((x) => x.ref === a.ref)?.oid).toBe(b.oid);
+  });
+
+  it('leaves to git what only git reads: packed objects, a symbolic ref, a name git would not take, GIT_DIR', () => {
+    const packed = leased();
+    packed.git(['gc', '-q', '--prune=now']);
+    expect(listRefsInProcess(openRepo(packed.dir), LEASE_PREFIX)).toBeNull();
+
+    const symbolic = leased();
+    symbolic.git(['symbolic-ref', `${LEASE_PREFIX}sym`, 'refs/heads/main']);
+    expect(listRefsInProcess(openRepo(symbolic.dir), LEASE_PREFIX)).toBeNull();
+
+    const odd = leased();
+    const dir = path.join(odd.dir, '.git', 'refs', 'handoff-leases');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'x.lock'), `${odd.git(['rev-parse', 'HEAD']).stdout.trim()}\n`);
+    expect(listRefsInProcess(openRepo(odd.dir), LEASE_PREFIX)).toBeNull();
+
+    const plain = leased();
+    process.env.GIT_DIR = path.join(plain.dir, '.git');
+    expect(listRefsInProcess(openRepo(plain.dir), LEASE_PREFIX)).toBeNull();
+  });
+});
