@@ -8,6 +8,9 @@
 // Part `floor` (bench/floor.mjs): the least any implementation of a row of the goals' table costs, beside the row.
 // Part `sync` (bench/sync.mjs): sync at 100, 1,000 and 10,000 handoffs beside git's own fetch and push of the same refs,
 // and the pushes a claim starts; `sync100k` the same at 100,000 (minutes: not in the default run).
+// Part `scale` (bench/scale.mjs, minutes, named only): list, status, claims and the session start at 100,000 handoffs
+// with 1,000 archive entries of one topic, beside their floors and the same commands at 1,000.
+import { benchScale } from './scale.mjs';
 import { execFileSync, execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
@@ -29,7 +32,7 @@ import { benchClaimPushes, benchSync } from './sync.mjs';
 const f = flags();
 const ALL = ['calls', 'floor', 'guard', 'store', 'list', 'commit', 'record', 'claims', 'trace', 'witness', 'status', 'sync'];
 // parts run only when named (--only): minutes long
-const NAMED = ['sync100k'];
+const NAMED = ['sync100k', 'scale'];
 const only = f.only ? String(f.only).split(',') : ALL;
 for (const name of only) if (![...ALL, ...NAMED].includes(name)) throw new Error(`unknown part ${name}: use ${[...ALL, ...NAMED].join(',')}`);
 const runs = f.runs;
@@ -37,7 +40,7 @@ const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
 
 /** The rows of the parts asked for, measured in this process's environment. */
 async function measure(parts) {
-  const fns = { calls: () => benchToolCalls({ runs, clients: f.client ? String(f.client).split(',') : undefined }), floor: () => benchFloors({ runs }), guard: () => benchGuardRows({ runs }), store: () => benchStore({ runs }), list: () => benchList({ runs }), commit: () => benchCommit({ runs, before: f.before }), record: () => benchRecord({ runs }), claims: () => benchClaims({ runs }), trace: () => benchTrace({ runs }), witness: () => benchWitness({ runs }), status: () => benchStatus({ runs }), sync: () => [...benchSync({ runs }), ...benchClaimPushes()], sync100k: () => benchSync({ runs: runs ?? 3, sizes: [100000] }) };
+  const fns = { calls: () => benchToolCalls({ runs, clients: f.client ? String(f.client).split(',') : undefined }), floor: () => benchFloors({ runs }), guard: () => benchGuardRows({ runs }), store: () => benchStore({ runs }), list: () => benchList({ runs }), commit: () => benchCommit({ runs, before: f.before }), record: () => benchRecord({ runs }), claims: () => benchClaims({ runs }), trace: () => benchTrace({ runs }), witness: () => benchWitness({ runs }), status: () => benchStatus({ runs }), sync: () => [...benchSync({ runs }), ...benchClaimPushes()], sync100k: () => benchSync({ runs: runs ?? 3, sizes: [100000] }), scale: () => benchScale({ runs }) };
   const rows = [];
   // a part may answer a promise (status: it starts a server and asks it)
   for (const name of parts) rows.push(...(await fns[name]()));

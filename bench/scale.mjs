@@ -1,0 +1,65 @@
+#!/usr/bin/env node
+// The team's scale (issue 57): `list`, `status`, `claims` and the session start over 100,000 handoffs on 1,000
+// branches with 1,000 archive entries of one topic on the checked-out branch, each against its floor timed in the same
+// run (interleaved), and the read commands against the same repository at 1,000 handoffs (what stays flat must).
+//   node bench/scale.mjs [--runs N] [--handoffs N] [--json]
+import { execFileSync } from 'node:child_process';
+import { generateHandoffs } from './gen-repo.mjs';
+import { emit, flags, interleave, interleaveMany, nodeFloor, row, tempRepo, timeSync } from './lib.mjs';
+import { viaGit } from './store.mjs';
+
+const TOPIC = 'release-plan';
+const RAW = ['for-each-ref', '--format=%(refname)%00%(objectname)%00%(committerdate:unix)%00%(trailers)%00', 'refs/handoffs/'];
+
+/** A repository of `handoffs` generated handoffs, and `archives` archive entries of one topic on its checked-out branch written through the CLI. */
+function scaleRepo(handoffs, archives) {
+  const repo = tempRepo('gh-bench-scale-');
+  generateHandoffs(repo, { handoffs, branches: Math.max(1, Math.floor(handoffs / 100)) });
+  const env = viaGit({ ...repo.env, GIT_HANDOFF_SESSION: 'bench-archivist' });
+  const cli = (args) => execFileSync('git', ['handoff', ...args], { cwd: repo.dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  for (let i = 0; i < archives; i++) {
+    cli(['write', TOPIC, '-m', `Goal: release ${i}`]);
+    cli(['archive', TOPIC]);
+  }
+  cli(['write', TOPIC, '-m', 'Goal: the release after them']);
+  cli(['claim', 'src/release/', '--note', 'the release notes']);
+  return { repo, env };
+}
+
+export function benchScale({ runs, handoffs = 100_000, archives = 1000 } = {}) {
+  const n = Number(runs ?? 9);
+  const rows = [];
+  const small = scaleRepo(1000, 10);
+  const big = scaleRepo(handoffs, archives);
+  const at = (r) => ({ cwd: r.repo.dir, env: r.env });
+  const cmd = (r, args) => () => timeSync('git', ['handoff', ...args], at(r)).ms;
+  try {
+    for (const r of [small, big]) timeSync('git', ['handoff', 'list', '--all', '--json'], at(r)); // the record's first sight and the kept listing
+    const label = handoffs.toLocaleString('en-US');
+    const floor = nodeFloor(big.repo.env);
+    const raw = () => timeSync('git', RAW, at(big)).ms;
+    rows.push(row(`list --all --json at ${label} (vs node -e '' + raw for-each-ref)`, interleave(n, cmd(big, ['list', '--all', '--json']), () => floor() + raw()), 1.5));
+    rows.push(row(`status --all --json at ${label} (vs list --all --json)`, interleave(n, cmd(big, ['status', '--all', '--json']), cmd(big, ['list', '--all', '--json'])), 1.5));
+    // what a session reads at its start and between calls: the branch's handoffs (one topic with 1,000 archive entries) and the claims
+    for (const [name, args] of [
+      ['claims --json', ['claims', '--json']],
+      ['boot (the session start view)', ['boot', '--session', 'bench-reader']],
+      ['list (the checked-out branch)', ['list', '--json']],
+      ['status (the checked-out branch)', ['status', '--json']],
+    ]) {
+      const m = interleaveMany(n, [cmd(small, args), cmd(big, args)]);
+      rows.push(row(`${name} at ${label} (vs the same at 1,000)`, m.vs(1, 0), 1.5));
+    }
+    // every version of the topic with 1,000 archive entries: it grows with them, as it prints them (no goal)
+    rows.push(row(`log ${TOPIC} with ${archives.toLocaleString('en-US')} archive entries (vs node -e '')`, interleave(n, cmd(big, ['log', TOPIC]), floor), null));
+  } finally {
+    small.repo.cleanup();
+    big.repo.cleanup();
+  }
+  return rows;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const f = flags();
+  emit(benchScale({ runs: f.runs, handoffs: f.handoffs ? Number(f.handoffs) : undefined, archives: f.archives ? Number(f.archives) : undefined }), f.json);
+}
