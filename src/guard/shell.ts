@@ -807,7 +807,8 @@ export const lineText = (cmds: SimpleCommand[]) =>
 const MAX_VALUE_DEPTH = 4;
 
 /** The variables that stand for a key that runs a command, from RUNNING_KEYS. */
-const RUN_VARS: ReadonlySet<string> = new Set(RUNNING_KEYS.flatMap((r) => (r.script ? (r.env ?? []) : [])));
+/** Each variable git reads a command from, with how git runs it (the key's `script`: ssh is given the host and a command). */
+const RUN_VARS: ReadonlyMap<string, (v: string) => string | null> = new Map(RUNNING_KEYS.flatMap((r) => (r.script ? (r.env ?? []).map((name) => [name, r.script!] as const) : [])));
 
 /** Declarations whose `NAME=value` arguments set variables for the rest of the line. */
 const DECLARES = new Set(['export', 'declare', 'typeset', 'readonly', 'local']);
@@ -868,10 +869,10 @@ function runValueCommands(c: SimpleCommand, line: Record<string, string>, depth:
   // variables: those given to this command, and those it sets for the line (judged where set: a later command of
   // the line, or of the shell, may run them)
   for (const [name, value] of Object.entries({ ...own, ...c.assigns })) {
-    if (RUN_VARS.has(name) && value.trim() !== '') values.push({ source: name, value, cwd: inv ? gitCwd() : c.cwd });
+    if (RUN_VARS.has(name) && value.trim() !== '') values.push({ source: name, value: RUN_VARS.get(name)!(value) ?? value, cwd: inv ? gitCwd() : c.cwd });
   }
   // inherited from earlier on the line, by a git command (which runs them at the top of its worktree)
-  if (inv) for (const name of RUN_VARS) if (Object.hasOwn(line, name) && !Object.hasOwn(c.assigns, name) && line[name].trim() !== '') values.push({ source: name, value: line[name], cwd: gitCwd() });
+  if (inv) for (const [name, script] of RUN_VARS) if (Object.hasOwn(line, name) && !Object.hasOwn(c.assigns, name) && line[name].trim() !== '') values.push({ source: name, value: script(line[name]) ?? line[name], cwd: gitCwd() });
   if (values.length === 0) return [];
   if (depth >= MAX_VALUE_DEPTH) throw new LexBound(`values that run commands nested more than ${MAX_VALUE_DEPTH} deep`);
   return values.flatMap(({ source, value, cwd }) => {

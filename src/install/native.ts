@@ -72,7 +72,9 @@ function strip(value: Record<string, any>, at: string[]): number {
 
 /** A hooks file's value with git-handoff's entries as `json` says (any earlier ones taken out first). */
 function merged(current: Record<string, any> | null, json: JsonHooks): Record<string, any> {
+  // what the format needs (Cursor's version) is added where missing; a value already there stays where it is
   const value = current === null ? structuredClone(json.base ?? {}) : structuredClone(current);
+  for (const [k, v] of Object.entries(json.base ?? {})) if (!(k in value)) value[k] = structuredClone(v);
   strip(value, json.at);
   const events = eventsAt(value, json.at, true)!;
   for (const [event, entries] of Object.entries(json.entries)) events[event] = [...(Array.isArray(events[event]) ? events[event] : []), ...entries];

@@ -83,8 +83,6 @@ describe('a value that runs a command is judged as that command', () => {
         'GIT_EDITOR=true git commit --amend --no-edit',
         'EDITOR=true git commit --amend',
         "git -c core.editor='code --wait' commit",
-        'git -c core.editor=vim commit',
-        'EDITOR=vim git rebase -i HEAD~1',
         'GIT_SEQUENCE_EDITOR=: git rebase -i HEAD~1',
         "GIT_SSH_COMMAND='ssh -i ~/.ssh/id_ed25519 -o IdentitiesOnly=yes' git fetch origin",
         'export GIT_PAGER=cat; git log -1',
@@ -92,9 +90,18 @@ describe('a value that runs a command is judged as that command', () => {
         'git -c diff.external=difft diff',
         'git --no-pager log -1',
         'PAGER= git log',
+        "git -c core.sshCommand='ssh -o BatchMode=yes' fetch origin",
       ],
       'allow',
     );
+  });
+
+  it('an editor git opens is typed into: allowed where each call is seen, refused in Codex, whose write_stdin no hook sees', async () => {
+    const repo = await foreignWorld();
+    repo.commit(`mine\n\nClaude-Session-Id: ${ME}`, { 'c.txt': 'c\n' });
+    const EDITORS = ['git -c core.editor=vim commit', 'EDITOR=vim git rebase -i HEAD~1', "GIT_SSH_COMMAND='ssh -o ProxyCommand=none' git fetch origin; ssh localhost"];
+    await expectAll(repo, EDITORS, 'allow', undefined, SHELL_CLIENTS.filter((c) => c.client !== 'codex'));
+    await expectAll(repo, EDITORS, 'deny', /write_stdin/, SHELL_CLIENTS.filter((c) => c.client === 'codex'));
   });
 
   it('refuses a value it cannot see on a line that names protected things, and allows it elsewhere', async () => {

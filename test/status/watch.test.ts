@@ -1,5 +1,6 @@
 // `status --watch` through a real terminal (`script` gives it a pty): drawn, drawn again in place when a ref changes,
-// ended by Ctrl-C typed into the terminal with exit 0, and no process of it left.
+// ended by Ctrl-C typed into the terminal with exit 0, and no process of it left. The line runs in bash, which goes on
+// after a child that ended on SIGINT with a code of its own (dash, /bin/sh here, ends itself on the same SIGINT).
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { BIN, makeRepo } from '../helpers/repo';
@@ -11,7 +12,7 @@ describe('status --watch', () => {
   it('redraws in place when a ref changes and ends cleanly on Ctrl-C', async () => {
     const repo = makeRepo({ commit: true });
     expect((await repo.cli(['write', 'first-topic', '--session', 'alice', '-m', 'Goal: one'])).exitCode).toBe(0);
-    const child = spawn('script', ['-q', '-f', '-e', '-c', `'${BIN}' status --watch --color=never; echo "watch exited $?"`, '/dev/null'], { cwd: repo.dir, env: { ...repo.env, TERM: 'xterm' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('script', ['-q', '-f', '-e', '-c', `'${BIN}' status --watch --color=never; echo "watch exited $?"`, '/dev/null'], { cwd: repo.dir, env: { ...repo.env, TERM: 'xterm', SHELL: '/bin/bash' }, stdio: ['pipe', 'pipe', 'pipe'] });
     try {
       let out = '';
       child.stdout.on('data', (d) => (out += d));

@@ -9,7 +9,8 @@ import { doctorPlugins, installPlugin, uninstallPlugin } from '../../install/plu
 import { pluginAnswers } from '../../guard/plugin-active';
 import { userPluginFile } from '../../clients/opencode';
 import { removeLocalState } from '../../handoff/state/local-state';
-import { existsSync } from 'node:fs';
+import { existsSync, fstatSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { excludeWiring, unexcludeWiring } from '../../install/private';
 import { checkPathInstallations } from '../../install/installations';
 import { doctorHooks, installHooksFor, uninstallHooks, uninstallHooksFor } from '../../hooks/install';
@@ -138,8 +139,42 @@ function stillGuarded(repo: Repo): string | null {
 }
 
 function report(a: Args, msgs: string[]): void {
+  // `install … > .cursor/hooks.json`: standard output is a file install has just written; the report would overwrite it
+  const into = outputIsWritten(msgs);
+  if (into) {
+    process.stderr.write(`standard output is ${into}, which install writes: the report goes to standard error\n`);
+    if (!a.quiet) for (const m of msgs) process.stderr.write(`${m}\n`);
+    return;
+  }
   if (a.json) return printJson({ actions: msgs });
   if (!a.quiet) for (const m of msgs) process.stdout.write(`${m}\n`);
+}
+
+/** The file a report line names (`<file>: wired …`) that standard output is, if any. */
+function outputIsWritten(msgs: string[]): string | null {
+  let out;
+  try {
+    out = fstatSync(1);
+  } catch {
+    return null;
+  }
+  if (!out.isFile()) return null;
+  // the lines name files from the top of the worktree; the command may run below it
+  const bases: string[] = [];
+  for (let d = process.cwd(); !bases.includes(d); d = path.dirname(d)) bases.push(d);
+  for (const m of msgs) {
+    const name = /^([^\s:][^:]*): /.exec(m)?.[1];
+    if (!name) continue;
+    for (const base of bases) {
+      try {
+        const st = statSync(path.resolve(base, name));
+        if (st.ino === out.ino && st.dev === out.dev) return name;
+      } catch {
+        // not a file there
+      }
+    }
+  }
+  return null;
 }
 
 export const installCommand: CommandModule<GlobalArgs, Args> = {

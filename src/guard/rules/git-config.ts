@@ -57,7 +57,8 @@ export const RUNNING_KEYS: RunningKey[] = [
   { key: /^core\.pager$/, runs: 'runs a program on the output of every git command that pages', instead: 'git --no-pager <command>, or GIT_PAGER=<pager> git <command>', script: asCommand, env: ['GIT_PAGER', 'PAGER'] },
   { key: /^pager\.[^.]+$/, runs: 'runs a program on the output of that git command', when: notBool, instead: 'git --no-pager <command>, or GIT_PAGER=<pager> git <command>', script: asCommand },
   { key: /^(core|sequence)\.editor$/, runs: 'runs a program for every message or todo list git asks for', instead: 'GIT_EDITOR=<editor> git <command> (GIT_SEQUENCE_EDITOR for rebase -i)', script: asCommand, env: ['GIT_EDITOR', 'GIT_SEQUENCE_EDITOR', 'EDITOR', 'VISUAL'] },
-  { key: /^core\.sshcommand$/, runs: 'runs a program for every ssh connection', instead: "GIT_SSH_COMMAND='<command>' git <command>", script: asCommand, env: ['GIT_SSH_COMMAND', 'GIT_SSH'] },
+  // git appends the host and the program it runs there: judged with them (an ssh given a remote command reads no typed input)
+  { key: /^core\.sshcommand$/, runs: 'runs a program for every ssh connection', instead: "GIT_SSH_COMMAND='<command>' git <command>", script: (v) => `${v} host.invalid git-upload-pack`, env: ['GIT_SSH_COMMAND', 'GIT_SSH'] },
   { key: /^core\.askpass$/, runs: 'runs a program for every password git asks for', script: asCommand, env: ['GIT_ASKPASS', 'SSH_ASKPASS'] },
   { key: /^core\.gitproxy$/, runs: 'runs a program for every git:// connection', script: asCommand, env: ['GIT_PROXY_COMMAND'] },
   { key: /^core\.alternaterefscommand$/, runs: 'runs a program', script: asCommand },
