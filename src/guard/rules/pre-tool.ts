@@ -98,7 +98,8 @@ async function repositoriesOf(ctx: GuardContext, git: GitInvocation, here: strin
       break;
     }
   }
-  if (dest === undefined || /[$`]/.test(dest)) return out;
+  // a NUL cannot reach git in an argument: no remote has that name
+  if (dest === undefined || /[$`\0]/.test(dest)) return out;
   const asPath = (u: string) => (u.startsWith('file://') ? u.slice(7) : /^[^:/]+:/.test(u) && !u.startsWith('/') ? null : u.replace(/^~(?=\/|$)/, ctx.env.HOME ?? '~'));
   const direct = /[/~]|^\.\.?$/.test(dest) || dest.startsWith('file://') ? asPath(dest) : null;
   if (direct !== null) return [...out, path.resolve(here, direct)];
