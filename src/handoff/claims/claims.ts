@@ -13,7 +13,7 @@ import { parseTrailerLines } from '../store/document';
 import { branchPrefix } from '../store/names';
 import { commitRecord, moveRef } from '../store/tx';
 import { upgradeTracking } from '../store/tx/migrate';
-import { Backoff, CONTENDED, hostLimited, TRANSIENT } from '../store/tx/retry';
+import { AGAIN, CONTENDED, hostLimited, LOST, retryingAsync, TRANSIENT, untilWonAsync, type Wait } from '../../retry';
 import type { ClientProcess } from '../state/session-process';
 import { short, type SessionRef } from '../state/session';
 import { writeMarker } from './marker';
@@ -45,18 +45,14 @@ export function assertTtl(ttlMs: number, config: Config, given: string): void {
 const NET_MS = 20_000;
 
 /**
- * The waits of one network step (src/handoff/store/tx/retry.ts): a transport cut in passing, a lock of this clone's
- * tracking ref, a host's rate limit (for handoff.hostWait). Each spent policy lets the failure through as it is.
+ * Whether a failed network step is worth another try (after its wait, src/retry.ts): a transport cut in passing, a
+ * lock of this clone's tracking ref, a host's rate limit (for handoff.hostWait). A spent policy lets the failure through.
  */
-const netRetries = (config: Config | undefined) => ({ cut: new Backoff(TRANSIENT), lock: new Backoff(CONTENDED), limit: new Backoff(hostLimited(config ? setting(config, 'hostWait') : 60_000)) });
-type NetRetries = ReturnType<typeof netRetries>;
-
-/** Whether a failed network step is worth another try now (after its wait): a cut, a local lock, a host's rate limit. */
-function retried(r: { stderr: string; timedOut: boolean }, w: NetRetries): boolean {
+function retried(r: { stderr: string; timedOut: boolean }, wait: Wait, config: Config | undefined): boolean {
   if (r.timedOut) return false;
-  if (hostLimit(r.stderr) === 'rate') return w.limit.wait();
-  if (/cannot lock ref|unable to update local ref|Unable to create .*\.lock/i.test(r.stderr) && !/\[remote rejected\]/.test(r.stderr)) return w.lock.wait();
-  return transientTransport(r.stderr) && w.cut.wait();
+  if (hostLimit(r.stderr) === 'rate') return wait(hostLimited(config ? setting(config, 'hostWait') : 60_000));
+  if (/cannot lock ref|unable to update local ref|Unable to create .*\.lock/i.test(r.stderr) && !/\[remote rejected\]/.test(r.stderr)) return wait(CONTENDED);
+  return transientTransport(r.stderr) && wait(TRANSIENT);
 }
 
 /** The handoff remote for claims: `handoff.remote`, `origin`, or the only remote; null (claims stay local) otherwise. */
@@ -89,15 +85,14 @@ const overlapsLive = (c: Claim, live: Claim[]) => live.find((x) => overlapping(c
 /** `git fetch` of one branch's claims table from the remote into the tracking ref; 'none' when the remote has none. */
 async function fetchTable(repo: Repo, remote: string, branch: string, config?: Config): Promise<{ ok: true } | { ok: false; reason: string }> {
   const ref = claimsRef(branch);
-  const w = netRetries(config);
-  for (;;) {
+  return retryingAsync(async (wait) => {
     const r = await gitBounded(['fetch', '--no-tags', '--no-write-fetch-head', '--quiet', remote, `+${ref}:${trackingClaimsRef(remote, branch)}`], { cwd: repo.cwd, timeoutMs: NET_MS });
     if (r.status === 0) return { ok: true };
     if (/couldn't find remote ref/i.test(r.stderr)) return { ok: true };
     // another session of this clone updating the same tracking ref at the same moment, a cut, a rate limit
-    if (retried(r, w)) continue;
+    if (retried(r, wait, config)) return AGAIN;
     return { ok: false, reason: r.timedOut ? `no answer within ${NET_MS / 1000} s` : pushRefusal(r.stderr) };
-  }
+  });
 }
 
 type PushOutcome = { ok: true } | { ok: false; stale: true } | { ok: false; stale: false; reason: string; answered: boolean };
@@ -106,24 +101,23 @@ type PushOutcome = { ok: true } | { ok: false; stale: true } | { ok: false; stal
 async function pushTable(repo: Repo, remote: string, branch: string, oid: string, expected: string | null, config?: Config): Promise<PushOutcome> {
   const ref = claimsRef(branch);
   let atomic = true;
-  const w = netRetries(config);
-  for (;;) {
+  return retryingAsync<PushOutcome>(async (wait) => {
     const args = [...NO_PUSH_OPTIONS, 'push', '--no-verify', '--quiet', ...(atomic ? ['--atomic'] : []), `--force-with-lease=${ref}:${expected ?? ''}`, remote, `${oid}:${ref}`];
     const r = await gitBounded(args, { cwd: repo.cwd, timeoutMs: NET_MS });
     if (r.status === 0) return { ok: true };
     // the same push again (a compare-and-swap: had a cut one landed, this one finds the lease stale, and the caller
     // reads it back); a host's rate limit is waited out for handoff.hostWait
-    if (retried(r, w)) continue;
+    if (retried(r, wait, config)) return AGAIN;
     // a single ref: without --atomic the push is the same compare-and-swap
     if (atomic && /does not support --atomic|atomic push/i.test(r.stderr) && !/stale info/.test(r.stderr)) {
       atomic = false;
-      continue;
+      return AGAIN;
     }
     if (/stale info|\[rejected\]|fetch first|non-fast-forward|failed to lock|cannot lock ref|incorrect old value|reference already exists/i.test(r.stderr)) return { ok: false, stale: true };
     // a refusal the host answered (a hook, its rights, a limit it kept past hostWait) is no offline: nothing is claimed
     const answered = /\[remote rejected\]|pre-receive hook declined|hook declined/i.test(r.stderr) || hostLimit(r.stderr) !== null;
     return { ok: false, stale: false, reason: r.timedOut ? `no answer within ${NET_MS / 1000} s` : pushRefusal(r.stderr), answered };
-  }
+  });
 }
 
 const mergeBase = (repo: Repo, a: string, b: string): string | null => {
@@ -170,9 +164,8 @@ async function changeOnce<R>(repo: Repo, branch: string, session: string, mutate
   // still checks it); every later attempt reads the ref again
   const listed = o.recs?.find((r) => r.ref === local);
   // another writer won the compare-and-swap (here, or on the remote): wait a little, read again, decide again
-  const contended = new Backoff(CONTENDED);
-  const busy = () => new HandoffError('concurrent', 'claims-busy', `the claims table of ${branch} kept changing under ${contended.waits + 1} attempts; run it again`, { branch });
-  for (let attempt = 0; ; attempt++) {
+  const busy = (attempts: number) => new HandoffError('concurrent', 'claims-busy', `the claims table of ${branch} kept changing under ${attempts} attempts; run it again`, { branch });
+  return untilWonAsync<ChangeResult<R>>(async (attempt) => {
     const now = Date.now();
     const L = attempt === 0 && o.recs ? (listed?.oid ?? null) : readRef(repo, local);
     if (remote) {
@@ -209,13 +202,12 @@ async function changeOnce<R>(repo: Repo, branch: string, session: string, mutate
         const f = await fetchTable(repo, remote, branch, config);
         if (f.ok) {
           fetched = true;
-          if (pushed.stale && !contended.wait()) throw busy();
-          continue;
+          return pushed.stale ? LOST : AGAIN;
         }
         if (pushed.stale) throw new HandoffError('environment', 'remote-unreachable', `the claims table on ${remote} moved and could not be fetched again (${f.reason}); nothing was claimed here either`, { remote });
         published = { where: 'offline', remote, reason: f.reason };
         remote = null;
-        continue;
+        return AGAIN;
       }
       if (pushed.answered) {
         const what = 'unchanged' in step ? `this clone's claims stay unpublished (local only)` : 'nothing was claimed';
@@ -224,7 +216,7 @@ async function changeOnce<R>(repo: Repo, branch: string, session: string, mutate
       }
       published = { where: 'offline', remote, reason: pushed.reason };
       remote = null;
-      continue;
+      return AGAIN;
     }
     const step = mutate(readTable(repo, L), now);
     if ('unchanged' in step) return { result: step.unchanged, oid: L ?? '', published, lost: [] };
@@ -233,8 +225,8 @@ async function changeOnce<R>(repo: Repo, branch: string, session: string, mutate
       noteClaimsMove(repo, local, oid);
       return { result: step.result, oid, published, lost: [] };
     }
-    if (!contended.wait()) throw busy();
-  }
+    return LOST;
+  }, { policy: CONTENDED, gaveUp: busy });
 }
 
 // ---- claim and release -----------------------------------------------------------------------------------------

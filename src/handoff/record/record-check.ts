@@ -206,7 +206,6 @@ export function checkRecord(repo: Repo, o: { force?: boolean } = {}): RecordChec
         }
         return [...cmp.absorb.values()];
       },
-      60,
       fallback ?? base,
     );
     blocked = commit === null ? recordBlocked() : null;
@@ -332,7 +331,6 @@ export function takeInRecord(repo: Repo, recOid: string | null, tip: string): { 
       }
       return [tip];
     },
-    60,
     kept,
   );
   const names = missing.map(([ref]) => ref);

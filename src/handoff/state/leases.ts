@@ -8,7 +8,8 @@ import type { Repo } from '../../git/repo';
 import { trailerReader } from '../../git/trailers';
 import { TRAILER } from '../store/document';
 import { LEASE_PREFIX, decodeBranch, leaseRef } from '../store/names';
-import { commitRecord, LOST, moveRef, untilWon } from '../store/tx';
+import { commitRecord, moveRef } from '../store/tx';
+import { LOST, LOST_RACE, untilWon, type BackoffPolicy } from '../../retry';
 import { processGone, type ClientProcess } from './session-process';
 
 export interface Lease {
@@ -91,7 +92,7 @@ export type TouchResult =
   | { status: 'held'; lease: Lease };
 
 /** How many lost races a lease touch tries again after: a heartbeat, not worth a long wait (the next call tries again). */
-const LEASE_ATTEMPTS = 5;
+const LEASE_RACE: BackoffPolicy = { ...LOST_RACE, attempts: 5 };
 
 let emptyTree: string | null = null;
 
@@ -118,7 +119,7 @@ export function touchLease(repo: Repo, session: string, worktree: string, o: Tou
     const oid = commitRecord(repo, emptyTree, [], `lease: ${session}\n\n${lines.join('\n')}\n`, config);
     const r = moveRef(repo, leaseRef(worktree), oid, cur?.oid ?? null, 'handoff lease');
     return r.ok ? { status: cur?.session === session ? 'refreshed' : 'acquired', lease: readLease(repo, worktree) } : LOST;
-  }, { attempts: LEASE_ATTEMPTS, otherwise: () => ({ status: 'lost', lease: readLease(repo, worktree) }) });
+  }, { policy: LEASE_RACE, otherwise: () => ({ status: 'lost', lease: readLease(repo, worktree) }) });
 }
 
 /** Deletes this worktree's lease if `session` holds it (compare-and-swap on its current value). */

@@ -14,7 +14,8 @@ import { archivedVersions, readTip, refusedOwned, takeoverOf } from './store';
 import { fromLiveRetry, type TakeoverArg } from './takeover';
 export { droppedVersions } from './store';
 import { trackingTips } from './sync-state';
-import { LOST, moveRefs, untilWon } from './tx';
+import { moveRefs } from './tx';
+import { LOST, LOST_RACE, untilWon } from '../../retry';
 
 export { DROPPED_PREFIX };
 
@@ -57,7 +58,7 @@ export function dropHandoff(repo: Repo, branch: string, topic: string, session: 
       if (!r.ok) return LOST;
       return { ref, oid: tip.oid, keptAs };
     },
-    { attempts: 5, gaveUp: () => new HandoffError('concurrent', 'lost-race', `${ref} kept moving while it was being dropped; nothing was dropped`) },
+    { policy: { ...LOST_RACE, attempts: 5 }, gaveUp: () => new HandoffError('concurrent', 'lost-race', `${ref} kept moving while it was being dropped; nothing was dropped`) },
   );
 }
 

@@ -6,7 +6,8 @@ import { readObjects, writeBlobs, writeTreeWithPaths } from '../../git/objects';
 import { readRef } from '../../git/refs';
 import type { Repo } from '../../git/repo';
 import { NOTES_REF, trackingOf } from './names';
-import { commitRecord, LOST, moveRef, untilWon } from './tx';
+import { commitRecord, moveRef } from './tx';
+import { LOST, LOST_RACE, untilWon, type BackoffPolicy } from '../../retry';
 
 /** Where a fetch puts a remote's receipts (beside its handoffs' tracking refs). */
 export const trackingNotesRef = (remote: string) => trackingOf(remote, NOTES_REF);
@@ -122,7 +123,8 @@ function notesCommit(repo: Repo, base: string | null, entries: Map<string, NoteE
   return commitRecord(repo, tree, parents, message);
 }
 
-const MAX_ATTEMPTS = 100;
+/** Readers of one clone add receipts at once: each lost race adds its lines again on top. */
+const RECEIPTS_RACE: BackoffPolicy = { ...LOST_RACE, attempts: 100 };
 
 /**
  * Moves the notes ref by CAS; a lost race returns false (the caller re-reads and rebuilds). `own`: the commit only adds
@@ -140,7 +142,7 @@ function casNotes(repo: Repo, commit: string, old: string | null, reason: string
 export function appendReceipts(repo: Repo, wanted: ReceiptEntry[], now = Math.floor(Date.now() / 1000), at?: string | null): { added: number; receipts: Map<string, Receipt[]> } {
   if (wanted.length === 0) return { added: 0, receipts: new Map() };
   const versions = [...new Set(wanted.map((w) => w.oid))];
-  return untilWon((attempt) => {
+  return untilWon((attempt: number) => {
     // the first attempt trusts a notes commit the caller just read; a lost race reads it again
     const old = attempt === 0 && at !== undefined ? at : readRef(repo, NOTES_REF);
     const entries = noteEntries(repo, old);
@@ -158,7 +160,7 @@ export function appendReceipts(repo: Repo, wanted: ReceiptEntry[], now = Math.fl
     if (added === 0) return { added, receipts: receiptsNow() };
     const commit = notesCommit(repo, old, entries, changes, old ? [old] : [], `handoff receipts: ${added} added`);
     return casNotes(repo, commit, old, 'handoff receipt', true) ? { added, receipts: receiptsNow() } : LOST;
-  }, { attempts: MAX_ATTEMPTS, cap: 50, gaveUp: () => new HandoffError('concurrent', 'concurrent-update', `${NOTES_REF} kept changing under this receipt; nothing was recorded. Try again.`, { ref: NOTES_REF }) });
+  }, { policy: RECEIPTS_RACE, gaveUp: () => new HandoffError('concurrent', 'concurrent-update', `${NOTES_REF} kept changing under this receipt; nothing was recorded. Try again.`, { ref: NOTES_REF }) });
 }
 
 /** Every line of both notes, sorted, each once (git notes merge -s cat_sort_uniq). */
@@ -205,7 +207,7 @@ export function mergeReceipts(repo: Repo, remote: string): ReceiptMerge {
       result = 'merged';
     }
     return casNotes(repo, commit, local, `handoff fetch receipts`) ? result : LOST;
-  }, { attempts: MAX_ATTEMPTS, cap: 50, gaveUp: () => new HandoffError('concurrent', 'concurrent-update', `${NOTES_REF} kept changing during the fetch; the remote's receipts were not merged. Run the fetch again.`) });
+  }, { policy: RECEIPTS_RACE, gaveUp: () => new HandoffError('concurrent', 'concurrent-update', `${NOTES_REF} kept changing during the fetch; the remote's receipts were not merged. Run the fetch again.`) });
 }
 
 /**

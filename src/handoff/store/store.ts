@@ -16,7 +16,8 @@ import { checkWrite, ownedError, type Tip } from './ownership';
 import { SECRET_TRAILER, secretTrailersOf } from '../secrets/secrets';
 import { short, type SessionRef } from '../state/session';
 import { computeSyncStates, TRACKING_PATTERN, trackingPatternOf, type SyncState } from './sync-state';
-import { commitVersion, LOST, moveRef, moveRefs, untilWon } from './tx';
+import { commitVersion, moveRef, moveRefs } from './tx';
+import { LOST, LOST_RACE, untilWon, type BackoffPolicy } from '../../retry';
 import { dirtyPaths, verifyHandoff, type Verify } from './verify';
 import { besideEntries, MIGRATED_FROM } from './format';
 import { checkTakeover, fromLiveRetry, takenFromError, tellPreviousOwner, type TakeoverAct, type TakeoverArg } from './takeover';
@@ -111,8 +112,10 @@ export function assertTakeover(takeover: { reason: string } | null | undefined):
   }
 }
 
-const MAX_ATTEMPTS = 200;
-const DEADLINE_MS = 30_000;
+/** A write rebuilds on the new tip after each lost race: a crowd of writers of one topic all land. */
+const WRITE_RACE: BackoffPolicy = { ...LOST_RACE, attempts: 200 };
+/** An archive or a carry reads every ref it moves again after a lost race. */
+const MOVE_RACE: BackoffPolicy = { ...LOST_RACE, attempts: 20 };
 
 export function writeHandoff(repo: Repo, o: WriteOptions): WriteResult {
   const topic = assertTopic(o.topic);
@@ -136,7 +139,7 @@ export function writeHandoff(repo: Repo, o: WriteOptions): WriteResult {
   // the live owner checked once per owner met (a lost race may hand the tip to another)
   const lives = new Map<string | null, LiveOwner | null>();
   const target = o.branch !== undefined && repo.branch !== branch ? `${topic} --branch ${shq(branch)}` : topic;
-  const result = untilWon((attempt) => {
+  const result = untilWon((attempt: number) => {
     const tip = attempt === 0 ? readTip(repo, ref, first) : readTip(repo, ref);
     if (o.takeover?.from !== undefined && tip && tip.session !== o.takeover.from) throw ownedError(tip, o.session.id, ref, topic);
     if (tip && !o.takeover && tip.session !== o.session.id) throw refusedOwned(repo, tip, o.session.id, ref, topic, target);
@@ -166,7 +169,7 @@ export function writeHandoff(repo: Repo, o: WriteOptions): WriteResult {
     if (!moveRef(repo, ref, oid, tip?.oid ?? null, `handoff write ${topic}`, { own: true }).ok) return LOST;
     const takenFrom = mode === 'takeover' ? { session: tip!.session, live: lives.get(tip!.session) ?? null } : undefined;
     return { ref, oid, previous: tip?.oid ?? null, session: o.session.id, created: !tip, takeover: mode === 'takeover', ...(takenFrom ? { takenFrom } : {}), warnings };
-  }, { attempts: MAX_ATTEMPTS, deadlineMs: DEADLINE_MS, gaveUp: () => new HandoffError('concurrent', 'concurrent-update', `${ref} kept changing under this write; nothing was written. Try again.`, { ref }) });
+  }, { policy: WRITE_RACE, gaveUp: () => new HandoffError('concurrent', 'concurrent-update', `${ref} kept changing under this write; nothing was written. Try again.`, { ref }) });
   // lineage's takeover (`from`) continues the same client process: nobody to tell
   if (result.takenFrom && o.takeover?.from === undefined) tellPreviousOwner(repo, { owner: result.takenFrom.session, live: result.takenFrom.live, by: o.session, ref, branch, topic, reason: o.takeover!.reason, act: 'took over' });
   return result;
@@ -584,7 +587,7 @@ export function archiveHandoff(repo: Repo, branch: string, topic: string, sessio
     const r = moveRefs(repo, a.ops, `handoff archive ${topic}`, { what: `the archive of ${ref}`, own: true });
     const { archived, oid } = a;
     return r.ok ? { ref, archivedAs: archived, oid, takeover: took } : LOST;
-  }, { attempts: 20, gaveUp: () => new HandoffError('concurrent', 'concurrent-update', `${ref} kept changing while it was being archived; nothing was archived`) });
+  }, { policy: MOVE_RACE, gaveUp: () => new HandoffError('concurrent', 'concurrent-update', `${ref} kept changing while it was being archived; nothing was archived`) });
   if (r.takeover) told.tell?.('archived', branch, topic);
   return r;
 }
@@ -710,7 +713,7 @@ export function carryBranch(repo: Repo, from: string, to: string, session: Sessi
     }
     const r = moveRefs(repo, ops, `handoff rename-branch ${from} ${to}`, { what: `the carry of ${from}'s handoffs to ${to}` });
     return r.ok ? { from, to, carried: moved } : LOST;
-  }, { attempts: 20, gaveUp: () => new HandoffError('concurrent', 'concurrent-update', `the handoffs of ${from} kept changing while they were being carried; nothing was moved`) });
+  }, { policy: MOVE_RACE, gaveUp: () => new HandoffError('concurrent', 'concurrent-update', `the handoffs of ${from} kept changing while they were being carried; nothing was moved`) });
   for (const tell of tells) tell();
   return result;
 }

@@ -11,13 +11,10 @@ import type { Repo } from '../../../git/repo';
 import { buildMessage, type MessageInput } from '../document';
 import { afterCommit, EXTRA_REFS, extraOps, type RefUpdate, type TxBatch } from './extension';
 import { inspectLock, isStale, lockError, refOfLock } from './locks';
-import { LOCK_WAIT_MS } from './retry';
-import { backoff, sleep } from './sleep';
+import { AGAIN, LOCK_HELD, LOCK_WAIT_MS, LOST_RACE, retrying } from '../../../retry';
 
 export type { RefOp } from '../../../git/refs';
 export type { RefUpdate, TxBatch } from './extension';
-
-export { LOCK_WAIT_MS, LOST, untilWon } from './retry';
 
 // ---- commits ------------------------------------------------------------------------------------------------
 
@@ -109,24 +106,20 @@ function refOfFailure(repo: Repo, r: { message: string; lockFile?: string }): st
   return /cannot lock ref '([^']+)'/.exec(r.message)?.[1] ?? null;
 }
 
-// how many times the record's own move is rebuilt after another writer moved the record first
-const EXTRA_ATTEMPTS = 60;
-
 /**
  * Applies every op or none (`update-ref --stdin`), with the loss record's move in the same transaction. A lock a live
- * process may hold is waited out (with jitter) until the deadline; a stale lock, a lock still held at the deadline,
+ * process may hold is waited out (LOCK_HELD) until the deadline; a stale lock, a lock still held at the deadline,
  * or a hook's refusal throw the one HandoffError for each; a lost compare-and-swap is returned. The record's own
- * lost race is rebuilt and tried again; a record that cannot join (its lock left behind, a hook refusing it, a record
- * that keeps changing) never stops the move: it goes alone and the record follows by itself.
+ * lost race is rebuilt and tried again (LOST_RACE); a record that cannot join (its lock left behind, a hook refusing
+ * it, a record that keeps changing) never stops the move: it goes alone and the record follows by itself.
  */
 export function moveRefs(repo: Repo, ops: RefOp[], reason: string, o: MoveOptions = {}): MoveOutcome {
   if (ops.length === 0) return { ok: true };
   const batch: TxBatch = { reason, updates: updatesOf(ops), ...(o.replaces ? { replaces: true } : {}) };
   const started = Date.now();
   let withExtra = true;
-  let extraLost = 0;
   const noHooks = !!o.own && ownStubAlone(repo, knownConfig(repo) ?? readConfig(repo), 'reference-transaction');
-  for (let attempt = 0; ; attempt++) {
+  return retrying<MoveOutcome>((wait) => {
     const extra = withExtra ? extraOps(repo, batch) : null;
     const r = transaction(repo, extra ? [...ops, ...extra.ops] : ops, reason, o.env, noHooks);
     if (r.ok) {
@@ -137,15 +130,14 @@ export function moveRefs(repo: Repo, ops: RefOp[], reason: string, o: MoveOption
     const extraFailed = !!extra && EXTRA_REFS.has(refOfFailure(repo, r) ?? '');
     if (r.reason === 'lost') {
       if (!extraFailed) return { ok: false, message: r.message };
-      if (++extraLost >= EXTRA_ATTEMPTS) withExtra = false;
-      backoff(extraLost);
-      continue;
+      if (!wait(LOST_RACE)) withExtra = false;
+      return AGAIN;
     }
     if (r.reason === 'hook') {
       // which update a hook refused is not said: once more without the extension's, which only the extension needs
       if (extra) {
         withExtra = false;
-        continue;
+        return AGAIN;
       }
       const what = o.what ?? `the update of ${batch.updates.map((u) => u.ref).join(', ')}`;
       throw new HandoffError('integrity', 'refused-by-hook', `a reference-transaction hook refused ${what}; nothing moved:\n${r.message}`, { refs: batch.updates.map((u) => u.ref) });
@@ -155,10 +147,11 @@ export function moveRefs(repo: Repo, ops: RefOp[], reason: string, o: MoveOption
     if (isStale(lock) || (lock.ageMs ?? 0) >= LOCK_WAIT_MS || (o.deadline !== undefined && Date.now() >= o.deadline)) {
       if (!extraFailed) throw lockError(refOfLock(repo, lock.lockFile), lock, Date.now() - started);
       withExtra = false;
-      continue;
+      return AGAIN;
     }
-    sleep(Math.min(10 + attempt * 15, 150) * (0.5 + Math.random()));
-  }
+    wait(LOCK_HELD);
+    return AGAIN;
+  });
 }
 
 /** Moves one ref by compare-and-swap (old null: create only; new null: delete). */

@@ -5,8 +5,7 @@ import path from 'node:path';
 import { HandoffError } from '../../../errors';
 import { lockFileNamed } from '../../../git/refs';
 import type { Repo } from '../../../git/repo';
-import { LOCK_WAIT_MS } from './retry';
-import { sleep } from './sleep';
+import { AGAIN, LOCK_HELD, LOCK_WAIT_MS, retrying } from '../../../retry';
 
 export interface LockState {
   lockFile: string;
@@ -185,12 +184,13 @@ export function refOfLock(repo: Repo, lockFile: string): string {
  */
 export function waitOutLock(repo: Repo, ref: string, lockFile: string): void {
   const started = Date.now();
-  for (let attempt = 0; ; attempt++) {
+  retrying((wait) => {
     const lock = inspectLock(repo, lockFile);
     if (lock.ageMs === null) return;
     if (isStale(lock) || lock.ageMs >= LOCK_WAIT_MS || Date.now() - started >= LOCK_WAIT_MS) throw lockError(ref, lock, Date.now() - started);
-    sleep(Math.min(20 + attempt * 20, 250));
-  }
+    wait(LOCK_HELD);
+    return AGAIN;
+  });
 }
 
 /** The lock file in this repository git named in `stderr` as in its way ("Unable to create '…lock': File exists"), else null. */

@@ -14,7 +14,7 @@ import { parseTrailerLines } from '../document';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, archiveRef, parseRef, REMOTES_ROOT, trackingOf } from '../names';
 import { ancestryOf } from '../sync-state';
 import { commitVersion, moveRefs } from './index';
-import { Backoff, CONTENDED } from './retry';
+import { AGAIN, CONTENDED, retrying } from '../../../retry';
 
 import { FORMAT_KEY, MIGRATED_FROM } from '../format';
 export { FORMAT_VERSION, MIGRATED_FROM } from '../format';
@@ -151,12 +151,11 @@ function markTrackingFormat(repo: Repo): void {
  * first claim at once all upgrade it); true once it is written, or `done()` says another process wrote it.
  */
 function configWrite(repo: Repo, args: string[], done: () => boolean = () => false): boolean {
-  const busy = new Backoff(CONTENDED);
-  for (;;) {
+  return retrying((wait) => {
     const r = repo.git(['config', ...args], { allowFail: true });
     if (r.status === 0 || done()) return true;
-    if (!/could not lock config file/i.test(r.stderr) || !busy.wait()) return false;
-  }
+    return /could not lock config file/i.test(r.stderr) && wait(CONTENDED) ? AGAIN : false;
+  });
 }
 
 const upgraded = new Set<string>();

@@ -7,7 +7,7 @@ import { movesChange, nextRecord, noteWritten, RECORD_REF, seenAfterMove, setRec
 import { pruneWitness, pushWitness } from '../../record/witness';
 import type { RefUpdate } from './extension';
 import { inspectLock, isStale, lockError } from './locks';
-import { LOST, untilWon } from './retry';
+import { LOST, LOST_RACE, untilWon } from '../../../retry';
 
 /**
  * Changes the record by compare-and-swap: `change` edits a copy of the current record and returns the oids to keep
@@ -15,7 +15,7 @@ import { LOST, untilWon } from './retry';
  * the new record commit, or null when the record kept changing (the next command's check absorbs what is missing:
  * a tip that contains the recorded one is a legitimate advance).
  */
-export function amendRecord(repo: Repo, change: (rec: RecordState) => string[] | null, attempts = 60, fallback?: RecordState, restart = false): string | null {
+export function amendRecord(repo: Repo, change: (rec: RecordState) => string[] | null, fallback?: RecordState, restart = false): string | null {
   setRecordBlocked(null);
   return untilWon<string | null>(
     () => {
@@ -39,7 +39,7 @@ export function amendRecord(repo: Repo, change: (rec: RecordState) => string[] |
       }
       return LOST;
     },
-    { attempts, otherwise: () => null },
+    { policy: LOST_RACE, otherwise: () => null },
   );
 }
 
@@ -51,7 +51,7 @@ export function recordMoves(repo: Repo, moves: RefUpdate[], replaces = false): v
   const change = movesChange(moves);
   if (!change) return;
   try {
-    seenAfterMove(repo, amendRecord(repo, change, 60, undefined, replaces));
+    seenAfterMove(repo, amendRecord(repo, change, undefined, replaces));
     if (replaces) pruneWitness(repo);
   } catch {
     // the record is a second line of defence: a failure here leaves it to the next command's check
