@@ -1,6 +1,7 @@
 // What every command handler starts from: the repository (after -C), the session, the output mode.
 import { closeSync, openSync, readSync } from 'node:fs';
 import { HandoffError } from '../errors';
+import { AGAIN, NOT_READY, retrying } from '../retry';
 import { openRepo, type Repo } from '../git/repo';
 import { BODY_MAX } from '../handoff/store/document';
 import { parseRef } from '../handoff/store/names';
@@ -38,22 +39,21 @@ export function readBounded(file: string | number, limit: number): Buffer {
   const buf = Buffer.alloc(limit);
   let n = 0;
   try {
-    while (n < limit) {
+    retrying((wait) => {
+      if (n >= limit) return;
       let got: number;
       try {
         got = readSync(fd, buf, n, limit - n, null);
       } catch (e) {
         // a non-blocking stdin with nothing yet: wait for it as readFileSync would
-        if ((e as NodeJS.ErrnoException).code === 'EAGAIN') {
-          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
-          continue;
-        }
-        if ((e as NodeJS.ErrnoException).code === 'EOF') break;
+        if ((e as NodeJS.ErrnoException).code === 'EAGAIN' && wait(NOT_READY)) return AGAIN;
+        if ((e as NodeJS.ErrnoException).code === 'EOF') return;
         throw e;
       }
-      if (got === 0) break;
+      if (got === 0) return;
       n += got;
-    }
+      return AGAIN;
+    });
   } finally {
     if (typeof file !== 'number') closeSync(fd);
   }

@@ -7,7 +7,7 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { userHome } from '../user-dirs';
-import type { Repo } from './repo';
+import type { Storage } from './storage';
 
 type Env = NodeJS.ProcessEnv;
 /** key (lower case, as readConfig keeps it) → its values in git's order */
@@ -165,7 +165,7 @@ function envBool(v: string | undefined): boolean | null {
  * GIT_CONFIG_GLOBAL and GIT_CONFIG_SYSTEM are git's from 2.32 on (this tool needs 2.31): set, git answers. The system
  * file is /etc/gitconfig only for a git built for /usr (the distribution's); GIT_CONFIG_NOSYSTEM takes it out for any git.
  */
-function filesInGitsOrder(repo: Repo, env: Env): string[] | null {
+function filesInGitsOrder(repo: Pick<Storage, 'commonDir'>, env: Env): string[] | null {
   const nosystem = envBool(env.GIT_CONFIG_NOSYSTEM);
   if (nosystem === null || !env.HOME || env.GIT_CONFIG_GLOBAL !== undefined || env.GIT_CONFIG_SYSTEM !== undefined) return null;
   if (!nosystem && !isDistributionGit(env)) return null;
@@ -199,7 +199,7 @@ function isDistributionGit(env: Env): boolean {
  * The entries `git config -z --get-regexp <re>` prints for this repository, read in this process, as readConfig keeps
  * them (keys lower case, a bare key's value "true"); null wherever git must answer.
  */
-export function readConfigInProcess(repo: Repo, wanted: RegExp, env: Env = process.env): Map<string, string[]> | null {
+export function readConfigInProcess(repo: Pick<Storage, 'commonDir' | 'plain'>, wanted: RegExp, env: Env = process.env): Map<string, string[]> | null {
   if (!repo.plain || env.GIT_CONFIG !== undefined || env.GIT_CONFIG_PARAMETERS !== undefined || env.GIT_CONFIG_COUNT !== undefined) return null;
   const files = filesInGitsOrder(repo, env);
   if (!files) return null;

@@ -1,9 +1,11 @@
 // Reads the git configuration a command needs in one process: handoff.* settings and the identity keys.
 import path from 'node:path';
 import { readConfigInProcess } from './config-read';
-import type { Repo } from './repo';
+import type { Config } from './storage';
+import type { Repo } from './run';
 
-export type Config = Map<string, string[]>;
+export type { Config } from './storage';
+export { configBool, configValue, FALLBACK_IDENTITY, identityEnv } from './config-values';
 
 // the configuration read last for each repository: what src/git/loose.ts needs to write objects as git would
 const known = new WeakMap<Repo, Config>();
@@ -62,30 +64,6 @@ export function readConfigFiles(repo: Repo, home: string): { config: Config; fil
   }
   if (r.status === 0 || r.status === 1) known.set(repo, map);
   return { config: map, files: [...files] };
-}
-
-/** The last value of a key, as git reports it. */
-export const configValue = (c: Config, key: string): string | undefined => c.get(key.toLowerCase())?.at(-1);
-
-export function configBool(c: Config, key: string, fallback = false): boolean {
-  const v = configValue(c, key);
-  if (v === undefined) return fallback;
-  return /^(true|yes|on|1)$/i.test(v.trim());
-}
-
-export const FALLBACK_IDENTITY = { name: 'git-handoff', email: 'git-handoff@localhost' };
-
-/** Environment that fills in any identity part git has not been given, so a write never fails for it. */
-export function identityEnv(c: Config, env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  const out: NodeJS.ProcessEnv = {};
-  for (const role of ['author', 'committer'] as const) {
-    const R = role.toUpperCase();
-    if (!env[`GIT_${R}_NAME`] && !configValue(c, `${role}.name`) && !configValue(c, 'user.name')) out[`GIT_${R}_NAME`] = FALLBACK_IDENTITY.name;
-    if (!env[`GIT_${R}_EMAIL`] && !configValue(c, `${role}.email`) && !configValue(c, 'user.email') && !env.EMAIL) {
-      out[`GIT_${R}_EMAIL`] = FALLBACK_IDENTITY.email;
-    }
-  }
-  return out;
 }
 
 /** Names of the configured remotes, from one `git remote`. */

@@ -4,8 +4,8 @@
 // hook git would run for it is that stub alone.
 import { lstatSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { configValue, type Config } from './config';
-import type { Repo } from './repo';
+import { configValue } from './config-values';
+import type { Config, Storage } from './storage';
 
 /** The stub's second line (git-hooks/stub.sh): a hook file holding it is ours. */
 export const STUB_MARKER = '# git-handoff hook stub.';
@@ -36,7 +36,7 @@ export function isStub(p: string): boolean {
  * hooks/; the file there a regular file holding the stub's marker; nothing at all under the chained name beside it.
  * Anything else (no hook, another tool's, a chained one, a hooks path, a file that cannot be read) is false.
  */
-export function ownStubAlone(repo: Pick<Repo, 'commonDir'>, config: Config, name: string): boolean {
+export function ownStubAlone(repo: Pick<Storage, 'commonDir'>, config: Config, name: string): boolean {
   if (configValue(config, 'core.hooksPath') !== undefined) return false;
   const hook = path.join(repo.commonDir, 'hooks', name);
   try {

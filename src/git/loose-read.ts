@@ -2,7 +2,7 @@
 // (the loss record's comparison of what a command reads, src/handoff/record/record-reads.ts).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Repo } from './repo';
+import type { Storage } from './storage';
 
 // loaded at first use: node:zlib costs every command about 2 ms to load, and most never read or write an object
 let zlib: typeof import('node:zlib') | null = null;
@@ -19,13 +19,13 @@ export interface LooseObject {
  * One loose object, inflated: null when it is not a loose object here (packed, or not there at all), or when its
  * content would pass `max` bytes (inflating stops there: a small file can hold a huge object).
  */
-export function readLoose(repo: Pick<Repo, 'commonDir'>, oid: string, max?: number): LooseObject | null {
+export function readLoose(repo: Pick<Storage, 'commonDir'>, oid: string, max?: number): LooseObject | null {
   const file = looseFile(repo, oid);
   return file && inflateLoose(oid, file, max);
 }
 
 /** A loose object's file as stored (deflated), or null when it is not a loose object here. */
-export function looseFile(repo: Pick<Repo, 'commonDir'>, oid: string): Buffer | null {
+export function looseFile(repo: Pick<Storage, 'commonDir'>, oid: string): Buffer | null {
   try {
     return readFileSync(path.join(repo.commonDir, 'objects', oid.slice(0, 2), oid.slice(2)));
   } catch {
@@ -58,7 +58,7 @@ export function inflateLoose(oid: string, file: Buffer, max?: number): LooseObje
  * the tree does not hold is null, as git says it is missing. Null for the whole when any object needed is not loose
  * here, not of its type, or over its bound (`max`: the commit's, then each entry's): the caller asks git then.
  */
-export function looseCommitFiles(repo: Pick<Repo, 'commonDir' | 'objectFormat'>, commit: string, names: string[], max: number[] = []): { commit: LooseObject; files: Array<LooseObject | null> } | null {
+export function looseCommitFiles(repo: Pick<Storage, 'commonDir' | 'objectFormat'>, commit: string, names: string[], max: number[] = []): { commit: LooseObject; files: Array<LooseObject | null> } | null {
   const rawLength = repo.objectFormat === 'sha256' ? 32 : 20;
   const c = readLoose(repo, commit, max[0]);
   const tree = c?.type === 'commit' ? /^tree ([0-9a-f]+)\n/.exec(c.content.toString('latin1', 0, 80))?.[1] : undefined;
@@ -91,7 +91,7 @@ export function looseCommitFiles(repo: Pick<Repo, 'commonDir' | 'objectFormat'>,
  * The blob `name` of the tree of a commit, from loose objects only; null when it is not there, or any object on the
  * way is not loose or not what it should be: the caller asks git then.
  */
-export function looseCommitFile(repo: Pick<Repo, 'commonDir' | 'objectFormat'>, commit: string, name: string): Buffer | null {
+export function looseCommitFile(repo: Pick<Storage, 'commonDir' | 'objectFormat'>, commit: string, name: string): Buffer | null {
   const f = looseCommitFiles(repo, commit, [name])?.files[0];
   return f?.type === 'blob' ? f.content : null;
 }

@@ -8,7 +8,7 @@ import { createHash } from '../lazy-crypto';
 import { configValue, knownConfig, type Config } from './config';
 import { lazyZlib, readLoose } from './loose-read';
 import { sha1Hex } from './sha1';
-import type { Repo } from './repo';
+import type { Repo } from './run';
 
 /** Where this process writes loose objects itself, or null: git writes them (and says why it cannot). */
 export function looseTarget(repo: Repo): { dir: string; hash: 'sha1' | 'sha256'; config: Config } | null {

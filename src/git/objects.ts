@@ -6,8 +6,10 @@ import { HandoffError } from '../errors';
 import { countLooseCommits, identLines, looseTarget, treeContent, writeLoose } from './loose';
 import { looseCommitFiles } from './loose-read';
 import { trailerBlockLines } from './trailers';
-import { gitBytes } from './run';
-import type { Repo } from './repo';
+import { gitBytes, type Repo } from './run';
+import type { BatchObject, Bounded, CommitTrailers } from './storage';
+
+export { parseCommit, type BatchObject, type CommitTrailers } from './storage';
 
 /**
  * The system's temporary directory. node:os is required here, at the first temporary file: the full guard loads
@@ -112,11 +114,6 @@ export function countCommits(repo: Repo, oid: string): number {
   return countLooseCommits(repo.commonDir, oid) ?? Number(repo.out(['rev-list', '--count', oid]));
 }
 
-export interface BatchObject {
-  oid: string;
-  type: string;
-  content: Buffer;
-}
 
 /** Reads many objects (any rev syntax, e.g. `<oid>:handoff.md`) in one process; null where missing. */
 export function readObjects(repo: Repo, specs: string[], maxBuffer?: number): Array<BatchObject | null> {
@@ -141,11 +138,6 @@ export function readObjects(repo: Repo, specs: string[], maxBuffer?: number): Ar
   return out;
 }
 
-export interface CommitTrailers {
-  parents: string[];
-  /** the trailer block as git finds it (`%(trailers)`, not unfolded), one element per line */
-  trailers: string[];
-}
 
 /**
  * Parents and git's own trailer block of many commits, in one `git log` that prints only those (never the
@@ -176,7 +168,7 @@ export function objectSizes(repo: Repo, specs: string[]): Array<{ type: string; 
 }
 
 /** readObjects that never reads an object over its limit: those come back as { oversize } (one batch-check first). */
-export function readObjectsBounded(repo: Repo, specs: string[], max: number[]): Array<BatchObject | { oversize: number } | null> {
+export function readObjectsBounded(repo: Repo, specs: string[], max: number[]): Bounded[] {
   // the usual case in one process: everything fits in what the limits allow together; only past that are sizes asked first
   const limit = max.reduce((a, b) => a + b, 0) + specs.length * 128;
   try {
@@ -196,27 +188,8 @@ export function readObjectsBounded(repo: Repo, specs: string[], max: number[]): 
  * A commit and files of its tree (`<oid>:<name>`), each within its bound (`max`: the commit's, then each file's), as
  * readObjectsBounded answers: in this process while they are loose (a version is written loose), else one cat-file.
  */
-export function readCommitFiles(repo: Repo, oid: string, names: string[], max: number[]): Array<BatchObject | { oversize: number } | null> {
+export function readCommitFiles(repo: Repo, oid: string, names: string[], max: number[]): Bounded[] {
   const loose = looseCommitFiles(repo, oid, names, max);
   if (loose) return [loose.commit, ...loose.files];
   return readObjectsBounded(repo, [oid, ...names.map((n) => `${oid}:${n}`)], max);
-}
-
-/** Splits a raw commit object into header fields and message. */
-export function parseCommit(content: Buffer | string): { tree: string; parents: string[]; committerTime: number; message: string; signed: boolean } {
-  const text = content.toString();
-  const end = text.indexOf('\n\n');
-  const header = end === -1 ? text : text.slice(0, end);
-  const message = end === -1 ? '' : text.slice(end + 2);
-  let tree = '';
-  const parents: string[] = [];
-  let committerTime = 0;
-  let signed = false;
-  for (const line of header.split('\n')) {
-    if (line.startsWith('tree ')) tree = line.slice(5);
-    else if (line.startsWith('parent ')) parents.push(line.slice(7));
-    else if (line.startsWith('committer ')) committerTime = Number(/ (\d+) [+-]\d{4}$/.exec(line)?.[1] ?? 0);
-    else if (line.startsWith('gpgsig')) signed = true;
-  }
-  return { tree, parents, committerTime, message, signed };
 }

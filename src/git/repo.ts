@@ -3,26 +3,14 @@ import { readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { keyName, parseSetting } from '../config-keys';
 import { HandoffError } from '../errors';
-import { git, gitOut, type GitOptions, type GitResult } from './run';
+import { knownConfig, readConfig, remoteNames } from './config';
+import { countCommits, objectSizes, readCommitFiles, readCommitTrailers, readObjects, readObjectsBounded, writeBlob, writeBlobs, writeCommit, writeRawCommit, writeTree, writeTreeEntries, writeTreeWithPaths } from './objects';
+import { logTrailers } from './trailer-reads';
+import { compareRefsRead, listingOf, listRefNames, listRefs, readRef, transaction } from './refs';
+import { git, gitBounded, gitOut, NO_PUSH_OPTIONS, READER_ENV, type GitOptions, type GitResult, type Repo } from './run';
+import { MOVE_REFS, WRITE_COMMIT, type CommitSummary, type LogRecord, type MoveRefsOptions, type NetResult, type RefName, type RepoPlace, type RefOp, type SideRepository, type TreeEntry, type Walk } from './storage';
 
-export interface Repo {
-  /** where git commands run (the worktree top, or the git dir of a bare repository) */
-  cwd: string;
-  gitDir: string;
-  commonDir: string;
-  /** null in a bare repository */
-  worktree: string | null;
-  bare: boolean;
-  objectFormat: 'sha1' | 'sha256';
-  /** the checked-out branch (short name), null when HEAD is detached */
-  branch: string | null;
-  /** `handoff.formatVersion` in the repository's own config file (SPEC 2 "Format version"); null when unset */
-  storeFormat?: number | null;
-  /** found without git (discoverPlain): this user's, plain configuration, no GIT_DIR or command-line configuration */
-  plain?: boolean;
-  git(args: string[], opts?: GitOptions): GitResult;
-  out(args: string[], opts?: GitOptions): string;
-}
+export type { Repo } from './run';
 
 /**
  * The repository containing `start`. A plain one is found without starting git; `viaGit` asks git in every case
@@ -46,7 +34,7 @@ export function openRepo(start: string = process.cwd(), o: { viaGit?: boolean } 
   const bare = bareFlag === 'true';
   const worktree = bare || !top ? null : top;
   const cwd = worktree ?? gitDir;
-  const repo: Repo = {
+  const repo = new GitRepo({
     cwd,
     gitDir,
     commonDir,
@@ -57,9 +45,7 @@ export function openRepo(start: string = process.cwd(), o: { viaGit?: boolean } 
     // the config text discovery read already (the plain case), else one file read: never a git process
     storeFormat: storeFormatOf(found ? found.config : readText(path.join(commonDir, 'config'))),
     plain: !!found,
-    git: (args, opts = {}) => git(args, { cwd, ...opts }),
-    out: (args, opts = {}) => gitOut(args, { cwd, ...opts }),
-  };
+  });
   formatGate?.(repo);
   return repo;
 }
@@ -190,5 +176,300 @@ function readHeadBranch(gitDir: string): string | null {
   }
 }
 
-/** The all-zero object id of this repository's hash. */
-export const zeroOid = (repo: Pick<Repo, 'objectFormat'>) => '0'.repeat(repo.objectFormat === 'sha256' ? 64 : 40);
+
+/** The arguments of `git rev-list` for a walk. */
+const walkArgs = (w: Walk): string[] => [
+  ...(w.oldestFirst ? ['--topo-order', '--reverse'] : []),
+  ...w.from,
+  ...(w.not ?? []).map((o) => `^${o}`),
+  ...(w.notRefs ? ['--not', ...w.notRefs.globs.map((g) => `--glob=${g}`), ...(w.notRefs.remotes ? ['--remotes'] : [])] : []),
+];
+
+const lines = (s: string): string[] => s.split('\n').filter(Boolean);
+
+/** `git ls-tree -z` output: `<mode> <type> <oid>\t<path>` entries. */
+const treeEntries = (s: string): TreeEntry[] =>
+  s.split('\0').flatMap((e) => {
+    const m = /^(\d+) (\S+) ([0-9a-f]+)\t(.+)$/s.exec(e);
+    return m ? [{ mode: m[1], type: m[2], oid: m[3], path: m[4] }] : [];
+  });
+
+/** `git log` fields of one version as `history` reads them: NUL between fields (git never prints one from a message). */
+const HISTORY_FORMAT = '--format=%H%x00%ct%x00%P%x00%s%x00%(trailers)%x00%G?%x00%GK%x00%GS%x00';
+const HISTORY_FIELDS = 8;
+
+// the fields of the place, declared once (RepoPlace) and set by the constructor
+interface GitRepo extends RepoPlace {}
+
+/** The storage port implemented by git (its command line bound to the repository): what openRepo returns. */
+class GitRepo implements Repo {
+  constructor(place: RepoPlace) {
+    Object.assign(this, place);
+  }
+
+  git(args: string[], opts: GitOptions = {}): GitResult {
+    return git(args, { cwd: this.cwd, ...opts });
+  }
+
+  out(args: string[], opts: GitOptions = {}): string {
+    return gitOut(args, { cwd: this.cwd, ...opts });
+  }
+
+  // ---- refs
+  readRef(ref: string) {
+    return readRef(this, ref);
+  }
+  listRefs(patterns: string[]) {
+    return listRefs(this, patterns);
+  }
+  listRefsUntold(patterns: string[]) {
+    return listingOf(this, patterns);
+  }
+  tellRefsRead(refs: RefName[], agreed: string | null) {
+    return compareRefsRead(this, refs, agreed);
+  }
+  listRefNames(patterns: string[]) {
+    return listRefNames(this, patterns);
+  }
+  firstRef(patterns: string[], o: { contains?: string; short?: boolean } = {}) {
+    const args = ['for-each-ref', '--count=1', ...(o.contains ? ['--contains', o.contains] : []), `--format=%(refname${o.short ? ':short' : ''})`, ...patterns];
+    return this.git(args, { allowFail: true }).stdout.trim() || null;
+  }
+  fullRefName(spec: string) {
+    const r = this.git(['rev-parse', '--symbolic-full-name', spec], { allowFail: true });
+    return { named: r.status === 0, full: r.status === 0 ? r.stdout.trim() : '' };
+  }
+  reflogSubjects(ref: string) {
+    return lines(this.git(['reflog', 'show', '--format=%gs', ref, '--'], { allowFail: true }).stdout);
+  }
+  [MOVE_REFS](ops: RefOp[], o: MoveRefsOptions) {
+    return transaction(this, ops, o.reason, o.env, o.noHooks);
+  }
+
+  // ---- objects
+  resolve(spec: string) {
+    const r = this.git(['rev-parse', '-q', '--verify', spec], { allowFail: true });
+    return (r.status === 0 && r.stdout.trim()) || null;
+  }
+  hasCommit(oid: string) {
+    return this.git(['cat-file', '-e', `${oid}^{commit}`], { allowFail: true }).status === 0;
+  }
+  readObjects(specs: string[], maxBuffer?: number) {
+    return readObjects(this, specs, maxBuffer);
+  }
+  readObjectsBounded(specs: string[], max: number[]) {
+    return readObjectsBounded(this, specs, max);
+  }
+  readCommitFiles(oid: string, names: string[], max: number[]) {
+    return readCommitFiles(this, oid, names, max);
+  }
+  objectSizes(specs: string[]) {
+    return objectSizes(this, specs);
+  }
+  objectTypes(specs: string[]) {
+    if (specs.length === 0) return [];
+    const r = this.git(['cat-file', '--batch-check=%(objectname) %(objecttype)'], { input: specs.map((s) => `${s}\n`).join(''), allowFail: true });
+    if (r.status !== 0) return null;
+    const answers = r.stdout.split('\n');
+    return specs.map((_, i) => /^[0-9a-f]{40,64} (\S+)$/.exec(answers[i] ?? '')?.[1] ?? null);
+  }
+  objectIds(specs: string[]) {
+    if (specs.length === 0) return [];
+    const r = this.git(['cat-file', '--batch-check=%(objectname)'], { input: specs.map((s) => `${s}\n`).join(''), allowFail: true });
+    const answers = r.stdout.split('\n');
+    return specs.map((_, i) => (/^[0-9a-f]{40,64}$/.test(answers[i] ?? '') ? answers[i] : null));
+  }
+  readCommitTrailers(oids: string[]) {
+    return readCommitTrailers(this, oids);
+  }
+  describeCommits(oids: string[]): CommitSummary[] {
+    if (oids.length === 0) return [];
+    const r = this.git(['log', '--no-walk=unsorted', '--ignore-missing', '--stdin', '--format=%H%x00%P%x00%T%x00%ct%x00%s%x00%(trailers)%x00'], { input: oids.join('\n') + '\n' });
+    const f = r.stdout.split('\0');
+    const out: CommitSummary[] = [];
+    for (let i = 0; i + 5 < f.length; i += 6) {
+      const oid = f[i].replace(/^\n/, '');
+      if (!/^[0-9a-f]+$/.test(oid)) continue;
+      out.push({ oid, parents: f[i + 1] ? f[i + 1].split(' ') : [], tree: f[i + 2], time: Number(f[i + 3]) || 0, subject: f[i + 4], trailers: f[i + 5] ? f[i + 5].replace(/\n$/, '').split('\n') : [] });
+    }
+    return out;
+  }
+  readTree(treeish: string): TreeEntry[] {
+    return treeEntries(this.out(['ls-tree', '-z', treeish]));
+  }
+  readTreeDeep(treeish: string): TreeEntry[] | null {
+    const r = this.git(['ls-tree', '-r', '-z', '--full-tree', treeish], { allowFail: true });
+    return r.status === 0 ? treeEntries(r.stdout) : null;
+  }
+  blobId(content: string) {
+    return this.out(['hash-object', '--stdin'], { input: content });
+  }
+  writeBlob(content: string) {
+    return writeBlob(this, content);
+  }
+  writeBlobs(contents: string[]) {
+    return writeBlobs(this, contents);
+  }
+  writeTree(entries: Array<{ name: string; oid: string }>) {
+    return writeTree(this, entries);
+  }
+  writeTreeEntries(entries: Array<{ mode: string; type: string; oid: string; name: string }>) {
+    return writeTreeEntries(this, entries);
+  }
+  writeTreeWithPaths(base: string | null, entries: Array<{ path: string; oid: string }>) {
+    return writeTreeWithPaths(this, base, entries);
+  }
+  [WRITE_COMMIT](c: { raw: string } | { tree: string; parents: string[]; message: string; env?: NodeJS.ProcessEnv; sign?: boolean }) {
+    return 'raw' in c ? writeRawCommit(this, c.raw) : writeCommit(this, c.tree, c.parents, c.message, c.env, c.sign);
+  }
+
+  // ---- history
+  isAncestor(a: string, b: string) {
+    return this.git(['merge-base', '--is-ancestor', a, b], { allowFail: true }).status === 0;
+  }
+  ancestry(a: string, b: string): 'ancestor' | 'not' | { problem: string } {
+    const r = this.git(['merge-base', '--is-ancestor', a, b], { allowFail: true });
+    return r.status === 0 ? 'ancestor' : r.status === 1 ? 'not' : { problem: r.stderr.trim() };
+  }
+  mergeBase(a: string, b: string) {
+    const r = this.git(['merge-base', a, b], { allowFail: true });
+    return (r.status === 0 && r.stdout.trim()) || null;
+  }
+  commits(w: Walk) {
+    return lines(this.out(['rev-list', ...walkArgs(w)]));
+  }
+  commitsOrProblem(w: Walk) {
+    const r = this.git(['rev-list', ...walkArgs(w)], { allowFail: true });
+    return r.status === 0 ? lines(r.stdout) : { problem: r.stderr.trim() };
+  }
+  countCommits(tip: string) {
+    return countCommits(this, tip);
+  }
+  revCount(tip: string, o: { firstParent?: boolean } = {}) {
+    const r = this.git(['rev-list', '--count', ...(o.firstParent ? ['--first-parent'] : []), tip], { allowFail: true });
+    return r.status === 0 ? Number(r.stdout.trim()) || 0 : null;
+  }
+  leftRight(a: string, b: string): [number, number] | null {
+    const r = this.git(['rev-list', '--left-right', '--count', '--end-of-options', `${a}...${b}`], { allowFail: true });
+    if (r.status !== 0) return null;
+    const [left, right] = r.stdout.trim().split(/\s+/).map(Number);
+    return [left, right];
+  }
+  parentsOf(tips: string[]) {
+    const r = this.git(['rev-list', '--parents', '--stdin'], { allowFail: true, input: tips.join('\n') + '\n' });
+    if (r.status !== 0) return null;
+    const graph = new Map<string, string[]>();
+    for (const line of lines(r.stdout)) {
+      const [c, ...ps] = line.split(' ');
+      graph.set(c, ps);
+    }
+    return graph;
+  }
+  reachable(tips: string[]) {
+    const r = this.git(['rev-list', '--stdin'], { input: tips.join('\n') + '\n', allowFail: true });
+    return r.status === 0 ? new Set(lines(r.stdout)) : null;
+  }
+  roots() {
+    const r = this.git(['rev-list', '--max-parents=0', 'HEAD'], { allowFail: true });
+    return r.status === 0 ? lines(r.stdout) : [];
+  }
+  unreachableCommits() {
+    const r = this.git(['fsck', '--unreachable', '--no-reflogs', '--no-progress'], { allowFail: true });
+    if (r.status !== 0 && !r.stdout) throw new HandoffError('integrity', 'fsck-failed', `git fsck could not list the unreachable objects: ${r.stderr.trim()}`);
+    return r.stdout.split('\n').flatMap((l) => {
+      const m = /^unreachable commit ([0-9a-f]+)$/.exec(l.trim());
+      return m ? [m[1]] : [];
+    });
+  }
+  history(rev: string): { entries: LogRecord[]; unsure: boolean } {
+    const r = this.git(['log', HISTORY_FORMAT, rev]);
+    const fields = r.stdout.split('\0');
+    const entries: LogRecord[] = [];
+    for (let i = 0; i + HISTORY_FIELDS < fields.length; i += HISTORY_FIELDS) {
+      const [oid, ct, parents, subject, block, g, k, s] = fields.slice(i, i + HISTORY_FIELDS);
+      entries.push({ oid: oid.replace(/^\n/, ''), time: Number(ct), parents: parents ? parents.split(' ') : [], subject, block: block ?? '', signature: [g, k, s] });
+    }
+    // %G? says N both for an unsigned commit and for one it could not check; git complains on stderr only for the latter
+    return { entries, unsure: !!r.stderr.trim() };
+  }
+  signature(oid: string): [string, string, string] {
+    const f = this.git(['log', '-1', '--format=%G?%x00%GK%x00%GS', oid], { allowFail: true }).stdout.replace(/\n$/, '').split('\0');
+    return [f[0] ?? '', f[1] ?? '', f[2] ?? ''];
+  }
+  trailersUnder(globs: string[]) {
+    return logTrailers(this, ['--source', ...globs.map((g) => `--glob=${g}`)], { allowFail: true });
+  }
+  commitsMentioning(texts: string[], refs: string[]) {
+    const r = this.git(['log', '--source', '--fixed-strings', ...texts.map((t) => `--grep=${t}`), '--format=%H%x00%S%x00%ct%x00%(trailers)%x00', ...refs, '--'], { allowFail: true });
+    if (r.status !== 0) return null;
+    const f = r.stdout.split('\0');
+    const out: Array<{ oid: string; source: string; time: number; block: string }> = [];
+    for (let i = 0; i + 3 < f.length; i += 4) out.push({ oid: f[i].replace(/^\n/, ''), source: f[i + 1], time: Number(f[i + 2]), block: f[i + 3] });
+    return out;
+  }
+
+  // ---- configuration
+  config() {
+    return readConfig(this);
+  }
+  knownConfig() {
+    return knownConfig(this);
+  }
+  configValue(key: string) {
+    return this.git(['config', '--get', key], { allowFail: true }).stdout.trim() || null;
+  }
+  localConfigValues(key: string) {
+    return lines(this.git(['config', '--local', '--get-all', key], { allowFail: true }).stdout);
+  }
+  setLocalConfig(key: string, value: string, replacing?: string) {
+    const r = this.git(['config', ...(replacing === undefined ? ['--local', key, value] : ['--local', '--fixed-value', '--replace-all', key, value, replacing])], { allowFail: true });
+    return { ok: r.status === 0, locked: /could not lock config file/i.test(r.stderr) };
+  }
+  readStoreFormat() {
+    return storeFormatOf(readText(path.join(this.commonDir, 'config')));
+  }
+  remoteNames() {
+    return remoteNames(this);
+  }
+
+  // ---- the worktree
+  changedPaths(worktree: string) {
+    const r = this.git(['status', '--porcelain=v1', '-z', '--no-renames'], { allowFail: true, cwd: worktree, env: READER_ENV });
+    return r.status === 0 ? r.stdout.split('\0').filter(Boolean).map((e) => e.slice(3)) : null;
+  }
+  worktrees() {
+    const r = this.git(['worktree', 'list', '--porcelain', '-z'], { allowFail: true });
+    if (r.status !== 0) return null;
+    const out: Array<{ path: string; branch: string | null }> = [];
+    for (const field of r.stdout.split('\0')) {
+      if (field.startsWith('worktree ')) out.push({ path: field.slice('worktree '.length), branch: null });
+      else if (field.startsWith('branch refs/heads/') && out.length) out[out.length - 1].branch = field.slice('branch refs/heads/'.length);
+    }
+    return out;
+  }
+
+  // ---- remotes
+  fetchBounded(remote: string, refspecs: string[], timeoutMs: number): Promise<NetResult> {
+    return gitBounded(['fetch', '--no-tags', '--no-write-fetch-head', '--quiet', remote, ...refspecs], { cwd: this.cwd, timeoutMs });
+  }
+  pushBounded(remote: string, p: { oid: string; ref: string; expected: string | null; atomic: boolean }, timeoutMs: number): Promise<NetResult> {
+    const args = [...NO_PUSH_OPTIONS, 'push', '--no-verify', '--quiet', ...(p.atomic ? ['--atomic'] : []), `--force-with-lease=${p.ref}:${p.expected ?? ''}`, remote, `${p.oid}:${p.ref}`];
+    return gitBounded(args, { cwd: this.cwd, timeoutMs });
+  }
+  pushLocal(dir: string, commit: string, ref: string, o: { force: boolean }) {
+    const args = ['-c', 'core.hooksPath=/dev/null', ...NO_PUSH_OPTIONS, 'push', '--no-verify', '--quiet', ...(o.force ? ['--force'] : []), dir, `${commit}:${ref}`];
+    return this.git(args, { allowFail: true }).status === 0;
+  }
+  fetchLocal(dir: string, ref: string) {
+    return this.git(['-c', 'core.hooksPath=/dev/null', 'fetch', '--quiet', '--no-tags', '--no-write-fetch-head', dir, ref], { allowFail: true }).status === 0;
+  }
+  side(dir: string): SideRepository {
+    const format = this.objectFormat;
+    return {
+      dir,
+      init: () => git(['init', '--bare', '-q', `--object-format=${format}`, dir], { allowFail: true }).status === 0,
+      hasCommit: (oid) => git(['--git-dir', dir, 'cat-file', '-e', `${oid}^{commit}`], { allowFail: true }).status === 0,
+      gc: (o) => void git(['--git-dir', dir, 'gc', ...(o.pruneNow ? ['--quiet', '--prune=now'] : ['--auto', '--quiet'])], { allowFail: true, env: o.env }),
+    };
+  }
+}

@@ -1,7 +1,6 @@
 // The one trailer parser of the product (SPEC 2, "One trailer reading"): every reader of a commit's trailers — the
 // handoff format, leases, the secret scan's record, the archive's migration mark, the session a code commit claims —
 // takes git's own trailer block apart here. test/git/one-trailer-parser.test.ts fails on a line parsed elsewhere.
-import type { Repo } from './repo';
 
 /** Splits git's raw `%(trailers)` output into its lines (git cuts a message at NUL, so none can hold one). */
 export const trailerBlockLines = (block: string): string[] => (block ? (block.endsWith('\n') ? block.slice(0, -1) : block).split('\n') : []);
@@ -10,11 +9,6 @@ export const trailerBlockLines = (block: string): string[] => (block ? (block.en
 export function messageTrailerLines(message: string): string[] {
   const paragraphs = message.replace(/\s+$/, '').split(/\n[ \t]*\n/);
   return paragraphs.length > 1 ? paragraphs[paragraphs.length - 1].split('\n') : [];
-}
-
-/** The trailers of a message file as git reads them (comments and a scissors line ignored; no `---` divider). */
-export function messageFileTrailerLines(repo: Repo, file: string): string[] {
-  return repo.out(['interpret-trailers', '--parse', '--no-divider', file]).split('\n').filter(Boolean);
 }
 
 /**
@@ -149,21 +143,6 @@ export function trailerReader<One extends string, List extends string = never>(
   /** an ambiguous reading, for a rule of the caller's own on top of the parse (two owners) */
   const refuse = (why: string): TrailerReading<One, List> => ambiguous({ ...blank }, why);
   return Object.assign(read, { refuse, block });
-}
-
-/**
- * Each commit a `git log <args>` walk reaches, with the name it came through (`%S`: a ref with `--source`) and git's trailer
- * block (NUL-separated: git never prints one from a message). `allowFail`: a failed walk is no commits.
- */
-export function logTrailers(repo: Repo, args: string[], o: { allowFail?: boolean } = {}): Array<{ oid: string; source: string; trailers: string[] }> {
-  const r = repo.git(['log', '--format=%H%x00%S%x00%(trailers)%x00', ...args], { allowFail: o.allowFail });
-  const fields = r.status === 0 ? r.stdout.split('\0') : [];
-  const out: Array<{ oid: string; source: string; trailers: string[] }> = [];
-  for (let i = 0; i + 2 < fields.length; i += 3) {
-    const oid = fields[i].replace(/^\n/, '');
-    if (oid) out.push({ oid, source: fields[i + 1], trailers: trailerBlockLines(fields[i + 2]) });
-  }
-  return out;
 }
 
 // git's trailer block found in this process (trailer.c and commit.c of git 2.39: trailer_info_get, ignore_non_trailer,

@@ -16,6 +16,7 @@ import { guardLog, locate } from './locate';
 import { deferToPlugin } from './plugin-active';
 import { stripTerminalControls } from '../terminal-text';
 import { noteDenied } from './refused-record';
+import { AGAIN, NOT_READY, retryingAsync } from '../retry';
 
 export { payloadProblems };
 
@@ -24,19 +25,15 @@ export const WATCHDOG_MS = Number(process.env.GIT_HANDOFF_GUARD_BUDGET_MS) > 0 ?
 
 /** Goes on reading fd 0 with fs.read (no stream machinery to load) where the synchronous first read had to stop. */
 function readStdin(s: StdinState, limit: number): Promise<Buffer | null> {
-  return new Promise((resolve) => {
-    const buf = Buffer.allocUnsafe(1 << 16);
-    const step = (): void => {
-      if (s.done) return resolve(payloadOf(s, limit));
-      read(0, buf, 0, buf.length, null, (err, n) => {
-        if (err) {
-          if (err.code === 'EAGAIN') return void setTimeout(step, 2);
-          s.done = true;
-        } else take(s, buf, n, limit);
-        step();
-      });
-    };
-    step();
+  const buf = Buffer.allocUnsafe(1 << 16);
+  return retryingAsync(async (wait) => {
+    if (s.done) return payloadOf(s, limit);
+    const r = await new Promise<{ err: NodeJS.ErrnoException | null; n: number }>((resolve) => read(0, buf, 0, buf.length, null, (err, n) => resolve({ err, n })));
+    // a non-blocking fd 0 with nothing yet: read again after a wait (a timer: the watchdog still fires)
+    if (r.err?.code === 'EAGAIN') wait(NOT_READY);
+    else if (r.err) s.done = true;
+    else take(s, buf, r.n, limit);
+    return AGAIN;
   });
 }
 

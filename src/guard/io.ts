@@ -2,6 +2,7 @@
 // every tool call, needs before it knows which bundle to load (so it stays a few KB).
 import { readFileSync, readSync, writeSync } from 'node:fs';
 import { answerParts } from '../clients/answer';
+import { AGAIN, NOT_READY, retrying, type BackoffPolicy } from '../retry';
 
 /** Payloads larger than this are refused as bad input (a handoff body is at most 1 MiB). */
 export const MAX_PAYLOAD = 4 * 1024 * 1024;
@@ -86,20 +87,24 @@ export function readStdinSync(s: StdinState, limit: number): StdinState {
 }
 
 /**
- * Writes all of `data` to `fd` with fs.writeSync, waiting out a non-blocking descriptor that is full (EAGAIN), at
- * most `maxWaits` times (1 ms each); any other error, or waiting longer, throws. The guard's answer and the CLI's
- * plain stdout/stderr (src/cli/stdio.ts) both write through it.
+ * Writes all of `data` to `fd` with fs.writeSync, waiting out a non-blocking descriptor that is full (EAGAIN) by
+ * `policy`; any other error, or a spent policy, throws. The guard's answer and the CLI's plain stdout/stderr
+ * (src/cli/stdio.ts) both write through it.
  */
-export function writeAllSync(fd: number, data: Uint8Array, maxWaits = Infinity): void {
-  for (let at = 0, waits = 0; at < data.length; ) {
+export function writeAllSync(fd: number, data: Uint8Array, policy: BackoffPolicy = NOT_READY): void {
+  let at = 0;
+  retrying((wait) => {
     try {
       at += writeSync(fd, data, at);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EAGAIN' || ++waits > maxWaits) throw e;
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+      if ((e as NodeJS.ErrnoException).code !== 'EAGAIN' || !wait(policy)) throw e;
     }
-  }
+    return at < data.length ? AGAIN : undefined;
+  });
 }
+
+/** A client that stops reading the guard's answer is given 5 s. */
+const ANSWER_READ: BackoffPolicy = { ...NOT_READY, name: 'answer-read', deadlineMs: 5_000 };
 
 /**
  * Writes the guard's answer to fd 1 whole, with fs.writeSync: process.stdout on a pipe (how every client reads a
@@ -115,7 +120,7 @@ export function writeOut(text: string, fd = 1): void {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw e;
     }
-    if (done < Buffer.byteLength(text, 'utf8')) writeAllSync(fd, Buffer.from(text, 'utf8').subarray(done), 5000);
+    if (done < Buffer.byteLength(text, 'utf8')) writeAllSync(fd, Buffer.from(text, 'utf8').subarray(done), ANSWER_READ);
   } catch {
     // a client that stopped reading (EPIPE) gets nothing more; the guard never fails for it
   }

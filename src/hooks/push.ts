@@ -2,7 +2,7 @@
 // invariant against the remote's value, and with handoff.autoSync the changed handoffs go along.
 import { setting } from '../config-keys';
 import { readObjects } from '../git/objects';
-import { logTrailers } from '../git/trailers';
+import { logTrailers } from '../git/trailer-reads';
 import { claimedSessions } from '../handoff/store/document';
 import { LEASE_PREFIX } from '../handoff/store/names';
 import type { HookContext } from './entry';

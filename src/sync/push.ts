@@ -4,7 +4,7 @@ import { readConfig } from '../git/config';
 import { listRefNames, type RefOp } from '../git/refs';
 import { hostLimit, NO_PUSH_OPTIONS, pushRefusal } from '../git/run';
 import { setting } from '../config-keys';
-import { Backoff, hostLimited } from '../handoff/store/tx/retry';
+import { AGAIN, hostLimited, retrying } from '../retry';
 import type { Repo } from '../git/repo';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef, NOTES_REF, trackingOf } from '../handoff/store/names';
 import { trackingNotesRef } from '../handoff/store/receipts';
@@ -242,10 +242,11 @@ export function pushBatched(repo: Repo, remote: string, updates: PushUpdate[], r
   const queue = groupsOf(updates);
   // the loss record rides in the last push: room is kept for it
   let bound = updates.length > 1 ? Math.max(1, setting(readConfig(repo), 'pushBatch') - (result.record && !result.record.status ? 1 : 0)) : Infinity;
-  let limited: Backoff | undefined;
   const rejected: PushUpdate[] = [];
   let sent = 0;
-  while (queue.length) {
+  // each step sends the batch at the head of the queue
+  return retrying((wait) => {
+    if (!queue.length) return rejected;
     // a wildcard's group larger than a push may hold goes named (staged) in pieces instead
     if (queue[0].length > bound && queue[0][0].wildcard) {
       const big = queue.shift()!;
@@ -262,11 +263,11 @@ export function pushBatched(repo: Repo, remote: string, updates: PushUpdate[], r
     if (out.limit === 'size' && batch.length > 1) {
       bound = Math.max(1, Math.floor(batch.length / 2));
       requeue(queue, batch);
-      continue;
+      return AGAIN;
     }
-    if (out.limit === 'rate' && (limited ??= new Backoff(hostLimited(hostWaitMs(repo)))).wait()) {
+    if (out.limit === 'rate' && wait(hostLimited(hostWaitMs(repo)))) {
       requeue(queue, batch);
-      continue;
+      return AGAIN;
     }
     if (out.limit) {
       const left = [...batch, ...queue.flat()];
@@ -276,8 +277,8 @@ export function pushBatched(repo: Repo, remote: string, updates: PushUpdate[], r
     }
     sent += batch.length;
     rejected.push(...out.rejected);
-  }
-  return rejected;
+    return AGAIN;
+  });
 }
 
 /** A batch back at the head of the queue, its groups as they were, its marks cleared (sent again). */

@@ -9,7 +9,7 @@ import { noteContact } from '../handoff/state/contact';
 import { trackingNotesRef } from '../handoff/store/receipts';
 import { localLockIn, refOfLock, waitOutLock } from '../handoff/store/tx/locks';
 import { upgradeTracking } from '../handoff/store/tx/migrate';
-import { Backoff, hostLimited, TRANSIENT } from '../handoff/store/tx/retry';
+import { AGAIN, hostLimited, LOCK_IN_THE_WAY, retrying, TRANSIENT } from '../retry';
 
 /** refs/handoff-remotes/<R>/handoffs/ and …/handoff-archive/: where a fetch puts the remote's handoffs (SPEC 7). */
 export const trackingPrefix = (remote: string) => trackingOf(remote, HANDOFF_PREFIX);
@@ -86,26 +86,24 @@ export const hostWaitMs = (repo: Repo) => setting(readConfig(repo), 'hostWait');
  * `git fetch <options> <remote> <refspecs>`. A lock of this repository in the fetch's way (a tracking ref a killed fetch left
  * locked) is waited out while a live process may hold it, then the fetch runs again; one left behind is exit 4
  * naming it with its rm (lockError). A transport cut in passing and a host's rate limit are tried again by the one
- * retry policy (src/handoff/store/tx/retry.ts). Any other failure is transportError (exit 7).
+ * retry policy (src/retry.ts). Any other failure is transportError (exit 7).
  */
 export function fetchFrom(repo: Repo, remote: string, refspecs: string[], options: string[], config: string[] = []): string {
   upgradeTracking(repo, true);
-  let cut: Backoff | undefined;
-  let limited: Backoff | undefined;
-  for (let locks = 0; ; ) {
+  return retrying((wait) => {
     const r = repo.git([...config, 'fetch', ...options, remote, ...refspecs], { allowFail: true });
     if (r.status === 0) {
       noteContact(repo.commonDir, remote, true);
       return r.stderr;
     }
     const lock = localLockIn(repo, r.stderr);
-    if (lock && locks++ < 5) {
+    if (lock && wait(LOCK_IN_THE_WAY)) {
       waitOutLock(repo, refOfLock(repo, lock), lock);
-      continue;
+      return AGAIN;
     }
-    if (!lock && hostLimit(r.stderr) === 'rate' && (limited ??= new Backoff(hostLimited(hostWaitMs(repo)))).wait()) continue;
-    if (!lock && transientTransport(r.stderr) && (cut ??= new Backoff(TRANSIENT)).wait()) continue;
+    if (!lock && hostLimit(r.stderr) === 'rate' && wait(hostLimited(hostWaitMs(repo)))) return AGAIN;
+    if (!lock && transientTransport(r.stderr) && wait(TRANSIENT)) return AGAIN;
     noteContact(repo.commonDir, remote, false, gitReason(r.stderr));
     throw transportError(repo, remote, 'fetch', r.stderr);
-  }
+  });
 }

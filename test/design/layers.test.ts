@@ -33,6 +33,8 @@ interface Import {
   to: string;
   kind: Kind;
   line: number;
+  /** the names a named import or export brings (empty for a default, namespace, lazy or type-position import) */
+  names: string[];
 }
 
 const walk = (dir: string): string[] =>
@@ -54,20 +56,21 @@ function resolve(from: string, spec: string): string | null {
 function importsOf(file: string): Import[] {
   const sf = ts.createSourceFile(file, readFileSync(path.join(SRC, file), 'utf8'), ts.ScriptTarget.ES2022, true);
   const out: Import[] = [];
-  const add = (spec: string, kind: Kind, node: ts.Node) => {
+  const add = (spec: string, kind: Kind, node: ts.Node, names: string[] = []) => {
     const to = resolve(file, spec);
-    if (to) out.push({ from: file, to, kind, line: sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1 });
+    if (to) out.push({ from: file, to, kind, line: sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1, names });
   };
+  const nameOf = (e: ts.ImportSpecifier | ts.ExportSpecifier) => (e.propertyName ?? e.name).text;
   const isRequire = (n: ts.Node): n is ts.CallExpression => ts.isCallExpression(n) && ts.isIdentifier(n.expression) && n.expression.text === 'require' && n.arguments.length === 1;
   const visit = (n: ts.Node): void => {
     if (ts.isImportDeclaration(n) && ts.isStringLiteral(n.moduleSpecifier)) {
       const c = n.importClause;
       const named = c?.namedBindings && ts.isNamedImports(c.namedBindings) ? c.namedBindings.elements : null;
       const typeOnly = !!c && (c.isTypeOnly || (!c.name && !!named && named.length > 0 && named.every((e) => e.isTypeOnly)));
-      add(n.moduleSpecifier.text, typeOnly ? 'type' : 'static', n);
+      add(n.moduleSpecifier.text, typeOnly ? 'type' : 'static', n, named ? named.map(nameOf) : []);
     } else if (ts.isExportDeclaration(n) && n.moduleSpecifier && ts.isStringLiteral(n.moduleSpecifier)) {
       const named = n.exportClause && ts.isNamedExports(n.exportClause) ? n.exportClause.elements : null;
-      add(n.moduleSpecifier.text, n.isTypeOnly || (!!named && named.length > 0 && named.every((e) => e.isTypeOnly)) ? 'type' : 'static', n);
+      add(n.moduleSpecifier.text, n.isTypeOnly || (!!named && named.length > 0 && named.every((e) => e.isTypeOnly)) ? 'type' : 'static', n, named ? named.map(nameOf) : []);
     } else if (isRequire(n) && ts.isStringLiteralLike(n.arguments[0])) add(n.arguments[0].text, 'lazy', n);
     else if (ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.ImportKeyword && n.arguments.length >= 1 && ts.isStringLiteralLike(n.arguments[0])) add(n.arguments[0].text, 'lazy', n);
     else if (ts.isImportTypeNode(n) && ts.isLiteralTypeNode(n.argument) && ts.isStringLiteral(n.argument.literal)) {
@@ -272,5 +275,59 @@ describe("docs/design.md's module map (checked against src/)", () => {
     for (const d of [...named]) for (let p = path.dirname(d); p.startsWith(SRC + path.sep); p = path.dirname(p)) named.add(p);
     for (const d of dirsUnder(SRC)) if (!named.has(d)) problems.push(`src/${rel(d)}/: not named by the map`);
     expect(problems).toEqual([]);
+  });
+});
+
+// The storage port (src/git/storage.ts): src/handoff/ is handed a Storage, whose type has no command line, and reaches
+// src/git only through modules that cannot start git — none that imports src/git/run.ts (the spawner, and the Repo type
+// that binds git's command line to a repository) or src/git/repo.ts, directly or through another module, types included.
+// Of the port's operations, writing a commit and moving refs are keyed by symbols only the store's transaction imports.
+describe('the storage port: nothing in src/handoff/ can start git', () => {
+  const SPAWNERS = ['git/run.ts', 'git/repo.ts'];
+  const next = new Map<string, string[]>();
+  for (const i of IMPORTS) next.set(i.from, [...(next.get(i.from) ?? []), i.to]);
+  /** The spawner a module of src/git reaches through its imports (any kind), or null. */
+  const reachesSpawner = (start: string): string | null => {
+    const seen = new Set<string>();
+    const stack = [start];
+    while (stack.length) {
+      const f = stack.pop()!;
+      if (SPAWNERS.includes(f)) return f;
+      if (seen.has(f)) continue;
+      seen.add(f);
+      stack.push(...(next.get(f) ?? []));
+    }
+    return null;
+  };
+  const fromHandoff = IMPORTS.filter((i) => i.from.startsWith('handoff/') && i.to.startsWith('git/'));
+  const KEYS = ['MOVE_REFS', 'WRITE_COMMIT'];
+  const TX = 'handoff/store/tx/';
+
+  it('src/handoff/ imports no module of src/git that reaches the spawner, types included', () => {
+    expect(fromHandoff.length).toBeGreaterThan(10);
+    const bad = fromHandoff.flatMap((i) => {
+      const via = reachesSpawner(i.to);
+      return via ? [`src/${i.from}:${i.line} imports src/${i.to}${via === i.to ? '' : `, which reaches src/${via}`}`] : [];
+    });
+    expect(bad).toEqual([]);
+  });
+
+  it('no file of src/handoff/ loads node:child_process', () => {
+    const loads = FILES.filter((f) => f.startsWith('handoff/') && /(?:from\s+|require\(\s*|import\(\s*)['"](?:node:)?child_process['"]/.test(readFileSync(path.join(SRC, f), 'utf8')));
+    expect(loads).toEqual([]);
+  });
+
+  it('only the store\'s transaction module holds the keys that write a commit and move refs', () => {
+    const holders = IMPORTS.filter((i) => i.to === 'git/storage.ts' && i.names.some((n) => KEYS.includes(n)) && !i.from.startsWith('git/'));
+    expect(holders.length).toBeGreaterThan(0);
+    expect(holders.filter((i) => !i.from.startsWith(TX)).map((i) => `src/${i.from}:${i.line} imports ${i.names.filter((n) => KEYS.includes(n)).join(', ')}`)).toEqual([]);
+  });
+
+  it('the check sees each way (it can fail)', () => {
+    expect(reachesSpawner('git/refs.ts')).toBe('git/run.ts');
+    expect(reachesSpawner('git/objects.ts')).toBe('git/run.ts');
+    expect(reachesSpawner('git/storage.ts')).toBeNull();
+    expect(reachesSpawner('git/trailers.ts')).toBeNull();
+    expect(IMPORTS.filter((i) => i.from.startsWith(TX) && i.to === 'git/storage.ts').flatMap((i) => i.names)).toEqual(expect.arrayContaining(KEYS));
   });
 });

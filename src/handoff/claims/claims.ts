@@ -4,16 +4,14 @@
 // the command answers. Offline, the change is made here and published at the next sync (or claim) by a three-way
 // merge of the tables, where an offline claim that lost to a published one is reported to both sides.
 import { HandoffError } from '../../errors';
-import { readConfig, remoteNames, type Config } from '../../git/config';
+import type { Config, RefRecord, Storage } from '../../git/storage';
 import { setting } from '../../config-keys';
-import { gitBounded, gitReason, hostLimit, NO_PUSH_OPTIONS, pushRefusal, transientTransport } from '../../git/run';
-import { listRefs, readRef, type RefRecord } from '../../git/refs';
-import type { Repo } from '../../git/repo';
+import { gitReason, hostLimit, pushRefusal, transientTransport } from '../../git/messages';
 import { parseTrailerLines } from '../store/document';
 import { branchPrefix } from '../store/names';
 import { commitRecord, moveRef } from '../store/tx';
 import { upgradeTracking } from '../store/tx/migrate';
-import { Backoff, CONTENDED, hostLimited, TRANSIENT } from '../store/tx/retry';
+import { AGAIN, CONTENDED, hostLimited, LOST, retryingAsync, TRANSIENT, untilWonAsync, type Wait } from '../../retry';
 import type { ClientProcess } from '../state/session-process';
 import { short, type SessionRef } from '../state/session';
 import { writeMarker } from './marker';
@@ -45,23 +43,19 @@ export function assertTtl(ttlMs: number, config: Config, given: string): void {
 const NET_MS = 20_000;
 
 /**
- * The waits of one network step (src/handoff/store/tx/retry.ts): a transport cut in passing, a lock of this clone's
- * tracking ref, a host's rate limit (for handoff.hostWait). Each spent policy lets the failure through as it is.
+ * Whether a failed network step is worth another try (after its wait, src/retry.ts): a transport cut in passing, a
+ * lock of this clone's tracking ref, a host's rate limit (for handoff.hostWait). A spent policy lets the failure through.
  */
-const netRetries = (config: Config | undefined) => ({ cut: new Backoff(TRANSIENT), lock: new Backoff(CONTENDED), limit: new Backoff(hostLimited(config ? setting(config, 'hostWait') : 60_000)) });
-type NetRetries = ReturnType<typeof netRetries>;
-
-/** Whether a failed network step is worth another try now (after its wait): a cut, a local lock, a host's rate limit. */
-function retried(r: { stderr: string; timedOut: boolean }, w: NetRetries): boolean {
+function retried(r: { stderr: string; timedOut: boolean }, wait: Wait, config: Config | undefined): boolean {
   if (r.timedOut) return false;
-  if (hostLimit(r.stderr) === 'rate') return w.limit.wait();
-  if (/cannot lock ref|unable to update local ref|Unable to create .*\.lock/i.test(r.stderr) && !/\[remote rejected\]/.test(r.stderr)) return w.lock.wait();
-  return transientTransport(r.stderr) && w.cut.wait();
+  if (hostLimit(r.stderr) === 'rate') return wait(hostLimited(config ? setting(config, 'hostWait') : 60_000));
+  if (/cannot lock ref|unable to update local ref|Unable to create .*\.lock/i.test(r.stderr) && !/\[remote rejected\]/.test(r.stderr)) return wait(CONTENDED);
+  return transientTransport(r.stderr) && wait(TRANSIENT);
 }
 
 /** The handoff remote for claims: `handoff.remote`, `origin`, or the only remote; null (claims stay local) otherwise. */
-export function claimsRemote(repo: Repo, config: Config): { remote: string | null; why: string | null } {
-  const names = remoteNames(repo);
+export function claimsRemote(repo: Storage, config: Config): { remote: string | null; why: string | null } {
+  const names = repo.remoteNames();
   const set = setting(config, 'remote');
   if (set) return names.includes(set) ? { remote: set, why: null } : { remote: null, why: `handoff.remote names "${set}", which is not a remote` };
   if (names.includes('origin')) return { remote: 'origin', why: null };
@@ -87,56 +81,48 @@ export type Mutation<R> = (table: Table, nowMs: number) => { table: Table; messa
 const overlapsLive = (c: Claim, live: Claim[]) => live.find((x) => overlapping(c.paths, x.paths).length > 0) ?? null;
 
 /** `git fetch` of one branch's claims table from the remote into the tracking ref; 'none' when the remote has none. */
-async function fetchTable(repo: Repo, remote: string, branch: string, config?: Config): Promise<{ ok: true } | { ok: false; reason: string }> {
+async function fetchTable(repo: Storage, remote: string, branch: string, config?: Config): Promise<{ ok: true } | { ok: false; reason: string }> {
   const ref = claimsRef(branch);
-  const w = netRetries(config);
-  for (;;) {
-    const r = await gitBounded(['fetch', '--no-tags', '--no-write-fetch-head', '--quiet', remote, `+${ref}:${trackingClaimsRef(remote, branch)}`], { cwd: repo.cwd, timeoutMs: NET_MS });
+  return retryingAsync(async (wait) => {
+    const r = await repo.fetchBounded(remote, [`+${ref}:${trackingClaimsRef(remote, branch)}`], NET_MS);
     if (r.status === 0) return { ok: true };
     if (/couldn't find remote ref/i.test(r.stderr)) return { ok: true };
     // another session of this clone updating the same tracking ref at the same moment, a cut, a rate limit
-    if (retried(r, w)) continue;
+    if (retried(r, wait, config)) return AGAIN;
     return { ok: false, reason: r.timedOut ? `no answer within ${NET_MS / 1000} s` : pushRefusal(r.stderr) };
-  }
+  });
 }
 
 type PushOutcome = { ok: true } | { ok: false; stale: true } | { ok: false; stale: false; reason: string; answered: boolean };
 
 /** The compare-and-swap on the remote: `git push --atomic --force-with-lease=<ref>:<expected> <remote> <oid>:<ref>`. */
-async function pushTable(repo: Repo, remote: string, branch: string, oid: string, expected: string | null, config?: Config): Promise<PushOutcome> {
+async function pushTable(repo: Storage, remote: string, branch: string, oid: string, expected: string | null, config?: Config): Promise<PushOutcome> {
   const ref = claimsRef(branch);
   let atomic = true;
-  const w = netRetries(config);
-  for (;;) {
-    const args = [...NO_PUSH_OPTIONS, 'push', '--no-verify', '--quiet', ...(atomic ? ['--atomic'] : []), `--force-with-lease=${ref}:${expected ?? ''}`, remote, `${oid}:${ref}`];
-    const r = await gitBounded(args, { cwd: repo.cwd, timeoutMs: NET_MS });
+  return retryingAsync<PushOutcome>(async (wait) => {
+    const r = await repo.pushBounded(remote, { oid, ref, expected, atomic }, NET_MS);
     if (r.status === 0) return { ok: true };
     // the same push again (a compare-and-swap: had a cut one landed, this one finds the lease stale, and the caller
     // reads it back); a host's rate limit is waited out for handoff.hostWait
-    if (retried(r, w)) continue;
+    if (retried(r, wait, config)) return AGAIN;
     // a single ref: without --atomic the push is the same compare-and-swap
     if (atomic && /does not support --atomic|atomic push/i.test(r.stderr) && !/stale info/.test(r.stderr)) {
       atomic = false;
-      continue;
+      return AGAIN;
     }
     if (/stale info|\[rejected\]|fetch first|non-fast-forward|failed to lock|cannot lock ref|incorrect old value|reference already exists/i.test(r.stderr)) return { ok: false, stale: true };
     // a refusal the host answered (a hook, its rights, a limit it kept past hostWait) is no offline: nothing is claimed
     const answered = /\[remote rejected\]|pre-receive hook declined|hook declined/i.test(r.stderr) || hostLimit(r.stderr) !== null;
     return { ok: false, stale: false, reason: r.timedOut ? `no answer within ${NET_MS / 1000} s` : pushRefusal(r.stderr), answered };
-  }
+  });
 }
-
-const mergeBase = (repo: Repo, a: string, b: string): string | null => {
-  const r = repo.git(['merge-base', a, b], { allowFail: true });
-  return r.status === 0 ? r.stdout.trim() : null;
-};
 
 /**
  * Applies `mutate` by compare-and-swap until it wins or refuses: on the remote first when there is one (the table
  * the remote had, with this clone's unpublished changes merged in), then here; offline, here alone.
  */
-export async function changeClaims<R>(repo: Repo, branch: string, session: string, mutate: Mutation<R>, o: { config?: Config; remote?: string | null; offline?: boolean; recs?: readonly RefRecord[] } = {}): Promise<ChangeResult<R>> {
-  const config = o.config ?? readConfig(repo);
+export async function changeClaims<R>(repo: Storage, branch: string, session: string, mutate: Mutation<R>, o: { config?: Config; remote?: string | null; offline?: boolean; recs?: readonly RefRecord[] } = {}): Promise<ChangeResult<R>> {
+  const config = o.config ?? repo.config();
   const picked = o.remote !== undefined ? { remote: o.remote, why: o.remote ? null : 'no remote' } : claimsRemote(repo, config);
   const remote = picked.remote;
   if (remote && !o.offline) upgradeTracking(repo, true);
@@ -153,13 +139,13 @@ export async function changeClaims<R>(repo: Repo, branch: string, session: strin
 }
 
 /** A commit of a table (not yet on any ref), remembered so the marker's read after the move asks git nothing. */
-function commitTable(repo: Repo, t: Table, parents: string[], message: ChangeMessage, config: Config): string {
+function commitTable(repo: Storage, t: Table, parents: string[], message: ChangeMessage, config: Config): string {
   const oid = commitRecord(repo, tableTree(repo, t), parents, changeMessage(message), config);
   rememberTable(oid, t);
   return oid;
 }
 
-async function changeOnce<R>(repo: Repo, branch: string, session: string, mutate: Mutation<R>, o: { config: Config; remote: string | null; why: string | null; offline?: boolean; recs?: readonly RefRecord[] }): Promise<ChangeResult<R>> {
+async function changeOnce<R>(repo: Storage, branch: string, session: string, mutate: Mutation<R>, o: { config: Config; remote: string | null; why: string | null; offline?: boolean; recs?: readonly RefRecord[] }): Promise<ChangeResult<R>> {
   const config = o.config;
   const picked = { remote: o.remote, why: o.why };
   let remote = o.offline ? null : picked.remote;
@@ -170,21 +156,20 @@ async function changeOnce<R>(repo: Repo, branch: string, session: string, mutate
   // still checks it); every later attempt reads the ref again
   const listed = o.recs?.find((r) => r.ref === local);
   // another writer won the compare-and-swap (here, or on the remote): wait a little, read again, decide again
-  const contended = new Backoff(CONTENDED);
-  const busy = () => new HandoffError('concurrent', 'claims-busy', `the claims table of ${branch} kept changing under ${contended.waits + 1} attempts; run it again`, { branch });
-  for (let attempt = 0; ; attempt++) {
+  const busy = (attempts: number) => new HandoffError('concurrent', 'claims-busy', `the claims table of ${branch} kept changing under ${attempts} attempts; run it again`, { branch });
+  return untilWonAsync<ChangeResult<R>>(async (attempt) => {
     const now = Date.now();
-    const L = attempt === 0 && o.recs ? (listed?.oid ?? null) : readRef(repo, local);
+    const L = attempt === 0 && o.recs ? (listed?.oid ?? null) : repo.readRef(local);
     if (remote) {
       const tracking = trackingClaimsRef(remote, branch);
-      const T = readRef(repo, tracking);
+      const T = repo.readRef(tracking);
       let base: Table = readTable(repo, T);
       let lost: Array<{ claim: Claim; holder: Claim }> = [];
       // this clone's table when the remote's does not hold it: a parent of the next one too, so the local ref only
       // ever moves forward (a move that does not is someone else's: outside.ts)
       let aside: string | null = null;
       if (L && L !== T) {
-        const mb = T ? mergeBase(repo, L, T) : null;
+        const mb = T ? repo.mergeBase(L, T) : null;
         if (mb !== L) {
           aside = L;
           const m = mergeTables(mb ? readTable(repo, mb) : EMPTY, readTable(repo, L), base, overlapsLive, now);
@@ -194,7 +179,7 @@ async function changeOnce<R>(repo: Repo, branch: string, session: string, mutate
       }
       const step = mutate(base, now);
       // nothing to publish only when the remote's table holds this clone's already (none there: this one goes up)
-      if ('unchanged' in step && lost.length === 0 && (!L || L === T || (T !== null && mergeBase(repo, L, T) === L))) {
+      if ('unchanged' in step && lost.length === 0 && (!L || L === T || (T !== null && repo.mergeBase(L, T) === L))) {
         return { result: step.unchanged, oid: T ?? L ?? '', published: { where: 'remote', remote }, lost };
       }
       const next = 'unchanged' in step ? { table: base, message: { branch, session, action: 'publish' as const, paths: [] } } : step;
@@ -209,13 +194,12 @@ async function changeOnce<R>(repo: Repo, branch: string, session: string, mutate
         const f = await fetchTable(repo, remote, branch, config);
         if (f.ok) {
           fetched = true;
-          if (pushed.stale && !contended.wait()) throw busy();
-          continue;
+          return pushed.stale ? LOST : AGAIN;
         }
         if (pushed.stale) throw new HandoffError('environment', 'remote-unreachable', `the claims table on ${remote} moved and could not be fetched again (${f.reason}); nothing was claimed here either`, { remote });
         published = { where: 'offline', remote, reason: f.reason };
         remote = null;
-        continue;
+        return AGAIN;
       }
       if (pushed.answered) {
         const what = 'unchanged' in step ? `this clone's claims stay unpublished (local only)` : 'nothing was claimed';
@@ -224,7 +208,7 @@ async function changeOnce<R>(repo: Repo, branch: string, session: string, mutate
       }
       published = { where: 'offline', remote, reason: pushed.reason };
       remote = null;
-      continue;
+      return AGAIN;
     }
     const step = mutate(readTable(repo, L), now);
     if ('unchanged' in step) return { result: step.unchanged, oid: L ?? '', published, lost: [] };
@@ -233,8 +217,8 @@ async function changeOnce<R>(repo: Repo, branch: string, session: string, mutate
       noteClaimsMove(repo, local, oid);
       return { result: step.result, oid, published, lost: [] };
     }
-    if (!contended.wait()) throw busy();
-  }
+    return LOST;
+  }, { policy: CONTENDED, gaveUp: busy });
 }
 
 // ---- claim and release -----------------------------------------------------------------------------------------
@@ -386,7 +370,7 @@ export interface ClaimView extends Claim {
 }
 
 /** Every live claim of the branches whose tables this clone has (here and the remote's tracking copies). */
-export function listClaims(repo: Repo, o: { branch?: string | null; nowMs?: number; remote?: string | null; config?: Config } = {}): { claims: ClaimView[]; conflicts: Array<ClaimConflict & { branch: string }>; outside: string[] } {
+export function listClaims(repo: Storage, o: { branch?: string | null; nowMs?: number; remote?: string | null; config?: Config } = {}): { claims: ClaimView[]; conflicts: Array<ClaimConflict & { branch: string }>; outside: string[] } {
   const nowMs = o.nowMs ?? Date.now();
   // a command's read (config given) also says what changed outside git-handoff, and judges expiry as this clone does
   if (o.config) judgeExpiry(repo, o.config);
@@ -395,7 +379,7 @@ export function listClaims(repo: Repo, o: { branch?: string | null; nowMs?: numb
   const patterns = o.branch ? [claimsRef(o.branch), ...(o.remote ? [trackingClaimsRef(o.remote, o.branch)] : [])] : [CLAIMS_PREFIX, ...(o.remote ? [trackingClaimsPrefix(o.remote)] : [])];
   const byId = new Map<string, ClaimView>();
   const conflicts = new Map<string, ClaimConflict & { branch: string }>();
-  for (const r of listRefs(repo, patterns)) {
+  for (const r of repo.listRefs(patterns)) {
     const isLocal = r.ref.startsWith(CLAIMS_PREFIX);
     const comp = isLocal ? r.ref.slice(CLAIMS_PREFIX.length) : r.ref.slice(trackingClaimsPrefix(o.remote!).length);
     const branch = decodeBranch(comp) ?? comp;
@@ -415,11 +399,11 @@ export function listClaims(repo: Repo, o: { branch?: string | null; nowMs?: numb
 }
 
 /** Writes the claims state file (marker.ts) from the refs, or removes it when no claim is live; a failure costs only the telling. */
-export function refreshMarker(repo: Repo, known?: { remote: string | null }): void {
+export function refreshMarker(repo: Storage, known?: { remote: string | null }): void {
   try {
     // the state file the guard tells from holds the expiry as this clone judges it (expiry.ts)
-    if (!judging(repo)) judgeExpiry(repo, readConfig(repo));
-    const { claims } = listClaims(repo, { remote: known ? known.remote : claimsRemote(repo, readConfig(repo)).remote });
+    if (!judging(repo)) judgeExpiry(repo, repo.config());
+    const { claims } = listClaims(repo, { remote: known ? known.remote : claimsRemote(repo, repo.config()).remote });
     writeMarker(repo.commonDir, claims);
     saveSightings();
   } catch {
@@ -428,9 +412,9 @@ export function refreshMarker(repo: Repo, known?: { remote: string | null }): vo
 }
 
 /** The newest handoff the session owns on the branch (the topic a refusal names). */
-export function topicOf(repo: Repo, branch: string, session: string, recs?: readonly RefRecord[]): string | null {
+export function topicOf(repo: Storage, branch: string, session: string, recs?: readonly RefRecord[]): string | null {
   const prefix = branchPrefix(branch);
-  const mine = (recs ? recs.filter((r) => r.ref.startsWith(prefix)) : listRefs(repo, [prefix])).filter((r) => parseTrailerLines(r.trailers).session === session).sort((a, b) => b.time - a.time);
+  const mine = (recs ? recs.filter((r) => r.ref.startsWith(prefix)) : repo.listRefs([prefix])).filter((r) => parseTrailerLines(r.trailers).session === session).sort((a, b) => b.time - a.time);
   return mine[0] ? mine[0].ref.slice(prefix.length) : null;
 }
 
@@ -451,7 +435,7 @@ export interface ClaimsSync {
   outside?: string[];
 }
 
-export async function syncClaims(repo: Repo, remote: string, config: Config = readConfig(repo), o: { fetched?: boolean } = {}): Promise<ClaimsSync[]> {
+export async function syncClaims(repo: Storage, remote: string, config: Config = repo.config(), o: { fetched?: boolean } = {}): Promise<ClaimsSync[]> {
   const { decodeBranch } = require('../store/names') as typeof import('../store/names');
   const out: ClaimsSync[] = [];
   upgradeTracking(repo, true);
@@ -459,15 +443,15 @@ export async function syncClaims(repo: Repo, remote: string, config: Config = re
   const outside = claimsMovedOutside(repo);
   if (outside.length) out.push({ branch: '*', published: true, lost: [], outside });
   if (!o.fetched) {
-    const r = await gitBounded(['fetch', '--no-tags', '--no-write-fetch-head', '--quiet', remote, claimsRefspec(remote)], { cwd: repo.cwd, timeoutMs: NET_MS });
+    const r = await repo.fetchBounded(remote, [claimsRefspec(remote)], NET_MS);
     if (r.status !== 0) return [{ branch: '*', published: false, lost: [], error: r.timedOut ? 'no answer' : gitReason(r.stderr) }];
   }
-  for (const ref of listRefs(repo, ['refs/claims/'])) {
+  for (const ref of repo.listRefs(['refs/claims/'])) {
     const comp = ref.ref.slice('refs/claims/'.length);
     const branch = decodeBranch(comp) ?? comp;
-    const T = readRef(repo, trackingClaimsRef(remote, branch));
+    const T = repo.readRef(trackingClaimsRef(remote, branch));
     if (T === ref.oid) continue;
-    if (T && mergeBase(repo, ref.oid, T) === ref.oid) {
+    if (T && repo.mergeBase(ref.oid, T) === ref.oid) {
       // the remote is ahead: this clone takes it
       if (moveRef(repo, ref.ref, T, ref.oid, 'handoff claims: fetched').ok) noteClaimsMove(repo, ref.ref, T);
       continue;

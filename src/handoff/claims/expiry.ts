@@ -5,9 +5,8 @@
 // what keeps a claim live. First sightings are kept in <git-common-dir>/handoff/claims-seen.json.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Config } from '../../git/config';
+import type { Config, Storage } from '../../git/storage';
 import { setting } from '../../config-keys';
-import type { Repo } from '../../git/repo';
 import { handoffDir } from '../state/paths';
 import { writeState } from '../state/state-file';
 import { setExpiryJudge, type Claim } from './table';
@@ -22,7 +21,7 @@ let current: { commonDir: string; maxS: number; seen: Map<string, number>; dirty
  * Judges expiry for this repository from now on in this process (claimLive, listClaims): each claim version's cap is
  * its first sighting here plus `handoff.claimMaxTTL`. Call `saveSightings` once the tables were read.
  */
-export function judgeExpiry(repo: Repo, config: Config): void {
+export function judgeExpiry(repo: Storage, config: Config): void {
   const maxS = Math.max(1, Math.floor(setting(config, 'claimMaxTTL') / 1000));
   if (current?.commonDir === repo.commonDir) {
     current.maxS = maxS;
@@ -50,7 +49,7 @@ export function judgeExpiry(repo: Repo, config: Config): void {
 }
 
 /** Whether expiry is judged for this repository in this process already. */
-export const judging = (repo: Repo): boolean => current?.commonDir === repo.commonDir;
+export const judging = (repo: Storage): boolean => current?.commonDir === repo.commonDir;
 
 /** Writes the first sightings made since they were read (and forgets those older than KEEP_S); a failure costs only a new window. */
 export function saveSightings(): void {

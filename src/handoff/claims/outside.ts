@@ -6,8 +6,7 @@
 // only ever moves a table onto one that builds on it: claims.ts). Said once: the note then takes the table as it is.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { listRefNames } from '../../git/refs';
-import type { Repo } from '../../git/repo';
+import type { Storage } from '../../git/storage';
 import { handoffDir } from '../state/paths';
 import { writeState } from '../state/state-file';
 import { moveRef } from '../store/tx';
@@ -33,22 +32,21 @@ function writeNote(commonDir: string, refs: Map<string, string>): void {
 }
 
 /** After git-handoff moved a local claims table: noted, so the next check knows it for its own. */
-export function noteClaimsMove(repo: Repo, ref: string, oid: string | null): void {
+export function noteClaimsMove(repo: Storage, ref: string, oid: string | null): void {
   const refs = readNote(repo.commonDir) ?? new Map<string, string>();
   if (oid) refs.set(ref, oid);
   else refs.delete(ref);
   writeNote(repo.commonDir, refs);
 }
 
-const isAncestor = (repo: Repo, a: string, b: string) => repo.git(['merge-base', '--is-ancestor', a, b], { allowFail: true }).status === 0;
 
 /**
  * The local claims tables against what git-handoff last left them at: one line per table changed outside it (a
  * deleted one is put back first). No note yet (a clone from before this check): the tables are taken as they are.
  */
-export function claimsMovedOutside(repo: Repo): string[] {
+export function claimsMovedOutside(repo: Storage): string[] {
   const noted = readNote(repo.commonDir);
-  const now = new Map(listRefNames(repo, [CLAIMS_PREFIX]).map((r) => [r.ref, r.oid]));
+  const now = new Map(repo.listRefNames([CLAIMS_PREFIX]).map((r) => [r.ref, r.oid]));
   if (!noted) {
     if (now.size) writeNote(repo.commonDir, now);
     return [];
@@ -67,7 +65,7 @@ export function claimsMovedOutside(repo: Repo): string[] {
           ? `${ref} was deleted outside git-handoff; put back where git-handoff left it (${was.slice(0, 12)}, ${n} claim${n === 1 ? '' : 's'})`
           : `${ref} was deleted outside git-handoff and cannot be put back (${back.message}); its claims are gone from this clone`,
       );
-    } else if (!isAncestor(repo, was, cur)) {
+    } else if (!repo.isAncestor(was, cur)) {
       lines.push(`${ref} was moved outside git-handoff, from ${was.slice(0, 12)} to ${cur.slice(0, 12)} (not a change on top of it): read as it is now; \`git update-ref ${ref} ${was} ${cur}\` puts it back`);
     }
   }

@@ -1,11 +1,10 @@
 // `sync`'s part for claims (SPEC 10): fetch every branch's claims table, publish what this clone changed offline,
 // and say which offline claims lost to published ones (they are also kept in the table for their holders to see).
-import type { Config } from '../../git/config';
-import type { Repo } from '../../git/repo';
+import type { Config, Storage } from '../../git/storage';
 import { publicClaim, syncClaims } from './claims';
 
 /** `fetched`: the claims refs came with sync's handoff fetch (claimsRefspec), so no second fetch is started. */
-export async function syncClaimsReport(repo: Repo, remote: string, o: { fetched?: boolean; config?: Config } = {}): Promise<{ json: unknown; lines: string[]; unpublished: string[]; warnings: string[] }> {
+export async function syncClaimsReport(repo: Storage, remote: string, o: { fetched?: boolean; config?: Config } = {}): Promise<{ json: unknown; lines: string[]; unpublished: string[]; warnings: string[] }> {
   const r = await syncClaims(repo, remote, o.config, o);
   const lines: string[] = [];
   const warnings = r.flatMap((b) => b.outside ?? []);

@@ -2,8 +2,7 @@
 // every claim on that branch; each change is a new commit on top, by the session that made it (its trailers say
 // who, what, the paths, the note and the expiry). One ref per branch is what makes a claim a compare-and-swap: two
 // sessions claiming overlapping paths both move this one ref, so one of them loses and reads the other's claim.
-import { writeBlob, writeTree } from '../../git/objects';
-import type { Repo } from '../../git/repo';
+import type { Storage } from '../../git/storage';
 import { HandoffError } from '../../errors';
 import { oneLine } from '../store/document';
 import { encodeBranch, trackingOf } from '../store/names';
@@ -105,15 +104,15 @@ export function rememberTable(oid: string, t: Table): void {
 }
 
 /** The table at a commit (null: none yet). A table that does not parse is refused (exit 6), never read as empty. */
-export function readTable(repo: Repo, oid: string | null): Table {
+export function readTable(repo: Storage, oid: string | null): Table {
   if (!oid) return EMPTY;
   let text = known.get(oid);
   let j: any;
   try {
     if (text === undefined) {
-      const r = repo.git(['cat-file', 'blob', `${oid}:${TABLE_FILE}`], { allowFail: true, maxBuffer: TABLE_MAX });
-      if (r.status !== 0) throw new Error(r.stderr.trim());
-      text = r.stdout;
+      const [blob] = repo.readObjectsBounded([`${oid}:${TABLE_FILE}`], [TABLE_MAX]);
+      if (!blob || 'oversize' in blob || blob.type !== 'blob') throw new Error(!blob ? `no ${TABLE_FILE} in it` : 'oversize' in blob ? `${TABLE_FILE} is ${blob.oversize} bytes, over ${TABLE_MAX}` : `${TABLE_FILE} is a ${blob.type}`);
+      text = blob.content.toString('utf8');
     }
     j = JSON.parse(text);
   } catch (e) {
@@ -150,9 +149,9 @@ export function changeMessage(m: ChangeMessage): string {
 }
 
 /** The tree of a table. */
-export function tableTree(repo: Repo, t: Table): string {
-  const blob = writeBlob(repo, tableText(t));
-  return writeTree(repo, [{ name: TABLE_FILE, oid: blob }]);
+export function tableTree(repo: Storage, t: Table): string {
+  const blob = repo.writeBlob(tableText(t));
+  return repo.writeTree([{ name: TABLE_FILE, oid: blob }]);
 }
 
 /**

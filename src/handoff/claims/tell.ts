@@ -80,11 +80,10 @@ export function claimsView(claims: ClaimView[], session: string | null, remote: 
 }
 
 /** The session start's claims block (after its fetch brought the remote's table): the marker refreshed, then the view. */
-export function startClaims(repo: import('../../git/repo').Repo, branch: string | null, session: string | null): string | null {
+export function startClaims(repo: import('../../git/storage').Storage, branch: string | null, session: string | null): string | null {
   if (!branch) return null;
   const { claimsRemote, listClaims, refreshMarker } = require('./claims') as typeof import('./claims');
-  const { readConfig } = require('../../git/config') as typeof import('../../git/config');
   refreshMarker(repo);
-  const { remote } = claimsRemote(repo, readConfig(repo));
+  const { remote } = claimsRemote(repo, repo.config());
   return claimsView(listClaims(repo, { branch, remote }).claims, session, remote);
 }

@@ -3,9 +3,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError, toHandoffError } from '../../errors';
-import { blobId } from '../../git/objects';
-import type { Repo } from '../../git/repo';
-import { readRef } from '../../git/refs';
+import type { Storage } from '../../git/storage';
 import { validateBody, type HandoffState } from '../store/document';
 import { parseFrontmatterHandoff } from './frontmatter';
 import { assertTopic, handoffRef, isValidTopic } from '../store/names';
@@ -99,9 +97,8 @@ export function expandArg(arg: string): string[] {
   return found;
 }
 
-function localBranches(repo: Repo): string[] {
-  const out = repo.out(['for-each-ref', '--format=%(refname)', 'refs/heads/']).split('\n').filter(Boolean);
-  const names = out.map((r) => r.slice('refs/heads/'.length));
+function localBranches(repo: Storage): string[] {
+  const names = repo.listRefNames(['refs/heads/']).map((r) => r.ref.slice('refs/heads/'.length));
   if (repo.branch && !names.includes(repo.branch)) names.push(repo.branch);
   return names;
 }
@@ -165,7 +162,7 @@ function readHandoffFile(file: string, fallback: SessionRef | null | undefined):
 }
 
 /** Everything to import, resolved and read before anything is written, so a bad argument changes nothing. */
-export function planImport(repo: Repo, args: string[], o: ImportOptions = {}): ImportPlan[] {
+export function planImport(repo: Storage, args: string[], o: ImportOptions = {}): ImportPlan[] {
   if (args.length === 0) throw new HandoffError('usage', 'nothing-to-import', 'name at least one file or directory to import');
   const files = args.flatMap(expandArg);
   if (o.topic !== undefined && files.length > 1) {
@@ -224,12 +221,11 @@ function frontmatterOf(file: string): ReturnType<typeof parseFrontmatterHandoff>
 }
 
 /** The version of a handoff whose body is exactly `body`, if any (one hash-object, one rev-list, one cat-file). */
-function versionWithBody(repo: Repo, ref: string, body: string): string | null {
-  if (!readRef(repo, ref)) return null;
-  const blob = blobId(repo, body);
-  const versions = repo.out(['rev-list', ref]).split('\n').filter(Boolean);
-  const r = repo.git(['cat-file', '--batch-check=%(objectname)'], { input: versions.map((v) => `${v}:handoff.md\n`).join(''), allowFail: true });
-  const i = r.stdout.split('\n').indexOf(blob);
+function versionWithBody(repo: Storage, ref: string, body: string): string | null {
+  if (!repo.readRef(ref)) return null;
+  const blob = repo.blobId(body);
+  const versions = repo.commits({ from: [ref] });
+  const i = repo.objectIds(versions.map((v) => `${v}:handoff.md`)).indexOf(blob);
   return i >= 0 ? versions[i] : null;
 }
 
@@ -239,7 +235,7 @@ function versionWithBody(repo: Repo, ref: string, body: string): string | null {
  * writes as itself, so a marker never lets one session add a version as another: over someone else's handoff that
  * is refused (exit 3) unless it takes the handoff over on the record (SPEC 4 `import`).
  */
-export function runImport(repo: Repo, plans: ImportPlan[], o: RunImportOptions = {}): ImportResult[] {
+export function runImport(repo: Storage, plans: ImportPlan[], o: RunImportOptions = {}): ImportResult[] {
   assertTakeover(o.takeover);
   return plans.map((p) => {
     const base = { file: p.file, ref: p.ref, branch: p.branch, topic: p.topic, session: p.owner.id, ownerFrom: p.ownerFrom, warnings: [] as string[] };

@@ -1,7 +1,6 @@
 // The check at command start (issue 23): the handoff refs against the loss record. No git process when the ref
 // storage is as it was at the last check that found everything in place; else one for-each-ref and one cat-file.
-import { objectSizes } from '../../git/objects';
-import type { Repo } from '../../git/repo';
+import type { Storage } from '../../git/storage';
 import { ARCHIVE_PREFIX, DROPPED_PREFIX, HANDOFF_PREFIX, NOTES_REF } from '../store/names';
 import { checkAdvance } from '../store/ownership';
 import { droppedReceipts } from '../store/receipts';
@@ -51,13 +50,12 @@ export interface RecordCheck {
 }
 
 const now = () => Math.floor(Date.now() / 1000);
-const isAncestor = (repo: Repo, a: string, b: string) => repo.git(['merge-base', '--is-ancestor', a, b], { allowFail: true }).status === 0;
 export const recoverCommand = (ref: string) => `git handoff recover ${ref}`;
 
 /** A deleted live handoff whose recorded tip is inside an archive entry of the same handoff was archived, not lost. */
-function archivedIn(repo: Repo, refs: Map<string, string>, ref: string, oid: string): boolean {
+function archivedIn(repo: Storage, refs: Map<string, string>, ref: string, oid: string): boolean {
   const key = keyOf(ref);
-  for (const [r, o] of refs) if (r.startsWith(ARCHIVE_PREFIX) && keyOf(r) === key && (o === oid || isAncestor(repo, oid, o))) return true;
+  for (const [r, o] of refs) if (r.startsWith(ARCHIVE_PREFIX) && keyOf(r) === key && (o === oid || repo.isAncestor(oid, o))) return true;
   return false;
 }
 
@@ -72,12 +70,12 @@ interface Comparison {
 }
 
 /** The refs now against the record: what was lost, and what moved on legitimately. */
-export function compareRecord(repo: Repo, rec: RecordState, refs: Map<string, string>): Comparison {
+export function compareRecord(repo: Storage, rec: RecordState, refs: Map<string, string>): Comparison {
   const out: Comparison = { losses: [], absorb: new Map(), archived: new Map(), unfounded: new Map() };
   // what the record holds for the refs that differ must exist: the record keeps every version it names reachable,
   // so a missing one is a damaged or forged record, never a loss (one cat-file for all of them)
   const differ = [...rec.entries].filter(([ref, e]) => refs.get(ref) !== e.oid);
-  const found = objectSizes(repo, differ.map(([, e]) => e.oid));
+  const found = repo.objectSizes(differ.map(([, e]) => e.oid));
   differ.forEach(([ref], i) => {
     if (!found[i]) out.unfounded.set(ref, refs.get(ref) ?? null);
   });
@@ -103,7 +101,7 @@ export function compareRecord(repo: Repo, rec: RecordState, refs: Map<string, st
       out.losses.push({ ...base, kind: 'deleted', detail: `${ref} was deleted outside git-handoff (its recorded tip ${e.oid.slice(0, 12)})` });
       continue;
     }
-    if (isAncestor(repo, e.oid, cur)) {
+    if (repo.isAncestor(e.oid, cur)) {
       const v = checkAdvance(repo, e.oid, cur);
       if (!v) out.absorb.set(ref, cur);
       else out.losses.push({ ...base, kind: 'rogue-advance', detail: `${ref} was moved from ${e.oid.slice(0, 12)} to ${cur.slice(0, 12)}, which breaks the ownership rule: ${v.message}` });
@@ -122,13 +120,13 @@ export function compareRecord(repo: Repo, rec: RecordState, refs: Map<string, st
  * the ref deleted with raw git). The loss is that ref, named from the record's removal (<seconds>-<tip>); restoring it
  * brings back what `restore` undoes the drop with. One for-each-ref, only while such a drop stands.
  */
-function undoesLost(repo: Repo, rec: RecordState, refs: Map<string, string>): Comparison['losses'] {
+function undoesLost(repo: Storage, rec: RecordState, refs: Map<string, string>): Comparison['losses'] {
   const standing = [...rec.removed].filter(([ref, rm]) => rm.why === 'removed' && ref.startsWith(HANDOFF_PREFIX) && !refs.has(ref));
   if (standing.length === 0) return [];
   const kept = [...listTracked(repo, [DROPPED_PREFIX]).keys()];
   const gone = standing.filter(([ref, rm]) => !kept.some((k) => k.startsWith(`${DROPPED_PREFIX}${ref.slice(HANDOFF_PREFIX.length)}/`)) && !archivedIn(repo, refs, ref, rm.oid));
   // a version not in the repository is no undo to bring back (the record's damage is said elsewhere)
-  const found = objectSizes(repo, gone.map(([, rm]) => rm.oid));
+  const found = repo.objectSizes(gone.map(([, rm]) => rm.oid));
   return gone
     .filter((_, i) => found[i])
     .map(([ref, rm]) => {
@@ -152,7 +150,7 @@ export function unchangedSinceCheck(commonDir: string): boolean {
  * record; a damaged or missing record is reported and rebuilt from the last verified one (else from the refs).
  * `force` skips the verified cache (session start, `recover`).
  */
-export function checkRecord(repo: Repo, o: { force?: boolean } = {}): RecordCheck {
+export function checkRecord(repo: Storage, o: { force?: boolean } = {}): RecordCheck {
   const fp = refsFingerprint(repo);
   const seen = readSeen(repo);
   if (!o.force && fp && seen?.fp === fp && witnessAgrees(repo, seen.record)) return { losses: [], problem: null, cached: true, record: { commit: seen.record, entries: new Map(), removed: new Map() } };
@@ -206,7 +204,6 @@ export function checkRecord(repo: Repo, o: { force?: boolean } = {}): RecordChec
         }
         return [...cmp.absorb.values()];
       },
-      60,
       fallback ?? base,
     );
     blocked = commit === null ? recordBlocked() : null;
@@ -234,7 +231,7 @@ export function checkRecord(repo: Repo, o: { force?: boolean } = {}): RecordChec
  * Whether the witness holds the record the last check verified: a read and a stat, no git. A witness deleted alone is
  * rebuilt here without a word; one holding another record makes the check a full one (fromWitness decides).
  */
-function witnessAgrees(repo: Repo, record: string | null): boolean {
+function witnessAgrees(repo: Storage, record: string | null): boolean {
   const w = record ? witnessOf(repo) : null;
   if (!w) return true;
   const tip = witnessTip(w);
@@ -252,7 +249,7 @@ function witnessAgrees(repo: Repo, record: string | null): boolean {
  * the witness — its objects fetched, its entries merged into a new record on top (the witness's commit a parent) — and
  * what was missing is said; the comparison that follows reports each loss with the command that restores it.
  */
-function fromWitness(repo: Repo, recOid: string | null): string | null {
+function fromWitness(repo: Storage, recOid: string | null): string | null {
   try {
     const w = witnessOf(repo);
     if (!w) return null;
@@ -265,7 +262,7 @@ function fromWitness(repo: Repo, recOid: string | null): string | null {
       tip = witnessTip(orphan);
     }
     if (tip === recOid) return null;
-    if (!tip || (recOid && isAncestor(repo, tip, recOid))) {
+    if (!tip || (recOid && repo.isAncestor(tip, recOid))) {
       if (recOid) pushWitness(repo, recOid, w);
       return null;
     }
@@ -275,17 +272,17 @@ function fromWitness(repo: Repo, recOid: string | null): string | null {
       const trusted = [witnessWrote(repo), readSeen(repo)?.record ?? null].filter((t): t is string => t !== null);
       if (trusted.length && !trusted.includes(tip)) {
         foreign = `the witness of the loss record (${w.ref} in ${w.dir}) was changed outside git-handoff: it holds ${tip.slice(0, 12)}, where git-handoff last wrote ${trusted[0].slice(0, 12)}; not trusted (kept in the witness at refs/witness-foreign/…)`;
-        const back = trusted.find((t) => t !== recOid && restoreWitness(w, t, tip!)) ?? null;
+        const back = trusted.find((t) => t !== recOid && restoreWitness(repo, w, t, tip!)) ?? null;
         if (back === null) {
           if (recOid) {
-            restoreWitness(w, recOid, tip) || pushWitness(repo, recOid, w);
+            restoreWitness(repo, w, recOid, tip) || pushWitness(repo, recOid, w);
           }
           return foreign;
         }
         tip = back;
       }
     }
-    if (!objectSizes(repo, [tip])[0] && !fetchWitness(repo, src)) return null;
+    if (!repo.objectSizes([tip])[0] && !fetchWitness(repo, src)) return null;
     const t = takeInRecord(repo, recOid, tip);
     if (!t) {
       // a damaged witness is no evidence, and one holding nothing newer is behind: rebuilt from the store's record
@@ -310,7 +307,7 @@ function fromWitness(repo: Repo, recOid: string | null): string | null {
  * (`is gone`, `went back`, `is damaged (…)`), the versions it held (`N versions it did not: <refs>`), and whether the
  * new record was written.
  */
-export function takeInRecord(repo: Repo, recOid: string | null, tip: string): { state: string; holds: string; names: string[]; took: boolean } | null {
+export function takeInRecord(repo: Storage, recOid: string | null, tip: string): { state: string; holds: string; names: string[]; took: boolean } | null {
   const kept = readRecord(repo, tip);
   if (kept.problem) return null;
   const cur = recOid ? readRecord(repo, recOid) : null;
@@ -319,7 +316,7 @@ export function takeInRecord(repo: Repo, recOid: string | null, tip: string): { 
       const mine = r.entries.get(ref);
       const gone = r.removed.get(ref);
       if (gone && gone.at >= e.seen) return false;
-      return !mine || (mine.oid !== e.oid && isAncestor(repo, mine.oid, e.oid));
+      return !mine || (mine.oid !== e.oid && repo.isAncestor(mine.oid, e.oid));
     });
   const missing = newer(cur && !cur.problem ? cur : { commit: null, entries: new Map(), removed: new Map() });
   if (missing.length === 0) return null;
@@ -332,7 +329,6 @@ export function takeInRecord(repo: Repo, recOid: string | null, tip: string): { 
       }
       return [tip];
     },
-    60,
     kept,
   );
   const names = missing.map(([ref]) => ref);

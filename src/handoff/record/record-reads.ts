@@ -4,8 +4,8 @@
 // ref a command then reads (src/git/refs.ts listRefs/readRef) is compared, in-process, with the record the last check
 // verified; a difference runs the full check, which reports the loss. No git process while they agree.
 import { looseCommitFile } from '../../git/loose-read';
-import { onRefsRead } from '../../git/refs';
-import type { Repo } from '../../git/repo';
+import { onRefsRead } from '../../git/reads-hook';
+import type { Storage } from '../../git/storage';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, NOTES_REF } from '../store/names';
 import { isRecorded, readRecord, readSeen } from './record';
 import { checkRecord, renderLosses } from './record-check';
@@ -18,7 +18,7 @@ import { trace } from '../../trace';
  * strict reading of every line costs the check at command start about 0.8 ms more on 1,000 handoffs.
  */
 type RecordTips = { text: string } | { tips: Map<string, string> };
-function recordTips(repo: Repo, commit: string): RecordTips | null {
+function recordTips(repo: Storage, commit: string): RecordTips | null {
   const blob = looseCommitFile(repo, commit, 'record');
   if (!blob) {
     const rec = readRecord(repo, commit);
@@ -140,7 +140,7 @@ export function textAgrees(text: string, refs: ReadonlyArray<{ ref: string; oid:
  * `agreed`: a record commit these very refs (as a set) were found to agree with before (listing-kept.ts); while it is
  * still the verified one, the answer is the same without comparing again.
  */
-export function readsAgree(repo: Repo, refs: Array<{ ref: string; oid: string }>, cache: ReadsCache = {}, agreed: string | null = null): boolean {
+export function readsAgree(repo: Storage, refs: Array<{ ref: string; oid: string }>, cache: ReadsCache = {}, agreed: string | null = null): boolean {
   cache.agreed = undefined;
   if (!refs.some((x) => mayBeRecorded(x.ref))) return true;
   const seen = readSeen(repo);
@@ -175,7 +175,7 @@ type ReadsCache = { commit?: string; tips?: RecordTips | null; agreed?: string }
  * From now on in this process, every handoff, archive or receipts ref read is compared with the last verified
  * record; the first difference runs the full check and hands its report to `report`, once.
  */
-export function compareReads(repo: Repo, report: (text: string) => void): void {
+export function compareReads(repo: Storage, report: (text: string) => void): void {
   const cache: ReadsCache = {};
   onRefsRead((r, refs, agreed) => {
     if (r.commonDir !== repo.commonDir) return null;

@@ -5,10 +5,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { looseCommitFile, readLoose } from '../../git/loose-read';
-import { readObjects, writeBlob, writeCommit, writeTree, parseCommit } from '../../git/objects';
 // the record's own ref moves by the plain CAS below tx, or joins tx's transaction: tx's extension point calls into this module
-import type { RefOp } from '../../git/refs';
-import type { Repo } from '../../git/repo';
+import { parseCommit, type RefOp, type Storage } from '../../git/storage';
+import { commitFixed } from '../store/tx/commits';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, isHandoffName, isValidTopic, parseRef, NOTES_REF } from '../store/names';
 import { handoffDir } from '../state/paths';
 import { writeState } from '../state/state-file';
@@ -115,13 +114,13 @@ export function serializeRecord(rec: RecordState): string {
 const copyRecord = (r: RecordState): RecordState => ({ commit: r.commit, entries: new Map(r.entries), removed: new Map(r.removed) });
 
 /** The length of an object id in hex in this repository (sha1 or sha256). */
-export const hexLength = (repo: Pick<Repo, 'objectFormat'>) => (repo.objectFormat === 'sha256' ? 64 : 40);
+export const hexLength = (repo: Pick<Storage, 'objectFormat'>) => (repo.objectFormat === 'sha256' ? 64 : 40);
 
 /** The record at `spec` (a ref name or a commit), from one cat-file; a missing, foreign or garbled record comes back with `problem`. */
-export function readRecord(repo: Repo, spec: string): RecordState {
+export function readRecord(repo: Storage, spec: string): RecordState {
   let objs;
   try {
-    objs = readObjects(repo, [spec, `${spec}:record`], RECORD_MAX);
+    objs = repo.readObjects([spec, `${spec}:record`], RECORD_MAX);
   } catch (e) {
     return emptyRecord(null, `the record cannot be read: ${(e as Error).message}`);
   }
@@ -138,7 +137,7 @@ export function readRecord(repo: Repo, spec: string): RecordState {
  * so), else by git (readRecord, which also names what is wrong with a damaged one). Its value is the expected old
  * value of the next move, so a stale read only loses that compare-and-swap.
  */
-function currentRecord(repo: Repo): RecordState {
+function currentRecord(repo: Storage): RecordState {
   const oid = looseRefValue(path.join(repo.commonDir, RECORD_REF));
   const commit = oid ? readLoose(repo, oid) : null;
   const blob = commit?.type === 'commit' && parseCommit(commit.content).message.includes(MARK) ? looseCommitFile(repo, oid!, 'record') : null;
@@ -147,8 +146,6 @@ function currentRecord(repo: Repo): RecordState {
 }
 
 const now = () => Math.floor(Date.now() / 1000);
-// bookkeeping, not a version: one fixed identity, so no configuration is read for it
-const RECORD_IDENTITY = { GIT_AUTHOR_NAME: 'git-handoff', GIT_AUTHOR_EMAIL: 'git-handoff@localhost', GIT_COMMITTER_NAME: 'git-handoff', GIT_COMMITTER_EMAIL: 'git-handoff@localhost' };
 
 /** The record this process wrote last (its commit and state), for the verification that follows a move. */
 let lastWritten: { commit: string; state: RecordState } | null = null;
@@ -164,7 +161,7 @@ export interface NextRecord {
  * Builds the next record: `change` edits a copy of the current record and returns the oids to keep reachable (new
  * parents), or null for no change (then `unchanged` is the current record commit).
  */
-export function nextRecord(repo: Repo, change: (rec: RecordState) => string[] | null, fallback?: RecordState, restart = false): NextRecord | { unchanged: string | null } {
+export function nextRecord(repo: Storage, change: (rec: RecordState) => string[] | null, fallback?: RecordState, restart = false): NextRecord | { unchanged: string | null } {
   const cur = currentRecord(repo);
   const old = cur.problem && !cur.commit ? null : cur.commit;
   // a damaged record is never built on: the caller's fallback (the last verified record) or an empty one
@@ -179,9 +176,9 @@ export function nextRecord(repo: Repo, change: (rec: RecordState) => string[] | 
   const parents = restart
     ? [...new Set([...keep, ...[...base.entries.values(), ...[...base.removed].filter(([ref, r]) => !isPruned(ref, r) && !archivePruned(base, ref, r)).map(([, r]) => r)].map((e) => e.oid)])]
     : [...new Set([cur.commit, cur.problem ? fallback?.commit : null, ...keep].filter((o): o is string => !!o))];
-  const blob = writeBlob(repo, serializeRecord(base));
-  const tree = writeTree(repo, [{ name: 'record', oid: blob }]);
-  const commit = writeCommit(repo, tree, parents, recordMessage(base.entries.size, placeOf(repo)), RECORD_IDENTITY);
+  const blob = repo.writeBlob(serializeRecord(base));
+  const tree = repo.writeTree([{ name: 'record', oid: blob }]);
+  const commit = commitFixed(repo, tree, parents, recordMessage(base.entries.size, placeOf(repo)));
   // an unreadable record ref (not a commit, missing object) is replaced from its exact value
   return { commit, expected: old ?? rawRecordOid(repo), state: base };
 }
@@ -208,9 +205,8 @@ export const setRecordBlocked = (why: string | null): void => void (blocked = wh
 export const noteWritten = (commit: string, state: RecordState): void => void (lastWritten = { commit, state });
 
 /** The record ref's value as stored, whatever it points at (null: no record ref). */
-function rawRecordOid(repo: Repo): string | null {
-  const r = repo.git(['for-each-ref', '--format=%(objectname)', RECORD_REF], { allowFail: true });
-  return r.stdout.trim() || null;
+function rawRecordOid(repo: Storage): string | null {
+  return repo.listRefNames([RECORD_REF]).find((r) => r.ref === RECORD_REF)?.oid ?? null;
 }
 
 /** What a batch of moves changes in the record (null: none of them is recorded). */
@@ -249,7 +245,7 @@ export interface RecordOp {
  * expected old value the record read here): one process and one hook run for both. Null when nothing of the batch
  * is recorded, or the record cannot be built (then the moves go alone and recordMoves follows).
  */
-export function recordOp(repo: Repo, moves: RefUpdate[], replaces = false): RecordOp | null {
+export function recordOp(repo: Storage, moves: RefUpdate[], replaces = false): RecordOp | null {
   const change = movesChange(moves);
   if (!change) return null;
   try {
@@ -292,9 +288,9 @@ interface Seen {
   at: number;
 }
 
-const seenFile = (repo: Pick<Repo, 'commonDir'>) => path.join(handoffDir(repo.commonDir), 'record-seen.json');
+const seenFile = (repo: Pick<Storage, 'commonDir'>) => path.join(handoffDir(repo.commonDir), 'record-seen.json');
 
-export function readSeen(repo: Pick<Repo, 'commonDir'>): Seen | null {
+export function readSeen(repo: Pick<Storage, 'commonDir'>): Seen | null {
   try {
     const s = JSON.parse(readFileSync(seenFile(repo), 'utf8'));
     return typeof s === 'object' && s && typeof s.at === 'number' ? { fp: typeof s.fp === 'string' ? s.fp : null, record: typeof s.record === 'string' ? s.record : null, at: s.at } : null;
@@ -303,7 +299,7 @@ export function readSeen(repo: Pick<Repo, 'commonDir'>): Seen | null {
   }
 }
 
-export function writeSeen(repo: Repo, s: Seen): void {
+export function writeSeen(repo: Storage, s: Seen): void {
   try {
     writeState(seenFile(repo), JSON.stringify(s), repo.commonDir);
   } catch {
@@ -317,7 +313,7 @@ export function writeSeen(repo: Repo, s: Seen): void {
  * meanwhile, or the record did not land) the next command checks in full. Proved without git where the storage was
  * verified right before this process's transaction (`inPlace`), else by one for-each-ref.
  */
-export function seenAfterMove(repo: Repo, commit: string | null, inPlace?: { before: Parts; moved: RefUpdate[] }): void {
+export function seenAfterMove(repo: Storage, commit: string | null, inPlace?: { before: Parts; moved: RefUpdate[] }): void {
   const s = readSeen(repo);
   const written = lastWritten;
   if (!commit || !written || written.commit !== commit) {
@@ -360,7 +356,7 @@ type Parts = Map<string, { stat: string; named: boolean }>;
  * and every directory that holds a handoff or archive ref (git writes a ref by renaming a lock into its directory and
  * deletes by unlinking, both of which change the directory's ctime). Null where refs are not plain files (reftable).
  */
-function fingerprintParts(repo: Pick<Repo, 'commonDir'>): Parts | null {
+function fingerprintParts(repo: Pick<Storage, 'commonDir'>): Parts | null {
   const c = repo.commonDir;
   if (statKey(path.join(c, 'reftable')) !== '-') return null;
   const parts: Parts = new Map();
@@ -382,7 +378,7 @@ function fingerprintParts(repo: Pick<Repo, 'commonDir'>): Parts | null {
 const joinParts = (parts: Parts) => [...parts].map(([p, v]) => (v.named ? `${p}:${v.stat}` : v.stat)).join('|');
 
 /** The fingerprint of the ref storage (the check at command start compares it with the last verified one). */
-export function refsFingerprint(repo: Pick<Repo, 'commonDir'>): string | null {
+export function refsFingerprint(repo: Pick<Storage, 'commonDir'>): string | null {
   const parts = fingerprintParts(repo);
   return parts && joinParts(parts);
 }
@@ -403,7 +399,7 @@ function looseRefValue(file: string): string | null {
  * refs the transaction moved, whose loose files hold exactly what the new record says, the new fingerprint stands
  * for the refs. Null otherwise (a listing decides).
  */
-function verifiedInPlace(repo: Repo, before: Parts, moved: RefUpdate[], commit: string, state: RecordState): string | null {
+function verifiedInPlace(repo: Storage, before: Parts, moved: RefUpdate[], commit: string, state: RecordState): string | null {
   const after = fingerprintParts(repo);
   if (!after) return null;
   const c = repo.commonDir;
@@ -441,12 +437,6 @@ function verifiedInPlace(repo: Repo, before: Parts, moved: RefUpdate[], commit: 
 }
 
 /** Every recorded kind of ref now, and the record ref (or the refs under `patterns`), from one for-each-ref. */
-export function listTracked(repo: Repo, patterns = [HANDOFF_PREFIX, ARCHIVE_PREFIX, NOTES_REF, RECORD_REF]): Map<string, string> {
-  const r = repo.git(['for-each-ref', '--format=%(objectname) %(refname)', ...patterns]);
-  const out = new Map<string, string>();
-  for (const line of r.stdout.split('\n')) {
-    const i = line.indexOf(' ');
-    if (i > 0) out.set(line.slice(i + 1), line.slice(0, i));
-  }
-  return out;
+export function listTracked(repo: Storage, patterns = [HANDOFF_PREFIX, ARCHIVE_PREFIX, NOTES_REF, RECORD_REF]): Map<string, string> {
+  return new Map(repo.listRefNames(patterns).map((r) => [r.ref, r.oid]));
 }

@@ -2,8 +2,7 @@
 // over a newer legitimate version; a rogue tip is kept aside under refs/handoff-rogue/, not thrown away. `--scan`
 // rebuilds from unreachable objects (git keeps them two weeks by default) when the record itself is gone too.
 import { HandoffError } from '../../errors';
-import { readRef, type RefOp } from '../../git/refs';
-import type { Repo } from '../../git/repo';
+import type { CommitSummary, RefOp, Storage } from '../../git/storage';
 import { archiveRef, ARCHIVE_PREFIX, DROPPED_PREFIX, encodeBranch, handoffRef, HANDOFF_PREFIX, NOTES_REF } from '../store/names';
 import { checkAdvance, readTrailersOf, type Violation } from '../store/ownership';
 import { unionReceiptsCommit } from '../store/receipts';
@@ -13,7 +12,7 @@ import { checkRecord, type Loss, type RecordCheck } from './record-check';
 import { moveRefs } from '../store/tx';
 
 /** One move through tx (so the record takes it); a hook's refusal or a held lock is a failed move here, not a crash. */
-function move(repo: Repo, ops: RefOp[], reason: string, env?: NodeJS.ProcessEnv): { ok: true } | { ok: false; message: string } {
+function move(repo: Storage, ops: RefOp[], reason: string, env?: NodeJS.ProcessEnv): { ok: true } | { ok: false; message: string } {
   try {
     return moveRefs(repo, ops, reason, { env, deadline: Date.now() + 5000 });
   } catch (e) {
@@ -40,12 +39,6 @@ export interface RecoverResult {
   left: Loss[];
 }
 
-const isAncestor = (repo: Repo, a: string, b: string) => repo.git(['merge-base', '--is-ancestor', a, b], { allowFail: true }).status === 0;
-const mergeBase = (repo: Repo, a: string, b: string): string | null => {
-  const r = repo.git(['merge-base', a, b], { allowFail: true });
-  return r.status === 0 ? r.stdout.trim() || null : null;
-};
-const exists = (repo: Repo, oid: string) => repo.git(['cat-file', '-e', `${oid}^{commit}`], { allowFail: true }).status === 0;
 const stamp = () => Math.floor(Date.now() / 1000);
 // recover moves a ref back over a rogue tip: a move the reference-transaction hook refuses as a rewrite; it passes
 // on the record (audit.jsonl), as a person's GIT_HANDOFF_BYPASS=1 would
@@ -67,10 +60,10 @@ const refused = (l: Loss, message: string, adopt?: string): Plan => ({ ops: [], 
  * The ownership rule on a history that replaced the recorded one: the versions it starts with (those whose parents
  * are outside it) must be by the recorded version's owner or name it in Handoff-Takeover-From. Null when they do.
  */
-function notTheOwners(repo: Repo, base: string | null, cur: string, recorded: string): Violation | null {
+function notTheOwners(repo: Storage, base: string | null, cur: string, recorded: string): Violation | null {
   const owner = readTrailersOf(repo, [recorded]).get(recorded)?.session ?? null;
   if (!owner) return null;
-  const added = repo.out(['rev-list', cur, ...(base ? [`^${base}`] : [])]).split('\n').filter(Boolean);
+  const added = repo.commits({ from: [cur], not: base ? [base] : [] });
   const t = readTrailersOf(repo, added);
   const inside = new Set(added);
   for (const oid of added) {
@@ -92,9 +85,9 @@ function notTheOwners(repo: Repo, base: string | null, cur: string, recorded: st
  * root; a moved one only goes to a commit whose history holds the legitimate part of what is there now (a forged
  * record cannot drop the owner's versions), and the rogue tip is kept under refs/handoff-rogue/.
  */
-function plan(repo: Repo, l: Loss): Plan {
+function plan(repo: Storage, l: Loss): Plan {
   const at = stamp();
-  if (!exists(repo, l.recorded)) return refused(l, `the record names ${l.recorded.slice(0, 12)}, which is not in the repository (pruned, or a damaged record): try \`git handoff recover --scan\``);
+  if (!repo.hasCommit(l.recorded)) return refused(l, `the record names ${l.recorded.slice(0, 12)}, which is not in the repository (pruned, or a damaged record): try \`git handoff recover --scan\``);
   if (l.kind === 'receipts-deleted') {
     return { ops: [{ op: 'create', ref: NOTES_REF, newOid: l.recorded }], action: { ref: l.ref, action: 'restored', oid: l.recorded, message: `${NOTES_REF} restored at ${l.recorded.slice(0, 12)}` }, clear: true };
   }
@@ -124,14 +117,14 @@ function plan(repo: Repo, l: Loss): Plan {
   });
   if (l.kind === 'rogue-advance') return moveBack('the versions added on top break the ownership rule');
   // rewound: the recorded version holds what is there now
-  if (isAncestor(repo, cur, l.recorded)) {
+  if (repo.isAncestor(cur, l.recorded)) {
     const v = checkAdvance(repo, cur, l.recorded);
     if (v) return refused(l, `the recorded version ${l.recorded.slice(0, 12)} does not follow ${cur.slice(0, 12)} under the ownership rule (${v.message}): the record is not trusted for ${l.ref}`, cur);
     return { ops: [{ op: 'update', ref: l.ref, newOid: l.recorded, oldOid: cur }], action: { ref: l.ref, action: 'restored', oid: l.recorded, message: `${l.ref} moved forward again to ${l.recorded.slice(0, 12)}` }, clear: true };
   }
   // two histories: the one whose own versions break the rule gives way; two sound ones are both kept only when the
   // new one is the recorded owner's own or takes it over on the record (the store refuses any other such move, exit 3)
-  const base = mergeBase(repo, cur, l.recorded);
+  const base = repo.mergeBase(cur, l.recorded);
   const curBad = checkAdvance(repo, base, cur) ?? notTheOwners(repo, base, cur, l.recorded);
   const recBad = checkAdvance(repo, base, l.recorded);
   if (curBad && !recBad) return moveBack(`what is there now breaks the ownership rule: ${curBad.message}`);
@@ -155,7 +148,7 @@ function plan(repo: Repo, l: Loss): Plan {
  * Restores what the record says was lost. `refs` limits it to some refs; `auto` (session start) applies only the
  * unambiguous plans and leaves the rest reported. Returns what it did and what it left.
  */
-export function recover(repo: Repo, o: { refs?: string[]; auto?: boolean; check?: RecordCheck } = {}): RecoverResult {
+export function recover(repo: Storage, o: { refs?: string[]; auto?: boolean; check?: RecordCheck } = {}): RecoverResult {
   const check = o.check ?? checkRecord(repo, { force: true });
   const wanted = o.refs?.length ? new Set(o.refs.map(fullRef)) : null;
   const actions: RecoverAction[] = [];
@@ -198,8 +191,8 @@ export function recover(repo: Repo, o: { refs?: string[]; auto?: boolean; check?
 }
 
 /** For a dropped handoff (its live ref, or its refs/handoff-dropped/… ref): where it is kept and the command that undoes the drop. */
-function droppedNote(repo: Repo, ref: string): RecoverAction[] {
-  const prefix = ref.startsWith(DROPPED_PREFIX) ? ref : ref.startsWith(HANDOFF_PREFIX) && !readRef(repo, ref) ? `${DROPPED_PREFIX}${ref.slice(HANDOFF_PREFIX.length)}/` : null;
+function droppedNote(repo: Storage, ref: string): RecoverAction[] {
+  const prefix = ref.startsWith(DROPPED_PREFIX) ? ref : ref.startsWith(HANDOFF_PREFIX) && !repo.readRef(ref) ? `${DROPPED_PREFIX}${ref.slice(HANDOFF_PREFIX.length)}/` : null;
   if (!prefix) return [];
   const kept = listTracked(repo, [prefix]);
   // <seconds>-<tip>: ten-digit stamps sort as text
@@ -217,43 +210,9 @@ function fullRef(r: string): string {
 
 // ---- --scan: from unreachable objects, when the record is gone too ----
 
-interface Found {
-  oid: string;
-  parents: string[];
-  tree: string;
-  time: number;
-  subject: string;
-  trailers: string[];
-}
-
-/** Commits no ref reaches (reflogs not counted: a ref's own log is deleted with it), from git fsck. */
-function unreachableCommits(repo: Repo): string[] {
-  const r = repo.git(['fsck', '--unreachable', '--no-reflogs', '--no-progress'], { allowFail: true });
-  if (r.status !== 0 && !r.stdout) throw new HandoffError('integrity', 'fsck-failed', `git fsck could not list the unreachable objects: ${r.stderr.trim()}`);
-  return r.stdout.split('\n').flatMap((l) => {
-    const m = /^unreachable commit ([0-9a-f]+)$/.exec(l.trim());
-    return m ? [m[1]] : [];
-  });
-}
-
-function describe(repo: Repo, oids: string[]): Found[] {
-  if (oids.length === 0) return [];
-  const r = repo.git(['log', '--no-walk=unsorted', '--ignore-missing', '--stdin', '--format=%H%x00%P%x00%T%x00%ct%x00%s%x00%(trailers)%x00'], { input: oids.join('\n') + '\n' });
-  const f = r.stdout.split('\0');
-  const out: Found[] = [];
-  for (let i = 0; i + 5 < f.length; i += 6) {
-    const oid = f[i].replace(/^\n/, '');
-    if (!/^[0-9a-f]+$/.test(oid)) continue;
-    out.push({ oid, parents: f[i + 1] ? f[i + 1].split(' ') : [], tree: f[i + 2], time: Number(f[i + 3]) || 0, subject: f[i + 4], trailers: f[i + 5] ? f[i + 5].replace(/\n$/, '').split('\n') : [] });
-  }
-  return out;
-}
-
 /** Every commit a record commit reaches (the versions it recorded and their histories); null when there is no record at all. */
-function recordedVersions(repo: Repo, records: string[]): Set<string> | null {
-  if (records.length === 0) return null;
-  const r = repo.git(['rev-list', '--stdin'], { input: records.join('\n') + '\n', allowFail: true });
-  return r.status === 0 ? new Set(r.stdout.split('\n').filter(Boolean)) : null;
+function recordedVersions(repo: Storage, records: string[]): Set<string> | null {
+  return records.length === 0 ? null : repo.reachable(records);
 }
 
 /**
@@ -262,8 +221,8 @@ function recordedVersions(repo: Repo, records: string[]): Set<string> | null {
  * entry, never a live handoff again); receipts commits are merged back by union. Never moves an existing ref
  * backwards or sideways: a tip that does not follow it is kept under refs/handoff-kept/.
  */
-export function recoverScan(repo: Repo): RecoverResult {
-  const found = describe(repo, unreachableCommits(repo));
+export function recoverScan(repo: Storage): RecoverResult {
+  const found = repo.describeCommits(repo.unreachableCommits());
   const actions: RecoverAction[] = [];
   const have = listTracked(repo);
   // archive entries pruned by retention (`git handoff gc`, the record's removed entries) are not brought back
@@ -294,17 +253,17 @@ export function recoverScan(repo: Repo): RecoverResult {
   }
   if (rec) {
     for (const [ref, e] of rec.entries) {
-      if (ref === NOTES_REF || have.has(ref) || prunedRefs.has(ref) || !exists(repo, e.oid)) continue;
+      if (ref === NOTES_REF || have.has(ref) || prunedRefs.has(ref) || !repo.hasCommit(e.oid)) continue;
       if (ref.startsWith(HANDOFF_PREFIX) && checkAdvance(repo, null, e.oid)) continue;
       create(ref, e.oid, `${ref} restored at ${e.oid.slice(0, 12)} from an unreachable record ${rec.commit!.slice(0, 12)}`);
     }
     const notes = rec.entries.get(NOTES_REF);
-    if (notes && exists(repo, notes.oid)) found.push(...describe(repo, [notes.oid]).filter((c) => !found.some((x) => x.oid === c.oid)));
+    if (notes && repo.hasCommit(notes.oid)) found.push(...repo.describeCommits([notes.oid]).filter((c) => !found.some((x) => x.oid === c.oid)));
   }
   // 2. handoff histories by their trailers: only commits that were once a recorded version (reached from a record
   // commit, live or unreachable); a writer's commit the store refused (a lost race, an ownership refusal) never was
   const recorded = recordedVersions(repo, [...(have.has(RECORD_REF) ? [RECORD_REF] : []), ...recordCommits.map((c) => c.oid)]);
-  const byKey = new Map<string, Array<Found & { branch: string; topic: string }>>();
+  const byKey = new Map<string, Array<CommitSummary & { branch: string; topic: string }>>();
   const parsed = readTrailersOf(repo, found.map((c) => c.oid));
   for (const c of found) {
     if (recorded && !recorded.has(c.oid)) continue;
@@ -328,13 +287,13 @@ export function recoverScan(repo: Repo): RecoverResult {
     tips.forEach((tip, i) => {
       const cur = have.get(ref) ?? null;
       if (isArchiveVersion(tip, byOid, repo)) return;
-      const archivedLater = [...have].some(([r, o]) => r.startsWith(ARCHIVE_PREFIX) && keyOf(r) === keyOf(ref) && o !== tip.oid && isAncestor(repo, tip.oid, o));
+      const archivedLater = [...have].some(([r, o]) => r.startsWith(ARCHIVE_PREFIX) && keyOf(r) === keyOf(ref) && o !== tip.oid && repo.isAncestor(tip.oid, o));
       if (archivedLater) return;
       if (!cur && i === 0 && !checkAdvance(repo, null, tip.oid)) {
         create(ref, tip.oid, `${ref} restored at ${tip.oid.slice(0, 12)} from unreachable handoff commits`);
         return;
       }
-      if (cur && (cur === tip.oid || isAncestor(repo, tip.oid, cur))) return;
+      if (cur && (cur === tip.oid || repo.isAncestor(tip.oid, cur))) return;
       const kept = `${KEPT_PREFIX}${keyOf(ref)}/${tip.time}-${tip.oid.slice(0, 12)}`;
       if (create(kept, tip.oid, `another tip of ${ref}, ${tip.oid.slice(0, 12)}, kept at ${kept}`)) actions[actions.length - 1].action = 'kept-aside';
     });
@@ -343,12 +302,12 @@ export function recoverScan(repo: Repo): RecoverResult {
   const notesTips = found.filter((c) => c.subject.startsWith('handoff receipts:')).sort((a, b) => b.time - a.time);
   const innerNotes = new Set(notesTips.flatMap((c) => c.parents));
   for (const c of notesTips.filter((n) => !innerNotes.has(n.oid))) {
-    const cur = readRef(repo, NOTES_REF);
+    const cur = repo.readRef(NOTES_REF);
     if (!cur) {
       create(NOTES_REF, c.oid, `${NOTES_REF} restored at ${c.oid.slice(0, 12)} from unreachable receipts commits`);
       continue;
     }
-    if (isAncestor(repo, c.oid, cur)) continue;
+    if (repo.isAncestor(c.oid, cur)) continue;
     const merged = unionReceiptsCommit(repo, cur, c.oid, 'handoff receipts: recovered by scan');
     if (move(repo, [{ op: 'update', ref: NOTES_REF, newOid: merged, oldOid: cur }], 'handoff recover --scan').ok) {
       actions.push({ ref: NOTES_REF, action: 'merged', oid: merged, message: `${NOTES_REF}: receipts of ${c.oid.slice(0, 12)} merged back by union` });
@@ -359,9 +318,9 @@ export function recoverScan(repo: Repo): RecoverResult {
 }
 
 /** The version `archive` makes: subject `handoff(<topic>): archived`, the same tree as the version it archives. */
-function isArchiveVersion(c: Found & { topic: string }, byOid: Map<string, Found>, repo: Repo): boolean {
+function isArchiveVersion(c: CommitSummary & { topic: string }, byOid: Map<string, CommitSummary>, repo: Storage): boolean {
   if (c.subject !== `handoff(${c.topic}): archived` || c.parents.length !== 1) return false;
-  const parentTree = byOid.get(c.parents[0])?.tree ?? repo.git(['rev-parse', '-q', '--verify', `${c.parents[0]}^{tree}`], { allowFail: true }).stdout.trim();
+  const parentTree = byOid.get(c.parents[0])?.tree ?? repo.resolve(`${c.parents[0]}^{tree}`);
   return parentTree === c.tree;
 }
 
@@ -374,7 +333,7 @@ export interface SessionStartRecord {
 }
 
 /** Session start (boot, the guard's SessionStart): a full check, and the unambiguous losses restored by themselves. */
-export function recoverAtSessionStart(repo: Repo): SessionStartRecord | null {
+export function recoverAtSessionStart(repo: Storage): SessionStartRecord | null {
   try {
     const check = checkRecord(repo, { force: true });
     if (!check.losses.length && !check.problem) return null;

@@ -14,8 +14,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, w
 import path from 'node:path';
 import { createHash } from '../../lazy-crypto';
 import { inflateLoose, looseFile } from '../../git/loose-read';
-import { git, NO_PUSH_OPTIONS } from '../../git/run';
-import type { Repo } from '../../git/repo';
+import type { Storage } from '../../git/storage';
 import { handoffDir } from '../state/paths';
 import { writeState } from '../state/state-file';
 import { userStateDir } from '../../user-dirs';
@@ -33,13 +32,13 @@ export interface Witness {
 }
 
 const hash16 = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 16);
-const idFile = (repo: Pick<Repo, 'commonDir'>) => path.join(handoffDir(repo.commonDir), 'witness.json');
+const idFile = (repo: Pick<Storage, 'commonDir'>) => path.join(handoffDir(repo.commonDir), 'witness.json');
 
 /**
  * This clone's witness (null: no commit yet, so no identity; or GIT_HANDOFF_WITNESS=0, the bench's baseline). The identity is kept in <common>/handoff/witness.json
  * (one rev-list the first time; a wiped state costs that again, nothing more).
  */
-export function witnessOf(repo: Repo): Witness | null {
+export function witnessOf(repo: Storage): Witness | null {
   if (process.env.GIT_HANDOFF_WITNESS === '0') return null;
   const id = identityOf(repo);
   return id ? { dir: path.join(witnessHome(), id.project), ref: `refs/witness/${id.place}`, where: placeOf(repo) } : null;
@@ -49,15 +48,14 @@ export function witnessOf(repo: Repo): Witness | null {
  * The clone's identity: <project> (its root commits) and <place> (its path), each 16 hex; null without a commit. The
  * one place both are worked out: the witness's ref and the record's ref on a handoff remote (refs/handoff-records/<place>) use it.
  */
-export function identityOf(repo: Repo): { project: string; place: string } | null {
+export function identityOf(repo: Storage): { project: string; place: string } | null {
   try {
     const c = JSON.parse(readFileSync(idFile(repo), 'utf8'));
     if (typeof c.project === 'string' && typeof c.place === 'string') return { project: c.project, place: c.place };
   } catch {
     // not yet, or wiped: worked out again
   }
-  const r = repo.git(['rev-list', '--max-parents=0', 'HEAD'], { allowFail: true });
-  const roots = r.status === 0 ? r.stdout.split('\n').filter(Boolean).sort() : [];
+  const roots = repo.roots().sort();
   if (roots.length === 0) return null;
   const project = hash16(roots.join('\n'));
   const place = hash16(placeOf(repo));
@@ -74,7 +72,7 @@ export function identityOf(repo: Repo): { project: string; place: string } | nul
  * <common>/handoff/witness.json), or null. The check trusts the witness for that commit (or the record it last
  * verified) only: a witness that holds another was changed outside git-handoff (record-check.ts, fromWitness).
  */
-export function witnessWrote(repo: Pick<Repo, 'commonDir'>): string | null {
+export function witnessWrote(repo: Pick<Storage, 'commonDir'>): string | null {
   try {
     const c = JSON.parse(readFileSync(idFile(repo), 'utf8'));
     return typeof c.wrote === 'string' && /^[0-9a-f]{40,64}$/.test(c.wrote) ? c.wrote : null;
@@ -83,7 +81,7 @@ export function witnessWrote(repo: Pick<Repo, 'commonDir'>): string | null {
   }
 }
 
-function noteWrote(repo: Repo, commit: string): void {
+function noteWrote(repo: Storage, commit: string): void {
   try {
     const c = JSON.parse(readFileSync(idFile(repo), 'utf8'));
     if (c && typeof c === 'object' && c.wrote !== commit) writeState(idFile(repo), JSON.stringify({ ...c, wrote: commit }), repo.commonDir);
@@ -97,9 +95,8 @@ function noteWrote(repo: Repo, commit: string): void {
  * changed outside git-handoff; what was there is kept under refs/witness-foreign/<place>/<seconds> in the witness
  * (evidence, reachable). False when the witness does not hold `commit` loose or packed.
  */
-export function restoreWitness(w: Witness, commit: string, foreign: string): boolean {
-  const has = git(['--git-dir', w.dir, 'cat-file', '-e', `${commit}^{commit}`], { allowFail: true }).status === 0;
-  if (!has) return false;
+export function restoreWitness(repo: Storage, w: Witness, commit: string, foreign: string): boolean {
+  if (!repo.side(w.dir).hasCommit(commit)) return false;
   const kept = `refs/witness-foreign/${path.basename(w.ref)}/${Math.floor(Date.now() / 1000)}`;
   // the witness's refs are its own files, written whole as every witness write is (no git process, no hook)
   writeWhole(path.join(w.dir, kept), `${foreign}\n`);
@@ -108,7 +105,7 @@ export function restoreWitness(w: Witness, commit: string, foreign: string): boo
 }
 
 /** The clone's place: its worktree path (its git dir when bare). */
-export const placeOf = (repo: Pick<Repo, 'worktree' | 'commonDir'>) => path.resolve(repo.worktree ?? repo.commonDir);
+export const placeOf = (repo: Pick<Storage, 'worktree' | 'commonDir'>) => path.resolve(repo.worktree ?? repo.commonDir);
 const placeFile = (w: Witness) => path.join(w.dir, 'places', path.basename(w.ref));
 
 /**
@@ -162,23 +159,21 @@ export function witnessTip(w: Witness): string | null {
  * each after everything it names, then the ref file; else one `git push` (the first time also a `git init --bare`).
  * Never fails the caller: a witness that could not be written is rewritten by the next record move or check.
  */
-export function pushWitness(repo: Repo, commit: string, w: Witness | null = witnessOf(repo)): boolean {
+export function pushWitness(repo: Storage, commit: string, w: Witness | null = witnessOf(repo)): boolean {
   if (!w) return false;
   try {
-    if (!existsSync(path.join(w.dir, 'HEAD'))) {
-      const init = git(['init', '--bare', '-q', `--object-format=${repo.objectFormat}`, w.dir], { allowFail: true });
-      if (init.status !== 0) return false;
-    }
+    const side = repo.side(w.dir);
+    if (!existsSync(path.join(w.dir, 'HEAD')) && !side.init()) return false;
     if (!existsSync(placeFile(w))) writeWhole(placeFile(w), w.where);
     if (copyLoose(repo, commit, w)) {
       noteWrote(repo, commit);
       // git's own estimate of loose objects (gc.auto's 6,700 over 256 fan-out directories): packed when past it
-      if (looseIn(w.dir, '17') > 27) git(['--git-dir', w.dir, 'gc', '--auto', '--quiet'], { allowFail: true });
+      if (looseIn(w.dir, '17') > 27) side.gc({});
       return true;
     }
-    const r = repo.git(['-c', 'core.hooksPath=/dev/null', ...NO_PUSH_OPTIONS, 'push', '--no-verify', '--quiet', '--force', w.dir, `${commit}:${w.ref}`], { allowFail: true });
-    if (r.status === 0) noteWrote(repo, commit);
-    return r.status === 0;
+    const pushed = repo.pushLocal(w.dir, commit, w.ref, { force: true });
+    if (pushed) noteWrote(repo, commit);
+    return pushed;
   } catch {
     return false;
   }
@@ -196,9 +191,9 @@ const looseIn = (dir: string, fan: string): number => {
  * After the record restarted (redact: the old chain dropped so that the redacted versions can go), the witness lets
  * them go too: what no clone's record in it reaches is pruned now.
  */
-export function pruneWitness(repo: Repo): void {
+export function pruneWitness(repo: Storage): void {
   const w = witnessOf(repo);
-  if (w && existsSync(path.join(w.dir, 'HEAD'))) git(['--git-dir', w.dir, 'gc', '--quiet', '--prune=now'], { allowFail: true, env: { GIT_HANDOFF_WITNESS: '0' } });
+  if (w && existsSync(path.join(w.dir, 'HEAD'))) repo.side(w.dir).gc({ pruneNow: true, env: { GIT_HANDOFF_WITNESS: '0' } });
 }
 
 const objectFile = (dir: string, oid: string) => path.join(dir, 'objects', oid.slice(0, 2), oid.slice(2));
@@ -226,7 +221,7 @@ function writeWhole(file: string, data: Buffer | string): void {
  * ref moved) when one of them is not loose here. Objects land children first, so a copy cut short leaves no object
  * whose closure is incomplete.
  */
-function copyLoose(repo: Repo, commit: string, w: Witness): boolean {
+function copyLoose(repo: Storage, commit: string, w: Witness): boolean {
   const raw = repo.objectFormat === 'sha256' ? 32 : 20;
   const order: Array<{ oid: string; file: Buffer }> = [];
   const seen = new Set<string>();
@@ -260,7 +255,6 @@ function copyLoose(repo: Repo, commit: string, w: Witness): boolean {
 }
 
 /** Brings the witness's record commit and what it reaches into this repository (no ref moves); false when it could not. */
-export function fetchWitness(repo: Repo, w: Witness): boolean {
-  const r = repo.git(['-c', 'core.hooksPath=/dev/null', 'fetch', '--quiet', '--no-tags', '--no-write-fetch-head', w.dir, w.ref], { allowFail: true });
-  return r.status === 0;
+export function fetchWitness(repo: Storage, w: Witness): boolean {
+  return repo.fetchLocal(w.dir, w.ref);
 }

@@ -1,8 +1,7 @@
 // The one sanctioned rewrite of a handoff (SPEC 2.6): a version chain rewritten by `git handoff redact`. The
 // reference-transaction check and the server accept a non-fast-forward move only when this says it is exactly
 // what the command makes: each version's redaction recomputed from its original with the same scanner.
-import { readObjects } from '../../git/objects';
-import type { Repo } from '../../git/repo';
+import type { Storage } from '../../git/storage';
 import type { ReceiveUpdate, Refusal } from '../store/ref-updates';
 import { redactText, scanTexts, secretTrailersOf } from './secrets';
 
@@ -44,13 +43,9 @@ export function splitCommit(content: Buffer): RawCommit {
 }
 
 /** `<mode> <type> <oid>\t<name>` entries of a tree, by name. */
-function treeEntries(repo: Repo, tree: string): Map<string, { mode: string; oid: string }> {
+function treeEntries(repo: Storage, tree: string): Map<string, { mode: string; oid: string }> {
   const out = new Map<string, { mode: string; oid: string }>();
-  for (const line of repo.out(['ls-tree', '-z', tree]).split('\0').filter(Boolean)) {
-    const tab = line.indexOf('\t');
-    const [mode, type, oid] = line.slice(0, tab).split(' ');
-    out.set(line.slice(tab + 1), { mode: `${mode} ${type}`, oid });
-  }
+  for (const e of repo.readTree(tree)) out.set(e.path, { mode: `${e.mode} ${e.type}`, oid: e.oid });
   return out;
 }
 
@@ -67,7 +62,7 @@ interface TextPair {
  *  parents and signature, keeps every tree entry but handoff.md and state.json, has as many parents, each the
  *  original's or a rewrite of it checked the same way, and its message, handoff.md and state.json are exactly
  *  the original's with every finding of a rule it did not allow replaced by [REDACTED:<rule>]. */
-export async function isRedactRewrite(repo: Repo, oldTip: string, newTip: string): Promise<boolean> {
+export async function isRedactRewrite(repo: Storage, oldTip: string, newTip: string): Promise<boolean> {
   const todo: Array<[string, string]> = [[newTip, oldTip]];
   const done = new Set<string>();
   const pairs: TextPair[] = [];
@@ -76,7 +71,7 @@ export async function isRedactRewrite(repo: Repo, oldTip: string, newTip: string
     const [n, o] = todo.pop()!;
     if (done.has(n)) continue;
     done.add(n);
-    const [nc, oc] = readObjects(repo, [n, o]);
+    const [nc, oc] = repo.readObjects([n, o]);
     if (nc?.type !== 'commit' || oc?.type !== 'commit') return false;
     const nr = splitCommit(nc.content);
     const or = splitCommit(oc.content);
@@ -98,7 +93,7 @@ export async function isRedactRewrite(repo: Repo, oldTip: string, newTip: string
 }
 
 /** handoff.md and state.json of two trees, when every other entry is the same; null when not. */
-function treePairs(repo: Repo, oldTree: string, newTree: string): Array<{ file: string; orig: string; red: string }> | null {
+function treePairs(repo: Storage, oldTree: string, newTree: string): Array<{ file: string; orig: string; red: string }> | null {
   const a = treeEntries(repo, oldTree);
   const b = treeEntries(repo, newTree);
   if (a.size !== b.size) return null;
@@ -111,7 +106,7 @@ function treePairs(repo: Repo, oldTree: string, newTree: string): Array<{ file: 
   }
   const out: Array<{ file: string; orig: string; red: string }> = [];
   const names = texts.filter((_, i) => i % 3 === 0);
-  const blobs = readObjects(repo, texts.filter((_, i) => i % 3 !== 0));
+  const blobs = repo.readObjects(texts.filter((_, i) => i % 3 !== 0));
   names.forEach((file, i) => {
     const [o, n] = [blobs[2 * i], blobs[2 * i + 1]];
     out.push({ file, orig: o?.content.toString('utf8') ?? '', red: n?.content.toString('utf8') ?? '' });
@@ -120,7 +115,7 @@ function treePairs(repo: Repo, oldTree: string, newTree: string): Array<{ file: 
 }
 
 /** checkReceive's refusals without the `history rewritten` ones that are exactly a `redact` rewrite. */
-export async function withoutRedactions(repo: Repo, refusals: Refusal[], updates: ReceiveUpdate[]): Promise<Refusal[]> {
+export async function withoutRedactions(repo: Storage, refusals: Refusal[], updates: ReceiveUpdate[]): Promise<Refusal[]> {
   const out: Refusal[] = [];
   for (const r of refusals) {
     const u = r.rule === 'rewrite' ? updates.find((x) => x.ref === r.ref && x.oldOid && x.newOid) : undefined;

@@ -1,5 +1,5 @@
 // Writes that pass the secret scan first (write, import): the scan is async, the store's write is not.
-import type { Repo } from '../../git/repo';
+import type { Storage } from '../../git/storage';
 import { appendAudit } from '../state/audit';
 import { validateBody } from '../store/document';
 import type { ImportPlan } from '../import/import';
@@ -22,16 +22,16 @@ export interface ScannedWriteResult extends WriteResult {
 }
 
 /** The state a write would record, for the scan to see: writeHandoff fills in the head (an oid, nothing to scan). */
-const stateFor = (repo: Repo, branch: string, body: string) => captureState(repo, branch, body, null);
+const stateFor = (repo: Storage, branch: string, body: string) => captureState(repo, branch, body, null);
 
 /** One audit line per write that let a finding through: the rules and masked findings, never the secret. */
-function auditAllowed(repo: Repo, source: string, ref: string, oid: string, session: string, p: Prepared): void {
+function auditAllowed(repo: Storage, source: string, ref: string, oid: string, session: string, p: Prepared): void {
   if (!p.allowed.length) return;
   appendAudit(repo.commonDir, { source, event: 'allow-secret', ref, oid, session, rules: [...new Set(p.allowed.map((f) => f.rule))], findings: p.allowed.map(publicFinding) });
 }
 
 /** writeHandoff after the scan: a finding refuses (exit 2, nothing written) unless redacted or allowed. */
-export async function writeScanned(repo: Repo, o: WriteOptions, policy: ScanPolicy): Promise<ScannedWriteResult> {
+export async function writeScanned(repo: Storage, o: WriteOptions, policy: ScanPolicy): Promise<ScannedWriteResult> {
   const text = validateBody(o.body);
   const branch = resolveBranch(repo, o.branch);
   const p = await prepareWrite(text, stateFor(repo, branch, text), policy, o.topic, o.takeover?.reason);
@@ -44,7 +44,7 @@ export async function writeScanned(repo: Repo, o: WriteOptions, policy: ScanPoli
 }
 
 /** Scans every import plan before any is written: one finding refuses the whole import (exit 2). */
-export async function scanImports(repo: Repo, plans: ImportPlan[], policy: ScanPolicy): Promise<{ redacted: number; audit: (results: Array<{ ref: string; oid: string | null; session: string; status: string }>) => void }> {
+export async function scanImports(repo: Storage, plans: ImportPlan[], policy: ScanPolicy): Promise<{ redacted: number; audit: (results: Array<{ ref: string; oid: string | null; session: string; status: string }>) => void }> {
   const prepared: Prepared[] = [];
   const refused: Finding[] = [];
   for (const plan of plans) {

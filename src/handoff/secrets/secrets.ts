@@ -3,8 +3,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../../errors';
-import { readObjects, parseCommit } from '../../git/objects';
-import type { Repo } from '../../git/repo';
+import { parseCommit, type Storage } from '../../git/storage';
 import { messageTrailerLines, trailerReader } from '../../git/trailers';
 import { userMac } from '../state/user-key';
 import { serializeState, type HandoffState } from '../store/document';
@@ -226,10 +225,10 @@ export interface VersionFindings {
 
 /** Scans stored versions (body, state.json, message); `skipScanned` trusts a version's scan record. Returns the
  *  versions with unallowed findings. */
-export async function scanVersions(repo: Repo, versions: Array<{ ref: string; oid: string }>, o: { skipScanned: boolean }): Promise<VersionFindings[]> {
+export async function scanVersions(repo: Storage, versions: Array<{ ref: string; oid: string }>, o: { skipScanned: boolean }): Promise<VersionFindings[]> {
   if (!versions.length) return [];
   // commit, body and state of every version in one cat-file
-  const objs = readObjects(repo, versions.flatMap((v) => [v.oid, `${v.oid}:handoff.md`, `${v.oid}:state.json`]));
+  const objs = repo.readObjects(versions.flatMap((v) => [v.oid, `${v.oid}:handoff.md`, `${v.oid}:state.json`]));
   const text = (b: (typeof objs)[number]) => (b && b.type === 'blob' ? b.content.toString('utf8') : '');
   const out: VersionFindings[] = [];
   for (let i = 0; i < versions.length; i++) {

@@ -1,14 +1,12 @@
 // Worktree leases (SPEC 2): refs/handoff-leases/<encoded worktree> → a commit naming the session; its
 // committer time is the heartbeat. Local only, moved by compare-and-swap like every other ref.
-import { readConfig, type Config } from '../../git/config';
+import type { Config, RefRecord, Storage } from '../../git/storage';
 import { setting } from '../../config-keys';
-import { writeTree } from '../../git/objects';
-import { listRefs, type RefRecord } from '../../git/refs';
-import type { Repo } from '../../git/repo';
 import { trailerReader } from '../../git/trailers';
 import { TRAILER } from '../store/document';
 import { LEASE_PREFIX, decodeBranch, leaseRef } from '../store/names';
-import { commitRecord, LOST, moveRef, untilWon } from '../store/tx';
+import { commitRecord, moveRef } from '../store/tx';
+import { LOST, LOST_RACE, untilWon, type BackoffPolicy } from '../../retry';
 import { processGone, type ClientProcess } from './session-process';
 
 export interface Lease {
@@ -45,8 +43,8 @@ const readLeaseTrailers = trailerReader({
 }, {}, { controlsInValues: true });
 
 /** Every lease of the repository, from one for-each-ref; `recs`: a listing of refs the caller already made that includes the leases' (one for-each-ref for both). */
-export function listLeases(repo: Repo, recs?: readonly RefRecord[]): Lease[] {
-  return (recs ? recs.filter((r) => r.ref.startsWith(LEASE_PREFIX)) : listRefs(repo, [LEASE_PREFIX])).flatMap((r) => {
+export function listLeases(repo: Storage, recs?: readonly RefRecord[]): Lease[] {
+  return (recs ? recs.filter((r) => r.ref.startsWith(LEASE_PREFIX)) : repo.listRefs([LEASE_PREFIX])).flatMap((r) => {
     const t = readLeaseTrailers(r.trailers);
     const session = t.session;
     if (!session) return [];
@@ -65,7 +63,7 @@ export function listLeases(repo: Repo, recs?: readonly RefRecord[]): Lease[] {
   });
 }
 
-export function readLease(repo: Repo, worktree: string, recs?: readonly RefRecord[]): Lease | null {
+export function readLease(repo: Storage, worktree: string, recs?: readonly RefRecord[]): Lease | null {
   const ref = leaseRef(worktree);
   return listLeases(repo, recs).find((l) => l.ref === ref) ?? null;
 }
@@ -91,13 +89,13 @@ export type TouchResult =
   | { status: 'held'; lease: Lease };
 
 /** How many lost races a lease touch tries again after: a heartbeat, not worth a long wait (the next call tries again). */
-const LEASE_ATTEMPTS = 5;
+const LEASE_RACE: BackoffPolicy = { ...LOST_RACE, attempts: 5 };
 
 let emptyTree: string | null = null;
 
 /** Acquires or refreshes this worktree's lease for `session`; a live lease of another session is left alone. */
-export function touchLease(repo: Repo, session: string, worktree: string, o: TouchOptions = {}): TouchResult {
-  const config = o.config ?? readConfig(repo);
+export function touchLease(repo: Storage, session: string, worktree: string, o: TouchOptions = {}): TouchResult {
+  const config = o.config ?? repo.config();
   const now = o.now ?? Date.now();
   const ttl = leaseTtlMs(config);
   return untilWon<TouchResult>(() => {
@@ -106,7 +104,7 @@ export function touchLease(repo: Repo, session: string, worktree: string, o: Tou
     if (cur && cur.session === session && now - cur.time * 1000 < (o.minIntervalMs ?? 60_000) && (o.pid ?? null) === cur.pid) {
       return { status: 'fresh', lease: cur };
     }
-    emptyTree ??= writeTree(repo, []);
+    emptyTree ??= repo.writeTree([]);
     const lines = [`Claude-Session-Id: ${session}`, `Handoff-Worktree: ${worktree.replace(/[\r\n]/g, ' ')}`];
     if (o.client) lines.push(`Handoff-Client: ${o.client}`);
     if (o.pid) lines.push(`Handoff-Pid: ${o.pid}`);
@@ -118,11 +116,11 @@ export function touchLease(repo: Repo, session: string, worktree: string, o: Tou
     const oid = commitRecord(repo, emptyTree, [], `lease: ${session}\n\n${lines.join('\n')}\n`, config);
     const r = moveRef(repo, leaseRef(worktree), oid, cur?.oid ?? null, 'handoff lease');
     return r.ok ? { status: cur?.session === session ? 'refreshed' : 'acquired', lease: readLease(repo, worktree) } : LOST;
-  }, { attempts: LEASE_ATTEMPTS, otherwise: () => ({ status: 'lost', lease: readLease(repo, worktree) }) });
+  }, { policy: LEASE_RACE, otherwise: () => ({ status: 'lost', lease: readLease(repo, worktree) }) });
 }
 
 /** Deletes this worktree's lease if `session` holds it (compare-and-swap on its current value). */
-export function releaseLease(repo: Repo, worktree: string, session: string): boolean {
+export function releaseLease(repo: Storage, worktree: string, session: string): boolean {
   const cur = readLease(repo, worktree);
   if (!cur || cur.session !== session) return false;
   return moveRef(repo, cur.ref, null, cur.oid, 'handoff lease release').ok;

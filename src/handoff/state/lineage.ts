@@ -2,10 +2,7 @@
 // successor inherits its predecessor's worktree lease, its handoffs on the branch (each a takeover commit with
 // `Handoff-Reason: lineage (<source>)`) and its ledger claims. A fork or a resumed id inherits nothing.
 import { HandoffError } from '../../errors';
-import { readConfig, type Config } from '../../git/config';
-import { readObjects } from '../../git/objects';
-import { listRefs } from '../../git/refs';
-import type { Repo } from '../../git/repo';
+import type { Config, Storage } from '../../git/storage';
 import { parseTrailerLines } from '../store/document';
 import { isLive, leaseTtlMs, readLease, touchLease } from './leases';
 import { recordRelease, recordWrites, worktreeActivity } from './ledger';
@@ -46,7 +43,7 @@ export interface ArrivalResult {
 }
 
 /** The session this arrival continues: the latest unsucceeded one seen in the same process, else the live lease holder with its pid. */
-export function findPredecessor(repo: Repo, a: Arrival, records: LineageRecord[], ttlMs: number): string | null {
+export function findPredecessor(repo: Storage, a: Arrival, records: LineageRecord[], ttlMs: number): string | null {
   if (a.pid === null || !CONTINUING.has(a.source)) return null;
   const start = processStart(a.pid);
   const same = records.filter(
@@ -67,7 +64,7 @@ export function findPredecessor(repo: Repo, a: Arrival, records: LineageRecord[]
 }
 
 /** Notes a session at its first sight (or a resume's new pid) and, when it continues another, inherits from it. */
-export function noteArrival(repo: Repo, a: Arrival): ArrivalResult {
+export function noteArrival(repo: Storage, a: Arrival): ArrivalResult {
   const me = a.session.id;
   const existing = readRecord(repo.commonDir, me);
   if (existing) {
@@ -79,7 +76,7 @@ export function noteArrival(repo: Repo, a: Arrival): ArrivalResult {
     }
     return { record: existing, created: false, inherited: null };
   }
-  const config = a.config ?? readConfig(repo);
+  const config = a.config ?? repo.config();
   const records = listRecords(repo.commonDir);
   const from = findPredecessor(repo, a, records, leaseTtlMs(config));
   const record: LineageRecord = {
@@ -103,7 +100,7 @@ export function noteArrival(repo: Repo, a: Arrival): ArrivalResult {
   return { record: done, created: true, inherited };
 }
 
-function inherit(repo: Repo, a: Arrival, from: string, config: Config): Inheritance {
+function inherit(repo: Storage, a: Arrival, from: string, config: Config): Inheritance {
   const me = a.session.id;
   const reason = `lineage (${a.source})`;
   let lease = false;
@@ -113,10 +110,10 @@ function inherit(repo: Repo, a: Arrival, from: string, config: Config): Inherita
   }
   const refs: string[] = [];
   if (a.branch) {
-    for (const rec of listRefs(repo, [branchPrefix(a.branch)])) {
+    for (const rec of repo.listRefs([branchPrefix(a.branch)])) {
       const p = parseRef(rec.ref);
       if (!p || parseTrailerLines(rec.trailers).session !== from) continue;
-      const [body] = readObjects(repo, [`${rec.oid}:handoff.md`]);
+      const [body] = repo.readObjects([`${rec.oid}:handoff.md`]);
       try {
         const w = writeHandoff(repo, { topic: p.topic, body: body ? body.content : '', branch: a.branch, session: a.session, takeover: { reason, from }, config });
         refs.push(w.ref);

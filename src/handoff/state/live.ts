@@ -2,8 +2,7 @@
 // a side effect of `--take-over`. Live as `git handoff sessions` says it (a lease or ledger activity within
 // handoff.leaseTTL, its client process not gone), for the owner or a session that continues it (lineage), or a live
 // claim of it in a claims table this clone knows (its own or the handoff remote's as last fetched).
-import type { Config } from '../../git/config';
-import type { Repo } from '../../git/repo';
+import type { Config, Storage } from '../../git/storage';
 import { readMarker } from '../claims/marker';
 import { claimLive } from '../claims/table';
 import { listRecords, successorOf } from './lineage-record';
@@ -33,7 +32,7 @@ function chainFrom(commonDir: string, owner: string): string[] {
 }
 
 /** The live session behind `owner`, or null (a person, an ended, gone or stale session, one never seen here). */
-export function liveOwner(repo: Repo, owner: string | null, o: { config?: Config; now?: number } = {}): LiveOwner | null {
+export function liveOwner(repo: Storage, owner: string | null, o: { config?: Config; now?: number } = {}): LiveOwner | null {
   if (!owner || owner.startsWith('person:')) return null;
   const now = o.now ?? Date.now();
   const chain = chainFrom(repo.commonDir, owner);

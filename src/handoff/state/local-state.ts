@@ -5,7 +5,7 @@ import { existsSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { moveRefs, type RefOp } from '../store/tx';
 import { removeEmptyRecord } from '../store/tx/record-step';
-import type { Repo } from '../../git/repo';
+import type { Storage } from '../../git/storage';
 import { readRecord, RECORD_REF, KEPT_PREFIX, ROGUE_PREFIX } from '../record/record';
 import { DROPPED_PREFIX } from '../store/drop';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, LEASE_PREFIX, NOTES_REF, REMOTES_ROOT } from '../store/names';
@@ -14,7 +14,6 @@ import { handoffDir } from './paths';
 import { retireWitness, witnessOf, witnessTip } from '../record/witness';
 import { CLAIMS_PREFIX } from '../claims/table';
 import { claimsRemote } from '../claims/claims';
-import { readConfig } from '../../git/config';
 import { userStateDir } from '../../user-dirs';
 
 /** The files and folders under <git-common-dir>/handoff/ that only serve a running guard or command (claims.json: the claims state file, a cache of the tables). */
@@ -22,18 +21,13 @@ const TRANSIENT = ['guard', 'guard-config.json', 'guard-config.plain', 'guard.lo
 /** The refs that hold handoffs or what a command kept of one (user data). */
 const DATA = [HANDOFF_PREFIX, ARCHIVE_PREFIX, DROPPED_PREFIX, ROGUE_PREFIX, KEPT_PREFIX, NOTES_REF, `${REMOTES_ROOT}*/handoffs/**`, 'refs/remotes/*/handoffs/**'];
 
-const refsUnder = (repo: Repo, patterns: string[]): Array<{ ref: string; oid: string }> =>
-  repo
-    .out(['for-each-ref', '--format=%(refname) %(objectname)', ...patterns])
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => ({ ref: l.slice(0, l.lastIndexOf(' ')), oid: l.slice(l.lastIndexOf(' ') + 1) }));
+const refsUnder = (repo: Storage, patterns: string[]): Array<{ ref: string; oid: string }> => repo.listRefNames(patterns);
 
 /**
  * Removes the transient state; `inUse` (a plugin that still runs the guard here) keeps it. Returns one line for each
  * thing it removed or kept, and why.
  */
-export function removeLocalState(repo: Repo, inUse: string | null): string[] {
+export function removeLocalState(repo: Storage, inUse: string | null): string[] {
   const dir = handoffDir(repo.commonDir);
   const shown = path.relative(repo.worktree ?? repo.commonDir, dir) || dir;
   if (inUse) return [`${shown}: kept (leases, ledger, lineage, guard state): ${inUse} still runs the guard here and uses them`];
@@ -96,10 +90,10 @@ export function removeLocalState(repo: Repo, inUse: string | null): string[] {
 }
 
 /** The claims tables (SPEC 10) here and on the remotes this clone fetched them from: shared with other clones, kept, said how to remove. */
-function claimsKept(repo: Repo): string[] {
+function claimsKept(repo: Storage): string[] {
   const here = refsUnder(repo, [CLAIMS_PREFIX]);
   // where claim and release publish (the handoff remote), and any remote whose tables a sync brought here
-  const { remote } = claimsRemote(repo, readConfig(repo));
+  const { remote } = claimsRemote(repo, repo.config());
   const fetched = refsUnder(repo, ['refs/remotes/*/claims/']).map((r) => r.ref.split('/')[2]);
   const remotes = [...new Set([...(here.length && remote ? [remote] : []), ...fetched])];
   if (!here.length && !remotes.length) return [];

@@ -2,9 +2,7 @@
 // for the pre-commit rule and for `git handoff sessions`.
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
-import { readConfig, type Config } from '../../git/config';
-import type { RefRecord } from '../../git/refs';
-import type { Repo } from '../../git/repo';
+import type { Config, RefRecord, Storage } from '../../git/storage';
 import { isLive, leaseTtlMs, listLeases, releaseLease, type Lease } from './leases';
 import { readLedger, recordRelease, worktreeActivity, type SessionActivity } from './ledger';
 import { listRecords } from './lineage-record';
@@ -68,7 +66,7 @@ function canonical(p: string, cache: Map<string, string>): string {
 }
 
 /** Every spelling of each worktree among leases and ledger, grouped by the canonical path. */
-function worktreeSpellings(repo: Repo, leases: Lease[]): Map<string, Set<string>> {
+function worktreeSpellings(repo: Storage, leases: Lease[]): Map<string, Set<string>> {
   const cache = new Map<string, string>();
   const groups = new Map<string, Set<string>>();
   for (const w of [...leases.map((l) => l.worktree), ...readLedger(repo.commonDir).map((e) => e.worktree)]) {
@@ -79,7 +77,7 @@ function worktreeSpellings(repo: Repo, leases: Lease[]): Map<string, Set<string>
 }
 
 /** worktreeActivity over every spelling of one worktree (nearly always one). */
-function activityOf(repo: Repo, spellings: Iterable<string>): Map<string, SessionActivity> {
+function activityOf(repo: Storage, spellings: Iterable<string>): Map<string, SessionActivity> {
   const out = new Map<string, SessionActivity>();
   for (const w of spellings) {
     for (const [session, a] of worktreeActivity(repo.commonDir, w)) {
@@ -96,8 +94,8 @@ function activityOf(repo: Repo, spellings: Iterable<string>): Map<string, Sessio
 }
 
 /** Every session known in each worktree, live or not; a released session's claims are gone. */
-export function listSessions(repo: Repo, o: SessionsOptions = {}): SessionInfo[] {
-  const ttl = leaseTtlMs(o.config ?? readConfig(repo));
+export function listSessions(repo: Storage, o: SessionsOptions = {}): SessionInfo[] {
+  const ttl = leaseTtlMs(o.config ?? repo.config());
   const now = o.now ?? Date.now();
   const leases = listLeases(repo, o.recs);
   const procs = readSessionProcesses(repo.commonDir);
@@ -152,7 +150,7 @@ export interface ReleaseResult {
 }
 
 /** Ends a session's hold on one worktree (under each spelling of its path): its lease and its ledger claims. */
-export function releaseSession(repo: Repo, session: string, worktree: string): ReleaseResult {
+export function releaseSession(repo: Storage, session: string, worktree: string): ReleaseResult {
   const leases = listLeases(repo);
   const spellings = worktreeSpellings(repo, leases).get(canonical(worktree, new Map())) ?? new Set([worktree]);
   const paths = activityOf(repo, spellings).get(session)?.paths ?? [];

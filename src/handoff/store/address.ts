@@ -1,7 +1,7 @@
 // Addressing (issue 18): who a handoff is for (Handoff-To), its tags and references, and who reads now.
 import { CLIENT_NAMES, clientName } from '../../client-names';
 import { HandoffError } from '../../errors';
-import type { Repo } from '../../git/repo';
+import type { Storage } from '../../git/storage';
 import { oneLine } from './document';
 import { EMAIL_RE, PERSON_PREFIX } from './person';
 import { readReceipts, type Receipt } from './receipts';
@@ -71,7 +71,7 @@ export function refKind(value: string): RefKind {
  * The references that are not there now: paths missing from the branch (worktree or committed tree, as for
  * the files a body names) and commits this repository does not have. URLs are not checked. No process when empty.
  */
-export function missingRefs(repo: Repo, branch: string, refs: string[]): string[] {
+export function missingRefs(repo: Storage, branch: string, refs: string[]): string[] {
   const checkable = refs.filter((r) => refKind(r) !== 'url');
   if (checkable.length === 0) return [];
   const paths = checkable.filter((r) => refKind(r) === 'path').map((p) => p.replace(/^\.\//, ''));
@@ -79,10 +79,9 @@ export function missingRefs(repo: Repo, branch: string, refs: string[]): string[
   const existing = paths.length ? existingPaths(repo, branch, paths, worktreeOf(repo, branch)) : new Set<string>();
   const missing = existing ? paths.filter((p) => !existing.has(p)) : [];
   if (commits.length) {
-    const r = repo.git(['cat-file', '--batch-check=%(objecttype)'], { input: commits.map((c) => `${c}^{commit}\n`).join(''), allowFail: true });
-    const answers = r.stdout.split('\n');
+    const types = repo.objectTypes(commits.map((c) => `${c}^{commit}`));
     commits.forEach((c, i) => {
-      if (answers[i] !== 'commit') missing.push(c);
+      if (types?.[i] !== 'commit') missing.push(c);
     });
   }
   return missing;
@@ -143,7 +142,7 @@ export interface RowFilter {
 }
 
 /** list's filters; the notes are read (one ls-tree, one cat-file) only for `unread`. */
-export function filterRows<T extends FilterableRow>(repo: Repo, rows: T[], f: RowFilter): T[] {
+export function filterRows<T extends FilterableRow>(repo: Storage, rows: T[], f: RowFilter): T[] {
   let out = rows;
   if (f.to !== undefined) out = out.filter((r) => r.to.includes(f.to!));
   if (f.tag !== undefined) out = out.filter((r) => r.tags.includes(f.tag!));

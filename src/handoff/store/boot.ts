@@ -1,6 +1,6 @@
 // The session-start view (SPEC 4 `boot`): this branch's handoffs, the session's own first, verified now,
 // rendered short enough to go into an agent's context at every session start.
-import type { Repo } from '../../git/repo';
+import type { Storage } from '../../git/storage';
 import { addressedTo, isRead, readerOf, type Reader } from './address';
 import { oneLine, summaryLine } from './document';
 import { appendReceipts, readReceipts, type Receipt } from './receipts';
@@ -56,7 +56,7 @@ export interface BootOptions {
 }
 
 /** This branch's handoffs (every branch's with `all`, or on a detached HEAD): own first, then this branch, then newest. */
-export function bootView(repo: Repo, o: BootOptions = {}): BootView {
+export function bootView(repo: Storage, o: BootOptions = {}): BootView {
   // first: a handoff lost outside git-handoff is back before the view is read
   const record = recoverAtSessionStart(repo);
   const branch = o.branch ?? repo.branch;
@@ -86,14 +86,14 @@ export function bootView(repo: Repo, o: BootOptions = {}): BootView {
 }
 
 /** The listed handoffs a takeover took from `session` or a session it continues (lineage), and that are not its own again. */
-function takenFromSession(repo: Repo, session: string, rows: HandoffRow[]): TakenFrom[] {
+function takenFromSession(repo: Storage, session: string, rows: HandoffRow[]): TakenFrom[] {
   const chain = lineageOf(repo.commonDir, session);
   const others = rows.filter((r) => r.session !== null && !chain.includes(r.session));
   return others.length ? takeoversFrom(repo, chain, others.map((r) => r.ref)) : [];
 }
 
 /** `surfaced` receipts; a lost receipt never costs the session its boot view, so a failure is left at that. */
-function surface(repo: Repo, reader: Reader, shown: BootHandoff[]): void {
+function surface(repo: Storage, reader: Reader, shown: BootHandoff[]): void {
   try {
     const now = Math.floor(Date.now() / 1000);
     appendReceipts(repo, shown.map((h) => ({ oid: h.oid, reader: reader.id, how: 'surfaced' as const })), now);
@@ -104,7 +104,7 @@ function surface(repo: Repo, reader: Reader, shown: BootHandoff[]): void {
 }
 
 /** One handoff that cannot be read (too large, unreadable) is shown flagged; it never takes the others down with it. */
-function viewOrFlag(repo: Repo, r: HandoffRow): HandoffView {
+function viewOrFlag(repo: Storage, r: HandoffRow): HandoffView {
   try {
     return viewOf(repo, r.ref, r.oid, r.branch, r.topic);
   } catch (e) {

@@ -5,16 +5,16 @@
 // Anything another clone may have (a remote-tracking copy, an archive entry) is archived instead, never dropped.
 // With the git hooks installed, the deletion passes them on the record (GIT_HANDOFF_BYPASS=1, a line in audit.jsonl).
 import { HandoffError } from '../../errors';
-import type { Repo } from '../../git/repo';
+import type { Storage } from '../../git/storage';
 import { DROPPED_PREFIX, encodeBranch, handoffRef, HANDOFF_PREFIX } from './names';
 import { parseTrailerLines } from './document';
-import { listRefs, readRef } from '../../git/refs';
 import type { SessionRef } from '../state/session';
 import { archivedVersions, readTip, refusedOwned, takeoverOf } from './store';
 import { fromLiveRetry, type TakeoverArg } from './takeover';
 export { droppedVersions } from './store';
 import { trackingTips } from './sync-state';
-import { LOST, moveRefs, untilWon } from './tx';
+import { moveRefs } from './tx';
+import { LOST, LOST_RACE, untilWon } from '../../retry';
 
 export { DROPPED_PREFIX };
 
@@ -24,7 +24,7 @@ export interface DropResult {
   keptAs: string;
 }
 
-export function dropHandoff(repo: Repo, branch: string, topic: string, session: SessionRef): DropResult {
+export function dropHandoff(repo: Storage, branch: string, topic: string, session: SessionRef): DropResult {
   const ref = handoffRef(branch, topic);
   return untilWon(
     () => {
@@ -57,7 +57,7 @@ export function dropHandoff(repo: Repo, branch: string, topic: string, session: 
       if (!r.ok) return LOST;
       return { ref, oid: tip.oid, keptAs };
     },
-    { attempts: 5, gaveUp: () => new HandoffError('concurrent', 'lost-race', `${ref} kept moving while it was being dropped; nothing was dropped`) },
+    { policy: { ...LOST_RACE, attempts: 5 }, gaveUp: () => new HandoffError('concurrent', 'lost-race', `${ref} kept moving while it was being dropped; nothing was dropped`) },
   );
 }
 
@@ -78,13 +78,13 @@ export interface UndropResult {
  * one transaction (the loss record takes the live ref again). Owner only, or a takeover on the record (the versions
  * stay the owner's). Refused when the handoff is live again (nothing is moved over it).
  */
-export function undropHandoff(repo: Repo, dropped: string, session: SessionRef, takeover: TakeoverArg | null): UndropResult {
+export function undropHandoff(repo: Storage, dropped: string, session: SessionRef, takeover: TakeoverArg | null): UndropResult {
   const parts = dropped.slice(DROPPED_PREFIX.length).split('/');
-  const rec = listRefs(repo, [dropped]).find((r) => r.ref === dropped);
+  const rec = repo.listRefs([dropped]).find((r) => r.ref === dropped);
   if (!rec || parts.length !== 3) throw new HandoffError('usage', 'not-found', `no dropped handoff ${dropped}; \`git for-each-ref ${DROPPED_PREFIX}\` lists them`);
   const ref = `${HANDOFF_PREFIX}${parts[0]}/${parts[1]}`;
   const t = parseTrailerLines(rec.trailers);
-  if (readRef(repo, ref)) throw new HandoffError('usage', 'exists', `"${parts[1]}" is live again (${ref}): nothing is restored over it; its dropped versions stay at ${dropped}`, { ref });
+  if (repo.readRef(ref)) throw new HandoffError('usage', 'exists', `"${parts[1]}" is live again (${ref}): nothing is restored over it; its dropped versions stay at ${dropped}`, { ref });
   const tip = { oid: rec.oid, session: t.session, time: rec.time };
   if (t.session !== session.id && !takeover) throw refusedOwned(repo, tip, session.id, dropped, parts[1], dropped, { command: 'restore', target: dropped });
   const told = t.session !== session.id ? takeoverOf(repo, dropped, t.session, session, takeover!, fromLiveRetry('restore', dropped)) : null;

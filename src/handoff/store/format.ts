@@ -6,7 +6,7 @@ import { keyName, parseSetting } from '../../config-keys';
 import { HandoffError } from '../../errors';
 import { ARCHIVE_PREFIX } from './names';
 import { trailerReader } from '../../git/trailers';
-import type { Repo } from '../../git/repo';
+import type { Storage } from '../../git/storage';
 import type { DoctorItem } from '../../wiring';
 
 /** The format this build writes; SPEC 2 says what each number means. */
@@ -37,8 +37,8 @@ export const MIN_FORMAT_KEY = keyName('minFormat');
  * format 1 took it. Only with `handoff.minFormat 1`: by default archiving stays owner-or-takeover on the record
  * (issue 13), which such an entry cannot show. One git process, only when such an archive comes.
  */
-export function takesFormat1Archives(repo: Repo): boolean {
-  const got = repo.git(['config', '--get', MIN_FORMAT_KEY], { allowFail: true }).stdout.trim();
+export function takesFormat1Archives(repo: Storage): boolean {
+  const got = repo.configValue(MIN_FORMAT_KEY);
   return parseSetting('minFormat', got ? [got] : undefined) === '1';
 }
 
@@ -50,7 +50,7 @@ export const FORMAT1_ARCHIVE_HINT =
 export const FORMAT_KEY = keyName('formatVersion');
 
 /** A store newer than this build is never read: it exits 7 (`format-too-new`) naming both versions and the way on. */
-export function assertKnownFormat(repo: Repo): void {
+export function assertKnownFormat(repo: Storage): void {
   const found = repo.storeFormat;
   if (found === null || found === undefined || found <= FORMAT_VERSION) return;
   throw new HandoffError(
@@ -63,12 +63,12 @@ export function assertKnownFormat(repo: Repo): void {
 }
 
 /** doctor's row: the store's format, and what a format-1 client (094717a or older) sharing a remote sees of this one. */
-export function doctorFormat(repo: Repo): DoctorItem[] {
+export function doctorFormat(repo: Storage): DoctorItem[] {
   const takes = takesFormat1Archives(repo);
   const store = repo.storeFormat ? `format ${repo.storeFormat}` : 'format 1 or 2 (handoff.formatVersion unset)';
   // what a format-1 client makes of this store matters only where one may share it: archives and a remote to
   // share them through, or handoff.minFormat set; a new repository gets the one line
-  const shared = takes || (repo.git(['remote'], { allowFail: true }).stdout.trim() !== '' && repo.git(['for-each-ref', '--count=1', '--format=x', ARCHIVE_PREFIX], { allowFail: true }).stdout.trim() !== '');
+  const shared = takes || (repo.remoteNames().length > 0 && repo.firstRef([ARCHIVE_PREFIX]) !== null);
   const detail = `store ${store}; this build writes format ${FORMAT_VERSION} (marked at its first fetch)`;
   return [
     {

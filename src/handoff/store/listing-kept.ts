@@ -8,8 +8,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { isAscii } from 'node:buffer';
 import path from 'node:path';
 import { readConfigInProcess } from '../../git/config-read';
-import { compareRefsRead, ListedRef, listRefNames, listRefs, listingOf, type RefRecord } from '../../git/refs';
-import type { Repo } from '../../git/repo';
+import { ListedRef, type RefRecord, type Storage } from '../../git/storage';
 import { handoffDir } from '../state/paths';
 import { writeState } from '../state/state-file';
 
@@ -17,7 +16,7 @@ const VERSION = 'git-handoff listing 1';
 /** Above this many refs to read again, one listing of the whole scope (each exact pattern costs git a directory read). */
 const FEW = 64;
 
-export const listingFile = (repo: Pick<Repo, 'commonDir'>) => path.join(handoffDir(repo.commonDir), 'listing');
+export const listingFile = (repo: Pick<Storage, 'commonDir'>) => path.join(handoffDir(repo.commonDir), 'listing');
 
 /** The git that run.ts starts (the first on PATH), as a stamp that changes when it is replaced or upgraded. */
 function gitStamp(): string | null {
@@ -34,7 +33,7 @@ function gitStamp(): string | null {
 }
 
 /** What the kept fields depend on besides the commit; null where that is not known in this process (then nothing is kept). */
-function keyOf(repo: Repo): string | null {
+function keyOf(repo: Storage): string | null {
   if (!repo.plain) return null;
   const rules = readConfigInProcess(repo, /^(trailer\.|core\.comment)/);
   const git = rules && gitStamp();
@@ -49,7 +48,7 @@ interface Kept {
 }
 
 /** The kept listing for this key, or null: its key line, a line naming the record it agreed with (or empty), the records. */
-function readKept(repo: Repo, key: string): Kept | null {
+function readKept(repo: Storage, key: string): Kept | null {
   let data: Buffer;
   try {
     data = readFileSync(listingFile(repo));
@@ -64,7 +63,7 @@ function readKept(repo: Repo, key: string): Kept | null {
   return { text: text.slice(nl + 1), agreed: /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(agreed) ? agreed : null };
 }
 
-function keep(repo: Repo, key: string, recs: RefRecord[], agreed: string | null): void {
+function keep(repo: Storage, key: string, recs: RefRecord[], agreed: string | null): void {
   const parts = [key, agreed ?? '', '\n'];
   for (const r of recs) parts.push(`${r.ref}\0${r.oid}\0${r.time}\0${r.block}\0\n`);
   try {
@@ -131,31 +130,31 @@ function walkKept(text: string, names: Array<{ ref: string; oid: string }>, out:
  * listRefs for a whole-store listing (`list --all`, `boot --all`): the same records, from the kept listing where the
  * oid matches, and from git for the rest (refs that moved or appeared, or all of them when nothing usable is kept).
  */
-export function listRefsKept(repo: Repo, patterns: string[]): RefRecord[] {
+export function listRefsKept(repo: Storage, patterns: string[]): RefRecord[] {
   const key = keyOf(repo);
-  if (!key) return listRefs(repo, patterns);
+  if (!key) return repo.listRefs(patterns);
   const kept = readKept(repo, key);
   // every field from git: nothing kept yet, or too much moved since
   const fromGit = (): RefRecord[] => {
-    const all = listingOf(repo, patterns);
-    keep(repo, key, all, compareRefsRead(repo, all, null));
+    const all = repo.listRefsUntold(patterns);
+    keep(repo, key, all, repo.tellRefsRead(all, null));
     return all;
   };
   if (!kept) return fromGit();
-  const names = listRefNames(repo, patterns);
+  const names = repo.listRefNames(patterns);
   const slots: Array<RefRecord | undefined> = new Array(names.length);
   const missed: number[] = [];
   const same = walkKept(kept.text, names, slots, missed);
   if (missed.length > FEW) return fromGit();
   // the refs read again, each by its exact name (a ref gone since is gone from the answer; one moved since is read as now)
   if (missed.length) {
-    const fresh = new Map(listingOf(repo, missed.map((i) => names[i].ref)).map((r) => [r.ref, r]));
+    const fresh = new Map(repo.listRefsUntold(missed.map((i) => names[i].ref)).map((r) => [r.ref, r]));
     for (const i of missed) slots[i] = fresh.get(names[i].ref);
   }
   const out = missed.length ? slots.filter((r): r is RefRecord => r !== undefined) : (slots as RefRecord[]);
   const unchanged = same && missed.length === 0;
   // the loss record's comparison; for exactly the kept refs, what it found before stands while that record is the verified one
-  const agreed = compareRefsRead(repo, out, unchanged ? kept.agreed : null);
+  const agreed = repo.tellRefsRead(out, unchanged ? kept.agreed : null);
   if (!unchanged || agreed !== kept.agreed) keep(repo, key, out, agreed);
   return out;
 }

@@ -1,8 +1,7 @@
 // The ownership invariant (SPEC 2), the one implementation every writer, hook and sync calls:
 // a handoff ref only moves forward, and each added commit keeps the owner or is a takeover naming it.
 import { HandoffError } from '../../errors';
-import { objectSizes, readCommitTrailers } from '../../git/objects';
-import type { Repo } from '../../git/repo';
+import type { Storage } from '../../git/storage';
 import { BODY_MAX, COMMIT_MAX, parseTrailerLines, STATE_MAX, type Trailers } from './document';
 import { short } from '../state/session';
 import { relativeTime } from './time';
@@ -48,9 +47,9 @@ export interface Violation {
 }
 
 /** Trailers of many commits as git reads them (the product's one reading), in one process. */
-export function readTrailersOf(repo: Repo, oids: string[]): Map<string, Trailers & { parents: string[] }> {
+export function readTrailersOf(repo: Storage, oids: string[]): Map<string, Trailers & { parents: string[] }> {
   const out = new Map<string, Trailers & { parents: string[] }>();
-  for (const [oid, c] of readCommitTrailers(repo, oids)) out.set(oid, { ...parseTrailerLines(c.trailers), parents: c.parents });
+  for (const [oid, c] of repo.readCommitTrailers(oids)) out.set(oid, { ...parseTrailerLines(c.trailers), parents: c.parents });
   return out;
 }
 
@@ -59,7 +58,7 @@ export function readTrailersOf(repo: Repo, oids: string[]): Map<string, Trailers
  * another session's commits", for the guard (before a reset or rebase runs) and the reference-transaction hook
  * alike. An ambiguous trailer block protects every session any reader could take from it.
  */
-export function foreignCommits(repo: Repo, oids: string[], session: string): Array<{ oid: string; session: string }> {
+export function foreignCommits(repo: Storage, oids: string[], session: string): Array<{ oid: string; session: string }> {
   const out: Array<{ oid: string; session: string }> = [];
   for (const [oid, t] of readTrailersOf(repo, oids)) {
     const other = t.session ?? t.claimed?.find((s) => s !== session) ?? null;
@@ -72,16 +71,16 @@ export function foreignCommits(repo: Repo, oids: string[], session: string): Arr
  * Checks a ref move old → new against the invariant. Creation is free; a deletion is reported (only
  * `archive` may delete, and its caller knows). Returns null when the move keeps the invariant.
  */
-export function checkAdvance(repo: Repo, oldOid: string | null, newOid: string | null): Violation | null {
+export function checkAdvance(repo: Storage, oldOid: string | null, newOid: string | null): Violation | null {
   if (!oldOid) return newOid ? checkCreate(repo, newOid) : null;
   if (!newOid) return { rule: 'delete', message: `deleting a handoff ref is only done by \`git handoff archive\` (tip ${oldOid.slice(0, 12)})` };
   if (oldOid === newOid) return null;
-  const anc = repo.git(['merge-base', '--is-ancestor', oldOid, newOid], { allowFail: true });
-  if (anc.status === 1) {
+  const anc = repo.ancestry(oldOid, newOid);
+  if (anc === 'not') {
     return { rule: 'rewrite', message: `history rewritten: ${newOid.slice(0, 12)} does not descend from ${oldOid.slice(0, 12)}` };
   }
-  if (anc.status !== 0) return { rule: 'missing-object', message: `cannot compare ${oldOid.slice(0, 12)} and ${newOid.slice(0, 12)}: ${anc.stderr.trim()}` };
-  const added = repo.out(['rev-list', newOid, `^${oldOid}`]).split('\n').filter(Boolean);
+  if (anc !== 'ancestor') return { rule: 'missing-object', message: `cannot compare ${oldOid.slice(0, 12)} and ${newOid.slice(0, 12)}: ${anc.problem}` };
+  const added = repo.commits({ from: [newOid], not: [oldOid] });
   const first = readTrailersOf(repo, added);
   const parents = new Set<string>();
   for (const t of first.values()) for (const p of t.parents) if (!first.has(p)) parents.add(p);
@@ -89,18 +88,17 @@ export function checkAdvance(repo: Repo, oldOid: string | null, newOid: string |
 }
 
 /** A new handoff ref: its whole history is added, so every commit in it keeps the rule from its root. */
-function checkCreate(repo: Repo, newOid: string): Violation | null {
-  const r = repo.git(['rev-list', newOid], { allowFail: true });
-  if (r.status !== 0) return { rule: 'missing-object', message: `cannot read the history of ${newOid.slice(0, 12)}: ${r.stderr.trim()}` };
-  const added = r.stdout.split('\n').filter(Boolean);
+function checkCreate(repo: Storage, newOid: string): Violation | null {
+  const added = repo.commitsOrProblem({ from: [newOid] });
+  if ('problem' in added) return { rule: 'missing-object', message: `cannot read the history of ${newOid.slice(0, 12)}: ${added.problem}` };
   const all = readTrailersOf(repo, added);
   return addedViolation(withoutRefused(newOid, added, all), all) ?? oversized(repo, added);
 }
 
 /** Each added commit, its body and its state within the stored limits (SPEC 2), from one batch-check: no reader is handed more. */
-function oversizedEach(repo: Repo, added: string[]): Map<string, Violation> {
+function oversizedEach(repo: Storage, added: string[]): Map<string, Violation> {
   const out = new Map<string, Violation>();
-  const sizes = objectSizes(repo, added.flatMap((o) => [o, `${o}:handoff.md`, `${o}:state.json`]));
+  const sizes = repo.objectSizes(added.flatMap((o) => [o, `${o}:handoff.md`, `${o}:state.json`]));
   const limits = [COMMIT_MAX, BODY_MAX, STATE_MAX];
   const names = ['commit', 'handoff.md', 'state.json'];
   sizes.forEach((s, i) => {
@@ -111,7 +109,7 @@ function oversizedEach(repo: Repo, added: string[]): Map<string, Violation> {
   return out;
 }
 
-const oversized = (repo: Repo, added: string[]): Violation | null => {
+const oversized = (repo: Storage, added: string[]): Violation | null => {
   const big = oversizedEach(repo, added);
   return added.map((o) => big.get(o)).find(Boolean) ?? null;
 };
@@ -178,20 +176,14 @@ export interface Move {
  * checkAdvance for many moves at once (a fetch or a push of many handoffs): one rev-list and one cat-file
  * for all of them instead of three processes each. Returns one verdict per move, in order.
  */
-export function checkAdvances(repo: Repo, moves: Move[]): Array<Violation | null> {
+export function checkAdvances(repo: Storage, moves: Move[]): Array<Violation | null> {
   const live = moves.filter((m) => m.newOid && m.oldOid !== m.newOid);
   if (live.length === 0) return moves.map((m) => checkAdvance(repo, m.oldOid, m.newOid));
   const tips = [...new Set(live.flatMap((m) => (m.oldOid ? [m.oldOid, m.newOid!] : [m.newOid!])))];
   // the tips on stdin: a first fetch of 100,000 handoffs names more than a command line holds
-  const r = repo.git(['rev-list', '--parents', '--stdin'], { allowFail: true, input: tips.join('\n') + '\n' });
+  const graph = repo.parentsOf(tips);
   // A missing object: let the single check name it.
-  if (r.status !== 0) return moves.map((m) => checkAdvance(repo, m.oldOid, m.newOid));
-  const graph = new Map<string, string[]>();
-  for (const line of r.stdout.split('\n')) {
-    if (!line) continue;
-    const [c, ...ps] = line.split(' ');
-    graph.set(c, ps);
-  }
+  if (!graph) return moves.map((m) => checkAdvance(repo, m.oldOid, m.newOid));
   const reach = (from: string, stop: Set<string> = new Set()): Set<string> => {
     const seen = new Set<string>();
     const stack = [from];

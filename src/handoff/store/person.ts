@@ -1,7 +1,7 @@
 // People as authors (issue 18): `--person` writes as git's configured user, owned as `person:<email>`.
 import { HandoffError } from '../../errors';
-import { configValue, readConfig, type Config } from '../../git/config';
-import type { Repo } from '../../git/repo';
+import { configValue } from '../../git/config-values';
+import type { Config, Storage } from '../../git/storage';
 import type { SessionRef } from '../state/session';
 
 export const PERSON_PREFIX = 'person:';
@@ -11,7 +11,7 @@ export const EMAIL_RE = /^[^\s<>@,;:"()[\]\\]{1,128}@[^\s<>@,;:"()[\]\\]{1,125}$
 export const isPersonOwner = (owner: string | null | undefined) => !!owner && owner.startsWith(PERSON_PREFIX);
 
 /** The writer of `--person`: git config user.name / user.email; exit 2 when they are missing or cannot be stored. */
-export function personRef(repo: Repo, config: Config = readConfig(repo)): SessionRef {
+export function personRef(repo: Storage, config: Config = repo.config()): SessionRef {
   const email = configValue(config, 'user.email')?.trim();
   const name = configValue(config, 'user.name')?.trim() || email?.split('@')[0] || '';
   if (!email) {

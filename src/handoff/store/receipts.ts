@@ -1,12 +1,11 @@
 // Read receipts (issue 18): `<reader> <unix time> <how>` lines in git notes on each version's commit, under
 // refs/notes/handoff-reads. Lines are only ever added: appended by compare-and-swap, merged by union across clones.
 import { HandoffError } from '../../errors';
-import { identityEnv, readConfig } from '../../git/config';
-import { readObjects, writeBlobs, writeTreeWithPaths } from '../../git/objects';
-import { readRef } from '../../git/refs';
-import type { Repo } from '../../git/repo';
+import { identityEnv } from '../../git/config-values';
+import type { Storage } from '../../git/storage';
 import { NOTES_REF, trackingOf } from './names';
-import { commitRecord, LOST, moveRef, untilWon } from './tx';
+import { commitRecord, moveRef } from './tx';
+import { LOST, LOST_RACE, untilWon, type BackoffPolicy } from '../../retry';
 
 /** Where a fetch puts a remote's receipts (beside its handoffs' tracking refs). */
 export const trackingNotesRef = (remote: string) => trackingOf(remote, NOTES_REF);
@@ -44,40 +43,38 @@ interface NoteEntry {
 }
 
 /** Every note of a notes commit (any fan-out), by annotated object, from one ls-tree. */
-function noteEntries(repo: Repo, commit: string | null): Map<string, NoteEntry> {
+function noteEntries(repo: Storage, commit: string | null): Map<string, NoteEntry> {
   const out = new Map<string, NoteEntry>();
   if (!commit) return out;
-  const r = repo.git(['ls-tree', '-r', '-z', '--full-tree', commit], { allowFail: true });
-  for (const e of r.stdout.split('\0')) {
-    const m = /^\d+ blob ([0-9a-f]+)\t(.+)$/s.exec(e);
-    if (!m) continue;
-    const annotated = m[2].replace(/\//g, '');
-    if (/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(annotated)) out.set(annotated, { path: m[2], blob: m[1] });
+  for (const e of repo.readTreeDeep(commit) ?? []) {
+    if (e.type !== 'blob') continue;
+    const annotated = e.path.replace(/\//g, '');
+    if (/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(annotated)) out.set(annotated, { path: e.path, blob: e.oid });
   }
   return out;
 }
 
 /** The texts of some notes, in one cat-file. */
-function textsOf(repo: Repo, blobs: string[]): string[] {
-  return readObjects(repo, blobs).map((o) => (o ? o.content.toString('utf8') : ''));
+function textsOf(repo: Storage, blobs: string[]): string[] {
+  return repo.readObjects(blobs).map((o) => (o ? o.content.toString('utf8') : ''));
 }
 
 /**
  * Receipts per version, for the given commits (all when omitted): one ls-tree and one cat-file, after one
  * rev-parse unless the caller read the notes commit already (`at`; null: there are no receipts, no process).
  */
-export function readReceipts(repo: Repo, oids?: string[], at?: string | null): Map<string, Receipt[]> {
-  return receiptsIn(repo, noteEntries(repo, at === undefined ? readRef(repo, NOTES_REF) : at), oids);
+export function readReceipts(repo: Storage, oids?: string[], at?: string | null): Map<string, Receipt[]> {
+  return receiptsIn(repo, noteEntries(repo, at === undefined ? repo.readRef(NOTES_REF) : at), oids);
 }
 
-function receiptsIn(repo: Repo, entries: Map<string, NoteEntry>, oids?: string[]): Map<string, Receipt[]> {
+function receiptsIn(repo: Storage, entries: Map<string, NoteEntry>, oids?: string[]): Map<string, Receipt[]> {
   const wanted = (oids ?? [...entries.keys()]).filter((o) => entries.has(o));
   const texts = textsOf(repo, wanted.map((o) => entries.get(o)!.blob));
   return new Map(wanted.map((o, i) => [o, parseReceipts(texts[i])]));
 }
 
 /** appendReceipts, then the receipts of those versions as they now stand (without reading them again). */
-export function recordReceipts(repo: Repo, wanted: ReceiptEntry[], at?: string | null): Map<string, Receipt[]> {
+export function recordReceipts(repo: Storage, wanted: ReceiptEntry[], at?: string | null): Map<string, Receipt[]> {
   return appendReceipts(repo, wanted, undefined, at).receipts;
 }
 
@@ -85,7 +82,7 @@ export function recordReceipts(repo: Repo, wanted: ReceiptEntry[], at?: string |
  * recordReceipts as the optional state it is: a receipt that cannot be written (a lock left on the notes ref, a full
  * disk) never changes what the reader is shown or the exit code; it comes back as a warning that says why.
  */
-export function recordReceiptsOptional(repo: Repo, wanted: ReceiptEntry[], at?: string | null): { receipts: Map<string, Receipt[]>; warning: string | null } {
+export function recordReceiptsOptional(repo: Storage, wanted: ReceiptEntry[], at?: string | null): { receipts: Map<string, Receipt[]>; warning: string | null } {
   try {
     return { receipts: recordReceipts(repo, wanted, at), warning: null };
   } catch (e) {
@@ -114,21 +111,22 @@ export function describeReadBy(list: Receipt[], shortId: (id: string) => string 
 }
 
 /** A notes commit: `base`'s tree with each changed note replaced (at its own path) or added (flat). */
-function notesCommit(repo: Repo, base: string | null, entries: Map<string, NoteEntry>, changes: Map<string, string>, parents: string[], message: string): string {
+function notesCommit(repo: Storage, base: string | null, entries: Map<string, NoteEntry>, changes: Map<string, string>, parents: string[], message: string): string {
   // the notes tree is built with plumbing, whatever fan-out git gave it
   const oids = [...changes.keys()];
-  const blobs = writeBlobs(repo, oids.map((o) => changes.get(o)!));
-  const tree = writeTreeWithPaths(repo, base, oids.map((o, i) => ({ path: entries.get(o)?.path ?? o, oid: blobs[i] })));
+  const blobs = repo.writeBlobs(oids.map((o) => changes.get(o)!));
+  const tree = repo.writeTreeWithPaths(base, oids.map((o, i) => ({ path: entries.get(o)?.path ?? o, oid: blobs[i] })));
   return commitRecord(repo, tree, parents, message);
 }
 
-const MAX_ATTEMPTS = 100;
+/** Readers of one clone add receipts at once: each lost race adds its lines again on top. */
+const RECEIPTS_RACE: BackoffPolicy = { ...LOST_RACE, attempts: 100 };
 
 /**
  * Moves the notes ref by CAS; a lost race returns false (the caller re-reads and rebuilds). `own`: the commit only adds
  * lines this process wrote to the notes it read (MoveOptions.own: the hook's check of it would be made again).
  */
-function casNotes(repo: Repo, commit: string, old: string | null, reason: string, own = false): boolean {
+function casNotes(repo: Storage, commit: string, old: string | null, reason: string, own = false): boolean {
   return moveRef(repo, NOTES_REF, commit, old, reason, own ? { own: true } : {}).ok;
 }
 
@@ -137,12 +135,12 @@ function casNotes(repo: Repo, commit: string, old: string | null, reason: string
  * re-reads and adds again on top, so concurrent readers all keep theirs. A reader already holding a receipt of the
  * same kind on a version gets no second line (its first time stays). Returns how many lines were added.
  */
-export function appendReceipts(repo: Repo, wanted: ReceiptEntry[], now = Math.floor(Date.now() / 1000), at?: string | null): { added: number; receipts: Map<string, Receipt[]> } {
+export function appendReceipts(repo: Storage, wanted: ReceiptEntry[], now = Math.floor(Date.now() / 1000), at?: string | null): { added: number; receipts: Map<string, Receipt[]> } {
   if (wanted.length === 0) return { added: 0, receipts: new Map() };
   const versions = [...new Set(wanted.map((w) => w.oid))];
-  return untilWon((attempt) => {
+  return untilWon((attempt: number) => {
     // the first attempt trusts a notes commit the caller just read; a lost race reads it again
-    const old = attempt === 0 && at !== undefined ? at : readRef(repo, NOTES_REF);
+    const old = attempt === 0 && at !== undefined ? at : repo.readRef(NOTES_REF);
     const entries = noteEntries(repo, old);
     const touched = versions.filter((o) => entries.has(o));
     const current = new Map(textsOf(repo, touched.map((o) => entries.get(o)!.blob)).map((t, i) => [touched[i], t]));
@@ -158,7 +156,7 @@ export function appendReceipts(repo: Repo, wanted: ReceiptEntry[], now = Math.fl
     if (added === 0) return { added, receipts: receiptsNow() };
     const commit = notesCommit(repo, old, entries, changes, old ? [old] : [], `handoff receipts: ${added} added`);
     return casNotes(repo, commit, old, 'handoff receipt', true) ? { added, receipts: receiptsNow() } : LOST;
-  }, { attempts: MAX_ATTEMPTS, cap: 50, gaveUp: () => new HandoffError('concurrent', 'concurrent-update', `${NOTES_REF} kept changing under this receipt; nothing was recorded. Try again.`, { ref: NOTES_REF }) });
+  }, { policy: RECEIPTS_RACE, gaveUp: () => new HandoffError('concurrent', 'concurrent-update', `${NOTES_REF} kept changing under this receipt; nothing was recorded. Try again.`, { ref: NOTES_REF }) });
 }
 
 /** Every line of both notes, sorted, each once (git notes merge -s cat_sort_uniq). */
@@ -169,10 +167,8 @@ export function unionNote(a: string, b: string): string {
 
 export type ReceiptMerge = 'none' | 'same' | 'created' | 'local-ahead' | 'fast-forwarded' | 'merged';
 
-const isAncestor = (repo: Repo, a: string, b: string) => repo.git(['merge-base', '--is-ancestor', a, b], { allowFail: true }).status === 0;
-
 /** A notes commit with both parents whose every note is the union of both sides' lines (nothing of either is dropped). */
-export function unionReceiptsCommit(repo: Repo, local: string, theirs: string, message: string): string {
+export function unionReceiptsCommit(repo: Storage, local: string, theirs: string, message: string): string {
   const mine = noteEntries(repo, local);
   const other = noteEntries(repo, theirs);
   const differing = [...other].filter(([o, e]) => mine.get(o)?.blob !== e.blob).map(([o]) => o);
@@ -188,31 +184,31 @@ export function unionReceiptsCommit(repo: Repo, local: string, theirs: string, m
  * After a fetch: brings the remote's receipts (its tracking notes ref) into the local notes ref. A fast-forward
  * moves it; two histories are merged by union into a commit with both parents, so it is a fast-forward everywhere.
  */
-export function mergeReceipts(repo: Repo, remote: string): ReceiptMerge {
-  const theirs = readRef(repo, trackingNotesRef(remote));
+export function mergeReceipts(repo: Storage, remote: string): ReceiptMerge {
+  const theirs = repo.readRef(trackingNotesRef(remote));
   if (!theirs) return 'none';
   return untilWon<ReceiptMerge>(() => {
-    const local = readRef(repo, NOTES_REF);
+    const local = repo.readRef(NOTES_REF);
     let result: ReceiptMerge;
     let commit = theirs;
     if (local === theirs) return 'same';
     if (!local) result = 'created';
-    else if (isAncestor(repo, theirs, local)) return 'local-ahead';
+    else if (repo.isAncestor(theirs, local)) return 'local-ahead';
     // a remote "ahead" that drops lines (a host without the check let it through) is a divergence: merged by union
-    else if (isAncestor(repo, local, theirs) && droppedReceipts(repo, local, theirs).length === 0) result = 'fast-forwarded';
+    else if (repo.isAncestor(local, theirs) && droppedReceipts(repo, local, theirs).length === 0) result = 'fast-forwarded';
     else {
       commit = unionReceiptsCommit(repo, local, theirs, `handoff receipts: merged ${remote}`);
       result = 'merged';
     }
     return casNotes(repo, commit, local, `handoff fetch receipts`) ? result : LOST;
-  }, { attempts: MAX_ATTEMPTS, cap: 50, gaveUp: () => new HandoffError('concurrent', 'concurrent-update', `${NOTES_REF} kept changing during the fetch; the remote's receipts were not merged. Run the fetch again.`) });
+  }, { policy: RECEIPTS_RACE, gaveUp: () => new HandoffError('concurrent', 'concurrent-update', `${NOTES_REF} kept changing during the fetch; the remote's receipts were not merged. Run the fetch again.`) });
 }
 
 /**
  * The receipt lines a notes update `oldCommit` → `newCommit` drops (the server's check: receipts are only ever
  * added). Empty: every line of every old note is still there.
  */
-export function droppedReceipts(repo: Repo, oldCommit: string, newCommit: string | null): string[] {
+export function droppedReceipts(repo: Storage, oldCommit: string, newCommit: string | null): string[] {
   const before = noteEntries(repo, oldCommit);
   const after = noteEntries(repo, newCommit);
   const changed = [...before].filter(([o, e]) => after.get(o)?.blob !== e.blob).map(([o]) => o);

@@ -1,9 +1,7 @@
 // `git handoff redact <topic>` (SPEC 2.6): rewrites the versions only this clone has with each secret replaced by
 // [REDACTED:<rule>], as one compare-and-swap transaction; pushed versions are refused with the steps to rotate.
 import { HandoffError } from '../../errors';
-import { readObjects, writeBlob, writeTreeEntries } from '../../git/objects';
-import { readConfig } from '../../git/config';
-import type { Repo } from '../../git/repo';
+import type { Storage } from '../../git/storage';
 import type { DoctorItem } from '../../wiring';
 import { appendAudit } from '../state/audit';
 import { oneLine } from './document';
@@ -12,7 +10,6 @@ import { checkWrite } from './ownership';
 import { fromLiveRetry, type TakeoverArg } from './takeover';
 import { REDACT_REASON, REDACTED_FROM, splitCommit } from '../secrets/redact-check';
 import { publicFinding, redactText, scanVersions, secretTrailersIn, type Finding } from '../secrets/secrets';
-import { logTrailers } from '../../git/trailers';
 import type { SessionRef } from '../state/session';
 import { assertTakeover, notFound, readTip, refusedOwned, resolveBranch, takeoverOf } from './store';
 import { commitRewrite, moveRef } from './tx';
@@ -35,19 +32,15 @@ export interface RedactResult {
 }
 
 /** Every remote-tracking ref (the handoff remotes' copies, and git's own): a version reachable from one has left this clone. */
-const PUSHED = [`--glob=${REMOTES_ROOT}*`, '--remotes'];
+const PUSHED = { globs: [`${REMOTES_ROOT}*`], remotes: true };
 
 /** The tree with handoff.md and state.json replaced by their redacted texts, every other entry kept. */
-function rewriteTree(repo: Repo, tree: string, texts: Map<string, string>): string {
-  const lines = repo.out(['ls-tree', '-z', tree]).split('\0').filter(Boolean);
-  const entries = lines.map((line) => {
-    const tab = line.indexOf('\t');
-    const name = line.slice(tab + 1);
-    const [mode, type, oid] = line.slice(0, tab).split(' ');
-    const text = texts.get(name);
-    return { mode, type, oid: text === undefined ? oid : writeBlob(repo, text), name };
+function rewriteTree(repo: Storage, tree: string, texts: Map<string, string>): string {
+  const entries = repo.readTree(tree).map((e) => {
+    const text = texts.get(e.path);
+    return { mode: e.mode, type: e.type, oid: text === undefined ? e.oid : repo.writeBlob(text), name: e.path };
   });
-  return writeTreeEntries(repo, entries);
+  return repo.writeTreeEntries(entries);
 }
 
 const ROTATE_STEPS = [
@@ -56,7 +49,7 @@ const ROTATE_STEPS = [
   'ask whoever runs the remote to remove the version if it must go: handoff refs never move backwards by push',
 ];
 
-export async function redactHandoff(repo: Repo, o: RedactOptions): Promise<RedactResult> {
+export async function redactHandoff(repo: Storage, o: RedactOptions): Promise<RedactResult> {
   assertTakeover(o.takeover);
   const branch = resolveBranch(repo, o.branch);
   const ref = handoffRef(branch, o.topic);
@@ -66,8 +59,8 @@ export async function redactHandoff(repo: Repo, o: RedactOptions): Promise<Redac
   if (tip.session !== o.session.id && !o.takeover) throw refusedOwned(repo, tip, o.session.id, ref, o.topic, target);
   const took = checkWrite(tip, o.session.id, !!o.takeover, ref, o.topic) === 'takeover';
   const told = took ? takeoverOf(repo, ref, tip.session, o.session, o.takeover!, fromLiveRetry('redact', target)) : null;
-  const all = repo.out(['rev-list', '--topo-order', '--reverse', tip.oid]).split('\n').filter(Boolean);
-  const local = new Set(repo.out(['rev-list', tip.oid, '--not', ...PUSHED]).split('\n').filter(Boolean));
+  const all = repo.commits({ from: [tip.oid], oldestFirst: true });
+  const local = new Set(repo.commits({ from: [tip.oid], notRefs: PUSHED }));
   const found = await scanVersions(repo, all.map((oid) => ({ ref, oid })), { skipScanned: false });
   const pushed = found.filter((v) => !local.has(v.oid));
   if (pushed.length) {
@@ -84,11 +77,11 @@ export async function redactHandoff(repo: Repo, o: RedactOptions): Promise<Redac
   if (!found.length) return result;
   const byOid = new Map(found.map((v) => [v.oid, v.findings]));
   const map = new Map<string, string>();
-  const config = readConfig(repo);
+  const config = repo.config();
   const trailer = `${REDACTED_FROM}: %s by ${o.session.id}\n` + (o.takeover ? `${REDACT_REASON}: ${oneLine(o.takeover.reason)}\n` : '');
   for (const oid of all.filter((c) => local.has(c))) {
     const findings = byOid.get(oid) ?? [];
-    const [raw] = readObjects(repo, [oid]);
+    const [raw] = repo.readObjects([oid]);
     const c = splitCommit(raw!.content);
     const parents = c.parents.map((p) => map.get(p) ?? p);
     if (!findings.length && parents.every((p, i) => p === c.parents[i])) continue;
@@ -120,20 +113,21 @@ export async function redactHandoff(repo: Repo, o: RedactOptions): Promise<Redac
 }
 
 /** The redacted texts of handoff.md and state.json where they have findings. */
-function partTexts(repo: Repo, oid: string, findings: Finding[]): Map<string, string> {
+function partTexts(repo: Storage, oid: string, findings: Finding[]): Map<string, string> {
   const out = new Map<string, string>();
   for (const file of ['handoff.md', 'state.json']) {
     const mine = findings.filter((f) => f.file === file);
     if (!mine.length) continue;
-    const [blob] = readObjects(repo, [`${oid}:${file}`]);
+    const [blob] = repo.readObjects([`${oid}:${file}`]);
     out.set(file, redactText(blob!.content.toString('utf8'), mine));
   }
   return out;
 }
 
 /** `doctor`: the handoff versions that carry a secret let through with --allow-secret (one git log). */
-export function doctorSecrets(repo: Repo): DoctorItem[] {
-  const hits = logTrailers(repo, ['--source', '--glob=refs/handoffs/*'], { allowFail: true })
+export function doctorSecrets(repo: Storage): DoctorItem[] {
+  const hits = repo
+    .trailersUnder(['refs/handoffs/*'])
     .map((c) => [c.oid, c.source, secretTrailersIn(c.trailers).allowed.join(',')])
     .filter(([oid, , rules]) => oid && rules);
   if (!hits.length) return [{ component: 'secrets', status: 'ok', detail: 'no handoff version carries an allowed secret finding' }];

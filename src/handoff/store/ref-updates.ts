@@ -1,10 +1,9 @@
 // The ownership invariant over a set of ref updates (one push, one ref transaction): handoffs move forward
 // under their owner, are deleted only with their archive entry, and archive entries never move.
 // The server's pre-receive hook and the local reference-transaction/pre-push hooks all call this.
-import { listRefNames, listRefs } from '../../git/refs';
 import { pastRetention, retentionOf } from './retention';
 import { replaceRefusals } from './replace-refs';
-import type { Repo } from '../../git/repo';
+import type { Storage } from '../../git/storage';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef, NOTES_REF } from './names';
 import { FORMAT1_ARCHIVE_HINT, takesFormat1Archives } from './format';
 import { checkAdvances, type Violation } from './ownership';
@@ -44,7 +43,7 @@ const handoffKey = (ref: string) => {
 const FETCH_FIRST = 'this server keeps every version: run `git handoff sync` (it fetches, merges, and pushes fast-forwards only); a diverged handoff is merged with `git handoff sync --resolve <topic> --keep local|remote|both`. Never force-push handoff refs.';
 
 /** Checks the handoff updates of one push; returns what is refused (empty: accept). */
-export function checkReceive(repo: Repo, updates: ReceiveUpdate[]): Refusal[] {
+export function checkReceive(repo: Storage, updates: ReceiveUpdate[]): Refusal[] {
   const refusals: Refusal[] = [...receiptRefusals(repo, updates.filter((u) => u.ref === NOTES_REF)), ...replaceRefusals(repo, updates)];
   const mine = updates.filter((u) => u.ref.startsWith(HANDOFF_PREFIX) || u.ref.startsWith(ARCHIVE_PREFIX));
   if (mine.length === 0) return refusals;
@@ -81,7 +80,7 @@ export function checkReceive(repo: Repo, updates: ReceiveUpdate[]): Refusal[] {
       // past this repository's handoff.archiveRetention, not among its topic's newest (src/handoff/store/retention.ts)
       const back = mine.find((x) => x.ref === HANDOFF_PREFIX + k && x.newOid);
       if (!back && pastHere(repo, k).has(u.ref.slice(ARCHIVE_PREFIX.length))) continue;
-      if (!back || (back.newOid !== u.oldOid && repo.git(['merge-base', '--is-ancestor', u.oldOid, back.newOid!], { allowFail: true }).status !== 0)) {
+      if (!back || (back.newOid !== u.oldOid && !repo.isAncestor(u.oldOid, back.newOid!))) {
         refusals.push({ ref: u.ref, rule: 'delete', message: 'archived handoffs are kept', hint: 'bring one back with `git handoff restore <archived ref>` and push it with `git handoff sync`' });
       }
       continue;
@@ -90,8 +89,8 @@ export function checkReceive(repo: Repo, updates: ReceiveUpdate[]): Refusal[] {
       if (!u.oldOid) continue;
       // Deleting a handoff is an archive: an entry that adds a version on its tip (who archived it) comes with it or is here already.
       const entries = [...(pushedArchives.get(k) ?? [])].map((oid) => ({ ref: '(pushed)', oid }));
-      if (entries.length === 0) entries.push(...listRefs(repo, [`${ARCHIVE_PREFIX}${k}/`]));
-      const entry = entries.find((e) => e.oid !== u.oldOid && repo.git(['merge-base', '--is-ancestor', u.oldOid!, e.oid], { allowFail: true }).status === 0);
+      if (entries.length === 0) entries.push(...repo.listRefs([`${ARCHIVE_PREFIX}${k}/`]));
+      const entry = entries.find((e) => e.oid !== u.oldOid && repo.isAncestor(u.oldOid!, e.oid));
       if (entry) {
         archivals.push({ ref: u.ref, entry: entry.oid, oldOid: u.oldOid, newOid: entry.oid });
         archivedKeys.add(k);
@@ -148,13 +147,13 @@ export function checkReceive(repo: Repo, updates: ReceiveUpdate[]): Refusal[] {
 }
 
 /** The archive entries of one topic (`<B>/<T>`) past the receiving repository's own retention, as it holds them before the update. */
-function pastHere(repo: Repo, topicKey: string): Set<string> {
-  const entries = listRefNames(repo, [`${ARCHIVE_PREFIX}${topicKey}/`]).map((r) => r.ref.slice(ARCHIVE_PREFIX.length));
+function pastHere(repo: Storage, topicKey: string): Set<string> {
+  const entries = repo.listRefNames([`${ARCHIVE_PREFIX}${topicKey}/`]).map((r) => r.ref.slice(ARCHIVE_PREFIX.length));
   return pastRetention(entries, retentionOf(repo));
 }
 
 /** Receipts are only ever added: a notes update that deletes the ref or drops a line is refused. */
-function receiptRefusals(repo: Repo, updates: ReceiveUpdate[]): Refusal[] {
+function receiptRefusals(repo: Storage, updates: ReceiveUpdate[]): Refusal[] {
   const hint = 'receipts are only ever added: run `git handoff sync` (it merges both sides by union) instead of pushing notes by hand';
   return updates.flatMap((u): Refusal[] => {
     if (!u.oldOid) return [];

@@ -1,8 +1,7 @@
 // Handoffs a remote has that this clone has not taken in: remote-tracking copies (refs/handoff-remotes/<R>/handoffs/<B>/<T>,
 // left by a plain `git fetch` with the handoff refspecs, or by session start) with no local ref and no local
 // archive entry. boot, list and the startup view show them, marked as on the remote, with the command that brings them.
-import { listRefs, type RefRecord } from '../../git/refs';
-import type { Repo } from '../../git/repo';
+import type { RefRecord, Storage } from '../../git/storage';
 import { ARCHIVE_PREFIX, encodeBranch, HANDOFF_PREFIX, REMOTES_ROOT } from './names';
 import { rowOf, type HandoffRow } from './store';
 import { parseTrackingRef, TRACKING_PATTERN } from './sync-state';
@@ -22,9 +21,9 @@ export interface RemoteOnlyRow extends HandoffRow {
  * first, then origin, then the first by name. From one for-each-ref, or from `read`, the listing of the same scope
  * list and boot made already (readListing), with the archive's names read only when a tracking copy needs them.
  */
-export function remoteOnlyHandoffs(repo: Repo, o: { branch?: string | null; all?: boolean; preferred?: string | null } = {}, read?: RefRecord[]): RemoteOnlyRow[] {
+export function remoteOnlyHandoffs(repo: Storage, o: { branch?: string | null; all?: boolean; preferred?: string | null } = {}, read?: RefRecord[]): RemoteOnlyRow[] {
   const scope = o.all || !o.branch ? null : `${encodeBranch(o.branch)}/`;
-  const recs = read ?? listRefs(repo, [HANDOFF_PREFIX, ARCHIVE_PREFIX, TRACKING_PATTERN]);
+  const recs = read ?? repo.listRefs([HANDOFF_PREFIX, ARCHIVE_PREFIX, TRACKING_PATTERN]);
   // no tracking copy (most clones, most of the time): nothing to find, and 10,000 local refs need no set
   const tracking: Array<{ rec: RefRecord; t: ReturnType<typeof parseTrackingRef> }> = [];
   for (const r of recs) if (r.ref.startsWith(REMOTES_ROOT)) tracking.push({ rec: r, t: parseTrackingRef(r.ref) });
@@ -37,7 +36,7 @@ export function remoteOnlyHandoffs(repo: Repo, o: { branch?: string | null; all?
     else if (r.ref.startsWith(ARCHIVE_PREFIX)) archivedHere(r.ref);
   }
   if (read && tracking.some((x) => x.t && !local.has(x.t.local))) {
-    for (const ref of repo.out(['for-each-ref', '--format=%(refname)', ARCHIVE_PREFIX + (scope ?? '')]).split('\n')) if (ref) archivedHere(ref);
+    for (const r of repo.listRefNames([ARCHIVE_PREFIX + (scope ?? '')])) archivedHere(r.ref);
   }
   const rank = (remote: string) => (remote === o.preferred ? 0 : remote === 'origin' ? 1 : 2);
   const best = new Map<string, RemoteOnlyRow>();

@@ -1,7 +1,7 @@
 // A branch renamed by `git branch -m` leaves its handoffs under the old name (handoff refs are not branches): the
 // old name from the branch's reflog, when handoffs are still there, for list and boot to point at `rename-branch`.
 import { quote } from 'shell-quote';
-import type { Repo } from '../../git/repo';
+import type { Storage } from '../../git/storage';
 import { listHandoffs } from './store';
 
 export interface Renamed {
@@ -10,9 +10,8 @@ export interface Renamed {
 }
 
 /** The branch `branch` was renamed from, while handoffs are still under that name; null otherwise. */
-export function renamedFrom(repo: Repo, branch: string): Renamed | null {
-  const log = repo.git(['reflog', 'show', '--format=%gs', `refs/heads/${branch}`, '--'], { allowFail: true }).stdout;
-  const m = /^Branch: renamed refs\/heads\/(.+) to refs\/heads\/.+$/m.exec(log);
+export function renamedFrom(repo: Storage, branch: string): Renamed | null {
+  const m = /^Branch: renamed refs\/heads\/(.+) to refs\/heads\/.+$/m.exec(repo.reflogSubjects(`refs/heads/${branch}`).join('\n'));
   if (!m || m[1] === branch) return null;
   const topics = listHandoffs(repo, { branch: m[1] }).map((r) => r.topic);
   return topics.length ? { from: m[1], topics } : null;

@@ -2,23 +2,20 @@
 // handoff commit would change what every reader outside git-handoff sees (git-handoff itself reads history as
 // written: src/git/run.ts). The reference-transaction hook and the server's receive check refuse one that would
 // stand in for a handoff commit, or for any tree or blob while handoffs exist (their reach is not cheap to tell).
-import type { Repo } from '../../git/repo';
+import type { Storage } from '../../git/storage';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX } from './names';
 import type { ReceiveUpdate, Refusal } from './ref-updates';
 
 export const REPLACE_PREFIX = 'refs/replace/';
 
-export function replaceRefusals(repo: Repo, updates: ReceiveUpdate[]): Refusal[] {
+export function replaceRefusals(repo: Storage, updates: ReceiveUpdate[]): Refusal[] {
   const out: Refusal[] = [];
   const handoffs = [HANDOFF_PREFIX.replace(/\/$/, ''), ARCHIVE_PREFIX.replace(/\/$/, '')];
   for (const u of updates) {
     if (!u.ref.startsWith(REPLACE_PREFIX) || !u.newOid) continue;
     const replaced = u.ref.slice(REPLACE_PREFIX.length);
-    const type = /^[0-9a-f]{4,64}$/.test(replaced) ? repo.git(['cat-file', '-t', replaced], { allowFail: true }).stdout.trim() : '';
-    const reach =
-      type === 'commit'
-        ? repo.git(['for-each-ref', '--count=1', '--contains', replaced, '--format=%(refname)', ...handoffs], { allowFail: true }).stdout.trim()
-        : repo.git(['for-each-ref', '--count=1', '--format=%(refname)', ...handoffs], { allowFail: true }).stdout.trim();
+    const type = /^[0-9a-f]{4,64}$/.test(replaced) ? repo.objectTypes([replaced])?.[0] : null;
+    const reach = repo.firstRef(handoffs, type === 'commit' ? { contains: replaced } : {});
     if (!reach) continue;
     out.push({
       ref: u.ref,

@@ -5,10 +5,8 @@
 // carries one again, so the refs every clone holds stay bounded; the checks (hook, server) accept the deletion of an
 // entry past the receiving repository's own retention, and refuse any other.
 import { keyName, parseDuration, parseSetting } from '../../config-keys';
-import type { Config } from '../../git/config';
+import type { Config, Storage } from '../../git/storage';
 import { setting } from '../../config-keys';
-import type { Repo } from '../../git/repo';
-import { listRefNames } from '../../git/refs';
 import { HandoffError } from '../../errors';
 import { ARCHIVE_PREFIX } from './names';
 import { moveRefs } from './tx';
@@ -31,9 +29,9 @@ export function parseRetention(v: string | undefined): Retention | null {
 }
 
 /** This repository's retention: from a configuration read already, else one `git config --get`. */
-export function retentionOf(repo: Repo, config?: Config): Retention | null {
+export function retentionOf(repo: Storage, config?: Config): Retention | null {
   if (config) return parseRetention(setting(config, 'archiveRetention'));
-  const got = repo.git(['config', '--get', keyName('archiveRetention')], { allowFail: true }).stdout.trim();
+  const got = repo.configValue(keyName('archiveRetention'));
   return parseRetention(parseSetting('archiveRetention', got ? [got] : undefined));
 }
 
@@ -81,9 +79,9 @@ export interface PruneResult {
  * (each noted as removed: a retention, never a loss), and restarts the record's chain (as redact does) so the versions
  * only those entries reached, and the witness's copies of them, can go at git's next gc.
  */
-export function pruneArchive(repo: Repo, o: { dryRun?: boolean; config?: Config; nowMs?: number } = {}): PruneResult {
+export function pruneArchive(repo: Storage, o: { dryRun?: boolean; config?: Config; nowMs?: number } = {}): PruneResult {
   const retention = retentionOf(repo, o.config);
-  const entries = listRefNames(repo, [ARCHIVE_PREFIX]);
+  const entries = repo.listRefNames([ARCHIVE_PREFIX]);
   const past = pastRetention(entries.map((e) => e.ref.slice(ARCHIVE_PREFIX.length)), retention, o.nowMs);
   const going = entries.filter((e) => past.has(e.ref.slice(ARCHIVE_PREFIX.length)));
   if (going.length && !o.dryRun) {

@@ -3,12 +3,10 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../../errors';
 import { trace } from '../../trace';
-import { configBool, identityEnv, readConfig, type Config } from '../../git/config';
-import { parseCommit, readCommitFiles, readCommitTrailers, readObjects, writeBlobs, writeTree } from '../../git/objects';
+import { configBool, identityEnv } from '../../git/config-values';
+import { type Config, parseCommit, type RefOp, type RefRecord, type Storage } from '../../git/storage';
 import { versionCount } from './versions';
-import { listRefs, readRef, type RefOp, type RefRecord } from '../../git/refs';
 import { listRefsKept } from './listing-kept';
-import type { Repo } from '../../git/repo';
 import { BODY_MAX, buildMessage, COMMIT_MAX, namedPaths, parseState, parseTrailerBlock, parseTrailerLines, serializeState, STATE_MAX, validateBody, type HandoffState, type Trailers } from './document';
 import { ARCHIVE_PREFIX, DROPPED_PREFIX, HANDOFF_PREFIX, archiveRef, assertTopic, branchPrefix, encodeBranch, handoffRef, describeOverlap, overlapOf, overlapTokens, parseRef, NOTES_REF } from './names';
 import { missingRefs } from './address';
@@ -16,22 +14,22 @@ import { checkWrite, ownedError, type Tip } from './ownership';
 import { SECRET_TRAILER, secretTrailersOf } from '../secrets/secrets';
 import { short, type SessionRef } from '../state/session';
 import { computeSyncStates, TRACKING_PATTERN, trackingPatternOf, type SyncState } from './sync-state';
-import { commitVersion, LOST, moveRef, moveRefs, untilWon } from './tx';
+import { commitVersion, moveRef, moveRefs } from './tx';
+import { LOST, LOST_RACE, untilWon, type BackoffPolicy } from '../../retry';
 import { dirtyPaths, verifyHandoff, type Verify } from './verify';
 import { besideEntries, MIGRATED_FROM } from './format';
 import { checkTakeover, fromLiveRetry, takenFromError, tellPreviousOwner, type TakeoverAct, type TakeoverArg } from './takeover';
 import type { LiveOwner } from '../state/live';
 
 /** The branch a command acts on: --branch, else the checked-out one; a detached HEAD needs --branch. */
-export function resolveBranch(repo: Repo, flag: string | undefined): string {
+export function resolveBranch(repo: Storage, flag: string | undefined): string {
   if (flag !== undefined) {
     if (flag === '' || /[\u0000-\u001f\u007f]/.test(flag)) throw new HandoffError('usage', 'invalid-branch', `invalid branch name ${JSON.stringify(flag)}`);
     // git's names for a branch, never branch names themselves (git refuses both in a branch name)
     if (flag === 'HEAD' || flag === '@') return resolveBranch(repo, undefined);
     if (flag.includes('@{')) {
-      const r = repo.git(['rev-parse', '--symbolic-full-name', flag], { allowFail: true });
-      const full = r.status === 0 ? r.stdout.trim() : '';
-      if (!full.startsWith('refs/heads/')) throw new HandoffError('usage', 'invalid-branch', `--branch ${flag} names no branch${r.status === 0 ? ` (it is ${full || 'a commit'})` : ''}: give the branch by name`);
+      const { named, full } = repo.fullRefName(flag);
+      if (!full.startsWith('refs/heads/')) throw new HandoffError('usage', 'invalid-branch', `--branch ${flag} names no branch${named ? ` (it is ${full || 'a commit'})` : ''}: give the branch by name`);
       return full.slice('refs/heads/'.length);
     }
     return flag.replace(/^refs\/heads\//, '');
@@ -77,7 +75,7 @@ export interface WriteResult {
 }
 
 /** The tip of one handoff ref with its owner, from one for-each-ref (or from records already read). */
-export function readTip(repo: Repo, ref: string, recs: RefRecord[] = listRefs(repo, [ref])): (Tip & { trailers: Trailers }) | null {
+export function readTip(repo: Storage, ref: string, recs: RefRecord[] = repo.listRefs([ref])): (Tip & { trailers: Trailers }) | null {
   const rec = recs.find((r) => r.ref === ref);
   if (!rec) return null;
   const trailers = parseTrailerBlock(rec.block);
@@ -98,7 +96,7 @@ export function ambiguousTip(ref: string, oid: string, problem: string): Handoff
 }
 
 /** The repository state recorded with a version (state.json). */
-export function captureState(repo: Repo, branch: string, body: string, head: string | null): HandoffState {
+export function captureState(repo: Storage, branch: string, body: string, head: string | null): HandoffState {
   const here = repo.branch === branch && repo.worktree;
   const files = here ? namedPaths(body).filter((p) => existsSync(path.join(repo.worktree!, p))) : [];
   return { branch, head, worktree: repo.worktree, dirty: here ? dirtyPaths(repo) : [], files };
@@ -111,23 +109,25 @@ export function assertTakeover(takeover: { reason: string } | null | undefined):
   }
 }
 
-const MAX_ATTEMPTS = 200;
-const DEADLINE_MS = 30_000;
+/** A write rebuilds on the new tip after each lost race: a crowd of writers of one topic all land. */
+const WRITE_RACE: BackoffPolicy = { ...LOST_RACE, attempts: 200 };
+/** An archive or a carry reads every ref it moves again after a lost race. */
+const MOVE_RACE: BackoffPolicy = { ...LOST_RACE, attempts: 20 };
 
-export function writeHandoff(repo: Repo, o: WriteOptions): WriteResult {
+export function writeHandoff(repo: Storage, o: WriteOptions): WriteResult {
   const topic = assertTopic(o.topic);
   const branch = resolveBranch(repo, o.branch);
   const text = validateBody(o.body);
   assertTakeover(o.takeover);
-  const config = o.config ?? readConfig(repo);
+  const config = o.config ?? repo.config();
   const ref = handoffRef(branch, topic);
   // one for-each-ref gives the branch head for state.json and the handoff's tip for the first attempt
   const headRef = `refs/heads/${branch}`;
-  const first = listRefs(repo, [ref, headRef]);
+  const first = repo.listRefs([ref, headRef]);
   const head = first.find((r) => r.ref === headRef)?.oid ?? null;
   const state = o.state ? { ...o.state, head } : captureState(repo, branch, text, head);
-  const [bodyOid, stateOid] = writeBlobs(repo, [text, serializeState(state)]);
-  const tree = writeTree(repo, [
+  const [bodyOid, stateOid] = repo.writeBlobs([text, serializeState(state)]);
+  const tree = repo.writeTree([
     { name: 'handoff.md', oid: bodyOid },
     { name: 'state.json', oid: stateOid },
   ]);
@@ -136,7 +136,7 @@ export function writeHandoff(repo: Repo, o: WriteOptions): WriteResult {
   // the live owner checked once per owner met (a lost race may hand the tip to another)
   const lives = new Map<string | null, LiveOwner | null>();
   const target = o.branch !== undefined && repo.branch !== branch ? `${topic} --branch ${shq(branch)}` : topic;
-  const result = untilWon((attempt) => {
+  const result = untilWon((attempt: number) => {
     const tip = attempt === 0 ? readTip(repo, ref, first) : readTip(repo, ref);
     if (o.takeover?.from !== undefined && tip && tip.session !== o.takeover.from) throw ownedError(tip, o.session.id, ref, topic);
     if (tip && !o.takeover && tip.session !== o.session.id) throw refusedOwned(repo, tip, o.session.id, ref, topic, target);
@@ -166,7 +166,7 @@ export function writeHandoff(repo: Repo, o: WriteOptions): WriteResult {
     if (!moveRef(repo, ref, oid, tip?.oid ?? null, `handoff write ${topic}`, { own: true }).ok) return LOST;
     const takenFrom = mode === 'takeover' ? { session: tip!.session, live: lives.get(tip!.session) ?? null } : undefined;
     return { ref, oid, previous: tip?.oid ?? null, session: o.session.id, created: !tip, takeover: mode === 'takeover', ...(takenFrom ? { takenFrom } : {}), warnings };
-  }, { attempts: MAX_ATTEMPTS, deadlineMs: DEADLINE_MS, gaveUp: () => new HandoffError('concurrent', 'concurrent-update', `${ref} kept changing under this write; nothing was written. Try again.`, { ref }) });
+  }, { policy: WRITE_RACE, gaveUp: () => new HandoffError('concurrent', 'concurrent-update', `${ref} kept changing under this write; nothing was written. Try again.`, { ref }) });
   // lineage's takeover (`from`) continues the same client process: nobody to tell
   if (result.takenFrom && o.takeover?.from === undefined) tellPreviousOwner(repo, { owner: result.takenFrom.session, live: result.takenFrom.live, by: o.session, ref, branch, topic, reason: o.takeover!.reason, act: 'took over' });
   return result;
@@ -179,13 +179,13 @@ const shq = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g,
  * story (who, when, why: never advice to take it back); anything else, the owner and the ways on. `target`: the
  * handoff as a command names it.
  */
-export function refusedOwned(repo: Repo, tip: Tip, session: string, ref: string, topic: string, target: string, retry?: { command: 'archive' | 'restore' | 'edit' | 'rename-branch'; target: string }): HandoffError {
+export function refusedOwned(repo: Storage, tip: Tip, session: string, ref: string, topic: string, target: string, retry?: { command: 'archive' | 'restore' | 'edit' | 'rename-branch'; target: string }): HandoffError {
   const story = !retry || retry.command === 'edit' ? takenFromError(repo, ref, tip.session, session, `git handoff log ${target}`) : null;
   return story ?? ownedError(tip, session, ref, topic, retry);
 }
 
 /** The takeover of an act other than write (archive, restore, rename-branch, redact): checked, and told once it is done. */
-export function takeoverOf(repo: Repo, ref: string, owner: string | null, session: SessionRef, takeover: TakeoverArg, retry: string): (act: TakeoverAct, branch: string, topic: string) => void {
+export function takeoverOf(repo: Storage, ref: string, owner: string | null, session: SessionRef, takeover: TakeoverArg, retry: string): (act: TakeoverAct, branch: string, topic: string) => void {
   const live = checkTakeover(repo, ref, owner, session.id, takeover, retry);
   return (act, branch, topic) => tellPreviousOwner(repo, { owner, live, by: session, ref, branch, topic, reason: takeover.reason, act });
 }
@@ -199,7 +199,6 @@ export interface Signature {
 }
 const SIGNATURE_CODES: Record<string, SignatureState> = { G: 'good', U: 'untrusted', B: 'bad', X: 'expired', Y: 'expired-key', R: 'revoked-key', E: 'unverifiable' };
 const UNSIGNED: Signature = { state: 'none', key: null, signer: null };
-export const SIGNATURE_FORMAT = '%G?%x00%GK%x00%GS';
 
 /** A signed commit that git reports as N could not be checked (e.g. no gpg.ssh.allowedSignersFile): unverifiable. */
 function signatureOf(fields: string[], signed: boolean): Signature {
@@ -208,19 +207,18 @@ function signatureOf(fields: string[], signed: boolean): Signature {
 }
 
 /** The signature of one commit: no process when it carries none, else one `git log -1`. */
-function signatureOfCommit(repo: Repo, oid: string, signed: boolean): Signature {
+function signatureOfCommit(repo: Storage, oid: string, signed: boolean): Signature {
   if (!signed) return UNSIGNED;
-  const r = repo.git(['log', '-1', `--format=${SIGNATURE_FORMAT}`, oid], { allowFail: true });
-  return signatureOf(r.stdout.replace(/\n$/, '').split('\0'), true);
+  return signatureOf(repo.signature(oid), true);
 }
 
 /** How many overlapping topics one warning names; the rest are counted. */
 const OVERLAPS_NAMED = 8;
 
 /** The warning for a new topic whose first two non-stopword tokens match siblings' on the same branch: one, naming them. */
-export function overlapWarnings(repo: Repo, branch: string, topic: string): string[] {
+export function overlapWarnings(repo: Storage, branch: string, topic: string): string[] {
   if (overlapTokens(topic).key.length < 2) return [];
-  const found = listRefs(repo, [branchPrefix(branch)]).flatMap((r) => {
+  const found = repo.listRefs([branchPrefix(branch)]).flatMap((r) => {
     const t = parseRef(r.ref)?.topic;
     const o = t && t !== topic ? overlapOf(topic, t) : null;
     return o ? [{ topic: t, o }] : [];
@@ -297,20 +295,20 @@ export interface ListOptions {
 }
 
 /** What listHandoffs reads: the handoffs of the scope and (unless archived) their tracking copies, in one for-each-ref. */
-export function readListing(repo: Repo, o: ListOptions = {}): RefRecord[] {
+export function readListing(repo: Storage, o: ListOptions = {}): RefRecord[] {
   const base = o.archived ? ARCHIVE_PREFIX : HANDOFF_PREFIX;
   const scope = o.all ? base : base + branchPrefix(o.branch!).slice(HANDOFF_PREFIX.length);
   // (for-each-ref globs do not cross '/': every branch needs the two-level pattern)
-  if (o.archived) return listRefs(repo, [scope]);
+  if (o.archived) return repo.listRefs([scope]);
   // the whole store: from the listing kept since the last one, where each oid still matches (listing-kept.ts)
-  return o.all ? listRefsKept(repo, [scope, TRACKING_PATTERN]) : listRefs(repo, [scope, trackingPatternOf(scope + '*')]);
+  return o.all ? listRefsKept(repo, [scope, TRACKING_PATTERN]) : repo.listRefs([scope, trackingPatternOf(scope + '*')]);
 }
 
 /**
  * Every handoff of a branch (or all branches) with its sync state, from one for-each-ref (`read`: that listing when
  * the caller made it, to share it with remoteOnlyHandoffs); the sync states are only computed when there are copies.
  */
-export function listHandoffs(repo: Repo, o: ListOptions = {}, read: RefRecord[] = readListing(repo, o)): HandoffRow[] {
+export function listHandoffs(repo: Storage, o: ListOptions = {}, read: RefRecord[] = readListing(repo, o)): HandoffRow[] {
   // an archive is one row: a format-1 entry is shown through the format-2 entry that stands beside it (SPEC 2)
   const beside = o.archived ? besideEntries(read) : null;
   const recs = beside ? read.filter((r) => !beside.has(r.ref)) : read.filter((r) => r.ref.startsWith(HANDOFF_PREFIX));
@@ -342,28 +340,26 @@ export interface HandoffView extends HandoffRow {
 }
 
 /** Resolves `--at <rev>` within a handoff's history: an oid, or ~N / ^ relative to the tip; `name` is how the command line gave it. */
-function resolveAt(repo: Repo, ref: string, tip: string, at: string, name: string): string {
+function resolveAt(repo: Storage, ref: string, tip: string, at: string, name: string): string {
   const spec = /^[~^]/.test(at) ? `${ref}${at}` : at;
-  const r = repo.git(['rev-parse', '-q', '--verify', `${spec}^{commit}`], { allowFail: true });
-  const oid = r.stdout.trim();
-  if (r.status !== 0 || !oid) {
-    const n = Number(repo.git(['rev-list', '--count', '--first-parent', tip], { allowFail: true }).stdout.trim()) || 1;
+  const oid = repo.resolve(`${spec}^{commit}`);
+  if (!oid) {
+    const n = repo.revCount(tip, { firstParent: true }) || 1;
     const range = n === 1 ? 'only the newest (~0)' : `~0 (the newest) to ~${n - 1}`;
     throw new HandoffError('usage', 'unknown-revision', `${name} ${at}: no such version of ${ref}; it has ${n} version${n === 1 ? '' : 's'}: ${range}, or an oid from \`git handoff log\``);
   }
-  const anc = repo.git(['merge-base', '--is-ancestor', oid, tip], { allowFail: true });
-  if (anc.status !== 0) throw new HandoffError('usage', 'unknown-revision', `${name} ${at}: ${oid.slice(0, 12)} is not a version of ${ref}`);
+  if (!repo.isAncestor(oid, tip)) throw new HandoffError('usage', 'unknown-revision', `${name} ${at}: ${oid.slice(0, 12)} is not a version of ${ref}`);
   return oid;
 }
 
 /** A handoff's newest version, or the version `at` names (`atName`: the option or argument that gave it, for errors). */
-export function readHandoff(repo: Repo, branch: string, topic: string, at?: string, atName = '--at'): HandoffView {
+export function readHandoff(repo: Storage, branch: string, topic: string, at?: string, atName = '--at'): HandoffView {
   assertTopic(topic);
   const ref = handoffRef(branch, topic);
   // the branch head rides along, for verify
   const headRef = `refs/heads/${branch}`;
   // …and the receipts' notes commit, so that show reads its readBy without another process
-  const read = listRefs(repo, [ref, trackingPatternOf(ref), headRef, NOTES_REF]);
+  const read = repo.listRefs([ref, trackingPatternOf(ref), headRef, NOTES_REF]);
   const recs = read.filter((r) => r.ref !== headRef && r.ref !== NOTES_REF);
   const live = recs.find((r) => r.ref === ref);
   // not live: the newest archived version of the topic, read the same way (its ref says it is archived)
@@ -376,26 +372,26 @@ export function readHandoff(repo: Repo, branch: string, topic: string, at?: stri
 }
 
 /** The archive entries of one handoff, newest first (by the stamp in their name), one per archive. */
-export function archivedVersions(repo: Repo, branch: string, topic: string): RefRecord[] {
+export function archivedVersions(repo: Storage, branch: string, topic: string): RefRecord[] {
   const prefix = `${ARCHIVE_PREFIX}${encodeBranch(branch)}/${assertTopic(topic)}/`;
   const stamp = (r: RefRecord) => Number(r.ref.slice(prefix.length).split('-')[0]) || 0;
-  const recs = listRefs(repo, [prefix]);
+  const recs = repo.listRefs([prefix]);
   // one archive, one entry: a format-1 entry beside a format-2 one is read through it (SPEC 2 "Format version")
   const beside = besideEntries(recs);
   return recs.filter((r) => !beside.has(r.ref)).sort((x, y) => stamp(y) - stamp(x));
 }
 
 /** The dropped versions of one handoff, newest first (by the stamp in their name). */
-export function droppedVersions(repo: Repo, branch: string, topic: string): RefRecord[] {
+export function droppedVersions(repo: Storage, branch: string, topic: string): RefRecord[] {
   const prefix = `${DROPPED_PREFIX}${encodeBranch(branch)}/${assertTopic(topic)}/`;
   const stamp = (r: RefRecord) => Number(r.ref.slice(prefix.length).split('-')[0]) || 0;
-  return listRefs(repo, [prefix]).sort((x, y) => stamp(y) - stamp(x));
+  return repo.listRefs([prefix]).sort((x, y) => stamp(y) - stamp(x));
 }
 
 /** The ref `log`/`show` read: the live handoff, else its newest archive entry, else its newest drop. */
-export function locateHandoff(repo: Repo, branch: string, topic: string): { ref: string; oid: string; archived: boolean } {
+export function locateHandoff(repo: Storage, branch: string, topic: string): { ref: string; oid: string; archived: boolean } {
   const ref = handoffRef(branch, assertTopic(topic));
-  const oid = readRef(repo, ref);
+  const oid = repo.readRef(ref);
   if (oid) return { ref, oid, archived: false };
   const arch = archivedVersions(repo, branch, topic)[0] ?? droppedVersions(repo, branch, topic)[0];
   if (!arch) throw notFound(ref, branch, topic);
@@ -416,9 +412,9 @@ export function notFound(ref: string, branch: string, topic: string): HandoffErr
  * by one cat-file --batch; the version count likewise. `refs`: the for-each-ref records
  * of `ref` and its tracking copies when the caller already read them (else one for-each-ref here).
  */
-export function viewOf(repo: Repo, ref: string, oid: string, branch: string, topic: string, refs?: RefRecord[], branchTip?: string | null): HandoffView {
+export function viewOf(repo: Storage, ref: string, oid: string, branch: string, topic: string, refs?: RefRecord[], branchTip?: string | null): HandoffView {
   // bounded: one huge body (it packs small) must not break a view of the whole branch; it is flagged instead
-  const [commit, bodyObj, stateObj] = readCommitFiles(repo, oid, ['handoff.md', 'state.json'], [COMMIT_MAX, BODY_MAX, STATE_MAX]);
+  const [commit, bodyObj, stateObj] = repo.readCommitFiles(oid, ['handoff.md', 'state.json'], [COMMIT_MAX, BODY_MAX, STATE_MAX]);
   if (!commit || 'oversize' in commit) throw new HandoffError('integrity', 'missing-object', `${ref} points to ${oid}, which cannot be read`);
   const body = bodyObj && 'oversize' in bodyObj ? null : bodyObj;
   const state = stateObj && 'oversize' in stateObj ? null : stateObj;
@@ -427,13 +423,13 @@ export function viewOf(repo: Repo, ref: string, oid: string, branch: string, top
   const st = parseState(state ? state.content.toString('utf8') : null);
   const versions = versionCount(repo, oid);
   let sync: SyncState = 'local';
-  const recs = refs ?? (ref.startsWith(HANDOFF_PREFIX) ? listRefs(repo, [ref, trackingPatternOf(ref)]) : []);
+  const recs = refs ?? (ref.startsWith(HANDOFF_PREFIX) ? repo.listRefs([ref, trackingPatternOf(ref)]) : []);
   if (ref.startsWith(HANDOFF_PREFIX)) {
     sync = computeSyncStates(repo, recs.filter((r) => r.ref === ref), undefined, recs.filter((r) => r.ref !== ref)).get(ref) ?? 'local';
   }
   // git's reading of the trailers: the ref's record has it when this is its tip, else one git log
   const tipRec = recs.find((r) => r.oid === oid);
-  const t = parseTrailerLines(tipRec ? tipRec.trailers : readCommitTrailers(repo, [oid]).get(oid)?.trailers ?? []);
+  const t = parseTrailerLines(tipRec ? tipRec.trailers : repo.readCommitTrailers([oid]).get(oid)?.trailers ?? []);
   return {
     branch,
     topic,
@@ -473,31 +469,24 @@ export interface LogEntry {
   problem?: string;
 }
 
-const LOG_FIELDS = 8;
-
 /** Every version, newest first, from one git log (and one cat-file only when git could not check a signature). */
-export function logHandoff(repo: Repo, refOrOid: string): LogEntry[] {
-  // NUL between fields: git never prints one from a message, so no value can shift a field
-  const r = repo.git(['log', `--format=%H%x00%ct%x00%P%x00%s%x00%(trailers)%x00${SIGNATURE_FORMAT}%x00`, refOrOid]);
-  const fields = r.stdout.split('\0');
-  const entries: string[][] = [];
-  for (let i = 0; i + LOG_FIELDS < fields.length; i += LOG_FIELDS) entries.push(fields.slice(i, i + LOG_FIELDS).map((f, j) => (j === 0 ? f.replace(/^\n/, '') : f)));
+export function logHandoff(repo: Storage, refOrOid: string): LogEntry[] {
+  const { entries, unsure } = repo.history(refOrOid);
   // %G? says N both for an unsigned commit and for one it could not check; git complains on stderr only for the latter
-  const unsure = r.stderr.trim() ? entries.filter((f) => f[5] === 'N').map((f) => f[0]) : [];
-  const signedAnyway = new Set(readObjects(repo, unsure).flatMap((o, i) => (o && parseCommit(o.content).signed ? [unsure[i]] : [])));
-  return entries.map((f) => {
-    const [oid, ct, parents, subject, trailers] = f;
-    const t = parseTrailerBlock(trailers ?? '');
+  const unchecked = unsure ? entries.filter((e) => e.signature[0] === 'N').map((e) => e.oid) : [];
+  const signedAnyway = new Set(repo.readObjects(unchecked).flatMap((o, i) => (o && parseCommit(o.content).signed ? [unchecked[i]] : [])));
+  return entries.map((e) => {
+    const t = parseTrailerBlock(e.block);
     return {
-      oid,
+      oid: e.oid,
       session: t.session,
       client: t.client,
-      time: iso(Number(ct)),
-      subject,
-      parents: parents ? parents.split(' ') : [],
+      time: iso(e.time),
+      subject: e.subject,
+      parents: e.parents,
       takeoverFrom: t.takeoverFrom,
       reason: t.reason,
-      signature: signatureOf(f.slice(5), f[5] !== 'N' || signedAnyway.has(oid)),
+      signature: signatureOf(e.signature, e.signature[0] !== 'N' || signedAnyway.has(e.oid)),
       ...(t.problem ? { problem: t.problem } : {}),
     };
   });
@@ -533,8 +522,8 @@ function scanCarried(message: string, newText: boolean): string[] {
  * entry at the tip itself, which format-1 builds (094717a and before) read as the archive of their tip (without it
  * they keep the handoff live and push it back); and the live ref's deletion. `body`: the archive version's text.
  */
-function archiveOps(repo: Repo, ref: string, branch: string, topic: string, tip: Tip & { trailers: Trailers }, session: SessionRef, takeover: { reason: string } | null, config: Config, body = 'archived'): { ops: RefOp[]; archived: string; oid: string } {
-  const [commit] = readObjects(repo, [tip.oid]);
+function archiveOps(repo: Storage, ref: string, branch: string, topic: string, tip: Tip & { trailers: Trailers }, session: SessionRef, takeover: { reason: string } | null, config: Config, body = 'archived'): { ops: RefOp[]; archived: string; oid: string } {
+  const [commit] = repo.readObjects([tip.oid]);
   if (!commit) throw new HandoffError('integrity', 'missing-object', `${ref} points to ${tip.oid}, which cannot be read`);
   const c = parseCommit(commit.content);
   const stamp = Math.floor(Date.now() / 1000);
@@ -563,11 +552,11 @@ function archiveOps(repo: Repo, ref: string, branch: string, topic: string, tip:
   };
 }
 
-export function archiveHandoff(repo: Repo, branch: string, topic: string, session: SessionRef, takeover: TakeoverArg | null): ArchiveResult {
+export function archiveHandoff(repo: Storage, branch: string, topic: string, session: SessionRef, takeover: TakeoverArg | null): ArchiveResult {
   assertTopic(topic);
   assertTakeover(takeover);
   const ref = handoffRef(branch, topic);
-  const config = readConfig(repo);
+  const config = repo.config();
   const target = repo.branch === branch ? topic : `${topic} --branch ${shq(branch)}`;
   const told: { tell: ReturnType<typeof takeoverOf> | null } = { tell: null };
   const r = untilWon<ArchiveResult>(() => {
@@ -584,7 +573,7 @@ export function archiveHandoff(repo: Repo, branch: string, topic: string, sessio
     const r = moveRefs(repo, a.ops, `handoff archive ${topic}`, { what: `the archive of ${ref}`, own: true });
     const { archived, oid } = a;
     return r.ok ? { ref, archivedAs: archived, oid, takeover: took } : LOST;
-  }, { attempts: 20, gaveUp: () => new HandoffError('concurrent', 'concurrent-update', `${ref} kept changing while it was being archived; nothing was archived`) });
+  }, { policy: MOVE_RACE, gaveUp: () => new HandoffError('concurrent', 'concurrent-update', `${ref} kept changing while it was being archived; nothing was archived`) });
   if (r.takeover) told.tell?.('archived', branch, topic);
   return r;
 }
@@ -597,20 +586,20 @@ export interface RestoreResult {
 }
 
 /** Brings an archived handoff back under refs/handoffs as a new version on top of it; the archive entry stays. */
-export function restoreHandoff(repo: Repo, archived: string, session: SessionRef, takeover: TakeoverArg | null): RestoreResult {
+export function restoreHandoff(repo: Storage, archived: string, session: SessionRef, takeover: TakeoverArg | null): RestoreResult {
   assertTakeover(takeover);
   const full = archived.startsWith('refs/') ? archived : ARCHIVE_PREFIX + archived.replace(/^handoff-archive\//, '');
   const p = parseRef(full);
   if (!p || p.kind !== 'archive') {
     throw new HandoffError('usage', 'invalid-archive-ref', `${archived} is not an archived handoff (refs/handoff-archive/<branch>/<topic>/<stamp>); \`git handoff list --archived\` lists them`);
   }
-  const rec = listRefs(repo, [full]).find((r) => r.ref === full);
+  const rec = repo.listRefs([full]).find((r) => r.ref === full);
   if (!rec) throw new HandoffError('usage', 'not-found', `no archived handoff ${full}`);
   const t = parseTrailerBlock(rec.block);
   if (t.problem) throw ambiguousTip(full, rec.oid, t.problem);
   const branch = p.branch ?? t.branch ?? p.encodedBranch;
   const ref = `${HANDOFF_PREFIX}${p.encodedBranch}/${p.topic}`;
-  if (readRef(repo, ref)) {
+  if (repo.readRef(ref)) {
     throw new HandoffError('usage', 'exists', `"${p.topic}" is live (${ref}): there is nothing to restore over it; \`git handoff show ${p.topic}\` reads it, and archiving it first lets ${full.slice(ARCHIVE_PREFIX.length)} come back`, { ref });
   }
   const took = t.session !== session.id;
@@ -620,7 +609,7 @@ export function restoreHandoff(repo: Repo, archived: string, session: SessionRef
   const told = took ? takeoverOf(repo, full, t.session, session, takeover!, fromLiveRetry('restore', target)) : null;
   // Always a new version on top of the archived tip: a restore is later than the archive in every clone, so
   // a sync never mistakes the live handoff for the archived one (same oid) and archives it again.
-  const [commit, body] = readObjects(repo, [rec.oid, `${rec.oid}:handoff.md`]);
+  const [commit, body] = repo.readObjects([rec.oid, `${rec.oid}:handoff.md`]);
   const oid = commitVersion(repo, parseCommit(commit!.content).tree, [rec.oid], {
     topic: p.topic,
     body: body ? body.content.toString('utf8') : '',
@@ -651,17 +640,17 @@ export interface CarryResult {
  * a new version on top of each tip (same body, state.json naming `to`), and the old one archived as `archive` does,
  * so the history says where it went and every clone's sync follows. Owner-only per handoff, or a recorded takeover.
  */
-export function carryBranch(repo: Repo, from: string, to: string, session: SessionRef, takeover: TakeoverArg | null, retry: string): CarryResult {
+export function carryBranch(repo: Storage, from: string, to: string, session: SessionRef, takeover: TakeoverArg | null, retry: string): CarryResult {
   assertTakeover(takeover);
   if (from === to) throw new HandoffError('usage', 'same-branch', `the handoffs are on ${from} already: name the branch they were renamed from and the one they go to`);
-  const config = readConfig(repo);
+  const config = repo.config();
   const oldPrefix = branchPrefix(from);
   const newPrefix = branchPrefix(to);
   const headRef = `refs/heads/${to}`;
   let tells: Array<() => void> = [];
   const result = untilWon<CarryResult>(() => {
     tells = [];
-    const recs = listRefs(repo, [oldPrefix, newPrefix, headRef]);
+    const recs = repo.listRefs([oldPrefix, newPrefix, headRef]);
     const live = recs.filter((r) => r.ref.startsWith(oldPrefix) && parseRef(r.ref)?.kind === 'handoff');
     if (!live.length) throw new HandoffError('usage', 'nothing-to-carry', `no handoffs on branch ${from} to carry (git handoff list --all shows where they are)`, { from });
     const topics = live.map((r) => parseRef(r.ref)!.topic);
@@ -681,13 +670,13 @@ export function carryBranch(repo: Repo, from: string, to: string, session: Sessi
         const told = takeoverOf(repo, rec.ref, tip.session, session, takeover!, fromLiveRetry('rename-branch', retry));
         tells.push(() => told('carried', from, topic));
       }
-      const [commit, body, state] = readObjects(repo, [tip.oid, `${tip.oid}:handoff.md`, `${tip.oid}:state.json`]);
+      const [commit, body, state] = repo.readObjects([tip.oid, `${tip.oid}:handoff.md`, `${tip.oid}:state.json`]);
       if (!commit || !body) throw new HandoffError('integrity', 'missing-object', `${rec.ref} points to ${tip.oid}, which cannot be read`);
       const c = parseCommit(commit.content);
       const text = body.content.toString('utf8');
       const was = parseState(state ? state.content.toString('utf8') : null);
-      const [stateOid] = writeBlobs(repo, [serializeState({ branch: to, head, worktree: was?.worktree ?? null, dirty: was?.dirty ?? [], files: was?.files ?? [] })]);
-      const tree = writeTree(repo, [
+      const [stateOid] = repo.writeBlobs([serializeState({ branch: to, head, worktree: was?.worktree ?? null, dirty: was?.dirty ?? [], files: was?.files ?? [] })]);
+      const tree = repo.writeTree([
         { name: 'handoff.md', oid: body.oid },
         { name: 'state.json', oid: stateOid },
       ]);
@@ -710,7 +699,7 @@ export function carryBranch(repo: Repo, from: string, to: string, session: Sessi
     }
     const r = moveRefs(repo, ops, `handoff rename-branch ${from} ${to}`, { what: `the carry of ${from}'s handoffs to ${to}` });
     return r.ok ? { from, to, carried: moved } : LOST;
-  }, { attempts: 20, gaveUp: () => new HandoffError('concurrent', 'concurrent-update', `the handoffs of ${from} kept changing while they were being carried; nothing was moved`) });
+  }, { policy: MOVE_RACE, gaveUp: () => new HandoffError('concurrent', 'concurrent-update', `the handoffs of ${from} kept changing while they were being carried; nothing was moved`) });
   for (const tell of tells) tell();
   return result;
 }

@@ -1,6 +1,5 @@
 // Where each local handoff stands against its remote-tracking copy (refs/handoff-remotes/<R>/handoffs/…).
-import { listRefs, type RefRecord } from '../../git/refs';
-import type { Repo } from '../../git/repo';
+import type { RefRecord, Storage } from '../../git/storage';
 import { HANDOFF_PREFIX, REMOTES_ROOT, trackingOf } from './names';
 import { checkAdvances, type Violation } from './ownership';
 import { keyName, parseSetting } from '../../config-keys';
@@ -27,13 +26,13 @@ export const trackingPatternOf = (localRef: string) => `${REMOTES_ROOT}*/handoff
 export const trackingRef = (remote: string, localRef: string) => trackingOf(remote, localRef);
 
 /** The tracking tip of each local handoff ref: `preferred` remote first, then origin, then any (`tracking`: records already read). */
-export function trackingTips(repo: Repo, preferred?: string, tracking?: RefRecord[]): Map<string, { remote: string; oid: string }> {
+export function trackingTips(repo: Storage, preferred?: string, tracking?: RefRecord[]): Map<string, { remote: string; oid: string }> {
   const out = new Map<string, { remote: string; oid: string }>();
-  const recs = tracking ?? listRefs(repo, [TRACKING_PATTERN]);
+  const recs = tracking ?? repo.listRefs([TRACKING_PATTERN]);
   const remotes = new Set(recs.map((r) => parseTrackingRef(r.ref)?.remote));
   // handoff.remote decides only when several remotes carry handoffs: no extra process otherwise
   if (preferred === undefined && remotes.size > 1) {
-    const got = repo.git(['config', '--get', keyName('remote')], { allowFail: true }).stdout.trim();
+    const got = repo.configValue(keyName('remote'));
     preferred = parseSetting('remote', got ? [got] : undefined);
   }
   const rank = (r: string) => (r === preferred ? 0 : r === 'origin' ? 1 : 2);
@@ -47,16 +46,8 @@ export function trackingTips(repo: Repo, preferred?: string, tracking?: RefRecor
 }
 
 /** Ancestry among tips from one `git rev-list --parents` (the tips on its stdin: any number of them): isAncestor(a, b). */
-export function ancestryOf(repo: Repo, tips: string[]): (a: string, b: string) => boolean {
-  const parents = new Map<string, string[]>();
-  if (tips.length) {
-    const r = repo.git(['rev-list', '--parents', '--stdin'], { allowFail: true, input: [...new Set(tips)].join('\n') + '\n' });
-    for (const line of r.stdout.split('\n')) {
-      if (!line) continue;
-      const [c, ...ps] = line.split(' ');
-      parents.set(c, ps);
-    }
-  }
+export function ancestryOf(repo: Storage, tips: string[]): (a: string, b: string) => boolean {
+  const parents = (tips.length ? repo.parentsOf([...new Set(tips)]) : null) ?? new Map<string, string[]>();
   return (a, b) => {
     if (a === b) return true;
     const seen = new Set<string>();
@@ -80,7 +71,7 @@ export function compareTips(isAncestor: (a: string, b: string) => boolean, local
 }
 
 /** Sync state of each given local handoff ref; at most one extra git process for all that differ. */
-export function computeSyncStates(repo: Repo, recs: RefRecord[], preferred?: string, trackingRecs?: RefRecord[]): Map<string, SyncState> {
+export function computeSyncStates(repo: Storage, recs: RefRecord[], preferred?: string, trackingRecs?: RefRecord[]): Map<string, SyncState> {
   const out = new Map<string, SyncState>();
   if (recs.length === 0) return out;
   const tracking = trackingTips(repo, preferred, trackingRecs);
@@ -107,8 +98,8 @@ export function computeSyncStates(repo: Repo, recs: RefRecord[], preferred?: str
  * advance local → remote, a diverged one from the two tips' merge base (from its root when they share nothing:
  * two clones that created the same topic each hold a valid history).
  */
-export function remoteViolations(repo: Repo, pairs: Array<{ local: string; remote: string; state: 'behind' | 'diverged' }>): Array<Violation | null> {
+export function remoteViolations(repo: Storage, pairs: Array<{ local: string; remote: string; state: 'behind' | 'diverged' }>): Array<Violation | null> {
   if (pairs.length === 0) return [];
-  const bases = pairs.map((p) => (p.state === 'behind' ? p.local : repo.git(['merge-base', p.local, p.remote], { allowFail: true }).stdout.trim() || null));
+  const bases = pairs.map((p) => (p.state === 'behind' ? p.local : repo.mergeBase(p.local, p.remote)));
   return checkAdvances(repo, pairs.map((p, i) => ({ oldOid: bases[i], newOid: p.remote })));
 }

@@ -2,8 +2,7 @@
 // the previous owner is told at its next tool call and session start, and its next write is refused with the story
 // (who took it, when, why), never advised to take it back.
 import { HandoffError } from '../../errors';
-import type { Config } from '../../git/config';
-import type { Repo } from '../../git/repo';
+import type { Config, Storage } from '../../git/storage';
 import { trailerBlockLines } from '../../git/trailers';
 import { liveOwner, type LiveOwner } from '../state/live';
 import { isKnownSession } from '../state/lineage-record';
@@ -34,7 +33,7 @@ export function describeLive(l: LiveOwner, among: string[]): string {
  * A takeover of `owner`'s handoff: refused (exit 3, `owner-live`) while the owner is live, unless the caller said
  * `--from-live`; returns the live owner (null: not live). `retry`: the refused command with `--from-live`, as printed.
  */
-export function checkTakeover(repo: Repo, ref: string, owner: string | null, session: string, takeover: TakeoverArg, retry: string, config?: Config): LiveOwner | null {
+export function checkTakeover(repo: Storage, ref: string, owner: string | null, session: string, takeover: TakeoverArg, retry: string, config?: Config): LiveOwner | null {
   if (takeover.from !== undefined || !owner || owner === session) return null;
   const live = liveOwner(repo, owner, { config });
   // the session that continues the owner (lineage) is the taker itself: nobody else is at work on it
@@ -75,18 +74,16 @@ export interface TakenFrom {
  * The newest takeover from any of `sessions` in each of `refs`' histories (one git log, filtered by git on the
  * trailer's text and read by the one trailer parser).
  */
-export function takeoversFrom(repo: Repo, sessions: string[], refs: string[]): TakenFrom[] {
+export function takeoversFrom(repo: Storage, sessions: string[], refs: string[]): TakenFrom[] {
   if (!sessions.length || !refs.length) return [];
-  const r = repo.git(['log', '--source', '--fixed-strings', ...sessions.map((s) => `--grep=Handoff-Takeover-From: ${s}`), '--format=%H%x00%S%x00%ct%x00%(trailers)%x00', ...refs, '--'], { allowFail: true });
-  if (r.status !== 0) return [];
-  const f = r.stdout.split('\0');
+  const found = repo.commitsMentioning(sessions.map((s) => `Handoff-Takeover-From: ${s}`), refs);
+  if (!found) return [];
   const out = new Map<string, TakenFrom>();
-  for (let i = 0; i + 3 < f.length; i += 4) {
-    const [oid, ref, ct, block] = [f[i].replace(/^\n/, ''), f[i + 1], f[i + 2], f[i + 3]];
+  for (const { oid, source: ref, time, block } of found) {
     const t = parseTrailerLines(trailerBlockLines(block));
     if (!t.session || !t.takeoverFrom || !sessions.includes(t.takeoverFrom) || out.has(ref)) continue;
     const p = parseRef(ref);
-    out.set(ref, { ref, topic: p?.topic ?? t.topic ?? ref, branch: p?.branch ?? t.branch, oid, from: t.takeoverFrom, by: t.session, client: t.client, at: Number(ct), reason: t.reason });
+    out.set(ref, { ref, topic: p?.topic ?? t.topic ?? ref, branch: p?.branch ?? t.branch, oid, from: t.takeoverFrom, by: t.session, client: t.client, at: time, reason: t.reason });
   }
   return [...out.values()];
 }
@@ -101,7 +98,7 @@ export function describeTaken(t: TakenFrom, among: ReadonlyArray<string | null>,
  * The refusal of a write by the owner a takeover took the handoff from: the story (who, when, why, the log), and the
  * ways on that do not take it back. Null when `session` was never its owner before a takeover.
  */
-export function takenFromError(repo: Repo, ref: string, owner: string | null, session: string, logCommand: string): HandoffError | null {
+export function takenFromError(repo: Storage, ref: string, owner: string | null, session: string, logCommand: string): HandoffError | null {
   const t = takeoversFrom(repo, [session], [ref])[0];
   if (!t) return null;
   const among = [session, t.by, owner ?? t.by];
@@ -123,7 +120,7 @@ export type TakeoverAct = 'took over' | 'archived' | 'restored' | 'redacted' | '
  * Tells the previous owner of a handoff, at its next tool call and session start, what a takeover did: the live session
  * behind it, else the owner when this clone's guard has seen it. A person (no session) is told by `log`.
  */
-export function tellPreviousOwner(repo: Repo, o: { owner: string | null; live: LiveOwner | null; by: SessionRef; ref: string; branch: string; topic: string; reason: string; act: TakeoverAct }): void {
+export function tellPreviousOwner(repo: Storage, o: { owner: string | null; live: LiveOwner | null; by: SessionRef; ref: string; branch: string; topic: string; reason: string; act: TakeoverAct }): void {
   const owner = o.owner;
   if (!owner || owner === o.by.id || owner.startsWith('person:')) return;
   const to = o.live && o.live.where === 'here' ? o.live.session : isKnownSession(repo.commonDir, owner) ? owner : null;

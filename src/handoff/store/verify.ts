@@ -1,9 +1,7 @@
 // Checks a handoff against the repository now: branch movement since Handoff-Head, files gone, dirty tree.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { Repo } from '../../git/repo';
-import { readRef } from '../../git/refs';
-import { READER_ENV } from '../../git/run';
+import type { Storage } from '../../git/storage';
 import { installWrittenFiles, onlyInstallWritten } from '../state/install-record';
 
 export interface Verify {
@@ -19,79 +17,66 @@ export interface Verify {
 }
 
 /** Paths of uncommitted changes (staged, unstaged, untracked) in a worktree (default: this one). */
-export function dirtyPaths(repo: Repo, limit = 1000, worktree: string | null = repo.worktree): string[] {
+export function dirtyPaths(repo: Storage, limit = 1000, worktree: string | null = repo.worktree): string[] {
   if (!worktree) return [];
-  const r = repo.git(['status', '--porcelain=v1', '-z', '--no-renames'], { allowFail: true, cwd: worktree, env: READER_ENV });
-  if (r.status !== 0) return [];
+  const changed = repo.changedPaths(worktree);
+  if (!changed) return [];
   // the agent settings and notes `install --agent` wrote, unchanged since, are not a session's work
   const installed = installWrittenFiles(repo.commonDir);
-  return r.stdout
-    .split('\0')
-    .filter(Boolean)
-    .map((e) => e.slice(3))
+  return changed
     .filter((p) => !onlyInstallWritten(path.resolve(worktree, p), installed))
     .slice(0, limit);
 }
 
 /** The worktree that has `branch` checked out: this one first, else a linked one; null when none. */
-export function worktreeOf(repo: Repo, branch: string): string | null {
+export function worktreeOf(repo: Storage, branch: string): string | null {
   if (repo.worktree && repo.branch === branch) return repo.worktree;
-  const r = repo.git(['worktree', 'list', '--porcelain', '-z'], { allowFail: true });
-  if (r.status !== 0) return null;
-  let current: string | null = null;
-  for (const field of r.stdout.split('\0')) {
-    if (field.startsWith('worktree ')) current = field.slice('worktree '.length);
-    else if (field === `branch refs/heads/${branch}` && current && existsSync(current)) return current;
-  }
-  return null;
+  return repo.worktrees()?.find((w) => w.branch === branch && existsSync(w.path))?.path ?? null;
 }
 
 /**
  * Of the given paths, those present in the branch now: in the worktree that has it checked out, else in
  * its committed tree (one cat-file). Null when the branch does not exist here, so nothing can be said.
  */
-export function existingPaths(repo: Repo, branch: string, paths: string[], worktree = worktreeOf(repo, branch)): Set<string> | null {
+export function existingPaths(repo: Storage, branch: string, paths: string[], worktree = worktreeOf(repo, branch)): Set<string> | null {
   if (paths.length === 0) return new Set();
   if (worktree) return new Set(paths.filter((p) => existsSync(path.join(worktree, p))));
-  const tip = readRef(repo, `refs/heads/${branch}`);
+  const tip = repo.readRef(`refs/heads/${branch}`);
   if (!tip) return null;
-  const r = repo.git(['cat-file', '--batch-check=%(objecttype)'], { input: paths.map((p) => `${tip}:${p}\n`).join(''), allowFail: true });
-  if (r.status !== 0) return null;
-  const answers = r.stdout.split('\n');
-  return new Set(paths.filter((_, i) => answers[i] !== undefined && !answers[i].endsWith(' missing') && answers[i] !== ''));
+  const types = repo.objectTypes(paths.map((p) => `${tip}:${p}`));
+  return types && new Set(paths.filter((_, i) => types[i] !== null));
 }
 
-const countOf = (repo: Repo, args: string[]) => Number(repo.git(['rev-list', '--count', ...args], { allowFail: true }).stdout.trim()) || 0;
 
 /** A Handoff-Head value git may be given: an object name in hex (SPEC 2: `<oid or "none">`), never an option or a revision expression. */
 const OID_HEX = /^[0-9a-f]{4,64}$/;
 
 /** Where the branch stands now against the commit the handoff describes (`head`, null for an unborn branch). */
-function headState(repo: Repo, branch: string, head: string | null, tip?: string | null): Pick<Verify, 'head' | 'commitsSince' | 'pullFrom'> {
-  const current = tip !== undefined ? tip : readRef(repo, `refs/heads/${branch}`);
+function headState(repo: Storage, branch: string, head: string | null, tip?: string | null): Pick<Verify, 'head' | 'commitsSince' | 'pullFrom'> {
+  const current = tip !== undefined ? tip : repo.readRef(`refs/heads/${branch}`);
   if (!current) return { head: head ? 'unknown' : 'same', commitsSince: 0 };
-  if (!head) return { head: 'ahead', commitsSince: countOf(repo, [current]) };
+  if (!head) return { head: 'ahead', commitsSince: repo.revCount(current) ?? 0 };
   if (head === current) return { head: 'same', commitsSince: 0 };
   // The trailer is data from whoever wrote the version (a fetched one too): anything but hex says nothing here, and
   // never reaches git's command line (`--output=<file>…` would have rev-list create that file).
   if (!OID_HEX.test(head)) return { head: 'unknown', commitsSince: 0 };
   // A head this repository has never seen (written on another machine, not fetched), or not a commit, says nothing
   // about the branch: rev-list fails on it.
-  const r = repo.git(['rev-list', '--left-right', '--count', '--end-of-options', `${head}...${current}`], { allowFail: true });
-  if (r.status !== 0) return { head: 'unknown', commitsSince: 0 };
-  const [onlyHandoff, onlyNow] = r.stdout.trim().split(/\s+/).map(Number);
+  const counts = repo.leftRight(head, current);
+  if (!counts) return { head: 'unknown', commitsSince: 0 };
+  const [onlyHandoff, onlyNow] = counts;
   if (onlyHandoff === 0) return { head: 'ahead', commitsSince: onlyNow };
   if (onlyNow === 0) {
     // behind: merely not pulled when a remote-tracking branch has the commit (else it was reset away)
-    const from = repo.git(['for-each-ref', '--count=1', '--format=%(refname:short)', '--contains', head, 'refs/remotes/'], { allowFail: true }).stdout.trim();
+    const from = repo.firstRef(['refs/remotes/'], { contains: head, short: true });
     return { head: 'behind', commitsSince: 0, ...(from ? { pullFrom: from } : {}) };
   }
   return { head: 'rewritten', commitsSince: onlyNow };
 }
 
 // One `git status` per worktree per process: boot verifies many handoffs of one branch at once.
-const dirtyCache = new WeakMap<Repo, Map<string, boolean>>();
-function isDirty(repo: Repo, worktree: string): boolean {
+const dirtyCache = new WeakMap<Storage, Map<string, boolean>>();
+function isDirty(repo: Storage, worktree: string): boolean {
   const cache = dirtyCache.get(repo) ?? new Map<string, boolean>();
   dirtyCache.set(repo, cache);
   if (!cache.has(worktree)) cache.set(worktree, dirtyPaths(repo, 1, worktree).length > 0);
@@ -102,7 +87,7 @@ function isDirty(repo: Repo, worktree: string): boolean {
  * The verification of SPEC 4: branch against Handoff-Head, named files now gone, uncommitted changes.
  * `branchTip`: the branch's commit when the caller already read it (null: no such branch), else read here.
  */
-export function verifyHandoff(repo: Repo, branch: string, head: string | null, files: string[], branchTip?: string | null): Verify {
+export function verifyHandoff(repo: Storage, branch: string, head: string | null, files: string[], branchTip?: string | null): Verify {
   const worktree = worktreeOf(repo, branch);
   const existing = existingPaths(repo, branch, Array.isArray(files) ? files.filter((f) => typeof f === 'string') : [], worktree);
   return {

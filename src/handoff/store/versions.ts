@@ -5,9 +5,8 @@
 // shallow clone or an object directory of the environment's choosing: counted in full, as before (countCommits).
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { countCommits } from '../../git/objects';
 import { readLoose } from '../../git/loose-read';
-import type { Repo } from '../../git/repo';
+import type { Storage } from '../../git/storage';
 import { handoffDir } from '../state/paths';
 import { writeState } from '../state/state-file';
 
@@ -16,9 +15,9 @@ const KEPT = 64;
 /** At most this many single-parent steps down to a counted commit; past it, the full count. */
 const STEPS = 64;
 
-const cacheFile = (repo: Pick<Repo, 'commonDir'>) => path.join(handoffDir(repo.commonDir), 'versions.json');
+const cacheFile = (repo: Pick<Storage, 'commonDir'>) => path.join(handoffDir(repo.commonDir), 'versions.json');
 
-function readCounts(repo: Repo): Map<string, number> {
+function readCounts(repo: Storage): Map<string, number> {
   try {
     const j = JSON.parse(readFileSync(cacheFile(repo), 'utf8'));
     return new Map(Array.isArray(j) ? j.filter((e): e is [string, number] => Array.isArray(e) && typeof e[0] === 'string' && Number.isSafeInteger(e[1]) && e[1] > 0) : []);
@@ -28,7 +27,7 @@ function readCounts(repo: Repo): Map<string, number> {
 }
 
 /** The one parent of a loose commit, or null (none, several, not loose here). */
-function onlyParent(repo: Repo, oid: string): string | null {
+function onlyParent(repo: Storage, oid: string): string | null {
   const c = readLoose(repo, oid);
   if (!c || c.type !== 'commit') return null;
   const end = c.content.indexOf('\n\n');
@@ -37,8 +36,8 @@ function onlyParent(repo: Repo, oid: string): string | null {
 }
 
 /** `git rev-list --count <oid>` for a handoff's history, from the counts kept where it can. */
-export function versionCount(repo: Repo, oid: string): number {
-  if (process.env.GIT_OBJECT_DIRECTORY !== undefined || existsSync(path.join(repo.commonDir, 'shallow'))) return countCommits(repo, oid);
+export function versionCount(repo: Storage, oid: string): number {
+  if (process.env.GIT_OBJECT_DIRECTORY !== undefined || existsSync(path.join(repo.commonDir, 'shallow'))) return repo.countCommits(oid);
   const counts = readCounts(repo);
   const known = counts.get(oid);
   if (known !== undefined) return known;
@@ -48,7 +47,7 @@ export function versionCount(repo: Repo, oid: string): number {
     at = onlyParent(repo, at);
     steps++;
   }
-  const n = at && counts.has(at) ? counts.get(at)! + steps : countCommits(repo, oid);
+  const n = at && counts.has(at) ? counts.get(at)! + steps : repo.countCommits(oid);
   counts.delete(oid);
   counts.set(oid, n);
   try {

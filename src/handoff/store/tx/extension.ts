@@ -1,6 +1,5 @@
 // The one extension point every batch of ref updates the product makes passes through (issue 23's durability record).
-import type { RefOp } from '../../../git/refs';
-import type { Repo } from '../../../git/repo';
+import type { RefOp, Storage } from '../../../git/storage';
 import { recordOp, RECORD_REF } from '../../record/record';
 import { recordMoves } from './record-step';
 
@@ -29,12 +28,12 @@ export interface Extra {
 export const EXTRA_REFS = new Set([RECORD_REF]);
 
 /** Before a batch commits: the loss record's own move, in the same `update-ref --stdin` transaction. */
-export function extraOps(repo: Repo, batch: TxBatch): Extra | null {
+export function extraOps(repo: Storage, batch: TxBatch): Extra | null {
   const r = recordOp(repo, batch.updates, batch.replaces);
   return r && { ops: [r.op], committed: r.committed };
 }
 
 /** Right after a batch committed without its extra ops (they could not join it): the loss record takes the moved refs. */
-export function afterCommit(repo: Repo, batch: TxBatch): void {
+export function afterCommit(repo: Storage, batch: TxBatch): void {
   recordMoves(repo, batch.updates, batch.replaces);
 }

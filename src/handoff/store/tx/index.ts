@@ -2,75 +2,16 @@
 // buildMessage, identity and signature by the same rule every time) and every ref the product moves is moved here,
 // by one lock and retry policy, through the one extension point in ./extension.ts. src/git/refs.ts is the spawn below.
 import { HandoffError } from '../../../errors';
-import { identityEnv, knownConfig, readConfig, type Config } from '../../../git/config';
 import { ownStubAlone } from '../../../git/hook-stub';
-import { setting } from '../../../config-keys';
-import { writeCommit, writeRawCommit } from '../../../git/objects';
-import { transaction, type RefOp } from '../../../git/refs';
-import type { Repo } from '../../../git/repo';
-import { buildMessage, type MessageInput } from '../document';
+import { MOVE_REFS, type RefOp, type Storage } from '../../../git/storage';
 import { afterCommit, EXTRA_REFS, extraOps, type RefUpdate, type TxBatch } from './extension';
 import { inspectLock, isStale, lockError, refOfLock } from './locks';
-import { LOCK_WAIT_MS } from './retry';
-import { backoff, sleep } from './sleep';
+import { AGAIN, LOCK_HELD, LOCK_WAIT_MS, LOST_RACE, retrying } from '../../../retry';
 
-export type { RefOp } from '../../../git/refs';
+export type { RefOp } from '../../../git/storage';
 export type { RefUpdate, TxBatch } from './extension';
 
-export { LOCK_WAIT_MS, LOST, untilWon } from './retry';
-
-// ---- commits ------------------------------------------------------------------------------------------------
-
-/** A handoff version (write, archive, restore, the resolve merge): signed when handoff.sign is true. */
-export function commitVersion(repo: Repo, tree: string, parents: string[], message: MessageInput, config: Config = readConfig(repo)): string {
-  return signedCommit(repo, tree, parents, buildMessage(message), identityEnv(config), setting(config, 'sign'));
-}
-
-/** `writeCommit`, a signing failure said as one: nothing was written, and how to fix or turn signing off. */
-function signedCommit(repo: Repo, tree: string, parents: string[], message: string, env: NodeJS.ProcessEnv, sign: boolean): string {
-  try {
-    return writeCommit(repo, tree, parents, message, env, sign);
-  } catch (e) {
-    if (!sign || !(e instanceof HandoffError) || e.code !== 'git-failed') throw e;
-    throw new HandoffError(
-      'environment',
-      'signing-failed',
-      `handoff.sign is true but git could not sign the handoff commit; nothing was written:\n  ${String(e.data.stderr ?? e.message).trim()}\n` +
-        `Fix the signing setup (gpg.format, user.signingKey) or turn signing off: git config handoff.sign false`,
-    );
-  }
-}
-
-/** A bookkeeping commit that is not a version (a lease, a receipts notes commit): same identity rule, never signed. */
-export function commitRecord(repo: Repo, tree: string, parents: string[], message: string, config: Config = readConfig(repo)): string {
-  return writeCommit(repo, tree, parents, message, identityEnv(config));
-}
-
-/** The environment that makes git write an `author`/`committer` header line as it is (`Name <email> <time> <zone>`). */
-function identityOfHeaders(headers: string[]): NodeJS.ProcessEnv | null {
-  const env: NodeJS.ProcessEnv = {};
-  for (const h of headers) {
-    const m = /^(author|committer) (.*) <([^<>]*)> (\d+) ([+-]\d{4})$/.exec(h);
-    if (!m) return null;
-    const who = m[1] === 'author' ? 'AUTHOR' : 'COMMITTER';
-    Object.assign(env, { [`GIT_${who}_NAME`]: m[2], [`GIT_${who}_EMAIL`]: m[3], [`GIT_${who}_DATE`]: `@${m[4]} ${m[5]}` });
-  }
-  return env.GIT_AUTHOR_NAME !== undefined && env.GIT_COMMITTER_NAME !== undefined ? env : null;
-}
-
-/**
- * A version rewritten by `redact`: its own headers (author, committer, dates) kept, tree, parents and message new;
- * signed anew when handoff.sign is true (the old signature signed the old content), else written as it was.
- */
-export function commitRewrite(repo: Repo, headers: string[], tree: string, parents: string[], message: string, config: Config = readConfig(repo)): string {
-  if (setting(config, 'sign')) {
-    const env = identityOfHeaders(headers);
-    if (!env) throw new HandoffError('integrity', 'unsignable-rewrite', `handoff.sign is true but a version to redact carries headers git cannot sign again (${headers.join('; ')}); nothing was changed`);
-    return signedCommit(repo, tree, parents, message, env, true);
-  }
-  const head = [`tree ${tree}`, ...parents.map((p) => `parent ${p}`), ...headers];
-  return writeRawCommit(repo, `${head.join('\n')}\n\n${message}`);
-}
+export { commitRecord, commitRewrite, commitVersion } from './commits';
 
 // ---- refs ---------------------------------------------------------------------------------------------------
 
@@ -104,31 +45,27 @@ export const updatesOf = (ops: RefOp[]): RefUpdate[] =>
   );
 
 /** The ref a failed transaction names (`cannot lock ref '<ref>': …`, or the ref of the lock file), if any. */
-function refOfFailure(repo: Repo, r: { message: string; lockFile?: string }): string | null {
+function refOfFailure(repo: Storage, r: { message: string; lockFile?: string }): string | null {
   if (r.lockFile) return refOfLock(repo, r.lockFile);
   return /cannot lock ref '([^']+)'/.exec(r.message)?.[1] ?? null;
 }
 
-// how many times the record's own move is rebuilt after another writer moved the record first
-const EXTRA_ATTEMPTS = 60;
-
 /**
  * Applies every op or none (`update-ref --stdin`), with the loss record's move in the same transaction. A lock a live
- * process may hold is waited out (with jitter) until the deadline; a stale lock, a lock still held at the deadline,
+ * process may hold is waited out (LOCK_HELD) until the deadline; a stale lock, a lock still held at the deadline,
  * or a hook's refusal throw the one HandoffError for each; a lost compare-and-swap is returned. The record's own
- * lost race is rebuilt and tried again; a record that cannot join (its lock left behind, a hook refusing it, a record
- * that keeps changing) never stops the move: it goes alone and the record follows by itself.
+ * lost race is rebuilt and tried again (LOST_RACE); a record that cannot join (its lock left behind, a hook refusing
+ * it, a record that keeps changing) never stops the move: it goes alone and the record follows by itself.
  */
-export function moveRefs(repo: Repo, ops: RefOp[], reason: string, o: MoveOptions = {}): MoveOutcome {
+export function moveRefs(repo: Storage, ops: RefOp[], reason: string, o: MoveOptions = {}): MoveOutcome {
   if (ops.length === 0) return { ok: true };
   const batch: TxBatch = { reason, updates: updatesOf(ops), ...(o.replaces ? { replaces: true } : {}) };
   const started = Date.now();
   let withExtra = true;
-  let extraLost = 0;
-  const noHooks = !!o.own && ownStubAlone(repo, knownConfig(repo) ?? readConfig(repo), 'reference-transaction');
-  for (let attempt = 0; ; attempt++) {
+  const noHooks = !!o.own && ownStubAlone(repo, repo.knownConfig() ?? repo.config(), 'reference-transaction');
+  return retrying<MoveOutcome>((wait) => {
     const extra = withExtra ? extraOps(repo, batch) : null;
-    const r = transaction(repo, extra ? [...ops, ...extra.ops] : ops, reason, o.env, noHooks);
+    const r = repo[MOVE_REFS](extra ? [...ops, ...extra.ops] : ops, { reason, env: o.env, noHooks });
     if (r.ok) {
       if (extra) extra.committed();
       else afterCommit(repo, batch);
@@ -137,15 +74,14 @@ export function moveRefs(repo: Repo, ops: RefOp[], reason: string, o: MoveOption
     const extraFailed = !!extra && EXTRA_REFS.has(refOfFailure(repo, r) ?? '');
     if (r.reason === 'lost') {
       if (!extraFailed) return { ok: false, message: r.message };
-      if (++extraLost >= EXTRA_ATTEMPTS) withExtra = false;
-      backoff(extraLost);
-      continue;
+      if (!wait(LOST_RACE)) withExtra = false;
+      return AGAIN;
     }
     if (r.reason === 'hook') {
       // which update a hook refused is not said: once more without the extension's, which only the extension needs
       if (extra) {
         withExtra = false;
-        continue;
+        return AGAIN;
       }
       const what = o.what ?? `the update of ${batch.updates.map((u) => u.ref).join(', ')}`;
       throw new HandoffError('integrity', 'refused-by-hook', `a reference-transaction hook refused ${what}; nothing moved:\n${r.message}`, { refs: batch.updates.map((u) => u.ref) });
@@ -155,14 +91,15 @@ export function moveRefs(repo: Repo, ops: RefOp[], reason: string, o: MoveOption
     if (isStale(lock) || (lock.ageMs ?? 0) >= LOCK_WAIT_MS || (o.deadline !== undefined && Date.now() >= o.deadline)) {
       if (!extraFailed) throw lockError(refOfLock(repo, lock.lockFile), lock, Date.now() - started);
       withExtra = false;
-      continue;
+      return AGAIN;
     }
-    sleep(Math.min(10 + attempt * 15, 150) * (0.5 + Math.random()));
-  }
+    wait(LOCK_HELD);
+    return AGAIN;
+  });
 }
 
 /** Moves one ref by compare-and-swap (old null: create only; new null: delete). */
-export function moveRef(repo: Repo, ref: string, newOid: string | null, oldOid: string | null, reason: string, o: MoveOptions = {}): MoveOutcome {
+export function moveRef(repo: Storage, ref: string, newOid: string | null, oldOid: string | null, reason: string, o: MoveOptions = {}): MoveOutcome {
   const op: RefOp =
     newOid === null ? { op: 'delete', ref, oldOid: oldOid! }
     : oldOid === null ? { op: 'create', ref, newOid }

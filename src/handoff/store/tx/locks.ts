@@ -3,10 +3,9 @@
 import { readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../../../errors';
-import { lockFileNamed } from '../../../git/refs';
-import type { Repo } from '../../../git/repo';
-import { LOCK_WAIT_MS } from './retry';
-import { sleep } from './sleep';
+import { lockFileNamed } from '../../../git/messages';
+import type { Storage } from '../../../git/storage';
+import { AGAIN, LOCK_HELD, LOCK_WAIT_MS, retrying } from '../../../retry';
 
 export interface LockState {
   lockFile: string;
@@ -74,7 +73,7 @@ function namedDirs(argv: string[], environ: string[], cwd: string): string[] {
  * This process's own ancestors do not count: the `git` of `git handoff …` (or of a hook that runs the product) waits
  * for it, so it cannot be the holder this process waits for.
  */
-function gitProcessIn(repo: Repo): { pid: number; command: string } | null | undefined {
+function gitProcessIn(repo: Storage): { pid: number; command: string } | null | undefined {
   let pids: string[];
   try {
     pids = readdirSync('/proc').filter((p) => /^\d+$/.test(p));
@@ -112,7 +111,7 @@ function gitProcessIn(repo: Repo): { pid: number; command: string } | null | und
   return unreadable ? undefined : null;
 }
 
-export function inspectLock(repo: Repo, lockFile: string, now = Date.now()): LockState {
+export function inspectLock(repo: Storage, lockFile: string, now = Date.now()): LockState {
   let before;
   try {
     before = statSync(lockFile);
@@ -171,7 +170,7 @@ export function lockError(ref: string, s: LockState, waitedMs: number): HandoffE
 }
 
 /** The ref a lock file in this repository guards (the path itself when it is not one of the repository's). */
-export function refOfLock(repo: Repo, lockFile: string): string {
+export function refOfLock(repo: Storage, lockFile: string): string {
   for (const dir of [repo.commonDir, repo.gitDir]) {
     if (lockFile.startsWith(dir + '/')) return lockFile.slice(dir.length + 1).replace(/\.lock$/, '');
   }
@@ -183,18 +182,19 @@ export function refOfLock(repo: Repo, lockFile: string): string {
  * waits while a live process may still hold it and returns once it is gone (run the command again); a lock left
  * behind, or held past LOCK_WAIT_MS, is thrown as lockError (exit 4, with its rm only when nothing holds it).
  */
-export function waitOutLock(repo: Repo, ref: string, lockFile: string): void {
+export function waitOutLock(repo: Storage, ref: string, lockFile: string): void {
   const started = Date.now();
-  for (let attempt = 0; ; attempt++) {
+  retrying((wait) => {
     const lock = inspectLock(repo, lockFile);
     if (lock.ageMs === null) return;
     if (isStale(lock) || lock.ageMs >= LOCK_WAIT_MS || Date.now() - started >= LOCK_WAIT_MS) throw lockError(ref, lock, Date.now() - started);
-    sleep(Math.min(20 + attempt * 20, 250));
-  }
+    wait(LOCK_HELD);
+    return AGAIN;
+  });
 }
 
 /** The lock file in this repository git named in `stderr` as in its way ("Unable to create '…lock': File exists"), else null. */
-export function localLockIn(repo: Repo, stderr: string): string | null {
-  const file = lockFileNamed(repo, stderr);
+export function localLockIn(repo: Storage, stderr: string): string | null {
+  const file = lockFileNamed(repo.cwd, stderr);
   return file && [repo.commonDir, repo.gitDir].some((d) => within(file, d)) ? file : null;
 }

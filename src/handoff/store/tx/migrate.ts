@@ -4,17 +4,15 @@
 // pushed is migrated before a push plans: a format-2 entry is added beside it (the format-1 entry stays, since
 // archive entries are never deleted), so the deletion of the live ref travels with an entry every check accepts,
 // the servers of either format included (format 1 looks for the entry at the tip, format 2 for the version on it).
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { remoteNames } from '../../../git/config';
-import { parseCommit, readObjects } from '../../../git/objects';
-import { listRefNames, listRefs, packedRefsUnder, type RefOp, type RefRecord } from '../../../git/refs';
-import { storeFormatOf, type Repo } from '../../../git/repo';
+import { packedRefsUnder } from '../../../git/packed-refs';
+import { parseCommit, type RefOp, type RefRecord, type Storage } from '../../../git/storage';
 import { parseTrailerLines } from '../document';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, archiveRef, parseRef, REMOTES_ROOT, trackingOf } from '../names';
 import { ancestryOf } from '../sync-state';
 import { commitVersion, moveRefs } from './index';
-import { Backoff, CONTENDED } from './retry';
+import { AGAIN, CONTENDED, retrying } from '../../../retry';
 
 import { FORMAT_KEY, MIGRATED_FROM } from '../format';
 export { FORMAT_VERSION, MIGRATED_FROM } from '../format';
@@ -26,7 +24,7 @@ const handoffKey = (archiveKey: string) => archiveKey.split('/').slice(0, 2).joi
  * `remoteLive` (the remote's live handoffs by `<branch>/<topic>`) still has live at the archived tip. Returns the
  * entries made.
  */
-export function migrateArchives(repo: Repo, localLive: Map<string, string>, localArchive: Map<string, string>, remoteLive: Map<string, string>, remoteArchive: Map<string, string> = new Map()): string[] {
+export function migrateArchives(repo: Storage, localLive: Map<string, string>, localArchive: Map<string, string>, remoteLive: Map<string, string>, remoteArchive: Map<string, string> = new Map()): string[] {
   const byHandoff = new Map<string, Array<{ key: string; oid: string }>>();
   // an entry the remote has already is not this clone's unsent archive: the handoff was restored over there
   for (const [key, oid] of localArchive) if (!remoteArchive.has(key)) byHandoff.set(handoffKey(key), [...(byHandoff.get(handoffKey(key)) ?? []), { key, oid }]);
@@ -39,8 +37,8 @@ export function migrateArchives(repo: Repo, localLive: Map<string, string>, loca
     if (entries.some((e) => e.oid !== tip && isAnc(tip, e.oid))) continue; // a format-2 entry is there already
     const old = entries.find((e) => e.oid === tip)!;
     const p = parseRef(ARCHIVE_PREFIX + old.key);
-    const [raw] = readObjects(repo, [tip]);
-    const rec: RefRecord | undefined = listRefs(repo, [ARCHIVE_PREFIX + old.key])[0];
+    const [raw] = repo.readObjects([tip]);
+    const rec: RefRecord | undefined = repo.listRefs([ARCHIVE_PREFIX + old.key])[0];
     if (!p || !raw || !rec) continue;
     const t = parseTrailerLines(rec.trailers);
     // nobody can be named for an ambiguous tip: left as it is (the push reports it)
@@ -103,10 +101,10 @@ function familyOf(rest: string): boolean {
  * a copy the new namespace holds already wins), points the fetch refspecs `install --remote` added there too, and
  * marks the store format 3. Returns the number of refs moved.
  */
-export function migrateTracking(repo: Repo): number {
-  const remotes = remoteNames(repo).sort((a, b) => b.length - a.length);
-  const recs = listRefNames(repo, ['refs/remotes/']);
-  const have = new Set(listRefNames(repo, [REMOTES_ROOT]).map((r) => r.ref));
+export function migrateTracking(repo: Storage): number {
+  const remotes = repo.remoteNames().sort((a, b) => b.length - a.length);
+  const recs = repo.listRefNames(['refs/remotes/']);
+  const have = new Set(repo.listRefNames([REMOTES_ROOT]).map((r) => r.ref));
   const ops: RefOp[] = [];
   for (const r of recs) {
     const remote = remotes.find((n) => r.ref.startsWith(`refs/remotes/${n}/`));
@@ -125,14 +123,14 @@ export function migrateTracking(repo: Repo): number {
     }
   }
   for (const remote of remotes) {
-    const specs = repo.git(['config', '--local', '--get-all', `remote.${remote}.fetch`], { allowFail: true }).stdout.split('\n').filter(Boolean);
+    const specs = repo.localConfigValues(`remote.${remote}.fetch`);
     const legacyRoot = `:refs/remotes/${remote}/`;
     for (const spec of specs) {
       const at = spec.indexOf(legacyRoot);
       const tail = at < 0 ? '' : spec.slice(at + legacyRoot.length);
       if (!/^(handoffs\/|handoff-archive\/|handoff-records\/|claims\/|notes\/handoff-reads)/.test(tail)) continue;
       const moved = `${spec.slice(0, at)}:${trackingOf(remote, 'refs/')}${tail}`;
-      configWrite(repo, ['--local', '--fixed-value', '--replace-all', `remote.${remote}.fetch`, moved, spec]);
+      configWrite(() => repo.setLocalConfig(`remote.${remote}.fetch`, moved, spec));
     }
   }
   markTrackingFormat(repo);
@@ -140,23 +138,22 @@ export function migrateTracking(repo: Repo): number {
 }
 
 /** Sets handoff.formatVersion to 3 in the repository's own config (SPEC 2: builds of format 2 then refuse it, exit 7). */
-function markTrackingFormat(repo: Repo): void {
-  const marked = () => storeFormatOf(readFileSync(path.join(repo.commonDir, 'config'), 'utf8')) === TRACKING_FORMAT;
+function markTrackingFormat(repo: Storage): void {
+  const marked = () => repo.readStoreFormat() === TRACKING_FORMAT;
   // the marker is never worth failing the command over: the next one marks it
-  if (configWrite(repo, ['--local', FORMAT_KEY, String(TRACKING_FORMAT)], marked)) repo.storeFormat = TRACKING_FORMAT;
+  if (configWrite(() => repo.setLocalConfig(FORMAT_KEY, String(TRACKING_FORMAT)), marked)) repo.storeFormat = TRACKING_FORMAT;
 }
 
 /**
- * `git config <args>`, waited out while another process holds the config's lock (sessions of one clone starting their
+ * A config write, waited out while another process holds the config's lock (sessions of one clone starting their
  * first claim at once all upgrade it); true once it is written, or `done()` says another process wrote it.
  */
-function configWrite(repo: Repo, args: string[], done: () => boolean = () => false): boolean {
-  const busy = new Backoff(CONTENDED);
-  for (;;) {
-    const r = repo.git(['config', ...args], { allowFail: true });
-    if (r.status === 0 || done()) return true;
-    if (!/could not lock config file/i.test(r.stderr) || !busy.wait()) return false;
-  }
+function configWrite(write: () => { ok: boolean; locked: boolean }, done: () => boolean = () => false): boolean {
+  return retrying((wait) => {
+    const r = write();
+    if (r.ok || done()) return true;
+    return r.locked && wait(CONTENDED) ? AGAIN : false;
+  });
 }
 
 const upgraded = new Set<string>();
@@ -168,7 +165,7 @@ const upgraded = new Set<string>();
  * (which would read it as never synced: `drop` of a pushed handoff, `list` saying local) refuses it instead. A store
  * marked already costs nothing; one that is not, a few stats.
  */
-export function upgradeTracking(repo: Repo, writing = false): void {
+export function upgradeTracking(repo: Storage, writing = false): void {
   if ((repo.storeFormat ?? 0) >= TRACKING_FORMAT || upgraded.has(repo.commonDir)) return;
   if (legacyTrackingPresent(repo.commonDir)) migrateTracking(repo);
   else if (writing) markTrackingFormat(repo);

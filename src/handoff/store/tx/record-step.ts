@@ -1,13 +1,12 @@
 // The loss record's own move (src/handoff/record/record.ts builds its commits): an explicit step of tx, by the one
 // retry loop, for the moves that could not carry it in their own transaction and for recover and the record check.
 // record.ts does not import tx: this step imports it, so there is no import cycle.
-import { transaction } from '../../../git/refs';
-import type { Repo } from '../../../git/repo';
+import { MOVE_REFS, type Storage } from '../../../git/storage';
 import { movesChange, nextRecord, noteWritten, RECORD_REF, seenAfterMove, setRecordBlocked, type RecordState } from '../../record/record';
 import { pruneWitness, pushWitness } from '../../record/witness';
 import type { RefUpdate } from './extension';
 import { inspectLock, isStale, lockError } from './locks';
-import { LOST, untilWon } from './retry';
+import { LOST, LOST_RACE, untilWon } from '../../../retry';
 
 /**
  * Changes the record by compare-and-swap: `change` edits a copy of the current record and returns the oids to keep
@@ -15,14 +14,14 @@ import { LOST, untilWon } from './retry';
  * the new record commit, or null when the record kept changing (the next command's check absorbs what is missing:
  * a tip that contains the recorded one is a legitimate advance).
  */
-export function amendRecord(repo: Repo, change: (rec: RecordState) => string[] | null, attempts = 60, fallback?: RecordState, restart = false): string | null {
+export function amendRecord(repo: Storage, change: (rec: RecordState) => string[] | null, fallback?: RecordState, restart = false): string | null {
   setRecordBlocked(null);
   return untilWon<string | null>(
     () => {
       const next = nextRecord(repo, change, fallback, restart);
       if ('unchanged' in next) return next.unchanged;
       const op = next.expected ? { op: 'update' as const, ref: RECORD_REF, newOid: next.commit, oldOid: next.expected } : { op: 'create' as const, ref: RECORD_REF, newOid: next.commit };
-      const r = transaction(repo, [op], 'handoff record');
+      const r = repo[MOVE_REFS]([op], { reason: 'handoff record' });
       if (r.ok) {
         noteWritten(next.commit, next.state);
         pushWitness(repo, next.commit); // the witness outside .git takes the same record (record/witness.ts)
@@ -39,7 +38,7 @@ export function amendRecord(repo: Repo, change: (rec: RecordState) => string[] |
       }
       return LOST;
     },
-    { attempts, otherwise: () => null },
+    { policy: LOST_RACE, otherwise: () => null },
   );
 }
 
@@ -47,11 +46,11 @@ export function amendRecord(repo: Repo, change: (rec: RecordState) => string[] |
  * Called by tx's extension point (./extension.ts) after a batch of ref moves that could not carry the record's own
  * move: records the moved handoff, archive and receipts refs by a CAS of its own. Never fails the move it follows.
  */
-export function recordMoves(repo: Repo, moves: RefUpdate[], replaces = false): void {
+export function recordMoves(repo: Storage, moves: RefUpdate[], replaces = false): void {
   const change = movesChange(moves);
   if (!change) return;
   try {
-    seenAfterMove(repo, amendRecord(repo, change, 60, undefined, replaces));
+    seenAfterMove(repo, amendRecord(repo, change, undefined, replaces));
     if (replaces) pruneWitness(repo);
   } catch {
     // the record is a second line of defence: a failure here leaves it to the next command's check
@@ -62,6 +61,6 @@ export function recordMoves(repo: Repo, moves: RefUpdate[], replaces = false): v
  * Removes a record of nothing (uninstall in a repository that never had a handoff), by compare-and-swap against `oid`:
  * a write meanwhile moves the record and keeps it. Returns whether it was removed.
  */
-export function removeEmptyRecord(repo: Repo, oid: string, reason: string): boolean {
-  return transaction(repo, [{ op: 'delete', ref: RECORD_REF, oldOid: oid }], reason).ok;
+export function removeEmptyRecord(repo: Storage, oid: string, reason: string): boolean {
+  return repo[MOVE_REFS]([{ op: 'delete', ref: RECORD_REF, oldOid: oid }], { reason }).ok;
 }

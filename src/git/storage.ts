@@ -1,0 +1,296 @@
+// The storage port (git-bug's repository.Repo): every question src/handoff/ asks of a repository and every object and
+// ref it writes, as typed operations — refs, objects, history, configuration, the worktree, remotes. No command line
+// crosses it: src/git implements it (./repo.ts, GitRepo), and code that holds only a Storage cannot start git.
+// Writing a commit and moving refs are keyed by the symbols below, which only the store's transaction module imports
+// (test/handoff/port.test.ts): every commit the product makes is built there, and every ref it moves moves there.
+import { trailerBlockLines } from './trailers';
+
+/** Writes a commit object (`Storage[WRITE_COMMIT]`): only src/handoff/store/tx holds this key. */
+export const WRITE_COMMIT: unique symbol = Symbol('write commit');
+/** Applies ref updates in one transaction (`Storage[MOVE_REFS]`): only src/handoff/store/tx holds this key. */
+export const MOVE_REFS: unique symbol = Symbol('move refs');
+
+/** A ref and the object it names, as listed (no object read). */
+export interface RefName {
+  ref: string;
+  oid: string;
+}
+
+export interface RefRecord extends RefName {
+  /** committer time, unix seconds */
+  time: number;
+  /** the tip's trailer block as git finds it (`%(trailers)`, not unfolded), one element per line */
+  readonly trailers: string[];
+  /** that block as git printed it, for a reader that takes it whole (parseTrailerBlock) */
+  readonly block: string;
+}
+
+/** A record of a listing: its trailer lines split from the block when first asked for (a listing of 10,000 reads the block whole). */
+export class ListedRef implements RefRecord {
+  #lines: string[] | undefined;
+  constructor(
+    readonly ref: string,
+    readonly oid: string,
+    readonly time: number,
+    readonly block: string,
+  ) {}
+  get trailers(): string[] {
+    return (this.#lines ??= trailerBlockLines(this.block));
+  }
+}
+
+export type RefOp =
+  | { op: 'create'; ref: string; newOid: string }
+  | { op: 'update'; ref: string; newOid: string; oldOid: string }
+  | { op: 'delete'; ref: string; oldOid: string }
+  | { op: 'verify'; ref: string; oldOid: string | null };
+
+/** How a transaction ended: applied, or why not (`lost`: a ref was not at its expected value). */
+export type CasOutcome = { ok: true } | { ok: false; reason: 'lost' | 'locked' | 'hook'; message: string; lockFile?: string };
+
+export interface MoveRefsOptions {
+  /** the reflog message */
+  reason: string;
+  /** environment for git and so for its hooks */
+  env?: NodeJS.ProcessEnv;
+  /** git runs no reference-transaction hook for it (core.hooksPath=/dev/null) */
+  noHooks?: boolean;
+}
+
+export interface BatchObject {
+  oid: string;
+  type: string;
+  content: Buffer;
+}
+
+export type Bounded = BatchObject | { oversize: number } | null;
+
+export interface CommitTrailers {
+  parents: string[];
+  /** the trailer block as git finds it (`%(trailers)`, not unfolded), one element per line */
+  trailers: string[];
+}
+
+/** A commit as `git log` summarises it: what recover reads of commits no ref reaches. */
+export interface CommitSummary extends CommitTrailers {
+  oid: string;
+  tree: string;
+  /** committer time, unix seconds */
+  time: number;
+  subject: string;
+}
+
+/** One version of `history`: git log's fields with what %G?, %GK and %GS say of its signature. */
+export interface LogRecord {
+  oid: string;
+  time: number;
+  parents: string[];
+  subject: string;
+  /** the raw trailer block */
+  block: string;
+  /** %G?, %GK, %GS */
+  signature: [string, string, string];
+}
+
+export interface TreeEntry {
+  mode: string;
+  type: string;
+  oid: string;
+  /** the name, or the path from the tree's root in a recursive reading */
+  path: string;
+}
+
+/** Which commits a walk reads (`git rev-list`): from `from`, none reachable from `not`, nor from the refs under `notRefs`. */
+export interface Walk {
+  from: string[];
+  not?: string[];
+  /** ref globs (`refs/handoff-remotes/*`) and every remote-tracking branch (`remotes`) whose history is left out */
+  notRefs?: { globs: string[]; remotes?: boolean };
+  /** oldest first, each after its parents */
+  oldestFirst?: boolean;
+}
+
+/** A git process bounded in time and never asking anyone anything (src/git/run.ts gitBounded). */
+export interface NetResult {
+  /** exit status; null when git was killed at the limit or could not start */
+  status: number | null;
+  stderr: string;
+  timedOut: boolean;
+}
+
+/** The configuration a command reads (key in lower case → its values in git's order). */
+export type Config = Map<string, string[]>;
+
+/** A bare repository beside this one (the record's witness): made, asked and packed through this port, not by hand. */
+export interface SideRepository {
+  readonly dir: string;
+  /** creates it (bare, this repository's object format); false when git could not */
+  init(): boolean;
+  hasCommit(oid: string): boolean;
+  /** `git gc --auto`, or a full gc pruning every unreachable object now */
+  gc(o: { pruneNow?: boolean; env?: NodeJS.ProcessEnv }): void;
+}
+
+/** Where a repository is and what it is: what openRepo finds before any operation. */
+export interface RepoPlace {
+  /** where git commands run (the worktree top, or the git dir of a bare repository) */
+  readonly cwd: string;
+  readonly gitDir: string;
+  readonly commonDir: string;
+  /** null in a bare repository */
+  readonly worktree: string | null;
+  readonly bare: boolean;
+  readonly objectFormat: 'sha1' | 'sha256';
+  /** the checked-out branch (short name), null when HEAD is detached */
+  readonly branch: string | null;
+  /** `handoff.formatVersion` in the repository's own config file (SPEC 2 "Format version"); null when unset */
+  storeFormat?: number | null;
+  /** found without git: this user's, plain configuration, no GIT_DIR or command-line configuration */
+  readonly plain?: boolean;
+}
+
+export interface Storage extends RepoPlace {
+  // ---- refs -------------------------------------------------------------------------------------------------
+  /** The commit a ref names (peeled), or null; the loss record is told of it. */
+  readRef(ref: string): string | null;
+  /** Tips with committer time and trailer block, from one for-each-ref; the loss record is told of them. */
+  listRefs(patterns: string[]): RefRecord[];
+  /** listRefs without telling the loss record: the caller tells it (tellRefsRead) of what it answers. */
+  listRefsUntold(patterns: string[]): RefRecord[];
+  /** Tells the loss record of refs a command read; answers the record commit they agree with, or null. */
+  tellRefsRead(refs: RefName[], agreed: string | null): string | null;
+  /** Names and oids under `patterns` (no object read, the loss record not told). */
+  listRefNames(patterns: string[]): RefName[];
+  /** The first ref under `patterns` (`short`: its short name), of those whose history holds `contains` when given. */
+  firstRef(patterns: string[], o?: { contains?: string; short?: boolean }): string | null;
+  /** The full name a revision names as a ref (`@{-1}` → refs/heads/x), or null; `named` false when git could not read it. */
+  fullRefName(spec: string): { named: boolean; full: string };
+  /** The subjects of a ref's reflog, newest first (empty when it has none). */
+  reflogSubjects(ref: string): string[];
+  /** Applies every op or none, each by its expected old value. Only src/handoff/store/tx holds the key. */
+  [MOVE_REFS](ops: RefOp[], o: MoveRefsOptions): CasOutcome;
+
+  // ---- objects ----------------------------------------------------------------------------------------------
+  /** The object a revision names (`<oid>^{tree}`, `<ref>^{commit}`), or null. */
+  resolve(spec: string): string | null;
+  hasCommit(oid: string): boolean;
+  /** Many objects (any revision syntax, `<oid>:handoff.md`) in one read; null where missing. */
+  readObjects(specs: string[], maxBuffer?: number): Array<BatchObject | null>;
+  /** readObjects that never reads an object over its limit: those come back as { oversize }. */
+  readObjectsBounded(specs: string[], max: number[]): Bounded[];
+  /** A commit and files of its tree, each within its bound (the commit's, then each file's). */
+  readCommitFiles(oid: string, names: string[], max: number[]): Bounded[];
+  /** Type and size of many objects; null where missing. */
+  objectSizes(specs: string[]): Array<{ type: string; size: number } | null>;
+  /** The type of many objects; null where missing or not named uniquely; null for all when git could not tell. */
+  objectTypes(specs: string[]): Array<string | null> | null;
+  /** The id of many objects (`<commit>:<path>`); null where missing. */
+  objectIds(specs: string[]): Array<string | null>;
+  /** Parents and trailer block of many commits (missing ones left out). */
+  readCommitTrailers(oids: string[]): Map<string, CommitTrailers>;
+  /** Parents, tree, time, subject and trailers of many commits, in the order given (missing ones left out). */
+  describeCommits(oids: string[]): CommitSummary[];
+  /** The entries of a tree; throws when it cannot be read. */
+  readTree(treeish: string): TreeEntry[];
+  /** Every blob of a tree by its path from the root (a commit's, whatever directory git runs in); null when it cannot be read. */
+  readTreeDeep(treeish: string): TreeEntry[] | null;
+  /** The object id a blob of `content` would have, written nowhere. */
+  blobId(content: string): string;
+  writeBlob(content: string): string;
+  writeBlobs(contents: string[]): string[];
+  /** A tree of blobs (mode 100644). */
+  writeTree(entries: Array<{ name: string; oid: string }>): string;
+  /** A tree of entries as given (mode and type kept). */
+  writeTreeEntries(entries: Array<{ mode: string; type: string; oid: string; name: string }>): string;
+  /** `base`'s tree (or an empty one) with each blob put at its path, subtrees made as needed. */
+  writeTreeWithPaths(base: string | null, entries: Array<{ path: string; oid: string }>): string;
+  /**
+   * A commit: `raw` exactly as given (headers and message), or from tree, parents and message with the identity of
+   * `env` and the configuration (`sign`: signed). Only src/handoff/store/tx holds the key.
+   */
+  [WRITE_COMMIT](c: { raw: string } | { tree: string; parents: string[]; message: string; env?: NodeJS.ProcessEnv; sign?: boolean }): string;
+
+  // ---- history ----------------------------------------------------------------------------------------------
+  isAncestor(a: string, b: string): boolean;
+  /** isAncestor that tells a missing object (`problem`: git's words) from a commit that is not an ancestor. */
+  ancestry(a: string, b: string): 'ancestor' | 'not' | { problem: string };
+  mergeBase(a: string, b: string): string | null;
+  /** The commits of a walk, newest first (oldestFirst: oldest first); throws when an object is missing. */
+  commits(w: Walk): string[];
+  /** commits, a missing object said rather than thrown. */
+  commitsOrProblem(w: Walk): string[] | { problem: string };
+  /** How many commits `tip` reaches: in this process while they are loose, else by git; throws when it cannot be read. */
+  countCommits(tip: string): number;
+  /** How many commits `tip` reaches by git (`firstParent`: along first parents); null when it cannot be read. */
+  revCount(tip: string, o?: { firstParent?: boolean }): number | null;
+  /** Commits only `a` reaches and only `b` reaches; null when either cannot be read. */
+  leftRight(a: string, b: string): [number, number] | null;
+  /** Every commit the tips reach with its parents; null when an object is missing. */
+  parentsOf(tips: string[]): Map<string, string[]> | null;
+  /** Every commit the tips reach; null when an object is missing. */
+  reachable(tips: string[]): Set<string> | null;
+  /** The root commits of HEAD (empty without a commit). */
+  roots(): string[];
+  /** Commits no ref reaches (reflogs not counted); throws when git cannot tell. */
+  unreachableCommits(): string[];
+  /** Every version `rev` reaches, newest first, with what git says of each signature; `unsure`: git said a signature could not be checked. */
+  history(rev: string): { entries: LogRecord[]; unsure: boolean };
+  /** What git says of one commit's signature (%G?, %GK, %GS). */
+  signature(oid: string): [string, string, string];
+  /** Each commit the refs under `globs` reach, the ref it came through and its trailer block (empty when git cannot walk them). */
+  trailersUnder(globs: string[]): Array<{ oid: string; source: string; trailers: string[] }>;
+  /** Commits of `refs` whose message holds one of `texts`, with the ref each came through, its time and trailer block. */
+  commitsMentioning(texts: string[], refs: string[]): Array<{ oid: string; source: string; time: number; block: string }> | null;
+
+  // ---- configuration ----------------------------------------------------------------------------------------
+  /** handoff.* settings and the identity keys, in one read. */
+  config(): Config;
+  /** The configuration read last for this repository, if any. */
+  knownConfig(): Config | undefined;
+  /** One key's last value as `git config --get` gives it, or null. */
+  configValue(key: string): string | null;
+  /** Every value of a key in the repository's own config file. */
+  localConfigValues(key: string): string[];
+  /** Sets a key in the repository's own config file (`replacing`: only the value equal to it); `locked` when another process held the file. */
+  setLocalConfig(key: string, value: string, replacing?: string): { ok: boolean; locked: boolean };
+  /** `handoff.formatVersion` as the repository's config file says now. */
+  readStoreFormat(): number | null;
+  remoteNames(): string[];
+
+  // ---- the worktree -----------------------------------------------------------------------------------------
+  /** Paths with uncommitted changes (staged, unstaged, untracked) in a worktree, read without an optional lock; null when git could not tell. */
+  changedPaths(worktree: string): string[] | null;
+  /** Every worktree and the branch it has checked out; null when git could not tell. */
+  worktrees(): Array<{ path: string; branch: string | null }> | null;
+
+  // ---- remotes ----------------------------------------------------------------------------------------------
+  /** `git fetch` of refspecs from a remote, bounded in time. */
+  fetchBounded(remote: string, refspecs: string[], timeoutMs: number): Promise<NetResult>;
+  /** `git push` of one ref by compare-and-swap on the remote (`--force-with-lease`), bounded in time. */
+  pushBounded(remote: string, push: { oid: string; ref: string; expected: string | null; atomic: boolean }, timeoutMs: number): Promise<NetResult>;
+  /** Pushes `commit` as `ref` into a repository on this machine (no hooks): forced, or only as a fast-forward. */
+  pushLocal(dir: string, commit: string, ref: string, o: { force: boolean }): boolean;
+  /** Brings `ref` of a repository on this machine and what it reaches into this one (no ref moves). */
+  fetchLocal(dir: string, ref: string): boolean;
+  /** A bare repository at `dir`, of this repository's object format. */
+  side(dir: string): SideRepository;
+}
+
+/** Splits a raw commit object into header fields and message. */
+export function parseCommit(content: Buffer | string): { tree: string; parents: string[]; committerTime: number; message: string; signed: boolean } {
+  const text = content.toString();
+  const end = text.indexOf('\n\n');
+  const header = end === -1 ? text : text.slice(0, end);
+  const message = end === -1 ? '' : text.slice(end + 2);
+  let tree = '';
+  const parents: string[] = [];
+  let committerTime = 0;
+  let signed = false;
+  for (const line of header.split('\n')) {
+    if (line.startsWith('tree ')) tree = line.slice(5);
+    else if (line.startsWith('parent ')) parents.push(line.slice(7));
+    else if (line.startsWith('committer ')) committerTime = Number(/ (\d+) [+-]\d{4}$/.exec(line)?.[1] ?? 0);
+    else if (line.startsWith('gpgsig')) signed = true;
+  }
+  return { tree, parents, committerTime, message, signed };
+}

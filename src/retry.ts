@@ -1,0 +1,144 @@
+// The one retry policy (jj's BackoffIterator: start, growth, jitter, deadline) and the one loop that waits by it:
+// every lock wait, every compare-and-swap and every network retry of the product, and the waits on a descriptor
+// that is not ready. No other module sleeps or counts retries (test/retry.test.ts reads the sources).
+import type { HandoffError } from './errors';
+
+/**
+ * The first wait is `startMs`, each next one `growth` times the last (at most `maxMs`), each stretched by up to
+ * `jitter` of itself at random so racing clients spread out; no wait once `attempts` were made or one would end past
+ * `deadlineMs` from the first. `name` tells one policy's waits from another's within a loop.
+ */
+export interface BackoffPolicy {
+  name: string;
+  startMs: number;
+  growth: number;
+  jitter: number;
+  maxMs: number;
+  deadlineMs: number;
+  attempts: number;
+}
+
+/**
+ * How long one lock a live process may hold is waited on (a hook's node run holds one ~0.1–0.3 s, seconds on a
+ * loaded machine): a lock file this old still held fails. A lock taken again by the next writer is younger than the
+ * wait: a crowd that moves is waited out, writer after writer.
+ */
+export const LOCK_WAIT_MS = 30_000;
+
+/** A compare-and-swap of a local ref lost to another writer, who is done within milliseconds: 2–4 ms, growing to 30–60. */
+export const LOST_RACE: BackoffPolicy = { name: 'lost-race', startMs: 2, growth: 1.5, jitter: 1, maxMs: 30, deadlineMs: Infinity, attempts: 60 };
+/** A compare-and-swap of the claims lost to another writer, here or on the remote, or git's config lock taken: 5–10 ms, growing to 60–120. */
+export const CONTENDED: BackoffPolicy = { name: 'contended', startMs: 5, growth: 1.5, jitter: 1, maxMs: 60, deadlineMs: LOCK_WAIT_MS, attempts: 60 };
+/**
+ * A ref lock a live process may hold: 5–15 ms, growing to 75–225, for as long as the caller's rule (the lock file's
+ * age, LOCK_WAIT_MS) lets it.
+ */
+export const LOCK_HELD: BackoffPolicy = { name: 'lock-held', startMs: 5, growth: 1.5, jitter: 2, maxMs: 75, deadlineMs: Infinity, attempts: Infinity };
+/** A lock of this repository in a fetch's way: at most 5 more fetches, each after the lock is waited out (LOCK_HELD). */
+export const LOCK_IN_THE_WAY: BackoffPolicy = { name: 'lock-in-the-way', startMs: 0, growth: 1, jitter: 0, maxMs: 0, deadlineMs: Infinity, attempts: 5 };
+/** A transport cut in passing (a reset connection, a gateway's 502–504): 3 more tries, 100–200, 200–400, 400–800 ms apart. */
+export const TRANSIENT: BackoffPolicy = { name: 'transient', startMs: 100, growth: 2, jitter: 1, maxMs: 800, deadlineMs: 5_000, attempts: 3 };
+/**
+ * A host's rate limit (GitHub's "secondary rate limit", HTTP 429, GitLab's concurrency queue): from 2 s, doubling up to
+ * 30 s, for as long as the caller gives it (`handoff.hostWait`, default 60 s).
+ */
+export const hostLimited = (deadlineMs: number): BackoffPolicy => ({ name: 'host-limited', startMs: 2_000, growth: 2, jitter: 0.5, maxMs: 30_000, deadlineMs, attempts: 20 });
+/** A non-blocking descriptor not ready yet (EAGAIN: input not there, a pipe full): 2 ms, growing to 10, for as long as it takes. */
+export const NOT_READY: BackoffPolicy = { name: 'not-ready', startMs: 2, growth: 1.5, jitter: 0, maxMs: 10, deadlineMs: Infinity, attempts: Infinity };
+
+/** One policy's waits, in order (jj's BackoffIterator). */
+class Backoff {
+  #started = 0;
+  #made = 0;
+  #last = 0;
+  constructor(readonly policy: BackoffPolicy) {}
+  /** The next wait in ms, or null: out of attempts, or it would end past the deadline. */
+  next(): number | null {
+    const p = this.policy;
+    if (this.#made >= p.attempts) return null;
+    if (this.#made === 0) this.#started = Date.now();
+    const base = this.#made === 0 ? p.startMs : Math.min(p.maxMs, this.#last * p.growth);
+    const ms = Math.round(base * (1 + p.jitter * Math.random()));
+    if (Date.now() + ms - this.#started > p.deadlineMs) return null;
+    this.#made++;
+    this.#last = base;
+    return ms;
+  }
+}
+
+/** Blocks this thread for `ms` (the store's steps are synchronous: a CLI call or a hook is a short sequence of git steps). */
+const sleep = (ms: number): void => {
+  if (ms > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+};
+const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A step's answer: run it again (after the wait it took, if any). */
+export const AGAIN = Symbol('again');
+/** An untilWon step's answer: its compare-and-swap was lost (another writer moved first). */
+export const LOST = Symbol('lost');
+
+/** Takes the next wait of `policy` for this loop: false when the policy is spent (the step then lets its failure through). */
+export type Wait = (policy: BackoffPolicy) => boolean;
+type Step<R> = (wait: Wait, attempt: number) => R;
+
+/**
+ * The one retry loop: runs `step` until it returns something other than AGAIN. Before it answers AGAIN a step may
+ * take one policy's next wait (`wait(policy)`, false when that policy is spent); the loop waits it out before the
+ * next attempt, blocking for a synchronous step, by a timer for an asynchronous one (its event loop goes on).
+ */
+export const retrying = <T>(step: Step<T | typeof AGAIN>): T => loop(step) as T;
+/** retrying for a step that returns a promise: its waits are timers, so the event loop goes on meanwhile. */
+export const retryingAsync = <T>(step: Step<Promise<T | typeof AGAIN>>): Promise<T> => loop(step) as Promise<T>;
+
+function loop<T>(step: Step<T | typeof AGAIN | Promise<T | typeof AGAIN>>): T | Promise<T> {
+  const policies = new Map<string, Backoff>();
+  let due = 0;
+  const wait: Wait = (policy) => {
+    let b = policies.get(policy.name);
+    if (!b) policies.set(policy.name, (b = new Backoff(policy)));
+    const ms = b.next();
+    if (ms === null) return false;
+    due += ms;
+    return true;
+  };
+  const taken = () => {
+    const ms = due;
+    due = 0;
+    return ms;
+  };
+  const go = (attempt: number): T | Promise<T> => {
+    for (;; attempt++) {
+      const r = step(wait, attempt);
+      if (r instanceof Promise) return r.then(async (v) => (v === AGAIN ? (await pause(taken()), go(attempt + 1)) : v));
+      if (r !== AGAIN) return r;
+      sleep(taken());
+    }
+  };
+  return go(0);
+}
+
+type Won<T> = { policy: BackoffPolicy } & ({ gaveUp: (attempts: number) => HandoffError } | { otherwise: () => T });
+type WonStep<R> = (attempt: number) => R;
+
+/**
+ * The one compare-and-swap loop: runs `step` (read, build, move) until it returns a value. A LOST (another writer
+ * moved first) takes `policy`'s next wait and runs it again on what is there now; AGAIN runs it again at once (what
+ * it read changed, nothing was lost). Out of waits, `gaveUp`'s error is thrown, or `otherwise` says what the caller
+ * reports (never a win it did not have).
+ */
+export const untilWon = <T>(step: WonStep<T | typeof LOST | typeof AGAIN>, o: Won<T>): T => won(step, o) as T;
+/** untilWon for a step that returns a promise (a compare-and-swap on a remote). */
+export const untilWonAsync = <T>(step: WonStep<Promise<T | typeof LOST | typeof AGAIN>>, o: Won<T>): Promise<T> => won(step, o) as Promise<T>;
+
+function won<T>(step: WonStep<T | typeof LOST | typeof AGAIN | Promise<T | typeof LOST | typeof AGAIN>>, o: Won<T>): T | Promise<T> {
+  const settle = (r: T | typeof LOST | typeof AGAIN, wait: Wait, attempt: number): T | typeof AGAIN => {
+    if (r !== LOST) return r;
+    if (wait(o.policy)) return AGAIN;
+    if ('otherwise' in o) return o.otherwise();
+    throw o.gaveUp(attempt + 1);
+  };
+  return loop<T>((wait, attempt) => {
+    const r = step(attempt);
+    return r instanceof Promise ? r.then((v) => settle(v, wait, attempt)) : settle(r, wait, attempt);
+  });
+}
