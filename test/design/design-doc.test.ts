@@ -1,0 +1,181 @@
+// docs/design.md checked against the tree: every path it names exists, every function its table "Where each rule is
+// decided" names is exported by the file beside it, and every number it states that the tree can tell (counts of rule
+// modules and client records, bundle sizes, line counts, git and node processes, bounds and limits) is computed here
+// and equal. Bundle sizes are read from dist/, which `npm run build` makes before the suite runs.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+import { RECORDS } from '../../src/clients/records';
+import { HOOK_TIMEOUT_S, PAYLOAD_MAX_CHARS } from '../../src/clients/wiring';
+import { DECISION_MS, MAX_ALTERNATIVES, MAX_DEPTH, MAX_ENTRIES } from '../../src/guard/rules/reach';
+import { BODY_MAX } from '../../src/handoff/store/document';
+import { LOCK_WAIT_MS, LOST_RACE } from '../../src/retry';
+import { START_FETCH_MS } from '../../src/sync/start-fetch';
+import { makeRepo } from '../helpers/repo';
+
+const ROOT = path.join(__dirname, '..', '..');
+const DESIGN = readFileSync(path.join(ROOT, 'docs', 'design.md'), 'utf8');
+const SPEC = readFileSync(path.join(ROOT, 'docs', 'SPEC.md'), 'utf8');
+const source = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
+/** design.md's prose on one line: a phrase may break anywhere. */
+const PROSE = DESIGN.replace(/\s+/g, ' ');
+
+const WORDS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 };
+const num = (s: string) => (s in WORDS ? WORDS[s] : Number(s.replace(/,/g, '')));
+
+/** The number `re`'s first group captures in design.md; fails when the phrase is gone. */
+function stated(re: RegExp): number {
+  const m = re.exec(PROSE);
+  if (!m) throw new Error(`docs/design.md no longer says ${re}`);
+  return num(m[1]);
+}
+
+/** The rows of the table under "## Where each rule is decided". */
+function ruleTable(): Array<{ rule: string; file: string; name: string; spec: string; tests: string[] }> {
+  const start = DESIGN.indexOf('\n## Where each rule is decided\n');
+  expect(start).toBeGreaterThan(-1);
+  const section = DESIGN.slice(start + 1, DESIGN.indexOf('\n## ', start + 1));
+  const rows = section.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| Rule ') && !l.startsWith('| ---'));
+  return rows.map((row) => {
+    const cells = row.split(/(?<!\\)\|/).slice(1, -1).map((c) => c.trim());
+    expect(cells, row).toHaveLength(4);
+    const decided = /^`([^`]+)` `([A-Za-z_$][\w$]*)`$/.exec(cells[1]);
+    if (!decided) throw new Error(`not "\`file\` \`function\`": ${cells[1]}`);
+    const tests = [...cells[3].matchAll(/`([^`]+)`/g)].map((m) => m[1]);
+    return { rule: cells[0], file: decided[1], name: decided[2], spec: cells[2], tests };
+  });
+}
+
+/** Whether `file` exports `name` (a TypeScript export), or defines it (a sh function). */
+function defines(file: string, name: string): boolean {
+  const text = source(file);
+  if (!file.endsWith('.ts')) return new RegExp(`^${name}\\(\\)`, 'm').test(text);
+  const declared = new RegExp(`^export (?:async )?(?:function\\*?|const|let|class|interface|type|enum|abstract class) ${name}\\b`, 'm');
+  const listed = [...text.matchAll(/^export (?:type )?\{([^}]*)\}/gm)].some((m) => m[1].split(',').some((n) => n.trim().split(/\s+as\s+/).pop() === name));
+  return declared.test(text) || listed;
+}
+
+describe('docs/design.md', () => {
+  it('names only paths that exist', () => {
+    const named = new Set([...DESIGN.matchAll(/`((?:src|test|bin|git-hooks|scripts|bench)\/[^`\s]*)`/g)].map((m) => m[1]));
+    expect(named.size).toBeGreaterThan(50);
+    const missing = [...named].filter((p) => !/[<*]/.test(p) && !existsSync(path.join(ROOT, p.replace(/\/$/, ''))));
+    expect(missing).toEqual([]);
+  });
+
+  it('"Where each rule is decided": one file and one function it exports a row, a SPEC section, a test that exists', () => {
+    const rows = ruleTable();
+    expect(rows.length).toBeGreaterThan(40);
+    const sections = new Set([...SPEC.matchAll(/^#{2,3} (\d+a?)\. /gm)].map((m) => m[1]));
+    for (const r of rows) {
+      expect(existsSync(path.join(ROOT, r.file)), r.file).toBe(true);
+      expect(defines(r.file, r.name), `${r.name} in ${r.file}`).toBe(true);
+      expect(sections.has(r.spec), `SPEC ${r.spec} (${r.rule})`).toBe(true);
+      expect(r.tests.length, r.rule).toBeGreaterThan(0);
+      for (const t of r.tests) expect(existsSync(path.join(ROOT, t)) && /^test\/.*\.test\.ts$/.test(t), t).toBe(true);
+    }
+    // every rule module of the guard has its row
+    const rules = readdirSync(path.join(ROOT, 'src/guard/rules')).filter((f) => f.endsWith('.ts'));
+    const inTable = new Set(rows.map((r) => r.file));
+    expect(rules.filter((f) => !inTable.has(`src/guard/rules/${f}`))).toEqual([]);
+  });
+
+  it('counts the rule modules and the client records as the tree does', () => {
+    const rules = readdirSync(path.join(ROOT, 'src/guard/rules')).filter((f) => f.endsWith('.ts'));
+    expect(stated(/the (\d+) modules of `src\/guard\/rules\/`/)).toBe(rules.length);
+    expect(stated(/the (\d+) client records are listed/)).toBe(Object.keys(RECORDS).length);
+  });
+
+  it('states the bounds and limits the sources hold', () => {
+    expect(stated(/past ([\d,]+) brace alternatives/)).toBe(MAX_ALTERNATIVES);
+    expect(stated(/([\d,]+) directory entries/)).toBe(MAX_ENTRIES);
+    expect(stated(/entries, (\d+) levels/)).toBe(MAX_DEPTH);
+    expect(stated(/time budget \((\d+) s/) * 1000).toBe(DECISION_MS);
+    expect(stated(/wires times out at (\d+) s/)).toBe(HOOK_TIMEOUT_S);
+    expect(stated(/a payload of ([\d,]+) characters or more/)).toBe(PAYLOAD_MAX_CHARS);
+    expect(stated(/until that lock file is (\d+) s old/) * 1000).toBe(LOCK_WAIT_MS);
+    expect(stated(/(\d+) lost races in a row/)).toBe(LOST_RACE.attempts);
+    expect(stated(/up to (\d+) attempts with jitter/)).toBe(LOST_RACE.attempts);
+    expect(stated(/at (\d+) s the whole group/) * 1000).toBe(START_FETCH_MS);
+    expect(stated(/`-F` at most (\d+) MiB \+ 1 byte/) * 1024 * 1024).toBe(BODY_MAX);
+    // a batch of more than N moves is staged: STAGE_FROM is the first staged size
+    const stageFrom = Number(/const STAGE_FROM = (\d+);/.exec(source('src/sync/push.ts'))![1]);
+    expect(stated(/a batch of more than (\d+) moves/)).toBe(stageFrom - 1);
+    const depth = Number(/const MAX_DEPTH = (\d+);/.exec(source('src/guard/shell.ts'))![1]);
+    expect(stated(/parsed again \((\w+) deep/)).toBe(depth);
+    const cases = /export type MergeCase = ([^;]+);/.exec(source('src/sync/fetch.ts'))![1].split('|');
+    expect(stated(/the (\w+) merge cases/)).toBe(cases.length);
+    const symbols = source('src/git/storage.ts').match(/^export const \w+: unique symbol/gm) ?? [];
+    expect(stated(/keyed by (\w+) symbols/)).toBe(symbols.length);
+  });
+
+  it('states the line counts of the sh front, the hook stub and the front\'s generated block', () => {
+    const lines = [...PROSE.matchAll(/`((?:bin|git-hooks)\/[^`]+)`(?:,| is)? (\d+) lines/g)];
+    expect(lines.length).toBeGreaterThanOrEqual(3);
+    for (const [, file, n] of lines) expect(Number(n), file).toBe(source(file).split('\n').length - 1);
+    const front = source('bin/git-handoff-guard');
+    const block = /^# >>> generated by[^\n]*\n[\s\S]*?^# <<< generated\n/m.exec(front)![0];
+    expect(stated(/the generated block is (\d+) KB/)).toBe(Math.round(Buffer.byteLength(block) / 1000));
+  });
+
+  it('states the bundle sizes of the build, to two significant figures', async () => {
+    const sizes = [...PROSE.matchAll(/`dist\/([\w.-]+\.cjs)`:? \(?(\d[\d.]*) KB/g)];
+    expect(new Set(sizes.map((m) => m[1])).size).toBeGreaterThanOrEqual(9);
+    const twoFigures = (kb: number) => Number(kb.toPrecision(2));
+    for (const [, file, kb] of sizes) {
+      const built = path.join(ROOT, 'dist', file);
+      expect(existsSync(built), `dist/${file}: run npm run build`).toBe(true);
+      expect(Number(kb), `dist/${file}`).toBe(twoFigures(statSync(built).size / 1000));
+    }
+    // the page inside dist/web.cjs, built as scripts/build.mjs builds it
+    const page = await build({ bundle: true, platform: 'browser', format: 'iife', target: 'es2020', legalComments: 'none', logLevel: 'warning', entryPoints: [path.join(ROOT, 'src/web/page/app.ts')], write: false, minify: true, charset: 'ascii' });
+    const text = page.outputFiles[0].text + source('src/web/page/app.css');
+    const m = /the style, (\d+) KiB, (\d+) KiB gzip/.exec(PROSE)!;
+    expect(Number(m[1])).toBe(Math.round(Buffer.byteLength(text) / 1024));
+    expect(Number(m[2])).toBe(Math.round(gzipSync(text).length / 1024));
+  });
+
+  it('states the git and node processes of a write, a show and the guard\'s calls', async () => {
+    const repo = makeRepo({ commit: true });
+    repo.commit('second');
+    const session = '11111111-1111-4111-8111-111111111111';
+    const trace = path.join(repo.home, 'trace.jsonl');
+    /** node and git processes of one run, from the trace every node process of git-handoff appends to */
+    const counted = async (run: () => Promise<unknown> | unknown) => {
+      rmSync(trace, { force: true });
+      await run();
+      const phases = existsSync(trace) ? readFileSync(trace, 'utf8').trim().split('\n').map((l) => JSON.parse(l).phase as string) : [];
+      return { node: phases.filter((p) => p === 'start').length, git: phases.filter((p) => p === 'git start').length };
+    };
+    const env = { GIT_HANDOFF_SESSION: session, GIT_HANDOFF_TRACE: trace };
+    expect((await repo.cli(['write', 'design-doc', '-m', 'first'], { env: { GIT_HANDOFF_SESSION: session } })).exitCode).toBe(0);
+    const write = await counted(() => repo.cli(['write', 'design-doc', '-m', 'second'], { env }));
+    const wrote = /\*\*A write\*\* [^:]*: (\d+) node and (\d+) git processes/.exec(PROSE)!;
+    expect(write).toEqual({ node: num(wrote[1]), git: num(wrote[2]) });
+    expect(stated(/and `write` (\w+) \(above\)/)).toBe(write.git);
+    const show = await counted(() => repo.cli(['show', 'design-doc'], { env }));
+    expect(show.node).toBe(1);
+    expect(stated(/`show` runs (\w+) git processes/)).toBe(show.git);
+
+    // the guard, as Claude Code runs it: a session's first call, a reset it must read history for, a refused ref move
+    const guard = (command: string) =>
+      counted(() => {
+        const payload = JSON.stringify({ session_id: '22222222-2222-4222-8222-222222222222', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, cwd: repo.dir });
+        const r = spawnSync(path.join(ROOT, 'bin', 'git-handoff-guard'), ['--client=claude-code'], { cwd: repo.dir, env: { ...repo.env, GIT_HANDOFF_TRACE: trace }, input: payload, encoding: 'utf8' });
+        expect(r.status, r.stderr).toBe(0);
+        return r.stdout;
+      });
+    const first = await guard('npm test');
+    const firstSaid = /(\d+) node, (\d+) git for `npm test` then/.exec(PROSE)!;
+    expect(first).toEqual({ node: num(firstSaid[1]), git: num(firstSaid[2]) });
+    const reset = await guard('git reset --hard HEAD~1');
+    const resetSaid = /`git reset --hard HEAD~1` is (\d+) node and (\d+) git/.exec(PROSE)!;
+    expect(reset).toEqual({ node: num(resetSaid[1]), git: num(resetSaid[2]) });
+    const refused = await guard('git update-ref -d refs/handoffs/main/design-doc');
+    const refusedSaid = /is refused with (\d+) node, (\d+) git/.exec(PROSE)!;
+    expect(refused).toEqual({ node: num(refusedSaid[1]), git: num(refusedSaid[2]) });
+  });
+});
