@@ -1,7 +1,7 @@
 // The full guard, bundled to dist/fast.cjs: loaded by dist/guard.cjs for a tool call a rule may apply to. It bundles
 // only its own code (no yargs, no git library). The git hooks have their own bundle (dist/hooks.cjs, src/fast-hooks.ts),
 // which takes the rest of their code (src/hooks/more.ts, most of it shared with the guard) from this one.
-import type { Seen } from './guard/first';
+import type { Seen } from './guard/context';
 import type { StdinState } from './guard/io';
 
 /** Sets the exit code the command's promise ends with; `exit`: ends the process there (see guard). */

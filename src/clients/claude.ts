@@ -1,9 +1,7 @@
 // Claude Code (and Codex, which speaks the same wire format): PascalCase events, hookSpecificOutput answers.
 import { obj, str, type ClientAdapter, type Decision, type EventKind, type GuardClient, type GuardEvent } from './event';
 import { claudeArgs, parseCommonPayload } from './common';
-import type { FrontFacts } from './front';
-import { allBut, type ClientRecord } from './record';
-import { PROBE_SESSION } from './record';
+import { allBut, PROBE_SESSION, type ClientRecord, type FrontFacts } from './record';
 import { sessionVarOf } from '../client-names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 

@@ -2,9 +2,7 @@
 // file edits arrive as one `apply_patch` envelope.
 import type { ClientAdapter } from './event';
 import { front as claudeFront, parseClaudeLike, renderClaudeLike } from './claude';
-import type { FrontFacts } from './front';
-import { allBut, type ClientRecord } from './record';
-import { PROBE_SESSION } from './record';
+import { allBut, PROBE_SESSION, type ClientRecord, type FrontFacts } from './record';
 import { sessionVarOf } from '../client-names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 

@@ -10,9 +10,7 @@ import path from 'node:path';
 import { commonToolAction, obj, str, type ClientAdapter, type EventKind, type GuardEvent } from './event';
 import { parseClaudeLike, renderClaudeLike } from './claude';
 import { claudeArgs } from './common';
-import type { FrontFacts } from './front';
-import type { ClientRecord } from './record';
-import { PROBE_SESSION } from './record';
+import { PROBE_SESSION, type ClientRecord, type FrontFacts } from './record';
 import { sessionVarOf } from '../client-names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 

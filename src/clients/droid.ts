@@ -9,10 +9,8 @@
 // shell get no session variable.
 import { str, type ClientAdapter } from './event';
 import { front as claudeFront, KINDS, parseClaudeLike, renderClaudeLike } from './claude';
-import type { FrontFacts } from './front';
 import { editOf, mappedAction, writeOf, type ToClaude } from './common';
-import { allBut, type ClientRecord } from './record';
-import { PROBE_SESSION } from './record';
+import { allBut, PROBE_SESSION, type ClientRecord, type FrontFacts } from './record';
 import { afterCommand, HOOK_TIMEOUT_S, hookCommand, type Wiring } from './wiring';
 
 /**

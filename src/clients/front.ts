@@ -10,28 +10,8 @@ import { front as droid, wiring as droidWiring } from './droid';
 import { front as gemini, wiring as geminiWiring } from './gemini';
 import type { ClientName } from '../client-names';
 import { front as qwen, wiring as qwenWiring } from './qwen';
+import type { FrontFacts } from './record';
 import type { Wiring } from './wiring';
-
-/**
- * How the front reads a tool's input: `command` a shell line, `file_path`/`path` the file written, `write` the file
- * written (`file_path`) with its whole new content (`content`: the front reads its line 1, for this session's own
- * handoff file), `create` the same as `path` and `file_text` (Copilot CLI's create; node reads them so where neither
- * `file_path` nor `content` is there: src/clients/common.ts claudeArgs), `patch` an apply_patch envelope.
- */
-export type FrontShape = 'command' | 'file_path' | 'write' | 'path' | 'create' | 'patch';
-
-/** A client's facts the front reads (a field of the client's module). */
-export interface FrontFacts {
-  /** the payload's keys: the session id, the tool's name, the event's name (null: the payload names none, a tool call
-   *  is a pre-tool one unless `result` is there), the tool's input (an object: the front reads the strings inside) */
-  keys: { session: string; tool: string; event: string | null; result?: string; input: string };
-  /** event name → kind (the client's own table): the front reads the pre-tool and post-tool ones */
-  events: Readonly<Record<string, EventKind>> | null;
-  /** tool name → the shape the front reads; a tool not named here is node's */
-  tools: Readonly<Record<string, FrontShape>>;
-  /** the wiring also comes as a plugin (`--plugin`: src/install/plugin-folders.ts) */
-  plugin?: true;
-}
 
 /** The clients whose wirings run the sh front, with their wiring and facts (OpenCode and Kilo Code load a plugin; the other clients of issue 56 run node's guard straight). */
 export const FRONT_CLIENTS: ReadonlyArray<{ wiring: Wiring; facts: FrontFacts }> = [

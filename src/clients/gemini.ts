@@ -2,9 +2,7 @@
 // a rewritten input in hookSpecificOutput.tool_input, context in hookSpecificOutput.additionalContext.
 import { str, type ClientAdapter, type EventKind } from './event';
 import { parseCommonPayload } from './common';
-import type { FrontFacts } from './front';
-import { allBut, type ClientRecord } from './record';
-import { PROBE_SESSION } from './record';
+import { allBut, PROBE_SESSION, type ClientRecord, type FrontFacts } from './record';
 import { sessionVarOf } from '../client-names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 

@@ -6,10 +6,8 @@
 // no hook at all.
 import { obj, str, unknownShape, type ClientAdapter } from './event';
 import { front as claudeFront, KINDS, renderClaudeLike } from './claude';
-import type { FrontFacts } from './front';
 import { parseCommonPayload } from './common';
-import { allBut, type ClientRecord } from './record';
-import { PROBE_SESSION } from './record';
+import { allBut, PROBE_SESSION, type ClientRecord, type FrontFacts } from './record';
 import { sessionVarOf } from '../client-names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 

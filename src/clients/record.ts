@@ -4,9 +4,29 @@
 // front's constants (./front.ts) are all read from these records; a client fact stated elsewhere fails
 // test/clients-record.test.ts. One definition type reused by every client, as git-bug's entity/dag Definition is.
 import type { Agent, ClientName } from '../client-names';
-import type { ClientAdapter } from './event';
-import type { FrontFacts } from './front';
+import type { ClientAdapter, EventKind } from './event';
 import type { Wiring } from './wiring';
+
+/**
+ * How the front reads a tool's input: `command` a shell line, `file_path`/`path` the file written, `write` the file
+ * written (`file_path`) with its whole new content (`content`: the front reads its line 1, for this session's own
+ * handoff file), `create` the same as `path` and `file_text` (Copilot CLI's create; node reads them so where neither
+ * `file_path` nor `content` is there: src/clients/common.ts claudeArgs), `patch` an apply_patch envelope.
+ */
+export type FrontShape = 'command' | 'file_path' | 'write' | 'path' | 'create' | 'patch';
+
+/** A client's facts the front reads (a field of the client's module). */
+export interface FrontFacts {
+  /** the payload's keys: the session id, the tool's name, the event's name (null: the payload names none, a tool call
+   *  is a pre-tool one unless `result` is there), the tool's input (an object: the front reads the strings inside) */
+  keys: { session: string; tool: string; event: string | null; result?: string; input: string };
+  /** event name → kind (the client's own table): the front reads the pre-tool and post-tool ones */
+  events: Readonly<Record<string, EventKind>> | null;
+  /** tool name → the shape the front reads; a tool not named here is node's */
+  tools: Readonly<Record<string, FrontShape>>;
+  /** the wiring also comes as a plugin (`--plugin`: src/install/plugin-folders.ts) */
+  plugin?: true;
+}
 
 /** The session doctor's probes name: nobody's. */
 export const PROBE_SESSION = 'git-handoff-doctor';

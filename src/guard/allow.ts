@@ -1,11 +1,12 @@
 // The allowlist: what a shell call may run and pass the guard unexamined. A call is surely harmless only when every
-// simple command in it (as src/guard/lex.ts and shell.ts read it) is a program on these lists, spelled as a bare name
+// simple command in it (as src/guard/shell/ reads it) is a program on these lists, spelled as a bare name
 // (a path or an expansion is not the program its name says), with none of the options that make it write or run
 // something, no output redirection but to /dev/null or another descriptor, and no assignment that changes what a
 // program does. Everything else goes to the full rules (src/guard/rules/pre-tool.ts). The sh front's word lists are
 // generated from these tables at build time (scripts/build.mjs → bin/git-handoff-guard), never kept by hand.
 import { own, type ToolAction } from '../clients/event';
-import { parseShell, type SimpleCommand } from './shell';
+import type { SimpleCommand } from './shell/command';
+import { parseShell } from './shell/parse';
 
 export interface ProgramRule {
   /** short option letters that write or run something: a cluster holding one is not harmless */

@@ -5,11 +5,28 @@ import type { Config } from '../git/config';
 import { setting } from '../config-keys';
 import type { Repo } from '../git/repo';
 import { SESSION_RE } from '../handoff/state/session';
-import type { GuardEvent } from '../clients/event';
-import type { Seen } from './first';
+import type { ClientAdapter, GuardEvent } from '../clients/event';
 import { configFiles } from '../git/config-files';
 import { configKey, headBranch, homedir, locate, readConfigCache, untrusted, writeConfigCache, type Location } from './locate';
-import type { SimpleCommand } from './shell';
+import type { SimpleCommand } from './shell/command';
+
+/**
+ * What the first look parsed and located, handed to the full guard (src/guard/entry.ts) when it cannot answer:
+ * one parse of the payload, one of the shell line, one walk up for the repository per guard run.
+ */
+export interface Seen {
+  payload: Record<string, unknown>;
+  adapter: ClientAdapter;
+  event: GuardEvent;
+  /** the repository of the event's cwd (null: none, or another user's); undefined when not looked for */
+  loc?: Location | null;
+  /** the event's cwd is in a repository git refuses as another user's (safe.directory); undefined when not looked for */
+  foreign?: boolean;
+  /** a shell call's line as read (null: past the first look's bound, the full rules read it within theirs) */
+  cmds?: SimpleCommand[] | null;
+  /** the configuration cache, read and verified */
+  config?: Config | null;
+}
 
 export const DEFAULT_PROTECT = ['**/memory/handoff-*.md'];
 

@@ -23,7 +23,10 @@ import { configKey, locate, readConfigCache, walkUp, type Location } from './loc
 import { noteDenied } from './refused-record';
 import { deferToPlugin } from './plugin-active';
 import { refCommandProblem } from './rules/refs';
-import { gitInvocation, lineText, parseShell, type SimpleCommand } from './shell';
+import { lineText, type SimpleCommand } from './shell/command';
+import { gitInvocation } from './shell/git';
+import { parseShell } from './shell/parse';
+import type { Seen } from './context';
 import { hunkEdits, parsePatch, surelyOwnFile } from './rules/files';
 
 const TYPES: Record<string, string> = { hook_event_name: 'string', session_id: 'string', conversation_id: 'string', cwd: 'string', tool_name: 'string', tool_input: 'object' };
@@ -43,24 +46,6 @@ export function payloadProblems(p: Record<string, unknown>): string[] {
   const input = p.tool_input;
   if (input && typeof input === 'object' && 'command' in input && typeof (input as { command: unknown }).command !== 'string') out.push('tool_input.command is not a string');
   return out;
-}
-
-/**
- * What the first look parsed and located, handed to the full guard (src/guard/entry.ts) when it cannot answer:
- * one parse of the payload, one of the shell line, one walk up for the repository per guard run.
- */
-export interface Seen {
-  payload: Record<string, unknown>;
-  adapter: ClientAdapter;
-  event: GuardEvent;
-  /** the repository of the event's cwd (null: none, or another user's); undefined when not looked for */
-  loc?: Location | null;
-  /** the event's cwd is in a repository git refuses as another user's (safe.directory); undefined when not looked for */
-  foreign?: boolean;
-  /** a shell call's line as read (null: past the first look's bound, the full rules read it within theirs) */
-  cmds?: SimpleCommand[] | null;
-  /** the configuration cache, read and verified */
-  config?: Config | null;
 }
 
 /**

@@ -8,7 +8,9 @@ import path from 'node:path';
 import type { GuardContext } from './context';
 import { Bound, Budget, handoffFilesUnder } from './rules/reach';
 import { neutral } from '../terminal-text';
-import { gitInvocation, parseShell, SHELLS, type SimpleCommand } from './shell';
+import { SHELLS, type SimpleCommand } from './shell/command';
+import { gitInvocation } from './shell/git';
+import { parseShell } from './shell/parse';
 
 /** Interpreters and the options that give them their code inline (with one: not interactive). */
 const INTERPRETERS: Array<[RegExp, RegExp]> = [

@@ -15,7 +15,8 @@ import { clientProcess } from './client-process';
 import { clientPid, followLineage } from './lineage';
 import { writeJsonAtomic, type Location } from './locate';
 import { parsePatch } from './rules/files';
-import { parseShell, writeTargets } from './shell';
+import { parseShell } from './shell/parse';
+import { writeTargets } from './shell/writes';
 import { agentSessionOf } from '../client-names';
 import { ALL_RECORDS } from '../clients/records';
 

@@ -6,7 +6,7 @@
 import { appendFileSync, existsSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { claimedSessions, TRAILER } from '../handoff/store/document';
-import type { HookContext } from './entry';
+import type { HookContext } from './handler';
 import { more } from './load-more';
 import { refusedResetFile, shortSession, type Refusal } from './refusal';
 import { ledgerDir } from '../handoff/state/ledger';

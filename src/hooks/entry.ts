@@ -10,27 +10,8 @@ import { openRepo, type Repo } from '../git/repo';
 import { STUB_ARG_PREFIX, STUB_FORMAT } from '../git/hook-stub';
 import { resolveSession } from '../handoff/state/session';
 import { more } from './load-more';
+import type { HookContext, HookHandler, StubBuild } from './handler';
 import type { Refusal } from './refusal';
-
-export interface HookContext {
-  repo: Repo;
-  args: string[];
-  /** what git wrote on stdin (reference-transaction, pre-push), else '' */
-  input: string;
-  /** the acting session, null for a person */
-  session: string | null;
-  /** where the session came from (an environment variable name) */
-  sessionSource: string | null;
-  /** the client the session runs in (SPEC 3's names; `cli` when none says), null for a person */
-  client: string | null;
-  /** the hook's environment, as git gave it */
-  env: NodeJS.ProcessEnv;
-  /** which build's stub called: this one's, or an older one's, which left node less than this one (or a newer one's) */
-  stub: StubBuild;
-  config(): Config;
-}
-
-export type StubBuild = 'current' | 'older' | 'newer';
 
 /** Git's arguments, and which build's stub called: this build's passes STUB_ARG after them, an older one nothing. */
 function stubOf(args: string[]): { args: string[]; stub: StubBuild } {
@@ -52,8 +33,6 @@ function refreshOlderStubs(repo: Repo, name: string): void {
     /* the stubs stay as they were: `git handoff doctor` says so */
   }
 }
-
-export type HookHandler = (c: HookContext) => Refusal | null | Promise<Refusal | null>;
 
 const commit = () => require('./commit') as typeof import('./commit');
 const HANDLERS: Record<string, { run: () => HookHandler; stdin: boolean }> = {

@@ -5,7 +5,7 @@ import { readObjects } from '../git/objects';
 import { logTrailers } from '../git/trailer-reads';
 import { claimedSessions } from '../handoff/store/document';
 import { LEASE_PREFIX } from '../handoff/store/names';
-import type { HookContext } from './entry';
+import type { HookContext } from './handler';
 import { shortOid, shortSession, shq, type Refusal } from './refusal';
 import { checkReceive } from '../handoff/store/ref-updates';
 import { handoffRefusal } from './transaction';

@@ -9,7 +9,7 @@ import { claimedByOthers, describeHits } from '../handoff/claims/tell';
 import { listSessions } from '../handoff/state/sessions';
 import { readTrailersOf } from '../handoff/store/ownership';
 import { relativeTime } from '../handoff/store/time';
-import type { HookContext } from './entry';
+import type { HookContext } from './handler';
 import { refusedResetFile, shortOid, shortSession, shq, type Refusal } from './refusal';
 
 /**

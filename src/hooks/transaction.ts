@@ -8,7 +8,7 @@ import { foreignCommits } from '../handoff/store/ownership';
 import { REPLACE_PREFIX } from '../handoff/store/replace-refs';
 import { checkReceive, parseUpdates, type Refusal as ReceiveRefusal } from '../handoff/store/ref-updates';
 import { withoutRedactions } from '../handoff/secrets/redact-check';
-import type { HookContext } from './entry';
+import type { HookContext } from './handler';
 import { refusedResetFile, shortOid, shortSession, type Refusal } from './refusal';
 
 /** A refusal of handoff or archive ref updates (checkReceive's findings: the same check a server runs on a push). */

@@ -8,12 +8,11 @@ import { AGAIN, hostLimited, retrying } from '../retry';
 import type { Repo } from '../git/repo';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef, NOTES_REF, trackingOf } from '../handoff/store/names';
 import { trackingNotesRef } from '../handoff/store/receipts';
-import { ancestryOf } from '../handoff/store/sync-state';
+import { ancestryOf, remoteViolations } from '../handoff/store/sync-state';
 import { moveRefs } from '../handoff/store/tx';
 import { migrateArchives, upgradeTracking } from '../handoff/store/tx/migrate';
 import { pastRetention, retentionOf } from '../handoff/store/retention';
 import { fetchHandoffs, readSides, type FetchResult, type Sides } from './fetch';
-import { markRefusedSkips } from './refused';
 import { hostWaitMs, RECORDS_PREFIX, trackingRecordsPrefix, transportError } from './remote';
 import type { Violation } from '../handoff/store/ownership';
 
@@ -112,7 +111,11 @@ export function planPush(repo: Repo, sides: Sides): { updates: PushUpdate[]; ski
     const k = u.ref.slice(ARCHIVE_PREFIX.length);
     if (!past.has(k) || archiving.has(k.split('/').slice(0, 2).join('/'))) updates.push(u);
   }
-  markRefusedSkips(repo, skipped);
+  // skips (behind or diverged) whose remote side breaks the invariant become `refused` (SPEC 7: src/sync/refused.ts)
+  const open = skipped.filter((s) => s.state === 'behind' || s.state === 'diverged');
+  remoteViolations(repo, open.map((s) => ({ local: s.local, remote: s.remote, state: s.state as 'behind' | 'diverged' }))).forEach((v, i) => {
+    if (v) Object.assign(open[i], { state: 'refused', violation: v });
+  });
   byWildcard(sides, updates);
   const r = sides.record;
   const record = r?.local && r.local !== r.remote ? { ref: r.ref, newOid: r.local, oldOid: r.remote, kind: 'record' as const } : null;

@@ -14,31 +14,12 @@ import { notFound, viewOf } from '../handoff/store/store';
 import { ancestryOf, compareTips, remoteViolations, trackingRef } from '../handoff/store/sync-state';
 import { commitVersion, moveRef } from '../handoff/store/tx';
 import type { HandoffMerge } from './fetch';
-import type { PushSkip } from './push';
 
 /** The way on, as the commands print it. */
 export const restoreCommand = (topic: string, branchFlag = '') => `git handoff sync --resolve ${topic}${branchFlag}`;
 
-const notTaken = (v: Violation) => `not applied: the remote history breaks the ownership invariant (${v.message})`;
-
-/** Diverged handoffs whose remote side breaks the invariant: refused, like a remote-ahead one (one batch check). */
-export function refuseDiverged(repo: Repo, handoffs: HandoffMerge[]): void {
-  const diverged = handoffs.filter((h) => h.case === 'diverged' && h.action === 'none');
-  remoteViolations(repo, diverged.map((h) => ({ local: h.local!, remote: h.remote!, state: 'diverged' as const }))).forEach((v, i) => {
-    if (v) Object.assign(diverged[i], { action: 'refused', violation: v, message: notTaken(v) });
-  });
-}
-
 /** The fetched handoffs this clone has and refused the remote's version of: the ones with a way on. */
 export const refusedOf = (handoffs: HandoffMerge[]) => handoffs.filter((h) => h.action === 'refused' && h.local && h.remote && (h.case === 'remote-ahead' || h.case === 'diverged'));
-
-/** Push skips (behind or diverged) whose remote side breaks the invariant become `refused`. */
-export function markRefusedSkips(repo: Repo, skipped: PushSkip[]): void {
-  const open = skipped.filter((s) => s.state === 'behind' || s.state === 'diverged');
-  remoteViolations(repo, open.map((s) => ({ local: s.local, remote: s.remote, state: s.state as 'behind' | 'diverged' }))).forEach((v, i) => {
-    if (v) Object.assign(open[i], { state: 'refused', violation: v });
-  });
-}
 
 export interface RefusedState {
   ref: string;

@@ -1,10 +1,10 @@
-// src/guard/printed.ts works out what echo and printf print, for the rules that read a producer's output (a script
+// src/guard/shell/printed.ts works out what echo and printf print, for the rules that read a producer's output (a script
 // piped into a shell, the arguments xargs appends). Checked against the real thing: bash's printf and echo -e, and
 // dash's echo, on generated formats and arguments; where it does not work an output out it says so (null).
 import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { echoOutputs, printfOutput } from '../../src/guard/printed';
+import { echoOutputs, printfOutput } from '../../src/guard/shell/printed';
 
 const ENV = { PATH: process.env.PATH, LC_ALL: 'C.UTF-8' };
 const SEP = '\x1f\x1e';

@@ -2,8 +2,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { surelyHarmless } from '../../src/guard/allow';
-import { LexBound } from '../../src/guard/lex';
-import { gitInvocation, parseShell, writeTargets } from '../../src/guard/shell';
+import { LexBound } from '../../src/guard/shell/lex';
+import { gitInvocation } from '../../src/guard/shell/git';
+import { parseShell } from '../../src/guard/shell/parse';
+import { writeTargets } from '../../src/guard/shell/writes';
 
 const mayConcernHandoffs = (command: string) => !surelyHarmless({ type: 'shell', command, cwd: null });
 

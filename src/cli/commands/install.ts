@@ -8,7 +8,7 @@ import { doctorAgents, guardCommand, installAgents, uninstallAgents } from '../.
 import { doctorPlugins, installPlugin, uninstallPlugin } from '../../install/plugin';
 import { pluginAnswers } from '../../guard/plugin-active';
 import { userPluginFile } from '../../clients/opencode';
-import { removeLocalState } from '../../handoff/state/local-state';
+import { removeLocalState } from '../../install/local-state';
 import { existsSync, fstatSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { excludeWiring, unexcludeWiring } from '../../install/private';

@@ -9,7 +9,8 @@ import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { SESSION_VARS as CLIENT_SESSION_VARS } from '../../client-names';
 import { neutral } from '../../terminal-text';
-import { SHELLS, type GitInvocation, type SimpleCommand } from '../shell';
+import { SHELLS, type SimpleCommand } from '../shell/command';
+import type { GitInvocation } from '../shell/git';
 import { runsUnreadCode } from './refs';
 
 const SESSION_VARS = ['GIT_HANDOFF_SESSION', ...CLIENT_SESSION_VARS.map(([v]) => v)];

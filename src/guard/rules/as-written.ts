@@ -2,7 +2,9 @@
 // shell line it came from (`$(git rev-parse HEAD)` stays, quotes are kept), found by splitting the line at its
 // top-level separators and reading each part back with the same tokenizer. Else its words, each a shell word.
 import { shellWord } from '../../clients/event';
-import { gitInvocation, parseShell, type GitInvocation, type SimpleCommand } from '../shell';
+import type { SimpleCommand } from '../shell/command';
+import { gitInvocation, type GitInvocation } from '../shell/git';
+import { parseShell } from '../shell/parse';
 
 /**
  * Walks `line` outside quotes, escapes and `$(…)` in double quotes, calling `visit` with each character and the

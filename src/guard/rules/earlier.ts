@@ -9,7 +9,10 @@
 //   and, after one that changed the index wholesale (`add -A`, `read-tree`, `stash apply`, …), every path git status
 //   lists now (what the line could have staged).
 import path from 'node:path';
-import { getopt, isLong, type GitInvocation, type SimpleCommand, type WriteTarget } from '../shell';
+import type { SimpleCommand } from '../shell/command';
+import type { GitInvocation } from '../shell/git';
+import { getopt, isLong } from '../shell/options';
+import type { WriteTarget } from '../shell/writes';
 import { pathspec } from './git-files';
 
 /** Verbs that change the index wholesale: what it holds after them is not read from the line. */

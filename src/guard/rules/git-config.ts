@@ -4,7 +4,7 @@
 //   - `git config` (every spelling: set/--add/--replace-all, --local/--worktree/--file <this repository's config>)
 //     setting a listed key in this repository's configuration: every session here would run that program (in the
 //     global or system configuration, which git reads here too, and one-off, the value is judged as the command it
-//     runs: runValueCommands in shell.ts);
+//     runs: runValueCommands in shell/values.ts);
 //   - a key that turns the protection off (core.hooksPath, include.path/includeIf.*.path, a notes ref naming the
 //     read receipts) in any configuration git reads here, also `git -c`/--config-env/GIT_CONFIG_* on a command that
 //     writes (a one-off setting on a read changes nothing the guard protects);
@@ -15,7 +15,7 @@
 // the shell, is refused by refStoreWriteProblem (rules/refs.ts), which points here: `git config` is the checked way.
 import path from 'node:path';
 import { userConfigFiles } from '../../git/config-files';
-import type { GitInvocation } from '../shell';
+import type { GitInvocation } from '../shell/git';
 
 export interface RunningKey {
   /** the key, lowercased (subsections too: the list never depends on their case) */
@@ -28,7 +28,7 @@ export interface RunningKey {
   when?: (value: string) => boolean;
   /** the safe way said in the refusal, for one command */
   instead?: string;
-  /** the command line git runs for a value (read as `sh -c '<value>'` would be: runValueCommands in shell.ts), or null when
+  /** the command line git runs for a value (read as `sh -c '<value>'` would be: runValueCommands in shell/values.ts), or null when
    *  this value runs none; absent: the key's value is no command line */
   script?: (value: string) => string | null;
   /** environment variables that stand for the key (git and other programs run their value the same way) */
@@ -95,7 +95,7 @@ export function runningKey(key: string, value: string | undefined): RunningKey |
 }
 
 // Configuration keys known to make git neither run a program nor write a file (beside the keys whose value git
-// runs, judged as the command it is by runValueCommands (shell.ts), and the keys refs.ts rules on: refspecs, aliases, notes).
+// runs, judged as the command it is by runValueCommands (shell/values.ts), and the keys refs.ts rules on: refspecs, aliases, notes).
 // Whole sections where every key is so, then single keys.
 const QUIET_SECTIONS =
   /^(user|author|committer|color|advice|column|i18n|log|pull|push|fetch|rebase|rerere|status|branch|tag|grep|blame|am|apply|versionsort|checkout|clone|worktree|diff|merge|difftool|mergetool|remote|url|submodule|pack|transfer|receive|uploadpack|index|feature|maintenance|mailmap|showbranch|add|reset|stash|revert|cherry-pick|alias|handoff|interactive|splitindex|fsck|protocol|safe|credential|pager|filter|gpg|sequence|trailer|notes|commit|format|http|core|init|gc|sendemail|imap|browser|man|guitool|instaweb|include|includeif)$/;
@@ -107,7 +107,7 @@ const LOUD_KEYS =
 export function unknownKeyProblem(key: string, value: string | undefined): string | null {
   const k = key.toLowerCase();
   const section = k.split('.', 1)[0];
-  // keys whose value git runs, and those that turn the protection off: their own rules (git-config.ts, runValueCommands in shell.ts)
+  // keys whose value git runs, and those that turn the protection off: their own rules (git-config.ts, runValueCommands in shell/values.ts)
   if (runningKey(k, value) || /^(core\.hookspath|include\.path|includeif\..+\.path|core\.notesref)$/.test(k)) return null;
   if (QUIET_SECTIONS.test(section) && !LOUD_KEYS.test(k)) return null;
   return `${k.replace(/[^\w.*:/@-]/g, '?').slice(0, 120)} is not a setting the guard knows to make git neither run a program nor write a file`;
@@ -198,7 +198,7 @@ export function configCommandProblem(args: string[], cwd: string | null, show: s
     const problem = scope === 'file' ? null : unknownKeyProblem(key, value);
     return problem ? `\`${show}\` sets a key ${where}: ${problem} (trace2 targets, cookie files, where git writes or what it checks out). Ask the person to set it by hand.` : null;
   }
-  // the global and system configuration: the value is judged as the command it runs (persistentSetting, runValueCommands in shell.ts)
+  // the global and system configuration: the value is judged as the command it runs (persistentSetting, runValueCommands in shell/values.ts)
   if (!rule.protection && scope !== 'repo') return null;
   return refusal(show, 'sets what makes git run a program', neutralKey(key), rule, where);
 }

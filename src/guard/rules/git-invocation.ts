@@ -3,13 +3,15 @@
 // names), the files the environment names as git's output judged as writes, and `git init --separate-git-dir`
 // over an existing repository refused.
 import path from 'node:path';
-import type { GitInvocation, SimpleCommand, WriteTarget } from '../shell';
+import type { SimpleCommand } from '../shell/command';
+import type { GitInvocation } from '../shell/git';
+import type { WriteTarget } from '../shell/writes';
 import { unknownKeyProblem } from './git-config';
 
 /** Variables git reads that neither run a program nor name a file git writes; GIT_HANDOFF_* are git-handoff's own (rules/inject.ts). */
 const QUIET_ENV =
   /^GIT_((AUTHOR|COMMITTER)_(NAME|EMAIL|DATE)|TERMINAL_PROMPT|OPTIONAL_LOCKS|FLUSH|MERGE_VERBOSITY|MERGE_AUTOEDIT|DIFF_OPTS|DIFF_PATH_COUNTER|DIFF_PATH_TOTAL|(LITERAL|GLOB|NOGLOB|ICASE)_PATHSPECS|CEILING_DIRECTORIES|DISCOVERY_ACROSS_FILESYSTEM|SSL_NO_VERIFY|SSL_CAINFO|SSL_CAPATH|HTTP_USER_AGENT|HTTP_LOW_SPEED_(LIMIT|TIME)|HTTP_MAX_REQUESTS|HTTP_PROXY_AUTHMETHOD|NO_REPLACE_OBJECTS|PROTOCOL|PROTOCOL_FROM_USER|ADVICE|DEFAULT_HASH|DEFAULT_REF_FORMAT|REFLOG_ACTION|PROGRESS_DELAY|NO_LAZY_FETCH|COLOR|CONFIG_NOSYSTEM|TEST_[A-Z0-9_]+|HANDOFF_[A-Z0-9_]+)$/;
-/** Variables whose value git runs, or whose settings are judged by their own rules (runValueCommands in shell.ts, the config keys below, rules/refs.ts). */
+/** Variables whose value git runs, or whose settings are judged by their own rules (runValueCommands in shell/values.ts, the config keys below, rules/refs.ts). */
 const RULED_ENV = /^GIT_(PAGER|EDITOR|SEQUENCE_EDITOR|SSH|SSH_COMMAND|SSH_VARIANT|EXTERNAL_DIFF|ASKPASS|PROXY_COMMAND|CONFIG_COUNT|CONFIG_KEY_\d+|CONFIG_VALUE_\d+|CONFIG_PARAMETERS|NOTES_REF)$/;
 /** Variables naming a file git writes (the index; traces, appended to): the file is judged as a write of the shell's. */
 const FILE_ENV = /^GIT_(INDEX_FILE|TRACE[A-Z0-9_]*)$/;

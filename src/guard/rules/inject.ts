@@ -4,7 +4,8 @@ import { SESSION_VARS as CLIENT_SESSION_VARS } from '../../client-names';
 import { short } from '../../handoff/state/session';
 import type { GuardEvent } from '../../clients/event';
 import { RECORDS } from '../../clients/records';
-import type { GitInvocation, SimpleCommand } from '../shell';
+import type { SimpleCommand } from '../shell/command';
+import type { GitInvocation } from '../shell/git';
 
 const SESSION_VARS = ['GIT_HANDOFF_SESSION', ...CLIENT_SESSION_VARS.map(([v]) => v)];
 const NEEDS_SESSION = new Set(['write', 'archive', 'restore', 'import', 'release', 'sync']);

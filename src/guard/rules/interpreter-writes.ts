@@ -13,7 +13,8 @@
 // perimeter (it starts from the home or the environment, or names a part of the perimeter: rules/pre-tool.ts).
 // Apart from files.ts, which the guard's first file bundles, so that bundle stays small.
 import path from 'node:path';
-import type { SimpleCommand, WriteTarget } from '../shell';
+import type { SimpleCommand } from '../shell/command';
+import type { WriteTarget } from '../shell/writes';
 import { runsUnreadCode } from './refs';
 
 const HANDOFF_FILE = /handoff-[A-Za-z0-9._-]+\.md/g;

@@ -4,7 +4,10 @@
 // A patch from input the guard cannot read (a pipe from another program) may name any file of the worktree.
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { getopt, isLong, type GitInvocation, type SimpleCommand, type WriteTarget } from '../shell';
+import type { SimpleCommand } from '../shell/command';
+import type { GitInvocation } from '../shell/git';
+import { getopt, isLong } from '../shell/options';
+import type { WriteTarget } from '../shell/writes';
 
 const MAX_PATCH = 4 * 1024 * 1024;
 

@@ -6,7 +6,8 @@
 import path from 'node:path';
 import { worktreeActivity } from '../../handoff/state/ledger';
 import type { Location } from '../locate';
-import type { GitInvocation, SimpleCommand } from '../shell';
+import type { SimpleCommand } from '../shell/command';
+import type { GitInvocation } from '../shell/git';
 import type { Sweep } from './shared';
 
 // git add's options that take a value as the next word

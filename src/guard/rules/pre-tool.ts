@@ -6,14 +6,17 @@ import type { GuardContext } from '../context';
 import type { Decision } from '../../clients/event';
 import { bounded, failClosed, MAX_COMMAND, namesProtected } from '../fail-closed';
 import { harmlessCommand } from '../allow';
-import { LexBound } from '../lex';
+import { LexBound } from '../shell/lex';
 import { existsSync } from 'node:fs';
 import { Bound, Budget, expandWord, handoffFilesIn, handoffFilesUnder, handoffFilesWithInode, isPattern, linkedInode, namedUnder, namesReach } from './reach';
 import { changedByCheckout, gitFileTargets, pathspecCovers, pathspecMatches } from './git-files';
 import { patchTargets } from './patch-files';
 import { extractTargets, linkSources, unknownWriterTargets } from './writers';
 import { unseenArgumentsProblem, untrackedProblem, withXargsInput } from './untracked';
-import { gitInvocation, lineText, parseShell, SHELLS, writeTargets, type GitInvocation, type SimpleCommand, type WriteTarget } from '../shell';
+import { lineText, SHELLS, type SimpleCommand } from '../shell/command';
+import { gitInvocation, type GitInvocation } from '../shell/git';
+import { parseShell } from '../shell/parse';
+import { writeTargets, type WriteTarget } from '../shell/writes';
 import { hooksPathRemovalProblem, removesHooksPath, scopeArgs } from './git-config';
 import { hunkEdits, isProtected, judgeFile, parsePatch, type FileOp } from './files';
 import { interpreterWrites } from './interpreter-writes';
@@ -267,7 +270,7 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     else if (DECLARES.has(cmd.argv[0])) {
       for (const a of cmd.argv.slice(1)) if (/^[A-Za-z_]\w*=/.test(a)) carried[a.slice(0, a.indexOf('='))] = a.slice(a.indexOf('=') + 1);
     }
-    // a command line from a value the guard cannot see (runValueCommands in shell.ts)
+    // a command line from a value the guard cannot see (runValueCommands in shell/values.ts)
     if (cmd.unseen && (COULD_PROTECT.test(whole) || COULD_PROTECT.test(command))) return { deny: unseenValue(cmd.unseen) };
     const interp = interpreterProblem(cmd, whole, SHELLS);
     if (interp) return { deny: interp };

@@ -3,10 +3,12 @@
 import path from 'node:path';
 import { own } from '../../clients/event';
 import { neutral } from '../../terminal-text';
-import type { GitInvocation, SimpleCommand, WriteTarget } from '../shell';
+import type { SimpleCommand } from '../shell/command';
+import type { GitInvocation } from '../shell/git';
+import type { WriteTarget } from '../shell/writes';
 import { asWritten, type ReadLine } from './as-written';
 import { configCommandProblem, oneOffConfigProblem } from './git-config';
-import { expands } from '../lex';
+import { expands } from '../shell/lex';
 
 // Handoff refs, archive and leases; the claims tables (refs/claims/<branch>, moved only by claim and release); the read receipts (notes); replace refs, which change what every reader of a
 // handoff commit sees (a replace ref of any name may stand in for a handoff commit, so every one is protected).

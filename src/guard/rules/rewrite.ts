@@ -3,7 +3,7 @@
 import type { Repo } from '../../git/repo';
 import { foreignCommits } from '../../handoff/store/ownership';
 import { short } from '../../handoff/state/session';
-import type { GitInvocation } from '../shell';
+import type { GitInvocation } from '../shell/git';
 import { asWritten } from './as-written';
 
 const REBASE_CONTROL = new Set(['--continue', '--abort', '--skip', '--quit', '--edit-todo', '--show-current-patch']);

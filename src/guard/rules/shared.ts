@@ -13,7 +13,8 @@ import type { GuardContext } from '../context';
 import { shellWord } from '../../clients/event';
 import { globMatch, isGlob } from '../glob';
 import { asWritten } from './as-written';
-import type { GitInvocation, SimpleCommand } from '../shell';
+import type { SimpleCommand } from '../shell/command';
+import type { GitInvocation } from '../shell/git';
 
 /** Which uncommitted paths a command can take or destroy. */
 type Scope = 'all' | 'tracked' | 'untracked';

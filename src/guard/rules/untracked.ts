@@ -4,8 +4,11 @@
 import path from 'node:path';
 import type { GuardContext } from '../context';
 import { shellQuote, shellWord } from '../../clients/event';
-import { findParts, getopt, parseShell, type GitInvocation, type SimpleCommand } from '../shell';
-import { printedTexts, printfOutput } from '../printed';
+import type { SimpleCommand } from '../shell/command';
+import type { GitInvocation } from '../shell/git';
+import { findParts, getopt } from '../shell/options';
+import { parseShell } from '../shell/parse';
+import { printedTexts, printfOutput } from '../shell/printed';
 import { judgeFile } from './files';
 import { computePerimeter, perimeterProblem } from '../perimeter';
 import { neutral } from '../../terminal-text';
@@ -99,7 +102,7 @@ function producedFiles(cmd: SimpleCommand, budget: Budget): string[] | null {
   if (!dir) return null;
   if (prog === 'find' || prog === 'ls') {
     const firstTest = args.findIndex((a) => a.startsWith('-') || a === '(' || a === '!');
-    // only a conjunction of -name tests narrows what find lists (as for find … -delete: shell.ts findParts)
+    // only a conjunction of -name tests narrows what find lists (as for find … -delete: shell/options.ts findParts)
     const names = prog === 'find' ? (findParts(args).namesListed ?? []) : [];
     // find's starting points end at its first test; ls names files or directories
     const roots = prog === 'find' ? (firstTest < 0 ? args : args.slice(0, firstTest)) : args.filter((a) => !a.startsWith('-'));
@@ -118,7 +121,7 @@ function producedFiles(cmd: SimpleCommand, budget: Budget): string[] | null {
 }
 
 /**
- * xargs's options as its getopt reads them (shell.ts getopt): only the options whose value is required (-e, -i, -l
+ * xargs's options as its getopt reads them (shell/options.ts getopt): only the options whose value is required (-e, -i, -l
  * and their long forms take one only when attached, so none of them swallows the next option).
  */
 const xargsOptions = (cmd: SimpleCommand) =>
@@ -132,7 +135,7 @@ const xargsReadsFile = (cmd: SimpleCommand) => {
 
 /**
  * The arguments xargs appends to its command from a producer whose output the guard works out (echo or printf of
- * literal words, src/guard/printed.ts), or null. Every split xargs could make is taken (on NUL, on newlines, on blanks
+ * literal words, src/guard/shell/printed.ts), or null. Every split xargs could make is taken (on NUL, on newlines, on blanks
  * with quotes and backslashes removed, on a -d delimiter): a word more can only add a refusal, never hide a file.
  */
 export function xargsWords(cmd: SimpleCommand): string[] | null {

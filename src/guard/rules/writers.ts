@@ -1,10 +1,12 @@
-// Writes the per-program model in src/guard/shell.ts (writeTargets) does not list: a program the guard does not
+// Writes the per-program model in src/guard/shell/writes.ts (writeTargets) does not list: a program the guard does not
 // know is judged on every argument that names a file (a write it may make), and a hard link names its source too
 // (a second name for a protected file lets a later call write it unseen).
 import path from 'node:path';
 import { own } from '../../clients/event';
 import { READ_ONLY } from '../allow';
-import { isLong, SHELLS, type SimpleCommand, type WriteTarget } from '../shell';
+import { SHELLS, type SimpleCommand } from '../shell/command';
+import { isLong } from '../shell/options';
+import type { WriteTarget } from '../shell/writes';
 
 /** Programs whose writes writeTargets reads from their arguments, and git (its verbs have rules of their own). */
 const MODELLED = new Set(['tee', 'sed', 'perl', 'cp', 'mv', 'install', 'ln', 'rsync', 'rm', 'unlink', 'shred', 'truncate', 'touch', 'dd', 'sort', 'curl', 'wget', 'uniq', 'find', 'git', 'patch', 'awk', 'gawk', 'mawk', 'nawk', 'eval', 'export', 'declare', 'typeset', 'readonly', 'local', 'xargs']);

@@ -20,8 +20,10 @@ import { claimsMovedOutside, noteClaimsMove } from './outside';
 import { overlapping } from './overlap';
 import {
   changeMessage, CLAIMS_PREFIX, claimLive, claimsRef, claimsRefspec, EMPTY, expiresOf, mergeTables, readTable, rememberTable, tableTree, trackingClaimsPrefix, trackingClaimsRef,
-  type ChangeMessage, type Claim, type ClaimConflict, type Table,
+  type ChangeMessage, type Claim, type ClaimConflict, type ClaimView, type Table,
 } from './table';
+
+export type { ClaimView } from './table';
 
 /** A claim's lifetime when `claim` is given no --ttl: handoff.claimTTL, within handoff.claimMaxTTL. */
 export const claimTtlMs = (c: Config) => Math.min(setting(c, 'claimTTL'), setting(c, 'claimMaxTTL'));
@@ -362,12 +364,6 @@ export function renewMutation(branch: string, session: string): Mutation<string[
 }
 
 // ---- reading ---------------------------------------------------------------------------------------------------
-
-export interface ClaimView extends Claim {
-  branch: string;
-  /** where this clone saw it: here only (not published yet), the remote only, or both */
-  where: 'local' | 'remote' | 'both';
-}
 
 /** Every live claim of the branches whose tables this clone has (here and the remote's tracking copies). */
 export function listClaims(repo: Storage, o: { branch?: string | null; nowMs?: number; remote?: string | null; config?: Config } = {}): { claims: ClaimView[]; conflicts: Array<ClaimConflict & { branch: string }>; outside: string[] } {

@@ -7,7 +7,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { handoffDir } from '../state/paths';
 import { writeState } from '../state/state-file';
-import type { ClaimView } from './claims';
+import type { ClaimView } from './table';
 
 export const claimsMarker = (commonDir: string) => path.join(handoffDir(commonDir), 'claims.json');
 

@@ -40,6 +40,13 @@ export interface Claim {
   worktree: string | null;
 }
 
+/** A claim as a listing shows it: its branch, and where this clone saw it. */
+export interface ClaimView extends Claim {
+  branch: string;
+  /** where this clone saw it: here only (not published yet), the remote only, or both */
+  where: 'local' | 'remote' | 'both';
+}
+
 /** A claim made offline that lost to a published one at the next sync: told to both sides. */
 export interface ClaimConflict {
   id: string;

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { claimLive } from './table';
 import { claimsMarker, readMarker } from './marker';
 import { pathClaimed } from './overlap';
-import type { ClaimView } from './claims';
+import type { ClaimView } from './table';
 
 export interface Hit {
   path: string;

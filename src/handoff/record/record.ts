@@ -11,7 +11,7 @@ import { commitFixed } from '../store/tx/commits';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, isHandoffName, isValidTopic, parseRef, NOTES_REF } from '../store/names';
 import { handoffDir } from '../state/paths';
 import { writeState } from '../state/state-file';
-import type { RefUpdate } from '../store/tx/extension';
+import type { RefUpdate } from '../store/tx/batch';
 import { placeOf, pruneWitness, pushWitness } from './witness';
 
 export const RECORD_REF = 'refs/handoff-record';

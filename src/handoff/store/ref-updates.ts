@@ -6,21 +6,11 @@ import { replaceRefusals } from './replace-refs';
 import type { Storage } from '../../git/storage';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef, NOTES_REF } from './names';
 import { FORMAT1_ARCHIVE_HINT, takesFormat1Archives } from './format';
-import { checkAdvances, type Violation } from './ownership';
+import { checkAdvances } from './ownership';
+import type { ReceiveUpdate, Refusal } from './receive-update';
+
+export type { ReceiveUpdate, Refusal } from './receive-update';
 import { droppedReceipts } from './receipts';
-
-export interface ReceiveUpdate {
-  oldOid: string | null;
-  newOid: string | null;
-  ref: string;
-}
-
-export interface Refusal {
-  ref: string;
-  rule: Violation['rule'] | 'name' | 'archive-moved' | 'archive-unrecorded' | 'receipts-dropped' | 'replace';
-  message: string;
-  hint: string;
-}
 
 const isZero = (oid: string) => /^0+$/.test(oid);
 

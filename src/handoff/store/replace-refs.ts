@@ -4,7 +4,7 @@
 // stand in for a handoff commit, or for any tree or blob while handoffs exist (their reach is not cheap to tell).
 import type { Storage } from '../../git/storage';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX } from './names';
-import type { ReceiveUpdate, Refusal } from './ref-updates';
+import type { ReceiveUpdate, Refusal } from './receive-update';
 
 export const REPLACE_PREFIX = 'refs/replace/';
 

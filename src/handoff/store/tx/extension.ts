@@ -2,21 +2,7 @@
 import type { RefOp, Storage } from '../../../git/storage';
 import { recordOp, RECORD_REF } from '../../record/record';
 import { recordMoves } from './record-step';
-
-/** One ref a transaction moves: oldOid null = created, newOid null = deleted. */
-export interface RefUpdate {
-  ref: string;
-  oldOid: string | null;
-  newOid: string | null;
-}
-
-/** A batch as tx is about to commit it: `reason` is the reflog message (`handoff write <topic>`, `handoff fetch`…). */
-export interface TxBatch {
-  reason: string;
-  updates: RefUpdate[];
-  /** the moves replace versions (redact): the loss record must stop keeping the replaced ones reachable */
-  replaces?: boolean;
-}
+import type { RefUpdate, TxBatch } from './batch';
 
 /** Ops that join a batch's transaction (all or none), and what follows once it committed. */
 export interface Extra {

@@ -4,12 +4,13 @@
 import { HandoffError } from '../../../errors';
 import { ownStubAlone } from '../../../git/hook-stub';
 import { MOVE_REFS, type RefOp, type Storage } from '../../../git/storage';
-import { afterCommit, EXTRA_REFS, extraOps, type RefUpdate, type TxBatch } from './extension';
+import { afterCommit, EXTRA_REFS, extraOps } from './extension';
+import type { RefUpdate, TxBatch } from './batch';
 import { inspectLock, isStale, lockError, refOfLock } from './locks';
 import { AGAIN, LOCK_HELD, LOCK_WAIT_MS, LOST_RACE, retrying } from '../../../retry';
 
 export type { RefOp } from '../../../git/storage';
-export type { RefUpdate, TxBatch } from './extension';
+export type { RefUpdate, TxBatch } from './batch';
 
 export { commitRecord, commitRewrite, commitVersion } from './commits';
 

@@ -4,7 +4,7 @@
 import { MOVE_REFS, type Storage } from '../../../git/storage';
 import { movesChange, nextRecord, noteWritten, RECORD_REF, seenAfterMove, setRecordBlocked, type RecordState } from '../../record/record';
 import { pruneWitness, pushWitness } from '../../record/witness';
-import type { RefUpdate } from './extension';
+import type { RefUpdate } from './batch';
 import { inspectLock, isStale, lockError } from './locks';
 import { LOST, LOST_RACE, untilWon } from '../../../retry';
 

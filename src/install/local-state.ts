@@ -3,18 +3,18 @@
 // and stay, said so — unless no handoff was ever written here, when the record (of nothing) goes too.
 import { existsSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { moveRefs, type RefOp } from '../store/tx';
-import { removeEmptyRecord } from '../store/tx/record-step';
-import type { Storage } from '../../git/storage';
-import { readRecord, RECORD_REF, KEPT_PREFIX, ROGUE_PREFIX } from '../record/record';
-import { DROPPED_PREFIX } from '../store/drop';
-import { ARCHIVE_PREFIX, HANDOFF_PREFIX, LEASE_PREFIX, NOTES_REF, REMOTES_ROOT } from '../store/names';
-import { auditFile } from './audit';
-import { handoffDir } from './paths';
-import { retireWitness, witnessOf, witnessTip } from '../record/witness';
-import { CLAIMS_PREFIX } from '../claims/table';
-import { claimsRemote } from '../claims/claims';
-import { userStateDir } from '../../user-dirs';
+import { moveRefs, type RefOp } from '../handoff/store/tx';
+import { removeEmptyRecord } from '../handoff/store/tx/record-step';
+import type { Storage } from '../git/storage';
+import { readRecord, RECORD_REF, KEPT_PREFIX, ROGUE_PREFIX } from '../handoff/record/record';
+import { DROPPED_PREFIX } from '../handoff/store/drop';
+import { ARCHIVE_PREFIX, HANDOFF_PREFIX, LEASE_PREFIX, NOTES_REF, REMOTES_ROOT } from '../handoff/store/names';
+import { auditFile } from '../handoff/state/audit';
+import { handoffDir } from '../handoff/state/paths';
+import { retireWitness, witnessOf, witnessTip } from '../handoff/record/witness';
+import { CLAIMS_PREFIX } from '../handoff/claims/table';
+import { claimsRemote } from '../handoff/claims/claims';
+import { userStateDir } from '../user-dirs';
 
 /** The files and folders under <git-common-dir>/handoff/ that only serve a running guard or command (claims.json: the claims state file, a cache of the tables). */
 const TRANSIENT = ['guard', 'guard-config.json', 'guard-config.plain', 'guard.log', 'lineage', 'ledger', 'processes', 'record-seen.json', 'versions.json', 'listing', 'hooks-for-agents.json', 'refusals.jsonl', 'refusals.jsonl.1', 'contact.json', 'claims.json', 'sync-seen.json', 'claims-seen.json', 'claims-refs.json'];

@@ -1,0 +1,118 @@
+// A git command line as git reads it: its global options (-C, --git-dir, -c and the GIT_CONFIG_* variables), its
+// subcommand, an alias defined on the line, and the command lines its options make git run (rebase -x, bisect run, …).
+import path from 'node:path';
+import { own } from '../../clients/event';
+import { splitWords } from './lex';
+import type { SimpleCommand } from './command';
+
+/** `-c` settings of a git command line and of GIT_CONFIG_COUNT / GIT_CONFIG_PARAMETERS assignments in front of it. */
+export function commandLineConfig(argv: string[], assigns: Record<string, string>): string[] {
+  const out: string[] = [];
+  for (let i = 1; i < argv.length && argv[i].startsWith('-'); i++) {
+    if (argv[i] === '-c' && argv[i + 1] !== undefined) out.push(argv[++i]);
+    else if (argv[i].startsWith('-c') && argv[i].length > 2 && !argv[i].startsWith('--')) out.push(argv[i].slice(2));
+    else if (GIT_VALUED.has(argv[i])) i++;
+  }
+  const n = Number(assigns.GIT_CONFIG_COUNT);
+  for (let k = 0; Number.isInteger(n) && k < Math.min(n, 100); k++) {
+    if (assigns[`GIT_CONFIG_KEY_${k}`] !== undefined) out.push(`${assigns[`GIT_CONFIG_KEY_${k}`]}=${assigns[`GIT_CONFIG_VALUE_${k}`] ?? ''}`);
+  }
+  // GIT_CONFIG_PARAMETERS: 'key'='value' pairs, as git -c passes them on
+  const params = assigns.GIT_CONFIG_PARAMETERS;
+  if (params) for (const m of params.matchAll(/'([^']*)'(?:='([^']*)')?/g)) out.push(m[2] !== undefined ? `${m[1]}=${m[2]}` : m[1]);
+  return out;
+}
+
+/** A git command line whose subcommand is an alias defined on that line: its expansion (argv, or a shell script for `!…`). */
+export function aliasOf(argv: string[], assigns: Record<string, string>): { argv: string[]; shell: string | null } | null {
+  const prog = argv[0] !== undefined ? path.basename(argv[0]) : '';
+  if (prog !== 'git' && !argv[0]?.startsWith('$')) return null;
+  const config = commandLineConfig(argv, assigns);
+  if (config.length === 0) return null;
+  let i = 1;
+  while (i < argv.length && argv[i].startsWith('-')) i += GIT_VALUED.has(argv[i]) ? 2 : 1;
+  const sub = argv[i];
+  if (sub === undefined) return null;
+  const def = config.reverse().find((c) => c.slice(0, c.indexOf('=')).toLowerCase() === `alias.${sub.toLowerCase()}`);
+  if (def === undefined) return null;
+  const value = def.slice(def.indexOf('=') + 1).trim();
+  const rest = argv.slice(i + 1);
+  if (value.startsWith('!')) return { argv: [], shell: `${value.slice(1)} ${rest.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ')}` };
+  const words = splitWords(value);
+  return { argv: [...argv.slice(0, i), ...words, ...rest], shell: null };
+}
+
+// Options of git verbs whose value git runs as a shell command line.
+const GIT_SCRIPT_OPTIONS: Record<string, string[]> = {
+  rebase: ['-x', '--exec'],
+  difftool: ['-x', '--extcmd'],
+  'filter-branch': ['--setup', '--env-filter', '--tree-filter', '--index-filter', '--parent-filter', '--msg-filter', '--commit-filter', '--tag-name-filter'],
+  fetch: ['--upload-pack'],
+  pull: ['--upload-pack'],
+  clone: ['-u', '--upload-pack'],
+  'ls-remote': ['--upload-pack'],
+  push: ['--receive-pack', '--exec'],
+  archive: ['--exec'],
+  'send-email': ['--to-cmd', '--cc-cmd', '--header-cmd', '--sendmail-cmd'],
+};
+
+/** The command lines a git command runs from its own arguments (`rebase -x '<cmd>'`, `bisect run <cmd…>`, …). */
+export function gitRunsScripts(cmd: SimpleCommand): string[] {
+  const inv = gitInvocation(cmd);
+  if (!inv) return [];
+  const a = inv.args;
+  if (inv.sub === 'bisect' && a[0] === 'run') return a.length > 1 ? [a.slice(1).map((w) => `'${w.replace(/'/g, `'\\''`)}'`).join(' ')] : [];
+  if (inv.sub === 'submodule') {
+    const k = a.indexOf('foreach');
+    const rest = k < 0 ? [] : a.slice(k + 1).filter((w) => !/^(-q|--quiet|--recursive)$/.test(w));
+    return rest.length ? [rest.join(' ')] : [];
+  }
+  const names = own(GIT_SCRIPT_OPTIONS, inv.sub);
+  if (!names) return [];
+  const out: string[] = [];
+  for (let i = 0; i < a.length; i++) {
+    for (const n of names) {
+      if (a[i] === n && a[i + 1] !== undefined) out.push(a[i + 1]);
+      else if (n.startsWith('--') && a[i].startsWith(`${n}=`)) out.push(a[i].slice(n.length + 1));
+      else if (!n.startsWith('--') && a[i].startsWith(n) && a[i].length > 2) out.push(a[i].slice(2));
+    }
+  }
+  return out;
+}
+
+export interface GitInvocation {
+  sub: string;
+  args: string[];
+  /** -C directories applied to the command's cwd */
+  cwd: string | null;
+  gitDir: string | null;
+  /** `-c name=value` settings given for this one command */
+  config?: string[];
+}
+
+const GIT_VALUED = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--config-env', '--super-prefix', '--list-cmds']);
+
+/** `git [global options] <sub> <args>` (or `git-<sub>`), null for anything else. */
+export function gitInvocation(cmd: SimpleCommand): GitInvocation | null {
+  const prog = cmd.argv[0] ? path.basename(cmd.argv[0]) : '';
+  if (prog.startsWith('git-') && prog.length > 4) return { sub: prog.slice(4), args: cmd.argv.slice(1), cwd: cmd.cwd, gitDir: null };
+  if (prog !== 'git' && !cmd.argv[0]?.startsWith('$')) return null;
+  let cwd = cmd.cwd;
+  let gitDir: string | null = cmd.assigns.GIT_DIR ?? null;
+  const config: string[] = commandLineConfig([], cmd.assigns);
+  let i = 1;
+  while (i < cmd.argv.length && cmd.argv[i].startsWith('-')) {
+    const a = cmd.argv[i];
+    const eq = a.indexOf('=');
+    const name = eq > 0 ? a.slice(0, eq) : a;
+    const value = eq > 0 ? a.slice(eq + 1) : GIT_VALUED.has(name) ? cmd.argv[i + 1] : undefined;
+    if (name === '-C' && value !== undefined) cwd = path.isAbsolute(value) ? value : cwd ? path.resolve(cwd, value) : null;
+    if (name === '--git-dir' && value !== undefined) gitDir = value;
+    if (name === '-c' && value !== undefined) config.push(value);
+    // --config-env=<key>=<variable>: the value is the variable's, unknown here
+    if (name === '--config-env' && value !== undefined) config.push(value.includes('=') ? `${value.slice(0, value.lastIndexOf('='))}=$${value.slice(value.lastIndexOf('=') + 1)}` : value);
+    i += GIT_VALUED.has(name) && eq < 0 ? 2 : 1;
+  }
+  if (i >= cmd.argv.length) return null;
+  return { sub: cmd.argv[i], args: cmd.argv.slice(i + 1), cwd, gitDir, config };
+}

@@ -1,0 +1,71 @@
+// The script a shell (or `source`) runs, when the guard can read it: a -c string or a here-document; what it reads that
+// the guard cannot (its input, a descriptor, an expansion's output) is named.
+import path from 'node:path';
+import { expands } from './lex';
+import { SHELLS, type Redirect } from './command';
+
+// What a shell reads its script from when it is not a file the session named: its input, a descriptor (a process
+// substitution is /dev/fd/N), a command substitution's output.
+const STDIN_LIKE = /^(-|\/dev\/stdin|\/dev\/fd\/\d+|\/proc\/(self|\d+)\/fd\/\d+)$/;
+
+/** What a command runs that the guard cannot read (its input, a descriptor, an expansion's output), named; else undefined. */
+export function unreadScript(prog: string, argv: string[], redirects: Redirect[]): string | undefined {
+  if (expands(argv[0] ?? '') && /\$\(|`/.test(argv[0])) return `\`${argv[0].slice(0, 60)}\` (a program named by a command's output)`;
+  if (prog === 'source' || prog === '.') return argv[1] !== undefined && STDIN_LIKE.test(argv[1]) ? `\`${prog} ${argv[1]}\`` : undefined;
+  if (!SHELLS.has(prog)) return undefined;
+  const operands: string[] = [];
+  for (let k = 1; k < argv.length; k++) {
+    if (argv[k] === '--') {
+      operands.push(...argv.slice(k + 1));
+      break;
+    }
+    if (/^[-+][oO]$|^--(rcfile|init-file)$/.test(argv[k])) k++;
+    else if (!/^[-+]/.test(argv[k])) {
+      operands.push(...argv.slice(k));
+      break;
+    }
+  }
+  // `bash script.sh` runs a file the session may have written: out of reach by design (SECURITY.md), not unread here;
+  // with -s the operands are the script's arguments and the script is the input
+  const fromInput = argv.slice(1).some((a) => /^-[a-zA-Z]*s[a-zA-Z]*$/.test(a));
+  if (operands.length && !fromInput && !STDIN_LIKE.test(operands[0])) return undefined;
+  if (fromInput) operands.length = 0;
+  const from = redirects.find((r) => r.op === '<' || r.op === '<&')?.target;
+  // `bash < script.sh` is `bash script.sh`
+  if (!operands.length && from !== undefined && !STDIN_LIKE.test(from) && !/^\d+$/.test(from)) return undefined;
+  return `\`${prog}\` reading its script from ${operands.length ? operands[0] : from ? from : 'its input'}`;
+}
+
+/** The script `source`/`.` runs when the guard can read it: a here-document or here-string on /dev/stdin. */
+export function sourcedScript(argv: string[], redirects: Redirect[]): string | null {
+  const doc = redirects.find((r) => r.op === '<<' && r.body !== undefined);
+  return doc && argv[1] !== undefined && /^(\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0)$/.test(argv[1]) ? doc.body! : null;
+}
+
+// Programs that run a shell command line given with -c (as a user, in a pseudo-terminal).
+export const RUNS_SHELL_C = new Set(['su', 'runuser', 'script', 'sg']);
+
+/** The script a shell runs: its -c string (`bash -O extglob -c '…'`, `sh -ec -- '…'`), or a here-document it reads. */
+export function shellScript(argv: string[], redirects: Redirect[]): string | null {
+  // su/runuser/script/sg: -c or --command anywhere among their arguments
+  if (RUNS_SHELL_C.has(path.basename(argv[0] ?? ''))) {
+    for (let k = 1; k < argv.length; k++) {
+      if (/^-[a-zA-Z]*c$/.test(argv[k]) || argv[k] === '--command') return argv[k + 1] ?? null;
+      if (argv[k].startsWith('--command=')) return argv[k].slice(10);
+    }
+    return null;
+  }
+  for (let k = 1; k < argv.length; k++) {
+    const a = argv[k];
+    if (a === '--' || !/^[-+]/.test(a)) break;
+    if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(a)) {
+      const at = argv[k + 1] === '--' ? k + 2 : k + 1;
+      return argv[at] ?? null;
+    }
+    // options with a value of their own
+    if (/^[-+]O$|^[-+]o$|^--(rcfile|init-file)$/.test(a)) k++;
+  }
+  const doc = redirects.find((r) => r.op === '<<' && r.body !== undefined);
+  const operands = argv.slice(1).filter((a) => !/^[-+]/.test(a));
+  return doc && operands.length === 0 ? doc.body! : null;
+}

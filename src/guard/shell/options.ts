@@ -1,0 +1,100 @@
+// A command's arguments as its own option parser reads them: long options in any abbreviation, short options in
+// clusters, `--`, option values (getopt, optionValue), and find's expression (findParts).
+
+/** Whether `a` is the long option `full`, spelled whole or abbreviated to 3+ characters, with or without `=value`. */
+export const isLong = (a: string, full: string) => {
+  const name = a.split('=', 1)[0];
+  return a.startsWith('--') && name.length >= 3 && full.startsWith(name);
+};
+
+/**
+ * A command's operands and option values as getopt reads them: `short` letters and `long` options that take a value
+ * (in a cluster the letter takes the rest, or the next argument), `--` ending the options, options after operands.
+ */
+export function getopt(args: string[], short: string, long: string[] = []): { operands: string[]; values: Map<string, string[]>; flags: string[] } {
+  const operands: string[] = [];
+  const values = new Map<string, string[]>();
+  const flags: string[] = [];
+  const put = (k: string, v: string | undefined) => v !== undefined && values.set(k, [...(values.get(k) ?? []), v]);
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--') {
+      operands.push(...args.slice(i + 1));
+      break;
+    }
+    if (a === '-' || !a.startsWith('-')) operands.push(a);
+    else if (a.startsWith('--')) {
+      const full = long.find((l) => isLong(a, l));
+      if (full === undefined) flags.push(a);
+      else put(full, a.includes('=') ? a.slice(a.indexOf('=') + 1) : args[++i]);
+    } else {
+      for (let k = 1; k < a.length; k++) {
+        if (!short.includes(a[k])) {
+          flags.push(`-${a[k]}`);
+          continue;
+        }
+        put(`-${a[k]}`, a.slice(k + 1) || args[++i]);
+        break;
+      }
+    }
+  }
+  return { operands, values, flags };
+}
+
+/** find's starting points, what it deletes or runs, the files it writes (-fprint…), and the names narrowing a delete. */
+export function findParts(args: string[]): { roots: string[]; acts: boolean; writes: string[]; names: string[] | null; namesListed: string[] | null } {
+  let i = 0;
+  // options before the starting points (-H -L -P -D <opts> -O<level>) and `--`
+  for (; i < args.length; i++) {
+    if (args[i] === '-D') i++;
+    else if (args[i] === '--') {
+      i++;
+      break;
+    } else if (!/^-([HLP]|O\d*)$/.test(args[i])) break;
+  }
+  const roots: string[] = [];
+  for (; i < args.length && !args[i].startsWith('-') && args[i] !== '(' && args[i] !== '!'; i++) roots.push(args[i]);
+  const expr = args.slice(i);
+  const ACTS = new Set(['-delete', '-exec', '-execdir', '-ok', '-okdir']);
+  const writes = expr.flatMap((a, k) => (/^-f(print0?|printf|ls)$/.test(a) && expr[k + 1] !== undefined ? [expr[k + 1]] : []));
+  const first = expr.findIndex((a) => ACTS.has(a));
+  // only a conjunction of tests before the action narrows what goes, by a -name not negated (-o, groups, commas: nothing)
+  const before = first < 0 ? [] : expr.slice(0, first);
+  const plain = !before.some((a) => /^(-o|-or|\(|\)|,)$/.test(a)) && !expr.slice(first + 1).some((a) => /^(-o|-or|,)$/.test(a));
+  const nameTests = (tests: string[]) => {
+    const kept = (k: number) => tests[k + 1] !== undefined && !/^(!|-not)$/.test(tests[k - 1] ?? '');
+    return tests.flatMap((a, k) => (a === '-name' && kept(k) ? [tests[k + 1]] : a === '-iname' && kept(k) ? [`${tests[k + 1]}\0i`] : []));
+  };
+  const names = plain ? nameTests(before) : [];
+  // what it lists (-print, or no action): narrowed the same way, by the whole expression
+  const listed = expr.some((a) => /^(-o|-or|\(|\)|,)$/.test(a)) ? [] : nameTests(expr);
+  return { roots: roots.length ? roots : ['.'], acts: first >= 0, writes, names: names.length ? names : null, namesListed: listed.length ? listed : null };
+}
+
+export const nonOptions = (args: string[]) => {
+  const out: string[] = [];
+  let opts = true;
+  for (const a of args) {
+    if (opts && a === '--') opts = false;
+    else if (opts && a.startsWith('-') && a !== '-') continue;
+    else out.push(a);
+  }
+  return out;
+};
+
+/** The value of an option given as `-o X`, `-oX`, `--output X` or `--output=X` (the last one given), or undefined. */
+export function optionValue(args: string[], names: string[]): string | undefined {
+  let v: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--') break;
+    for (const n of names) {
+      if (a === n) v = args[i + 1];
+      else if (n.startsWith('--') && a.startsWith(n + '=')) v = a.slice(n.length + 1);
+      else if (!n.startsWith('--') && a.startsWith(n) && a.length > n.length) v = a.slice(n.length);
+      // a cluster of short options (`-uo FILE`, `-uoFILE`): the letter takes the rest, or the next argument
+      else if (n.length === 2 && /^-[a-zA-Z]+/.test(a) && !a.startsWith('--') && a.indexOf(n[1]) > 1) v = a.slice(a.indexOf(n[1]) + 1) || args[i + 1];
+    }
+  }
+  return v;
+}

@@ -1,0 +1,96 @@
+// Commands hidden in values (issue 24): a configuration value or an environment variable that git (or another
+// program) runs as a command IS a nested command line. `git -c core.pager='<cmd>' log`, `GIT_PAGER='<cmd>' git log`,
+// `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.editor GIT_CONFIG_VALUE_0='<cmd>' git commit`, `export EDITOR='<cmd>';
+// git commit`, `git config --global core.pager '<cmd>'` (git reads the global configuration here too): each value is
+// read as `sh -c '<value>'` would be, and its commands join the line's, so every rule (and the allowlist) judges them
+// as if they were written bare. Which keys and variables run a value is said once, in RUNNING_KEYS
+// (rules/git-config.ts: `script`, `env`). A value the guard cannot see (`--config-env=core.pager=VAR` with VAR from
+// the environment, `GIT_PAGER="$(…)"`) becomes a command whose program is unknown (`$VAR`): the full rules refuse it
+// on a line that names what the guard protects (pre-tool.ts), and allow it elsewhere. parseShell (./parse.ts) reads
+// each command's values here, and each value is read by the `read` it passes (parseShell again, one level deeper).
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { persistentSetting, RUNNING_KEYS, runningKey } from '../rules/git-config';
+import { expands, LexBound } from './lex';
+import { substituteVars, type ReadScript, type SimpleCommand } from './command';
+import { commandLineConfig, gitInvocation } from './git';
+
+/** How deep values that run values are read (a pager whose line sets a pager …), like shells in shells. */
+const MAX_VALUE_DEPTH = 4;
+
+/** The variables that stand for a key that runs a command, from RUNNING_KEYS. */
+/** Each variable git reads a command from, with how git runs it (the key's `script`: ssh is given the host and a command). */
+const RUN_VARS: ReadonlyMap<string, (v: string) => string | null> = new Map(RUNNING_KEYS.flatMap((r) => (r.script ? (r.env ?? []).map((name) => [name, r.script!] as const) : [])));
+
+/** Declarations whose `NAME=value` arguments set variables for the rest of the line. */
+const DECLARES = new Set(['export', 'declare', 'typeset', 'readonly', 'local']);
+
+/** The variables a command sets for the rest of the line: a bare assignment, or `export NAME=value`. */
+export function setsForLine(c: SimpleCommand): Record<string, string> {
+  if (c.argv.length === 0) return c.assigns;
+  if (!DECLARES.has(c.argv[0])) return {};
+  const out: Record<string, string> = {};
+  for (const a of c.argv.slice(1)) if (/^[A-Za-z_]\w*=/.test(a)) out[a.slice(0, a.indexOf('='))] = a.slice(a.indexOf('=') + 1);
+  return out;
+}
+
+/** The top of the worktree holding `dir` (where git runs a pager, an editor or a diff program), or null. */
+function topLevel(dir: string | null): string | null {
+  for (let d = dir; d; d = path.dirname(d)) {
+    if (existsSync(path.join(d, '.git'))) return d;
+    if (path.dirname(d) === d) return null;
+  }
+  return null;
+}
+
+/**
+ * The commands `c`'s values run, each read as `sh -c '<value>'`: the command-running keys set for a git command
+ * (`-c`, `--config-env`, GIT_CONFIG_COUNT/KEY/VALUE, GIT_CONFIG_PARAMETERS) and the command-running variables it
+ * is given or sets (`GIT_PAGER=… cmd`, `export EDITOR=…`). `line`: the variables set earlier on the line.
+ */
+export function runValueCommands(c: SimpleCommand, line: Record<string, string>, depth: number, read: ReadScript): SimpleCommand[] {
+  // the common command sets no variable and is no git command: nothing to read (the parse of every line comes here)
+  const p0 = c.argv[0] ?? '';
+  // git, or git-<anything>, as the last part of the path (what /(^|\/)git(-[^/]*)?$/ matches, without compiling it)
+  const base = p0.slice(p0.lastIndexOf('/') + 1);
+  const gitLike = p0.startsWith('$') || base === 'git' || base.startsWith('git-');
+  if (!gitLike && c.argv.length && !DECLARES.has(p0) && Object.keys(c.assigns).length === 0) return [];
+  const own = setsForLine(c);
+  const vars = { ...line, ...own, ...c.assigns };
+  const values: Array<{ source: string; value: string; cwd: string | null }> = [];
+  const inv = c.argv.length ? gitInvocation({ ...c, assigns: vars }) : null;
+  // git runs its programs at the top of the worktree; -C and a changed --git-dir are followed as far as they go
+  // (looked up only when there is a value to read: most git commands carry none)
+  let top: string | null | undefined;
+  const gitCwd = () => (top === undefined ? (top = inv && !inv.gitDir ? topLevel(inv.cwd) : null) : top);
+  if (inv) {
+    // `-c` glued to its value too (`-ccore.pager=…`), which commandLineConfig reads and gitInvocation does not
+    const config = new Set([...(inv.config ?? []), ...commandLineConfig(c.argv, {})]);
+    for (const setting of config) {
+      const eq = setting.indexOf('=');
+      if (eq < 0) continue;
+      const value = setting.slice(eq + 1);
+      const script = runningKey(setting.slice(0, eq), value)?.script?.(value);
+      if (script) values.push({ source: setting.slice(0, eq), value: script, cwd: gitCwd() });
+    }
+  }
+  // `git config --global core.pager '<cmd>'`: every later git command here runs it
+  const setting = inv?.sub === 'config' ? persistentSetting(inv.args, inv.cwd) : null;
+  const persistent = setting ? runningKey(setting.key, setting.value)?.script?.(setting.value) : null;
+  if (setting && persistent) values.push({ source: setting.key, value: persistent, cwd: gitCwd() });
+  // variables: those given to this command, and those it sets for the line (judged where set: a later command of
+  // the line, or of the shell, may run them)
+  for (const [name, value] of Object.entries({ ...own, ...c.assigns })) {
+    if (RUN_VARS.has(name) && value.trim() !== '') values.push({ source: name, value: RUN_VARS.get(name)!(value) ?? value, cwd: inv ? gitCwd() : c.cwd });
+  }
+  // inherited from earlier on the line, by a git command (which runs them at the top of its worktree)
+  if (inv) for (const [name, script] of RUN_VARS) if (Object.hasOwn(line, name) && !Object.hasOwn(c.assigns, name) && line[name].trim() !== '') values.push({ source: name, value: script(line[name]) ?? line[name], cwd: gitCwd() });
+  if (values.length === 0) return [];
+  if (depth >= MAX_VALUE_DEPTH) throw new LexBound(`values that run commands nested more than ${MAX_VALUE_DEPTH} deep`);
+  return values.flatMap(({ source, value, cwd }) => {
+    const script = substituteVars(value, vars);
+    const cmds = read(script, cwd, depth + 1);
+    // what the value runs is not known until the shell runs it: the full rules decide on the line (pre-tool.ts)
+    return expands(script) ? cmds.map((n) => ({ ...n, unseen: source })) : cmds;
+  });
+}

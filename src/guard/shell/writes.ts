@@ -1,0 +1,163 @@
+// The files a simple command writes, appends to or deletes: its redirections, and per program the operands and option
+// values that name files (tee, sed -i, cp/mv/install/ln, rsync, rm, touch, dd, sort -o, curl, wget, gawk -i inplace,
+// uniq, git --output, find -delete/-exec/-fprint).
+import path from 'node:path';
+import { WRITE_REDIRECTS, type SimpleCommand } from './command';
+import { findParts, getopt, isLong, nonOptions, optionValue } from './options';
+
+export type TargetKind = 'write' | 'append' | 'delete';
+
+// Long options that take a value (so the next word is not an operand) of rsync, curl and wget.
+const RSYNC_VALUED = ['--exclude', '--include', '--filter', '--files-from', '--exclude-from', '--include-from', '--rsh', '--rsync-path', '--temp-dir', '--compare-dest', '--copy-dest', '--link-dest', '--backup-dir', '--suffix', '--chmod', '--chown', '--usermap', '--groupmap', '--log-file', '--log-file-format', '--partial-dir', '--password-file', '--out-format', '--timeout', '--contimeout', '--bwlimit', '--max-size', '--min-size', '--max-delete', '--block-size', '--modify-window', '--info', '--debug', '--port', '--sockopts', '--outbuf', '--iconv', '--checksum-choice', '--compress-choice', '--compress-level', '--skip-compress', '--stop-after', '--stop-at', '--write-batch', '--only-write-batch', '--read-batch', '--protocol', '--remote-option', '--address', '--early-input', '--mkpath-mode'];
+const CURL_VALUED = ['--output', '--output-dir', '--dump-header', '--cookie-jar', '--trace', '--trace-ascii', '--libcurl', '--stderr', '--etag-save', '--hsts', '--alt-svc', '--config', '--cookie', '--data', '--data-binary', '--data-raw', '--data-urlencode', '--data-ascii', '--header', '--user', '--user-agent', '--referer', '--request', '--proxy', '--form', '--form-string', '--upload-file', '--max-time', '--connect-timeout', '--range', '--write-out', '--cacert', '--capath', '--cert', '--key', '--url', '--etag-compare', '--time-cond', '--retry', '--retry-delay', '--retry-max-time', '--resolve', '--connect-to', '--interface', '--limit-rate', '--max-filesize', '--proxy-user', '--quote', '--continue-at', '--json', '--oauth2-bearer', '--variable', '--expand-url', '--telnet-option', '--speed-limit', '--speed-time'];
+const WGET_VALUED = ['--output-document', '--output-file', '--append-output', '--directory-prefix', '--execute', '--input-file', '--base', '--tries', '--timeout', '--wait', '--quota', '--user', '--password', '--header', '--user-agent', '--referer', '--post-data', '--post-file', '--body-data', '--body-file', '--method', '--load-cookies', '--save-cookies', '--level', '--accept', '--reject', '--domains', '--exclude-domains', '--include-directories', '--exclude-directories', '--cut-dirs', '--default-page', '--adjust-extension', '--backups', '--ca-certificate', '--certificate', '--private-key', '--limit-rate', '--bind-address', '--dns-timeout', '--connect-timeout', '--read-timeout', '--waitretry', '--restrict-file-names', '--local-encoding', '--remote-encoding', '--config', '--rejected-log', '--start-pos'];
+
+export interface WriteTarget {
+  path: string;
+  kind: TargetKind;
+  /** the directory the path is relative to, when known */
+  cwd: string | null;
+  /** a deleted directory: only entries whose name matches one of these globs go (find -name), all when absent */
+  names?: string[];
+  /** a directory written as a tree (cp -r, rsync, git checkout <dir>): the handoff files under it are written too */
+  tree?: boolean;
+  /** a tree copied from here: only the files that exist under it at the same relative path are written */
+  from?: string;
+  /** a directory named to a program the guard does not know: the handoff files directly in it may be written */
+  children?: boolean;
+}
+
+/** Files a simple command writes, appends to or deletes (redirects, tee, sed -i, cp/mv, rm, touch, dd…). */
+export function writeTargets(cmd: SimpleCommand): WriteTarget[] {
+  const t: WriteTarget[] = [];
+  const add = (p: string | undefined, kind: TargetKind) => {
+    if (p && !/^&?\d+$/.test(p) && p !== '/dev/null' && !p.startsWith('/dev/std')) t.push({ path: p, kind, cwd: cmd.cwd });
+  };
+  for (const r of cmd.redirects) if (WRITE_REDIRECTS.has(r.op) || r.op === '>&') add(r.target, r.op.endsWith('>>') ? 'append' : 'write');
+  const [p0, ...args] = cmd.argv;
+  const prog = p0 ? path.basename(p0) : '';
+  switch (prog) {
+    case 'tee': {
+      const append = args.some((a) => a === '-a' || isLong(a, '--append'));
+      for (const f of nonOptions(args)) add(f, append ? 'append' : 'write');
+      break;
+    }
+    case 'sed':
+    case 'perl': {
+      // perl's switches cluster with digits (-0777pi, -l0pi); sed's --in-place abbreviates (--i, --in-pl)
+      const inPlace = (a: string) => (prog === 'perl' ? /^-[0-9a-zA-Z]*i/.test(a) && !/^-[0-9a-zA-Z]*[eEMmIxdDCF]/.test(a.slice(0, a.indexOf('i'))) : /^-[a-zA-Z]*i/.test(a) || isLong(a, '--in-place'));
+      if (!args.some(inPlace)) break;
+      const scripted = args.some((a) => a === '-e' || a === '-f' || isLong(a, '--expression') || isLong(a, '--file') || /^-[a-zA-Z0-9]*[ef]$/.test(a));
+      const files = nonOptions(args.filter((a, k) => !(k > 0 && /^(-e|-f|--expression|--file|-[a-zA-Z0-9]*[ef])$/.test(args[k - 1]))));
+      for (const f of scripted ? files : files.slice(1)) add(f, 'write');
+      break;
+    }
+    case 'cp':
+    case 'mv':
+    case 'install':
+    case 'ln': {
+      const o = getopt(args, prog === 'install' ? 'gmoSt' : 'St', ['--target-directory', '--suffix', ...(prog === 'install' ? ['--group', '--mode', '--owner', '--strip-program'] : [])]);
+      const files = o.operands;
+      const dirOpt = [...(o.values.get('-t') ?? []), ...(o.values.get('--target-directory') ?? [])].pop();
+      // a directory copied or moved lands with everything under it (cp -r, -a, mv)
+      const tree = prog === 'mv' || (prog === 'cp' && o.flags.some((f) => /^-[rRa]$/.test(f) || isLong(f, '--recursive') || isLong(f, '--archive')));
+      const put = (dest: string, from: string) => {
+        add(dest, 'write');
+        if (tree && t.length && t[t.length - 1].path === dest) Object.assign(t[t.length - 1], { tree: true, from });
+      };
+      const sources = dirOpt !== undefined ? files : files.slice(0, -1);
+      const dest = dirOpt ?? (files.length >= 2 ? files[files.length - 1] : undefined);
+      if (dest === undefined) break;
+      if (dirOpt === undefined) put(dest, sources.length === 1 ? sources[0] : '');
+      // copying into a directory lands on <dir>/<basename>
+      for (const f of sources) {
+        put(path.join(dest, path.basename(f)), f);
+        if (prog === 'mv') add(f, 'delete');
+      }
+      break;
+    }
+    case 'rsync': {
+      const o = getopt(args, 'eBTfM', RSYNC_VALUED);
+      if (o.operands.length < 2) break;
+      const sources = o.operands.slice(0, -1);
+      const dest = o.operands[o.operands.length - 1];
+      const deletes = o.flags.some((f) => /^--del/.test(f));
+      // `rsync -a src/ dest/` fills dest, `rsync -a src dest/` makes dest/src; --delete… removes what src lacks
+      const put = (d: string, from: string) => {
+        add(d, deletes ? 'delete' : 'write');
+        if (!deletes && t.length && t[t.length - 1].path === d) Object.assign(t[t.length - 1], { tree: true, from });
+      };
+      put(dest, sources.length === 1 ? sources[0] : '');
+      for (const f of sources) put(path.join(dest, path.basename(f)), f);
+      if (o.flags.some((f) => isLong(f, '--remove-source-files'))) for (const f of sources) add(f, 'delete');
+      break;
+    }
+    case 'rm':
+    case 'unlink':
+    case 'shred':
+      for (const f of nonOptions(args)) add(f, 'delete');
+      break;
+    case 'truncate':
+    case 'touch':
+      for (const f of getopt(args, prog === 'truncate' ? 'sr' : 'dtr', prog === 'truncate' ? ['--size', '--reference'] : ['--date', '--reference']).operands) add(f, 'write');
+      break;
+    case 'dd':
+      for (const a of args) if (a.startsWith('of=')) add(a.slice(3), 'write');
+      break;
+    case 'sort':
+      add(optionValue(args, ['-o', '--output']), 'write');
+      break;
+    case 'curl': {
+      // curl's options that take a value (most of its letters), those that write a file, and where -O puts a download
+      const o = getopt(args, 'AbcCdDeEFHKmoPQrtTuUwxXyYz', CURL_VALUED);
+      const dir = o.values.get('--output-dir')?.pop();
+      for (const k of ['-o', '--output']) for (const f of o.values.get(k) ?? []) add(dir && !path.isAbsolute(f) ? path.join(dir, f) : f, 'write');
+      for (const k of ['-D', '--dump-header', '-c', '--cookie-jar', '--trace', '--trace-ascii', '--libcurl', '--stderr', '--etag-save', '--hsts', '--alt-svc']) for (const f of o.values.get(k) ?? []) add(f, 'write');
+      if (o.flags.some((f) => f === '-O' || f === '-J' || isLong(f, '--remote-name') || isLong(f, '--remote-name-all') || isLong(f, '--remote-header-name'))) {
+        for (const u of o.operands) add(path.join(dir ?? '.', path.basename(u.replace(/[?#].*$/, '')) || 'index.html'), 'write');
+      }
+      break;
+    }
+    case 'wget': {
+      const o = getopt(args, 'OoaPeiBtTwQUYDIXlAR', WGET_VALUED);
+      const named = [...(o.values.get('-O') ?? []), ...(o.values.get('--output-document') ?? [])];
+      for (const f of named) add(f, 'write');
+      for (const k of ['-o', '--output-file', '-a', '--append-output']) for (const f of o.values.get(k) ?? []) add(f, 'write');
+      const prefix = [...(o.values.get('-P') ?? []), ...(o.values.get('--directory-prefix') ?? [])].pop() ?? '.';
+      if (!named.length) for (const u of o.operands) add(path.join(prefix, path.basename(u.replace(/[?#].*$/, '')) || 'index.html'), 'write');
+      break;
+    }
+    case 'awk':
+    case 'gawk':
+    case 'mawk':
+    case 'nawk': {
+      // gawk -i inplace edits its input files; what the program itself writes is read as code (rules/interpreter-writes.ts)
+      const o = getopt(args, 'fvFiEWe', ['--file', '--assign', '--field-separator', '--include', '--load', '--exec', '--source']);
+      if (![...(o.values.get('-i') ?? []), ...(o.values.get('--include') ?? [])].some((v) => /^inplace(\.awk)?$/.test(v))) break;
+      const code = o.values.has('-f') || o.values.has('--file') || o.values.has('-e') || o.values.has('--source') || o.values.has('-E') || o.values.has('--exec');
+      for (const f of (code ? o.operands : o.operands.slice(1)).filter((f) => !/^[A-Za-z_]\w*=/.test(f))) add(f, 'write');
+      break;
+    }
+    case 'uniq': {
+      const files = getopt(args, 'fsw', ['--skip-fields', '--skip-chars', '--check-chars']).operands;
+      if (files.length >= 2) add(files[1], 'write');
+      break;
+    }
+    case 'git':
+      // diff, log, show, format-patch … --output=<file> write where they are told
+      add(optionValue(args, ['--output']), 'write');
+      break;
+    case 'find': {
+      // `find <paths> … -delete` or `-exec …` may remove anything under its starting paths; -fprint… write a file
+      const f = findParts(args);
+      for (const w of f.writes) add(w, 'write');
+      if (!f.acts) break;
+      for (const a of f.roots) {
+        add(a, 'delete');
+        if (f.names && t.length && t[t.length - 1].path === a) t[t.length - 1].names = f.names;
+      }
+      break;
+    }
+  }
+  return t;
+}

@@ -1,0 +1,61 @@
+// Scripts written on the line before they are run (`echo '<script>' > s.sh; sh s.sh`): which files a command writes by
+// redirection, with their text when it is known, and the text a later command runs from one of them.
+import path from 'node:path';
+import { printedTexts } from './printed';
+import { SHELLS, WRITE_REDIRECTS, type SimpleCommand } from './command';
+
+/** Where a path a command names is (null: built by an expansion, or relative to an unknown directory). */
+export function pathAt(p: string, dir: string | null): string | null {
+  if (/[$`*?[]/.test(p) || p.startsWith('~')) return null;
+  return path.isAbsolute(p) ? path.normalize(p) : dir ? path.resolve(dir, p) : null;
+}
+
+/** Records the files a command writes by redirection, with the text when it is echo's, printf's or a here-document's. */
+export function recordWrites(c: SimpleCommand, written: Map<string, string | null>, makers: Map<string, string>): void {
+  for (const r of c.redirects) {
+    if (!WRITE_REDIRECTS.has(r.op) || /^(\d+|-|\/dev\/null)$/.test(r.target)) continue;
+    const at = pathAt(r.target, c.cwd);
+    if (at === null) continue;
+    const prog = c.argv[0] ?? '';
+    const doc = prog === 'cat' && c.argv.length === 1 ? c.redirects.find((d) => d.op === '<<' && d.body !== undefined)?.body : undefined;
+    const printed = doc === undefined && (prog === 'echo' || prog === 'printf') && !Object.keys(c.assigns).length ? printedTexts(prog, c.argv.slice(1)) : null;
+    let text: string | null = doc ?? (printed && new Set(printed).size === 1 ? printed[0] : null);
+    if (r.op.endsWith('>>')) {
+      const prior = written.get(at);
+      text = prior === undefined || prior === null || text === null ? null : prior + text;
+    }
+    written.set(at, text);
+    if (text === null) makers.set(at, path.basename(prog) || 'a redirection');
+  }
+  // tee names the files it writes; their text is its input
+  if (c.argv[0] === 'tee') for (const a of c.argv.slice(1)) if (!a.startsWith('-')) { const at = pathAt(a, c.cwd); if (at !== null) { written.set(at, null); makers.set(at, 'tee'); } }
+}
+
+/** A command running a file written earlier on the same line (`.`/`source`, a shell given it, `./s.sh`, `sh < s.sh`): its text (null: unknown). */
+export function writtenScriptRun(c: SimpleCommand, written: Map<string, string | null>, makers: Map<string, string>): { text: string | null; shown: string; maker?: string } | null {
+  if (written.size === 0 || c.argv.length === 0) return null;
+  const prog = path.basename(c.argv[0]);
+  let file: string | undefined;
+  if (prog === '.' || prog === 'source') file = c.argv[1];
+  else if (SHELLS.has(prog)) {
+    for (let k = 1; k < c.argv.length; k++) {
+      const a = c.argv[k];
+      if (a === '--') { file = c.argv[k + 1]; break; }
+      if (/^[-+][oO]$|^--(rcfile|init-file)$/.test(a)) k++;
+      else if (!/^[-+]/.test(a)) { file = a; break; }
+    }
+    file ??= c.redirects.find((r) => r.op === '<')?.target;
+  } else if (c.argv[0].includes('/')) file = c.argv[0];
+  if (file === undefined) return null;
+  const at = pathAt(file, c.cwd);
+  if (at === null || !written.has(at)) return null;
+  return { text: written.get(at)!, shown: c.argv.join(' ').slice(0, 80), maker: makers.get(at) };
+}
+
+/** The texts `echo`/`printf` of literal words print (./printed.ts), as scripts a shell would read; null for anything else. */
+export function literalOutput(p: SimpleCommand): string[] | null {
+  const [prog, ...args] = p.argv;
+  if (Object.keys(p.assigns).length || p.redirects.some((r) => r.op !== '<<' && !/^(\d+|-|\/dev\/null)$/.test(r.target))) return null;
+  const texts = printedTexts(prog ?? '', args);
+  return texts && [...new Set(texts)];
+}
