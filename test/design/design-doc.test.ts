@@ -104,8 +104,8 @@ describe('docs/design.md', () => {
     // a batch of more than N moves is staged: STAGE_FROM is the first staged size
     const stageFrom = Number(/const STAGE_FROM = (\d+);/.exec(source('src/sync/push.ts'))![1]);
     expect(stated(/a batch of more than (\d+) moves/)).toBe(stageFrom - 1);
-    const depth = Number(/const MAX_DEPTH = (\d+);/.exec(source('src/guard/shell.ts'))![1]);
-    expect(stated(/parsed again \((\w+) deep/)).toBe(depth);
+    const depth = Number(/const MAX_DEPTH = (\d+);/.exec(source('src/guard/shell/command.ts'))![1]);
+    expect(stated(/parseShell hands it \((\w+) deep/)).toBe(depth);
     const cases = /export type MergeCase = ([^;]+);/.exec(source('src/sync/fetch.ts'))![1].split('|');
     expect(stated(/the (\w+) merge cases/)).toBe(cases.length);
     const symbols = source('src/git/storage.ts').match(/^export const \w+: unique symbol/gm) ?? [];
