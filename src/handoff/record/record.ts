@@ -178,9 +178,25 @@ export function nextRecord(repo: Storage, change: (rec: RecordState) => string[]
     : [...new Set([cur.commit, cur.problem ? fallback?.commit : null, ...keep].filter((o): o is string => !!o))];
   const blob = repo.writeBlob(serializeRecord(base));
   const tree = repo.writeTree([{ name: 'record', oid: blob }]);
-  const commit = commitFixed(repo, tree, parents, recordMessage(base.entries.size, placeOf(repo)));
+  // the record chain stays the first parent; the versions kept beside it go through commits of their own when there
+  // are many (a first sight of 100,000 refs: one commit's parents would pass the command line's limit)
+  const first = restart ? null : (parents[0] ?? null);
+  const kept = keptParents(repo, restart ? parents : parents.slice(1));
+  const commit = commitFixed(repo, tree, first ? [first, ...kept] : kept, recordMessage(base.entries.size, placeOf(repo)));
   // an unreadable record ref (not a commit, missing object) is replaced from its exact value
   return { commit, expected: old ?? rawRecordOid(repo), state: base };
+}
+
+/** How many parents a commit of the record is given at most (each `-p <oid>` on `git commit-tree`'s command line). */
+export const MAX_PARENTS = 1000;
+
+/** `oids` as at most MAX_PARENTS parents: past that, in commits of MAX_PARENTS each ("handoff kept versions"), nested. */
+function keptParents(repo: Storage, oids: string[]): string[] {
+  if (oids.length <= MAX_PARENTS) return oids;
+  const empty = repo.writeTree([]);
+  const groups: string[] = [];
+  for (let i = 0; i < oids.length; i += MAX_PARENTS) groups.push(commitFixed(repo, empty, oids.slice(i, i + MAX_PARENTS), `handoff kept versions: ${Math.min(MAX_PARENTS, oids.length - i)}`));
+  return keptParents(repo, groups);
 }
 
 /**
