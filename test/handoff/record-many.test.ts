@@ -15,7 +15,7 @@ describe('the record at its first sight of many refs', () => {
     const gen = spawnSync(process.execPath, ['-e', script], { cwd: repo.dir, env: repo.env, encoding: 'utf8' });
     expect(gen.status, gen.stderr).toBe(0);
     const first = await repo.cli(['list', '--all', '--json']);
-    expect(first.exitCode, first.stderr).toBe(0);
+    expect(first.exitCode, String(first.stderr)).toBe(0);
     expect(json(first)).toHaveLength(2500);
     expect(repo.git(['log', '-1', '--format=%s', 'refs/handoff-record']).stdout.trim()).toBe('handoff record: 2500 refs');
     // no commit of the record has more than 1,001 parents (the chain and 1,000 kept)
