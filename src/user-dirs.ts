@@ -1,5 +1,5 @@
 // git-handoff's own folders in the user's home, the one place they are named: the code cache and the per-user key
-// (XDG cache), the loss record's witness (XDG state, src/handoff/record/witness.ts) and the plugin and extension
+// (XDG cache), the loss record's witness (XDG state, src/handoff/store/tx/witness.ts) and the plugin and extension
 // copies with the settings saved before install (XDG data, src/install/plugin-restore.ts). The guard's perimeter
 // (src/guard/perimeter.ts) protects all three. The launcher (src/load.ts) finds the code cache on its own: it runs
 // before any module is loaded.

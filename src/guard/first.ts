@@ -9,7 +9,7 @@ import { absent, recordIntents } from '../handoff/state/ledger';
 import { isKnownSession } from '../handoff/state/lineage-record';
 import { encodeBranch } from '../handoff/store/names';
 import { handoffDir } from '../handoff/state/paths';
-import { claimsMarker } from '../handoff/claims/marker';
+import { claimsMarker } from '../handoff/state/claims-marker';
 import { SESSION_RE } from '../handoff/state/session';
 import { copilotAnswersNatively } from '../clients/copilot';
 import { detectClient, namedClient } from '../clients/index';

@@ -7,7 +7,7 @@ import { lineageDir } from '../handoff/state/lineage-record';
 import { LEASE_EVERY_MS } from './first';
 import { guardStateDir } from './lifecycle';
 import { plainConfigFile } from './plain-config';
-import { claimsMarker } from '../handoff/claims/marker';
+import { claimsMarker } from '../handoff/state/claims-marker';
 import { configFilesSh, userConfigFiles } from '../git/config-files';
 import { elsewhereSh, SOURCED_FLAG, SPLIT_FLAGS, takeSh } from '../clients/wiring';
 import { WIRING } from '../clients/wirings';

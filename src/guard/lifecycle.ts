@@ -87,7 +87,7 @@ async function heartbeat(ctx: GuardContext, loc: Location, session: string, forc
   const state = readState(loc, session);
   const now = Date.now();
   if (!force && state.leaseAt && now - state.leaseAt < LEASE_EVERY_MS) return null;
-  const { touchLease } = await import('../handoff/state/leases');
+  const { touchLease } = await import('../handoff/store/leases');
   const { describeProcess, recordSessionProcess } = await import('../handoff/state/session-process');
   const repo = await ctx.repo(loc);
   // the client process: once it has exited, this session is not live (whether or not it holds the lease)
@@ -263,11 +263,12 @@ export async function sessionStart(ctx: GuardContext): Promise<Decision> {
   // the remote's handoffs of this branch, within a hard limit (not again after a compaction: same session)
   const net = ctx.event.source === 'compact' ? null : await startFetchLine(repo, ctx.branch(loc), await ctx.config(loc));
   const { bootView, renderBoot } = await import('../handoff/store/boot');
+  const { recoverAtSessionStart } = await import('../handoff/record/recover');
   const { readerOf, validRole } = await import('../handoff/store/address');
   const reader = readerOf({ session, client: ctx.event.client, role: validRole(ctx.env.GIT_HANDOFF_ROLE) });
   // Gemini CLI HTML-escapes a hook's context (`<` arrives as `&lt;`): its wrapper is written without angle brackets
   const wrap = ESCAPES_CONTEXT.has(ctx.event.client) ? 'brackets' : 'tags';
-  const text = renderBoot(bootView(repo, { session, reader, surface: true }), { untrusted: true, wrap }).replace(/\n+$/, '');
+  const text = renderBoot(bootView(repo, { record: recoverAtSessionStart(repo), session, reader, surface: true }), { untrusted: true, wrap }).replace(/\n+$/, '');
   // notes left for this session: a takeover is in the view above (boot lists what was taken from it), the rest here
   const told = session ? takeNotes(loc.commonDir, session).filter((n) => n.kind !== 'takeover').map((n) => n.text).join('\n') : '';
   const warning = session ? await heartbeat(ctx, loc, session, true) : null;
@@ -305,7 +306,7 @@ export async function sessionEnd(ctx: GuardContext): Promise<Decision> {
   const reason = ctx.event.source ?? 'other';
   if (reason === 'clear' && clientPid(ctx.event.client, ctx.env) !== null) return {};
   const repo = await ctx.repo(loc);
-  const { releaseLease } = await import('../handoff/state/leases');
+  const { releaseLease } = await import('../handoff/store/leases');
   const { recordRelease } = await import('../handoff/state/ledger');
   releaseLease(repo, loc.worktree, session);
   await releaseClaimsAtEnd(repo, ctx.branch(loc), session);
@@ -317,7 +318,7 @@ export async function sessionEnd(ctx: GuardContext): Promise<Decision> {
 async function releaseClaimsAtEnd(repo: import('../git/repo').Repo, branch: string | null, session: string): Promise<void> {
   if (!branch) return;
   try {
-    const { readMarker } = await import('../handoff/claims/marker');
+    const { readMarker } = await import('../handoff/state/claims-marker');
     // nothing held by this session as far as the state file says: no git, no network
     if (!readMarker(repo.commonDir).some((c) => c.session === session && c.branch === branch)) return;
     const { changeClaims, releaseMutation } = await import('../handoff/claims/claims');

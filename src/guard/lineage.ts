@@ -39,7 +39,7 @@ export async function followLineage(ctx: GuardContext, loc: Location, source: st
   const pid = clientPid(ctx.event.client, ctx.env);
   if (source === 'tool' && (pid === null || isKnownSession(loc.commonDir, session))) return null;
   if (await ctx.guardOff(loc)) return null;
-  const { noteArrival } = await import('../handoff/state/lineage');
+  const { noteArrival } = await import('../handoff/store/lineage');
   const r = noteArrival(await ctx.repo(loc), {
     session: { id: session, client: ctx.event.client, source: 'payload' },
     worktree: loc.worktree,

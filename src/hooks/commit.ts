@@ -11,7 +11,7 @@ import { more } from './load-more';
 import { refusedResetFile, shortSession, type Refusal } from './refusal';
 import { ledgerDir } from '../handoff/state/ledger';
 import { encodeBranch, LEASE_PREFIX } from '../handoff/store/names';
-import { claimsMarker } from '../handoff/claims/marker';
+import { claimsMarker } from '../handoff/state/claims-marker';
 import { addTrailersInProcess, trailerReader } from '../git/trailers';
 import { messageFileTrailerLines } from '../git/trailer-reads';
 import { configValue } from '../git/config';

@@ -6,7 +6,7 @@ export { sessionStaged, stagedClaims } from './staged';
 export { prePush } from './push';
 export { referenceTransaction } from './transaction';
 export { preReceiveHook } from '../sync/receive';
-export { listLeases } from '../handoff/state/leases';
+export { listLeases } from '../handoff/store/leases';
 export { appendAudit, auditFile } from '../handoff/state/audit';
 export { noteRefusal } from '../handoff/state/refusals';
 export { refreshStubs } from './install';

@@ -4,9 +4,9 @@
 import { existsSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { setting } from '../config-keys';
-import { claimsMarker } from '../handoff/claims/marker';
+import { claimsMarker } from '../handoff/state/claims-marker';
 import { claimedByOthers, describeHits } from '../handoff/claims/tell';
-import { listSessions } from '../handoff/state/sessions';
+import { listSessions } from '../handoff/store/sessions';
 import { readTrailersOf } from '../handoff/store/ownership';
 import { relativeTime } from '../handoff/store/time';
 import type { HookContext } from './handler';

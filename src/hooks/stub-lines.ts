@@ -10,7 +10,7 @@ import { SESSION_VARS } from '../client-names';
 import { TRAILER } from '../handoff/store/document';
 import { shellQuote } from '../clients/event';
 import { SESSION_RE } from '../handoff/state/session';
-import { claimsMarker } from '../handoff/claims/marker';
+import { claimsMarker } from '../handoff/state/claims-marker';
 import { CHECKED_REFS } from './transaction';
 import { DECIDED_PREFIX, STUB_ARG } from '../git/hook-stub';
 

@@ -6,12 +6,12 @@ import path from 'node:path';
 import { moveRefs, type RefOp } from '../handoff/store/tx';
 import { removeEmptyRecord } from '../handoff/store/tx/record-step';
 import type { Storage } from '../git/storage';
-import { readRecord, RECORD_REF, KEPT_PREFIX, ROGUE_PREFIX } from '../handoff/record/record';
+import { readRecord, RECORD_REF, KEPT_PREFIX, ROGUE_PREFIX } from '../handoff/store/tx/record';
 import { DROPPED_PREFIX } from '../handoff/store/drop';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, LEASE_PREFIX, NOTES_REF, REMOTES_ROOT } from '../handoff/store/names';
 import { auditFile } from '../handoff/state/audit';
 import { handoffDir } from '../handoff/state/paths';
-import { retireWitness, witnessOf, witnessTip } from '../handoff/record/witness';
+import { retireWitness, witnessOf, witnessTip } from '../handoff/store/tx/witness';
 import { CLAIMS_PREFIX } from '../handoff/claims/table';
 import { claimsRemote } from '../handoff/claims/claims';
 import { userStateDir } from '../user-dirs';
@@ -52,7 +52,7 @@ export function removeLocalState(repo: Storage, inUse: string | null): string[] 
   const recordsNothing = !!rec && !rec.problem && rec.entries.size === 0 && rec.removed.size === 0;
   if (data.length === 0 && (!record || recordsNothing)) {
     // no handoff was ever written here: the record of nothing goes, by compare-and-swap (a write meanwhile keeps it)
-    // the witness outside .git (record/witness.ts) goes with it when it holds just that record of nothing; one holding
+    // the witness outside .git (tx/witness.ts) goes with it when it holds just that record of nothing; one holding
     // anything else is evidence of a store whose record vanished, and stays
     const w = record ? witnessOf(repo) : null;
     if (record) {

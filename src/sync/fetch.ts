@@ -9,7 +9,7 @@ import { ancestryOf, remoteViolations } from '../handoff/store/sync-state';
 import { moveRefs } from '../handoff/store/tx';
 import { pastRetention, retentionOf } from '../handoff/store/retention';
 import { handoffRefspecs, RECORDS_PREFIX, trackingArchivePrefix, trackingPrefix, trackingRecordsPrefix, fetchFrom } from './remote';
-import { RECORD_REF } from '../handoff/record/record';
+import { RECORD_REF } from '../handoff/store/tx/record';
 
 /** The five ways a handoff can stand after a fetch (SPEC 7). */
 export type MergeCase = 'new' | 'same' | 'local-ahead' | 'remote-ahead' | 'diverged';

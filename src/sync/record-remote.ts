@@ -6,9 +6,9 @@ import { existsSync } from 'node:fs';
 import { listRefs } from '../git/refs';
 import { parseCommit, readObjects } from '../git/objects';
 import type { Repo } from '../git/repo';
-import { RECORD_REF, recordPlaceOf } from '../handoff/record/record';
+import { RECORD_REF, recordPlaceOf } from '../handoff/store/tx/record';
 import { takeInRecord } from '../handoff/record/record-check';
-import { identityOf, placeOf } from '../handoff/record/witness';
+import { identityOf, placeOf } from '../handoff/store/tx/witness';
 import { RECORDS_PREFIX, resolveRemote, trackingRecordsPrefix, fetchFrom } from './remote';
 import { moveRefs } from '../handoff/store/tx';
 

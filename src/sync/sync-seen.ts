@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Repo } from '../git/repo';
-import { refsFingerprint } from '../handoff/record/record';
+import { refsFingerprint } from '../handoff/store/tx/record';
 import { handoffDir } from '../handoff/state/paths';
 import { writeState } from '../handoff/state/state-file';
 import { trackingRoot } from './remote';

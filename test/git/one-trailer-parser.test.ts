@@ -28,7 +28,7 @@ const PATTERNS: Array<[string, RegExp]> = [
 /** Readers left outside, each for its reason (an exact line, so a new one fails). */
 const LEFT: Record<string, string> = {
   // the loss record's own module, in another helper's hands (issue 35 brief): its place trailer, one key it writes itself
-  'handoff/record/record.ts: const m = new RegExp(`^${PLACE_TRAILER}: (".*")$`, \'m\').exec(message);': 'record',
+  'handoff/store/tx/record.ts: const m = new RegExp(`^${PLACE_TRAILER}: (".*")$`, \'m\').exec(message);': 'record',
   // not a reading but the byte-exact check that a rewritten message is its original plus exactly what redact appends
   'handoff/secrets/redact-check.ts: const ADDED = new RegExp(`\\\\n${REDACTED_FROM}: ([0-9a-f]{40,64}) by (\\\\S+)\\\\n(?:${REDACT_REASON}: [^\\\\n]*\\\\n)?$`);': 'redact',
 };

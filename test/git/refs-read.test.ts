@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { listRefs } from '../../src/git/refs';
 import { listRefsInProcess } from '../../src/git/refs-read';
 import { openRepo } from '../../src/git/repo';
-import { listLeases, touchLease } from '../../src/handoff/state/leases';
+import { listLeases, touchLease } from '../../src/handoff/store/leases';
 import { LEASE_PREFIX } from '../../src/handoff/store/names';
 import { makeRepo, type TestRepo } from '../helpers/repo';
 

@@ -10,9 +10,8 @@ import { listRefs } from '../../src/git/refs';
 import { logTrailers, messageFileTrailerLines } from '../../src/git/trailer-reads';
 import { looseTrailerValues, messageTrailerLines, trailerBlockLines, trailerReader, TRAILER_BLOCK_MAX } from '../../src/git/trailers';
 import { besideEntries } from '../../src/handoff/store/format';
-import { claimedSessions, parseTrailerLines } from '../../src/handoff/store/document';
-import { secretTrailersOf } from '../../src/handoff/secrets/secrets';
-import { listLeases } from '../../src/handoff/state/leases';
+import { claimedSessions, parseTrailerLines, secretTrailersOf } from '../../src/handoff/store/document';
+import { listLeases } from '../../src/handoff/store/leases';
 import { makeRepo } from '../helpers/repo';
 
 const read = trailerReader({ session: 'Claude-Session-Id', branch: 'Handoff-Branch' }, { to: 'Handoff-To' });

@@ -16,7 +16,7 @@ import { eventCommand, guardCommand } from '../../src/install/agents';
 import { resolveSession } from '../../src/handoff/state/session';
 import { CHECKED_LINE, NAMES_LINE, STUB_SESSION_VARS, withStubLines } from '../../src/hooks/stub-lines';
 import { CHECKED_REFS } from '../../src/hooks/transaction';
-import { claimsMarker } from '../../src/handoff/claims/marker';
+import { claimsMarker } from '../../src/handoff/state/claims-marker';
 import { stubText } from '../../src/hooks/install';
 import { DECIDED_PREFIX, STUB_ARG } from '../../src/git/hook-stub';
 // @ts-expect-error: a build script, plain JavaScript

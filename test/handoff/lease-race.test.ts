@@ -2,7 +2,7 @@
 // `fresh` (it neither took nor refreshed the lease), and a touch that wins says so; through tx's one retry loop.
 import { describe, expect, it } from 'vitest';
 import { openRepo } from '../../src/git/repo';
-import { readLease, touchLease } from '../../src/handoff/state/leases';
+import { readLease, touchLease } from '../../src/handoff/store/leases';
 import { leaseRef } from '../../src/handoff/store/names';
 import { makeRepo } from '../helpers/repo';
 

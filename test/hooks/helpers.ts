@@ -5,7 +5,7 @@ import path from 'node:path';
 import { expect } from 'vitest';
 import { openRepo } from '../../src/git/repo';
 import { appendLedger } from '../../src/handoff/state/ledger';
-import { touchLease } from '../../src/handoff/state/leases';
+import { touchLease } from '../../src/handoff/store/leases';
 import { makeRepo, type RepoOptions, type TestRepo } from '../helpers/repo';
 
 export const A = 'aaaaaaaa-1111-session-a';

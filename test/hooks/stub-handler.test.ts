@@ -8,7 +8,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SESSION_VARS } from '../../src/client-names';
-import { claimsMarker } from '../../src/handoff/claims/marker';
+import { claimsMarker } from '../../src/handoff/state/claims-marker';
 import { STUB_ARG } from '../../src/git/hook-stub';
 import { ledgerDir } from '../../src/handoff/state/ledger';
 import { BIN, makeRepo, type TestRepo } from '../helpers/repo';

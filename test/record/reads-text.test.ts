@@ -7,7 +7,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { agreesWith, textAgrees, tipsOf } from '../../src/handoff/record/record-reads';
-import { isRecorded, serializeRecord, type RecordState } from '../../src/handoff/record/record';
+import { isRecorded, serializeRecord, type RecordState } from '../../src/handoff/store/tx/record';
 import { buildMessage } from '../../src/handoff/store/document';
 import { handoffRef } from '../../src/handoff/store/names';
 import { makeRepo } from '../helpers/repo';

@@ -24,7 +24,7 @@ function writeMany(repo: TestRepo, version: number): void {
 }
 
 // fetches and pushes with the remote (origin): the record's push into its witness, a bare repository under the
-// user's state directory (issue 36, src/handoff/record/witness.ts), is a local copy, not a trip to the remote
+// user's state directory (issue 36, src/handoff/store/tx/witness.ts), is a local copy, not a trip to the remote
 const count = (calls: string[][], sub: string) => calls.filter((c) => c[0] === sub && c.includes('origin')).length;
 const witnessPushes = (calls: string[][]) => calls.filter((c) => c[0] === 'push' && !c.includes('origin')).length;
 // the loss record (issue 23) is one more commit per transaction, whatever its size: read, blob, tree, commit, move,

@@ -2,6 +2,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { openRepo } from '../../git/repo';
 import { bootView, renderBoot } from '../../handoff/store/boot';
+import { recoverAtSessionStart } from '../../handoff/record/recover';
 import { resolveBranch } from '../../handoff/store/store';
 import type { GlobalArgs } from '../context';
 import { identityOptions, readerFor } from '../identity';
@@ -43,7 +44,7 @@ export const bootCommand: CommandModule<GlobalArgs, Args> = {
     const repo = openRepo();
     const reader = readerFor(repo, a);
     const branch = a.all ? null : a.branch !== undefined || repo.branch ? resolveBranch(repo, a.branch) : null;
-    const view = bootView(repo, { session: reader?.id ?? null, reader, surface: a.receipt !== false, branch, all: a.all || !branch });
+    const view = bootView(repo, { record: recoverAtSessionStart(repo), session: reader?.id ?? null, reader, surface: a.receipt !== false, branch, all: a.all || !branch });
     if (a.json) return printJson({ branch: view.branch, session: view.session, handoffs: view.handoffs.map(showJson), ...(view.record ? { record: view.record } : {}), ...(view.renamed ? { renamedFrom: view.renamed } : {}), ...(view.takenFromYou ? { takenFromYou: view.takenFromYou.map((t) => ({ ...t, at: new Date(t.at * 1000).toISOString() })) } : {}) });
     if (a.quiet) return;
     process.stdout.write(terminalSafe(renderBoot(view, { untrusted: a.wrap ?? !process.stdout.isTTY })));

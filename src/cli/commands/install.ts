@@ -14,7 +14,7 @@ import path from 'node:path';
 import { excludeWiring, unexcludeWiring } from '../../install/private';
 import { checkPathInstallations } from '../../install/installations';
 import { doctorHooks, installHooksFor, uninstallHooks, uninstallHooksFor } from '../../hooks/install';
-import { doctorSecrets } from '../../handoff/store/redact';
+import { doctorSecrets } from '../../handoff/secrets/redact';
 import { doctorFormat } from '../../handoff/store/format';
 import { doctorSync, installRemote, installServer, uninstallRemote, uninstallServer } from '../../sync/install';
 import type { DoctorItem, InstallOptions } from '../../wiring';

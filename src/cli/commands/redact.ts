@@ -1,7 +1,7 @@
 // `git handoff redact <topic>`: the versions only this clone has, rewritten with each secret replaced.
 import type { Argv, CommandModule } from 'yargs';
 import { openRepo } from '../../git/repo';
-import { redactHandoff } from '../../handoff/store/redact';
+import { redactHandoff } from '../../handoff/secrets/redact';
 import { requireSession } from '../../handoff/state/session';
 import { FROM_LIVE_OPTION, takeoverArg, type GlobalArgs } from '../context';
 import { printJson } from '../output';

@@ -5,7 +5,7 @@ import { HandoffError } from '../../errors';
 import { openRepo } from '../../git/repo';
 import { lineageOf, listRecords, successorOf } from '../../handoff/state/lineage-record';
 import { requireSession, short } from '../../handoff/state/session';
-import { listSessions, releaseSession, type SessionInfo } from '../../handoff/state/sessions';
+import { listSessions, releaseSession, type SessionInfo } from '../../handoff/store/sessions';
 import type { GlobalArgs } from '../context';
 import { printJson, relativeTime, table, terminalSafe } from '../output';
 

@@ -5,7 +5,7 @@
 // (one `status`) starts only for those verbs, and only when another live session has claims here.
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { isLive, leaseTtlMs, readLease } from '../../handoff/state/leases';
+import { isLive, leaseTtlMs, readLease } from '../../handoff/store/leases';
 import { worktreeActivity } from '../../handoff/state/ledger';
 import { READER_ENV } from '../../git/run';
 import { short } from '../../handoff/state/session';

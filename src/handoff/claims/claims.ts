@@ -14,16 +14,16 @@ import { upgradeTracking } from '../store/tx/migrate';
 import { AGAIN, CONTENDED, hostLimited, LOST, retryingAsync, TRANSIENT, untilWonAsync, type Wait } from '../../retry';
 import type { ClientProcess } from '../state/session-process';
 import { short, type SessionRef } from '../state/session';
-import { writeMarker } from './marker';
+import { writeMarker } from '../state/claims-marker';
 import { judgeExpiry, judging, saveSightings } from './expiry';
 import { claimsMovedOutside, noteClaimsMove } from './outside';
 import { overlapping } from './overlap';
 import {
-  changeMessage, CLAIMS_PREFIX, claimLive, claimsRef, claimsRefspec, EMPTY, expiresOf, mergeTables, readTable, rememberTable, tableTree, trackingClaimsPrefix, trackingClaimsRef,
-  type ChangeMessage, type Claim, type ClaimConflict, type ClaimView, type Table,
+  changeMessage, CLAIMS_PREFIX, claimsRef, claimsRefspec, EMPTY, mergeTables, readTable, rememberTable, tableTree, trackingClaimsPrefix, trackingClaimsRef, type ChangeMessage, type ClaimConflict, type Table,
 } from './table';
+import { claimLive, expiresOf, type Claim, type ClaimView } from '../state/claims-marker';
 
-export type { ClaimView } from './table';
+export type { ClaimView } from '../state/claims-marker';
 
 /** A claim's lifetime when `claim` is given no --ttl: handoff.claimTTL, within handoff.claimMaxTTL. */
 export const claimTtlMs = (c: Config) => Math.min(setting(c, 'claimTTL'), setting(c, 'claimMaxTTL'));
@@ -394,7 +394,7 @@ export function listClaims(repo: Storage, o: { branch?: string | null; nowMs?: n
   return { claims: [...byId.values()].sort((a, b) => a.since - b.since), conflicts: [...conflicts.values()], outside };
 }
 
-/** Writes the claims state file (marker.ts) from the refs, or removes it when no claim is live; a failure costs only the telling. */
+/** Writes the claims state file (state/claims-marker.ts) from the refs, or removes it when no claim is live; a failure costs only the telling. */
 export function refreshMarker(repo: Storage, known?: { remote: string | null }): void {
   try {
     // the state file the guard tells from holds the expiry as this clone judges it (expiry.ts)

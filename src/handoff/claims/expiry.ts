@@ -9,7 +9,7 @@ import type { Config, Storage } from '../../git/storage';
 import { setting } from '../../config-keys';
 import { handoffDir } from '../state/paths';
 import { writeState } from '../state/state-file';
-import { setExpiryJudge, type Claim } from './table';
+import { setExpiryJudge, type Claim } from '../state/claims-marker';
 
 const fileOf = (commonDir: string) => path.join(handoffDir(commonDir), 'claims-seen.json');
 /** How long a first sighting is remembered when no table holds that version any more (at least two lifetimes). */

@@ -6,7 +6,7 @@ import type { Storage } from '../../git/storage';
 import { HandoffError } from '../../errors';
 import { oneLine } from '../store/document';
 import { encodeBranch, trackingOf } from '../store/names';
-import { processGone } from '../state/session-process';
+import { claimLive, type Claim } from '../state/claims-marker';
 
 export const CLAIMS_PREFIX = 'refs/claims/';
 export const claimsRef = (branch: string) => `${CLAIMS_PREFIX}${encodeBranch(branch)}`;
@@ -17,35 +17,6 @@ export const claimsRefspec = (remote: string) => `+${CLAIMS_PREFIX}*:${trackingC
 export const TABLE_FILE = 'claims.json';
 /** A table larger than this is not read (it is data from a remote): a write over it is refused. */
 const TABLE_MAX = 1024 * 1024;
-
-export interface Claim {
-  /** unique: `<session>@<unix seconds>.<random>` */
-  id: string;
-  session: string;
-  client: string | null;
-  /** repository-relative specs: files, `dir/`, globs */
-  paths: string[];
-  note: string | null;
-  /** unix seconds */
-  since: number;
-  expires: number;
-  /** the lifetime a renewal gives it again, seconds */
-  ttl: number;
-  /** the holder's client process, to end the claim when it is gone (checked only on its host) */
-  pid: number | null;
-  pidStart: string | null;
-  host: string | null;
-  /** the handoff the holder owns on the branch, when it claimed */
-  topic: string | null;
-  worktree: string | null;
-}
-
-/** A claim as a listing shows it: its branch, and where this clone saw it. */
-export interface ClaimView extends Claim {
-  branch: string;
-  /** where this clone saw it: here only (not published yet), the remote only, or both */
-  where: 'local' | 'remote' | 'both';
-}
 
 /** A claim made offline that lost to a published one at the next sync: told to both sides. */
 export interface ClaimConflict {
@@ -65,16 +36,6 @@ export interface Table {
 }
 
 export const EMPTY: Table = { claims: [], conflicts: [] };
-
-/** This clone's cap on a claim's expiry (unix seconds: src/handoff/claims/expiry.ts); none until a claims command sets it. */
-let capOf: ((c: Claim) => number) | null = null;
-export const setExpiryJudge = (judge: ((c: Claim) => number) | null): void => void (capOf = judge);
-
-/** When this clone counts the claim expired: its own expiry, or earlier, handoff.claimMaxTTL after this clone first saw it. */
-export const expiresOf = (c: Claim): number => (capOf ? Math.min(c.expires, capOf(c)) : c.expires);
-
-/** Live: not expired, and its client process is not known to be gone (only its own host can tell). */
-export const claimLive = (c: Claim, nowMs = Date.now()) => nowMs < expiresOf(c) * 1000 && !processGone({ pid: c.pid, start: c.pidStart, host: c.host });
 
 const str = (v: unknown): v is string => typeof v === 'string';
 const strOrNull = (v: unknown) => (str(v) ? oneLine(v) : null);

@@ -1,10 +1,8 @@
 // What a session is told of claims (SPEC 10): a write to a path another live session claims (the guard: told with who
 // and why, refused with handoff.claims=enforce), the session start view, and pre-commit's naming of claimants.
 import { existsSync } from 'node:fs';
-import { claimLive } from './table';
-import { claimsMarker, readMarker } from './marker';
+import { claimLive, claimsMarker, readMarker, type ClaimView } from '../state/claims-marker';
 import { pathClaimed } from './overlap';
-import type { ClaimView } from './table';
 
 export interface Hit {
   path: string;

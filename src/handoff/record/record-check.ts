@@ -16,8 +16,8 @@ import {
   writeSeen,
   type RecordState,
   type Removal,
-} from './record';
-import { fetchWitness, orphanOf, pushWitness, restoreWitness, retireWitness, witnessOf, witnessTip, witnessWrote, type Witness } from './witness';
+} from '../store/tx/record';
+import { fetchWitness, orphanOf, pushWitness, restoreWitness, retireWitness, witnessOf, witnessTip, witnessWrote, type Witness } from '../store/tx/witness';
 
 export type LossKind = 'deleted' | 'rewritten' | 'rogue-advance' | 'receipts-deleted' | 'receipts-dropped';
 

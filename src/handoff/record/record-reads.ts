@@ -7,14 +7,14 @@ import { looseCommitFile } from '../../git/loose-read';
 import { onRefsRead } from '../../git/reads-hook';
 import type { Storage } from '../../git/storage';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, NOTES_REF } from '../store/names';
-import { isRecorded, readRecord, readSeen } from './record';
+import { isRecorded, readRecord, readSeen } from '../store/tx/record';
 import { checkRecord, renderLosses } from './record-check';
 import { trace } from '../../trace';
 
 /**
  * The record at `commit` as the comparison reads it: its text while its objects are loose (a record is written
  * loose), else its tips (ref → oid) read by git. Lean, not strict: this record is one a full check (strict,
- * record.ts) already verified, and the answer only decides whether to run that check again. Not parseRecord: its
+ * tx/record.ts) already verified, and the answer only decides whether to run that check again. Not parseRecord: its
  * strict reading of every line costs the check at command start about 0.8 ms more on 1,000 handoffs.
  */
 type RecordTips = { text: string } | { tips: Map<string, string> };

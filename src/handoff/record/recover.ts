@@ -6,8 +6,9 @@ import type { CommitSummary, RefOp, Storage } from '../../git/storage';
 import { archiveRef, ARCHIVE_PREFIX, DROPPED_PREFIX, encodeBranch, handoffRef, HANDOFF_PREFIX, NOTES_REF } from '../store/names';
 import { checkAdvance, readTrailersOf, type Violation } from '../store/ownership';
 import { unionReceiptsCommit } from '../store/receipts';
+import type { SessionStartRecord } from '../store/boot';
 import { amendRecord } from '../store/tx/record-step';
-import { isPruned, KEPT_PREFIX, keyOf, listTracked, readRecord, RECORD_REF, ROGUE_PREFIX, type RecordState } from './record';
+import { isPruned, KEPT_PREFIX, keyOf, listTracked, readRecord, RECORD_REF, ROGUE_PREFIX, type RecordState } from '../store/tx/record';
 import { checkRecord, type Loss, type RecordCheck } from './record-check';
 import { moveRefs } from '../store/tx';
 
@@ -322,14 +323,6 @@ function isArchiveVersion(c: CommitSummary & { topic: string }, byOid: Map<strin
   if (c.subject !== `handoff(${c.topic}): archived` || c.parents.length !== 1) return false;
   const parentTree = byOid.get(c.parents[0])?.tree ?? repo.resolve(`${c.parents[0]}^{tree}`);
   return parentTree === c.tree;
-}
-
-export interface SessionStartRecord {
-  /** what session start put back by itself (said once: the next start finds it in place) */
-  restored: string[];
-  /** what it left for a person: each with the command that restores it */
-  left: string[];
-  problem: string | null;
 }
 
 /** Session start (boot, the guard's SessionStart): a full check, and the unambiguous losses restored by themselves. */

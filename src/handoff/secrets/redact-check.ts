@@ -3,7 +3,8 @@
 // what the command makes: each version's redaction recomputed from its original with the same scanner.
 import type { Storage } from '../../git/storage';
 import type { ReceiveUpdate, Refusal } from '../store/ref-updates';
-import { redactText, scanTexts, secretTrailersOf } from './secrets';
+import { secretTrailersOf } from '../store/document';
+import { redactText, scanTexts } from './secrets';
 
 export const REDACTED_FROM = 'Handoff-Redacted-From';
 export const REDACT_REASON = 'Handoff-Redact-Reason';

@@ -4,16 +4,9 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../../errors';
 import { parseCommit, type Storage } from '../../git/storage';
-import { messageTrailerLines, trailerReader } from '../../git/trailers';
 import { userMac } from '../state/user-key';
-import { serializeState, type HandoffState } from '../store/document';
+import { SECRET_TRAILER, secretTrailersOf, serializeState, type HandoffState } from '../store/document';
 import { PRESET_VERSION, rulesFor } from './keywords';
-
-export const SECRET_TRAILER = {
-  scanned: 'Handoff-Scanned',
-  allowed: 'Handoff-Allowed-Secret',
-  redacted: 'Handoff-Redacted',
-} as const;
 
 interface Engine {
   PRESET_VERSION: string;
@@ -205,17 +198,6 @@ export async function prepareWrite(body: string, state: HandoffState, policy: Sc
   const redactedReason = reason === undefined ? undefined : redactText(reason, found.filter((f) => f.file === 'reason'));
   return { body: redactedBody, state: redactedState, reason: redactedReason, trailers: [record(redactedBody, redactedState), ...trailers], redacted: found.length, allowed };
 }
-
-/** The scan record (its value) and the allowed rules a commit message carries (its last paragraph, keys case-insensitive). */
-export const secretTrailersOf = (message: string): { scanned: string | null; allowed: string[] } => secretTrailersIn(messageTrailerLines(message));
-
-/** The scan record and the allowed rules among trailer lines (git's block of a commit). */
-export function secretTrailersIn(lines: readonly string[]): { scanned: string | null; allowed: string[] } {
-  const t = readSecretTrailers(lines);
-  return { scanned: t.scanned, allowed: t.allowed };
-}
-// through the one parser: two scan records, or a block no reader can be sure of, record nothing (scanned again, nothing allowed)
-const readSecretTrailers = trailerReader({ scanned: SECRET_TRAILER.scanned }, { allowed: SECRET_TRAILER.allowed });
 
 export interface VersionFindings {
   ref: string;

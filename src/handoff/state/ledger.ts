@@ -5,8 +5,7 @@
 // a claim records what a call changed, not what it named.
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
-import { encodeBranch } from '../store/names';
-import { handoffDir, readFilesIn } from './paths';
+import { encodeBranch, handoffDir, readFilesIn } from './paths';
 import { appendState } from './state-file';
 
 export interface LedgerEntry {

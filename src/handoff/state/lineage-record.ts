@@ -3,8 +3,7 @@
 // Reading it needs no git, so the guard recognises a known session with one stat.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { encodeBranch } from '../store/names';
-import { handoffDir, readFilesIn } from './paths';
+import { encodeBranch, handoffDir, readFilesIn } from './paths';
 import { isDiskError, optionalWrite, writeState } from './state-file';
 
 export interface LineageRecord {

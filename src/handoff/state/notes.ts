@@ -5,8 +5,7 @@
 // it, for a client that reads context only then) and at session start.
 import { readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { encodeBranch } from '../store/names';
-import { handoffDir } from './paths';
+import { encodeBranch, handoffDir } from './paths';
 import { appendState, optionalWrite } from './state-file';
 
 export type NoteKind = 'takeover' | 'claim-refused' | 'claim-taken';

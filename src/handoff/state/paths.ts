@@ -2,6 +2,7 @@
 // A module of its own so the guard's fast path can name it without loading the rest of the domain.
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { HandoffError } from '../../errors';
 
 export const handoffDir = (commonDir: string) => path.join(commonDir, 'handoff');
 
@@ -21,6 +22,25 @@ export function readFilesIn(dir: string, ext: string): string[] {
     } catch {
       /* gone or being replaced: skip it */
     }
+  }
+  return out;
+}
+
+const KEEP = new Set('abcdefghijklmnopqrstuvwxyz0123456789_-'.split('').map((c) => c.charCodeAt(0)));
+export const COMPONENT_MAX = 200;
+const CUT_TO = 180;
+
+/** A branch name as ONE component of a ref (names.ts) or a local file's name: bytes [a-z0-9_-] stay, every other byte becomes %XX. */
+export function encodeBranch(branch: string): string {
+  if (!branch) throw new HandoffError('usage', 'invalid-branch', 'the branch name is empty');
+  let out = '';
+  for (const byte of Buffer.from(branch, 'utf8')) {
+    out += KEEP.has(byte) ? String.fromCharCode(byte) : '%' + byte.toString(16).toUpperCase().padStart(2, '0');
+  }
+  if (out.length > COMPONENT_MAX) {
+    // node:crypto (and the streams it brings) loads only here: the guard reads names on every protected-file write
+    const { createHash } = require('node:crypto') as typeof import('node:crypto');
+    out = out.slice(0, CUT_TO) + '+' + createHash('sha1').update(branch, 'utf8').digest('hex').slice(0, 16);
   }
   return out;
 }

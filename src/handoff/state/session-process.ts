@@ -6,8 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { processStart } from './lineage-record';
-import { encodeBranch } from '../store/names';
-import { handoffDir, readFilesIn } from './paths';
+import { encodeBranch, handoffDir, readFilesIn } from './paths';
 import { writeState } from './state-file';
 
 export interface ClientProcess {

@@ -6,7 +6,6 @@ import { oneLine, summaryLine } from './document';
 import { appendReceipts, readReceipts, type Receipt } from './receipts';
 import { parseRef } from './names';
 import { remoteOnlyHandoffs } from './remote-only';
-import { recoverAtSessionStart, type SessionStartRecord } from '../record/recover';
 import { short } from '../state/session';
 import { listHandoffs, readListing, viewOf, type HandoffRow, type HandoffView } from './store';
 import { renamedFrom, renamedHint, type Renamed } from './renamed';
@@ -20,6 +19,15 @@ export { extractSections };
 
 /** The sections boot shows of each handoff. */
 export const BOOT_SECTIONS = TEMPLATE_SECTIONS.filter((s) => ['Goal', 'Next action', 'Stop conditions'].includes(s.name));
+
+/** The loss record's check at session start (record/recover.ts: recoverAtSessionStart). */
+export interface SessionStartRecord {
+  /** what session start put back by itself (said once: the next start finds it in place) */
+  restored: string[];
+  /** what it left for a person: each with the command that restores it */
+  left: string[];
+  problem: string | null;
+}
 
 export interface BootView {
   branch: string | null;
@@ -53,12 +61,12 @@ export interface BootOptions {
   reader?: Reader | null;
   /** record a `surfaced` receipt on each handoff addressed to the reader (boot and session start) */
   surface?: boolean;
+  /** the loss record's session start, made first: a handoff lost outside git-handoff is back before the view is read */
+  record?: SessionStartRecord | null;
 }
 
 /** This branch's handoffs (every branch's with `all`, or on a detached HEAD): own first, then this branch, then newest. */
 export function bootView(repo: Storage, o: BootOptions = {}): BootView {
-  // first: a handoff lost outside git-handoff is back before the view is read
-  const record = recoverAtSessionStart(repo);
   const branch = o.branch ?? repo.branch;
   const all = !!o.all || !branch;
   const read = readListing(repo, all ? { all: true } : { branch });
@@ -82,7 +90,7 @@ export function bootView(repo: Storage, o: BootOptions = {}): BootView {
   // a branch renamed by git branch -m: its handoffs are under the old name, and the view says how to carry them
   const renamed = !all && branch && handoffs.length === 0 ? renamedFrom(repo, branch) : null;
   const taken = o.session ? takenFromSession(repo, o.session, local) : [];
-  return { branch, session: o.session ?? null, all, handoffs, ...(record ? { record } : {}), ...(renamed ? { renamed } : {}), ...(taken.length ? { takenFromYou: taken } : {}) };
+  return { branch, session: o.session ?? null, all, handoffs, ...(o.record ? { record: o.record } : {}), ...(renamed ? { renamed } : {}), ...(taken.length ? { takenFromYou: taken } : {}) };
 }
 
 /** The listed handoffs a takeover took from `session` or a session it continues (lineage), and that are not its own again. */

@@ -1,7 +1,7 @@
 // The handoff commit format (SPEC 2): body and state in the tree, subject and ordered trailers in the message.
 import { HandoffError } from '../../errors';
 import type { Client } from '../state/session';
-import { looseTrailerValues, trailerBlockLines, trailerReader } from '../../git/trailers';
+import { looseTrailerValues, messageTrailerLines, trailerBlockLines, trailerReader } from '../../git/trailers';
 
 export const BODY_MAX = 1024 * 1024;
 /** A handoff commit object is a header, a subject and a few trailers: far less than this. */
@@ -205,3 +205,21 @@ export function namedPaths(body: string): string[] {
   }
   return [...found];
 }
+
+/** The secret scan's trailers (src/handoff/secrets/secrets.ts writes them). */
+export const SECRET_TRAILER = {
+  scanned: 'Handoff-Scanned',
+  allowed: 'Handoff-Allowed-Secret',
+  redacted: 'Handoff-Redacted',
+} as const;
+
+/** The scan record (its value) and the allowed rules a commit message carries (its last paragraph, keys case-insensitive). */
+export const secretTrailersOf = (message: string): { scanned: string | null; allowed: string[] } => secretTrailersIn(messageTrailerLines(message));
+
+/** The scan record and the allowed rules among trailer lines (git's block of a commit). */
+export function secretTrailersIn(lines: readonly string[]): { scanned: string | null; allowed: string[] } {
+  const t = readSecretTrailers(lines);
+  return { scanned: t.scanned, allowed: t.allowed };
+}
+// through the one parser: two scan records, or a block no reader can be sure of, record nothing (scanned again, nothing allowed)
+const readSecretTrailers = trailerReader({ scanned: SECRET_TRAILER.scanned }, { allowed: SECRET_TRAILER.allowed });

@@ -1,5 +1,7 @@
 // Every name rule of SPEC 2 in one place: topic grammar, branch encoding, the refs a handoff lives at.
 import { HandoffError } from '../../errors';
+import { encodeBranch } from '../state/paths';
+export { encodeBranch };
 
 export const HANDOFF_PREFIX = 'refs/handoffs/';
 export const ARCHIVE_PREFIX = 'refs/handoff-archive/';
@@ -84,25 +86,6 @@ export function overlapOf(a: string, b: string): Overlap | null {
 /** How an overlap is said: the two shared tokens, and the stopwords that were dropped to find them. */
 export const describeOverlap = (o: Overlap): string =>
   `both start with "${o.shared[0]}" and "${o.shared[1]}"${o.dropped.length ? ` once the stopwords ${o.dropped.map((d) => `"${d}"`).join(', ')} are dropped` : ''}`;
-
-const KEEP = new Set('abcdefghijklmnopqrstuvwxyz0123456789_-'.split('').map((c) => c.charCodeAt(0)));
-export const COMPONENT_MAX = 200;
-const CUT_TO = 180;
-
-/** A branch name as ONE ref component: bytes [a-z0-9_-] stay, every other byte becomes %XX. */
-export function encodeBranch(branch: string): string {
-  if (!branch) throw new HandoffError('usage', 'invalid-branch', 'the branch name is empty');
-  let out = '';
-  for (const byte of Buffer.from(branch, 'utf8')) {
-    out += KEEP.has(byte) ? String.fromCharCode(byte) : '%' + byte.toString(16).toUpperCase().padStart(2, '0');
-  }
-  if (out.length > COMPONENT_MAX) {
-    // node:crypto (and the streams it brings) loads only here: the guard reads names on every protected-file write
-    const { createHash } = require('node:crypto') as typeof import('node:crypto');
-    out = out.slice(0, CUT_TO) + '+' + createHash('sha1').update(branch, 'utf8').digest('hex').slice(0, 16);
-  }
-  return out;
-}
 
 const decoded = new Map<string, string | null>();
 

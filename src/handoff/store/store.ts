@@ -7,11 +7,10 @@ import { configBool, identityEnv } from '../../git/config-values';
 import { type Config, parseCommit, type RefOp, type RefRecord, type Storage } from '../../git/storage';
 import { versionCount } from './versions';
 import { listRefsKept } from './listing-kept';
-import { BODY_MAX, buildMessage, COMMIT_MAX, namedPaths, parseState, parseTrailerBlock, parseTrailerLines, serializeState, STATE_MAX, validateBody, type HandoffState, type Trailers } from './document';
+import { BODY_MAX, buildMessage, COMMIT_MAX, namedPaths, parseState, parseTrailerBlock, parseTrailerLines, SECRET_TRAILER, secretTrailersOf, serializeState, STATE_MAX, validateBody, type HandoffState, type Trailers } from './document';
 import { ARCHIVE_PREFIX, DROPPED_PREFIX, HANDOFF_PREFIX, archiveRef, assertTopic, branchPrefix, encodeBranch, handoffRef, describeOverlap, overlapOf, overlapTokens, parseRef, NOTES_REF } from './names';
 import { missingRefs } from './address';
 import { checkWrite, ownedError, type Tip } from './ownership';
-import { SECRET_TRAILER, secretTrailersOf } from '../secrets/secrets';
 import { short, type SessionRef } from '../state/session';
 import { computeSyncStates, TRACKING_PATTERN, trackingPatternOf, type SyncState } from './sync-state';
 import { commitVersion, moveRef, moveRefs } from './tx';
@@ -19,7 +18,7 @@ import { LOST, LOST_RACE, untilWon, type BackoffPolicy } from '../../retry';
 import { dirtyPaths, verifyHandoff, type Verify } from './verify';
 import { besideEntries, MIGRATED_FROM } from './format';
 import { checkTakeover, fromLiveRetry, takenFromError, tellPreviousOwner, type TakeoverAct, type TakeoverArg } from './takeover';
-import type { LiveOwner } from '../state/live';
+import type { LiveOwner } from './live';
 
 /** The branch a command acts on: --branch, else the checked-out one; a detached HEAD needs --branch. */
 export function resolveBranch(repo: Storage, flag: string | undefined): string {

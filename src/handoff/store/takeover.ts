@@ -4,7 +4,7 @@
 import { HandoffError } from '../../errors';
 import type { Config, Storage } from '../../git/storage';
 import { trailerBlockLines } from '../../git/trailers';
-import { liveOwner, type LiveOwner } from '../state/live';
+import { liveOwner, type LiveOwner } from './live';
 import { isKnownSession } from '../state/lineage-record';
 import { leaveNote } from '../state/notes';
 import { short, type SessionRef } from '../state/session';

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLAIMS_PREFIX } from '../../../src/handoff/claims/table';
-import { KEPT_PREFIX, RECORD_REF, ROGUE_PREFIX } from '../../../src/handoff/record/record';
+import { KEPT_PREFIX, RECORD_REF, ROGUE_PREFIX } from '../../../src/handoff/store/tx/record';
 import { ARCHIVE_PREFIX, DROPPED_PREFIX, HANDOFF_PREFIX, LEASE_PREFIX, NOTES_REF } from '../../../src/handoff/store/names';
 import { refStoreWriteProblem } from '../../../src/guard/rules/refs';
 import { expectShell5, world5 } from '../attack5-helpers';

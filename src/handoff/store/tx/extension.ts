@@ -1,6 +1,6 @@
 // The one extension point every batch of ref updates the product makes passes through (issue 23's durability record).
 import type { RefOp, Storage } from '../../../git/storage';
-import { recordOp, RECORD_REF } from '../../record/record';
+import { recordOp, RECORD_REF } from './record';
 import { recordMoves } from './record-step';
 import type { RefUpdate, TxBatch } from './batch';
 

@@ -1,9 +1,9 @@
-// The loss record's own move (src/handoff/record/record.ts builds its commits): an explicit step of tx, by the one
-// retry loop, for the moves that could not carry it in their own transaction and for recover and the record check.
-// record.ts does not import tx: this step imports it, so there is no import cycle.
+// The loss record's own move (record.ts builds its commits): an explicit step of tx, by the one retry loop, for the
+// moves that could not carry it in their own transaction and for recover and the record check. record.ts moves no ref
+// itself: this step does, so record.ts needs nothing of index.ts and there is no import cycle.
 import { MOVE_REFS, type Storage } from '../../../git/storage';
-import { movesChange, nextRecord, noteWritten, RECORD_REF, seenAfterMove, setRecordBlocked, type RecordState } from '../../record/record';
-import { pruneWitness, pushWitness } from '../../record/witness';
+import { movesChange, nextRecord, noteWritten, RECORD_REF, seenAfterMove, setRecordBlocked, type RecordState } from './record';
+import { pruneWitness, pushWitness } from './witness';
 import type { RefUpdate } from './batch';
 import { inspectLock, isStale, lockError } from './locks';
 import { LOST, LOST_RACE, untilWon } from '../../../retry';
@@ -24,7 +24,7 @@ export function amendRecord(repo: Storage, change: (rec: RecordState) => string[
       const r = repo[MOVE_REFS]([op], { reason: 'handoff record' });
       if (r.ok) {
         noteWritten(next.commit, next.state);
-        pushWitness(repo, next.commit); // the witness outside .git takes the same record (record/witness.ts)
+        pushWitness(repo, next.commit); // the witness outside .git takes the same record (witness.ts)
         return next.commit;
       }
       if (r.reason === 'hook') return null;

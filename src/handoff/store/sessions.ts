@@ -4,9 +4,9 @@ import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { Config, RefRecord, Storage } from '../../git/storage';
 import { isLive, leaseTtlMs, listLeases, releaseLease, type Lease } from './leases';
-import { readLedger, recordRelease, worktreeActivity, type SessionActivity } from './ledger';
-import { listRecords } from './lineage-record';
-import { processGone, readSessionProcesses } from './session-process';
+import { readLedger, recordRelease, worktreeActivity, type SessionActivity } from '../state/ledger';
+import { listRecords } from '../state/lineage-record';
+import { processGone, readSessionProcesses } from '../state/session-process';
 
 /**
  * live; ended: its client said so (SessionEnd); released: `git handoff release` (or lineage handed it on);

@@ -4,15 +4,15 @@ import { HandoffError } from '../../errors';
 import type { Storage } from '../../git/storage';
 import type { DoctorItem } from '../../wiring';
 import { appendAudit } from '../state/audit';
-import { oneLine } from './document';
-import { handoffRef, REMOTES_ROOT } from './names';
-import { checkWrite } from './ownership';
-import { fromLiveRetry, type TakeoverArg } from './takeover';
-import { REDACT_REASON, REDACTED_FROM, splitCommit } from '../secrets/redact-check';
-import { publicFinding, redactText, scanVersions, secretTrailersIn, type Finding } from '../secrets/secrets';
+import { oneLine, secretTrailersIn } from '../store/document';
+import { handoffRef, REMOTES_ROOT } from '../store/names';
+import { checkWrite } from '../store/ownership';
+import { fromLiveRetry, type TakeoverArg } from '../store/takeover';
+import { REDACT_REASON, REDACTED_FROM, splitCommit } from './redact-check';
+import { publicFinding, redactText, scanVersions, type Finding } from './secrets';
 import type { SessionRef } from '../state/session';
-import { assertTakeover, notFound, readTip, refusedOwned, resolveBranch, takeoverOf } from './store';
-import { commitRewrite, moveRef } from './tx';
+import { assertTakeover, notFound, readTip, refusedOwned, resolveBranch, takeoverOf } from '../store/store';
+import { commitRewrite, moveRef } from '../store/tx';
 
 export interface RedactOptions {
   topic: string;

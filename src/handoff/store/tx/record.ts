@@ -4,14 +4,14 @@
 // and its extra parents are the tips it recorded, so every recorded version stays reachable (gc cannot prune it).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { looseCommitFile, readLoose } from '../../git/loose-read';
+import { looseCommitFile, readLoose } from '../../../git/loose-read';
 // the record's own ref moves by the plain CAS below tx, or joins tx's transaction: tx's extension point calls into this module
-import { parseCommit, type RefOp, type Storage } from '../../git/storage';
-import { commitFixed } from '../store/tx/commits';
-import { ARCHIVE_PREFIX, HANDOFF_PREFIX, isHandoffName, isValidTopic, parseRef, NOTES_REF } from '../store/names';
-import { handoffDir } from '../state/paths';
-import { writeState } from '../state/state-file';
-import type { RefUpdate } from '../store/tx/batch';
+import { parseCommit, type RefOp, type Storage } from '../../../git/storage';
+import { commitFixed } from './commits';
+import { ARCHIVE_PREFIX, HANDOFF_PREFIX, isHandoffName, isValidTopic, parseRef, NOTES_REF } from '../names';
+import { handoffDir } from '../../state/paths';
+import { writeState } from '../../state/state-file';
+import type { RefUpdate } from './batch';
 import { placeOf, pruneWitness, pushWitness } from './witness';
 
 export const RECORD_REF = 'refs/handoff-record';

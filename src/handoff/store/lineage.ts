@@ -3,13 +3,13 @@
 // `Handoff-Reason: lineage (<source>)`) and its ledger claims. A fork or a resumed id inherits nothing.
 import { HandoffError } from '../../errors';
 import type { Config, Storage } from '../../git/storage';
-import { parseTrailerLines } from '../store/document';
+import { parseTrailerLines } from './document';
 import { isLive, leaseTtlMs, readLease, touchLease } from './leases';
-import { recordRelease, recordWrites, worktreeActivity } from './ledger';
-import { claimRecord, listRecords, processStart, readRecord, successorOf, writeRecord, type LineageRecord } from './lineage-record';
-import { branchPrefix, parseRef } from '../store/names';
-import type { SessionRef } from './session';
-import { writeHandoff } from '../store/store';
+import { recordRelease, recordWrites, worktreeActivity } from '../state/ledger';
+import { claimRecord, listRecords, processStart, readRecord, successorOf, writeRecord, type LineageRecord } from '../state/lineage-record';
+import { branchPrefix, parseRef } from './names';
+import type { SessionRef } from '../state/session';
+import { writeHandoff } from './store';
 
 /** Sources after which a new id in the same process continues the earlier session (`tool`: first seen at a tool call). */
 const CONTINUING = new Set(['clear', 'compact', 'tool']);

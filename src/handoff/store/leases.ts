@@ -3,11 +3,11 @@
 import type { Config, RefRecord, Storage } from '../../git/storage';
 import { setting } from '../../config-keys';
 import { trailerReader } from '../../git/trailers';
-import { TRAILER } from '../store/document';
-import { LEASE_PREFIX, decodeBranch, leaseRef } from '../store/names';
-import { commitRecord, moveRef } from '../store/tx';
+import { TRAILER } from './document';
+import { LEASE_PREFIX, decodeBranch, leaseRef } from './names';
+import { commitRecord, moveRef } from './tx';
 import { LOST, LOST_RACE, untilWon, type BackoffPolicy } from '../../retry';
-import { processGone, type ClientProcess } from './session-process';
+import { processGone, type ClientProcess } from '../state/session-process';
 
 export interface Lease {
   ref: string;

@@ -12,12 +12,12 @@
 // renamed, added later or a mirror used for the clone would split the witness of one working copy.
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { createHash } from '../../lazy-crypto';
-import { inflateLoose, looseFile } from '../../git/loose-read';
-import type { Storage } from '../../git/storage';
-import { handoffDir } from '../state/paths';
-import { writeState } from '../state/state-file';
-import { userStateDir } from '../../user-dirs';
+import { createHash } from '../../../lazy-crypto';
+import { inflateLoose, looseFile } from '../../../git/loose-read';
+import type { Storage } from '../../../git/storage';
+import { handoffDir } from '../../state/paths';
+import { writeState } from '../../state/state-file';
+import { userStateDir } from '../../../user-dirs';
 
 /** Where witnesses live: $XDG_STATE_HOME/git-handoff/witness, else ~/.local/state/git-handoff/witness. */
 export const witnessHome = (env: NodeJS.ProcessEnv = process.env) => path.join(userStateDir(env), 'witness');

@@ -3,11 +3,10 @@
 // handoff.leaseTTL, its client process not gone), for the owner or a session that continues it (lineage), or a live
 // claim of it in a claims table this clone knows (its own or the handoff remote's as last fetched).
 import type { Config, Storage } from '../../git/storage';
-import { readMarker } from '../claims/marker';
-import { claimLive } from '../claims/table';
-import { listRecords, successorOf } from './lineage-record';
+import { claimLive, readMarker } from '../state/claims-marker';
+import { listRecords, successorOf } from '../state/lineage-record';
 import { listSessions } from './sessions';
-import { thisHost } from './session-process';
+import { thisHost } from '../state/session-process';
 
 export interface LiveOwner {
   /** the owner named by the handoff */
