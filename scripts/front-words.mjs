@@ -33,8 +33,10 @@ const word = (w) => {
 
 /**
  * The clients' lines, from src/clients/front.ts: `args` accepts the argument lists the wirings pass (after=1 for the
- * after-tool hook's), `key` sorts a payload key (0: read, 2: a subagent's, node's), `keys` names client $client's
- * session, tool, event and result keys, `event` the kind of an event, `shape` how a tool's input is read.
+ * after-tool hook's), `keys` gives client $client's session, tool, event and result keys' counts and values (sc sv, tc
+ * tv, ec ev; ek=1 where the client names its events; rc the result's count), `event` the kind of an event, `shape` how a tool's input is read, and `fields` reads the payload's
+ * strings (its arguments: the payload split on `"`) into c_<key> (a dot for each string that is the key) and v_<key>
+ * (the value after it), for the keys the front reads; a subagent's key, more than 2000 pieces: status 2 (node's).
  */
 export function clientLines(clients) {
   if (!clients?.length) throw new Error('front-words: no clients');
@@ -52,17 +54,27 @@ export function clientLines(clients) {
   const layouts = new Map();
   for (const c of clients) {
     const k = c.keys;
-    const set = `skey=${word(k.session)} tkey=${word(k.tool)} ekey=${k.event ? word(k.event) : ''} rkey=${k.result ? word(k.result) : ''}`;
+    const role = (r, key) => (key ? `${r}c=$c_${word(key)} ${r}v=$v_${word(key)}` : `${r}c= ${r}v=`);
+    const set = `${role('s', k.session)} ${role('t', k.tool)} ${role('e', k.event)} ek=${k.event ? 1 : ''} rc=${k.result ? `$c_${word(k.result)}` : ''}`;
     layouts.set(set, [...new Set([...(layouts.get(set) ?? []), ...named(c).map((n) => (n === '' ? "''" : n))])]);
   }
   const shapes = ['command', 'file_path', 'write', 'path', 'create', 'patch'].map((s) => [s, pairs((c) => Object.keys(c.tools).filter((t) => c.tools[t] === s))]).filter(([, p]) => p.length);
+  // the payload's pieces: o outside a string (o<key>: after the key's string), i a string, v<key> the key's value, l<key>
+  // a value past 64 KiB, c a string going on past an escaped quote; esc: a piece ending in \ (an odd run: an escaped quote)
+  const fields = [
+    `fields() { [ $# -le 2000 ] || return 2; ${[...keys].map((k) => `c_${k}=`).join(' ')} s=o tok= && for f; do case $s in o) s=i ;; i) case $f in`,
+    `\t\t*\\\\) esc "$f" ;; *[!A-Za-z_]*) s=o ;; ${[...keys].map((k) => `${k}) c_${k}=$c_${k}. v_${k}= s=o${k} ;;`).join(' ')} agent_id | agentId | conversation_id) return 2 ;; *) s=o ;; esac ;;`,
+    `\to?*) case $f in : | ': ') s=v\${s#o} ;; *) s=i ;; esac ;; v*) case $f in *\\\\) esc "$f" ;; *) tok=$tok$f && [ \${#tok} -le 65536 ] && eval "v_\${s#v}=\\$tok" || eval "c_\${s#v}=..."; s=o tok= ;; esac ;; *) esc "$f" ;; esac; done; }`,
+    `esc() { t=$1 n=0 && while case $t in *\\\\) t=\${t%\\\\} n=$((n + 1)) ;; *) false ;; esac; do :; done; if [ $((n % 2)) = 1 ]; then case $s in v*) if [ \${#tok} -le 65536 ]; then tok=$tok$1\\"; else s=l\${s#v}; fi ;; i) s=c ;; esac; return; fi`,
+    `\tcase $s in v*) { tok=$tok$1 && [ \${#tok} -le 65536 ] && eval "v_\${s#v}=\\$tok"; } || eval "c_\${s#v}=..." ;; l*) eval "c_\${s#l}=..." ;; esac; tok= s=o; }`,
+  ];
   return [
-    "# the clients (src/clients/front.ts): their wirings' arguments (after: the after-tool hook's), a payload key (2: a subagent's), its keys, events, tools' shapes",
+    "# the clients (src/clients/front.ts): their wirings' arguments (after: the after-tool hook's), the payload's keys as counted and read, events, tools' shapes",
     `args() { case $#:\${1-}:\${2-}:\${3-} in ${plain.join(' | ')}) ;; ${after.join(' | ')}) after=1 ;; *) return 1 ;; esac; }`,
-    `key() { case $1 in ${[...keys].join(' | ')}) return 0 ;; agent_id | agentId | conversation_id) return 2 ;; esac; return 1; }`,
     `keys() { case $client in ${[...layouts].map(([set, names]) => `${names.join(' | ')}) ${set} ;;`).join(' ')} *) return 1 ;; esac; }`,
     `event() { case $client:$1 in ${pairs((c) => c.pre).join(' | ')}) event=pre ;; ${pairs((c) => c.post).join(' | ')}) event=post ;; *) return 1 ;; esac; }`,
     `shape() { case $client:$1 in ${shapes.map(([s, p]) => `${p.join(' | ')}) shape=${s} ;;`).join(' ')} *) return 1 ;; esac; }`,
+    ...fields,
   ];
 }
 

@@ -36,7 +36,7 @@ interface CacheFile {
 }
 
 /**
- * Per installed copy of a bundle, node version, build (size and mtime catch a bundle edited in place) and use:
+ * Per installed copy of a bundle, node version and flags, build (size and mtime catch a bundle edited in place) and use:
  * one cache per command (or guard event), so each holds every function its own runs compile.
  */
 function cacheFile(file: string, bundle: Bundle, use: string): CacheFile | null {
@@ -45,7 +45,8 @@ function cacheFile(file: string, bundle: Bundle, use: string): CacheFile | null 
   const home = env.XDG_CACHE_HOME || (env.HOME ? path.join(env.HOME, '.cache') : null);
   if (!home) return null;
   const st = statSync(file);
-  const prefix = `${bundle}-${fnv(file)}-${process.version}-${process.arch}-`;
+  // V8 rejects a cache written under other flags (the front starts node with --no-opt, the launcher without)
+  const prefix = `${bundle}-${fnv(file)}-${process.version}-${process.arch}-${fnv(process.execArgv.join(' '))}-`;
   const build = `${prefix}${BUNDLE_HASHES[bundle]}-${st.size}-${Math.trunc(st.mtimeMs)}-`;
   return { dir: path.join(home, 'git-handoff', 'v8'), prefix, build, name: `${build}${USE.test(use) ? use : 'other'}.bin`, size: st.size };
 }

@@ -27,7 +27,9 @@ export const wiring: Wiring = {
   // warnings to the model itself, so a tool call pays one hook process.
   events: {
     // every tool but the read-only ones (Claude Code reads a matcher that is not plain names as a regex, unanchored)
-    PreToolUse: allBut(READ_ONLY),
+    get PreToolUse() {
+      return allBut(READ_ONLY);
+    },
     SessionStart: undefined,
     Stop: undefined,
     PreCompact: undefined,
@@ -38,7 +40,13 @@ export const wiring: Wiring = {
   sh: true,
   // a Bash call's payload is a few hundred bytes, an Edit's seldom more than a few KB (old and new strings): their own
   // group, whose front reads it with sh's `read`, not `cat` (a Write's, a whole file, and MultiEdit's stay with `cat`)
-  split: { event: 'PreToolUse', line: LINE, rest: allBut([...READ_ONLY, ...LINE]) },
+  split: {
+    event: 'PreToolUse',
+    line: LINE,
+    get rest() {
+      return allBut([...READ_ONLY, ...LINE]);
+    },
+  },
   timeout: HOOK_TIMEOUT_S,
   named: false,
   notes: 'CLAUDE.md',

@@ -22,7 +22,15 @@ export const wiring: Wiring = {
   format: 'settings',
   settings: '.codex/hooks.json',
   // No PostToolUse, as for Claude Code: Codex shows a PreToolUse additionalContext to the model (observed with 0.169).
-  events: { PreToolUse: allBut(READ_ONLY), SessionStart: undefined, Stop: undefined, PreCompact: undefined, SessionEnd: undefined },
+  events: {
+    get PreToolUse() {
+      return allBut(READ_ONLY);
+    },
+    SessionStart: undefined,
+    Stop: undefined,
+    PreCompact: undefined,
+    SessionEnd: undefined,
+  },
   // hooks run as `bash -c <command>` (execve traces)
   bash: true,
   timeout: HOOK_TIMEOUT_S,

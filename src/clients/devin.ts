@@ -23,7 +23,11 @@ export const DEVIN_HOOKS_FILE = '.devin/hooks.v1.json';
 /** What Devin CLI gives its hooks in place of a payload `cwd`. */
 const PROJECT_VAR = 'DEVIN_PROJECT_DIR';
 
-const EVENTS = { PreToolUse: allBut(READ_ONLY), SessionStart: undefined, Stop: undefined, SessionEnd: undefined };
+const EVENTS = {
+  get PreToolUse() {
+    return allBut(READ_ONLY);
+  },
+  SessionStart: undefined, Stop: undefined, SessionEnd: undefined };
 
 export const wiring: Wiring = {
   client: 'devin-cli',

@@ -32,7 +32,14 @@ const TOOLS: Record<string, ToClaude> = {
  * PostToolUse carries a warning PreToolUse could not show the model (droid shows a before-tool context to nobody): sh
  * tests for a pending note first, so it starts nothing while none is (afterCommand).
  */
-const EVENTS = { PreToolUse: allBut(READ_ONLY), PostToolUse: allBut(READ_ONLY), SessionStart: undefined, Stop: undefined, SessionEnd: undefined };
+const EVENTS = {
+  get PreToolUse() {
+    return allBut(READ_ONLY);
+  },
+  get PostToolUse() {
+    return allBut(READ_ONLY);
+  },
+  SessionStart: undefined, Stop: undefined, SessionEnd: undefined };
 
 /** A group of Claude Code's shape running `command`, for `event` (with its matcher). */
 const group = (matcher: string | undefined, command: string) => ({ ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command, timeout: HOOK_TIMEOUT_S }] });

@@ -22,8 +22,12 @@ export const wiring: Wiring = {
   settings: '.gemini/settings.json',
   // AfterTool only carries a warning BeforeTool could not show the model; the sh front answers it alone otherwise.
   events: {
-    BeforeTool: allBut(READ_ONLY),
-    AfterTool: allBut(READ_ONLY),
+    get BeforeTool() {
+      return allBut(READ_ONLY);
+    },
+    get AfterTool() {
+      return allBut(READ_ONLY);
+    },
     SessionStart: undefined,
     AfterAgent: undefined,
     PreCompress: undefined,

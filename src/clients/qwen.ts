@@ -29,7 +29,9 @@ export const wiring: Wiring = {
   settings: '.qwen/settings.json',
   // PreToolUse's additionalContext reaches the model in Qwen Code, so no PostToolUse; matchers are regexes
   events: {
-    PreToolUse: allBut(READ_ONLY),
+    get PreToolUse() {
+      return allBut(READ_ONLY);
+    },
     SessionStart: undefined,
     Stop: undefined,
     PreCompact: undefined,

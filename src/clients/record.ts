@@ -118,9 +118,18 @@ interface Trie {
  * A matcher for every tool name but `names`, anchored and without look-around (Rust's regex crate, which Codex and
  * Copilot CLI use, has none; JavaScript's RegExp, Claude Code's, Gemini CLI's and Qwen Code's, reads it the same):
  * the complement of a finite set of words, spelled through their trie. A name that is a prefix or an extension of a
- * listed one (`Rea`, `ReadX`, `mcp__fs__read_file`) matches; an empty name does too.
+ * listed one (`Rea`, `ReadX`, `mcp__fs__read_file`) matches; an empty name does too. The records read it through
+ * getters, once each: it is a few hundred KB of strings to build, which a guard call that loads them never reads.
  */
 export function allBut(names: readonly string[]): string {
+  const key = names.join('\n');
+  let m = matchers.get(key);
+  if (m === undefined) matchers.set(key, (m = complement(names)));
+  return m;
+}
+const matchers = new Map<string, string>();
+
+function complement(names: readonly string[]): string {
   const root: Trie = { kids: new Map(), end: false };
   for (const w of new Set(names)) {
     let n = root;

@@ -158,8 +158,9 @@ describe("the sh front's client lines", () => {
         expect(e.action, `${w.client} ${tool}`).toMatchObject(expected[shape](input) as object);
         if (shape === 'file_path' || shape === 'path' || shape === 'write' || shape === 'create') expect(['write', 'edit'], `${w.client} ${tool}`).toContain(e.action.type);
         expect(inFront(block, w.client, 'shape "$1" && echo $shape', tool), `${w.client} ${tool}`).toBe(`${shape}\n`);
-        // the front reads the keys it found in node's payload: session, tool, event (or the result's absence)
-        expect(inFront(block, w.client, 'keys && echo "$skey $tkey $ekey $rkey"'), w.client).toBe(`${k.session} ${k.tool} ${k.event ?? ''} ${k.result ?? ''}\n`);
+        // the front reads node's payload (split on `"`) to the values node reads: session, tool, event (or the result's absence)
+        const read = inFront(block, w.client, 'set -f; IFS=\'"\'; fields $1; IFS=\' \'; keys && echo "$sv|$tv|$ev|$ek|$rc"', JSON.stringify(p));
+        expect(read, `${w.client} ${tool}`).toBe(`${session}|${tool}|${k.event ? preName : ''}|${k.event ? 1 : ''}|\n`);
       }
       // a tool the client's facts do not name is node's, whatever another client calls it
       for (const tool of ['NotebookEdit', 'PowerShell', 'read_file', 'Delete']) {
