@@ -26,10 +26,6 @@ export class HandoffError extends Error {
   }
 }
 
-// Shorthands for the kinds raised most often.
-export const usageError = (code: string, message: string, data?: Record<string, unknown>) =>
-  new HandoffError('usage', code, message, data);
-
 /** A disk that refuses a write (full, over quota, read-only) is the environment: exit 7 (SPEC 4). */
 export function diskError(code: string | undefined, detail: string): HandoffError | null {
   if (code === 'ENOSPC' || code === 'EDQUOT') return new HandoffError('environment', 'disk-full', `the disk is full: ${detail}; nothing more was written. Free some space and run it again`, { errno: code });

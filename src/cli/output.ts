@@ -6,11 +6,6 @@ import { stripTerminalControls } from '../terminal-text';
 
 export { relativeTime } from '../handoff/store/time';
 
-export interface OutputOptions {
-  json?: boolean;
-  quiet?: boolean;
-}
-
 export function printJson(value: unknown): void {
   process.stdout.write(JSON.stringify(value, null, 2) + '\n');
 }

@@ -6,7 +6,7 @@ import { lockFileNamed } from './messages';
 import { readPackedRefs } from './packed-refs';
 import { readsHook } from './reads-hook';
 import type { Repo } from './run';
-import { ListedRef, type CasOutcome, type RefName, type RefOp, type RefRecord } from './storage';
+import { ListedRef, type CasOutcome, type RefOp, type RefRecord } from './storage';
 
 export { lockFileNamed } from './messages';
 export { packedRefsUnder, readPackedRefs } from './packed-refs';

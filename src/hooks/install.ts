@@ -11,7 +11,6 @@ import { withStubLines } from './stub-lines';
 import { CHAINED_SUFFIX, isStub } from '../git/hook-stub';
 
 export const HOOK_NAMES = ['prepare-commit-msg', 'commit-msg', 'pre-commit', 'pre-push', 'reference-transaction'] as const;
-export type HookName = (typeof HOOK_NAMES)[number];
 export { CHAINED_SUFFIX };
 /** Where other hook managers keep a hook they replaced (lefthook: .old, pre-commit: .legacy). */
 const MANAGER_SUFFIXES = ['.old', '.legacy'];

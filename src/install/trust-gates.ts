@@ -60,11 +60,6 @@ const GATES: Partial<Record<Agent, TrustGate>> = {
   qwen: (worktree, ctx) => trustItems('qwen', worktree, ctx.env),
 };
 
-/** Adds or replaces a client's gate: the one place a new client's trust rule joins doctor and install --agent. */
-export function addTrustGate(agent: Agent, gate: TrustGate): void {
-  GATES[agent] = gate;
-}
-
 /** doctor's trust rows for one wired client. */
 export function trustGateItems(agent: Agent, worktree: string, ctx: TrustContext): DoctorItem[] {
   return GATES[agent]?.(worktree, ctx) ?? [];

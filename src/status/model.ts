@@ -20,7 +20,7 @@ import { handoffRef, LEASE_PREFIX, NOTES_REF } from '../handoff/store/names';
 import { readReceipts } from '../handoff/store/receipts';
 import { remoteOnlyHandoffs } from '../handoff/store/remote-only';
 import { listHandoffs, readListing, type HandoffRow } from '../handoff/store/store';
-import type { Attention, Status, StatusClaim, StatusHandoff, StatusSession, Where } from './shape';
+import type { Attention, Status, StatusClaim, StatusHandoff, StatusSession } from './shape';
 
 export type { Attention, AttentionKind, Status, StatusClaim, StatusHandoff, StatusSession, Where } from './shape';
 

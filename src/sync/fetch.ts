@@ -50,7 +50,6 @@ export interface FetchResult {
   receipts?: ReceiptMerge;
 }
 
-const key = (ref: string, prefix: string) => ref.slice(prefix.length);
 const byKey = (recs: Array<{ ref: string; oid: string }>, prefix: string) => {
   const m = new Map<string, string>();
   for (const r of recs) if (r.ref.startsWith(prefix)) m.set(r.ref.slice(prefix.length), r.oid);

@@ -10,7 +10,7 @@ import type { Repo } from '../git/repo';
 import { assertTopic, handoffRef } from '../handoff/store/names';
 import { checkAdvance, type Violation } from '../handoff/store/ownership';
 import type { SessionRef } from '../handoff/state/session';
-import { notFound, viewOf } from '../handoff/store/store';
+import { viewOf } from '../handoff/store/store';
 import { ancestryOf, compareTips, remoteViolations, trackingRef } from '../handoff/store/sync-state';
 import { commitVersion, moveRef } from '../handoff/store/tx';
 import type { HandoffMerge } from './fetch';

@@ -80,9 +80,6 @@ export const RUNNING_KEYS: RunningKey[] = [
   { key: /^uploadpack\.packobjectshook$/, runs: 'runs a program for every fetch served', script: asCommand },
 ];
 
-/** Sections that hold a listed key: a section renamed into one of these could make git run a program. */
-const RUNNING_SECTIONS = /^(core|include|includeif|notes|pager|sequence|credential|alias|filter|diff|merge|difftool|mergetool|gpg|sendemail|remote|protocol|imap|browser|man|guitool|instaweb|interactive|submodule|trailer|uploadpack)$/i;
-
 const unknown = (v: string) => /[$`]/.test(v);
 
 /** The listed key a setting falls under, when its value makes it count; null for a harmless setting. */
