@@ -10,7 +10,7 @@ export const EXIT = {
   environment: 7,
 } as const;
 
-export type ExitKind = keyof typeof EXIT;
+type ExitKind = keyof typeof EXIT;
 
 export class HandoffError extends Error {
   readonly exitCode: number;

@@ -31,7 +31,7 @@ export function readBodyArg(messages: string[] | undefined, file: string | undef
 }
 
 /** At most `limit` bytes of a file or descriptor (a device or a pipe may never end). */
-export function readBounded(file: string | number, limit: number): Buffer {
+function readBounded(file: string | number, limit: number): Buffer {
   const fd = typeof file === 'number' ? file : openSync(file, 'r');
   const buf = Buffer.alloc(limit);
   let n = 0;

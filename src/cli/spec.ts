@@ -17,7 +17,7 @@ export interface OptionSpec {
   describe: string;
 }
 
-export interface PositionalSpec {
+interface PositionalSpec {
   name: string;
   required: boolean;
   /** variadic (`<paths..>`): every positional word, as a list */

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { ClientName } from '../client-names';
 import { trustFile, userDir } from './places';
 
-export interface FolderTrust {
+interface FolderTrust {
   state: 'off' | 'trusted' | 'untrusted';
   settings: string;
   trustFile: string;

@@ -48,7 +48,7 @@ export function symbolicTarget(repo: Repo, name: string): string | null {
 // git waits this long for a held ref lock before it gives up (its default is 100 ms).
 const LOCK_TIMEOUT_MS = 300;
 
-export function classifyRefFailure(repo: Repo, stderr: string): CasOutcome & { ok: false } {
+function classifyRefFailure(repo: Repo, stderr: string): CasOutcome & { ok: false } {
   const message = stderr.trim();
   const lockFile = lockFileNamed(repo.cwd, message);
   if (lockFile) return { ok: false, reason: 'locked', message, lockFile };

@@ -19,7 +19,7 @@ const readJson = (file: string): any => {
 };
 
 /** The folder of the git-handoff package holding `from` (a file or folder in it), or null. */
-export function packageOf(from: string): string | null {
+function packageOf(from: string): string | null {
   for (let d = path.resolve(from); ; d = path.dirname(d)) {
     if (readJson(path.join(d, 'package.json'))?.name === NAME) return d;
     if (path.dirname(d) === d) return null;

@@ -93,7 +93,7 @@ const edited = (text: string, edits: Array<{ oldText: string; newText: string }>
 };
 
 /** The way on for what only the person changes: from their own terminal, never from a session (the guard refuses it there). */
-export const PERSON_WAY = 'Only the person changes this, from their own terminal (git-handoff refuses it to sessions): tell them what you need and why.';
+const PERSON_WAY = 'Only the person changes this, from their own terminal (git-handoff refuses it to sessions): tell them what you need and why.';
 const HOOKS_WAY = `What git-handoff wires is changed by \`git handoff install|uninstall --agent <client>\`, which only the person runs. ${PERSON_WAY}`;
 
 /** Why one operation writes, moves or deletes the perimeter, or null; `op.abs` already has its symlinks resolved when they lead elsewhere. */

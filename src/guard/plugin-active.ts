@@ -42,7 +42,7 @@ function claudeProject(cwd: string, env: Env): string | null {
   return null;
 }
 
-export interface ClaudePlugin {
+interface ClaudePlugin {
   id: string;
   scope: string;
   /** the folder Claude Code loads the plugin from: a directory marketplace's own folder (read in place), else its cache copy */

@@ -31,7 +31,7 @@ function canonical(v: unknown): string {
   return JSON.stringify(v);
 }
 
-export interface CodexHandler {
+interface CodexHandler {
   command?: unknown;
   timeout?: unknown;
   async?: unknown;
@@ -49,7 +49,7 @@ export function codexHookHash(event: string, matcher: string | undefined, h: Cod
   return 'sha256:' + createHash('sha256').update(canonical(identity)).digest('hex');
 }
 
-export interface CodexTrust {
+interface CodexTrust {
   configFile: string;
   /** the project is not marked trusted (Codex then loads none of its hooks) */
   projectUntrusted: boolean;

@@ -10,7 +10,7 @@ import { HandoffError } from '../errors';
 const PROGRAMS = ['git-handoff', 'git-handoff-guard', 'git-handoff-front', 'git-handoff-front-split'] as const;
 type Program = (typeof PROGRAMS)[number];
 
-export interface Installation {
+interface Installation {
   /** the installation's folder (the one holding bin/ and dist/), symlinks followed */
   root: string;
   /** the PATH directories that give its programs, in PATH order */
@@ -57,7 +57,7 @@ function firstOnPath(pathValue: string): Map<Program, string> {
 }
 
 /** Every installation on PATH, in the order PATH gives them. */
-export function installationsOnPath(pathValue = process.env.PATH ?? '', selfRoot = path.resolve(__dirname, '..')): Installation[] {
+function installationsOnPath(pathValue = process.env.PATH ?? '', selfRoot = path.resolve(__dirname, '..')): Installation[] {
   const byRoot = new Map<string, Installation>();
   const self = (() => {
     try {
@@ -80,7 +80,7 @@ export function installationsOnPath(pathValue = process.env.PATH ?? '', selfRoot
   return [...byRoot.values()];
 }
 
-export interface PathHooks {
+interface PathHooks {
   installations: Installation[];
   /** the installation whose front the wired hooks run (the first `git-handoff-guard` on PATH) */
   runs: Installation | null;
@@ -89,7 +89,7 @@ export interface PathHooks {
 }
 
 /** What the PATH wiring runs (the hooks `install --agent` writes name programs on PATH, not a path). */
-export function pathHooks(pathValue = process.env.PATH ?? '', selfRoot?: string): PathHooks {
+function pathHooks(pathValue = process.env.PATH ?? '', selfRoot?: string): PathHooks {
   const installations = installationsOnPath(pathValue, selfRoot);
   const first = firstOnPath(pathValue);
   const guard = first.get('git-handoff-guard');

@@ -12,7 +12,7 @@ import { userCacheDir, userDataDir } from '../user-dirs';
 import { trustFile, userDir } from '../clients/places';
 
 type Env = NodeJS.ProcessEnv;
-export type RestoreAgent = 'claude' | 'gemini';
+type RestoreAgent = 'claude' | 'gemini';
 
 /** A client file and the entries git-handoff's install adds to it (paths of keys in its JSON). */
 interface ClientFile {

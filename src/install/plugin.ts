@@ -12,7 +12,7 @@ import { claudeConfigDir, claudePlugins, geminiEnabledFor, geminiExtensionDir } 
 import { CLAUDE_FOLDER, GEMINI_FOLDER, MARKETPLACE_NAME, PLUGIN_NAME } from './plugin-folders';
 import { afterInstall, beforeInstall, dataRoot, forgetInstall, restoreAfterUninstall, untouchedSinceInstall } from './plugin-restore';
 
-export type PluginAgent = 'claude' | 'gemini';
+type PluginAgent = 'claude' | 'gemini';
 const PLUGIN_ID = `${PLUGIN_NAME}@${MARKETPLACE_NAME}`;
 
 /** The folders the build wrote beside this bundle (dist/claude-plugin, dist/gemini-extension). */
@@ -42,7 +42,7 @@ function assemble(folder: string, to: string): string {
  * Where the Claude Code marketplace is kept: a directory marketplace is read in place, so it lives in the user's
  * data folder, not in an npx cache or a checkout that may move.
  */
-export const claudeMarketplaceDir = (env: NodeJS.ProcessEnv = process.env) => path.join(env.XDG_DATA_HOME || path.join(env.HOME || homedir(), '.local', 'share'), 'git-handoff', 'claude-marketplace');
+const claudeMarketplaceDir = (env: NodeJS.ProcessEnv = process.env) => path.join(env.XDG_DATA_HOME || path.join(env.HOME || homedir(), '.local', 'share'), 'git-handoff', 'claude-marketplace');
 
 function run(program: string, args: string[], input?: string, cwd?: string): string {
   const r = spawnSync(program, args, { input: input ?? '', cwd, encoding: 'utf8', timeout: 180_000, stdio: ['pipe', 'pipe', 'pipe'] });

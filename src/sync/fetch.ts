@@ -15,7 +15,7 @@ import { RECORD_REF } from '../handoff/record/record';
 export type MergeCase = 'new' | 'same' | 'local-ahead' | 'remote-ahead' | 'diverged';
 
 /** What the merge did about it. */
-export type MergeAction = 'created' | 'fast-forwarded' | 'archived' | 'none' | 'refused' | 'lost-race';
+type MergeAction = 'created' | 'fast-forwarded' | 'archived' | 'none' | 'refused' | 'lost-race';
 
 export interface HandoffMerge {
   ref: string;
@@ -34,7 +34,7 @@ export interface HandoffMerge {
   message?: string;
 }
 
-export interface ArchiveMerge {
+interface ArchiveMerge {
   ref: string;
   oid: string;
   case: 'new' | 'same' | 'local-only' | 'diverged';

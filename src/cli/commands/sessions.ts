@@ -63,7 +63,7 @@ const MIN_PREFIX = 8;
  * The full id of a session known in `worktree`: the id itself, or a unique prefix of at least 8 characters.
  * Anything else is an error listing the ids it could mean, and nothing is written.
  */
-export function knownSession(rows: SessionInfo[], id: string, worktree: string): string {
+function knownSession(rows: SessionInfo[], id: string, worktree: string): string {
   const here = rows.filter((s) => s.worktree === worktree || s.worktree === realpathOr(worktree));
   if (here.some((s) => s.session === id)) return id;
   const prefixed = [...new Set(here.filter((s) => s.session.startsWith(id)).map((s) => s.session))];

@@ -39,7 +39,7 @@ export function describeSignature(s: Signature): string {
   return `${s.state}${who ? ` (${who})` : ''}${hint}`;
 }
 
-export function headerOf(v: HandoffView): string {
+function headerOf(v: HandoffView): string {
   const lines = [
     `${v.topic} on ${v.branch}  (${v.ref} @ ${v.oid.slice(0, 12)})`,
     `owner ${short(v.session, [v.takeoverFrom])} (${v.client ?? 'unknown'}) · updated ${relativeTime(v.updatedAt)} · ${v.versions} version${v.versions === 1 ? '' : 's'} · ${v.sync}`,

@@ -12,7 +12,7 @@ import { markerLine, markerOf } from '../../handoff/import/seed-file';
 
 export { markerLine, markerOf };
 
-export type FileOpKind = 'write' | 'edit' | 'shell' | 'delete';
+type FileOpKind = 'write' | 'edit' | 'shell' | 'delete';
 
 export interface FileOp {
   abs: string;
@@ -25,13 +25,13 @@ export interface FileOp {
   edits?: Array<{ oldText: string; newText: string }>;
 }
 
-export interface FileVerdict {
+interface FileVerdict {
   deny?: string;
   warning?: string;
 }
 
 /** Every (branch, topic) split of `handoff-<branch>-<topic>.md` with a valid topic. */
-export function parseHandoffName(name: string): Array<{ branch: string; topic: string }> {
+function parseHandoffName(name: string): Array<{ branch: string; topic: string }> {
   const m = /^handoff-(.+)\.md$/.exec(name);
   if (!m) return [];
   const stem = m[1];
@@ -148,7 +148,7 @@ export function judgeFile(ctx: GuardContext, given: FileOp, me: string): FileVer
  * An edit with no old text (a pure addition) is not placed by its text: only one that brings no marker line but `me`'s
  * passes.
  */
-export function keepsMarker(current: string, edits: ReadonlyArray<{ oldText: string; newText: string }>, me: string): boolean {
+function keepsMarker(current: string, edits: ReadonlyArray<{ oldText: string; newText: string }>, me: string): boolean {
   const firstLine = (t: string) => {
     const nl = t.indexOf('\n');
     return nl < 0 ? t : t.slice(0, nl);
@@ -244,7 +244,7 @@ function shellWriteRefusal(op: FileOp, me: string, absent: boolean): string {
   );
 }
 
-export interface PatchFile {
+interface PatchFile {
   op: 'add' | 'update' | 'delete';
   path: string;
   moveTo?: string;

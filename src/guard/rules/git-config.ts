@@ -17,7 +17,7 @@ import path from 'node:path';
 import { userConfigFiles } from '../../git/config-files';
 import type { GitInvocation } from '../shell/git';
 
-export interface RunningKey {
+interface RunningKey {
   /** the key, lowercased (subsections too: the list never depends on their case) */
   key: RegExp;
   /** what the key makes git do, said in the refusal */

@@ -34,14 +34,14 @@ export function needsSession(inv: GitInvocation): boolean {
  * has it too; Copilot CLI's shell always has COPILOT_AGENT_SESSION_ID, its hooks never; the OpenCode plugin sets
  * OPENCODE_SESSION_ID; Gemini CLI never).
  */
-export function shellKnowsSession(e: GuardEvent, session: string, env: NodeJS.ProcessEnv): boolean {
+function shellKnowsSession(e: GuardEvent, session: string, env: NodeJS.ProcessEnv): boolean {
   if (env.GIT_HANDOFF_SESSION === session) return true;
   // the client's record says whether its shell has the session (src/clients/record.ts shellSession)
   const r = RECORDS[e.client];
   return r.shellSession === 'always' || (r.shellSession === 'as-hook' && r.sessionVar !== null && env[r.sessionVar] === session);
 }
 
-export type InjectVerdict = { kind: 'ok' } | { kind: 'inject' } | { kind: 'deny'; reason: string };
+type InjectVerdict = { kind: 'ok' } | { kind: 'inject' } | { kind: 'deny'; reason: string };
 
 export function judgeHandoffCommand(inv: GitInvocation, cmd: SimpleCommand, e: GuardEvent, session: string, env: NodeJS.ProcessEnv): InjectVerdict {
   const sub = inv.args.find((a) => !a.startsWith('-'));

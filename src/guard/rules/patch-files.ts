@@ -12,7 +12,7 @@ import type { WriteTarget } from '../shell/writes';
 const MAX_PATCH = 4 * 1024 * 1024;
 
 /** The paths a unified or git diff names (---, +++, diff --git, rename/copy to), each with its prefixes stripped. */
-export function patchPaths(text: string): string[] {
+function patchPaths(text: string): string[] {
   const out = new Set<string>();
   for (const line of text.split('\n')) {
     let m: RegExpExecArray | null;

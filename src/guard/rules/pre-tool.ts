@@ -164,7 +164,7 @@ function patchOps(ctx: GuardContext, patch: string, cwd: string | null): FileOp[
 }
 
 /** A path with its symlinks resolved (the part that exists; the rest appended), so a link cannot hide a protected file. */
-export function realOf(abs: string): string {
+function realOf(abs: string): string {
   const rest: string[] = [];
   for (let p = abs; ; p = path.dirname(p)) {
     try {

@@ -56,7 +56,7 @@ const PROTECTED_PREFIXES = ['refs/handoff', 'refs/claims/', 'refs/notes/handoff-
  * Whether a ref argument could name a handoff ref once the shell expands it: literal text is checked as is; a
  * `$var`, `$(…)` or backtick part can be anything, so only the literal prefix before it must fit `refs/handoff…`.
  */
-export function mayNameHandoffRef(arg: string): boolean {
+function mayNameHandoffRef(arg: string): boolean {
   if (mentionsHandoffRef(arg)) return true;
   const cut = arg.search(/[$`]/);
   if (cut < 0) return false;
@@ -68,7 +68,7 @@ export function mayNameHandoffRef(arg: string): boolean {
  * Whether a refspec's destination may write a protected ref: one it names (or could once expanded), or a pattern whose
  * `*` can stand for one (`refs/*`, `refs/h*`, `*`: git's `*` matches across `/`).
  */
-export function mayCoverHandoffRef(dst: string): boolean {
+function mayCoverHandoffRef(dst: string): boolean {
   const d = dst.replace(/^[+^]/, '');
   if (mayNameHandoffRef(d)) return true;
   const star = d.indexOf('*');
