@@ -8,7 +8,7 @@ import { configValue } from './config-values';
 import type { Config, Storage } from './storage';
 
 /** The stub's second line (git-hooks/stub.sh): a hook file holding it is ours. */
-const STUB_MARKER = '# git-handoff hook stub.';
+export const STUB_MARKER = '# git-handoff hook stub.';
 /**
  * What the stub of this build passes after git's arguments when it calls `git-handoff githook` (git-hooks/stub.sh):
  * a handler called without it was called by an older build's stub, which leaves to node less than this one does.

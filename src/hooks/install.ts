@@ -11,6 +11,7 @@ import { withStubLines } from './stub-lines';
 import { CHAINED_SUFFIX, isStub } from '../git/hook-stub';
 
 export const HOOK_NAMES = ['prepare-commit-msg', 'commit-msg', 'pre-commit', 'pre-push', 'reference-transaction'] as const;
+export type HookName = (typeof HOOK_NAMES)[number];
 export { CHAINED_SUFFIX };
 /** Where other hook managers keep a hook they replaced (lefthook: .old, pre-commit: .legacy). */
 const MANAGER_SUFFIXES = ['.old', '.legacy'];
@@ -23,7 +24,7 @@ export function hooksDirOf(repo: Repo): string {
 }
 
 /** The launcher the stubs call: this process's bin/git-handoff (a symlink to it is kept as is). */
-function defaultLauncher(): string {
+export function defaultLauncher(): string {
   const argv1 = process.argv[1];
   if (argv1 && path.basename(argv1) === 'git-handoff' && existsSync(argv1)) return path.resolve(argv1);
   return path.resolve(__dirname, '..', 'bin', 'git-handoff');
@@ -54,7 +55,7 @@ const exists = (p: string) => {
 export const stubsIn = (dir: string): string[] => HOOK_NAMES.filter((n) => isStub(path.join(dir, n)));
 
 /** The launcher path a stub records, or null. */
-function recordedLauncher(p: string): string | null {
+export function recordedLauncher(p: string): string | null {
   const m = BIN_LINE.exec(readFileSync(p, 'utf8'));
   const v = m ? m[0].slice('GIT_HANDOFF_BIN='.length) : '';
   return v.length > 2 ? v.slice(1, -1).replace(/'\\''/g, "'") : null;
@@ -119,7 +120,7 @@ export function refreshStubs(repo: Repo): string[] {
 }
 
 /** Removes our stub (or the copy a hook manager kept as .old/.legacy) and puts the chained hook back. */
-function uninstallStub(hooksDir: string, name: string): string {
+export function uninstallStub(hooksDir: string, name: string): string {
   const hook = path.join(hooksDir, name);
   const chained = hook + CHAINED_SUFFIX;
   const at = [hook, ...MANAGER_SUFFIXES.map((s) => hook + s)].find(isStub);
@@ -133,7 +134,7 @@ function uninstallStub(hooksDir: string, name: string): string {
 }
 
 /** Reports one hook: ok, chained, missing or broken. */
-function stubStatus(hooksDir: string, name: string): DoctorItem {
+export function stubStatus(hooksDir: string, name: string): DoctorItem {
   const component = `git hook ${name}`;
   const hook = path.join(hooksDir, name);
   const chained = hook + CHAINED_SUFFIX;
@@ -171,7 +172,7 @@ function stubStatus(hooksDir: string, name: string): DoctorItem {
   return { component, status: 'ok', detail: `installed in ${hooksDir}` };
 }
 
-function installHooks(repo: Repo, launcher = defaultLauncher()): string[] {
+export function installHooks(repo: Repo, launcher = defaultLauncher()): string[] {
   if (repo.bare) throw new HandoffError('usage', 'bare-repository', 'a bare repository has no commits made in it: use `git handoff install --server` to hold pushes to the invariant');
   const dir = hooksDirOf(repo);
   // Refuse before touching anything when a hook cannot be chained.

@@ -20,9 +20,9 @@ export const caseGlob = (key: string) => [...key].map((ch) => (/[a-z]/i.test(ch)
 /** The variables the stub reads a session id from, in the order node does (src/handoff/state/session.ts). */
 export const STUB_SESSION_VARS: readonly string[] = ['GIT_HANDOFF_SESSION', ...SESSION_VARS.map(([v]) => v)];
 
-const KEY_LINE = /^SESSION_KEY=.*$/m;
-const SESSION_LINE = /^session=.*$/m;
-const VALID_LINE = /^SESSION_BAD=.*$/m;
+export const KEY_LINE = /^SESSION_KEY=.*$/m;
+export const SESSION_LINE = /^session=.*$/m;
+export const VALID_LINE = /^SESSION_BAD=.*$/m;
 export const CHECKED_LINE = /^checked\(\) .*$/m;
 export const NAMES_LINE = /^CLAIMS_FILE=.*$/m;
 
@@ -37,7 +37,7 @@ function sessionShape(): { bad: string; max: number } {
 }
 
 /** The stub's lines, each replacing the one its pattern finds. */
-const stubLines = (): ReadonlyArray<readonly [RegExp, string]> => {
+export const stubLines = (): ReadonlyArray<readonly [RegExp, string]> => {
   const valid = sessionShape();
   return [
     // the first variable set and not empty: ${A:-${B:-$C}}
