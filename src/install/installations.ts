@@ -2,9 +2,10 @@
 // (bash clients exec it), Claude Code's reads `git-handoff-front` (or `-split`) in, which reads in the first
 // `git-handoff-guard` on PATH. Two installations on PATH can make that pair come from two of them: an older front
 // (one without `git-handoff-front` beside it) read in finds no node and exits 127, and Claude Code then runs the call.
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../errors';
+import { readJsonOr, realpathOr } from '../read-file';
 
 /** The programs an installation puts on PATH (package.json's bin). */
 const PROGRAMS = ['git-handoff', 'git-handoff-guard', 'git-handoff-front', 'git-handoff-front-split'] as const;
@@ -30,21 +31,9 @@ const isProgram = (file: string) => {
 };
 
 /** The folder of the installation a program belongs to: its bin/'s parent, symlinks (npm link, npm install -g) followed. */
-function rootOf(file: string): string {
-  try {
-    return path.dirname(path.dirname(realpathSync(file)));
-  } catch {
-    return path.dirname(path.dirname(file));
-  }
-}
+const rootOf = (file: string): string => path.dirname(path.dirname(realpathOr(file)));
 
-const versionOf = (root: string): string | null => {
-  try {
-    return JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version ?? null;
-  } catch {
-    return null;
-  }
-};
+const versionOf = (root: string): string | null => readJsonOr(path.join(root, 'package.json'))?.version ?? null;
 
 /** Where each program is first found on PATH (only absolute entries: `exec` and `.` of a relative one depend on the directory). */
 function firstOnPath(pathValue: string): Map<Program, string> {
@@ -59,13 +48,7 @@ function firstOnPath(pathValue: string): Map<Program, string> {
 /** Every installation on PATH, in the order PATH gives them. */
 function installationsOnPath(pathValue = process.env.PATH ?? '', selfRoot = path.resolve(__dirname, '..')): Installation[] {
   const byRoot = new Map<string, Installation>();
-  const self = (() => {
-    try {
-      return realpathSync(selfRoot);
-    } catch {
-      return selfRoot;
-    }
-  })();
+  const self = realpathOr(selfRoot);
   for (const dir of pathValue.split(':')) {
     if (!path.isAbsolute(dir)) continue;
     for (const p of PROGRAMS) {

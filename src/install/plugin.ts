@@ -11,6 +11,7 @@ import { probeCommand, WIRING } from './agents';
 import { claudeConfigDir, claudePlugins, geminiEnabledFor, geminiExtensionDir } from '../guard/plugin-active';
 import { CLAUDE_FOLDER, GEMINI_FOLDER, MARKETPLACE_NAME, PLUGIN_NAME } from './plugin-folders';
 import { afterInstall, beforeInstall, dataRoot, forgetInstall, restoreAfterUninstall, untouchedSinceInstall } from './plugin-restore';
+import { readJsonOr } from '../read-file';
 
 type PluginAgent = 'claude' | 'gemini';
 const PLUGIN_ID = `${PLUGIN_NAME}@${MARKETPLACE_NAME}`;
@@ -169,14 +170,6 @@ function uninstallThrough(agent: PluginAgent): string[] {
     msgs.push(`${geminiSource()}: removed (the copy the extension was installed from)`);
   }
   return msgs;
-}
-
-function readJsonOr(file: string): any {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8'));
-  } catch {
-    return null;
-  }
 }
 
 /** The guard command a plugin folder's hooks.json runs, with the client's root variable filled in. */

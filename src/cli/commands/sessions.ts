@@ -1,5 +1,4 @@
 // `git handoff sessions` (who is live in which worktree, and what each wrote) and `git handoff release`.
-import { realpathSync } from 'node:fs';
 import type { Argv, CommandModule } from 'yargs';
 import { HandoffError } from '../../errors';
 import { openRepo } from '../../git/repo';
@@ -8,6 +7,7 @@ import { requireSession, short } from '../../handoff/state/session';
 import { listSessions, releaseSession, type SessionInfo } from '../../handoff/state/sessions';
 import type { GlobalArgs } from '../context';
 import { printJson, relativeTime, table, terminalSafe } from '../output';
+import { realpathOr } from '../../read-file';
 
 interface Args extends GlobalArgs {
   session?: string;
@@ -77,14 +77,6 @@ function knownSession(rows: SessionInfo[], id: string, worktree: string): string
     : elsewhere.length ? `no session "${id}" in this worktree (${worktree}); it is known in ${[...new Set(elsewhere.map((s) => s.worktree))].join(', ')}: run release there. Sessions here:`
     : `no session "${id}" in this worktree (${worktree})${candidates.length ? '; the sessions here:' : ', and no session holds anything here: nothing to release'}`;
   throw new HandoffError('usage', 'unknown-session', [why, ...list, ...(candidates.length ? ['(`git handoff sessions` shows each with its paths)'] : [])].join('\n'), { session: id, candidates });
-}
-
-function realpathOr(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return p;
-  }
 }
 
 export const releaseCommand: CommandModule<GlobalArgs, Args> = {
