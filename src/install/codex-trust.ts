@@ -18,7 +18,7 @@ const snake = (event: string) => event.replace(/(?<!^)([A-Z])/g, '_$1').toLowerC
 const MATCHED = new Set(['PreToolUse', 'PermissionRequest', 'PostToolUse', 'SessionStart']);
 
 /** JSON with every object's keys sorted, as serde_json prints Codex's canonical value. */
-function canonical(v: unknown): string {
+export function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
   if (v && typeof v === 'object') {
     const o = v as Record<string, unknown>;
