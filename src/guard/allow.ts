@@ -5,7 +5,7 @@
 // program does. Everything else goes to the full rules (src/guard/rules/pre-tool.ts). The sh front's word lists are
 // generated from these tables at build time (scripts/build.mjs → bin/git-handoff-guard), never kept by hand.
 import { own, type ToolAction } from '../clients/event';
-import type { SimpleCommand } from './shell/command';
+import { DECLARES, type SimpleCommand } from './shell/command';
 import { parseShell } from './shell/parse';
 
 interface ProgramRule {
@@ -197,8 +197,6 @@ function gitHarmless(args: string[]): boolean {
   return rule !== undefined && keepsTo(rule, args.slice(i + 1));
 }
 
-/** Declarations that only set shell variables (of safe names). */
-const DECLARES = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
 
 /** Whether one simple command surely cannot write anything the guard protects. */
 export function harmlessCommand(c: SimpleCommand): boolean {

@@ -8,7 +8,7 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { neutral } from '../../terminal-text';
-import { SHELLS, type SimpleCommand } from '../shell/command';
+import { programName, SHELLS, type SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
 import { namedSession } from './inject';
 import { runsUnreadCode } from './refs';
@@ -80,7 +80,7 @@ export function handoffRun(cmd: SimpleCommand, inv: GitInvocation | null): { kin
  * given an installing verb and git-handoff's name.
  */
 export function reinstallProblem(cmd: SimpleCommand, shown: string): string | null {
-  const prog = cmd.argv[0] ? path.basename(cmd.argv[0]) : '';
+  const prog = programName(cmd.argv);
   // git and the file tools name files, which the perimeter judges where they lead
   if (FILE_TOOLS.has(prog)) return null;
   const args = cmd.argv.slice(1);

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { own } from '../../clients/event';
 import { neutral } from '../../terminal-text';
-import type { SimpleCommand } from '../shell/command';
+import { programName, type SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
 import type { WriteTarget } from '../shell/writes';
 import { asWritten, type ReadLine } from './as-written';
@@ -122,7 +122,7 @@ const REF_STORE_TEXT = /refs\/handoff|refs\/replace|handoff-reads|update-ref|sym
 
 /** Whether a command is an interpreter given code on its command line or stdin, or a shell reading its script from stdin. */
 export function runsUnreadCode(cmd: SimpleCommand, shells: Set<string>): boolean {
-  const prog = cmd.argv[0] ? path.basename(cmd.argv[0]) : '';
+  const prog = programName(cmd.argv);
   const family = prog.slice(0, prog.length - (/[\d.]*$/.exec(prog.slice(-32))?.[0].length ?? 0));
   const args = cmd.argv.slice(1);
   if (shells.has(prog)) return positionals(args).length === 0; // no -c (unwrapped elsewhere) and no script file: stdin
@@ -136,7 +136,7 @@ export function runsUnreadCode(cmd: SimpleCommand, shells: Set<string>): boolean
 
 /** Why an interpreter or a shell reading its script from stdin may write the ref store, or null. */
 export function interpreterProblem(cmd: SimpleCommand, whole: string, shells: Set<string>): string | null {
-  const prog = cmd.argv[0] ? path.basename(cmd.argv[0]) : '';
+  const prog = programName(cmd.argv);
   if (!runsUnreadCode(cmd, shells) || !REF_STORE_TEXT.test(whole)) return null;
   return `\`${prog}\` runs code the guard cannot read, and this command names git's ref store (handoff refs, update-ref, packed-refs or .git/refs).\n${SAFE_WAYS}`;
 }
