@@ -60,9 +60,11 @@ function mayNameHandoffRef(arg: string): boolean {
   if (mentionsHandoffRef(arg)) return true;
   const cut = arg.search(/[$`]/);
   if (cut < 0) return false;
-  const prefix = arg.slice(0, cut).replace(/^[+^:]/, '');
-  return PROTECTED_PREFIXES.some((p) => p.startsWith(prefix) || prefix.startsWith(p));
+  return mayLeadToProtected(arg.slice(0, cut).replace(/^[+^:]/, ''));
 }
+
+/** Whether a ref name's known beginning may go on to a protected ref (or is inside one already). */
+const mayLeadToProtected = (prefix: string) => PROTECTED_PREFIXES.some((p) => p.startsWith(prefix) || prefix.startsWith(p));
 
 /**
  * Whether a refspec's destination may write a protected ref: one it names (or could once expanded), or a pattern whose
@@ -73,8 +75,7 @@ function mayCoverHandoffRef(dst: string): boolean {
   if (mayNameHandoffRef(d)) return true;
   const star = d.indexOf('*');
   if (star < 0) return false;
-  const prefix = d.slice(0, star);
-  return PROTECTED_PREFIXES.some((p) => p.startsWith(prefix) || prefix.startsWith(p));
+  return mayLeadToProtected(d.slice(0, star));
 }
 
 /** A refspec as source and destination (`+` dropped; a lone ref is its own destination). */
