@@ -41,15 +41,20 @@ export function uninstallOwnFile(w: Wiring, file: string, shown: string, root: s
     if (!existsSync(file) || !isOwnWiring(w, readFileSync(file, 'utf8'))) return null;
     rmSync(file);
   }
-  for (let d = path.dirname(file); d !== root && d.startsWith(root + path.sep); d = path.dirname(d)) {
+  removeEmptyUp(path.dirname(file), root);
+  return `${shown}: removed`;
+}
+
+/** Removes each folder from `dir` up to (not including) `root` that is empty. */
+export function removeEmptyUp(dir: string, root: string): void {
+  for (let d = dir; d !== root && d.startsWith(root + path.sep); d = path.dirname(d)) {
     try {
-      if (readdirSync(d).length) break;
+      if (readdirSync(d).length) return;
       rmdirSync(d);
     } catch {
-      break;
+      return;
     }
   }
-  return `${shown}: removed`;
 }
 
 /** The guard command inside a whole-file wiring, or null. */
