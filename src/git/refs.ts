@@ -98,7 +98,8 @@ export const listingOf = (repo: Repo, patterns: string[]): RefRecord[] => cutLis
 export const compareRefsRead = (repo: Repo, refs: Array<{ ref: string; oid: string }>, agreed: string | null): string | null => readsHook()?.(repo, refs, agreed) ?? null;
 
 /** for-each-ref's LISTING_FORMAT output as records; throws where a record does not parse. */
-function cutListing(s: string, out: RefRecord[] = []): RefRecord[] {
+function cutListing(s: string): RefRecord[] {
+  const out: RefRecord[] = [];
   // `<ref>\0<oid>\0<time>\0<block>\0\n` each, cut where the NULs are (no array of 40,000 fields for a listing)
   for (let at = 0; ; ) {
     const a = s.indexOf('\0', at);

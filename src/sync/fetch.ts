@@ -99,8 +99,8 @@ export interface Before {
 }
 
 /** Fetches, then merges every handoff by the five cases. Local handoffs move only by CAS, and only forward. */
-export function fetchHandoffs(repo: Repo, remote: string, progress?: (line: string) => void, extra: string[] = []): FetchResult {
-  return fetchAndMerge(repo, remote, progress, extra).result;
+export function fetchHandoffs(repo: Repo, remote: string, progress?: (line: string) => void): FetchResult {
+  return fetchAndMerge(repo, remote, progress).result;
 }
 
 /**

@@ -199,8 +199,8 @@ function branchFlag(ref: string, checkedOut: string | null): string {
   return branch && branch !== checkedOut ? ` --branch ${quote([branch])}` : '';
 }
 
-function runFetch(repo: Repo, remote: string, a: Args, extra: string[] = []): FetchResult {
-  return fetchHandoffs(repo, remote, progressOf(a), extra);
+function runFetch(repo: Repo, remote: string, a: Args): FetchResult {
+  return fetchHandoffs(repo, remote, progressOf(a));
 }
 
 async function runPush(repo: Repo, remote: string, a: Args, place?: string | null, sides?: Sides): Promise<PushResult> {
