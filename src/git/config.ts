@@ -5,7 +5,7 @@ import type { Config } from './storage';
 import type { Repo } from './run';
 
 export type { Config } from './storage';
-export { configBool, configValue, FALLBACK_IDENTITY, identityEnv } from './config-values';
+export { configBool, configValue } from './config-values';
 
 // the configuration read last for each repository: what src/git/loose.ts needs to write objects as git would
 const known = new WeakMap<Repo, Config>();

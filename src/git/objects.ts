@@ -9,7 +9,7 @@ import { trailerBlockLines } from './trailers';
 import { gitBytes, type Repo } from './run';
 import type { BatchObject, Bounded, CommitTrailers } from './storage';
 
-export { parseCommit, type BatchObject, type CommitTrailers } from './storage';
+export { parseCommit } from './storage';
 
 /**
  * The system's temporary directory. node:os is required here, at the first temporary file: the full guard loads

@@ -8,10 +8,9 @@ import { readsHook } from './reads-hook';
 import type { Repo } from './run';
 import { ListedRef, type CasOutcome, type RefOp, type RefRecord } from './storage';
 
-export { lockFileNamed } from './messages';
-export { packedRefsUnder, readPackedRefs } from './packed-refs';
+export { readPackedRefs } from './packed-refs';
 export { onRefsRead } from './reads-hook';
-export { ListedRef, type CasOutcome, type RefOp, type RefRecord } from './storage';
+export { ListedRef, type RefOp, type RefRecord } from './storage';
 
 export function readRef(repo: Repo, ref: string): string | null {
   const r = repo.git(['rev-parse', '-q', '--verify', `${ref}^{commit}`], { allowFail: true });

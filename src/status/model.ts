@@ -22,7 +22,7 @@ import { remoteOnlyHandoffs } from '../handoff/store/remote-only';
 import { listHandoffs, readListing, type HandoffRow } from '../handoff/store/store';
 import type { Attention, Status, StatusClaim, StatusHandoff, StatusSession } from './shape';
 
-export type { Attention, AttentionKind, Status, StatusClaim, StatusHandoff, StatusSession, Where } from './shape';
+export type { Attention, Status, StatusClaim, StatusHandoff, StatusSession } from './shape';
 
 /** The JSON of `status --json` and of the page's data (SPEC 4, "status --json"); extra fields may come, none go. */
 const STATUS_VERSION = 1;

@@ -13,8 +13,6 @@ import { printJson, relativeTime, terminalSafe } from '../output';
 import { printRows } from './list';
 import { resolveStep } from './sync';
 
-export { describeVerify };
-
 /** The `show --json` object of SPEC 4 (also each entry of `boot --json`). */
 export function showJson(v: HandoffView) {
   const { head: _h, takeoverFrom: _t, reason: _r, receiptsAt: _n, ...rest } = v;

@@ -11,7 +11,7 @@ import type { ToolAction } from '../../clients/event';
 import { markerLine, markerOf } from '../../handoff/import/seed-file';
 import { readTextOr } from '../../read-file';
 
-export { markerLine, markerOf };
+export { markerOf };
 
 type FileOpKind = 'write' | 'edit' | 'shell' | 'delete';
 
