@@ -94,6 +94,9 @@ export const SESSION_VARS: ReadonlyArray<readonly [string, ClientName]> = [
   ['CRUSH_SESSION_ID', 'crush'],
 ];
 
+/** Every variable a session id is read from, in that order: GIT_HANDOFF_SESSION, then each client's own. */
+export const SESSION_ID_VARS: readonly string[] = ['GIT_HANDOFF_SESSION', ...SESSION_VARS.map(([v]) => v)];
+
 /** The variable `client`'s shell tool exports with its session id, or null. */
 export const sessionVarOf = (client: ClientName): string | null => SESSION_VARS.find(([, c]) => c === client)?.[0] ?? null;
 

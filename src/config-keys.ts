@@ -79,7 +79,7 @@ const KEYS = {
   },
 } as const satisfies Record<string, Key>;
 
-export type HandoffKey = keyof typeof KEYS;
+type HandoffKey = keyof typeof KEYS;
 
 type ValueOf<S> = S extends { type: 'bool' }
   ? boolean
@@ -92,7 +92,7 @@ type ValueOf<S> = S extends { type: 'bool' }
         : S extends { multi: true }
           ? string[]
           : string | undefined;
-export type SettingValue<K extends HandoffKey> = ValueOf<(typeof KEYS)[K]['spec']>;
+type SettingValue<K extends HandoffKey> = ValueOf<(typeof KEYS)[K]['spec']>;
 
 /** The key's full name as git spells it: handoff.<key>. */
 export const keyName = (k: HandoffKey): string => `handoff.${k}`;
@@ -138,7 +138,7 @@ export function parseSetting<K extends HandoffKey>(k: K, values: readonly string
 export const setting = <K extends HandoffKey>(c: ReadonlyMap<string, string[]>, k: K): SettingValue<K> => parseSetting(k, c.get(keyName(k).toLowerCase()));
 
 /** Each key as the README table and the man page show it. */
-export interface ConfigKey {
+interface ConfigKey {
   key: string;
   default: string;
   description: string;

@@ -3,7 +3,7 @@
 // variable reaches the manual without anyone copying it.
 import { CLIENT_NAMES, SESSION_VARS } from './client-names';
 
-export interface EnvironmentVariable {
+interface EnvironmentVariable {
   name: string;
   description: string;
 }

@@ -10,7 +10,7 @@ export const EXIT = {
   environment: 7,
 } as const;
 
-export type ExitKind = keyof typeof EXIT;
+type ExitKind = keyof typeof EXIT;
 
 export class HandoffError extends Error {
   readonly exitCode: number;
@@ -25,10 +25,6 @@ export class HandoffError extends Error {
     this.exitCode = EXIT[kind];
   }
 }
-
-// Shorthands for the kinds raised most often.
-export const usageError = (code: string, message: string, data?: Record<string, unknown>) =>
-  new HandoffError('usage', code, message, data);
 
 /** A disk that refuses a write (full, over quota, read-only) is the environment: exit 7 (SPEC 4). */
 export function diskError(code: string | undefined, detail: string): HandoffError | null {

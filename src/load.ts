@@ -154,7 +154,7 @@ export function loadBundle(dir: string, bundle: Bundle, use: string): unknown {
 }
 
 /** `source` in CommonJS's module wrapper, to compile (and run with runModule). */
-export const wrapModule = (source: string): string => `${WRAP[0]}${source}${WRAP[1]}`;
+const wrapModule = (source: string): string => `${WRAP[0]}${source}${WRAP[1]}`;
 
 /**
  * The text of `file` in the module wrapper (wrapModule's string), made at once from one buffer holding the wrapper
@@ -186,7 +186,7 @@ function readWrapped(file: string): string {
 }
 
 /** Runs `wrapper` (wrapModule's function, compiled in this context) as require runs the module `file`: its exports. */
-export function runModule(wrapper: (...a: unknown[]) => void, file: string): unknown {
+function runModule(wrapper: (...a: unknown[]) => void, file: string): unknown {
   // a CommonJS module of its own, as require makes it (node's Module class is this file's module's constructor:
   // node:module, which createRequire would need, is not loaded)
   const Module = module.constructor as unknown as ModuleClass;

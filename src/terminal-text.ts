@@ -3,7 +3,7 @@
 
 // Escape sequences (CSI, OSC/DCS/APC/PM/SOS strings, two-byte escapes), C0 and C1 controls but tab and newline
 // (U+009B is CSI to some terminals, CR overwrites what was shown), and the bidi controls that reorder what is seen.
-export const TERMINAL_CONTROLS = /\x1b\[[0-?]*[ -/]*[@-~]?|\x1b[\]P_^X][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[\s\S]?|[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const TERMINAL_CONTROLS = /\x1b\[[0-?]*[ -/]*[@-~]?|\x1b[\]P_^X][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[\s\S]?|[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /** Text with every terminal control removed (tabs and newlines kept). */
 export const stripTerminalControls = (text: string): string => text.replace(TERMINAL_CONTROLS, '');

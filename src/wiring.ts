@@ -1,6 +1,6 @@
 // What each installable piece (git hooks, agent clients, startup snippet, remote, server) reports.
 import type { Agent } from './client-names';
-export type DoctorStatus = 'ok' | 'missing' | 'broken' | 'chained' | 'info';
+type DoctorStatus = 'ok' | 'missing' | 'broken' | 'chained' | 'info';
 
 export interface DoctorItem {
   component: string;

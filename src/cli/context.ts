@@ -2,7 +2,6 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { HandoffError } from '../errors';
 import { AGAIN, NOT_READY, retrying } from '../retry';
-import { openRepo, type Repo } from '../git/repo';
 import { BODY_MAX } from '../handoff/store/document';
 import { parseRef } from '../handoff/store/names';
 
@@ -11,8 +10,6 @@ export interface GlobalArgs {
   quiet?: boolean;
   C?: string | string[];
 }
-
-export const repoFor = (_argv: GlobalArgs): Repo => openRepo(process.cwd());
 
 /** The body of a write: -m paragraphs, or -F <file> / -F - for stdin. */
 export function readBodyArg(messages: string[] | undefined, file: string | undefined): Buffer {
@@ -34,7 +31,7 @@ export function readBodyArg(messages: string[] | undefined, file: string | undef
 }
 
 /** At most `limit` bytes of a file or descriptor (a device or a pipe may never end). */
-export function readBounded(file: string | number, limit: number): Buffer {
+function readBounded(file: string | number, limit: number): Buffer {
   const fd = typeof file === 'number' ? file : openSync(file, 'r');
   const buf = Buffer.alloc(limit);
   let n = 0;

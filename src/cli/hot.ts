@@ -32,7 +32,7 @@ export function hotCommand(name: string): CommandModule<GlobalArgs, any> {
   }
 }
 
-export interface HotCommand {
+interface HotCommand {
   name: string;
   /** what yargs would give the handler: `_`, `$0`, each option under its key, its alias and their camelCase forms */
   args: Record<string, unknown>;

@@ -8,7 +8,7 @@ import { personRef } from '../handoff/store/person';
 import { requireSession, resolveSession, type SessionRef } from '../handoff/state/session';
 import { identitySpec, withOptions } from './spec';
 
-export interface IdentityArgs {
+interface IdentityArgs {
   session?: string;
   person?: boolean;
   role?: string;

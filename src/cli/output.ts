@@ -6,11 +6,6 @@ import { stripTerminalControls } from '../terminal-text';
 
 export { relativeTime } from '../handoff/store/time';
 
-export interface OutputOptions {
-  json?: boolean;
-  quiet?: boolean;
-}
-
 export function printJson(value: unknown): void {
   process.stdout.write(JSON.stringify(value, null, 2) + '\n');
 }
@@ -61,7 +56,7 @@ export function table(rows: string[][], header: string[]): string {
 let colorEnabled: boolean | undefined;
 
 /** When to colour, as git and jj spell it: `--color[=always|never|auto]`, `--no-color`; the last one given wins. */
-export const COLOR_WHEN = ['always', 'never', 'auto'] as const;
+const COLOR_WHEN = ['always', 'never', 'auto'] as const;
 
 /**
  * argv without the colour switches (before `--`), which set the colour mode here for the whole command: both
@@ -89,7 +84,7 @@ export function colorSwitches(argv: string[]): string[] {
 }
 
 /** Colour only on a TTY, never with NO_COLOR, TERM=dumb or `git config color.ui false` (unless --color=always). */
-export function useColor(): boolean {
+function useColor(): boolean {
   if (colorEnabled !== undefined) return colorEnabled;
   colorEnabled = false;
   if (!process.stdout.isTTY || COLOR_OFF_VAR in process.env || process.env.TERM === 'dumb') return false;

@@ -117,7 +117,7 @@ export function buildParser(argv: string[], o: { noPager?: boolean; commands?: C
 }
 
 /** The commands in the groups `-h` shows them in, as `git help` and gh do: what a session types every day first, plumbing last. */
-export const COMMAND_GROUPS: ReadonlyArray<readonly [string, readonly string[]]> = [
+const COMMAND_GROUPS: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['Every day', ['status', 'web', 'write', 'edit', 'show', 'list', 'log', 'diff', 'boot', 'template', 'archive', 'restore', 'claim', 'claims']],
   ['Between clones', ['fetch', 'push', 'sync']],
   ['Setting up', ['install', 'uninstall', 'doctor', 'import', 'completion']],
@@ -126,7 +126,7 @@ export const COMMAND_GROUPS: ReadonlyArray<readonly [string, readonly string[]]>
 ];
 
 /** yargs's help with its one list of commands split into COMMAND_GROUPS (a command in none is listed under "Other"). */
-export function groupedHelp(text: string): string {
+function groupedHelp(text: string): string {
   const start = text.indexOf('\nCommands:\n');
   if (start < 0) return text;
   const end = text.indexOf('\n\n', start + 1);

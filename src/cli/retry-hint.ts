@@ -5,7 +5,7 @@ import { HandoffError } from '../errors';
 import { shellWord } from '../clients/event';
 
 /** The selecting flags of an argv, each as written on a command line. */
-export function selectingFlags(argv: readonly string[]): string[] {
+function selectingFlags(argv: readonly string[]): string[] {
   const out: string[] = [];
   const dd = argv.indexOf('--');
   const before = dd < 0 ? argv : argv.slice(0, dd);

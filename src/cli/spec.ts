@@ -17,7 +17,7 @@ export interface OptionSpec {
   describe: string;
 }
 
-export interface PositionalSpec {
+interface PositionalSpec {
   name: string;
   required: boolean;
   /** variadic (`<paths..>`): every positional word, as a list */
@@ -49,7 +49,10 @@ const ROLE: readonly [string, OptionSpec] = ['role', { type: 'string', describe:
 /** --person, and --role for commands that read as someone (identity.ts's identityOptions). */
 export const identitySpec = (reads: boolean): ReadonlyArray<readonly [string, OptionSpec]> => (reads ? [PERSON, ROLE] : [PERSON]);
 
-const BRANCH: readonly [string, OptionSpec] = ['branch', { type: 'string', describe: 'the branch (default: the checked-out one)' }];
+/** Options and a positional many commands take, spelled once (the yargs builders of other commands take them too). */
+export const BRANCH: readonly [string, OptionSpec] = ['branch', { type: 'string', describe: 'the branch (default: the checked-out one)' }];
+export const SESSION: readonly [string, OptionSpec] = ['session', { type: 'string', describe: 'this session id (default: from the environment)' }];
+export const TOPIC = 'the handoff: two or more words joined by "-", e.g. auth-refactor';
 
 export const WRITE_SPEC: CommandSpec = {
   name: 'write',
@@ -60,7 +63,7 @@ export const WRITE_SPEC: CommandSpec = {
     ['F', { alias: 'file', type: 'string', describe: 'read the body from a file, or - for stdin' }],
     BRANCH,
     ['new-branch', { type: 'boolean', describe: 'the --branch is one still to be created: write for it although no branch of that name exists here or on a remote' }],
-    ['session', { type: 'string', describe: 'this session id (default: from the environment)' }],
+    SESSION,
     ['take-over', { type: 'boolean', describe: "take over another session's handoff (needs --reason)" }],
     ['reason', { type: 'string', describe: 'why you take it over (kept in the history)' }],
     ['from-live', { type: 'boolean', describe: 'with --take-over: take it over although its owner is live (`git handoff sessions`); it is told at its next tool call' }],
@@ -115,7 +118,7 @@ export const LIST_SPEC: CommandSpec = {
 
 export const LOG_SPEC: CommandSpec = {
   name: 'log',
-  positional: { name: 'topic', required: true, describe: 'the handoff: two or more words joined by "-", e.g. auth-refactor' },
+  positional: { name: 'topic', required: true, describe: TOPIC },
   options: [BRANCH, ['p', { alias: 'patch', type: 'boolean', describe: "each version's change to the body, as a diff (as git log -p)" }]],
 };
 
@@ -125,7 +128,7 @@ export const CLAIM_SPEC: CommandSpec = {
   options: [
     ['ttl', { type: 'string', describe: 'how long the claim lasts unless renewed or released (30m, 2h; default handoff.claimTTL, else 2h)' }],
     ['note', { type: 'string', describe: 'why: shown to every session that meets the claim' }],
-    ['session', { type: 'string', describe: 'this session id (default: from the environment)' }],
+    SESSION,
     BRANCH,
     ['take-over', { type: 'boolean', describe: "take over another live session's overlapping claim (needs --reason; on the record)" }],
     ['reason', { type: 'string', describe: 'why you take it over (kept in the claims history)' }],

@@ -18,9 +18,9 @@ import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 const READ_ONLY = ['view', 'codebase-retrieval', 'web-search', 'web-fetch', 'read-process', 'list-processes', 'view_tasklist'] as const;
 
 /** Per clone (Augment's personal project settings), since the script's path is this worktree's. */
-export const AUGMENT_SETTINGS = '.augment/settings.local.json';
+const AUGMENT_SETTINGS = '.augment/settings.local.json';
 /** The script its hooks run (Augment runs a script's path, not a command line). */
-export const AUGMENT_SCRIPT = '.augment/hooks/git-handoff-guard.sh';
+const AUGMENT_SCRIPT = '.augment/hooks/git-handoff-guard.sh';
 
 const EVENTS = { PreToolUse: undefined, SessionStart: undefined, Stop: undefined, SessionEnd: undefined };
 

@@ -20,7 +20,7 @@ import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 const READ_ONLY = ['read_files', 'search_codebase', 'fetch_web_content', 'ask_question', 'team_status', 'team_list_runs', 'team_read_mailbox', 'team_list_outcomes'] as const;
 
 /** The project folder install writes its hook files into (one of the folders Cline reads them from). */
-export const CLINE_HOOKS_DIR = '.clinerules/hooks';
+const CLINE_HOOKS_DIR = '.clinerules/hooks';
 
 /** The events install wires: each a file of that name. */
 const EVENTS = { PreToolUse: undefined, SessionShutdown: undefined };
@@ -35,7 +35,7 @@ const KINDS: Record<string, EventKind> = {
 };
 
 /** A hook file: the guard run by sh, the payload on its stdin. */
-export const clineHookScript = (event: string, command: string) =>
+const clineHookScript = (event: string, command: string) =>
   `#!/bin/sh\n# git-handoff's ${event} hook for Cline: \`git handoff uninstall --agent cline\` removes it.\nexec ${command}\n`;
 
 export const wiring: Wiring = {

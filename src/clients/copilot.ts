@@ -26,7 +26,7 @@ const READ_ONLY = [
 ] as const;
 
 /** The hooks file `install --agent copilot` writes (whole: git-handoff's own). */
-export const COPILOT_HOOKS_FILE = '.github/hooks/git-handoff.json';
+const COPILOT_HOOKS_FILE = '.github/hooks/git-handoff.json';
 
 export const wiring: Wiring = {
   client: 'copilot',
@@ -75,7 +75,7 @@ function argsOf(v: unknown): Record<string, unknown> {
   }
 }
 
-export function parseCopilot(p: Record<string, unknown>): GuardEvent {
+function parseCopilot(p: Record<string, unknown>): GuardEvent {
   const { kind, name } = kindOf(p);
   const cwd = str(p.cwd) ?? str(p.workingDirectory) ?? process.cwd();
   const native = str(p.toolName);

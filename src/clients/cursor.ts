@@ -11,7 +11,7 @@ import type { ClientRecord } from './record';
 import { PROBE_SESSION } from './record';
 import { GUARD_TEXT, HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
-export const CURSOR_HOOKS_FILE = '.cursor/hooks.json';
+const CURSOR_HOOKS_FILE = '.cursor/hooks.json';
 
 /**
  * The events install wires (preToolUse gets every tool: Shell, Write, StrReplace, Delete, MCP; no matcher, so the

@@ -19,7 +19,7 @@ import { GUARD_TEXT, HOOK_TIMEOUT_S, type Wiring } from './wiring';
 /** The tools Devin CLI names that cannot write or run anything: reading and the web. exec, write, edit, notebook_edit and every MCP tool go to the guard. */
 const READ_ONLY = ['read', 'webfetch'] as const;
 
-export const DEVIN_HOOKS_FILE = '.devin/hooks.v1.json';
+const DEVIN_HOOKS_FILE = '.devin/hooks.v1.json';
 /** What Devin CLI gives its hooks in place of a payload `cwd`. */
 const PROJECT_VAR = 'DEVIN_PROJECT_DIR';
 

@@ -20,7 +20,7 @@ import { afterCommand, HOOK_TIMEOUT_S, hookCommand, type Wiring } from './wiring
  */
 const READ_ONLY = ['Read', 'LS', 'Grep', 'Glob', 'TaskOutput', 'ToolSearch', 'WebSearch', 'FetchUrl'] as const;
 
-export const DROID_HOOKS_FILE = '.factory/hooks.json';
+const DROID_HOOKS_FILE = '.factory/hooks.json';
 
 const TOOLS: Record<string, ToClaude> = {
   Execute: (a) => ({ tool: 'Bash', input: a }),

@@ -202,7 +202,7 @@ const ACTING_WORDS = new Set([
 ]);
 
 /** The words of a tool's name (`mcp__fs__read_text_file`, `fs-read_text_file`, `ReadMcpResourceTool`), lower case. */
-export const nameWords = (tool: string): string[] =>
+const nameWords = (tool: string): string[] =>
   tool
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .toLowerCase()

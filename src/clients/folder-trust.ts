@@ -1,31 +1,23 @@
 // Folder trust as Gemini CLI and its fork Qwen Code resolve it (`~/.<dir>/settings.json` security.folderTrust,
 // `~/.<dir>/trustedFolders.json`): in an untrusted folder neither runs a project's own hooks.
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ClientName } from '../client-names';
 import { trustFile, userDir } from './places';
+import { readJsonOr } from '../read-file';
 
-export interface FolderTrust {
+interface FolderTrust {
   state: 'off' | 'trusted' | 'untrusted';
   settings: string;
   trustFile: string;
 }
 
-const readJson = (f: string): any => {
-  try {
-    return JSON.parse(readFileSync(f, 'utf8'));
-  } catch {
-    return null;
-  }
-};
-
 /** The gate of `client` (its user settings and trust file: its record) for `worktree`; `enabledByDefault`: whether trust applies when settings.json does not say. */
 export function folderTrust(client: ClientName, worktree: string, enabledByDefault: boolean, env: NodeJS.ProcessEnv = process.env): FolderTrust {
   const settings = path.join(userDir(client, env), 'settings.json');
   const trusts = trustFile(client, env);
-  const said = readJson(settings)?.security?.folderTrust?.enabled;
+  const said = readJsonOr(settings)?.security?.folderTrust?.enabled;
   if (!(said === undefined ? enabledByDefault : said === true)) return { state: 'off', settings, trustFile: trusts };
-  const rules: Record<string, unknown> = existsSync(trusts) ? (readJson(trusts) ?? {}) : {};
+  const rules: Record<string, unknown> = readJsonOr(trusts) ?? {};
   // the deepest rule covering the folder wins (TRUST_PARENT covers the rule's parent), and at equal depth DO_NOT_TRUST
   const here = path.resolve(worktree);
   let best: { depth: number; trusted: boolean } | null = null;

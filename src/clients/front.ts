@@ -25,10 +25,10 @@ export const FRONT_CLIENTS: ReadonlyArray<{ wiring: Wiring; facts: FrontFacts }>
 ];
 
 /** A client the front serves without being named (`git-handoff-guard` alone): those node tells apart by the payload. */
-export const UNNAMED: readonly ClientName[] = ['claude-code', 'gemini-cli', 'codex'];
+const UNNAMED: readonly ClientName[] = ['claude-code', 'gemini-cli', 'codex'];
 
 /** The argument lists a client's wirings give the front after `--client=<name>`: plain, as a plugin, the after-tool hook's. */
-export function frontArgs(w: Wiring, f: FrontFacts): { plain: string[][]; after: string[][] } {
+function frontArgs(w: Wiring, f: FrontFacts): { plain: string[][]; after: string[][] } {
   const base = [[], ...(f.plugin ? [['--plugin']] : [])];
   return { plain: base, after: w.after ? base.map((a) => [...a, '--after']) : [] };
 }

@@ -9,7 +9,7 @@ import type { ClientName } from '../client-names';
 import type { FileScope } from './record';
 import { ALL_RECORDS } from './records';
 
-export type HookScope = FileScope;
+type HookScope = FileScope;
 
 export interface HookFile {
   client: ClientName;
@@ -41,19 +41,19 @@ function rows(pick: (r: (typeof ALL_RECORDS)[number]) => readonly { scope: HookS
 }
 
 /** Per client, per scope, where it reads hooks from (VS Code's agent reads Claude Code's and Copilot's files). */
-export const HOOK_FILES: Row[] = rows((r) => r.hookFiles);
+const HOOK_FILES: Row[] = rows((r) => r.hookFiles);
 
 /** Per client, where it keeps its trust (Gemini CLI's and Qwen Code's trustedFolders.json, Copilot's config.json, Codex's config.toml). */
-export const TRUST_FILES: Row[] = rows((r) => r.trustFiles, true);
+const TRUST_FILES: Row[] = rows((r) => r.trustFiles, true);
 
 /** Directories any JSON file of which a client reads hooks from (Copilot CLI and VS Code: `.github/hooks/*.json`). */
-export const HOOK_DIRS: Row[] = rows((r) => r.hookDirs);
+const HOOK_DIRS: Row[] = rows((r) => r.hookDirs);
 
 /**
  * Directories every module of which a client loads around its tools (OpenCode's plugins): a module written there runs
  * in a later session beside git-handoff's and may rewrite a call after the guard judged it.
  */
-export const PLUGIN_DIRS: Row[] = rows((r) => r.pluginDirs);
+const PLUGIN_DIRS: Row[] = rows((r) => r.pluginDirs);
 
 /** The folders the records' `$VAR/…` paths stand for when the variable is unset, under the home. */
 const DEFAULT_DIRS: Record<string, string> = Object.fromEntries(ALL_RECORDS.flatMap((r) => (r.home ? [[r.home.variable, r.home.dir]] : [])));

@@ -19,8 +19,8 @@ import type { Wiring } from './wiring';
  */
 const READ_ONLY = ['read', 'grep', 'glob', 'list', 'todowrite', 'todoread', 'webfetch', 'websearch', 'codesearch', 'question', 'task', 'board_read', 'kilo_local_recall'] as const;
 
-export const KILO_PLUGIN_FILE = '.kilo/plugin/git-handoff.js';
-export const KILO_PLUGIN_MARK = '// git-handoff plugin for Kilo Code';
+const KILO_PLUGIN_FILE = '.kilo/plugin/git-handoff.js';
+const KILO_PLUGIN_MARK = '// git-handoff plugin for Kilo Code';
 
 const spec = (command: string): PluginSpec => ({ command, mark: KILO_PLUGIN_MARK, label: 'Kilo Code', agent: 'kilo', readOnly: READ_ONLY, sessionVar: sessionVarOf('kilo-code')! });
 

@@ -20,9 +20,9 @@ import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
  */
 const READ_ONLY = ['fs_read', 'read', 'introspect', 'thinking'] as const;
 
-export const KIRO_AGENTS_DIR = '.kiro/agents';
+const KIRO_AGENTS_DIR = '.kiro/agents';
 /** The agent install adds (`kiro-cli chat --agent git-handoff`, or the default agent): every tool, the guard's hooks. */
-export const KIRO_AGENT_FILE = `${KIRO_AGENTS_DIR}/git-handoff.json`;
+const KIRO_AGENT_FILE = `${KIRO_AGENTS_DIR}/git-handoff.json`;
 
 const EVENTS = { preToolUse: undefined };
 const KINDS: Record<string, EventKind> = { preToolUse: 'pre-tool', postToolUse: 'post-tool', agentSpawn: 'session-start', stop: 'stop' };

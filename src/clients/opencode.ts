@@ -15,7 +15,7 @@ import { PROBE_SESSION } from './record';
 import { sessionVarOf } from '../client-names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
-export const OPENCODE_PLUGIN_FILE = '.opencode/plugin/git-handoff.js';
+const OPENCODE_PLUGIN_FILE = '.opencode/plugin/git-handoff.js';
 /** The mark on line 2 of the plugin install writes: what uninstall and doctor recognise as git-handoff's. */
 export const OPENCODE_PLUGIN_MARK = '// git-handoff plugin for OpenCode';
 

@@ -13,7 +13,7 @@ import { trustFile } from './places';
 import { hookCommand, type Wiring } from './wiring';
 
 /** The text of a whole-file wiring running `command`. */
-export function ownFileText(w: Wiring, command: string): string {
+function ownFileText(w: Wiring, command: string): string {
   if (w.format === 'plugin') return opencodePlugin(command);
   const hooks: Record<string, unknown[]> = {};
   for (const event of Object.keys(w.events)) hooks[event] = [{ type: 'command', bash: hookCommand(w, command), timeoutSec: w.timeout }];
@@ -41,15 +41,20 @@ export function uninstallOwnFile(w: Wiring, file: string, shown: string, root: s
     if (!existsSync(file) || !isOwnWiring(w, readFileSync(file, 'utf8'))) return null;
     rmSync(file);
   }
-  for (let d = path.dirname(file); d !== root && d.startsWith(root + path.sep); d = path.dirname(d)) {
+  removeEmptyUp(path.dirname(file), root);
+  return `${shown}: removed`;
+}
+
+/** Removes each folder from `dir` up to (not including) `root` that is empty. */
+export function removeEmptyUp(dir: string, root: string): void {
+  for (let d = dir; d !== root && d.startsWith(root + path.sep); d = path.dirname(d)) {
     try {
-      if (readdirSync(d).length) break;
+      if (readdirSync(d).length) return;
       rmdirSync(d);
     } catch {
-      break;
+      return;
     }
   }
-  return `${shown}: removed`;
 }
 
 /** The guard command inside a whole-file wiring, or null. */
@@ -130,7 +135,7 @@ export const copilotTrustHow = (worktree: string, env: NodeJS.ProcessEnv = proce
   `Copilot CLI runs repository hooks only in a trusted folder and skips them silently elsewhere: answer "trust" when it asks, or add ${JSON.stringify(worktree)} to "trustedFolders" in ${trustFile('copilot', env)}`;
 
 /** Whether Copilot CLI trusts `worktree`: listed (or a parent listed) in trustedFolders of $COPILOT_HOME/config.json. */
-export function copilotTrusted(worktree: string, env: NodeJS.ProcessEnv = process.env): { trusted: boolean; file: string; exists: boolean } {
+function copilotTrusted(worktree: string, env: NodeJS.ProcessEnv = process.env): { trusted: boolean; file: string; exists: boolean } {
   const file = trustFile('copilot', env);
   let folders: unknown = [];
   try {

@@ -36,10 +36,3 @@ export function trustFile(client: ClientName, env: NodeJS.ProcessEnv = process.e
   if (!t) throw new Error(`${client} keeps no trust file`);
   return placed(client, t.file, t.scope, null, env)!;
 }
-
-/** The name `client`'s hooks give the tool the sh front reads in `shape` (its record's front facts: `command` its shell). */
-export function toolOfShape(client: ClientName, shape: string): string {
-  const t = Object.entries(RECORDS[client].front?.tools ?? {}).find(([, s]) => s === shape)?.[0];
-  if (!t) throw new Error(`${client} has no tool read as ${shape}`);
-  return t;
-}

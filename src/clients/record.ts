@@ -38,7 +38,7 @@ export type FileScope = 'project' | 'local' | 'user' | 'system';
  * to the home (user: `.gemini/settings.json`, or `$VAR/…` when a variable moves it: the record's `home`), or absolute
  * (system).
  */
-export interface ClientPath {
+interface ClientPath {
   scope: FileScope;
   file: string;
   /** (a plugin folder) every file in it runs, whatever its extension (Cline's hook folders), not only modules */
@@ -46,7 +46,7 @@ export interface ClientPath {
 }
 
 /** How a client's hook wiring picks the tools it sends to the guard. */
-export type Routing =
+type Routing =
   /** a matcher (a regular expression, no look-around: Claude Code, Copilot CLI's reading of the Claude wiring and
    *  Codex use engines without it) that matches every tool name but the read-only ones */
   | 'matcher'

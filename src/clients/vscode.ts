@@ -89,7 +89,7 @@ const filesOf = (v: unknown): string[] =>
   (Array.isArray(v) ? v : []).flatMap((f) => (typeof f === 'string' ? [f] : (str(obj(f).filePath) ?? str(obj(f).path) ?? str(obj(f).uri) ?? [])));
 
 /** A VS Code tool call as the action the rules judge; a tool or argument shape it does not know is read as unknown. */
-export function vscodeToolAction(tool: string | null, input: Record<string, unknown>, cwd: string): ToolAction {
+function vscodeToolAction(tool: string | null, input: Record<string, unknown>, cwd: string): ToolAction {
   const shape = tool === null ? undefined : own(TOOLS, tool);
   const path = str(input.filePath) ?? str(input.file_path) ?? str(input.path);
   switch (shape) {
@@ -160,7 +160,7 @@ export function claudeWired(cwd: string): boolean {
   }
 }
 
-export function parseVSCode(p: Record<string, unknown>): GuardEvent {
+function parseVSCode(p: Record<string, unknown>): GuardEvent {
   const name = str(p.hook_event_name) ?? str(p.hookEventName) ?? '';
   const cwd = str(p.cwd) ?? process.cwd();
   const tool = str(p.tool_name) ?? str(p.toolName);

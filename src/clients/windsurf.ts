@@ -11,7 +11,7 @@ import type { ClientRecord } from './record';
 import { PROBE_SESSION } from './record';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
-export const WINDSURF_HOOKS_FILE = '.windsurf/hooks.json';
+const WINDSURF_HOOKS_FILE = '.windsurf/hooks.json';
 
 /** The before-action hooks of every kind that writes or runs anything (pre_read_code is not wired: reading). */
 const EVENTS = { pre_run_command: undefined, pre_write_code: undefined, pre_mcp_tool_use: undefined };

@@ -137,7 +137,7 @@ export const SOURCED_FLAG = '--sourced';
  * with the client's sh as its `$0`, find no node (127), and the client would run the call. An installation without
  * this name fails the `.` and execs the front as a program instead.
  */
-export const SOURCED_NAME = 'git-handoff-front';
+const SOURCED_NAME = 'git-handoff-front';
 
 /**
  * The flags of the two groups of a split event (Wiring.split), in place of SOURCED_FLAG: `line`, read the payload with
@@ -145,7 +145,7 @@ export const SOURCED_NAME = 'git-handoff-front';
  * inherited (a variable in the client's environment) can make a front leave a call alone; read in through SPLIT_NAME.
  */
 export const SPLIT_FLAGS = { line: '--sourced-line', rest: '--sourced-rest' } as const;
-export type SplitGroup = keyof typeof SPLIT_FLAGS;
+type SplitGroup = keyof typeof SPLIT_FLAGS;
 /** The name a split group reads the front in by from PATH: only fronts that know SPLIT_FLAGS have it (bin/git-handoff-front-split). */
 export const SPLIT_NAME = 'git-handoff-front-split';
 

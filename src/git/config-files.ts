@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { userHome } from '../user-dirs';
 
-export type ConfigScope = 'local' | 'worktree' | 'global' | 'system';
+type ConfigScope = 'local' | 'worktree' | 'global' | 'system';
 
 /** Where a file's directory is: a repository directory, the home, the root, or a variable with a home-relative default. */
 type Base = 'commonDir' | 'gitDir' | 'home' | '/' | { env: string; home: string };

@@ -11,7 +11,7 @@ import type { Storage } from './storage';
 
 type Env = NodeJS.ProcessEnv;
 /** key (lower case, as readConfig keeps it) → its values in git's order */
-export type ConfigEntries = Array<[string, string]>;
+type ConfigEntries = Array<[string, string]>;
 
 const isSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 const isAlpha = (c: number) => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);

@@ -5,10 +5,9 @@ import type { Config } from './storage';
 /** The last value of a key, as git reports it. */
 export const configValue = (c: Config, key: string): string | undefined => c.get(key.toLowerCase())?.at(-1);
 
-export function configBool(c: Config, key: string, fallback = false): boolean {
+export function configBool(c: Config, key: string): boolean {
   const v = configValue(c, key);
-  if (v === undefined) return fallback;
-  return /^(true|yes|on|1)$/i.test(v.trim());
+  return v !== undefined && /^(true|yes|on|1)$/i.test(v.trim());
 }
 
 export const FALLBACK_IDENTITY = { name: 'git-handoff', email: 'git-handoff@localhost' };

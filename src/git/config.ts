@@ -5,7 +5,7 @@ import type { Config } from './storage';
 import type { Repo } from './run';
 
 export type { Config } from './storage';
-export { configBool, configValue, FALLBACK_IDENTITY, identityEnv } from './config-values';
+export { configBool, configValue } from './config-values';
 
 // the configuration read last for each repository: what src/git/loose.ts needs to write objects as git would
 const known = new WeakMap<Repo, Config>();
@@ -19,22 +19,24 @@ export function readConfig(repo: Repo): Config {
     return own;
   }
   // core., commit. and i18n. for the objects this process writes itself (src/git/loose.ts)
-  const r = repo.git(['config', '-z', '--get-regexp', '^(handoff|user|author|committer|core|commit|i18n)\\.'], { allowFail: true });
+  const r = repo.git(['config', '-z', '--get-regexp', SETTINGS.source], { allowFail: true });
   const map: Config = new Map();
   for (const entry of r.stdout.split('\0')) {
     if (!entry) continue;
-    const nl = entry.indexOf('\n');
-    const key = (nl === -1 ? entry : entry.slice(0, nl)).toLowerCase();
-    const value = nl === -1 ? 'true' : entry.slice(nl + 1);
-    const list = map.get(key) ?? [];
-    list.push(value);
-    map.set(key, list);
+    const [key, value] = keyValue(entry);
+    (map.get(key) ?? map.set(key, []).get(key)!).push(value);
   }
   if (r.status === 0 || r.status === 1) known.set(repo, map);
   return map;
 }
 
 const SETTINGS = /^(handoff|user|author|committer|core|commit|i18n)\./;
+
+/** A `git config -z` entry: its key (lower case) and value (a key alone, a boolean set, is "true"). */
+function keyValue(entry: string): [string, string] {
+  const nl = entry.indexOf('\n');
+  return nl === -1 ? [entry.toLowerCase(), 'true'] : [entry.slice(0, nl).toLowerCase(), entry.slice(nl + 1)];
+}
 
 /**
  * readConfig's settings and every configuration file git read or would read for them (the files entries came from,
@@ -50,17 +52,13 @@ export function readConfigFiles(repo: Repo, home: string): { config: Config; fil
     const entry = parts[i + 1];
     const file = origin.startsWith('file:') ? path.resolve(repo.cwd, origin.slice(5)) : null;
     if (file) files.add(file);
-    const nl = entry.indexOf('\n');
-    const key = (nl === -1 ? entry : entry.slice(0, nl)).toLowerCase();
-    const value = nl === -1 ? 'true' : entry.slice(nl + 1);
+    const [key, value] = keyValue(entry);
     if (/^(include\.path|includeif\..+\.path)$/.test(key) && value) {
       const target = value.replace(/^~(?=\/|$)/, home);
       files.add(path.isAbsolute(target) ? target : path.resolve(file ? path.dirname(file) : repo.cwd, target));
     }
     if (!SETTINGS.test(key)) continue;
-    const list = map.get(key) ?? [];
-    list.push(value);
-    map.set(key, list);
+    (map.get(key) ?? map.set(key, []).get(key)!).push(value);
   }
   if (r.status === 0 || r.status === 1) known.set(repo, map);
   return { config: map, files: [...files] };

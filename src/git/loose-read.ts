@@ -9,7 +9,7 @@ let zlib: typeof import('node:zlib') | null = null;
 /** node:zlib, required the first time an object is read or written (here and in loose.ts). */
 export const lazyZlib = (): typeof import('node:zlib') => (zlib ??= require('node:zlib') as typeof import('node:zlib'));
 
-export interface LooseObject {
+interface LooseObject {
   oid: string;
   type: string;
   content: Buffer;

@@ -125,7 +125,7 @@ export function treeContent(entries: Array<{ name: string; oid: string }>): Buff
 
 // git's ident.c: crud is stripped from both ends of a name or an email, and '\n', '<', '>' anywhere
 const crud = (c: number) => c <= 32 || c === 0x2e || c === 0x2c || c === 0x3a || c === 0x3b || c === 0x3c || c === 0x3e || c === 0x22 || c === 0x5c || c === 0x27;
-export function withoutCrud(s: string): string {
+function withoutCrud(s: string): string {
   let a = 0;
   let b = s.length;
   while (a < b && crud(s.charCodeAt(a))) a++;
@@ -134,7 +134,7 @@ export function withoutCrud(s: string): string {
 }
 
 /** `<unix seconds> ±hhmm` of this moment in the local time zone, as git stamps a commit. */
-export function gitDate(d = new Date()): string {
+function gitDate(d = new Date()): string {
   const off = -d.getTimezoneOffset();
   const abs = Math.abs(off);
   return `${Math.floor(d.getTime() / 1000)} ${off < 0 ? '-' : '+'}${String(Math.floor(abs / 60) * 100 + (abs % 60)).padStart(4, '0')}`;

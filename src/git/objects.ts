@@ -9,7 +9,7 @@ import { trailerBlockLines } from './trailers';
 import { gitBytes, type Repo } from './run';
 import type { BatchObject, Bounded, CommitTrailers } from './storage';
 
-export { parseCommit, type BatchObject, type CommitTrailers } from './storage';
+export { parseCommit } from './storage';
 
 /**
  * The system's temporary directory. node:os is required here, at the first temporary file: the full guard loads
@@ -79,18 +79,10 @@ export function writeTreeWithPaths(repo: Repo, base: string | null, entries: Arr
   }
 }
 
-/** The id a blob of `content` would have, written nowhere. */
-export const blobId = (repo: Repo, content: string): string => repo.out(['hash-object', '--stdin'], { input: content });
-
 /** A commit object exactly as given (headers and message: a rewrite keeping its author and committer), in this process where it can. */
 export function writeRawCommit(repo: Repo, content: string): string {
   const target = looseTarget(repo);
   return (target && writeLoose(target, 'commit', Buffer.from(content, 'utf8'))) || repo.out(['hash-object', '-t', 'commit', '-w', '--stdin'], { input: content });
-}
-
-export interface Identity {
-  name: string;
-  email: string;
 }
 
 /** `git commit-tree` (signed with `sign`); unsigned, in this process when loose.ts can tell what git would write. */

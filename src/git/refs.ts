@@ -6,12 +6,11 @@ import { lockFileNamed } from './messages';
 import { readPackedRefs } from './packed-refs';
 import { readsHook } from './reads-hook';
 import type { Repo } from './run';
-import { ListedRef, type CasOutcome, type RefName, type RefOp, type RefRecord } from './storage';
+import { ListedRef, type CasOutcome, type RefOp, type RefRecord } from './storage';
 
-export { lockFileNamed } from './messages';
-export { packedRefsUnder, readPackedRefs } from './packed-refs';
+export { readPackedRefs } from './packed-refs';
 export { onRefsRead } from './reads-hook';
-export { ListedRef, type CasOutcome, type RefOp, type RefRecord } from './storage';
+export { ListedRef, type RefOp, type RefRecord } from './storage';
 
 export function readRef(repo: Repo, ref: string): string | null {
   const r = repo.git(['rev-parse', '-q', '--verify', `${ref}^{commit}`], { allowFail: true });
@@ -48,7 +47,7 @@ export function symbolicTarget(repo: Repo, name: string): string | null {
 // git waits this long for a held ref lock before it gives up (its default is 100 ms).
 const LOCK_TIMEOUT_MS = 300;
 
-export function classifyRefFailure(repo: Repo, stderr: string): CasOutcome & { ok: false } {
+function classifyRefFailure(repo: Repo, stderr: string): CasOutcome & { ok: false } {
   const message = stderr.trim();
   const lockFile = lockFileNamed(repo.cwd, message);
   if (lockFile) return { ok: false, reason: 'locked', message, lockFile };
@@ -98,7 +97,8 @@ export const listingOf = (repo: Repo, patterns: string[]): RefRecord[] => cutLis
 export const compareRefsRead = (repo: Repo, refs: Array<{ ref: string; oid: string }>, agreed: string | null): string | null => readsHook()?.(repo, refs, agreed) ?? null;
 
 /** for-each-ref's LISTING_FORMAT output as records; throws where a record does not parse. */
-function cutListing(s: string, out: RefRecord[] = []): RefRecord[] {
+function cutListing(s: string): RefRecord[] {
+  const out: RefRecord[] = [];
   // `<ref>\0<oid>\0<time>\0<block>\0\n` each, cut where the NULs are (no array of 40,000 fields for a listing)
   for (let at = 0; ; ) {
     const a = s.indexOf('\0', at);

@@ -148,7 +148,7 @@ export function gitOut(args: string[], opts: GitOptions = {}): string {
   return git(args, opts).stdout.replace(/\n$/, '');
 }
 
-export interface BoundedResult {
+interface BoundedResult {
   /** exit status; null when git was killed at the limit or could not start */
   status: number | null;
   stderr: string;

@@ -34,7 +34,7 @@ const CONTROL_BUT_LF = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/;
 export const TRAILER_BLOCK_MAX = 16 * 1024;
 
 /** What a strict reader makes of a block: each named single key's value (or null), each list key's values in order. */
-export type TrailerReading<One extends string, List extends string> = { [K in One]: string | null } & { [K in List]: string[] } & {
+type TrailerReading<One extends string, List extends string> = { [K in One]: string | null } & { [K in List]: string[] } & {
   /** set when the block is ambiguous (then every field is null and every list empty) */
   problem: string | null;
 };
@@ -268,7 +268,7 @@ function blockStart(s: string, len: number): number {
  * The block git finds in a message with no `---` divider (interpret-trailers --no-divider, and `%(trailers)` of a commit,
  * which git reads so): [start, end) and whether a blank line precedes it; null where git must say (a NUL byte).
  */
-export interface GitTrailerBlock {
+interface GitTrailerBlock {
   start: number;
   end: number;
   blankBefore: boolean;

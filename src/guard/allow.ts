@@ -5,10 +5,10 @@
 // program does. Everything else goes to the full rules (src/guard/rules/pre-tool.ts). The sh front's word lists are
 // generated from these tables at build time (scripts/build.mjs → bin/git-handoff-guard), never kept by hand.
 import { own, type ToolAction } from '../clients/event';
-import type { SimpleCommand } from './shell/command';
+import { DECLARES, type SimpleCommand } from './shell/command';
 import { parseShell } from './shell/parse';
 
-export interface ProgramRule {
+interface ProgramRule {
   /** short option letters that write or run something: a cluster holding one is not harmless */
   short?: string;
   /** long options that write or run something, matched with any abbreviation and with or without `=value` */
@@ -147,15 +147,15 @@ export const PROJECT_RUNNERS: Record<string, string[]> = {
 };
 
 /** Assignments in front of a command that change nothing a program writes or runs. */
-export const SAFE_VARS = /^(CI|NODE_ENV|FORCE_COLOR|NO_COLOR|TZ|LANG|LC_[A-Z]+|TERM|COLUMNS|LINES|VERBOSE|DEBUG)$/;
+const SAFE_VARS = /^(CI|NODE_ENV|FORCE_COLOR|NO_COLOR|TZ|LANG|LC_[A-Z]+|TERM|COLUMNS|LINES|VERBOSE|DEBUG)$/;
 /** Words a runner's argument must not hold, in any case (it may name a handoff file, git's directory or a ref). */
 export const PROTECTED_WORDS = ['handoff', '.git', 'refs', 'memory'];
-export const PROTECTED_LOOKING = new RegExp(`${PROTECTED_WORDS.map((w) => w.replace('.', '\\.')).join('|')}|\\$|\``, 'i');
+const PROTECTED_LOOKING = new RegExp(`${PROTECTED_WORDS.map((w) => w.replace('.', '\\.')).join('|')}|\\$|\``, 'i');
 /** A program named as it is found on PATH (no directory, no expansion, no glob). */
-export const BARE_NAME = /^[A-Za-z0-9_.+:[-]+$/;
+const BARE_NAME = /^[A-Za-z0-9_.+:[-]+$/;
 
 /** Whether an argument list keeps to a rule (xargs: more arguments may come from stdin, so only a rule with no limits). */
-export function keepsTo(rule: ProgramRule, args: string[], xargs = false): boolean {
+function keepsTo(rule: ProgramRule, args: string[], xargs = false): boolean {
   const limited = rule.short || rule.long || rule.exact || rule.maxOperands !== undefined || rule.only;
   if (xargs && limited) return false;
   let operands = 0;
@@ -197,8 +197,6 @@ function gitHarmless(args: string[]): boolean {
   return rule !== undefined && keepsTo(rule, args.slice(i + 1));
 }
 
-/** Declarations that only set shell variables (of safe names). */
-const DECLARES = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
 
 /** Whether one simple command surely cannot write anything the guard protects. */
 export function harmlessCommand(c: SimpleCommand): boolean {

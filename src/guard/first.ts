@@ -14,8 +14,7 @@ import { SESSION_RE } from '../handoff/state/session';
 import { copilotAnswersNatively } from '../clients/copilot';
 import { detectClient, namedClient } from '../clients/index';
 import { MAX_FIRST_LOOK, surelyHarmless } from './allow';
-import type { ClientAdapter, GuardEvent, ToolAction } from '../clients/event';
-import type { Config } from '../git/config';
+import type { GuardEvent, ToolAction } from '../clients/event';
 import { setting } from '../config-keys';
 import { trustedRepository } from '../git/trust';
 import { stripTerminalControls } from '../terminal-text';
@@ -180,7 +179,7 @@ function recorded(seen: Seen): boolean {
  * change the answer — a known session, the guard on by the configuration cache this user's guard wrote, no bypass,
  * no plugin beside the wiring, one command with no redirection. Null: the full guard decides.
  */
-export function refRefusal(seen: Seen, argv: string[] = process.argv, env: NodeJS.ProcessEnv = process.env): string | null {
+function refRefusal(seen: Seen, argv: string[] = process.argv, env: NodeJS.ProcessEnv = process.env): string | null {
   const e = seen.event;
   if (e.kind !== 'pre-tool' || e.action.type !== 'shell' || env.GIT_HANDOFF_BYPASS === '1') return null;
   if (!e.session || !SESSION_RE.test(e.session) || e.agentId) return null;

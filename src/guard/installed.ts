@@ -4,24 +4,17 @@
 // A session that rewrites one of them (the front made `exit 0`, the plugin's guard emptied) turns the guard off for
 // every later call. A package inside the worktree the session works in (or holding it) is that project's own code (a
 // checkout of git-handoff being developed), not an installation the session stands on: it is left to the project's rules.
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { claudePlugins, geminiExtensionDir } from './plugin-active';
+import { readJsonOr } from '../read-file';
 
 const NAME = 'git-handoff';
 
-const readJson = (file: string): any => {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8'));
-  } catch {
-    return null;
-  }
-};
-
 /** The folder of the git-handoff package holding `from` (a file or folder in it), or null. */
-export function packageOf(from: string): string | null {
+function packageOf(from: string): string | null {
   for (let d = path.resolve(from); ; d = path.dirname(d)) {
-    if (readJson(path.join(d, 'package.json'))?.name === NAME) return d;
+    if (readJsonOr(path.join(d, 'package.json'))?.name === NAME) return d;
     if (path.dirname(d) === d) return null;
   }
 }
@@ -31,7 +24,7 @@ let own: { root: string | null; bins: string[] } | undefined;
 function ownPackage(): { root: string | null; bins: string[] } {
   if (own) return own;
   const root = packageOf(__dirname);
-  const bin = root ? readJson(path.join(root, 'package.json'))?.bin : null;
+  const bin = root ? readJsonOr(path.join(root, 'package.json'))?.bin : null;
   return (own = { root, bins: bin && typeof bin === 'object' ? Object.keys(bin) : [NAME] });
 }
 

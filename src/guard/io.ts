@@ -71,7 +71,7 @@ export function readStdinText(limit: number): { stdin: StdinState; text: string 
  * Reads fd 0 synchronously (no stream machinery, no thread pool). Stops early, with `done` false, when fd 0 is
  * non-blocking and has nothing yet (EAGAIN): the caller then goes on reading asynchronously.
  */
-export function readStdinSync(s: StdinState, limit: number): StdinState {
+function readStdinSync(s: StdinState, limit: number): StdinState {
   const buf = Buffer.allocUnsafe(1 << 16);
   while (!s.done) {
     let n: number;
@@ -111,7 +111,7 @@ const ANSWER_READ: BackoffPolicy = { ...NOT_READY, name: 'answer-read', deadline
  * hook) loads node's stream and socket modules, a few ms each run. A pipe set non-blocking is waited on; a closed
  * one ends the write (never a throw).
  */
-export function writeOut(text: string, fd = 1): void {
+function writeOut(text: string, fd = 1): void {
   try {
     // the string in one write (node encodes it in C++, no Buffer functions to compile); what a full pipe left goes on
     let done = 0;

@@ -10,6 +10,7 @@ import { appendState, writeState } from '../handoff/state/state-file';
 import { userMac, userMacIfKeyed } from '../handoff/state/user-key';
 import { userCacheDir } from '../user-dirs';
 import { notePlainConfig, plainConfigFile } from './plain-config';
+import { readTextOr } from '../read-file';
 
 export interface Location {
   /** the worktree top */
@@ -23,14 +24,6 @@ export interface Location {
  * module before every tool call, and loading node:os costs about 1 M instructions a run that HOME makes unneeded.
  */
 export const homedir = (): string => (require('node:os') as typeof import('node:os')).homedir();
-
-const readText = (p: string): string | null => {
-  try {
-    return readFileSync(p, 'utf8');
-  } catch {
-    return null;
-  }
-};
 
 /**
  * The non-bare repository containing `start` (which need not exist yet), found by walking up for `.git`; null for
@@ -69,12 +62,12 @@ export function walkUp(start: string): Location | null {
     }
     if (st?.isDirectory()) return { worktree: dir, gitDir: dotGit, commonDir: dotGit };
     if (st?.isFile()) {
-      const m = /^gitdir:\s*(.+?)\s*$/m.exec(readText(dotGit) ?? '');
+      const m = /^gitdir:\s*(.+?)\s*$/m.exec(readTextOr(dotGit) ?? '');
       if (m) {
         const gitDir = path.resolve(dir, m[1]);
         // a .git file naming a missing directory: git stops here with "not a git repository", and so does the guard
         if (!isDir(gitDir)) return null;
-        const common = readText(path.join(gitDir, 'commondir'))?.trim();
+        const common = readTextOr(path.join(gitDir, 'commondir'))?.trim();
         return { worktree: dir, gitDir, commonDir: common ? path.resolve(gitDir, common) : gitDir };
       }
     }
@@ -86,7 +79,7 @@ export function walkUp(start: string): Location | null {
 
 /** The branch checked out in a location, read from HEAD. */
 export function headBranch(loc: Location): string | null {
-  const m = /^ref: refs\/heads\/(.+)$/.exec((readText(path.join(loc.gitDir, 'HEAD')) ?? '').trim());
+  const m = /^ref: refs\/heads\/(.+)$/.exec((readTextOr(path.join(loc.gitDir, 'HEAD')) ?? '').trim());
   return m ? m[1] : null;
 }
 

@@ -6,7 +6,7 @@
 // guard's own state, key and caches (src/user-dirs.ts: the witness's repository among them); and git-handoff itself,
 // where it is installed (src/guard/installed.ts). A write, move, delete, link or checkout over any of them is refused with
 // what a person runs instead; a file tool's edit of a client's settings that keeps the guard's wiring may pass.
-import { readFileSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { hookFiles, keepsFile, keepsWiring, keptThere, worktreesOf, type HookFile } from '../clients/hook-files';
 import { neutral } from '../terminal-text';
@@ -17,6 +17,7 @@ import type { FileOp } from './rules/files';
 import { refStoreWriteProblem } from './rules/refs';
 import { userDirs } from '../user-dirs';
 import { installedDirs } from './installed';
+import { readTextOr } from '../read-file';
 
 export interface Perimeter {
   /** the git directories of the event's repository (its own and the common one), symlinks resolved */
@@ -73,14 +74,6 @@ export async function computePerimeter(ctx: GuardContext, loc: Location | null):
   return { gitDirs, config, hooks: files, hookDirs: dirs, pluginDirs: plugins, state, installed: () => (installed ??= installedDirs(worktree, ctx.event.cwd, env)), worktree };
 }
 
-const readMaybe = (p: string): string | null => {
-  try {
-    return readFileSync(p, 'utf8');
-  } catch {
-    return null;
-  }
-};
-
 /** A file tool's edits applied to a text (each replacement at its first place, and everywhere: both must keep the wiring). */
 const edited = (text: string, edits: Array<{ oldText: string; newText: string }>, all: boolean): string | null => {
   let out = text;
@@ -93,7 +86,7 @@ const edited = (text: string, edits: Array<{ oldText: string; newText: string }>
 };
 
 /** The way on for what only the person changes: from their own terminal, never from a session (the guard refuses it there). */
-export const PERSON_WAY = 'Only the person changes this, from their own terminal (git-handoff refuses it to sessions): tell them what you need and why.';
+const PERSON_WAY = 'Only the person changes this, from their own terminal (git-handoff refuses it to sessions): tell them what you need and why.';
 const HOOKS_WAY = `What git-handoff wires is changed by \`git handoff install|uninstall --agent <client>\`, which only the person runs. ${PERSON_WAY}`;
 
 /** Why one operation writes, moves or deletes the perimeter, or null; `op.abs` already has its symlinks resolved when they lead elsewhere. */
@@ -129,7 +122,7 @@ export function perimeterProblem(p: Perimeter, op: FileOp): string | null {
   for (const h of p.hooks) {
     // a directory deleted or written whole is judged on the files of the perimeter under it (perimeterUnder, by the rule that reads the command)
     if (abs !== h.file) continue;
-    const before = readMaybe(h.file);
+    const before = readTextOr(h.file);
     if (op.kind === 'write' || op.kind === 'edit') {
       const afters = op.kind === 'write' ? [op.content ?? ''] : before === null ? [null] : [edited(before, op.edits ?? [], false), edited(before, op.edits ?? [], true)];
       if (afters.every((a) => a !== null && keepsFile(h, before, a))) continue;
@@ -148,7 +141,7 @@ export function perimeterProblem(p: Perimeter, op: FileOp): string | null {
   }
   for (const d of p.hookDirs) {
     if (path.dirname(abs) === d.file && abs.endsWith('.json') && (op.kind === 'shell' || op.kind === 'delete')) {
-      const before = readMaybe(abs);
+      const before = readTextOr(abs);
       if (before !== null && /git[- ]handoff/.test(before)) return `${shown} is a hooks file ${d.client} reads (${neutral(d.file)}) that wires git-handoff's guard: a shell command's write or removal cannot be checked to keep it. ${HOOKS_WAY}`;
     }
   }
@@ -229,7 +222,7 @@ export function switchedWiringProblem(p: Perimeter, worktree: string, target: st
   const changed = new Set(read(['diff', '--name-only', '-z', 'HEAD', commit, '--', ...rel.map((r) => `:(literal)${r}`)]).stdout.split('\0').filter(Boolean));
   for (const [i, h] of files.entries()) {
     if (!changed.has(rel[i])) continue;
-    const before = readMaybe(h.file);
+    const before = readTextOr(h.file);
     // the file as that commit has it (one cat-file: a path it does not hold fails), null when absent there
     const blob = read(['cat-file', 'blob', `${commit}:${rel[i]}`]);
     const there = blob.status === 0 ? blob.stdout : null;

@@ -14,7 +14,7 @@ import { handoffDir } from '../handoff/state/paths';
 import { writeState } from '../handoff/state/state-file';
 
 /** Settings under which a file tool's call is node's whatever its path (keys as git lists them, in lower case). */
-export const PLAIN_UNLESS: readonly string[] = [keyName('protect'), keyName('guard'), 'core.hooksPath'].map((k) => k.toLowerCase());
+const PLAIN_UNLESS: readonly string[] = [keyName('protect'), keyName('guard'), 'core.hooksPath'].map((k) => k.toLowerCase());
 
 /** An include, read or not (a file it names that is missing now may come): the configuration is node's to read. */
 const INCLUDE = /^include(if\..*)?\.path$/i;
@@ -31,7 +31,7 @@ const present = (f: string): boolean => {
 };
 
 /** The line the front compares with the files its environment names: `<file>:+|` or `<file>:-|` each, in git's order. */
-export const configListLine = (files: string[]): string => files.map((f) => `${f}:${present(f) ? '+' : '-'}|`).join('');
+const configListLine = (files: string[]): string => files.map((f) => `${f}:${present(f) ? '+' : '-'}|`).join('');
 
 /** Writes or removes the summary for a configuration node read now from `configFiles(loc, env)` and `included`. */
 export function notePlainConfig(loc: { commonDir: string; gitDir: string }, config: Config | null, included: string[], env: NodeJS.ProcessEnv): void {

@@ -1,23 +1,16 @@
 // Never twice: a client that runs the git-handoff plugin (Claude Code) or extension (Gemini CLI) also runs a
 // project's own hooks, so with both present the project's hook defers to the plugin's, which answers every event.
 // It defers only when the plugin's hook will surely run: enabled for this folder, its folder and launcher present.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { shellQuote } from '../clients/event';
 import { projectDir, projectFiles, userDir } from '../clients/places';
+import { readJsonOr } from '../read-file';
 
 export const PLUGIN_FLAG = '--plugin';
 const NAME = 'git-handoff';
 
 type Env = NodeJS.ProcessEnv;
-
-function readJson(file: string): any {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8'));
-  } catch {
-    return null;
-  }
-}
 
 const runnable = (dir: unknown): dir is string => typeof dir === 'string' && existsSync(path.join(dir, 'bin', 'git-handoff')) && existsSync(path.join(dir, 'dist', 'guard.cjs'));
 
@@ -42,7 +35,7 @@ function claudeProject(cwd: string, env: Env): string | null {
   return null;
 }
 
-export interface ClaudePlugin {
+interface ClaudePlugin {
   id: string;
   scope: string;
   /** the folder Claude Code loads the plugin from: a directory marketplace's own folder (read in place), else its cache copy */
@@ -55,24 +48,24 @@ export interface ClaudePlugin {
 
 /** A directory marketplace's plugins load in place from its folder (moved away, they silently fail to load). */
 function liveFolder(config: string, id: string, installPath: unknown): string | null {
-  const market = readJson(path.join(config, 'plugins', 'known_marketplaces.json'))?.[id.split('@')[1] ?? ''];
+  const market = readJsonOr(path.join(config, 'plugins', 'known_marketplaces.json'))?.[id.split('@')[1] ?? ''];
   if (market?.source?.source !== 'directory') return typeof installPath === 'string' ? installPath : null;
   const root = String(market.installLocation ?? market.source.path ?? '');
-  const listed = readJson(path.join(root, '.claude-plugin', 'marketplace.json'))?.plugins?.find((p: any) => p?.name === NAME);
+  const listed = readJsonOr(path.join(root, '.claude-plugin', 'marketplace.json'))?.plugins?.find((p: any) => p?.name === NAME);
   return typeof listed?.source === 'string' ? path.resolve(root, listed.source) : null;
 }
 
 /** The git-handoff plugin as Claude Code sees it from `cwd`: installed (any marketplace), enabled, its folder. */
 export function claudePlugins(cwd: string, env: Env = process.env): ClaudePlugin[] {
   const config = claudeConfigDir(env);
-  const installed = readJson(path.join(config, 'plugins', 'installed_plugins.json'))?.plugins;
+  const installed = readJsonOr(path.join(config, 'plugins', 'installed_plugins.json'))?.plugins;
   if (!installed || typeof installed !== 'object') return [];
   const project = claudeProject(cwd, env);
   // user, then project, then local settings: a later layer's value wins
   const layers = [path.join(config, 'settings.json'), ...(project ? projectFiles('claude-code', project) : [])];
   const enabled: Record<string, boolean> = {};
   for (const f of layers) {
-    const e = readJson(f)?.enabledPlugins;
+    const e = readJsonOr(f)?.enabledPlugins;
     if (e && typeof e === 'object') for (const [k, v] of Object.entries(e)) enabled[k] = v === true;
   }
   const out: ClaudePlugin[] = [];
@@ -92,7 +85,7 @@ export const geminiExtensionDir = (env: Env) => path.join(userDir('gemini-cli', 
 
 /** Whether Gemini CLI's enablement overrides leave the extension on for `cwd` (the last matching override wins). */
 export function geminiEnabledFor(cwd: string, env: Env = process.env): boolean {
-  const overrides = readJson(path.join(userDir('gemini-cli', env), 'extensions', 'extension-enablement.json'))?.[NAME]?.overrides;
+  const overrides = readJsonOr(path.join(userDir('gemini-cli', env), 'extensions', 'extension-enablement.json'))?.[NAME]?.overrides;
   let on = true;
   if (!Array.isArray(overrides)) return on;
   const here = path.resolve(cwd) + '/';

@@ -20,7 +20,7 @@ import { listRefsInProcess } from '../git/refs-read';
 import { DECIDED_PREFIX } from '../git/hook-stub';
 
 /** Every Claude-Session-Id value among trailer lines: the product's one reading (claimedSessions). */
-export const sessionIdsIn = (trailerLines: string[]): string[] => claimedSessions(trailerLines);
+const sessionIdsIn = (trailerLines: string[]): string[] => claimedSessions(trailerLines);
 
 /** A line holding the session trailer's key, in any case: without one, git reads no session id from a message. */
 const KEYED = new RegExp(TRAILER.session.replace(/[^A-Za-z0-9]/g, '\\$&'), 'i');

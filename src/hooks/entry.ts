@@ -11,7 +11,6 @@ import { STUB_ARG_PREFIX, STUB_FORMAT } from '../git/hook-stub';
 import { resolveSession } from '../handoff/state/session';
 import { more } from './load-more';
 import type { HookContext, HookHandler, StubBuild } from './handler';
-import type { Refusal } from './refusal';
 
 /** Git's arguments, and which build's stub called: this build's passes STUB_ARG after them, an older one nothing. */
 function stubOf(args: string[]): { args: string[]; stub: StubBuild } {

@@ -12,13 +12,16 @@ import { relativeTime } from '../handoff/store/time';
 import type { HookContext } from './handler';
 import { refusedResetFile, shortOid, shortSession, shq, type Refusal } from './refusal';
 
+/** The paths the index holds changed against HEAD, as git names them. */
+const stagedPaths = (c: HookContext): string[] => c.repo.out(['diff', '--cached', '--name-only', '--no-renames', '-z']).split('\0').filter(Boolean);
+
 /**
  * Staged paths another live session claims (SPEC 10), from the claims state file: named on stderr (the commit goes
  * on), refused with handoff.claims=enforce. Nothing is read from git while no claim exists.
  */
 export function stagedClaims(c: HookContext): Refusal | null {
   if (!existsSync(claimsMarker(c.repo.commonDir))) return null;
-  const staged = c.repo.out(['diff', '--cached', '--name-only', '--no-renames', '-z']).split('\0').filter(Boolean);
+  const staged = stagedPaths(c);
   const hits = claimedByOthers(c.repo.commonDir, c.repo.branch ?? null, c.session, staged);
   if (hits.length === 0) return null;
   const what = describeHits(hits);
@@ -46,7 +49,7 @@ export function sessionStaged(c: HookContext, othersKnown: boolean): Refusal | n
   if (claimed || !othersKnown) return claimed;
   // git is asked for the staged paths only once another live session could own one
   let names: Set<string> | null = null;
-  const staged = () => (names ??= new Set(c.repo.out(['diff', '--cached', '--name-only', '--no-renames', '-z']).split('\0').filter(Boolean)));
+  const staged = () => (names ??= new Set(stagedPaths(c)));
   // every other live session once (one read of the leases), this worktree's by its path as git reports it
   const live = listSessions(c.repo, { config: c.config() }).filter((s) => s.session !== c.session && s.status === 'live');
   const here = realWorktree(wt);

@@ -30,7 +30,7 @@ export { WIRING };
 const OURS = /(^|[\s/\\"'])git[- ]handoff(-guard["']?|(\.cmd|\.exe)?["']?\s+guard)(\s+--client[= ][\w-]+)?(\s+--after)?\s*$/;
 
 /** The after-tool hook's flag: the sh front answers without reading the payload when no note is pending (node ignores it). */
-export const AFTER_FLAG = '--after';
+const AFTER_FLAG = '--after';
 /**
  * The command for one event of a wiring: the after-tool event's says so (and looks for a pending note in bash first);
  * else bash reads the payload, under the client's bash or the one its sh hands over to (hookCommand).
@@ -39,10 +39,10 @@ export const eventCommand = (w: Wiring, event: string, command: string) => (even
 /** The hook groups install writes for `event` with `matcher` (hookGroups: two for a split event), each [matcher, command]. */
 export const eventGroups = (w: Wiring, event: string, matcher: string | undefined, command: string) =>
   hookGroups(w, event, matcher, (group) => (group ? hookCommand(w, command, group) : eventCommand(w, event, command)));
-export const SNIPPET_START = '<!-- git-handoff:start -->';
-export const SNIPPET_END = '<!-- git-handoff:end -->';
+const SNIPPET_START = '<!-- git-handoff:start -->';
+const SNIPPET_END = '<!-- git-handoff:end -->';
 
-export const SNIPPET = [
+const SNIPPET = [
   SNIPPET_START,
   '## Handoff notes (git-handoff)',
   '',
@@ -168,7 +168,7 @@ export function guardCommand(launcher: string | undefined, client: string): stri
  * (no sh front: its filter is generated for the clients it names, src/clients/front.ts), or a given launcher's path
  * with forward slashes, in double quotes.
  */
-export function nodeGuardCommand(launcher: string | undefined, client: string): string {
+function nodeGuardCommand(launcher: string | undefined, client: string): string {
   const arg = `--client=${client}`;
   if (!launcher || launcher === 'git-handoff') return `git-handoff guard ${arg}`;
   if (launcher === 'git handoff') return `git handoff guard ${arg}`;

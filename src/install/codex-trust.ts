@@ -18,7 +18,7 @@ const snake = (event: string) => event.replace(/(?<!^)([A-Z])/g, '_$1').toLowerC
 const MATCHED = new Set(['PreToolUse', 'PermissionRequest', 'PostToolUse', 'SessionStart']);
 
 /** JSON with every object's keys sorted, as serde_json prints Codex's canonical value. */
-function canonical(v: unknown): string {
+export function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
   if (v && typeof v === 'object') {
     const o = v as Record<string, unknown>;
@@ -31,7 +31,7 @@ function canonical(v: unknown): string {
   return JSON.stringify(v);
 }
 
-export interface CodexHandler {
+interface CodexHandler {
   command?: unknown;
   timeout?: unknown;
   async?: unknown;
@@ -49,7 +49,7 @@ export function codexHookHash(event: string, matcher: string | undefined, h: Cod
   return 'sha256:' + createHash('sha256').update(canonical(identity)).digest('hex');
 }
 
-export interface CodexTrust {
+interface CodexTrust {
   configFile: string;
   /** the project is not marked trusted (Codex then loads none of its hooks) */
   projectUntrusted: boolean;

@@ -2,15 +2,16 @@
 // (bash clients exec it), Claude Code's reads `git-handoff-front` (or `-split`) in, which reads in the first
 // `git-handoff-guard` on PATH. Two installations on PATH can make that pair come from two of them: an older front
 // (one without `git-handoff-front` beside it) read in finds no node and exits 127, and Claude Code then runs the call.
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../errors';
+import { readJsonOr, realpathOr } from '../read-file';
 
 /** The programs an installation puts on PATH (package.json's bin). */
 const PROGRAMS = ['git-handoff', 'git-handoff-guard', 'git-handoff-front', 'git-handoff-front-split'] as const;
 type Program = (typeof PROGRAMS)[number];
 
-export interface Installation {
+interface Installation {
   /** the installation's folder (the one holding bin/ and dist/), symlinks followed */
   root: string;
   /** the PATH directories that give its programs, in PATH order */
@@ -30,21 +31,9 @@ const isProgram = (file: string) => {
 };
 
 /** The folder of the installation a program belongs to: its bin/'s parent, symlinks (npm link, npm install -g) followed. */
-function rootOf(file: string): string {
-  try {
-    return path.dirname(path.dirname(realpathSync(file)));
-  } catch {
-    return path.dirname(path.dirname(file));
-  }
-}
+const rootOf = (file: string): string => path.dirname(path.dirname(realpathOr(file)));
 
-const versionOf = (root: string): string | null => {
-  try {
-    return JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version ?? null;
-  } catch {
-    return null;
-  }
-};
+const versionOf = (root: string): string | null => readJsonOr(path.join(root, 'package.json'))?.version ?? null;
 
 /** Where each program is first found on PATH (only absolute entries: `exec` and `.` of a relative one depend on the directory). */
 function firstOnPath(pathValue: string): Map<Program, string> {
@@ -57,15 +46,9 @@ function firstOnPath(pathValue: string): Map<Program, string> {
 }
 
 /** Every installation on PATH, in the order PATH gives them. */
-export function installationsOnPath(pathValue = process.env.PATH ?? '', selfRoot = path.resolve(__dirname, '..')): Installation[] {
+function installationsOnPath(pathValue = process.env.PATH ?? '', selfRoot = path.resolve(__dirname, '..')): Installation[] {
   const byRoot = new Map<string, Installation>();
-  const self = (() => {
-    try {
-      return realpathSync(selfRoot);
-    } catch {
-      return selfRoot;
-    }
-  })();
+  const self = realpathOr(selfRoot);
   for (const dir of pathValue.split(':')) {
     if (!path.isAbsolute(dir)) continue;
     for (const p of PROGRAMS) {
@@ -80,7 +63,7 @@ export function installationsOnPath(pathValue = process.env.PATH ?? '', selfRoot
   return [...byRoot.values()];
 }
 
-export interface PathHooks {
+interface PathHooks {
   installations: Installation[];
   /** the installation whose front the wired hooks run (the first `git-handoff-guard` on PATH) */
   runs: Installation | null;
@@ -89,7 +72,7 @@ export interface PathHooks {
 }
 
 /** What the PATH wiring runs (the hooks `install --agent` writes name programs on PATH, not a path). */
-export function pathHooks(pathValue = process.env.PATH ?? '', selfRoot?: string): PathHooks {
+function pathHooks(pathValue = process.env.PATH ?? '', selfRoot?: string): PathHooks {
   const installations = installationsOnPath(pathValue, selfRoot);
   const first = firstOnPath(pathValue);
   const guard = first.get('git-handoff-guard');

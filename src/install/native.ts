@@ -2,10 +2,11 @@
 // (a hook script, a plugin module) written whole, and entries merged into a client's JSON hooks file next to the
 // person's. Uninstall gives every file back byte for byte while it is as install left it (install-record), and
 // otherwise takes out only git-handoff's entries.
-import { chmodSync, existsSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../errors';
 import { installWrite, restoreOriginal } from '../handoff/state/install-record';
+import { removeEmptyUp } from '../clients/own-files';
 import { GUARD_TEXT, type JsonHooks, type WiredFile, type Wiring } from '../clients/wiring';
 
 /** Whether a value (an entry, a string) holds the guard's command. */
@@ -103,18 +104,6 @@ function installFile(root: string, f: WiredFile, commonDir: string, client: stri
 /** `install --agent` for a wiring of files: each file, one message each. */
 export function installFiles(w: Wiring, root: string, command: string, commonDir: string): string[] {
   return w.files!(command, root).map((f) => installFile(root, f, commonDir, w.client, command));
-}
-
-/** Removes each folder from `dir` up to (not including) `root` that is empty. */
-function removeEmptyUp(dir: string, root: string): void {
-  for (let d = dir; d !== root && d.startsWith(root + path.sep); d = path.dirname(d)) {
-    try {
-      if (readdirSync(d).length) return;
-      rmdirSync(d);
-    } catch {
-      return;
-    }
-  }
 }
 
 /** `uninstall --agent` for a wiring of files: each file back as it was, or git-handoff's part of it taken out. */

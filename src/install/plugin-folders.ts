@@ -35,7 +35,7 @@ export function geminiHooks(): Record<string, unknown> {
 }
 
 /** The startup note of the extension (its context file): short, it points to the skill. */
-export const EXTENSION_CONTEXT = [
+const EXTENSION_CONTEXT = [
   '# Handoff notes (git-handoff)',
   '',
   'Handoff notes between sessions live in git under `refs/handoffs/`, owned by the session that wrote them.',

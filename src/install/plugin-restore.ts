@@ -10,9 +10,10 @@ import path from 'node:path';
 import { MARKETPLACE_NAME, PLUGIN_NAME } from './plugin-folders';
 import { userCacheDir, userDataDir } from '../user-dirs';
 import { trustFile, userDir } from '../clients/places';
+import { canonical } from './codex-trust';
 
 type Env = NodeJS.ProcessEnv;
-export type RestoreAgent = 'claude' | 'gemini';
+type RestoreAgent = 'claude' | 'gemini';
 
 /** A client file and the entries git-handoff's install adds to it (paths of keys in its JSON). */
 interface ClientFile {
@@ -179,11 +180,6 @@ function pruned(v: unknown): unknown {
   }
   return out;
 }
-
-const canonical = (v: unknown): string =>
-  v && typeof v === 'object' && !Array.isArray(v)
-    ? `{${Object.keys(v as object).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`
-    : Array.isArray(v) ? `[${v.map(canonical).join(',')}]` : String(JSON.stringify(v));
 
 /** Before the client's uninstall: which created paths are still as the install left them. */
 export function untouchedSinceInstall(agent: RestoreAgent, env: Env = process.env): { untouched: Set<string>; present: Set<string> } | null {

@@ -11,8 +11,9 @@ import { probeCommand, WIRING } from './agents';
 import { claudeConfigDir, claudePlugins, geminiEnabledFor, geminiExtensionDir } from '../guard/plugin-active';
 import { CLAUDE_FOLDER, GEMINI_FOLDER, MARKETPLACE_NAME, PLUGIN_NAME } from './plugin-folders';
 import { afterInstall, beforeInstall, dataRoot, forgetInstall, restoreAfterUninstall, untouchedSinceInstall } from './plugin-restore';
+import { readJsonOr } from '../read-file';
 
-export type PluginAgent = 'claude' | 'gemini';
+type PluginAgent = 'claude' | 'gemini';
 const PLUGIN_ID = `${PLUGIN_NAME}@${MARKETPLACE_NAME}`;
 
 /** The folders the build wrote beside this bundle (dist/claude-plugin, dist/gemini-extension). */
@@ -42,7 +43,7 @@ function assemble(folder: string, to: string): string {
  * Where the Claude Code marketplace is kept: a directory marketplace is read in place, so it lives in the user's
  * data folder, not in an npx cache or a checkout that may move.
  */
-export const claudeMarketplaceDir = (env: NodeJS.ProcessEnv = process.env) => path.join(env.XDG_DATA_HOME || path.join(env.HOME || homedir(), '.local', 'share'), 'git-handoff', 'claude-marketplace');
+const claudeMarketplaceDir = (env: NodeJS.ProcessEnv = process.env) => path.join(env.XDG_DATA_HOME || path.join(env.HOME || homedir(), '.local', 'share'), 'git-handoff', 'claude-marketplace');
 
 function run(program: string, args: string[], input?: string, cwd?: string): string {
   const r = spawnSync(program, args, { input: input ?? '', cwd, encoding: 'utf8', timeout: 180_000, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -169,14 +170,6 @@ function uninstallThrough(agent: PluginAgent): string[] {
     msgs.push(`${geminiSource()}: removed (the copy the extension was installed from)`);
   }
   return msgs;
-}
-
-function readJsonOr(file: string): any {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8'));
-  } catch {
-    return null;
-  }
 }
 
 /** The guard command a plugin folder's hooks.json runs, with the client's root variable filled in. */

@@ -6,7 +6,6 @@
 // `uninstall` takes them out again, and doctor says whether the sandbox is on, what it holds, and recommends it.
 // Codex's sandbox is set in the user's configuration only (a project's cannot change permissions): nothing to add.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { SANDBOX } from '../clients/claude';
 import { placed } from '../clients/places';
@@ -14,6 +13,7 @@ import { ALL_RECORDS, RECORDS } from '../clients/records';
 import { DEFAULT_PROTECT } from '../guard/context';
 import { handoffDir } from '../handoff/state/paths';
 import type { DoctorItem } from '../wiring';
+import { readJsonOr } from '../read-file';
 
 /**
  * What the sandbox should keep read-only, relative to the worktree: every client's project hook files and folders
@@ -56,13 +56,7 @@ export function removeDenies(settings: Json, entries: string[]): number {
   return n;
 }
 
-const readJson = (file: string | null): Json | null => {
-  try {
-    return file && existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null;
-  } catch {
-    return null;
-  }
-};
+const readJson = (file: string | null): Json | null => (file ? readJsonOr(file) : null);
 
 /** Whether `program` is on PATH. */
 const onPath = (program: string) => spawnSync('sh', ['-c', `command -v ${program}`], { stdio: 'ignore' }).status === 0;

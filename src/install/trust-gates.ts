@@ -9,7 +9,7 @@ import { trustItems } from '../clients/own-files';
 import type { DoctorItem } from '../wiring';
 import { CODEX_TRUST_HOW, codexTrust } from './codex-trust';
 
-export interface TrustContext {
+interface TrustContext {
   env: NodeJS.ProcessEnv;
   /** the client's hooks as wired in its settings file (`settings.hooks`), for a gate kept per hook (Codex) */
   hooks?: Record<string, unknown>;
@@ -20,7 +20,7 @@ export interface TrustContext {
 }
 
 /** The trust rows of one client in one worktree (empty: it has no gate). */
-export type TrustGate = (worktree: string, ctx: TrustContext) => DoctorItem[];
+type TrustGate = (worktree: string, ctx: TrustContext) => DoctorItem[];
 
 const codexGate: TrustGate = (worktree, ctx) => {
   const t = codexTrust(worktree, ctx.hooks ?? {}, ctx.isOurs ?? (() => false), ctx.env);
@@ -42,7 +42,7 @@ const codexGate: TrustGate = (worktree, ctx) => {
 };
 
 /** Gemini CLI (0.61) runs a project's own hooks only in a trusted folder (folder trust is on unless settings turn it off). */
-export const GEMINI_TRUST_HOW = (worktree: string, trustFile: string) =>
+const GEMINI_TRUST_HOW = (worktree: string, trustFile: string) =>
   `trust the folder when Gemini CLI asks (or /permissions), or add "${worktree}": "TRUST_FOLDER" to ${trustFile}; \`gemini --skip-trust\` runs without them. The git-handoff extension (git handoff install --agent gemini --extension) runs in untrusted folders too`;
 
 const geminiGate: TrustGate = (worktree, ctx) => {
@@ -59,11 +59,6 @@ const GATES: Partial<Record<Agent, TrustGate>> = {
   copilot: (worktree, ctx) => trustItems('copilot', worktree, ctx.env),
   qwen: (worktree, ctx) => trustItems('qwen', worktree, ctx.env),
 };
-
-/** Adds or replaces a client's gate: the one place a new client's trust rule joins doctor and install --agent. */
-export function addTrustGate(agent: Agent, gate: TrustGate): void {
-  GATES[agent] = gate;
-}
 
 /** doctor's trust rows for one wired client. */
 export function trustGateItems(agent: Agent, worktree: string, ctx: TrustContext): DoctorItem[] {

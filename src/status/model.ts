@@ -20,19 +20,19 @@ import { handoffRef, LEASE_PREFIX, NOTES_REF } from '../handoff/store/names';
 import { readReceipts } from '../handoff/store/receipts';
 import { remoteOnlyHandoffs } from '../handoff/store/remote-only';
 import { listHandoffs, readListing, type HandoffRow } from '../handoff/store/store';
-import type { Attention, Status, StatusClaim, StatusHandoff, StatusSession, Where } from './shape';
+import type { Attention, Status, StatusClaim, StatusHandoff, StatusSession } from './shape';
 
-export type { Attention, AttentionKind, Status, StatusClaim, StatusHandoff, StatusSession, Where } from './shape';
+export type { Attention, Status, StatusClaim, StatusHandoff, StatusSession } from './shape';
 
 /** The JSON of `status --json` and of the page's data (SPEC 4, "status --json"); extra fields may come, none go. */
-export const STATUS_VERSION = 1;
+const STATUS_VERSION = 1;
 const DAY_MS = 86_400_000;
 /** A live claim ending within this is told as about to expire. */
-export const EXPIRING_MS = 15 * 60_000;
+const EXPIRING_MS = 15 * 60_000;
 /** Past this many refs written in the last day, takeovers are read from the tips alone (no history walk). */
 const RECENT_WALK_MAX = 200;
 
-export interface StatusOptions {
+interface StatusOptions {
   all?: boolean;
   branch?: string;
   reader?: Reader | null;

@@ -10,7 +10,7 @@ import { parseTrackingRef } from '../handoff/store/sync-state';
 import type { Timeline, TimelineVersion, VersionView } from './shape';
 
 /** The newest versions a timeline shows (a page, not an archive: `git handoff log` has the rest). */
-export const TIMELINE_MAX = 300;
+const TIMELINE_MAX = 300;
 
 /** The versions of the scope's handoffs, newest first: one `git log` over this clone's refs, one over the remote's copies. */
 export function readTimeline(repo: Repo, o: { all?: boolean; branch?: string | null } = {}): Timeline {

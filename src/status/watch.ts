@@ -6,14 +6,14 @@ import path from 'node:path';
 import type { Repo } from '../git/repo';
 
 /** A change is told at most this often (the issue: no refresh faster than a second). */
-export const MIN_INTERVAL_MS = 1000;
+const MIN_INTERVAL_MS = 1000;
 /** What changes with the clock alone is told this often. */
 export const TICK_MS = 30_000;
 
 // files the reads of the view write themselves (caches, the record check's note, temporary files): no change of state
 const OWN_WRITES = /(^|\/)(listing|record-seen\.json|versions\.json|witness\.json|guard\.log(\.1)?|guard-config\.json)$|\.tmp$|\.lock$/;
 
-export interface StoreWatch {
+interface StoreWatch {
   close(): void;
 }
 

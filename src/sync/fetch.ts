@@ -15,7 +15,7 @@ import { RECORD_REF } from '../handoff/store/tx/record';
 export type MergeCase = 'new' | 'same' | 'local-ahead' | 'remote-ahead' | 'diverged';
 
 /** What the merge did about it. */
-export type MergeAction = 'created' | 'fast-forwarded' | 'archived' | 'none' | 'refused' | 'lost-race';
+type MergeAction = 'created' | 'fast-forwarded' | 'archived' | 'none' | 'refused' | 'lost-race';
 
 export interface HandoffMerge {
   ref: string;
@@ -34,7 +34,7 @@ export interface HandoffMerge {
   message?: string;
 }
 
-export interface ArchiveMerge {
+interface ArchiveMerge {
   ref: string;
   oid: string;
   case: 'new' | 'same' | 'local-only' | 'diverged';
@@ -50,7 +50,6 @@ export interface FetchResult {
   receipts?: ReceiptMerge;
 }
 
-const key = (ref: string, prefix: string) => ref.slice(prefix.length);
 const byKey = (recs: Array<{ ref: string; oid: string }>, prefix: string) => {
   const m = new Map<string, string>();
   for (const r of recs) if (r.ref.startsWith(prefix)) m.set(r.ref.slice(prefix.length), r.oid);
@@ -100,8 +99,8 @@ export interface Before {
 }
 
 /** Fetches, then merges every handoff by the five cases. Local handoffs move only by CAS, and only forward. */
-export function fetchHandoffs(repo: Repo, remote: string, progress?: (line: string) => void, extra: string[] = []): FetchResult {
-  return fetchAndMerge(repo, remote, progress, extra).result;
+export function fetchHandoffs(repo: Repo, remote: string, progress?: (line: string) => void): FetchResult {
+  return fetchAndMerge(repo, remote, progress).result;
 }
 
 /**

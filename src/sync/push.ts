@@ -34,7 +34,7 @@ export interface PushUpdate {
   reason?: string;
 }
 
-export interface PushSkip {
+interface PushSkip {
   ref: string;
   /** refused: the remote's version breaks the ownership invariant (its owner restores it: SPEC 7) */
   state: 'diverged' | 'behind' | 'refused' | 'archived-there';
@@ -147,7 +147,7 @@ function byWildcard(sides: Sides, updates: PushUpdate[]): void {
   for (const [prefix, us] of planned) if (local.get(prefix) === us.length) for (const u of us) u.wildcard = `${prefix}/`;
 }
 
-export interface PushOptions {
+interface PushOptions {
   /** re-fetch after a rejection (off in the pre-push hook) */
   refetch?: boolean;
   progress?: (line: string) => void;
@@ -186,7 +186,7 @@ export async function planScanPush(repo: Repo, remote: string, o: Omit<PushOptio
   return pushHandoffs(repo, remote, { ...o, plan });
 }
 
-export function pushHandoffs(repo: Repo, remote: string, o: PushOptions = {}): PushResult {
+function pushHandoffs(repo: Repo, remote: string, o: PushOptions = {}): PushResult {
   upgradeTracking(repo, true);
   const plan = o.plan ?? planPush(repo, o.sides ?? readSides(repo, remote, o.place));
   const result: PushResult = { remote, atomic: true, updates: plan.updates, skipped: plan.skipped, rejected: [], remoteMessages: [], batches: 0, ...(plan.record ? { record: plan.record } : {}) };
@@ -383,7 +383,7 @@ interface PorcelainLine {
 }
 
 /** `<flag>\t<from>:<to>\t<summary>` lines, by destination ref. */
-export function parsePorcelain(stdout: string): Map<string, PorcelainLine> {
+function parsePorcelain(stdout: string): Map<string, PorcelainLine> {
   const out = new Map<string, PorcelainLine>();
   for (const line of stdout.split('\n')) {
     const m = /^(.)\t([^\t]*):([^\t]+)\t(.*)$/.exec(line);

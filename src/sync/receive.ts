@@ -7,8 +7,6 @@ import { stripTerminalControls } from '../terminal-text';
 import { withoutRedactions } from '../handoff/secrets/redact-check';
 import { describeVersions, receiveFindings } from './secrets-gate';
 
-export { checkReceive, parseUpdates, type ReceiveUpdate, type Refusal } from '../handoff/store/ref-updates';
-
 /** `git handoff githook pre-receive`: reads the updates on stdin, prints each refusal for the pusher, exits 1 if any. */
 export async function preReceiveHook(input: string = readFileSync(0, 'utf8')): Promise<number> {
   const repo = openRepo(process.cwd());

@@ -24,7 +24,7 @@ export const placeIdOf = (repo: Repo): string | null => identityOf(repo)?.place 
  */
 export const recordRefspec = (remote: string, place: string) => `+${RECORDS_PREFIX}${place}*:${trackingRecordsPrefix(remote)}${place}*`;
 
-export interface RecoverFrom {
+interface RecoverFrom {
   remote: string;
   /** the remote's ref taken (null: none for this clone) */
   ref: string | null;

@@ -10,7 +10,7 @@ import type { Repo } from '../git/repo';
 import { assertTopic, handoffRef } from '../handoff/store/names';
 import { checkAdvance, type Violation } from '../handoff/store/ownership';
 import type { SessionRef } from '../handoff/state/session';
-import { notFound, viewOf } from '../handoff/store/store';
+import { viewOf } from '../handoff/store/store';
 import { ancestryOf, compareTips, remoteViolations, trackingRef } from '../handoff/store/sync-state';
 import { commitVersion, moveRef } from '../handoff/store/tx';
 import type { HandoffMerge } from './fetch';
@@ -21,7 +21,7 @@ export const restoreCommand = (topic: string, branchFlag = '') => `git handoff s
 /** The fetched handoffs this clone has and refused the remote's version of: the ones with a way on. */
 export const refusedOf = (handoffs: HandoffMerge[]) => handoffs.filter((h) => h.action === 'refused' && h.local && h.remote && (h.case === 'remote-ahead' || h.case === 'diverged'));
 
-export interface RefusedState {
+interface RefusedState {
   ref: string;
   localTip: string;
   remoteTip: string;
@@ -40,7 +40,7 @@ export function refusedState(repo: Repo, branch: string, topic: string, remote: 
   return v ? { ref, localTip, remoteTip, violation: v } : null;
 }
 
-export interface RestoreOptions {
+interface RestoreOptions {
   topic: string;
   branch: string;
   remote: string;

@@ -25,7 +25,7 @@ export interface ResolveOptions {
   trailers?: string[];
 }
 
-export interface ResolveResult {
+interface ResolveResult {
   ref: string;
   oid: string;
   parents: [string, string];

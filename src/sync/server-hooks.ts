@@ -10,13 +10,13 @@ import { HandoffError } from '../errors';
 import type { Repo } from '../git/repo';
 import type { DoctorItem } from '../wiring';
 
-export const STUB_MARK = 'git-handoff pre-receive stub';
+const STUB_MARK = 'git-handoff pre-receive stub';
 /** The name of the check among gitolite's repo-specific hooks (`option hook.pre-receive = … git-handoff`). */
-export const GITOLITE_CODE = 'git-handoff';
+const GITOLITE_CODE = 'git-handoff';
 /** Beside a `$0.*` driver of another make: sorted after the site's own hooks, so they run first. */
-export const DRIVER_SIBLING = 'pre-receive.zz-git-handoff';
+const DRIVER_SIBLING = 'pre-receive.zz-git-handoff';
 /** In the directory a `<hook>.d/*` driver runs (Gitea's generated hooks, GitLab's custom_hooks). */
-export const DIR_ENTRY = path.join('pre-receive.d', 'zz-git-handoff');
+const DIR_ENTRY = path.join('pre-receive.d', 'zz-git-handoff');
 
 export const isStub = (file: string) => {
   try {
@@ -26,7 +26,7 @@ export const isStub = (file: string) => {
   }
 };
 
-export type HookManager = { kind: 'gitolite' } | { kind: 'driver'; file: string } | { kind: 'dir-driver'; file: string } | { kind: 'none' };
+type HookManager = { kind: 'gitolite' } | { kind: 'driver'; file: string } | { kind: 'dir-driver'; file: string } | { kind: 'none' };
 
 /** gitolite manages this repository (its gl-conf, or hooks/update linked to gitolite's common hook). */
 function isGitolite(repo: Repo, hooks: string): boolean {

@@ -15,7 +15,7 @@ import { CLAIMS_PREFIX, trackingClaimsPrefix } from '../handoff/claims/table';
 /** The limit on the network step of session start: past it git is killed and the session starts without it. */
 export const START_FETCH_MS = 2000;
 
-export type StartFetch =
+type StartFetch =
   | { status: 'off' | 'no-remote' }
   | { status: 'fetched'; remote: string; created: string[]; moved: string[] }
   | { status: 'not-reached'; remote: string; why: string };

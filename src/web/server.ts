@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 
 /** What the page reads; each call reads the repository afresh. */
-export interface WebSource {
+interface WebSource {
   status(all: boolean): unknown;
   timeline(all: boolean): unknown;
   /** null: no such handoff version */
@@ -18,7 +18,7 @@ export interface WebSource {
 }
 
 /** The page's files, bundled (scripts/build.mjs): nothing is loaded from the network. */
-export interface WebAssets {
+interface WebAssets {
   js: string;
   css: string;
 }
@@ -28,7 +28,7 @@ declare const WEB_PAGE: WebAssets | undefined;
 /** The page this bundle carries (empty outside the build). */
 export const PAGE: WebAssets = typeof WEB_PAGE === 'undefined' ? { js: '', css: '' } : WEB_PAGE;
 
-export interface WebOptions {
+interface WebOptions {
   host: string;
   port: number;
   token: string;
@@ -38,14 +38,14 @@ export interface WebOptions {
   assets?: WebAssets;
 }
 
-export interface WebServer {
+interface WebServer {
   url: string;
   port: number;
   close(): Promise<void>;
 }
 
 /** The one address this server listens on. */
-export const LOOPBACK = '127.0.0.1';
+const LOOPBACK = '127.0.0.1';
 /** How often an idle event stream gets a comment line (keeps proxies and the browser from dropping it). */
 const KEEPALIVE_MS = 15_000;
 

@@ -9,6 +9,7 @@ import { FROM_LIVE_OPTION, shownRef, takeoverArg, type GlobalArgs } from '../con
 import { identityOptions, writerOf } from '../identity';
 import { droppedRefOf, droppedVersions, undropHandoff } from '../../handoff/store/drop';
 import { printJson } from '../output';
+import { BRANCH, SESSION, TOPIC } from '../spec';
 
 interface Args extends GlobalArgs {
   topic: string;
@@ -24,7 +25,7 @@ interface Args extends GlobalArgs {
 /** --session, --person, --take-over and --reason: the options of a command that acts on owned handoffs. */
 export const ownershipOptions = (y: Argv<GlobalArgs>) =>
   identityOptions(y, false)
-    .option('session', { type: 'string', describe: 'this session id (default: from the environment)' })
+    .option(...SESSION)
     .option('take-over', { type: 'boolean', describe: "act on another session's handoff (needs --reason)" })
     .option('reason', { type: 'string', describe: 'why (kept in the history)' })
     .option('from-live', FROM_LIVE_OPTION);
@@ -34,8 +35,8 @@ export const archiveCommand: CommandModule<GlobalArgs, Args> = {
   command: 'archive <topic>',
   describe: 'move a handoff to refs/handoff-archive (owner only, or --take-over)',
   builder: (y: Argv<GlobalArgs>) => ownershipOptions(y)
-      .positional('topic', { type: 'string', demandOption: true, describe: 'the handoff: two or more words joined by "-", e.g. auth-refactor' })
-      .option('branch', { type: 'string', describe: 'the branch (default: the checked-out one)' })
+      .positional('topic', { type: 'string', demandOption: true, describe: TOPIC })
+      .option(...BRANCH)
       .example('$0 archive auth-refactor', 'done with it: every version stays under refs/handoff-archive')
       .example('$0 archive auth-refactor --take-over --reason "abandoned"', "another session's, on the record") as unknown as Argv<Args>,
   handler: (a) => {

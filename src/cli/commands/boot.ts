@@ -9,6 +9,7 @@ import { identityOptions, readerFor } from '../identity';
 import { printJson, terminalSafe } from '../output';
 import { showJson } from './show';
 import { sessionVarOf } from '../../client-names';
+import { BRANCH } from '../spec';
 
 interface Args extends GlobalArgs {
   session?: string;
@@ -26,7 +27,7 @@ export const bootCommand: CommandModule<GlobalArgs, Args> = {
   builder: (y: Argv<GlobalArgs>) =>
     identityOptions(y, true)
       .option('session', { type: 'string', describe: 'this session id, whose handoffs come first (default: from the environment)' })
-      .option('branch', { type: 'string', describe: 'the branch (default: the checked-out one)' })
+      .option(...BRANCH)
       .option('all', { type: 'boolean', describe: 'every branch' })
       .option('wrap', {
         type: 'boolean',

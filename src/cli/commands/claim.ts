@@ -43,7 +43,7 @@ const isDirectory = (abs: string) => {
 };
 
 /** The paths given, as repository-relative specs (exit 2 for one outside the worktree). */
-export function specsOf(repo: Repo, paths: string[]): string[] {
+function specsOf(repo: Repo, paths: string[]): string[] {
   if (!repo.worktree) throw new HandoffError('usage', 'no-worktree', 'a bare repository has no files to claim; run it inside a worktree');
   return [...new Set(paths.map((p) => normalizeSpec(String(p), process.cwd(), repo.worktree!, isDirectory)))];
 }
@@ -63,7 +63,7 @@ function holderProcess(repo: Repo, session: string, recs: readonly RefRecord[]):
 }
 
 /** What the answer says about where the change went. */
-export function publishedLine(p: Published): string {
+function publishedLine(p: Published): string {
   if (p.where === 'remote') return `published to ${p.remote}`;
   if (p.where === 'offline') return `local only: ${p.remote} was not reached (${p.reason}); it is published at the next \`git handoff sync\` (or claim), where a conflict is reported to both sides`;
   return `local only (${p.reason}: no handoff remote to publish to)`;
@@ -74,7 +74,7 @@ function lostLines(c: ChangeResult<unknown>): string[] {
 }
 
 /** What a claim does to other sessions' writes, as this repository is configured (SPEC 10). */
-export const claimsEnforcedLine = (enforced: boolean) =>
+const claimsEnforcedLine = (enforced: boolean) =>
   enforced
     ? "enforced: another session's write to a claimed path (file tool or shell) is refused, naming the holder, who is told (`git config handoff.claims tell` makes claims advisory)"
     : "advisory (handoff.claims=tell): another session's write to a claimed path is told who holds it, not refused (`git config --unset handoff.claims` enforces them)";

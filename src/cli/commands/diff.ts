@@ -6,6 +6,7 @@ import { openRepo } from '../../git/repo';
 import { readHandoff, resolveBranch } from '../../handoff/store/store';
 import type { GlobalArgs } from '../context';
 import { colors, printJson, terminalSafe } from '../output';
+import { BRANCH, TOPIC } from '../spec';
 
 const BODY = 'handoff.md';
 
@@ -36,10 +37,10 @@ export const diffCommand: CommandModule<GlobalArgs, Args> = {
   describe: "what changed in a handoff's body between two versions (default: its newest version against the one before)",
   builder: (y: Argv<GlobalArgs>) =>
     y
-      .positional('topic', { type: 'string', demandOption: true, describe: 'the handoff: two or more words joined by "-", e.g. auth-refactor' })
+      .positional('topic', { type: 'string', demandOption: true, describe: TOPIC })
       .positional('from', { type: 'string', describe: 'the older version: an oid from `git handoff log`, or ~N back from the newest' })
       .positional('to', { type: 'string', describe: 'the newer version (default: the newest)' })
-      .option('branch', { type: 'string', describe: 'the branch (default: the checked-out one)' })
+      .option(...BRANCH)
       .example('$0 diff auth-refactor', 'what the newest version changed')
       .example('$0 diff auth-refactor ~3', 'everything since three versions back')
       .example('$0 diff auth-refactor 1a2b3c4d 5e6f7a8b', 'between two versions from `git handoff log`') as unknown as Argv<Args>,

@@ -7,6 +7,7 @@ import { resolveBranch } from '../../handoff/store/store';
 import type { GlobalArgs } from '../context';
 import { identityOptions, writerOf } from '../identity';
 import { printJson } from '../output';
+import { BRANCH } from '../spec';
 
 interface Args extends GlobalArgs {
   topic: string;
@@ -21,7 +22,7 @@ export const dropCommand: CommandModule<GlobalArgs, Args> = {
   builder: (y: Argv<GlobalArgs>) =>
     identityOptions(y, false)
       .positional('topic', { type: 'string', demandOption: true, describe: 'the handoff: two or more words joined by "-", e.g. scratch-notes' })
-      .option('branch', { type: 'string', describe: 'the branch (default: the checked-out one)' })
+      .option(...BRANCH)
       .option('session', { type: 'string', describe: 'this session id, the owner (default: from the environment)' })
       .example('$0 drop scratch-notes', 'gone from list, boot and sync; its versions stay reachable by name')
       .epilog('Undo: `git handoff restore <topic>` (or the refs/handoff-dropped/… ref drop names) puts it back live, every version as it was.') as unknown as Argv<Args>,

@@ -11,6 +11,7 @@ import { FROM_LIVE_OPTION, shownRef, takenOverNote, takeoverArg, type GlobalArgs
 import { canEdit, editFile, editText, keepEdited } from '../editor';
 import { identityOptions, writerOf } from '../identity';
 import { printJson } from '../output';
+import { BRANCH, SESSION, TOPIC } from '../spec';
 
 interface Args extends GlobalArgs {
   topic: string;
@@ -28,9 +29,9 @@ export const editCommand: CommandModule<GlobalArgs, Args> = {
   describe: "edit a handoff's newest body in your git editor; saved, it is a new version (compare-and-swap, as write)",
   builder: (y: Argv<GlobalArgs>) =>
     identityOptions(y, false)
-      .positional('topic', { type: 'string', demandOption: true, describe: 'the handoff: two or more words joined by "-", e.g. auth-refactor' })
-      .option('branch', { type: 'string', describe: 'the branch (default: the checked-out one)' })
-      .option('session', { type: 'string', describe: 'this session id (default: from the environment)' })
+      .positional('topic', { type: 'string', demandOption: true, describe: TOPIC })
+      .option(...BRANCH)
+      .option(...SESSION)
       .option('take-over', { type: 'boolean', describe: "take over another session's handoff (needs --reason)" })
       .option('reason', { type: 'string', describe: 'why you take it over (kept in the history)' })
       .option('from-live', FROM_LIVE_OPTION)

@@ -5,6 +5,7 @@ import { redactHandoff } from '../../handoff/secrets/redact';
 import { requireSession } from '../../handoff/state/session';
 import { FROM_LIVE_OPTION, takeoverArg, type GlobalArgs } from '../context';
 import { printJson } from '../output';
+import { BRANCH } from '../spec';
 
 interface Args extends GlobalArgs {
   topic: string;
@@ -21,7 +22,7 @@ export const redactCommand: CommandModule<GlobalArgs, Args> = {
   builder: (y: Argv<GlobalArgs>) =>
     y
       .positional('topic', { type: 'string', demandOption: true, describe: 'the handoff to redact' })
-      .option('branch', { type: 'string', describe: 'the branch (default: the checked-out one)' })
+      .option(...BRANCH)
       .option('session', { type: 'string', describe: 'this session id (default: from the environment); the owner redacts' })
       .option('take-over', { type: 'boolean', describe: "redact another session's handoff (needs --reason)" })
       .option('reason', { type: 'string', describe: 'why you redact it for its owner (kept in a Handoff-Redact-Reason trailer)' })

@@ -1,5 +1,4 @@
 // `git handoff sessions` (who is live in which worktree, and what each wrote) and `git handoff release`.
-import { realpathSync } from 'node:fs';
 import type { Argv, CommandModule } from 'yargs';
 import { HandoffError } from '../../errors';
 import { openRepo } from '../../git/repo';
@@ -8,6 +7,7 @@ import { requireSession, short } from '../../handoff/state/session';
 import { listSessions, releaseSession, type SessionInfo } from '../../handoff/store/sessions';
 import type { GlobalArgs } from '../context';
 import { printJson, relativeTime, table, terminalSafe } from '../output';
+import { realpathOr } from '../../read-file';
 
 interface Args extends GlobalArgs {
   session?: string;
@@ -63,7 +63,7 @@ const MIN_PREFIX = 8;
  * The full id of a session known in `worktree`: the id itself, or a unique prefix of at least 8 characters.
  * Anything else is an error listing the ids it could mean, and nothing is written.
  */
-export function knownSession(rows: SessionInfo[], id: string, worktree: string): string {
+function knownSession(rows: SessionInfo[], id: string, worktree: string): string {
   const here = rows.filter((s) => s.worktree === worktree || s.worktree === realpathOr(worktree));
   if (here.some((s) => s.session === id)) return id;
   const prefixed = [...new Set(here.filter((s) => s.session.startsWith(id)).map((s) => s.session))];
@@ -77,14 +77,6 @@ export function knownSession(rows: SessionInfo[], id: string, worktree: string):
     : elsewhere.length ? `no session "${id}" in this worktree (${worktree}); it is known in ${[...new Set(elsewhere.map((s) => s.worktree))].join(', ')}: run release there. Sessions here:`
     : `no session "${id}" in this worktree (${worktree})${candidates.length ? '; the sessions here:' : ', and no session holds anything here: nothing to release'}`;
   throw new HandoffError('usage', 'unknown-session', [why, ...list, ...(candidates.length ? ['(`git handoff sessions` shows each with its paths)'] : [])].join('\n'), { session: id, candidates });
-}
-
-function realpathOr(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return p;
-  }
 }
 
 export const releaseCommand: CommandModule<GlobalArgs, Args> = {

@@ -13,8 +13,6 @@ import { printJson, relativeTime, terminalSafe } from '../output';
 import { printRows } from './list';
 import { resolveStep } from './sync';
 
-export { describeVerify };
-
 /** The `show --json` object of SPEC 4 (also each entry of `boot --json`). */
 export function showJson(v: HandoffView) {
   const { head: _h, takeoverFrom: _t, reason: _r, receiptsAt: _n, ...rest } = v;
@@ -39,7 +37,7 @@ export function describeSignature(s: Signature): string {
   return `${s.state}${who ? ` (${who})` : ''}${hint}`;
 }
 
-export function headerOf(v: HandoffView): string {
+function headerOf(v: HandoffView): string {
   const lines = [
     `${v.topic} on ${v.branch}  (${v.ref} @ ${v.oid.slice(0, 12)})`,
     `owner ${short(v.session, [v.takeoverFrom])} (${v.client ?? 'unknown'}) · updated ${relativeTime(v.updatedAt)} · ${v.versions} version${v.versions === 1 ? '' : 's'} · ${v.sync}`,

@@ -128,7 +128,7 @@ function attentionLine(x: Attention, now: number): string {
 }
 
 /** The screen: one header line, then the sessions, the handoffs and what needs a person, each cut to a screen's share. */
-export function renderStatus(s: Status, now = Date.now()): string {
+function renderStatus(s: Status, now = Date.now()): string {
   const c = colors();
   const all = s.scope === 'all';
   const ids = [...s.sessions.map((x) => x.session), ...s.handoffs.flatMap((h) => (h.session ? [h.session] : []))];

@@ -42,7 +42,7 @@ const label = (ref: string) => {
   return p ? [p.branch ?? p.encodedBranch, p.topic, ...(p.stamp ? [p.stamp] : [])].join('/') : ref.split('/').slice(2).join('/');
 };
 
-export function describeFetch(repo: Repo, r: FetchResult): string[] {
+function describeFetch(repo: Repo, r: FetchResult): string[] {
   const c = r.counts;
   const archived = r.handoffs.filter((h) => h.action === 'archived').length;
   const lines = [
@@ -67,7 +67,7 @@ export function describeFetch(repo: Repo, r: FetchResult): string[] {
   return lines;
 }
 
-export function describePush(repo: Repo, r: PushResult): string[] {
+function describePush(repo: Repo, r: PushResult): string[] {
   const pushed = r.updates.filter((u) => u.status === 'pushed');
   const batches = (r.batches ?? 0) > 1 ? ` in ${r.batches} pushes` : '';
   const lines = [`pushed ${pushed.length} handoff ref${pushed.length === 1 ? '' : 's'} to ${r.remote}${batches}${r.atomic ? '' : ' (the remote does not support atomic pushes: ref by ref)'}`];
@@ -199,8 +199,8 @@ function branchFlag(ref: string, checkedOut: string | null): string {
   return branch && branch !== checkedOut ? ` --branch ${quote([branch])}` : '';
 }
 
-function runFetch(repo: Repo, remote: string, a: Args, extra: string[] = []): FetchResult {
-  return fetchHandoffs(repo, remote, progressOf(a), extra);
+function runFetch(repo: Repo, remote: string, a: Args): FetchResult {
+  return fetchHandoffs(repo, remote, progressOf(a));
 }
 
 async function runPush(repo: Repo, remote: string, a: Args, place?: string | null, sides?: Sides): Promise<PushResult> {

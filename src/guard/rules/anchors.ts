@@ -7,13 +7,12 @@
 // `git-handoff-guard` (and the fronts), the bundles run by node, a shell given one of them as its script.
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
-import { SESSION_VARS as CLIENT_SESSION_VARS } from '../../client-names';
 import { neutral } from '../../terminal-text';
-import { SHELLS, type SimpleCommand } from '../shell/command';
+import { programName, SHELLS, type SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
+import { namedSession } from './inject';
 import { runsUnreadCode } from './refs';
 
-const SESSION_VARS = ['GIT_HANDOFF_SESSION', ...CLIENT_SESSION_VARS.map(([v]) => v)];
 /** git-handoff's bundles that answer hook events (src/fast-guard.ts and what it loads), run by a runtime. */
 const GUARD_BUNDLE = /(^|\/)dist\/(guard|first|fast)\.cjs$/;
 const RUNTIME = /^(node|nodejs|bun|deno)(\d[\d.]*)?$/;
@@ -81,7 +80,7 @@ export function handoffRun(cmd: SimpleCommand, inv: GitInvocation | null): { kin
  * given an installing verb and git-handoff's name.
  */
 export function reinstallProblem(cmd: SimpleCommand, shown: string): string | null {
-  const prog = cmd.argv[0] ? path.basename(cmd.argv[0]) : '';
+  const prog = programName(cmd.argv);
   // git and the file tools name files, which the perimeter judges where they lead
   if (FILE_TOOLS.has(prog)) return null;
   const args = cmd.argv.slice(1);
@@ -118,16 +117,6 @@ function commandOf(args: string[]): { sub: string | undefined; rest: string[] } 
     else if (!args[i].startsWith('-')) return { sub: args[i], rest: [...args.slice(0, i), ...args.slice(i + 1)] };
   }
   return { sub: undefined, rest: args };
-}
-
-/** The session a `git handoff` run acts for by its own words (`--session`, a session variable given to it), or null. */
-function namedSession(args: string[], assigns: Record<string, string>): string | null {
-  for (let i = 0; i < args.length; i++) {
-    if (args[i] === '--session') return args[i + 1] ?? '';
-    if (args[i].startsWith('--session=')) return args[i].slice(10);
-  }
-  for (const v of SESSION_VARS) if (assigns[v] !== undefined) return assigns[v];
-  return null;
 }
 
 const has = (args: string[], long: string) => args.some((a) => a === long || a.startsWith(`${long}=`));

@@ -9,7 +9,7 @@
 //   and, after one that changed the index wholesale (`add -A`, `read-tree`, `stash apply`, …), every path git status
 //   lists now (what the line could have staged).
 import path from 'node:path';
-import type { SimpleCommand } from '../shell/command';
+import { programName, type SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
 import { getopt, isLong } from '../shell/options';
 import type { WriteTarget } from '../shell/writes';
@@ -30,7 +30,7 @@ export class Earlier {
 
   /** Takes in what `cmd` (read as git: `inv`) changes for the commands after it. */
   note(cmd: SimpleCommand, inv: GitInvocation | null, abs: (p: string, cwd: string | null) => string | null): void {
-    const prog = cmd.argv[0] ? path.basename(cmd.argv[0]) : '';
+    const prog = programName(cmd.argv);
     if (prog === 'ln' || prog === 'cp') this.noteLinks(cmd, prog, abs);
     // a link made earlier, moved: it leads to the same place under its new name
     if (prog === 'mv' && this.links.size) {

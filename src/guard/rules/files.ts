@@ -1,6 +1,6 @@
 // The seed tools' file convention (SPEC 6): protected handoff files named handoff-<branch>-<topic>.md whose
 // line 1 is `<!-- claude-session: <id> -->`. A session writes only its own; the refusal hands over the marker.
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describeOverlap, isValidTopic, overlapOf, overlapTokens } from '../../handoff/store/names';
 import { SESSION_RE, short } from '../../handoff/state/session';
@@ -9,10 +9,11 @@ import type { GuardContext } from '../context';
 import type { ToolAction } from '../../clients/event';
 // the one reader of the ownership marker, shared with `import` (one file, one owner)
 import { markerLine, markerOf } from '../../handoff/import/seed-file';
+import { readTextOr } from '../../read-file';
 
-export { markerLine, markerOf };
+export { markerOf };
 
-export type FileOpKind = 'write' | 'edit' | 'shell' | 'delete';
+type FileOpKind = 'write' | 'edit' | 'shell' | 'delete';
 
 export interface FileOp {
   abs: string;
@@ -25,13 +26,13 @@ export interface FileOp {
   edits?: Array<{ oldText: string; newText: string }>;
 }
 
-export interface FileVerdict {
+interface FileVerdict {
   deny?: string;
   warning?: string;
 }
 
 /** Every (branch, topic) split of `handoff-<branch>-<topic>.md` with a valid topic. */
-export function parseHandoffName(name: string): Array<{ branch: string; topic: string }> {
+function parseHandoffName(name: string): Array<{ branch: string; topic: string }> {
   const m = /^handoff-(.+)\.md$/.exec(name);
   if (!m) return [];
   const stem = m[1];
@@ -42,14 +43,6 @@ export function parseHandoffName(name: string): Array<{ branch: string; topic: s
   }
   return out;
 }
-
-const readMaybe = (p: string): string | null => {
-  try {
-    return readFileSync(p, 'utf8');
-  } catch {
-    return null;
-  }
-};
 
 /** Whether a path is a protected handoff file (loaded only for paths that could be one). */
 export async function isProtected(ctx: GuardContext, abs: string): Promise<boolean> {
@@ -90,7 +83,7 @@ export function judgeFile(ctx: GuardContext, given: FileOp, me: string): FileVer
       };
     }
   }
-  const current = readMaybe(op.abs);
+  const current = readTextOr(op.abs);
   const owner = current === null ? null : markerOf(current);
   if (current !== null && owner !== null && owner !== me) {
     // the marker is the file's text: a valid session id is shown, anything else only described
@@ -148,7 +141,7 @@ export function judgeFile(ctx: GuardContext, given: FileOp, me: string): FileVer
  * An edit with no old text (a pure addition) is not placed by its text: only one that brings no marker line but `me`'s
  * passes.
  */
-export function keepsMarker(current: string, edits: ReadonlyArray<{ oldText: string; newText: string }>, me: string): boolean {
+function keepsMarker(current: string, edits: ReadonlyArray<{ oldText: string; newText: string }>, me: string): boolean {
   const firstLine = (t: string) => {
     const nl = t.indexOf('\n');
     return nl < 0 ? t : t.slice(0, nl);
@@ -194,7 +187,7 @@ export function surelyOwnFile(a: ToolAction, cwd: string, me: string): boolean {
   const name = path.basename(abs);
   if (!/^handoff-.*\.md$/.test(name) || path.basename(path.dirname(abs)) !== 'memory' || parseHandoffName(name).length === 0) return false;
   if (a.type === 'write' && markerOf(a.content) !== me) return false;
-  const current = readMaybe(abs);
+  const current = readTextOr(abs);
   if (current === null) {
     if (a.type !== 'write') return false;
     try {
@@ -244,7 +237,7 @@ function shellWriteRefusal(op: FileOp, me: string, absent: boolean): string {
   );
 }
 
-export interface PatchFile {
+interface PatchFile {
   op: 'add' | 'update' | 'delete';
   path: string;
   moveTo?: string;

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { userConfigFiles } from '../../git/config-files';
 import type { GitInvocation } from '../shell/git';
 
-export interface RunningKey {
+interface RunningKey {
   /** the key, lowercased (subsections too: the list never depends on their case) */
   key: RegExp;
   /** what the key makes git do, said in the refusal */
@@ -79,9 +79,6 @@ export const RUNNING_KEYS: RunningKey[] = [
   { key: /^trailer\..+\.(command|cmd)$/, runs: 'runs a program for every trailer added', script: asCommand },
   { key: /^uploadpack\.packobjectshook$/, runs: 'runs a program for every fetch served', script: asCommand },
 ];
-
-/** Sections that hold a listed key: a section renamed into one of these could make git run a program. */
-const RUNNING_SECTIONS = /^(core|include|includeif|notes|pager|sequence|credential|alias|filter|diff|merge|difftool|mergetool|gpg|sendemail|remote|protocol|imap|browser|man|guitool|instaweb|interactive|submodule|trailer|uploadpack)$/i;
 
 const unknown = (v: string) => /[$`]/.test(v);
 

@@ -181,7 +181,7 @@ export function pathspecCovers(t: WriteTarget, f: string): boolean {
  * null when only git can tell: an index elsewhere (GIT_INDEX_FILE), version 4's compressed names, a split index
  * (its entries in a shared file). A sparse index's directory entry counts for every path under it.
  */
-export function maybeIndexed(loc: Location, rel: string[], env: NodeJS.ProcessEnv, icase: boolean): boolean[] | null {
+function maybeIndexed(loc: Location, rel: string[], env: NodeJS.ProcessEnv, icase: boolean): boolean[] | null {
   if (env.GIT_INDEX_FILE) return null;
   let buf: Buffer;
   try {

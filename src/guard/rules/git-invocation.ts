@@ -21,7 +21,7 @@ const REPO_ENV = /^GIT_(DIR|WORK_TREE)$/;
 const READS = /^(status|log|show|diff|whatchanged|diff-tree|diff-index|diff-files|rev-parse|rev-list|ls-files|ls-tree|ls-remote|cat-file|for-each-ref|show-ref|merge-base|name-rev|describe|shortlog|blame|cherry|show-branch|check-ignore|check-attr|count-objects|version|help|grep|var)$/;
 
 /** Whether a git directory or work tree given to git is this repository's own (the command then does what it would without it). */
-export type OwnRepository = (what: 'git-dir' | 'work-tree', value: string) => boolean;
+type OwnRepository = (what: 'git-dir' | 'work-tree', value: string) => boolean;
 
 /** A trace variable's value that writes to stderr or a descriptor, or turns tracing off (no file). */
 const NO_FILE = (v: string) => /^\s*(|0|1|2|[3-9]|true|false|yes|no|on|off)\s*$/i.test(v);

@@ -1,26 +1,25 @@
 // `git handoff …` from an agent's shell: the session id is added when the shell would not know it, and a
 // write that names another session's id is refused (reading as another session is always allowed).
-import { SESSION_VARS as CLIENT_SESSION_VARS } from '../../client-names';
+import { SESSION_ID_VARS } from '../../client-names';
 import { short } from '../../handoff/state/session';
 import type { GuardEvent } from '../../clients/event';
 import { RECORDS } from '../../clients/records';
 import type { SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
 
-const SESSION_VARS = ['GIT_HANDOFF_SESSION', ...CLIENT_SESSION_VARS.map(([v]) => v)];
 const NEEDS_SESSION = new Set(['write', 'archive', 'restore', 'import', 'release', 'sync']);
 
 export const isHandoffCommand = (inv: GitInvocation | null) => inv?.sub === 'handoff';
 
-/** The session a `git handoff` command names itself (--session or GIT_HANDOFF_SESSION=), if any. */
-function explicitSession(inv: GitInvocation, cmd: SimpleCommand): string | null {
-  for (let i = 0; i < inv.args.length; i++) {
-    const a = inv.args[i];
-    if (a === '--session') return inv.args[i + 1] ?? '';
+/** The session a `git handoff` run names itself, by its words (`--session`) or a variable given to it (GIT_HANDOFF_SESSION=…), or null. */
+export function namedSession(args: string[], assigns: Record<string, string>): string | null {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--session') return args[i + 1] ?? '';
     if (a.startsWith('--session=')) return a.slice(10);
   }
   // Any variable git handoff resolves a session from (SPEC 3) can name one.
-  for (const v of SESSION_VARS) if (cmd.assigns[v] !== undefined) return cmd.assigns[v];
+  for (const v of SESSION_ID_VARS) if (assigns[v] !== undefined) return assigns[v];
   return null;
 }
 
@@ -34,14 +33,14 @@ export function needsSession(inv: GitInvocation): boolean {
  * has it too; Copilot CLI's shell always has COPILOT_AGENT_SESSION_ID, its hooks never; the OpenCode plugin sets
  * OPENCODE_SESSION_ID; Gemini CLI never).
  */
-export function shellKnowsSession(e: GuardEvent, session: string, env: NodeJS.ProcessEnv): boolean {
+function shellKnowsSession(e: GuardEvent, session: string, env: NodeJS.ProcessEnv): boolean {
   if (env.GIT_HANDOFF_SESSION === session) return true;
   // the client's record says whether its shell has the session (src/clients/record.ts shellSession)
   const r = RECORDS[e.client];
   return r.shellSession === 'always' || (r.shellSession === 'as-hook' && r.sessionVar !== null && env[r.sessionVar] === session);
 }
 
-export type InjectVerdict = { kind: 'ok' } | { kind: 'inject' } | { kind: 'deny'; reason: string };
+type InjectVerdict = { kind: 'ok' } | { kind: 'inject' } | { kind: 'deny'; reason: string };
 
 export function judgeHandoffCommand(inv: GitInvocation, cmd: SimpleCommand, e: GuardEvent, session: string, env: NodeJS.ProcessEnv): InjectVerdict {
   const sub = inv.args.find((a) => !a.startsWith('-'));
@@ -53,7 +52,7 @@ export function judgeHandoffCommand(inv: GitInvocation, cmd: SimpleCommand, e: G
         `Report back to the parent session, which decides.`,
     };
   }
-  const named = explicitSession(inv, cmd);
+  const named = namedSession(inv.args, cmd.assigns);
   // Reading as another session harms no one (list, show, log, boot, sessions, doctor…): only a write would impersonate.
   if (named !== null && named !== session && sub !== undefined && NEEDS_SESSION.has(sub)) {
     return {

@@ -51,7 +51,7 @@ const READS_INPUT = /\binput\(|stdin|<STDIN>|<>|\bgets\b|readline|readFileSync\(
 /** A marker for the home in the code's text, once read (a character no code holds). */
 const HOME = '\u0001';
 
-export interface InterpreterReach {
+interface InterpreterReach {
   targets: WriteTarget[];
   /** why the code's writes cannot be resolved, or null */
   unresolved: string | null;

@@ -4,7 +4,7 @@
 // A patch from input the guard cannot read (a pipe from another program) may name any file of the worktree.
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { SimpleCommand } from '../shell/command';
+import { programName, type SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
 import { getopt, isLong } from '../shell/options';
 import type { WriteTarget } from '../shell/writes';
@@ -12,7 +12,7 @@ import type { WriteTarget } from '../shell/writes';
 const MAX_PATCH = 4 * 1024 * 1024;
 
 /** The paths a unified or git diff names (---, +++, diff --git, rename/copy to), each with its prefixes stripped. */
-export function patchPaths(text: string): string[] {
+function patchPaths(text: string): string[] {
   const out = new Set<string>();
   for (const line of text.split('\n')) {
     let m: RegExpExecArray | null;
@@ -41,7 +41,7 @@ const readPatch = (file: string): string | null => {
 
 /** The files `patch`, `git apply` or `git am` would write, or, when the patch cannot be read, the whole worktree. */
 export function patchTargets(cmd: SimpleCommand, inv: GitInvocation | null, abs: (p: string, cwd: string | null) => string, top: string | null): WriteTarget[] {
-  const prog = cmd.argv[0] ? path.basename(cmd.argv[0]) : '';
+  const prog = programName(cmd.argv);
   let cwd = inv?.cwd ?? cmd.cwd;
   const texts: Array<string | null> = [];
   const out: WriteTarget[] = [];

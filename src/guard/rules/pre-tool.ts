@@ -13,7 +13,7 @@ import { changedByCheckout, gitFileTargets, pathspecCovers, pathspecMatches } fr
 import { patchTargets } from './patch-files';
 import { extractTargets, linkSources, unknownWriterTargets } from './writers';
 import { unseenArgumentsProblem, untrackedProblem, withXargsInput } from './untracked';
-import { lineText, SHELLS, type SimpleCommand } from '../shell/command';
+import { DECLARES, lineText, programName, SHELLS, type SimpleCommand } from '../shell/command';
 import { gitInvocation, type GitInvocation } from '../shell/git';
 import { parseShell } from '../shell/parse';
 import { writeTargets, type WriteTarget } from '../shell/writes';
@@ -164,7 +164,7 @@ function patchOps(ctx: GuardContext, patch: string, cwd: string | null): FileOp[
 }
 
 /** A path with its symlinks resolved (the part that exists; the rest appended), so a link cannot hide a protected file. */
-export function realOf(abs: string): string {
+function realOf(abs: string): string {
   const rest: string[] = [];
   for (let p = abs; ; p = path.dirname(p)) {
     try {
@@ -230,7 +230,6 @@ const MAX_COMMANDS = 2000;
 // git's configuration or a client's hook file (`.claude`, `.gemini`, `.codex`, …: the table in src/clients/hook-files.ts).
 const PROTECTED_TEXT = /handoff|\.git|refs\/|packed-refs|memory|config\/git/i;
 const COULD_PROTECT = { test: (text: string) => PROTECTED_TEXT.test(text) || NAMES_HOOK_FILE.test(text) };
-const DECLARES = new Set(['export', 'declare', 'typeset', 'readonly', 'local']);
 const HARMLESS = new Set(['cd', 'pushd', 'popd', 'echo', 'printf', 'true', 'pwd']);
 
 /** How long reading one command line may take (the guard's whole budget is WATCHDOG_MS). */
@@ -482,7 +481,7 @@ const RUNTIMES = /^(node|nodejs|bun|deno|tsx|ts-node)(\d[\d.]*)?$/;
 
 /** `node "$(command -v git-handoff)" write …`, `node …/dist/cli.cjs write …`: git-handoff's CLI run by its runtime. */
 function handoffByInterpreter(cmd: SimpleCommand, whole: string) {
-  const prog = cmd.argv[0] ? path.basename(cmd.argv[0]) : '';
+  const prog = programName(cmd.argv);
   if (!RUNTIMES.test(prog)) return null;
   let i = 1;
   while (i < cmd.argv.length && cmd.argv[i].startsWith('-')) i++;

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { own } from '../../clients/event';
 import { neutral } from '../../terminal-text';
-import type { SimpleCommand } from '../shell/command';
+import { programName, type SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
 import type { WriteTarget } from '../shell/writes';
 import { asWritten, type ReadLine } from './as-written';
@@ -56,25 +56,26 @@ const PROTECTED_PREFIXES = ['refs/handoff', 'refs/claims/', 'refs/notes/handoff-
  * Whether a ref argument could name a handoff ref once the shell expands it: literal text is checked as is; a
  * `$var`, `$(…)` or backtick part can be anything, so only the literal prefix before it must fit `refs/handoff…`.
  */
-export function mayNameHandoffRef(arg: string): boolean {
+function mayNameHandoffRef(arg: string): boolean {
   if (mentionsHandoffRef(arg)) return true;
   const cut = arg.search(/[$`]/);
   if (cut < 0) return false;
-  const prefix = arg.slice(0, cut).replace(/^[+^:]/, '');
-  return PROTECTED_PREFIXES.some((p) => p.startsWith(prefix) || prefix.startsWith(p));
+  return mayLeadToProtected(arg.slice(0, cut).replace(/^[+^:]/, ''));
 }
+
+/** Whether a ref name's known beginning may go on to a protected ref (or is inside one already). */
+const mayLeadToProtected = (prefix: string) => PROTECTED_PREFIXES.some((p) => p.startsWith(prefix) || prefix.startsWith(p));
 
 /**
  * Whether a refspec's destination may write a protected ref: one it names (or could once expanded), or a pattern whose
  * `*` can stand for one (`refs/*`, `refs/h*`, `*`: git's `*` matches across `/`).
  */
-export function mayCoverHandoffRef(dst: string): boolean {
+function mayCoverHandoffRef(dst: string): boolean {
   const d = dst.replace(/^[+^]/, '');
   if (mayNameHandoffRef(d)) return true;
   const star = d.indexOf('*');
   if (star < 0) return false;
-  const prefix = d.slice(0, star);
-  return PROTECTED_PREFIXES.some((p) => p.startsWith(prefix) || prefix.startsWith(p));
+  return mayLeadToProtected(d.slice(0, star));
 }
 
 /** A refspec as source and destination (`+` dropped; a lone ref is its own destination). */
@@ -122,7 +123,7 @@ const REF_STORE_TEXT = /refs\/handoff|refs\/replace|handoff-reads|update-ref|sym
 
 /** Whether a command is an interpreter given code on its command line or stdin, or a shell reading its script from stdin. */
 export function runsUnreadCode(cmd: SimpleCommand, shells: Set<string>): boolean {
-  const prog = cmd.argv[0] ? path.basename(cmd.argv[0]) : '';
+  const prog = programName(cmd.argv);
   const family = prog.slice(0, prog.length - (/[\d.]*$/.exec(prog.slice(-32))?.[0].length ?? 0));
   const args = cmd.argv.slice(1);
   if (shells.has(prog)) return positionals(args).length === 0; // no -c (unwrapped elsewhere) and no script file: stdin
@@ -136,7 +137,7 @@ export function runsUnreadCode(cmd: SimpleCommand, shells: Set<string>): boolean
 
 /** Why an interpreter or a shell reading its script from stdin may write the ref store, or null. */
 export function interpreterProblem(cmd: SimpleCommand, whole: string, shells: Set<string>): string | null {
-  const prog = cmd.argv[0] ? path.basename(cmd.argv[0]) : '';
+  const prog = programName(cmd.argv);
   if (!runsUnreadCode(cmd, shells) || !REF_STORE_TEXT.test(whole)) return null;
   return `\`${prog}\` runs code the guard cannot read, and this command names git's ref store (handoff refs, update-ref, packed-refs or .git/refs).\n${SAFE_WAYS}`;
 }

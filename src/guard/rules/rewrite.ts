@@ -49,7 +49,7 @@ const revList = (repo: Repo, range: string[]) => {
 };
 
 /** The commits the command would drop from the branch or replace by rewritten copies. */
-export function rewrittenCommits(repo: Repo, inv: GitInvocation): string[] {
+function rewrittenCommits(repo: Repo, inv: GitInvocation): string[] {
   const forced = forceCreate(inv);
   if (forced) {
     // the commits of the branch as it is that <start> does not contain (none when the branch is new)

@@ -138,7 +138,7 @@ const xargsReadsFile = (cmd: SimpleCommand) => {
  * literal words, src/guard/shell/printed.ts), or null. Every split xargs could make is taken (on NUL, on newlines, on blanks
  * with quotes and backslashes removed, on a -d delimiter): a word more can only add a refusal, never hide a file.
  */
-export function xargsWords(cmd: SimpleCommand): string[] | null {
+function xargsWords(cmd: SimpleCommand): string[] | null {
   const p = cmd.stdinFrom;
   if (!cmd.xargs || !p || Object.keys(p.assigns).length || xargsReadsFile(cmd)) return null;
   const texts = printedTexts(p.argv[0] ?? '', p.argv.slice(1));

@@ -1,5 +1,6 @@
 // A simple command as the guard's rules read it: what the shell runs after quote removal, wrappers and nested shells
 // (./parse.ts makes them), with the names every stage of the reading shares.
+import path from 'node:path';
 
 export interface Redirect {
   op: string;
@@ -37,6 +38,10 @@ export interface SimpleCommand {
 
 export const WRITE_REDIRECTS = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);
 export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'fish']);
+/** Declarations whose `NAME=value` arguments set shell variables (for the rest of the line). */
+export const DECLARES = new Set(['export', 'declare', 'typeset', 'readonly', 'local']);
+/** The program an argv runs: its first word's file name ('' for none). */
+export const programName = (argv: readonly string[]): string => (argv[0] ? path.basename(argv[0]) : '');
 /** How deep shells in shells (and the other nested command lines) are read. */
 export const MAX_DEPTH = 4;
 

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { own } from '../../clients/event';
 import { splitWords } from './lex';
-import type { SimpleCommand } from './command';
+import { programName, type SimpleCommand } from './command';
 
 /** `-c` settings of a git command line and of GIT_CONFIG_COUNT / GIT_CONFIG_PARAMETERS assignments in front of it. */
 export function commandLineConfig(argv: string[], assigns: Record<string, string>): string[] {
@@ -25,7 +25,7 @@ export function commandLineConfig(argv: string[], assigns: Record<string, string
 
 /** A git command line whose subcommand is an alias defined on that line: its expansion (argv, or a shell script for `!…`). */
 export function aliasOf(argv: string[], assigns: Record<string, string>): { argv: string[]; shell: string | null } | null {
-  const prog = argv[0] !== undefined ? path.basename(argv[0]) : '';
+  const prog = programName(argv);
   if (prog !== 'git' && !argv[0]?.startsWith('$')) return null;
   const config = commandLineConfig(argv, assigns);
   if (config.length === 0) return null;
@@ -94,7 +94,7 @@ const GIT_VALUED = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace
 
 /** `git [global options] <sub> <args>` (or `git-<sub>`), null for anything else. */
 export function gitInvocation(cmd: SimpleCommand): GitInvocation | null {
-  const prog = cmd.argv[0] ? path.basename(cmd.argv[0]) : '';
+  const prog = programName(cmd.argv);
   if (prog.startsWith('git-') && prog.length > 4) return { sub: prog.slice(4), args: cmd.argv.slice(1), cwd: cmd.cwd, gitDir: null };
   if (prog !== 'git' && !cmd.argv[0]?.startsWith('$')) return null;
   let cwd = cmd.cwd;

@@ -5,7 +5,7 @@
 import { expands } from './lex';
 
 /** Past this many characters of output the text is not worked out (a bound: the callers treat it as unknown). */
-export const MAX_PRINTED = 64 * 1024;
+const MAX_PRINTED = 64 * 1024;
 
 const SIMPLE: Record<string, string> = { '\\': '\\', a: '\x07', b: '\b', e: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v' };
 

@@ -3,7 +3,7 @@
 // a git option that runs a command line, `flock -c`. Each nested script is read by `read` (./parse.ts), one level deeper.
 import path from 'node:path';
 import { LexBound, splitWords } from './lex';
-import { MAX_DEPTH, SHELLS, substituteVars, type ReadScript, type Redirect, type SimpleCommand } from './command';
+import { MAX_DEPTH, programName, SHELLS, substituteVars, type ReadScript, type Redirect, type SimpleCommand } from './command';
 import { changeDir } from './dirs';
 import { aliasOf, gitRunsScripts } from './git';
 import { RUNS_SHELL_C, shellScript, sourcedScript, unreadScript } from './nested';
@@ -102,7 +102,7 @@ export function unwrap(given: string[], redirects: Redirect[], cwd: string | nul
   // git verbs that run a command line they are given (rebase --exec, difftool -x, bisect run, submodule foreach, …)
   const run = depth < MAX_DEPTH ? gitRunsScripts({ argv, assigns, cwd: dir, redirects, xargs }) : [];
   if (run.length) return [...run.flatMap((script) => read(substituteVars(script, { ...line, ...assigns }), dir, depth + 1)), { argv, assigns, cwd: dir, redirects, xargs }];
-  const prog = argv[0] !== undefined ? path.basename(argv[0]) : '';
+  const prog = programName(argv);
   // `eval word…` runs its words, joined, as a script.
   if (prog === 'eval' && depth < MAX_DEPTH && argv.length > 1) {
     return [...read(substituteVars(argv.slice(1).join(' '), { ...line, ...assigns }), dir, depth + 1), { argv: [], assigns, cwd: dir, redirects, xargs }];

@@ -7,6 +7,7 @@ import { html, render } from 'htm/preact';
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import type { Attention, Status, StatusClaim, StatusHandoff, StatusSession, Timeline, TimelineVersion, VersionView } from '../../status/shape';
 import { claimTree, type TreeNode } from './tree';
+import { relativeTime } from '../../handoff/store/time';
 
 const token = new URLSearchParams(location.search).get('t') ?? '';
 const api = (p: string, q: Record<string, string> = {}) => `${p}?${new URLSearchParams({ ...q, t: token })}`;
@@ -19,16 +20,7 @@ async function getJson<T>(p: string, q: Record<string, string> = {}): Promise<T>
 
 const shortId = (id: string | null | undefined) => (!id ? '?' : /^[0-9a-f-]{12,}$/i.test(id) ? id.slice(0, 8) : id);
 
-function ago(iso: string | null, now: number): string {
-  if (!iso) return '';
-  const s = Math.round((now - Date.parse(iso)) / 1000);
-  if (s < 45) return 'just now';
-  const units: Array<[number, string]> = [[60, 'minute'], [3600, 'hour'], [86400, 'day'], [86400 * 30, 'month'], [86400 * 365, 'year']];
-  let pick = units[0];
-  for (const u of units) if (s >= u[0] * 0.75) pick = u;
-  const n = Math.max(1, Math.round(s / pick[0]));
-  return `${n} ${pick[1]}${n === 1 ? '' : 's'} ago`;
-}
+const ago = (iso: string | null, now: number): string => (iso ? relativeTime(iso, now) : '');
 
 const until = (iso: string, now: number) => {
   const m = Math.round((Date.parse(iso) - now) / 60000);

@@ -1,0 +1,29 @@
+// A file that may be missing or unreadable: its text, its JSON or its real path, else what the caller goes on with.
+import { readFileSync, realpathSync } from 'node:fs';
+
+/** The file's text, or null when it cannot be read. */
+export function readTextOr(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/** The file's JSON, or null when it cannot be read or is not JSON. */
+export function readJsonOr(file: string): any {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/** The real path of `p`, or `p` as given when it cannot be resolved. */
+export function realpathOr(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
