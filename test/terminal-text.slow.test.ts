@@ -3,8 +3,8 @@
 // control: list's owner and branch columns, write's refusal, fetch's lines. Run under a real pseudo-terminal.
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { BIN, makeRepo, type TestRepo } from '../helpers/repo';
-import { makeWorld, ok } from '../sync/world';
+import { BIN, makeRepo, type TestRepo } from './helpers/repo';
+import { makeWorld, ok } from './sync/world';
 
 /** Runs the CLI under `script` (a real pty), returns what the terminal received. The pager is `cat`: less draws
  * its own terminal codes, and what this checks is the bytes git-handoff prints from data. */

@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { BIN, makeRepo, tempDir } from '../helpers/repo';
+import { BIN, makeRepo, tempDir } from './helpers/repo';
 
 interface Line {
   pid: number;

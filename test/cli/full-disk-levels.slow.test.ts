@@ -10,7 +10,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isolatedEnv, json, makeRepo, refOf, tempDir, type TestRepo } from '../helpers/repo';
 import { denial, guard, payload } from '../guard/helpers';
-import { viaGit } from './helpers';
+import { viaGit } from '../helpers/faults';
 
 const asRoot = process.geteuid?.() === 0;
 const LEVELS_KB = [0, 4, 8, 16, 24, 32, 48, 64, 96, 128, 192, 256, 512];

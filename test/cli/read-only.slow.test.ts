@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isolatedEnv, json, makeRepo, refOf, tempDir, type TestRepo } from '../helpers/repo';
 import { denial, guard, payload } from '../guard/helpers';
-import { viaGit } from './helpers';
+import { viaGit } from '../helpers/faults';
 
 const asRoot = process.geteuid?.() === 0;
 const REF = 'refs/handoffs/main/ro-notes';

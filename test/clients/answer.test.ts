@@ -2,7 +2,7 @@
 // handoff ref deletion are refused in that client's answer shape.
 import { describe, expect, it } from 'vitest';
 import { makeRepo, refOf } from '../helpers/repo';
-import { denial, guard, OTHER, payload, writeHandoff } from './helpers';
+import { denial, guard, OTHER, payload, writeHandoff } from '../guard/helpers';
 
 const foreignFile = 'memory/handoff-main-auth-refactor.md';
 const foreignBody = `<!-- claude-session: ${OTHER} -->\n# Auth refactor\n`;

@@ -9,9 +9,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { matcherRoutes } from '../../src/clients/record';
 import { WIRING } from '../../src/clients/wirings';
-import { foreignWorld, FOREIGN_FILE, OWN_FILE } from '../fuzz/world';
+import { foreignWorld, FOREIGN_FILE, OWN_FILE } from '../guard/world';
 import { json, ROOT, type TestRepo } from '../helpers/repo';
-import { ME, payload } from './helpers';
+import { ME, payload } from '../guard/helpers';
 
 const PATH_ENV = (repo: TestRepo) => ({ ...repo.env, PATH: `${path.join(ROOT, 'bin')}:${process.env.PATH}` });
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { detectClient, namedClient } from '../../src/clients/index';
 import { json, makeRepo, type TestRepo } from '../helpers/repo';
-import { FIXTURES, guard, payload } from './helpers';
+import { FIXTURES, guard, payload } from '../guard/helpers';
 
 const CODEX_A = '01a20482-dae9-7c61-9fd3-3484b571af55';
 const CODEX_B = '01a20482-e011-7a02-8c1d-0a9e5b3c2d10';

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { json, makeRepo, refOf, ROOT, type TestRepo } from '../helpers/repo';
-import { ME, OTHER, payload, writeHandoff } from './helpers';
+import { ME, OTHER, payload, writeHandoff } from '../guard/helpers';
 
 const REF = 'refs/handoffs/main/auth-refactor';
 const foreignFile = 'memory/handoff-main-auth-refactor.md';

@@ -2,7 +2,7 @@
 // their references document (fixtures/hook-payloads/<client>/; those of Cline and droid captured from the real clients):
 // each refuses a write and a shell delete of another session's handoff file in its own protocol (a JSON answer, or
 // exit 2 with the reason on stderr), lets a harmless call through with nothing said, and uninstall gives every file
-// back byte for byte. The same through the real Cline CLI, Kilo Code CLI and droid: test/clients/{cline,kilo,droid}.test.ts.
+// back byte for byte. The same through the real Cline CLI, Kilo Code CLI and droid: test/clients/{cline,kilo,droid}.clients.test.ts.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -10,9 +10,9 @@ import { describe, expect, it } from 'vitest';
 import type { Agent } from '../../src/client-names';
 import { WIRING } from '../../src/clients/wirings';
 import { shPayloadCommand } from '../../src/clients/wiring';
-import { foreignWorld, FOREIGN_FILE, OWN_FILE } from '../fuzz/world';
+import { foreignWorld, FOREIGN_FILE, OWN_FILE } from '../guard/world';
 import { json, refOf, ROOT, type TestRepo } from '../helpers/repo';
-import { ME, OTHER, payload } from './helpers';
+import { ME, OTHER, payload } from '../guard/helpers';
 
 const THEIR_REF = 'refs/handoffs/main/auth-refactor';
 const onPath = (repo: TestRepo) => ({ ...repo.env, PATH: `${path.join(ROOT, 'bin')}:${process.env.PATH}` });

@@ -10,10 +10,10 @@ import { eventGroups } from '../../src/install/agents';
 import { WIRING } from '../../src/clients/wirings';
 import { GuardContext } from '../../src/guard/context';
 import { decide } from '../../src/guard/entry';
-import { foreignWorld, FOREIGN_FILE, malformed, OWN_FILE, verdict } from '../fuzz/world';
+import { foreignWorld, FOREIGN_FILE, malformed, OWN_FILE, verdict } from '../guard/world';
 import { json, makeRepo, ROOT, type TestRepo } from '../helpers/repo';
-import { FIXTURES, ME, OTHER, payload } from './helpers';
-import { FRONT } from './attack3-helpers';
+import { FIXTURES, ME, OTHER, payload } from '../guard/helpers';
+import { FRONT } from '../guard/spellings';
 
 const CLAUDE_WIRING = ['guard', '--client=claude-code'];
 const THEIR_REF = 'refs/handoffs/main/auth-refactor';

@@ -12,9 +12,9 @@ import { RECORDS } from '../../src/clients/records';
 import { WIRING } from '../../src/clients/wirings';
 import { eventGroups } from '../../src/install/agents';
 import { claudeHooks, pluginGuardCommand } from '../../src/install/plugin-folders';
-import { foreignWorld, FOREIGN_FILE } from '../fuzz/world';
+import { foreignWorld, FOREIGN_FILE } from '../guard/world';
 import { ROOT, tempDir, type TestRepo } from '../helpers/repo';
-import { ME, payload } from './helpers';
+import { ME, payload } from '../guard/helpers';
 
 const w = WIRING.claude;
 const THEIR_REF = 'refs/handoffs/main/auth-refactor';

@@ -3,7 +3,7 @@
 // changed but where a test says so), with this checkout's bin/ first on PATH, in the world each block needs (a
 // repository with a commit, clones of a bare file:// remote, an archived topic, a divergence). Each line's exit code is
 // checked, and what a user sees of it: its output, the refs, the files. The blocks before these (First commands, the
-// repository wiring lines) are run in test/cli/docs.test.ts, the Install block in test/cli/readme-install.test.ts.
+// repository wiring lines) are run in test/docs/docs.test.ts, the Install block in test/docs/readme-install.slow.test.ts.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
@@ -210,11 +210,11 @@ describe('README blocks, pasted as written', () => {
     expect(lines).toHaveLength(5);
     const [plugin, uninstall, npm, ...rm] = lines;
     expect(plugin).toBe('git handoff uninstall --agent claude --plugin');
-    // npm's line runs in the slow set (readme-install.test.ts runs every line of this block after a real `npm link`
+    // npm's line runs in the slow set (readme-install.slow.test.ts runs every line of this block after a real `npm link`
     // and after `npm install -g`, into a temporary prefix): here it must be the line that test runs, and parse
     expect(npm).toBe('npm rm -g git-handoff');
     expect((await execa('sh', ['-n', '-c', npm], { reject: false })).exitCode).toBe(0);
-    expect(readFileSync(path.join(ROOT, 'test', 'cli', 'readme-install.test.ts'), 'utf8')).toContain("readmeLines('Uninstall')");
+    expect(readFileSync(path.join(ROOT, 'test', 'docs', 'readme-install.slow.test.ts'), 'utf8')).toContain("readmeLines('Uninstall')");
 
     const homeWired = tree(home);
     const [pluginOut] = await paste([plugin], repo, env);

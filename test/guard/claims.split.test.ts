@@ -9,7 +9,7 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { quickIt, slowIt, quickDescribe } from '../helpers/sets';
 import { makeRepo, ROOT, type TestRepo } from '../helpers/repo';
-import { denial, guard, ME, OTHER, payload } from '../guard/helpers';
+import { denial, guard, ME, OTHER, payload } from './helpers';
 
 const FRONT = path.join(ROOT, 'bin', 'git-handoff-guard');
 

@@ -9,7 +9,7 @@ import { detectClient } from '../../src/clients/index';
 import { GuardContext } from '../../src/guard/context';
 import { decide } from '../../src/guard/entry';
 import { refOf } from '../helpers/repo';
-import { guard, readLog } from '../guard/helpers';
+import { guard, readLog } from './helpers';
 import { foreignWorld, LEAK, malformed, ME, SHELL_CLIENTS, verdict } from './world';
 
 interface Entry {

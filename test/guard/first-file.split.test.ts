@@ -7,7 +7,7 @@ import path from 'node:path';
 import { expect, it } from 'vitest';
 import { quickDescribe, slowDescribe } from '../helpers/sets';
 import { makeRepo, ROOT, tempDir, type TestRepo } from '../helpers/repo';
-import { foreignWorld, verdict } from '../fuzz/world';
+import { foreignWorld, verdict } from './world';
 import { ME, OTHER, payload, readLog } from './helpers';
 
 /** bin/ and dist/ copied, with a dist/fast.cjs that appends a line to `marker` when loaded. */

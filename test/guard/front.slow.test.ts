@@ -25,7 +25,7 @@ import { GIT_READ_ONLY, PROJECT_RUNNERS, READ_ONLY, surelyHarmless } from '../..
 import * as allow from '../../src/guard/allow';
 // @ts-expect-error: a build script, plain JavaScript
 import { fileBlock, frontBlock, withBlock } from '../../scripts/front-words.mjs';
-import { FOREIGN_FILE, foreignWorld, OWN_FILE } from '../fuzz/world';
+import { FOREIGN_FILE, foreignWorld, OWN_FILE } from './world';
 import { makeRepo, ROOT, tempDir, type TestRepo } from '../helpers/repo';
 import { FIXTURES, ME, OTHER, payload as fixturePayload } from './helpers';
 
@@ -192,7 +192,7 @@ const freshBeat = (repo: TestRepo) => {
 /** Path segments of the places the guard protects beside handoff files (the generated paths put them together). */
 const PLACE_SEGMENTS = ['.claude', 'settings.json', 'settings.local.json', '.codex', 'config.toml', 'hooks.json', '.gemini', '.qwen', 'trustedFolders.json', '.github', 'hooks', 'git-handoff.json', '.copilot', 'config.json', 'opencode.json', '.opencode', 'plugin', '.cursor', '.gitconfig', '.config', 'git', 'config', '.cache', 'git-handoff', 'claude-cfg', 'codex-home', 'global.gitconfig'];
 const FIXTURE_FILES = readdirSync(FIXTURES, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.json'));
-const CORPUS: Array<{ command: string }> = JSON.parse(readFileSync(path.join(ROOT, 'test', 'fuzz', 'fixtures', 'shell-corpus.json'), 'utf8'));
+const CORPUS: Array<{ command: string }> = JSON.parse(readFileSync(path.join(ROOT, 'test', 'guard', 'fixtures', 'shell-corpus.json'), 'utf8'));
 const SHELL_SHAPES: Array<[string, string]> = [
   ['claude-code', 'claude-code/pre-tool-use-bash.json'],
   ['gemini-cli', 'gemini-cli/before-tool-shell.json'],

@@ -7,7 +7,7 @@ import { quickIt, slowIt } from '../helpers/sets';
 import { detectClient } from '../../src/clients/index';
 import { GuardContext } from '../../src/guard/context';
 import { decide } from '../../src/guard/entry';
-import { FOREIGN_FILE, foreignWorld, OWN_FILE, SHELL_CLIENTS, verdict } from '../fuzz/world';
+import { FOREIGN_FILE, foreignWorld, OWN_FILE, SHELL_CLIENTS, verdict } from './world';
 import { ME } from './helpers';
 
 const REF = 'refs/handoffs/main/auth-refactor';

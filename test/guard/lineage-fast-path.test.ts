@@ -5,7 +5,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo, tempDir } from '../helpers/repo';
-import { guard, ME, OTHER, payload, wroteFile } from '../guard/helpers';
+import { guard, ME, OTHER, payload, wroteFile } from './helpers';
 
 describe('fast path with lineage and a shared checkout', () => {
   it('starts git once for a new session in a client process, then never for ordinary calls', async () => {

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo, refOf, type TestRepo } from '../helpers/repo';
-import { denial, guard, payload, wroteFile } from '../guard/helpers';
+import { denial, guard, payload, wroteFile } from './helpers';
 
 const A = 'aaaa1111-first-session';
 const B = 'bbbb2222-after-clear';

@@ -13,7 +13,7 @@ import { GuardContext } from '../../src/guard/context';
 import { decide, payloadProblems } from '../../src/guard/entry';
 import type { Decision, EventKind } from '../../src/clients/event';
 import { BIN, makeRepo, type TestRepo } from '../helpers/repo';
-import { FIXTURES, readLog } from '../guard/helpers';
+import { FIXTURES, readLog } from './helpers';
 import { foreignWorld, LEAK, malformed, ME, OTHER } from './world';
 import CORPUS from './fixtures/shell-corpus.json';
 

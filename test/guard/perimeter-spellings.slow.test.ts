@@ -1,96 +1,16 @@
-// Issue 37: the seven classes of the attacker against what prevention stands on — index plumbing writing the work
-// tree, git's environment and settings naming files git writes, git's directory where no path says `.git`, git's
-// configuration written as a file, the clients' hook wiring, and a script written and run on one line — each refused
-// in several spellings through every client's shape (in-process) and the real sh front; a developer's day allowed.
+// src/guard/perimeter.ts against an attacker: the ground prevention stands on — git's directory where no path says
+// `.git`, git's configuration written as a file, the clients' hook wiring (as written, as another commit has it, a
+// module OpenCode loads), git-handoff's own folders in the home — each refused in several spellings through every
+// client's shape (in-process) and the real sh front; a developer's ordinary day allowed.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'vitest';
 import { makeRepo, tempDir } from '../helpers/repo';
-import { ME, OTHER } from './helpers';
-import { CLAUDE_SETTINGS, GUARD_CMD, expectEdit5, expectShell5, expectWrite5, world5, type World5 } from './attack5-helpers';
+import { CLAUDE_SETTINGS, GUARD_CMD, expectEdit5, expectShell5, expectWrite5, world5, type World5 } from './world-wired';
 
 const THEIR = 'memory/handoff-main-auth-refactor.md';
 const BLOB = 'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391';
-
-describe('1. index plumbing that writes the work tree', () => {
-  it('is judged by the paths it will write', async () => {
-    const w = await world5();
-    await expectShell5(
-      w,
-      [
-        `git update-index --add --cacheinfo 100644,${BLOB},${THEIR} && git checkout-index -f -a`,
-        `git update-index --cacheinfo 100644 ${BLOB} ${THEIR}`,
-        `git update-index --cacheinfo 100644,${BLOB},$REPO/${THEIR}`,
-        `git update-index --cacheinfo 100644,${BLOB},.claude/settings.json; git checkout-index -af`,
-        `git update-index --index-info < $EMPTY/list && git checkout-index --force --all`,
-        'git read-tree -u -m HEAD~1',
-        'git read-tree -mu HEAD',
-        'git stash apply stash@{1}',
-        "git stash pop 'stash@{1}'",
-        'git update-index --index-info < $EMPTY/list',
-      ],
-      'deny',
-    );
-    await expectShell5(w, ['git checkout-index -a', 'git checkout-index -f -a', `git update-index --cacheinfo 100644,${BLOB},src/new.ts`, 'git update-index --add src/a.ts', 'git read-tree HEAD', 'git stash pop', 'git stash list', 'git checkout-index -f src/a.ts'], 'allow');
-  });
-});
-
-describe("2 and 6. git's environment and settings, by what they make git do", () => {
-  it('files named as git output are judged as writes; variables and keys not known to be quiet are refused', async () => {
-    const w = await world5();
-    await expectShell5(
-      w,
-      [
-        `GIT_INDEX_FILE=${THEIR} git read-tree --empty`,
-        `GIT_TRACE=$REPO/${THEIR} git log --grep=owned`,
-        `GIT_TRACE2_EVENT=$REPO/${THEIR} git status`,
-        `env GIT_TRACE_PACKET=$REPO/${THEIR} git fetch`,
-        `export GIT_TRACE_PERFORMANCE=$REPO/${THEIR}; git log -1`,
-        'GIT_TRACE="$X" git log',
-        'GIT_DIR=$EVILREPO/.git git commit --allow-empty -m x',
-        'GIT_WORK_TREE=memory git checkout -f HEAD',
-        'GIT_OBJECT_DIRECTORY=$EMPTY/objects git commit -m x',
-        'GIT_CONFIG_GLOBAL=$EMPTY/cfg git status',
-        'GIT_EXEC_PATH=$EMPTY git status',
-        'git --git-dir=$EVILREPO/.git --work-tree=memory checkout -f',
-        'git --exec-path=$EMPTY log',
-        `git -c trace2.normalTarget=$REPO/${THEIR} status`,
-        'git -c Trace2.EventTarget=$EMPTY/t log',
-        'git -c core.worktree=memory checkout -f',
-        `git -c http.cookieFile=${THEIR} -c http.saveCookies=true fetch`,
-        `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=trace2.perfTarget GIT_CONFIG_VALUE_0=$REPO/${THEIR} git status`,
-        `git config --global trace2.normalTarget $REPO/${THEIR}`,
-        'git config --global trace2.eventTarget $EMPTY/t',
-        'git config core.worktree $EMPTY',
-        'git config --system core.sharedRepository 0777',
-        'git config --global http.saveCookies true',
-      ],
-      'deny',
-    );
-    await expectShell5(
-      w,
-      [
-        'GIT_TRACE=1 git status',
-        'GIT_TRACE=2 git log -1',
-        'GIT_TRACE=$EMPTY/out/trace.log git log -1',
-        'GIT_INDEX_FILE=$EMPTY/out/idx git read-tree HEAD',
-        'GIT_AUTHOR_NAME=x GIT_AUTHOR_EMAIL=x@y git log -1',
-        'GIT_DIR=$EVILREPO/.git git log',
-        'git --git-dir=$EVILREPO/.git status',
-        'git -c user.email=x@y log -1',
-        'git -c color.ui=always log -1',
-        'git -c core.quotepath=off status',
-        'git -c protocol.file.allow=always status',
-        'git config user.email x@y.z',
-        'git config --global init.defaultBranch main',
-        'git config pull.rebase false',
-        'git config --get trace2.normalTarget',
-      ],
-      'allow',
-    );
-  });
-});
 
 describe("3. git's directory where no path says .git", () => {
   it('git init --separate-git-dir over an existing repository, and the .git pointer file, are refused', async () => {
@@ -189,29 +109,6 @@ describe("5. the clients' hook wiring", () => {
     await expectWrite5(w, [['.claude/settings.json', withPermission], ['.claude/settings.local.json', '{"permissions": {"allow": ["Bash(ls)"]}}\n']], 'allow');
     await expectEdit5(w, [['.claude/settings.json', '"hooks": {', '"permissions": {"allow": ["Bash(npm test)"]},\n  "hooks": {']], 'allow');
     await expectShell5(w, ['cat .claude/settings.json', 'ls .codex', 'git diff .claude', 'git checkout .', 'git status'], 'allow');
-  });
-});
-
-describe('7. a script written and run on one line is read as its text', () => {
-  it('echo, printf and a here-document into a file then . / source / sh / bash / ./file', async () => {
-    const w = await world5();
-    await expectShell5(
-      w,
-      [
-        `echo 'rm -f ${THEIR}' > $EMPTY/s.sh; . $EMPTY/s.sh`,
-        `echo 'rm -f ${THEIR}' > $EMPTY/s.sh && source $EMPTY/s.sh`,
-        `echo 'rm -f ${THEIR}' > $EMPTY/s.sh; bash $EMPTY/s.sh`,
-        `echo 'rm -rf memory' > $EMPTY/s.sh; sh < $EMPTY/s.sh`,
-        `printf 'rm -rf memory\\n' > $EMPTY/s.sh && chmod +x $EMPTY/s.sh && $EMPTY/s.sh`,
-        `cd $EMPTY && printf 'rm -f $REPO/${THEIR}' > s && chmod +x s && ./s`,
-        `cat > $EMPTY/s.sh <<'EOF'\nrm -f ${THEIR}\nEOF\nbash $EMPTY/s.sh`,
-        `printf 'rm -f ' > $EMPTY/s; printf '${THEIR}' >> $EMPTY/s; . $EMPTY/s`,
-        `echo 'git update-ref -d refs/handoffs/main/auth-refactor' > $EMPTY/s; sh $EMPTY/s`,
-        `tee $EMPTY/s.sh < $EMPTY/in >/dev/null; sh $EMPTY/s.sh ${THEIR}`,
-      ],
-      'deny',
-    );
-    await expectShell5(w, [`echo 'npm test' > $EMPTY/s.sh; bash $EMPTY/s.sh`, `echo 'ls memory' > $EMPTY/s.sh && . $EMPTY/s.sh`, `printf 'echo hi\\n' > $EMPTY/t.sh; sh $EMPTY/t.sh`], 'allow');
   });
 });
 
@@ -330,26 +227,6 @@ describe('new spellings of the classes (a later round)', () => {
   });
 });
 
-describe('a script made on the line by a program and then run (a later round)', () => {
-  it('decoded, reversed or translated into a shell, or into a file a shell runs, is refused whatever the line names; cat, a download and literal text are read as before', async () => {
-    const w = await world5();
-    await expectShell5(
-      w,
-      [
-        'echo cm0gLXJmIG1lbW9yeQ== | base64 -d | sh',
-        'echo cm0gLXJmIG1lbW9yeQ== | base64 --decode | bash -s',
-        'printf 726d202d7266202e636c61756465 | xxd -r -p | sh',
-        "echo 'yromem fr- mr' | rev | sh",
-        "echo 'ez -ess zrzbel' | tr a-z n-za-m | bash",
-        'echo cm0gLXJmIG1lbW9yeQ== | base64 -d > $EMPTY/s.sh; sh $EMPTY/s.sh',
-        'echo cm0gLXJmIG1lbW9yeQ== | base64 -d | tee $EMPTY/s.sh >/dev/null; . $EMPTY/s.sh',
-      ],
-      'deny',
-    );
-    await expectShell5(w, ['echo ls | sh', 'cat $EMPTY/in | sh', 'echo ls > $EMPTY/s.sh; sh $EMPTY/s.sh', 'ls | sort | head -3', 'npm test 2>&1 | tail -5'], 'allow');
-  });
-});
-
 describe('an archive unpacked over the perimeter (a later round)', () => {
   it('tar -x, unzip, cpio -i and 7z x write what the archive holds under their directory: refused where the perimeter or handoff files are', async () => {
     const w = await world5();
@@ -359,26 +236,6 @@ describe('an archive unpacked over the perimeter (a later round)', () => {
       'deny',
     );
     await expectShell5(w, ['tar -xf $EMPTY/a.tar -C $EMPTY/out', 'cd $EMPTY/out && tar -xzf $EMPTY/a.tgz', 'tar -xf $EMPTY/a.tar -C build', 'unzip -l $EMPTY/a.zip', 'tar -tf $EMPTY/a.tar', 'tar -cf $EMPTY/out/a.tar src'], 'allow');
-  });
-});
-
-describe('one reader of the ownership marker, in every client shape', () => {
-  it('a crafted line 1 (padded past 400 characters, blanks before the key, CRLF, a byte-order mark) keeps the file its owner\'s', async () => {
-    const w = await world5();
-    const crafted = [
-      `<!-- claude-session: ${OTHER}${' '.repeat(600)}-->\n# Theirs\n`,
-      `<!--${' '.repeat(500)}claude-session: ${OTHER} -->\n# Theirs\n`,
-      `<!-- claude-session: ${OTHER} -->\r\n# Theirs\r\n`,
-      `\uFEFF<!-- claude-session: ${OTHER} -->\n# Theirs\n`,
-    ];
-    const files = crafted.map((text, i) => {
-      const f = `memory/handoff-main-crafted-${i}.md`;
-      w.repo.write(f, text);
-      return f;
-    });
-    await expectWrite5(w, files.map((f): [string, string] => [f, `<!-- claude-session: ${ME} -->\n# Mine\n`]), 'deny');
-    await expectEdit5(w, files.map((f): [string, string, string] => [f, '# Theirs', '# Mine']), 'deny');
-    await expectShell5(w, files.map((f) => `echo mine > ${f}`), 'deny');
   });
 });
 
@@ -393,16 +250,6 @@ describe("the hook wiring as another commit has it (a later round)", () => {
     w.repo.git(['switch', '-q', '-']);
     await expectShell5(w, ['git checkout HEAD~2', 'git switch --detach HEAD~2', 'git reset --hard HEAD~2', 'git checkout -b old HEAD~2', 'git switch -c old2 HEAD~2', 'git switch unwired', 'git checkout unwired', 'git reset --keep unwired'], 'deny');
     await expectShell5(w, ['git checkout HEAD~1', 'git reset --hard HEAD~1', 'git reset --hard', 'git switch -c feature', 'git checkout HEAD~2 -- src', 'git reset HEAD~2', 'git checkout src/a.ts'], 'allow');
-  });
-});
-
-describe('untracked files of the perimeter swept by git (a later round)', () => {
-  it('git clean -x and stash --all of an ignored settings.local.json wiring the guard are refused, with the safe command', async () => {
-    const w = await world5();
-    w.repo.write('.gitignore', '.claude/settings.local.json\n');
-    w.repo.write('.claude/settings.local.json', CLAUDE_SETTINGS);
-    await expectShell5(w, ['git clean -fdx', 'git clean -ffdx', 'git clean -fdX', 'git clean -fX .claude', 'git stash --all', 'git stash push -a'], 'deny');
-    await expectShell5(w, ['git clean -fd', 'git clean -fdx -e /.claude/settings.local.json', 'git clean -ndx', 'git stash -u', 'git clean -fdx src'], 'allow');
   });
 });
 

@@ -5,9 +5,9 @@
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, tempDir } from '../../helpers/repo';
-import { expectShell5, expectWrite5, world5, type World5 } from '../attack5-helpers';
-import { asClient } from './helpers';
+import { ROOT, tempDir } from '../helpers/repo';
+import { expectShell5, expectWrite5, world5, type World5 } from './world-wired';
+import { asClient } from './rules/helpers';
 
 /** A second installation of git-handoff (as npm installs one: a package, and its commands linked from a bin folder at the end of PATH). */
 function installed(w: World5): { pkg: string; bin: string } {

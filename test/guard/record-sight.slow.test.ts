@@ -5,9 +5,9 @@ import { execa } from 'execa';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { refOf, ROOT, type TestRepo } from '../helpers/repo';
-import { payload } from '../guard/helpers';
+import { payload } from './helpers';
 import { ok } from '../sync/world';
-import { REF, seeded } from './helpers';
+import { REF, seeded } from '../handoff/record/helpers';
 
 const FRONT = path.join(ROOT, 'bin', 'git-handoff-guard');
 

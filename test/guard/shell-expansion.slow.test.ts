@@ -1,11 +1,9 @@
-// Issue 24, third attacker's pass: what the shell builds from values — a variable as the program or eval'd, literal
-// text a later expansion runs (${x@P}, arithmetic), word splitting, brace sequences, $PWD — and command lines run by
-// git or a patch. Each was let through before; each is refused now through every client's shape and the real sh
-// front, the look-alikes allowed.
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
+// src/guard/shell.ts against an attacker: what the shell builds from values — a variable as the program or eval'd,
+// literal text a later expansion runs (${x@P}, arithmetic), word splitting, brace sequences, $PWD — and the command
+// lines git, su and script run. Each refused through every client's shape and the real sh front, the look-alikes
+// allowed.
 import { describe, it } from 'vitest';
-import { attackWorld, expectShell } from './attack3-helpers';
+import { attackWorld, expectShell } from './spellings';
 
 const F = 'memory/handoff-main-auth-refactor.md';
 const RM = `rm -f ${F}`;
@@ -70,33 +68,5 @@ describe('command lines git, su and script run', () => {
       'deny',
     );
     await expectShell(w, [`git difftool -y -x 'diff -u'`, 'git bisect run npm test', `git submodule foreach 'git status'`, `script -qc 'ls' /dev/null`], 'allow');
-  });
-});
-
-describe('patches', () => {
-  it('judges the files a patch names: a here-document, a patch file, a redirect, a cat pipe; an unreadable patch as the whole worktree', async () => {
-    const w = await attackWorld();
-    const patch = `--- a/${F}\n+++ b/${F}\n@@ -1,2 +1,2 @@\n <!-- claude-session: other-9b1e77d0-bbbb -->\n-their note\n+mine\n`;
-    const file = path.join(w.empty, 'x.patch');
-    writeFileSync(file, patch);
-    const plain = path.join(w.empty, 'plain.patch');
-    writeFileSync(plain, '--- a/b.txt\n+++ b/b.txt\n@@ -1 +1 @@\n-b\n+c\n');
-    await expectShell(
-      w,
-      [
-        `git apply <<'EOF'\n${patch}EOF`,
-        `git apply ${file}`,
-        `git apply --index ${file}`,
-        `patch -p1 < ${file}`,
-        `patch -p1 -i ${file}`,
-        `patch ${F} ${file}`,
-        `cat ${file} | git apply`,
-        `cat ${file} | patch -p0`,
-        `curl -s file://${file} | git apply`,
-        `git am ${file}`,
-      ],
-      'deny',
-    );
-    await expectShell(w, [`git apply --check ${file}`, `git apply --stat ${file}`, `patch --dry-run -p1 < ${file}`, `git apply ${plain}`, `cat ${plain} | patch -p1`], 'allow');
   });
 });

@@ -1,8 +1,9 @@
-// Issue 24, third attacker's pass: spellings of the shell that got past the rules before, each refused now through
-// every client's shape and the real sh front; beside them the look-alikes that stay allowed. Each group names the
-// allowlist gap that let it through (the rules model what a program writes; these are where the model was short).
+// src/guard/shell.ts against an attacker: what a program writes, read as it reads its arguments (find's expression,
+// cp and mv target directories and trees, option values), the directory each command runs in, and the scripts the
+// guard can and cannot read — each spelling refused through every client's shape and the real sh front; beside them
+// the look-alikes that stay allowed.
 import { describe, it } from 'vitest';
-import { attackWorld, expectShell } from './attack3-helpers';
+import { attackWorld, expectShell } from './spellings';
 
 const F = 'memory/handoff-main-auth-refactor.md';
 

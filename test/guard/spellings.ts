@@ -1,6 +1,7 @@
-// The third attacker's pass (issue 24): each spelling driven through the real sh front (bin/git-handoff-guard, as the
-// clients run it: `sh -c 'git-handoff-guard --client=<id>'`, the payload on stdin) in one client's shape, the client
-// taken in turn, and in-process through every client's shape (Claude Code, Gemini CLI, Codex, Copilot CLI, Qwen Code).
+// Spellings of an attack, each driven through the real sh front (bin/git-handoff-guard, as the clients run it:
+// `sh -c 'git-handoff-guard --client=<id>'`, the payload on stdin) in one client's shape, the client taken in turn, and
+// in-process through every client's shape (Claude Code, Gemini CLI, Codex, Copilot CLI, Qwen Code); and the attacker's
+// world they run in.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -9,7 +10,7 @@ import { detectClient, namedClient } from '../../src/clients/index';
 import { GuardContext } from '../../src/guard/context';
 import { decide } from '../../src/guard/entry';
 import type { GuardClient } from '../../src/clients/event';
-import { foreignWorld, verdict } from '../fuzz/world';
+import { foreignWorld, verdict } from './world';
 import { ROOT, tempDir, type TestRepo } from '../helpers/repo';
 import { ME, payload } from './helpers';
 

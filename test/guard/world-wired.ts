@@ -1,7 +1,7 @@
-// Issue 37, the attacker against the ground the guard stands on: a world with the clients' hook wiring, the user's
-// git configuration with an include, another session's committed handoff file and stashes; and each call's decision
-// in every client's shape (Claude Code, Gemini CLI, Codex, Copilot CLI, Qwen Code, OpenCode's plugin, VS Code's agent through the Claude Code wiring) in-process
-// and through the real sh front.
+// The ground the guard stands on, as an attacker meets it: a world with the clients' hook wiring, the user's git
+// configuration with an include, another session's committed handoff file and stashes; and each call's decision in
+// every client's shape (Claude Code, Gemini CLI, Codex, Copilot CLI, Qwen Code, OpenCode's plugin, VS Code's agent
+// through the Claude Code wiring) in-process and through the real sh front.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -10,9 +10,9 @@ import { detectClient, namedClient } from '../../src/clients/index';
 import { GuardContext } from '../../src/guard/context';
 import { decide } from '../../src/guard/entry';
 import type { GuardClient } from '../../src/clients/event';
-import { foreignWorld, FOREIGN_FILE, verdict } from '../fuzz/world';
+import { foreignWorld, FOREIGN_FILE, verdict } from './world';
 import { tempDir, type TestRepo } from '../helpers/repo';
-import { throughFront } from './attack3-helpers';
+import { throughFront } from './spellings';
 import { ME, OTHER, payload } from './helpers';
 
 export const GUARD_CMD = 'git-handoff-guard --client=claude-code';

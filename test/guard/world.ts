@@ -5,7 +5,7 @@ import path from 'node:path';
 import { answerParts } from '../../src/clients/answer';
 import type { GuardClient } from '../../src/clients/event';
 import { makeRepo, type TestRepo } from '../helpers/repo';
-import { ME, OTHER, payload, writeHandoff } from '../guard/helpers';
+import { ME, OTHER, payload, writeHandoff } from './helpers';
 
 export { ME, OTHER };
 

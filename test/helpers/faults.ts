@@ -3,7 +3,7 @@
 import { utimesSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { execa, type Result } from 'execa';
-import { BIN, type TestRepo } from '../helpers/repo';
+import { BIN, type TestRepo } from './repo';
 
 const BIN_DIR = path.dirname(BIN);
 

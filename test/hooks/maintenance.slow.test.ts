@@ -6,9 +6,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, refOf, type TestRepo } from '../helpers/repo';
-import { hookedRepo } from '../hooks/helpers';
+import { hookedRepo } from './helpers';
 import { ok } from '../sync/world';
-import { viaGit } from './helpers';
+import { viaGit } from '../helpers/faults';
 
 const env = { GIT_HANDOFF_SESSION: 'maint-owner-1' };
 const allRefs = (repo: TestRepo) => repo.git(['for-each-ref', '--format=%(objectname) %(refname)']).stdout;

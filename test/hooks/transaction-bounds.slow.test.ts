@@ -5,7 +5,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { refOf, tempDir } from '../helpers/repo';
-import { hookedRepo } from '../hooks/helpers';
+import { hookedRepo } from './helpers';
 import { ok } from '../sync/world';
 
 const REF = 'refs/handoffs/main/auth-refactor';

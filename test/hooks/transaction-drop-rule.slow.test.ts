@@ -1,10 +1,10 @@
 // Issue 25 item 9, from outside: "don't drop another session's commits", decided once. For commits whose trailer
-// block is ambiguous (every spelling of test/harden/ambiguous-trailers.test.ts that names session A), each way of
+// block is ambiguous (every spelling of test/handoff/store/ownership-ambiguous-trailers.slow.test.ts that names session A), each way of
 // moving the branch back over them is refused by the guard before git runs (git has no hook before reset: a refusal
 // by the reference-transaction hook comes after git reset the files), and by the hook too when git runs anyway.
 import { describe, expect, it } from 'vitest';
 import { denial, guard, payload } from '../guard/helpers';
-import { A, B, gitAs, head, hookedRepo } from '../hooks/helpers';
+import { A, B, gitAs, head, hookedRepo } from './helpers';
 
 const BLOCKS: Record<string, string> = {
   'indented continuation': `X-Note: x\n Claude-Session-Id: ${A}\nClaude-Session-Id: ${A}`,

@@ -74,11 +74,11 @@ describe('install --agent', () => {
     const doctor = await repo.cli(['doctor', '--json'], { env: onPath });
     const items = json(doctor).items.filter((i: any) => /^agent \w+$/.test(i.component));
     // every client's probe is refused in its own deny shape (Copilot's flat one, the OpenCode plugin's)
-    // (VS Code's agent, which runs the Claude Code wiring in its own shape, probed through it: test/guard/vscode.test.ts)
-    // (the clients of issue 56, each in its own protocol: test/install/native.test.ts)
+    // (VS Code's agent, which runs the Claude Code wiring in its own shape, probed through it: test/clients/vscode.test.ts)
+    // (the clients of issue 56, each in its own protocol: test/clients/native-clients.test.ts)
     expect(items.map((i: any) => i.component)).toEqual(['agent claude', 'agent vscode', ...Object.keys(WIRING).filter((a) => a !== 'claude').map((a) => `agent ${a}`)]);
     expect(items.map((i: any) => i.status)).toEqual(items.map(() => 'ok'));
-    // Codex's own gates (its trust of the hooks, a login shell's PATH) are checked apart: test/guard/codex-trust.test.ts
+    // Codex's own gates (its trust of the hooks, a login shell's PATH) are checked apart: test/install/codex-trust.test.ts
     // before Codex ever ran it will skip every hook until trusted: broken (issue 23), with the step, and doctor fails
     expect(json(doctor).items.find((i: any) => i.component === 'agent codex trust')).toMatchObject({ status: 'broken', detail: expect.stringContaining('open /hooks and trust each git-handoff hook') });
     // Gemini CLI skips project hooks in a folder not trusted (nothing in ~/.gemini/trustedFolders.json here)

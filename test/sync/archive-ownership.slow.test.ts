@@ -3,7 +3,7 @@
 // entry by a session that neither owns the handoff nor takes it over, is refused by fetch and by the server.
 import { describe, expect, it } from 'vitest';
 import { json, refOf, type TestRepo } from '../helpers/repo';
-import { makeWorld, ok } from '../sync/world';
+import { makeWorld, ok } from './world';
 
 const REF = 'refs/handoffs/main/auth-refactor';
 const ENTRY = 'refs/handoff-archive/main/auth-refactor/1700000000-';

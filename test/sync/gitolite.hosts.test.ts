@@ -1,4 +1,4 @@
-// Handoffs through a real gitolite 3 over ssh on 127.0.0.1 (test/hosts/gitolite.sh sets it up: root and apt, as
+// Handoffs through a real gitolite 3 over ssh on 127.0.0.1 (test/sync/gitolite.sh sets it up: root and apt, as
 // on CI). The receive check is installed the gitolite way (a repo-specific hook in LOCAL_CODE, listed after a site
 // policy in gitolite.conf); two clones sync through it; eight clobbering pushes are refused.
 import { spawnSync } from 'node:child_process';
@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRepo, ROOT, type TestRepo } from '../helpers/repo';
-import { ok, receiptLines } from '../sync/world';
-import { raceRound } from '../claims/world';
+import { ok, receiptLines } from './world';
+import { raceRound } from '../handoff/claims/world';
 
-const SCRIPT = path.join(ROOT, 'test', 'hosts', 'gitolite.sh');
+const SCRIPT = path.join(ROOT, 'test', 'sync', 'gitolite.sh');
 const dir = mkdtempSync(path.join(tmpdir(), 'gh-hosts-'));
 const started = spawnSync('bash', [SCRIPT, 'start', dir], { encoding: 'utf8' });
 const skipReason = started.status === 77 ? started.stderr.trim() : null;
@@ -282,7 +282,7 @@ describe.skipIf(!!skipReason)(`gitolite ${info.gitolite ?? ''} over ssh on 127.0
     expect(rewind.stderr).toMatch(/FATAL: \+ refs\/handoffs\/main\/auth-refactor plainrw bob DENIED by fallthru/);
     expect(onServer('plainrw', REF)).toBe(tip);
   });
-  // issue 38: the claim races of test/claims/race-slow.test.ts through gitolite and the documented rules (3 rounds
+  // issue 38: the claim races of test/handoff/claims/race-transports.slow.test.ts through gitolite and the documented rules (3 rounds
   // here; CLAIM_RACE_ROUNDS=200 for the full run, docs/testing.md)
   const ROUNDS = Number(process.env.CLAIM_RACE_ROUNDS) || 3;
   it(`claim races through the documented rules: ${ROUNDS} rounds of 3 clones × 4 sessions, one winner each; sync publishes the loss record`, async () => {

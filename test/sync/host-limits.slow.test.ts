@@ -10,7 +10,7 @@ import { handoffRefs, makeWorld, ok } from './world';
 
 const S = { GIT_HANDOFF_SESSION: 'sess-bulk' };
 
-/** `n` handoffs by plumbing (one tree, n commit-tree, one update-ref --stdin), as test/sync/scale.test.ts writes them. */
+/** `n` handoffs by plumbing (one tree, n commit-tree, one update-ref --stdin), as test/sync/scale.slow.test.ts writes them. */
 function writeMany(repo: TestRepo, n: number, from = 0): void {
   const blob = repo.git(['hash-object', '-w', '--stdin'], { input: 'Goal: bulk\n' }).stdout.trim();
   const tree = repo.git(['mktree'], { input: `100644 blob ${blob}\thandoff.md\n` }).stdout.trim();

@@ -7,8 +7,8 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, killedGroup, refOf, type TestRepo } from '../helpers/repo';
-import { makeWorld, ok, type Transport } from '../sync/world';
-import { viaGit } from './helpers';
+import { makeWorld, ok, type Transport } from './world';
+import { viaGit } from '../helpers/faults';
 
 const KILLS = 20;
 const MINE = 'refs/handoffs/main/kill-mine';

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { json, ROOT, type TestRepo } from '../helpers/repo';
-import { secretsIn, touchedFiles } from '../handoff/secrets-helpers';
+import { secretsIn, touchedFiles } from '../handoff/secrets/helpers';
 import { handoffRefs, makeWorld, ok } from './world';
 
 const PLANTED = path.join(ROOT, 'fixtures', 'secrets', 'planted');

@@ -1,22 +1,16 @@
-// A new user's first day (issue 15), through the built CLI: refusals that name a command that works, the
-// archive readable, messages that say what is there.
+// `git handoff archive` and `restore` as a new user meets them: a refusal suggests the command that works, and it
+// does; --reason without --take-over is an error; show and log reach an archived handoff, restore brings it back.
 import { describe, expect, it } from 'vitest';
-import { json, makeRepo, refOf, type TestRepo } from '../helpers/repo';
+import { json, makeRepo, refOf } from '../../helpers/repo';
+import { cliExpect as cli } from '../helpers';
 
 const A = '5f0c6a52-1b7e-4f0e-9f3a-2d4c8e1a7b90';
 const B = '9e1b7c33-0000-4000-8000-00000000000b';
 const REF = 'refs/handoffs/main/auth-refactor';
-
 /** The command a refusal gives as its takeover step, as an argument list. */
 function takeoverStep(stderr: string): string[] {
   const line = /take it over, on the record: git handoff (.*)$/m.exec(stderr)![1];
   return line.replace('"<why>"', 'REASON').split(' ').map((w) => (w === 'REASON' ? 'the owner finished' : w));
-}
-
-async function cli(repo: TestRepo, args: string[], code = 0) {
-  const r = await repo.cli(args);
-  expect(r.exitCode, `${args.join(' ')}\n${r.stderr}`).toBe(code);
-  return r;
 }
 
 describe('refusals on archive and restore (bug 4)', () => {
@@ -76,26 +70,5 @@ describe('the archive is readable', () => {
     expect(String(again.stdout)).toContain('the newest of 2 archived versions');
     const none = await cli(repo, ['show', 'no-such-topic'], 2);
     expect(String(none.stderr)).toContain('live or archived');
-  });
-});
-
-describe('messages that say what is there', () => {
-  it('list --mine with none of mine says how many others have; an encoded branch is printed as people name it', async () => {
-    const repo = makeRepo({ commit: true });
-    for (const t of ['auth-refactor', 'login-loop']) await cli(repo, ['write', t, '--session', A, '-m', 'x']);
-    const mine = await cli(repo, ['list', '--mine', '--session', B]);
-    expect(String(mine.stdout)).toBe('no handoffs of session 9e1b7c33 on branch main (2 of other sessions: git handoff list)');
-    const w = await cli(repo, ['write', 'auth-refactor', '--session', A, '--branch', 'feature/login', '-m', 'x']);
-    expect(String(w.stdout)).toMatch(/^refs\/handoffs\/feature%2Flogin\/auth-refactor \(branch feature\/login\) [0-9a-f]{7} \(created\)$/);
-  });
-
-  it('doctor calls a client nobody wired "not wired", with the command that wires it', async () => {
-    const repo = makeRepo({ commit: true });
-    const items = json(await repo.cli(['doctor', '--json'])).items;
-    expect(items.find((i: any) => i.component === 'agent claude')).toEqual({
-      component: 'agent claude',
-      status: 'info',
-      detail: 'not wired (.claude/settings.json not present); to use it: git handoff install --agent claude',
-    });
   });
 });

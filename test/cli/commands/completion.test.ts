@@ -2,7 +2,7 @@
 import { execa } from 'execa';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, makeRepo } from '../helpers/repo';
+import { ROOT, makeRepo } from '../../helpers/repo';
 
 const GIT_COMPLETION = '/usr/share/bash-completion/completions/git';
 

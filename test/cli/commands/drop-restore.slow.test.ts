@@ -2,8 +2,8 @@
 // version as it was; `show` reads a dropped one and `recover` names it as dropped with the same undo, not "nothing lost".
 // The undo itself is on the record: its kept versions deleted outside git-handoff come back by recover and at session start.
 import { describe, expect, it } from 'vitest';
-import { json, makeRepo, refOf } from '../helpers/repo';
-import { ok } from '../sync/world';
+import { json, makeRepo, refOf } from '../../helpers/repo';
+import { ok } from '../../sync/world';
 
 const REF = 'refs/handoffs/main/scratch-notes';
 

@@ -4,8 +4,8 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { json, makeRepo, refOf, type TestRepo } from '../helpers/repo';
-import { gitRecorder } from '../sync/world';
+import { json, makeRepo, refOf, type TestRepo } from '../../helpers/repo';
+import { gitRecorder } from '../../sync/world';
 
 const REF = 'refs/handoffs/main/scratch-notes';
 const recordText = (repo: TestRepo) => repo.git(['cat-file', 'blob', 'refs/handoff-record:record']).stdout;
@@ -49,7 +49,7 @@ describe('drop', () => {
     expect(String(list.stdout)).toContain('no handoffs on branch main');
     expect(String(list.stderr)).toBe('');
     expect(readFileSync(path.join(repo.dir, '.git', 'handoff', 'audit.jsonl'), 'utf8')).toContain('refs/handoffs/main/scratch-notes');
-    // show still reads it, as dropped, with its undo (issue 36: test/cli/undrop.test.ts)
+    // show still reads it, as dropped, with its undo (issue 36: test/cli/commands/drop-restore.slow.test.ts)
     expect(String((await repo.cli(['show', 'scratch-notes'])).stdout)).toContain(`dropped: \`git handoff restore ${out.keptAs}\``);
   });
 

@@ -3,7 +3,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { A, B, blockedByA, gitAs } from './helpers';
+import { A, B, blockedByA, gitAs } from '../../hooks/helpers';
 
 const ledgerFiles = (dir: string) => readdirSync(path.join(dir, '.git', 'handoff', 'ledger')).sort();
 

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, ROOT } from '../../helpers/repo';
-import { expectShell5, world5, type World5 } from '../attack5-helpers';
+import { expectShell5, world5, type World5 } from '../world-wired';
 import { ME, OTHER, payload, wroteFile } from '../helpers';
 
 const leaseOf = (w: World5) => w.repo.git(['for-each-ref', '--format=%(contents)', 'refs/handoff-leases/']).stdout;

@@ -7,8 +7,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expectShell5, world5, type World5 } from '../attack5-helpers';
-import { FOREIGN_FILE } from '../../fuzz/world';
+import { expectShell5, world5, type World5 } from '../world-wired';
+import { FOREIGN_FILE } from '../world';
 import { asClient } from './helpers';
 
 const ENDED_FILE = 'memory/handoff-main-ended-session-note.md';

@@ -1,13 +1,13 @@
 // One reader of a handoff file's ownership marker for the guard and `import` (issue 37): a crafted line 1 (long,
 // spaces, CRLF, a byte-order mark) names the same owner to both, and the guard refuses the file to any other session.
 import { describe, expect, it } from 'vitest';
-import { markerOf as guardMarkerOf } from '../../src/guard/rules/files';
-import { markerOf, parseMarker } from '../../src/handoff/import/seed-file';
-import { planImport } from '../../src/handoff/import/import';
-import { openRepo } from '../../src/git/repo';
-import { makeRepo } from '../helpers/repo';
-import { denial, guard, ME, OTHER, payload } from './helpers';
-import { inProcess } from './attack3-helpers';
+import { markerOf as guardMarkerOf } from '../../../src/guard/rules/files';
+import { markerOf, parseMarker } from '../../../src/handoff/import/seed-file';
+import { planImport } from '../../../src/handoff/import/import';
+import { openRepo } from '../../../src/git/repo';
+import { makeRepo } from '../../helpers/repo';
+import { denial, guard, ME, OTHER, payload } from '../helpers';
+import { inProcess } from '../spellings';
 
 const FILE = 'memory/handoff-main-login-redirect-loop.md';
 

@@ -1,14 +1,14 @@
-// Issue 24, third attacker's pass on the file tools: a second name of a handoff file planted outside the worktree, a
-// path spelled in another case (one file on a case-insensitive filesystem), and an unknown tool whose path hides deep
-// in its arguments or past the first 64 of them — through every client's file tool shape, in-process and through the
-// real sh front. Each was let through before.
+// src/guard/rules/files.ts against an attacker on the file tools: a second name of a handoff file planted outside the
+// worktree, a path spelled in another case (one file on a case-insensitive filesystem), and an unknown tool whose path
+// hides deep in its arguments or past the first 64 of them — through every client's file tool shape, in-process and
+// through the real sh front.
 import { linkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { GuardClient } from '../../src/clients/event';
-import { tempDir, type TestRepo } from '../helpers/repo';
-import { ME, payload } from './helpers';
-import { attackWorld, inProcess, throughFront } from './attack3-helpers';
+import type { GuardClient } from '../../../src/clients/event';
+import { tempDir, type TestRepo } from '../../helpers/repo';
+import { ME, payload } from '../helpers';
+import { attackWorld, inProcess, throughFront } from '../spellings';
 
 const content = 'overwritten\n';
 

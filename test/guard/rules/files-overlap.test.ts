@@ -2,8 +2,8 @@
 // words are stopwords), a warning only on two shared tokens, naming both and the dropped stopwords, said to the
 // model and to the person in each client's own fields, never a block; the CLI's topic warning follows the same rule.
 import { describe, expect, it } from 'vitest';
-import { json, makeRepo, type TestRepo } from '../helpers/repo';
-import { denial, guard, ME, OTHER, payload } from './helpers';
+import { json, makeRepo, type TestRepo } from '../../helpers/repo';
+import { denial, guard, ME, OTHER, payload } from '../helpers';
 
 const mine = `<!-- claude-session: ${ME} -->`;
 const theirs = `<!-- claude-session: ${OTHER} -->`;

@@ -1,8 +1,8 @@
 // Issue 14: a shell command cannot carry the ownership marker, so it may write a protected handoff file only when
 // the file exists and its line 1 is this session's marker — every write spelling, through every client's shell.
 import { describe, expect, it } from 'vitest';
-import { makeRepo, type TestRepo } from '../helpers/repo';
-import { denial, guard, ME, OTHER, payload } from './helpers';
+import { makeRepo, type TestRepo } from '../../helpers/repo';
+import { denial, guard, ME, OTHER, payload } from '../helpers';
 
 const FILE = 'memory/handoff-main-auth-refactor.md';
 const mine = `<!-- claude-session: ${ME} -->`;

@@ -1,7 +1,7 @@
 // The seed tools' file convention: every case of SPEC 6 for protected handoff files.
 import { describe, expect, it } from 'vitest';
-import { makeRepo } from '../helpers/repo';
-import { denial, guard, ME, OTHER, payload } from './helpers';
+import { makeRepo } from '../../helpers/repo';
+import { denial, guard, ME, OTHER, payload } from '../helpers';
 
 const write = (repo: any, file: string, content: string) =>
   guard(repo, payload(repo, 'claude-code/pre-tool-use-write.json', { tool_input: { file_path: `${repo.dir}/${file}`, content } }));

@@ -5,10 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { foreignWorld, ME, SHELL_CLIENTS } from '../fuzz/world';
-import { ROOT, tempDir } from '../helpers/repo';
-import { denial, guard } from './helpers';
-import { expectAll, shellVerdict } from './verdicts';
+import { foreignWorld, ME, SHELL_CLIENTS } from '../world';
+import { ROOT, tempDir } from '../../helpers/repo';
+import { denial, guard } from '../helpers';
+import { expectAll, shellVerdict } from '../verdicts';
 
 const REF = 'refs/handoffs/main/auth-refactor';
 const DEL = `git update-ref -d ${REF}`;

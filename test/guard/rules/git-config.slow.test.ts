@@ -3,13 +3,13 @@
 // Gemini CLI, Codex, Cursor, Copilot CLI) in-process and a sample through the real `git-handoff guard`; harmless
 // keys stay allowed; writing .git/config itself with a file tool or the shell stays refused, pointing at git config.
 import { describe, expect, it } from 'vitest';
-import { detectClient } from '../../src/clients/index';
-import { GuardContext } from '../../src/guard/context';
-import { decide } from '../../src/guard/entry';
-import { RUNNING_KEYS, runningKey } from '../../src/guard/rules/git-config';
-import { foreignWorld, SHELL_CLIENTS } from '../fuzz/world';
-import { denial, guard, ME, payload } from './helpers';
-import { expectAll, shellVerdict as shell } from './verdicts';
+import { detectClient } from '../../../src/clients/index';
+import { GuardContext } from '../../../src/guard/context';
+import { decide } from '../../../src/guard/entry';
+import { RUNNING_KEYS, runningKey } from '../../../src/guard/rules/git-config';
+import { foreignWorld, SHELL_CLIENTS } from '../world';
+import { denial, guard, ME, payload } from '../helpers';
+import { expectAll, shellVerdict as shell } from '../verdicts';
 
 const ENV = { ...process.env, GIT_HANDOFF_SESSION: ME };
 

@@ -7,8 +7,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expectShell5, world5 } from '../attack5-helpers';
-import { FOREIGN_FILE } from '../../fuzz/world';
+import { expectShell5, world5 } from '../world-wired';
+import { FOREIGN_FILE } from '../world';
 import { asClient } from './helpers';
 
 const OFF = String.raw`[handoff]\n\tguard = off\n`;

@@ -4,9 +4,9 @@
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { short } from '../../src/handoff/state/session';
-import { makeRepo, ROOT, type TestRepo } from '../helpers/repo';
-import { denial, guard, ME, OTHER, payload, wroteFile } from './helpers';
+import { short } from '../../../src/handoff/state/session';
+import { makeRepo, ROOT, type TestRepo } from '../../helpers/repo';
+import { denial, guard, ME, OTHER, payload, wroteFile } from '../helpers';
 
 const bash = (repo: TestRepo, command: string, session: string) => payload(repo, 'claude-code/pre-tool-use-bash.json', { tool_input: { command } }, session);
 const contextOf = (r: Awaited<ReturnType<typeof guard>>): string => r.answer?.hookSpecificOutput?.additionalContext ?? '';

@@ -6,12 +6,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { detectClient } from '../../src/clients/index';
-import { GuardContext } from '../../src/guard/context';
-import { globMatch } from '../../src/guard/glob';
-import { preTool } from '../../src/guard/rules/pre-tool';
-import { appendLedger } from '../../src/handoff/state/ledger';
-import { foreignWorld, ME, OTHER, SHELL_CLIENTS } from './world';
+import { detectClient } from '../../../src/clients/index';
+import { GuardContext } from '../../../src/guard/context';
+import { globMatch } from '../../../src/guard/glob';
+import { preTool } from '../../../src/guard/rules/pre-tool';
+import { appendLedger } from '../../../src/handoff/state/ledger';
+import { foreignWorld, ME, OTHER, SHELL_CLIENTS } from '../world';
 
 const ATOMS = [
   'git', 'git add', 'git checkout', 'git reset --hard', 'git clean -f', 'git restore', 'git rm -f', 'git stash', 'git commit -a',

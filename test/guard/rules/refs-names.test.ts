@@ -2,8 +2,8 @@
 // expression it replaced, on the spellings the rules meet and on random text made of the pieces that matter.
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import { quickDescribe } from '../helpers/sets';
-import { mentionsHandoffRef } from '../../src/guard/rules/refs';
+import { quickDescribe } from '../../helpers/sets';
+import { mentionsHandoffRef } from '../../../src/guard/rules/refs';
 
 const REGEX = /(^|[\s:+^"'=])refs\/(handoff[a-z-]*|claims|notes\/handoff-reads|replace)(\/|\*|$|[\s"'])/;
 

@@ -3,8 +3,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo, type TestRepo } from '../helpers/repo';
-import { denial, guard, ME, OTHER, payload, writeHandoff, wroteFile } from '../guard/helpers';
+import { makeRepo, type TestRepo } from '../../helpers/repo';
+import { denial, guard, ME, OTHER, payload, writeHandoff, wroteFile } from '../helpers';
 
 async function crowded(): Promise<TestRepo> {
   const repo = makeRepo({ commit: true });

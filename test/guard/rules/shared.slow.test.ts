@@ -4,8 +4,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo, type TestRepo } from '../helpers/repo';
-import { denial, guard, ME, OTHER, payload, wroteFile } from '../guard/helpers';
+import { makeRepo, type TestRepo } from '../../helpers/repo';
+import { denial, guard, ME, OTHER, payload, wroteFile } from '../helpers';
 
 const THEIRS = ['notes/theirs-new.md', 'src/theirs.ts'];
 const MINE = ['mine-new.txt', 'src/mine.ts'];

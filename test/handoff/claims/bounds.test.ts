@@ -2,7 +2,7 @@
 // ahead (a skewed or forged clock) counts as expired claimMaxTTL after this clone first saw it; a renewal keeps the
 // claim (its id and since); and a claims table moved outside git-handoff is said at the next read, a deleted one put back.
 import { describe, expect, it } from 'vitest';
-import { json, makeRepo, refOf, type TestRepo } from '../helpers/repo';
+import { json, makeRepo, refOf, type TestRepo } from '../../helpers/repo';
 import { makeClones } from './world';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

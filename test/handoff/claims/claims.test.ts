@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, json, makeRepo, refOf, tempDir } from '../helpers/repo';
+import { BIN, json, makeRepo, refOf, tempDir } from '../../helpers/repo';
 
 const REF = 'refs/claims/main';
 

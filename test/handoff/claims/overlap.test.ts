@@ -1,6 +1,6 @@
 // Which claimed paths overlap (src/handoff/claims/overlap.ts): files, directories and globs, read by picomatch.
 import { describe, expect, it } from 'vitest';
-import { normalizeSpec, overlapping, pathClaimed, specsOverlap } from '../../src/handoff/claims/overlap';
+import { normalizeSpec, overlapping, pathClaimed, specsOverlap } from '../../../src/handoff/claims/overlap';
 
 describe('specsOverlap', () => {
   it.each([

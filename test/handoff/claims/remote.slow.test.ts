@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, json, tempDir, type TestRepo } from '../helpers/repo';
+import { BIN, json, tempDir, type TestRepo } from '../../helpers/repo';
 import { makeClones } from './world';
 
 async function ok(repo: TestRepo, args: string[], code = 0) {

@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { json, refOf, tempDir, type TestRepo } from '../helpers/repo';
+import { json, refOf, tempDir, type TestRepo } from '../../helpers/repo';
 import { makeClones } from './world';
 
 const tableOf = (bare: TestRepo, branch = 'main') => {

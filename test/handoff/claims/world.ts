@@ -1,8 +1,8 @@
 // Clones of one bare remote for the claims tests, over file://, git:// (git daemon) or smart HTTP (git http-backend),
 // reusing the sync tests' servers; and one race round: every session of every clone claims the same path at once.
 import { expect } from 'vitest';
-import { makeRepo, type TestRepo } from '../helpers/repo';
-import { makeRemote, type Transport } from '../sync/world';
+import { makeRepo, type TestRepo } from '../../helpers/repo';
+import { makeRemote, type Transport } from '../../sync/world';
 
 export async function makeClones(transport: Transport, n: number): Promise<{ bare: TestRepo; clones: TestRepo[]; url: string }> {
   const { bare, url } = await makeRemote(transport);

@@ -4,8 +4,8 @@ import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { json, makeRepo, refOf } from '../helpers/repo';
-import { ok } from '../sync/world';
+import { json, makeRepo, refOf } from '../../helpers/repo';
+import { ok } from '../../sync/world';
 
 const BODY = '# Goal\nShip the release — café ✓\n\n# Next action\nTag v1.2\n';
 const FIELDS = {

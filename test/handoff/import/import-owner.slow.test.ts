@@ -4,8 +4,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { json, makeRepo, refOf, type TestRepo } from '../helpers/repo';
-import { ok } from '../sync/world';
+import { json, makeRepo, refOf, type TestRepo } from '../../helpers/repo';
+import { ok } from '../../sync/world';
 
 const REF = 'refs/handoffs/main/auth-refactor';
 const put = (repo: TestRepo, file: string, marker: string, body: string) => {

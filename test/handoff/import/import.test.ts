@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { json, makeRepo, refOf, type TestRepo } from '../helpers/repo';
+import { json, makeRepo, refOf, type TestRepo } from '../../helpers/repo';
 
 const OWNER_A = '11111111-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
 const OWNER_B = '22222222-bbbb-4bbb-8bbb-bbbbbbbbbbbb';

@@ -1,10 +1,10 @@
 // A record damaged by hand so that it names versions that are not in the repository (issue 23: "pointing at missing
 // objects"): reported once and rebuilt, never taken for a loss, never a crash; a real loss beside it is still found
 // and restored. (The record ref itself pointing at garbage, a truncated record file or a missing commit:
-// test/handoff/record.test.ts.)
+// test/handoff/record/record.split.test.ts.)
 import { describe, expect, it } from 'vitest';
-import { json, refOf, type TestRepo } from '../helpers/repo';
-import { ok } from '../sync/world';
+import { json, refOf, type TestRepo } from '../../helpers/repo';
+import { ok } from '../../sync/world';
 import { OTHER_REF as OTHER, RECORD, REF, raw, seeded } from './helpers';
 
 

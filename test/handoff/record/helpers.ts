@@ -1,6 +1,6 @@
 // What the loss record's tests share: a repository with handoffs the record has verified, and raw git with no hooks.
-import { makeRepo, type TestRepo } from '../helpers/repo';
-import { ok } from '../sync/world';
+import { makeRepo, type TestRepo } from '../../helpers/repo';
+import { ok } from '../../sync/world';
 
 export const REF = 'refs/handoffs/main/login-redirect-loop';
 export const OTHER_REF = 'refs/handoffs/main/cache-warmup-plan';

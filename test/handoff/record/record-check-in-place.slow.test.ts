@@ -5,10 +5,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openRepo } from '../../src/git/repo';
-import { unchangedSinceCheck } from '../../src/handoff/record/record-check';
-import { refOf, type TestRepo } from '../helpers/repo';
-import { ok } from '../sync/world';
+import { openRepo } from '../../../src/git/repo';
+import { unchangedSinceCheck } from '../../../src/handoff/record/record-check';
+import { refOf, type TestRepo } from '../../helpers/repo';
+import { ok } from '../../sync/world';
 import { REF, seeded } from './helpers';
 
 const versions = (repo: TestRepo) => repo.git(['rev-list', REF]).stdout.split('\n').filter(Boolean);

@@ -6,12 +6,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { agreesWith, textAgrees, tipsOf } from '../../src/handoff/record/record-reads';
-import { isRecorded, serializeRecord, type RecordState } from '../../src/handoff/record/record';
-import { buildMessage } from '../../src/handoff/store/document';
-import { handoffRef } from '../../src/handoff/store/names';
-import { makeRepo } from '../helpers/repo';
-import { ok } from '../sync/world';
+import { agreesWith, textAgrees, tipsOf } from '../../../src/handoff/record/record-reads';
+import { isRecorded, serializeRecord, type RecordState } from '../../../src/handoff/record/record';
+import { buildMessage } from '../../../src/handoff/store/document';
+import { handoffRef } from '../../../src/handoff/store/names';
+import { makeRepo } from '../../helpers/repo';
+import { ok } from '../../sync/world';
 
 const OIDS = ['a'.repeat(40), 'b'.repeat(40), 'c'.repeat(40), `${'d'.repeat(39)}e`];
 // name parts that sort differently by byte and by UTF-16 unit (U+FF5E against U+1F600), and ASCII ones

@@ -3,11 +3,11 @@
 import { readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { inThisSet, quickIt, slowIt } from '../helpers/sets';
-import { openRepo } from '../../src/git/repo';
-import { moveRefs } from '../../src/handoff/store/tx';
-import { json, makeRepo, refOf, type TestRepo } from '../helpers/repo';
-import { gitRecorder, ok } from '../sync/world';
+import { inThisSet, quickIt, slowIt } from '../../helpers/sets';
+import { openRepo } from '../../../src/git/repo';
+import { moveRefs } from '../../../src/handoff/store/tx';
+import { json, makeRepo, refOf, type TestRepo } from '../../helpers/repo';
+import { gitRecorder, ok } from '../../sync/world';
 
 const REF = 'refs/handoffs/main/login-redirect-loop';
 const NOTES = 'refs/notes/handoff-reads';
@@ -134,7 +134,7 @@ describe('the loss record', () => {
   quickIt('a legitimate newer version is never overwritten: two sound histories are both kept', async () => {
     const { repo, tip } = await seeded();
     // another history of the same name by the recorded owner itself, sound from its root: recover keeps both, moves
-    // nothing (another session's parentless history is a forged takeover: test/record/forged-takeover.test.ts)
+    // nothing (another session's parentless history is a forged takeover: test/handoff/record/recover-forged-takeover.slow.test.ts)
     const other = rogueCommit(repo, null, 'sess-owner');
     raw(repo, ['update-ref', REF, other]);
     const r = await repo.cli(['recover', '--json']);
@@ -176,7 +176,7 @@ describe('the loss record', () => {
     const other = refOf(repo, 'refs/handoffs/main/cache-warmup-plan')!;
     for (const ref of repo.git(['for-each-ref', '--format=%(refname)']).stdout.split('\n').filter((r) => r && !r.startsWith('refs/heads/'))) raw(repo, ['update-ref', '-d', ref]);
     rmSync(path.join(repo.dir, '.git', 'handoff'), { recursive: true, force: true });
-    // the witness outside .git lost too (else it would bring the record back: test/record/witness.test.ts)
+    // the witness outside .git lost too (else it would bring the record back: test/handoff/record/witness.slow.test.ts)
     rmSync(path.join(repo.home, '.local', 'state', 'git-handoff'), { recursive: true, force: true });
     // git's own gc keeps unreachable objects for two weeks (gc.pruneExpire): the window --scan works in
     repo.git(['gc', '-q']);
@@ -270,7 +270,7 @@ describe('the loss record', () => {
     await expectReported(repo, /was deleted outside git-handoff/);
     await ok(repo, ['recover']);
     // what a `drop` of a never-pushed topic does: the deletion, the ref keeping its versions (the drop's undo) and the
-    // record's move in one transaction (a removal whose kept ref is gone is that ref's loss: test/cli/undrop.test.ts)
+    // record's move in one transaction (a removal whose kept ref is gone is that ref's loss: test/cli/commands/drop-restore.slow.test.ts)
     const kept = `refs/handoff-dropped/main/login-redirect-loop/1795000000-${tip.slice(0, 12)}`;
     expect(moveRefs(openRepo(repo.dir), [{ op: 'create', ref: kept, newOid: tip }, { op: 'delete', ref: REF, oldOid: tip }], 'handoff drop login-redirect-loop').ok).toBe(true);
     expect(repo.git(['cat-file', 'blob', 'refs/handoff-record:record']).stdout).toMatch(new RegExp(`^removed ${tip} \\d+ ${REF}$`, 'm'));

@@ -2,9 +2,9 @@
 // recorded version goes back unless it is the recorded owner's own or takes it over on the record; the forger's tip
 // is kept aside and named. The loss report's hint does what plain `recover` does.
 import { describe, expect, it } from 'vitest';
-import { json, makeRepo, refOf, type TestRepo } from '../helpers/repo';
-import { ok } from '../sync/world';
-import { guard, payload } from '../guard/helpers';
+import { json, makeRepo, refOf, type TestRepo } from '../../helpers/repo';
+import { ok } from '../../sync/world';
+import { guard, payload } from '../../guard/helpers';
 import { raw } from './helpers';
 
 const REF = 'refs/handoffs/main/auth-refactor';

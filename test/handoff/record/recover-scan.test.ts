@@ -4,8 +4,8 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { json, refOf, type TestRepo } from '../helpers/repo';
-import { ok } from '../sync/world';
+import { json, refOf, type TestRepo } from '../../helpers/repo';
+import { ok } from '../../sync/world';
 import { OTHER_REF, raw, REF, seeded } from './helpers';
 
 /** A handoff commit on `parent` (null: parentless) by `session`, written and never moved to any ref: a lost writer's. */
@@ -30,7 +30,7 @@ describe('recover --scan after a write race', () => {
     expect(refOf(repo, REF)).toBe(tip);
     for (const ref of repo.git(['for-each-ref', '--format=%(refname)']).stdout.split('\n').filter((r) => r && !r.startsWith('refs/heads/'))) raw(repo, ['update-ref', '-d', ref]);
     rmSync(path.join(repo.dir, '.git', 'handoff'), { recursive: true, force: true });
-    // the witness outside .git lost too: --scan is what is left (test/record/witness.test.ts covers the witness)
+    // the witness outside .git lost too: --scan is what is left (test/handoff/record/witness.slow.test.ts covers the witness)
     rmSync(path.join(repo.home, '.local', 'state', 'git-handoff'), { recursive: true, force: true });
     repo.git(['gc', '-q']);
     const out = json(await ok(repo, ['recover', '--scan', '--json']));

@@ -7,13 +7,13 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GuardContext } from '../../src/guard/context';
-import { decide } from '../../src/guard/entry';
-import { detectClient } from '../../src/clients/index';
-import { verdict } from '../fuzz/world';
-import { refOf, type TestRepo } from '../helpers/repo';
-import { guard, ME, payload } from '../guard/helpers';
-import { ok } from '../sync/world';
+import { GuardContext } from '../../../src/guard/context';
+import { decide } from '../../../src/guard/entry';
+import { detectClient } from '../../../src/clients/index';
+import { verdict } from '../../guard/world';
+import { refOf, type TestRepo } from '../../helpers/repo';
+import { guard, ME, payload } from '../../guard/helpers';
+import { ok } from '../../sync/world';
 import { raw, RECORD, REF, seeded } from './helpers';
 
 const witnessOf = (repo: TestRepo) => {

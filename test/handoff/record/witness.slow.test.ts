@@ -6,9 +6,9 @@
 import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo, refOf, type TestRepo } from '../helpers/repo';
-import { ok } from '../sync/world';
-import { guard, payload } from '../guard/helpers';
+import { makeRepo, refOf, type TestRepo } from '../../helpers/repo';
+import { ok } from '../../sync/world';
+import { guard, payload } from '../../guard/helpers';
 import { OTHER_REF, raw, RECORD, REF, seeded } from './helpers';
 
 const versions = (repo: TestRepo, ref: string) => repo.git(['rev-list', ref]).stdout.split('\n').filter(Boolean);

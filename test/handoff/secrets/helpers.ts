@@ -1,8 +1,8 @@
 // Helpers for the secret tests: the secret values in a text, and the text of every file a run touched.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { scanTexts } from '../../src/handoff/secrets/secrets';
-import type { TestRepo } from '../helpers/repo';
+import { scanTexts } from '../../../src/handoff/secrets/secrets';
+import type { TestRepo } from '../../helpers/repo';
 
 /** The exact values the scanner finds in `text` (what must never be printed or logged). */
 export async function secretsIn(text: string): Promise<string[]> {

@@ -4,9 +4,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { KEYWORDS_FOR, PRESET_VERSION, RULE_KEYWORDS, RULE_NAMES, rulesFor } from '../../src/handoff/secrets/keywords';
-import { loadScanner, rawFindings } from '../../src/handoff/secrets/secrets';
-import { ROOT } from '../helpers/repo';
+import { KEYWORDS_FOR, PRESET_VERSION, RULE_KEYWORDS, RULE_NAMES, rulesFor } from '../../../src/handoff/secrets/keywords';
+import { loadScanner, rawFindings } from '../../../src/handoff/secrets/secrets';
+import { ROOT } from '../../helpers/repo';
 
 const CORPUS = path.join(ROOT, 'fixtures', 'secrets');
 const corpus = ['clean', 'planted'].flatMap((dir) => readdirSync(path.join(CORPUS, dir)).sort().map((f) => ({ name: `${dir}/${f}`, text: readFileSync(path.join(CORPUS, dir, f), 'utf8') })));

@@ -2,10 +2,10 @@
 import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { quickDescribe, slowDescribe } from '../helpers/sets';
-import { scanTexts } from '../../src/handoff/secrets/secrets';
-import { json, makeRepo, refOf, ROOT, type TestRepo } from '../helpers/repo';
-import { secretsIn, touchedFiles } from './secrets-helpers';
+import { quickDescribe, slowDescribe } from '../../helpers/sets';
+import { scanTexts } from '../../../src/handoff/secrets/secrets';
+import { json, makeRepo, refOf, ROOT, type TestRepo } from '../../helpers/repo';
+import { secretsIn, touchedFiles } from './helpers';
 
 const PLANTED = path.join(ROOT, 'fixtures', 'secrets', 'planted');
 /** One planted body per rule of the preset, with the secret values scanned out of it. */

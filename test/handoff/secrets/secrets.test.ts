@@ -2,9 +2,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { redactionOf } from '../../src/handoff/secrets/redact-check';
-import { loadScanner, maskPreview, redactText, scanTexts } from '../../src/handoff/secrets/secrets';
-import { ROOT } from '../helpers/repo';
+import { redactionOf } from '../../../src/handoff/secrets/redact-check';
+import { loadScanner, maskPreview, redactText, scanTexts } from '../../../src/handoff/secrets/secrets';
+import { ROOT } from '../../helpers/repo';
 
 const CORPUS = path.join(ROOT, 'fixtures', 'secrets');
 const read = (dir: string) => readdirSync(path.join(CORPUS, dir)).sort().map((f) => ({ name: f, text: readFileSync(path.join(CORPUS, dir, f), 'utf8') }));

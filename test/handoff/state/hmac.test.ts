@@ -5,8 +5,8 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hmacSha256Hex, sha256 } from '../../src/handoff/state/hmac';
-import { userMac, userMacIfKeyed } from '../../src/handoff/state/user-key';
+import { hmacSha256Hex, sha256 } from '../../../src/handoff/state/hmac';
+import { userMac, userMacIfKeyed } from '../../../src/handoff/state/user-key';
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -1,10 +1,10 @@
 // The lease's compare-and-swap reports the truth (issue 35): a touch that loses every race says `lost`, never
 // `fresh` (it neither took nor refreshed the lease), and a touch that wins says so; through tx's one retry loop.
 import { describe, expect, it } from 'vitest';
-import { openRepo } from '../../src/git/repo';
-import { readLease, touchLease } from '../../src/handoff/state/leases';
-import { leaseRef } from '../../src/handoff/store/names';
-import { makeRepo } from '../helpers/repo';
+import { openRepo } from '../../../src/git/repo';
+import { readLease, touchLease } from '../../../src/handoff/state/leases';
+import { leaseRef } from '../../../src/handoff/store/names';
+import { makeRepo } from '../../helpers/repo';
 
 describe('touchLease', () => {
   it('says lost when every try loses its race, and takes the lease once the way is clear', () => {

@@ -1,8 +1,8 @@
 // Addressing (issue 18): Handoff-To with every addressee kind, kept across versions, tags and references,
 // and list's filters, all through the real CLI on a real repository.
 import { describe, expect, it } from 'vitest';
-import { json, makeRepo } from '../helpers/repo';
-import { ok } from '../sync/world';
+import { json, makeRepo } from '../../helpers/repo';
+import { ok } from '../../sync/world';
 
 const REF = 'refs/handoffs/main/release-plan';
 const KINDS = ['session:sess-b', 'client:codex', 'person:ops@example.com', 'role:reviewer'];

@@ -3,12 +3,12 @@
 import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { openRepo } from '../../src/git/repo';
-import { buildMessage, oneLine, TRAILER } from '../../src/handoff/store/document';
-import { readTrailersOf } from '../../src/handoff/store/ownership';
-import { isValidTopic } from '../../src/handoff/store/names';
-import { assertSession, SESSION_RE } from '../../src/handoff/state/session';
-import { makeRepo } from '../helpers/repo';
+import { openRepo } from '../../../src/git/repo';
+import { buildMessage, oneLine, TRAILER } from '../../../src/handoff/store/document';
+import { readTrailersOf } from '../../../src/handoff/store/ownership';
+import { isValidTopic } from '../../../src/handoff/store/names';
+import { assertSession, SESSION_RE } from '../../../src/handoff/state/session';
+import { makeRepo } from '../../helpers/repo';
 
 // Pieces an attacker would splice in: trailer lines, paragraph breaks, every newline git or a terminal knows.
 const FORGERY = [

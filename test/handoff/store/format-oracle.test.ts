@@ -3,9 +3,9 @@
 import fs from 'node:fs';
 import git from 'isomorphic-git';
 import { describe, expect, it } from 'vitest';
-import { openRepo } from '../../src/git/repo';
-import { readTrailersOf } from '../../src/handoff/store/ownership';
-import { makeRepo } from '../helpers/repo';
+import { openRepo } from '../../../src/git/repo';
+import { readTrailersOf } from '../../../src/handoff/store/ownership';
+import { makeRepo } from '../../helpers/repo';
 
 const ORDER = ['Claude-Session-Id', 'Handoff-Branch', 'Handoff-Topic', 'Handoff-Head', 'Handoff-Client'];
 

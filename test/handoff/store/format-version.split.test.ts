@@ -2,10 +2,10 @@
 // than this build is refused with exit 7 `format-too-new`, naming both versions and what to do, and nothing is
 // read or written; formats 1 and 2 (and no marker) are read as they are.
 import { describe, expect, it } from 'vitest';
-import { quickDescribe, quickIt, slowIt } from '../helpers/sets';
-import { storeFormatOf } from '../../src/git/repo';
-import { FORMAT_VERSION } from '../../src/handoff/store/format';
-import { json, makeRepo, refOf, type TestRepo } from '../helpers/repo';
+import { quickDescribe, quickIt, slowIt } from '../../helpers/sets';
+import { storeFormatOf } from '../../../src/git/repo';
+import { FORMAT_VERSION } from '../../../src/handoff/store/format';
+import { json, makeRepo, refOf, type TestRepo } from '../../helpers/repo';
 
 const S = { GIT_HANDOFF_SESSION: 'format-owner-1' };
 const REF = 'refs/handoffs/main/format-notes';

@@ -4,9 +4,9 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { json, makeRepo, refOf, type TestRepo } from '../helpers/repo';
-import { gitRecorder } from '../sync/world';
-import { RECORD_REF } from '../../src/handoff/record/record';
+import { json, makeRepo, refOf, type TestRepo } from '../../helpers/repo';
+import { gitRecorder } from '../../sync/world';
+import { RECORD_REF } from '../../../src/handoff/record/record';
 
 const env = { GIT_HANDOFF_SESSION: 'kept-session' };
 const keptFile = (repo: TestRepo) => path.join(repo.dir, '.git', 'handoff', 'listing');

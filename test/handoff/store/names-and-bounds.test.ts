@@ -2,7 +2,7 @@
 // say what is there when archive or restore meet a handoff in the other state (issue 25, item 10).
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { BIN, json, makeRepo, refOf } from '../helpers/repo';
+import { BIN, json, makeRepo, refOf } from '../../helpers/repo';
 
 const env = { GIT_HANDOFF_SESSION: 'bounds-session-1' };
 

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { assertTopic, decodeBranch, encodeBranch, handoffRef, isValidTopic, overlapOf, overlapTokens, parseRef } from '../../src/handoff/store/names';
+import { assertTopic, decodeBranch, encodeBranch, handoffRef, isValidTopic, overlapOf, overlapTokens, parseRef } from '../../../src/handoff/store/names';
 
 // Branch names as people and tools make them: ASCII with separators, unicode, and arbitrary strings.
 const branchArb = fc.oneof(

@@ -1,7 +1,7 @@
 // A new topic that shares its first two words with many topics gets one warning naming them, not one line each
 // (issue 53: 39 near-identical lines in a 40-topic repository).
 import { describe, expect, it } from 'vitest';
-import { json, makeRepo } from '../helpers/repo';
+import { json, makeRepo } from '../../helpers/repo';
 
 describe('the overlap warning of a new topic', () => {
   it('one warning for 39 overlapping topics, naming the first ones and counting the rest; one topic: named as before', async () => {

@@ -2,9 +2,9 @@
 // lines, control bytes, two owners, CR) is refused wherever the invariant is checked — the local
 // reference-transaction hook, fetch, a server installed with `install --server` — and the CLI meets one with exit 6.
 import { describe, expect, it } from 'vitest';
-import { makeRepo, refOf, type TestRepo } from '../helpers/repo';
-import { hookedRepo } from '../hooks/helpers';
-import { makeWorld, ok } from '../sync/world';
+import { makeRepo, refOf, type TestRepo } from '../../helpers/repo';
+import { hookedRepo } from '../../hooks/helpers';
+import { makeWorld, ok } from '../../sync/world';
 
 const REF = 'refs/handoffs/main/auth-refactor';
 const A = 'sess-a';

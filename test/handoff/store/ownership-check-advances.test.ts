@@ -1,8 +1,8 @@
 // The batch invariant check fetch and the server use gives the same verdict as checkAdvance, move by move.
 import { describe, expect, it } from 'vitest';
-import { openRepo } from '../../src/git/repo';
-import { checkAdvance, checkAdvances, type Move } from '../../src/handoff/store/ownership';
-import { makeRepo, type TestRepo } from '../helpers/repo';
+import { openRepo } from '../../../src/git/repo';
+import { checkAdvance, checkAdvances, type Move } from '../../../src/handoff/store/ownership';
+import { makeRepo, type TestRepo } from '../../helpers/repo';
 
 function commit(repo: TestRepo, parents: string[], session: string | null, takeoverFrom?: string): string {
   const tree = repo.git(['mktree'], { input: '' }).stdout.trim();

@@ -1,10 +1,10 @@
 // The invariant every hook and sync calls: forward-only, same owner or a takeover naming the owner.
 import { describe, expect, it } from 'vitest';
-import { openRepo } from '../../src/git/repo';
-import { writeCommit, writeTree, writeBlob } from '../../src/git/objects';
-import { buildMessage } from '../../src/handoff/store/document';
-import { checkAdvance } from '../../src/handoff/store/ownership';
-import { makeRepo } from '../helpers/repo';
+import { openRepo } from '../../../src/git/repo';
+import { writeCommit, writeTree, writeBlob } from '../../../src/git/objects';
+import { buildMessage } from '../../../src/handoff/store/document';
+import { checkAdvance } from '../../../src/handoff/store/ownership';
+import { makeRepo } from '../../helpers/repo';
 
 function setup() {
   const t = makeRepo({ commit: true });
@@ -22,7 +22,7 @@ function setup() {
 describe('checkAdvance', () => {
   it('a restoring version keeps a refused parent out of the handoff; Handoff-Refused never excuses its own line', async () => {
     const { repo, commit } = setup();
-    const { checkAdvances } = await import('../../src/handoff/store/ownership');
+    const { checkAdvances } = await import('../../../src/handoff/store/ownership');
     const a1 = commit('A', []);
     const stolen = commit('B', [a1]);
     expect(checkAdvance(repo, a1, stolen)?.rule).toBe('foreign-owner');

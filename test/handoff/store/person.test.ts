@@ -1,8 +1,8 @@
 // People as authors (issue 18): write --person owns as person:<email> with a Handoff-Person trailer; ownership
 // and takeover work as for sessions; without --person and without a session, exit 5 as ever.
 import { describe, expect, it } from 'vitest';
-import { json, makeRepo, refOf } from '../helpers/repo';
-import { ok } from '../sync/world';
+import { json, makeRepo, refOf } from '../../helpers/repo';
+import { ok } from '../../sync/world';
 
 const REF = 'refs/handoffs/main/release-plan';
 

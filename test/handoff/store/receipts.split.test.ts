@@ -1,10 +1,10 @@
 // Read receipts (issue 18): git notes under refs/notes/handoff-reads, added by compare-and-swap, never removed.
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { quickIt, slowIt } from '../helpers/sets';
-import { BIN, json, makeRepo, refOf, type TestRepo } from '../helpers/repo';
-import { guard, payload } from '../guard/helpers';
-import { ok } from '../sync/world';
+import { quickIt, slowIt } from '../../helpers/sets';
+import { BIN, json, makeRepo, refOf, type TestRepo } from '../../helpers/repo';
+import { guard, payload } from '../../guard/helpers';
+import { ok } from '../../sync/world';
 
 const NOTES = 'refs/notes/handoff-reads';
 const REF = 'refs/handoffs/main/release-plan';

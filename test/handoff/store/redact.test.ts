@@ -1,9 +1,9 @@
 // `git handoff redact`: never-pushed versions rewritten in one compare-and-swap, accepted by the reference-transaction
 // check and the server only as the command makes them; pushed versions refused with the steps to rotate.
 import { describe, expect, it } from 'vitest';
-import { json, refOf, type TestRepo } from '../helpers/repo';
-import { handoffRefs, makeWorld, ok } from '../sync/world';
-import { touchedFiles } from './secrets-helpers';
+import { json, refOf, type TestRepo } from '../../helpers/repo';
+import { handoffRefs, makeWorld, ok } from '../../sync/world';
+import { touchedFiles } from '../secrets/helpers';
 
 const REF = 'refs/handoffs/main/auth-notes';
 const GH = 'ghp_' + 'Rd4'.repeat(12);

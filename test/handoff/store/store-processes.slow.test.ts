@@ -1,8 +1,8 @@
 // The store's process-saving paths (issue 7) keep behaviour: blobs written together or one by one, tracking
 // copies read in the same for-each-ref as the handoffs, whether listed by branch, all, or shown one by one.
 import { describe, expect, it } from 'vitest';
-import { json, makeRepo, refOf } from '../helpers/repo';
-import { gitRecorder } from '../sync/world';
+import { json, makeRepo, refOf } from '../../helpers/repo';
+import { gitRecorder } from '../../sync/world';
 
 const env = { GIT_HANDOFF_SESSION: 'proc-session' };
 

@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { json, makeRepo, refOf, tempDir, type TestRepo } from '../helpers/repo';
+import { json, makeRepo, refOf, tempDir, type TestRepo } from '../../helpers/repo';
 
 const A = '5f0c6a52-1b7e-4f0e-9f3a-2d4c8e1a7b90';
 const B = '9e1b7c33-0000-4000-8000-00000000000b';
@@ -189,7 +189,7 @@ describe('repositories of every shape', () => {
     expect(repo.git(['log', '-1', '--format=%(trailers:key=Handoff-Head,valueonly)', REF]).stdout.trim()).toBe('none');
     expect(JSON.parse(repo.git(['cat-file', 'blob', `${REF}:state.json`]).stdout).head).toBeNull();
     const s = json(await repo.cli(['show', 'auth-refactor', '--json']));
-    // still unborn, as when written: nothing moved (test/boot/verify.test.ts shows it turn `ahead` after commits)
+    // still unborn, as when written: nothing moved (test/handoff/store/verify.test.ts shows it turn `ahead` after commits)
     expect(s.verify).toMatchObject({ head: 'same', commitsSince: 0 });
   });
 

@@ -5,8 +5,8 @@
 // takes over: edit, archive, restore, redact, rename-branch.
 import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { json, makeRepo, refOf, type TestRepo } from '../helpers/repo';
-import { denial, guard, payload } from '../guard/helpers';
+import { json, makeRepo, refOf, type TestRepo } from '../../helpers/repo';
+import { denial, guard, payload } from '../../guard/helpers';
 
 const A = 'a1a1a1a1-0000-4000-8000-00000000000a';
 const B = 'b2b2b2b2-0000-4000-8000-00000000000b';

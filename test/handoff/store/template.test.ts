@@ -3,8 +3,8 @@ import { chmodSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { TEMPLATE_SECTIONS, missingSections, stripTemplate, templateText } from '../../src/handoff/store/template';
-import { BIN, json, makeRepo, refOf, tempDir } from '../helpers/repo';
+import { TEMPLATE_SECTIONS, missingSections, stripTemplate, templateText } from '../../../src/handoff/store/template';
+import { BIN, json, makeRepo, refOf, tempDir } from '../../helpers/repo';
 
 const NAMES = ['Goal', 'State', 'Done', 'Ruled out', 'Next action', 'Stop conditions', 'Important files'];
 

@@ -2,10 +2,10 @@
 // and a model sees handoff text only inside the <untrusted-content> wrapper or as one sanitised line; a body over
 // the 1 MiB limit is refused by fetch and the server, and where one got in anyway, boot flags it and shows the rest.
 import { describe, expect, it } from 'vitest';
-import { quickIt, slowIt, quickDescribe } from '../helpers/sets';
-import { json, makeRepo, refOf, type TestRepo } from '../helpers/repo';
-import { guard, payload } from '../guard/helpers';
-import { makeWorld, ok } from '../sync/world';
+import { quickIt, slowIt, quickDescribe } from '../../helpers/sets';
+import { json, makeRepo, refOf, type TestRepo } from '../../helpers/repo';
+import { guard, payload } from '../../guard/helpers';
+import { makeWorld, ok } from '../../sync/world';
 
 /** A handoff version made with plumbing (no CLI check): any body and state.json, on top of `parent`. */
 function plant(repo: TestRepo, topic: string, session: string, body: string, state: string, parent: string | null = null, extra = ''): string {

@@ -2,7 +2,7 @@
 import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { json, makeRepo, type TestRepo } from '../helpers/repo';
+import { json, makeRepo, type TestRepo } from '../../helpers/repo';
 
 const S = ['--session', 'sess-verify-1'];
 

@@ -3,9 +3,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openRepo } from '../../src/git/repo';
-import { versionCount } from '../../src/handoff/store/versions';
-import { makeRepo } from '../helpers/repo';
+import { openRepo } from '../../../src/git/repo';
+import { versionCount } from '../../../src/handoff/store/versions';
+import { makeRepo } from '../../helpers/repo';
 
 describe('version counts', () => {
   it('equal rev-list --count on a line and across a merge, kept and reused', () => {

@@ -2,7 +2,7 @@
 import { execa } from 'execa';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from '../helpers/repo';
+import { ROOT } from '../../../helpers/repo';
 
 describe('contention', () => {
   it('16 writers of 4 sessions on 8 topics: every accepted write is in history, every refusal is exit 3 or 4 with a message', async () => {

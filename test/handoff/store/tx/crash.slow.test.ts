@@ -3,7 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, killedGroup, makeRepo, refOf, type TestRepo } from '../helpers/repo';
+import { BIN, killedGroup, makeRepo, refOf, type TestRepo } from '../../../helpers/repo';
 
 const ITERATIONS = 60;
 const BUDGET_MS = 25_000;

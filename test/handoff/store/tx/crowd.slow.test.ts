@@ -3,11 +3,11 @@
 // answers calls. Every writer lands (a crowd that moves is waited out: a lock taken again by the next writer is not
 // one lock held for 30 s), nobody is told to rm a lock, every version is in the history, fsck is clean.
 import { describe, expect, it } from 'vitest';
-import { makeRepo } from '../helpers/repo';
-import { denial, guard, payload } from '../guard/helpers';
-import { hookedRepo } from '../hooks/helpers';
-import { ok } from '../sync/world';
-import { viaGit } from './helpers';
+import { makeRepo } from '../../../helpers/repo';
+import { denial, guard, payload } from '../../../guard/helpers';
+import { hookedRepo } from '../../../hooks/helpers';
+import { ok } from '../../../sync/world';
+import { viaGit } from '../../../helpers/faults';
 
 const REF = 'refs/handoffs/main/crowd-notes';
 const WRITERS = 32;

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { BIN, makeRepo, refOf } from '../helpers/repo';
+import { BIN, makeRepo, refOf } from '../../../helpers/repo';
 
 const REF = 'refs/handoffs/main/race-topic';
 

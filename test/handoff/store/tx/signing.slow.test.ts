@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo, refOf, tempDir, type TestRepo } from '../helpers/repo';
+import { makeRepo, refOf, tempDir, type TestRepo } from '../../../helpers/repo';
 
 const env = { GIT_HANDOFF_SESSION: 'signer-session' };
 

@@ -6,10 +6,10 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect } from 'vitest';
-import { quickIt, slowIt } from '../helpers/sets';
-import { json, refOf } from '../helpers/repo';
-import { makeWorld, ok } from '../sync/world';
-import { leaveLock, viaGit } from './helpers';
+import { quickIt, slowIt } from '../../../helpers/sets';
+import { json, refOf } from '../../../helpers/repo';
+import { makeWorld, ok } from '../../../sync/world';
+import { leaveLock, viaGit } from '../../../helpers/faults';
 
 const REF = 'refs/handoffs/main/lock-notes';
 const env = { GIT_HANDOFF_SESSION: 'lock-owner-1' };

@@ -3,12 +3,12 @@ import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:chil
 import { existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { quickDescribe, slowDescribe } from '../helpers/sets';
-import { HandoffError } from '../../src/errors';
-import { openRepo } from '../../src/git/repo';
-import { moveRef } from '../../src/handoff/store/tx';
-import { json, makeRepo, refOf, tempDir, type TestRepo } from '../helpers/repo';
-import { makeWorld, ok } from '../sync/world';
+import { quickDescribe, slowDescribe } from '../../../helpers/sets';
+import { HandoffError } from '../../../../src/errors';
+import { openRepo } from '../../../../src/git/repo';
+import { moveRef } from '../../../../src/handoff/store/tx';
+import { json, makeRepo, refOf, tempDir, type TestRepo } from '../../../helpers/repo';
+import { makeWorld, ok } from '../../../sync/world';
 
 const env = { GIT_HANDOFF_SESSION: 'tx-session-1' };
 
