@@ -4,7 +4,7 @@ import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { handoffRefsOf } from './first-day-helpers';
+import { handoffRefsOf } from './helpers';
 import { isolatedEnv, makeRepo, ROOT, tempDir } from '../helpers/repo';
 
 const S = '5f0c6a52-1b7e-4f0e-9f3a-2d4c8e1a7b90';

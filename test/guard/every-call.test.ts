@@ -3,7 +3,7 @@
 // Codex's interactive shell, a caller whose session cannot be read, another worktree's wiring, the clients' trust
 // files) refused with nothing left to chance, and a corpus of ordinary calls (every client's read-only tools, an MCP
 // server's read tools, searches, the web, todo lists, subagents, git status/log/diff, ordinary writes) never refused.
-// The same calls through the real clients: test/clients/every-call.test.ts.
+// The same calls through the real clients: test/clients/every-call.clients.test.ts.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ import { matcherRoutes } from '../../src/clients/record';
 import { opencodePlugin } from '../../src/clients/opencode';
 import { GuardContext } from '../../src/guard/context';
 import { decide } from '../../src/guard/entry';
-import { foreignWorld, FOREIGN_FILE, OWN_FILE, verdict } from '../fuzz/world';
+import { foreignWorld, FOREIGN_FILE, OWN_FILE, verdict } from './world';
 import { makeRepo, tempDir, type TestRepo } from '../helpers/repo';
 import { ME, OTHER } from './helpers';
 

@@ -1,7 +1,7 @@
 // Drives `git handoff guard` with the client payload fixtures, rewritten to point into a temporary repository.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT, type TestRepo } from '../helpers/repo';
+import { makeRepo, ROOT, type TestRepo } from '../helpers/repo';
 
 export const FIXTURES = path.join(ROOT, 'fixtures', 'hook-payloads');
 export const ME = 'me-5f0c6a52-aaaa';
@@ -70,3 +70,25 @@ export const readLog = (repo: TestRepo) => {
     return '';
   }
 };
+
+/** The real guard on a Bash call in Claude Code's shape. */
+export const bash = (repo: TestRepo, command: string, env: Record<string, string> = {}) =>
+  guard(repo, payload(repo, 'claude-code/pre-tool-use-bash.json', { tool_input: { command } }), env);
+
+/** The real guard on a Write call in Claude Code's shape. */
+export const writeTool = (repo: TestRepo, file: string, content: string) =>
+  guard(repo, payload(repo, 'claude-code/pre-tool-use-write.json', { tool_input: { file_path: file, content } }));
+
+/** A repository with a commit where another session's handoff auth-refactor is. */
+export async function withHandoff(): Promise<TestRepo> {
+  const repo = makeRepo({ commit: true });
+  await writeHandoff(repo, 'auth-refactor', 'their note', OTHER);
+  return repo;
+}
+
+/** The real guard on a shell call in `fixture`'s shape (Claude Code's Bash unless named), its other tool_input kept. */
+export function shellCall(repo: TestRepo, command: string, env: Record<string, string | undefined> = {}, fixture = 'claude-code/pre-tool-use-bash.json') {
+  const p: any = payload(repo, fixture);
+  p.tool_input = { ...p.tool_input, command };
+  return guard(repo, p, env);
+}

@@ -4,13 +4,13 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { hookCommand } from '../../src/clients/wiring';
 import { WIRING } from '../../src/clients/wirings';
-import { FRONT } from './attack3-helpers';
+import { FRONT } from './spellings';
 import { detectClient, namedClient, readsUnknownShapes } from '../../src/clients/index';
 import { claude } from '../../src/clients/claude';
 import { GuardContext } from '../../src/guard/context';
 import { decide } from '../../src/guard/entry';
 import { unknownShape } from '../../src/clients/event';
-import { foreignWorld, FOREIGN_FILE, verdict } from '../fuzz/world';
+import { foreignWorld, FOREIGN_FILE, verdict } from './world';
 import { ME } from './helpers';
 
 const THEIR_REF = 'refs/handoffs/main/auth-refactor';

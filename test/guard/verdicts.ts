@@ -4,9 +4,9 @@ import { expect } from 'vitest';
 import { detectClient } from '../../src/clients/index';
 import { GuardContext } from '../../src/guard/context';
 import { decide } from '../../src/guard/entry';
-import { SHELL_CLIENTS, verdict } from '../fuzz/world';
+import { SHELL_CLIENTS, verdict } from './world';
 import type { TestRepo } from '../helpers/repo';
-import { ME } from './helpers';
+import { guard, ME, payload } from './helpers';
 
 const ENV = { ...process.env, GIT_HANDOFF_SESSION: ME };
 
@@ -33,4 +33,32 @@ export async function expectAll(repo: TestRepo, commands: string[], expected: 'd
     else if (reason && !reason.test(r.reason)) wrong.push(`${JSON.stringify(c)}: reason ${r.reason.slice(0, 200)}`);
   }
   expect(wrong).toEqual([]);
+}
+
+/** The shell shapes the attack-class tests run in: every client's but Cursor's. */
+export const NOT_CURSOR = SHELL_CLIENTS.filter((c) => c.client !== 'cursor');
+
+/** shellVerdict in those shapes. */
+export const shellNotCursor = (repo: TestRepo, command: string) => shellVerdict(repo, command, NOT_CURSOR);
+
+/** expectAll in those shapes. */
+export const expectAllNotCursor = (repo: TestRepo, commands: string[], expected: 'deny' | 'allow') => expectAll(repo, commands, expected, undefined, NOT_CURSOR);
+
+/** The real `git-handoff guard` on a shell call in the shape of NOT_CURSOR[client]. */
+export const realShell = (repo: TestRepo, command: string, client = 0, env: Record<string, string> = {}) => guard(repo, NOT_CURSOR[client].make(repo, command), { GIT_HANDOFF_SESSION: ME, ...env });
+
+/** A file tool call in each client's shape (Write, Gemini write_file, and Edit), in-process. */
+export async function fileTool(repo: TestRepo, file: string, content = `<!-- claude-session: ${ME} -->\nmine\n`): Promise<string[]> {
+  const calls = [
+    payload(repo, 'claude-code/pre-tool-use-write.json', { tool_input: { file_path: file, content } }),
+    payload(repo, 'gemini-cli/before-tool-write-file.json', { tool_input: { file_path: file, content } }),
+    payload(repo, 'claude-code/pre-tool-use-edit.json', { tool_input: { file_path: file, old_string: 'their', new_string: 'mine' } }),
+  ];
+  const out: string[] = [];
+  for (const p of calls) {
+    const adapter = detectClient(p);
+    const event = adapter.parse(p);
+    out.push(verdict(adapter.render(event, await decide(new GuardContext(event, ENV))) ?? ''));
+  }
+  return out;
 }

@@ -1,6 +1,6 @@
 // The suites run whatever is on the caller's PATH: with git-handoff installed (`npm link`, or the README's
 // `export PATH="$PWD/bin:$PATH"`) a test that starts "an older installation", or none, would find that one later on
-// PATH. Read by every vitest config before any test runs (the workers inherit the environment): each PATH directory
+// PATH. Read by the vitest config before any test runs (the workers inherit the environment): each PATH directory
 // that holds one of the product's programs is replaced by a copy of it without them (a folder of links to its other
 // entries, removed when the run ends), and relative entries are dropped. A test that wants git-handoff on PATH puts
 // this checkout's bin/ there itself (test/clients/deps.ts PATH_WITH_BIN).

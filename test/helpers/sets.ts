@@ -1,6 +1,6 @@
-// Which set this run is: `npm test` (the default set) or `npm run test:slow` (vitest.slow.config.ts sets
-// GIT_HANDOFF_TEST_SET=slow). A file listed in SPLIT_TESTS (test/slow-files.ts) runs in both: its quick cases in the
-// default set, its costly variants (more transports, the gc'd repeat, racing writers, long matrices) in the slow one.
+// Which set this run is: `npm test` (the default set) or `npm run test:slow` (vitest.config.ts's slow project sets
+// GIT_HANDOFF_TEST_SET=slow). A file named <name>.split.test.ts runs in both: its quick cases in the default set, its
+// costly variants (more transports, the gc'd repeat, racing writers, long matrices) in the slow one.
 // Each case is registered in exactly one set, so neither run skips anything and CI (.ci/run) runs every case once.
 import { describe, it } from 'vitest';
 

@@ -4,8 +4,8 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { ROOT } from '../../helpers/repo';
-import { throughFront } from '../attack3-helpers';
-import { SHELLS5, type World5 } from '../attack5-helpers';
+import { throughFront } from '../spellings';
+import { SHELLS5, type World5 } from '../world-wired';
 import { ME } from '../helpers';
 
 /** Decides `command` through the real front and, when allowed, runs it (its session's shell: CLAUDE_CODE_SESSION_ID set, git-handoff on PATH). */

@@ -1,0 +1,63 @@
+// src/guard/rules/git-invocation.ts against an attacker: git's environment and settings, judged by what they make git
+// do — files named as git's output are writes, variables and keys not known to be quiet are refused — through every
+// client's shape (in-process) and the real sh front.
+import { describe, it } from 'vitest';
+import { expectShell5, world5 } from '../world-wired';
+
+const THEIR = 'memory/handoff-main-auth-refactor.md';
+
+describe("2 and 6. git's environment and settings, by what they make git do", () => {
+  it('files named as git output are judged as writes; variables and keys not known to be quiet are refused', async () => {
+    const w = await world5();
+    await expectShell5(
+      w,
+      [
+        `GIT_INDEX_FILE=${THEIR} git read-tree --empty`,
+        `GIT_TRACE=$REPO/${THEIR} git log --grep=owned`,
+        `GIT_TRACE2_EVENT=$REPO/${THEIR} git status`,
+        `env GIT_TRACE_PACKET=$REPO/${THEIR} git fetch`,
+        `export GIT_TRACE_PERFORMANCE=$REPO/${THEIR}; git log -1`,
+        'GIT_TRACE="$X" git log',
+        'GIT_DIR=$EVILREPO/.git git commit --allow-empty -m x',
+        'GIT_WORK_TREE=memory git checkout -f HEAD',
+        'GIT_OBJECT_DIRECTORY=$EMPTY/objects git commit -m x',
+        'GIT_CONFIG_GLOBAL=$EMPTY/cfg git status',
+        'GIT_EXEC_PATH=$EMPTY git status',
+        'git --git-dir=$EVILREPO/.git --work-tree=memory checkout -f',
+        'git --exec-path=$EMPTY log',
+        `git -c trace2.normalTarget=$REPO/${THEIR} status`,
+        'git -c Trace2.EventTarget=$EMPTY/t log',
+        'git -c core.worktree=memory checkout -f',
+        `git -c http.cookieFile=${THEIR} -c http.saveCookies=true fetch`,
+        `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=trace2.perfTarget GIT_CONFIG_VALUE_0=$REPO/${THEIR} git status`,
+        `git config --global trace2.normalTarget $REPO/${THEIR}`,
+        'git config --global trace2.eventTarget $EMPTY/t',
+        'git config core.worktree $EMPTY',
+        'git config --system core.sharedRepository 0777',
+        'git config --global http.saveCookies true',
+      ],
+      'deny',
+    );
+    await expectShell5(
+      w,
+      [
+        'GIT_TRACE=1 git status',
+        'GIT_TRACE=2 git log -1',
+        'GIT_TRACE=$EMPTY/out/trace.log git log -1',
+        'GIT_INDEX_FILE=$EMPTY/out/idx git read-tree HEAD',
+        'GIT_AUTHOR_NAME=x GIT_AUTHOR_EMAIL=x@y git log -1',
+        'GIT_DIR=$EVILREPO/.git git log',
+        'git --git-dir=$EVILREPO/.git status',
+        'git -c user.email=x@y log -1',
+        'git -c color.ui=always log -1',
+        'git -c core.quotepath=off status',
+        'git -c protocol.file.allow=always status',
+        'git config user.email x@y.z',
+        'git config --global init.defaultBranch main',
+        'git config pull.rebase false',
+        'git config --get trace2.normalTarget',
+      ],
+      'allow',
+    );
+  });
+});

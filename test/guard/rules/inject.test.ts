@@ -1,0 +1,71 @@
+// src/guard/rules/inject.ts: `git handoff` from a shell that lacks the session gets it added where the shell would not
+// know it (in each client's own way), and a command that names another session is refused.
+import { execaSync } from 'execa';
+import { expect, it } from 'vitest';
+import { quickDescribe } from '../../helpers/sets';
+import { makeRepo } from '../../helpers/repo';
+import { denial, guard, ME, OTHER, payload, shellCall as bash } from '../helpers';
+
+quickDescribe('git handoff from a shell that lacks the session', () => {
+  it('Claude Code: injects the session with updatedInput, and the rewritten command works', async () => {
+    const repo = makeRepo({ commit: true });
+    const r = await bash(repo, 'git handoff write auth-refactor -m "first note"');
+    const out = r.answer.hookSpecificOutput;
+    expect(out.permissionDecision).toBe('allow');
+    expect(out.updatedInput.command).toContain(`GIT_HANDOFF_SESSION='${ME}'`);
+    expect(out.updatedInput.description).toBe('Run test suite');
+    const bin = `${process.cwd()}/bin`;
+    const run = execaSync('bash', ['-c', out.updatedInput.command], { cwd: repo.dir, env: { ...repo.env, PATH: `${bin}:${process.env.PATH}` }, extendEnv: false, reject: false });
+    expect(run.exitCode).toBe(0);
+    const owner = repo.git(['log', '-1', '--format=%(trailers:key=Claude-Session-Id,valueonly)', 'refs/handoffs/main/auth-refactor']).stdout.trim();
+    expect(owner).toBe(ME);
+  });
+
+  it('passes when the shell already exports the session, and for commands that need none', async () => {
+    const repo = makeRepo({ commit: true });
+    expect(await bash(repo, 'git handoff write auth-refactor -m x', { CLAUDE_CODE_SESSION_ID: ME })).toMatchObject({ stdout: '' });
+    expect(await bash(repo, 'git handoff list | head -3')).toMatchObject({ stdout: '' });
+    expect(await bash(repo, `git handoff write auth-refactor --session ${ME} -m x`)).toMatchObject({ stdout: '' });
+  });
+
+  it('refuses a chain it cannot rewrite safely, giving the exact command to retry', async () => {
+    const repo = makeRepo({ commit: true });
+    const reason = denial(await bash(repo, 'npm run build && git handoff write auth-refactor -m x'));
+    expect(reason).toContain(`You are session ${ME}`);
+    expect(reason).toContain(`export GIT_HANDOFF_SESSION='${ME}' GIT_HANDOFF_CLIENT=claude-code; npm run build && git handoff write auth-refactor -m x`);
+    const cursor = await guard(repo, payload(repo, 'cursor/before-shell-execution.json', { command: 'git handoff write auth-refactor -m x' }));
+    expect(cursor.answer.permission).toBe('deny');
+  });
+
+  it('PowerShell gets its own syntax for the session', async () => {
+    const repo = makeRepo({ commit: true });
+    const p: any = payload(repo, 'claude-code/pre-tool-use-bash.json', { tool_name: 'PowerShell' });
+    p.tool_input = { command: 'git handoff write auth-refactor -m x' };
+    const r = await guard(repo, p);
+    expect(r.answer.hookSpecificOutput.updatedInput.command).toBe(`$env:GIT_HANDOFF_SESSION='${ME}'; $env:GIT_HANDOFF_CLIENT='claude-code'; git handoff write auth-refactor -m x`);
+  });
+
+  it('Gemini: rewrites through hookSpecificOutput.tool_input', async () => {
+    const repo = makeRepo({ commit: true });
+    const r = await guard(repo, payload(repo, 'gemini-cli/before-tool-shell.json', { tool_input: { command: 'git handoff write auth-refactor -m x', description: 'd' } }));
+    expect(r.answer.hookSpecificOutput.tool_input.command).toBe(`export GIT_HANDOFF_SESSION='${ME}' GIT_HANDOFF_CLIENT=gemini-cli; git handoff write auth-refactor -m x`);
+    expect(r.answer.decision).toBeUndefined();
+  });
+
+  it('refuses a git handoff command that names another session', async () => {
+    const repo = makeRepo({ commit: true });
+    expect(denial(await bash(repo, `git handoff write auth-refactor --session ${OTHER} -m x`))).toContain(`you are session ${ME}`);
+    expect(denial(await bash(repo, `GIT_HANDOFF_SESSION=${OTHER} git handoff write auth-refactor -m x`))).toBeTruthy();
+  });
+
+  it('refuses take-over and release from a subagent, which acts under its parent', async () => {
+    const repo = makeRepo({ commit: true });
+    const p: any = payload(repo, 'claude-code/pre-tool-use-bash.json', { agent_id: 'agent-7' });
+    for (const command of ['git handoff write auth-refactor --take-over --reason x -m y', 'git handoff release']) {
+      p.tool_input = { command };
+      expect(denial(await guard(repo, p, { CLAUDE_CODE_SESSION_ID: ME }))).toContain('subagent agent-7');
+    }
+    p.tool_input = { command: 'git handoff write auth-refactor -m y' };
+    expect(await guard(repo, p, { CLAUDE_CODE_SESSION_ID: ME })).toMatchObject({ stdout: '' });
+  });
+});

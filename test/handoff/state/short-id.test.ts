@@ -1,0 +1,43 @@
+// Short ids (issue 14): the shortest prefix of at least 8 that tells an id apart from the ids shown beside it,
+// like git's abbreviated object names; ids that are not hex-ish are shown whole.
+import { describe, expect, it } from 'vitest';
+import { shortener, shortId } from '../../../src/handoff/state/short-id';
+
+describe('shortId', () => {
+  it('cuts a lone hex-ish id to 8', () => {
+    expect(shortId('5f0c6a52-1b7e-4f0e-9f3a-2d4c8e1a7b90')).toBe('5f0c6a52');
+    expect(shortId('0123456789abcdef0123')).toBe('01234567');
+    expect(shortId(null)).toBe('(none)');
+  });
+
+  it('grows past a shared prefix (UUIDv7 started close together), never ending on a dash', () => {
+    const a = '01a202cf-1a2b-7c3d-8e4f-000000000001';
+    const b = '01a202cf-1a9c-7c3d-8e4f-000000000002';
+    expect(shortId(a, [a, b])).toBe('01a202cf-1a2');
+    expect(shortId(b, [a, b])).toBe('01a202cf-1a9');
+    expect(shortId(a, ['01a202cf-2222'])).toBe('01a202cf-1');
+  });
+
+  it('shows an id whole where its unique prefix is not hex-ish, or where another id starts with all of it', () => {
+    expect(shortId('session-a', ['session-b'])).toBe('session-a');
+    expect(shortId('other-session-77aa')).toBe('other-session-77aa');
+    expect(shortId('abcdef0123', ['abcdef0123ff'])).toBe('abcdef0123');
+    expect(shortId('aaaaaaaa-1111-session-a', ['bbbbbbbb-2222-session-b'])).toBe('aaaaaaaa');
+    expect(shortId('aaaaaaaa-1111-session-a', ['aaaaaaaa-2222-session-b'])).toBe('aaaaaaaa-1');
+    expect(shortId('aaaaaaaa-1111-session-a', ['aaaaaaaa-1111-session-b'])).toBe('aaaaaaaa-1111-session-a');
+  });
+
+  it('a view\'s shortener tells every pair apart (property over random UUIDv7-like ids)', () => {
+    for (let round = 0; round < 50; round++) {
+      const stamp = Math.floor(Math.random() * 0xffffffff).toString(16).padStart(8, '0');
+      const ids = Array.from({ length: 6 }, () => `${stamp}-${Math.floor(Math.random() * 0xffff).toString(16).padStart(4, '0')}-7${Math.random().toString(16).slice(2, 5)}-8aaa-${Math.random().toString(16).slice(2, 14).padEnd(12, '0')}`);
+      const sh = shortener(ids);
+      const shown = ids.map(sh);
+      for (let i = 0; i < ids.length; i++) {
+        expect(ids[i].startsWith(shown[i])).toBe(true);
+        expect(shown[i].length).toBeGreaterThanOrEqual(8);
+        for (let j = 0; j < ids.length; j++) if (ids[i] !== ids[j]) expect(ids[j].startsWith(shown[i]), `${shown[i]} names ${ids[j]} too`).toBe(false);
+      }
+    }
+  });
+});
