@@ -1,7 +1,7 @@
 // Every `git config handoff.*` knob, in one typed table (issue 35): its name, type, default and doc line. Every reader
 // goes through `setting` (a configuration git answered) or `parseSetting` (a value read raw: one `git config --get`,
 // the config text discovery read); the README table and the man page are written from the doc lines
-// (test/cli/docs.test.ts checks the README against them; scripts/man.mjs writes the man page), and
+// (test/docs/docs.test.ts checks the README against them; scripts/man.mjs writes the man page), and
 // test/design/one-config-table.test.ts fails on a 'handoff.<key>' string read anywhere else.
 
 type Spec =

@@ -159,7 +159,7 @@ const wrapModule = (source: string): string => `${WRAP[0]}${source}${WRAP[1]}`;
 /**
  * The text of `file` in the module wrapper (wrapModule's string), made at once from one buffer holding the wrapper
  * and the file: the file's text joined to the wrapper is a second string V8 copies whole to compile it, and reading
- * a bundle as UTF-8 decodes it. The bundles are ASCII (esbuild writes them so; test/guard/first-file.test.ts checks
+ * a bundle as UTF-8 decodes it. The bundles are ASCII (esbuild writes them so; test/guard/first-file.split.test.ts checks
  * it), which Latin-1 copies as it is; a file that is not is read as UTF-8. About 0.4 ms of fast.cjs's load; but the
  * fs functions it calls are compiled at their first call, where readFileSync(file, 'utf8') is one call into C++:
  * for a bundle up to WRAPPED_FROM bytes (first.cjs, 90 kB: 0.25 ms more in the trace's 'compiled') that is faster.

@@ -3,7 +3,7 @@
 // made from (spec.ts), and only where the reading is certain to be yargs's own: anything else (help, --version,
 // an unknown or malformed option, a value that starts with "-", a value after `=` in quotes, an option given
 // twice, a missing or extra positional, a number as a topic, conflicting options) gets null, and yargs reads it
-// as ever, with its messages and exit codes. test/cli/hot-argv.test.ts compares the two on many command lines.
+// as ever, with its messages and exit codes. test/cli/hot.test.ts compares the two on many command lines.
 import type { CommandModule } from 'yargs';
 import { commandOf } from './argv';
 import type { GlobalArgs } from './context';

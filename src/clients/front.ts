@@ -1,6 +1,6 @@
 // What the sh front (bin/git-handoff-guard) may read of each client's hook calls, from each client's module: the
 // arguments its wirings pass, its payload's keys, its tool-call events and the tools whose input the front can judge.
-// scripts/front-words.mjs writes it into the front's generated block at build; test/guard/sh-facts.test.ts checks
+// scripts/front-words.mjs writes it into the front's generated block at build; test/clients/front.test.ts checks
 // that every client with a wiring the front runs has its facts here and that the front answers as node does.
 import type { EventKind } from './event';
 import { front as claude, wiring as claudeWiring } from './claude';

@@ -2,7 +2,7 @@
 // its routing (the tools its hooks send to the guard: every one but its read-only tools), the perimeter's client part
 // (its hook, plugin and trust files at every scope and in every worktree: ./hook-files.ts), doctor's rows and the sh
 // front's constants (./front.ts) are all read from these records; a client fact stated elsewhere fails
-// test/clients-record.test.ts. One definition type reused by every client, as git-bug's entity/dag Definition is.
+// test/design/one-client-record.test.ts. One definition type reused by every client, as git-bug's entity/dag Definition is.
 import type { Agent, ClientName } from '../client-names';
 import type { ClientAdapter, EventKind } from './event';
 import type { Wiring } from './wiring';

@@ -2,7 +2,7 @@
 // ref it writes, as typed operations — refs, objects, history, configuration, the worktree, remotes. No command line
 // crosses it: src/git implements it (./repo.ts, GitRepo), and code that holds only a Storage cannot start git.
 // Writing a commit and moving refs are keyed by the symbols below, which only the store's transaction module imports
-// (test/handoff/port.test.ts): every commit the product makes is built there, and every ref it moves moves there.
+// (test/design/layers.test.ts, "the storage port"): every commit the product makes is built there, and every ref it moves moves there.
 import { trailerBlockLines } from './trailers';
 
 /** Writes a commit object (`Storage[WRITE_COMMIT]`): only src/handoff/store/tx holds this key. */

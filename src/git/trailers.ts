@@ -1,6 +1,6 @@
 // The one trailer parser of the product (SPEC 2, "One trailer reading"): every reader of a commit's trailers — the
 // handoff format, leases, the secret scan's record, the archive's migration mark, the session a code commit claims —
-// takes git's own trailer block apart here. test/git/one-trailer-parser.test.ts fails on a line parsed elsewhere.
+// takes git's own trailer block apart here. test/design/one-trailer-parser.test.ts fails on a line parsed elsewhere.
 
 /** Splits git's raw `%(trailers)` output into its lines (git cuts a message at NUL, so none can hold one). */
 export const trailerBlockLines = (block: string): string[] => (block ? (block.endsWith('\n') ? block.slice(0, -1) : block).split('\n') : []);

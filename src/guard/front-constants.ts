@@ -1,6 +1,6 @@
 // What the sh front (bin/git-handoff-guard) and the after-tool wiring name, taken from the modules node reads and
 // writes them with: scripts/front-words.mjs writes them into the front's generated block at build time and
-// test/guard/front.test.ts checks the front against it, so none is kept by hand.
+// test/guard/front.slow.test.ts checks the front against it, so none is kept by hand.
 import path from 'node:path';
 import { intentTemplate, ledgerDir } from '../handoff/state/ledger';
 import { lineageDir } from '../handoff/state/lineage-record';

@@ -2,8 +2,8 @@
 // valid id's shape, the refs the reference-transaction handler checks, the claims file pre-commit's handler reads, the
 // name of the copy of a message prepare-commit-msg's handler judged whole, and what says to the handler that this
 // build's stub calls it. `install --hooks` writes them into each
-// stub it installs, and scripts/build.mjs into the template, so none is kept by hand (test/guard/sh-facts.test.ts runs
-// the stub's session line under each client's variable; test/hooks/stub-handler.test.ts checks the stub against the
+// stub it installs, and scripts/build.mjs into the template, so none is kept by hand (test/clients/front.test.ts runs
+// the stub's session line under each client's variable; test/hooks/stub-handler.slow.test.ts checks the stub against the
 // handlers).
 import path from 'node:path';
 import { SESSION_VARS } from '../client-names';

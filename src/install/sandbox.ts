@@ -2,7 +2,7 @@
 // keeps .claude/, .git/hooks, .git/config and everything outside the project read-only for the Bash tool, but not
 // the other clients' wiring in the worktree, git-handoff's state under the git directory or the handoff files:
 // `install --agent claude` adds those to its `sandbox.filesystem.denyWrite` (what git-handoff itself never writes
-// from inside it: `git handoff write` and a commit through the hooks still work, test/clients/sandbox.test.ts),
+// from inside it: `git handoff write` and a commit through the hooks still work, test/clients/sandbox.clients.test.ts),
 // `uninstall` takes them out again, and doctor says whether the sandbox is on, what it holds, and recommends it.
 // Codex's sandbox is set in the user's configuration only (a project's cannot change permissions): nothing to add.
 import { spawnSync } from 'node:child_process';

@@ -14,7 +14,7 @@ import { expands } from '../shell/lex';
 // handoff commit sees (a replace ref of any name may stand in for a handoff commit, so every one is protected).
 // Whether `s` names one: `refs/<name>` after the start, a space or one of `:+^"'=`, and before the end, a space or
 // one of `/*"'` — what /(^|[\s:+^"'=])refs\/(handoff[a-z-]*|claims|notes\/handoff-reads|replace)(\/|\*|$|[\s"'])/
-// matches (test/guard/ref-names.test.ts compares them), by hand: that expression cost the first look about 0.2 ms
+// matches (test/guard/rules/refs-names.test.ts compares them), by hand: that expression cost the first look about 0.2 ms
 // a run, V8 compiling it at its first use and again to machine code at its second.
 const REF_NAMES = ['handoffs', 'handoff-archive', 'handoff-leases', 'claims', 'notes/handoff-reads', 'replace'];
 /** JavaScript's \s: WhiteSpace and LineTerminator (ECMA-262). */

@@ -3,7 +3,7 @@
 // (lower-cased, since some patterns ignore case), read from the rules' sources of the preset version below. The
 // text is lower-cased once; a rule none of whose keywords occurs cannot report anything, so it is not run, and
 // when no rule is left the scanner (dist/secrets.cjs) is not loaded at all. A rule without keywords always runs.
-// What the scan finds is exactly what the whole preset finds (test/handoff/secrets-keywords.test.ts, old against new
+// What the scan finds is exactly what the whole preset finds (test/handoff/secrets/keywords.test.ts, old against new
 // over the corpus); a preset of another version than the one these were read from runs every rule.
 import { version as installedPreset } from '@secretlint/secretlint-rule-preset-recommend/package.json';
 

@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, json, makeRepo } from '../../helpers/repo';
+import { ROOT, json, makeRepo } from '../../../helpers/repo';
 
 describe('the record at its first sight of many refs', () => {
   it('takes in 2,500 refs made outside git-handoff: one record commit, every version reachable from it, then cached', async () => {

@@ -2,8 +2,8 @@
 // regex of its format accepts, and take the same values from them. The regex is the oracle here, over valid
 // records, every kind of damaged line, and random mutations of both.
 import { describe, expect, it } from 'vitest';
-import { isRecorded, parseRecord, type RecordState } from '../../../src/handoff/store/tx/record';
-import { isHandoffName, isValidTopic, parseRef } from '../../../src/handoff/store/names';
+import { isRecorded, parseRecord, type RecordState } from '../../../../src/handoff/store/tx/record';
+import { isHandoffName, isValidTopic, parseRef } from '../../../../src/handoff/store/names';
 
 const HEADER = 'git-handoff record 1';
 
