@@ -1,7 +1,7 @@
 // Claude Code (and Codex, which speaks the same wire format): PascalCase events, hookSpecificOutput answers.
 import { obj, str, type ClientAdapter, type Decision, type EventKind, type GuardClient, type GuardEvent } from './event';
 import { claudeArgs, parseCommonPayload } from './common';
-import { allBut, PROBE_SESSION, type ClientRecord, type FrontFacts } from './record';
+import { allBut, PROBE_SESSION, routedEvents, type ClientRecord, type FrontFacts } from './record';
 import { sessionVarOf } from '../client-names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
@@ -25,17 +25,9 @@ export const wiring: Wiring = {
   settings: '.claude/settings.json',
   // No PostToolUse: PreToolUse records what a call names (confirmed later by the file's state) and shows its
   // warnings to the model itself, so a tool call pays one hook process.
-  events: {
-    // every tool but the read-only ones (Claude Code reads a matcher that is not plain names as a regex, unanchored)
-    get PreToolUse() {
-      return allBut(READ_ONLY);
-    },
-    SessionStart: undefined,
-    Stop: undefined,
-    PreCompact: undefined,
-    // ends the session's lease and claims (`claude -p` sends it at exit too, reason "other")
-    SessionEnd: undefined,
-  },
+  // PreToolUse: every tool but the read-only ones (Claude Code reads a matcher that is not plain names as a regex,
+  // unanchored); SessionEnd ends the session's lease and claims (`claude -p` sends it at exit too, reason "other")
+  events: routedEvents(READ_ONLY, ['PreToolUse'], ['SessionStart', 'Stop', 'PreCompact', 'SessionEnd']),
   // hooks run as `/bin/sh -c <command>` (execve traces): that sh runs the sh front itself (`.`: no second shell)
   sh: true,
   // a Bash call's payload is a few hundred bytes, an Edit's seldom more than a few KB (old and new strings): their own

@@ -2,7 +2,7 @@
 // file edits arrive as one `apply_patch` envelope.
 import type { ClientAdapter } from './event';
 import { front as claudeFront, parseClaudeLike, renderClaudeLike } from './claude';
-import { allBut, PROBE_SESSION, type ClientRecord, type FrontFacts } from './record';
+import { PROBE_SESSION, routedEvents, type ClientRecord, type FrontFacts } from './record';
 import { sessionVarOf } from '../client-names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
@@ -22,15 +22,7 @@ export const wiring: Wiring = {
   format: 'settings',
   settings: '.codex/hooks.json',
   // No PostToolUse, as for Claude Code: Codex shows a PreToolUse additionalContext to the model (observed with 0.169).
-  events: {
-    get PreToolUse() {
-      return allBut(READ_ONLY);
-    },
-    SessionStart: undefined,
-    Stop: undefined,
-    PreCompact: undefined,
-    SessionEnd: undefined,
-  },
+  events: routedEvents(READ_ONLY, ['PreToolUse'], ['SessionStart', 'Stop', 'PreCompact', 'SessionEnd']),
   // hooks run as `bash -c <command>` (execve traces)
   bash: true,
   timeout: HOOK_TIMEOUT_S,

@@ -12,7 +12,7 @@ import { exitAnswer } from './answer';
 import { str, type ClientAdapter, type GuardEvent } from './event';
 import { parseClaudeLike, renderClaudeLike } from './claude';
 import { editOf, mappedAction, writeOf, type ToClaude } from './common';
-import { allBut, type ClientRecord } from './record';
+import { routedEvents, type ClientRecord } from './record';
 import { PROBE_SESSION } from './record';
 import { GUARD_TEXT, HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
@@ -23,11 +23,7 @@ const DEVIN_HOOKS_FILE = '.devin/hooks.v1.json';
 /** What Devin CLI gives its hooks in place of a payload `cwd`. */
 const PROJECT_VAR = 'DEVIN_PROJECT_DIR';
 
-const EVENTS = {
-  get PreToolUse() {
-    return allBut(READ_ONLY);
-  },
-  SessionStart: undefined, Stop: undefined, SessionEnd: undefined };
+const EVENTS = routedEvents(READ_ONLY, ['PreToolUse'], ['SessionStart', 'Stop', 'SessionEnd']);
 
 export const wiring: Wiring = {
   client: 'devin-cli',

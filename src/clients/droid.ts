@@ -10,7 +10,7 @@
 import { str, type ClientAdapter } from './event';
 import { front as claudeFront, KINDS, parseClaudeLike, renderClaudeLike } from './claude';
 import { editOf, mappedAction, writeOf, type ToClaude } from './common';
-import { allBut, PROBE_SESSION, type ClientRecord, type FrontFacts } from './record';
+import { PROBE_SESSION, routedEvents, type ClientRecord, type FrontFacts } from './record';
 import { afterCommand, HOOK_TIMEOUT_S, hookCommand, type Wiring } from './wiring';
 
 /**
@@ -32,14 +32,7 @@ const TOOLS: Record<string, ToClaude> = {
  * PostToolUse carries a warning PreToolUse could not show the model (droid shows a before-tool context to nobody): sh
  * tests for a pending note first, so it starts nothing while none is (afterCommand).
  */
-const EVENTS = {
-  get PreToolUse() {
-    return allBut(READ_ONLY);
-  },
-  get PostToolUse() {
-    return allBut(READ_ONLY);
-  },
-  SessionStart: undefined, Stop: undefined, SessionEnd: undefined };
+const EVENTS = routedEvents(READ_ONLY, ['PreToolUse', 'PostToolUse'], ['SessionStart', 'Stop', 'SessionEnd']);
 
 /** A group of Claude Code's shape running `command`, for `event` (with its matcher). */
 const group = (matcher: string | undefined, command: string) => ({ ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command, timeout: HOOK_TIMEOUT_S }] });

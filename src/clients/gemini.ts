@@ -2,7 +2,7 @@
 // a rewritten input in hookSpecificOutput.tool_input, context in hookSpecificOutput.additionalContext.
 import { str, type ClientAdapter, type EventKind } from './event';
 import { parseCommonPayload } from './common';
-import { allBut, PROBE_SESSION, type ClientRecord, type FrontFacts } from './record';
+import { PROBE_SESSION, routedEvents, type ClientRecord, type FrontFacts } from './record';
 import { sessionVarOf } from '../client-names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
@@ -21,18 +21,7 @@ export const wiring: Wiring = {
   format: 'settings',
   settings: '.gemini/settings.json',
   // AfterTool only carries a warning BeforeTool could not show the model; the sh front answers it alone otherwise.
-  events: {
-    get BeforeTool() {
-      return allBut(READ_ONLY);
-    },
-    get AfterTool() {
-      return allBut(READ_ONLY);
-    },
-    SessionStart: undefined,
-    AfterAgent: undefined,
-    PreCompress: undefined,
-    SessionEnd: undefined,
-  },
+  events: routedEvents(READ_ONLY, ['BeforeTool', 'AfterTool'], ['SessionStart', 'AfterAgent', 'PreCompress', 'SessionEnd']),
   // hooks run as `bash -c <command>` (its hookRunner's getShellConfiguration on Linux and macOS)
   bash: true,
   after: 'AfterTool',

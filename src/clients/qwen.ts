@@ -7,7 +7,7 @@
 import { obj, str, unknownShape, type ClientAdapter } from './event';
 import { front as claudeFront, KINDS, renderClaudeLike } from './claude';
 import { parseCommonPayload } from './common';
-import { allBut, PROBE_SESSION, type ClientRecord, type FrontFacts } from './record';
+import { PROBE_SESSION, routedEvents, type ClientRecord, type FrontFacts } from './record';
 import { sessionVarOf } from '../client-names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
@@ -28,16 +28,8 @@ export const wiring: Wiring = {
   format: 'settings',
   settings: '.qwen/settings.json',
   // PreToolUse's additionalContext reaches the model in Qwen Code, so no PostToolUse; matchers are regexes
-  events: {
-    get PreToolUse() {
-      return allBut(READ_ONLY);
-    },
-    SessionStart: undefined,
-    Stop: undefined,
-    PreCompact: undefined,
-    // wired for when it fires (it did not in a `qwen -p` turn with 0.24.4)
-    SessionEnd: undefined,
-  },
+  // SessionEnd: wired for when it fires (it did not in a `qwen -p` turn with 0.24.4)
+  events: routedEvents(READ_ONLY, ['PreToolUse'], ['SessionStart', 'Stop', 'PreCompact', 'SessionEnd']),
   // hooks run as `bash -c <command>` (its hookRunner's getShellConfiguration off Windows)
   bash: true,
   // seconds (a value of 1000 or more is read as milliseconds, with a warning)

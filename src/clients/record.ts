@@ -129,6 +129,17 @@ export function allBut(names: readonly string[]): string {
 }
 const matchers = new Map<string, string>();
 
+/**
+ * A wiring's events: `routed` each with allBut(readOnly) as its matcher (read through a getter: built only where a
+ * wiring is written), then `plain` with none, in that order.
+ */
+export function routedEvents(readOnly: readonly string[], routed: readonly string[], plain: readonly string[]): Record<string, string | undefined> {
+  const events: Record<string, string | undefined> = {};
+  for (const e of routed) Object.defineProperty(events, e, { get: () => allBut(readOnly), enumerable: true });
+  for (const e of plain) events[e] = undefined;
+  return events;
+}
+
 function complement(names: readonly string[]): string {
   const root: Trie = { kids: new Map(), end: false };
   for (const w of new Set(names)) {
