@@ -118,8 +118,8 @@ interface Trie {
  * A matcher for every tool name but `names`, anchored and without look-around (Rust's regex crate, which Codex and
  * Copilot CLI use, has none; JavaScript's RegExp, Claude Code's, Gemini CLI's and Qwen Code's, reads it the same):
  * the complement of a finite set of words, spelled through their trie. A name that is a prefix or an extension of a
- * listed one (`Rea`, `ReadX`, `mcp__fs__read_file`) matches; an empty name does too. The records read it through
- * getters, once each: it is a few hundred KB of strings to build, which a guard call that loads them never reads.
+ * listed one (`Rea`, `ReadX`, `mcp__fs__read_file`) matches; an empty name does too. Built once per list and read
+ * through the records' getters: building every client's at each load of the guard cost about 4 ms a call.
  */
 export function allBut(names: readonly string[]): string {
   const key = names.join('\n');

@@ -1,4 +1,5 @@
-// Every name rule of SPEC 2 in one place: topic grammar, branch encoding, the refs a handoff lives at.
+// Every name rule of SPEC 2 in one place: topic grammar, the refs a handoff lives at, and the branch encoding
+// (encodeBranch, kept in ../state/paths.ts, whose local file names use it too).
 import { HandoffError } from '../../errors';
 import { encodeBranch } from '../state/paths';
 export { encodeBranch };
