@@ -45,7 +45,7 @@ function cacheFile(file: string, bundle: Bundle, use: string): CacheFile | null 
   const home = env.XDG_CACHE_HOME || (env.HOME ? path.join(env.HOME, '.cache') : null);
   if (!home) return null;
   const st = statSync(file);
-  // V8 rejects a cache written under other flags (the front starts node with --no-opt, the launcher without)
+  // V8 rejects a cache written under other V8 flags (NODE_OPTIONS or a node started with flags)
   const prefix = `${bundle}-${fnv(file)}-${process.version}-${process.arch}-${fnv(process.execArgv.join(' '))}-`;
   const build = `${prefix}${BUNDLE_HASHES[bundle]}-${st.size}-${Math.trunc(st.mtimeMs)}-`;
   return { dir: path.join(home, 'git-handoff', 'v8'), prefix, build, name: `${build}${USE.test(use) ? use : 'other'}.bin`, size: st.size };

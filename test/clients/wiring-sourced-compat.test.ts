@@ -138,8 +138,8 @@ describe('Claude Code’s wiring hands a call to node from its own sh', () => {
       const piped = text.length >= PAYLOAD_MAX_CHARS;
       expect(old.process, what).toBe(piped ? 'a child of the client’s sh' : 'the client’s sh');
       expect(now.process, what).toBe('the client’s sh');
-      // the same arguments, node's own flag before them (the front before BEFORE_DIRECT started node without it)
-      expect(now.node.argv, what).toBe(`--no-opt\0${old.node.argv}`);
+      // the same arguments
+      expect(now.node.argv, what).toBe(old.node.argv);
       expect(now.node.stdin.equals(old.node.stdin), what).toBe(true);
       expect(now.node.stdin.toString('utf8'), what).toBe(`${text.replace(/\n+$/, '')}\n`);
       expect(now.node.env, what).toBe(old.node.env);
