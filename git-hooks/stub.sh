@@ -58,14 +58,17 @@ esac
 
 # the launcher: the one install recorded, else git-handoff on PATH; none: git-handoff is gone
 if [ -n "$need" ] && { bin=$GIT_HANDOFF_BIN && [ -n "$bin" ] && [ -x "$bin" ] || bin=$(command -v git-handoff 2>/dev/null); }; then
-	if [ -n "$piped" ]; then printf '%s' "$input" | "$bin" githook "$hook" "$@" "$CURRENT"; else "$bin" githook "$hook" "$@" "$CURRENT"; fi
+	# node as installed: no NODE_OPTIONS (a preload or a flag of the caller's), no CA file to read (no TLS here)
+	if [ -n "$piped" ]; then printf '%s' "$input" | NODE_OPTIONS= NODE_EXTRA_CA_CERTS= "$bin" githook "$hook" "$@" "$CURRENT"; else NODE_OPTIONS= NODE_EXTRA_CA_CERTS= "$bin" githook "$hook" "$@" "$CURRENT"; fi
 	rc=$?
 	# A refusal exits 3 or 6, an invalid session id 2. Anything else is git-handoff failing (1: an internal error,
-	# 127: no node): like git-handoff being gone, that never blocks git.
+	# 127: no node): a session's hook is refused then (what node did not answer is not allowed to a session); a
+	# person's git goes on.
 	case $rc in
-	0 | 127) ;;
+	0) ;;
 	2 | 3 | 6) exit "$rc" ;;
-	*) echo "git-handoff: the $hook check failed (exit $rc); allowed" >&2 ;;
+	*) [ -n "$session" ] && echo "git-handoff: the $hook check could not run (exit $rc), so this session's git is refused; \`git handoff doctor\` says why" >&2 && exit 1
+		echo "git-handoff: the $hook check failed (exit $rc); allowed" >&2 ;;
 	esac
 fi
 

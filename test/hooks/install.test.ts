@@ -292,19 +292,37 @@ describe('the stubs', () => {
     expect(asked()).toEqual(['githook pre-commit']);
   });
 
-  it('never block git when git-handoff itself fails (exit 1); a refusal is exit 3 or 6', async () => {
+  it("refuse a session's git and let a person's go on when git-handoff itself fails; a refusal is exit 3 or 6", async () => {
     const repo = makeRepo({ commit: true });
-    const broken = script(path.join(repo.home, 'git-handoff'), '#!/bin/sh\necho "Error: Cannot find module dist/fast.cjs" >&2\nexit 1\n');
-    for (const n of HOOK_NAMES) installStub(hooksDir(repo), n, broken);
-    const r = gitAs(repo, A, ['commit', '-q', '--allow-empty', '-m', `despite a broken install\n\nClaude-Session-Id: ${A}`]);
-    expect(r.status).toBe(0);
-    expect(r.stderr).toContain('git-handoff: the prepare-commit-msg check failed (exit 1); allowed');
+    for (const rc of [1, 127]) {
+      const broken = script(path.join(repo.home, 'git-handoff'), `#!/bin/sh\necho "Error: Cannot find module dist/fast.cjs" >&2\nexit ${rc}\n`);
+      for (const n of HOOK_NAMES) installStub(hooksDir(repo), n, broken);
+      const before = repo.git(['rev-parse', 'HEAD']).stdout;
+      const s = gitAs(repo, A, ['commit', '-q', '--allow-empty', '-m', `a broken install\n\nClaude-Session-Id: ${A}`]);
+      expect(s.status, `exit ${rc}`).not.toBe(0);
+      expect(s.stderr).toContain(`git-handoff: the prepare-commit-msg check could not run (exit ${rc}), so this session's git is refused; \`git handoff doctor\` says why`);
+      expect(repo.git(['rev-parse', 'HEAD']).stdout).toBe(before);
+      const r = gitAs(repo, null, ['commit', '-q', '--allow-empty', '-m', 'a person, despite a broken install\n\nclaude-session-id : x']);
+      expect(r.status).toBe(0);
+      expect(r.stderr).toContain(`git-handoff: the commit-msg check failed (exit ${rc}); allowed`);
+    }
     const { writeFileSync } = await import('node:fs');
     const msg = path.join(repo.home, 'msg');
     writeFileSync(msg, `x\n\nClaude-Session-Id: ${A}\nClaude-Session-Id: other-session\n`);
     expect((await repo.cli(['githook', 'commit-msg', msg])).exitCode).toBe(6);
     writeFileSync(msg, `x\n\nClaude-Session-Id: other-session\n`);
     expect((await repo.cli(['githook', 'commit-msg', msg], { env: { GIT_HANDOFF_SESSION: A } })).exitCode).toBe(3);
+  });
+
+  it("start node as installed: a caller's NODE_OPTIONS (a bad flag, a preload that ends node) does not skip the check", async () => {
+    const repo = makeRepo({ commit: true });
+    await repo.cli(['install', '--hooks']);
+    const preload = script(path.join(repo.home, 'quiet.js'), 'process.exit(0);\n');
+    for (const NODE_OPTIONS of [`--require=${preload}`, '--no-such-flag']) {
+      const r = gitAs(repo, A, ['commit', '-q', '--allow-empty', '-m', 'agent'], { NODE_OPTIONS, GIT_HANDOFF_BIN: BIN });
+      expect(r.status, `${NODE_OPTIONS}: ${r.stderr}`).toBe(0);
+      expect(messageOf(repo), NODE_OPTIONS).toContain(`Claude-Session-Id: ${A}`);
+    }
   });
 
   it('do nothing when git-handoff is gone, and still run the chained hook with the same stdin', () => {

@@ -139,16 +139,20 @@ function differs(w: World, hook: string, args: string[], env: Record<string, str
   return `${hook} ${args.join(' ')} ${JSON.stringify(env)} ${JSON.stringify(msg?.text.toString('latin1') ?? input)}: stub ${JSON.stringify(stub)}, handler ${JSON.stringify(handler)}`;
 }
 
+/** Gives vitest's worker a turn between runs: a property of synchronous spawns would starve its RPC on a loaded machine. */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 const authored = (s: State, env: Record<string, string>) => ({ ...env, ...(s.commit ? { GIT_AUTHOR_DATE: '@1700000000 +0000', GIT_AUTHOR_NAME: 'T', GIT_AUTHOR_EMAIL: 't@example.com' } : {}) });
 
 describe('the hook stub ends each hook as its handler alone does', () => {
-  it('prepare-commit-msg and commit-msg: messages with scissors lines, trailers in odd spellings, folded lines, several paragraphs; every session and state', () => {
+  it('prepare-commit-msg and commit-msg: messages with scissors lines, trailers in odd spellings, folded lines, several paragraphs; every session and state', async () => {
     const w = world();
     const file = path.join(w.gitDir, 'COMMIT_EDITMSG');
     const wrong: string[] = [];
     let refused = 0;
-    fc.assert(
-      fc.property(message, sessionEnv, state, fc.boolean(), fc.constantFrom('message', 'template', 'commit', 'merge'), (text, who, s, edited, source) => {
+    await fc.assert(
+      fc.asyncProperty(message, sessionEnv, state, fc.boolean(), fc.constantFrom('message', 'template', 'commit', 'merge'), async (text, who, s, edited, source) => {
+        await turn();
         arrange(w, s);
         const env = authored(s, who);
         const msg = { file, text: Buffer.from(text, 'latin1') };
@@ -173,11 +177,12 @@ describe('the hook stub ends each hook as its handler alone does', () => {
     expect(refused).toBeGreaterThan(0);
   }, 600_000);
 
-  it("pre-commit: another session's lease, ledger and claim there or not, its paths staged or not, its commit taken back; every session", () => {
+  it("pre-commit: another session's lease, ledger and claim there or not, its paths staged or not, its commit taken back; every session", async () => {
     const w = world();
     const wrong: string[] = [];
-    fc.assert(
-      fc.property(sessionEnv, state, (who, s) => {
+    await fc.assert(
+      fc.asyncProperty(sessionEnv, state, async (who, s) => {
+        await turn();
         arrange(w, s);
         const d = differs(w, 'pre-commit', [], authored(s, who));
         if (d) wrong.push(`${JSON.stringify(s)} ${d}`);
@@ -187,7 +192,7 @@ describe('the hook stub ends each hook as its handler alone does', () => {
     expect(wrong).toEqual([]);
   }, 600_000);
 
-  it('reference-transaction: updates of branches (forward, back over another session\'s commit, created, deleted), of handoff, receipt, replace and other refs; each state', () => {
+  it('reference-transaction: updates of branches (forward, back over another session\'s commit, created, deleted), of handoff, receipt, replace and other refs; each state', async () => {
     const w = world();
     const { base, theirs, child, sibling } = w.oid;
     const Z = '0'.repeat(40);
@@ -207,8 +212,9 @@ describe('the hook stub ends each hook as its handler alone does', () => {
       `${Z} ${child} refs/handoff-leases/x`,
     );
     const wrong: string[] = [];
-    fc.assert(
-      fc.property(sessionEnv, fc.constantFrom('prepared', 'committed', 'aborted'), fc.array(line, { minLength: 1, maxLength: 3 }), state, (who, phase, lines, s) => {
+    await fc.assert(
+      fc.asyncProperty(sessionEnv, fc.constantFrom('prepared', 'committed', 'aborted'), fc.array(line, { minLength: 1, maxLength: 3 }), state, async (who, phase, lines, s) => {
+        await turn();
         arrange(w, s);
         const d = differs(w, 'reference-transaction', [phase], who, `${lines.join('\n')}\n`);
         if (d) wrong.push(d);
