@@ -290,7 +290,8 @@ describe('the sh front agrees with the full guard', () => {
     freshBeat(repo);
     await compare(repo, f, JSON.stringify(patch([`*** Add File: ${OWN_FILE}`, `+${mark}`])), 'codex', added);
     expect(added).toEqual({ alone: 0, handed: 1, wrong: [] });
-    for (const p of [patch(['*** Update File: src/app.ts', '*** Frobnicate', '+x']), patch(['*** Update File: src/a\\pp.ts', '+x']), patch(['*** Update File: src/a\tpp.ts', '+x']), patch(['*** Update File: src/app.ts', '*** Move to: .git/config']), patch(['*** Add File: src/new.ts', `*** Delete File: ${OWN_FILE}`]), patch(['*** Move to: .git/config'])]) {
+    for (const p of [patch(['*** Update File: src/app.ts', '*** Frobnicate', '+x']), patch(['*** Update File: src/a\\pp.ts', '+x']), patch(['*** Update File: src/a\tpp.ts', '+x']), patch(['*** Update File: src/app.ts', '*** Move to: .git/config']), patch(['*** Add File: src/new.ts', `*** Delete File: ${OWN_FILE}`]), patch(['*** Move to: .git/config']), patch(['*** Update File: src/app.ts', ' *** Move to: .codex/hooks.json']), patch([' *** Update File: .codex/config.toml', '+x']), patch(['*** Update File: src/app.ts', '+x', '\t*** Add File: .claude/settings.json', '+y'])]) {
+      // a header's line with leading blanks (Codex trims it) is node's too
       const h: Tally = { alone: 0, handed: 0, wrong: [] };
       freshBeat(repo);
       await compare(repo, f, JSON.stringify(p), 'codex', h);
