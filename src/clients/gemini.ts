@@ -88,6 +88,9 @@ export const record: ClientRecord = {
   mcpNames: 'mcp_<server>_<tool>',
   sessionVar: sessionVarOf('gemini-cli'),
   shellSession: 'never',
+  // 0.61.0, trusted folder or not (test/clients/gemini-cli.clients.test.ts)
+  shellHooksOff: true,
+  runsAnyRewrite: true,
   payload: 'events BeforeTool AfterTool SessionStart AfterAgent PreCompress, an ISO timestamp',
   block: '{"decision":"deny","reason":…}',
   contextBeforeTool: false,

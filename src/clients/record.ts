@@ -97,6 +97,10 @@ export interface ClientRecord {
   contextBeforeTool: boolean;
   /** when it also runs Claude Code's wiring (`.claude/settings.json`), sending its own payload there */
   readsClaude?: string;
+  /** it runs a command its before-tool hook rewrote, whatever the command, without asking (Gemini CLI's tool_input) */
+  runsAnyRewrite?: true;
+  /** its shell tool runs every command with git's hooks off (`GIT_CONFIG_KEY_<n>=core.hooksPath`, empty: Gemini CLI) */
+  shellHooksOff?: true;
   /** its shell tool keeps the command's stdin open for later input that reaches no hook (Codex's write_stdin) */
   stdinUnseen?: true;
   /** doctor's probes: a shell call of `command` in each shape it sends its before-tool hook (labelled), to be refused */

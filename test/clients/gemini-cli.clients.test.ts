@@ -71,6 +71,20 @@ describe('Gemini CLI, whole, offline', () => {
     expect(trailers).toContain('Handoff-Client: gemini-cli');
   });
 
+  it("commits from its shell (which gets no session id) under the session's own id", async () => {
+    const repo = await wired();
+    expect((await repo.cli(['install', '--hooks'], { env: { PATH: PATH_WITH_BIN } })).exitCode).toBe(0);
+    repo.write('from-gemini.txt', 'g\n');
+    // Gemini CLI runs with a HOME of its own, where git knows no identity
+    const t = await turn(repo, 'git add from-gemini.txt && git -c user.name=T -c user.email=t@example.com commit -q -m "from gemini"');
+    const me = /you are session ([A-Za-z0-9._:-]+)/.exec(t.sent)?.[1];
+    expect(me, 'the session start context reached the model').toBeTruthy();
+    expect(repo.git(['log', '-1', '--format=%s']).stdout.trim(), t.sent.slice(t.sent.indexOf('functionResponse'), t.sent.indexOf('functionResponse') + 600)).toBe('from gemini');
+    const trailers = repo.git(['log', '-1', '--format=%(trailers)']).stdout;
+    expect(trailers).toContain(`Claude-Session-Id: ${me}`);
+    expect(trailers).toContain('Handoff-Client: gemini-cli');
+  });
+
   it('warns the second of two sessions in one worktree once, through AfterTool (`--after`), and not the first', async () => {
     const repo = await wired();
     const settings = JSON.parse(readFileSync(path.join(repo.dir, '.gemini', 'settings.json'), 'utf8'));

@@ -1,5 +1,6 @@
 // `git handoff …` from an agent's shell: the session id is added when the shell would not know it, and a
 // write that names another session's id is refused (reading as another session is always allowed).
+import path from 'node:path';
 import { SESSION_ID_VARS } from '../../client-names';
 import { short } from '../../handoff/state/session';
 import type { GuardEvent } from '../../clients/event';
@@ -40,6 +41,20 @@ function shellKnowsSession(e: GuardEvent, session: string, env: NodeJS.ProcessEn
   return r.shellSession === 'always' || (r.shellSession === 'as-hook' && r.sessionVar !== null && env[r.sessionVar] === session);
 }
 
+/** git verbs that make commits or move refs, so run git's hooks: from a shell that does not know the session, a person's */
+const HOOKED = new Set(['commit', 'merge', 'cherry-pick', 'revert', 'rebase', 'am', 'pull', 'push', 'reset', 'branch', 'tag', 'update-ref', 'checkout', 'switch', 'stash']);
+
+/** Clients that run a rewritten command of any kind without asking (src/clients/record.ts runsAnyRewrite). */
+export const REWRITES_ANY_COMMAND: ReadonlySet<string> = new Set(Object.values(RECORDS).flatMap((r) => (r.runsAnyRewrite ? [r.name] : [])));
+
+/**
+ * A git command that makes commits or moves refs, from a shell that does not know the session, in a client that runs a
+ * rewritten command as it is: the session is added, so its commits carry its trailer and its hooks judge it as every
+ * other client's.
+ */
+export const commitNeedsSession = (inv: GitInvocation, e: GuardEvent, session: string, env: NodeJS.ProcessEnv): boolean =>
+  HOOKED.has(inv.sub) && REWRITES_ANY_COMMAND.has(e.client) && !shellKnowsSession(e, session, env);
+
 type InjectVerdict = { kind: 'ok' } | { kind: 'inject' } | { kind: 'deny'; reason: string };
 
 export function judgeHandoffCommand(inv: GitInvocation, cmd: SimpleCommand, e: GuardEvent, session: string, env: NodeJS.ProcessEnv): InjectVerdict {
@@ -66,6 +81,15 @@ export function judgeHandoffCommand(inv: GitInvocation, cmd: SimpleCommand, e: G
   return { kind: 'inject' };
 }
 
-/** What to put before a command so its git handoff steps run as `session` (PowerShell has its own syntax). */
-export const sessionPrefix = (session: string, client: string, powershell = false) =>
-  powershell ? `$env:GIT_HANDOFF_SESSION='${session}'; $env:GIT_HANDOFF_CLIENT='${client}';` : `export GIT_HANDOFF_SESSION='${session}' GIT_HANDOFF_CLIENT=${client};`;
+/**
+ * What to put before a command so its git handoff steps run as `session` (PowerShell has its own syntax); `hooks`: the
+ * folder of git-handoff's hook stubs, given back to git where the client's shell turns git's hooks off (a later
+ * `-c`/GIT_CONFIG_PARAMETERS value wins over its GIT_CONFIG_KEY_<n>).
+ */
+export const sessionPrefix = (session: string, client: string, powershell = false, hooks: string | null = null) =>
+  powershell
+    ? `$env:GIT_HANDOFF_SESSION='${session}'; $env:GIT_HANDOFF_CLIENT='${client}';`
+    : `export GIT_HANDOFF_SESSION='${session}' GIT_HANDOFF_CLIENT=${client}${hooks ? ` GIT_CONFIG_PARAMETERS="'core.hookspath'='${hooks}'"` : ''};`;
+
+/** A hooks folder that can stand in sessionPrefix's double-quoted, git-quoted value as it is. */
+export const plainHooksDir = (dir: string): boolean => path.isAbsolute(dir) && !/["'$`\\\n!]/.test(dir);

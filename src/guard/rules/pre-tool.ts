@@ -20,7 +20,8 @@ import { writeTargets, type WriteTarget } from '../shell/writes';
 import { hooksPathRemovalProblem, removesHooksPath, scopeArgs } from './git-config';
 import { hunkEdits, isProtected, judgeFile, parsePatch, type FileOp } from './files';
 import { interpreterWrites } from './interpreter-writes';
-import { isHandoffCommand, judgeHandoffCommand, needsSession, sessionPrefix } from './inject';
+import { commitNeedsSession, isHandoffCommand, judgeHandoffCommand, needsSession, plainHooksDir, REWRITES_ANY_COMMAND, sessionPrefix } from './inject';
+import { RECORDS } from '../../clients/records';
 import { strangerFileProblem, strangerHandoffProblem } from '../stranger';
 import { codeRunsAnchors, handoffRun, personOnlyProblem, reinstallProblem } from './anchors';
 import { Earlier } from './earlier';
@@ -254,6 +255,8 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
   // the directories whose interpreters' unread code was already judged on this line (rules/interpreter-writes.ts)
   const interpreted = new Set<string | null>();
   let inject = false;
+  // git-handoff's hook stubs, for a client whose shell turns git's hooks off (src/clients/record.ts shellHooksOff)
+  let hooks: string | null = null;
   let handoff = false;
   // Variables set by earlier steps of the line (`X=1;`, `export X=1 &&`) still hold for the later ones.
   const carried: Record<string, string> = {};
@@ -373,6 +376,10 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
       if (v.kind === 'inject') inject = true;
       continue;
     }
+    if (ctx.session && commitNeedsSession(inv, ctx.event, ctx.session, ctx.env)) {
+      inject = true;
+      hooks ??= RECORDS[ctx.event.client].shellHooksOff ? await stubsDir(ctx, inv, cmd) : null;
+    }
     const refProblem = refCommandProblem(inv, cmd, whole, command, read);
     if (refProblem) return { deny: refProblem };
     // `git config --unset core.hooksPath` while git-handoff's stubs are where it points (rules/git-config.ts)
@@ -405,7 +412,7 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
   }
   const files = await fileDecision(ctx, ops, budget);
   if (files.deny) return files;
-  if (inject && ctx.session) return { ...injectDecision(ctx, command, cmds), ...(files.context ? { context: files.context, notice: files.notice } : {}) };
+  if (inject && ctx.session) return { ...injectDecision(ctx, command, cmds, hooks), ...(files.context ? { context: files.context, notice: files.notice } : {}) };
   const onPath = handoff ? pluginPathPrefix(ctx.event.client, ctx.env) : null;
   if (onPath) return { ...files, updatedInput: { ...ctx.event.toolInput, command: `${onPath} ${command}` } };
   return files;
@@ -493,14 +500,23 @@ function handoffByInterpreter(cmd: SimpleCommand, whole: string) {
 }
 
 /** Adds the session to the command where the client can rewrite it safely, else refuses with the exact retry. */
-function injectDecision(ctx: GuardContext, command: string, cmds: SimpleCommand[]): Decision {
+/** The folder git runs this repository's hooks from, when it holds git-handoff's stubs and can be given back as it is. */
+async function stubsDir(ctx: GuardContext, inv: GitInvocation, cmd: SimpleCommand): Promise<string | null> {
+  const loc = ctx.locate(inv.cwd ?? cmd.cwd ?? ctx.event.cwd);
+  if (!loc || inv.gitDir) return null;
+  const { hooksDirOf, stubsIn } = await import('../../hooks/install');
+  const dir = hooksDirOf(await ctx.repo(loc));
+  return plainHooksDir(dir) && stubsIn(dir).length > 0 ? dir : null;
+}
+
+function injectDecision(ctx: GuardContext, command: string, cmds: SimpleCommand[], hooks: string | null): Decision {
   const e = ctx.event;
   const session = ctx.session!;
   const onPath = e.tool === 'PowerShell' ? null : pluginPathPrefix(e.client, ctx.env);
-  const rewritten = `${onPath ? `${onPath} ` : ''}${sessionPrefix(session, e.client, e.tool === 'PowerShell')} ${command}`;
+  const rewritten = `${onPath ? `${onPath} ` : ''}${sessionPrefix(session, e.client, e.tool === 'PowerShell', hooks)} ${command}`;
   const onlyHandoff = cmds.every((c) => c.argv.length === 0 || HARMLESS.has(path.basename(c.argv[0])) || isHandoffCommand(gitInvocation(c)));
   // Claude Code, Codex and VS Code's agent run a rewritten input without asking; only a command made of git handoff steps may go that way.
-  const canRewrite = e.client === 'gemini-cli' || ((e.client === 'claude-code' || e.client === 'codex' || e.client === 'vscode') && onlyHandoff);
+  const canRewrite = REWRITES_ANY_COMMAND.has(e.client) || ((e.client === 'claude-code' || e.client === 'codex' || e.client === 'vscode') && onlyHandoff);
   if (canRewrite) {
     return { updatedInput: { ...e.toolInput, command: rewritten }, context: `git-handoff: ran as session ${session} (GIT_HANDOFF_SESSION added to the command)` };
   }

@@ -1,5 +1,7 @@
 // src/guard/rules/inject.ts: `git handoff` from a shell that lacks the session gets it added where the shell would not
 // know it (in each client's own way), and a command that names another session is refused.
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
 import { execaSync } from 'execa';
 import { expect, it } from 'vitest';
 import { quickDescribe } from '../../helpers/sets';
@@ -50,6 +52,26 @@ quickDescribe('git handoff from a shell that lacks the session', () => {
     const r = await guard(repo, payload(repo, 'gemini-cli/before-tool-shell.json', { tool_input: { command: 'git handoff write auth-refactor -m x', description: 'd' } }));
     expect(r.answer.hookSpecificOutput.tool_input.command).toBe(`export GIT_HANDOFF_SESSION='${ME}' GIT_HANDOFF_CLIENT=gemini-cli; git handoff write auth-refactor -m x`);
     expect(r.answer.decision).toBeUndefined();
+  });
+
+  it("Gemini: a git command that makes commits gets the session too, and the commit carries the session's trailer", async () => {
+    const repo = makeRepo({ commit: true });
+    await repo.cli(['install', '--hooks']);
+    repo.write('g.txt', 'g\n');
+    const line = 'git add g.txt && git commit -q -m "from gemini"';
+    const r = await guard(repo, payload(repo, 'gemini-cli/before-tool-shell.json', { tool_input: { command: line, description: 'd' } }));
+    const command = r.answer.hookSpecificOutput.tool_input.command;
+    // and git's hooks back where its shell turns them off, as Gemini CLI's does for every command
+    const hooks = realpathSync(path.join(repo.dir, '.git', 'hooks'));
+    expect(command).toBe(`export GIT_HANDOFF_SESSION='${ME}' GIT_HANDOFF_CLIENT=gemini-cli GIT_CONFIG_PARAMETERS="'core.hookspath'='${hooks}'"; ${line}`);
+    const bin = `${process.cwd()}/bin`;
+    const off = { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'core.hooksPath', GIT_CONFIG_VALUE_0: '' };
+    const run = execaSync('bash', ['-c', command], { cwd: repo.dir, env: { ...repo.env, ...off, PATH: `${bin}:${process.env.PATH}` }, extendEnv: false, reject: false });
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(repo.git(['log', '-1', '--format=%(trailers:key=Claude-Session-Id,valueonly)']).stdout.trim()).toBe(ME);
+    // reads stay as they are; a shell that knows the session (Claude Code's) is not rewritten
+    expect((await guard(repo, payload(repo, 'gemini-cli/before-tool-shell.json', { tool_input: { command: 'git log -1', description: 'd' } }))).stdout).toBe('');
+    expect(await bash(repo, 'git commit -q --allow-empty -m x', { CLAUDE_CODE_SESSION_ID: ME })).toMatchObject({ stdout: '' });
   });
 
   it('refuses a git handoff command that names another session', async () => {
