@@ -7,7 +7,8 @@
 //   command that makes the worktree match the index or HEAD, or removes what is untracked (reset --hard|--merge|--keep,
 //   checkout -f, switch -f, stash, clean, read-tree -u), is judged as deleting every path the earlier commands named,
 //   and, after one that changed the index wholesale (`add -A`, `read-tree`, `stash apply`, …), every path git status
-//   lists now (what the line could have staged).
+//   lists now (what the line could have staged); after one that put another tree in the index or HEAD (`read-tree
+//   <tree>`, `checkout --orphan`, `update-ref HEAD`), every file of the worktree.
 import path from 'node:path';
 import { programName, type SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
@@ -25,6 +26,9 @@ export class Earlier {
   private staged: Array<{ spec: string; cwd: string | null }> = [];
   /** an earlier command changed the index in a way the line does not show (`add -A`, `read-tree`, …) */
   swept = false;
+  /** an earlier command put another tree in the index or HEAD (`read-tree <tree>`, `checkout --orphan`, `update-ref HEAD`):
+   *  what a later discarding command deletes or writes may be any tracked file */
+  private replaced = false;
   /** remotes defined earlier on the line (`git remote add|set-url <name> <url>`, `git config remote.<name>.url <url>`): name → URL */
   readonly remotes = new Map<string, string>();
 
@@ -48,6 +52,7 @@ export class Earlier {
     if (inv.sub === 'remote' && (ops[0] === 'add' || ops[0] === 'set-url') && ops.length >= 3) this.remotes.set(ops[1], ops[ops.length - 1]);
     const url = inv.sub === 'config' ? /^remote\.(.+)\.(push)?url$/i.exec(ops[0] ?? '') : null;
     if (url && ops.length >= 2) this.remotes.set(url[1], ops[ops.length - 1]);
+    if (inv.sub === 'read-tree' || ((inv.sub === 'checkout' || inv.sub === 'switch') && a.some((x) => isLong(x, '--orphan'))) || ((inv.sub === 'symbolic-ref' || inv.sub === 'update-ref') && ops.includes('HEAD'))) this.replaced = true;
     switch (inv.sub) {
       case 'add':
         if (has(/[Au]/, '--all', '--update', '--pathspec-from-file') || named.length === 0) this.swept = true;
@@ -127,8 +132,8 @@ export class Earlier {
    * Nothing when it is no such command or nothing was changed before it.
    */
   discarded(inv: GitInvocation | null, top: string | null): { targets: WriteTarget[]; swept: boolean } {
-    if (!inv || !discards(inv) || (!this.staged.length && !this.swept)) return { targets: [], swept: false };
-    const targets: WriteTarget[] = [];
+    if (!inv || !discards(inv) || (!this.staged.length && !this.swept && !this.replaced)) return { targets: [], swept: false };
+    const targets: WriteTarget[] = this.replaced && top !== null ? [{ path: top, kind: 'delete', cwd: null }] : [];
     for (const s of this.staged) {
       const spec = pathspec(s.spec, s.cwd, top);
       if (spec === null) continue;

@@ -100,6 +100,8 @@ export function gitFileTargets(inv: GitInvocation, cmd: SimpleCommand, top: stri
             : inv.sub === 'read-tree'
               ? (o.flags.includes('--reset') || o.flags.some((f) => /^-[a-zA-Z]*m/.test(f))) && o.flags.some((f) => /^-[a-zA-Z]*u/.test(f))
               : [undefined, 'push', 'save', 'apply', 'pop', 'branch'].includes(o.operands[0]) && !o.flags.some((f) => f === '-S' || isLong(f, '--staged'));
+      // `switch --orphan` removes every tracked file
+      if (inv.sub === 'switch' && o.values.has('--orphan')) add(top ?? undefined, 'delete');
       if (!discards) break;
       const dd = a.indexOf('--');
       const specs = inv.sub === 'stash' && dd >= 0 ? a.slice(dd + 1) : [];
@@ -107,6 +109,10 @@ export function gitFileTargets(inv: GitInvocation, cmd: SimpleCommand, top: stri
       else add(top ?? undefined, 'write', true);
       break;
     }
+    case 'sparse-checkout':
+      // set/add/init/reapply take every file outside the patterns out of the worktree
+      if (/^(set|add|init|reapply)$/.test(a.find((x) => !x.startsWith('-')) ?? '')) add(top ?? undefined, 'delete');
+      break;
     case 'checkout-index': {
       const o = getopt(a, '', ['--prefix', '--stage']);
       const all = o.flags.some((f) => /^-[a-zA-Z]*a/.test(f) || isLong(f, '--all')) || o.flags.includes('--stdin');

@@ -1,7 +1,7 @@
 // A git invocation judged by what it will do (issue 37): its environment and the configuration given to it or set
 // by it against allowlists of what is known to make git neither run a program nor write a file (not lists of bad
-// names), the files the environment names as git's output judged as writes, and `git init --separate-git-dir`
-// over an existing repository refused.
+// names), the files the environment names as git's output judged as writes, and `git init --separate-git-dir`,
+// `--template` or `--bare` over an existing repository refused.
 import path from 'node:path';
 import type { SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
@@ -76,13 +76,15 @@ export function oneOffKeysProblem(inv: GitInvocation, show: string): string | nu
 }
 
 /**
- * Why `git init --separate-git-dir <dir> [<directory>]` (or clone into an existing one) moves the git directory of an
- * existing repository out of every path that says `.git`, or null; `located` finds the repository of a directory.
+ * Why `git init` run over an existing repository (its worktree or its git directory) changes it, or null:
+ * `--separate-git-dir <dir>` moves its git directory out of every path that says `.git`, `--template=<dir>` copies
+ * that directory's hooks into it, `--bare` makes it a repository without a worktree. `located` finds the repository of a directory.
  */
-export function separateGitDirProblem(inv: GitInvocation, cmd: SimpleCommand, located: (dir: string) => { worktree: string } | null, show: string): string | null {
+export function separateGitDirProblem(inv: GitInvocation, cmd: SimpleCommand, located: (dir: string) => { worktree: string; gitDir?: string } | null, show: string): string | null {
   if (inv.sub !== 'init') return null;
   const a = inv.args;
-  if (!a.some((x) => x === '--separate-git-dir' || x.startsWith('--separate-git-dir='))) return null;
+  const option = a.find((x) => /^--(separate-git-dir|template|bare)(=|$)/.test(x))?.split('=')[0];
+  if (option === undefined) return null;
   const operands: string[] = [];
   for (let i = 0; i < a.length; i++) {
     if (/^--(separate-git-dir|template|object-format|ref-format|shared|initial-branch)$/.test(a[i]) || a[i] === '-b') i++;
@@ -91,9 +93,13 @@ export function separateGitDirProblem(inv: GitInvocation, cmd: SimpleCommand, lo
   const base = inv.cwd ?? cmd.cwd;
   const target = operands[0] === undefined ? base : base ? path.resolve(base, operands[0]) : path.isAbsolute(operands[0]) ? operands[0] : null;
   const loc = target === null ? { worktree: '?' } : located(target);
-  if (loc === null || (target !== null && loc.worktree !== path.resolve(target))) return null;
-  return (
-    `\`${show}\` moves this repository's git directory out to another place, where no path says \`.git\` (the refs, the handoffs' record, hooks and settings would be plain files there). ` +
-    `Ask the person to do this; a new repository (\`git init --separate-git-dir <dir> <new directory>\`) is fine.`
-  );
+  const at = target === null ? null : path.resolve(target);
+  if (loc === null || (at !== null && ![loc.worktree, path.join(loc.worktree, '.git'), loc.gitDir].includes(at))) return null;
+  const does =
+    option === '--separate-git-dir'
+      ? "moves this repository's git directory out to another place, where no path says `.git` (the refs, the handoffs' record, hooks and settings would be plain files there)"
+      : option === '--template'
+        ? "copies the template's hooks into this repository's git directory, where git runs them"
+        : 'turns this repository into one without a worktree (core.bare), and its worktree out of git';
+  return `\`${show}\` runs over this existing repository and ${does}. Ask the person to do this; a new repository (\`git init ${option} … <new directory>\`) is fine.`;
 }

@@ -23,7 +23,7 @@ const PATH_MAX = 4096;
 /** A string the shell would expand against the filesystem: a glob or a brace list. */
 const PATTERN = /[*?[{]/;
 // no nested quantifiers: a fuzzed megabyte of code must stay linear
-const WRITES_IN_CODE = /write|append|\bfile\s*=|['"][wax]b?\+?['"]|rename|replace|copy|move|unlink|remove|delete|erase|rmtree|rmdir|rmSync|\brm\b|\brm_|truncate|symlink|link\(|system|exec|spawn|popen|subprocess|>/;
+const WRITES_IN_CODE = /write|append|extract|unpack|copytree|\bfile\s*=|['"][wax]b?\+?['"]|rename|replace|copy|move|unlink|remove|delete|erase|rmtree|rmdir|rmSync|\brm\b|\brm_|truncate|symlink|link\(|system|exec|spawn|popen|subprocess|>/;
 /** Code that removes, moves or copies whole trees: a directory it names may lose (or get) every file under it. */
 const TREE_IN_CODE = /rmtree|rmdir|rmSync|remove|unlink|delete|erase|\brm\b|\brm_|rename|move|copytree|cp_r|copy|extract|unpack|system|exec|spawn|popen|subprocess/;
 /** Perl's open modes before a file name in a two-argument open (`">file"`, `"+<file"`, `">>file"`, `"| cmd"`). */
@@ -147,6 +147,8 @@ function namedFiles(whole: string, env: NodeJS.ProcessEnv): Seen {
     paths.add(whole.slice(start, m.index + m[0].length).replace(OPEN_MODE, ''));
   }
   const dirs = new Set<string>();
+  // an archive unpacked with no directory given (`ZipFile(…).extractall()`, `shutil.unpack_archive('x.zip')`) lands here
+  if (/extractall\(\s*\)|unpack_archive\(\s*[^,()]*\)/.test(whole)) dirs.add('.');
   // a pattern counts when it holds a name's letters too ('*' alone, '.*' are not paths, and are common in code)
   for (const m of whole.matchAll(/(["'])([\w./~+*?[\]{},-]{1,1024})\1/g)) {
     const pattern = PATTERN.test(m[2]);

@@ -13,7 +13,8 @@ import { changedByCheckout, gitFileTargets, pathspecCovers, pathspecMatches } fr
 import { patchTargets } from './patch-files';
 import { extractTargets, linkSources, unknownWriterTargets } from './writers';
 import { unseenArgumentsProblem, untrackedProblem, withXargsInput } from './untracked';
-import { DECLARES, lineText, programName, SHELLS, type SimpleCommand } from '../shell/command';
+import { lineText, programName, SHELLS, type SimpleCommand } from '../shell/command';
+import { setsForLine } from '../shell/values';
 import { gitInvocation, type GitInvocation } from '../shell/git';
 import { parseShell } from '../shell/parse';
 import { writeTargets, type WriteTarget } from '../shell/writes';
@@ -223,7 +224,7 @@ async function fileDecision(ctx: GuardContext, given: FileOp[], budget: Budget):
   return warnings.length ? { context: warnings.join('\n'), notice: warnings.join('\n') } : {};
 }
 
-const REWRITING = new Set(['commit', 'rebase', 'reset', 'filter-branch', 'checkout', 'switch', 'branch']);
+const REWRITING = new Set(['commit', 'rebase', 'reset', 'filter-branch', 'checkout', 'switch', 'branch', 'update-ref', 'push', 'fetch']);
 const SWEEP_VERBS = new Set(['add', 'commit', 'stash', 'checkout', 'switch', 'reset', 'restore', 'clean', 'read-tree', 'checkout-index', 'rm', 'mv']);
 /** More simple commands than this on one line are not read one by one (a bound, like MAX_COMMAND). */
 const MAX_COMMANDS = 2000;
@@ -268,10 +269,8 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
   };
   for (const cmd of cmds) {
     budget.spend(0);
-    if (cmd.argv.length === 0) Object.assign(carried, cmd.assigns);
-    else if (DECLARES.has(cmd.argv[0])) {
-      for (const a of cmd.argv.slice(1)) if (/^[A-Za-z_]\w*=/.test(a)) carried[a.slice(0, a.indexOf('='))] = a.slice(a.indexOf('=') + 1);
-    }
+    // a bare assignment, or `export`/`declare` (`declare -n`: a second name) of one (shell/values.ts)
+    Object.assign(carried, setsForLine(cmd));
     // a command line from a value the guard cannot see (runValueCommands in shell/values.ts)
     if (cmd.unseen && (COULD_PROTECT.test(whole) || COULD_PROTECT.test(command))) return { deny: unseenValue(cmd.unseen) };
     const interp = interpreterProblem(cmd, whole, SHELLS);
@@ -388,7 +387,7 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
       if (problem) return { deny: problem };
     }
     // git clean -f, git stash -u/--all: untracked files go, handoff files among them
-    const untracked = await untrackedProblem(ctx, inv, cmd);
+    const untracked = await untrackedProblem(ctx, inv, cmd, command);
     if (untracked) return { deny: untracked };
     if (SWEEP_VERBS.has(inv.sub)) {
       // Loaded only for these verbs; git starts only if another live session has claims in this worktree.

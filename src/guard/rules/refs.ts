@@ -117,6 +117,15 @@ const INTERPRETERS: Record<string, RegExp> = {
   expect: /^-c$/,
   pwsh: /^(-c|-Command|-command|-EncodedCommand)$/,
   osascript: /^-e$/,
+  // lisps and schemes: their code escapes to the shell as python's does (`(shell-command …)`, `(system …)`, run-program)
+  emacs: /^(--eval|-eval|--execute)$/,
+  guile: /^-c$/,
+  racket: /^(-e|--eval)$/,
+  sbcl: /^--eval$/,
+  clisp: /^-x$/,
+  ecl: /^-eval$/,
+  csi: /^(-e|-p)$/,
+  gosh: /^-e$/,
 };
 const AWKS = new Set(['awk', 'gawk', 'mawk', 'nawk']);
 const REF_STORE_TEXT = /refs\/handoff|refs\/replace|handoff-reads|update-ref|symbolic-ref|fast-import|packed-refs|\.git\/+(refs|handoff|hooks|config|HEAD|info\/grafts)|handoff-archive|handoff-leases|audit\.jsonl|guard-config/;

@@ -1,4 +1,5 @@
-// Rewriting another session's commits (commit --amend, rebase, reset over them) is refused: git reads the
+// Rewriting another session's commits (commit --amend, rebase, reset over them, a branch moved by update-ref or a
+// forced push or fetch to this same repository) is refused: git reads the
 // commits the command would drop or replace, and their Claude-Session-Id trailers name the owners.
 import type { Repo } from '../../git/repo';
 import { foreignCommits } from '../../handoff/store/ownership';
@@ -28,9 +29,47 @@ function forceCreate(inv: GitInvocation): { branch: string; start: string } | nu
   return rest[0] ? { branch: rest[0], start: rest[1] ?? 'HEAD' } : null;
 }
 
+const UPDATE_REF_VALUED = new Set(['-m', '--message']);
+const TRANSFER_VALUED = new Set(['--upload-pack', '--receive-pack', '--exec', '--depth', '--deepen', '--shallow-since', '--shallow-exclude', '-j', '--jobs', '--negotiation-tip', '--refmap', '-o', '--push-option', '--recurse-submodules', '--server-option', '--repo', '--signed', '--force-with-lease']);
+
+/**
+ * The branches moved by plumbing or by a transfer to this same repository, each with where it goes (null: deleted):
+ * `git update-ref refs/heads/<b>|HEAD <new>` (`-d`), and `git push|fetch . [+]<src>:<dst>` forced (`+` or -f), which
+ * git runs as a branch reset to <src>.
+ */
+function branchMoves(inv: GitInvocation): Array<{ ref: string; to: string | null }> {
+  if (inv.sub === 'update-ref') {
+    if (inv.args.includes('--stdin')) return [];
+    const pos: string[] = [];
+    for (let i = 0; i < inv.args.length; i++) {
+      if (UPDATE_REF_VALUED.has(inv.args[i])) i++;
+      else if (inv.args[i] === '--') pos.push(...inv.args.slice(i + 1)), (i = inv.args.length);
+      else if (!inv.args[i].startsWith('-')) pos.push(inv.args[i]);
+    }
+    if (pos[0] === undefined || !/^(HEAD|refs\/heads\/.+)$/.test(pos[0])) return [];
+    if (inv.args.includes('-d')) return [{ ref: pos[0], to: null }];
+    return pos[1] !== undefined ? [{ ref: pos[0], to: pos[1] }] : [];
+  }
+  if (inv.sub !== 'push' && inv.sub !== 'fetch') return [];
+  const pos: string[] = [];
+  for (let i = 0; i < inv.args.length; i++) {
+    if (TRANSFER_VALUED.has(inv.args[i])) i++;
+    else if (!inv.args[i].startsWith('-')) pos.push(inv.args[i]);
+  }
+  if (pos[0] !== '.' && pos[0] !== './' && pos[0] !== '.git') return [];
+  const forced = inv.args.some((a) => a === '--force' || /^-[a-zA-Z]*f[a-zA-Z]*$/.test(a));
+  return pos.slice(1).flatMap((spec) => {
+    const m = /^(\+?)([^:]*):(.+)$/.exec(spec);
+    if (!m || (!m[1] && !forced)) return [];
+    const dst = m[3].startsWith('refs/') ? m[3] : `refs/heads/${m[3]}`;
+    return dst.startsWith('refs/heads/') ? [{ ref: dst, to: m[2] === '' ? null : m[2] }] : [];
+  });
+}
+
 /** Whether the command can drop or replace commits at all (decided without git). */
 export function rewrites(inv: GitInvocation): boolean {
   if (FORCE_CREATE[inv.sub]) return forceCreate(inv) !== null;
+  if (inv.sub === 'update-ref' || inv.sub === 'push' || inv.sub === 'fetch') return branchMoves(inv).length > 0;
   if (inv.sub === 'commit') return inv.args.includes('--amend');
   if (inv.sub === 'rebase') return !inv.args.some((a) => REBASE_CONTROL.has(a));
   if (inv.sub === 'reset') return true;
@@ -56,6 +95,18 @@ function rewrittenCommits(repo: Repo, inv: GitInvocation): string[] {
     const old = commitOf(repo, `refs/heads/${forced.branch}`);
     const start = commitOf(repo, forced.start);
     return old && start ? revList(repo, [old, `^${start}`]) : [];
+  }
+  const moves = branchMoves(inv);
+  if (moves.length) {
+    // the commits of the branch as it is that its new place does not contain (deleted: that no other ref holds)
+    return moves.flatMap(({ ref, to }) => {
+      const old = commitOf(repo, ref);
+      if (!old) return [];
+      // (--exclude before --branches names a branch without refs/heads/)
+      if (to === null) return revList(repo, [old, '--not', `--exclude=${ref.replace(/^refs\/heads\//, '')}`, '--branches', '--tags', '--remotes']);
+      const target = commitOf(repo, to);
+      return target ? revList(repo, [old, `^${target}`]) : [];
+    });
   }
   const head = commitOf(repo, 'HEAD');
   if (!head) return [];

@@ -16,8 +16,11 @@ import { Budget, expandWord, handoffFilesUnder, namesReach } from './reach';
 
 const has = (args: string[], short: string, ...long: string[]) => args.some((a) => long.includes(a) || (/^-[^-]/.test(a) && a.slice(1).includes(short)));
 
-/** Why `git clean` or `git stash` would delete another session's (or a legacy) untracked handoff file, or null. */
-export async function untrackedProblem(ctx: GuardContext, inv: GitInvocation, cmd: SimpleCommand): Promise<string | null> {
+/** A line that changes what git ignores (`echo '*' >> .gitignore`, info/exclude, core.excludesFile) before it cleans. */
+const CHANGES_IGNORED = /\.gitignore|info\/+exclude|excludesfile/i;
+
+/** Why `git clean` or `git stash` would delete another session's (or a legacy) untracked handoff file, or null (`line`: the whole command line). */
+export async function untrackedProblem(ctx: GuardContext, inv: GitInvocation, cmd: SimpleCommand, line = ''): Promise<string | null> {
   const args = inv.args;
   let mode: 'clean' | 'stash' | null = null;
   let ignored: 'no' | 'also' | 'only' = 'no';
@@ -45,6 +48,8 @@ export async function untrackedProblem(ctx: GuardContext, inv: GitInvocation, cm
     const dd = args.indexOf('--');
     if (dd >= 0) specs.push(...args.slice(dd + 1));
   } else return null;
+  // what is ignored when git runs is not what is ignored now: every untracked file counts
+  if (CHANGES_IGNORED.test(line)) ignored = 'also';
   const dir = inv.cwd ?? cmd.cwd ?? ctx.event.cwd;
   const loc = ctx.locate(dir);
   if (!loc) return null;

@@ -11,6 +11,9 @@ import type { WriteTarget } from '../shell/writes';
 /** Programs whose writes writeTargets reads from their arguments, and git (its verbs have rules of their own). */
 const MODELLED = new Set(['tee', 'sed', 'perl', 'cp', 'mv', 'install', 'ln', 'rsync', 'rm', 'unlink', 'shred', 'truncate', 'touch', 'dd', 'sort', 'curl', 'wget', 'uniq', 'find', 'git', 'patch', 'awk', 'gawk', 'mawk', 'nawk', 'eval', 'export', 'declare', 'typeset', 'readonly', 'local', 'xargs']);
 
+/** Programs that change a file's mode, owner or attributes: a directory they are given locks or opens every file under it. */
+const METADATA = new Set(['chmod', 'chown', 'chgrp', 'chattr', 'setfacl', 'chcon']);
+
 /** An argument that may be a file name: not code (no line break, bracket, semicolon or quote), not empty. */
 const fileLike = (a: string) => a !== '' && a !== '-' && !/[\n();'"<>|&]/.test(a) && a.length < 4096;
 
@@ -22,13 +25,14 @@ export function unknownWriterTargets(cmd: SimpleCommand): WriteTarget[] {
   if (prog === 'sed') return sedWrites(cmd);
   if (MODELLED.has(prog) || own(READ_ONLY, prog) || SHELLS.has(prog) || prog.startsWith('git-')) return [];
   const out: WriteTarget[] = [];
+  const tree = METADATA.has(prog) ? { tree: true } : {};
   let opts = true;
   for (const a of cmd.argv.slice(1)) {
     if (opts && a === '--') opts = false;
     else if (opts && a.startsWith('-')) {
       const eq = a.indexOf('=');
       if (eq > 0 && fileLike(a.slice(eq + 1))) out.push({ path: a.slice(eq + 1), kind: 'write', cwd: cmd.cwd, children: true });
-    } else if (fileLike(a)) out.push({ path: a, kind: 'write', cwd: cmd.cwd, children: true });
+    } else if (fileLike(a)) out.push({ path: a, kind: 'write', cwd: cmd.cwd, children: true, ...tree });
   }
   return out;
 }

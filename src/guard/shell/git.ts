@@ -99,6 +99,7 @@ export function gitInvocation(cmd: SimpleCommand): GitInvocation | null {
   if (prog !== 'git' && !cmd.argv[0]?.startsWith('$')) return null;
   let cwd = cmd.cwd;
   let gitDir: string | null = cmd.assigns.GIT_DIR ?? null;
+  let workTree: string | undefined = cmd.assigns.GIT_WORK_TREE;
   const config: string[] = commandLineConfig([], cmd.assigns);
   let i = 1;
   while (i < cmd.argv.length && cmd.argv[i].startsWith('-')) {
@@ -108,11 +109,14 @@ export function gitInvocation(cmd: SimpleCommand): GitInvocation | null {
     const value = eq > 0 ? a.slice(eq + 1) : GIT_VALUED.has(name) ? cmd.argv[i + 1] : undefined;
     if (name === '-C' && value !== undefined) cwd = path.isAbsolute(value) ? value : cwd ? path.resolve(cwd, value) : null;
     if (name === '--git-dir' && value !== undefined) gitDir = value;
+    if (name === '--work-tree' && value !== undefined) workTree = value;
     if (name === '-c' && value !== undefined) config.push(value);
     // --config-env=<key>=<variable>: the value is the variable's, unknown here
     if (name === '--config-env' && value !== undefined) config.push(value.includes('=') ? `${value.slice(0, value.lastIndexOf('='))}=$${value.slice(value.lastIndexOf('=') + 1)}` : value);
     i += GIT_VALUED.has(name) && eq < 0 ? 2 : 1;
   }
   if (i >= cmd.argv.length) return null;
+  // `GIT_DIR=.git`, `--git-dir=$PWD/.git` (with no work tree, or this directory): the repository git finds here anyway
+  if (gitDir !== null && cwd !== null && path.resolve(cwd, gitDir) === path.join(cwd, '.git') && (workTree === undefined || path.resolve(cwd, workTree) === cwd)) gitDir = null;
   return { sub: cmd.argv[i], args: cmd.argv.slice(i + 1), cwd, gitDir, config };
 }

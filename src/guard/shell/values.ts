@@ -14,13 +14,14 @@ import { persistentSetting, RUNNING_KEYS, runningKey } from '../rules/git-config
 import { expands, LexBound } from './lex';
 import { DECLARES, substituteVars, type ReadScript, type SimpleCommand } from './command';
 import { commandLineConfig, gitInvocation } from './git';
+import { RUNNER_VARS } from './runners';
 
 /** How deep values that run values are read (a pager whose line sets a pager …), like shells in shells. */
 const MAX_VALUE_DEPTH = 4;
 
 /** The variables that stand for a key that runs a command, from RUNNING_KEYS. */
-/** Each variable git reads a command from, with how git runs it (the key's `script`: ssh is given the host and a command). */
-const RUN_VARS: ReadonlyMap<string, (v: string) => string | null> = new Map(RUNNING_KEYS.flatMap((r) => (r.script ? (r.env ?? []).map((name) => [name, r.script!] as const) : [])));
+/** Each variable git (or a runner, ./runners.ts) reads a command from, with how it runs it (the key's `script`: ssh is given the host and a command). */
+const RUN_VARS: ReadonlyMap<string, (v: string) => string | null> = new Map([...RUNNING_KEYS.flatMap((r) => (r.script ? (r.env ?? []).map((name) => [name, r.script!] as const) : [])), ...RUNNER_VARS]);
 
 /** The variables a command sets for the rest of the line: a bare assignment, or `export NAME=value`. */
 export function setsForLine(c: SimpleCommand): Record<string, string> {

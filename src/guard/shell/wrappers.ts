@@ -7,6 +7,7 @@ import { MAX_DEPTH, programName, SHELLS, substituteVars, type ReadScript, type R
 import { changeDir } from './dirs';
 import { aliasOf, gitRunsScripts } from './git';
 import { RUNS_SHELL_C, shellScript, sourcedScript, unreadScript } from './nested';
+import { runnerLines } from './runners';
 
 // Words that open or close a compound command; the simple command follows them (`{ git …; }`, `then git …`).
 const RESERVED = new Set(['{', '}', '!', 'if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until']);
@@ -22,6 +23,8 @@ const takesValue: Record<string, Set<string>> = {
   flock: new Set(['-w', '--timeout', '-E', '--conflict-exit-code']),
   unshare: new Set(['--setuid', '--setgid', '-S', '-G', '--root', '--wd', '--propagation']),
   nsenter: new Set(['-t', '--target', '-S', '--setuid', '-G', '--setgid', '--root', '--wd']),
+  screen: new Set(['-S', '-c', '-e', '-h', '-p', '-s', '-T', '-t', '-Logfile']),
+  'systemd-run': new Set(['-u', '--unit', '-p', '--property', '-E', '--setenv', '-H', '--host', '-M', '--machine', '--description', '--slice', '--uid', '--gid', '--nice', '--working-directory', '--on-active', '--on-calendar']),
 };
 /** Whether a wrapper's option word takes the next word as its value: a valued option, or a cluster ending in one (`xargs -0a FILE`, `sudo -nu USER`). */
 function takesNext(word: string, valued: Set<string>): boolean {
@@ -31,7 +34,7 @@ function takesNext(word: string, valued: Set<string>): boolean {
   return false;
 }
 // Programs that run the command after their options (and, for some, one operand of their own).
-const WRAPPERS = new Set(['env', 'sudo', 'nohup', 'time', 'command', 'exec', 'nice', 'timeout', 'xargs', 'stdbuf', 'builtin', 'doas', 'setsid', 'ionice', 'chrt', 'taskset', 'flock', 'unshare', 'nsenter', 'chroot', 'unbuffer', 'rlwrap', 'faketime', 'chronic', 'catchsegv', 'busybox', 'proxychains', 'torsocks', 'caffeinate']);
+const WRAPPERS = new Set(['env', 'sudo', 'nohup', 'time', 'command', 'exec', 'nice', 'timeout', 'xargs', 'stdbuf', 'builtin', 'doas', 'setsid', 'ionice', 'chrt', 'taskset', 'flock', 'unshare', 'nsenter', 'chroot', 'unbuffer', 'rlwrap', 'faketime', 'chronic', 'catchsegv', 'busybox', 'proxychains', 'torsocks', 'caffeinate', 'screen', 'systemd-run', 'dbus-run-session', 'fakeroot']);
 // Wrappers whose first operand is their own (a priority, a CPU mask, a lock file, a root directory, a time).
 const OWN_OPERAND = new Set(['chrt', 'taskset', 'flock', 'chroot', 'faketime']);
 
@@ -102,6 +105,12 @@ export function unwrap(given: string[], redirects: Redirect[], cwd: string | nul
   // git verbs that run a command line they are given (rebase --exec, difftool -x, bisect run, submodule foreach, …)
   const run = depth < MAX_DEPTH ? gitRunsScripts({ argv, assigns, cwd: dir, redirects, xargs }) : [];
   if (run.length) return [...run.flatMap((script) => read(substituteVars(script, { ...line, ...assigns }), dir, depth + 1)), { argv, assigns, cwd: dir, redirects, xargs }];
+  // runners: watch, tmux, ssh, parallel, trap, at, crontab, vim's `:!`, sqlite3's `.shell`, sed's `e`, … (./runners.ts)
+  const ran = depth < MAX_DEPTH ? runnerLines(argv, redirects) : null;
+  if (ran) {
+    const cmd: SimpleCommand = { argv, assigns, cwd: dir, redirects, xargs, ...(ran.unread ? { unread: ran.unread } : {}) };
+    return [...ran.lines.flatMap((l) => read(substituteVars(l, { ...line, ...assigns }), dir, depth + 1)), cmd];
+  }
   const prog = programName(argv);
   // `eval word…` runs its words, joined, as a script.
   if (prog === 'eval' && depth < MAX_DEPTH && argv.length > 1) {
