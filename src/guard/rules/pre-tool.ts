@@ -20,7 +20,7 @@ import { writeTargets, type WriteTarget } from '../shell/writes';
 import { hooksPathRemovalProblem, removesHooksPath, scopeArgs } from './git-config';
 import { hunkEdits, isProtected, judgeFile, parsePatch, type FileOp } from './files';
 import { interpreterWrites } from './interpreter-writes';
-import { isHandoffCommand, judgeHandoffCommand, needsSession, sessionPrefix } from './inject';
+import { isHandoffCommand, judgeHandoffCommand, needsSession, productVariableProblem, sessionPrefix } from './inject';
 import { strangerFileProblem, strangerHandoffProblem } from '../stranger';
 import { codeRunsAnchors, handoffRun, personOnlyProblem, reinstallProblem } from './anchors';
 import { Earlier } from './earlier';
@@ -277,6 +277,10 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     if (cmd.unread && cmd.builtBy) return { deny: builtScript(cmd.unread, cmd.builtBy) };
     if (cmd.unread && (COULD_PROTECT.test(whole) || COULD_PROTECT.test(command))) return { deny: unreadScript(cmd.unread) };
     const git = gitInvocation(cmd);
+    // git-handoff's own switches, and another session's id, set on the line (rules/inject.ts)
+    const runs = cmd.argv.length > 0 && !DECLARES.has(cmd.argv[0]) && !isHandoffCommand(git ?? handoffByInterpreter(cmd, whole));
+    const variables = productVariableProblem({ ...carried, ...cmd.assigns }, ctx.session, runs);
+    if (variables) return { deny: variables };
     // git judged by what it will do: its environment, its options and the settings given to it (rules/git-invocation.ts)
     const envFiles: WriteTarget[] = [];
     if (git) {
