@@ -25,7 +25,7 @@ import { strangerFileProblem, strangerHandoffProblem } from '../stranger';
 import { codeRunsAnchors, handoffRun, personOnlyProblem, reinstallProblem } from './anchors';
 import { Earlier } from './earlier';
 import { pluginPathPrefix } from '../plugin-active';
-import { interpreterProblem, refCommandProblem, refStoreWriteProblem } from './refs';
+import { interpreterProblem, refCommandProblem, refStoreWriteProblem, repointedRemote, repointedRemoteProblem } from './refs';
 import { asWritten, type ReadLine } from './as-written';
 import { computePerimeter, namesPerimeterPart, ownRepositoryProblem, perimeterProblem, perimeterUnder, switchedWiringProblem, worktreeTarget, type Perimeter } from '../perimeter';
 import { installedDirs } from '../installed';
@@ -379,6 +379,12 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     }
     const refProblem = refCommandProblem(inv, cmd, whole, command, read);
     if (refProblem) return { deny: refProblem };
+    // the handoff remote repointed (its URL, its name, an insteadOf): git asked which it is only then
+    const repointed = repointedRemote(inv);
+    if (repointed !== null) {
+      const problem = await handoffRemoteProblem(ctx, inv, cmd, repointed, () => asWritten(command, inv, cmd.cwd ?? '/', read));
+      if (problem) return { deny: problem };
+    }
     // `git config --unset core.hooksPath` while git-handoff's stubs are where it points (rules/git-config.ts)
     if (inv.sub === 'config' && removesHooksPath(inv.args)) {
       const problem = await hooksPathRemoval(ctx, inv, command);
@@ -413,6 +419,22 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
   const onPath = handoff ? pluginPathPrefix(ctx.event.client, ctx.env) : null;
   if (onPath) return { ...files, updatedInput: { ...ctx.event.toolInput, command: `${onPath} ${command}` } };
   return files;
+}
+
+/** Why a command that repoints `remote` ('*': any) repoints this repository's handoff remote (SPEC 7), or null. */
+async function handoffRemoteProblem(ctx: GuardContext, inv: GitInvocation, cmd: SimpleCommand, remote: string, show: () => string): Promise<string | null> {
+  const loc = ctx.locate(inv.cwd ?? cmd.cwd ?? ctx.event.cwd);
+  if (!loc || inv.gitDir) return null;
+  const { resolveRemote } = await import('../../sync/remote');
+  let handoffRemote: string | null;
+  try {
+    handoffRemote = resolveRemote(await ctx.repo(loc));
+  } catch {
+    // no remote chosen (none, or several and none named): no handoff remote to repoint
+    handoffRemote = null;
+  }
+  if (handoffRemote === null || (remote !== '*' && remote !== handoffRemote && !/[$`*?[]/.test(remote))) return null;
+  return repointedRemoteProblem(show(), remote === '*' ? '*' : handoffRemote);
 }
 
 /**
