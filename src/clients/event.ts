@@ -8,7 +8,7 @@ export type EventKind = 'pre-tool' | 'post-tool' | 'session-start' | 'session-en
 
 /** What a tool call does, as far as handoffs are concerned. */
 export type ToolAction =
-  /** `stdinUnseen`: the command's stdin stays open for later input no hook sees (Codex's exec_command, then write_stdin) */
+  /** `stdinUnseen`: the command's stdin may stay open for later input no hook sees (Codex's exec_command, then write_stdin; an unknown tool) */
   | { type: 'shell'; command: string; cwd: string | null; stdinUnseen?: true }
   /** a whole new content for a file */
   | { type: 'write'; path: string; content: string }
@@ -18,7 +18,7 @@ export type ToolAction =
   | { type: 'patch'; patch: string; cwd: string | null }
   /**
    * a tool that may write, its arguments in a shape the guard does not know: every path-like string it was given, and
-   * every command line it was given under a command-like key (judged as shell lines)
+   * every command line it was given under a command-like key (judged as shell lines, their input as open for later)
    */
   | { type: 'paths'; paths: string[]; commands?: string[]; over?: string }
   | { type: 'other' };
@@ -184,7 +184,8 @@ export function unknownShape(tool: string | null, input: Record<string, unknown>
   const top = str(input.command) ?? str(input.cmd);
   if (commands.length === 1 && top === commands[0] && paths.every((p) => Object.entries(input).some(([k, v]) => CWD_KEY.test(k) && v === p))) {
     const cwd = Object.entries(input).find(([k, v]) => CWD_KEY.test(k) && typeof v === 'string')?.[1] as string | undefined;
-    return { type: 'shell', command: top, cwd: cwd ?? null };
+    // a tool the guard does not know may keep the command's input open for what a later call types (no hook sees it)
+    return { type: 'shell', command: top, cwd: cwd ?? null, stdinUnseen: true };
   }
   if (commands.length) return { type: 'paths', paths, commands };
   return paths.length ? { type: 'paths', paths } : { type: 'other' };

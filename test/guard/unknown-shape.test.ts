@@ -12,6 +12,7 @@ import { decide } from '../../src/guard/entry';
 import { unknownShape } from '../../src/clients/event';
 import { foreignWorld, FOREIGN_FILE, verdict } from './world';
 import { ME } from './helpers';
+import { makeRepo } from '../helpers/repo';
 
 const THEIR_REF = 'refs/handoffs/main/auth-refactor';
 
@@ -24,7 +25,7 @@ async function judged(p: Record<string, unknown>, client = 'claude-code'): Promi
 
 describe('unknown shapes are judged', () => {
   it('reads a command line under any command-like key, at any depth, and never as a path', () => {
-    expect(unknownShape('mcp__shell__exec', { command: 'git status', cwd: '/tmp/x' })).toEqual({ type: 'shell', command: 'git status', cwd: '/tmp/x' });
+    expect(unknownShape('mcp__shell__exec', { command: 'git status', cwd: '/tmp/x' })).toEqual({ type: 'shell', command: 'git status', cwd: '/tmp/x', stdinUnseen: true });
     expect(unknownShape('mcp__shell__exec', { cmd: ['git', 'update-ref', '-d', THEIR_REF] })).toEqual({ type: 'paths', paths: [], commands: [`git update-ref -d ${THEIR_REF}`] });
     expect(unknownShape('run_task', { task: { label: 'x', command: 'rm -rf memory', args: [] } })).toMatchObject({ type: 'paths', commands: ['rm -rf memory'] });
     // a client's read-only tool reads whatever it is given (the clients' records: src/clients/index.ts)
@@ -74,6 +75,33 @@ describe('unknown shapes are judged', () => {
       const r = spawnSync('/bin/sh', ['-c', command], { cwd: repo.dir, env: repo.env, input: JSON.stringify(p), encoding: 'utf8', timeout: 60_000 });
       expect(verdict(r.stdout), JSON.stringify(p).slice(0, 120)).toBe('deny');
     }
+  });
+
+  it('an interactive program through an unknown tool is refused where handoffs are, naming the non-interactive way', async () => {
+    const repo = await foreignWorld();
+    const call = (tool: string, input: Record<string, unknown>) => ({ session_id: ME, cwd: repo.dir, hook_event_name: 'PreToolUse', tool_name: tool, tool_input: input });
+    for (const p of [
+      call('mcp__shell__run', { command: 'bash' }),
+      call('mcp__shell__run', { cmd: 'python3' }),
+      call('mcp__shell__exec', { command: 'sh', args: [] }),
+      call('mcp__shell__exec', { command: 'node', name: 'repl' }),
+      call('mcp__term__open', { command: 'bash -i', cwd: repo.dir }),
+      call('run_task', { task: { label: 'x', command: 'vim', args: [] } }),
+    ]) {
+      const r = await judged(p);
+      expect(r.verdict, JSON.stringify(p.tool_input)).toBe('deny');
+      expect(r.reason).toMatch(/bash -c '<commands>'.*python3 -c/);
+    }
+    // through the real sh front as wired for Claude Code
+    const front = spawnSync('/bin/sh', ['-c', hookCommand(WIRING.claude, `"${FRONT}" --client=claude-code`)], { cwd: repo.dir, env: repo.env, input: JSON.stringify(call('mcp__shell__run', { command: 'bash' })), encoding: 'utf8', timeout: 60_000 });
+    expect(verdict(front.stdout)).toBe('deny');
+    for (const p of [call('mcp__shell__run', { command: 'ls' }), call('mcp__shell__run', { cmd: 'python3 -c "print(1)"' }), call('mcp__shell__exec', { command: 'bash', args: ['-c', 'echo hi'] })]) {
+      expect((await judged(p)).verdict, JSON.stringify(p.tool_input)).toBe('allow');
+    }
+    // where git-handoff protects nothing, an interactive program is the tool's business
+    const plain = makeRepo({ commit: true });
+    const r = await judged({ session_id: ME, cwd: plain.dir, hook_event_name: 'PreToolUse', tool_name: 'mcp__shell__run', tool_input: { command: 'bash' } });
+    expect(r.verdict).toBe('allow');
   });
 
   it('an adapter that throws is read as an unknown shape: the call it carries is judged, not allowed for the throw', async () => {
