@@ -18,7 +18,7 @@ export function namesProtected(a: ToolAction): boolean {
     case 'edit':
       return /handoff|\.git|memory/.test(a.path);
     case 'patch':
-      return /^\*\*\* (Add|Update|Delete) File: .*(handoff|\.git|memory)|^\*\*\* Move to: .*(handoff|\.git|memory)/m.test(a.patch);
+      return /^\s*\*\*\* (Add|Update|Delete) File:.*(handoff|\.git|memory)|^\s*\*\*\* Move to:.*(handoff|\.git|memory)/m.test(a.patch);
     case 'paths':
       return a.paths.some((p) => /handoff|\.git|memory/.test(p)) || (a.commands ?? []).some((c) => PROTECTED_TEXT.test(c));
     default:
