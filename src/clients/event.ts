@@ -156,6 +156,7 @@ export function unknownShape(tool: string | null, input: Record<string, unknown>
     over = `the tool's arguments hold more than ${MAX_PATHS} paths`;
     return false;
   };
+  const dirs = Object.entries(input).flatMap(([k, v]) => (CWD_KEY.test(k) && typeof v === 'string' && v ? [v] : []));
   const visit = (v: unknown, key: string, depth: number): void => {
     if (over || !count()) return;
     if (depth > MAX_NESTING) {
@@ -166,7 +167,11 @@ export function unknownShape(tool: string | null, input: Record<string, unknown>
       // a command line is judged as one (never as a path: its words are read by the shell rules), code as its interpreter would run it
       if (COMMAND_KEY.test(key)) commands.push(v);
       else if (CODE_KEY.test(key)) commands.push(`${interpreterOf(tool, input)} ${shellQuote(v)}`);
-      else if (v && v.length < 4096 && !v.includes('\n') && !PROSE_KEY.test(key)) paths.push(v);
+      else if (v && !/\n\s*\S/.test(v) && !PROSE_KEY.test(key)) {
+        // a path with a line end after it, a path of any length (`./././…`); a relative one also where the tool is told to work
+        paths.push(v);
+        if (!CWD_KEY.test(key) && !v.startsWith('/') && !v.startsWith('~') && !v.includes(':')) for (const dir of dirs) paths.push(`${dir.replace(/\/+$/, '')}/${v}`);
+      }
     } else if (Array.isArray(v) && COMMAND_KEY.test(key) && v.length && v.every((x) => typeof x === 'string')) commands.push(v.map(shellWord).join(' '));
     else if (Array.isArray(v)) for (const x of v) visit(x, key, depth + 1);
     else if (v && typeof v === 'object') {

@@ -135,7 +135,7 @@ const DESTRUCTIVE_TOOL = /delete|remove|(^|[^a-z])rm|move|rename|purge|trash|wip
 function toolPathOps(ctx: GuardContext, given: string[], budget: Budget): FileOp[] {
   const ops: FileOp[] = [];
   const whole = DESTRUCTIVE_TOOL.test(ctx.event.tool ?? '');
-  for (const p of given) {
+  for (const p of given.flatMap((g) => toolPathSpellings(g, ctx.env.HOME))) {
     const words = isPattern(p) && !/[$`]/.test(p) ? (expandWord(p, {}, ctx.event.cwd, budget) ?? [p]) : [p];
     for (const w of words) {
       const abs = ctx.abs(w);
@@ -144,6 +144,26 @@ function toolPathOps(ctx: GuardContext, given: string[], budget: Budget): FileOp
     }
   }
   return ops;
+}
+
+/**
+ * The paths a tool may take a path argument for, beside the argument itself: its home spelled `~`, `$HOME` or `${HOME}`,
+ * a `file://` URI (percent-decoded, `localhost` or no host), without the line end or spaces it was given after it.
+ */
+function toolPathSpellings(given: string, home: string | undefined): string[] {
+  const out = new Set([given, given.replace(/\s+$/, '')]);
+  for (const p of [...out]) {
+    const uri = /^file:\/\/(?:localhost)?(\/.*)$/i.exec(p);
+    if (uri) {
+      try {
+        out.add(decodeURIComponent(uri[1]));
+      } catch {
+        out.add(uri[1]);
+      }
+    }
+  }
+  if (home) for (const p of [...out]) out.add(p.replace(/^(~|\$HOME|\$\{HOME\})(?=\/|$)/, home));
+  return [...out].filter(Boolean);
 }
 
 function patchOps(ctx: GuardContext, patch: string, cwd: string | null): FileOp[] {
