@@ -129,6 +129,11 @@ const COMMAND_KEY = /^(command|cmd|command_?line|shell_?command|script|program|e
 const ARGS_KEY = /^(args|argv|arguments)$/i;
 /** Keys under which a tool carries code it runs. */
 const CODE_KEY = /^(code|code_?snippet|snippet|source_?code)$/i;
+/** Keys under which a terminal tool carries what it types into a shell (VS Code's sendSequence `{text}`, a send-text tool). */
+const TYPED_KEY = /^(text|sequence|input|keys|data|chars|line)$/i;
+/** A tool whose name says it types into a terminal or a shell's input (`terminal_send_sequence`, `sendSequence`, `send_to_terminal`). */
+const typesIntoShell = (tool: string) => nameWords(tool).some((w) => w === 'terminal' || w === 'sequence' || w === 'stdin' || w === 'pty' || w === 'tty');
+
 /** Keys that name where a command runs, not what it touches. */
 const CWD_KEY = /^(cwd|workdir|dir_path|directory|working_?directory)$/i;
 /** Keys whose text is prose or a file's content, never a path a tool writes. */
@@ -156,6 +161,7 @@ export function unknownShape(tool: string | null, input: Record<string, unknown>
     over = `the tool's arguments hold more than ${MAX_PATHS} paths`;
     return false;
   };
+  const typing = typesIntoShell(tool);
   const dirs = Object.entries(input).flatMap(([k, v]) => (CWD_KEY.test(k) && typeof v === 'string' && v ? [v] : []));
   const visit = (v: unknown, key: string, depth: number): void => {
     if (over || !count()) return;
@@ -166,6 +172,8 @@ export function unknownShape(tool: string | null, input: Record<string, unknown>
     if (typeof v === 'string') {
       // a command line is judged as one (never as a path: its words are read by the shell rules), code as its interpreter would run it
       if (COMMAND_KEY.test(key)) commands.push(v);
+      // typed into a terminal, a carriage return ends a line as a newline does
+      else if (typing && TYPED_KEY.test(key)) commands.push(v.replace(/\r\n?/g, '\n'));
       else if (CODE_KEY.test(key)) commands.push(`${interpreterOf(tool, input)} ${shellQuote(v)}`);
       else if (v && !/\n\s*\S/.test(v) && !PROSE_KEY.test(key)) {
         // a path with a line end after it, a path of any length (`./././…`); a relative one also where the tool is told to work

@@ -104,6 +104,31 @@ describe('unknown shapes are judged', () => {
     expect(r.verdict).toBe('allow');
   });
 
+  it("a terminal tool's typed text is a command line: VS Code's sendSequence and send-text tools, its tasks, Copilot's toolArgs as JSON text", async () => {
+    const repo = await foreignWorld();
+    const vscode = (tool: string, input: Record<string, unknown>) => ({ timestamp: '2026-11-23T21:58:02.117Z', hook_event_name: 'PreToolUse', session_id: ME, cwd: repo.dir, tool_name: tool, tool_input: input });
+    const copilot = (tool: string, args: Record<string, unknown>) => ({ sessionId: ME, timestamp: 1795402127264, cwd: repo.dir, toolName: tool, toolArgs: JSON.stringify(args) });
+    const refused: Array<[Record<string, unknown>, string]> = [
+      [vscode('run_in_terminal', { command: `rm ${FOREIGN_FILE}`, explanation: 'x' }), 'vscode'],
+      [vscode('terminal_send_sequence', { sequence: `rm ${FOREIGN_FILE}\n` }), 'vscode'],
+      [vscode('sendSequence', { text: `rm ${FOREIGN_FILE}\r` }), 'vscode'],
+      [vscode('send_to_terminal', { terminalId: 't1', text: `git update-ref -d ${THEIR_REF}` }), 'vscode'],
+      [vscode('create_and_run_task', { workspaceFolder: repo.dir, task: { label: 'x', type: 'shell', command: 'rm', args: [FOREIGN_FILE] } }), 'vscode'],
+      [vscode('create_and_run_task', { command: 'git', args: ['update-ref', '-d', THEIR_REF] }), 'vscode'],
+      [copilot('bash', { command: `git update-ref -d ${THEIR_REF}` }), 'copilot'],
+      [copilot('create', { path: `${repo.dir}/${FOREIGN_FILE}`, file_text: 'x' }), 'copilot'],
+    ];
+    const allowed: Array<[Record<string, unknown>, string]> = [
+      [vscode('terminal_send_sequence', { sequence: 'npm test\n' }), 'vscode'],
+      [vscode('get_terminal_output', { id: 'x' }), 'vscode'],
+      [copilot('bash', { command: 'npm test' }), 'copilot'],
+    ];
+    const wrong: string[] = [];
+    for (const [p, client] of refused) if ((await judged(p, client)).verdict !== 'deny') wrong.push(`allowed ${JSON.stringify(p).slice(0, 200)}`);
+    for (const [p, client] of allowed) if ((await judged(p, client)).verdict !== 'allow') wrong.push(`refused ${JSON.stringify(p).slice(0, 200)}`);
+    expect(wrong).toEqual([]);
+  });
+
   it('an adapter that throws is read as an unknown shape: the call it carries is judged, not allowed for the throw', async () => {
     const repo = await foreignWorld();
     const throwing = readsUnknownShapes({ ...claude, parse: () => { throw new Error('boom'); } });
