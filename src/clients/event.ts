@@ -8,7 +8,7 @@ export type EventKind = 'pre-tool' | 'post-tool' | 'session-start' | 'session-en
 
 /** What a tool call does, as far as handoffs are concerned. */
 export type ToolAction =
-  /** `stdinUnseen`: the command's stdin stays open for later input no hook sees (Codex's exec_command, then write_stdin) */
+  /** `stdinUnseen`: the command's stdin may stay open for later input no hook sees (Codex's exec_command, then write_stdin; an unknown tool) */
   | { type: 'shell'; command: string; cwd: string | null; stdinUnseen?: true }
   /** a whole new content for a file */
   | { type: 'write'; path: string; content: string }
@@ -18,7 +18,7 @@ export type ToolAction =
   | { type: 'patch'; patch: string; cwd: string | null }
   /**
    * a tool that may write, its arguments in a shape the guard does not know: every path-like string it was given, and
-   * every command line it was given under a command-like key (judged as shell lines)
+   * every command line it was given under a command-like key (judged as shell lines, their input as open for later)
    */
   | { type: 'paths'; paths: string[]; commands?: string[]; over?: string }
   | { type: 'other' };
@@ -129,6 +129,11 @@ const COMMAND_KEY = /^(command|cmd|command_?line|shell_?command|script|program|e
 const ARGS_KEY = /^(args|argv|arguments)$/i;
 /** Keys under which a tool carries code it runs. */
 const CODE_KEY = /^(code|code_?snippet|snippet|source_?code)$/i;
+/** Keys under which a terminal tool carries what it types into a shell (VS Code's sendSequence `{text}`, a send-text tool). */
+const TYPED_KEY = /^(text|sequence|input|keys|data|chars|line)$/i;
+/** A tool whose name says it types into a terminal or a shell's input (`terminal_send_sequence`, `sendSequence`, `send_to_terminal`). */
+const typesIntoShell = (tool: string) => nameWords(tool).some((w) => w === 'terminal' || w === 'sequence' || w === 'stdin' || w === 'pty' || w === 'tty');
+
 /** Keys that name where a command runs, not what it touches. */
 const CWD_KEY = /^(cwd|workdir|dir_path|directory|working_?directory)$/i;
 /** Keys whose text is prose or a file's content, never a path a tool writes. */
@@ -156,6 +161,8 @@ export function unknownShape(tool: string | null, input: Record<string, unknown>
     over = `the tool's arguments hold more than ${MAX_PATHS} paths`;
     return false;
   };
+  const typing = typesIntoShell(tool);
+  const dirs = Object.entries(input).flatMap(([k, v]) => (CWD_KEY.test(k) && typeof v === 'string' && v ? [v] : []));
   const visit = (v: unknown, key: string, depth: number): void => {
     if (over || !count()) return;
     if (depth > MAX_NESTING) {
@@ -165,8 +172,14 @@ export function unknownShape(tool: string | null, input: Record<string, unknown>
     if (typeof v === 'string') {
       // a command line is judged as one (never as a path: its words are read by the shell rules), code as its interpreter would run it
       if (COMMAND_KEY.test(key)) commands.push(v);
+      // typed into a terminal, a carriage return ends a line as a newline does
+      else if (typing && TYPED_KEY.test(key)) commands.push(v.replace(/\r\n?/g, '\n'));
       else if (CODE_KEY.test(key)) commands.push(`${interpreterOf(tool, input)} ${shellQuote(v)}`);
-      else if (v && v.length < 4096 && !v.includes('\n') && !PROSE_KEY.test(key)) paths.push(v);
+      else if (v && !/\n\s*\S/.test(v) && !PROSE_KEY.test(key)) {
+        // a path with a line end after it, a path of any length (`./././…`); a relative one also where the tool is told to work
+        paths.push(v);
+        if (!CWD_KEY.test(key) && !v.startsWith('/') && !v.startsWith('~') && !v.includes(':')) for (const dir of dirs) paths.push(`${dir.replace(/\/+$/, '')}/${v}`);
+      }
     } else if (Array.isArray(v) && COMMAND_KEY.test(key) && v.length && v.every((x) => typeof x === 'string')) commands.push(v.map(shellWord).join(' '));
     else if (Array.isArray(v)) for (const x of v) visit(x, key, depth + 1);
     else if (v && typeof v === 'object') {
@@ -184,7 +197,8 @@ export function unknownShape(tool: string | null, input: Record<string, unknown>
   const top = str(input.command) ?? str(input.cmd);
   if (commands.length === 1 && top === commands[0] && paths.every((p) => Object.entries(input).some(([k, v]) => CWD_KEY.test(k) && v === p))) {
     const cwd = Object.entries(input).find(([k, v]) => CWD_KEY.test(k) && typeof v === 'string')?.[1] as string | undefined;
-    return { type: 'shell', command: top, cwd: cwd ?? null };
+    // a tool the guard does not know may keep the command's input open for what a later call types (no hook sees it)
+    return { type: 'shell', command: top, cwd: cwd ?? null, stdinUnseen: true };
   }
   if (commands.length) return { type: 'paths', paths, commands };
   return paths.length ? { type: 'paths', paths } : { type: 'other' };

@@ -48,9 +48,10 @@ export async function decide(ctx: GuardContext): Promise<Decision> {
       // its first sight (one stat) also checks the handoff refs against the loss record (record-sight.ts)
       const lost = loc && !ctx.event.agentId && !isKnownSession(loc.commonDir, ctx.session!) ? await (await import('./record-sight')).lossesAtFirstSight(ctx, loc) : null;
       const note = loc && clientPid(ctx.event.client, ctx.env) !== null ? await followLineage(ctx, loc, 'tool') : null;
-      // a shell whose input stays open for what no hook sees (Codex's exec_command, then write_stdin): src/guard/interactive.ts
+      // a shell whose input stays open for what no hook sees (Codex's exec_command, then write_stdin; an unknown tool's command): src/guard/interactive.ts
       const a = ctx.event.action;
-      const interactive = a.type === 'shell' && a.stdinUnseen ? (await import('./interactive')).interactiveProblem(ctx, a.command, a.cwd) : null;
+      const open = a.type === 'shell' && a.stdinUnseen ? [a.command] : a.type === 'paths' ? (a.commands ?? []) : [];
+      const interactive = open.length ? ((await import('./interactive')).interactiveProblem(ctx, open, a.type === 'shell' ? a.cwd : null)) : null;
       let d: Decision = interactive ? { deny: interactive } : {};
       if (!interactive && !surelyHarmless(ctx.event.action, ctx.shellLine)) {
         try {

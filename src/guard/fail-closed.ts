@@ -1,26 +1,32 @@
 // Fail closed where it matters (issue 13): an internal error, a timeout or an unreadable input on a tool call that
 // names what the guard protects denies; every other call still fails open, so a broken guard never bricks a session.
 import type { Decision, ToolAction } from '../clients/event';
+import { NAMES_HOOK_FILE } from '../clients/hook-files';
 
 /** Commands longer than this are not read: one naming protected things is refused, any other allowed. */
 export const MAX_COMMAND = 256 * 1024;
 
-// Handoff refs and files, git's directory and ref store, git-handoff's state, the git verbs the rules judge (any
-// `git`), an interpreter running git-handoff, and expansions (which may name any of it).
-const PROTECTED_TEXT = /handoff|\.git|refs\/|update-ref|symbolic-ref|packed-refs|fast-import|\bgit\b|git-|\$|`/;
+// Handoff refs and files, git's directory, ref store and configuration (`.git`, `.gitconfig`, `git/config`),
+// git-handoff's state, the git verbs the rules judge (any `git`), an interpreter running git-handoff, and expansions
+// (which may name any of it); the clients' settings, hook and trust files (src/clients/hook-files.ts) beside them.
+const PROTECTED_TEXT = /handoff|\.git|git\/config|refs\/|update-ref|symbolic-ref|packed-refs|fast-import|\bgit\b|git-|\$|`/;
+/** A path that may be protected: a handoff file, git's directory or configuration, a client's settings, a home or a URI not read yet. */
+const PROTECTED_PATH = /handoff|\.git|git\/config|memory|^~|\$\{?HOME|^file:/i;
+const namesPath = (p: string) => PROTECTED_PATH.test(p) || NAMES_HOOK_FILE.test(p);
+const namesText = (t: string) => PROTECTED_TEXT.test(t) || NAMES_HOOK_FILE.test(t);
 
 /** Whether a tool call names anything the guard protects (decided on text only: it cannot fail). */
 export function namesProtected(a: ToolAction): boolean {
   switch (a.type) {
     case 'shell':
-      return PROTECTED_TEXT.test(a.command);
+      return namesText(a.command);
     case 'write':
     case 'edit':
-      return /handoff|\.git|memory/.test(a.path);
+      return namesPath(a.path);
     case 'patch':
-      return /^\*\*\* (Add|Update|Delete) File: .*(handoff|\.git|memory)|^\*\*\* Move to: .*(handoff|\.git|memory)/m.test(a.patch);
+      return a.patch.split(/\r?\n/).some((l) => /^\s*\*\*\* ((Add|Update|Delete) File|Move to):/.test(l) && namesPath(l.replace(/^\s*\*\*\* [^:]+:\s*/, '')));
     case 'paths':
-      return a.paths.some((p) => /handoff|\.git|memory/.test(p)) || (a.commands ?? []).some((c) => PROTECTED_TEXT.test(c));
+      return a.paths.some(namesPath) || (a.commands ?? []).some(namesText);
     default:
       return false;
   }

@@ -113,8 +113,16 @@ function protectedStateAt(ctx: GuardContext, dir: string): string | null {
   }
 }
 
-/** The refusal of a shell call whose open input the guard cannot read, or null. */
-export function interactiveProblem(ctx: GuardContext, command: string, cwd: string | null): string | null {
+/** The refusal of a call running command lines whose open input the guard cannot read, or null. */
+export function interactiveProblem(ctx: GuardContext, commands: string[], cwd: string | null): string | null {
+  for (const command of commands) {
+    const problem = lineProblem(ctx, command, cwd);
+    if (problem) return problem;
+  }
+  return null;
+}
+
+function lineProblem(ctx: GuardContext, command: string, cwd: string | null): string | null {
   let cmds: SimpleCommand[];
   try {
     cmds = parseShell(command, cwd ?? ctx.event.cwd);
@@ -132,7 +140,7 @@ export function interactiveProblem(ctx: GuardContext, command: string, cwd: stri
     const at = protectedStateAt(ctx, cmd.cwd ?? cwd ?? ctx.event.cwd);
     if (!at) continue;
     return (
-      `\`${neutral(command)}\`: ${why}, and what is typed into it later (write_stdin) reaches no hook, in ${neutral(at)}, where git-handoff protects handoffs. ` +
+      `\`${neutral(command)}\`: ${why}, and what is typed into it later (Codex's write_stdin, a tool's later input) reaches no hook, in ${neutral(at)}, where git-handoff protects handoffs. ` +
       `Run the whole command line in one call instead (\`bash -c '<commands>'\`, \`python3 -c '<code>'\`, or a script file run as \`python3 <file>\`), with no tty and nothing typed later.`
     );
   }

@@ -12,6 +12,7 @@ import { decide } from '../../src/guard/entry';
 import { unknownShape } from '../../src/clients/event';
 import { foreignWorld, FOREIGN_FILE, verdict } from './world';
 import { ME } from './helpers';
+import { makeRepo } from '../helpers/repo';
 
 const THEIR_REF = 'refs/handoffs/main/auth-refactor';
 
@@ -24,7 +25,7 @@ async function judged(p: Record<string, unknown>, client = 'claude-code'): Promi
 
 describe('unknown shapes are judged', () => {
   it('reads a command line under any command-like key, at any depth, and never as a path', () => {
-    expect(unknownShape('mcp__shell__exec', { command: 'git status', cwd: '/tmp/x' })).toEqual({ type: 'shell', command: 'git status', cwd: '/tmp/x' });
+    expect(unknownShape('mcp__shell__exec', { command: 'git status', cwd: '/tmp/x' })).toEqual({ type: 'shell', command: 'git status', cwd: '/tmp/x', stdinUnseen: true });
     expect(unknownShape('mcp__shell__exec', { cmd: ['git', 'update-ref', '-d', THEIR_REF] })).toEqual({ type: 'paths', paths: [], commands: [`git update-ref -d ${THEIR_REF}`] });
     expect(unknownShape('run_task', { task: { label: 'x', command: 'rm -rf memory', args: [] } })).toMatchObject({ type: 'paths', commands: ['rm -rf memory'] });
     // a client's read-only tool reads whatever it is given (the clients' records: src/clients/index.ts)
@@ -74,6 +75,58 @@ describe('unknown shapes are judged', () => {
       const r = spawnSync('/bin/sh', ['-c', command], { cwd: repo.dir, env: repo.env, input: JSON.stringify(p), encoding: 'utf8', timeout: 60_000 });
       expect(verdict(r.stdout), JSON.stringify(p).slice(0, 120)).toBe('deny');
     }
+  });
+
+  it('an interactive program through an unknown tool is refused where handoffs are, naming the non-interactive way', async () => {
+    const repo = await foreignWorld();
+    const call = (tool: string, input: Record<string, unknown>) => ({ session_id: ME, cwd: repo.dir, hook_event_name: 'PreToolUse', tool_name: tool, tool_input: input });
+    for (const p of [
+      call('mcp__shell__run', { command: 'bash' }),
+      call('mcp__shell__run', { cmd: 'python3' }),
+      call('mcp__shell__exec', { command: 'sh', args: [] }),
+      call('mcp__shell__exec', { command: 'node', name: 'repl' }),
+      call('mcp__term__open', { command: 'bash -i', cwd: repo.dir }),
+      call('run_task', { task: { label: 'x', command: 'vim', args: [] } }),
+    ]) {
+      const r = await judged(p);
+      expect(r.verdict, JSON.stringify(p.tool_input)).toBe('deny');
+      expect(r.reason).toMatch(/bash -c '<commands>'.*python3 -c/);
+    }
+    // through the real sh front as wired for Claude Code
+    const front = spawnSync('/bin/sh', ['-c', hookCommand(WIRING.claude, `"${FRONT}" --client=claude-code`)], { cwd: repo.dir, env: repo.env, input: JSON.stringify(call('mcp__shell__run', { command: 'bash' })), encoding: 'utf8', timeout: 60_000 });
+    expect(verdict(front.stdout)).toBe('deny');
+    for (const p of [call('mcp__shell__run', { command: 'ls' }), call('mcp__shell__run', { cmd: 'python3 -c "print(1)"' }), call('mcp__shell__exec', { command: 'bash', args: ['-c', 'echo hi'] })]) {
+      expect((await judged(p)).verdict, JSON.stringify(p.tool_input)).toBe('allow');
+    }
+    // where git-handoff protects nothing, an interactive program is the tool's business
+    const plain = makeRepo({ commit: true });
+    const r = await judged({ session_id: ME, cwd: plain.dir, hook_event_name: 'PreToolUse', tool_name: 'mcp__shell__run', tool_input: { command: 'bash' } });
+    expect(r.verdict).toBe('allow');
+  });
+
+  it("a terminal tool's typed text is a command line: VS Code's sendSequence and send-text tools, its tasks, Copilot's toolArgs as JSON text", async () => {
+    const repo = await foreignWorld();
+    const vscode = (tool: string, input: Record<string, unknown>) => ({ timestamp: '2026-11-23T21:58:02.117Z', hook_event_name: 'PreToolUse', session_id: ME, cwd: repo.dir, tool_name: tool, tool_input: input });
+    const copilot = (tool: string, args: Record<string, unknown>) => ({ sessionId: ME, timestamp: 1795402127264, cwd: repo.dir, toolName: tool, toolArgs: JSON.stringify(args) });
+    const refused: Array<[Record<string, unknown>, string]> = [
+      [vscode('run_in_terminal', { command: `rm ${FOREIGN_FILE}`, explanation: 'x' }), 'vscode'],
+      [vscode('terminal_send_sequence', { sequence: `rm ${FOREIGN_FILE}\n` }), 'vscode'],
+      [vscode('sendSequence', { text: `rm ${FOREIGN_FILE}\r` }), 'vscode'],
+      [vscode('send_to_terminal', { terminalId: 't1', text: `git update-ref -d ${THEIR_REF}` }), 'vscode'],
+      [vscode('create_and_run_task', { workspaceFolder: repo.dir, task: { label: 'x', type: 'shell', command: 'rm', args: [FOREIGN_FILE] } }), 'vscode'],
+      [vscode('create_and_run_task', { command: 'git', args: ['update-ref', '-d', THEIR_REF] }), 'vscode'],
+      [copilot('bash', { command: `git update-ref -d ${THEIR_REF}` }), 'copilot'],
+      [copilot('create', { path: `${repo.dir}/${FOREIGN_FILE}`, file_text: 'x' }), 'copilot'],
+    ];
+    const allowed: Array<[Record<string, unknown>, string]> = [
+      [vscode('terminal_send_sequence', { sequence: 'npm test\n' }), 'vscode'],
+      [vscode('get_terminal_output', { id: 'x' }), 'vscode'],
+      [copilot('bash', { command: 'npm test' }), 'copilot'],
+    ];
+    const wrong: string[] = [];
+    for (const [p, client] of refused) if ((await judged(p, client)).verdict !== 'deny') wrong.push(`allowed ${JSON.stringify(p).slice(0, 200)}`);
+    for (const [p, client] of allowed) if ((await judged(p, client)).verdict !== 'allow') wrong.push(`refused ${JSON.stringify(p).slice(0, 200)}`);
+    expect(wrong).toEqual([]);
   });
 
   it('an adapter that throws is read as an unknown shape: the call it carries is judged, not allowed for the throw', async () => {

@@ -259,14 +259,16 @@ export function parsePatch(patch: string): PatchFile[] {
   let cur: PatchFile | null = null;
   // the hunk a context, removed or added line belongs to: the last, or a first one where no `@@` opened it
   const hunk = () => cur!.hunks.at(-1) ?? (cur!.hunks.push({ old: [], new: [] }), cur!.hunks.at(-1)!);
-  for (const line of patch.split('\n')) {
-    const h = /^\*\*\* (Add|Update|Delete) File: (.+)$/.exec(line);
+  // Codex reads its lines without their CR, and a header trimmed (inside an Update's hunks a line led by a space is context)
+  for (const line of patch.split(/\r?\n/)) {
+    const context: boolean = (cur as PatchFile | null)?.op === 'update' && line.startsWith(' ');
+    const h: RegExpExecArray | null = context ? null : /^\*\*\* (Add|Update|Delete) File:(.+)$/.exec(line.trim());
     if (h) {
       cur = { op: h[1].toLowerCase() as PatchFile['op'], path: h[2].trim(), added: [], removed: [], hunks: [] };
       files.push(cur);
       continue;
     }
-    const mv = /^\*\*\* Move to: (.+)$/.exec(line);
+    const mv = context ? null : /^\*\*\* Move to:(.+)$/.exec(line.trim());
     if (mv && cur) cur.moveTo = mv[1].trim();
     else if (cur && line.startsWith('@@')) {
       const anchor = line.slice(2).trim();

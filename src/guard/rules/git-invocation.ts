@@ -65,10 +65,13 @@ export function gitOptionProblem(cmd: SimpleCommand, inv: GitInvocation, own: Ow
   return null;
 }
 
-/** Why the settings given to one git command (`-c`, --config-env, GIT_CONFIG_*) are not known to be quiet, or null. */
+/** Why the settings given to one git command (`-c`, --config-env, GIT_CONFIG_*) are not known to be quiet or change git-handoff's own, or null. */
 export function oneOffKeysProblem(inv: GitInvocation, show: string): string | null {
   for (const c of inv.config ?? []) {
     const eq = c.indexOf('=');
+    const key = eq < 0 ? c : c.slice(0, eq);
+    // git-handoff's own settings, read by its git hooks and by `git handoff` itself under this git
+    if (/^handoff\./i.test(key) && !READS.test(inv.sub)) return `\`${show}\` runs \`git ${inv.sub}\` with git-handoff's own setting ${key.toLowerCase().replace(/[^\w.-]/g, '?').slice(0, 80)} changed for it (guard, claims, protected files, sync remote): those are the person's to change. Run it without that setting.`;
     const problem = unknownKeyProblem(eq < 0 ? c : c.slice(0, eq), eq < 0 ? 'true' : c.slice(eq + 1));
     if (problem) return `\`${show}\` gives git a setting for this command: ${problem} (trace2 targets, cookie files and the like write files). Run it without that setting, or ask the person.`;
   }

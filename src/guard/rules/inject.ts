@@ -9,6 +9,8 @@ import type { SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
 
 const NEEDS_SESSION = new Set(['write', 'archive', 'restore', 'import', 'release', 'sync']);
+/** Commands that write as the session they name (`--session`, a session variable) or as the person (`--person`). */
+const WRITES_AS = new Set([...NEEDS_SESSION, 'edit', 'drop', 'redact', 'rename-branch', 'claim']);
 
 export const isHandoffCommand = (inv: GitInvocation | null) => inv?.sub === 'handoff';
 
@@ -69,7 +71,15 @@ export function judgeHandoffCommand(inv: GitInvocation, cmd: SimpleCommand, e: G
   }
   const named = namedSession(inv.args, cmd.assigns);
   // Reading as another session harms no one (list, show, log, boot, sessions, doctor…): only a write would impersonate.
-  if (named !== null && named !== session && sub !== undefined && NEEDS_SESSION.has(sub)) {
+  if (sub !== undefined && WRITES_AS.has(sub) && inv.args.includes('--person')) {
+    return {
+      kind: 'deny',
+      reason:
+        `\`git handoff ${sub} --person\` acts as the person (person:<user.email>), but you are session ${session}. A session writes only as itself: ` +
+        `drop --person (the guard supplies your session), or ask the person to run it from their own terminal.`,
+    };
+  }
+  if (named !== null && named !== session && sub !== undefined && WRITES_AS.has(sub)) {
     return {
       kind: 'deny',
       reason:
@@ -79,6 +89,33 @@ export function judgeHandoffCommand(inv: GitInvocation, cmd: SimpleCommand, e: G
   }
   if (named !== null || !needsSession(inv) || shellKnowsSession(e, session, env)) return { kind: 'ok' };
   return { kind: 'inject' };
+}
+
+/** git-handoff's own variables a session's command may set: its own id (checked below), its client, its role, debug output. */
+const SESSION_SETS = new Set(['GIT_HANDOFF_SESSION', 'GIT_HANDOFF_CLIENT', 'GIT_HANDOFF_ROLE', 'GIT_HANDOFF_DEBUG']);
+
+/**
+ * Why variables a session's command line sets (before a command, `export`, `env`, earlier on the line) change what
+ * git-handoff checks (GIT_HANDOFF_BYPASS, _WITNESS, _RECORD_CHECK, _BIN, …: the person's) or name another session's id
+ * in a variable git-handoff and its git hooks read a session from (`runs`: the command runs with them and is no `git handoff`
+ * command, which judgeHandoffCommand judges, reading as another session allowed), or null.
+ */
+export function productVariableProblem(vars: Record<string, string>, session: string | null, runs: boolean): string | null {
+  for (const [name, value] of Object.entries(vars)) {
+    if (name.startsWith('GIT_HANDOFF_') && !SESSION_SETS.has(name)) {
+      return (
+        `\`${name}\` switches or redirects git-handoff's own checks (its bypass, its record and witness, the program its git hooks run): only the ` +
+        `person sets it, from their own terminal. Run the command without it; if a check is wrong, tell the person what it refused and why.`
+      );
+    }
+    // the session's own id, or the variable that holds it, passes
+    if (!runs || !SESSION_ID_VARS.includes(name) || value === session || /^\$\{?[A-Z_]+\}?$/.test(value) && SESSION_ID_VARS.includes(value.replace(/[${}]/g, ''))) continue;
+    return (
+      `\`${name}=${value.slice(0, 80)}\` makes git-handoff and its git hooks take the command for session ${value.slice(0, 80) || '(empty)'}, but you are session ${session ?? '(unknown)'}. ` +
+      `A session acts only as itself: run it without that variable (the guard supplies yours).`
+    );
+  }
+  return null;
 }
 
 /**

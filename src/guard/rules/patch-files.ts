@@ -1,4 +1,4 @@
-// Programs that write the files a patch names — `patch`, `git apply`, `git am` — judged on those files: the patch
+// Programs that write the files a patch names — `patch`, `git apply`, `git am`, Codex's `apply_patch` — judged on those files: the patch
 // text is read where the guard can read it (a here-document, a file given by name or redirected in), each file named
 // in its headers taken with every leading directory stripped (-p is not trusted to be what the patch was made for).
 // A patch from input the guard cannot read (a pipe from another program) may name any file of the worktree.
@@ -7,6 +7,7 @@ import path from 'node:path';
 import { programName, type SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
 import { getopt, isLong } from '../shell/options';
+import { parsePatch } from './files';
 import type { WriteTarget } from '../shell/writes';
 
 const MAX_PATCH = 4 * 1024 * 1024;
@@ -77,6 +78,15 @@ export function patchTargets(cmd: SimpleCommand, inv: GitInvocation | null, abs:
     const from = [...(o.values.get('-i') ?? []), ...(o.values.get('--input') ?? []), ...o.operands.slice(1)];
     if (from.length) for (const f of from) texts.push(readPatch(abs(f, cmd.cwd)));
     else stdin();
+  } else if (prog === 'apply_patch' || prog === 'applypatch') {
+    // Codex's apply_patch in its shell (`apply_patch <<'EOF'`, `apply_patch '<envelope>'`): the envelope's files, as its tool reads them
+    const text = cmd.argv[1] ?? (stdin(), texts.pop() ?? null);
+    if (text === null) return top ? [{ path: top, kind: 'write', cwd: null, tree: true }] : [];
+    for (const f of parsePatch(text)) {
+      out.push({ path: f.path, kind: f.op === 'delete' || f.moveTo ? 'delete' : 'write', cwd });
+      if (f.moveTo) out.push({ path: f.moveTo, kind: 'write', cwd });
+    }
+    return out;
   } else return [];
   for (const text of texts) {
     // unreadable (a pipe from a program, a file too large or missing): it may name any file of the worktree

@@ -13,7 +13,7 @@ import { changedByCheckout, gitFileTargets, pathspecCovers, pathspecMatches } fr
 import { patchTargets } from './patch-files';
 import { extractTargets, linkSources, unknownWriterTargets } from './writers';
 import { unseenArgumentsProblem, untrackedProblem, withXargsInput } from './untracked';
-import { lineText, programName, SHELLS, type SimpleCommand } from '../shell/command';
+import { DECLARES, lineText, programName, SHELLS, type SimpleCommand } from '../shell/command';
 import { setsForLine } from '../shell/values';
 import { gitInvocation, type GitInvocation } from '../shell/git';
 import { parseShell } from '../shell/parse';
@@ -21,13 +21,13 @@ import { writeTargets, type WriteTarget } from '../shell/writes';
 import { hooksPathRemovalProblem, removesHooksPath, scopeArgs } from './git-config';
 import { hunkEdits, isProtected, judgeFile, parsePatch, type FileOp } from './files';
 import { interpreterWrites } from './interpreter-writes';
-import { commitNeedsSession, isHandoffCommand, judgeHandoffCommand, needsSession, plainHooksDir, REWRITES_ANY_COMMAND, sessionPrefix } from './inject';
+import { commitNeedsSession, isHandoffCommand, judgeHandoffCommand, needsSession, plainHooksDir, productVariableProblem, REWRITES_ANY_COMMAND, sessionPrefix } from './inject';
 import { RECORDS } from '../../clients/records';
 import { strangerFileProblem, strangerHandoffProblem } from '../stranger';
 import { codeRunsAnchors, handoffRun, personOnlyProblem, reinstallProblem } from './anchors';
 import { Earlier } from './earlier';
 import { pluginPathPrefix } from '../plugin-active';
-import { interpreterProblem, refCommandProblem, refStoreWriteProblem } from './refs';
+import { interpreterProblem, refCommandProblem, refStoreWriteProblem, repointedRemote, repointedRemoteProblem } from './refs';
 import { asWritten, type ReadLine } from './as-written';
 import { computePerimeter, namesPerimeterPart, ownRepositoryProblem, perimeterProblem, perimeterUnder, switchedWiringProblem, worktreeTarget, type Perimeter } from '../perimeter';
 import { installedDirs } from '../installed';
@@ -137,7 +137,7 @@ const DESTRUCTIVE_TOOL = /delete|remove|(^|[^a-z])rm|move|rename|purge|trash|wip
 function toolPathOps(ctx: GuardContext, given: string[], budget: Budget): FileOp[] {
   const ops: FileOp[] = [];
   const whole = DESTRUCTIVE_TOOL.test(ctx.event.tool ?? '');
-  for (const p of given) {
+  for (const p of given.flatMap((g) => toolPathSpellings(g, ctx.env.HOME))) {
     const words = isPattern(p) && !/[$`]/.test(p) ? (expandWord(p, {}, ctx.event.cwd, budget) ?? [p]) : [p];
     for (const w of words) {
       const abs = ctx.abs(w);
@@ -146,6 +146,26 @@ function toolPathOps(ctx: GuardContext, given: string[], budget: Budget): FileOp
     }
   }
   return ops;
+}
+
+/**
+ * The paths a tool may take a path argument for, beside the argument itself: its home spelled `~`, `$HOME` or `${HOME}`,
+ * a `file://` URI (percent-decoded, `localhost` or no host), without the line end or spaces it was given after it.
+ */
+function toolPathSpellings(given: string, home: string | undefined): string[] {
+  const out = new Set([given, given.replace(/\s+$/, '')]);
+  for (const p of [...out]) {
+    const uri = /^file:\/\/(?:localhost)?(\/.*)$/i.exec(p);
+    if (uri) {
+      try {
+        out.add(decodeURIComponent(uri[1]));
+      } catch {
+        out.add(uri[1]);
+      }
+    }
+  }
+  if (home) for (const p of [...out]) out.add(p.replace(/^(~|\$HOME|\$\{HOME\})(?=\/|$)/, home));
+  return [...out].filter(Boolean);
 }
 
 function patchOps(ctx: GuardContext, patch: string, cwd: string | null): FileOp[] {
@@ -279,6 +299,10 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     if (cmd.unread && cmd.builtBy) return { deny: builtScript(cmd.unread, cmd.builtBy) };
     if (cmd.unread && (COULD_PROTECT.test(whole) || COULD_PROTECT.test(command))) return { deny: unreadScript(cmd.unread) };
     const git = gitInvocation(cmd);
+    // git-handoff's own switches, and another session's id, set on the line (rules/inject.ts)
+    const runs = cmd.argv.length > 0 && !DECLARES.has(cmd.argv[0]) && !isHandoffCommand(git ?? handoffByInterpreter(cmd, whole));
+    const variables = productVariableProblem({ ...carried, ...cmd.assigns }, ctx.session, runs);
+    if (variables) return { deny: variables };
     // git judged by what it will do: its environment, its options and the settings given to it (rules/git-invocation.ts)
     const envFiles: WriteTarget[] = [];
     if (git) {
@@ -381,6 +405,12 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     }
     const refProblem = refCommandProblem(inv, cmd, whole, command, read);
     if (refProblem) return { deny: refProblem };
+    // the handoff remote repointed (its URL, its name, an insteadOf): git asked which it is only then
+    const repointed = repointedRemote(inv);
+    if (repointed !== null) {
+      const problem = await handoffRemoteProblem(ctx, inv, cmd, repointed, () => asWritten(command, inv, cmd.cwd ?? '/', read));
+      if (problem) return { deny: problem };
+    }
     // `git config --unset core.hooksPath` while git-handoff's stubs are where it points (rules/git-config.ts)
     if (inv.sub === 'config' && removesHooksPath(inv.args)) {
       const problem = await hooksPathRemoval(ctx, inv, command);
@@ -415,6 +445,22 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
   const onPath = handoff ? pluginPathPrefix(ctx.event.client, ctx.env) : null;
   if (onPath) return { ...files, updatedInput: { ...ctx.event.toolInput, command: `${onPath} ${command}` } };
   return files;
+}
+
+/** Why a command that repoints `remote` ('*': any) repoints this repository's handoff remote (SPEC 7), or null. */
+async function handoffRemoteProblem(ctx: GuardContext, inv: GitInvocation, cmd: SimpleCommand, remote: string, show: () => string): Promise<string | null> {
+  const loc = ctx.locate(inv.cwd ?? cmd.cwd ?? ctx.event.cwd);
+  if (!loc || inv.gitDir) return null;
+  const { resolveRemote } = await import('../../sync/remote');
+  let handoffRemote: string | null;
+  try {
+    handoffRemote = resolveRemote(await ctx.repo(loc));
+  } catch {
+    // no remote chosen (none, or several and none named): no handoff remote to repoint
+    handoffRemote = null;
+  }
+  if (handoffRemote === null || (remote !== '*' && remote !== handoffRemote && !/[$`*?[]/.test(remote))) return null;
+  return repointedRemoteProblem(show(), remote === '*' ? '*' : handoffRemote);
 }
 
 /**

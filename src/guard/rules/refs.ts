@@ -264,6 +264,34 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
   }
 }
 
+const REMOTE_VALUED = new Set(['-t', '-m', '--mirror']);
+
+/**
+ * The remote whose URL a command changes or whose name it takes away (`git remote set-url|rename|remove <r>`, `git
+ * config remote.<r>.url|pushurl …`), '*' for every remote (`git config url.<base>.insteadOf|pushInsteadOf …`), or null.
+ */
+export function repointedRemote(inv: GitInvocation): string | null {
+  const args = inv.args;
+  if (inv.sub === 'remote') {
+    const ops = positionals(args, REMOTE_VALUED);
+    return /^(set-url|rename|remove|rm)$/.test(ops[0] ?? '') ? (ops[1] ?? null) : null;
+  }
+  if (inv.sub !== 'config') return null;
+  const ops = positionals(args, CONFIG_VALUED);
+  if (ops[0] === 'set' || ops[0] === 'unset') ops.shift();
+  const writes = ops.length >= 2 || args.some((a) => /^(--add|--replace-all|--unset|--unset-all|--remove-section|--rename-section|-e|--edit)$/.test(a));
+  const key = ops[0] ?? '';
+  if (!writes) return null;
+  if (/^url\..+\.(push)?insteadof$/i.test(key)) return '*';
+  const m = /^remote\.(.+)\.(url|pushurl)$/i.exec(key) ?? (args.some((a) => /^--(remove|rename)-section$/.test(a)) ? /^remote\.(.+)$/i.exec(key) : null);
+  return m ? m[1] : null;
+}
+
+/** The refusal of a command that repoints the handoff remote (`remote`: its name). */
+export const repointedRemoteProblem = (show: string, remote: string) =>
+  `\`${show}\` changes where ${remote === '*' ? 'remote URLs lead' : `remote ${neutral(remote)}`} ${remote === '*' ? '(the handoff remote' : '(git-handoff\'s handoff remote'}: sync would push and fetch handoffs there). ` +
+  `Repointing it is the person's to do: ask them. Another remote (\`git remote add <name> <url>\`) is fine.`;
+
 /** The notes ref a `git notes` command works on: --ref, core.notesRef (-c) or GIT_NOTES_REF, else the default. */
 function notesRef(args: string[], config: string[], assigns: Record<string, string>): string {
   let ref = assigns.GIT_NOTES_REF ?? config.filter((c) => /^core\.notesref=/i.test(c)).map((c) => c.slice(c.indexOf('=') + 1)).pop() ?? 'refs/notes/commits';
