@@ -32,7 +32,7 @@ import { installedDirs } from '../installed';
 import { userDirs } from '../../user-dirs';
 import type { Location } from '../locate';
 import { NAMES_HOOK_FILE } from '../../clients/hook-files';
-import { gitEnvironmentProblem, gitOptionProblem, oneOffKeysProblem, separateGitDirProblem } from './git-invocation';
+import { gitEnvironmentProblem, gitOptionProblem, oneOffKeysProblem, separateGitDirProblem, sessionEnvironmentProblem } from './git-invocation';
 
 export async function preTool(ctx: GuardContext): Promise<Decision> {
   const a = ctx.event.action;
@@ -257,6 +257,8 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
   let handoff = false;
   // Variables set by earlier steps of the line (`X=1;`, `export X=1 &&`) still hold for the later ones.
   const carried: Record<string, string> = {};
+  // …and the ones `unset` removed (rules/git-invocation.ts sessionEnvironmentProblem)
+  const unset = new Set<string>();
   // links made and the index changed by earlier steps of the line (rules/earlier.ts)
   const earlier = new Earlier();
   const push = (op: FileOp) => {
@@ -268,6 +270,8 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     if (cmd.argv.length === 0) Object.assign(carried, cmd.assigns);
     else if (DECLARES.has(cmd.argv[0])) {
       for (const a of cmd.argv.slice(1)) if (/^[A-Za-z_]\w*=/.test(a)) carried[a.slice(0, a.indexOf('='))] = a.slice(a.indexOf('=') + 1);
+    } else if (cmd.argv[0] === 'unset') {
+      for (const a of cmd.argv.slice(1)) if (!a.startsWith('-')) unset.add(a), delete carried[a];
     }
     // a command line from a value the guard cannot see (runValueCommands in shell/values.ts)
     if (cmd.unseen && (COULD_PROTECT.test(whole) || COULD_PROTECT.test(command))) return { deny: unseenValue(cmd.unseen) };
@@ -285,7 +289,10 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
       const loc = ctx.locate(here);
       const own = (what: 'git-dir' | 'work-tree', value: string) =>
         loc !== null && !/[$`]/.test(value) && (what === 'git-dir' ? [loc.gitDir, loc.commonDir] : [loc.worktree]).includes(path.resolve(here, value));
-      const problem = gitEnvironmentProblem(git, cmd, { ...carried, ...cmd.assigns }, envFiles, own) ?? gitOptionProblem(cmd, git, own) ?? oneOffKeysProblem(git, show) ?? separateGitDirProblem(git, cmd, (d) => ctx.locate(d), show);
+      const problem =
+        gitEnvironmentProblem(git, cmd, { ...carried, ...cmd.assigns }, envFiles, own) ??
+        sessionEnvironmentProblem(git, { ...carried, ...cmd.assigns }, [...unset, ...(cmd.unsets ?? [])], ctx.session, show) ??
+        gitOptionProblem(cmd, git, own) ?? oneOffKeysProblem(git, show) ?? separateGitDirProblem(git, cmd, (d) => ctx.locate(d), show);
       if (problem) return { deny: problem };
       // a repository of git-handoff's own (the witness, an installed copy): run there, or pushed into
       if (!harmlessCommand(cmd) && !READING_VERBS.has(git.sub)) {
