@@ -222,7 +222,7 @@ async function fileDecision(ctx: GuardContext, given: FileOp[], budget: Budget):
   return warnings.length ? { context: warnings.join('\n'), notice: warnings.join('\n') } : {};
 }
 
-const REWRITING = new Set(['commit', 'rebase', 'reset', 'filter-branch', 'checkout', 'switch', 'branch']);
+const REWRITING = new Set(['commit', 'rebase', 'reset', 'filter-branch', 'checkout', 'switch', 'branch', 'update-ref', 'symbolic-ref', 'push']);
 const SWEEP_VERBS = new Set(['add', 'commit', 'stash', 'checkout', 'switch', 'reset', 'restore', 'clean', 'read-tree', 'checkout-index', 'rm', 'mv']);
 /** More simple commands than this on one line are not read one by one (a bound, like MAX_COMMAND). */
 const MAX_COMMANDS = 2000;

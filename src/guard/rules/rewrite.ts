@@ -1,7 +1,7 @@
 // Rewriting another session's commits (commit --amend, rebase, reset over them) is refused: git reads the
 // commits the command would drop or replace, and their Claude-Session-Id trailers name the owners.
 import type { Repo } from '../../git/repo';
-import { foreignCommits } from '../../handoff/store/ownership';
+import { foreignCommits, onlyInArgs } from '../../handoff/store/ownership';
 import { short } from '../../handoff/state/session';
 import type { GitInvocation } from '../shell/git';
 import { asWritten } from './as-written';
@@ -28,8 +28,81 @@ function forceCreate(inv: GitInvocation): { branch: string; start: string } | nu
   return rest[0] ? { branch: rest[0], start: rest[1] ?? 'HEAD' } : null;
 }
 
+/** A branch (or remote-tracking branch, for a push) a command deletes (`to` null) or points at another revision. */
+interface RefMove {
+  ref: string;
+  to: string | null;
+}
+const VALUED: Record<string, Set<string>> = {
+  'update-ref': new Set(['-m']),
+  'symbolic-ref': new Set(['-m']),
+  push: new Set(['--repo', '-o', '--push-option', '--receive-pack', '--exec']),
+  branch: new Set(['-u', '--set-upstream-to', '--contains', '--no-contains', '--merged', '--no-merged', '--points-at', '--sort', '--format']),
+};
+function operands(inv: GitInvocation): string[] {
+  const valued = VALUED[inv.sub] ?? new Set<string>();
+  const out: string[] = [];
+  for (let i = 0; i < inv.args.length; i++) {
+    const a = inv.args[i];
+    if (a === '--') return [...out, ...inv.args.slice(i + 1)];
+    if (valued.has(a)) i++;
+    else if (!a.startsWith('-')) out.push(a);
+  }
+  return out;
+}
+const FORCED_PUSH = /^(-f|--force|--force-with-lease(=.*)?|--force-if-includes)$/;
+
+/**
+ * The branches `git branch -d/-D`, a forced `git branch -M/-C` onto an existing name, `git update-ref`, `git
+ * symbolic-ref` (HEAD put on another branch: the next commit lays this index over it) and a forced or deleting
+ * `git push` (into `.`: the branches here; to a remote: its remote-tracking branches, the last value seen there)
+ * delete or point elsewhere; decided without git.
+ */
+function refMoves(inv: GitInvocation): RefMove[] {
+  const args = inv.args;
+  const ops = operands(inv);
+  if (inv.sub === 'branch') {
+    if (args.some((a) => a === '-r' || a === '--remotes')) return [];
+    if (args.some((a) => a === '-d' || a === '-D' || a === '--delete')) return ops.map((b) => ({ ref: `refs/heads/${b}`, to: null }));
+    const forced = args.some((a) => a === '-M' || a === '-C') || (args.some((a) => /^(-m|-c|--move|--copy)$/.test(a)) && args.some((a) => a === '-f' || a === '--force'));
+    if (!forced || ops.length === 0) return [];
+    const [from, onto] = ops.length > 1 ? ops : ['HEAD', ops[0]];
+    return [{ ref: `refs/heads/${onto}`, to: from }];
+  }
+  if (inv.sub === 'update-ref') {
+    const ref = ops[0];
+    if (args.includes('--stdin') || !ref || !(ref === 'HEAD' || ref.startsWith('refs/heads/'))) return [];
+    // a value not on the line (from xargs) or built by an expansion may be any commit: judged as the branch deleted
+    const to = ops[1];
+    return [{ ref, to: args.includes('-d') || to === undefined || /[$`]/.test(to) ? null : to }];
+  }
+  if (inv.sub === 'symbolic-ref') {
+    if (ops.length < 2 || args.some((a) => a === '-d' || a === '--delete')) return [];
+    if (ops[0] === 'HEAD') return [{ ref: ops[1], to: 'HEAD' }];
+    return ops[0].startsWith('refs/heads/') ? [{ ref: ops[0], to: ops[1] }] : [];
+  }
+  if (inv.sub === 'push') {
+    const [remote, ...specs] = ops;
+    const deleting = args.some((a) => a === '-d' || a === '--delete');
+    const forced = args.some((a) => FORCED_PUSH.test(a));
+    if (!remote || (!forced && !deleting && !specs.some((x) => x.startsWith('+') || x.startsWith(':')))) return [];
+    const branch = (dst: string) => dst.replace(/^refs\/heads\//, '');
+    const where = (dst: string) => (remote === '.' ? `refs/heads/${branch(dst)}` : dst === 'HEAD' ? 'HEAD@{push}' : `refs/remotes/${remote}/${branch(dst)}`);
+    return (specs.length ? specs : ['HEAD']).flatMap((spec): RefMove[] => {
+      const plus = spec.startsWith('+');
+      const r = spec.replace(/^\+/, '');
+      const colon = r.indexOf(':');
+      const [src, dst] = colon < 0 ? [r, r] : [r.slice(0, colon), r.slice(colon + 1)];
+      if (deleting || src === '') return [{ ref: where(deleting ? r : dst), to: null }];
+      return forced || plus ? [{ ref: where(dst), to: src }] : [];
+    });
+  }
+  return [];
+}
+
 /** Whether the command can drop or replace commits at all (decided without git). */
 export function rewrites(inv: GitInvocation): boolean {
+  if (inv.sub in VALUED && refMoves(inv).length > 0) return true;
   if (FORCE_CREATE[inv.sub]) return forceCreate(inv) !== null;
   if (inv.sub === 'commit') return inv.args.includes('--amend');
   if (inv.sub === 'rebase') return !inv.args.some((a) => REBASE_CONTROL.has(a));
@@ -50,6 +123,16 @@ const revList = (repo: Repo, range: string[]) => {
 
 /** The commits the command would drop from the branch or replace by rewritten copies. */
 function rewrittenCommits(repo: Repo, inv: GitInvocation): string[] {
+  const moves = inv.sub in VALUED ? refMoves(inv) : [];
+  if (moves.length) {
+    // deleted: what no other branch, tag or remote-tracking ref holds; moved: what the new value does not contain
+    const deleted = moves.filter((m) => m.to === null && commitOf(repo, m.ref)).map((m) => m.ref);
+    const moved = moves.flatMap((m) => {
+      const [old, to] = m.to === null ? [null, null] : [commitOf(repo, m.ref), commitOf(repo, m.to)];
+      return old && to ? revList(repo, [old, `^${to}`]) : [];
+    });
+    return [...new Set([...(deleted.length ? revList(repo, onlyInArgs(deleted)) : []), ...moved])];
+  }
   const forced = forceCreate(inv);
   if (forced) {
     // the commits of the branch as it is that <start> does not contain (none when the branch is new)
