@@ -222,7 +222,7 @@ async function fileDecision(ctx: GuardContext, given: FileOp[], budget: Budget):
   return warnings.length ? { context: warnings.join('\n'), notice: warnings.join('\n') } : {};
 }
 
-const REWRITING = new Set(['commit', 'rebase', 'reset', 'filter-branch', 'checkout', 'switch', 'branch', 'update-ref', 'symbolic-ref', 'push']);
+const REWRITING = new Set(['commit', 'rebase', 'reset', 'filter-branch', 'checkout', 'switch', 'branch', 'update-ref', 'symbolic-ref', 'push', 'commit-tree', 'hash-object', 'tag']);
 const SWEEP_VERBS = new Set(['add', 'commit', 'stash', 'checkout', 'switch', 'reset', 'restore', 'clean', 'read-tree', 'checkout-index', 'rm', 'mv']);
 /** More simple commands than this on one line are not read one by one (a bound, like MAX_COMMAND). */
 const MAX_COMMANDS = 2000;
@@ -401,7 +401,9 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     }
     if (REWRITING.has(inv.sub)) {
       // Loaded only here: it reads commits, so it brings the modules that start git.
-      const { foreignRewriteProblem, rewrites } = await import('./rewrite');
+      const { foreignRewriteProblem, plumbingClaimProblem, rewrites } = await import('./rewrite');
+      const claim = plumbingClaimProblem(inv, cmd, ctx.session, asWritten(command, inv, cmd.cwd ?? '/', read));
+      if (claim) return { deny: claim };
       const loc = ctx.locate(inv.cwd ?? cmd.cwd ?? ctx.event.cwd);
       if (loc && !inv.gitDir && rewrites(inv)) {
         // a stranger (no session read) owns no commit: every session's is another's

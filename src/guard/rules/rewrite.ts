@@ -1,7 +1,12 @@
 // Rewriting another session's commits (commit --amend, rebase, reset over them) is refused: git reads the
 // commits the command would drop or replace, and their Claude-Session-Id trailers name the owners.
 import type { Repo } from '../../git/repo';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { claimedSessions } from '../../handoff/store/document';
 import { foreignCommits, onlyInArgs } from '../../handoff/store/ownership';
+import type { SimpleCommand } from '../shell/command';
+import { literalOutput } from '../shell/written';
 import { short } from '../../handoff/state/session';
 import type { GitInvocation } from '../shell/git';
 import { asWritten } from './as-written';
@@ -38,6 +43,7 @@ const VALUED: Record<string, Set<string>> = {
   'symbolic-ref': new Set(['-m']),
   push: new Set(['--repo', '-o', '--push-option', '--receive-pack', '--exec']),
   branch: new Set(['-u', '--set-upstream-to', '--contains', '--no-contains', '--merged', '--no-merged', '--points-at', '--sort', '--format']),
+  tag: new Set(['-m', '--message', '-F', '--file', '-u', '--local-user', '--cleanup', '--sort', '--format', '--contains', '--no-contains', '--points-at', '--merged', '--no-merged', '--trailer']),
 };
 function operands(inv: GitInvocation): string[] {
   const valued = VALUED[inv.sub] ?? new Set<string>();
@@ -100,8 +106,17 @@ function refMoves(inv: GitInvocation): RefMove[] {
   return [];
 }
 
+/** The existing tags `git tag -d` deletes or `git tag -f` moves (a tag on another session's commit is theirs to move). */
+function tagsChanged(inv: GitInvocation): string[] {
+  if (inv.sub !== 'tag') return [];
+  const ops = operands(inv);
+  if (inv.args.some((a) => a === '-d' || a === '--delete')) return ops;
+  return inv.args.some((a) => a === '--force' || /^-[a-zA-Z]*f[a-zA-Z]*$/.test(a)) && ops[0] ? [ops[0]] : [];
+}
+
 /** Whether the command can drop or replace commits at all (decided without git). */
 export function rewrites(inv: GitInvocation): boolean {
+  if (inv.sub === 'tag') return tagsChanged(inv).length > 0;
   if (inv.sub in VALUED && refMoves(inv).length > 0) return true;
   if (FORCE_CREATE[inv.sub]) return forceCreate(inv) !== null;
   if (inv.sub === 'commit') return inv.args.includes('--amend');
@@ -123,6 +138,7 @@ const revList = (repo: Repo, range: string[]) => {
 
 /** The commits the command would drop from the branch or replace by rewritten copies. */
 function rewrittenCommits(repo: Repo, inv: GitInvocation): string[] {
+  if (inv.sub === 'tag') return tagsChanged(inv).flatMap((t) => commitOf(repo, `refs/tags/${t}`) ?? []);
   const moves = inv.sub in VALUED ? refMoves(inv) : [];
   if (moves.length) {
     // deleted: what no other branch, tag or remote-tracking ref holds; moved: what the new value does not contain
@@ -192,5 +208,38 @@ export function foreignRewriteProblem(repo: Repo, inv: GitInvocation, session: s
     `  1. make a new commit on top instead (git commit …, or git revert ${first.slice(0, 12)} to undo it on the record);\n` +
     `  2. do your work in a separate worktree: git worktree add ../<dir> -b <new-branch>;\n` +
     `  3. ask the person to make or approve this rewrite.`
+  );
+}
+
+/**
+ * Why a commit made by plumbing (`git commit-tree`, `git hash-object -t commit -w`), which meets no commit hook, would
+ * claim another session, or null: its message as the line gives it (`-m`, a `-F` file, a file hashed, literal text
+ * piped in) read for session trailers.
+ */
+export function plumbingClaimProblem(inv: GitInvocation, cmd: SimpleCommand, session: string | null, show: string): string | null {
+  if (inv.sub !== 'commit-tree' && !(inv.sub === 'hash-object' && inv.args.some((a, i) => (a === '-t' && inv.args[i + 1] === 'commit') || a === '-tcommit'))) return null;
+  const dir = inv.cwd ?? cmd.cwd;
+  const read = (f: string) => {
+    try {
+      return readFileSync(dir ? path.resolve(dir, f) : f, 'latin1');
+    } catch {
+      return '';
+    }
+  };
+  const texts: string[] = [];
+  for (let i = 0; i < inv.args.length; i++) {
+    const a = inv.args[i];
+    if (a === '-m' || a === '-F') texts.push(a === '-m' ? (inv.args[++i] ?? '') : read(inv.args[++i] ?? ''));
+    else if (a.startsWith('-m') || a.startsWith('-F')) texts.push(a.startsWith('-m') ? a.slice(2) : read(a.slice(2)));
+    else if (inv.sub === 'hash-object' && !a.startsWith('-')) texts.push(read(a));
+  }
+  if (cmd.stdinFrom) texts.push(...(literalOutput(cmd.stdinFrom) ?? []));
+  texts.push(...cmd.redirects.filter((r) => r.op === '<<').map((r) => r.body ?? ''));
+  const other = claimedSessions(texts.join('\n').split('\n')).find((s) => s !== session);
+  if (other === undefined) return null;
+  return (
+    `\`${show}\` makes a commit whose message claims session ${short(other, session ? [session] : [])}${session ? `; you are session ${session}` : ''}. ` +
+    `Commits made by plumbing meet no commit hook: a message naming another session would pass its work off as theirs. ` +
+    `Make the commit with git commit (the hooks add your own trailer), or leave the Claude-Session-Id line out.`
   );
 }

@@ -84,6 +84,37 @@ quickDescribe('rewriting another session\'s commits', () => {
     }
   });
 
+  it('refuses a plumbing commit whose message claims another session; its own or none pass', async () => {
+    const repo = makeRepo({ commit: true });
+    repo.write('msg.txt', `forged\n\nClaude-Session-Id: ${OTHER}\n`);
+    repo.write('commit.txt', `tree 4b825dc642cb6eb9a060e54bf8d69288fbee4904\nauthor a <a@b> 0 +0000\ncommitter a <a@b> 0 +0000\n\nx\n\nClaude-Session-Id: ${OTHER}\n`);
+    for (const c of [
+      `git commit-tree -m "Claude-Session-Id: ${OTHER}" HEAD^{tree}`,
+      `git commit-tree -p HEAD -m x -m "Claude-Session-Id: ${OTHER}" HEAD^{tree} | xargs git update-ref refs/heads/main`,
+      'git commit-tree -F msg.txt HEAD^{tree}',
+      `printf 'x\\n\\nClaude-Session-Id: ${OTHER}\\n' | git commit-tree HEAD^{tree}`,
+      'git hash-object -t commit -w commit.txt',
+    ]) {
+      expect(denial(await bash(repo, c)), c).toContain(`claims session ${OTHER.slice(0, 8)}`);
+    }
+    for (const c of [`git commit-tree -m "Claude-Session-Id: ${ME}" HEAD^{tree}`, 'git commit-tree -m plain HEAD^{tree}', 'git hash-object -w msg.txt']) {
+      expect(denial(await bash(repo, c)), c).toBeNull();
+    }
+  });
+
+  it("refuses moving or deleting a tag on another session's commit; its own, a person's and a new tag pass", async () => {
+    const { repo, person, theirs } = history();
+    repo.git(['tag', 'theirs', theirs]);
+    repo.git(['tag', '-a', '-m', 'release', 'annotated', theirs]);
+    repo.git(['tag', 'plain', person]);
+    for (const c of ['git tag -d theirs', 'git tag --delete plain annotated', `git tag -f theirs ${person}`, 'git tag -fa -m moved annotated HEAD~1']) {
+      expect(denial(await bash(repo, c)), c).toContain(theirs.slice(0, 12));
+    }
+    for (const c of ['git tag -d plain', `git tag -f plain ${theirs}`, 'git tag -f newtag', 'git tag -l']) {
+      expect(denial(await bash(repo, c)), c).toBeNull();
+    }
+  });
+
   it('follows git -C into another repository', async () => {
     const { repo } = history();
     const outer = makeRepo({ commit: true });
