@@ -1,6 +1,7 @@
 // The commit hooks: the session's trailers on agent commits (prepare-commit-msg, commit-msg), one session per message
-// (commit-msg), no committing another live session's files or taking back its commits (a session's `git commit`:
-// prepare-commit-msg, which --no-verify does not skip), and live claims named (pre-commit, a person's).
+// (commit-msg, and prepare-commit-msg for a session's message), no committing another live session's files or taking
+// back its commits (a session's `git commit`: prepare-commit-msg, which --no-verify does not skip), and live claims
+// named (pre-commit, a person's).
 // The checks of staged changes are src/hooks/staged.ts, loaded only where a claim or another session is there to
 // check against.
 import { appendFileSync, existsSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -92,7 +93,7 @@ const rebaseInProgress = (c: HookContext) => ['rebase-merge', 'rebase-apply'].so
 /**
  * prepare-commit-msg <file> [source [sha]], for a session: a `git commit`'s staged changes checked (sessionStaged), its
  * trailers added when the message has content and no session id, and commit-msg's answer on the result given ahead
- * (decidedCopy). A person's commit: nothing.
+ * (decidedCopy): a message claiming another session is refused here. A person's commit: nothing.
  */
 export function prepareCommitMsg(c: HookContext): Refusal | null {
   const file = c.args[0];
@@ -116,7 +117,11 @@ export function prepareCommitMsg(c: HookContext): Refusal | null {
     message = addSessionTrailer(c, file, message);
     ids = [c.session];
   }
-  if (idsRefusal(c, [...new Set(ids)]) === null) writeFileSync(decidedCopy(file, c.session), message);
+  // a message claiming another session (`--trailer`, -C/-c/-F, a cherry-pick's or a merge's) is refused here, where
+  // --no-verify does not reach and the sequencer calls no commit-msg
+  const refused = idsRefusal(c, [...new Set(ids)]);
+  if (refused) return refused;
+  writeFileSync(decidedCopy(file, c.session), message);
   return null;
 }
 

@@ -8,6 +8,7 @@ import { LEASE_PREFIX } from '../handoff/store/names';
 import type { HookContext } from './handler';
 import { shortOid, shortSession, shq, type Refusal } from './refusal';
 import { checkReceive } from '../handoff/store/ref-updates';
+import { foreignCommits, onlyInArgs } from '../handoff/store/ownership';
 import { handoffRefusal } from './transaction';
 
 interface PushLine {
@@ -41,6 +42,26 @@ function mixedCommits(c: HookContext, remoteName: string, lines: PushLine[]): Ar
     .filter((r) => r.sessions.length > 1);
 }
 
+/**
+ * For a session's push: the remote's branches it forces back or deletes, with the commits of another session they
+ * would lose there (the remote's value not contained in the pushed one; deleted: not held by another branch of the
+ * remote as this clone last saw it). A remote value this clone does not have is not judged.
+ */
+function droppedOnRemote(c: HookContext, remoteName: string, lines: PushLine[]): { line: PushLine; dropped: Array<{ oid: string; session: string }> } | null {
+  const moved = lines.filter((l) => l.remote && l.remote !== l.local && l.remoteRef.startsWith('refs/heads/'));
+  const known = readObjects(c.repo, moved.map((l) => l.remote!));
+  for (const [i, line] of moved.entries()) {
+    if (!known[i]) continue;
+    if (line.local && c.repo.git(['merge-base', '--is-ancestor', line.remote!, line.local], { allowFail: true }).status === 0) continue;
+    const tracking = `refs/remotes/${remoteName}/${line.remoteRef.slice('refs/heads/'.length)}`;
+    const range = line.local ? [line.remote!, `^${line.local}`] : [line.remote!, ...onlyInArgs([tracking]).slice(1)];
+    const r = c.repo.git(['rev-list', ...range, '--'], { allowFail: true });
+    const dropped = r.status === 0 ? foreignCommits(c.repo, r.stdout.split('\n').filter(Boolean), c.session!) : [];
+    if (dropped.length) return { line, dropped };
+  }
+  return null;
+}
+
 export async function prePush(c: HookContext): Promise<Refusal | null> {
   const remoteName = c.args[0] ?? 'origin';
   const lines = parsePushLines(c.input);
@@ -54,6 +75,25 @@ export async function prePush(c: HookContext): Promise<Refusal | null> {
       ? `the remote has handoff versions this clone has not seen: git handoff fetch ${shq(remoteName)}, then try again`
       : null;
     return handoffRefusal(bad, `pushed to ${remoteName}`, fetchHint);
+  }
+  const lost = c.session ? droppedOnRemote(c, remoteName, lines) : null;
+  if (lost) {
+    const { line, dropped } = lost;
+    const owners = [...new Set(dropped.map((d) => d.session))];
+    return {
+      kind: 'owned',
+      what: `${line.local ? 'forcing' : 'deleting'} ${line.remoteRef} on ${remoteName} would drop ${dropped.length} commit${dropped.length === 1 ? '' : 's'} of ${owners.length === 1 ? 'another session' : 'other sessions'} there; nothing was pushed`,
+      found: [
+        ...dropped.slice(0, 10).map((d) => `commit ${shortOid(d.oid)} by session ${shortSession(d.session, [...owners, c.session!])}`),
+        ...(dropped.length > 10 ? [`… and ${dropped.length - 10} more`] : []),
+        `acting session: ${shortSession(c.session!, owners)} (from ${c.sessionSource})`,
+      ],
+      steps: [
+        `build on the remote's branch instead: git pull --rebase ${shq(remoteName)} (or merge it), then push without force`,
+        `if dropping their work is agreed with session ${owners.map((o) => shortSession(o, [...owners, c.session!])).join(', ')}, let a person push it (with no session id in the environment)`,
+      ],
+      data: { ref: line.remoteRef, remote: line.remote, local: line.local, dropped },
+    };
   }
   const mixed = mixedCommits(c, remoteName, lines.filter((l) => !l.remoteRef.startsWith(LEASE_PREFIX)));
   if (mixed.length) {

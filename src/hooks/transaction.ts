@@ -1,10 +1,11 @@
 // reference-transaction in `prepared`: handoff refs held to the ownership invariant whoever moves them,
 // and, when the acting session is known, no branch update that drops another session's commits.
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { listRefs, packingPrunes, symbolicTarget } from '../git/refs';
 import type { Repo } from '../git/repo';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, NOTES_REF } from '../handoff/store/names';
-import { foreignCommits } from '../handoff/store/ownership';
+import { foreignCommits, onlyInArgs } from '../handoff/store/ownership';
 import { REPLACE_PREFIX } from '../handoff/store/replace-refs';
 import { checkReceive, parseUpdates, type Refusal as ReceiveRefusal } from '../handoff/store/ref-updates';
 import { withoutRedactions } from '../handoff/secrets/redact-check';
@@ -78,19 +79,24 @@ export async function referenceTransaction(c: HookContext): Promise<Refusal | nu
   const bad = await withoutRedactions(c.repo, checkReceive(c.repo, updates), updates);
   if (bad.length) return handoffRefusal(bad, 'in this repository', null);
   if (!c.session) return null;
+  // the branches deleted here; a rename deletes the old name before it writes the new one, having moved its reflog
+  // aside (git's files backend: logs/refs/.tmp-renamed-log), and drops nothing
+  const deleted = updates.filter((u) => u.ref.startsWith('refs/heads/') && u.oldOid && !u.newOid).map((u) => u.ref);
+  const renaming = deleted.length > 0 && existsSync(path.join(c.repo.commonDir, 'logs', 'refs', '.tmp-renamed-log'));
   for (const { ref, oldOid: old, newOid: next } of updates) {
-    if (!ref.startsWith('refs/heads/') || !old || !next || old === next) continue;
-    if (c.repo.git(['merge-base', '--is-ancestor', old, next], { allowFail: true }).status === 0) continue;
-    const foreign = droppedForeign(c.repo, old, next, c.session);
+    if (!ref.startsWith('refs/heads/') || !old || old === next || (!next && renaming)) continue;
+    if (next && c.repo.git(['merge-base', '--is-ancestor', old, next], { allowFail: true }).status === 0) continue;
+    // a deleted branch drops what no other branch, tag or remote-tracking ref holds
+    const foreign = next ? droppedForeign(c.repo, old, next, c.session) : foreignCommits(c.repo, c.repo.out(['rev-list', ...onlyInArgs(deleted), '--']).split('\n').filter(Boolean), c.session);
     if (foreign.length === 0) continue;
     const owners = [...new Set(foreign.map((f) => f.session))];
     const MAX = 10;
-    const moved = filesAlreadyMoved(c.repo, ref, old, next);
+    const moved = next ? filesAlreadyMoved(c.repo, ref, old, next) : null;
     // pre-commit reads this: the next commit must not take back the commits whose files git already reset
     if (moved) writeFileSync(refusedResetFile(c.repo), JSON.stringify({ head: old, commits: foreign.map((f) => f.oid) }));
     return {
       kind: 'owned',
-      what: `moving ${ref} from ${shortOid(old)} to ${shortOid(next)} would drop ${foreign.length} commit${foreign.length === 1 ? '' : 's'} of ${owners.length === 1 ? 'another session' : 'other sessions'} (an amend, rebase or reset over their work)`,
+      what: `${next ? `moving ${ref} from ${shortOid(old)} to ${shortOid(next)}` : `deleting ${ref} (at ${shortOid(old)})`} would drop ${foreign.length} commit${foreign.length === 1 ? '' : 's'} of ${owners.length === 1 ? 'another session' : 'other sessions'} (${next ? 'an amend, rebase or reset over their work' : 'no other branch, tag or remote-tracking branch holds them'})`,
       found: [
         ...foreign.slice(0, MAX).map((f) => `commit ${shortOid(f.oid)} by session ${shortSession(f.session, [...owners, c.session])}`),
         ...(foreign.length > MAX ? [`… and ${foreign.length - MAX} more`] : []),

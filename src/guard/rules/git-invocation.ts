@@ -3,6 +3,7 @@
 // names), the files the environment names as git's output judged as writes, and `git init --separate-git-dir`,
 // `--template` or `--bare` over an existing repository refused.
 import path from 'node:path';
+import { SESSION_ID_VARS } from '../../client-names';
 import type { SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
 import type { WriteTarget } from '../shell/writes';
@@ -51,6 +52,25 @@ export function gitEnvironmentProblem(inv: GitInvocation, cmd: SimpleCommand, va
     );
   }
   return null;
+}
+
+/**
+ * Why a git command that writes runs under another session's id or none (a session variable the hooks read given
+ * another value, emptied, `unset` earlier on the line or removed by `env -u`/`env -i`), or null: its commits and moves
+ * would be checked as that session's or a person's. `vars`: the variables set on the line and for the command;
+ * `removed`: the ones taken out (`*`: all); `session`: the calling session's id, when known.
+ */
+export function sessionEnvironmentProblem(inv: GitInvocation, vars: Record<string, string>, removed: readonly string[], session: string | null, show: string): string | null {
+  if (READS.test(inv.sub) || inv.sub === 'handoff') return null;
+  const given = SESSION_ID_VARS.filter((v) => Object.hasOwn(vars, v));
+  const other = given.find((v) => vars[v] !== '' && vars[v] !== session);
+  const dropped = session !== null && !given.some((v) => vars[v] === session) && SESSION_ID_VARS.find((v) => (given.includes(v) ? vars[v] === '' : removed.includes(v) || removed.includes('*')));
+  const name = other ?? dropped;
+  if (!name) return null;
+  return (
+    `\`${show}\` runs git with the session variable ${name} ${other ? 'set to another id' : 'emptied or removed'}: git-handoff's git hooks would take its commits and branch moves for ` +
+    `${other ? 'another session\'s' : 'a person\'s'}, and check them as such${session ? ` (you are session ${session})` : ''}. Run git with the environment your client gave it.`
+  );
 }
 
 /** Why git's own options before the verb point it where the guard cannot judge (--git-dir/--work-tree on a writing verb, --exec-path=, --namespace), or null. */

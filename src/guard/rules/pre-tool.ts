@@ -34,7 +34,7 @@ import { installedDirs } from '../installed';
 import { userDirs } from '../../user-dirs';
 import type { Location } from '../locate';
 import { NAMES_HOOK_FILE } from '../../clients/hook-files';
-import { gitEnvironmentProblem, gitOptionProblem, oneOffKeysProblem, separateGitDirProblem } from './git-invocation';
+import { gitEnvironmentProblem, gitOptionProblem, oneOffKeysProblem, separateGitDirProblem, sessionEnvironmentProblem } from './git-invocation';
 
 export async function preTool(ctx: GuardContext): Promise<Decision> {
   const a = ctx.event.action;
@@ -244,7 +244,7 @@ async function fileDecision(ctx: GuardContext, given: FileOp[], budget: Budget):
   return warnings.length ? { context: warnings.join('\n'), notice: warnings.join('\n') } : {};
 }
 
-const REWRITING = new Set(['commit', 'rebase', 'reset', 'filter-branch', 'checkout', 'switch', 'branch', 'update-ref', 'push', 'fetch']);
+const REWRITING = new Set(['commit', 'rebase', 'reset', 'filter-branch', 'checkout', 'switch', 'branch', 'update-ref', 'symbolic-ref', 'push', 'fetch', 'commit-tree', 'hash-object', 'tag']);
 const SWEEP_VERBS = new Set(['add', 'commit', 'stash', 'checkout', 'switch', 'reset', 'restore', 'clean', 'read-tree', 'checkout-index', 'rm', 'mv']);
 /** More simple commands than this on one line are not read one by one (a bound, like MAX_COMMAND). */
 const MAX_COMMANDS = 2000;
@@ -281,6 +281,8 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
   let handoff = false;
   // Variables set by earlier steps of the line (`X=1;`, `export X=1 &&`) still hold for the later ones.
   const carried: Record<string, string> = {};
+  // …and the ones `unset` removed (rules/git-invocation.ts sessionEnvironmentProblem)
+  const unset = new Set<string>();
   // links made and the index changed by earlier steps of the line (rules/earlier.ts)
   const earlier = new Earlier();
   const push = (op: FileOp) => {
@@ -289,8 +291,9 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
   };
   for (const cmd of cmds) {
     budget.spend(0);
-    // a bare assignment, or `export`/`declare` (`declare -n`: a second name) of one (shell/values.ts)
+    // a bare assignment, or `export`/`declare` (`declare -n`: a second name) of one (shell/values.ts); `unset`
     Object.assign(carried, setsForLine(cmd));
+    if (cmd.argv[0] === 'unset') for (const a of cmd.argv.slice(1)) if (!a.startsWith('-')) unset.add(a), delete carried[a];
     // a command line from a value the guard cannot see (runValueCommands in shell/values.ts)
     if (cmd.unseen && (COULD_PROTECT.test(whole) || COULD_PROTECT.test(command))) return { deny: unseenValue(cmd.unseen) };
     const interp = interpreterProblem(cmd, whole, SHELLS);
@@ -311,7 +314,10 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
       const loc = ctx.locate(here);
       const own = (what: 'git-dir' | 'work-tree', value: string) =>
         loc !== null && !/[$`]/.test(value) && (what === 'git-dir' ? [loc.gitDir, loc.commonDir] : [loc.worktree]).includes(path.resolve(here, value));
-      const problem = gitEnvironmentProblem(git, cmd, { ...carried, ...cmd.assigns }, envFiles, own) ?? gitOptionProblem(cmd, git, own) ?? oneOffKeysProblem(git, show) ?? separateGitDirProblem(git, cmd, (d) => ctx.locate(d), show);
+      const problem =
+        gitEnvironmentProblem(git, cmd, { ...carried, ...cmd.assigns }, envFiles, own) ??
+        sessionEnvironmentProblem(git, { ...carried, ...cmd.assigns }, [...unset, ...(cmd.unsets ?? [])], ctx.session, show) ??
+        gitOptionProblem(cmd, git, own) ?? oneOffKeysProblem(git, show) ?? separateGitDirProblem(git, cmd, (d) => ctx.locate(d), show);
       if (problem) return { deny: problem };
       // a repository of git-handoff's own (the witness, an installed copy): run there, or pushed into
       if (!harmlessCommand(cmd) && !READING_VERBS.has(git.sub)) {
@@ -430,7 +436,9 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     }
     if (REWRITING.has(inv.sub)) {
       // Loaded only here: it reads commits, so it brings the modules that start git.
-      const { foreignRewriteProblem, rewrites } = await import('./rewrite');
+      const { foreignRewriteProblem, plumbingClaimProblem, rewrites } = await import('./rewrite');
+      const claim = plumbingClaimProblem(inv, cmd, ctx.session, asWritten(command, inv, cmd.cwd ?? '/', read));
+      if (claim) return { deny: claim };
       const loc = ctx.locate(inv.cwd ?? cmd.cwd ?? ctx.event.cwd);
       if (loc && !inv.gitDir && rewrites(inv)) {
         // a stranger (no session read) owns no commit: every session's is another's

@@ -2,7 +2,12 @@
 // forced push or fetch to this same repository) is refused: git reads the
 // commits the command would drop or replace, and their Claude-Session-Id trailers name the owners.
 import type { Repo } from '../../git/repo';
-import { foreignCommits } from '../../handoff/store/ownership';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { claimedSessions } from '../../handoff/store/document';
+import { foreignCommits, onlyInArgs } from '../../handoff/store/ownership';
+import type { SimpleCommand } from '../shell/command';
+import { literalOutput } from '../shell/written';
 import { short } from '../../handoff/state/session';
 import type { GitInvocation } from '../shell/git';
 import { asWritten } from './as-written';
@@ -29,47 +34,107 @@ function forceCreate(inv: GitInvocation): { branch: string; start: string } | nu
   return rest[0] ? { branch: rest[0], start: rest[1] ?? 'HEAD' } : null;
 }
 
-const UPDATE_REF_VALUED = new Set(['-m', '--message']);
-const TRANSFER_VALUED = new Set(['--upload-pack', '--receive-pack', '--exec', '--depth', '--deepen', '--shallow-since', '--shallow-exclude', '-j', '--jobs', '--negotiation-tip', '--refmap', '-o', '--push-option', '--recurse-submodules', '--server-option', '--repo', '--signed', '--force-with-lease']);
+/** A branch (or remote-tracking branch, for a push) a command deletes (`to` null) or points at another revision. */
+interface RefMove {
+  ref: string;
+  to: string | null;
+}
+const VALUED: Record<string, Set<string>> = {
+  'update-ref': new Set(['-m']),
+  'symbolic-ref': new Set(['-m']),
+  push: new Set(['--repo', '-o', '--push-option', '--receive-pack', '--exec']),
+  fetch: new Set(['--upload-pack', '--depth', '--deepen', '--shallow-since', '--shallow-exclude', '-j', '--jobs', '--negotiation-tip', '--refmap', '-o', '--server-option']),
+  branch: new Set(['-u', '--set-upstream-to', '--contains', '--no-contains', '--merged', '--no-merged', '--points-at', '--sort', '--format']),
+  tag: new Set(['-m', '--message', '-F', '--file', '-u', '--local-user', '--cleanup', '--sort', '--format', '--contains', '--no-contains', '--points-at', '--merged', '--no-merged', '--trailer']),
+};
+function operands(inv: GitInvocation): string[] {
+  const valued = VALUED[inv.sub] ?? new Set<string>();
+  const out: string[] = [];
+  for (let i = 0; i < inv.args.length; i++) {
+    const a = inv.args[i];
+    if (a === '--') return [...out, ...inv.args.slice(i + 1)];
+    if (valued.has(a)) i++;
+    else if (!a.startsWith('-')) out.push(a);
+  }
+  return out;
+}
+const FORCED_PUSH = /^(-f|--force|--force-with-lease(=.*)?|--force-if-includes)$/;
+/** A transfer's remote that is this same repository: git runs a push or fetch to it as its own branches moved. */
+const HERE = new Set(['.', './', '.git']);
 
 /**
- * The branches moved by plumbing or by a transfer to this same repository, each with where it goes (null: deleted):
- * `git update-ref refs/heads/<b>|HEAD <new>` (`-d`), and `git push|fetch . [+]<src>:<dst>` forced (`+` or -f), which
- * git runs as a branch reset to <src>.
+ * The branches `git branch -d/-D`, a forced `git branch -M/-C` onto an existing name, `git update-ref`, `git
+ * symbolic-ref` (HEAD put on another branch: the next commit lays this index over it) and a forced or deleting
+ * `git push` (into `.`: the branches here; to a remote: its remote-tracking branches, the last value seen there)
+ * delete or point elsewhere; decided without git.
  */
-function branchMoves(inv: GitInvocation): Array<{ ref: string; to: string | null }> {
+function refMoves(inv: GitInvocation): RefMove[] {
+  const args = inv.args;
+  const ops = operands(inv);
+  if (inv.sub === 'branch') {
+    if (args.some((a) => a === '-r' || a === '--remotes')) return [];
+    if (args.some((a) => a === '-d' || a === '-D' || a === '--delete')) return ops.map((b) => ({ ref: `refs/heads/${b}`, to: null }));
+    const forced = args.some((a) => a === '-M' || a === '-C') || (args.some((a) => /^(-m|-c|--move|--copy)$/.test(a)) && args.some((a) => a === '-f' || a === '--force'));
+    if (!forced || ops.length === 0) return [];
+    const [from, onto] = ops.length > 1 ? ops : ['HEAD', ops[0]];
+    return [{ ref: `refs/heads/${onto}`, to: from }];
+  }
   if (inv.sub === 'update-ref') {
-    if (inv.args.includes('--stdin')) return [];
-    const pos: string[] = [];
-    for (let i = 0; i < inv.args.length; i++) {
-      if (UPDATE_REF_VALUED.has(inv.args[i])) i++;
-      else if (inv.args[i] === '--') pos.push(...inv.args.slice(i + 1)), (i = inv.args.length);
-      else if (!inv.args[i].startsWith('-')) pos.push(inv.args[i]);
-    }
-    if (pos[0] === undefined || !/^(HEAD|refs\/heads\/.+)$/.test(pos[0])) return [];
-    if (inv.args.includes('-d')) return [{ ref: pos[0], to: null }];
-    return pos[1] !== undefined ? [{ ref: pos[0], to: pos[1] }] : [];
+    const ref = ops[0];
+    if (args.includes('--stdin') || !ref || !(ref === 'HEAD' || ref.startsWith('refs/heads/'))) return [];
+    // a value not on the line (from xargs) or built by an expansion may be any commit: judged as the branch deleted
+    const to = ops[1];
+    return [{ ref, to: args.includes('-d') || to === undefined || /[$`]/.test(to) ? null : to }];
   }
-  if (inv.sub !== 'push' && inv.sub !== 'fetch') return [];
-  const pos: string[] = [];
-  for (let i = 0; i < inv.args.length; i++) {
-    if (TRANSFER_VALUED.has(inv.args[i])) i++;
-    else if (!inv.args[i].startsWith('-')) pos.push(inv.args[i]);
+  if (inv.sub === 'symbolic-ref') {
+    if (ops.length < 2 || args.some((a) => a === '-d' || a === '--delete')) return [];
+    if (ops[0] === 'HEAD') return [{ ref: ops[1], to: 'HEAD' }];
+    return ops[0].startsWith('refs/heads/') ? [{ ref: ops[0], to: ops[1] }] : [];
   }
-  if (pos[0] !== '.' && pos[0] !== './' && pos[0] !== '.git') return [];
-  const forced = inv.args.some((a) => a === '--force' || /^-[a-zA-Z]*f[a-zA-Z]*$/.test(a));
-  return pos.slice(1).flatMap((spec) => {
-    const m = /^(\+?)([^:]*):(.+)$/.exec(spec);
-    if (!m || (!m[1] && !forced)) return [];
-    const dst = m[3].startsWith('refs/') ? m[3] : `refs/heads/${m[3]}`;
-    return dst.startsWith('refs/heads/') ? [{ ref: dst, to: m[2] === '' ? null : m[2] }] : [];
-  });
+  if (inv.sub === 'push') {
+    const [remote, ...specs] = ops;
+    const deleting = args.some((a) => a === '-d' || a === '--delete');
+    const forced = args.some((a) => FORCED_PUSH.test(a));
+    if (!remote || (!forced && !deleting && !specs.some((x) => x.startsWith('+') || x.startsWith(':')))) return [];
+    const branch = (dst: string) => dst.replace(/^refs\/heads\//, '');
+    const where = (dst: string) => (HERE.has(remote) ? `refs/heads/${branch(dst)}` : dst === 'HEAD' ? 'HEAD@{push}' : `refs/remotes/${remote}/${branch(dst)}`);
+    return (specs.length ? specs : ['HEAD']).flatMap((spec): RefMove[] => {
+      const plus = spec.startsWith('+');
+      const r = spec.replace(/^\+/, '');
+      const colon = r.indexOf(':');
+      const [src, dst] = colon < 0 ? [r, r] : [r.slice(0, colon), r.slice(colon + 1)];
+      if (deleting || src === '') return [{ ref: where(deleting ? r : dst), to: null }];
+      return forced || plus ? [{ ref: where(dst), to: src }] : [];
+    });
+  }
+  if (inv.sub === 'fetch') {
+    // `git fetch . [+]<src>:<dst>` forced (`+` or -f): a branch reset to <src>
+    const [remote, ...specs] = ops;
+    if (!remote || !HERE.has(remote)) return [];
+    const forced = args.some((a) => a === '--force' || /^-[a-zA-Z]*f[a-zA-Z]*$/.test(a));
+    return specs.flatMap((spec): RefMove[] => {
+      const m = /^(\+?)([^:]*):(.+)$/.exec(spec);
+      if (!m || (!m[1] && !forced)) return [];
+      const dst = m[3].startsWith('refs/') ? m[3] : `refs/heads/${m[3]}`;
+      return dst.startsWith('refs/heads/') ? [{ ref: dst, to: m[2] === '' ? null : m[2] }] : [];
+    });
+  }
+  return [];
+}
+
+/** The existing tags `git tag -d` deletes or `git tag -f` moves (a tag on another session's commit is theirs to move). */
+function tagsChanged(inv: GitInvocation): string[] {
+  if (inv.sub !== 'tag') return [];
+  const ops = operands(inv);
+  if (inv.args.some((a) => a === '-d' || a === '--delete')) return ops;
+  return inv.args.some((a) => a === '--force' || /^-[a-zA-Z]*f[a-zA-Z]*$/.test(a)) && ops[0] ? [ops[0]] : [];
 }
 
 /** Whether the command can drop or replace commits at all (decided without git). */
 export function rewrites(inv: GitInvocation): boolean {
+  if (inv.sub === 'tag') return tagsChanged(inv).length > 0;
+  if (inv.sub in VALUED && refMoves(inv).length > 0) return true;
   if (FORCE_CREATE[inv.sub]) return forceCreate(inv) !== null;
-  if (inv.sub === 'update-ref' || inv.sub === 'push' || inv.sub === 'fetch') return branchMoves(inv).length > 0;
   if (inv.sub === 'commit') return inv.args.includes('--amend');
   if (inv.sub === 'rebase') return !inv.args.some((a) => REBASE_CONTROL.has(a));
   if (inv.sub === 'reset') return true;
@@ -89,24 +154,23 @@ const revList = (repo: Repo, range: string[]) => {
 
 /** The commits the command would drop from the branch or replace by rewritten copies. */
 function rewrittenCommits(repo: Repo, inv: GitInvocation): string[] {
+  if (inv.sub === 'tag') return tagsChanged(inv).flatMap((t) => commitOf(repo, `refs/tags/${t}`) ?? []);
+  const moves = inv.sub in VALUED ? refMoves(inv) : [];
+  if (moves.length) {
+    // deleted: what no other branch, tag or remote-tracking ref holds; moved: what the new value does not contain
+    const deleted = moves.filter((m) => m.to === null && commitOf(repo, m.ref)).map((m) => m.ref);
+    const moved = moves.flatMap((m) => {
+      const [old, to] = m.to === null ? [null, null] : [commitOf(repo, m.ref), commitOf(repo, m.to)];
+      return old && to ? revList(repo, [old, `^${to}`]) : [];
+    });
+    return [...new Set([...(deleted.length ? revList(repo, onlyInArgs(deleted)) : []), ...moved])];
+  }
   const forced = forceCreate(inv);
   if (forced) {
     // the commits of the branch as it is that <start> does not contain (none when the branch is new)
     const old = commitOf(repo, `refs/heads/${forced.branch}`);
     const start = commitOf(repo, forced.start);
     return old && start ? revList(repo, [old, `^${start}`]) : [];
-  }
-  const moves = branchMoves(inv);
-  if (moves.length) {
-    // the commits of the branch as it is that its new place does not contain (deleted: that no other ref holds)
-    return moves.flatMap(({ ref, to }) => {
-      const old = commitOf(repo, ref);
-      if (!old) return [];
-      // (--exclude before --branches names a branch without refs/heads/)
-      if (to === null) return revList(repo, [old, '--not', `--exclude=${ref.replace(/^refs\/heads\//, '')}`, '--branches', '--tags', '--remotes']);
-      const target = commitOf(repo, to);
-      return target ? revList(repo, [old, `^${target}`]) : [];
-    });
   }
   const head = commitOf(repo, 'HEAD');
   if (!head) return [];
@@ -160,5 +224,38 @@ export function foreignRewriteProblem(repo: Repo, inv: GitInvocation, session: s
     `  1. make a new commit on top instead (git commit …, or git revert ${first.slice(0, 12)} to undo it on the record);\n` +
     `  2. do your work in a separate worktree: git worktree add ../<dir> -b <new-branch>;\n` +
     `  3. ask the person to make or approve this rewrite.`
+  );
+}
+
+/**
+ * Why a commit made by plumbing (`git commit-tree`, `git hash-object -t commit -w`), which meets no commit hook, would
+ * claim another session, or null: its message as the line gives it (`-m`, a `-F` file, a file hashed, literal text
+ * piped in) read for session trailers.
+ */
+export function plumbingClaimProblem(inv: GitInvocation, cmd: SimpleCommand, session: string | null, show: string): string | null {
+  if (inv.sub !== 'commit-tree' && !(inv.sub === 'hash-object' && inv.args.some((a, i) => (a === '-t' && inv.args[i + 1] === 'commit') || a === '-tcommit'))) return null;
+  const dir = inv.cwd ?? cmd.cwd;
+  const read = (f: string) => {
+    try {
+      return readFileSync(dir ? path.resolve(dir, f) : f, 'latin1');
+    } catch {
+      return '';
+    }
+  };
+  const texts: string[] = [];
+  for (let i = 0; i < inv.args.length; i++) {
+    const a = inv.args[i];
+    if (a === '-m' || a === '-F') texts.push(a === '-m' ? (inv.args[++i] ?? '') : read(inv.args[++i] ?? ''));
+    else if (a.startsWith('-m') || a.startsWith('-F')) texts.push(a.startsWith('-m') ? a.slice(2) : read(a.slice(2)));
+    else if (inv.sub === 'hash-object' && !a.startsWith('-')) texts.push(read(a));
+  }
+  if (cmd.stdinFrom) texts.push(...(literalOutput(cmd.stdinFrom) ?? []));
+  texts.push(...cmd.redirects.filter((r) => r.op === '<<').map((r) => r.body ?? ''));
+  const other = claimedSessions(texts.join('\n').split('\n')).find((s) => s !== session);
+  if (other === undefined) return null;
+  return (
+    `\`${show}\` makes a commit whose message claims session ${short(other, session ? [session] : [])}${session ? `; you are session ${session}` : ''}. ` +
+    `Commits made by plumbing meet no commit hook: a message naming another session would pass its work off as theirs. ` +
+    `Make the commit with git commit (the hooks add your own trailer), or leave the Claude-Session-Id line out.`
   );
 }

@@ -14,6 +14,8 @@ export interface SimpleCommand {
   argv: string[];
   /** VAR=value assignments in front of the command */
   assigns: Record<string, string>;
+  /** variables `env` removes from its environment (-u NAME; `*`: all of them, -i) */
+  unsets?: string[];
   /** the directory it runs in, when known (after `cd` steps of the same line) */
   cwd: string | null;
   redirects: Redirect[];

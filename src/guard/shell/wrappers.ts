@@ -45,6 +45,7 @@ export function unwrap(given: string[], redirects: Redirect[], cwd: string | nul
   let xargs = false;
   let xargsArgs: string[] | undefined;
   let xargsCommand = false;
+  const unsets: string[] = [];
   let i = 0;
   let dir = cwd;
   for (;;) {
@@ -76,6 +77,7 @@ export function unwrap(given: string[], redirects: Redirect[], cwd: string | nul
           words = [...words.slice(0, i), ...splitWords(split.value), ...words.slice(i + split.used)];
           continue;
         }
+        if (prog === 'env') unsets.push(...envUnsets(words[i], words[i + 1]));
         if (takesNext(words[i], valued)) i++;
         i++;
       }
@@ -129,7 +131,21 @@ export function unwrap(given: string[], redirects: Redirect[], cwd: string | nul
   }
   const unread = unreadScript(prog, argv, redirects);
   const fromInput = xargsCommand && argv.length === 0 ? { fromInput: true as const } : {};
-  return [{ argv, assigns, cwd: dir, redirects, xargs, ...(xargsArgs ? { xargsArgs } : {}), ...fromInput, ...(unread ? { unread } : {}) }];
+  return [{ argv, assigns, cwd: dir, redirects, xargs, ...(unsets.length ? { unsets } : {}), ...(xargsArgs ? { xargsArgs } : {}), ...fromInput, ...(unread ? { unread } : {}) }];
+}
+
+/** The variables an `env` option word removes (`-u NAME`, `-uNAME`, `--unset[=]NAME`; `*` for -i, --ignore-environment, `-`); `next`: the word after it. */
+function envUnsets(word: string, next: string | undefined): string[] {
+  if (word === '-' || word === '--ignore-environment') return ['*'];
+  if (word.startsWith('--unset')) return word.startsWith('--unset=') ? [word.slice(8)] : next !== undefined ? [next] : [];
+  if (!/^-[^-]/.test(word)) return [];
+  const out: string[] = [];
+  for (let k = 1; k < word.length; k++) {
+    if (word[k] === 'i') out.push('*');
+    else if (word[k] === 'u') return [...out, ...(k < word.length - 1 ? [word.slice(k + 1)] : next !== undefined ? [next] : [])];
+    else if (takesValue.env.has(`-${word[k]}`)) break;
+  }
+  return out;
 }
 
 /** `env`'s split-string option at words[i]: its value and how many words it took, or null. */

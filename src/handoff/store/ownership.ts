@@ -54,6 +54,19 @@ export function readTrailersOf(repo: Storage, oids: string[]): Map<string, Trail
 }
 
 /**
+ * `git rev-list` arguments for the commits of `refs` that deleting them takes out of the history: of branches, what
+ * no other branch, tag or remote-tracking ref holds (the guard asks before a `git branch -D`, the
+ * reference-transaction hook as git deletes); of one remote's tracking refs (a push deleting them), what no other
+ * branch of that remote holds.
+ */
+export function onlyInArgs(refs: readonly string[]): string[] {
+  const except = (prefix: string) => refs.filter((r) => r.startsWith(prefix)).map((r) => `--exclude=${r.slice(prefix.length)}`);
+  const remote = /^refs\/remotes\/([^/]+)\//.exec(refs[0] ?? '')?.[1];
+  if (remote !== undefined) return [...refs, '--not', ...except('refs/remotes/'), `--remotes=${remote}`];
+  return [...refs, '--not', ...except('refs/heads/'), '--branches', ...except('refs/remotes/'), '--remotes', '--tags'];
+}
+
+/**
  * The commits among `oids` another session than `session` may own: the product's one answer to "would this drop
  * another session's commits", for the guard (before a reset or rebase runs) and the reference-transaction hook
  * alike. An ambiguous trailer block protects every session any reader could take from it.

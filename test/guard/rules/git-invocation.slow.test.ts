@@ -3,6 +3,7 @@
 // client's shape (in-process) and the real sh front.
 import { describe, it } from 'vitest';
 import { expectShell5, world5 } from '../world-wired';
+import { ME, OTHER } from '../world';
 
 const THEIR = 'memory/handoff-main-auth-refactor.md';
 
@@ -56,6 +57,41 @@ describe("2 and 6. git's environment and settings, by what they make git do", ()
         'git config --global init.defaultBranch main',
         'git config pull.rebase false',
         'git config --get trace2.normalTarget',
+      ],
+      'allow',
+    );
+  });
+});
+
+describe("git run under another session's id or none", () => {
+  it('a writing git with a session variable set to another id, emptied, unset or removed by env is refused; reads and its own id pass', async () => {
+    const w = await world5();
+    await expectShell5(
+      w,
+      [
+        'CLAUDE_CODE_SESSION_ID= git commit --allow-empty -m x',
+        'unset CLAUDE_CODE_SESSION_ID; git commit --allow-empty -m x',
+        'unset GIT_HANDOFF_SESSION CLAUDE_CODE_SESSION_ID && git reset --hard HEAD~1',
+        'env -u CLAUDE_CODE_SESSION_ID git commit --allow-empty -m x',
+        'env --unset=GEMINI_SESSION_ID git commit --allow-empty -m x',
+        'env -i PATH=$PATH git commit --allow-empty -m x',
+        `export CLAUDE_CODE_SESSION_ID=${OTHER}; git commit --allow-empty -m x`,
+        `CODEX_THREAD_ID=${OTHER} git branch -D side`,
+        'GIT_HANDOFF_SESSION= git commit --allow-empty -m x',
+        'export COPILOT_AGENT_SESSION_ID=; git push origin main',
+      ],
+      'deny',
+    );
+    await expectShell5(
+      w,
+      [
+        'CLAUDE_CODE_SESSION_ID= git log -1',
+        'env -i PATH=$PATH git status',
+        'unset CLAUDE_CODE_SESSION_ID; echo hi',
+        `GIT_HANDOFF_SESSION=${ME} git commit --allow-empty -m x`,
+        `env -i PATH=$PATH GIT_HANDOFF_SESSION=${ME} git commit --allow-empty -m x`,
+        'env -u HOME git commit --allow-empty -m x',
+        'unset GIT_DIR; git commit --allow-empty -m x',
       ],
       'allow',
     );

@@ -1,0 +1,32 @@
+// reference-transaction: a session deleting a branch that alone holds another session's commits (`git branch -D`,
+// `git update-ref -d`, `git push . :<b>`) is refused; a rename, a branch held elsewhere too and a person's deletion pass.
+import { expect, it } from 'vitest';
+import { quickDescribe } from '../helpers/sets';
+import { A, B, gitAs, hookedRepo } from './helpers';
+
+quickDescribe("deleting a branch that holds another session's commits", () => {
+  it('is refused for a session by the hook; a rename, a branch held elsewhere and a person pass', async () => {
+    const repo = await hookedRepo();
+    repo.git(['checkout', '-q', '-b', 'x']);
+    expect(gitAs(repo, A, ['commit', '-q', '--allow-empty', '-m', 'A on x']).status).toBe(0);
+    const onX = repo.git(['rev-parse', 'HEAD']).stdout.trim();
+    repo.git(['checkout', '-q', 'main']);
+    const exists = (b: string) => repo.git(['rev-parse', '-q', '--verify', `refs/heads/${b}`], { allowFail: true }).status === 0;
+    for (const args of [['branch', '-D', 'x'], ['update-ref', '-d', 'refs/heads/x'], ['push', '.', ':x'], ['push', '.', '--delete', 'x']]) {
+      const r = gitAs(repo, B, args);
+      expect(r.status, args.join(' ')).not.toBe(0);
+      expect(r.stderr, args.join(' ')).toContain('deleting refs/heads/x');
+      expect(r.stderr, args.join(' ')).toContain(onX.slice(0, 7));
+      expect(exists('x'), args.join(' ')).toBe(true);
+    }
+    // renamed (and back), then deleted while another branch holds the commit
+    expect(gitAs(repo, B, ['branch', '-m', 'x', 'y']).status).toBe(0);
+    expect(gitAs(repo, B, ['branch', '-m', 'y', 'x']).status).toBe(0);
+    repo.git(['branch', 'keep', 'x']);
+    expect(gitAs(repo, B, ['branch', '-D', 'x']).status).toBe(0);
+    // A's own, and a person's
+    repo.git(['branch', 'x', 'keep']);
+    expect(gitAs(repo, A, ['branch', '-D', 'keep']).status).toBe(0);
+    expect(gitAs(repo, null, ['branch', '-D', 'x']).status).toBe(0);
+  });
+});
