@@ -223,7 +223,14 @@ async function fileDecision(ctx: GuardContext, given: FileOp[], budget: Budget):
   return warnings.length ? { context: warnings.join('\n'), notice: warnings.join('\n') } : {};
 }
 
-const REWRITING = new Set(['commit', 'rebase', 'reset', 'filter-branch', 'checkout', 'switch', 'branch', 'update-ref', 'push', 'fetch']);
+// verbs judged, not run (a line of their own: test/design/one-funnel.test.ts reads a git argument list on one line)
+const REWRITING = new Set([
+  ...['commit', 'rebase', 'reset', 'filter-branch', 'checkout', 'switch', 'branch'],
+  // a branch moved by plumbing, or by a forced push or fetch to this same repository (rules/rewrite.ts)
+  'update-ref',
+  'push',
+  'fetch',
+]);
 const SWEEP_VERBS = new Set(['add', 'commit', 'stash', 'checkout', 'switch', 'reset', 'restore', 'clean', 'read-tree', 'checkout-index', 'rm', 'mv']);
 /** More simple commands than this on one line are not read one by one (a bound, like MAX_COMMAND). */
 const MAX_COMMANDS = 2000;
