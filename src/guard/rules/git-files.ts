@@ -146,9 +146,11 @@ export function gitFileTargets(inv: GitInvocation, cmd: SimpleCommand, top: stri
       break;
     }
     case 'worktree': {
-      // `git worktree remove [-f] <path>` deletes another worktree with everything in it
+      // `git worktree remove [-f] <path>` deletes another worktree with everything in it; `move` takes it all away
+      // from where its session works (a delete there and a write where it goes)
       const ops = getopt(a, '', ['--reason', '--expire']).operands;
-      if (ops[0] === 'remove' && ops[1] !== undefined) add(ops[1], 'delete');
+      if ((ops[0] === 'remove' || ops[0] === 'move') && ops[1] !== undefined) add(ops[1], 'delete');
+      if (ops[0] === 'move' && ops[2] !== undefined) add(ops[2], 'write', true);
       break;
     }
     case 'merge-file': {

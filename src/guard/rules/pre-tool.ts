@@ -244,7 +244,15 @@ async function fileDecision(ctx: GuardContext, given: FileOp[], budget: Budget):
   return warnings.length ? { context: warnings.join('\n'), notice: warnings.join('\n') } : {};
 }
 
-const REWRITING = new Set(['commit', 'rebase', 'reset', 'filter-branch', 'checkout', 'switch', 'branch', 'update-ref', 'symbolic-ref', 'push', 'fetch', 'commit-tree', 'hash-object', 'tag']);
+// verbs judged, not run (a line of their own: test/design/one-funnel.test.ts reads a git argument list on one line)
+const REWRITING = new Set([
+  ...['commit', 'rebase', 'reset', 'filter-branch', 'checkout', 'switch', 'branch', 'push', 'fetch', 'tag'],
+  // a branch moved by plumbing (rules/rewrite.ts), a commit made by it (its message read)
+  'update-ref',
+  'symbolic-ref',
+  'commit-tree',
+  'hash-object',
+]);
 const SWEEP_VERBS = new Set(['add', 'commit', 'stash', 'checkout', 'switch', 'reset', 'restore', 'clean', 'read-tree', 'checkout-index', 'rm', 'mv']);
 /** More simple commands than this on one line are not read one by one (a bound, like MAX_COMMAND). */
 const MAX_COMMANDS = 2000;

@@ -105,7 +105,7 @@ const RUNNERS: Record<string, Runner> = {
   tmux: (args) => {
     const sub = args.findIndex((a) => TMUX_RUNS.has(a));
     if (sub < 0) return null;
-    const at = firstOperand(args, /^-[a-zA-Z]*[cefFnstxywhTS]$/, sub + 1);
+    const at = firstOperand(args, /^-[a-zA-Z]*[cefFnstxyTS]$/, sub + 1);
     return at < args.length ? { lines: [args.slice(at).filter((a) => !/^(Enter|C-m|KPEnter)$/.test(a)).join(' ')] } : null;
   },
   // ssh [options] host '<line>': the remote shell runs the operands joined
@@ -120,7 +120,8 @@ const RUNNERS: Record<string, Runner> = {
     const command = args.slice(at, sep < 0 ? args.length : sep).join(' ');
     const items = sep < 0 ? [] : args.slice(sep + 1).filter((a) => a !== ':::');
     if (sep < 0) return command ? { lines: [command], unread: '`parallel` reading its arguments from its input' } : fromInput('parallel', []);
-    return { lines: items.length ? items.map((a) => (command ? `${command} ${a}` : a)) : command ? [command] : [] };
+    // GNU parallel quotes each argument it appends; alone, an argument is the line
+    return { lines: items.length ? items.map((a) => (command ? `${command} ${quote(a)}` : a)) : command ? [command] : [] };
   },
   // trap '<line>' SIGNAL…: the line runs when the signal comes (EXIT: when the shell ends)
   trap: (args) => {

@@ -28,7 +28,9 @@ export function setsForLine(c: SimpleCommand): Record<string, string> {
   if (c.argv.length === 0) return c.assigns;
   if (!DECLARES.has(c.argv[0])) return {};
   const out: Record<string, string> = {};
-  for (const a of c.argv.slice(1)) if (/^[A-Za-z_]\w*=/.test(a)) out[a.slice(0, a.indexOf('='))] = a.slice(a.indexOf('=') + 1);
+  // `declare -n r=p`: r is a second name of p, whatever p holds when r is read
+  const nameref = c.argv.slice(1).some((a) => /^-[a-zA-Z]*n/.test(a));
+  for (const a of c.argv.slice(1)) if (/^[A-Za-z_]\w*=/.test(a)) out[a.slice(0, a.indexOf('='))] = nameref ? `\${${a.slice(a.indexOf('=') + 1)}}` : a.slice(a.indexOf('=') + 1);
   return out;
 }
 

@@ -33,9 +33,15 @@ export function recordWrites(c: SimpleCommand, written: Map<string, string | nul
 
 /** A command running a file written earlier on the same line (`.`/`source`, a shell given it, `./s.sh`, `sh < s.sh`): its text (null: unknown). */
 export function writtenScriptRun(c: SimpleCommand, written: Map<string, string | null>, makers: Map<string, string>): { text: string | null; shown: string; maker?: string } | null {
-  if (written.size === 0 || c.argv.length === 0) return null;
-  const prog = path.basename(c.argv[0]);
+  if (written.size === 0) return null;
+  const prog = path.basename(c.argv[0] ?? '');
   let file: string | undefined;
+  // BASH_ENV/ENV name a file a shell reads before its script (`BASH_ENV=./s.sh bash -c true`: the -c script is read
+  // apart, leaving the assignments on no program)
+  const startup = SHELLS.has(prog) || !prog ? (c.assigns.BASH_ENV ?? c.assigns.ENV) : undefined;
+  const first = startup === undefined ? null : pathAt(startup, c.cwd);
+  if (first !== null && written.has(first)) return { text: written.get(first)!, shown: (c.argv.join(' ') || `BASH_ENV=${startup}`).slice(0, 80), maker: makers.get(first) };
+  if (!prog) return null;
   if (prog === '.' || prog === 'source') file = c.argv[1];
   else if (SHELLS.has(prog)) {
     for (let k = 1; k < c.argv.length; k++) {
