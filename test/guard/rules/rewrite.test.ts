@@ -92,6 +92,7 @@ quickDescribe('rewriting another session\'s commits', () => {
       `git commit-tree -m "Claude-Session-Id: ${OTHER}" HEAD^{tree}`,
       `git commit-tree -p HEAD -m x -m "Claude-Session-Id: ${OTHER}" HEAD^{tree} | xargs git update-ref refs/heads/main`,
       'git commit-tree -F msg.txt HEAD^{tree}',
+      'git commit-tree HEAD^{tree} < msg.txt',
       `printf 'x\\n\\nClaude-Session-Id: ${OTHER}\\n' | git commit-tree HEAD^{tree}`,
       'git hash-object -t commit -w commit.txt',
     ]) {
