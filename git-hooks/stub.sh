@@ -27,11 +27,11 @@ nl='
 esac
 
 zero() { case $1 in *[!0]*) return 1 ;; esac; }
-# every branch an update moves, moved forward (node reads an old value git did not give, and a deletion: node's; git
-# gives a deletion without its old value as zeros twice)
+# every branch and tag an update moves, moved forward (node reads an old value git did not give, and a deletion:
+# node's; git gives a deletion without its old value as zeros twice)
 forward() {
 	while read -r old new ref; do
-		case $ref in refs/heads/*) ;; *) continue ;; esac
+		case $ref in refs/heads/* | refs/tags/*) ;; *) continue ;; esac
 		[ "$old" = "$new" ] && ! zero "$new" && continue
 		! zero "$old" && ! zero "$new" && git merge-base --is-ancestor "$old" "$new" 2>/dev/null || return 1
 	done <<EOF

@@ -63,8 +63,8 @@ const isChecked = (ref: string) => CHECKED_REFS.some((p) => (p.endsWith('/') ? r
 
 export async function referenceTransaction(c: HookContext): Promise<Refusal | null> {
   if (c.args[0] !== 'prepared') return null;
-  // Only the checked refs, and branches when a session acts, concern this hook.
-  const checked = (ref: string) => isChecked(ref) || (!!c.session && ref.startsWith('refs/heads/'));
+  // Only the checked refs, and branches and tags when a session acts, concern this hook.
+  const checked = (ref: string) => isChecked(ref) || (!!c.session && (ref.startsWith('refs/heads/') || ref.startsWith('refs/tags/')));
   const lines = parseUpdates(c.input).filter((u) => checked(u.ref));
   // git passes zeros as the old value whenever the updater gave none: read the refs' real values (still the old ones in `prepared`), in one process.
   const unknown = lines.filter((u) => !u.oldOid).map((u) => u.ref);
@@ -84,10 +84,16 @@ export async function referenceTransaction(c: HookContext): Promise<Refusal | nu
   const deleted = updates.filter((u) => u.ref.startsWith('refs/heads/') && u.oldOid && !u.newOid).map((u) => u.ref);
   const renaming = deleted.length > 0 && existsSync(path.join(c.repo.commonDir, 'logs', 'refs', '.tmp-renamed-log'));
   for (const { ref, oldOid: old, newOid: next } of updates) {
-    if (!ref.startsWith('refs/heads/') || !old || old === next || (!next && renaming)) continue;
+    const tag = ref.startsWith('refs/tags/');
+    if (!(tag || ref.startsWith('refs/heads/')) || !old || old === next || (!next && renaming && !tag)) continue;
     if (next && c.repo.git(['merge-base', '--is-ancestor', old, next], { allowFail: true }).status === 0) continue;
-    // a deleted branch drops what no other branch, tag or remote-tracking ref holds
-    const foreign = next ? droppedForeign(c.repo, old, next, c.session) : foreignCommits(c.repo, c.repo.out(['rev-list', ...onlyInArgs(deleted), '--']).split('\n').filter(Boolean), c.session);
+    // a tag deleted or moved back takes its name off the commit it was on; a deleted branch drops what no other
+    // branch, tag or remote-tracking ref holds
+    const foreign = tag
+      ? foreignCommits(c.repo, c.repo.git(['rev-parse', '-q', '--verify', `${old}^{commit}`], { allowFail: true }).stdout.split('\n').filter(Boolean), c.session)
+      : next
+        ? droppedForeign(c.repo, old, next, c.session)
+        : foreignCommits(c.repo, c.repo.out(['rev-list', ...onlyInArgs(deleted), '--']).split('\n').filter(Boolean), c.session);
     if (foreign.length === 0) continue;
     const owners = [...new Set(foreign.map((f) => f.session))];
     const MAX = 10;
@@ -96,7 +102,7 @@ export async function referenceTransaction(c: HookContext): Promise<Refusal | nu
     if (moved) writeFileSync(refusedResetFile(c.repo), JSON.stringify({ head: old, commits: foreign.map((f) => f.oid) }));
     return {
       kind: 'owned',
-      what: `${next ? `moving ${ref} from ${shortOid(old)} to ${shortOid(next)}` : `deleting ${ref} (at ${shortOid(old)})`} would drop ${foreign.length} commit${foreign.length === 1 ? '' : 's'} of ${owners.length === 1 ? 'another session' : 'other sessions'} (${next ? 'an amend, rebase or reset over their work' : 'no other branch, tag or remote-tracking branch holds them'})`,
+      what: `${next ? `moving ${ref} from ${shortOid(old)} to ${shortOid(next)}` : `deleting ${ref} (at ${shortOid(old)})`} would drop ${foreign.length} commit${foreign.length === 1 ? '' : 's'} of ${owners.length === 1 ? 'another session' : 'other sessions'} (${tag ? 'the tag is on their commit' : next ? 'an amend, rebase or reset over their work' : 'no other branch, tag or remote-tracking branch holds them'})`,
       found: [
         ...foreign.slice(0, MAX).map((f) => `commit ${shortOid(f.oid)} by session ${shortSession(f.session, [...owners, c.session])}`),
         ...(foreign.length > MAX ? [`… and ${foreign.length - MAX} more`] : []),

@@ -29,4 +29,22 @@ quickDescribe("deleting a branch that holds another session's commits", () => {
     expect(gitAs(repo, A, ['branch', '-D', 'keep']).status).toBe(0);
     expect(gitAs(repo, null, ['branch', '-D', 'x']).status).toBe(0);
   });
+
+  it("deleting or moving back a tag on another session's commit is refused for a session", async () => {
+    const repo = await hookedRepo();
+    const base = repo.git(['rev-parse', 'HEAD']).stdout.trim();
+    expect(gitAs(repo, A, ['commit', '-q', '--allow-empty', '-m', 'A work']).status).toBe(0);
+    repo.git(['tag', 'v1']);
+    repo.git(['tag', '-a', '-m', 'release', 'v2']);
+    for (const args of [['tag', '-d', 'v1'], ['tag', '-d', 'v2'], ['tag', '-f', 'v1', base], ['update-ref', '-d', 'refs/tags/v1']]) {
+      const r = gitAs(repo, B, args);
+      expect(r.status, args.join(' ')).not.toBe(0);
+      expect(r.stderr, args.join(' ')).toContain('the tag is on their commit');
+    }
+    expect(repo.git(['tag', '-l']).stdout.split('\n').filter(Boolean)).toEqual(['v1', 'v2']);
+    expect(gitAs(repo, B, ['tag', 'v3', base]).status).toBe(0);
+    expect(gitAs(repo, B, ['tag', '-d', 'v3']).status).toBe(0);
+    expect(gitAs(repo, A, ['tag', '-d', 'v1']).status).toBe(0);
+    expect(gitAs(repo, null, ['tag', '-d', 'v2']).status).toBe(0);
+  });
 });

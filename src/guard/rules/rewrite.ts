@@ -229,8 +229,8 @@ export function foreignRewriteProblem(repo: Repo, inv: GitInvocation, session: s
 
 /**
  * Why a commit made by plumbing (`git commit-tree`, `git hash-object -t commit -w`), which meets no commit hook, would
- * claim another session, or null: its message as the line gives it (`-m`, a `-F` file, a file hashed, literal text
- * piped in) read for session trailers.
+ * claim another session, or null: its message as the line gives it (`-m`, a `-F` file, a file hashed or redirected in,
+ * literal text piped in) read for session trailers.
  */
 export function plumbingClaimProblem(inv: GitInvocation, cmd: SimpleCommand, session: string | null, show: string): string | null {
   if (inv.sub !== 'commit-tree' && !(inv.sub === 'hash-object' && inv.args.some((a, i) => (a === '-t' && inv.args[i + 1] === 'commit') || a === '-tcommit'))) return null;
@@ -250,7 +250,7 @@ export function plumbingClaimProblem(inv: GitInvocation, cmd: SimpleCommand, ses
     else if (inv.sub === 'hash-object' && !a.startsWith('-')) texts.push(read(a));
   }
   if (cmd.stdinFrom) texts.push(...(literalOutput(cmd.stdinFrom) ?? []));
-  texts.push(...cmd.redirects.filter((r) => r.op === '<<').map((r) => r.body ?? ''));
+  texts.push(...cmd.redirects.flatMap((r) => (r.op === '<<' ? [r.body ?? ''] : r.op === '<' ? [read(r.target)] : [])));
   const other = claimedSessions(texts.join('\n').split('\n')).find((s) => s !== session);
   if (other === undefined) return null;
   return (

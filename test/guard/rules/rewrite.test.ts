@@ -15,7 +15,7 @@ quickDescribe('rewriting another session\'s commits', () => {
 
   it('refuses amend, rebase and reset over another session\'s commit, naming both sessions and the commit', async () => {
     const { repo, person, theirs } = history();
-    for (const c of ['git commit --amend -m "mine now"', 'git commit -a --amend --no-edit', `git rebase -i ${person}`, 'git reset --hard HEAD~1', `git reset --soft ${person}`, 'git rebase --root']) {
+    for (const c of ['git commit --amend -m "mine now"', 'git commit -a --amend --no-edit', `git rebase -i ${person}`, `git rebase --exec true ${person}`, 'git reset --hard HEAD~1', `git reset --soft ${person}`, 'git rebase --root']) {
       const reason = denial(await bash(repo, c));
       expect(reason, c).toContain(`session ${OTHER.slice(0, 8)}`);
       expect(reason, c).toContain(`you are session ${ME.slice(0, 8)}`);
@@ -92,6 +92,7 @@ quickDescribe('rewriting another session\'s commits', () => {
       `git commit-tree -m "Claude-Session-Id: ${OTHER}" HEAD^{tree}`,
       `git commit-tree -p HEAD -m x -m "Claude-Session-Id: ${OTHER}" HEAD^{tree} | xargs git update-ref refs/heads/main`,
       'git commit-tree -F msg.txt HEAD^{tree}',
+      'git commit-tree HEAD^{tree} < msg.txt',
       `printf 'x\\n\\nClaude-Session-Id: ${OTHER}\\n' | git commit-tree HEAD^{tree}`,
       'git hash-object -t commit -w commit.txt',
     ]) {
