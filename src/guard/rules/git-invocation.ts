@@ -55,21 +55,19 @@ export function gitEnvironmentProblem(inv: GitInvocation, cmd: SimpleCommand, va
 }
 
 /**
- * Why a git command that writes runs under another session's id or none (a session variable the hooks read given
- * another value, emptied, `unset` earlier on the line or removed by `env -u`/`env -i`), or null: its commits and moves
- * would be checked as that session's or a person's. `vars`: the variables set on the line and for the command;
- * `removed`: the ones taken out (`*`: all); `session`: the calling session's id, when known.
+ * Why a git command that writes runs with no session (a session variable the hooks read `unset` earlier on the line or
+ * removed by `env -u`/`env -i`), or null: its commits and moves would be checked as a person's. A variable set to
+ * another id or emptied is productVariableProblem's (rules/inject.ts), for every command. `removed`: the ones taken out
+ * (`*`: all); `vars`: the variables set on the line and for the command; `session`: the calling session's id.
  */
 export function sessionEnvironmentProblem(inv: GitInvocation, vars: Record<string, string>, removed: readonly string[], session: string | null, show: string): string | null {
-  if (READS.test(inv.sub) || inv.sub === 'handoff') return null;
-  const given = SESSION_ID_VARS.filter((v) => Object.hasOwn(vars, v));
-  const other = given.find((v) => vars[v] !== '' && vars[v] !== session);
-  const dropped = session !== null && !given.some((v) => vars[v] === session) && SESSION_ID_VARS.find((v) => (given.includes(v) ? vars[v] === '' : removed.includes(v) || removed.includes('*')));
-  const name = other ?? dropped;
+  if (session === null || READS.test(inv.sub) || inv.sub === 'handoff') return null;
+  if (SESSION_ID_VARS.some((v) => vars[v] === session)) return null;
+  const name = SESSION_ID_VARS.find((v) => !Object.hasOwn(vars, v) && (removed.includes(v) || removed.includes('*')));
   if (!name) return null;
   return (
-    `\`${show}\` runs git with the session variable ${name} ${other ? 'set to another id' : 'emptied or removed'}: git-handoff's git hooks would take its commits and branch moves for ` +
-    `${other ? 'another session\'s' : 'a person\'s'}, and check them as such${session ? ` (you are session ${session})` : ''}. Run git with the environment your client gave it.`
+    `\`${show}\` runs git with the session variable ${name} removed: git-handoff's git hooks would take its commits and branch moves for ` +
+    `a person's, and check them as such (you are session ${session}). Run git with the environment your client gave it.`
   );
 }
 

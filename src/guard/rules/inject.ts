@@ -44,7 +44,10 @@ function shellKnowsSession(e: GuardEvent, session: string, env: NodeJS.ProcessEn
 }
 
 /** git verbs that make commits or move refs, so run git's hooks: from a shell that does not know the session, a person's */
-const HOOKED = new Set(['commit', 'merge', 'cherry-pick', 'revert', 'rebase', 'am', 'pull', 'push', 'reset', 'branch', 'tag', 'update-ref', 'checkout', 'switch', 'stash']);
+const HOOKED = new Set([
+  ...['commit', 'merge', 'cherry-pick', 'revert', 'rebase', 'am', 'pull', 'push', 'reset', 'branch', 'tag', 'checkout', 'switch', 'stash'],
+  'update-ref',
+]);
 
 /** Clients that run a rewritten command of any kind without asking (src/clients/record.ts runsAnyRewrite). */
 export const REWRITES_ANY_COMMAND: ReadonlySet<string> = new Set(Object.values(RECORDS).flatMap((r) => (r.runsAnyRewrite ? [r.name] : [])));
