@@ -96,7 +96,7 @@ describe('status', () => {
     const sb = json(await t.b.cli(['status', '--json']));
     expect(sb.attention.find((x: any) => x.kind === 'claim-expiring').message).toContain('src/short/');
     const hook = sb.attention.find((x: any) => x.kind === 'refused-call');
-    expect(hook.message).toMatch(/the git hook commit-msg refused/);
+    expect(hook.message).toMatch(/the git hook prepare-commit-msg refused/);
     expect(hook.session).toBe(S3);
     const text = String((await t.a.cli(['status'])).stdout);
     expect(text).toMatch(/Needs a person \([4-9]\)/);
