@@ -35,6 +35,9 @@ export const wiring: Wiring = {
   skills: '.agents/skills',
 };
 
+/** The programs Codex's shell runs as its apply_patch (the envelope on stdin or as the argument), under both its names. */
+export const SHELL_PATCH_PROGRAMS: readonly string[] = ['apply_patch', 'applypatch'];
+
 /** What the sh front reads of Codex's calls: Claude Code's payload, its shell tool by its names old and new, and apply_patch. */
 export const front: FrontFacts = {
   keys: claudeFront.keys,

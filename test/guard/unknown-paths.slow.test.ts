@@ -51,4 +51,19 @@ describe("an unknown tool's path arguments, in every spelling", () => {
     }
     expect(wrong).toEqual([]);
   });
+
+  it("a tool's name words: a reading tool of a handoff file passes, a writing one is judged on every path argument", async () => {
+    const w = await world5();
+    const call = (tool: string, input: Record<string, unknown>) => ({ hook_event_name: 'PreToolUse', session_id: ME, cwd: w.repo.dir, tool_name: tool, tool_input: input });
+    const wrong: string[] = [];
+    for (const tool of ['mcp__fs__read_file', 'mcp__fs__read_text_file', 'mcp__fs__readFile', 'mcp__fs__get_file_info', 'mcp__fs__list_directory']) {
+      if ((await inWorld(w, 'claude-code', call(tool, { path: FOREIGN_FILE }))).verdict !== 'allow') wrong.push(`refused ${tool}`);
+    }
+    for (const tool of ['write_file', 'edit', 'create', 'move', 'rename', 'delete', 'append', 'patch', 'replace', 'read_write_file']) {
+      for (const input of [{ path: FOREIGN_FILE }, { source: 'b.txt', destination: FOREIGN_FILE }, { from: FOREIGN_FILE, to: 'x.md' }]) {
+        if ((await inWorld(w, 'claude-code', call(`mcp__fs__${tool}`, input))).verdict !== 'deny') wrong.push(`allowed ${tool} ${JSON.stringify(input)}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
 });

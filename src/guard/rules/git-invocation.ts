@@ -89,7 +89,7 @@ export function oneOffKeysProblem(inv: GitInvocation, show: string): string | nu
     const eq = c.indexOf('=');
     const key = eq < 0 ? c : c.slice(0, eq);
     // git-handoff's own settings, read by its git hooks and by `git handoff` itself under this git
-    if (/^handoff\./i.test(key) && !READS.test(inv.sub)) return `\`${show}\` runs \`git ${inv.sub}\` with git-handoff's own setting ${key.toLowerCase().replace(/[^\w.-]/g, '?').slice(0, 80)} changed for it (guard, claims, protected files, sync remote): those are the person's to change. Run it without that setting.`;
+    if (key.toLowerCase().startsWith('handoff.') && !READS.test(inv.sub)) return `\`${show}\` runs \`git ${inv.sub}\` with git-handoff's own setting ${key.toLowerCase().replace(/[^\w.-]/g, '?').slice(0, 80)} changed for it (guard, claims, protected files, sync remote): those are the person's to change. Run it without that setting.`;
     const problem = unknownKeyProblem(eq < 0 ? c : c.slice(0, eq), eq < 0 ? 'true' : c.slice(eq + 1));
     if (problem) return `\`${show}\` gives git a setting for this command: ${problem} (trace2 targets, cookie files and the like write files). Run it without that setting, or ask the person.`;
   }

@@ -1,43 +1,25 @@
 // Staging another live session's uncommitted file is refused before anything is staged: `git add <a file the
-// other session wrote>` (by name: the broad forms, `git add -A`, `git add .`, a directory or a glob, are the shared
+// other session wrote>`, `git commit [-i|-o] <it>` (by name: the broad forms, `git add -A`, `git add .`, a directory or a glob, are the shared
 // checkout rule's, src/guard/rules/shared.ts), naming that session and giving the `git add` of one's own files.
 // The check itself is the shared checkout rule's (live sessions, uncommitted paths, the safe command); this module
-// only says which paths a named `git add` stages.
+// only says which paths a named `git add` or `git commit` stages.
 import path from 'node:path';
 import { worktreeActivity } from '../../handoff/state/ledger';
 import type { Location } from '../locate';
 import type { SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
-import type { Sweep } from './shared';
-
-// git add's options that take a value as the next word
-const VALUED = new Set(['--chmod', '--pathspec-from-file']);
+import { stagedPaths, type Sweep } from './shared';
 
 /**
- * The sweep of a `git add` that names a path another session's unreleased claim in this worktree covers (from the
- * ledger alone: no git starts for any other add), or null: a dry run, no such path, any other verb.
+ * The sweep of a `git add` or `git commit` that names a path another session's unreleased claim in this worktree covers
+ * (from the ledger alone: no git starts for any other add or commit), or null: a dry run, no such path, any other verb.
  */
-export function namedAddSweep(inv: GitInvocation, cmd: SimpleCommand, eventCwd: string, loc: Location, me: string | null): Sweep | null {
-  if (inv.sub !== 'add') return null;
-  const paths: string[] = [];
-  let opts = true;
-  for (let i = 0; i < inv.args.length; i++) {
-    const a = inv.args[i];
-    if (opts && a === '--') {
-      opts = false;
-      continue;
-    }
-    if (opts && a.startsWith('-') && a !== '-') {
-      if (a === '-n' || a === '--dry-run' || (/^-[a-zA-Z]+$/.test(a) && a.includes('n'))) return null;
-      if (VALUED.has(a)) i++;
-      continue;
-    }
-    paths.push(a);
-  }
+export function namedStageSweep(inv: GitInvocation, cmd: SimpleCommand, eventCwd: string, loc: Location, me: string | null): Sweep | null {
+  const paths = stagedPaths(inv);
   if (paths.length === 0) return null;
   const dir = inv.cwd ?? cmd.cwd ?? eventCwd;
   const theirs = new Set([...worktreeActivity(loc.commonDir, loc.worktree).values()].filter((a) => a.session !== me && !a.released).flatMap((a) => a.paths));
   const named = paths.map((p) => path.relative(loc.worktree, path.resolve(dir, p)).split(path.sep).join('/'));
   if (!named.some((p) => theirs.has(p))) return null;
-  return { verb: 'add', kind: 'sweep', pathspecs: paths, scope: 'all', dir };
+  return { verb: inv.sub === 'commit' ? 'commit' : 'add', kind: 'sweep', pathspecs: paths, scope: inv.sub === 'commit' ? 'tracked' : 'all', dir };
 }

@@ -88,13 +88,23 @@ const isBroad = (p: string, dir: string) => {
   }
 };
 
+const ADD_VALUED = new Set(['--chmod', '--pathspec-from-file']);
+const COMMIT_VALUED = new Set(['-m', '--message', '-F', '--file', '-C', '--reuse-message', '-c', '--reedit-message', '--author', '--date', '-t', '--template', '--fixup', '--squash', '--cleanup', '--trailer', '--pathspec-from-file']);
+
+/** The paths a `git add` or `git commit` names to stage (`git commit <paths>`, `-i`, `-o`), or none (a dry run, another verb). */
+export function stagedPaths(inv: GitInvocation): string[] {
+  if (inv.sub !== 'add' && inv.sub !== 'commit') return [];
+  const { opts, pos } = inv.sub === 'add' ? split(inv.args, ADD_VALUED) : split(inv.args, COMMIT_VALUED, 'mFCct');
+  return has(opts, inv.sub === 'add' ? 'n' : null, '--dry-run') ? [] : pos;
+}
+
 /** What a git command would sweep or destroy in the worktree, decided without git; null for anything else. */
 export function sweepOf(inv: GitInvocation, cmd: SimpleCommand, eventCwd: string, branch: string | null): Sweep | null {
   const dir = inv.cwd ?? cmd.cwd ?? eventCwd;
   const args = inv.args;
   switch (inv.sub) {
     case 'add': {
-      const { opts, pos } = split(args, new Set(['--chmod', '--pathspec-from-file']));
+      const { opts, pos } = split(args, ADD_VALUED);
       if (has(opts, 'n', '--dry-run')) return null;
       // paths read from a file (or stdin) the guard does not see: any of them may be another session's
       if (has(opts, null, '--pathspec-from-file')) return { verb: 'add', kind: 'sweep', pathspecs: null, scope: 'all', dir };
@@ -105,11 +115,7 @@ export function sweepOf(inv: GitInvocation, cmd: SimpleCommand, eventCwd: string
       return broad.length ? { verb: 'add', kind: 'sweep', pathspecs: broad, scope: update && !all ? 'tracked' : 'all', dir } : null;
     }
     case 'commit': {
-      const { opts, pos } = split(
-        args,
-        new Set(['-m', '--message', '-F', '--file', '-C', '--reuse-message', '-c', '--reedit-message', '--author', '--date', '-t', '--template', '--fixup', '--squash', '--cleanup', '--trailer', '--pathspec-from-file']),
-        'mFCct',
-      );
+      const { opts, pos } = split(args, COMMIT_VALUED, 'mFCct');
       if (has(opts, null, '--dry-run')) return null;
       if (has(opts, 'a', '--all') || has(opts, null, '--pathspec-from-file')) return { verb: 'commit', kind: 'sweep', pathspecs: null, scope: 'tracked', dir };
       const broad = pos.filter((p) => isBroad(p, dir));

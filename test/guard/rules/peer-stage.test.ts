@@ -1,5 +1,5 @@
 // Two sessions in one worktree hear of each other, once each; staging a file the other live session wrote and has
-// not committed is refused by the guard before anything is staged, naming that session and giving the `git add`
+// not committed (`git add`, `git commit <it>`, `-a`, `-i`, `-o`) is refused by the guard before anything is staged, naming that session and giving the `git add`
 // of one's own files.
 import path from 'node:path';
 import { execa } from 'execa';
@@ -66,13 +66,15 @@ describe("staging another live session's uncommitted file", () => {
     return repo;
   }
 
-  for (const command of ['git add theirs.txt', 'git add shared.txt mine.txt', 'git add -- theirs.txt', 'git add -A', 'git add .', 'cd . && git add -u']) {
+  // shared.txt is tracked: theirs.txt is not, and git commits no untracked path it is named
+  const commits = ['git commit shared.txt -m x', 'git commit -m x -- shared.txt', 'git commit -a -m x', 'git commit -am x', 'git commit --include shared.txt -m x', 'git commit -i -m x shared.txt', 'git commit -o shared.txt -m x'];
+  for (const command of ['git add theirs.txt', 'git add shared.txt mine.txt', 'git add -- theirs.txt', 'git add -A', 'git add .', 'cd . && git add -u', ...commits]) {
     it(`\`${command}\` is refused before anything is staged, naming the session, with the add of one's own files`, async () => {
       const repo = await twoSessions();
       const why = denial(await guard(repo, bash(repo, command, ME)));
       expect(why).toContain(`session ${OTHER.slice(0, 8)}`);
       expect(why).toMatch(/theirs\.txt|shared\.txt/);
-      if (command !== 'cd . && git add -u') expect(why).toContain('git add -- mine.txt');
+      if (command.startsWith('git add')) expect(why).toContain('git add -- mine.txt');
       expect(repo.git(['diff', '--cached', '--name-only']).stdout).toBe('');
     });
   }
@@ -80,7 +82,7 @@ describe("staging another live session's uncommitted file", () => {
   it("one's own files by name, a dry run, and a file nobody claims are allowed", async () => {
     const repo = await twoSessions();
     repo.write('nobodys.txt', 'x\n');
-    for (const command of ['git add mine.txt', 'git add -n theirs.txt', 'git add nobodys.txt', 'git add --dry-run -A']) {
+    for (const command of ['git add mine.txt', 'git add -n theirs.txt', 'git add nobodys.txt', 'git add --dry-run -A', 'git commit -m x', 'git commit -m x mine.txt', 'git commit --dry-run theirs.txt']) {
       expect(denial(await guard(repo, bash(repo, command, ME))), command).toBeNull();
     }
   });
