@@ -55,18 +55,18 @@ export function gitEnvironmentProblem(inv: GitInvocation, cmd: SimpleCommand, va
 }
 
 /**
- * Why a git command that writes runs with no session (a session variable the hooks read `unset` earlier on the line or
- * removed by `env -u`/`env -i`), or null: its commits and moves would be checked as a person's. A variable set to
- * another id or emptied is productVariableProblem's (rules/inject.ts), for every command. `removed`: the ones taken out
- * (`*`: all); `vars`: the variables set on the line and for the command; `session`: the calling session's id.
+ * Why a git command that writes runs with no session (a session variable the hooks read emptied, `unset` earlier on the
+ * line or removed by `env -u`/`env -i`), or null: its commits and moves would be checked as a person's. A variable set
+ * to another id is productVariableProblem's (rules/inject.ts), for every command. `removed`: the ones taken out (`*`:
+ * all); `vars`: the variables set on the line and for the command; `session`: the calling session's id.
  */
 export function sessionEnvironmentProblem(inv: GitInvocation, vars: Record<string, string>, removed: readonly string[], session: string | null, show: string): string | null {
   if (session === null || READS.test(inv.sub) || inv.sub === 'handoff') return null;
   if (SESSION_ID_VARS.some((v) => vars[v] === session)) return null;
-  const name = SESSION_ID_VARS.find((v) => !Object.hasOwn(vars, v) && (removed.includes(v) || removed.includes('*')));
+  const name = SESSION_ID_VARS.find((v) => (Object.hasOwn(vars, v) ? vars[v] === '' : removed.includes(v) || removed.includes('*')));
   if (!name) return null;
   return (
-    `\`${show}\` runs git with the session variable ${name} removed: git-handoff's git hooks would take its commits and branch moves for ` +
+    `\`${show}\` runs git with the session variable ${name} emptied or removed: git-handoff's git hooks would take its commits and branch moves for ` +
     `a person's, and check them as such (you are session ${session}). Run git with the environment your client gave it.`
   );
 }

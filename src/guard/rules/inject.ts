@@ -101,7 +101,8 @@ const SESSION_SETS = new Set(['GIT_HANDOFF_SESSION', 'GIT_HANDOFF_CLIENT', 'GIT_
  * Why variables a session's command line sets (before a command, `export`, `env`, earlier on the line) change what
  * git-handoff checks (GIT_HANDOFF_BYPASS, _WITNESS, _RECORD_CHECK, _BIN, …: the person's) or name another session's id
  * in a variable git-handoff and its git hooks read a session from (`runs`: the command runs with them and is no `git handoff`
- * command, which judgeHandoffCommand judges, reading as another session allowed), or null.
+ * command, which judgeHandoffCommand judges, reading as another session allowed; an emptied one is
+ * sessionEnvironmentProblem's, for a writing git), or null.
  */
 export function productVariableProblem(vars: Record<string, string>, session: string | null, runs: boolean): string | null {
   for (const [name, value] of Object.entries(vars)) {
@@ -112,7 +113,7 @@ export function productVariableProblem(vars: Record<string, string>, session: st
       );
     }
     // the session's own id, or the variable that holds it, passes
-    if (!runs || !SESSION_ID_VARS.includes(name) || value === session || /^\$\{?[A-Z_]+\}?$/.test(value) && SESSION_ID_VARS.includes(value.replace(/[${}]/g, ''))) continue;
+    if (!runs || !SESSION_ID_VARS.includes(name) || value === session || value === '' || /^\$\{?[A-Z_]+\}?$/.test(value) && SESSION_ID_VARS.includes(value.replace(/[${}]/g, ''))) continue;
     return (
       `\`${name}=${value.slice(0, 80)}\` makes git-handoff and its git hooks take the command for session ${value.slice(0, 80) || '(empty)'}, but you are session ${session ?? '(unknown)'}. ` +
       `A session acts only as itself: run it without that variable (the guard supplies yours).`

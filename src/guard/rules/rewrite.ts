@@ -143,11 +143,14 @@ export function rewrites(inv: GitInvocation): boolean {
 }
 
 const commitOf = (repo: Repo, rev: string) => {
+  // a NUL cannot stand in an argument (a revision no ref can be)
+  if (rev.includes('\0')) return null;
   const r = repo.git(['rev-parse', '-q', '--verify', '--end-of-options', `${rev}^{commit}`], { allowFail: true });
   return r.status === 0 ? r.stdout.trim() : null;
 };
 
 const revList = (repo: Repo, range: string[]) => {
+  if (range.some((a) => a.includes('\0'))) return [];
   const r = repo.git(['rev-list', `--max-count=${MAX_COMMITS}`, ...range, '--'], { allowFail: true });
   return r.status === 0 ? r.stdout.split('\n').filter(Boolean) : [];
 };

@@ -47,7 +47,7 @@ describe('classifier totality', () => {
       }),
       { numRuns: 1500, seed: 13 },
     );
-    expect(failures).toEqual([]);
+    expect(failures, failures.join("\n")).toEqual([]);
     expect(runs).toBe(1500);
   });
 
