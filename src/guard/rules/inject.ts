@@ -49,16 +49,13 @@ const HOOKED = new Set([
   'update-ref',
 ]);
 
-/** Clients that run a rewritten command of any kind without asking (src/clients/record.ts runsAnyRewrite). */
-export const REWRITES_ANY_COMMAND: ReadonlySet<string> = new Set(Object.values(RECORDS).flatMap((r) => (r.runsAnyRewrite ? [r.name] : [])));
-
 /**
  * A git command that makes commits or moves refs, from a shell that does not know the session, in a client that runs a
  * rewritten command as it is: the session is added, so its commits carry its trailer and its hooks judge it as every
  * other client's.
  */
 export const commitNeedsSession = (inv: GitInvocation, e: GuardEvent, session: string, env: NodeJS.ProcessEnv): boolean =>
-  HOOKED.has(inv.sub) && REWRITES_ANY_COMMAND.has(e.client) && !shellKnowsSession(e, session, env);
+  HOOKED.has(inv.sub) && RECORDS[e.client].runsAnyRewrite === true && !shellKnowsSession(e, session, env);
 
 type InjectVerdict = { kind: 'ok' } | { kind: 'inject' } | { kind: 'deny'; reason: string };
 

@@ -21,7 +21,7 @@ import { writeTargets, type WriteTarget } from '../shell/writes';
 import { hooksPathRemovalProblem, removesHooksPath, scopeArgs } from './git-config';
 import { hunkEdits, isProtected, judgeFile, parsePatch, type FileOp } from './files';
 import { interpreterWrites } from './interpreter-writes';
-import { commitNeedsSession, isHandoffCommand, judgeHandoffCommand, needsSession, plainHooksDir, productVariableProblem, REWRITES_ANY_COMMAND, sessionPrefix } from './inject';
+import { commitNeedsSession, isHandoffCommand, judgeHandoffCommand, needsSession, plainHooksDir, productVariableProblem, sessionPrefix } from './inject';
 import { RECORDS } from '../../clients/records';
 import { strangerFileProblem, strangerHandoffProblem } from '../stranger';
 import { codeRunsAnchors, handoffRun, personOnlyProblem, reinstallProblem } from './anchors';
@@ -312,7 +312,8 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     const git = gitInvocation(cmd);
     // git-handoff's own switches, and another session's id, set on the line (rules/inject.ts)
     const runs = cmd.argv.length > 0 && !DECLARES.has(cmd.argv[0]) && !isHandoffCommand(git ?? handoffByInterpreter(cmd, whole));
-    const variables = productVariableProblem({ ...carried, ...cmd.assigns }, ctx.session, runs);
+    const vars = { ...carried, ...cmd.assigns };
+    const variables = productVariableProblem(vars, ctx.session, runs);
     if (variables) return { deny: variables };
     // git judged by what it will do: its environment, its options and the settings given to it (rules/git-invocation.ts)
     const envFiles: WriteTarget[] = [];
@@ -323,8 +324,8 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
       const own = (what: 'git-dir' | 'work-tree', value: string) =>
         loc !== null && !/[$`]/.test(value) && (what === 'git-dir' ? [loc.gitDir, loc.commonDir] : [loc.worktree]).includes(path.resolve(here, value));
       const problem =
-        gitEnvironmentProblem(git, cmd, { ...carried, ...cmd.assigns }, envFiles, own) ??
-        sessionEnvironmentProblem(git, { ...carried, ...cmd.assigns }, [...unset, ...(cmd.unsets ?? [])], ctx.session, show) ??
+        gitEnvironmentProblem(git, cmd, vars, envFiles, own) ??
+        sessionEnvironmentProblem(git, vars, [...unset, ...(cmd.unsets ?? [])], ctx.session, show) ??
         gitOptionProblem(cmd, git, own) ?? oneOffKeysProblem(git, show) ?? separateGitDirProblem(git, cmd, (d) => ctx.locate(d), show);
       if (problem) return { deny: problem };
       // a repository of git-handoff's own (the witness, an installed copy): run there, or pushed into
@@ -357,7 +358,7 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     for (const t of [...writeTargets(cmd), ...code.targets, ...linkSources(cmd), ...unknownWriterTargets(cmd), ...extractTargets(cmd), ...gitFiles, ...patched, ...envFiles, ...lost.targets]) {
       const refProblem = refStoreWriteProblem(t, ctx.abs(t.path, t.cwd));
       if (refProblem) return { deny: refProblem };
-      const paths = expandWord(t.path, { ...carried, ...cmd.assigns }, t.cwd, budget);
+      const paths = expandWord(t.path, vars, t.cwd, budget);
       if (paths === null) {
         // the line as written counts too (a comment naming memory): quoting can hide a word there, never add one
         if (COULD_PROTECT.test(whole) || COULD_PROTECT.test(command)) return { deny: unresolvedTarget(t.path) };
@@ -378,13 +379,13 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
         const follows = t.kind !== 'delete' || /\/\.?$/.test(p) ? realOf(abs) : abs;
         const fenced = (t.kind === 'delete' || t.tree ? (await perimeterOf(ctx).then((fence) => [...new Set([abs, follows])].flatMap((d) => perimeterUnder(fence, d)))).filter((f) => pathspecCovers(t, f)) : []).flatMap((f) => [f, ...namedUnder(f, t.names, budget)]);
         const reached = [...(t.kind === 'delete' || t.tree ? (gitFiles.includes(t) ? pathspecMatches({ ...t, path: abs }, budget) : handoffFilesUnder(abs, budget)) : t.children ? handoffFilesIn(abs, budget) : []), ...fenced];
-        const under = reached.filter((f) => f !== abs && nameMatches(t.names, abs, f) && copiedOver(t, f, abs, { ...carried, ...cmd.assigns }, budget, ctx));
+        const under = reached.filter((f) => f !== abs && nameMatches(t.names, abs, f) && copiedOver(t, f, abs, vars, budget, ctx));
         const changed = git && t.tree && t.kind !== 'delete' && /^(checkout|restore|checkout-index|switch|reset|read-tree|stash)$/.test(git.sub) ? await changedByCheckout(ctx, git, under, abs) : under;
         for (const f of changed) push({ abs: f, shown: path.relative(ctx.event.cwd, f) || f, kind: t.kind === 'delete' ? 'delete' : 'shell' });
       }
     }
     earlier.note(cmd, git, (p, c) => {
-      const e = expandWord(p, { ...carried, ...cmd.assigns }, c, budget);
+      const e = expandWord(p, vars, c, budget);
       return e && e.length === 1 ? ctx.abs(e[0], c) : null;
     });
     // xargs: the arguments come from its input, which the guard does not read
@@ -398,7 +399,7 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     if (reinstall) return { deny: reinstall };
     const run = handoffRun(cmd, inv);
     if (run) {
-      const problem = personOnlyProblem(run, { ...carried, ...cmd.assigns }, ctx.session, inv ? asWritten(command, inv, cmd.cwd ?? '/', read) : cmd.argv.join(' '));
+      const problem = personOnlyProblem(run, vars, ctx.session, inv ? asWritten(command, inv, cmd.cwd ?? '/', read) : cmd.argv.join(' '));
       if (problem) return { deny: problem };
     }
     if (!inv) continue;
@@ -408,7 +409,7 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
         if (needsSession(inv)) return { deny: strangerHandoffProblem(lineText([cmd])) };
         continue;
       }
-      const v = judgeHandoffCommand(inv, { ...cmd, assigns: { ...carried, ...cmd.assigns } }, ctx.event, ctx.session, ctx.env);
+      const v = judgeHandoffCommand(inv, { ...cmd, assigns: vars }, ctx.event, ctx.session, ctx.env);
       if (v.kind === 'deny') return { deny: v.reason };
       if (v.kind === 'inject') inject = true;
       continue;
@@ -560,7 +561,6 @@ function handoffByInterpreter(cmd: SimpleCommand, whole: string) {
   return named ? { sub: 'handoff', args: cmd.argv.slice(i + 1), cwd: cmd.cwd, gitDir: null } : null;
 }
 
-/** Adds the session to the command where the client can rewrite it safely, else refuses with the exact retry. */
 /** The folder git runs this repository's hooks from, when it holds git-handoff's stubs and can be given back as it is. */
 async function stubsDir(ctx: GuardContext, inv: GitInvocation, cmd: SimpleCommand): Promise<string | null> {
   const loc = ctx.locate(inv.cwd ?? cmd.cwd ?? ctx.event.cwd);
@@ -570,6 +570,7 @@ async function stubsDir(ctx: GuardContext, inv: GitInvocation, cmd: SimpleComman
   return plainHooksDir(dir) && stubsIn(dir).length > 0 ? dir : null;
 }
 
+/** Adds the session to the command where the client can rewrite it safely, else refuses with the exact retry. */
 function injectDecision(ctx: GuardContext, command: string, cmds: SimpleCommand[], hooks: string | null): Decision {
   const e = ctx.event;
   const session = ctx.session!;
@@ -577,7 +578,7 @@ function injectDecision(ctx: GuardContext, command: string, cmds: SimpleCommand[
   const rewritten = `${onPath ? `${onPath} ` : ''}${sessionPrefix(session, e.client, e.tool === 'PowerShell', hooks)} ${command}`;
   const onlyHandoff = cmds.every((c) => c.argv.length === 0 || HARMLESS.has(path.basename(c.argv[0])) || isHandoffCommand(gitInvocation(c)));
   // Claude Code, Codex and VS Code's agent run a rewritten input without asking; only a command made of git handoff steps may go that way.
-  const canRewrite = REWRITES_ANY_COMMAND.has(e.client) || ((e.client === 'claude-code' || e.client === 'codex' || e.client === 'vscode') && onlyHandoff);
+  const canRewrite = RECORDS[e.client].runsAnyRewrite === true || ((e.client === 'claude-code' || e.client === 'codex' || e.client === 'vscode') && onlyHandoff);
   if (canRewrite) {
     return { updatedInput: { ...e.toolInput, command: rewritten }, context: `git-handoff: ran as session ${session} (GIT_HANDOFF_SESSION added to the command)` };
   }
