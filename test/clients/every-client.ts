@@ -9,6 +9,7 @@ import { execa } from 'execa';
 import { expect } from 'vitest';
 import type { ClientName } from '../../src/client-names';
 import { RECORDS } from '../../src/clients/records';
+import { endProcessesWithHome } from '../helpers/procs';
 import { tempDir, type TestRepo } from '../helpers/repo';
 import { claudeBin, CODEX_OFFLINE, COPILOT_DIR, ensureClaude, ensureCodex, ensureCopilot, ensureGeminiCli, ensureMcpFs, ensureOpencode, ensureQwen, PATH_WITH_BIN } from './deps';
 
@@ -155,6 +156,8 @@ export async function runClient(client: ClientName, repo: TestRepo, script: Call
     }
   } finally {
     api.stop();
+    // (a client's MCP server can outlive it by a moment: the test's HOME goes only once nothing writes into it)
+    await endProcessesWithHome(repo.home);
   }
   return { ...readLog(api.log, script), out: `${String(r.stdout)}\n${String(r.stderr)}` };
 }
