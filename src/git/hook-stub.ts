@@ -7,6 +7,10 @@ import path from 'node:path';
 import { configValue } from './config-values';
 import type { Config, Storage } from './storage';
 
+/** The hooks git-handoff installs a stub for. */
+export const HOOK_NAMES = ['prepare-commit-msg', 'commit-msg', 'pre-commit', 'pre-push', 'reference-transaction'] as const;
+export type HookName = (typeof HOOK_NAMES)[number];
+
 /** The stub's second line (git-hooks/stub.sh): a hook file holding it is ours. */
 export const STUB_MARKER = '# git-handoff hook stub.';
 /**
@@ -51,4 +55,16 @@ export function ownStubAlone(repo: Pick<Storage, 'commonDir'>, config: Config, n
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'ENOENT';
   }
+}
+
+/**
+ * The folder git takes this repository's hooks from, read from a configuration read (readConfig) without starting
+ * git: core.hooksPath (`~/` from the home, a relative path from the worktree's top, as git 2.39 resolves it), else the
+ * common directory's hooks/.
+ */
+export function hooksDirIn(loc: { worktree: string; commonDir: string }, config: Config, home: string): string {
+  const set = configValue(config, 'core.hooksPath');
+  if (set === undefined) return path.join(loc.commonDir, 'hooks');
+  const expanded = set === '~' || set.startsWith('~/') ? home + set.slice(1) : set;
+  return path.resolve(loc.worktree, expanded);
 }

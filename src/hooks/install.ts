@@ -8,11 +8,9 @@ import type { DoctorItem } from '../wiring';
 import { shellQuote } from '../clients/event';
 import { handoffDir } from '../handoff/state/paths';
 import { withStubLines } from './stub-lines';
-import { CHAINED_SUFFIX, isStub } from '../git/hook-stub';
+import { CHAINED_SUFFIX, HOOK_NAMES, isStub, type HookName } from '../git/hook-stub';
 
-export const HOOK_NAMES = ['prepare-commit-msg', 'commit-msg', 'pre-commit', 'pre-push', 'reference-transaction'] as const;
-export type HookName = (typeof HOOK_NAMES)[number];
-export { CHAINED_SUFFIX };
+export { CHAINED_SUFFIX, HOOK_NAMES, type HookName };
 /** Where other hook managers keep a hook they replaced (lefthook: .old, pre-commit: .legacy). */
 const MANAGER_SUFFIXES = ['.old', '.legacy'];
 const BIN_LINE = /^GIT_HANDOFF_BIN=.*$/m;

@@ -32,7 +32,8 @@ import { asWritten, type ReadLine } from './as-written';
 import { computePerimeter, namesPerimeterPart, ownRepositoryProblem, perimeterProblem, perimeterUnder, switchedWiringProblem, worktreeTarget, type Perimeter } from '../perimeter';
 import { installedDirs } from '../installed';
 import { userDirs } from '../../user-dirs';
-import type { Location } from '../locate';
+import { homedir, type Location } from '../locate';
+import { HOOK_NAMES, hooksDirIn, isStub } from '../../git/hook-stub';
 import { NAMES_HOOK_FILE } from '../../clients/hook-files';
 import { gitEnvironmentProblem, gitOptionProblem, oneOffKeysProblem, separateGitDirProblem, sessionEnvironmentProblem } from './git-invocation';
 
@@ -565,9 +566,9 @@ function handoffByInterpreter(cmd: SimpleCommand, whole: string) {
 async function stubsDir(ctx: GuardContext, inv: GitInvocation, cmd: SimpleCommand): Promise<string | null> {
   const loc = ctx.locate(inv.cwd ?? cmd.cwd ?? ctx.event.cwd);
   if (!loc || inv.gitDir) return null;
-  const { hooksDirOf, stubsIn } = await import('../../hooks/install');
-  const dir = hooksDirOf(await ctx.repo(loc));
-  return plainHooksDir(dir) && stubsIn(dir).length > 0 ? dir : null;
+  // from the configuration cache, without git: this runs on every commit of a client whose shell turns hooks off
+  const dir = hooksDirIn(loc, await ctx.config(loc), ctx.env.HOME || homedir());
+  return plainHooksDir(dir) && HOOK_NAMES.some((n) => isStub(path.join(dir, n))) ? dir : null;
 }
 
 /** Adds the session to the command where the client can rewrite it safely, else refuses with the exact retry. */
