@@ -1,5 +1,5 @@
 // The README's sh blocks, run as a person pastes them: the lines of a section's blocks, and one shell that runs them
-// (test/docs/docs.test.ts and test/docs/readme-blocks.test.ts).
+// (test/docs/docs.test.ts and test/docs/readme-blocks.slow.test.ts).
 import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../helpers/repo';

@@ -128,7 +128,7 @@ quickDescribe('the guard\'s first file', () => {
   });
 });
 
-quickDescribe('a git command the first look never answers', () => {
+slowDescribe('a git command the first look never answers', () => {
   it('goes to the full guard without the first look, with the answer the way through the first look gives', async () => {
     // another session is editing its committed handoff note: some of these verbs would throw its edit away
     const repo = await foreignWorld();

@@ -98,7 +98,7 @@ describe('the loss record', () => {
     });
   }
 
-  quickIt('receipts dropped from the notes are merged back, nothing of the later ones lost', async () => {
+  slowIt('receipts dropped from the notes are merged back, nothing of the later ones lost', async () => {
     const { repo, tip, notes } = await seeded();
     // a notes commit on top that empties the note of the tip
     raw(repo, ['notes', `--ref=${NOTES}`, 'remove', tip]);
@@ -121,7 +121,7 @@ describe('the loss record', () => {
     expect(readFileSync(path.join(repo.dir, '.git', 'handoff', 'audit.jsonl'), 'utf8')).toMatch(/"hook":"reference-transaction"/);
   });
 
-  quickIt('a version added by another session without a takeover is moved back; the owner keeps writing', async () => {
+  slowIt('a version added by another session without a takeover is moved back; the owner keeps writing', async () => {
     const { repo, tip, history } = await seeded();
     const rogue = rogueCommit(repo, tip);
     raw(repo, ['update-ref', REF, rogue]);
@@ -131,7 +131,7 @@ describe('the loss record', () => {
     await ok(repo, ['write', 'login-redirect-loop', '-m', 'Goal: three', '--session', 'sess-owner']);
   });
 
-  quickIt('a legitimate newer version is never overwritten: two sound histories are both kept', async () => {
+  slowIt('a legitimate newer version is never overwritten: two sound histories are both kept', async () => {
     const { repo, tip } = await seeded();
     // another history of the same name by the recorded owner itself, sound from its root: recover keeps both, moves
     // nothing (another session's parentless history is a forged takeover: test/handoff/record/recover-forged-takeover.slow.test.ts)

@@ -189,7 +189,7 @@ describe('repositories of every shape', () => {
     expect(repo.git(['log', '-1', '--format=%(trailers:key=Handoff-Head,valueonly)', REF]).stdout.trim()).toBe('none');
     expect(JSON.parse(repo.git(['cat-file', 'blob', `${REF}:state.json`]).stdout).head).toBeNull();
     const s = json(await repo.cli(['show', 'auth-refactor', '--json']));
-    // still unborn, as when written: nothing moved (test/handoff/store/verify.test.ts shows it turn `ahead` after commits)
+    // still unborn, as when written: nothing moved (test/handoff/store/verify.slow.test.ts shows it turn `ahead` after commits)
     expect(s.verify).toMatchObject({ head: 'same', commitsSince: 0 });
   });
 

@@ -35,7 +35,7 @@ async function holdLock(repo: TestRepo, ref: string, oid: string, cwd = repo.dir
   };
 }
 
-quickDescribe('the lock policy', () => {
+slowDescribe('the lock policy', () => {
   it('a lock nothing holds: write exits 4 at once, naming the file, its age and that no git process holds it; the lock stays', async () => {
     const repo = makeRepo({ commit: true });
     await ok(repo, ['write', 'tx-stale', '-m', 'one'], 0, env);
@@ -155,7 +155,7 @@ slowDescribe('with the hooks installed', () => {
   }, 600_000);
 });
 
-quickDescribe('signing', () => {
+slowDescribe('signing', () => {
   it('with handoff.sign the merge `sync --resolve` writes is signed like every other version', async () => {
     const { a, b } = await makeWorld('file');
     const keys = tempDir('gh-keys-');

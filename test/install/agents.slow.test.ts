@@ -75,7 +75,7 @@ describe('install --agent', () => {
     const items = json(doctor).items.filter((i: any) => /^agent \w+$/.test(i.component));
     // every client's probe is refused in its own deny shape (Copilot's flat one, the OpenCode plugin's)
     // (VS Code's agent, which runs the Claude Code wiring in its own shape, probed through it: test/clients/vscode.test.ts)
-    // (the clients of issue 56, each in its own protocol: test/clients/native-clients.test.ts)
+    // (the clients of issue 56, each in its own protocol: test/clients/native-clients.slow.test.ts)
     expect(items.map((i: any) => i.component)).toEqual(['agent claude', 'agent vscode', ...Object.keys(WIRING).filter((a) => a !== 'claude').map((a) => `agent ${a}`)]);
     expect(items.map((i: any) => i.status)).toEqual(items.map(() => 'ok'));
     // Codex's own gates (its trust of the hooks, a login shell's PATH) are checked apart: test/install/codex-trust.test.ts

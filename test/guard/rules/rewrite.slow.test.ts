@@ -1,11 +1,10 @@
 // src/guard/rules/rewrite.ts: amend, rebase and reset over another session's commit are refused naming both sessions
 // and the commit; over one's own or a person's commits, and commands that move nothing, they pass.
-import { expect, it } from 'vitest';
-import { quickDescribe } from '../../helpers/sets';
+import { describe, expect, it } from 'vitest';
 import { makeRepo } from '../../helpers/repo';
 import { denial, guard, ME, OTHER, payload, shellCall as bash } from '../helpers';
 
-quickDescribe('rewriting another session\'s commits', () => {
+describe('rewriting another session\'s commits', () => {
   function history() {
     const repo = makeRepo({ commit: true });
     const person = repo.commit('a person\'s commit', { 'a.txt': 'a' });
