@@ -8,9 +8,9 @@ import type { DoctorItem } from '../wiring';
 import { shellQuote } from '../clients/event';
 import { handoffDir } from '../handoff/state/paths';
 import { withStubLines } from './stub-lines';
-import { CHAINED_SUFFIX, HOOK_NAMES, isStub, type HookName } from '../git/hook-stub';
+import { CHAINED_SUFFIX, HOOK_NAMES, isStub, stubsIn, type HookName } from '../git/hook-stub';
 
-export { CHAINED_SUFFIX, HOOK_NAMES, type HookName };
+export { CHAINED_SUFFIX, HOOK_NAMES, stubsIn, type HookName };
 /** Where other hook managers keep a hook they replaced (lefthook: .old, pre-commit: .legacy). */
 const MANAGER_SUFFIXES = ['.old', '.legacy'];
 const BIN_LINE = /^GIT_HANDOFF_BIN=.*$/m;
@@ -49,8 +49,6 @@ const exists = (p: string) => {
   }
 };
 
-/** The git-handoff stubs a hooks directory holds, by hook name. */
-export const stubsIn = (dir: string): string[] => HOOK_NAMES.filter((n) => isStub(path.join(dir, n)));
 
 /** The launcher path a stub records, or null. */
 export function recordedLauncher(p: string): string | null {
