@@ -4,7 +4,7 @@
 // running its gemini bundle (observed with Codex 0.169.0 and Gemini CLI 0.61.0, which relaunches itself: the
 // nearest one is the CLI proper). Only where /proc says; null elsewhere.
 import { readFileSync } from 'node:fs';
-import { parentOf } from './hook-parent';
+import { parentOf } from '../handoff/state/lineage-record';
 import type { GuardClient } from '../clients/event';
 import { clientPid } from './lineage';
 

@@ -1,7 +1,6 @@
 // The guard's side of lineage: which client process an event comes from, and the first sight of a session
 // (a known one costs one stat; only an unknown one, or a SessionStart, loads the domain and starts git).
-import { parentOf } from './hook-parent';
-import { isKnownSession } from '../handoff/state/lineage-record';
+import { isKnownSession, parentOf } from '../handoff/state/lineage-record';
 import { short } from '../handoff/state/session';
 import type { GuardContext } from './context';
 import type { GuardClient } from '../clients/event';

@@ -1,7 +1,6 @@
 // reference-transaction in `prepared`: handoff refs held to the ownership invariant whoever moves them,
 // and, when the acting session is known, no branch update that drops another session's commits.
-import { existsSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { listRefs, packingPrunes, symbolicTarget } from '../git/refs';
 import type { Repo } from '../git/repo';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, NOTES_REF } from '../handoff/store/names';
@@ -10,6 +9,7 @@ import { REPLACE_PREFIX } from '../handoff/store/replace-refs';
 import { checkReceive, parseUpdates, type Refusal as ReceiveRefusal } from '../handoff/store/ref-updates';
 import { withoutRedactions } from '../handoff/secrets/redact-check';
 import type { HookContext } from './handler';
+import { branchRename, hookGitArgv } from './renamed-branch';
 import { refusedResetFile, shortOid, shortSession, type Refusal } from './refusal';
 
 /** A refusal of handoff or archive ref updates (checkReceive's findings: the same check a server runs on a push). */
@@ -23,11 +23,6 @@ export function handoffRefusal(found: ReceiveRefusal[], where: string, fetchHint
     steps,
     data: { violations: found.map((f) => ({ ref: f.ref, rule: f.rule, message: f.message })) },
   };
-}
-
-/** Commits reachable from `old` but not from `new` that carry another session's id. */
-function droppedForeign(repo: Repo, old: string, newOid: string, session: string): Array<{ oid: string; session: string }> {
-  return foreignCommits(repo, repo.out(['rev-list', old, `^${newOid}`]).split('\n').filter(Boolean), session);
 }
 
 /**
@@ -61,6 +56,26 @@ function filesAlreadyMoved(repo: Repo, ref: string, old: string, next: string): 
 export const CHECKED_REFS: readonly string[] = [HANDOFF_PREFIX, ARCHIVE_PREFIX, NOTES_REF, REPLACE_PREFIX];
 const isChecked = (ref: string) => CHECKED_REFS.some((p) => (p.endsWith('/') ? ref.startsWith(p) : ref === p));
 
+/** The branch the git command running this hook renames, and the name it renames it to (refs), or null. */
+function renaming(repo: Repo): { from: string; to: string } | null {
+  const argv = hookGitArgv();
+  const names = argv ? branchRename(argv) : null;
+  const from = names && (names.from === null ? symbolicTarget(repo, 'HEAD') : `refs/heads/${names.from}`);
+  return names && from ? { from, to: `refs/heads/${names.to}` } : null;
+}
+
+/**
+ * What a forced rename of `from` (at `oid`) over the branch `to` drops: the commits only `to` holds, that neither
+ * the renamed branch nor another branch, tag or remote-tracking ref does.
+ */
+function overwritten(repo: Repo, from: string, oid: string, to: string): string[] {
+  const at = listRefs(repo, [to])[0]?.oid;
+  if (!at || at === oid) return [];
+  // onlyInArgs([to, from]) with `from` moved to the side of what stays (it is still there: git deletes it after this hook)
+  const args = onlyInArgs([to, from]).filter((a) => a !== from);
+  return repo.out(['rev-list', ...args, oid, '--']).split('\n').filter(Boolean);
+}
+
 export async function referenceTransaction(c: HookContext): Promise<Refusal | null> {
   if (c.args[0] !== 'prepared') return null;
   // Only the checked refs, and branches and tags when a session acts, concern this hook.
@@ -79,21 +94,28 @@ export async function referenceTransaction(c: HookContext): Promise<Refusal | nu
   const bad = await withoutRedactions(c.repo, checkReceive(c.repo, updates), updates);
   if (bad.length) return handoffRefusal(bad, 'in this repository', null);
   if (!c.session) return null;
-  // the branches deleted here; a rename deletes the old name before it writes the new one, having moved its reflog
-  // aside (git's files backend: logs/refs/.tmp-renamed-log), and drops nothing
+  // the branches deleted here. `git branch -m` deletes the old name, then (-M) the branch it overwrites, each in a
+  // transaction of its own, before it writes the new name with none: the rename is judged whole at its first
+  // deletion, by what the overwritten branch alone held (src/hooks/renamed-branch.ts)
   const deleted = updates.filter((u) => u.ref.startsWith('refs/heads/') && u.oldOid && !u.newOid).map((u) => u.ref);
-  const renaming = deleted.length > 0 && existsSync(path.join(c.repo.commonDir, 'logs', 'refs', '.tmp-renamed-log'));
+  const rename = deleted.length > 0 ? renaming(c.repo) : null;
   for (const { ref, oldOid: old, newOid: next } of updates) {
     const tag = ref.startsWith('refs/tags/');
-    if (!(tag || ref.startsWith('refs/heads/')) || !old || old === next || (!next && renaming && !tag)) continue;
+    if (!(tag || ref.startsWith('refs/heads/')) || !old || old === next || (!next && ref === rename?.to)) continue;
     if (next && c.repo.git(['merge-base', '--is-ancestor', old, next], { allowFail: true }).status === 0) continue;
     // a tag deleted or moved back takes its name off the commit it was on; a deleted branch drops what no other
     // branch, tag or remote-tracking ref holds
-    const foreign = tag
-      ? foreignCommits(c.repo, c.repo.git(['rev-parse', '-q', '--verify', `${old}^{commit}`], { allowFail: true }).stdout.split('\n').filter(Boolean), c.session)
-      : next
-        ? droppedForeign(c.repo, old, next, c.session)
-        : foreignCommits(c.repo, c.repo.out(['rev-list', ...onlyInArgs(deleted), '--']).split('\n').filter(Boolean), c.session);
+    const foreign = foreignCommits(
+      c.repo,
+      tag
+        ? c.repo.git(['rev-parse', '-q', '--verify', `${old}^{commit}`], { allowFail: true }).stdout.split('\n').filter(Boolean)
+        : next
+          ? c.repo.out(['rev-list', old, `^${next}`]).split('\n').filter(Boolean)
+          : ref === rename?.from
+            ? overwritten(c.repo, ref, old, rename.to)
+            : c.repo.out(['rev-list', ...onlyInArgs(deleted), '--']).split('\n').filter(Boolean),
+      c.session,
+    );
     if (foreign.length === 0) continue;
     const owners = [...new Set(foreign.map((f) => f.session))];
     const MAX = 10;
@@ -102,7 +124,7 @@ export async function referenceTransaction(c: HookContext): Promise<Refusal | nu
     if (moved) writeFileSync(refusedResetFile(c.repo), JSON.stringify({ head: old, commits: foreign.map((f) => f.oid) }));
     return {
       kind: 'owned',
-      what: `${next ? `moving ${ref} from ${shortOid(old)} to ${shortOid(next)}` : `deleting ${ref} (at ${shortOid(old)})`} would drop ${foreign.length} commit${foreign.length === 1 ? '' : 's'} of ${owners.length === 1 ? 'another session' : 'other sessions'} (${tag ? 'the tag is on their commit' : next ? 'an amend, rebase or reset over their work' : 'no other branch, tag or remote-tracking branch holds them'})`,
+      what: `${next ? `moving ${ref} from ${shortOid(old)} to ${shortOid(next)}` : ref === rename?.from ? `renaming ${ref} over ${rename.to}` : `deleting ${ref} (at ${shortOid(old)})`} would drop ${foreign.length} commit${foreign.length === 1 ? '' : 's'} of ${owners.length === 1 ? 'another session' : 'other sessions'} (${tag ? 'the tag is on their commit' : next ? 'an amend, rebase or reset over their work' : ref === rename?.from ? `only ${rename.to} holds them` : 'no other branch, tag or remote-tracking branch holds them'})`,
       found: [
         ...foreign.slice(0, MAX).map((f) => `commit ${shortOid(f.oid)} by session ${shortSession(f.session, [...owners, c.session])}`),
         ...(foreign.length > MAX ? [`… and ${foreign.length - MAX} more`] : []),

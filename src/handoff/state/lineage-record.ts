@@ -88,6 +88,16 @@ export function successorOf(session: string, records: LineageRecord[]): string |
   return records.find((r) => r.from === session)?.session ?? null;
 }
 
+/** The parent of process `pid` (field 4 of /proc/<pid>/stat, after the command name's closing parenthesis: the name may hold spaces or parentheses), or null where /proc does not say. */
+export function parentOf(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) || null;
+  } catch {
+    return null;
+  }
+}
+
 /** The start time of a process (field 22 of /proc/<pid>/stat), or null where /proc does not say. */
 export function processStart(pid: number): string | null {
   try {

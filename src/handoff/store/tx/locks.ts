@@ -6,6 +6,7 @@ import { HandoffError } from '../../../errors';
 import { lockFileNamed } from '../../../git/messages';
 import type { Storage } from '../../../git/storage';
 import { AGAIN, LOCK_HELD, LOCK_WAIT_MS, retrying } from '../../../retry';
+import { parentOf } from '../../state/lineage-record';
 
 export interface LockState {
   lockFile: string;
@@ -40,16 +41,7 @@ function worktreesOf(commonDir: string): string[] {
 /** This process and its ancestors, from /proc: `git handoff` runs under a git process that waits for it and holds no lock. */
 function selfAndAncestors(): Set<number> {
   const out = new Set([process.pid]);
-  for (let pid = process.ppid; pid > 1 && !out.has(pid); ) {
-    out.add(pid);
-    try {
-      // the fields after the command's closing parenthesis: state, then the parent's pid
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      pid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    } catch {
-      break;
-    }
-  }
+  for (let pid: number | null = process.ppid; pid !== null && pid > 1 && !out.has(pid); pid = parentOf(pid)) out.add(pid);
   return out;
 }
 

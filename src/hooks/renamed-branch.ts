@@ -1,0 +1,75 @@
+// Which branch the git command running this hook renames (`git branch -m|-M [<old>] <new>`). git renames a branch by
+// deleting its old name in a transaction of its own, then writing the new name with no transaction (the files
+// backend, git 2.39): reference-transaction sees only a deletion, and must tell the name carried to the new one from
+// the branch a forced rename overwrites (`git branch -M feat main` deletes main, dropping what only main held). Only
+// git's own command line says which is which; it is read from the nearest git process above this hook.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { parentOf } from '../handoff/state/lineage-record';
+
+/** git's options before the command that take the next word as their value. */
+const GLOBAL_VALUED = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--super-prefix', '--config-env', '--exec-path', '--list-cmds']);
+/** `git branch` options that take the next word as their value: with one of them the names are not read (nothing is taken as renamed). */
+const BRANCH_VALUED = new Set(['--set-upstream-to', '--sort', '--format', '--contains', '--no-contains', '--merged', '--no-merged', '--points-at']);
+
+/**
+ * The names a `git branch` command line renames: `from` null for the branch HEAD is on (the one-name form), or
+ * null for any other command line (a copy, a deletion, a listing, options the reading does not follow).
+ */
+export function branchRename(argv: readonly string[]): { from: string | null; to: string } | null {
+  let i = 1;
+  for (; i < argv.length && argv[i].startsWith('-'); i++) if (GLOBAL_VALUED.has(argv[i])) i++;
+  if (argv[i] !== 'branch') return null;
+  let move = false;
+  const names: string[] = [];
+  for (let k = i + 1, ended = false; k < argv.length; k++) {
+    const a = argv[k];
+    if (ended || !a.startsWith('-') || a === '-') names.push(a);
+    else if (a === '--') ended = true;
+    else if (BRANCH_VALUED.has(a)) return null;
+    else if (a === '--move') move = true;
+    else if (a.startsWith('--')) continue;
+    else
+      for (const ch of a.slice(1)) {
+        // a short group (-fM); -c/-C copy, -d/-D delete, -u takes a value (the rest of the group or the next word)
+        if ('cCdDu'.includes(ch)) return null;
+        if (ch === 'm' || ch === 'M') move = true;
+      }
+  }
+  if (!move || names.length < 1 || names.length > 2) return null;
+  return names.length === 1 ? { from: null, to: names[0] } : { from: names[0], to: names[1] };
+}
+
+/** A process's command line: /proc where there is one, else `ps` (BSD and macOS); null where neither says. */
+function argvOf(pid: number): string[] | null {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+  } catch {
+    try {
+      // ps joins the arguments with spaces: a branch name holds none
+      return execFileSync('ps', ['-o', 'args=', '-p', String(pid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim().split(/\s+/);
+    } catch {
+      return null;
+    }
+  }
+}
+
+function parentByPs(pid: number): number | null {
+  try {
+    return Number(execFileSync('ps', ['-o', 'ppid=', '-p', String(pid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()) || null;
+  } catch {
+    return null;
+  }
+}
+
+/** The command line of the nearest git process above this one (the one running this hook: its shell and node between), or null. */
+export function hookGitArgv(): string[] | null {
+  let pid: number | null = process.ppid;
+  for (let depth = 0; depth < 6 && pid !== null && pid > 1; depth++) {
+    const argv = argvOf(pid);
+    if (!argv) return null;
+    if (/(^|\/)git$/.test(argv[0] ?? '')) return argv;
+    pid = parentOf(pid) ?? parentByPs(pid);
+  }
+  return null;
+}
