@@ -1,6 +1,6 @@
 // src/guard/shell/runners.ts against an attacker: programs other than a shell that run a command line they are given
-// (watch, tmux, screen, systemd-run, ssh, at/batch, crontab, parallel, trap, vim's `:!`, sqlite3's `.shell`, sed's
-// `e`, make --eval, npm scripts set on the line, LESSOPEN) and code in lisps' -e/--eval, each read as `sh -c` is, in
+// (watch, tmux, screen, systemd-run, ssh, at/batch, crontab, parallel, trap, vim's `:!`, sqlite3's `.shell` and the files
+// its dot-commands write, sed's `e`, make --eval, npm scripts set on the line, LESSOPEN) and code in lisps' -e/--eval, each read as `sh -c` is, in
 // every client's shell shape in-process and through the real sh front; the ordinary calls of the same programs stay allowed
 // (tmux, vim and emacs themselves are refused in Codex's shape, which keeps their input open: src/guard/interactive.ts).
 import { describe, it } from 'vitest';
@@ -36,6 +36,13 @@ describe('runners: a command line in an argument, an escape to the shell, a vari
         `trap 'rm -rf .claude' EXIT; true`,
         `sqlite3 :memory: '.shell echo x > ${F}'`,
         `sqlite3 db '.system rm -rf memory'`,
+        `sqlite3 :memory: '.once ${F}' 'select 1'`,
+        `sqlite3 db '.output |rm -rf memory' 'select 1'`,
+        `sqlite3 db -cmd '.cd memory' '.output ${F.replace('memory/', '')}' 'select 1'`,
+        `sqlite3 db '.backup main ${F}'`,
+        "sqlite3 db '.log .git/config' 'select 1'",
+        `sqlite3 db <<'EOF'\n.output ${F}\nselect 1;\nEOF`,
+        `echo '.output ${F}' | sqlite3 db`,
         `vim -c ':!echo x > ${F}' -c ':q'`,
         `ex -c ':!echo x > ${F}' -c ':q'`,
         `vim -c 'w ${F}' -c q /tmp/x`,
@@ -63,6 +70,10 @@ describe('runners: a command line in an argument, an escape to the shell, a vari
         "ssh -p 22 host 'cat /etc/hostname'",
         'parallel echo ::: a b c',
         "sqlite3 db.sqlite 'select 1'",
+        "sqlite3 db.sqlite '.output out.txt' 'select 1'",
+        "sqlite3 -header -csv db.sqlite 'select 1' > out.csv",
+        'sqlite3 db.sqlite < schema.sql',
+        "sqlite3 db.sqlite '.save copy.db'",
         'sed -n 1p README.md',
         "sed 's/e/f/g' README.md",
         "sed -e 's/x/y/' -e '/e/d' README.md",

@@ -7,7 +7,7 @@ import { expectShell5, world5 } from './world-wired';
 const THEIR = 'memory/handoff-main-auth-refactor.md';
 
 describe('7. a script written and run on one line is read as its text', () => {
-  it('echo, printf and a here-document into a file then . / source / sh / bash / ./file', async () => {
+  it('echo, printf and a here-document into a file then . / source / sh / bash / ./file / at -f / crontab', async () => {
     const w = await world5();
     await expectShell5(
       w,
@@ -22,10 +22,13 @@ describe('7. a script written and run on one line is read as its text', () => {
         `printf 'rm -f ' > $EMPTY/s; printf '${THEIR}' >> $EMPTY/s; . $EMPTY/s`,
         `echo 'git update-ref -d refs/handoffs/main/auth-refactor' > $EMPTY/s; sh $EMPTY/s`,
         `tee $EMPTY/s.sh < $EMPTY/in >/dev/null; sh $EMPTY/s.sh ${THEIR}`,
+        `echo 'rm -rf $REPO/memory' > $EMPTY/s.sh && at -f $EMPTY/s.sh now`,
+        `printf 'rm -f $REPO/${THEIR}\\n' > $EMPTY/s.sh; batch -f$EMPTY/s.sh`,
+        `echo '* * * * * rm -rf $REPO/memory' > $EMPTY/t && crontab $EMPTY/t`,
       ],
       'deny',
     );
-    await expectShell5(w, [`echo 'npm test' > $EMPTY/s.sh; bash $EMPTY/s.sh`, `echo 'ls memory' > $EMPTY/s.sh && . $EMPTY/s.sh`, `printf 'echo hi\\n' > $EMPTY/t.sh; sh $EMPTY/t.sh`], 'allow');
+    await expectShell5(w, [`echo 'npm test' > $EMPTY/s.sh; bash $EMPTY/s.sh`, `echo 'ls memory' > $EMPTY/s.sh && . $EMPTY/s.sh`, `printf 'echo hi\\n' > $EMPTY/t.sh; sh $EMPTY/t.sh`, `echo 'ls /tmp' > $EMPTY/s.sh && at -f $EMPTY/s.sh now`, `echo '0 3 * * * ls /tmp' > $EMPTY/t && crontab $EMPTY/t`], 'allow');
   });
 });
 

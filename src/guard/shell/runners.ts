@@ -77,6 +77,33 @@ function sedRuns(script: string): { lines: string[]; unread: boolean } {
   return { lines, unread };
 }
 
+// sqlite3's options that take the next word as their value (-cmd apart: its value is commands)
+const SQLITE_VALUED = /^--?(init|separator|newline|nullvalue|vfs|maxsize|mmap|lookaside|pagecache|heap|escape)$/;
+/** A sqlite3 dot-command's words (quoted as its shell quotes them: '…' or "…"). */
+const dotWords = (rest: string) => [...rest.matchAll(/'([^']*)'|"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]);
+
+/**
+ * sqlite3's dot-commands in `texts` (its SQL arguments, -cmd values, a here-document it reads) as one shell script:
+ * `.shell`/`.system` run their line, `.output`/`.once`/`.read` of `|<line>` run it, `.output`/`.once`/`.save`/`.backup`/
+ * `.clone`/`.open` write the file they name and `.log` appends to it, `.cd` changes the directory the later ones are in.
+ */
+function sqliteScript(texts: string[]): string {
+  const out: string[] = [];
+  for (const line of texts.flatMap((t) => t.split('\n'))) {
+    const m = /^\s*\.([a-z]+)\s*([^]*)$/.exec(line);
+    if (!m) continue;
+    const [, dot, rest] = m;
+    if (dot === 'shell' || dot === 'system') out.push(rest);
+    else if ((dot === 'output' || dot === 'once' || dot === 'read') && rest.trim().startsWith('|')) out.push(rest.trim().slice(1));
+    else if (/^(output|once|save|backup|clone|open|log|cd)$/.test(dot)) {
+      const file = dotWords(rest).filter((w) => !w.startsWith('-')).pop();
+      if (file === undefined || (dot === 'log' && /^(stdout|stderr|off)$/.test(file))) continue;
+      out.push(dot === 'cd' ? `cd ${quote(file)}` : `: ${dot === 'log' ? '>>' : '>'} ${quote(file)}`);
+    }
+  }
+  return out.join('\n');
+}
+
 /** What a runner runs: the command lines found in its arguments, and whether it also runs text the guard cannot read. */
 export interface Ran {
   lines: string[];
@@ -92,6 +119,9 @@ const fromInput = (prog: string, redirects: Redirect[]): Ran => {
   const body = doc(redirects);
   return body !== undefined ? { lines: [body] } : { lines: [], unread: `\`${prog}\` reading command lines from its input` };
 };
+
+/** A crontab table's commands, a line each (the schedule, five fields or an @word, taken off). */
+export const cronCommands = (table: string): string => table.replace(/^\s*(@\w+|(\S+\s+){5})/gm, '');
 
 const TMUX_RUNS = new Set(['new', 'new-session', 'new-window', 'neww', 'split-window', 'splitw', 'respawn-pane', 'respawnp', 'respawn-window', 'respawnw', 'run-shell', 'run', 'if-shell', 'if', 'display-popup', 'popup', 'pipe-pane', 'pipep', 'send-keys', 'send']);
 
@@ -137,10 +167,22 @@ const RUNNERS: Record<string, Runner> = {
     if (args.some((a) => /^-[a-zA-Z]*[lreu]$/.test(a)) && !ops.includes('-')) return null;
     if (ops.length && ops[0] !== '-') return null;
     const body = doc(redirects);
-    return body !== undefined ? { lines: [body.replace(/^\s*(@\w+|(\S+\s+){5})/gm, '')] } : { lines: [], unread: '`crontab` reading a table of commands from its input' };
+    return body !== undefined ? { lines: [cronCommands(body)] } : { lines: [], unread: '`crontab` reading a table of commands from its input' };
   },
-  // sqlite3 db '.shell <line>' / '.system <line>' (and -cmd)
-  sqlite3: (args) => ({ lines: args.flatMap((a) => /^\s*\.(shell|system)\s+([^]*)$/.exec(a)?.[2] ?? []) }),
+  // sqlite3 [options] db ['<sql or dot-commands>'…], -cmd '<…>', or its input: see sqliteScript
+  sqlite3: (args, redirects) => {
+    const given: string[] = [];
+    const operands: string[] = [];
+    for (let k = 0; k < args.length; k++) {
+      if (/^--?cmd$/.test(args[k])) given.push(args[++k] ?? '');
+      else if (SQLITE_VALUED.test(args[k])) k++;
+      else if (!args[k].startsWith('-') || args[k] === '-') operands.push(args[k]);
+    }
+    // with no SQL after the database it reads its commands from its input
+    const input = operands.length <= 1 ? doc(redirects) : undefined;
+    const script = sqliteScript([...given, ...operands.slice(1), ...(input !== undefined ? [input] : [])]);
+    return { lines: script ? [script] : [], ...(operands.length <= 1 && input === undefined ? { unread: '`sqlite3` reading its commands from its input' } : {}) };
+  },
   // vim -c ':!<line>', +'!<line>', --cmd; ex the same
   vim: (args) => ({ lines: exCommands(args.flatMap((a, k) => (a.startsWith('+') ? [a.slice(1)] : /^(-c|--cmd)$/.test(args[k - 1] ?? '') ? [a] : []))) }),
   // sed 'e <line>' (and a bare e or s///e: the pattern space, which the guard does not see, runs)

@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { printedTexts } from './printed';
 import { SHELLS, WRITE_REDIRECTS, type SimpleCommand } from './command';
+import { cronCommands } from './runners';
 
 /** Where a path a command names is (null: built by an expansion, or relative to an unknown directory). */
 export function pathAt(p: string, dir: string | null): string | null {
@@ -31,7 +32,15 @@ export function recordWrites(c: SimpleCommand, written: Map<string, string | nul
   if (c.argv[0] === 'tee') for (const a of c.argv.slice(1)) if (!a.startsWith('-')) { const at = pathAt(a, c.cwd); if (at !== null) { written.set(at, null); makers.set(at, 'tee'); } }
 }
 
-/** A command running a file written earlier on the same line (`.`/`source`, a shell given it, `./s.sh`, `sh < s.sh`): its text (null: unknown). */
+/** The file an `at`/`batch` job (`-f FILE`) or a `crontab FILE` table is read from; undefined for none. */
+function scheduledFile(prog: string, args: string[]): string | undefined {
+  if (prog === 'crontab') return args.some((a) => /^-[a-zA-Z]*[lre]$/.test(a)) ? undefined : args.find((a) => !a.startsWith('-'));
+  if (prog !== 'at' && prog !== 'batch') return undefined;
+  for (let k = 0; k < args.length; k++) if (/^-[a-zA-Z]*f/.test(args[k])) return args[k].endsWith('f') ? args[k + 1] : args[k].slice(args[k].indexOf('f') + 1);
+  return undefined;
+}
+
+/** A command running a file written earlier on the same line (`.`/`source`, a shell given it, `./s.sh`, `sh < s.sh`, `at -f s.sh`, `crontab t`): its text (null: unknown). */
 export function writtenScriptRun(c: SimpleCommand, written: Map<string, string | null>, makers: Map<string, string>): { text: string | null; shown: string; maker?: string } | null {
   if (written.size === 0) return null;
   const prog = path.basename(c.argv[0] ?? '');
@@ -52,10 +61,12 @@ export function writtenScriptRun(c: SimpleCommand, written: Map<string, string |
     }
     file ??= c.redirects.find((r) => r.op === '<')?.target;
   } else if (c.argv[0].includes('/')) file = c.argv[0];
+  else file = scheduledFile(prog, c.argv.slice(1));
   if (file === undefined) return null;
   const at = pathAt(file, c.cwd);
   if (at === null || !written.has(at)) return null;
-  return { text: written.get(at)!, shown: c.argv.join(' ').slice(0, 80), maker: makers.get(at) };
+  const text = written.get(at)!;
+  return { text: prog === 'crontab' && text !== null ? cronCommands(text) : text, shown: c.argv.join(' ').slice(0, 80), maker: makers.get(at) };
 }
 
 /** The texts `echo`/`printf` of literal words print (./printed.ts), as scripts a shell would read; null for anything else. */
