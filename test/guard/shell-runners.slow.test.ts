@@ -72,7 +72,7 @@ describe('runners: a command line in an argument, an escape to the shell, a vari
         "sqlite3 db.sqlite 'select 1'",
         "sqlite3 db.sqlite '.output out.txt' 'select 1'",
         "sqlite3 -header -csv db.sqlite 'select 1' > out.csv",
-        'sqlite3 db.sqlite < schema.sql',
+        'sqlite3 db.sqlite < schema.sql && ls memory',
         "sqlite3 db.sqlite '.save copy.db'",
         'sed -n 1p README.md',
         "sed 's/e/f/g' README.md",

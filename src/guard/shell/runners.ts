@@ -178,10 +178,12 @@ const RUNNERS: Record<string, Runner> = {
       else if (SQLITE_VALUED.test(args[k])) k++;
       else if (!args[k].startsWith('-') || args[k] === '-') operands.push(args[k]);
     }
-    // with no SQL after the database it reads its commands from its input
+    // with no SQL after the database it reads its commands from its input: a here-document is read, a file named
+    // with `<` is a file it runs (as `sh < file` is `sh file`), any other input is unread
     const input = operands.length <= 1 ? doc(redirects) : undefined;
+    const unread = operands.length <= 1 && input === undefined && !redirects.some((r) => r.op === '<' && !/^(\d+|-|\/dev\/(stdin|fd\/\d+))$/.test(r.target));
     const script = sqliteScript([...given, ...operands.slice(1), ...(input !== undefined ? [input] : [])]);
-    return { lines: script ? [script] : [], ...(operands.length <= 1 && input === undefined ? { unread: '`sqlite3` reading its commands from its input' } : {}) };
+    return { lines: script ? [script] : [], ...(unread ? { unread: '`sqlite3` reading its commands from its input' } : {}) };
   },
   // vim -c ':!<line>', +'!<line>', --cmd; ex the same
   vim: (args) => ({ lines: exCommands(args.flatMap((a, k) => (a.startsWith('+') ? [a.slice(1)] : /^(-c|--cmd)$/.test(args[k - 1] ?? '') ? [a] : []))) }),
