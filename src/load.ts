@@ -134,15 +134,24 @@ export function loadBundle(dir: string, bundle: Bundle, use: string): unknown {
   try {
     where = cacheFile(file, bundle, use);
     if (!where) return require(file);
-    try {
-      // only a cache this user wrote and no one else can change: code from it runs as this user's code
-      const at = path.join(where.dir, where.name);
-      const st = statSync(at);
-      cached = st.uid === process.geteuid?.() && (st.mode & 0o022) === 0 ? readFileSync(at) : undefined;
-    } catch {
-      cached = undefined;
+    const at = path.join(where.dir, where.name);
+    let source: string;
+    if (where.size > WRAPPED_FROM) {
+      const cache = openCache(at);
+      try {
+        ({ source, cached } = readWrapped(file, cache));
+      } finally {
+        if (cache) closeSync(cache.fd);
+      }
+    } else {
+      try {
+        cached = ownCache(statSync(at)) ? readFileSync(at) : undefined;
+      } catch {
+        cached = undefined;
+      }
+      source = wrapModule(readFileSync(file, 'utf8'));
     }
-    script = new VmScript(where.size > WRAPPED_FROM ? readWrapped(file) : wrapModule(readFileSync(file, 'utf8')), { filename: file, cachedData: cached });
+    script = new VmScript(source, { filename: file, cachedData: cached });
   } catch {
     return require(file);
   }
@@ -156,30 +165,63 @@ export function loadBundle(dir: string, bundle: Bundle, use: string): unknown {
 /** `source` in CommonJS's module wrapper, to compile (and run with runModule). */
 const wrapModule = (source: string): string => `${WRAP[0]}${source}${WRAP[1]}`;
 
+/** Only a cache this user wrote and no one else can change is read: code from it runs as this user's code. */
+const ownCache = (st: { uid: number; mode: number }): boolean => st.uid === process.geteuid?.() && (st.mode & 0o022) === 0;
+
+/** A cache file opened to read (ownCache), with its size; null for none. */
+function openCache(at: string): { fd: number; size: number } | null {
+  let fd: number;
+  try {
+    fd = openSync(at, 'r');
+  } catch {
+    return null;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (ownCache(st)) return { fd, size: st.size };
+  } catch {
+    /* not read */
+  }
+  closeSync(fd);
+  return null;
+}
+
+/** Reads the opened cache into `buf` (at least its size); undefined when it changed size as it was read. */
+function readCache(cache: { fd: number; size: number }, buf: Buffer): Buffer | undefined {
+  const n = readSync(cache.fd, buf, 0, cache.size, 0);
+  return n === cache.size ? buf.subarray(0, n) : undefined;
+}
+
 /**
  * The text of `file` in the module wrapper (wrapModule's string), made at once from one buffer holding the wrapper
- * and the file: the file's text joined to the wrapper is a second string V8 copies whole to compile it, and reading
- * a bundle as UTF-8 decodes it. The bundles are ASCII (esbuild writes them so; test/guard/first-file.split.test.ts checks
- * it), which Latin-1 copies as it is; a file that is not is read as UTF-8. About 0.4 ms of fast.cjs's load; but the
- * fs functions it calls are compiled at their first call, where readFileSync(file, 'utf8') is one call into C++:
- * for a bundle up to WRAPPED_FROM bytes (first.cjs, 90 kB: 0.25 ms more in the trace's 'compiled') that is faster.
+ * and the file, and then the cache read into that same buffer: the file's text joined to the wrapper is a second
+ * string V8 copies whole to compile it, reading a bundle as UTF-8 decodes it, and every fresh half-megabyte buffer
+ * is pages the kernel maps at first touch (one buffer for the two: about 1.7 ms less for fast.cjs, where reading
+ * it and its cache took 7.5 ms, on a day `node -e ''` took 90 ms). The bundles are ASCII (esbuild writes them so;
+ * test/guard/first-file.split.test.ts checks it), which Latin-1 copies as it is; a file that is not is read as UTF-8.
+ * But the fs functions it calls are compiled at their first call, where readFileSync(file, 'utf8') is one call into
+ * C++: for a bundle up to WRAPPED_FROM bytes (first.cjs, 90 kB: 0.25 ms more in the trace's 'compiled') that is faster.
  */
 const WRAPPED_FROM = 200_000;
-function readWrapped(file: string): string {
+function readWrapped(file: string, cache: { fd: number; size: number } | null): { source: string; cached: Buffer | undefined } {
   const fd = openSync(file, 'r');
   try {
     const size = fstatSync(fd).size;
     const at = WRAP[0].length;
-    const buf = Buffer.allocUnsafe(at + size + WRAP[1].length);
+    const buf = Buffer.allocUnsafe(Math.max(at + size + WRAP[1].length, cache?.size ?? 0));
     buf.write(WRAP[0], 0, 'latin1');
     for (let n = 0; n < size; ) {
       const r = readSync(fd, buf, at + n, size - n, n);
       if (r === 0) throw new Error(`${file} ended before its size`); // changed as it was read: require reads it
       n += r;
     }
+    const end = at + size + WRAP[1].length;
     buf.write(WRAP[1], at + size, 'latin1');
     const { isAscii } = require('node:buffer') as typeof import('node:buffer');
-    return isAscii(buf) ? buf.toString('latin1') : wrapModule(buf.toString('utf8', at, at + size));
+    const text = buf.subarray(0, end);
+    // the string is a copy: the buffer is free for the cache then
+    const source = isAscii(text) ? text.toString('latin1') : wrapModule(buf.toString('utf8', at, at + size));
+    return { source, cached: cache ? readCache(cache, buf) : undefined };
   } finally {
     closeSync(fd);
   }
