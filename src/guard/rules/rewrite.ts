@@ -233,31 +233,49 @@ export function foreignRewriteProblem(repo: Repo, inv: GitInvocation, session: s
 /**
  * Why a commit made by plumbing (`git commit-tree`, `git hash-object -t commit -w`), which meets no commit hook, would
  * claim another session, or null: its message as the line gives it (`-m`, a `-F` file, a file hashed or redirected in,
- * literal text piped in) read for session trailers.
+ * literal text piped in) read for session trailers. A message the guard cannot read whole now (built by an
+ * expansion, from a file not there yet or not readable, piped from a program) could claim any session: refused too.
  */
 export function plumbingClaimProblem(inv: GitInvocation, cmd: SimpleCommand, session: string | null, show: string): string | null {
   if (inv.sub !== 'commit-tree' && !(inv.sub === 'hash-object' && inv.args.some((a, i) => (a === '-t' && inv.args[i + 1] === 'commit') || a === '-tcommit'))) return null;
   const dir = inv.cwd ?? cmd.cwd;
+  let unread: string | null = null;
+  const given = (v: string) => {
+    if (/[$`]/.test(v)) unread ??= v;
+    return v;
+  };
+  // `-F -`: the message is its input, read below
+  let fromInput = false;
   const read = (f: string) => {
+    if (f === '-') fromInput = true;
+    else if (/[$`*?[]/.test(f)) unread ??= f;
+    if (f === '-' || /[$`*?[]/.test(f)) return '';
     try {
       return readFileSync(dir ? path.resolve(dir, f) : f, 'latin1');
     } catch {
+      unread ??= f;
       return '';
     }
   };
   const texts: string[] = [];
   for (let i = 0; i < inv.args.length; i++) {
     const a = inv.args[i];
-    if (a === '-m' || a === '-F') texts.push(a === '-m' ? (inv.args[++i] ?? '') : read(inv.args[++i] ?? ''));
-    else if (a.startsWith('-m') || a.startsWith('-F')) texts.push(a.startsWith('-m') ? a.slice(2) : read(a.slice(2)));
+    if (a === '-m' || a === '-F') texts.push(a === '-m' ? given(inv.args[++i] ?? '') : read(inv.args[++i] ?? ''));
+    else if (a.startsWith('-m') || a.startsWith('-F')) texts.push(a.startsWith('-m') ? given(a.slice(2)) : read(a.slice(2)));
     else if (inv.sub === 'hash-object' && !a.startsWith('-')) texts.push(read(a));
   }
-  if (cmd.stdinFrom) texts.push(...(literalOutput(cmd.stdinFrom) ?? []));
-  texts.push(...cmd.redirects.flatMap((r) => (r.op === '<<' ? [r.body ?? ''] : r.op === '<' ? [read(r.target)] : [])));
+  if (cmd.stdinFrom) {
+    const piped = literalOutput(cmd.stdinFrom);
+    if (piped) texts.push(...piped);
+    else unread ??= `the output of \`${cmd.stdinFrom.argv.join(' ').slice(0, 60)}\``;
+  }
+  texts.push(...cmd.redirects.flatMap((r) => (r.op === '<<' ? [given(r.body ?? '')] : r.op === '<' ? [read(r.target)] : [])));
+  if (fromInput && !cmd.stdinFrom && !cmd.redirects.some((r) => r.op === '<<' || r.op === '<')) unread ??= 'its input';
   const other = claimedSessions(texts.join('\n').split('\n')).find((s) => s !== session);
-  if (other === undefined) return null;
+  if (other === undefined && unread === null) return null;
+  const claims = other !== undefined ? `whose message claims session ${short(other, session ? [session] : [])}` : `from a message the guard cannot read before it runs (${unread!.slice(0, 80)})`;
   return (
-    `\`${show}\` makes a commit whose message claims session ${short(other, session ? [session] : [])}${session ? `; you are session ${session}` : ''}. ` +
+    `\`${show}\` makes a commit ${claims}${session ? `; you are session ${session}` : ''}. ` +
     `Commits made by plumbing meet no commit hook: a message naming another session would pass its work off as theirs. ` +
     `Make the commit with git commit (the hooks add your own trailer), or leave the Claude-Session-Id line out.`
   );

@@ -83,7 +83,7 @@ describe('rewriting another session\'s commits', () => {
     }
   });
 
-  it('refuses a plumbing commit whose message claims another session; its own or none pass', async () => {
+  it('refuses a plumbing commit whose message claims another session or cannot be read before it runs; its own or none pass', async () => {
     const repo = makeRepo({ commit: true });
     repo.write('msg.txt', `forged\n\nClaude-Session-Id: ${OTHER}\n`);
     repo.write('commit.txt', `tree 4b825dc642cb6eb9a060e54bf8d69288fbee4904\nauthor a <a@b> 0 +0000\ncommitter a <a@b> 0 +0000\n\nx\n\nClaude-Session-Id: ${OTHER}\n`);
@@ -97,7 +97,25 @@ describe('rewriting another session\'s commits', () => {
     ]) {
       expect(denial(await bash(repo, c)), c).toContain(`claims session ${OTHER.slice(0, 8)}`);
     }
-    for (const c of [`git commit-tree -m "Claude-Session-Id: ${ME}" HEAD^{tree}`, 'git commit-tree -m plain HEAD^{tree}', 'git hash-object -w msg.txt']) {
+    // a message the guard cannot read whole before the line runs could claim anyone
+    for (const c of [
+      'git commit-tree -F "$MSG" HEAD^{tree}',
+      'git commit-tree -m "$(cat msg.txt)" HEAD^{tree}',
+      `printf 'x\\n\\nClaude-Session-Id: ${OTHER}\\n' > later.txt && git commit-tree -p HEAD -F later.txt HEAD^{tree} | xargs git update-ref refs/heads/main`,
+      'base64 -d < m.b64 | git commit-tree HEAD^{tree}',
+      'git commit-tree -F - HEAD^{tree}',
+    ]) {
+      expect(denial(await bash(repo, c)), c).toContain('from a message the guard cannot read before it runs');
+    }
+    repo.write('plain.txt', 'a plain message\n');
+    for (const c of [
+      `git commit-tree -m "Claude-Session-Id: ${ME}" HEAD^{tree}`,
+      'git commit-tree -m plain HEAD^{tree}',
+      'git hash-object -w msg.txt',
+      'git commit-tree -F plain.txt HEAD^{tree}',
+      'echo plain | git commit-tree -F - HEAD^{tree}',
+      'git commit-tree HEAD^{tree} < plain.txt',
+    ]) {
       expect(denial(await bash(repo, c)), c).toBeNull();
     }
   });
