@@ -4,7 +4,7 @@
 // running its gemini bundle (observed with Codex 0.169.0 and Gemini CLI 0.61.0, which relaunches itself: the
 // nearest one is the CLI proper). Only where /proc says; null elsewhere.
 import { readFileSync } from 'node:fs';
-import { parentOf } from '../handoff/state/lineage-record';
+import { ancestors } from '../handoff/state/lineage-record';
 import type { GuardClient } from '../clients/event';
 import { clientPid } from './lineage';
 
@@ -14,16 +14,14 @@ const IS_CLIENT: Partial<Record<GuardClient, (argv: string[], comm: string) => b
 };
 
 function nearestAncestor(test: (argv: string[], comm: string) => boolean): number | null {
-  let p: number | null = process.ppid;
-  for (let depth = 0; depth < 32 && p && p > 1; depth++) {
+  for (const { pid, argv } of ancestors()) {
+    let comm: string;
     try {
-      const argv = readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0').filter(Boolean);
-      const comm = readFileSync(`/proc/${p}/comm`, 'utf8').trim();
-      if (test(argv, comm)) return p;
+      comm = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
     } catch {
       return null;
     }
-    p = parentOf(p);
+    if (test(argv, comm)) return pid;
   }
   return null;
 }

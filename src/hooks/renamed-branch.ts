@@ -4,8 +4,7 @@
 // the branch a forced rename overwrites (`git branch -M feat main` deletes main, dropping what only main held). Only
 // git's own command line says which is which; it is read from the nearest git process above this hook.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { parentOf } from '../handoff/state/lineage-record';
+import { ancestors } from '../handoff/state/lineage-record';
 
 /** git's options before the command that take the next word as their value. */
 const GLOBAL_VALUED = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--super-prefix', '--config-env', '--exec-path', '--list-cmds']);
@@ -40,36 +39,34 @@ export function branchRename(argv: readonly string[]): { from: string | null; to
   return names.length === 1 ? { from: null, to: names[0] } : { from: names[0], to: names[1] };
 }
 
-/** A process's command line: /proc where there is one, else `ps` (BSD and macOS); null where neither says. */
-function argvOf(pid: number): string[] | null {
+/** A process's command line and parent by `ps` (BSD and macOS: no /proc); null where it does not say. */
+function byPs(pid: number): { argv: string[]; parent: number | null } | null {
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-  } catch {
-    try {
-      // ps joins the arguments with spaces: a branch name holds none
-      return execFileSync('ps', ['-o', 'args=', '-p', String(pid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim().split(/\s+/);
-    } catch {
-      return null;
-    }
-  }
-}
-
-function parentByPs(pid: number): number | null {
-  try {
-    return Number(execFileSync('ps', ['-o', 'ppid=', '-p', String(pid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()) || null;
+    const [ppid, ...args] = execFileSync('ps', ['-o', 'ppid=,args=', '-p', String(pid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim().split(/\s+/);
+    // ps joins the arguments with spaces: a branch name holds none
+    return { argv: args, parent: Number(ppid) || null };
   } catch {
     return null;
   }
 }
 
+const isGit = (argv: string[]) => /(^|\/)git$/.test(argv[0] ?? '');
+
 /** The command line of the nearest git process above this one (the one running this hook: its shell and node between), or null. */
 export function hookGitArgv(): string[] | null {
+  let seen = false;
+  for (const { argv } of ancestors()) {
+    if (isGit(argv)) return argv;
+    seen = true;
+  }
+  if (seen) return null;
+  // no /proc
   let pid: number | null = process.ppid;
   for (let depth = 0; depth < 6 && pid !== null && pid > 1; depth++) {
-    const argv = argvOf(pid);
-    if (!argv) return null;
-    if (/(^|\/)git$/.test(argv[0] ?? '')) return argv;
-    pid = parentOf(pid) ?? parentByPs(pid);
+    const p = byPs(pid);
+    if (!p) return null;
+    if (isGit(p.argv)) return p.argv;
+    pid = p.parent;
   }
   return null;
 }

@@ -247,9 +247,14 @@ export function plumbingClaimProblem(inv: GitInvocation, cmd: SimpleCommand, ses
   // `-F -`: the message is its input, read below
   let fromInput = false;
   const read = (f: string) => {
-    if (f === '-') fromInput = true;
-    else if (/[$`*?[]/.test(f)) unread ??= f;
-    if (f === '-' || /[$`*?[]/.test(f)) return '';
+    if (f === '-') {
+      fromInput = true;
+      return '';
+    }
+    if (/[$`*?[]/.test(f)) {
+      unread ??= f;
+      return '';
+    }
     try {
       return readFileSync(dir ? path.resolve(dir, f) : f, 'latin1');
     } catch {

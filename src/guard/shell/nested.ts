@@ -8,6 +8,12 @@ import { SHELLS, type Redirect } from './command';
 // substitution is /dev/fd/N), a command substitution's output.
 const STDIN_LIKE = /^(-|\/dev\/stdin|\/dev\/fd\/\d+|\/proc\/(self|\d+)\/fd\/\d+)$/;
 
+/** The file a command's input is redirected from (`< file`), or undefined: none, or its input by another name (a descriptor, stdin). */
+export function inputFile(redirects: Redirect[]): string | undefined {
+  const from = redirects.find((r) => r.op === '<' || r.op === '<&')?.target;
+  return from !== undefined && !STDIN_LIKE.test(from) && !/^\d+$/.test(from) ? from : undefined;
+}
+
 /** What a command runs that the guard cannot read (its input, a descriptor, an expansion's output), named; else undefined. */
 export function unreadScript(prog: string, argv: string[], redirects: Redirect[]): string | undefined {
   if (expands(argv[0] ?? '') && /\$\(|`/.test(argv[0])) return `\`${argv[0].slice(0, 60)}\` (a program named by a command's output)`;
@@ -32,7 +38,7 @@ export function unreadScript(prog: string, argv: string[], redirects: Redirect[]
   if (fromInput) operands.length = 0;
   const from = redirects.find((r) => r.op === '<' || r.op === '<&')?.target;
   // `bash < script.sh` is `bash script.sh`
-  if (!operands.length && from !== undefined && !STDIN_LIKE.test(from) && !/^\d+$/.test(from)) return undefined;
+  if (!operands.length && inputFile(redirects) !== undefined) return undefined;
   return `\`${prog}\` reading its script from ${operands.length ? operands[0] : from ? from : 'its input'}`;
 }
 

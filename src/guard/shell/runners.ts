@@ -7,6 +7,7 @@
 // shell (`screen`, `systemd-run`, `nohup`, …) are wrappers (./wrappers.ts).
 import path from 'node:path';
 import type { Redirect } from './command';
+import { inputFile } from './nested';
 
 /** Index of the first operand after options; `valued` options take the next word (not when glued: `-n1`, `--x=1`). */
 function firstOperand(args: string[], valued: RegExp, from = 0): number {
@@ -181,7 +182,7 @@ const RUNNERS: Record<string, Runner> = {
     // with no SQL after the database it reads its commands from its input: a here-document is read, a file named
     // with `<` is a file it runs (as `sh < file` is `sh file`), any other input is unread
     const input = operands.length <= 1 ? doc(redirects) : undefined;
-    const unread = operands.length <= 1 && input === undefined && !redirects.some((r) => r.op === '<' && !/^(\d+|-|\/dev\/(stdin|fd\/\d+))$/.test(r.target));
+    const unread = operands.length <= 1 && input === undefined && inputFile(redirects) === undefined;
     const script = sqliteScript([...given, ...operands.slice(1), ...(input !== undefined ? [input] : [])]);
     return { lines: script ? [script] : [], ...(unread ? { unread: '`sqlite3` reading its commands from its input' } : {}) };
   },

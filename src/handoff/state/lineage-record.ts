@@ -98,6 +98,21 @@ export function parentOf(pid: number): number | null {
   }
 }
 
+/** This process's ancestors, its parent first (at most 32), each with its command line, as far as /proc says. */
+export function* ancestors(): Generator<{ pid: number; argv: string[] }> {
+  let pid: number | null = process.ppid;
+  for (let depth = 0; depth < 32 && pid !== null && pid > 1; depth++) {
+    let argv: string[];
+    try {
+      argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+    } catch {
+      return;
+    }
+    yield { pid, argv };
+    pid = parentOf(pid);
+  }
+}
+
 /** The start time of a process (field 22 of /proc/<pid>/stat), or null where /proc does not say. */
 export function processStart(pid: number): string | null {
   try {
