@@ -25,6 +25,7 @@ describe('7. a script written and run on one line is read as its text', () => {
         `echo 'rm -rf $REPO/memory' > $EMPTY/s.sh && at -f $EMPTY/s.sh now`,
         `printf 'rm -f $REPO/${THEIR}\\n' > $EMPTY/s.sh; batch -f$EMPTY/s.sh`,
         `echo '* * * * * rm -rf $REPO/memory' > $EMPTY/t && crontab $EMPTY/t`,
+        `echo '* * * * * rm -rf $REPO/memory' > $EMPTY/t && crontab -u root $EMPTY/t`,
       ],
       'deny',
     );

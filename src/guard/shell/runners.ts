@@ -121,6 +121,21 @@ const fromInput = (prog: string, redirects: Redirect[]): Ran => {
   return body !== undefined ? { lines: [body] } : { lines: [], unread: `\`${prog}\` reading command lines from its input` };
 };
 
+/**
+ * Where `crontab` takes the table it installs from: '-' (its input, also when it names no file), a file, or null for
+ * none (-l, -r, -e without `-`). `-u <user>` names a user, not a file.
+ */
+export function crontabTable(args: string[]): string | null {
+  const ops: string[] = [];
+  let other = false;
+  for (let k = 0; k < args.length; k++) {
+    if (args[k] === '-u') k++;
+    else if (/^-[a-zA-Z]*[lre]$/.test(args[k])) other = true;
+    else if (!args[k].startsWith('-') || args[k] === '-') ops.push(args[k]);
+  }
+  return other && !ops.includes('-') ? null : (ops[0] ?? '-');
+}
+
 /** A crontab table's commands, a line each (the schedule, five fields or an @word, taken off). */
 export const cronCommands = (table: string): string => table.replace(/^\s*(@\w+|(\S+\s+){5})/gm, '');
 
@@ -164,9 +179,7 @@ const RUNNERS: Record<string, Runner> = {
   batch: (args, redirects) => (args.some((a) => /^-[a-zA-Z]*f$/.test(a)) ? null : fromInput('batch', redirects)),
   // crontab - (or no file): the table from input, each entry's command a line
   crontab: (args, redirects) => {
-    const ops = args.filter((a) => !a.startsWith('-') || a === '-');
-    if (args.some((a) => /^-[a-zA-Z]*[lreu]$/.test(a)) && !ops.includes('-')) return null;
-    if (ops.length && ops[0] !== '-') return null;
+    if (crontabTable(args) !== '-') return null;
     const body = doc(redirects);
     return body !== undefined ? { lines: [cronCommands(body)] } : { lines: [], unread: '`crontab` reading a table of commands from its input' };
   },

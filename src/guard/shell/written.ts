@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { printedTexts } from './printed';
 import { SHELLS, WRITE_REDIRECTS, type SimpleCommand } from './command';
-import { cronCommands } from './runners';
+import { cronCommands, crontabTable } from './runners';
 
 /** Where a path a command names is (null: built by an expansion, or relative to an unknown directory). */
 export function pathAt(p: string, dir: string | null): string | null {
@@ -34,7 +34,10 @@ export function recordWrites(c: SimpleCommand, written: Map<string, string | nul
 
 /** The file an `at`/`batch` job (`-f FILE`) or a `crontab FILE` table is read from; undefined for none. */
 function scheduledFile(prog: string, args: string[]): string | undefined {
-  if (prog === 'crontab') return args.some((a) => /^-[a-zA-Z]*[lre]$/.test(a)) ? undefined : args.find((a) => !a.startsWith('-'));
+  if (prog === 'crontab') {
+    const table = crontabTable(args);
+    return table === null || table === '-' ? undefined : table;
+  }
   if (prog !== 'at' && prog !== 'batch') return undefined;
   for (let k = 0; k < args.length; k++) if (/^-[a-zA-Z]*f/.test(args[k])) return args[k].endsWith('f') ? args[k + 1] : args[k].slice(args[k].indexOf('f') + 1);
   return undefined;
