@@ -41,6 +41,10 @@ const readPatch = (file: string): string | null => {
   }
 };
 
+/** Said beside each file an unreadable patch reaches: the refusal is about the patch, not about that file's name. */
+const UNREAD = `reached because the patch cannot be read before it runs — missing, over ${MAX_PATCH / 1024 / 1024} MiB or a program's output — and may change any file of the worktree`;
+const wholeTree = (top: string): WriteTarget => ({ path: top, kind: 'write', cwd: null, tree: true, why: UNREAD });
+
 /** The files `patch`, `git apply` or `git am` would write, or, when the patch cannot be read, the whole worktree. */
 export function patchTargets(cmd: SimpleCommand, inv: GitInvocation | null, abs: (p: string, cwd: string | null) => string, top: string | null): WriteTarget[] {
   const prog = programName(cmd.argv);
@@ -82,7 +86,7 @@ export function patchTargets(cmd: SimpleCommand, inv: GitInvocation | null, abs:
   } else if (SHELL_PATCH_PROGRAMS.includes(prog)) {
     // Codex's apply_patch in its shell (`apply_patch <<'EOF'`, `apply_patch '<envelope>'`): the envelope's files, as its tool reads them
     const text = cmd.argv[1] ?? (stdin(), texts.pop() ?? null);
-    if (text === null) return top ? [{ path: top, kind: 'write', cwd: null, tree: true }] : [];
+    if (text === null) return top ? [wholeTree(top)] : [];
     for (const f of parsePatch(text)) {
       out.push({ path: f.path, kind: f.op === 'delete' || f.moveTo ? 'delete' : 'write', cwd });
       if (f.moveTo) out.push({ path: f.moveTo, kind: 'write', cwd });
@@ -92,7 +96,7 @@ export function patchTargets(cmd: SimpleCommand, inv: GitInvocation | null, abs:
   for (const text of texts) {
     // unreadable (a pipe from a program, a file too large or missing): it may name any file of the worktree
     if (text === null) {
-      if (top) out.push({ path: top, kind: 'write', cwd: null, tree: true });
+      if (top) out.push(wholeTree(top));
       continue;
     }
     for (const p of patchPaths(text)) out.push({ path: p, kind: 'write', cwd });

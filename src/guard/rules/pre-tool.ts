@@ -382,7 +382,7 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
         const reached = [...(t.kind === 'delete' || t.tree ? (gitFiles.includes(t) ? pathspecMatches({ ...t, path: abs }, budget) : handoffFilesUnder(abs, budget)) : t.children ? handoffFilesIn(abs, budget) : []), ...fenced];
         const under = reached.filter((f) => f !== abs && nameMatches(t.names, abs, f) && copiedOver(t, f, abs, vars, budget, ctx));
         const changed = git && t.tree && t.kind !== 'delete' && /^(checkout|restore|checkout-index|switch|reset|read-tree|stash)$/.test(git.sub) ? await changedByCheckout(ctx, git, under, abs) : under;
-        for (const f of changed) push({ abs: f, shown: path.relative(ctx.event.cwd, f) || f, kind: t.kind === 'delete' ? 'delete' : 'shell' });
+        for (const f of changed) push({ abs: f, shown: `${path.relative(ctx.event.cwd, f) || f}${t.why ? ` (${t.why})` : ''}`, kind: t.kind === 'delete' ? 'delete' : 'shell' });
       }
     }
     earlier.note(cmd, git, (p, c) => {

@@ -25,6 +25,8 @@ export interface WriteTarget {
   from?: string;
   /** a directory named to a program the guard does not know: the handoff files directly in it may be written */
   children?: boolean;
+  /** why a tree is reached as a whole (what the program reads could not be read): said beside each file it reaches */
+  why?: string;
 }
 
 /** Files a simple command writes, appends to or deletes (redirects, tee, sed -i, cp/mv, rm, touch, dd…). */

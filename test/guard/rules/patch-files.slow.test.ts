@@ -34,6 +34,12 @@ describe('patches', () => {
       'deny',
     );
     await expectShell(w, [`git apply --check ${file}`, `git apply --stat ${file}`, `patch --dry-run -p1 < ${file}`, `git apply ${plain}`, `cat ${plain} | patch -p1`], 'allow');
+    // a patch that cannot be read is refused for what it may reach, and the reason says why that file is reached
+    for (const command of [`git apply ${path.join(w.empty, 'missing.patch')}`, `curl -s file://${file} | patch -p1`]) {
+      const r = await inProcess('claude-code', payload(w.repo, 'claude-code/pre-tool-use-bash.json', { session_id: ME, tool_input: { command } }));
+      expect(r.verdict).toBe('deny');
+      expect(r.reason).toContain(`${F} (reached because the patch cannot be read before it runs`);
+    }
   });
 
   it("Codex's apply_patch, as its tool and in its shell: CRLF, padded headers, Move to and Delete File onto protected paths", async () => {
