@@ -12,7 +12,15 @@ export const EXIT = {
 
 type ExitKind = keyof typeof EXIT;
 
+// What marks a HandoffError, registered (Symbol.for): one thrown by another bundle's copy of this class (the hooks run
+// code of dist/fast.cjs) is one too, for `instanceof` and so for its exit code and message.
+const BRAND = Symbol.for('git-handoff: HandoffError');
+
 export class HandoffError extends Error {
+  static [Symbol.hasInstance](v: unknown): boolean {
+    return typeof v === 'object' && v !== null && (v as { [BRAND]?: unknown })[BRAND] === true;
+  }
+  readonly [BRAND] = true;
   readonly exitCode: number;
   constructor(
     readonly kind: ExitKind,

@@ -72,10 +72,11 @@ const sleep = (ms: number): void => {
 };
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+// registered symbols (Symbol.for): a step and its loop may come from two bundles, each with its own copy of this module
 /** A step's answer: run it again (after the wait it took, if any). */
-export const AGAIN = Symbol('again');
+export const AGAIN: unique symbol = Symbol.for('git-handoff: again');
 /** An untilWon step's answer: its compare-and-swap was lost (another writer moved first). */
-export const LOST = Symbol('lost');
+export const LOST: unique symbol = Symbol.for('git-handoff: lost');
 
 /** Takes the next wait of `policy` for this loop: false when the policy is spent (the step then lets its failure through). */
 export type Wait = (policy: BackoffPolicy) => boolean;

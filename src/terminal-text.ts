@@ -5,6 +5,13 @@
 // (U+009B is CSI to some terminals, CR overwrites what was shown), and the bidi controls that reorder what is seen.
 const TERMINAL_CONTROLS = /\x1b\[[0-?]*[ -/]*[@-~]?|\x1b[\]P_^X][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[\s\S]?|[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
+// The controls JSON.stringify leaves as they are (it escapes C0 alone): DEL, C1, the bidi controls, and the line and
+// paragraph separators. Outside strings JSON text is ASCII, so each is inside a string, where \uXXXX means the same.
+const JSON_RAW_CONTROLS = /[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
+
+/** JSON text with every control character escaped (`--json`, SPEC 4): the same value, no byte a terminal acts on. */
+export const escapeJsonControls = (json: string): string => json.replace(JSON_RAW_CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
 /** Text with every terminal control removed (tabs and newlines kept). */
 export const stripTerminalControls = (text: string): string => text.replace(TERMINAL_CONTROLS, '');
 

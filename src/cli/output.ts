@@ -2,12 +2,15 @@
 import { HandoffError, toHandoffError } from '../errors';
 import { COLOR_OFF_VAR } from '../environment';
 import { git } from '../git/run';
-import { stripTerminalControls } from '../terminal-text';
+import { escapeJsonControls, stripTerminalControls } from '../terminal-text';
 
 export { relativeTime } from '../handoff/store/time';
 
+/** `value` as one line of JSON, every control character escaped (SPEC 4: `--json` escapes controls). */
+export const jsonLine = (value: unknown): string => escapeJsonControls(JSON.stringify(value));
+
 export function printJson(value: unknown): void {
-  process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+  process.stdout.write(escapeJsonControls(JSON.stringify(value, null, 2)) + '\n');
 }
 
 // The colours this CLI paints (colors() below): the only escape sequences a terminal is ever sent.
@@ -105,7 +108,7 @@ export function colorSync(state: string): string {
 export function reportError(e: unknown, json: boolean): number {
   const err: HandoffError = toHandoffError(e);
   if (json) {
-    process.stdout.write(JSON.stringify({ error: { code: err.code, message: err.message, data: err.data } }) + '\n');
+    process.stdout.write(jsonLine({ error: { code: err.code, message: err.message, data: err.data } }) + '\n');
   } else {
     process.stderr.write(`git-handoff: ${err.message}\n`);
     if (err.kind === 'internal' && process.env.GIT_HANDOFF_DEBUG && e instanceof Error) process.stderr.write(`${e.stack}\n`);

@@ -5,10 +5,12 @@
 // (test/design/layers.test.ts, "the storage port"): every commit the product makes is built there, and every ref it moves moves there.
 import { trailerBlockLines } from './trailers';
 
+// The keys are registered symbols (Symbol.for): a repository opened by one bundle (dist/hooks.cjs) is handed to code
+// of another (the pre-push hook's autoSync runs the CLI's push), and each bundle carries its own copy of this module.
 /** Writes a commit object (`Storage[WRITE_COMMIT]`): only src/handoff/store/tx holds this key. */
-export const WRITE_COMMIT: unique symbol = Symbol('write commit');
+export const WRITE_COMMIT: unique symbol = Symbol.for('git-handoff: write commit');
 /** Applies ref updates in one transaction (`Storage[MOVE_REFS]`): only src/handoff/store/tx holds this key. */
-export const MOVE_REFS: unique symbol = Symbol('move refs');
+export const MOVE_REFS: unique symbol = Symbol.for('git-handoff: move refs');
 
 /** A ref and the object it names, as listed (no object read). */
 export interface RefName {

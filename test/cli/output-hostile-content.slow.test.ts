@@ -61,6 +61,15 @@ describe('hostile content in bodies', () => {
     expect(Buffer.compare(Buffer.from(raw.stdout), HOSTILE)).toBe(0);
     const j = await repo.cli(['show', 'payment-retry', '--json']);
     expect(JSON.parse(String(j.stdout)).body).toBe(HOSTILE.toString('utf8'));
+    // --json escapes every control: C0 as JSON.stringify does, and C1, DEL and the bidi controls too (the same value)
+    expect(String(j.stdout)).not.toMatch(ESCAPES);
+    expect(String(j.stdout)).toContain('c1 csi: \\u009b31m');
+    expect(String(j.stdout)).toContain('access \\u202eevil\\u202c granted');
+    for (const args of [['list', '--json'], ['log', 'payment-retry', '--json'], ['status', '--json']]) {
+      const out = await repo.cli(args);
+      expect(out.exitCode, args.join(' ')).toBe(0);
+      expect(String(out.stdout), args.join(' ')).not.toMatch(ESCAPES);
+    }
     // the fake trailers in the body gave nobody the handoff
     expect(JSON.parse(String(j.stdout))).toMatchObject({ session: 'honest-session', takeoverFrom: null, topic: 'payment-retry' });
     const other = await repo.cli(['write', 'payment-retry', '-m', 'mine now'], { env: { GIT_HANDOFF_SESSION: 'attacker-session' } });

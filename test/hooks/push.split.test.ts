@@ -39,9 +39,14 @@ quickDescribe('pre-push', () => {
     // without the mixed commit, the push goes through, also with handoff.autoSync on
     repo.git(['reset', '-q', '--hard', 'HEAD~1']);
     repo.git(['config', 'handoff.autoSync', 'true']);
+    // autoSync runs the push's code from another bundle than the hook's, handed the hook's repository
+    await repo.cli(['write', 'auth-refactor', '--session', A, '-m', 'Goal: carried by autoSync']);
     const ok = gitAs(repo, A, ['push', '-q', 'origin', 'main']);
     expect(ok.status, ok.stderr).toBe(0);
     expect(refOf(bare, 'refs/heads/main')).toBe(refOf(repo, 'refs/heads/main'));
+    expect(ok.stderr).toMatch(/autoSync: pushed 1 handoff ref to origin/);
+    expect(ok.stderr).not.toMatch(/could not push/);
+    expect(refOf(bare, REF)).toBe(refOf(repo, REF));
   });
 
   it("refuses a handoff update that breaks the invariant against the remote's value", async () => {

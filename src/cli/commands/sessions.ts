@@ -104,11 +104,13 @@ export const releaseCommand: CommandModule<GlobalArgs, Args> = {
         return e as HandoffError;
       }
     })();
-    const claims = await releaseAllClaims(repo, typeof known === 'string' ? known : id, a.branch);
+    // a session that holds nothing here but claims on the branch is known by them, by the same unique start
+    const holder = typeof known === 'string' ? known : await claimHolder(repo, id, a.branch);
+    const claims = await releaseAllClaims(repo, holder, a.branch);
     if (typeof known !== 'string') {
       if (claims.length === 0) throw known;
-      if (a.json) return printJson({ session: id, worktree: repo.worktree, lease: false, paths: [], claims });
-      if (!a.quiet) process.stdout.write(`released session ${short(id)}'s claims on ${claims.join(' ')}\n`);
+      if (a.json) return printJson({ session: holder, worktree: repo.worktree, lease: false, paths: [], claims });
+      if (!a.quiet) process.stdout.write(`released session ${short(holder)}'s claims on ${claims.join(' ')}\n`);
       return;
     }
     const session = known;
@@ -121,6 +123,21 @@ export const releaseCommand: CommandModule<GlobalArgs, Args> = {
     process.stdout.write(`released session ${short(session)} in ${r.worktree}: ${lease}; ${paths}${claimed}\n`);
   },
 };
+
+/** The one session holding claims on the branch whose id is `id` or starts with it (8 characters or more); else `id`. */
+async function claimHolder(repo: ReturnType<typeof openRepo>, id: string, branchFlag: string | undefined): Promise<string> {
+  if (id.length < MIN_PREFIX) return id;
+  const { listClaims } = await import('../../handoff/claims/claims');
+  const { resolveBranch } = await import('../../handoff/store/store');
+  let branch: string;
+  try {
+    branch = resolveBranch(repo, branchFlag);
+  } catch {
+    return id;
+  }
+  const holders = [...new Set(listClaims(repo, { branch }).claims.map((c) => c.session).filter((s) => s.startsWith(id)))];
+  return holders.length === 1 ? holders[0] : id;
+}
 
 /** Every claim the session holds on the branch, released (the paths); none when the branch cannot be told. */
 async function releaseAllClaims(repo: ReturnType<typeof openRepo>, session: string, branchFlag: string | undefined): Promise<string[]> {

@@ -8,7 +8,7 @@ import { short } from '../../handoff/state/session';
 import type { Attention, Status, StatusClaim, StatusHandoff, StatusSession } from '../../status/model';
 import type { GlobalArgs } from '../context';
 import { readerFor } from '../identity';
-import { colors, colorSync, relativeTime, table, terminalSafe } from '../output';
+import { colors, colorSync, jsonLine, relativeTime, table, terminalSafe } from '../output';
 import { STATUS_SPEC, withSpec } from '../spec';
 
 interface Args extends GlobalArgs {
@@ -42,7 +42,7 @@ export const statusCommand: CommandModule<GlobalArgs, Args> = {
     if (!a.watch) {
       const s = read();
       // one line: the call an agent makes to orient, read whole (a third fewer bytes than indented, and as --watch prints it)
-      if (a.json) return void process.stdout.write(JSON.stringify(s) + '\n');
+      if (a.json) return void process.stdout.write(jsonLine(s) + '\n');
       if (!a.quiet) process.stdout.write(terminalSafe(renderStatus(s)) + '\n');
       return;
     }
@@ -58,7 +58,7 @@ function watchStatus(repo: Repo, read: () => Status, json: boolean): Promise<voi
     let text: string;
     try {
       const s = read();
-      text = json ? JSON.stringify(s) : renderStatus(s);
+      text = json ? jsonLine(s) : renderStatus(s);
     } catch (e) {
       text = `git-handoff: ${(e as Error).message}`;
     }

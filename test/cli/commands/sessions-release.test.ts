@@ -3,6 +3,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { makeRepo } from '../../helpers/repo';
 import { A, B, blockedByA, gitAs } from '../../hooks/helpers';
 
 const ledgerFiles = (dir: string) => readdirSync(path.join(dir, '.git', 'handoff', 'ledger')).sort();
@@ -35,5 +36,15 @@ describe('release --session', () => {
     expect(ok.exitCode, String(ok.stderr)).toBe(0);
     expect(String(ok.stdout)).toContain(`released session ${short}`);
     expect(gitAs(repo, B, ['commit', '-q', '-m', 'after release']).status).toBe(0);
+  });
+
+  it('a session known here by its claims alone is picked by a unique start of 8 or more characters', async () => {
+    const repo = makeRepo({ commit: true });
+    const holder = 'sess-1234abcd-bbbb';
+    expect((await repo.cli(['claim', 'lib/**'], { env: { GIT_HANDOFF_SESSION: holder } })).exitCode).toBe(0);
+    const r = await repo.cli(['release', '--session', 'sess-1234abcd-b', '--json']);
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    expect(JSON.parse(String(r.stdout))).toMatchObject({ session: holder, claims: ['lib/**'] });
+    expect(JSON.parse(String((await repo.cli(['claims', '--json'])).stdout))).toEqual([]);
   });
 });
