@@ -243,8 +243,7 @@ function groupsOf(updates: PushUpdate[]): PushUpdate[][] {
  */
 export function pushBatched(repo: Repo, remote: string, updates: PushUpdate[], result: PushResult, progress?: (line: string) => void): PushUpdate[] {
   const queue = groupsOf(updates);
-  // the loss record rides in the last push: room is kept for it
-  let bound = updates.length > 1 ? Math.max(1, setting(readConfig(repo), 'pushBatch') - (result.record && !result.record.status ? 1 : 0)) : Infinity;
+  let bound = updates.length > 1 ? Math.max(1, setting(readConfig(repo), 'pushBatch')) : Infinity;
   const rejected: PushUpdate[] = [];
   let sent = 0;
   // each step sends the batch at the head of the queue
@@ -258,8 +257,12 @@ export function pushBatched(repo: Repo, remote: string, updates: PushUpdate[], r
       for (let i = 0; i < big.length; i += bound) pieces.push(big.slice(i, i + bound));
       queue.unshift(...pieces);
     }
-    const batch: PushUpdate[] = [...queue.shift()!];
-    while (queue.length && batch.length + queue[0].length <= bound) batch.push(...queue.shift()!);
+    const taken = [queue.shift()!];
+    let size = taken[0].length;
+    while (queue.length && size + queue[0].length <= bound) size += (taken.push(queue.shift()!), taken[taken.length - 1].length);
+    // the loss record rides in the last push (pushOnce): room is kept for it there alone, a group left to one more push
+    if (!queue.length && taken.length > 1 && size + 1 > bound && result.record && !result.record.status) queue.push(taken.pop()!);
+    const batch = taken.flat();
     if (updates.length > bound) progress?.(`pushing refs ${sent + 1}–${sent + batch.length} of ${updates.length}`);
     const out = pushOnce(repo, remote, batch, result, queue.length === 0);
     result.batches = (result.batches ?? 0) + 1;

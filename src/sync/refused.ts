@@ -16,7 +16,9 @@ import { commitVersion, moveRef } from '../handoff/store/tx';
 import type { HandoffMerge } from './fetch';
 
 /** The way on, as the commands print it. */
-export const restoreCommand = (topic: string, branchFlag = '') => `git handoff sync --resolve ${topic}${branchFlag}`;
+export const restoreCommand = (topic: string, branchFlag = '', remote?: string) => `git handoff sync${remote ? ` ${remoteWord(remote)}` : ''} --resolve ${topic}${branchFlag}`;
+/** A remote's name as one shell word (names are plain words; anything else is quoted). */
+export const remoteWord = (remote: string): string => (/^[\w.@%+-]+$/.test(remote) ? remote : `'${remote.replace(/'/g, `'\\''`)}'`);
 
 /** The fetched handoffs this clone has and refused the remote's version of: the ones with a way on. */
 export const refusedOf = (handoffs: HandoffMerge[]) => handoffs.filter((h) => h.action === 'refused' && h.local && h.remote && (h.case === 'remote-ahead' || h.case === 'diverged'));

@@ -150,7 +150,7 @@ describe('README blocks, pasted as written', () => {
     const bob = onPath(b.env, { GIT_HANDOFF_SESSION: 'bob' });
     const [, diverged, resolved, pushed] = await paste([remote, sync, resolve, sync], b.dir, bob, [0, 4, 0, 0]);
     expect(b.git(['config', '--get-all', 'remote.origin.fetch']).stdout).toContain('+refs/handoffs/*:refs/handoff-remotes/origin/handoffs/*');
-    expect(diverged).toContain('git handoff sync --resolve auth-refactor --keep both');
+    expect(diverged).toContain('git handoff sync origin --resolve auth-refactor --keep both');
     expect(resolved).toMatch(/auth-refactor/);
     expect(pushed).toMatch(/main\/auth-refactor/);
     expect(b.git(['rev-parse', `${REF}^1`, `${REF}^2`]).stdout.trim().split('\n')).toEqual([bTip, aTip]);

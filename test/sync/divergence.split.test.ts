@@ -25,7 +25,7 @@ describe('divergence', () => {
     // push alone says it the same way
     const p = await ok(b, ['push'], 4);
     expect(String(p.stdout)).toContain('not pushed    main/login-redirect-loop: diverged from origin');
-    expect(String(p.stderr)).toContain('`git handoff sync --resolve login-redirect-loop --keep both --session sess-b`');
+    expect(String(p.stderr)).toContain('`git handoff sync origin --resolve login-redirect-loop --keep both --session sess-b`');
     // A's sync keeps A's version too (B pushed nothing).
     await ok(a, ['sync']);
     expect(refOf(a, REF)).toBe(aTip);
@@ -89,8 +89,8 @@ describe('divergence', () => {
     await ok(a, ['sync']);
     const r = await ok(b, ['sync'], 4);
     expect(r.stdout).toContain(`diverged      feature/Login-v2/auth-refactor`);
-    expect(r.stderr).toContain(`1 diverged handoff was not pushed to origin (exit 4): \`git handoff sync --resolve auth-refactor --branch feature/Login-v2 --keep both --session sess-b\``);
-    expect(r.stdout).toContain(`git handoff sync --resolve auth-refactor --branch feature/Login-v2 --keep both --session sess-b`);
+    expect(r.stderr).toContain(`1 diverged handoff was not pushed to origin (exit 4): \`git handoff sync origin --resolve auth-refactor --branch feature/Login-v2 --keep both --session sess-b\``);
+    expect(r.stdout).toContain(`git handoff sync origin --resolve auth-refactor --branch feature/Login-v2 --keep both --session sess-b`);
     const row = json(await ok(b, ['list', '--all', '--json']))[0];
     expect(row).toMatchObject({ branch, topic: 'auth-refactor', sync: 'diverged' });
     await ok(b, ['sync', '--resolve', 'auth-refactor', '--branch', branch, '--keep', 'both', '--session', 'sess-b']);

@@ -14,11 +14,11 @@ describe('a newcomer\'s setup (item 14)', () => {
     expect((await cli(a, ['sync'])).exitCode).toBe(0);
     const s = await cli(b, ['sync']);
     expect(s.exitCode).toBe(4);
-    const steps = [...s.stderr.matchAll(/`(git handoff sync --resolve [^`]+)`/g)].map((m) => m[1]);
-    expect(steps).toEqual(['git handoff sync --resolve login-redirect-loop --keep both --session sess-b']);
+    const steps = [...s.stderr.matchAll(/`(git handoff sync origin --resolve [^`]+)`/g)].map((m) => m[1]);
+    expect(steps).toEqual(['git handoff sync origin --resolve login-redirect-loop --keep both --session sess-b']);
     // fetch's line and show's line name the same step, with the branch
-    expect(s.stdout).toContain('`git handoff sync --resolve login-redirect-loop --branch main --keep both --session sess-b`');
-    expect((await cli(b, ['show', 'login-redirect-loop', '--no-receipt'])).stdout).toContain('resolve: git handoff sync --resolve login-redirect-loop --branch main --keep both --session sess-b');
+    expect(s.stdout).toContain('`git handoff sync origin --resolve login-redirect-loop --branch main --keep both --session sess-b`');
+    expect((await cli(b, ['show', 'login-redirect-loop', '--no-receipt'])).stdout).toContain('resolve: git handoff sync origin --resolve login-redirect-loop --branch main --keep both --session sess-b');
     const { ROOT } = await import('../helpers/repo');
     const pasted = await execa('sh', ['-c', steps[0]], { cwd: b.dir, env: { ...b.env, PATH: `${path.join(ROOT, 'bin')}:${process.env.PATH}` }, extendEnv: false, reject: false });
     expect(pasted.exitCode, String(pasted.stderr)).toBe(0);

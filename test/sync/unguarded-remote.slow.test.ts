@@ -61,8 +61,8 @@ describe.each([false, true])('a stolen version on a remote without the check (gi
     for (let i = 0; i < 2; i++) {
       const f = await a.cli(['fetch']);
       expect(f.exitCode, String(f.stderr)).toBe(6);
-      expect(String(f.stdout)).toMatch(/refused\s+main\/auth-refactor: not applied: .*session sess-b adds to session sess-a's handoff without a takeover.*git handoff sync --resolve auth-refactor/);
-      expect(String(f.stderr)).toContain('git handoff sync --resolve auth-refactor');
+      expect(String(f.stdout)).toMatch(/refused\s+main\/auth-refactor: not applied: .*session sess-b adds to session sess-a's handoff without a takeover.*git handoff sync origin --resolve auth-refactor/);
+      expect(String(f.stderr)).toContain('git handoff sync origin --resolve auth-refactor');
       expect(refOf(a, REF)).toBe(mine);
       const list = await ok(a, ['list', '--json']);
       expect(json(list).map((h: any) => [h.topic, h.sync])).toEqual([['auth-refactor', 'refused']]);

@@ -95,7 +95,7 @@ export const showCommand: CommandModule<GlobalArgs, Args> = {
     process.stdout.write(
       `${terminalSafe(header)}\n\n=== local version ${v.oid.slice(0, 12)} (owner ${short(v.session, [r.session])}) ===\n\n${bodyOf(v)}\n` +
         `=== ${r.remote} version ${r.oid.slice(0, 12)} (owner ${short(r.session, [v.session])}, ${relativeTime(r.updatedAt)}) ===\n\n${bodyOf(r)}\n` +
-        `resolve: ${resolveStep(repo, v.ref, v.oid, null)} (or --keep local, --keep remote)\n`,
+        `resolve: ${resolveStep(repo, v.ref, v.oid, null, r.remote)} (or --keep local, --keep remote)\n`,
     );
   },
 };

@@ -17,7 +17,7 @@ import { resolveRemote } from '../../sync/remote';
 import { placeIdOf, recordRefspec } from '../../sync/record-remote';
 import { noteSyncEnd, quietSince } from '../../sync/sync-seen';
 import { scanResolve } from '../../sync/secrets-gate';
-import { keepRefusedError, refusedOf, refusedState, restoreCommand, restoreRefused } from '../../sync/refused';
+import { keepRefusedError, refusedOf, refusedState, remoteWord, restoreCommand, restoreRefused } from '../../sync/refused';
 import { KEEPS, resolveDivergence, type Keep } from '../../sync/resolve';
 import type { GlobalArgs } from '../context';
 import { printJson } from '../output';
@@ -56,12 +56,12 @@ function describeFetch(repo: Repo, r: FetchResult): string[] {
     else if (h.action === 'fast-forwarded') lines.push(`  fast-forward  ${label(h.ref)} ${h.local!.slice(0, 7)}..${h.remote!.slice(0, 7)}`);
     else if (h.action === 'archived') lines.push(`  archived      ${label(h.ref)} (archived on ${r.remote} as ${label(h.archivedAs!)})`);
     else if (h.action === 'refused')
-      lines.push(`  refused       ${label(h.ref)}: ${h.message}${refusedOf([h]).length ? `; its owner restores it with \`${restoreCommand(h.topic, ` --branch ${quote([h.branch])}`)}\`` : ''}`);
+      lines.push(`  refused       ${label(h.ref)}: ${h.message}${refusedOf([h]).length ? `; its owner restores it with \`${restoreCommand(h.topic, ` --branch ${quote([h.branch])}`, r.remote)}\`` : ''}`);
     else if (h.action === 'lost-race') lines.push(`  left as is    ${label(h.ref)}: ${h.message}`);
     else if (h.case === 'diverged')
       lines.push(
         `  diverged      ${label(h.ref)}: local ${h.local!.slice(0, 7)}, ${r.remote} ${h.remote!.slice(0, 7)}; nothing moved.` +
-          ` See both with \`git handoff show ${h.topic} --branch ${quote([h.branch])}\`, then \`${resolveStep(repo, h.ref, h.local, null)}\` (or --keep local, --keep remote)`,
+          ` See both with \`git handoff show ${h.topic} --branch ${quote([h.branch])}\`, then \`${resolveStep(repo, h.ref, h.local, null, r.remote)}\` (or --keep local, --keep remote)`,
       );
   }
   return lines;
@@ -77,9 +77,9 @@ function describePush(repo: Repo, r: PushResult): string[] {
   for (const s of r.skipped) {
     lines.push(
       s.state === 'diverged'
-        ? `  not pushed    ${label(s.ref)}: diverged from ${r.remote}; resolve with \`${resolveStep(repo, s.ref, s.local, null)}\` (or --keep local, --keep remote)`
+        ? `  not pushed    ${label(s.ref)}: diverged from ${r.remote}; resolve with \`${resolveStep(repo, s.ref, s.local, null, r.remote)}\` (or --keep local, --keep remote)`
         : s.state === 'refused'
-          ? `  not pushed    ${label(s.ref)}: refused: ${r.remote}'s version breaks the ownership invariant (${s.violation?.message}); its owner restores it with \`${restoreCommand(parseRef(s.ref)?.topic ?? '<topic>')}\``
+          ? `  not pushed    ${label(s.ref)}: refused: ${r.remote}'s version breaks the ownership invariant (${s.violation?.message}); its owner restores it with \`${restoreCommand(parseRef(s.ref)?.topic ?? '<topic>', '', r.remote)}\``
           : s.state === 'archived-there'
             ? `  not pushed    ${label(s.ref)}: archived on ${r.remote} at this very version by an entry that names nobody (a format-1 client), kept live here; \`git handoff archive ${parseRef(s.ref)?.topic ?? '<topic>'}\` archives it here too, or \`git config ${MIN_FORMAT_KEY} 1\` takes such archives (SPEC 2)`
             : `  not pushed    ${label(s.ref)}: ${r.remote} is ahead; \`git handoff fetch\` brings it in`,
@@ -101,7 +101,7 @@ function failOnDiverged(repo: Repo, r: PushResult, a: Args, checkedOut: string |
   if (a.json) return;
   process.stderr.write(
     `git-handoff: ${diverged.length} diverged handoff${diverged.length === 1 ? ' was' : 's were'} not pushed to ${r.remote} (exit 4): ` +
-      diverged.map((s) => `\`${resolveStep(repo, s.ref, s.local, checkedOut)}\``).join(', ') +
+      diverged.map((s) => `\`${resolveStep(repo, s.ref, s.local, checkedOut, r.remote)}\``).join(', ') +
       ' (or --keep local, --keep remote), then sync again\n',
   );
 }
@@ -176,7 +176,7 @@ function failOnRefused(refs: string[], remote: string, a: Args, checkedOut: stri
   process.stderr.write(
     `git-handoff: ${refs.length} handoff${refs.length === 1 ? '' : 's'} refused (exit 6): ${remote}'s version breaks the ownership invariant and is never taken; ` +
       `its owner writes a version on top that restores theirs: ` +
-      refs.map((ref) => `\`${restoreCommand(parseRef(ref)?.topic ?? '<topic>', branchFlag(ref, checkedOut))}\``).join(', ') +
+      refs.map((ref) => `\`${restoreCommand(parseRef(ref)?.topic ?? '<topic>', branchFlag(ref, checkedOut), remote)}\``).join(', ') +
       `, then \`git handoff sync ${remote}\`\n`,
   );
 }
@@ -186,11 +186,11 @@ function failOnRefused(refs: string[], remote: string, a: Args, checkedOut: stri
  * `sync --resolve` for a diverged handoff, ready to paste at a terminal where no session id is set: as the owner of
  * the local version (its session, or --person), keeping both versions (`local|remote|both` would be a shell pipe).
  */
-export function resolveStep(repo: Repo, ref: string, local: string | null | undefined, checkedOut: string | null): string {
+export function resolveStep(repo: Repo, ref: string, local: string | null | undefined, checkedOut: string | null, remote?: string): string {
   const t = local ? readTrailersOf(repo, [local]).get(local) : undefined;
   const who = t?.person || t?.session?.startsWith('person:') ? ' --person' : t?.session ? ` --session ${quote([t.session])}` : '';
   const flag = checkedOut === null ? ` --branch ${quote([parseRef(ref)?.branch ?? parseRef(ref)?.encodedBranch ?? ''])}` : branchFlag(ref, checkedOut);
-  return `git handoff sync --resolve ${parseRef(ref)?.topic ?? '<topic>'}${flag} --keep both${who}`;
+  return `git handoff sync${remote ? ` ${remoteWord(remote)}` : ''} --resolve ${parseRef(ref)?.topic ?? '<topic>'}${flag} --keep both${who}`;
 }
 
 function branchFlag(ref: string, checkedOut: string | null): string {

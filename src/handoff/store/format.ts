@@ -51,8 +51,10 @@ export const FORMAT_KEY = keyName('formatVersion');
 
 /** A store newer than this build is never read: it exits 7 (`format-too-new`) naming both versions and the way on. */
 export function assertKnownFormat(repo: Storage): void {
-  const found = repo.storeFormat;
-  if (found === null || found === undefined || found <= FORMAT_VERSION) return;
+  const format = repo.storeFormat;
+  if (format === null || format === undefined || format <= FORMAT_VERSION) return;
+  // a value that is not a whole number is read as newer than any build: named as it is written
+  const found = Number.isSafeInteger(format) && format < Number.MAX_SAFE_INTEGER ? format : (repo.configValue(FORMAT_KEY) ?? String(format));
   throw new HandoffError(
     'environment',
     'format-too-new',

@@ -77,6 +77,14 @@ describe('the format version, read by every command', () => {
     const b = await bare.cli(['list', '--all', '--json']);
     expect(b.exitCode).toBe(7);
     expect(json(b).error.code).toBe('format-too-new');
+    // a value that is not a whole number is newer than any build, and named as it is written
+    for (const v of ['2.5', 'abc']) {
+      repo.git(['config', 'handoff.formatVersion', v]);
+      const r = await repo.cli(['list', '--json'], { env: S });
+      expect(r.exitCode, v).toBe(7);
+      expect(json(r).error.data.found).toBe(v);
+      expect(json(r).error.message).toContain(`handoff store is format ${v} `);
+    }
   }, 120_000);
 
   quickIt('format 1, format 2, format 3 and no marker are read as they are; so is a value of another section', async () => {
