@@ -27,8 +27,9 @@ export function withSelectingFlags(e: unknown, argv: readonly string[]): unknown
   const message = e.message
     .split('\n')
     .map((line) =>
-      line.replace(/git handoff (write|archive|restore) (\S+)/, (whole) => {
-        const add = flags.filter((f) => !(f.startsWith('--branch') && line.includes('--branch')));
+      line.replace(/git handoff (?:(write|archive|restore|edit|redact) \S+|(rename-branch) \S+ \S+)/, (whole, _one, rename) => {
+        // rename-branch names its branches itself: it takes no --branch
+        const add = flags.filter((f) => !(f.startsWith('--branch') && (rename || line.includes('--branch'))));
         return add.length ? `${whole} ${add.join(' ')}` : whole;
       }),
     )

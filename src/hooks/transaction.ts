@@ -1,6 +1,7 @@
 // reference-transaction in `prepared`: handoff refs held to the ownership invariant whoever moves them,
 // and, when the acting session is known, no branch update that drops another session's commits.
-import { writeFileSync } from 'node:fs';
+import { lstatSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { listRefs, packingPrunes, symbolicTarget } from '../git/refs';
 import type { Repo } from '../git/repo';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, NOTES_REF } from '../handoff/store/names';
@@ -36,7 +37,17 @@ function filesAlreadyMoved(repo: Repo, ref: string, old: string, next: string): 
   const paths = repo.git(['diff', '--name-only', '--no-renames', old, next], { allowFail: true }).stdout.split('\n').filter(Boolean);
   if (paths.length === 0 || repo.git(['diff-index', '--cached', '--quiet', next, '--'], { allowFail: true }).status !== 0) return null;
   const list = paths.slice(0, 10).join(', ') + (paths.length > 10 ? `, … (${paths.length - 10} more)` : '');
-  if (repo.git(['diff', '--quiet', '--', ...paths], { allowFail: true }).status === 0) {
+  // the working tree reads as `next` when its files match the index (git diff) and none that `next` lacks is still on
+  // disk: a mixed reset leaves a file the reset commit added there, untracked, which git diff does not see
+  const inNext = new Set(repo.git(['ls-tree', '-r', '--name-only', next, '--', ...paths], { allowFail: true }).stdout.split('\n'));
+  const onDisk = (p: string) => {
+    try {
+      return !!repo.worktree && !!lstatSync(path.join(repo.worktree, p));
+    } catch {
+      return false;
+    }
+  };
+  if (!paths.some((p) => !inNext.has(p) && onDisk(p)) && repo.git(['diff', '--quiet', '--', ...paths], { allowFail: true }).status === 0) {
     return {
       found: [`git had already reset the index and the working tree to ${shortOid(next)} before this hook ran: ${list} now read as in ${shortOid(next)}, on disk and staged`],
       step: `put the files back as HEAD (still ${shortOid(old)}) has them: git reset --hard HEAD — do this before any commit, or the next commit reverts their work`,

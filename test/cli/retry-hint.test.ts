@@ -39,6 +39,25 @@ describe('the ownership refusal', () => {
     expect(repo.git(['for-each-ref', 'refs/handoffs/main/']).stdout).toBe('');
   });
 
+  it('edit and rename-branch keep -C too: run as printed from elsewhere, each takes over', async () => {
+    const repo = makeRepo({ commit: true });
+    await ok(repo, ['write', 'auth-refactor', '-m', 'theirs'], 0, { GIT_HANDOFF_SESSION: OWNER });
+    const elsewhere = path.dirname(repo.dir);
+    const env = { GIT_HANDOFF_SESSION: CALLER, GIT_EDITOR: 'true' };
+    for (const [args, then] of [
+      [['-C', repo.dir, 'edit', 'auth-refactor'], /^no change: auth-refactor/i],
+      [['-C', repo.dir, 'rename-branch', 'main', 'other'], /taken over/],
+    ] as const) {
+      const refused = await repo.cli([...args], { cwd: elsewhere, env });
+      expect(refused.exitCode, args.join(' ')).toBe(3);
+      const line = takeOverLine(String(refused.stderr)).filter((w) => w !== '-m' && w !== 'mine now');
+      expect(line).toEqual(expect.arrayContaining(['-C', repo.dir, '--take-over']));
+      const again = await repo.cli(line, { cwd: elsewhere, env });
+      expect(again.exitCode, `${line.join(' ')}: ${again.stderr}`).toBe(0);
+      expect(String(again.stdout)).toMatch(then);
+    }
+  });
+
   it('keeps --person', async () => {
     const repo = makeRepo({ commit: true });
     await ok(repo, ['write', 'auth-refactor', '-m', 'theirs'], 0, { GIT_HANDOFF_SESSION: OWNER });

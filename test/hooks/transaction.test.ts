@@ -215,6 +215,26 @@ describe('a refused reset --hard (issue 15 bug 2)', () => {
   });
 });
 
+describe('a refused mixed reset over a commit that added a file', () => {
+  it('says only the index was reset (the file is still on disk, untracked) and gives git reset -q HEAD', async () => {
+    const repo = await hookedRepo();
+    writeFileSync(path.join(repo.dir, 'snew'), 's\n');
+    expect(gitAs(repo, A, ['add', 'snew']).status).toBe(0);
+    expect(gitAs(repo, A, ['commit', '-q', '-m', 'A adds snew']).status).toBe(0);
+    const tip = head(repo);
+    const r = gitAs(repo, B, ['reset', '-q', 'HEAD~1']);
+    expect(r.status).not.toBe(0);
+    expect(head(repo)).toBe(tip);
+    expect(readFileSync(path.join(repo.dir, 'snew'), 'utf8')).toBe('s\n');
+    expect(r.stderr).toContain('git had already reset the index to');
+    expect(r.stderr).toContain('the files on disk are unchanged');
+    expect(r.stderr).not.toContain('git reset --hard HEAD');
+    // the printed step puts the index back as HEAD has it
+    expect(gitAs(repo, B, ['reset', '-q', 'HEAD']).status).toBe(0);
+    expect(repo.git(['status', '--porcelain']).stdout).toBe('');
+  });
+});
+
 describe('pre-commit and a live session', () => {
   it("refuses staged content that takes back a live session's commit, with no reset before it", async () => {
     const { repo, file } = await aAddsALine();
