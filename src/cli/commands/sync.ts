@@ -283,7 +283,21 @@ export const syncCommand: CommandModule<GlobalArgs, Args> = {
     const config = readConfig(repo);
     const policy = [setting(config, 'archiveRetention') ?? '', setting(config, 'minFormat')].join(',');
     const quiet = quietSince(repo, remote, policy);
-    const { result: fetched, sides } = fetchAndMerge(repo, remote, progressOf(a), [claimsRefspec(remote), ...(place ? [recordRefspec(remote, place)] : [])], place, quiet);
+    let merged: ReturnType<typeof fetchAndMerge>;
+    try {
+      merged = fetchAndMerge(repo, remote, progressOf(a), [claimsRefspec(remote), ...(place ? [recordRefspec(remote, place)] : [])], place, quiet);
+    } catch (e) {
+      // the remote not reached: claims changed here stay unpublished, and sync says so (SPEC 10)
+      if (e instanceof HandoffError && e.code === 'remote-unreachable') {
+        const unreached = (await import('../../handoff/claims/sync')).unreachedClaims(repo, remote, `${remote} was not reached`);
+        if (unreached.json.length) {
+          e.data.claims = unreached.json;
+          if (!a.json) for (const l of unreached.lines) process.stderr.write(`git-handoff: ${l}\n`);
+        }
+      }
+      throw e;
+    }
+    const { result: fetched, sides } = merged;
     // sides null: nothing moved on either side since a sync that ended clean (src/sync/sync-seen.ts), nothing to push
     const pushed: PushResult = sides ? await runPush(repo, remote, a, place, sides) : { remote, atomic: true, updates: [], skipped: [], rejected: [], remoteMessages: [], batches: 0 };
     noteSyncEnd(repo, remote, policy, endedClean(fetched, pushed));

@@ -38,6 +38,21 @@ describe('a claim reaches the remote or is said not to', () => {
     expect(json(await a.cli(['claims', '--json'])).map((c: { where: string }) => c.where)).toEqual(['both']);
   }, 120_000);
 
+  it('a sync that cannot reach the remote says the claims made offline were not published (exit 7), text and --json', async () => {
+    const { bare, clones: [a], url } = await makeClones('file', 2);
+    await claimOffline(a, url, ['src/auth/', '--session', 'sess-a']);
+    a.git(['remote', 'set-url', 'origin', path.join(tempDir(), 'nowhere')]);
+    const s = await a.cli(['sync']);
+    expect(s.exitCode).toBe(7);
+    expect(String(s.stderr)).toContain('claims of main: NOT published to origin (origin was not reached)');
+    const j = await a.cli(['sync', '--json']);
+    expect(j.exitCode).toBe(7);
+    expect(json(j).error).toMatchObject({ code: 'remote-unreachable', data: { claims: [{ branch: 'main', published: false }] } });
+    a.git(['remote', 'set-url', 'origin', url]);
+    expect((await a.cli(['sync'])).exitCode).toBe(0);
+    expect(tableOf(bare)?.map((c) => c.session)).toEqual(['sess-a']);
+  });
+
   it('raced against another clone claiming the same paths: exactly one holds them, and the other is told who', async () => {
     const { bare, clones: [a, b], url } = await makeClones('file', 2);
     for (let round = 0; round < 4; round++) {
