@@ -124,34 +124,32 @@ export const releaseCommand: CommandModule<GlobalArgs, Args> = {
   },
 };
 
+/** The branch of the claims release gives back (--branch, else the checked-out one); null when it cannot be told. */
+async function claimsBranch(repo: ReturnType<typeof openRepo>, branchFlag: string | undefined): Promise<string | null> {
+  const { resolveBranch } = await import('../../handoff/store/store');
+  try {
+    return resolveBranch(repo, branchFlag);
+  } catch {
+    return null;
+  }
+}
+
 /** The one session holding claims on the branch whose id is `id` or starts with it (8 characters or more); else `id`. */
 async function claimHolder(repo: ReturnType<typeof openRepo>, id: string, branchFlag: string | undefined): Promise<string> {
-  if (id.length < MIN_PREFIX) return id;
+  const branch = id.length < MIN_PREFIX ? null : await claimsBranch(repo, branchFlag);
+  if (branch === null) return id;
   const { listClaims } = await import('../../handoff/claims/claims');
-  const { resolveBranch } = await import('../../handoff/store/store');
-  let branch: string;
-  try {
-    branch = resolveBranch(repo, branchFlag);
-  } catch {
-    return id;
-  }
   const holders = [...new Set(listClaims(repo, { branch }).claims.map((c) => c.session).filter((s) => s.startsWith(id)))];
   return holders.length === 1 ? holders[0] : id;
 }
 
 /** Every claim the session holds on the branch, released (the paths); none when the branch cannot be told. */
 async function releaseAllClaims(repo: ReturnType<typeof openRepo>, session: string, branchFlag: string | undefined): Promise<string[]> {
-  const { changeClaims, releaseMutation } = await import('../../handoff/claims/claims');
-  const { resolveBranch } = await import('../../handoff/store/store');
+  const branch = await claimsBranch(repo, branchFlag);
   const { readRef } = await import('../../git/refs');
   const { claimsRef } = await import('../../handoff/claims/table');
-  let branch: string;
-  try {
-    branch = resolveBranch(repo, branchFlag);
-  } catch {
-    return [];
-  }
-  if (!readRef(repo, claimsRef(branch))) return [];
+  if (branch === null || !readRef(repo, claimsRef(branch))) return [];
+  const { changeClaims, releaseMutation } = await import('../../handoff/claims/claims');
   const r = await changeClaims(repo, branch, session, releaseMutation(branch, session, null));
   return r.result.released.flatMap((x) => x.paths);
 }
