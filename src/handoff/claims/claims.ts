@@ -375,10 +375,17 @@ export function listClaims(repo: Storage, o: { branch?: string | null; nowMs?: n
   const patterns = o.branch ? [claimsRef(o.branch), ...(o.remote ? [trackingClaimsRef(o.remote, o.branch)] : [])] : [CLAIMS_PREFIX, ...(o.remote ? [trackingClaimsPrefix(o.remote)] : [])];
   const byId = new Map<string, ClaimView>();
   const conflicts = new Map<string, ClaimConflict & { branch: string }>();
-  for (const r of repo.listRefs(patterns)) {
+  const refs = repo.listRefs(patterns);
+  const compOf = (ref: string) => (ref.startsWith(CLAIMS_PREFIX) ? ref.slice(CLAIMS_PREFIX.length) : ref.slice(trackingClaimsPrefix(o.remote!).length));
+  const remoteTip = new Map(refs.filter((r) => !r.ref.startsWith(CLAIMS_PREFIX)).map((r) => [compOf(r.ref), r.oid]));
+  for (const r of refs) {
     const isLocal = r.ref.startsWith(CLAIMS_PREFIX);
-    const comp = isLocal ? r.ref.slice(CLAIMS_PREFIX.length) : r.ref.slice(trackingClaimsPrefix(o.remote!).length);
+    const comp = compOf(r.ref);
     const branch = decodeBranch(comp) ?? comp;
+    // a table here that the remote's has moved past holds nothing of this clone's the remote lacks: the remote's is
+    // the merge (a claim taken over or released there is gone, not this clone's unpublished one)
+    const theirs = isLocal ? remoteTip.get(comp) : undefined;
+    if (theirs !== undefined && theirs !== r.oid && repo.isAncestor(r.oid, theirs)) continue;
     const t = readTable(repo, r.oid);
     for (const raw of t.claims) {
       if (!claimLive(raw, nowMs)) continue;

@@ -41,6 +41,22 @@ describe('claims through a remote', () => {
     expect(json(await ok(b, ['claims', '--json'])).map((c: any) => c.session).sort()).toEqual(['sess-a2', 'sess-b']);
   }, 120_000);
 
+  it('a claim taken over in another clone is gone here once its table comes in: listed, told and held as the taker\'s alone', async () => {
+    const { clones: [a, b] } = await makeClones('file', 2);
+    await ok(a, ['claim', 'p/', '--session', 'sess-a']);
+    await ok(b, ['claim', 'p/', '--session', 'sess-b', '--take-over', '--reason', 'a is away']);
+    // a's next claim brings the remote's table in and is refused, naming the taker
+    const again = await ok(a, ['claim', 'p/', '--session', 'sess-a'], 3);
+    expect(String(again.stderr)).toContain('claimed by session sess-b');
+    const listed = json(await ok(a, ['claims', '--json']));
+    expect(listed.map((c: { session: string }) => c.session)).toEqual(['sess-b']);
+    // the state file the guard refuses from holds the taker's claim alone
+    const marker = JSON.parse(readFileSync(path.join(a.dir, '.git', 'handoff', 'claims.json'), 'utf8'));
+    expect(marker.claims.map((c: { session: string }) => c.session)).toEqual(['sess-b']);
+    const status = json(await ok(a, ['status', '--json']));
+    expect(JSON.stringify(status.attention)).not.toContain('claim-unpublished');
+  });
+
   it('a connection cut in passing is tried again: the claim is published, and a refusal names the holder (not offline, not exit 7)', async () => {
     // git daemon past its --max-connections cuts a connection ("read error: Connection reset by peer"): 2 of 200
     // rounds went wrong so before (one loser claimed offline, exit 0; others exit 7). Here each pack program of a's
