@@ -51,6 +51,8 @@ describe('drop', () => {
     expect(readFileSync(path.join(repo.dir, '.git', 'handoff', 'audit.jsonl'), 'utf8')).toContain('refs/handoffs/main/scratch-notes');
     // show still reads it, as dropped, with its undo (issue 36: test/cli/commands/drop-restore.slow.test.ts)
     expect(String((await repo.cli(['show', 'scratch-notes'])).stdout)).toContain(`dropped: \`git handoff restore ${out.keptAs}\``);
+    // and so does log, with the same undo
+    expect(String((await repo.cli(['log', 'scratch-notes'])).stdout)).toMatch(new RegExp(`^dropped: \`git handoff restore ${out.keptAs}\``));
   });
 
   it('a handoff another clone may have is archived, not dropped', async () => {
