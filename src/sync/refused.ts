@@ -3,6 +3,7 @@
 // (list, --json; fetch, push and sync exit 6) until its owner's `git handoff sync --resolve <topic>` writes a
 // version on top of the remote's that restores the owner's history and names the refused one
 // (Handoff-Refused): a fast-forward everywhere, so it works on a host nobody can clean.
+import { quote } from 'shell-quote';
 import { HandoffError } from '../errors';
 import { readObjects, parseCommit } from '../git/objects';
 import { readRef } from '../git/refs';
@@ -16,9 +17,7 @@ import { commitVersion, moveRef } from '../handoff/store/tx';
 import type { HandoffMerge } from './fetch';
 
 /** The way on, as the commands print it. */
-export const restoreCommand = (topic: string, branchFlag = '', remote?: string) => `git handoff sync${remote ? ` ${remoteWord(remote)}` : ''} --resolve ${topic}${branchFlag}`;
-/** A remote's name as one shell word (names are plain words; anything else is quoted). */
-export const remoteWord = (remote: string): string => (/^[\w.@%+-]+$/.test(remote) ? remote : `'${remote.replace(/'/g, `'\\''`)}'`);
+export const restoreCommand = (topic: string, branchFlag = '', remote?: string) => `git handoff sync${remote ? ` ${quote([remote])}` : ''} --resolve ${topic}${branchFlag}`;
 
 /** The fetched handoffs this clone has and refused the remote's version of: the ones with a way on. */
 export const refusedOf = (handoffs: HandoffMerge[]) => handoffs.filter((h) => h.action === 'refused' && h.local && h.remote && (h.case === 'remote-ahead' || h.case === 'diverged'));

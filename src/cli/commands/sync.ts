@@ -17,7 +17,7 @@ import { resolveRemote } from '../../sync/remote';
 import { placeIdOf, recordRefspec } from '../../sync/record-remote';
 import { noteSyncEnd, quietSince } from '../../sync/sync-seen';
 import { scanResolve } from '../../sync/secrets-gate';
-import { keepRefusedError, refusedOf, refusedState, remoteWord, restoreCommand, restoreRefused } from '../../sync/refused';
+import { keepRefusedError, refusedOf, refusedState, restoreCommand, restoreRefused } from '../../sync/refused';
 import { KEEPS, resolveDivergence, type Keep } from '../../sync/resolve';
 import type { GlobalArgs } from '../context';
 import { printJson } from '../output';
@@ -190,7 +190,7 @@ export function resolveStep(repo: Repo, ref: string, local: string | null | unde
   const t = local ? readTrailersOf(repo, [local]).get(local) : undefined;
   const who = t?.person || t?.session?.startsWith('person:') ? ' --person' : t?.session ? ` --session ${quote([t.session])}` : '';
   const flag = checkedOut === null ? ` --branch ${quote([parseRef(ref)?.branch ?? parseRef(ref)?.encodedBranch ?? ''])}` : branchFlag(ref, checkedOut);
-  return `git handoff sync${remote ? ` ${remoteWord(remote)}` : ''} --resolve ${parseRef(ref)?.topic ?? '<topic>'}${flag} --keep both${who}`;
+  return `git handoff sync${remote ? ` ${quote([remote])}` : ''} --resolve ${parseRef(ref)?.topic ?? '<topic>'}${flag} --keep both${who}`;
 }
 
 function branchFlag(ref: string, checkedOut: string | null): string {
