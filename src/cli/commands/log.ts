@@ -9,7 +9,7 @@ import type { GlobalArgs } from '../context';
 import { printJson, relativeTime, terminalSafe } from '../output';
 import { LOG_SPEC, withSpec } from '../spec';
 import { bodyPatch, paintPatch } from './diff';
-import { describeSignature } from './show';
+import { describeSignature, droppedLine } from './show';
 
 interface Args extends GlobalArgs {
   topic: string;
@@ -32,9 +32,8 @@ export const logCommand: CommandModule<GlobalArgs, Args> = {
     const receipts = readReceipts(repo);
     const entries = logHandoff(repo, ref).map((e) => ({ ...e, readBy: readByOf(receipts, e.oid), ...(a.patch ? { patch: bodyPatch(repo, null, e.oid) } : {}) }));
     if (a.json) return printJson(entries);
-    // a dropped one is brought back by its kept name, as show says (show.ts)
-    if (archived && !a.quiet && ref.startsWith(DROPPED_PREFIX)) process.stdout.write(`dropped: \`git handoff restore ${ref}\` brings it back as it was\n`);
-    else if (archived && !a.quiet) process.stdout.write(`archived as ${ref.split('/').slice(2).join('/')}; \`git handoff restore ${a.topic}\` brings it back\n`);
+    // a dropped one is brought back by its kept name, as show says
+    if (archived && !a.quiet) process.stdout.write(`${ref.startsWith(DROPPED_PREFIX) ? droppedLine(ref) : `archived as ${ref.split('/').slice(2).join('/')}; \`git handoff restore ${a.topic}\` brings it back`}\n`);
     const ids = entries.flatMap((e) => [e.session, e.takeoverFrom]);
     const lines = entries.map((e) => {
       let line = `${e.oid.slice(0, 12)}  ${short(e.session, ids)}  ${(e.client ?? '').padEnd(11)}  ${relativeTime(e.time).padEnd(14)}  ${e.subject}`;

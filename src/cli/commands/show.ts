@@ -2,6 +2,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { openRepo } from '../../git/repo';
 import { short } from '../../handoff/state/session';
+import { DROPPED_PREFIX } from '../../handoff/store/names';
 import { listHandoffs, readHandoff, resolveBranch, viewOf, type HandoffView, type Signature } from '../../handoff/store/store';
 import { trackingRef, trackingTips } from '../../handoff/store/sync-state';
 import { describeVerify } from '../../handoff/store/verify';
@@ -12,6 +13,9 @@ import { SHOW_SPEC, withSpec } from '../spec';
 import { printJson, relativeTime, terminalSafe } from '../output';
 import { printRows } from './list';
 import { resolveStep } from './sync';
+
+/** What show and log say of a dropped handoff: its undo, by the name it is kept under. */
+export const droppedLine = (ref: string): string => `dropped: \`git handoff restore ${ref}\` brings it back as it was`;
 
 /** The `show --json` object of SPEC 4 (also each entry of `boot --json`). */
 export function showJson(v: HandoffView) {
@@ -43,7 +47,7 @@ function headerOf(v: HandoffView): string {
     `owner ${short(v.session, [v.takeoverFrom])} (${v.client ?? 'unknown'}) · updated ${relativeTime(v.updatedAt)} · ${v.versions} version${v.versions === 1 ? '' : 's'} · ${v.sync}`,
   ];
   if (v.ref.startsWith('refs/handoff-archive/')) lines.push(`archived: \`git handoff restore ${v.topic}\` brings it back`);
-  if (v.ref.startsWith('refs/handoff-dropped/')) lines.push(`dropped: \`git handoff restore ${v.ref}\` brings it back as it was`);
+  if (v.ref.startsWith(DROPPED_PREFIX)) lines.push(droppedLine(v.ref));
   if (v.takeoverFrom) lines.push(`taken over from ${short(v.takeoverFrom, [v.session])}: ${v.reason ?? ''}`);
   if (v.to.length || v.tags.length) lines.push([v.to.length ? `for ${v.to.join(', ')}` : '', v.tags.length ? `tags ${v.tags.join(', ')}` : ''].filter(Boolean).join(' · '));
   if (v.refs.length) lines.push(`refs: ${v.refs.join(', ')}`);

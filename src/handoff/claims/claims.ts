@@ -180,8 +180,9 @@ async function changeOnce<R>(repo: Storage, branch: string, session: string, mut
         }
       }
       const step = mutate(base, now);
-      // nothing to publish only when the remote's table holds this clone's already (none there: this one goes up)
-      if ('unchanged' in step && lost.length === 0 && (!L || L === T || (T !== null && repo.mergeBase(L, T) === L))) {
+      // nothing to publish only when the remote's table holds this clone's already (none there: this one goes up), as
+      // the merge above found: nothing set aside
+      if ('unchanged' in step && lost.length === 0 && aside === null) {
         return { result: step.unchanged, oid: T ?? L ?? '', published: { where: 'remote', remote }, lost };
       }
       const next = 'unchanged' in step ? { table: base, message: { branch, session, action: 'publish' as const, paths: [] } } : step;
@@ -365,6 +366,12 @@ export function renewMutation(branch: string, session: string): Mutation<string[
 
 // ---- reading ---------------------------------------------------------------------------------------------------
 
+/**
+ * Whether this clone's claims table (`local`) is one the remote's, as last fetched (`theirs`), has moved past: it holds
+ * nothing of this clone's the remote lacks, so the remote's is the merge (a claim taken over or released there is gone).
+ */
+export const behindRemote = (repo: Storage, local: string, theirs: string | null | undefined): boolean => !!theirs && theirs !== local && repo.isAncestor(local, theirs);
+
 /** Every live claim of the branches whose tables this clone has (here and the remote's tracking copies). */
 export function listClaims(repo: Storage, o: { branch?: string | null; nowMs?: number; remote?: string | null; config?: Config } = {}): { claims: ClaimView[]; conflicts: Array<ClaimConflict & { branch: string }>; outside: string[] } {
   const nowMs = o.nowMs ?? Date.now();
@@ -382,10 +389,7 @@ export function listClaims(repo: Storage, o: { branch?: string | null; nowMs?: n
     const isLocal = r.ref.startsWith(CLAIMS_PREFIX);
     const comp = compOf(r.ref);
     const branch = decodeBranch(comp) ?? comp;
-    // a table here that the remote's has moved past holds nothing of this clone's the remote lacks: the remote's is
-    // the merge (a claim taken over or released there is gone, not this clone's unpublished one)
-    const theirs = isLocal ? remoteTip.get(comp) : undefined;
-    if (theirs !== undefined && theirs !== r.oid && repo.isAncestor(r.oid, theirs)) continue;
+    if (isLocal && behindRemote(repo, r.oid, remoteTip.get(comp))) continue;
     const t = readTable(repo, r.oid);
     for (const raw of t.claims) {
       if (!claimLive(raw, nowMs)) continue;
@@ -454,7 +458,7 @@ export async function syncClaims(repo: Storage, remote: string, config: Config =
     const branch = decodeBranch(comp) ?? comp;
     const T = repo.readRef(trackingClaimsRef(remote, branch));
     if (T === ref.oid) continue;
-    if (T && repo.mergeBase(ref.oid, T) === ref.oid) {
+    if (behindRemote(repo, ref.oid, T)) {
       // the remote is ahead: this clone takes it
       if (moveRef(repo, ref.ref, T, ref.oid, 'handoff claims: fetched').ok) noteClaimsMove(repo, ref.ref, T);
       continue;

@@ -2,18 +2,22 @@
 // and say which offline claims lost to published ones (they are also kept in the table for their holders to see).
 import type { Config, Storage } from '../../git/storage';
 import { decodeBranch } from '../store/names';
-import { publicClaim, syncClaims } from './claims';
+import { behindRemote, publicClaim, syncClaims } from './claims';
 import { CLAIMS_PREFIX, trackingClaimsPrefix } from './table';
 
 /**
  * A sync that could not reach `remote` (`why`): the branches whose claims table here holds what the remote's copy, as
- * last fetched, does not (claimed, renewed or released offline), each said NOT published (SPEC 10).
+ * last fetched, does not (claimed, renewed or released offline; not a table the remote's has moved past), each said
+ * NOT published (SPEC 10).
  */
 export function unreachedClaims(repo: Storage, remote: string, why: string): { lines: string[]; json: Array<{ branch: string; published: false; error: string }> } {
   const theirs = new Map(repo.listRefNames([trackingClaimsPrefix(remote)]).map((r) => [r.ref.slice(trackingClaimsPrefix(remote).length), r.oid]));
   const branches = repo
     .listRefNames([CLAIMS_PREFIX])
-    .filter((r) => theirs.get(r.ref.slice(CLAIMS_PREFIX.length)) !== r.oid)
+    .filter((r) => {
+      const t = theirs.get(r.ref.slice(CLAIMS_PREFIX.length));
+      return t !== r.oid && !behindRemote(repo, r.oid, t);
+    })
     .map((r) => decodeBranch(r.ref.slice(CLAIMS_PREFIX.length)) ?? r.ref.slice(CLAIMS_PREFIX.length));
   return {
     lines: branches.map((b) => `claims of ${b}: NOT published to ${remote} (${why}); they stay local and the next sync tries again`),
