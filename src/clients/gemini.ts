@@ -1,6 +1,6 @@
 // Gemini CLI: BeforeTool/AfterTool/SessionStart/AfterAgent/PreCompress; answers with top-level decision/reason,
 // a rewritten input in hookSpecificOutput.tool_input, context in hookSpecificOutput.additionalContext.
-import { str, type ClientAdapter, type EventKind } from './event';
+import { shellQuote, str, type ClientAdapter, type Decision, type EventKind, type GuardEvent } from './event';
 import { parseCommonPayload } from './common';
 import { PROBE_SESSION, routedEvents, type ClientRecord, type FrontFacts } from './record';
 import { sessionVarOf } from '../client-names';
@@ -16,12 +16,15 @@ const READ_ONLY = [
   'get_internal_docs', 'read_mcp_resource', 'list_mcp_resources', 'tracker_get_task', 'tracker_list_tasks',
 ] as const;
 
+/** Its shell tool: a warning for the model rides in the command's output (render), so AfterTool is not wired for it. */
+const SHELL = 'run_shell_command';
+
 export const wiring: Wiring = {
   client: 'gemini-cli',
   format: 'settings',
   settings: '.gemini/settings.json',
   // AfterTool only carries a warning BeforeTool could not show the model; the sh front answers it alone otherwise.
-  events: routedEvents(READ_ONLY, ['BeforeTool', 'AfterTool'], ['SessionStart', 'AfterAgent', 'PreCompress', 'SessionEnd']),
+  events: routedEvents(READ_ONLY, ['BeforeTool', 'AfterTool'], ['SessionStart', 'AfterAgent', 'PreCompress', 'SessionEnd'], { AfterTool: [SHELL] }),
   // hooks run as `bash -c <command>` (its hookRunner's getShellConfiguration on Linux and macOS)
   bash: true,
   after: 'AfterTool',
@@ -46,7 +49,7 @@ const KINDS: Record<string, EventKind> = {
 export const front: FrontFacts = {
   keys: { session: 'session_id', tool: 'tool_name', event: 'hook_event_name', input: 'tool_input' },
   events: KINDS,
-  tools: { run_shell_command: 'command', write_file: 'write', replace: 'file_path' },
+  tools: { [SHELL]: 'command', write_file: 'write', replace: 'file_path' },
   plugin: true,
 };
 
@@ -56,9 +59,10 @@ export const gemini: ClientAdapter = {
   render(e, d) {
     const out: Record<string, unknown> = {};
     if (e.kind === 'pre-tool') {
+      const input = d.deny === undefined ? withContextPrinted(e, d) : undefined;
       if (d.deny !== undefined) Object.assign(out, { decision: 'deny', reason: d.deny });
-      else if (d.updatedInput) out.hookSpecificOutput = { hookEventName: e.name, tool_input: d.updatedInput };
-      // BeforeTool has no model-visible context: a warning goes to the person.
+      else if (input) out.hookSpecificOutput = { hookEventName: e.name, tool_input: input };
+      // BeforeTool has no model-visible context: a warning goes to the person (and to the model in a shell call's output).
       if ((d.notice ?? d.context) && d.deny === undefined) out.systemMessage = d.notice ?? d.context;
     } else if (e.kind === 'stop') {
       if (d.followUp) Object.assign(out, { decision: 'deny', reason: d.followUp });
@@ -71,6 +75,17 @@ export const gemini: ClientAdapter = {
     return Object.keys(out).length ? JSON.stringify(out) : null;
   },
 };
+
+/**
+ * The input an allowed call runs with: for a shell call with context, its command (rewritten or not) first prints the
+ * context to stderr, which Gemini CLI gives its model with the command's output, before the tool's own output.
+ */
+function withContextPrinted(e: GuardEvent, d: Decision): Record<string, unknown> | undefined {
+  const input = d.updatedInput ?? e.toolInput;
+  const command = str(input.command);
+  if (!d.context || e.action.type !== 'shell' || command === null) return d.updatedInput;
+  return { ...input, command: `printf '%s\\n' ${shellQuote(d.context)} >&2\n${command}` };
+}
 
 export const record: ClientRecord = {
   name: 'gemini-cli',
@@ -91,6 +106,7 @@ export const record: ClientRecord = {
   // 0.61.0, trusted folder or not (test/clients/gemini-cli.clients.test.ts)
   shellHooksOff: true,
   runsAnyRewrite: true,
+  contextInShellOutput: true,
   payload: 'events BeforeTool AfterTool SessionStart AfterAgent PreCompress, an ISO timestamp',
   block: '{"decision":"deny","reason":…}',
   contextBeforeTool: false,

@@ -99,6 +99,12 @@ export interface ClientRecord {
   readsClaude?: string;
   /** it runs a command its before-tool hook rewrote, whatever the command, without asking (Gemini CLI's tool_input) */
   runsAnyRewrite?: true;
+  /**
+   * A shell call's before-tool context reaches its model in the command's own output: its adapter has the rewritten
+   * command print it first (Gemini CLI: it runs any rewrite, and its model reads no before-tool context), so its
+   * after-tool hook is not wired for the shell tool (the hook's whole work there was that context)
+   */
+  contextInShellOutput?: true;
   /** its shell tool runs every command with git's hooks off (`GIT_CONFIG_KEY_<n>=core.hooksPath`, empty: Gemini CLI) */
   shellHooksOff?: true;
   /** its shell tool keeps the command's stdin open for later input that reaches no hook (Codex's write_stdin) */
@@ -134,12 +140,17 @@ export function allBut(names: readonly string[]): string {
 const matchers = new Map<string, string>();
 
 /**
- * A wiring's events: `routed` each with allBut(readOnly) as its matcher (read through a getter: built only where a
- * wiring is written), then `plain` with none, in that order.
+ * A wiring's events: `routed` each with allBut(readOnly) as its matcher, and the tools `skip` names for it left out too
+ * (read through a getter: built only where a wiring is written), then `plain` with none, in that order.
  */
-export function routedEvents(readOnly: readonly string[], routed: readonly string[], plain: readonly string[]): Record<string, string | undefined> {
+export function routedEvents(
+  readOnly: readonly string[],
+  routed: readonly string[],
+  plain: readonly string[],
+  skip: Readonly<Record<string, readonly string[]>> = {},
+): Record<string, string | undefined> {
   const events: Record<string, string | undefined> = {};
-  for (const e of routed) Object.defineProperty(events, e, { get: () => allBut(readOnly), enumerable: true });
+  for (const e of routed) Object.defineProperty(events, e, { get: () => allBut([...readOnly, ...(skip[e] ?? [])]), enumerable: true });
   for (const e of plain) events[e] = undefined;
   return events;
 }

@@ -11,7 +11,7 @@ import { isKnownSession } from '../handoff/state/lineage-record';
 import { leaveNote } from '../handoff/state/notes';
 import type { GuardContext } from './context';
 import type { Decision } from '../clients/event';
-import { keepForAfterTool, SHOWS_CONTEXT_BEFORE_TOOL, writtenPaths } from './lifecycle';
+import { keepForAfterTool, modelReadsBefore, writtenPaths } from './lifecycle';
 import type { Location } from './locate';
 
 /**
@@ -53,9 +53,9 @@ export async function claimsOnWrite(ctx: GuardContext, loc: Location, d: Decisio
   tellHolders(ctx, hits, refused);
   if (refused) return { ...d, deny: `git-handoff: refused: another live session claims what this call writes:\n${what}\nNothing was written. ${claimWaysOn(hits)}` };
   const tell = `git-handoff: another live session claims what this call writes:\n${what}\nIt is changing these paths now (claims are advisory here: handoff.claims=tell): coordinate before you change them (its handoff, \`git handoff claims\`).`;
-  // a client whose model reads no context before a tool (Gemini CLI: BeforeTool's only channel, systemMessage, is the
-  // person's) gets it after the tool, model and person, as the worktree warning
-  if (!SHOWS_CONTEXT_BEFORE_TOOL.has(ctx.event.client) && ctx.session) {
+  // a call whose context its model would not read before the tool (Gemini CLI's file tools: BeforeTool's only channel,
+  // systemMessage, is the person's) gets it after the tool, model and person, as the worktree warning
+  if (!modelReadsBefore(ctx.event) && ctx.session) {
     keepForAfterTool(loc, ctx.session, tell);
     return d;
   }

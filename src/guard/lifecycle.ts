@@ -136,14 +136,16 @@ function tellHolder(loc: Location, holder: string, holderClient: string | null, 
     `git-handoff: another session, ${short(newcomer, [holder])} (${newcomerClient}), has started working in this worktree (${loc.worktree}) beside you. ` +
     `You are session ${short(holder, [newcomer])}. Your edits and commits can collide with its work: commit only the paths you wrote ` +
     `(git add -- <your files>; \`git handoff sessions\` shows who wrote what), or move to your own worktree (git worktree add ../<dir> -b <branch>).`;
-  const before = holderClient !== null && SHOWS_CONTEXT_BEFORE_TOOL.has(holderClient);
+  // a client whose model reads a shell call's context in its output: its next call comes to the full guard too, which
+  // gives the note with a shell call or keeps it for the after-tool hook of any other
+  const before = holderClient !== null && (SHOWS_CONTEXT_BEFORE_TOOL.has(holderClient) || CONTEXT_IN_SHELL_OUTPUT.has(holderClient));
   writeStateFile(stateFile(loc, holder, before ? 'peer' : 'note'), note, handoffDir(loc.commonDir));
   if (before) rmSync(stateFile(loc, holder, 'beat'), { force: true });
 }
 
-/** A note another session left for this one (tellHolder), taken once. */
-function takePeerNote(loc: Location, session: string): string | null {
-  const file = stateFile(loc, session, 'peer');
+/** A note kept for this session (`peer`: another session left it, tellHolder; `note`: kept for its after-tool hook), taken once. */
+function takeNote(loc: Location, session: string, kind: 'peer' | 'note'): string | null {
+  const file = stateFile(loc, session, kind);
   try {
     const note = readFileSync(file, 'utf8');
     rmSync(file);
@@ -159,6 +161,12 @@ function takePeerNote(loc: Location, session: string): string | null {
  * CLI and droid read it only after a tool.
  */
 export const SHOWS_CONTEXT_BEFORE_TOOL: ReadonlySet<string> = new Set(ALL_RECORDS.filter((r) => r.contextBeforeTool).map((r) => r.name));
+/** Clients whose model reads a shell call's before-tool context in the command's output (their records say: contextInShellOutput). */
+const CONTEXT_IN_SHELL_OUTPUT: ReadonlySet<string> = new Set(ALL_RECORDS.filter((r) => r.contextInShellOutput).map((r) => r.name));
+
+/** Whether this call's before-tool context reaches the model (else it waits for the after-tool hook: keepForAfterTool). */
+export const modelReadsBefore = (e: GuardContext['event']): boolean =>
+  SHOWS_CONTEXT_BEFORE_TOOL.has(e.client) || (e.action.type === 'shell' && CONTEXT_IN_SHELL_OUTPUT.has(e.client));
 
 /**
  * Before a tool the guard allowed: what the call names is recorded as an intent (the ledger counts it once the
@@ -187,13 +195,15 @@ export async function beforeTool(ctx: GuardContext, loc: Location | null, lost: 
   }
   const t = Date.now();
   for (const { loc: l, paths, gone } of byRepo.values()) recordIntents(l.commonDir, session, l.worktree, paths, gone, t, ctx.event.agentId ?? undefined);
-  const peer = takePeerNote(loc, session);
+  const peer = takeNote(loc, session, 'peer');
+  // what an after-tool hook that never ran left (a refused or cancelled tool), where this call's context reaches the model
+  const kept = modelReadsBefore(ctx.event) && !SHOWS_CONTEXT_BEFORE_TOOL.has(ctx.event.client) ? takeNote(loc, session, 'note') : null;
   // what other sessions did to this one's handoffs and claims (a takeover, a claim that refused or was taken over)
   const told = takeNotes(loc.commonDir, session).map((n) => n.text);
   // its heartbeat file was removed so that this call came here: written back (the next calls need no full guard)
   if (peer || told.length) writeState(loc, session, readState(loc, session));
-  const warning = [lost, peer, ...told, await heartbeat(ctx, loc, session)].filter(Boolean).join('\n') || null;
-  if (!warning || SHOWS_CONTEXT_BEFORE_TOOL.has(ctx.event.client)) return warning;
+  const warning = [lost, kept, peer, ...told, await heartbeat(ctx, loc, session)].filter(Boolean).join('\n') || null;
+  if (!warning || modelReadsBefore(ctx.event)) return warning;
   keepForAfterTool(loc, session, warning);
   return null;
 }
@@ -235,14 +245,7 @@ export async function postTool(ctx: GuardContext): Promise<Decision> {
   const session = ctx.session;
   const loc = session ? ctx.locate() : null;
   if (!session || !loc) return {};
-  const file = stateFile(loc, session, 'note');
-  let note: string;
-  try {
-    note = readFileSync(file, 'utf8');
-    rmSync(file);
-  } catch {
-    return {};
-  }
+  const note = takeNote(loc, session, 'note');
   return note ? { context: note, notice: note } : {};
 }
 

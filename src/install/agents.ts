@@ -363,15 +363,18 @@ export function doctorAgents(repo: Repo): DoctorItem[] {
     // an older install's wiring still works, at a cost per tool call: say how to drop it
     const stale = Object.keys(settings.hooks ?? {}).filter((ev) => !(ev in w.events) && hasOurs(settings.hooks[ev]));
     const slowAfter = w.after && hasOurs(settings.hooks?.[w.after]) && !settings.hooks[w.after].some((g: any) => g?.hooks?.some((h: any) => isOurs(h) && h.command.trim().endsWith(AFTER_FLAG)));
+    // an after-tool hook still wired for a tool whose warnings now ride in its own output (contextInShellOutput)
+    const needless = w.after ? afterNeedless(w, settings.hooks?.[w.after]) : [];
     // the sh front run straight (a bash client's, or Claude Code's before its sh handed over to bash): it starts `cat`
     // for each payload bash could have read
     const catRead = wired.filter((ev) => ev !== w.after && settings.hooks[ev].some((g: any) => g?.hooks?.some((h: any) => isOurs(h) && hookCommand(w, h.command) !== h.command)));
     // a split event (Wiring.split) wired as one group: its short payloads (Bash's, Edit's) are read with `cat` too
     const unsplit = w.split && wired.includes(w.split.event) && settings.hooks[w.split.event].some((g: any) => g?.hooks?.some((h: any) => isOurs(h) && h.command.includes(`set -- ${SOURCED_FLAG} `)));
-    if (wired.length && (stale.length || slowAfter || catRead.length || unsplit)) {
+    if (wired.length && (stale.length || slowAfter || needless.length || catRead.length || unsplit)) {
       const what = [
         ...stale,
         ...(slowAfter ? [`${w.after} without ${AFTER_FLAG}`] : []),
+        ...(needless.length ? [`${w.after} for ${needless.join(', ')}`] : []),
         ...(catRead.length ? [`${catRead.join(', ')} without ${PAYLOAD_FLAG}`] : []),
         ...(unsplit ? [`${w.split!.event} in one group, ${w.split!.line.join(', ')} without ${SPLIT_FLAGS.line}`] : []),
       ];
@@ -483,6 +486,15 @@ const mustRoute = (client: ClientName): string[] => [RECORDS[client].mcpNames.re
  * The doctor row for a wiring whose before-tool hooks do not see every call (an older install's matcher naming some
  * tools: every other one, an MCP server's move_file among them, runs unchecked), or none.
  */
+/** The tools our after-tool hook groups `groups` route that the wiring's own after-tool matcher leaves out (of the client's known tools). */
+function afterNeedless(w: Wiring, groups: unknown): string[] {
+  const expected = w.events[w.after!];
+  if (expected === undefined || !Array.isArray(groups)) return [];
+  const ours = groups.filter((g) => Array.isArray(g?.hooks) && g.hooks.some(isOurs));
+  const tools = Object.keys(RECORDS[w.client].front?.tools ?? {});
+  return tools.filter((t) => !matcherRoutes(expected, t) && ours.some((g) => matcherRoutes(typeof g.matcher === 'string' ? g.matcher : undefined, t)));
+}
+
 function routingItems(agent: Agent, w: Wiring, hooks: Record<string, any> | undefined): DoctorItem[] {
   const event = Object.keys(w.events).find((ev) => w.events[ev] !== undefined && ev !== w.after);
   const groups: any[] = Array.isArray(hooks?.[event ?? '']) ? hooks![event!] : [];

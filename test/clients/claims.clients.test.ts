@@ -1,14 +1,15 @@
 // Claims through the real clients offline (SPEC 10, issue 53): session A claims src/auth/ with a note; a session of
 // Claude Code, Codex or Gemini CLI in the same repository writes there. By default the write is refused, the model is
 // told who holds it, why, until when and the ways on, and the file is not written; A hears of it at its next tool
-// call. With handoff.claims=tell the write lands and each client's model is told, Gemini CLI's through its AfterTool
-// context (its BeforeTool can only tell the person).
+// call. With handoff.claims=tell the write lands and each client's model is told, Gemini CLI's in a shell command's
+// output or, for a file tool, its AfterTool context (its BeforeTool can only tell the person).
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { type TestRepo } from '../helpers/repo';
 import { converse } from './claude-script';
+import { runClient } from './every-client';
 import { CLAUDE_OFFLINE, CODEX_OFFLINE, ensureClaude, ensureCodex, ensureGeminiCli, GEMINI_OFFLINE, harnessPaths, PATH_WITH_BIN, useOffline, wiredFor } from './deps';
 
 const A = 'claims-holder-a1b2';
@@ -103,7 +104,7 @@ async function geminiTurn(repo: TestRepo, command: string): Promise<{ sent: stri
 }
 
 describe('claims, Gemini CLI offline', () => {
-  it("a shell write into the claim is blocked and the model reads why (the deny reason); tell: the model reads it after the tool (AfterTool's context), not only the person", async () => {
+  it("a shell write into the claim is blocked and the model reads why (the deny reason); tell: the model reads it in the command's output, not only the person; a file tool's, after the tool (AfterTool's context)", async () => {
     const repo = await wiredFor('gemini', { commit: true });
     await claimedByA(repo);
     const file = path.join(repo.dir, 'src', 'auth', 'login.ts');
@@ -117,10 +118,16 @@ describe('claims, Gemini CLI offline', () => {
     repo.git(['config', 'handoff.claims', 'tell']);
     const told = await geminiTurn(repo, `mkdir -p src/auth && echo x > ${file}`);
     expect(readFileSync(file, 'utf8')).toBe('x\n');
-    // the tool's response to the model carries the claim as hook context (AfterTool's additionalContext): the model's
-    // channel, where BeforeTool's systemMessage reaches only the person
-    expect(told.sent).toMatch(new RegExp(`<hook_context>git-handoff: another live session claims what this call writes:[^<]*src/auth/login\\.ts is claimed by session ${A}`));
-    expect(told.sent).toContain(NOTE);
+    // the tool's response to the model carries the claim in the command's output (the rewritten command prints it to
+    // stderr first): the model's channel, where BeforeTool's systemMessage reaches only the person
+    const response = told.sent.slice(told.sent.indexOf('"functionResponse"'));
+    expect(response).toMatch(new RegExp(`"output":"[^"]*git-handoff: another live session claims what this call writes:[^]*src/auth/login\\.ts is claimed by session ${A}`));
+    expect(response).toContain(NOTE);
     expect(told.shown).toContain(`Hook system message: git-handoff: another live session claims what this call writes:`);
+    // a file tool's write: after the tool, as AfterTool's additionalContext inside the tool's response
+    const other = path.join(repo.dir, 'src', 'auth', 'other.ts');
+    const run = await runClient('gemini-cli', repo, [{ name: 'write_file', args: { file_path: other, content: 'y\n' } }]);
+    expect(readFileSync(other, 'utf8'), run.out).toBe('y\n');
+    expect(run.results[0], run.out).toMatch(new RegExp(`<hook_context>git-handoff: another live session claims what this call writes:[^<]*src/auth/other\\.ts is claimed by session ${A}`));
   });
 });

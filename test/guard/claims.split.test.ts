@@ -3,7 +3,7 @@
 // the sh front too, and the holder hears of it; the session start view lists the branch's live claims; pre-commit
 // refuses a commit of staged claimed paths naming the claimant. No claims, no state file: the front and the fast path
 // answer as before.
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
@@ -102,6 +102,13 @@ describe('the guard holds a write to a claimed path', () => {
     const after = await guard(repo, gem('AfterTool', { tool_response: {} }));
     expect(after.answer.hookSpecificOutput.additionalContext).toContain(`src/auth/g.ts is claimed by session ${OTHER}`);
     expect(after.answer.hookSpecificOutput.additionalContext).toContain('"oauth"');
+    // a shell write: its own output carries the claim to the model (no AfterTool is wired for the shell tool)
+    const shell = payload(repo, 'gemini-cli/before-tool-shell.json', { tool_input: { command: 'echo x > src/auth/h.ts' } }, ME);
+    const ran = await guard(repo, shell);
+    expect(ran.answer.decision).toBeUndefined();
+    expect(ran.answer.hookSpecificOutput.tool_input.command).toMatch(/^printf '%s\\n' 'git-handoff: another live session claims what this call writes:[^']*src\/auth\/h\.ts is claimed by session /);
+    expect(ran.answer.hookSpecificOutput.tool_input.command).toMatch(/ >&2\necho x > src\/auth\/h\.ts$/);
+    expect(readdirSync(path.join(repo.dir, '.git', 'handoff', 'guard')).filter((f) => f.startsWith(ME) && f.endsWith('.note'))).toEqual([]);
   }, 120_000);
 
   quickIt("through the sh front: a known session's write goes to node only while a claims state file exists", async () => {

@@ -1,6 +1,7 @@
 // Session start (boot as wrapped context), stop (one reminder), before-tool bookkeeping (ledger intents and the
 // lease, one warning for a second live session), compaction.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execa } from 'execa';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { worktreeActivity } from '../../src/handoff/state/ledger';
@@ -131,6 +132,49 @@ describe('PreToolUse records, and the lease', () => {
     const after = await guard(repo, payload(repo, 'gemini-cli/after-tool-write-file.json', {}, G));
     expect(after.answer.hookSpecificOutput.additionalContext).toContain(`another live session, ${OTHER.slice(0, 8)}`);
     expect((await guard(repo, payload(repo, 'gemini-cli/after-tool-write-file.json', {}, G))).stdout).toBe('');
+  });
+
+  it("Gemini CLI's shell call: the warning is printed by the command it runs (its output is the model's), and no after-tool hook is wired for it", async () => {
+    const repo = makeRepo({ commit: true });
+    await guard(repo, payload(repo, 'claude-code/pre-tool-use-write.json', {}, OTHER), { CLAUDE_PID: String(process.pid) });
+    const G = 'gemini-4d4d4d4d';
+    const shell = (command: string, session = G) => payload(repo, 'gemini-cli/before-tool-shell.json', { tool_input: { command, dir_path: repo.dir } }, session);
+    const r = await guard(repo, shell('echo "it ran" > ran.txt'));
+    const input = r.answer.hookSpecificOutput.tool_input;
+    expect(input.dir_path).toBe(repo.dir);
+    expect(r.answer.systemMessage).toContain(`another live session, ${OTHER.slice(0, 8)}`);
+    // run as Gemini CLI runs it: the warning on stderr first, then the command as the model wrote it
+    const ran = await execa('bash', ['-c', input.command], { cwd: repo.dir, reject: false });
+    expect(ran.exitCode).toBe(0);
+    expect(ran.stderr).toContain(`git-handoff: another live session, ${OTHER.slice(0, 8)}`);
+    expect(readFileSync(path.join(repo.dir, 'ran.txt'), 'utf8')).toBe('it ran\n');
+    // given once, and nothing kept for an after-tool hook
+    expect((await guard(repo, shell('ls'))).stdout).toBe('');
+    expect(readdirSync(path.join(repo.dir, '.git', 'handoff', 'guard')).filter((f) => f.startsWith(G) && f.endsWith('.note'))).toEqual([]);
+    // what a file tool's after-tool hook never gave (a cancelled write) comes with the next shell call the guard sees
+    writeFileSync(path.join(repo.dir, '.git', 'handoff', 'guard', `${G}.note`), "git-handoff: a warning kept for AfterTool, with a ' quote");
+    const next = await guard(repo, shell('git commit -m x'));
+    const command: string = next.answer.hookSpecificOutput.tool_input.command;
+    const printed = await execa('bash', ['-c', command.slice(0, command.indexOf(' >&2\n') + 4)], { cwd: repo.dir });
+    expect(printed.stderr).toContain("git-handoff: a warning kept for AfterTool, with a ' quote\n");
+    // the commit itself as the rewrite for the session has it, after the printing
+    expect(command.slice(command.indexOf(' >&2\n') + 5)).toMatch(/^export GIT_HANDOFF_SESSION=.*; git commit -m x$/);
+    // the wiring: AfterTool routes every tool BeforeTool does but the shell tool
+    const { wiring } = await import('../../src/clients/gemini');
+    const after = new RegExp(wiring.events.AfterTool!);
+    const before = new RegExp(wiring.events.BeforeTool!);
+    expect([before.test('run_shell_command'), after.test('run_shell_command')]).toEqual([true, false]);
+    for (const tool of ['write_file', 'replace', 'mcp_fs_write_file', 'run_shell_commandx']) expect([tool, after.test(tool)]).toEqual([tool, true]);
+  });
+
+  it('a Gemini CLI session holding the worktree hears of a newcomer at its next shell call, in that call\'s output', async () => {
+    const repo = makeRepo({ commit: true });
+    const G = 'gemini-5e5e5e5e';
+    const shell = (command: string, session: string) => payload(repo, 'gemini-cli/before-tool-shell.json', { tool_input: { command } }, session);
+    await guard(repo, shell('echo a > a.txt', G), { GEMINI_CLI: '1' });
+    await guard(repo, payload(repo, 'claude-code/pre-tool-use-write.json', {}, ME));
+    const r = await guard(repo, shell('ls', G));
+    expect(r.answer?.hookSpecificOutput?.tool_input?.command, r.stdout).toMatch(/^printf '%s\\n' 'git-handoff: another session, [^']*has started working in this worktree/);
   });
 
   it('attributes a subagent write to the parent session, marked with the agent id', async () => {

@@ -48,16 +48,20 @@ describe("the guard's first sight of a session checks the loss record", () => {
     expect(JSON.stringify(await hook(repo, 'claude-code', bash(repo, 'claude-code/pre-tool-use-bash.json', 'sess-third')))).not.toMatch(/outside git-handoff|recover/);
   });
 
-  it('Codex (context before the tool) and Gemini CLI (context after it) hear of it at their first call', async () => {
+  it('Codex (context before the tool) and Gemini CLI (printed by a shell call, after any other tool) hear of it at their first call', async () => {
     const repo = await seeded();
     await ok(repo, ['list']);
     repo.git(['-c', 'core.hooksPath=/dev/null', 'update-ref', '-d', REF]);
     const codex = await hook(repo, 'codex', bash(repo, 'codex/real-pre-tool-use-bash.json', 'sess-codex', 'echo hi'));
     expect(codex.hookSpecificOutput.additionalContext).toMatch(LOST);
-    // Gemini CLI reads a hook's context only after the tool: the before-tool answer allows, the after-tool one tells
+    // Gemini CLI reads a hook's context only with the tool's output: a shell call's command prints it first
     const before = await hook(repo, 'gemini-cli', bash(repo, 'gemini-cli/real-before-tool-run-shell-command.json', 'sess-gemini', 'echo hi'));
-    expect(JSON.stringify(before ?? {})).not.toMatch(/deleted outside/);
-    const after = await hook(repo, 'gemini-cli', payload(repo, 'gemini-cli/real-after-tool-run-shell-command.json', {}, 'sess-gemini'), ['--after']);
+    expect(before.hookSpecificOutput.tool_input.command).toMatch(/^printf '%s\\n' '[^]*was deleted outside git-handoff[^]*' >&2\necho hi$/);
+    expect(before.hookSpecificOutput.tool_input.command).toContain(`git handoff recover ${REF}`);
+    // a file tool's before-tool answer allows, its after-tool one tells
+    const write = payload(repo, 'gemini-cli/before-tool-write-file.json', { tool_input: { file_path: path.join(repo.dir, 'w.txt'), content: 'x\n' } }, 'sess-gemini-2');
+    expect(JSON.stringify((await hook(repo, 'gemini-cli', write)) ?? {})).not.toMatch(/deleted outside/);
+    const after = await hook(repo, 'gemini-cli', payload(repo, 'gemini-cli/after-tool-write-file.json', {}, 'sess-gemini-2'), ['--after']);
     expect(after.hookSpecificOutput.additionalContext).toMatch(/was deleted outside git-handoff/);
     expect(after.hookSpecificOutput.additionalContext).toContain(`git handoff recover ${REF}`);
   });

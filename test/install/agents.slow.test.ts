@@ -107,6 +107,21 @@ describe('install --agent', () => {
     expect(existsSync(path.join(repo.dir, '.claude'))).toBe(true);
   });
 
+  it("Gemini CLI's AfterTool as the last version wired it (for every routed tool, the shell tool too): doctor says what it costs; install again narrows it", async () => {
+    const repo = makeRepo({ commit: true });
+    expect((await repo.cli(['install', '--agent', 'gemini'])).exitCode).toBe(0);
+    const file = path.join(repo.dir, '.gemini', 'settings.json');
+    const now = JSON.parse(readFileSync(file, 'utf8'));
+    expect(matcherRoutes(now.hooks.AfterTool[0].matcher, 'run_shell_command')).toBe(false);
+    writeFileSync(file, JSON.stringify({ ...now, hooks: { ...now.hooks, AfterTool: [{ ...now.hooks.AfterTool[0], matcher: WIRING.gemini.events.BeforeTool }] } }));
+    const onPath = { PATH: `${path.join(ROOT, 'bin')}:${process.env.PATH}` };
+    const items = json(await repo.cli(['doctor', '--json'], { env: onPath })).items;
+    expect(items.find((i: any) => i.component === 'agent gemini wiring')).toMatchObject({ status: 'info', detail: expect.stringContaining('AfterTool for run_shell_command') });
+    expect((await repo.cli(['install', '--agent', 'gemini'])).exitCode).toBe(0);
+    expect(JSON.parse(readFileSync(file, 'utf8')).hooks.AfterTool).toEqual(now.hooks.AfterTool);
+    expect(json(await repo.cli(['doctor', '--json'], { env: onPath })).items.filter((i: any) => i.component === 'agent gemini wiring')).toEqual([]);
+  });
+
   it('an older wiring (Codex PostToolUse, Gemini AfterTool without --after): doctor says what it costs; install again drops it', async () => {
     const repo = makeRepo({ commit: true });
     const hook = (command: string) => [{ matcher: 'Bash|apply_patch|Edit|Write', hooks: [{ type: 'command', command, timeout: 30 }] }];
@@ -119,6 +134,8 @@ describe('install --agent', () => {
     const before = json(await repo.cli(['doctor', '--json'], { env: onPath })).items;
     expect(before.find((i: any) => i.component === 'agent codex wiring')).toMatchObject({ status: 'info', detail: expect.stringContaining('PostToolUse') });
     expect(before.find((i: any) => i.component === 'agent gemini wiring')).toMatchObject({ status: 'info', detail: expect.stringContaining('AfterTool without --after') });
+    // an AfterTool for the shell tool, whose warnings ride in the command's own output now: a hook run per shell call
+    expect(before.find((i: any) => i.component === 'agent gemini wiring')).toMatchObject({ detail: expect.stringContaining('AfterTool for run_shell_command') });
     expect(before.find((i: any) => i.component === 'agent gemini wiring')).toMatchObject({ detail: expect.stringContaining('BeforeTool, SessionStart, AfterAgent, PreCompress without --payload=env') });
     expect(before.find((i: any) => i.component === 'agent codex wiring')).toMatchObject({ detail: expect.stringContaining('PreToolUse, SessionStart, Stop, PreCompact without --payload=env') });
     // a 10 s Gemini timeout (what an older install wrote) is under the guard's own watchdog; a hook with none is noted
@@ -132,9 +149,9 @@ describe('install --agent', () => {
     expect(Object.keys(codex.hooks).sort()).toEqual(['PreCompact', 'PreToolUse', 'SessionEnd', 'SessionStart', 'Stop']);
     expect(codex.hooks.PreToolUse).toHaveLength(1);
     const gemini = JSON.parse(read(repo, '.gemini/settings.json'));
-    const g30 = (command: string) => g(command).map((x) => ({ ...x, matcher: WIRING.gemini.events.BeforeTool!, hooks: x.hooks.map((h) => ({ ...h, timeout: 30000 })) }));
-    expect(gemini.hooks.AfterTool).toEqual(g30(afterCommand('git-handoff-guard --client=gemini-cli')));
-    expect(gemini.hooks.BeforeTool).toEqual(g30(payloadCommand(oldG)));
+    const g30 = (command: string, event: string) => g(command).map((x) => ({ ...x, matcher: WIRING.gemini.events[event]!, hooks: x.hooks.map((h) => ({ ...h, timeout: 30000 })) }));
+    expect(gemini.hooks.AfterTool).toEqual(g30(afterCommand('git-handoff-guard --client=gemini-cli'), 'AfterTool'));
+    expect(gemini.hooks.BeforeTool).toEqual(g30(payloadCommand(oldG), 'BeforeTool'));
     const after = json(await repo.cli(['doctor', '--json'], { env: onPath })).items;
     expect(after.filter((i: any) => / (wiring|timeout|routing)$/.test(i.component))).toEqual([]);
   });

@@ -47,10 +47,13 @@ quickDescribe('git handoff from a shell that lacks the session', () => {
     expect(r.answer.hookSpecificOutput.updatedInput.command).toBe(`$env:GIT_HANDOFF_SESSION='${ME}'; $env:GIT_HANDOFF_CLIENT='claude-code'; git handoff write auth-refactor -m x`);
   });
 
+  const ranAs = `printf '%s\\n' 'git-handoff: ran as session ${ME} (GIT_HANDOFF_SESSION added to the command)' >&2\n`;
+
   it('Gemini: rewrites through hookSpecificOutput.tool_input', async () => {
     const repo = makeRepo({ commit: true });
     const r = await guard(repo, payload(repo, 'gemini-cli/before-tool-shell.json', { tool_input: { command: 'git handoff write auth-refactor -m x', description: 'd' } }));
-    expect(r.answer.hookSpecificOutput.tool_input.command).toBe(`export GIT_HANDOFF_SESSION='${ME}' GIT_HANDOFF_CLIENT=gemini-cli; git handoff write auth-refactor -m x`);
+    // what the model is told comes first, printed by the command (Gemini CLI reads no before-tool context)
+    expect(r.answer.hookSpecificOutput.tool_input.command).toBe(`${ranAs}export GIT_HANDOFF_SESSION='${ME}' GIT_HANDOFF_CLIENT=gemini-cli; git handoff write auth-refactor -m x`);
     expect(r.answer.decision).toBeUndefined();
   });
 
@@ -63,11 +66,12 @@ quickDescribe('git handoff from a shell that lacks the session', () => {
     const command = r.answer.hookSpecificOutput.tool_input.command;
     // and git's hooks back where its shell turns them off, as Gemini CLI's does for every command
     const hooks = realpathSync(path.join(repo.dir, '.git', 'hooks'));
-    expect(command).toBe(`export GIT_HANDOFF_SESSION='${ME}' GIT_HANDOFF_CLIENT=gemini-cli GIT_CONFIG_PARAMETERS="'core.hookspath'='${hooks}'"; ${line}`);
+    expect(command).toBe(`${ranAs}export GIT_HANDOFF_SESSION='${ME}' GIT_HANDOFF_CLIENT=gemini-cli GIT_CONFIG_PARAMETERS="'core.hookspath'='${hooks}'"; ${line}`);
     const bin = `${process.cwd()}/bin`;
     const off = { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'core.hooksPath', GIT_CONFIG_VALUE_0: '' };
     const run = execaSync('bash', ['-c', command], { cwd: repo.dir, env: { ...repo.env, ...off, PATH: `${bin}:${process.env.PATH}` }, extendEnv: false, reject: false });
     expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.stderr).toContain(`git-handoff: ran as session ${ME}`);
     expect(repo.git(['log', '-1', '--format=%(trailers:key=Claude-Session-Id,valueonly)']).stdout.trim()).toBe(ME);
     // reads stay as they are; a shell that knows the session (Claude Code's) is not rewritten
     expect((await guard(repo, payload(repo, 'gemini-cli/before-tool-shell.json', { tool_input: { command: 'git log -1', description: 'd' } }))).stdout).toBe('');

@@ -43,14 +43,24 @@ describe('two sessions in one worktree hear of each other', () => {
     expect((await guard(repo, bash(repo, 'ls', OTHER))).stdout).toBe('');
   });
 
-  it('a Gemini CLI session holding the worktree hears of the newcomer after its next tool (it shows no context before one)', async () => {
+  it('a Gemini CLI session holding the worktree hears of a newcomer with its next tool: after it for a file tool, in its output for a shell call (it shows no context before a tool)', async () => {
     const repo = makeRepo({ commit: true });
     const G = 'gemini-4d4d4d4d';
     await guard(repo, payload(repo, 'gemini-cli/before-tool-write-file.json', {}, G));
     await guard(repo, payload(repo, 'claude-code/session-start.json', {}, ME));
+    // its next call reaches the full guard through the sh front (the note took its heartbeat file), which keeps the
+    // note for a file tool's AfterTool
+    expect(await front(repo, payload(repo, 'gemini-cli/before-tool-write-file.json', {}, G), 'gemini-cli')).toBe('');
     const after = await guard(repo, payload(repo, 'gemini-cli/after-tool-write-file.json', {}, G));
-    expect(after.answer.hookSpecificOutput.additionalContext).toContain(`another session, ${short(ME, ['gemini-4d4d4d4d'])} (claude-code), has started working`);
+    expect(after.answer.hookSpecificOutput.additionalContext).toContain(`another session, ${short(ME, [G])} (claude-code), has started working`);
     expect((await guard(repo, payload(repo, 'gemini-cli/after-tool-write-file.json', {}, G))).stdout).toBe('');
+    // another newcomer: the next call is a shell call, whose command prints the note first
+    await guard(repo, payload(repo, 'claude-code/session-start.json', {}, OTHER));
+    const shell = payload(repo, 'gemini-cli/before-tool-shell.json', { tool_input: { command: 'ls' } }, G);
+    const told = JSON.parse(await front(repo, shell, 'gemini-cli'));
+    expect(told.hookSpecificOutput.tool_input.command).toMatch(new RegExp(`^printf '%s\\\\n' 'git-handoff: another session, ${short(OTHER, [G])} \\(claude-code\\), has started working[^']*' >&2\\nls$`));
+    expect(told.systemMessage).toContain('has started working in this worktree');
+    expect(await front(repo, shell, 'gemini-cli')).toBe('');
   });
 });
 
