@@ -482,10 +482,6 @@ const wiredWithGuard = (file: string): boolean => {
 /** Tools every wiring must send to the guard: an MCP server's writer in the client's naming, and a tool no list names. */
 const mustRoute = (client: ClientName): string[] => [RECORDS[client].mcpNames.replace('<server>', 'fs').replace('<tool>', 'move_file'), 'SomeNewTool'];
 
-/**
- * The doctor row for a wiring whose before-tool hooks do not see every call (an older install's matcher naming some
- * tools: every other one, an MCP server's move_file among them, runs unchecked), or none.
- */
 /** The tools our after-tool hook groups `groups` route that the wiring's own after-tool matcher leaves out (of the client's known tools). */
 function afterNeedless(w: Wiring, groups: unknown): string[] {
   const expected = w.events[w.after!];
@@ -495,6 +491,10 @@ function afterNeedless(w: Wiring, groups: unknown): string[] {
   return tools.filter((t) => !matcherRoutes(expected, t) && ours.some((g) => matcherRoutes(typeof g.matcher === 'string' ? g.matcher : undefined, t)));
 }
 
+/**
+ * The doctor row for a wiring whose before-tool hooks do not see every call (an older install's matcher naming some
+ * tools: every other one, an MCP server's move_file among them, runs unchecked), or none.
+ */
 function routingItems(agent: Agent, w: Wiring, hooks: Record<string, any> | undefined): DoctorItem[] {
   const event = Object.keys(w.events).find((ev) => w.events[ev] !== undefined && ev !== w.after);
   const groups: any[] = Array.isArray(hooks?.[event ?? '']) ? hooks![event!] : [];
