@@ -164,9 +164,11 @@ export const SHOWS_CONTEXT_BEFORE_TOOL: ReadonlySet<string> = new Set(ALL_RECORD
 /** Clients whose model reads a shell call's before-tool context in the command's output (their records say: contextInShellOutput). */
 const CONTEXT_IN_SHELL_OUTPUT: ReadonlySet<string> = new Set(ALL_RECORDS.filter((r) => r.contextInShellOutput).map((r) => r.name));
 
+/** Whether this call is a shell call whose command prints its before-tool context for the model (contextInShellOutput). */
+const printsContext = (e: GuardContext['event']): boolean => e.action.type === 'shell' && CONTEXT_IN_SHELL_OUTPUT.has(e.client);
+
 /** Whether this call's before-tool context reaches the model (else it waits for the after-tool hook: keepForAfterTool). */
-export const modelReadsBefore = (e: GuardContext['event']): boolean =>
-  SHOWS_CONTEXT_BEFORE_TOOL.has(e.client) || (e.action.type === 'shell' && CONTEXT_IN_SHELL_OUTPUT.has(e.client));
+export const modelReadsBefore = (e: GuardContext['event']): boolean => SHOWS_CONTEXT_BEFORE_TOOL.has(e.client) || printsContext(e);
 
 /**
  * Before a tool the guard allowed: what the call names is recorded as an intent (the ledger counts it once the
@@ -197,7 +199,7 @@ export async function beforeTool(ctx: GuardContext, loc: Location | null, lost: 
   for (const { loc: l, paths, gone } of byRepo.values()) recordIntents(l.commonDir, session, l.worktree, paths, gone, t, ctx.event.agentId ?? undefined);
   const peer = takeNote(loc, session, 'peer');
   // what an after-tool hook that never ran left (a refused or cancelled tool), where this call's context reaches the model
-  const kept = modelReadsBefore(ctx.event) && !SHOWS_CONTEXT_BEFORE_TOOL.has(ctx.event.client) ? takeNote(loc, session, 'note') : null;
+  const kept = printsContext(ctx.event) ? takeNote(loc, session, 'note') : null;
   // what other sessions did to this one's handoffs and claims (a takeover, a claim that refused or was taken over)
   const told = takeNotes(loc.commonDir, session).map((n) => n.text);
   // its heartbeat file was removed so that this call came here: written back (the next calls need no full guard)
