@@ -16,10 +16,12 @@ import { thisHost } from '../handoff/state/session-process';
 import { listSessions } from '../handoff/store/sessions';
 import { forReader, isRead, type Reader } from '../handoff/store/address';
 import { parseTrailerBlock } from '../handoff/store/document';
-import { handoffRef, LEASE_PREFIX, NOTES_REF } from '../handoff/store/names';
+import { HANDOFF_PREFIX, handoffRef, LEASE_PREFIX, NOTES_REF } from '../handoff/store/names';
 import { readReceipts } from '../handoff/store/receipts';
 import { remoteOnlyHandoffs } from '../handoff/store/remote-only';
 import { listHandoffs, readListing, type HandoffRow } from '../handoff/store/store';
+import { trackingTips } from '../handoff/store/sync-state';
+import { resolveStep } from '../sync/resolve';
 import type { Attention, Status, StatusClaim, StatusHandoff, StatusSession } from './shape';
 
 export type { Attention, Status, StatusClaim, StatusHandoff, StatusSession } from './shape';
@@ -69,7 +71,7 @@ export function readStatus(repo: Repo, o: StatusOptions = {}): Status {
   const sessions = sessionsOf(repo, handoffs, claims, all, here, now, side);
   trace('status sessions');
   const attention = [
-    ...syncAttention(handoffs),
+    ...syncAttention(repo, handoffs, read),
     ...conflicts.filter((c) => now - c.at * 1000 < DAY_MS).map((c): Attention => ({
       kind: 'claim-conflict',
       at: iso(c.at * 1000),
@@ -181,12 +183,27 @@ function sessionsOf(repo: Repo, handoffs: StatusHandoff[], claims: StatusClaim[]
     .map(({ seen, ...s }) => ({ ...s, lastActivity: seen || null }));
 }
 
-function syncAttention(handoffs: StatusHandoff[]): Attention[] {
-  return handoffs.flatMap((h): Attention[] => {
-    const target = `${h.topic}${h.branch ? ` --branch '${h.branch.replace(/'/g, `'\\''`)}'` : ''}`;
-    if (h.sync === 'diverged') return [{ kind: 'diverged', at: h.updatedAt, session: h.session, ref: h.ref, message: `${h.topic} on ${h.branch} diverged from the remote's copy: both sides wrote a version`, command: `git handoff sync --resolve ${target} --keep local|remote|both` }];
-    if (h.sync === 'refused') return [{ kind: 'refused-handoff', at: h.updatedAt, session: h.session, ref: h.ref, message: `${h.topic} on ${h.branch}: the remote's version breaks the ownership rule and is not taken`, command: `git handoff sync --resolve ${target}` }];
-    return [];
+/**
+ * Diverged and refused handoffs, each with the `sync --resolve` its owner pastes at a terminal, naming the remote
+ * whose copy it stands against (the tracking tips list's records: no git process for them; one per such handoff for
+ * its owner).
+ */
+function syncAttention(repo: Repo, handoffs: StatusHandoff[], read: RefRecord[]): Attention[] {
+  const open = handoffs.filter((h) => h.sync === 'diverged' || h.sync === 'refused');
+  if (open.length === 0) return [];
+  const tips = trackingTips(repo, undefined, read.filter((r) => !r.ref.startsWith(HANDOFF_PREFIX)));
+  return open.map((h): Attention => {
+    const remote = tips.get(h.ref)?.remote;
+    const theirs = remote ? `${remote}'s copy` : "the remote's copy";
+    const diverged = h.sync === 'diverged';
+    return {
+      kind: diverged ? 'diverged' : 'refused-handoff',
+      at: h.updatedAt,
+      session: h.session,
+      ref: h.ref,
+      message: diverged ? `${h.topic} on ${h.branch} diverged from ${theirs}: both sides wrote a version` : `${h.topic} on ${h.branch}: ${theirs} breaks the ownership rule and is not taken`,
+      command: resolveStep(repo, h.ref, h.oid, repo.branch, remote, diverged ? 'both' : null),
+    };
   });
 }
 

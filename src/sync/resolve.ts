@@ -1,11 +1,12 @@
 // `git handoff sync --resolve <topic> --keep local|remote|both`: a merge commit over both tips of a diverged handoff.
+import { quote } from 'shell-quote';
 import { HandoffError } from '../errors';
 import { readConfig } from '../git/config';
 import { parseCommit, readObjects, writeBlob, writeTree } from '../git/objects';
 import { readRef } from '../git/refs';
 import type { Repo } from '../git/repo';
-import { assertTopic, handoffRef } from '../handoff/store/names';
-import { checkAdvance } from '../handoff/store/ownership';
+import { assertTopic, handoffRef, parseRef } from '../handoff/store/names';
+import { checkAdvance, readTrailersOf } from '../handoff/store/ownership';
 import { short, type SessionRef } from '../handoff/state/session';
 import { notFound, viewOf, type HandoffView } from '../handoff/store/store';
 import { ancestryOf, compareTips, trackingRef } from '../handoff/store/sync-state';
@@ -13,6 +14,26 @@ import { commitVersion, moveRef } from '../handoff/store/tx';
 
 export type Keep = 'local' | 'remote' | 'both';
 export const KEEPS: Keep[] = ['local', 'remote', 'both'];
+
+/**
+ * `sync --resolve` ready to paste at a terminal where no session id is set, as the owner of the local version (its
+ * session, or --person): for a diverged handoff keeping both versions (`keep` 'both'; `local|remote|both` would be a
+ * shell pipe), for a refused one with no --keep (this clone's version on top of the remote's). `checkedOut` null: with
+ * --branch always.
+ */
+export function resolveStep(repo: Repo, ref: string, local: string | null | undefined, checkedOut: string | null, remote?: string, keep: 'both' | null = 'both'): string {
+  const t = local ? readTrailersOf(repo, [local]).get(local) : undefined;
+  const who = t?.person || t?.session?.startsWith('person:') ? ' --person' : t?.session ? ` --session ${quote([t.session])}` : '';
+  const flag = checkedOut === null ? ` --branch ${quote([parseRef(ref)?.branch ?? parseRef(ref)?.encodedBranch ?? ''])}` : branchFlag(ref, checkedOut);
+  return `git handoff sync${remote ? ` ${quote([remote])}` : ''} --resolve ${parseRef(ref)?.topic ?? '<topic>'}${flag}${keep ? ` --keep ${keep}` : ''}${who}`;
+}
+
+/** ` --branch <b>` when the handoff is not on the checked-out branch. */
+export function branchFlag(ref: string, checkedOut: string | null): string {
+  const p = parseRef(ref);
+  const branch = p?.branch ?? p?.encodedBranch ?? '';
+  return branch && branch !== checkedOut ? ` --branch ${quote([branch])}` : '';
+}
 
 export interface ResolveOptions {
   topic: string;

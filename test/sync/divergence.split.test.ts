@@ -1,5 +1,6 @@
 // Two clones write the same topic: nothing is lost, nothing moves until a session resolves it.
 import { describe, expect } from 'vitest';
+import { parse } from 'shell-quote';
 import { quickIt, slowIt } from '../helpers/sets';
 import { json, refOf } from '../helpers/repo';
 import { bodyOf, handoffRefs, makeWorld, ok } from './world';
@@ -40,7 +41,15 @@ describe('divergence', () => {
     expect(text).toContain('middleware');
     expect(text).toContain('--resolve login-redirect-loop');
 
-    const res = json(await ok(b, ['sync', '--resolve', 'login-redirect-loop', '--keep', 'both', '--session', 'sess-b', '--json']));
+    // status names it with the command its owner pastes at a terminal: the remote named, one way chosen (no
+    // `local|remote|both`, a shell pipe), the owner's session given; that command, as a shell splits it, resolves it
+    const attention = json(await ok(b, ['status', '--json'])).attention.filter((x: { kind: string }) => x.kind === 'diverged');
+    expect(attention).toEqual([expect.objectContaining({ ref: REF, session: 'sess-b', message: 'login-redirect-loop on main diverged from origin\'s copy: both sides wrote a version' })]);
+    expect(attention[0].command).toBe('git handoff sync origin --resolve login-redirect-loop --keep both --session sess-b');
+    const words = parse(attention[0].command);
+    expect(words.every((w) => typeof w === 'string')).toBe(true);
+    expect(words.slice(0, 2)).toEqual(['git', 'handoff']);
+    const res = json(await ok(b, [...(words.slice(2) as string[]), '--json']));
     expect(res).toMatchObject({ ref: REF, parents: [bTip, aTip], keep: 'both', takeoverFrom: ['sess-a'] });
     expect(b.git(['rev-parse', `${REF}^1`, `${REF}^2`]).stdout.trim().split('\n')).toEqual([bTip, aTip]);
 

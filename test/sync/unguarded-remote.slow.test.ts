@@ -2,6 +2,7 @@
 // holds what it fetches to the invariant. A receipt dropped by a fast-forward never disappears from a clone,
 // and the next sync puts it back on the remote.
 import { describe, expect, it } from 'vitest';
+import { parse } from 'shell-quote';
 import { json, refOf } from '../helpers/repo';
 import { makeWorld, ok, receiptLines } from './world';
 
@@ -80,7 +81,11 @@ describe.each([false, true])('a stolen version on a remote without the check (gi
     expect((await a.cli(['sync', '--resolve', 'auth-refactor', '--keep', 'remote', '--session', 'sess-a'])).exitCode).toBe(2);
 
     // the owner's way on: a version on top of both, with its own content, naming the refused one
-    const r = await ok(a, ['sync', '--resolve', 'auth-refactor', '--session', 'sess-a']);
+    // status names that way on, as its owner pastes it at a terminal
+    const attention = json(await ok(a, ['status', '--json'])).attention.filter((x: { kind: string }) => x.kind === 'refused-handoff');
+    expect(attention).toEqual([expect.objectContaining({ ref: REF, session: 'sess-a', message: "auth-refactor on main: origin's copy breaks the ownership rule and is not taken" })]);
+    expect(attention[0].command).toBe('git handoff sync origin --resolve auth-refactor --session sess-a');
+    const r = await ok(a, parse(attention[0].command).slice(2) as string[]);
     expect(String(r.stdout)).toMatch(/restored on top of origin's .*, which is refused/);
     const restored = refOf(a, REF)!;
     expect(a.git(['rev-list', '--parents', '-n', '1', restored]).stdout.trim().split(' ').slice(1)).toEqual([mine, steal]);

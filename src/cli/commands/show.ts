@@ -12,7 +12,7 @@ import { readerFor } from '../identity';
 import { SHOW_SPEC, withSpec } from '../spec';
 import { printJson, relativeTime, terminalSafe } from '../output';
 import { printRows } from './list';
-import { resolveStep } from './sync';
+import { resolveStep } from '../../sync/resolve';
 
 /** What show and log say of a dropped handoff: its undo, by the name it is kept under. */
 export const droppedLine = (ref: string): string => `dropped: \`git handoff restore ${ref}\` brings it back as it was`;

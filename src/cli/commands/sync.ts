@@ -3,7 +3,6 @@ import { quote } from 'shell-quote';
 import type { Argv, CommandModule } from 'yargs';
 import { EXIT, HandoffError } from '../../errors';
 import { parseRef } from '../../handoff/store/names';
-import { readTrailersOf } from '../../handoff/store/ownership';
 import { MIN_FORMAT_KEY } from '../../handoff/store/format';
 import { openRepo, type Repo } from '../../git/repo';
 import { readConfig } from '../../git/config';
@@ -18,7 +17,7 @@ import { placeIdOf, recordRefspec } from '../../sync/record-remote';
 import { noteSyncEnd, quietSince } from '../../sync/sync-seen';
 import { scanResolve } from '../../sync/secrets-gate';
 import { keepRefusedError, refusedOf, refusedState, restoreCommand, restoreRefused } from '../../sync/refused';
-import { KEEPS, resolveDivergence, type Keep } from '../../sync/resolve';
+import { branchFlag, KEEPS, resolveDivergence, resolveStep, type Keep } from '../../sync/resolve';
 import type { GlobalArgs } from '../context';
 import { printJson } from '../output';
 
@@ -179,24 +178,6 @@ function failOnRefused(refs: string[], remote: string, a: Args, checkedOut: stri
       refs.map((ref) => `\`${restoreCommand(parseRef(ref)?.topic ?? '<topic>', branchFlag(ref, checkedOut), remote)}\``).join(', ') +
       `, then \`git handoff sync ${remote}\`\n`,
   );
-}
-
-/** ` --branch <b>` when the handoff is not on the checked-out branch. */
-/**
- * `sync --resolve` for a diverged handoff, ready to paste at a terminal where no session id is set: as the owner of
- * the local version (its session, or --person), keeping both versions (`local|remote|both` would be a shell pipe).
- */
-export function resolveStep(repo: Repo, ref: string, local: string | null | undefined, checkedOut: string | null, remote?: string): string {
-  const t = local ? readTrailersOf(repo, [local]).get(local) : undefined;
-  const who = t?.person || t?.session?.startsWith('person:') ? ' --person' : t?.session ? ` --session ${quote([t.session])}` : '';
-  const flag = checkedOut === null ? ` --branch ${quote([parseRef(ref)?.branch ?? parseRef(ref)?.encodedBranch ?? ''])}` : branchFlag(ref, checkedOut);
-  return `git handoff sync${remote ? ` ${quote([remote])}` : ''} --resolve ${parseRef(ref)?.topic ?? '<topic>'}${flag} --keep both${who}`;
-}
-
-function branchFlag(ref: string, checkedOut: string | null): string {
-  const p = parseRef(ref);
-  const branch = p?.branch ?? p?.encodedBranch ?? '';
-  return branch && branch !== checkedOut ? ` --branch ${quote([branch])}` : '';
 }
 
 function runFetch(repo: Repo, remote: string, a: Args): FetchResult {
