@@ -22,6 +22,8 @@ describe('sync with nothing to do', () => {
     const idle = await quiet(a);
     expect(readsHandoffs(idle.calls)).toEqual([]);
     expect(idle.calls.filter((c) => c[0] === 'push')).toEqual([]);
+    // the claims tables, here and as fetched, are read once: for what changed outside, what to publish and the state file
+    expect(idle.calls.filter((c) => c[0] === 'for-each-ref' && c.some((x) => x.startsWith('refs/claims')))).toHaveLength(1);
     expect(idle.out.fetch.counts).toEqual({ new: 0, same: 0, 'local-ahead': 0, 'remote-ahead': 0, diverged: 0 });
 
     // a local write: pushed

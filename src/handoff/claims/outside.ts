@@ -44,9 +44,9 @@ export function noteClaimsMove(repo: Storage, ref: string, oid: string | null): 
  * The local claims tables against what git-handoff last left them at: one line per table changed outside it (a
  * deleted one is put back first). No note yet (a clone from before this check): the tables are taken as they are.
  */
-export function claimsMovedOutside(repo: Storage): string[] {
+export function claimsMovedOutside(repo: Storage, read?: Array<{ ref: string; oid: string }>): string[] {
   const noted = readNote(repo.commonDir);
-  const now = new Map(repo.listRefNames([CLAIMS_PREFIX]).map((r) => [r.ref, r.oid]));
+  const now = new Map((read ?? repo.listRefNames([CLAIMS_PREFIX])).map((r) => [r.ref, r.oid]));
   if (!noted) {
     if (now.size) writeNote(repo.commonDir, now);
     return [];
