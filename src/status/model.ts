@@ -185,8 +185,8 @@ function sessionsOf(repo: Repo, handoffs: StatusHandoff[], claims: StatusClaim[]
 
 /**
  * Diverged and refused handoffs, each with the `sync --resolve` its owner pastes at a terminal, naming the remote
- * whose copy it stands against (the tracking tips list's records: no git process for them; one per such handoff for
- * its owner).
+ * whose copy it stands against (from the listing's tracking records, no git process), and the owner of its local
+ * version (one git process per such handoff).
  */
 function syncAttention(repo: Repo, handoffs: StatusHandoff[], read: RefRecord[]): Attention[] {
   const open = handoffs.filter((h) => h.sync === 'diverged' || h.sync === 'refused');
