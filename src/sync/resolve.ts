@@ -11,6 +11,7 @@ import { short, type SessionRef } from '../handoff/state/session';
 import { notFound, viewOf, type HandoffView } from '../handoff/store/store';
 import { ancestryOf, compareTips, trackingRef } from '../handoff/store/sync-state';
 import { commitVersion, moveRef } from '../handoff/store/tx';
+import { restoreCommand } from './refused';
 
 export type Keep = 'local' | 'remote' | 'both';
 export const KEEPS: Keep[] = ['local', 'remote', 'both'];
@@ -24,11 +25,10 @@ export const KEEPS: Keep[] = ['local', 'remote', 'both'];
 export function resolveStep(repo: Repo, ref: string, local: string | null | undefined, checkedOut: string | null, remote?: string, keep: 'both' | null = 'both'): string {
   const t = local ? readTrailersOf(repo, [local]).get(local) : undefined;
   const who = t?.person || t?.session?.startsWith('person:') ? ' --person' : t?.session ? ` --session ${quote([t.session])}` : '';
-  const flag = checkedOut === null ? ` --branch ${quote([parseRef(ref)?.branch ?? parseRef(ref)?.encodedBranch ?? ''])}` : branchFlag(ref, checkedOut);
-  return `git handoff sync${remote ? ` ${quote([remote])}` : ''} --resolve ${parseRef(ref)?.topic ?? '<topic>'}${flag}${keep ? ` --keep ${keep}` : ''}${who}`;
+  return `${restoreCommand(parseRef(ref)?.topic ?? '<topic>', branchFlag(ref, checkedOut), remote)}${keep ? ` --keep ${keep}` : ''}${who}`;
 }
 
-/** ` --branch <b>` when the handoff is not on the checked-out branch. */
+/** ` --branch <b>` when the handoff is not on the checked-out branch (`checkedOut` null: always). */
 export function branchFlag(ref: string, checkedOut: string | null): string {
   const p = parseRef(ref);
   const branch = p?.branch ?? p?.encodedBranch ?? '';
