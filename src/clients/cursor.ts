@@ -4,12 +4,12 @@
 // "agent_message"}`. With its third-party configs setting on it also runs Claude Code's `.claude/settings.json`
 // hooks, sending them the same payload (`hook_event_name: "preToolUse"`, `tool_name: "Shell"`, `conversation_id`).
 import { readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import path from 'node:path';
 import { commonToolAction, obj, own, str, type ClientAdapter, type EventKind, type GuardEvent, type ToolAction } from './event';
 import type { ClientRecord } from './record';
 import { PROBE_SESSION } from './record';
 import { GUARD_TEXT, HOOK_TIMEOUT_S, type Wiring } from './wiring';
+import { userHome } from '../user-dirs';
 
 const CURSOR_HOOKS_FILE = '.cursor/hooks.json';
 
@@ -62,7 +62,7 @@ export const isCursorPayload = (p: Record<string, unknown>): boolean =>
  */
 export function cursorAnswersNatively(e: GuardEvent, env: NodeJS.ProcessEnv = process.env): boolean {
   if (e.client !== 'cursor') return false;
-  const home = env.HOME || homedir();
+  const home = userHome(env);
   const files = [path.join(home, CURSOR_HOOKS_FILE)];
   for (let d = path.resolve(e.cwd); ; d = path.dirname(d)) {
     files.push(path.join(d, CURSOR_HOOKS_FILE));

@@ -5,7 +5,6 @@
 // startup view into the system prompt of the session's requests (`experimental.chat.system.transform`, computed
 // once at `session.created`), and asks once at `session.idle` what Stop asks. The plugin sends the guard
 // Claude-shaped payloads with OpenCode's own tool names and arguments, and reads back this file's small answer.
-import { homedir } from 'node:os';
 import path from 'node:path';
 import { obj, str, type ClientAdapter } from './event';
 import { KINDS } from './claude';
@@ -14,6 +13,7 @@ import type { ClientRecord } from './record';
 import { PROBE_SESSION } from './record';
 import { sessionVarOf } from '../client-names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
+import { userHome } from '../user-dirs';
 
 const OPENCODE_PLUGIN_FILE = '.opencode/plugin/git-handoff.js';
 /** The mark on line 2 of the plugin install writes: what uninstall and doctor recognise as git-handoff's. */
@@ -43,7 +43,7 @@ const READ_ONLY = ['read', 'grep', 'glob', 'list', 'todowrite', 'todoread', 'web
 
 /** The user's plugin folder: $XDG_CONFIG_HOME/opencode/plugin (~/.config/opencode/plugin). */
 export const userPluginFile = (env: NodeJS.ProcessEnv = process.env) =>
-  path.join(env.XDG_CONFIG_HOME || path.join(env.HOME || homedir(), '.config'), 'opencode', 'plugin', 'git-handoff.js');
+  path.join(env.XDG_CONFIG_HOME || path.join(userHome(env), '.config'), 'opencode', 'plugin', 'git-handoff.js');
 
 
 /** OpenCode's tools and camelCase arguments in Claude Code's names. */

@@ -2,7 +2,6 @@
 // OpenCode plugin), and the trust gates of Copilot CLI and Qwen Code: written, removed and checked here for
 // src/install/agents.ts.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import path from 'node:path';
 import { installWrite, restoreOriginal } from '../handoff/state/install-record';
 import type { DoctorItem } from '../wiring';
@@ -11,6 +10,7 @@ import { OPENCODE_PLUGIN_MARK, opencodePlugin, userPluginFile, wiring as opencod
 import { qwenTrust } from './folder-trust';
 import { trustFile } from './places';
 import { hookCommand, type Wiring } from './wiring';
+import { userHome } from '../user-dirs';
 
 /** The text of a whole-file wiring running `command`. */
 function ownFileText(w: Wiring, command: string): string {
@@ -117,7 +117,7 @@ export function uninstallUserOpencode(env: NodeJS.ProcessEnv = process.env): str
   // the folders left empty on the way up to the config folder (install made them with the file), HOME never
   const msgs = [`${file}: removed`];
   const top = path.dirname(path.dirname(path.dirname(file)));
-  for (let dir = path.dirname(file); dir.length >= top.length && dir !== (env.HOME || homedir()); dir = path.dirname(dir)) {
+  for (let dir = path.dirname(file); dir.length >= top.length && dir !== userHome(env); dir = path.dirname(dir)) {
     try {
       if (readdirSync(dir).length) break;
       rmdirSync(dir);

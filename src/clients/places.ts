@@ -1,11 +1,11 @@
 // Where a client's files are, read from its record: its user folder (moved by its variable), its project files in a
 // worktree, its trust file. For the installers, doctor and the plugin checks, which name no client's path themselves.
-import { homedir } from 'node:os';
 import path from 'node:path';
 import type { ClientName } from '../client-names';
 import { RECORDS } from './records';
+import { userHome } from '../user-dirs';
 
-const homeOf = (env: NodeJS.ProcessEnv) => env.HOME || homedir();
+const homeOf = (env: NodeJS.ProcessEnv) => userHome(env);
 
 /** The folder `client` keeps its user files in (`~/.claude`, or `$CLAUDE_CONFIG_DIR`; `~/.gemini`). */
 export function userDir(client: ClientName, env: NodeJS.ProcessEnv = process.env): string {

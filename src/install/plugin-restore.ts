@@ -5,10 +5,9 @@
 // nobody changed since; and it says which of the two it did, or why it left something.
 import { createHash } from '../lazy-crypto';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import path from 'node:path';
 import { MARKETPLACE_NAME, PLUGIN_NAME } from './plugin-folders';
-import { userCacheDir, userDataDir } from '../user-dirs';
+import { userCacheDir, userDataDir, userHome } from '../user-dirs';
 import { trustFile, userDir } from '../clients/places';
 import { canonical } from './codex-trust';
 
@@ -30,7 +29,7 @@ interface Footprint {
   cache: string;
 }
 
-const home = (env: Env) => env.HOME || homedir();
+const home = userHome;
 export const dataRoot = (env: Env = process.env) => userDataDir(env);
 const snapshotFile = (agent: RestoreAgent, env: Env) => path.join(dataRoot(env), `before-${agent}-install.json`);
 

@@ -2,7 +2,6 @@
 // the user (uninstall reverses them); `doctor` reports what each client will load and which git-handoff it runs.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import path from 'node:path';
 import { HandoffError } from '../errors';
 import type { Repo } from '../git/repo';
@@ -12,6 +11,7 @@ import { claudeConfigDir, claudePlugins, geminiEnabledFor, geminiExtensionDir } 
 import { CLAUDE_FOLDER, GEMINI_FOLDER, MARKETPLACE_NAME, PLUGIN_NAME } from './plugin-folders';
 import { afterInstall, beforeInstall, dataRoot, forgetInstall, restoreAfterUninstall, untouchedSinceInstall } from './plugin-restore';
 import { readJsonOr } from '../read-file';
+import { userHome } from '../user-dirs';
 
 type PluginAgent = 'claude' | 'gemini';
 const PLUGIN_ID = `${PLUGIN_NAME}@${MARKETPLACE_NAME}`;
@@ -43,7 +43,7 @@ function assemble(folder: string, to: string): string {
  * Where the Claude Code marketplace is kept: a directory marketplace is read in place, so it lives in the user's
  * data folder, not in an npx cache or a checkout that may move.
  */
-const claudeMarketplaceDir = (env: NodeJS.ProcessEnv = process.env) => path.join(env.XDG_DATA_HOME || path.join(env.HOME || homedir(), '.local', 'share'), 'git-handoff', 'claude-marketplace');
+const claudeMarketplaceDir = (env: NodeJS.ProcessEnv = process.env) => path.join(env.XDG_DATA_HOME || path.join(userHome(env), '.local', 'share'), 'git-handoff', 'claude-marketplace');
 
 function run(program: string, args: string[], input?: string, cwd?: string): string {
   const r = spawnSync(program, args, { input: input ?? '', cwd, encoding: 'utf8', timeout: 180_000, stdio: ['pipe', 'pipe', 'pipe'] });
