@@ -164,7 +164,7 @@ const out = [
   ]),
 ];
 if (traceRows.length) {
-  out.push('', 'Where the milliseconds go (GIT_HANDOFF_TRACE, NODE_EXTRA_CA_CERTS unset; medians; cpu: the node process\'s own CPU in that phase):');
-  out.push(...render([['phase', 'wall', 'cpu', 'runs'], ...traceRows.map((r) => [r.name.replace(/^trace · /, ''), fmt(r.measured), r.cpuMs == null ? '' : `${r.cpuMs.toFixed(1)} ms`, String(r.runs)])]));
+  out.push('', 'Where the milliseconds go (GIT_HANDOFF_TRACE, NODE_EXTRA_CA_CERTS unset; medians; cpu: the node process\'s own CPU in that phase; faults: the pages it touched first there):');
+  out.push(...render([['phase', 'wall', 'cpu', 'faults', 'runs'], ...traceRows.map((r) => [r.name.replace(/^trace · /, ''), fmt(r.measured), r.cpuMs == null ? '' : `${r.cpuMs.toFixed(1)} ms`, r.faults == null ? '' : String(r.faults), String(r.runs)])]));
 }
 process.stdout.write(out.join('\n') + '\n');

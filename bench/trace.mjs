@@ -2,8 +2,8 @@
 // Where the milliseconds go (issue 39): `write` (existing topic), `show`, `list --all --json` at 10,000 handoffs and
 // the guard's node path (a call the first look answers, one it hands to the full guard), each run --runs times with
 // GIT_HANDOFF_TRACE set (src/trace.ts). Every node process of git-handoff writes its phases; this prints, per
-// command, the median of each phase: wall ms (the time from the phase before it), and the process's own CPU ms in
-// that phase. A git process is timed from node around its spawn; the node work before it is its own row. "node
+// command, the median of each phase: wall ms (the time from the phase before it), the process's own CPU ms in
+// that phase and the pages it touched first there (minor page faults: memory the phase made the kernel map). A git process is timed from node around its spawn; the node work before it is its own row. "node
 // start" is node's bootstrap and the launcher up to the bundle's load; "before node's clock" what the run took
 // outside the traced process (the `git handoff` dispatch or the hook's shell, node's earliest start, its exit).
 //   node bench/trace.mjs [--runs N] [--only write,show,list,guard] [--json]
@@ -33,7 +33,7 @@ function readTrace(file) {
   return [...byPid.values()].map((es) => es.sort((a, b) => a.t - b.t)).sort((a, b) => a[0].at - b[0].at);
 }
 
-/** The phases of one process: [label, wall ms, cpu ms]; a git spawn splits into the node work before it and git itself. */
+/** The phases of one process: [label, wall ms, cpu ms, page faults]; a git spawn splits into the node work before it and git itself. */
 function phasesOf(events) {
   const out = [];
   const seen = new Map();
@@ -53,25 +53,29 @@ function phasesOf(events) {
       const sub = e.detail.split(' ').find((w, j, ws) => !w.startsWith('-') && ws[j - 1] !== '-c') ?? e.detail;
       const before = events[i - 1]?.phase === 'git start' ? events[i - 1] : null;
       const from = before ? events[i - 2] : prev;
-      if (before && from) out.push([label(`node work before git ${sub}`), before.t - from.t, before.cpu - from.cpu]);
-      out.push([label(`git ${sub} (its own process; cpu: node's side of the spawn)`), e.ms, before ? e.cpu - before.cpu : null]);
+      if (before && from) out.push([label(`node work before git ${sub}`), before.t - from.t, before.cpu - from.cpu, faultsIn(from, before)]);
+      out.push([label(`git ${sub} (its own process; cpu, faults: node's side of the spawn)`), e.ms, before ? e.cpu - before.cpu : null, before ? faultsIn(before, e) : null]);
     } else {
       const name = prev.phase === 'start' ? `node start → ${e.phase}${e.detail ? ` ${e.detail}` : ''}` : `→ ${e.phase}${e.detail && e.phase !== 'compiled' ? ` (${e.detail})` : ''}`;
-      out.push([label(name), e.t - prev.t, e.cpu - prev.cpu]);
+      out.push([label(name), e.t - prev.t, e.cpu - prev.cpu, faultsIn(prev, e)]);
     }
   }
-  return { who, phases: out, total: events.at(-1).t, cpu: events.at(-1).cpu };
+  return { who, phases: out, total: events.at(-1).t, cpu: events.at(-1).cpu, faults: events.at(-1).faults ?? null };
 }
+
+/** The minor page faults between two lines of one process (null from a build whose lines carry none). */
+const faultsIn = (a, b) => (a.faults == null || b.faults == null ? null : b.faults - a.faults);
 
 /** Runs `once(env)` --runs times with a fresh trace file each; medians per (process, phase). */
 function traced(name, runs, once) {
   const dir = mkdtempSync(path.join(tmpdir(), 'gh-trace-'));
   const table = new Map();
   const walls = [];
-  const add = (key, ms, cpu) => {
-    if (!table.has(key)) table.set(key, { ms: [], cpu: [] });
+  const add = (key, ms, cpu, faults = null) => {
+    if (!table.has(key)) table.set(key, { ms: [], cpu: [], faults: [] });
     table.get(key).ms.push(ms);
     if (cpu != null) table.get(key).cpu.push(cpu);
+    if (faults != null) table.get(key).faults.push(faults);
   };
   try {
     for (let i = 0; i < runs; i++) {
@@ -81,11 +85,11 @@ function traced(name, runs, once) {
       if (!procs.length) throw new Error(`${name}: no trace written (is the build current?)`);
       walls.push(r.ms);
       procs.forEach((events, p) => {
-        const { who, phases, total, cpu } = phasesOf(events);
+        const { who, phases, total, cpu, faults } = phasesOf(events);
         const tag = p === 0 ? '' : `[process ${p + 1}: ${who}] `;
-        for (const [label, ms, c] of phases) add(`${tag}${label}`, ms, c);
+        for (const [label, ms, c, pf] of phases) add(`${tag}${label}`, ms, c, pf);
         if (p === 0) {
-          add('  total in the node process (its clock)', total, cpu);
+          add('  total in the node process (its clock)', total, cpu, faults);
           add('  before and after node\'s clock (dispatch, bootstrap, exit)', r.ms - total, null);
         }
       });
@@ -97,7 +101,7 @@ function traced(name, runs, once) {
   for (const [key, v] of table) {
     // a phase not in every run (a cache written again) shows in how many it was
     const inAll = v.ms.length === runs ? '' : ` [${v.ms.length} of ${runs} runs]`;
-    rows.push({ name: `trace · ${name}: ${key}${inAll}`, measured: median(v.ms), baseline: null, ratio: null, goal: null, met: null, runs: v.ms.length, cpuMs: v.cpu.length ? median(v.cpu) : null, trace: true });
+    rows.push({ name: `trace · ${name}: ${key}${inAll}`, measured: median(v.ms), baseline: null, ratio: null, goal: null, met: null, runs: v.ms.length, cpuMs: v.cpu.length ? median(v.cpu) : null, faults: v.faults.length ? median(v.faults) : null, trace: true });
   }
   return rows;
 }
@@ -156,5 +160,5 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const f = flags();
   const rows = benchTrace({ runs: f.runs, only: f.only ? String(f.only).split(',') : undefined });
   if (f.json) emit(rows, true);
-  else for (const r of rows) process.stdout.write(`${r.name.padEnd(110)} ${r.measured.toFixed(1).padStart(7)} ms${r.cpuMs != null ? `  cpu ${r.cpuMs.toFixed(1).padStart(6)} ms` : ''}\n`);
+  else for (const r of rows) process.stdout.write(`${r.name.padEnd(110)} ${r.measured.toFixed(1).padStart(7)} ms${r.cpuMs != null ? `  cpu ${r.cpuMs.toFixed(1).padStart(6)} ms` : ''}${r.faults != null ? `  faults ${String(r.faults).padStart(5)}` : ''}\n`);
 }

@@ -1,8 +1,10 @@
 // The writer of GIT_HANDOFF_TRACE (src/trace.ts): exported by dist/load.cjs alone, so the other bundles carry only
 // the test of the variable. Where a run's milliseconds go (issue 39): each node process of git-handoff appends one
 // JSON line per phase to the file: `t` ms since that process started (node's time origin), `at` the wall clock in
-// ms, `cpu` its own CPU time so far, the phase, and for a git process its command line and how long it took. bench/trace.mjs reads the lines and
-// prints the phases of `write`, `show`, `list` and the guard's node path.
+// ms, `cpu` its own CPU time so far, `faults` its minor page faults so far (the pages it touched first: each one the
+// kernel maps, about 15 µs on the machine docs/benchmarks.md measures on), the phase, and for a git process its
+// command line and how long it took. bench/trace.mjs reads the lines and prints the phases of `write`, `show`, `list`
+// and the guard's node path.
 import { appendFileSync } from 'node:fs';
 
 const traceFile = (): string => process.env.GIT_HANDOFF_TRACE || '';
@@ -18,16 +20,16 @@ export function traceLine(phase: string, detail?: string, ms?: number): void {
   if (!g[STARTED]) {
     g[STARTED] = true;
     // the process's own start and end: the first line carries its command line
-    write('start', process.argv.slice(2).join(' ').slice(0, 200), undefined, 0, 0);
+    write('start', process.argv.slice(2).join(' ').slice(0, 200), undefined, 0, 0, 0);
     process.once('exit', () => write('exit'));
   }
   write(phase, detail, ms);
 }
 
-function write(phase: string, detail?: string, ms?: number, t = performance.now(), cpu?: number): void {
+function write(phase: string, detail?: string, ms?: number, t = performance.now(), cpu?: number, faults = process.resourceUsage().minorPageFault): void {
   // cpu: this process's own CPU time so far (user + system, ms), which machine load moves far less than `t`
   const c = cpu === undefined ? process.cpuUsage() : null;
-  const line: Record<string, unknown> = { pid: process.pid, t, at: performance.timeOrigin + t, cpu: c ? (c.user + c.system) / 1000 : cpu, phase };
+  const line: Record<string, unknown> = { pid: process.pid, t, at: performance.timeOrigin + t, cpu: c ? (c.user + c.system) / 1000 : cpu, faults, phase };
   if (detail !== undefined) line.detail = detail;
   if (ms !== undefined) line.ms = ms;
   try {

@@ -12,6 +12,7 @@ interface Line {
   t: number;
   at: number;
   cpu: number;
+  faults: number;
   phase: string;
   detail?: string;
   ms?: number;
@@ -31,10 +32,13 @@ describe('GIT_HANDOFF_TRACE', () => {
     const ws = lines(file);
     expect(new Set(ws.map((l) => l.pid)).size).toBe(1);
     expect(ws.filter((l) => l.phase === 'start')).toHaveLength(1);
-    expect(ws[0]).toMatchObject({ phase: 'start', detail: 'write trace-phases -m Goal: two', t: 0, cpu: 0 });
+    expect(ws[0]).toMatchObject({ phase: 'start', detail: 'write trace-phases -m Goal: two', t: 0, cpu: 0, faults: 0 });
     expect(ws.at(-1)!.phase).toBe('exit');
     expect(ws.filter((l) => l.phase === 'exit')).toHaveLength(1);
     for (let i = 1; i < ws.length; i++) expect(ws[i].t).toBeGreaterThanOrEqual(ws[i - 1].t);
+    // the pages the process touched so far: node's own start is most of them (thousands), and they only grow
+    expect(ws[1].faults).toBeGreaterThan(100);
+    for (let i = 2; i < ws.length; i++) expect(ws[i].faults).toBeGreaterThanOrEqual(ws[i - 1].faults);
     expect(ws.map((l) => l.phase)).toEqual(expect.arrayContaining(['load', 'compiled', 'cli ready', 'parsed', 'record check', 'secret scan', 'objects written', 'commit written', 'handler done']));
     // a write of an existing topic: its git processes, as git spawns them (the ref moves only through update-ref)
     expect(gits(ws).at(-1)).toBe('update-ref');
