@@ -37,6 +37,9 @@ export function isStub(p: string): boolean {
 /** The git-handoff stubs a hooks directory holds, by hook name. */
 export const stubsIn = (dir: string): string[] => HOOK_NAMES.filter((n) => isStub(path.join(dir, n)));
 
+/** Whether a hooks directory holds a git-handoff stub at all: the first one found ends the look (one file read, where stubsIn reads each). */
+export const holdsStub = (dir: string): boolean => HOOK_NAMES.some((n) => isStub(path.join(dir, n)));
+
 /**
  * Whether the hook `name` that git runs in this repository is git-handoff's stub and nothing else: no core.hooksPath
  * in `config` (git's answer, command-line configuration included: readConfig), so git looks in the common directory's

@@ -8,7 +8,7 @@ import type { DoctorItem } from '../wiring';
 import { shellQuote } from '../clients/event';
 import { handoffDir } from '../handoff/state/paths';
 import { withStubLines } from './stub-lines';
-import { CHAINED_SUFFIX, HOOK_NAMES, isStub, stubsIn, type HookName } from '../git/hook-stub';
+import { CHAINED_SUFFIX, HOOK_NAMES, holdsStub, isStub, stubsIn, type HookName } from '../git/hook-stub';
 
 export { CHAINED_SUFFIX, HOOK_NAMES, stubsIn, type HookName };
 /** Where other hook managers keep a hook they replaced (lefthook: .old, pre-commit: .legacy). */
@@ -226,7 +226,7 @@ export function installHooksFor(repo: Repo, agents: string[] | null, launcher = 
 
 /** `uninstall --agent`: removes the hooks when the last agent install that brought them is undone, else says why they stay. */
 export function uninstallHooksFor(repo: Repo, agents: string[]): string[] {
-  if (repo.bare || stubsIn(hooksDirOf(repo)).length === 0) return [];
+  if (repo.bare || !holdsStub(hooksDirOf(repo))) return [];
   const by = hooksForAgents(repo);
   if (by === null) return ['git hooks kept: nothing records that install --agent brought them (install --hooks, a plain install, or an older git-handoff did); git handoff uninstall --hooks removes them'];
   const rest = by.filter((x) => !agents.includes(x));

@@ -33,7 +33,7 @@ import { computePerimeter, namesPerimeterPart, ownRepositoryProblem, perimeterPr
 import { installedDirs } from '../installed';
 import { userDirs } from '../../user-dirs';
 import { homedir, type Location } from '../locate';
-import { hooksDirIn, stubsIn } from '../../git/hook-stub';
+import { holdsStub, hooksDirIn } from '../../git/hook-stub';
 import { NAMES_HOOK_FILE } from '../../clients/hook-files';
 import { gitEnvironmentProblem, gitOptionProblem, oneOffKeysProblem, separateGitDirProblem, sessionEnvironmentProblem } from './git-invocation';
 
@@ -568,7 +568,7 @@ async function stubsDir(ctx: GuardContext, inv: GitInvocation, cmd: SimpleComman
   if (!loc || inv.gitDir) return null;
   // from the configuration cache, without git: this runs on every commit of a client whose shell turns hooks off
   const dir = hooksDirIn(loc, await ctx.config(loc), ctx.env.HOME || homedir());
-  return plainHooksDir(dir) && stubsIn(dir).length > 0 ? dir : null;
+  return plainHooksDir(dir) && holdsStub(dir) ? dir : null;
 }
 
 /** Adds the session to the command where the client can rewrite it safely, else refuses with the exact retry. */

@@ -1,6 +1,6 @@
 // src/guard/rules/inject.ts: `git handoff` from a shell that lacks the session gets it added where the shell would not
 // know it (in each client's own way), and a command that names another session is refused.
-import { realpathSync } from 'node:fs';
+import { realpathSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execaSync } from 'execa';
 import { expect, it } from 'vitest';
@@ -76,6 +76,22 @@ quickDescribe('git handoff from a shell that lacks the session', () => {
     // reads stay as they are; a shell that knows the session (Claude Code's) is not rewritten
     expect((await guard(repo, payload(repo, 'gemini-cli/before-tool-shell.json', { tool_input: { command: 'git log -1', description: 'd' } }))).stdout).toBe('');
     expect(await bash(repo, 'git commit -q --allow-empty -m x', { CLAUDE_CODE_SESSION_ID: ME })).toMatchObject({ stdout: '' });
+  });
+
+  it("Gemini: git's hooks are named back only where git-handoff's stubs are (any one of them)", async () => {
+    const repo = makeRepo({ commit: true });
+    const line = 'git commit -q --allow-empty -m x';
+    const ask = async () => (await guard(repo, payload(repo, 'gemini-cli/before-tool-shell.json', { tool_input: { command: line, description: 'd' } }))).answer.hookSpecificOutput.tool_input.command as string;
+    // no stub in the hooks folder: the session alone, git's hooks left as the shell has them
+    expect(await ask()).toBe(`${ranAs}export GIT_HANDOFF_SESSION='${ME}' GIT_HANDOFF_CLIENT=gemini-cli; ${line}`);
+    await repo.cli(['install', '--hooks']);
+    const hooks = realpathSync(path.join(repo.dir, '.git', 'hooks'));
+    // one stub left of the five is still git-handoff's hooks folder
+    for (const h of ['prepare-commit-msg', 'commit-msg', 'pre-commit', 'pre-push']) rmSync(path.join(hooks, h));
+    expect(await ask()).toContain(`GIT_CONFIG_PARAMETERS="'core.hookspath'='${hooks}'"`);
+    // a hook of another tool under a stub's name is not a stub
+    writeFileSync(path.join(hooks, 'reference-transaction'), '#!/bin/sh\nexit 0\n');
+    expect(await ask()).not.toContain('core.hookspath');
   });
 
   it('refuses a git handoff command that names another session', async () => {
