@@ -3,7 +3,8 @@
 // the guard's node path (a call the first look answers, one it hands to the full guard), each run --runs times with
 // GIT_HANDOFF_TRACE set (src/trace.ts). Every node process of git-handoff writes its phases; this prints, per
 // command, the median of each phase: wall ms (the time from the phase before it), the process's own CPU ms in
-// that phase and the pages it touched first there (minor page faults: memory the phase made the kernel map). A git process is timed from node around its spawn; the node work before it is its own row. "node
+// that phase and the pages it touched first there (minor page faults: memory the phase made the kernel map). A git
+// process is timed from node around its spawn; the node work before it is its own row. "node
 // start" is node's bootstrap and the launcher up to the bundle's load; "before node's clock" what the run took
 // outside the traced process (the `git handoff` dispatch or the hook's shell, node's earliest start, its exit).
 //   node bench/trace.mjs [--runs N] [--only write,show,list,guard] [--json]
