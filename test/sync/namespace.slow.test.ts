@@ -77,6 +77,8 @@ describe('the tracking namespace', () => {
     expect(b.git(['config', '--get-all', 'remote.origin.fetch']).stdout).toContain('+refs/handoffs/*:refs/handoff-remotes/origin/handoffs/*');
     b.git(['config', 'fetch.prune', 'true']);
     b.git(['fetch', '-q']);
+    // b's first commit is its own (made apart from a's, the same only when both fell in one second): b starts from a's
+    b.git(['reset', '-q', '--hard', 'origin/main']);
     b.git(['branch', '-q', '--set-upstream-to=origin/main']);
     b.git(['pull', '-q', '--no-rebase']);
     expect(refOf(b, 'refs/handoff-remotes/origin/handoffs/main/auth-refactor')).toBe(refOf(bare, REF));
