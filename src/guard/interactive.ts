@@ -125,7 +125,9 @@ export function interactiveProblem(ctx: GuardContext, commands: string[], cwd: s
 function lineProblem(ctx: GuardContext, command: string, cwd: string | null): string | null {
   let cmds: SimpleCommand[];
   try {
-    cmds = parseShell(command, cwd ?? ctx.event.cwd);
+    // the call's own line as the guard read it already (src/guard/entry.ts), else read here
+    const a = ctx.event.action;
+    cmds = (a.type === 'shell' && command === a.command ? ctx.shellLine : null) ?? parseShell(command, cwd ?? ctx.event.cwd);
   } catch {
     return null; // the shell rules refuse what they cannot read
   }

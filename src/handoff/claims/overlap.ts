@@ -3,12 +3,17 @@
 // could be named by both; where that cannot be told exactly (two globs) the answer leans to "overlap", so a claim is
 // refused rather than two sessions let into the same file.
 import path from 'node:path';
-import picomatch from 'picomatch';
+import type Picomatch from 'picomatch';
 import { HandoffError } from '../../errors';
+
+// loaded at its first use, when a spec is compared: the guard's decision imports this module (src/guard/claims.ts) in
+// every run, claims or none, and picomatch's own start is about 0.5 ms and 40 KB of the young heap there
+let loaded: typeof Picomatch | null = null;
+const picomatch = (): typeof Picomatch => (loaded ??= require('picomatch') as typeof Picomatch);
 
 const OPTS = { dot: true } as const;
 
-const isGlob = (spec: string) => picomatch.scan(spec).isGlob;
+const isGlob = (spec: string) => picomatch().scan(spec).isGlob;
 const isDir = (spec: string) => spec.endsWith('/');
 
 /**
@@ -22,7 +27,7 @@ export function normalizeSpec(raw: string, cwd: string, top: string, isDirectory
   }
   const glob = isGlob(raw);
   // a glob is made relative by its static base; the pattern part is kept as written
-  const base = glob ? picomatch.scan(raw).base : raw;
+  const base = glob ? picomatch().scan(raw).base : raw;
   const rest = glob ? raw.slice(base.length).replace(/^\//, '') : '';
   const abs = path.resolve(cwd, base || '.');
   const rel = path.relative(top, abs).split(path.sep).join('/');
@@ -38,7 +43,7 @@ export function normalizeSpec(raw: string, cwd: string, top: string, isDirectory
 const asGlob = (spec: string) => (isDir(spec) ? `${spec}**` : spec);
 
 /** The static part of a glob (the directory it starts in), '' for a glob at the top. */
-const baseOf = (glob: string) => (isGlob(glob) ? picomatch.scan(glob).base : glob.replace(/\/$/, ''));
+const baseOf = (glob: string) => (isGlob(glob) ? picomatch().scan(glob).base : glob.replace(/\/$/, ''));
 
 const related = (a: string, b: string) => a === '' || b === '' || a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
 
@@ -60,14 +65,14 @@ export function specsOverlap(a: string, b: string): boolean {
     return da === db || (isDir(a) && b.startsWith(a)) || (isDir(b) && a.startsWith(b));
   }
   // a file against a glob (or a directory's glob): exactly what picomatch says
-  if (!ga && !isDir(a)) return picomatch(asGlob(b), OPTS)(a);
-  if (!gb && !isDir(b)) return picomatch(asGlob(a), OPTS)(b);
+  if (!ga && !isDir(a)) return picomatch()(asGlob(b), OPTS)(a);
+  if (!gb && !isDir(b)) return picomatch()(asGlob(a), OPTS)(b);
   const A = asGlob(a);
   const B = asGlob(b);
   if (!related(baseOf(A), baseOf(B))) return false;
   // a sample of either that the other matches is an overlap for certain
   const sample = (g: string) => g.replace(/\*\*/g, 'x/y').replace(/[*?]/g, 'x');
-  if (picomatch(A, OPTS)(sample(B)) || picomatch(B, OPTS)(sample(A))) return true;
+  if (picomatch()(A, OPTS)(sample(B)) || picomatch()(B, OPTS)(sample(A))) return true;
   // two file-name endings that no name can have both of (`*.ts`, `*.md`) keep apart; anything else may overlap
   const sa = literalSuffix(A);
   const sb = literalSuffix(B);
