@@ -6,7 +6,7 @@
 // A session in the middle of its work: it has been seen and its lease is fresh (a first call and a lease refresh
 // once a minute take the full guard; the median is an ordinary call).
 //   node bench/tool-call.mjs [--client claude,gemini,codex,qwen,copilot] [--runs N] [--json]
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { leastHook } from './floor.mjs';
 import { ROOT, emit, flags, interleave, interleaveMany, nodeFloor, row, tempRepo, timeSync } from './lib.mjs';
@@ -105,6 +105,35 @@ export function runsOf(w, client, call, session = ME) {
 const runHook = (w, cmd, input, env = {}) => timeSync(w.shell, [...w.args, cmd], { cwd: w.repo.dir, env: { ...w.env, ...env }, input, allowFail: true });
 const runAll = (w, hooks) => hooks.reduce((ms, [cmd, input, env]) => ms + runHook(w, cmd, input, env).ms, 0);
 
+/**
+ * What the node of a call's before-tool hooks allocated in V8's young generation (bench/young.cjs), against what node's
+ * start left free there: a run that allocates more meets a scavenge. Deterministic for one build and payload: 3 runs.
+ */
+function youngRow(w, name, pre) {
+  const file = path.join(w.repo.dir, '.git', 'bench-young.jsonl');
+  const env = { NODE_OPTIONS: `--require ${path.join(ROOT, 'bench', 'young.cjs')}`, GIT_HANDOFF_BENCH_YOUNG: file };
+  let seen = [];
+  for (let i = 0; i < 3; i++) {
+    rmSync(file, { force: true });
+    for (const [cmd, input, e] of pre) runHook(w, cmd, input, { ...e, ...env });
+    seen = existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l)) : [];
+  }
+  const top = seen.reduce((a, b) => (b.allocated > (a?.allocated ?? -1) ? b : a), null);
+  const collections = seen.reduce((n, r) => n + r.collections, 0);
+  const kib = (b) => b / 1024;
+  return {
+    name: `${name}: its node's young generation, allocated vs free at start`,
+    measured: top ? kib(top.allocated) : null,
+    baseline: top ? kib(top.room) : null,
+    ratio: top ? top.allocated / top.room : null,
+    goal: null,
+    met: null,
+    runs: 3,
+    unit: ' KiB',
+    note: top ? `${collections} collection${collections === 1 ? '' : 's'}${collections ? ` (${seen.reduce((m, r) => m + r.ms, 0).toFixed(1)} ms)` : ''}` : 'no node ran',
+  };
+}
+
 export function benchToolCalls({ runs, clients } = {}) {
   const rows = [];
   for (const client of clients ?? Object.keys(CLIENTS)) {
@@ -127,6 +156,7 @@ export function benchToolCalls({ runs, clients } = {}) {
         const name = `${CLIENTS[client].name} tool call: ${call.name}`;
         if (client !== 'claude' || !call.floor) {
           rows.push(row(name, interleave(Number(runs ?? 21), () => runAll(w, hooks), nodeFloor(w.repo.env)), call.goal ?? null, note));
+          if (call.node) rows.push(youngRow(w, name, pre));
           continue;
         }
         // a call the sh front ends (goal: at most call.floor × its floor): its floor (bench/floor.mjs) timed in the same

@@ -40,27 +40,37 @@ function rows(pick: (r: (typeof ALL_RECORDS)[number]) => readonly { scope: HookS
   });
 }
 
-/** Per client, per scope, where it reads hooks from (VS Code's agent reads Claude Code's and Copilot's files). */
-const HOOK_FILES: Row[] = rows((r) => r.hookFiles);
+interface Tables {
+  /** Per client, per scope, where it reads hooks from (VS Code's agent reads Claude Code's and Copilot's files). */
+  hookFiles: Row[];
+  /** Per client, where it keeps its trust (Gemini CLI's and Qwen Code's trustedFolders.json, Copilot's config.json, Codex's config.toml). */
+  trustFiles: Row[];
+  /** Directories any JSON file of which a client reads hooks from (Copilot CLI and VS Code: `.github/hooks/*.json`). */
+  hookDirs: Row[];
+  /**
+   * Directories every module of which a client loads around its tools (OpenCode's plugins): a module written there runs
+   * in a later session beside git-handoff's and may rewrite a call after the guard judged it.
+   */
+  pluginDirs: Row[];
+  /** The folders the records' `$VAR/…` paths stand for when the variable is unset, under the home. */
+  defaultDirs: Record<string, string>;
+}
 
-/** Per client, where it keeps its trust (Gemini CLI's and Qwen Code's trustedFolders.json, Copilot's config.json, Codex's config.toml). */
-const TRUST_FILES: Row[] = rows((r) => r.trustFiles, true);
-
-/** Directories any JSON file of which a client reads hooks from (Copilot CLI and VS Code: `.github/hooks/*.json`). */
-const HOOK_DIRS: Row[] = rows((r) => r.hookDirs);
-
-/**
- * Directories every module of which a client loads around its tools (OpenCode's plugins): a module written there runs
- * in a later session beside git-handoff's and may rewrite a call after the guard judged it.
- */
-const PLUGIN_DIRS: Row[] = rows((r) => r.pluginDirs);
-
-/** The folders the records' `$VAR/…` paths stand for when the variable is unset, under the home. */
-const DEFAULT_DIRS: Record<string, string> = Object.fromEntries(ALL_RECORDS.flatMap((r) => (r.home ? [[r.home.variable, r.home.dir]] : [])));
+// read from the records at first use: most calls the full guard judges write no such path, and building the tables as
+// the module loads took about 70 kB of the young generation a guard run must stay within (docs/benchmarks.md)
+let tables: Tables | undefined;
+const TABLES = (): Tables =>
+  (tables ??= {
+    hookFiles: rows((r) => r.hookFiles),
+    trustFiles: rows((r) => r.trustFiles, true),
+    hookDirs: rows((r) => r.hookDirs),
+    pluginDirs: rows((r) => r.pluginDirs),
+    defaultDirs: Object.fromEntries(ALL_RECORDS.flatMap((r) => (r.home ? [[r.home.variable, r.home.dir]] : []))),
+  });
 
 function where(row: Row, worktree: string | null, home: string, env: NodeJS.ProcessEnv): string | null {
   const m = /^\$([A-Z_]+)\/(.*)$/.exec(row.file);
-  if (m) return path.join(env[m[1]] || path.join(home, DEFAULT_DIRS[m[1]]), m[2]);
+  if (m) return path.join(env[m[1]] || path.join(home, TABLES().defaultDirs[m[1]]), m[2]);
   if (path.isAbsolute(row.file)) return row.file;
   if (row.scope === 'user') return path.join(home, row.file);
   return worktree === null ? null : path.join(worktree, row.file);
@@ -111,18 +121,22 @@ export function hookFiles(worktrees: readonly string[], home: string, env: NodeJ
     }
     return [...out.values()];
   };
-  return { files: resolve([...HOOK_FILES, ...TRUST_FILES]), dirs: resolve(HOOK_DIRS), plugins: resolve(PLUGIN_DIRS) };
+  const t = TABLES();
+  return { files: resolve([...t.hookFiles, ...t.trustFiles]), dirs: resolve(t.hookDirs), plugins: resolve(t.pluginDirs) };
 }
 
 /** What a client keeps in a file of the table, for the guard's reasons. */
 export const keptThere = (h: HookFile): string => (h.trust ? `where ${h.client} keeps which folders it trusts (${h.scope} scope)` : `where ${h.client} reads its hooks (${h.scope} scope)`);
 
 /** A text naming a file or directory of the table (its first part: `.claude`, `.gemini`, `opencode.json`, …), for lines the guard cannot read whole. */
-export const NAMES_HOOK_FILE = new RegExp(
-  [...new Set([...HOOK_FILES, ...TRUST_FILES].map((r) => (r.file.startsWith('$') ? DEFAULT_DIRS[r.file.slice(1, r.file.indexOf('/'))] : r.file.split('/').filter(Boolean)[path.isAbsolute(r.file) ? 1 : 0])))]
-    .map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    .join('|'),
-);
+let namesHookFile: RegExp | undefined;
+const namesOf = ({ hookFiles, trustFiles, defaultDirs }: Tables): RegExp =>
+  new RegExp(
+    [...new Set([...hookFiles, ...trustFiles].map((r) => (r.file.startsWith('$') ? defaultDirs[r.file.slice(1, r.file.indexOf('/'))] : r.file.split('/').filter(Boolean)[path.isAbsolute(r.file) ? 1 : 0])))]
+      .map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('|'),
+  );
+export const NAMES_HOOK_FILE = { test: (text: string): boolean => (namesHookFile ??= namesOf(TABLES())).test(text) };
 
 /** The guard's wiring in a hook file's text: the commands that start git-handoff's guard. */
 const GUARD = /git[- ]handoff(-guard|(\.cmd|\.exe)?["']?\s+guard)|git-handoff plugin/;

@@ -52,6 +52,19 @@ export function trailerReader<One extends string, List extends string = never>(
   /** keep a control character (a tab) in a value of a key in its exact spelling: for blocks only this tool writes, of local data */
   o: { controlsInValues?: boolean } = {},
 ) {
+  // its tables are made at its first reading: modules make their readers as they load, and most runs read no trailer
+  let made: ReturnType<typeof makeReader<One, List>> | undefined;
+  const reader = () => (made ??= makeReader(one, list, o));
+  const read = (lines: readonly string[]): TrailerReading<One, List> => reader().read(lines);
+  return Object.assign(read, {
+    /** read(trailerBlockLines(block)), without cutting the block into lines: a listing reads 10,000 blocks */
+    block: (text: string): TrailerReading<One, List> => reader().block(text),
+    /** an ambiguous reading, for a rule of the caller's own on top of the parse (two owners) */
+    refuse: (why: string): TrailerReading<One, List> => reader().refuse(why),
+  });
+}
+
+function makeReader<One extends string, List extends string>(one: Record<One, string>, list: Record<List, string>, o: { controlsInValues?: boolean }) {
   const toOne = new Map<string, One>(Object.entries<string>(one).flatMap(([f, k]) => [[k, f as One], [k.toLowerCase(), f as One]]));
   const toList = new Map<string, List>(Object.entries<string>(list).flatMap(([f, k]) => [[k, f as List], [k.toLowerCase(), f as List]]));
   // shared by every reading without list values: list reads 10,000 rows and most carry none
@@ -121,7 +134,6 @@ export function trailerReader<One extends string, List extends string = never>(
     if (size > TRAILER_BLOCK_MAX) return ambiguous(t, `a trailer block of ${size} bytes`);
     return t as TrailerReading<One, List>;
   };
-  /** read(trailerBlockLines(block)), without cutting the block into lines: a listing reads 10,000 blocks */
   const block = (text: string): TrailerReading<One, List> => {
     const t: Record<string, unknown> = { ...blank };
     let size = 0;
@@ -140,9 +152,8 @@ export function trailerReader<One extends string, List extends string = never>(
     if (size > TRAILER_BLOCK_MAX) return ambiguous(t, `a trailer block of ${size} bytes`);
     return t as TrailerReading<One, List>;
   };
-  /** an ambiguous reading, for a rule of the caller's own on top of the parse (two owners) */
   const refuse = (why: string): TrailerReading<One, List> => ambiguous({ ...blank }, why);
-  return Object.assign(read, { refuse, block });
+  return { read, block, refuse };
 }
 
 // git's trailer block found in this process (trailer.c and commit.c of git 2.39: trailer_info_get, ignore_non_trailer,

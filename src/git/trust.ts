@@ -1,6 +1,7 @@
 // git's safe.directory rule (git 2.35.2+): a repository owned by another user is refused unless the user's global
 // or system configuration (never the repository's own) lists it. git-handoff's guard follows the same rule.
 import { realpathSync, statSync } from 'node:fs';
+import { git } from './run';
 
 /** The uid git compares owners with: the effective uid, or SUDO_UID for root under sudo (as git does). */
 function expectedOwner(env: NodeJS.ProcessEnv): number | null {
@@ -30,8 +31,6 @@ export function trustedRepository(worktree: string, gitDir: string, env: NodeJS.
 /** safe.directory values from the configuration git trusts for this (system, global, command line), as git reads them. */
 function listedSafe(worktree: string, env: NodeJS.ProcessEnv): boolean {
   // run outside any repository, so the repository's own configuration is never read
-  // required here: only a repository of another user pays for loading the module that spawns git
-  const { git } = require('./run') as typeof import('./run');
   let r;
   try {
     r = git(['config', '--get-all', 'safe.directory'], { cwd: '/', env: { ...env, GIT_DIR: '/nonexistent-git-handoff' }, allowFail: true });

@@ -1,7 +1,7 @@
 // What the rules may ask about the world, each answered lazily and at most once per guard run: the repository
 // a path lives in (found without git), its handoff settings (cached), and — only when a rule needs it — git itself.
 import path from 'node:path';
-import type { Config } from '../git/config';
+import { readConfigFiles, type Config } from '../git/config';
 import { setting } from '../config-keys';
 import type { Repo } from '../git/repo';
 import { SESSION_RE } from '../handoff/state/session';
@@ -99,8 +99,7 @@ export class GuardContext {
       const key = configKey(loc, this.env);
       c = readConfigCache(loc, key, this.env) ?? undefined;
       if (!c) {
-        // Only a changed configuration starts git (and loads the modules that spawn it).
-        const { readConfigFiles } = await import('../git/config');
+        // only a changed configuration starts git
         const base = new Set(configFiles(loc, this.env));
         const read = readConfigFiles(await this.repo(loc), this.env.HOME || homedir());
         c = read.config;

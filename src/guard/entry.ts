@@ -15,6 +15,7 @@ import { isKnownSession } from '../handoff/state/lineage-record';
 import { clientPid, followLineage } from './lineage';
 import { guardLog, locate } from './locate';
 import { deferToPlugin } from './plugin-active';
+import * as lifecycle from './lifecycle';
 import { stripTerminalControls } from '../terminal-text';
 import { noteDenied } from './refused-record';
 import { AGAIN, NOT_READY, retryingAsync } from '../retry';
@@ -67,23 +68,23 @@ export async function decide(ctx: GuardContext): Promise<Decision> {
       if (d.deny === undefined && loc) d = await (await import('./claims')).claimsOnWrite(ctx, loc, d);
       if (d.deny !== undefined || d.updatedInput || d.context) {
         const at = loc ?? ctx.locate();
-        if (at && (await ctx.guardOff(at))) return (await import('./lifecycle')).guardOffOnce(ctx, at);
+        if (at && (await ctx.guardOff(at))) return lifecycle.guardOffOnce(ctx, at);
       }
       // what an allowed call names is recorded before it runs (PreToolUse is the one process a tool call pays)
-      const warning = d.deny === undefined ? await (await import('./lifecycle')).beforeTool(ctx, loc, lost) : null;
+      const warning = d.deny === undefined ? await lifecycle.beforeTool(ctx, loc, lost) : null;
       // the warning is said to the person too
       return withContext(warning ? { ...withContext(d, warning), notice: warning } : d, d.deny === undefined ? note : [note, lost].filter(Boolean).join('\n') || null);
     }
     case 'post-tool':
-      return (await import('./lifecycle')).postTool(ctx);
+      return lifecycle.postTool(ctx);
     case 'session-start':
-      return (await import('./lifecycle')).sessionStart(ctx);
+      return lifecycle.sessionStart(ctx);
     case 'session-end':
-      return (await import('./lifecycle')).sessionEnd(ctx);
+      return lifecycle.sessionEnd(ctx);
     case 'stop':
-      return (await import('./lifecycle')).stop(ctx);
+      return lifecycle.stop(ctx);
     case 'pre-compact':
-      return (await import('./lifecycle')).preCompact(ctx);
+      return lifecycle.preCompact(ctx);
     default:
       return {};
   }

@@ -2,9 +2,15 @@
 // lease, the boot view as context, and the once-per-session reminders.
 import { lutimesSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { absent, recordIntents, recordWrites } from '../handoff/state/ledger';
+import { absent, readLedger, recordIntents, recordRelease, recordWrites } from '../handoff/state/ledger';
 import { claimRecord, isKnownSession } from '../handoff/state/lineage-record';
 import { handoffDir } from '../handoff/state/paths';
+import { readMarker } from '../handoff/state/claims-marker';
+import { describeProcess, recordSessionProcess } from '../handoff/state/session-process';
+import { releaseLease, touchLease } from '../handoff/store/leases';
+import { parseTrailerLines } from '../handoff/store/document';
+import { branchPrefix } from '../handoff/store/names';
+import { startClaims } from '../handoff/claims/tell';
 import { guardStateDir, sessionStateFile, takeNotes } from '../handoff/state/notes';
 import { short } from '../handoff/state/session';
 import { isDiskError, optionalWrite, writeState as writeStateFile } from '../handoff/state/state-file';
@@ -87,8 +93,6 @@ async function heartbeat(ctx: GuardContext, loc: Location, session: string, forc
   const state = readState(loc, session);
   const now = Date.now();
   if (!force && state.leaseAt && now - state.leaseAt < LEASE_EVERY_MS) return null;
-  const { touchLease } = await import('../handoff/store/leases');
-  const { describeProcess, recordSessionProcess } = await import('../handoff/state/session-process');
   const repo = await ctx.repo(loc);
   // the client process: once it has exited, this session is not live (whether or not it holds the lease)
   const pid = ctx.event.agentId ? null : clientProcess(ctx.event.client, ctx.env);
@@ -284,7 +288,7 @@ export async function sessionStart(ctx: GuardContext): Promise<Decision> {
 /** The live claims on the branch (SPEC 10); a failure costs only this block. */
 async function claimsAtStart(repo: import('../git/repo').Repo, branch: string | null, session: string | null): Promise<string | null> {
   try {
-    return (await import('../handoff/claims/tell')).startClaims(repo, branch, session);
+    return startClaims(repo, branch, session);
   } catch {
     return null;
   }
@@ -311,8 +315,6 @@ export async function sessionEnd(ctx: GuardContext): Promise<Decision> {
   const reason = ctx.event.source ?? 'other';
   if (reason === 'clear' && clientPid(ctx.event.client, ctx.env) !== null) return {};
   const repo = await ctx.repo(loc);
-  const { releaseLease } = await import('../handoff/store/leases');
-  const { recordRelease } = await import('../handoff/state/ledger');
   releaseLease(repo, loc.worktree, session);
   await releaseClaimsAtEnd(repo, ctx.branch(loc), session);
   recordRelease(loc.commonDir, session, loc.worktree, `session-end:${reason.replace(/[^\w-]/g, '_').slice(0, 40)}`);
@@ -323,7 +325,6 @@ export async function sessionEnd(ctx: GuardContext): Promise<Decision> {
 async function releaseClaimsAtEnd(repo: import('../git/repo').Repo, branch: string | null, session: string): Promise<void> {
   if (!branch) return;
   try {
-    const { readMarker } = await import('../handoff/state/claims-marker');
     // nothing held by this session as far as the state file says: no git, no network
     if (!readMarker(repo.commonDir).some((c) => c.session === session && c.branch === branch)) return;
     const { changeClaims, releaseMutation } = await import('../handoff/claims/claims');
@@ -347,7 +348,6 @@ export async function guardOffOnce(ctx: GuardContext, loc: Location): Promise<De
 
 /** Whether the ledger holds paths this session wrote. */
 async function changedFiles(loc: Location, session: string): Promise<boolean> {
-  const { readLedger } = await import('../handoff/state/ledger');
   return readLedger(loc.commonDir).some((e) => e.session === session && (e.paths?.length ?? 0) > 0);
 }
 
@@ -387,8 +387,6 @@ export async function preCompact(ctx: GuardContext): Promise<Decision> {
   if (state.compactReminded || (await ctx.guardOff(loc))) return {};
   const branch = ctx.branch(loc);
   const { listRefs } = await import('../git/refs');
-  const { parseTrailerLines } = await import('../handoff/store/document');
-  const { branchPrefix } = await import('../handoff/store/names');
   const own = branch
     ? listRefs(await ctx.repo(loc), [branchPrefix(branch)])
         .filter((r) => parseTrailerLines(r.trailers).session === session)

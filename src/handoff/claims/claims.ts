@@ -8,7 +8,7 @@ import type { Config, RefRecord, Storage } from '../../git/storage';
 import { setting } from '../../config-keys';
 import { gitReason, hostLimit, pushRefusal, transientTransport } from '../../git/messages';
 import { parseTrailerLines } from '../store/document';
-import { branchPrefix } from '../store/names';
+import { branchPrefix, decodeBranch } from '../store/names';
 import { commitRecord, moveRef } from '../store/tx';
 import { upgradeTracking } from '../store/tx/migrate';
 import { AGAIN, CONTENDED, hostLimited, LOST, retryingAsync, TRANSIENT, untilWonAsync, type Wait } from '../../retry';
@@ -378,7 +378,6 @@ export function listClaims(repo: Storage, o: { branch?: string | null; nowMs?: n
   // a command's read (config given) also says what changed outside git-handoff, and judges expiry as this clone does
   if (o.config) judgeExpiry(repo, o.config);
   const outside = o.config ? claimsMovedOutside(repo) : [];
-  const { decodeBranch } = require('../store/names') as typeof import('../store/names');
   const patterns = o.branch ? [claimsRef(o.branch), ...(o.remote ? [trackingClaimsRef(o.remote, o.branch)] : [])] : [CLAIMS_PREFIX, ...(o.remote ? [trackingClaimsPrefix(o.remote)] : [])];
   const byId = new Map<string, ClaimView>();
   const conflicts = new Map<string, ClaimConflict & { branch: string }>();
@@ -444,7 +443,6 @@ export interface ClaimsSync {
 }
 
 export async function syncClaims(repo: Storage, remote: string, config: Config = repo.config(), o: { fetched?: boolean } = {}): Promise<ClaimsSync[]> {
-  const { decodeBranch } = require('../store/names') as typeof import('../store/names');
   const out: ClaimsSync[] = [];
   upgradeTracking(repo, true);
   judgeExpiry(repo, config);

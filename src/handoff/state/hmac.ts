@@ -14,7 +14,17 @@ const K = new Int32Array([
 // the initial hash value (4.2.2, 5.3.3)
 const IV = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19];
 
-/** SHA-256 of `data`: every block in one loop, with the rotations written out (a call each costs the interpreter). */
+/** x + y modulo 2^32, in 16-bit halves (sha256). */
+function add(x: number, y: number): number {
+  const lo = (x & 0xffff) + (y & 0xffff);
+  return (((x >>> 16) + (y >>> 16) + (lo >>> 16)) << 16) | (lo & 0xffff);
+}
+
+/**
+ * SHA-256 of `data`: every block in one loop, with the rotations written out (a call each costs the interpreter). Each
+ * sum is added in 16-bit halves: a sum of 32-bit words past 2^31 is a number V8's interpreter allocates on the heap,
+ * where halves stay small integers (a guard run's MAC allocated about 40 kB more so: docs/benchmarks.md).
+ */
 export function sha256(data: Uint8Array): Uint8Array {
   // the message, its 0x80, zeros and its length in bits (big-endian, 64 bits) in whole 64-byte blocks
   const n = (data.length + 72) & ~63;
@@ -27,6 +37,7 @@ export function sha256(data: Uint8Array): Uint8Array {
   dv.setUint32(n - 4, bits >>> 0);
   const w = new Int32Array(64);
   let [h0, h1, h2, h3, h4, h5, h6, h7] = IV;
+  let lo = 0;
   for (let at = 0; at < n; at += 64) {
     for (let i = 0; i < 16; i++) w[i] = dv.getInt32(at + i * 4);
     for (let i = 16; i < 64; i++) {
@@ -34,29 +45,40 @@ export function sha256(data: Uint8Array): Uint8Array {
       const y = w[i - 2];
       const s0 = ((x >>> 7) | (x << 25)) ^ ((x >>> 18) | (x << 14)) ^ (x >>> 3);
       const s1 = ((y >>> 17) | (y << 15)) ^ ((y >>> 19) | (y << 13)) ^ (y >>> 10);
-      w[i] = (w[i - 16] + s0 + w[i - 7] + s1) | 0;
+      const p = w[i - 16];
+      const q = w[i - 7];
+      lo = (p & 0xffff) + (s0 & 0xffff) + (q & 0xffff) + (s1 & 0xffff);
+      w[i] = (((p >>> 16) + (s0 >>> 16) + (q >>> 16) + (s1 >>> 16) + (lo >>> 16)) << 16) | (lo & 0xffff);
     }
     let a = h0, b = h1, c = h2, d = h3, e = h4, f = h5, g = h6, h = h7;
     for (let i = 0; i < 64; i++) {
-      const t1 = (h + (((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7))) + ((e & f) ^ (~e & g)) + K[i] + w[i]) | 0;
-      const t2 = ((((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10))) + ((a & b) ^ (a & c) ^ (b & c))) | 0;
+      const s = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
+      const ch = (e & f) ^ (~e & g);
+      const k = K[i];
+      const v = w[i];
+      lo = (h & 0xffff) + (s & 0xffff) + (ch & 0xffff) + (k & 0xffff) + (v & 0xffff);
+      const t1 = (((h >>> 16) + (s >>> 16) + (ch >>> 16) + (k >>> 16) + (v >>> 16) + (lo >>> 16)) << 16) | (lo & 0xffff);
+      const z = ((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10));
+      const maj = (a & b) ^ (a & c) ^ (b & c);
       h = g;
       g = f;
       f = e;
-      e = (d + t1) | 0;
+      lo = (d & 0xffff) + (t1 & 0xffff);
+      e = (((d >>> 16) + (t1 >>> 16) + (lo >>> 16)) << 16) | (lo & 0xffff);
       d = c;
       c = b;
       b = a;
-      a = (t1 + t2) | 0;
+      lo = (t1 & 0xffff) + (z & 0xffff) + (maj & 0xffff);
+      a = (((t1 >>> 16) + (z >>> 16) + (maj >>> 16) + (lo >>> 16)) << 16) | (lo & 0xffff);
     }
-    h0 = (h0 + a) | 0;
-    h1 = (h1 + b) | 0;
-    h2 = (h2 + c) | 0;
-    h3 = (h3 + d) | 0;
-    h4 = (h4 + e) | 0;
-    h5 = (h5 + f) | 0;
-    h6 = (h6 + g) | 0;
-    h7 = (h7 + h) | 0;
+    h0 = add(h0, a);
+    h1 = add(h1, b);
+    h2 = add(h2, c);
+    h3 = add(h3, d);
+    h4 = add(h4, e);
+    h5 = add(h5, f);
+    h6 = add(h6, g);
+    h7 = add(h7, h);
   }
   const out = new Uint8Array(32);
   const ov = new DataView(out.buffer);
