@@ -129,7 +129,7 @@ const names = [...new Set(envs.flatMap((e) => results[e].rows.map((r) => r.name)
 const head = ['measured', ...envs.flatMap((e) => [`time (${e})`, `baseline (${e})`, `ratio (${e})`, `cpu ratio (${e})`]), 'goal', `verdict (${judged})`, 'runs'];
 const body = names.map((n) => {
   const rs = rowsOf.map((m) => m.get(n));
-  return [n, ...rs.flatMap((r) => [time(r), r?.baseline == null ? '—' : fmt(r.baseline), ratio(r), cpu(r)]), goal(rs[0] ?? rs[1]), verdict(rs[0]), String((rs[0] ?? rs[1])?.runs ?? '')];
+  return [n, ...rs.flatMap((r) => [time(r), r?.baseline == null ? '—' : fmt(r.baseline, r.unit), ratio(r), cpu(r)]), goal(rs[0] ?? rs[1]), verdict(rs[0]), String((rs[0] ?? rs[1])?.runs ?? '')];
 });
 const out = [
   `git-handoff bench — ${machine.date} — ${machine.cpu} — node ${machine.node} — ${machine.git}`,
