@@ -28,14 +28,16 @@ export function readFilesIn(dir: string, ext: string): string[] {
 
 const KEEP = new Set('abcdefghijklmnopqrstuvwxyz0123456789_-'.split('').map((c) => c.charCodeAt(0)));
 export const COMPONENT_MAX = 200;
-const PLAIN = /^[a-z0-9_-]+$/;
 const CUT_TO = 180;
 
 /** A branch name as ONE component of a ref (names.ts) or a local file's name: bytes [a-z0-9_-] stay, every other byte becomes %XX. */
 export function encodeBranch(branch: string): string {
   if (!branch) throw new HandoffError('usage', 'invalid-branch', 'the branch name is empty');
-  // most names are kept whole: no byte to look at one by one (the guard names a branch a few times a run)
-  if (branch.length <= COMPONENT_MAX && PLAIN.test(branch)) return branch;
+  // most names are kept whole: returned as they are, no string built byte by byte (the guard names a branch a few
+  // times a run); no UTF-16 unit past ASCII is in KEEP
+  let whole = branch.length <= COMPONENT_MAX;
+  for (let i = 0; whole && i < branch.length; i++) whole = KEEP.has(branch.charCodeAt(i));
+  if (whole) return branch;
   let out = '';
   for (const byte of Buffer.from(branch, 'utf8')) {
     out += KEEP.has(byte) ? String.fromCharCode(byte) : '%' + byte.toString(16).toUpperCase().padStart(2, '0');

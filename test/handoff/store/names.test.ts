@@ -53,6 +53,12 @@ describe('branch encoding', () => {
     expect(encodeBranch('feature/Login.v2')).toBe('feature%2F%4Cogin%2Ev2');
     expect(handoffRef('feature/Login.v2', 'auth-refactor')).toBe('refs/handoffs/feature%2F%4Cogin%2Ev2/auth-refactor');
   });
+  it('keeps a name of kept bytes whole up to 200 bytes, and cuts it at 201', () => {
+    expect(encodeBranch('x'.repeat(200))).toBe('x'.repeat(200));
+    const b = 'a-b_9'.repeat(40) + 'z';
+    expect(encodeBranch(b)).toBe(b.slice(0, 180) + '+' + createHash('sha1').update(b).digest('hex').slice(0, 16));
+    expect(encodeBranch('main\u00e9')).toBe('main%C3%A9');
+  });
   it('cuts a component over 200 bytes to 180 bytes, "+" and 16 hex of the SHA-1 of the name', () => {
     const b = 'x'.repeat(300);
     const sha = createHash('sha1').update(b).digest('hex');
