@@ -1,6 +1,7 @@
 // The full guard, bundled to dist/fast.cjs: loaded by dist/guard.cjs for a tool call a rule may apply to. It bundles
-// only its own code (no yargs, no git library). The git hooks have their own bundle (dist/hooks.cjs, src/fast-hooks.ts),
-// which takes the rest of their code (src/hooks/more.ts, most of it shared with the guard) from this one.
+// only its own code (no yargs, no git library), and of that what the guard's frequent calls run: its other modules
+// are in dist/rest.cjs (scripts/guard-split.mjs). The git hooks have their own bundle (dist/hooks.cjs,
+// src/fast-hooks.ts), which takes the rest of their code (src/hooks/more.ts, most of it shared with the guard) through this one.
 import type { Seen } from './guard/context';
 import type { StdinState } from './guard/io';
 

@@ -4,7 +4,7 @@
 // file pays one stat, in the front and the fast path.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { claimLive, claimsMarker, readMarker } from '../handoff/state/claims-marker';
+import { claimLive, claimsMarker, readMarker, renewDue } from '../handoff/state/claims-marker';
 import { setting } from '../config-keys';
 import { claimedByOthers, claimWaysOn, describeHits, holderNote, type Hit } from '../handoff/claims/tell';
 import { isKnownSession } from '../handoff/state/lineage-record';
@@ -23,7 +23,6 @@ async function renewOwn(ctx: GuardContext, loc: Location): Promise<void> {
   const branch = ctx.branch(loc);
   if (!session || !branch) return;
   try {
-    const { renewDue } = await import('../handoff/claims/claims');
     const now = Date.now();
     if (!readMarker(loc.commonDir).some((c) => c.session === session && c.branch === branch && claimLive(c, now) && renewDue(c, now))) return;
     const { changeClaims, renewMutation } = await import('../handoff/claims/claims');

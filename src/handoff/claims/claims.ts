@@ -21,7 +21,7 @@ import { overlapping } from './overlap';
 import {
   changeMessage, CLAIMS_PREFIX, claimsRef, claimsRefspec, EMPTY, mergeTables, readTable, rememberTable, tableTree, trackingClaimsPrefix, trackingClaimsRef, type ChangeMessage, type ClaimConflict, type Table,
 } from './table';
-import { claimLive, expiresOf, type Claim, type ClaimView } from '../state/claims-marker';
+import { claimLive, expiresOf, renewDue, type Claim, type ClaimView } from '../state/claims-marker';
 
 export type { ClaimView } from '../state/claims-marker';
 
@@ -348,9 +348,6 @@ export function releaseMutation(branch: string, session: string, specs: string[]
     return { table: { claims, conflicts: table.conflicts }, message: { branch, session, action: 'release', paths: released.flatMap((r) => r.paths) }, result: { released } };
   };
 }
-
-/** A claim renewed by its holder's activity once less than a quarter of its lifetime is left (SPEC 10). */
-export const renewDue = (c: { expires: number; ttl: number }, nowMs = Date.now()) => c.expires * 1000 - nowMs < (c.ttl * 1000) / 4;
 
 /** Renews the session's live claims on the branch that are due: each gets its lifetime again. */
 export function renewMutation(branch: string, session: string): Mutation<string[]> {

@@ -49,6 +49,9 @@ export const expiresOf = (c: Claim): number => (capOf ? Math.min(c.expires, capO
 /** Live: not expired, and its client process is not known to be gone (only its own host can tell). */
 export const claimLive = (c: Claim, nowMs = Date.now()) => nowMs < expiresOf(c) * 1000 && !processGone({ pid: c.pid, start: c.pidStart, host: c.host });
 
+/** A claim renewed by its holder's activity once less than a quarter of its lifetime is left (SPEC 10). */
+export const renewDue = (c: { expires: number; ttl: number }, nowMs = Date.now()) => c.expires * 1000 - nowMs < (c.ttl * 1000) / 4;
+
 export const claimsMarker = (commonDir: string) => path.join(handoffDir(commonDir), 'claims.json');
 
 /** Writes the marker with `claims` (removes it when none is live). The claims are read by refreshMarker (claims/claims.ts). */
