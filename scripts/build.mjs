@@ -1,6 +1,6 @@
 // Builds the bundles: dist/cli.cjs (yargs and every command); dist/fast.cjs (the full guard, no CLI framework) with
 // dist/rest.cjs (its modules its frequent calls never import: scripts/guard-split.mjs);
-// dist/hooks.cjs (the git hooks' handlers for one session's commit; the rest of the hooks is in fast.cjs); dist/guard.cjs, the file the guard starts with (a few KB: it loads dist/first.cjs, the guard's
+// dist/hooks.cjs (the git hooks' handlers for one session's commit; the rest of the hooks is in rest.cjs, through fast.cjs); dist/guard.cjs, the file the guard starts with (a few KB: it loads dist/first.cjs, the guard's
 // first look, through a V8 code cache);
 // dist/load.cjs, the launcher's code-cache loader; dist/yaml.cjs, the YAML parser of `import`; dist/secrets.cjs, the
 // secret scanner; then the man page, generated from the CLI's own help.
@@ -23,7 +23,7 @@ await Promise.all([
   build({ ...common, ...plainBuiltins, format: 'cjs', entryPoints: ['src/fast.ts'], outfile: 'dist/fast.cjs', minify: true, plugins: split.fastPlugins }),
   build({ ...common, ...plainBuiltins, format: 'cjs', stdin: split.restEntry, outfile: 'dist/rest.cjs', minify: true, plugins: split.restPlugins }),
   // the git hooks' handlers: what an agent's commit loads (src/fast-hooks.ts); the rest of their code (src/hooks/more.ts)
-  // left out, src/hooks/load-more.ts takes it from fast.cjs there
+  // left out, src/hooks/load-more.ts takes it through fast.cjs there
   build({ ...common, ...plainBuiltins, format: 'cjs', entryPoints: ['src/fast-hooks.ts'], outfile: 'dist/hooks.cjs', minify: true, define: { HOOKS_BUNDLED: 'true' }, plugins: [leaveOut(/^\.\/more$/)] }),
   build({ ...common, format: 'esm', entryPoints: ['src/config-keys.ts'], outfile: 'dist/config-keys.mjs' }),
   // the environment variables the man page lists (scripts/man.mjs)

@@ -70,15 +70,13 @@ export async function guardSplit(common) {
     },
   });
   const virtual = (name, set, contents) => ({
-    ...redirect(name, set, (f) => ({ path: f, namespace: name })),
+    name,
     setup(b) {
       redirect(name, set, (f) => ({ path: f, namespace: name })).setup(b);
       b.onLoad({ filter: /.*/, namespace: name }, (a) => ({ contents: contents(a.path), loader: 'js', resolveDir: root }));
     },
   });
 
-  // The names rest.cjs takes from each module of fast.cjs, read from an ESM build of it with those modules left out
-  // (esbuild imports of an external module by the names used); null: the whole module (a namespace, a dynamic import).
   const restEntry = `export { linkCore as link } from ${abs('src/bundle-core.ts')};\nexport const modules = require('git-handoff:rest-table');\n`;
   const tables = (coreTable) => ({
     name: 'tables',
@@ -91,6 +89,9 @@ export async function guardSplit(common) {
       }));
     },
   });
+  // The names rest.cjs takes from each module of fast.cjs, read from an ESM build of it with those modules left out
+  // (esbuild imports an external module by the names used); `whole`: the modules it takes whole (a namespace import,
+  // a dynamic import, a require).
   const probe = await build({
     ...common,
     format: 'esm',
@@ -126,8 +127,6 @@ export async function guardSplit(common) {
     '};',
   ].join('\n');
   return {
-    fast,
-    rest,
     // fast.cjs: an import of a module of rest.cjs takes it from there
     fastPlugins: [
       virtual('in-rest', wanted, (f) => `const { restModule } = require(${abs('src/bundle-rest.ts')});\nmodule.exports = restModule(require('git-handoff:core-table').default, ${JSON.stringify(f)});\n`),
