@@ -116,13 +116,14 @@ export async function guardSplit(common) {
   // each module of fast.cjs rest.cjs imports: by the names it takes (no namespace object made in fast.cjs, which
   // costs a getter per export at its every start, and keeps exports nothing else uses), else whole
   const sharedList = [...shared].sort();
+  const byName = (f) => !whole.has(f) && names.get(f).size > 0;
   const coreTable = [
-    ...sharedList.flatMap((f, i) => (whole.has(f) || names.get(f).size === 0 ? [] : [`import { ${[...names.get(f)].map((n) => `${n} as m${i}_${n}`).join(', ')} } from ${abs(f)};`])),
+    ...sharedList.flatMap((f, i) => (!byName(f) ? [] : [`import { ${[...names.get(f)].map((n) => `${n} as m${i}_${n}`).join(', ')} } from ${abs(f)};`])),
     'export default {',
     ...sharedList.map((f, i) =>
-      whole.has(f) || names.get(f).size === 0
-        ? `  ${JSON.stringify(f)}: () => require(${abs(f)}),`
-        : `  ${JSON.stringify(f)}: () => ({ __esModule: true, ${[...names.get(f)].map((n) => `get ${n}() { return m${i}_${n}; }`).join(', ')} }),`,
+      byName(f)
+        ? `  ${JSON.stringify(f)}: () => ({ __esModule: true, ${[...names.get(f)].map((n) => `get ${n}() { return m${i}_${n}; }`).join(', ')} }),`
+        : `  ${JSON.stringify(f)}: () => require(${abs(f)}),`,
     ),
     '};',
   ].join('\n');

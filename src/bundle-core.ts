@@ -2,7 +2,7 @@
 // each module has one copy, and one state, per process.
 
 /** Modules by their path from the root (`src/...ts`), each required at its first call. */
-type ModuleTable = Record<string, () => unknown>;
+export type ModuleTable = Record<string, () => unknown>;
 
 let core: ModuleTable | undefined;
 

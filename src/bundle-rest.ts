@@ -1,6 +1,7 @@
 // In dist/fast.cjs: a module of the guard its frequent calls never import is in dist/rest.cjs (scripts/guard-split.mjs),
 // loaded through its code cache at the first import of one of them and linked to this bundle's modules it imports.
 import path from 'node:path';
+import type { ModuleTable } from './bundle-core';
 import type { Bundle } from './load';
 
 /** What dist/rest.cjs exports (its entry in scripts/guard-split.mjs). */
@@ -8,8 +9,6 @@ interface RestBundle {
   link(core: ModuleTable): void;
   modules: ModuleTable;
 }
-/** Modules by their path from the root (`src/...ts`), each required at its first call. */
-type ModuleTable = Record<string, () => unknown>;
 
 let rest: RestBundle | undefined;
 
