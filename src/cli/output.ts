@@ -44,7 +44,29 @@ export function guardTerminalStreams(): void {
 }
 
 const ANSI = /\x1b\[[0-9;]*m/g;
-const visibleLength = (s: string) => [...s.replace(ANSI, '')].length;
+// the code points a terminal draws two columns wide (CJK, Hangul, full-width forms, most emoji)
+const WIDE = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1faff}\u{20000}-\u{3fffd}]/u;
+const columnsOf = (ch: string) => (WIDE.test(ch) ? 2 : 1);
+const visibleLength = (s: string) => [...s.replace(ANSI, '')].reduce((n, ch) => n + columnsOf(ch), 0);
+
+/** `line` cut to `cols` terminal columns, its last one an ellipsis when cut; colour sequences kept and closed. */
+export function cutToWidth(line: string, cols: number): string {
+  if (visibleLength(line) <= cols) return line;
+  let out = '';
+  let used = 0;
+  for (const part of line.split(/(\x1b\[[0-9;]*m)/)) {
+    if (part.startsWith('\x1b[')) {
+      out += part;
+      continue;
+    }
+    for (const ch of part) {
+      if (used + columnsOf(ch) > cols - 1) return `${out}…${out.includes('\x1b[') ? '\x1b[0m' : ''}`;
+      out += ch;
+      used += columnsOf(ch);
+    }
+  }
+  return out;
+}
 
 /** Aligned columns; cells may carry colour, which does not count toward the width. */
 export function table(rows: string[][], header: string[]): string {

@@ -8,7 +8,7 @@ import { short } from '../../handoff/state/session';
 import type { Attention, Status, StatusClaim, StatusHandoff, StatusSession } from '../../status/model';
 import type { GlobalArgs } from '../context';
 import { readerFor } from '../identity';
-import { colors, colorSync, jsonLine, relativeTime, table, terminalSafe } from '../output';
+import { colors, colorSync, cutToWidth, jsonLine, relativeTime, table, terminalSafe } from '../output';
 import { STATUS_SPEC, withSpec } from '../spec';
 
 interface Args extends GlobalArgs {
@@ -21,9 +21,13 @@ interface Args extends GlobalArgs {
 }
 
 /** Rows a screen shows of each list; `--json` has them all. */
-const SESSIONS_SHOWN = 12;
-const HANDOFFS_SHOWN = 20;
-const ATTENTION_SHOWN = 12;
+/** How many of each section a screen shows; a watch on a small terminal shows fewer (fitted below). */
+interface Shown {
+  sessions: number;
+  handoffs: number;
+  attention: number;
+}
+const SHOWN: Shown = { sessions: 12, handoffs: 20, attention: 12 };
 
 export const statusCommand: CommandModule<GlobalArgs, Args> = {
   command: 'status',
@@ -50,29 +54,39 @@ export const statusCommand: CommandModule<GlobalArgs, Args> = {
   },
 };
 
-/** Draws the status, then again at each change, until SIGINT or SIGTERM; resolves when the watch has ended. */
+/**
+ * Draws the status, then again at each change, until SIGINT or SIGTERM; resolves when the watch has ended. On a
+ * terminal it is drawn as `top` draws: on the alternate screen, fitted to the window (fitted below), again on a resize.
+ */
 function watchStatus(repo: Repo, read: () => Status, json: boolean): Promise<void> {
   const { watchStore } = require('../../status/watch') as typeof import('../../status/watch');
   const tty = !!process.stdout.isTTY && !json;
-  const draw = () => {
-    let text: string;
-    try {
-      const s = read();
-      text = json ? jsonLine(s) : renderStatus(s);
-    } catch (e) {
-      text = `git-handoff: ${(e as Error).message}`;
+  let last: Status | string = '';
+  const draw = (reread: boolean) => {
+    if (reread) {
+      try {
+        last = read();
+      } catch (e) {
+        last = `git-handoff: ${(e as Error).message}`;
+      }
     }
-    if (json) return void process.stdout.write(text + '\n');
-    const stamp = colors().dim(`watching: redrawn at ${new Date().toLocaleTimeString()} when refs or state change; Ctrl-C ends it`);
-    // in place on a terminal: the cursor home and the screen cleared (written past the output filter: it is ours), then the frame
-    if (tty) writeSync(1, '\x1b[H\x1b[2J');
-    process.stdout.write(terminalSafe(`${text}\n\n${stamp}`) + '\n' + (tty ? '' : '\n'));
+    if (json) return void process.stdout.write((typeof last === 'string' ? last : jsonLine(last)) + '\n');
+    const stamp = colors().dim(`watching: redrawn at ${new Date().toTimeString().slice(0, 8)} when refs or state change; Ctrl-C ends it`);
+    if (!tty) return void process.stdout.write(terminalSafe(`${typeof last === 'string' ? last : renderStatus(last)}\n\n${stamp}`) + '\n\n');
+    // in place: the cursor home and the screen cleared (written past the output filter: it is ours), then the frame
+    writeSync(1, '\x1b[H\x1b[2J');
+    process.stdout.write(terminalSafe(fitted(last, stamp, process.stdout.columns || 80, process.stdout.rows || 24)));
   };
   return new Promise((resolve) => {
-    draw();
-    const w = watchStore(repo, () => draw());
+    if (tty) writeSync(1, '\x1b[?1049h');
+    draw(true);
+    const w = watchStore(repo, () => draw(true));
+    const resized = () => draw(false);
+    if (tty) process.stdout.on('resize', resized);
     const stop = () => {
       w.close();
+      process.stdout.off('resize', resized);
+      if (tty) writeSync(1, '\x1b[?1049l');
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
       resolve();
@@ -80,6 +94,25 @@ function watchStatus(repo: Repo, read: () => Status, json: boolean): Promise<voi
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+}
+
+/**
+ * The frame as it fits `cols` × `rows`, the stamp kept as its last line and no newline after it (one would scroll the
+ * window): fewer handoffs are shown first, then fewer sessions, then fewer entries of what needs a person (each section
+ * says how many more `status` lists), then the frame is cut; every line is cut to the width.
+ */
+function fitted(s: Status | string, stamp: string, cols: number, rows: number): string {
+  const shown = { ...SHOWN };
+  const frame = () => [...(typeof s === 'string' ? s : renderStatus(s, Date.now(), shown)).split('\n'), '', stamp].map((l) => cutToWidth(l, cols));
+  let lines = frame();
+  for (const [key, least] of [['handoffs', 1], ['sessions', 1], ['attention', 1], ['handoffs', 0]] as const) {
+    while (typeof s !== 'string' && lines.length > rows && shown[key] > least) {
+      shown[key]--;
+      lines = frame();
+    }
+  }
+  if (lines.length > rows) lines = rows < 3 ? lines.slice(0, rows) : [...lines.slice(0, rows - 2), cutToWidth(`… ${lines.length - rows + 1} more lines: a taller window, or git handoff status`, cols), stamp];
+  return lines.join('\n');
 }
 
 const dash = (s: string | null | undefined) => (s ? s : '-');
@@ -128,7 +161,7 @@ function attentionLine(x: Attention, now: number): string {
 }
 
 /** The screen: one header line, then the sessions, the handoffs and what needs a person, each cut to a screen's share. */
-function renderStatus(s: Status, now = Date.now()): string {
+function renderStatus(s: Status, now = Date.now(), shown: Shown = SHOWN): string {
   const c = colors();
   const all = s.scope === 'all';
   const ids = [...s.sessions.map((x) => x.session), ...s.handoffs.flatMap((h) => (h.session ? [h.session] : []))];
@@ -139,20 +172,20 @@ function renderStatus(s: Status, now = Date.now()): string {
   const live = s.sessions.filter((x) => x.status === 'live' || x.status === 'claiming').length;
   out.push(c.bold(`Sessions (${s.sessions.length}${s.sessions.length ? `, ${live} live or claiming` : ''})`));
   if (!s.sessions.length) out.push('  none live here, and no claim or handoff names one');
-  for (const x of s.sessions.slice(0, SESSIONS_SHOWN)) out.push(...sessionLines(x, ids, now, all));
-  if (s.sessions.length > SESSIONS_SHOWN) out.push(`  … and ${s.sessions.length - SESSIONS_SHOWN} more (git handoff status --json lists them all)`);
+  for (const x of s.sessions.slice(0, shown.sessions)) out.push(...sessionLines(x, ids, now, all));
+  if (s.sessions.length > shown.sessions) out.push(`  … and ${s.sessions.length - shown.sessions} more (git handoff status --json lists them all)`);
   out.push('');
-  const shown = [...s.handoffs].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt)).slice(0, HANDOFFS_SHOWN);
+  const newest = [...s.handoffs].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt)).slice(0, shown.handoffs);
   out.push(c.bold(`Handoffs ${all ? 'on every branch' : `on ${s.branch}`} (${s.handoffs.length})`));
   if (!s.handoffs.length) out.push(`  none${all ? '' : ` on ${s.branch}`} (git handoff write <topic> starts one)`);
-  else out.push(handoffTable(shown, ids, now, all, !!s.caller));
-  if (s.handoffs.length > HANDOFFS_SHOWN) out.push(`  … and ${s.handoffs.length - HANDOFFS_SHOWN} older (git handoff list${all ? ' --all' : ''})`);
+  else if (newest.length) out.push(handoffTable(newest, ids, now, all, !!s.caller));
+  if (s.handoffs.length > shown.handoffs) out.push(`  … and ${s.handoffs.length - shown.handoffs} ${shown.handoffs ? 'older ' : ''}(git handoff list${all ? ' --all' : ''})`);
   const far = s.handoffs.filter((h) => h.fetch);
   if (far.length) out.push(`  remote-only: ${[...new Set(far.map((h) => h.fetch))].join(', ')} brings them`);
   out.push('');
   out.push(c.bold(`Needs a person (${s.attention.length})`));
   if (!s.attention.length) out.push('  nothing: no conflict, refusal, takeover or loss in the last day, no claim about to expire, the remote reached');
-  for (const x of s.attention.slice(0, ATTENTION_SHOWN)) out.push(attentionLine(x, now));
-  if (s.attention.length > ATTENTION_SHOWN) out.push(`  … and ${s.attention.length - ATTENTION_SHOWN} more (git handoff status --json)`);
+  for (const x of s.attention.slice(0, shown.attention)) out.push(attentionLine(x, now));
+  if (s.attention.length > shown.attention) out.push(`  … and ${s.attention.length - shown.attention} more (git handoff status --json)`);
   return out.join('\n');
 }
