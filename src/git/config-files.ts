@@ -3,6 +3,7 @@
 // the system's files whatever the environment says) and written into the sh front as a function (configFilesSh, at
 // build by scripts/front-words.mjs). test/git/config-files.test.ts checks the table against `git config --list
 // --show-origin --show-scope` and the front's function against configFiles, environment by environment.
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { userHome } from '../user-dirs';
 
@@ -87,4 +88,14 @@ export function configFilesSh(name: string, each: string): string {
   }
   flush();
   return `${name}() { ${parts.join('; ')}; for f; do ${each} "$f" || return 1; done; }`;
+}
+
+/** A file's identity and state (inode, mtime, size) without reading it: a file git rewrote (lock and rename) stamps anew. */
+export function fileStamp(f: string): string {
+  try {
+    const s = statSync(f, { throwIfNoEntry: false });
+    return s ? `${f}:${s.ino}:${s.mtimeMs}:${s.size}` : `${f}:-`;
+  } catch {
+    return `${f}:-`;
+  }
 }

@@ -1,5 +1,7 @@
 // Reads the git configuration a command needs in one process: handoff.* settings and the identity keys.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { configFiles, fileStamp } from './config-files';
 import { readConfigInProcess } from './config-read';
 import type { Config } from './storage';
 import type { Repo } from './run';
@@ -11,7 +13,42 @@ export { configBool, configValue } from './config-values';
 const known = new WeakMap<Repo, Config>();
 export const knownConfig = (repo: Repo): Config | undefined => known.get(repo);
 
+/**
+ * One read per fact per process: the configuration and the remote names of a repository, read again only once a file
+ * git reads them from changed (its stamp) or the environment's configuration did. Not kept where a file includes
+ * another, which no stamp here covers.
+ */
+const kept = new Map<string, { key: string; config?: Config; remotes?: string[] }>();
+function keptFor(repo: Repo): { key: string; config?: Config; remotes?: string[] } | null {
+  const files = configFiles(repo, process.env);
+  const key = [...files.map(fileStamp), process.env.GIT_CONFIG_PARAMETERS, process.env.GIT_CONFIG_COUNT].join('|');
+  const k = kept.get(repo.commonDir + '\0' + repo.gitDir);
+  if (k?.key === key) return k;
+  const fresh = { key };
+  const includes = files.some((f) => {
+    try {
+      return /include/i.test(readFileSync(f, 'latin1'));
+    } catch {
+      return false;
+    }
+  });
+  if (includes) return null;
+  kept.set(repo.commonDir + '\0' + repo.gitDir, fresh);
+  return fresh;
+}
+
 export function readConfig(repo: Repo): Config {
+  const k = keptFor(repo);
+  if (k?.config) {
+    known.set(repo, k.config);
+    return k.config;
+  }
+  const config = readConfigAnew(repo);
+  if (k && known.get(repo) === config) k.config = config;
+  return config;
+}
+
+function readConfigAnew(repo: Repo): Config {
   // in this process where the files are plain (config-read.ts), exactly as git would print them
   const own = readConfigInProcess(repo, SETTINGS);
   if (own) {
@@ -60,11 +97,19 @@ export function readConfigFiles(repo: Repo, home: string): { config: Config; fil
     if (!SETTINGS.test(key)) continue;
     (map.get(key) ?? map.set(key, []).get(key)!).push(value);
   }
-  if (r.status === 0 || r.status === 1) known.set(repo, map);
+  if (r.status === 0 || r.status === 1) {
+    known.set(repo, map);
+    const k = keptFor(repo);
+    if (k) k.config = map;
+  }
   return { config: map, files: [...files] };
 }
 
 /** Names of the configured remotes, from one `git remote`. */
 export function remoteNames(repo: Repo): string[] {
-  return repo.out(['remote']).split('\n').filter(Boolean);
+  const k = keptFor(repo);
+  if (k?.remotes) return [...k.remotes];
+  const names = repo.out(['remote']).split('\n').filter(Boolean);
+  if (k) k.remotes = names;
+  return [...names];
 }

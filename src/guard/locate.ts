@@ -3,7 +3,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../git/config';
-import { configFiles } from '../git/config-files';
+import { configFiles, fileStamp as stamp } from '../git/config-files';
 import { trustedRepository } from '../git/trust';
 import { handoffDir } from '../handoff/state/paths';
 import { appendState, writeState } from '../handoff/state/state-file';
@@ -82,15 +82,6 @@ export function headBranch(loc: Location): string | null {
   const m = /^ref: refs\/heads\/(.+)$/.exec((readTextOr(path.join(loc.gitDir, 'HEAD')) ?? '').trim());
   return m ? m[1] : null;
 }
-
-const stamp = (f: string) => {
-  try {
-    const s = statSync(f, { throwIfNoEntry: false });
-    return s ? `${f}:${s.mtimeMs}:${s.size}` : `${f}:-`;
-  } catch {
-    return `${f}:-`;
-  }
-};
 
 export const cacheFile = (loc: Pick<Location, 'commonDir'>) => path.join(handoffDir(loc.commonDir), 'guard-config.json');
 
