@@ -54,6 +54,8 @@ export interface PushResult {
   remoteMessages: string[];
   /** how many pushes it took (handoff.pushBatch refs each at most) */
   batches?: number;
+  /** the largest push the host took after it refused a larger one whole, in words of its own or none (halved to it) */
+  took?: number;
   /** a host's limit that still bit after the retries: the push stopped there, `sent` refs in, `left` not sent */
   stopped?: { reason: string; limit: 'rate' | 'size'; sent: number; left: number };
   /** the re-fetch after a rejection */
@@ -266,8 +268,12 @@ export function pushBatched(repo: Repo, remote: string, updates: PushUpdate[], r
     if (updates.length > bound) progress?.(`pushing refs ${sent + 1}–${sent + batch.length} of ${updates.length}`);
     const out = pushOnce(repo, remote, batch, result, queue.length === 0);
     result.batches = (result.batches ?? 0) + 1;
-    if (out.limit === 'size' && batch.length > 1) {
+    // a batch refused whole, in the host's known words for its size or in any words but a ref's own race: halved, down to
+    // one ref (a ref the host refuses for itself is then refused alone, the others go)
+    const whole = out.limit === 'size' || (out.rejected.length === batch.length && !out.rejected.some((u) => STALE.test(u.reason ?? '')));
+    if (whole && batch.length > 1) {
       bound = Math.max(1, Math.floor(batch.length / 2));
+      result.took = bound;
       requeue(queue, batch);
       return AGAIN;
     }

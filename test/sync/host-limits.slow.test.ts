@@ -42,6 +42,19 @@ describe('a host that takes at most N refs a push', () => {
     expect(json(await ok(a, ['list', '--json'], 0, S)).every((r: { sync: string }) => r.sync === 'synced')).toBe(true);
   }, 120_000);
 
+  it('a host that refuses a push whole in words of its own: halved down until it takes one, every handoff arrives, and the size is named', async () => {
+    const { a, bare } = await makeWorld('file');
+    limitRefsPerPush(bare, 7, 'acme-git: quota policy 12b says no\ncontact your administrator');
+    writeMany(a, 30);
+    await ok(a, ['list', '--all'], 0, S);
+    const s = await a.cli(['sync'], { env: S });
+    expect(s.exitCode, String(s.stderr)).toBe(0);
+    expect(live(bare)).toHaveLength(30);
+    expect(handoffRefs(bare)).toBe(handoffRefs(a));
+    expect(String(s.stdout)).toMatch(/took [1-7] refs? a push; `git config handoff\.pushBatch [1-7]` starts there/);
+    expect(json(await ok(a, ['list', '--json'], 0, S)).every((r: { sync: string }) => r.sync === 'synced')).toBe(true);
+  }, 120_000);
+
   it('handoff.pushBatch keeps each push within the bound, so the host never refuses one', async () => {
     const { a, bare } = await makeWorld('file');
     limitRefsPerPush(bare, 10);

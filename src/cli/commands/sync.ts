@@ -71,6 +71,7 @@ function describePush(repo: Repo, r: PushResult): string[] {
   const batches = (r.batches ?? 0) > 1 ? ` in ${r.batches} pushes` : '';
   const lines = [`pushed ${pushed.length} handoff ref${pushed.length === 1 ? '' : 's'} to ${r.remote}${batches}${r.atomic ? '' : ' (the remote does not support atomic pushes: ref by ref)'}`];
   if (r.stopped) lines.push(`  not sent      ${r.stopped.left} ref${r.stopped.left === 1 ? '' : 's'}: ${r.remote} stopped the push (${r.stopped.reason})`);
+  if (r.took !== undefined) lines.push(`  push size     ${r.remote} refused larger pushes whole and took ${r.took} ref${r.took === 1 ? '' : 's'} a push; \`git config handoff.pushBatch ${r.took}\` starts there`);
   for (const u of pushed) lines.push(`  ${u.kind.padEnd(13)} ${label(u.ref)}${u.newOid ? ` ${u.newOid.slice(0, 7)}` : ''}`);
   if (r.record?.status === 'pushed') lines.push(`  loss record   ${r.record.ref} ${r.record.newOid!.slice(0, 7)} (what \`git handoff recover --from ${r.remote}\` restores)`);
   for (const s of r.skipped) {
