@@ -142,6 +142,16 @@ describe('Codex, offline', () => {
     expect(table).toContain(me);
   });
 
+  it('with Gemini CLI wired too, the one handoff skill in .agents/skills still reaches its model', async () => {
+    const repo = await wired();
+    expect((await repo.cli(['install', '--agent', 'gemini'], { env: { PATH: PATH_WITH_BIN } })).exitCode).toBe(0);
+    repo.git(['add', '-A']);
+    repo.git(['commit', '-qm', 'gemini wiring']);
+    const t = await turn(repo, 'echo hi');
+    expect(existsSync(path.join(repo.dir, '.gemini', 'skills'))).toBe(false);
+    expect(told(t)).toContain('Write, read or check the handoff notes');
+  });
+
   it('denies an apply_patch into .git/refs/handoffs', async () => {
     const repo = await wired();
     const target = '.git/refs/handoffs/main/forged-topic';
