@@ -35,6 +35,7 @@ export const wiring: Wiring = {
   notes: 'GEMINI.md',
   // it reads .agents/skills ahead of .gemini/skills (0.61.0 warns of a conflict where both hold the skill): one copy there
   skills: '.agents/skills',
+  formerSkills: '.gemini/skills',
 };
 
 const KINDS: Record<string, EventKind> = {
