@@ -68,7 +68,8 @@ export const record: ClientRecord = {
   routing: 'matcher',
   mcpNames: 'mcp__<server>__<tool>',
   sessionVar: sessionVarOf('codex'),
-  shellSession: 'as-hook',
+  // its shell tool exports CODEX_THREAD_ID (the payload's session_id) to every command; its hooks get none (0.169.0)
+  shellSession: 'always',
   payload: "Claude Code's, with turn_id (tool events), tool Bash or apply_patch (the patch in tool_input.command), a rollout-*.jsonl transcript",
   block: "Claude Code's",
   contextBeforeTool: true,

@@ -33,7 +33,9 @@ export const wiring: Wiring = {
   timeoutMs: true,
   named: true,
   notes: 'GEMINI.md',
-  skills: '.gemini/skills',
+  // it reads .agents/skills ahead of .gemini/skills (0.61.0 warns of a conflict where both hold the skill): one copy there
+  skills: '.agents/skills',
+  formerSkills: '.gemini/skills',
 };
 
 const KINDS: Record<string, EventKind> = {

@@ -80,8 +80,8 @@ export interface ClientRecord {
   /** the variable its shell tool exports with its session id (client-names.ts SESSION_VARS), null: none */
   sessionVar: string | null;
   /**
-   * Whether a command its model runs knows the session without being told: `always` (Copilot CLI's shell, the OpenCode
-   * plugin's shell.env), `as-hook` (when the hook's own environment has `sessionVar` set to it: the shell has it too),
+   * Whether a command its model runs knows the session without being told: `always` (Copilot CLI's and Codex's shells,
+   * the OpenCode plugin's shell.env), `as-hook` (when the hook's own environment has `sessionVar` set to it: the shell has it too),
    * `never` (the guard adds GIT_HANDOFF_SESSION to a `git handoff` command)
    */
   shellSession: 'always' | 'as-hook' | 'never';

@@ -45,6 +45,8 @@ export interface Wiring {
   runs?: (command: string, worktree: string) => string;
   /** where the client reads a project's Agent Skills; null: none is installed */
   skills: string | null;
+  /** where an earlier install put the skill and the client still reads it: install and uninstall take that copy away */
+  formerSkills?: string;
 }
 
 /** One file a `files` wiring writes, relative to the worktree: git-handoff's own (`text`), or entries in a JSON file (`json`). */

@@ -64,20 +64,32 @@ function skillText(): string {
   throw new HandoffError('environment', 'skill-missing', `the handoff skill (skills/handoff/SKILL.md) is missing next to ${__dirname}; reinstall git-handoff`);
 }
 
-function installSkill(root: string, agent: Agent, commonDir: string): string | null {
-  if (!WIRING[agent].skills) return null;
+function installSkill(root: string, agent: Agent, commonDir: string): string[] {
+  if (!WIRING[agent].skills) return [];
   const shown = `${WIRING[agent].skills}/handoff/SKILL.md`;
   const file = path.join(root, shown);
   const text = skillText();
-  if (existsSync(file) && readFileSync(file, 'utf8') === text) return `${shown}: the handoff skill already there`;
-  if (existsSync(file) && !readFileSync(file, 'utf8').includes(SKILL_MARK)) return `${shown}: left alone (another skill of that name is there)`;
+  const former = formerSkill(root, agent, commonDir);
+  const also = former ? [former] : [];
+  if (existsSync(file) && readFileSync(file, 'utf8') === text) return [`${shown}: the handoff skill already there`, ...also];
+  if (existsSync(file) && !readFileSync(file, 'utf8').includes(SKILL_MARK)) return [`${shown}: left alone (another skill of that name is there)`, ...also];
   installWrite(commonDir, file, text);
-  return `${shown}: the handoff skill`;
+  return [`${shown}: the handoff skill`, ...also];
 }
 
 function uninstallSkill(root: string, agent: Agent, commonDir: string): string | null {
-  if (!WIRING[agent].skills) return null;
-  const shown = `${WIRING[agent].skills}/handoff/SKILL.md`;
+  return WIRING[agent].skills ? removeSkill(root, WIRING[agent].skills, commonDir) : null;
+}
+
+/** The skill an earlier install put where the client now reads it second (Gemini CLI's .gemini/skills): taken away. */
+const formerSkill = (root: string, agent: Agent, commonDir: string): string | null => {
+  const dir = WIRING[agent].formerSkills;
+  return dir ? removeSkill(root, dir, commonDir) : null;
+};
+
+/** Removes git-handoff's handoff skill from a skills folder (given back as it was before install, where it kept that). */
+function removeSkill(root: string, dir: string, commonDir: string): string | null {
+  const shown = `${dir}/handoff/SKILL.md`;
   const file = path.join(root, shown);
   const ours = (t: string) => t.startsWith(`---\n${SKILL_MARK}`);
   if (!restoreOriginal(commonDir, file, (t) => !ours(t))) {
@@ -186,8 +198,7 @@ export function installAgents(repo: Repo, o: InstallOptions): string[] {
       const command = FRONT_CLIENTS.some((f) => f.wiring.client === w.client) ? guardCommand(o.command, w.client) : nodeGuardCommand(o.command, w.client);
       msgs.push(...installFiles(w, root, command, repo.commonDir));
       msgs.push(installSnippet(path.join(root, w.notes), w.notes, repo.commonDir));
-      const skill = installSkill(root, agent, repo.commonDir);
-      if (skill) msgs.push(skill);
+      msgs.push(...installSkill(root, agent, repo.commonDir));
       msgs.push(...trustGateSteps(agent, root, { env: process.env }).map((t) => `${w.settings}: ${t}`));
       continue;
     }
@@ -196,8 +207,7 @@ export function installAgents(repo: Repo, o: InstallOptions): string[] {
     if (w.format !== 'settings') {
       msgs.push(installOwnFile(w, file, w.settings, command, repo.commonDir));
       msgs.push(installSnippet(path.join(root, w.notes), w.notes, repo.commonDir));
-      const skill = installSkill(root, agent, repo.commonDir);
-      if (skill) msgs.push(skill);
+      msgs.push(...installSkill(root, agent, repo.commonDir));
       if (agent === 'copilot') msgs.push(`${w.settings}: ${copilotTrustHow(root)}`);
       continue;
     }
@@ -224,8 +234,7 @@ export function installAgents(repo: Repo, o: InstallOptions): string[] {
       if (denied) msgs.push(`${w.settings}: its sandbox (when on) keeps ${sandboxDenies(root, repo.commonDir).join(', ')} read-only too (sandbox.filesystem.denyWrite); git handoff doctor says whether it is on`);
     }
     msgs.push(installSnippet(path.join(root, w.notes), w.notes, repo.commonDir));
-    const skill = installSkill(root, agent, repo.commonDir);
-    if (skill) msgs.push(skill);
+    msgs.push(...installSkill(root, agent, repo.commonDir));
     if (agent === 'codex') msgs.push(`${w.settings}: ${CODEX_TRUST_HOW}`);
     // the same step doctor gives for a gate that would skip these hooks (Gemini CLI's only without our extension)
     else if (agent === 'qwen' || (agent === 'gemini' && !pluginAnswers('gemini-cli', root))) {
@@ -318,7 +327,7 @@ export function uninstallAgents(repo: Repo, o: InstallOptions): string[] {
     }
     // the skill and the startup note stay while another client wired here still reads them (AGENTS.md, .agents/skills)
     const skill = sharedWith(root, agent, o.agents ?? [], 'skills') ? null : uninstallSkill(root, agent, repo.commonDir);
-    if (skill) msgs.push(skill);
+    for (const m of [skill, formerSkill(root, agent, repo.commonDir)]) if (m) msgs.push(m);
     if (!notesDone.has(w.notes) && !sharedWith(root, agent, o.agents ?? [], 'notes')) {
       notesDone.add(w.notes);
       const notes = path.join(root, w.notes);

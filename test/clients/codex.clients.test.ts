@@ -97,6 +97,18 @@ describe('Codex, offline', () => {
     expect(json(await repo.cli(['show', 'codex-notes', '--json'])).client).toBe('codex');
   });
 
+  it('runs a chained `git add … && git handoff write …` as it is, recorded under the thread id (its shell has CODEX_THREAD_ID)', async () => {
+    const repo = await wired();
+    repo.write('notes.txt', 'release notes\n');
+    const t = await turn(repo, 'git add notes.txt && git handoff write release-notes -m "chained from codex"');
+    expect(told(t)).not.toContain('Command blocked by PreToolUse hook');
+    expect(told(t)).not.toContain('does not know your session');
+    const trailers = repo.git(['log', '-1', '--format=%(trailers)', 'refs/handoffs/main/release-notes'], { allowFail: true }).stdout;
+    expect(trailers, told(t)).toContain(`Claude-Session-Id: ${t.thread}`);
+    expect(trailers).toMatch(/Handoff-Client: codex/);
+    expect(repo.git(['diff', '--cached', '--name-only']).stdout.trim()).toBe('notes.txt');
+  });
+
   it('warns the second of two sessions in one worktree, the two ids told apart', async () => {
     const repo = await wired();
     // a finished `codex exec` ended its session (SessionEnd): the next one is not warned of it
@@ -128,6 +140,16 @@ describe('Codex, offline', () => {
     const table = String((await repo.cli(['sessions'])).stdout);
     expect(table).toContain(other);
     expect(table).toContain(me);
+  });
+
+  it('with Gemini CLI wired too, the one handoff skill in .agents/skills still reaches its model', async () => {
+    const repo = await wired();
+    expect((await repo.cli(['install', '--agent', 'gemini'], { env: { PATH: PATH_WITH_BIN } })).exitCode).toBe(0);
+    repo.git(['add', '-A']);
+    repo.git(['commit', '-qm', 'gemini wiring']);
+    const t = await turn(repo, 'echo hi');
+    expect(existsSync(path.join(repo.dir, '.gemini', 'skills'))).toBe(false);
+    expect(told(t)).toContain('Write, read or check the handoff notes');
   });
 
   it('denies an apply_patch into .git/refs/handoffs', async () => {

@@ -121,3 +121,18 @@ describe('Gemini CLI, whole, offline', () => {
     expect(count(changed.shown, REMINDER)).toBe(1);
   });
 });
+
+describe('Gemini CLI and Codex wired in one repository', () => {
+  it('a Gemini start reports no skill conflict, and the one handoff skill reaches its model', async () => {
+    const repo = await wired();
+    expect((await repo.cli(['install', '--agent', 'codex'], { env: { PATH: PATH_WITH_BIN } })).exitCode).toBe(0);
+    repo.git(['add', '-A']);
+    repo.git(['commit', '-qm', 'codex wiring']);
+    const t = await turn(repo, 'echo hi');
+    expect(t.shown).not.toMatch(/skill conflict/i);
+    // the model's request (the first is the CLI's routing classifier) offers the skill, from .agents/skills alone
+    const model = t.requests.find((r) => r.includes(':streamGenerateContent')) ?? '';
+    expect(count(model, 'Write, read or check the handoff notes'), 'the skill offered once').toBe(1);
+    expect(existsSync(path.join(repo.dir, '.gemini', 'skills'))).toBe(false);
+  });
+});

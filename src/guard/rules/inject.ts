@@ -32,9 +32,9 @@ export function needsSession(inv: GitInvocation): boolean {
 }
 
 /**
- * Whether the client's shell already exports this session id (Claude Code ≥ 2.1.132, Codex, Qwen Code: the hook
- * has it too; Copilot CLI's shell always has COPILOT_AGENT_SESSION_ID, its hooks never; the OpenCode plugin sets
- * OPENCODE_SESSION_ID; Gemini CLI never).
+ * Whether the client's shell already exports this session id (Claude Code ≥ 2.1.132, Qwen Code: the hook has it too;
+ * Copilot CLI's and Codex's shells always have theirs, their hooks never; the OpenCode plugin sets OPENCODE_SESSION_ID;
+ * Gemini CLI never).
  */
 function shellKnowsSession(e: GuardEvent, session: string, env: NodeJS.ProcessEnv): boolean {
   if (env.GIT_HANDOFF_SESSION === session) return true;

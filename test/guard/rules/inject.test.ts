@@ -39,6 +39,20 @@ quickDescribe('git handoff from a shell that lacks the session', () => {
     expect(cursor.answer.permission).toBe('deny');
   });
 
+  it("Codex: a chained git handoff write passes as it is, its shell exporting CODEX_THREAD_ID where its hook has none", async () => {
+    const repo = makeRepo({ commit: true });
+    repo.write('notes.txt', 'n\n');
+    const line = 'git add notes.txt && git handoff write release-notes -m "from codex"';
+    const r = await guard(repo, payload(repo, 'codex/real-pre-tool-use-bash.json', { tool_input: { command: line } }));
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe('');
+    // the line as Codex's shell runs it: the write lands under the payload's session, as client codex
+    const bin = `${process.cwd()}/bin`;
+    const run = execaSync('bash', ['-c', line], { cwd: repo.dir, env: { ...repo.env, CODEX_THREAD_ID: ME, PATH: `${bin}:${process.env.PATH}` }, extendEnv: false, reject: false });
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(repo.git(['log', '-1', '--format=%(trailers)', 'refs/handoffs/main/release-notes']).stdout).toMatch(new RegExp(`Claude-Session-Id: ${ME}[^]*Handoff-Client: codex|Handoff-Client: codex[^]*Claude-Session-Id: ${ME}`));
+  });
+
   it('PowerShell gets its own syntax for the session', async () => {
     const repo = makeRepo({ commit: true });
     const p: any = payload(repo, 'claude-code/pre-tool-use-bash.json', { tool_name: 'PowerShell' });
