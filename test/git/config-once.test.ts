@@ -22,7 +22,7 @@ describe('the configuration and the remotes, once a process', () => {
     expect(remoteNames(repo)).toEqual(['upstream']);
   });
 
-  it('a session start with three handoffs reads the configuration (its handoff, identity and core keys), the remotes and the branch's tip once, and no handoff's refs one by one', async () => {
+  it('a session start with three handoffs reads the configuration (its handoff, identity and core keys), the remotes and the branch tip once, and no handoff refs one by one', async () => {
     const t = makeRepo({ commit: true });
     t.git(['remote', 'add', 'origin', t.dir]);
     for (const topic of ['alpha-one', 'beta-two', 'gamma-three']) expect((await t.cli(['write', topic, '--session', 'someone-else', '-m', `Goal: ${topic}`])).exitCode).toBe(0);
