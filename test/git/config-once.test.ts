@@ -22,7 +22,7 @@ describe('the configuration and the remotes, once a process', () => {
     expect(remoteNames(repo)).toEqual(['upstream']);
   });
 
-  it('a session start with three handoffs reads the configuration (its handoff, identity and core keys) and the remotes once', async () => {
+  it('a session start with three handoffs reads the configuration (its handoff, identity and core keys), the remotes and the branch tip once, and no handoff refs one by one', async () => {
     const t = makeRepo({ commit: true });
     t.git(['remote', 'add', 'origin', t.dir]);
     for (const topic of ['alpha-one', 'beta-two', 'gamma-three']) expect((await t.cli(['write', topic, '--session', 'someone-else', '-m', `Goal: ${topic}`])).exitCode).toBe(0);
@@ -36,5 +36,8 @@ describe('the configuration and the remotes, once a process', () => {
     expect(args.length).toBeGreaterThan(0);
     expect(args.filter((a) => a.startsWith('config -z')).length, args.join('\n')).toBeLessThanOrEqual(1);
     expect(args.filter((a) => a === 'remote').length, args.join('\n')).toBeLessThanOrEqual(1);
+    // the branch view: its tip once, and no handoff's refs read again one by one after the branch's listing
+    expect(args.filter((a) => a.startsWith('rev-parse -q --verify refs/heads/')).length, args.join('\n')).toBeLessThanOrEqual(1);
+    expect(args.filter((a) => /^for-each-ref .* refs\/handoffs\/main\/[a-z]/.test(a)).length, args.join('\n')).toBe(0);
   });
 });

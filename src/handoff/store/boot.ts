@@ -1,10 +1,10 @@
 // The session-start view (SPEC 4 `boot`): this branch's handoffs, the session's own first, verified now,
 // rendered short enough to go into an agent's context at every session start.
-import type { Storage } from '../../git/storage';
+import type { RefRecord, Storage } from '../../git/storage';
 import { addressedTo, isRead, readerOf, type Reader } from './address';
 import { oneLine, summaryLine } from './document';
 import { appendReceipts, readReceipts, type Receipt } from './receipts';
-import { parseRef } from './names';
+import { HANDOFF_PREFIX, parseRef, REMOTES_ROOT } from './names';
 import { remoteOnlyHandoffs } from './remote-only';
 import { short } from '../state/session';
 import { listHandoffs, readListing, viewOf, type HandoffRow, type HandoffView } from './store';
@@ -79,11 +79,16 @@ export function bootView(repo: Storage, o: BootOptions = {}): BootView {
   const rank = (r: (typeof rows)[number]) => (addressedTo(r.to, reader) ? 0 : 4) + (o.session && r.session === o.session ? 0 : 2) + (r.branch === branch ? 0 : 1);
   rows.sort((a, b) => rank(a) - rank(b) || b.updatedAt.localeCompare(a.updatedAt) || a.ref.localeCompare(b.ref));
   const receipts = rows.length ? readReceipts(repo, rows.map((r) => r.oid)) : new Map<string, Receipt[]>();
+  // one read per fact: each branch's tip once, and (one branch) each handoff's refs from the listing read above
+  const tips = new Map<string, string | null>();
+  const tipOf = (b: string) => (tips.has(b) ? tips.get(b)! : tips.set(b, repo.readRef(`refs/heads/${b}`)).get(b)!);
+  const refsOf = (ref: string) => (all ? undefined : read.filter((x) => x.ref === ref || (x.ref.startsWith(REMOTES_ROOT) && x.ref.endsWith(`/handoffs/${ref.slice(HANDOFF_PREFIX.length)}`))));
+  const viewOrFlag = (r: HandoffRow) => viewOrFlagOf(repo, r, refsOf(r.ref), tipOf(r.branch));
   const handoffs = rows.map((r): BootHandoff => {
     const own = !reader || r.session === reader.id;
     const readBy = receipts.get(r.oid) ?? [];
     const far = onRemote.get(r.ref);
-    const view = far ? { ...viewOrFlag(repo, { ...r, ref: far.trackingRef }), ref: r.ref, sync: r.sync } : viewOrFlag(repo, r);
+    const view = far ? { ...viewOrFlag({ ...r, ref: far.trackingRef }), ref: r.ref, sync: r.sync } : viewOrFlag(r);
     return { ...view, addressed: addressedTo(r.to, reader), unread: own ? null : !isRead(readBy, reader!), readBy, ...(far ? { onRemote: { remote: far.remote, fetch: far.fetch } } : {}) };
   });
   if (o.surface && reader) surface(repo, reader, handoffs.filter((h) => h.addressed && h.unread !== null));
@@ -112,9 +117,9 @@ function surface(repo: Storage, reader: Reader, shown: BootHandoff[]): void {
 }
 
 /** One handoff that cannot be read (too large, unreadable) is shown flagged; it never takes the others down with it. */
-function viewOrFlag(repo: Storage, r: HandoffRow): HandoffView {
+function viewOrFlagOf(repo: Storage, r: HandoffRow, refs: RefRecord[] | undefined, branchTip: string | null): HandoffView {
   try {
-    return viewOf(repo, r.ref, r.oid, r.branch, r.topic);
+    return viewOf(repo, r.ref, r.oid, r.branch, r.topic, refs, branchTip);
   } catch (e) {
     const problem = `cannot be read: ${e instanceof Error ? e.message : String(e)}`;
     const verify = { head: 'unknown', commitsSince: 0, missingFiles: [], dirty: false } as const;
