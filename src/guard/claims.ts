@@ -6,12 +6,13 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { claimLive, claimsMarker, readMarker, renewDue } from '../handoff/state/claims-marker';
 import { setting } from '../config-keys';
-import { claimedByOthers, claimWaysOn, describeHits, holderNote, type Hit } from '../handoff/claims/tell';
+import { claimedByOthers, claimsOfOthers, claimWaysOn, describeHits, holderNote, type Hit } from '../handoff/claims/tell';
 import { isKnownSession } from '../handoff/state/lineage-record';
 import { leaveNote } from '../handoff/state/notes';
 import type { GuardContext } from './context';
 import type { Decision } from '../clients/event';
-import { keepForAfterTool, modelReadsBefore, writtenPaths } from './lifecycle';
+import { keepForAfterTool, modelReadsBefore } from './lifecycle';
+import { effectOf } from './effect';
 import type { Location } from './locate';
 
 /**
@@ -35,7 +36,8 @@ async function renewOwn(ctx: GuardContext, loc: Location): Promise<void> {
 export async function claimsOnWrite(ctx: GuardContext, loc: Location, d: Decision): Promise<Decision> {
   if (!existsSync(claimsMarker(loc.commonDir))) return d;
   const byRepo = new Map<string, { l: Location; paths: string[] }>();
-  for (const abs of writtenPaths(ctx)) {
+  const effect = effectOf(ctx);
+  for (const abs of effect.paths) {
     const l = ctx.locateFile(abs);
     if (!l) continue;
     const e = byRepo.get(l.worktree) ?? { l, paths: [] };
@@ -43,14 +45,18 @@ export async function claimsOnWrite(ctx: GuardContext, loc: Location, d: Decisio
     byRepo.set(l.worktree, e);
   }
   await renewOwn(ctx, loc);
-  const hits = [...byRepo.values()].flatMap(({ l, paths }) => claimedByOthers(l.commonDir, ctx.branch(l), ctx.session, paths).map((h) => ({ ...h, commonDir: l.commonDir })));
+  const named = [...byRepo.values()].flatMap(({ l, paths }) => claimedByOthers(l.commonDir, ctx.branch(l), ctx.session, paths).map((h) => ({ ...h, commonDir: l.commonDir })));
+  // a call that may write paths the guard cannot tell may write any path claimed on this branch
+  const unknown = named.length === 0 && effect.unknown !== null;
+  const hits = unknown ? claimsOfOthers(loc.commonDir, ctx.branch(loc), ctx.session).map((h) => ({ ...h, commonDir: loc.commonDir })) : named;
   if (hits.length === 0) return d;
-  const what = describeHits(hits);
+  const what = unknown ? `claims paths on this branch, and the guard cannot tell what this call writes (${effect.unknown}):\n${describeHits(hits)}` : `claims what this call writes:\n${describeHits(hits)}`;
   // claims hold by default; handoff.claims=tell makes them advisory
   const refused = setting(await ctx.config(loc), 'claims') !== 'tell';
   tellHolders(ctx, hits, refused);
-  if (refused) return { ...d, deny: `git-handoff: refused: another live session claims what this call writes:\n${what}\nNothing was written. ${claimWaysOn(hits)}` };
-  const tell = `git-handoff: another live session claims what this call writes:\n${what}\nIt is changing these paths now (claims are advisory here: handoff.claims=tell): coordinate before you change them (its handoff, \`git handoff claims\`).`;
+  const plainly = unknown ? ' Name the files it writes plainly (literal paths, code that names its files as plain strings), and the guard reads them.' : '';
+  if (refused) return { ...d, deny: `git-handoff: refused: another live session ${what}\nNothing was written.${plainly} ${claimWaysOn(hits)}` };
+  const tell = `git-handoff: another live session ${what}\nIt is changing these paths now (claims are advisory here: handoff.claims=tell): coordinate before you change them (its handoff, \`git handoff claims\`).`;
   // a call whose context its model would not read before the tool (Gemini CLI's file tools: BeforeTool's only channel,
   // systemMessage, is the person's) gets it after the tool, model and person, as the worktree warning
   if (!modelReadsBefore(ctx.event) && ctx.session) {

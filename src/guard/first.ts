@@ -14,7 +14,7 @@ import { SESSION_RE } from '../handoff/state/session';
 import { copilotAnswersNatively } from '../clients/copilot';
 import { detectClient, namedClient } from '../clients/index';
 import { MAX_FIRST_LOOK, surelyHarmless } from './allow';
-import type { GuardEvent, ToolAction } from '../clients/event';
+import type { GuardEvent } from '../clients/event';
 import { setting } from '../config-keys';
 import { trustedRepository } from '../git/trust';
 import { stripTerminalControls } from '../terminal-text';
@@ -26,7 +26,8 @@ import { lineText, type SimpleCommand } from './shell/command';
 import { gitInvocation } from './shell/git';
 import { parseShell } from './shell/parse';
 import type { Seen } from './context';
-import { hunkEdits, parsePatch, surelyOwnFile } from './rules/files';
+import { surelyOwnFile } from './rules/files';
+import { fileOps } from './effect';
 
 const TYPES: Record<string, string> = { hook_event_name: 'string', session_id: 'string', conversation_id: 'string', cwd: 'string', tool_name: 'string', tool_input: 'object' };
 
@@ -122,20 +123,9 @@ function located(seen: Seen): Location | null {
 /** A Write, Edit or apply_patch of this session's own protected handoff file that the file rule surely allows (rules/files.ts). */
 function ownFile(e: GuardEvent): boolean {
   if (e.kind !== 'pre-tool' || !e.session || !SESSION_RE.test(e.session)) return false;
-  const files = fileActions(e.action);
-  return files.length > 0 && files.every((a) => surelyOwnFile(a, e.cwd, e.session!));
-}
-
-/** A tool call as the file operations the full guard judges (a patch as rules/pre-tool.ts reads it); [] for others. */
-function fileActions(a: ToolAction): ToolAction[] {
-  if (a.type === 'write' || a.type === 'edit') return [a];
-  if (a.type !== 'patch') return [];
-  const files = parsePatch(a.patch);
-  // a deletion or a move is the full guard's to judge
-  if (files.some((f) => f.op === 'delete' || f.moveTo !== undefined)) return [];
-  return files.map((f) =>
-    f.op === 'add' ? { type: 'write', path: f.path, content: f.added.join('\n') } : { type: 'edit', path: f.path, edits: hunkEdits(f) },
-  );
+  // a deletion or a move (an operation of neither kind) is the full guard's to judge
+  const files = fileOps(e.action, e.cwd);
+  return files.length > 0 && files.every((op) => surelyOwnFile(op, e.session!));
 }
 
 /** The full guard refreshes a session's lease once a minute (src/guard/lifecycle.ts); the last refresh, unix ms. */
@@ -160,10 +150,9 @@ function recorded(seen: Seen): boolean {
   }
   if (!(Date.now() - beat < LEASE_EVERY_MS)) return false;
   // a claim is live somewhere in this repository: a write is the full guard's to tell (SPEC 10)
-  if (fileActions(e.action).length && existsSync(claimsMarker(loc.commonDir))) return false;
-  for (const a of fileActions(e.action)) {
-    if (a.type !== 'write' && a.type !== 'edit') continue;
-    const abs = path.resolve(e.cwd, a.path);
+  const files = fileOps(e.action, e.cwd);
+  if (files.length && existsSync(claimsMarker(loc.commonDir))) return false;
+  for (const { abs } of files) {
     const dir = path.dirname(abs);
     const l = dir === path.resolve(e.cwd) ? loc : locate(dir);
     if (!l) return false;

@@ -20,9 +20,7 @@ import { LEASE_EVERY_MS } from './first';
 import { clientProcess } from './client-process';
 import { clientPid, followLineage } from './lineage';
 import { writeJsonAtomic, type Location } from './locate';
-import { parsePatch } from './rules/files';
-import { parseShell } from './shell/parse';
-import { writeTargets } from './shell/writes';
+import { effectOf } from './effect';
 import { agentSessionOf } from '../client-names';
 import { ALL_RECORDS } from '../clients/records';
 
@@ -72,20 +70,6 @@ function writeState(loc: Location, session: string, s: SessionState): void {
       }
     }
   });
-}
-
-/** Absolute paths the tool call wrote, as far as its input says. */
-export function writtenPaths(ctx: GuardContext): string[] {
-  const a = ctx.event.action;
-  if (a.type === 'write' || a.type === 'edit') return [ctx.abs(a.path)];
-  if (a.type === 'patch') return parsePatch(a.patch).flatMap((f) => [f.path, ...(f.moveTo ? [f.moveTo] : [])]).map((p) => ctx.abs(p, a.cwd));
-  if (a.type === 'shell') {
-    // the line as the first look (or runGuard) read it, with these very arguments, when it could
-    return (ctx.shellLine ?? parseShell(a.command, a.cwd ?? ctx.event.cwd))
-      .flatMap(writeTargets)
-      .map((t) => ctx.abs(t.path, t.cwd));
-  }
-  return [];
 }
 
 /** Refreshes this session's lease at most once a minute; warns once when another live session holds the worktree. */
@@ -189,7 +173,7 @@ export async function beforeTool(ctx: GuardContext, loc: Location | null, lost: 
     claimRecord(loc.commonDir, { session, client: ctx.event.client, pid: null, procStart: null, worktree: loc.worktree, source: 'tool', from: null, t: Date.now(), inherited: [], lease: false });
   }
   const byRepo = new Map<string, { loc: Location; paths: string[]; gone: string[] }>();
-  for (const abs of writtenPaths(ctx)) {
+  for (const abs of effectOf(ctx).paths) {
     const l = ctx.locateFile(abs);
     if (!l) continue;
     const rel = path.relative(l.worktree, abs).split(path.sep).join('/');
@@ -236,7 +220,7 @@ async function afterCursorTool(ctx: GuardContext): Promise<Decision> {
   if (await ctx.guardOff(loc)) return {};
   const note = await followLineage(ctx, loc, 'tool');
   // a shell command was recorded by beforeShellExecution as an intent (it may not have run)
-  for (const abs of ctx.event.action.type === 'shell' ? [] : writtenPaths(ctx)) {
+  for (const abs of ctx.event.action.type === 'shell' ? [] : effectOf(ctx).paths) {
     const l = ctx.locateFile(abs);
     if (l) recordWrites(l.commonDir, session, l.worktree, [path.relative(l.worktree, abs).split(path.sep).join('/')], ctx.event.agentId ?? undefined);
   }

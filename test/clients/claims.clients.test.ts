@@ -9,7 +9,7 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { type TestRepo } from '../helpers/repo';
 import { converse } from './claude-script';
-import { runClient } from './every-client';
+import { mcpCall, runClient } from './every-client';
 import { CLAUDE_OFFLINE, CODEX_OFFLINE, ensureClaude, ensureCodex, ensureGeminiCli, GEMINI_OFFLINE, harnessPaths, PATH_WITH_BIN, useOffline, wiredFor } from './deps';
 
 const A = 'claims-holder-a1b2';
@@ -59,6 +59,24 @@ describe('claims, Claude Code offline', () => {
     expect(told.results[0].error).toBe(false);
     expect(JSON.stringify(told.requests)).toContain(`src/auth/login.ts is claimed by session ${A}`);
     expect(readFileSync(file, 'utf8')).toBe('export const login = 1;\n');
+  });
+
+  it("B's MCP filesystem server: its write of a path A claims is refused naming A, the file unchanged; its read of it and its write elsewhere go on", async () => {
+    const repo = await wiredFor('claude');
+    await claimedByA(repo);
+    repo.write('src/auth/login.ts', 'export const login = 2; // A, in progress\n');
+    const file = path.join(repo.dir, 'src', 'auth', 'login.ts');
+    const elsewhere = path.join(repo.dir, 'src', 'db.ts');
+    const run = await runClient('claude-code', repo, [
+      mcpCall('claude-code', 'read_text_file', { path: file }),
+      mcpCall('claude-code', 'write_file', { path: file, content: 'export const login = 3;\n' }),
+      mcpCall('claude-code', 'write_file', { path: elsewhere, content: 'export const db = 1;\n' }),
+    ]);
+    expect(run.results[0], run.out).toContain('A, in progress');
+    expect(run.results[1], run.out).toContain(`src/auth/login.ts is claimed by session ${A}`);
+    expect(run.results[1], run.out).toContain(NOTE);
+    expect(readFileSync(file, 'utf8')).toBe('export const login = 2; // A, in progress\n');
+    expect(readFileSync(elsewhere, 'utf8'), run.out).toBe('export const db = 1;\n');
   });
 });
 

@@ -6,7 +6,6 @@ import { describeOverlap, isValidTopic, overlapOf, overlapTokens } from '../../h
 import { SESSION_RE, short } from '../../handoff/state/session';
 import { neutral } from '../../terminal-text';
 import type { GuardContext } from '../context';
-import type { ToolAction } from '../../clients/event';
 // the one reader of the ownership marker, shared with `import` (one file, one owner)
 import { markerLine, markerOf } from '../../handoff/import/seed-file';
 import { readTextOr } from '../../read-file';
@@ -178,18 +177,18 @@ function keepsMarker(current: string, edits: ReadonlyArray<{ oldText: string; ne
  * the marker, nowhere near a git directory. The guard's first file answers these alone (no config, no glob engine,
  * no git); false means the full guard decides, as for every other case.
  */
-export function surelyOwnFile(a: ToolAction, cwd: string, me: string): boolean {
-  if (a.type !== 'write' && a.type !== 'edit') return false;
-  const abs = path.resolve(cwd, a.path);
+export function surelyOwnFile(a: FileOp, me: string): boolean {
+  if (a.kind !== 'write' && a.kind !== 'edit') return false;
+  const abs = a.abs;
   const parts = abs.split(path.sep);
   // anything refStoreWriteProblem could look at goes to the full guard
-  if (/[$`]/.test(a.path) || parts.includes('.git') || parts.includes('worktrees') || /\/\.git\//.test(abs)) return false;
+  if (/[$`]/.test(a.shown) || parts.includes('.git') || parts.includes('worktrees') || /\/\.git\//.test(abs)) return false;
   const name = path.basename(abs);
   if (!/^handoff-.*\.md$/.test(name) || path.basename(path.dirname(abs)) !== 'memory' || parseHandoffName(name).length === 0) return false;
-  if (a.type === 'write' && markerOf(a.content) !== me) return false;
+  if (a.kind === 'write' && markerOf(a.content ?? '') !== me) return false;
   const current = readTextOr(abs);
   if (current === null) {
-    if (a.type !== 'write') return false;
+    if (a.kind !== 'write') return false;
     try {
       // a new file beside another handoff file may get the overlap warning: the full rule looks
       return !readdirSync(path.dirname(abs)).some((f) => f !== name && f.startsWith('handoff-') && f.endsWith('.md'));
@@ -197,7 +196,7 @@ export function surelyOwnFile(a: ToolAction, cwd: string, me: string): boolean {
       return false;
     }
   }
-  return markerOf(current) === me && (a.type === 'write' || keepsMarker(current, a.edits, me));
+  return markerOf(current) === me && (a.kind === 'write' || keepsMarker(current, a.edits ?? [], me));
 }
 
 /**

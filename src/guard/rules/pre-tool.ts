@@ -19,7 +19,8 @@ import { gitInvocation, type GitInvocation } from '../shell/git';
 import { parseShell } from '../shell/parse';
 import { writeTargets, type WriteTarget } from '../shell/writes';
 import { hooksPathRemovalProblem, removesHooksPath, scopeArgs } from './git-config';
-import { hunkEdits, isProtected, judgeFile, parsePatch, type FileOp } from './files';
+import { isProtected, judgeFile, type FileOp } from './files';
+import { fileOps, noteEffect } from '../effect';
 import { interpreterWrites } from './interpreter-writes';
 import { commitNeedsSession, isHandoffCommand, judgeHandoffCommand, needsSession, plainHooksDir, productVariableProblem, sessionPrefix } from './inject';
 import { RECORDS } from '../../clients/records';
@@ -41,9 +42,7 @@ export async function preTool(ctx: GuardContext): Promise<Decision> {
   const a = ctx.event.action;
   const budget = new Budget();
   try {
-    if (a.type === 'write') return await fileDecision(ctx, [{ abs: ctx.abs(a.path), shown: a.path, kind: 'write', content: a.content }], budget);
-    if (a.type === 'edit') return await fileDecision(ctx, [{ abs: ctx.abs(a.path), shown: a.path, kind: 'edit', edits: a.edits }], budget);
-    if (a.type === 'patch') return await fileDecision(ctx, patchOps(ctx, a.patch, a.cwd), budget);
+    if (a.type === 'write' || a.type === 'edit' || a.type === 'patch') return await fileDecision(ctx, fileOps(a, ctx.event.cwd), budget);
     if (a.type === 'paths' && a.over) return failClosed(a.over);
     if (a.type === 'paths') {
       // each command line the tool was given is judged as one (no rewrite: its place in the arguments is not `command`)
@@ -169,23 +168,6 @@ function toolPathSpellings(given: string, home: string | undefined): string[] {
   return [...out].filter(Boolean);
 }
 
-function patchOps(ctx: GuardContext, patch: string, cwd: string | null): FileOp[] {
-  const ops: FileOp[] = [];
-  for (const f of parsePatch(patch)) {
-    const abs = ctx.abs(f.path, cwd);
-    if (f.op === 'add') ops.push({ abs, shown: f.path, kind: 'write', content: f.added.join('\n') });
-    else if (f.op === 'delete') ops.push({ abs, shown: f.path, kind: 'delete' });
-    else {
-      ops.push({ abs, shown: f.path, kind: 'edit', edits: hunkEdits(f) });
-      if (f.moveTo) {
-        ops.push({ abs, shown: f.path, kind: 'delete' });
-        ops.push({ abs: ctx.abs(f.moveTo, cwd), shown: f.moveTo, kind: 'shell' });
-      }
-    }
-  }
-  return ops;
-}
-
 /** A path with its symlinks resolved (the part that exists; the rest appended), so a link cannot hide a protected file. */
 function realOf(abs: string): string {
   const rest: string[] = [];
@@ -229,6 +211,8 @@ async function fileDecision(ctx: GuardContext, given: FileOp[], budget: Budget):
     const linked = loc && inode ? handoffFilesWithInode(loc.worktree, inode, budget).filter((f) => f !== real) : [];
     return [...named, ...linked.map((f) => ({ ...op, abs: f, shown: `${op.shown} (a hard link of ${path.relative(ctx.event.cwd, f) || f})`, kind: 'shell' as const }))];
   });
+  // what the call may write, as judged here, is what claims and the ledger read (../effect.ts)
+  noteEffect(ctx, ops.map((op) => op.abs));
   const fence = ops.length ? await perimeterOf(ctx) : null;
   for (const op of ops) {
     const refProblem = refStoreWriteProblem({ path: op.shown, kind: op.kind === 'delete' ? 'delete' : 'write', cwd: null }, op.abs);
@@ -269,7 +253,7 @@ const PARSE_BUDGET_MS = 5_000;
 
 async function shellDecision(ctx: GuardContext, command: string, cwd: string | null, budget: Budget): Promise<Decision> {
   // bounded input: a command too long to read is refused when it names protected things, allowed otherwise
-  if (command.length > MAX_COMMAND) return namesProtected(ctx.event.action) ? failClosed(`the command is longer than ${MAX_COMMAND / 1024} KiB`) : {};
+  if (command.length > MAX_COMMAND) return namesProtected(ctx.event.action) ? failClosed(`the command is longer than ${MAX_COMMAND / 1024} KiB`) : unread(ctx, `the command is longer than ${MAX_COMMAND / 1024} KiB`);
   // read once: the first look's reading of this very line when it has one
   // an xargs whose input is literal words (`printf 'memory\0' | xargs -0 rm -rf`) is judged as what it runs
   const cmds = withXargsInput(ctx.shellLine ?? bounded(() => parseShell(command, cwd ?? ctx.event.cwd), PARSE_BUDGET_MS));
@@ -280,7 +264,7 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
   const whole = lineText(cmds);
   // too many commands to read one by one: refused when it names, quoted or not, what the guard protects or a pattern
   const mayReach = () => namesProtected(ctx.event.action) || /handoff|\.git|refs\/|memory|[*?[]|\bgit\b/i.test(whole);
-  if (cmds.length > MAX_COMMANDS) return mayReach() ? failClosed(`the line runs more than ${MAX_COMMANDS} commands`) : {};
+  if (cmds.length > MAX_COMMANDS) return mayReach() ? failClosed(`the line runs more than ${MAX_COMMANDS} commands`) : unread(ctx, `the line runs more than ${MAX_COMMANDS} commands`);
   const ops: FileOp[] = [];
   // the directories whose interpreters' unread code was already judged on this line (rules/interpreter-writes.ts)
   const interpreted = new Set<string | null>();
@@ -305,11 +289,13 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     if (cmd.argv[0] === 'unset') for (const a of cmd.argv.slice(1)) if (!a.startsWith('-')) unset.add(a), delete carried[a];
     // a command line from a value the guard cannot see (runValueCommands in shell/values.ts)
     if (cmd.unseen && (COULD_PROTECT.test(whole) || COULD_PROTECT.test(command))) return { deny: unseenValue(cmd.unseen) };
+    if (cmd.unseen) unread(ctx, `${cmd.unseen} is run as a command built by an expansion`);
     const interp = interpreterProblem(cmd, whole, SHELLS);
     if (interp) return { deny: interp };
     // a script the guard cannot read (`echo … | sh` of an unknown producer, `source <(…)`, `$(…)` as the program)
     if (cmd.unread && cmd.builtBy) return { deny: builtScript(cmd.unread, cmd.builtBy) };
     if (cmd.unread && (COULD_PROTECT.test(whole) || COULD_PROTECT.test(command))) return { deny: unreadScript(cmd.unread) };
+    if (cmd.unread) unread(ctx, `${cmd.unread} runs commands it cannot read`);
     const git = gitInvocation(cmd);
     // git-handoff's own switches, and another session's id, set on the line (rules/inject.ts)
     const runs = cmd.argv.length > 0 && !DECLARES.has(cmd.argv[0]) && !isHandoffCommand(git ?? handoffByInterpreter(cmd, whole));
@@ -352,6 +338,7 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     if (code.unresolved) {
       const fence = await perimeterOf(ctx);
       if (code.fromBase || code.strings.some((s) => namesPerimeterPart(fence, s))) return { deny: unresolvedCode(cmd, code.unresolved) };
+      unread(ctx, `\`${path.basename(cmd.argv[0] ?? '')}\` runs code that writes files and ${code.unresolved}`);
     }
     // what the index changed earlier on the line loses when this command makes the worktree match it (rules/earlier.ts)
     const lost = earlier.discarded(git, top);
@@ -363,6 +350,7 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
       if (paths === null) {
         // the line as written counts too (a comment naming memory): quoting can hide a word there, never add one
         if (COULD_PROTECT.test(whole) || COULD_PROTECT.test(command)) return { deny: unresolvedTarget(t.path) };
+        unread(ctx, `\`${t.path}\` is built by an expansion, a pattern, or a directory changed to one`);
         continue;
       }
       for (const [i, p] of paths.entries()) {
@@ -393,6 +381,7 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     if (cmd.xargs && !harmlessCommand(cmd)) {
       const problem = await unseenArgumentsProblem(ctx, cmd, budget);
       if (problem) return { deny: problem };
+      unread(ctx, `\`xargs ${cmd.argv.join(' ')}\` takes its file names from its input`);
     }
     const inv = git ?? handoffByInterpreter(cmd, whole);
     // the guard by hand, install/uninstall, recover --from, another session's claims: the person's (rules/anchors.ts)
@@ -508,6 +497,12 @@ function copiedOver(t: WriteTarget, f: string, abs: string, vars: Record<string,
   const from = expandWord(t.from, vars, t.cwd, budget);
   if (from === null || from.length !== 1 || isPattern(from[0])) return true;
   return existsSync(path.join(ctx.abs(from[0], t.cwd), path.relative(abs, f)));
+}
+
+/** Allows what the rules cannot read whole, noting that the call may write paths the guard cannot tell (claims refuse it: ../claims.ts). */
+function unread(ctx: GuardContext, why: string): Decision {
+  noteEffect(ctx, [], why);
+  return {};
 }
 
 /** The refusal for a script the guard cannot read, on a line that names what it protects. */

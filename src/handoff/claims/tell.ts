@@ -9,10 +9,18 @@ export interface Hit {
   claim: ClaimView;
 }
 
+/** The live claims of sessions other than `session` on `branch`, from the marker alone (no git). */
+const othersClaims = (commonDir: string, branch: string | null, session: string | null, nowMs: number): ClaimView[] =>
+  existsSync(claimsMarker(commonDir)) ? readMarker(commonDir).filter((c) => (branch === null || c.branch === branch) && c.session !== session && claimLive(c, nowMs)) : [];
+
+/** Every path another live session claims on `branch`, as hits: what a call whose writes the guard cannot tell may reach. */
+export const claimsOfOthers = (commonDir: string, branch: string | null, session: string | null, nowMs = Date.now()): Hit[] =>
+  othersClaims(commonDir, branch, session, nowMs).flatMap((claim) => claim.paths.map((p) => ({ path: p, claim })));
+
 /** Paths (repository-relative) another live session claims on `branch`, from the marker alone (no git). */
 export function claimedByOthers(commonDir: string, branch: string | null, session: string | null, paths: string[], nowMs = Date.now()): Hit[] {
-  if (paths.length === 0 || !existsSync(claimsMarker(commonDir))) return [];
-  const claims = readMarker(commonDir).filter((c) => (branch === null || c.branch === branch) && c.session !== session && claimLive(c, nowMs));
+  if (paths.length === 0) return [];
+  const claims = othersClaims(commonDir, branch, session, nowMs);
   const hits: Hit[] = [];
   for (const p of paths) {
     for (const c of claims) {

@@ -1,0 +1,51 @@
+// What a tool call may write or remove (SPEC 10), read once: the protected-file rules (rules/pre-tool.ts) record here
+// every path they judge and why a call may write more than they can tell; claims (./claims.ts) and the ledger
+// (./lifecycle.ts) take their paths from this record, so there is one answer to "what does this call write".
+import path from 'node:path';
+import type { ToolAction } from '../clients/event';
+import type { GuardContext } from './context';
+import { hunkEdits, parsePatch, type FileOp } from './rules/files';
+
+export interface Effect {
+  /** absolute paths the call may write or remove (a move: its source and its destination) */
+  paths: Set<string>;
+  /** why the call may write paths the guard cannot tell (code not read whole, a target built by an expansion, xargs' input), or null: the set is known */
+  unknown: string | null;
+}
+
+const effects = new WeakMap<GuardContext, Effect>();
+
+/** Adds what the rules read of this call: paths it may write, or (`unknown`) why it may write others too. */
+export function noteEffect(ctx: GuardContext, paths: Iterable<string>, unknown: string | null = null): void {
+  const e = effects.get(ctx) ?? { paths: new Set<string>(), unknown: null };
+  for (const p of paths) e.paths.add(p);
+  e.unknown ??= unknown;
+  effects.set(ctx, e);
+}
+
+/** The call's effect as the rules read it; a call they did not read (surely harmless, or after the tool): its file action's. */
+export function effectOf(ctx: GuardContext): Effect {
+  return effects.get(ctx) ?? { paths: new Set(fileOps(ctx.event.action, ctx.event.cwd).map((op) => op.abs)), unknown: null };
+}
+
+/** A file tool's operations (`cwd`: the event's): a write, an edit, each file of a patch (a move: its source deleted, its destination written); [] for others. */
+export function fileOps(a: ToolAction, cwd: string): FileOp[] {
+  if (a.type === 'write') return [{ abs: path.resolve(cwd, a.path), shown: a.path, kind: 'write', content: a.content }];
+  if (a.type === 'edit') return [{ abs: path.resolve(cwd, a.path), shown: a.path, kind: 'edit', edits: a.edits }];
+  if (a.type !== 'patch') return [];
+  const at = path.resolve(cwd, a.cwd ?? '.');
+  const ops: FileOp[] = [];
+  for (const f of parsePatch(a.patch)) {
+    const abs = path.resolve(at, f.path);
+    if (f.op === 'add') ops.push({ abs, shown: f.path, kind: 'write', content: f.added.join('\n') });
+    else if (f.op === 'delete') ops.push({ abs, shown: f.path, kind: 'delete' });
+    else {
+      ops.push({ abs, shown: f.path, kind: 'edit', edits: hunkEdits(f) });
+      if (f.moveTo) {
+        ops.push({ abs, shown: f.path, kind: 'delete' });
+        ops.push({ abs: path.resolve(at, f.moveTo), shown: f.moveTo, kind: 'shell' });
+      }
+    }
+  }
+  return ops;
+}
