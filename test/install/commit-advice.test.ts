@@ -8,7 +8,8 @@ describe('install --agent: the commit advice', () => {
     const repo = makeRepo({ commit: true });
     const r = await repo.cli(['install', '--agent', 'augment']);
     expect(r.exitCode, String(r.stderr)).toBe(0);
-    const lines = String(r.stdout).split('\n');
+    // one line per message: a long one is wrapped, its further lines indented by two
+    const lines = String(r.stdout).replace(/\n  /g, ' ').split('\n');
     const commit = lines.filter((l) => l.startsWith('commit '));
     expect(commit).toHaveLength(1);
     expect(commit[0]).toMatch(/^commit \.augment\/hooks\/git-handoff-guard\.sh, AGENTS\.md to wire everyone/);

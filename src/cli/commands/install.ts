@@ -22,6 +22,7 @@ import type { GlobalArgs } from '../context';
 import { printJson, table } from '../output';
 import { personOnly } from '../person-only';
 import { ALL_RECORDS } from '../../clients/records';
+import { wrapWords } from '../../terminal-text';
 
 interface Args extends GlobalArgs {
   hooks?: boolean;
@@ -62,11 +63,13 @@ function commitAdvice(msgs: string[]): string[] {
   return [
     ...(shared.length
       ? [
-          `commit ${shared.join(', ')} to wire everyone who clones this repository (each of them then needs git-handoff on PATH), ` +
-            'or keep them to yourself (install --agent … --private puts them in .git/info/exclude); either way handoffs do not count them as uncommitted work while they are as install wrote them',
+          wrapWords(
+            `commit ${shared.join(', ')} to wire everyone who clones this repository (each of them then needs git-handoff on PATH), ` +
+              'or keep them to yourself (install --agent … --private puts them in .git/info/exclude); either way handoffs do not count them as uncommitted work while they are as install wrote them',
+          ),
         ]
       : []),
-    ...files.filter((f) => PERSONAL.has(f)).map((f) => `${f} is personal (this clone's, by its name): do not commit it; each person wires their own clone with \`git handoff install --agent ${PERSONAL.get(f)}\``),
+    ...files.filter((f) => PERSONAL.has(f)).map((f) => wrapWords(`${f} is personal (this clone's, by its name): do not commit it; each person wires their own clone with \`git handoff install --agent ${PERSONAL.get(f)}\``)),
   ];
 }
 
