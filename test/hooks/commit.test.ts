@@ -101,6 +101,23 @@ describe('the session trailer, whatever the subject', () => {
   });
 });
 
+describe('the session trailer follows commit.cleanup', () => {
+  it('with commit.cleanup=strip a -m of comment lines only is empty to git: no trailer makes it a commit; with verbatim it is kept and trailered', async () => {
+    const repo = await hookedRepo();
+    const before = head(repo);
+    for (const config of [['-c', 'commit.cleanup=strip'], []]) {
+      if (!config.length) repo.git(['config', 'commit.cleanup', 'strip']);
+      const r = gitAs(repo, A, [...config, 'commit', '--allow-empty', '-m', '#42 only a comment']);
+      expect(r.status).not.toBe(0);
+      expect(r.stderr).toMatch(/empty commit message/);
+      expect(head(repo)).toBe(before);
+    }
+    repo.git(['config', 'commit.cleanup', 'verbatim']);
+    expect(gitAs(repo, A, ['commit', '-q', '--allow-empty', '-m', '#42 kept verbatim']).status).toBe(0);
+    expect(messageOf(repo)).toBe(`#42 kept verbatim\n\nClaude-Session-Id: ${A}\nHandoff-Client: cli\n\n`);
+  });
+});
+
 describe("a session's commit: staged paths of another live session", () => {
   it("two sessions in one worktree: the second cannot commit the first one's files; the printed fix works", async () => {
     const repo = await hookedRepo();
