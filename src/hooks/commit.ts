@@ -39,11 +39,12 @@ const AUTO_COMMENT = '#;@!$%^&|:';
 
 /**
  * How git will clean this message up (git-commit --cleanup): commit.cleanup, whose `default` and `scissors` strip
- * comments only where an editor opens; git gives the hooks GIT_EDITOR=: when none does.
+ * comments only where an editor opens; git gives the hooks GIT_EDITOR=: when none does, but a person's GIT_EDITOR=:
+ * reads the same, so a message git made for the editor (prepare-commit-msg's source none or `template`) counts as edited.
  */
-function cleanupMode(c: HookContext): 'strip' | 'whitespace' | 'verbatim' | 'scissors' {
+function cleanupMode(c: HookContext, source?: string): 'strip' | 'whitespace' | 'verbatim' | 'scissors' {
   const set = messageConfig(c).cleanup;
-  const edited = c.env.GIT_EDITOR !== ':';
+  const edited = c.env.GIT_EDITOR !== ':' || source === '' || source === 'template';
   if (set === 'verbatim' || set === 'whitespace') return set;
   if (set === 'strip') return 'strip';
   if (set === 'scissors') return edited ? 'scissors' : 'whitespace';
@@ -65,8 +66,8 @@ function commentOf(c: HookContext, body: string, scissors: string | undefined): 
  * True when git keeps text of the message (`bytes`) by its cleanup mode: a trailer must not turn an aborted (empty)
  * commit into one, and a message git keeps whole (`-m`, `-F`) has no comment lines, whatever they begin with.
  */
-function hasContent(c: HookContext, bytes: Buffer): boolean {
-  const mode = cleanupMode(c);
+function hasContent(c: HookContext, bytes: Buffer, source?: string): boolean {
+  const mode = cleanupMode(c, source);
   const text = bytes.toString('utf8');
   const cut = mode === 'strip' || mode === 'scissors' ? text.search(/^. -+ >8 -+$/m) : -1;
   const body = cut === -1 ? text : text.slice(0, cut);
@@ -98,13 +99,13 @@ function messageConfig(c: HookContext): MessageConfig {
  * The session's trailers: its id, and the client it runs in (`Handoff-Client`, the name of SPEC 3; `cli` when none
  * says), added to the message file (`bytes` its content); answers the file's content after.
  */
-function addSessionTrailer(c: HookContext, file: string, bytes: Buffer): Buffer {
+function addSessionTrailer(c: HookContext, file: string, bytes: Buffer, source?: string): Buffer {
   // git merge writes its message without a final newline, and interpret-trailers would then glue the trailer to the subject.
   const text = bytes.toString('latin1');
   const ended = text && !text.endsWith('\n') ? `${text}\n` : text;
   const trailers: Array<[string, string]> = [[TRAILER.session, c.session!], ...(c.client ? [[TRAILER.client, c.client] as [string, string]] : [])];
   // where git keeps every line (no editor), interpret-trailers must take none for a comment: a comment character none begins
-  const plain = cleanupMode(c) === 'strip' ? undefined : [...`${AUTO_COMMENT}~`].find((ch) => !ended.split('\n').some((l) => l.startsWith(ch)));
+  const plain = cleanupMode(c, source) === 'strip' ? undefined : [...`${AUTO_COMMENT}~`].find((ch) => !ended.split('\n').some((l) => l.startsWith(ch)));
   // in this process where that is interpret-trailers' answer; else git writes them
   const own = messageConfig(c).defaultTrailers && (plain === undefined || plain === '#') ? addTrailersInProcess(ended, trailers) : null;
   if (own !== null) {
@@ -149,8 +150,8 @@ export function prepareCommitMsg(c: HookContext): Refusal | null {
   let message: Buffer = readFileSync(file);
   let ids = idsOfFile(c, file, message);
   // no content: the editor will open, and commit-msg adds the trailers once there is a message
-  if (ids.length === 0 && hasContent(c, message)) {
-    message = addSessionTrailer(c, file, message);
+  if (ids.length === 0 && hasContent(c, message, c.args[1] ?? '')) {
+    message = addSessionTrailer(c, file, message, c.args[1] ?? '');
     ids = [c.session];
   }
   // a message claiming another session (`--trailer`, -C/-c/-F, a cherry-pick's or a merge's) is refused here, where

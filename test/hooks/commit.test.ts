@@ -112,6 +112,11 @@ describe('the session trailer follows commit.cleanup', () => {
       expect(r.stderr).toMatch(/empty commit message/);
       expect(head(repo)).toBe(before);
     }
+    // an editor that leaves the message as git wrote it (GIT_EDITOR=:, as a CI sets it): comments only, aborted
+    repo.git(['config', '--unset', 'commit.cleanup']);
+    const r = gitAs(repo, A, ['commit', '--allow-empty'], { GIT_EDITOR: ':' });
+    expect(r.stderr).toMatch(/empty commit message/);
+    expect(head(repo)).toBe(before);
     repo.git(['config', 'commit.cleanup', 'verbatim']);
     expect(gitAs(repo, A, ['commit', '-q', '--allow-empty', '-m', '#42 kept verbatim']).status).toBe(0);
     expect(messageOf(repo)).toBe(`#42 kept verbatim\n\nClaude-Session-Id: ${A}\nHandoff-Client: cli\n\n`);
