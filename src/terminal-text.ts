@@ -26,3 +26,16 @@ export function neutral(text: string, max = 200): string {
   if (/^[\p{L}\p{N} _./@+,:=~%#()-]*\u2026?$/u.test(cut)) return cut;
   return JSON.stringify(stripTerminalControls(cut)).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/`/g, '\\u0060');
 }
+
+/** `text` broken at spaces into lines of at most `width` characters, each after the first indented by two (a longer word stays whole). */
+export function wrapWords(text: string, width = 100): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = `  ${word}`;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  return [...lines, line].join('\n');
+}

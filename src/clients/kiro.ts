@@ -1,11 +1,13 @@
-// Kiro's CLI (read from kiro.dev/docs/cli/hooks and aws/amazon-q-developer-cli docs/hooks.md, its origin; not run
-// here: no offline build): hooks are the `hooks` field of an agent file, `.kiro/agents/<name>.json` or
-// `~/.kiro/agents/<name>.json`, and only the agent in use runs them. `preToolUse` entries `{matcher, command,
-// timeout_ms, cache_ttl_seconds}` get `{hook_event_name, cwd, tool_name, tool_input}` — no session id at all — for its
-// tools `execute_bash {command}` (`shell` in newer builds), `fs_write {command: create|str_replace|insert|append,
-// path, file_text, old_str, new_str, new_str}` (`write`), `fs_read`, MCP `@server/tool`. Exit 2 refuses and stderr
-// goes to the model; any other status warns and lets the call run. The IDE's hooks (`.kiro/hooks/*.json`, 1.0) run
-// commands whose input is not documented: they are kept as hook files (the perimeter), not wired.
+// Kiro's CLI (read from kiro.dev/docs/cli/hooks, kiro.dev/docs/cli/v3/hooks and aws/amazon-q-developer-cli
+// docs/hooks.md, its origin; not run here: no offline build). CLI 3 reads standalone hook files,
+// `.kiro/hooks/<name>.json` (`{"version": "v1", "hooks": [{name, trigger, matcher, action: {type: "command",
+// command}, timeout}]}`), that apply to every agent of the workspace; the `hooks` field of an agent file,
+// `.kiro/agents/<name>.json` or `~/.kiro/agents/<name>.json`, still works in CLI 3 and is all CLI 2 reads, for the
+// agent in use only. `preToolUse` entries `{matcher, command, timeout_ms, cache_ttl_seconds}` get `{hook_event_name,
+// cwd, tool_name, tool_input}` — no session id at all — for its tools `execute_bash {command}` (`shell` in newer
+// builds), `fs_write {command: create|str_replace|insert|append, path, file_text, old_str, new_str, new_str}`
+// (`write`), `fs_read`, MCP `@server/tool`. Exit 2 refuses and stderr goes to the model; any other status warns and
+// lets the call run. CLI 3's event names are its triggers' (`PreToolUse`), read as the older camelCase ones.
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { exitAnswer } from './answer';
@@ -25,7 +27,13 @@ const KIRO_AGENTS_DIR = '.kiro/agents';
 const KIRO_AGENT_FILE = `${KIRO_AGENTS_DIR}/git-handoff.json`;
 
 const EVENTS = { preToolUse: undefined };
-const KINDS: Record<string, EventKind> = { preToolUse: 'pre-tool', postToolUse: 'post-tool', agentSpawn: 'session-start', stop: 'stop' };
+const KINDS: Record<string, EventKind> = { preToolUse: 'pre-tool', postToolUse: 'post-tool', agentSpawn: 'session-start', stop: 'stop', PreToolUse: 'pre-tool', PostToolUse: 'post-tool', AgentSpawn: 'session-start', Stop: 'stop' };
+
+/** CLI 3's standalone hook file, read for every agent of the workspace (the default agent included). */
+const KIRO_HOOK_FILE = '.kiro/hooks/git-handoff.json';
+/** Its one hook: the guard before every tool (`*`); the other CLI 3 triggers' payloads are not documented. */
+const hookFile = (command: string) =>
+  `${JSON.stringify({ version: 'v1', hooks: [{ name: 'git-handoff-guard', trigger: 'PreToolUse', matcher: '*', action: { type: 'command', command }, timeout: HOOK_TIMEOUT_S }] }, null, 2)}\n`;
 
 /** Our entries in an agent file's `hooks`: every tool (`*`), answers never cached (a cached allow would skip the guard). */
 const entries = (command: string) => ({ preToolUse: [{ matcher: '*', command, timeout_ms: HOOK_TIMEOUT_S * 1000, cache_ttl_seconds: 0 }] });
@@ -49,6 +57,7 @@ export const wiring: Wiring = {
       /* no agents yet */
     }
     return [
+      { file: KIRO_HOOK_FILE, text: hookFile(command) },
       { file: KIRO_AGENT_FILE, json: { at: ['hooks'], base: { name: 'git-handoff', description: "Kiro's default tools, with git-handoff's guard before each tool call", tools: ['*'] }, entries: entries(command) } },
       ...mine.map((f) => ({ file: `${KIRO_AGENTS_DIR}/${f}`, json: { at: ['hooks'], entries: entries(command) } })),
     ];
@@ -82,8 +91,11 @@ export const record: ClientRecord = {
   name: 'kiro',
   agent: 'kiro',
   home: { dir: '.kiro' },
-  hookFiles: [{ scope: 'project', file: KIRO_AGENT_FILE }],
-  // every agent file carries hooks, and the IDE reads every hooks file
+  hookFiles: [
+    { scope: 'project', file: KIRO_HOOK_FILE },
+    { scope: 'project', file: KIRO_AGENT_FILE },
+  ],
+  // every agent file carries hooks, and CLI 3 and the IDE read every hooks file
   hookDirs: [
     { scope: 'project', file: KIRO_AGENTS_DIR },
     { scope: 'project', file: '.kiro/hooks' },

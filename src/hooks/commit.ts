@@ -34,27 +34,62 @@ const trailersOfFile = (c: HookContext, file: string): string[] => messageFileTr
  */
 const idsOfFile = (c: HookContext, file: string, bytes: Buffer): string[] => (KEYED.test(bytes.toString('latin1')) ? sessionIdsIn(trailersOfFile(c, file)) : []);
 
-/** True when the message (`bytes`) has text besides comments: a trailer must not turn an aborted (empty) commit into one. */
-function hasContent(c: HookContext, bytes: Buffer): boolean {
-  const comment = messageConfig(c).comment?.trim() || '#';
-  const text = bytes.toString('utf8');
-  const cut = text.search(/^. -+ >8 -+$/m);
-  const body = cut === -1 ? text : text.slice(0, cut);
-  return body.split('\n').some((l) => l.trim() !== '' && (comment === 'auto' ? !/^[#;@!$%^&|:]/.test(l) : !l.startsWith(comment)));
+/** The lines git may take for comments where core.commentChar is `auto` (builtin/commit.c adjust_comment_line_char). */
+const AUTO_COMMENT = '#;@!$%^&|:';
+
+/**
+ * How git will clean this message up (git-commit --cleanup): commit.cleanup, whose `default` and `scissors` strip
+ * comments only where an editor opens; git gives the hooks GIT_EDITOR=: when none does, but a person's GIT_EDITOR=:
+ * reads the same, so a message git made for the editor (prepare-commit-msg's source none or `template`) counts as edited.
+ */
+function cleanupMode(c: HookContext, source?: string): 'strip' | 'whitespace' | 'verbatim' | 'scissors' {
+  const set = messageConfig(c).cleanup;
+  const edited = c.env.GIT_EDITOR !== ':' || source === '' || source === 'template';
+  if (set === 'verbatim' || set === 'whitespace') return set;
+  if (set === 'strip') return 'strip';
+  if (set === 'scissors') return edited ? 'scissors' : 'whitespace';
+  return edited ? 'strip' : 'whitespace';
 }
 
 /**
- * What git's reading of a message here depends on: core.commentChar, and whether it reads trailers by its defaults (no
- * trailer.* key), so that addTrailersInProcess writes what interpret-trailers would. One read of the configuration per
- * hook, in this process where that is git's answer (else from git, and the trailers are git's to write).
+ * The character git's comment lines begin with in an edited message: core.commentChar; where it is `auto`, the one git
+ * wrote its own lines with (its scissors line, else its closing comment line).
  */
-const messageConfigs = new WeakMap<HookContext, { comment: string | undefined; defaultTrailers: boolean }>();
-function messageConfig(c: HookContext): { comment: string | undefined; defaultTrailers: boolean } {
+function commentOf(c: HookContext, body: string, scissors: string | undefined): string {
+  const set = messageConfig(c).comment?.trim() || '#';
+  if (set !== 'auto') return set;
+  const last = scissors ?? body.trimEnd().split('\n').at(-1) ?? '';
+  return AUTO_COMMENT.includes(last[0]) ? last[0] : '#';
+}
+
+/**
+ * True when git keeps text of the message (`bytes`) by its cleanup mode: a trailer must not turn an aborted (empty)
+ * commit into one, and a message git keeps whole (`-m`, `-F`) has no comment lines, whatever they begin with.
+ */
+function hasContent(c: HookContext, bytes: Buffer, source?: string): boolean {
+  const mode = cleanupMode(c, source);
+  const text = bytes.toString('utf8');
+  const cut = mode === 'strip' || mode === 'scissors' ? text.search(/^. -+ >8 -+$/m) : -1;
+  const body = cut === -1 ? text : text.slice(0, cut);
+  const comment = mode === 'strip' ? commentOf(c, body, cut === -1 ? undefined : text.slice(cut, cut + 1)) : null;
+  return body.split('\n').some((l) => l.trim() !== '' && (comment === null || !l.startsWith(comment)));
+}
+
+/**
+ * What git's reading of a message here depends on: core.commentChar, commit.cleanup, and whether it reads trailers by
+ * its defaults (no trailer.* key), so that addTrailersInProcess writes what interpret-trailers would. One read of the
+ * configuration per hook, in this process where that is git's answer (else from git, and the trailers are git's to write).
+ */
+type MessageConfig = { comment: string | undefined; cleanup: string | undefined; defaultTrailers: boolean };
+const messageConfigs = new WeakMap<HookContext, MessageConfig>();
+function messageConfig(c: HookContext): MessageConfig {
   let m = messageConfigs.get(c);
   if (!m) {
-    const own = readConfigInProcess(c.repo, /^(core\.commentchar$|trailer\.)/);
+    const own = readConfigInProcess(c.repo, /^(core\.commentchar$|commit\.cleanup$|trailer\.)/);
     const comment = own ? own.get('core.commentchar')?.at(-1) : configValue(c.config(), 'core.commentChar');
-    m = { comment, defaultTrailers: !!own && own.size === (comment === undefined ? 0 : 1) && (comment === undefined || comment === '#') };
+    const cleanup = own ? own.get('commit.cleanup')?.at(-1) : configValue(c.config(), 'commit.cleanup');
+    const trailerKeys = own ? [...own.keys()].filter((k) => k.startsWith('trailer.')).length : 1;
+    m = { comment, cleanup, defaultTrailers: trailerKeys === 0 && (comment === undefined || comment === '#') };
     messageConfigs.set(c, m);
   }
   return m;
@@ -64,20 +99,22 @@ function messageConfig(c: HookContext): { comment: string | undefined; defaultTr
  * The session's trailers: its id, and the client it runs in (`Handoff-Client`, the name of SPEC 3; `cli` when none
  * says), added to the message file (`bytes` its content); answers the file's content after.
  */
-function addSessionTrailer(c: HookContext, file: string, bytes: Buffer): Buffer {
+function addSessionTrailer(c: HookContext, file: string, bytes: Buffer, source?: string): Buffer {
   // git merge writes its message without a final newline, and interpret-trailers would then glue the trailer to the subject.
   const text = bytes.toString('latin1');
   const ended = text && !text.endsWith('\n') ? `${text}\n` : text;
   const trailers: Array<[string, string]> = [[TRAILER.session, c.session!], ...(c.client ? [[TRAILER.client, c.client] as [string, string]] : [])];
+  // where git keeps every line (no editor), interpret-trailers must take none for a comment: a comment character none begins
+  const plain = cleanupMode(c, source) === 'strip' ? undefined : [...`${AUTO_COMMENT}~`].find((ch) => !ended.split('\n').some((l) => l.startsWith(ch)));
   // in this process where that is interpret-trailers' answer; else git writes them
-  const own = messageConfig(c).defaultTrailers ? addTrailersInProcess(ended, trailers) : null;
+  const own = messageConfig(c).defaultTrailers && (plain === undefined || plain === '#') ? addTrailersInProcess(ended, trailers) : null;
   if (own !== null) {
     const out = Buffer.from(own, 'latin1');
     writeFileSync(file, out);
     return out;
   }
   if (ended !== text) appendFileSync(file, '\n');
-  c.repo.out(['interpret-trailers', '--in-place', '--no-divider', '--where', 'end', '--if-exists', 'doNothing', ...trailers.flatMap(([k, v]) => ['--trailer', `${k}: ${v}`]), file]);
+  c.repo.out([...(plain ? ['-c', `core.commentChar=${plain}`] : []), 'interpret-trailers', '--in-place', '--no-divider', '--where', 'end', '--if-exists', 'doNothing', ...trailers.flatMap(([k, v]) => ['--trailer', `${k}: ${v}`]), file]);
   return readFileSync(file);
 }
 
@@ -113,8 +150,8 @@ export function prepareCommitMsg(c: HookContext): Refusal | null {
   let message: Buffer = readFileSync(file);
   let ids = idsOfFile(c, file, message);
   // no content: the editor will open, and commit-msg adds the trailers once there is a message
-  if (ids.length === 0 && hasContent(c, message)) {
-    message = addSessionTrailer(c, file, message);
+  if (ids.length === 0 && hasContent(c, message, c.args[1] ?? '')) {
+    message = addSessionTrailer(c, file, message, c.args[1] ?? '');
     ids = [c.session];
   }
   // a message claiming another session (`--trailer`, -C/-c/-F, a cherry-pick's or a merge's) is refused here, where

@@ -11,7 +11,8 @@ import { installWrite, restoreOriginal } from '../handoff/state/install-record';
 import type { DoctorItem, InstallOptions } from '../wiring';
 import { CODEX_TRUST_HOW, loginShellProblem } from './codex-trust';
 import { trustGateItems, trustGateSteps } from './trust-gates';
-import { addDenies, removeDenies, sandboxDenies, sandboxItem } from './sandbox';
+import { wrapWords } from '../terminal-text';
+import { addDenies, removeDenies, sandboxDenies, sandboxItem, sandboxNote } from './sandbox';
 import { AGENT_CLIENT, SESSION_VARS, type Agent, type ClientName } from '../client-names';
 import { matcherRoutes } from '../clients/record';
 import { RECORDS } from '../clients/records';
@@ -230,8 +231,8 @@ export function installAgents(repo: Repo, o: InstallOptions): string[] {
     if (JSON.stringify(settings) === before) msgs.push(`${w.settings}: already wired (${agent})`);
     else {
       writeJson(file, settings, repo.commonDir);
-      msgs.push(`${w.settings}: wired \`${command}\` for ${Object.keys(w.events).join(', ')}`);
-      if (denied) msgs.push(`${w.settings}: its sandbox (when on) keeps ${sandboxDenies(root, repo.commonDir).join(', ')} read-only too (sandbox.filesystem.denyWrite); git handoff doctor says whether it is on`);
+      msgs.push(wrapWords(`${w.settings}: wired \`${command}\` for ${Object.keys(w.events).join(', ')}`));
+      if (denied) msgs.push(sandboxNote(w.settings, root, repo.commonDir));
     }
     msgs.push(installSnippet(path.join(root, w.notes), w.notes, repo.commonDir));
     msgs.push(...installSkill(root, agent, repo.commonDir));

@@ -19,7 +19,13 @@ import { userStateDir } from '../user-dirs';
 /** The files and folders under <git-common-dir>/handoff/ that only serve a running guard or command (claims.json: the claims state file, a cache of the tables). */
 const TRANSIENT = ['guard', 'guard-config.json', 'guard-config.plain', 'guard.log', 'lineage', 'ledger', 'processes', 'record-seen.json', 'versions.json', 'listing', 'hooks-for-agents.json', 'refusals.jsonl', 'refusals.jsonl.1', 'contact.json', 'claims.json', 'sync-seen.json', 'claims-seen.json', 'claims-refs.json'];
 /** The refs that hold handoffs or what a command kept of one (user data). */
-const DATA = [HANDOFF_PREFIX, ARCHIVE_PREFIX, DROPPED_PREFIX, ROGUE_PREFIX, KEPT_PREFIX, NOTES_REF, `${REMOTES_ROOT}*/handoffs/**`, 'refs/remotes/*/handoffs/**'];
+const LOCAL_DATA = [HANDOFF_PREFIX, ARCHIVE_PREFIX, DROPPED_PREFIX, ROGUE_PREFIX, KEPT_PREFIX, NOTES_REF];
+const DATA = [...LOCAL_DATA, `${REMOTES_ROOT}*/handoffs/**`, 'refs/remotes/*/handoffs/**'];
+/** Where sync keeps each remote's claims tables (trackingClaimsPrefix), as a for-each-ref pattern. */
+const TRACKED_CLAIMS = `${REMOTES_ROOT}*/claims/**`;
+
+/** The command that deletes every ref under `patterns`, as the user pastes it into sh (patterns quoted: sh must not glob them). */
+const deleteRefs = (patterns: string[]) => `\`git for-each-ref --format='delete %(refname)' ${patterns.map((p) => `'${p}'`).join(' ')} | git update-ref --stdin\``;
 
 const refsUnder = (repo: Storage, patterns: string[]): Array<{ ref: string; oid: string }> => repo.listRefNames(patterns);
 
@@ -68,7 +74,7 @@ export function removeLocalState(repo: Storage, inUse: string | null): string[] 
     const audit = existsSync(auditFile(repo.commonDir)) ? ` and ${path.join(shown, 'audit.jsonl')} (who took over, dropped or bypassed what)` : '';
     msgs.push(
       `kept: your handoffs (${handoffs} ref${handoffs === 1 ? '' : 's'} under ${HANDOFF_PREFIX} and ${ARCHIVE_PREFIX}), ${RECORD_REF} (the loss record that restores them)` +
-        `${audit}: they are data, not wiring (git handoff list --all shows them; \`git for-each-ref --format='delete %(refname)' ${HANDOFF_PREFIX} ${ARCHIVE_PREFIX} ${RECORD_REF} | git update-ref --stdin\` deletes them)`,
+        `${audit}, and what sync keeps of each remote (${REMOTES_ROOT}<remote>/): they are data, not wiring (git handoff list --all shows them; ${deleteRefs([...LOCAL_DATA, RECORD_REF, REMOTES_ROOT])} deletes them)`,
     );
   }
   msgs.push(...claimsKept(repo));
@@ -92,15 +98,20 @@ export function removeLocalState(repo: Storage, inUse: string | null): string[] 
 /** The claims tables (SPEC 10) here and on the remotes this clone fetched them from: shared with other clones, kept, said how to remove. */
 function claimsKept(repo: Storage): string[] {
   const here = refsUnder(repo, [CLAIMS_PREFIX]);
-  // where claim and release publish (the handoff remote), and any remote whose tables a sync brought here
+  // where claim and release publish (the handoff remote)
   const { remote } = claimsRemote(repo, repo.config());
-  const fetched = refsUnder(repo, ['refs/remotes/*/claims/']).map((r) => r.ref.split('/')[2]);
-  const remotes = [...new Set([...(here.length && remote ? [remote] : []), ...fetched])];
+  // each remote's tables by name: this clone's own there, and those a sync brought here (refs/handoff-remotes/<R>/claims/…)
+  const tables = new Map<string, Set<string>>(here.length && remote ? [[remote, new Set(here.map((r) => r.ref))]] : []);
+  for (const { ref } of refsUnder(repo, [TRACKED_CLAIMS])) {
+    const [, , name, ...rest] = ref.split('/');
+    tables.set(name, (tables.get(name) ?? new Set()).add(`refs/${rest.join('/')}`));
+  }
+  const remotes = [...tables.keys()];
   if (!here.length && !remotes.length) return [];
-  const on = remotes.map((r) => `${r} (\`git push ${r} --delete refs/claims/<branch>\`, each branch)`);
+  const on = remotes.map((r) => `${r} (\`git push ${r} --delete ${[...tables.get(r)!].join(' ')}\`)`);
   return [
     `kept: the claims tables ${here.length ? `${CLAIMS_PREFIX}<branch> here (${here.length})` : ''}${here.length && on.length ? ' and ' : ''}${on.length ? `on ${on.join(', ')}` : ''}: ` +
       `claims other clones see; \`git handoff release --session <id>\` ends a session's, ` +
-      `\`git for-each-ref --format='delete %(refname)' ${CLAIMS_PREFIX} refs/remotes/*/claims/ | git update-ref --stdin\` deletes them here`,
+      `${deleteRefs([CLAIMS_PREFIX, TRACKED_CLAIMS])} deletes them here`,
   ];
 }

@@ -21,10 +21,29 @@ import { readJsonOr } from '../read-file';
  * the protected handoff files (their pattern's fixed part: `memory`; globs are not honoured on Linux).
  */
 export function sandboxDenies(worktree: string, commonDir: string): string[] {
-  const clients = ALL_RECORDS.flatMap((r) => [...r.hookFiles, ...(r.hookDirs ?? []), ...(r.pluginDirs ?? [])].filter((f) => f.scope === 'project' || f.scope === 'local').map((f) => f.file));
+  const { wiring, own } = denyParts(worktree, commonDir);
+  return [...new Set([...wiring, ...own])];
+}
+
+/** sandboxDenies in two: the clients' wiring, and git-handoff's own state and handoff folders. */
+function denyParts(worktree: string, commonDir: string): { wiring: string[]; own: string[] } {
+  const wiring = ALL_RECORDS.flatMap((r) => [...r.hookFiles, ...(r.hookDirs ?? []), ...(r.pluginDirs ?? [])].filter((f) => f.scope === 'project' || f.scope === 'local').map((f) => f.file));
   const state = path.relative(worktree, handoffDir(commonDir));
   const handoffs = DEFAULT_PROTECT.map((p) => p.replace(/^(\*\*\/)+/, '').split('/').slice(0, -1).join('/')).filter((d) => d && !/[*?[{]/.test(d));
-  return [...new Set([...clients, ...(state.startsWith('..') || path.isAbsolute(state) ? [] : [state]), ...handoffs])];
+  return { wiring: [...new Set(wiring)], own: [...new Set([...(state.startsWith('..') || path.isAbsolute(state) ? [] : [state]), ...handoffs])].filter((d) => !wiring.includes(d)) };
+}
+
+/**
+ * What install says of the denyWrite entries it added to `settings`: git-handoff's own by name, the clients' wiring by
+ * count (most are for clients this user does not have; the settings file lists them), in lines a terminal keeps whole.
+ */
+export function sandboxNote(settings: string, worktree: string, commonDir: string): string {
+  const { wiring, own } = denyParts(worktree, commonDir);
+  return [
+    `${settings}: its sandbox (when on) keeps ${own.join(', ').replace(/, ([^,]*)$/, ' and $1')} read-only too,`,
+    `  and the ${wiring.length} paths of every client's wiring (listed in its sandbox.filesystem.denyWrite);`,
+    '  git handoff doctor says whether the sandbox is on',
+  ].join('\n');
 }
 
 type Json = Record<string, any>;

@@ -4,7 +4,7 @@
 // exit 2 with the reason on stderr), lets a harmless call through with nothing said, and uninstall gives every file
 // back byte for byte. The same through the real Cline CLI, Kilo Code CLI and droid: test/clients/{cline,kilo,droid}.clients.test.ts.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Agent } from '../../src/client-names';
@@ -12,6 +12,7 @@ import { WIRING } from '../../src/clients/wirings';
 import { shPayloadCommand } from '../../src/clients/wiring';
 import { foreignWorld, FOREIGN_FILE, OWN_FILE } from '../guard/world';
 import { json, refOf, ROOT, type TestRepo } from '../helpers/repo';
+import { tree } from '../helpers/tree';
 import { ME, OTHER, payload } from '../guard/helpers';
 
 const THEIR_REF = 'refs/handoffs/main/auth-refactor';
@@ -133,18 +134,6 @@ function wired(repo: TestRepo, agent: Agent): string {
   // a plugin's guard, else the first command holding the guard
   const plugin = /^const GUARD = (".*")$/m.exec(text);
   return plugin ? JSON.parse(plugin[1]) : /"command": "([^"]*git-handoff[^"]*)"/.exec(text)![1];
-}
-
-/** Every file under the worktree but .git, with its bytes. */
-function tree(dir: string, rel = ''): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const n of readdirSync(path.join(dir, rel))) {
-    if (rel === '' && n === '.git') continue;
-    const f = path.join(rel, n);
-    if (statSync(path.join(dir, f)).isDirectory()) Object.assign(out, tree(dir, f));
-    else out[f] = readFileSync(path.join(dir, f), 'utf8');
-  }
-  return out;
 }
 
 describe('the clients of issue 56, through what install --agent wires', () => {

@@ -1,9 +1,9 @@
 // The commit hooks under real `git commit`: the session trailer, one session per message, and staged
 // paths of another live session refused; a person is never refused for ownership.
-import { readFileSync, symlinkSync } from 'node:fs';
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { A, B, gitAs, head, hookedRepo, lease, ledgerWrite, messageOf, blockedByA, stagedTakeBack } from './helpers';
+import { A, B, gitAs, head, hookedRepo, lease, ledgerWrite, messageOf, blockedByA, script, stagedTakeBack } from './helpers';
 
 const HOUR = 3_600_000;
 
@@ -71,6 +71,55 @@ describe('prepare-commit-msg and commit-msg', () => {
     expect(gitAs(repo, A, ['commit', '-q', '--amend', '--no-edit', '--allow-empty']).status).toBe(0);
     expect(gitAs(repo, null, ['commit', '-q', '--amend', '--no-edit', '--allow-empty']).status).toBe(0);
     expect(messageOf(repo)).toContain(`Claude-Session-Id: ${A}`);
+  });
+});
+
+describe('the session trailer, whatever the subject', () => {
+  const trailer = `\n\nClaude-Session-Id: ${A}\nHandoff-Client: cli\n\n`;
+  it('a subject git keeps that looks like a comment (-m, -F, commentChar auto or `;`) and an edited message: one trailer each, and another session cannot reset the commit away', async () => {
+    const repo = await hookedRepo();
+    const editor = script(path.join(repo.dir, '..', 'editor.sh'), `#!/bin/sh\nprintf 'edited subject\\n# a comment line\\n' > "$1.new"\ncat "$1" >> "$1.new"\nmv "$1.new" "$1"\n`);
+    writeFileSync(path.join(repo.dir, '..', 'msg.txt'), 'from a file\n\n# see issue 42\n');
+    const cases: Array<[string[], string, string]> = [
+      [['commit', '-q', '--allow-empty', '-m', '#42 fix the crash'], '', '#42 fix the crash'],
+      [['-c', 'core.commentChar=auto', 'commit', '-q', '--allow-empty', '-m', ':sparkles: add the feature'], '', ':sparkles: add the feature'],
+      [['-c', 'core.commentChar=;', 'commit', '-q', '--allow-empty', '-m', '; semicolon subject'], '', '; semicolon subject'],
+      [['commit', '-q', '--allow-empty', '-F', path.join(repo.dir, '..', 'msg.txt')], '', 'from a file\n\n# see issue 42'],
+      [['commit', '-q', '--allow-empty'], editor, 'edited subject'],
+      [['-c', 'core.commentChar=auto', 'commit', '-q', '--allow-empty'], editor.replace(/$/, ''), 'edited subject'],
+    ];
+    for (const [args, ed, kept] of cases) {
+      const r = gitAs(repo, A, args, ed ? { GIT_EDITOR: ed } : {});
+      expect(r.status, r.stderr).toBe(0);
+      expect(messageOf(repo)).toBe(`${kept}${trailer}`);
+      const tip = head(repo);
+      const refused = gitAs(repo, B, ['reset', '-q', '--hard', 'HEAD~1']);
+      expect(refused.status).not.toBe(0);
+      expect(refused.stderr).toContain(`commit ${tip.slice(0, 12)} by session aaaaaaaa`);
+      expect(head(repo)).toBe(tip);
+    }
+  });
+});
+
+describe('the session trailer follows commit.cleanup', () => {
+  it('with commit.cleanup=strip a -m of comment lines only is empty to git: no trailer makes it a commit; with verbatim it is kept and trailered', async () => {
+    const repo = await hookedRepo();
+    const before = head(repo);
+    for (const config of [['-c', 'commit.cleanup=strip'], []]) {
+      if (!config.length) repo.git(['config', 'commit.cleanup', 'strip']);
+      const r = gitAs(repo, A, [...config, 'commit', '--allow-empty', '-m', '#42 only a comment']);
+      expect(r.status).not.toBe(0);
+      expect(r.stderr).toMatch(/empty commit message/);
+      expect(head(repo)).toBe(before);
+    }
+    // an editor that leaves the message as git wrote it (GIT_EDITOR=:, as a CI sets it): comments only, aborted
+    repo.git(['config', '--unset', 'commit.cleanup']);
+    const r = gitAs(repo, A, ['commit', '--allow-empty'], { GIT_EDITOR: ':' });
+    expect(r.stderr).toMatch(/empty commit message/);
+    expect(head(repo)).toBe(before);
+    repo.git(['config', 'commit.cleanup', 'verbatim']);
+    expect(gitAs(repo, A, ['commit', '-q', '--allow-empty', '-m', '#42 kept verbatim']).status).toBe(0);
+    expect(messageOf(repo)).toBe(`#42 kept verbatim\n\nClaude-Session-Id: ${A}\nHandoff-Client: cli\n\n`);
   });
 });
 

@@ -21,6 +21,8 @@ import type { DoctorItem, InstallOptions } from '../../wiring';
 import type { GlobalArgs } from '../context';
 import { printJson, table } from '../output';
 import { personOnly } from '../person-only';
+import { ALL_RECORDS } from '../../clients/records';
+import { wrapWords } from '../../terminal-text';
 
 interface Args extends GlobalArgs {
   hooks?: boolean;
@@ -51,13 +53,24 @@ const HOOKS_PER_REPOSITORY =
 const NO_HOOKS =
   'git hooks not installed (--no-hooks): a client that skips the project hooks (untrusted) leaves nothing to refuse raw handoff ref moves; the loss record still reports and `git handoff recover` restores them';
 
-/** Whether to commit what install --agent wrote: said once, after the files it names. */
-function commitAdvice(msgs: string[]): string {
+/** Files a client keeps to one clone by their name (a record's `local` scope), with the agent that wires them. */
+const PERSONAL = new Map(ALL_RECORDS.flatMap((r) => (r.agent === null ? [] : r.hookFiles).filter((f) => f.scope === 'local').map((f) => [f.file, r.agent] as const)));
+
+/** Whether to commit what install --agent wrote: said once, after the files it names; a personal file is not to commit. */
+function commitAdvice(msgs: string[]): string[] {
   const files = [...new Set(msgs.map((m) => m.split(':')[0]).filter((f) => /^\.|\.md$/.test(f)))];
-  return (
-    `commit ${files.join(', ')} to wire everyone who clones this repository (each of them then needs git-handoff on PATH), ` +
-    'or keep them to yourself (install --agent … --private puts them in .git/info/exclude); either way handoffs do not count them as uncommitted work while they are as install wrote them'
-  );
+  const shared = files.filter((f) => !PERSONAL.has(f));
+  return [
+    ...(shared.length
+      ? [
+          wrapWords(
+            `commit ${shared.join(', ')} to wire everyone who clones this repository (each of them then needs git-handoff on PATH), ` +
+              'or keep them to yourself (install --agent … --private puts them in .git/info/exclude); either way handoffs do not count them as uncommitted work while they are as install wrote them',
+          ),
+        ]
+      : []),
+    ...files.filter((f) => PERSONAL.has(f)).map((f) => wrapWords(`${f} is personal (this clone's, by its name): do not commit it; each person wires their own clone with \`git handoff install --agent ${PERSONAL.get(f)}\``)),
+  ];
 }
 
 const options = (y: Argv<GlobalArgs>) =>
@@ -112,7 +125,7 @@ async function actions(a: Args, agents: InstallOptions['agents'], mode: 'install
     else if (agents && a.hooks === false) msgs.push(NO_HOOKS);
     if (agents) {
       const wired = installAgents(repo, { agents, command: a.launcher });
-      msgs.push(...wired, ...(a.private ? excludeWiring(repo, agents) : [commitAdvice(wired)]));
+      msgs.push(...wired, ...(a.private ? excludeWiring(repo, agents) : commitAdvice(wired)));
     }
     if (a.remote !== undefined) msgs.push(...(await installRemote(repo, a.remote)));
   } else {
