@@ -11,7 +11,7 @@ import { parseTrailerLines } from '../store/document';
 import { branchPrefix, decodeBranch } from '../store/names';
 import { commitRecord, moveRef } from '../store/tx';
 import { upgradeTracking } from '../store/tx/migrate';
-import { AGAIN, CONTENDED, hostLimited, LOST, retryingAsync, TRANSIENT, untilWonAsync, type Wait } from '../../retry';
+import { AGAIN, CLAIMS_CROWD, CONTENDED, hostLimited, LOST, retryingAsync, TRANSIENT, untilWonAsync, type Wait } from '../../retry';
 import type { ClientProcess } from '../state/session-process';
 import { short, type SessionRef } from '../state/session';
 import { writeMarker } from '../state/claims-marker';
@@ -157,7 +157,8 @@ async function changeOnce<R>(repo: Storage, branch: string, session: string, mut
   // the caller's listing of refs, when it holds this table's, stands for the first read (the move's compare-and-swap
   // still checks it); every later attempt reads the ref again
   const listed = o.recs?.find((r) => r.ref === local);
-  // another writer won the compare-and-swap (here, or on the remote): wait a little, read again, decide again
+  // another writer won the compare-and-swap (here, or on the remote): wait a little, read again, decide again (a claim
+  // that now overlaps a live one is refused there, naming its holder)
   const busy = (attempts: number) => new HandoffError('concurrent', 'claims-busy', `the claims table of ${branch} kept changing under ${attempts} attempts; run it again`, { branch });
   return untilWonAsync<ChangeResult<R>>(async (attempt) => {
     const now = Date.now();
@@ -221,7 +222,7 @@ async function changeOnce<R>(repo: Storage, branch: string, session: string, mut
       return { result: step.result, oid, published, lost: [] };
     }
     return LOST;
-  }, { policy: CONTENDED, gaveUp: busy });
+  }, { policy: CLAIMS_CROWD, gaveUp: busy });
 }
 
 // ---- claim and release -----------------------------------------------------------------------------------------
