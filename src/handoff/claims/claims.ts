@@ -17,7 +17,6 @@ import { short, type SessionRef } from '../state/session';
 import { writeMarker } from '../state/claims-marker';
 import { isKnownSession } from '../state/lineage-record';
 import { leaveNote } from '../state/notes';
-import { takenNote } from './tell';
 import { judgeExpiry, judging, saveSightings } from './expiry';
 import { claimsMovedOutside, noteClaimsMove } from './outside';
 import { overlapping } from './overlap';
@@ -427,6 +426,15 @@ export function topicOf(repo: Storage, branch: string, session: string, recs?: r
   const prefix = branchPrefix(branch);
   const mine = (recs ? recs.filter((r) => r.ref.startsWith(prefix)) : repo.listRefs([prefix])).filter((r) => parseTrailerLines(r.trailers).session === session).sort((a, b) => b.time - a.time);
   return mine[0] ? mine[0].ref.slice(prefix.length) : null;
+}
+
+/** What the holder of a claim taken over is told (SPEC 10): who took its whole claim, when, why, and what it holds now. */
+function takenNote(o: { held: string[]; by: string; byClient: string | null; branch: string; at: number; reason: string | null; holds: string[]; asked?: string[] }): string {
+  return (
+    `git-handoff: session ${o.by}${o.byClient ? ` (${o.byClient})` : ''} took over your claim on ${o.held.join(' ')} (branch ${o.branch}) at ${new Date(o.at * 1000).toISOString().replace(/\.000Z$/, 'Z')}${o.reason ? `: ${JSON.stringify(o.reason)}` : ''}; ` +
+    `it holds ${o.holds.join(' ')} now${o.asked ? ` (asked: ${o.asked.join(' ')})` : ''}, your whole claim with it, and your writes there are refused while its claim lives. ` +
+    `\`git handoff claims\` shows it; ask that session, or work on other paths.`
+  );
 }
 
 /**

@@ -70,15 +70,6 @@ export function holderNote(hits: Hit[], writer: string, writerClient: string, re
   });
 }
 
-/** What the holder of a claim taken over is told (SPEC 10): who took its whole claim, when, why, and what it holds now. */
-export function takenNote(o: { held: string[]; by: string; byClient: string | null; branch: string; at: number; reason: string | null; holds: string[]; asked?: string[] }): string {
-  return (
-    `git-handoff: session ${o.by}${o.byClient ? ` (${o.byClient})` : ''} took over your claim on ${o.held.join(' ')} (branch ${o.branch}) at ${when(o.at)}${o.reason ? `: ${JSON.stringify(o.reason)}` : ''}; ` +
-    `it holds ${o.holds.join(' ')} now${o.asked ? ` (asked: ${o.asked.join(' ')})` : ''}, your whole claim with it, and your writes there are refused while its claim lives. ` +
-    `\`git handoff claims\` shows it; ask that session, or work on other paths.`
-  );
-}
-
 /** The claims block of the session start view: the live claims on the branch, this clone's and the remote's. */
 export function claimsView(claims: ClaimView[], session: string | null, remote: string | null): string | null {
   if (claims.length === 0) return null;
