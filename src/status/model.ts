@@ -77,7 +77,8 @@ export function readStatus(repo: Repo, o: StatusOptions = {}): Status {
       kind: 'refused-call',
       at: r.t,
       session: r.session,
-      message: r.by === 'guard' ? `${r.client ?? 'an agent'}'s tool call refused: ${r.what} (${r.why})` : r.by.startsWith('githook:') ? `the git hook ${r.by.slice(8)} refused: ${r.what} (${r.why})` : `${r.what} refused: ${r.why}`,
+      // the whole reason (holder, note, expiry, ways on): the one-line views shorten it
+      message: `${r.by === 'guard' ? `${r.client ?? 'an agent'}'s tool call refused: ${r.what}` : r.by.startsWith('githook:') ? `the git hook ${r.by.slice(8)} refused: ${r.what}` : `${r.what} refused`}\n${r.why}`,
     })),
     ...takeovers(repo, read, side, now),
     ...recordAttention(repo),
