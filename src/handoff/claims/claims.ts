@@ -259,7 +259,7 @@ export function claimedError(specs: string[], holders: Claim[], me: string, nowM
     'owned',
     'claimed',
     `already claimed by another live session (you are session ${me}):\n${lines.join('\n')}\n` +
-      `Ways on: work on other paths, wait for its release (\`git handoff claims\` shows it), or take it over on the record: ` +
+      `Ways on: work on other paths, wait for its release (\`git handoff claims\` shows it), or take its whole claim over on the record: ` +
       `git handoff claim ${specs.map(shellWord).join(' ')} --take-over --reason "<why>"`,
     { holders: holders.map(publicClaim) },
   );
