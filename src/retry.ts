@@ -27,8 +27,14 @@ export const LOCK_WAIT_MS = 30_000;
 
 /** A compare-and-swap of a local ref lost to another writer, who is done within milliseconds: 2–4 ms, growing to 30–60. */
 export const LOST_RACE: BackoffPolicy = { name: 'lost-race', startMs: 2, growth: 1.5, jitter: 1, maxMs: 30, deadlineMs: Infinity, attempts: 60 };
-/** A compare-and-swap of the claims lost to another writer, here or on the remote, or git's config lock taken: 5–10 ms, growing to 60–120. */
+/** A lock of a claims tracking ref or of git's config taken by another writer: 5–10 ms, growing to 60–120. */
 export const CONTENDED: BackoffPolicy = { name: 'contended', startMs: 5, growth: 1.5, jitter: 1, maxMs: 60, deadlineMs: LOCK_WAIT_MS, attempts: 60 };
+/**
+ * A compare-and-swap of a claims table lost to another session's change (here or on the remote): each loss is another
+ * writer's win, so a crowd of disjoint claims moves and is waited out by attempts, not by the clock; 5–10 ms growing to
+ * 0.5–1 s, which spreads the crowd's next tries apart.
+ */
+export const CLAIMS_CROWD: BackoffPolicy = { name: 'claims-crowd', startMs: 5, growth: 1.6, jitter: 1, maxMs: 500, deadlineMs: 180_000, attempts: 100 };
 /**
  * A ref lock a live process may hold: 5–15 ms, growing to 75–225, for as long as the caller's rule (the lock file's
  * age, LOCK_WAIT_MS) lets it.

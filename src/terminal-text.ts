@@ -15,6 +15,9 @@ export const escapeJsonControls = (json: string): string => json.replace(JSON_RA
 /** Text with every terminal control removed (tabs and newlines kept). */
 export const stripTerminalControls = (text: string): string => text.replace(TERMINAL_CONTROLS, '');
 
+/** At most `max` characters, cut at a word boundary with an ellipsis, never inside a word. */
+export const wordCut = (s: string, max: number) => (s.length <= max ? s : `${s.slice(0, max + 1).replace(/\s+\S*$/, '')}…`);
+
 /**
  * Text that came from a file, a marker, a remote or another session, made safe to show inside a refusal, on a
  * terminal or to the model: controls removed, and anything but plain printable text (a tag, a quote, a backtick, a

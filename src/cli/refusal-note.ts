@@ -1,5 +1,6 @@
 // A command refused as another session's (exit 3: a handoff owned, paths claimed), kept in the refusals record
 // (src/handoff/state/refusals.ts) beside the guard's and the hooks' refusals, for `status` and `web`.
+import { shellWord } from '../clients/event';
 import { toHandoffError } from '../errors';
 import { openRepo } from '../git/repo';
 import { noteRefusal } from '../handoff/state/refusals';
@@ -17,7 +18,7 @@ export function noteCommandRefusal(e: unknown, argv: string[]): void {
     } catch {
       // an invalid id in the environment: the record names none
     }
-    noteRefusal(openRepo().commonDir, { by: `git handoff ${argv.find((a) => !a.startsWith('-')) ?? ''}`.trim(), session, client: null, what: `git handoff ${argv.join(' ')}`, why: err.message });
+    noteRefusal(openRepo().commonDir, { by: `git handoff ${argv.find((a) => !a.startsWith('-')) ?? ''}`.trim(), session, client: null, what: `git handoff ${argv.map(shellWord).join(' ')}`, why: err.message });
   } catch {
     // not a repository: nothing to keep it in
   }

@@ -30,6 +30,8 @@ export interface FrontFacts {
 
 /** The session doctor's probes name: nobody's. */
 export const PROBE_SESSION = 'git-handoff-doctor';
+/** The shell call doctor's probes send, which the guard must refuse (a handoff ref moved directly). */
+export const PROBE_COMMAND = 'git update-ref -d refs/handoffs/doctor/probe-wiring';
 
 export type FileScope = 'project' | 'local' | 'user' | 'system';
 

@@ -14,7 +14,8 @@ import { trustGateItems, trustGateSteps } from './trust-gates';
 import { wrapWords } from '../terminal-text';
 import { addDenies, removeDenies, sandboxDenies, sandboxItem, sandboxNote } from './sandbox';
 import { AGENT_CLIENT, SESSION_VARS, type Agent, type ClientName } from '../client-names';
-import { matcherRoutes } from '../clients/record';
+import { matcherRoutes, PROBE_COMMAND } from '../clients/record';
+import { wordCut } from '../terminal-text';
 import { RECORDS } from '../clients/records';
 import { afterCommand, GUARD_TEXT, hookCommand, hookGroups, hookTimeoutProblem, PAYLOAD_FLAG, SOURCED_FLAG, SPLIT_FLAGS, type Wiring } from '../clients/wiring';
 import { WIRING } from '../clients/wirings';
@@ -428,7 +429,7 @@ function doctorVSCode(worktree: string, w: Wiring, preToolUse: any[] | null, off
   if (off) return { component, status: 'info', detail: `${reads}; the guard is off in this repository (git config handoff.guard off), so it allows everything` };
   // VS Code runs every group (a split event's two: hookGroups), and any refusal refuses
   const commands = [...new Set((preToolUse.flatMap((g) => (Array.isArray(g?.hooks) ? g.hooks : [])).filter(isOurs) as Array<{ command: string }>).map((h) => h.command))];
-  const shapes = RECORDS.vscode.probes(worktree, `git update-ref -d ${PROBE_REF}`);
+  const shapes = RECORDS.vscode.probes(worktree, PROBE_COMMAND);
   for (const [shape, payload] of shapes) {
     const probes = commands.map((command) => probeCommand(worktree, 'claude', command, payload));
     if (!probes.some((p) => p.ok)) return { component, status: 'broken', detail: `${reads}, but a probe in its shape (${shape}) was not refused: ${probes.map((p) => p.detail).join('; ')}` };
@@ -528,13 +529,9 @@ function doctorCodexPath(): DoctorItem[] {
   return [shell ? { component: 'agent codex PATH', status: 'broken', detail: shell } : { component: 'agent codex PATH', status: 'ok', detail: 'a login shell finds git-handoff' }];
 }
 
-const PROBE_REF = 'refs/handoffs/doctor/probe-wiring';
-
-/** At most `max` characters, cut at a word boundary with an ellipsis, never inside a word. */
-const wordCut = (s: string, max: number) => (s.length <= max ? s : `${s.slice(0, max + 1).replace(/\s+\S*$/, '')}…`);
 
 /** A synthetic refusal-worthy payload in the client's shape (its record's first probe). */
-const probePayload = (agent: Agent, cwd: string): Record<string, unknown> => RECORDS[AGENT_CLIENT[agent]].probes(cwd, `git update-ref -d ${PROBE_REF}`)[0][1];
+const probePayload = (agent: Agent, cwd: string): Record<string, unknown> => RECORDS[AGENT_CLIENT[agent]].probes(cwd, PROBE_COMMAND)[0][1];
 
 /** Runs the exact command the client's before-tool hook runs, with a payload it must refuse, and reads the answer. */
 function probeWiring(cwd: string, agent: Agent, groups: any[]): { ok: boolean; detail: string } {

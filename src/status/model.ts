@@ -4,10 +4,10 @@
 import { readConfig } from '../git/config';
 import { trace } from '../trace';
 import { listRefs, type RefRecord } from '../git/refs';
-import { trailerBlockLines, trailerReader } from '../git/trailers';
+import { trailerBlockLines } from '../git/trailers';
 import type { Repo } from '../git/repo';
 import { claimsRemote, listClaims, publicClaim, type ClaimView } from '../handoff/claims/claims';
-import { CLAIMS_PREFIX, trackingClaimsPrefix } from '../handoff/claims/table';
+import { CLAIMS_PREFIX, readClaimChange, trackingClaimsPrefix } from '../handoff/claims/table';
 import { compareRecord, unchangedSinceCheck } from '../handoff/record/record-check';
 import { listTracked, readRecord, readSeen, RECORD_REF } from '../handoff/store/tx/record';
 import { readContacts } from '../handoff/state/contact';
@@ -43,11 +43,6 @@ interface StatusOptions {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-// a claims table's change, as its commit's trailers say it (SPEC 10)
-const readClaimChange = trailerReader(
-  { session: 'Claude-Session-Id', branch: 'Handoff-Branch', action: 'Handoff-Claim', reason: 'Handoff-Reason' },
-  { paths: 'Handoff-Claim-Path', from: 'Handoff-Takeover-From' },
-);
 
 /** Reads the whole status once. Git processes: the listing (list's), the leases, one of claims, notes and their times, and the history of the last day where any ref moved. */
 export function readStatus(repo: Repo, o: StatusOptions = {}): Status {
@@ -82,7 +77,8 @@ export function readStatus(repo: Repo, o: StatusOptions = {}): Status {
       kind: 'refused-call',
       at: r.t,
       session: r.session,
-      message: r.by === 'guard' ? `${r.client ?? 'an agent'}'s tool call refused: ${r.what} (${r.why})` : r.by.startsWith('githook:') ? `the git hook ${r.by.slice(8)} refused: ${r.what} (${r.why})` : `${r.what} refused: ${r.why}`,
+      // the whole reason (holder, note, expiry, ways on): the one-line views shorten it
+      message: `${r.by === 'guard' ? `${r.client ?? 'an agent'}'s tool call refused: ${r.what}` : r.by.startsWith('githook:') ? `the git hook ${r.by.slice(8)} refused: ${r.what}` : `${r.what} refused`}\n${r.why}`,
     })),
     ...takeovers(repo, read, side, now),
     ...recordAttention(repo),

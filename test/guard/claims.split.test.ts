@@ -78,10 +78,10 @@ describe('the guard holds a write to a claimed path', () => {
 
     const took = await repo.cli(['claim', 'src/auth/', '--session', ME, '--take-over', '--reason', 'the OAuth move is mine now']);
     expect(took.exitCode, String(took.stderr)).toBe(0);
-    expect(String(took.stdout)).toContain(`taken over from session ${OTHER}: told at its next tool call`);
+    expect(String(took.stdout)).toContain(`took over session ${OTHER}'s claim on src/auth/ (asked: src/auth/), told at its next tool call`);
     expect(String(took.stdout)).toContain('enforced:');
     const start = contextOf((await guard(repo, payload(repo, 'claude-code/session-start.json', {}, OTHER))).answer);
-    expect(start).toContain(`your claim on src/auth/ (branch main) was taken over by session ${ME}`);
+    expect(start).toContain(`session ${ME} (cli) took over your claim on src/auth/ (branch main)`);
     expect(start).toContain('"the OAuth move is mine now"');
     // and now its own write there is refused, naming the taker
     expect(denial(await guard(repo, writeCall(repo, 'src/auth/login.ts', OTHER)))).toContain(`claimed by session ${ME}`);

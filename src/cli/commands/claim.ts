@@ -8,14 +8,12 @@ import { parseDuration, setting } from '../../config-keys';
 import { listRefs, type RefRecord } from '../../git/refs';
 import { openRepo, type Repo } from '../../git/repo';
 import { branchPrefix, LEASE_PREFIX } from '../../handoff/store/names';
-import { assertTtl, claimMutation, changeClaims, claimsRemote, claimTtlMs, listClaims, publicClaim, releaseMutation, topicOf, type ChangeResult, type Published } from '../../handoff/claims/claims';
+import { assertTtl, claimMutation, changeClaims, claimsRemote, claimTtlMs, listClaims, publicClaim, releaseMutation, tellClaimTaken, topicOf, type ChangeResult, type Published } from '../../handoff/claims/claims';
 import { normalizeSpec } from '../../handoff/claims/overlap';
 import { claimsRef } from '../../handoff/claims/table';
 import { readLease } from '../../handoff/store/leases';
 import { describeProcess, readSessionProcesses, type ClientProcess } from '../../handoff/state/session-process';
 import { requireSession, short, type SessionRef } from '../../handoff/state/session';
-import { isKnownSession } from '../../handoff/state/lineage-record';
-import { leaveNote } from '../../handoff/state/notes';
 import type { Claim } from '../../handoff/state/claims-marker';
 import { resolveBranch } from '../../handoff/store/store';
 import type { GlobalArgs } from '../context';
@@ -123,29 +121,17 @@ export const claimCommand: CommandModule<GlobalArgs, ClaimArgs> = {
       }),
       { config, offline: !!a.offline, recs },
     );
-    for (const h of r.result.takenFrom) tellClaimTaken(repo, h, session, branch, a.reason!.trim(), r.result.claim.paths);
+    for (const h of r.result.takenFrom) tellClaimTaken(repo, h, { id: session.id, client: session.client }, branch, a.reason!.trim(), r.result.claim.paths, Math.floor(Date.now() / 1000), specs);
     if (a.json) return printJson({ ...publicClaim(r.result.claim), branch, enforced: setting(config, 'claims') !== 'tell', renewed: r.result.renewed, takenFrom: r.result.takenFrom.map(publicClaim), published: r.published, oid: r.oid, conflicts: r.lost.map((l) => ({ claim: publicClaim(l.claim), holder: publicClaim(l.holder) })) });
     for (const l of [...(r.outside ?? []).map((w) => `git-handoff: warning: ${w}`), ...lostLines(r)]) process.stderr.write(terminalSafe(l) + '\n');
     if (a.quiet) return;
     const c = r.result.claim;
-    const taken = r.result.takenFrom.length ? ` (taken over from ${r.result.takenFrom.map((h) => `session ${h.session}`).join(', ')}: told at its next tool call)` : '';
+    // a takeover takes the holders' whole claims: said with what was asked
+    const taken = r.result.takenFrom.map((h) => `; took over session ${h.session}'s claim on ${h.paths.join(' ')} (asked: ${specs.join(' ')}), told at its next tool call (in another clone: once both have synced)`).join('');
     process.stdout.write(terminalSafe(`${r.result.renewed ? 'renewed' : 'claimed'} ${c.paths.join(' ')} on ${branch} until ${new Date(c.expires * 1000).toISOString()}${taken}; ${publishedLine(r.published)}`) + '\n');
     process.stdout.write(terminalSafe(claimsEnforcedLine(setting(config, 'claims') !== 'tell')) + '\n');
   },
 };
-
-/** The session whose claim was taken over hears of it at its next tool call and session start (a session this clone has seen). */
-function tellClaimTaken(repo: Repo, held: Claim, by: SessionRef, branch: string, reason: string, paths: string[]): void {
-  if (held.session === by.id || !isKnownSession(repo.commonDir, held.session)) return;
-  const at = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-  leaveNote(repo.commonDir, held.session, {
-    kind: 'claim-taken',
-    key: `claim-taken ${held.id} ${by.id}`,
-    text:
-      `git-handoff: your claim on ${held.paths.join(' ')} (branch ${branch}) was taken over by session ${by.id} (${by.client}) at ${at}: ${JSON.stringify(reason)}; ` +
-      `it claims ${paths.join(' ')} now, and your writes there are refused while its claim lives. \`git handoff claims\` shows it; ask that session, or work on other paths.`,
-  });
-}
 
 interface ClaimsArgs extends GlobalArgs {
   all?: boolean;

@@ -5,6 +5,8 @@ import { writeSync } from 'node:fs';
 import type { Argv, CommandModule } from 'yargs';
 import { openRepo, type Repo } from '../../git/repo';
 import { short } from '../../handoff/state/session';
+import { oneLine } from '../../handoff/store/document';
+import { wordCut } from '../../terminal-text';
 import type { Attention, Status, StatusClaim, StatusHandoff, StatusSession } from '../../status/model';
 import type { GlobalArgs } from '../context';
 import { readerFor } from '../identity';
@@ -20,7 +22,6 @@ interface Args extends GlobalArgs {
   role?: string;
 }
 
-/** Rows a screen shows of each list; `--json` has them all. */
 /** How many of each section a screen shows; a watch on a small terminal shows fewer (fitted below). */
 interface Shown {
   sessions: number;
@@ -28,6 +29,8 @@ interface Shown {
   attention: number;
 }
 const SHOWN: Shown = { sessions: 12, handoffs: 20, attention: 12 };
+/** An entry's line on the screen: enough for a refusal's who, note and expiry. */
+const ATTENTION_LINE_MAX = 360;
 
 export const statusCommand: CommandModule<GlobalArgs, Args> = {
   command: 'status',
@@ -157,7 +160,8 @@ function attentionLine(x: Attention, now: number): string {
   const c = colors();
   // an event's time; a time to come (a claim's end) is in the message
   const when = !x.at || Date.parse(x.at) > now ? '' : `${relativeTime(x.at, now)}: `;
-  return `  ${c.red('!')} ${when}${x.message}${x.command ? `\n      ${c.dim('→')} ${x.command}` : ''}`;
+  // one line each: a whole refusal is in --json and on the page
+  return `  ${c.red('!')} ${when}${wordCut(oneLine(x.message), ATTENTION_LINE_MAX)}${x.command ? `\n      ${c.dim('→')} ${x.command}` : ''}`;
 }
 
 /** The screen: one header line, then the sessions, the handoffs and what needs a person, each cut to a screen's share. */

@@ -11,15 +11,17 @@ import { parseTrailerLines } from '../store/document';
 import { branchPrefix, decodeBranch } from '../store/names';
 import { commitRecord, moveRef } from '../store/tx';
 import { upgradeTracking } from '../store/tx/migrate';
-import { AGAIN, CONTENDED, hostLimited, LOST, retryingAsync, TRANSIENT, untilWonAsync, type Wait } from '../../retry';
+import { AGAIN, CLAIMS_CROWD, CONTENDED, hostLimited, LOST, retryingAsync, TRANSIENT, untilWonAsync, type Wait } from '../../retry';
 import type { ClientProcess } from '../state/session-process';
 import { short, type SessionRef } from '../state/session';
 import { writeMarker } from '../state/claims-marker';
+import { isKnownSession } from '../state/lineage-record';
+import { leaveNote } from '../state/notes';
 import { judgeExpiry, judging, saveSightings } from './expiry';
 import { claimsMovedOutside, noteClaimsMove } from './outside';
 import { overlapping } from './overlap';
 import {
-  changeMessage, CLAIMS_PREFIX, claimsRef, claimsRefspec, EMPTY, mergeTables, readTable, rememberTable, tableTree, trackingClaimsPrefix, trackingClaimsRef, type ChangeMessage, type ClaimConflict, type Table,
+  changeMessage, CLAIMS_PREFIX, claimsRef, claimsRefspec, EMPTY, mergeTables, readClaimChange, readTable, rememberTable, tableTree, trackingClaimsPrefix, trackingClaimsRef, type ChangeMessage, type ClaimConflict, type Table,
 } from './table';
 import { claimLive, expiresOf, renewDue, type Claim, type ClaimView } from '../state/claims-marker';
 
@@ -157,7 +159,8 @@ async function changeOnce<R>(repo: Storage, branch: string, session: string, mut
   // the caller's listing of refs, when it holds this table's, stands for the first read (the move's compare-and-swap
   // still checks it); every later attempt reads the ref again
   const listed = o.recs?.find((r) => r.ref === local);
-  // another writer won the compare-and-swap (here, or on the remote): wait a little, read again, decide again
+  // another writer won the compare-and-swap (here, or on the remote): wait a little, read again, decide again (a claim
+  // that now overlaps a live one is refused there, naming its holder)
   const busy = (attempts: number) => new HandoffError('concurrent', 'claims-busy', `the claims table of ${branch} kept changing under ${attempts} attempts; run it again`, { branch });
   return untilWonAsync<ChangeResult<R>>(async (attempt) => {
     const now = Date.now();
@@ -221,7 +224,7 @@ async function changeOnce<R>(repo: Storage, branch: string, session: string, mut
       return { result: step.result, oid, published, lost: [] };
     }
     return LOST;
-  }, { policy: CONTENDED, gaveUp: busy });
+  }, { policy: CLAIMS_CROWD, gaveUp: busy });
 }
 
 // ---- claim and release -----------------------------------------------------------------------------------------
@@ -256,7 +259,7 @@ export function claimedError(specs: string[], holders: Claim[], me: string, nowM
     'owned',
     'claimed',
     `already claimed by another live session (you are session ${me}):\n${lines.join('\n')}\n` +
-      `Ways on: work on other paths, wait for its release (\`git handoff claims\` shows it), or take it over on the record: ` +
+      `Ways on: work on other paths, wait for its release (\`git handoff claims\` shows it), or take its whole claim over on the record: ` +
       `git handoff claim ${specs.map(shellWord).join(' ')} --take-over --reason "<why>"`,
     { holders: holders.map(publicClaim) },
   );
@@ -287,17 +290,20 @@ export function claimMutation(q: ClaimRequest): Mutation<ClaimOutcome> {
     const holders = live.filter((c) => c.session !== me && overlapping(q.specs, c.paths).length > 0);
     if (holders.length && !q.takeover) throw claimedError(q.specs, holders, me, nowMs);
     const rest = live.filter((c) => !holders.includes(c));
+    // a takeover takes each holder's whole claim (a claim names no exceptions): the taker claims what it asked and
+    // all they held, so no path of theirs is left unclaimed
+    const specs = holders.length ? [...new Set([...q.specs, ...holders.flatMap((h) => h.paths)])] : q.specs;
     const expires = Math.floor((nowMs + q.ttlMs) / 1000);
     // the session's claim on exactly these paths, live or run out but still in the table: renewed in place (its id and
     // since kept), never made again
-    const own = rest.find((c) => c.session === me && sameSet(c.paths, q.specs)) ?? table.claims.find((c) => c.session === me && sameSet(c.paths, q.specs) && !claimLive(c, nowMs));
+    const own = rest.find((c) => c.session === me && sameSet(c.paths, specs)) ?? table.claims.find((c) => c.session === me && sameSet(c.paths, specs) && !claimLive(c, nowMs));
     const claim: Claim = own
       ? { ...own, expires, ttl: Math.max(1, Math.round(q.ttlMs / 1000)), note: q.note ?? own.note, pid: q.process?.pid ?? own.pid, pidStart: q.process?.start ?? own.pidStart, host: q.process?.host ?? own.host }
       : {
           id: `${me}@${Math.floor(nowMs / 1000)}.${randomTag()}`,
           session: me,
           client: q.session.client,
-          paths: q.specs,
+          paths: specs,
           note: q.note,
           since: Math.floor(nowMs / 1000),
           expires,
@@ -311,7 +317,7 @@ export function claimMutation(q: ClaimRequest): Mutation<ClaimOutcome> {
     const claims = own && rest.includes(own) ? rest.map((c) => (c === own ? claim : c)) : [...rest, claim];
     return {
       table: { claims, conflicts: table.conflicts },
-      message: { branch: q.branch, session: me, action: holders.length ? 'take-over' : own ? 'renew' : 'claim', paths: q.specs, note: claim.note, expires, takeoverFrom: [...new Set(holders.map((h) => h.session))], reason: q.takeover?.reason ?? null },
+      message: { branch: q.branch, session: me, action: holders.length ? 'take-over' : own ? 'renew' : 'claim', paths: specs, note: claim.note, expires, takeoverFrom: [...new Set(holders.map((h) => h.session))], reason: q.takeover?.reason ?? null },
       result: { claim, renewed: !!own, takenFrom: holders },
     };
   };
@@ -422,6 +428,45 @@ export function topicOf(repo: Storage, branch: string, session: string, recs?: r
   return mine[0] ? mine[0].ref.slice(prefix.length) : null;
 }
 
+/** What the holder of a claim taken over is told (SPEC 10): who took its whole claim, when, why, and what it holds now. */
+function takenNote(o: { held: string[]; by: string; byClient: string | null; branch: string; at: number; reason: string | null; holds: string[]; asked?: string[] }): string {
+  return (
+    `git-handoff: session ${o.by}${o.byClient ? ` (${o.byClient})` : ''} took over your claim on ${o.held.join(' ')} (branch ${o.branch}) at ${new Date(o.at * 1000).toISOString().replace(/\.000Z$/, 'Z')}${o.reason ? `: ${JSON.stringify(o.reason)}` : ''}; ` +
+    `it holds ${o.holds.join(' ')} now${o.asked ? ` (asked: ${o.asked.join(' ')})` : ''}, your whole claim with it, and your writes there are refused while its claim lives. ` +
+    `\`git handoff claims\` shows it; ask that session, or work on other paths.`
+  );
+}
+
+/**
+ * The holder of a claim taken over hears of it at its next tool call and session start, when this clone's guard has
+ * seen it (`atS`: when, unix seconds; `asked`: what the taker named, when known).
+ */
+export function tellClaimTaken(repo: Storage, held: Claim, by: { id: string; client: string | null }, branch: string, reason: string | null, holds: string[], atS: number, asked?: string[]): void {
+  if (held.session === by.id || !isKnownSession(repo.commonDir, held.session)) return;
+  leaveNote(repo.commonDir, held.session, { kind: 'claim-taken', key: `claim-taken ${held.id} ${by.id}`, text: takenNote({ held: held.paths, by: by.id, byClient: by.client, branch, at: atS, reason, holds, asked }) });
+}
+
+/**
+ * The takeovers in the history this clone's table of `branch` just moved through (`from` to `to`, at a sync): each
+ * holder this clone's guard has seen is told, so a claim taken over in another clone is told once both have synced.
+ */
+function tellTakeovers(repo: Storage, branch: string, from: string, to: string): void {
+  try {
+    for (const c of repo.describeCommits(repo.commits({ from: [to], not: [from] }))) {
+      const t = readClaimChange(c.trailers);
+      if (t.problem || t.action !== 'take-over' || !t.session || !c.parents[0]) continue;
+      const after = readTable(repo, c.oid).claims;
+      const taker = after.find((x) => x.session === t.session && sameSet(x.paths, t.paths));
+      for (const held of readTable(repo, c.parents[0]).claims) {
+        if (!t.from.includes(held.session) || after.some((x) => x.id === held.id) || overlapping(held.paths, t.paths).length === 0) continue;
+        tellClaimTaken(repo, held, { id: t.session, client: taker?.client ?? null }, branch, t.reason, t.paths, c.time);
+      }
+    }
+  } catch {
+    // optional: a note not left costs only the telling
+  }
+}
+
 /**
  * Fetches every branch's claims table from the remote (sync), then publishes what this clone changed offline. With
  * `fetched`, the caller's fetch already carried the claims refs (claimsRefspec: sync's one fetch), so none is started
@@ -470,11 +515,15 @@ export async function syncClaims(repo: Storage, remote: string, config: Config =
     moved = true;
     if (behindRemote(repo, ref.oid, T)) {
       // the remote is ahead: this clone takes it
-      if (moveRef(repo, ref.ref, T, ref.oid, 'handoff claims: fetched').ok) noteClaimsMove(repo, ref.ref, T);
+      if (moveRef(repo, ref.ref, T, ref.oid, 'handoff claims: fetched').ok) {
+        noteClaimsMove(repo, ref.ref, T);
+        tellTakeovers(repo, branch, ref.oid, T!);
+      }
       continue;
     }
     try {
       const c = await changeClaims(repo, branch, 'sync', (t) => ({ unchanged: t }), { config, remote });
+      if (c.oid && c.oid !== ref.oid) tellTakeovers(repo, branch, ref.oid, c.oid);
       out.push({ branch, published: c.published.where === 'remote', ...(c.published.where !== 'remote' ? { reason: c.published.reason } : {}), lost: c.lost });
     } catch (e) {
       out.push({ branch, published: false, lost: [], error: (e as Error).message });

@@ -4,6 +4,7 @@
 // sessions claiming overlapping paths both move this one ref, so one of them loses and reads the other's claim.
 import type { Storage } from '../../git/storage';
 import { HandoffError } from '../../errors';
+import { trailerReader } from '../../git/trailers';
 import { oneLine } from '../store/document';
 import { encodeBranch, trackingOf } from '../store/names';
 import { claimLive, type Claim } from '../state/claims-marker';
@@ -103,6 +104,12 @@ export interface ChangeMessage {
   takeoverFrom?: string[];
   reason?: string | null;
 }
+
+/** A table's change as its commit's trailers say it (changeMessage's). */
+export const readClaimChange = trailerReader(
+  { session: 'Claude-Session-Id', branch: 'Handoff-Branch', action: 'Handoff-Claim', reason: 'Handoff-Reason' },
+  { paths: 'Handoff-Claim-Path', from: 'Handoff-Takeover-From' },
+);
 
 /** The commit message of a change: a subject, then the trailers (values one line). */
 export function changeMessage(m: ChangeMessage): string {

@@ -54,7 +54,7 @@ export function claimWaysOn(hits: Hit[]): string {
     `Ways on:\n` +
     `  1. work on other paths, or wait: the claim ends when its session releases it or ends, at the latest ${when(until)} (\`git handoff claims\` shows it)\n` +
     `  2. ask session ${holders.join(', ')} to release ${paths.length === 1 ? 'it' : 'them'} (git handoff release <path>)\n` +
-    `  3. take the claim over, on the record (its session is told): git handoff claim ${paths.map(shellWord).join(' ')} --take-over --reason "<why>"`
+    `  3. take the claim over, on the record (its whole claim; its session is told): git handoff claim ${paths.map(shellWord).join(' ')} --take-over --reason "<why>"`
   );
 }
 

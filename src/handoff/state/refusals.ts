@@ -10,8 +10,10 @@ import { appendState } from './state-file';
 export const refusalsFile = (commonDir: string) => path.join(handoffDir(commonDir), 'refusals.jsonl');
 /** Rotated to refusals.jsonl.1 past this size: the view reads a day back. */
 const MAX = 256 * 1024;
-/** The longest text kept of what was refused and why. */
+/** The longest text kept of what was refused. */
 const TEXT_MAX = 400;
+/** The longest reason kept: a whole refusal (holder, note, expiry, ways on), which a person acts on. */
+const WHY_MAX = 4000;
 
 export interface Refusal {
   /** ISO 8601 */
@@ -22,16 +24,16 @@ export interface Refusal {
   client: string | null;
   /** what was refused: the command line, the path, or the git operation */
   what: string;
-  /** the refusal's first line */
+  /** the whole refusal */
   why: string;
 }
 
-const cut = (s: string) => (s.length > TEXT_MAX ? `${s.slice(0, TEXT_MAX)}…` : s);
+const cut = (s: string, max = TEXT_MAX) => (s.length > max ? `${s.slice(0, max)}…` : s);
 
 /** Appends one refusal; never throws (a refusal is answered whether or not its line is kept). */
 export function noteRefusal(commonDir: string, r: Omit<Refusal, 't'>): void {
   try {
-    const line: Refusal = { t: new Date().toISOString(), by: r.by, session: r.session, client: r.client, what: cut(r.what), why: cut(r.why.split('\n')[0] ?? '') };
+    const line: Refusal = { t: new Date().toISOString(), by: r.by, session: r.session, client: r.client, what: cut(r.what), why: cut(r.why, WHY_MAX) };
     appendState(refusalsFile(commonDir), JSON.stringify(line) + '\n', handoffDir(commonDir), MAX);
   } catch {
     // optional state (SPEC 4)
