@@ -153,12 +153,31 @@ function scopeOf(args: string[], cwd: string | null): Scope {
     else if (a === '--system') scope = 'system';
     else if (a === '--local' || a === '--worktree') scope = 'repo';
     else if (a === '--blob' || a.startsWith('--blob=')) scope = 'blob';
-    else if (a === '-f' || a === '--file' || a.startsWith('--file=') || (a.startsWith('-f') && !a.startsWith('--'))) {
-      const f = a === '-f' || a === '--file' ? (args[i + 1] ?? '') : a.startsWith('--file=') ? a.slice(7) : a.slice(2);
-      scope = userConfig(f, cwd) ?? (configOfRepository(f, cwd) ? 'repo' : 'file');
+    else {
+      const f = fileValue(args, i);
+      if (f !== null) scope = userConfig(f, cwd) ?? (configOfRepository(f, cwd) ? 'repo' : 'file');
     }
   }
   return scope;
+}
+
+/**
+ * remoteSettingProblem for `git config --file` of a file none of the scopes names that git reads here all the same (an
+ * include's target; `reads`: every configuration file git reads here, the perimeter's list), or null.
+ */
+export function includedRemoteSettingProblem(args: string[], cwd: string | null, show: string, reads: Set<string>): string | null {
+  if (scopeOf(args, cwd) !== 'file') return null;
+  let f = '';
+  for (let i = 0; i < args.length && args[i] !== '--'; i++) f = fileValue(args, i) ?? f;
+  return reads.has(path.resolve(cwd ?? '/', f.replace(/^~(?=\/|$)/, process.env.HOME ?? '~'))) ? remoteSettingProblem(args, 'global', show) : null;
+}
+
+/** The file `args[i]` names, when it is `git config`'s --file option (`-f X`, `--file X`, `--file=X`, `-fX`), else null. */
+function fileValue(args: string[], i: number): string | null {
+  const a = args[i];
+  if (a === '-f' || a === '--file') return args[i + 1] ?? '';
+  if (a.startsWith('--file=')) return a.slice(7);
+  return a.startsWith('-f') && !a.startsWith('--') ? a.slice(2) : null;
 }
 
 /** Whether a file named to `git config --file` is (or may be) a configuration git reads in a repository. */

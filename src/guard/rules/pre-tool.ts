@@ -18,7 +18,7 @@ import { setsForLine } from '../shell/values';
 import { gitInvocation, type GitInvocation } from '../shell/git';
 import { parseShell } from '../shell/parse';
 import { writeTargets, type WriteTarget } from '../shell/writes';
-import { hooksPathRemovalProblem, oneOffConfigProblem, removesHooksPath, scopeArgs } from './git-config';
+import { hooksPathRemovalProblem, includedRemoteSettingProblem, oneOffConfigProblem, removesHooksPath, scopeArgs } from './git-config';
 import { hunkEdits, isProtected, judgeFile, parsePatch, type FileOp } from './files';
 import { interpreterWrites } from './interpreter-writes';
 import { commitNeedsSession, isHandoffCommand, judgeHandoffCommand, needsSession, plainHooksDir, productVariableProblem, sessionPrefix } from './inject';
@@ -428,6 +428,9 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     }
     const refProblem = refCommandProblem(inv, cmd, whole, command, read);
     if (refProblem) return { deny: refProblem };
+    // a remote setting written with --file into a configuration git reads here by an include (rules/git-config.ts)
+    const included = inv.sub === 'config' ? includedRemoteSettingProblem(inv.args, inv.cwd ?? cmd.cwd, show(), (await perimeterOf(ctx)).config) : null;
+    if (included) return { deny: included };
     // `git config --unset core.hooksPath` while git-handoff's stubs are where it points (rules/git-config.ts)
     if (inv.sub === 'config' && removesHooksPath(inv.args)) {
       const problem = await hooksPathRemoval(ctx, inv, command);

@@ -45,6 +45,7 @@ describe('remotes are the person’s', () => {
         'git config --global url./tmp/evil.insteadOf https://example.com/',
         'git config --file $HOME/.gitconfig remote.backup.url /tmp/evil',
         'git config --file .git/config remote.backup.url /tmp/evil',
+        'git config --file ~/extra.gitconfig remote.backup.url /tmp/evil',
         'git config branch.main.remote backup',
         'git config branch.main.pushRemote backup',
         'git config remote.pushDefault backup',
