@@ -6,6 +6,7 @@ import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef, NOTES_REF } from '../handoff/
 import { checkAdvances, type Violation } from '../handoff/store/ownership';
 import { mergeReceipts, trackingNotesRef, type ReceiptMerge } from '../handoff/store/receipts';
 import { ancestryOf, remoteViolations } from '../handoff/store/sync-state';
+import { ranHere } from '../handoff/state/ledger';
 import { moveRefs } from '../handoff/store/tx';
 import { pastRetention, retentionOf } from '../handoff/store/retention';
 import { handoffRefspecs, RECORDS_PREFIX, trackingArchivePrefix, trackingPrefix, trackingRecordsPrefix, fetchFrom } from './remote';
@@ -200,12 +201,13 @@ export function mergeHandoffs(repo: Repo, remote: string, before: Before, now: S
     }
   }
 
-  // A remote history that steals, rewrites or cannot say who owns a handoff is reported, never applied (new ones
+  // A remote history that steals, rewrites, cannot say who owns a handoff or names a session of this clone that this
+  // clone did not write (ownership.ts notWrittenHere) is reported, never applied (new ones
   // are checked from their root, an archive as the version it adds on the tip); a diverged one whose remote side
   // breaks the invariant is refused alike (SPEC 7: src/sync/refused.ts).
   const refuse = (h: HandoffMerge, v: Violation | null) => v && Object.assign(h, { action: 'refused', violation: v, message: `not applied: the remote history breaks the ownership invariant (${v.message})` });
   const forward = handoffs.filter((h) => h.case === 'remote-ahead' || h.action === 'created' || h.action === 'archived');
-  checkAdvances(repo, forward.map((h) => ({ oldOid: h.local, newOid: h.action === 'archived' ? h.archive! : h.remote }))).forEach((v, i) => refuse(forward[i], v));
+  checkAdvances(repo, forward.map((h) => ({ oldOid: h.local, newOid: h.action === 'archived' ? h.archive! : h.remote })), ranHere(repo.commonDir)).forEach((v, i) => refuse(forward[i], v));
   const diverged = handoffs.filter((h) => h.case === 'diverged' && h.action === 'none');
   remoteViolations(repo, diverged.map((h) => ({ local: h.local!, remote: h.remote!, state: 'diverged' as const }))).forEach((v, i) => refuse(diverged[i], v));
 

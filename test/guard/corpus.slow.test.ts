@@ -22,6 +22,12 @@ interface Entry {
 const CORPUS: Entry[] = JSON.parse(readFileSync(path.join(__dirname, 'fixtures', 'shell-corpus.json'), 'utf8'));
 // The shell knows the session (as Claude Code's and Codex's do), so `git handoff` steps are allowed as they are.
 const ENV = { GIT_HANDOFF_SESSION: ME };
+/** foreignWorld with the remote the person configured, which the corpus fetches from and pushes to. */
+async function corpusWorld() {
+  const repo = await foreignWorld();
+  repo.git(['remote', 'add', 'origin', 'https://example.com/x.git']);
+  return repo;
+}
 
 describe('shell-command corpus', () => {
   it('is large enough on both sides, with one reason per entry', () => {
@@ -34,7 +40,7 @@ describe('shell-command corpus', () => {
   });
 
   it('every entry, in every client shape, in-process: the expected decision, well-formed, no internal error', async () => {
-    const repo = await foreignWorld();
+    const repo = await corpusWorld();
     const wrong: string[] = [];
     for (const e of CORPUS) {
       for (const { client, make } of SHELL_CLIENTS) {
@@ -54,7 +60,7 @@ describe('shell-command corpus', () => {
   });
 
   it('keeps its decision wrapped in harmless shell around it: chains, subshells, groups, if, sh -c, a first line (every entry × every wrapper)', async () => {
-    const repo = await foreignWorld();
+    const repo = await corpusWorld();
     const { make } = SHELL_CLIENTS[0];
     const wrappers: Array<(c: string) => string | null> = [
       (c) => `true && ${c}`,
@@ -86,7 +92,7 @@ describe('shell-command corpus', () => {
   });
 
   it('every second entry through the real command, the client shape taken in turn: exit 0, nothing on stderr, the expected decision', async () => {
-    const repo = await foreignWorld();
+    const repo = await corpusWorld();
     const wrong: string[] = [];
     // Every second entry (the corpus is grouped by kind, so each kind and each side is sampled), clients in turn.
     const queue = CORPUS.filter((_, i) => i % 2 === 0).map((e, i) => ({ e, ...SHELL_CLIENTS[i % SHELL_CLIENTS.length] }));

@@ -11,7 +11,7 @@ import { neutral } from '../../terminal-text';
 import { programName, SHELLS, type SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
 import { namedSession } from './inject';
-import { runsUnreadCode } from './refs';
+import { mayCoverHandoffRef, runsUnreadCode } from './refs';
 
 /** git-handoff's bundles that answer hook events (src/fast-guard.ts and what it loads), run by a runtime. */
 const GUARD_BUNDLE = /(^|\/)dist\/(guard|first|fast)\.cjs$/;
@@ -24,6 +24,8 @@ const RUNNERS = new Set(['npx', 'bunx', 'pnpx', 'npm', 'pnpm', 'yarn', 'bun']);
 const INSTALLING = /^(i|in|ins|inst|insta|instal|install|isntall|add|un|uninstall|unlink|remove|rm|r|erase|link|ln|update|up|upgrade|udpate|disable|enable|reinstall|ci)$/;
 /** The CLI's options before the command that take a value (`git handoff -C <dir> guard`). */
 const CLI_VALUED = new Set(['-C']);
+/** Options of `git handoff fetch|sync` and of `git fetch|pull` whose value is the next word (never the repository). */
+const FETCH_VALUED = new Set([...CLI_VALUED, '--resolve', '--keep', '--branch', '--session', '--reason', '--depth', '--deepen', '--shallow-since', '--shallow-exclude', '-j', '--jobs', '--upload-pack', '--refmap', '-o', '--server-option', '--negotiation-tip', '--filter', '--recurse-submodules-default', '-s', '--strategy', '-X', '--strategy-option']);
 
 /** git-handoff's program a command runs, by the name it has (a symlink to one followed), or null. */
 function programOf(word: string): string | null {
@@ -162,3 +164,29 @@ export function personOnlyProblem(run: { kind: 'cli' | 'guard'; args: string[] }
   }
   return null;
 }
+
+/** The words of a command that are not options nor their values. */
+const operandsOf = (args: string[]) => args.filter((a, i) => !a.startsWith('-') && !FETCH_VALUED.has(args[i - 1] ?? ''));
+
+/**
+ * The repository a command takes handoffs from, as named: `git handoff fetch|sync <R>`, `git fetch|pull <R> <refspecs>`
+ * whose refspecs may take handoff refs; null when it names none (git-handoff's handoff remote, a branch fetch).
+ */
+export function handoffSource(run: { kind: 'cli' | 'guard'; args: string[] } | null, inv: GitInvocation): string | null {
+  if (run?.kind === 'cli') {
+    const { sub, rest } = commandOf(run.args);
+    return sub === 'fetch' || sub === 'sync' ? (operandsOf(rest)[0] ?? null) : null;
+  }
+  if (inv.sub !== 'fetch' && inv.sub !== 'pull') return null;
+  // --all and --multiple name remotes only
+  if (inv.args.some((a) => a === '--all' || a === '--multiple')) return null;
+  const [repository, ...refspecs] = operandsOf(inv.args);
+  // a source git completes (`handoffs/main/t` is refs/handoffs/main/t on the remote) counts as that ref
+  const takes = (src: string) => mayCoverHandoffRef(src) || (!src.startsWith('refs/') && mayCoverHandoffRef(`refs/${src}`));
+  return repository !== undefined && refspecs.some((r) => takes(r.replace(/^\+/, '').split(':')[0])) ? repository : null;
+}
+
+/** The refusal of handoffs taken from `source`, which is none of `remotes` (the remotes the person configured). */
+export const unconfiguredSourceProblem = (show: string, source: string, remotes: string[]): string =>
+  `\`${neutral(show)}\` takes handoffs from ${neutral(source)}, which is not a remote the person configured (${remotes.length ? `remotes here: ${remotes.map(neutral).join(', ')}` : 'this repository has none'}): ` +
+  `a version from there can name any session as its writer. Fetch from one of those remotes; another remote is the person's to add, from their own terminal.`;

@@ -11,6 +11,9 @@
 //   - `git config --edit` and a section renamed into a listed section, in this repository's configuration.
 //   - `git config --unset core.hooksPath` (any scope, any spelling) while git-handoff's stubs are where it points:
 //     git would go back to the default hooks directory and the stubs would stop running (hooksPathRemovalProblem).
+//   - a remote setting (remote.*, url.*.insteadOf|pushInsteadOf, branch.*.remote|pushRemote) added, changed, renamed
+//     or removed in any configuration git reads here, or given for one command to a verb other than a plain read:
+//     which remotes there are and where they lead are the person's (remoteSettingProblem).
 // Removing any other key (--unset, unset, --remove-section) is never refused. Writing .git/config itself, by a file tool or
 // the shell, is refused by refStoreWriteProblem (rules/refs.ts), which points here: `git config` is the checked way.
 import path from 'node:path';
@@ -110,6 +113,30 @@ export function unknownKeyProblem(key: string, value: string | undefined): strin
   return `${k.replace(/[^\w.*:/@-]/g, '?').slice(0, 120)} is not a setting the guard knows to make git neither run a program nor write a file`;
 }
 
+/** Keys that say which remotes there are, where they lead and which one a branch fetches from or pushes to: the person's (SPEC 6). */
+const REMOTE_KEY = /^(remote\..+|url\..+\.(push)?insteadof|branch\..+\.(remote|pushremote))$/;
+/** Sections whose removal or renaming takes such keys with them. */
+const REMOTE_SECTION = /^(remote|url|branch)(\.|$)/;
+/** `git config` options that only read. */
+const GETS = /^(--get|--get-all|--get-regexp|--get-urlmatch|--get-color|--get-colorbool|-l|--list)$/;
+
+/** The refusal of a change to the remotes (`what` says which), shared by `git remote`, `git config` and `git -c`. */
+export const remoteChangeProblem = (show: string, what: string): string =>
+  `\`${show}\` changes ${what}. Which remotes there are and where they lead decide what sync, pull and fetch take in as other sessions' ` +
+  `handoffs and commits: remotes are the person's to change, from their own terminal. Tell them what you need and why; reading them ` +
+  `(\`git remote -v\`, \`git config --get <key>\`) and fetching from one they configured pass.`;
+
+/** Why a `git config` command adds, changes, renames or removes a remote setting in a configuration git reads here, or null. */
+function remoteSettingProblem(args: string[], scope: Scope, show: string): string | null {
+  if (scope === 'blob' || scope === 'file' || args.some((a) => GETS.test(a))) return null;
+  const { sub, ops } = operands(args);
+  if (sub === 'get' || sub === 'list') return null;
+  const section = sub === 'rename-section' || sub === 'remove-section' || args.some((a) => /^--(rename|remove)-section$/.test(a));
+  const changes = section || ops.length >= 2 || sub !== null || args.some((a) => WRITES.test(a) || REMOVES.test(a));
+  const key = (section ? ops.slice(0, 2) : ops.slice(0, 1)).find((k) => unknown(k) || (section ? REMOTE_SECTION : REMOTE_KEY).test(k.toLowerCase()));
+  return changes && key !== undefined ? remoteChangeProblem(show, `the remote setting ${neutralKey(key)}`) : null;
+}
+
 const VALUED = new Set(['-f', '--file', '--blob', '--type', '--default', '--comment', '--value', '--url']);
 const WRITES = /^(--add|--replace-all|--append|--all)$/;
 const REMOVES = /^(--unset|--unset-all|--remove-section|unset|remove-section)$/;
@@ -126,12 +153,31 @@ function scopeOf(args: string[], cwd: string | null): Scope {
     else if (a === '--system') scope = 'system';
     else if (a === '--local' || a === '--worktree') scope = 'repo';
     else if (a === '--blob' || a.startsWith('--blob=')) scope = 'blob';
-    else if (a === '-f' || a === '--file' || a.startsWith('--file=') || (a.startsWith('-f') && !a.startsWith('--'))) {
-      const f = a === '-f' || a === '--file' ? (args[i + 1] ?? '') : a.startsWith('--file=') ? a.slice(7) : a.slice(2);
-      scope = userConfig(f, cwd) ?? (configOfRepository(f, cwd) ? 'repo' : 'file');
+    else {
+      const f = fileValue(args, i);
+      if (f !== null) scope = userConfig(f, cwd) ?? (configOfRepository(f, cwd) ? 'repo' : 'file');
     }
   }
   return scope;
+}
+
+/**
+ * remoteSettingProblem for `git config --file` of a file none of the scopes names that git reads here all the same (an
+ * include's target; `reads`: every configuration file git reads here, the perimeter's list), or null.
+ */
+export function includedRemoteSettingProblem(args: string[], cwd: string | null, show: string, reads: Set<string>): string | null {
+  if (scopeOf(args, cwd) !== 'file') return null;
+  let f = '';
+  for (let i = 0; i < args.length && args[i] !== '--'; i++) f = fileValue(args, i) ?? f;
+  return reads.has(path.resolve(cwd ?? '/', f.replace(/^~(?=\/|$)/, process.env.HOME ?? '~'))) ? remoteSettingProblem(args, 'global', show) : null;
+}
+
+/** The file `args[i]` names, when it is `git config`'s --file option (`-f X`, `--file X`, `--file=X`, `-fX`), else null. */
+function fileValue(args: string[], i: number): string | null {
+  const a = args[i];
+  if (a === '-f' || a === '--file') return args[i + 1] ?? '';
+  if (a.startsWith('--file=')) return a.slice(7);
+  return a.startsWith('-f') && !a.startsWith('--') ? a.slice(2) : null;
 }
 
 /** Whether a file named to `git config --file` is (or may be) a configuration git reads in a repository. */
@@ -167,8 +213,12 @@ const refusal = (show: string, what: string, key: string, rule: RunningKey | nul
     ? 'That turns git-handoff\'s protection off for every session: ask the person to change it.'
     : `For one command, give it to that command (${rule?.instead ?? `git -c ${key}=<value> <command>`}); to keep it, ask the person to set it.`);
 
+/** Why a `git config` command sets what makes git run a program, turns the protection off or changes a remote, or null. */
+export const configCommandProblem = (args: string[], cwd: string | null, show: string): string | null =>
+  runningSettingProblem(args, cwd, show) ?? remoteSettingProblem(args, scopeOf(args, cwd), show);
+
 /** Why a `git config` command sets what makes git run a program or turns the protection off, or null. */
-export function configCommandProblem(args: string[], cwd: string | null, show: string): string | null {
+function runningSettingProblem(args: string[], cwd: string | null, show: string): string | null {
   const scope = scopeOf(args, cwd);
   if (scope === 'blob') return null;
   const { sub, ops } = operands(args);
@@ -210,10 +260,13 @@ const READS = new Set(['status', 'log', 'show', 'diff', 'whatchanged', 'diff-tre
 
 /** Why a one-off setting (`git -c`, --config-env, GIT_CONFIG_*) turns the protection off for a command that writes, or null. */
 export function oneOffConfigProblem(inv: GitInvocation, show: string): string | null {
-  if (!inv.config?.length || READS.has(inv.sub)) return null;
+  if (!inv.config?.length) return null;
   for (const c of inv.config ?? []) {
     const eq = c.indexOf('=');
     const key = eq < 0 ? c : c.slice(0, eq);
+    // a remote repointed for one command fetches or pushes where the person did not choose (`git handoff` fetches too)
+    if ((inv.sub === 'handoff' || !READS.has(inv.sub)) && REMOTE_KEY.test(key.toLowerCase())) return remoteChangeProblem(show, `the remote setting ${neutralKey(key)} for this one command`);
+    if (READS.has(inv.sub)) continue;
     const rule = runningKey(key, eq < 0 ? 'true' : c.slice(eq + 1));
     if (rule?.protection) return `\`${show}\` runs \`git ${inv.sub}\` with ${neutralKey(key)} set for it: that ${rule.runs}. Run it without that setting.`;
   }

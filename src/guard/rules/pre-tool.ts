@@ -18,17 +18,18 @@ import { setsForLine } from '../shell/values';
 import { gitInvocation, type GitInvocation } from '../shell/git';
 import { parseShell } from '../shell/parse';
 import { writeTargets, type WriteTarget } from '../shell/writes';
-import { hooksPathRemovalProblem, removesHooksPath, scopeArgs } from './git-config';
+import { hooksPathRemovalProblem, includedRemoteSettingProblem, oneOffConfigProblem, removesHooksPath, scopeArgs } from './git-config';
 import { isProtected, judgeFile, type FileOp } from './files';
 import { fileOps, noteEffect } from '../effect';
 import { interpreterWrites } from './interpreter-writes';
 import { commitNeedsSession, isHandoffCommand, judgeHandoffCommand, needsSession, plainHooksDir, productVariableProblem, sessionPrefix } from './inject';
 import { RECORDS } from '../../clients/records';
 import { strangerFileProblem, strangerHandoffProblem } from '../stranger';
-import { codeRunsAnchors, handoffRun, personOnlyProblem, reinstallProblem } from './anchors';
+import { codeRunsAnchors, handoffRun, handoffSource, personOnlyProblem, reinstallProblem, unconfiguredSourceProblem } from './anchors';
 import { Earlier } from './earlier';
 import { pluginPathPrefix } from '../plugin-active';
-import { interpreterProblem, refCommandProblem, refStoreWriteProblem, repointedRemote, repointedRemoteProblem } from './refs';
+import { interpreterProblem, refCommandProblem, refStoreWriteProblem } from './refs';
+import { remoteNames } from '../../git/config';
 import { asWritten, type ReadLine } from './as-written';
 import { computePerimeter, namesPerimeterPart, ownRepositoryProblem, perimeterProblem, perimeterUnder, switchedWiringProblem, worktreeTarget, type Perimeter } from '../perimeter';
 import { installedDirs } from '../installed';
@@ -393,6 +394,12 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
       if (problem) return { deny: problem };
     }
     if (!inv) continue;
+    // handoffs taken from a repository that is not a remote the person configured (rules/anchors.ts), or `git handoff`
+    // given a remote repointed for it (rules/git-config.ts; other git verbs: refCommandProblem)
+    const source = handoffSource(run, inv);
+    const show = () => asWritten(command, inv, cmd.cwd ?? '/', read);
+    const remote = (isHandoffCommand(inv) ? oneOffConfigProblem(inv, show()) : null) ?? (source !== null ? await unconfiguredSource(ctx, inv, cmd, source, show) : null);
+    if (remote) return { deny: remote };
     if (isHandoffCommand(inv)) {
       handoff = true;
       if (!ctx.session) {
@@ -410,12 +417,9 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     }
     const refProblem = refCommandProblem(inv, cmd, whole, command, read);
     if (refProblem) return { deny: refProblem };
-    // the handoff remote repointed (its URL, its name, an insteadOf): git asked which it is only then
-    const repointed = repointedRemote(inv);
-    if (repointed !== null) {
-      const problem = await handoffRemoteProblem(ctx, inv, cmd, repointed, () => asWritten(command, inv, cmd.cwd ?? '/', read));
-      if (problem) return { deny: problem };
-    }
+    // a remote setting written with --file into a configuration git reads here by an include (rules/git-config.ts)
+    const included = inv.sub === 'config' ? includedRemoteSettingProblem(inv.args, inv.cwd ?? cmd.cwd, show(), (await perimeterOf(ctx)).config) : null;
+    if (included) return { deny: included };
     // `git config --unset core.hooksPath` while git-handoff's stubs are where it points (rules/git-config.ts)
     if (inv.sub === 'config' && removesHooksPath(inv.args)) {
       const problem = await hooksPathRemoval(ctx, inv, command);
@@ -454,20 +458,13 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
   return files;
 }
 
-/** Why a command that repoints `remote` ('*': any) repoints this repository's handoff remote (SPEC 7), or null. */
-async function handoffRemoteProblem(ctx: GuardContext, inv: GitInvocation, cmd: SimpleCommand, remote: string, show: () => string): Promise<string | null> {
+/** Why a command takes handoffs from `source`, which is not a remote the person configured (git asked which there are), or null. */
+async function unconfiguredSource(ctx: GuardContext, inv: GitInvocation, cmd: SimpleCommand, source: string, show: () => string): Promise<string | null> {
   const loc = ctx.locate(inv.cwd ?? cmd.cwd ?? ctx.event.cwd);
-  if (!loc || inv.gitDir) return null;
-  const { resolveRemote } = await import('../../sync/remote');
-  let handoffRemote: string | null;
-  try {
-    handoffRemote = resolveRemote(await ctx.repo(loc));
-  } catch {
-    // no remote chosen (none, or several and none named): no handoff remote to repoint
-    handoffRemote = null;
-  }
-  if (handoffRemote === null || (remote !== '*' && remote !== handoffRemote && !/[$`*?[]/.test(remote))) return null;
-  return repointedRemoteProblem(show(), remote === '*' ? '*' : handoffRemote);
+  // a scratch repository of the session's own is not the one its handoffs and other sessions' live in
+  if (loc && loc.commonDir !== ctx.locate()?.commonDir) return null;
+  const remotes = loc && !inv.gitDir ? remoteNames(await ctx.repo(loc)) : [];
+  return remotes.includes(source) ? null : unconfiguredSourceProblem(show(), source, remotes);
 }
 
 /**

@@ -7,7 +7,7 @@ import { programName, type SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
 import type { WriteTarget } from '../shell/writes';
 import { asWritten, type ReadLine } from './as-written';
-import { configCommandProblem, oneOffConfigProblem } from './git-config';
+import { configCommandProblem, oneOffConfigProblem, remoteChangeProblem } from './git-config';
 import { expands } from '../shell/lex';
 
 // Handoff refs, archive and leases; the claims tables (refs/claims/<branch>, moved only by claim and release); the read receipts (notes); replace refs, which change what every reader of a
@@ -67,10 +67,10 @@ function mayNameHandoffRef(arg: string): boolean {
 const mayLeadToProtected = (prefix: string) => PROTECTED_PREFIXES.some((p) => p.startsWith(prefix) || prefix.startsWith(p));
 
 /**
- * Whether a refspec's destination may write a protected ref: one it names (or could once expanded), or a pattern whose
- * `*` can stand for one (`refs/*`, `refs/h*`, `*`: git's `*` matches across `/`).
+ * Whether a refspec's side may name a protected ref (a destination it writes, a source it takes): one it names (or could
+ * once expanded), or a pattern whose `*` can stand for one (`refs/*`, `refs/h*`, `*`: git's `*` matches across `/`).
  */
-function mayCoverHandoffRef(dst: string): boolean {
+export function mayCoverHandoffRef(dst: string): boolean {
   const d = dst.replace(/^[+^]/, '');
   if (mayNameHandoffRef(d)) return true;
   const star = d.indexOf('*');
@@ -201,9 +201,9 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
       return null;
     }
     case 'remote': {
-      // `git remote add --mirror[=fetch|push]`: every later fetch overwrites (or push forces) every ref, handoffs included
-      if (args[0] === 'add' && args.some((a) => a === '--mirror' || a.startsWith('--mirror='))) return `\`${show}\` sets a mirror remote: every fetch from it would overwrite (every push to it force) the handoff refs.\n${SAFE_WAYS}`;
-      return null;
+      // which remotes there are and where they lead (a mirror's every fetch overwrites handoff refs): the person's
+      const verb = positionals(args, REMOTE_VALUED)[0] ?? '';
+      return /^(add|set-url|rename|remove|rm|set-branches)$/.test(verb) ? remoteChangeProblem(show, `this repository's remotes (\`git remote ${verb}\`)`) : null;
     }
     case 'fast-import':
       if (args.some((a) => a === '-h' || a === '--help')) return null;
@@ -265,32 +265,6 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
 }
 
 const REMOTE_VALUED = new Set(['-t', '-m', '--mirror']);
-
-/**
- * The remote whose URL a command changes or whose name it takes away (`git remote set-url|rename|remove <r>`, `git
- * config remote.<r>.url|pushurl …`), '*' for every remote (`git config url.<base>.insteadOf|pushInsteadOf …`), or null.
- */
-export function repointedRemote(inv: GitInvocation): string | null {
-  const args = inv.args;
-  if (inv.sub === 'remote') {
-    const ops = positionals(args, REMOTE_VALUED);
-    return /^(set-url|rename|remove|rm)$/.test(ops[0] ?? '') ? (ops[1] ?? null) : null;
-  }
-  if (inv.sub !== 'config') return null;
-  const ops = positionals(args, CONFIG_VALUED);
-  if (ops[0] === 'set' || ops[0] === 'unset') ops.shift();
-  const writes = ops.length >= 2 || args.some((a) => /^(--add|--replace-all|--unset|--unset-all|--remove-section|--rename-section|-e|--edit)$/.test(a));
-  const key = ops[0] ?? '';
-  if (!writes) return null;
-  if (/^url\..+\.(push)?insteadof$/i.test(key)) return '*';
-  const m = /^remote\.(.+)\.(url|pushurl)$/i.exec(key) ?? (args.some((a) => /^--(remove|rename)-section$/.test(a)) ? /^remote\.(.+)$/i.exec(key) : null);
-  return m ? m[1] : null;
-}
-
-/** The refusal of a command that repoints the handoff remote (`remote`: its name). */
-export const repointedRemoteProblem = (show: string, remote: string) =>
-  `\`${show}\` changes where ${remote === '*' ? 'remote URLs lead' : `remote ${neutral(remote)}`} ${remote === '*' ? '(the handoff remote' : '(git-handoff\'s handoff remote'}: sync would push and fetch handoffs there). ` +
-  `Repointing it is the person's to do: ask them. Another remote (\`git remote add <name> <url>\`) is fine.`;
 
 /** The notes ref a `git notes` command works on: --ref, core.notesRef (-c) or GIT_NOTES_REF, else the default. */
 function notesRef(args: string[], config: string[], assigns: Record<string, string>): string {

@@ -3,7 +3,7 @@
 // Before a tool runs, the guard (or its sh front) appends an intent: the paths the call names. An intent
 // counts as a write only once the file's state shows the call ran (changed since; or gone, if it was there):
 // a claim records what a call changed, not what it named.
-import { lstatSync } from 'node:fs';
+import { lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { encodeBranch, handoffDir, readFilesIn } from './paths';
 import { appendState } from './state-file';
@@ -34,6 +34,20 @@ export const ledgerLine = (e: LedgerEntry): string => JSON.stringify(e) + '\n';
 
 export function appendLedger(commonDir: string, e: LedgerEntry): void {
   appendState(path.join(ledgerDir(commonDir), `${encodeBranch(e.session)}.jsonl`), ledgerLine(e), handoffDir(commonDir));
+}
+
+/** Whether a session ran in this clone (it has a ledger here, live or ended): the sessions whose every version this clone writes. */
+export function ranHere(commonDir: string): (session: string) => boolean {
+  let files: Set<string> | undefined;
+  return (session) => {
+    if (!session) return false;
+    try {
+      files ??= new Set(readdirSync(ledgerDir(commonDir)));
+    } catch {
+      files = new Set();
+    }
+    return files.has(`${encodeBranch(session)}.jsonl`);
+  };
 }
 
 /** Records paths (relative to the worktree) that `session` wrote. */

@@ -41,7 +41,7 @@ export function ownedError(tip: Tip, session: string, ref: string, topic: string
 }
 
 export interface Violation {
-  rule: 'rewrite' | 'foreign-owner' | 'delete' | 'no-session' | 'missing-object' | 'ambiguous-trailers' | 'too-large';
+  rule: 'rewrite' | 'foreign-owner' | 'delete' | 'no-session' | 'missing-object' | 'ambiguous-trailers' | 'too-large' | 'not-written-here';
   commit?: string;
   message: string;
 }
@@ -189,7 +189,7 @@ export interface Move {
  * checkAdvance for many moves at once (a fetch or a push of many handoffs): one rev-list and one cat-file
  * for all of them instead of three processes each. Returns one verdict per move, in order.
  */
-export function checkAdvances(repo: Storage, moves: Move[]): Array<Violation | null> {
+export function checkAdvances(repo: Storage, moves: Move[], ranHere?: (session: string) => boolean): Array<Violation | null> {
   const live = moves.filter((m) => m.newOid && m.oldOid !== m.newOid);
   if (live.length === 0) return moves.map((m) => checkAdvance(repo, m.oldOid, m.newOid));
   const tips = [...new Set(live.flatMap((m) => (m.oldOid ? [m.oldOid, m.newOid!] : [m.newOid!])))];
@@ -224,6 +224,18 @@ export function checkAdvances(repo: Storage, moves: Move[]): Array<Violation | n
     const p = plans[i];
     if (!p) return checkAdvance(repo, m.oldOid, m.newOid);
     if (p.rewrite) return { rule: 'rewrite', message: `history rewritten: ${m.newOid!.slice(0, 12)} does not descend from ${m.oldOid!.slice(0, 12)}` };
-    return addedViolation(withoutRefused(m.newOid!, p.added, all), all) ?? (p.added.map((o) => big.get(o)).find(Boolean) ?? null);
+    return addedViolation(withoutRefused(m.newOid!, p.added, all), all) ?? (p.added.map((o) => big.get(o)).find(Boolean) ?? null) ?? (ranHere ? notWrittenHere(p.added, all, ranHere) : null);
   });
+}
+
+/**
+ * A version arriving from elsewhere that names a session which ran in this clone (`ranHere`): that session writes
+ * here, so the version is someone else's text under its name (a repository a session planted it in, a host that let
+ * it through), or null.
+ */
+function notWrittenHere(added: string[], all: Map<string, Trailers & { parents: string[] }>, ranHere: (session: string) => boolean): Violation | null {
+  const oid = added.find((o) => ranHere(all.get(o)?.session ?? ''));
+  if (oid === undefined) return null;
+  const session = all.get(oid)!.session!;
+  return { rule: 'not-written-here', commit: oid, message: `commit ${oid.slice(0, 12)} names session ${short(session, [])}, which runs in this clone, but this clone did not write it` };
 }

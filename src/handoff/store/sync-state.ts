@@ -2,6 +2,7 @@
 import type { RefRecord, Storage } from '../../git/storage';
 import { HANDOFF_PREFIX, REMOTES_ROOT, trackingOf } from './names';
 import { checkAdvances, type Violation } from './ownership';
+import { ranHere } from '../state/ledger';
 import { keyName, parseSetting } from '../../config-keys';
 
 /**
@@ -101,5 +102,5 @@ export function computeSyncStates(repo: Storage, recs: RefRecord[], preferred?: 
 export function remoteViolations(repo: Storage, pairs: Array<{ local: string; remote: string; state: 'behind' | 'diverged' }>): Array<Violation | null> {
   if (pairs.length === 0) return [];
   const bases = pairs.map((p) => (p.state === 'behind' ? p.local : repo.mergeBase(p.local, p.remote)));
-  return checkAdvances(repo, pairs.map((p, i) => ({ oldOid: bases[i], newOid: p.remote })));
+  return checkAdvances(repo, pairs.map((p, i) => ({ oldOid: bases[i], newOid: p.remote })), ranHere(repo.commonDir));
 }

@@ -30,7 +30,7 @@ describe('ref patterns that cover handoff refs', () => {
     );
     await expectShell(
       w,
-      ["git fetch $EVILREPO '+refs/heads/*:refs/remotes/evil/*'", 'git fetch origin', 'git push origin HEAD', "git push origin 'refs/heads/*'", 'git remote add evil $EVILREPO', "git config remote.origin.fetch '+refs/heads/*:refs/remotes/origin/*'", 'git replace -l'],
+      ["git fetch $EVILREPO '+refs/heads/*:refs/remotes/evil/*'", 'git fetch origin', 'git push origin HEAD', "git push origin 'refs/heads/*'", 'git replace -l'],
       'allow',
     );
     expect(refOf(w.repo, REF)).not.toBeNull();

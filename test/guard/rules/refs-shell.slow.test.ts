@@ -9,6 +9,8 @@ slowDescribe('raw handoff ref writes', () => {
   it('refuses every way around git handoff, and allows reads and ordinary git', async () => {
     const repo = makeRepo({ commit: true });
     await writeHandoff(repo, 'auth-refactor', 'body', OTHER);
+    // the remote the person configured, which the allowed fetch names
+    repo.git(['remote', 'add', 'origin', 'https://example.com/x.git']);
     const refused = [
       'git update-ref -d refs/handoffs/main/auth-refactor',
       'git -C . update-ref refs/handoffs/main/auth-refactor HEAD',
