@@ -8,7 +8,7 @@ import { short } from '../../handoff/state/session';
 import type { Attention, Status, StatusClaim, StatusHandoff, StatusSession } from '../../status/model';
 import type { GlobalArgs } from '../context';
 import { readerFor } from '../identity';
-import { colors, colorSync, jsonLine, relativeTime, table, terminalSafe } from '../output';
+import { colors, colorSync, jsonLine, relativeTime, table } from '../output';
 import { STATUS_SPEC, withSpec } from '../spec';
 
 interface Args extends GlobalArgs {
@@ -43,7 +43,7 @@ export const statusCommand: CommandModule<GlobalArgs, Args> = {
       const s = read();
       // one line: the call an agent makes to orient, read whole (a third fewer bytes than indented, and as --watch prints it)
       if (a.json) return void process.stdout.write(jsonLine(s) + '\n');
-      if (!a.quiet) process.stdout.write(terminalSafe(renderStatus(s)) + '\n');
+      if (!a.quiet) process.stdout.write(renderStatus(s) + '\n');
       return;
     }
     await watchStatus(repo, read, !!a.json);
@@ -66,7 +66,7 @@ function watchStatus(repo: Repo, read: () => Status, json: boolean): Promise<voi
     const stamp = colors().dim(`watching: redrawn at ${new Date().toLocaleTimeString()} when refs or state change; Ctrl-C ends it`);
     // in place on a terminal: the cursor home and the screen cleared (written past the output filter: it is ours), then the frame
     if (tty) writeSync(1, '\x1b[H\x1b[2J');
-    process.stdout.write(terminalSafe(`${text}\n\n${stamp}`) + '\n' + (tty ? '' : '\n'));
+    process.stdout.write(`${text}\n\n${stamp}` + '\n' + (tty ? '' : '\n'));
   };
   return new Promise((resolve) => {
     draw();
