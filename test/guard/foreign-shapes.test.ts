@@ -71,6 +71,11 @@ describe("another client's shape at a client's wiring", () => {
     const refused = await through('cline', edit);
     expect(refused.verdict).toBe('deny');
     expect(JSON.parse(refused.out)).toEqual({ cancel: true, errorMessage: expect.stringContaining(FOREIGN_FILE) });
+    // its own calls that would delete their ref, remove their file or rewrite the wiring are refused too
+    expect((await repo.cli(['install', '--agent', 'cline'])).exitCode).toBe(0);
+    for (const c of [{ kind: 'shell', command: `git update-ref -d ${THEIR_REF}` }, { kind: 'shell', command: `rm ${FOREIGN_FILE}` }, { kind: 'write', file: `${repo.dir}/.clinerules/hooks/PreToolUse`, content: '#!/bin/sh\nexit 0\n' }] as Call[]) {
+      expect((await through('cline', ext(repo.dir, c))).verdict, JSON.stringify(c)).toBe('deny');
+    }
     // through the real guard as Cline's hook file runs it
     const real = await repo.cli(['guard', '--client=cline'], { input: JSON.stringify(edit) });
     expect(JSON.parse(String(real.stdout))).toMatchObject({ cancel: true });
