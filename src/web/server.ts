@@ -38,6 +38,8 @@ interface WebOptions {
   source: WebSource;
   /** default: the page this bundle carries */
   assets?: WebAssets;
+  /** how long a one-time code stays good (default CODE_TTL_MS) */
+  codeTtlMs?: number;
 }
 
 interface WebServer {
@@ -207,7 +209,7 @@ export function startWeb(o: WebOptions): Promise<WebServer> {
         port,
         oneTimeUrl: () => {
           const code = randomBytes(24).toString('base64url');
-          codes.set(code, Date.now() + CODE_TTL_MS);
+          codes.set(code, Date.now() + (o.codeTtlMs ?? CODE_TTL_MS));
           return `http://${LOOPBACK}:${port}${OPEN_PATH}?code=${code}`;
         },
         close: () =>

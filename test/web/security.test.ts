@@ -184,5 +184,16 @@ describe('web: security', () => {
     const { startWeb: serve } = require(path.join(ROOT, 'dist', 'web.cjs'));
     const noop = { status: () => ({}), timeline: () => ({}), version: () => null, watch: () => () => {} };
     await expect(serve({ host: '0.0.0.0', port: 0, token: 'x', title: 't', source: noop, assets: { js: '', css: '' } })).rejects.toThrow(/127\.0\.0\.1 only/);
+    // a one-time code is short-lived: past its time it opens nothing
+    const web = await serve({ host: '127.0.0.1', port: 0, token: 'x'.repeat(32), title: 't', source: noop, assets: { js: '', css: '' }, codeTtlMs: 20 });
+    try {
+      const late = new URL(web.oneTimeUrl());
+      const fresh = new URL(web.oneTimeUrl());
+      await new Promise((r) => setTimeout(r, 60));
+      expect((await get(web.port, `${late.pathname}${late.search}`, { headers: { Host: `127.0.0.1:${web.port}` } })).status).toBe(403);
+      expect(fresh.search).not.toBe(late.search);
+    } finally {
+      await web.close();
+    }
   });
 });
