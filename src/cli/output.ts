@@ -35,12 +35,13 @@ export function terminalSafe(text: string, isTTY = !!process.stdout.isTTY): stri
  * they are (show --raw stays exact; --json escapes every control character).
  */
 export function guardTerminalStreams(): void {
-  for (const stream of [process.stdout, process.stderr]) {
-    if (!stream.isTTY) continue;
-    const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
-    stream.write = ((chunk: unknown, ...rest: unknown[]) =>
-      write(typeof chunk === 'string' ? terminalSafe(chunk, true) : chunk instanceof Uint8Array ? terminalSafe(Buffer.from(chunk).toString('utf8'), true) : chunk, ...rest)) as typeof stream.write;
-  }
+  for (const stream of [process.stdout, process.stderr]) if (stream.isTTY) stream.write = terminalWriter(stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean);
+}
+
+/** `write` with every chunk made terminal-safe first: a terminal's stream, or the pager that shows stdout on it. */
+export function terminalWriter(write: (chunk: unknown, ...rest: unknown[]) => boolean): typeof process.stdout.write {
+  return ((chunk: unknown, ...rest: unknown[]) =>
+    write(typeof chunk === 'string' ? terminalSafe(chunk, true) : chunk instanceof Uint8Array ? terminalSafe(Buffer.from(chunk).toString('utf8'), true) : chunk, ...rest)) as typeof process.stdout.write;
 }
 
 const ANSI = /\x1b\[[0-9;]*m/g;

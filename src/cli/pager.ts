@@ -3,6 +3,7 @@
 // unless set; not again under a pager git already started (GIT_PAGER_IN_USE); `--no-pager` / `-P` turn it off.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { git } from '../git/run';
+import { terminalWriter } from './output';
 
 /** The commands whose output is paged, as `git log`, `git show` and `git diff` are. */
 export const PAGED_COMMANDS = new Set(['show', 'log', 'diff']);
@@ -29,10 +30,11 @@ let pager: ChildProcess | null = null;
  * pager starts at the first byte of output: a command that fails before printing leaves the terminal untouched. */
 export function startPager(cmd: string): void {
   const write = process.stdout.write.bind(process.stdout);
-  process.stdout.write = ((chunk: unknown, ...rest: unknown[]) => {
+  // the pager shows what it gets on the terminal: it gets it through the terminal's one filter
+  process.stdout.write = terminalWriter((chunk: unknown, ...rest: unknown[]) => {
     if (!pager) pager = spawnPager(cmd);
     return pager.stdin!.write(chunk as string, ...(rest as []));
-  }) as typeof process.stdout.write;
+  });
   restoreWrite = () => { process.stdout.write = write; };
 }
 

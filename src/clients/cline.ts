@@ -1,9 +1,11 @@
-// The Cline CLI (observed with 3.0.65 on @cline/sdk, test/clients/tools/cline; the VS Code extension from 3.36 reads
-// the same hook files): a hook is a file named after its event in `.clinerules/hooks/`, `.cline/hooks/`,
+// The Cline CLI (observed with 3.0.65 on @cline/sdk, test/clients/tools/cline) and its VS Code extension (3.36+, its
+// hooks documentation; not run here), which read the same hook files: a hook is a file named after its event in `.clinerules/hooks/`, `.cline/hooks/`,
 // `~/.cline/hooks/` or `~/Documents/Cline/Hooks/` (every one runs), started as `<shebang interpreter> <file>` with the
 // payload on stdin. The payload names the event by `hookName` (`tool_call` for PreToolUse), the conversation by
 // `taskId` and the session by `sessionContext.rootSessionId`, and carries the call as the model sent it
-// (`tool_call {id, name, input}`). The one refusal is `{"cancel": true}`, which aborts the whole task (the model is
+// (`tool_call {id, name, input}`). The extension names its events as Claude Code does (`hookName: "PreToolUse"`), the
+// session by `taskId` only, and carries the call as `preToolUse {toolName, parameters}` in its own tool vocabulary
+// (write_to_file, replace_in_file, execute_command, …), every non-string parameter as JSON text. The one refusal is `{"cancel": true}`, which aborts the whole task (the model is
 // told nothing); `contextModification` lets the call run and adds a message after its result. The exit status is never
 // read, and run-start hooks are detached (their answers ignored): there is no session-start view. Later turns run in a
 // hub daemon whose hooks inherit the environment of the turn that started it, so nothing here reads the environment.
@@ -15,9 +17,14 @@ import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 /**
  * The tools the Cline CLI (3.0.65) ships that cannot write or run anything: reading files, searching, the web, its
  * questions and its teammates' status, runs, mailbox and outcomes. run_commands, editor, apply_patch, subagents and
- * teammates (their own calls reach the hooks), skills and every MCP tool (`<server>__<tool>`) go to the guard.
+ * teammates (their own calls reach the hooks), skills and every MCP tool (`<server>__<tool>`) go to the guard. Then
+ * the extension's: reading, listing and searching files, its questions, its answers and an MCP resource's reading;
+ * write_to_file, replace_in_file, execute_command, use_mcp_tool, browser_action and new_task go to the guard.
  */
-const READ_ONLY = ['read_files', 'search_codebase', 'fetch_web_content', 'ask_question', 'team_status', 'team_list_runs', 'team_read_mailbox', 'team_list_outcomes'] as const;
+const READ_ONLY = [
+  'read_files', 'search_codebase', 'fetch_web_content', 'ask_question', 'team_status', 'team_list_runs', 'team_read_mailbox', 'team_list_outcomes',
+  'read_file', 'list_files', 'search_files', 'list_code_definition_names', 'ask_followup_question', 'attempt_completion', 'plan_mode_respond', 'access_mcp_resource', 'load_mcp_documentation', 'web_fetch',
+] as const;
 
 /** The project folder install writes its hook files into (one of the folders Cline reads them from). */
 const CLINE_HOOKS_DIR = '.clinerules/hooks';
@@ -25,13 +32,20 @@ const CLINE_HOOKS_DIR = '.clinerules/hooks';
 /** The events install wires: each a file of that name. */
 const EVENTS = { PreToolUse: undefined, SessionShutdown: undefined };
 
-/** Cline's `hookName` in the payload, by the kind the guard handles. */
+/** Cline's `hookName` in the payload (the CLI's, then the extension's), by the kind the guard handles. */
 const KINDS: Record<string, EventKind> = {
   tool_call: 'pre-tool',
   tool_result: 'post-tool',
   agent_start: 'session-start',
   agent_end: 'stop',
   session_shutdown: 'session-end',
+  PreToolUse: 'pre-tool',
+  PostToolUse: 'post-tool',
+  TaskStart: 'session-start',
+  TaskResume: 'session-start',
+  // a cancelled task may be resumed: it ends a turn, not the session
+  TaskCancel: 'stop',
+  TaskComplete: 'stop',
 };
 
 /** A hook file: the guard run by sh, the payload on its stdin. */
@@ -67,6 +81,13 @@ function commandsOf(input: unknown): string | null {
   return null;
 }
 
+/** The extension's replace_in_file diff (`------- SEARCH` … `=======` … `+++++++ REPLACE` blocks, or `<<<<<<<`/`>>>>>>>`) as edits. */
+function searchReplaceEdits(diff: string): Array<{ oldText: string; newText: string }> {
+  const edits = [...diff.matchAll(/^(?:-{3,}|<{3,}) SEARCH[ \t]*\r?\n([\s\S]*?)^={3,}[ \t]*\r?\n([\s\S]*?)^(?:\+{3,}|>{3,}) REPLACE[ \t]*$/gm)];
+  // a diff in no shape read here: judged as new text anywhere in the file
+  return edits.length ? edits.map((m) => ({ oldText: m[1].replace(/\r?\n$/, ''), newText: m[2].replace(/\r?\n$/, '') })) : [{ oldText: '', newText: diff }];
+}
+
 /** A Cline tool call as the action the rules judge. */
 function clineAction(tool: string | null, input: unknown, cwd: string): ToolAction {
   const a = obj(input);
@@ -82,6 +103,28 @@ function clineAction(tool: string | null, input: unknown, cwd: string): ToolActi
       if (a.old_text === undefined && a.insert_line === undefined) return { type: 'write', path, content: str(a.new_text) ?? '' };
       return { type: 'edit', path, edits: [{ oldText: str(a.old_text) ?? '', newText: str(a.new_text) ?? '' }] };
     }
+    case 'write_to_file': {
+      const path = str(a.path);
+      return path === null ? commonToolAction(tool, a, cwd) : { type: 'write', path, content: str(a.content) ?? '' };
+    }
+    case 'replace_in_file': {
+      const path = str(a.path);
+      return path === null ? commonToolAction(tool, a, cwd) : { type: 'edit', path, edits: searchReplaceEdits(str(a.diff) ?? '') };
+    }
+    case 'execute_command': {
+      const command = str(a.command);
+      return command === null ? commonToolAction(tool, a, cwd) : { type: 'shell', command, cwd };
+    }
+    case 'use_mcp_tool': {
+      // its arguments are JSON text: judged as the MCP tool's own
+      let args: unknown = a.arguments;
+      try {
+        if (typeof args === 'string') args = JSON.parse(args);
+      } catch {
+        // not JSON: judged as the text it is
+      }
+      return commonToolAction(tool, { ...a, arguments: args }, cwd);
+    }
     default:
       return commonToolAction(tool, a, cwd);
   }
@@ -94,9 +137,10 @@ export const cline: ClientAdapter = {
     const roots = Array.isArray(p.workspaceRoots) ? p.workspaceRoots.filter((r): r is string => typeof r === 'string') : [];
     const cwd = roots[0] ?? str(obj(p.workspaceInfo).rootPath) ?? process.cwd();
     const call = obj(p.tool_call ?? p.tool_result);
-    const tool = str(call.name) ?? str(obj(p.preToolUse).toolName);
-    // the input as the model sent it (preToolUse.parameters has every non-string value as JSON text)
-    const input = call.input ?? obj(p.preToolUse).parameters;
+    const ext = obj(p.preToolUse ?? p.postToolUse);
+    const tool = str(call.name) ?? str(ext.toolName);
+    // the input as the model sent it (the extension's parameters have every non-string value as JSON text)
+    const input = call.input ?? ext.parameters;
     return {
       client: 'cline',
       kind: own(KINDS, name) ?? 'other',
@@ -143,7 +187,7 @@ export const record: ClientRecord = {
   mcpNames: '<server>__<tool>',
   sessionVar: null,
   shellSession: 'never',
-  payload: 'hookName (tool_call, tool_result, agent_start, agent_end, session_shutdown), taskId, sessionContext.rootSessionId, workspaceRoots, tool_call {id, name, input}',
+  payload: 'hookName (tool_call, tool_result, agent_start, agent_end, session_shutdown; the extension\'s PreToolUse, PostToolUse, TaskStart, TaskResume, TaskCancel, TaskComplete), taskId, sessionContext.rootSessionId, workspaceRoots, tool_call {id, name, input} or preToolUse {toolName, parameters}',
   block: '{"cancel":true,"errorMessage":…}: the whole task ends (the model reads nothing; the reason is in Cline\'s log)',
   contextBeforeTool: true,
   probes: (cwd, command) => [

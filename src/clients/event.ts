@@ -125,6 +125,8 @@ const MAX_NESTING = 32;
 
 /** Keys under which a tool's arguments carry a command line it runs (an MCP shell, another client's terminal tool). */
 const COMMAND_KEY = /^(command|cmd|command_?line|shell_?command|script|program|executable)$/i;
+/** Keys under which a tool carries several command lines, each run on its own (Cline's run_commands `{commands}`). */
+const COMMANDS_KEY = /^(commands|cmds|command_?lines|scripts)$/i;
 /** Keys under which a command's arguments follow it (argv after the program). */
 const ARGS_KEY = /^(args|argv|arguments)$/i;
 /** Keys under which a tool carries code it runs. */
@@ -171,7 +173,7 @@ export function unknownShape(tool: string | null, input: Record<string, unknown>
     }
     if (typeof v === 'string') {
       // a command line is judged as one (never as a path: its words are read by the shell rules), code as its interpreter would run it
-      if (COMMAND_KEY.test(key)) commands.push(v);
+      if (COMMAND_KEY.test(key) || COMMANDS_KEY.test(key)) commands.push(v);
       // typed into a terminal, a carriage return ends a line as a newline does
       else if (typing && TYPED_KEY.test(key)) commands.push(v.replace(/\r\n?/g, '\n'));
       else if (CODE_KEY.test(key)) commands.push(`${interpreterOf(tool, input)} ${shellQuote(v)}`);
@@ -180,7 +182,8 @@ export function unknownShape(tool: string | null, input: Record<string, unknown>
         paths.push(v);
         if (!CWD_KEY.test(key) && !v.startsWith('/') && !v.startsWith('~') && !v.includes(':')) for (const dir of dirs) paths.push(`${dir.replace(/\/+$/, '')}/${v}`);
       }
-    } else if (Array.isArray(v) && COMMAND_KEY.test(key) && v.length && v.every((x) => typeof x === 'string')) commands.push(v.map(shellWord).join(' '));
+    } else if (Array.isArray(v) && COMMANDS_KEY.test(key) && v.every((x) => typeof x === 'string')) commands.push(...v);
+    else if (Array.isArray(v) && COMMAND_KEY.test(key) && v.length && v.every((x) => typeof x === 'string')) commands.push(v.map(shellWord).join(' '));
     else if (Array.isArray(v)) for (const x of v) visit(x, key, depth + 1);
     else if (v && typeof v === 'object') {
       const o = v as Record<string, unknown>;
@@ -235,15 +238,20 @@ export function namesOnlyReading(tool: string): boolean {
 /** The names a payload may give a tool's name and its arguments under, in a shape the guard does not know. */
 const TOOL_NAME_KEY = /^(tool_?name|tool|name)$/i;
 const TOOL_INPUT_KEY = /^(tool_?input|tool_?args|tool_?arguments|arguments|args|input|params|parameters)$/i;
+/** Keys of a payload's object that may hold a tool call in another nesting (`preToolUse`, `tool_call`, `toolUse`, `call`). */
+const CALL_KEY = /tool|call/i;
+/** How deep a tool call is looked for in another nesting (`{preToolUse: {toolName, parameters}}` is one level). */
+const CALL_NESTING = 2;
 
 /**
  * A tool call read from a payload whose event or field names the guard does not know (SPEC 6: no unknown shape is
  * allowed silently): every tool-input-like field (`tool_input`, `toolArgs`, `arguments`, …, an object or a JSON
- * string of one) read as an unknown tool's arguments. `other` when the payload carries none that names a command or
- * a path.
+ * string of one), at the top or in another nesting (`preToolUse {toolName, parameters}`), read as the tool its name
+ * says where the guard knows it (another client's Write, apply_patch) and as an unknown tool's arguments otherwise.
+ * Null when the payload carries none that names a command or a path.
  */
-export function unknownPayloadAction(p: Record<string, unknown>): { tool: string; input: Record<string, unknown>; action: ToolAction } | null {
-  const tool = Object.entries(p).find(([k, v]) => TOOL_NAME_KEY.test(k) && typeof v === 'string')?.[1] as string | undefined;
+export function unknownPayloadAction(p: Record<string, unknown>, cwd: string, named?: string, depth = 0): { tool: string; input: Record<string, unknown>; action: ToolAction } | null {
+  const tool = (Object.entries(p).find(([k, v]) => TOOL_NAME_KEY.test(k) && typeof v === 'string')?.[1] as string | undefined) || named;
   for (const [k, v] of Object.entries(p)) {
     if (!TOOL_INPUT_KEY.test(k)) continue;
     let input: unknown = v;
@@ -257,8 +265,26 @@ export function unknownPayloadAction(p: Record<string, unknown>): { tool: string
     if (!input || typeof input !== 'object' || Array.isArray(input)) continue;
     // a known reading tool reads; any other name (or none) may write
     const name = tool || 'unknown';
-    const action = unknownShape(name, input as Record<string, unknown>);
+    const action = commonToolAction(name, input as Record<string, unknown>, cwd);
     if (action.type !== 'other') return { tool: name, input: input as Record<string, unknown>, action };
+  }
+  if (depth >= CALL_NESTING) return null;
+  for (const [k, v] of Object.entries(p)) {
+    const found = CALL_KEY.test(k) && v && typeof v === 'object' && !Array.isArray(v) ? unknownPayloadAction(v as Record<string, unknown>, cwd, tool, depth + 1) : null;
+    if (found) return found;
+  }
+  return null;
+}
+
+/** The tool a payload names, at the top or in another nesting (unknownPayloadAction's), or null when it names none. */
+export function payloadTool(p: Record<string, unknown>, depth = 0): string | null {
+  const tool = Object.entries(p).find(([k, v]) => TOOL_NAME_KEY.test(k) && k !== 'name' && typeof v === 'string')?.[1];
+  if (typeof tool === 'string') return tool;
+  if (depth > 0 && typeof p.name === 'string') return p.name;
+  if (depth >= CALL_NESTING) return null;
+  for (const [k, v] of Object.entries(p)) {
+    const found = CALL_KEY.test(k) && v && typeof v === 'object' && !Array.isArray(v) ? payloadTool(v as Record<string, unknown>, depth + 1) : null;
+    if (found) return found;
   }
   return null;
 }

@@ -1,5 +1,5 @@
 // Tells the client apart (SPEC 6): by the `--client=<id>` the wiring states, else by its payload; hands back its adapter.
-import { namesOnlyReading, str, unknownPayloadAction, type ClientAdapter, type GuardClient, type GuardEvent } from './event';
+import { namesOnlyReading, payloadTool, str, unknownPayloadAction, type ClientAdapter, type GuardClient, type GuardEvent } from './event';
 import { READ_ONLY_TOOLS, RECORDS } from './records';
 import { claude } from './claude';
 import { clientName } from '../client-names';
@@ -108,9 +108,9 @@ const JUDGING = new Map<ClientAdapter, ClientAdapter>();
 /**
  * An adapter whose parse lets no unknown shape through silently (SPEC 6): an event it does not know (kind `other`),
  * or a known before-tool event whose tool input it could not read, that carries a tool input naming a command or a
- * path (under any of the names a client may give it: tool_input, toolArgs, arguments, …) is a tool call, judged on
- * those; a parse that throws is read that way too, never allowed for the throw, and with no session (a stranger's:
- * SPEC 6). A tool a client ships that cannot write or run anything (ClientRecord.readOnly), or whose name says it only
+ * path (under any of the names a client may give it: tool_input, toolArgs, arguments, …, at the top or in another
+ * nesting) is a stranger's tool call (no session: SPEC 6), judged on those; a parse that throws is read that way too,
+ * never allowed for the throw; an unknown event naming a tool that may write, with nothing in it to read, is refused. A tool a client ships that cannot write or run anything (ClientRecord.readOnly), or whose name says it only
  * reads (an MCP server's read_file), is a read; a shell call of a client whose shell keeps stdin open for input no
  * hook sees (ClientRecord.stdinUnseen) says so.
  */
@@ -123,21 +123,29 @@ export function readsUnknownShapes(adapter: ClientAdapter): ClientAdapter {
   return out;
 }
 
+/** Why a payload that may carry a tool call, but none the guard can read, is refused. */
+const UNREADABLE = "the call came in a shape git-handoff cannot read (its event, its fields or its tool's arguments), so it cannot tell what the call would change";
+
 function judgedEvent(adapter: ClientAdapter, p: Record<string, unknown>): GuardEvent {
+  const cwd = typeof p.cwd === 'string' ? p.cwd : process.cwd();
   let event: GuardEvent;
   try {
     event = adapter.parse(p);
   } catch (e) {
-    const found = unknownPayloadAction(p);
+    const found = unknownPayloadAction(p, cwd);
     if (!found) throw e;
-    const cwd = typeof p.cwd === 'string' ? p.cwd : process.cwd();
-    // a payload its client's reader cannot read names no session the guard can trust: a stranger's call
-    return { client: adapter.client, kind: 'pre-tool', name: String(p.hook_event_name ?? p.hookEventName ?? ''), session: null, agentId: null, cwd, tool: found.tool, action: found.action, toolInput: found.input, source: null, stopHookActive: false };
+    return { client: adapter.client, kind: 'pre-tool', name: String(p.hook_event_name ?? p.hookEventName ?? p.hookName ?? ''), session: null, agentId: null, cwd, tool: found.tool, action: found.action, toolInput: found.input, source: null, stopHookActive: false };
   }
   const unread = event.kind === 'other' || (event.kind === 'pre-tool' && event.action.type === 'other' && Object.keys(event.toolInput).length === 0);
   if (!unread) return event;
-  const found = unknownPayloadAction(p);
-  return found ? { ...event, kind: 'pre-tool', tool: event.tool ?? found.tool, action: found.action, toolInput: found.input } : event;
+  // a payload its client's reader does not know names no session the guard can trust: a stranger's call (SPEC 6)
+  const stranger = { ...event, kind: 'pre-tool' as const, session: null, agentId: null };
+  const found = unknownPayloadAction(p, event.cwd);
+  if (found) return { ...stranger, tool: event.tool ?? found.tool, action: found.action, toolInput: found.input };
+  // an event it does not know that names a tool which may write, with nothing read out of it: refused, never allowed unseen
+  const tool = event.kind === 'other' ? (event.tool ?? payloadTool(p)) : null;
+  if (tool === null || READ_ONLY_TOOLS.has(tool) || namesOnlyReading(tool)) return event;
+  return { ...stranger, tool, action: { type: 'paths', paths: [], over: UNREADABLE }, toolInput: {} };
 }
 
 /** A before-tool event as the rules see it: a read-only tool's call a read; a shell whose stdin stays open marked so. */

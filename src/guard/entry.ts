@@ -64,8 +64,9 @@ export async function decide(ctx: GuardContext): Promise<Decision> {
           return failClosed(`it failed: ${errorLine(e)}`);
         }
       }
-      // a write to a path another live session claims: told with who and why, refused with handoff.claims=enforce
-      if (d.deny === undefined && loc) d = await (await import('./claims')).claimsOnWrite(ctx, loc, d);
+      // a write to a path another live session claims: told with who and why, refused with handoff.claims=enforce (a stranger's too: it owns no claim)
+      const claimsAt = d.deny === undefined ? (loc ?? (ctx.session ? null : ctx.locate())) : null;
+      if (claimsAt) d = await (await import('./claims')).claimsOnWrite(ctx, claimsAt, d);
       if (d.deny !== undefined || d.updatedInput || d.context) {
         const at = loc ?? ctx.locate();
         if (at && (await ctx.guardOff(at))) return lifecycle.guardOffOnce(ctx, at);

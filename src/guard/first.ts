@@ -39,8 +39,8 @@ export function payloadProblems(p: Record<string, unknown>): string[] {
     if (v === undefined || v === null) continue;
     if (typeof v !== t || (t === 'object' && Array.isArray(v))) out.push(`${k} is ${Array.isArray(v) ? 'an array' : typeof v}, not ${t === 'object' ? 'an object' : 'a string'}`);
   }
-  // Copilot CLI's native payloads name no event (its adapter tells the event by the fields there are)
-  if (typeof p.hook_event_name !== 'string' && typeof p.sessionId !== 'string') out.push('no hook_event_name');
+  // Copilot CLI's native payloads name no event (its adapter tells the event by the fields there are); Cline's name it hookName
+  if (typeof p.hook_event_name !== 'string' && typeof p.sessionId !== 'string' && typeof p.hookName !== 'string') out.push('no hook_event_name');
   const session = p.session_id ?? p.conversation_id ?? p.sessionId;
   if (typeof session === 'string' && !SESSION_RE.test(session)) out.push(`session id ${JSON.stringify(session.slice(0, 40))} is not valid`);
   const input = p.tool_input;

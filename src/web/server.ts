@@ -1,9 +1,11 @@
 // `git handoff web`'s server (dist/web.cjs, loaded by that command alone): a read-only page over what `status` reads,
-// on 127.0.0.1 only. Every request must carry the run's token and name the loopback address as its Host (a page of
-// another site that rebinds its name to 127.0.0.1 sends its own name); only GET and HEAD exist, and nothing here
+// on 127.0.0.1 only. Every request must carry the run's token (in the address printed, or in the cookie a one-time
+// code was exchanged for: the browser is started with the code, never the token, as any local user can read a
+// process's arguments) and name the loopback address as its Host (a page of another site that rebinds its name to
+// 127.0.0.1 sends its own name); only GET and HEAD exist, and nothing here
 // writes: the data comes from the functions the command hands over. Live updates are server-sent events, sent when
 // the watch of the refs and the local state says something changed.
-import { timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
@@ -36,16 +38,25 @@ interface WebOptions {
   source: WebSource;
   /** default: the page this bundle carries */
   assets?: WebAssets;
+  /** how long a one-time code stays good (default CODE_TTL_MS) */
+  codeTtlMs?: number;
 }
 
 interface WebServer {
+  /** the address with the run's token, for the person's own terminal */
   url: string;
   port: number;
+  /** an address with a new one-time code in place of the token: for the browser's arguments */
+  oneTimeUrl(): string;
   close(): Promise<void>;
 }
 
 /** The one address this server listens on. */
 const LOOPBACK = '127.0.0.1';
+/** How long a one-time code may wait for the browser to open it. */
+const CODE_TTL_MS = 60_000;
+/** The path a one-time code is exchanged at. */
+const OPEN_PATH = '/open';
 /** How often an idle event stream gets a comment line (keeps proxies and the browser from dropping it). */
 const KEEPALIVE_MS = 15_000;
 
@@ -61,14 +72,24 @@ const SECURITY_HEADERS = {
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-function page(o: WebOptions): string {
-  const t = encodeURIComponent(o.token);
+/** The page; its files' addresses carry the token only where the page's own address did (else the cookie does). */
+function page(o: WebOptions, withToken: boolean): string {
+  const q = withToken ? `?t=${encodeURIComponent(o.token)}` : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer"><link rel="icon" href="data:,"><title>${escapeHtml(o.title)}</title>
-<link rel="stylesheet" href="/app.css?t=${t}"></head>
-<body><div id="app"><p class="loading">loading…</p></div><script src="/app.js?t=${t}"></script></body></html>
+<link rel="stylesheet" href="/app.css${q}"></head>
+<body><div id="app"><p class="loading">loading…</p></div><script src="/app.js${q}"></script></body></html>
 `;
+}
+
+/** A cookie's value from a request's Cookie header. */
+function cookieOf(req: IncomingMessage, name: string): string | null {
+  for (const part of String(req.headers.cookie ?? '').split(';')) {
+    const at = part.indexOf('=');
+    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
+  }
+  return null;
 }
 
 /** Whether `given` is the run's token, compared in constant time. */
@@ -89,6 +110,10 @@ export function startWeb(o: WebOptions): Promise<WebServer> {
   const streams = new Set<ServerResponse>();
   const sockets = new Set<Socket>();
   let port = o.port;
+  // one-time codes not yet used, with when each stops being good
+  const codes = new Map<string, number>();
+  // cookies are not told apart by port: each run's has its own name
+  const cookieName = () => `git_handoff_web_${port}`;
   const allowedHosts = () => new Set([`${LOOPBACK}:${port}`, `localhost:${port}`]);
   const allowedOrigins = () => new Set([`http://${LOOPBACK}:${port}`, `http://localhost:${port}`]);
 
@@ -108,7 +133,17 @@ export function startWeb(o: WebOptions): Promise<WebServer> {
     const origin = req.headers.origin;
     if (origin !== undefined && !allowedOrigins().has(String(origin).toLowerCase())) return refuse(res, 403, 'refused: a request from another origin');
     const url = new URL(req.url ?? '/', `http://${LOOPBACK}:${port}`);
-    if (!tokenMatches(url.searchParams.get('t'), o.token)) return refuse(res, 403, 'refused: open the address `git handoff web` printed (it carries this run\'s token)');
+    if (url.pathname === OPEN_PATH && req.method === 'GET') {
+      // a one-time code: good once, for a minute, then the cookie holds the token
+      const code = url.searchParams.get('code') ?? '';
+      const until = codes.get(code);
+      codes.delete(code);
+      if (until === undefined || Date.now() > until) return refuse(res, 403, 'refused: this address was good once; open the address `git handoff web` printed');
+      res.writeHead(303, { ...SECURITY_HEADERS, Location: '/', 'Set-Cookie': `${cookieName()}=${o.token}; HttpOnly; SameSite=Strict; Path=/` });
+      return res.end();
+    }
+    const byAddress = tokenMatches(url.searchParams.get('t'), o.token);
+    if (!byAddress && !tokenMatches(cookieOf(req, cookieName()), o.token)) return refuse(res, 403, 'refused: open the address `git handoff web` printed (it carries this run\'s token)');
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('Allow', 'GET, HEAD');
       return refuse(res, 405, 'refused: the page is read-only (GET and HEAD only)');
@@ -118,7 +153,7 @@ export function startWeb(o: WebOptions): Promise<WebServer> {
     try {
       switch (url.pathname) {
         case '/':
-          return send(res, 'text/html; charset=utf-8', page(o), head);
+          return send(res, 'text/html; charset=utf-8', page(o, byAddress), head);
         case '/app.js':
           return send(res, 'text/javascript; charset=utf-8', assets.js, head);
         case '/app.css':
@@ -172,6 +207,11 @@ export function startWeb(o: WebOptions): Promise<WebServer> {
       resolve({
         url: `http://${LOOPBACK}:${port}/?t=${encodeURIComponent(o.token)}`,
         port,
+        oneTimeUrl: () => {
+          const code = randomBytes(24).toString('base64url');
+          codes.set(code, Date.now() + (o.codeTtlMs ?? CODE_TTL_MS));
+          return `http://${LOOPBACK}:${port}${OPEN_PATH}?code=${code}`;
+        },
         close: () =>
           new Promise<void>((done) => {
             stopWatch?.();

@@ -2,6 +2,7 @@
 // install (man looks in <dir>/../man for each <dir>/bin on PATH), `git handoff help` prints the usage, and show/log
 // page through git's pager only on a terminal (`script` gives the command one), never with --no-pager/-P or --json.
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
@@ -60,5 +61,27 @@ describe('pager', () => {
     expect(failed.stdout).not.toContain('PAGER-STARTED');
     // list is not paged (short, like git branch with pager.branch off)
     expect(onTerminal(repo, ['list'], { GIT_PAGER: mark('GP') })).not.toContain('GP:');
+  });
+});
+
+describe('the pager gets what the terminal would', () => {
+  it('show, log, status and list print no raw escape, paged through a real less -R on a terminal or not', async () => {
+    const repo = makeRepo({ commit: true });
+    const hostile = 'Goal: \x1b[2J\x1b[H cleared, \x1b]0;pwned\x07 titled, \x1b]8;;https://evil.example\x1b\\link\x1b]8;;\x1b\\, \u009b31m c1, \x1bP+q\x1b\\ dcs';
+    expect((await repo.cli(['write', 'auth-refactor', '--session', 's1', '-m', hostile])).exitCode).toBe(0);
+    const seen = path.join(repo.dir, '..', 'pager-input');
+    // what reaches the pager, kept, then shown by less -R as a person would read it
+    const pager = `tee -a '${seen}' | less -R`;
+    const own = /\x1b\[(?:0|1|2|31|32|33|36)m/g;
+    const raw = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u0080-\u009f]/;
+    for (const args of [['show', 'auth-refactor', '--no-receipt'], ['log', 'auth-refactor'], ['status'], ['list']]) {
+      const shown = onTerminal(repo, args, { GIT_PAGER: pager, LESS: 'FRX', TERM: 'xterm' });
+      if (args[0] === 'status' || args[0] === 'list') expect(shown.replace(own, ''), args[0]).not.toMatch(raw);
+      expect(shown, args[0]).not.toContain('pwned\x07');
+    }
+    const got = readFileSync(seen, 'utf8');
+    expect(got).toContain('cleared');
+    expect(got).toMatch(/^[0-9a-f]{12} {2}s1/m);
+    expect(got.replace(own, '')).not.toMatch(raw);
   });
 });

@@ -1,13 +1,15 @@
 // `git handoff web`'s guarantees, by plain HTTP requests to the running command: the token, the Host header (DNS
 // rebinding), another Origin, no method but GET and HEAD, 127.0.0.1 only; stopped by SIGINT or SIGTERM with exit 0
 // and no process left.
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { handoffProcessesIn } from '../helpers/procs';
-import { makeRepo, ROOT } from '../helpers/repo';
+import { BIN, makeRepo, ROOT, tempDir } from '../helpers/repo';
 import { startWeb } from './helpers';
 
 function get(port: number, pathAndQuery: string, o: { method?: string; headers?: Record<string, string> } = {}): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
@@ -98,6 +100,69 @@ describe('web: security', () => {
     }
   });
 
+  it('starts the browser with a one-time code, never the token: the code is good once, for an HttpOnly SameSite=Strict cookie', async () => {
+    const repo = makeRepo({ commit: true });
+    expect((await repo.cli(['write', 'auth-refactor', '--session', 'alice', '-m', 'Goal: one'])).exitCode).toBe(0);
+    // a browser that records the arguments it was started with
+    const dir = tempDir('gh-browser-');
+    const argvFile = path.join(dir, 'argv');
+    const browser = path.join(dir, 'browser');
+    writeFileSync(browser, `#!/bin/sh\nprintf '%s\\n' "$@" > '${argvFile}.tmp' && mv '${argvFile}.tmp' '${argvFile}'\n`);
+    chmodSync(browser, 0o755);
+    const child = spawn(BIN, ['web', '--json'], { cwd: repo.dir, env: { ...repo.env, BROWSER: browser }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    try {
+      let out = '';
+      child.stdout.on('data', (d) => (out += d));
+      const end = Date.now() + 60_000;
+      while (!out.includes('\n') || !existsSync(argvFile)) {
+        if (child.exitCode !== null || Date.now() > end) throw new Error(`web did not start: ${out}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      // --json: the address (with the token, for the person's own terminal), the port and the pid, as one line
+      const said = JSON.parse(out.split('\n')[0]);
+      expect(said).toMatchObject({ port: expect.any(Number), pid: expect.any(Number), opened: true });
+      const token = new URL(said.url).searchParams.get('t')!;
+      expect(token.length).toBeGreaterThan(20);
+      const argv = readFileSync(argvFile, 'utf8').trim().split('\n');
+      expect(argv).toHaveLength(1);
+      expect(argv[0]).not.toContain(token);
+      expect(argv[0]).not.toContain(encodeURIComponent(token));
+      const open = new URL(argv[0]);
+      expect(`${open.origin}${open.pathname}`).toBe(`http://127.0.0.1:${said.port}/open`);
+      const host = { Host: `127.0.0.1:${said.port}` };
+      const first = await get(said.port, `${open.pathname}${open.search}`, { headers: host });
+      expect(first.status).toBe(303);
+      expect(first.headers.location).toBe('/');
+      const cookie = String((first.headers['set-cookie'] as string[])[0]);
+      expect(cookie).toMatch(/HttpOnly/);
+      expect(cookie).toMatch(/SameSite=Strict/);
+      const pair = cookie.split(';')[0];
+      // the code is worthless after its first use; the cookie opens the page and the data
+      const again = await get(said.port, `${open.pathname}${open.search}`, { headers: host });
+      expect(again.status).toBe(403);
+      expect(again.headers['set-cookie']).toBeUndefined();
+      const pageWithCookie = await get(said.port, '/', { headers: { ...host, Cookie: pair } });
+      expect(pageWithCookie.status).toBe(200);
+      expect(pageWithCookie.body).not.toContain(token);
+      const status = await get(said.port, '/api/status', { headers: { ...host, Cookie: pair } });
+      expect(status.status).toBe(200);
+      expect(JSON.parse(status.body).handoffs.map((h: any) => h.topic)).toContain('auth-refactor');
+      // without the cookie or the token, or with another value in it: refused
+      for (const headers of [host, { ...host, Cookie: `${pair.split('=')[0]}=${'A'.repeat(token.length)}` }, { ...host, Cookie: `other=${token}` }]) {
+        const r = await get(said.port, '/api/status', { headers });
+        expect(r.status).toBe(403);
+        expect(r.body).not.toContain('auth-refactor');
+      }
+      // a made-up code is refused too
+      expect((await get(said.port, `/open?code=${token}`, { headers: host })).status).toBe(403);
+      child.kill('SIGINT');
+      expect(await exited).toBe(0);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+  });
+
   it('refuses to listen anywhere but 127.0.0.1', async () => {
     const repo = makeRepo({ commit: true });
     for (const host of ['0.0.0.0', '::', '192.168.1.10', 'example.com']) {
@@ -119,5 +184,16 @@ describe('web: security', () => {
     const { startWeb: serve } = require(path.join(ROOT, 'dist', 'web.cjs'));
     const noop = { status: () => ({}), timeline: () => ({}), version: () => null, watch: () => () => {} };
     await expect(serve({ host: '0.0.0.0', port: 0, token: 'x', title: 't', source: noop, assets: { js: '', css: '' } })).rejects.toThrow(/127\.0\.0\.1 only/);
+    // a one-time code is short-lived: past its time it opens nothing
+    const web = await serve({ host: '127.0.0.1', port: 0, token: 'x'.repeat(32), title: 't', source: noop, assets: { js: '', css: '' }, codeTtlMs: 20 });
+    try {
+      const late = new URL(web.oneTimeUrl());
+      const fresh = new URL(web.oneTimeUrl());
+      await new Promise((r) => setTimeout(r, 60));
+      expect((await get(web.port, `${late.pathname}${late.search}`, { headers: { Host: `127.0.0.1:${web.port}` } })).status).toBe(403);
+      expect(fresh.search).not.toBe(late.search);
+    } finally {
+      await web.close();
+    }
   });
 });

@@ -5,7 +5,7 @@ import type { Repo } from '../../git/repo';
 import { openRepo } from '../../git/repo';
 import { readHandoff, resolveBranch } from '../../handoff/store/store';
 import type { GlobalArgs } from '../context';
-import { colors, printJson, terminalSafe } from '../output';
+import { colors, printJson } from '../output';
 import { BRANCH, TOPIC } from '../spec';
 
 const BODY = 'handoff.md';
@@ -55,6 +55,6 @@ export const diffCommand: CommandModule<GlobalArgs, Args> = {
       if (!a.quiet) process.stdout.write(`no change to the body between ${from ? from.slice(0, 12) : 'the version before'} and ${to.slice(0, 12)}\n`);
       return;
     }
-    process.stdout.write(terminalSafe(paintPatch(patch)) + (patch.endsWith('\n') ? '' : '\n'));
+    process.stdout.write(paintPatch(patch) + (patch.endsWith('\n') ? '' : '\n'));
   },
 };

@@ -6,7 +6,7 @@ import { DROPPED_PREFIX } from '../../handoff/store/names';
 import { locateHandoff, logHandoff, resolveBranch } from '../../handoff/store/store';
 import { describeReadBy, readByOf, readReceipts } from '../../handoff/store/receipts';
 import type { GlobalArgs } from '../context';
-import { printJson, relativeTime, terminalSafe } from '../output';
+import { printJson, relativeTime } from '../output';
 import { LOG_SPEC, withSpec } from '../spec';
 import { bodyPatch, paintPatch } from './diff';
 import { describeSignature, droppedLine } from './show';
@@ -44,6 +44,6 @@ export const logCommand: CommandModule<GlobalArgs, Args> = {
       if (e.patch?.trim()) line += `\n\n${paintPatch(e.patch.replace(/\n$/, ''))}\n`;
       return line;
     });
-    process.stdout.write(terminalSafe(lines.join('\n')) + '\n');
+    process.stdout.write(lines.join('\n') + '\n');
   },
 };

@@ -10,7 +10,7 @@ import { describeReadBy, readByOf, readReceipts, recordReceiptsOptional } from '
 import type { GlobalArgs } from '../context';
 import { readerFor } from '../identity';
 import { SHOW_SPEC, withSpec } from '../spec';
-import { printJson, relativeTime, terminalSafe } from '../output';
+import { printJson, relativeTime } from '../output';
 import { printRows } from './list';
 import { resolveStep } from '../../sync/resolve';
 
@@ -92,12 +92,13 @@ export const showCommand: CommandModule<GlobalArgs, Args> = {
       const remote = r && { remote: r.remote, ref: r.ref, oid: r.oid, session: r.session, client: r.client, updatedAt: r.updatedAt, versions: r.versions, body: r.body };
       return printJson({ ...showJson(v), readBy, ...(remote ? { remote } : {}) });
     }
-    if (a.raw) return void process.stdout.write(terminalSafe(v.body));
-    const bodyOf = (x: HandoffView) => `${terminalSafe(x.body)}${x.body.endsWith('\n') ? '' : '\n'}`;
+    // a terminal (or the pager on it) gets the text through the output layer's one filter (src/cli/output.ts)
+    if (a.raw) return void process.stdout.write(v.body);
+    const bodyOf = (x: HandoffView) => `${x.body}${x.body.endsWith('\n') ? '' : '\n'}`;
     const header = `${headerOf(v)}\n${describeReadBy(readBy, short)}`;
-    if (!r) return void process.stdout.write(`${terminalSafe(header)}\n\n${bodyOf(v)}`);
+    if (!r) return void process.stdout.write(`${header}\n\n${bodyOf(v)}`);
     process.stdout.write(
-      `${terminalSafe(header)}\n\n=== local version ${v.oid.slice(0, 12)} (owner ${short(v.session, [r.session])}) ===\n\n${bodyOf(v)}\n` +
+      `${header}\n\n=== local version ${v.oid.slice(0, 12)} (owner ${short(v.session, [r.session])}) ===\n\n${bodyOf(v)}\n` +
         `=== ${r.remote} version ${r.oid.slice(0, 12)} (owner ${short(r.session, [v.session])}, ${relativeTime(r.updatedAt)}) ===\n\n${bodyOf(r)}\n` +
         `resolve: ${resolveStep(repo, v.ref, v.oid, null, r.remote)} (or --keep local, --keep remote)\n`,
     );

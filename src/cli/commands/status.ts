@@ -10,7 +10,7 @@ import { wordCut } from '../../terminal-text';
 import type { Attention, Status, StatusClaim, StatusHandoff, StatusSession } from '../../status/model';
 import type { GlobalArgs } from '../context';
 import { readerFor } from '../identity';
-import { colors, colorSync, cutToWidth, jsonLine, relativeTime, table, terminalSafe } from '../output';
+import { colors, colorSync, cutToWidth, jsonLine, relativeTime, table } from '../output';
 import { STATUS_SPEC, withSpec } from '../spec';
 
 interface Args extends GlobalArgs {
@@ -50,7 +50,7 @@ export const statusCommand: CommandModule<GlobalArgs, Args> = {
       const s = read();
       // one line: the call an agent makes to orient, read whole (a third fewer bytes than indented, and as --watch prints it)
       if (a.json) return void process.stdout.write(jsonLine(s) + '\n');
-      if (!a.quiet) process.stdout.write(terminalSafe(renderStatus(s)) + '\n');
+      if (!a.quiet) process.stdout.write(renderStatus(s) + '\n');
       return;
     }
     await watchStatus(repo, read, !!a.json);
@@ -75,10 +75,10 @@ function watchStatus(repo: Repo, read: () => Status, json: boolean): Promise<voi
     }
     if (json) return void process.stdout.write((typeof last === 'string' ? last : jsonLine(last)) + '\n');
     const stamp = colors().dim(`watching: redrawn at ${new Date().toTimeString().slice(0, 8)} when refs or state change; Ctrl-C ends it`);
-    if (!tty) return void process.stdout.write(terminalSafe(`${typeof last === 'string' ? last : renderStatus(last)}\n\n${stamp}`) + '\n\n');
+    if (!tty) return void process.stdout.write(`${typeof last === 'string' ? last : renderStatus(last)}\n\n${stamp}\n\n`);
     // in place: the cursor home and the screen cleared (written past the output filter: it is ours), then the frame
     writeSync(1, '\x1b[H\x1b[2J');
-    process.stdout.write(terminalSafe(fitted(last, stamp, process.stdout.columns || 80, process.stdout.rows || 24)));
+    process.stdout.write(fitted(last, stamp, process.stdout.columns || 80, process.stdout.rows || 24));
   };
   return new Promise((resolve) => {
     if (tty) writeSync(1, '\x1b[?1049h');

@@ -1,4 +1,4 @@
-// `git handoff web [--port N] [--no-open]`: a local, read-only page over what `status` reads (issue 55), live while
+// `git handoff web [--port N] [--no-open] [--json]`: a local, read-only page over what `status` reads (issue 55), live while
 // it runs, until Ctrl-C. The server and the page are a bundle of their own (dist/web.cjs), loaded here only.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { onRefsRead } from '../../git/refs';
 import { openRepo } from '../../git/repo';
 import type { GlobalArgs } from '../context';
 import { readerFor } from '../identity';
+import { jsonLine } from '../output';
 import { identitySpec, withOptions } from '../spec';
 
 interface Args extends GlobalArgs {
@@ -51,7 +52,8 @@ export const webCommand: CommandModule<GlobalArgs, Args> = {
       .option('open', { type: 'boolean', default: true, describe: 'open the page in your browser (--no-open: only print its address)' })
       .option('session', { type: 'string', describe: 'who is looking, for "unread" (default: the session of the environment)' })
       .example('$0 web', 'serve the page and open it')
-      .example('$0 web --port 7465 --no-open', 'a fixed port; the address (with its token) is printed') as unknown as Argv<Args>,
+      .example('$0 web --port 7465 --no-open', 'a fixed port; the address (with its token) is printed')
+      .example('$0 web --no-open --json', 'the address, port and pid as one JSON line') as unknown as Argv<Args>,
   handler: async (a) => {
     const host = a.host === undefined || a.host === 'localhost' ? '127.0.0.1' : a.host;
     if (host !== '127.0.0.1') {
@@ -96,8 +98,10 @@ export const webCommand: CommandModule<GlobalArgs, Args> = {
       if (code === 'EADDRINUSE') throw new HandoffError('environment', 'port-in-use', `port ${port} on 127.0.0.1 is in use: pick another with --port, or leave it out for any free one`, { port });
       throw e;
     }
-    const opened = a.open !== false && openBrowser(server.url);
-    process.stdout.write(`git-handoff web: ${server.url}\n(read-only; ${opened ? 'opened in your browser; ' : ''}the address carries this run's token; Ctrl-C stops it)\n`);
+    // the browser gets a one-time code, never the token: any local user can read a process's arguments
+    const opened = a.open !== false && openBrowser(server.oneTimeUrl());
+    if (a.json) process.stdout.write(jsonLine({ url: server.url, port: server.port, pid: process.pid, opened }) + '\n');
+    else process.stdout.write(`git-handoff web: ${server.url}\n(read-only; ${opened ? 'opened in your browser; ' : ''}the address carries this run's token; Ctrl-C stops it)\n`);
     await new Promise<void>((resolve) => {
       const stop = () => {
         process.off('SIGINT', stop);

@@ -9,8 +9,9 @@ import type { Attention, Status, StatusClaim, StatusHandoff, StatusSession, Time
 import { claimTree, type TreeNode } from './tree';
 import { relativeTime } from '../../handoff/store/time';
 
-const token = new URLSearchParams(location.search).get('t') ?? '';
-const api = (p: string, q: Record<string, string> = {}) => `${p}?${new URLSearchParams({ ...q, t: token })}`;
+// the token where the page's address has it; else the page was opened by a one-time code and the cookie carries it
+const token = new URLSearchParams(location.search).get('t');
+const api = (p: string, q: Record<string, string> = {}) => `${p}?${new URLSearchParams(token ? { ...q, t: token } : q)}`;
 
 async function getJson<T>(p: string, q: Record<string, string> = {}): Promise<T> {
   const r = await fetch(api(p, q), { cache: 'no-store' });
