@@ -126,6 +126,28 @@ describe('git handoff mcp', () => {
     expect(repo.git(['rev-parse', 'refs/handoffs/main/via-mcp^{tree}']).stdout).toBe(repo.git(['rev-parse', 'refs/handoffs/main/via-cli^{tree}']).stdout);
   }, 60_000);
 
+  it('reads without a session, and serves its prompts and read-only resources', async () => {
+    const repo = makeRepo({ commit: true });
+    expect((await repo.cli(['write', 'api-notes', '-m', 'the API notes'], { env: { GIT_HANDOFF_SESSION: 'cli-session-0002' } })).exitCode).toBe(0);
+    const { client } = await connect(repo, 'zed');
+    const shown = await call(client, 'handoff_show', { topic: 'api-notes' });
+    expect(shown.error).toBe(false);
+    expect(shown.text).toContain('the API notes');
+    // a topic is never read as an option
+    const odd = await call(client, 'handoff_show', { topic: '--session=cli-session-0002' });
+    expect(odd.error).toBe(true);
+    expect(odd.text).not.toContain('the API notes');
+    expect((await client.listPrompts()).prompts.map((p) => p.name).sort()).toEqual(['claim', 'handoff-boot', 'handoff-write']);
+    const prompt = await client.getPrompt({ name: 'handoff-write', arguments: { topic: 'api-notes' } });
+    expect(JSON.stringify(prompt.messages)).toMatch(/handoff_write.*api-notes|api-notes.*handoff_write/);
+    const handoff = await client.readResource({ uri: 'handoff://main/api-notes' });
+    expect((handoff.contents[0] as { text: string }).text).toContain('the API notes');
+    const status = await client.readResource({ uri: 'handoff://status' });
+    expect((status.contents[0] as { text: string }).text).toContain('api-notes');
+    // reading made no session
+    expect(json<unknown[]>(await repo.cli(['sessions', '--json']))).toEqual([]);
+  }, 60_000);
+
   it('exits when its client disconnects, leaving no process', async () => {
     const repo = makeRepo({ commit: true });
     const { client, transport } = await connect(repo, 'zed');
