@@ -64,6 +64,20 @@ describe('install --agent for the MCP clients', () => {
     });
   }
 
+  it('a plain uninstall (everything) takes the server out of each MCP client too, byte for byte', async () => {
+    const repo = makeRepo({ commit: true });
+    const file = CLIENTS[0].file(repo);
+    mkdirSync(path.dirname(file), { recursive: true });
+    const before = ODD('context_servers');
+    writeFileSync(file, before);
+    expect((await repo.cli(['install', '--agent', 'zed,continue'])).exitCode).toBe(0);
+    const u = await repo.cli(['uninstall']);
+    expect(u.exitCode, String(u.stderr)).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    expect(existsSync(CLIENTS[2].file(repo))).toBe(false);
+    expect(u.stdout).not.toContain('claude_desktop_config.json');
+  });
+
   it('takes out only its entry from a configuration the person changed since install', async () => {
     const repo = makeRepo({ commit: true });
     const file = CLIENTS[1].file(repo);

@@ -89,21 +89,24 @@ function repoIfAny(): Repo | null {
 async function run(a: Args, mode: 'install' | 'uninstall'): Promise<void> {
   personOnly(`git handoff ${mode}`);
   const names = (a.agent ?? []).flatMap((x) => String(x).split(',')).filter(Boolean);
-  const mcp = names.map(mcpClientOf).filter((c): c is McpClientRecord => c !== null);
+  // a plain uninstall (everything) takes the server out of every MCP client's configuration too, before the install records go
+  const everything = mode === 'uninstall' && !names.length && !a.hooks && a.remote === undefined && !a.server && !a.plugin && !a.extension;
+  const mcp = everything ? [...MCP_CLIENTS] : names.map(mcpClientOf).filter((c): c is McpClientRecord => c !== null);
   const hooked = names.filter((n) => !mcpClientOf(n));
-  const msgs = mcp.length ? mcpActions(a, mcp, mode) : [];
+  const msgs = mcp.length && !(everything && openRepo().bare) ? mcpActions(a, mcp, mode, everything) : [];
   // MCP clients alone: nothing else is installed or taken out (no hooks, no other agent)
-  if (mcp.length && !hooked.length && !a.hooks && a.remote === undefined && !a.server) return report(a, msgs);
+  if (mcp.length && !everything && !hooked.length && !a.hooks && a.remote === undefined && !a.server) return report(a, msgs);
   report(a, [...msgs, ...(await actions({ ...a, agent: hooked.length ? hooked : undefined }, agentsOf(hooked), mode))]);
 }
 
-/** The MCP server added to (taken out of) each named MCP client's configuration. */
-function mcpActions(a: Args, clients: McpClientRecord[], mode: 'install' | 'uninstall'): string[] {
+/** The MCP server added to (taken out of) each named MCP client's configuration; `quiet`: no line for a client without it. */
+function mcpActions(a: Args, clients: McpClientRecord[], mode: 'install' | 'uninstall', quiet = false): string[] {
   const repo = openRepo();
   if (!repo.worktree) throw new HandoffError('usage', 'bare-repository', 'an MCP client serves a worktree; this repository is bare');
   const o = { commonDir: repo.commonDir, top: repo.worktree, command: a.launcher ?? 'git-handoff' };
   const { installMcpClient, uninstallMcpClient } = loadMcpBundle();
-  return clients.flatMap((c) => (mode === 'install' ? [installMcpClient(c, o)] : [uninstallMcpClient(c, o) ?? `${c.file(o.top)}: no MCP server of git-handoff in it`]));
+  if (mode === 'install') return clients.map((c) => installMcpClient(c, o));
+  return clients.flatMap((c) => uninstallMcpClient(c, o) ?? (quiet ? [] : [`${c.file(o.top)}: no MCP server of git-handoff in it`]));
 }
 
 /** What install or uninstall did, one message each. */
