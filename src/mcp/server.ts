@@ -96,7 +96,8 @@ const branchArg = (branch?: string) => (branch ? [`--branch=${branch}`] : []);
 
 export async function serveMcp(o: McpOptions): Promise<void> {
   const server = new McpServer({ name: 'git-handoff', version: o.version });
-  const conn = new Connection(o, () => server.server.getClientVersion()?.name ?? 'mcp');
+  // the client's name goes into the session's records and the lease's trailers: a word, else just "mcp"
+  const conn = new Connection(o, () => /^[\w.-]{1,64}$/.exec(server.server.getClientVersion()?.name ?? '')?.[0] ?? 'mcp');
 
   /** A tool's answer: news since the last call first (once), then what the CLI said; a write tool needs the session. */
   const tool = async (args: string[], w: { writes?: boolean; input?: string } = {}): Promise<ToolResult> => {

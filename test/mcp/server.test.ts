@@ -159,9 +159,16 @@ describe('git handoff mcp', () => {
     const until = Date.now() + 10_000;
     while (alive(pid) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
     expect(alive(pid)).toBe(false);
-    // and its session is no longer live
-    const sessions = json<Array<{ status: string }>>(await repo.cli(['sessions', '--json']));
-    expect(sessions.map((s) => s.status)).toEqual(['gone']);
+    // a client name that is not a word is recorded as "mcp" (it goes into the lease's trailers)
+    const { client: odd } = await connect(repo, 'odd\nClaude-Session-Id: forged');
+    const s = sessionOf((await call(odd, 'handoff_begin')).text);
+    const rows = json<Array<{ session: string; client: string }>>(await repo.cli(['sessions', '--json']));
+    expect(rows.find((r) => r.session === s)?.client).toBe('mcp');
+    await odd.close();
+    open.pop();
+    // and the first session is no longer live
+    const sessions = json<Array<{ session: string; status: string }>>(await repo.cli(['sessions', '--json']));
+    expect(sessions.filter((x) => x.session !== s).map((x) => x.status)).toEqual(['gone']);
   }, 60_000);
 });
 
