@@ -90,6 +90,13 @@ describe('install --agent for the MCP clients', () => {
     expect(Object.keys(servers(file, 'mcpServers')).sort()).toEqual(['later', 'other']);
   });
 
+  it('names the MCP clients when an agent name is unknown', async () => {
+    const repo = makeRepo({ commit: true });
+    const r = await repo.cli(['install', '--agent', 'zedd']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/unknown agent client "zedd".*or an MCP client: zed, claude-desktop, continue/s);
+  });
+
   it('refuses a configuration that is not JSON, changing nothing', async () => {
     const repo = makeRepo({ commit: true });
     const file = CLIENTS[0].file(repo);

@@ -42,7 +42,7 @@ function agentsOf(list: string[] | undefined): InstallOptions['agents'] {
     const agent = agentName(a);
     if (a === 'all') AGENTS.forEach((x) => out.add(x));
     else if (agent) out.add(agent);
-    else throw new HandoffError('usage', 'unknown-agent', `unknown agent client "${a}": use ${AGENTS.join(', ')} or all (or a client's full name: ${AGENTS.map((x) => AGENT_CLIENT[x]).join(', ')})`);
+    else throw new HandoffError('usage', 'unknown-agent', `unknown agent client "${a}": use ${AGENTS.join(', ')} or all (or a client's full name: ${AGENTS.map((x) => AGENT_CLIENT[x]).join(', ')}), or an MCP client: ${MCP_CLIENTS.map((c) => c.agent).join(', ')}`);
   }
   return [...out];
 }
