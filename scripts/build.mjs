@@ -48,6 +48,10 @@ await Promise.all([
   const css = readFileSync('src/web/page/app.css', 'utf8');
   await build({ ...common, format: 'cjs', entryPoints: ['src/web/server.ts'], outfile: 'dist/web.cjs', minify: true, define: { WEB_PAGE: JSON.stringify({ js: page.outputFiles[0].text, css }) } });
 }
+// `git handoff mcp` and an install naming an MCP client alone load dist/mcp.cjs: the MCP server with the SDK and zod, and jsonc-parser
+// (the SDK's ajv validator left out: src/mcp/no-validator.ts says why; jsonc-parser's ESM build: its UMD one requires at run time)
+const noValidator = { name: 'no-validator', setup: (b) => b.onResolve({ filter: /validation\/ajv-provider\.js$/ }, () => ({ path: new URL('../src/mcp/no-validator.ts', import.meta.url).pathname })) };
+await build({ ...common, format: 'cjs', entryPoints: ['src/mcp/bundle.ts'], outfile: 'dist/mcp.cjs', minify: true, plugins: [noValidator], mainFields: ['module', 'main'] });
 // secrets.cjs too: write and import load the scanner through its own cache (src/handoff/secrets/secrets.ts)
 const hashes = { 'cli.cjs': hashOf('dist/cli.cjs'), 'fast.cjs': hashOf('dist/fast.cjs'), 'rest.cjs': hashOf('dist/rest.cjs'), 'hooks.cjs': hashOf('dist/hooks.cjs'), 'secrets.cjs': hashOf('dist/secrets.cjs') };
 // the guard's first look: fast.cjs stays a separate file, loaded (through its cache) only when a rule may apply

@@ -2,8 +2,6 @@
 // command lines hot.ts leaves to it (help, errors, every command but the common forms of write/show/list/log).
 import type { CommandModule } from 'yargs';
 import type yargsType from 'yargs';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { HandoffError } from '../errors';
 import { commandOf, helpOf, suggest } from './argv';
 import { archiveCommand, restoreCommand } from './commands/archive';
@@ -26,11 +24,13 @@ import { recoverCommand } from './commands/recover';
 import { redactCommand } from './commands/redact';
 import { renameBranchCommand } from './commands/rename-branch';
 import { guardCommand } from './commands/guard';
+import { mcpCommand } from './commands/mcp';
 import { templateCommand } from './commands/template';
 import { webCommand } from './commands/web';
 import { writeCommand } from './commands/write';
 import type { GlobalArgs } from './context';
 import { GLOBAL_OPTIONS, withOptions } from './spec';
+import { packageVersion } from './version';
 import { beforeCommand, changeDirectory, pageOutput, quietOutput } from './start';
 
 // yargs's CommonJS build wraps help text at word boundaries (its ESM build cuts words), so require it; at first
@@ -68,6 +68,7 @@ export const commands: CommandModule<GlobalArgs, any>[] = [
   gcCommand,
   completionCommand,
   guardCommand,
+  mcpCommand,
 ];
 
 export const nameOf = (c: CommandModule<GlobalArgs, any>) => String(c.command).split(' ')[0];
@@ -122,7 +123,7 @@ const COMMAND_GROUPS: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['Between clones', ['fetch', 'push', 'sync']],
   ['Setting up', ['install', 'uninstall', 'doctor', 'import', 'completion']],
   ['Housekeeping and repair', ['sessions', 'release', 'rename-branch', 'drop', 'redact', 'recover', 'gc']],
-  ['Plumbing (agent clients run it; not typed by hand)', ['guard']],
+  ['Plumbing (agent clients run it; not typed by hand)', ['guard', 'mcp']],
 ];
 
 /** yargs's help with its one list of commands split into COMMAND_GROUPS (a command in none is listed under "Other"). */
@@ -175,19 +176,6 @@ function withWholeExamples(c: CommandModule<GlobalArgs, any>): CommandModule<Glo
       return builder(y) as any;
     },
   };
-}
-
-/** The version in package.json, next to dist/ (or the source tree in tests). */
-function packageVersion(): string {
-  for (const p of [path.join(__dirname, '..', 'package.json'), path.join(__dirname, '..', '..', 'package.json')]) {
-    try {
-      const pkg = JSON.parse(readFileSync(p, 'utf8'));
-      if (pkg.name === 'git-handoff') return String(pkg.version);
-    } catch {
-      // not here: the next place
-    }
-  }
-  return 'unknown';
 }
 
 const dashed = (k: string) => (k.length === 1 ? `-${k}` : `--${k}`);

@@ -18,7 +18,7 @@ describe('help and usage errors (item 13)', () => {
     expect(heads.at(-2)).toMatch(/^Plumbing/);
     expect(heads.at(-1)).toBe('Options');
     const plumbing = h.stdout.slice(h.stdout.indexOf('Plumbing'), h.stdout.indexOf('Options:'));
-    expect([...plumbing.matchAll(/^ {2}git handoff (\S+)/gm)].map((m) => m[1])).toEqual(['guard']);
+    expect([...plumbing.matchAll(/^ {2}git handoff (\S+)/gm)].map((m) => m[1])).toEqual(['guard', 'mcp']);
     const daily = h.stdout.slice(h.stdout.indexOf('Every day:'), h.stdout.indexOf('\n\n', h.stdout.indexOf('Every day:')));
     for (const c of ['write', 'show', 'list', 'log', 'boot']) expect(daily).toMatch(new RegExp(`^ {2}git handoff ${c}\\b`, 'm'));
     const names = [...h.stdout.matchAll(/^ {2}git handoff (\S+)/gm)].map((m) => m[1]);

@@ -4,6 +4,8 @@ import { AGENT_CLIENT, AGENTS, agentName, type Agent } from '../../client-names'
 import { HandoffError } from '../../errors';
 import { openRepo, type Repo } from '../../git/repo';
 import { installUserOpencode, uninstallUserOpencode } from '../../clients/own-files';
+import { MCP_CLIENTS, mcpClientOf, type McpClientRecord } from '../../clients/mcp-clients';
+import { loadMcpBundle } from './mcp';
 import { doctorAgents, guardCommand, installAgents, uninstallAgents } from '../../install/agents';
 import { doctorPlugins, installPlugin, uninstallPlugin } from '../../install/plugin';
 import { pluginAnswers } from '../../guard/plugin-active';
@@ -42,7 +44,7 @@ function agentsOf(list: string[] | undefined): InstallOptions['agents'] {
     const agent = agentName(a);
     if (a === 'all') AGENTS.forEach((x) => out.add(x));
     else if (agent) out.add(agent);
-    else throw new HandoffError('usage', 'unknown-agent', `unknown agent client "${a}": use ${AGENTS.join(', ')} or all (or a client's full name: ${AGENTS.map((x) => AGENT_CLIENT[x]).join(', ')})`);
+    else throw new HandoffError('usage', 'unknown-agent', `unknown agent client "${a}": use ${AGENTS.join(', ')} or all (or a client's full name: ${AGENTS.map((x) => AGENT_CLIENT[x]).join(', ')}), or an MCP client: ${MCP_CLIENTS.map((c) => c.agent).join(', ')}`);
   }
   return [...out];
 }
@@ -76,7 +78,11 @@ function commitAdvice(msgs: string[]): string[] {
 const options = (y: Argv<GlobalArgs>) =>
   y
     .option('hooks', { type: 'boolean', describe: 'the git hooks (prepare-commit-msg, commit-msg, pre-commit, pre-push, reference-transaction); --agent brings them too unless --no-hooks' })
-    .option('agent', { type: 'string', array: true, describe: `agent client wiring: ${AGENTS.join(', ')} or all (a client's full name or an alias accepted: claude-code, qwen-code, factory-droid, kilo-code, …; docs/clients.md)` })
+    .option('agent', {
+      type: 'string',
+      array: true,
+      describe: `agent client wiring: ${AGENTS.join(', ')} or all (a client's full name or an alias accepted: claude-code, qwen-code, factory-droid, kilo-code, …; docs/clients.md); or an MCP client, which starts \`git handoff mcp\`: ${MCP_CLIENTS.map((c) => c.agent).join(', ')}`,
+    })
     .option('remote', { type: 'string', describe: 'fetch refspecs that carry handoffs from remote R' })
     .option('server', { type: 'boolean', describe: 'in a bare repository: hold pushes to the ownership invariant' })
     .option('plugin', { type: 'boolean', describe: 'with --agent claude (or gemini, opencode): install the git-handoff plugin (extension) for your user, instead of wiring this repository' })
@@ -95,7 +101,25 @@ function repoIfAny(): Repo | null {
 
 async function run(a: Args, mode: 'install' | 'uninstall'): Promise<void> {
   personOnly(`git handoff ${mode}`);
-  report(a, await actions(a, agentsOf(a.agent), mode));
+  const names = (a.agent ?? []).flatMap((x) => String(x).split(',')).filter(Boolean);
+  // a plain uninstall (everything) takes the server out of every MCP client's configuration too, before the install records go
+  const everything = mode === 'uninstall' && !names.length && !a.hooks && a.remote === undefined && !a.server && !a.plugin && !a.extension;
+  const mcp = everything ? [...MCP_CLIENTS] : names.map(mcpClientOf).filter((c): c is McpClientRecord => c !== null);
+  const hooked = names.filter((n) => !mcpClientOf(n));
+  const msgs = mcp.length && !(everything && openRepo().bare) ? mcpActions(a, mcp, mode, everything) : [];
+  // MCP clients alone: nothing else is installed or taken out (no hooks, no other agent)
+  if (mcp.length && !everything && !hooked.length && !a.hooks && a.remote === undefined && !a.server) return report(a, msgs);
+  report(a, [...msgs, ...(await actions({ ...a, agent: hooked.length ? hooked : undefined }, agentsOf(hooked), mode))]);
+}
+
+/** The MCP server added to (taken out of) each named MCP client's configuration; `quiet`: no line for a client without it. */
+function mcpActions(a: Args, clients: McpClientRecord[], mode: 'install' | 'uninstall', quiet = false): string[] {
+  const repo = openRepo();
+  if (!repo.worktree) throw new HandoffError('usage', 'bare-repository', 'an MCP client serves a worktree; this repository is bare');
+  const o = { commonDir: repo.commonDir, top: repo.worktree, command: a.launcher ?? 'git-handoff' };
+  const { installMcpClient, uninstallMcpClient } = loadMcpBundle();
+  if (mode === 'install') return clients.map((c) => installMcpClient(c, o));
+  return clients.flatMap((c) => uninstallMcpClient(c, o) ?? (quiet ? [] : [`${c.file(o.top)}: no MCP server of git-handoff in it`]));
 }
 
 /** What install or uninstall did, one message each. */

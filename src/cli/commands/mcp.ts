@@ -1,0 +1,61 @@
+// `git handoff mcp`: the stdio MCP server for agents without hooks (src/mcp/server.ts). Its code and the SDK are a
+// bundle of their own (dist/mcp.cjs), loaded here only, so no other command pays for them.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Argv, CommandModule } from 'yargs';
+import { HandoffError } from '../../errors';
+import { listRefs } from '../../git/refs';
+import { openRepo } from '../../git/repo';
+import { CLAIMS_PREFIX } from '../../handoff/claims/table';
+import { appendLedger } from '../../handoff/state/ledger';
+import { claimRecord } from '../../handoff/state/lineage-record';
+import { describeProcess, recordSessionProcess } from '../../handoff/state/session-process';
+import { touchLease } from '../../handoff/store/leases';
+import { HANDOFF_PREFIX } from '../../handoff/store/names';
+import type { GlobalArgs } from '../context';
+import { packageVersion } from '../version';
+
+/** The built files: beside this bundle in dist/, or the built ones when running from the sources (tests). */
+function distDir(): string {
+  const dir = [__dirname, path.join(__dirname, '..', '..', '..', 'dist')].find((d) => existsSync(path.join(d, 'mcp.cjs')));
+  if (!dir) throw new HandoffError('environment', 'not-built', 'the MCP server (dist/mcp.cjs) is missing: reinstall git-handoff (or run `npm run build`)');
+  return dir;
+}
+
+/** dist/mcp.cjs: the server, and the install of an MCP client's configuration. */
+export const loadMcpBundle = () => require(path.join(distDir(), 'mcp.cjs')) as typeof import('../../mcp/bundle');
+
+/**
+ * A new session, recorded where a client's session start records one: its lineage record (with the MCP client's
+ * name), its process (this server: the session is gone when it exits), the worktree's lease when free, a ledger line.
+ */
+function recordSession(session: string, client: string): void {
+  const repo = openRepo();
+  const proc = describeProcess(process.pid);
+  const worktree = repo.worktree ?? repo.commonDir;
+  const t = Date.now();
+  claimRecord(repo.commonDir, { session, client, pid: proc.pid, procStart: proc.start, worktree, source: 'mcp', from: null, t, inherited: [], lease: false });
+  recordSessionProcess(repo.commonDir, session, proc);
+  if (repo.worktree) touchLease(repo, session, repo.worktree, { client, pid: proc.pid, process: proc });
+  appendLedger(repo.commonDir, { t, session, worktree, paths: [] });
+}
+
+/** The handoff and claims refs now, each named as a reader says it. */
+function watchedRefs(): Map<string, string> {
+  const name = (ref: string) => (ref.startsWith(HANDOFF_PREFIX) ? `handoff ${ref.slice(HANDOFF_PREFIX.length)}` : `claims on ${ref.slice(CLAIMS_PREFIX.length)}`);
+  return new Map(listRefs(openRepo(), [HANDOFF_PREFIX, CLAIMS_PREFIX]).map((r) => [name(r.ref), r.oid]));
+}
+
+export const mcpCommand: CommandModule<GlobalArgs, GlobalArgs> = {
+  command: 'mcp',
+  describe: 'a stdio MCP server for agents without hooks (Zed, Claude Desktop, Continue): handoff tools under a session it gives each connection',
+  builder: (y: Argv<GlobalArgs>) =>
+    y
+      .example('$0 mcp', 'serve MCP on stdin/stdout in this repository (an MCP client starts it: `git handoff install --agent zed`)')
+      .example('$0 -C ~/src/app mcp', 'in another repository') as Argv<GlobalArgs>,
+  handler: async () => {
+    // a repository to serve, said before any client connects
+    openRepo();
+    await loadMcpBundle().serveMcp({ bin: path.join(distDir(), '..', 'bin', 'git-handoff'), version: packageVersion(), record: recordSession, refs: watchedRefs });
+  },
+};

@@ -1,0 +1,107 @@
+// `install --agent zed|claude-desktop|continue`: the MCP server added to the client's MCP configuration, next to
+// the person's own servers, with their comments and formatting kept (jsonc-parser edits the text in place).
+// Uninstall gives the file back byte for byte while it is as install left it (install-record), else takes out only
+// the server's entry. Bundled into dist/mcp.cjs: only a command that names an MCP client loads it.
+import { existsSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { applyEdits, findNodeAtLocation, modify, parse, parseTree, type Node, type ParseError } from 'jsonc-parser';
+import { HandoffError } from '../errors';
+import { installWrite, restoreOriginal } from '../handoff/state/install-record';
+import { MCP_SERVER_NAME, type McpClientRecord } from '../clients/mcp-clients';
+
+export interface McpInstall {
+  commonDir: string;
+  /** the repository's top: the server runs there (`-C <top> mcp`) */
+  top: string;
+  /** the git-handoff executable the client starts */
+  command: string;
+}
+
+/** The first line of git-handoff's own YAML file: how it came and how it goes. */
+const yamlHead = (c: McpClientRecord) => `# ${MCP_SERVER_NAME}: written by \`git handoff install --agent ${c.agent}\`; \`git handoff uninstall --agent ${c.agent}\` removes it\n`;
+
+const argsOf = (o: McpInstall) => ['-C', o.top, 'mcp'];
+
+/** The folders of git-handoff's own file (.continue/mcpServers, .continue) go once empty (rmdir leaves a full one). */
+function removeEmptyFolders(file: string, top: string): void {
+  for (let d = path.dirname(file); d.startsWith(top + path.sep); d = path.dirname(d)) {
+    try {
+      rmdirSync(d);
+    } catch {
+      return;
+    }
+  }
+}
+
+/** The configuration's tree; a file that is not a JSON object (comments allowed) stops install with the way on. */
+function treeOf(file: string, text: string): Node {
+  const errors: ParseError[] = [];
+  const tree = parseTree(text, errors, { allowTrailingComma: true });
+  if (errors.length || tree?.type !== 'object') {
+    throw new HandoffError('usage', 'unreadable-settings', `${file} is not a JSON object; fix or move it, then run install again (nothing was changed)`, { file });
+  }
+  return tree;
+}
+
+/**
+ * The configuration's text with the server's entry in the object `key` (made when missing), spliced in as one line
+ * after that object's brace: the person's servers, comments and formatting stay as they are, byte for byte.
+ */
+function withEntry(file: string, text: string, key: string, value: unknown): string {
+  const entry = `${JSON.stringify(MCP_SERVER_NAME)}: ${JSON.stringify(value)}`;
+  if (!text.trim()) return `{\n  ${JSON.stringify(key)}: {\n    ${entry}\n  }\n}\n`;
+  const tree = treeOf(file, text);
+  const splice = (at: number, length: number, s: string) => text.slice(0, at) + s + text.slice(at + length);
+  const old = findNodeAtLocation(tree, [key, MCP_SERVER_NAME]);
+  if (old) return splice(old.offset, old.length, JSON.stringify(value));
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const indent = /\n([ \t]+)["/]/.exec(text)?.[1] ?? '  ';
+  const into = findNodeAtLocation(tree, [key]);
+  if (into && into.type !== 'object') throw new HandoffError('usage', 'unreadable-settings', `${file}: "${key}" is not an object; fix it, then run install again (nothing was changed)`, { file });
+  if (into) return splice(into.offset + 1, 0, `${eol}${indent}${indent}${entry}${into.children?.length ? ',' : ''}`);
+  return splice(tree.offset + 1, 0, `${eol}${indent}${JSON.stringify(key)}: {${eol}${indent}${indent}${entry}${eol}${indent}}${tree.children?.length ? ',' : ''}`);
+}
+
+/** The configuration's text without the server's entry (a file changed since install: the rest as it is now). */
+function withoutEntry(file: string, text: string, key: string): string {
+  treeOf(file, text);
+  return applyEdits(text, modify(text, [key, MCP_SERVER_NAME], undefined, { formattingOptions: { insertSpaces: true, tabSize: 2 } }));
+}
+
+/** The text install writes: the person's file with the server's entry, or git-handoff's own YAML block. */
+function wanted(c: McpClientRecord, file: string, o: McpInstall): string {
+  const args = argsOf(o);
+  if (c.format === 'yaml') {
+    const list = (xs: string[]) => `[${xs.map((x) => JSON.stringify(x)).join(', ')}]`;
+    return `${yamlHead(c)}name: ${MCP_SERVER_NAME}\nversion: 0.0.1\nschema: v1\nmcpServers:\n  - name: ${MCP_SERVER_NAME}\n    command: ${JSON.stringify(o.command)}\n    args: ${list(args)}\n`;
+  }
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  return withEntry(file, text, c.format.json, { command: o.command, args });
+}
+
+export function installMcpClient(c: McpClientRecord, o: McpInstall): string {
+  const file = c.file(o.top);
+  const text = wanted(c, file, o);
+  if (existsSync(file) && readFileSync(file, 'utf8') === text) return `${file}: ${c.title} already starts \`git handoff mcp\``;
+  installWrite(o.commonDir, file, text);
+  return `${file}: ${c.title} starts \`${o.command} ${argsOf(o).join(' ')}\` (MCP server "${MCP_SERVER_NAME}"); restart ${c.title} to load it`;
+}
+
+export function uninstallMcpClient(c: McpClientRecord, o: McpInstall): string | null {
+  const file = c.file(o.top);
+  const ours = (text: string) => (c.format === 'yaml' ? text.startsWith(yamlHead(c)) : (parse(text, [], { allowTrailingComma: true }) ?? {})?.[c.format.json]?.[MCP_SERVER_NAME] !== undefined);
+  const restored = restoreOriginal(o.commonDir, file, (original) => !ours(original));
+  if (restored) {
+    if (restored === 'deleted' && c.format === 'yaml') removeEmptyFolders(file, o.top);
+    return `${file}: ${restored === 'deleted' ? 'removed (install made it)' : 'given back as it was before install'}`;
+  }
+  if (!existsSync(file)) return null;
+  const text = readFileSync(file, 'utf8');
+  if (!ours(text)) return null;
+  // changed since install: only the server's entry goes
+  if (c.format === 'yaml') {
+    rmSync(file);
+    removeEmptyFolders(file, o.top);
+  } else writeFileSync(file, withoutEntry(file, text, c.format.json));
+  return `${file}: the MCP server "${MCP_SERVER_NAME}" taken out`;
+}

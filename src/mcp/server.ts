@@ -1,0 +1,236 @@
+// `git handoff mcp`: a stdio MCP server for the agents without hooks (Zed's agent, Claude Desktop, Continue). An
+// adapter and nothing more: every tool runs the CLI (bin/git-handoff) as the session this connection was given, so
+// the write path, the ownership rule and the refusal texts are the CLI's own. Built into dist/mcp.cjs, loaded by
+// cli/commands/mcp.ts alone.
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { z } from 'zod';
+import { SESSION_ID_VARS } from '../client-names';
+import { CLIENT_VAR } from '../environment';
+
+export interface McpOptions {
+  /** the CLI every tool runs: this installation's bin/git-handoff */
+  bin: string;
+  version: string;
+  /** records a new session of this client as the repository's sessions are recorded; throws outside a repository */
+  record(session: string, client: string): void;
+  /** the handoff and claims refs now: what each is called for a reader, and its oid */
+  refs(): Map<string, string>;
+}
+
+interface Ran {
+  ok: boolean;
+  text: string;
+}
+
+type ToolResult = { content: Array<{ type: 'text'; text: string }>; isError?: boolean };
+
+const NO_SESSION = 'git-handoff: no session yet: call handoff_begin first (it gives this connection its session; a write is made only under it)';
+
+/** What one connection knows: its session once begun, its client's name, the refs as it last saw them. */
+class Connection {
+  session: string | null = null;
+  seen: Map<string, string> | null = null;
+
+  constructor(
+    private readonly o: McpOptions,
+    private readonly clientName: () => string,
+  ) {}
+
+  get client(): string {
+    return this.clientName();
+  }
+
+  /** The environment of a CLI run: no session variable of the server's own environment, only the minted one. */
+  private env(): NodeJS.ProcessEnv {
+    const env = { ...process.env };
+    for (const v of [...SESSION_ID_VARS, CLIENT_VAR]) delete env[v];
+    if (this.session) Object.assign(env, { GIT_HANDOFF_SESSION: this.session, [CLIENT_VAR]: this.client });
+    return env;
+  }
+
+  /** `git handoff <args>` as this connection's session; its stdout when it succeeds, else its own error text. */
+  run(args: string[], input?: string): Promise<Ran> {
+    return new Promise((resolve) => {
+      const child = execFile(process.execPath, [this.o.bin, ...args], { env: this.env(), maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
+        const text = (err ? [stderr, stdout] : [stdout, stderr]).map((s) => String(s).trim()).filter(Boolean).join('\n');
+        resolve({ ok: !err, text: text || (err ? String(err.message) : 'done') });
+      });
+      child.stdin?.end(input ?? '');
+    });
+  }
+
+  /** Mints this connection's session (a fresh id of the form clients give theirs) and has it recorded. */
+  begin(): string {
+    if (this.session) return this.session;
+    const session = randomUUID();
+    this.o.record(session, this.client);
+    this.session = session;
+    return session;
+  }
+
+  /** What changed since this connection's last call (null on the first, or when nothing did), then the refs as seen now. */
+  changes(): string | null {
+    const now = this.o.refs();
+    const before = this.seen;
+    this.seen = now;
+    if (!before) return null;
+    const changed = [...now].filter(([r, oid]) => before.get(r) !== oid).map(([r]) => `${r} ${before.has(r) ? 'changed' : 'new'}`);
+    const gone = [...before.keys()].filter((r) => !now.has(r)).map((r) => `${r} gone`);
+    const all = [...changed, ...gone];
+    return all.length ? `since you last looked: ${all.slice(0, 8).join('; ')}${all.length > 8 ? `; and ${all.length - 8} more` : ''}` : null;
+  }
+
+  /** The refs as this connection leaves them: its own change is not news at its next call. */
+  settle(): void {
+    this.seen = this.o.refs();
+  }
+}
+
+const text = (t: string, isError = false): ToolResult => ({ content: [{ type: 'text', text: t }], ...(isError ? { isError: true } : {}) });
+
+/** `--branch=<b>` when given: values go joined to their option, so none is read as an option of its own. */
+const branchArg = (branch?: string) => (branch ? [`--branch=${branch}`] : []);
+
+export async function serveMcp(o: McpOptions): Promise<void> {
+  const server = new McpServer({ name: 'git-handoff', version: o.version });
+  // the client's name goes into the session's records and the lease's trailers: a word, else just "mcp"
+  const conn = new Connection(o, () => /^[\w.-]{1,64}$/.exec(server.server.getClientVersion()?.name ?? '')?.[0] ?? 'mcp');
+
+  /** A tool's answer: news since the last call first (once), then what the CLI said; a write tool needs the session. */
+  const tool = async (args: string[], w: { writes?: boolean; input?: string } = {}): Promise<ToolResult> => {
+    if (w.writes && !conn.session) return text(NO_SESSION, true);
+    const news = safe(() => conn.changes());
+    const r = await conn.run(args, w.input);
+    safe(() => conn.settle());
+    return text([news, r.text].filter(Boolean).join('\n\n'), !r.ok);
+  };
+
+  const READ = { readOnlyHint: true, openWorldHint: false } as const;
+  const WRITE = { readOnlyHint: false, destructiveHint: false, openWorldHint: false } as const;
+  const DESTROY = { readOnlyHint: false, destructiveHint: true, openWorldHint: false } as const;
+  const topic = z.string().describe('the handoff: two or more words joined by "-", e.g. auth-refactor');
+  const branch = z.string().optional().describe('the branch (default: the checked-out one)');
+  const body = z.string().describe('the handoff body (markdown): what is done, what is next, what to watch out for');
+  const paths = z.array(z.string()).min(1).describe('files, directories (src/auth/) or globs (src/**/*.ts), relative to the repository');
+
+  server.registerTool(
+    'handoff_begin',
+    {
+      description: "Begin this connection's git-handoff session (once; later calls return the same). Every write is made under it. Returns the session id and the handoffs to read first.",
+      inputSchema: {},
+      annotations: WRITE,
+    },
+    async () => {
+      let session: string;
+      try {
+        session = conn.begin();
+      } catch (e) {
+        return text(`git-handoff: ${(e as Error).message}`, true);
+      }
+      const r = await tool(['boot']);
+      return text(`you are session ${session} (client ${conn.client})\n\n${r.content[0].text}`, r.isError);
+    },
+  );
+  server.registerTool(
+    'handoff_write',
+    { description: 'Write (create or update) a handoff of your own session: the note the next session reads.', inputSchema: { topic, body, branch }, annotations: WRITE },
+    async (a) => tool(['write', ...branchArg(a.branch), '--file=-', '--', a.topic], { writes: true, input: a.body }),
+  );
+  server.registerTool(
+    'handoff_takeover',
+    {
+      description: "Take over another session's handoff, on the record with your reason, and write its new version.",
+      inputSchema: {
+        topic,
+        reason: z.string().min(1).describe('why you take it over (kept in its history)'),
+        body,
+        branch,
+        fromLive: z.boolean().optional().describe('take it over although its owner is live (it is told at its next call)'),
+      },
+      annotations: DESTROY,
+    },
+    async (a) =>
+      tool(['write', ...branchArg(a.branch), '--take-over', `--reason=${a.reason}`, ...(a.fromLive ? ['--from-live'] : []), '--file=-', '--', a.topic], { writes: true, input: a.body }),
+  );
+  server.registerTool(
+    'handoff_show',
+    { description: 'Read a handoff (default: the only one on the branch).', inputSchema: { topic: topic.optional(), branch }, annotations: READ },
+    async (a) => tool(['show', ...branchArg(a.branch), ...(a.topic ? ['--', a.topic] : [])]),
+  );
+  server.registerTool(
+    'handoff_list',
+    { description: 'List the handoffs of the branch, or of every branch.', inputSchema: { all: z.boolean().optional().describe('every branch'), branch }, annotations: READ },
+    async (a) => tool(['list', ...(a.all ? ['--all'] : branchArg(a.branch))]),
+  );
+  server.registerTool(
+    'handoff_boot',
+    { description: 'What a session reads first: the handoffs for it, newest first.', inputSchema: { branch }, annotations: READ },
+    async (a) => tool(['boot', ...branchArg(a.branch)]),
+  );
+  server.registerTool(
+    'handoff_claim',
+    {
+      description: 'Claim paths you are about to change: other sessions are told, and their writes to them refused.',
+      inputSchema: { paths, note: z.string().optional().describe('why: shown to every session that meets the claim'), ttl: z.string().optional().describe('how long it lasts: 30m, 2h') },
+      annotations: WRITE,
+    },
+    async (a) => tool(['claim', ...(a.note ? [`--note=${a.note}`] : []), ...(a.ttl ? [`--ttl=${a.ttl}`] : []), '--', ...a.paths], { writes: true }),
+  );
+  server.registerTool(
+    'handoff_release',
+    { description: 'Give back claims of yours on these paths.', inputSchema: { paths }, annotations: DESTROY },
+    async (a) => tool(['release', '--', ...a.paths], { writes: true }),
+  );
+  server.registerTool('handoff_claims', { description: 'The live claims on the branch: who holds which paths.', inputSchema: { branch }, annotations: READ }, async (a) =>
+    tool(['claims', ...branchArg(a.branch)]),
+  );
+  server.registerTool(
+    'handoff_status',
+    { description: "The team's state: live sessions, the handoffs of the branch, what needs a person.", inputSchema: { all: z.boolean().optional().describe('every branch, and sessions no longer live') }, annotations: READ },
+    async (a) => tool(['status', ...(a.all ? ['--all'] : [])]),
+  );
+
+  server.registerPrompt('handoff-boot', { description: 'Begin a session and read the handoffs left for it' }, () => ({
+    messages: [{ role: 'user', content: { type: 'text', text: 'Call handoff_begin, read the handoffs it lists (handoff_show), and carry on from where they leave off.' } }],
+  }));
+  server.registerPrompt('handoff-write', { description: 'Leave a handoff for the next session', argsSchema: { topic: z.string().optional() } }, (a) => ({
+    messages: [
+      {
+        role: 'user',
+        content: {
+          type: 'text',
+          text: `Write a handoff${a.topic ? ` under the topic ${a.topic}` : ''} with handoff_write: what is done, what is next, the open questions and the traps. Take over another session's only with handoff_takeover and a reason.`,
+        },
+      },
+    ],
+  }));
+  server.registerPrompt('claim', { description: 'Claim the paths you are about to change', argsSchema: { paths: z.string().optional() } }, (a) => ({
+    messages: [{ role: 'user', content: { type: 'text', text: `Before changing ${a.paths ?? 'files'}, claim them with handoff_claim; give them back with handoff_release when done.` } }],
+  }));
+
+  const read = async (uri: URL, args: string[]) => ({ contents: [{ uri: uri.href, mimeType: 'text/markdown', text: (await conn.run(args)).text }] });
+  server.registerResource('status', 'handoff://status', { description: "The team's status", mimeType: 'text/markdown' }, (uri) => read(uri, ['status']));
+  server.registerResource(
+    'handoff',
+    new ResourceTemplate('handoff://{branch}/{topic}', { list: undefined }),
+    { description: 'A handoff, by branch and topic', mimeType: 'text/markdown' },
+    (uri, v) => read(uri, ['show', '--no-receipt', `--branch=${String(v.branch)}`, '--', String(v.topic)]),
+  );
+
+  // the client gone (stdin closed): the server goes too, leaving no process behind
+  process.stdin.once('end', () => process.exit(0));
+  process.stdin.once('close', () => process.exit(0));
+  await server.connect(new StdioServerTransport());
+}
+
+/** A look that may fail (a repository being rewritten): the tool's answer goes on without it. */
+function safe<T>(f: () => T): T | null {
+  try {
+    return f();
+  } catch {
+    return null;
+  }
+}
