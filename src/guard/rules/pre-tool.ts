@@ -35,7 +35,7 @@ import { userDirs } from '../../user-dirs';
 import { homedir, type Location } from '../locate';
 import { holdsStub, hooksDirIn } from '../../git/hook-stub';
 import { NAMES_HOOK_FILE } from '../../clients/hook-files';
-import { gitEnvironmentProblem, gitOptionProblem, oneOffKeysProblem, separateGitDirProblem, sessionEnvironmentProblem } from './git-invocation';
+import { anchorEnvironmentProblem, gitEnvironmentProblem, gitOptionProblem, oneOffKeysProblem, separateGitDirProblem, sessionEnvironmentProblem } from './git-invocation';
 
 export async function preTool(ctx: GuardContext): Promise<Decision> {
   const a = ctx.event.action;
@@ -404,6 +404,9 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
       if (problem) return { deny: problem };
     }
     if (!inv) continue;
+    // HOME, XDG_*, PATH changed for git or git-handoff: the places the guard judged are elsewhere (rules/git-invocation.ts)
+    const anchors = anchorEnvironmentProblem(inv, carried, [...unset, ...(cmd.unsets ?? [])], ctx.env) ?? anchorEnvironmentProblem(inv, cmd.assigns, [], ctx.env);
+    if (anchors) return { deny: anchors };
     if (isHandoffCommand(inv)) {
       handoff = true;
       if (!ctx.session) {
