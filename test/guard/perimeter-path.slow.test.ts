@@ -6,6 +6,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectShell5, expectWrite5, world5, WRITES5 } from './world-wired';
 import { throughFront } from './spellings';
+import { foreignWorld } from './world';
+import { payload } from './helpers';
 import { asClient } from './rules/helpers';
 
 describe('a program found by PATH, put ahead of where it is found', () => {
@@ -65,5 +67,17 @@ describe('a program found by PATH, put ahead of where it is found', () => {
     w.repo.env.PATH = `${first}${path.delimiter}${w.repo.env.PATH ?? process.env.PATH}${path.delimiter}${later}`;
     await expectWrite5(w, [[`${first}/cmp`, '#!/bin/sh\nexit 0\n']], 'deny');
     await expectWrite5(w, [[`${later}/cmp`, '#!/bin/sh\n']], 'allow');
+  });
+
+  it('the sh front hands a write of such a name in the worktree to node, where it answers an ordinary file itself', async () => {
+    const repo = await foreignWorld();
+    mkdirSync(path.join(repo.dir, 'tools'));
+    mkdirSync(path.join(repo.dir, 'src'));
+    repo.env.PATH = `${path.join(repo.dir, 'tools')}${path.delimiter}${repo.env.PATH ?? process.env.PATH}`;
+    const write = (f: string) => throughFront(repo, 'claude-code', payload(repo, 'claude-code/pre-tool-use-write.json', { tool_input: { file_path: path.join(repo.dir, f), content: 'exit 0\n' } }));
+    // the first call makes the session known here (node's), after which the front answers plain files alone
+    expect(write('src/app.ts').verdict).toBe('allow');
+    expect(write('tools/mytool').verdict).toBe('allow');
+    for (const name of ['node', 'git-handoff-front-split', 'git', 'stat']) expect(write(`tools/${name}`).verdict, name).toBe('deny');
   });
 });
