@@ -32,12 +32,25 @@ const real = (d: string): string => {
   }
 };
 
+/** PATH's directories (a relative one, or an empty entry, from `cwd`). */
+const pathDirs = (env: NodeJS.ProcessEnv, cwd: string): string[] => (env.PATH ?? '').split(path.delimiter).map((d) => path.resolve(cwd, d || '.'));
+
+/**
+ * Whether directories appended after `env`'s PATH change no program the front and the git hooks run by name
+ * (RUN_BY_NAME): each is found ahead of them. git-handoff's own commands aside: one found nowhere does no check, and a
+ * stand-in found later does none either.
+ */
+export const appendedPathKeeps = (env: NodeJS.ProcessEnv, cwd: string): boolean => {
+  const dirs = pathDirs(env, cwd);
+  return RUN_BY_NAME.every((name) => dirs.some((d) => runnable(path.join(d, name))));
+};
+
 /**
  * For each program of pathProgramNames: its name in every PATH directory (of `env`; a relative one from `cwd`) up to
  * and including the one where it is found (every one when none holds it), each as named and with its links resolved.
  */
 export function pathShadows(env: NodeJS.ProcessEnv, cwd: string): string[] {
-  const dirs = (env.PATH ?? '').split(path.delimiter).map((d) => path.resolve(cwd, d || '.'));
+  const dirs = pathDirs(env, cwd);
   const reals = dirs.map(real);
   const out = new Set<string>();
   for (const name of pathProgramNames()) {

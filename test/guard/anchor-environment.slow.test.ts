@@ -66,6 +66,9 @@ describe('HOME, XDG_* and PATH given to git or git-handoff', () => {
         'HOME=~ git status',
         'env HOME=$HOME/ git log --oneline -1',
         'export PATH="$PATH"; git status',
+        // directories after the hook's PATH, where node, git and the rest are found first
+        'export PATH=$PATH:/usr/local/bin && git handoff list',
+        'PATH=$PATH:$EMPTY git log -1',
       ],
       'allow',
     );

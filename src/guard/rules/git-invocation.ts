@@ -11,7 +11,7 @@ import { unknownKeyProblem } from './git-config';
 import { substituteVars } from '../shell/command';
 import { userDirs } from '../../user-dirs';
 import { configFiles, userConfigFiles } from '../../git/config-files';
-import { pathShadows } from '../path-programs';
+import { appendedPathKeeps, pathShadows } from '../path-programs';
 
 /** Variables git reads that neither run a program nor name a file git writes; GIT_HANDOFF_* are git-handoff's own (rules/inject.ts). */
 const QUIET_ENV =
@@ -85,6 +85,9 @@ function effective(name: string, value: string | undefined, env: Env): string | 
   for (const [k, v] of Object.entries(env)) if (v !== undefined) known[k] = v;
   const v = substituteVars(value, known).replace(/(^|:)~(?=\/|:|$)/g, (_, a) => `${a}${env.HOME ?? '~'}`);
   if (/[$`]/.test(v)) return undefined;
+  // directories appended after the hook's PATH, where every program run by name is found ahead of them: the same
+  const base = env.PATH;
+  if (name === 'PATH' && base && v.startsWith(base + path.delimiter) && appendedPathKeeps(env, path.sep)) return base;
   return name === 'PATH' ? v : path.resolve(v);
 }
 
