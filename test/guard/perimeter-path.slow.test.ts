@@ -42,6 +42,7 @@ describe('a program found by PATH, put ahead of where it is found', () => {
         `ln -s /bin/true ${bin}/git`,
         `mv $EMPTY/out ${bin}/git-handoff-guard`,
         `cp /bin/true tools/node`,
+        `chmod +x ${bin}/node`,
       ],
       'deny',
     );
