@@ -206,7 +206,8 @@ export function harmlessCommand(c: SimpleCommand): boolean {
     if (/^(>|>>|&>|&>>|>\||>&)$/.test(r.op) && r.target === '/dev/null') continue;
     return false;
   }
-  if (!Object.keys(c.assigns).every((k) => SAFE_VARS.test(k))) return false;
+  // `env -i`, `env -u <name>`: what the command runs without is the full rules' to judge (rules/git-invocation.ts)
+  if (!Object.keys(c.assigns).every((k) => SAFE_VARS.test(k)) || c.unsets) return false;
   // no program: assignments alone, or xargs's echo; unless xargs was given only wrappers (`xargs env`: its input runs)
   if (c.argv.length === 0) return !c.fromInput;
   const [p0, ...args] = c.argv;

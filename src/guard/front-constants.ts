@@ -13,6 +13,7 @@ import { elsewhereSh, SOURCED_FLAG, SPLIT_FLAGS, takeSh } from '../clients/wirin
 import { WIRING } from '../clients/wirings';
 import { hookFiles } from '../clients/hook-files';
 import { userDirs } from '../user-dirs';
+import { pathProgramNames } from './path-programs';
 import { DEFAULT_PROTECT } from './context';
 import pkg from '../../package.json';
 
@@ -114,15 +115,17 @@ export const protectedNameWords = (): string[] => [...new Set(DEFAULT_PROTECT.fl
 const anyCase = (w: string) => [...w].map((c) => (/[a-z]/i.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c)).join('');
 
 /**
- * The front's sh functions `guarded_abs` (an absolute path in a place of guardedPlaces' `abs`) and `guarded_rel` (a
+ * The front's sh functions `guarded_abs` (an absolute path in a place of guardedPlaces' `abs`, or named as a program the
+ * wiring and the hooks find by PATH: where on PATH it would run in the program's place is node's to tell) and `guarded_rel` (a
  * path relative to the worktree ($worktree) in one of its `rel`, through a `.git` component, or with a component
  * holding a word of the default protected pattern): a write there is node's.
  */
 export function guardedSh(): string[] {
   const { abs, rel } = guardedPlaces();
   const words = protectedNameWords().map((w) => `*${anyCase(w)}*`);
+  const programs = pathProgramNames().map((n) => `*/${literal(n)}/`);
   return [
-    `guarded_abs() { case $1/ in ${abs.map((p) => `${p}/*`).join(' | ')}) return 0 ;; esac; return 1; } # every client's hook, settings and trust folders, the guard's own, git's user and system files: src/clients/hook-files.ts, src/user-dirs.ts, src/git/config-files.ts`,
+    `guarded_abs() { case $1/ in ${[...abs.map((p) => `${p}/*`), ...programs].join(' | ')}) return 0 ;; esac; return 1; } # every client's hook, settings and trust folders, the guard's own, git's user and system files, a program's name: src/clients/hook-files.ts, src/user-dirs.ts, src/git/config-files.ts, src/guard/path-programs.ts`,
     `guarded_rel() { case /$1/ in */${anyCase(GIT_NAME)}/* | ${words.join(' | ')}) return 0 ;; esac; case $1/ in ${rel.map((p) => `${p}/*`).join(' | ')}) return 0 ;; esac; return 1; } # in the worktree: git's name, a handoff file's words (DEFAULT_PROTECT), the clients' project files`,
   ];
 }

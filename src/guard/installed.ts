@@ -28,6 +28,9 @@ function ownPackage(): { root: string | null; bins: string[] } {
   return (own = { root, bins: bin && typeof bin === 'object' ? Object.keys(bin) : [NAME] });
 }
 
+/** The command names this package installs on PATH (package.json's bin). */
+export const ownBins = (): string[] => ownPackage().bins;
+
 const real = (p: string): string | null => {
   try {
     return realpathSync.native(p);

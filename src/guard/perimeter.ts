@@ -4,7 +4,8 @@
 // XDG, system and their includes, as git last named them: src/git/config.ts readConfigFiles, cached with the
 // settings); every file each client reads hook configuration from, in each scope (src/clients/hook-files.ts); the
 // guard's own state, key and caches (src/user-dirs.ts: the witness's repository among them); and git-handoff itself,
-// where it is installed (src/guard/installed.ts). A write, move, delete, link or checkout over any of them is refused with
+// where it is installed (src/guard/installed.ts); and every place on PATH where a file would run in place of a program
+// the wiring and the hooks find by name (src/guard/path-programs.ts). A write, move, delete, link or checkout over any of them is refused with
 // what a person runs instead; a file tool's edit of a client's settings that keeps the guard's wiring may pass.
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
@@ -17,6 +18,7 @@ import type { FileOp } from './rules/files';
 import { refStoreWriteProblem } from './rules/refs';
 import { userDirs } from '../user-dirs';
 import { installedDirs } from './installed';
+import { pathProgramNames, pathShadows } from './path-programs';
 import { readTextOr } from '../read-file';
 
 export interface Perimeter {
@@ -36,6 +38,8 @@ export interface Perimeter {
    * Worked out at the first path outside the worktree that asks (none is inside it: src/guard/installed.ts).
    */
   installed: () => string[];
+  /** where a file on PATH would run in place of a program the wiring, the front or the hooks find by name (worked out at the first path of such a name) */
+  programs: () => string[];
   /** the worktree of the call's repository, or null */
   worktree: string | null;
 }
@@ -70,8 +74,19 @@ export async function computePerimeter(ctx: GuardContext, loc: Location | null):
   const { files, dirs, plugins } = hookFiles(loc ? worktreesOf(loc.commonDir, loc.worktree) : [], home, env);
   const state = userDirs(env);
   let installed: string[] | undefined;
+  let programs: string[] | undefined;
   const worktree = loc?.worktree ?? null;
-  return { gitDirs, config, hooks: files, hookDirs: dirs, pluginDirs: plugins, state, installed: () => (installed ??= installedDirs(worktree, ctx.event.cwd, env)), worktree };
+  return {
+    gitDirs,
+    config,
+    hooks: files,
+    hookDirs: dirs,
+    pluginDirs: plugins,
+    state,
+    installed: () => (installed ??= installedDirs(worktree, ctx.event.cwd, env)),
+    programs: () => (programs ??= pathShadows(env, ctx.event.cwd)),
+    worktree,
+  };
 }
 
 /** A file tool's edits applied to a text (each replacement at its first place, and everywhere: both must keep the wiring). */
@@ -119,6 +134,10 @@ export function perimeterProblem(p: Perimeter, op: FileOp): string | null {
       return `${shown} is part of git-handoff itself, installed at ${neutral(d)} (the guard every tool call runs, its hooks and plugins): only the person installs, upgrades or removes it. ${PERSON_WAY}`;
     }
   }
+  // a program's name ahead of it on PATH (a delete takes a stand-in away, or the program as the person's system has it)
+  if (op.kind !== 'delete' && pathProgramNames().includes(path.basename(abs)) && p.programs().some((f) => f === abs || f === real(abs))) {
+    return `${shown} is where a program git-handoff's guard or git hooks run by name (${neutral(path.basename(abs))}) is found on PATH, or would be found ahead of it: a file there runs in its place on every later tool call or commit. ${PERSON_WAY}`;
+  }
   for (const h of p.hooks) {
     // a directory deleted or written whole is judged on the files of the perimeter under it (perimeterUnder, by the rule that reads the command)
     if (abs !== h.file) continue;
@@ -155,7 +174,7 @@ export function perimeterProblem(p: Perimeter, op: FileOp): string | null {
 export function perimeterUnder(p: Perimeter, dir: string): string[] {
   const abs = path.resolve(dir);
   const out: string[] = [];
-  for (const f of [...p.config, ...p.hooks.map((h) => h.file), ...p.state, ...(inWorktree(p, abs) ? [] : p.installed()), ...p.gitDirs]) if (f !== abs && under(f, abs)) out.push(f);
+  for (const f of [...p.config, ...p.hooks.map((h) => h.file), ...p.state, ...(inWorktree(p, abs) ? [] : p.installed()), ...p.gitDirs, ...p.programs()]) if (f !== abs && under(f, abs)) out.push(f);
   return out;
 }
 
@@ -166,7 +185,7 @@ export function perimeterUnder(p: Perimeter, dir: string): string[] {
 export function namesPerimeterPart(p: Perimeter, s: string): boolean {
   const tail = s.replace(/^(\.?\/)+|\/+$/g, '');
   if (tail === '' || tail === '.' || tail === '..') return false;
-  const all = [...p.config, ...p.hooks.map((h) => h.file), ...p.hookDirs.map((h) => h.file), ...p.pluginDirs.map((h) => h.file), ...p.state, ...p.installed(), ...p.gitDirs];
+  const all = [...p.config, ...p.hooks.map((h) => h.file), ...p.hookDirs.map((h) => h.file), ...p.pluginDirs.map((h) => h.file), ...p.state, ...p.installed(), ...p.gitDirs, ...p.programs()];
   return all.some((f) => f.endsWith(path.sep + tail) || f.includes(path.sep + tail + path.sep));
 }
 

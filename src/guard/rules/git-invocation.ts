@@ -8,6 +8,10 @@ import type { SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
 import type { WriteTarget } from '../shell/writes';
 import { unknownKeyProblem } from './git-config';
+import { substituteVars } from '../shell/command';
+import { userDirs } from '../../user-dirs';
+import { configFiles, userConfigFiles } from '../../git/config-files';
+import { appendedPathKeeps, pathShadows } from '../path-programs';
 
 /** Variables git reads that neither run a program nor name a file git writes; GIT_HANDOFF_* are git-handoff's own (rules/inject.ts). */
 const QUIET_ENV =
@@ -49,6 +53,63 @@ export function gitEnvironmentProblem(inv: GitInvocation, cmd: SimpleCommand, va
     return (
       `\`${name}=…\` changes what \`${VERB(inv)}\` reads or writes (${REPO_ENV.test(name) ? 'another repository or work tree, for a verb that writes' : 'git\'s directories, configuration or programs'}), and the guard judges git only as it runs here. ` +
       `Run it without that variable${REPO_ENV.test(name) ? ' (git -C <directory> for another repository)' : ''}, or ask the person.`
+    );
+  }
+  return null;
+}
+
+type Env = NodeJS.ProcessEnv;
+/** The variables a function of the environment reads, each answered empty (HOME a path, so that no other lookup starts). */
+function readsOf(f: (env: Env) => unknown): string[] {
+  const read = new Set<string>();
+  f(new Proxy({}, { get: (_, k) => (typeof k === 'string' && read.add(k), k === 'HOME' ? path.sep : '') }) as Env);
+  return [...read];
+}
+
+let anchors: string[] | undefined;
+/**
+ * The variables git's and git-handoff's places are derived from (the user's configuration files, git-handoff's cache,
+ * state and data folders, the programs found by PATH), as the code that computes them reads them; GIT_* are
+ * gitEnvironmentProblem's.
+ */
+const anchorVariables = (): string[] =>
+  (anchors ??= readsOf((env) => [userDirs(env), userConfigFiles(env), configFiles({ commonDir: path.sep, gitDir: path.sep }, env), pathShadows(env, path.sep)]).filter((v) => !v.startsWith('GIT_')));
+
+/**
+ * A variable's value as a command gets it, for comparison: `$X`, `${X}` and a leading `~` taken from the hook's
+ * environment, a path resolved (PATH as it is); empty and unset alike; undefined: the guard cannot tell.
+ */
+function effective(name: string, value: string | undefined, env: Env): string | null | undefined {
+  if (value === undefined || value === '') return null;
+  const known: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) known[k] = v;
+  const v = substituteVars(value, known).replace(/(^|:)~(?=\/|:|$)/g, (_, a) => `${a}${env.HOME ?? '~'}`);
+  if (/[$`]/.test(v)) return undefined;
+  // directories appended after the hook's PATH, where every program run by name is found ahead of them: the same
+  const base = env.PATH;
+  if (name === 'PATH' && base && v.startsWith(base + path.delimiter) && appendedPathKeeps(env, path.sep)) return base;
+  return name === 'PATH' ? v : path.resolve(v);
+}
+
+/**
+ * Why a git or git-handoff command runs with a variable its places are derived from (HOME, XDG_*, PATH) set, removed
+ * (`env -u`, `env -i`, `unset`) or emptied to other than the hook's own value (`env`): git would read another user
+ * configuration than the one the guard judged, git-handoff keep its state, code cache or witness elsewhere, the hooks
+ * run other programs. `removed`: the variables taken out (`*`: all); `vars`: those set by earlier steps of the line, or
+ * those set for the command (each set read against the hook's environment: the caller passes them apart).
+ */
+export function anchorEnvironmentProblem(inv: GitInvocation, vars: Record<string, string>, removed: readonly string[], env: Env): string | null {
+  if (Object.keys(vars).length === 0 && removed.length === 0) return null;
+  for (const name of anchorVariables()) {
+    const given = Object.hasOwn(vars, name) ? vars[name] : removed.includes(name) || removed.includes('*') ? undefined : null;
+    if (given === null) continue;
+    const now = effective(name, given, env);
+    if (now !== undefined && now === effective(name, env[name], env)) continue;
+    const plain = inv.sub === 'handoff' ? `git handoff ${inv.args.find((a) => !a.startsWith('-')) ?? ''}`.trim() : VERB(inv);
+    return (
+      `\`${plain}\` would run with ${name} ${given === undefined ? 'removed' : now === undefined ? 'set to a value the guard cannot read' : 'set to another value'} than the one git-handoff's guard and hooks run with: ` +
+      `git would read another user configuration (hooks, settings), git-handoff keep its state and code elsewhere, or its hooks run other programs, none of which the guard judged. ` +
+      `Run \`${plain} …\` without \`${name}=…\` (and without \`env -i\`/\`env -u ${name}\`/\`unset ${name}\`); a command that needs another configuration is the person's to run.`
     );
   }
   return null;

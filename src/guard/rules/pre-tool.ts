@@ -37,7 +37,7 @@ import { userDirs } from '../../user-dirs';
 import { homedir, type Location } from '../locate';
 import { holdsStub, hooksDirIn } from '../../git/hook-stub';
 import { NAMES_HOOK_FILE } from '../../clients/hook-files';
-import { gitEnvironmentProblem, gitOptionProblem, oneOffKeysProblem, separateGitDirProblem, sessionEnvironmentProblem } from './git-invocation';
+import { anchorEnvironmentProblem, gitEnvironmentProblem, gitOptionProblem, oneOffKeysProblem, separateGitDirProblem, sessionEnvironmentProblem } from './git-invocation';
 
 export async function preTool(ctx: GuardContext): Promise<Decision> {
   const a = ctx.event.action;
@@ -394,6 +394,9 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
       if (problem) return { deny: problem };
     }
     if (!inv) continue;
+    // HOME, XDG_*, PATH changed for git or git-handoff: the places the guard judged are elsewhere (rules/git-invocation.ts)
+    const anchors = anchorEnvironmentProblem(inv, carried, [...unset, ...(cmd.unsets ?? [])], ctx.env) ?? anchorEnvironmentProblem(inv, cmd.assigns, [], ctx.env);
+    if (anchors) return { deny: anchors };
     // handoffs taken from a repository that is not a remote the person configured (rules/anchors.ts), or `git handoff`
     // given a remote repointed for it (rules/git-config.ts; other git verbs: refCommandProblem)
     const source = handoffSource(run, inv);
