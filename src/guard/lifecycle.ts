@@ -39,6 +39,8 @@ interface SessionState {
   compactReminded?: boolean;
   /** the client process recorded for this session (handoff/processes/) */
   pid?: number;
+  /** the notes left for this session about sessions that started beside it (tellHolder), by session, until given */
+  peers?: Record<string, string>;
 }
 
 /** A repository's per-session guard state (`<session>.json`, `.note`, `.peer`, `.beat`, `.told`); the sh front reads it too. */
@@ -119,11 +121,11 @@ async function heartbeat(ctx: GuardContext, loc: Location, session: string, forc
 function tellHolder(loc: Location, holder: string, holderClient: string | null, newcomer: string, newcomerClient: string): void {
   const st = readState(loc, holder);
   if ((st.warned ?? []).includes(newcomer)) return;
-  writeState(loc, holder, { ...st, warned: [...(st.warned ?? []), newcomer] });
   const note =
     `git-handoff: another session, ${short(newcomer, [holder])} (${newcomerClient}), has started working in this worktree (${loc.worktree}) beside you. ` +
     `You are session ${short(holder, [newcomer])}. Your edits and commits can collide with its work: commit only the paths you wrote ` +
     `(git add -- <your files>; \`git handoff sessions\` shows who wrote what), or move to your own worktree (git worktree add ../<dir> -b <branch>).`;
+  writeState(loc, holder, { ...st, warned: [...(st.warned ?? []), newcomer], peers: { ...st.peers, [newcomer]: note } });
   // a client whose model reads a shell call's context in its output: its next call comes to the full guard too, which
   // gives the note with a shell call or keeps it for the after-tool hook of any other
   const before = holderClient !== null && (SHOWS_CONTEXT_BEFORE_TOOL.has(holderClient) || CONTEXT_IN_SHELL_OUTPUT.has(holderClient));
@@ -132,15 +134,28 @@ function tellHolder(loc: Location, holder: string, holderClient: string | null, 
 }
 
 /** A note kept for this session (`peer`: another session left it, tellHolder; `note`: kept for its after-tool hook), taken once. */
-function takeNote(loc: Location, session: string, kind: 'peer' | 'note'): string | null {
+async function takeNote(ctx: GuardContext, loc: Location, session: string, kind: 'peer' | 'note'): Promise<string | null> {
   const file = stateFile(loc, session, kind);
+  let note: string;
   try {
-    const note = readFileSync(file, 'utf8');
+    note = readFileSync(file, 'utf8');
     rmSync(file);
-    return note || null;
   } catch {
     return null;
   }
+  return note ? withoutEnded(ctx, loc, session, note) : null;
+}
+
+/** The note less what it tells of sessions that started beside this one and have ended since (`sessions`: ended, gone, released). */
+async function withoutEnded(ctx: GuardContext, loc: Location, session: string, note: string): Promise<string | null> {
+  const st = readState(loc, session);
+  const given = Object.entries(st.peers ?? {}).filter(([, text]) => note.includes(text));
+  if (!given.length) return note;
+  writeState(loc, session, { ...st, peers: Object.fromEntries(Object.entries(st.peers!).filter(([, text]) => !note.includes(text))) });
+  const { listSessions } = await import('../handoff/store/sessions');
+  const ended = new Set(listSessions(await ctx.repo(loc), { worktree: loc.worktree, config: await ctx.config(loc) }).filter((s) => s.status === 'ended' || s.status === 'gone' || s.status === 'released').map((s) => s.session));
+  for (const [id, text] of given) if (ended.has(id)) note = note.split(text).join('');
+  return note.trim() || null;
 }
 
 /**
@@ -185,9 +200,9 @@ export async function beforeTool(ctx: GuardContext, loc: Location | null, lost: 
   }
   const t = Date.now();
   for (const { loc: l, paths, gone } of byRepo.values()) recordIntents(l.commonDir, session, l.worktree, paths, gone, t, ctx.event.agentId ?? undefined);
-  const peer = takeNote(loc, session, 'peer');
+  const peer = await takeNote(ctx, loc, session, 'peer');
   // what an after-tool hook that never ran left (a refused or cancelled tool), where this call's context reaches the model
-  const kept = printsContext(ctx.event) ? takeNote(loc, session, 'note') : null;
+  const kept = printsContext(ctx.event) ? await takeNote(ctx, loc, session, 'note') : null;
   // what other sessions did to this one's handoffs and claims (a takeover, a claim that refused or was taken over)
   const told = takeNotes(loc.commonDir, session).map((n) => n.text);
   // its heartbeat file was removed so that this call came here: written back (the next calls need no full guard)
@@ -235,7 +250,7 @@ export async function postTool(ctx: GuardContext): Promise<Decision> {
   const session = ctx.session;
   const loc = session ? ctx.locate() : null;
   if (!session || !loc) return {};
-  const note = takeNote(loc, session, 'note');
+  const note = await takeNote(ctx, loc, session, 'note');
   return note ? { context: note, notice: note } : {};
 }
 

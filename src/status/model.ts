@@ -13,7 +13,8 @@ import { listTracked, readRecord, readSeen, RECORD_REF } from '../handoff/store/
 import { readContacts } from '../handoff/state/contact';
 import { readRefusals } from '../handoff/state/refusals';
 import { thisHost } from '../handoff/state/session-process';
-import { listSessions } from '../handoff/store/sessions';
+import { listSessions, type SessionInfo } from '../handoff/store/sessions';
+import { isKnownSession } from '../handoff/state/lineage-record';
 import { forReader, isRead, type Reader } from '../handoff/store/address';
 import { parseTrailerBlock } from '../handoff/store/document';
 import { HANDOFF_PREFIX, handoffRef, LEASE_PREFIX, NOTES_REF } from '../handoff/store/names';
@@ -135,28 +136,29 @@ function withReceipts(repo: Repo, rows: Array<HandoffRow & { fetch?: string }>, 
 function sessionsOf(repo: Repo, handoffs: StatusHandoff[], claims: StatusClaim[], all: boolean, here: string, now: number, recs: readonly RefRecord[]): StatusSession[] {
   // `seen`: the newest sign of each, as ISO 8601 (which sorts as time does)
   const out = new Map<string, StatusSession & { seen: string }>();
+  const local = new Map<string, SessionInfo & { seen: string }>();
+  for (const l of listSessions(repo, { now, recs })) {
+    const last = Math.max(l.heartbeat ?? 0, l.lastActivity ?? 0);
+    const seen = last ? iso(last) : '';
+    // a session known in several worktrees: the one it was seen in last
+    if ((local.get(l.session)?.seen ?? '') <= seen) local.set(l.session, { ...l, seen });
+  }
+  // a session that ran in this clone (its leases, ledger or lineage record) is placed here, with the status its
+  // records give, in every scope, whether or not its handoffs have reached the remote since
   const touch = (id: string, mine: boolean, seen: string): StatusSession & { seen: string } => {
     let s = out.get(id);
-    if (!s) out.set(id, (s = { session: id, client: null, status: 'known', where: mine ? 'here' : 'remote', worktree: null, host: null, lastActivity: null, handoffs: [], claims: [], seen }));
-    else {
+    if (!s) {
+      const l = local.get(id);
+      out.set(id, (s = { session: id, client: l?.client ?? null, status: l?.status ?? 'known', where: mine || !!l || isKnownSession(repo.commonDir, id) ? 'here' : 'remote', worktree: l?.worktree ?? null, host: l ? (l.host ?? here) : null, lastActivity: null, handoffs: [], claims: [], seen: l && l.seen > seen ? l.seen : seen }));
+    } else {
       if (mine) s.where = 'here';
       if (seen > s.seen) s.seen = seen;
     }
     return s;
   };
-  const local = listSessions(repo, { now, recs });
   // this clone's worktrees, as its sessions name them: a claim made in one is a session of this clone
-  const worktrees = new Set([repo.worktree, ...local.map((l) => l.worktree)]);
-  for (const l of local) {
-    if (!all && l.status !== 'live') continue;
-    const last = Math.max(l.heartbeat ?? 0, l.lastActivity ?? 0);
-    const seen = last ? iso(last) : '';
-    const had = out.get(l.session);
-    // a session known in several worktrees: the one it was seen in last
-    if (had && had.seen > seen) continue;
-    const s = touch(l.session, true, seen);
-    Object.assign(s, { status: l.status, client: l.client ?? s.client, worktree: l.worktree, host: l.host ?? here });
-  }
+  const worktrees = new Set([repo.worktree, ...[...local.values()].map((l) => l.worktree)]);
+  for (const l of local.values()) if (all || l.status === 'live') touch(l.session, true, l.seen);
   for (const c of claims) {
     const s = touch(c.session, c.where === 'local' || worktrees.has(c.worktree), c.since);
     s.claims.push(c);
