@@ -1,0 +1,53 @@
+// Which protections hold in each client (issue 74), read from the client records: the README's table and doctor's.
+import type { ClientName } from '../client-names';
+import { MCP_CLIENTS } from './mcp-clients';
+import type { ClientRecord } from './record';
+import { ALL_RECORDS, RECORDS } from './records';
+
+/** What a repository says of the protections every client shares: doctor states this repository's, the README the condition. */
+export interface SharedProtections {
+  gitHooks: string;
+  server: string;
+}
+
+export const PROTECTIONS_IN_GENERAL: SharedProtections = {
+  gitHooks: 'yes, where installed (`install --hooks`)',
+  server: 'yes, where installed on the remote (`install --server`)',
+};
+
+export const PROTECTION_HEADER = ['client', 'guard on each tool call', 'git hooks (commit/push/ref checks)', 'server check', 'MCP tools'];
+
+/** One client's row: its `install --agent` name, then each protection as PROTECTION_HEADER names them. */
+export type ProtectionRow = [string, string, string, string, string];
+
+// the client whose wiring a client without one of its own runs (VS Code's agent: the Claude Code wiring)
+const CLAUDE: ClientName = 'claude-code';
+
+function guardOn(r: ClientRecord): string {
+  if (!r.wiring) return r.readsClaude ? `yes, through \`install --agent ${RECORDS[CLAUDE].agent}\`'s wiring` : 'no';
+  const trusted = r.trustFiles.length ? ', once trusted in the client (doctor checks)' : '';
+  return `yes${trusted}${r.guardLimit ? `; ${r.guardLimit}` : ''}`;
+}
+
+/**
+ * Every client's row, hook clients in the records' order then the MCP-only ones; `shared` says what this repository
+ * (doctor) or any repository (the README) has of the git hooks and the server check; `only` keeps the clients named
+ * (by `install --agent` name) and those that run a named one's wiring (VS Code's agent where the Claude Code wiring is).
+ */
+export function protectionRows(shared: SharedProtections = PROTECTIONS_IN_GENERAL, only?: ReadonlySet<string>): ProtectionRow[] {
+  const kept = (r: ClientRecord) => !only || only.has(r.agent ?? '') || (!r.wiring && !!r.readsClaude && only.has(RECORDS[CLAUDE].agent ?? ''));
+  const hooked = ALL_RECORDS.filter(kept).map((r): ProtectionRow => [
+    r.agent ?? r.name,
+    guardOn(r),
+    // its shell turns git's hooks off; the guard's rewrite of a git command turns them back on (src/guard/rules/pre-tool.ts)
+    r.shellHooksOff ? `${shared.gitHooks} (its shell turns them off; the guard turns them on again in the git commands it rewrites)` : shared.gitHooks,
+    shared.server,
+    'not needed: `git handoff` in its shell',
+  ]);
+  const mcp = MCP_CLIENTS.map((c): ProtectionRow => [c.agent, 'no: only its `handoff_*` tools are checked', shared.gitHooks, shared.server, `yes (\`install --agent ${c.agent}\`)`]);
+  return [...hooked, ...mcp.filter((row) => !only || only.has(row[0]))];
+}
+
+/** The rows as a markdown table (the README's, between its markers). */
+export const protectionMarkdown = (rows: readonly ProtectionRow[]): string =>
+  [PROTECTION_HEADER, PROTECTION_HEADER.map(() => '---'), ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n');
