@@ -8,6 +8,8 @@ import { ALL_RECORDS, RECORDS } from './records';
 export interface SharedProtections {
   gitHooks: string;
   server: string;
+  /** this repository's word on a hooked client's guard (by its row's name) where it does not hold here, else null */
+  guardHere?: (client: string) => string | null;
 }
 
 export const PROTECTIONS_IN_GENERAL: SharedProtections = {
@@ -29,23 +31,34 @@ function guardOn(r: ClientRecord): string {
   return `yes${trusted}${r.guardLimit ? `; ${r.guardLimit}` : ''}`;
 }
 
+/** The `install --agent` name that wires a hooked client: its own, or the one whose wiring it runs (VS Code's agent). */
+const wiredBy = (r: ClientRecord): string => r.agent ?? (r.readsClaude ? RECORDS[CLAUDE].agent! : r.name);
+
 /**
  * Every client's row, hook clients in the records' order then the MCP-only ones; `shared` says what this repository
- * (doctor) or any repository (the README) has of the git hooks and the server check; `only` keeps the clients named
- * (by `install --agent` name) and those that run a named one's wiring (VS Code's agent where the Claude Code wiring is).
+ * (doctor) or any repository (the README) has of the git hooks and the server check. `wired` (doctor), the
+ * `install --agent` names wired in this repository: the rows of those clients only, or with `every` all rows, an
+ * unwired client's guard (MCP tools) cell saying it is not wired here.
  */
-export function protectionRows(shared: SharedProtections = PROTECTIONS_IN_GENERAL, only?: ReadonlySet<string>): ProtectionRow[] {
-  const kept = (r: ClientRecord) => !only || only.has(r.agent ?? '') || (!r.wiring && !!r.readsClaude && only.has(RECORDS[CLAUDE].agent ?? ''));
-  const hooked = ALL_RECORDS.filter(kept).map((r): ProtectionRow => [
+export function protectionRows(shared: SharedProtections = PROTECTIONS_IN_GENERAL, wired?: ReadonlySet<string>, every = false): ProtectionRow[] {
+  const here = (name: string) => !wired || wired.has(name);
+  const notWired = (name: string) => `not wired here (\`install --agent ${name}\`)`;
+  const hooked = ALL_RECORDS.filter((r) => every || here(wiredBy(r))).map((r): ProtectionRow => [
     r.agent ?? r.name,
-    guardOn(r),
+    here(wiredBy(r)) ? ((r.wiring || r.readsClaude ? shared.guardHere?.(wiredBy(r)) : null) ?? guardOn(r)) : notWired(wiredBy(r)),
     // its shell turns git's hooks off; the guard's rewrite of a git command turns them back on (src/guard/rules/pre-tool.ts)
     r.shellHooksOff ? `${shared.gitHooks} (its shell turns them off; the guard turns them on again in the git commands it rewrites)` : shared.gitHooks,
     shared.server,
     'not needed: `git handoff` in its shell',
   ]);
-  const mcp = MCP_CLIENTS.map((c): ProtectionRow => [c.agent, 'no: only its `handoff_*` tools are checked', shared.gitHooks, shared.server, `yes (\`install --agent ${c.agent}\`)`]);
-  return [...hooked, ...mcp.filter((row) => !only || only.has(row[0]))];
+  const mcp = MCP_CLIENTS.filter((c) => every || here(c.agent)).map((c): ProtectionRow => [
+    c.agent,
+    'no: only its `handoff_*` tools are checked',
+    shared.gitHooks,
+    shared.server,
+    here(c.agent) ? `yes (\`install --agent ${c.agent}\`)` : notWired(c.agent),
+  ]);
+  return [...hooked, ...mcp];
 }
 
 /** The rows as a markdown table (the README's, between its markers). */
