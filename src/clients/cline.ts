@@ -189,6 +189,7 @@ export const record: ClientRecord = {
   shellSession: 'never',
   payload: 'hookName (tool_call, tool_result, agent_start, agent_end, session_shutdown; the extension\'s PreToolUse, PostToolUse, TaskStart, TaskResume, TaskCancel, TaskComplete), taskId, sessionContext.rootSessionId, workspaceRoots, tool_call {id, name, input} or preToolUse {toolName, parameters}',
   block: '{"cancel":true,"errorMessage":…}: the whole task ends (the model reads nothing; the reason is in Cline\'s log)',
+  guardLimit: 'a refusal ends the whole task; a guard that crashes lets the call run',
   contextBeforeTool: true,
   probes: (cwd, command) => [
     ['run_commands', { hookName: 'tool_call', taskId: PROBE_SESSION, sessionContext: { rootSessionId: PROBE_SESSION }, workspaceRoots: [cwd], agent_id: 'doctor', parent_agent_id: null, tool_call: { id: 'doctor', name: 'run_commands', input: { commands: [command] } }, preToolUse: { toolName: 'run_commands', parameters: { commands: JSON.stringify([command]) } } }],

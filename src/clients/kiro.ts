@@ -112,6 +112,7 @@ export const record: ClientRecord = {
   shellSession: 'never',
   payload: 'camelCase hook_event_name (preToolUse), cwd, tool_name, tool_input; no session id',
   block: 'exit 2, the reason on stderr (to the model)',
+  guardLimit: 'no session id: every call is a stranger\'s',
   contextBeforeTool: false,
   probes: (cwd, command) => [['execute_bash', { hook_event_name: 'preToolUse', cwd, tool_name: 'execute_bash', tool_input: { command, summary: 'git-handoff doctor probe' } }]],
   adapter: kiro,

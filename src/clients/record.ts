@@ -109,6 +109,8 @@ export interface ClientRecord {
   contextInShellOutput?: true;
   /** its shell tool runs every command with git's hooks off (`GIT_CONFIG_KEY_<n>=core.hooksPath`, empty: Gemini CLI) */
   shellHooksOff?: true;
+  /** what the guard on each tool call cannot do in it, in a few words (the table of protections: ./protections.ts) */
+  guardLimit?: string;
   /** its shell tool keeps the command's stdin open for later input that reaches no hook (Codex's write_stdin) */
   stdinUnseen?: true;
   /** doctor's probes: a shell call of `command` in each shape it sends its before-tool hook (labelled), to be refused */

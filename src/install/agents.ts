@@ -490,6 +490,16 @@ const wiredWithGuard = (file: string): boolean => {
   }
 };
 
+/** The clients wired in this worktree, by their `install --agent` names: their wiring here, or their plugin answering here. */
+export function wiredAgents(worktree: string): Agent[] {
+  const wired = ([, w]: [Agent, Wiring]) =>
+    (w.format === 'files' ? wiredFiles(w, worktree).present.length > 0 : w.format === 'plugin' ? ownText(path.join(worktree, w.settings), w) : wiredWithGuard(path.join(worktree, w.settings))) ||
+    pluginAnswers(w.client, worktree);
+  return (Object.entries(WIRING) as Array<[Agent, Wiring]>).filter(wired).map(([a]) => a);
+}
+
+const ownText = (file: string, w: Wiring): boolean => existsSync(file) && isOwnWiring(w, readFileSync(file, 'utf8'));
+
 /** Tools every wiring must send to the guard: an MCP server's writer in the client's naming, and a tool no list names. */
 const mustRoute = (client: ClientName): string[] => [RECORDS[client].mcpNames.replace('<server>', 'fs').replace('<tool>', 'move_file'), 'SomeNewTool'];
 

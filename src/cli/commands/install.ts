@@ -5,6 +5,8 @@ import { HandoffError } from '../../errors';
 import { openRepo, type Repo } from '../../git/repo';
 import { installUserOpencode, uninstallUserOpencode } from '../../clients/own-files';
 import { MCP_CLIENTS, mcpClientOf, type McpClientRecord } from '../../clients/mcp-clients';
+import { PROTECTION_HEADER, type ProtectionRow } from '../../clients/protections';
+import { doctorProtections } from '../../install/protections';
 import { loadMcpBundle } from './mcp';
 import { doctorAgents, guardCommand, installAgents, uninstallAgents } from '../../install/agents';
 import { doctorPlugins, installPlugin, uninstallPlugin } from '../../install/plugin';
@@ -253,9 +255,18 @@ function alternatives(items: DoctorItem[]): void {
   }
 }
 
-export const doctorCommand: CommandModule<GlobalArgs, GlobalArgs> = {
+/** doctor's second section: which protections hold in each client, or how to see them where no client is wired. */
+function protectionSection(repo: Repo, rows: ProtectionRow[], every: boolean): string {
+  if (!repo.worktree) return '';
+  const title = every ? 'Protections in every client (this repository\'s state where doctor can check it):' : 'Protections in the clients wired here (`--all-clients`: every client):';
+  if (!rows.length) return '\nNo agent client is wired here (`git handoff doctor --all-clients` shows what each would have).\n';
+  return `\n${title}\n${table(rows, PROTECTION_HEADER.map((h) => h.toUpperCase()))}\n`;
+}
+
+export const doctorCommand: CommandModule<GlobalArgs, GlobalArgs & { allClients?: boolean }> = {
   command: 'doctor',
-  describe: 'report what is installed, chained, missing or broken; exits 1 when something is wrong',
+  describe: 'report what is installed, chained, missing or broken, then which protections hold in each client wired here; exits 1 when something is wrong',
+  builder: (y: Argv<GlobalArgs>) => y.option('all-clients', { type: 'boolean', describe: 'the table of protections for every client, not only those wired here' }),
   handler: (a) => {
     const repo = openRepo();
     // a bare repository is a server: its receive check and remotes, not agent clients nobody runs there
@@ -265,8 +276,9 @@ export const doctorCommand: CommandModule<GlobalArgs, GlobalArgs> = {
     ];
     alternatives(items);
     const bad = items.some((i) => i.status === 'broken');
-    if (a.json) printJson({ ok: !bad, items });
-    else process.stdout.write(table(items.map((i) => [i.component, i.status, i.detail]), ['COMPONENT', 'STATUS', 'DETAIL']) + '\n');
+    const protections = doctorProtections(repo, items, !!a.allClients);
+    if (a.json) printJson({ ok: !bad, items, protections: protections.map((row) => Object.fromEntries(PROTECTION_HEADER.map((h, n) => [h, row[n]]))) });
+    else process.stdout.write(table(items.map((i) => [i.component, i.status, i.detail]), ['COMPONENT', 'STATUS', 'DETAIL']) + '\n' + protectionSection(repo, protections, !!a.allClients));
     if (bad) process.exitCode = 1;
   },
 };
