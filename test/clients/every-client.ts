@@ -66,19 +66,28 @@ function readLog(log: string, script: Call[]): Pick<Run, 'results' | 'offered'> 
 /** The MCP server's command, allowed to touch the repository and the HOME (the trust files' folder). */
 const mcpServer = (repo: TestRepo) => ({ command: process.execPath, args: [ensureMcpFs(), repo.dir, repo.home] });
 
+export interface RunOptions {
+  env?: Record<string, string>;
+  wiring?: 'claude';
+  /** another MCP server than the filesystem one, under its name (Claude Code) */
+  mcp?: { name: string; command: string; args: string[] };
+  /** runs once the client has ended, before what it left is cleaned up */
+  ended?: () => Promise<void>;
+}
+
 /** Runs `client` once in `repo` (wired already) with the script; resolves when it has ended. */
-export async function runClient(client: ClientName, repo: TestRepo, script: Call[], o: { env?: Record<string, string>; wiring?: 'claude' } = {}): Promise<Run> {
+export async function runClient(client: ClientName, repo: TestRepo, script: Call[], o: RunOptions = {}): Promise<Run> {
   const api = await fakeApi(script);
   const base = { ...(repo.env as Record<string, string>), PATH: PATH_WITH_BIN, ...o.env };
   const opts = { cwd: repo.dir, extendEnv: false, reject: false, timeout: 300_000, input: '' } as const;
-  const server = mcpServer(repo);
+  const { name, ...server } = o.mcp ?? { name: 'fs', ...mcpServer(repo) };
   let r: { stdout: unknown; stderr: unknown };
   try {
     switch (client) {
       case 'claude-code': {
         const cfg = path.join(tempDir('gh-mcp-'), 'mcp.json');
-        writeFileSync(cfg, JSON.stringify({ mcpServers: { fs: server } }));
-        const allowed = ['Bash', 'Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Monitor', 'mcp__fs', ...RECORDS['claude-code'].readOnly].join(',');
+        writeFileSync(cfg, JSON.stringify({ mcpServers: { [name]: server } }));
+        const allowed = ['Bash', 'Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Monitor', `mcp__${name}`, ...RECORDS['claude-code'].readOnly].join(',');
         r = await execa(claudeBin(), ['-p', 'do the task', '--mcp-config', cfg, '--strict-mcp-config', '--allowedTools', allowed], { ...opts, env: { ...base, ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: 'sk-ant-offline' } });
         break;
       }
@@ -154,6 +163,7 @@ export async function runClient(client: ClientName, repo: TestRepo, script: Call
       default:
         throw new Error(`${client} does not run here`);
     }
+    await o.ended?.();
   } finally {
     api.stop();
     // (a client's MCP server can outlive it by a moment: the test's HOME goes only once nothing writes into it)
