@@ -30,9 +30,9 @@ export interface Run {
   out: string;
 }
 
-/** An MCP server `fs` tool call as `client` makes it. */
-export const mcpCall = (client: ClientName, tool: string, args: Record<string, unknown>): Call =>
-  client === 'codex' ? { name: tool, namespace: 'mcp__fs', args } : { name: RECORDS[client].mcpNames.replace('<server>', 'fs').replace('<tool>', tool), args };
+/** An MCP server's tool call (`fs`'s unless named) as `client` makes it (Codex's namespace spells a `-` of the server's name `_`). */
+export const mcpCall = (client: ClientName, tool: string, args: Record<string, unknown>, server = 'fs'): Call =>
+  client === 'codex' ? { name: tool, namespace: `mcp__${server.replace(/-/g, '_')}`, args } : { name: RECORDS[client].mcpNames.replace('<server>', server).replace('<tool>', tool), args };
 
 /** Installs each client once (a first download can take minutes). */
 export const ENSURE: Record<string, () => string> = { 'claude-code': ensureClaude, codex: ensureCodex, 'gemini-cli': ensureGeminiCli, copilot: ensureCopilot, 'qwen-code': ensureQwen, opencode: ensureOpencode };
@@ -69,7 +69,7 @@ const mcpServer = (repo: TestRepo) => ({ command: process.execPath, args: [ensur
 export interface RunOptions {
   env?: Record<string, string>;
   wiring?: 'claude';
-  /** another MCP server than the filesystem one, under its name (Claude Code) */
+  /** another MCP server than the filesystem one, under its name (Claude Code, Codex) */
   mcp?: { name: string; command: string; args: string[] };
   /** runs once the client has ended, before what it left is cleaned up */
   ended?: () => Promise<void>;
@@ -96,7 +96,7 @@ export async function runClient(client: ClientName, repo: TestRepo, script: Call
         mkdirSync(home, { recursive: true });
         const example = readFileSync(path.join(CODEX_OFFLINE, 'config.toml.example'), 'utf8').replace('http://127.0.0.1:FAKE_PORT/v1', `${api.url}/v1`);
         const toml = (v: unknown) => JSON.stringify(v);
-        writeFileSync(path.join(home, 'config.toml'), `${example}\n[mcp_servers.fs]\ncommand = ${toml(server.command)}\nargs = ${toml(server.args)}\n\n[projects.${toml(repo.dir)}]\ntrust_level = "trusted"\n`);
+        writeFileSync(path.join(home, 'config.toml'), `${example}\n[mcp_servers.${name}]\ncommand = ${toml(server.command)}\nargs = ${toml(server.args)}\n\n[projects.${toml(repo.dir)}]\ntrust_level = "trusted"\n`);
         const env = { ...base, CODEX_HOME: home, CODEX_BIN: ensureCodex(), FAKE_OPENAI_KEY: 'sk-fake' };
         // each hook trusted as a person does in Codex's /hooks view
         const t = spawnSync(process.execPath, [path.join(CODEX_OFFLINE, 'trust-hooks.mjs'), repo.dir], { env, encoding: 'utf8', timeout: 60_000 });
