@@ -38,7 +38,7 @@ export async function startWeb(repo: TestRepo, o: { cwd?: string; env?: Record<s
   const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
   const end = Date.now() + 60_000;
   let m: RegExpExecArray | null;
-  while (!(m = /(http:\/\/127\.0\.0\.1:(\d+)\/\?t=(\S+))/.exec(out)) || (o.open && !existsSync(argvFile))) {
+  while (!(m = /(http:\/\/127\.0\.0\.1:(\d+)\/\?t=([^\s"]+))/.exec(out)) || (o.open && !existsSync(argvFile))) {
     if (child.exitCode !== null || Date.now() > end) throw new Error(`web did not start (exit ${child.exitCode}): ${out}\n${err}`);
     await new Promise((r) => setTimeout(r, 50));
   }
