@@ -1,15 +1,13 @@
 // `git handoff web`'s guarantees, by plain HTTP requests to the running command: the token, the Host header (DNS
 // rebinding), another Origin, no method but GET and HEAD, 127.0.0.1 only; stopped by SIGINT or SIGTERM with exit 0
 // and no process left.
-import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { handoffProcessesIn } from '../helpers/procs';
-import { BIN, makeRepo, ROOT, tempDir } from '../helpers/repo';
+import { makeRepo, ROOT } from '../helpers/repo';
 import { startWeb } from './helpers';
 
 function get(port: number, pathAndQuery: string, o: { method?: string; headers?: Record<string, string> } = {}): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
@@ -103,28 +101,15 @@ describe('web: security', () => {
   it('starts the browser with a one-time code, never the token: the code is good once, for an HttpOnly SameSite=Strict cookie', async () => {
     const repo = makeRepo({ commit: true });
     expect((await repo.cli(['write', 'auth-refactor', '--session', 'alice', '-m', 'Goal: one'])).exitCode).toBe(0);
-    // a browser that records the arguments it was started with
-    const dir = tempDir('gh-browser-');
-    const argvFile = path.join(dir, 'argv');
-    const browser = path.join(dir, 'browser');
-    writeFileSync(browser, `#!/bin/sh\nprintf '%s\\n' "$@" > '${argvFile}.tmp' && mv '${argvFile}.tmp' '${argvFile}'\n`);
-    chmodSync(browser, 0o755);
-    const child = spawn(BIN, ['web', '--json'], { cwd: repo.dir, env: { ...repo.env, BROWSER: browser }, stdio: ['ignore', 'pipe', 'pipe'] });
-    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    const web = await startWeb(repo, { open: true, args: ['--json'] });
     try {
-      let out = '';
-      child.stdout.on('data', (d) => (out += d));
-      const end = Date.now() + 60_000;
-      while (!out.includes('\n') || !existsSync(argvFile)) {
-        if (child.exitCode !== null || Date.now() > end) throw new Error(`web did not start: ${out}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      const out = web.stdout();
       // --json: the address (with the token, for the person's own terminal), the port and the pid, as one line
       const said = JSON.parse(out.split('\n')[0]);
       expect(said).toMatchObject({ port: expect.any(Number), pid: expect.any(Number), opened: true });
       const token = new URL(said.url).searchParams.get('t')!;
       expect(token.length).toBeGreaterThan(20);
-      const argv = readFileSync(argvFile, 'utf8').trim().split('\n');
+      const argv = web.opened!.split('\n');
       expect(argv).toHaveLength(1);
       expect(argv[0]).not.toContain(token);
       expect(argv[0]).not.toContain(encodeURIComponent(token));
@@ -156,10 +141,9 @@ describe('web: security', () => {
       }
       // a made-up code is refused too
       expect((await get(said.port, `/open?code=${token}`, { headers: host })).status).toBe(403);
-      child.kill('SIGINT');
-      expect(await exited).toBe(0);
+      expect(await web.stop('SIGINT')).toBe(0);
     } finally {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      web.kill();
     }
   });
 

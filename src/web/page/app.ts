@@ -1,7 +1,7 @@
 // The page of `git handoff web` (bundled for the browser, carried inside dist/web.cjs): what `status` reads, a timeline of
 // handoff versions by session (each opening to its text and its diff against the version before), and the claims as
 // a tree of paths. Read-only: it only GETs, with the run's token, and reloads when the server says a ref or the
-// local state changed. Every text is data and is rendered as text (no HTML is ever built from it).
+// local state changed. Its address after `#` names the handoff open and the filter, to paste to a teammate. Every text is data and is rendered as text (no HTML is ever built from it).
 import { diffLines } from 'diff';
 import { html, render } from 'htm/preact';
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
@@ -21,14 +21,56 @@ async function getJson<T>(p: string, q: Record<string, string> = {}): Promise<T>
 
 const shortId = (id: string | null | undefined) => (!id ? '?' : /^[0-9a-f-]{12,}$/i.test(id) ? id.slice(0, 8) : id);
 
-const ago = (iso: string | null, now: number): string => (iso ? relativeTime(iso, now) : '');
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** The exact local time, 24 h: `21:13` today, `2026-10-29 21:13` on another day. */
+function exact(iso: string, now: number): string {
+  const d = new Date(iso);
+  const hm = `${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  return d.toDateString() === new Date(now).toDateString() ? hm : `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${hm}`;
+}
+
+/** A time as `git log --date=relative` says it, the exact time in its tooltip. */
+const When = ({ iso, now }: { iso: string; now: number }) => html`<time datetime=${iso} title=${exact(iso, now)}>${relativeTime(iso, now)}</time>`;
+
+/** The page's address after `#`: a handoff (`/h/<branch>/<topic>`, one of its versions `?v=`) and the filter (`session`, `topic`). */
+interface Route {
+  branch: string | null;
+  topic: string | null;
+  v: string | null;
+  session: string;
+  q: string;
+}
+
+function readRoute(): Route {
+  const [p, qs = ''] = location.hash.replace(/^#/, '').split('?');
+  const q = new URLSearchParams(qs);
+  // a topic has no `/` (SPEC section 1): the branch is everything before the last one
+  const m = /^\/h\/(.+)\/([^/]+)$/.exec(p);
+  return { branch: m ? decodeURIComponent(m[1]) : null, topic: m ? decodeURIComponent(m[2]) : null, v: q.get('v'), session: q.get('session') ?? '', q: q.get('topic') ?? '' };
+}
+
+function routeHash(r: Route): string {
+  const q = new URLSearchParams();
+  if (r.v) q.set('v', r.v);
+  if (r.session) q.set('session', r.session);
+  if (r.q) q.set('topic', r.q);
+  const path = r.branch && r.topic ? `h/${r.branch.split('/').map(encodeURIComponent).join('/')}/${encodeURIComponent(r.topic)}` : '';
+  return `#/${path}${q.size ? `?${q}` : ''}`;
+}
+
+/** Whether the filter keeps a handoff or a version. */
+const kept = (r: Route, x: { session: string | null; topic: string }) => (!r.session || x.session === r.session) && (!r.q || x.topic.includes(r.q.trim()));
+
+/** A gap between two neighbouring versions worth marking on the timeline's axis (which places versions by order). */
+const GAP_MS = 3600_000;
 
 const until = (iso: string, now: number) => {
   const m = Math.round((Date.parse(iso) - now) / 60000);
   return m < 60 ? `${Math.max(0, m)} min left` : `${Math.round(m / 60)} h left`;
 };
 
-function Sessions({ sessions, now }: { sessions: StatusSession[]; now: number }) {
+function Sessions({ sessions, now, link }: { sessions: StatusSession[]; now: number; link: (branch: string, topic: string) => string }) {
   if (!sessions.length) return html`<p class="empty">No session is live here, and no claim or handoff names one.</p>`;
   return html`<div class="cards">${sessions.map(
     (s) => html`<article class=${`card status-${s.status}`} data-session=${s.session}>
@@ -36,20 +78,20 @@ function Sessions({ sessions, now }: { sessions: StatusSession[]; now: number })
         <span class=${`badge ${s.status}`}>${s.status}</span> <span class="where">${s.where === 'here' ? 'this clone' : 'another clone (through the remote)'}</span></header>
       <dl>
         <dt>where</dt><dd>${s.worktree ?? '—'}${s.host ? ` on ${s.host}` : ''}</dd>
-        <dt>active</dt><dd>${s.lastActivity ? ago(s.lastActivity, now) : '—'}</dd>
-        ${s.handoffs.length ? html`<dt>owns</dt><dd class="owns">${s.handoffs.map((h) => html`<span class="topic" data-owned=${h.topic}>${h.topic}</span> `)}</dd>` : null}
+        <dt>active</dt><dd>${s.lastActivity ? html`<${When} iso=${s.lastActivity} now=${now} />` : '—'}</dd>
+        ${s.handoffs.length ? html`<dt>owns</dt><dd class="owns">${s.handoffs.map((h) => html`<a class="topic" href=${link(h.branch, h.topic)} data-owned=${h.topic}>${h.topic}</a> `)}</dd>` : null}
         ${s.claims.length ? html`<dt>claims</dt><dd>${s.claims.map((c) => html`<div class="claim" data-claim=${c.id}><code>${c.paths.join(' ')}</code> · ${until(c.expires, now)}${c.note ? html` · <q>${c.note}</q>` : null}</div>`)}</dd>` : null}
       </dl>
     </article>`,
   )}</div>`;
 }
 
-function Handoffs({ handoffs, now, all, caller }: { handoffs: StatusHandoff[]; now: number; all: boolean; caller: boolean }) {
-  if (!handoffs.length) return html`<p class="empty">No handoffs${all ? '' : ' on this branch'}.</p>`;
+function Handoffs({ handoffs, now, all, caller, link, open, filtered }: { handoffs: StatusHandoff[]; now: number; all: boolean; caller: boolean; link: (branch: string, topic: string) => string; open: string | null; filtered: boolean }) {
+  if (!handoffs.length) return html`<p class="empty">No handoffs${all ? '' : ' on this branch'}${filtered ? ' match the filter' : ''}.</p>`;
   const rows = [...handoffs].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt)).slice(0, 200);
   return html`<table class="handoffs"><thead><tr>${all ? html`<th>branch</th>` : null}<th>topic</th><th>owner</th><th>updated</th><th>to</th>${caller ? html`<th>for you</th>` : null}<th>sync</th></tr></thead>
     <tbody>${rows.map(
-      (h) => html`<tr data-topic=${h.topic} data-owner=${h.session ?? ''}>${all ? html`<td>${h.branch}</td>` : null}<td>${h.topic}</td><td title=${h.session ?? ''}>${shortId(h.session)}</td><td>${ago(h.updatedAt, now)}</td>
+      (h) => html`<tr class=${`${h.branch}/${h.topic}` === open ? 'selected' : ''} data-topic=${h.topic} data-owner=${h.session ?? ''} onClick=${() => (location.hash = link(h.branch, h.topic))}>${all ? html`<td>${h.branch}</td>` : null}<td><a href=${link(h.branch, h.topic)}>${h.topic}</a></td><td title=${h.session ?? ''}>${shortId(h.session)}</td><td><${When} iso=${h.updatedAt} now=${now} /></td>
         <td>${h.to.length ? h.to.join(', ') : 'anyone'}</td>${caller ? html`<td>${h.unread === null ? '—' : h.unread ? html`<span class="unread">unread</span>` : 'read'}</td>` : null}<td><span class=${`sync ${h.sync}`}>${h.sync}</span></td></tr>`,
     )}</tbody></table>${handoffs.length > rows.length ? html`<p class="more">${handoffs.length - rows.length} older: <code>git handoff list${all ? ' --all' : ''}</code></p>` : null}`;
 }
@@ -57,31 +99,39 @@ function Handoffs({ handoffs, now, all, caller }: { handoffs: StatusHandoff[]; n
 function NeedsPerson({ items, now }: { items: Attention[]; now: number }) {
   if (!items.length) return html`<p class="empty ok">Nothing needs you: no conflict, refusal, takeover or loss in the last day, no claim about to expire, the remote reached.</p>`;
   return html`<ul class="attention">${items.map(
-    (x) => html`<li class=${`kind-${x.kind}`} data-kind=${x.kind}><span class="what">${x.kind.replace(/-/g, ' ')}</span> ${x.at && Date.parse(x.at) <= now ? html`<time>${ago(x.at, now)}</time> ` : null}${x.message}${x.command ? html`<div><code>${x.command}</code></div>` : null}</li>`,
+    (x) => html`<li class=${`kind-${x.kind}`} data-kind=${x.kind}><span class="what">${x.kind.replace(/-/g, ' ')}</span> ${x.at && Date.parse(x.at) <= now ? html`<${When} iso=${x.at} now=${now} /> ` : null}${x.message}${x.command ? html`<div><code>${x.command}</code></div>` : null}</li>`,
   )}</ul>`;
 }
 
-function TimelineView({ timeline, selected, onSelect }: { timeline: Timeline; selected: string | null; onSelect: (oid: string) => void }) {
-  const vs = timeline.versions;
-  if (!vs.length) return html`<p class="empty">No handoff versions yet.</p>`;
-  const times = vs.map((v) => Date.parse(v.time));
-  const lo = Math.min(...times);
-  const hi = Math.max(...times);
-  const x = (v: TimelineVersion) => (hi === lo ? 50 : 2 + (96 * (Date.parse(v.time) - lo)) / (hi - lo));
-  const lanes = timeline.sessions;
+function TimelineView({ timeline, versions, selected, now, onSelect }: { timeline: Timeline; versions: TimelineVersion[]; selected: string | null; now: number; onSelect: (v: TimelineVersion) => void }) {
+  const vs = versions;
+  if (!vs.length) return html`<p class="empty">No handoff versions${timeline.versions.length ? ' match' : ' yet'}.</p>`;
+  // placed by order, not by time: one old version would otherwise crush today's, minutes apart, into one spot
+  const asc = [...vs].sort((a, b) => Date.parse(a.time) - Date.parse(b.time));
+  const rank = new Map(asc.map((v, i) => [v.oid, i]));
+  const at = (i: number) => (asc.length === 1 ? 50 : 2 + (96 * i) / (asc.length - 1));
+  const x = (v: TimelineVersion) => at(rank.get(v.oid)!);
+  const gaps = asc.flatMap((v, i) => {
+    const ms = i ? Date.parse(v.time) - Date.parse(asc[i - 1].time) : 0;
+    return ms > GAP_MS ? [{ left: (at(i - 1) + at(i)) / 2, span: relativeTime(asc[i - 1].time, Date.parse(v.time)).replace(/ ago$/, '') }] : [];
+  });
+  const gapLines = gaps.map((g) => html`<span class="gap" style=${`left:${g.left.toFixed(2)}%`}></span>`);
+  const lanes = timeline.sessions.filter((l) => vs.some((v) => (v.session ?? '?') === l.session));
   const dot = (v: TimelineVersion) => html`<button type="button" class=${`dot${v.takeoverFrom ? ' takeover' : ''}${v.archived ? ' archived' : ''}${v.oid === selected ? ' selected' : ''}${v.where.includes('here') ? '' : ' remote-only'}`}
-      style=${`left:${x(v).toFixed(2)}%`} data-oid=${v.oid} title=${`${v.topic} · ${shortId(v.session)} · ${new Date(v.time).toLocaleString()}${v.takeoverFrom ? ` · taken over from ${shortId(v.takeoverFrom)}` : ''} · ${v.where.join(', ')}`}
-      aria-label=${`version ${v.oid.slice(0, 12)} of ${v.topic}`} onClick=${() => onSelect(v.oid)}></button>`;
+      style=${`left:${x(v).toFixed(2)}%`} data-oid=${v.oid} title=${`${v.topic} · ${shortId(v.session)} · ${exact(v.time, now)}${v.takeoverFrom ? ` · taken over from ${shortId(v.takeoverFrom)}` : ''} · ${v.where.join(', ')}`}
+      aria-label=${`version ${v.oid.slice(0, 12)} of ${v.topic}`} onClick=${() => onSelect(v)}></button>`;
   return html`<div class="timeline">
-      <div class="axis"><span>${new Date(lo).toLocaleString()}</span><span>${new Date(hi).toLocaleString()}</span></div>
+      <div class="axis"><span title=${exact(asc[0].time, now)}>${relativeTime(asc[0].time, now)}</span>${gaps.map(
+        (g) => html`<span class="gap-label" style=${`left:${g.left.toFixed(2)}%`} title=${`${g.span} without a version`}>${g.span}</span>`,
+      )}<span title=${exact(asc[asc.length - 1].time, now)}>${relativeTime(asc[asc.length - 1].time, now)}</span></div>
       ${lanes.map(
         (l) => html`<div class="lane" data-lane=${l.session}><div class="lane-name" title=${l.session}>${shortId(l.session)} <small>${l.client ?? ''} · ${l.versions}</small></div>
-          <div class="track">${vs.filter((v) => (v.session ?? '?') === l.session).map(dot)}</div></div>`,
+          <div class="track">${gapLines}${vs.filter((v) => (v.session ?? '?') === l.session).map(dot)}</div></div>`,
       )}
     </div>
     <table class="versions"><thead><tr><th>when</th><th>topic</th><th>session</th><th>held</th><th>subject</th></tr></thead><tbody>
       ${vs.slice(0, 60).map(
-        (v) => html`<tr class=${v.oid === selected ? 'selected' : ''} data-version=${v.oid} onClick=${() => onSelect(v.oid)}><td>${new Date(v.time).toLocaleString()}</td><td>${v.topic}</td><td title=${v.session ?? ''}>${shortId(v.session)}${v.takeoverFrom ? html` <span class="badge takeover">took from ${shortId(v.takeoverFrom)}</span>` : null}</td><td>${v.where.join(', ')}</td><td>${v.subject}</td></tr>`,
+        (v) => html`<tr class=${v.oid === selected ? 'selected' : ''} data-version=${v.oid} onClick=${() => onSelect(v)}><td><${When} iso=${v.time} now=${now} /></td><td>${v.topic}</td><td title=${v.session ?? ''}>${shortId(v.session)}${v.takeoverFrom ? html` <span class="badge takeover">took from ${shortId(v.takeoverFrom)}</span>` : null}</td><td>${v.where.join(', ')}</td><td>${v.subject}</td></tr>`,
       )}
     </tbody></table>${timeline.truncated ? html`<p class="more">Older versions: <code>git handoff log &lt;topic&gt;</code></p>` : null}`;
 }
@@ -93,7 +143,7 @@ function DiffView({ before, after }: { before: string; after: string }) {
   )}</pre>`;
 }
 
-function VersionPanel({ oid, onClose }: { oid: string; onClose: () => void }) {
+function VersionPanel({ oid, versions, now, onPick, onClose }: { oid: string; versions: TimelineVersion[]; now: number; onPick: (v: TimelineVersion) => void; onClose: () => void }) {
   const [v, setV] = useState<VersionView | null>(null);
   const [err, setErr] = useState<string | null>(null);
   useEffect(() => {
@@ -101,13 +151,18 @@ function VersionPanel({ oid, onClose }: { oid: string; onClose: () => void }) {
     setErr(null);
     getJson<VersionView>('/api/version', { oid }).then(setV, (e: Error) => setErr(e.message));
   }, [oid]);
+  // opened from the handoffs below or an owner's card: bring it into view
+  useEffect(() => document.getElementById('version')?.scrollIntoView({ block: 'nearest' }), [oid, !v]);
   if (err) return html`<section id="version" class="panel"><p class="error">${err}</p></section>`;
   if (!v) return html`<section id="version" class="panel"><p>loading ${oid.slice(0, 12)}…</p></section>`;
   return html`<section id="version" class="panel" data-oid=${v.oid}>
     <header><h2>${v.topic} <small>${v.oid.slice(0, 12)}</small></h2><button type="button" onClick=${onClose}>close</button></header>
-    <p class="meta">by <strong title=${v.session ?? ''}>${shortId(v.session)}</strong> (${v.client ?? 'unknown client'}) on ${v.branch ?? '?'} · ${new Date(v.time).toLocaleString()}
+    <p class="meta">by <strong title=${v.session ?? ''}>${shortId(v.session)}</strong> (${v.client ?? 'unknown client'}) on ${v.branch ?? '?'} · <${When} iso=${v.time} now=${now} />
       ${v.takeoverFrom ? html` · taken over from <strong>${shortId(v.takeoverFrom)}</strong>${v.reason ? html`: <q>${v.reason}</q>` : null}` : null}
       ${v.to.length ? ` · to ${v.to.join(', ')}` : ''}</p>
+    ${versions.length > 1 ? html`<ol class="history">${versions.map(
+      (x) => html`<li><button type="button" class=${x.oid === v.oid ? 'selected' : ''} data-history=${x.oid} onClick=${() => onPick(x)}><${When} iso=${x.time} now=${now} /> · ${shortId(x.session)} · ${x.subject}</button></li>`,
+    )}</ol>` : null}
     <div class="columns">
       <div><h3>Text</h3>${v.body === null ? html`<p class="error">over the 1 MiB limit: not read</p>` : html`<pre class="body">${v.body}</pre>`}</div>
       <div><h3>Change ${v.previous ? html`since ${v.previous.oid.slice(0, 12)} (${shortId(v.previous.session)})` : '(first version)'}</h3>
@@ -128,7 +183,7 @@ function App() {
   const [all, setAll] = useState(new URLSearchParams(location.search).get('all') === '1');
   const [status, setStatus] = useState<Status | null>(null);
   const [timeline, setTimeline] = useState<Timeline | null>(null);
-  const [selected, setSelected] = useState<string | null>(null);
+  const [route, setRoute] = useState(readRoute);
   const [live, setLive] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [now, setNow] = useState(Date.now());
@@ -158,22 +213,47 @@ function App() {
     const t = setInterval(() => setNow(Date.now()), 30_000);
     return () => clearInterval(t);
   }, []);
+  useEffect(() => {
+    const read = () => setRoute(readRoute());
+    addEventListener('hashchange', read);
+    return () => removeEventListener('hashchange', read);
+  }, []);
+  // opening a handoff is a new address (Back returns); typing in the filter replaces the current one
+  const go = (r: Route, push: boolean) => {
+    if (push) location.hash = routeHash(r);
+    else history.replaceState(null, '', routeHash(r));
+    setRoute(r);
+  };
+  const link = (branch: string, topic: string) => routeHash({ ...route, branch, topic, v: null });
   const tree = useMemo(() => (status ? claimTree(status.claims.map((c) => ({ paths: c.paths, item: c }))) : null), [status]);
+  const versions = useMemo(() => (timeline ? timeline.versions.filter((v) => kept(route, v)) : []), [timeline, route.session, route.q]);
   if (!status || !timeline) return html`<main>${error ? html`<p class="error">${error}</p>` : html`<p class="loading">loading…</p>`}</main>`;
+  const open = route.branch && route.topic ? { branch: route.branch, topic: route.topic } : null;
+  const own = open ? timeline.versions.filter((v) => (v.branch ?? status.branch) === open.branch && v.topic === open.topic) : [];
+  const newest = open ? (status.handoffs.find((h) => h.branch === open.branch && h.topic === open.topic)?.oid ?? own[0]?.oid ?? null) : null;
+  const selected = route.v ?? newest;
+  const sessionIds = [...new Set([...status.sessions.map((s) => s.session), ...timeline.sessions.map((l) => l.session)])];
+  const onSelect = (v: TimelineVersion) => go({ ...route, branch: v.branch ?? status.branch, topic: v.topic, v: v.oid }, true);
   return html`<main data-updates=${updates}>
     <header class="top"><h1>git handoff</h1>
       <span>${status.scope === 'all' ? 'every branch' : html`branch <strong>${status.branch}</strong>`} · ${status.remote ? `remote ${status.remote}` : 'no remote'} · ${status.host}</span>
       <label class="scope"><input type="checkbox" checked=${all} onChange=${(e: Event) => setAll((e.target as HTMLInputElement).checked)} /> every branch</label>
       <span class=${`live ${live ? 'on' : 'off'}`} id="live">${live ? 'live' : 'reconnecting…'}</span>
-      <time class="generated">read ${new Date(status.generatedAt).toLocaleTimeString()}</time></header>
+      <time class="generated" datetime=${status.generatedAt}>read ${exact(status.generatedAt, now)}</time></header>
     ${error ? html`<p class="error">${error}</p>` : null}
     <section id="attention"><h2>Needs a person (${status.attention.length})</h2><${NeedsPerson} items=${status.attention} now=${now} /></section>
-    <section id="sessions"><h2>Sessions (${status.sessions.length})</h2><${Sessions} sessions=${status.sessions} now=${now} /></section>
-    <section id="timeline"><h2>Timeline <small>${timeline.versions.length} versions${timeline.truncated ? ', newest' : ''}; click one for its text and diff</small></h2>
-      <${TimelineView} timeline=${timeline} selected=${selected} onSelect=${setSelected} /></section>
-    ${selected ? html`<${VersionPanel} oid=${selected} onClose=${() => setSelected(null)} />` : null}
+    <section id="sessions"><h2>Sessions (${status.sessions.length})</h2><${Sessions} sessions=${status.sessions} now=${now} link=${link} /></section>
+    <form class="filter" onSubmit=${(e: Event) => e.preventDefault()}>
+      <label>session <select id="filter-session" value=${route.session} onChange=${(e: Event) => go({ ...route, session: (e.target as HTMLSelectElement).value }, false)}>
+        <option value="">every session</option>${sessionIds.map((id) => html`<option value=${id}>${shortId(id)}</option>`)}</select></label>
+      <label>topic <input id="filter-topic" type="search" placeholder="part of a topic" value=${route.q} onInput=${(e: Event) => go({ ...route, q: (e.target as HTMLInputElement).value }, false)} /></label>
+    </form>
+    ${open ? (selected ? html`<${VersionPanel} oid=${selected} versions=${own} now=${now} onPick=${onSelect} onClose=${() => go({ ...route, branch: null, topic: null, v: null }, true)} />`
+      : html`<section id="version" class="panel"><p class="empty">No handoff ${open.topic} on ${open.branch} here${all ? '' : ' (tick every branch)'}.</p></section>`) : null}
+    <section id="timeline"><h2>Timeline <small>${versions.length} versions${timeline.truncated ? ', newest' : ''}; placed in order, a dashed line where none was written for over an hour; click one for its text and diff</small></h2>
+      <${TimelineView} timeline=${timeline} versions=${versions} selected=${selected} now=${now} onSelect=${onSelect} /></section>
     <section id="claims"><h2>Claims (${status.claims.length})</h2>${tree && tree.children.length ? html`<${Tree} node=${tree} now=${now} />` : html`<p class="empty">No live claims.</p>`}</section>
-    <section id="handoffs"><h2>Handoffs (${status.handoffs.length})</h2><${Handoffs} handoffs=${status.handoffs} now=${now} all=${status.scope === 'all'} caller=${!!status.caller} /></section>
+    <section id="handoffs"><h2>Handoffs (${status.handoffs.length})</h2><${Handoffs} handoffs=${status.handoffs.filter((h) => kept(route, h))} now=${now} all=${status.scope === 'all'} caller=${!!status.caller} link=${link} open=${open ? `${open.branch}/${open.topic}` : null} filtered=${!!(route.session || route.q)} /></section>
     <footer>Read-only: this page changes nothing. <code>git handoff status --json</code> prints the same data.</footer>
   </main>`;
 }
