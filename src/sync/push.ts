@@ -1,5 +1,10 @@
 // `git handoff push`: every handoff ref this clone moved forward, in pushes of at most handoff.pushBatch refs (`git push --no-verify --porcelain --atomic`), within what the host takes.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { HandoffError } from '../errors';
+import { lockFileNamed } from '../git/messages';
+import type { Storage } from '../git/storage';
+import { refOfLock, waitOutLock } from '../handoff/store/tx/locks';
 import { readConfig } from '../git/config';
 import { listRefNames, type RefOp } from '../git/refs';
 import { hostLimit, NO_PUSH_OPTIONS, pushRefusal } from '../git/run';
@@ -311,6 +316,13 @@ function pushOnce(repo: Repo, remote: string, updates: PushUpdate[], result: Pus
   const record = last && result.record && !result.record.status ? result.record : null;
   const sent = record ? [...updates, record] : updates;
   let r = runPush(repo, remote, sent, result.atomic);
+  // a ref of a remote on this machine locked (a push killed there left its lock): waited out while it may be held, then
+  // sent again; one left behind is exit 4 with its rm, as for a lock of this repository
+  const lock = r.status === 0 ? null : lockOnThisMachine(r.stderr);
+  if (lock) {
+    waitOutLock(lock.repo, refOfLock(lock.repo, lock.file), lock.file);
+    r = runPush(repo, remote, sent, result.atomic);
+  }
   if (r.status !== 0 && result.atomic && /does not support --atomic/i.test(r.stderr)) {
     result.atomic = false;
     r = runPush(repo, remote, sent, false);
@@ -338,6 +350,14 @@ function pushOnce(repo: Repo, remote: string, updates: PushUpdate[], result: Pus
   recordPushed(repo, remote, [...updates, ...(record ? [record] : [])].filter((u) => u.status !== 'rejected'));
   for (const l of remoteLines(r.stderr)) if (!result.remoteMessages.includes(l)) result.remoteMessages.push(l);
   return { rejected: updates.filter((u) => u.status === 'rejected'), limit: null, reason: '' };
+}
+
+/** The lock file a push's remote side named in its way, when it is a repository's on this machine (a path remote). */
+function lockOnThisMachine(stderr: string): { file: string; repo: Storage } | null {
+  const file = lockFileNamed('/', stderr);
+  const dir = file && file.includes('/refs/') ? file.slice(0, file.indexOf('/refs/')) : null;
+  if (!file || !dir || !existsSync(path.join(dir, 'HEAD'))) return null;
+  return { file, repo: { worktree: null, gitDir: dir, commonDir: dir } as Pick<Storage, 'worktree' | 'gitDir' | 'commonDir'> as Storage };
 }
 
 /**
