@@ -273,10 +273,12 @@ export function pushBatched(repo: Repo, remote: string, updates: PushUpdate[], r
     if (updates.length > bound) progress?.(`pushing refs ${sent + 1}–${sent + batch.length} of ${updates.length}`);
     const out = pushOnce(repo, remote, batch, result, queue.length === 0);
     result.batches = (result.batches ?? 0) + 1;
-    // a batch refused whole, in the host's known words for its size or in any words but a ref's own race: halved, down to
-    // one ref (a ref the host refuses for itself is then refused alone, the others go)
-    const whole = out.limit === 'size' || (out.rejected.length === batch.length && !out.rejected.some((u) => STALE.test(u.reason ?? '')));
-    if (whole && batch.length > 1) {
+    // a batch refused whole, in the host's known words for its size, or in any words but a ref's own race while it holds
+    // more than one group (a group goes together; a wildcard's goes in named pieces): halved, down to one group, so a
+    // ref the host refuses for itself is refused alone and the others go
+    const cut = batch.length > 1 && (!!batch[0].wildcard || groupsOf(batch).length > 1);
+    const whole = cut && out.rejected.length === batch.length && !out.rejected.some((u) => STALE.test(u.reason ?? ''));
+    if ((out.limit === 'size' && batch.length > 1) || whole) {
       bound = Math.max(1, Math.floor(batch.length / 2));
       result.took = bound;
       requeue(queue, batch);
