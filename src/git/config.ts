@@ -22,7 +22,8 @@ const kept = new Map<string, { key: string; config?: Config; remotes?: string[] 
 function keptFor(repo: Repo): { key: string; config?: Config; remotes?: string[] } | null {
   const files = configFiles(repo, process.env);
   const key = [...files.map(fileStamp), process.env.GIT_CONFIG_PARAMETERS, process.env.GIT_CONFIG_COUNT].join('|');
-  const k = kept.get(repo.commonDir + '\0' + repo.gitDir);
+  const where = `${repo.commonDir}\0${repo.gitDir}`;
+  const k = kept.get(where);
   if (k?.key === key) return k;
   const fresh = { key };
   const includes = files.some((f) => {
@@ -33,7 +34,7 @@ function keptFor(repo: Repo): { key: string; config?: Config; remotes?: string[]
     }
   });
   if (includes) return null;
-  kept.set(repo.commonDir + '\0' + repo.gitDir, fresh);
+  kept.set(where, fresh);
   return fresh;
 }
 

@@ -3,8 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../errors';
 import { lockFileNamed } from '../git/messages';
-import type { Storage } from '../git/storage';
-import { refOfLock, waitOutLock } from '../handoff/store/tx/locks';
+import { refOfLock, waitOutLock, type LockPlace } from '../handoff/store/tx/locks';
 import { readConfig } from '../git/config';
 import { listRefNames, type RefOp } from '../git/refs';
 import { hostLimit, NO_PUSH_OPTIONS, pushRefusal } from '../git/run';
@@ -355,11 +354,11 @@ function pushOnce(repo: Repo, remote: string, updates: PushUpdate[], result: Pus
 }
 
 /** The lock file a push's remote side named in its way, when it is a repository's on this machine (a path remote). */
-function lockOnThisMachine(stderr: string): { file: string; repo: Storage } | null {
+function lockOnThisMachine(stderr: string): { file: string; repo: LockPlace } | null {
   const file = lockFileNamed('/', stderr);
   const dir = file && file.includes('/refs/') ? file.slice(0, file.indexOf('/refs/')) : null;
   if (!file || !dir || !existsSync(path.join(dir, 'HEAD'))) return null;
-  return { file, repo: { worktree: null, gitDir: dir, commonDir: dir } as Pick<Storage, 'worktree' | 'gitDir' | 'commonDir'> as Storage };
+  return { file, repo: { worktree: null, gitDir: dir, commonDir: dir } };
 }
 
 /**

@@ -5,6 +5,9 @@ import path from 'node:path';
 import { HandoffError } from '../../../errors';
 import { lockFileNamed } from '../../../git/messages';
 import type { Storage } from '../../../git/storage';
+
+/** Where a lock's repository is: all a lock's reading needs of it (a repository on this machine that is not this one too). */
+export type LockPlace = Pick<Storage, 'worktree' | 'gitDir' | 'commonDir'>;
 import { AGAIN, LOCK_HELD, LOCK_WAIT_MS, retrying } from '../../../retry';
 import { parentOf } from '../../state/lineage-record';
 
@@ -65,7 +68,7 @@ function namedDirs(argv: string[], environ: string[], cwd: string): string[] {
  * This process's own ancestors do not count: the `git` of `git handoff …` (or of a hook that runs the product) waits
  * for it, so it cannot be the holder this process waits for.
  */
-function gitProcessIn(repo: Storage): { pid: number; command: string } | null | undefined {
+function gitProcessIn(repo: LockPlace): { pid: number; command: string } | null | undefined {
   let pids: string[];
   try {
     pids = readdirSync('/proc').filter((p) => /^\d+$/.test(p));
@@ -103,7 +106,7 @@ function gitProcessIn(repo: Storage): { pid: number; command: string } | null | 
   return unreadable ? undefined : null;
 }
 
-export function inspectLock(repo: Storage, lockFile: string, now = Date.now()): LockState {
+export function inspectLock(repo: LockPlace, lockFile: string, now = Date.now()): LockState {
   let before;
   try {
     before = statSync(lockFile);
@@ -162,7 +165,7 @@ export function lockError(ref: string, s: LockState, waitedMs: number): HandoffE
 }
 
 /** The ref a lock file in this repository guards (the path itself when it is not one of the repository's). */
-export function refOfLock(repo: Storage, lockFile: string): string {
+export function refOfLock(repo: LockPlace, lockFile: string): string {
   for (const dir of [repo.commonDir, repo.gitDir]) {
     if (lockFile.startsWith(dir + '/')) return lockFile.slice(dir.length + 1).replace(/\.lock$/, '');
   }
@@ -174,7 +177,7 @@ export function refOfLock(repo: Storage, lockFile: string): string {
  * waits while a live process may still hold it and returns once it is gone (run the command again); a lock left
  * behind, or held past LOCK_WAIT_MS, is thrown as lockError (exit 4, with its rm only when nothing holds it).
  */
-export function waitOutLock(repo: Storage, ref: string, lockFile: string): void {
+export function waitOutLock(repo: LockPlace, ref: string, lockFile: string): void {
   const started = Date.now();
   retrying((wait) => {
     const lock = inspectLock(repo, lockFile);
