@@ -1,12 +1,12 @@
 // Shared by the hook tests: a repository with the stubs installed through the real CLI, and ways to
 // record what another session did (ledger entries, leases) at a chosen time.
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { openRepo } from '../../src/git/repo';
 import { appendLedger } from '../../src/handoff/state/ledger';
 import { touchLease } from '../../src/handoff/store/leases';
-import { makeRepo, type RepoOptions, type TestRepo } from '../helpers/repo';
+import { makeRepo, tempDir, type RepoOptions, type TestRepo } from '../helpers/repo';
 
 export const A = 'aaaaaaaa-1111-session-a';
 export const B = 'bbbbbbbb-2222-session-b';
@@ -80,4 +80,12 @@ export function stagedTakeBack(repo: TestRepo): string {
   repo.write('shared.txt', 'v1\n');
   repo.git(['add', '-A']);
   return at;
+}
+
+/** A `node` first on PATH that notes each start's arguments, then runs the real node: which git-handoff processes ran. */
+export function nodeSpy(): { env: Record<string, string>; starts: () => string[] } {
+  const dir = tempDir('gh-node-spy-');
+  const log = path.join(dir, 'starts');
+  script(path.join(dir, 'node'), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec '${process.execPath}' "$@"\n`);
+  return { env: { PATH: `${dir}:${process.env.PATH}` }, starts: () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : []) };
 }

@@ -4,18 +4,10 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo, refOf, tempDir, type TestRepo } from '../helpers/repo';
-import { A, B, gitAs, hookedRepo, hooksDir, script } from './helpers';
+import { makeRepo, refOf, type TestRepo } from '../helpers/repo';
+import { A, B, gitAs, hookedRepo, hooksDir, nodeSpy, script } from './helpers';
 
 const REF = 'refs/handoffs/main/auth-refactor';
-
-/** A `node` first on PATH that notes each start's arguments, then runs the real node: which git-handoff processes ran. */
-function nodeSpy(): { env: Record<string, string>; starts: () => string[] } {
-  const dir = tempDir('gh-own-moves-');
-  const log = path.join(dir, 'starts');
-  script(path.join(dir, 'node'), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec '${process.execPath}' "$@"\n`);
-  return { env: { PATH: `${dir}:${process.env.PATH}` }, starts: () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : []) };
-}
 
 const hookRuns = (starts: string[]) => starts.filter((s) => s.includes('githook reference-transaction'));
 

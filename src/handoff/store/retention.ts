@@ -85,7 +85,8 @@ export function pruneArchive(repo: Storage, o: { dryRun?: boolean; config?: Conf
   const past = pastRetention(entries.map((e) => e.ref.slice(ARCHIVE_PREFIX.length)), retention, o.nowMs);
   const going = entries.filter((e) => past.has(e.ref.slice(ARCHIVE_PREFIX.length)));
   if (going.length && !o.dryRun) {
-    const r = moveRefs(repo, going.map((e) => ({ op: 'delete', ref: e.ref, oldOid: e.oid })), 'handoff gc: archive retention', { replaces: true });
+    // own: the hook's check of these deletions is pastRetention again, over the same entries (compare-and-swap on each)
+    const r = moveRefs(repo, going.map((e) => ({ op: 'delete', ref: e.ref, oldOid: e.oid })), 'handoff gc: archive retention', { replaces: true, own: true });
     if (!r.ok) throw new HandoffError('concurrent', 'prune-raced', `an archive entry moved while \`git handoff gc\` pruned (${r.message}); nothing was pruned: run it again`);
   }
   return { pruned: going.map((e) => e.ref), kept: entries.length - going.length, retention };

@@ -27,9 +27,10 @@ export interface MoveOptions {
   replaces?: boolean;
   /**
    * every update is one this process built and checked itself (a version on the tip it read, with its owner kept or its
-   * takeover named; an archive entry beside the deletion; a receipt added): the reference-transaction hook's check
-   * would only make that check again. Where the hook git runs is git-handoff's stub alone (ownStubAlone: no chained
-   * hook, no core.hooksPath), the move goes without it, and without the node process the stub would start for it.
+   * takeover named; an archive entry beside the deletion; a receipt added; entries past retention deleted): the
+   * reference-transaction hook's check would only make that check again. Where the hook git runs is git-handoff's stub
+   * alone (ownStubAlone: no chained hook, no core.hooksPath), the move goes without it, and without the node process
+   * the stub would start for it.
    */
   own?: true;
 }
