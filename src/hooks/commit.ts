@@ -19,6 +19,7 @@ import { configValue } from '../git/config';
 import { readConfigInProcess } from '../git/config-read';
 import { listRefsInProcess } from '../git/refs-read';
 import { DECIDED_PREFIX } from '../git/hook-stub';
+import { hookGitArgv } from './renamed-branch';
 
 /** Every Claude-Session-Id value among trailer lines: the product's one reading (claimedSessions). */
 const sessionIdsIn = (trailerLines: string[]): string[] => claimedSessions(trailerLines);
@@ -43,12 +44,30 @@ const AUTO_COMMENT = '#;@!$%^&|:';
  * reads the same, so a message git made for the editor (prepare-commit-msg's source none or `template`) counts as edited.
  */
 function cleanupMode(c: HookContext, source?: string): 'strip' | 'whitespace' | 'verbatim' | 'scissors' {
-  const set = messageConfig(c).cleanup;
+  const set = commandLineCleanup() ?? messageConfig(c).cleanup;
   const edited = c.env.GIT_EDITOR !== ':' || source === '' || source === 'template';
   if (set === 'verbatim' || set === 'whitespace') return set;
   if (set === 'strip') return 'strip';
   if (set === 'scissors') return edited ? 'scissors' : 'whitespace';
   return edited ? 'strip' : 'whitespace';
+}
+
+/**
+ * `git commit --cleanup=<mode>` as the git running this hook was given it (git tells its hooks nothing of it): its
+ * options after `commit` up to `--`, the last one (or an abbreviation, as git's option parser takes) winning.
+ */
+let givenCleanup: string | null | undefined;
+function commandLineCleanup(): string | undefined {
+  if (givenCleanup === undefined) {
+    givenCleanup = null;
+    const argv = hookGitArgv() ?? [];
+    const args = argv.includes('commit') ? argv.slice(argv.indexOf('commit') + 1) : [];
+    for (let i = 0; i < args.length && args[i] !== '--'; i++) {
+      const m = /^--(cl[a-z]*)(?:=(.*))?$/.exec(args[i]);
+      if (m && 'cleanup'.startsWith(m[1])) givenCleanup = m[2] ?? args[++i] ?? null;
+    }
+  }
+  return givenCleanup ?? undefined;
 }
 
 /**

@@ -121,6 +121,19 @@ describe('the session trailer follows commit.cleanup', () => {
     expect(gitAs(repo, A, ['commit', '-q', '--allow-empty', '-m', '#42 kept verbatim']).status).toBe(0);
     expect(messageOf(repo)).toBe(`#42 kept verbatim\n\nClaude-Session-Id: ${A}\nHandoff-Client: cli\n\n`);
   });
+
+  it("git commit's own --cleanup (or its abbreviation) wins over commit.cleanup, as git reads it", async () => {
+    const repo = await hookedRepo();
+    const before = head(repo);
+    for (const cleanup of [['--cleanup=strip'], ['--cleanup', 'strip'], ['--clean=strip']]) {
+      const r = gitAs(repo, A, ['commit', '--allow-empty', ...cleanup, '-m', '#42 only a comment']);
+      expect(r.stderr).toMatch(/empty commit message/);
+      expect(head(repo)).toBe(before);
+    }
+    repo.git(['config', 'commit.cleanup', 'strip']);
+    expect(gitAs(repo, A, ['commit', '-q', '--allow-empty', '--cleanup=verbatim', '-m', '#42 kept verbatim']).status).toBe(0);
+    expect(messageOf(repo)).toBe(`#42 kept verbatim\n\nClaude-Session-Id: ${A}\nHandoff-Client: cli\n\n`);
+  });
 });
 
 describe("a session's commit: staged paths of another live session", () => {

@@ -82,6 +82,7 @@ describe('web: finding a handoff on the page', () => {
       await page.type('#filter-topic', 'auth');
       await page.waitForFunction(() => document.querySelectorAll('tr[data-topic]').length === 1);
       expect(await rows()).toEqual(['auth-refactor']);
+      expect(await page.$eval('#handoffs h2', (e) => e.textContent)).toBe('Handoffs (1 of 3)');
       expect(await page.$$eval('button[data-oid]', (els) => els.map((e) => e.getAttribute('data-oid')).sort())).toEqual([late, early].sort());
       expect(await page.evaluate(() => location.hash)).toContain('topic=auth');
       const byBob = await browser.newPage();
@@ -92,6 +93,7 @@ describe('web: finding a handoff on the page', () => {
       expect(await byBob.$$eval('[data-lane]', (els) => els.map((e) => e.getAttribute('data-lane')))).toEqual(['bob']);
       await byBob.select('#filter-session', '');
       await byBob.waitForFunction(() => document.querySelectorAll('tr[data-topic]').length === 3);
+      expect(await byBob.$eval('#handoffs h2', (e) => e.textContent)).toBe('Handoffs (3)');
 
       // the page at a laptop's width and a phone's: nothing runs off its right edge
       // PAGE_SHOTS: a folder to keep the screenshots in, for a person to look at

@@ -234,6 +234,8 @@ function App() {
   const selected = route.v ?? newest;
   const sessionIds = [...new Set([...status.sessions.map((s) => s.session), ...timeline.sessions.map((l) => l.session)])];
   const onSelect = (v: TimelineVersion) => go({ ...route, branch: v.branch ?? status.branch, topic: v.topic, v: v.oid }, true);
+  const filtered = !!(route.session || route.q);
+  const shown = status.handoffs.filter((h) => kept(route, h));
   return html`<main data-updates=${updates}>
     <header class="top"><h1>git handoff</h1>
       <span>${status.scope === 'all' ? 'every branch' : html`branch <strong>${status.branch}</strong>`} · ${status.remote ? `remote ${status.remote}` : 'no remote'} · ${status.host}</span>
@@ -253,7 +255,7 @@ function App() {
     <section id="timeline"><h2>Timeline <small>${versions.length} versions${timeline.truncated ? ', newest' : ''}; placed in order, a dashed line where none was written for over an hour; click one for its text and diff</small></h2>
       <${TimelineView} timeline=${timeline} versions=${versions} selected=${selected} now=${now} onSelect=${onSelect} /></section>
     <section id="claims"><h2>Claims (${status.claims.length})</h2>${tree && tree.children.length ? html`<${Tree} node=${tree} now=${now} />` : html`<p class="empty">No live claims.</p>`}</section>
-    <section id="handoffs"><h2>Handoffs (${status.handoffs.length})</h2><${Handoffs} handoffs=${status.handoffs.filter((h) => kept(route, h))} now=${now} all=${status.scope === 'all'} caller=${!!status.caller} link=${link} open=${open ? `${open.branch}/${open.topic}` : null} filtered=${!!(route.session || route.q)} /></section>
+    <section id="handoffs"><h2>Handoffs (${filtered ? `${shown.length} of ${status.handoffs.length}` : shown.length})</h2><${Handoffs} handoffs=${shown} now=${now} all=${status.scope === 'all'} caller=${!!status.caller} link=${link} open=${open ? `${open.branch}/${open.topic}` : null} filtered=${filtered} /></section>
     <footer>Read-only: this page changes nothing. <code>git handoff status --json</code> prints the same data.</footer>
   </main>`;
 }
