@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RECORDS } from '../../src/clients/records';
-import { HOOK_TIMEOUT_S, PAYLOAD_MAX_CHARS } from '../../src/clients/wiring';
+import { HOOK_TIMEOUT_S } from '../../src/clients/wiring';
 import { DECISION_MS, MAX_ALTERNATIVES, MAX_DEPTH, MAX_ENTRIES } from '../../src/guard/rules/reach';
 import { BODY_MAX } from '../../src/handoff/store/document';
 import { LOCK_WAIT_MS, LOST_RACE } from '../../src/retry';
@@ -93,7 +93,6 @@ describe('docs/design.md', () => {
     expect(stated(/entries, (\d+) levels/)).toBe(MAX_DEPTH);
     expect(stated(/time budget \((\d+) s/) * 1000).toBe(DECISION_MS);
     expect(stated(/wires times out at (\d+) s/)).toBe(HOOK_TIMEOUT_S);
-    expect(stated(/a payload of ([\d,]+) characters or more/)).toBe(PAYLOAD_MAX_CHARS);
     expect(stated(/until that lock file is (\d+) s old/) * 1000).toBe(LOCK_WAIT_MS);
     expect(stated(/(\d+) lost races in a row/)).toBe(LOST_RACE.attempts);
     expect(stated(/up to (\d+) attempts with jitter/)).toBe(LOST_RACE.attempts);
