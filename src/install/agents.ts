@@ -1,6 +1,6 @@
 // `install --agent claude|gemini|codex`: merges `git-handoff guard` into each client's project settings and a
 // startup note into its instructions file, leaving every other entry alone; `uninstall` removes exactly those.
-import { spawnSync } from 'node:child_process';
+import { spawnSync } from '../process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../errors';

@@ -1,6 +1,6 @@
 // `install --agent claude --plugin` and `--agent gemini --extension`: the client's own install commands run for
 // the user (uninstall reverses them); `doctor` reports what each client will load and which git-handoff it runs.
-import { spawnSync } from 'node:child_process';
+import { spawnSync } from '../process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../errors';

@@ -1,6 +1,6 @@
 // `git handoff web [--port N] [--no-open] [--json]`: a local, read-only page over what `status` reads (issue 55), live while
 // it runs, until Ctrl-C. The server and the page are a bundle of their own (dist/web.cjs), loaded here only.
-import { spawn } from 'node:child_process';
+import { spawn } from '../../process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
