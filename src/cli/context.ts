@@ -1,5 +1,6 @@
 // What every command handler starts from: the repository (after -C), the session, the output mode.
 import { closeSync, openSync, readSync } from 'node:fs';
+import type { CommandModule } from 'yargs';
 import { HandoffError } from '../errors';
 import { AGAIN, NOT_READY, retrying } from '../retry';
 import { BODY_MAX } from '../handoff/store/document';
@@ -10,6 +11,9 @@ export interface GlobalArgs {
   quiet?: boolean;
   C?: string | string[];
 }
+
+/** A command whose handler is given what its builder declares (yargs reads each option's type), with no second list. */
+export const command = <U>(c: CommandModule<GlobalArgs, U>): CommandModule<GlobalArgs, U> => c;
 
 /** The body of a write: -m paragraphs, or -F <file> / -F - for stdin. */
 export function readBodyArg(messages: string[] | undefined, file: string | undefined): Buffer {

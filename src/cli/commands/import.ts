@@ -1,30 +1,16 @@
 // `git handoff import <file>…`: file-based handoffs into refs, each written as its owner.
-import type { Argv, CommandModule } from 'yargs';
 import { openRepo } from '../../git/repo';
 import { HANDOVER_TOPIC, planImport, runImport } from '../../handoff/import/import';
 import { scanImports } from '../../handoff/secrets/secrets-write';
 import { resolveSession, short } from '../../handoff/state/session';
-import { FROM_LIVE_OPTION, shownRef, takeoverArg, type GlobalArgs } from '../context';
+import { FROM_LIVE_OPTION, shownRef, takeoverArg, command } from '../context';
 import { identityOptions, writerOf } from '../identity';
 import { printJson, terminalSafe } from '../output';
 
-interface Args extends GlobalArgs {
-  files: string[];
-  branch?: string;
-  topic?: string;
-  session?: string;
-  person?: boolean;
-  redact?: boolean;
-  allowSecret?: string[];
-  takeOver?: boolean;
-  reason?: string;
-  fromLive?: boolean;
-}
-
-export const importCommand: CommandModule<GlobalArgs, Args> = {
+export const importCommand = command({
   command: 'import <files..>',
   describe: 'turn file-based handoffs (handoff-<branch>-<topic>.md, handover.md, a directory of them) into refs, keeping the owner',
-  builder: (y: Argv<GlobalArgs>) =>
+  builder: (y) =>
     identityOptions(y, false)
       .positional('files', { type: 'string', array: true, default: undefined, defaultDescription: 'none', describe: 'files, or directories searched for handoff files (one or more)' })
       .option('branch', { type: 'string', describe: 'the branch, when the file name does not say it (default for handover.md: the checked-out one)' })
@@ -48,11 +34,11 @@ export const importCommand: CommandModule<GlobalArgs, Args> = {
           "A new handoff is written as the " +
           "file's owner; over an existing handoff the importing session writes as itself, so someone else's handoff is " +
           'refused (exit 3) as with write, unless you --take-over --reason. Nothing is written when an argument is bad.',
-      ) as unknown as Argv<Args>,
+      ),
   handler: async (a) => {
     const repo = openRepo();
     const session = a.person ? writerOf(repo, a) : resolveSession(a.session);
-    const plans = planImport(repo, a.files.map(String), { branch: a.branch, topic: a.topic, session });
+    const plans = planImport(repo, a.files!.map(String), { branch: a.branch, topic: a.topic, session });
     const scan = await scanImports(repo, plans, { redact: a.redact, allow: a.allowSecret });
     const results = runImport(repo, plans, { importer: session, takeover: takeoverArg(a, 'import') });
     scan.audit(results);
@@ -73,5 +59,5 @@ export const importCommand: CommandModule<GlobalArgs, Args> = {
     }
     if (failed) process.exitCode = failed.error!.exitCode;
   },
-};
+});
 

@@ -1,25 +1,15 @@
 // `git handoff redact <topic>`: the versions only this clone has, rewritten with each secret replaced.
-import type { Argv, CommandModule } from 'yargs';
 import { openRepo } from '../../git/repo';
 import { redactHandoff } from '../../handoff/secrets/redact';
 import { requireSession } from '../../handoff/state/session';
-import { FROM_LIVE_OPTION, takeoverArg, type GlobalArgs } from '../context';
+import { FROM_LIVE_OPTION, takeoverArg, command } from '../context';
 import { printJson } from '../output';
 import { BRANCH } from '../spec';
 
-interface Args extends GlobalArgs {
-  topic: string;
-  branch?: string;
-  session?: string;
-  takeOver?: boolean;
-  reason?: string;
-  fromLive?: boolean;
-}
-
-export const redactCommand: CommandModule<GlobalArgs, Args> = {
+export const redactCommand = command({
   command: 'redact <topic>',
   describe: 'rewrite the versions of a handoff that were never pushed, each secret replaced by [REDACTED:<rule>] (one compare-and-swap)',
-  builder: (y: Argv<GlobalArgs>) =>
+  builder: (y) =>
     y
       .positional('topic', { type: 'string', demandOption: true, describe: 'the handoff to redact' })
       .option(...BRANCH)
@@ -32,7 +22,7 @@ export const redactCommand: CommandModule<GlobalArgs, Args> = {
         'Only versions on no remote-tracking ref are rewritten; a pushed version with a secret is refused (exit 6) with the ' +
           'steps to rotate it. Each rewritten version keeps its author, committer, dates, trailers and every other byte, and ' +
           'gains a Handoff-Redacted-From: <original> by <session> trailer.',
-      ) as unknown as Argv<Args>,
+      ),
   handler: async (a) => {
     const repo = openRepo();
     const session = requireSession(a.session);
@@ -45,4 +35,4 @@ export const redactCommand: CommandModule<GlobalArgs, Args> = {
         'if a secret was real, rotate it anyway: it was in a session and may be in other logs\n',
     );
   },
-};
+});

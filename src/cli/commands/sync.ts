@@ -1,6 +1,6 @@
 // `git handoff fetch | push | sync [R]`: carry handoffs over the remote the team already has (SPEC 7).
 import { quote } from 'shell-quote';
-import type { Argv, CommandModule } from 'yargs';
+import type { Argv } from 'yargs';
 import { EXIT, HandoffError } from '../../errors';
 import { parseRef } from '../../handoff/store/names';
 import { MIN_FORMAT_KEY } from '../../handoff/store/format';
@@ -18,7 +18,7 @@ import { noteSyncEnd, quietSince } from '../../sync/sync-seen';
 import { scanResolve } from '../../sync/secrets-gate';
 import { keepRefusedError, refusedOf, refusedState, restoreCommand, restoreRefused } from '../../sync/refused';
 import { branchFlag, KEEPS, resolveDivergence, resolveStep, type Keep } from '../../sync/resolve';
-import type { GlobalArgs } from '../context';
+import { command, type GlobalArgs } from '../context';
 import { printJson } from '../output';
 
 interface Args extends GlobalArgs {
@@ -194,10 +194,10 @@ async function runPush(repo: Repo, remote: string, a: Args, place?: string | nul
 const remoteArg = (y: Argv<GlobalArgs>) =>
   y.positional('remote', { type: 'string', describe: 'the remote (default: handoff.remote, else origin, else the only remote)' });
 
-export const fetchCommand: CommandModule<GlobalArgs, Args> = {
+export const fetchCommand = command({
   command: 'fetch [remote]',
   describe: "fetch the remote's handoffs and merge each: new, same, local ahead, remote ahead (fast-forward), diverged",
-  builder: (y: Argv<GlobalArgs>) => remoteArg(y).example('$0 fetch origin --json', 'the case of each handoff as data') as unknown as Argv<Args>,
+  builder: (y) => remoteArg(y).example('$0 fetch origin --json', 'the case of each handoff as data'),
   handler: (a) => {
     const repo = openRepo();
     const r = runFetch(repo, resolveRemote(repo, a.remote), a);
@@ -206,12 +206,12 @@ export const fetchCommand: CommandModule<GlobalArgs, Args> = {
     failOnRefused(refusedOf(r.handoffs).map((h) => h.ref), r.remote, a, repo.branch);
     if (process.exitCode !== EXIT.integrity) failOnLostRace(r, a);
   },
-};
+});
 
-export const pushCommand: CommandModule<GlobalArgs, Args> = {
+export const pushCommand = command({
   command: 'push [remote]',
   describe: 'push every handoff this clone moved forward, in one push, fast-forwards only; exits 4 when a diverged one was left out',
-  builder: (y: Argv<GlobalArgs>) => remoteArg(y).example('$0 push', 'to handoff.remote, else origin') as unknown as Argv<Args>,
+  builder: (y) => remoteArg(y).example('$0 push', 'to handoff.remote, else origin'),
   handler: async (a) => {
     const repo = openRepo();
     const r = await runPush(repo, resolveRemote(repo, a.remote), a);
@@ -220,12 +220,12 @@ export const pushCommand: CommandModule<GlobalArgs, Args> = {
     failOnStopped(r, a);
     failOnDiverged(repo, r, a, repo.branch);
   },
-};
+});
 
-export const syncCommand: CommandModule<GlobalArgs, Args> = {
+export const syncCommand = command({
   command: 'sync [remote]',
   describe: 'fetch, then push; exits 4 when a diverged handoff was left unpushed; with --resolve, merge a diverged handoff so the next push is a fast-forward',
-  builder: (y: Argv<GlobalArgs>) =>
+  builder: (y) =>
     remoteArg(y)
       .option('resolve', { type: 'string', describe: 'a diverged handoff to merge, or a refused one to restore (its topic)' })
       .option('keep', { choices: KEEPS, describe: 'with --resolve: whose body the merge keeps (a refused handoff keeps local)' })
@@ -234,7 +234,7 @@ export const syncCommand: CommandModule<GlobalArgs, Args> = {
       .option('person', { type: 'boolean', describe: 'with --resolve: resolve as the person in git config (owner person:<email>) instead of a session' })
       .option('reason', { type: 'string', describe: 'with --resolve: kept in the history when a side is taken over' })
       .example('$0 sync', 'fetch, merge, push')
-      .example('$0 sync --resolve auth-refactor --keep both', 'merge both versions into one') as unknown as Argv<Args>,
+      .example('$0 sync --resolve auth-refactor --keep both', 'merge both versions into one'),
   handler: async (a) => {
     const repo = openRepo();
     const remote = resolveRemote(repo, a.remote);
@@ -295,4 +295,4 @@ export const syncCommand: CommandModule<GlobalArgs, Args> = {
     failOnDiverged(repo, pushed, a, repo.branch);
     failOnUnpublishedClaims(claims.unpublished, remote, a);
   },
-};
+});

@@ -3,23 +3,13 @@
 import { spawn } from '../../process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { Argv, CommandModule } from 'yargs';
 import { HandoffError } from '../../errors';
 import { onRefsRead } from '../../git/refs';
 import { openRepo } from '../../git/repo';
-import type { GlobalArgs } from '../context';
+import { command } from '../context';
 import { readerFor } from '../identity';
 import { jsonLine } from '../output';
-import { identitySpec, withOptions } from '../spec';
-
-interface Args extends GlobalArgs {
-  port?: number;
-  host?: string;
-  open?: boolean;
-  session?: string;
-  person?: boolean;
-  role?: string;
-}
+import { READER, withOptions } from '../spec';
 
 /** The built files: beside this bundle in dist/, or the built ones when running from the sources (tests). */
 function distDir(): string {
@@ -42,18 +32,18 @@ function openBrowser(url: string): boolean {
   }
 }
 
-export const webCommand: CommandModule<GlobalArgs, Args> = {
+export const webCommand = command({
   command: 'web',
   describe: 'a local, read-only page of the team: sessions, a timeline of handoff versions with their diffs, claims as a tree of paths; live until Ctrl-C',
-  builder: (y: Argv<GlobalArgs>) =>
-    withOptions(y, identitySpec(true))
+  builder: (y) =>
+    withOptions(y, READER)
       .option('port', { type: 'number', describe: 'the port on 127.0.0.1 (default: any free one)' })
       .option('host', { type: 'string', describe: 'the address to listen on: 127.0.0.1 only (anything else is refused: the page shows the whole repository)' })
       .option('open', { type: 'boolean', default: true, describe: 'open the page in your browser (--no-open: only print its address)' })
       .option('session', { type: 'string', describe: 'who is looking, for "unread" (default: the session of the environment)' })
       .example('$0 web', 'serve the page and open it')
       .example('$0 web --port 7465 --no-open', 'a fixed port; the address (with its token) is printed')
-      .example('$0 web --no-open --json', 'the address, port and pid as one JSON line') as unknown as Argv<Args>,
+      .example('$0 web --no-open --json', 'the address, port and pid as one JSON line'),
   handler: async (a) => {
     const host = a.host === undefined || a.host === 'localhost' ? '127.0.0.1' : a.host;
     if (host !== '127.0.0.1') {
@@ -112,4 +102,4 @@ export const webCommand: CommandModule<GlobalArgs, Args> = {
       process.on('SIGTERM', stop);
     });
   },
-};
+});
