@@ -1,7 +1,7 @@
 // `install --agent claude|gemini|codex`: merges `git-handoff guard` into each client's project settings and a
 // startup note into its instructions file, leaving every other entry alone; `uninstall` removes exactly those.
 import { spawnSync } from '../process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../errors';
 import { readConfig } from '../git/config';
@@ -20,9 +20,9 @@ import { RECORDS } from '../clients/records';
 import { afterCommand, GUARD_TEXT, hookCommand, hookGroups, hookTimeoutProblem, PAYLOAD_FLAG, SOURCED_FLAG, SPLIT_FLAGS, type Wiring } from '../clients/wiring';
 import { WIRING } from '../clients/wirings';
 import { FRONT_CLIENTS } from '../clients/front';
-import { copilotTrustHow, installOwnFile, isOwnWiring, ownFileCommand, ownFileEvents, ownFileTimeouts, uninstallOwnFile } from '../clients/own-files';
+import { copilotTrustHow, installOwnFile, isOwnWiring, ownFileCommand, ownFileEvents, ownFileTimeouts, removeEmptyUp, uninstallOwnFile } from '../clients/own-files';
 import { pluginAnswers } from '../guard/plugin-active';
-import { installFiles, readObject, uninstallFiles, wiredFiles } from './native';
+import { installFiles, readObject, undoneLine, uninstallFiles, wiredFiles } from './native';
 
 export type { Agent } from '../client-names';
 export type { Wiring } from '../clients/wiring';
@@ -99,7 +99,7 @@ function removeSkill(root: string, dir: string, commonDir: string): string | nul
     rmSync(file);
   }
   // handoff/, skills/, then the client folder install made, each only once empty
-  for (let d = path.dirname(file); d !== root; d = path.dirname(d)) removeIfEmpty(d);
+  removeEmptyUp(path.dirname(file), root);
   return `${shown}: removed the handoff skill`;
 }
 
@@ -116,15 +116,6 @@ function writeJson(file: string, value: Record<string, unknown>, commonDir?: str
   if (commonDir) return installWrite(commonDir, file, text); // install keeps the original bytes for uninstall
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, text);
-}
-
-/** The settings directory install made for a client (.claude, .gemini, .codex) goes too once nothing is left in it. */
-function removeIfEmpty(dir: string): void {
-  try {
-    if (readdirSync(dir).length === 0) rmdirSync(dir);
-  } catch {
-    /* not there, or not empty: leave it */
-  }
 }
 
 const isOurs = (h: unknown) => !!h && typeof h === 'object' && typeof (h as { command?: unknown }).command === 'string' && OURS.test((h as { command: string }).command);
@@ -310,10 +301,10 @@ export function uninstallAgents(repo: Repo, o: InstallOptions): string[] {
       const m = uninstallOwnFile(w, file, w.settings, root, repo.commonDir);
       if (m) msgs.push(m);
     } else {
-      const undone = restoreOriginal(repo.commonDir, file, (t) => !/git[- ]handoff(-guard|(\.cmd|\.exe)?["']?\s+guard)/.test(t));
+      const undone = restoreOriginal(repo.commonDir, file, (t) => !GUARD_TEXT.test(t));
       if (undone) {
-        removeIfEmpty(path.dirname(file));
-        msgs.push(`${w.settings}: ${undone === 'deleted' ? 'deleted (install created it)' : 'restored as it was before install (byte for byte)'}`);
+        removeEmptyUp(path.dirname(file), root);
+        msgs.push(undoneLine(w.settings, undone));
       } else if (existsSync(file)) {
         // changed since install: take our entries out and keep the rest
         const settings = readJson(file);
@@ -321,7 +312,7 @@ export function uninstallAgents(repo: Repo, o: InstallOptions): string[] {
         if (n > 0) {
           if (Object.keys(settings).length === 0) {
             rmSync(file);
-            removeIfEmpty(path.dirname(file));
+            removeEmptyUp(path.dirname(file), root);
           } else writeJson(file, settings);
           msgs.push(`${w.settings}: removed ${n} git-handoff hook(s)`);
         }
@@ -334,7 +325,7 @@ export function uninstallAgents(repo: Repo, o: InstallOptions): string[] {
       notesDone.add(w.notes);
       const notes = path.join(root, w.notes);
       const undone = restoreOriginal(repo.commonDir, notes, (t) => !t.includes(SNIPPET_START));
-      const m = undone ? `${w.notes}: ${undone === 'deleted' ? 'deleted (install created it)' : 'restored as it was before install (byte for byte)'}` : uninstallSnippet(notes, w.notes);
+      const m = undone ? undoneLine(w.notes, undone) : uninstallSnippet(notes, w.notes);
       if (m) msgs.push(m);
     }
   }

@@ -106,13 +106,17 @@ export function installFiles(w: Wiring, root: string, command: string, commonDir
   return w.files!(command, root).map((f) => installFile(root, f, commonDir, w.client, command));
 }
 
+/** What uninstall says of a file restoreOriginal gave back: deleted, or restored byte for byte. */
+export const undoneLine = (shown: string, undone: 'restored' | 'deleted') =>
+  `${shown}: ${undone === 'deleted' ? 'deleted (install created it)' : 'restored as it was before install (byte for byte)'}`;
+
 /** `uninstall --agent` for a wiring of files: each file back as it was, or git-handoff's part of it taken out. */
 export function uninstallFiles(w: Wiring, root: string, commonDir: string): string[] {
   const msgs: string[] = [];
   for (const f of w.files!('', root)) {
     const file = path.join(root, f.file);
     const undone = restoreOriginal(commonDir, file, (t) => !GUARD_TEXT.test(t));
-    if (undone) msgs.push(`${f.file}: ${undone === 'deleted' ? 'deleted (install created it)' : 'restored as it was before install (byte for byte)'}`);
+    if (undone) msgs.push(undoneLine(f.file, undone));
     else if (!existsSync(file)) continue;
     else if (f.text !== undefined) {
       if (!GUARD_TEXT.test(readFileSync(file, 'utf8'))) continue;
