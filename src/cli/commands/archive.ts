@@ -33,7 +33,7 @@ export const archiveCommand = command({
     const session = writerOf(repo, a);
     const r = archiveHandoff(repo, resolveBranch(repo, a.branch), a.topic, session, takeoverArg(a, 'archive'));
     if (a.json) return printJson(r);
-    if (!a.quiet) process.stdout.write(`archived ${shownRef(r.ref)} as ${r.archivedAs}; \`git handoff show ${a.topic}\` still reads it, \`git handoff restore ${a.topic}\` brings it back\n`);
+    process.stdout.write(`archived ${shownRef(r.ref)} as ${r.archivedAs}; \`git handoff show ${a.topic}\` still reads it, \`git handoff restore ${a.topic}\` brings it back\n`);
   },
 });
 
@@ -73,11 +73,11 @@ export const restoreCommand = command({
     if (dropped) {
       const u = undropHandoff(repo, ref, session, takeoverArg(a, 'restore'));
       if (a.json) return printJson({ ...u, dropped: true });
-      if (!a.quiet) process.stdout.write(`restored the dropped ${shownRef(u.ref)} from ${u.from} (${u.oid.slice(0, 7)}, every version as it was)${note ? `\n${note}` : ''}\n`);
+      process.stdout.write(`restored the dropped ${shownRef(u.ref)} from ${u.from} (${u.oid.slice(0, 7)}, every version as it was)${note ? `\n${note}` : ''}\n`);
       return;
     }
     const r = restoreHandoff(repo, ref, session, takeoverArg(a, 'restore'));
     if (a.json) return printJson(r);
-    if (!a.quiet) process.stdout.write(`restored ${r.from} to ${shownRef(r.ref)} (${r.oid.slice(0, 7)})${note ? `\n${note}` : ''}\n`);
+    process.stdout.write(`restored ${r.from} to ${shownRef(r.ref)} (${r.oid.slice(0, 7)})${note ? `\n${note}` : ''}\n`);
   },
 });

@@ -112,7 +112,6 @@ export const claimCommand = command({
     for (const h of r.result.takenFrom) tellClaimTaken(repo, h, { id: session.id, client: session.client }, branch, a.reason!.trim(), r.result.claim.paths, Math.floor(Date.now() / 1000), specs);
     if (a.json) return printJson({ ...publicClaim(r.result.claim), branch, enforced: setting(config, 'claims') !== 'tell', renewed: r.result.renewed, takenFrom: r.result.takenFrom.map(publicClaim), published: r.published, oid: r.oid, conflicts: r.lost.map((l) => ({ claim: publicClaim(l.claim), holder: publicClaim(l.holder) })) });
     for (const l of [...(r.outside ?? []).map((w) => `git-handoff: warning: ${w}`), ...lostLines(r)]) process.stderr.write(terminalSafe(l) + '\n');
-    if (a.quiet) return;
     const c = r.result.claim;
     // a takeover takes the holders' whole claims: said with what was asked
     const taken = r.result.takenFrom.map((h) => `; took over session ${h.session}'s claim on ${h.paths.join(' ')} (asked: ${specs.join(' ')}), told at its next tool call (in another clone: once both have synced)`).join('');
@@ -141,7 +140,7 @@ export const claimsCommand = command({
     const shown = conflicts.filter((c) => Date.now() - c.at * 1000 < 86_400_000);
     for (const c of shown.slice(-5)) process.stderr.write(terminalSafe(`conflict at sync: session ${c.session}'s offline claim on ${c.paths.join(', ')} lost to session ${c.holder}'s on ${c.holderPaths.join(', ')}`) + '\n');
     if (claims.length === 0) {
-      if (!a.quiet) process.stdout.write(`no live claims${branch ? ` on ${branch}` : ''}\n`);
+      process.stdout.write(`no live claims${branch ? ` on ${branch}` : ''}\n`);
       return;
     }
     const ids = claims.map((c) => c.session);
@@ -160,7 +159,7 @@ export const claimsCommand = command({
 });
 
 /** `release <path>…`: the session's claims on those paths on the branch (or all of its claims on it, with no path). */
-export async function releaseClaims(a: { paths?: string[]; session?: string; branch?: string; json?: boolean; quiet?: boolean }): Promise<void> {
+export async function releaseClaims(a: { paths?: string[]; session?: string; branch?: string; json?: boolean }): Promise<void> {
   const session = requireSession(a.session);
   onlyOwnSession('release', session.id);
   const repo = openRepo();
@@ -169,7 +168,6 @@ export async function releaseClaims(a: { paths?: string[]; session?: string; bra
   const r = await changeClaims(repo, branch, session.id, releaseMutation(branch, session.id, specs));
   for (const w of r.outside ?? []) process.stderr.write(terminalSafe(`git-handoff: warning: ${w}`) + '\n');
   if (a.json) return printJson({ branch, session: session.id, released: r.result.released, published: r.published });
-  if (a.quiet) return;
   const paths = r.result.released.flatMap((x) => x.paths);
   process.stdout.write(terminalSafe(paths.length ? `released ${paths.join(' ')} on ${branch}; ${publishedLine(r.published)}` : `session ${session.id} holds no claims on ${branch}: nothing to release`) + '\n');
 }

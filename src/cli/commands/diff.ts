@@ -44,7 +44,7 @@ export const diffCommand = command({
     const patch = bodyPatch(repo, from, to);
     if (a.json) return printJson({ topic: a.topic, branch, from, to, patch });
     if (!patch.trim()) {
-      if (!a.quiet) process.stdout.write(`no change to the body between ${from ? from.slice(0, 12) : 'the version before'} and ${to.slice(0, 12)}\n`);
+      process.stdout.write(`no change to the body between ${from ? from.slice(0, 12) : 'the version before'} and ${to.slice(0, 12)}\n`);
       return;
     }
     process.stdout.write(paintPatch(patch) + (patch.endsWith('\n') ? '' : '\n'));

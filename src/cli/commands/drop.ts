@@ -24,6 +24,6 @@ export const dropCommand = command({
     assertTopic(a.topic);
     const r = dropHandoff(repo, resolveBranch(repo, a.branch), a.topic, session);
     if (a.json) return printJson(r);
-    if (!a.quiet) process.stdout.write(`dropped ${r.ref} (${r.oid.slice(0, 7)}); its versions are kept as ${r.keptAs} and in the loss record as removed on purpose\n  undo it: git handoff restore ${r.keptAs}\n`);
+    process.stdout.write(`dropped ${r.ref} (${r.oid.slice(0, 7)}); its versions are kept as ${r.keptAs} and in the loss record as removed on purpose\n  undo it: git handoff restore ${r.keptAs}\n`);
   },
 });

@@ -55,7 +55,7 @@ export const editCommand = command({
     }
     const body = editText(repo, v.body, `git handoff write ${target} -F`);
     if (body === v.body) {
-      if (!a.quiet) process.stdout.write(`no change: ${a.topic} stays at ${v.oid.slice(0, 7)}\n`);
+      process.stdout.write(`no change: ${a.topic} stays at ${v.oid.slice(0, 7)}\n`);
       return;
     }
     if (!body.trim()) {
@@ -68,6 +68,6 @@ export const editCommand = command({
     });
     if (a.json) return printJson(r);
     for (const w of r.warnings) process.stderr.write(`warning: ${w}\n`);
-    if (!a.quiet) process.stdout.write(`${shownRef(r.ref)} ${r.oid.slice(0, 7)}${r.takeover ? ` (${takenOverNote(r)})` : ''}\n`);
+    process.stdout.write(`${shownRef(r.ref)} ${r.oid.slice(0, 7)}${r.takeover ? ` (${takenOverNote(r)})` : ''}\n`);
   },
 });

@@ -32,7 +32,7 @@ export const gcCommand = command({
     const remote = a.remote === undefined || a.remote === false ? null : resolveRemote(repo, typeof a.remote === 'string' ? a.remote : undefined);
     const there = remote ? pruneRemote(repo, remote, { dryRun }) : null;
     if (a.json) printJson({ dryRun, retention: here.retention, pruned: here.pruned, kept: here.kept, remote: there });
-    else if (!a.quiet) {
+    else {
       const verb = dryRun ? 'would prune' : 'pruned';
       const out = [`archive retention: ${policy(here.retention)}`, `${verb} ${here.pruned.length} archive entr${here.pruned.length === 1 ? 'y' : 'ies'} here (${here.kept} kept)`];
       for (const ref of here.pruned) out.push(`  ${ref}`);

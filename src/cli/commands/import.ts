@@ -52,7 +52,6 @@ export const importCommand = command({
           continue;
         }
         for (const w of r.warnings) process.stderr.write(`warning: ${w}\n`);
-        if (a.quiet) continue;
         const what = r.status === 'unchanged' ? `unchanged (already version ${r.oid!.slice(0, 7)})` : `${r.status} ${r.oid!.slice(0, 7)}`;
         process.stdout.write(terminalSafe(`${shownRef(r.ref!)} ${what} · owner ${short(r.session)} · from ${r.file}\n`));
       }

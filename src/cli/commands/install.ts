@@ -186,7 +186,7 @@ function report(a: Args, msgs: string[]): void {
     return;
   }
   if (a.json) return printJson({ actions: msgs });
-  if (!a.quiet) for (const m of msgs) process.stdout.write(`${m}\n`);
+  for (const m of msgs) process.stdout.write(`${m}\n`);
 }
 
 /** The file a report line names (`<file>: wired …`) that standard output is, if any. */

@@ -51,7 +51,6 @@ export const listCommand = command({
     });
     if (a.json) return printJson(rows);
     if (rows.length === 0) {
-      if (a.quiet) return;
       const where = branch ? ` on branch ${branch}` : '';
       // --mine with none of one's own: say so, and how many the others have
       const others = mine ? listHandoffs(repo, { all, branch, archived: a.archived }).length : 0;
@@ -71,6 +70,6 @@ export const listCommand = command({
     }
     printRows(rows, a.archived);
     const fetches = [...new Set(far.filter((r) => rows.includes(r)).map((r) => r.fetch))];
-    if (fetches.length && !a.quiet) process.stdout.write(`remote-only: on the remote, not in this clone yet; ${fetches.join(', ')} brings them\n`);
+    if (fetches.length) process.stdout.write(`remote-only: on the remote, not in this clone yet; ${fetches.join(', ')} brings them\n`);
   },
 });

@@ -26,7 +26,7 @@ export const logCommand = command({
     const entries = logHandoff(repo, ref).map((e) => ({ ...e, readBy: readByOf(receipts, e.oid), ...(a.patch ? { patch: bodyPatch(repo, null, e.oid) } : {}) }));
     if (a.json) return printJson(entries);
     // a dropped one is brought back by its kept name, as show says
-    if (archived && !a.quiet) process.stdout.write(`${ref.startsWith(DROPPED_PREFIX) ? droppedLine(ref) : `archived as ${ref.split('/').slice(2).join('/')}; \`git handoff restore ${a.topic}\` brings it back`}\n`);
+    if (archived) process.stdout.write(`${ref.startsWith(DROPPED_PREFIX) ? droppedLine(ref) : `archived as ${ref.split('/').slice(2).join('/')}; \`git handoff restore ${a.topic}\` brings it back`}\n`);
     const ids = entries.flatMap((e) => [e.session, e.takeoverFrom]);
     const lines = entries.map((e) => {
       let line = `${e.oid.slice(0, 12)}  ${short(e.session, ids)}  ${(e.client ?? '').padEnd(11)}  ${relativeTime(e.time).padEnd(14)}  ${e.subject}`;

@@ -59,7 +59,7 @@ export const recoverCommand = command({
     const actions = [...(scanned?.actions ?? []), ...r.actions];
     const result = { problem: r.problem ?? scanned?.problem ?? null, actions, left: r.left, ...(from ? { from } : {}) };
     if (a.json) printJson(result);
-    else if (!a.quiet) {
+    else {
       const lines = actions.map((x) => `${x.action}: ${x.message}`);
       if (result.problem) lines.unshift(`the loss record: ${result.problem}`);
       if (from) lines.unshift(from.message ?? (from.ref ? `${from.remote}'s ${from.ref} holds nothing this clone's record does not` : `${from.remote} holds no loss record of this clone (nor of one clone whose place is gone): nothing taken from it`));

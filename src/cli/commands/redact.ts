@@ -28,7 +28,6 @@ export const redactCommand = command({
     const session = requireSession(a.session);
     const r = await redactHandoff(repo, { topic: a.topic, branch: a.branch, session, takeover: takeoverArg(a, 'redact') });
     if (a.json) return printJson(r);
-    if (a.quiet) return;
     if (!r.oid) return void process.stdout.write(`${r.ref}: no secret found in any version; nothing to redact\n`);
     process.stdout.write(
       `${r.ref} ${r.previous.slice(0, 7)} → ${r.oid.slice(0, 7)}: redacted ${r.redacted} secret${r.redacted === 1 ? '' : 's'} in ${r.rewritten.length} version${r.rewritten.length === 1 ? '' : 's'}\n` +

@@ -24,7 +24,6 @@ export const renameBranchCommand = command({
     const to = resolveBranch(repo, a.new);
     const r = carryBranch(repo, from, to, session, takeover, `${quote([from])} ${quote([to])}`);
     if (a.json) return printJson(r);
-    if (a.quiet) return;
     for (const c of r.carried) process.stdout.write(`${shownRef(c.ref)} ${c.oid.slice(0, 7)}${c.takeover ? ' (taken over)' : ''} · from ${from}, archived as ${c.archivedAs}\n`);
   },
 });

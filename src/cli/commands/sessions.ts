@@ -33,7 +33,7 @@ export const sessionsCommand = command({
       );
     }
     if (rows.length === 0) {
-      if (!a.quiet) process.stdout.write('no sessions: no lease and nothing in the ledger\n');
+      process.stdout.write('no sessions: no lease and nothing in the ledger\n');
       return;
     }
     const ids = [...rows.map((s) => s.session), ...rows.flatMap((s) => [byId.get(s.session)?.from, successorOf(s.session, records)])];
@@ -103,13 +103,12 @@ export const releaseCommand = command({
     if (typeof known !== 'string') {
       if (claims.length === 0) throw known;
       if (a.json) return printJson({ session: holder, worktree: repo.worktree, lease: false, paths: [], claims });
-      if (!a.quiet) process.stdout.write(`released session ${short(holder)}'s claims on ${claims.join(' ')}\n`);
+      process.stdout.write(`released session ${short(holder)}'s claims on ${claims.join(' ')}\n`);
       return;
     }
     const session = known;
     const r = releaseSession(repo, session, repo.worktree);
     if (a.json) return printJson({ ...r, claims });
-    if (a.quiet) return;
     const lease = r.lease ? 'lease removed' : 'it held no lease here';
     const paths = r.paths.length ? `its claims on ${r.paths.length} path${r.paths.length === 1 ? '' : 's'} dropped` : 'it had no claims on paths';
     const claimed = claims.length ? `; its claims on ${claims.join(' ')} released` : '';

@@ -40,7 +40,7 @@ export const statusCommand = command({
       const s = read();
       // one line: the call an agent makes to orient, read whole (a third fewer bytes than indented, and as --watch prints it)
       if (a.json) return void process.stdout.write(jsonLine(s) + '\n');
-      if (!a.quiet) process.stdout.write(renderStatus(s) + '\n');
+      process.stdout.write(renderStatus(s) + '\n');
       return;
     }
     await watchStatus(repo, read, !!a.json);

@@ -32,9 +32,7 @@ interface Args extends GlobalArgs {
 }
 
 const progressOf = (a: Args) => (a.json || a.quiet || !process.stderr.isTTY ? undefined : (line: string) => process.stderr.write(`${line}…\n`));
-const say = (a: Args, line: string) => {
-  if (!a.quiet) process.stdout.write(`${line}\n`);
-};
+const say = (line: string) => process.stdout.write(`${line}\n`);
 /** `<branch>/<topic>[/<stamp>]` with the branch as people name it (feature/login, not feature%2Flogin). */
 const label = (ref: string) => {
   const p = parseRef(ref);
@@ -202,7 +200,7 @@ export const fetchCommand = command({
     const repo = openRepo();
     const r = runFetch(repo, resolveRemote(repo, a.remote), a);
     if (a.json) printJson(r);
-    else for (const l of describeFetch(repo, r)) say(a, l);
+    else for (const l of describeFetch(repo, r)) say(l);
     failOnRefused(refusedOf(r.handoffs).map((h) => h.ref), r.remote, a, repo.branch);
     if (process.exitCode !== EXIT.integrity) failOnLostRace(r, a);
   },
@@ -216,7 +214,7 @@ export const pushCommand = command({
     const repo = openRepo();
     const r = await runPush(repo, resolveRemote(repo, a.remote), a);
     if (a.json) printJson(r);
-    else for (const l of describePush(repo, r)) say(a, l);
+    else for (const l of describePush(repo, r)) say(l);
     failOnStopped(r, a);
     failOnDiverged(repo, r, a, repo.branch);
   },
@@ -245,16 +243,16 @@ export const syncCommand = command({
         if (a.keep && a.keep !== 'local') throw keepRefusedError(refused, a.resolve);
         const r = restoreRefused(repo, { topic: a.resolve, branch, remote, session: writerOf(repo, a), reason: a.reason }, refused);
         if (a.json) return printJson(r);
-        say(a, `${r.ref} ${r.oid.slice(0, 7)}: restored on top of ${remote}'s ${r.refused.slice(0, 7)}, which is refused (${r.violation.message})`);
-        say(a, `next: \`git handoff sync ${remote}\` pushes it (a fast-forward for every clone)`);
+        say(`${r.ref} ${r.oid.slice(0, 7)}: restored on top of ${remote}'s ${r.refused.slice(0, 7)}, which is refused (${r.violation.message})`);
+        say(`next: \`git handoff sync ${remote}\` pushes it (a fast-forward for every clone)`);
         return;
       }
       if (!a.keep) throw new HandoffError('usage', 'keep-missing', '--resolve needs --keep local|remote|both');
       const o = { topic: a.resolve, branch, keep: a.keep, remote, session: writerOf(repo, a), reason: a.reason };
       const r = resolveDivergence(repo, { ...o, trailers: await scanResolve(repo, o) });
       if (a.json) return printJson(r);
-      say(a, `${r.ref} ${r.oid.slice(0, 7)}: merged ${r.parents[0].slice(0, 7)} and ${r.parents[1].slice(0, 7)}, keeping ${r.keep}`);
-      say(a, `next: \`git handoff sync ${remote}\` pushes it (a fast-forward for every clone)`);
+      say(`${r.ref} ${r.oid.slice(0, 7)}: merged ${r.parents[0].slice(0, 7)} and ${r.parents[1].slice(0, 7)}, keeping ${r.keep}`);
+      say(`next: \`git handoff sync ${remote}\` pushes it (a fast-forward for every clone)`);
       return;
     }
     if (a.keep) throw new HandoffError('usage', 'keep-without-resolve', '--keep goes with --resolve <topic>');
@@ -287,7 +285,7 @@ export const syncCommand = command({
     // published one is told here and to its holder (SPEC 10)
     const claims = await (await import('../../handoff/claims/sync')).syncClaimsReport(repo, remote, { fetched: true, config });
     if (a.json) printJson({ remote, fetch: fetched, push: pushed, claims: claims.json });
-    else for (const l of [...describeFetch(repo, fetched), ...describePush(repo, pushed), ...claims.lines]) say(a, l);
+    else for (const l of [...describeFetch(repo, fetched), ...describePush(repo, pushed), ...claims.lines]) say(l);
     for (const w of claims.warnings) process.stderr.write(`git-handoff: warning: ${w}\n`);
     warnRecordRefused(pushed, a);
     failOnStopped(pushed, a);

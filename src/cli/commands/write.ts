@@ -80,6 +80,6 @@ export const writeCommand = command({
     r.warnings.push(...t.warnings, ...(branchWarning ? [branchWarning] : []));
     if (a.json) return printJson(r);
     for (const w of r.warnings) process.stderr.write(`warning: ${w}\n`);
-    if (!a.quiet) process.stdout.write(`${shownRef(r.ref)} ${r.oid.slice(0, 7)}${r.created ? ' (created)' : r.takeover ? ` (${takenOverNote(r)})` : ''}\n`);
+    process.stdout.write(`${shownRef(r.ref)} ${r.oid.slice(0, 7)}${r.created ? ' (created)' : r.takeover ? ` (${takenOverNote(r)})` : ''}\n`);
   },
 });
