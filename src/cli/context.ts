@@ -15,6 +15,19 @@ export interface GlobalArgs {
 /** A command whose handler is given what its builder declares (yargs reads each option's type), with no second list. */
 export const command = <U>(c: CommandModule<GlobalArgs, U>): CommandModule<GlobalArgs, U> => c;
 
+/** Resolves once Ctrl-C (SIGINT) or SIGTERM came and `stop` is done: a command that serves or watches until then. */
+export function untilInterrupted(stop: () => void | Promise<void>): Promise<void> {
+  return new Promise((resolve) => {
+    const stopped = () => {
+      process.off('SIGINT', stopped);
+      process.off('SIGTERM', stopped);
+      void Promise.resolve(stop()).then(resolve);
+    };
+    process.on('SIGINT', stopped);
+    process.on('SIGTERM', stopped);
+  });
+}
+
 /** The body of a write: -m paragraphs, or -F <file> / -F - for stdin. */
 export function readBodyArg(messages: string[] | undefined, file: string | undefined): Buffer {
   if (file !== undefined && messages?.length) throw new HandoffError('usage', 'body-twice', 'give the body with -m or with -F, not both');

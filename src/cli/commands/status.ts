@@ -7,7 +7,7 @@ import { short } from '../../handoff/state/session';
 import { oneLine } from '../../handoff/store/document';
 import { wordCut } from '../../terminal-text';
 import type { Attention, Status, StatusClaim, StatusHandoff, StatusSession } from '../../status/model';
-import { command } from '../context';
+import { command, untilInterrupted } from '../context';
 import { readerFor } from '../identity';
 import { colors, colorSync, cutToWidth, jsonLine, relativeTime, table } from '../output';
 import { STATUS_SPEC, withSpec } from '../spec';
@@ -70,22 +70,15 @@ function watchStatus(repo: Repo, read: () => Status, json: boolean): Promise<voi
     writeSync(1, '\x1b[H\x1b[2J');
     process.stdout.write(fitted(last, stamp, process.stdout.columns || 80, process.stdout.rows || 24));
   };
-  return new Promise((resolve) => {
-    if (tty) writeSync(1, '\x1b[?1049h');
-    draw(true);
-    const w = watchStore(repo, () => draw(true));
-    const resized = () => draw(false);
-    if (tty) process.stdout.on('resize', resized);
-    const stop = () => {
-      w.close();
-      process.stdout.off('resize', resized);
-      if (tty) writeSync(1, '\x1b[?1049l');
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+  if (tty) writeSync(1, '\x1b[?1049h');
+  draw(true);
+  const w = watchStore(repo, () => draw(true));
+  const resized = () => draw(false);
+  if (tty) process.stdout.on('resize', resized);
+  return untilInterrupted(() => {
+    w.close();
+    process.stdout.off('resize', resized);
+    if (tty) writeSync(1, '\x1b[?1049l');
   });
 }
 

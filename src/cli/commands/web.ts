@@ -6,7 +6,7 @@ import path from 'node:path';
 import { HandoffError } from '../../errors';
 import { onRefsRead } from '../../git/refs';
 import { openRepo } from '../../git/repo';
-import { command } from '../context';
+import { command, untilInterrupted } from '../context';
 import { readerFor } from '../identity';
 import { jsonLine } from '../output';
 import { READER, withOptions } from '../spec';
@@ -92,14 +92,6 @@ export const webCommand = command({
     const opened = a.open !== false && openBrowser(server.oneTimeUrl());
     if (a.json) process.stdout.write(jsonLine({ url: server.url, port: server.port, pid: process.pid, opened }) + '\n');
     else process.stdout.write(`git-handoff web: ${server.url}\n(read-only; ${opened ? 'opened in your browser; ' : ''}the address carries this run's token; Ctrl-C stops it)\n`);
-    await new Promise<void>((resolve) => {
-      const stop = () => {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-        void server.close().then(resolve);
-      };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
-    });
+    await untilInterrupted(() => server.close());
   },
 });
