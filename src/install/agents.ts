@@ -1,7 +1,7 @@
 // `install --agent claude|gemini|codex`: merges `git-handoff guard` into each client's project settings and a
 // startup note into its instructions file, leaving every other entry alone; `uninstall` removes exactly those.
 import { spawnSync } from '../process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../errors';
 import { readConfig } from '../git/config';
@@ -22,7 +22,7 @@ import { WIRING } from '../clients/wirings';
 import { FRONT_CLIENTS } from '../clients/front';
 import { copilotTrustHow, installOwnFile, isOwnWiring, ownFileCommand, ownFileEvents, ownFileTimeouts, removeEmptyUp, uninstallOwnFile } from '../clients/own-files';
 import { pluginAnswers } from '../guard/plugin-active';
-import { installFiles, readObject, undoneLine, uninstallFiles, wiredFiles } from './native';
+import { installFiles, jsonText, readObject, undoneLine, uninstallFiles, wiredFiles } from './native';
 
 export type { Agent } from '../client-names';
 export type { Wiring } from '../clients/wiring';
@@ -110,13 +110,6 @@ function top(repo: Repo): string {
 
 /** A settings file's JSON object ({} when absent or empty). */
 const readJson = (file: string): Record<string, any> => readObject(file) ?? {};
-
-function writeJson(file: string, value: Record<string, unknown>, commonDir?: string): void {
-  const text = JSON.stringify(value, null, 2) + '\n';
-  if (commonDir) return installWrite(commonDir, file, text); // install keeps the original bytes for uninstall
-  mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, text);
-}
 
 const isOurs = (h: unknown) => !!h && typeof h === 'object' && typeof (h as { command?: unknown }).command === 'string' && OURS.test((h as { command: string }).command);
 
@@ -222,7 +215,7 @@ export function installAgents(repo: Repo, o: InstallOptions): string[] {
     keepKeyOrder(settings, Object.keys(JSON.parse(before)));
     if (JSON.stringify(settings) === before) msgs.push(`${w.settings}: already wired (${agent})`);
     else {
-      writeJson(file, settings, repo.commonDir);
+      installWrite(repo.commonDir, file, jsonText(settings));
       msgs.push(wrapWords(`${w.settings}: wired \`${command}\` for ${Object.keys(w.events).join(', ')}`));
       if (denied) msgs.push(sandboxNote(w.settings, root, repo.commonDir));
     }
@@ -313,7 +306,7 @@ export function uninstallAgents(repo: Repo, o: InstallOptions): string[] {
           if (Object.keys(settings).length === 0) {
             rmSync(file);
             removeEmptyUp(path.dirname(file), root);
-          } else writeJson(file, settings);
+          } else writeFileSync(file, jsonText(settings));
           msgs.push(`${w.settings}: removed ${n} git-handoff hook(s)`);
         }
       }

@@ -82,7 +82,8 @@ function merged(current: Record<string, any> | null, json: JsonHooks): Record<st
   return value;
 }
 
-const jsonText = (v: unknown) => JSON.stringify(v, null, 2) + '\n';
+/** A JSON file's text as install writes it. */
+export const jsonText = (v: unknown) => JSON.stringify(v, null, 2) + '\n';
 
 /** Writes one file of a wiring; what it did. */
 function installFile(root: string, f: WiredFile, commonDir: string, client: string, command: string): string {
