@@ -28,16 +28,6 @@ import { personOnly } from '../person-only';
 import { ALL_RECORDS } from '../../clients/records';
 import { wrapWords } from '../../terminal-text';
 
-interface Args extends GlobalArgs {
-  hooks?: boolean;
-  agent?: string[];
-  remote?: string;
-  server?: boolean;
-  launcher?: string;
-  plugin?: boolean;
-  extension?: boolean;
-  private?: boolean;
-}
 
 function agentsOf(list: string[] | undefined): InstallOptions['agents'] {
   if (!list?.length) return undefined;
@@ -91,6 +81,9 @@ const options = (y: Argv<GlobalArgs>) =>
     .option('extension', { type: 'boolean', describe: 'with --agent gemini: the same as --plugin' })
     .option('private', { type: 'boolean', describe: "with --agent: keep the wiring out of the repository's history and git status (lines in .git/info/exclude, this clone only)" })
     .option('launcher', { type: 'string', describe: 'agent hooks run this git-handoff executable (quoted, forward slashes; `git handoff` through git) instead of `git-handoff` on PATH' });
+
+/** What install's and uninstall's options give the handler. */
+type Args = ReturnType<typeof options> extends Argv<infer T> ? T : never;
 
 /** The repository here, if any: a plugin is installed for the user, from anywhere. */
 function repoIfAny(): Repo | null {
