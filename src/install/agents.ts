@@ -148,30 +148,19 @@ function strip(settings: Record<string, any>): number {
  * hands every other one to `git-handoff guard`. `git handoff guard` when asked for; a given launcher path with
  * forward slashes, in double quotes (clients run hooks through a shell, where backslashes and spaces would break
  * it), through its sibling front when there is one. The client is stated, never sniffed: `--client=<id>`.
+ * Without `front` (a `files` wiring, issue 56: the sh front's filter is generated for the clients it names,
+ * src/clients/front.ts), node's guard itself: `git-handoff guard`, or the launcher's path.
  */
-export function guardCommand(launcher: string | undefined, client: string): string {
+export function guardCommand(launcher: string | undefined, client: string, front = true): string {
   const arg = `--client=${client}`;
-  if (!launcher || launcher === 'git-handoff') return `git-handoff-guard ${arg}`;
+  if (!launcher || launcher === 'git-handoff') return front ? `git-handoff-guard ${arg}` : `git-handoff guard ${arg}`;
   if (launcher === 'git handoff') return `git handoff guard ${arg}`;
   const unquoted = launcher.replace(/^"(.*)"$/, '$1').replace(/\\/g, '/');
   const quote = (p: string) => `"${p.replace(/(["\\$`])/g, '\\$1')}"`;
-  if (/(^|\/)git-handoff-guard$/.test(unquoted)) return `${quote(unquoted)} ${arg}`;
-  const front = unquoted.replace(/git-handoff$/, 'git-handoff-guard');
-  if (front !== unquoted && existsSync(front)) return `${quote(front)} ${arg}`;
-  return `${quote(unquoted)} guard ${arg}`;
-}
-
-/**
- * The command a `files` wiring runs (the clients of issue 56): node's guard itself, `git-handoff guard --client=<id>`
- * (no sh front: its filter is generated for the clients it names, src/clients/front.ts), or a given launcher's path
- * with forward slashes, in double quotes.
- */
-function nodeGuardCommand(launcher: string | undefined, client: string): string {
-  const arg = `--client=${client}`;
-  if (!launcher || launcher === 'git-handoff') return `git-handoff guard ${arg}`;
-  if (launcher === 'git handoff') return `git handoff guard ${arg}`;
-  const unquoted = launcher.replace(/^"(.*)"$/, '$1').replace(/\\/g, '/').replace(/git-handoff-guard$/, 'git-handoff');
-  return `"${unquoted.replace(/(["\\$`])/g, '\\$1')}" guard ${arg}`;
+  const sibling = unquoted.replace(/git-handoff$/, 'git-handoff-guard');
+  if (front && /(^|\/)git-handoff-guard$/.test(unquoted)) return `${quote(unquoted)} ${arg}`;
+  if (front && sibling !== unquoted && existsSync(sibling)) return `${quote(sibling)} ${arg}`;
+  return `${quote(unquoted.replace(/git-handoff-guard$/, 'git-handoff'))} guard ${arg}`;
 }
 
 export function installAgents(repo: Repo, o: InstallOptions): string[] {
@@ -179,12 +168,13 @@ export function installAgents(repo: Repo, o: InstallOptions): string[] {
   const msgs: string[] = [];
   for (const agent of o.agents ?? []) {
     const w = WIRING[agent];
+    // after each wiring: the startup note in its instructions file, and the handoff skill
+    const notesAndSkill = () => [installSnippet(path.join(root, w.notes), w.notes, repo.commonDir), ...installSkill(root, agent, repo.commonDir)];
     if (w.format === 'files') {
       // the sh front where it serves the client (src/clients/front.ts), else node's guard straight
-      const command = FRONT_CLIENTS.some((f) => f.wiring.client === w.client) ? guardCommand(o.command, w.client) : nodeGuardCommand(o.command, w.client);
+      const command = guardCommand(o.command, w.client, FRONT_CLIENTS.some((f) => f.wiring.client === w.client));
       msgs.push(...installFiles(w, root, command, repo.commonDir));
-      msgs.push(installSnippet(path.join(root, w.notes), w.notes, repo.commonDir));
-      msgs.push(...installSkill(root, agent, repo.commonDir));
+      msgs.push(...notesAndSkill());
       msgs.push(...trustGateSteps(agent, root, { env: process.env }).map((t) => `${w.settings}: ${t}`));
       continue;
     }
@@ -192,8 +182,7 @@ export function installAgents(repo: Repo, o: InstallOptions): string[] {
     const file = path.join(root, w.settings);
     if (w.format !== 'settings') {
       msgs.push(installOwnFile(w, file, w.settings, command, repo.commonDir));
-      msgs.push(installSnippet(path.join(root, w.notes), w.notes, repo.commonDir));
-      msgs.push(...installSkill(root, agent, repo.commonDir));
+      msgs.push(...notesAndSkill());
       if (agent === 'copilot') msgs.push(`${w.settings}: ${copilotTrustHow(root)}`);
       continue;
     }
@@ -219,8 +208,7 @@ export function installAgents(repo: Repo, o: InstallOptions): string[] {
       msgs.push(wrapWords(`${w.settings}: wired \`${command}\` for ${Object.keys(w.events).join(', ')}`));
       if (denied) msgs.push(sandboxNote(w.settings, root, repo.commonDir));
     }
-    msgs.push(installSnippet(path.join(root, w.notes), w.notes, repo.commonDir));
-    msgs.push(...installSkill(root, agent, repo.commonDir));
+    msgs.push(...notesAndSkill());
     if (agent === 'codex') msgs.push(`${w.settings}: ${CODEX_TRUST_HOW}`);
     // the same step doctor gives for a gate that would skip these hooks (Gemini CLI's only without our extension)
     else if (agent === 'qwen' || (agent === 'gemini' && !pluginAnswers('gemini-cli', root))) {
