@@ -22,7 +22,7 @@ import { WIRING } from '../clients/wirings';
 import { FRONT_CLIENTS } from '../clients/front';
 import { copilotTrustHow, installOwnFile, isOwnWiring, ownFileCommand, ownFileEvents, ownFileTimeouts, removeEmptyUp, uninstallOwnFile } from '../clients/own-files';
 import { pluginAnswers } from '../guard/plugin-active';
-import { installFiles, jsonText, readObject, undoneLine, uninstallFiles, wiredFiles } from './native';
+import { installFiles, jsonText, readObject, strip, undoneLine, uninstallFiles, wiredFiles } from './native';
 
 export type { Agent } from '../client-names';
 export type { Wiring } from '../clients/wiring';
@@ -117,31 +117,6 @@ function hasOurs(groups: unknown): boolean {
   return Array.isArray(groups) && groups.some((g) => Array.isArray(g?.hooks) && g.hooks.some(isOurs));
 }
 
-/** Removes our hook entries, then any group and event left empty by that; returns how many were removed. */
-function strip(settings: Record<string, any>): number {
-  const hooks = settings.hooks;
-  if (!hooks || typeof hooks !== 'object') return 0;
-  let removed = 0;
-  for (const event of Object.keys(hooks)) {
-    const groups = hooks[event];
-    if (!Array.isArray(groups)) continue;
-    const kept = [];
-    for (const g of groups) {
-      if (!g || !Array.isArray(g.hooks)) {
-        kept.push(g);
-        continue;
-      }
-      const rest = g.hooks.filter((h: unknown) => !isOurs(h));
-      removed += g.hooks.length - rest.length;
-      if (rest.length || g.hooks.length === 0) kept.push({ ...g, hooks: rest });
-    }
-    if (kept.length) hooks[event] = kept;
-    else delete hooks[event];
-  }
-  if (Object.keys(hooks).length === 0) delete settings.hooks;
-  return removed;
-}
-
 /**
  * The command a client's hook runs. By default the sh front `git-handoff-guard` (bin/git-handoff-guard, on the
  * same PATH as `git-handoff`): it answers the tool calls that cannot concern handoffs without starting node and
@@ -188,7 +163,7 @@ export function installAgents(repo: Repo, o: InstallOptions): string[] {
     }
     const settings = readJson(file);
     const before = JSON.stringify(settings);
-    strip(settings);
+    strip(settings, ['hooks'], isOurs);
     settings.hooks ??= {};
     for (const [event, matcher] of Object.entries(w.events)) {
       const groups = Array.isArray(settings.hooks[event]) ? settings.hooks[event] : [];
@@ -289,7 +264,7 @@ export function uninstallAgents(repo: Repo, o: InstallOptions): string[] {
       } else if (existsSync(file)) {
         // changed since install: take our entries out and keep the rest
         const settings = readJson(file);
-        const n = strip(settings) + (agent === 'claude' ? removeDenies(settings, sandboxDenies(root, repo.commonDir)) : 0);
+        const n = strip(settings, ['hooks'], isOurs) + (agent === 'claude' ? removeDenies(settings, sandboxDenies(root, repo.commonDir)) : 0);
         if (n > 0) {
           if (Object.keys(settings).length === 0) {
             rmSync(file);

@@ -43,8 +43,9 @@ function eventsAt(value: Record<string, any>, at: string[], make: boolean): Reco
 /**
  * Takes git-handoff's entries out of a hooks file's events (an entry holding the guard, or, in Claude Code's groups,
  * each such hook of a group, and the group once emptied so), then each event and object left empty by that; how many.
+ * `ours`: what counts as git-handoff's entry (a settings file's: its command is the guard's, agents.ts).
  */
-function strip(value: Record<string, any>, at: string[]): number {
+export function strip(value: Record<string, any>, at: string[], ours: (entry: unknown) => boolean = holdsGuard): number {
   const events = eventsAt(value, at, false);
   if (!events) return 0;
   let removed = 0;
@@ -54,10 +55,10 @@ function strip(value: Record<string, any>, at: string[]): number {
     for (const entry of list) {
       if (entry && typeof entry === 'object' && Array.isArray((entry as any).hooks)) {
         const hooks = (entry as any).hooks as unknown[];
-        const rest = hooks.filter((h) => !holdsGuard(h));
+        const rest = hooks.filter((h) => !ours(h));
         removed += hooks.length - rest.length;
         if (rest.length || hooks.length === 0) kept.push({ ...(entry as object), hooks: rest });
-      } else if (holdsGuard(entry)) removed++;
+      } else if (ours(entry)) removed++;
       else kept.push(entry);
     }
     if (kept.length) events[event] = kept;
