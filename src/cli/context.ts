@@ -85,9 +85,6 @@ export function takeoverArg(a: { takeOver?: boolean; reason?: string; fromLive?:
   return a.takeOver ? { reason: a.reason ?? '', fromLive: !!a.fromLive } : null;
 }
 
-/** --from-live, beside --take-over: the one option every command that takes a handoff over shares. */
-export const FROM_LIVE_OPTION = { type: 'boolean', describe: 'with --take-over: take it over although its owner is live (`git handoff sessions`); it is told at its next tool call' } as const;
-
 /** What a write's answer says of a takeover: from whom, and whether that session was live (it is told). */
 export function takenOverNote(r: { takenFrom?: { session: string | null; live: { session: string; client: string | null } | null } }): string {
   const t = r.takenFrom;

@@ -64,6 +64,8 @@ export const READER = [PERSON, ROLE] as const;
 export const BRANCH = ['branch', { type: 'string', describe: 'the branch (default: the checked-out one)' }] as const;
 export const SESSION = ['session', { type: 'string', describe: 'this session id (default: from the environment)' }] as const;
 export const TOPIC = 'the handoff: two or more words joined by "-", e.g. auth-refactor';
+/** --from-live, beside --take-over: the one option every command that takes a handoff over shares. */
+export const FROM_LIVE = ['from-live', { type: 'boolean', describe: 'with --take-over: take it over although its owner is live (`git handoff sessions`); it is told at its next tool call' }] as const;
 
 export const WRITE_SPEC = {
   name: 'write',
@@ -77,7 +79,7 @@ export const WRITE_SPEC = {
     SESSION,
     ['take-over', { type: 'boolean', describe: "take over another session's handoff (needs --reason)" }],
     ['reason', { type: 'string', describe: 'why you take it over (kept in the history)' }],
-    ['from-live', { type: 'boolean', describe: 'with --take-over: take it over although its owner is live (`git handoff sessions`); it is told at its next tool call' }],
+    FROM_LIVE,
     ['to', { type: 'string', array: true, describe: 'who it is for (repeatable): session:<id>, client:<name>, person:<email>, role:<slug>; kept for later versions' }],
     ['to-none', { type: 'boolean', describe: 'address it to no one in particular again (anyone)' }],
     ['tag', { type: 'string', array: true, describe: 'a tag (repeatable, lowercase-words); kept for later versions until --tag is given again' }],

@@ -5,11 +5,11 @@ import { openRepo, type Repo } from '../../git/repo';
 import { HandoffError } from '../../errors';
 import { ARCHIVE_PREFIX, handoffRef } from '../../handoff/store/names';
 import { archiveHandoff, archivedVersions, notFound, resolveBranch, restoreHandoff } from '../../handoff/store/store';
-import { FROM_LIVE_OPTION, shownRef, takeoverArg, type GlobalArgs, command } from '../context';
+import { shownRef, takeoverArg, type GlobalArgs, command } from '../context';
 import { identityOptions, writerOf } from '../identity';
 import { droppedRefOf, droppedVersions, undropHandoff } from '../../handoff/store/drop';
 import { printJson } from '../output';
-import { BRANCH, SESSION, TOPIC } from '../spec';
+import { BRANCH, FROM_LIVE, SESSION, TOPIC } from '../spec';
 
 /** --session, --person, --take-over and --reason: the options of a command that acts on owned handoffs. */
 export const ownershipOptions = (y: Argv<GlobalArgs>) =>
@@ -17,7 +17,7 @@ export const ownershipOptions = (y: Argv<GlobalArgs>) =>
     .option(...SESSION)
     .option('take-over', { type: 'boolean', describe: "act on another session's handoff (needs --reason)" })
     .option('reason', { type: 'string', describe: 'why (kept in the history)' })
-    .option('from-live', FROM_LIVE_OPTION);
+    .option(...FROM_LIVE);
 
 
 export const archiveCommand = command({

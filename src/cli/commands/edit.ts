@@ -6,11 +6,11 @@ import { writeScanned } from '../../handoff/secrets/secrets-write';
 import { quote } from 'shell-quote';
 import { assertTakeover, readHandoff, refusedOwned, resolveBranch } from '../../handoff/store/store';
 import { checkTakeover, fromLiveRetry } from '../../handoff/store/takeover';
-import { FROM_LIVE_OPTION, shownRef, takenOverNote, takeoverArg, command } from '../context';
+import { shownRef, takenOverNote, takeoverArg, command } from '../context';
 import { canEdit, editFile, editText, keepEdited } from '../editor';
 import { identityOptions, writerOf } from '../identity';
 import { printJson } from '../output';
-import { BRANCH, SESSION, TOPIC } from '../spec';
+import { BRANCH, FROM_LIVE, SESSION, TOPIC } from '../spec';
 
 export const editCommand = command({
   command: 'edit <topic>',
@@ -22,7 +22,7 @@ export const editCommand = command({
       .option(...SESSION)
       .option('take-over', { type: 'boolean', describe: "take over another session's handoff (needs --reason)" })
       .option('reason', { type: 'string', describe: 'why you take it over (kept in the history)' })
-      .option('from-live', FROM_LIVE_OPTION)
+      .option(...FROM_LIVE)
       .option('redact', { type: 'boolean', describe: 'write it with each secret found replaced by [REDACTED:<rule>] (default: a secret refuses the write)' })
       .example('$0 edit auth-refactor', 'GIT_EDITOR, core.editor, VISUAL or EDITOR opens the body; save and quit to write it')
       .example('$0 edit auth-refactor --person', 'as the person in git config'),

@@ -3,7 +3,8 @@ import { openRepo } from '../../git/repo';
 import { HANDOVER_TOPIC, planImport, runImport } from '../../handoff/import/import';
 import { scanImports } from '../../handoff/secrets/secrets-write';
 import { resolveSession, short } from '../../handoff/state/session';
-import { FROM_LIVE_OPTION, shownRef, takeoverArg, command } from '../context';
+import { shownRef, takeoverArg, command } from '../context';
+import { FROM_LIVE } from '../spec';
 import { identityOptions, writerOf } from '../identity';
 import { printJson, terminalSafe } from '../output';
 
@@ -18,7 +19,7 @@ export const importCommand = command({
       .option('session', { type: 'string', describe: 'the importing session, and the owner of files without a <!-- claude-session: ID --> first line (default: from the environment)' })
       .option('take-over', { type: 'boolean', describe: "write over another session's handoff as the importing session, on the record (needs --reason)" })
       .option('reason', { type: 'string', describe: 'why you take it over (kept in the history)' })
-      .option('from-live', FROM_LIVE_OPTION)
+      .option(...FROM_LIVE)
       .option('redact', { type: 'boolean', describe: 'import each body with the secrets found replaced by [REDACTED:<rule>] (default: a secret refuses the import, exit 2)' })
       .option('allow-secret', { type: 'string', array: true, describe: 'let findings of this scanner rule through, on the record (repeatable)' })
       .example('$0 import memory/', 'every handoff-<branch>-<topic>.md under memory/, owners kept')

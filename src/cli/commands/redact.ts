@@ -2,9 +2,9 @@
 import { openRepo } from '../../git/repo';
 import { redactHandoff } from '../../handoff/secrets/redact';
 import { requireSession } from '../../handoff/state/session';
-import { FROM_LIVE_OPTION, takeoverArg, command } from '../context';
+import { takeoverArg, command } from '../context';
 import { printJson } from '../output';
-import { BRANCH } from '../spec';
+import { BRANCH, FROM_LIVE } from '../spec';
 
 export const redactCommand = command({
   command: 'redact <topic>',
@@ -16,7 +16,7 @@ export const redactCommand = command({
       .option('session', { type: 'string', describe: 'this session id (default: from the environment); the owner redacts' })
       .option('take-over', { type: 'boolean', describe: "redact another session's handoff (needs --reason)" })
       .option('reason', { type: 'string', describe: 'why you redact it for its owner (kept in a Handoff-Redact-Reason trailer)' })
-      .option('from-live', FROM_LIVE_OPTION)
+      .option(...FROM_LIVE)
       .example('$0 redact auth-refactor', '')
       .epilog(
         'Only versions on no remote-tracking ref are rewritten; a pushed version with a secret is refused (exit 6) with the ' +
