@@ -1,5 +1,6 @@
 // What every command handler starts from: the repository (after -C), the session, the output mode.
 import { closeSync, openSync, readSync } from 'node:fs';
+import type { CommandModule } from 'yargs';
 import { HandoffError } from '../errors';
 import { AGAIN, NOT_READY, retrying } from '../retry';
 import { BODY_MAX } from '../handoff/store/document';
@@ -9,6 +10,22 @@ export interface GlobalArgs {
   json?: boolean;
   quiet?: boolean;
   C?: string | string[];
+}
+
+/** A command whose handler is given what its builder declares (yargs reads each option's type), with no second list. */
+export const command = <U>(c: CommandModule<GlobalArgs, U>): CommandModule<GlobalArgs, U> => c;
+
+/** Resolves once Ctrl-C (SIGINT) or SIGTERM came and `stop` is done: a command that serves or watches until then. */
+export function untilInterrupted(stop: () => void | Promise<void>): Promise<void> {
+  return new Promise((resolve) => {
+    const stopped = () => {
+      process.off('SIGINT', stopped);
+      process.off('SIGTERM', stopped);
+      void Promise.resolve(stop()).then(resolve);
+    };
+    process.on('SIGINT', stopped);
+    process.on('SIGTERM', stopped);
+  });
 }
 
 /** The body of a write: -m paragraphs, or -F <file> / -F - for stdin. */
@@ -67,9 +84,6 @@ export function takeoverArg(a: { takeOver?: boolean; reason?: string; fromLive?:
   }
   return a.takeOver ? { reason: a.reason ?? '', fromLive: !!a.fromLive } : null;
 }
-
-/** --from-live, beside --take-over: the one option every command that takes a handoff over shares. */
-export const FROM_LIVE_OPTION = { type: 'boolean', describe: 'with --take-over: take it over although its owner is live (`git handoff sessions`); it is told at its next tool call' } as const;
 
 /** What a write's answer says of a takeover: from whom, and whether that session was live (it is told). */
 export function takenOverNote(r: { takenFrom?: { session: string | null; live: { session: string; client: string | null } | null } }): string {

@@ -1,5 +1,5 @@
 // Lets a person edit text in their git editor (GIT_EDITOR, core.editor, VISUAL, EDITOR), as `git commit` does.
-import { spawnSync } from 'node:child_process';
+import { spawnSync } from '../process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../errors';

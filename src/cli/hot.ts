@@ -13,24 +13,15 @@ const HOT: Record<string, CommandSpec> = { write: WRITE_SPEC, show: SHOW_SPEC, l
 export const HOT_NAMES = Object.keys(HOT);
 
 /** The command module yargs runs for a hot command (the same module: parser.ts lists it), loaded at first use. */
-export function hotCommand(name: string): CommandModule<GlobalArgs, any> {
-  switch (name) {
-    case 'write':
-      return (require('./commands/write') as typeof import('./commands/write')).writeCommand;
-    case 'show':
-      return (require('./commands/show') as typeof import('./commands/show')).showCommand;
-    case 'list':
-      return (require('./commands/list') as typeof import('./commands/list')).listCommand;
-    case 'log':
-      return (require('./commands/log') as typeof import('./commands/log')).logCommand;
-    case 'claim':
-      return (require('./commands/claim') as typeof import('./commands/claim')).claimCommand;
-    case 'status':
-      return (require('./commands/status') as typeof import('./commands/status')).statusCommand;
-    default:
-      throw new Error(`not a hot command: ${name}`);
-  }
-}
+const HOT_MODULES: Record<string, () => CommandModule<GlobalArgs, any>> = {
+  write: () => (require('./commands/write') as typeof import('./commands/write')).writeCommand,
+  show: () => (require('./commands/show') as typeof import('./commands/show')).showCommand,
+  list: () => (require('./commands/list') as typeof import('./commands/list')).listCommand,
+  log: () => (require('./commands/log') as typeof import('./commands/log')).logCommand,
+  claim: () => (require('./commands/claim') as typeof import('./commands/claim')).claimCommand,
+  status: () => (require('./commands/status') as typeof import('./commands/status')).statusCommand,
+};
+export const hotCommand = (name: string): CommandModule<GlobalArgs, any> => HOT_MODULES[name]();
 
 interface HotCommand {
   name: string;

@@ -1,21 +1,21 @@
 // Who acts: the writer (a session, or with --person the person in git config) and the reader of receipts.
-import type { Argv } from 'yargs';
 import { ROLE_VAR } from '../environment';
 import { HandoffError } from '../errors';
 import type { Repo } from '../git/repo';
 import { readerOf, type Reader } from '../handoff/store/address';
 import { personRef } from '../handoff/store/person';
 import { requireSession, resolveSession, type SessionRef } from '../handoff/state/session';
-import { identitySpec, withOptions } from './spec';
+import type { Argv } from 'yargs';
+import { READER, WRITER, withOptions } from './spec';
+
+/** --person, and --role for commands that read as someone. */
+export const identityOptions = <T>(y: Argv<T>, reads: boolean): Argv<T> => withOptions(y, reads ? READER : WRITER);
 
 interface IdentityArgs {
   session?: string;
   person?: boolean;
   role?: string;
 }
-
-/** --person and --role, for commands that write or read as someone. */
-export const identityOptions = <T>(y: Argv<T>, reads: boolean): Argv<T> => withOptions(y, identitySpec(reads));
 
 /** The writer: --person, else the session (exit 5 without one, as ever: a person never writes by accident). */
 export function writerOf(repo: Repo, a: IdentityArgs): SessionRef {

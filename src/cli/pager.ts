@@ -1,7 +1,7 @@
 // A pager for long output, by git's conventions: only when stdout is a terminal; the program git would use
 // (`git var GIT_PAGER`: GIT_PAGER, core.pager, PAGER, then less); `cat` or empty means none; LESS=FRX and LV=-c
 // unless set; not again under a pager git already started (GIT_PAGER_IN_USE); `--no-pager` / `-P` turn it off.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from '../process';
 import { git } from '../git/run';
 import { terminalWriter } from './output';
 

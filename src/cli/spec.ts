@@ -25,6 +25,16 @@ interface PositionalSpec {
   describe: string;
 }
 
+type Options = ReadonlyArray<readonly [string, OptionSpec]>;
+type Camel<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<Camel<Tail>>}` : S;
+type ValueOf<O> = O extends { type: 'boolean' } ? boolean : O extends { array: true } ? string[] : string;
+type AliasOf<O> = O extends { alias: infer A extends string } ? Camel<A> : never;
+/** What a table of options gives a handler: each under its key and its alias, camelCase as yargs gives them. */
+export type OptionArgs<E extends Options> = { [X in E[number] as Camel<X[0]> | AliasOf<X[1]>]?: ValueOf<X[1]> };
+type PositionalArgs<P> = P extends PositionalSpec ? { [K in P['name']]: P extends { required: true } ? ValueOf<P> : ValueOf<P> | undefined } : unknown;
+/** What a command's table gives its handler. */
+export type SpecArgs<S extends CommandSpec> = OptionArgs<S['options']> & PositionalArgs<S['positional']>;
+
 export interface CommandSpec {
   /** the command's name, as typed */
   name: string;
@@ -36,29 +46,32 @@ export interface CommandSpec {
 }
 
 /** Options every command takes (main.ts's parser), in the order the help lists them. */
-export const GLOBAL_OPTIONS: ReadonlyArray<readonly [string, OptionSpec]> = [
+export const GLOBAL_OPTIONS = [
   ['json', { type: 'boolean', global: true, describe: 'print data as JSON' }],
   ['C', { type: 'string', global: true, requiresArg: true, describe: 'run as if started in <path> (repeatable, like git -C)' }],
   ['q', { alias: 'quiet', type: 'boolean', global: true, describe: 'print nothing but errors (and --json data); the exit code says how it went' }],
   ['color', { type: 'string', global: true, describe: 'colour the output: always, never, or auto (on a terminal, unless NO_COLOR is set or color.ui is false); --no-color is --color=never' }],
-];
+] as const satisfies Options;
 
-const PERSON: readonly [string, OptionSpec] = ['person', { type: 'boolean', describe: 'act as the person in git config user.name/user.email (owner person:<email>) instead of a session' }];
-const ROLE: readonly [string, OptionSpec] = ['role', { type: 'string', describe: 'the role this reader has, for handoffs addressed to role:<slug> (default: GIT_HANDOFF_ROLE)' }];
+const PERSON = ['person', { type: 'boolean', describe: 'act as the person in git config user.name/user.email (owner person:<email>) instead of a session' }] as const;
+const ROLE = ['role', { type: 'string', describe: 'the role this reader has, for handoffs addressed to role:<slug> (default: GIT_HANDOFF_ROLE)' }] as const;
 
-/** --person, and --role for commands that read as someone (identity.ts's identityOptions). */
-export const identitySpec = (reads: boolean): ReadonlyArray<readonly [string, OptionSpec]> => (reads ? [PERSON, ROLE] : [PERSON]);
+/** --person for commands that write as someone, and --role too for those that read as someone. */
+export const WRITER = [PERSON] as const;
+export const READER = [PERSON, ROLE] as const;
 
 /** Options and a positional many commands take, spelled once (the yargs builders of other commands take them too). */
-export const BRANCH: readonly [string, OptionSpec] = ['branch', { type: 'string', describe: 'the branch (default: the checked-out one)' }];
-export const SESSION: readonly [string, OptionSpec] = ['session', { type: 'string', describe: 'this session id (default: from the environment)' }];
+export const BRANCH = ['branch', { type: 'string', describe: 'the branch (default: the checked-out one)' }] as const;
+export const SESSION = ['session', { type: 'string', describe: 'this session id (default: from the environment)' }] as const;
 export const TOPIC = 'the handoff: two or more words joined by "-", e.g. auth-refactor';
+/** --from-live, beside --take-over: the one option every command that takes a handoff over shares. */
+export const FROM_LIVE = ['from-live', { type: 'boolean', describe: 'with --take-over: take it over although its owner is live (`git handoff sessions`); it is told at its next tool call' }] as const;
 
-export const WRITE_SPEC: CommandSpec = {
+export const WRITE_SPEC = {
   name: 'write',
   positional: { name: 'topic', required: true, describe: 'two or more words joined by "-", e.g. auth-refactor' },
   options: [
-    ...identitySpec(false),
+    ...WRITER,
     ['m', { alias: 'message', type: 'string', array: true, describe: 'body paragraph (repeatable)' }],
     ['F', { alias: 'file', type: 'string', describe: 'read the body from a file, or - for stdin' }],
     BRANCH,
@@ -66,7 +79,7 @@ export const WRITE_SPEC: CommandSpec = {
     SESSION,
     ['take-over', { type: 'boolean', describe: "take over another session's handoff (needs --reason)" }],
     ['reason', { type: 'string', describe: 'why you take it over (kept in the history)' }],
-    ['from-live', { type: 'boolean', describe: 'with --take-over: take it over although its owner is live (`git handoff sessions`); it is told at its next tool call' }],
+    FROM_LIVE,
     ['to', { type: 'string', array: true, describe: 'who it is for (repeatable): session:<id>, client:<name>, person:<email>, role:<slug>; kept for later versions' }],
     ['to-none', { type: 'boolean', describe: 'address it to no one in particular again (anyone)' }],
     ['tag', { type: 'string', array: true, describe: 'a tag (repeatable, lowercase-words); kept for later versions until --tag is given again' }],
@@ -84,25 +97,25 @@ export const WRITE_SPEC: CommandSpec = {
     ['redact', { type: 'boolean', describe: 'write the body with each secret found replaced by [REDACTED:<rule>] (default: a secret refuses the write, exit 2)' }],
     ['allow-secret', { type: 'string', array: true, describe: 'let findings of this scanner rule through, on the record (repeatable; a Handoff-Allowed-Secret trailer and an audit line)' }],
   ],
-};
+} as const satisfies CommandSpec;
 
-export const SHOW_SPEC: CommandSpec = {
+export const SHOW_SPEC = {
   name: 'show',
   positional: { name: 'topic', required: false, describe: 'the handoff (default: the only one on the branch)' },
   options: [
-    ...identitySpec(true),
+    ...READER,
     ['receipt', { type: 'boolean', default: true, describe: 'record that you read it (a `read` receipt; --no-receipt reads without one)' }],
     ['session', { type: 'string', describe: 'this session id, the reader of the receipt (default: from the environment)' }],
     BRANCH,
     ['at', { type: 'string', describe: 'an earlier version: its oid, or ~N back from the newest' }],
     ['raw', { type: 'boolean', describe: 'print the body only' }],
   ],
-};
+} as const satisfies CommandSpec;
 
-export const LIST_SPEC: CommandSpec = {
+export const LIST_SPEC = {
   name: 'list',
   options: [
-    ...identitySpec(true),
+    ...READER,
     ['branch', { type: 'string', describe: 'this branch (default: the checked-out one)' }],
     ['all', { type: 'boolean', describe: 'every branch' }],
     ['mine', { type: 'boolean', describe: "only this session's handoffs" }],
@@ -114,15 +127,15 @@ export const LIST_SPEC: CommandSpec = {
     ['unread', { type: 'boolean', describe: 'only handoffs for you (or anyone) whose newest version you have not read' }],
   ],
   conflicts: [['all', 'branch']],
-};
+} as const satisfies CommandSpec;
 
-export const LOG_SPEC: CommandSpec = {
+export const LOG_SPEC = {
   name: 'log',
   positional: { name: 'topic', required: true, describe: TOPIC },
   options: [BRANCH, ['p', { alias: 'patch', type: 'boolean', describe: "each version's change to the body, as a diff (as git log -p)" }]],
-};
+} as const satisfies CommandSpec;
 
-export const CLAIM_SPEC: CommandSpec = {
+export const CLAIM_SPEC = {
   name: 'claim',
   positional: { name: 'paths', required: true, array: true, describe: 'files, directories (src/auth/) or globs (src/**/*.ts), relative to here' },
   options: [
@@ -134,31 +147,31 @@ export const CLAIM_SPEC: CommandSpec = {
     ['reason', { type: 'string', describe: 'why you take it over (kept in the claims history)' }],
     ['offline', { type: 'boolean', describe: 'do not publish now (it is published at the next sync)' }],
   ],
-};
+} as const satisfies CommandSpec;
 
-export const STATUS_SPEC: CommandSpec = {
+export const STATUS_SPEC = {
   name: 'status',
   options: [
-    ...identitySpec(true),
+    ...READER,
     ['all', { type: 'boolean', describe: 'every branch, and sessions that are no longer live' }],
     ['branch', { type: 'string', describe: 'this branch (default: the checked-out one)' }],
     ['session', { type: 'string', describe: 'who is looking, for "unread" (default: the session of the environment)' }],
     ['watch', { type: 'boolean', describe: 'draw it again in place whenever a ref or the local state changes (at most once a second), until Ctrl-C' }],
   ],
   conflicts: [['all', 'branch']],
-};
+} as const satisfies CommandSpec;
 
 /** The options of a table on a yargs parser, in its order. */
-export function withOptions<T>(y: Argv<T>, options: ReadonlyArray<readonly [string, OptionSpec]>): Argv<T> {
+export function withOptions<T, E extends Options>(y: Argv<T>, options: E): Argv<T & OptionArgs<E>> {
   for (const [key, o] of options) y = y.option(key, { ...o });
-  return y;
+  return y as Argv<T & OptionArgs<E>>;
 }
 
 /** A command's builder from its table: its positional, its options and their conflicts. */
-export function withSpec<T>(y: Argv<T>, spec: CommandSpec): Argv<T> {
+export function withSpec<T, S extends CommandSpec>(y: Argv<T>, spec: S): Argv<T & SpecArgs<S>> {
   const p = spec.positional;
   if (p) y = y.positional(p.name, { type: 'string', ...(p.array ? { array: true } : {}), ...(p.required ? { demandOption: true } : {}), describe: p.describe });
   y = withOptions(y, spec.options);
   for (const [a, b] of spec.conflicts ?? []) y = y.conflicts(a, b);
-  return y;
+  return y as Argv<T & SpecArgs<S>>;
 }

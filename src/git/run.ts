@@ -1,9 +1,9 @@
 // The only module that spawns git. Synchronous: a CLI call or a hook is a short sequence of git steps.
-import type { spawnSync as SpawnSync } from 'node:child_process';
 import { closeSync, openSync, rmSync, statfsSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { diskError, gitDiskErrno, HandoffError } from '../errors';
 import { trace, traceNow, tracing } from '../trace';
+import { spawn, spawnSync, type ChildProcess } from '../process';
 import type { Storage } from './storage';
 
 export interface GitResult {
@@ -44,12 +44,7 @@ export function asWritten(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return out;
 }
 
-// node:child_process is loaded at the first spawn, not with this module: the guard imports the store's readers
-// on paths that often start no git at all, and loading it costs every such run a millisecond or two.
-let spawner: typeof SpawnSync | null = null;
-
 function spawnGit(args: string[], opts: GitOptions, encoding: 'utf8' | 'buffer') {
-  spawner ??= (require('node:child_process') as typeof import('node:child_process')).spawnSync;
   if (!tracing()) return spawnOnce(args, opts, encoding);
   trace('git start');
   const t0 = traceNow();
@@ -59,7 +54,7 @@ function spawnGit(args: string[], opts: GitOptions, encoding: 'utf8' | 'buffer')
 }
 
 function spawnOnce(args: string[], opts: GitOptions, encoding: 'utf8' | 'buffer') {
-  return spawner!('git', args, {
+  return spawnSync('git', args, {
     cwd: opts.cwd,
     input: opts.input,
     env: asWritten(opts.env ? { ...baseEnv(), ...opts.env } : baseEnv()),
@@ -77,7 +72,7 @@ function spawnOnce(args: string[], opts: GitOptions, encoding: 'utf8' | 'buffer'
 export const READER_ENV: NodeJS.ProcessEnv = { GIT_OPTIONAL_LOCKS: '0' };
 
 export function git(args: string[], opts: GitOptions = {}): GitResult {
-  const r = spawnGit(args, opts, 'utf8') as ReturnType<typeof SpawnSync> & { stdout: string; stderr: string };
+  const r = spawnGit(args, opts, 'utf8') as ReturnType<typeof spawnSync> & { stdout: string; stderr: string };
   if (r.error) spawnFailed(r.error);
   const res = { status: r.status ?? 128, stdout: r.stdout, stderr: r.stderr };
   return check(args, res, opts);
@@ -161,7 +156,6 @@ interface BoundedResult {
  * or a remote helper included), and the call resolves then, whatever still holds its pipes.
  */
 export function gitBounded(args: string[], opts: { cwd?: string; timeoutMs: number; env?: NodeJS.ProcessEnv }): Promise<BoundedResult> {
-  const { spawn } = require('node:child_process') as typeof import('node:child_process');
   const base = { ...baseEnv(), ...opts.env };
   const ssh = base.GIT_SSH_COMMAND || gitOut(['config', '--get', 'core.sshCommand'], { cwd: opts.cwd, allowFail: true }) || 'ssh';
   const env = {
@@ -186,7 +180,7 @@ export function gitBounded(args: string[], opts: { cwd?: string; timeoutMs: numb
       child?.unref();
       resolve(r);
     };
-    let child: import('node:child_process').ChildProcess | undefined;
+    let child: ChildProcess | undefined;
     let timer: NodeJS.Timeout | undefined;
     try {
       child = spawn('git', args, { cwd: opts.cwd, env, stdio: ['ignore', 'ignore', 'pipe'], detached: true });

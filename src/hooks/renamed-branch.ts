@@ -3,7 +3,7 @@
 // backend, git 2.39): reference-transaction sees only a deletion, and must tell the name carried to the new one from
 // the branch a forced rename overwrites (`git branch -M feat main` deletes main, dropping what only main held). Only
 // git's own command line says which is which; it is read from the nearest git process above this hook.
-import { execFileSync } from 'node:child_process';
+import { execFileSync } from '../process';
 import { ancestors } from '../handoff/state/lineage-record';
 
 /** git's options before the command that take the next word as their value. */

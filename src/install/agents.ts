@@ -1,7 +1,7 @@
 // `install --agent claude|gemini|codex`: merges `git-handoff guard` into each client's project settings and a
 // startup note into its instructions file, leaving every other entry alone; `uninstall` removes exactly those.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from '../process';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../errors';
 import { readConfig } from '../git/config';
@@ -20,9 +20,9 @@ import { RECORDS } from '../clients/records';
 import { afterCommand, GUARD_TEXT, hookCommand, hookGroups, hookTimeoutProblem, PAYLOAD_FLAG, SOURCED_FLAG, SPLIT_FLAGS, type Wiring } from '../clients/wiring';
 import { WIRING } from '../clients/wirings';
 import { FRONT_CLIENTS } from '../clients/front';
-import { copilotTrustHow, installOwnFile, isOwnWiring, ownFileCommand, ownFileEvents, ownFileTimeouts, uninstallOwnFile } from '../clients/own-files';
+import { copilotTrustHow, installOwnFile, isOwnWiring, ownFileCommand, ownFileEvents, ownFileTimeouts, removeEmptyUp, uninstallOwnFile } from '../clients/own-files';
 import { pluginAnswers } from '../guard/plugin-active';
-import { installFiles, readObject, uninstallFiles, wiredFiles } from './native';
+import { installFiles, jsonText, readObject, strip, undoneLine, uninstallFiles, wiredFiles } from './native';
 
 export type { Agent } from '../client-names';
 export type { Wiring } from '../clients/wiring';
@@ -99,7 +99,7 @@ function removeSkill(root: string, dir: string, commonDir: string): string | nul
     rmSync(file);
   }
   // handoff/, skills/, then the client folder install made, each only once empty
-  for (let d = path.dirname(file); d !== root; d = path.dirname(d)) removeIfEmpty(d);
+  removeEmptyUp(path.dirname(file), root);
   return `${shown}: removed the handoff skill`;
 }
 
@@ -111,51 +111,10 @@ function top(repo: Repo): string {
 /** A settings file's JSON object ({} when absent or empty). */
 const readJson = (file: string): Record<string, any> => readObject(file) ?? {};
 
-function writeJson(file: string, value: Record<string, unknown>, commonDir?: string): void {
-  const text = JSON.stringify(value, null, 2) + '\n';
-  if (commonDir) return installWrite(commonDir, file, text); // install keeps the original bytes for uninstall
-  mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, text);
-}
-
-/** The settings directory install made for a client (.claude, .gemini, .codex) goes too once nothing is left in it. */
-function removeIfEmpty(dir: string): void {
-  try {
-    if (readdirSync(dir).length === 0) rmdirSync(dir);
-  } catch {
-    /* not there, or not empty: leave it */
-  }
-}
-
 const isOurs = (h: unknown) => !!h && typeof h === 'object' && typeof (h as { command?: unknown }).command === 'string' && OURS.test((h as { command: string }).command);
 
 function hasOurs(groups: unknown): boolean {
   return Array.isArray(groups) && groups.some((g) => Array.isArray(g?.hooks) && g.hooks.some(isOurs));
-}
-
-/** Removes our hook entries, then any group and event left empty by that; returns how many were removed. */
-function strip(settings: Record<string, any>): number {
-  const hooks = settings.hooks;
-  if (!hooks || typeof hooks !== 'object') return 0;
-  let removed = 0;
-  for (const event of Object.keys(hooks)) {
-    const groups = hooks[event];
-    if (!Array.isArray(groups)) continue;
-    const kept = [];
-    for (const g of groups) {
-      if (!g || !Array.isArray(g.hooks)) {
-        kept.push(g);
-        continue;
-      }
-      const rest = g.hooks.filter((h: unknown) => !isOurs(h));
-      removed += g.hooks.length - rest.length;
-      if (rest.length || g.hooks.length === 0) kept.push({ ...g, hooks: rest });
-    }
-    if (kept.length) hooks[event] = kept;
-    else delete hooks[event];
-  }
-  if (Object.keys(hooks).length === 0) delete settings.hooks;
-  return removed;
 }
 
 /**
@@ -164,30 +123,19 @@ function strip(settings: Record<string, any>): number {
  * hands every other one to `git-handoff guard`. `git handoff guard` when asked for; a given launcher path with
  * forward slashes, in double quotes (clients run hooks through a shell, where backslashes and spaces would break
  * it), through its sibling front when there is one. The client is stated, never sniffed: `--client=<id>`.
+ * Without `front` (a `files` wiring, issue 56: the sh front's filter is generated for the clients it names,
+ * src/clients/front.ts), node's guard itself: `git-handoff guard`, or the launcher's path.
  */
-export function guardCommand(launcher: string | undefined, client: string): string {
+export function guardCommand(launcher: string | undefined, client: string, front = true): string {
   const arg = `--client=${client}`;
-  if (!launcher || launcher === 'git-handoff') return `git-handoff-guard ${arg}`;
+  if (!launcher || launcher === 'git-handoff') return front ? `git-handoff-guard ${arg}` : `git-handoff guard ${arg}`;
   if (launcher === 'git handoff') return `git handoff guard ${arg}`;
   const unquoted = launcher.replace(/^"(.*)"$/, '$1').replace(/\\/g, '/');
   const quote = (p: string) => `"${p.replace(/(["\\$`])/g, '\\$1')}"`;
-  if (/(^|\/)git-handoff-guard$/.test(unquoted)) return `${quote(unquoted)} ${arg}`;
-  const front = unquoted.replace(/git-handoff$/, 'git-handoff-guard');
-  if (front !== unquoted && existsSync(front)) return `${quote(front)} ${arg}`;
-  return `${quote(unquoted)} guard ${arg}`;
-}
-
-/**
- * The command a `files` wiring runs (the clients of issue 56): node's guard itself, `git-handoff guard --client=<id>`
- * (no sh front: its filter is generated for the clients it names, src/clients/front.ts), or a given launcher's path
- * with forward slashes, in double quotes.
- */
-function nodeGuardCommand(launcher: string | undefined, client: string): string {
-  const arg = `--client=${client}`;
-  if (!launcher || launcher === 'git-handoff') return `git-handoff guard ${arg}`;
-  if (launcher === 'git handoff') return `git handoff guard ${arg}`;
-  const unquoted = launcher.replace(/^"(.*)"$/, '$1').replace(/\\/g, '/').replace(/git-handoff-guard$/, 'git-handoff');
-  return `"${unquoted.replace(/(["\\$`])/g, '\\$1')}" guard ${arg}`;
+  const sibling = unquoted.replace(/git-handoff$/, 'git-handoff-guard');
+  if (front && /(^|\/)git-handoff-guard$/.test(unquoted)) return `${quote(unquoted)} ${arg}`;
+  if (front && sibling !== unquoted && existsSync(sibling)) return `${quote(sibling)} ${arg}`;
+  return `${quote(unquoted.replace(/git-handoff-guard$/, 'git-handoff'))} guard ${arg}`;
 }
 
 export function installAgents(repo: Repo, o: InstallOptions): string[] {
@@ -195,12 +143,13 @@ export function installAgents(repo: Repo, o: InstallOptions): string[] {
   const msgs: string[] = [];
   for (const agent of o.agents ?? []) {
     const w = WIRING[agent];
+    // after each wiring: the startup note in its instructions file, and the handoff skill
+    const notesAndSkill = () => [installSnippet(path.join(root, w.notes), w.notes, repo.commonDir), ...installSkill(root, agent, repo.commonDir)];
     if (w.format === 'files') {
       // the sh front where it serves the client (src/clients/front.ts), else node's guard straight
-      const command = FRONT_CLIENTS.some((f) => f.wiring.client === w.client) ? guardCommand(o.command, w.client) : nodeGuardCommand(o.command, w.client);
+      const command = guardCommand(o.command, w.client, FRONT_CLIENTS.some((f) => f.wiring.client === w.client));
       msgs.push(...installFiles(w, root, command, repo.commonDir));
-      msgs.push(installSnippet(path.join(root, w.notes), w.notes, repo.commonDir));
-      msgs.push(...installSkill(root, agent, repo.commonDir));
+      msgs.push(...notesAndSkill());
       msgs.push(...trustGateSteps(agent, root, { env: process.env }).map((t) => `${w.settings}: ${t}`));
       continue;
     }
@@ -208,14 +157,13 @@ export function installAgents(repo: Repo, o: InstallOptions): string[] {
     const file = path.join(root, w.settings);
     if (w.format !== 'settings') {
       msgs.push(installOwnFile(w, file, w.settings, command, repo.commonDir));
-      msgs.push(installSnippet(path.join(root, w.notes), w.notes, repo.commonDir));
-      msgs.push(...installSkill(root, agent, repo.commonDir));
+      msgs.push(...notesAndSkill());
       if (agent === 'copilot') msgs.push(`${w.settings}: ${copilotTrustHow(root)}`);
       continue;
     }
     const settings = readJson(file);
     const before = JSON.stringify(settings);
-    strip(settings);
+    strip(settings, ['hooks'], isOurs);
     settings.hooks ??= {};
     for (const [event, matcher] of Object.entries(w.events)) {
       const groups = Array.isArray(settings.hooks[event]) ? settings.hooks[event] : [];
@@ -231,12 +179,11 @@ export function installAgents(repo: Repo, o: InstallOptions): string[] {
     keepKeyOrder(settings, Object.keys(JSON.parse(before)));
     if (JSON.stringify(settings) === before) msgs.push(`${w.settings}: already wired (${agent})`);
     else {
-      writeJson(file, settings, repo.commonDir);
+      installWrite(repo.commonDir, file, jsonText(settings));
       msgs.push(wrapWords(`${w.settings}: wired \`${command}\` for ${Object.keys(w.events).join(', ')}`));
       if (denied) msgs.push(sandboxNote(w.settings, root, repo.commonDir));
     }
-    msgs.push(installSnippet(path.join(root, w.notes), w.notes, repo.commonDir));
-    msgs.push(...installSkill(root, agent, repo.commonDir));
+    msgs.push(...notesAndSkill());
     if (agent === 'codex') msgs.push(`${w.settings}: ${CODEX_TRUST_HOW}`);
     // the same step doctor gives for a gate that would skip these hooks (Gemini CLI's only without our extension)
     else if (agent === 'qwen' || (agent === 'gemini' && !pluginAnswers('gemini-cli', root))) {
@@ -310,19 +257,19 @@ export function uninstallAgents(repo: Repo, o: InstallOptions): string[] {
       const m = uninstallOwnFile(w, file, w.settings, root, repo.commonDir);
       if (m) msgs.push(m);
     } else {
-      const undone = restoreOriginal(repo.commonDir, file, (t) => !/git[- ]handoff(-guard|(\.cmd|\.exe)?["']?\s+guard)/.test(t));
+      const undone = restoreOriginal(repo.commonDir, file, (t) => !GUARD_TEXT.test(t));
       if (undone) {
-        removeIfEmpty(path.dirname(file));
-        msgs.push(`${w.settings}: ${undone === 'deleted' ? 'deleted (install created it)' : 'restored as it was before install (byte for byte)'}`);
+        removeEmptyUp(path.dirname(file), root);
+        msgs.push(undoneLine(w.settings, undone));
       } else if (existsSync(file)) {
         // changed since install: take our entries out and keep the rest
         const settings = readJson(file);
-        const n = strip(settings) + (agent === 'claude' ? removeDenies(settings, sandboxDenies(root, repo.commonDir)) : 0);
+        const n = strip(settings, ['hooks'], isOurs) + (agent === 'claude' ? removeDenies(settings, sandboxDenies(root, repo.commonDir)) : 0);
         if (n > 0) {
           if (Object.keys(settings).length === 0) {
             rmSync(file);
-            removeIfEmpty(path.dirname(file));
-          } else writeJson(file, settings);
+            removeEmptyUp(path.dirname(file), root);
+          } else writeFileSync(file, jsonText(settings));
           msgs.push(`${w.settings}: removed ${n} git-handoff hook(s)`);
         }
       }
@@ -334,7 +281,7 @@ export function uninstallAgents(repo: Repo, o: InstallOptions): string[] {
       notesDone.add(w.notes);
       const notes = path.join(root, w.notes);
       const undone = restoreOriginal(repo.commonDir, notes, (t) => !t.includes(SNIPPET_START));
-      const m = undone ? `${w.notes}: ${undone === 'deleted' ? 'deleted (install created it)' : 'restored as it was before install (byte for byte)'}` : uninstallSnippet(notes, w.notes);
+      const m = undone ? undoneLine(w.notes, undone) : uninstallSnippet(notes, w.notes);
       if (m) msgs.push(m);
     }
   }

@@ -1,7 +1,7 @@
 // Codex runs a project's hooks only when the user trusted the project and each hook (its /hooks view), and skips
 // the others silently. This reads `$CODEX_HOME/config.toml` and computes each hook's trust hash as Codex 0.169.0
 // does: sha256 of the canonical (sorted-key) JSON of {event_name, matcher, hooks: [normalized handler]}.
-import { spawnSync } from 'node:child_process';
+import { spawnSync } from '../process';
 import { createHash } from '../lazy-crypto';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';

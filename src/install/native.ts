@@ -43,8 +43,9 @@ function eventsAt(value: Record<string, any>, at: string[], make: boolean): Reco
 /**
  * Takes git-handoff's entries out of a hooks file's events (an entry holding the guard, or, in Claude Code's groups,
  * each such hook of a group, and the group once emptied so), then each event and object left empty by that; how many.
+ * `ours`: what counts as git-handoff's entry (a settings file's: its command is the guard's, agents.ts).
  */
-function strip(value: Record<string, any>, at: string[]): number {
+export function strip(value: Record<string, any>, at: string[], ours: (entry: unknown) => boolean = holdsGuard): number {
   const events = eventsAt(value, at, false);
   if (!events) return 0;
   let removed = 0;
@@ -54,10 +55,10 @@ function strip(value: Record<string, any>, at: string[]): number {
     for (const entry of list) {
       if (entry && typeof entry === 'object' && Array.isArray((entry as any).hooks)) {
         const hooks = (entry as any).hooks as unknown[];
-        const rest = hooks.filter((h) => !holdsGuard(h));
+        const rest = hooks.filter((h) => !ours(h));
         removed += hooks.length - rest.length;
         if (rest.length || hooks.length === 0) kept.push({ ...(entry as object), hooks: rest });
-      } else if (holdsGuard(entry)) removed++;
+      } else if (ours(entry)) removed++;
       else kept.push(entry);
     }
     if (kept.length) events[event] = kept;
@@ -82,7 +83,8 @@ function merged(current: Record<string, any> | null, json: JsonHooks): Record<st
   return value;
 }
 
-const jsonText = (v: unknown) => JSON.stringify(v, null, 2) + '\n';
+/** A JSON file's text as install writes it. */
+export const jsonText = (v: unknown) => JSON.stringify(v, null, 2) + '\n';
 
 /** Writes one file of a wiring; what it did. */
 function installFile(root: string, f: WiredFile, commonDir: string, client: string, command: string): string {
@@ -106,13 +108,17 @@ export function installFiles(w: Wiring, root: string, command: string, commonDir
   return w.files!(command, root).map((f) => installFile(root, f, commonDir, w.client, command));
 }
 
+/** What uninstall says of a file restoreOriginal gave back: deleted, or restored byte for byte. */
+export const undoneLine = (shown: string, undone: 'restored' | 'deleted') =>
+  `${shown}: ${undone === 'deleted' ? 'deleted (install created it)' : 'restored as it was before install (byte for byte)'}`;
+
 /** `uninstall --agent` for a wiring of files: each file back as it was, or git-handoff's part of it taken out. */
 export function uninstallFiles(w: Wiring, root: string, commonDir: string): string[] {
   const msgs: string[] = [];
   for (const f of w.files!('', root)) {
     const file = path.join(root, f.file);
     const undone = restoreOriginal(commonDir, file, (t) => !GUARD_TEXT.test(t));
-    if (undone) msgs.push(`${f.file}: ${undone === 'deleted' ? 'deleted (install created it)' : 'restored as it was before install (byte for byte)'}`);
+    if (undone) msgs.push(undoneLine(f.file, undone));
     else if (!existsSync(file)) continue;
     else if (f.text !== undefined) {
       if (!GUARD_TEXT.test(readFileSync(file, 'utf8'))) continue;

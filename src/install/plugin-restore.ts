@@ -79,7 +79,8 @@ interface Snapshot {
   created: Record<string, string>;
 }
 
-const listOf = (dir: string): string[] | null => {
+/** A folder's entries, sorted; null where there is no folder. */
+export const listOf = (dir: string): string[] | null => {
   try {
     return readdirSync(dir).sort();
   } catch {

@@ -1,6 +1,6 @@
 // `install --agent claude --plugin` and `--agent gemini --extension`: the client's own install commands run for
 // the user (uninstall reverses them); `doctor` reports what each client will load and which git-handoff it runs.
-import { spawnSync } from 'node:child_process';
+import { spawnSync } from '../process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../errors';
@@ -9,7 +9,7 @@ import type { DoctorItem } from '../wiring';
 import { probeCommand, WIRING } from './agents';
 import { claudeConfigDir, claudePlugins, geminiEnabledFor, geminiExtensionDir } from '../guard/plugin-active';
 import { CLAUDE_FOLDER, GEMINI_FOLDER, MARKETPLACE_NAME, PLUGIN_NAME } from './plugin-folders';
-import { afterInstall, beforeInstall, dataRoot, forgetInstall, restoreAfterUninstall, untouchedSinceInstall } from './plugin-restore';
+import { afterInstall, beforeInstall, dataRoot, forgetInstall, listOf, restoreAfterUninstall, untouchedSinceInstall } from './plugin-restore';
 import { readJsonOr } from '../read-file';
 import { userHome } from '../user-dirs';
 
@@ -129,20 +129,12 @@ export function uninstallPlugin(agent: PluginAgent): string[] {
   const restored = restoreAfterUninstall(agent, pre);
   // git-handoff's own data folder, emptied (an install with no record of what it made: a refused one of an older build)
   const data = dataRoot();
-  if (readdirOr(data)?.length === 0) {
+  if (listOf(data)?.length === 0) {
     rmdirSync(data);
     restored.push(`${data}: removed (git-handoff's data folder, left empty)`);
   }
   return msgs.length || restored.length ? [...msgs, ...restored] : [`the git-handoff ${agent === 'claude' ? 'plugin is not installed in Claude Code' : 'extension is not installed in Gemini CLI'}`];
 }
-
-const readdirOr = (dir: string): string[] | null => {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return null;
-  }
-};
 
 function uninstallThrough(agent: PluginAgent): string[] {
   if (agent === 'claude') {

@@ -5,7 +5,7 @@
 // from inside it: `git handoff write` and a commit through the hooks still work, test/clients/sandbox.clients.test.ts),
 // `uninstall` takes them out again, and doctor says whether the sandbox is on, what it holds, and recommends it.
 // Codex's sandbox is set in the user's configuration only (a project's cannot change permissions): nothing to add.
-import { spawnSync } from 'node:child_process';
+import { spawnSync } from '../process';
 import path from 'node:path';
 import { SANDBOX } from '../clients/claude';
 import { placed } from '../clients/places';

@@ -2,7 +2,7 @@
 // adapter and nothing more: every tool runs the CLI (bin/git-handoff) as the session this connection was given, so
 // the write path, the ownership rule and the refusal texts are the CLI's own. Built into dist/mcp.cjs, loaded by
 // cli/commands/mcp.ts alone.
-import { execFile } from 'node:child_process';
+import { execFile } from '../process';
 import { randomUUID } from 'node:crypto';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';

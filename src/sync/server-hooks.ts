@@ -3,7 +3,7 @@
 // there the check lives in LOCAL_CODE/hooks/repo-specific/ and the site's gitolite.conf lists it. A driver of
 // another make that runs `$0.*` gets the check as one more `pre-receive.*`. A hook is never renamed when its
 // behaviour depends on its name.
-import { spawnSync } from 'node:child_process';
+import { spawnSync } from '../process';
 import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, readdirSync, realpathSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../errors';

@@ -1,26 +1,15 @@
 // `git handoff archive <topic>` and `git handoff restore <topic | archived ref>`: archive entries are never deleted.
-import type { Argv, CommandModule } from 'yargs';
+import type { Argv } from 'yargs';
 import { readRef } from '../../git/refs';
 import { openRepo, type Repo } from '../../git/repo';
 import { HandoffError } from '../../errors';
 import { ARCHIVE_PREFIX, handoffRef } from '../../handoff/store/names';
 import { archiveHandoff, archivedVersions, notFound, resolveBranch, restoreHandoff } from '../../handoff/store/store';
-import { FROM_LIVE_OPTION, shownRef, takeoverArg, type GlobalArgs } from '../context';
+import { shownRef, takeoverArg, type GlobalArgs, command } from '../context';
 import { identityOptions, writerOf } from '../identity';
 import { droppedRefOf, droppedVersions, undropHandoff } from '../../handoff/store/drop';
 import { printJson } from '../output';
-import { BRANCH, SESSION, TOPIC } from '../spec';
-
-interface Args extends GlobalArgs {
-  topic: string;
-  ref: string;
-  branch?: string;
-  session?: string;
-  takeOver?: boolean;
-  reason?: string;
-  fromLive?: boolean;
-  person?: boolean;
-}
+import { BRANCH, FROM_LIVE, SESSION, TOPIC } from '../spec';
 
 /** --session, --person, --take-over and --reason: the options of a command that acts on owned handoffs. */
 export const ownershipOptions = (y: Argv<GlobalArgs>) =>
@@ -28,25 +17,25 @@ export const ownershipOptions = (y: Argv<GlobalArgs>) =>
     .option(...SESSION)
     .option('take-over', { type: 'boolean', describe: "act on another session's handoff (needs --reason)" })
     .option('reason', { type: 'string', describe: 'why (kept in the history)' })
-    .option('from-live', FROM_LIVE_OPTION);
+    .option(...FROM_LIVE);
 
 
-export const archiveCommand: CommandModule<GlobalArgs, Args> = {
+export const archiveCommand = command({
   command: 'archive <topic>',
   describe: 'move a handoff to refs/handoff-archive (owner only, or --take-over)',
-  builder: (y: Argv<GlobalArgs>) => ownershipOptions(y)
+  builder: (y) => ownershipOptions(y)
       .positional('topic', { type: 'string', demandOption: true, describe: TOPIC })
       .option(...BRANCH)
       .example('$0 archive auth-refactor', 'done with it: every version stays under refs/handoff-archive')
-      .example('$0 archive auth-refactor --take-over --reason "abandoned"', "another session's, on the record") as unknown as Argv<Args>,
+      .example('$0 archive auth-refactor --take-over --reason "abandoned"', "another session's, on the record"),
   handler: (a) => {
     const repo = openRepo();
     const session = writerOf(repo, a);
     const r = archiveHandoff(repo, resolveBranch(repo, a.branch), a.topic, session, takeoverArg(a, 'archive'));
     if (a.json) return printJson(r);
-    if (!a.quiet) process.stdout.write(`archived ${shownRef(r.ref)} as ${r.archivedAs}; \`git handoff show ${a.topic}\` still reads it, \`git handoff restore ${a.topic}\` brings it back\n`);
+    process.stdout.write(`archived ${shownRef(r.ref)} as ${r.archivedAs}; \`git handoff show ${a.topic}\` still reads it, \`git handoff restore ${a.topic}\` brings it back\n`);
   },
-};
+});
 
 /** `restore <topic>`: its newest archive entry (the others are named); anything with a slash is an archived ref. */
 function archivedRefOf(repo: Repo, arg: string, branch: string | undefined): { ref: string; note?: string; dropped?: boolean } {
@@ -67,15 +56,15 @@ function archivedRefOf(repo: Repo, arg: string, branch: string | undefined): { r
   return { ref: versions[0].ref, note };
 }
 
-export const restoreCommand: CommandModule<GlobalArgs, Args> = {
+export const restoreCommand = command({
   command: 'restore <ref>',
   describe: 'bring an archived handoff back as a new version (owner only, or --take-over); the archive entry stays. A dropped one comes back as it was',
-  builder: (y: Argv<GlobalArgs>) => ownershipOptions(y)
+  builder: (y) => ownershipOptions(y)
       .positional('ref', { type: 'string', demandOption: true, describe: 'a topic (its newest archived version, else its newest drop), an archived ref as `list --archived` shows it, or a refs/handoff-dropped/… ref as `drop` named it' })
       .option('branch', { type: 'string', describe: 'with a topic: the branch (default: the checked-out one)' })
       .example('$0 restore auth-refactor', 'the newest archived version of auth-refactor on this branch')
       .example('$0 restore main/auth-refactor/1795332932-535247303cd4', 'one archived version by name')
-      .example('$0 restore refs/handoff-dropped/main/scratch-notes/1795332932-535247303cd4', 'undo a drop') as unknown as Argv<Args>,
+      .example('$0 restore refs/handoff-dropped/main/scratch-notes/1795332932-535247303cd4', 'undo a drop'),
   handler: (a) => {
     const repo = openRepo();
     const session = writerOf(repo, a);
@@ -84,11 +73,11 @@ export const restoreCommand: CommandModule<GlobalArgs, Args> = {
     if (dropped) {
       const u = undropHandoff(repo, ref, session, takeoverArg(a, 'restore'));
       if (a.json) return printJson({ ...u, dropped: true });
-      if (!a.quiet) process.stdout.write(`restored the dropped ${shownRef(u.ref)} from ${u.from} (${u.oid.slice(0, 7)}, every version as it was)${note ? `\n${note}` : ''}\n`);
+      process.stdout.write(`restored the dropped ${shownRef(u.ref)} from ${u.from} (${u.oid.slice(0, 7)}, every version as it was)${note ? `\n${note}` : ''}\n`);
       return;
     }
     const r = restoreHandoff(repo, ref, session, takeoverArg(a, 'restore'));
     if (a.json) return printJson(r);
-    if (!a.quiet) process.stdout.write(`restored ${r.from} to ${shownRef(r.ref)} (${r.oid.slice(0, 7)})${note ? `\n${note}` : ''}\n`);
+    process.stdout.write(`restored ${r.from} to ${shownRef(r.ref)} (${r.oid.slice(0, 7)})${note ? `\n${note}` : ''}\n`);
   },
-};
+});

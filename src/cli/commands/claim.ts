@@ -1,7 +1,6 @@
 // `git handoff claim <path|glob>…` and `git handoff claims`: a session says which paths it is about to change
 // (SPEC 10); `release <path>…` (sessions.ts) gives them back.
 import { statSync } from 'node:fs';
-import type { Argv, CommandModule } from 'yargs';
 import { HandoffError } from '../../errors';
 import { readConfig } from '../../git/config';
 import { parseDuration, setting } from '../../config-keys';
@@ -16,21 +15,10 @@ import { describeProcess, readSessionProcesses, type ClientProcess } from '../..
 import { requireSession, short, type SessionRef } from '../../handoff/state/session';
 import type { Claim } from '../../handoff/state/claims-marker';
 import { resolveBranch } from '../../handoff/store/store';
-import type { GlobalArgs } from '../context';
+import { command } from '../context';
 import { printJson, table, terminalSafe } from '../output';
 import { CLAIM_SPEC, withSpec } from '../spec';
 import { onlyOwnSession } from '../person-only';
-
-interface ClaimArgs extends GlobalArgs {
-  paths: string[];
-  ttl?: string;
-  note?: string;
-  session?: string;
-  branch?: string;
-  'take-over'?: boolean;
-  reason?: string;
-  offline?: boolean;
-}
 
 const isDirectory = (abs: string) => {
   try {
@@ -77,10 +65,10 @@ const claimsEnforcedLine = (enforced: boolean) =>
     ? "enforced: another session's write to a claimed path (file tool or shell) is refused, naming the holder, who is told (`git config handoff.claims tell` makes claims advisory)"
     : "advisory (handoff.claims=tell): another session's write to a claimed path is told who holds it, not refused (`git config --unset handoff.claims` enforces them)";
 
-export const claimCommand: CommandModule<GlobalArgs, ClaimArgs> = {
+export const claimCommand = command({
   command: 'claim <paths..>',
   describe: "say which paths (files, directories, globs) this session is about to change: other sessions' writes there are refused while the claim lives (handoff.claims=tell: told instead), and a second claim of them is refused (exit 3) naming the holder",
-  builder: (y: Argv<GlobalArgs>) =>
+  builder: (y) =>
     withSpec(y, CLAIM_SPEC)
       .example('$0 claim src/auth/ --note "moving login to OAuth" --ttl 1h', 'claim a directory for an hour')
       .example('$0 claim src/auth/login.ts --take-over --reason "its session is gone for the day"', "take another session's claim over, on the record (its session is told)")
@@ -90,7 +78,7 @@ export const claimCommand: CommandModule<GlobalArgs, ClaimArgs> = {
           'is told at its next tool call. `git config handoff.claims tell` makes them advisory in a repository: such a write is told who ' +
           "claims it and goes on. A claim lives until --ttl (handoff.claimTTL, else 2h; renewed by the holder's own writes), `git handoff " +
           "release`, or its session's end; `git handoff claims` lists them.",
-      ) as unknown as Argv<ClaimArgs>,
+      ),
   handler: async (a) => {
     const session = requireSession(a.session);
     onlyOwnSession('claim', session.id);
@@ -124,28 +112,22 @@ export const claimCommand: CommandModule<GlobalArgs, ClaimArgs> = {
     for (const h of r.result.takenFrom) tellClaimTaken(repo, h, { id: session.id, client: session.client }, branch, a.reason!.trim(), r.result.claim.paths, Math.floor(Date.now() / 1000), specs);
     if (a.json) return printJson({ ...publicClaim(r.result.claim), branch, enforced: setting(config, 'claims') !== 'tell', renewed: r.result.renewed, takenFrom: r.result.takenFrom.map(publicClaim), published: r.published, oid: r.oid, conflicts: r.lost.map((l) => ({ claim: publicClaim(l.claim), holder: publicClaim(l.holder) })) });
     for (const l of [...(r.outside ?? []).map((w) => `git-handoff: warning: ${w}`), ...lostLines(r)]) process.stderr.write(terminalSafe(l) + '\n');
-    if (a.quiet) return;
     const c = r.result.claim;
     // a takeover takes the holders' whole claims: said with what was asked
     const taken = r.result.takenFrom.map((h) => `; took over session ${h.session}'s claim on ${h.paths.join(' ')} (asked: ${specs.join(' ')}), told at its next tool call (in another clone: once both have synced)`).join('');
     process.stdout.write(terminalSafe(`${r.result.renewed ? 'renewed' : 'claimed'} ${c.paths.join(' ')} on ${branch} until ${new Date(c.expires * 1000).toISOString()}${taken}; ${publishedLine(r.published)}`) + '\n');
     process.stdout.write(terminalSafe(claimsEnforcedLine(setting(config, 'claims') !== 'tell')) + '\n');
   },
-};
+});
 
-interface ClaimsArgs extends GlobalArgs {
-  all?: boolean;
-  branch?: string;
-}
-
-export const claimsCommand: CommandModule<GlobalArgs, ClaimsArgs> = {
+export const claimsCommand = command({
   command: 'claims',
   describe: "the live claims on this branch (this clone's and the handoff remote's as last fetched): who, which paths, since, until, why",
-  builder: (y: Argv<GlobalArgs>) =>
+  builder: (y) =>
     y
       .option('all', { type: 'boolean', describe: 'every branch' })
       .option('branch', { type: 'string', describe: 'this branch (default: the checked-out one)' })
-      .conflicts('all', 'branch') as unknown as Argv<ClaimsArgs>,
+      .conflicts('all', 'branch'),
   handler: (a) => {
     const repo = openRepo();
     const config = readConfig(repo);
@@ -158,7 +140,7 @@ export const claimsCommand: CommandModule<GlobalArgs, ClaimsArgs> = {
     const shown = conflicts.filter((c) => Date.now() - c.at * 1000 < 86_400_000);
     for (const c of shown.slice(-5)) process.stderr.write(terminalSafe(`conflict at sync: session ${c.session}'s offline claim on ${c.paths.join(', ')} lost to session ${c.holder}'s on ${c.holderPaths.join(', ')}`) + '\n');
     if (claims.length === 0) {
-      if (!a.quiet) process.stdout.write(`no live claims${branch ? ` on ${branch}` : ''}\n`);
+      process.stdout.write(`no live claims${branch ? ` on ${branch}` : ''}\n`);
       return;
     }
     const ids = claims.map((c) => c.session);
@@ -174,10 +156,10 @@ export const claimsCommand: CommandModule<GlobalArgs, ClaimsArgs> = {
     process.stdout.write(terminalSafe(table(rows, [...(branch ? [] : ['BRANCH']), 'SESSION', 'PATHS', 'SINCE', 'UNTIL', 'WHERE', 'NOTE'])) + '\n');
     process.stdout.write(terminalSafe(`claims are ${claimsEnforcedLine(setting(config, 'claims') !== 'tell')}`) + '\n');
   },
-};
+});
 
 /** `release <path>…`: the session's claims on those paths on the branch (or all of its claims on it, with no path). */
-export async function releaseClaims(a: { paths?: string[]; session?: string; branch?: string; json?: boolean; quiet?: boolean }): Promise<void> {
+export async function releaseClaims(a: { paths?: string[]; session?: string; branch?: string; json?: boolean }): Promise<void> {
   const session = requireSession(a.session);
   onlyOwnSession('release', session.id);
   const repo = openRepo();
@@ -186,7 +168,6 @@ export async function releaseClaims(a: { paths?: string[]; session?: string; bra
   const r = await changeClaims(repo, branch, session.id, releaseMutation(branch, session.id, specs));
   for (const w of r.outside ?? []) process.stderr.write(terminalSafe(`git-handoff: warning: ${w}`) + '\n');
   if (a.json) return printJson({ branch, session: session.id, released: r.result.released, published: r.published });
-  if (a.quiet) return;
   const paths = r.result.released.flatMap((x) => x.paths);
   process.stdout.write(terminalSafe(paths.length ? `released ${paths.join(' ')} on ${branch}; ${publishedLine(r.published)}` : `session ${session.id} holds no claims on ${branch}: nothing to release`) + '\n');
 }

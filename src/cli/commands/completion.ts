@@ -1,10 +1,9 @@
 // `git handoff completion [bash|zsh]`: scripts that plug into git's own completion (`git handoff <TAB>`),
 // answered by yargs's --get-yargs-completions plus topics and branches read from the repository.
-import type { Argv, CommandModule } from 'yargs';
 import { openRepo } from '../../git/repo';
 import { listRefs } from '../../git/refs';
 import { listHandoffs } from '../../handoff/store/store';
-import type { GlobalArgs } from '../context';
+import { command } from '../context';
 
 const BASH = `# git-handoff completion for bash: git's completion calls _git_handoff for \`git handoff …\`.
 # Install: git handoff completion bash >> ~/.bashrc   (needs git's bash completion loaded first)
@@ -30,22 +29,18 @@ _git-handoff() {
 compdef _git-handoff git-handoff 2>/dev/null
 `;
 
-interface Args extends GlobalArgs {
-  shell?: string;
-}
-
-export const completionCommand: CommandModule<GlobalArgs, Args> = {
+export const completionCommand = command({
   command: 'completion [shell]',
   describe: 'print a shell completion script (bash or zsh) for `git handoff`',
-  builder: (y: Argv<GlobalArgs>) =>
+  builder: (y) =>
     y
       .positional('shell', { type: 'string', choices: ['bash', 'zsh'], describe: 'default: from $SHELL' })
-      .example('$0 completion bash >> ~/.bashrc', '') as unknown as Argv<Args>,
+      .example('$0 completion bash >> ~/.bashrc', ''),
   handler: (a) => {
     const shell = a.shell ?? (process.env.SHELL?.includes('zsh') ? 'zsh' : 'bash');
     process.stdout.write(shell === 'zsh' ? ZSH : BASH);
   },
-};
+});
 
 const TOPIC_COMMANDS = new Set(['show', 'log', 'write', 'archive']);
 

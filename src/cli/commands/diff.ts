@@ -1,10 +1,9 @@
 // `git handoff diff <topic> [<from> [<to>]]`: what changed in a handoff's body between two versions (also the
 // patches of `log -p`), as a unified diff of handoff.md from git itself.
-import type { Argv, CommandModule } from 'yargs';
 import type { Repo } from '../../git/repo';
 import { openRepo } from '../../git/repo';
 import { readHandoff, resolveBranch } from '../../handoff/store/store';
-import type { GlobalArgs } from '../context';
+import { command } from '../context';
 import { colors, printJson } from '../output';
 import { BRANCH, TOPIC } from '../spec';
 
@@ -25,17 +24,10 @@ export function paintPatch(patch: string): string {
     .join('\n');
 }
 
-interface Args extends GlobalArgs {
-  topic: string;
-  from?: string;
-  to?: string;
-  branch?: string;
-}
-
-export const diffCommand: CommandModule<GlobalArgs, Args> = {
+export const diffCommand = command({
   command: 'diff <topic> [from] [to]',
   describe: "what changed in a handoff's body between two versions (default: its newest version against the one before)",
-  builder: (y: Argv<GlobalArgs>) =>
+  builder: (y) =>
     y
       .positional('topic', { type: 'string', demandOption: true, describe: TOPIC })
       .positional('from', { type: 'string', describe: 'the older version: an oid from `git handoff log`, or ~N back from the newest' })
@@ -43,7 +35,7 @@ export const diffCommand: CommandModule<GlobalArgs, Args> = {
       .option(...BRANCH)
       .example('$0 diff auth-refactor', 'what the newest version changed')
       .example('$0 diff auth-refactor ~3', 'everything since three versions back')
-      .example('$0 diff auth-refactor 1a2b3c4d 5e6f7a8b', 'between two versions from `git handoff log`') as unknown as Argv<Args>,
+      .example('$0 diff auth-refactor 1a2b3c4d 5e6f7a8b', 'between two versions from `git handoff log`'),
   handler: (a) => {
     const repo = openRepo();
     const branch = resolveBranch(repo, a.branch);
@@ -52,9 +44,9 @@ export const diffCommand: CommandModule<GlobalArgs, Args> = {
     const patch = bodyPatch(repo, from, to);
     if (a.json) return printJson({ topic: a.topic, branch, from, to, patch });
     if (!patch.trim()) {
-      if (!a.quiet) process.stdout.write(`no change to the body between ${from ? from.slice(0, 12) : 'the version before'} and ${to.slice(0, 12)}\n`);
+      process.stdout.write(`no change to the body between ${from ? from.slice(0, 12) : 'the version before'} and ${to.slice(0, 12)}\n`);
       return;
     }
     process.stdout.write(paintPatch(patch) + (patch.endsWith('\n') ? '' : '\n'));
   },
-};
+});

@@ -1,5 +1,4 @@
 // `git handoff edit <topic>`: the newest version's body in your git editor; what you save is a new version (as write).
-import type { Argv, CommandModule } from 'yargs';
 import { HandoffError } from '../../errors';
 import { openRepo } from '../../git/repo';
 import { assertTopic } from '../../handoff/store/names';
@@ -7,37 +6,26 @@ import { writeScanned } from '../../handoff/secrets/secrets-write';
 import { quote } from 'shell-quote';
 import { assertTakeover, readHandoff, refusedOwned, resolveBranch } from '../../handoff/store/store';
 import { checkTakeover, fromLiveRetry } from '../../handoff/store/takeover';
-import { FROM_LIVE_OPTION, shownRef, takenOverNote, takeoverArg, type GlobalArgs } from '../context';
+import { shownRef, takenOverNote, takeoverArg, command } from '../context';
 import { canEdit, editFile, editText, keepEdited } from '../editor';
 import { identityOptions, writerOf } from '../identity';
 import { printJson } from '../output';
-import { BRANCH, SESSION, TOPIC } from '../spec';
+import { BRANCH, FROM_LIVE, SESSION, TOPIC } from '../spec';
 
-interface Args extends GlobalArgs {
-  topic: string;
-  branch?: string;
-  session?: string;
-  person?: boolean;
-  takeOver?: boolean;
-  reason?: string;
-  fromLive?: boolean;
-  redact?: boolean;
-}
-
-export const editCommand: CommandModule<GlobalArgs, Args> = {
+export const editCommand = command({
   command: 'edit <topic>',
   describe: "edit a handoff's newest body in your git editor; saved, it is a new version (compare-and-swap, as write)",
-  builder: (y: Argv<GlobalArgs>) =>
+  builder: (y) =>
     identityOptions(y, false)
       .positional('topic', { type: 'string', demandOption: true, describe: TOPIC })
       .option(...BRANCH)
       .option(...SESSION)
       .option('take-over', { type: 'boolean', describe: "take over another session's handoff (needs --reason)" })
       .option('reason', { type: 'string', describe: 'why you take it over (kept in the history)' })
-      .option('from-live', FROM_LIVE_OPTION)
+      .option(...FROM_LIVE)
       .option('redact', { type: 'boolean', describe: 'write it with each secret found replaced by [REDACTED:<rule>] (default: a secret refuses the write)' })
       .example('$0 edit auth-refactor', 'GIT_EDITOR, core.editor, VISUAL or EDITOR opens the body; save and quit to write it')
-      .example('$0 edit auth-refactor --person', 'as the person in git config') as unknown as Argv<Args>,
+      .example('$0 edit auth-refactor --person', 'as the person in git config'),
   handler: async (a) => {
     const repo = openRepo();
     const session = writerOf(repo, a);
@@ -67,7 +55,7 @@ export const editCommand: CommandModule<GlobalArgs, Args> = {
     }
     const body = editText(repo, v.body, `git handoff write ${target} -F`);
     if (body === v.body) {
-      if (!a.quiet) process.stdout.write(`no change: ${a.topic} stays at ${v.oid.slice(0, 7)}\n`);
+      process.stdout.write(`no change: ${a.topic} stays at ${v.oid.slice(0, 7)}\n`);
       return;
     }
     if (!body.trim()) {
@@ -80,6 +68,6 @@ export const editCommand: CommandModule<GlobalArgs, Args> = {
     });
     if (a.json) return printJson(r);
     for (const w of r.warnings) process.stderr.write(`warning: ${w}\n`);
-    if (!a.quiet) process.stdout.write(`${shownRef(r.ref)} ${r.oid.slice(0, 7)}${r.takeover ? ` (${takenOverNote(r)})` : ''}\n`);
+    process.stdout.write(`${shownRef(r.ref)} ${r.oid.slice(0, 7)}${r.takeover ? ` (${takenOverNote(r)})` : ''}\n`);
   },
-};
+});

@@ -1,26 +1,20 @@
 // `git handoff gc [--remote [R]] [--dry-run]`: archive entries past handoff.archiveRetention are pruned here (and on R).
-import type { Argv, CommandModule } from 'yargs';
 import { EXIT } from '../../errors';
 import { openRepo } from '../../git/repo';
 import { DEFAULT_RETENTION, pruneArchive, type Retention } from '../../handoff/store/retention';
 import { pruneRemote } from '../../sync/prune';
 import { rejectionError } from '../../sync/push';
 import { resolveRemote } from '../../sync/remote';
-import type { GlobalArgs } from '../context';
+import { command } from '../context';
 import { printJson } from '../output';
-
-interface Args extends GlobalArgs {
-  remote?: string | boolean;
-  'dry-run'?: boolean;
-}
 
 const days = (ms: number) => (ms % 86_400_000 === 0 ? `${ms / 86_400_000} days` : `${Math.round(ms / 3_600_000)} hours`);
 const policy = (r: Retention | null) => (r ? `older than ${days(r.ageMs)}, past the newest ${r.keep} of their topic` : 'none: handoff.archiveRetention is off');
 
-export const gcCommand: CommandModule<GlobalArgs, Args> = {
+export const gcCommand = command({
   command: 'gc',
   describe: `prune archive entries past handoff.archiveRetention (default ${DEFAULT_RETENTION}: older than 90 days and not their topic's newest), here and with --remote on the handoff remote`,
-  builder: (y: Argv<GlobalArgs>) =>
+  builder: (y) =>
     y
       .option('remote', { describe: 'also delete them on this remote (default: handoff.remote, else origin, else the only one)' })
       .option('dry-run', { type: 'boolean', describe: 'say what would be pruned, prune nothing' })
@@ -30,7 +24,7 @@ export const gcCommand: CommandModule<GlobalArgs, Args> = {
         'Each pruned entry is noted in the loss record as removed (recover never reports it), and the record restarts its chain so git can ' +
           'let the versions only those entries kept go. Fetch and push never carry an entry past retention again. A host with the server check ' +
           '(install --server) accepts the deletion of an entry past its own retention only.',
-      ) as unknown as Argv<Args>,
+      ),
   handler: (a) => {
     const repo = openRepo();
     const dryRun = !!a['dry-run'];
@@ -38,7 +32,7 @@ export const gcCommand: CommandModule<GlobalArgs, Args> = {
     const remote = a.remote === undefined || a.remote === false ? null : resolveRemote(repo, typeof a.remote === 'string' ? a.remote : undefined);
     const there = remote ? pruneRemote(repo, remote, { dryRun }) : null;
     if (a.json) printJson({ dryRun, retention: here.retention, pruned: here.pruned, kept: here.kept, remote: there });
-    else if (!a.quiet) {
+    else {
       const verb = dryRun ? 'would prune' : 'pruned';
       const out = [`archive retention: ${policy(here.retention)}`, `${verb} ${here.pruned.length} archive entr${here.pruned.length === 1 ? 'y' : 'ies'} here (${here.kept} kept)`];
       for (const ref of here.pruned) out.push(`  ${ref}`);
@@ -55,4 +49,4 @@ export const gcCommand: CommandModule<GlobalArgs, Args> = {
       process.stderr.write(`git-handoff: ${there.remote} stopped the pruning (${there.stopped.reason}); \`git handoff gc --remote\` continues\n`);
     }
   },
-};
+});

@@ -1,30 +1,17 @@
 // `git handoff import <file>…`: file-based handoffs into refs, each written as its owner.
-import type { Argv, CommandModule } from 'yargs';
 import { openRepo } from '../../git/repo';
 import { HANDOVER_TOPIC, planImport, runImport } from '../../handoff/import/import';
 import { scanImports } from '../../handoff/secrets/secrets-write';
 import { resolveSession, short } from '../../handoff/state/session';
-import { FROM_LIVE_OPTION, shownRef, takeoverArg, type GlobalArgs } from '../context';
+import { shownRef, takeoverArg, command } from '../context';
+import { FROM_LIVE } from '../spec';
 import { identityOptions, writerOf } from '../identity';
 import { printJson, terminalSafe } from '../output';
 
-interface Args extends GlobalArgs {
-  files: string[];
-  branch?: string;
-  topic?: string;
-  session?: string;
-  person?: boolean;
-  redact?: boolean;
-  allowSecret?: string[];
-  takeOver?: boolean;
-  reason?: string;
-  fromLive?: boolean;
-}
-
-export const importCommand: CommandModule<GlobalArgs, Args> = {
+export const importCommand = command({
   command: 'import <files..>',
   describe: 'turn file-based handoffs (handoff-<branch>-<topic>.md, handover.md, a directory of them) into refs, keeping the owner',
-  builder: (y: Argv<GlobalArgs>) =>
+  builder: (y) =>
     identityOptions(y, false)
       .positional('files', { type: 'string', array: true, default: undefined, defaultDescription: 'none', describe: 'files, or directories searched for handoff files (one or more)' })
       .option('branch', { type: 'string', describe: 'the branch, when the file name does not say it (default for handover.md: the checked-out one)' })
@@ -32,7 +19,7 @@ export const importCommand: CommandModule<GlobalArgs, Args> = {
       .option('session', { type: 'string', describe: 'the importing session, and the owner of files without a <!-- claude-session: ID --> first line (default: from the environment)' })
       .option('take-over', { type: 'boolean', describe: "write over another session's handoff as the importing session, on the record (needs --reason)" })
       .option('reason', { type: 'string', describe: 'why you take it over (kept in the history)' })
-      .option('from-live', FROM_LIVE_OPTION)
+      .option(...FROM_LIVE)
       .option('redact', { type: 'boolean', describe: 'import each body with the secrets found replaced by [REDACTED:<rule>] (default: a secret refuses the import, exit 2)' })
       .option('allow-secret', { type: 'string', array: true, describe: 'let findings of this scanner rule through, on the record (repeatable)' })
       .example('$0 import memory/', 'every handoff-<branch>-<topic>.md under memory/, owners kept')
@@ -48,11 +35,11 @@ export const importCommand: CommandModule<GlobalArgs, Args> = {
           "A new handoff is written as the " +
           "file's owner; over an existing handoff the importing session writes as itself, so someone else's handoff is " +
           'refused (exit 3) as with write, unless you --take-over --reason. Nothing is written when an argument is bad.',
-      ) as unknown as Argv<Args>,
+      ),
   handler: async (a) => {
     const repo = openRepo();
     const session = a.person ? writerOf(repo, a) : resolveSession(a.session);
-    const plans = planImport(repo, a.files.map(String), { branch: a.branch, topic: a.topic, session });
+    const plans = planImport(repo, a.files!.map(String), { branch: a.branch, topic: a.topic, session });
     const scan = await scanImports(repo, plans, { redact: a.redact, allow: a.allowSecret });
     const results = runImport(repo, plans, { importer: session, takeover: takeoverArg(a, 'import') });
     scan.audit(results);
@@ -66,12 +53,11 @@ export const importCommand: CommandModule<GlobalArgs, Args> = {
           continue;
         }
         for (const w of r.warnings) process.stderr.write(`warning: ${w}\n`);
-        if (a.quiet) continue;
         const what = r.status === 'unchanged' ? `unchanged (already version ${r.oid!.slice(0, 7)})` : `${r.status} ${r.oid!.slice(0, 7)}`;
         process.stdout.write(terminalSafe(`${shownRef(r.ref!)} ${what} · owner ${short(r.session)} · from ${r.file}\n`));
       }
     }
     if (failed) process.exitCode = failed.error!.exitCode;
   },
-};
+});
 

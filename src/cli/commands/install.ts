@@ -1,5 +1,5 @@
 // `git handoff install | uninstall | doctor`: wiring that is idempotent and reversible.
-import type { Argv, CommandModule } from 'yargs';
+import type { Argv } from 'yargs';
 import { AGENT_CLIENT, AGENTS, agentName, type Agent } from '../../client-names';
 import { HandoffError } from '../../errors';
 import { openRepo, type Repo } from '../../git/repo';
@@ -22,22 +22,12 @@ import { doctorSecrets } from '../../handoff/secrets/redact';
 import { doctorFormat } from '../../handoff/store/format';
 import { doctorSync, installRemote, installServer, uninstallRemote, uninstallServer } from '../../sync/install';
 import type { DoctorItem, InstallOptions } from '../../wiring';
-import type { GlobalArgs } from '../context';
+import { command, type GlobalArgs } from '../context';
 import { printJson, table } from '../output';
 import { personOnly } from '../person-only';
 import { ALL_RECORDS } from '../../clients/records';
 import { wrapWords } from '../../terminal-text';
 
-interface Args extends GlobalArgs {
-  hooks?: boolean;
-  agent?: string[];
-  remote?: string;
-  server?: boolean;
-  launcher?: string;
-  plugin?: boolean;
-  extension?: boolean;
-  private?: boolean;
-}
 
 function agentsOf(list: string[] | undefined): InstallOptions['agents'] {
   if (!list?.length) return undefined;
@@ -91,6 +81,9 @@ const options = (y: Argv<GlobalArgs>) =>
     .option('extension', { type: 'boolean', describe: 'with --agent gemini: the same as --plugin' })
     .option('private', { type: 'boolean', describe: "with --agent: keep the wiring out of the repository's history and git status (lines in .git/info/exclude, this clone only)" })
     .option('launcher', { type: 'string', describe: 'agent hooks run this git-handoff executable (quoted, forward slashes; `git handoff` through git) instead of `git-handoff` on PATH' });
+
+/** What install's and uninstall's options give the handler. */
+type Args = ReturnType<typeof options> extends Argv<infer T> ? T : never;
 
 /** The repository here, if any: a plugin is installed for the user, from anywhere. */
 function repoIfAny(): Repo | null {
@@ -186,7 +179,7 @@ function report(a: Args, msgs: string[]): void {
     return;
   }
   if (a.json) return printJson({ actions: msgs });
-  if (!a.quiet) for (const m of msgs) process.stdout.write(`${m}\n`);
+  for (const m of msgs) process.stdout.write(`${m}\n`);
 }
 
 /** The file a report line names (`<file>: wired …`) that standard output is, if any. */
@@ -216,27 +209,27 @@ function outputIsWritten(msgs: string[]): string | null {
   return null;
 }
 
-export const installCommand: CommandModule<GlobalArgs, Args> = {
+export const installCommand = command({
   command: 'install',
   describe: 'wire git hooks (default), agent clients, a remote or a server; idempotent',
-  builder: (y: Argv<GlobalArgs>) =>
+  builder: (y) =>
     options(y)
       .example('$0 install --hooks --agent all', 'git hooks, and the guard in Claude Code, Gemini CLI and Codex settings')
       .example('$0 install --agent claude --private', 'wire this clone only: the files stay out of git status and history')
       .example('$0 install --agent claude --plugin', 'the git-handoff plugin for Claude Code (every repository; no PATH needed)')
       .example('$0 install --agent gemini --extension', 'the git-handoff extension for Gemini CLI')
       .example('$0 install --remote origin', 'plain `git fetch` also brings handoffs into refs/handoff-remotes/origin/handoffs')
-      .example('$0 install --server', 'in the bare repository everyone pushes to') as unknown as Argv<Args>,
+      .example('$0 install --server', 'in the bare repository everyone pushes to'),
   handler: (a) => run(a, 'install'),
-};
+});
 
-export const uninstallCommand: CommandModule<GlobalArgs, Args> = {
+export const uninstallCommand = command({
   command: 'uninstall',
   describe: 'remove exactly what install added (everything, or the parts named)',
-  builder: (y: Argv<GlobalArgs>) =>
-    options(y).example('$0 uninstall', 'everything install added; a settings or notes file still as install left it comes back byte for byte, an edited one keeps the edits') as unknown as Argv<Args>,
+  builder: (y) =>
+    options(y).example('$0 uninstall', 'everything install added; a settings or notes file still as install left it comes back byte for byte, an edited one keeps the edits'),
   handler: (a) => run(a, 'uninstall'),
-};
+});
 
 // the plugin (extension) and the repository's own wiring are two ways to the same hooks: either one is enough
 const ALTERNATIVES: ReadonlyArray<readonly [string, string, string]> = [
@@ -263,10 +256,10 @@ function protectionSection(repo: Repo, rows: ProtectionRow[], every: boolean): s
   return `\n${title}\n${table(rows, PROTECTION_HEADER.map((h) => h.toUpperCase()))}\n`;
 }
 
-export const doctorCommand: CommandModule<GlobalArgs, GlobalArgs & { allClients?: boolean }> = {
+export const doctorCommand = command({
   command: 'doctor',
   describe: 'report what is installed, chained, missing or broken, then which protections hold in each client wired here; exits 1 when something is wrong',
-  builder: (y: Argv<GlobalArgs>) => y.option('all-clients', { type: 'boolean', describe: 'the table of protections for every client, not only those wired here' }),
+  builder: (y) => y.option('all-clients', { type: 'boolean', describe: 'the table of protections for every client, not only those wired here' }),
   handler: (a) => {
     const repo = openRepo();
     // a bare repository is a server: its receive check and remotes, not agent clients nobody runs there
@@ -281,4 +274,4 @@ export const doctorCommand: CommandModule<GlobalArgs, GlobalArgs & { allClients?
     else process.stdout.write(table(items.map((i) => [i.component, i.status, i.detail]), ['COMPONENT', 'STATUS', 'DETAIL']) + '\n' + protectionSection(repo, protections, !!a.allClients));
     if (bad) process.exitCode = 1;
   },
-};
+});

@@ -1,5 +1,4 @@
 // `git handoff list`: one row per handoff, from one for-each-ref.
-import type { Argv, CommandModule } from 'yargs';
 import { openRepo } from '../../git/repo';
 import { renamedFrom, renamedHint } from '../../handoff/store/renamed';
 import { HandoffError } from '../../errors';
@@ -7,24 +6,10 @@ import { assertAddressee, assertSlug, filterRows, type Reader } from '../../hand
 import { NO_SESSION_HELP, short } from '../../handoff/state/session';
 import { remoteOnlyHandoffs } from '../../handoff/store/remote-only';
 import { listHandoffs, readListing, type HandoffRow } from '../../handoff/store/store';
-import type { GlobalArgs } from '../context';
+import { command } from '../context';
 import { readerFor, writerOf } from '../identity';
 import { LIST_SPEC, withSpec } from '../spec';
 import { colorSync, colors, printJson, relativeTime, table, terminalSafe } from '../output';
-
-interface Args extends GlobalArgs {
-  branch?: string;
-  all?: boolean;
-  mine?: boolean;
-  archived?: boolean;
-  session?: string;
-  to?: string;
-  forMe?: boolean;
-  tag?: string;
-  unread?: boolean;
-  person?: boolean;
-  role?: string;
-}
 
 export function printRows(rows: HandoffRow[], archived = false): void {
   const c = colors();
@@ -39,14 +24,14 @@ export function printRows(rows: HandoffRow[], archived = false): void {
   process.stdout.write(table(body, ['BRANCH', 'TOPIC', 'SESSION', 'UPDATED', archived ? 'ARCHIVED AS' : 'SYNC']) + '\n');
 }
 
-export const listCommand: CommandModule<GlobalArgs, Args> = {
+export const listCommand = command({
   command: 'list',
   describe: 'list handoffs: branch, topic, owner, updated, sync state',
-  builder: (y: Argv<GlobalArgs>) =>
+  builder: (y) =>
     withSpec(y, LIST_SPEC)
       .example('$0 list', "this branch's handoffs")
       .example('$0 list --all --json', 'every handoff of every branch')
-      .example('$0 list --archived --all', 'archived handoffs, to restore one') as unknown as Argv<Args>,
+      .example('$0 list --archived --all', 'archived handoffs, to restore one'),
   handler: (a) => {
     const repo = openRepo();
     const all = a.all || (!a.branch && !repo.branch);
@@ -66,7 +51,6 @@ export const listCommand: CommandModule<GlobalArgs, Args> = {
     });
     if (a.json) return printJson(rows);
     if (rows.length === 0) {
-      if (a.quiet) return;
       const where = branch ? ` on branch ${branch}` : '';
       // --mine with none of one's own: say so, and how many the others have
       const others = mine ? listHandoffs(repo, { all, branch, archived: a.archived }).length : 0;
@@ -86,6 +70,6 @@ export const listCommand: CommandModule<GlobalArgs, Args> = {
     }
     printRows(rows, a.archived);
     const fetches = [...new Set(far.filter((r) => rows.includes(r)).map((r) => r.fetch))];
-    if (fetches.length && !a.quiet) process.stdout.write(`remote-only: on the remote, not in this clone yet; ${fetches.join(', ')} brings them\n`);
+    if (fetches.length) process.stdout.write(`remote-only: on the remote, not in this clone yet; ${fetches.join(', ')} brings them\n`);
   },
-};
+});

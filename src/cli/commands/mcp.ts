@@ -2,7 +2,6 @@
 // bundle of their own (dist/mcp.cjs), loaded here only, so no other command pays for them.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { Argv, CommandModule } from 'yargs';
 import { HandoffError } from '../../errors';
 import { listRefs } from '../../git/refs';
 import { openRepo } from '../../git/repo';
@@ -12,7 +11,7 @@ import { claimRecord } from '../../handoff/state/lineage-record';
 import { describeProcess, recordSessionProcess } from '../../handoff/state/session-process';
 import { touchLease } from '../../handoff/store/leases';
 import { HANDOFF_PREFIX } from '../../handoff/store/names';
-import type { GlobalArgs } from '../context';
+import { command } from '../context';
 import { packageVersion } from '../version';
 
 /** The built files: beside this bundle in dist/, or the built ones when running from the sources (tests). */
@@ -46,16 +45,16 @@ function watchedRefs(): Map<string, string> {
   return new Map(listRefs(openRepo(), [HANDOFF_PREFIX, CLAIMS_PREFIX]).map((r) => [name(r.ref), r.oid]));
 }
 
-export const mcpCommand: CommandModule<GlobalArgs, GlobalArgs> = {
+export const mcpCommand = command({
   command: 'mcp',
   describe: 'a stdio MCP server for agents without hooks (Zed, Claude Desktop, Continue): handoff tools under a session it gives each connection',
-  builder: (y: Argv<GlobalArgs>) =>
+  builder: (y) =>
     y
       .example('$0 mcp', 'serve MCP on stdin/stdout in this repository (an MCP client starts it: `git handoff install --agent zed`)')
-      .example('$0 -C ~/src/app mcp', 'in another repository') as Argv<GlobalArgs>,
+      .example('$0 -C ~/src/app mcp', 'in another repository'),
   handler: async () => {
     // a repository to serve, said before any client connects
     openRepo();
     await loadMcpBundle().serveMcp({ bin: path.join(distDir(), '..', 'bin', 'git-handoff'), version: packageVersion(), record: recordSession, refs: watchedRefs });
   },
-};
+});

@@ -1,21 +1,14 @@
 // `git handoff recover [ref…] [--scan] [--from R]`: puts back what the loss record says was lost (src/handoff/record/recover.ts);
 // --from first takes this clone's record back from a handoff remote (src/sync/record-remote.ts).
-import type { Argv, CommandModule } from 'yargs';
 import { HandoffError } from '../../errors';
 import { openRepo } from '../../git/repo';
 import { recover, recoverScan, type RecoverResult } from '../../handoff/record/recover';
 import { recoverFrom } from '../../sync/record-remote';
 import { resolveRemote } from '../../sync/remote';
 import type { Repo } from '../../git/repo';
-import type { GlobalArgs } from '../context';
+import { command } from '../context';
 import { printJson } from '../output';
 import { personOnly } from '../person-only';
-
-interface Args extends GlobalArgs {
-  ref?: string[];
-  scan?: boolean;
-  from?: string;
-}
 
 /**
  * `--from R` trusts R's record of this clone only when R is the handoff remote a person chose (handoff.remote, else
@@ -40,10 +33,10 @@ function handoffRemoteOnly(repo: Repo, named: string): void {
   );
 }
 
-export const recoverCommand: CommandModule<GlobalArgs, Args> = {
+export const recoverCommand = command({
   command: 'recover [ref..]',
   describe: 'restore handoffs, archive entries and receipts lost outside git-handoff (every version, by CAS; a rogue tip is kept aside)',
-  builder: (y: Argv<GlobalArgs>) =>
+  builder: (y) =>
     y
       .positional('ref', { type: 'string', array: true, describe: 'only these refs (as the report names them); default: everything lost' })
       .option('scan', { type: 'boolean', describe: 'also rebuild from unreachable objects (git fsck): when the record itself is gone too' })
@@ -55,7 +48,7 @@ export const recoverCommand: CommandModule<GlobalArgs, Args> = {
         'A deleted handoff comes back at its recorded tip; a moved one goes back only when what is there now breaks the ' +
           'ownership rule, and that tip is kept at refs/handoff-rogue/…; two sound histories are both kept (the recorded one ' +
           'at refs/handoff-kept/…). An archived handoff is never brought back live. Exit 6 when something could not be restored.',
-      ) as unknown as Argv<Args>,
+      ),
   handler: (a) => {
     if (a.from !== undefined) personOnly('git handoff recover --from');
     const repo = openRepo();
@@ -66,7 +59,7 @@ export const recoverCommand: CommandModule<GlobalArgs, Args> = {
     const actions = [...(scanned?.actions ?? []), ...r.actions];
     const result = { problem: r.problem ?? scanned?.problem ?? null, actions, left: r.left, ...(from ? { from } : {}) };
     if (a.json) printJson(result);
-    else if (!a.quiet) {
+    else {
       const lines = actions.map((x) => `${x.action}: ${x.message}`);
       if (result.problem) lines.unshift(`the loss record: ${result.problem}`);
       if (from) lines.unshift(from.message ?? (from.ref ? `${from.remote}'s ${from.ref} holds nothing this clone's record does not` : `${from.remote} holds no loss record of this clone (nor of one clone whose place is gone): nothing taken from it`));
@@ -81,4 +74,4 @@ export const recoverCommand: CommandModule<GlobalArgs, Args> = {
       else throw new HandoffError('integrity', 'not-recovered', r.left.length ? `${r.left.length} loss${r.left.length === 1 ? '' : 'es'} could not be restored (see above)` : `the record claimed ${refused} version${refused === 1 ? '' : 's'} that ${refused === 1 ? 'was' : 'were'} not trusted (see above); the refs stay as they are`, { left: r.left });
     }
   },
-};
+});

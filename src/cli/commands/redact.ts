@@ -1,48 +1,37 @@
 // `git handoff redact <topic>`: the versions only this clone has, rewritten with each secret replaced.
-import type { Argv, CommandModule } from 'yargs';
 import { openRepo } from '../../git/repo';
 import { redactHandoff } from '../../handoff/secrets/redact';
 import { requireSession } from '../../handoff/state/session';
-import { FROM_LIVE_OPTION, takeoverArg, type GlobalArgs } from '../context';
+import { takeoverArg, command } from '../context';
 import { printJson } from '../output';
-import { BRANCH } from '../spec';
+import { BRANCH, FROM_LIVE } from '../spec';
 
-interface Args extends GlobalArgs {
-  topic: string;
-  branch?: string;
-  session?: string;
-  takeOver?: boolean;
-  reason?: string;
-  fromLive?: boolean;
-}
-
-export const redactCommand: CommandModule<GlobalArgs, Args> = {
+export const redactCommand = command({
   command: 'redact <topic>',
   describe: 'rewrite the versions of a handoff that were never pushed, each secret replaced by [REDACTED:<rule>] (one compare-and-swap)',
-  builder: (y: Argv<GlobalArgs>) =>
+  builder: (y) =>
     y
       .positional('topic', { type: 'string', demandOption: true, describe: 'the handoff to redact' })
       .option(...BRANCH)
       .option('session', { type: 'string', describe: 'this session id (default: from the environment); the owner redacts' })
       .option('take-over', { type: 'boolean', describe: "redact another session's handoff (needs --reason)" })
       .option('reason', { type: 'string', describe: 'why you redact it for its owner (kept in a Handoff-Redact-Reason trailer)' })
-      .option('from-live', FROM_LIVE_OPTION)
+      .option(...FROM_LIVE)
       .example('$0 redact auth-refactor', '')
       .epilog(
         'Only versions on no remote-tracking ref are rewritten; a pushed version with a secret is refused (exit 6) with the ' +
           'steps to rotate it. Each rewritten version keeps its author, committer, dates, trailers and every other byte, and ' +
           'gains a Handoff-Redacted-From: <original> by <session> trailer.',
-      ) as unknown as Argv<Args>,
+      ),
   handler: async (a) => {
     const repo = openRepo();
     const session = requireSession(a.session);
     const r = await redactHandoff(repo, { topic: a.topic, branch: a.branch, session, takeover: takeoverArg(a, 'redact') });
     if (a.json) return printJson(r);
-    if (a.quiet) return;
     if (!r.oid) return void process.stdout.write(`${r.ref}: no secret found in any version; nothing to redact\n`);
     process.stdout.write(
       `${r.ref} ${r.previous.slice(0, 7)} → ${r.oid.slice(0, 7)}: redacted ${r.redacted} secret${r.redacted === 1 ? '' : 's'} in ${r.rewritten.length} version${r.rewritten.length === 1 ? '' : 's'}\n` +
         'if a secret was real, rotate it anyway: it was in a session and may be in other logs\n',
     );
   },
-};
+});

@@ -1,32 +1,21 @@
 // `git handoff rename-branch <old> [<new>]`: after `git branch -m`, the handoffs of the old name carried to the new one.
-import type { Argv, CommandModule } from 'yargs';
 import { quote } from 'shell-quote';
 import { openRepo } from '../../git/repo';
 import { carryBranch, resolveBranch } from '../../handoff/store/store';
-import { shownRef, takeoverArg, type GlobalArgs } from '../context';
+import { shownRef, takeoverArg, command } from '../context';
 import { writerOf } from '../identity';
 import { ownershipOptions } from './archive';
 import { printJson } from '../output';
 
-interface Args extends GlobalArgs {
-  old: string;
-  new?: string;
-  session?: string;
-  person?: boolean;
-  takeOver?: boolean;
-  reason?: string;
-  fromLive?: boolean;
-}
-
-export const renameBranchCommand: CommandModule<GlobalArgs, Args> = {
+export const renameBranchCommand = command({
   command: 'rename-branch <old> [new]',
   describe: "carry a renamed branch's handoffs to its new name (after git branch -m), on the record: the old ones archived, new versions under the new name",
-  builder: (y: Argv<GlobalArgs>) =>
+  builder: (y) =>
     ownershipOptions(y)
       .positional('old', { type: 'string', demandOption: true, describe: 'the name the handoffs are under (the branch before git branch -m)' })
       .positional('new', { type: 'string', describe: 'the name they go to (default: the checked-out branch)' })
       .example('$0 rename-branch feature/login', 'after `git branch -m feature/login feature/auth`, on feature/auth')
-      .example('$0 rename-branch feature/login feature/auth --take-over --reason "branch renamed"', "other sessions' handoffs too") as unknown as Argv<Args>,
+      .example('$0 rename-branch feature/login feature/auth --take-over --reason "branch renamed"', "other sessions' handoffs too"),
   handler: (a) => {
     const repo = openRepo();
     const session = writerOf(repo, a);
@@ -35,7 +24,6 @@ export const renameBranchCommand: CommandModule<GlobalArgs, Args> = {
     const to = resolveBranch(repo, a.new);
     const r = carryBranch(repo, from, to, session, takeover, `${quote([from])} ${quote([to])}`);
     if (a.json) return printJson(r);
-    if (a.quiet) return;
     for (const c of r.carried) process.stdout.write(`${shownRef(c.ref)} ${c.oid.slice(0, 7)}${c.takeover ? ' (taken over)' : ''} · from ${from}, archived as ${c.archivedAs}\n`);
   },
-};
+});

@@ -1,27 +1,20 @@
 // `git handoff sessions` (who is live in which worktree, and what each wrote) and `git handoff release`.
-import type { Argv, CommandModule } from 'yargs';
 import { HandoffError } from '../../errors';
 import { openRepo } from '../../git/repo';
 import { lineageOf, listRecords, successorOf } from '../../handoff/state/lineage-record';
 import { requireSession, short } from '../../handoff/state/session';
 import { listSessions, releaseSession, type SessionInfo } from '../../handoff/store/sessions';
-import type { GlobalArgs } from '../context';
+import { command } from '../context';
 import { printJson, relativeTime, table, terminalSafe } from '../output';
 import { realpathOr } from '../../read-file';
-
-interface Args extends GlobalArgs {
-  session?: string;
-  paths?: string[];
-  branch?: string;
-}
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 const MAX_PATHS = 3;
 
-export const sessionsCommand: CommandModule<GlobalArgs, Args> = {
+export const sessionsCommand = command({
   command: 'sessions',
   describe: 'worktree leases: which session (in which client) is live or stale where, the session each continues (lineage), and the paths each wrote',
-  builder: (y: Argv<GlobalArgs>) => y.example('$0 sessions --json', 'one object per session and worktree: status live|ended|gone|released|stale, how it ended, lease, paths') as unknown as Argv<Args>,
+  builder: (y) => y.example('$0 sessions --json', 'one object per session and worktree: status live|ended|gone|released|stale, how it ended, lease, paths'),
   handler: (a) => {
     const repo = openRepo();
     const rows = listSessions(repo);
@@ -40,7 +33,7 @@ export const sessionsCommand: CommandModule<GlobalArgs, Args> = {
       );
     }
     if (rows.length === 0) {
-      if (!a.quiet) process.stdout.write('no sessions: no lease and nothing in the ledger\n');
+      process.stdout.write('no sessions: no lease and nothing in the ledger\n');
       return;
     }
     const ids = [...rows.map((s) => s.session), ...rows.flatMap((s) => [byId.get(s.session)?.from, successorOf(s.session, records)])];
@@ -54,7 +47,7 @@ export const sessionsCommand: CommandModule<GlobalArgs, Args> = {
     });
     process.stdout.write(terminalSafe(table(body, ['WORKTREE', 'SESSION', 'CLIENT', 'STATUS', 'LEASE', 'LAST SEEN', 'PATHS', 'LINEAGE', 'ENDED'])) + '\n');
   },
-};
+});
 
 /** The shortest prefix `release` takes for a session id: the 8 characters `sessions` shows. */
 const MIN_PREFIX = 8;
@@ -79,16 +72,16 @@ function knownSession(rows: SessionInfo[], id: string, worktree: string): string
   throw new HandoffError('usage', 'unknown-session', [why, ...list, ...(candidates.length ? ['(`git handoff sessions` shows each with its paths)'] : [])].join('\n'), { session: id, candidates });
 }
 
-export const releaseCommand: CommandModule<GlobalArgs, Args> = {
+export const releaseCommand = command({
   command: 'release [paths..]',
   describe: "end a session's hold: with paths, its claims on them (claim); without, its claims on the branch, its lease on this worktree and its hold on the paths it wrote",
-  builder: (y: Argv<GlobalArgs>) =>
+  builder: (y) =>
     y
       .positional('paths', { type: 'string', array: true, describe: 'claimed paths to give back (as `git handoff claim` took them); none: everything the session holds' })
       .option('session', { type: 'string', describe: 'the session to release: its whole id, or a unique start of it of 8 or more characters as `sessions` shows it (default: this one, from the environment)' })
       .option('branch', { type: 'string', describe: 'the branch of the claims (default: the checked-out one)' })
       .example('$0 release src/auth/', 'give back a claim when the change is done')
-      .example('$0 release --session 5f0c6a52', 'a finished session (named by the 8 characters `sessions` shows) no longer blocks commits of the files it wrote here') as unknown as Argv<Args>,
+      .example('$0 release --session 5f0c6a52', 'a finished session (named by the 8 characters `sessions` shows) no longer blocks commits of the files it wrote here'),
   handler: async (a) => {
     const { releaseClaims } = await import('./claim');
     if (a.paths?.length) return releaseClaims(a);
@@ -110,19 +103,18 @@ export const releaseCommand: CommandModule<GlobalArgs, Args> = {
     if (typeof known !== 'string') {
       if (claims.length === 0) throw known;
       if (a.json) return printJson({ session: holder, worktree: repo.worktree, lease: false, paths: [], claims });
-      if (!a.quiet) process.stdout.write(`released session ${short(holder)}'s claims on ${claims.join(' ')}\n`);
+      process.stdout.write(`released session ${short(holder)}'s claims on ${claims.join(' ')}\n`);
       return;
     }
     const session = known;
     const r = releaseSession(repo, session, repo.worktree);
     if (a.json) return printJson({ ...r, claims });
-    if (a.quiet) return;
     const lease = r.lease ? 'lease removed' : 'it held no lease here';
     const paths = r.paths.length ? `its claims on ${r.paths.length} path${r.paths.length === 1 ? '' : 's'} dropped` : 'it had no claims on paths';
     const claimed = claims.length ? `; its claims on ${claims.join(' ')} released` : '';
     process.stdout.write(`released session ${short(session)} in ${r.worktree}: ${lease}; ${paths}${claimed}\n`);
   },
-};
+});
 
 /** The branch of the claims release gives back (--branch, else the checked-out one); null when it cannot be told. */
 async function claimsBranch(repo: ReturnType<typeof openRepo>, branchFlag: string | undefined): Promise<string | null> {

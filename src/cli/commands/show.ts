@@ -1,5 +1,4 @@
 // `git handoff show [<topic>]`: one handoff with its verification, or the list when the topic is not given.
-import type { Argv, CommandModule } from 'yargs';
 import { openRepo } from '../../git/repo';
 import { short } from '../../handoff/state/session';
 import { DROPPED_PREFIX } from '../../handoff/store/names';
@@ -7,7 +6,7 @@ import { listHandoffs, readHandoff, resolveBranch, viewOf, type HandoffView, typ
 import { trackingRef, trackingTips } from '../../handoff/store/sync-state';
 import { describeVerify } from '../../handoff/store/verify';
 import { describeReadBy, readByOf, readReceipts, recordReceiptsOptional } from '../../handoff/store/receipts';
-import type { GlobalArgs } from '../context';
+import { command } from '../context';
 import { readerFor } from '../identity';
 import { SHOW_SPEC, withSpec } from '../spec';
 import { printJson, relativeTime } from '../output';
@@ -21,17 +20,6 @@ export const droppedLine = (ref: string): string => `dropped: \`git handoff rest
 export function showJson(v: HandoffView) {
   const { head: _h, takeoverFrom: _t, reason: _r, receiptsAt: _n, ...rest } = v;
   return { ...rest, takeoverFrom: v.takeoverFrom, reason: v.reason, handoffHead: v.head };
-}
-
-interface Args extends GlobalArgs {
-  topic?: string;
-  branch?: string;
-  at?: string;
-  raw?: boolean;
-  receipt?: boolean;
-  session?: string;
-  person?: boolean;
-  role?: string;
 }
 
 /** "good (t@example.com, key SHA256:…)"; the state alone when git named no signer or key. */
@@ -57,14 +45,14 @@ function headerOf(v: HandoffView): string {
   return lines.join('\n');
 }
 
-export const showCommand: CommandModule<GlobalArgs, Args> = {
+export const showCommand = command({
   command: 'show [topic]',
   describe: 'print a handoff, or its newest archived version (without a topic: the only one on the branch, or the list)',
-  builder: (y: Argv<GlobalArgs>) =>
+  builder: (y) =>
     withSpec(y, SHOW_SPEC)
       .example('$0 show auth-refactor', 'the newest version, with owner, age and verification')
       .example('$0 show auth-refactor --at ~1 --raw', 'the body of the version before it')
-      .example('$0 show --json', "this branch's only handoff as JSON") as unknown as Argv<Args>,
+      .example('$0 show --json', "this branch's only handoff as JSON"),
   handler: (a) => {
     const repo = openRepo();
     const branch = resolveBranch(repo, a.branch);
@@ -103,4 +91,4 @@ export const showCommand: CommandModule<GlobalArgs, Args> = {
         `resolve: ${resolveStep(repo, v.ref, v.oid, null, r.remote)} (or --keep local, --keep remote)\n`,
     );
   },
-};
+});

@@ -2,25 +2,15 @@
 // the ones the remote knows of with what each holds, the branch's handoffs, and what needs a person; `--watch` draws it
 // again in place when a ref or the local state changes, until Ctrl-C.
 import { writeSync } from 'node:fs';
-import type { Argv, CommandModule } from 'yargs';
 import { openRepo, type Repo } from '../../git/repo';
 import { short } from '../../handoff/state/session';
 import { oneLine } from '../../handoff/store/document';
 import { wordCut } from '../../terminal-text';
 import type { Attention, Status, StatusClaim, StatusHandoff, StatusSession } from '../../status/model';
-import type { GlobalArgs } from '../context';
+import { command, untilInterrupted } from '../context';
 import { readerFor } from '../identity';
 import { colors, colorSync, cutToWidth, jsonLine, relativeTime, table } from '../output';
 import { STATUS_SPEC, withSpec } from '../spec';
-
-interface Args extends GlobalArgs {
-  all?: boolean;
-  branch?: string;
-  watch?: boolean;
-  session?: string;
-  person?: boolean;
-  role?: string;
-}
 
 /** How many of each section a screen shows; a watch on a small terminal shows fewer (fitted below). */
 interface Shown {
@@ -32,14 +22,14 @@ const SHOWN: Shown = { sessions: 12, handoffs: 20, attention: 12 };
 /** An entry's line on the screen: enough for a refusal's who, note and expiry. */
 const ATTENTION_LINE_MAX = 360;
 
-export const statusCommand: CommandModule<GlobalArgs, Args> = {
+export const statusCommand = command({
   command: 'status',
   describe: 'the team at a glance: live sessions here and on the remote with what each holds, the branch\'s handoffs, and what needs a person',
-  builder: (y: Argv<GlobalArgs>) =>
+  builder: (y) =>
     withSpec(y, STATUS_SPEC)
       .example('$0 status', 'who is working on what, on this branch')
       .example('$0 status --json', 'the same as data: the one call an agent makes to orient')
-      .example('$0 status --all --watch', 'every branch, kept current in this terminal') as unknown as Argv<Args>,
+      .example('$0 status --all --watch', 'every branch, kept current in this terminal'),
   handler: async (a) => {
     const repo = openRepo();
     const { readStatus } = require('../../status/model') as typeof import('../../status/model');
@@ -50,12 +40,12 @@ export const statusCommand: CommandModule<GlobalArgs, Args> = {
       const s = read();
       // one line: the call an agent makes to orient, read whole (a third fewer bytes than indented, and as --watch prints it)
       if (a.json) return void process.stdout.write(jsonLine(s) + '\n');
-      if (!a.quiet) process.stdout.write(renderStatus(s) + '\n');
+      process.stdout.write(renderStatus(s) + '\n');
       return;
     }
     await watchStatus(repo, read, !!a.json);
   },
-};
+});
 
 /**
  * Draws the status, then again at each change, until SIGINT or SIGTERM; resolves when the watch has ended. On a
@@ -80,22 +70,15 @@ function watchStatus(repo: Repo, read: () => Status, json: boolean): Promise<voi
     writeSync(1, '\x1b[H\x1b[2J');
     process.stdout.write(fitted(last, stamp, process.stdout.columns || 80, process.stdout.rows || 24));
   };
-  return new Promise((resolve) => {
-    if (tty) writeSync(1, '\x1b[?1049h');
-    draw(true);
-    const w = watchStore(repo, () => draw(true));
-    const resized = () => draw(false);
-    if (tty) process.stdout.on('resize', resized);
-    const stop = () => {
-      w.close();
-      process.stdout.off('resize', resized);
-      if (tty) writeSync(1, '\x1b[?1049l');
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+  if (tty) writeSync(1, '\x1b[?1049h');
+  draw(true);
+  const w = watchStore(repo, () => draw(true));
+  const resized = () => draw(false);
+  if (tty) process.stdout.on('resize', resized);
+  return untilInterrupted(() => {
+    w.close();
+    process.stdout.off('resize', resized);
+    if (tty) writeSync(1, '\x1b[?1049l');
   });
 }
 

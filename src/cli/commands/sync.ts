@@ -1,6 +1,6 @@
 // `git handoff fetch | push | sync [R]`: carry handoffs over the remote the team already has (SPEC 7).
 import { quote } from 'shell-quote';
-import type { Argv, CommandModule } from 'yargs';
+import type { Argv } from 'yargs';
 import { EXIT, HandoffError } from '../../errors';
 import { parseRef } from '../../handoff/store/names';
 import { MIN_FORMAT_KEY } from '../../handoff/store/format';
@@ -17,24 +17,12 @@ import { placeIdOf, recordRefspec } from '../../sync/record-remote';
 import { noteSyncEnd, quietSince } from '../../sync/sync-seen';
 import { scanResolve } from '../../sync/secrets-gate';
 import { keepRefusedError, refusedOf, refusedState, restoreCommand, restoreRefused } from '../../sync/refused';
-import { branchFlag, KEEPS, resolveDivergence, resolveStep, type Keep } from '../../sync/resolve';
-import type { GlobalArgs } from '../context';
+import { branchFlag, KEEPS, resolveDivergence, resolveStep } from '../../sync/resolve';
+import { command, type GlobalArgs } from '../context';
 import { printJson } from '../output';
 
-interface Args extends GlobalArgs {
-  remote?: string;
-  resolve?: string;
-  keep?: Keep;
-  session?: string;
-  branch?: string;
-  person?: boolean;
-  reason?: string;
-}
-
-const progressOf = (a: Args) => (a.json || a.quiet || !process.stderr.isTTY ? undefined : (line: string) => process.stderr.write(`${line}…\n`));
-const say = (a: Args, line: string) => {
-  if (!a.quiet) process.stdout.write(`${line}\n`);
-};
+const progressOf = (a: GlobalArgs) => (a.json || a.quiet || !process.stderr.isTTY ? undefined : (line: string) => process.stderr.write(`${line}…\n`));
+const say = (line: string) => process.stdout.write(`${line}\n`);
 /** `<branch>/<topic>[/<stamp>]` with the branch as people name it (feature/login, not feature%2Flogin). */
 const label = (ref: string) => {
   const p = parseRef(ref);
@@ -88,21 +76,27 @@ function describePush(repo: Repo, r: PushResult): string[] {
   return lines;
 }
 
+/** The exit code a sync ends with, and why on stderr (with --json, the data says it). */
+function endWith(a: GlobalArgs, code: number, why: string): void {
+  process.exitCode = code;
+  if (!a.json) process.stderr.write(`git-handoff: ${why}\n`);
+}
+
 /**
  * Diverged handoffs the push left out: the command's output stands, then exit 4 (SPEC 4: another writer got
  * there first), as `git push` fails on a rejected ref; stderr says how to resolve each (not with --json).
  */
-function failOnDiverged(repo: Repo, r: PushResult, a: Args, checkedOut: string | null): void {
+function failOnDiverged(repo: Repo, r: PushResult, a: GlobalArgs, checkedOut: string | null): void {
   failOnRefused(r.skipped.filter((s) => s.state === 'refused').map((s) => s.ref), r.remote, a, checkedOut);
   if (process.exitCode === EXIT.integrity) return;
   const diverged = r.skipped.filter((s) => s.state === 'diverged');
   if (diverged.length === 0) return;
-  process.exitCode = EXIT.concurrent;
-  if (a.json) return;
-  process.stderr.write(
-    `git-handoff: ${diverged.length} diverged handoff${diverged.length === 1 ? ' was' : 's were'} not pushed to ${r.remote} (exit 4): ` +
+  endWith(
+    a,
+    EXIT.concurrent,
+    `${diverged.length} diverged handoff${diverged.length === 1 ? ' was' : 's were'} not pushed to ${r.remote} (exit 4): ` +
       diverged.map((s) => `\`${resolveStep(repo, s.ref, s.local, checkedOut, r.remote)}\``).join(', ') +
-      ' (or --keep local, --keep remote), then sync again\n',
+      ' (or --keep local, --keep remote), then sync again',
   );
 }
 
@@ -110,7 +104,7 @@ function failOnDiverged(repo: Repo, r: PushResult, a: Args, checkedOut: string |
  * The loss record the remote refused (a host's hook or rights on refs/handoff-records/*): the handoffs went, so the
  * exit code stays theirs; said on stderr every sync until it goes (`--json`: `push.record.status` "rejected").
  */
-function warnRecordRefused(r: PushResult, a: Args): void {
+function warnRecordRefused(r: PushResult, a: GlobalArgs): void {
   if (r.record?.status !== 'rejected' || a.json) return;
   process.stderr.write(
     `git-handoff: warning: the loss record was not published to ${r.remote} (${r.record.ref}: ${r.record.reason}); the handoffs went. ` +
@@ -132,16 +126,15 @@ const endedClean = (f: FetchResult, p: PushResult) =>
  * A push the host's limits stopped partway (SPEC 7): what went is in, the rest goes with the next sync; exit 7 with the
  * host's own words and the way on.
  */
-function failOnStopped(r: PushResult, a: Args): void {
+function failOnStopped(r: PushResult, a: GlobalArgs): void {
   const s = r.stopped;
   if (!s) return;
-  process.exitCode = EXIT.environment;
-  if (a.json) return;
   const how = s.limit === 'rate' ? `${r.remote} limits how often it takes a push, and it still did after handoff.hostWait` : `${r.remote} refuses a push even of one ref for its size`;
-  process.stderr.write(
-    `git-handoff: ${how}: ${s.reason}\n${s.sent} ref${s.sent === 1 ? '' : 's'} went, ${s.left} did not (exit 7); \`git handoff sync ${r.remote}\` continues where it stopped` +
-      (s.limit === 'rate' ? ' (in a few minutes; a coordination remote of its own, handoff.remote, has a push budget of its own: docs/hosting.md)' : '') +
-      '\n',
+  endWith(
+    a,
+    EXIT.environment,
+    `${how}: ${s.reason}\n${s.sent} ref${s.sent === 1 ? '' : 's'} went, ${s.left} did not (exit 7); \`git handoff sync ${r.remote}\` continues where it stopped` +
+      (s.limit === 'rate' ? ' (in a few minutes; a coordination remote of its own, handoff.remote, has a push budget of its own: docs/hosting.md)' : ''),
   );
 }
 
@@ -149,43 +142,39 @@ function failOnStopped(r: PushResult, a: Args): void {
  * Claims this clone holds that did not reach the remote (SPEC 10: a claim is published or it is not a claim): the
  * output says which and why; exit 7 unless something graver set the code already.
  */
-function failOnUnpublishedClaims(branches: string[], remote: string, a: Args): void {
+function failOnUnpublishedClaims(branches: string[], remote: string, a: GlobalArgs): void {
   if (branches.length === 0) return;
-  if (!process.exitCode) process.exitCode = EXIT.environment;
-  if (a.json) return;
-  process.stderr.write(`git-handoff: the claims of ${branches.join(', ')} were not published to ${remote} (exit 7): other clones cannot see them; \`git handoff sync\` tries again\n`);
+  endWith(a, Number(process.exitCode) || EXIT.environment, `the claims of ${branches.join(', ')} were not published to ${remote} (exit 7): other clones cannot see them; \`git handoff sync\` tries again`);
 }
 
 /** A fetched handoff that could not be applied (changed locally meanwhile): exit 4, since exit 0 means it arrived. */
-function failOnLostRace(r: FetchResult, a: Args): void {
+function failOnLostRace(r: FetchResult, a: GlobalArgs): void {
   const lost = [...r.handoffs.filter((h) => h.action === 'lost-race').map((h) => h.ref), ...r.archives.filter((x) => x.action === 'lost-race').map((x) => x.ref)];
   if (lost.length === 0) return;
-  process.exitCode = EXIT.concurrent;
-  if (a.json) return;
-  process.stderr.write(`git-handoff: ${lost.length} fetched handoff ref${lost.length === 1 ? ' was' : 's were'} changed locally while the fetch applied them and did not arrive (exit 4): ${lost.map(label).join(', ')}; run it again\n`);
+  endWith(a, EXIT.concurrent, `${lost.length} fetched handoff ref${lost.length === 1 ? ' was' : 's were'} changed locally while the fetch applied them and did not arrive (exit 4): ${lost.map(label).join(', ')}; run it again`);
 }
 
 /**
  * Handoffs whose remote version this clone refuses (SPEC 7): the output stands, then exit 6; stderr names the
  * owner's way on for each (not with --json). Every later fetch, push and sync says the same until it is taken.
  */
-function failOnRefused(refs: string[], remote: string, a: Args, checkedOut: string | null): void {
+function failOnRefused(refs: string[], remote: string, a: GlobalArgs, checkedOut: string | null): void {
   if (refs.length === 0) return;
-  process.exitCode = EXIT.integrity;
-  if (a.json) return;
-  process.stderr.write(
-    `git-handoff: ${refs.length} handoff${refs.length === 1 ? '' : 's'} refused (exit 6): ${remote}'s version breaks the ownership invariant and is never taken; ` +
+  endWith(
+    a,
+    EXIT.integrity,
+    `${refs.length} handoff${refs.length === 1 ? '' : 's'} refused (exit 6): ${remote}'s version breaks the ownership invariant and is never taken; ` +
       `its owner writes a version on top that restores theirs: ` +
       refs.map((ref) => `\`${restoreCommand(parseRef(ref)?.topic ?? '<topic>', branchFlag(ref, checkedOut), remote)}\``).join(', ') +
-      `, then \`git handoff sync ${remote}\`\n`,
+      `, then \`git handoff sync ${remote}\``,
   );
 }
 
-function runFetch(repo: Repo, remote: string, a: Args): FetchResult {
+function runFetch(repo: Repo, remote: string, a: GlobalArgs): FetchResult {
   return fetchHandoffs(repo, remote, progressOf(a));
 }
 
-async function runPush(repo: Repo, remote: string, a: Args, place?: string | null, sides?: Sides): Promise<PushResult> {
+async function runPush(repo: Repo, remote: string, a: GlobalArgs, place?: string | null, sides?: Sides): Promise<PushResult> {
   const r = await planScanPush(repo, remote, { progress: progressOf(a), place, sides });
   if (r.rejected.length) throw rejectionError(r);
   return r;
@@ -194,38 +183,38 @@ async function runPush(repo: Repo, remote: string, a: Args, place?: string | nul
 const remoteArg = (y: Argv<GlobalArgs>) =>
   y.positional('remote', { type: 'string', describe: 'the remote (default: handoff.remote, else origin, else the only remote)' });
 
-export const fetchCommand: CommandModule<GlobalArgs, Args> = {
+export const fetchCommand = command({
   command: 'fetch [remote]',
   describe: "fetch the remote's handoffs and merge each: new, same, local ahead, remote ahead (fast-forward), diverged",
-  builder: (y: Argv<GlobalArgs>) => remoteArg(y).example('$0 fetch origin --json', 'the case of each handoff as data') as unknown as Argv<Args>,
+  builder: (y) => remoteArg(y).example('$0 fetch origin --json', 'the case of each handoff as data'),
   handler: (a) => {
     const repo = openRepo();
     const r = runFetch(repo, resolveRemote(repo, a.remote), a);
     if (a.json) printJson(r);
-    else for (const l of describeFetch(repo, r)) say(a, l);
+    else for (const l of describeFetch(repo, r)) say(l);
     failOnRefused(refusedOf(r.handoffs).map((h) => h.ref), r.remote, a, repo.branch);
     if (process.exitCode !== EXIT.integrity) failOnLostRace(r, a);
   },
-};
+});
 
-export const pushCommand: CommandModule<GlobalArgs, Args> = {
+export const pushCommand = command({
   command: 'push [remote]',
   describe: 'push every handoff this clone moved forward, in one push, fast-forwards only; exits 4 when a diverged one was left out',
-  builder: (y: Argv<GlobalArgs>) => remoteArg(y).example('$0 push', 'to handoff.remote, else origin') as unknown as Argv<Args>,
+  builder: (y) => remoteArg(y).example('$0 push', 'to handoff.remote, else origin'),
   handler: async (a) => {
     const repo = openRepo();
     const r = await runPush(repo, resolveRemote(repo, a.remote), a);
     if (a.json) printJson(r);
-    else for (const l of describePush(repo, r)) say(a, l);
+    else for (const l of describePush(repo, r)) say(l);
     failOnStopped(r, a);
     failOnDiverged(repo, r, a, repo.branch);
   },
-};
+});
 
-export const syncCommand: CommandModule<GlobalArgs, Args> = {
+export const syncCommand = command({
   command: 'sync [remote]',
   describe: 'fetch, then push; exits 4 when a diverged handoff was left unpushed; with --resolve, merge a diverged handoff so the next push is a fast-forward',
-  builder: (y: Argv<GlobalArgs>) =>
+  builder: (y) =>
     remoteArg(y)
       .option('resolve', { type: 'string', describe: 'a diverged handoff to merge, or a refused one to restore (its topic)' })
       .option('keep', { choices: KEEPS, describe: 'with --resolve: whose body the merge keeps (a refused handoff keeps local)' })
@@ -234,7 +223,7 @@ export const syncCommand: CommandModule<GlobalArgs, Args> = {
       .option('person', { type: 'boolean', describe: 'with --resolve: resolve as the person in git config (owner person:<email>) instead of a session' })
       .option('reason', { type: 'string', describe: 'with --resolve: kept in the history when a side is taken over' })
       .example('$0 sync', 'fetch, merge, push')
-      .example('$0 sync --resolve auth-refactor --keep both', 'merge both versions into one') as unknown as Argv<Args>,
+      .example('$0 sync --resolve auth-refactor --keep both', 'merge both versions into one'),
   handler: async (a) => {
     const repo = openRepo();
     const remote = resolveRemote(repo, a.remote);
@@ -245,16 +234,16 @@ export const syncCommand: CommandModule<GlobalArgs, Args> = {
         if (a.keep && a.keep !== 'local') throw keepRefusedError(refused, a.resolve);
         const r = restoreRefused(repo, { topic: a.resolve, branch, remote, session: writerOf(repo, a), reason: a.reason }, refused);
         if (a.json) return printJson(r);
-        say(a, `${r.ref} ${r.oid.slice(0, 7)}: restored on top of ${remote}'s ${r.refused.slice(0, 7)}, which is refused (${r.violation.message})`);
-        say(a, `next: \`git handoff sync ${remote}\` pushes it (a fast-forward for every clone)`);
+        say(`${r.ref} ${r.oid.slice(0, 7)}: restored on top of ${remote}'s ${r.refused.slice(0, 7)}, which is refused (${r.violation.message})`);
+        say(`next: \`git handoff sync ${remote}\` pushes it (a fast-forward for every clone)`);
         return;
       }
       if (!a.keep) throw new HandoffError('usage', 'keep-missing', '--resolve needs --keep local|remote|both');
       const o = { topic: a.resolve, branch, keep: a.keep, remote, session: writerOf(repo, a), reason: a.reason };
       const r = resolveDivergence(repo, { ...o, trailers: await scanResolve(repo, o) });
       if (a.json) return printJson(r);
-      say(a, `${r.ref} ${r.oid.slice(0, 7)}: merged ${r.parents[0].slice(0, 7)} and ${r.parents[1].slice(0, 7)}, keeping ${r.keep}`);
-      say(a, `next: \`git handoff sync ${remote}\` pushes it (a fast-forward for every clone)`);
+      say(`${r.ref} ${r.oid.slice(0, 7)}: merged ${r.parents[0].slice(0, 7)} and ${r.parents[1].slice(0, 7)}, keeping ${r.keep}`);
+      say(`next: \`git handoff sync ${remote}\` pushes it (a fast-forward for every clone)`);
       return;
     }
     if (a.keep) throw new HandoffError('usage', 'keep-without-resolve', '--keep goes with --resolve <topic>');
@@ -287,7 +276,7 @@ export const syncCommand: CommandModule<GlobalArgs, Args> = {
     // published one is told here and to its holder (SPEC 10)
     const claims = await (await import('../../handoff/claims/sync')).syncClaimsReport(repo, remote, { fetched: true, config });
     if (a.json) printJson({ remote, fetch: fetched, push: pushed, claims: claims.json });
-    else for (const l of [...describeFetch(repo, fetched), ...describePush(repo, pushed), ...claims.lines]) say(a, l);
+    else for (const l of [...describeFetch(repo, fetched), ...describePush(repo, pushed), ...claims.lines]) say(l);
     for (const w of claims.warnings) process.stderr.write(`git-handoff: warning: ${w}\n`);
     warnRecordRefused(pushed, a);
     failOnStopped(pushed, a);
@@ -295,4 +284,4 @@ export const syncCommand: CommandModule<GlobalArgs, Args> = {
     failOnDiverged(repo, pushed, a, repo.branch);
     failOnUnpublishedClaims(claims.unpublished, remote, a);
   },
-};
+});

@@ -1,25 +1,15 @@
 // `git handoff web [--port N] [--no-open] [--json]`: a local, read-only page over what `status` reads (issue 55), live while
 // it runs, until Ctrl-C. The server and the page are a bundle of their own (dist/web.cjs), loaded here only.
-import { spawn } from 'node:child_process';
+import { spawn } from '../../process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { Argv, CommandModule } from 'yargs';
 import { HandoffError } from '../../errors';
 import { onRefsRead } from '../../git/refs';
 import { openRepo } from '../../git/repo';
-import type { GlobalArgs } from '../context';
+import { command, untilInterrupted } from '../context';
 import { readerFor } from '../identity';
 import { jsonLine } from '../output';
-import { identitySpec, withOptions } from '../spec';
-
-interface Args extends GlobalArgs {
-  port?: number;
-  host?: string;
-  open?: boolean;
-  session?: string;
-  person?: boolean;
-  role?: string;
-}
+import { READER, withOptions } from '../spec';
 
 /** The built files: beside this bundle in dist/, or the built ones when running from the sources (tests). */
 function distDir(): string {
@@ -42,18 +32,18 @@ function openBrowser(url: string): boolean {
   }
 }
 
-export const webCommand: CommandModule<GlobalArgs, Args> = {
+export const webCommand = command({
   command: 'web',
   describe: 'a local, read-only page of the team: sessions, a timeline of handoff versions with their diffs, claims as a tree of paths; live until Ctrl-C',
-  builder: (y: Argv<GlobalArgs>) =>
-    withOptions(y, identitySpec(true))
+  builder: (y) =>
+    withOptions(y, READER)
       .option('port', { type: 'number', describe: 'the port on 127.0.0.1 (default: any free one)' })
       .option('host', { type: 'string', describe: 'the address to listen on: 127.0.0.1 only (anything else is refused: the page shows the whole repository)' })
       .option('open', { type: 'boolean', default: true, describe: 'open the page in your browser (--no-open: only print its address)' })
       .option('session', { type: 'string', describe: 'who is looking, for "unread" (default: the session of the environment)' })
       .example('$0 web', 'serve the page and open it')
       .example('$0 web --port 7465 --no-open', 'a fixed port; the address (with its token) is printed')
-      .example('$0 web --no-open --json', 'the address, port and pid as one JSON line') as unknown as Argv<Args>,
+      .example('$0 web --no-open --json', 'the address, port and pid as one JSON line'),
   handler: async (a) => {
     const host = a.host === undefined || a.host === 'localhost' ? '127.0.0.1' : a.host;
     if (host !== '127.0.0.1') {
@@ -102,14 +92,6 @@ export const webCommand: CommandModule<GlobalArgs, Args> = {
     const opened = a.open !== false && openBrowser(server.oneTimeUrl());
     if (a.json) process.stdout.write(jsonLine({ url: server.url, port: server.port, pid: process.pid, opened }) + '\n');
     else process.stdout.write(`git-handoff web: ${server.url}\n(read-only; ${opened ? 'opened in your browser; ' : ''}the address carries this run's token; Ctrl-C stops it)\n`);
-    await new Promise<void>((resolve) => {
-      const stop = () => {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-        void server.close().then(resolve);
-      };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
-    });
+    await untilInterrupted(() => server.close());
   },
-};
+});

@@ -1,5 +1,4 @@
 // `git handoff write <topic>`: a new version, compare-and-swap on the ref.
-import type { Argv, CommandModule } from 'yargs';
 import { openRepo } from '../../git/repo';
 import { assertAddressee, assertRefTarget, assertSlug } from '../../handoff/store/address';
 import { validateBody } from '../../handoff/store/document';
@@ -8,32 +7,15 @@ import { writeScanned } from '../../handoff/secrets/secrets-write';
 import { missingSections, stripTemplate, templateText } from '../../handoff/store/template';
 import { HandoffError } from '../../errors';
 import type { Repo } from '../../git/repo';
-import { readBodyArg, shownRef, takenOverNote, takeoverArg, type GlobalArgs } from '../context';
+import { readBodyArg, shownRef, takenOverNote, takeoverArg, type GlobalArgs, command } from '../context';
 import { checkWriteBranch } from '../branch-arg';
 import { editText, interactive } from '../editor';
 import { writerOf } from '../identity';
-import { WRITE_SPEC, withSpec } from '../spec';
+import { WRITE_SPEC, withSpec, type SpecArgs } from '../spec';
 import { printJson } from '../output';
 
-interface Args extends GlobalArgs {
-  topic: string;
-  m?: string[];
-  F?: string;
-  branch?: string;
-  newBranch?: boolean;
-  session?: string;
-  takeOver?: boolean;
-  reason?: string;
-  fromLive?: boolean;
-  template?: boolean;
-  to?: string[];
-  toNone?: boolean;
-  tag?: string[];
-  ref?: string[];
-  person?: boolean;
-  redact?: boolean;
-  allowSecret?: string[];
-}
+/** What write's table (spec.ts) gives its handler. */
+type Args = GlobalArgs & SpecArgs<typeof WRITE_SPEC>;
 
 /** --to / --to-none: undefined keeps the previous version's addressees. */
 function addresseesOf(a: Args): string[] | undefined {
@@ -72,14 +54,14 @@ function templateBody(repo: Repo, a: Args): { body: Buffer; warnings: string[] }
   return { body: Buffer.from(body, 'utf8'), warnings: [] };
 }
 
-export const writeCommand: CommandModule<GlobalArgs, Args> = {
+export const writeCommand = command({
   command: 'write <topic>',
   describe: 'write a new version of a handoff (compare-and-swap on its ref)',
-  builder: (y: Argv<GlobalArgs>) =>
+  builder: (y) =>
     withSpec(y, WRITE_SPEC)
       .example('$0 write auth-refactor -m "Goal: …" -m "Next: …"', '')
       .example('$0 write release-checklist --person --to client:claude-code -m "…"', 'as the person in git config, for the next Claude Code session')
-      .example('$0 write auth-refactor -F notes.md --take-over --reason "owner session ended"', '') as unknown as Argv<Args>,
+      .example('$0 write auth-refactor -F notes.md --take-over --reason "owner session ended"', ''),
   handler: async (a) => {
     const repo = openRepo();
     const session = writerOf(repo, a);
@@ -98,6 +80,6 @@ export const writeCommand: CommandModule<GlobalArgs, Args> = {
     r.warnings.push(...t.warnings, ...(branchWarning ? [branchWarning] : []));
     if (a.json) return printJson(r);
     for (const w of r.warnings) process.stderr.write(`warning: ${w}\n`);
-    if (!a.quiet) process.stdout.write(`${shownRef(r.ref)} ${r.oid.slice(0, 7)}${r.created ? ' (created)' : r.takeover ? ` (${takenOverNote(r)})` : ''}\n`);
+    process.stdout.write(`${shownRef(r.ref)} ${r.oid.slice(0, 7)}${r.created ? ' (created)' : r.takeover ? ` (${takenOverNote(r)})` : ''}\n`);
   },
-};
+});
