@@ -157,6 +157,8 @@ export interface Storage extends RepoPlace {
   readRef(ref: string): string | null;
   /** Tips with committer time and trailer block, from one for-each-ref; the loss record is told of them. */
   listRefs(patterns: string[]): RefRecord[];
+  /** Lists `patterns` now in one for-each-ref; the reads they cover are answered from it from then on (src/git/refs-once.ts). */
+  keepRefs(patterns: string[]): void;
   /** listRefs without telling the loss record: the caller tells it (tellRefsRead) of what it answers. */
   listRefsUntold(patterns: string[]): RefRecord[];
   /** Tells the loss record of refs a command read; answers the record commit they agree with, or null. */
@@ -180,8 +182,8 @@ export interface Storage extends RepoPlace {
   readObjects(specs: string[], maxBuffer?: number): Array<BatchObject | null>;
   /** readObjects that never reads an object over its limit: those come back as { oversize }. */
   readObjectsBounded(specs: string[], max: number[]): Bounded[];
-  /** A commit and files of its tree, each within its bound (the commit's, then each file's). */
-  readCommitFiles(oid: string, names: string[], max: number[]): Bounded[];
+  /** Each commit and files of its tree, each within its bound (the commit's, then each file's): one read for them all, kept for the process (an object never changes under its id). */
+  readCommitFiles(oids: string[], names: string[], max: number[]): Bounded[][];
   /** Type and size of many objects; null where missing. */
   objectSizes(specs: string[]): Array<{ type: string; size: number } | null>;
   /** The type of many objects; null where missing or not named uniquely; null for all when git could not tell. */
