@@ -9,7 +9,7 @@ import { logTrailers } from './trailer-reads';
 import { compareRefsRead, listingOf, listRefNames, listRefs, readRef, transaction } from './refs';
 import { RefsOnce } from './refs-once';
 import { git, gitBounded, gitOut, NO_PUSH_OPTIONS, READER_ENV, type GitOptions, type GitResult, type Repo } from './run';
-import { MOVE_REFS, WRITE_COMMIT, type Bounded, type CommitSummary, type LogRecord, type MoveRefsOptions, type NetResult, type RefName, type RepoPlace, type RefOp, type SideRepository, type TreeEntry, type Walk } from './storage';
+import { MOVE_REFS, reachableIn, WRITE_COMMIT, type Bounded, type CommitSummary, type LogRecord, type MoveRefsOptions, type NetResult, type RefName, type RepoPlace, type RefOp, type SideRepository, type TreeEntry, type Walk } from './storage';
 
 export type { Repo } from './run';
 
@@ -395,6 +395,23 @@ class GitRepo implements Repo {
     const counts = r.status === 0 ? (r.stdout.trim().split(/\s+/).map(Number) as [number, number]) : null;
     this.countsRead.set(pair, counts);
     return counts;
+  }
+  leftRights(heads: string[], tip: string) {
+    const todo = [...new Set(heads)].filter((h) => /^[0-9a-f]{4,64}$/.test(h) && h !== tip && !this.countsRead.has(`${h}...${tip}`));
+    // one is leftRight's own process
+    if (todo.length < 2) return;
+    const ids = this.objectIds(todo.map((h) => `${h}^{commit}`));
+    todo.forEach((h, i) => ids[i] === null && this.countsRead.set(`${h}...${tip}`, null));
+    const known = todo.flatMap((h, i) => (ids[i] ? [{ h, id: ids[i]! }] : []));
+    // the commits every one of them reaches count on neither side: the walk stops at their best common ancestors
+    const bases = this.git(['merge-base', '--octopus', '--all', tip, ...known.map((k) => k.id)], { allowFail: true }).stdout.split('\n').filter(Boolean);
+    const graph = this.parentsOf([tip, ...known.map((k) => k.id), ...bases.map((b) => `^${b}`)]);
+    if (!graph) return;
+    const now = reachableIn(graph, tip);
+    for (const { h, id } of known) {
+      const then = reachableIn(graph, id);
+      this.countsRead.set(`${h}...${tip}`, [[...then].filter((c) => !now.has(c)).length, [...now].filter((c) => !then.has(c)).length]);
+    }
   }
   parentsOf(tips: string[]) {
     const r = this.git(['rev-list', '--parents', '--stdin'], { allowFail: true, input: tips.join('\n') + '\n' });

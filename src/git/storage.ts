@@ -227,8 +227,10 @@ export interface Storage extends RepoPlace {
   countCommits(tip: string): number;
   /** How many commits `tip` reaches by git (`firstParent`: along first parents); null when it cannot be read. */
   revCount(tip: string, o?: { firstParent?: boolean }): number | null;
-  /** Commits only `a` reaches and only `b` reaches; null when either cannot be read. */
+  /** Commits only `a` reaches and only `b` reaches; null when either cannot be read. Once a process for each pair. */
   leftRight(a: string, b: string): [number, number] | null;
+  /** leftRight of each of `heads` (object names in hex) against `tip`, made ahead in one walk of them all. */
+  leftRights(heads: string[], tip: string): void;
   /** Every commit the tips reach with its parents; null when an object is missing. */
   parentsOf(tips: string[]): Map<string, string[]> | null;
   /** Every commit the tips reach; null when an object is missing. */
@@ -281,6 +283,18 @@ export interface Storage extends RepoPlace {
 }
 
 /** Splits a raw commit object into header fields and message. */
+/** The commits `from` reaches within a graph of commits and their parents (parentsOf), itself included. */
+export function reachableIn(graph: Map<string, string[]>, from: string): Set<string> {
+  const seen = new Set<string>();
+  for (const todo = [from]; todo.length; ) {
+    const c = todo.pop()!;
+    if (seen.has(c) || !graph.has(c)) continue;
+    seen.add(c);
+    todo.push(...graph.get(c)!);
+  }
+  return seen;
+}
+
 export function parseCommit(content: Buffer | string): { tree: string; parents: string[]; committerTime: number; message: string; signed: boolean } {
   const text = content.toString();
   const end = text.indexOf('\n\n');

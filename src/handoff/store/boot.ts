@@ -2,7 +2,7 @@
 // rendered short enough to go into an agent's context at every session start.
 import type { RefRecord, Storage } from '../../git/storage';
 import { addressedTo, isRead, readerOf, type Reader } from './address';
-import { oneLine, summaryLine } from './document';
+import { oneLine, parseTrailerBlock, summaryLine } from './document';
 import { appendReceipts, readReceipts, type Receipt } from './receipts';
 import { HANDOFF_PREFIX, NOTES_REF, parseRef, REMOTES_ROOT } from './names';
 import { remoteOnlyHandoffs } from './remote-only';
@@ -85,12 +85,15 @@ export function bootView(repo: Storage, o: BootOptions = {}): BootView {
   rows.sort((a, b) => rank(a) - rank(b) || b.updatedAt.localeCompare(a.updatedAt) || a.ref.localeCompare(b.ref));
   const oids = rows.map((r) => r.oid);
   const receipts = rows.length ? readReceipts(repo, oids) : new Map<string, Receipt[]>();
-  // every version's files in one read, and every version count from one walk: none per handoff below
-  readViewFiles(repo, oids);
-  versionCounts(repo, oids);
   // one read per fact: each branch's tip once, and (one branch) each handoff's refs from the listing read above
   const tips = new Map<string, string | null>();
   const tipOf = (b: string) => (tips.has(b) ? tips.get(b)! : tips.set(b, repo.readRef(`refs/heads/${b}`)).get(b)!);
+  // every version's files in one read, every version count and the branch against every commit the handoffs name
+  // each from one walk: none per handoff below
+  readViewFiles(repo, oids);
+  versionCounts(repo, oids);
+  const tip = all ? null : tipOf(branch);
+  if (tip) repo.leftRights(read.map((r) => parseTrailerBlock(r.block).head ?? ''), tip);
   const refsOf = (ref: string) => (all ? undefined : read.filter((x) => x.ref === ref || (x.ref.startsWith(REMOTES_ROOT) && x.ref.endsWith(`/handoffs/${ref.slice(HANDOFF_PREFIX.length)}`))));
   const viewOrFlag = (r: HandoffRow) => viewOrFlagOf(repo, r, refsOf(r.ref), tipOf(r.branch));
   const handoffs = rows.map((r): BootHandoff => {

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { readLoose } from '../../git/loose-read';
-import type { Storage } from '../../git/storage';
+import { reachableIn, type Storage } from '../../git/storage';
 import { handoffDir } from '../state/paths';
 import { writeState } from '../state/state-file';
 
@@ -56,18 +56,6 @@ function countedDown(repo: Storage, counts: Map<string, number>, oid: string): n
   return null;
 }
 
-/** The commits reachable from `oid` in a graph of commits and their parents. */
-function reachable(graph: Map<string, string[]>, oid: string): number {
-  const seen = new Set<string>();
-  for (const todo = [oid]; todo.length; ) {
-    const c = todo.pop()!;
-    if (seen.has(c)) continue;
-    seen.add(c);
-    todo.push(...(graph.get(c) ?? []));
-  }
-  return seen.size;
-}
-
 /** `git rev-list --count <oid>` for each handoff history, from the counts kept where it can, the rest from one walk of them all. */
 export function versionCounts(repo: Storage, oids: string[]): number[] {
   if (process.env.GIT_OBJECT_DIRECTORY !== undefined || existsSync(path.join(repo.commonDir, 'shallow'))) return oids.map((oid) => repo.countCommits(oid));
@@ -75,7 +63,7 @@ export function versionCounts(repo: Storage, oids: string[]): number[] {
   const found = new Map(oids.map((oid) => [oid, countedDown(repo, counts, oid)]));
   const rest = [...found].filter(([, n]) => n === null).map(([oid]) => oid);
   const graph = rest.length ? repo.parentsOf(rest) : null;
-  for (const oid of rest) found.set(oid, graph ? reachable(graph, oid) : repo.countCommits(oid));
+  for (const oid of rest) found.set(oid, graph ? reachableIn(graph, oid).size : repo.countCommits(oid));
   if (oids.every((oid) => counts.get(oid) === found.get(oid))) return oids.map((oid) => found.get(oid)!);
   for (const [oid, n] of found) {
     counts.delete(oid);
