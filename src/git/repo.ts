@@ -509,12 +509,12 @@ class GitRepo implements Repo {
   // ---- remotes
   fetchBounded(remote: string, refspecs: string[], timeoutMs: number): Promise<NetResult> {
     this.kept = null;
-    return gitBounded(['fetch', '--no-tags', '--no-write-fetch-head', '--quiet', remote, ...refspecs], { cwd: this.cwd, timeoutMs });
+    return gitBounded(['fetch', '--no-tags', '--no-write-fetch-head', '--quiet', remote, ...refspecs], { cwd: this.cwd, timeoutMs, config: readConfig(this) });
   }
   pushBounded(remote: string, p: { oid: string; ref: string; expected: string | null; atomic: boolean }, timeoutMs: number): Promise<NetResult> {
     this.kept = null;
     const args = [...NO_PUSH_OPTIONS, 'push', '--no-verify', '--quiet', ...(p.atomic ? ['--atomic'] : []), `--force-with-lease=${p.ref}:${p.expected ?? ''}`, remote, `${p.oid}:${p.ref}`];
-    return gitBounded(args, { cwd: this.cwd, timeoutMs });
+    return gitBounded(args, { cwd: this.cwd, timeoutMs, config: readConfig(this) });
   }
   pushLocal(dir: string, commit: string, ref: string, o: { force: boolean }) {
     const args = ['-c', 'core.hooksPath=/dev/null', ...NO_PUSH_OPTIONS, 'push', '--no-verify', '--quiet', ...(o.force ? ['--force'] : []), dir, `${commit}:${ref}`];
