@@ -197,9 +197,10 @@ function isDistributionGit(env: Env): boolean {
 
 /**
  * The entries `git config -z --get-regexp <re>` prints for this repository, read in this process, as readConfig keeps
- * them (keys lower case, a bare key's value "true"); null wherever git must answer.
+ * them (keys lower case, or as git prints them with `asGit`: a subsection keeps its case; a bare key's value "true");
+ * null wherever git must answer.
  */
-export function readConfigInProcess(repo: Pick<Storage, 'commonDir' | 'plain'>, wanted: RegExp, env: Env = process.env): Map<string, string[]> | null {
+export function readConfigInProcess(repo: Pick<Storage, 'commonDir' | 'plain'>, wanted: RegExp, env: Env = process.env, asGit = false): Map<string, string[]> | null {
   if (!repo.plain || env.GIT_CONFIG !== undefined || env.GIT_CONFIG_PARAMETERS !== undefined || env.GIT_CONFIG_COUNT !== undefined) return null;
   const files = filesInGitsOrder(repo, env);
   if (!files) return null;
@@ -219,7 +220,8 @@ export function readConfigInProcess(repo: Pick<Storage, 'commonDir' | 'plain'>, 
     if (!entries) return null;
     for (const [k, v] of entries) {
       // what git prints is bytes; spawnSync reads them as UTF-8 (an invalid byte as U+FFFD): the same here
-      const key = Buffer.from(k, 'latin1').toString('utf8').toLowerCase();
+      const printed = Buffer.from(k, 'latin1').toString('utf8');
+      const key = asGit ? printed : printed.toLowerCase();
       if (!wanted.test(key)) continue;
       const value = v === '\u0000' ? 'true' : Buffer.from(v, 'latin1').toString('utf8');
       const list = map.get(key);

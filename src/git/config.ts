@@ -81,6 +81,9 @@ function keyValue(entry: string): [string, string] {
  * and every include.path / includeIf.*.path target, found or not), in the one process readConfig starts.
  */
 export function readConfigFiles(repo: Repo, home: string): { config: Config; files: string[] } {
+  // plain files (config-read.ts: none includes another) are read in this process: git would read no other file
+  const own = readConfigInProcess(repo, SETTINGS);
+  if (own) return { config: keepRead(repo, own), files: configFiles(repo, process.env) };
   const r = repo.git(['config', '-z', '--list', '--show-origin'], { allowFail: true });
   const map: Config = new Map();
   const files = new Set<string>();
@@ -98,19 +101,23 @@ export function readConfigFiles(repo: Repo, home: string): { config: Config; fil
     if (!SETTINGS.test(key)) continue;
     (map.get(key) ?? map.set(key, []).get(key)!).push(value);
   }
-  if (r.status === 0 || r.status === 1) {
-    known.set(repo, map);
-    const k = keptFor(repo);
-    if (k) k.config = map;
-  }
-  return { config: map, files: [...files] };
+  return { config: r.status === 0 || r.status === 1 ? keepRead(repo, map) : map, files: [...files] };
 }
 
-/** Names of the configured remotes, from one `git remote`. */
+/** The configuration read whole: known for this repository, and kept for the process while its files stay as they are. */
+function keepRead(repo: Repo, config: Config): Config {
+  known.set(repo, config);
+  const k = keptFor(repo);
+  if (k) k.config = config;
+  return config;
+}
+
+/** Names of the configured remotes as `git remote` prints them: each `remote.<name>.*` section, sorted; git answers where the files are not plain. */
 export function remoteNames(repo: Repo): string[] {
   const k = keptFor(repo);
   if (k?.remotes) return [...k.remotes];
-  const names = repo.out(['remote']).split('\n').filter(Boolean);
+  const own = readConfigInProcess(repo, /^remote\..*\./, process.env, true);
+  const names = own ? [...new Set([...own.keys()].map((key) => key.slice('remote.'.length, key.lastIndexOf('.'))))].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))) : repo.out(['remote']).split('\n').filter(Boolean);
   if (k) k.remotes = names;
   return [...names];
 }

@@ -177,11 +177,19 @@ export function readObjectsBounded(repo: Repo, specs: string[], max: number[]): 
 }
 
 /**
- * A commit and files of its tree (`<oid>:<name>`), each within its bound (`max`: the commit's, then each file's), as
- * readObjectsBounded answers: in this process while they are loose (a version is written loose), else one cat-file.
+ * Each commit and files of its tree (`<oid>:<name>`), each within its bound (`max`: the commit's, then each file's), as
+ * readObjectsBounded answers: in this process while they are loose (a version is written loose), the rest in one cat-file.
  */
-export function readCommitFiles(repo: Repo, oid: string, names: string[], max: number[]): Bounded[] {
-  const loose = looseCommitFiles(repo, oid, names, max);
-  if (loose) return [loose.commit, ...loose.files];
-  return readObjectsBounded(repo, [oid, ...names.map((n) => `${oid}:${n}`)], max);
+export function readCommitFiles(repo: Repo, oids: string[], names: string[], max: number[]): Bounded[][] {
+  const out: Bounded[][] = [];
+  const rest: number[] = [];
+  oids.forEach((oid, i) => {
+    const loose = looseCommitFiles(repo, oid, names, max);
+    if (loose) out[i] = [loose.commit, ...loose.files];
+    else rest.push(i);
+  });
+  if (!rest.length) return out;
+  const read = readObjectsBounded(repo, rest.flatMap((i) => [oids[i], ...names.map((n) => `${oids[i]}:${n}`)]), rest.flatMap(() => max));
+  rest.forEach((i, j) => (out[i] = read.slice(j * (names.length + 1), (j + 1) * (names.length + 1))));
+  return out;
 }

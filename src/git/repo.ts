@@ -7,8 +7,9 @@ import { knownConfig, readConfig, remoteNames } from './config';
 import { countCommits, objectSizes, readCommitFiles, readCommitTrailers, readObjects, readObjectsBounded, writeBlob, writeBlobs, writeCommit, writeRawCommit, writeTree, writeTreeEntries, writeTreeWithPaths } from './objects';
 import { logTrailers } from './trailer-reads';
 import { compareRefsRead, listingOf, listRefNames, listRefs, readRef, transaction } from './refs';
+import { RefsOnce } from './refs-once';
 import { git, gitBounded, gitOut, NO_PUSH_OPTIONS, READER_ENV, type GitOptions, type GitResult, type Repo } from './run';
-import { MOVE_REFS, WRITE_COMMIT, type CommitSummary, type LogRecord, type MoveRefsOptions, type NetResult, type RefName, type RepoPlace, type RefOp, type SideRepository, type TreeEntry, type Walk } from './storage';
+import { MOVE_REFS, reachableIn, WRITE_COMMIT, type Bounded, type CommitSummary, type LogRecord, type MoveRefsOptions, type NetResult, type RefName, type RepoPlace, type RefOp, type SideRepository, type TreeEntry, type Walk } from './storage';
 
 export type { Repo } from './run';
 
@@ -17,9 +18,9 @@ export type { Repo } from './run';
  * (the guard does, so a git that cannot run is noticed before a rule reads nothing from it).
  */
 export function openRepo(start: string = process.cwd(), o: { viaGit?: boolean } = {}): Repo {
-  const found = o.viaGit ? null : discoverPlain(start);
+  const found = discoverPlain(start);
   let lines: string[];
-  if (found) lines = [found.gitDir, found.commonDir, 'false', 'sha1', found.top];
+  if (found && !o.viaGit) lines = [found.gitDir, found.commonDir, 'false', 'sha1', found.top];
   else {
     const r = git(
       ['rev-parse', '--path-format=absolute', '--git-dir', '--git-common-dir', '--is-bare-repository', '--show-object-format', '--show-toplevel'],
@@ -31,6 +32,8 @@ export function openRepo(start: string = process.cwd(), o: { viaGit?: boolean } 
     }
   }
   const [gitDir, commonDir, bareFlag, fmt, top] = lines;
+  // plain where git's answer is the one found without it (viaGit asks git only to learn that it runs)
+  const plain = !!found && [found.gitDir, found.commonDir, 'false', 'sha1', found.top].join('\n') === lines.slice(0, 5).join('\n');
   const bare = bareFlag === 'true';
   const worktree = bare || !top ? null : top;
   const cwd = worktree ?? gitDir;
@@ -43,8 +46,8 @@ export function openRepo(start: string = process.cwd(), o: { viaGit?: boolean } 
     objectFormat: fmt === 'sha256' ? 'sha256' : 'sha1',
     branch: readHeadBranch(gitDir),
     // the config text discovery read already (the plain case), else one file read: never a git process
-    storeFormat: storeFormatOf(found ? found.config : readText(path.join(commonDir, 'config'))),
-    plain: !!found,
+    storeFormat: storeFormatOf(plain ? found!.config : readText(path.join(commonDir, 'config'))),
+    plain,
   });
   formatGate?.(repo);
   return repo;
@@ -194,6 +197,9 @@ const treeEntries = (s: string): TreeEntry[] =>
     return m ? [{ mode: m[1], type: m[2], oid: m[3], path: m[4] }] : [];
   });
 
+/** The commands that move no ref: they leave a kept listing (keepRefs) standing. */
+const READS = new Set(['for-each-ref', 'rev-parse', 'cat-file', 'log', 'rev-list', 'status', 'ls-tree', 'merge-base', 'config', 'hash-object', 'mktree', 'commit-tree', 'reflog', 'check-ref-format']);
+
 /** `git log` fields of one version as `history` reads them: NUL between fields (git never prints one from a message). */
 const HISTORY_FORMAT = '--format=%H%x00%ct%x00%P%x00%s%x00%(trailers)%x00%G?%x00%GK%x00%GS%x00';
 const HISTORY_FIELDS = 8;
@@ -203,24 +209,48 @@ interface GitRepo extends RepoPlace {}
 
 /** The storage port implemented by git (its command line bound to the repository): what openRepo returns. */
 class GitRepo implements Repo {
+  /** the refs listed once for this run (keepRefs), while nothing but reads ran since */
+  private kept: RefsOnce | null = null;
+  /** commits' files read (readCommitFiles), by commit, names and bounds */
+  private readonly filesRead = new Map<string, Bounded[]>();
+  /** leftRight's answers, by pair */
+  private readonly countsRead = new Map<string, [number, number] | null>();
+
   constructor(place: RepoPlace) {
     Object.assign(this, place);
   }
 
   git(args: string[], opts: GitOptions = {}): GitResult {
+    this.forgetUnlessRead(args);
     return git(args, { cwd: this.cwd, ...opts });
   }
 
   out(args: string[], opts: GitOptions = {}): string {
+    this.forgetUnlessRead(args);
     return gitOut(args, { cwd: this.cwd, ...opts });
+  }
+
+  /** A command that may move refs ends the kept listing (a `-c` option pair is not the command). */
+  private forgetUnlessRead(args: string[]): void {
+    const at = args.findIndex((a, i) => a !== '-c' && args[i - 1] !== '-c');
+    if (this.kept && !READS.has(args[at])) this.kept = null;
   }
 
   // ---- refs
   readRef(ref: string) {
-    return readRef(this, ref);
+    const oid = this.kept?.readRef(ref);
+    if (oid === undefined) return readRef(this, ref);
+    if (oid) compareRefsRead(this, [{ ref, oid }], null);
+    return oid;
   }
   listRefs(patterns: string[]) {
-    return listRefs(this, patterns);
+    const recs = this.kept?.list(patterns);
+    if (!recs) return listRefs(this, patterns);
+    compareRefsRead(this, recs, null);
+    return recs;
+  }
+  keepRefs(patterns: string[]) {
+    this.kept = new RefsOnce(patterns, listRefs(this, patterns));
   }
   listRefsUntold(patterns: string[]) {
     return listingOf(this, patterns);
@@ -243,7 +273,12 @@ class GitRepo implements Repo {
     return lines(this.git(['reflog', 'show', '--format=%gs', ref, '--'], { allowFail: true }).stdout);
   }
   [MOVE_REFS](ops: RefOp[], o: MoveRefsOptions) {
-    return transaction(this, ops, o.reason, o.env, o.noHooks);
+    const kept = this.kept;
+    const r = transaction(this, ops, o.reason, o.env, o.noHooks);
+    // the refs it moved (or lost a race for) are read from git again; the rest of the listing stands
+    kept?.movedRefs(ops.map((op) => op.ref));
+    this.kept = kept;
+    return r;
   }
 
   // ---- objects
@@ -260,8 +295,11 @@ class GitRepo implements Repo {
   readObjectsBounded(specs: string[], max: number[]) {
     return readObjectsBounded(this, specs, max);
   }
-  readCommitFiles(oid: string, names: string[], max: number[]) {
-    return readCommitFiles(this, oid, names, max);
+  readCommitFiles(oids: string[], names: string[], max: number[]) {
+    const key = (oid: string) => [oid, ...names, ...max].join('\0');
+    const rest = oids.filter((oid) => !this.filesRead.has(key(oid)));
+    readCommitFiles(this, rest, names, max).forEach((files, i) => this.filesRead.set(key(rest[i]), files));
+    return oids.map((oid) => this.filesRead.get(key(oid))!);
   }
   objectSizes(specs: string[]) {
     return objectSizes(this, specs);
@@ -350,10 +388,30 @@ class GitRepo implements Repo {
     return r.status === 0 ? Number(r.stdout.trim()) || 0 : null;
   }
   leftRight(a: string, b: string): [number, number] | null {
-    const r = this.git(['rev-list', '--left-right', '--count', '--end-of-options', `${a}...${b}`], { allowFail: true });
-    if (r.status !== 0) return null;
-    const [left, right] = r.stdout.trim().split(/\s+/).map(Number);
-    return [left, right];
+    // once a process for each pair: many handoffs of a branch name the same commit
+    const pair = `${a}...${b}`;
+    if (this.countsRead.has(pair)) return this.countsRead.get(pair)!;
+    const r = this.git(['rev-list', '--left-right', '--count', '--end-of-options', pair], { allowFail: true });
+    const counts = r.status === 0 ? (r.stdout.trim().split(/\s+/).map(Number) as [number, number]) : null;
+    this.countsRead.set(pair, counts);
+    return counts;
+  }
+  leftRights(heads: string[], tip: string) {
+    const todo = [...new Set(heads)].filter((h) => /^[0-9a-f]{4,64}$/.test(h) && h !== tip && !this.countsRead.has(`${h}...${tip}`));
+    // one is leftRight's own process
+    if (todo.length < 2) return;
+    const ids = this.objectIds(todo.map((h) => `${h}^{commit}`));
+    todo.forEach((h, i) => ids[i] === null && this.countsRead.set(`${h}...${tip}`, null));
+    const known = todo.flatMap((h, i) => (ids[i] ? [{ h, id: ids[i]! }] : []));
+    // the commits every one of them reaches count on neither side: the walk stops at their best common ancestors
+    const bases = this.git(['merge-base', '--octopus', '--all', tip, ...known.map((k) => k.id)], { allowFail: true }).stdout.split('\n').filter(Boolean);
+    const graph = this.parentsOf([tip, ...known.map((k) => k.id), ...bases.map((b) => `^${b}`)]);
+    if (!graph) return;
+    const now = reachableIn(graph, tip);
+    for (const { h, id } of known) {
+      const then = reachableIn(graph, id);
+      this.countsRead.set(`${h}...${tip}`, [[...then].filter((c) => !now.has(c)).length, [...now].filter((c) => !then.has(c)).length]);
+    }
   }
   parentsOf(tips: string[]) {
     const r = this.git(['rev-list', '--parents', '--stdin'], { allowFail: true, input: tips.join('\n') + '\n' });
@@ -450,11 +508,13 @@ class GitRepo implements Repo {
 
   // ---- remotes
   fetchBounded(remote: string, refspecs: string[], timeoutMs: number): Promise<NetResult> {
-    return gitBounded(['fetch', '--no-tags', '--no-write-fetch-head', '--quiet', remote, ...refspecs], { cwd: this.cwd, timeoutMs });
+    this.kept = null;
+    return gitBounded(['fetch', '--no-tags', '--no-write-fetch-head', '--quiet', remote, ...refspecs], { cwd: this.cwd, timeoutMs, config: readConfig(this) });
   }
   pushBounded(remote: string, p: { oid: string; ref: string; expected: string | null; atomic: boolean }, timeoutMs: number): Promise<NetResult> {
+    this.kept = null;
     const args = [...NO_PUSH_OPTIONS, 'push', '--no-verify', '--quiet', ...(p.atomic ? ['--atomic'] : []), `--force-with-lease=${p.ref}:${p.expected ?? ''}`, remote, `${p.oid}:${p.ref}`];
-    return gitBounded(args, { cwd: this.cwd, timeoutMs });
+    return gitBounded(args, { cwd: this.cwd, timeoutMs, config: readConfig(this) });
   }
   pushLocal(dir: string, commit: string, ref: string, o: { force: boolean }) {
     const args = ['-c', 'core.hooksPath=/dev/null', ...NO_PUSH_OPTIONS, 'push', '--no-verify', '--quiet', ...(o.force ? ['--force'] : []), dir, `${commit}:${ref}`];

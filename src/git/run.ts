@@ -4,7 +4,8 @@ import path from 'node:path';
 import { diskError, gitDiskErrno, HandoffError } from '../errors';
 import { trace, traceNow, tracing } from '../trace';
 import { spawn, spawnSync, type ChildProcess } from '../process';
-import type { Storage } from './storage';
+import type { Config, Storage } from './storage';
+import { configValue } from './config-values';
 
 export interface GitResult {
   status: number;
@@ -155,9 +156,10 @@ interface BoundedResult {
  * ssh in batch mode, a neutral askpass. git runs in its own process group, which is killed whole at the limit (ssh
  * or a remote helper included), and the call resolves then, whatever still holds its pipes.
  */
-export function gitBounded(args: string[], opts: { cwd?: string; timeoutMs: number; env?: NodeJS.ProcessEnv }): Promise<BoundedResult> {
+export function gitBounded(args: string[], opts: { cwd?: string; timeoutMs: number; env?: NodeJS.ProcessEnv; config?: Config }): Promise<BoundedResult> {
   const base = { ...baseEnv(), ...opts.env };
-  const ssh = base.GIT_SSH_COMMAND || gitOut(['config', '--get', 'core.sshCommand'], { cwd: opts.cwd, allowFail: true }) || 'ssh';
+  // core.sshCommand from the configuration the caller read already, else from git
+  const ssh = base.GIT_SSH_COMMAND || (opts.config ? configValue(opts.config, 'core.sshCommand') : gitOut(['config', '--get', 'core.sshCommand'], { cwd: opts.cwd, allowFail: true })) || 'ssh';
   const env = {
     ...base,
     GIT_TERMINAL_PROMPT: '0',

@@ -157,6 +157,8 @@ export interface Storage extends RepoPlace {
   readRef(ref: string): string | null;
   /** Tips with committer time and trailer block, from one for-each-ref; the loss record is told of them. */
   listRefs(patterns: string[]): RefRecord[];
+  /** Lists `patterns` now in one for-each-ref; the reads they cover are answered from it from then on (src/git/refs-once.ts). */
+  keepRefs(patterns: string[]): void;
   /** listRefs without telling the loss record: the caller tells it (tellRefsRead) of what it answers. */
   listRefsUntold(patterns: string[]): RefRecord[];
   /** Tells the loss record of refs a command read; answers the record commit they agree with, or null. */
@@ -180,8 +182,8 @@ export interface Storage extends RepoPlace {
   readObjects(specs: string[], maxBuffer?: number): Array<BatchObject | null>;
   /** readObjects that never reads an object over its limit: those come back as { oversize }. */
   readObjectsBounded(specs: string[], max: number[]): Bounded[];
-  /** A commit and files of its tree, each within its bound (the commit's, then each file's). */
-  readCommitFiles(oid: string, names: string[], max: number[]): Bounded[];
+  /** Each commit and files of its tree, each within its bound (the commit's, then each file's): one read for them all, kept for the process (an object never changes under its id). */
+  readCommitFiles(oids: string[], names: string[], max: number[]): Bounded[][];
   /** Type and size of many objects; null where missing. */
   objectSizes(specs: string[]): Array<{ type: string; size: number } | null>;
   /** The type of many objects; null where missing or not named uniquely; null for all when git could not tell. */
@@ -225,8 +227,10 @@ export interface Storage extends RepoPlace {
   countCommits(tip: string): number;
   /** How many commits `tip` reaches by git (`firstParent`: along first parents); null when it cannot be read. */
   revCount(tip: string, o?: { firstParent?: boolean }): number | null;
-  /** Commits only `a` reaches and only `b` reaches; null when either cannot be read. */
+  /** Commits only `a` reaches and only `b` reaches; null when either cannot be read. Once a process for each pair. */
   leftRight(a: string, b: string): [number, number] | null;
+  /** leftRight of each of `heads` (object names in hex) against `tip`, made ahead in one walk of them all. */
+  leftRights(heads: string[], tip: string): void;
   /** Every commit the tips reach with its parents; null when an object is missing. */
   parentsOf(tips: string[]): Map<string, string[]> | null;
   /** Every commit the tips reach; null when an object is missing. */
@@ -279,6 +283,18 @@ export interface Storage extends RepoPlace {
 }
 
 /** Splits a raw commit object into header fields and message. */
+/** The commits `from` reaches within a graph of commits and their parents (parentsOf), itself included. */
+export function reachableIn(graph: Map<string, string[]>, from: string): Set<string> {
+  const seen = new Set<string>();
+  for (const todo = [from]; todo.length; ) {
+    const c = todo.pop()!;
+    if (seen.has(c) || !graph.has(c)) continue;
+    seen.add(c);
+    todo.push(...graph.get(c)!);
+  }
+  return seen;
+}
+
 export function parseCommit(content: Buffer | string): { tree: string; parents: string[]; committerTime: number; message: string; signed: boolean } {
   const text = content.toString();
   const end = text.indexOf('\n\n');

@@ -9,7 +9,7 @@ import { readMarker } from '../handoff/state/claims-marker';
 import { describeProcess, recordSessionProcess } from '../handoff/state/session-process';
 import { releaseLease, touchLease } from '../handoff/store/leases';
 import { parseTrailerLines } from '../handoff/store/document';
-import { branchPrefix } from '../handoff/store/names';
+import { branchPrefix, LEASE_PREFIX } from '../handoff/store/names';
 import { startClaims } from '../handoff/claims/tell';
 import { guardStateDir, sessionStateFile, takeNotes } from '../handoff/state/notes';
 import { short } from '../handoff/state/session';
@@ -276,7 +276,10 @@ export async function sessionStart(ctx: GuardContext): Promise<Decision> {
   const reader = readerOf({ session, client: ctx.event.client, role: validRole(ctx.env.GIT_HANDOFF_ROLE) });
   // Gemini CLI HTML-escapes a hook's context (`<` arrives as `&lt;`): its wrapper is written without angle brackets
   const wrap = ESCAPES_CONTEXT.has(ctx.event.client) ? 'brackets' : 'tags';
-  const text = renderBoot(bootView(repo, { record: recoverAtSessionStart(repo), session, reader, surface: true }), { untrusted: true, wrap }).replace(/\n+$/, '');
+  const { claimsPatterns, claimsRemote } = await import('../handoff/claims/claims');
+  // the lease and the claims read below come from the view's one listing
+  const alsoRefs = [LEASE_PREFIX, ...claimsPatterns(claimsRemote(repo, await ctx.config(loc)).remote)];
+  const text = renderBoot(bootView(repo, { record: recoverAtSessionStart(repo), session, reader, surface: true, alsoRefs }), { untrusted: true, wrap }).replace(/\n+$/, '');
   // notes left for this session: a takeover is in the view above (boot lists what was taken from it), the rest here
   const told = session ? takeNotes(loc.commonDir, session).filter((n) => n.kind !== 'takeover').map((n) => n.text).join('\n') : '';
   const warning = session ? await heartbeat(ctx, loc, session, true) : null;

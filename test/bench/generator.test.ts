@@ -1,17 +1,11 @@
 // The bench's fast-import generator writes real handoffs: the CLI lists, shows and extends them like its own.
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, json, makeRepo } from '../helpers/repo';
+import { generateHandoffs, json, makeRepo } from '../helpers/repo';
 
 describe('bench repository generator', () => {
   it('generates handoffs the store reads as its own (trailers, tree, encoded branch refs)', async () => {
     const repo = makeRepo({ commit: true });
-    const script = `import(${JSON.stringify(path.join(ROOT, 'bench', 'gen-repo.mjs'))}).then((m) => m.generateHandoffs({ git: (args, o = {}) => {
-      const r = require('node:child_process').spawnSync('git', args, { cwd: process.cwd(), input: o.input, encoding: 'utf8' });
-      if (r.status !== 0) throw new Error(r.stderr); return r; } }, { handoffs: 60, branches: 7 }))`;
-    const gen = spawnSync(process.execPath, ['-e', script], { cwd: repo.dir, env: repo.env, encoding: 'utf8' });
-    expect(gen.status, gen.stderr).toBe(0);
+    generateHandoffs(repo, { handoffs: 60, branches: 7 });
     const rows = json(await repo.cli(['list', '--all', '--json']));
     expect(rows).toHaveLength(60);
     expect(new Set(rows.map((r: any) => r.branch))).toEqual(new Set(Array.from({ length: 7 }, (_, i) => `feature/Team-${i}`)));

@@ -1,12 +1,12 @@
-// One read per fact per process (src/git/config.ts): the configuration and the remote names are read from git once
-// in a process, and again only once a file git reads them from has changed.
+// One read per fact per process (src/git/config.ts, src/git/refs-once.ts): the configuration and the remote names are
+// read once in a process, and again only once a file git reads them from has changed; a session start lists its refs once.
 import { readFileSync, rmSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readConfig, remoteNames } from '../../src/git/config';
 import { openRepo } from '../../src/git/repo';
 import { guard, payload } from '../guard/helpers';
-import { makeRepo } from '../helpers/repo';
+import { generateHandoffs, makeRepo } from '../helpers/repo';
 
 describe('the configuration and the remotes, once a process', () => {
   it('a change of a file git reads them from is seen at the next read', () => {
@@ -20,7 +20,61 @@ describe('the configuration and the remotes, once a process', () => {
     expect(remoteNames(repo)).toEqual(['origin']);
     t.git(['remote', 'rename', 'origin', 'upstream']);
     expect(remoteNames(repo)).toEqual(['upstream']);
+    // as git lists them: a name's case kept, a dotted name whole, a section with no url too, in git's order
+    t.git(['remote', 'add', 'Zeta', t.dir]);
+    t.git(['remote', 'add', 'team.mirror', t.dir]);
+    t.git(['config', 'remote.nourl.fetch', '+refs/heads/*:refs/remotes/nourl/*']);
+    expect(remoteNames(repo)).toEqual(t.git(['remote']).stdout.trim().split('\n'));
   });
+
+  /** Each git process a Claude Code session start runs (as its arguments), less the loss record's check. */
+  async function sessionStartGits(t: ReturnType<typeof makeRepo>): Promise<string[]> {
+    const trace = path.join(t.home, 'trace.jsonl');
+    rmSync(trace, { force: true });
+    const r = await guard(t, payload(t, 'claude-code/session-start.json'), { GIT_HANDOFF_TRACE: trace });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const args = readFileSync(trace, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((l) => l.phase === 'git').map((l) => String(l.detail));
+    // the loss record's full check at session start (recoverAtSessionStart: checkRecord with force,
+    // src/handoff/record/record-reads.ts), from its listing of names up to the view's listing, is counted apart until
+    // it is incremental
+    const record = args.findIndex((a) => a.includes('refs/handoff-record'));
+    const view = args.findIndex((a) => a.includes('%(trailers)'));
+    expect(record, args.join('\n')).toBeGreaterThanOrEqual(0);
+    expect(view, args.join('\n')).toBeGreaterThan(record);
+    return args.filter((_, i) => i < record || i >= view);
+  }
+
+  it('a first session start with three handoffs runs five git processes: git itself, the one listing, git status, the takeovers\' log and the lease', async () => {
+    const t = makeRepo({ commit: true });
+    for (const topic of ['alpha-one', 'beta-two', 'gamma-three']) expect((await t.cli(['write', topic, '--session', 'someone-else', '-m', `Goal: ${topic}`])).exitCode).toBe(0);
+    const args = await sessionStartGits(t);
+    expect(args.length, args.join('\n')).toBeLessThanOrEqual(5);
+    expect(args.filter((a) => a.startsWith('for-each-ref')).length, args.join('\n')).toBe(1);
+  });
+
+  it('a session start on a branch with 102 handoffs, 100 of them packed, naming three older commits of the branch, runs no git process per handoff', async () => {
+    const t = makeRepo({ commit: true });
+    // 100 handoffs of feature/Team-0 written at this commit, in one pack (bench/gen-repo.mjs)
+    generateHandoffs(t, { handoffs: 100, branches: 1 });
+    t.git(['checkout', '-q', '-b', 'feature/Team-0']);
+    // and two more, each written at a later commit of the branch: three commits named, all behind its tip
+    for (const n of ['two', 'three']) {
+      t.commit(n, { [`${n}.txt`]: `${n}\n` });
+      expect((await t.cli(['write', `later-${n}`, '--session', 'someone-else', '-m', `Goal: ${n}`])).exitCode).toBe(0);
+    }
+    t.commit('four', { 'four.txt': '4\n' });
+    for (const args of [await sessionStartGits(t), await sessionStartGits(t)]) {
+      // one listing, one read of every body, one walk of the versions and one of the branch: a process per handoff
+      // would make over a hundred
+      expect(args.filter((a) => a.startsWith('for-each-ref')).length, args.join('\n')).toBe(1);
+      expect(args.filter((a) => a === 'cat-file --batch').length, args.join('\n')).toBeLessThanOrEqual(1);
+      expect(args.length, args.join('\n')).toBeLessThanOrEqual(11);
+    }
+    const out = await guard(t, payload(t, 'claude-code/session-start.json'));
+    const context = out.answer.hookSpecificOutput.additionalContext;
+    expect(context).toContain('102 handoffs on branch feature/Team-0');
+    for (const n of [1, 2, 3]) expect(context).toContain(`branch ${n} commit${n > 1 ? 's' : ''} ahead of what it describes`);
+  }, 60_000);
 
   it('a session start with three handoffs reads the configuration (its handoff, identity and core keys), the remotes and the branch tip once, and no handoff refs one by one', async () => {
     const t = makeRepo({ commit: true });

@@ -32,15 +32,19 @@ describe('loose objects read in-process', () => {
       const specs = [oid, `${oid}:handoff.md`, `${oid}:state.json`, `${oid}:absent.md`];
       const max = [1000, 1000, 1000, 1000];
       const viaGit = readObjectsBounded(r, specs, max);
-      expect(readCommitFiles(r, oid, ['handoff.md', 'state.json', 'absent.md'], max)).toEqual(viaGit);
+      expect(readCommitFiles(r, [oid], ['handoff.md', 'state.json', 'absent.md'], max)).toEqual([viaGit]);
       expect([loose.commit, ...loose.files].map((o) => o?.oid ?? null)).toEqual(viaGit.map((o) => (o && 'oid' in o ? o.oid : null)));
       // a file over its bound is not inflated past it: git answers (with the size it refuses)
       expect(looseCommitFiles(r, oid, ['big.txt'], [1000, 4999])).toBeNull();
-      expect(readCommitFiles(r, oid, ['big.txt'], [1000, 4999])).toEqual([viaGit[0], { oversize: 5000 }]);
+      expect(readCommitFiles(r, [oid], ['big.txt'], [1000, 4999])).toEqual([[viaGit[0], { oversize: 5000 }]]);
       expect(looseCommitFiles(r, oid, ['big.txt'], [1000, 5000])!.files[0]!.content.length).toBe(5000);
+      // several commits at once, one loose and one packed, each as cat-file reads it alone
+      const second = repo.commit('two', { 'handoff.md': 'second\n' });
       repo.git(['gc', '-q']);
+      const third = repo.commit('three', { 'handoff.md': 'third\n' });
       expect(looseCommitFiles(r, oid, ['handoff.md'])).toBeNull();
-      expect(readCommitFiles(r, oid, ['handoff.md', 'state.json', 'absent.md'], max)).toEqual(viaGit);
+      const each = [oid, second, third].map((c) => readObjectsBounded(r, [c, `${c}:handoff.md`, `${c}:state.json`, `${c}:absent.md`], max));
+      expect(readCommitFiles(r, [oid, second, third], ['handoff.md', 'state.json', 'absent.md'], max.slice(0, 4))).toEqual(each);
     });
   }
 });

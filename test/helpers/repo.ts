@@ -146,3 +146,12 @@ export function killedGroup(command: string, args: string[], o: { cwd: string; e
     });
   });
 }
+
+/** Handoffs made outside git-handoff in one fast-import (bench/gen-repo.mjs): `handoffs` over `branches` branches feature/Team-<n>. */
+export function generateHandoffs(repo: TestRepo, o: { handoffs: number; branches: number }): void {
+  const script = `import(${JSON.stringify(path.join(ROOT, 'bench', 'gen-repo.mjs'))}).then((m) => m.generateHandoffs({ git: (args, o = {}) => {
+    const r = require('node:child_process').spawnSync('git', args, { cwd: process.cwd(), input: o.input, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(r.stderr); return r; } }, ${JSON.stringify(o)}))`;
+  const gen = spawnSync(process.execPath, ['-e', script], { cwd: repo.dir, env: repo.env, encoding: 'utf8' });
+  if (gen.status !== 0) throw new Error(`generating handoffs failed: ${gen.stderr}`);
+}

@@ -375,13 +375,16 @@ export function renewMutation(branch: string, session: string): Mutation<string[
  */
 export const behindRemote = (repo: Storage, local: string, theirs: string | null | undefined): boolean => !!theirs && theirs !== local && repo.isAncestor(local, theirs);
 
+/** Every branch's claims tables: this clone's and, with a remote, the copies of that remote's. */
+export const claimsPatterns = (remote: string | null): string[] => [CLAIMS_PREFIX, ...(remote ? [trackingClaimsPrefix(remote)] : [])];
+
 /** Every live claim of the branches whose tables this clone has (here and the remote's tracking copies). */
 export function listClaims(repo: Storage, o: { branch?: string | null; nowMs?: number; remote?: string | null; config?: Config; refs?: RefRecord[] } = {}): { claims: ClaimView[]; conflicts: Array<ClaimConflict & { branch: string }>; outside: string[] } {
   const nowMs = o.nowMs ?? Date.now();
   // a command's read (config given) also says what changed outside git-handoff, and judges expiry as this clone does
   if (o.config) judgeExpiry(repo, o.config);
   const outside = o.config ? claimsMovedOutside(repo) : [];
-  const patterns = o.branch ? [claimsRef(o.branch), ...(o.remote ? [trackingClaimsRef(o.remote, o.branch)] : [])] : [CLAIMS_PREFIX, ...(o.remote ? [trackingClaimsPrefix(o.remote)] : [])];
+  const patterns = o.branch ? [claimsRef(o.branch), ...(o.remote ? [trackingClaimsRef(o.remote, o.branch)] : [])] : claimsPatterns(o.remote ?? null);
   const byId = new Map<string, ClaimView>();
   const conflicts = new Map<string, ClaimConflict & { branch: string }>();
   // `refs`: the caller's read of these patterns, nothing moved since

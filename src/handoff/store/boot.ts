@@ -2,12 +2,13 @@
 // rendered short enough to go into an agent's context at every session start.
 import type { RefRecord, Storage } from '../../git/storage';
 import { addressedTo, isRead, readerOf, type Reader } from './address';
-import { oneLine, summaryLine } from './document';
+import { oneLine, parseTrailerBlock, summaryLine } from './document';
 import { appendReceipts, readReceipts, type Receipt } from './receipts';
-import { HANDOFF_PREFIX, parseRef, REMOTES_ROOT } from './names';
+import { HANDOFF_PREFIX, NOTES_REF, parseRef, REMOTES_ROOT } from './names';
 import { remoteOnlyHandoffs } from './remote-only';
 import { short } from '../state/session';
-import { listHandoffs, readListing, viewOf, type HandoffRow, type HandoffView } from './store';
+import { listHandoffs, listingPatterns, readListing, readViewFiles, viewOf, type HandoffRow, type HandoffView } from './store';
+import { versionCounts } from './versions';
 import { renamedFrom, renamedHint, type Renamed } from './renamed';
 import { relativeTime } from './time';
 import { extractSections, TEMPLATE_SECTIONS } from './template';
@@ -63,12 +64,16 @@ export interface BootOptions {
   surface?: boolean;
   /** the loss record's session start, made first: a handoff lost outside git-handoff is back before the view is read */
   record?: SessionStartRecord | null;
+  /** refs the caller reads after the view, listed with the view's own in its one for-each-ref (src/git/refs-once.ts) */
+  alsoRefs?: string[];
 }
 
 /** This branch's handoffs (every branch's with `all`, or on a detached HEAD): own first, then this branch, then newest. */
 export function bootView(repo: Storage, o: BootOptions = {}): BootView {
   const branch = o.branch ?? repo.branch;
   const all = !!o.all || !branch;
+  // one branch: its handoffs, their copies, its tip and the receipts' notes in one for-each-ref, which answers their reads
+  if (!all) repo.keepRefs([...listingPatterns({ branch }), `refs/heads/${branch}`, NOTES_REF, ...(o.alsoRefs ?? [])]);
   const read = readListing(repo, all ? { all: true } : { branch });
   const local = listHandoffs(repo, all ? { all: true } : { branch }, read);
   // what a remote has that this clone has not taken in yet (left by a fetch of the tracking refs)
@@ -78,10 +83,17 @@ export function bootView(repo: Storage, o: BootOptions = {}): BootView {
   const reader = o.reader !== undefined ? o.reader : readerOf({ session: o.session });
   const rank = (r: (typeof rows)[number]) => (addressedTo(r.to, reader) ? 0 : 4) + (o.session && r.session === o.session ? 0 : 2) + (r.branch === branch ? 0 : 1);
   rows.sort((a, b) => rank(a) - rank(b) || b.updatedAt.localeCompare(a.updatedAt) || a.ref.localeCompare(b.ref));
-  const receipts = rows.length ? readReceipts(repo, rows.map((r) => r.oid)) : new Map<string, Receipt[]>();
+  const oids = rows.map((r) => r.oid);
+  const receipts = rows.length ? readReceipts(repo, oids) : new Map<string, Receipt[]>();
   // one read per fact: each branch's tip once, and (one branch) each handoff's refs from the listing read above
   const tips = new Map<string, string | null>();
   const tipOf = (b: string) => (tips.has(b) ? tips.get(b)! : tips.set(b, repo.readRef(`refs/heads/${b}`)).get(b)!);
+  // every version's files in one read, every version count and the branch against every commit the handoffs name
+  // each from one walk: none per handoff below
+  readViewFiles(repo, oids);
+  versionCounts(repo, oids);
+  const tip = all ? null : tipOf(branch);
+  if (tip) repo.leftRights(read.map((r) => parseTrailerBlock(r.block).head ?? ''), tip);
   const refsOf = (ref: string) => (all ? undefined : read.filter((x) => x.ref === ref || (x.ref.startsWith(REMOTES_ROOT) && x.ref.endsWith(`/handoffs/${ref.slice(HANDOFF_PREFIX.length)}`))));
   const viewOrFlag = (r: HandoffRow) => viewOrFlagOf(repo, r, refsOf(r.ref), tipOf(r.branch));
   const handoffs = rows.map((r): BootHandoff => {

@@ -1,9 +1,9 @@
 // Worktree leases (SPEC 2): refs/handoff-leases/<encoded worktree> → a commit naming the session; its
 // committer time is the heartbeat. Local only, moved by compare-and-swap like every other ref.
-import type { Config, RefRecord, Storage } from '../../git/storage';
+import { ListedRef, parseCommit, type Config, type RefRecord, type Storage } from '../../git/storage';
 import { setting } from '../../config-keys';
 import { trailerReader } from '../../git/trailers';
-import { TRAILER } from './document';
+import { COMMIT_MAX, TRAILER } from './document';
 import { LEASE_PREFIX, decodeBranch, leaseRef } from './names';
 import { commitRecord, moveRef } from './tx';
 import { LOST, LOST_RACE, untilWon, type BackoffPolicy } from '../../retry';
@@ -115,8 +115,15 @@ export function touchLease(repo: Storage, session: string, worktree: string, o: 
     if (o.lineageFrom) lines.push(`Handoff-Lineage-From: ${o.lineageFrom}`);
     const oid = commitRecord(repo, emptyTree, [], `lease: ${session}\n\n${lines.join('\n')}\n`, config);
     const r = moveRef(repo, leaseRef(worktree), oid, cur?.oid ?? null, 'handoff lease');
-    return r.ok ? { status: cur?.session === session ? 'refreshed' : 'acquired', lease: readLease(repo, worktree) } : LOST;
+    return r.ok ? { status: cur?.session === session ? 'refreshed' : 'acquired', lease: writtenLease(repo, leaseRef(worktree), oid, lines) } : LOST;
   }, { policy: LEASE_RACE, otherwise: () => ({ status: 'lost', lease: readLease(repo, worktree) }) });
+}
+
+/** The lease just written, from its own trailer lines and its commit's time (read in this process while loose): no listing of every lease again. */
+function writtenLease(repo: Storage, ref: string, oid: string, lines: string[]): Lease | null {
+  const [[commit]] = repo.readCommitFiles([oid], [], [COMMIT_MAX]);
+  const time = commit && !('oversize' in commit) ? parseCommit(commit.content).committerTime : 0;
+  return listLeases(repo, [new ListedRef(ref, oid, time, `${lines.join('\n')}\n`)])[0] ?? null;
 }
 
 /** Deletes this worktree's lease if `session` holds it (compare-and-swap on its current value). */

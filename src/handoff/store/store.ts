@@ -293,14 +293,19 @@ export interface ListOptions {
   mine?: string;
 }
 
-/** What listHandoffs reads: the handoffs of the scope and (unless archived) their tracking copies, in one for-each-ref. */
-export function readListing(repo: Storage, o: ListOptions = {}): RefRecord[] {
+/** The patterns of listHandoffs's one for-each-ref: the handoffs of the scope and (unless archived) their tracking copies. */
+export function listingPatterns(o: ListOptions): string[] {
   const base = o.archived ? ARCHIVE_PREFIX : HANDOFF_PREFIX;
   const scope = o.all ? base : base + branchPrefix(o.branch!).slice(HANDOFF_PREFIX.length);
   // (for-each-ref globs do not cross '/': every branch needs the two-level pattern)
-  if (o.archived) return repo.listRefs([scope]);
+  if (o.archived) return [scope];
+  return [scope, o.all ? TRACKING_PATTERN : trackingPatternOf(scope + '*')];
+}
+
+/** What listHandoffs reads, in one for-each-ref. */
+export function readListing(repo: Storage, o: ListOptions = {}): RefRecord[] {
   // the whole store: from the listing kept since the last one, where each oid still matches (listing-kept.ts)
-  return o.all ? listRefsKept(repo, [scope, TRACKING_PATTERN]) : repo.listRefs([scope, trackingPatternOf(scope + '*')]);
+  return o.all && !o.archived ? listRefsKept(repo, listingPatterns(o)) : repo.listRefs(listingPatterns(o));
 }
 
 /**
@@ -406,14 +411,16 @@ export function notFound(ref: string, branch: string, topic: string): HandoffErr
   );
 }
 
+/** What a view reads of each version (viewOf), bounded: one huge body (it packs small) must not break a view of the whole branch. */
+export const readViewFiles = (repo: Storage, oids: string[]) => repo.readCommitFiles(oids, ['handoff.md', 'state.json'], [COMMIT_MAX, BODY_MAX, STATE_MAX]);
+
 /**
  * The full view of one version: commit, body and state read in this process while loose (as a write leaves them), else
  * by one cat-file --batch; the version count likewise. `refs`: the for-each-ref records
  * of `ref` and its tracking copies when the caller already read them (else one for-each-ref here).
  */
 export function viewOf(repo: Storage, ref: string, oid: string, branch: string, topic: string, refs?: RefRecord[], branchTip?: string | null): HandoffView {
-  // bounded: one huge body (it packs small) must not break a view of the whole branch; it is flagged instead
-  const [commit, bodyObj, stateObj] = repo.readCommitFiles(oid, ['handoff.md', 'state.json'], [COMMIT_MAX, BODY_MAX, STATE_MAX]);
+  const [[commit, bodyObj, stateObj]] = readViewFiles(repo, [oid]);
   if (!commit || 'oversize' in commit) throw new HandoffError('integrity', 'missing-object', `${ref} points to ${oid}, which cannot be read`);
   const body = bodyObj && 'oversize' in bodyObj ? null : bodyObj;
   const state = stateObj && 'oversize' in stateObj ? null : stateObj;

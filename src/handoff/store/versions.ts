@@ -1,59 +1,80 @@
 // How many versions a handoff has (`show`'s "N versions", `git rev-list --count <tip>`), without walking its whole
 // history each time (issue 39): a version that has exactly one parent has one version more than its parent, and
 // counts already made are kept in <common>/handoff/versions.json (commit → count; an object never changes under its
-// id). So `show` after a write walks one commit, and `show` again none. A merge (resolve), a commit not loose here, a
-// shallow clone or an object directory of the environment's choosing: counted in full, as before (countCommits).
+// id). So `show` after a write walks one commit, and `show` again none. A merge (resolve) or a commit not loose here:
+// the histories of all such tips a view reads in one walk (rev-list --parents); a shallow clone or an object directory
+// of the environment's choosing: counted in full (countCommits).
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { readLoose } from '../../git/loose-read';
-import type { Storage } from '../../git/storage';
+import { reachableIn, type Storage } from '../../git/storage';
 import { handoffDir } from '../state/paths';
 import { writeState } from '../state/state-file';
 
-/** Counts kept: a few per live handoff a session reads is plenty; the oldest go first. */
-const KEPT = 64;
+/** Counts kept: every handoff of a large branch, which a session start reads whole; the oldest go first. */
+const KEPT = 1024;
 /** At most this many single-parent steps down to a counted commit; past it, the full count. */
 const STEPS = 64;
 
 const cacheFile = (repo: Pick<Storage, 'commonDir'>) => path.join(handoffDir(repo.commonDir), 'versions.json');
 
+// the kept counts, read once a process: a count never changes under its commit's id
+const countsRead = new WeakMap<Storage, Map<string, number>>();
+
 function readCounts(repo: Storage): Map<string, number> {
+  let counts = countsRead.get(repo);
+  if (counts) return counts;
   try {
     const j = JSON.parse(readFileSync(cacheFile(repo), 'utf8'));
-    return new Map(Array.isArray(j) ? j.filter((e): e is [string, number] => Array.isArray(e) && typeof e[0] === 'string' && Number.isSafeInteger(e[1]) && e[1] > 0) : []);
+    counts = new Map(Array.isArray(j) ? j.filter((e): e is [string, number] => Array.isArray(e) && typeof e[0] === 'string' && Number.isSafeInteger(e[1]) && e[1] > 0) : []);
   } catch {
-    return new Map();
+    counts = new Map();
   }
+  countsRead.set(repo, counts);
+  return counts;
 }
 
-/** The one parent of a loose commit, or null (none, several, not loose here). */
-function onlyParent(repo: Storage, oid: string): string | null {
+/** The parents of a loose commit, or null (not loose here). */
+function looseParents(repo: Storage, oid: string): string[] | null {
   const c = readLoose(repo, oid);
   if (!c || c.type !== 'commit') return null;
   const end = c.content.indexOf('\n\n');
-  const parents = [...c.content.toString('latin1', 0, end < 0 ? c.content.length : end).matchAll(/^parent ([0-9a-f]+)$/gm)];
-  return parents.length === 1 ? parents[0][1] : null;
+  return [...c.content.toString('latin1', 0, end < 0 ? c.content.length : end).matchAll(/^parent ([0-9a-f]+)$/gm)].map((m) => m[1]);
 }
 
-/** `git rev-list --count <oid>` for a handoff's history, from the counts kept where it can. */
-export function versionCount(repo: Storage, oid: string): number {
-  if (process.env.GIT_OBJECT_DIRECTORY !== undefined || existsSync(path.join(repo.commonDir, 'shallow'))) return repo.countCommits(oid);
-  const counts = readCounts(repo);
-  const known = counts.get(oid);
-  if (known !== undefined) return known;
-  let at: string | null = oid;
-  let steps = 0;
-  while (at && !counts.has(at) && steps < STEPS) {
-    at = onlyParent(repo, at);
-    steps++;
+/** A count from the kept ones, down single-parent loose commits to a counted one or a first version; null: not known so. */
+function countedDown(repo: Storage, counts: Map<string, number>, oid: string): number | null {
+  let at = oid;
+  for (let steps = 0; steps < STEPS; steps++) {
+    const known = counts.get(at);
+    if (known !== undefined) return known + steps;
+    const parents = looseParents(repo, at);
+    if (!parents || parents.length > 1) return null;
+    if (!parents.length) return steps + 1;
+    at = parents[0];
   }
-  const n = at && counts.has(at) ? counts.get(at)! + steps : repo.countCommits(oid);
-  counts.delete(oid);
-  counts.set(oid, n);
+  return null;
+}
+
+/** `git rev-list --count <oid>` for each handoff history, from the counts kept where it can, the rest from one walk of them all. */
+export function versionCounts(repo: Storage, oids: string[]): number[] {
+  if (process.env.GIT_OBJECT_DIRECTORY !== undefined || existsSync(path.join(repo.commonDir, 'shallow'))) return oids.map((oid) => repo.countCommits(oid));
+  const counts = readCounts(repo);
+  const found = new Map(oids.map((oid) => [oid, countedDown(repo, counts, oid)]));
+  const rest = [...found].filter(([, n]) => n === null).map(([oid]) => oid);
+  const graph = rest.length ? repo.parentsOf(rest) : null;
+  for (const oid of rest) found.set(oid, graph ? reachableIn(graph, oid).size : repo.countCommits(oid));
+  if (oids.every((oid) => counts.get(oid) === found.get(oid))) return oids.map((oid) => found.get(oid)!);
+  for (const [oid, n] of found) {
+    counts.delete(oid);
+    counts.set(oid, n!);
+  }
   try {
     writeState(cacheFile(repo), JSON.stringify([...counts].slice(-KEPT)), repo.commonDir);
   } catch {
     // a cache: counted again next time
   }
-  return n;
+  return oids.map((oid) => found.get(oid)!);
 }
+
+export const versionCount = (repo: Storage, oid: string): number => versionCounts(repo, [oid])[0];
