@@ -3,8 +3,8 @@
 import path from 'node:path';
 import { own } from '../../clients/event';
 import { neutral } from '../../terminal-text';
-import { programName, type SimpleCommand } from '../shell/command';
-import type { GitInvocation } from '../shell/git';
+import { lineText, programName, type SimpleCommand } from '../shell/command';
+import { gitInvocation, type GitInvocation } from '../shell/git';
 import type { WriteTarget } from '../shell/writes';
 import { asWritten, type ReadLine } from './as-written';
 import { configCommandProblem, oneOffConfigProblem, remoteChangeProblem } from './git-config';
@@ -157,6 +157,17 @@ const SAFE_WAYS =
   '  git handoff archive <topic>      instead of deleting (nothing is lost; restore brings it back)\n' +
   '  git handoff release              instead of deleting a worktree lease\n' +
   '  git handoff sync | push | fetch  instead of pushing or fetching refs/handoffs by hand';
+
+/**
+ * The refusal of a line that is one plain git command moving a protected ref (`git update-ref -d refs/handoffs/…`),
+ * read from the line alone (no redirection, no xargs, nothing before or after it); null for any other line.
+ */
+export function plainRefMoveProblem(cmds: SimpleCommand[], line: string, cwd: string): string | null {
+  const [cmd, ...rest] = cmds;
+  if (!cmd || rest.length || cmd.redirects.length || cmd.xargs) return null;
+  const inv = gitInvocation(cmd);
+  return inv ? refCommandProblem(inv, cmd, lineText(cmds), line, { line, cwd, cmds }) : null;
+}
 
 /** Why a git command writes handoff refs behind git-handoff's back, or null (`read`: the line `written` as read, if it was). */
 export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole: string, written: string = whole, read?: ReadLine): string | null {
