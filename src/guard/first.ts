@@ -17,11 +17,10 @@ import { detectClient, namedClient } from '../clients/index';
 import { MAX_FIRST_LOOK, surelyHarmless } from './allow';
 import { setting } from '../config-keys';
 import { trustedRepository } from '../git/trust';
-import { stripTerminalControls } from '../terminal-text';
 import { configKey, locate, readConfigCache, walkUp, type Location } from './locate';
 import { noteDenied } from './refused-record';
 import { deferToPlugin } from './plugin-active';
-import { plainRefMoveProblem } from './rules/refs';
+import { plainRefMove } from './rules/refs';
 import type { SimpleCommand } from './shell/command';
 import { parseShell } from './shell/parse';
 import type { Seen } from './context';
@@ -96,10 +95,9 @@ export function firstLook(text: string, argv: string[] = process.argv, env: Node
     const intents = bookkeeping(seen, session, files);
     return intents ? { answer: adapter.render(event, {}), use: 'guard', tag, after: () => intents.forEach(([l, rel, created]) => recordIntents(l.commonDir, session!, l.worktree, [rel], created ? [rel] : [])) } : full;
   }
-  const problem = action.type === 'shell' && seen.cmds && session ? plainRefMoveProblem(seen.cmds, action.command, cwd) : null;
-  if (problem === null || !alone(seen, session!, argv, env)) return full;
-  const refused = stripTerminalControls(problem);
-  return { answer: adapter.render(event, { deny: refused }), use: 'guard', tag: 'refused', after: () => noteDenied(seen.loc?.commonDir, event, refused) };
+  const refused = action.type === 'shell' && seen.cmds && session ? plainRefMove(seen.cmds, action.command, cwd) : null;
+  if (refused === null || !alone(seen, session!, argv, env)) return full;
+  return { answer: adapter.render(event, refused), use: 'guard', tag: 'refused', after: () => noteDenied(seen.loc?.commonDir, event, refused.deny!) };
 }
 
 /**

@@ -1,8 +1,8 @@
 // Handoff refs move only through `git handoff` (and its hooks): raw update-ref, force pushes, overwriting
 // fetch refspecs and file writes into the ref store are refused with the command that does it safely.
 import path from 'node:path';
-import { own } from '../../clients/event';
-import { neutral } from '../../terminal-text';
+import { own, type Decision } from '../../clients/event';
+import { neutral, stripTerminalControls } from '../../terminal-text';
 import { lineText, programName, type SimpleCommand } from '../shell/command';
 import { gitInvocation, type GitInvocation } from '../shell/git';
 import type { WriteTarget } from '../shell/writes';
@@ -162,11 +162,12 @@ const SAFE_WAYS =
  * The refusal of a line that is one plain git command moving a protected ref (`git update-ref -d refs/handoffs/…`),
  * read from the line alone (no redirection, no xargs, nothing before or after it); null for any other line.
  */
-export function plainRefMoveProblem(cmds: SimpleCommand[], line: string, cwd: string): string | null {
+export function plainRefMove(cmds: SimpleCommand[], line: string, cwd: string): Decision | null {
   const [cmd, ...rest] = cmds;
   if (!cmd || rest.length || cmd.redirects.length || cmd.xargs) return null;
   const inv = gitInvocation(cmd);
-  return inv ? refCommandProblem(inv, cmd, lineText(cmds), line, { line, cwd, cmds }) : null;
+  const problem = inv ? refCommandProblem(inv, cmd, lineText(cmds), line, { line, cwd, cmds }) : null;
+  return problem === null ? null : { deny: stripTerminalControls(problem) };
 }
 
 /** Why a git command writes handoff refs behind git-handoff's back, or null (`read`: the line `written` as read, if it was). */
