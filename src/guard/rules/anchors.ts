@@ -10,6 +10,7 @@ import path from 'node:path';
 import { neutral } from '../../terminal-text';
 import { programName, SHELLS, type SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
+import { operands } from '../shell/options';
 import { namedSession } from './inject';
 import { mayCoverHandoffRef, runsUnreadCode } from './refs';
 
@@ -180,9 +181,6 @@ export function personOnlyProblem(run: { kind: 'cli' | 'guard'; args: string[] }
   return null;
 }
 
-/** The words of a command that are not options nor their values. */
-const operandsOf = (args: string[]) => args.filter((a, i) => !a.startsWith('-') && !FETCH_VALUED.has(args[i - 1] ?? ''));
-
 /**
  * The repository a command takes handoffs from, as named: `git handoff fetch|sync <R>`, `git fetch|pull <R> <refspecs>`
  * whose refspecs may take handoff refs; null when it names none (git-handoff's handoff remote, a branch fetch).
@@ -190,12 +188,12 @@ const operandsOf = (args: string[]) => args.filter((a, i) => !a.startsWith('-') 
 export function handoffSource(run: { kind: 'cli' | 'guard'; args: string[] } | null, inv: GitInvocation): string | null {
   if (run?.kind === 'cli') {
     const { sub, rest } = commandOf(run.args);
-    return sub === 'fetch' || sub === 'sync' ? (operandsOf(rest)[0] ?? null) : null;
+    return sub === 'fetch' || sub === 'sync' ? (operands(rest, FETCH_VALUED)[0] ?? null) : null;
   }
   if (inv.sub !== 'fetch' && inv.sub !== 'pull') return null;
   // --all and --multiple name remotes only
   if (inv.args.some((a) => a === '--all' || a === '--multiple')) return null;
-  const [repository, ...refspecs] = operandsOf(inv.args);
+  const [repository, ...refspecs] = operands(inv.args, FETCH_VALUED);
   // a source git completes (`handoffs/main/t` is refs/handoffs/main/t on the remote) counts as that ref
   const takes = (src: string) => mayCoverHandoffRef(src) || (!src.startsWith('refs/') && mayCoverHandoffRef(`refs/${src}`));
   return repository !== undefined && refspecs.some((r) => takes(r.replace(/^\+/, '').split(':')[0])) ? repository : null;
