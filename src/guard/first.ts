@@ -46,6 +46,17 @@ export function payloadProblems(p: Record<string, unknown>): string[] {
   return out;
 }
 
+/** The payload as an object, or why it is none (not JSON, not an object). */
+export function parsePayload(text: string): Record<string, unknown> | string {
+  let p: unknown;
+  try {
+    p = JSON.parse(text);
+  } catch (e) {
+    return `not JSON (${(e as Error).message})`;
+  }
+  return p && typeof p === 'object' && !Array.isArray(p) ? (p as Record<string, unknown>) : `payload is ${Array.isArray(p) ? 'an array' : typeof p}, not an object`;
+}
+
 /**
  * What the first look decided: `answer` is what the client is told (null for nothing), absent when the full guard
  * must look, with `seen` for it. `use` names the full guard's code cache for the kind of call (src/load.ts); `tag`
@@ -68,16 +79,9 @@ const BAD: Look = { use: 'guard-bad', tag: 'bad' };
  * git command moving a protected ref). Anything else is the full guard's.
  */
 export function firstLook(text: string, argv: string[] = process.argv, env: NodeJS.ProcessEnv = process.env): Look {
-  let p: unknown;
-  try {
-    p = JSON.parse(text);
-  } catch {
-    return BAD;
-  }
-  if (!p || typeof p !== 'object' || Array.isArray(p)) return BAD;
-  const payload = p as Record<string, unknown>;
+  const payload = parsePayload(text);
   // the full guard logs what is wrong with it
-  if (payloadProblems(payload).length) return BAD;
+  if (typeof payload === 'string' || payloadProblems(payload).length) return BAD;
   const adapter = detectClient(payload, namedClient(argv));
   const event = adapter.parse(payload);
   // Copilot CLI runs the Claude Code wiring too: with git-handoff's native Copilot hooks there, those answer it
