@@ -20,8 +20,6 @@ import { stripTerminalControls } from '../terminal-text';
 import { noteDenied } from './refused-record';
 import { AGAIN, NOT_READY, retryingAsync } from '../retry';
 
-export { payloadProblems };
-
 /** The guard's budget: past it, a call naming protected things is denied and any other allowed. */
 export const WATCHDOG_MS = Number(process.env.GIT_HANDOFF_GUARD_BUDGET_MS) > 0 ? Number(process.env.GIT_HANDOFF_GUARD_BUDGET_MS) : 15_000;
 

@@ -11,7 +11,7 @@ import { releaseLease, touchLease } from '../handoff/store/leases';
 import { parseTrailerLines } from '../handoff/store/document';
 import { branchPrefix } from '../handoff/store/names';
 import { startClaims } from '../handoff/claims/tell';
-import { guardStateDir, sessionStateFile, takeNotes } from '../handoff/state/notes';
+import { sessionStateFile, takeNotes } from '../handoff/state/notes';
 import { short } from '../handoff/state/session';
 import { isDiskError, optionalWrite, writeState as writeStateFile } from '../handoff/state/state-file';
 import type { GuardContext } from './context';
@@ -43,8 +43,6 @@ interface SessionState {
   peers?: Record<string, string>;
 }
 
-/** A repository's per-session guard state (`<session>.json`, `.note`, `.peer`, `.beat`, `.told`); the sh front reads it too. */
-export { guardStateDir };
 const stateFile = (loc: Location, session: string, ext = 'json') => sessionStateFile(loc.commonDir, session, ext);
 
 function readState(loc: Location, session: string): SessionState {
@@ -163,7 +161,7 @@ async function withoutEnded(ctx: GuardContext, loc: Location, session: string, n
  * same field, sent as a developer message ahead of the tool's output): their records say (contextBeforeTool). Gemini
  * CLI and droid read it only after a tool.
  */
-export const SHOWS_CONTEXT_BEFORE_TOOL: ReadonlySet<string> = new Set(ALL_RECORDS.filter((r) => r.contextBeforeTool).map((r) => r.name));
+const SHOWS_CONTEXT_BEFORE_TOOL: ReadonlySet<string> = new Set(ALL_RECORDS.filter((r) => r.contextBeforeTool).map((r) => r.name));
 /** Clients whose model reads a shell call's before-tool context in the command's output (their records say: contextInShellOutput). */
 const CONTEXT_IN_SHELL_OUTPUT: ReadonlySet<string> = new Set(ALL_RECORDS.filter((r) => r.contextInShellOutput).map((r) => r.name));
 

@@ -9,7 +9,7 @@ import { ownBins } from './installed';
  * What the sh front (bin/git-handoff-guard) and the hook stub (git-hooks/stub.sh) run by name, beside git-handoff's
  * own commands: test/guard/path-programs.test.ts reads both files and the launcher's `#!` line for them.
  */
-export const RUN_BY_NAME = ['node', 'git', 'cat', 'cmp', 'date', 'readlink', 'stat'];
+const RUN_BY_NAME = ['node', 'git', 'cat', 'cmp', 'date', 'readlink', 'stat'];
 
 /** Every program the wiring, the front and the hooks find by PATH. */
 export const pathProgramNames = (): string[] => [...ownBins(), ...RUN_BY_NAME];
