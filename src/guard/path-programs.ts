@@ -1,7 +1,8 @@
 // The programs git-handoff's wiring and git hooks find by PATH, and the places on PATH where a file of one of those
 // names would run in their place (issue 70): the perimeter (src/guard/perimeter.ts) holds those places, so a session
 // cannot put `exit 0` ahead of the guard's front or of node in a folder the user owns (~/.local/bin).
-import { realpathSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { realpathOr } from '../read-file';
 import path from 'node:path';
 import { ownBins } from './installed';
 
@@ -24,14 +25,6 @@ const runnable = (f: string): boolean => {
   }
 };
 
-const real = (d: string): string => {
-  try {
-    return realpathSync.native(d);
-  } catch {
-    return d;
-  }
-};
-
 /** PATH's directories (a relative one, or an empty entry, from `cwd`). */
 const pathDirs = (env: NodeJS.ProcessEnv, cwd: string): string[] => (env.PATH ?? '').split(path.delimiter).map((d) => path.resolve(cwd, d || '.'));
 
@@ -51,7 +44,7 @@ export const appendedPathKeeps = (env: NodeJS.ProcessEnv, cwd: string): boolean 
  */
 export function pathShadows(env: NodeJS.ProcessEnv, cwd: string): string[] {
   const dirs = pathDirs(env, cwd);
-  const reals = dirs.map(real);
+  const reals = dirs.map(realpathOr);
   const out = new Set<string>();
   for (const name of pathProgramNames()) {
     for (const [i, d] of dirs.entries()) {
