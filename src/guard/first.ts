@@ -4,12 +4,12 @@
 // decide (rules/files.ts: this session's own handoff file; rules/refs.ts: one plain git command moving a protected
 // ref), their verdict is given here too. Whatever else goes to the full guard in dist/fast.cjs with what it parsed and
 // located (Seen). State is written after the verdict, by first-look.ts.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { absent, recordIntents } from '../handoff/state/ledger';
 import { isKnownSession } from '../handoff/state/lineage-record';
-import { encodeBranch } from '../handoff/store/names';
-import { handoffDir } from '../handoff/state/paths';
+import { sessionStateFile } from '../handoff/state/notes';
+import { readTextOr } from '../read-file';
 import { claimsMarker } from '../handoff/state/claims-marker';
 import { SESSION_RE } from '../handoff/state/session';
 import { copilotAnswersNatively } from '../clients/copilot';
@@ -139,13 +139,8 @@ function bookkeeping(seen: Seen, session: string | null, files: FileOp[]): Array
   const loc = session ? located(seen) : null;
   if (!session || !loc) return [];
   if (seen.event.agentId || !isKnownSession(loc.commonDir, session)) return null;
-  let beat: number;
-  try {
-    beat = Number(readFileSync(path.join(handoffDir(loc.commonDir), 'guard', `${encodeBranch(session)}.beat`), 'utf8'));
-  } catch {
-    return null;
-  }
-  if (!(Date.now() - beat < LEASE_EVERY_MS)) return null;
+  // no beat file reads as 0: a refresh due
+  if (!(Date.now() - Number(readTextOr(sessionStateFile(loc.commonDir, session, 'beat'))) < LEASE_EVERY_MS)) return null;
   if (files.length && existsSync(claimsMarker(loc.commonDir))) return null;
   const intents: Array<[Location, string, boolean]> = [];
   for (const { abs } of files) {

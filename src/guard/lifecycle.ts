@@ -22,6 +22,7 @@ import { clientPid, followLineage } from './lineage';
 import { writeJsonAtomic, type Location } from './locate';
 import { effectOf } from './effect';
 import { agentSessionOf } from '../client-names';
+import { readJsonOr, readTextOr } from '../read-file';
 import { ALL_RECORDS } from '../clients/records';
 
 
@@ -46,12 +47,8 @@ interface SessionState {
 const stateFile = (loc: Location, session: string, ext = 'json') => sessionStateFile(loc.commonDir, session, ext);
 
 function readState(loc: Location, session: string): SessionState {
-  try {
-    const s = JSON.parse(readFileSync(stateFile(loc, session), 'utf8'));
-    return s && typeof s === 'object' ? s : {};
-  } catch {
-    return {};
-  }
+  const s = readJsonOr(stateFile(loc, session));
+  return s && typeof s === 'object' ? s : {};
 }
 
 function writeState(loc: Location, session: string, s: SessionState): void {
@@ -214,12 +211,7 @@ export async function beforeTool(ctx: GuardContext, loc: Location | null, lost: 
 /** A warning for a client that reads context only after a tool: kept in `guard/<session>.note` (added to one kept already) for postTool. */
 export function keepForAfterTool(loc: Location, session: string, text: string): void {
   const file = stateFile(loc, session, 'note');
-  let kept = '';
-  try {
-    kept = readFileSync(file, 'utf8');
-  } catch {
-    // none kept
-  }
+  const kept = readTextOr(file) ?? '';
   if (kept.includes(text)) return;
   writeStateFile(file, kept ? `${kept}\n${text}` : text, handoffDir(loc.commonDir));
 }
