@@ -85,7 +85,7 @@ function placeWord(marked: string, plain: string): string {
  * the guard's own folders (src/user-dirs.ts) and the user's and system's git configuration files in any environment.
  * `rel`: the worktree's, as paths relative to it; `abs`: the rest.
  */
-function guardedPlaces(): { abs: string[]; rel: string[] } {
+export function guardedPlaces(): { abs: string[]; rel: string[] } {
   const [a, b] = [true, false].map((vars) => {
     const env = markedEnv(vars);
     const h = hookFiles([WORKTREE], HOME, env);
