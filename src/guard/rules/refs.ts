@@ -9,6 +9,7 @@ import type { WriteTarget } from '../shell/writes';
 import { asWritten, type ReadLine } from './as-written';
 import { configCommandProblem, oneOffConfigProblem, remoteChangeProblem } from './git-config';
 import { expands } from '../shell/lex';
+import { optionValue } from '../shell/options';
 
 // Handoff refs, archive and leases; the claims tables (refs/claims/<branch>, moved only by claim and release); the read receipts (notes); replace refs, which change what every reader of a
 // handoff commit sees (a replace ref of any name may stand in for a handoff commit, so every one is protected).
@@ -280,11 +281,8 @@ const REMOTE_VALUED = new Set(['-t', '-m', '--mirror']);
 
 /** The notes ref a `git notes` command works on: --ref, core.notesRef (-c) or GIT_NOTES_REF, else the default. */
 function notesRef(args: string[], config: string[], assigns: Record<string, string>): string {
-  let ref = assigns.GIT_NOTES_REF ?? config.filter((c) => /^core\.notesref=/i.test(c)).map((c) => c.slice(c.indexOf('=') + 1)).pop() ?? 'refs/notes/commits';
-  for (let i = 0; i < args.length; i++) {
-    if (args[i] === '--ref' && args[i + 1] !== undefined) ref = args[++i];
-    else if (args[i].startsWith('--ref=')) ref = args[i].slice(6);
-  }
+  const ref =
+    optionValue(args, ['--ref']) ?? assigns.GIT_NOTES_REF ?? config.filter((c) => /^core\.notesref=/i.test(c)).map((c) => c.slice(c.indexOf('=') + 1)).pop() ?? 'refs/notes/commits';
   return expands(ref) ? 'handoff-reads' : ref;
 }
 

@@ -181,12 +181,7 @@ function rewrittenCommits(repo: Repo, inv: GitInvocation): string[] {
     return revList(repo, [head, `^${target}`]);
   }
   // rebase [--onto X] [upstream [branch]] | --root [branch]
-  const positional: string[] = [];
-  for (let i = 0; i < inv.args.length; i++) {
-    const a = inv.args[i];
-    if (REBASE_VALUED.has(a)) i++;
-    else if (!a.startsWith('-')) positional.push(a);
-  }
+  const positional = operands(inv.args, REBASE_VALUED);
   const root = inv.args.includes('--root');
   const tip = commitOf(repo, (root ? positional[0] : positional[1]) ?? 'HEAD');
   if (!tip) return [];
