@@ -8,7 +8,7 @@ import { trace } from './trace';
 /**
  * Answers the payload read into `stdin` (`text`: null when it did not end at once or is too large), or hands it
  * to the full guard; returns the way the first look took, and whether it answered (all it did is synchronous: its
- * answer and the ledger's intents are written when it returns).
+ * answer, then the state it leaves, are written when it returns).
  */
 export function run(stdin: StdinState, text: string | null, dist: string): { tag: string; answered: boolean } {
   let look: Look = { use: 'guard-bad', tag: 'bad' };
@@ -21,5 +21,6 @@ export function run(stdin: StdinState, text: string | null, dist: string): { tag
   if (look.answer === undefined) (loadBundle(dist, 'fast.cjs', look.use) as typeof import('./fast')).guard(stdin, look.seen);
   else if (look.answer !== null) writeAnswer(look.answer);
   if (look.answer !== undefined) trace('answered');
+  look.after?.();
   return { tag: look.tag, answered: look.answer !== undefined };
 }

@@ -19,10 +19,10 @@ export function readJsonOr(file: string): any {
   }
 }
 
-/** The real path of `p`, or `p` as given when it cannot be resolved. */
+/** The real path of `p` (the system's realpath: one call), or `p` as given when it cannot be resolved. */
 export function realpathOr(p: string): string {
   try {
-    return realpathSync(p);
+    return realpathSync.native(p);
   } catch {
     return p;
   }

@@ -6,7 +6,7 @@ import type { ToolAction } from '../clients/event';
 import type { GuardContext } from './context';
 import { hunkEdits, parsePatch, type FileOp } from './rules/files';
 
-export interface Effect {
+interface Effect {
   /** absolute paths the call may write or remove (a move: its source and its destination) */
   paths: Set<string>;
   /** why the call may write paths the guard cannot tell (code not read whole, a target built by an expansion, xargs' input), or null: the set is known */

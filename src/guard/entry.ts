@@ -7,7 +7,7 @@ import { GuardContext } from './context';
 import { surelyHarmless } from './allow';
 import type { ClientAdapter, Decision, GuardEvent } from '../clients/event';
 import { errorLine, failClosed, namesProtected } from './fail-closed';
-import { firstParse, payloadProblems } from './first';
+import { firstParse, parsePayload, payloadProblems } from './first';
 import type { Seen } from './context';
 import { trace } from '../trace';
 import { MAX_PAYLOAD, payloadOf, stdinState, take, writeAnswer, type StdinState } from './io';
@@ -19,8 +19,6 @@ import * as lifecycle from './lifecycle';
 import { stripTerminalControls } from '../terminal-text';
 import { noteDenied } from './refused-record';
 import { AGAIN, NOT_READY, retryingAsync } from '../retry';
-
-export { payloadProblems };
 
 /** The guard's budget: past it, a call naming protected things is denied and any other allowed. */
 export const WATCHDOG_MS = Number(process.env.GIT_HANDOFF_GUARD_BUDGET_MS) > 0 ? Number(process.env.GIT_HANDOFF_GUARD_BUDGET_MS) : 15_000;
@@ -135,18 +133,11 @@ async function readPayload(stdin: StdinState, at: (cwd: string) => void): Promis
     guardLog(locate(where), `bad input: payload larger than ${MAX_PAYLOAD} bytes; allowed`);
     return null;
   }
-  let payload: unknown;
-  try {
-    payload = JSON.parse(raw.toString('utf8'));
-  } catch (e) {
-    guardLog(locate(where), `bad input: not JSON (${(e as Error).message}); allowed`);
+  const p = parsePayload(raw.toString('utf8'));
+  if (typeof p === 'string') {
+    guardLog(locate(where), `bad input: ${p}; allowed`);
     return null;
   }
-  if (!payload || typeof payload !== 'object' || Array.isArray(payload)) {
-    guardLog(locate(where), `bad input: payload is ${Array.isArray(payload) ? 'an array' : typeof payload}, not an object; allowed`);
-    return null;
-  }
-  const p = payload as Record<string, unknown>;
   if (typeof p.cwd === 'string' && p.cwd) at((where = p.cwd));
   const problems = payloadProblems(p);
   if (problems.length) guardLog(locate(where), `bad input: ${problems.join('; ')}; checked what could be read`);

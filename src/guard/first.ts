@@ -1,32 +1,30 @@
 // The guard's first look, bundled into dist/first.cjs (loaded through a V8 code cache by dist/guard.cjs, the file
-// `git-handoff guard` starts with): parse the payload, and answer a tool call that cannot concern handoffs, that
-// writes this session's own handoff file (the file rule surely allows it) or that is one plain git command moving a
-// protected ref (the ref rule surely refuses it) without loading the other rules, the store or anything that starts
-// git. Whatever it cannot settle goes to the full guard in dist/fast.cjs with what it parsed and located (Seen).
-import { existsSync, readFileSync } from 'node:fs';
+// `git-handoff guard` starts with): parse the payload, and answer a tool call that cannot concern handoffs without
+// loading the rest of the guard, the store or anything that starts git. Where the rules that read the call alone
+// decide (rules/files.ts: this session's own handoff file; rules/refs.ts: one plain git command moving a protected
+// ref), their verdict is given here too. Whatever else goes to the full guard in dist/fast.cjs with what it parsed and
+// located (Seen). State is written after the verdict, by first-look.ts.
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { absent, recordIntents } from '../handoff/state/ledger';
 import { isKnownSession } from '../handoff/state/lineage-record';
-import { encodeBranch } from '../handoff/store/names';
-import { handoffDir } from '../handoff/state/paths';
+import { sessionStateFile } from '../handoff/state/notes';
+import { readTextOr } from '../read-file';
 import { claimsMarker } from '../handoff/state/claims-marker';
 import { SESSION_RE } from '../handoff/state/session';
 import { copilotAnswersNatively } from '../clients/copilot';
 import { detectClient, namedClient } from '../clients/index';
 import { MAX_FIRST_LOOK, surelyHarmless } from './allow';
-import type { GuardEvent } from '../clients/event';
 import { setting } from '../config-keys';
 import { trustedRepository } from '../git/trust';
-import { stripTerminalControls } from '../terminal-text';
 import { configKey, locate, readConfigCache, walkUp, type Location } from './locate';
 import { noteDenied } from './refused-record';
 import { deferToPlugin } from './plugin-active';
-import { refCommandProblem } from './rules/refs';
-import { lineText, type SimpleCommand } from './shell/command';
-import { gitInvocation } from './shell/git';
+import { plainRefMove } from './rules/refs';
+import type { SimpleCommand } from './shell/command';
 import { parseShell } from './shell/parse';
 import type { Seen } from './context';
-import { surelyOwnFile } from './rules/files';
+import { surelyOwnFiles, type FileOp } from './rules/files';
 import { fileOps } from './effect';
 
 const TYPES: Record<string, string> = { hook_event_name: 'string', session_id: 'string', conversation_id: 'string', cwd: 'string', tool_name: 'string', tool_input: 'object' };
@@ -48,6 +46,17 @@ export function payloadProblems(p: Record<string, unknown>): string[] {
   return out;
 }
 
+/** The payload as an object, or why it is none (not JSON, not an object). */
+export function parsePayload(text: string): Record<string, unknown> | string {
+  let p: unknown;
+  try {
+    p = JSON.parse(text);
+  } catch (e) {
+    return `not JSON (${(e as Error).message})`;
+  }
+  return p && typeof p === 'object' && !Array.isArray(p) ? (p as Record<string, unknown>) : `payload is ${Array.isArray(p) ? 'an array' : typeof p}, not an object`;
+}
+
 /**
  * What the first look decided: `answer` is what the client is told (null for nothing), absent when the full guard
  * must look, with `seen` for it. `use` names the full guard's code cache for the kind of call (src/load.ts); `tag`
@@ -58,43 +67,41 @@ export interface Look {
   use: string;
   tag: string;
   seen?: Seen;
+  /** what the answer leaves (the ledger's intents, the note of a refusal): written once the answer is given */
+  after?: () => void;
 }
 
 const BAD: Look = { use: 'guard-bad', tag: 'bad' };
 
 /**
  * The answer to a well-formed payload no rule can apply to (a tool call that cannot concern handoffs, an event the
- * guard does not handle), or only the file rule, surely allowing (this session's own handoff file), or only the
- * ref rule, surely refusing (one plain git command moving a protected ref). Anything else is the full guard's.
+ * guard does not handle), or that the rules reading the call alone decide (this session's own handoff file, one plain
+ * git command moving a protected ref). Anything else is the full guard's.
  */
 export function firstLook(text: string, argv: string[] = process.argv, env: NodeJS.ProcessEnv = process.env): Look {
-  let p: unknown;
-  try {
-    p = JSON.parse(text);
-  } catch {
-    return BAD;
-  }
-  if (!p || typeof p !== 'object' || Array.isArray(p)) return BAD;
-  const payload = p as Record<string, unknown>;
+  const payload = parsePayload(text);
   // the full guard logs what is wrong with it
-  if (payloadProblems(payload).length) return BAD;
+  if (typeof payload === 'string' || payloadProblems(payload).length) return BAD;
   const adapter = detectClient(payload, namedClient(argv));
   const event = adapter.parse(payload);
   // Copilot CLI runs the Claude Code wiring too: with git-handoff's native Copilot hooks there, those answer it
   if (copilotAnswersNatively(event)) return { answer: null, use: 'guard', tag: 'copilot' };
   const seen: Seen = { payload, adapter, event };
-  const action = event.kind === 'pre-tool' ? event.action : null;
-  if (action?.type === 'shell') seen.cmds = firstParse(action.command, action.cwd ?? event.cwd);
-  // a session this repository has not seen yet (its first sight may start lineage) is the full guard's: see recorded
-  const harmless = event.kind === 'other' || (action !== null && surelyHarmless(action, seen.cmds));
-  if ((harmless || ownFile(event)) && recorded(seen)) return { answer: adapter.render(event, {}), use: 'guard', tag: harmless ? 'harmless' : 'own' };
-  // a raw move of a protected ref, decided on the line alone: the same refusal the full guard would give
-  const refused = refRefusal(seen, argv, env);
-  if (refused !== null) {
-    noteDenied(located(seen)?.commonDir, event, refused);
-    return { answer: adapter.render(event, { deny: refused }), use: 'guard', tag: 'refused' };
+  const full: Look = { use: `guard-${event.kind}-${event.action.type}`, tag: 'full', seen };
+  if (event.kind !== 'pre-tool') return event.kind === 'other' ? { answer: adapter.render(event, {}), use: 'guard', tag: 'harmless' } : full;
+  const action = event.action;
+  const cwd = action.type === 'shell' ? (action.cwd ?? event.cwd) : event.cwd;
+  if (action.type === 'shell') seen.cmds = firstParse(action.command, cwd);
+  const session = event.session && SESSION_RE.test(event.session) ? event.session : null;
+  const files = fileOps(action, event.cwd);
+  const tag = surelyHarmless(action, seen.cmds) ? 'harmless' : session && surelyOwnFiles(files, session) ? 'own' : null;
+  if (tag) {
+    const intents = bookkeeping(seen, session, files);
+    return intents ? { answer: adapter.render(event, {}), use: 'guard', tag, after: () => intents.forEach(([l, rel, created]) => recordIntents(l.commonDir, session!, l.worktree, [rel], created ? [rel] : [])) } : full;
   }
-  return { use: `guard-${event.kind}-${event.action.type}`, tag: 'full', seen };
+  const refused = action.type === 'shell' && seen.cmds && session ? plainRefMove(seen.cmds, action.command, cwd) : null;
+  if (refused === null || !alone(seen, session!, argv, env)) return full;
+  return { answer: adapter.render(event, refused), use: 'guard', tag: 'refused', after: () => noteDenied(seen.loc?.commonDir, event, refused.deny!) };
 }
 
 /**
@@ -120,68 +127,39 @@ function located(seen: Seen): Location | null {
   return seen.loc;
 }
 
-/** A Write, Edit or apply_patch of this session's own protected handoff file that the file rule surely allows (rules/files.ts). */
-function ownFile(e: GuardEvent): boolean {
-  if (e.kind !== 'pre-tool' || !e.session || !SESSION_RE.test(e.session)) return false;
-  // a deletion or a move (an operation of neither kind) is the full guard's to judge
-  const files = fileOps(e.action, e.cwd);
-  return files.length > 0 && files.every((op) => surelyOwnFile(op, e.session!));
-}
-
 /** The full guard refreshes a session's lease once a minute (src/guard/lifecycle.ts); the last refresh, unix ms. */
 export const LEASE_EVERY_MS = 60_000;
 
 /**
- * Whether the bookkeeping of a call this file answers is done: nothing to record for it (no session, no
- * repository, a call that writes nothing), and neither a first sight nor a lease refresh due; for this session's
- * own handoff file, its intent is appended here. False: the full guard records (lifecycle.beforeTool).
+ * The ledger's intents a call this file answers leaves (each file's repository, its path there, whether the call
+ * creates it): none when there is nothing to record (no session, no repository, a call that writes nothing). Null
+ * where the full guard records (lifecycle.beforeTool): a first sight, a lease refresh due, a live claim (SPEC 10).
  */
-function recorded(seen: Seen): boolean {
-  const e = seen.event;
-  if (e.kind !== 'pre-tool' || !e.session || !SESSION_RE.test(e.session)) return true;
-  const loc = located(seen);
-  if (!loc) return true;
-  if (e.agentId || !isKnownSession(loc.commonDir, e.session)) return false;
-  let beat: number;
-  try {
-    beat = Number(readFileSync(path.join(handoffDir(loc.commonDir), 'guard', `${encodeBranch(e.session)}.beat`), 'utf8'));
-  } catch {
-    return false;
-  }
-  if (!(Date.now() - beat < LEASE_EVERY_MS)) return false;
-  // a claim is live somewhere in this repository: a write is the full guard's to tell (SPEC 10)
-  const files = fileOps(e.action, e.cwd);
-  if (files.length && existsSync(claimsMarker(loc.commonDir))) return false;
+function bookkeeping(seen: Seen, session: string | null, files: FileOp[]): Array<[Location, string, boolean]> | null {
+  const loc = session ? located(seen) : null;
+  if (!session || !loc) return [];
+  if (seen.event.agentId || !isKnownSession(loc.commonDir, session)) return null;
+  // no beat file reads as 0: a refresh due
+  if (!(Date.now() - Number(readTextOr(sessionStateFile(loc.commonDir, session, 'beat'))) < LEASE_EVERY_MS)) return null;
+  if (files.length && existsSync(claimsMarker(loc.commonDir))) return null;
+  const intents: Array<[Location, string, boolean]> = [];
   for (const { abs } of files) {
     const dir = path.dirname(abs);
-    const l = dir === path.resolve(e.cwd) ? loc : locate(dir);
-    if (!l) return false;
-    const rel = path.relative(l.worktree, abs).split(path.sep).join('/');
-    recordIntents(l.commonDir, e.session, l.worktree, [rel], absent(abs) ? [rel] : []);
+    const l = dir === path.resolve(seen.event.cwd) ? loc : locate(dir);
+    if (!l) return null;
+    intents.push([l, path.relative(l.worktree, abs).split(path.sep).join('/'), absent(abs)]);
   }
-  return true;
+  return intents;
 }
 
 /**
- * The refusal of one plain git command that moves a protected ref (`git update-ref -d refs/handoffs/…`): the rule
- * (rules/refs.ts) reads only the command, so it is given here, with no full guard to load, where nothing else could
- * change the answer — a known session, the guard on by the configuration cache this user's guard wrote, no bypass,
- * no plugin beside the wiring, one command with no redirection. Null: the full guard decides.
+ * Whether the rules' verdict on the line is the whole answer, with no full guard to load: a known session that is no
+ * subagent, the guard on by the configuration cache this user's guard wrote, no bypass, no plugin beside the wiring.
  */
-function refRefusal(seen: Seen, argv: string[] = process.argv, env: NodeJS.ProcessEnv = process.env): string | null {
-  const e = seen.event;
-  if (e.kind !== 'pre-tool' || e.action.type !== 'shell' || env.GIT_HANDOFF_BYPASS === '1') return null;
-  if (!e.session || !SESSION_RE.test(e.session) || e.agentId) return null;
-  const cmds = seen.cmds;
-  if (!cmds) return null;
-  const [cmd, ...rest] = cmds;
-  if (!cmd || rest.length || cmd.redirects.length || cmd.xargs) return null;
-  const inv = gitInvocation(cmd);
-  const problem = inv ? refCommandProblem(inv, cmd, lineText(cmds), e.action.command, { line: e.action.command, cwd: e.action.cwd ?? e.cwd, cmds }) : null;
-  if (problem === null) return null;
+function alone(seen: Seen, session: string, argv: string[], env: NodeJS.ProcessEnv): boolean {
+  if (env.GIT_HANDOFF_BYPASS === '1' || seen.event.agentId) return false;
   const loc = located(seen);
-  if (!loc || seen.foreign || !isKnownSession(loc.commonDir, e.session) || deferToPlugin(argv, e.client, e.cwd)) return null;
+  if (!loc || seen.foreign || !isKnownSession(loc.commonDir, session) || deferToPlugin(argv, seen.event.client, seen.event.cwd)) return false;
   const config = (seen.config = readConfigCache(loc, configKey(loc, env), env));
-  if (!config || !setting(config, 'guard')) return null;
-  return stripTerminalControls(problem);
+  return !!config && setting(config, 'guard');
 }

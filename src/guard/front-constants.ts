@@ -5,7 +5,7 @@ import path from 'node:path';
 import { intentTemplate, ledgerDir } from '../handoff/state/ledger';
 import { lineageDir } from '../handoff/state/lineage-record';
 import { LEASE_EVERY_MS } from './first';
-import { guardStateDir } from './lifecycle';
+import { guardStateDir } from '../handoff/state/notes';
 import { plainConfigFile } from './plain-config';
 import { claimsMarker } from '../handoff/state/claims-marker';
 import { configFilesSh, userConfigFiles } from '../git/config-files';
@@ -110,7 +110,7 @@ export function guardedPlaces(): { abs: string[]; rel: string[] } {
 }
 
 /** The literal words of the default protected pattern (4 characters or more): a path component holding one, in any case, may be a handoff file. */
-export const protectedNameWords = (): string[] => [...new Set(DEFAULT_PROTECT.flatMap((g) => g.split(/[^A-Za-z0-9]+/)).filter((w) => w.length >= 4))];
+const protectedNameWords = (): string[] => [...new Set(DEFAULT_PROTECT.flatMap((g) => g.split(/[^A-Za-z0-9]+/)).filter((w) => w.length >= 4))];
 
 const anyCase = (w: string) => [...w].map((c) => (/[a-z]/i.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c)).join('');
 
@@ -120,7 +120,7 @@ const anyCase = (w: string) => [...w].map((c) => (/[a-z]/i.test(c) ? `[${c.toLow
  * path relative to the worktree ($worktree) in one of its `rel`, through a `.git` component, or with a component
  * holding a word of the default protected pattern): a write there is node's.
  */
-export function guardedSh(): string[] {
+function guardedSh(): string[] {
   const { abs, rel } = guardedPlaces();
   const words = protectedNameWords().map((w) => `*${anyCase(w)}*`);
   const programs = pathProgramNames().map((n) => `*/${literal(n)}/`);

@@ -4,10 +4,10 @@
 // A session that rewrites one of them (the front made `exit 0`, the plugin's guard emptied) turns the guard off for
 // every later call. A package inside the worktree the session works in (or holding it) is that project's own code (a
 // checkout of git-handoff being developed), not an installation the session stands on: it is left to the project's rules.
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { claudePlugins, geminiExtensionDir } from './plugin-active';
-import { readJsonOr } from '../read-file';
+import { readJsonOr, realpathOr } from '../read-file';
 
 const NAME = 'git-handoff';
 
@@ -31,14 +31,6 @@ function ownPackage(): { root: string | null; bins: string[] } {
 /** The command names this package installs on PATH (package.json's bin). */
 export const ownBins = (): string[] => ownPackage().bins;
 
-const real = (p: string): string | null => {
-  try {
-    return realpathSync.native(p);
-  } catch {
-    return null;
-  }
-};
-
 /**
  * git-handoff's installed folders for a session working in `worktree` (null: none): this package, each of its commands
  * found on PATH and the package it leads to (symlinks followed, as npm links them), the Claude Code plugin folders and
@@ -53,10 +45,10 @@ export function installedDirs(worktree: string | null, cwd: string, env: NodeJS.
     for (const b of bins) {
       const file = path.join(dir, b);
       if (!existsSync(file)) continue;
-      const at = real(file);
+      const at = path.dirname(realpathOr(file));
       // the command's own name too (npm's link in a bin folder): another file there in its place runs instead
       out.add(file);
-      if (at) out.add(packageOf(path.dirname(at)) ?? path.dirname(at));
+      out.add(packageOf(at) ?? at);
     }
   }
   try {
@@ -66,8 +58,8 @@ export function installedDirs(worktree: string | null, cwd: string, env: NodeJS.
   }
   const gemini = geminiExtensionDir(env);
   if (existsSync(gemini)) out.add(gemini);
-  const top = worktree ? (real(worktree) ?? worktree) : null;
+  const top = worktree ? realpathOr(worktree) : null;
   const within = (a: string, b: string) => a === b || a.startsWith(b + path.sep);
   // a package inside the worktree (or holding it) is the project's own code
-  return [...out].filter((d) => top === null || (!within(real(d) ?? d, top) && !within(top, real(d) ?? d)));
+  return [...out].filter((d) => top === null || (!within(realpathOr(d), top) && !within(top, realpathOr(d))));
 }

@@ -3,7 +3,8 @@
 // an interpreter with no script, an editor or a pager (which run commands typed into them), xargs, or a program that
 // takes its script, patch or archive from its input. The guard cannot read what it will be given, so where there is
 // protected state (a repository git-handoff keeps handoffs in) it is refused, with the non-interactive way.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
+import { readTextOr } from '../read-file';
 import path from 'node:path';
 import type { GuardContext } from './context';
 import { Bound, Budget, handoffFilesUnder } from './rules/reach';
@@ -92,11 +93,7 @@ function hasRefs(common: string, prefix: string): boolean {
     return entries.some((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : true));
   };
   if (walk(path.join(common, ...prefix.split('/').filter(Boolean)))) return true;
-  try {
-    return readFileSync(path.join(common, 'packed-refs'), 'utf8').includes(` ${prefix}`);
-  } catch {
-    return false;
-  }
+  return readTextOr(path.join(common, 'packed-refs'))?.includes(` ${prefix}`) ?? false;
 }
 
 /** The worktree of `dir` when git-handoff protects something there: a handoff (its refs) or a handoff file. */

@@ -11,7 +11,7 @@ import { releaseLease, touchLease } from '../handoff/store/leases';
 import { parseTrailerLines } from '../handoff/store/document';
 import { branchPrefix, LEASE_PREFIX } from '../handoff/store/names';
 import { startClaims } from '../handoff/claims/tell';
-import { guardStateDir, sessionStateFile, takeNotes } from '../handoff/state/notes';
+import { sessionStateFile, takeNotes } from '../handoff/state/notes';
 import { short } from '../handoff/state/session';
 import { isDiskError, optionalWrite, writeState as writeStateFile } from '../handoff/state/state-file';
 import type { GuardContext } from './context';
@@ -22,6 +22,7 @@ import { clientPid, followLineage } from './lineage';
 import { writeJsonAtomic, type Location } from './locate';
 import { effectOf } from './effect';
 import { agentSessionOf } from '../client-names';
+import { readJsonOr, readTextOr } from '../read-file';
 import { ALL_RECORDS } from '../clients/records';
 
 
@@ -43,17 +44,11 @@ interface SessionState {
   peers?: Record<string, string>;
 }
 
-/** A repository's per-session guard state (`<session>.json`, `.note`, `.peer`, `.beat`, `.told`); the sh front reads it too. */
-export { guardStateDir };
 const stateFile = (loc: Location, session: string, ext = 'json') => sessionStateFile(loc.commonDir, session, ext);
 
 function readState(loc: Location, session: string): SessionState {
-  try {
-    const s = JSON.parse(readFileSync(stateFile(loc, session), 'utf8'));
-    return s && typeof s === 'object' ? s : {};
-  } catch {
-    return {};
-  }
+  const s = readJsonOr(stateFile(loc, session));
+  return s && typeof s === 'object' ? s : {};
 }
 
 function writeState(loc: Location, session: string, s: SessionState): void {
@@ -163,7 +158,7 @@ async function withoutEnded(ctx: GuardContext, loc: Location, session: string, n
  * same field, sent as a developer message ahead of the tool's output): their records say (contextBeforeTool). Gemini
  * CLI and droid read it only after a tool.
  */
-export const SHOWS_CONTEXT_BEFORE_TOOL: ReadonlySet<string> = new Set(ALL_RECORDS.filter((r) => r.contextBeforeTool).map((r) => r.name));
+const SHOWS_CONTEXT_BEFORE_TOOL: ReadonlySet<string> = new Set(ALL_RECORDS.filter((r) => r.contextBeforeTool).map((r) => r.name));
 /** Clients whose model reads a shell call's before-tool context in the command's output (their records say: contextInShellOutput). */
 const CONTEXT_IN_SHELL_OUTPUT: ReadonlySet<string> = new Set(ALL_RECORDS.filter((r) => r.contextInShellOutput).map((r) => r.name));
 
@@ -216,12 +211,7 @@ export async function beforeTool(ctx: GuardContext, loc: Location | null, lost: 
 /** A warning for a client that reads context only after a tool: kept in `guard/<session>.note` (added to one kept already) for postTool. */
 export function keepForAfterTool(loc: Location, session: string, text: string): void {
   const file = stateFile(loc, session, 'note');
-  let kept = '';
-  try {
-    kept = readFileSync(file, 'utf8');
-  } catch {
-    // none kept
-  }
+  const kept = readTextOr(file) ?? '';
   if (kept.includes(text)) return;
   writeStateFile(file, kept ? `${kept}\n${text}` : text, handoffDir(loc.commonDir));
 }

@@ -1,7 +1,8 @@
 // The programs git-handoff's wiring and git hooks find by PATH, and the places on PATH where a file of one of those
 // names would run in their place (issue 70): the perimeter (src/guard/perimeter.ts) holds those places, so a session
 // cannot put `exit 0` ahead of the guard's front or of node in a folder the user owns (~/.local/bin).
-import { realpathSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { realpathOr } from '../read-file';
 import path from 'node:path';
 import { ownBins } from './installed';
 
@@ -9,7 +10,7 @@ import { ownBins } from './installed';
  * What the sh front (bin/git-handoff-guard) and the hook stub (git-hooks/stub.sh) run by name, beside git-handoff's
  * own commands: test/guard/path-programs.test.ts reads both files and the launcher's `#!` line for them.
  */
-export const RUN_BY_NAME = ['node', 'git', 'cat', 'cmp', 'date', 'readlink', 'stat'];
+const RUN_BY_NAME = ['node', 'git', 'cat', 'cmp', 'date', 'readlink', 'stat'];
 
 /** Every program the wiring, the front and the hooks find by PATH. */
 export const pathProgramNames = (): string[] => [...ownBins(), ...RUN_BY_NAME];
@@ -21,14 +22,6 @@ const runnable = (f: string): boolean => {
     return st.isFile() && (st.mode & 0o111) !== 0;
   } catch {
     return false;
-  }
-};
-
-const real = (d: string): string => {
-  try {
-    return realpathSync.native(d);
-  } catch {
-    return d;
   }
 };
 
@@ -51,7 +44,7 @@ export const appendedPathKeeps = (env: NodeJS.ProcessEnv, cwd: string): boolean 
  */
 export function pathShadows(env: NodeJS.ProcessEnv, cwd: string): string[] {
   const dirs = pathDirs(env, cwd);
-  const reals = dirs.map(real);
+  const reals = dirs.map(realpathOr);
   const out = new Set<string>();
   for (const name of pathProgramNames()) {
     for (const [i, d] of dirs.entries()) {

@@ -7,7 +7,6 @@
 // where it is installed (src/guard/installed.ts); and every place on PATH where a file would run in place of a program
 // the wiring and the hooks find by name (src/guard/path-programs.ts). A write, move, delete, link or checkout over any of them is refused with
 // what a person runs instead; a file tool's edit of a client's settings that keeps the guard's wiring may pass.
-import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { hookFiles, keepsFile, keepsWiring, keptThere, worktreesOf, type HookFile } from '../clients/hook-files';
 import { neutral } from '../terminal-text';
@@ -19,7 +18,7 @@ import { refStoreWriteProblem } from './rules/refs';
 import { userDirs } from '../user-dirs';
 import { installedDirs } from './installed';
 import { pathProgramNames, pathShadows } from './path-programs';
-import { readTextOr } from '../read-file';
+import { readTextOr, realpathOr } from '../read-file';
 
 export interface Perimeter {
   /** the git directories of the event's repository (its own and the common one), symlinks resolved */
@@ -44,17 +43,9 @@ export interface Perimeter {
   worktree: string | null;
 }
 
-const real = (p: string): string => {
-  try {
-    return realpathSync.native(p);
-  } catch {
-    return p;
-  }
-};
-
 const under = (p: string, dir: string) => p === dir || p.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
 /** Whether a path (as named and as its links lead) is inside the call's worktree, where no installation is counted. */
-const inWorktree = (p: Perimeter, abs: string) => p.worktree !== null && under(abs, p.worktree) && under(real(abs), real(p.worktree));
+const inWorktree = (p: Perimeter, abs: string) => p.worktree !== null && under(abs, p.worktree) && under(realpathOr(abs), realpathOr(p.worktree));
 
 /** The perimeter for the repository at `loc` (null: none) and this user: git is asked nothing beyond the cached settings. */
 export async function computePerimeter(ctx: GuardContext, loc: Location | null): Promise<Perimeter> {
@@ -67,9 +58,9 @@ export async function computePerimeter(ctx: GuardContext, loc: Location | null):
   if (loc) {
     for (const f of configFiles(loc, env)) config.add(path.resolve(f));
     for (const f of includedFiles(await ctx.config(loc))) config.add(path.resolve(f));
-    for (const d of new Set([loc.gitDir, loc.commonDir, real(loc.gitDir), real(loc.commonDir)])) gitDirs.push(d);
+    for (const d of new Set([loc.gitDir, loc.commonDir, realpathOr(loc.gitDir), realpathOr(loc.commonDir)])) gitDirs.push(d);
   }
-  for (const f of [...config]) config.add(real(f));
+  for (const f of [...config]) config.add(realpathOr(f));
   // every worktree's wiring and the clients' trust files, from the client records
   const { files, dirs, plugins } = hookFiles(loc ? worktreesOf(loc.commonDir, loc.worktree) : [], home, env);
   const state = userDirs(env);
@@ -125,17 +116,17 @@ export function perimeterProblem(p: Perimeter, op: FileOp): string | null {
     }
   }
   for (const s of p.state) {
-    if (under(abs, s) || under(real(abs), s)) {
+    if (under(abs, s) || under(realpathOr(abs), s)) {
       return `${shown} is git-handoff's own state under ${neutral(s)} (its per-user key and caches, the loss record's witness, the plugin copies): only git-handoff writes it. ${PERSON_WAY}`;
     }
   }
   for (const d of inWorktree(p, abs) ? [] : p.installed()) {
-    if (under(abs, d) || under(real(abs), d)) {
+    if (under(abs, d) || under(realpathOr(abs), d)) {
       return `${shown} is part of git-handoff itself, installed at ${neutral(d)} (the guard every tool call runs, its hooks and plugins): only the person installs, upgrades or removes it. ${PERSON_WAY}`;
     }
   }
   // a program's name ahead of it on PATH (a delete takes a stand-in away, or the program as the person's system has it)
-  if (op.kind !== 'delete' && pathProgramNames().includes(path.basename(abs)) && p.programs().some((f) => f === abs || f === real(abs))) {
+  if (op.kind !== 'delete' && pathProgramNames().includes(path.basename(abs)) && p.programs().some((f) => f === abs || f === realpathOr(abs))) {
     return `${shown} is where a program git-handoff's guard or git hooks run by name (${neutral(path.basename(abs))}) is found on PATH, or would be found ahead of it: a file there runs in its place on every later tool call or commit. ${PERSON_WAY}`;
   }
   for (const h of p.hooks) {
@@ -198,7 +189,7 @@ export function namesPerimeterPart(p: Perimeter, s: string): boolean {
 export function ownRepositoryProblem(own: string[], repos: string[], shown: string): string | null {
   for (const r of repos) {
     const abs = path.resolve(r);
-    const hit = own.find((d) => under(abs, d) || under(real(abs), d));
+    const hit = own.find((d) => under(abs, d) || under(realpathOr(abs), d));
     if (hit) {
       return (
         `\`${neutral(shown)}\` changes a repository of git-handoff's own under ${neutral(hit)} (the loss record's witness, which recovery trusts, or an installed copy): only git-handoff writes there. ` +

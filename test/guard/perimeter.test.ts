@@ -68,6 +68,10 @@ describe('git-handoff itself is in the perimeter', () => {
         `git push ${witness} +HEAD:refs/witness/0123456789abcdef`,
         `git push file://${witness} +HEAD:refs/witness/x`,
         `git push keep +HEAD:refs/witness/x`,
+        // the repository by --repo (the operand, when there is one, goes first: git's order)
+        `git push --repo=${witness}`,
+        `git push --repo keep -f`,
+        `git push --repo=origin ${witness} +HEAD:refs/witness/x`,
         `git remote add w2 ${witness} && git push w2 +HEAD:refs/witness/x`,
         `git -C ${witness} update-ref refs/witness/x HEAD`,
         `cd ${witness} && git update-ref refs/witness/x HEAD`,
@@ -77,7 +81,7 @@ describe('git-handoff itself is in the perimeter', () => {
       ],
       'deny',
     );
-    await expectShell5(w, [`git --git-dir=${witness} log --oneline -1`, `git -C ${witness} for-each-ref`, 'git push origin HEAD:refs/heads/work', `git push ${remote} HEAD:refs/heads/other`], 'allow');
+    await expectShell5(w, [`git --git-dir=${witness} log --oneline -1`, `git -C ${witness} for-each-ref`, 'git push origin HEAD:refs/heads/work', `git push ${remote} HEAD:refs/heads/other`, `git push --repo=${witness} origin HEAD:refs/heads/work`], 'allow');
     const r = asClient(w, 'git push -q origin HEAD:refs/heads/work');
     expect(r.status, r.out).toBe(0);
   });

@@ -95,7 +95,7 @@ function repoIfAny(): Repo | null {
 }
 
 async function run(a: Args, mode: 'install' | 'uninstall'): Promise<void> {
-  personOnly(`git handoff ${mode}`);
+  personOnly(mode, []);
   const names = (a.agent ?? []).flatMap((x) => String(x).split(',')).filter(Boolean);
   // a plain uninstall (everything) takes the server out of every MCP client's configuration too, before the install records go
   const everything = mode === 'uninstall' && !names.length && !a.hooks && a.remote === undefined && !a.server && !a.plugin && !a.extension;

@@ -50,7 +50,7 @@ export const recoverCommand = command({
           'at refs/handoff-kept/…). An archived handoff is never brought back live. Exit 6 when something could not be restored.',
       ),
   handler: (a) => {
-    if (a.from !== undefined) personOnly('git handoff recover --from');
+    if (a.from !== undefined) personOnly('recover', ['--from']);
     const repo = openRepo();
     if (a.from !== undefined) handoffRemoteOnly(repo, a.from);
     const from = a.from !== undefined ? recoverFrom(repo, a.from) : null;

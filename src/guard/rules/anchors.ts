@@ -10,6 +10,7 @@ import path from 'node:path';
 import { neutral } from '../../terminal-text';
 import { programName, SHELLS, type SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
+import { operands } from '../shell/options';
 import { namedSession } from './inject';
 import { mayCoverHandoffRef, runsUnreadCode } from './refs';
 
@@ -124,8 +125,38 @@ function commandOf(args: string[]): { sub: string | undefined; rest: string[] } 
 const has = (args: string[], long: string) => args.some((a) => a === long || a.startsWith(`${long}=`));
 
 /**
- * Why a tool call may not run this git-handoff command, or null: the guard by hand, install and uninstall,
- * `recover --from`, and claim or release for a session other than `session` (null: the call's session is not known,
+ * Why a `git handoff` command is only the person's to run (install, uninstall, recover --from), or null: the one rule
+ * the commands (src/cli/person-only.ts) and the guard's reading of a tool call apply.
+ */
+export function personOnlyCommand(sub: string | undefined, rest: string[]): string | null {
+  if (sub === 'install' || sub === 'uninstall') {
+    return `\`git handoff ${sub}\` is the person's to run, from their own terminal: it changes how git-handoff is wired for every session (the clients' hooks and plugins, the git hooks).`;
+  }
+  if (sub === 'recover' && has(rest, '--from')) {
+    return (
+      `\`git handoff recover --from\` is the person's to run, from their own terminal: it takes this clone's loss record from a remote, and recovery ` +
+      `then trusts what that record names. \`git handoff recover\` (without --from) restores from the record here.`
+    );
+  }
+  return null;
+}
+
+/**
+ * Why `own` (null: not known) may not claim or release for session `named` (its whole id, or for release the start of 8
+ * or more characters), or null: the commands and the guard apply this one rule.
+ */
+export function otherSessionProblem(verb: string, named: string, own: string | null): string | null {
+  if (own !== null && (own === named || (verb === 'release' && named.length >= 8 && own.startsWith(named)))) return null;
+  return (
+    `${verb}s for session ${neutral(named) || '(empty)'}, but ${own ? `this is session ${own}` : 'this call names no session of its own'}: a session claims and ` +
+    `releases only its own paths. Drop --session (the guard supplies yours); another session's claim ends with its session, its expiry, or ` +
+    `\`git handoff claim … --take-over --reason "<why>"\` (on the record).`
+  );
+}
+
+/**
+ * Why a tool call may not run this git-handoff command, or null: the guard by hand, what only the person runs
+ * (personOnlyCommand), and claim or release for a session other than `session` (null: the call's session is not known,
  * so no session may be named). `shown`: the command as written, `assigns`: the variables it is given.
  */
 export function personOnlyProblem(run: { kind: 'cli' | 'guard'; args: string[] }, assigns: Record<string, string>, session: string | null, shown: string): string | null {
@@ -139,34 +170,16 @@ export function personOnlyProblem(run: { kind: 'cli' | 'guard'; args: string[] }
   }
   const { sub, rest } = commandOf(run.args);
   if (sub === 'guard') return personOnlyProblem({ kind: 'guard', args: rest }, assigns, session, shown);
-  if (sub === 'install' || sub === 'uninstall') {
-    return (
-      `\`${show}\` changes how git-handoff is wired for every session (the clients' hooks and plugins, the git hooks): only the person runs ` +
-      `\`git handoff ${sub}\`, from their own terminal. Tell them what you need and why.`
-    );
-  }
-  if (sub === 'recover' && has(rest, '--from')) {
-    return (
-      `\`${show}\` takes this clone's loss record from a remote, and recovery then trusts what that record names: only the person runs ` +
-      `\`git handoff recover --from\`, from their own terminal. \`git handoff recover\` (without --from) restores from the record here.`
-    );
-  }
+  const personOnly = personOnlyCommand(sub, rest);
+  if (personOnly) return `\`${show}\`: ${personOnly} Tell them what you need and why.`;
   // release for another known session is write-as-another (rules/inject.ts says it); claim, and any named session of a call whose own is not known, here
   if (sub === 'claim' || (sub === 'release' && session === null)) {
     const named = namedSession(rest, assigns);
-    if (named !== null && named !== session) {
-      return (
-        `\`${show}\` ${sub}s for session ${neutral(named) || '(empty)'}, but ${session ? `you are session ${session}` : 'this call names no session of its own'}: ` +
-        `a session claims and releases only its own paths. Drop --session (the guard supplies yours); another session's claim ends with its ` +
-        `session, its expiry, or \`git handoff claim … --take-over --reason "<why>"\` (on the record).`
-      );
-    }
+    const other = named === null ? null : otherSessionProblem(sub, named, session);
+    if (other) return `\`${show}\` ${other}`;
   }
   return null;
 }
-
-/** The words of a command that are not options nor their values. */
-const operandsOf = (args: string[]) => args.filter((a, i) => !a.startsWith('-') && !FETCH_VALUED.has(args[i - 1] ?? ''));
 
 /**
  * The repository a command takes handoffs from, as named: `git handoff fetch|sync <R>`, `git fetch|pull <R> <refspecs>`
@@ -175,12 +188,12 @@ const operandsOf = (args: string[]) => args.filter((a, i) => !a.startsWith('-') 
 export function handoffSource(run: { kind: 'cli' | 'guard'; args: string[] } | null, inv: GitInvocation): string | null {
   if (run?.kind === 'cli') {
     const { sub, rest } = commandOf(run.args);
-    return sub === 'fetch' || sub === 'sync' ? (operandsOf(rest)[0] ?? null) : null;
+    return sub === 'fetch' || sub === 'sync' ? (operands(rest, FETCH_VALUED)[0] ?? null) : null;
   }
   if (inv.sub !== 'fetch' && inv.sub !== 'pull') return null;
   // --all and --multiple name remotes only
   if (inv.args.some((a) => a === '--all' || a === '--multiple')) return null;
-  const [repository, ...refspecs] = operandsOf(inv.args);
+  const [repository, ...refspecs] = operands(inv.args, FETCH_VALUED);
   // a source git completes (`handoffs/main/t` is refs/handoffs/main/t on the remote) counts as that ref
   const takes = (src: string) => mayCoverHandoffRef(src) || (!src.startsWith('refs/') && mayCoverHandoffRef(`refs/${src}`));
   return repository !== undefined && refspecs.some((r) => takes(r.replace(/^\+/, '').split(':')[0])) ? repository : null;

@@ -177,7 +177,11 @@ function keepsMarker(current: string, edits: ReadonlyArray<{ oldText: string; ne
  * the marker, nowhere near a git directory. The guard's first file answers these alone (no config, no glob engine,
  * no git); false means the full guard decides, as for every other case.
  */
-export function surelyOwnFile(a: FileOp, me: string): boolean {
+export function surelyOwnFiles(ops: FileOp[], me: string): boolean {
+  return ops.length > 0 && ops.every((op) => surelyOwnFile(op, me));
+}
+
+function surelyOwnFile(a: FileOp, me: string): boolean {
   if (a.kind !== 'write' && a.kind !== 'edit') return false;
   const abs = a.abs;
   const parts = abs.split(path.sep);

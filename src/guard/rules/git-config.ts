@@ -19,6 +19,7 @@
 import path from 'node:path';
 import { userConfigFiles } from '../../git/config-files';
 import type { GitInvocation } from '../shell/git';
+import { operands } from '../shell/options';
 
 interface RunningKey {
   /** the key, lowercased (subsections too: the list never depends on their case) */
@@ -129,7 +130,7 @@ export const remoteChangeProblem = (show: string, what: string): string =>
 /** Why a `git config` command adds, changes, renames or removes a remote setting in a configuration git reads here, or null. */
 function remoteSettingProblem(args: string[], scope: Scope, show: string): string | null {
   if (scope === 'blob' || scope === 'file' || args.some((a) => GETS.test(a))) return null;
-  const { sub, ops } = operands(args);
+  const { sub, ops } = configOperands(args);
   if (sub === 'get' || sub === 'list') return null;
   const section = sub === 'rename-section' || sub === 'remove-section' || args.some((a) => /^--(rename|remove)-section$/.test(a));
   const changes = section || ops.length >= 2 || sub !== null || args.some((a) => WRITES.test(a) || REMOVES.test(a));
@@ -196,13 +197,8 @@ function userConfig(file: string, cwd: string | null): Scope | null {
 }
 
 /** `git config`'s operands: the subcommand word (set, unset, …) dropped, options and their values skipped. */
-function operands(args: string[]): { sub: string | null; ops: string[] } {
-  const out: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    if (VALUED.has(args[i])) i++;
-    else if (args[i] === '--') out.push(...args.slice(i + 1)), (i = args.length);
-    else if (!args[i].startsWith('-') || args[i] === '-') out.push(args[i]);
-  }
+function configOperands(args: string[]): { sub: string | null; ops: string[] } {
+  const out = operands(args, VALUED);
   const sub = /^(set|unset|get|list|edit|rename-section|remove-section)$/.test(out[0] ?? '') ? out.shift()! : null;
   return { sub, ops: out };
 }
@@ -221,7 +217,7 @@ export const configCommandProblem = (args: string[], cwd: string | null, show: s
 function runningSettingProblem(args: string[], cwd: string | null, show: string): string | null {
   const scope = scopeOf(args, cwd);
   if (scope === 'blob') return null;
-  const { sub, ops } = operands(args);
+  const { sub, ops } = configOperands(args);
   if (sub === 'get' || sub === 'list' || args.some((a) => REMOVES.test(a)) || (sub !== null && REMOVES.test(sub))) return null;
   const where = scope === 'repo' ? "in this repository's configuration" : scope === 'file' ? 'in that file' : `in the ${scope} configuration`;
   if (sub === 'edit' || args.some((a) => a === '-e' || a === '--edit')) {
@@ -277,14 +273,14 @@ export function oneOffConfigProblem(inv: GitInvocation, show: string): string | 
 export function persistentSetting(args: string[], cwd: string | null): { key: string; value: string } | null {
   const scope = scopeOf(args, cwd);
   if (scope !== 'global' && scope !== 'system') return null;
-  const { sub, ops } = operands(args);
+  const { sub, ops } = configOperands(args);
   if (sub !== null && sub !== 'set') return null;
   return ops.length >= 2 && !args.some((a) => REMOVES.test(a)) ? { key: ops[0], value: ops[ops.length - 1] } : null;
 }
 
 /** Whether a `git config` command removes core.hooksPath (--unset/--unset-all/unset, or the whole core section). */
 export function removesHooksPath(args: string[]): boolean {
-  const { sub, ops } = operands(args);
+  const { sub, ops } = configOperands(args);
   const removing = args.some((a) => /^(--unset|--unset-all)$/.test(a)) || sub === 'unset';
   if (removing) return /^core\.hookspath$/i.test(ops[0] ?? '') || unknown(ops[0] ?? '');
   return (sub === 'remove-section' || args.includes('--remove-section')) && (/^core$/i.test(ops[0] ?? '') || unknown(ops[0] ?? ''));

@@ -12,6 +12,7 @@ import { substituteVars } from '../shell/command';
 import { userDirs } from '../../user-dirs';
 import { configFiles, userConfigFiles } from '../../git/config-files';
 import { appendedPathKeeps, pathShadows } from '../path-programs';
+import { operands } from '../shell/options';
 
 /** Variables git reads that neither run a program nor name a file git writes; GIT_HANDOFF_* are git-handoff's own (rules/inject.ts). */
 const QUIET_ENV =
@@ -167,13 +168,9 @@ export function separateGitDirProblem(inv: GitInvocation, cmd: SimpleCommand, lo
   const a = inv.args;
   const option = a.find((x) => /^--(separate-git-dir|template|bare)(=|$)/.test(x))?.split('=')[0];
   if (option === undefined) return null;
-  const operands: string[] = [];
-  for (let i = 0; i < a.length; i++) {
-    if (/^--(separate-git-dir|template|object-format|ref-format|shared|initial-branch)$/.test(a[i]) || a[i] === '-b') i++;
-    else if (!a[i].startsWith('-')) operands.push(a[i]);
-  }
+  const [directory] = operands(a, ['--separate-git-dir', '--template', '--object-format', '--ref-format', '--shared', '--initial-branch', '-b']);
   const base = inv.cwd ?? cmd.cwd;
-  const target = operands[0] === undefined ? base : base ? path.resolve(base, operands[0]) : path.isAbsolute(operands[0]) ? operands[0] : null;
+  const target = directory === undefined ? base : base ? path.resolve(base, directory) : path.isAbsolute(directory) ? directory : null;
   const loc = target === null ? { worktree: '?' } : located(target);
   const at = target === null ? null : path.resolve(target);
   if (loc === null || (at !== null && ![loc.worktree, path.join(loc.worktree, '.git'), loc.gitDir].includes(at))) return null;

@@ -18,6 +18,7 @@ import { setsForLine } from '../shell/values';
 import { gitInvocation, type GitInvocation } from '../shell/git';
 import { parseShell } from '../shell/parse';
 import { writeTargets, type WriteTarget } from '../shell/writes';
+import { operands, optionValue } from '../shell/options';
 import { hooksPathRemovalProblem, includedRemoteSettingProblem, oneOffConfigProblem, removesHooksPath, scopeArgs } from './git-config';
 import { isProtected, judgeFile, type FileOp } from './files';
 import { fileOps, noteEffect } from '../effect';
@@ -78,7 +79,7 @@ function ownDirsOf(ctx: GuardContext, loc: Location | null): string[] {
   return d;
 }
 
-const PUSH_VALUED = new Set(['-o', '--push-option', '--receive-pack', '--exec']);
+const PUSH_VALUED = ['-o', '--push-option', '--receive-pack', '--exec', '--repo'];
 /** git verbs that only read a repository (with `--git-dir`, `-C`: which the allowlist does not pass), for git-handoff's own repositories. */
 const READING_VERBS = new Set(['log', 'show', 'diff', 'rev-parse', 'cat-file', 'for-each-ref', 'ls-tree', 'ls-files', 'rev-list', 'show-ref', 'count-objects', 'describe', 'shortlog', 'blame', 'grep', 'status', 'verify-pack', 'merge-base', 'name-rev']);
 
@@ -90,20 +91,8 @@ async function repositoriesOf(ctx: GuardContext, git: GitInvocation, here: strin
   const out = [here];
   if (git.gitDir && !/[$`]/.test(git.gitDir)) out.push(path.resolve(here, git.gitDir));
   if (git.sub !== 'push' && git.sub !== 'send-pack') return out;
-  let dest: string | undefined;
-  for (let i = 0; i < git.args.length; i++) {
-    const a = git.args[i];
-    if (a.startsWith('--repo=')) dest = a.slice(7);
-    else if (a === '--repo') dest = git.args[++i];
-    else if (PUSH_VALUED.has(a)) i++;
-    else if (a === '--') {
-      dest ??= git.args[i + 1];
-      break;
-    } else if (!a.startsWith('-')) {
-      dest ??= a;
-      break;
-    }
-  }
+  // the repository named as an operand, else by --repo (git's order)
+  const dest = operands(git.args, PUSH_VALUED)[0] ?? optionValue(git.args, ['--repo']);
   // a NUL cannot reach git in an argument: no remote has that name
   if (dest === undefined || /[$`\0]/.test(dest)) return out;
   const asPath = (u: string) => (u.startsWith('file://') ? u.slice(7) : /^[^:/]+:/.test(u) && !u.startsWith('/') ? null : u.replace(/^~(?=\/|$)/, ctx.env.HOME ?? '~'));

@@ -1,14 +1,15 @@
 // Handoff refs move only through `git handoff` (and its hooks): raw update-ref, force pushes, overwriting
 // fetch refspecs and file writes into the ref store are refused with the command that does it safely.
 import path from 'node:path';
-import { own } from '../../clients/event';
-import { neutral } from '../../terminal-text';
-import { programName, type SimpleCommand } from '../shell/command';
-import type { GitInvocation } from '../shell/git';
+import { own, type Decision } from '../../clients/event';
+import { neutral, stripTerminalControls } from '../../terminal-text';
+import { lineText, programName, type SimpleCommand } from '../shell/command';
+import { gitInvocation, type GitInvocation } from '../shell/git';
 import type { WriteTarget } from '../shell/writes';
 import { asWritten, type ReadLine } from './as-written';
 import { configCommandProblem, oneOffConfigProblem, remoteChangeProblem } from './git-config';
 import { expands } from '../shell/lex';
+import { optionValue } from '../shell/options';
 
 // Handoff refs, archive and leases; the claims tables (refs/claims/<branch>, moved only by claim and release); the read receipts (notes); replace refs, which change what every reader of a
 // handoff commit sees (a replace ref of any name may stand in for a handoff commit, so every one is protected).
@@ -158,6 +159,18 @@ const SAFE_WAYS =
   '  git handoff release              instead of deleting a worktree lease\n' +
   '  git handoff sync | push | fetch  instead of pushing or fetching refs/handoffs by hand';
 
+/**
+ * The refusal of a line that is one plain git command moving a protected ref (`git update-ref -d refs/handoffs/…`),
+ * read from the line alone (no redirection, no xargs, nothing before or after it); null for any other line.
+ */
+export function plainRefMove(cmds: SimpleCommand[], line: string, cwd: string): Decision | null {
+  const [cmd, ...rest] = cmds;
+  if (!cmd || rest.length || cmd.redirects.length || cmd.xargs) return null;
+  const inv = gitInvocation(cmd);
+  const problem = inv ? refCommandProblem(inv, cmd, lineText(cmds), line, { line, cwd, cmds }) : null;
+  return problem === null ? null : { deny: stripTerminalControls(problem) };
+}
+
 /** Why a git command writes handoff refs behind git-handoff's back, or null (`read`: the line `written` as read, if it was). */
 export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole: string, written: string = whole, read?: ReadLine): string | null {
   const args = inv.args;
@@ -268,11 +281,8 @@ const REMOTE_VALUED = new Set(['-t', '-m', '--mirror']);
 
 /** The notes ref a `git notes` command works on: --ref, core.notesRef (-c) or GIT_NOTES_REF, else the default. */
 function notesRef(args: string[], config: string[], assigns: Record<string, string>): string {
-  let ref = assigns.GIT_NOTES_REF ?? config.filter((c) => /^core\.notesref=/i.test(c)).map((c) => c.slice(c.indexOf('=') + 1)).pop() ?? 'refs/notes/commits';
-  for (let i = 0; i < args.length; i++) {
-    if (args[i] === '--ref' && args[i + 1] !== undefined) ref = args[++i];
-    else if (args[i].startsWith('--ref=')) ref = args[i].slice(6);
-  }
+  const ref =
+    optionValue(args, ['--ref']) ?? assigns.GIT_NOTES_REF ?? config.filter((c) => /^core\.notesref=/i.test(c)).map((c) => c.slice(c.indexOf('=') + 1)).pop() ?? 'refs/notes/commits';
   return expands(ref) ? 'handoff-reads' : ref;
 }
 

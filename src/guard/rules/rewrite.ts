@@ -11,6 +11,7 @@ import { literalOutput } from '../shell/written';
 import { short } from '../../handoff/state/session';
 import type { GitInvocation } from '../shell/git';
 import { asWritten } from './as-written';
+import { operands } from '../shell/options';
 
 const REBASE_CONTROL = new Set(['--continue', '--abort', '--skip', '--quit', '--edit-todo', '--show-current-patch']);
 const REBASE_VALUED = new Set(['--onto', '-s', '--strategy', '-X', '--strategy-option', '-x', '--exec', '--empty', '-C', '--whitespace']);
@@ -47,17 +48,6 @@ const VALUED: Record<string, Set<string>> = {
   branch: new Set(['-u', '--set-upstream-to', '--contains', '--no-contains', '--merged', '--no-merged', '--points-at', '--sort', '--format']),
   tag: new Set(['-m', '--message', '-F', '--file', '-u', '--local-user', '--cleanup', '--sort', '--format', '--contains', '--no-contains', '--points-at', '--merged', '--no-merged', '--trailer']),
 };
-function operands(inv: GitInvocation): string[] {
-  const valued = VALUED[inv.sub] ?? new Set<string>();
-  const out: string[] = [];
-  for (let i = 0; i < inv.args.length; i++) {
-    const a = inv.args[i];
-    if (a === '--') return [...out, ...inv.args.slice(i + 1)];
-    if (valued.has(a)) i++;
-    else if (!a.startsWith('-')) out.push(a);
-  }
-  return out;
-}
 const FORCED_PUSH = /^(-f|--force|--force-with-lease(=.*)?|--force-if-includes)$/;
 /** A transfer's remote that is this same repository: git runs a push or fetch to it as its own branches moved. */
 const HERE = new Set(['.', './', '.git']);
@@ -70,7 +60,7 @@ const HERE = new Set(['.', './', '.git']);
  */
 function refMoves(inv: GitInvocation): RefMove[] {
   const args = inv.args;
-  const ops = operands(inv);
+  const ops = operands(inv.args, VALUED[inv.sub] ?? []);
   if (inv.sub === 'branch') {
     if (args.some((a) => a === '-r' || a === '--remotes')) return [];
     if (args.some((a) => a === '-d' || a === '-D' || a === '--delete')) return ops.map((b) => ({ ref: `refs/heads/${b}`, to: null }));
@@ -125,7 +115,7 @@ function refMoves(inv: GitInvocation): RefMove[] {
 /** The existing tags `git tag -d` deletes or `git tag -f` moves (a tag on another session's commit is theirs to move). */
 function tagsChanged(inv: GitInvocation): string[] {
   if (inv.sub !== 'tag') return [];
-  const ops = operands(inv);
+  const ops = operands(inv.args, VALUED[inv.sub] ?? []);
   if (inv.args.some((a) => a === '-d' || a === '--delete')) return ops;
   return inv.args.some((a) => a === '--force' || /^-[a-zA-Z]*f[a-zA-Z]*$/.test(a)) && ops[0] ? [ops[0]] : [];
 }
@@ -191,12 +181,7 @@ function rewrittenCommits(repo: Repo, inv: GitInvocation): string[] {
     return revList(repo, [head, `^${target}`]);
   }
   // rebase [--onto X] [upstream [branch]] | --root [branch]
-  const positional: string[] = [];
-  for (let i = 0; i < inv.args.length; i++) {
-    const a = inv.args[i];
-    if (REBASE_VALUED.has(a)) i++;
-    else if (!a.startsWith('-')) positional.push(a);
-  }
+  const positional = operands(inv.args, REBASE_VALUED);
   const root = inv.args.includes('--root');
   const tip = commitOf(repo, (root ? positional[0] : positional[1]) ?? 'HEAD');
   if (!tip) return [];

@@ -13,6 +13,7 @@ import type { GuardContext } from '../context';
 import { shellWord } from '../../clients/event';
 import { globMatch, isGlob } from '../glob';
 import { asWritten } from './as-written';
+import { optionValue } from '../shell/options';
 import type { SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
 
@@ -135,8 +136,8 @@ export function sweepOf(inv: GitInvocation, cmd: SimpleCommand, eventCwd: string
     }
     case 'checkout': {
       const { opts, pos, dashdash } = split(args, new Set(['-b', '-B', '--orphan', '--conflict', '--pathspec-from-file']), 'bB');
-      const created = valueOf(args, ['-b', '-B', '--orphan']);
-      if (created !== null) return { verb: 'checkout', kind: 'switch', pathspecs: null, scope: 'all', dir, target: pos[0] ?? null, create: created };
+      const created = optionValue(args, ['-b', '-B', '--orphan']);
+      if (created !== undefined) return { verb: 'checkout', kind: 'switch', pathspecs: null, scope: 'all', dir, target: pos[0] ?? null, create: created };
       if (has(opts, null, '--pathspec-from-file')) return { verb: 'checkout', kind: 'destroy', pathspecs: null, scope: 'tracked', dir };
       // -f throws away every local change to tracked files, on the branch it stays on or the one it goes to
       const force = has(opts, 'f', '--force');
@@ -155,8 +156,8 @@ export function sweepOf(inv: GitInvocation, cmd: SimpleCommand, eventCwd: string
     }
     case 'switch': {
       const { opts, pos } = split(args, new Set(['-c', '--create', '-C', '--force-create', '--orphan', '--conflict']), 'cC');
-      const created = valueOf(args, ['-c', '--create', '-C', '--force-create', '--orphan']);
-      if (created !== null) return { verb: 'switch', kind: 'switch', pathspecs: null, scope: 'all', dir, target: pos[0] ?? null, create: created };
+      const created = optionValue(args, ['-c', '--create', '-C', '--force-create', '--orphan']);
+      if (created !== undefined) return { verb: 'switch', kind: 'switch', pathspecs: null, scope: 'all', dir, target: pos[0] ?? null, create: created };
       const discard = has(opts, 'f', '--force', '--discard-changes');
       if (pos.length === 0 || (pos[0] === branch && !has(opts, 'd', '--detach'))) return discard && pos.length > 0 ? { verb: 'switch', kind: 'destroy', pathspecs: null, scope: 'tracked', dir } : null;
       return { verb: 'switch', kind: 'switch', pathspecs: null, scope: 'all', dir, target: pos[0] };
@@ -205,20 +206,6 @@ export function sweepOf(inv: GitInvocation, cmd: SimpleCommand, eventCwd: string
     default:
       return null;
   }
-}
-
-/** The value given to one of `names` (`-b x`, `--orphan=x`, `-bx`), or null. */
-function valueOf(args: string[], names: string[]): string | null {
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a === '--') break;
-    for (const n of names) {
-      if (a === n) return args[i + 1] ?? '';
-      if (n.startsWith('--') && a.startsWith(n + '=')) return a.slice(n.length + 1);
-      if (!n.startsWith('--') && a.startsWith(n) && a.length > n.length) return a.slice(n.length);
-    }
-  }
-  return null;
 }
 
 /** A test for worktree-relative paths: does any pathspec (relative to `dir`) cover it? */

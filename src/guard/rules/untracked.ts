@@ -33,12 +33,9 @@ export async function untrackedProblem(ctx: GuardContext, inv: GitInvocation, cm
     mode = 'clean';
     ignored = has(args, 'x') ? 'also' : has(args, 'X') ? 'only' : 'no';
     dirs = has(args, 'd');
-    for (let i = 0; i < args.length; i++) {
-      if (args[i] === '-e' || args[i] === '--exclude') excludes.push(args[++i] ?? '');
-      else if (args[i].startsWith('--exclude=')) excludes.push(args[i].slice(10));
-      else if (args[i] === '--') specs.push(...args.slice(i + 1)), (i = args.length);
-      else if (!args[i].startsWith('-')) specs.push(args[i]);
-    }
+    const o = getopt(args, 'e', ['--exclude']);
+    excludes.push(...(o.values.get('-e') ?? []), ...(o.values.get('--exclude') ?? []));
+    specs.push(...o.operands);
   } else if (inv.sub === 'stash') {
     const sub = args.find((a) => !a.startsWith('-'));
     if (sub !== undefined && sub !== 'push' && sub !== 'save') return null;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { own } from '../../clients/event';
 import { READ_ONLY } from '../allow';
 import { SHELLS, type SimpleCommand } from '../shell/command';
-import { isLong } from '../shell/options';
+import { isLong, nonOptions, optionValue } from '../shell/options';
 import type { WriteTarget } from '../shell/writes';
 
 /** Programs whose writes writeTargets reads from their arguments, and git (its verbs have rules of their own). */
@@ -45,16 +45,8 @@ export function unknownWriterTargets(cmd: SimpleCommand): WriteTarget[] {
 export function extractTargets(cmd: SimpleCommand): WriteTarget[] {
   const [p0, ...args] = cmd.argv;
   const prog = p0 ? path.basename(p0) : '';
-  let into: string | null | undefined;
-  const valueOf = (short: string, long: string): string | null | undefined => {
-    for (let i = 0; i < args.length; i++) {
-      const a = args[i];
-      if (a === short || a === long) return args[i + 1];
-      if (a.startsWith(`${long}=`)) return a.slice(long.length + 1);
-      if (short.length === 2 && a.startsWith(short) && a.length > 2 && !a.startsWith('--')) return a.slice(2);
-    }
-    return null;
-  };
+  let into: string | undefined;
+  const valueOf = (short: string, long: string) => optionValue(args, [short, long]);
   if (prog === 'tar' || prog === 'bsdtar' || prog === 'gtar') {
     // `-x`, `--extract`, `--get`, or the old style's first word (`tar xzf a.tgz`)
     const extracts = args.some((a, i) => /^-[a-zA-Z]*x/.test(a) || isLong(a, '--extract') || isLong(a, '--get') || (i === 0 && /^[a-zA-Z]*x[a-zA-Z]*$/.test(a)));
@@ -68,9 +60,8 @@ export function extractTargets(cmd: SimpleCommand): WriteTarget[] {
     into = valueOf('-D', '--directory');
   } else if (prog === '7z' || prog === '7za' || prog === '7zz') {
     if (args[0] !== 'x' && args[0] !== 'e') return [];
-    into = args.find((a) => a.startsWith('-o'))?.slice(2) ?? null;
+    into = args.find((a) => a.startsWith('-o'))?.slice(2);
   } else return [];
-  if (into === undefined) return [];
   return [{ path: into ?? '.', kind: 'write', cwd: cmd.cwd, tree: true }];
 }
 
@@ -81,12 +72,7 @@ export function linkSources(cmd: SimpleCommand): WriteTarget[] {
   const shortHas = (ch: string) => args.some((a) => /^-[^-]/.test(a) && a.includes(ch));
   const hard = (prog === 'ln' && !shortHas('s') && !args.some((a) => isLong(a, '--symbolic'))) || (prog === 'cp' && (shortHas('l') || args.some((a) => isLong(a, '--link'))));
   if (!hard) return [];
-  const files: string[] = [];
-  let opts = true;
-  for (const a of args) {
-    if (opts && a === '--') opts = false;
-    else if (!(opts && a.startsWith('-'))) files.push(a);
-  }
+  const files = nonOptions(args);
   const targetDir = args.some((a) => /^-[a-zA-Z]*t/.test(a) || isLong(a, '--target-directory'));
   // `cp -al dir elsewhere`: every file under a directory it copies gets a second name
   const tree = prog === 'cp' && (shortHas('r') || shortHas('R') || shortHas('a') || args.some((a) => isLong(a, '--recursive') || isLong(a, '--archive')));

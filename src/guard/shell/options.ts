@@ -41,6 +41,13 @@ export function getopt(args: string[], short: string, long: string[] = []): { op
   return { operands, values, flags };
 }
 
+/** The operands of `args`, the value of each option in `valued` (`-m`, `--repo`: whole, in a cluster or abbreviated) skipped. */
+export function operands(args: string[], valued: Iterable<string>): string[] {
+  const options = [...valued];
+  const short = options.filter((o) => /^-[^-]$/.test(o)).map((o) => o[1]);
+  return getopt(args, short.join(''), options.filter((o) => o.startsWith('--'))).operands;
+}
+
 /** find's starting points, what it deletes or runs, the files it writes (-fprint…), and the names narrowing a delete. */
 export function findParts(args: string[]): { roots: string[]; acts: boolean; writes: string[]; names: string[] | null; namesListed: string[] | null } {
   let i = 0;
