@@ -1,7 +1,7 @@
 // The environment variables git-handoff reads, in one list the man page's ENVIRONMENT section is generated from
 // (scripts/man.mjs); the session variables come from the clients' own table (SESSION_VARS), so a new client's
 // variable reaches the manual without anyone copying it.
-import { CLIENT_NAMES, SESSION_VARS } from './client-names';
+import { CLIENT_NAMES, SESSION_VARS } from './clients/names';
 
 interface EnvironmentVariable {
   name: string;

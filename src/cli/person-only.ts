@@ -1,7 +1,7 @@
 // What only the person runs (SPEC 6, "Refused to sessions"), checked by the command itself where it can tell it runs
-// inside an agent session: a client's session variable (src/client-names.ts) in its environment. The guard refuses the
+// inside an agent session: a client's session variable (src/clients/names.ts) in its environment. The guard refuses the
 // same calls before they run (src/guard/rules/anchors.ts); this holds where the guard did not see the call.
-import { agentSessionOf } from '../client-names';
+import { agentSessionOf } from '../clients/names';
 import { HandoffError } from '../errors';
 
 /** Refuses `what` (install, uninstall, recover --from) inside an agent session: exit 2, code `person-only`. */

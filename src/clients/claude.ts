@@ -2,7 +2,7 @@
 import { obj, str, type ClientAdapter, type Decision, type EventKind, type GuardClient, type GuardEvent } from './event';
 import { claudeArgs, parseCommonPayload } from './common';
 import { allBut, PROBE_SESSION, routedEvents, type ClientRecord, type FrontFacts } from './record';
-import { sessionVarOf } from '../client-names';
+import { sessionVarOf } from './names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
 /**

@@ -3,7 +3,7 @@
 import type { ClientAdapter } from './event';
 import { front as claudeFront, parseClaudeLike, renderClaudeLike } from './claude';
 import { PROBE_SESSION, routedEvents, type ClientRecord, type FrontFacts } from './record';
-import { sessionVarOf } from '../client-names';
+import { sessionVarOf } from './names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
 /**

@@ -11,7 +11,7 @@ import { commonToolAction, obj, str, type ClientAdapter, type EventKind, type Gu
 import { parseClaudeLike, renderClaudeLike } from './claude';
 import { claudeArgs } from './common';
 import { PROBE_SESSION, type ClientRecord, type FrontFacts } from './record';
-import { sessionVarOf } from '../client-names';
+import { sessionVarOf } from './names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
 /**

@@ -12,7 +12,7 @@ import { obj, own, str, type ClientAdapter, type EventKind } from './event';
 import { editOf, mappedAction, writeOf, type ToClaude } from './common';
 import type { ClientRecord } from './record';
 import { PROBE_SESSION } from './record';
-import { sessionVarOf } from '../client-names';
+import { sessionVarOf } from './names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
 /** The tools Crush ships that cannot write or run anything: viewing, listing, searching, fetching, diagnostics, a job's output. */

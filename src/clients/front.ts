@@ -8,7 +8,7 @@ import { front as codex, wiring as codexWiring } from './codex';
 import { front as copilot, wiring as copilotWiring } from './copilot';
 import { front as droid, wiring as droidWiring } from './droid';
 import { front as gemini, wiring as geminiWiring } from './gemini';
-import type { ClientName } from '../client-names';
+import type { ClientName } from './names';
 import { front as qwen, wiring as qwenWiring } from './qwen';
 import type { FrontFacts } from './record';
 import type { Wiring } from './wiring';

@@ -3,7 +3,7 @@
 import { shellQuote, str, type ClientAdapter, type Decision, type EventKind, type GuardEvent } from './event';
 import { parseCommonPayload } from './common';
 import { PROBE_SESSION, routedEvents, type ClientRecord, type FrontFacts } from './record';
-import { sessionVarOf } from '../client-names';
+import { sessionVarOf } from './names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
 /**

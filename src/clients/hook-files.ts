@@ -5,7 +5,7 @@
 // as it is (keepsWiring) and a trust file as it is (keepsFile).
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ClientName } from '../client-names';
+import type { ClientName } from './names';
 import type { FileScope } from './record';
 import { ALL_RECORDS } from './records';
 

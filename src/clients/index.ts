@@ -2,7 +2,7 @@
 import { namesOnlyReading, payloadTool, str, unknownPayloadAction, type ClientAdapter, type GuardClient, type GuardEvent } from './event';
 import { READ_ONLY_TOOLS, RECORDS } from './records';
 import { claude } from './claude';
-import { clientName } from '../client-names';
+import { clientName } from './names';
 import { codex } from './codex';
 import { copilot, copilotClaude, isCopilotClaudePayload } from './copilot';
 import { qwen } from './qwen';

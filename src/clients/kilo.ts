@@ -9,7 +9,7 @@ import { obj, str, type ClientAdapter } from './event';
 import { opencode, pluginModule, wiring as opencodeWiring, type PluginSpec } from './opencode';
 import type { ClientRecord } from './record';
 import { PROBE_SESSION } from './record';
-import { sessionVarOf } from '../client-names';
+import { sessionVarOf } from './names';
 import type { Wiring } from './wiring';
 
 /**

@@ -11,7 +11,7 @@ import { KINDS } from './claude';
 import { parseCommonPayload } from './common';
 import type { ClientRecord } from './record';
 import { PROBE_SESSION } from './record';
-import { sessionVarOf } from '../client-names';
+import { sessionVarOf } from './names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 import { userHome } from '../user-dirs';
 

@@ -8,7 +8,7 @@ import { obj, str, unknownShape, type ClientAdapter } from './event';
 import { front as claudeFront, KINDS, renderClaudeLike } from './claude';
 import { parseCommonPayload } from './common';
 import { PROBE_SESSION, routedEvents, type ClientRecord, type FrontFacts } from './record';
-import { sessionVarOf } from '../client-names';
+import { sessionVarOf } from './names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
 /**

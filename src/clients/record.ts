@@ -3,7 +3,7 @@
 // (its hook, plugin and trust files at every scope and in every worktree: ./hook-files.ts), doctor's rows and the sh
 // front's constants (./front.ts) are all read from these records; a client fact stated elsewhere fails
 // test/design/one-client-record.test.ts. One definition type reused by every client, as git-bug's entity/dag Definition is.
-import type { Agent, ClientName } from '../client-names';
+import type { Agent, ClientName } from './names';
 import type { ClientAdapter, EventKind } from './event';
 import type { Wiring } from './wiring';
 
@@ -79,7 +79,7 @@ export interface ClientRecord {
   routing: Routing;
   /** how it names an MCP server's tool, e.g. `mcp__<server>__<tool>` */
   mcpNames: string;
-  /** the variable its shell tool exports with its session id (client-names.ts SESSION_VARS), null: none */
+  /** the variable its shell tool exports with its session id (./names.ts SESSION_VARS), null: none */
   sessionVar: string | null;
   /**
    * Whether a command its model runs knows the session without being told: `always` (Copilot CLI's and Codex's shells,

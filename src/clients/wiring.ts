@@ -1,6 +1,6 @@
 // What `install --agent` writes for one client (SPEC 6, docs/clients.md): each client's file in src/clients states
 // its own; src/install/agents.ts writes, removes and checks them.
-import type { ClientName } from '../client-names';
+import type { ClientName } from './names';
 
 export interface Wiring {
   /** the client, as the guard's --client= argument names it */

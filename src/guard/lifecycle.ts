@@ -21,7 +21,7 @@ import { clientProcess } from './client-process';
 import { clientPid, followLineage } from './lineage';
 import { writeJsonAtomic, type Location } from './locate';
 import { effectOf } from './effect';
-import { agentSessionOf } from '../client-names';
+import { agentSessionOf } from '../clients/names';
 import { ALL_RECORDS } from '../clients/records';
 
 

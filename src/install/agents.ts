@@ -13,7 +13,7 @@ import { CODEX_TRUST_HOW, loginShellProblem } from './codex-trust';
 import { trustGateItems, trustGateSteps } from './trust-gates';
 import { wrapWords } from '../terminal-text';
 import { addDenies, removeDenies, sandboxDenies, sandboxItem, sandboxNote } from './sandbox';
-import { AGENT_CLIENT, SESSION_VARS, type Agent, type ClientName } from '../client-names';
+import { AGENT_CLIENT, SESSION_VARS, type Agent, type ClientName } from '../clients/names';
 import { matcherRoutes, PROBE_COMMAND } from '../clients/record';
 import { wordCut } from '../terminal-text';
 import { RECORDS } from '../clients/records';
@@ -24,7 +24,7 @@ import { copilotTrustHow, installOwnFile, isOwnWiring, ownFileCommand, ownFileEv
 import { pluginAnswers } from '../guard/plugin-active';
 import { installFiles, readObject, uninstallFiles, wiredFiles } from './native';
 
-export type { Agent } from '../client-names';
+export type { Agent } from '../clients/names';
 export type { Wiring } from '../clients/wiring';
 export { WIRING };
 

@@ -3,7 +3,7 @@
 // prints the same step, and the git hooks (installed with the agent wiring) are what still refuses raw ref moves.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { Agent } from '../client-names';
+import type { Agent } from '../clients/names';
 import { folderTrust } from '../clients/folder-trust';
 import { trustItems } from '../clients/own-files';
 import type { DoctorItem } from '../wiring';

@@ -8,7 +8,7 @@ import type { GlobalArgs } from '../context';
 import { identityOptions, readerFor } from '../identity';
 import { printJson, terminalSafe } from '../output';
 import { showJson } from './show';
-import { sessionVarOf } from '../../client-names';
+import { sessionVarOf } from '../../clients/names';
 import { BRANCH } from '../spec';
 
 interface Args extends GlobalArgs {

@@ -1,6 +1,6 @@
 // `git handoff install | uninstall | doctor`: wiring that is idempotent and reversible.
 import type { Argv, CommandModule } from 'yargs';
-import { AGENT_CLIENT, AGENTS, agentName, type Agent } from '../../client-names';
+import { AGENT_CLIENT, AGENTS, agentName, type Agent } from '../../clients/names';
 import { HandoffError } from '../../errors';
 import { openRepo, type Repo } from '../../git/repo';
 import { installUserOpencode, uninstallUserOpencode } from '../../clients/own-files';

@@ -1,7 +1,7 @@
 // `git handoff …` from an agent's shell: the session id is added when the shell would not know it, and a
 // write that names another session's id is refused (reading as another session is always allowed).
 import path from 'node:path';
-import { SESSION_ID_VARS } from '../../client-names';
+import { SESSION_ID_VARS } from '../../clients/names';
 import { short } from '../../handoff/state/session';
 import type { GuardEvent } from '../../clients/event';
 import { RECORDS } from '../../clients/records';

@@ -1,5 +1,5 @@
 // Session ids (SPEC 3): validation and where a command finds its own.
-import { CLIENT_NAMES, clientName, SESSION_VARS, shellClient } from '../../client-names';
+import { CLIENT_NAMES, clientName, SESSION_VARS, shellClient } from '../../clients/names';
 import { CLIENT_VAR } from '../../environment';
 import { HandoffError } from '../../errors';
 

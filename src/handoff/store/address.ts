@@ -1,5 +1,5 @@
 // Addressing (issue 18): who a handoff is for (Handoff-To), its tags and references, and who reads now.
-import { CLIENT_NAMES, clientName } from '../../client-names';
+import { CLIENT_NAMES, clientName } from '../../clients/names';
 import { HandoffError } from '../../errors';
 import type { Storage } from '../../git/storage';
 import { oneLine } from './document';
