@@ -134,6 +134,9 @@ export const record: ClientRecord = {
   payload: 'PascalCase hook_event_name, session_id, tool_name, tool_input',
   block: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":…}}',
   contextBeforeTool: true,
+  runsHandoffRewrite: true,
+  // CLAUDE_PID, checked to be an ancestor
+  pidVariable: 'CLAUDE_PID',
   probes: (cwd, command) => [['Bash', { session_id: PROBE_SESSION, cwd, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command } }]],
   adapter: claude,
   wiring,

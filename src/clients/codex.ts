@@ -27,16 +27,13 @@ export const wiring: Wiring = {
   bash: true,
   timeout: HOOK_TIMEOUT_S,
   // Codex 0.169.0 runs a SessionEnd hook for at most 3 s while it exits, and says "clamping SessionEnd hook timeout to
-  // 3s" at every start for a longer one (observed); its trust hash counts it as 3 either way (install/codex-trust.ts)
+  // 3s" at every start for a longer one (observed); its trust hash counts it as 3 either way (client./codex-trust.ts)
   eventTimeouts: { SessionEnd: 3 },
   named: false,
   notes: 'AGENTS.md',
   // Codex reads a project's skills from .agents/skills, as its binary showed
   skills: '.agents/skills',
 };
-
-/** The programs Codex's shell runs as its apply_patch (the envelope on stdin or as the argument), under both its names. */
-export const SHELL_PATCH_PROGRAMS: readonly string[] = ['apply_patch', 'applypatch'];
 
 /** What the sh front reads of Codex's calls: Claude Code's payload, its shell tool by its names old and new, and apply_patch. */
 export const front: FrontFacts = {
@@ -62,7 +59,7 @@ export const record: ClientRecord = {
     { scope: 'user', file: '$CODEX_HOME/config.toml' },
     { scope: 'system', file: '/etc/codex/managed_config.toml' },
   ],
-  // the project and each hook trusted (trust_level, hooks.state trusted_hash): src/install/codex-trust.ts
+  // the project and each hook trusted (trust_level, hooks.state trusted_hash): src/client./codex-trust.ts
   trustFiles: [{ scope: 'user', file: '$CODEX_HOME/config.toml' }],
   readOnly: READ_ONLY,
   routing: 'matcher',
@@ -73,6 +70,10 @@ export const record: ClientRecord = {
   payload: "Claude Code's, with turn_id (tool events), tool Bash or apply_patch (the patch in tool_input.command), a rollout-*.jsonl transcript",
   block: "Claude Code's",
   contextBeforeTool: true,
+  runsHandoffRewrite: true,
+  patchPrograms: ['apply_patch', 'applypatch'],
+  // its native binary (observed with 0.169.0)
+  isProcess: (argv, comm) => comm === 'codex' || /(^|\/)codex$/.test(argv[0] ?? ''),
   // exec_command keeps the command's stdin open: write_stdin types into it later, and no hook sees that
   stdinUnseen: true,
   probes: (cwd, command) => [['Bash', { session_id: PROBE_SESSION, cwd, hook_event_name: 'PreToolUse', turn_id: 'doctor', tool_name: 'Bash', tool_input: { command } }]],

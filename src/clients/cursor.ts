@@ -154,6 +154,7 @@ export const record: ClientRecord = {
   payload: 'conversation_id, camelCase events (beforeShellExecution, preToolUse, afterFileEdit, …)',
   block: '{"permission":"deny","user_message":…,"agent_message":…}',
   contextBeforeTool: true,
+  recordsAfterTool: true,
   readsClaude: 'with its third-party configs setting on',
   probes: (cwd, command) => [['Shell', { conversation_id: PROBE_SESSION, generation_id: 'doctor', cwd, workspace_roots: [cwd], hook_event_name: 'preToolUse', tool_name: 'Shell', tool_input: { command, working_directory: cwd } }]],
   adapter: cursor,

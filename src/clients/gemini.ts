@@ -112,6 +112,10 @@ export const record: ClientRecord = {
   payload: 'events BeforeTool AfterTool SessionStart AfterAgent PreCompress, an ISO timestamp',
   block: '{"decision":"deny","reason":…}',
   contextBeforeTool: false,
+  // observed with 0.61.0
+  escapesContext: true,
+  // node running its gemini bundle; it relaunches itself, and the nearest one is the CLI proper (0.61.0)
+  isProcess: (argv) => argv.slice(0, 3).some((a) => /(^|\/)gemini(\.js)?$/.test(a)),
   probes: (cwd, command) => [['run_shell_command', { session_id: PROBE_SESSION, cwd, hook_event_name: 'BeforeTool', timestamp: new Date().toISOString(), tool_name: 'run_shell_command', tool_input: { command } }]],
   adapter: gemini,
   wiring,

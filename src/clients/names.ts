@@ -94,6 +94,12 @@ export const SESSION_VARS: ReadonlyArray<readonly [string, ClientName]> = [
   ['CRUSH_SESSION_ID', 'crush'],
 ];
 
+/** The session variables the git-handoff plugin sets in its client's shell (shell.env), not the client itself. */
+export const PLUGIN_SESSION_VARS: ReadonlySet<string> = new Set(['OPENCODE_SESSION_ID', 'KILO_SESSION_ID']);
+
+/** The client whose session a seed file's `<!-- claude-session: ID -->` first line names (src/handoff/import). */
+export const SEED_MARKER_CLIENT: ClientName = 'claude-code';
+
 /** Every variable a session id is read from, in that order: GIT_HANDOFF_SESSION, then each client's own. */
 export const SESSION_ID_VARS: readonly string[] = ['GIT_HANDOFF_SESSION', ...SESSION_VARS.map(([v]) => v)];
 

@@ -113,6 +113,18 @@ export interface ClientRecord {
   guardLimit?: string;
   /** its shell tool keeps the command's stdin open for later input that reaches no hook (Codex's write_stdin) */
   stdinUnseen?: true;
+  /** the programs its shell tool runs as an apply_patch (the envelope on stdin or as the argument) */
+  patchPrograms?: readonly string[];
+  /** it runs a rewritten input without asking, so a command made only of git handoff steps may get its session that way */
+  runsHandoffRewrite?: true;
+  /** it HTML-escapes a hook's context before its model reads it: the startup view is wrapped in brackets, not tags */
+  escapesContext?: true;
+  /** its after-tool event is where a call's writes are recorded (its before-shell event is only an intent) */
+  recordsAfterTool?: true;
+  /** the variable its hooks get with its process id (a claim: it counts only for an ancestor, src/guard/lineage.ts) */
+  pidVariable?: string;
+  /** whether a process (its argv and /proc comm) is the client itself, for a client that names no pid to its hooks */
+  isProcess?: (argv: string[], comm: string) => boolean;
   /** doctor's probes: a shell call of `command` in each shape it sends its before-tool hook (labelled), to be refused */
   probes: (cwd: string, command: string) => Array<[string, Record<string, unknown>]>;
   adapter: ClientAdapter;

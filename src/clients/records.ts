@@ -42,3 +42,6 @@ export const ALL_RECORDS: readonly ClientRecord[] = Object.values(RECORDS);
 
 /** Every client's read-only tools: a tool named so reads, whichever client sent it (none is another's writer: test). */
 export const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(ALL_RECORDS.flatMap((r) => r.readOnly));
+
+/** The programs a client's shell runs as an apply_patch (ClientRecord.patchPrograms). */
+export const PATCH_PROGRAMS: readonly string[] = ALL_RECORDS.flatMap((r) => r.patchPrograms ?? []);

@@ -213,6 +213,7 @@ export const record: ClientRecord = {
   payload: "Claude Code's events with an ISO timestamp, hookEventName/sessionId (1.110) or hook_event_name/session_id, tool_use_id, its own tools",
   block: "Claude Code's hookSpecificOutput (a Stop's block inside it too)",
   contextBeforeTool: true,
+  runsHandoffRewrite: true,
   readsClaude: 'by default: chat.hookFilesLocations, every tool, matchers ignored',
   // each shape it has sent: run_in_terminal snake_case (1.111 on), runInTerminal camelCase (1.110)
   probes: (cwd, command) => {

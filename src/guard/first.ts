@@ -11,8 +11,7 @@ import { encodeBranch } from '../handoff/store/names';
 import { handoffDir } from '../handoff/state/paths';
 import { claimsMarker } from '../handoff/state/claims-marker';
 import { SESSION_RE } from '../handoff/state/session';
-import { copilotAnswersNatively } from '../clients/copilot';
-import { detectClient, namedClient } from '../clients/index';
+import { answeredNatively, detectClient, namedClient } from '../clients/index';
 import { MAX_FIRST_LOOK, surelyHarmless } from './allow';
 import type { GuardEvent } from '../clients/event';
 import { setting } from '../config-keys';
@@ -20,7 +19,7 @@ import { trustedRepository } from '../git/trust';
 import { stripTerminalControls } from '../terminal-text';
 import { configKey, locate, readConfigCache, walkUp, type Location } from './locate';
 import { noteDenied } from './refused-record';
-import { deferToPlugin } from './plugin-active';
+import { deferToPlugin } from '../clients/plugin-active';
 import { refCommandProblem } from './rules/refs';
 import { lineText, type SimpleCommand } from './shell/command';
 import { gitInvocation } from './shell/git';
@@ -80,8 +79,8 @@ export function firstLook(text: string, argv: string[] = process.argv, env: Node
   if (payloadProblems(payload).length) return BAD;
   const adapter = detectClient(payload, namedClient(argv));
   const event = adapter.parse(payload);
-  // Copilot CLI runs the Claude Code wiring too: with git-handoff's native Copilot hooks there, those answer it
-  if (copilotAnswersNatively(event)) return { answer: null, use: 'guard', tag: 'copilot' };
+  // a client that runs the Claude Code wiring beside git-handoff's own native hooks is answered by those
+  if (answeredNatively(event)) return { answer: null, use: 'guard', tag: 'native' };
   const seen: Seen = { payload, adapter, event };
   const action = event.kind === 'pre-tool' ? event.action : null;
   if (action?.type === 'shell') seen.cmds = firstParse(action.command, action.cwd ?? event.cwd);

@@ -9,8 +9,8 @@ import { setting } from '../config-keys';
 import type { Repo } from '../git/repo';
 import { installWrite, restoreOriginal } from '../handoff/state/install-record';
 import type { DoctorItem, InstallOptions } from '../wiring';
-import { CODEX_TRUST_HOW, loginShellProblem } from './codex-trust';
-import { trustGateItems, trustGateSteps } from './trust-gates';
+import { CODEX_TRUST_HOW, loginShellProblem } from '../clients/codex-trust';
+import { trustGateItems, trustGateSteps } from '../clients/trust-gates';
 import { wrapWords } from '../terminal-text';
 import { addDenies, removeDenies, sandboxDenies, sandboxItem, sandboxNote } from './sandbox';
 import { AGENT_CLIENT, SESSION_VARS, type Agent, type ClientName } from '../clients/names';
@@ -21,7 +21,7 @@ import { afterCommand, GUARD_TEXT, hookCommand, hookGroups, hookTimeoutProblem, 
 import { WIRING } from '../clients/wirings';
 import { FRONT_CLIENTS } from '../clients/front';
 import { copilotTrustHow, installOwnFile, isOwnWiring, ownFileCommand, ownFileEvents, ownFileTimeouts, uninstallOwnFile } from '../clients/own-files';
-import { pluginAnswers } from '../guard/plugin-active';
+import { pluginAnswers } from '../clients/plugin-active';
 import { installFiles, readObject, uninstallFiles, wiredFiles } from './native';
 
 export type { Agent } from '../clients/names';
@@ -533,7 +533,7 @@ function timeoutItems(agent: Agent, w: Wiring, values: unknown[]): DoctorItem[] 
 }
 
 /** Codex's own gates: the project and each hook trusted in $CODEX_HOME/config.toml, git-handoff on a login shell's PATH. */
-/** Codex runs the model's commands in a login shell: git-handoff must be on its PATH (the trust row is a gate: ./trust-gates.ts). */
+/** Codex runs the model's commands in a login shell: git-handoff must be on its PATH (the trust row is a gate: src/clients/trust-gates.ts). */
 function doctorCodexPath(): DoctorItem[] {
   const shell = loginShellProblem();
   return [shell ? { component: 'agent codex PATH', status: 'broken', detail: shell } : { component: 'agent codex PATH', status: 'ok', detail: 'a login shell finds git-handoff' }];

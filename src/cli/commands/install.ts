@@ -10,7 +10,7 @@ import { doctorProtections } from '../../install/protections';
 import { loadMcpBundle } from './mcp';
 import { doctorAgents, guardCommand, installAgents, uninstallAgents } from '../../install/agents';
 import { doctorPlugins, installPlugin, uninstallPlugin } from '../../install/plugin';
-import { pluginAnswers } from '../../guard/plugin-active';
+import { pluginAnswers } from '../../clients/plugin-active';
 import { userPluginFile } from '../../clients/opencode';
 import { removeLocalState } from '../../install/local-state';
 import { existsSync, fstatSync, statSync } from 'node:fs';

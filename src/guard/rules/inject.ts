@@ -33,7 +33,7 @@ export function needsSession(inv: GitInvocation): boolean {
 
 /**
  * Whether the client's shell already exports this session id (Claude Code ≥ 2.1.132, Qwen Code: the hook has it too;
- * Copilot CLI's and Codex's shells always have theirs, their hooks never; the OpenCode plugin sets OPENCODE_SESSION_ID;
+ * Copilot CLI's and Codex's shells always have theirs, their hooks never; the OpenCode plugin sets its variable;
  * Gemini CLI never).
  */
 function shellKnowsSession(e: GuardEvent, session: string, env: NodeJS.ProcessEnv): boolean {

@@ -29,8 +29,8 @@ export function isAddressee(value: string): boolean {
 }
 
 /**
- * An addressee as given, with a client's alias made its one name (`client:claude` is client:claude-code) and a bare
- * client name or alias taken as that client (`--to claude`); anything else unchanged.
+ * An addressee as given, with a client's alias made its one name (`client:<alias>` is client:<its name>) and a bare
+ * client name or alias taken as that client (`--to <alias>`); anything else unchanged.
  */
 export function normalAddressee(value: string): string {
   const client = value.startsWith('client:') ? clientName(value.slice(7)) : value.includes(':') ? null : clientName(value);

@@ -3,9 +3,9 @@
 // prints the same step, and the git hooks (installed with the agent wiring) are what still refuses raw ref moves.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { Agent } from '../clients/names';
-import { folderTrust } from '../clients/folder-trust';
-import { trustItems } from '../clients/own-files';
+import type { Agent } from './names';
+import { folderTrust } from './folder-trust';
+import { trustItems } from './own-files';
 import type { DoctorItem } from '../wiring';
 import { CODEX_TRUST_HOW, codexTrust } from './codex-trust';
 
