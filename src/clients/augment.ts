@@ -6,10 +6,8 @@
 // `conversation_id`, `workspace_roots`, `tool_name`, `tool_input`, `is_mcp_tool`; its tools are `launch-process
 // {command, cwd}`, `save-file {path, file_content}`, `str-replace-editor {command, path, old_str_1, new_str_1, …}`,
 // `remove-files {file_paths}`, `view`. Exit 2 refuses and stderr reaches the agent; other statuses do not block.
-import { exitAnswer } from './answer';
-import { obj, own, str, type ClientAdapter, type EventKind, type ToolAction } from './event';
-import { KINDS, renderClaudeLike } from './claude';
-import { mappedAction, writeOf, type ToClaude } from './common';
+import { str, type ToolAction } from './event';
+import { exitRefusal, KINDS, renderClaudeLike, shapedAdapter, writeOf, type ToClaude } from './common';
 import type { ClientRecord } from './record';
 import { PROBE_SESSION } from './record';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
@@ -60,28 +58,16 @@ function strReplace(a: Record<string, unknown>): ToolAction | null {
 }
 
 const TOOLS: Record<string, ToClaude> = {
-  'launch-process': (a) => ({ tool: 'Bash', input: a }),
+  // it runs in its `cwd`
+  'launch-process': (a) => ({ tool: 'Bash', input: { ...a, directory: a.directory ?? a.cwd } }),
   'save-file': (a) => writeOf(a.path, a.file_content),
   'str-replace-editor': (a) => strReplace(a),
   // each file removed is judged as written
   'remove-files': (a) => (Array.isArray(a.file_paths) ? { type: 'paths', paths: a.file_paths.filter((f): f is string => typeof f === 'string') } : null),
 };
 
-export const augment: ClientAdapter = {
-  client: 'augment',
-  parse(p) {
-    const name = str(p.hook_event_name) ?? '';
-    const roots = Array.isArray(p.workspace_roots) ? p.workspace_roots.filter((r): r is string => typeof r === 'string') : [];
-    const cwd = str(p.cwd) ?? roots[0] ?? process.cwd();
-    const tool = str(p.tool_name);
-    const toolInput = obj(p.tool_input);
-    const kind: EventKind = own(KINDS, name) ?? 'other';
-    const action = kind === 'pre-tool' || kind === 'post-tool' ? mappedAction(TOOLS, tool, toolInput, str(toolInput.cwd) ?? cwd) : { type: 'other' as const };
-    return { client: 'augment', kind, name, session: str(p.conversation_id), agentId: null, cwd, tool, action, toolInput, source: str(p.source) ?? str(p.reason), stopHookActive: p.stop_hook_active === true };
-  },
-  // a refusal by exit 2 (its stderr reaches the agent); context and a Stop's block in Claude Code's shape
-  render: (e, d) => (e.kind === 'pre-tool' && d.deny !== undefined ? exitAnswer(2, d.deny) : renderClaudeLike(e, d)),
-};
+// a refusal by exit 2 (its stderr reaches the agent); context and a Stop's block in Claude Code's shape
+export const augment = shapedAdapter('augment', { kinds: KINDS, tools: TOOLS, session: ['conversation_id'] }, exitRefusal(renderClaudeLike));
 
 export const record: ClientRecord = {
   name: 'augment',

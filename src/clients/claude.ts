@@ -1,6 +1,5 @@
 // Claude Code (and Codex, which speaks the same wire format): PascalCase events, hookSpecificOutput answers.
-import { obj, str, type ClientAdapter, type Decision, type EventKind, type GuardClient, type GuardEvent } from './event';
-import { claudeArgs, parseCommonPayload } from './common';
+import { KINDS, shapedAdapter } from './common';
 import { allBut, PROBE_SESSION, routedEvents, type ClientRecord, type FrontFacts } from './record';
 import { sessionVarOf } from './names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
@@ -45,16 +44,6 @@ export const wiring: Wiring = {
   skills: '.claude/skills',
 };
 
-/** Claude Code's event names (Codex, Qwen Code and the OpenCode plugin's payloads use them too). */
-export const KINDS: Record<string, EventKind> = {
-  PreToolUse: 'pre-tool',
-  PostToolUse: 'post-tool',
-  SessionStart: 'session-start',
-  Stop: 'stop',
-  PreCompact: 'pre-compact',
-  SessionEnd: 'session-end',
-};
-
 /** What the sh front reads of Claude Code's calls (src/clients/front.ts). */
 export const front: FrontFacts = {
   keys: { session: 'session_id', tool: 'tool_name', event: 'hook_event_name', input: 'tool_input' },
@@ -63,47 +52,7 @@ export const front: FrontFacts = {
   plugin: true,
 };
 
-export function parseClaudeLike(client: GuardClient, p: Record<string, unknown>): GuardEvent {
-  // Copilot CLI runs Claude Code's wiring too, with its own argument names (Write {path, file_text}, Edit {path, old_str, new_str})
-  const tool = str(p.tool_name);
-  const input = obj(p.tool_input);
-  const named = claudeArgs(tool, input);
-  return parseCommonPayload(client, KINDS, named === input ? p : { ...p, tool_input: named }, str(p.source) ?? str(p.reason));
-}
-
-export function renderClaudeLike(e: GuardEvent, d: Decision): string | null {
-  const out: Record<string, unknown> = {};
-  if (e.kind === 'pre-tool') {
-    if (d.deny !== undefined) {
-      out.hookSpecificOutput = { hookEventName: e.name, permissionDecision: 'deny', permissionDecisionReason: d.deny };
-    } else if (d.updatedInput) {
-      out.hookSpecificOutput = {
-        hookEventName: e.name,
-        permissionDecision: 'allow',
-        permissionDecisionReason: d.context ?? 'git-handoff added this session id to the command',
-        updatedInput: d.updatedInput,
-      };
-    } else if (d.context) out.hookSpecificOutput = { hookEventName: e.name, additionalContext: d.context };
-  } else if (e.kind === 'stop') {
-    if (d.followUp) Object.assign(out, { decision: 'block', reason: d.followUp });
-  } else if (e.kind === 'pre-compact') {
-    // Claude Code (2.1.328) reads PreCompact's stdout as plain text: it is added to the compaction's instructions and
-    // shown as the hook's output, so a JSON answer arrived there as a raw blob. Plain text it is.
-    if (d.context && e.client === 'claude-code') return d.context;
-    if (d.context) out.systemMessage = d.context;
-  } else if (d.context && (e.kind === 'post-tool' || e.kind === 'session-start')) {
-    out.hookSpecificOutput = { hookEventName: e.name, additionalContext: d.context };
-  }
-  // shown to the person by the client (the model reads additionalContext)
-  if (d.notice && out.systemMessage === undefined) out.systemMessage = d.notice;
-  return Object.keys(out).length ? JSON.stringify(out) : null;
-}
-
-export const claude: ClientAdapter = {
-  client: 'claude-code',
-  parse: (p) => parseClaudeLike('claude-code', p),
-  render: renderClaudeLike,
-};
+export const claude = shapedAdapter('claude-code', { kinds: KINDS });
 
 /**
  * Claude Code's OS sandbox (2.1.328; bubblewrap and socat on Linux): its settings' `sandbox.enabled` turns it on for

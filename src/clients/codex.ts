@@ -1,7 +1,7 @@
 // Codex: Claude Code's hook wire format (PreToolUse/PostToolUse/SessionStart/Stop), told apart by `turn_id`;
 // file edits arrive as one `apply_patch` envelope.
-import type { ClientAdapter } from './event';
-import { front as claudeFront, parseClaudeLike, renderClaudeLike } from './claude';
+import { front as claudeFront } from './claude';
+import { KINDS, shapedAdapter } from './common';
 import { PROBE_SESSION, routedEvents, type ClientRecord, type FrontFacts } from './record';
 import { sessionVarOf } from './names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
@@ -42,11 +42,7 @@ export const front: FrontFacts = {
   tools: { Bash: 'command', shell: 'command', exec_command: 'command', Write: 'write', Edit: 'file_path', apply_patch: 'patch' },
 };
 
-export const codex: ClientAdapter = {
-  client: 'codex',
-  parse: (p) => parseClaudeLike('codex', p),
-  render: renderClaudeLike,
-};
+export const codex = shapedAdapter('codex', { kinds: KINDS });
 
 export const record: ClientRecord = {
   name: 'codex',

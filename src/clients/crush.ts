@@ -7,9 +7,8 @@
 // own permission prompt, which the guard never asks for). Only the top-level agent's calls are hooked.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { exitAnswer } from './answer';
-import { obj, own, str, type ClientAdapter, type EventKind } from './event';
-import { editOf, mappedAction, writeOf, type ToClaude } from './common';
+import type { EventKind } from './event';
+import { editOf, exitRefusal, shapedAdapter, writeOf, type ToClaude } from './common';
 import type { ClientRecord } from './record';
 import { PROBE_SESSION } from './record';
 import { sessionVarOf } from './names';
@@ -48,35 +47,14 @@ const TOOLS: Record<string, ToClaude> = {
   multiedit: (a) => ({ tool: 'MultiEdit', input: a }),
 };
 
-export const crush: ClientAdapter = {
-  client: 'crush',
-  parse(p) {
-    const name = str(p.event) ?? str(p.hook_event_name) ?? '';
-    const cwd = str(p.cwd) ?? process.cwd();
-    const tool = str(p.tool_name);
-    const toolInput = obj(p.tool_input);
-    const kind: EventKind = own(KINDS, name) ?? 'other';
-    return {
-      client: 'crush',
-      kind,
-      name,
-      session: str(p.session_id),
-      agentId: null,
-      cwd,
-      tool,
-      action: kind === 'pre-tool' ? mappedAction(TOOLS, tool, toolInput, cwd) : { type: 'other' },
-      toolInput,
-      source: null,
-      stopHookActive: false,
-    };
-  },
-  render(e, d) {
-    if (e.kind !== 'pre-tool') return null;
-    if (d.deny !== undefined) return exitAnswer(2, d.deny);
+export const crush = shapedAdapter(
+  'crush',
+  { kinds: KINDS, tools: TOOLS, event: ['event', 'hook_event_name'], source: [] },
+  exitRefusal((e, d) => {
     const context = [d.notice, d.context].filter(Boolean).join('\n');
-    return context ? JSON.stringify({ context }) : null;
-  },
-};
+    return e.kind === 'pre-tool' && context ? JSON.stringify({ context }) : null;
+  }),
+);
 
 export const record: ClientRecord = {
   name: 'crush',

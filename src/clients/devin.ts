@@ -8,10 +8,8 @@
 // workspace in Restricted Mode no hook loads.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { exitAnswer } from './answer';
-import { str, type ClientAdapter, type GuardEvent } from './event';
-import { parseClaudeLike, renderClaudeLike } from './claude';
-import { editOf, mappedAction, writeOf, type ToClaude } from './common';
+import type { GuardEvent } from './event';
+import { editOf, exitRefusal, KINDS, renderClaudeLike, shapedAdapter, writeOf, type ToClaude } from './common';
 import { routedEvents, type ClientRecord } from './record';
 import { PROBE_SESSION } from './record';
 import { GUARD_TEXT, HOOK_TIMEOUT_S, type Wiring } from './wiring';
@@ -57,16 +55,8 @@ const TOOLS: Record<string, ToClaude> = {
 export const isDevinPayload = (p: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): boolean =>
   p.cwd === undefined && typeof p.hook_event_name === 'string' && /^[A-Z]/.test(p.hook_event_name) && typeof p.session_id === 'string' && (env[PROJECT_VAR] !== undefined || p.prompt_id !== undefined);
 
-export const devin: ClientAdapter = {
-  client: 'devin-cli',
-  parse(p) {
-    const cwd = str(p.cwd) ?? process.env[PROJECT_VAR] ?? process.cwd();
-    const e = parseClaudeLike('devin-cli', { ...p, cwd });
-    return { ...e, action: e.kind === 'pre-tool' || e.kind === 'post-tool' ? mappedAction(TOOLS, e.tool, e.toolInput, cwd) : e.action };
-  },
-  // a refusal by exit 2 with the reason on stderr; context and a Stop's block in Claude Code's shape, which it reads
-  render: (e, d) => (e.kind === 'pre-tool' && d.deny !== undefined ? exitAnswer(2, d.deny) : renderClaudeLike(e, d)),
-};
+// a refusal by exit 2 with the reason on stderr; context and a Stop's block in Claude Code's shape, which it reads
+export const devin = shapedAdapter('devin-cli', { kinds: KINDS, tools: TOOLS, cwdVar: PROJECT_VAR }, exitRefusal(renderClaudeLike));
 
 /**
  * Devin CLI runs Claude Code's wiring and its own: where git-handoff's own Devin wiring is in the project, that one

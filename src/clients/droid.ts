@@ -7,9 +7,8 @@
 // PreToolUse one does not); a Stop block repeats
 // for as long as it is given (the guard gives it once). It does not read `.claude/settings.json`, and its hooks and
 // shell get no session variable.
-import { str, type ClientAdapter } from './event';
-import { front as claudeFront, KINDS, parseClaudeLike, renderClaudeLike } from './claude';
-import { editOf, mappedAction, writeOf, type ToClaude } from './common';
+import { front as claudeFront } from './claude';
+import { editOf, KINDS, shapedAdapter, writeOf, type ToClaude } from './common';
 import { PROBE_SESSION, routedEvents, type ClientRecord, type FrontFacts } from './record';
 import { afterCommand, HOOK_TIMEOUT_S, hookCommand, type Wiring } from './wiring';
 
@@ -61,14 +60,7 @@ export const front: FrontFacts = {
   tools: { Execute: 'command', Create: 'write', Edit: 'file_path' },
 };
 
-export const droid: ClientAdapter = {
-  client: 'factory-droid',
-  parse(p) {
-    const e = parseClaudeLike('factory-droid', p);
-    return { ...e, action: e.kind === 'pre-tool' || e.kind === 'post-tool' ? mappedAction(TOOLS, e.tool, e.toolInput, e.cwd) : e.action, source: str(p.source) ?? str(p.reason) };
-  },
-  render: renderClaudeLike,
-};
+export const droid = shapedAdapter('factory-droid', { kinds: KINDS, tools: TOOLS });
 
 export const record: ClientRecord = {
   name: 'factory-droid',

@@ -1,7 +1,7 @@
 // Gemini CLI: BeforeTool/AfterTool/SessionStart/AfterAgent/PreCompress; answers with top-level decision/reason,
 // a rewritten input in hookSpecificOutput.tool_input, context in hookSpecificOutput.additionalContext.
 import { shellQuote, str, type ClientAdapter, type Decision, type EventKind, type GuardEvent } from './event';
-import { parseCommonPayload } from './common';
+import { readShaped } from './common';
 import { PROBE_SESSION, routedEvents, type ClientRecord, type FrontFacts } from './record';
 import { sessionVarOf } from './names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
@@ -57,7 +57,7 @@ export const front: FrontFacts = {
 
 export const gemini: ClientAdapter = {
   client: 'gemini-cli',
-  parse: (p) => parseCommonPayload('gemini-cli', KINDS, p, str(p.source) ?? str(p.trigger) ?? str(p.reason)),
+  parse: (p) => readShaped('gemini-cli', { kinds: KINDS, source: ['source', 'trigger', 'reason'] }, p),
   render(e, d) {
     const out: Record<string, unknown> = {};
     if (e.kind === 'pre-tool') {

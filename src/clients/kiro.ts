@@ -10,9 +10,8 @@
 // lets the call run. CLI 3's event names are its triggers' (`PreToolUse`), read as the older camelCase ones.
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { exitAnswer } from './answer';
-import { str, type ClientAdapter, type EventKind } from './event';
-import { editOf, mappedAction, parseCommonPayload, writeOf, type ToClaude } from './common';
+import type { EventKind } from './event';
+import { editOf, exitRefusal, shapedAdapter, writeOf, type ToClaude } from './common';
 import type { ClientRecord } from './record';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
@@ -77,15 +76,8 @@ function fsWrite(a: Record<string, unknown>) {
   return editOf({ new_str: a.new_str ?? a.file_text }, a.path);
 }
 
-export const kiro: ClientAdapter = {
-  client: 'kiro',
-  parse(p) {
-    const e = parseCommonPayload('kiro', KINDS, p, str(p.source));
-    // no session id in any payload: every Kiro call is a stranger's (SPEC 6)
-    return { ...e, session: null, action: e.kind === 'pre-tool' ? mappedAction(TOOLS, e.tool, e.toolInput, e.cwd) : e.action };
-  },
-  render: (e, d) => (e.kind === 'pre-tool' && d.deny !== undefined ? exitAnswer(2, d.deny) : null),
-};
+// no session id in any payload (session: none read): every Kiro call is a stranger's (SPEC 6)
+export const kiro = shapedAdapter('kiro', { kinds: KINDS, tools: TOOLS, session: [], source: ['source'] }, exitRefusal());
 
 export const record: ClientRecord = {
   name: 'kiro',

@@ -7,8 +7,7 @@
 // Claude-shaped payloads with OpenCode's own tool names and arguments, and reads back this file's small answer.
 import path from 'node:path';
 import { obj, str, type ClientAdapter } from './event';
-import { KINDS } from './claude';
-import { parseCommonPayload } from './common';
+import { KINDS, readShaped, type ToClaude } from './common';
 import type { ClientRecord } from './record';
 import { PROBE_SESSION } from './record';
 import { sessionVarOf } from './names';
@@ -46,36 +45,23 @@ export const userPluginFile = (env: NodeJS.ProcessEnv = process.env) =>
   path.join(env.XDG_CONFIG_HOME || path.join(userHome(env), '.config'), 'opencode', 'plugin', 'git-handoff.js');
 
 
+/** OpenCode's patch tool, under both its names: its text as Claude Code's apply_patch. */
+const patch: ToClaude = (a) => ({ tool: 'apply_patch', input: { patch: str(a.patchText) ?? str(a.patch) ?? '' } });
+
 /** OpenCode's tools and camelCase arguments in Claude Code's names. */
-function claudeShaped(tool: string | null, a: Record<string, unknown>): { tool: string | null; input: Record<string, unknown> } {
-  switch (tool) {
-    case 'bash':
-      return { tool: 'Bash', input: a };
-    case 'write':
-      return { tool: 'Write', input: { ...a, file_path: a.filePath, content: a.content } };
-    case 'edit':
-      return { tool: 'Edit', input: { ...a, file_path: a.filePath, old_string: a.oldString, new_string: a.newString } };
-    case 'multiedit': {
-      const edits = Array.isArray(a.edits) ? a.edits.map(obj).map((e) => ({ old_string: e.oldString, new_string: e.newString })) : [];
-      return { tool: 'MultiEdit', input: { ...a, file_path: a.filePath, edits } };
-    }
-    case 'apply_patch':
-    case 'patch':
-      return { tool: 'apply_patch', input: { patch: str(a.patchText) ?? str(a.patch) ?? '' } };
-    default:
-      return { tool, input: a };
-  }
-}
+const TOOLS: Record<string, ToClaude> = {
+  bash: (a) => ({ tool: 'Bash', input: a }),
+  write: (a) => ({ tool: 'Write', input: { ...a, file_path: a.filePath, content: a.content } }),
+  edit: (a) => ({ tool: 'Edit', input: { ...a, file_path: a.filePath, old_string: a.oldString, new_string: a.newString } }),
+  multiedit: (a) => ({ tool: 'MultiEdit', input: { ...a, file_path: a.filePath, edits: (Array.isArray(a.edits) ? a.edits : []).map(obj).map((e) => ({ old_string: e.oldString, new_string: e.newString })) } }),
+  apply_patch: patch,
+  patch,
+};
 
 export const opencode: ClientAdapter = {
   client: 'opencode',
-  parse(p) {
-    const tool = str(p.tool_name);
-    const shaped = claudeShaped(tool, obj(p.tool_input));
-    const e = parseCommonPayload('opencode', KINDS, { ...p, tool_name: shaped.tool, tool_input: shaped.input }, str(p.source));
-    // the arguments as OpenCode has them: a rewrite (updatedInput) is merged into them by the plugin
-    return { ...e, tool, toolInput: obj(p.tool_input) };
-  },
+  // the arguments as OpenCode has them: a rewrite (updatedInput) is merged into them by the plugin
+  parse: (p) => readShaped('opencode', { kinds: KINDS, tools: TOOLS, source: ['source'] }, p),
   // the plugin's own answer: it throws `deny`, merges `args` into the call's, keeps `context` for the model
   render(e, d) {
     const out: Record<string, unknown> = {};

@@ -11,7 +11,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { commonToolAction, obj, own, str, unknownShape, type ClientAdapter, type Decision, type EventKind, type GuardEvent, type ToolAction } from './event';
-import { KINDS, renderClaudeLike, wiring as claudeWiring } from './claude';
+import { wiring as claudeWiring } from './claude';
+import { KINDS, renderClaudeLike } from './common';
 import { GUARD_TEXT } from './wiring';
 import type { ClientRecord } from './record';
 import { PROBE_SESSION } from './record';

@@ -5,7 +5,7 @@
 // `pre_mcp_tool_use {mcp_server_name, mcp_tool_name, mcp_tool_arguments}` under `tool_info`, with `agent_action_name`,
 // `trajectory_id` (the conversation) and `execution_id`. Exit 2 refuses and shows stderr; exit 1 is logged and the
 // action runs; there is no JSON answer and no session-start event.
-import { exitAnswer } from './answer';
+import { exitRefusal } from './common';
 import { obj, own, str, unknownShape, type ClientAdapter, type EventKind, type ToolAction } from './event';
 import type { ClientRecord } from './record';
 import { PROBE_SESSION } from './record';
@@ -59,7 +59,7 @@ export const windsurf: ClientAdapter = {
     return { client: 'windsurf', kind: own(KINDS, name) ?? 'other', name, session: str(p.trajectory_id), agentId: null, cwd, tool, action, toolInput: input, source: null, stopHookActive: false };
   },
   // exit 2 refuses, with the reason on stderr; nothing else is read
-  render: (e, d) => (e.kind === 'pre-tool' && d.deny !== undefined ? exitAnswer(2, d.deny) : null),
+  render: exitRefusal(),
 };
 
 export const record: ClientRecord = {
