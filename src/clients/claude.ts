@@ -49,7 +49,7 @@ export const front: FrontFacts = {
   keys: { session: 'session_id', tool: 'tool_name', event: 'hook_event_name', input: 'tool_input' },
   events: KINDS,
   tools: { Bash: 'command', Write: 'write', Edit: 'file_path', MultiEdit: 'file_path' },
-  plugin: true,
+  plugin: 'plugin',
 };
 
 export const claude = shapedAdapter('claude-code', { kinds: KINDS });
@@ -60,7 +60,7 @@ export const claude = shapedAdapter('claude-code', { kinds: KINDS });
  * denied too, so nothing can be created there) adds to what it always keeps read-only (.claude/, .git/hooks,
  * .git/config, everything outside the project): src/install/sandbox.ts.
  */
-export const SANDBOX = { enabled: ['sandbox', 'enabled'], denyWrite: ['sandbox', 'filesystem', 'denyWrite'] } as const;
+const SANDBOX = { enabled: ['sandbox', 'enabled'], denyWrite: ['sandbox', 'filesystem', 'denyWrite'] } as const;
 
 export const record: ClientRecord = {
   name: 'claude-code',
@@ -86,6 +86,7 @@ export const record: ClientRecord = {
   runsHandoffRewrite: true,
   // CLAUDE_PID, checked to be an ancestor
   pidVariable: 'CLAUDE_PID',
+  sandbox: SANDBOX,
   probes: (cwd, command) => [['Bash', { session_id: PROBE_SESSION, cwd, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command } }]],
   adapter: claude,
   wiring,

@@ -52,7 +52,7 @@ export const front: FrontFacts = {
   keys: { session: 'session_id', tool: 'tool_name', event: 'hook_event_name', input: 'tool_input' },
   events: KINDS,
   tools: { [SHELL]: 'command', write_file: 'write', replace: 'file_path' },
-  plugin: true,
+  plugin: 'extension',
 };
 
 export const gemini: ClientAdapter = {

@@ -24,8 +24,8 @@ export interface FrontFacts {
   events: Readonly<Record<string, EventKind>> | null;
   /** tool name → the shape the front reads; a tool not named here is node's */
   tools: Readonly<Record<string, FrontShape>>;
-  /** the wiring also comes as a plugin (`--plugin`: src/install/plugin-folders.ts) */
-  plugin?: true;
+  /** the wiring also comes as a user-wide package (`--plugin`: src/install/plugin-folders.ts), under the client's own word for it */
+  plugin?: 'plugin' | 'extension';
 }
 
 /** The session doctor's probes name: nobody's. */
@@ -121,6 +121,8 @@ export interface ClientRecord {
   escapesContext?: true;
   /** its after-tool event is where a call's writes are recorded (its before-shell event is only an intent) */
   recordsAfterTool?: true;
+  /** its OS sandbox's settings keys: where it is turned on, and the paths it keeps read-only (src/install/sandbox.ts) */
+  sandbox?: { enabled: readonly [string, string]; denyWrite: readonly [string, string, string] };
   /** the variable its hooks get with its process id (a claim: it counts only for an ancestor, src/guard/lineage.ts) */
   pidVariable?: string;
   /** whether a process (its argv and /proc comm) is the client itself, for a client that names no pid to its hooks */
