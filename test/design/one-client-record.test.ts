@@ -66,6 +66,17 @@ describe('a client fact has one home: its record', () => {
     }
   });
 
+  it("docs/clients.md names each client's MCP tools and session variable as its record has them", () => {
+    const doc = readFileSync(path.join(SRC, '..', 'docs', 'clients.md'), 'utf8');
+    const table = doc.slice(doc.indexOf('## Every call is seen'), doc.indexOf('## Each client in one table'));
+    for (const r of ALL_RECORDS) {
+      // each client's row starts with its name's first word (Claude Code's, Cursor's, …), its MCP names in a cell of their own
+      const rows = table.split('\n').filter((l) => l.startsWith('| ') && l.toLowerCase().includes(r.name.split('-')[0]));
+      expect(rows.some((row) => row.includes(`| \`${r.mcpNames}\``)), r.name).toBe(true);
+      if (r.sessionVar) expect(doc, r.name).toContain(`\`${r.sessionVar}\``);
+    }
+  });
+
   it('finds each kind of fact where it is stated (the check can fail)', () => {
     expect(offenders(path.join(SRC, 'x.ts'), "const f = path.join(home, '.gemini', 'trustedFolders.json');")).toHaveLength(2);
     expect(offenders(path.join(SRC, 'x.ts'), 'const d = env.CODEX_HOME || `${home}/.codex/config.toml`;')).toHaveLength(2);
