@@ -29,61 +29,27 @@ type Shape = 'shell' | 'create' | 'replace' | 'multi-replace' | 'insert' | 'file
  * Its tools: the names the model calls (Copilot Chat's ToolName: the name a hook is given) and the names its docs
  * and tool picker show (`runInTerminal`, `editFiles`, `createFile`), with Claude Code's where VS Code passes them on.
  */
-const TOOLS: Record<string, Shape> = {
-  run_in_terminal: 'shell',
-  runInTerminal: 'shell',
-  runTerminalCommand: 'shell',
-  Bash: 'shell',
-  create_file: 'create',
-  createFile: 'create',
-  replace_string_in_file: 'replace',
-  replaceString: 'replace',
-  multi_replace_string_in_file: 'multi-replace',
-  multiReplaceString: 'multi-replace',
-  insert_edit_into_file: 'insert',
-  insertEdit: 'insert',
-  editFiles: 'files',
-  edit_files: 'files',
-  edit_notebook_file: 'notebook',
-  editNotebook: 'notebook',
-  apply_patch: 'patch',
-  applyPatch: 'patch',
-  create_directory: 'directory',
-  createDirectory: 'directory',
-  // tools that only read or ask (their paths are not judged)
-  read_file: 'read',
-  readFile: 'read',
-  list_dir: 'read',
-  listDirectory: 'read',
-  file_search: 'read',
-  findFiles: 'read',
-  grep_search: 'read',
-  findTextInFiles: 'read',
-  semantic_search: 'read',
-  codebase: 'read',
-  get_errors: 'read',
-  problems: 'read',
-  get_changed_files: 'read',
-  changes: 'read',
-  view_image: 'read',
-  fetch_webpage: 'read',
-  fetch: 'read',
-  get_terminal_output: 'read',
-  getTerminalOutput: 'read',
-  terminal_last_command: 'read',
-  terminal_selection: 'read',
-  test_failure: 'read',
-  test_search: 'read',
-  search_workspace_symbols: 'read',
-  get_vscode_api: 'read',
-  get_project_setup_info: 'read',
-  get_search_view_results: 'read',
-  read_notebook_cell_output: 'read',
-  copilot_getNotebookSummary: 'read',
-  manage_todo_list: 'read',
-  tool_search: 'read',
-  vscode_askQuestions: 'read',
+const SHAPES: Record<Exclude<Shape, 'read'>, string[]> = {
+  shell: ['run_in_terminal', 'runInTerminal', 'runTerminalCommand', 'Bash'],
+  create: ['create_file', 'createFile'],
+  replace: ['replace_string_in_file', 'replaceString'],
+  'multi-replace': ['multi_replace_string_in_file', 'multiReplaceString'],
+  insert: ['insert_edit_into_file', 'insertEdit'],
+  files: ['editFiles', 'edit_files'],
+  notebook: ['edit_notebook_file', 'editNotebook'],
+  patch: ['apply_patch', 'applyPatch'],
+  directory: ['create_directory', 'createDirectory'],
 };
+
+/** Its tools that only read or ask (their paths are not judged). */
+const READ_ONLY = [
+  'read_file', 'readFile', 'list_dir', 'listDirectory', 'file_search', 'findFiles', 'grep_search', 'findTextInFiles', 'semantic_search', 'codebase', 'get_errors',
+  'problems', 'get_changed_files', 'changes', 'view_image', 'fetch_webpage', 'fetch', 'get_terminal_output', 'getTerminalOutput', 'terminal_last_command',
+  'terminal_selection', 'test_failure', 'test_search', 'search_workspace_symbols', 'get_vscode_api', 'get_project_setup_info', 'get_search_view_results',
+  'read_notebook_cell_output', 'copilot_getNotebookSummary', 'manage_todo_list', 'tool_search', 'vscode_askQuestions',
+];
+
+const TOOLS: Record<string, Shape> = Object.fromEntries([...Object.entries(SHAPES).flatMap(([shape, tools]) => tools.map((t) => [t, shape])), ...READ_ONLY.map((t) => [t, 'read'])]);
 
 /** The file paths a `files` tool names: strings, or objects with a path (`{filePath}`, `{path}`, `{uri}`). */
 const filesOf = (v: unknown): string[] =>
@@ -205,7 +171,7 @@ export const record: ClientRecord = {
   hookDirs: [{ scope: 'project', file: '.github/hooks' }],
   // an organization policy or chat.hookFilesLocations can turn hooks off, outside the repository
   trustFiles: [],
-  readOnly: Object.keys(TOOLS).filter((t) => TOOLS[t] === 'read'),
+  readOnly: READ_ONLY,
   routing: 'every-tool',
   mcpNames: 'mcp_<server>_<tool>',
   // its terminal exports none: a git handoff command gets the session by updatedInput
