@@ -10,7 +10,7 @@ import { str, type ToolAction } from './event';
 import { exitRefusal, KINDS, renderClaudeLike, shapedAdapter, writeOf, type ToClaude } from './common';
 import type { ClientRecord } from './record';
 import { PROBE_SESSION } from './record';
-import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
+import { filesWiring, HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
 /** The tools Auggie ships that cannot write or run anything, as its hooks name them: viewing, reading, searching, the web. */
 const READ_ONLY = ['view', 'codebase-retrieval', 'web-search', 'web-fetch', 'read-process', 'list-processes', 'view_tasklist'] as const;
@@ -22,17 +22,13 @@ const AUGMENT_SCRIPT = '.augment/hooks/git-handoff-guard.sh';
 
 const EVENTS = { PreToolUse: undefined, SessionStart: undefined, Stop: undefined, SessionEnd: undefined };
 
-export const wiring: Wiring = {
+export const wiring: Wiring = filesWiring({
   client: 'augment',
-  format: 'files',
   settings: AUGMENT_SETTINGS,
   events: EVENTS,
   // milliseconds
   timeout: HOOK_TIMEOUT_S * 1000,
   timeoutMs: true,
-  named: false,
-  notes: 'AGENTS.md',
-  skills: null,
   files: (command, worktree) => {
     const script = `${worktree}/${AUGMENT_SCRIPT}`;
     const group = { hooks: [{ type: 'command', command: script, timeout: wiring.timeout }] };
@@ -42,7 +38,7 @@ export const wiring: Wiring = {
     ];
   },
   runs: (_command, worktree) => `${worktree}/${AUGMENT_SCRIPT}`,
-};
+});
 
 /** str-replace-editor's numbered replacements and insertions (`old_str_1`, `new_str_1`, `insert_line_1`, …). */
 function strReplace(a: Record<string, unknown>): ToolAction | null {

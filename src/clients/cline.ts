@@ -12,7 +12,7 @@
 import { commonToolAction, obj, own, shellWord, str, type ClientAdapter, type EventKind, type ToolAction } from './event';
 import type { ClientRecord } from './record';
 import { PROBE_SESSION } from './record';
-import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
+import { filesWiring, type Wiring } from './wiring';
 
 /**
  * The tools the Cline CLI (3.0.65) ships that cannot write or run anything: reading files, searching, the web, its
@@ -52,19 +52,13 @@ const KINDS: Record<string, EventKind> = {
 const clineHookScript = (event: string, command: string) =>
   `#!/bin/sh\n# git-handoff's ${event} hook for Cline: \`git handoff uninstall --agent cline\` removes it.\nexec ${command}\n`;
 
-export const wiring: Wiring = {
+export const wiring: Wiring = filesWiring({
   client: 'cline',
-  format: 'files',
   settings: `${CLINE_HOOKS_DIR}/PreToolUse`,
   events: EVENTS,
-  // Cline's own hook timeout (120 s) is not set per hook
-  timeout: HOOK_TIMEOUT_S,
-  named: false,
-  notes: 'AGENTS.md',
-  skills: null,
   files: (command) => Object.keys(EVENTS).map((e) => ({ file: `${CLINE_HOOKS_DIR}/${e}`, text: clineHookScript(e, command), mode: 0o755 })),
   runs: () => `sh ${CLINE_HOOKS_DIR}/PreToolUse`,
-};
+});
 
 /** A command line as the shell tool would run it, from any input shape run_commands takes. */
 function commandsOf(input: unknown): string | null {

@@ -12,7 +12,7 @@ import { editOf, exitRefusal, shapedAdapter, writeOf, type ToClaude } from './co
 import type { ClientRecord } from './record';
 import { PROBE_SESSION } from './record';
 import { sessionVarOf } from './names';
-import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
+import { filesWiring, HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
 /** The tools Crush ships that cannot write or run anything: viewing, listing, searching, fetching, diagnostics, a job's output. */
 const READ_ONLY = ['view', 'ls', 'glob', 'grep', 'fetch', 'sourcegraph', 'diagnostics', 'job_output'] as const;
@@ -22,15 +22,10 @@ const PROJECT_FILES = ['.crush.json', 'crush.json'];
 
 const KINDS: Record<string, EventKind> = { PreToolUse: 'pre-tool', PreCompact: 'pre-compact' };
 
-export const wiring: Wiring = {
+export const wiring: Wiring = filesWiring({
   client: 'crush',
-  format: 'files',
   settings: PROJECT_FILES[0],
   events: { PreToolUse: undefined },
-  timeout: HOOK_TIMEOUT_S,
-  named: false,
-  notes: 'AGENTS.md',
-  skills: null,
   files: (command, worktree) => [
     {
       file: PROJECT_FILES.find((f) => existsSync(path.join(worktree, f))) ?? PROJECT_FILES[0],
@@ -38,7 +33,7 @@ export const wiring: Wiring = {
       json: { at: ['hooks'], entries: { PreToolUse: [{ name: 'git-handoff', command, timeout: HOOK_TIMEOUT_S }] } },
     },
   ],
-};
+});
 
 const TOOLS: Record<string, ToClaude> = {
   bash: (a) => ({ tool: 'Bash', input: a }),

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { commonToolAction, obj, own, str, type ClientAdapter, type EventKind, type GuardEvent, type ToolAction } from './event';
 import type { ClientRecord } from './record';
 import { PROBE_SESSION } from './record';
-import { GUARD_TEXT, HOOK_TIMEOUT_S, type Wiring } from './wiring';
+import { filesWiring, GUARD_TEXT, HOOK_TIMEOUT_S, type Wiring } from './wiring';
 import { userHome } from '../user-dirs';
 
 const CURSOR_HOOKS_FILE = '.cursor/hooks.json';
@@ -19,22 +19,17 @@ const CURSOR_HOOKS_FILE = '.cursor/hooks.json';
  */
 const EVENTS = { preToolUse: undefined, sessionStart: undefined, stop: undefined, preCompact: undefined, sessionEnd: undefined };
 
-export const wiring: Wiring = {
+export const wiring: Wiring = filesWiring({
   client: 'cursor',
-  format: 'files',
   settings: CURSOR_HOOKS_FILE,
   events: EVENTS,
-  timeout: HOOK_TIMEOUT_S,
-  named: false,
-  notes: 'AGENTS.md',
-  skills: null,
   files: (command) => [
     {
       file: CURSOR_HOOKS_FILE,
       json: { at: ['hooks'], base: { version: 1 }, entries: Object.fromEntries(Object.keys(EVENTS).map((e) => [e, [{ command, timeout: HOOK_TIMEOUT_S, ...(e === 'preToolUse' ? { failClosed: true } : {}) }]])) },
     },
   ],
-};
+});
 
 const KINDS: Record<string, EventKind> = {
   beforeShellExecution: 'pre-tool',

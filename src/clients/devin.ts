@@ -12,7 +12,7 @@ import type { GuardEvent } from './event';
 import { editOf, exitRefusal, KINDS, renderClaudeLike, shapedAdapter, writeOf, type ToClaude } from './common';
 import { routedEvents, type ClientRecord } from './record';
 import { PROBE_SESSION } from './record';
-import { GUARD_TEXT, HOOK_TIMEOUT_S, type Wiring } from './wiring';
+import { filesWiring, GUARD_TEXT, HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
 /** The tools Devin CLI names that cannot write or run anything: reading and the web. exec, write, edit, notebook_edit and every MCP tool go to the guard. */
 const READ_ONLY = ['read', 'webfetch'] as const;
@@ -23,22 +23,17 @@ const PROJECT_VAR = 'DEVIN_PROJECT_DIR';
 
 const EVENTS = routedEvents(READ_ONLY, ['PreToolUse'], ['SessionStart', 'Stop', 'SessionEnd']);
 
-export const wiring: Wiring = {
+export const wiring: Wiring = filesWiring({
   client: 'devin-cli',
-  format: 'files',
   settings: DEVIN_HOOKS_FILE,
   events: EVENTS,
-  timeout: HOOK_TIMEOUT_S,
-  named: false,
-  notes: 'AGENTS.md',
-  skills: null,
   files: (command) => [
     {
       file: DEVIN_HOOKS_FILE,
       json: { at: [], entries: Object.fromEntries(Object.entries(EVENTS).map(([e, m]) => [e, [{ ...(m ? { matcher: m } : {}), hooks: [{ type: 'command', command, timeout: HOOK_TIMEOUT_S }] }]])) },
     },
   ],
-};
+});
 
 const TOOLS: Record<string, ToClaude> = {
   exec: (a) => ({ tool: 'Bash', input: a }),

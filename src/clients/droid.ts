@@ -10,7 +10,7 @@
 import { front as claudeFront } from './claude';
 import { editOf, KINDS, shapedAdapter, writeOf, type ToClaude } from './common';
 import { PROBE_SESSION, routedEvents, type ClientRecord, type FrontFacts } from './record';
-import { afterCommand, HOOK_TIMEOUT_S, hookCommand, type Wiring } from './wiring';
+import { afterCommand, filesWiring, HOOK_TIMEOUT_S, hookCommand, type Wiring } from './wiring';
 
 /**
  * The tools droid (0.225.2) ships that cannot write or run anything: reading, listing, searching, a task's output, tool
@@ -36,22 +36,17 @@ const EVENTS = routedEvents(READ_ONLY, ['PreToolUse', 'PostToolUse'], ['SessionS
 /** A group of Claude Code's shape running `command`, for `event` (with its matcher). */
 const group = (matcher: string | undefined, command: string) => ({ ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command, timeout: HOOK_TIMEOUT_S }] });
 
-export const wiring: Wiring = {
+export const wiring: Wiring = filesWiring({
   client: 'factory-droid',
-  format: 'files',
   settings: DROID_HOOKS_FILE,
   events: EVENTS,
   after: 'PostToolUse',
   // hooks run as `sh -c <command>` (seen with 0.225.2): that sh runs the sh front itself (shPayloadCommand)
   sh: true,
-  timeout: HOOK_TIMEOUT_S,
-  named: false,
-  notes: 'AGENTS.md',
-  skills: null,
   files: (command) => [
     { file: DROID_HOOKS_FILE, json: { at: [], entries: Object.fromEntries(Object.entries(EVENTS).map(([e, m]) => [e, [group(m, e === 'PostToolUse' ? afterCommand(command) : hookCommand(wiring, command))]])) } },
   ],
-};
+});
 
 /** What the sh front reads of droid's calls: Claude Code's payload with droid's tools (its Edit's path; node reads old_str). */
 export const front: FrontFacts = {

@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { EventKind } from './event';
 import { editOf, exitRefusal, shapedAdapter, writeOf, type ToClaude } from './common';
 import type { ClientRecord } from './record';
-import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
+import { filesWiring, HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
 /**
  * The tools Kiro's CLI ships that cannot write or run anything: reading files (fs_read, read), its introspection and
@@ -37,16 +37,12 @@ const hookFile = (command: string) =>
 /** Our entries in an agent file's `hooks`: every tool (`*`), answers never cached (a cached allow would skip the guard). */
 const entries = (command: string) => ({ preToolUse: [{ matcher: '*', command, timeout_ms: HOOK_TIMEOUT_S * 1000, cache_ttl_seconds: 0 }] });
 
-export const wiring: Wiring = {
+export const wiring: Wiring = filesWiring({
   client: 'kiro',
-  format: 'files',
   settings: KIRO_AGENT_FILE,
   events: EVENTS,
   timeout: HOOK_TIMEOUT_S * 1000,
   timeoutMs: true,
-  named: false,
-  notes: 'AGENTS.md',
-  skills: null,
   // git-handoff's own agent, and its hooks in every agent the project already has (only the agent in use runs hooks)
   files: (command, worktree) => {
     let mine: string[] = [];
@@ -61,7 +57,7 @@ export const wiring: Wiring = {
       ...mine.map((f) => ({ file: `${KIRO_AGENTS_DIR}/${f}`, json: { at: ['hooks'], entries: entries(command) } })),
     ];
   },
-};
+});
 
 const TOOLS: Record<string, ToClaude> = {
   execute_bash: (a) => ({ tool: 'Bash', input: a }),

@@ -9,7 +9,7 @@ import { exitRefusal } from './common';
 import { obj, own, str, unknownShape, type ClientAdapter, type EventKind, type ToolAction } from './event';
 import type { ClientRecord } from './record';
 import { PROBE_SESSION } from './record';
-import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
+import { filesWiring, type Wiring } from './wiring';
 
 const WINDSURF_HOOKS_FILE = '.windsurf/hooks.json';
 
@@ -18,17 +18,12 @@ const EVENTS = { pre_run_command: undefined, pre_write_code: undefined, pre_mcp_
 
 const KINDS: Record<string, EventKind> = { pre_run_command: 'pre-tool', pre_write_code: 'pre-tool', pre_mcp_tool_use: 'pre-tool', post_write_code: 'post-tool', post_run_command: 'post-tool', post_mcp_tool_use: 'post-tool', post_cascade_response: 'stop' };
 
-export const wiring: Wiring = {
+export const wiring: Wiring = filesWiring({
   client: 'windsurf',
-  format: 'files',
   settings: WINDSURF_HOOKS_FILE,
   events: EVENTS,
-  timeout: HOOK_TIMEOUT_S,
-  named: false,
-  notes: 'AGENTS.md',
-  skills: null,
   files: (command) => [{ file: WINDSURF_HOOKS_FILE, json: { at: ['hooks'], entries: Object.fromEntries(Object.keys(EVENTS).map((e) => [e, [{ command, show_output: true }]])) } }],
-};
+});
 
 /** What an action does: its command line, its edits of one file, or an MCP tool's arguments judged as an unknown tool's. */
 function windsurfAction(name: string, info: Record<string, unknown>, cwd: string): { tool: string | null; action: ToolAction; input: Record<string, unknown> } {

@@ -70,6 +70,16 @@ export interface JsonHooks {
   entries: Record<string, unknown[]>;
 }
 
+/** A wiring of files install writes (format `files`): the guard's timeout in seconds, no name, the note in AGENTS.md and no skill, unless `w` says. */
+export const filesWiring = (w: Pick<Wiring, 'client' | 'settings' | 'events' | 'files'> & Partial<Wiring>): Wiring => ({
+  format: 'files',
+  timeout: HOOK_TIMEOUT_S,
+  named: false,
+  notes: 'AGENTS.md',
+  skills: null,
+  ...w,
+});
+
 /** The guard's command in a hook file's text (any launcher, the front, a script named after it). */
 export const GUARD_TEXT = /git[- ]handoff(-guard|(\.cmd|\.exe)?["']?\s+guard)/;
 
