@@ -8,8 +8,7 @@
 // `remove-files {file_paths}`, `view`. Exit 2 refuses and stderr reaches the agent; other statuses do not block.
 import { str, type ToolAction } from './event';
 import { exitRefusal, KINDS, renderClaudeLike, shapedAdapter, writeOf, type ToClaude } from './common';
-import type { ClientRecord } from './record';
-import { PROBE_SESSION } from './record';
+import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';
 import { filesWiring, HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
 /** The tools Auggie ships that cannot write or run anything, as its hooks name them: viewing, reading, searching, the web. */
@@ -65,7 +64,7 @@ const TOOLS: Record<string, ToClaude> = {
 // a refusal by exit 2 (its stderr reaches the agent); context and a Stop's block in Claude Code's shape
 export const augment = shapedAdapter('augment', { kinds: KINDS, tools: TOOLS, session: ['conversation_id'] }, exitRefusal(renderClaudeLike));
 
-export const record: ClientRecord = {
+export const record: ClientRecord = clientRecord({
   name: 'augment',
   agent: 'augment',
   home: { dir: '.augment' },
@@ -76,18 +75,14 @@ export const record: ClientRecord = {
     { scope: 'user', file: '.augment/settings.json' },
     { scope: 'system', file: '/etc/augment/settings.json' },
   ],
-  trustFiles: [],
   readOnly: READ_ONLY,
   // no matcher: every tool (MCP ones too, `is_mcp_tool`), the read-only ones read as reads
   routing: 'every-tool',
   mcpNames: '<tool>_<server> (is_mcp_tool: true)',
-  sessionVar: null,
-  shellSession: 'never',
   payload: "Claude Code's event names with conversation_id, workspace_roots, is_mcp_tool; tools launch-process, save-file, str-replace-editor, remove-files",
   block: 'exit 2, the reason on stderr (to the agent)',
   contextBeforeTool: true,
   probes: (cwd, command) => [['launch-process', { hook_event_name: 'PreToolUse', conversation_id: PROBE_SESSION, workspace_roots: [cwd], tool_name: 'launch-process', tool_input: { command, wait: true, cwd }, is_mcp_tool: false }]],
   adapter: augment,
   wiring,
-  front: null,
-};
+});

@@ -1,6 +1,6 @@
 // Claude Code (and Codex, which speaks the same wire format): PascalCase events, hookSpecificOutput answers.
 import { KINDS, shapedAdapter } from './common';
-import { allBut, PROBE_SESSION, routedEvents, type ClientRecord, type FrontFacts } from './record';
+import { allBut, type ClientRecord, clientRecord, type FrontFacts, PROBE_SESSION, routedEvents } from './record';
 import { sessionVarOf } from './names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
@@ -62,7 +62,7 @@ export const claude = shapedAdapter('claude-code', { kinds: KINDS });
  */
 const SANDBOX = { enabled: ['sandbox', 'enabled'], denyWrite: ['sandbox', 'filesystem', 'denyWrite'] } as const;
 
-export const record: ClientRecord = {
+export const record: ClientRecord = clientRecord({
   name: 'claude-code',
   agent: 'claude',
   home: { variable: 'CLAUDE_CONFIG_DIR', dir: '.claude' },
@@ -91,4 +91,4 @@ export const record: ClientRecord = {
   adapter: claude,
   wiring,
   front,
-};
+});

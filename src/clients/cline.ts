@@ -10,8 +10,7 @@
 // read, and run-start hooks are detached (their answers ignored): there is no session-start view. Later turns run in a
 // hub daemon whose hooks inherit the environment of the turn that started it, so nothing here reads the environment.
 import { commonToolAction, obj, own, shellWord, str, type ClientAdapter, type EventKind, type ToolAction } from './event';
-import type { ClientRecord } from './record';
-import { PROBE_SESSION } from './record';
+import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';
 import { filesWiring, type Wiring } from './wiring';
 
 /**
@@ -159,7 +158,7 @@ export const cline: ClientAdapter = {
   },
 };
 
-export const record: ClientRecord = {
+export const record: ClientRecord = clientRecord({
   name: 'cline',
   agent: 'cline',
   home: { variable: 'CLINE_DIR', dir: '.cline' },
@@ -179,8 +178,6 @@ export const record: ClientRecord = {
   readOnly: READ_ONLY,
   routing: 'every-tool',
   mcpNames: '<server>__<tool>',
-  sessionVar: null,
-  shellSession: 'never',
   payload: 'hookName (tool_call, tool_result, agent_start, agent_end, session_shutdown; the extension\'s PreToolUse, PostToolUse, TaskStart, TaskResume, TaskCancel, TaskComplete), taskId, sessionContext.rootSessionId, workspaceRoots, tool_call {id, name, input} or preToolUse {toolName, parameters}',
   block: '{"cancel":true,"errorMessage":…}: the whole task ends (the model reads nothing; the reason is in Cline\'s log)',
   guardLimit: 'a refusal ends the whole task; a guard that crashes lets the call run',
@@ -190,5 +187,4 @@ export const record: ClientRecord = {
   ],
   adapter: cline,
   wiring,
-  front: null,
-};
+});

@@ -2,7 +2,7 @@
 // file edits arrive as one `apply_patch` envelope.
 import { front as claudeFront } from './claude';
 import { KINDS, shapedAdapter } from './common';
-import { PROBE_SESSION, routedEvents, type ClientRecord, type FrontFacts } from './record';
+import { type ClientRecord, clientRecord, type FrontFacts, PROBE_SESSION, routedEvents } from './record';
 import { sessionVarOf } from './names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
@@ -44,7 +44,7 @@ export const front: FrontFacts = {
 
 export const codex = shapedAdapter('codex', { kinds: KINDS });
 
-export const record: ClientRecord = {
+export const record: ClientRecord = clientRecord({
   name: 'codex',
   agent: 'codex',
   home: { variable: 'CODEX_HOME', dir: '.codex' },
@@ -76,4 +76,4 @@ export const record: ClientRecord = {
   adapter: codex,
   wiring,
   front,
-};
+});

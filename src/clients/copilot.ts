@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { commonToolAction, obj, str, type ClientAdapter, type EventKind, type GuardEvent } from './event';
 import { claudeArgs, KINDS, readShaped, renderClaudeLike } from './common';
-import { PROBE_SESSION, type ClientRecord, type FrontFacts } from './record';
+import { type ClientRecord, clientRecord, type FrontFacts, PROBE_SESSION } from './record';
 import { sessionVarOf } from './names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
@@ -146,7 +146,7 @@ export function copilotAnswersNatively(e: GuardEvent, env: NodeJS.ProcessEnv = p
   return existsSync(path.join(env.COPILOT_PROJECT_DIR || e.cwd, COPILOT_HOOKS_FILE));
 }
 
-export const record: ClientRecord = {
+export const record: ClientRecord = clientRecord({
   name: 'copilot',
   agent: 'copilot',
   home: { variable: 'COPILOT_HOME', dir: '.copilot' },
@@ -173,4 +173,4 @@ export const record: ClientRecord = {
   adapter: copilot,
   wiring,
   front,
-};
+});

@@ -9,8 +9,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { EventKind } from './event';
 import { editOf, exitRefusal, shapedAdapter, writeOf, type ToClaude } from './common';
-import type { ClientRecord } from './record';
-import { PROBE_SESSION } from './record';
+import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';
 import { sessionVarOf } from './names';
 import { filesWiring, HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
@@ -51,12 +50,11 @@ export const crush = shapedAdapter(
   }),
 );
 
-export const record: ClientRecord = {
+export const record: ClientRecord = clientRecord({
   name: 'crush',
   agent: 'crush',
   home: { variable: 'XDG_CONFIG_HOME', dir: '.config' },
   hookFiles: [...PROJECT_FILES.map((file) => ({ scope: 'project' as const, file })), { scope: 'user', file: '$XDG_CONFIG_HOME/crush/crush.json' }],
-  trustFiles: [],
   readOnly: READ_ONLY,
   routing: 'every-tool',
   mcpNames: 'mcp_<server>_<tool>',
@@ -69,5 +67,4 @@ export const record: ClientRecord = {
   probes: (cwd, command) => [['bash', { event: 'PreToolUse', session_id: PROBE_SESSION, cwd, tool_name: 'bash', tool_input: { command } }]],
   adapter: crush,
   wiring,
-  front: null,
-};
+});

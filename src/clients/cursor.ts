@@ -6,8 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { commonToolAction, obj, own, str, type ClientAdapter, type EventKind, type GuardEvent, type ToolAction } from './event';
-import type { ClientRecord } from './record';
-import { PROBE_SESSION } from './record';
+import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';
 import { filesWiring, GUARD_TEXT, HOOK_TIMEOUT_S, type Wiring } from './wiring';
 import { userHome } from '../user-dirs';
 
@@ -129,7 +128,7 @@ export const cursor: ClientAdapter = {
   },
 };
 
-export const record: ClientRecord = {
+export const record: ClientRecord = clientRecord({
   name: 'cursor',
   agent: 'cursor',
   home: { dir: '.cursor' },
@@ -137,7 +136,6 @@ export const record: ClientRecord = {
     { scope: 'project', file: CURSOR_HOOKS_FILE },
     { scope: 'user', file: '.cursor/hooks.json' },
   ],
-  trustFiles: [],
   // its reading tools, as its hooks reference names them (not run here)
   readOnly: ['Read', 'Grep', 'Glob', 'LS'],
   // preToolUse with no matcher: every tool, the read-only ones read as reads
@@ -145,7 +143,6 @@ export const record: ClientRecord = {
   mcpNames: 'MCP:<tool>',
   // its shell carries none: its commits are told apart by the guard's ledger
   sessionVar: null,
-  shellSession: 'never',
   payload: 'conversation_id, camelCase events (beforeShellExecution, preToolUse, afterFileEdit, …)',
   block: '{"permission":"deny","user_message":…,"agent_message":…}',
   contextBeforeTool: true,
@@ -154,5 +151,4 @@ export const record: ClientRecord = {
   probes: (cwd, command) => [['Shell', { conversation_id: PROBE_SESSION, generation_id: 'doctor', cwd, workspace_roots: [cwd], hook_event_name: 'preToolUse', tool_name: 'Shell', tool_input: { command, working_directory: cwd } }]],
   adapter: cursor,
   wiring,
-  front: null,
-};
+});

@@ -10,8 +10,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { GuardEvent } from './event';
 import { editOf, exitRefusal, KINDS, renderClaudeLike, shapedAdapter, writeOf, type ToClaude } from './common';
-import { routedEvents, type ClientRecord } from './record';
-import { PROBE_SESSION } from './record';
+import { clientRecord, PROBE_SESSION, routedEvents, type ClientRecord } from './record';
 import { filesWiring, GUARD_TEXT, HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
 /** The tools Devin CLI names that cannot write or run anything: reading and the web. exec, write, edit, notebook_edit and every MCP tool go to the guard. */
@@ -65,7 +64,7 @@ export function devinAnswersNatively(e: GuardEvent, env: NodeJS.ProcessEnv = pro
   }
 }
 
-export const record: ClientRecord = {
+export const record: ClientRecord = clientRecord({
   name: 'devin-cli',
   agent: 'devin',
   home: { dir: '.config/devin' },
@@ -79,8 +78,6 @@ export const record: ClientRecord = {
   readOnly: READ_ONLY,
   routing: 'matcher',
   mcpNames: 'mcp__<server>__<tool>',
-  sessionVar: null,
-  shellSession: 'never',
   payload: "Claude Code's event names, session_id, prompt_id, lower-case tools (exec, write, edit, read), no cwd",
   block: 'exit 2, the reason on stderr',
   contextBeforeTool: true,
@@ -88,5 +85,4 @@ export const record: ClientRecord = {
   probes: (cwd, command) => [['exec', { hook_event_name: 'PreToolUse', session_id: PROBE_SESSION, prompt_id: 'doctor', cwd, tool_name: 'exec', tool_input: { command } }]],
   adapter: devin,
   wiring,
-  front: null,
-};
+});

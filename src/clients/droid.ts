@@ -9,7 +9,7 @@
 // shell get no session variable.
 import { front as claudeFront } from './claude';
 import { editOf, KINDS, shapedAdapter, writeOf, type ToClaude } from './common';
-import { PROBE_SESSION, routedEvents, type ClientRecord, type FrontFacts } from './record';
+import { type ClientRecord, clientRecord, type FrontFacts, PROBE_SESSION, routedEvents } from './record';
 import { afterCommand, filesWiring, HOOK_TIMEOUT_S, hookCommand, type Wiring } from './wiring';
 
 /**
@@ -57,7 +57,7 @@ export const front: FrontFacts = {
 
 export const droid = shapedAdapter('factory-droid', { kinds: KINDS, tools: TOOLS });
 
-export const record: ClientRecord = {
+export const record: ClientRecord = clientRecord({
   name: 'factory-droid',
   agent: 'droid',
   home: { dir: '.factory' },
@@ -75,8 +75,6 @@ export const record: ClientRecord = {
   readOnly: READ_ONLY,
   routing: 'matcher',
   mcpNames: '<server>___<tool>',
-  sessionVar: null,
-  shellSession: 'never',
   payload: "Claude Code's (session_id, cwd, PascalCase hook_event_name, no tool_use_id) with droid's tools Execute {command}, Create {file_path, content}, Edit {file_path, old_str, new_str}",
   block: "Claude Code's hookSpecificOutput deny (the model reads `Error: <reason>`, the session goes on)",
   contextBeforeTool: false,
@@ -84,4 +82,4 @@ export const record: ClientRecord = {
   adapter: droid,
   wiring,
   front,
-};
+});

@@ -2,7 +2,7 @@
 // a rewritten input in hookSpecificOutput.tool_input, context in hookSpecificOutput.additionalContext.
 import { shellQuote, str, type ClientAdapter, type Decision, type EventKind, type GuardEvent } from './event';
 import { readShaped } from './common';
-import { PROBE_SESSION, routedEvents, type ClientRecord, type FrontFacts } from './record';
+import { type ClientRecord, clientRecord, type FrontFacts, PROBE_SESSION, routedEvents } from './record';
 import { sessionVarOf } from './names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
@@ -89,7 +89,7 @@ function withContextPrinted(e: GuardEvent, d: Decision): Record<string, unknown>
   return { ...input, command: `printf '%s\\n' ${shellQuote(d.context)} >&2\n${command}` };
 }
 
-export const record: ClientRecord = {
+export const record: ClientRecord = clientRecord({
   name: 'gemini-cli',
   agent: 'gemini',
   home: { dir: '.gemini' },
@@ -104,7 +104,6 @@ export const record: ClientRecord = {
   routing: 'matcher',
   mcpNames: 'mcp_<server>_<tool>',
   sessionVar: sessionVarOf('gemini-cli'),
-  shellSession: 'never',
   // 0.61.0, trusted folder or not (test/clients/gemini-cli.clients.test.ts)
   shellHooksOff: true,
   runsAnyRewrite: true,
@@ -120,4 +119,4 @@ export const record: ClientRecord = {
   adapter: gemini,
   wiring,
   front,
-};
+});

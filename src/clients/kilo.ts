@@ -7,8 +7,7 @@
 // `background_process` tool runs a shell command on `start` and `restart` (with no shell.env: no session there).
 import { obj, str, type ClientAdapter } from './event';
 import { opencode, pluginModule, wiring as opencodeWiring, type PluginSpec } from './opencode';
-import type { ClientRecord } from './record';
-import { PROBE_SESSION } from './record';
+import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';
 import { sessionVarOf } from './names';
 import type { Wiring } from './wiring';
 
@@ -48,7 +47,7 @@ export const kilo: ClientAdapter = {
   render: opencode.render,
 };
 
-export const record: ClientRecord = {
+export const record: ClientRecord = clientRecord({
   name: 'kilo-code',
   agent: 'kilo',
   home: { variable: 'XDG_CONFIG_HOME', dir: '.config' },
@@ -78,5 +77,4 @@ export const record: ClientRecord = {
   probes: (cwd, command) => [['bash', { session_id: PROBE_SESSION, cwd, hook_event_name: 'PreToolUse', tool_name: 'bash', tool_input: { command } }]],
   adapter: kilo,
   wiring,
-  front: null,
-};
+});

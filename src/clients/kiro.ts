@@ -12,7 +12,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { EventKind } from './event';
 import { editOf, exitRefusal, shapedAdapter, writeOf, type ToClaude } from './common';
-import type { ClientRecord } from './record';
+import { clientRecord, type ClientRecord } from './record';
 import { filesWiring, HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
 /**
@@ -75,7 +75,7 @@ function fsWrite(a: Record<string, unknown>) {
 // no session id in any payload (session: none read): every Kiro call is a stranger's (SPEC 6)
 export const kiro = shapedAdapter('kiro', { kinds: KINDS, tools: TOOLS, session: [], source: ['source'] }, exitRefusal());
 
-export const record: ClientRecord = {
+export const record: ClientRecord = clientRecord({
   name: 'kiro',
   agent: 'kiro',
   home: { dir: '.kiro' },
@@ -96,8 +96,6 @@ export const record: ClientRecord = {
   // matcher `*`: every tool, the read-only ones read as reads
   routing: 'every-tool',
   mcpNames: '@<server>/<tool>',
-  sessionVar: null,
-  shellSession: 'never',
   payload: 'camelCase hook_event_name (preToolUse), cwd, tool_name, tool_input; no session id',
   block: 'exit 2, the reason on stderr (to the model)',
   guardLimit: 'no session id: every call is a stranger\'s',
@@ -105,5 +103,4 @@ export const record: ClientRecord = {
   probes: (cwd, command) => [['execute_bash', { hook_event_name: 'preToolUse', cwd, tool_name: 'execute_bash', tool_input: { command, summary: 'git-handoff doctor probe' } }]],
   adapter: kiro,
   wiring,
-  front: null,
-};
+});

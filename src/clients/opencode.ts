@@ -8,8 +8,7 @@
 import path from 'node:path';
 import { obj, str, type ClientAdapter } from './event';
 import { KINDS, readShaped, type ToClaude } from './common';
-import type { ClientRecord } from './record';
-import { PROBE_SESSION } from './record';
+import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';
 import { sessionVarOf } from './names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 import { userHome } from '../user-dirs';
@@ -181,7 +180,7 @@ export const GitHandoff = async ({ directory, client }) => {
 `;
 }
 
-export const record: ClientRecord = {
+export const record: ClientRecord = clientRecord({
   name: 'opencode',
   agent: 'opencode',
   home: { variable: 'XDG_CONFIG_HOME', dir: '.config' },
@@ -210,5 +209,4 @@ export const record: ClientRecord = {
   probes: (cwd, command) => [['bash', { session_id: PROBE_SESSION, cwd, hook_event_name: 'PreToolUse', tool_name: 'bash', tool_input: { command } }]],
   adapter: opencode,
   wiring,
-  front: null,
-};
+});

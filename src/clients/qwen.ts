@@ -7,7 +7,7 @@
 import { str, unknownShape } from './event';
 import { front as claudeFront } from './claude';
 import { KINDS, shapedAdapter, type ToClaude } from './common';
-import { PROBE_SESSION, routedEvents, type ClientRecord, type FrontFacts } from './record';
+import { type ClientRecord, clientRecord, type FrontFacts, PROBE_SESSION, routedEvents } from './record';
 import { sessionVarOf } from './names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
@@ -60,7 +60,7 @@ export const front: FrontFacts = {
 
 export const qwen = shapedAdapter('qwen-code', { kinds: KINDS, tools: TOOLS, source: ['source'] });
 
-export const record: ClientRecord = {
+export const record: ClientRecord = clientRecord({
   name: 'qwen-code',
   agent: 'qwen',
   home: { dir: '.qwen' },
@@ -83,4 +83,4 @@ export const record: ClientRecord = {
   adapter: qwen,
   wiring,
   front,
-};
+});

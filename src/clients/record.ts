@@ -134,6 +134,11 @@ export interface ClientRecord {
   front: FrontFacts | null;
 }
 
+type Defaulted = 'trustFiles' | 'sessionVar' | 'shellSession' | 'front';
+
+/** A record, where most clients leave out: no trust file, no session variable (so none in the shell either), no front facts. */
+export const clientRecord = (r: Omit<ClientRecord, Defaulted> & Partial<Pick<ClientRecord, Defaulted>>): ClientRecord => ({ trustFiles: [], sessionVar: null, shellSession: 'never', front: null, ...r });
+
 /** A character as a regex literal that JavaScript and Rust's regex crate both read so (a class's `-` and `^` too). */
 const escape = (c: string) => (/[\\^$.*+?()[\]{}|-]/.test(c) ? `\\${c}` : c);
 

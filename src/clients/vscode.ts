@@ -14,8 +14,7 @@ import { commonToolAction, obj, own, str, unknownShape, type ClientAdapter, type
 import { wiring as claudeWiring } from './claude';
 import { KINDS, renderClaudeLike } from './common';
 import { GUARD_TEXT } from './wiring';
-import type { ClientRecord } from './record';
-import { PROBE_SESSION } from './record';
+import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';
 
 /** VS Code's events (its hooks reference): Claude Code's names, and three of its own with nothing to judge. */
 const VSCODE_KINDS: Record<string, EventKind> = { ...KINDS, UserPromptSubmit: 'other', SubagentStart: 'other', SubagentStop: 'other' };
@@ -159,7 +158,7 @@ export const vscode: ClientAdapter = {
   },
 };
 
-export const record: ClientRecord = {
+export const record: ClientRecord = clientRecord({
   name: 'vscode',
   agent: null,
   // chat.hookFilesLocations by default: Claude Code's files and Copilot's folder
@@ -176,7 +175,6 @@ export const record: ClientRecord = {
   mcpNames: 'mcp_<server>_<tool>',
   // its terminal exports none: a git handoff command gets the session by updatedInput
   sessionVar: null,
-  shellSession: 'never',
   payload: "Claude Code's events with an ISO timestamp, hookEventName/sessionId (1.110) or hook_event_name/session_id, tool_use_id, its own tools",
   block: "Claude Code's hookSpecificOutput (a Stop's block inside it too)",
   contextBeforeTool: true,
@@ -192,5 +190,4 @@ export const record: ClientRecord = {
   },
   adapter: vscode,
   wiring: null,
-  front: null,
-};
+});

@@ -7,8 +7,7 @@
 // action runs; there is no JSON answer and no session-start event.
 import { exitRefusal } from './common';
 import { obj, own, str, unknownShape, type ClientAdapter, type EventKind, type ToolAction } from './event';
-import type { ClientRecord } from './record';
-import { PROBE_SESSION } from './record';
+import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';
 import { filesWiring, type Wiring } from './wiring';
 
 const WINDSURF_HOOKS_FILE = '.windsurf/hooks.json';
@@ -57,7 +56,7 @@ export const windsurf: ClientAdapter = {
   render: exitRefusal(),
 };
 
-export const record: ClientRecord = {
+export const record: ClientRecord = clientRecord({
   name: 'windsurf',
   agent: 'windsurf',
   home: { dir: '.codeium/windsurf' },
@@ -68,19 +67,15 @@ export const record: ClientRecord = {
     { scope: 'user', file: '.codeium/hooks.json' },
     { scope: 'system', file: '/etc/windsurf/hooks.json' },
   ],
-  trustFiles: [],
   // no tool names: its hooks are per kind of action, and the reading kinds are not wired
   readOnly: [],
   routing: 'events',
   // its pre_mcp_tool_use names the server and the tool; the guard reads them as mcp_<server>_<tool>
   mcpNames: 'mcp_<server>_<tool>',
-  sessionVar: null,
-  shellSession: 'never',
   payload: 'agent_action_name (pre_run_command, pre_write_code, pre_mcp_tool_use), trajectory_id, execution_id, tool_info',
   block: 'exit 2, the reason on stderr',
   contextBeforeTool: false,
   probes: (cwd, command) => [['pre_run_command', { agent_action_name: 'pre_run_command', trajectory_id: PROBE_SESSION, execution_id: 'doctor', timestamp: new Date().toISOString(), tool_info: { command_line: command, cwd } }]],
   adapter: windsurf,
   wiring,
-  front: null,
-};
+});
