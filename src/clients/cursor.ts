@@ -3,11 +3,10 @@
 // "timeout", "failClosed"}]}}`), camelCase events, `conversation_id`; answers `{"permission": "deny", "user_message",
 // "agent_message"}`. With its third-party configs setting on it also runs Claude Code's `.claude/settings.json`
 // hooks, sending them the same payload (`hook_event_name: "preToolUse"`, `tool_name: "Shell"`, `conversation_id`).
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { commonToolAction, obj, own, str, type ClientAdapter, type EventKind, type GuardEvent, type ToolAction } from './event';
 import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';
-import { filesWiring, GUARD_TEXT, HOOK_TIMEOUT_S, type Wiring } from './wiring';
+import { filesWiring, HOOK_TIMEOUT_S, wiredWithGuard, type Wiring } from './wiring';
 import { userHome } from '../user-dirs';
 
 const CURSOR_HOOKS_FILE = '.cursor/hooks.json';
@@ -62,14 +61,7 @@ export function cursorAnswersNatively(e: GuardEvent, env: NodeJS.ProcessEnv = pr
     files.push(path.join(d, CURSOR_HOOKS_FILE));
     if (d === path.dirname(d)) break;
   }
-  return files.some((f) => {
-    try {
-      const t = readFileSync(f, 'utf8');
-      return GUARD_TEXT.test(t) && t.includes('--client=cursor');
-    } catch {
-      return false;
-    }
-  });
+  return files.some((f) => wiredWithGuard(f, '--client=cursor'));
 }
 
 export const cursor: ClientAdapter = {

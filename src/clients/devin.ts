@@ -6,12 +6,11 @@
 // `notebook_edit`, `webfetch`, MCP `mcp__<server>__<tool>`), `tool_input`, and no `cwd` (hooks get
 // DEVIN_PROJECT_DIR). A non-zero exit refuses (the examples exit 2); a Stop is kept going by `decision: block`. In a
 // workspace in Restricted Mode no hook loads.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { GuardEvent } from './event';
 import { editOf, exitRefusal, KINDS, renderClaudeLike, shapedAdapter, writeOf, type ToClaude } from './common';
 import { clientRecord, PROBE_SESSION, routedEvents, type ClientRecord } from './record';
-import { filesWiring, GUARD_TEXT, HOOK_TIMEOUT_S, type Wiring } from './wiring';
+import { filesWiring, HOOK_TIMEOUT_S, wiredWithGuard, type Wiring } from './wiring';
 
 /** The tools Devin CLI names that cannot write or run anything: reading and the web. exec, write, edit, notebook_edit and every MCP tool go to the guard. */
 const READ_ONLY = ['read', 'webfetch'] as const;
@@ -56,13 +55,8 @@ export const devin = shapedAdapter('devin-cli', { kinds: KINDS, tools: TOOLS, cw
  * Devin CLI runs Claude Code's wiring and its own: where git-handoff's own Devin wiring is in the project, that one
  * answers Devin's calls and the Claude Code wiring stands aside (one answer a call).
  */
-export function devinAnswersNatively(e: GuardEvent, env: NodeJS.ProcessEnv = process.env): boolean {
-  try {
-    return e.client === 'devin-cli' && GUARD_TEXT.test(readFileSync(path.join(env[PROJECT_VAR] || e.cwd, DEVIN_HOOKS_FILE), 'utf8'));
-  } catch {
-    return false;
-  }
-}
+export const devinAnswersNatively = (e: GuardEvent, env: NodeJS.ProcessEnv = process.env): boolean =>
+  e.client === 'devin-cli' && wiredWithGuard(path.join(env[PROJECT_VAR] || e.cwd, DEVIN_HOOKS_FILE));
 
 export const record: ClientRecord = clientRecord({
   name: 'devin-cli',

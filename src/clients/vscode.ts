@@ -8,12 +8,11 @@
 // content}`, `replace_string_in_file {filePath, oldString, newString}`, `editFiles {files}` …). It obeys Claude
 // Code's hookSpecificOutput (permissionDecision, updatedInput checked against the tool's schema, additionalContext),
 // and a Stop's `decision: block` only inside hookSpecificOutput.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { commonToolAction, obj, own, str, unknownShape, type ClientAdapter, type Decision, type EventKind, type GuardEvent, type ToolAction } from './event';
 import { wiring as claudeWiring } from './claude';
 import { KINDS, renderClaudeLike } from './common';
-import { GUARD_TEXT } from './wiring';
+import { wiredWithGuard } from './wiring';
 import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';
 
 /** VS Code's events (its hooks reference): Claude Code's names, and three of its own with nothing to judge. */
@@ -118,13 +117,7 @@ export function isVSCodePayload(p: Record<string, unknown>): boolean {
  * Whether Claude Code's wiring of git-handoff is in the workspace `cwd`: VS Code's agent runs it and Copilot's hooks
  * files alike, and that one answers its calls (the Copilot wiring stands aside for them: one answer a call).
  */
-export function claudeWired(cwd: string): boolean {
-  try {
-    return GUARD_TEXT.test(readFileSync(path.join(cwd, claudeWiring.settings), 'utf8'));
-  } catch {
-    return false;
-  }
-}
+export const claudeWired = (cwd: string): boolean => wiredWithGuard(path.join(cwd, claudeWiring.settings));
 
 function parseVSCode(p: Record<string, unknown>): GuardEvent {
   const name = str(p.hook_event_name) ?? str(p.hookEventName) ?? '';

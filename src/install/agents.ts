@@ -16,7 +16,7 @@ import { AGENT_CLIENT, SESSION_VARS, type Agent, type ClientName } from '../clie
 import { matcherRoutes, PROBE_COMMAND } from '../clients/record';
 import { wordCut } from '../terminal-text';
 import { RECORDS } from '../clients/records';
-import { afterCommand, GUARD_TEXT, hookCommand, hookGroups, hookTimeoutProblem, PAYLOAD_FLAG, SOURCED_FLAG, SPLIT_FLAGS, type Wiring } from '../clients/wiring';
+import { afterCommand, hookCommand, hookGroups, hookTimeoutProblem, PAYLOAD_FLAG, SOURCED_FLAG, SPLIT_FLAGS, type Wiring, wiredWithGuard } from '../clients/wiring';
 import { WIRING } from '../clients/wirings';
 import { FRONT_CLIENTS } from '../clients/front';
 import { installOwnFile, isOwnWiring, ownFileCommand, ownFileEvents, ownFileTimeouts, uninstallOwnFile } from '../clients/own-files';
@@ -479,14 +479,6 @@ function readerNote(worktree: string, w: Wiring): string {
   if (!when || !wiredWithGuard(path.join(worktree, WIRING.claude.settings))) return '';
   return `. It runs ${WIRING.claude.settings}'s hooks too (${when}): those stand aside for its calls, so this wiring answers each call once`;
 }
-
-const wiredWithGuard = (file: string): boolean => {
-  try {
-    return GUARD_TEXT.test(readFileSync(file, 'utf8'));
-  } catch {
-    return false;
-  }
-};
 
 /** The clients wired in this worktree, by their `install --agent` names: their wiring here, or their plugin answering here. */
 export function wiredAgents(worktree: string): Agent[] {
