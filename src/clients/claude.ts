@@ -1,6 +1,6 @@
 // Claude Code (and Codex, which speaks the same wire format): PascalCase events, hookSpecificOutput answers.
 import { KINDS, shapedAdapter } from './common';
-import { allBut, type ClientRecord, clientRecord, type FrontFacts, PROBE_SESSION, routedEvents } from './record';
+import { allBut, claudeProbe, clientRecord, type ClientRecord, type FrontFacts, routedEvents } from './record';
 import { sessionVarOf } from './names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
@@ -87,7 +87,7 @@ export const record: ClientRecord = clientRecord({
   // CLAUDE_PID, checked to be an ancestor
   pidVariable: 'CLAUDE_PID',
   sandbox: SANDBOX,
-  probes: (cwd, command) => [['Bash', { session_id: PROBE_SESSION, cwd, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command } }]],
+  probes: claudeProbe('Bash'),
   adapter: claude,
   wiring,
   front,

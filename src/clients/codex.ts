@@ -2,7 +2,7 @@
 // file edits arrive as one `apply_patch` envelope.
 import { front as claudeFront } from './claude';
 import { KINDS, shapedAdapter } from './common';
-import { type ClientRecord, clientRecord, type FrontFacts, PROBE_SESSION, routedEvents } from './record';
+import { claudeProbe, clientRecord, type ClientRecord, type FrontFacts, routedEvents } from './record';
 import { sessionVarOf } from './names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
@@ -72,7 +72,7 @@ export const record: ClientRecord = clientRecord({
   isProcess: (argv, comm) => comm === 'codex' || /(^|\/)codex$/.test(argv[0] ?? ''),
   // exec_command keeps the command's stdin open: write_stdin types into it later, and no hook sees that
   stdinUnseen: true,
-  probes: (cwd, command) => [['Bash', { session_id: PROBE_SESSION, cwd, hook_event_name: 'PreToolUse', turn_id: 'doctor', tool_name: 'Bash', tool_input: { command } }]],
+  probes: claudeProbe('Bash', () => ({ turn_id: 'doctor' })),
   adapter: codex,
   wiring,
   front,

@@ -9,7 +9,7 @@
 import path from 'node:path';
 import type { GuardEvent } from './event';
 import { editOf, exitRefusal, KINDS, renderClaudeLike, shapedAdapter, writeOf, type ToClaude } from './common';
-import { clientRecord, PROBE_SESSION, routedEvents, type ClientRecord } from './record';
+import { claudeProbe, clientRecord, type ClientRecord, routedEvents } from './record';
 import { filesWiring, HOOK_TIMEOUT_S, wiredWithGuard, type Wiring } from './wiring';
 
 /** The tools Devin CLI names that cannot write or run anything: reading and the web. exec, write, edit, notebook_edit and every MCP tool go to the guard. */
@@ -76,7 +76,7 @@ export const record: ClientRecord = clientRecord({
   block: 'exit 2, the reason on stderr',
   contextBeforeTool: true,
   readsClaude: 'always ("existing hooks in .claude/ are picked up automatically")',
-  probes: (cwd, command) => [['exec', { hook_event_name: 'PreToolUse', session_id: PROBE_SESSION, prompt_id: 'doctor', cwd, tool_name: 'exec', tool_input: { command } }]],
+  probes: claudeProbe('exec', () => ({ prompt_id: 'doctor' })),
   adapter: devin,
   wiring,
 });

@@ -9,7 +9,7 @@
 // shell get no session variable.
 import { front as claudeFront } from './claude';
 import { editOf, KINDS, shapedAdapter, writeOf, type ToClaude } from './common';
-import { type ClientRecord, clientRecord, type FrontFacts, PROBE_SESSION, routedEvents } from './record';
+import { claudeProbe, clientRecord, type ClientRecord, type FrontFacts, routedEvents } from './record';
 import { afterCommand, filesWiring, HOOK_TIMEOUT_S, hookCommand, type Wiring } from './wiring';
 
 /**
@@ -78,7 +78,7 @@ export const record: ClientRecord = clientRecord({
   payload: "Claude Code's (session_id, cwd, PascalCase hook_event_name, no tool_use_id) with droid's tools Execute {command}, Create {file_path, content}, Edit {file_path, old_str, new_str}",
   block: "Claude Code's hookSpecificOutput deny (the model reads `Error: <reason>`, the session goes on)",
   contextBeforeTool: false,
-  probes: (cwd, command) => [['Execute', { session_id: PROBE_SESSION, cwd, hook_event_name: 'PreToolUse', permission_mode: 'auto-high', tool_name: 'Execute', tool_input: { command, riskLevel: 'low' } }]],
+  probes: claudeProbe('Execute', (command) => ({ permission_mode: 'auto-high', tool_input: { command, riskLevel: 'low' } })),
   adapter: droid,
   wiring,
   front,

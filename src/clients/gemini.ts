@@ -2,7 +2,7 @@
 // a rewritten input in hookSpecificOutput.tool_input, context in hookSpecificOutput.additionalContext.
 import { shellQuote, str, type ClientAdapter, type Decision, type EventKind, type GuardEvent } from './event';
 import { readShaped } from './common';
-import { type ClientRecord, clientRecord, type FrontFacts, PROBE_SESSION, routedEvents } from './record';
+import { claudeProbe, clientRecord, type ClientRecord, type FrontFacts, routedEvents } from './record';
 import { sessionVarOf } from './names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
@@ -115,7 +115,7 @@ export const record: ClientRecord = clientRecord({
   escapesContext: true,
   // node running its gemini bundle; it relaunches itself, and the nearest one is the CLI proper (0.61.0)
   isProcess: (argv) => argv.slice(0, 3).some((a) => /(^|\/)gemini(\.js)?$/.test(a)),
-  probes: (cwd, command) => [['run_shell_command', { session_id: PROBE_SESSION, cwd, hook_event_name: 'BeforeTool', timestamp: new Date().toISOString(), tool_name: 'run_shell_command', tool_input: { command } }]],
+  probes: claudeProbe('run_shell_command', () => ({ hook_event_name: 'BeforeTool', timestamp: new Date().toISOString() })),
   adapter: gemini,
   wiring,
   front,

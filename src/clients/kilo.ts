@@ -7,7 +7,7 @@
 // `background_process` tool runs a shell command on `start` and `restart` (with no shell.env: no session there).
 import { obj, str, type ClientAdapter } from './event';
 import { opencode, pluginModule, wiring as opencodeWiring, type PluginSpec } from './opencode';
-import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';
+import { claudeProbe, clientRecord, type ClientRecord } from './record';
 import { sessionVarOf } from './names';
 import type { Wiring } from './wiring';
 
@@ -74,7 +74,7 @@ export const record: ClientRecord = clientRecord({
   payload: "the git-handoff plugin's: Claude Code's event names, Kilo's tools and camelCase arguments (OpenCode's, and background_process {action, command})",
   block: 'the guard answers {"deny":…}; the plugin throws it (the model reads it, the turn goes on)',
   contextBeforeTool: true,
-  probes: (cwd, command) => [['bash', { session_id: PROBE_SESSION, cwd, hook_event_name: 'PreToolUse', tool_name: 'bash', tool_input: { command } }]],
+  probes: claudeProbe('bash'),
   adapter: kilo,
   wiring,
 });

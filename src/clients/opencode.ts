@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { obj, str, type ClientAdapter } from './event';
 import { KINDS, readShaped, type ToClaude } from './common';
-import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';
+import { claudeProbe, clientRecord, type ClientRecord } from './record';
 import { sessionVarOf } from './names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 import { userHome } from '../user-dirs';
@@ -206,7 +206,7 @@ export const record: ClientRecord = clientRecord({
   payload: "the git-handoff plugin's: Claude Code's event names, OpenCode's tools and camelCase arguments",
   block: 'the guard answers {"deny":…}; the plugin throws it',
   contextBeforeTool: true,
-  probes: (cwd, command) => [['bash', { session_id: PROBE_SESSION, cwd, hook_event_name: 'PreToolUse', tool_name: 'bash', tool_input: { command } }]],
+  probes: claudeProbe('bash'),
   adapter: opencode,
   wiring,
 });

@@ -7,7 +7,7 @@
 import { str, unknownShape } from './event';
 import { front as claudeFront } from './claude';
 import { KINDS, shapedAdapter, type ToClaude } from './common';
-import { type ClientRecord, clientRecord, type FrontFacts, PROBE_SESSION, routedEvents } from './record';
+import { claudeProbe, clientRecord, type ClientRecord, type FrontFacts, routedEvents } from './record';
 import { sessionVarOf } from './names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
@@ -79,7 +79,7 @@ export const record: ClientRecord = clientRecord({
   payload: "Claude Code's, with Qwen's tools (run_shell_command {command}, write_file {file_path, content}, edit {file_path, old_string, new_string}), permission_mode, prompt_id",
   block: "Claude Code's (a flat permissionDecision is ignored)",
   contextBeforeTool: true,
-  probes: (cwd, command) => [['run_shell_command', { session_id: PROBE_SESSION, cwd, hook_event_name: 'PreToolUse', tool_name: 'run_shell_command', tool_input: { command } }]],
+  probes: claudeProbe('run_shell_command'),
   adapter: qwen,
   wiring,
   front,

@@ -134,6 +134,11 @@ export interface ClientRecord {
   front: FrontFacts | null;
 }
 
+/** doctor's probe of a client whose before-tool payload is Claude Code's: a call of its shell tool `tool`, with `fields` of its own (made at each probe). */
+export const claudeProbe =
+  (tool: string, fields: (command: string) => Record<string, unknown> = () => ({})): ClientRecord['probes'] =>
+  (cwd, command) => [[tool, { session_id: PROBE_SESSION, cwd, hook_event_name: 'PreToolUse', tool_name: tool, tool_input: { command }, ...fields(command) }]];
+
 type Defaulted = 'trustFiles' | 'sessionVar' | 'shellSession' | 'front';
 
 /** A record, where most clients leave out: no trust file, no session variable (so none in the shell either), no front facts. */
