@@ -88,7 +88,8 @@ const describe = (i: Installation) => `${i.root} (${i.version ? `version ${i.ver
 
 /**
  * Before `install --agent` writes a wiring that names programs on PATH: refuses (exit 7) where two installations would
- * make the hook of a wiring that reads the front in (`readsFrontIn`: Claude Code's) exit 127, and otherwise says which installation the hooks run when there are several.
+ * make the hook of a wiring that reads the front in (`readsFrontIn`: Claude Code's) exit 127, and otherwise says
+ * which installation the hooks run when there are several.
  */
 export function checkPathInstallations(readsFrontIn: boolean, pathValue = process.env.PATH ?? '', selfRoot?: string): string[] {
   const h = pathHooks(pathValue, selfRoot);
