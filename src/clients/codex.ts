@@ -27,7 +27,7 @@ export const wiring: Wiring = {
   bash: true,
   timeout: HOOK_TIMEOUT_S,
   // Codex 0.169.0 runs a SessionEnd hook for at most 3 s while it exits, and says "clamping SessionEnd hook timeout to
-  // 3s" at every start for a longer one (observed); its trust hash counts it as 3 either way (client./codex-trust.ts)
+  // 3s" at every start for a longer one (observed); its trust hash counts it as 3 either way (./codex-trust.ts)
   eventTimeouts: { SessionEnd: 3 },
   named: false,
   notes: 'AGENTS.md',
@@ -55,7 +55,7 @@ export const record: ClientRecord = clientRecord({
     { scope: 'user', file: '$CODEX_HOME/config.toml' },
     { scope: 'system', file: '/etc/codex/managed_config.toml' },
   ],
-  // the project and each hook trusted (trust_level, hooks.state trusted_hash): src/client./codex-trust.ts
+  // the project and each hook trusted (trust_level, hooks.state trusted_hash): ./codex-trust.ts
   trustFiles: [{ scope: 'user', file: '$CODEX_HOME/config.toml' }],
   readOnly: READ_ONLY,
   routing: 'matcher',
