@@ -6,8 +6,8 @@
 // once at `session.created`), and asks once at `session.idle` what Stop asks. The plugin sends the guard
 // Claude-shaped payloads with OpenCode's own tool names and arguments, and reads back this file's small answer.
 import path from 'node:path';
-import { obj, str, type ClientAdapter } from './event';
-import { KINDS, readShaped, type ToClaude } from './common';
+import { obj, str, type Decision, type GuardEvent } from './event';
+import { KINDS, shapedAdapter, type PayloadShape, type ToClaude } from './common';
 import { claudeProbe, clientRecord, type ClientRecord } from './record';
 import { sessionVarOf } from './names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
@@ -57,25 +57,25 @@ const TOOLS: Record<string, ToClaude> = {
   patch,
 };
 
-export const opencode: ClientAdapter = {
-  client: 'opencode',
-  // the arguments as OpenCode has them: a rewrite (updatedInput) is merged into them by the plugin
-  parse: (p) => readShaped('opencode', { kinds: KINDS, tools: TOOLS, source: ['source'] }, p),
-  // the plugin's own answer: it throws `deny`, merges `args` into the call's, keeps `context` for the model
-  render(e, d) {
-    const out: Record<string, unknown> = {};
-    if (e.kind === 'pre-tool') {
-      if (d.deny !== undefined) out.deny = d.deny;
-      else {
-        if (d.updatedInput) out.args = d.updatedInput;
-        if (d.context) out.context = d.context;
-      }
-    } else if (e.kind === 'stop') {
-      if (d.followUp) out.followUp = d.followUp;
-    } else if (d.context) out.context = d.context;
-    return Object.keys(out).length ? JSON.stringify(out) : null;
-  },
-};
+/** The plugin's payloads: Claude Code's event names, OpenCode's tools and camelCase arguments (the toolInput as OpenCode has them: a rewrite is merged into them by the plugin). */
+export const SHAPE: PayloadShape = { kinds: KINDS, tools: TOOLS, source: ['source'] };
+
+/** The plugin's own answer: it throws `deny`, merges `args` into the call's, keeps `context` for the model. */
+export function pluginAnswer(e: GuardEvent, d: Decision): string | null {
+  const out: Record<string, unknown> = {};
+  if (e.kind === 'pre-tool') {
+    if (d.deny !== undefined) out.deny = d.deny;
+    else {
+      if (d.updatedInput) out.args = d.updatedInput;
+      if (d.context) out.context = d.context;
+    }
+  } else if (e.kind === 'stop') {
+    if (d.followUp) out.followUp = d.followUp;
+  } else if (d.context) out.context = d.context;
+  return Object.keys(out).length ? JSON.stringify(out) : null;
+}
+
+export const opencode = shapedAdapter('opencode', SHAPE, pluginAnswer);
 
 /** What a plugin module of OpenCode's plugin API says for one client: its guard command, mark, read-only tools, shell variable. */
 export interface PluginSpec {
