@@ -1,6 +1,6 @@
 // Claude Code (and Codex, which speaks the same wire format): PascalCase events, hookSpecificOutput answers.
 import { KINDS, shapedAdapter } from './common';
-import { allBut, claudeProbe, clientRecord, type ClientRecord, type FrontFacts, routedEvents } from './record';
+import { allBut, claudeEvents, claudeProbe, clientRecord, type ClientRecord, type FrontFacts } from './record';
 import { sessionVarOf } from './names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
@@ -26,7 +26,7 @@ export const wiring: Wiring = {
   // warnings to the model itself, so a tool call pays one hook process.
   // PreToolUse: every tool but the read-only ones (Claude Code reads a matcher that is not plain names as a regex,
   // unanchored); SessionEnd ends the session's lease and claims (`claude -p` sends it at exit too, reason "other")
-  events: routedEvents(READ_ONLY, ['PreToolUse'], ['SessionStart', 'Stop', 'PreCompact', 'SessionEnd']),
+  events: claudeEvents(READ_ONLY),
   // hooks run as `/bin/sh -c <command>` (execve traces): that sh runs the sh front itself (`.`: no second shell)
   sh: true,
   // a Bash call's payload is a few hundred bytes, an Edit's seldom more than a few KB (old and new strings): their own

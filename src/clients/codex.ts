@@ -2,7 +2,7 @@
 // file edits arrive as one `apply_patch` envelope.
 import { front as claudeFront } from './claude';
 import { KINDS, shapedAdapter } from './common';
-import { claudeProbe, clientRecord, type ClientRecord, type FrontFacts, routedEvents } from './record';
+import { claudeEvents, claudeProbe, clientRecord, type ClientRecord, type FrontFacts } from './record';
 import { sessionVarOf } from './names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
@@ -22,7 +22,7 @@ export const wiring: Wiring = {
   format: 'settings',
   settings: '.codex/hooks.json',
   // No PostToolUse, as for Claude Code: Codex shows a PreToolUse additionalContext to the model (observed with 0.169).
-  events: routedEvents(READ_ONLY, ['PreToolUse'], ['SessionStart', 'Stop', 'PreCompact', 'SessionEnd']),
+  events: claudeEvents(READ_ONLY),
   // hooks run as `bash -c <command>` (execve traces)
   bash: true,
   timeout: HOOK_TIMEOUT_S,

@@ -7,7 +7,7 @@
 import { str, unknownShape } from './event';
 import { front as claudeFront } from './claude';
 import { KINDS, shapedAdapter, type ToClaude } from './common';
-import { claudeProbe, clientRecord, type ClientRecord, type FrontFacts, routedEvents } from './record';
+import { claudeEvents, claudeProbe, clientRecord, type ClientRecord, type FrontFacts } from './record';
 import { sessionVarOf } from './names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
@@ -29,7 +29,7 @@ export const wiring: Wiring = {
   settings: '.qwen/settings.json',
   // PreToolUse's additionalContext reaches the model in Qwen Code, so no PostToolUse; matchers are regexes
   // SessionEnd: wired for when it fires (it did not in a `qwen -p` turn with 0.24.4)
-  events: routedEvents(READ_ONLY, ['PreToolUse'], ['SessionStart', 'Stop', 'PreCompact', 'SessionEnd']),
+  events: claudeEvents(READ_ONLY),
   // hooks run as `bash -c <command>` (its hookRunner's getShellConfiguration off Windows)
   bash: true,
   // seconds (a value of 1000 or more is read as milliseconds, with a warning)

@@ -183,6 +183,9 @@ export function routedEvents(
   return events;
 }
 
+/** Claude Code's events as its settings wire them (Codex's and Qwen Code's too): PreToolUse routed past `readOnly`, the rest plain. */
+export const claudeEvents = (readOnly: readonly string[]): Record<string, string | undefined> => routedEvents(readOnly, ['PreToolUse'], ['SessionStart', 'Stop', 'PreCompact', 'SessionEnd']);
+
 function complement(names: readonly string[]): string {
   const root: Trie = { kids: new Map(), end: false };
   for (const w of new Set(names)) {
