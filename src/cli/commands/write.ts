@@ -79,7 +79,7 @@ export const writeCommand: CommandModule<GlobalArgs, Args> = {
   builder: (y: Argv<GlobalArgs>) =>
     withSpec(y, WRITE_SPEC)
       .example('$0 write auth-refactor -m "Goal: …" -m "Next: …"', '')
-      .example(`$0 write release-checklist --person --to client:${CLIENT_NAMES[0]} -m "…"`, "as the person in git config, for that client's next session")
+      .example(`$0 write release-checklist --person --to client:${CLIENT_NAMES[0]} -m "…"`, 'as the person in git config, for the next Claude Code session')
       .example('$0 write auth-refactor -F notes.md --take-over --reason "owner session ended"', '') as unknown as Argv<Args>,
   handler: async (a) => {
     const repo = openRepo();
