@@ -1,7 +1,7 @@
 // The environment variables git-handoff reads, in one list the man page's ENVIRONMENT section is generated from
 // (scripts/man.mjs); the session variables come from the clients' own table (SESSION_VARS), so a new client's
 // variable reaches the manual without anyone copying it.
-import { CLIENT_NAMES, SESSION_VARS } from './client-names';
+import { CLIENT_NAMES, PLUGIN_SESSION_VARS, SESSION_VARS } from './clients/names';
 
 interface EnvironmentVariable {
   name: string;
@@ -17,7 +17,7 @@ export const ENVIRONMENT: EnvironmentVariable[] = [
   { name: 'GIT_HANDOFF_SESSION', description: "this session's id, after --session and before each client's own variable below" },
   ...SESSION_VARS.map(([name, client]) => ({
     name,
-    description: `the session id ${client} gives its shell (read after GIT_HANDOFF_SESSION${client === 'opencode' ? '; set by the git-handoff plugin' : ''})`,
+    description: `the session id ${client} gives its shell (read after GIT_HANDOFF_SESSION${PLUGIN_SESSION_VARS.has(name) ? '; set by the git-handoff plugin' : ''})`,
   })),
   { name: CLIENT_VAR, description: `the client a session given by --session or GIT_HANDOFF_SESSION belongs to: ${CLIENT_NAMES.join(', ')} (or an alias)` },
   { name: ROLE_VAR, description: 'the role this reader has, for handoffs addressed to role:<slug> (what --role gives)' },

@@ -1,5 +1,5 @@
 // What each installable piece (git hooks, agent clients, startup snippet, remote, server) reports.
-import type { Agent } from './client-names';
+import type { Agent } from './clients/names';
 type DoctorStatus = 'ok' | 'missing' | 'broken' | 'chained' | 'info';
 
 export interface DoctorItem {

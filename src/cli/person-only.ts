@@ -1,7 +1,7 @@
 // What only the person runs (SPEC 6, "Refused to sessions"), checked by the command itself where it can tell it runs
-// inside an agent session: a client's session variable (src/client-names.ts) in its environment. The rule is the
+// inside an agent session: a client's session variable (src/clients/names.ts) in its environment. The rule is the
 // guard's (src/guard/rules/anchors.ts); this holds where the guard did not see the call.
-import { agentSessionOf } from '../client-names';
+import { agentSessionOf } from '../clients/names';
 import { HandoffError } from '../errors';
 import { otherSessionProblem, personOnlyCommand } from '../guard/rules/anchors';
 

@@ -6,13 +6,10 @@
 // `conversation_id`, `workspace_roots`, `tool_name`, `tool_input`, `is_mcp_tool`; its tools are `launch-process
 // {command, cwd}`, `save-file {path, file_content}`, `str-replace-editor {command, path, old_str_1, new_str_1, …}`,
 // `remove-files {file_paths}`, `view`. Exit 2 refuses and stderr reaches the agent; other statuses do not block.
-import { exitAnswer } from './answer';
-import { obj, own, str, type ClientAdapter, type EventKind, type ToolAction } from './event';
-import { KINDS, renderClaudeLike } from './claude';
-import { mappedAction, writeOf, type ToClaude } from './common';
-import type { ClientRecord } from './record';
-import { PROBE_SESSION } from './record';
-import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
+import { str, type ToolAction } from './event';
+import { exitRefusal, KINDS, renderClaudeLike, shapedAdapter, writeOf, type ToClaude } from './common';
+import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';
+import { filesWiring, HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
 /** The tools Auggie ships that cannot write or run anything, as its hooks name them: viewing, reading, searching, the web. */
 const READ_ONLY = ['view', 'codebase-retrieval', 'web-search', 'web-fetch', 'read-process', 'list-processes', 'view_tasklist'] as const;
@@ -24,17 +21,13 @@ const AUGMENT_SCRIPT = '.augment/hooks/git-handoff-guard.sh';
 
 const EVENTS = { PreToolUse: undefined, SessionStart: undefined, Stop: undefined, SessionEnd: undefined };
 
-export const wiring: Wiring = {
+export const wiring: Wiring = filesWiring({
   client: 'augment',
-  format: 'files',
   settings: AUGMENT_SETTINGS,
   events: EVENTS,
   // milliseconds
   timeout: HOOK_TIMEOUT_S * 1000,
   timeoutMs: true,
-  named: false,
-  notes: 'AGENTS.md',
-  skills: null,
   files: (command, worktree) => {
     const script = `${worktree}/${AUGMENT_SCRIPT}`;
     const group = { hooks: [{ type: 'command', command: script, timeout: wiring.timeout }] };
@@ -44,7 +37,7 @@ export const wiring: Wiring = {
     ];
   },
   runs: (_command, worktree) => `${worktree}/${AUGMENT_SCRIPT}`,
-};
+});
 
 /** str-replace-editor's numbered replacements and insertions (`old_str_1`, `new_str_1`, `insert_line_1`, …). */
 function strReplace(a: Record<string, unknown>): ToolAction | null {
@@ -60,30 +53,18 @@ function strReplace(a: Record<string, unknown>): ToolAction | null {
 }
 
 const TOOLS: Record<string, ToClaude> = {
-  'launch-process': (a) => ({ tool: 'Bash', input: a }),
+  // it runs in its `cwd`
+  'launch-process': (a) => ({ tool: 'Bash', input: { ...a, directory: a.directory ?? a.cwd } }),
   'save-file': (a) => writeOf(a.path, a.file_content),
   'str-replace-editor': (a) => strReplace(a),
   // each file removed is judged as written
   'remove-files': (a) => (Array.isArray(a.file_paths) ? { type: 'paths', paths: a.file_paths.filter((f): f is string => typeof f === 'string') } : null),
 };
 
-export const augment: ClientAdapter = {
-  client: 'augment',
-  parse(p) {
-    const name = str(p.hook_event_name) ?? '';
-    const roots = Array.isArray(p.workspace_roots) ? p.workspace_roots.filter((r): r is string => typeof r === 'string') : [];
-    const cwd = str(p.cwd) ?? roots[0] ?? process.cwd();
-    const tool = str(p.tool_name);
-    const toolInput = obj(p.tool_input);
-    const kind: EventKind = own(KINDS, name) ?? 'other';
-    const action = kind === 'pre-tool' || kind === 'post-tool' ? mappedAction(TOOLS, tool, toolInput, str(toolInput.cwd) ?? cwd) : { type: 'other' as const };
-    return { client: 'augment', kind, name, session: str(p.conversation_id), agentId: null, cwd, tool, action, toolInput, source: str(p.source) ?? str(p.reason), stopHookActive: p.stop_hook_active === true };
-  },
-  // a refusal by exit 2 (its stderr reaches the agent); context and a Stop's block in Claude Code's shape
-  render: (e, d) => (e.kind === 'pre-tool' && d.deny !== undefined ? exitAnswer(2, d.deny) : renderClaudeLike(e, d)),
-};
+// a refusal by exit 2 (its stderr reaches the agent); context and a Stop's block in Claude Code's shape
+export const augment = shapedAdapter('augment', { kinds: KINDS, tools: TOOLS, session: ['conversation_id'] }, exitRefusal(renderClaudeLike));
 
-export const record: ClientRecord = {
+export const record: ClientRecord = clientRecord({
   name: 'augment',
   agent: 'augment',
   home: { dir: '.augment' },
@@ -94,18 +75,14 @@ export const record: ClientRecord = {
     { scope: 'user', file: '.augment/settings.json' },
     { scope: 'system', file: '/etc/augment/settings.json' },
   ],
-  trustFiles: [],
   readOnly: READ_ONLY,
   // no matcher: every tool (MCP ones too, `is_mcp_tool`), the read-only ones read as reads
   routing: 'every-tool',
   mcpNames: '<tool>_<server> (is_mcp_tool: true)',
-  sessionVar: null,
-  shellSession: 'never',
   payload: "Claude Code's event names with conversation_id, workspace_roots, is_mcp_tool; tools launch-process, save-file, str-replace-editor, remove-files",
   block: 'exit 2, the reason on stderr (to the agent)',
   contextBeforeTool: true,
   probes: (cwd, command) => [['launch-process', { hook_event_name: 'PreToolUse', conversation_id: PROBE_SESSION, workspace_roots: [cwd], tool_name: 'launch-process', tool_input: { command, wait: true, cwd }, is_mcp_tool: false }]],
   adapter: augment,
   wiring,
-  front: null,
-};
+});

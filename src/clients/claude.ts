@@ -1,8 +1,7 @@
 // Claude Code (and Codex, which speaks the same wire format): PascalCase events, hookSpecificOutput answers.
-import { obj, str, type ClientAdapter, type Decision, type EventKind, type GuardClient, type GuardEvent } from './event';
-import { claudeArgs, parseCommonPayload } from './common';
-import { allBut, PROBE_SESSION, routedEvents, type ClientRecord, type FrontFacts } from './record';
-import { sessionVarOf } from '../client-names';
+import { KINDS, shapedAdapter } from './common';
+import { allBut, claudeEvents, claudeProbe, clientRecord, type ClientRecord, type FrontFacts } from './record';
+import { sessionVarOf } from './names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
 /**
@@ -27,7 +26,7 @@ export const wiring: Wiring = {
   // warnings to the model itself, so a tool call pays one hook process.
   // PreToolUse: every tool but the read-only ones (Claude Code reads a matcher that is not plain names as a regex,
   // unanchored); SessionEnd ends the session's lease and claims (`claude -p` sends it at exit too, reason "other")
-  events: routedEvents(READ_ONLY, ['PreToolUse'], ['SessionStart', 'Stop', 'PreCompact', 'SessionEnd']),
+  events: claudeEvents(READ_ONLY),
   // hooks run as `/bin/sh -c <command>` (execve traces): that sh runs the sh front itself (`.`: no second shell)
   sh: true,
   // a Bash call's payload is a few hundred bytes, an Edit's seldom more than a few KB (old and new strings): their own
@@ -45,65 +44,15 @@ export const wiring: Wiring = {
   skills: '.claude/skills',
 };
 
-/** Claude Code's event names (Codex, Qwen Code and the OpenCode plugin's payloads use them too). */
-export const KINDS: Record<string, EventKind> = {
-  PreToolUse: 'pre-tool',
-  PostToolUse: 'post-tool',
-  SessionStart: 'session-start',
-  Stop: 'stop',
-  PreCompact: 'pre-compact',
-  SessionEnd: 'session-end',
-};
-
 /** What the sh front reads of Claude Code's calls (src/clients/front.ts). */
 export const front: FrontFacts = {
   keys: { session: 'session_id', tool: 'tool_name', event: 'hook_event_name', input: 'tool_input' },
   events: KINDS,
   tools: { Bash: 'command', Write: 'write', Edit: 'file_path', MultiEdit: 'file_path' },
-  plugin: true,
+  plugin: 'plugin',
 };
 
-export function parseClaudeLike(client: GuardClient, p: Record<string, unknown>): GuardEvent {
-  // Copilot CLI runs Claude Code's wiring too, with its own argument names (Write {path, file_text}, Edit {path, old_str, new_str})
-  const tool = str(p.tool_name);
-  const input = obj(p.tool_input);
-  const named = claudeArgs(tool, input);
-  return parseCommonPayload(client, KINDS, named === input ? p : { ...p, tool_input: named }, str(p.source) ?? str(p.reason));
-}
-
-export function renderClaudeLike(e: GuardEvent, d: Decision): string | null {
-  const out: Record<string, unknown> = {};
-  if (e.kind === 'pre-tool') {
-    if (d.deny !== undefined) {
-      out.hookSpecificOutput = { hookEventName: e.name, permissionDecision: 'deny', permissionDecisionReason: d.deny };
-    } else if (d.updatedInput) {
-      out.hookSpecificOutput = {
-        hookEventName: e.name,
-        permissionDecision: 'allow',
-        permissionDecisionReason: d.context ?? 'git-handoff added this session id to the command',
-        updatedInput: d.updatedInput,
-      };
-    } else if (d.context) out.hookSpecificOutput = { hookEventName: e.name, additionalContext: d.context };
-  } else if (e.kind === 'stop') {
-    if (d.followUp) Object.assign(out, { decision: 'block', reason: d.followUp });
-  } else if (e.kind === 'pre-compact') {
-    // Claude Code (2.1.328) reads PreCompact's stdout as plain text: it is added to the compaction's instructions and
-    // shown as the hook's output, so a JSON answer arrived there as a raw blob. Plain text it is.
-    if (d.context && e.client === 'claude-code') return d.context;
-    if (d.context) out.systemMessage = d.context;
-  } else if (d.context && (e.kind === 'post-tool' || e.kind === 'session-start')) {
-    out.hookSpecificOutput = { hookEventName: e.name, additionalContext: d.context };
-  }
-  // shown to the person by the client (the model reads additionalContext)
-  if (d.notice && out.systemMessage === undefined) out.systemMessage = d.notice;
-  return Object.keys(out).length ? JSON.stringify(out) : null;
-}
-
-export const claude: ClientAdapter = {
-  client: 'claude-code',
-  parse: (p) => parseClaudeLike('claude-code', p),
-  render: renderClaudeLike,
-};
+export const claude = shapedAdapter('claude-code', { kinds: KINDS });
 
 /**
  * Claude Code's OS sandbox (2.1.328; bubblewrap and socat on Linux): its settings' `sandbox.enabled` turns it on for
@@ -111,9 +60,9 @@ export const claude: ClientAdapter = {
  * denied too, so nothing can be created there) adds to what it always keeps read-only (.claude/, .git/hooks,
  * .git/config, everything outside the project): src/install/sandbox.ts.
  */
-export const SANDBOX = { enabled: ['sandbox', 'enabled'], denyWrite: ['sandbox', 'filesystem', 'denyWrite'] } as const;
+const SANDBOX = { enabled: ['sandbox', 'enabled'], denyWrite: ['sandbox', 'filesystem', 'denyWrite'] } as const;
 
-export const record: ClientRecord = {
+export const record: ClientRecord = clientRecord({
   name: 'claude-code',
   agent: 'claude',
   home: { variable: 'CLAUDE_CONFIG_DIR', dir: '.claude' },
@@ -134,8 +83,12 @@ export const record: ClientRecord = {
   payload: 'PascalCase hook_event_name, session_id, tool_name, tool_input',
   block: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":…}}',
   contextBeforeTool: true,
-  probes: (cwd, command) => [['Bash', { session_id: PROBE_SESSION, cwd, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command } }]],
+  runsHandoffRewrite: true,
+  // CLAUDE_PID, checked to be an ancestor
+  pidVariable: 'CLAUDE_PID',
+  sandbox: SANDBOX,
+  probes: claudeProbe('Bash'),
   adapter: claude,
   wiring,
   front,
-};
+});

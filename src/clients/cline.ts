@@ -10,9 +10,8 @@
 // read, and run-start hooks are detached (their answers ignored): there is no session-start view. Later turns run in a
 // hub daemon whose hooks inherit the environment of the turn that started it, so nothing here reads the environment.
 import { commonToolAction, obj, own, shellWord, str, type ClientAdapter, type EventKind, type ToolAction } from './event';
-import type { ClientRecord } from './record';
-import { PROBE_SESSION } from './record';
-import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
+import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';
+import { filesWiring, type Wiring } from './wiring';
 
 /**
  * The tools the Cline CLI (3.0.65) ships that cannot write or run anything: reading files, searching, the web, its
@@ -52,19 +51,13 @@ const KINDS: Record<string, EventKind> = {
 const clineHookScript = (event: string, command: string) =>
   `#!/bin/sh\n# git-handoff's ${event} hook for Cline: \`git handoff uninstall --agent cline\` removes it.\nexec ${command}\n`;
 
-export const wiring: Wiring = {
+export const wiring: Wiring = filesWiring({
   client: 'cline',
-  format: 'files',
   settings: `${CLINE_HOOKS_DIR}/PreToolUse`,
   events: EVENTS,
-  // Cline's own hook timeout (120 s) is not set per hook
-  timeout: HOOK_TIMEOUT_S,
-  named: false,
-  notes: 'AGENTS.md',
-  skills: null,
   files: (command) => Object.keys(EVENTS).map((e) => ({ file: `${CLINE_HOOKS_DIR}/${e}`, text: clineHookScript(e, command), mode: 0o755 })),
   runs: () => `sh ${CLINE_HOOKS_DIR}/PreToolUse`,
-};
+});
 
 /** A command line as the shell tool would run it, from any input shape run_commands takes. */
 function commandsOf(input: unknown): string | null {
@@ -165,7 +158,7 @@ export const cline: ClientAdapter = {
   },
 };
 
-export const record: ClientRecord = {
+export const record: ClientRecord = clientRecord({
   name: 'cline',
   agent: 'cline',
   home: { variable: 'CLINE_DIR', dir: '.cline' },
@@ -185,8 +178,6 @@ export const record: ClientRecord = {
   readOnly: READ_ONLY,
   routing: 'every-tool',
   mcpNames: '<server>__<tool>',
-  sessionVar: null,
-  shellSession: 'never',
   payload: 'hookName (tool_call, tool_result, agent_start, agent_end, session_shutdown; the extension\'s PreToolUse, PostToolUse, TaskStart, TaskResume, TaskCancel, TaskComplete), taskId, sessionContext.rootSessionId, workspaceRoots, tool_call {id, name, input} or preToolUse {toolName, parameters}',
   block: '{"cancel":true,"errorMessage":…}: the whole task ends (the model reads nothing; the reason is in Cline\'s log)',
   guardLimit: 'a refusal ends the whole task; a guard that crashes lets the call run',
@@ -196,5 +187,4 @@ export const record: ClientRecord = {
   ],
   adapter: cline,
   wiring,
-  front: null,
-};
+});

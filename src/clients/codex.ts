@@ -1,9 +1,9 @@
 // Codex: Claude Code's hook wire format (PreToolUse/PostToolUse/SessionStart/Stop), told apart by `turn_id`;
 // file edits arrive as one `apply_patch` envelope.
-import type { ClientAdapter } from './event';
-import { front as claudeFront, parseClaudeLike, renderClaudeLike } from './claude';
-import { PROBE_SESSION, routedEvents, type ClientRecord, type FrontFacts } from './record';
-import { sessionVarOf } from '../client-names';
+import { front as claudeFront } from './claude';
+import { KINDS, shapedAdapter } from './common';
+import { claudeEvents, claudeProbe, clientRecord, type ClientRecord, type FrontFacts } from './record';
+import { sessionVarOf } from './names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
 /**
@@ -22,21 +22,18 @@ export const wiring: Wiring = {
   format: 'settings',
   settings: '.codex/hooks.json',
   // No PostToolUse, as for Claude Code: Codex shows a PreToolUse additionalContext to the model (observed with 0.169).
-  events: routedEvents(READ_ONLY, ['PreToolUse'], ['SessionStart', 'Stop', 'PreCompact', 'SessionEnd']),
+  events: claudeEvents(READ_ONLY),
   // hooks run as `bash -c <command>` (execve traces)
   bash: true,
   timeout: HOOK_TIMEOUT_S,
   // Codex 0.169.0 runs a SessionEnd hook for at most 3 s while it exits, and says "clamping SessionEnd hook timeout to
-  // 3s" at every start for a longer one (observed); its trust hash counts it as 3 either way (install/codex-trust.ts)
+  // 3s" at every start for a longer one (observed); its trust hash counts it as 3 either way (./codex-trust.ts)
   eventTimeouts: { SessionEnd: 3 },
   named: false,
   notes: 'AGENTS.md',
   // Codex reads a project's skills from .agents/skills, as its binary showed
   skills: '.agents/skills',
 };
-
-/** The programs Codex's shell runs as its apply_patch (the envelope on stdin or as the argument), under both its names. */
-export const SHELL_PATCH_PROGRAMS: readonly string[] = ['apply_patch', 'applypatch'];
 
 /** What the sh front reads of Codex's calls: Claude Code's payload, its shell tool by its names old and new, and apply_patch. */
 export const front: FrontFacts = {
@@ -45,13 +42,9 @@ export const front: FrontFacts = {
   tools: { Bash: 'command', shell: 'command', exec_command: 'command', Write: 'write', Edit: 'file_path', apply_patch: 'patch' },
 };
 
-export const codex: ClientAdapter = {
-  client: 'codex',
-  parse: (p) => parseClaudeLike('codex', p),
-  render: renderClaudeLike,
-};
+export const codex = shapedAdapter('codex', { kinds: KINDS });
 
-export const record: ClientRecord = {
+export const record: ClientRecord = clientRecord({
   name: 'codex',
   agent: 'codex',
   home: { variable: 'CODEX_HOME', dir: '.codex' },
@@ -62,7 +55,7 @@ export const record: ClientRecord = {
     { scope: 'user', file: '$CODEX_HOME/config.toml' },
     { scope: 'system', file: '/etc/codex/managed_config.toml' },
   ],
-  // the project and each hook trusted (trust_level, hooks.state trusted_hash): src/install/codex-trust.ts
+  // the project and each hook trusted (trust_level, hooks.state trusted_hash): ./codex-trust.ts
   trustFiles: [{ scope: 'user', file: '$CODEX_HOME/config.toml' }],
   readOnly: READ_ONLY,
   routing: 'matcher',
@@ -73,10 +66,14 @@ export const record: ClientRecord = {
   payload: "Claude Code's, with turn_id (tool events), tool Bash or apply_patch (the patch in tool_input.command), a rollout-*.jsonl transcript",
   block: "Claude Code's",
   contextBeforeTool: true,
+  runsHandoffRewrite: true,
+  patchPrograms: ['apply_patch', 'applypatch'],
+  // its native binary (observed with 0.169.0)
+  isProcess: (argv, comm) => comm === 'codex' || /(^|\/)codex$/.test(argv[0] ?? ''),
   // exec_command keeps the command's stdin open: write_stdin types into it later, and no hook sees that
   stdinUnseen: true,
-  probes: (cwd, command) => [['Bash', { session_id: PROBE_SESSION, cwd, hook_event_name: 'PreToolUse', turn_id: 'doctor', tool_name: 'Bash', tool_input: { command } }]],
+  probes: claudeProbe('Bash', () => ({ turn_id: 'doctor' })),
   adapter: codex,
   wiring,
   front,
-};
+});

@@ -1,25 +1,96 @@
-// The payload fields Claude Code, Codex and Gemini CLI share: one reader, each client naming its own events.
-import { commonToolAction, obj, own, str, type EventKind, type GuardClient, type GuardEvent, type ToolAction } from './event';
+// Claude Code's payload and answer, which most clients speak under names of their own: one reader (readShaped) and one
+// adapter (shapedAdapter) built from a client's PayloadShape, and the answers built on Claude Code's.
+import { exitAnswer } from './answer';
+import { commonToolAction, obj, own, str, type ClientAdapter, type Decision, type EventKind, type GuardClient, type GuardEvent, type ToolAction } from './event';
 
-export function parseCommonPayload(client: GuardClient, kinds: Record<string, EventKind>, p: Record<string, unknown>, source: string | null): GuardEvent {
-  const name = str(p.hook_event_name) ?? '';
-  const cwd = str(p.cwd) ?? process.cwd();
+/** Claude Code's event names (Codex, Qwen Code, droid, Augment and the OpenCode plugin's payloads use them too). */
+export const KINDS: Record<string, EventKind> = {
+  PreToolUse: 'pre-tool',
+  PostToolUse: 'post-tool',
+  SessionStart: 'session-start',
+  Stop: 'stop',
+  PreCompact: 'pre-compact',
+  SessionEnd: 'session-end',
+};
+
+/**
+ * A payload in Claude Code's shape under a client's own names: its events by kind, its tools that are Claude Code's
+ * under other names or arguments, the keys its event, session and source come under (the first string wins;
+ * Claude Code's where none is said), and the variable its hooks get in place of a payload `cwd`.
+ */
+export interface PayloadShape {
+  kinds: Readonly<Record<string, EventKind>>;
+  tools?: Readonly<Record<string, ToClaude>>;
+  event?: readonly string[];
+  session?: readonly string[];
+  source?: readonly string[];
+  cwdVar?: string;
+}
+
+const firstString = (p: Record<string, unknown>, keys: readonly string[]): string | null => keys.map((k) => str(p[k])).find((v) => v !== null) ?? null;
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((r): r is string => typeof r === 'string') : []);
+
+/** A payload of `shape` as the event the guard judges. */
+export function readShaped(client: GuardClient, shape: PayloadShape, p: Record<string, unknown>): GuardEvent {
+  const name = firstString(p, shape.event ?? ['hook_event_name']) ?? '';
+  const cwd = str(p.cwd) ?? (shape.cwdVar ? process.env[shape.cwdVar] : undefined) ?? strings(p.workspace_roots)[0] ?? process.cwd();
   const tool = str(p.tool_name);
-  const toolInput = obj(p.tool_input);
+  // Copilot CLI runs Claude Code's wiring too, with its own argument names (Write {path, file_text}, Edit {path, old_str, new_str})
+  const toolInput = claudeArgs(tool, obj(p.tool_input));
   return {
     client,
-    kind: own(kinds, name) ?? 'other',
+    kind: own(shape.kinds, name) ?? 'other',
     name,
-    session: str(p.session_id),
+    session: firstString(p, shape.session ?? ['session_id']),
     agentId: str(p.agent_id),
     cwd,
     tool,
-    action: commonToolAction(tool, toolInput, cwd),
+    action: mappedAction(shape.tools ?? {}, tool, toolInput, cwd),
     toolInput,
-    source,
+    source: firstString(p, shape.source ?? ['source', 'reason']),
     stopHookActive: p.stop_hook_active === true,
   };
 }
+
+/** Claude Code's own answer: hookSpecificOutput for a tool and the session's start, decision block for a Stop. */
+export function renderClaudeLike(e: GuardEvent, d: Decision): string | null {
+  const out: Record<string, unknown> = {};
+  if (e.kind === 'pre-tool') {
+    if (d.deny !== undefined) {
+      out.hookSpecificOutput = { hookEventName: e.name, permissionDecision: 'deny', permissionDecisionReason: d.deny };
+    } else if (d.updatedInput) {
+      out.hookSpecificOutput = {
+        hookEventName: e.name,
+        permissionDecision: 'allow',
+        permissionDecisionReason: d.context ?? 'git-handoff added this session id to the command',
+        updatedInput: d.updatedInput,
+      };
+    } else if (d.context) out.hookSpecificOutput = { hookEventName: e.name, additionalContext: d.context };
+  } else if (e.kind === 'stop') {
+    if (d.followUp) Object.assign(out, { decision: 'block', reason: d.followUp });
+  } else if (e.kind === 'pre-compact') {
+    // Claude Code (2.1.328) reads PreCompact's stdout as plain text: it is added to the compaction's instructions and
+    // shown as the hook's output, so a JSON answer arrived there as a raw blob. Plain text it is.
+    if (d.context && e.client === 'claude-code') return d.context;
+    if (d.context) out.systemMessage = d.context;
+  } else if (d.context && (e.kind === 'post-tool' || e.kind === 'session-start')) {
+    out.hookSpecificOutput = { hookEventName: e.name, additionalContext: d.context };
+  }
+  // shown to the person by the client (the model reads additionalContext)
+  if (d.notice && out.systemMessage === undefined) out.systemMessage = d.notice;
+  return Object.keys(out).length ? JSON.stringify(out) : null;
+}
+
+type Render = ClientAdapter['render'];
+
+/** An answer that refuses by exit 2 with the reason on stderr (read by the model), every other answer `rest`'s (none: nothing). */
+export const exitRefusal =
+  (rest?: Render): Render =>
+  (e, d) =>
+    e.kind === 'pre-tool' && d.deny !== undefined ? exitAnswer(2, d.deny) : (rest?.(e, d) ?? null);
+
+/** The adapter of a client whose payload is `shape` (readShaped), answered by `render` (Claude Code's where none is given). */
+export const shapedAdapter = (client: GuardClient, shape: PayloadShape, render: Render = renderClaudeLike): ClientAdapter => ({ client, parse: (p) => readShaped(client, shape, p), render });
 
 /**
  * A tool input in Claude Code's argument names: Copilot sends `{path, file_text}` for a Write and `{path, old_str,

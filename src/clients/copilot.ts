@@ -8,10 +8,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { commonToolAction, obj, str, type ClientAdapter, type EventKind, type GuardEvent } from './event';
-import { parseClaudeLike, renderClaudeLike } from './claude';
-import { claudeArgs } from './common';
-import { PROBE_SESSION, type ClientRecord, type FrontFacts } from './record';
-import { sessionVarOf } from '../client-names';
+import { claudeArgs, KINDS, readShaped, renderClaudeLike } from './common';
+import { type ClientRecord, clientRecord, type FrontFacts, PROBE_SESSION } from './record';
+import { sessionVarOf } from './names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
 /**
@@ -130,7 +129,7 @@ export const isCopilotClaudePayload = (p: Record<string, unknown>, env: NodeJS.P
  */
 export const copilotClaude: ClientAdapter = {
   client: 'copilot',
-  parse: (p) => parseClaudeLike('copilot', p),
+  parse: (p) => readShaped('copilot', { kinds: KINDS }, p),
   render(e, d) {
     if (e.kind === 'session-start') return d.context ? JSON.stringify({ additionalContext: d.context }) : null;
     return renderClaudeLike(e, d);
@@ -147,7 +146,7 @@ export function copilotAnswersNatively(e: GuardEvent, env: NodeJS.ProcessEnv = p
   return existsSync(path.join(env.COPILOT_PROJECT_DIR || e.cwd, COPILOT_HOOKS_FILE));
 }
 
-export const record: ClientRecord = {
+export const record: ClientRecord = clientRecord({
   name: 'copilot',
   agent: 'copilot',
   home: { variable: 'COPILOT_HOME', dir: '.copilot' },
@@ -174,4 +173,4 @@ export const record: ClientRecord = {
   adapter: copilot,
   wiring,
   front,
-};
+});

@@ -7,13 +7,11 @@
 // own permission prompt, which the guard never asks for). Only the top-level agent's calls are hooked.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { exitAnswer } from './answer';
-import { obj, own, str, type ClientAdapter, type EventKind } from './event';
-import { editOf, mappedAction, writeOf, type ToClaude } from './common';
-import type { ClientRecord } from './record';
-import { PROBE_SESSION } from './record';
-import { sessionVarOf } from '../client-names';
-import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
+import type { EventKind } from './event';
+import { editOf, exitRefusal, shapedAdapter, writeOf, type ToClaude } from './common';
+import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';
+import { sessionVarOf } from './names';
+import { filesWiring, HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
 /** The tools Crush ships that cannot write or run anything: viewing, listing, searching, fetching, diagnostics, a job's output. */
 const READ_ONLY = ['view', 'ls', 'glob', 'grep', 'fetch', 'sourcegraph', 'diagnostics', 'job_output'] as const;
@@ -23,15 +21,10 @@ const PROJECT_FILES = ['.crush.json', 'crush.json'];
 
 const KINDS: Record<string, EventKind> = { PreToolUse: 'pre-tool', PreCompact: 'pre-compact' };
 
-export const wiring: Wiring = {
+export const wiring: Wiring = filesWiring({
   client: 'crush',
-  format: 'files',
   settings: PROJECT_FILES[0],
   events: { PreToolUse: undefined },
-  timeout: HOOK_TIMEOUT_S,
-  named: false,
-  notes: 'AGENTS.md',
-  skills: null,
   files: (command, worktree) => [
     {
       file: PROJECT_FILES.find((f) => existsSync(path.join(worktree, f))) ?? PROJECT_FILES[0],
@@ -39,7 +32,7 @@ export const wiring: Wiring = {
       json: { at: ['hooks'], entries: { PreToolUse: [{ name: 'git-handoff', command, timeout: HOOK_TIMEOUT_S }] } },
     },
   ],
-};
+});
 
 const TOOLS: Record<string, ToClaude> = {
   bash: (a) => ({ tool: 'Bash', input: a }),
@@ -48,42 +41,20 @@ const TOOLS: Record<string, ToClaude> = {
   multiedit: (a) => ({ tool: 'MultiEdit', input: a }),
 };
 
-export const crush: ClientAdapter = {
-  client: 'crush',
-  parse(p) {
-    const name = str(p.event) ?? str(p.hook_event_name) ?? '';
-    const cwd = str(p.cwd) ?? process.cwd();
-    const tool = str(p.tool_name);
-    const toolInput = obj(p.tool_input);
-    const kind: EventKind = own(KINDS, name) ?? 'other';
-    return {
-      client: 'crush',
-      kind,
-      name,
-      session: str(p.session_id),
-      agentId: null,
-      cwd,
-      tool,
-      action: kind === 'pre-tool' ? mappedAction(TOOLS, tool, toolInput, cwd) : { type: 'other' },
-      toolInput,
-      source: null,
-      stopHookActive: false,
-    };
-  },
-  render(e, d) {
-    if (e.kind !== 'pre-tool') return null;
-    if (d.deny !== undefined) return exitAnswer(2, d.deny);
+export const crush = shapedAdapter(
+  'crush',
+  { kinds: KINDS, tools: TOOLS, event: ['event', 'hook_event_name'], source: [] },
+  exitRefusal((e, d) => {
     const context = [d.notice, d.context].filter(Boolean).join('\n');
-    return context ? JSON.stringify({ context }) : null;
-  },
-};
+    return e.kind === 'pre-tool' && context ? JSON.stringify({ context }) : null;
+  }),
+);
 
-export const record: ClientRecord = {
+export const record: ClientRecord = clientRecord({
   name: 'crush',
   agent: 'crush',
   home: { variable: 'XDG_CONFIG_HOME', dir: '.config' },
   hookFiles: [...PROJECT_FILES.map((file) => ({ scope: 'project' as const, file })), { scope: 'user', file: '$XDG_CONFIG_HOME/crush/crush.json' }],
-  trustFiles: [],
   readOnly: READ_ONLY,
   routing: 'every-tool',
   mcpNames: 'mcp_<server>_<tool>',
@@ -96,5 +67,4 @@ export const record: ClientRecord = {
   probes: (cwd, command) => [['bash', { event: 'PreToolUse', session_id: PROBE_SESSION, cwd, tool_name: 'bash', tool_input: { command } }]],
   adapter: crush,
   wiring,
-  front: null,
-};
+});

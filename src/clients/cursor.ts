@@ -3,12 +3,10 @@
 // "timeout", "failClosed"}]}}`), camelCase events, `conversation_id`; answers `{"permission": "deny", "user_message",
 // "agent_message"}`. With its third-party configs setting on it also runs Claude Code's `.claude/settings.json`
 // hooks, sending them the same payload (`hook_event_name: "preToolUse"`, `tool_name: "Shell"`, `conversation_id`).
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { commonToolAction, obj, own, str, type ClientAdapter, type EventKind, type GuardEvent, type ToolAction } from './event';
-import type { ClientRecord } from './record';
-import { PROBE_SESSION } from './record';
-import { GUARD_TEXT, HOOK_TIMEOUT_S, type Wiring } from './wiring';
+import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';
+import { filesWiring, HOOK_TIMEOUT_S, wiredWithGuard, type Wiring } from './wiring';
 import { userHome } from '../user-dirs';
 
 const CURSOR_HOOKS_FILE = '.cursor/hooks.json';
@@ -19,22 +17,17 @@ const CURSOR_HOOKS_FILE = '.cursor/hooks.json';
  */
 const EVENTS = { preToolUse: undefined, sessionStart: undefined, stop: undefined, preCompact: undefined, sessionEnd: undefined };
 
-export const wiring: Wiring = {
+export const wiring: Wiring = filesWiring({
   client: 'cursor',
-  format: 'files',
   settings: CURSOR_HOOKS_FILE,
   events: EVENTS,
-  timeout: HOOK_TIMEOUT_S,
-  named: false,
-  notes: 'AGENTS.md',
-  skills: null,
   files: (command) => [
     {
       file: CURSOR_HOOKS_FILE,
       json: { at: ['hooks'], base: { version: 1 }, entries: Object.fromEntries(Object.keys(EVENTS).map((e) => [e, [{ command, timeout: HOOK_TIMEOUT_S, ...(e === 'preToolUse' ? { failClosed: true } : {}) }]])) },
     },
   ],
-};
+});
 
 const KINDS: Record<string, EventKind> = {
   beforeShellExecution: 'pre-tool',
@@ -68,14 +61,7 @@ export function cursorAnswersNatively(e: GuardEvent, env: NodeJS.ProcessEnv = pr
     files.push(path.join(d, CURSOR_HOOKS_FILE));
     if (d === path.dirname(d)) break;
   }
-  return files.some((f) => {
-    try {
-      const t = readFileSync(f, 'utf8');
-      return GUARD_TEXT.test(t) && t.includes('--client=cursor');
-    } catch {
-      return false;
-    }
-  });
+  return files.some((f) => wiredWithGuard(f, '--client=cursor'));
 }
 
 export const cursor: ClientAdapter = {
@@ -134,7 +120,7 @@ export const cursor: ClientAdapter = {
   },
 };
 
-export const record: ClientRecord = {
+export const record: ClientRecord = clientRecord({
   name: 'cursor',
   agent: 'cursor',
   home: { dir: '.cursor' },
@@ -142,7 +128,6 @@ export const record: ClientRecord = {
     { scope: 'project', file: CURSOR_HOOKS_FILE },
     { scope: 'user', file: '.cursor/hooks.json' },
   ],
-  trustFiles: [],
   // its reading tools, as its hooks reference names them (not run here)
   readOnly: ['Read', 'Grep', 'Glob', 'LS'],
   // preToolUse with no matcher: every tool, the read-only ones read as reads
@@ -150,13 +135,12 @@ export const record: ClientRecord = {
   mcpNames: 'MCP:<tool>',
   // its shell carries none: its commits are told apart by the guard's ledger
   sessionVar: null,
-  shellSession: 'never',
   payload: 'conversation_id, camelCase events (beforeShellExecution, preToolUse, afterFileEdit, …)',
   block: '{"permission":"deny","user_message":…,"agent_message":…}',
   contextBeforeTool: true,
+  recordsAfterTool: true,
   readsClaude: 'with its third-party configs setting on',
   probes: (cwd, command) => [['Shell', { conversation_id: PROBE_SESSION, generation_id: 'doctor', cwd, workspace_roots: [cwd], hook_event_name: 'preToolUse', tool_name: 'Shell', tool_input: { command, working_directory: cwd } }]],
   adapter: cursor,
   wiring,
-  front: null,
-};
+});

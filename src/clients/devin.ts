@@ -6,15 +6,11 @@
 // `notebook_edit`, `webfetch`, MCP `mcp__<server>__<tool>`), `tool_input`, and no `cwd` (hooks get
 // DEVIN_PROJECT_DIR). A non-zero exit refuses (the examples exit 2); a Stop is kept going by `decision: block`. In a
 // workspace in Restricted Mode no hook loads.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { exitAnswer } from './answer';
-import { str, type ClientAdapter, type GuardEvent } from './event';
-import { parseClaudeLike, renderClaudeLike } from './claude';
-import { editOf, mappedAction, writeOf, type ToClaude } from './common';
-import { routedEvents, type ClientRecord } from './record';
-import { PROBE_SESSION } from './record';
-import { GUARD_TEXT, HOOK_TIMEOUT_S, type Wiring } from './wiring';
+import type { GuardEvent } from './event';
+import { editOf, exitRefusal, KINDS, renderClaudeLike, shapedAdapter, writeOf, type ToClaude } from './common';
+import { claudeProbe, clientRecord, type ClientRecord, routedEvents } from './record';
+import { filesWiring, HOOK_TIMEOUT_S, wiredWithGuard, type Wiring } from './wiring';
 
 /** The tools Devin CLI names that cannot write or run anything: reading and the web. exec, write, edit, notebook_edit and every MCP tool go to the guard. */
 const READ_ONLY = ['read', 'webfetch'] as const;
@@ -25,22 +21,17 @@ const PROJECT_VAR = 'DEVIN_PROJECT_DIR';
 
 const EVENTS = routedEvents(READ_ONLY, ['PreToolUse'], ['SessionStart', 'Stop', 'SessionEnd']);
 
-export const wiring: Wiring = {
+export const wiring: Wiring = filesWiring({
   client: 'devin-cli',
-  format: 'files',
   settings: DEVIN_HOOKS_FILE,
   events: EVENTS,
-  timeout: HOOK_TIMEOUT_S,
-  named: false,
-  notes: 'AGENTS.md',
-  skills: null,
   files: (command) => [
     {
       file: DEVIN_HOOKS_FILE,
       json: { at: [], entries: Object.fromEntries(Object.entries(EVENTS).map(([e, m]) => [e, [{ ...(m ? { matcher: m } : {}), hooks: [{ type: 'command', command, timeout: HOOK_TIMEOUT_S }] }]])) },
     },
   ],
-};
+});
 
 const TOOLS: Record<string, ToClaude> = {
   exec: (a) => ({ tool: 'Bash', input: a }),
@@ -57,30 +48,17 @@ const TOOLS: Record<string, ToClaude> = {
 export const isDevinPayload = (p: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): boolean =>
   p.cwd === undefined && typeof p.hook_event_name === 'string' && /^[A-Z]/.test(p.hook_event_name) && typeof p.session_id === 'string' && (env[PROJECT_VAR] !== undefined || p.prompt_id !== undefined);
 
-export const devin: ClientAdapter = {
-  client: 'devin-cli',
-  parse(p) {
-    const cwd = str(p.cwd) ?? process.env[PROJECT_VAR] ?? process.cwd();
-    const e = parseClaudeLike('devin-cli', { ...p, cwd });
-    return { ...e, action: e.kind === 'pre-tool' || e.kind === 'post-tool' ? mappedAction(TOOLS, e.tool, e.toolInput, cwd) : e.action };
-  },
-  // a refusal by exit 2 with the reason on stderr; context and a Stop's block in Claude Code's shape, which it reads
-  render: (e, d) => (e.kind === 'pre-tool' && d.deny !== undefined ? exitAnswer(2, d.deny) : renderClaudeLike(e, d)),
-};
+// a refusal by exit 2 with the reason on stderr; context and a Stop's block in Claude Code's shape, which it reads
+export const devin = shapedAdapter('devin-cli', { kinds: KINDS, tools: TOOLS, cwdVar: PROJECT_VAR }, exitRefusal(renderClaudeLike));
 
 /**
  * Devin CLI runs Claude Code's wiring and its own: where git-handoff's own Devin wiring is in the project, that one
  * answers Devin's calls and the Claude Code wiring stands aside (one answer a call).
  */
-export function devinAnswersNatively(e: GuardEvent, env: NodeJS.ProcessEnv = process.env): boolean {
-  try {
-    return e.client === 'devin-cli' && GUARD_TEXT.test(readFileSync(path.join(env[PROJECT_VAR] || e.cwd, DEVIN_HOOKS_FILE), 'utf8'));
-  } catch {
-    return false;
-  }
-}
+export const devinAnswersNatively = (e: GuardEvent, env: NodeJS.ProcessEnv = process.env): boolean =>
+  e.client === 'devin-cli' && wiredWithGuard(path.join(env[PROJECT_VAR] || e.cwd, DEVIN_HOOKS_FILE));
 
-export const record: ClientRecord = {
+export const record: ClientRecord = clientRecord({
   name: 'devin-cli',
   agent: 'devin',
   home: { dir: '.config/devin' },
@@ -94,14 +72,11 @@ export const record: ClientRecord = {
   readOnly: READ_ONLY,
   routing: 'matcher',
   mcpNames: 'mcp__<server>__<tool>',
-  sessionVar: null,
-  shellSession: 'never',
   payload: "Claude Code's event names, session_id, prompt_id, lower-case tools (exec, write, edit, read), no cwd",
   block: 'exit 2, the reason on stderr',
   contextBeforeTool: true,
   readsClaude: 'always ("existing hooks in .claude/ are picked up automatically")',
-  probes: (cwd, command) => [['exec', { hook_event_name: 'PreToolUse', session_id: PROBE_SESSION, prompt_id: 'doctor', cwd, tool_name: 'exec', tool_input: { command } }]],
+  probes: claudeProbe('exec', () => ({ prompt_id: 'doctor' })),
   adapter: devin,
   wiring,
-  front: null,
-};
+});

@@ -7,11 +7,10 @@
 // PreToolUse one does not); a Stop block repeats
 // for as long as it is given (the guard gives it once). It does not read `.claude/settings.json`, and its hooks and
 // shell get no session variable.
-import { str, type ClientAdapter } from './event';
-import { front as claudeFront, KINDS, parseClaudeLike, renderClaudeLike } from './claude';
-import { editOf, mappedAction, writeOf, type ToClaude } from './common';
-import { PROBE_SESSION, routedEvents, type ClientRecord, type FrontFacts } from './record';
-import { afterCommand, HOOK_TIMEOUT_S, hookCommand, type Wiring } from './wiring';
+import { front as claudeFront } from './claude';
+import { editOf, KINDS, shapedAdapter, writeOf, type ToClaude } from './common';
+import { claudeProbe, clientRecord, type ClientRecord, type FrontFacts, routedEvents } from './record';
+import { afterCommand, filesWiring, HOOK_TIMEOUT_S, hookCommand, type Wiring } from './wiring';
 
 /**
  * The tools droid (0.225.2) ships that cannot write or run anything: reading, listing, searching, a task's output, tool
@@ -37,22 +36,17 @@ const EVENTS = routedEvents(READ_ONLY, ['PreToolUse', 'PostToolUse'], ['SessionS
 /** A group of Claude Code's shape running `command`, for `event` (with its matcher). */
 const group = (matcher: string | undefined, command: string) => ({ ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command, timeout: HOOK_TIMEOUT_S }] });
 
-export const wiring: Wiring = {
+export const wiring: Wiring = filesWiring({
   client: 'factory-droid',
-  format: 'files',
   settings: DROID_HOOKS_FILE,
   events: EVENTS,
   after: 'PostToolUse',
   // hooks run as `sh -c <command>` (seen with 0.225.2): that sh runs the sh front itself (shPayloadCommand)
   sh: true,
-  timeout: HOOK_TIMEOUT_S,
-  named: false,
-  notes: 'AGENTS.md',
-  skills: null,
   files: (command) => [
     { file: DROID_HOOKS_FILE, json: { at: [], entries: Object.fromEntries(Object.entries(EVENTS).map(([e, m]) => [e, [group(m, e === 'PostToolUse' ? afterCommand(command) : hookCommand(wiring, command))]])) } },
   ],
-};
+});
 
 /** What the sh front reads of droid's calls: Claude Code's payload with droid's tools (its Edit's path; node reads old_str). */
 export const front: FrontFacts = {
@@ -61,16 +55,9 @@ export const front: FrontFacts = {
   tools: { Execute: 'command', Create: 'write', Edit: 'file_path' },
 };
 
-export const droid: ClientAdapter = {
-  client: 'factory-droid',
-  parse(p) {
-    const e = parseClaudeLike('factory-droid', p);
-    return { ...e, action: e.kind === 'pre-tool' || e.kind === 'post-tool' ? mappedAction(TOOLS, e.tool, e.toolInput, e.cwd) : e.action, source: str(p.source) ?? str(p.reason) };
-  },
-  render: renderClaudeLike,
-};
+export const droid = shapedAdapter('factory-droid', { kinds: KINDS, tools: TOOLS });
 
-export const record: ClientRecord = {
+export const record: ClientRecord = clientRecord({
   name: 'factory-droid',
   agent: 'droid',
   home: { dir: '.factory' },
@@ -88,13 +75,11 @@ export const record: ClientRecord = {
   readOnly: READ_ONLY,
   routing: 'matcher',
   mcpNames: '<server>___<tool>',
-  sessionVar: null,
-  shellSession: 'never',
   payload: "Claude Code's (session_id, cwd, PascalCase hook_event_name, no tool_use_id) with droid's tools Execute {command}, Create {file_path, content}, Edit {file_path, old_str, new_str}",
   block: "Claude Code's hookSpecificOutput deny (the model reads `Error: <reason>`, the session goes on)",
   contextBeforeTool: false,
-  probes: (cwd, command) => [['Execute', { session_id: PROBE_SESSION, cwd, hook_event_name: 'PreToolUse', permission_mode: 'auto-high', tool_name: 'Execute', tool_input: { command, riskLevel: 'low' } }]],
+  probes: claudeProbe('Execute', (command) => ({ permission_mode: 'auto-high', tool_input: { command, riskLevel: 'low' } })),
   adapter: droid,
   wiring,
   front,
-};
+});

@@ -1,6 +1,6 @@
 // The one event type every client payload is parsed into, and the one decision type rendered back (SPEC 6).
 
-import type { ClientName } from '../client-names';
+import type { ClientName } from './names';
 
 export type GuardClient = ClientName;
 

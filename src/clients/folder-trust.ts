@@ -1,7 +1,7 @@
 // Folder trust as Gemini CLI and its fork Qwen Code resolve it (`~/.<dir>/settings.json` security.folderTrust,
 // `~/.<dir>/trustedFolders.json`): in an untrusted folder neither runs a project's own hooks.
 import path from 'node:path';
-import type { ClientName } from '../client-names';
+import type { ClientName } from './names';
 import { trustFile, userDir } from './places';
 import { readJsonOr } from '../read-file';
 

@@ -1,28 +1,15 @@
-// What the sh front (bin/git-handoff-guard) may read of each client's hook calls, from each client's module: the
+// What the sh front (bin/git-handoff-guard) may read of each client's hook calls, from each client's record: the
 // arguments its wirings pass, its payload's keys, its tool-call events and the tools whose input the front can judge.
 // scripts/front-words.mjs writes it into the front's generated block at build; test/clients/front.test.ts checks
 // that every client with a wiring the front runs has its facts here and that the front answers as node does.
 import type { EventKind } from './event';
-import { front as claude, wiring as claudeWiring } from './claude';
-import { front as codex, wiring as codexWiring } from './codex';
-import { front as copilot, wiring as copilotWiring } from './copilot';
-import { front as droid, wiring as droidWiring } from './droid';
-import { front as gemini, wiring as geminiWiring } from './gemini';
-import type { ClientName } from '../client-names';
-import { front as qwen, wiring as qwenWiring } from './qwen';
+import type { ClientName } from './names';
 import type { FrontFacts } from './record';
+import { ALL_RECORDS } from './records';
 import type { Wiring } from './wiring';
 
-/** The clients whose wirings run the sh front, with their wiring and facts (OpenCode and Kilo Code load a plugin; the other clients of issue 56 run node's guard straight). */
-export const FRONT_CLIENTS: ReadonlyArray<{ wiring: Wiring; facts: FrontFacts }> = [
-  { wiring: claudeWiring, facts: claude },
-  { wiring: geminiWiring, facts: gemini },
-  { wiring: codexWiring, facts: codex },
-  { wiring: qwenWiring, facts: qwen },
-  { wiring: copilotWiring, facts: copilot },
-  // Factory droid: Claude Code's payload with its own tools, started with `sh -c` (its record's wiring of files)
-  { wiring: droidWiring, facts: droid },
-];
+/** The clients whose wirings run the front, with their wiring and facts: every record with both (OpenCode and Kilo Code load a plugin; the other clients of issue 56 run node's guard straight). */
+export const FRONT_CLIENTS: ReadonlyArray<{ wiring: Wiring; facts: FrontFacts }> = ALL_RECORDS.flatMap((r) => (r.front && r.wiring ? [{ wiring: r.wiring, facts: r.front }] : []));
 
 /** A client the front serves without being named (`git-handoff-guard` alone): those node tells apart by the payload. */
 const UNNAMED: readonly ClientName[] = ['claude-code', 'gemini-cli', 'codex'];

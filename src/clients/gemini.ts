@@ -1,9 +1,9 @@
 // Gemini CLI: BeforeTool/AfterTool/SessionStart/AfterAgent/PreCompress; answers with top-level decision/reason,
 // a rewritten input in hookSpecificOutput.tool_input, context in hookSpecificOutput.additionalContext.
 import { shellQuote, str, type ClientAdapter, type Decision, type EventKind, type GuardEvent } from './event';
-import { parseCommonPayload } from './common';
-import { PROBE_SESSION, routedEvents, type ClientRecord, type FrontFacts } from './record';
-import { sessionVarOf } from '../client-names';
+import { readShaped } from './common';
+import { claudeProbe, clientRecord, type ClientRecord, type FrontFacts, routedEvents } from './record';
+import { sessionVarOf } from './names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
 /**
@@ -52,12 +52,12 @@ export const front: FrontFacts = {
   keys: { session: 'session_id', tool: 'tool_name', event: 'hook_event_name', input: 'tool_input' },
   events: KINDS,
   tools: { [SHELL]: 'command', write_file: 'write', replace: 'file_path' },
-  plugin: true,
+  plugin: 'extension',
 };
 
 export const gemini: ClientAdapter = {
   client: 'gemini-cli',
-  parse: (p) => parseCommonPayload('gemini-cli', KINDS, p, str(p.source) ?? str(p.trigger) ?? str(p.reason)),
+  parse: (p) => readShaped('gemini-cli', { kinds: KINDS, source: ['source', 'trigger', 'reason'] }, p),
   render(e, d) {
     const out: Record<string, unknown> = {};
     if (e.kind === 'pre-tool') {
@@ -89,7 +89,7 @@ function withContextPrinted(e: GuardEvent, d: Decision): Record<string, unknown>
   return { ...input, command: `printf '%s\\n' ${shellQuote(d.context)} >&2\n${command}` };
 }
 
-export const record: ClientRecord = {
+export const record: ClientRecord = clientRecord({
   name: 'gemini-cli',
   agent: 'gemini',
   home: { dir: '.gemini' },
@@ -104,7 +104,6 @@ export const record: ClientRecord = {
   routing: 'matcher',
   mcpNames: 'mcp_<server>_<tool>',
   sessionVar: sessionVarOf('gemini-cli'),
-  shellSession: 'never',
   // 0.61.0, trusted folder or not (test/clients/gemini-cli.clients.test.ts)
   shellHooksOff: true,
   runsAnyRewrite: true,
@@ -112,8 +111,12 @@ export const record: ClientRecord = {
   payload: 'events BeforeTool AfterTool SessionStart AfterAgent PreCompress, an ISO timestamp',
   block: '{"decision":"deny","reason":…}',
   contextBeforeTool: false,
-  probes: (cwd, command) => [['run_shell_command', { session_id: PROBE_SESSION, cwd, hook_event_name: 'BeforeTool', timestamp: new Date().toISOString(), tool_name: 'run_shell_command', tool_input: { command } }]],
+  // observed with 0.61.0
+  escapesContext: true,
+  // node running its gemini bundle; it relaunches itself, and the nearest one is the CLI proper (0.61.0)
+  isProcess: (argv) => argv.slice(0, 3).some((a) => /(^|\/)gemini(\.js)?$/.test(a)),
+  probes: claudeProbe('run_shell_command', () => ({ hook_event_name: 'BeforeTool', timestamp: new Date().toISOString() })),
   adapter: gemini,
   wiring,
   front,
-};
+});

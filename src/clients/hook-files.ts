@@ -5,16 +5,14 @@
 // as it is (keepsWiring) and a trust file as it is (keepsFile).
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ClientName } from '../client-names';
+import type { ClientName } from './names';
 import type { FileScope } from './record';
 import { ALL_RECORDS } from './records';
 
-type HookScope = FileScope;
-
 export interface HookFile {
   client: ClientName;
-  scope: HookScope;
-  /** absolute */
+  scope: FileScope;
+  /** absolute (in a Row of the tables: as the record has it, relative to the worktree or the home, or `$VAR/…`) */
   file: string;
   /** where the client keeps which folders (or hooks) it trusts: it may not change at all */
   trust?: true;
@@ -22,17 +20,10 @@ export interface HookFile {
   every?: true;
 }
 
-interface Row {
-  client: ClientName;
-  scope: HookScope;
-  /** relative to the worktree (project, local), to the user's home (user), or absolute (system); `$VAR/…` when a variable moves it */
-  file: string;
-  trust?: true;
-  every?: true;
-}
+type Row = HookFile;
 
 /** The rows of one kind of every record, the first client naming a file keeping it (VS Code reads Claude Code's). */
-function rows(pick: (r: (typeof ALL_RECORDS)[number]) => readonly { scope: HookScope; file: string; every?: true }[] | undefined, trust?: true): Row[] {
+function rows(pick: (r: (typeof ALL_RECORDS)[number]) => readonly { scope: FileScope; file: string; every?: true }[] | undefined, trust?: true): Row[] {
   const seen = new Set<string>();
   return ALL_RECORDS.flatMap((r) => (pick(r) ?? []).map((f) => ({ client: r.name, scope: f.scope, file: f.file, ...(trust ? { trust } : {}), ...(f.every ? { every: f.every } : {}) }))).filter((row) => {
     const key = `${row.scope === 'local' ? 'project' : row.scope}:${row.file}`;

@@ -2,14 +2,17 @@
 import { namesOnlyReading, payloadTool, str, unknownPayloadAction, type ClientAdapter, type GuardClient, type GuardEvent } from './event';
 import { READ_ONLY_TOOLS, RECORDS } from './records';
 import { claude } from './claude';
-import { clientName } from '../client-names';
+import { clientName } from './names';
 import { codex } from './codex';
-import { copilot, copilotClaude, isCopilotClaudePayload } from './copilot';
+import { copilot, copilotAnswersNatively, copilotClaude, isCopilotClaudePayload } from './copilot';
 import { qwen } from './qwen';
 import { cursor, cursorAnswersNatively, isCursorPayload } from './cursor';
 import { devin, devinAnswersNatively, isDevinPayload } from './devin';
 import { gemini } from './gemini';
 import { claudeWired, isVSCodePayload, vscode } from './vscode';
+
+/** Whether git-handoff's native wiring of the event's client answers a call that came through the Claude Code wiring. */
+export const answeredNatively = (e: GuardEvent): boolean => copilotAnswersNatively(e);
 
 const GEMINI_EVENTS = new Set(['BeforeTool', 'AfterTool', 'AfterAgent', 'BeforeAgent', 'BeforeModel', 'AfterModel', 'BeforeToolSelection', 'PreCompress', 'Notification']);
 const GEMINI_TOOLS = new Set(['write_file', 'replace', 'run_shell_command', 'read_file', 'glob', 'search_file_content', 'list_directory']);

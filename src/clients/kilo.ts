@@ -5,11 +5,10 @@
 // before each tool (a throw refuses and the model reads the message; the turn goes on), KILO_SESSION_ID in every
 // shell (shell.env), the startup view in the system prompt, the Stop question at session.idle. Its
 // `background_process` tool runs a shell command on `start` and `restart` (with no shell.env: no session there).
-import { obj, str, type ClientAdapter } from './event';
-import { opencode, pluginModule, wiring as opencodeWiring, type PluginSpec } from './opencode';
-import type { ClientRecord } from './record';
-import { PROBE_SESSION } from './record';
-import { sessionVarOf } from '../client-names';
+import { shapedAdapter, type ToClaude } from './common';
+import { pluginAnswer, pluginModule, SHAPE, wiring as opencodeWiring, type PluginSpec } from './opencode';
+import { claudeProbe, clientRecord, type ClientRecord } from './record';
+import { sessionVarOf } from './names';
 import type { Wiring } from './wiring';
 
 /**
@@ -33,22 +32,12 @@ export const wiring: Wiring = {
   files: (command) => [{ file: KILO_PLUGIN_FILE, text: pluginModule(spec(command)) }],
 };
 
-/** background_process runs its command on start and restart; its other actions read or stop. */
-const BACKGROUND = 'background_process';
+/** background_process runs its command on start and restart (a shell call); its other actions read or stop. */
+const background: ToClaude = (a) => (a.action === 'start' || a.action === 'restart' ? { tool: 'Bash', input: a } : { type: 'other' });
 
-export const kilo: ClientAdapter = {
-  client: 'kilo-code',
-  parse(p) {
-    const tool = str(p.tool_name);
-    const args = obj(p.tool_input);
-    const started = tool === BACKGROUND && (args.action === 'start' || args.action === 'restart');
-    const e = opencode.parse(tool === BACKGROUND ? { ...p, tool_name: started ? 'bash' : null } : p);
-    return { ...e, client: 'kilo-code', tool, toolInput: args, action: tool === BACKGROUND && !started ? { type: 'other' } : e.action };
-  },
-  render: opencode.render,
-};
+export const kilo = shapedAdapter('kilo-code', { ...SHAPE, tools: { ...SHAPE.tools, background_process: background } }, pluginAnswer);
 
-export const record: ClientRecord = {
+export const record: ClientRecord = clientRecord({
   name: 'kilo-code',
   agent: 'kilo',
   home: { variable: 'XDG_CONFIG_HOME', dir: '.config' },
@@ -75,8 +64,7 @@ export const record: ClientRecord = {
   payload: "the git-handoff plugin's: Claude Code's event names, Kilo's tools and camelCase arguments (OpenCode's, and background_process {action, command})",
   block: 'the guard answers {"deny":…}; the plugin throws it (the model reads it, the turn goes on)',
   contextBeforeTool: true,
-  probes: (cwd, command) => [['bash', { session_id: PROBE_SESSION, cwd, hook_event_name: 'PreToolUse', tool_name: 'bash', tool_input: { command } }]],
+  probes: claudeProbe('bash'),
   adapter: kilo,
   wiring,
-  front: null,
-};
+});

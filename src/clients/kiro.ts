@@ -10,11 +10,10 @@
 // lets the call run. CLI 3's event names are its triggers' (`PreToolUse`), read as the older camelCase ones.
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { exitAnswer } from './answer';
-import { str, type ClientAdapter, type EventKind } from './event';
-import { editOf, mappedAction, parseCommonPayload, writeOf, type ToClaude } from './common';
-import type { ClientRecord } from './record';
-import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
+import type { EventKind } from './event';
+import { editOf, exitRefusal, shapedAdapter, writeOf, type ToClaude } from './common';
+import { clientRecord, type ClientRecord } from './record';
+import { filesWiring, HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
 /**
  * The tools Kiro's CLI ships that cannot write or run anything: reading files (fs_read, read), its introspection and
@@ -38,16 +37,12 @@ const hookFile = (command: string) =>
 /** Our entries in an agent file's `hooks`: every tool (`*`), answers never cached (a cached allow would skip the guard). */
 const entries = (command: string) => ({ preToolUse: [{ matcher: '*', command, timeout_ms: HOOK_TIMEOUT_S * 1000, cache_ttl_seconds: 0 }] });
 
-export const wiring: Wiring = {
+export const wiring: Wiring = filesWiring({
   client: 'kiro',
-  format: 'files',
   settings: KIRO_AGENT_FILE,
   events: EVENTS,
   timeout: HOOK_TIMEOUT_S * 1000,
   timeoutMs: true,
-  named: false,
-  notes: 'AGENTS.md',
-  skills: null,
   // git-handoff's own agent, and its hooks in every agent the project already has (only the agent in use runs hooks)
   files: (command, worktree) => {
     let mine: string[] = [];
@@ -62,7 +57,7 @@ export const wiring: Wiring = {
       ...mine.map((f) => ({ file: `${KIRO_AGENTS_DIR}/${f}`, json: { at: ['hooks'], entries: entries(command) } })),
     ];
   },
-};
+});
 
 const TOOLS: Record<string, ToClaude> = {
   execute_bash: (a) => ({ tool: 'Bash', input: a }),
@@ -77,17 +72,10 @@ function fsWrite(a: Record<string, unknown>) {
   return editOf({ new_str: a.new_str ?? a.file_text }, a.path);
 }
 
-export const kiro: ClientAdapter = {
-  client: 'kiro',
-  parse(p) {
-    const e = parseCommonPayload('kiro', KINDS, p, str(p.source));
-    // no session id in any payload: every Kiro call is a stranger's (SPEC 6)
-    return { ...e, session: null, action: e.kind === 'pre-tool' ? mappedAction(TOOLS, e.tool, e.toolInput, e.cwd) : e.action };
-  },
-  render: (e, d) => (e.kind === 'pre-tool' && d.deny !== undefined ? exitAnswer(2, d.deny) : null),
-};
+// no session id in any payload (session: none read): every Kiro call is a stranger's (SPEC 6)
+export const kiro = shapedAdapter('kiro', { kinds: KINDS, tools: TOOLS, session: [], source: ['source'] }, exitRefusal());
 
-export const record: ClientRecord = {
+export const record: ClientRecord = clientRecord({
   name: 'kiro',
   agent: 'kiro',
   home: { dir: '.kiro' },
@@ -108,8 +96,6 @@ export const record: ClientRecord = {
   // matcher `*`: every tool, the read-only ones read as reads
   routing: 'every-tool',
   mcpNames: '@<server>/<tool>',
-  sessionVar: null,
-  shellSession: 'never',
   payload: 'camelCase hook_event_name (preToolUse), cwd, tool_name, tool_input; no session id',
   block: 'exit 2, the reason on stderr (to the model)',
   guardLimit: 'no session id: every call is a stranger\'s',
@@ -117,5 +103,4 @@ export const record: ClientRecord = {
   probes: (cwd, command) => [['execute_bash', { hook_event_name: 'preToolUse', cwd, tool_name: 'execute_bash', tool_input: { command, summary: 'git-handoff doctor probe' } }]],
   adapter: kiro,
   wiring,
-  front: null,
-};
+});

@@ -6,12 +6,10 @@
 // once at `session.created`), and asks once at `session.idle` what Stop asks. The plugin sends the guard
 // Claude-shaped payloads with OpenCode's own tool names and arguments, and reads back this file's small answer.
 import path from 'node:path';
-import { obj, str, type ClientAdapter } from './event';
-import { KINDS } from './claude';
-import { parseCommonPayload } from './common';
-import type { ClientRecord } from './record';
-import { PROBE_SESSION } from './record';
-import { sessionVarOf } from '../client-names';
+import { obj, str, type Decision, type GuardEvent } from './event';
+import { KINDS, shapedAdapter, type PayloadShape, type ToClaude } from './common';
+import { claudeProbe, clientRecord, type ClientRecord } from './record';
+import { sessionVarOf } from './names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 import { userHome } from '../user-dirs';
 
@@ -46,51 +44,38 @@ export const userPluginFile = (env: NodeJS.ProcessEnv = process.env) =>
   path.join(env.XDG_CONFIG_HOME || path.join(userHome(env), '.config'), 'opencode', 'plugin', 'git-handoff.js');
 
 
+/** OpenCode's patch tool, under both its names: its text as Claude Code's apply_patch. */
+const patch: ToClaude = (a) => ({ tool: 'apply_patch', input: { patch: str(a.patchText) ?? str(a.patch) ?? '' } });
+
 /** OpenCode's tools and camelCase arguments in Claude Code's names. */
-function claudeShaped(tool: string | null, a: Record<string, unknown>): { tool: string | null; input: Record<string, unknown> } {
-  switch (tool) {
-    case 'bash':
-      return { tool: 'Bash', input: a };
-    case 'write':
-      return { tool: 'Write', input: { ...a, file_path: a.filePath, content: a.content } };
-    case 'edit':
-      return { tool: 'Edit', input: { ...a, file_path: a.filePath, old_string: a.oldString, new_string: a.newString } };
-    case 'multiedit': {
-      const edits = Array.isArray(a.edits) ? a.edits.map(obj).map((e) => ({ old_string: e.oldString, new_string: e.newString })) : [];
-      return { tool: 'MultiEdit', input: { ...a, file_path: a.filePath, edits } };
+const TOOLS: Record<string, ToClaude> = {
+  bash: (a) => ({ tool: 'Bash', input: a }),
+  write: (a) => ({ tool: 'Write', input: { ...a, file_path: a.filePath, content: a.content } }),
+  edit: (a) => ({ tool: 'Edit', input: { ...a, file_path: a.filePath, old_string: a.oldString, new_string: a.newString } }),
+  multiedit: (a) => ({ tool: 'MultiEdit', input: { ...a, file_path: a.filePath, edits: (Array.isArray(a.edits) ? a.edits : []).map(obj).map((e) => ({ old_string: e.oldString, new_string: e.newString })) } }),
+  apply_patch: patch,
+  patch,
+};
+
+/** The plugin's payloads: Claude Code's event names, OpenCode's tools and camelCase arguments (the toolInput as OpenCode has them: a rewrite is merged into them by the plugin). */
+export const SHAPE: PayloadShape = { kinds: KINDS, tools: TOOLS, source: ['source'] };
+
+/** The plugin's own answer: it throws `deny`, merges `args` into the call's, keeps `context` for the model. */
+export function pluginAnswer(e: GuardEvent, d: Decision): string | null {
+  const out: Record<string, unknown> = {};
+  if (e.kind === 'pre-tool') {
+    if (d.deny !== undefined) out.deny = d.deny;
+    else {
+      if (d.updatedInput) out.args = d.updatedInput;
+      if (d.context) out.context = d.context;
     }
-    case 'apply_patch':
-    case 'patch':
-      return { tool: 'apply_patch', input: { patch: str(a.patchText) ?? str(a.patch) ?? '' } };
-    default:
-      return { tool, input: a };
-  }
+  } else if (e.kind === 'stop') {
+    if (d.followUp) out.followUp = d.followUp;
+  } else if (d.context) out.context = d.context;
+  return Object.keys(out).length ? JSON.stringify(out) : null;
 }
 
-export const opencode: ClientAdapter = {
-  client: 'opencode',
-  parse(p) {
-    const tool = str(p.tool_name);
-    const shaped = claudeShaped(tool, obj(p.tool_input));
-    const e = parseCommonPayload('opencode', KINDS, { ...p, tool_name: shaped.tool, tool_input: shaped.input }, str(p.source));
-    // the arguments as OpenCode has them: a rewrite (updatedInput) is merged into them by the plugin
-    return { ...e, tool, toolInput: obj(p.tool_input) };
-  },
-  // the plugin's own answer: it throws `deny`, merges `args` into the call's, keeps `context` for the model
-  render(e, d) {
-    const out: Record<string, unknown> = {};
-    if (e.kind === 'pre-tool') {
-      if (d.deny !== undefined) out.deny = d.deny;
-      else {
-        if (d.updatedInput) out.args = d.updatedInput;
-        if (d.context) out.context = d.context;
-      }
-    } else if (e.kind === 'stop') {
-      if (d.followUp) out.followUp = d.followUp;
-    } else if (d.context) out.context = d.context;
-    return Object.keys(out).length ? JSON.stringify(out) : null;
-  },
-};
+export const opencode = shapedAdapter('opencode', SHAPE, pluginAnswer);
 
 /** What a plugin module of OpenCode's plugin API says for one client: its guard command, mark, read-only tools, shell variable. */
 export interface PluginSpec {
@@ -195,7 +180,7 @@ export const GitHandoff = async ({ directory, client }) => {
 `;
 }
 
-export const record: ClientRecord = {
+export const record: ClientRecord = clientRecord({
   name: 'opencode',
   agent: 'opencode',
   home: { variable: 'XDG_CONFIG_HOME', dir: '.config' },
@@ -221,8 +206,7 @@ export const record: ClientRecord = {
   payload: "the git-handoff plugin's: Claude Code's event names, OpenCode's tools and camelCase arguments",
   block: 'the guard answers {"deny":…}; the plugin throws it',
   contextBeforeTool: true,
-  probes: (cwd, command) => [['bash', { session_id: PROBE_SESSION, cwd, hook_event_name: 'PreToolUse', tool_name: 'bash', tool_input: { command } }]],
+  probes: claudeProbe('bash'),
   adapter: opencode,
   wiring,
-  front: null,
-};
+});

@@ -1,7 +1,7 @@
 // Where a client's files are, read from its record: its user folder (moved by its variable), its project files in a
 // worktree, its trust file. For the installers, doctor and the plugin checks, which name no client's path themselves.
 import path from 'node:path';
-import type { ClientName } from '../client-names';
+import type { ClientName } from './names';
 import { RECORDS } from './records';
 import { userHome } from '../user-dirs';
 

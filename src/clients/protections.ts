@@ -1,5 +1,5 @@
 // Which protections hold in each client (issue 74), read from the client records: the README's table and doctor's.
-import type { ClientName } from '../client-names';
+import type { ClientName } from './names';
 import { MCP_CLIENTS } from './mcp-clients';
 import type { ClientRecord } from './record';
 import { ALL_RECORDS, RECORDS } from './records';

@@ -4,11 +4,11 @@
 // it obeys Claude Code's hookSpecificOutput answers (a flat permissionDecision is ignored). Hooks and the shell
 // get QWEN_CODE_SESSION_ID. Folder trust is off by default; when the user turns it on, an untrusted folder runs
 // no hook at all.
-import { obj, str, unknownShape, type ClientAdapter } from './event';
-import { front as claudeFront, KINDS, renderClaudeLike } from './claude';
-import { parseCommonPayload } from './common';
-import { PROBE_SESSION, routedEvents, type ClientRecord, type FrontFacts } from './record';
-import { sessionVarOf } from '../client-names';
+import { str, unknownShape } from './event';
+import { front as claudeFront } from './claude';
+import { KINDS, shapedAdapter, type ToClaude } from './common';
+import { claudeEvents, claudeProbe, clientRecord, type ClientRecord, type FrontFacts } from './record';
+import { sessionVarOf } from './names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
 /**
@@ -29,7 +29,7 @@ export const wiring: Wiring = {
   settings: '.qwen/settings.json',
   // PreToolUse's additionalContext reaches the model in Qwen Code, so no PostToolUse; matchers are regexes
   // SessionEnd: wired for when it fires (it did not in a `qwen -p` turn with 0.24.4)
-  events: routedEvents(READ_ONLY, ['PreToolUse'], ['SessionStart', 'Stop', 'PreCompact', 'SessionEnd']),
+  events: claudeEvents(READ_ONLY),
   // hooks run as `bash -c <command>` (its hookRunner's getShellConfiguration off Windows)
   bash: true,
   // seconds (a value of 1000 or more is read as milliseconds, with a warning)
@@ -42,8 +42,14 @@ export const wiring: Wiring = {
 
 
 // Qwen's tool names onto Claude Code's (run_shell_command and write_file are read as they are): monitor runs any
-// shell command it is given (`{command, directory}`), as run_shell_command does
-const TOOLS: Record<string, string> = { edit: 'Edit', notebook_edit: 'NotebookEdit', monitor: 'run_shell_command' };
+// shell command it is given (`{command, directory}`), as run_shell_command does; exec runs the JavaScript it is given
+// (`{source}`), judged as node would run it
+const TOOLS: Record<string, ToClaude> = {
+  edit: (a) => ({ tool: 'Edit', input: a }),
+  notebook_edit: (a) => ({ tool: 'NotebookEdit', input: a }),
+  monitor: (a) => ({ tool: 'run_shell_command', input: a }),
+  exec: (a) => unknownShape('exec', { code: str(a.source) ?? '', language: 'javascript' }),
+};
 
 /** What the sh front reads of Qwen Code's calls: Claude Code's payload with Qwen's tool names. */
 export const front: FrontFacts = {
@@ -52,20 +58,9 @@ export const front: FrontFacts = {
   tools: { run_shell_command: 'command', write_file: 'write', edit: 'file_path', replace: 'file_path' },
 };
 
-export const qwen: ClientAdapter = {
-  client: 'qwen-code',
-  parse(p) {
-    const tool = str(p.tool_name);
-    const mapped = tool !== null && Object.hasOwn(TOOLS, tool) ? { ...p, tool_name: TOOLS[tool] } : p;
-    const e = { ...parseCommonPayload('qwen-code', KINDS, mapped, str(p.source)), tool };
-    // exec runs the JavaScript it is given (`{source}`): judged as node would run it
-    return tool === 'exec' ? { ...e, action: unknownShape(tool, { code: str(obj(p.tool_input).source) ?? '', language: 'javascript' }) } : e;
-  },
-  render: renderClaudeLike,
-};
+export const qwen = shapedAdapter('qwen-code', { kinds: KINDS, tools: TOOLS, source: ['source'] });
 
-
-export const record: ClientRecord = {
+export const record: ClientRecord = clientRecord({
   name: 'qwen-code',
   agent: 'qwen',
   home: { dir: '.qwen' },
@@ -84,8 +79,8 @@ export const record: ClientRecord = {
   payload: "Claude Code's, with Qwen's tools (run_shell_command {command}, write_file {file_path, content}, edit {file_path, old_string, new_string}), permission_mode, prompt_id",
   block: "Claude Code's (a flat permissionDecision is ignored)",
   contextBeforeTool: true,
-  probes: (cwd, command) => [['run_shell_command', { session_id: PROBE_SESSION, cwd, hook_event_name: 'PreToolUse', tool_name: 'run_shell_command', tool_input: { command } }]],
+  probes: claudeProbe('run_shell_command'),
   adapter: qwen,
   wiring,
   front,
-};
+});

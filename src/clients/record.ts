@@ -3,7 +3,7 @@
 // (its hook, plugin and trust files at every scope and in every worktree: ./hook-files.ts), doctor's rows and the sh
 // front's constants (./front.ts) are all read from these records; a client fact stated elsewhere fails
 // test/design/one-client-record.test.ts. One definition type reused by every client, as git-bug's entity/dag Definition is.
-import type { Agent, ClientName } from '../client-names';
+import type { Agent, ClientName } from './names';
 import type { ClientAdapter, EventKind } from './event';
 import type { Wiring } from './wiring';
 
@@ -24,8 +24,8 @@ export interface FrontFacts {
   events: Readonly<Record<string, EventKind>> | null;
   /** tool name → the shape the front reads; a tool not named here is node's */
   tools: Readonly<Record<string, FrontShape>>;
-  /** the wiring also comes as a plugin (`--plugin`: src/install/plugin-folders.ts) */
-  plugin?: true;
+  /** the wiring also comes as a user-wide package (`--plugin`: src/install/plugin-folders.ts), under the client's own word for it */
+  plugin?: 'plugin' | 'extension';
 }
 
 /** The session doctor's probes name: nobody's. */
@@ -79,7 +79,7 @@ export interface ClientRecord {
   routing: Routing;
   /** how it names an MCP server's tool, e.g. `mcp__<server>__<tool>` */
   mcpNames: string;
-  /** the variable its shell tool exports with its session id (client-names.ts SESSION_VARS), null: none */
+  /** the variable its shell tool exports with its session id (./names.ts SESSION_VARS), null: none */
   sessionVar: string | null;
   /**
    * Whether a command its model runs knows the session without being told: `always` (Copilot CLI's and Codex's shells,
@@ -113,12 +113,36 @@ export interface ClientRecord {
   guardLimit?: string;
   /** its shell tool keeps the command's stdin open for later input that reaches no hook (Codex's write_stdin) */
   stdinUnseen?: true;
+  /** the programs its shell tool runs as an apply_patch (the envelope on stdin or as the argument) */
+  patchPrograms?: readonly string[];
+  /** it runs a rewritten input without asking, so a command made only of git handoff steps may get its session that way */
+  runsHandoffRewrite?: true;
+  /** it HTML-escapes a hook's context before its model reads it: the startup view is wrapped in brackets, not tags */
+  escapesContext?: true;
+  /** its after-tool event is where a call's writes are recorded (its before-shell event is only an intent) */
+  recordsAfterTool?: true;
+  /** its OS sandbox's settings keys: where it is turned on, and the paths it keeps read-only (src/install/sandbox.ts) */
+  sandbox?: { enabled: readonly [string, string]; denyWrite: readonly [string, string, string] };
+  /** the variable its hooks get with its process id (a claim: it counts only for an ancestor, src/guard/lineage.ts) */
+  pidVariable?: string;
+  /** whether a process (its argv and /proc comm) is the client itself, for a client that names no pid to its hooks */
+  isProcess?: (argv: string[], comm: string) => boolean;
   /** doctor's probes: a shell call of `command` in each shape it sends its before-tool hook (labelled), to be refused */
   probes: (cwd: string, command: string) => Array<[string, Record<string, unknown>]>;
   adapter: ClientAdapter;
   wiring: Wiring | null;
   front: FrontFacts | null;
 }
+
+/** doctor's probe of a client whose before-tool payload is Claude Code's: a call of its shell tool `tool`, with `fields` of its own (made at each probe). */
+export const claudeProbe =
+  (tool: string, fields: (command: string) => Record<string, unknown> = () => ({})): ClientRecord['probes'] =>
+  (cwd, command) => [[tool, { session_id: PROBE_SESSION, cwd, hook_event_name: 'PreToolUse', tool_name: tool, tool_input: { command }, ...fields(command) }]];
+
+type Defaulted = 'trustFiles' | 'sessionVar' | 'shellSession' | 'front';
+
+/** A record, where most clients leave out: no trust file, no session variable (so none in the shell either), no front facts. */
+export const clientRecord = (r: Omit<ClientRecord, Defaulted> & Partial<Pick<ClientRecord, Defaulted>>): ClientRecord => ({ trustFiles: [], sessionVar: null, shellSession: 'never', front: null, ...r });
 
 /** A character as a regex literal that JavaScript and Rust's regex crate both read so (a class's `-` and `^` too). */
 const escape = (c: string) => (/[\\^$.*+?()[\]{}|-]/.test(c) ? `\\${c}` : c);
@@ -158,6 +182,9 @@ export function routedEvents(
   for (const e of plain) events[e] = undefined;
   return events;
 }
+
+/** Claude Code's events as its settings wire them (Codex's and Qwen Code's too): PreToolUse routed past `readOnly`, the rest plain. */
+export const claudeEvents = (readOnly: readonly string[]): Record<string, string | undefined> => routedEvents(readOnly, ['PreToolUse'], ['SessionStart', 'Stop', 'PreCompact', 'SessionEnd']);
 
 function complement(names: readonly string[]): string {
   const root: Trie = { kids: new Map(), end: false };

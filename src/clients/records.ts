@@ -1,5 +1,5 @@
 // Every client's record (./record.ts), by its name: what wiring, routing, the perimeter, doctor and the sh front read.
-import type { ClientName } from '../client-names';
+import type { ClientName } from './names';
 import { record as claude } from './claude';
 import { record as codex } from './codex';
 import { record as copilot } from './copilot';
@@ -37,8 +37,11 @@ export const RECORDS: Readonly<Record<ClientName, ClientRecord>> = {
   'kilo-code': kilo,
 };
 
-/** The records in the vocabulary's order (client-names.ts CLIENT_NAMES). */
+/** The records in the vocabulary's order (./names.ts CLIENT_NAMES). */
 export const ALL_RECORDS: readonly ClientRecord[] = Object.values(RECORDS);
 
 /** Every client's read-only tools: a tool named so reads, whichever client sent it (none is another's writer: test). */
 export const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(ALL_RECORDS.flatMap((r) => r.readOnly));
+
+/** The programs a client's shell runs as an apply_patch (ClientRecord.patchPrograms). */
+export const PATCH_PROGRAMS: readonly string[] = ALL_RECORDS.flatMap((r) => r.patchPrograms ?? []);

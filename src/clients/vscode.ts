@@ -8,13 +8,12 @@
 // content}`, `replace_string_in_file {filePath, oldString, newString}`, `editFiles {files}` …). It obeys Claude
 // Code's hookSpecificOutput (permissionDecision, updatedInput checked against the tool's schema, additionalContext),
 // and a Stop's `decision: block` only inside hookSpecificOutput.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { commonToolAction, obj, own, str, unknownShape, type ClientAdapter, type Decision, type EventKind, type GuardEvent, type ToolAction } from './event';
-import { KINDS, renderClaudeLike, wiring as claudeWiring } from './claude';
-import { GUARD_TEXT } from './wiring';
-import type { ClientRecord } from './record';
-import { PROBE_SESSION } from './record';
+import { wiring as claudeWiring } from './claude';
+import { KINDS, renderClaudeLike } from './common';
+import { wiredWithGuard } from './wiring';
+import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';
 
 /** VS Code's events (its hooks reference): Claude Code's names, and three of its own with nothing to judge. */
 const VSCODE_KINDS: Record<string, EventKind> = { ...KINDS, UserPromptSubmit: 'other', SubagentStart: 'other', SubagentStop: 'other' };
@@ -28,61 +27,27 @@ type Shape = 'shell' | 'create' | 'replace' | 'multi-replace' | 'insert' | 'file
  * Its tools: the names the model calls (Copilot Chat's ToolName: the name a hook is given) and the names its docs
  * and tool picker show (`runInTerminal`, `editFiles`, `createFile`), with Claude Code's where VS Code passes them on.
  */
-const TOOLS: Record<string, Shape> = {
-  run_in_terminal: 'shell',
-  runInTerminal: 'shell',
-  runTerminalCommand: 'shell',
-  Bash: 'shell',
-  create_file: 'create',
-  createFile: 'create',
-  replace_string_in_file: 'replace',
-  replaceString: 'replace',
-  multi_replace_string_in_file: 'multi-replace',
-  multiReplaceString: 'multi-replace',
-  insert_edit_into_file: 'insert',
-  insertEdit: 'insert',
-  editFiles: 'files',
-  edit_files: 'files',
-  edit_notebook_file: 'notebook',
-  editNotebook: 'notebook',
-  apply_patch: 'patch',
-  applyPatch: 'patch',
-  create_directory: 'directory',
-  createDirectory: 'directory',
-  // tools that only read or ask (their paths are not judged)
-  read_file: 'read',
-  readFile: 'read',
-  list_dir: 'read',
-  listDirectory: 'read',
-  file_search: 'read',
-  findFiles: 'read',
-  grep_search: 'read',
-  findTextInFiles: 'read',
-  semantic_search: 'read',
-  codebase: 'read',
-  get_errors: 'read',
-  problems: 'read',
-  get_changed_files: 'read',
-  changes: 'read',
-  view_image: 'read',
-  fetch_webpage: 'read',
-  fetch: 'read',
-  get_terminal_output: 'read',
-  getTerminalOutput: 'read',
-  terminal_last_command: 'read',
-  terminal_selection: 'read',
-  test_failure: 'read',
-  test_search: 'read',
-  search_workspace_symbols: 'read',
-  get_vscode_api: 'read',
-  get_project_setup_info: 'read',
-  get_search_view_results: 'read',
-  read_notebook_cell_output: 'read',
-  copilot_getNotebookSummary: 'read',
-  manage_todo_list: 'read',
-  tool_search: 'read',
-  vscode_askQuestions: 'read',
+const SHAPES: Record<Exclude<Shape, 'read'>, string[]> = {
+  shell: ['run_in_terminal', 'runInTerminal', 'runTerminalCommand', 'Bash'],
+  create: ['create_file', 'createFile'],
+  replace: ['replace_string_in_file', 'replaceString'],
+  'multi-replace': ['multi_replace_string_in_file', 'multiReplaceString'],
+  insert: ['insert_edit_into_file', 'insertEdit'],
+  files: ['editFiles', 'edit_files'],
+  notebook: ['edit_notebook_file', 'editNotebook'],
+  patch: ['apply_patch', 'applyPatch'],
+  directory: ['create_directory', 'createDirectory'],
 };
+
+/** Its tools that only read or ask (their paths are not judged). */
+const READ_ONLY = [
+  'read_file', 'readFile', 'list_dir', 'listDirectory', 'file_search', 'findFiles', 'grep_search', 'findTextInFiles', 'semantic_search', 'codebase', 'get_errors',
+  'problems', 'get_changed_files', 'changes', 'view_image', 'fetch_webpage', 'fetch', 'get_terminal_output', 'getTerminalOutput', 'terminal_last_command',
+  'terminal_selection', 'test_failure', 'test_search', 'search_workspace_symbols', 'get_vscode_api', 'get_project_setup_info', 'get_search_view_results',
+  'read_notebook_cell_output', 'copilot_getNotebookSummary', 'manage_todo_list', 'tool_search', 'vscode_askQuestions',
+];
+
+const TOOLS: Record<string, Shape> = Object.fromEntries([...Object.entries(SHAPES).flatMap(([shape, tools]) => tools.map((t) => [t, shape])), ...READ_ONLY.map((t) => [t, 'read'])]);
 
 /** The file paths a `files` tool names: strings, or objects with a path (`{filePath}`, `{path}`, `{uri}`). */
 const filesOf = (v: unknown): string[] =>
@@ -152,13 +117,7 @@ export function isVSCodePayload(p: Record<string, unknown>): boolean {
  * Whether Claude Code's wiring of git-handoff is in the workspace `cwd`: VS Code's agent runs it and Copilot's hooks
  * files alike, and that one answers its calls (the Copilot wiring stands aside for them: one answer a call).
  */
-export function claudeWired(cwd: string): boolean {
-  try {
-    return GUARD_TEXT.test(readFileSync(path.join(cwd, claudeWiring.settings), 'utf8'));
-  } catch {
-    return false;
-  }
-}
+export const claudeWired = (cwd: string): boolean => wiredWithGuard(path.join(cwd, claudeWiring.settings));
 
 function parseVSCode(p: Record<string, unknown>): GuardEvent {
   const name = str(p.hook_event_name) ?? str(p.hookEventName) ?? '';
@@ -192,7 +151,7 @@ export const vscode: ClientAdapter = {
   },
 };
 
-export const record: ClientRecord = {
+export const record: ClientRecord = clientRecord({
   name: 'vscode',
   agent: null,
   // chat.hookFilesLocations by default: Claude Code's files and Copilot's folder
@@ -204,15 +163,15 @@ export const record: ClientRecord = {
   hookDirs: [{ scope: 'project', file: '.github/hooks' }],
   // an organization policy or chat.hookFilesLocations can turn hooks off, outside the repository
   trustFiles: [],
-  readOnly: Object.keys(TOOLS).filter((t) => TOOLS[t] === 'read'),
+  readOnly: READ_ONLY,
   routing: 'every-tool',
   mcpNames: 'mcp_<server>_<tool>',
   // its terminal exports none: a git handoff command gets the session by updatedInput
   sessionVar: null,
-  shellSession: 'never',
   payload: "Claude Code's events with an ISO timestamp, hookEventName/sessionId (1.110) or hook_event_name/session_id, tool_use_id, its own tools",
   block: "Claude Code's hookSpecificOutput (a Stop's block inside it too)",
   contextBeforeTool: true,
+  runsHandoffRewrite: true,
   readsClaude: 'by default: chat.hookFilesLocations, every tool, matchers ignored',
   // each shape it has sent: run_in_terminal snake_case (1.111 on), runInTerminal camelCase (1.110)
   probes: (cwd, command) => {
@@ -224,5 +183,4 @@ export const record: ClientRecord = {
   },
   adapter: vscode,
   wiring: null,
-  front: null,
-};
+});

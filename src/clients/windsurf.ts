@@ -5,11 +5,10 @@
 // `pre_mcp_tool_use {mcp_server_name, mcp_tool_name, mcp_tool_arguments}` under `tool_info`, with `agent_action_name`,
 // `trajectory_id` (the conversation) and `execution_id`. Exit 2 refuses and shows stderr; exit 1 is logged and the
 // action runs; there is no JSON answer and no session-start event.
-import { exitAnswer } from './answer';
+import { exitRefusal } from './common';
 import { obj, own, str, unknownShape, type ClientAdapter, type EventKind, type ToolAction } from './event';
-import type { ClientRecord } from './record';
-import { PROBE_SESSION } from './record';
-import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
+import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';
+import { filesWiring, type Wiring } from './wiring';
 
 const WINDSURF_HOOKS_FILE = '.windsurf/hooks.json';
 
@@ -18,17 +17,12 @@ const EVENTS = { pre_run_command: undefined, pre_write_code: undefined, pre_mcp_
 
 const KINDS: Record<string, EventKind> = { pre_run_command: 'pre-tool', pre_write_code: 'pre-tool', pre_mcp_tool_use: 'pre-tool', post_write_code: 'post-tool', post_run_command: 'post-tool', post_mcp_tool_use: 'post-tool', post_cascade_response: 'stop' };
 
-export const wiring: Wiring = {
+export const wiring: Wiring = filesWiring({
   client: 'windsurf',
-  format: 'files',
   settings: WINDSURF_HOOKS_FILE,
   events: EVENTS,
-  timeout: HOOK_TIMEOUT_S,
-  named: false,
-  notes: 'AGENTS.md',
-  skills: null,
   files: (command) => [{ file: WINDSURF_HOOKS_FILE, json: { at: ['hooks'], entries: Object.fromEntries(Object.keys(EVENTS).map((e) => [e, [{ command, show_output: true }]])) } }],
-};
+});
 
 /** What an action does: its command line, its edits of one file, or an MCP tool's arguments judged as an unknown tool's. */
 function windsurfAction(name: string, info: Record<string, unknown>, cwd: string): { tool: string | null; action: ToolAction; input: Record<string, unknown> } {
@@ -59,10 +53,10 @@ export const windsurf: ClientAdapter = {
     return { client: 'windsurf', kind: own(KINDS, name) ?? 'other', name, session: str(p.trajectory_id), agentId: null, cwd, tool, action, toolInput: input, source: null, stopHookActive: false };
   },
   // exit 2 refuses, with the reason on stderr; nothing else is read
-  render: (e, d) => (e.kind === 'pre-tool' && d.deny !== undefined ? exitAnswer(2, d.deny) : null),
+  render: exitRefusal(),
 };
 
-export const record: ClientRecord = {
+export const record: ClientRecord = clientRecord({
   name: 'windsurf',
   agent: 'windsurf',
   home: { dir: '.codeium/windsurf' },
@@ -73,19 +67,15 @@ export const record: ClientRecord = {
     { scope: 'user', file: '.codeium/hooks.json' },
     { scope: 'system', file: '/etc/windsurf/hooks.json' },
   ],
-  trustFiles: [],
   // no tool names: its hooks are per kind of action, and the reading kinds are not wired
   readOnly: [],
   routing: 'events',
   // its pre_mcp_tool_use names the server and the tool; the guard reads them as mcp_<server>_<tool>
   mcpNames: 'mcp_<server>_<tool>',
-  sessionVar: null,
-  shellSession: 'never',
   payload: 'agent_action_name (pre_run_command, pre_write_code, pre_mcp_tool_use), trajectory_id, execution_id, tool_info',
   block: 'exit 2, the reason on stderr',
   contextBeforeTool: false,
   probes: (cwd, command) => [['pre_run_command', { agent_action_name: 'pre_run_command', trajectory_id: PROBE_SESSION, execution_id: 'doctor', timestamp: new Date().toISOString(), tool_info: { command_line: command, cwd } }]],
   adapter: windsurf,
   wiring,
-  front: null,
-};
+});

@@ -1,6 +1,7 @@
 // What `install --agent` writes for one client (SPEC 6, docs/clients.md): each client's file in src/clients states
 // its own; src/install/agents.ts writes, removes and checks them.
-import type { ClientName } from '../client-names';
+import { readFileSync } from 'node:fs';
+import type { ClientName } from './names';
 
 export interface Wiring {
   /** the client, as the guard's --client= argument names it */
@@ -70,8 +71,28 @@ export interface JsonHooks {
   entries: Record<string, unknown[]>;
 }
 
+/** A wiring of files install writes (format `files`): the guard's timeout in seconds, no name, the note in AGENTS.md and no skill, unless `w` says. */
+export const filesWiring = (w: Pick<Wiring, 'client' | 'settings' | 'events' | 'files'> & Partial<Wiring>): Wiring => ({
+  format: 'files',
+  timeout: HOOK_TIMEOUT_S,
+  named: false,
+  notes: 'AGENTS.md',
+  skills: null,
+  ...w,
+});
+
 /** The guard's command in a hook file's text (any launcher, the front, a script named after it). */
 export const GUARD_TEXT = /git[- ]handoff(-guard|(\.cmd|\.exe)?["']?\s+guard)/;
+
+/** Whether `file` wires git-handoff's guard (with `also` in it, where given: the wiring's own `--client=`). */
+export function wiredWithGuard(file: string, also = ''): boolean {
+  try {
+    const text = readFileSync(file, 'utf8');
+    return GUARD_TEXT.test(text) && text.includes(also);
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Every wired hook's timeout, in seconds: above the guard's own watchdog (WATCHDOG_MS, 15 s: past it the guard

@@ -1,6 +1,6 @@
 // Every client's wiring by its `install --agent` name (what src/install/agents.ts writes, removes and checks), read
 // from the client records: a client with an agent name and a wiring of its own.
-import type { Agent } from '../client-names';
+import type { Agent } from './names';
 import { ALL_RECORDS } from './records';
 import type { Wiring } from './wiring';
 

@@ -1,17 +1,11 @@
 // The client process a hook runs for, for the lease and for `sessions` (a session whose process has exited is not
-// live). Claude Code names it (CLAUDE_PID, checked to be an ancestor: src/guard/lineage.ts); Codex and Gemini CLI
-// name none, so it is the nearest ancestor that is the client: Codex's native `codex` binary, Gemini CLI's node
-// running its gemini bundle (observed with Codex 0.169.0 and Gemini CLI 0.61.0, which relaunches itself: the
-// nearest one is the CLI proper). Only where /proc says; null elsewhere.
+// live): the one its hooks' variable names (ClientRecord.pidVariable, checked to be an ancestor: src/guard/lineage.ts),
+// else the nearest ancestor that is the client (ClientRecord.isProcess). Only where /proc says; null elsewhere.
 import { readFileSync } from 'node:fs';
 import { ancestors } from '../handoff/state/lineage-record';
 import type { GuardClient } from '../clients/event';
+import { RECORDS } from '../clients/records';
 import { clientPid } from './lineage';
-
-const IS_CLIENT: Partial<Record<GuardClient, (argv: string[], comm: string) => boolean>> = {
-  codex: (argv, comm) => comm === 'codex' || /(^|\/)codex$/.test(argv[0] ?? ''),
-  'gemini-cli': (argv) => argv.slice(0, 3).some((a) => /(^|\/)gemini(\.js)?$/.test(a)),
-};
 
 function nearestAncestor(test: (argv: string[], comm: string) => boolean): number | null {
   for (const { pid, argv } of ancestors()) {
@@ -28,7 +22,7 @@ function nearestAncestor(test: (argv: string[], comm: string) => boolean): numbe
 
 /** The pid of the client process this hook runs for, or null when it cannot be told. */
 export function clientProcess(client: GuardClient, env: NodeJS.ProcessEnv): number | null {
-  if (client === 'claude-code') return clientPid(client, env);
-  const test = IS_CLIENT[client];
-  return test ? nearestAncestor(test) : null;
+  const r = RECORDS[client];
+  if (r.pidVariable) return clientPid(client, env);
+  return r.isProcess ? nearestAncestor(r.isProcess) : null;
 }

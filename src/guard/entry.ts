@@ -1,8 +1,7 @@
 // `git handoff guard`: one JSON payload on stdin, one decision out in the client's shape (SPEC 6). It never
 // bricks a session: bad input, an internal error or a hang allows, exits 0 and leaves a line in guard.log.
 import { read } from 'node:fs';
-import { copilotAnswersNatively } from '../clients/copilot';
-import { detectClient, namedClient } from '../clients/index';
+import { answeredNatively, detectClient, namedClient } from '../clients/index';
 import { GuardContext } from './context';
 import { surelyHarmless } from './allow';
 import type { ClientAdapter, Decision, GuardEvent } from '../clients/event';
@@ -14,7 +13,7 @@ import { MAX_PAYLOAD, payloadOf, stdinState, take, writeAnswer, type StdinState 
 import { isKnownSession } from '../handoff/state/lineage-record';
 import { clientPid, followLineage } from './lineage';
 import { guardLog, locate } from './locate';
-import { deferToPlugin } from './plugin-active';
+import { deferToPlugin } from '../clients/plugin-active';
 import * as lifecycle from './lifecycle';
 import { stripTerminalControls } from '../terminal-text';
 import { noteDenied } from './refused-record';
@@ -175,7 +174,7 @@ export async function runGuard(stdin: StdinState = stdinState(), seen?: Seen): P
     // A project hook beside the git-handoff plugin or extension: that hook answers this event (never twice).
     if (deferToPlugin(process.argv, event.client, event.cwd)) return 0;
     // Copilot CLI runs the Claude Code wiring too: with git-handoff's native Copilot hooks there, those answer it.
-    if (copilotAnswersNatively(event)) return 0;
+    if (answeredNatively(event)) return 0;
     parsed = { adapter, event };
     const ctx = new GuardContext(event);
     if (seen) ctx.seed(seen);

@@ -12,14 +12,13 @@ import { sessionStateFile } from '../handoff/state/notes';
 import { readTextOr } from '../read-file';
 import { claimsMarker } from '../handoff/state/claims-marker';
 import { SESSION_RE } from '../handoff/state/session';
-import { copilotAnswersNatively } from '../clients/copilot';
-import { detectClient, namedClient } from '../clients/index';
+import { answeredNatively, detectClient, namedClient } from '../clients/index';
 import { MAX_FIRST_LOOK, surelyHarmless } from './allow';
 import { setting } from '../config-keys';
 import { trustedRepository } from '../git/trust';
 import { configKey, locate, readConfigCache, walkUp, type Location } from './locate';
 import { noteDenied } from './refused-record';
-import { deferToPlugin } from './plugin-active';
+import { deferToPlugin } from '../clients/plugin-active';
 import { plainRefMove } from './rules/refs';
 import type { SimpleCommand } from './shell/command';
 import { parseShell } from './shell/parse';
@@ -84,8 +83,8 @@ export function firstLook(text: string, argv: string[] = process.argv, env: Node
   if (typeof payload === 'string' || payloadProblems(payload).length) return BAD;
   const adapter = detectClient(payload, namedClient(argv));
   const event = adapter.parse(payload);
-  // Copilot CLI runs the Claude Code wiring too: with git-handoff's native Copilot hooks there, those answer it
-  if (copilotAnswersNatively(event)) return { answer: null, use: 'guard', tag: 'copilot' };
+  // a client that runs the Claude Code wiring beside git-handoff's own native hooks is answered by those
+  if (answeredNatively(event)) return { answer: null, use: 'guard', tag: 'native' };
   const seen: Seen = { payload, adapter, event };
   const full: Look = { use: `guard-${event.kind}-${event.action.type}`, tag: 'full', seen };
   if (event.kind !== 'pre-tool') return event.kind === 'other' ? { answer: adapter.render(event, {}), use: 'guard', tag: 'harmless' } : full;

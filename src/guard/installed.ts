@@ -1,12 +1,12 @@
 // Where git-handoff itself is installed, for the perimeter (src/guard/perimeter.ts): the package this guard runs from,
 // every copy the package's own commands (package.json `bin`: git-handoff, git-handoff-guard, …) resolve to on PATH, and
-// the plugin and extension folders the clients run it from (src/guard/plugin-active.ts finds them as the clients do).
+// the plugin and extension folders the clients run it from (src/clients/plugin-active.ts finds them as the clients do).
 // A session that rewrites one of them (the front made `exit 0`, the plugin's guard emptied) turns the guard off for
 // every later call. A package inside the worktree the session works in (or holding it) is that project's own code (a
 // checkout of git-handoff being developed), not an installation the session stands on: it is left to the project's rules.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { claudePlugins, geminiExtensionDir } from './plugin-active';
+import { claudePlugins, geminiExtensionDir } from '../clients/plugin-active';
 import { readJsonOr, realpathOr } from '../read-file';
 
 const NAME = 'git-handoff';
@@ -56,8 +56,8 @@ export function installedDirs(worktree: string | null, cwd: string, env: NodeJS.
   } catch {
     /* unreadable plugin records: the plugin folders under the data folder stay protected as git-handoff's state */
   }
-  const gemini = geminiExtensionDir(env);
-  if (existsSync(gemini)) out.add(gemini);
+  const extension = geminiExtensionDir(env);
+  if (existsSync(extension)) out.add(extension);
   const top = worktree ? realpathOr(worktree) : null;
   const within = (a: string, b: string) => a === b || a.startsWith(b + path.sep);
   // a package inside the worktree (or holding it) is the project's own code

@@ -21,9 +21,9 @@ import { clientProcess } from './client-process';
 import { clientPid, followLineage } from './lineage';
 import { writeJsonAtomic, type Location } from './locate';
 import { effectOf } from './effect';
-import { agentSessionOf } from '../client-names';
+import { agentSessionOf } from '../clients/names';
 import { readJsonOr, readTextOr } from '../read-file';
-import { ALL_RECORDS } from '../clients/records';
+import { ALL_RECORDS, RECORDS } from '../clients/records';
 
 
 /** What the guard remembers about one session between calls. */
@@ -155,8 +155,8 @@ async function withoutEnded(ctx: GuardContext, loc: Location, session: string, n
 
 /**
  * Clients whose before-tool hook can put context before the model (Claude Code: additionalContext; Codex 0.169: the
- * same field, sent as a developer message ahead of the tool's output): their records say (contextBeforeTool). Gemini
- * CLI and droid read it only after a tool.
+ * same field, sent as a developer message ahead of the tool's output): their records say (contextBeforeTool). The
+ * others read it only after a tool.
  */
 const SHOWS_CONTEXT_BEFORE_TOOL: ReadonlySet<string> = new Set(ALL_RECORDS.filter((r) => r.contextBeforeTool).map((r) => r.name));
 /** Clients whose model reads a shell call's before-tool context in the command's output (their records say: contextInShellOutput). */
@@ -216,8 +216,8 @@ export function keepForAfterTool(loc: Location, session: string, text: string): 
   writeStateFile(file, kept ? `${kept}\n${text}` : text, handoffDir(loc.commonDir));
 }
 
-/** Cursor's afterFileEdit comes with no before-hook: the edit ran, so what it wrote is recorded as written. */
-async function afterCursorTool(ctx: GuardContext): Promise<Decision> {
+/** An after-tool event with no before-hook (Cursor's afterFileEdit): the edit ran, so what it wrote is recorded as written. */
+async function recordedAfterTool(ctx: GuardContext): Promise<Decision> {
   const session = ctx.session;
   if (!session) return {};
   const loc = ctx.locate();
@@ -236,16 +236,13 @@ async function afterCursorTool(ctx: GuardContext): Promise<Decision> {
 
 /** After a tool: the warning beforeTool kept for a client that shows no context before a tool, given once. */
 export async function postTool(ctx: GuardContext): Promise<Decision> {
-  if (ctx.event.client === 'cursor') return afterCursorTool(ctx);
+  if (RECORDS[ctx.event.client].recordsAfterTool) return recordedAfterTool(ctx);
   const session = ctx.session;
   const loc = session ? ctx.locate() : null;
   if (!session || !loc) return {};
   const note = await takeNote(ctx, loc, session, 'note');
   return note ? { context: note, notice: note } : {};
 }
-
-/** Clients that HTML-escape a hook's additional context before the model reads it (observed: Gemini CLI 0.61.0). */
-const ESCAPES_CONTEXT = new Set(['gemini-cli']);
 
 export async function sessionStart(ctx: GuardContext): Promise<Decision> {
   const loc = ctx.locate();
@@ -265,7 +262,7 @@ export async function sessionStart(ctx: GuardContext): Promise<Decision> {
   const { readerOf, validRole } = await import('../handoff/store/address');
   const reader = readerOf({ session, client: ctx.event.client, role: validRole(ctx.env.GIT_HANDOFF_ROLE) });
   // Gemini CLI HTML-escapes a hook's context (`<` arrives as `&lt;`): its wrapper is written without angle brackets
-  const wrap = ESCAPES_CONTEXT.has(ctx.event.client) ? 'brackets' : 'tags';
+  const wrap = RECORDS[ctx.event.client].escapesContext ? 'brackets' : 'tags';
   const { claimsPatterns, claimsRemote } = await import('../handoff/claims/claims');
   // the lease and the claims read below come from the view's one listing
   const alsoRefs = [LEASE_PREFIX, ...claimsPatterns(claimsRemote(repo, await ctx.config(loc)).remote)];

@@ -4,17 +4,21 @@ import { isKnownSession, parentOf } from '../handoff/state/lineage-record';
 import { short } from '../handoff/state/session';
 import type { GuardContext } from './context';
 import type { GuardClient } from '../clients/event';
+import { ALL_RECORDS, RECORDS } from '../clients/records';
 import type { Location } from './locate';
 
 /**
- * The client process a hook runs for: Claude Code exports CLAUDE_PID to its hooks (the others name none). The
- * variable is only a claim: it counts when that process is an ancestor of this one (read from /proc), so a
+ * The client process a hook runs for, where its client gives its hooks a variable naming it (ClientRecord.pidVariable:
+ * Claude Code's CLAUDE_PID; the others name none). The variable is only a claim: it counts when that process is an ancestor of this one (read from /proc), so a
  * hand-made payload cannot borrow another session's process; where there is no /proc it never counts.
  */
-export function clientPid(client: GuardClient, env: NodeJS.ProcessEnv): number | null {
-  if (client !== 'claude-code') return null;
-  const pid = Number(env.CLAUDE_PID);
-  return Number.isInteger(pid) && pid > 1 && isAncestor(pid) ? pid : null;
+export function clientPid(client: GuardClient | null, env: NodeJS.ProcessEnv): number | null {
+  // null: any client's (a command run in its shell)
+  for (const r of client ? [RECORDS[client]] : ALL_RECORDS) {
+    const pid = r.pidVariable ? Number(env[r.pidVariable]) : NaN;
+    if (Number.isInteger(pid) && pid > 1 && isAncestor(pid)) return pid;
+  }
+  return null;
 }
 
 /** Whether `pid` is this process's parent, grandparent, …: each step read from /proc/<p>/stat (field 4, the ppid). */

@@ -6,7 +6,7 @@
 // the stub's session line under each client's variable; test/hooks/stub-handler.slow.test.ts checks the stub against the
 // handlers).
 import path from 'node:path';
-import { SESSION_VARS } from '../client-names';
+import { SESSION_VARS } from '../clients/names';
 import { TRAILER } from '../handoff/store/document';
 import { shellQuote } from '../clients/event';
 import { SESSION_RE } from '../handoff/state/session';

@@ -1,4 +1,4 @@
-// `install --agent claude|gemini|codex`: merges `git-handoff guard` into each client's project settings and a
+// `install --agent <client>`: merges `git-handoff guard` into each client's project settings and a
 // startup note into its instructions file, leaving every other entry alone; `uninstall` removes exactly those.
 import { spawnSync } from '../process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,22 +9,21 @@ import { setting } from '../config-keys';
 import type { Repo } from '../git/repo';
 import { installWrite, restoreOriginal } from '../handoff/state/install-record';
 import type { DoctorItem, InstallOptions } from '../wiring';
-import { CODEX_TRUST_HOW, loginShellProblem } from './codex-trust';
-import { trustGateItems, trustGateSteps } from './trust-gates';
+import { trustGateItems, trustGateSteps, trustNote } from '../clients/trust-gates';
 import { wrapWords } from '../terminal-text';
 import { addDenies, removeDenies, sandboxDenies, sandboxItem, sandboxNote } from './sandbox';
-import { AGENT_CLIENT, SESSION_VARS, type Agent, type ClientName } from '../client-names';
+import { AGENT_CLIENT, SESSION_VARS, type Agent, type ClientName } from '../clients/names';
 import { matcherRoutes, PROBE_COMMAND } from '../clients/record';
 import { wordCut } from '../terminal-text';
 import { RECORDS } from '../clients/records';
-import { afterCommand, GUARD_TEXT, hookCommand, hookGroups, hookTimeoutProblem, PAYLOAD_FLAG, SOURCED_FLAG, SPLIT_FLAGS, type Wiring } from '../clients/wiring';
+import { afterCommand, hookCommand, hookGroups, hookTimeoutProblem, PAYLOAD_FLAG, SOURCED_FLAG, SPLIT_FLAGS, GUARD_TEXT, type Wiring, wiredWithGuard } from '../clients/wiring';
 import { WIRING } from '../clients/wirings';
 import { FRONT_CLIENTS } from '../clients/front';
-import { copilotTrustHow, installOwnFile, isOwnWiring, ownFileCommand, ownFileEvents, ownFileTimeouts, removeEmptyUp, uninstallOwnFile } from '../clients/own-files';
-import { pluginAnswers } from '../guard/plugin-active';
+import { installOwnFile, isOwnWiring, ownFileCommand, ownFileEvents, ownFileTimeouts, removeEmptyUp, uninstallOwnFile } from '../clients/own-files';
+import { pluginAnswers } from '../clients/plugin-active';
 import { installFiles, jsonText, readObject, strip, undoneLine, uninstallFiles, wiredFiles } from './native';
 
-export type { Agent } from '../client-names';
+export type { Agent } from '../clients/names';
 export type { Wiring } from '../clients/wiring';
 export { WIRING };
 
@@ -41,6 +40,9 @@ export const eventCommand = (w: Wiring, event: string, command: string) => (even
 /** The hook groups install writes for `event` with `matcher` (hookGroups: two for a split event), each [matcher, command]. */
 export const eventGroups = (w: Wiring, event: string, matcher: string | undefined, command: string) =>
   hookGroups(w, event, matcher, (group) => (group ? hookCommand(w, command, group) : eventCommand(w, event, command)));
+/** The client's own word for the user-wide package `install --plugin` adds (a plugin, an extension). */
+const pluginNoun = (w: Wiring): string => RECORDS[w.client].front?.plugin ?? 'plugin';
+
 const SNIPPET_START = '<!-- git-handoff:start -->';
 const SNIPPET_END = '<!-- git-handoff:end -->';
 
@@ -158,7 +160,8 @@ export function installAgents(repo: Repo, o: InstallOptions): string[] {
     if (w.format !== 'settings') {
       msgs.push(installOwnFile(w, file, w.settings, command, repo.commonDir));
       msgs.push(...notesAndSkill());
-      if (agent === 'copilot') msgs.push(`${w.settings}: ${copilotTrustHow(root)}`);
+      const note = trustNote(agent, root);
+      if (note) msgs.push(`${w.settings}: ${note}`);
       continue;
     }
     const settings = readJson(file);
@@ -174,7 +177,7 @@ export function installAgents(repo: Repo, o: InstallOptions): string[] {
       settings.hooks[event] = groups;
     }
     // Claude Code's sandbox, when the person turns it on, keeps what the guard stands on read-only too (./sandbox.ts)
-    const denied = agent === 'claude' && addDenies(settings, sandboxDenies(root, repo.commonDir));
+    const denied = !!RECORDS[w.client].sandbox && addDenies(settings, sandboxDenies(root, repo.commonDir));
     // the keys where they were (strip took `hooks` out and it came back last): installing again changes nothing
     keepKeyOrder(settings, Object.keys(JSON.parse(before)));
     if (JSON.stringify(settings) === before) msgs.push(`${w.settings}: already wired (${agent})`);
@@ -184,16 +187,12 @@ export function installAgents(repo: Repo, o: InstallOptions): string[] {
       if (denied) msgs.push(sandboxNote(w.settings, root, repo.commonDir));
     }
     msgs.push(...notesAndSkill());
-    if (agent === 'codex') msgs.push(`${w.settings}: ${CODEX_TRUST_HOW}`);
-    // the same step doctor gives for a gate that would skip these hooks (Gemini CLI's only without our extension)
-    else if (agent === 'qwen' || (agent === 'gemini' && !pluginAnswers('gemini-cli', root))) {
-      msgs.push(...trustGateSteps(agent, root, { env: process.env }).map((t) => `${w.settings}: ${t}`));
-      continue;
-    }
-    if (agent !== 'claude' && agent !== 'gemini') continue;
-    else if (pluginAnswers(agent === 'claude' ? 'claude-code' : 'gemini-cli', root)) {
-      msgs.push(`the git-handoff ${agent === 'claude' ? 'plugin' : 'extension'} is active for you: these project hooks defer to it, so each event is answered once`);
-    }
+    const note = trustNote(agent, root);
+    const byPlugin = pluginAnswers(w.client, root);
+    if (note) msgs.push(`${w.settings}: ${note}`);
+    // the same step doctor gives for a gate that would skip these hooks (none where our plugin answers: it runs ungated)
+    else if (!byPlugin) msgs.push(...trustGateSteps(agent, root, { env: process.env }).map((t) => `${w.settings}: ${t}`));
+    if (byPlugin) msgs.push(`the git-handoff ${pluginNoun(w)} is active for you: these project hooks defer to it, so each event is answered once`);
   }
   return msgs;
 }
@@ -264,7 +263,7 @@ export function uninstallAgents(repo: Repo, o: InstallOptions): string[] {
       } else if (existsSync(file)) {
         // changed since install: take our entries out and keep the rest
         const settings = readJson(file);
-        const n = strip(settings, ['hooks'], isOurs) + (agent === 'claude' ? removeDenies(settings, sandboxDenies(root, repo.commonDir)) : 0);
+        const n = strip(settings, ['hooks'], isOurs) + (RECORDS[w.client].sandbox ? removeDenies(settings, sandboxDenies(root, repo.commonDir)) : 0);
         if (n > 0) {
           if (Object.keys(settings).length === 0) {
             rmSync(file);
@@ -301,7 +300,7 @@ export function doctorAgents(repo: Repo): DoctorItem[] {
     if (!existsSync(file)) {
       // a client nobody wired here is not something missing, only not in use
       const byPlugin = pluginAnswers(w.client, repo.worktree);
-      items.push({ component: `agent ${agent}`, status: 'info', detail: `not wired (${w.settings} not present)${byPlugin ? `; not needed: the git-handoff ${agent === 'gemini' ? 'extension' : 'plugin'} answers here (below)` : `; to use it: git handoff install --agent ${agent}`}` });
+      items.push({ component: `agent ${agent}`, status: 'info', detail: `not wired (${w.settings} not present)${byPlugin ? `; not needed: the git-handoff ${pluginNoun(w)} answers here (below)` : `; to use it: git handoff install --agent ${agent}`}` });
       if (agent === 'claude') items.push(doctorVSCode(repo.worktree, w, null, off));
       continue;
     }
@@ -344,21 +343,20 @@ export function doctorAgents(repo: Repo): DoctorItem[] {
     items.push(...timeoutItems(agent, w, Object.entries(settings.hooks ?? {}).flatMap(([ev, gs]: [string, any]) => (w.eventTimeouts?.[ev] !== undefined || !Array.isArray(gs) ? [] : gs).flatMap((g: any) => (Array.isArray(g?.hooks) ? g.hooks : []).filter(isOurs).map((h: any) => h.timeout)))));
     // the project's own settings without our hooks, where the user-wide plugin (extension) answers: nothing is missing,
     // and wiring the project too would only add hooks that defer to it
-    const byPlugin = wired.length === 0 && (agent === 'claude' || agent === 'gemini') && pluginAnswers(w.client, repo.worktree);
-    if (byPlugin) items.push({ component: `agent ${agent}`, status: 'info', detail: `${w.settings} has no git-handoff hook; not needed: the git-handoff ${agent === 'gemini' ? 'extension' : 'plugin'} answers here (below)` });
+    const byPlugin = wired.length === 0 && pluginAnswers(w.client, repo.worktree);
+    if (byPlugin) items.push({ component: `agent ${agent}`, status: 'info', detail: `${w.settings} has no git-handoff hook; not needed: the git-handoff ${pluginNoun(w)} answers here (below)` });
     else if (wired.length === 0) items.push({ component: `agent ${agent}`, status: 'missing', detail: `${w.settings} has no git-handoff hook (git handoff install --agent ${agent})` });
     else if (missing.length) items.push({ component: `agent ${agent}`, status: 'broken', detail: `${w.settings} lacks ${missing.join(', ')} (run install --agent ${agent} again)` });
-    else if (agent !== 'codex' && pluginAnswers(agent === 'claude' ? 'claude-code' : 'gemini-cli', repo.worktree)) {
-      items.push({ component: `agent ${agent}`, status: 'ok', detail: `${w.settings}: ${wired.join(', ')}; these hooks defer to the git-handoff ${agent === 'claude' ? 'plugin' : 'extension'}, which answers each event (never twice)` });
+    else if (pluginAnswers(w.client, repo.worktree)) {
+      items.push({ component: `agent ${agent}`, status: 'ok', detail: `${w.settings}: ${wired.join(', ')}; these hooks defer to the git-handoff ${pluginNoun(w)}, which answers each event (never twice)` });
     } else if (off) items.push({ component: `agent ${agent}`, status: 'info', detail: `${w.settings}: ${wired.join(', ')}; the guard is off in this repository (git config handoff.guard off), so it allows everything` });
     else {
       const probe = probeWiring(repo.worktree, agent, settings.hooks[Object.keys(w.events)[0]]);
       items.push({ component: `agent ${agent}`, status: probe.ok ? 'ok' : 'broken', detail: `${w.settings}: ${wired.join(', ')}; ${probe.detail}` });
     }
     if (agent === 'claude') items.push(doctorVSCode(repo.worktree, w, wired.includes('PreToolUse') ? settings.hooks.PreToolUse : null, off));
-    if (agent === 'claude' && wired.length) items.push(sandboxItem(repo.worktree, repo.commonDir));
-    if (agent === 'codex' && wired.length) items.push(...doctorCodexPath());
-    if (wired.length) items.push(...trustGateItems(agent, repo.worktree, { env: process.env, hooks: settings.hooks, isOurs, pluginAnswers: agent === 'gemini' && pluginAnswers('gemini-cli', repo.worktree) }));
+    if (RECORDS[w.client].sandbox && wired.length) items.push(sandboxItem(repo.worktree, repo.commonDir));
+    if (wired.length) items.push(...trustGateItems(agent, repo.worktree, { env: process.env, hooks: settings.hooks, isOurs, pluginAnswers: pluginAnswers(w.client, repo.worktree) }));
   }
   return items;
 }
@@ -429,14 +427,6 @@ function readerNote(worktree: string, w: Wiring): string {
   return `. It runs ${WIRING.claude.settings}'s hooks too (${when}): those stand aside for its calls, so this wiring answers each call once`;
 }
 
-const wiredWithGuard = (file: string): boolean => {
-  try {
-    return GUARD_TEXT.test(readFileSync(file, 'utf8'));
-  } catch {
-    return false;
-  }
-};
-
 /** The clients wired in this worktree, by their `install --agent` names: their wiring here, or their plugin answering here. */
 export function wiredAgents(worktree: string): Agent[] {
   const wired = ([, w]: [Agent, Wiring]) =>
@@ -477,13 +467,6 @@ function routingItems(agent: Agent, w: Wiring, hooks: Record<string, any> | unde
 function timeoutItems(agent: Agent, w: Wiring, values: unknown[]): DoctorItem[] {
   const p = values.map((t) => hookTimeoutProblem(w, t)).find(Boolean);
   return p ? [{ component: `agent ${agent} timeout`, status: p.status, detail: `${w.settings}: ${p.detail} (git handoff install --agent ${agent})` }] : [];
-}
-
-/** Codex's own gates: the project and each hook trusted in $CODEX_HOME/config.toml, git-handoff on a login shell's PATH. */
-/** Codex runs the model's commands in a login shell: git-handoff must be on its PATH (the trust row is a gate: ./trust-gates.ts). */
-function doctorCodexPath(): DoctorItem[] {
-  const shell = loginShellProblem();
-  return [shell ? { component: 'agent codex PATH', status: 'broken', detail: shell } : { component: 'agent codex PATH', status: 'ok', detail: 'a login shell finds git-handoff' }];
 }
 
 

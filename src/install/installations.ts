@@ -88,13 +88,14 @@ const describe = (i: Installation) => `${i.root} (${i.version ? `version ${i.ver
 
 /**
  * Before `install --agent` writes a wiring that names programs on PATH: refuses (exit 7) where two installations would
- * make Claude Code's hook exit 127, and otherwise says which installation the hooks run when there are several.
+ * make the hook of a wiring that reads the front in (`readsFrontIn`: Claude Code's) exit 127, and otherwise says
+ * which installation the hooks run when there are several.
  */
-export function checkPathInstallations(claude: boolean, pathValue = process.env.PATH ?? '', selfRoot?: string): string[] {
+export function checkPathInstallations(readsFrontIn: boolean, pathValue = process.env.PATH ?? '', selfRoot?: string): string[] {
   const h = pathHooks(pathValue, selfRoot);
   if (h.installations.length < 2) return [];
   const list = h.installations.map((i) => `  ${describe(i)}`).join('\n');
-  if (claude && h.mixed) {
+  if (readsFrontIn && h.mixed) {
     throw new HandoffError(
       'environment',
       'installations-mixed',

@@ -4,7 +4,7 @@
 import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { eventGroups, WIRING } from './agents';
-import { PLUGIN_FLAG } from '../guard/plugin-active';
+import { PLUGIN_FLAG } from '../clients/plugin-active';
 
 export const PLUGIN_NAME = 'git-handoff';
 export const MARKETPLACE_NAME = 'git-handoff';

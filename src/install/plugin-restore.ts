@@ -9,7 +9,7 @@ import path from 'node:path';
 import { MARKETPLACE_NAME, PLUGIN_NAME } from './plugin-folders';
 import { userCacheDir, userDataDir, userHome } from '../user-dirs';
 import { trustFile, userDir } from '../clients/places';
-import { canonical } from './codex-trust';
+import { canonical } from '../clients/codex-trust';
 
 type Env = NodeJS.ProcessEnv;
 type RestoreAgent = 'claude' | 'gemini';

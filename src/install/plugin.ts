@@ -7,7 +7,7 @@ import { HandoffError } from '../errors';
 import type { Repo } from '../git/repo';
 import type { DoctorItem } from '../wiring';
 import { probeCommand, WIRING } from './agents';
-import { claudeConfigDir, claudePlugins, geminiEnabledFor, geminiExtensionDir } from '../guard/plugin-active';
+import { claudeConfigDir, claudePlugins, geminiEnabledFor, geminiExtensionDir } from '../clients/plugin-active';
 import { CLAUDE_FOLDER, GEMINI_FOLDER, MARKETPLACE_NAME, PLUGIN_NAME } from './plugin-folders';
 import { afterInstall, beforeInstall, dataRoot, forgetInstall, listOf, restoreAfterUninstall, untouchedSinceInstall } from './plugin-restore';
 import { readJsonOr } from '../read-file';

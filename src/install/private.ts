@@ -2,7 +2,7 @@
 // by lines in <git-common-dir>/info/exclude (never .gitignore, which is shared); uninstall takes them out again.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Agent } from '../client-names';
+import type { Agent } from '../clients/names';
 import { WIRING } from '../clients/wirings';
 import type { Repo } from '../git/repo';
 import { installWrite, restoreOriginal } from '../handoff/state/install-record';

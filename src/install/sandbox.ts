@@ -1,19 +1,22 @@
 // Where a client has an OS sandbox, the kernel holds the perimeter too (issue 52). Claude Code's sandbox, once on,
 // keeps .claude/, .git/hooks, .git/config and everything outside the project read-only for the Bash tool, but not
 // the other clients' wiring in the worktree, git-handoff's state under the git directory or the handoff files:
-// `install --agent claude` adds those to its `sandbox.filesystem.denyWrite` (what git-handoff itself never writes
+// its `install --agent` adds those to its `sandbox.filesystem.denyWrite` (what git-handoff itself never writes
 // from inside it: `git handoff write` and a commit through the hooks still work, test/clients/sandbox.clients.test.ts),
 // `uninstall` takes them out again, and doctor says whether the sandbox is on, what it holds, and recommends it.
 // Codex's sandbox is set in the user's configuration only (a project's cannot change permissions): nothing to add.
 import { spawnSync } from '../process';
 import path from 'node:path';
-import { SANDBOX } from '../clients/claude';
 import { placed } from '../clients/places';
-import { ALL_RECORDS, RECORDS } from '../clients/records';
+import { ALL_RECORDS } from '../clients/records';
 import { DEFAULT_PROTECT } from '../guard/context';
 import { handoffDir } from '../handoff/state/paths';
 import type { DoctorItem } from '../wiring';
 import { readJsonOr } from '../read-file';
+
+/** The client with an OS sandbox a project's settings turn on (ClientRecord.sandbox), and its settings' keys. */
+const SANDBOXED = ALL_RECORDS.find((r) => r.sandbox)!;
+const SANDBOX = SANDBOXED.sandbox!;
 
 /**
  * What the sandbox should keep read-only, relative to the worktree: every client's project hook files and folders
@@ -82,25 +85,25 @@ const onPath = (program: string) => spawnSync('sh', ['-c', `command -v ${program
 
 /** doctor's row: Claude Code's sandbox on or off here (its settings, the last layer that says wins), what it holds. */
 export function sandboxItem(worktree: string, commonDir: string, env: NodeJS.ProcessEnv = process.env): DoctorItem {
-  const r = RECORDS['claude-code'];
+  const r = SANDBOXED;
   // user, project, local, then managed settings: a later layer's value wins
   const order = ['user', 'project', 'local', 'system'] as const;
-  const files = order.flatMap((scope) => r.hookFiles.filter((f) => f.scope === scope).map((f) => placed('claude-code', f.file, scope, worktree, env)));
+  const files = order.flatMap((scope) => r.hookFiles.filter((f) => f.scope === scope).map((f) => placed(r.name, f.file, scope, worktree, env)));
   const layers = files.map(readJson).filter((j): j is Json => j !== null);
   const enabled = layers.reduce<boolean>((on, j) => (typeof at(j, SANDBOX.enabled) === 'boolean' ? (at(j, SANDBOX.enabled) as boolean) : on), false);
   const denied = new Set(layers.flatMap((j) => (Array.isArray(at(j, SANDBOX.denyWrite)) ? (at(j, SANDBOX.denyWrite) as string[]) : [])));
   const wanted = sandboxDenies(worktree, commonDir);
   const missing = wanted.filter((e) => !denied.has(e));
-  const component = 'agent claude sandbox';
+  const component = `agent ${r.agent} sandbox`;
   const tools = ['bwrap', 'socat'].filter((p) => !onPath(p));
   const needs = tools.length ? ` (on Linux it needs ${tools.join(' and ')}: apt-get install bubblewrap socat)` : '';
   if (!enabled) {
     return {
       component,
       status: 'info',
-      detail: `Claude Code's sandbox is off: a script the session writes and runs can write anything the user can. Recommended: "sandbox": {"enabled": true} in ${r.hookFiles.find((f) => f.scope === 'local')!.file} or your user settings${needs}; it keeps .claude/, .git/hooks, .git/config and all outside the project read-only, and with git-handoff's denyWrite entries ${missing.length ? '(git handoff install --agent claude adds them) ' : ''}the other clients' wiring, git-handoff's state and the handoff files too`,
+      detail: `Claude Code's sandbox is off: a script the session writes and runs can write anything the user can. Recommended: "sandbox": {"enabled": true} in ${r.hookFiles.find((f) => f.scope === 'local')!.file} or your user settings${needs}; it keeps .claude/, .git/hooks, .git/config and all outside the project read-only, and with git-handoff's denyWrite entries ${missing.length ? '(git handoff install --agent ${r.agent} adds them) ' : ''}the other clients' wiring, git-handoff's state and the handoff files too`,
     };
   }
-  if (missing.length) return { component, status: 'info', detail: `Claude Code's sandbox is on, but its denyWrite lacks ${missing.join(', ')}: a script run in it can still write those; run git handoff install --agent claude again${needs}` };
+  if (missing.length) return { component, status: 'info', detail: `Claude Code's sandbox is on, but its denyWrite lacks ${missing.join(', ')}: a script run in it can still write those; run git handoff install --agent ${r.agent} again${needs}` };
   return { component, status: 'ok', detail: `Claude Code's sandbox is on: the Bash tool cannot write .claude/, .git/hooks, .git/config, anything outside the project, nor ${wanted.join(', ')}${needs}` };
 }

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
-import { SESSION_ID_VARS } from '../client-names';
+import { SESSION_ID_VARS } from '../clients/names';
 import { CLIENT_VAR } from '../environment';
 
 export interface McpOptions {

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ClientName } from '../../src/client-names';
+import type { ClientName } from '../../src/clients/names';
 import { RECORDS } from '../../src/clients/records';
 import { makeRepo, type TestRepo } from '../helpers/repo';
 import { PATH_WITH_BIN } from './deps';

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { expect } from 'vitest';
-import type { ClientName } from '../../src/client-names';
+import type { ClientName } from '../../src/clients/names';
 import { RECORDS } from '../../src/clients/records';
 import { endProcessesWithHome } from '../helpers/procs';
 import { tempDir, type TestRepo } from '../helpers/repo';

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { FRONT_CLIENTS } from '../../src/clients/front';
 import type { FrontShape } from '../../src/clients/record';
 import { detectClient } from '../../src/clients/index';
-import { CLIENT_NAMES, SESSION_VARS, WITHOUT_SESSION_VAR } from '../../src/client-names';
+import { CLIENT_NAMES, SESSION_VARS, WITHOUT_SESSION_VAR } from '../../src/clients/names';
 import { WIRING } from '../../src/clients/wirings';
 import { RECORDS } from '../../src/clients/records';
 import { pluginGuardCommand } from '../../src/install/plugin-folders';

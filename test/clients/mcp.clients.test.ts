@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { handoffProcessesIn } from '../helpers/procs';
 import { BIN, json, makeRepo, type TestRepo } from '../helpers/repo';
-import type { ClientName } from '../../src/client-names';
+import type { ClientName } from '../../src/clients/names';
 import { CLAUDE_OFFLINE, CODEX_OFFLINE, ensureClaude, ensureCodex, useOffline } from './deps';
 import { mcpCall, runClient, type Run } from './every-client';
 

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Agent } from '../../src/client-names';
+import type { Agent } from '../../src/clients/names';
 import { WIRING } from '../../src/clients/wirings';
 import { shPayloadCommand } from '../../src/clients/wiring';
 import { foreignWorld, FOREIGN_FILE, OWN_FILE } from '../guard/world';

@@ -1,6 +1,6 @@
 // One record per client (issue 52): what git-handoff relies on about a client (where it reads hooks and keeps its
 // trust, the variables that move its folders or carry its session, its tools' names) is stated in its record under
-// src/clients/ (and the vocabulary, src/client-names.ts), and read from there everywhere else. The check reads the
+// src/clients/ (and the vocabulary, src/clients/names.ts), and read from there everywhere else. The check reads the
 // sources with TypeScript's parser, as one-config-table.test.ts does: a string literal (or a template's text) that
 // holds a client's file path, is one of its folders, variables or tool names, or a property read of a variable
 // (`env.CODEX_HOME`), anywhere else fails. Comments and messages naming a client (not a fact) stay.
@@ -8,13 +8,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { SESSION_VARS } from '../../src/client-names';
+import { SESSION_VARS } from '../../src/clients/names';
 import { ALL_RECORDS } from '../../src/clients/records';
 
 const SRC = path.join(__dirname, '..', '..', 'src');
 const sources = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
-const OWN = (f: string) => f.startsWith(path.join(SRC, 'clients') + path.sep) || f === path.join(SRC, 'client-names.ts');
+const OWN = (f: string) => f.startsWith(path.join(SRC, 'clients') + path.sep);
 
 const HOMES = new Map(ALL_RECORDS.flatMap((r) => (r.home ? [[r.home.variable, r.home.dir] as const] : [])));
 /** Each path a record names, as it appears in text: `$VAR/x` as `<its folder>/x` (`.codex/config.toml`). */
@@ -48,7 +48,7 @@ export function offenders(file: string, text: string): string[] {
 }
 
 describe('a client fact has one home: its record', () => {
-  it('no client file path, folder, variable or tool name is stated outside src/clients/ and src/client-names.ts', () => {
+  it('no client file path, folder, variable or tool name is stated outside src/clients/', () => {
     const found = sources(SRC).filter((f) => !OWN(f)).flatMap((f) => offenders(f, readFileSync(f, 'utf8')));
     expect(found).toEqual([]);
   });
@@ -63,6 +63,17 @@ describe('a client fact has one home: its record', () => {
       expect(row, r.name).toBeDefined();
       const listed = /\| `([^`]*)` \|/.exec(row.split(' | ').slice(2).join(' | ').replace(/^/, '| '))?.[1].split(' ');
       expect(new Set(listed), r.name).toEqual(new Set(r.readOnly));
+    }
+  });
+
+  it("docs/clients.md names each client's MCP tools and session variable as its record has them", () => {
+    const doc = readFileSync(path.join(SRC, '..', 'docs', 'clients.md'), 'utf8');
+    const table = doc.slice(doc.indexOf('## Every call is seen'), doc.indexOf('## Each client in one table'));
+    for (const r of ALL_RECORDS) {
+      // each client's row starts with its name's first word (Claude Code's, Cursor's, …), its MCP names in a cell of their own
+      const rows = table.split('\n').filter((l) => l.startsWith('| ') && l.toLowerCase().includes(r.name.split('-')[0]));
+      expect(rows.some((row) => row.includes(`| \`${r.mcpNames}\``)), r.name).toBe(true);
+      if (r.sessionVar) expect(doc, r.name).toContain(`\`${r.sessionVar}\``);
     }
   });
 

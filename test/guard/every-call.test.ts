@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ClientName } from '../../src/client-names';
+import type { ClientName } from '../../src/clients/names';
 import { detectClient } from '../../src/clients/index';
 import { ALL_RECORDS, RECORDS } from '../../src/clients/records';
 import { matcherRoutes } from '../../src/clients/record';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { detectClient } from '../../src/clients/index';
-import { clientName } from '../../src/client-names';
+import { clientName } from '../../src/clients/names';
 import { afterCommand, PAYLOAD_MAX_CHARS, PAYLOAD_VAR, payloadCommand, shPayloadCommand } from '../../src/clients/wiring';
 import { frontClients } from '../../src/clients/front';
 import { FILE_FUNCTIONS, FRONT_CONSTANTS, FRONT_FUNCTIONS } from '../../src/guard/front-constants';

@@ -8,7 +8,7 @@ import { execa } from 'execa';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { detectClient } from '../../src/clients/index';
-import { CLIENT_NAMES } from '../../src/client-names';
+import { CLIENT_NAMES } from '../../src/clients/names';
 import { GuardContext } from '../../src/guard/context';
 import { decide } from '../../src/guard/entry';
 import { payloadProblems } from '../../src/guard/first';

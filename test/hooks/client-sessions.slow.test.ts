@@ -1,9 +1,9 @@
-// A commit under each client's own session variable (src/client-names.ts SESSION_VARS), through the installed hook
+// A commit under each client's own session variable (src/clients/names.ts SESSION_VARS), through the installed hook
 // stubs and real `git commit`: it gets its session trailer and its client's (Handoff-Client), and a message claiming
 // another session is refused. The
 // stub once read only three of the six variables, so under Copilot CLI, Qwen Code or OpenCode it saw a person.
 import { describe, expect, it } from 'vitest';
-import { SESSION_VARS } from '../../src/client-names';
+import { SESSION_VARS } from '../../src/clients/names';
 import { A, B, gitAs, head, hookedRepo, messageOf } from './helpers';
 
 describe("the commit hooks under each client's session variable", () => {

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SESSION_VARS } from '../../src/client-names';
+import { SESSION_VARS } from '../../src/clients/names';
 import { claimsMarker } from '../../src/handoff/state/claims-marker';
 import { STUB_ARG } from '../../src/git/hook-stub';
 import { ledgerDir } from '../../src/handoff/state/ledger';

@@ -78,7 +78,7 @@ describe('install --agent', () => {
     // (the clients of issue 56, each in its own protocol: test/clients/native-clients.slow.test.ts)
     expect(items.map((i: any) => i.component)).toEqual(['agent claude', 'agent vscode', ...Object.keys(WIRING).filter((a) => a !== 'claude').map((a) => `agent ${a}`)]);
     expect(items.map((i: any) => i.status)).toEqual(items.map(() => 'ok'));
-    // Codex's own gates (its trust of the hooks, a login shell's PATH) are checked apart: test/install/codex-trust.test.ts
+    // Codex's own gates (its trust of the hooks, a login shell's PATH) are checked apart: test/clients/codex-trust.test.ts
     // before Codex ever ran it will skip every hook until trusted: broken (issue 23), with the step, and doctor fails
     expect(json(doctor).items.find((i: any) => i.component === 'agent codex trust')).toMatchObject({ status: 'broken', detail: expect.stringContaining('open /hooks and trust each git-handoff hook') });
     // Gemini CLI skips project hooks in a folder not trusted (nothing in ~/.gemini/trustedFolders.json here)

@@ -8,7 +8,7 @@ import type { GlobalArgs } from '../context';
 import { identityOptions, readerFor } from '../identity';
 import { printJson, terminalSafe } from '../output';
 import { showJson } from './show';
-import { sessionVarOf } from '../../client-names';
+import { SESSION_VARS } from '../../clients/names';
 import { BRANCH } from '../spec';
 
 interface Args extends GlobalArgs {
@@ -36,7 +36,7 @@ export const bootCommand: CommandModule<GlobalArgs, Args> = {
       .option('receipt', { type: 'boolean', default: true, describe: 'record a `surfaced` receipt on each handoff addressed to you (--no-receipt: none)' })
       .conflicts('all', 'branch')
       .example('$0 boot', 'at session start: what the last sessions left here, and whether it is still true')
-      .example(`$0 boot --json --session "$${sessionVarOf('claude-code')}"`, '')
+      .example(`$0 boot --json --session "$${SESSION_VARS[0][0]}"`, '')
       .epilog(
         'Each handoff is led by its owner, age, sync state and verification, then its Goal, Next action and Stop ' +
           'conditions sections (markdown headings, any case); a handoff without them shows its first line.',

@@ -44,7 +44,7 @@ function holderProcess(repo: Repo, session: string, recs: readonly RefRecord[]):
   const recorded = readSessionProcesses(repo.commonDir).get(session);
   if (recorded) return recorded;
   const { clientPid } = require('../../guard/lineage') as typeof import('../../guard/lineage');
-  const pid = clientPid('claude-code', process.env);
+  const pid = clientPid(null, process.env);
   return pid ? describeProcess(pid) : null;
 }
 

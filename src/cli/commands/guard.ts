@@ -1,6 +1,6 @@
 // `git handoff guard -h`: the guard itself is run by the launcher without the CLI (it answers before every tool
 // call); this module only gives it a help text and a place in `git handoff -h`.
-import { CLIENT_NAMES } from '../../client-names';
+import { CLIENT_NAMES } from '../../clients/names';
 import { HandoffError } from '../../errors';
 import { command } from '../context';
 

@@ -1,6 +1,6 @@
 // `git handoff install | uninstall | doctor`: wiring that is idempotent and reversible.
 import type { Argv } from 'yargs';
-import { AGENT_CLIENT, AGENTS, agentName, type Agent } from '../../client-names';
+import { AGENT_CLIENT, AGENTS, agentName, type Agent } from '../../clients/names';
 import { HandoffError } from '../../errors';
 import { openRepo, type Repo } from '../../git/repo';
 import { installUserOpencode, uninstallUserOpencode } from '../../clients/own-files';
@@ -10,7 +10,7 @@ import { doctorProtections } from '../../install/protections';
 import { loadMcpBundle } from './mcp';
 import { doctorAgents, guardCommand, installAgents, uninstallAgents } from '../../install/agents';
 import { doctorPlugins, installPlugin, uninstallPlugin } from '../../install/plugin';
-import { pluginAnswers } from '../../guard/plugin-active';
+import { pluginAnswers } from '../../clients/plugin-active';
 import { userPluginFile } from '../../clients/opencode';
 import { removeLocalState } from '../../install/local-state';
 import { existsSync, fstatSync, statSync } from 'node:fs';

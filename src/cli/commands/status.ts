@@ -66,7 +66,7 @@ function watchStatus(repo: Repo, read: () => Status, json: boolean): Promise<voi
     if (json) return void process.stdout.write((typeof last === 'string' ? last : jsonLine(last)) + '\n');
     const stamp = colors().dim(`watching: redrawn at ${new Date().toTimeString().slice(0, 8)} when refs or state change; Ctrl-C ends it`);
     if (!tty) return void process.stdout.write(`${typeof last === 'string' ? last : renderStatus(last)}\n\n${stamp}\n\n`);
-    // in place: the cursor home and the screen cleared (written past the output filter: it is ours), then the frame
+    // in place: the terminal's caret home and the screen cleared (written past the output filter: it is ours), then the frame
     writeSync(1, '\x1b[H\x1b[2J');
     process.stdout.write(fitted(last, stamp, process.stdout.columns || 80, process.stdout.rows || 24));
   };

@@ -3,6 +3,7 @@ import { openRepo } from '../../git/repo';
 import { assertAddressee, assertRefTarget, assertSlug } from '../../handoff/store/address';
 import { validateBody } from '../../handoff/store/document';
 import { assertTopic } from '../../handoff/store/names';
+import { CLIENT_NAMES } from '../../clients/names';
 import { writeScanned } from '../../handoff/secrets/secrets-write';
 import { missingSections, stripTemplate, templateText } from '../../handoff/store/template';
 import { HandoffError } from '../../errors';
@@ -60,7 +61,7 @@ export const writeCommand = command({
   builder: (y) =>
     withSpec(y, WRITE_SPEC)
       .example('$0 write auth-refactor -m "Goal: …" -m "Next: …"', '')
-      .example('$0 write release-checklist --person --to client:claude-code -m "…"', 'as the person in git config, for the next Claude Code session')
+      .example(`$0 write release-checklist --person --to client:${CLIENT_NAMES[0]} -m "…"`, 'as the person in git config, for the next Claude Code session')
       .example('$0 write auth-refactor -F notes.md --take-over --reason "owner session ended"', ''),
   handler: async (a) => {
     const repo = openRepo();

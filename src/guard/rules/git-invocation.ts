@@ -3,7 +3,7 @@
 // names), the files the environment names as git's output judged as writes, and `git init --separate-git-dir`,
 // `--template` or `--bare` over an existing repository refused.
 import path from 'node:path';
-import { SESSION_ID_VARS } from '../../client-names';
+import { SESSION_ID_VARS } from '../../clients/names';
 import type { SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
 import type { WriteTarget } from '../shell/writes';

@@ -1,7 +1,7 @@
 // `git handoff …` from an agent's shell: the session id is added when the shell would not know it, and a
 // write that names another session's id is refused (reading as another session is always allowed).
 import path from 'node:path';
-import { SESSION_ID_VARS } from '../../client-names';
+import { SESSION_ID_VARS } from '../../clients/names';
 import { short } from '../../handoff/state/session';
 import type { GuardEvent } from '../../clients/event';
 import { RECORDS } from '../../clients/records';
@@ -33,7 +33,7 @@ export function needsSession(inv: GitInvocation): boolean {
 
 /**
  * Whether the client's shell already exports this session id (Claude Code ≥ 2.1.132, Qwen Code: the hook has it too;
- * Copilot CLI's and Codex's shells always have theirs, their hooks never; the OpenCode plugin sets OPENCODE_SESSION_ID;
+ * Copilot CLI's and Codex's shells always have theirs, their hooks never; the OpenCode plugin sets its variable;
  * Gemini CLI never).
  */
 function shellKnowsSession(e: GuardEvent, session: string, env: NodeJS.ProcessEnv): boolean {

@@ -8,7 +8,7 @@ import { programName, type SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
 import { getopt, isLong } from '../shell/options';
 import { parsePatch } from './files';
-import { SHELL_PATCH_PROGRAMS } from '../../clients/codex';
+import { PATCH_PROGRAMS } from '../../clients/records';
 import type { WriteTarget } from '../shell/writes';
 
 const MAX_PATCH = 4 * 1024 * 1024;
@@ -83,7 +83,7 @@ export function patchTargets(cmd: SimpleCommand, inv: GitInvocation | null, abs:
     const from = [...(o.values.get('-i') ?? []), ...(o.values.get('--input') ?? []), ...o.operands.slice(1)];
     if (from.length) for (const f of from) texts.push(readPatch(abs(f, cmd.cwd)));
     else stdin();
-  } else if (SHELL_PATCH_PROGRAMS.includes(prog)) {
+  } else if (PATCH_PROGRAMS.includes(prog)) {
     // Codex's apply_patch in its shell (`apply_patch <<'EOF'`, `apply_patch '<envelope>'`): the envelope's files, as its tool reads them
     const text = cmd.argv[1] ?? (stdin(), texts.pop() ?? null);
     if (text === null) return top ? [wholeTree(top)] : [];

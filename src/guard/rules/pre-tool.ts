@@ -28,7 +28,7 @@ import { RECORDS } from '../../clients/records';
 import { strangerFileProblem, strangerHandoffProblem } from '../stranger';
 import { codeRunsAnchors, handoffRun, handoffSource, personOnlyProblem, reinstallProblem, unconfiguredSourceProblem } from './anchors';
 import { Earlier } from './earlier';
-import { pluginPathPrefix } from '../plugin-active';
+import { pluginPathPrefix } from '../../clients/plugin-active';
 import { interpreterProblem, refCommandProblem, refStoreWriteProblem } from './refs';
 import { remoteNames } from '../../git/config';
 import { asWritten, type ReadLine } from './as-written';
@@ -562,8 +562,8 @@ function injectDecision(ctx: GuardContext, command: string, cmds: SimpleCommand[
   const onPath = e.tool === 'PowerShell' ? null : pluginPathPrefix(e.client, ctx.env);
   const rewritten = `${onPath ? `${onPath} ` : ''}${sessionPrefix(session, e.client, e.tool === 'PowerShell', hooks)} ${command}`;
   const onlyHandoff = cmds.every((c) => c.argv.length === 0 || HARMLESS.has(path.basename(c.argv[0])) || isHandoffCommand(gitInvocation(c)));
-  // Claude Code, Codex and VS Code's agent run a rewritten input without asking; only a command made of git handoff steps may go that way.
-  const canRewrite = RECORDS[e.client].runsAnyRewrite === true || ((e.client === 'claude-code' || e.client === 'codex' || e.client === 'vscode') && onlyHandoff);
+  // a client that runs a rewritten input without asking: only a command made of git handoff steps may go that way
+  const canRewrite = RECORDS[e.client].runsAnyRewrite === true || (RECORDS[e.client].runsHandoffRewrite === true && onlyHandoff);
   if (canRewrite) {
     return { updatedInput: { ...e.toolInput, command: rewritten }, context: `git-handoff: ran as session ${session} (GIT_HANDOFF_SESSION added to the command)` };
   }

@@ -9,6 +9,7 @@ import { parseFrontmatterHandoff } from './frontmatter';
 import { assertTopic, handoffRef, isValidTopic } from '../store/names';
 import { branchSlug, markerOf, SEED_NAME_RE } from './seed-file';
 import { assertSession, NO_SESSION_HELP, type SessionRef } from '../state/session';
+import { SEED_MARKER_CLIENT } from '../../clients/names';
 import { assertTakeover, readTip, resolveBranch, writeHandoff } from '../store/store';
 
 /** The topic a `handover.md` gets when no --topic is given. */
@@ -155,7 +156,7 @@ function readHandoffFile(file: string, fallback: SessionRef | null | undefined):
   if (marker !== null) {
     const id = assertSession(marker, `the claude-session marker of ${file}`);
     const body = nl < 0 ? '' : text.slice(nl + 1).replace(/^(\s*\n)+/, '');
-    return { owner: { id, client: 'claude-code', source: `marker:${file}` }, ownerFrom: 'marker', body: bodyOf(file, body) };
+    return { owner: { id, client: SEED_MARKER_CLIENT, source: `marker:${file}` }, ownerFrom: 'marker', body: bodyOf(file, body) };
   }
   if (!fallback) throw new HandoffError('noSession', 'no-session', `${file} has no <!-- claude-session: ID --> first line to say who owns it; ${NO_SESSION_HELP}`, { file });
   return { owner: fallback, ownerFrom: 'session', body: text };

@@ -1,5 +1,5 @@
 // Session ids (SPEC 3): validation and where a command finds its own.
-import { CLIENT_NAMES, clientName, SESSION_VARS, shellClient } from '../../client-names';
+import { CLIENT_NAMES, clientName, PLUGIN_SESSION_VARS, SESSION_VARS, shellClient } from '../../clients/names';
 import { CLIENT_VAR } from '../../environment';
 import { HandoffError } from '../../errors';
 
@@ -44,8 +44,7 @@ export function resolveSession(flag: string | undefined, env: NodeJS.ProcessEnv 
 
 export const NO_SESSION_HELP =
   'no session id: pass --session <id>, or set GIT_HANDOFF_SESSION=<id>, or (a person at a terminal) --person to act as the person in git config ' +
-  '(Claude Code exports CLAUDE_CODE_SESSION_ID, Gemini CLI GEMINI_SESSION_ID, Codex CODEX_THREAD_ID, Copilot CLI COPILOT_AGENT_SESSION_ID, ' +
-  'Qwen Code QWEN_CODE_SESSION_ID, OpenCode OPENCODE_SESSION_ID through the git-handoff plugin)';
+  `(each client's shell exports its own: ${SESSION_VARS.map(([v, c]) => `${v} (${c}${PLUGIN_SESSION_VARS.has(v) ? ', set by the git-handoff plugin' : ''})`).join(', ')})`;
 
 export function requireSession(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): SessionRef {
   const s = resolveSession(flag, env);

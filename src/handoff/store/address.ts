@@ -1,5 +1,5 @@
 // Addressing (issue 18): who a handoff is for (Handoff-To), its tags and references, and who reads now.
-import { CLIENT_NAMES, clientName } from '../../client-names';
+import { CLIENT_NAMES, clientName } from '../../clients/names';
 import { HandoffError } from '../../errors';
 import type { Storage } from '../../git/storage';
 import { oneLine } from './document';
@@ -29,8 +29,8 @@ export function isAddressee(value: string): boolean {
 }
 
 /**
- * An addressee as given, with a client's alias made its one name (`client:claude` is client:claude-code) and a bare
- * client name or alias taken as that client (`--to claude`); anything else unchanged.
+ * An addressee as given, with a client's alias made its one name (`client:<alias>` is client:<its name>) and a bare
+ * client name or alias taken as that client (`--to <alias>`); anything else unchanged.
  */
 export function normalAddressee(value: string): string {
   const client = value.startsWith('client:') ? clientName(value.slice(7)) : value.includes(':') ? null : clientName(value);

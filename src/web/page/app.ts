@@ -106,7 +106,7 @@ function NeedsPerson({ items, now }: { items: Attention[]; now: number }) {
 function TimelineView({ timeline, versions, selected, now, onSelect }: { timeline: Timeline; versions: TimelineVersion[]; selected: string | null; now: number; onSelect: (v: TimelineVersion) => void }) {
   const vs = versions;
   if (!vs.length) return html`<p class="empty">No handoff versions${timeline.versions.length ? ' match' : ' yet'}.</p>`;
-  // placed by order, not by time: one old version would otherwise crush today's, minutes apart, into one spot
+  // placed by order, not by time: one old version would otherwise squeeze today's, minutes apart, into one spot
   const asc = [...vs].sort((a, b) => Date.parse(a.time) - Date.parse(b.time));
   const rank = new Map(asc.map((v, i) => [v.oid, i]));
   const at = (i: number) => (asc.length === 1 ? 50 : 2 + (96 * i) / (asc.length - 1));

@@ -3,8 +3,8 @@
 // It defers only when the plugin's hook will surely run: enabled for this folder, its folder and launcher present.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { shellQuote } from '../clients/event';
-import { projectDir, projectFiles, userDir } from '../clients/places';
+import { shellQuote } from './event';
+import { projectDir, projectFiles, userDir } from './places';
 import { readJsonOr } from '../read-file';
 
 export const PLUGIN_FLAG = '--plugin';

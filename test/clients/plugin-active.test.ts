@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claudeHooks, geminiHooks } from '../../src/install/plugin-folders';
 import { matcherRoutes } from '../../src/clients/record';
-import { deferToPlugin, pluginPathPrefix } from '../../src/guard/plugin-active';
+import { deferToPlugin, pluginPathPrefix } from '../../src/clients/plugin-active';
 import { eventGroups, WIRING } from '../../src/install/agents';
 import { json, makeRepo, ROOT, tempDir } from '../helpers/repo';
 import { claudePluginInstalled } from '../helpers/claude-plugin';

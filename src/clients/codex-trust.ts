@@ -5,8 +5,8 @@ import { spawnSync } from '../process';
 import { createHash } from '../lazy-crypto';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { trustFile } from '../clients/places';
-import { WIRING } from '../clients/wirings';
+import { trustFile } from './places';
+import { WIRING } from './wirings';
 
 /** The hooks file install writes for Codex, relative to a worktree. */
 const CODEX_HOOKS = WIRING.codex.settings;

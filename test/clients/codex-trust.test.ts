@@ -3,7 +3,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { codexHookHash } from '../../src/install/codex-trust';
+import { codexHookHash } from '../../src/clients/codex-trust';
 import { json, makeRepo, ROOT, type TestRepo } from '../helpers/repo';
 
 /** Trusts the project and every hook of .codex/hooks.json in the test HOME's ~/.codex/config.toml, as /hooks does. */

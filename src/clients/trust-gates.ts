@@ -3,11 +3,11 @@
 // prints the same step, and the git hooks (installed with the agent wiring) are what still refuses raw ref moves.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { Agent } from '../client-names';
-import { folderTrust } from '../clients/folder-trust';
-import { trustItems } from '../clients/own-files';
+import type { Agent } from './names';
+import { folderTrust } from './folder-trust';
+import { copilotTrustHow, trustItems } from './own-files';
 import type { DoctorItem } from '../wiring';
-import { CODEX_TRUST_HOW, codexTrust } from './codex-trust';
+import { CODEX_TRUST_HOW, codexTrust, loginShellProblem } from './codex-trust';
 
 interface TrustContext {
   env: NodeJS.ProcessEnv;
@@ -53,12 +53,22 @@ const geminiGate: TrustGate = (worktree, ctx) => {
   return [{ component: 'agent gemini trust', status: 'broken', detail: `${worktree} is not a trusted folder (${t.trustFile}): Gemini CLI skips this project's hooks here, and runs the model's commands with git's hooks off (core.hooksPath emptied), so only the loss record catches a raw ref move. Fix: ${GEMINI_TRUST_HOW(worktree, t.trustFile)}` }];
 };
 
+/** Codex runs the model's commands in a login shell: git-handoff must be on its PATH. */
+function codexPath(): DoctorItem {
+  const shell = loginShellProblem();
+  return shell ? { component: 'agent codex PATH', status: 'broken', detail: shell } : { component: 'agent codex PATH', status: 'ok', detail: 'a login shell finds git-handoff' };
+}
+
 const GATES: Partial<Record<Agent, TrustGate>> = {
-  codex: codexGate,
+  codex: (worktree, ctx) => [...codexGate(worktree, ctx), codexPath()],
   gemini: geminiGate,
   copilot: (worktree, ctx) => trustItems('copilot', worktree, ctx.env),
   qwen: (worktree, ctx) => trustItems('qwen', worktree, ctx.env),
 };
+
+/** What install --agent says of a gate the person opens in the client itself: each hook trusted (Codex), the folder (Copilot CLI). */
+const INSTALL_NOTES: Partial<Record<Agent, (worktree: string) => string>> = { codex: () => CODEX_TRUST_HOW, copilot: (worktree) => copilotTrustHow(worktree) };
+export const trustNote = (agent: Agent, worktree: string): string | null => INSTALL_NOTES[agent]?.(worktree) ?? null;
 
 /** doctor's trust rows for one wired client. */
 export function trustGateItems(agent: Agent, worktree: string, ctx: TrustContext): DoctorItem[] {

@@ -8,11 +8,8 @@ export const CLIENT_NAMES = [
 ] as const;
 export type ClientName = (typeof CLIENT_NAMES)[number];
 
-/** The short names `install --agent` takes: every client but VS Code's agent, which runs the Claude Code wiring. */
-export const AGENTS = ['claude', 'gemini', 'codex', 'copilot', 'opencode', 'qwen', 'cursor', 'droid', 'cline', 'windsurf', 'kiro', 'augment', 'devin', 'crush', 'kilo'] as const;
-export type Agent = (typeof AGENTS)[number];
-
-export const AGENT_CLIENT: Record<Agent, ClientName> = {
+/** The short names `install --agent` takes, each its client's: every client but VS Code's agent, which runs the Claude Code wiring. */
+export const AGENT_CLIENT = {
   claude: 'claude-code',
   gemini: 'gemini-cli',
   codex: 'codex',
@@ -28,24 +25,23 @@ export const AGENT_CLIENT: Record<Agent, ClientName> = {
   devin: 'devin-cli',
   crush: 'crush',
   kilo: 'kilo-code',
-};
+} as const satisfies Record<string, ClientName>;
+export type Agent = keyof typeof AGENT_CLIENT;
+export const AGENTS = Object.keys(AGENT_CLIENT) as readonly Agent[];
 
-/** Other spellings people use for a client, each meaning exactly one. */
+/** Other spellings people use for a client, each meaning exactly one (its `install --agent` name among them). */
 const ALIASES: Record<string, ClientName> = {
-  claude: 'claude-code',
+  ...AGENT_CLIENT,
   'claude-cli': 'claude-code',
-  gemini: 'gemini-cli',
   'codex-cli': 'codex',
   'copilot-cli': 'copilot',
   'github-copilot': 'copilot',
   'github-copilot-cli': 'copilot',
   'open-code': 'opencode',
-  qwen: 'qwen-code',
   'vs-code': 'vscode',
   'visual-studio-code': 'vscode',
   'vscode-copilot': 'vscode',
   'cursor-agent': 'cursor',
-  droid: 'factory-droid',
   factory: 'factory-droid',
   'factory-cli': 'factory-droid',
   'cline-cli': 'cline',
@@ -55,9 +51,7 @@ const ALIASES: Record<string, ClientName> = {
   'kiro-ide': 'kiro',
   auggie: 'augment',
   'augment-code': 'augment',
-  devin: 'devin-cli',
   'charm-crush': 'crush',
-  kilo: 'kilo-code',
   kilocode: 'kilo-code',
   'kilo-cli': 'kilo-code',
   'kilo-code-cli': 'kilo-code',
@@ -93,6 +87,12 @@ export const SESSION_VARS: ReadonlyArray<readonly [string, ClientName]> = [
   ['KILO_SESSION_ID', 'kilo-code'],
   ['CRUSH_SESSION_ID', 'crush'],
 ];
+
+/** The session variables the git-handoff plugin sets in its client's shell (shell.env), not the client itself. */
+export const PLUGIN_SESSION_VARS: ReadonlySet<string> = new Set(['OPENCODE_SESSION_ID', 'KILO_SESSION_ID']);
+
+/** The client whose session a seed file's `<!-- claude-session: ID -->` first line names (src/handoff/import). */
+export const SEED_MARKER_CLIENT: ClientName = 'claude-code';
 
 /** Every variable a session id is read from, in that order: GIT_HANDOFF_SESSION, then each client's own. */
 export const SESSION_ID_VARS: readonly string[] = ['GIT_HANDOFF_SESSION', ...SESSION_VARS.map(([v]) => v)];
