@@ -1,5 +1,5 @@
-// `install --agent zed|claude-desktop|continue`: the MCP server added to the client's MCP configuration, next to
-// the person's own servers, with their comments and formatting kept (jsonc-parser edits the text in place).
+// `install --agent <an MCP client>`: the MCP server added to the client's MCP configuration, next to the person's
+// own servers, with their comments and formatting kept (jsonc-parser edits the text in place).
 // Uninstall gives the file back byte for byte while it is as install left it (install-record), else takes out only
 // the server's entry. Bundled into dist/mcp.cjs: only a command that names an MCP client loads it.
 import { existsSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,7 +22,7 @@ const yamlHead = (c: McpClientRecord) => `# ${MCP_SERVER_NAME}: written by \`git
 
 const argsOf = (o: McpInstall) => ['-C', o.top, 'mcp'];
 
-/** The folders of git-handoff's own file (.continue/mcpServers, .continue) go once empty (rmdir leaves a full one). */
+/** The folders install made in the worktree (.continue/mcpServers, .junie/mcp, …) go once empty (rmdir leaves a full one). */
 function removeEmptyFolders(file: string, top: string): void {
   for (let d = path.dirname(file); d.startsWith(top + path.sep); d = path.dirname(d)) {
     try {
@@ -92,7 +92,7 @@ export function uninstallMcpClient(c: McpClientRecord, o: McpInstall): string | 
   const ours = (text: string) => (c.format === 'yaml' ? text.startsWith(yamlHead(c)) : (parse(text, [], { allowTrailingComma: true }) ?? {})?.[c.format.json]?.[MCP_SERVER_NAME] !== undefined);
   const restored = restoreOriginal(o.commonDir, file, (original) => !ours(original));
   if (restored) {
-    if (restored === 'deleted' && c.format === 'yaml') removeEmptyFolders(file, o.top);
+    if (restored === 'deleted') removeEmptyFolders(file, o.top);
     return `${file}: ${restored === 'deleted' ? 'removed (install made it)' : 'given back as it was before install'}`;
   }
   if (!existsSync(file)) return null;
