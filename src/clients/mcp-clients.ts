@@ -41,6 +41,8 @@ export const MCP_CLIENTS: readonly McpClientRecord[] = [
   },
   // docs.continue.dev: a block file per server in the workspace's .continue/mcpServers/
   { kind: 'mcp', agent: 'continue', aliases: ['continue-dev'], title: 'Continue', file: (top) => path.join(top, '.continue', 'mcpServers', `${MCP_SERVER_NAME}.yaml`), format: 'yaml' },
+  // junie.jetbrains.com/docs: "mcpServers" in ~/.junie/mcp/mcp.json (the user's) or the project's .junie/mcp/mcp.json
+  { kind: 'mcp', agent: 'junie', aliases: ['junie-cli', 'jetbrains-junie'], title: 'Junie', file: (top) => path.join(top, '.junie', 'mcp', 'mcp.json'), format: { json: 'mcpServers' } },
 ];
 
 /** The MCP client a name given to `--agent` means (any case), else null. */

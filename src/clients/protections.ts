@@ -10,6 +10,8 @@ export interface SharedProtections {
   server: string;
   /** this repository's word on a hooked client's guard (by its row's name) where it does not hold here, else null */
   guardHere?: (client: string) => string | null;
+  /** this repository's word on an MCP client whose doctor rows are broken, else null */
+  brokenHere?: (client: string) => string | null;
 }
 
 export const PROTECTIONS_IN_GENERAL: SharedProtections = {
@@ -56,7 +58,7 @@ export function protectionRows(shared: SharedProtections = PROTECTIONS_IN_GENERA
     'no: only its `handoff_*` tools are checked',
     shared.gitHooks,
     shared.server,
-    here(c.agent) ? `yes (\`install --agent ${c.agent}\`)` : notWired(c.agent),
+    here(c.agent) ? (shared.brokenHere?.(c.agent) ?? `yes (\`install --agent ${c.agent}\`)`) : notWired(c.agent),
   ]);
   return [...hooked, ...mcp];
 }

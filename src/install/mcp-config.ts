@@ -1,13 +1,17 @@
-// `install --agent zed|claude-desktop|continue`: the MCP server added to the client's MCP configuration, next to
-// the person's own servers, with their comments and formatting kept (jsonc-parser edits the text in place).
-// Uninstall gives the file back byte for byte while it is as install left it (install-record), else takes out only
-// the server's entry. Bundled into dist/mcp.cjs: only a command that names an MCP client loads it.
+// `install --agent <an MCP client>`: the MCP server added to the client's MCP configuration, next to the person's
+// own servers, with their comments and formatting kept (jsonc-parser edits the text in place). Uninstall gives the
+// file back byte for byte while it is as install left it (install-record), else takes out only the server's entry;
+// doctor starts the server as the entry says and asks it for its tools. Bundled into dist/mcp.cjs: only a command
+// that names an MCP client, and doctor where one is wired, load it.
 import { existsSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { applyEdits, findNodeAtLocation, modify, parse, parseTree, type Node, type ParseError } from 'jsonc-parser';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { HandoffError } from '../errors';
 import { installWrite, restoreOriginal } from '../handoff/state/install-record';
 import { MCP_SERVER_NAME, type McpClientRecord } from '../clients/mcp-clients';
+import { spawnSync } from '../process';
+import type { DoctorItem } from '../wiring';
 
 export interface McpInstall {
   commonDir: string;
@@ -22,7 +26,7 @@ const yamlHead = (c: McpClientRecord) => `# ${MCP_SERVER_NAME}: written by \`git
 
 const argsOf = (o: McpInstall) => ['-C', o.top, 'mcp'];
 
-/** The folders of git-handoff's own file (.continue/mcpServers, .continue) go once empty (rmdir leaves a full one). */
+/** The folders install made in the worktree (.continue/mcpServers, .junie/mcp, …) go once empty (rmdir leaves a full one). */
 function removeEmptyFolders(file: string, top: string): void {
   for (let d = path.dirname(file); d.startsWith(top + path.sep); d = path.dirname(d)) {
     try {
@@ -89,10 +93,10 @@ export function installMcpClient(c: McpClientRecord, o: McpInstall): string {
 
 export function uninstallMcpClient(c: McpClientRecord, o: McpInstall): string | null {
   const file = c.file(o.top);
-  const ours = (text: string) => (c.format === 'yaml' ? text.startsWith(yamlHead(c)) : (parse(text, [], { allowTrailingComma: true }) ?? {})?.[c.format.json]?.[MCP_SERVER_NAME] !== undefined);
+  const ours = (text: string) => (c.format === 'yaml' ? text.startsWith(yamlHead(c)) : entryOf(c, text) !== null);
   const restored = restoreOriginal(o.commonDir, file, (original) => !ours(original));
   if (restored) {
-    if (restored === 'deleted' && c.format === 'yaml') removeEmptyFolders(file, o.top);
+    if (restored === 'deleted') removeEmptyFolders(file, o.top);
     return `${file}: ${restored === 'deleted' ? 'removed (install made it)' : 'given back as it was before install'}`;
   }
   if (!existsSync(file)) return null;
@@ -104,4 +108,76 @@ export function uninstallMcpClient(c: McpClientRecord, o: McpInstall): string | 
     removeEmptyFolders(file, o.top);
   } else writeFileSync(file, withoutEntry(file, text, c.format.json));
   return `${file}: the MCP server "${MCP_SERVER_NAME}" taken out`;
+}
+
+interface McpEntry {
+  command?: unknown;
+  args?: unknown;
+}
+
+/** The server's entry as the client's configuration has it (read back, never rebuilt), or null where it has none. */
+function entryOf(c: McpClientRecord, text: string): McpEntry | null {
+  try {
+    if (c.format !== 'yaml') return parse(text, [], { allowTrailingComma: true })?.[c.format.json]?.[MCP_SERVER_NAME] ?? null;
+    // dist/yaml.cjs sits beside this bundle (scripts/build.mjs)
+    const YAML = require(path.join(__dirname, 'yaml.cjs')) as typeof import('yaml');
+    const servers: unknown = YAML.parse(text)?.mcpServers;
+    return (Array.isArray(servers) && servers.find((s) => s?.name === MCP_SERVER_NAME)) || null;
+  } catch {
+    return null;
+  }
+}
+
+/** How long doctor waits for the server's answer: a start of node and the bundle, on a loaded machine. */
+const PROBE_MS = 10_000;
+
+/** MCP's opening and a list of the tools, as a client sends them over stdio; the server answers each line in turn. */
+const PROBE_INPUT = [
+  { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'git-handoff-doctor', version: '0' } } },
+  { jsonrpc: '2.0', method: 'notifications/initialized' },
+  { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+]
+  .map((m) => `${JSON.stringify(m)}\n`)
+  .join('');
+
+/** The names of the tools in the server's answer to tools/list, or null where there is no such answer. */
+function toolsIn(stdout: string): string[] | null {
+  for (const line of stdout.split('\n')) {
+    try {
+      const m = JSON.parse(line);
+      if (m?.id === 2 && Array.isArray(m.result?.tools)) return m.result.tools.map((t: { name?: unknown }) => String(t?.name));
+    } catch {
+      // not a message of the protocol
+    }
+  }
+  return null;
+}
+
+/** Starts the command the entry runs, as the client would (no shell), and asks it for its tools. */
+function probe(c: McpClientRecord, command: string, args: string[], top: string): Omit<DoctorItem, 'component'> {
+  const ran = `\`${[command, ...args].join(' ')}\``;
+  const r = spawnSync(command, args, { cwd: top, input: PROBE_INPUT, encoding: 'utf8', timeout: PROBE_MS });
+  const code = (r.error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENOENT') return { status: 'broken', detail: `${ran} did not start: ${command} not found (put git-handoff on PATH, or \`git handoff install --agent ${c.agent} --launcher <its path>\`)` };
+  if (code === 'ETIMEDOUT') return { status: 'broken', detail: `${ran} gave no answer in ${PROBE_MS / 1000} s (try it: \`git handoff mcp\` in this repository, then \`git handoff install --agent ${c.agent}\`)` };
+  const tools = toolsIn(String(r.stdout ?? ''));
+  if (tools) return { status: 'ok', detail: `${ran} answered MCP with its tools: ${tools.join(', ')}` };
+  const why = r.error?.message ?? `exit ${r.status}: ${String(r.stderr ?? '').trim().split('\n')[0].slice(0, 200)}`;
+  return { status: 'broken', detail: `${ran} gave no list of tools (${why}); run \`git handoff install --agent ${c.agent}\` again` };
+}
+
+/** doctor's row for each MCP client wired here: its entry read back, the server it starts asked for its tools. */
+export function doctorMcpClients(clients: readonly McpClientRecord[], top: string): DoctorItem[] {
+  return clients.map((c) => {
+    const component = `agent ${c.agent}`;
+    const file = c.file(top);
+    const entry = entryOf(c, readFileSync(file, 'utf8'));
+    if (!entry) return { component, status: 'missing', detail: `${file} has no entry of the MCP server "${MCP_SERVER_NAME}" (git handoff install --agent ${c.agent})` };
+    const args = Array.isArray(entry.args) ? entry.args.map(String) : [];
+    if (typeof entry.command !== 'string' || !args.includes(top)) {
+      return { component, status: 'broken', detail: `${file}: its "${MCP_SERVER_NAME}" entry does not run this repository's server (${JSON.stringify(entry)}); run \`git handoff install --agent ${c.agent}\` again` };
+    }
+    const found = probe(c, entry.command, args, top);
+    return { component, status: found.status, detail: `${file}: ${found.detail}` };
+  });
 }

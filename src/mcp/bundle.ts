@@ -1,3 +1,3 @@
-// dist/mcp.cjs: what only `git handoff mcp` and an install naming an MCP client load (the SDK, zod, jsonc-parser).
+// dist/mcp.cjs: what only `git handoff mcp`, an install naming an MCP client and doctor where one is wired load (the SDK, zod, jsonc-parser).
 export { serveMcp } from './server';
-export { installMcpClient, uninstallMcpClient } from '../install/mcp-config';
+export { doctorMcpClients, installMcpClient, uninstallMcpClient } from '../install/mcp-config';

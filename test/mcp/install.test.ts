@@ -1,4 +1,4 @@
-// `install --agent zed|claude-desktop|continue` adds `git handoff mcp` to the client's MCP configuration next to the
+// `install --agent zed|claude-desktop|continue|junie` adds `git handoff mcp` to the client's MCP configuration next to the
 // person's own servers, and `uninstall --agent …` gives the file back byte for byte (an absent file removed again).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -7,9 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { makeRepo, type TestRepo } from '../helpers/repo';
 
 const CLIENTS = [
-  { agent: 'zed', file: (r: TestRepo) => path.join(r.home, '.config', 'zed', 'settings.json'), key: 'context_servers' },
-  { agent: 'claude-desktop', file: (r: TestRepo) => path.join(r.home, '.config', 'Claude', 'claude_desktop_config.json'), key: 'mcpServers' },
-  { agent: 'continue', file: (r: TestRepo) => path.join(r.dir, '.continue', 'mcpServers', 'git-handoff.yaml'), key: null },
+  { agent: 'zed', file: (r: TestRepo) => path.join(r.home, '.config', 'zed', 'settings.json'), key: 'context_servers', folder: null },
+  { agent: 'claude-desktop', file: (r: TestRepo) => path.join(r.home, '.config', 'Claude', 'claude_desktop_config.json'), key: 'mcpServers', folder: null },
+  { agent: 'continue', file: (r: TestRepo) => path.join(r.dir, '.continue', 'mcpServers', 'git-handoff.yaml'), key: null, folder: '.continue' },
+  { agent: 'junie', file: (r: TestRepo) => path.join(r.dir, '.junie', 'mcp', 'mcp.json'), key: 'mcpServers', folder: '.junie' },
 ] as const;
 
 /** The server entries of a configuration as the client reads it (JSON with comments and trailing commas; or YAML). */
@@ -41,7 +42,8 @@ describe('install --agent for the MCP clients', () => {
       const u = await repo.cli(['uninstall', '--agent', c.agent]);
       expect(u.exitCode, String(u.stderr)).toBe(0);
       expect(existsSync(file)).toBe(false);
-      if (c.key === null) expect(existsSync(path.join(repo.dir, '.continue'))).toBe(false);
+      // the project's folders install made go with it
+      if (c.folder) expect(existsSync(path.join(repo.dir, c.folder))).toBe(false);
     });
   }
 
@@ -94,7 +96,7 @@ describe('install --agent for the MCP clients', () => {
     const repo = makeRepo({ commit: true });
     const r = await repo.cli(['install', '--agent', 'zedd']);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toMatch(/unknown agent client "zedd".*or an MCP client: zed, claude-desktop, continue/s);
+    expect(r.stderr).toMatch(/unknown agent client "zedd".*or an MCP client: zed, claude-desktop, continue, junie/s);
   });
 
   it('refuses a configuration that is not JSON, changing nothing', async () => {

@@ -4,7 +4,7 @@ import { AGENT_CLIENT, AGENTS, agentName, type Agent } from '../../clients/names
 import { HandoffError } from '../../errors';
 import { openRepo, type Repo } from '../../git/repo';
 import { installUserOpencode, uninstallUserOpencode } from '../../clients/own-files';
-import { MCP_CLIENTS, mcpClientOf, type McpClientRecord } from '../../clients/mcp-clients';
+import { MCP_CLIENTS, mcpClientOf, mcpWired, type McpClientRecord } from '../../clients/mcp-clients';
 import { PROTECTION_HEADER, type ProtectionRow } from '../../clients/protections';
 import { doctorProtections } from '../../install/protections';
 import { loadMcpBundle } from './mcp';
@@ -248,6 +248,13 @@ function alternatives(items: DoctorItem[]): void {
   }
 }
 
+/** doctor's rows for the MCP clients wired here: each one's server asked for its tools (dist/mcp.cjs loaded only then). */
+function doctorMcp(repo: Repo): DoctorItem[] {
+  const top = repo.worktree;
+  const wired = top ? MCP_CLIENTS.filter((c) => mcpWired(c, top)) : [];
+  return top && wired.length ? loadMcpBundle().doctorMcpClients(wired, top) : [];
+}
+
 /** doctor's second section: which protections hold in each client, or how to see them where no client is wired. */
 function protectionSection(repo: Repo, rows: ProtectionRow[], every: boolean): string {
   if (!repo.worktree) return '';
@@ -264,7 +271,7 @@ export const doctorCommand = command({
     const repo = openRepo();
     // a bare repository is a server: its receive check and remotes, not agent clients nobody runs there
     const items: DoctorItem[] = [
-      ...(repo.bare ? [...doctorSync(repo), ...doctorSecrets(repo)] : [...doctorHooks(repo), ...doctorAgents(repo), ...doctorPlugins(repo), ...doctorSync(repo), ...doctorSecrets(repo)]),
+      ...(repo.bare ? [...doctorSync(repo), ...doctorSecrets(repo)] : [...doctorHooks(repo), ...doctorAgents(repo), ...doctorMcp(repo), ...doctorPlugins(repo), ...doctorSync(repo), ...doctorSecrets(repo)]),
       ...doctorFormat(repo),
     ];
     alternatives(items);

@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../../errors';
+import { MCP_CLIENTS } from '../../clients/mcp-clients';
 import { listRefs } from '../../git/refs';
 import { openRepo } from '../../git/repo';
 import { CLAIMS_PREFIX } from '../../handoff/claims/table';
@@ -47,7 +48,7 @@ function watchedRefs(): Map<string, string> {
 
 export const mcpCommand = command({
   command: 'mcp',
-  describe: 'a stdio MCP server for agents without hooks (Zed, Claude Desktop, Continue): handoff tools under a session it gives each connection',
+  describe: `a stdio MCP server for agents without hooks (${MCP_CLIENTS.map((c) => c.title).join(', ')}): handoff tools under a session it gives each connection`,
   builder: (y) =>
     y
       .example('$0 mcp', 'serve MCP on stdin/stdout in this repository (an MCP client starts it: `git handoff install --agent zed`)')
