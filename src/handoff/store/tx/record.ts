@@ -369,7 +369,7 @@ type Parts = Map<string, { stat: string; named: boolean }>;
 
 /**
  * What the ref storage looks like, part by part, from stat calls only: packed-refs, the record and receipts ref files,
- * and every directory that holds a handoff or archive ref (git writes a ref by renaming a lock into its directory and
+ * and every directory that holds a handoff, archive or dropped ref (git writes a ref by renaming a lock into its directory and
  * deletes by unlinking, both of which change the directory's ctime). Null where refs are not plain files (reftable).
  */
 function fingerprintParts(repo: Pick<Storage, 'commonDir'>): Parts | null {
@@ -382,11 +382,14 @@ function fingerprintParts(repo: Pick<Storage, 'commonDir'>): Parts | null {
   const live = path.join(refs, 'handoffs');
   add(live);
   for (const d of subdirs(live)) add(d, true);
-  const arch = path.join(refs, 'handoff-archive');
-  add(arch);
-  for (const b of subdirs(arch)) {
-    add(b, true);
-    for (const t of subdirs(b)) add(t, true);
+  // archive entries and a drop's kept versions: refs/<kind>/<branch>/<topic>/<name>
+  for (const kind of ['handoff-archive', 'handoff-dropped']) {
+    const top = path.join(refs, kind);
+    add(top);
+    for (const b of subdirs(top)) {
+      add(b, true);
+      for (const t of subdirs(b)) add(t, true);
+    }
   }
   return parts;
 }
@@ -400,7 +403,7 @@ export function refsFingerprint(repo: Pick<Storage, 'commonDir'>): string | null
 }
 
 /** A loose ref file's value (null: no such file, or not a plain object id: git answers then). */
-function looseRefValue(file: string): string | null {
+export function looseRefValue(file: string): string | null {
   try {
     const text = readFileSync(file, 'latin1');
     return /^[0-9a-f]{40}(?:[0-9a-f]{24})?\n$/.test(text) ? text.slice(0, -1) : null;
