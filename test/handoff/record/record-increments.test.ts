@@ -1,9 +1,10 @@
 // Refs that arrived outside git-handoff (a fast-import, a mirror fetch) are taken into the loss record by batches
 // (SPEC 9), each record commit landing before the next: a run killed after its first batch keeps that batch, and the
-// next command takes in the rest.
+// next command takes in the rest. A write changes only its own refs' lines of the record it builds on.
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseRecord, serializeRecord } from '../../../src/handoff/store/tx/record';
 import { makeRepo, refOf, type TestRepo } from '../../helpers/repo';
 import { ok } from '../../sync/world';
 import { raw, RECORD, REF } from './helpers';
@@ -39,5 +40,26 @@ describe('the first sight of refs made outside git-handoff', () => {
     // two more record commits on the chain: the rest, two refs and one
     const subjects = repo.git(['log', '--first-parent', '--format=%s', RECORD]).stdout.split('\n').filter(Boolean);
     expect(subjects.slice(0, 3)).toEqual(['handoff record: 6 refs', 'handoff record: 5 refs', 'handoff record: 3 refs']);
+  });
+});
+
+describe("a write's record update: the previous record with its own refs' lines replaced", () => {
+  it('after writes, an archive and a drop, the record is what a full rebuild prints, and holds each move', async () => {
+    const repo = makeRepo({ commit: true });
+    for (const topic of ['beta-plan', 'alpha-plan', 'gamma-plan', 'login-redirect-loop']) await ok(repo, ['write', topic, '-m', `Goal: ${topic}`, '--session', 'sess-owner']);
+    await ok(repo, ['archive', 'alpha-plan', '--session', 'sess-owner']);
+    await ok(repo, ['drop', 'gamma-plan', '--session', 'sess-owner']);
+    await ok(repo, ['write', 'beta-plan', '-m', 'Goal: again', '--session', 'sess-owner']);
+    const text = repo.git(['cat-file', '-p', `${RECORD}:record`]).stdout;
+    const rec = parseRecord(text, 'c'.repeat(40), 40);
+    expect(rec.problem).toBeUndefined();
+    expect(serializeRecord(rec)).toBe(text);
+    expect(rec.entries.get('refs/handoffs/main/beta-plan')?.oid).toBe(refOf(repo, 'refs/handoffs/main/beta-plan'));
+    expect(rec.removed.get('refs/handoffs/main/alpha-plan')?.why).toBe('archived');
+    expect(rec.removed.get('refs/handoffs/main/gamma-plan')?.why).toBe('removed');
+    const entries = repo.git(['for-each-ref', '--format=%(refname) %(objectname)', 'refs/handoff-archive/']).stdout.trim().split('\n');
+    expect(entries.length).toBeGreaterThan(0);
+    for (const e of entries) expect(rec.entries.get(e.split(' ')[0])?.oid).toBe(e.split(' ')[1]);
+    expect((await ok(repo, ['list'])).stderr).toBe('');
   });
 });
