@@ -5,11 +5,10 @@
 // verified; a difference runs the full check, which reports the loss. No git process while they agree.
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { looseCommitFile } from '../../git/loose-read';
 import { onRefsRead } from '../../git/reads-hook';
 import type { Storage } from '../../git/storage';
 import { ARCHIVE_PREFIX, branchPrefix, HANDOFF_PREFIX, NOTES_REF } from '../store/names';
-import { isRecorded, looseRefValue, readRecord, readSeen } from '../store/tx/record';
+import { isRecorded, looseRecordText, looseRefValue, readRecord, readSeen } from '../store/tx/record';
 import { checkRecord, renderLosses } from './record-check';
 import { trace } from '../../trace';
 
@@ -21,12 +20,11 @@ import { trace } from '../../trace';
  */
 type RecordTips = { text: string } | { tips: Map<string, string> };
 function recordTips(repo: Storage, commit: string): RecordTips | null {
-  const blob = looseCommitFile(repo, commit, 'record');
-  if (!blob) {
+  const text = looseRecordText(repo, commit);
+  if (text === null) {
     const rec = readRecord(repo, commit);
     return rec.problem ? null : { tips: new Map([...rec.entries].map(([ref, e]) => [ref, e.oid])) };
   }
-  const text = blob.toString('utf8');
   return text.startsWith('git-handoff record ') ? { text } : null;
 }
 

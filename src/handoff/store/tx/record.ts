@@ -146,8 +146,20 @@ function currentRecord(repo: Storage): RecordState {
 function currentText(repo: Storage): { oid: string; text: string } | null {
   const oid = looseRefValue(path.join(repo.commonDir, RECORD_REF));
   const commit = oid ? readLoose(repo, oid) : null;
-  const blob = commit?.type === 'commit' && parseCommit(commit.content).message.includes(MARK) ? looseCommitFile(repo, oid!, 'record') : null;
-  return blob && blob.length <= RECORD_MAX ? { oid: oid!, text: blob.toString('utf8') } : null;
+  const text = commit?.type === 'commit' && parseCommit(commit.content).message.includes(MARK) ? looseRecordText(repo, oid!) : null;
+  return text === null ? null : { oid: oid!, text };
+}
+
+/** The last record text this process read loose: a write reads the verified record twice (its reads compared, its next record). */
+let textRead: { commit: string; text: string } | null = null;
+
+/** The text of a record commit's file while its objects are loose (null: not loose, or past RECORD_MAX). */
+export function looseRecordText(repo: Storage, commit: string): string | null {
+  if (textRead?.commit === commit) return textRead.text;
+  const blob = looseCommitFile(repo, commit, 'record');
+  if (!blob || blob.length > RECORD_MAX) return null;
+  textRead = { commit, text: blob.toString('utf8') };
+  return textRead.text;
 }
 
 /** A record's lines as serializeRecord lays them out: its tip lines, then its removal lines, each in name order. */
