@@ -1,9 +1,12 @@
 #!/usr/bin/env node
-// The team's scale (issue 57): `list`, `status`, `claims` and the session start over 100,000 handoffs on 1,000
-// branches with 1,000 archive entries of one topic on the checked-out branch, each against its floor timed in the same
-// run (interleaved), and the read commands against the same repository at 1,000 handoffs (what stays flat must).
-//   node bench/scale.mjs [--runs N] [--handoffs N] [--json]
+// The team's scale (issue 57): `list`, `status`, `claims`, the session start and a `write` over 100,000 handoffs on
+// 1,000 branches with 1,000 archive entries of one topic on the checked-out branch, each against its floor timed in
+// the same run (interleaved), and the same commands against a repository of 1,000 handoffs (what stays flat must).
+// Then the loss record's first sight of that many refs a fast-import made (issue 72), against the raw listing of them
+// and a push of the objects the witness must take.
+//   node bench/scale.mjs [--runs N] [--handoffs N] [--archives N] [--json]
 import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import { generateHandoffs } from './gen-repo.mjs';
 import { emit, flags, interleave, interleaveMany, nodeFloor, row, tempRepo, timeSync } from './lib.mjs';
 import { viaGit } from './store.mjs';
@@ -48,6 +51,7 @@ export function benchScale({ runs, handoffs = 100_000, archives = 1000 } = {}) {
       ['boot (the session start view)', ['boot', '--session', 'bench-reader']],
       ['list (the checked-out branch)', ['list', '--json']],
       ['status (the checked-out branch)', ['status', '--json']],
+      ['write (an existing topic)', ['write', TOPIC, '-m', 'Goal: the release after them, again']],
     ]) {
       const m = interleaveMany(n, [cmd(small, args), cmd(big, args)]);
       rows.push(row(`${name} at ${label} (vs the same at 1,000)`, m.vs(1, 0), 1.5));
@@ -58,7 +62,32 @@ export function benchScale({ runs, handoffs = 100_000, archives = 1000 } = {}) {
     small.repo.cleanup();
     big.repo.cleanup();
   }
+  rows.push(firstSight(handoffs));
   return rows;
+}
+
+/**
+ * The loss record's first sight of `handoffs` refs a fast-import made (one run: it happens once), against what it
+ * cannot do without, timed right after on a twin repository: the raw listing of the refs with node's start, and a
+ * push of what they reach into an empty repository (the witness's copy).
+ */
+export function firstSight(handoffs) {
+  const repos = [tempRepo('gh-bench-sight-'), tempRepo('gh-bench-sight-')];
+  try {
+    for (const r of repos) generateHandoffs(r, { handoffs, branches: Math.max(1, Math.floor(handoffs / 100)) });
+    const [mine, twin] = repos;
+    const env = { ...viaGit(mine.env), XDG_STATE_HOME: path.join(mine.home, '.local', 'state') };
+    const sight = timeSync('git', ['handoff', 'list'], { cwd: mine.dir, env });
+    const bare = path.join(twin.home, 'copy.git');
+    const least = timeSync(process.execPath, ['-e', ''], { env: twin.env });
+    const list = timeSync('git', ['for-each-ref', '--format=%(refname)%00%(objectname)', 'refs/handoffs/'], { cwd: twin.dir, env: twin.env });
+    twin.git(['init', '-q', '--bare', bare]);
+    const copy = timeSync('git', ['push', '-q', bare, 'refs/handoffs/*:refs/handoffs/*'], { cwd: twin.dir, env: twin.env });
+    const r = { measured: sight.ms, baseline: least.ms + list.ms + copy.ms, runs: 1, cpu: sight.cpu == null ? null : { measured: sight.cpu, baseline: least.cpu + list.cpu + copy.cpu, ratio: sight.cpu / (least.cpu + list.cpu + copy.cpu) } };
+    return row(`the record's first sight of ${handoffs.toLocaleString('en-US')} refs from a fast-import (vs node -e '' + raw for-each-ref + a push of their objects)`, { ...r, ratio: r.measured / r.baseline }, 2, `(list ${list.ms.toFixed(0)} ms, push ${copy.ms.toFixed(0)} ms)`);
+  } finally {
+    for (const r of repos) r.cleanup();
+  }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -3,11 +3,12 @@
 // always writes a new file and renames it) changes no directory and escapes it. Whatever handoff, archive or receipts
 // ref a command then reads (src/git/refs.ts listRefs/readRef) is compared, in-process, with the record the last check
 // verified; a difference runs the full check, which reports the loss. No git process while they agree.
-import { looseCommitFile } from '../../git/loose-read';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import { onRefsRead } from '../../git/reads-hook';
 import type { Storage } from '../../git/storage';
-import { ARCHIVE_PREFIX, HANDOFF_PREFIX, NOTES_REF } from '../store/names';
-import { isRecorded, readRecord, readSeen } from '../store/tx/record';
+import { ARCHIVE_PREFIX, branchPrefix, HANDOFF_PREFIX, NOTES_REF } from '../store/names';
+import { isRecorded, looseRecordText, looseRefValue, readRecord, readSeen } from '../store/tx/record';
 import { checkRecord, renderLosses } from './record-check';
 import { trace } from '../../trace';
 
@@ -19,12 +20,11 @@ import { trace } from '../../trace';
  */
 type RecordTips = { text: string } | { tips: Map<string, string> };
 function recordTips(repo: Storage, commit: string): RecordTips | null {
-  const blob = looseCommitFile(repo, commit, 'record');
-  if (!blob) {
+  const text = looseRecordText(repo, commit);
+  if (text === null) {
     const rec = readRecord(repo, commit);
     return rec.problem ? null : { tips: new Map([...rec.entries].map(([ref, e]) => [ref, e.oid])) };
   }
-  const text = blob.toString('utf8');
   return text.startsWith('git-handoff record ') ? { text } : null;
 }
 
@@ -167,6 +167,30 @@ export function readsAgree(repo: Storage, refs: Array<{ ref: string; oid: string
   }
   if (agree) cache.agreed = seen.record;
   return agree;
+}
+
+/**
+ * The session start's proof beside the stat fingerprint: the checked-out branch's loose handoff ref files and the
+ * receipts ref file, read without git, against the verified record. A file rewritten in place, which no stat of its
+ * directory sees, fails it; a ref held in packed-refs only is the fingerprint's (it stats packed-refs).
+ */
+export function branchFilesAgree(repo: Storage): boolean {
+  const refs: Array<{ ref: string; oid: string }> = [];
+  for (const dir of [...(repo.branch ? [branchPrefix(repo.branch)] : []), 'refs/notes/']) {
+    let names: string[];
+    try {
+      names = readdirSync(path.join(repo.commonDir, dir));
+    } catch {
+      continue; // none loose
+    }
+    for (const ref of names.map((n) => dir + n).filter(mayBeRecorded)) {
+      const oid = looseRefValue(path.join(repo.commonDir, ref));
+      // a lock, a directory or a file git would not write there: the full check looks
+      if (!oid) return false;
+      refs.push({ ref, oid });
+    }
+  }
+  return readsAgree(repo, refs.sort((a, b) => (a.ref < b.ref ? -1 : 1)));
 }
 
 type ReadsCache = { commit?: string; tips?: RecordTips | null; agreed?: string };

@@ -10,6 +10,7 @@ import type { SessionStartRecord } from '../store/boot';
 import { amendRecord } from '../store/tx/record-step';
 import { isPruned, KEPT_PREFIX, keyOf, listTracked, readRecord, RECORD_REF, ROGUE_PREFIX, type RecordState } from '../store/tx/record';
 import { checkRecord, type Loss, type RecordCheck } from './record-check';
+import { branchFilesAgree } from './record-reads';
 import { moveRefs } from '../store/tx';
 
 /** One move through tx (so the record takes it); a hook's refusal or a held lock is a failed move here, not a crash. */
@@ -325,10 +326,14 @@ function isArchiveVersion(c: CommitSummary & { topic: string }, byOid: Map<strin
   return parentTree === c.tree;
 }
 
-/** Session start (boot, the guard's SessionStart): a full check, and the unambiguous losses restored by themselves. */
+/**
+ * Session start (boot, the guard's SessionStart): the check by proof (the stat fingerprint, and the checked-out
+ * branch's ref files read against the verified record), in full when it fails; the unambiguous losses restored by themselves.
+ */
 export function recoverAtSessionStart(repo: Storage): SessionStartRecord | null {
   try {
-    const check = checkRecord(repo, { force: true });
+    let check = checkRecord(repo);
+    if (check.cached && !branchFilesAgree(repo)) check = checkRecord(repo, { force: true });
     if (!check.losses.length && !check.problem) return null;
     const r = check.losses.length ? recover(repo, { auto: true, check }) : { actions: [], left: [] };
     return {

@@ -1,4 +1,10 @@
 // What the loss record's tests share: a repository with handoffs the record has verified, and raw git with no hooks.
+import { execFileSync } from 'node:child_process';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect } from 'vitest';
+import { openRepo } from '../../../src/git/repo';
+import { unchangedSinceCheck } from '../../../src/handoff/record/record-check';
 import { makeRepo, type TestRepo } from '../../helpers/repo';
 import { ok } from '../../sync/world';
 
@@ -17,4 +23,26 @@ export async function seeded(): Promise<TestRepo> {
   await ok(repo, ['write', 'cache-warmup-plan', '-m', 'Goal: warm', '--session', 'sess-other']);
   await ok(repo, ['list']);
   return repo;
+}
+
+/** Writes `oid` into the loose ref file itself: same inode, same size, its mtime put back with touch -r. */
+export function rewriteInPlace(repo: TestRepo, oid: string) {
+  const file = path.join(repo.dir, '.git', REF);
+  const stamp = path.join(repo.home, 'stamp');
+  const before = statSync(file);
+  execFileSync('touch', ['-r', file, stamp]);
+  expect(readFileSync(file, 'utf8')).toHaveLength(oid.length + 1);
+  writeFileSync(file, `${oid}\n`);
+  execFileSync('touch', ['-r', stamp, file]);
+  const after = statSync(file);
+  expect([after.ino, after.size, after.mtimeMs]).toEqual([before.ino, before.size, before.mtimeMs]);
+  // what the check at command start sees is unchanged: only the ref's content tells
+  expect(unchangedSinceCheck(openRepo(repo.dir).commonDir)).toBe(true);
+}
+
+/** A version by another session on top of `parent`, with the handoff's tree. */
+export function rogueCommit(repo: TestRepo, parent: string): string {
+  const tree = repo.git(['rev-parse', `${REF}^{tree}`]).stdout.trim();
+  const msg = `handoff(login-redirect-loop): mine now\n\nClaude-Session-Id: sess-rogue\nHandoff-Branch: main\nHandoff-Topic: login-redirect-loop\nHandoff-Head: none\nHandoff-Client: cli\n`;
+  return repo.git(['commit-tree', tree, '-p', parent, '-F', '-'], { input: msg }).stdout.trim();
 }

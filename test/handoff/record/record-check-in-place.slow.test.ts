@@ -1,40 +1,14 @@
 // A loose handoff ref file rewritten in place (same inode, same size, mtime put back with touch -r: nothing a stat of
 // the ref storage's directories can see, and nothing git itself ever does) is reported by the next command that
 // reads the ref, and restored by `recover` (issue 23).
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openRepo } from '../../../src/git/repo';
-import { unchangedSinceCheck } from '../../../src/handoff/record/record-check';
 import { refOf, type TestRepo } from '../../helpers/repo';
 import { ok } from '../../sync/world';
-import { REF, seeded } from './helpers';
+import { REF, rewriteInPlace, rogueCommit, seeded } from './helpers';
 
 const versions = (repo: TestRepo) => repo.git(['rev-list', REF]).stdout.split('\n').filter(Boolean);
-
-
-/** Writes `oid` into the loose ref file itself: same inode, same size, its mtime put back with touch -r. */
-function rewriteInPlace(repo: TestRepo, oid: string) {
-  const file = path.join(repo.dir, '.git', REF);
-  const stamp = path.join(repo.home, 'stamp');
-  const before = statSync(file);
-  execFileSync('touch', ['-r', file, stamp]);
-  expect(readFileSync(file, 'utf8')).toHaveLength(oid.length + 1);
-  writeFileSync(file, `${oid}\n`);
-  execFileSync('touch', ['-r', stamp, file]);
-  const after = statSync(file);
-  expect([after.ino, after.size, after.mtimeMs]).toEqual([before.ino, before.size, before.mtimeMs]);
-  // what the check at command start sees is unchanged: only the ref's content tells
-  expect(unchangedSinceCheck(openRepo(repo.dir).commonDir)).toBe(true);
-}
-
-/** A version by another session on top of `parent`, with the handoff's tree. */
-function rogueCommit(repo: TestRepo, parent: string): string {
-  const tree = repo.git(['rev-parse', `${REF}^{tree}`]).stdout.trim();
-  const msg = `handoff(login-redirect-loop): mine now\n\nClaude-Session-Id: sess-rogue\nHandoff-Branch: main\nHandoff-Topic: login-redirect-loop\nHandoff-Head: none\nHandoff-Client: cli\n`;
-  return repo.git(['commit-tree', tree, '-p', parent, '-F', '-'], { input: msg }).stdout.trim();
-}
 
 describe('a loose ref file rewritten in place', () => {
   it('rewound to an older version: `list` reports it, `recover` moves it forward again', async () => {

@@ -62,7 +62,10 @@ export function commitRewrite(repo: Storage, headers: string[], tree: string, pa
 const { name, email } = FALLBACK_IDENTITY;
 const FIXED_IDENTITY = { GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: email, GIT_COMMITTER_NAME: name, GIT_COMMITTER_EMAIL: email };
 
-/** A commit of the loss record: the fixed identity git-handoff <git-handoff@localhost>, never signed. */
-export function commitFixed(repo: Storage, tree: string, parents: string[], message: string): string {
-  return repo[WRITE_COMMIT]({ tree, parents, message, env: FIXED_IDENTITY });
+/** A commit of the loss record: the fixed identity git-handoff <git-handoff@localhost>, never signed; dated `at` (unix seconds) when given, else now. */
+export function commitFixed(repo: Storage, tree: string, parents: string[], message: string, at?: number): string {
+  if (at === undefined) return repo[WRITE_COMMIT]({ tree, parents, message, env: FIXED_IDENTITY });
+  // written as it is, in this process (a date in git's environment takes a commit-tree process per commit)
+  const who = `${name} <${email}> ${at} +0000`;
+  return repo[WRITE_COMMIT]({ raw: [`tree ${tree}`, ...parents.map((p) => `parent ${p}`), `author ${who}`, `committer ${who}`, '', `${message}\n`].join('\n') });
 }

@@ -12,9 +12,10 @@ import { LOST, LOST_RACE, untilWon } from '../../../retry';
  * Changes the record by compare-and-swap: `change` edits a copy of the current record and returns the oids to keep
  * reachable (new parents); a lost race re-reads and applies `change` again, so concurrent writers all land. Returns
  * the new record commit, or null when the record kept changing (the next command's check absorbs what is missing:
- * a tip that contains the recorded one is a legitimate advance).
+ * a tip that contains the recorded one is a legitimate advance). `witness` false: the witness is left behind (a batch
+ * of many whose last one writes it, in one push).
  */
-export function amendRecord(repo: Storage, change: (rec: RecordState) => string[] | null, fallback?: RecordState, restart = false): string | null {
+export function amendRecord(repo: Storage, change: (rec: RecordState) => string[] | null, fallback?: RecordState, restart = false, witness = true): string | null {
   setRecordBlocked(null);
   return untilWon<string | null>(
     () => {
@@ -23,8 +24,8 @@ export function amendRecord(repo: Storage, change: (rec: RecordState) => string[
       const op = next.expected ? { op: 'update' as const, ref: RECORD_REF, newOid: next.commit, oldOid: next.expected } : { op: 'create' as const, ref: RECORD_REF, newOid: next.commit };
       const r = repo[MOVE_REFS]([op], { reason: 'handoff record' });
       if (r.ok) {
-        noteWritten(next.commit, next.state);
-        pushWitness(repo, next.commit); // the witness outside .git takes the same record (witness.ts)
+        noteWritten(next.commit, next.text);
+        if (witness) pushWitness(repo, next.commit); // the witness outside .git takes the same record (witness.ts)
         return next.commit;
       }
       if (r.reason === 'hook') return null;

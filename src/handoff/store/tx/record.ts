@@ -138,30 +138,87 @@ export function readRecord(repo: Storage, spec: string): RecordState {
  * value of the next move, so a stale read only loses that compare-and-swap.
  */
 function currentRecord(repo: Storage): RecordState {
+  const cur = currentText(repo);
+  return cur ? parseRecord(cur.text, cur.oid, hexLength(repo)) : readRecord(repo, RECORD_REF);
+}
+
+/** The record commit now and its text, read in this process (null: not a loose ref with loose objects). */
+function currentText(repo: Storage): { oid: string; text: string } | null {
   const oid = looseRefValue(path.join(repo.commonDir, RECORD_REF));
   const commit = oid ? readLoose(repo, oid) : null;
-  const blob = commit?.type === 'commit' && parseCommit(commit.content).message.includes(MARK) ? looseCommitFile(repo, oid!, 'record') : null;
-  if (!blob || blob.length > RECORD_MAX) return readRecord(repo, RECORD_REF);
-  return parseRecord(blob.toString('utf8'), oid!, hexLength(repo));
+  const text = commit?.type === 'commit' && parseCommit(commit.content).message.includes(MARK) ? looseRecordText(repo, oid!) : null;
+  return text === null ? null : { oid: oid!, text };
+}
+
+/** The last record text this process read loose: a write reads the verified record twice (its reads compared, its next record). */
+let textRead: { commit: string; text: string } | null = null;
+
+/** The text of a record commit's file while its objects are loose (null: not loose, or past RECORD_MAX). */
+export function looseRecordText(repo: Storage, commit: string): string | null {
+  if (textRead?.commit === commit) return textRead.text;
+  const blob = looseCommitFile(repo, commit, 'record');
+  if (!blob || blob.length > RECORD_MAX) return null;
+  textRead = { commit, text: blob.toString('utf8') };
+  return textRead.text;
+}
+
+/** A record's lines as serializeRecord lays them out: its tip lines, then its removal lines, each in name order. */
+interface RecordLines {
+  tips: string[];
+  removals: string[];
+}
+
+/** The ref a record line names (after its kind, oid and seconds). */
+const lineRef = (line: string) => line.slice(line.indexOf(' ', line.indexOf(' ', line.indexOf(' ') + 1) + 1) + 1);
+
+/** A record's text as its lines; null when they are not in name order (no record git-handoff wrote). */
+function recordLines(text: string): RecordLines | null {
+  const body = text.split('\n').slice(1, -1);
+  const end = body.findIndex((l) => !l.startsWith('tip '));
+  const lines = end < 0 ? { tips: body, removals: [] } : { tips: body.slice(0, end), removals: body.slice(end) };
+  for (const part of [lines.tips, lines.removals]) for (let i = 1; i < part.length; i++) if (!(lineRef(part[i - 1]) < lineRef(part[i]))) return null;
+  return lines;
+}
+
+/** Where `ref`'s line is in `lines` (in name order), or where it would go, and whether it is there. */
+function seek(lines: string[], ref: string): [number, boolean] {
+  let lo = 0;
+  let hi = lines.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (lineRef(lines[mid]) < ref) lo = mid + 1;
+    else hi = mid;
+  }
+  return [lo, lo < lines.length && lineRef(lines[lo]) === ref];
+}
+
+/** `ref`'s line in `lines` put to `line`, or taken out (undefined). */
+function put(lines: string[], ref: string, line: string | undefined): void {
+  const [at, has] = seek(lines, ref);
+  if (line) lines.splice(at, has ? 1 : 0, line);
+  else if (has) lines.splice(at, 1);
 }
 
 const now = () => Math.floor(Date.now() / 1000);
 
-/** The record this process wrote last (its commit and state), for the verification that follows a move. */
-let lastWritten: { commit: string; state: RecordState } | null = null;
+/** The record this process wrote last (its commit and text), for the verification that follows a move. */
+let lastWritten: { commit: string; text: string } | null = null;
 
 /** A record commit built on the current one, with the ref's value it replaces (null: there is no record ref yet). */
 export interface NextRecord {
   commit: string;
   expected: string | null;
-  state: RecordState;
+  text: string;
 }
 
 /**
  * Builds the next record: `change` edits a copy of the current record and returns the oids to keep reachable (new
- * parents), or null for no change (then `unchanged` is the current record commit).
+ * parents), or null for no change (then `unchanged` is the current record commit). `touched`: the only refs `change`
+ * reads or edits (a write's), so that only their lines are read and replaced.
  */
-export function nextRecord(repo: Storage, change: (rec: RecordState) => string[] | null, fallback?: RecordState, restart = false): NextRecord | { unchanged: string | null } {
+export function nextRecord(repo: Storage, change: (rec: RecordState) => string[] | null, fallback?: RecordState, restart = false, touched?: string[]): NextRecord | { unchanged: string | null } {
+  const spliced = touched && !restart ? splicedRecord(repo, change, touched) : null;
+  if (spliced) return spliced;
   const cur = currentRecord(repo);
   const old = cur.problem && !cur.commit ? null : cur.commit;
   // a damaged record is never built on: the caller's fallback (the last verified record) or an empty one
@@ -176,26 +233,69 @@ export function nextRecord(repo: Storage, change: (rec: RecordState) => string[]
   const parents = restart
     ? [...new Set([...keep, ...[...base.entries.values(), ...[...base.removed].filter(([ref, r]) => !isPruned(ref, r) && !archivePruned(base, ref, r)).map(([, r]) => r)].map((e) => e.oid)])]
     : [...new Set([cur.commit, cur.problem ? fallback?.commit : null, ...keep].filter((o): o is string => !!o))];
-  const blob = repo.writeBlob(serializeRecord(base));
-  const tree = repo.writeTree([{ name: 'record', oid: blob }]);
-  // the record chain stays the first parent; the versions kept beside it go through commits of their own when there
-  // are many (a first sight of 100,000 refs: one commit's parents would pass the command line's limit)
+  const text = serializeRecord(base);
   const first = restart ? null : (parents[0] ?? null);
-  const kept = keptParents(repo, restart ? parents : parents.slice(1));
-  const commit = commitFixed(repo, tree, first ? [first, ...kept] : kept, recordMessage(base.entries.size, placeOf(repo)));
+  const commit = recordCommit(repo, text, first, restart ? parents : parents.slice(1), base.entries.size);
   // an unreadable record ref (not a commit, missing object) is replaced from its exact value
-  return { commit, expected: old ?? rawRecordOid(repo), state: base };
+  return { commit, expected: old ?? rawRecordOid(repo), text };
+}
+
+/** The record commit of `text`: `first` (the chain) its first parent, the versions it keeps the others. */
+function recordCommit(repo: Storage, text: string, first: string | null, keep: string[], refs: number): string {
+  const blob = repo.writeBlob(text);
+  const tree = repo.writeTree([{ name: 'record', oid: blob }]);
+  // the versions kept beside the chain go through commits of their own when there are many (a first sight of
+  // 100,000 refs: one commit's parents would pass the command line's limit)
+  const kept = keptParents(repo, keep);
+  return commitFixed(repo, tree, first ? [first, ...kept] : kept, recordMessage(refs, placeOf(repo)));
+}
+
+/**
+ * A write's next record from the text of the one the last check verified, only the lines of the refs it moves read
+ * and replaced: no parse, sort and print of every line (at 100,000 refs most of a write's time). Null where the
+ * current record is not that one (the full path then reads it strictly), is not loose, or is not in name order.
+ */
+function splicedRecord(repo: Storage, change: (rec: RecordState) => string[] | null, touched: string[]): NextRecord | { unchanged: string | null } | null {
+  const cur = currentText(repo);
+  if (!cur || cur.oid !== readSeen(repo)?.record) return null;
+  const lines = recordLines(cur.text);
+  if (!lines) return null;
+  const part = emptyRecord(cur.oid);
+  for (const ref of touched) {
+    const [tip, isTip] = seek(lines.tips, ref);
+    const [gone, isGone] = seek(lines.removals, ref);
+    const t = isTip ? lines.tips[tip].split(' ') : null;
+    const g = isGone ? lines.removals[gone].split(' ') : null;
+    if (t) part.entries.set(ref, { oid: t[1], seen: Number(t[2]) });
+    if (g) part.removed.set(ref, { oid: g[1], at: Number(g[2]), why: g[0] as Removal['why'] });
+  }
+  const keep = change(part);
+  if (keep === null) return { unchanged: cur.oid };
+  for (const ref of new Set(touched)) {
+    const e = part.entries.get(ref);
+    const r = part.removed.get(ref);
+    put(lines.tips, ref, e && `tip ${e.oid} ${e.seen} ${ref}`);
+    put(lines.removals, ref, r && `${r.why} ${r.oid} ${r.at} ${ref}`);
+  }
+  const text = [HEADER, ...lines.tips, ...lines.removals].join('\n') + '\n';
+  const commit = recordCommit(repo, text, cur.oid, [...new Set(keep)].filter((o) => o !== cur.oid), lines.tips.length);
+  return { commit, expected: cur.oid, text };
 }
 
 /** How many parents a commit of the record is given at most (each `-p <oid>` on `git commit-tree`'s command line). */
 export const MAX_PARENTS = 1000;
 
-/** `oids` as at most MAX_PARENTS parents: past that, in commits of MAX_PARENTS each ("handoff kept versions"), nested. */
+/**
+ * `oids` as at most MAX_PARENTS parents: past that, in commits of MAX_PARENTS each ("handoff kept versions"), nested.
+ * Each is dated 1970, older than what it keeps: git's walk (push, rev-list) takes commits newest first from one
+ * date-sorted list, so its 1,000 parents go in at the list's head instead of each being sorted in behind every other
+ * group's (100,000 kept: 90 s of rev-list where it is 1 s).
+ */
 function keptParents(repo: Storage, oids: string[]): string[] {
   if (oids.length <= MAX_PARENTS) return oids;
   const empty = repo.writeTree([]);
   const groups: string[] = [];
-  for (let i = 0; i < oids.length; i += MAX_PARENTS) groups.push(commitFixed(repo, empty, oids.slice(i, i + MAX_PARENTS), `handoff kept versions: ${Math.min(MAX_PARENTS, oids.length - i)}`));
+  for (let i = 0; i < oids.length; i += MAX_PARENTS) groups.push(commitFixed(repo, empty, oids.slice(i, i + MAX_PARENTS), `handoff kept versions: ${Math.min(MAX_PARENTS, oids.length - i)}`, 1));
   return keptParents(repo, groups);
 }
 
@@ -218,7 +318,7 @@ export const recordBlocked = () => blocked;
 /** Set by the record's step in tx (src/handoff/store/tx/record-step.ts): a new amend clears it, a stale lock sets it. */
 export const setRecordBlocked = (why: string | null): void => void (blocked = why);
 /** The record commit this process just moved the record ref to, for the verification that follows. */
-export const noteWritten = (commit: string, state: RecordState): void => void (lastWritten = { commit, state });
+export const noteWritten = (commit: string, text: string): void => void (lastWritten = { commit, text });
 
 /** The record ref's value as stored, whatever it points at (null: no record ref). */
 function rawRecordOid(repo: Storage): string | null {
@@ -268,14 +368,14 @@ export function recordOp(repo: Storage, moves: RefUpdate[], replaces = false): R
     const seen = readSeen(repo);
     // the storage as it is right before the transaction, for the verified cache's step after it
     const before = seen?.fp ? fingerprintParts(repo) : null;
-    const next = nextRecord(repo, change, undefined, replaces);
+    const next = nextRecord(repo, change, undefined, replaces, moves.map((m) => m.ref).filter(isRecorded));
     if ('unchanged' in next) return null;
     const inPlace = before && next.expected === seen!.record ? { before, moved: moves } : undefined;
     const op: RefOp = next.expected ? { op: 'update', ref: RECORD_REF, newOid: next.commit, oldOid: next.expected } : { op: 'create', ref: RECORD_REF, newOid: next.commit };
     return {
       op,
       committed: () => {
-        noteWritten(next.commit, next.state);
+        noteWritten(next.commit, next.text);
         // the witness outside .git takes the same record (witness.ts); a restart lets it drop the old chain too
         pushWitness(repo, next.commit);
         if (replaces) pruneWitness(repo);
@@ -336,14 +436,15 @@ export function seenAfterMove(repo: Storage, commit: string | null, inPlace?: { 
     if (s?.fp) writeSeen(repo, { ...s, fp: null });
     return;
   }
-  const proved = inPlace && s?.fp && s.fp === joinParts(inPlace.before) ? verifiedInPlace(repo, inPlace.before, inPlace.moved, commit, written.state) : null;
+  const lines = recordLines(written.text);
+  const proved = lines && inPlace && s?.fp && s.fp === joinParts(inPlace.before) ? verifiedInPlace(repo, inPlace.before, inPlace.moved, commit, lines.tips) : null;
   if (proved) return writeSeen(repo, { fp: proved, record: commit, at: now() });
   const fp = refsFingerprint(repo);
   const refs = listTracked(repo);
   const recOid = refs.get(RECORD_REF);
   refs.delete(RECORD_REF);
   // the refs equal the record: nothing is lost (a loss keeps its old entry in the record, so it never compares equal)
-  const same = recOid === commit && refs.size === written.state.entries.size && [...written.state.entries].every(([r, e]) => refs.get(r) === e.oid);
+  const same = !!lines && recOid === commit && refs.size === lines.tips.length && lines.tips.every((l) => refs.get(lineRef(l)) === l.split(' ')[1]);
   writeSeen(repo, { fp: same ? fp : null, record: commit, at: same ? now() : s?.at ?? 0 });
 }
 
@@ -369,7 +470,7 @@ type Parts = Map<string, { stat: string; named: boolean }>;
 
 /**
  * What the ref storage looks like, part by part, from stat calls only: packed-refs, the record and receipts ref files,
- * and every directory that holds a handoff or archive ref (git writes a ref by renaming a lock into its directory and
+ * and every directory that holds a handoff, archive or dropped ref (git writes a ref by renaming a lock into its directory and
  * deletes by unlinking, both of which change the directory's ctime). Null where refs are not plain files (reftable).
  */
 function fingerprintParts(repo: Pick<Storage, 'commonDir'>): Parts | null {
@@ -382,11 +483,14 @@ function fingerprintParts(repo: Pick<Storage, 'commonDir'>): Parts | null {
   const live = path.join(refs, 'handoffs');
   add(live);
   for (const d of subdirs(live)) add(d, true);
-  const arch = path.join(refs, 'handoff-archive');
-  add(arch);
-  for (const b of subdirs(arch)) {
-    add(b, true);
-    for (const t of subdirs(b)) add(t, true);
+  // archive entries and a drop's kept versions: refs/<kind>/<branch>/<topic>/<name>
+  for (const kind of ['handoff-archive', 'handoff-dropped']) {
+    const top = path.join(refs, kind);
+    add(top);
+    for (const b of subdirs(top)) {
+      add(b, true);
+      for (const t of subdirs(b)) add(t, true);
+    }
   }
   return parts;
 }
@@ -400,7 +504,7 @@ export function refsFingerprint(repo: Pick<Storage, 'commonDir'>): string | null
 }
 
 /** A loose ref file's value (null: no such file, or not a plain object id: git answers then). */
-function looseRefValue(file: string): string | null {
+export function looseRefValue(file: string): string | null {
   try {
     const text = readFileSync(file, 'latin1');
     return /^[0-9a-f]{40}(?:[0-9a-f]{24})?\n$/.test(text) ? text.slice(0, -1) : null;
@@ -415,7 +519,7 @@ function looseRefValue(file: string): string | null {
  * refs the transaction moved, whose loose files hold exactly what the new record says, the new fingerprint stands
  * for the refs. Null otherwise (a listing decides).
  */
-function verifiedInPlace(repo: Storage, before: Parts, moved: RefUpdate[], commit: string, state: RecordState): string | null {
+function verifiedInPlace(repo: Storage, before: Parts, moved: RefUpdate[], commit: string, tips: string[]): string | null {
   const after = fingerprintParts(repo);
   if (!after) return null;
   const c = repo.commonDir;
@@ -432,7 +536,8 @@ function verifiedInPlace(repo: Storage, before: Parts, moved: RefUpdate[], commi
     if (p === recordFile) {
       if (looseRefValue(p) !== commit) return null;
     } else if (p === notesFile) {
-      if (looseRefValue(p) !== (state.entries.get(NOTES_REF)?.oid ?? null)) return null;
+      const [at, has] = seek(tips, NOTES_REF);
+      if (looseRefValue(p) !== (has ? tips[at].split(' ')[1] : null)) return null;
     } else if (p !== path.dirname(notesFile)) {
       // a directory of handoff or archive refs: its loose files are exactly the record's entries in it
       const dir = path.relative(c, p).split(path.sep).join('/') + '/';
@@ -445,8 +550,10 @@ function verifiedInPlace(repo: Storage, before: Parts, moved: RefUpdate[], commi
         if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return null;
         names = [];
       }
-      const inDir = [...state.entries].filter(([ref]) => ref.startsWith(dir) && !ref.slice(dir.length).includes('/'));
-      if (names.length !== inDir.length || inDir.some(([ref, e]) => looseRefValue(path.join(c, ref)) !== e.oid)) return null;
+      // the dir's tip lines are side by side in name order, from where the dir's name would go
+      const inDir: string[] = [];
+      for (let i = seek(tips, dir)[0]; i < tips.length && lineRef(tips[i]).startsWith(dir); i++) if (!lineRef(tips[i]).slice(dir.length).includes('/')) inDir.push(tips[i]);
+      if (names.length !== inDir.length || inDir.some((l) => looseRefValue(path.join(c, lineRef(l))) !== l.split(' ')[1])) return null;
     }
   }
   return joinParts(after);
