@@ -21,20 +21,29 @@ const SECTIONS = (topic, i) =>
 
 /** Adds `handoffs` handoffs spread over `branches` branches (names like feature/Team-7 that need encoding). */
 export function generateHandoffs(repo, { handoffs, branches }) {
+  importVersions(repo, { branches, from: 0, count: handoffs, version: 0 });
+}
+
+/**
+ * One fast-import of version `version` of handoffs `from`…`from + count - 1`, each by its owner: version 0 their first,
+ * version 1, 2, … on top of the one before (a change, as a write makes it).
+ */
+export function importVersions(repo, { branches, from, count, version }) {
   const d = loadDomain();
   const head = repo.git(['rev-parse', 'HEAD']).stdout.trim();
   const parts = [];
-  const t0 = 1_750_000_000;
-  for (let i = 0; i < handoffs; i++) {
+  const t0 = 1_750_000_000 + version * 1_000_000;
+  for (let i = from; i < from + count; i++) {
     const branch = `feature/Team-${i % branches}`;
     const topic = `topic-${Math.floor(i / branches)}-notes`;
     const session = `bench-session-${(i * 7) % 37}`;
-    const body = SECTIONS(topic, i);
+    const body = version ? SECTIONS(topic, i).replace('## Goal\n', `## Goal\nVersion ${version}. `) : SECTIONS(topic, i);
     const state = d.serializeState({ branch, head, worktree: null, dirty: [], files: ['src/auth/session.ts'] });
     const message = d.buildMessage({ topic, body, session, branch, head, client: 'claude-code' });
+    const ref = d.handoffRef(branch, topic);
     parts.push(
-      `commit ${d.handoffRef(branch, topic)}\ncommitter Bench User <bench@example.com> ${t0 + i} +0000\n` +
-        `data ${Buffer.byteLength(message)}\n${message}\n` +
+      `commit ${ref}\ncommitter Bench User <bench@example.com> ${t0 + i} +0000\n` +
+        `data ${Buffer.byteLength(message)}\n${message}\n${version ? `from ${ref}^0\n` : ''}` +
         `M 100644 inline handoff.md\ndata ${Buffer.byteLength(body)}\n${body}\n` +
         `M 100644 inline state.json\ndata ${Buffer.byteLength(state)}\n${state}\n`,
     );

@@ -6,11 +6,13 @@
 //   - a sync with nothing to do against `node -e ''` plus one `git fetch` of the same refspecs (nothing new);
 //   - a sync after one handoff changed against `node -e ''` plus that fetch and a `git push` of one ref, and how many
 //     refs the sync pushed;
+//   - a sync after `changed` handoffs changed (half on the remote by another clone, half here) against one `git fetch`
+//     plus one `git push` of the same refs by a plain clone of the same remote given the same changes;
 // and the pushes a claim, a renewal, a release and a sync of an offline claim start (counted, a git on PATH logging them).
-//   node bench/sync.mjs [--runs N] [--sizes 100,1000] [--json]
+//   node bench/sync.mjs [--runs N] [--sizes 100,1000] [--changed 1000] [--json]
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { generateHandoffs } from './gen-repo.mjs';
+import { generateHandoffs, importVersions } from './gen-repo.mjs';
 import { emit, flags, interleave, median, nodeFloor, row, tempRepo, timeSync } from './lib.mjs';
 import { viaGit } from './store.mjs';
 
@@ -31,7 +33,7 @@ function world(n) {
   return { a, bare, b, generatedMs };
 }
 
-export function benchSync({ runs, sizes = [100, 1000, 10000] } = {}) {
+export function benchSync({ runs, sizes = [100, 1000, 10000], changed } = {}) {
   const rows = [];
   for (const n of sizes) {
     const { a, bare, b, generatedMs } = world(n);
@@ -79,14 +81,75 @@ export function benchSync({ runs, sizes = [100, 1000, 10000] } = {}) {
         a.git(['update-ref', 'refs/floor-change/x', oid]);
         return floor() + fetchFloor() + timeSync('git', ['push', '-q', '--force', 'origin', 'refs/floor-change/x:refs/floor-change/x'], at(a.dir)).ms;
       };
-      const changed = interleave(Number(runs ?? 7), one, floorOne);
-      rows.push(row(`sync · one handoff changed, ${size} handoffs vs node -e '' + git fetch + git push of one ref`, changed, null, `(refs pushed per sync: ${median(pushed)}, the loss record's ref aside)`));
-      void bare;
+      const oneChanged = interleave(Number(runs ?? 7), one, floorOne);
+      rows.push(row(`sync · one handoff changed, ${size} handoffs vs node -e '' + git fetch + git push of one ref`, oneChanged, null, `(refs pushed per sync: ${median(pushed)}, the loss record's ref aside)`));
+      rows.push(manyChanged({ a, bare, env, n, changed: changed ?? Math.max(2, n / 10), runs: Number(runs ?? 5) }));
     } finally {
       a.cleanup();
     }
   }
   return rows;
+}
+
+/**
+ * A sync after `changed` handoffs changed, half by another clone (pushed to the remote), half here, against a plain
+ * clone of a twin remote given the same changes that fetches and pushes them with git alone. Each run changes other
+ * versions; the changes here are told to the record first (`git handoff list`), as a write would.
+ */
+function manyChanged({ a, bare, env, n, changed, runs }) {
+  const branches = Math.min(100, n);
+  const half = Math.floor(changed / 2);
+  // git alone, no hook of the product: the other clone, and the twin clone with its own copy of the remote
+  const plain = (dir) => ({ dir, git: (args, o = {}) => a.git(['-c', 'core.hooksPath=/dev/null', ...args], { ...o, cwd: dir }) });
+  const twinRemote = path.join(a.root, 'twin-remote.git');
+  a.git(['push', '-q', 'origin', 'main']);
+  a.git(['clone', '-q', '--mirror', bare, twinRemote]);
+  const other = plain(path.join(a.root, 'other'));
+  const twin = plain(path.join(a.root, 'twin'));
+  for (const [c, url] of [[other, bare], [twin, twinRemote]]) {
+    a.git(['clone', '-q', '-b', 'main', `file://${url}`, c.dir]);
+    c.git(['fetch', '-q', 'origin', '+refs/handoffs/*:refs/handoffs/*']);
+  }
+  const twinFetch = () => timeSync('git', ['-c', 'core.hooksPath=/dev/null', 'fetch', '-q', '--no-tags', 'origin', ...SPECS], { cwd: twin.dir, env });
+  twinFetch();
+  let version = 0;
+  const change = () => {
+    version++;
+    importVersions(other, { branches, from: 0, count: half, version });
+    for (const url of [bare, twinRemote]) other.git(['push', '-q', `file://${url}`, 'refs/handoffs/*:refs/handoffs/*'], { allowFail: true });
+    for (const c of [a, twin]) importVersions(c, { branches, from: Math.floor(n / 2), count: changed - half, version });
+    timeSync('git', ['handoff', 'list', '--all'], { cwd: a.dir, env });
+  };
+  // the twin's push: the refs it changed go, the ones the remote is ahead on are refused by git without a transfer
+  const floorRun = () => {
+    const f = twinFetch();
+    const p = timeSync('git', ['-c', 'core.hooksPath=/dev/null', 'push', '-q', 'origin', 'refs/handoffs/*:refs/handoffs/*'], { cwd: twin.dir, env, allowFail: true });
+    return { ms: f.ms + p.ms, cpu: f.cpu + p.cpu };
+  };
+  const syncRun = () => timeSync('git', ['handoff', 'sync'], { cwd: a.dir, env });
+  const ms = { sync: [], floor: [] };
+  const cpu = { sync: 0, floor: 0 };
+  const one = (key, fn) => {
+    const r = fn();
+    ms[key].push(r.ms);
+    cpu[key] += r.cpu;
+  };
+  // a warm-up pair untimed, then each pair of runs after its own changes, in alternating order
+  change();
+  syncRun();
+  floorRun();
+  for (let i = 0; i < runs; i++) {
+    change();
+    if (i % 2) {
+      one('sync', syncRun);
+      one('floor', floorRun);
+    } else {
+      one('floor', floorRun);
+      one('sync', syncRun);
+    }
+  }
+  const r = { measured: median(ms.sync), baseline: median(ms.floor), runs, cpu: { measured: cpu.sync / runs, baseline: cpu.floor / runs, ratio: cpu.sync / cpu.floor } };
+  return row(`sync · ${changed.toLocaleString('en-US')} handoffs changed (half there, half here), ${n.toLocaleString('en-US')} handoffs vs git fetch + git push of them`, { ...r, ratio: r.measured / r.baseline }, 1.5);
 }
 
 /** The pushes `claim`, a renewal, `release` and a sync of an offline claim start, counted by a git on PATH that logs them. */
@@ -132,5 +195,5 @@ export function benchClaimPushes() {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const f = flags();
   const sizes = f.sizes ? String(f.sizes).split(',').map(Number) : undefined;
-  emit([...benchSync({ runs: f.runs, sizes }), ...benchClaimPushes()], f.json);
+  emit([...benchSync({ runs: f.runs, sizes, changed: f.changed && Number(f.changed) }), ...benchClaimPushes()], f.json);
 }

@@ -19,6 +19,7 @@ import { pastRetention, retentionOf } from '../handoff/store/retention';
 import { fetchHandoffs, readSides, type FetchResult, type Sides } from './fetch';
 import { hostWaitMs, RECORDS_PREFIX, trackingRecordsPrefix, transportError } from './remote';
 import type { Violation } from '../handoff/store/ownership';
+import { keyOf } from '../handoff/store/tx/record';
 
 /** One ref this clone has that the remote does not: a new or fast-forwarded handoff, an archive entry, an archiving. */
 export interface PushUpdate {
@@ -183,7 +184,11 @@ export async function planScanPush(repo: Repo, remote: string, o: Omit<PushOptio
       ...[...sides.local].filter(([k, oid]) => sides.remote.get(k) !== oid).map(([k]) => HANDOFF_PREFIX + k),
       ...[...sides.localArchive].filter(([k]) => !sides.remoteArchive.has(k)).map(([k]) => ARCHIVE_PREFIX + k),
     ];
-    const recordOnly = await gate.assertPushClean(repo, remote, { record: !!plan.record, differing });
+    // what the remote holds of them (an archive entry: of its handoff), and of the record: the walk stops there; a record
+    // the remote has none of reaches every version, which only every tracking ref bounds
+    const seen = [...differing.map((ref) => sides.remote.get(keyOf(ref))), sides.record?.remote];
+    const bounded = !plan.record || !!sides.record?.remote;
+    const recordOnly = await gate.assertPushClean(repo, remote, { record: !!plan.record, differing, seen: bounded ? seen.filter((o): o is string => !!o) : undefined });
     // versions with secrets only the record reaches keep the record here (said as not published); the handoffs go
     if (recordOnly.length && plan.record) {
       Object.assign(plan.record, { status: 'rejected', reason: `not sent: it reaches ${recordOnly.length === 1 ? 'a version' : `${recordOnly.length} versions`} with secrets that no handoff ref holds (${gate.describeVersions(recordOnly).slice(0, 2).join(' ').trim()})` });

@@ -20,7 +20,10 @@ const isHandoff = (ref: string) => ref.startsWith(HANDOFF_PREFIX) || ref.startsW
  *  and checks their scan records): one `git log --source`, whatever the number of refs. */
 function versionsOf(repo: Repo, revs: string[], exclude: string[]): Array<{ ref: string; oid: string }> {
   if (!revs.length) return [];
-  const r = repo.git(['log', '--source', '--format=%H%x1f%S%x1e', ...revs, '--not', ...exclude, '--'], { allowFail: true });
+  // refs and oids on stdin (a sync of thousands of changed refs names more than a command line holds), where git takes no option
+  const option = (a: string) => a.startsWith('--');
+  const input = [...revs.filter((a) => !option(a)), ...exclude.filter((a) => !option(a)).map((a) => `^${a}`), ''].join('\n');
+  const r = repo.git(['log', '--source', '--format=%H%x1f%S%x1e', ...revs.filter(option), '--stdin', '--not', ...exclude.filter(option), '--'], { allowFail: true, input });
   return r.stdout
     .split('\x1e')
     .map((rec) => rec.replace(/^\n/, '').split('\x1f'))
@@ -29,18 +32,20 @@ function versionsOf(repo: Repo, revs: string[], exclude: string[]): Array<{ ref:
 }
 
 /** Refuses a push (exit 6, nothing sent) while a version it would send, with no scan record, has an unallowed finding. */
-export async function assertPushClean(repo: Repo, remote: string, o: { record?: boolean; differing?: string[] } = {}): Promise<VersionFindings[]> {
+export async function assertPushClean(repo: Repo, remote: string, o: { record?: boolean; differing?: string[]; seen?: string[] } = {}): Promise<VersionFindings[]> {
   // every local handoff and archive version the remote has not seen (a diverged one too: it is sent once resolved),
   // and with the loss record going along (sync), every version it reaches, in the same one walk; from the refs that
-  // differ from their tracking copies when the caller knows them and they are few (the walk starts from them alone)
-  const handoffs = o.differing && o.differing.length <= 500 ? o.differing : ['--glob=refs/handoffs/*', '--glob=refs/handoff-archive/*'];
-  const versions = versionsOf(repo, [...handoffs, ...(o.record ? [RECORD_REF] : [])], [`--glob=${trackingRoot(remote)}*`]);
+  // differ from their tracking copies when the caller knows them (the walk starts from them alone), and short of what
+  // the remote holds of them when the caller knows that (`seen`: git then parses those tips, not every tracking ref)
+  const handoffs = o.differing ?? ['--glob=refs/handoffs/*', '--glob=refs/handoff-archive/*'];
+  const seen = o.seen ?? [`--glob=${trackingRoot(remote)}*`];
+  const versions = versionsOf(repo, [...handoffs, ...(o.record ? [RECORD_REF] : [])], seen);
   let found = await scanVersions(repo, versions, { skipScanned: true });
   if (!found.length) return [];
   if (o.record) {
     // which findings a handoff ref reaches (a second walk, only when something was found): the rest only the record
     // reaches (a version dropped, or moved aside), so the record stays here and the handoffs go
-    const viaHandoffs = new Set(versionsOf(repo, handoffs, [`--glob=${trackingRoot(remote)}*`]).map((v) => v.oid));
+    const viaHandoffs = new Set(versionsOf(repo, handoffs, seen).map((v) => v.oid));
     const recordOnly = found.filter((f) => !viaHandoffs.has(f.oid));
     found = found.filter((f) => viaHandoffs.has(f.oid));
     if (!found.length) return recordOnly;
