@@ -9,6 +9,7 @@ import { applyEdits, findNodeAtLocation, modify, parse, parseTree, type Node, ty
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { HandoffError } from '../errors';
 import { installWrite, restoreOriginal } from '../handoff/state/install-record';
+import { yamlParser } from '../yaml';
 import { MCP_SERVER_NAME, type McpClientRecord } from '../clients/mcp-clients';
 import { spawnSync } from '../process';
 import type { DoctorItem } from '../wiring';
@@ -119,9 +120,7 @@ interface McpEntry {
 function entryOf(c: McpClientRecord, text: string): McpEntry | null {
   try {
     if (c.format !== 'yaml') return parse(text, [], { allowTrailingComma: true })?.[c.format.json]?.[MCP_SERVER_NAME] ?? null;
-    // dist/yaml.cjs sits beside this bundle (scripts/build.mjs)
-    const YAML = require(path.join(__dirname, 'yaml.cjs')) as typeof import('yaml');
-    const servers: unknown = YAML.parse(text)?.mcpServers;
+    const servers: unknown = yamlParser().parse(text)?.mcpServers;
     return (Array.isArray(servers) && servers.find((s) => s?.name === MCP_SERVER_NAME)) || null;
   } catch {
     return null;

@@ -2,13 +2,13 @@
 // optionally handoff_id, references, tags. The handoff_id is checked: sha256 of the RFC 8785 canonical JSON of
 // every other frontmatter field plus the body (SPEC 4 import). Only the CLI's import reaches this module.
 import { createHash } from '../../lazy-crypto';
-import path from 'node:path';
 // a few function definitions (ESM only, so imported, not required); the large YAML parser is loaded on use
 import canonicalize from 'canonicalize';
 import { HandoffError } from '../../errors';
 import { assertAddressee, assertRefTarget, assertSlug, isAddressee, normalAddressee } from '../store/address';
 import { oneLine } from '../store/document';
 import { EMAIL_RE } from '../store/person';
+import { yamlParser } from '../../yaml';
 
 export interface FrontmatterHandoff {
   topic: string;
@@ -51,8 +51,7 @@ const bad = (file: string, why: string) => new HandoffError('usage', 'invalid-fr
 export function parseFrontmatterHandoff(file: string, text: string): FrontmatterHandoff | null {
   const parts = splitFrontmatter(text);
   if (!parts) return null;
-  // dist/yaml.cjs sits beside the bundle (scripts/build.mjs); the CLI bundle does not carry the parser's code
-  const YAML = require(path.join(__dirname, 'yaml.cjs')) as typeof import('yaml');
+  const YAML = yamlParser();
   let fields: unknown;
   try {
     // the core schema (YAML 1.2): ts_utc stays the string it was written as
