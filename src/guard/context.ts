@@ -6,6 +6,7 @@ import { setting } from '../config-keys';
 import type { Repo } from '../git/repo';
 import { SESSION_RE } from '../handoff/state/session';
 import type { ClientAdapter, GuardEvent } from '../clients/event';
+import { ALL_RECORDS } from '../clients/records';
 import { configFiles } from '../git/config-files';
 import { configKey, headBranch, homedir, locate, readConfigCache, untrusted, writeConfigCache, type Location } from './locate';
 import type { SimpleCommand } from './shell/command';
@@ -27,6 +28,21 @@ export interface Seen {
   /** the configuration cache, read and verified */
   config?: Config | null;
 }
+
+/**
+ * Clients whose before-tool hook can put context before the model (Claude Code: additionalContext; Codex 0.169: the
+ * same field, sent as a developer message ahead of the tool's output): their records say (contextBeforeTool). The
+ * others read it only after a tool.
+ */
+export const SHOWS_CONTEXT_BEFORE_TOOL: ReadonlySet<string> = new Set(ALL_RECORDS.filter((r) => r.contextBeforeTool).map((r) => r.name));
+/** Clients whose model reads a shell call's before-tool context in the command's output (their records say: contextInShellOutput). */
+export const CONTEXT_IN_SHELL_OUTPUT: ReadonlySet<string> = new Set(ALL_RECORDS.filter((r) => r.contextInShellOutput).map((r) => r.name));
+
+/** Whether this call is a shell call whose command prints its before-tool context for the model (contextInShellOutput). */
+export const printsContext = (e: GuardEvent): boolean => e.action.type === 'shell' && CONTEXT_IN_SHELL_OUTPUT.has(e.client);
+
+/** Whether this call's before-tool context reaches the model (else it waits for the after-tool hook). */
+export const modelReadsBefore = (e: GuardEvent): boolean => SHOWS_CONTEXT_BEFORE_TOOL.has(e.client) || printsContext(e);
 
 export const DEFAULT_PROTECT = ['**/memory/handoff-*.md'];
 

@@ -3,7 +3,8 @@
 import { read } from 'node:fs';
 import { answeredNatively, detectClient, namedClient } from '../clients/index';
 import { GuardContext } from './context';
-import { surelyHarmless } from './allow';
+import { judge } from './decider';
+import type { Verdict } from './claims';
 import type { ClientAdapter, Decision, GuardEvent } from '../clients/event';
 import { errorLine, failClosed, namesProtected } from './fail-closed';
 import { firstParse, parsePayload, payloadProblems } from './first';
@@ -11,7 +12,7 @@ import type { Seen } from './context';
 import { trace } from '../trace';
 import { MAX_PAYLOAD, payloadOf, stdinState, take, writeAnswer, type StdinState } from './io';
 import { isKnownSession } from '../handoff/state/lineage-record';
-import { clientPid, followLineage } from './lineage';
+import { clientPid, followLineage, lossesAtFirstSight } from './lineage';
 import { guardLog, locate } from './locate';
 import { deferToPlugin } from '../clients/plugin-active';
 import * as lifecycle from './lifecycle';
@@ -43,27 +44,20 @@ export async function decide(ctx: GuardContext): Promise<Decision> {
     case 'pre-tool': {
       // A session id seen for the first time may continue an earlier one of the same process (after /clear).
       const loc = ctx.session ? ctx.locate() : null;
-      // its first sight (one stat) also checks the handoff refs against the loss record (record-sight.ts)
-      const lost = loc && !ctx.event.agentId && !isKnownSession(loc.commonDir, ctx.session!) ? await (await import('./record-sight')).lossesAtFirstSight(ctx, loc) : null;
+      // its first sight (one stat) also checks the handoff refs against the loss record
+      const lost = loc && !ctx.event.agentId && !isKnownSession(loc.commonDir, ctx.session!) ? await lossesAtFirstSight(ctx, loc) : null;
       const note = loc && clientPid(ctx.event.client, ctx.env) !== null ? await followLineage(ctx, loc, 'tool') : null;
-      // a shell whose input stays open for what no hook sees (Codex's exec_command, then write_stdin; an unknown tool's command): src/guard/interactive.ts
-      const a = ctx.event.action;
-      const open = a.type === 'shell' && a.stdinUnseen ? [a.command] : a.type === 'paths' ? (a.commands ?? []) : [];
-      const interactive = open.length ? ((await import('./interactive')).interactiveProblem(ctx, open, a.type === 'shell' ? a.cwd : null)) : null;
-      let d: Decision = interactive ? { deny: interactive } : {};
-      if (!interactive && !surelyHarmless(ctx.event.action, ctx.shellLine)) {
-        try {
-          d = await (await import('./rules/pre-tool')).preTool(ctx);
-        } catch (e) {
-          // a rule that failed on a call naming protected things denies; on any other call it allows (and logs)
-          if (!namesProtected(ctx.event.action)) throw e;
-          guardLog(ctx.locate(), `internal error: ${errorLine(e)}; denied (the call names protected things)`);
-          return failClosed(`it failed: ${errorLine(e)}`);
-        }
+      let verdict: Verdict;
+      try {
+        verdict = await judge(ctx, loc);
+      } catch (e) {
+        // a rule that failed on a call naming protected things denies; on any other call it allows (and logs)
+        if (!namesProtected(ctx.event.action)) throw e;
+        guardLog(ctx.locate(), `internal error: ${errorLine(e)}; denied (the call names protected things)`);
+        return failClosed(`it failed: ${errorLine(e)}`);
       }
-      // a write to a path another live session claims: told with who and why, refused with handoff.claims=enforce (a stranger's too: it owns no claim)
-      const claimsAt = d.deny === undefined ? (loc ?? (ctx.session ? null : ctx.locate())) : null;
-      if (claimsAt) d = await (await import('./claims')).claimsOnWrite(ctx, claimsAt, d);
+      await lifecycle.applyEffects(ctx, verdict.effects);
+      const d = verdict.decision;
       if (d.deny !== undefined || d.updatedInput || d.context) {
         const at = loc ?? ctx.locate();
         if (at && (await ctx.guardOff(at))) return lifecycle.guardOffOnce(ctx, at);

@@ -5,16 +5,17 @@ import path from 'node:path';
 import { absent, readLedger, recordIntents, recordRelease, recordWrites } from '../handoff/state/ledger';
 import { claimRecord, isKnownSession } from '../handoff/state/lineage-record';
 import { handoffDir } from '../handoff/state/paths';
-import { readMarker } from '../handoff/state/claims-marker';
+import { claimLive, readMarker, renewDue } from '../handoff/state/claims-marker';
 import { describeProcess, recordSessionProcess } from '../handoff/state/session-process';
 import { releaseLease, touchLease } from '../handoff/store/leases';
 import { parseTrailerLines } from '../handoff/store/document';
 import { branchPrefix, LEASE_PREFIX } from '../handoff/store/names';
-import { startClaims } from '../handoff/claims/tell';
-import { sessionStateFile, takeNotes } from '../handoff/state/notes';
+import { holderNote, startClaims, type Hit } from '../handoff/claims/tell';
+import { leaveNote, sessionStateFile, takeNotes } from '../handoff/state/notes';
 import { short } from '../handoff/state/session';
 import { isDiskError, optionalWrite, writeState as writeStateFile } from '../handoff/state/state-file';
-import type { GuardContext } from './context';
+import { CONTEXT_IN_SHELL_OUTPUT, modelReadsBefore, printsContext, SHOWS_CONTEXT_BEFORE_TOOL, type GuardContext } from './context';
+import type { Effect } from './claims';
 import type { Decision } from '../clients/event';
 import { LEASE_EVERY_MS } from './first';
 import { clientProcess } from './client-process';
@@ -23,7 +24,7 @@ import { writeJsonAtomic, type Location } from './locate';
 import { effectOf } from './effect';
 import { agentSessionOf } from '../clients/names';
 import { readJsonOr, readTextOr } from '../read-file';
-import { ALL_RECORDS, RECORDS } from '../clients/records';
+import { RECORDS } from '../clients/records';
 
 
 /** What the guard remembers about one session between calls. */
@@ -154,21 +155,6 @@ async function withoutEnded(ctx: GuardContext, loc: Location, session: string, n
 }
 
 /**
- * Clients whose before-tool hook can put context before the model (Claude Code: additionalContext; Codex 0.169: the
- * same field, sent as a developer message ahead of the tool's output): their records say (contextBeforeTool). The
- * others read it only after a tool.
- */
-const SHOWS_CONTEXT_BEFORE_TOOL: ReadonlySet<string> = new Set(ALL_RECORDS.filter((r) => r.contextBeforeTool).map((r) => r.name));
-/** Clients whose model reads a shell call's before-tool context in the command's output (their records say: contextInShellOutput). */
-const CONTEXT_IN_SHELL_OUTPUT: ReadonlySet<string> = new Set(ALL_RECORDS.filter((r) => r.contextInShellOutput).map((r) => r.name));
-
-/** Whether this call is a shell call whose command prints its before-tool context for the model (contextInShellOutput). */
-const printsContext = (e: GuardContext['event']): boolean => e.action.type === 'shell' && CONTEXT_IN_SHELL_OUTPUT.has(e.client);
-
-/** Whether this call's before-tool context reaches the model (else it waits for the after-tool hook: keepForAfterTool). */
-export const modelReadsBefore = (e: GuardContext['event']): boolean => SHOWS_CONTEXT_BEFORE_TOOL.has(e.client) || printsContext(e);
-
-/**
  * Before a tool the guard allowed: what the call names is recorded as an intent (the ledger counts it once the
  * file's state shows the call ran: a denied or failed call never wrote), the lease is refreshed when due, and a
  * session seen for the first time is noted. Returns the "another live session" warning (and `lost`, the loss
@@ -208,8 +194,49 @@ export async function beforeTool(ctx: GuardContext, loc: Location | null, lost: 
   return null;
 }
 
+/** Writes what a verdict leaves (src/guard/claims.ts), once it stands. */
+export async function applyEffects(ctx: GuardContext, effects: Effect[]): Promise<void> {
+  for (const e of effects) {
+    if (e.kind === 'renew-claims') await renewOwn(ctx, e.loc);
+    else if (e.kind === 'tell-holders') tellHolders(ctx, e.hits, e.refused);
+    else keepForAfterTool(e.loc, ctx.session!, e.text);
+  }
+}
+
+/**
+ * The holder's own activity renews its claims: only once less than a quarter of a claim's lifetime is left (the state
+ * file says so without git), then one change of the table (a push with a handoff remote). Never fails the call.
+ */
+async function renewOwn(ctx: GuardContext, loc: Location): Promise<void> {
+  const session = ctx.session;
+  const branch = ctx.branch(loc);
+  if (!session || !branch) return;
+  try {
+    const now = Date.now();
+    if (!readMarker(loc.commonDir).some((c) => c.session === session && c.branch === branch && claimLive(c, now) && renewDue(c, now))) return;
+    const { changeClaims, renewMutation } = await import('../handoff/claims/claims');
+    await changeClaims(await ctx.repo(loc), branch, session, renewMutation(branch, session));
+  } catch {
+    // the claim lasts to its expiry; the next write tries again
+  }
+}
+
+/** The holder of each claim met hears of it at its next tool call and session start (a session this clone has seen). */
+function tellHolders(ctx: GuardContext, hits: Array<Hit & { commonDir: string }>, refused: boolean): void {
+  if (!ctx.session) return;
+  try {
+    for (const commonDir of new Set(hits.map((h) => h.commonDir))) {
+      for (const n of holderNote(hits.filter((h) => h.commonDir === commonDir), ctx.session, ctx.event.client, refused)) {
+        if (isKnownSession(commonDir, n.holder)) leaveNote(commonDir, n.holder, { kind: 'claim-refused', key: n.key, text: n.text });
+      }
+    }
+  } catch {
+    // telling the holder is best effort: the call's own answer stands
+  }
+}
+
 /** A warning for a client that reads context only after a tool: kept in `guard/<session>.note` (added to one kept already) for postTool. */
-export function keepForAfterTool(loc: Location, session: string, text: string): void {
+function keepForAfterTool(loc: Location, session: string, text: string): void {
   const file = stateFile(loc, session, 'note');
   const kept = readTextOr(file) ?? '';
   if (kept.includes(text)) return;

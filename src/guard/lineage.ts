@@ -1,11 +1,12 @@
 // The guard's side of lineage: which client process an event comes from, and the first sight of a session
-// (a known one costs one stat; only an unknown one, or a SessionStart, loads the domain and starts git).
+// (a known one costs one stat; only an unknown one, or a SessionStart, loads the domain and starts git). Both are
+// written before the call is judged (entry.ts), as a SessionStart would.
 import { isKnownSession, parentOf } from '../handoff/state/lineage-record';
 import { short } from '../handoff/state/session';
 import type { GuardContext } from './context';
 import type { GuardClient } from '../clients/event';
 import { ALL_RECORDS, RECORDS } from '../clients/records';
-import type { Location } from './locate';
+import { guardLog, type Location } from './locate';
 
 /**
  * The client process a hook runs for, where its client gives its hooks a variable naming it (ClientRecord.pidVariable:
@@ -63,4 +64,23 @@ export async function followLineage(ctx: GuardContext, loc: Location, source: st
     `git-handoff: you are session ${session}, continuing session ${short(inh.from, [session])} in the same client process (${source === 'tool' ? 'a new session id' : source}). ` +
     (what.length ? `Now yours: ${what.join('; ')}.` : 'It owned nothing here to carry over.')
   );
+}
+
+/**
+ * At a session's first sight (issue 23), the handoff refs against the loss record, as at every command's start: stat
+ * calls only when the ref storage is as the last check left it; else the full check, and what was lost goes to the
+ * model and the person (what, when last seen, the command that restores it).
+ */
+export async function lossesAtFirstSight(ctx: GuardContext, loc: Location): Promise<string | null> {
+  if (ctx.env.GIT_HANDOFF_RECORD_CHECK === '0') return null;
+  const { checkRecord, renderLosses, unchangedSinceCheck } = await import('../handoff/record/record-check');
+  if (unchangedSinceCheck(loc.commonDir) || (await ctx.guardOff(loc))) return null;
+  try {
+    const text = renderLosses(checkRecord(await ctx.repo(loc))).trimEnd();
+    return text ? `${text}\n(found at this session's first tool call: these were changed outside git-handoff, with no guard or git hook to refuse it)` : null;
+  } catch (e) {
+    // the record is a second line of defence: it never fails a tool call
+    guardLog(loc, `the loss record's check failed: ${e instanceof Error ? e.message : String(e)}`);
+    return null;
+  }
 }
