@@ -221,21 +221,28 @@ export function harmlessCommand(c: SimpleCommand): boolean {
   return false;
 }
 
-/** Longer command lines are not read by the first look (the full rules read them, within their bounds). */
-export const MAX_FIRST_LOOK = 16 * 1024;
-
 /**
  * Whether a tool call surely cannot concern handoffs: no rule needs to look (an unknown tool with no arguments, or a
- * shell call of harmless commands only). A file tool is always looked at. `cmds`: the line as already read (null:
+ * shell call of harmless commands only). A file tool is always looked at. `cmds`: a shell call's line as read (null:
  * it could not be, within the first look's bounds).
  */
-export function surelyHarmless(a: ToolAction, cmds?: SimpleCommand[] | null): boolean {
+export function surelyHarmless(a: ToolAction, cmds: SimpleCommand[] | null | undefined): boolean {
   if (a.type === 'other') return true;
-  if (a.type !== 'shell' || a.command.length > MAX_FIRST_LOOK) return false;
-  if (cmds !== undefined) return cmds !== null && cmds.every(harmlessCommand);
+  return a.type === 'shell' && !!cmds && cmds.every(harmlessCommand);
+}
+
+/** Longer command lines are not read by the first look (the full rules read them, within their bounds). */
+const MAX_FIRST_LOOK = 16 * 1024;
+
+/**
+ * The shell line as the first look reads it; null past its bound (the full rules read it within theirs). The full
+ * guard reads it so too when no first look ran (GuardContext.shellLine): the line is parsed once either way.
+ */
+export function firstParse(command: string, cwd: string): SimpleCommand[] | null {
+  if (command.length > MAX_FIRST_LOOK) return null;
   try {
-    return parseShell(a.command, a.cwd).every(harmlessCommand);
+    return parseShell(command, cwd);
   } catch {
-    return false; // a bound of the reader: the full rules decide
+    return null; // a bound of the reader
   }
 }

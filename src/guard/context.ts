@@ -8,8 +8,9 @@ import { SESSION_RE } from '../handoff/state/session';
 import type { ClientAdapter, GuardEvent } from '../clients/event';
 import { ALL_RECORDS } from '../clients/records';
 import { configFiles } from '../git/config-files';
-import { configKey, headBranch, homedir, locate, readConfigCache, untrusted, writeConfigCache, type Location } from './locate';
+import { configKey, headBranch, homedir, locate, readConfigCache, walkUp, writeConfigCache, type Location } from './locate';
 import type { SimpleCommand } from './shell/command';
+import { firstParse } from './allow';
 
 /**
  * What the first look parsed and located, handed to the full guard (src/guard/entry.ts) when it cannot answer:
@@ -21,8 +22,6 @@ export interface Seen {
   event: GuardEvent;
   /** the repository of the event's cwd (null: none, or another user's); undefined when not looked for */
   loc?: Location | null;
-  /** the event's cwd is in a repository git refuses as another user's (safe.directory); undefined when not looked for */
-  foreign?: boolean;
   /** a shell call's line as read (null: past the first look's bound, the full rules read it within theirs) */
   cmds?: SimpleCommand[] | null;
   /** the configuration cache, read and verified */
@@ -53,8 +52,7 @@ export class GuardContext {
   private repos = new Map<string, Repo>();
   private configs = new Map<string, Config>();
   private foreign?: boolean;
-  /** the event's shell line as the first look read it (null: past its bound) */
-  shellLine?: SimpleCommand[] | null;
+  private line?: SimpleCommand[] | null;
 
   constructor(
     readonly event: GuardEvent,
@@ -66,14 +64,20 @@ export class GuardContext {
   /** Takes over what the first look parsed and located (src/guard/first.ts), so nothing is done twice. */
   seed(seen: Seen): void {
     if (seen.loc !== undefined) this.locs.set(path.resolve(this.event.cwd), seen.loc);
-    if (seen.foreign !== undefined) this.foreign = seen.foreign;
     if (seen.loc && seen.config) this.configs.set(seen.loc.commonDir, seen.config);
-    if (seen.cmds) this.shellLine = seen.cmds;
+    if (seen.cmds) this.line = seen.cmds;
+  }
+
+  /** A shell call's line as the first look reads it, once per guard run (null: past its bound); undefined for other calls. */
+  get shellLine(): SimpleCommand[] | null | undefined {
+    const a = this.event.action;
+    if (a.type !== 'shell') return undefined;
+    return this.line === undefined ? (this.line = firstParse(a.command, a.cwd ?? this.event.cwd)) : this.line;
   }
 
   /** Whether the event's cwd is in a repository git refuses as another user's (safe.directory). */
   untrusted(): boolean {
-    return (this.foreign ??= untrusted(this.event.cwd));
+    return (this.foreign ??= this.locate() === null && walkUp(this.event.cwd) !== null);
   }
 
   /** An absolute path for a path the tool named (relative paths are relative to `dir`, else the event's cwd). */

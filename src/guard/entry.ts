@@ -7,7 +7,7 @@ import { judge } from './decider';
 import type { Verdict } from './claims';
 import type { ClientAdapter, Decision, GuardEvent } from '../clients/event';
 import { errorLine, failClosed, namesProtected } from './fail-closed';
-import { firstParse, parsePayload, payloadProblems } from './first';
+import { parsePayload, payloadProblems } from './first';
 import type { Seen } from './context';
 import { trace } from '../trace';
 import { MAX_PAYLOAD, payloadOf, stdinState, take, writeAnswer, type StdinState } from './io';
@@ -172,8 +172,6 @@ export async function runGuard(stdin: StdinState = stdinState(), seen?: Seen): P
     parsed = { adapter, event };
     const ctx = new GuardContext(event);
     if (seen) ctx.seed(seen);
-    // no first look ran (src/fast-guard.ts sent a git command here at once, or it failed): the line read as it reads it
-    else if (event.kind === 'pre-tool' && event.action.type === 'shell') ctx.shellLine = firstParse(event.action.command, event.action.cwd ?? event.cwd);
     trace('full guard ready');
     let decision = neutralised(await decide(ctx));
     if (process.env.GIT_HANDOFF_BYPASS === '1') decision = await bypass(ctx, decision);

@@ -13,15 +13,12 @@ import { readTextOr } from '../read-file';
 import { claimsMarker } from '../handoff/state/claims-marker';
 import { SESSION_RE } from '../handoff/state/session';
 import { answeredNatively, detectClient, namedClient } from '../clients/index';
-import { MAX_FIRST_LOOK, surelyHarmless } from './allow';
+import { firstParse, surelyHarmless } from './allow';
 import { setting } from '../config-keys';
-import { trustedRepository } from '../git/trust';
-import { configKey, locate, readConfigCache, walkUp, type Location } from './locate';
+import { configKey, locate, readConfigCache, type Location } from './locate';
 import { noteDenied } from './refused-record';
 import { deferToPlugin } from '../clients/plugin-active';
 import { plainRefMove } from './rules/refs';
-import type { SimpleCommand } from './shell/command';
-import { parseShell } from './shell/parse';
 import type { Seen } from './context';
 import { surelyOwnFiles, type FileOp } from './rules/files';
 import { fileOps } from './effect';
@@ -103,25 +100,10 @@ export function firstLook(text: string, argv: string[] = process.argv, env: Node
   return { answer: adapter.render(event, refused), use: 'guard', tag: 'refused', after: () => noteDenied(seen.loc?.commonDir, event, refused.deny!) };
 }
 
-/**
- * The shell line as the first look reads it; null past its bound (the full rules read it within theirs). The full
- * guard reads it so too when no first look ran (src/guard/entry.ts): the line is parsed once either way.
- */
-export function firstParse(command: string, cwd: string): SimpleCommand[] | null {
-  if (command.length > MAX_FIRST_LOOK) return null;
-  try {
-    return parseShell(command, cwd);
-  } catch {
-    return null; // a bound of the reader
-  }
-}
-
 /** The repository of the event's cwd, looked for once per run (git's safe.directory rule applied). */
 function located(seen: Seen): Location | null {
   if (seen.loc === undefined) {
-    const found = walkUp(seen.event.cwd);
-    seen.loc = found && trustedRepository(found.worktree, found.gitDir) ? found : null;
-    seen.foreign = found !== null && seen.loc === null;
+    seen.loc = locate(seen.event.cwd);
   }
   return seen.loc;
 }
@@ -158,7 +140,7 @@ function bookkeeping(seen: Seen, session: string | null, files: FileOp[]): Array
 function alone(seen: Seen, session: string, argv: string[], env: NodeJS.ProcessEnv): boolean {
   if (env.GIT_HANDOFF_BYPASS === '1' || seen.event.agentId) return false;
   const loc = located(seen);
-  if (!loc || seen.foreign || !isKnownSession(loc.commonDir, session) || deferToPlugin(argv, seen.event.client, seen.event.cwd)) return false;
+  if (!loc || !isKnownSession(loc.commonDir, session) || deferToPlugin(argv, seen.event.client, seen.event.cwd)) return false;
   const config = (seen.config = readConfigCache(loc, configKey(loc, env), env));
   return !!config && setting(config, 'guard');
 }

@@ -42,12 +42,6 @@ const isDir = (p: string): boolean => {
   }
 };
 
-/** Whether `start` is inside a repository git would refuse as another user's (the guard then does nothing at all). */
-export function untrusted(start: string): boolean {
-  const loc = walkUp(start);
-  return loc !== null && !trustedRepository(loc.worktree, loc.gitDir);
-}
-
 /** The repository holding `start`, found by walking up for `.git` (git's ownership rule not applied: see locate). */
 export function walkUp(start: string): Location | null {
   let dir = path.resolve(start);

@@ -14,7 +14,6 @@ import { matcherRoutes } from '../../src/clients/record';
 import { opencodePlugin } from '../../src/clients/opencode';
 import { GuardContext } from '../../src/guard/context';
 import { decide } from '../../src/guard/entry';
-import { firstParse } from '../../src/guard/first';
 import { foreignWorld, FOREIGN_FILE, OWN_FILE, verdict } from './world';
 import { makeRepo, tempDir, type TestRepo } from '../helpers/repo';
 import { ME, OTHER } from './helpers';
@@ -62,12 +61,10 @@ const CLIENTS = ALL_RECORDS.map((r) => r.name);
 /** An MCP server's tool as `client` names it (its record's mcpNames). */
 const mcp = (client: ClientName, tool: string, server = 'fs') => RECORDS[client].mcpNames.replace('<server>', server).replace('<tool>', tool);
 
-/** `read`: the shell line read before the decision, as runGuard and the first look read it (ctx.shellLine). */
-async function judge(p: Record<string, unknown>, named: ClientName, env: NodeJS.ProcessEnv = {}, read = false): Promise<{ verdict: string; reason: string }> {
+async function judge(p: Record<string, unknown>, named: ClientName, env: NodeJS.ProcessEnv = {}): Promise<{ verdict: string; reason: string }> {
   const adapter = detectClient(p, named);
   const event = adapter.parse(p);
   const ctx = new GuardContext(event, { ...process.env, GIT_HANDOFF_SESSION: undefined, GIT_HANDOFF_BYPASS: undefined, COPILOT_CLI: undefined, ...env });
-  if (read && event.kind === 'pre-tool' && event.action.type === 'shell') ctx.shellLine = firstParse(event.action.command, event.action.cwd ?? event.cwd);
   const d = await decide(ctx);
   return { verdict: verdict(adapter.render(event, d) ?? ''), reason: d.deny ?? '' };
 }
@@ -206,17 +203,14 @@ describe('Codex’s shell keeps its input open (write_stdin reaches no hook)', (
   it('a shell, interpreter, editor or xargs reading it is refused where git-handoff keeps state, naming the one-call way', async () => {
     const repo = await foreignWorld();
     const bash = (command: string) => call('codex', repo, 'Bash', { command });
-    // read here, and as the line the guard read before the decision (src/guard/interactive.ts takes that one)
-    for (const read of [false, true]) {
-      for (const command of ['bash', 'sh -i', 'bash -s', 'python3', 'python3 -i', 'python3 -', 'node', 'perl', 'vim notes.txt', 'ed b.txt', 'GIT_EDITOR=vim git commit', 'xargs rm', 'git update-ref --stdin', 'tar -x', 'cd memory && bash']) {
-        const r = await judge(bash(command), 'codex', {}, read);
-        expect(r.verdict, command).toBe('deny');
-        expect(r.reason, command).toMatch(/one call/);
-      }
-      for (const command of ['bash -c "ls"', 'python3 -c "print(1)"', 'python3 tools/x.py', 'node -e "1"', 'ls | xargs echo', 'cat b.txt', 'less b.txt', 'git status', 'bash < script.sh', 'echo hi | python3', 'git config --global core.editor vim']) {
-        const r = await judge(bash(command), 'codex', {}, read);
-        expect(r.verdict, `${command}: ${r.reason}`).toBe('allow');
-      }
+    for (const command of ['bash', 'sh -i', 'bash -s', 'python3', 'python3 -i', 'python3 -', 'node', 'perl', 'vim notes.txt', 'ed b.txt', 'GIT_EDITOR=vim git commit', 'xargs rm', 'git update-ref --stdin', 'tar -x', 'cd memory && bash']) {
+      const r = await judge(bash(command), 'codex');
+      expect(r.verdict, command).toBe('deny');
+      expect(r.reason, command).toMatch(/one call/);
+    }
+    for (const command of ['bash -c "ls"', 'python3 -c "print(1)"', 'python3 tools/x.py', 'node -e "1"', 'ls | xargs echo', 'cat b.txt', 'less b.txt', 'git status', 'bash < script.sh', 'echo hi | python3', 'git config --global core.editor vim']) {
+      const r = await judge(bash(command), 'codex');
+      expect(r.verdict, `${command}: ${r.reason}`).toBe('allow');
     }
     // the same line from a client whose shell takes no later input: not this rule's
     expect((await judge(call('claude-code', repo, 'Bash', { command: 'python3' }), 'claude-code')).verdict).toBe('allow');

@@ -21,7 +21,7 @@ import { userDirs } from '../../src/user-dirs';
 import { GuardContext } from '../../src/guard/context';
 import { decide } from '../../src/guard/entry';
 import { readLedger } from '../../src/handoff/state/ledger';
-import { GIT_READ_ONLY, PROJECT_RUNNERS, READ_ONLY, surelyHarmless } from '../../src/guard/allow';
+import { GIT_READ_ONLY, PROJECT_RUNNERS, READ_ONLY, surelyHarmless, firstParse } from '../../src/guard/allow';
 import * as allow from '../../src/guard/allow';
 // @ts-expect-error: a build script, plain JavaScript
 import { fileBlock, frontBlock, withBlock } from '../../scripts/front-words.mjs';
@@ -895,7 +895,7 @@ describe('the front\'s word lists', () => {
         const r = spawnSync('sh', [f.front, '--client=claude-code'], { cwd: repo.dir, env: cleanEnv(repo), input: text });
         if (r.stdout.toString() === `${HANDED}\n`) return;
         alone++;
-        if (!surelyHarmless({ type: 'shell', command, cwd: repo.dir })) wrong.push(command);
+        if (!surelyHarmless({ type: 'shell', command, cwd: repo.dir }, firstParse(command, repo.dir))) wrong.push(command);
       }),
       { numRuns: 200 },
     );

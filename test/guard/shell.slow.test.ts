@@ -1,13 +1,13 @@
 // The shell classifier on its own: simple commands, wrappers, nesting, targets; it never throws.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { surelyHarmless } from '../../src/guard/allow';
+import { surelyHarmless, firstParse } from '../../src/guard/allow';
 import { LexBound } from '../../src/guard/shell/lex';
 import { gitInvocation } from '../../src/guard/shell/git';
 import { parseShell } from '../../src/guard/shell/parse';
 import { writeTargets } from '../../src/guard/shell/writes';
 
-const mayConcernHandoffs = (command: string) => !surelyHarmless({ type: 'shell', command, cwd: null });
+const mayConcernHandoffs = (command: string) => !surelyHarmless({ type: 'shell', command, cwd: null }, firstParse(command, process.cwd()));
 
 const argvs = (s: string) => parseShell(s, '/repo').map((c) => c.argv);
 const targets = (s: string) => parseShell(s, '/repo').flatMap(writeTargets).map((t) => `${t.kind}:${t.path}`);
