@@ -33,9 +33,9 @@ export interface Seen {
  * same field, sent as a developer message ahead of the tool's output): their records say (contextBeforeTool). The
  * others read it only after a tool.
  */
-export const SHOWS_CONTEXT_BEFORE_TOOL: ReadonlySet<string> = new Set(ALL_RECORDS.filter((r) => r.contextBeforeTool).map((r) => r.name));
+const SHOWS_CONTEXT_BEFORE_TOOL: ReadonlySet<string> = new Set(ALL_RECORDS.filter((r) => r.contextBeforeTool).map((r) => r.name));
 /** Clients whose model reads a shell call's before-tool context in the command's output (their records say: contextInShellOutput). */
-export const CONTEXT_IN_SHELL_OUTPUT: ReadonlySet<string> = new Set(ALL_RECORDS.filter((r) => r.contextInShellOutput).map((r) => r.name));
+const CONTEXT_IN_SHELL_OUTPUT: ReadonlySet<string> = new Set(ALL_RECORDS.filter((r) => r.contextInShellOutput).map((r) => r.name));
 
 /** Whether this call is a shell call whose command prints its before-tool context for the model (contextInShellOutput). */
 export const printsContext = (e: GuardEvent): boolean => e.action.type === 'shell' && CONTEXT_IN_SHELL_OUTPUT.has(e.client);

@@ -11,10 +11,10 @@ import { releaseLease, touchLease } from '../handoff/store/leases';
 import { parseTrailerLines } from '../handoff/store/document';
 import { branchPrefix, LEASE_PREFIX } from '../handoff/store/names';
 import { holderNote, startClaims, type Hit } from '../handoff/claims/tell';
-import { leaveNote, sessionStateFile, takeNotes } from '../handoff/state/notes';
+import { leaveNote, sessionStateFile, takeNotes, type Note } from '../handoff/state/notes';
 import { short } from '../handoff/state/session';
 import { isDiskError, optionalWrite, writeState as writeStateFile } from '../handoff/state/state-file';
-import { CONTEXT_IN_SHELL_OUTPUT, modelReadsBefore, printsContext, SHOWS_CONTEXT_BEFORE_TOOL, type GuardContext } from './context';
+import { modelReadsBefore, printsContext, type GuardContext } from './context';
 import type { Effect } from './claims';
 import type { Decision } from '../clients/event';
 import { LEASE_EVERY_MS } from './first';
@@ -41,8 +41,6 @@ interface SessionState {
   compactReminded?: boolean;
   /** the client process recorded for this session (handoff/processes/) */
   pid?: number;
-  /** the notes left for this session about sessions that started beside it (tellHolder), by session, until given */
-  peers?: Record<string, string>;
 }
 
 const stateFile = (loc: Location, session: string, ext = 'json') => sessionStateFile(loc.commonDir, session, ext);
@@ -103,55 +101,43 @@ async function heartbeat(ctx: GuardContext, loc: Location, session: string, forc
       `works in this worktree (${loc.worktree}). You are session ${short(session, [r.lease.session])}. Your edits and commits can collide with its work: ` +
       `commit only the paths you wrote, or move to your own worktree (git worktree add ../<dir> -b <branch>).`;
     // and the session holding the worktree hears of this one, once
-    tellHolder(loc, r.lease.session, r.lease.client, session, ctx.event.client);
+    tellHolder(loc, r.lease.session, session, ctx.event.client);
   }
   writeState(loc, session, state);
   return warning;
 }
 
-/**
- * Leaves the lease holder a note about a session that has just started working beside it: given at its next tool
- * call (its sh front goes to the full guard once its heartbeat file is gone) before the tool where its client shows
- * that, else after it (guard/<session>.note, as for its own warnings). Once per pair: the holder's state remembers.
- */
-function tellHolder(loc: Location, holder: string, holderClient: string | null, newcomer: string, newcomerClient: string): void {
+/** Leaves the lease holder a note (notes.ts) about a session that has just started working beside it; once per pair: the holder's state remembers. */
+function tellHolder(loc: Location, holder: string, newcomer: string, newcomerClient: string): void {
   const st = readState(loc, holder);
   if ((st.warned ?? []).includes(newcomer)) return;
-  const note =
+  writeState(loc, holder, { ...st, warned: [...(st.warned ?? []), newcomer] });
+  const text =
     `git-handoff: another session, ${short(newcomer, [holder])} (${newcomerClient}), has started working in this worktree (${loc.worktree}) beside you. ` +
     `You are session ${short(holder, [newcomer])}. Your edits and commits can collide with its work: commit only the paths you wrote ` +
     `(git add -- <your files>; \`git handoff sessions\` shows who wrote what), or move to your own worktree (git worktree add ../<dir> -b <branch>).`;
-  writeState(loc, holder, { ...st, warned: [...(st.warned ?? []), newcomer], peers: { ...st.peers, [newcomer]: note } });
-  // a client whose model reads a shell call's context in its output: its next call comes to the full guard too, which
-  // gives the note with a shell call or keeps it for the after-tool hook of any other
-  const before = holderClient !== null && (SHOWS_CONTEXT_BEFORE_TOOL.has(holderClient) || CONTEXT_IN_SHELL_OUTPUT.has(holderClient));
-  writeStateFile(stateFile(loc, holder, before ? 'peer' : 'note'), note, handoffDir(loc.commonDir));
-  if (before) rmSync(stateFile(loc, holder, 'beat'), { force: true });
+  leaveNote(loc.commonDir, holder, { kind: 'beside', key: newcomer, text });
 }
 
-/** A note kept for this session (`peer`: another session left it, tellHolder; `note`: kept for its after-tool hook), taken once. */
-async function takeNote(ctx: GuardContext, loc: Location, session: string, kind: 'peer' | 'note'): Promise<string | null> {
-  const file = stateFile(loc, session, kind);
-  let note: string;
+/** What was kept for this session's after-tool hook (keepForAfterTool), taken once. */
+function takeKept(loc: Location, session: string): string | null {
+  const file = stateFile(loc, session, 'note');
   try {
-    note = readFileSync(file, 'utf8');
+    const note = readFileSync(file, 'utf8');
     rmSync(file);
+    return note || null;
   } catch {
     return null;
   }
-  return note ? withoutEnded(ctx, loc, session, note) : null;
 }
 
-/** The note less what it tells of sessions that started beside this one and have ended since (`sessions`: ended, gone, released). */
-async function withoutEnded(ctx: GuardContext, loc: Location, session: string, note: string): Promise<string | null> {
-  const st = readState(loc, session);
-  const given = Object.entries(st.peers ?? {}).filter(([, text]) => note.includes(text));
-  if (!given.length) return note;
-  writeState(loc, session, { ...st, peers: Object.fromEntries(Object.entries(st.peers!).filter(([, text]) => !note.includes(text))) });
+/** The notes left for this session, less those of a session beside it that has ended since (`sessions`: ended, gone, released). */
+async function notesFor(ctx: GuardContext, loc: Location, session: string): Promise<Note[]> {
+  const notes = takeNotes(loc.commonDir, session);
+  if (!notes.some((n) => n.kind === 'beside')) return notes;
   const { listSessions } = await import('../handoff/store/sessions');
   const ended = new Set(listSessions(await ctx.repo(loc), { worktree: loc.worktree, config: await ctx.config(loc) }).filter((s) => s.status === 'ended' || s.status === 'gone' || s.status === 'released').map((s) => s.session));
-  for (const [id, text] of given) if (ended.has(id)) note = note.split(text).join('');
-  return note.trim() || null;
+  return notes.filter((n) => n.kind !== 'beside' || !ended.has(n.key!));
 }
 
 /**
@@ -181,14 +167,13 @@ export async function beforeTool(ctx: GuardContext, loc: Location | null, lost: 
   }
   const t = Date.now();
   for (const { loc: l, paths, gone } of byRepo.values()) recordIntents(l.commonDir, session, l.worktree, paths, gone, t, ctx.event.agentId ?? undefined);
-  const peer = await takeNote(ctx, loc, session, 'peer');
   // what an after-tool hook that never ran left (a refused or cancelled tool), where this call's context reaches the model
-  const kept = printsContext(ctx.event) ? await takeNote(ctx, loc, session, 'note') : null;
-  // what other sessions did to this one's handoffs and claims (a takeover, a claim that refused or was taken over)
-  const told = takeNotes(loc.commonDir, session).map((n) => n.text);
+  const kept = printsContext(ctx.event) ? takeKept(loc, session) : null;
+  // what other sessions did: started beside this one, took its handoffs, met or took its claims
+  const told = (await notesFor(ctx, loc, session)).map((n) => n.text);
   // its heartbeat file was removed so that this call came here: written back (the next calls need no full guard)
-  if (peer || told.length) writeState(loc, session, readState(loc, session));
-  const warning = [lost, kept, peer, ...told, await heartbeat(ctx, loc, session)].filter(Boolean).join('\n') || null;
+  if (told.length) writeState(loc, session, readState(loc, session));
+  const warning = [lost, kept, ...told, await heartbeat(ctx, loc, session)].filter(Boolean).join('\n') || null;
   if (!warning || modelReadsBefore(ctx.event)) return warning;
   keepForAfterTool(loc, session, warning);
   return null;
@@ -267,7 +252,7 @@ export async function postTool(ctx: GuardContext): Promise<Decision> {
   const session = ctx.session;
   const loc = session ? ctx.locate() : null;
   if (!session || !loc) return {};
-  const note = await takeNote(ctx, loc, session, 'note');
+  const note = takeKept(loc, session);
   return note ? { context: note, notice: note } : {};
 }
 
@@ -295,7 +280,7 @@ export async function sessionStart(ctx: GuardContext): Promise<Decision> {
   const alsoRefs = [LEASE_PREFIX, ...claimsPatterns(claimsRemote(repo, await ctx.config(loc)).remote)];
   const text = renderBoot(bootView(repo, { record: recoverAtSessionStart(repo), session, reader, surface: true, alsoRefs }), { untrusted: true, wrap }).replace(/\n+$/, '');
   // notes left for this session: a takeover is in the view above (boot lists what was taken from it), the rest here
-  const told = session ? takeNotes(loc.commonDir, session).filter((n) => n.kind !== 'takeover').map((n) => n.text).join('\n') : '';
+  const told = session ? (await notesFor(ctx, loc, session)).filter((n) => n.kind !== 'takeover').map((n) => n.text).join('\n') : '';
   const warning = session ? await heartbeat(ctx, loc, session, true) : null;
   const claims = await claimsAtStart(repo, ctx.branch(loc), session);
   return { context: [note, net, text, claims, told, warning].filter(Boolean).join('\n\n') };

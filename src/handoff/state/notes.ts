@@ -1,5 +1,5 @@
 // Notes left for a session by another process: its handoff taken over, its claim refusing another session's write or
-// taken over (SPEC 3, 10). One JSON line each in <git-common-dir>/handoff/guard/<session>.told. Leaving one removes the
+// taken over (SPEC 3, 10), another session started beside it in its worktree. One JSON line each in <git-common-dir>/handoff/guard/<session>.told. Leaving one removes the
 // session's heartbeat file (guard/<session>.beat): while that is fresh the sh front and the first look answer a known
 // session's calls alone, so its next tool call reaches the full guard, which gives the notes before the tool (after
 // it, for a client that reads context only then) and at session start.
@@ -8,7 +8,7 @@ import path from 'node:path';
 import { encodeBranch, handoffDir } from './paths';
 import { appendState, optionalWrite } from './state-file';
 
-export type NoteKind = 'takeover' | 'claim-refused' | 'claim-taken';
+export type NoteKind = 'takeover' | 'claim-refused' | 'claim-taken' | 'beside';
 
 export interface Note {
   kind: NoteKind;
@@ -19,7 +19,7 @@ export interface Note {
   key?: string;
 }
 
-/** The guard's per-session files (`<session>.json`, `.note`, `.peer`, `.beat`, `.told`); the sh front reads some. */
+/** The guard's per-session files (`<session>.json`, `.note`, `.beat`, `.told`); the sh front reads some. */
 export const guardStateDir = (commonDir: string) => path.join(handoffDir(commonDir), 'guard');
 export const sessionStateFile = (commonDir: string, session: string, ext: string) => path.join(guardStateDir(commonDir), `${encodeBranch(session)}.${ext}`);
 
