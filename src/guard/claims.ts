@@ -3,13 +3,12 @@
 // instead), and the holder hears of it. Read from the claims state file only (no git): a call with no claims state
 // file pays one stat, in the front and the fast path.
 import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { claimsMarker } from '../handoff/state/claims-marker';
 import { setting } from '../config-keys';
 import { claimedByOthers, claimsOfOthers, claimWaysOn, describeHits, type Hit } from '../handoff/claims/tell';
 import { modelReadsBefore, type GuardContext } from './context';
 import type { Decision } from '../clients/event';
-import { effectOf } from './effect';
+import { effectByRepo, effectOf } from './effect';
 import type { Location } from './locate';
 
 /** What a verdict leaves to write once it stands (applied by lifecycle.ts applyEffects). */
@@ -28,17 +27,9 @@ export interface Verdict {
 
 export async function claimsOnWrite(ctx: GuardContext, loc: Location, d: Decision): Promise<Verdict> {
   if (!existsSync(claimsMarker(loc.commonDir))) return { decision: d, effects: [] };
-  const byRepo = new Map<string, { l: Location; paths: string[] }>();
   const effect = effectOf(ctx);
-  for (const abs of effect.paths) {
-    const l = ctx.locateFile(abs);
-    if (!l) continue;
-    const e = byRepo.get(l.worktree) ?? { l, paths: [] };
-    e.paths.push(path.relative(l.worktree, abs).split(path.sep).join('/'));
-    byRepo.set(l.worktree, e);
-  }
   const effects: Effect[] = [{ kind: 'renew-claims', loc }];
-  const named = [...byRepo.values()].flatMap(({ l, paths }) => claimedByOthers(l.commonDir, ctx.branch(l), ctx.session, paths).map((h) => ({ ...h, commonDir: l.commonDir })));
+  const named = effectByRepo(ctx).flatMap(({ loc: l, paths }) => claimedByOthers(l.commonDir, ctx.branch(l), ctx.session, paths).map((h) => ({ ...h, commonDir: l.commonDir })));
   // a call that may write paths the guard cannot tell may write any path claimed on this branch
   const unknown = named.length === 0 && effect.unknown !== null;
   const hits = unknown ? claimsOfOthers(loc.commonDir, ctx.branch(loc), ctx.session).map((h) => ({ ...h, commonDir: loc.commonDir })) : named;

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { ToolAction } from '../clients/event';
 import type { GuardContext } from './context';
 import { hunkEdits, parsePatch, type FileOp } from './rules/files';
+import type { Location } from './locate';
 
 interface Effect {
   /** absolute paths the call may write or remove (a move: its source and its destination) */
@@ -26,6 +27,19 @@ export function noteEffect(ctx: GuardContext, paths: Iterable<string>, unknown: 
 /** The call's effect as the rules read it; a call they did not read (surely harmless, or after the tool): its file action's. */
 export function effectOf(ctx: GuardContext): Effect {
   return effects.get(ctx) ?? { paths: new Set(fileOps(ctx.event.action, ctx.event.cwd).map((op) => op.abs)), unknown: null };
+}
+
+/** The call's effect by the worktree holding each path (relative to it, as git names paths); a path in no repository left out. */
+export function effectByRepo(ctx: GuardContext): Array<{ loc: Location; paths: string[] }> {
+  const out = new Map<string, { loc: Location; paths: string[] }>();
+  for (const abs of effectOf(ctx).paths) {
+    const loc = ctx.locateFile(abs);
+    if (!loc) continue;
+    const e = out.get(loc.worktree) ?? { loc, paths: [] };
+    e.paths.push(path.relative(loc.worktree, abs).split(path.sep).join('/'));
+    out.set(loc.worktree, e);
+  }
+  return [...out.values()];
 }
 
 /** A file tool's operations (`cwd`: the event's): a write, an edit, each file of a patch (a move: its source deleted, its destination written); [] for others. */

@@ -7,7 +7,7 @@ import { judge } from './decider';
 import type { Verdict } from './claims';
 import type { ClientAdapter, Decision, GuardEvent } from '../clients/event';
 import { errorLine, failClosed, namesProtected } from './fail-closed';
-import { parsePayload, payloadProblems } from './first';
+import { noteDenied, parsePayload, payloadProblems } from './first';
 import type { Seen } from './context';
 import { trace } from '../trace';
 import { MAX_PAYLOAD, payloadOf, stdinState, take, writeAnswer, type StdinState } from './io';
@@ -17,7 +17,6 @@ import { guardLog, locate } from './locate';
 import { deferToPlugin } from '../clients/plugin-active';
 import * as lifecycle from './lifecycle';
 import { stripTerminalControls } from '../terminal-text';
-import { noteDenied } from './refused-record';
 import { AGAIN, NOT_READY, retryingAsync } from '../retry';
 
 /** The guard's budget: past it, a call naming protected things is denied and any other allowed. */

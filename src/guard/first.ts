@@ -16,10 +16,12 @@ import { answeredNatively, detectClient, namedClient } from '../clients/index';
 import { firstParse, surelyHarmless } from './allow';
 import { setting } from '../config-keys';
 import { configKey, locate, readConfigCache, type Location } from './locate';
-import { noteDenied } from './refused-record';
+import { noteRefusal } from '../handoff/state/refusals';
+import { PROBE_COMMAND, PROBE_SESSION } from '../clients/record';
 import { deferToPlugin } from '../clients/plugin-active';
 import { plainRefMove } from './rules/refs';
 import type { Seen } from './context';
+import type { GuardEvent } from '../clients/event';
 import { surelyOwnFiles, type FileOp } from './rules/files';
 import { fileOps } from './effect';
 
@@ -143,4 +145,14 @@ function alone(seen: Seen, session: string, argv: string[], env: NodeJS.ProcessE
   if (!loc || !isKnownSession(loc.commonDir, session) || deferToPlugin(argv, seen.event.client, seen.event.cwd)) return false;
   const config = (seen.config = readConfigCache(loc, configKey(loc, env), env));
   return !!config && setting(config, 'guard');
+}
+
+/** Keeps a refused tool call in the refusals record (src/handoff/state/refusals.ts) for `status` and `web`; nothing outside a repository. */
+export function noteDenied(commonDir: string | undefined, event: GuardEvent, reason: string): void {
+  if (!commonDir || event.kind !== 'pre-tool') return;
+  const a = event.action;
+  // doctor's probes (each client's shape, some with no session field) are the product's own, for no person to act on
+  if (event.session === PROBE_SESSION || (a.type === 'shell' && a.command === PROBE_COMMAND)) return;
+  const what = a.type === 'shell' ? a.command : 'path' in a ? `${event.tool ?? a.type} ${a.path}` : `${event.tool ?? a.type}`;
+  noteRefusal(commonDir, { by: 'guard', session: event.session, client: event.client, what, why: reason });
 }

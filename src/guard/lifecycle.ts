@@ -18,10 +18,9 @@ import { modelReadsBefore, printsContext, type GuardContext } from './context';
 import type { Effect } from './claims';
 import type { Decision } from '../clients/event';
 import { LEASE_EVERY_MS } from './first';
-import { clientProcess } from './client-process';
-import { clientPid, followLineage } from './lineage';
+import { clientPid, clientProcess, followLineage } from './lineage';
 import { writeJsonAtomic, type Location } from './locate';
-import { effectOf } from './effect';
+import { effectByRepo } from './effect';
 import { agentSessionOf } from '../clients/names';
 import { readJsonOr, readTextOr } from '../read-file';
 import { RECORDS } from '../clients/records';
@@ -154,19 +153,11 @@ export async function beforeTool(ctx: GuardContext, loc: Location | null, lost: 
   if (!ctx.event.agentId && !isKnownSession(loc.commonDir, session) && clientPid(ctx.event.client, ctx.env) === null) {
     claimRecord(loc.commonDir, { session, client: ctx.event.client, pid: null, procStart: null, worktree: loc.worktree, source: 'tool', from: null, t: Date.now(), inherited: [], lease: false });
   }
-  const byRepo = new Map<string, { loc: Location; paths: string[]; gone: string[] }>();
-  for (const abs of effectOf(ctx).paths) {
-    const l = ctx.locateFile(abs);
-    if (!l) continue;
-    const rel = path.relative(l.worktree, abs).split(path.sep).join('/');
-    const key = l.commonDir + '\0' + l.worktree;
-    const entry = byRepo.get(key) ?? { loc: l, paths: [], gone: [] };
-    entry.paths.push(rel);
-    if (absent(abs)) entry.gone.push(rel);
-    byRepo.set(key, entry);
-  }
   const t = Date.now();
-  for (const { loc: l, paths, gone } of byRepo.values()) recordIntents(l.commonDir, session, l.worktree, paths, gone, t, ctx.event.agentId ?? undefined);
+  for (const { loc: l, paths } of effectByRepo(ctx)) {
+    const gone = paths.filter((rel) => absent(path.join(l.worktree, rel)));
+    recordIntents(l.commonDir, session, l.worktree, paths, gone, t, ctx.event.agentId ?? undefined);
+  }
   // what an after-tool hook that never ran left (a refused or cancelled tool), where this call's context reaches the model
   const kept = printsContext(ctx.event) ? takeKept(loc, session) : null;
   // what other sessions did: started beside this one, took its handoffs, met or took its claims
@@ -237,10 +228,7 @@ async function recordedAfterTool(ctx: GuardContext): Promise<Decision> {
   if (await ctx.guardOff(loc)) return {};
   const note = await followLineage(ctx, loc, 'tool');
   // a shell command was recorded by beforeShellExecution as an intent (it may not have run)
-  for (const abs of ctx.event.action.type === 'shell' ? [] : effectOf(ctx).paths) {
-    const l = ctx.locateFile(abs);
-    if (l) recordWrites(l.commonDir, session, l.worktree, [path.relative(l.worktree, abs).split(path.sep).join('/')], ctx.event.agentId ?? undefined);
-  }
+  if (ctx.event.action.type !== 'shell') for (const { loc: l, paths } of effectByRepo(ctx)) recordWrites(l.commonDir, session, l.worktree, paths, ctx.event.agentId ?? undefined);
   const warning = await heartbeat(ctx, loc, session);
   const context = [note, warning].filter(Boolean).join('\n');
   return context ? { context, ...(warning ? { notice: warning } : {}) } : {};
@@ -267,8 +255,10 @@ export async function sessionStart(ctx: GuardContext): Promise<Decision> {
   // Before boot's view, so that handoffs inherited after /clear show as this session's own.
   const note = session ? await followLineage(ctx, loc, ctx.event.source ?? 'startup') : null;
   const repo = await ctx.repo(loc);
+  const [branch, config] = [ctx.branch(loc), await ctx.config(loc)];
+  const { fetchOnStart, describeStartFetch } = await import('../sync/start-fetch');
   // the remote's handoffs of this branch, within a hard limit (not again after a compaction: same session)
-  const net = ctx.event.source === 'compact' ? null : await startFetchLine(repo, ctx.branch(loc), await ctx.config(loc));
+  const net = ctx.event.source === 'compact' ? null : describeStartFetch(await fetchOnStart(repo, branch, { config }));
   const { bootView, renderBoot } = await import('../handoff/store/boot');
   const { recoverAtSessionStart } = await import('../handoff/record/recover');
   const { readerOf, validRole } = await import('../handoff/store/address');
@@ -277,27 +267,19 @@ export async function sessionStart(ctx: GuardContext): Promise<Decision> {
   const wrap = RECORDS[ctx.event.client].escapesContext ? 'brackets' : 'tags';
   const { claimsPatterns, claimsRemote } = await import('../handoff/claims/claims');
   // the lease and the claims read below come from the view's one listing
-  const alsoRefs = [LEASE_PREFIX, ...claimsPatterns(claimsRemote(repo, await ctx.config(loc)).remote)];
+  const alsoRefs = [LEASE_PREFIX, ...claimsPatterns(claimsRemote(repo, config).remote)];
   const text = renderBoot(bootView(repo, { record: recoverAtSessionStart(repo), session, reader, surface: true, alsoRefs }), { untrusted: true, wrap }).replace(/\n+$/, '');
   // notes left for this session: a takeover is in the view above (boot lists what was taken from it), the rest here
   const told = session ? (await notesFor(ctx, loc, session)).filter((n) => n.kind !== 'takeover').map((n) => n.text).join('\n') : '';
   const warning = session ? await heartbeat(ctx, loc, session, true) : null;
-  const claims = await claimsAtStart(repo, ctx.branch(loc), session);
-  return { context: [note, net, text, claims, told, warning].filter(Boolean).join('\n\n') };
-}
-
-/** The live claims on the branch (SPEC 10); a failure costs only this block. */
-async function claimsAtStart(repo: import('../git/repo').Repo, branch: string | null, session: string | null): Promise<string | null> {
+  let claims: string | null = null;
   try {
-    return startClaims(repo, branch, session);
+    // the live claims on the branch (SPEC 10)
+    claims = startClaims(repo, branch, session);
   } catch {
-    return null;
+    // a failure costs only this block
   }
-}
-
-async function startFetchLine(repo: import('../git/repo').Repo, branch: string | null, config: import('../git/config').Config): Promise<string | null> {
-  const { fetchOnStart, describeStartFetch } = await import('../sync/start-fetch');
-  return describeStartFetch(await fetchOnStart(repo, branch, { config }));
+  return { context: [note, net, text, claims, told, warning].filter(Boolean).join('\n\n') };
 }
 
 /**
@@ -348,9 +330,7 @@ export async function guardOffOnce(ctx: GuardContext, loc: Location): Promise<De
 }
 
 /** Whether the ledger holds paths this session wrote. */
-async function changedFiles(loc: Location, session: string): Promise<boolean> {
-  return readLedger(loc.commonDir).some((e) => e.session === session && (e.paths?.length ?? 0) > 0);
-}
+const changedFiles = (loc: Location, session: string): boolean => readLedger(loc.commonDir).some((e) => e.session === session && (e.paths?.length ?? 0) > 0);
 
 export async function stop(ctx: GuardContext): Promise<Decision> {
   const session = ctx.session;
@@ -359,7 +339,7 @@ export async function stop(ctx: GuardContext): Promise<Decision> {
   if (!loc) return {};
   const state = readState(loc, session);
   if (state.reminded) return {};
-  if (!(await changedFiles(loc, session))) return {};
+  if (!changedFiles(loc, session)) return {};
   if (await ctx.guardOff(loc)) return {};
   const branch = ctx.branch(loc);
   const repo = await ctx.repo(loc);
@@ -393,7 +373,7 @@ export async function preCompact(ctx: GuardContext): Promise<Decision> {
         .filter((r) => parseTrailerLines(r.trailers).session === session)
         .map((r) => r.ref.slice(r.ref.lastIndexOf('/') + 1))
     : [];
-  if (own.length === 0 && !(await changedFiles(loc, session))) return {};
+  if (own.length === 0 && !changedFiles(loc, session)) return {};
   writeState(loc, session, { ...state, compactReminded: true });
   const topic = own[0] ?? '<topic>';
   return {

@@ -1,7 +1,9 @@
-// The guard's side of lineage: which client process an event comes from, and the first sight of a session
+// The guard's side of lineage: which client process an event comes from (for the lease and for `sessions`: a session
+// whose process has exited is not live; only where /proc says), and the first sight of a session
 // (a known one costs one stat; only an unknown one, or a SessionStart, loads the domain and starts git). Both are
 // written before the call is judged (entry.ts), as a SessionStart would.
-import { isKnownSession, parentOf } from '../handoff/state/lineage-record';
+import { readFileSync } from 'node:fs';
+import { ancestors, isKnownSession, parentOf } from '../handoff/state/lineage-record';
 import { short } from '../handoff/state/session';
 import type { GuardContext } from './context';
 import type { GuardClient } from '../clients/event';
@@ -20,6 +22,29 @@ export function clientPid(client: GuardClient | null, env: NodeJS.ProcessEnv): n
     if (Number.isInteger(pid) && pid > 1 && isAncestor(pid)) return pid;
   }
   return null;
+}
+
+function nearestAncestor(test: (argv: string[], comm: string) => boolean): number | null {
+  for (const { pid, argv } of ancestors()) {
+    let comm: string;
+    try {
+      comm = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+    } catch {
+      return null;
+    }
+    if (test(argv, comm)) return pid;
+  }
+  return null;
+}
+
+/**
+ * The pid of the client process this hook runs for: the one its hooks' variable names (clientPid), else the nearest
+ * ancestor that is the client (ClientRecord.isProcess); null when it cannot be told.
+ */
+export function clientProcess(client: GuardClient, env: NodeJS.ProcessEnv): number | null {
+  const r = RECORDS[client];
+  if (r.pidVariable) return clientPid(client, env);
+  return r.isProcess ? nearestAncestor(r.isProcess) : null;
 }
 
 /** Whether `pid` is this process's parent, grandparent, …: each step read from /proc/<p>/stat (field 4, the ppid). */

@@ -49,7 +49,7 @@ describe('one reading of what a call writes', () => {
       const text = readFileSync(file, 'utf8');
       offenders.push(...extractorUses(rel, text));
       if (EFFECT_READERS.includes(rel)) {
-        if (!/import \{[^}]*\beffectOf\b[^}]*\} from '\.\/effect'/.test(text)) offenders.push(`src/${rel}: does not read effectOf`);
+        if (!/import \{[^}]*\beffect(Of|ByRepo)\b[^}]*\} from '\.\/effect'/.test(text)) offenders.push(`src/${rel}: does not read the effect`);
         text.split('\n').forEach((line, i) => READS_A_CALL.test(line) && offenders.push(`src/${rel}:${i + 1}: ${line.trim()}`));
       }
     }
