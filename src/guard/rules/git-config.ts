@@ -18,7 +18,7 @@
 // the shell, is refused by refStoreWriteProblem (rules/refs.ts), which points here: `git config` is the checked way.
 import path from 'node:path';
 import { userConfigFiles } from '../../git/config-files';
-import type { GitInvocation } from '../shell/git';
+import { READING_VERBS, type GitInvocation } from '../shell/git';
 import { operands } from '../shell/options';
 
 interface RunningKey {
@@ -197,7 +197,7 @@ function userConfig(file: string, cwd: string | null): Scope | null {
 }
 
 /** `git config`'s operands: the subcommand word (set, unset, …) dropped, options and their values skipped. */
-function configOperands(args: string[]): { sub: string | null; ops: string[] } {
+export function configOperands(args: string[]): { sub: string | null; ops: string[] } {
   const out = operands(args, VALUED);
   const sub = /^(set|unset|get|list|edit|rename-section|remove-section)$/.test(out[0] ?? '') ? out.shift()! : null;
   return { sub, ops: out };
@@ -248,11 +248,8 @@ function runningSettingProblem(args: string[], cwd: string | null, show: string)
 
 const neutralKey = (k: string) => k.replace(/[^\w.*:/@-]/g, '?').slice(0, 120);
 
-/**
- * Reading verbs of git: a one-off setting that turns the protection off counts on the others only (a Set: the one
- * regular expression it was cost every git command's first look about 0.1 ms, compiled at its first use).
- */
-const READS = new Set(['status', 'log', 'show', 'diff', 'whatchanged', 'diff-tree', 'diff-index', 'diff-files', 'rev-parse', 'rev-list', 'ls-files', 'ls-tree', 'ls-remote', 'cat-file', 'for-each-ref', 'show-ref', 'merge-base', 'name-rev', 'describe', 'shortlog', 'blame', 'cherry', 'show-branch', 'check-ignore', 'check-attr', 'count-objects', 'version', 'help', 'grep', 'var', 'config', 'handoff']);
+/** Verbs on which a one-off setting changes nothing the guard protects (`git config` and `git handoff` judge their own). */
+const reads = (sub: string) => READING_VERBS.has(sub) || sub === 'config' || sub === 'handoff';
 
 /** Why a one-off setting (`git -c`, --config-env, GIT_CONFIG_*) turns the protection off for a command that writes, or null. */
 export function oneOffConfigProblem(inv: GitInvocation, show: string): string | null {
@@ -261,8 +258,8 @@ export function oneOffConfigProblem(inv: GitInvocation, show: string): string | 
     const eq = c.indexOf('=');
     const key = eq < 0 ? c : c.slice(0, eq);
     // a remote repointed for one command fetches or pushes where the person did not choose (`git handoff` fetches too)
-    if ((inv.sub === 'handoff' || !READS.has(inv.sub)) && REMOTE_KEY.test(key.toLowerCase())) return remoteChangeProblem(show, `the remote setting ${neutralKey(key)} for this one command`);
-    if (READS.has(inv.sub)) continue;
+    if ((inv.sub === 'handoff' || !reads(inv.sub)) && REMOTE_KEY.test(key.toLowerCase())) return remoteChangeProblem(show, `the remote setting ${neutralKey(key)} for this one command`);
+    if (reads(inv.sub)) continue;
     const rule = runningKey(key, eq < 0 ? 'true' : c.slice(eq + 1));
     if (rule?.protection) return `\`${show}\` runs \`git ${inv.sub}\` with ${neutralKey(key)} set for it: that ${rule.runs}. Run it without that setting.`;
   }

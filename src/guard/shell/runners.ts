@@ -8,6 +8,7 @@
 import path from 'node:path';
 import type { Redirect } from './command';
 import { inputFile } from './nested';
+import { shellQuote } from '../../clients/event';
 
 /** Index of the first operand after options; `valued` options take the next word (not when glued: `-n1`, `--x=1`). */
 function firstOperand(args: string[], valued: RegExp, from = 0): number {
@@ -20,8 +21,6 @@ function firstOperand(args: string[], valued: RegExp, from = 0): number {
   return k;
 }
 
-const quote = (w: string) => `'${w.replace(/'/g, `'\\''`)}'`;
-
 // vim's ex commands: `!<line>`, `r !<line>`, `w !<line>` run a line; `w <file>` (and saveas, wq, x, update) writes one
 const EX_RUN = /^[:\s]*[\d,.$%'<>a-z]*?\s*(?:r(?:ead)?\s*|w(?:rite)?\s*)?!(.*)$/s;
 const EX_WRITE = /^[:\s]*[\d,.$%'<>]*\s*(?:w|write|wq|x|xit|exi|exit|sav|saveas|up|update)!?\s+(?!!)(.+)$/s;
@@ -30,7 +29,7 @@ function exCommands(cmds: string[]): string[] {
     const run = EX_RUN.exec(c);
     if (run) return [run[1]];
     const write = EX_WRITE.exec(c);
-    return write ? [`: > ${quote(write[1].trim())}`] : [];
+    return write ? [`: > ${shellQuote(write[1].trim())}`] : [];
   });
 }
 
@@ -99,7 +98,7 @@ function sqliteScript(texts: string[]): string {
     else if (/^(output|once|save|backup|clone|open|log|cd)$/.test(dot)) {
       const file = dotWords(rest).filter((w) => !w.startsWith('-')).pop();
       if (file === undefined || (dot === 'log' && /^(stdout|stderr|off)$/.test(file))) continue;
-      out.push(dot === 'cd' ? `cd ${quote(file)}` : `: ${dot === 'log' ? '>>' : '>'} ${quote(file)}`);
+      out.push(dot === 'cd' ? `cd ${shellQuote(file)}` : `: ${dot === 'log' ? '>>' : '>'} ${shellQuote(file)}`);
     }
   }
   return out.join('\n');
@@ -167,7 +166,7 @@ const RUNNERS: Record<string, Runner> = {
     const items = sep < 0 ? [] : args.slice(sep + 1).filter((a) => a !== ':::');
     if (sep < 0) return command ? { lines: [command], unread: '`parallel` reading its arguments from its input' } : fromInput('parallel', []);
     // GNU parallel quotes each argument it appends; alone, an argument is the line
-    return { lines: items.length ? items.map((a) => (command ? `${command} ${quote(a)}` : a)) : command ? [command] : [] };
+    return { lines: items.length ? items.map((a) => (command ? `${command} ${shellQuote(a)}` : a)) : command ? [command] : [] };
   },
   // trap '<line>' SIGNAL…: the line runs when the signal comes (EXIT: when the shell ends)
   trap: (args) => {

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { persistentSetting, RUNNING_KEYS, runningKey } from '../rules/git-config';
 import { expands, LexBound } from './lex';
 import { DECLARES, substituteVars, type ReadScript, type SimpleCommand } from './command';
-import { commandLineConfig, gitInvocation } from './git';
+import { gitInvocation } from './git';
 import { RUNNER_VARS } from './runners';
 
 /** How deep values that run values are read (a pager whose line sets a pager …), like shells in shells. */
@@ -64,9 +64,7 @@ export function runValueCommands(c: SimpleCommand, line: Record<string, string>,
   let top: string | null | undefined;
   const gitCwd = () => (top === undefined ? (top = inv && !inv.gitDir ? topLevel(inv.cwd) : null) : top);
   if (inv) {
-    // `-c` glued to its value too (`-ccore.pager=…`), which commandLineConfig reads and gitInvocation does not
-    const config = new Set([...(inv.config ?? []), ...commandLineConfig(c.argv, {})]);
-    for (const setting of config) {
+    for (const setting of inv.config ?? []) {
       const eq = setting.indexOf('=');
       if (eq < 0) continue;
       const value = setting.slice(eq + 1);
