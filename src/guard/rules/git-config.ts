@@ -19,7 +19,7 @@
 import path from 'node:path';
 import { userConfigFiles } from '../../git/config-files';
 import { READING_VERBS, type GitInvocation } from '../shell/git';
-import { operands } from '../shell/options';
+import { operands, options } from '../shell/options';
 
 interface RunningKey {
   /** the key, lowercased (subsections too: the list never depends on their case) */
@@ -144,22 +144,18 @@ const REMOVES = /^(--unset|--unset-all|--remove-section|unset|remove-section)$/;
 
 type Scope = 'repo' | 'global' | 'system' | 'file' | 'blob';
 
+/** `git config`'s options, with the file it names (-f, --file: the last one given). */
+function configOptions(args: string[]) {
+  const o = options(args, VALUED);
+  return { ...o, file: [...(o.values.get('-f') ?? []), ...(o.values.get('--file') ?? [])].pop() };
+}
+
 /** Which configuration a `git config` command works on: this repository's (the default), global, system, another file. */
 function scopeOf(args: string[], cwd: string | null): Scope {
-  let scope: Scope = 'repo';
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a === '--') break;
-    if (a === '--global') scope = 'global';
-    else if (a === '--system') scope = 'system';
-    else if (a === '--local' || a === '--worktree') scope = 'repo';
-    else if (a === '--blob' || a.startsWith('--blob=')) scope = 'blob';
-    else {
-      const f = fileValue(args, i);
-      if (f !== null) scope = userConfig(f, cwd) ?? (configOfRepository(f, cwd) ? 'repo' : 'file');
-    }
-  }
-  return scope;
+  const o = configOptions(args);
+  if (o.values.has('--blob')) return 'blob';
+  if (o.file !== undefined) return userConfig(o.file, cwd) ?? (configOfRepository(o.file, cwd) ? 'repo' : 'file');
+  return o.flags.includes('--global') ? 'global' : o.flags.includes('--system') ? 'system' : 'repo';
 }
 
 /**
@@ -168,17 +164,8 @@ function scopeOf(args: string[], cwd: string | null): Scope {
  */
 export function includedRemoteSettingProblem(args: string[], cwd: string | null, show: string, reads: Set<string>): string | null {
   if (scopeOf(args, cwd) !== 'file') return null;
-  let f = '';
-  for (let i = 0; i < args.length && args[i] !== '--'; i++) f = fileValue(args, i) ?? f;
+  const f = configOptions(args).file ?? '';
   return reads.has(path.resolve(cwd ?? '/', f.replace(/^~(?=\/|$)/, process.env.HOME ?? '~'))) ? remoteSettingProblem(args, 'global', show) : null;
-}
-
-/** The file `args[i]` names, when it is `git config`'s --file option (`-f X`, `--file X`, `--file=X`, `-fX`), else null. */
-function fileValue(args: string[], i: number): string | null {
-  const a = args[i];
-  if (a === '-f' || a === '--file') return args[i + 1] ?? '';
-  if (a.startsWith('--file=')) return a.slice(7);
-  return a.startsWith('-f') && !a.startsWith('--') ? a.slice(2) : null;
 }
 
 /** Whether a file named to `git config --file` is (or may be) a configuration git reads in a repository. */
@@ -296,12 +283,7 @@ export function hooksPathRemovalProblem(show: string, hooksDir: string | null, d
 
 /** The scope options of a `git config` command (--global, --file X, …), to ask git what that scope holds. */
 export function scopeArgs(args: string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < args.length && args[i] !== '--'; i++) {
-    const a = args[i];
-    if (/^--(global|system|local|worktree)$/.test(a) || a.startsWith('--file=') || a.startsWith('--blob=')) out.push(a);
-    else if ((a === '-f' || a === '--file' || a === '--blob') && args[i + 1] !== undefined) out.push(a, args[++i]);
-    else if (a.startsWith('-f') && a.length > 2 && !a.startsWith('--')) out.push(a);
-  }
-  return out;
+  const o = configOptions(args);
+  const blob = o.values.get('--blob')?.pop();
+  return [...o.flags.filter((a) => /^--(global|system|local|worktree)$/.test(a)), ...(o.file !== undefined ? ['--file', o.file] : []), ...(blob !== undefined ? ['--blob', blob] : [])];
 }

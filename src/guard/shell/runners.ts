@@ -6,8 +6,9 @@
 // line read from input is the shell's input (./nested.ts). Programs that run their operands as a command without a
 // shell (`screen`, `systemd-run`, `nohup`, …) are wrappers (./wrappers.ts).
 import path from 'node:path';
-import type { Redirect } from './command';
+import { hereDocument, type Redirect } from './command';
 import { inputFile } from './nested';
+import { getopt } from './options';
 import { shellQuote } from '../../clients/event';
 
 /** Index of the first operand after options; `valued` options take the next word (not when glued: `-n1`, `--x=1`). */
@@ -77,6 +78,13 @@ function sedRuns(script: string): { lines: string[]; unread: boolean } {
   return { lines, unread };
 }
 
+/** The scripts sed runs: its -e/--expression values, else its first operand (none when -f names a file). */
+export function sedScripts(args: string[]): string[] {
+  const o = getopt(args, 'efl', ['--expression', '--file', '--line-length']);
+  const given = [...(o.values.get('-e') ?? []), ...(o.values.get('--expression') ?? [])];
+  return given.length || o.values.has('-f') || o.values.has('--file') ? given : o.operands.slice(0, 1);
+}
+
 // sqlite3's options that take the next word as their value (-cmd apart: its value is commands)
 const SQLITE_VALUED = /^--?(init|separator|newline|nullvalue|vfs|maxsize|mmap|lookaside|pagecache|heap|escape)$/;
 /** A sqlite3 dot-command's words (quoted as its shell quotes them: '…' or "…"). */
@@ -113,10 +121,9 @@ export interface Ran {
 
 type Runner = (args: string[], redirects: Redirect[]) => Ran | null;
 
-const doc = (redirects: Redirect[]) => redirects.find((r) => r.op === '<<' && r.body !== undefined)?.body;
 /** A runner reading its command lines from its input: a here-document is read; any other input is the shell's input. */
 const fromInput = (prog: string, redirects: Redirect[]): Ran => {
-  const body = doc(redirects);
+  const body = hereDocument(redirects);
   return body !== undefined ? { lines: [body] } : { lines: [], unread: `\`${prog}\` reading command lines from its input` };
 };
 
@@ -179,7 +186,7 @@ const RUNNERS: Record<string, Runner> = {
   // crontab - (or no file): the table from input, each entry's command a line
   crontab: (args, redirects) => {
     if (crontabTable(args) !== '-') return null;
-    const body = doc(redirects);
+    const body = hereDocument(redirects);
     return body !== undefined ? { lines: [cronCommands(body)] } : { lines: [], unread: '`crontab` reading a table of commands from its input' };
   },
   // sqlite3 [options] db ['<sql or dot-commands>'…], -cmd '<…>', or its input: see sqliteScript
@@ -193,7 +200,7 @@ const RUNNERS: Record<string, Runner> = {
     }
     // with no SQL after the database it reads its commands from its input: a here-document is read, a file named
     // with `<` is a file it runs (as `sh < file` is `sh file`), any other input is unread
-    const input = operands.length <= 1 ? doc(redirects) : undefined;
+    const input = operands.length <= 1 ? hereDocument(redirects) : undefined;
     const unread = operands.length <= 1 && input === undefined && inputFile(redirects) === undefined;
     const script = sqliteScript([...given, ...operands.slice(1), ...(input !== undefined ? [input] : [])]);
     return { lines: script ? [script] : [], ...(unread ? { unread: '`sqlite3` reading its commands from its input' } : {}) };
@@ -202,17 +209,7 @@ const RUNNERS: Record<string, Runner> = {
   vim: (args) => ({ lines: exCommands(args.flatMap((a, k) => (a.startsWith('+') ? [a.slice(1)] : /^(-c|--cmd)$/.test(args[k - 1] ?? '') ? [a] : []))) }),
   // sed 'e <line>' (and a bare e or s///e: the pattern space, which the guard does not see, runs)
   sed: (args) => {
-    const scripts: string[] = [];
-    let operand = true;
-    for (let k = 0; k < args.length; k++) {
-      const a = args[k];
-      if (a === '-e' || a === '--expression') (scripts.push(args[k + 1] ?? ''), k++, (operand = false));
-      else if (a.startsWith('--expression=')) (scripts.push(a.slice(13)), (operand = false));
-      else if (/^-[a-zA-Z]*e./.test(a) && !a.startsWith('--')) (scripts.push(a.slice(a.indexOf('e') + 1)), (operand = false));
-      else if (a === '-f' || a === '--file' || a === '-l' || a === '--line-length') k++;
-      else if (!a.startsWith('-') && operand) (scripts.push(a), (operand = false));
-    }
-    const found = scripts.map(sedRuns);
+    const found = sedScripts(args).map(sedRuns);
     const lines = found.flatMap((f) => f.lines);
     return { lines, ...(found.some((f) => f.unread) ? { unread: '`sed` running its pattern space as a command (`e`)' } : {}) };
   },
