@@ -1,10 +1,7 @@
-// Only the person moves the anchors (SPEC 6, "Refused to sessions"): what recovery and every later decision stand on —
-// the guard itself, how git-handoff is wired, the loss record's source, another session's claims — is not a tool
-// call's to change. A session running `git handoff guard` by hand can feed it another session's SessionEnd (its lease
-// and claims end, and its live edit can then be thrown away); `install`/`uninstall` rewire or unwire every session;
-// `recover --from` makes a remote's record the one recovery trusts; `claim`/`release --session <another>` shortens or
-// drops that session's claims. Each spelling of git-handoff's programs is read here: `git handoff`, `git-handoff`,
-// `git-handoff-guard` (and the fronts), the bundles run by node, a shell given one of them as its script.
+// Only the person moves the anchors (SPEC 6, "Refused to sessions"): the guard run by hand, install/uninstall,
+// `recover --from`, claim/release for another session, and git-handoff's package, plugin or extension changed. Each
+// spelling of git-handoff's programs is read here (`git handoff`, `git-handoff`, the guard and its fronts, the
+// bundles run by node, a shell given one of them as its script).
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { neutral } from '../../terminal-text';

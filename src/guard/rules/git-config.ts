@@ -1,21 +1,7 @@
-// git configuration that makes git run a program, or that turns git-handoff's protection off, set by a session
-// (issue 24). The one list of such keys is RUNNING_KEYS (from git-config(1), githooks(5), gitattributes(5),
-// gitcredentials(7), git-notes(1)). What is refused:
-//   - `git config` (every spelling: set/--add/--replace-all, --local/--worktree/--file <this repository's config>)
-//     setting a listed key in this repository's configuration: every session here would run that program (in the
-//     global or system configuration, which git reads here too, and one-off, the value is judged as the command it
-//     runs: runValueCommands in shell/values.ts);
-//   - a key that turns the protection off (core.hooksPath, include.path/includeIf.*.path, a notes ref naming the
-//     read receipts) in any configuration git reads here, also `git -c`/--config-env/GIT_CONFIG_* on a command that
-//     writes (a one-off setting on a read changes nothing the guard protects);
-//   - `git config --edit` and a section renamed into a listed section, in this repository's configuration.
-//   - `git config --unset core.hooksPath` (any scope, any spelling) while git-handoff's stubs are where it points:
-//     git would go back to the default hooks directory and the stubs would stop running (hooksPathRemovalProblem).
-//   - a remote setting (remote.*, url.*.insteadOf|pushInsteadOf, branch.*.remote|pushRemote) added, changed, renamed
-//     or removed in any configuration git reads here, or given for one command to a verb other than a plain read:
-//     which remotes there are and where they lead are the person's (remoteSettingProblem).
-// Removing any other key (--unset, unset, --remove-section) is never refused. Writing .git/config itself, by a file tool or
-// the shell, is refused by refStoreWriteProblem (rules/refs.ts), which points here: `git config` is the checked way.
+// git configuration a session may not set: keys that make git run a program or turn git-handoff's protection off
+// (RUNNING_KEYS, the one list, from git-config(1), githooks(5), gitattributes(5), gitcredentials(7), git-notes(1)),
+// keys not known to be quiet, and remote settings (the person's). Removing a key is refused only for core.hooksPath
+// while git-handoff's stubs are where it points. Writing .git/config as a file is refStoreWriteProblem's (rules/refs.ts).
 import path from 'node:path';
 import { userConfigFiles } from '../../git/config-files';
 import { READING_VERBS, type GitInvocation } from '../shell/git';

@@ -1,7 +1,6 @@
-// A git invocation judged by what it will do (issue 37): its environment and the configuration given to it or set
-// by it against allowlists of what is known to make git neither run a program nor write a file (not lists of bad
-// names), the files the environment names as git's output judged as writes, and `git init --separate-git-dir`,
-// `--template` or `--bare` over an existing repository refused.
+// A git invocation judged by what it will do: its environment and the configuration given to it against allowlists
+// of what makes git neither run a program nor write a file, the files its environment names as written, and
+// `git init --separate-git-dir`, `--template` or `--bare` over an existing repository refused.
 import path from 'node:path';
 import { SESSION_ID_VARS } from '../../clients/names';
 import type { SimpleCommand } from '../shell/command';

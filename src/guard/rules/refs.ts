@@ -11,12 +11,9 @@ import { configCommandProblem, configOperands, oneOffConfigProblem, remoteChange
 import { expands } from '../shell/lex';
 import { operands, optionValue } from '../shell/options';
 
-// Handoff refs, archive and leases; the claims tables (refs/claims/<branch>, moved only by claim and release); the read receipts (notes); replace refs, which change what every reader of a
-// handoff commit sees (a replace ref of any name may stand in for a handoff commit, so every one is protected).
-// Whether `s` names one: `refs/<name>` after the start, a space or one of `:+^"'=`, and before the end, a space or
-// one of `/*"'` — what /(^|[\s:+^"'=])refs\/(handoff[a-z-]*|claims|notes\/handoff-reads|replace)(\/|\*|$|[\s"'])/
-// matches (test/guard/rules/refs-names.test.ts compares them), by hand: that expression cost the first look about 0.2 ms
-// a run, V8 compiling it at its first use and again to machine code at its second.
+// The protected refs: handoff refs, archive and leases, the claims tables, the read receipts, and replace refs (one
+// may stand in for a handoff commit). mentionsHandoffRef matches them by hand, as the expression in
+// test/guard/rules/refs-names.test.ts does: the guard's first look loads this module, and a compiled one costs it.
 const REF_NAMES = ['handoffs', 'handoff-archive', 'handoff-leases', 'claims', 'notes/handoff-reads', 'replace'];
 /** JavaScript's \s: WhiteSpace and LineTerminator (ECMA-262). */
 const isSpace = (c: number) =>

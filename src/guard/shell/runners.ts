@@ -1,10 +1,7 @@
-// Runners: programs other than a shell that run a command line they are given — in an argument (`watch '<line>'`,
-// `tmux new -d '<line>'`, `ssh host '<line>'`, `parallel ::: '<line>'`, `trap '<line>' EXIT`), in their own
-// language's escape to the shell (vim's `:!`, sqlite3's `.shell`, sed's `e`, a make recipe given with --eval, an npm
-// script set on the line), in a variable (`LESSOPEN='|<line>'`), or from their input (`at`, `batch`, `crontab -`).
-// One table: each runner says where its lines are; ./wrappers.ts reads each line as `sh -c '<line>'` is read, and a
-// line read from input is the shell's input (./nested.ts). Programs that run their operands as a command without a
-// shell (`screen`, `systemd-run`, `nohup`, …) are wrappers (./wrappers.ts).
+// Runners: programs other than a shell that run a command line they are given — in an argument (`watch`, `tmux`,
+// `ssh`, `parallel`, `trap`), in their own language's escape to the shell (vim's `:!`, sqlite3's `.shell`, sed's `e`,
+// make --eval, an npm script), in a variable (LESSOPEN), or from their input (`at`, `batch`, `crontab -`). One table;
+// ./wrappers.ts reads each line as `sh -c '<line>'` is read.
 import path from 'node:path';
 import { hereDocument, type Redirect } from './command';
 import { inputFile } from './nested';
