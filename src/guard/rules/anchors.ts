@@ -9,7 +9,7 @@ import { programName, SHELLS, type SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
 import { operands } from '../shell/options';
 import { namedSession } from './inject';
-import { mayCoverHandoffRef, runsUnreadCode } from './refs';
+import { mayCoverHandoffRef, refspec, runsUnreadCode } from './refs';
 
 /** git-handoff's bundles that answer hook events (src/fast-guard.ts and what it loads), run by a runtime. */
 const GUARD_BUNDLE = /(^|\/)dist\/(guard|first|fast)\.cjs$/;
@@ -193,7 +193,7 @@ export function handoffSource(run: { kind: 'cli' | 'guard'; args: string[] } | n
   const [repository, ...refspecs] = operands(inv.args, FETCH_VALUED);
   // a source git completes (`handoffs/main/t` is refs/handoffs/main/t on the remote) counts as that ref
   const takes = (src: string) => mayCoverHandoffRef(src) || (!src.startsWith('refs/') && mayCoverHandoffRef(`refs/${src}`));
-  return repository !== undefined && refspecs.some((r) => takes(r.replace(/^\+/, '').split(':')[0])) ? repository : null;
+  return repository !== undefined && refspecs.some((r) => takes(refspec(r).src)) ? repository : null;
 }
 
 /** The refusal of handoffs taken from `source`, which is none of `remotes` (the remotes the person configured). */

@@ -77,7 +77,7 @@ export function mayCoverHandoffRef(dst: string): boolean {
 }
 
 /** A refspec as source and destination (`+` dropped; a lone ref is its own destination). */
-const refspec = (a: string) => {
+export const refspec = (a: string) => {
   const r = a.replace(/^\+/, '');
   const colon = r.indexOf(':');
   return colon < 0 ? { src: r, dst: r } : { src: r.slice(0, colon), dst: r.slice(colon + 1) };
@@ -187,10 +187,7 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
       const forced = named.some((a) => a.startsWith('+') || a.startsWith(':'));
       if (named.length && (force || forced)) return `\`${show}\` force-pushes or deletes handoff refs on the remote.\n${SAFE_WAYS}`;
       // `<src>:refs/handoffs/…` puts whatever <src> is (a branch, HEAD) into a handoff ref under another name.
-      const renamed = args.some((a) => {
-        const colon = a.indexOf(':');
-        return colon > 0 && mayNameHandoffRef(a.slice(colon + 1)) && a.slice(0, colon).replace(/^\+/, '') !== a.slice(colon + 1);
-      });
+      const renamed = args.some((a) => a.indexOf(':') > 0 && mayNameHandoffRef(refspec(a).dst) && refspec(a).src !== refspec(a).dst);
       if (renamed) return `\`${show}\` pushes something other than that handoff into a handoff ref on the remote.\n${SAFE_WAYS}`;
       // a pattern that covers handoff refs (`refs/*:refs/*`, `+refs/*`), forced, pruning or renaming
       const prune = args.some((a) => a === '--prune');
