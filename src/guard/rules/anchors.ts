@@ -1,10 +1,7 @@
-// Only the person moves the anchors (SPEC 6, "Refused to sessions"): what recovery and every later decision stand on —
-// the guard itself, how git-handoff is wired, the loss record's source, another session's claims — is not a tool
-// call's to change. A session running `git handoff guard` by hand can feed it another session's SessionEnd (its lease
-// and claims end, and its live edit can then be thrown away); `install`/`uninstall` rewire or unwire every session;
-// `recover --from` makes a remote's record the one recovery trusts; `claim`/`release --session <another>` shortens or
-// drops that session's claims. Each spelling of git-handoff's programs is read here: `git handoff`, `git-handoff`,
-// `git-handoff-guard` (and the fronts), the bundles run by node, a shell given one of them as its script.
+// Only the person moves the anchors (SPEC 6, "Refused to sessions"): the guard run by hand, install/uninstall,
+// `recover --from`, claim/release for another session, and git-handoff's package, plugin or extension changed. Each
+// spelling of git-handoff's programs is read here (`git handoff`, `git-handoff`, the guard and its fronts, the
+// bundles run by node, a shell given one of them as its script).
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { neutral } from '../../terminal-text';
@@ -12,7 +9,7 @@ import { programName, SHELLS, type SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
 import { operands } from '../shell/options';
 import { namedSession } from './inject';
-import { mayCoverHandoffRef, runsUnreadCode } from './refs';
+import { mayCoverHandoffRef, refspec, runsUnreadCode } from './refs';
 
 /** git-handoff's bundles that answer hook events (src/fast-guard.ts and what it loads), run by a runtime. */
 const GUARD_BUNDLE = /(^|\/)dist\/(guard|first|fast)\.cjs$/;
@@ -196,7 +193,7 @@ export function handoffSource(run: { kind: 'cli' | 'guard'; args: string[] } | n
   const [repository, ...refspecs] = operands(inv.args, FETCH_VALUED);
   // a source git completes (`handoffs/main/t` is refs/handoffs/main/t on the remote) counts as that ref
   const takes = (src: string) => mayCoverHandoffRef(src) || (!src.startsWith('refs/') && mayCoverHandoffRef(`refs/${src}`));
-  return repository !== undefined && refspecs.some((r) => takes(r.replace(/^\+/, '').split(':')[0])) ? repository : null;
+  return repository !== undefined && refspecs.some((r) => takes(refspec(r).src)) ? repository : null;
 }
 
 /** The refusal of handoffs taken from `source`, which is none of `remotes` (the remotes the person configured). */

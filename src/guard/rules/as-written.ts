@@ -87,7 +87,7 @@ export function asWritten(line: string | null | undefined, inv: GitInvocation, c
   if (line && line.length <= 20_000) {
     for (const seg of segments(line)) {
       try {
-        // the first look's one-command line: the same text read from the same directory (a second read cost 0.2 ms)
+        // the first look's one-command line, already read
         const cmds = read !== undefined && seg === read.line && cwd === read.cwd ? read.cmds : parseShell(seg, cwd);
         if (cmds.some((c) => {
           const g = gitInvocation(c);

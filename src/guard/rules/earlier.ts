@@ -1,20 +1,13 @@
-// What a command line changed earlier on the same line, which a later command of it then acts through: the guard
-// judges the line before any of it runs, so a symlink made by `ln -s` is not on disk yet when `echo … > x` is read,
-// and the index `git add`/`git rm --cached` changed is not what git shows yet when `git reset --hard` is read.
-// - A symlink made earlier (`ln -s <handoff file> x && echo … > x`): a later write through it is judged where it leads.
-// - The index or HEAD changed earlier (`git add <file> && git reset -q --hard` deletes a file HEAD does not hold;
-//   `git rm --cached <file> && git commit … && git add <file> && git reset --hard` deletes a tracked one): a later
-//   command that makes the worktree match the index or HEAD, or removes what is untracked (reset --hard|--merge|--keep,
-//   checkout -f, switch -f, stash, clean, read-tree -u), is judged as deleting every path the earlier commands named,
-//   and, after one that changed the index wholesale (`add -A`, `read-tree`, `stash apply`, …), every path git status
-//   lists now (what the line could have staged); after one that put another tree in the index or HEAD (`read-tree
-//   <tree>`, `checkout --orphan`, `update-ref HEAD`), every file of the worktree.
+// What a command line changed earlier on the same line, which a later command of it acts through (the guard judges
+// the line before any of it runs): symlinks made (a later write through one is judged where it leads), and the index
+// or HEAD changed (a later command that makes the worktree match them, or removes what is untracked, is judged as
+// deleting what the earlier commands named, every path git status lists, or every file of the worktree).
 import path from 'node:path';
 import { programName, type SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
 import { getopt, isLong } from '../shell/options';
 import type { WriteTarget } from '../shell/writes';
-import { pathspec } from './git-files';
+import { pathspecTarget } from './git-files';
 
 /** Verbs that change the index wholesale: what it holds after them is not read from the line. */
 const WHOLE_INDEX = new Set(['read-tree', 'am', 'merge', 'cherry-pick', 'revert', 'pull', 'rebase']);
@@ -135,12 +128,8 @@ export class Earlier {
     if (!inv || !discards(inv) || (!this.staged.length && !this.swept && !this.replaced)) return { targets: [], swept: false };
     const targets: WriteTarget[] = this.replaced && top !== null ? [{ path: top, kind: 'delete', cwd: null }] : [];
     for (const s of this.staged) {
-      const spec = pathspec(s.spec, s.cwd, top);
-      if (spec === null) continue;
-      if (spec.pattern) {
-        const cut = spec.path.search(/[*?[]/);
-        targets.push({ path: spec.path.slice(0, cut).replace(/[^/]*$/, '') || '/', kind: 'delete', cwd: null, names: [`${spec.path}\0path`] });
-      } else targets.push({ path: spec.path, kind: 'delete', cwd: null });
+      const target = pathspecTarget(s.spec, s.cwd, top, 'delete');
+      if (target) targets.push(target);
     }
     return { targets, swept: this.swept };
   }

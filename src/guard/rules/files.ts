@@ -245,7 +245,6 @@ interface PatchFile {
   path: string;
   moveTo?: string;
   added: string[];
-  removed: string[];
   /**
    * an update's hunks, each the lines it replaces (context and removed) and those it puts there (context and added);
    * a hunk's `@@ <line>` anchor is one more context line of it (a line the tool seeks first)
@@ -267,7 +266,7 @@ export function parsePatch(patch: string): PatchFile[] {
     const context: boolean = (cur as PatchFile | null)?.op === 'update' && line.startsWith(' ');
     const h: RegExpExecArray | null = context ? null : /^\*\*\* (Add|Update|Delete) File:(.+)$/.exec(line.trim());
     if (h) {
-      cur = { op: h[1].toLowerCase() as PatchFile['op'], path: h[2].trim(), added: [], removed: [], hunks: [] };
+      cur = { op: h[1].toLowerCase() as PatchFile['op'], path: h[2].trim(), added: [], hunks: [] };
       files.push(cur);
       continue;
     }
@@ -280,7 +279,6 @@ export function parsePatch(patch: string): PatchFile[] {
       cur.added.push(line.slice(1));
       hunk().new.push(line.slice(1));
     } else if (cur && line.startsWith('-')) {
-      cur.removed.push(line.slice(1));
       hunk().old.push(line.slice(1));
     } else if (cur && line.startsWith(' ')) {
       hunk().old.push(line.slice(1));

@@ -1,25 +1,11 @@
-// git configuration that makes git run a program, or that turns git-handoff's protection off, set by a session
-// (issue 24). The one list of such keys is RUNNING_KEYS (from git-config(1), githooks(5), gitattributes(5),
-// gitcredentials(7), git-notes(1)). What is refused:
-//   - `git config` (every spelling: set/--add/--replace-all, --local/--worktree/--file <this repository's config>)
-//     setting a listed key in this repository's configuration: every session here would run that program (in the
-//     global or system configuration, which git reads here too, and one-off, the value is judged as the command it
-//     runs: runValueCommands in shell/values.ts);
-//   - a key that turns the protection off (core.hooksPath, include.path/includeIf.*.path, a notes ref naming the
-//     read receipts) in any configuration git reads here, also `git -c`/--config-env/GIT_CONFIG_* on a command that
-//     writes (a one-off setting on a read changes nothing the guard protects);
-//   - `git config --edit` and a section renamed into a listed section, in this repository's configuration.
-//   - `git config --unset core.hooksPath` (any scope, any spelling) while git-handoff's stubs are where it points:
-//     git would go back to the default hooks directory and the stubs would stop running (hooksPathRemovalProblem).
-//   - a remote setting (remote.*, url.*.insteadOf|pushInsteadOf, branch.*.remote|pushRemote) added, changed, renamed
-//     or removed in any configuration git reads here, or given for one command to a verb other than a plain read:
-//     which remotes there are and where they lead are the person's (remoteSettingProblem).
-// Removing any other key (--unset, unset, --remove-section) is never refused. Writing .git/config itself, by a file tool or
-// the shell, is refused by refStoreWriteProblem (rules/refs.ts), which points here: `git config` is the checked way.
+// git configuration a session may not set: keys that make git run a program or turn git-handoff's protection off
+// (RUNNING_KEYS, the one list, from git-config(1), githooks(5), gitattributes(5), gitcredentials(7), git-notes(1)),
+// keys not known to be quiet, and remote settings (the person's). Removing a key is refused only for core.hooksPath
+// while git-handoff's stubs are where it points. Writing .git/config as a file is refStoreWriteProblem's (rules/refs.ts).
 import path from 'node:path';
 import { userConfigFiles } from '../../git/config-files';
-import type { GitInvocation } from '../shell/git';
-import { operands } from '../shell/options';
+import { READING_VERBS, type GitInvocation } from '../shell/git';
+import { operands, options } from '../shell/options';
 
 interface RunningKey {
   /** the key, lowercased (subsections too: the list never depends on their case) */
@@ -144,22 +130,18 @@ const REMOVES = /^(--unset|--unset-all|--remove-section|unset|remove-section)$/;
 
 type Scope = 'repo' | 'global' | 'system' | 'file' | 'blob';
 
+/** `git config`'s options, with the file it names (-f, --file: the last one given). */
+function configOptions(args: string[]) {
+  const o = options(args, VALUED);
+  return { ...o, file: [...(o.values.get('-f') ?? []), ...(o.values.get('--file') ?? [])].pop() };
+}
+
 /** Which configuration a `git config` command works on: this repository's (the default), global, system, another file. */
 function scopeOf(args: string[], cwd: string | null): Scope {
-  let scope: Scope = 'repo';
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a === '--') break;
-    if (a === '--global') scope = 'global';
-    else if (a === '--system') scope = 'system';
-    else if (a === '--local' || a === '--worktree') scope = 'repo';
-    else if (a === '--blob' || a.startsWith('--blob=')) scope = 'blob';
-    else {
-      const f = fileValue(args, i);
-      if (f !== null) scope = userConfig(f, cwd) ?? (configOfRepository(f, cwd) ? 'repo' : 'file');
-    }
-  }
-  return scope;
+  const o = configOptions(args);
+  if (o.values.has('--blob')) return 'blob';
+  if (o.file !== undefined) return userConfig(o.file, cwd) ?? (configOfRepository(o.file, cwd) ? 'repo' : 'file');
+  return o.flags.includes('--global') ? 'global' : o.flags.includes('--system') ? 'system' : 'repo';
 }
 
 /**
@@ -168,17 +150,8 @@ function scopeOf(args: string[], cwd: string | null): Scope {
  */
 export function includedRemoteSettingProblem(args: string[], cwd: string | null, show: string, reads: Set<string>): string | null {
   if (scopeOf(args, cwd) !== 'file') return null;
-  let f = '';
-  for (let i = 0; i < args.length && args[i] !== '--'; i++) f = fileValue(args, i) ?? f;
+  const f = configOptions(args).file ?? '';
   return reads.has(path.resolve(cwd ?? '/', f.replace(/^~(?=\/|$)/, process.env.HOME ?? '~'))) ? remoteSettingProblem(args, 'global', show) : null;
-}
-
-/** The file `args[i]` names, when it is `git config`'s --file option (`-f X`, `--file X`, `--file=X`, `-fX`), else null. */
-function fileValue(args: string[], i: number): string | null {
-  const a = args[i];
-  if (a === '-f' || a === '--file') return args[i + 1] ?? '';
-  if (a.startsWith('--file=')) return a.slice(7);
-  return a.startsWith('-f') && !a.startsWith('--') ? a.slice(2) : null;
 }
 
 /** Whether a file named to `git config --file` is (or may be) a configuration git reads in a repository. */
@@ -197,7 +170,7 @@ function userConfig(file: string, cwd: string | null): Scope | null {
 }
 
 /** `git config`'s operands: the subcommand word (set, unset, …) dropped, options and their values skipped. */
-function configOperands(args: string[]): { sub: string | null; ops: string[] } {
+export function configOperands(args: string[]): { sub: string | null; ops: string[] } {
   const out = operands(args, VALUED);
   const sub = /^(set|unset|get|list|edit|rename-section|remove-section)$/.test(out[0] ?? '') ? out.shift()! : null;
   return { sub, ops: out };
@@ -248,11 +221,8 @@ function runningSettingProblem(args: string[], cwd: string | null, show: string)
 
 const neutralKey = (k: string) => k.replace(/[^\w.*:/@-]/g, '?').slice(0, 120);
 
-/**
- * Reading verbs of git: a one-off setting that turns the protection off counts on the others only (a Set: the one
- * regular expression it was cost every git command's first look about 0.1 ms, compiled at its first use).
- */
-const READS = new Set(['status', 'log', 'show', 'diff', 'whatchanged', 'diff-tree', 'diff-index', 'diff-files', 'rev-parse', 'rev-list', 'ls-files', 'ls-tree', 'ls-remote', 'cat-file', 'for-each-ref', 'show-ref', 'merge-base', 'name-rev', 'describe', 'shortlog', 'blame', 'cherry', 'show-branch', 'check-ignore', 'check-attr', 'count-objects', 'version', 'help', 'grep', 'var', 'config', 'handoff']);
+/** Verbs on which a one-off setting changes nothing the guard protects (`git config` and `git handoff` judge their own). */
+const reads = (sub: string) => READING_VERBS.has(sub) || sub === 'config' || sub === 'handoff';
 
 /** Why a one-off setting (`git -c`, --config-env, GIT_CONFIG_*) turns the protection off for a command that writes, or null. */
 export function oneOffConfigProblem(inv: GitInvocation, show: string): string | null {
@@ -261,8 +231,8 @@ export function oneOffConfigProblem(inv: GitInvocation, show: string): string | 
     const eq = c.indexOf('=');
     const key = eq < 0 ? c : c.slice(0, eq);
     // a remote repointed for one command fetches or pushes where the person did not choose (`git handoff` fetches too)
-    if ((inv.sub === 'handoff' || !READS.has(inv.sub)) && REMOTE_KEY.test(key.toLowerCase())) return remoteChangeProblem(show, `the remote setting ${neutralKey(key)} for this one command`);
-    if (READS.has(inv.sub)) continue;
+    if ((inv.sub === 'handoff' || !reads(inv.sub)) && REMOTE_KEY.test(key.toLowerCase())) return remoteChangeProblem(show, `the remote setting ${neutralKey(key)} for this one command`);
+    if (reads(inv.sub)) continue;
     const rule = runningKey(key, eq < 0 ? 'true' : c.slice(eq + 1));
     if (rule?.protection) return `\`${show}\` runs \`git ${inv.sub}\` with ${neutralKey(key)} set for it: that ${rule.runs}. Run it without that setting.`;
   }
@@ -299,12 +269,7 @@ export function hooksPathRemovalProblem(show: string, hooksDir: string | null, d
 
 /** The scope options of a `git config` command (--global, --file X, …), to ask git what that scope holds. */
 export function scopeArgs(args: string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < args.length && args[i] !== '--'; i++) {
-    const a = args[i];
-    if (/^--(global|system|local|worktree)$/.test(a) || a.startsWith('--file=') || a.startsWith('--blob=')) out.push(a);
-    else if ((a === '-f' || a === '--file' || a === '--blob') && args[i + 1] !== undefined) out.push(a, args[++i]);
-    else if (a.startsWith('-f') && a.length > 2 && !a.startsWith('--')) out.push(a);
-  }
-  return out;
+  const o = configOptions(args);
+  const blob = o.values.get('--blob')?.pop();
+  return [...o.flags.filter((a) => /^--(global|system|local|worktree)$/.test(a)), ...(o.file !== undefined ? ['--file', o.file] : []), ...(blob !== undefined ? ['--blob', blob] : [])];
 }

@@ -14,8 +14,11 @@ import type { Budget } from './reach';
 import { handoffFilesUnder } from './reach';
 import { globMatch } from '../glob';
 
-/** A pathspec as a path and whether it is a pattern: magic (`:(top)`, `:/`, `:!`) read, excludes dropped (null). */
-export function pathspec(spec: string, cwd: string | null, top: string | null): { path: string; pattern: boolean } | null {
+/**
+ * A pathspec as the target it names: magic (`:(top)`, `:/`, `:!`) read, excludes dropped (null); a pattern (git's `*`
+ * crosses `/`) as the literal directory before it, the pattern kept in names to match each handoff file under it.
+ */
+export function pathspecTarget(spec: string, cwd: string | null, top: string | null, kind: TargetKind, tree = false): WriteTarget | null {
   let s = spec;
   let literal = false;
   let fromTop = false;
@@ -32,10 +35,11 @@ export function pathspec(spec: string, cwd: string | null, top: string | null): 
     s = m[2];
   }
   const base = fromTop ? top : cwd;
-  if (base === null && !path.isAbsolute(s)) return { path: s, pattern: true };
+  const at = base ? path.resolve(base, s || '.') : s;
   // git's own pattern characters (it matches them itself when the shell passed them through quoted)
-  const pattern = !literal && /[*?[]/.test(s);
-  return { path: base ? path.resolve(base, s || '.') : s, pattern };
+  const pattern = (base === null && !path.isAbsolute(s)) || (!literal && /[*?[]/.test(s));
+  if (!pattern) return { path: at, kind, cwd: null, tree };
+  return { path: at.slice(0, at.search(/[*?[]/)).replace(/[^/]*$/, '') || '/', kind, cwd: null, tree: true, names: [`${at}\0path`] };
 }
 
 /** The files a git verb writes or deletes in the worktree, by the paths it names. */
@@ -43,15 +47,8 @@ export function gitFileTargets(inv: GitInvocation, cmd: SimpleCommand, top: stri
   const cwd = inv.cwd ?? cmd.cwd;
   const out: WriteTarget[] = [];
   const add = (p: string | undefined, kind: TargetKind, tree = false) => {
-    if (p === undefined || p === '-') return;
-    const spec = pathspec(p, cwd, top);
-    if (spec === null) return;
-    if (spec.pattern) {
-      // the literal directory before the first pattern character: every handoff file under it that the pattern matches
-      const cut = spec.path.search(/[*?[]/);
-      const dir = spec.path.slice(0, cut).replace(/[^/]*$/, '') || '/';
-      out.push({ path: dir, kind, cwd: null, tree: true, names: [`${spec.path}\0path`] });
-    } else out.push({ path: spec.path, kind, cwd: null, tree });
+    const target = p === undefined || p === '-' ? null : pathspecTarget(p, cwd, top, kind, tree);
+    if (target) out.push(target);
   };
   const a = inv.args;
   switch (inv.sub) {

@@ -1,11 +1,10 @@
-// A git invocation judged by what it will do (issue 37): its environment and the configuration given to it or set
-// by it against allowlists of what is known to make git neither run a program nor write a file (not lists of bad
-// names), the files the environment names as git's output judged as writes, and `git init --separate-git-dir`,
-// `--template` or `--bare` over an existing repository refused.
+// A git invocation judged by what it will do: its environment and the configuration given to it against allowlists
+// of what makes git neither run a program nor write a file, the files its environment names as written, and
+// `git init --separate-git-dir`, `--template` or `--bare` over an existing repository refused.
 import path from 'node:path';
 import { SESSION_ID_VARS } from '../../clients/names';
 import type { SimpleCommand } from '../shell/command';
-import type { GitInvocation } from '../shell/git';
+import { READING_VERBS, type GitInvocation } from '../shell/git';
 import type { WriteTarget } from '../shell/writes';
 import { unknownKeyProblem } from './git-config';
 import { substituteVars } from '../shell/command';
@@ -23,8 +22,6 @@ const RULED_ENV = /^GIT_(PAGER|EDITOR|SEQUENCE_EDITOR|SSH|SSH_COMMAND|SSH_VARIAN
 const FILE_ENV = /^GIT_(INDEX_FILE|TRACE[A-Z0-9_]*)$/;
 /** Variables pointing git at another repository or work tree, which a reading verb may use. */
 const REPO_ENV = /^GIT_(DIR|WORK_TREE)$/;
-/** git verbs that read (what GIT_DIR/GIT_WORK_TREE may point elsewhere for). */
-const READS = /^(status|log|show|diff|whatchanged|diff-tree|diff-index|diff-files|rev-parse|rev-list|ls-files|ls-tree|ls-remote|cat-file|for-each-ref|show-ref|merge-base|name-rev|describe|shortlog|blame|cherry|show-branch|check-ignore|check-attr|count-objects|version|help|grep|var)$/;
 
 /** Whether a git directory or work tree given to git is this repository's own (the command then does what it would without it). */
 type OwnRepository = (what: 'git-dir' | 'work-tree', value: string) => boolean;
@@ -50,7 +47,7 @@ export function gitEnvironmentProblem(inv: GitInvocation, cmd: SimpleCommand, va
       targets.push({ path: value, kind: name === 'GIT_INDEX_FILE' ? 'write' : 'append', cwd });
       continue;
     }
-    if (REPO_ENV.test(name) && (READS.test(inv.sub) || own(name === 'GIT_DIR' ? 'git-dir' : 'work-tree', value))) continue;
+    if (REPO_ENV.test(name) && (READING_VERBS.has(inv.sub) || own(name === 'GIT_DIR' ? 'git-dir' : 'work-tree', value))) continue;
     return (
       `\`${name}=…\` changes what \`${VERB(inv)}\` reads or writes (${REPO_ENV.test(name) ? 'another repository or work tree, for a verb that writes' : 'git\'s directories, configuration or programs'}), and the guard judges git only as it runs here. ` +
       `Run it without that variable${REPO_ENV.test(name) ? ' (git -C <directory> for another repository)' : ''}, or ask the person.`
@@ -123,7 +120,7 @@ export function anchorEnvironmentProblem(inv: GitInvocation, vars: Record<string
  * all); `vars`: the variables set on the line and for the command; `session`: the calling session's id.
  */
 export function sessionEnvironmentProblem(inv: GitInvocation, vars: Record<string, string>, removed: readonly string[], session: string | null, show: string): string | null {
-  if (session === null || READS.test(inv.sub) || inv.sub === 'handoff') return null;
+  if (session === null || READING_VERBS.has(inv.sub) || inv.sub === 'handoff') return null;
   if (SESSION_ID_VARS.some((v) => vars[v] === session)) return null;
   const name = SESSION_ID_VARS.find((v) => (Object.hasOwn(vars, v) ? vars[v] === '' : removed.includes(v) || removed.includes('*')));
   if (!name) return null;
@@ -139,7 +136,7 @@ export function gitOptionProblem(cmd: SimpleCommand, inv: GitInvocation, own: Ow
     const a = cmd.argv[i];
     const name = a.split('=', 1)[0];
     const value = a.includes('=') ? a.slice(a.indexOf('=') + 1) : (cmd.argv[i + 1] ?? '');
-    if ((name === '--git-dir' || name === '--work-tree') && !READS.test(inv.sub) && !own(name === '--git-dir' ? 'git-dir' : 'work-tree', value)) return `\`${name}\` points \`${VERB(inv)}\` at another repository or work tree, for a verb that writes. Run it in that repository (git -C <directory> ${inv.sub} …), or ask the person.`;
+    if ((name === '--git-dir' || name === '--work-tree') && !READING_VERBS.has(inv.sub) && !own(name === '--git-dir' ? 'git-dir' : 'work-tree', value)) return `\`${name}\` points \`${VERB(inv)}\` at another repository or work tree, for a verb that writes. Run it in that repository (git -C <directory> ${inv.sub} …), or ask the person.`;
     if (a.startsWith('--exec-path=')) return `\`--exec-path=\` makes git run its commands from another directory. Run git without it.`;
   }
   return null;
@@ -151,7 +148,7 @@ export function oneOffKeysProblem(inv: GitInvocation, show: string): string | nu
     const eq = c.indexOf('=');
     const key = eq < 0 ? c : c.slice(0, eq);
     // git-handoff's own settings, read by its git hooks and by `git handoff` itself under this git
-    if (key.toLowerCase().startsWith('handoff.') && !READS.test(inv.sub)) return `\`${show}\` runs \`git ${inv.sub}\` with git-handoff's own setting ${key.toLowerCase().replace(/[^\w.-]/g, '?').slice(0, 80)} changed for it (guard, claims, protected files, sync remote): those are the person's to change. Run it without that setting.`;
+    if (key.toLowerCase().startsWith('handoff.') && !READING_VERBS.has(inv.sub)) return `\`${show}\` runs \`git ${inv.sub}\` with git-handoff's own setting ${key.toLowerCase().replace(/[^\w.-]/g, '?').slice(0, 80)} changed for it (guard, claims, protected files, sync remote): those are the person's to change. Run it without that setting.`;
     const problem = unknownKeyProblem(eq < 0 ? c : c.slice(0, eq), eq < 0 ? 'true' : c.slice(eq + 1));
     if (problem) return `\`${show}\` gives git a setting for this command: ${problem} (trace2 targets, cookie files and the like write files). Run it without that setting, or ask the person.`;
   }

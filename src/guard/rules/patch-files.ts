@@ -4,7 +4,7 @@
 // A patch from input the guard cannot read (a pipe from another program) may name any file of the worktree.
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { programName, type SimpleCommand } from '../shell/command';
+import { hereDocument, programName, type SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
 import { getopt, isLong } from '../shell/options';
 import { parsePatch } from './files';
@@ -51,7 +51,7 @@ export function patchTargets(cmd: SimpleCommand, inv: GitInvocation | null, abs:
   let cwd = inv?.cwd ?? cmd.cwd;
   const texts: Array<string | null> = [];
   const out: WriteTarget[] = [];
-  const doc = cmd.redirects.find((r) => r.op === '<<' && r.body !== undefined)?.body;
+  const doc = hereDocument(cmd.redirects);
   const input = cmd.redirects.find((r) => r.op === '<')?.target;
   // what it reads on stdin: a here-document, a file redirected in, or what `cat <files>`/`echo` pipe into it
   const piped = (): string | null => {

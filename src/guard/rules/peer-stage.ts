@@ -1,8 +1,6 @@
-// Staging another live session's uncommitted file is refused before anything is staged: `git add <a file the
-// other session wrote>`, `git commit [-i|-o] <it>` (by name: the broad forms, `git add -A`, `git add .`, a directory or a glob, are the shared
-// checkout rule's, src/guard/rules/shared.ts), naming that session and giving the `git add` of one's own files.
-// The check itself is the shared checkout rule's (live sessions, uncommitted paths, the safe command); this module
-// only says which paths a named `git add` or `git commit` stages.
+// Staging another live session's uncommitted file by name (`git add <it>`, `git commit [-i|-o] <it>`) is refused before
+// anything is staged, by the shared checkout rule (./shared.ts, which also takes the broad forms): this module only
+// says which named paths are another session's.
 import path from 'node:path';
 import { worktreeActivity } from '../../handoff/state/ledger';
 import type { Location } from '../locate';

@@ -15,7 +15,7 @@ import { extractTargets, linkSources, unknownWriterTargets } from './writers';
 import { unseenArgumentsProblem, untrackedProblem, withXargsInput } from './untracked';
 import { DECLARES, lineText, programName, SHELLS, type SimpleCommand } from '../shell/command';
 import { setsForLine } from '../shell/values';
-import { gitInvocation, type GitInvocation } from '../shell/git';
+import { gitInvocation, READING_VERBS, type GitInvocation } from '../shell/git';
 import { parseShell } from '../shell/parse';
 import { writeTargets, type WriteTarget } from '../shell/writes';
 import { operands, optionValue } from '../shell/options';
@@ -80,8 +80,6 @@ function ownDirsOf(ctx: GuardContext, loc: Location | null): string[] {
 }
 
 const PUSH_VALUED = ['-o', '--push-option', '--receive-pack', '--exec', '--repo'];
-/** git verbs that only read a repository (with `--git-dir`, `-C`: which the allowlist does not pass), for git-handoff's own repositories. */
-const READING_VERBS = new Set(['log', 'show', 'diff', 'rev-parse', 'cat-file', 'for-each-ref', 'ls-tree', 'ls-files', 'rev-list', 'show-ref', 'count-objects', 'describe', 'shortlog', 'blame', 'grep', 'status', 'verify-pack', 'merge-base', 'name-rev']);
 
 /**
  * The repositories a git command changes: the one it runs in (`-C`, `cd`, `--git-dir`, GIT_DIR) and, for a push, its

@@ -7,16 +7,13 @@ import { lineText, programName, type SimpleCommand } from '../shell/command';
 import { gitInvocation, type GitInvocation } from '../shell/git';
 import type { WriteTarget } from '../shell/writes';
 import { asWritten, type ReadLine } from './as-written';
-import { configCommandProblem, oneOffConfigProblem, remoteChangeProblem } from './git-config';
+import { configCommandProblem, configOperands, oneOffConfigProblem, remoteChangeProblem } from './git-config';
 import { expands } from '../shell/lex';
-import { optionValue } from '../shell/options';
+import { operands, optionValue } from '../shell/options';
 
-// Handoff refs, archive and leases; the claims tables (refs/claims/<branch>, moved only by claim and release); the read receipts (notes); replace refs, which change what every reader of a
-// handoff commit sees (a replace ref of any name may stand in for a handoff commit, so every one is protected).
-// Whether `s` names one: `refs/<name>` after the start, a space or one of `:+^"'=`, and before the end, a space or
-// one of `/*"'` — what /(^|[\s:+^"'=])refs\/(handoff[a-z-]*|claims|notes\/handoff-reads|replace)(\/|\*|$|[\s"'])/
-// matches (test/guard/rules/refs-names.test.ts compares them), by hand: that expression cost the first look about 0.2 ms
-// a run, V8 compiling it at its first use and again to machine code at its second.
+// The protected refs: handoff refs, archive and leases, the claims tables, the read receipts, and replace refs (one
+// may stand in for a handoff commit). mentionsHandoffRef matches them by hand, as the expression in
+// test/guard/rules/refs-names.test.ts does: the guard's first look loads this module, and a compiled one costs it.
 const REF_NAMES = ['handoffs', 'handoff-archive', 'handoff-leases', 'claims', 'notes/handoff-reads', 'replace'];
 /** JavaScript's \s: WhiteSpace and LineTerminator (ECMA-262). */
 const isSpace = (c: number) =>
@@ -80,25 +77,14 @@ export function mayCoverHandoffRef(dst: string): boolean {
 }
 
 /** A refspec as source and destination (`+` dropped; a lone ref is its own destination). */
-const refspec = (a: string) => {
+export const refspec = (a: string) => {
   const r = a.replace(/^\+/, '');
   const colon = r.indexOf(':');
   return colon < 0 ? { src: r, dst: r } : { src: r.slice(0, colon), dst: r.slice(colon + 1) };
 };
 
-const UPDATE_REF_VALUED = new Set(['-m']);
-const CONFIG_VALUED = new Set(['-f', '--file', '--blob', '--type', '--default', '--comment']);
 // An alias standing for one of these would carry a ruled command past the guard under another name.
 const RULED_ALIAS = /^!|update-ref|symbolic-ref|fast-import|handoff|filter-|replace|push|fetch|pull|config|reset|rebase|commit|checkout|switch|restore|clean|stash|read-tree|checkout-index|\brm\b|\badd\b|\bmv\b/;
-const positionals = (args: string[], valued: Set<string> = new Set()) => {
-  const out: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    if (valued.has(args[i])) i++;
-    else if (args[i] === '--') out.push(...args.slice(i + 1)), (i = args.length);
-    else if (!args[i].startsWith('-')) out.push(args[i]);
-  }
-  return out;
-};
 
 // Interpreters handed code on the command line or on stdin: what the code does cannot be read statically, so code
 // that names the ref store (handoff refs, update-ref, packed-refs, .git/refs) is refused as a whole.
@@ -136,12 +122,13 @@ export function runsUnreadCode(cmd: SimpleCommand, shells: Set<string>): boolean
   const prog = programName(cmd.argv);
   const family = prog.slice(0, prog.length - (/[\d.]*$/.exec(prog.slice(-32))?.[0].length ?? 0));
   const args = cmd.argv.slice(1);
-  if (shells.has(prog)) return positionals(args).length === 0; // no -c (unwrapped elsewhere) and no script file: stdin
+  // no -c (unwrapped elsewhere) and no script file: stdin
+  if (shells.has(prog)) return operands(args).every((a) => a === '-');
   // a script file written earlier on the same line (`echo '<code>' > s.py; python3 s.py`, `awk -f s.awk`): its code is the line's text
   if (cmd.writtenArg && (AWKS.has(family) || own(INTERPRETERS, family))) return true;
   // awk's program is its first operand unless -f names a file
   if (AWKS.has(family)) return !args.some((a) => /^-[a-zA-Z]*f/.test(a) || a.startsWith('--file') || a.startsWith('--exec') || /^-E/.test(a));
-  if (own(INTERPRETERS, family)) return args.some((a) => INTERPRETERS[family].test(a)) || args.includes('-') || positionals(args).length === 0;
+  if (own(INTERPRETERS, family)) return args.some((a) => INTERPRETERS[family].test(a)) || args.includes('-') || operands(args).length === 0;
   return false;
 }
 
@@ -186,8 +173,8 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
       const unseen = cmd.redirects.some((r) => r.op === '<') || cmd.stdinFrom !== undefined || expands(whole);
       const viaStdin = args.includes('--stdin') && (mentionsHandoffRef(whole) || cmd.xargs || unseen);
       // update-ref's ref is its first operand; either operand of symbolic-ref can attach HEAD to a handoff ref.
-      const operands = positionals(args, UPDATE_REF_VALUED);
-      const expanded = (inv.sub === 'update-ref' ? operands.slice(0, 1) : operands).some(mayNameHandoffRef);
+      const refs = operands(args, ['-m']);
+      const expanded = (inv.sub === 'update-ref' ? refs.slice(0, 1) : refs).some(mayNameHandoffRef);
       if (named.length || expanded || viaStdin || (cmd.xargs && mentionsHandoffRef(whole))) {
         return `\`${show}\` moves a handoff ref directly, bypassing the ownership check.\n${SAFE_WAYS}`;
       }
@@ -200,10 +187,7 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
       const forced = named.some((a) => a.startsWith('+') || a.startsWith(':'));
       if (named.length && (force || forced)) return `\`${show}\` force-pushes or deletes handoff refs on the remote.\n${SAFE_WAYS}`;
       // `<src>:refs/handoffs/…` puts whatever <src> is (a branch, HEAD) into a handoff ref under another name.
-      const renamed = args.some((a) => {
-        const colon = a.indexOf(':');
-        return colon > 0 && mayNameHandoffRef(a.slice(colon + 1)) && a.slice(0, colon).replace(/^\+/, '') !== a.slice(colon + 1);
-      });
+      const renamed = args.some((a) => a.indexOf(':') > 0 && mayNameHandoffRef(refspec(a).dst) && refspec(a).src !== refspec(a).dst);
       if (renamed) return `\`${show}\` pushes something other than that handoff into a handoff ref on the remote.\n${SAFE_WAYS}`;
       // a pattern that covers handoff refs (`refs/*:refs/*`, `+refs/*`), forced, pruning or renaming
       const prune = args.some((a) => a === '--prune');
@@ -215,15 +199,14 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
     }
     case 'remote': {
       // which remotes there are and where they lead (a mirror's every fetch overwrites handoff refs): the person's
-      const verb = positionals(args, REMOTE_VALUED)[0] ?? '';
+      const verb = operands(args, ['-t', '-m', '--mirror'])[0] ?? '';
       return /^(add|set-url|rename|remove|rm|set-branches)$/.test(verb) ? remoteChangeProblem(show, `this repository's remotes (\`git remote ${verb}\`)`) : null;
     }
     case 'fast-import':
       if (args.some((a) => a === '-h' || a === '--help')) return null;
       return `\`${show}\` creates and moves refs from its input stream (\`reset\`/\`commit refs/…\`), which the guard cannot read: handoff refs included.\n${SAFE_WAYS}\nTo import history, ask the person, or fast-import into a scratch repository (git init /tmp/scratch).`;
     case 'config': {
-      const ops = positionals(args, CONFIG_VALUED);
-      if (ops[0] === 'set' || ops[0] === 'unset') ops.shift();
+      const { ops } = configOperands(args);
       const key = (ops[0] ?? '').toLowerCase();
       const writes = ops.length >= 2 || args.some((a) => /^(--add|--replace-all|--unset|--unset-all|--remove-section|--rename-section|-e|--edit)$/.test(a));
       if (!writes) return configCommandProblem(args, inv.cwd, show);
@@ -243,7 +226,7 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
     case 'notes': {
       // the read receipts live in refs/notes/handoff-reads: only `git handoff` appends to them
       const ref = notesRef(args, inv.config ?? [], cmd.assigns);
-      const sub = positionals(args, new Set(['--ref', '-m', '-F', '-C', '-c', '--strategy', '-s']))[0] ?? 'list';
+      const sub = operands(args, ['--ref', '-m', '-F', '-C', '-c', '--strategy', '-s'])[0] ?? 'list';
       if (/handoff-reads/.test(ref) && !/^(list|show|get-ref)$/.test(sub)) return `\`${show}\` changes the read receipts (refs/notes/handoff-reads), which only git handoff appends to.\n${SAFE_WAYS}`;
       return null;
     }
@@ -255,7 +238,7 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
       return `\`${show}\` rewrites every ref of the repository, handoff refs and other sessions' commits included. Ask the person to run it.`;
     case 'replace': {
       // --convert-graft-file turns info/grafts into replace refs
-      const listing = !args.includes('--convert-graft-file') && (args.some((a) => /^(-l|--list|-d|--delete)$/.test(a)) || positionals(args, new Set(['--format'])).length === 0);
+      const listing = !args.includes('--convert-graft-file') && (args.some((a) => /^(-l|--list|-d|--delete)$/.test(a)) || operands(args, ['--format']).length === 0);
       if (listing) return null;
       return (
         `\`${show}\` makes git show another object in place of an existing commit, for every reader of this repository: ` +
@@ -277,7 +260,6 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
   }
 }
 
-const REMOTE_VALUED = new Set(['-t', '-m', '--mirror']);
 
 /** The notes ref a `git notes` command works on: --ref, core.notesRef (-c) or GIT_NOTES_REF, else the default. */
 function notesRef(args: string[], config: string[], assigns: Record<string, string>): string {

@@ -12,6 +12,7 @@ import { short } from '../../handoff/state/session';
 import type { GitInvocation } from '../shell/git';
 import { asWritten } from './as-written';
 import { operands } from '../shell/options';
+import { refspec } from './refs';
 
 const REBASE_CONTROL = new Set(['--continue', '--abort', '--skip', '--quit', '--edit-todo', '--show-current-patch']);
 const REBASE_VALUED = new Set(['--onto', '-s', '--strategy', '-X', '--strategy-option', '-x', '--exec', '--empty', '-C', '--whitespace']);
@@ -89,12 +90,9 @@ function refMoves(inv: GitInvocation): RefMove[] {
     const branch = (dst: string) => dst.replace(/^refs\/heads\//, '');
     const where = (dst: string) => (HERE.has(remote) ? `refs/heads/${branch(dst)}` : dst === 'HEAD' ? 'HEAD@{push}' : `refs/remotes/${remote}/${branch(dst)}`);
     return (specs.length ? specs : ['HEAD']).flatMap((spec): RefMove[] => {
-      const plus = spec.startsWith('+');
-      const r = spec.replace(/^\+/, '');
-      const colon = r.indexOf(':');
-      const [src, dst] = colon < 0 ? [r, r] : [r.slice(0, colon), r.slice(colon + 1)];
-      if (deleting || src === '') return [{ ref: where(deleting ? r : dst), to: null }];
-      return forced || plus ? [{ ref: where(dst), to: src }] : [];
+      const { src, dst } = refspec(spec);
+      if (deleting || src === '') return [{ ref: where(deleting ? spec.replace(/^\+/, '') : dst), to: null }];
+      return forced || spec.startsWith('+') ? [{ ref: where(dst), to: src }] : [];
     });
   }
   if (inv.sub === 'fetch') {

@@ -13,7 +13,7 @@ import type { GuardContext } from '../context';
 import { shellWord } from '../../clients/event';
 import { globMatch, isGlob } from '../glob';
 import { asWritten } from './as-written';
-import { optionValue } from '../shell/options';
+import { optionValue, options } from '../shell/options';
 import type { SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
 
@@ -34,40 +34,11 @@ export interface Sweep {
   create?: string | null;
 }
 
-/** Splits arguments into options (with their values) and the rest; `--` ends the options. */
-function split(args: string[], valued: Set<string>, shortValued = ''): { opts: string[]; pos: string[]; dashdash: number } {
-  const opts: string[] = [];
-  const pos: string[] = [];
-  let dashdash = -1;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (dashdash < 0 && a === '--') {
-      dashdash = pos.length;
-      continue;
-    }
-    if (dashdash >= 0 || !a.startsWith('-') || a === '-') {
-      pos.push(a);
-      continue;
-    }
-    opts.push(a);
-    if (a.startsWith('--')) {
-      if (!a.includes('=') && valued.has(a)) i++;
-    } else {
-      // -am msg: a short group ends at the first letter that takes a value (the rest, or the next word, is it).
-      for (let k = 1; k < a.length; k++) {
-        if (shortValued.includes(a[k])) {
-          if (k === a.length - 1) i++;
-          break;
-        }
-      }
-    }
-  }
-  return { opts, pos, dashdash };
-}
+type Options = ReturnType<typeof options>;
 
-/** Whether a short-option group or a long option names flag `letter` / `long`. */
-function has(opts: string[], letter: string | null, ...long: string[]): boolean {
-  return opts.some((o) => long.includes(o.split('=')[0]) || (letter !== null && /^-[a-zA-Z]+$/.test(o) && shortFlags(o).includes(letter)));
+/** Whether flag `letter` (alone or in a short group) or one of the `long` options is given. */
+function has(o: Options, letter: string | null, ...long: string[]): boolean {
+  return (letter !== null && o.flags.includes(`-${letter}`)) || long.some((l) => o.values.has(l) || o.flags.some((f) => f.split('=')[0] === l));
 }
 
 /** The boolean letters of a short group, up to a letter that takes a value. */
@@ -89,14 +60,14 @@ const isBroad = (p: string, dir: string) => {
   }
 };
 
-const ADD_VALUED = new Set(['--chmod', '--pathspec-from-file']);
-const COMMIT_VALUED = new Set(['-m', '--message', '-F', '--file', '-C', '--reuse-message', '-c', '--reedit-message', '--author', '--date', '-t', '--template', '--fixup', '--squash', '--cleanup', '--trailer', '--pathspec-from-file']);
+const ADD_VALUED = ['--chmod', '--pathspec-from-file'];
+const COMMIT_VALUED = ['-m', '--message', '-F', '--file', '-C', '--reuse-message', '-c', '--reedit-message', '--author', '--date', '-t', '--template', '--fixup', '--squash', '--cleanup', '--trailer', '--pathspec-from-file'];
 
 /** The paths a `git add` or `git commit` names to stage (`git commit <paths>`, `-i`, `-o`), or none (a dry run, another verb). */
 export function stagedPaths(inv: GitInvocation): string[] {
   if (inv.sub !== 'add' && inv.sub !== 'commit') return [];
-  const { opts, pos } = inv.sub === 'add' ? split(inv.args, ADD_VALUED) : split(inv.args, COMMIT_VALUED, 'mFCct');
-  return has(opts, inv.sub === 'add' ? 'n' : null, '--dry-run') ? [] : pos;
+  const o = options(inv.args, inv.sub === 'add' ? ADD_VALUED : COMMIT_VALUED);
+  return has(o, inv.sub === 'add' ? 'n' : null, '--dry-run') ? [] : o.operands;
 }
 
 /** What a git command would sweep or destroy in the worktree, decided without git; null for anything else. */
@@ -105,21 +76,21 @@ export function sweepOf(inv: GitInvocation, cmd: SimpleCommand, eventCwd: string
   const args = inv.args;
   switch (inv.sub) {
     case 'add': {
-      const { opts, pos } = split(args, ADD_VALUED);
+      const opts = options(args, ADD_VALUED);
       if (has(opts, 'n', '--dry-run')) return null;
       // paths read from a file (or stdin) the guard does not see: any of them may be another session's
       if (has(opts, null, '--pathspec-from-file')) return { verb: 'add', kind: 'sweep', pathspecs: null, scope: 'all', dir };
       const all = has(opts, 'A', '--all', '--no-ignore-removal');
       const update = has(opts, 'u', '--update');
-      if (pos.length === 0) return all || update ? { verb: 'add', kind: 'sweep', pathspecs: null, scope: update && !all ? 'tracked' : 'all', dir } : null;
-      const broad = pos.filter((p) => isBroad(p, dir));
+      if (opts.operands.length === 0) return all || update ? { verb: 'add', kind: 'sweep', pathspecs: null, scope: update && !all ? 'tracked' : 'all', dir } : null;
+      const broad = opts.operands.filter((p) => isBroad(p, dir));
       return broad.length ? { verb: 'add', kind: 'sweep', pathspecs: broad, scope: update && !all ? 'tracked' : 'all', dir } : null;
     }
     case 'commit': {
-      const { opts, pos } = split(args, COMMIT_VALUED, 'mFCct');
+      const opts = options(args, COMMIT_VALUED);
       if (has(opts, null, '--dry-run')) return null;
       if (has(opts, 'a', '--all') || has(opts, null, '--pathspec-from-file')) return { verb: 'commit', kind: 'sweep', pathspecs: null, scope: 'tracked', dir };
-      const broad = pos.filter((p) => isBroad(p, dir));
+      const broad = opts.operands.filter((p) => isBroad(p, dir));
       return broad.length ? { verb: 'commit', kind: 'sweep', pathspecs: broad, scope: 'tracked', dir } : null;
     }
     case 'stash': {
@@ -128,80 +99,80 @@ export function sweepOf(inv: GitInvocation, cmd: SimpleCommand, eventCwd: string
       const sub = first !== undefined && subs.has(first) ? first : 'push';
       if (sub !== 'push' && sub !== 'save') return null;
       const rest = first === sub ? args.slice(args.indexOf(first) + 1) : args;
-      const { opts, pos } = split(rest, new Set(['-m', '--message', '--pathspec-from-file']), 'm');
+      const opts = options(rest, ['-m', '--message', '--pathspec-from-file']);
       const scope: Scope = has(opts, 'a', '--all') || has(opts, 'u', '--include-untracked') ? 'all' : 'tracked';
       // `save` takes a message, not paths.
-      const specs = sub === 'save' || has(opts, null, '--pathspec-from-file') ? [] : pos;
+      const specs = sub === 'save' || has(opts, null, '--pathspec-from-file') ? [] : opts.operands;
       return { verb: 'stash', kind: 'sweep', pathspecs: specs.length ? specs : null, scope, dir };
     }
     case 'checkout': {
-      const { opts, pos, dashdash } = split(args, new Set(['-b', '-B', '--orphan', '--conflict', '--pathspec-from-file']), 'bB');
+      const opts = options(args, ['-b', '-B', '--orphan', '--conflict', '--pathspec-from-file']);
       const created = optionValue(args, ['-b', '-B', '--orphan']);
-      if (created !== undefined) return { verb: 'checkout', kind: 'switch', pathspecs: null, scope: 'all', dir, target: pos[0] ?? null, create: created };
+      if (created !== undefined) return { verb: 'checkout', kind: 'switch', pathspecs: null, scope: 'all', dir, target: opts.operands[0] ?? null, create: created };
       if (has(opts, null, '--pathspec-from-file')) return { verb: 'checkout', kind: 'destroy', pathspecs: null, scope: 'tracked', dir };
       // -f throws away every local change to tracked files, on the branch it stays on or the one it goes to
       const force = has(opts, 'f', '--force');
-      if (force && (pos.length === 0 || (pos.length === 1 && dashdash < 0 && pos[0] === branch))) return { verb: 'checkout', kind: 'destroy', pathspecs: null, scope: 'tracked', dir };
-      if (dashdash >= 0) {
-        const specs = pos.slice(dashdash);
+      if (force && (opts.operands.length === 0 || (opts.operands.length === 1 && opts.dashdash < 0 && opts.operands[0] === branch))) return { verb: 'checkout', kind: 'destroy', pathspecs: null, scope: 'tracked', dir };
+      if (opts.dashdash >= 0) {
+        const specs = opts.operands.slice(opts.dashdash);
         return specs.length ? { verb: 'checkout', kind: 'destroy', pathspecs: specs, scope: 'tracked', dir } : null;
       }
-      if (pos.length === 0) return has(opts, null, '--detach') ? { verb: 'checkout', kind: 'switch', pathspecs: null, scope: 'all', dir, target: 'HEAD' } : null;
+      if (opts.operands.length === 0) return has(opts, null, '--detach') ? { verb: 'checkout', kind: 'switch', pathspecs: null, scope: 'all', dir, target: 'HEAD' } : null;
       // git reads the first word as a revision unless it names a path; so do we, by looking at the worktree.
-      const pathFirst = pos[0] === '.' || /[*?[]/.test(pos[0]) || pos[0].startsWith(':') || existsSync(path.resolve(dir, pos[0]));
-      if (pathFirst) return { verb: 'checkout', kind: 'destroy', pathspecs: pos, scope: 'tracked', dir };
-      if (pos.length > 1) return { verb: 'checkout', kind: 'destroy', pathspecs: pos.slice(1), scope: 'tracked', dir };
-      if (pos[0] === branch && !has(opts, null, '--detach')) return null;
-      return { verb: 'checkout', kind: 'switch', pathspecs: null, scope: 'all', dir, target: pos[0] };
+      const pathFirst = opts.operands[0] === '.' || /[*?[]/.test(opts.operands[0]) || opts.operands[0].startsWith(':') || existsSync(path.resolve(dir, opts.operands[0]));
+      if (pathFirst) return { verb: 'checkout', kind: 'destroy', pathspecs: opts.operands, scope: 'tracked', dir };
+      if (opts.operands.length > 1) return { verb: 'checkout', kind: 'destroy', pathspecs: opts.operands.slice(1), scope: 'tracked', dir };
+      if (opts.operands[0] === branch && !has(opts, null, '--detach')) return null;
+      return { verb: 'checkout', kind: 'switch', pathspecs: null, scope: 'all', dir, target: opts.operands[0] };
     }
     case 'switch': {
-      const { opts, pos } = split(args, new Set(['-c', '--create', '-C', '--force-create', '--orphan', '--conflict']), 'cC');
+      const opts = options(args, ['-c', '--create', '-C', '--force-create', '--orphan', '--conflict']);
       const created = optionValue(args, ['-c', '--create', '-C', '--force-create', '--orphan']);
-      if (created !== undefined) return { verb: 'switch', kind: 'switch', pathspecs: null, scope: 'all', dir, target: pos[0] ?? null, create: created };
+      if (created !== undefined) return { verb: 'switch', kind: 'switch', pathspecs: null, scope: 'all', dir, target: opts.operands[0] ?? null, create: created };
       const discard = has(opts, 'f', '--force', '--discard-changes');
-      if (pos.length === 0 || (pos[0] === branch && !has(opts, 'd', '--detach'))) return discard && pos.length > 0 ? { verb: 'switch', kind: 'destroy', pathspecs: null, scope: 'tracked', dir } : null;
-      return { verb: 'switch', kind: 'switch', pathspecs: null, scope: 'all', dir, target: pos[0] };
+      if (opts.operands.length === 0 || (opts.operands[0] === branch && !has(opts, 'd', '--detach'))) return discard && opts.operands.length > 0 ? { verb: 'switch', kind: 'destroy', pathspecs: null, scope: 'tracked', dir } : null;
+      return { verb: 'switch', kind: 'switch', pathspecs: null, scope: 'all', dir, target: opts.operands[0] };
     }
     case 'read-tree': {
       // -u with --reset or -m rewrites the worktree to the tree read (--reset even over local changes)
-      const { opts } = split(args, new Set(['--prefix', '--exclude-per-directory', '--index-output']));
+      const opts = options(args, ['--prefix', '--exclude-per-directory', '--index-output']);
       if (!has(opts, 'u') || !has(opts, 'm', '--reset')) return null;
       return { verb: 'read-tree', kind: 'destroy', pathspecs: null, scope: 'tracked', dir };
     }
     case 'checkout-index': {
-      const { opts, pos } = split(args, new Set(['--prefix', '--stage']));
+      const opts = options(args, ['--prefix', '--stage']);
       if (!has(opts, 'f', '--force') || has(opts, null, '--prefix') || args.some((a) => a.startsWith('--prefix='))) return null;
       if (has(opts, 'a', '--all') || has(opts, null, '--stdin')) return { verb: 'checkout-index', kind: 'destroy', pathspecs: null, scope: 'tracked', dir };
-      return pos.length ? { verb: 'checkout-index', kind: 'destroy', pathspecs: pos, scope: 'tracked', dir } : null;
+      return opts.operands.length ? { verb: 'checkout-index', kind: 'destroy', pathspecs: opts.operands, scope: 'tracked', dir } : null;
     }
     case 'rm': {
       // without -f git refuses to remove a file with local changes; --cached leaves the worktree alone
-      const { opts, pos } = split(args, new Set(['--pathspec-from-file']));
+      const opts = options(args, ['--pathspec-from-file']);
       if (!has(opts, 'f', '--force') || has(opts, null, '--cached') || has(opts, 'n', '--dry-run')) return null;
       if (has(opts, null, '--pathspec-from-file')) return { verb: 'rm', kind: 'destroy', pathspecs: null, scope: 'tracked', dir };
-      return pos.length ? { verb: 'rm', kind: 'destroy', pathspecs: pos, scope: 'tracked', dir } : null;
+      return opts.operands.length ? { verb: 'rm', kind: 'destroy', pathspecs: opts.operands, scope: 'tracked', dir } : null;
     }
     case 'mv': {
       // -f moves over an existing file: the destination's uncommitted content is lost
-      const { opts, pos } = split(args, new Set());
-      if (!has(opts, 'f', '--force') || has(opts, 'n', '--dry-run') || pos.length < 2) return null;
-      return { verb: 'mv', kind: 'destroy', pathspecs: [pos[pos.length - 1], ...pos.slice(0, -1)], scope: 'all', dir };
+      const opts = options(args, []);
+      if (!has(opts, 'f', '--force') || has(opts, 'n', '--dry-run') || opts.operands.length < 2) return null;
+      return { verb: 'mv', kind: 'destroy', pathspecs: [opts.operands.at(-1)!, ...opts.operands.slice(0, -1)], scope: 'all', dir };
     }
     case 'reset': {
-      const { opts } = split(args, new Set(['--pathspec-from-file']));
+      const opts = options(args, ['--pathspec-from-file']);
       return has(opts, null, '--hard') ? { verb: 'reset', kind: 'destroy', pathspecs: null, scope: 'tracked', dir } : null;
     }
     case 'restore': {
-      const { opts, pos } = split(args, new Set(['-s', '--source', '--pathspec-from-file', '--conflict']), 's');
+      const opts = options(args, ['-s', '--source', '--pathspec-from-file', '--conflict']);
       if (has(opts, 'S', '--staged') && !has(opts, 'W', '--worktree')) return null;
       if (has(opts, null, '--pathspec-from-file')) return { verb: 'restore', kind: 'destroy', pathspecs: null, scope: 'tracked', dir };
-      return pos.length ? { verb: 'restore', kind: 'destroy', pathspecs: pos, scope: 'tracked', dir } : null;
+      return opts.operands.length ? { verb: 'restore', kind: 'destroy', pathspecs: opts.operands, scope: 'tracked', dir } : null;
     }
     case 'clean': {
-      const { opts, pos } = split(args, new Set(['-e', '--exclude']), 'e');
+      const opts = options(args, ['-e', '--exclude']);
       if (!has(opts, 'f', '--force') || has(opts, 'n', '--dry-run')) return null;
       // git clean works below the current directory unless given paths.
-      return { verb: 'clean', kind: 'destroy', pathspecs: pos.length ? pos : ['.'], scope: 'untracked', dir };
+      return { verb: 'clean', kind: 'destroy', pathspecs: opts.operands.length ? opts.operands : ['.'], scope: 'untracked', dir };
     }
     default:
       return null;

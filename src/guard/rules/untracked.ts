@@ -50,7 +50,7 @@ export async function untrackedProblem(ctx: GuardContext, inv: GitInvocation, cm
   const dir = inv.cwd ?? cmd.cwd ?? ctx.event.cwd;
   const loc = ctx.locate(dir);
   if (!loc) return null;
-  const workTree = workTreeOf(inv, cmd);
+  const workTree = inv.workTree ?? null;
   if (inv.gitDir || workTree !== null) {
     // another repository or worktree named for this one command: every handoff file under where it cleans may go
     const top = workTree === null ? dir : path.resolve(dir, workTree);
@@ -78,16 +78,6 @@ export async function untrackedProblem(ctx: GuardContext, inv: GitInvocation, cm
       : `\`${shown}\` would delete untracked files git-handoff's protection stands on (a client's hook file, git's configuration): ${standsOn.slice(0, 10).map(shellWord).join(', ')}. `) +
     `Run exactly this instead (it leaves them where they are):\n${safe.replace(/ +/g, ' ')}`
   );
-}
-
-/** The work tree named for one git command (--work-tree, GIT_WORK_TREE), or null. */
-function workTreeOf(inv: GitInvocation, cmd: SimpleCommand): string | null {
-  let w: string | null = cmd.assigns.GIT_WORK_TREE ?? null;
-  for (let i = 1; i < cmd.argv.length && cmd.argv[i] !== inv.sub; i++) {
-    if (cmd.argv[i] === '--work-tree') w = cmd.argv[++i] ?? w;
-    else if (cmd.argv[i].startsWith('--work-tree=')) w = cmd.argv[i].slice(12);
-  }
-  return w;
 }
 
 /**

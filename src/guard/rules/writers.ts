@@ -5,8 +5,9 @@ import path from 'node:path';
 import { own } from '../../clients/event';
 import { READ_ONLY } from '../allow';
 import { SHELLS, type SimpleCommand } from '../shell/command';
-import { isLong, nonOptions, optionValue } from '../shell/options';
+import { isLong, operands, optionValue } from '../shell/options';
 import type { WriteTarget } from '../shell/writes';
+import { sedScripts } from '../shell/runners';
 
 /** Programs whose writes writeTargets reads from their arguments, and git (its verbs have rules of their own). */
 const MODELLED = new Set(['tee', 'sed', 'perl', 'cp', 'mv', 'install', 'ln', 'rsync', 'rm', 'unlink', 'shred', 'truncate', 'touch', 'dd', 'sort', 'curl', 'wget', 'uniq', 'find', 'git', 'patch', 'awk', 'gawk', 'mawk', 'nawk', 'eval', 'export', 'declare', 'typeset', 'readonly', 'local', 'xargs']);
@@ -72,7 +73,7 @@ export function linkSources(cmd: SimpleCommand): WriteTarget[] {
   const shortHas = (ch: string) => args.some((a) => /^-[^-]/.test(a) && a.includes(ch));
   const hard = (prog === 'ln' && !shortHas('s') && !args.some((a) => isLong(a, '--symbolic'))) || (prog === 'cp' && (shortHas('l') || args.some((a) => isLong(a, '--link'))));
   if (!hard) return [];
-  const files = nonOptions(args);
+  const files = operands(args);
   const targetDir = args.some((a) => /^-[a-zA-Z]*t/.test(a) || isLong(a, '--target-directory'));
   // `cp -al dir elsewhere`: every file under a directory it copies gets a second name
   const tree = prog === 'cp' && (shortHas('r') || shortHas('R') || shortHas('a') || args.some((a) => isLong(a, '--recursive') || isLong(a, '--archive')));
@@ -81,16 +82,8 @@ export function linkSources(cmd: SimpleCommand): WriteTarget[] {
 
 /** `sed 's/a/b/w FILE'`, `sed -e 'w FILE'`, `W FILE`: the files a sed script writes (sed -i is writeTargets's). */
 function sedWrites(cmd: SimpleCommand): WriteTarget[] {
-  const args = cmd.argv.slice(1);
-  const scripts: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    if (args[i] === '-e' || args[i] === '--expression') scripts.push(args[++i] ?? '');
-    else if (args[i].startsWith('--expression=')) scripts.push(args[i].slice(13));
-    else if (/^-[a-zA-Z]*e$/.test(args[i]) && !args[i].startsWith('--')) scripts.push(args[++i] ?? '');
-  }
-  if (!scripts.length) scripts.push(args.find((a) => !a.startsWith('-')) ?? '');
   const out: WriteTarget[] = [];
-  for (const script of scripts) {
+  for (const script of sedScripts(cmd.argv.slice(1))) {
     for (const m of script.matchAll(/(?:^|[;\n{}]|\/[a-zA-Z0-9]*)\s*[wW]\s+([^;\n}]+)/g)) out.push({ path: m[1].trim(), kind: 'write', cwd: cmd.cwd });
   }
   return out;

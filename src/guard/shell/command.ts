@@ -44,6 +44,9 @@ export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'fish'
 export const DECLARES = new Set(['export', 'declare', 'typeset', 'readonly', 'local']);
 /** The program an argv runs: its first word's file name ('' for none). */
 export const programName = (argv: readonly string[]): string => (argv[0] ? path.basename(argv[0]) : '');
+/** The text of the here-document (or here-string) a command reads, if any. */
+export const hereDocument = (redirects: Redirect[]) => redirects.find((r) => r.op === '<<' && r.body !== undefined)?.body;
+
 /** How deep shells in shells (and the other nested command lines) are read. */
 export const MAX_DEPTH = 4;
 

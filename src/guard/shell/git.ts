@@ -1,18 +1,14 @@
 // A git command line as git reads it: its global options (-C, --git-dir, -c and the GIT_CONFIG_* variables), its
 // subcommand, an alias defined on the line, and the command lines its options make git run (rebase -x, bisect run, …).
 import path from 'node:path';
-import { own } from '../../clients/event';
+import { own, shellQuote } from '../../clients/event';
 import { splitWords } from './lex';
+import { options } from './options';
 import { programName, type SimpleCommand } from './command';
 
-/** `-c` settings of a git command line and of GIT_CONFIG_COUNT / GIT_CONFIG_PARAMETERS assignments in front of it. */
-export function commandLineConfig(argv: string[], assigns: Record<string, string>): string[] {
+/** The settings GIT_CONFIG_COUNT / GIT_CONFIG_PARAMETERS assignments give a git command, as `key=value`. */
+function environmentConfig(assigns: Record<string, string>): string[] {
   const out: string[] = [];
-  for (let i = 1; i < argv.length && argv[i].startsWith('-'); i++) {
-    if (argv[i] === '-c' && argv[i + 1] !== undefined) out.push(argv[++i]);
-    else if (argv[i].startsWith('-c') && argv[i].length > 2 && !argv[i].startsWith('--')) out.push(argv[i].slice(2));
-    else if (GIT_VALUED.has(argv[i])) i++;
-  }
   const n = Number(assigns.GIT_CONFIG_COUNT);
   for (let k = 0; Number.isInteger(n) && k < Math.min(n, 100); k++) {
     if (assigns[`GIT_CONFIG_KEY_${k}`] !== undefined) out.push(`${assigns[`GIT_CONFIG_KEY_${k}`]}=${assigns[`GIT_CONFIG_VALUE_${k}`] ?? ''}`);
@@ -25,21 +21,12 @@ export function commandLineConfig(argv: string[], assigns: Record<string, string
 
 /** A git command line whose subcommand is an alias defined on that line: its expansion (argv, or a shell script for `!…`). */
 export function aliasOf(argv: string[], assigns: Record<string, string>): { argv: string[]; shell: string | null } | null {
-  const prog = programName(argv);
-  if (prog !== 'git' && !argv[0]?.startsWith('$')) return null;
-  const config = commandLineConfig(argv, assigns);
-  if (config.length === 0) return null;
-  let i = 1;
-  while (i < argv.length && argv[i].startsWith('-')) i += GIT_VALUED.has(argv[i]) ? 2 : 1;
-  const sub = argv[i];
-  if (sub === undefined) return null;
-  const def = config.reverse().find((c) => c.slice(0, c.indexOf('=')).toLowerCase() === `alias.${sub.toLowerCase()}`);
-  if (def === undefined) return null;
+  const inv = gitInvocation({ argv, assigns, cwd: null, redirects: [], xargs: false });
+  const def = inv?.config?.reverse().find((c) => c.slice(0, c.indexOf('=')).toLowerCase() === `alias.${inv.sub.toLowerCase()}`);
+  if (!inv || def === undefined) return null;
   const value = def.slice(def.indexOf('=') + 1).trim();
-  const rest = argv.slice(i + 1);
-  if (value.startsWith('!')) return { argv: [], shell: `${value.slice(1)} ${rest.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ')}` };
-  const words = splitWords(value);
-  return { argv: [...argv.slice(0, i), ...words, ...rest], shell: null };
+  if (value.startsWith('!')) return { argv: [], shell: `${value.slice(1)} ${inv.args.map(shellQuote).join(' ')}` };
+  return { argv: [...argv.slice(0, argv.length - inv.args.length - 1), ...splitWords(value), ...inv.args], shell: null };
 }
 
 // Options of git verbs whose value git runs as a shell command line.
@@ -61,7 +48,7 @@ export function gitRunsScripts(cmd: SimpleCommand): string[] {
   const inv = gitInvocation(cmd);
   if (!inv) return [];
   const a = inv.args;
-  if (inv.sub === 'bisect' && a[0] === 'run') return a.length > 1 ? [a.slice(1).map((w) => `'${w.replace(/'/g, `'\\''`)}'`).join(' ')] : [];
+  if (inv.sub === 'bisect' && a[0] === 'run') return a.length > 1 ? [a.slice(1).map(shellQuote).join(' ')] : [];
   if (inv.sub === 'submodule') {
     const k = a.indexOf('foreach');
     const rest = k < 0 ? [] : a.slice(k + 1).filter((w) => !/^(-q|--quiet|--recursive)$/.test(w));
@@ -69,16 +56,12 @@ export function gitRunsScripts(cmd: SimpleCommand): string[] {
   }
   const names = own(GIT_SCRIPT_OPTIONS, inv.sub);
   if (!names) return [];
-  const out: string[] = [];
-  for (let i = 0; i < a.length; i++) {
-    for (const n of names) {
-      if (a[i] === n && a[i + 1] !== undefined) out.push(a[i + 1]);
-      else if (n.startsWith('--') && a[i].startsWith(`${n}=`)) out.push(a[i].slice(n.length + 1));
-      else if (!n.startsWith('--') && a[i].startsWith(n) && a[i].length > 2) out.push(a[i].slice(2));
-    }
-  }
-  return out;
+  const given = options(a, names).values;
+  return names.flatMap((n) => given.get(n) ?? []);
 }
+
+/** git verbs that only read a repository. */
+export const READING_VERBS = new Set(['status', 'log', 'show', 'diff', 'whatchanged', 'diff-tree', 'diff-index', 'diff-files', 'rev-parse', 'rev-list', 'ls-files', 'ls-tree', 'ls-remote', 'cat-file', 'for-each-ref', 'show-ref', 'merge-base', 'name-rev', 'describe', 'shortlog', 'blame', 'cherry', 'show-branch', 'check-ignore', 'check-attr', 'count-objects', 'verify-pack', 'version', 'help', 'grep', 'var']);
 
 export interface GitInvocation {
   sub: string;
@@ -88,6 +71,8 @@ export interface GitInvocation {
   gitDir: string | null;
   /** `-c name=value` settings given for this one command */
   config?: string[];
+  /** --work-tree or GIT_WORK_TREE */
+  workTree?: string;
 }
 
 const GIT_VALUED = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--config-env', '--super-prefix', '--list-cmds']);
@@ -100,7 +85,7 @@ export function gitInvocation(cmd: SimpleCommand): GitInvocation | null {
   let cwd = cmd.cwd;
   let gitDir: string | null = cmd.assigns.GIT_DIR ?? null;
   let workTree: string | undefined = cmd.assigns.GIT_WORK_TREE;
-  const config: string[] = commandLineConfig([], cmd.assigns);
+  const config = environmentConfig(cmd.assigns);
   let i = 1;
   while (i < cmd.argv.length && cmd.argv[i].startsWith('-')) {
     const a = cmd.argv[i];
@@ -111,6 +96,8 @@ export function gitInvocation(cmd: SimpleCommand): GitInvocation | null {
     if (name === '--git-dir' && value !== undefined) gitDir = value;
     if (name === '--work-tree' && value !== undefined) workTree = value;
     if (name === '-c' && value !== undefined) config.push(value);
+    // glued (`-ccore.pager=…`): git refuses it, the guard reads it all the same
+    else if (/^-c./.test(a)) config.push(a.slice(2));
     // --config-env=<key>=<variable>: the value is the variable's, unknown here
     if (name === '--config-env' && value !== undefined) config.push(value.includes('=') ? `${value.slice(0, value.lastIndexOf('='))}=$${value.slice(value.lastIndexOf('=') + 1)}` : value);
     i += GIT_VALUED.has(name) && eq < 0 ? 2 : 1;
@@ -118,5 +105,5 @@ export function gitInvocation(cmd: SimpleCommand): GitInvocation | null {
   if (i >= cmd.argv.length) return null;
   // `GIT_DIR=.git`, `--git-dir=$PWD/.git` (with no work tree, or this directory): the repository git finds here anyway
   if (gitDir !== null && cwd !== null && path.resolve(cwd, gitDir) === path.join(cwd, '.git') && (workTree === undefined || path.resolve(cwd, workTree) === cwd)) gitDir = null;
-  return { sub: cmd.argv[i], args: cmd.argv.slice(i + 1), cwd, gitDir, config };
+  return { sub: cmd.argv[i], args: cmd.argv.slice(i + 1), cwd, gitDir, config, ...(workTree !== undefined ? { workTree } : {}) };
 }

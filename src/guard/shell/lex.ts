@@ -6,11 +6,7 @@
 // is a pattern, its quoted glob characters escaped with a backslash. One implementation for every tier of the guard:
 // `g''it`, `r\m`, `$'\x67it'` and `git` are the same word here.
 
-/**
- * Whether `s` holds a `$` or a backtick: an expansion the guard cannot see may be there. What /[$`]/.test(s) says,
- * without a regular expression: V8 compiles each such literal at its first use and again at its second, about
- * 0.05 ms a site in a guard run.
- */
+/** Whether `s` holds a `$` or a backtick (an expansion the guard cannot see may be there), without compiling an expression. */
 export const expands = (s: string): boolean => s.includes('$') || s.includes('`');
 
 export type Token =
@@ -88,8 +84,7 @@ export function lex(src: string, home: string | null = null, depth = 0): Token[]
       out.push({ op: op === ';;' || op === ';&' || op === ';;&' ? ';' : op });
       continue;
     }
-    // an fd number or {name} right before a redirection belongs to it (only a digit or { can start one: most words
-    // go on without the expression, which V8 compiles at its first use and again to machine code at its second)
+    // an fd number or {name} right before a redirection belongs to it (tested only from a digit or `{`: the expression is costly)
     const c0 = src.charCodeAt(s.i);
     const fd = (c0 >= 48 && c0 <= 57) || c0 === 123 ? /^(\d+|\{[A-Za-z_]\w*\})(?=[<>])/.exec(src.slice(s.i, s.i + 40)) : null;
     if (fd) {

@@ -2,7 +2,10 @@
 // the guard cannot (its input, a descriptor, an expansion's output) is named.
 import path from 'node:path';
 import { expands } from './lex';
-import { SHELLS, type Redirect } from './command';
+import { hereDocument, SHELLS, type Redirect } from './command';
+
+/** A shell's options that take the next word as their value. */
+const SHELL_VALUED = /^[-+][oO]$|^--(rcfile|init-file)$/;
 
 // What a shell reads its script from when it is not a file the session named: its input, a descriptor (a process
 // substitution is /dev/fd/N), a command substitution's output.
@@ -19,18 +22,7 @@ export function unreadScript(prog: string, argv: string[], redirects: Redirect[]
   if (expands(argv[0] ?? '') && /\$\(|`/.test(argv[0])) return `\`${argv[0].slice(0, 60)}\` (a program named by a command's output)`;
   if (prog === 'source' || prog === '.') return argv[1] !== undefined && STDIN_LIKE.test(argv[1]) ? `\`${prog} ${argv[1]}\`` : undefined;
   if (!SHELLS.has(prog)) return undefined;
-  const operands: string[] = [];
-  for (let k = 1; k < argv.length; k++) {
-    if (argv[k] === '--') {
-      operands.push(...argv.slice(k + 1));
-      break;
-    }
-    if (/^[-+][oO]$|^--(rcfile|init-file)$/.test(argv[k])) k++;
-    else if (!/^[-+]/.test(argv[k])) {
-      operands.push(...argv.slice(k));
-      break;
-    }
-  }
+  const operands = shellOperands(argv);
   // `bash script.sh` runs a file the session may have written: out of reach by design (SECURITY.md), not unread here;
   // with -s the operands are the script's arguments and the script is the input
   const fromInput = argv.slice(1).some((a) => /^-[a-zA-Z]*s[a-zA-Z]*$/.test(a));
@@ -44,8 +36,8 @@ export function unreadScript(prog: string, argv: string[], redirects: Redirect[]
 
 /** The script `source`/`.` runs when the guard can read it: a here-document or here-string on /dev/stdin. */
 export function sourcedScript(argv: string[], redirects: Redirect[]): string | null {
-  const doc = redirects.find((r) => r.op === '<<' && r.body !== undefined);
-  return doc && argv[1] !== undefined && /^(\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0)$/.test(argv[1]) ? doc.body! : null;
+  const doc = hereDocument(redirects);
+  return doc !== undefined && argv[1] !== undefined && /^(\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0)$/.test(argv[1]) ? doc : null;
 }
 
 // Programs that run a shell command line given with -c (as a user, in a pseudo-terminal).
@@ -68,10 +60,18 @@ export function shellScript(argv: string[], redirects: Redirect[]): string | nul
       const at = argv[k + 1] === '--' ? k + 2 : k + 1;
       return argv[at] ?? null;
     }
-    // options with a value of their own
-    if (/^[-+]O$|^[-+]o$|^--(rcfile|init-file)$/.test(a)) k++;
+    if (SHELL_VALUED.test(a)) k++;
   }
-  const doc = redirects.find((r) => r.op === '<<' && r.body !== undefined);
-  const operands = argv.slice(1).filter((a) => !/^[-+]/.test(a));
-  return doc && operands.length === 0 ? doc.body! : null;
+  const doc = hereDocument(redirects);
+  return doc !== undefined && shellOperands(argv).length === 0 ? doc : null;
+}
+
+/** A shell's operands: the words after its options (-o, -O, --rcfile, --init-file take a value), `--` ending them. */
+export function shellOperands(argv: string[]): string[] {
+  for (let k = 1; k < argv.length; k++) {
+    if (argv[k] === '--') return argv.slice(k + 1);
+    if (SHELL_VALUED.test(argv[k])) k++;
+    else if (!/^[-+]/.test(argv[k])) return argv.slice(k);
+  }
+  return [];
 }

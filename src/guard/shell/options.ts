@@ -11,14 +11,17 @@ export const isLong = (a: string, full: string) => {
  * A command's operands and option values as getopt reads them: `short` letters and `long` options that take a value
  * (in a cluster the letter takes the rest, or the next argument), `--` ending the options, options after operands.
  */
-export function getopt(args: string[], short: string, long: string[] = []): { operands: string[]; values: Map<string, string[]>; flags: string[] } {
+export function getopt(args: string[], short: string, long: string[] = []): { operands: string[]; values: Map<string, string[]>; flags: string[]; dashdash: number } {
   const operands: string[] = [];
   const values = new Map<string, string[]>();
   const flags: string[] = [];
+  // how many operands come before `--` (-1: none given)
+  let dashdash = -1;
   const put = (k: string, v: string | undefined) => v !== undefined && values.set(k, [...(values.get(k) ?? []), v]);
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a === '--') {
+      dashdash = operands.length;
       operands.push(...args.slice(i + 1));
       break;
     }
@@ -38,15 +41,18 @@ export function getopt(args: string[], short: string, long: string[] = []): { op
       }
     }
   }
-  return { operands, values, flags };
+  return { operands, values, flags, dashdash };
 }
 
-/** The operands of `args`, the value of each option in `valued` (`-m`, `--repo`: whole, in a cluster or abbreviated) skipped. */
-export function operands(args: string[], valued: Iterable<string>): string[] {
-  const options = [...valued];
-  const short = options.filter((o) => /^-[^-]$/.test(o)).map((o) => o[1]);
-  return getopt(args, short.join(''), options.filter((o) => o.startsWith('--'))).operands;
+/** getopt of the options in `valued` (`-m`, `--repo`: whole, in a cluster or abbreviated), short and long in one list. */
+export function options(args: string[], valued: Iterable<string>) {
+  const all = [...valued];
+  const short = all.filter((o) => /^-[^-]$/.test(o)).map((o) => o[1]);
+  return getopt(args, short.join(''), all.filter((o) => o.startsWith('--')));
 }
+
+/** The operands of `args`, the value of each option in `valued` skipped. */
+export const operands = (args: string[], valued: Iterable<string> = []): string[] => options(args, valued).operands;
 
 /** find's starting points, what it deletes or runs, the files it writes (-fprint…), and the names narrowing a delete. */
 export function findParts(args: string[]): { roots: string[]; acts: boolean; writes: string[]; names: string[] | null; namesListed: string[] | null } {
@@ -77,17 +83,6 @@ export function findParts(args: string[]): { roots: string[]; acts: boolean; wri
   const listed = expr.some((a) => /^(-o|-or|\(|\)|,)$/.test(a)) ? [] : nameTests(expr);
   return { roots: roots.length ? roots : ['.'], acts: first >= 0, writes, names: names.length ? names : null, namesListed: listed.length ? listed : null };
 }
-
-export const nonOptions = (args: string[]) => {
-  const out: string[] = [];
-  let opts = true;
-  for (const a of args) {
-    if (opts && a === '--') opts = false;
-    else if (opts && a.startsWith('-') && a !== '-') continue;
-    else out.push(a);
-  }
-  return out;
-};
 
 /** The value of an option given as `-o X`, `-oX`, `--output X` or `--output=X` (the last one given), or undefined. */
 export function optionValue(args: string[], names: string[]): string | undefined {

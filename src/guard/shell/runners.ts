@@ -1,13 +1,12 @@
-// Runners: programs other than a shell that run a command line they are given — in an argument (`watch '<line>'`,
-// `tmux new -d '<line>'`, `ssh host '<line>'`, `parallel ::: '<line>'`, `trap '<line>' EXIT`), in their own
-// language's escape to the shell (vim's `:!`, sqlite3's `.shell`, sed's `e`, a make recipe given with --eval, an npm
-// script set on the line), in a variable (`LESSOPEN='|<line>'`), or from their input (`at`, `batch`, `crontab -`).
-// One table: each runner says where its lines are; ./wrappers.ts reads each line as `sh -c '<line>'` is read, and a
-// line read from input is the shell's input (./nested.ts). Programs that run their operands as a command without a
-// shell (`screen`, `systemd-run`, `nohup`, …) are wrappers (./wrappers.ts).
+// Runners: programs other than a shell that run a command line they are given — in an argument (`watch`, `tmux`,
+// `ssh`, `parallel`, `trap`), in their own language's escape to the shell (vim's `:!`, sqlite3's `.shell`, sed's `e`,
+// make --eval, an npm script), in a variable (LESSOPEN), or from their input (`at`, `batch`, `crontab -`). One table;
+// ./wrappers.ts reads each line as `sh -c '<line>'` is read.
 import path from 'node:path';
-import type { Redirect } from './command';
+import { hereDocument, type Redirect } from './command';
 import { inputFile } from './nested';
+import { getopt } from './options';
+import { shellQuote } from '../../clients/event';
 
 /** Index of the first operand after options; `valued` options take the next word (not when glued: `-n1`, `--x=1`). */
 function firstOperand(args: string[], valued: RegExp, from = 0): number {
@@ -20,8 +19,6 @@ function firstOperand(args: string[], valued: RegExp, from = 0): number {
   return k;
 }
 
-const quote = (w: string) => `'${w.replace(/'/g, `'\\''`)}'`;
-
 // vim's ex commands: `!<line>`, `r !<line>`, `w !<line>` run a line; `w <file>` (and saveas, wq, x, update) writes one
 const EX_RUN = /^[:\s]*[\d,.$%'<>a-z]*?\s*(?:r(?:ead)?\s*|w(?:rite)?\s*)?!(.*)$/s;
 const EX_WRITE = /^[:\s]*[\d,.$%'<>]*\s*(?:w|write|wq|x|xit|exi|exit|sav|saveas|up|update)!?\s+(?!!)(.+)$/s;
@@ -30,7 +27,7 @@ function exCommands(cmds: string[]): string[] {
     const run = EX_RUN.exec(c);
     if (run) return [run[1]];
     const write = EX_WRITE.exec(c);
-    return write ? [`: > ${quote(write[1].trim())}`] : [];
+    return write ? [`: > ${shellQuote(write[1].trim())}`] : [];
   });
 }
 
@@ -78,6 +75,13 @@ function sedRuns(script: string): { lines: string[]; unread: boolean } {
   return { lines, unread };
 }
 
+/** The scripts sed runs: its -e/--expression values, else its first operand (none when -f names a file). */
+export function sedScripts(args: string[]): string[] {
+  const o = getopt(args, 'efl', ['--expression', '--file', '--line-length']);
+  const given = [...(o.values.get('-e') ?? []), ...(o.values.get('--expression') ?? [])];
+  return given.length || o.values.has('-f') || o.values.has('--file') ? given : o.operands.slice(0, 1);
+}
+
 // sqlite3's options that take the next word as their value (-cmd apart: its value is commands)
 const SQLITE_VALUED = /^--?(init|separator|newline|nullvalue|vfs|maxsize|mmap|lookaside|pagecache|heap|escape)$/;
 /** A sqlite3 dot-command's words (quoted as its shell quotes them: '…' or "…"). */
@@ -99,7 +103,7 @@ function sqliteScript(texts: string[]): string {
     else if (/^(output|once|save|backup|clone|open|log|cd)$/.test(dot)) {
       const file = dotWords(rest).filter((w) => !w.startsWith('-')).pop();
       if (file === undefined || (dot === 'log' && /^(stdout|stderr|off)$/.test(file))) continue;
-      out.push(dot === 'cd' ? `cd ${quote(file)}` : `: ${dot === 'log' ? '>>' : '>'} ${quote(file)}`);
+      out.push(dot === 'cd' ? `cd ${shellQuote(file)}` : `: ${dot === 'log' ? '>>' : '>'} ${shellQuote(file)}`);
     }
   }
   return out.join('\n');
@@ -114,10 +118,9 @@ export interface Ran {
 
 type Runner = (args: string[], redirects: Redirect[]) => Ran | null;
 
-const doc = (redirects: Redirect[]) => redirects.find((r) => r.op === '<<' && r.body !== undefined)?.body;
 /** A runner reading its command lines from its input: a here-document is read; any other input is the shell's input. */
 const fromInput = (prog: string, redirects: Redirect[]): Ran => {
-  const body = doc(redirects);
+  const body = hereDocument(redirects);
   return body !== undefined ? { lines: [body] } : { lines: [], unread: `\`${prog}\` reading command lines from its input` };
 };
 
@@ -167,7 +170,7 @@ const RUNNERS: Record<string, Runner> = {
     const items = sep < 0 ? [] : args.slice(sep + 1).filter((a) => a !== ':::');
     if (sep < 0) return command ? { lines: [command], unread: '`parallel` reading its arguments from its input' } : fromInput('parallel', []);
     // GNU parallel quotes each argument it appends; alone, an argument is the line
-    return { lines: items.length ? items.map((a) => (command ? `${command} ${quote(a)}` : a)) : command ? [command] : [] };
+    return { lines: items.length ? items.map((a) => (command ? `${command} ${shellQuote(a)}` : a)) : command ? [command] : [] };
   },
   // trap '<line>' SIGNAL…: the line runs when the signal comes (EXIT: when the shell ends)
   trap: (args) => {
@@ -180,7 +183,7 @@ const RUNNERS: Record<string, Runner> = {
   // crontab - (or no file): the table from input, each entry's command a line
   crontab: (args, redirects) => {
     if (crontabTable(args) !== '-') return null;
-    const body = doc(redirects);
+    const body = hereDocument(redirects);
     return body !== undefined ? { lines: [cronCommands(body)] } : { lines: [], unread: '`crontab` reading a table of commands from its input' };
   },
   // sqlite3 [options] db ['<sql or dot-commands>'…], -cmd '<…>', or its input: see sqliteScript
@@ -194,7 +197,7 @@ const RUNNERS: Record<string, Runner> = {
     }
     // with no SQL after the database it reads its commands from its input: a here-document is read, a file named
     // with `<` is a file it runs (as `sh < file` is `sh file`), any other input is unread
-    const input = operands.length <= 1 ? doc(redirects) : undefined;
+    const input = operands.length <= 1 ? hereDocument(redirects) : undefined;
     const unread = operands.length <= 1 && input === undefined && inputFile(redirects) === undefined;
     const script = sqliteScript([...given, ...operands.slice(1), ...(input !== undefined ? [input] : [])]);
     return { lines: script ? [script] : [], ...(unread ? { unread: '`sqlite3` reading its commands from its input' } : {}) };
@@ -203,17 +206,7 @@ const RUNNERS: Record<string, Runner> = {
   vim: (args) => ({ lines: exCommands(args.flatMap((a, k) => (a.startsWith('+') ? [a.slice(1)] : /^(-c|--cmd)$/.test(args[k - 1] ?? '') ? [a] : []))) }),
   // sed 'e <line>' (and a bare e or s///e: the pattern space, which the guard does not see, runs)
   sed: (args) => {
-    const scripts: string[] = [];
-    let operand = true;
-    for (let k = 0; k < args.length; k++) {
-      const a = args[k];
-      if (a === '-e' || a === '--expression') (scripts.push(args[k + 1] ?? ''), k++, (operand = false));
-      else if (a.startsWith('--expression=')) (scripts.push(a.slice(13)), (operand = false));
-      else if (/^-[a-zA-Z]*e./.test(a) && !a.startsWith('--')) (scripts.push(a.slice(a.indexOf('e') + 1)), (operand = false));
-      else if (a === '-f' || a === '--file' || a === '-l' || a === '--line-length') k++;
-      else if (!a.startsWith('-') && operand) (scripts.push(a), (operand = false));
-    }
-    const found = scripts.map(sedRuns);
+    const found = sedScripts(args).map(sedRuns);
     const lines = found.flatMap((f) => f.lines);
     return { lines, ...(found.some((f) => f.unread) ? { unread: '`sed` running its pattern space as a command (`e`)' } : {}) };
   },

@@ -1,25 +1,18 @@
-// Commands hidden in values (issue 24): a configuration value or an environment variable that git (or another
-// program) runs as a command IS a nested command line. `git -c core.pager='<cmd>' log`, `GIT_PAGER='<cmd>' git log`,
-// `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.editor GIT_CONFIG_VALUE_0='<cmd>' git commit`, `export EDITOR='<cmd>';
-// git commit`, `git config --global core.pager '<cmd>'` (git reads the global configuration here too): each value is
-// read as `sh -c '<value>'` would be, and its commands join the line's, so every rule (and the allowlist) judges them
-// as if they were written bare. Which keys and variables run a value is said once, in RUNNING_KEYS
-// (rules/git-config.ts: `script`, `env`). A value the guard cannot see (`--config-env=core.pager=VAR` with VAR from
-// the environment, `GIT_PAGER="$(…)"`) becomes a command whose program is unknown (`$VAR`): the full rules refuse it
-// on a line that names what the guard protects (pre-tool.ts), and allow it elsewhere. parseShell (./parse.ts) reads
-// each command's values here, and each value is read by the `read` it passes (parseShell again, one level deeper).
+// Commands hidden in values: a configuration value or an environment variable that git (or another program) runs is
+// a nested command line, read as `sh -c '<value>'` so every rule judges it as if written bare. Which keys and variables
+// run a value is said once, in RUNNING_KEYS (rules/git-config.ts). A value the guard cannot see (`--config-env`,
+// `GIT_PAGER="$(…)"`) becomes a command marked `unseen`, refused on a line that names what the guard protects.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { persistentSetting, RUNNING_KEYS, runningKey } from '../rules/git-config';
 import { expands, LexBound } from './lex';
 import { DECLARES, substituteVars, type ReadScript, type SimpleCommand } from './command';
-import { commandLineConfig, gitInvocation } from './git';
+import { gitInvocation } from './git';
 import { RUNNER_VARS } from './runners';
 
 /** How deep values that run values are read (a pager whose line sets a pager …), like shells in shells. */
 const MAX_VALUE_DEPTH = 4;
 
-/** The variables that stand for a key that runs a command, from RUNNING_KEYS. */
 /** Each variable git (or a runner, ./runners.ts) reads a command from, with how it runs it (the key's `script`: ssh is given the host and a command). */
 const RUN_VARS: ReadonlyMap<string, (v: string) => string | null> = new Map([...RUNNING_KEYS.flatMap((r) => (r.script ? (r.env ?? []).map((name) => [name, r.script!] as const) : [])), ...RUNNER_VARS]);
 
@@ -64,9 +57,7 @@ export function runValueCommands(c: SimpleCommand, line: Record<string, string>,
   let top: string | null | undefined;
   const gitCwd = () => (top === undefined ? (top = inv && !inv.gitDir ? topLevel(inv.cwd) : null) : top);
   if (inv) {
-    // `-c` glued to its value too (`-ccore.pager=…`), which commandLineConfig reads and gitInvocation does not
-    const config = new Set([...(inv.config ?? []), ...commandLineConfig(c.argv, {})]);
-    for (const setting of config) {
+    for (const setting of inv.config ?? []) {
       const eq = setting.indexOf('=');
       if (eq < 0) continue;
       const value = setting.slice(eq + 1);

@@ -3,7 +3,7 @@
 // uniq, git --output, find -delete/-exec/-fprint).
 import path from 'node:path';
 import { WRITE_REDIRECTS, type SimpleCommand } from './command';
-import { findParts, getopt, isLong, nonOptions, optionValue } from './options';
+import { findParts, getopt, isLong, operands, optionValue } from './options';
 
 export type TargetKind = 'write' | 'append' | 'delete';
 
@@ -41,7 +41,7 @@ export function writeTargets(cmd: SimpleCommand): WriteTarget[] {
   switch (prog) {
     case 'tee': {
       const append = args.some((a) => a === '-a' || isLong(a, '--append'));
-      for (const f of nonOptions(args)) add(f, append ? 'append' : 'write');
+      for (const f of operands(args)) add(f, append ? 'append' : 'write');
       break;
     }
     case 'sed':
@@ -50,7 +50,7 @@ export function writeTargets(cmd: SimpleCommand): WriteTarget[] {
       const inPlace = (a: string) => (prog === 'perl' ? /^-[0-9a-zA-Z]*i/.test(a) && !/^-[0-9a-zA-Z]*[eEMmIxdDCF]/.test(a.slice(0, a.indexOf('i'))) : /^-[a-zA-Z]*i/.test(a) || isLong(a, '--in-place'));
       if (!args.some(inPlace)) break;
       const scripted = args.some((a) => a === '-e' || a === '-f' || isLong(a, '--expression') || isLong(a, '--file') || /^-[a-zA-Z0-9]*[ef]$/.test(a));
-      const files = nonOptions(args.filter((a, k) => !(k > 0 && /^(-e|-f|--expression|--file|-[a-zA-Z0-9]*[ef])$/.test(args[k - 1]))));
+      const files = operands(args.filter((a, k) => !(k > 0 && /^(-e|-f|--expression|--file|-[a-zA-Z0-9]*[ef])$/.test(args[k - 1]))));
       for (const f of scripted ? files : files.slice(1)) add(f, 'write');
       break;
     }
@@ -97,7 +97,7 @@ export function writeTargets(cmd: SimpleCommand): WriteTarget[] {
     case 'rm':
     case 'unlink':
     case 'shred':
-      for (const f of nonOptions(args)) add(f, 'delete');
+      for (const f of operands(args)) add(f, 'delete');
       break;
     case 'truncate':
     case 'touch':

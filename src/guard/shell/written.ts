@@ -2,8 +2,9 @@
 // redirection, with their text when it is known, and the text a later command runs from one of them.
 import path from 'node:path';
 import { printedTexts } from './printed';
-import { SHELLS, WRITE_REDIRECTS, type SimpleCommand } from './command';
+import { hereDocument, SHELLS, WRITE_REDIRECTS, type SimpleCommand } from './command';
 import { cronCommands, crontabTable } from './runners';
+import { shellOperands } from './nested';
 
 /** Where a path a command names is (null: built by an expansion, or relative to an unknown directory). */
 export function pathAt(p: string, dir: string | null): string | null {
@@ -18,7 +19,7 @@ export function recordWrites(c: SimpleCommand, written: Map<string, string | nul
     const at = pathAt(r.target, c.cwd);
     if (at === null) continue;
     const prog = c.argv[0] ?? '';
-    const doc = prog === 'cat' && c.argv.length === 1 ? c.redirects.find((d) => d.op === '<<' && d.body !== undefined)?.body : undefined;
+    const doc = prog === 'cat' && c.argv.length === 1 ? hereDocument(c.redirects) : undefined;
     const printed = doc === undefined && (prog === 'echo' || prog === 'printf') && !Object.keys(c.assigns).length ? printedTexts(prog, c.argv.slice(1)) : null;
     let text: string | null = doc ?? (printed && new Set(printed).size === 1 ? printed[0] : null);
     if (r.op.endsWith('>>')) {
@@ -55,15 +56,7 @@ export function writtenScriptRun(c: SimpleCommand, written: Map<string, string |
   if (first !== null && written.has(first)) return { text: written.get(first)!, shown: (c.argv.join(' ') || `BASH_ENV=${startup}`).slice(0, 80), maker: makers.get(first) };
   if (!prog) return null;
   if (prog === '.' || prog === 'source') file = c.argv[1];
-  else if (SHELLS.has(prog)) {
-    for (let k = 1; k < c.argv.length; k++) {
-      const a = c.argv[k];
-      if (a === '--') { file = c.argv[k + 1]; break; }
-      if (/^[-+][oO]$|^--(rcfile|init-file)$/.test(a)) k++;
-      else if (!/^[-+]/.test(a)) { file = a; break; }
-    }
-    file ??= c.redirects.find((r) => r.op === '<')?.target;
-  } else if (c.argv[0].includes('/')) file = c.argv[0];
+  else if (SHELLS.has(prog)) file = shellOperands(c.argv)[0] ?? c.redirects.find((r) => r.op === '<')?.target; else if (c.argv[0].includes('/')) file = c.argv[0];
   else file = scheduledFile(prog, c.argv.slice(1));
   if (file === undefined) return null;
   const at = pathAt(file, c.cwd);
