@@ -3,8 +3,9 @@ import { readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { keyName, parseSetting } from '../config-keys';
 import { HandoffError } from '../errors';
+import { countLooseCommits } from './loose';
 import { knownConfig, readConfig, remoteNames } from './config';
-import { countCommits, objectSizes, readCommitFiles, readCommitTrailers, readObjects, readObjectsBounded, writeBlob, writeBlobs, writeCommit, writeRawCommit, writeTree, writeTreeEntries, writeTreeWithPaths } from './objects';
+import { objectSizes, readCommitFiles, readCommitTrailers, readObjects, readObjectsBounded, writeBlob, writeBlobs, writeCommit, writeRawCommit, writeTree, writeTreeEntries, writeTreeWithPaths } from './objects';
 import { logTrailers } from './trailer-reads';
 import { compareRefsRead, listingOf, listRefNames, listRefs, readRef, transaction } from './refs';
 import { RefsOnce } from './refs-once';
@@ -304,13 +305,6 @@ class GitRepo implements Repo {
   objectSizes(specs: string[]) {
     return objectSizes(this, specs);
   }
-  objectTypes(specs: string[]) {
-    if (specs.length === 0) return [];
-    const r = this.git(['cat-file', '--batch-check=%(objectname) %(objecttype)'], { input: specs.map((s) => `${s}\n`).join(''), allowFail: true });
-    if (r.status !== 0) return null;
-    const answers = r.stdout.split('\n');
-    return specs.map((_, i) => /^[0-9a-f]{40,64} (\S+)$/.exec(answers[i] ?? '')?.[1] ?? null);
-  }
   objectIds(specs: string[]) {
     if (specs.length === 0) return [];
     const r = this.git(['cat-file', '--batch-check=%(objectname)'], { input: specs.map((s) => `${s}\n`).join(''), allowFail: true });
@@ -363,7 +357,7 @@ class GitRepo implements Repo {
 
   // ---- history
   isAncestor(a: string, b: string) {
-    return this.git(['merge-base', '--is-ancestor', a, b], { allowFail: true }).status === 0;
+    return this.ancestry(a, b) === 'ancestor';
   }
   ancestry(a: string, b: string): 'ancestor' | 'not' | { problem: string } {
     const r = this.git(['merge-base', '--is-ancestor', a, b], { allowFail: true });
@@ -380,10 +374,9 @@ class GitRepo implements Repo {
     const r = this.git(['rev-list', ...walkArgs(w)], { allowFail: true });
     return r.status === 0 ? lines(r.stdout) : { problem: r.stderr.trim() };
   }
-  countCommits(tip: string) {
-    return countCommits(this, tip);
-  }
   revCount(tip: string, o: { firstParent?: boolean } = {}) {
+    const loose = o.firstParent ? null : countLooseCommits(this.commonDir, tip);
+    if (loose !== null) return loose;
     const r = this.git(['rev-list', '--count', ...(o.firstParent ? ['--first-parent'] : []), tip], { allowFail: true });
     return r.status === 0 ? Number(r.stdout.trim()) || 0 : null;
   }
@@ -472,9 +465,6 @@ class GitRepo implements Repo {
   }
   knownConfig() {
     return knownConfig(this);
-  }
-  configValue(key: string) {
-    return this.git(['config', '--get', key], { allowFail: true }).stdout.trim() || null;
   }
   localConfigValues(key: string) {
     return lines(this.git(['config', '--local', '--get-all', key], { allowFail: true }).stdout);

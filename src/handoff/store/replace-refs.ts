@@ -23,7 +23,7 @@ export function replaceRefusals(repo: Storage, updates: RefUpdate[]): Refusal[] 
   for (const u of updates) {
     if (!u.ref.startsWith(REPLACE_PREFIX) || !u.newOid) continue;
     const replaced = u.ref.slice(REPLACE_PREFIX.length);
-    const type = /^[0-9a-f]{4,64}$/.test(replaced) ? repo.objectTypes([replaced])?.[0] : null;
+    const type = /^[0-9a-f]{4,64}$/.test(replaced) ? repo.objectSizes([replaced])[0]?.type : null;
     const reach = repo.firstRef(handoffs, type === 'commit' ? { contains: replaced } : {});
     if (!reach) continue;
     out.push({
