@@ -276,7 +276,6 @@ export interface Storage extends RepoPlace {
   side(dir: string): SideRepository;
 }
 
-/** Splits a raw commit object into header fields and message. */
 /** The commits `from` reaches within a graph of commits and their parents (parentsOf), itself included. */
 export function reachableIn(graph: Map<string, string[]>, from: string): Set<string> {
   const seen = new Set<string>();
@@ -289,6 +288,7 @@ export function reachableIn(graph: Map<string, string[]>, from: string): Set<str
   return seen;
 }
 
+/** Splits a raw commit object into header fields and message. */
 export function parseCommit(content: Buffer | string): { tree: string; parents: string[]; committerTime: number; message: string; signed: boolean } {
   const text = content.toString();
   const end = text.indexOf('\n\n');
