@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../errors';
-import { countLooseCommits, identLines, looseTarget, treeContent, writeLoose } from './loose';
+import { identLines, looseTarget, treeContent, writeLoose } from './loose';
 import { looseCommitFiles } from './loose-read';
 import { trailerBlockLines } from './trailers';
 import { gitBytes, type Repo } from './run';
@@ -101,11 +101,6 @@ export function writeCommit(repo: Repo, tree: string, parents: string[], message
   return repo.out(args, { input: message, env });
 }
 
-/** How many commits `oid` reaches (`git rev-list --count`): in this process while they are loose, else by git. */
-export function countCommits(repo: Repo, oid: string): number {
-  return countLooseCommits(repo.commonDir, oid) ?? Number(repo.out(['rev-list', '--count', oid]));
-}
-
 
 /** Reads many objects (any rev syntax, e.g. `<oid>:handoff.md`) in one process; null where missing. */
 export function readObjects(repo: Repo, specs: string[], maxBuffer?: number): Array<BatchObject | null> {
@@ -151,7 +146,7 @@ export function readCommitTrailers(repo: Repo, oids: string[]): Map<string, Comm
 /** Type and size of many objects (any rev syntax) in one `cat-file --batch-check`; null where missing. */
 export function objectSizes(repo: Repo, specs: string[]): Array<{ type: string; size: number } | null> {
   if (specs.length === 0) return [];
-  const r = repo.git(['cat-file', '--batch-check=%(objecttype) %(objectsize)'], { input: specs.join('\n') + '\n' });
+  const r = repo.git(['cat-file', '--batch-check=%(objecttype) %(objectsize)'], { input: specs.join('\n') + '\n', allowFail: true });
   const lines = r.stdout.split('\n');
   return specs.map((_, i) => {
     const m = /^(\S+) (\d+)$/.exec(lines[i] ?? '');

@@ -1,20 +1,14 @@
 // The packed-refs file read in this process: whole, or only the lines under a prefix.
-import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 
-/** The packed-refs file: ref → oid (peeled lines skipped); empty when there is none. */
-export function readPackedRefs(commonDir: string): Map<string, string> {
+/** The packed refs whose name starts with `prefix` (all by default): ref → oid; empty when there is no packed-refs file. */
+export function readPackedRefs(commonDir: string, prefix = ''): Map<string, string> {
   const out = new Map<string, string>();
-  let text: string;
-  try {
-    text = readFileSync(path.join(commonDir, 'packed-refs'), 'utf8');
-  } catch {
-    return out;
-  }
-  for (const line of text.split('\n')) {
-    if (!line || line[0] === '#' || line[0] === '^') continue;
-    const sp = line.indexOf(' ');
-    if (sp > 0) out.set(line.slice(sp + 1), line.slice(0, sp));
+  for (const line of packedRefsUnder(commonDir, prefix)) {
+    // read as bytes by packedRefsUnder; a ref name is UTF-8, as git prints it
+    const text = Buffer.from(line, 'latin1').toString('utf8');
+    out.set(text.slice(text.indexOf(' ') + 1), text.slice(0, text.indexOf(' ')));
   }
   return out;
 }

@@ -65,8 +65,7 @@ function tipRecord(repo: Repo, ref: string, oid: string): RefRecord | null {
 export function listRefsInProcess(repo: Repo, prefix: string): RefRecord[] | null {
   if (!repo.plain || repo.objectFormat !== 'sha1' || !prefix.startsWith('refs/') || !prefix.endsWith('/')) return null;
   if (MOVED.some((k) => process.env[k] !== undefined)) return null;
-  const tips = new Map<string, string>();
-  if (existsSync(path.join(repo.commonDir, 'packed-refs'))) for (const [ref, oid] of readPackedRefs(repo.commonDir)) if (ref.startsWith(prefix)) tips.set(ref, oid);
+  const tips = readPackedRefs(repo.commonDir, prefix);
   // a loose ref stands over its packed value
   if (!looseRefs(path.join(repo.commonDir, ...prefix.split('/').filter(Boolean)), prefix, tips)) return null;
   const out: RefRecord[] = [];

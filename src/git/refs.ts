@@ -6,7 +6,7 @@ import { lockFileNamed } from './messages';
 import { readPackedRefs } from './packed-refs';
 import { readsHook } from './reads-hook';
 import type { Repo } from './run';
-import { ListedRef, type CasOutcome, type RefOp, type RefRecord } from './storage';
+import { ListedRef, type CasOutcome, type RefName, type RefOp, type RefRecord } from './storage';
 
 export { readPackedRefs } from './packed-refs';
 export { onRefsRead } from './reads-hook';
@@ -116,22 +116,8 @@ function cutListing(s: string): RefRecord[] {
   return out;
 }
 
-/** The refs matching `patterns`, name and oid only (git reads no object for them); the caller tells compareRefsRead. */
-export function listRefNames(repo: Repo, patterns: string[]): Array<{ ref: string; oid: string }> {
-  const s = repo.git(['for-each-ref', '--format=%(refname)%00%(objectname)', ...patterns]).stdout;
-  const out: Array<{ ref: string; oid: string }> = [];
-  for (let at = 0; at < s.length; ) {
-    const nl = s.indexOf('\n', at);
-    const end = nl < 0 ? s.length : nl;
-    const z = s.indexOf('\0', at);
-    const ref = z < 0 || z > end ? '' : s.slice(at, z);
-    const oid = z < 0 || z > end ? '' : s.slice(z + 1, end);
-    if (!ref.startsWith('refs/') || (oid.length !== 40 && oid.length !== 64)) throw new HandoffError('integrity', 'unreadable-refs', `git for-each-ref printed a record that does not parse (${JSON.stringify(s.slice(at, Math.min(end, at + 80)))})`);
-    out.push({ ref, oid });
-    at = end + 1;
-  }
-  return out;
-}
+/** The refs matching `patterns`, name and oid only (git reads no object for them: no time, no block); the caller tells compareRefsRead. */
+export const listRefNames = (repo: Repo, patterns: string[]): RefName[] => cutListing(repo.git(['for-each-ref', '--format=%(refname)%00%(objectname)%00%00%00', ...patterns]).stdout);
 
 /**
  * The deletions in a `prepared` reference-transaction that are git packing refs (`pack-refs`, `gc`), not removing

@@ -3,8 +3,9 @@ import { readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { keyName, parseSetting } from '../config-keys';
 import { HandoffError } from '../errors';
+import { countLooseCommits } from './loose';
 import { knownConfig, readConfig, remoteNames } from './config';
-import { countCommits, objectSizes, readCommitFiles, readCommitTrailers, readObjects, readObjectsBounded, writeBlob, writeBlobs, writeCommit, writeRawCommit, writeTree, writeTreeEntries, writeTreeWithPaths } from './objects';
+import { objectSizes, readCommitFiles, readCommitTrailers, readObjects, readObjectsBounded, writeBlob, writeBlobs, writeCommit, writeRawCommit, writeTree, writeTreeEntries, writeTreeWithPaths } from './objects';
 import { logTrailers } from './trailer-reads';
 import { compareRefsRead, listingOf, listRefNames, listRefs, readRef, transaction } from './refs';
 import { RefsOnce } from './refs-once';
@@ -252,15 +253,9 @@ class GitRepo implements Repo {
   keepRefs(patterns: string[]) {
     this.kept = new RefsOnce(patterns, listRefs(this, patterns));
   }
-  listRefsUntold(patterns: string[]) {
-    return listingOf(this, patterns);
-  }
-  tellRefsRead(refs: RefName[], agreed: string | null) {
-    return compareRefsRead(this, refs, agreed);
-  }
-  listRefNames(patterns: string[]) {
-    return listRefNames(this, patterns);
-  }
+  listRefsUntold = (patterns: string[]) => listingOf(this, patterns);
+  tellRefsRead = (refs: RefName[], agreed: string | null) => compareRefsRead(this, refs, agreed);
+  listRefNames = (patterns: string[]) => listRefNames(this, patterns);
   firstRef(patterns: string[], o: { contains?: string; short?: boolean } = {}) {
     const args = ['for-each-ref', '--count=1', ...(o.contains ? ['--contains', o.contains] : []), `--format=%(refname${o.short ? ':short' : ''})`, ...patterns];
     return this.git(args, { allowFail: true }).stdout.trim() || null;
@@ -289,37 +284,22 @@ class GitRepo implements Repo {
   hasCommit(oid: string) {
     return this.git(['cat-file', '-e', `${oid}^{commit}`], { allowFail: true }).status === 0;
   }
-  readObjects(specs: string[], maxBuffer?: number) {
-    return readObjects(this, specs, maxBuffer);
-  }
-  readObjectsBounded(specs: string[], max: number[]) {
-    return readObjectsBounded(this, specs, max);
-  }
+  readObjects = (specs: string[], maxBuffer?: number) => readObjects(this, specs, maxBuffer);
+  readObjectsBounded = (specs: string[], max: number[]) => readObjectsBounded(this, specs, max);
   readCommitFiles(oids: string[], names: string[], max: number[]) {
     const key = (oid: string) => [oid, ...names, ...max].join('\0');
     const rest = oids.filter((oid) => !this.filesRead.has(key(oid)));
     readCommitFiles(this, rest, names, max).forEach((files, i) => this.filesRead.set(key(rest[i]), files));
     return oids.map((oid) => this.filesRead.get(key(oid))!);
   }
-  objectSizes(specs: string[]) {
-    return objectSizes(this, specs);
-  }
-  objectTypes(specs: string[]) {
-    if (specs.length === 0) return [];
-    const r = this.git(['cat-file', '--batch-check=%(objectname) %(objecttype)'], { input: specs.map((s) => `${s}\n`).join(''), allowFail: true });
-    if (r.status !== 0) return null;
-    const answers = r.stdout.split('\n');
-    return specs.map((_, i) => /^[0-9a-f]{40,64} (\S+)$/.exec(answers[i] ?? '')?.[1] ?? null);
-  }
+  objectSizes = (specs: string[]) => objectSizes(this, specs);
   objectIds(specs: string[]) {
     if (specs.length === 0) return [];
     const r = this.git(['cat-file', '--batch-check=%(objectname)'], { input: specs.map((s) => `${s}\n`).join(''), allowFail: true });
     const answers = r.stdout.split('\n');
     return specs.map((_, i) => (/^[0-9a-f]{40,64}$/.test(answers[i] ?? '') ? answers[i] : null));
   }
-  readCommitTrailers(oids: string[]) {
-    return readCommitTrailers(this, oids);
-  }
+  readCommitTrailers = (oids: string[]) => readCommitTrailers(this, oids);
   describeCommits(oids: string[]): CommitSummary[] {
     if (oids.length === 0) return [];
     const r = this.git(['log', '--no-walk=unsorted', '--ignore-missing', '--stdin', '--format=%H%x00%P%x00%T%x00%ct%x00%s%x00%(trailers)%x00'], { input: oids.join('\n') + '\n' });
@@ -342,28 +322,18 @@ class GitRepo implements Repo {
   blobId(content: string) {
     return this.out(['hash-object', '--stdin'], { input: content });
   }
-  writeBlob(content: string) {
-    return writeBlob(this, content);
-  }
-  writeBlobs(contents: string[]) {
-    return writeBlobs(this, contents);
-  }
-  writeTree(entries: Array<{ name: string; oid: string }>) {
-    return writeTree(this, entries);
-  }
-  writeTreeEntries(entries: Array<{ mode: string; type: string; oid: string; name: string }>) {
-    return writeTreeEntries(this, entries);
-  }
-  writeTreeWithPaths(base: string | null, entries: Array<{ path: string; oid: string }>) {
-    return writeTreeWithPaths(this, base, entries);
-  }
+  writeBlob = (content: string) => writeBlob(this, content);
+  writeBlobs = (contents: string[]) => writeBlobs(this, contents);
+  writeTree = (entries: Array<{ name: string; oid: string }>) => writeTree(this, entries);
+  writeTreeEntries = (entries: Array<{ mode: string; type: string; oid: string; name: string }>) => writeTreeEntries(this, entries);
+  writeTreeWithPaths = (base: string | null, entries: Array<{ path: string; oid: string }>) => writeTreeWithPaths(this, base, entries);
   [WRITE_COMMIT](c: { raw: string } | { tree: string; parents: string[]; message: string; env?: NodeJS.ProcessEnv; sign?: boolean }) {
     return 'raw' in c ? writeRawCommit(this, c.raw) : writeCommit(this, c.tree, c.parents, c.message, c.env, c.sign);
   }
 
   // ---- history
   isAncestor(a: string, b: string) {
-    return this.git(['merge-base', '--is-ancestor', a, b], { allowFail: true }).status === 0;
+    return this.ancestry(a, b) === 'ancestor';
   }
   ancestry(a: string, b: string): 'ancestor' | 'not' | { problem: string } {
     const r = this.git(['merge-base', '--is-ancestor', a, b], { allowFail: true });
@@ -380,10 +350,9 @@ class GitRepo implements Repo {
     const r = this.git(['rev-list', ...walkArgs(w)], { allowFail: true });
     return r.status === 0 ? lines(r.stdout) : { problem: r.stderr.trim() };
   }
-  countCommits(tip: string) {
-    return countCommits(this, tip);
-  }
   revCount(tip: string, o: { firstParent?: boolean } = {}) {
+    const loose = o.firstParent ? null : countLooseCommits(this.commonDir, tip);
+    if (loose !== null) return loose;
     const r = this.git(['rev-list', '--count', ...(o.firstParent ? ['--first-parent'] : []), tip], { allowFail: true });
     return r.status === 0 ? Number(r.stdout.trim()) || 0 : null;
   }
@@ -454,9 +423,7 @@ class GitRepo implements Repo {
     const f = this.git(['log', '-1', '--format=%G?%x00%GK%x00%GS', oid], { allowFail: true }).stdout.replace(/\n$/, '').split('\0');
     return [f[0] ?? '', f[1] ?? '', f[2] ?? ''];
   }
-  trailersUnder(globs: string[]) {
-    return logTrailers(this, ['--source', ...globs.map((g) => `--glob=${g}`)], { allowFail: true });
-  }
+  trailersUnder = (globs: string[]) => logTrailers(this, ['--source', ...globs.map((g) => `--glob=${g}`)], { allowFail: true });
   commitsMentioning(texts: string[], refs: string[]) {
     const r = this.git(['log', '--source', '--fixed-strings', ...texts.map((t) => `--grep=${t}`), '--format=%H%x00%S%x00%ct%x00%(trailers)%x00', ...refs, '--'], { allowFail: true });
     if (r.status !== 0) return null;
@@ -467,15 +434,8 @@ class GitRepo implements Repo {
   }
 
   // ---- configuration
-  config() {
-    return readConfig(this);
-  }
-  knownConfig() {
-    return knownConfig(this);
-  }
-  configValue(key: string) {
-    return this.git(['config', '--get', key], { allowFail: true }).stdout.trim() || null;
-  }
+  config = () => readConfig(this);
+  knownConfig = () => knownConfig(this);
   localConfigValues(key: string) {
     return lines(this.git(['config', '--local', '--get-all', key], { allowFail: true }).stdout);
   }
@@ -486,9 +446,7 @@ class GitRepo implements Repo {
   readStoreFormat() {
     return storeFormatOf(readText(path.join(this.commonDir, 'config')));
   }
-  remoteNames() {
-    return remoteNames(this);
-  }
+  remoteNames = () => remoteNames(this);
 
   // ---- the worktree
   changedPaths(worktree: string) {

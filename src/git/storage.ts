@@ -184,10 +184,8 @@ export interface Storage extends RepoPlace {
   readObjectsBounded(specs: string[], max: number[]): Bounded[];
   /** Each commit and files of its tree, each within its bound (the commit's, then each file's): one read for them all, kept for the process (an object never changes under its id). */
   readCommitFiles(oids: string[], names: string[], max: number[]): Bounded[][];
-  /** Type and size of many objects; null where missing. */
+  /** Type and size of many objects; null where missing, not named uniquely, or git could not tell. */
   objectSizes(specs: string[]): Array<{ type: string; size: number } | null>;
-  /** The type of many objects; null where missing or not named uniquely; null for all when git could not tell. */
-  objectTypes(specs: string[]): Array<string | null> | null;
   /** The id of many objects (`<commit>:<path>`); null where missing. */
   objectIds(specs: string[]): Array<string | null>;
   /** Parents and trailer block of many commits (missing ones left out). */
@@ -223,9 +221,7 @@ export interface Storage extends RepoPlace {
   commits(w: Walk): string[];
   /** commits, a missing object said rather than thrown. */
   commitsOrProblem(w: Walk): string[] | { problem: string };
-  /** How many commits `tip` reaches: in this process while they are loose, else by git; throws when it cannot be read. */
-  countCommits(tip: string): number;
-  /** How many commits `tip` reaches by git (`firstParent`: along first parents); null when it cannot be read. */
+  /** How many commits `tip` reaches (`firstParent`: along first parents), in this process while they are loose; null when it cannot be read. */
   revCount(tip: string, o?: { firstParent?: boolean }): number | null;
   /** Commits only `a` reaches and only `b` reaches; null when either cannot be read. Once a process for each pair. */
   leftRight(a: string, b: string): [number, number] | null;
@@ -253,8 +249,6 @@ export interface Storage extends RepoPlace {
   config(): Config;
   /** The configuration read last for this repository, if any. */
   knownConfig(): Config | undefined;
-  /** One key's last value as `git config --get` gives it, or null. */
-  configValue(key: string): string | null;
   /** Every value of a key in the repository's own config file. */
   localConfigValues(key: string): string[];
   /** Sets a key in the repository's own config file (`replacing`: only the value equal to it); `locked` when another process held the file. */
@@ -282,7 +276,6 @@ export interface Storage extends RepoPlace {
   side(dir: string): SideRepository;
 }
 
-/** Splits a raw commit object into header fields and message. */
 /** The commits `from` reaches within a graph of commits and their parents (parentsOf), itself included. */
 export function reachableIn(graph: Map<string, string[]>, from: string): Set<string> {
   const seen = new Set<string>();
@@ -295,6 +288,7 @@ export function reachableIn(graph: Map<string, string[]>, from: string): Set<str
   return seen;
 }
 
+/** Splits a raw commit object into header fields and message. */
 export function parseCommit(content: Buffer | string): { tree: string; parents: string[]; committerTime: number; message: string; signed: boolean } {
   const text = content.toString();
   const end = text.indexOf('\n\n');

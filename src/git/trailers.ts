@@ -99,7 +99,7 @@ function makeReader<One extends string, List extends string>(one: Record<One, st
     let value: string;
     if ((field || many) && (plain || !VALUE_CONTROL.test(text.slice(from, to)))) value = text.slice(colon + 2, to);
     else {
-      const line = from === 0 && to === text.length ? text : text.slice(from, to);
+      const line = text.slice(from, to);
       const m = TRAILER_LINE.exec(line);
       if (!m) {
         // free text in git's block names nothing; a line another reader could take for a key does
@@ -120,23 +120,10 @@ function makeReader<One extends string, List extends string>(one: Record<One, st
     t[field!] = value.trim();
     return undefined;
   };
-  const read = (lines: readonly string[]): TrailerReading<One, List> => {
-    const t: Record<string, unknown> = { ...blank };
-    let size = 0;
-    // one test of the whole block instead of one per line (a listing reads 10,000 blocks): most hold no control at all
-    const plain = o.controlsInValues || !VALUE_CONTROL.test(lines.join(''));
-    for (const line of lines) {
-      if (line === '') continue;
-      size += line.length + 1;
-      const done = take(t, line, 0, line.length, plain);
-      if (done) return done;
-    }
-    if (size > TRAILER_BLOCK_MAX) return ambiguous(t, `a trailer block of ${size} bytes`);
-    return t as TrailerReading<One, List>;
-  };
   const block = (text: string): TrailerReading<One, List> => {
     const t: Record<string, unknown> = { ...blank };
     let size = 0;
+    // one test of the whole block instead of one per line (a listing reads 10,000 blocks): most hold no control at all
     const plain = o.controlsInValues || !CONTROL_BUT_LF.test(text);
     // (an empty line, the last line feed's included, is passed over as read does)
     for (let at = 0; at < text.length; ) {
@@ -153,7 +140,8 @@ function makeReader<One extends string, List extends string>(one: Record<One, st
     return t as TrailerReading<One, List>;
   };
   const refuse = (why: string): TrailerReading<One, List> => ambiguous({ ...blank }, why);
-  return { read, block, refuse };
+  // lines split from a block hold no line feed: joined again, they read as that block
+  return { read: (lines: readonly string[]) => block(lines.join('\n')), block, refuse };
 }
 
 // git's trailer block found in this process (trailer.c and commit.c of git 2.39: trailer_info_get, ignore_non_trailer,

@@ -12,7 +12,7 @@ import { viewOf } from '../handoff/store/store';
 import { trackingRef } from '../handoff/store/sync-state';
 import { bothBodies, type ResolveOptions } from './resolve';
 import { trackingRoot } from './remote';
-import type { ReceiveUpdate } from '../handoff/store/ref-updates';
+import type { RefUpdate } from '../handoff/store/tx/batch';
 
 const isHandoff = (ref: string) => ref.startsWith(HANDOFF_PREFIX) || ref.startsWith(ARCHIVE_PREFIX);
 
@@ -77,7 +77,7 @@ export async function pushLineFindings(repo: Repo, remote: string, lines: Array<
 }
 
 /** The server's scan of a push: every incoming version of a handoff ref, scan records not trusted. */
-export async function receiveFindings(repo: Repo, updates: ReceiveUpdate[]): Promise<VersionFindings[]> {
+export async function receiveFindings(repo: Repo, updates: RefUpdate[]): Promise<VersionFindings[]> {
   const tips = updates.filter((u) => u.newOid && isHandoff(u.ref));
   if (!tips.length) return [];
   const refOf = new Map(tips.map((t) => [t.newOid!, t.ref]));

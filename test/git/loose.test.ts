@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readConfig } from '../../src/git/config';
 import { countLooseCommits } from '../../src/git/loose';
-import { countCommits, writeBlob, writeBlobs, writeCommit, writeTree } from '../../src/git/objects';
+import { writeBlob, writeBlobs, writeCommit, writeTree } from '../../src/git/objects';
 import { openRepo } from '../../src/git/repo';
 import { makeRepo, tempDir, type TestRepo } from '../helpers/repo';
 
@@ -134,15 +134,15 @@ describe('objects written in this process', () => {
     const revList = (oid: string) => Number(t.git(['rev-list', '--count', oid]).stdout.trim());
     expect(countLooseCommits(repo.commonDir, tip)).toBe(revList(tip));
     expect(countLooseCommits(repo.commonDir, a)).toBe(revList(a));
-    expect(countCommits(repo, tip)).toBe(11);
+    expect(repo.revCount(tip)).toBe(11);
     // a commit's object gone loose (packed by gc): git answers, with the same count
     t.git(['update-ref', 'refs/handoffs/main/count-me', tip]);
     t.git(['gc', '-q', '--prune=now']);
     expect(countLooseCommits(repo.commonDir, tip)).toBeNull();
-    expect(countCommits(repo, tip)).toBe(11);
+    expect(repo.revCount(tip)).toBe(11);
     // a shallow clone: git hides the parents it cut, so git counts
     writeFileSync(path.join(t.dir, '.git', 'shallow'), `${merge}\n`);
     expect(countLooseCommits(repo.commonDir, tip)).toBeNull();
-    expect(countCommits(repo, tip)).toBe(revList(tip));
+    expect(repo.revCount(tip)).toBe(revList(tip));
   });
 });

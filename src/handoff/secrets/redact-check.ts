@@ -2,7 +2,8 @@
 // reference-transaction check and the server accept a non-fast-forward move only when this says it is exactly
 // what the command makes: each version's redaction recomputed from its original with the same scanner.
 import type { Storage } from '../../git/storage';
-import type { ReceiveUpdate, Refusal } from '../store/ref-updates';
+import type { Refusal } from '../store/ref-updates';
+import type { RefUpdate } from '../store/tx/batch';
 import { secretTrailersOf } from '../store/document';
 import { redactText, scanTexts } from './secrets';
 
@@ -116,7 +117,7 @@ function treePairs(repo: Storage, oldTree: string, newTree: string): Array<{ fil
 }
 
 /** checkReceive's refusals without the `history rewritten` ones that are exactly a `redact` rewrite. */
-export async function withoutRedactions(repo: Storage, refusals: Refusal[], updates: ReceiveUpdate[]): Promise<Refusal[]> {
+export async function withoutRedactions(repo: Storage, refusals: Refusal[], updates: RefUpdate[]): Promise<Refusal[]> {
   const out: Refusal[] = [];
   for (const r of refusals) {
     const u = r.rule === 'rewrite' ? updates.find((x) => x.ref === r.ref && x.oldOid && x.newOid) : undefined;

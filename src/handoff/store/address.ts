@@ -79,9 +79,9 @@ export function missingRefs(repo: Storage, branch: string, refs: string[]): stri
   const existing = paths.length ? existingPaths(repo, branch, paths, worktreeOf(repo, branch)) : new Set<string>();
   const missing = existing ? paths.filter((p) => !existing.has(p)) : [];
   if (commits.length) {
-    const types = repo.objectTypes(commits.map((c) => `${c}^{commit}`));
+    const found = repo.objectSizes(commits.map((c) => `${c}^{commit}`));
     commits.forEach((c, i) => {
-      if (types?.[i] !== 'commit') missing.push(c);
+      if (found[i]?.type !== 'commit') missing.push(c);
     });
   }
   return missing;

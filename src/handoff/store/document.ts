@@ -135,19 +135,14 @@ const readHandoffTrailers = trailerReader(TRAILER, LIST_TRAILER);
  * continuation or free-text line, a control byte, a second value of one of our keys) names no owner — `problem`
  * says why and the fields stay null. The list keys (Handoff-To, -Tag, -Ref) may repeat: their values are kept in order.
  */
-export function parseTrailerLines(lines: readonly string[]): Trailers {
-  return ownerOf(readHandoffTrailers(lines), lines);
-}
+export const parseTrailerLines = (lines: readonly string[]): Trailers => parseTrailerBlock(lines.join('\n'));
 
 /** parseTrailerLines(trailerBlockLines(block)), reading git's `%(trailers)` block as it came */
-export const parseTrailerBlock = (block: string): Trailers => ownerOf(readHandoffTrailers.block(block), block);
-
-// `read`: the lines or the block the reading came from, for the sessions an ambiguous one claims
-const linesOf = (read: readonly string[] | string): readonly string[] => (typeof read === 'string' ? trailerBlockLines(read) : read);
-function ownerOf(t: Trailers, read: readonly string[] | string): Trailers {
-  if (t.problem) return withClaims(t, linesOf(read));
+export function parseTrailerBlock(block: string): Trailers {
+  const t: Trailers = readHandoffTrailers.block(block);
+  if (t.problem) return withClaims(t, trailerBlockLines(block));
   if (t.head === 'none') t.head = null;
-  if (t.session !== null && t.person !== null) return withClaims(readHandoffTrailers.refuse(`two owners (${TRAILER.session} and ${TRAILER.person})`), linesOf(read));
+  if (t.session !== null && t.person !== null) return withClaims(readHandoffTrailers.refuse(`two owners (${TRAILER.session} and ${TRAILER.person})`), trailerBlockLines(block));
   // a person owns what they wrote as `person:<email>`, like a session owns its id
   if (t.session === null && t.person !== null) t.session = personOwnerOf(t.person);
   return t;

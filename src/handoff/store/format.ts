@@ -2,10 +2,11 @@
 // check every command makes before it reads or writes the store. The version a repository holds is
 // `handoff.formatVersion` in its own config file, read from the text repository discovery reads already
 // (src/git/repo.ts), so the check costs no git process. Absent, the store is format 1 or 2, both read here.
-import { keyName, parseSetting } from '../../config-keys';
+import { keyName, setting } from '../../config-keys';
 import { HandoffError } from '../../errors';
 import { ARCHIVE_PREFIX } from './names';
 import { trailerReader } from '../../git/trailers';
+import { configValue } from '../../git/config-values';
 import type { Storage } from '../../git/storage';
 import type { DoctorItem } from '../../wiring';
 
@@ -35,11 +36,10 @@ export const MIN_FORMAT_KEY = keyName('minFormat');
 /**
  * Whether a format-1 archive (an entry at the tip itself, naming nobody: builds up to 094717a) is taken in, as
  * format 1 took it. Only with `handoff.minFormat 1`: by default archiving stays owner-or-takeover on the record
- * (issue 13), which such an entry cannot show. One git process, only when such an archive comes.
+ * (issue 13), which such an entry cannot show. Read only when such an archive comes.
  */
 export function takesFormat1Archives(repo: Storage): boolean {
-  const got = repo.configValue(MIN_FORMAT_KEY);
-  return parseSetting('minFormat', got ? [got] : undefined) === '1';
+  return setting(repo.config(), 'minFormat') === '1';
 }
 
 /** What a format-1 archive that is not taken in gets told: who makes them, and the two ways on. */
@@ -54,7 +54,7 @@ export function assertKnownFormat(repo: Storage): void {
   const format = repo.storeFormat;
   if (format === null || format === undefined || format <= FORMAT_VERSION) return;
   // a value that is not a whole number is read as newer than any build: named as it is written
-  const found = Number.isSafeInteger(format) && format < Number.MAX_SAFE_INTEGER ? format : (repo.configValue(FORMAT_KEY) ?? String(format));
+  const found = Number.isSafeInteger(format) && format < Number.MAX_SAFE_INTEGER ? format : (configValue(repo.config(), FORMAT_KEY) ?? String(format));
   throw new HandoffError(
     'environment',
     'format-too-new',

@@ -85,17 +85,6 @@ function walkKept(text: string, names: Array<{ ref: string; oid: string }>, out:
   for (let i = 0; i < names.length; i++) {
     const { ref, oid } = names[i];
     let found: RefRecord | undefined;
-    // in step (the usual case): this ref and oid start the record at hand
-    const o = at + ref.length + 1;
-    if (text.startsWith(ref, at) && text.charCodeAt(o - 1) === 0 && text.startsWith(oid, o) && text.charCodeAt(o + oid.length) === 0) {
-      const t = text.indexOf('\0', o + oid.length + 1);
-      const d = t < 0 ? -1 : text.indexOf('\0', t + 1);
-      if (d >= 0 && text.charCodeAt(d + 1) === 10) {
-        out[i] = new ListedRef(ref, oid, Number(text.slice(o + oid.length + 1, t)) || 0, text.slice(t + 1, d));
-        at = d + 2;
-        continue;
-      }
-    }
     while (at < text.length) {
       const z = text.indexOf('\0', at);
       if (z < 0) {

@@ -7,6 +7,7 @@ import { claimLive, readMarker } from '../state/claims-marker';
 import { listRecords, successorOf } from '../state/lineage-record';
 import { listSessions } from './sessions';
 import { thisHost } from '../state/session-process';
+import { PERSON_PREFIX } from './person';
 
 export interface LiveOwner {
   /** the owner named by the handoff */
@@ -32,7 +33,7 @@ function chainFrom(commonDir: string, owner: string): string[] {
 
 /** The live session behind `owner`, or null (a person, an ended, gone or stale session, one never seen here). */
 export function liveOwner(repo: Storage, owner: string | null, o: { config?: Config; now?: number } = {}): LiveOwner | null {
-  if (!owner || owner.startsWith('person:')) return null;
+  if (!owner || owner.startsWith(PERSON_PREFIX)) return null;
   const now = o.now ?? Date.now();
   const chain = chainFrom(repo.commonDir, owner);
   const found: LiveOwner[] = [];

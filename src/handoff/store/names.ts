@@ -20,8 +20,6 @@ export const NOTES_REF = 'refs/notes/handoff-reads';
 export const REMOTES_ROOT = 'refs/handoff-remotes/';
 /** The tracking copy of `ref` (a name on the remote, refs/… ) from `remote`; `ref` may be a prefix. */
 export const trackingOf = (remote: string, ref: string) => `${REMOTES_ROOT}${remote}/${ref.slice('refs/'.length)}`;
-/** The tracking namespace of builds up to format 2 (SPEC 2), which only the upgrade reads (tx/migrate.ts). */
-export const LEGACY_TRACKING_FAMILIES = ['handoffs/', 'handoff-archive/', 'handoff-records/', 'claims/', 'notes/handoff-reads'];
 
 export const STOPWORDS = new Set(['fix', 'feat', 'chore', 'docs', 'refactor', 'test', 'main', 'master', 'the', 'and', 'for', 'a']);
 const TOPIC_RE = /^[a-z0-9]+(-[a-z0-9]+)+$/;

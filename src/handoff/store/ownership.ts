@@ -1,7 +1,7 @@
 // The ownership invariant (SPEC 2), the one implementation every writer, hook and sync calls:
 // a handoff ref only moves forward, and each added commit keeps the owner or is a takeover naming it.
 import { HandoffError } from '../../errors';
-import type { Storage } from '../../git/storage';
+import { reachableIn, type Storage } from '../../git/storage';
 import { BODY_MAX, COMMIT_MAX, parseTrailerLines, STATE_MAX, type Trailers } from './document';
 import { short } from '../state/session';
 import { relativeTime } from './time';
@@ -197,23 +197,14 @@ export function checkAdvances(repo: Storage, moves: Move[], ranHere?: (session: 
   const graph = repo.parentsOf(tips);
   // A missing object: let the single check name it.
   if (!graph) return moves.map((m) => checkAdvance(repo, m.oldOid, m.newOid));
-  const reach = (from: string, stop: Set<string> = new Set()): Set<string> => {
-    const seen = new Set<string>();
-    const stack = [from];
-    while (stack.length) {
-      const c = stack.pop()!;
-      if (seen.has(c) || stop.has(c)) continue;
-      seen.add(c);
-      stack.push(...(graph.get(c) ?? []));
-    }
-    return seen;
-  };
   const plans = moves.map((m) => {
     if (!m.newOid || m.oldOid === m.newOid) return null;
-    if (!m.oldOid) return { rewrite: false, added: [...reach(m.newOid)] };
-    const old = reach(m.oldOid);
-    if (!reach(m.newOid).has(m.oldOid)) return { rewrite: true, added: [] as string[] };
-    return { rewrite: false, added: [...reach(m.newOid, old)] };
+    const now = reachableIn(graph, m.newOid);
+    if (!m.oldOid) return { rewrite: false, added: [...now] };
+    if (!now.has(m.oldOid)) return { rewrite: true, added: [] as string[] };
+    // what the new tip reaches only through the old one, the old one reaches too
+    const old = reachableIn(graph, m.oldOid);
+    return { rewrite: false, added: [...now].filter((c) => !old.has(c)) };
   });
   const need = new Set<string>();
   for (const p of plans) for (const oid of p?.added ?? []) for (const x of [oid, ...(graph.get(oid) ?? [])]) need.add(x);

@@ -8,8 +8,6 @@ export const PERSON_PREFIX = 'person:';
 /** An email as an owner id can hold it: no whitespace, no brackets or separators that end a trailer value. */
 export const EMAIL_RE = /^[^\s<>@,;:"()[\]\\]{1,128}@[^\s<>@,;:"()[\]\\]{1,125}$/;
 
-export const isPersonOwner = (owner: string | null | undefined) => !!owner && owner.startsWith(PERSON_PREFIX);
-
 /** The writer of `--person`: git config user.name / user.email; exit 2 when they are missing or cannot be stored. */
 export function personRef(repo: Storage, config: Config = repo.config()): SessionRef {
   const email = configValue(config, 'user.email')?.trim();

@@ -1,7 +1,6 @@
 // Read receipts (issue 18): `<reader> <unix time> <how>` lines in git notes on each version's commit, under
 // refs/notes/handoff-reads. Lines are only ever added: appended by compare-and-swap, merged by union across clones.
 import { HandoffError } from '../../errors';
-import { identityEnv } from '../../git/config-values';
 import type { Storage } from '../../git/storage';
 import { NOTES_REF, trackingOf } from './names';
 import { commitRecord, moveRef } from './tx';
@@ -64,27 +63,20 @@ function textsOf(repo: Storage, blobs: string[]): string[] {
  * rev-parse unless the caller read the notes commit already (`at`; null: there are no receipts, no process).
  */
 export function readReceipts(repo: Storage, oids?: string[], at?: string | null): Map<string, Receipt[]> {
-  return receiptsIn(repo, noteEntries(repo, at === undefined ? repo.readRef(NOTES_REF) : at), oids);
-}
-
-function receiptsIn(repo: Storage, entries: Map<string, NoteEntry>, oids?: string[]): Map<string, Receipt[]> {
+  const entries = noteEntries(repo, at === undefined ? repo.readRef(NOTES_REF) : at);
   const wanted = (oids ?? [...entries.keys()]).filter((o) => entries.has(o));
   const texts = textsOf(repo, wanted.map((o) => entries.get(o)!.blob));
   return new Map(wanted.map((o, i) => [o, parseReceipts(texts[i])]));
 }
 
-/** appendReceipts, then the receipts of those versions as they now stand (without reading them again). */
-export function recordReceipts(repo: Storage, wanted: ReceiptEntry[], at?: string | null): Map<string, Receipt[]> {
-  return appendReceipts(repo, wanted, undefined, at).receipts;
-}
-
 /**
- * recordReceipts as the optional state it is: a receipt that cannot be written (a lock left on the notes ref, a full
- * disk) never changes what the reader is shown or the exit code; it comes back as a warning that says why.
+ * appendReceipts as the optional state it is, with the receipts of those versions as they now stand: a receipt that
+ * cannot be written (a lock left on the notes ref, a full disk) never changes what the reader is shown or the exit
+ * code; it comes back as a warning that says why.
  */
 export function recordReceiptsOptional(repo: Storage, wanted: ReceiptEntry[], at?: string | null): { receipts: Map<string, Receipt[]>; warning: string | null } {
   try {
-    return { receipts: recordReceipts(repo, wanted, at), warning: null };
+    return { receipts: appendReceipts(repo, wanted, undefined, at).receipts, warning: null };
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
     let receipts = new Map<string, Receipt[]>();
@@ -123,14 +115,6 @@ function notesCommit(repo: Storage, base: string | null, entries: Map<string, No
 const RECEIPTS_RACE: BackoffPolicy = { ...LOST_RACE, attempts: 100 };
 
 /**
- * Moves the notes ref by CAS; a lost race returns false (the caller re-reads and rebuilds). `own`: the commit only adds
- * lines this process wrote to the notes it read (MoveOptions.own: the hook's check of it would be made again).
- */
-function casNotes(repo: Storage, commit: string, old: string | null, reason: string, own = false): boolean {
-  return moveRef(repo, NOTES_REF, commit, old, reason, own ? { own: true } : {}).ok;
-}
-
-/**
  * Adds receipts (a reader's `read` or `surfaced` of a version), by compare-and-swap on the notes ref: a lost race
  * re-reads and adds again on top, so concurrent readers all keep theirs. A reader already holding a receipt of the
  * same kind on a version gets no second line (its first time stays). Returns how many lines were added.
@@ -155,7 +139,8 @@ export function appendReceipts(repo: Storage, wanted: ReceiptEntry[], now = Math
     }
     if (added === 0) return { added, receipts: receiptsNow() };
     const commit = notesCommit(repo, old, entries, changes, old ? [old] : [], `handoff receipts: ${added} added`);
-    return casNotes(repo, commit, old, 'handoff receipt', true) ? { added, receipts: receiptsNow() } : LOST;
+    // the commit only adds lines this process wrote to the notes it read: the hook's check would be made again (MoveOptions.own)
+    return moveRef(repo, NOTES_REF, commit, old, 'handoff receipt', { own: true }).ok ? { added, receipts: receiptsNow() } : LOST;
   }, { policy: RECEIPTS_RACE, gaveUp: () => new HandoffError('concurrent', 'concurrent-update', `${NOTES_REF} kept changing under this receipt; nothing was recorded. Try again.`, { ref: NOTES_REF }) });
 }
 
@@ -200,7 +185,7 @@ export function mergeReceipts(repo: Storage, remote: string): ReceiptMerge {
       commit = unionReceiptsCommit(repo, local, theirs, `handoff receipts: merged ${remote}`);
       result = 'merged';
     }
-    return casNotes(repo, commit, local, `handoff fetch receipts`) ? result : LOST;
+    return moveRef(repo, NOTES_REF, commit, local, 'handoff fetch receipts').ok ? result : LOST;
   }, { policy: RECEIPTS_RACE, gaveUp: () => new HandoffError('concurrent', 'concurrent-update', `${NOTES_REF} kept changing during the fetch; the remote's receipts were not merged. Run the fetch again.`) });
 }
 

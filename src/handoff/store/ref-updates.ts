@@ -2,21 +2,21 @@
 // under their owner, are deleted only with their archive entry, and archive entries never move.
 // The server's pre-receive hook and the local reference-transaction/pre-push hooks all call this.
 import { pastRetention, retentionOf } from './retention';
-import { replaceRefusals } from './replace-refs';
+import { replaceRefusals, type Refusal } from './replace-refs';
 import type { Storage } from '../../git/storage';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef, NOTES_REF } from './names';
 import { FORMAT1_ARCHIVE_HINT, takesFormat1Archives } from './format';
 import { checkAdvances } from './ownership';
-import type { ReceiveUpdate, Refusal } from './receive-update';
+import type { RefUpdate } from './tx/batch';
 
-export type { ReceiveUpdate, Refusal } from './receive-update';
+export type { Refusal } from './replace-refs';
 import { droppedReceipts } from './receipts';
 
 const isZero = (oid: string) => /^0+$/.test(oid);
 
 /** `<old> <new> <ref>` lines, zeros as null. */
-export function parseUpdates(input: string): ReceiveUpdate[] {
-  const out: ReceiveUpdate[] = [];
+export function parseUpdates(input: string): RefUpdate[] {
+  const out: RefUpdate[] = [];
   for (const line of input.split('\n')) {
     const [o, n, ref] = line.trim().split(' ');
     if (!ref) continue;
@@ -33,7 +33,7 @@ const handoffKey = (ref: string) => {
 const FETCH_FIRST = 'this server keeps every version: run `git handoff sync` (it fetches, merges, and pushes fast-forwards only); a diverged handoff is merged with `git handoff sync --resolve <topic> --keep local|remote|both`. Never force-push handoff refs.';
 
 /** Checks the handoff updates of one push; returns what is refused (empty: accept). */
-export function checkReceive(repo: Storage, updates: ReceiveUpdate[]): Refusal[] {
+export function checkReceive(repo: Storage, updates: RefUpdate[]): Refusal[] {
   const refusals: Refusal[] = [...receiptRefusals(repo, updates.filter((u) => u.ref === NOTES_REF)), ...replaceRefusals(repo, updates)];
   const mine = updates.filter((u) => u.ref.startsWith(HANDOFF_PREFIX) || u.ref.startsWith(ARCHIVE_PREFIX));
   if (mine.length === 0) return refusals;
@@ -43,7 +43,7 @@ export function checkReceive(repo: Storage, updates: ReceiveUpdate[]): Refusal[]
     const k = handoffKey(u.ref);
     if (k) pushedArchives.set(k, (pushedArchives.get(k) ?? new Set()).add(u.newOid));
   }
-  const advances: ReceiveUpdate[] = [];
+  const advances: RefUpdate[] = [];
   // each handoff deletion and the archive entry it moves into, checked as one more version: tip → entry
   const archivals: Array<{ ref: string; entry: string; oldOid: string; newOid: string }> = [];
   const archivedKeys = new Set<string>();
@@ -141,7 +141,7 @@ export function checkReceive(repo: Storage, updates: ReceiveUpdate[]): Refusal[]
  * The archive entries of the topics whose entries `updates` delete, past the receiving repository's own retention, as
  * it holds them before the update: one listing and one retention read for the whole transaction (gc prunes thousands).
  */
-function pastHere(repo: Storage, updates: ReceiveUpdate[]): Set<string> {
+function pastHere(repo: Storage, updates: RefUpdate[]): Set<string> {
   const topics = new Set(updates.filter((u) => u.ref.startsWith(ARCHIVE_PREFIX) && !u.newOid).map((u) => handoffKey(u.ref)));
   const prefixes = [...topics].filter((k) => k !== null).map((k) => `${ARCHIVE_PREFIX}${k}/`);
   const entries = repo.listRefNames(prefixes).map((r) => r.ref.slice(ARCHIVE_PREFIX.length));
@@ -149,7 +149,7 @@ function pastHere(repo: Storage, updates: ReceiveUpdate[]): Set<string> {
 }
 
 /** Receipts are only ever added: a notes update that deletes the ref or drops a line is refused. */
-function receiptRefusals(repo: Storage, updates: ReceiveUpdate[]): Refusal[] {
+function receiptRefusals(repo: Storage, updates: RefUpdate[]): Refusal[] {
   const hint = 'receipts are only ever added: run `git handoff sync` (it merges both sides by union) instead of pushing notes by hand';
   return updates.flatMap((u): Refusal[] => {
     if (!u.oldOid) return [];

@@ -4,17 +4,26 @@
 // stand in for a handoff commit, or for any tree or blob while handoffs exist (their reach is not cheap to tell).
 import type { Storage } from '../../git/storage';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX } from './names';
-import type { ReceiveUpdate, Refusal } from './receive-update';
+import type { Violation } from './ownership';
+import type { RefUpdate } from './tx/batch';
 
 export const REPLACE_PREFIX = 'refs/replace/';
 
-export function replaceRefusals(repo: Storage, updates: ReceiveUpdate[]): Refusal[] {
+/** Why a receiving repository refuses a ref update (ref-updates.ts and this file check them). */
+export interface Refusal {
+  ref: string;
+  rule: Violation['rule'] | 'name' | 'archive-moved' | 'archive-unrecorded' | 'receipts-dropped' | 'replace';
+  message: string;
+  hint: string;
+}
+
+export function replaceRefusals(repo: Storage, updates: RefUpdate[]): Refusal[] {
   const out: Refusal[] = [];
   const handoffs = [HANDOFF_PREFIX.replace(/\/$/, ''), ARCHIVE_PREFIX.replace(/\/$/, '')];
   for (const u of updates) {
     if (!u.ref.startsWith(REPLACE_PREFIX) || !u.newOid) continue;
     const replaced = u.ref.slice(REPLACE_PREFIX.length);
-    const type = /^[0-9a-f]{4,64}$/.test(replaced) ? repo.objectTypes([replaced])?.[0] : null;
+    const type = /^[0-9a-f]{4,64}$/.test(replaced) ? repo.objectSizes([replaced])[0]?.type : null;
     const reach = repo.firstRef(handoffs, type === 'commit' ? { contains: replaced } : {});
     if (!reach) continue;
     out.push({

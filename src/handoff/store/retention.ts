@@ -4,9 +4,8 @@
 // entries here (and on a remote with --remote), the loss record notes each as removed, and neither fetch nor push
 // carries one again, so the refs every clone holds stay bounded; the checks (hook, server) accept the deletion of an
 // entry past the receiving repository's own retention, and refuse any other.
-import { keyName, parseDuration, parseSetting } from '../../config-keys';
+import { parseDuration, setting } from '../../config-keys';
 import type { Config, Storage } from '../../git/storage';
-import { setting } from '../../config-keys';
 import { HandoffError } from '../../errors';
 import { ARCHIVE_PREFIX } from './names';
 import { moveRefs } from './tx';
@@ -28,11 +27,9 @@ export function parseRetention(v: string | undefined): Retention | null {
   return { ageMs, keep: m[2] === undefined ? 1 : Number(m[2]) };
 }
 
-/** This repository's retention: from a configuration read already, else one `git config --get`. */
+/** This repository's retention: from a configuration read already, else from the repository's. */
 export function retentionOf(repo: Storage, config?: Config): Retention | null {
-  if (config) return parseRetention(setting(config, 'archiveRetention'));
-  const got = repo.configValue(keyName('archiveRetention'));
-  return parseRetention(parseSetting('archiveRetention', got ? [got] : undefined));
+  return parseRetention(setting(config ?? repo.config(), 'archiveRetention'));
 }
 
 /** `<B>/<T>` and the seconds of an archive entry's key (`<B>/<T>/<seconds>-<12 hex>`, what follows refs/handoff-archive/). */

@@ -3,11 +3,10 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../../errors';
 import { trace } from '../../trace';
-import { configBool, identityEnv } from '../../git/config-values';
 import { type Config, parseCommit, type RefOp, type RefRecord, type Storage } from '../../git/storage';
 import { versionCount } from './versions';
 import { listRefsKept } from './listing-kept';
-import { BODY_MAX, buildMessage, COMMIT_MAX, namedPaths, parseState, parseTrailerBlock, parseTrailerLines, SECRET_TRAILER, secretTrailersOf, serializeState, STATE_MAX, validateBody, type HandoffState, type Trailers } from './document';
+import { BODY_MAX, COMMIT_MAX, namedPaths, parseState, parseTrailerBlock, parseTrailerLines, SECRET_TRAILER, secretTrailersOf, serializeState, STATE_MAX, validateBody, type HandoffState, type Trailers } from './document';
 import { ARCHIVE_PREFIX, DROPPED_PREFIX, HANDOFF_PREFIX, archiveRef, assertTopic, branchPrefix, encodeBranch, handoffRef, describeOverlap, overlapOf, overlapTokens, parseRef, NOTES_REF } from './names';
 import { missingRefs } from './address';
 import { checkWrite, ownedError, type Tip } from './ownership';
@@ -375,22 +374,17 @@ export function readHandoff(repo: Storage, branch: string, topic: string, at?: s
   return { ...viewOf(repo, found.ref, oid, branch, topic, live ? recs : [found], read.find((r) => r.ref === headRef)?.oid ?? null), receiptsAt };
 }
 
-/** The archive entries of one handoff, newest first (by the stamp in their name), one per archive. */
-export function archivedVersions(repo: Storage, branch: string, topic: string): RefRecord[] {
-  const prefix = `${ARCHIVE_PREFIX}${encodeBranch(branch)}/${assertTopic(topic)}/`;
+/** The archive entries (`root` ARCHIVE_PREFIX) or drops (DROPPED_PREFIX) of one handoff, newest first by the stamp in their name. */
+function entriesOf(repo: Storage, root: string, branch: string, topic: string): RefRecord[] {
+  const prefix = `${root}${encodeBranch(branch)}/${assertTopic(topic)}/`;
   const stamp = (r: RefRecord) => Number(r.ref.slice(prefix.length).split('-')[0]) || 0;
   const recs = repo.listRefs([prefix]);
   // one archive, one entry: a format-1 entry beside a format-2 one is read through it (SPEC 2 "Format version")
   const beside = besideEntries(recs);
   return recs.filter((r) => !beside.has(r.ref)).sort((x, y) => stamp(y) - stamp(x));
 }
-
-/** The dropped versions of one handoff, newest first (by the stamp in their name). */
-export function droppedVersions(repo: Storage, branch: string, topic: string): RefRecord[] {
-  const prefix = `${DROPPED_PREFIX}${encodeBranch(branch)}/${assertTopic(topic)}/`;
-  const stamp = (r: RefRecord) => Number(r.ref.slice(prefix.length).split('-')[0]) || 0;
-  return repo.listRefs([prefix]).sort((x, y) => stamp(y) - stamp(x));
-}
+export const archivedVersions = (repo: Storage, branch: string, topic: string) => entriesOf(repo, ARCHIVE_PREFIX, branch, topic);
+export const droppedVersions = (repo: Storage, branch: string, topic: string) => entriesOf(repo, DROPPED_PREFIX, branch, topic);
 
 /** The ref `log`/`show` read: the live handoff, else its newest archive entry, else its newest drop. */
 export function locateHandoff(repo: Storage, branch: string, topic: string): { ref: string; oid: string; archived: boolean } {

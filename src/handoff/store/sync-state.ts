@@ -1,9 +1,9 @@
 // Where each local handoff stands against its remote-tracking copy (refs/handoff-remotes/<R>/handoffs/…).
-import type { RefRecord, Storage } from '../../git/storage';
+import { reachableIn, type RefRecord, type Storage } from '../../git/storage';
 import { HANDOFF_PREFIX, REMOTES_ROOT, trackingOf } from './names';
 import { checkAdvances, type Violation } from './ownership';
 import { ranHere } from '../state/ledger';
-import { keyName, parseSetting } from '../../config-keys';
+import { setting } from '../../config-keys';
 
 /**
  * `remote-only`: a remote-tracking copy of a handoff this clone has not fetched into refs/handoffs/;
@@ -32,10 +32,7 @@ export function trackingTips(repo: Storage, preferred?: string, tracking?: RefRe
   const recs = tracking ?? repo.listRefs([TRACKING_PATTERN]);
   const remotes = new Set(recs.map((r) => parseTrackingRef(r.ref)?.remote));
   // handoff.remote decides only when several remotes carry handoffs: no extra process otherwise
-  if (preferred === undefined && remotes.size > 1) {
-    const got = repo.configValue(keyName('remote'));
-    preferred = parseSetting('remote', got ? [got] : undefined);
-  }
+  if (preferred === undefined && remotes.size > 1) preferred = setting(repo.config(), 'remote');
   const rank = (r: string) => (r === preferred ? 0 : r === 'origin' ? 1 : 2);
   for (const rec of recs) {
     const t = parseTrackingRef(rec.ref);
@@ -49,19 +46,7 @@ export function trackingTips(repo: Storage, preferred?: string, tracking?: RefRe
 /** Ancestry among tips from one `git rev-list --parents` (the tips on its stdin: any number of them): isAncestor(a, b). */
 export function ancestryOf(repo: Storage, tips: string[]): (a: string, b: string) => boolean {
   const parents = (tips.length ? repo.parentsOf([...new Set(tips)]) : null) ?? new Map<string, string[]>();
-  return (a, b) => {
-    if (a === b) return true;
-    const seen = new Set<string>();
-    const stack = [b];
-    while (stack.length) {
-      const c = stack.pop()!;
-      if (c === a) return true;
-      if (seen.has(c)) continue;
-      seen.add(c);
-      stack.push(...(parents.get(c) ?? []));
-    }
-    return false;
-  };
+  return (a, b) => a === b || reachableIn(parents, b).has(a);
 }
 
 export function compareTips(isAncestor: (a: string, b: string) => boolean, local: string, remote: string): Exclude<SyncState, 'local'> {

@@ -43,8 +43,8 @@ export function existingPaths(repo: Storage, branch: string, paths: string[], wo
   if (worktree) return new Set(paths.filter((p) => existsSync(path.join(worktree, p))));
   const tip = repo.readRef(`refs/heads/${branch}`);
   if (!tip) return null;
-  const types = repo.objectTypes(paths.map((p) => `${tip}:${p}`));
-  return types && new Set(paths.filter((_, i) => types[i] !== null));
+  const found = repo.objectSizes(paths.map((p) => `${tip}:${p}`));
+  return new Set(paths.filter((_, i) => found[i] !== null));
 }
 
 

@@ -58,12 +58,12 @@ function countedDown(repo: Storage, counts: Map<string, number>, oid: string): n
 
 /** `git rev-list --count <oid>` for each handoff history, from the counts kept where it can, the rest from one walk of them all. */
 export function versionCounts(repo: Storage, oids: string[]): number[] {
-  if (process.env.GIT_OBJECT_DIRECTORY !== undefined || existsSync(path.join(repo.commonDir, 'shallow'))) return oids.map((oid) => repo.countCommits(oid));
+  if (process.env.GIT_OBJECT_DIRECTORY !== undefined || existsSync(path.join(repo.commonDir, 'shallow'))) return oids.map((oid) => repo.revCount(oid) ?? 0);
   const counts = readCounts(repo);
   const found = new Map(oids.map((oid) => [oid, countedDown(repo, counts, oid)]));
   const rest = [...found].filter(([, n]) => n === null).map(([oid]) => oid);
   const graph = rest.length ? repo.parentsOf(rest) : null;
-  for (const oid of rest) found.set(oid, graph ? reachableIn(graph, oid).size : repo.countCommits(oid));
+  for (const oid of rest) found.set(oid, graph ? reachableIn(graph, oid).size : (repo.revCount(oid) ?? 0));
   if (oids.every((oid) => counts.get(oid) === found.get(oid))) return oids.map((oid) => found.get(oid)!);
   for (const [oid, n] of found) {
     counts.delete(oid);

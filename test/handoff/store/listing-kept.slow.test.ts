@@ -21,7 +21,7 @@ async function bothWays(repo: TestRepo, extra: Record<string, string> = {}): Pro
   return { kept: json(a), git: json(b) };
 }
 
-const LISTINGS = ['--format=%(refname)%00%(objectname)', '--format=%(refname)%00%(objectname)%00%(committerdate:unix)%00%(trailers)%00'];
+const LISTINGS = ['--format=%(refname)%00%(objectname)%00%00%00', '--format=%(refname)%00%(objectname)%00%(committerdate:unix)%00%(trailers)%00'];
 
 /** The listing calls (for-each-ref) of each list --all --json through one recorder (one git on PATH: the kept listing's key holds it). */
 function recorded(repo: TestRepo): () => Promise<string[][]> {
@@ -80,15 +80,15 @@ describe('list --all from the kept listing', () => {
     const cold = await listings();
     expect(cold.map((c) => c[1])).toEqual(['--format=%(refname)%00%(objectname)%00%(committerdate:unix)%00%(trailers)%00']);
     const warm = await listings();
-    expect(warm.map((c) => c[1])).toEqual(['--format=%(refname)%00%(objectname)']);
+    expect(warm.map((c) => c[1])).toEqual(['--format=%(refname)%00%(objectname)%00%00%00']);
     expect((await repo.cli(['write', 'two-notes', '-m', 'two again'], { env })).exitCode).toBe(0);
     const moved = await listings();
-    expect(moved.map((c) => c.slice(1))).toEqual([['--format=%(refname)%00%(objectname)', 'refs/handoffs/', 'refs/handoff-remotes/*/handoffs/*/*'], ['--format=%(refname)%00%(objectname)%00%(committerdate:unix)%00%(trailers)%00', 'refs/handoffs/main/two-notes']]);
+    expect(moved.map((c) => c.slice(1))).toEqual([['--format=%(refname)%00%(objectname)%00%00%00', 'refs/handoffs/', 'refs/handoff-remotes/*/handoffs/*/*'], ['--format=%(refname)%00%(objectname)%00%(committerdate:unix)%00%(trailers)%00', 'refs/handoffs/main/two-notes']]);
     expect((await listings()).length).toBe(1);
     // more refs moved than are read one by one: one listing of the whole store again
     const tip = refOf(repo, 'refs/handoffs/main/one-notes')!;
     repo.git(['update-ref', '--stdin'], { input: Array.from({ length: 70 }, (_, i) => `create refs/handoffs/side-${i}/copy-notes ${tip}\n`).join('') });
-    expect((await listings()).map((c) => c.slice(1))).toEqual([['--format=%(refname)%00%(objectname)', 'refs/handoffs/', 'refs/handoff-remotes/*/handoffs/*/*'], ['--format=%(refname)%00%(objectname)%00%(committerdate:unix)%00%(trailers)%00', 'refs/handoffs/', 'refs/handoff-remotes/*/handoffs/*/*']]);
+    expect((await listings()).map((c) => c.slice(1))).toEqual([['--format=%(refname)%00%(objectname)%00%00%00', 'refs/handoffs/', 'refs/handoff-remotes/*/handoffs/*/*'], ['--format=%(refname)%00%(objectname)%00%(committerdate:unix)%00%(trailers)%00', 'refs/handoffs/', 'refs/handoff-remotes/*/handoffs/*/*']]);
     expect((await listings()).length).toBe(1);
   });
 

@@ -1,16 +1,8 @@
-// What a transaction moves: the types tx, its extension point and the loss record share.
+// What a transaction moves (and a receiving repository is asked to take): the type tx, the loss record and the receive checks share.
 
 /** One ref a transaction moves: oldOid null = created, newOid null = deleted. */
 export interface RefUpdate {
   ref: string;
   oldOid: string | null;
   newOid: string | null;
-}
-
-/** A batch as tx is about to commit it: `reason` is the reflog message (`handoff write <topic>`, `handoff fetch`…). */
-export interface TxBatch {
-  reason: string;
-  updates: RefUpdate[];
-  /** the moves replace versions (redact): the loss record must stop keeping the replaced ones reachable */
-  replaces?: boolean;
 }

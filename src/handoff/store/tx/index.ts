@@ -1,16 +1,17 @@
 // The one way a version is written (jj's start_transaction/finish): every handoff commit is built here (message by
 // buildMessage, identity and signature by the same rule every time) and every ref the product moves is moved here,
-// by one lock and retry policy, through the one extension point in ./extension.ts. src/git/refs.ts is the spawn below.
+// by one lock and retry policy, the loss record's move joining each batch (./record.ts). src/git/refs.ts is the spawn below.
 import { HandoffError } from '../../../errors';
 import { ownStubAlone } from '../../../git/hook-stub';
 import { MOVE_REFS, type RefOp, type Storage } from '../../../git/storage';
-import { afterCommit, EXTRA_REFS, extraOps } from './extension';
-import type { RefUpdate, TxBatch } from './batch';
+import type { RefUpdate } from './batch';
+import { RECORD_REF, recordOp } from './record';
+import { recordMoves } from './record-step';
 import { inspectLock, isStale, lockError, refOfLock } from './locks';
 import { AGAIN, LOCK_HELD, LOCK_WAIT_MS, LOST_RACE, retrying } from '../../../retry';
 
 export type { RefOp } from '../../../git/storage';
-export type { RefUpdate, TxBatch } from './batch';
+export type { RefUpdate } from './batch';
 
 export { commitRecord, commitRewrite, commitVersion } from './commits';
 
@@ -38,7 +39,7 @@ export interface MoveOptions {
 /** A lost compare-and-swap (another writer moved a ref first): the caller re-reads and decides. */
 export type MoveOutcome = { ok: true } | { ok: false; message: string };
 
-export const updatesOf = (ops: RefOp[]): RefUpdate[] =>
+const updatesOf = (ops: RefOp[]): RefUpdate[] =>
   ops.flatMap((o): RefUpdate[] =>
     o.op === 'create' ? [{ ref: o.ref, oldOid: null, newOid: o.newOid }]
     : o.op === 'update' ? [{ ref: o.ref, oldOid: o.oldOid, newOid: o.newOid }]
@@ -61,32 +62,33 @@ function refOfFailure(repo: Storage, r: { message: string; lockFile?: string }):
  */
 export function moveRefs(repo: Storage, ops: RefOp[], reason: string, o: MoveOptions = {}): MoveOutcome {
   if (ops.length === 0) return { ok: true };
-  const batch: TxBatch = { reason, updates: updatesOf(ops), ...(o.replaces ? { replaces: true } : {}) };
+  const updates = updatesOf(ops);
   const started = Date.now();
   let withExtra = true;
   const noHooks = !!o.own && ownStubAlone(repo, repo.knownConfig() ?? repo.config(), 'reference-transaction');
   return retrying<MoveOutcome>((wait) => {
-    const extra = withExtra ? extraOps(repo, batch) : null;
-    const r = repo[MOVE_REFS](extra ? [...ops, ...extra.ops] : ops, { reason, env: o.env, noHooks });
+    // the loss record's own move joins the transaction; one that cannot join follows it by itself (recordMoves)
+    const extra = withExtra ? recordOp(repo, updates, o.replaces) : null;
+    const r = repo[MOVE_REFS](extra ? [...ops, extra.op] : ops, { reason, env: o.env, noHooks });
     if (r.ok) {
       if (extra) extra.committed();
-      else afterCommit(repo, batch);
+      else recordMoves(repo, updates, o.replaces);
       return { ok: true };
     }
-    const extraFailed = !!extra && EXTRA_REFS.has(refOfFailure(repo, r) ?? '');
+    const extraFailed = !!extra && refOfFailure(repo, r) === RECORD_REF;
     if (r.reason === 'lost') {
       if (!extraFailed) return { ok: false, message: r.message };
       if (!wait(LOST_RACE)) withExtra = false;
       return AGAIN;
     }
     if (r.reason === 'hook') {
-      // which update a hook refused is not said: once more without the extension's, which only the extension needs
+      // which update a hook refused is not said: once more without the record's, which only the record needs
       if (extra) {
         withExtra = false;
         return AGAIN;
       }
-      const what = o.what ?? `the update of ${batch.updates.map((u) => u.ref).join(', ')}`;
-      throw new HandoffError('integrity', 'refused-by-hook', `a reference-transaction hook refused ${what}; nothing moved:\n${r.message}`, { refs: batch.updates.map((u) => u.ref) });
+      const what = o.what ?? `the update of ${updates.map((u) => u.ref).join(', ')}`;
+      throw new HandoffError('integrity', 'refused-by-hook', `a reference-transaction hook refused ${what}; nothing moved:\n${r.message}`, { refs: updates.map((u) => u.ref) });
     }
     const lock = inspectLock(repo, r.lockFile!);
     // held too long: this lock file (not the wait, which other writers' turns lengthen) is LOCK_WAIT_MS old, or the caller's deadline passed
