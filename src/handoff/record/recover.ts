@@ -242,7 +242,7 @@ export function recoverScan(repo: Storage): RecoverResult {
   };
   // 1. the newest record commit that parses
   // the chain's tips first (a record commit no other found one builds on: seconds alone do not order a busy minute)
-  const recordCommits = found.filter((c) => c.subject.startsWith('handoff record:'));
+  const recordCommits = found.filter((c) => /^handoff record(:|$)/.test(c.subject));
   const builtOn = new Set(recordCommits.flatMap((c) => c.parents));
   const records = recordCommits.sort((a, b) => Number(builtOn.has(a.oid)) - Number(builtOn.has(b.oid)) || b.time - a.time);
   let rec: RecordState | null = null;

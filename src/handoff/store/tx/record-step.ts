@@ -24,7 +24,7 @@ export function amendRecord(repo: Storage, change: (rec: RecordState) => string[
       const op = next.expected ? { op: 'update' as const, ref: RECORD_REF, newOid: next.commit, oldOid: next.expected } : { op: 'create' as const, ref: RECORD_REF, newOid: next.commit };
       const r = repo[MOVE_REFS]([op], { reason: 'handoff record' });
       if (r.ok) {
-        noteWritten(next.commit, next.text);
+        noteWritten(next.commit, next.rec);
         if (witness) pushWitness(repo, next.commit); // the witness outside .git takes the same record (witness.ts)
         return next.commit;
       }
