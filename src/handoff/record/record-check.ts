@@ -19,11 +19,9 @@ import {
 } from '../store/tx/record';
 import { fetchWitness, orphanOf, pushWitness, restoreWitness, retireWitness, witnessOf, witnessTip, witnessWrote, type Witness } from '../store/tx/witness';
 
-export type LossKind = 'deleted' | 'rewritten' | 'rogue-advance' | 'receipts-deleted' | 'receipts-dropped';
-
 export interface Loss {
   ref: string;
-  kind: LossKind;
+  kind: 'deleted' | 'rewritten' | 'rogue-advance' | 'receipts-deleted' | 'receipts-dropped';
   /** the version the record holds */
   recorded: string;
   /** what the ref holds now (null: gone) */

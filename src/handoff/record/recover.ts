@@ -212,11 +212,6 @@ function fullRef(r: string): string {
 
 // ---- --scan: from unreachable objects, when the record is gone too ----
 
-/** Every commit a record commit reaches (the versions it recorded and their histories); null when there is no record at all. */
-function recordedVersions(repo: Storage, records: string[]): Set<string> | null {
-  return records.length === 0 ? null : repo.reachable(records);
-}
-
 /**
  * Rebuilds from unreachable objects: the newest record commit found brings back the refs it names; handoff commits
  * (known by their trailers) grouped by handoff bring back each history's tip (an archive version becomes an archive
@@ -264,7 +259,8 @@ export function recoverScan(repo: Storage): RecoverResult {
   }
   // 2. handoff histories by their trailers: only commits that were once a recorded version (reached from a record
   // commit, live or unreachable); a writer's commit the store refused (a lost race, an ownership refusal) never was
-  const recorded = recordedVersions(repo, [...(have.has(RECORD_REF) ? [RECORD_REF] : []), ...recordCommits.map((c) => c.oid)]);
+  const reachedFrom = [...(have.has(RECORD_REF) ? [RECORD_REF] : []), ...recordCommits.map((c) => c.oid)];
+  const recorded = reachedFrom.length ? repo.reachable(reachedFrom) : null;
   const byKey = new Map<string, Array<CommitSummary & { branch: string; topic: string }>>();
   const parsed = readTrailersOf(repo, found.map((c) => c.oid));
   for (const c of found) {
@@ -347,4 +343,3 @@ export function recoverAtSessionStart(repo: Storage): SessionStartRecord | null 
   }
 }
 
-export { RECORD_REF };
