@@ -1,7 +1,6 @@
 // `git handoff recover` (issue 23): puts back every version the loss record holds and the refs lost, by CAS, never
 // over a newer legitimate version; a rogue tip is kept aside under refs/handoff-rogue/, not thrown away. `--scan`
 // rebuilds from unreachable objects (git keeps them two weeks by default) when the record itself is gone too.
-import { HandoffError } from '../../errors';
 import type { CommitSummary, RefOp, Storage } from '../../git/storage';
 import { archiveRef, ARCHIVE_PREFIX, DROPPED_PREFIX, encodeBranch, handoffRef, HANDOFF_PREFIX, NOTES_REF } from '../store/names';
 import { checkAdvance, readTrailersOf, type Violation } from '../store/ownership';

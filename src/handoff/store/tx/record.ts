@@ -186,9 +186,6 @@ export function readRecord(repo: Storage, spec: string, only?: Set<string>): Rec
 
 const now = () => Math.floor(Date.now() / 1000);
 
-/** The record this process wrote last, for the verification that follows a move. */
-let lastWritten: { commit: string; rec: RecordState } | null = null;
-
 /** A record commit built on the current one, with the ref's value it replaces (null: there is no record ref yet). */
 export interface NextRecord {
   commit: string;
@@ -249,7 +246,7 @@ function recordCommit(repo: Storage, rec: RecordState, first: string | null, kee
 }
 
 /** How many parents a commit of the record is given at most (each `-p <oid>` on `git commit-tree`'s command line). */
-export const MAX_PARENTS = 1000;
+const MAX_PARENTS = 1000;
 
 /**
  * `oids` as at most MAX_PARENTS parents: past that, in commits of MAX_PARENTS each ("handoff kept versions"), nested.
@@ -283,8 +280,6 @@ let blocked: string | null = null;
 export const recordBlocked = () => blocked;
 /** Set by the record's step in tx (src/handoff/store/tx/record-step.ts): a new amend clears it, a stale lock sets it. */
 export const setRecordBlocked = (why: string | null): void => void (blocked = why);
-/** The record commit this process just moved the record ref to, for the verification that follows. */
-export const noteWritten = (commit: string, rec: RecordState): void => void (lastWritten = { commit, rec });
 
 /** The record ref's value as stored, whatever it points at (null: no record ref). */
 function rawRecordOid(repo: Storage): string | null {
@@ -336,12 +331,11 @@ export function recordOp(repo: Storage, moves: RefUpdate[], replaces = false): R
     const before = seen?.fp ? fingerprintParts(repo) : null;
     const next = nextRecord(repo, change, undefined, replaces, moves.map((m) => m.ref).filter(isRecorded));
     if ('unchanged' in next) return null;
-    const inPlace = before && next.expected === seen!.record ? { before, moved: moves } : undefined;
+    const inPlace = before && next.expected === seen!.record ? { before, moved: moves, rec: next.rec } : undefined;
     const op: RefOp = next.expected ? { op: 'update', ref: RECORD_REF, newOid: next.commit, oldOid: next.expected } : { op: 'create', ref: RECORD_REF, newOid: next.commit };
     return {
       op,
       committed: () => {
-        noteWritten(next.commit, next.rec);
         // the witness outside .git takes the same record (witness.ts); a restart lets it drop the old chain too
         pushWitness(repo, next.commit);
         if (replaces) pruneWitness(repo);
@@ -359,7 +353,6 @@ export const keyOf = (ref: string) => {
   return p ? `${p.encodedBranch}/${p.topic}` : ref;
 };
 
-// ---- the verified cache: when nothing under the refs changed since the last full check, no git process runs ----
 // ---- the verified cache: when nothing under the refs changed since the last full check, no git process runs ----
 
 interface Seen {
@@ -396,14 +389,13 @@ export function writeSeen(repo: Storage, s: Seen): void {
  * meanwhile, or the record did not land) the next command checks in full. Proved without git where the storage was
  * verified right before this process's transaction (`inPlace`), else by one for-each-ref.
  */
-export function seenAfterMove(repo: Storage, commit: string | null, inPlace?: { before: Parts; moved: RefUpdate[] }): void {
+export function seenAfterMove(repo: Storage, commit: string | null, inPlace?: { before: Parts; moved: RefUpdate[]; rec: RecordState }): void {
   const s = readSeen(repo);
-  const written = lastWritten;
-  if (!commit || !written || written.commit !== commit) {
+  if (!commit) {
     if (s?.fp) writeSeen(repo, { ...s, fp: null });
     return;
   }
-  const proved = inPlace && s?.fp && s.fp === joinParts(inPlace.before) ? verifiedInPlace(repo, inPlace.before, inPlace.moved, commit, written.rec) : null;
+  const proved = inPlace && s?.fp && s.fp === joinParts(inPlace.before) ? verifiedInPlace(repo, inPlace.before, inPlace.moved, commit, inPlace.rec) : null;
   if (proved) return writeSeen(repo, { fp: proved, record: commit, at: now() });
   const fp = refsFingerprint(repo);
   const refs = listTracked(repo);
