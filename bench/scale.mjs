@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The team's scale (issue 57): `list`, `status`, `claims`, the session start and a `write` over 100,000 handoffs on
 // 1,000 branches with 1,000 archive entries of one topic on the checked-out branch, each against its floor timed in
-// the same run (interleaved), and the same commands against a repository of 1,000 handoffs (what stays flat must).
+// the same run (interleaved), and the same commands against a repository of 1,000 handoffs (what stays flat must);
+// the session start at both sizes against node's start and the raw read of its branch's refs.
 // Then the loss record's first sight of that many refs a fast-import made (issue 72), against the raw listing of them
 // and a push of the objects the witness must take.
 //   node bench/scale.mjs [--runs N] [--handoffs N] [--archives N] [--json]
@@ -55,6 +56,11 @@ export function benchScale({ runs, handoffs = 100_000, archives = 1000 } = {}) {
     ]) {
       const m = interleaveMany(n, [cmd(small, args), cmd(big, args)]);
       rows.push(row(`${name} at ${label} (vs the same at 1,000)`, m.vs(1, 0), 1.5));
+    }
+    // the session start against the least it must do: node's start and the raw read of the checked-out branch's refs
+    for (const [r, size] of [[small, '1,000'], [big, label]]) {
+      const own = () => floor() + timeSync('git', [...RAW.slice(0, 2), 'refs/handoffs/main/', 'refs/handoff-archive/main/'], at(r)).ms;
+      rows.push(row(`boot at ${size} (vs node -e '' + raw for-each-ref of the branch's refs)`, interleave(n, cmd(r, ['boot', '--session', 'bench-reader']), own), 1.5));
     }
     // every version of the topic with 1,000 archive entries: it grows with them, as it prints them (no goal)
     rows.push(row(`log ${TOPIC} with ${archives.toLocaleString('en-US')} archive entries (vs node -e '')`, interleave(n, cmd(big, ['log', TOPIC]), floor), null));

@@ -19,11 +19,9 @@ import {
 } from '../store/tx/record';
 import { fetchWitness, orphanOf, pushWitness, restoreWitness, retireWitness, witnessOf, witnessTip, witnessWrote, type Witness } from '../store/tx/witness';
 
-export type LossKind = 'deleted' | 'rewritten' | 'rogue-advance' | 'receipts-deleted' | 'receipts-dropped';
-
 export interface Loss {
   ref: string;
-  kind: LossKind;
+  kind: 'deleted' | 'rewritten' | 'rogue-advance' | 'receipts-deleted' | 'receipts-dropped';
   /** the version the record holds */
   recorded: string;
   /** what the ref holds now (null: gone) */
@@ -187,7 +185,9 @@ export function checkRecord(repo: Storage, o: { force?: boolean } = {}): RecordC
   // no record and nothing to record (no handoff ref, no earlier record, nothing wrong): none is written, so a repository
   // that never held a handoff gets no record commit and no witness outside .git
   const nothing = !recOid && refs.size === 0 && !fallback && !problem && !witnessed;
-  if (cmp.absorb.size || cmp.archived.size || cmp.unfounded.size || damaged || (!recOid && !nothing)) {
+  // a record of the first format (one file) is written shelved by the first check that reads it
+  const firstFormat = !!rec && !rec.problem && !rec.shelves;
+  if (cmp.absorb.size || cmp.archived.size || cmp.unfounded.size || damaged || firstFormat || (!recOid && !nothing)) {
     // taken in by batches, each record commit landing before the next: a run killed midway (a client's hook timeout
     // over 100,000 refs a fast-import made) leaves the next run only the rest to take; the witness takes the last
     // one, in one push (a push a batch walks the witness's whole history each time: 82 s for 100,000 refs, not 12 s)

@@ -1,7 +1,6 @@
 // `git handoff recover` (issue 23): puts back every version the loss record holds and the refs lost, by CAS, never
 // over a newer legitimate version; a rogue tip is kept aside under refs/handoff-rogue/, not thrown away. `--scan`
 // rebuilds from unreachable objects (git keeps them two weeks by default) when the record itself is gone too.
-import { HandoffError } from '../../errors';
 import type { CommitSummary, RefOp, Storage } from '../../git/storage';
 import { archiveRef, ARCHIVE_PREFIX, DROPPED_PREFIX, encodeBranch, handoffRef, HANDOFF_PREFIX, NOTES_REF } from '../store/names';
 import { checkAdvance, readTrailersOf, type Violation } from '../store/ownership';
@@ -212,11 +211,6 @@ function fullRef(r: string): string {
 
 // ---- --scan: from unreachable objects, when the record is gone too ----
 
-/** Every commit a record commit reaches (the versions it recorded and their histories); null when there is no record at all. */
-function recordedVersions(repo: Storage, records: string[]): Set<string> | null {
-  return records.length === 0 ? null : repo.reachable(records);
-}
-
 /**
  * Rebuilds from unreachable objects: the newest record commit found brings back the refs it names; handoff commits
  * (known by their trailers) grouped by handoff bring back each history's tip (an archive version becomes an archive
@@ -242,7 +236,7 @@ export function recoverScan(repo: Storage): RecoverResult {
   };
   // 1. the newest record commit that parses
   // the chain's tips first (a record commit no other found one builds on: seconds alone do not order a busy minute)
-  const recordCommits = found.filter((c) => c.subject.startsWith('handoff record:'));
+  const recordCommits = found.filter((c) => /^handoff record(:|$)/.test(c.subject));
   const builtOn = new Set(recordCommits.flatMap((c) => c.parents));
   const records = recordCommits.sort((a, b) => Number(builtOn.has(a.oid)) - Number(builtOn.has(b.oid)) || b.time - a.time);
   let rec: RecordState | null = null;
@@ -264,7 +258,8 @@ export function recoverScan(repo: Storage): RecoverResult {
   }
   // 2. handoff histories by their trailers: only commits that were once a recorded version (reached from a record
   // commit, live or unreachable); a writer's commit the store refused (a lost race, an ownership refusal) never was
-  const recorded = recordedVersions(repo, [...(have.has(RECORD_REF) ? [RECORD_REF] : []), ...recordCommits.map((c) => c.oid)]);
+  const reachedFrom = [...(have.has(RECORD_REF) ? [RECORD_REF] : []), ...recordCommits.map((c) => c.oid)];
+  const recorded = reachedFrom.length ? repo.reachable(reachedFrom) : null;
   const byKey = new Map<string, Array<CommitSummary & { branch: string; topic: string }>>();
   const parsed = readTrailersOf(repo, found.map((c) => c.oid));
   for (const c of found) {
@@ -347,4 +342,3 @@ export function recoverAtSessionStart(repo: Storage): SessionStartRecord | null 
   }
 }
 
-export { RECORD_REF };

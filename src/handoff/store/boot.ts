@@ -16,8 +16,6 @@ import { describeVerify } from './verify';
 import { describeTaken, takeoversFrom, type TakenFrom } from './takeover';
 import { lineageOf } from '../state/lineage-record';
 
-export { extractSections };
-
 /** The sections boot shows of each handoff. */
 export const BOOT_SECTIONS = TEMPLATE_SECTIONS.filter((s) => ['Goal', 'Next action', 'Stop conditions'].includes(s.name));
 

@@ -8,7 +8,7 @@ import { json, makeRepo, refOf, type TestRepo } from '../../helpers/repo';
 import { gitRecorder } from '../../sync/world';
 
 const REF = 'refs/handoffs/main/scratch-notes';
-const recordText = (repo: TestRepo) => repo.git(['cat-file', 'blob', 'refs/handoff-record:record']).stdout;
+const recordText = (repo: TestRepo) => repo.git(['cat-file', 'blob', 'refs/handoff-record:main']).stdout;
 
 /**
  * A reference-transaction hook (core.hooksPath, no git-handoff hooks) that kills the git-handoff process with -9 when

@@ -5,15 +5,13 @@
 import { describe, expect, it } from 'vitest';
 import { json, refOf, type TestRepo } from '../../helpers/repo';
 import { ok } from '../../sync/world';
-import { OTHER_REF as OTHER, RECORD, REF, raw, seeded } from './helpers';
+import { OTHER_REF as OTHER, RECORD, recordTreeWith, REF, raw, seeded } from './helpers';
 
 
 
 /** The record with `ref`'s tip replaced by `oid`, as a well-formed record commit on top of the current one. */
 function forge(repo: TestRepo, ref: string, oid: string) {
-  const text = repo.git(['cat-file', 'blob', `${RECORD}:record`]).stdout.replace(new RegExp(`tip [0-9a-f]+ (\\d+) ${ref}\n`), `tip ${oid} $1 ${ref}\n`);
-  const blob = repo.git(['hash-object', '-w', '--stdin'], { input: text }).stdout.trim();
-  const tree = repo.git(['mktree'], { input: `100644 blob ${blob}\trecord\n` }).stdout.trim();
+  const tree = recordTreeWith(repo, RECORD, (text) => text.replace(new RegExp(`tip [0-9a-f]+ (\\d+) ${ref}\n`), `tip ${oid} $1 ${ref}\n`));
   const c = repo.git(['commit-tree', tree, '-p', RECORD, '-m', 'handoff record: 3 refs\n\nHandoff-Record: 1']).stdout.trim();
   raw(repo, ['update-ref', RECORD, c]);
 }
@@ -32,7 +30,7 @@ describe('a record naming versions that are not in the repository', () => {
     expect((await ok(repo, ['list'])).stderr).toBe('');
     expect(json(await ok(repo, ['recover', '--json'])).actions).toEqual([]);
     expect(refOf(repo, REF)).toBe(tip);
-    expect(repo.git(['cat-file', 'blob', `${RECORD}:record`]).stdout).toContain(`tip ${tip} `);
+    expect(repo.git(['cat-file', 'blob', `${RECORD}:main`]).stdout).toContain(`tip ${tip} `);
   });
 
   it('a deleted handoff it names wrongly is reported as damage; a real loss at the same time is still found and restored', async () => {

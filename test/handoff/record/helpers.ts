@@ -46,3 +46,19 @@ export function rogueCommit(repo: TestRepo, parent: string): string {
   const msg = `handoff(login-redirect-loop): mine now\n\nClaude-Session-Id: sess-rogue\nHandoff-Branch: main\nHandoff-Topic: login-redirect-loop\nHandoff-Head: none\nHandoff-Client: cli\n`;
   return repo.git(['commit-tree', tree, '-p', parent, '-F', '-'], { input: msg }).stdout.trim();
 }
+
+/** The record's shelves of `spec` read by git, one after the other: every line it holds. */
+export const recordText = (repo: TestRepo, spec = RECORD) =>
+  repo
+    .git(['ls-tree', '--name-only', spec])
+    .stdout.split('\n')
+    .filter(Boolean)
+    .map((name) => repo.git(['cat-file', 'blob', `${spec}:${name}`]).stdout)
+    .join('');
+
+/** The tree of the record at `spec` with its shelf of branch main edited by `edit` (made with raw git), its other shelves kept. */
+export function recordTreeWith(repo: TestRepo, spec: string, edit: (text: string) => string): string {
+  const blob = raw(repo, ['hash-object', '-w', '--stdin'], edit(repo.git(['cat-file', 'blob', `${spec}:main`]).stdout)).stdout.trim();
+  const others = repo.git(['ls-tree', spec]).stdout.split('\n').filter((l) => l && !l.endsWith('\tmain'));
+  return raw(repo, ['mktree'], [...others, `100644 blob ${blob}\tmain`].map((l) => `${l}\n`).join('')).stdout.trim();
+}

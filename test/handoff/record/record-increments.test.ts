@@ -1,20 +1,23 @@
 // Refs that arrived outside git-handoff (a fast-import, a mirror fetch) are taken into the loss record by batches
 // (SPEC 9), each record commit landing before the next: a run killed after its first batch keeps that batch, and the
-// next command takes in the rest. A write changes only its own refs' lines of the record it builds on.
+// next command takes in the rest. A write rewrites only its own branch's shelf of the record it builds on, and a
+// record of the first format (one file) is written shelved by the first check or write that reads it.
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseRecord, serializeRecord } from '../../../src/handoff/store/tx/record';
+import { openRepo } from '../../../src/git/repo';
+import { parseRecord } from '../../../src/handoff/store/tx/record';
+import { moveRefs } from '../../../src/handoff/store/tx';
 import { makeRepo, refOf, type TestRepo } from '../../helpers/repo';
 import { ok } from '../../sync/world';
-import { raw, RECORD, REF } from './helpers';
+import { raw, RECORD, recordText, REF } from './helpers';
 
-const recordedTips = (repo: TestRepo) =>
-  repo
-    .git(['cat-file', '-p', `${RECORD}:record`])
-    .stdout.split('\n')
+const recordedTips = (repo: TestRepo, spec = RECORD) =>
+  recordText(repo, spec)
+    .split('\n')
     .filter((l) => l.startsWith('tip '))
-    .map((l) => l.split(' ')[3]);
+    .map((l) => l.split(' ')[3])
+    .sort();
 
 describe('the first sight of refs made outside git-handoff', () => {
   it('killed after its first batch: the record keeps that batch, the next command takes in the rest', async () => {
@@ -38,8 +41,7 @@ describe('the first sight of refs made outside git-handoff', () => {
     expect((await ok(repo, ['list'], 0, { GIT_HANDOFF_RECORD_BATCH: '2' })).stderr).toBe('');
     expect(recordedTips(repo)).toEqual([REF, ...made].sort());
     // two more record commits on the chain: the rest, two refs and one
-    const subjects = repo.git(['log', '--first-parent', '--format=%s', RECORD]).stdout.split('\n').filter(Boolean);
-    expect(subjects.slice(0, 3)).toEqual(['handoff record: 6 refs', 'handoff record: 5 refs', 'handoff record: 3 refs']);
+    expect([`${RECORD}~1`, `${RECORD}~2`].map((c) => recordedTips(repo, c))).toEqual([[REF, ...made.slice(0, 4)].sort(), [REF, ...made.slice(0, 2)].sort()]);
   });
 });
 
@@ -50,16 +52,62 @@ describe("a write's record update: the previous record with its own refs' lines 
     await ok(repo, ['archive', 'alpha-plan', '--session', 'sess-owner']);
     await ok(repo, ['drop', 'gamma-plan', '--session', 'sess-owner']);
     await ok(repo, ['write', 'beta-plan', '-m', 'Goal: again', '--session', 'sess-owner']);
-    const text = repo.git(['cat-file', '-p', `${RECORD}:record`]).stdout;
-    const rec = parseRecord(text, 'c'.repeat(40), 40);
+    const text = recordText(repo);
+    const rec = parseRecord(`git-handoff record 1\n${text}`, 'c'.repeat(40), 40);
     expect(rec.problem).toBeUndefined();
-    expect(serializeRecord(rec)).toBe(text);
+    // each shelf as a full rebuild prints it: its tip lines, then its removals, each in name order
+    const lines = repo.git(['cat-file', 'blob', `${RECORD}:main`]).stdout.split('\n').filter(Boolean);
+    const tips = lines.filter((l) => l.startsWith('tip '));
+    const byRef = (ls: string[]) => [...ls].sort((a, b) => (a.split(' ')[3] < b.split(' ')[3] ? -1 : 1));
+    expect(lines).toEqual([...byRef(tips), ...byRef(lines.filter((l) => !l.startsWith('tip ')))]);
     expect(rec.entries.get('refs/handoffs/main/beta-plan')?.oid).toBe(refOf(repo, 'refs/handoffs/main/beta-plan'));
     expect(rec.removed.get('refs/handoffs/main/alpha-plan')?.why).toBe('archived');
     expect(rec.removed.get('refs/handoffs/main/gamma-plan')?.why).toBe('removed');
     const entries = repo.git(['for-each-ref', '--format=%(refname) %(objectname)', 'refs/handoff-archive/']).stdout.trim().split('\n');
     expect(entries.length).toBeGreaterThan(0);
     for (const e of entries) expect(rec.entries.get(e.split(' ')[0])?.oid).toBe(e.split(' ')[1]);
+    expect((await ok(repo, ['list'])).stderr).toBe('');
+  });
+});
+
+describe('a record of the first format (one file, every line)', () => {
+  /** The record rewritten with raw git in the first format, on top of the shelved one; its commit. */
+  const firstFormat = (repo: TestRepo) => {
+    const blob = raw(repo, ['hash-object', '-w', '--stdin'], `git-handoff record 1\n${recordText(repo)}`).stdout.trim();
+    const tree = raw(repo, ['mktree'], `100644 blob ${blob}\trecord\n`).stdout.trim();
+    const c = raw(repo, ['commit-tree', tree, '-p', RECORD], repo.git(['show', '-s', '--format=%B', RECORD]).stdout).stdout.trim();
+    raw(repo, ['update-ref', RECORD, c]);
+    return c;
+  };
+
+  it('is read by the first check, which writes it shelved; a loss beside it is still found', async () => {
+    const repo = makeRepo({ commit: true });
+    await ok(repo, ['write', 'login-redirect-loop', '-m', 'Goal: one', '--session', 'sess-owner']);
+    await ok(repo, ['write', 'cache-warmup-plan', '-m', 'Goal: warm', '--session', 'sess-owner']);
+    const tips = recordedTips(repo);
+    const old = firstFormat(repo);
+    expect((await ok(repo, ['list'])).stderr).toBe('');
+    expect(repo.git(['ls-tree', '--name-only', RECORD]).stdout).toBe('main\n');
+    expect(repo.git(['rev-parse', `${RECORD}^`]).stdout.trim()).toBe(old);
+    expect(recordedTips(repo)).toEqual(tips);
+    firstFormat(repo);
+    raw(repo, ['update-ref', '-d', REF]);
+    expect((await repo.cli(['list'])).stderr).toMatch(/refs\/handoffs\/main\/login-redirect-loop was deleted outside git-handoff/);
+    expect(repo.git(['ls-tree', '--name-only', RECORD]).stdout).toBe('main\n');
+  });
+
+  it('is read by the first write, which records its move and writes it shelved', async () => {
+    const repo = makeRepo({ commit: true });
+    await ok(repo, ['write', 'login-redirect-loop', '-m', 'Goal: one', '--session', 'sess-owner']);
+    await ok(repo, ['write', 'cache-warmup-plan', '-m', 'Goal: warm', '--session', 'sess-owner']);
+    firstFormat(repo);
+    // a move through the store's transaction alone, no check before it
+    const tip = refOf(repo, REF)!;
+    const next = repo.git(['commit-tree', '-p', tip, '-m', 'next', `${tip}^{tree}`]).stdout.trim();
+    expect(moveRefs(openRepo(repo.dir), [{ op: 'update', ref: REF, newOid: next, oldOid: tip }], 'test').ok).toBe(true);
+    expect(repo.git(['ls-tree', '--name-only', RECORD]).stdout).toBe('main\n');
+    expect(repo.git(['cat-file', 'blob', `${RECORD}:main`]).stdout).toMatch(new RegExp(`^tip ${next} \\d+ ${REF}$`, 'm'));
+    expect(recordedTips(repo)).toEqual(['refs/handoffs/main/cache-warmup-plan', REF]);
     expect((await ok(repo, ['list'])).stderr).toBe('');
   });
 });

@@ -8,6 +8,7 @@ import { openRepo } from '../../../src/git/repo';
 import { moveRefs } from '../../../src/handoff/store/tx';
 import { json, makeRepo, refOf, type TestRepo } from '../../helpers/repo';
 import { gitRecorder, ok } from '../../sync/world';
+import { recordTreeWith } from './helpers';
 
 const REF = 'refs/handoffs/main/login-redirect-loop';
 const NOTES = 'refs/notes/handoff-reads';
@@ -212,9 +213,7 @@ describe('the loss record', () => {
     expect(refOf(repo, REF)).toBe(tip);
 
     const good = refOf(repo, record)!;
-    const text = repo.git(['cat-file', 'blob', `${good}:record`]).stdout;
-    const cut = repo.git(['hash-object', '-w', '--stdin'], { input: text.slice(0, text.length - 20) }).stdout.trim();
-    const tree = repo.git(['mktree'], { input: `100644 blob ${cut}\trecord\n` }).stdout.trim();
+    const tree = recordTreeWith(repo, good, (text) => text.slice(0, text.length - 20));
     const truncated = repo.git(['commit-tree', tree, '-m', 'handoff record: 3 refs\n\nHandoff-Record: 1']).stdout.trim();
     raw(repo, ['update-ref', record, truncated]);
     r = await ok(repo, ['list']);
@@ -233,9 +232,7 @@ describe('the loss record', () => {
     const { repo, tip, history } = await seeded();
     const record = 'refs/handoff-record';
     const forge = (oid: string) => {
-      const text = repo.git(['cat-file', 'blob', `${record}:record`]).stdout.replace(new RegExp(`tip [0-9a-f]+ (\\d+) ${REF}`), `tip ${oid} $1 ${REF}`);
-      const blob = repo.git(['hash-object', '-w', '--stdin'], { input: text }).stdout.trim();
-      const tree = repo.git(['mktree'], { input: `100644 blob ${blob}\trecord\n` }).stdout.trim();
+      const tree = recordTreeWith(repo, record, (text) => text.replace(new RegExp(`tip [0-9a-f]+ (\\d+) ${REF}`), `tip ${oid} $1 ${REF}`));
       const c = repo.git(['commit-tree', tree, '-p', record, '-p', oid, '-m', 'handoff record: forged\n\nHandoff-Record: 1']).stdout.trim();
       raw(repo, ['update-ref', record, c]);
     };
@@ -273,7 +270,7 @@ describe('the loss record', () => {
     // record's move in one transaction (a removal whose kept ref is gone is that ref's loss: test/cli/commands/drop-restore.slow.test.ts)
     const kept = `refs/handoff-dropped/main/login-redirect-loop/1795000000-${tip.slice(0, 12)}`;
     expect(moveRefs(openRepo(repo.dir), [{ op: 'create', ref: kept, newOid: tip }, { op: 'delete', ref: REF, oldOid: tip }], 'handoff drop login-redirect-loop').ok).toBe(true);
-    expect(repo.git(['cat-file', 'blob', 'refs/handoff-record:record']).stdout).toMatch(new RegExp(`^removed ${tip} \\d+ ${REF}$`, 'm'));
+    expect(repo.git(['cat-file', 'blob', 'refs/handoff-record:main']).stdout).toMatch(new RegExp(`^removed ${tip} \\d+ ${REF}$`, 'm'));
     expect((await ok(repo, ['list'])).stderr).toBe('');
     expect(json(await ok(repo, ['recover', '--json'])).actions).toEqual([]);
     expect(refOf(repo, REF)).toBeNull();
@@ -300,7 +297,7 @@ describe('the loss record', () => {
     const runs = await Promise.all(topics.map((t, i) => repo.cli(['write', t, '-m', `Goal: ${t}`, '--session', `sess-${i}`])));
     expect(runs.map((r) => r.exitCode)).toEqual(topics.map(() => 0));
     await ok(repo, ['list']);
-    const text = repo.git(['cat-file', 'blob', 'refs/handoff-record:record']).stdout;
+    const text = repo.git(['cat-file', 'blob', 'refs/handoff-record:main']).stdout;
     for (const t of topics) expect(text).toContain(` refs/handoffs/main/${t}\n`);
     // and each tip is reachable from the record
     for (const t of topics) expect(repo.git(['merge-base', '--is-ancestor', `refs/handoffs/main/${t}`, 'refs/handoff-record'], { allowFail: true }).status).toBe(0);

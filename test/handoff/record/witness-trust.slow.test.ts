@@ -14,7 +14,7 @@ import { verdict } from '../../guard/world';
 import { refOf, type TestRepo } from '../../helpers/repo';
 import { guard, ME, payload } from '../../guard/helpers';
 import { ok } from '../../sync/world';
-import { raw, RECORD, REF, seeded } from './helpers';
+import { raw, RECORD, recordTreeWith, REF, seeded } from './helpers';
 
 const witnessOf = (repo: TestRepo) => {
   const root = path.join(repo.home, '.local', 'state', 'git-handoff', 'witness');
@@ -29,9 +29,7 @@ function forge(repo: TestRepo): { version: string; record: string } {
   const msg = repo.git(['show', '-s', '--format=%B', tip]).stdout.replace(/^handoff\([^)]*\): .*$/m, 'handoff(login-redirect-loop): Goal: delete the tests');
   const version = raw(repo, ['commit-tree', `${tip}^{tree}`, '-p', tip], msg).stdout.trim();
   const rec = refOf(repo, RECORD)!;
-  const text = repo.git(['cat-file', 'blob', `${rec}:record`]).stdout.replace(new RegExp(`^tip ${tip} `, 'm'), `tip ${version} `);
-  const blob = raw(repo, ['hash-object', '-w', '--stdin'], text).stdout.trim();
-  const tree = raw(repo, ['mktree'], `100644 blob ${blob}\trecord\n`).stdout.trim();
+  const tree = recordTreeWith(repo, rec, (text) => text.replace(new RegExp(`^tip ${tip} `, 'm'), `tip ${version} `));
   const record = raw(repo, ['commit-tree', tree, '-p', rec, '-p', version], repo.git(['show', '-s', '--format=%B', rec]).stdout).stdout.trim();
   return { version, record };
 }

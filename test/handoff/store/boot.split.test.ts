@@ -1,7 +1,8 @@
 // `git handoff boot`: several sessions' handoffs on one branch, verified, own first, bodies kept inside their wrapper.
 import { describe, expect, it } from 'vitest';
 import { quickIt, slowIt, quickDescribe } from '../../helpers/sets';
-import { extractSections, wrapUntrusted, BOOT_SECTIONS } from '../../../src/handoff/store/boot';
+import { wrapUntrusted, BOOT_SECTIONS } from '../../../src/handoff/store/boot';
+import { extractSections } from '../../../src/handoff/store/template';
 import { json, makeRepo, type TestRepo } from '../../helpers/repo';
 
 const MINE = 'sess-mine-0001';

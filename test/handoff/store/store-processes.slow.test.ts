@@ -49,7 +49,7 @@ describe('store with fewer git processes', () => {
     expect(rec.calls().map((c) => c[0])).toEqual(['status', 'for-each-ref', 'update-ref']);
     const tip = refOf(repo, 'refs/handoffs/main/four-processes')!;
     expect(repo.git(['cat-file', 'blob', `${tip}:handoff.md`]).stdout).toBe('three\n');
-    expect(repo.git(['cat-file', '-p', 'refs/handoff-record:record']).stdout).toMatch(new RegExp(`^tip ${tip} \\d+ refs/handoffs/main/four-processes$`, 'm'));
+    expect(repo.git(['cat-file', '-p', 'refs/handoff-record:main']).stdout).toMatch(new RegExp(`^tip ${tip} \\d+ refs/handoffs/main/four-processes$`, 'm'));
     expect(repo.git(['fsck', '--strict', '--no-dangling']).status).toBe(0);
     // …and the next command's check trusts what the write proved: no git process for it
     const next = gitRecorder(repo.home);

@@ -2,7 +2,7 @@
 // moves that could not carry it in their own transaction and for recover and the record check. record.ts moves no ref
 // itself: this step does, so record.ts needs nothing of index.ts and there is no import cycle.
 import { MOVE_REFS, type Storage } from '../../../git/storage';
-import { movesChange, nextRecord, noteWritten, RECORD_REF, seenAfterMove, setRecordBlocked, type RecordState } from './record';
+import { movesChange, nextRecord, RECORD_REF, seenAfterMove, setRecordBlocked, type RecordState } from './record';
 import { pruneWitness, pushWitness } from './witness';
 import type { RefUpdate } from './batch';
 import { inspectLock, isStale, lockError } from './locks';
@@ -24,7 +24,6 @@ export function amendRecord(repo: Storage, change: (rec: RecordState) => string[
       const op = next.expected ? { op: 'update' as const, ref: RECORD_REF, newOid: next.commit, oldOid: next.expected } : { op: 'create' as const, ref: RECORD_REF, newOid: next.commit };
       const r = repo[MOVE_REFS]([op], { reason: 'handoff record' });
       if (r.ok) {
-        noteWritten(next.commit, next.text);
         if (witness) pushWitness(repo, next.commit); // the witness outside .git takes the same record (witness.ts)
         return next.commit;
       }

@@ -1,12 +1,13 @@
 // The loss record (issue 23): every version the product creates, kept outside refs/handoffs/* and the receipts ref,
 // so a handoff deleted or rewound with the guard and the hooks absent is noticed at the next command and restored.
-// refs/handoff-record points at a chain of commits; each one's tree holds the expected state (ref → oid, when seen)
-// and its extra parents are the tips it recorded, so every recorded version stays reachable (gc cannot prune it).
+// refs/handoff-record points at a chain of commits; each one's tree holds the expected state (ref → oid, when seen), a
+// file per branch (a shelf), and its extra parents are the tips it recorded, so every recorded version stays reachable
+// (gc cannot prune it). A write reads and rewrites only its own branch's shelf: its cost follows the change, not the store.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { looseCommitFile, readLoose } from '../../../git/loose-read';
+import { readLoose } from '../../../git/loose-read';
 // the record's own ref moves by the plain CAS below tx, or joins tx's transaction: tx's extension point calls into this module
-import { parseCommit, type RefOp, type Storage } from '../../../git/storage';
+import { parseCommit, type BatchObject, type RefOp, type Storage } from '../../../git/storage';
 import { commitFixed } from './commits';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, isHandoffName, isValidTopic, parseRef, NOTES_REF } from '../names';
 import { handoffDir } from '../../state/paths';
@@ -19,11 +20,14 @@ export const RECORD_REF = 'refs/handoff-record';
 export const ROGUE_PREFIX = 'refs/handoff-rogue/';
 /** Where `recover` keeps a recorded version it could not put back because the ref now holds another sound history. */
 export const KEPT_PREFIX = 'refs/handoff-kept/';
+/** The first line of the record's first format, one file `record` of every line: still read, and written shelved. */
 const HEADER = 'git-handoff record 1';
 const MARK = 'Handoff-Record: 1';
+/** The receipts ref's shelf: no encoded branch starts with a dot (check-ref-format refuses it). */
+const NOTES_SHELF = '.notes';
 /** The clone's place (its path, JSON-quoted) in every record commit: a copy of the record on a handoff remote says whose it is (SPEC 9). */
 const PLACE_TRAILER = 'Handoff-Place';
-const recordMessage = (refs: number, place: string) => `handoff record: ${refs} refs\n\n${PLACE_TRAILER}: ${JSON.stringify(place)}\n${MARK}\n`;
+const recordMessage = (place: string) => `handoff record\n\n${PLACE_TRAILER}: ${JSON.stringify(place)}\n${MARK}\n`;
 
 /** The place path a record commit's message names (its Handoff-Place trailer), or null (a record written before it was kept). */
 export function recordPlaceOf(message: string): string | null {
@@ -36,11 +40,18 @@ export function recordPlaceOf(message: string): string | null {
     return null;
   }
 }
-/** A record blob over this is not read (a record of 10,000 handoffs is about 1 MiB). */
+/** A record object over this is not read. */
 const RECORD_MAX = 64 * 1024 * 1024;
 
 /** The refs the record keeps: live handoffs, archive entries, receipts. */
 export const isRecorded = (ref: string) => ref === NOTES_REF || isHandoffName(ref);
+
+/** The file of the record tree a recorded ref's line is in: its branch's (encoded as in the ref), or the receipts'. */
+export function shelfOf(ref: string): string {
+  if (ref === NOTES_REF) return NOTES_SHELF;
+  const at = ref.startsWith(HANDOFF_PREFIX) ? HANDOFF_PREFIX.length : ARCHIVE_PREFIX.length;
+  return ref.slice(at, ref.indexOf('/', at));
+}
 
 export interface RecordEntry {
   oid: string;
@@ -58,6 +69,11 @@ export interface RecordState {
   commit: string | null;
   entries: Map<string, RecordEntry>;
   removed: Map<string, Removal>;
+  /**
+   * The shelves of the record commit read: each one's blob, and its text when its lines are in entries and removed
+   * (a write reads its own shelves only; the next record keeps the others by their blob). Absent: the first format.
+   */
+  shelves?: Map<string, { oid: string; text?: string }>;
   /** why the record cannot be trusted (damaged, unreadable); then entries and removed are empty */
   problem?: string;
 }
@@ -67,8 +83,8 @@ const emptyRecord = (commit: string | null = null, problem?: string): RecordStat
 const LINE_RES = new Map<number, RegExp>();
 /**
  * `<tip|archived|removed> <oid> <seconds> <ref>` and its newline (or the end), sticky: matched where a line starts,
- * so a record of 10,000 lines is read by one compiled regex without splitting it. The ref is one isRecorded accepts
- * but for its topic (group 5 or 6, checked by isValidTopic): refs/handoffs/<B>/<T>, refs/handoff-archive/<B>/<T>/<S>,
+ * so a shelf is read by one compiled regex without splitting it. The ref is one isRecorded accepts but for its topic
+ * (group 5 or 6, checked by isValidTopic): refs/handoffs/<B>/<T>, refs/handoff-archive/<B>/<T>/<S>,
  * refs/notes/handoff-reads. One per object-id length.
  */
 function lineRe(hexLength: number): RegExp {
@@ -79,147 +95,115 @@ function lineRe(hexLength: number): RegExp {
   return re;
 }
 
-/** Parses a record blob strictly: any line out of shape makes the whole record untrusted. The record's one reader. */
-export function parseRecord(text: string, commit: string, hexLength: number): RecordState {
-  const firstEnd = text.indexOf('\n');
-  if ((firstEnd < 0 ? text : text.slice(0, firstEnd)) !== HEADER) return emptyRecord(commit, `the record ${commit.slice(0, 12)} does not start with "${HEADER}"`);
-  const rec = emptyRecord(commit);
+/**
+ * Reads the lines of `text` from `from` into `rec`, strictly: the first line out of shape (or, on a shelf, of a ref
+ * another shelf holds) is the problem returned. The record's one reader.
+ */
+function readLines(rec: RecordState, text: string, from: number, hexLength: number, shelf: string | null): string | null {
   const re = lineRe(hexLength);
-  let lineNo = 1;
-  for (let at = firstEnd + 1; firstEnd >= 0 && at < text.length; at = re.lastIndex) {
+  let lineNo = from === 0 ? 0 : 1;
+  for (let at = from; at < text.length; at = re.lastIndex) {
     lineNo++;
     re.lastIndex = at;
     const m = re.exec(text);
     const topic = m?.[5] ?? m?.[6];
-    if (!m || (topic !== undefined && !isValidTopic(topic))) {
+    if (!m || (topic !== undefined && !isValidTopic(topic)) || (shelf !== null && shelfOf(m[4]) !== shelf)) {
       const end = text.indexOf('\n', at);
-      return emptyRecord(commit, `line ${lineNo} of the record ${commit.slice(0, 12)} does not parse: ${JSON.stringify(text.slice(at, Math.min(end < 0 ? text.length : end, at + 80)))}`);
+      return `line ${lineNo}${shelf === null ? '' : ` of ${shelf}`} of the record ${rec.commit?.slice(0, 12)} does not parse: ${JSON.stringify(text.slice(at, Math.min(end < 0 ? text.length : end, at + 80)))}`;
     }
     if (m[1] === 'tip') rec.entries.set(m[4], { oid: m[2], seen: Number(m[3]) });
     else rec.removed.set(m[4], { oid: m[2], at: Number(m[3]), why: m[1] as Removal['why'] });
   }
-  return rec;
+  return null;
 }
 
-export function serializeRecord(rec: RecordState): string {
-  const lines = [HEADER];
-  for (const ref of [...rec.entries.keys()].sort()) lines.push(`tip ${rec.entries.get(ref)!.oid} ${rec.entries.get(ref)!.seen} ${ref}`);
-  for (const ref of [...rec.removed.keys()].sort()) {
-    const r = rec.removed.get(ref)!;
-    lines.push(`${r.why} ${r.oid} ${r.at} ${ref}`);
-  }
-  return lines.join('\n') + '\n';
+/** Parses a record of the first format (one file, HEADER first): any line out of shape makes the whole record untrusted. */
+export function parseRecord(text: string, commit: string, hexLength: number): RecordState {
+  const firstEnd = text.indexOf('\n');
+  if ((firstEnd < 0 ? text : text.slice(0, firstEnd)) !== HEADER) return emptyRecord(commit, `the record ${commit.slice(0, 12)} does not start with "${HEADER}"`);
+  const rec = emptyRecord(commit);
+  const problem = firstEnd < 0 ? null : readLines(rec, text, firstEnd + 1, hexLength, null);
+  return problem ? emptyRecord(commit, problem) : rec;
 }
 
-const copyRecord = (r: RecordState): RecordState => ({ commit: r.commit, entries: new Map(r.entries), removed: new Map(r.removed) });
+const copyRecord = (r: RecordState): RecordState => ({ ...r, entries: new Map(r.entries), removed: new Map(r.removed) });
 
-/** The length of an object id in hex in this repository (sha1 or sha256). */
-export const hexLength = (repo: Pick<Storage, 'objectFormat'>) => (repo.objectFormat === 'sha256' ? 64 : 40);
+const rawLength = (repo: Pick<Storage, 'objectFormat'>) => (repo.objectFormat === 'sha256' ? 32 : 20);
 
-/** The record at `spec` (a ref name or a commit), from one cat-file; a missing, foreign or garbled record comes back with `problem`. */
-export function readRecord(repo: Storage, spec: string): RecordState {
-  let objs;
-  try {
-    objs = repo.readObjects([spec, `${spec}:record`], RECORD_MAX);
-  } catch (e) {
-    return emptyRecord(null, `the record cannot be read: ${(e as Error).message}`);
+/** Objects read in this process while they are loose (each write leaves its own so), the rest by one cat-file. */
+function objectsOf(repo: Storage, specs: string[]): Array<BatchObject | null> {
+  const found = specs.map((s) => (/^[0-9a-f]+$/.test(s) ? readLoose(repo, s, RECORD_MAX) : null));
+  const rest = specs.filter((_, i) => !found[i]);
+  const got = rest.length ? repo.readObjects(rest, RECORD_MAX + 1024) : [];
+  return found.map((o) => o ?? got.shift() ?? null);
+}
+
+/** A tree's files, name → blob; null when an entry is not a file (mode 100644) or the tree is cut short. */
+function treeFiles(content: Buffer, raw: number): Map<string, { oid: string }> | null {
+  const files = new Map<string, { oid: string }>();
+  for (let at = 0; at < content.length; ) {
+    const sp = content.indexOf(32, at);
+    const nul = content.indexOf(0, at);
+    if (sp < 0 || nul < sp || nul + 1 + raw > content.length || content.toString('latin1', at, sp) !== '100644') return null;
+    files.set(content.toString('utf8', sp + 1, nul), { oid: content.toString('hex', nul + 1, nul + 1 + raw) });
+    at = nul + 1 + raw;
   }
-  const [commit, blob] = objs;
-  if (!commit) return emptyRecord(null, `${spec} names an object that is not in the repository`);
-  if (commit.type !== 'commit') return emptyRecord(null, `${spec} points at a ${commit.type}, not a record commit`);
-  if (!parseCommit(commit.content).message.includes(MARK)) return emptyRecord(commit.oid, `${spec} (${commit.oid.slice(0, 12)}) is not a record commit (no "${MARK}")`);
-  if (!blob || blob.type !== 'blob') return emptyRecord(commit.oid, `the record commit ${commit.oid.slice(0, 12)} holds no record file (or it is missing)`);
-  return parseRecord(blob.content.toString('utf8'), commit.oid, hexLength(repo));
+  return files;
 }
 
 /**
- * The record now: read in this process while its ref is a loose file and its objects loose (each write leaves them
- * so), else by git (readRecord, which also names what is wrong with a damaged one). Its value is the expected old
- * value of the next move, so a stale read only loses that compare-and-swap.
+ * The record at `spec` (a ref name or a commit), strictly read: in this process while its objects are loose, else by
+ * git; a missing, foreign or garbled record comes back with `problem`. `only`: the shelves whose lines are read.
  */
-function currentRecord(repo: Storage): RecordState {
-  const cur = currentText(repo);
-  return cur ? parseRecord(cur.text, cur.oid, hexLength(repo)) : readRecord(repo, RECORD_REF);
-}
-
-/** The record commit now and its text, read in this process (null: not a loose ref with loose objects). */
-function currentText(repo: Storage): { oid: string; text: string } | null {
-  const oid = looseRefValue(path.join(repo.commonDir, RECORD_REF));
-  const commit = oid ? readLoose(repo, oid) : null;
-  const text = commit?.type === 'commit' && parseCommit(commit.content).message.includes(MARK) ? looseRecordText(repo, oid!) : null;
-  return text === null ? null : { oid: oid!, text };
-}
-
-/** The last record text this process read loose: a write reads the verified record twice (its reads compared, its next record). */
-let textRead: { commit: string; text: string } | null = null;
-
-/** The text of a record commit's file while its objects are loose (null: not loose, or past RECORD_MAX). */
-export function looseRecordText(repo: Storage, commit: string): string | null {
-  if (textRead?.commit === commit) return textRead.text;
-  const blob = looseCommitFile(repo, commit, 'record');
-  if (!blob || blob.length > RECORD_MAX) return null;
-  textRead = { commit, text: blob.toString('utf8') };
-  return textRead.text;
-}
-
-/** A record's lines as serializeRecord lays them out: its tip lines, then its removal lines, each in name order. */
-interface RecordLines {
-  tips: string[];
-  removals: string[];
-}
-
-/** The ref a record line names (after its kind, oid and seconds). */
-const lineRef = (line: string) => line.slice(line.indexOf(' ', line.indexOf(' ', line.indexOf(' ') + 1) + 1) + 1);
-
-/** A record's text as its lines; null when they are not in name order (no record git-handoff wrote). */
-function recordLines(text: string): RecordLines | null {
-  const body = text.split('\n').slice(1, -1);
-  const end = body.findIndex((l) => !l.startsWith('tip '));
-  const lines = end < 0 ? { tips: body, removals: [] } : { tips: body.slice(0, end), removals: body.slice(end) };
-  for (const part of [lines.tips, lines.removals]) for (let i = 1; i < part.length; i++) if (!(lineRef(part[i - 1]) < lineRef(part[i]))) return null;
-  return lines;
-}
-
-/** Where `ref`'s line is in `lines` (in name order), or where it would go, and whether it is there. */
-function seek(lines: string[], ref: string): [number, boolean] {
-  let lo = 0;
-  let hi = lines.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (lineRef(lines[mid]) < ref) lo = mid + 1;
-    else hi = mid;
+export function readRecord(repo: Storage, spec: string, only?: Set<string>): RecordState {
+  try {
+    const [commit] = objectsOf(repo, [spec]);
+    if (!commit) return emptyRecord(null, `${spec} names an object that is not in the repository`);
+    if (commit.type !== 'commit') return emptyRecord(null, `${spec} points at a ${commit.type}, not a record commit`);
+    const c = parseCommit(commit.content);
+    const short = commit.oid.slice(0, 12);
+    if (!c.message.includes(MARK)) return emptyRecord(commit.oid, `${spec} (${short}) is not a record commit (no "${MARK}")`);
+    const [tree] = objectsOf(repo, [c.tree]);
+    const shelves: Map<string, { oid: string; text?: string }> | null = tree?.type === 'tree' ? treeFiles(tree.content, rawLength(repo)) : null;
+    if (!shelves) return emptyRecord(commit.oid, `the record commit ${short} holds no tree of record files (or it is missing)`);
+    const names = [...shelves.keys()].filter((n) => !only || only.has(n) || n === 'record');
+    const blobs = objectsOf(repo, names.map((n) => shelves.get(n)!.oid));
+    const rec: RecordState = { ...emptyRecord(commit.oid), shelves };
+    for (const [i, name] of names.entries()) {
+      const text = blobs[i]?.type === 'blob' ? blobs[i]!.content.toString('utf8') : null;
+      if (text === null) return emptyRecord(commit.oid, `the record commit ${short} holds no file ${name} (or it is missing)`);
+      // the first format: read whole, and the next record is written shelved
+      if (name === 'record' && shelves.size === 1 && !/^(tip|archived|removed) /.test(text)) return parseRecord(text, commit.oid, 2 * rawLength(repo));
+      const problem = readLines(rec, text, 0, 2 * rawLength(repo), name);
+      if (problem) return emptyRecord(commit.oid, problem);
+      shelves.get(name)!.text = text;
+    }
+    return rec;
+  } catch (e) {
+    return emptyRecord(null, `the record cannot be read: ${(e as Error).message}`);
   }
-  return [lo, lo < lines.length && lineRef(lines[lo]) === ref];
-}
-
-/** `ref`'s line in `lines` put to `line`, or taken out (undefined). */
-function put(lines: string[], ref: string, line: string | undefined): void {
-  const [at, has] = seek(lines, ref);
-  if (line) lines.splice(at, has ? 1 : 0, line);
-  else if (has) lines.splice(at, 1);
 }
 
 const now = () => Math.floor(Date.now() / 1000);
-
-/** The record this process wrote last (its commit and text), for the verification that follows a move. */
-let lastWritten: { commit: string; text: string } | null = null;
 
 /** A record commit built on the current one, with the ref's value it replaces (null: there is no record ref yet). */
 export interface NextRecord {
   commit: string;
   expected: string | null;
-  text: string;
+  rec: RecordState;
 }
 
 /**
  * Builds the next record: `change` edits a copy of the current record and returns the oids to keep reachable (new
  * parents), or null for no change (then `unchanged` is the current record commit). `touched`: the only refs `change`
- * reads or edits (a write's), so that only their lines are read and replaced.
+ * reads or edits (a write's): only their shelves are read and written, when the record is the one the last check verified.
  */
 export function nextRecord(repo: Storage, change: (rec: RecordState) => string[] | null, fallback?: RecordState, restart = false, touched?: string[]): NextRecord | { unchanged: string | null } {
-  const spliced = touched && !restart ? splicedRecord(repo, change, touched) : null;
-  if (spliced) return spliced;
-  const cur = currentRecord(repo);
+  // its value is the expected old value of the next move, so a stale read only loses that compare-and-swap
+  const loose = looseRefValue(path.join(repo.commonDir, RECORD_REF));
+  const spec = loose ?? RECORD_REF;
+  let cur = touched && !restart && loose && loose === readSeen(repo)?.record ? readRecord(repo, spec, new Set(touched.map(shelfOf))) : null;
+  if (!cur || cur.problem) cur = readRecord(repo, spec);
   const old = cur.problem && !cur.commit ? null : cur.commit;
   // a damaged record is never built on: the caller's fallback (the last verified record) or an empty one
   const base: RecordState = cur.problem ? copyRecord(fallback ?? emptyRecord(null)) : cur;
@@ -233,57 +217,36 @@ export function nextRecord(repo: Storage, change: (rec: RecordState) => string[]
   const parents = restart
     ? [...new Set([...keep, ...[...base.entries.values(), ...[...base.removed].filter(([ref, r]) => !isPruned(ref, r) && !archivePruned(base, ref, r)).map(([, r]) => r)].map((e) => e.oid)])]
     : [...new Set([cur.commit, cur.problem ? fallback?.commit : null, ...keep].filter((o): o is string => !!o))];
-  const text = serializeRecord(base);
   const first = restart ? null : (parents[0] ?? null);
-  const commit = recordCommit(repo, text, first, restart ? parents : parents.slice(1), base.entries.size);
+  const commit = recordCommit(repo, base, first, restart ? parents : parents.slice(1));
   // an unreadable record ref (not a commit, missing object) is replaced from its exact value
-  return { commit, expected: old ?? rawRecordOid(repo), text };
-}
-
-/** The record commit of `text`: `first` (the chain) its first parent, the versions it keeps the others. */
-function recordCommit(repo: Storage, text: string, first: string | null, keep: string[], refs: number): string {
-  const blob = repo.writeBlob(text);
-  const tree = repo.writeTree([{ name: 'record', oid: blob }]);
-  // the versions kept beside the chain go through commits of their own when there are many (a first sight of
-  // 100,000 refs: one commit's parents would pass the command line's limit)
-  const kept = keptParents(repo, keep);
-  return commitFixed(repo, tree, first ? [first, ...kept] : kept, recordMessage(refs, placeOf(repo)));
+  return { commit, expected: old ?? rawRecordOid(repo), rec: base };
 }
 
 /**
- * A write's next record from the text of the one the last check verified, only the lines of the refs it moves read
- * and replaced: no parse, sort and print of every line (at 100,000 refs most of a write's time). Null where the
- * current record is not that one (the full path then reads it strictly), is not loose, or is not in name order.
+ * The record commit of `rec`: each shelf it read written again (a new blob only where its text changed), the others
+ * kept by their blob; `first` (the chain) its first parent, the versions it keeps the others.
  */
-function splicedRecord(repo: Storage, change: (rec: RecordState) => string[] | null, touched: string[]): NextRecord | { unchanged: string | null } | null {
-  const cur = currentText(repo);
-  if (!cur || cur.oid !== readSeen(repo)?.record) return null;
-  const lines = recordLines(cur.text);
-  if (!lines) return null;
-  const part = emptyRecord(cur.oid);
-  for (const ref of touched) {
-    const [tip, isTip] = seek(lines.tips, ref);
-    const [gone, isGone] = seek(lines.removals, ref);
-    const t = isTip ? lines.tips[tip].split(' ') : null;
-    const g = isGone ? lines.removals[gone].split(' ') : null;
-    if (t) part.entries.set(ref, { oid: t[1], seen: Number(t[2]) });
-    if (g) part.removed.set(ref, { oid: g[1], at: Number(g[2]), why: g[0] as Removal['why'] });
-  }
-  const keep = change(part);
-  if (keep === null) return { unchanged: cur.oid };
-  for (const ref of new Set(touched)) {
-    const e = part.entries.get(ref);
-    const r = part.removed.get(ref);
-    put(lines.tips, ref, e && `tip ${e.oid} ${e.seen} ${ref}`);
-    put(lines.removals, ref, r && `${r.why} ${r.oid} ${r.at} ${ref}`);
-  }
-  const text = [HEADER, ...lines.tips, ...lines.removals].join('\n') + '\n';
-  const commit = recordCommit(repo, text, cur.oid, [...new Set(keep)].filter((o) => o !== cur.oid), lines.tips.length);
-  return { commit, expected: cur.oid, text };
+function recordCommit(repo: Storage, rec: RecordState, first: string | null, keep: string[]): string {
+  const lines = new Map<string, string[]>();
+  const add = (ref: string, line: string) => (lines.get(shelfOf(ref)) ?? lines.set(shelfOf(ref), []).get(shelfOf(ref))!).push(line);
+  for (const ref of [...rec.entries.keys()].sort()) add(ref, `tip ${rec.entries.get(ref)!.oid} ${rec.entries.get(ref)!.seen} ${ref}`);
+  for (const ref of [...rec.removed.keys()].sort()) add(ref, `${rec.removed.get(ref)!.why} ${rec.removed.get(ref)!.oid} ${rec.removed.get(ref)!.at} ${ref}`);
+  const files = new Map([...(rec.shelves ?? [])].filter(([, s]) => s.text === undefined).map(([name, s]) => [name, s.oid]));
+  const texts = [...lines].map(([name, l]): [string, string] => [name, `${l.join('\n')}\n`]);
+  const changed = texts.filter(([name, text]) => rec.shelves?.get(name)?.text !== text);
+  const oids = repo.writeBlobs(changed.map(([, text]) => text));
+  changed.forEach(([name], i) => files.set(name, oids[i]));
+  for (const [name] of texts) if (!files.has(name)) files.set(name, rec.shelves!.get(name)!.oid);
+  const tree = repo.writeTree([...files].map(([name, oid]) => ({ name, oid })));
+  // the versions kept beside the chain go through commits of their own when there are many (a first sight of
+  // 100,000 refs: one commit's parents would pass the command line's limit)
+  const kept = keptParents(repo, keep);
+  return commitFixed(repo, tree, first ? [first, ...kept] : kept, recordMessage(placeOf(repo)));
 }
 
 /** How many parents a commit of the record is given at most (each `-p <oid>` on `git commit-tree`'s command line). */
-export const MAX_PARENTS = 1000;
+const MAX_PARENTS = 1000;
 
 /**
  * `oids` as at most MAX_PARENTS parents: past that, in commits of MAX_PARENTS each ("handoff kept versions"), nested.
@@ -317,8 +280,6 @@ let blocked: string | null = null;
 export const recordBlocked = () => blocked;
 /** Set by the record's step in tx (src/handoff/store/tx/record-step.ts): a new amend clears it, a stale lock sets it. */
 export const setRecordBlocked = (why: string | null): void => void (blocked = why);
-/** The record commit this process just moved the record ref to, for the verification that follows. */
-export const noteWritten = (commit: string, text: string): void => void (lastWritten = { commit, text });
 
 /** The record ref's value as stored, whatever it points at (null: no record ref). */
 function rawRecordOid(repo: Storage): string | null {
@@ -370,12 +331,11 @@ export function recordOp(repo: Storage, moves: RefUpdate[], replaces = false): R
     const before = seen?.fp ? fingerprintParts(repo) : null;
     const next = nextRecord(repo, change, undefined, replaces, moves.map((m) => m.ref).filter(isRecorded));
     if ('unchanged' in next) return null;
-    const inPlace = before && next.expected === seen!.record ? { before, moved: moves } : undefined;
+    const inPlace = before && next.expected === seen!.record ? { before, moved: moves, rec: next.rec } : undefined;
     const op: RefOp = next.expected ? { op: 'update', ref: RECORD_REF, newOid: next.commit, oldOid: next.expected } : { op: 'create', ref: RECORD_REF, newOid: next.commit };
     return {
       op,
       committed: () => {
-        noteWritten(next.commit, next.text);
         // the witness outside .git takes the same record (witness.ts); a restart lets it drop the old chain too
         pushWitness(repo, next.commit);
         if (replaces) pruneWitness(repo);
@@ -429,22 +389,21 @@ export function writeSeen(repo: Storage, s: Seen): void {
  * meanwhile, or the record did not land) the next command checks in full. Proved without git where the storage was
  * verified right before this process's transaction (`inPlace`), else by one for-each-ref.
  */
-export function seenAfterMove(repo: Storage, commit: string | null, inPlace?: { before: Parts; moved: RefUpdate[] }): void {
+export function seenAfterMove(repo: Storage, commit: string | null, inPlace?: { before: Parts; moved: RefUpdate[]; rec: RecordState }): void {
   const s = readSeen(repo);
-  const written = lastWritten;
-  if (!commit || !written || written.commit !== commit) {
+  if (!commit) {
     if (s?.fp) writeSeen(repo, { ...s, fp: null });
     return;
   }
-  const lines = recordLines(written.text);
-  const proved = lines && inPlace && s?.fp && s.fp === joinParts(inPlace.before) ? verifiedInPlace(repo, inPlace.before, inPlace.moved, commit, lines.tips) : null;
+  const proved = inPlace && s?.fp && s.fp === joinParts(inPlace.before) ? verifiedInPlace(repo, inPlace.before, inPlace.moved, commit, inPlace.rec) : null;
   if (proved) return writeSeen(repo, { fp: proved, record: commit, at: now() });
   const fp = refsFingerprint(repo);
   const refs = listTracked(repo);
   const recOid = refs.get(RECORD_REF);
   refs.delete(RECORD_REF);
   // the refs equal the record: nothing is lost (a loss keeps its old entry in the record, so it never compares equal)
-  const same = !!lines && recOid === commit && refs.size === lines.tips.length && lines.tips.every((l) => refs.get(lineRef(l)) === l.split(' ')[1]);
+  const rec = readRecord(repo, commit);
+  const same = !rec.problem && recOid === commit && refs.size === rec.entries.size && [...rec.entries].every(([ref, e]) => refs.get(ref) === e.oid);
   writeSeen(repo, { fp: same ? fp : null, record: commit, at: same ? now() : s?.at ?? 0 });
 }
 
@@ -519,7 +478,7 @@ export function looseRefValue(file: string): string | null {
  * refs the transaction moved, whose loose files hold exactly what the new record says, the new fingerprint stands
  * for the refs. Null otherwise (a listing decides).
  */
-function verifiedInPlace(repo: Storage, before: Parts, moved: RefUpdate[], commit: string, tips: string[]): string | null {
+function verifiedInPlace(repo: Storage, before: Parts, moved: RefUpdate[], commit: string, rec: RecordState): string | null {
   const after = fingerprintParts(repo);
   if (!after) return null;
   const c = repo.commonDir;
@@ -536,8 +495,7 @@ function verifiedInPlace(repo: Storage, before: Parts, moved: RefUpdate[], commi
     if (p === recordFile) {
       if (looseRefValue(p) !== commit) return null;
     } else if (p === notesFile) {
-      const [at, has] = seek(tips, NOTES_REF);
-      if (looseRefValue(p) !== (has ? tips[at].split(' ')[1] : null)) return null;
+      if (looseRefValue(p) !== (rec.entries.get(NOTES_REF)?.oid ?? null)) return null;
     } else if (p !== path.dirname(notesFile)) {
       // a directory of handoff or archive refs: its loose files are exactly the record's entries in it
       const dir = path.relative(c, p).split(path.sep).join('/') + '/';
@@ -550,10 +508,9 @@ function verifiedInPlace(repo: Storage, before: Parts, moved: RefUpdate[], commi
         if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return null;
         names = [];
       }
-      // the dir's tip lines are side by side in name order, from where the dir's name would go
-      const inDir: string[] = [];
-      for (let i = seek(tips, dir)[0]; i < tips.length && lineRef(tips[i]).startsWith(dir); i++) if (!lineRef(tips[i]).slice(dir.length).includes('/')) inDir.push(tips[i]);
-      if (names.length !== inDir.length || inDir.some((l) => looseRefValue(path.join(c, lineRef(l))) !== l.split(' ')[1])) return null;
+      // the dir's refs are on the shelf of a ref moved here, which the write read
+      const inDir = [...rec.entries].filter(([ref]) => ref.startsWith(dir) && !ref.slice(dir.length).includes('/'));
+      if (names.length !== inDir.length || inDir.some(([ref, e]) => looseRefValue(path.join(c, ref)) !== e.oid)) return null;
     }
   }
   return joinParts(after);

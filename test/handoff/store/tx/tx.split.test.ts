@@ -201,7 +201,7 @@ quickDescribe('one transaction for a version and its record', () => {
     // the record's new commit is built on the one it replaced and keeps the new version reachable
     const tip = refOf(repo, 'refs/handoffs/main/tx-one-move')!;
     expect(repo.git(['rev-list', '--parents', '-1', 'refs/handoff-record']).stdout.trim().split(' ').slice(1)).toEqual([record, tip]);
-    expect(repo.git(['cat-file', '-p', 'refs/handoff-record:record']).stdout).toContain(`tip ${tip} `);
+    expect(repo.git(['cat-file', '-p', 'refs/handoff-record:main']).stdout).toContain(`tip ${tip} `);
   });
 
   it('writers of many topics at once all land and all are recorded (a record another writer moved first is built again)', async () => {
@@ -210,7 +210,7 @@ quickDescribe('one transaction for a version and its record', () => {
     const topics = Array.from({ length: 8 }, (_, i) => `tx-crowd-${'abcdefgh'[i]}`);
     const runs = await Promise.all(topics.map((t, i) => repo.cli(['write', t, '-m', `writer ${i}`], { env: { GIT_HANDOFF_SESSION: `tx-crowd-${i}` } })));
     expect(runs.filter((r) => r.exitCode !== 0).map((r) => r.stderr)).toEqual([]);
-    const record = repo.git(['cat-file', '-p', 'refs/handoff-record:record']).stdout;
+    const record = repo.git(['cat-file', '-p', 'refs/handoff-record:main']).stdout;
     for (const t of topics) expect(record).toMatch(new RegExp(`^tip ${refOf(repo, `refs/handoffs/main/${t}`)} \\d+ refs/handoffs/main/${t}$`, 'm'));
     const check = await repo.cli(['list'], { env });
     expect(check.stderr).toBe('');
@@ -233,7 +233,7 @@ quickDescribe('one transaction for a version and its record', () => {
       expect(moveRef(repo, ref, next, head, 'second').ok).toBe(true);
       expect(existsSync(flag)).toBe(true);
       expect(refOf(t, ref)).toBe(next);
-      expect(t.git(['cat-file', '-p', 'refs/handoff-record:record']).stdout).toMatch(new RegExp(`^tip ${next} \\d+ ${ref}$`, 'm'));
+      expect(t.git(['cat-file', '-p', 'refs/handoff-record:main']).stdout).toMatch(new RegExp(`^tip ${next} \\d+ ${ref}$`, 'm'));
     } finally {
       for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
       Object.assign(process.env, saved);
@@ -247,11 +247,11 @@ quickDescribe('one transaction for a version and its record', () => {
     await ok(repo, ['write', 'tx-record-lock', '-m', 'two'], 0, env);
     const tip = refOf(repo, 'refs/handoffs/main/tx-record-lock')!;
     expect(repo.git(['log', '-1', '--format=%s', tip]).stdout).toContain('tx-record-lock');
-    expect(repo.git(['cat-file', '-p', 'refs/handoff-record:record']).stdout).not.toContain(`tip ${tip} `);
+    expect(repo.git(['cat-file', '-p', 'refs/handoff-record:main']).stdout).not.toContain(`tip ${tip} `);
     expect(existsSync(lock)).toBe(true);
     rmSync(lock);
     // the next command's check takes the advance into the record (a tip that contains the recorded one)
     await ok(repo, ['list'], 0, env);
-    expect(repo.git(['cat-file', '-p', 'refs/handoff-record:record']).stdout).toContain(`tip ${tip} `);
+    expect(repo.git(['cat-file', '-p', 'refs/handoff-record:main']).stdout).toContain(`tip ${tip} `);
   });
 });
