@@ -99,7 +99,7 @@ export function ownFileTimeouts(w: Wiring, text: string): unknown[] {
 }
 
 /** `install --agent opencode --plugin`: the plugin in the user's folder, for every repository OpenCode opens. */
-export function installUserOpencode(command: string, env: NodeJS.ProcessEnv = process.env): string[] {
+function installUserOpencode(command: string, env: NodeJS.ProcessEnv = process.env): string[] {
   const file = userPluginFile(env);
   const text = opencodePlugin(command);
   const now = existsSync(file) ? readFileSync(file, 'utf8') : null;
@@ -110,7 +110,7 @@ export function installUserOpencode(command: string, env: NodeJS.ProcessEnv = pr
   return [`${file}: the git-handoff plugin for every repository OpenCode opens, running \`${command}\` (a repository's own copy then stands aside)`];
 }
 
-export function uninstallUserOpencode(env: NodeJS.ProcessEnv = process.env): string[] {
+function uninstallUserOpencode(env: NodeJS.ProcessEnv = process.env): string[] {
   const file = userPluginFile(env);
   if (!existsSync(file) || !isOwnWiring(opencodeWiring, readFileSync(file, 'utf8'))) return ['the git-handoff plugin is not in your OpenCode plugin folder'];
   rmSync(file);
@@ -128,6 +128,9 @@ export function uninstallUserOpencode(env: NodeJS.ProcessEnv = process.env): str
   }
   return msgs;
 }
+
+/** The client whose plugin module `install --agent <agent> --plugin` puts in the user's own folder (OpenCode). */
+export const USER_PLUGIN = { agent: 'opencode', title: 'OpenCode', file: userPluginFile, install: installUserOpencode, uninstall: uninstallUserOpencode } as const;
 
 
 /** How to trust a folder for Copilot CLI: its repository hooks run only there (skipped silently elsewhere). */

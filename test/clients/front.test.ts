@@ -99,11 +99,11 @@ describe("the sh front's client lines", () => {
       return tail.replace(/^"/, '').split(/[;|]/)[0].trim().split(/\s+/).filter((w) => w.startsWith('--') && w !== '--payload=env');
     };
     const commands: Array<[string, boolean]> = [];
-    for (const { wiring: w, facts } of FRONT_CLIENTS) {
+    for (const { wiring: w, facts, plugin } of FRONT_CLIENTS) {
       for (const event of Object.keys(w.events)) {
         const base = guardCommand('git-handoff', w.client);
         commands.push([eventCommand(w, event, base), event === w.after]);
-        if (facts.plugin) commands.push([eventCommand(w, event, pluginGuardCommand('/p', w.client as 'claude-code' | 'gemini-cli')), event === w.after]);
+        if (plugin) commands.push([eventCommand(w, event, pluginGuardCommand('/p', w.client)), event === w.after]);
       }
     }
     expect(commands.length).toBeGreaterThan(10);
@@ -122,7 +122,7 @@ describe("the sh front's client lines", () => {
     const block = frontBlockFile();
     const session = 'sess-1';
     const cwd = '/r';
-    for (const { wiring: w, facts } of FRONT_CLIENTS) {
+    for (const { wiring: w, facts, plugin } of FRONT_CLIENTS) {
       const k = facts.keys;
       const events = facts.events ? Object.entries(facts.events) : [];
       // each event of the client's own table: the front's kind is node's, for pre- and post-tool ones, none for others
