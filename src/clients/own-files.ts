@@ -4,11 +4,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { installWrite, restoreOriginal } from '../handoff/state/install-record';
-import type { DoctorItem } from '../wiring';
-import { wiring as copilotWiring } from './copilot';
 import { OPENCODE_PLUGIN_MARK, opencodePlugin, userPluginFile, wiring as opencodeWiring } from './opencode';
-import { qwenTrust } from './folder-trust';
-import { trustFile } from './places';
 import { hookCommand, type Wiring } from './wiring';
 import { userHome } from '../user-dirs';
 
@@ -133,46 +129,3 @@ function uninstallUserOpencode(env: NodeJS.ProcessEnv = process.env): string[] {
 export const USER_PLUGIN = { agent: 'opencode', title: 'OpenCode', file: userPluginFile, install: installUserOpencode, uninstall: uninstallUserOpencode } as const;
 
 
-/** How to trust a folder for Copilot CLI: its repository hooks run only there (skipped silently elsewhere). */
-export const copilotTrustHow = (worktree: string, env: NodeJS.ProcessEnv = process.env) =>
-  `Copilot CLI runs repository hooks only in a trusted folder and skips them silently elsewhere: answer "trust" when it asks, or add ${JSON.stringify(worktree)} to "trustedFolders" in ${trustFile('copilot', env)}`;
-
-/** Whether Copilot CLI trusts `worktree`: listed (or a parent listed) in trustedFolders of $COPILOT_HOME/config.json. */
-function copilotTrusted(worktree: string, env: NodeJS.ProcessEnv = process.env): { trusted: boolean; file: string; exists: boolean } {
-  const file = trustFile('copilot', env);
-  let folders: unknown = [];
-  try {
-    // config.json may carry // comments in front of the JSON
-    folders = JSON.parse(readFileSync(file, 'utf8').replace(/^\s*\/\/.*$/gm, ''))?.trustedFolders ?? [];
-  } catch {
-    return { trusted: false, file, exists: existsSync(file) };
-  }
-  const here = path.resolve(worktree);
-  const trusted = Array.isArray(folders) && folders.some((f) => typeof f === 'string' && (here === path.resolve(f) || !path.relative(path.resolve(f), here).startsWith('..')));
-  return { trusted, file, exists: true };
-}
-
-/** doctor's trust rows: Copilot CLI's trusted folders, Qwen Code's folder trust. */
-export function trustItems(agent: string, worktree: string, env: NodeJS.ProcessEnv = process.env): DoctorItem[] {
-  if (agent === 'copilot') {
-    const t = copilotTrusted(worktree, env);
-    return [
-      t.trusted
-        ? { component: 'agent copilot trust', status: 'ok', detail: `${worktree} is a trusted folder in ${t.file}: Copilot CLI runs ${copilotWiring.settings}` }
-        : { component: 'agent copilot trust', status: 'broken', detail: `${worktree} is not a trusted folder${t.exists ? ` in ${t.file}` : ` (no ${t.file})`}. ${copilotTrustHow(worktree, env)}` },
-    ];
-  }
-  if (agent === 'qwen') {
-    const t = qwenTrust(worktree, env);
-    if (t.state === 'off') return [{ component: 'agent qwen trust', status: 'ok', detail: `folder trust is off in ${t.settings} (Qwen Code's default): its project hooks run` }];
-    if (t.state === 'trusted') return [{ component: 'agent qwen trust', status: 'ok', detail: `${worktree} is trusted in ${t.trustFile}` }];
-    return [
-      {
-        component: 'agent qwen trust',
-        status: 'broken',
-        detail: `folder trust is on in ${t.settings} and ${worktree} is not trusted: Qwen Code runs none of its hooks here. Trust it when Qwen Code asks, or add "${worktree}": "TRUST_FOLDER" to ${t.trustFile}`,
-      },
-    ];
-  }
-  return [];
-}
