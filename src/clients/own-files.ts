@@ -53,44 +53,22 @@ export function removeEmptyUp(dir: string, root: string): void {
   }
 }
 
-/** The guard command inside a whole-file wiring, or null. */
-export function ownFileCommand(w: Wiring, text: string): string | null {
-  if (w.format === 'plugin') {
-    const m = /^const GUARD = (".*")$/m.exec(text);
-    try {
-      return m ? (JSON.parse(m[1]) as string) : null;
-    } catch {
-      return null;
+/**
+ * What a whole-file wiring's text wires: the events the guard runs for, the guard's command (the before-tool hook's),
+ * and the timeouts it sets in the client's unit (Copilot's `timeoutSec` per hook, the plugin's TIMEOUT_MS).
+ */
+export function ownFileWiring(w: Wiring, text: string): { events: string[]; command: string | null; timeouts: unknown[] } {
+  try {
+    if (w.format === 'plugin') {
+      const own = isOwnWiring(w, text);
+      const command = /^const GUARD = (".*")$/m.exec(text)?.[1];
+      return { events: own ? Object.keys(w.events) : [], command: command ? JSON.parse(command) : null, timeouts: [Number(/^const TIMEOUT_MS = (\d+)$/m.exec(text)?.[1] ?? NaN)] };
     }
-  }
-  try {
-    const j = JSON.parse(text);
-    const h = j?.hooks?.preToolUse?.find?.((x: any) => typeof x?.bash === 'string');
-    return h?.bash ?? null;
-  } catch {
-    return null;
-  }
-}
-
-/** The events a Copilot hooks file wires the guard for. */
-export function ownFileEvents(w: Wiring, text: string): string[] {
-  if (w.format === 'plugin') return isOwnWiring(w, text) ? Object.keys(w.events) : [];
-  try {
     const hooks = JSON.parse(text)?.hooks ?? {};
-    return Object.keys(w.events).filter((ev) => Array.isArray(hooks[ev]) && hooks[ev].some((h: any) => typeof h?.bash === 'string' && isOwnWiring(w, h.bash)));
+    const ours = (event: string): any[] => (Array.isArray(hooks[event]) ? hooks[event].filter((h: any) => typeof h?.bash === 'string' && isOwnWiring(w, h.bash)) : []);
+    return { events: Object.keys(w.events).filter((ev) => ours(ev).length), command: hooks.preToolUse?.find?.((x: any) => typeof x?.bash === 'string')?.bash ?? null, timeouts: Object.keys(hooks).flatMap(ours).map((h) => h.timeoutSec) };
   } catch {
-    return [];
-  }
-}
-
-/** The timeouts a whole-file wiring sets, in the client's unit: Copilot's `timeoutSec` per hook, the plugin's TIMEOUT_MS. */
-export function ownFileTimeouts(w: Wiring, text: string): unknown[] {
-  if (w.format === 'plugin') return [Number(/^const TIMEOUT_MS = (\d+)$/m.exec(text)?.[1] ?? NaN)];
-  try {
-    const hooks = JSON.parse(text)?.hooks ?? {};
-    return Object.values(hooks).flatMap((hs: any) => (Array.isArray(hs) ? hs.filter((h: any) => typeof h?.bash === 'string' && isOwnWiring(w, h.bash)).map((h: any) => h.timeoutSec) : []));
-  } catch {
-    return [];
+    return { events: [], command: null, timeouts: [] };
   }
 }
 

@@ -19,9 +19,9 @@ import { ALL_RECORDS, RECORDS } from '../clients/records';
 import { afterCommand, hookCommand, hookGroups, hookTimeoutProblem, PAYLOAD_FLAG, SOURCED_FLAG, SPLIT_FLAGS, GUARD_TEXT, type Wiring, wiredWithGuard } from '../clients/wiring';
 import { WIRING } from '../clients/wirings';
 import { FRONT_CLIENTS } from '../clients/front';
-import { installOwnFile, isOwnWiring, ownFileCommand, ownFileEvents, ownFileTimeouts, removeEmptyUp, uninstallOwnFile } from '../clients/own-files';
+import { installOwnFile, isOwnWiring, ownFileWiring, removeEmptyUp, uninstallOwnFile } from '../clients/own-files';
 import { pluginAnswers } from '../clients/plugin-active';
-import { installFiles, jsonText, readObject, strip, undoneLine, uninstallFiles, wiredFiles } from './native';
+import { installFiles, jsonText, readObject, strip, undoneLine, uninstallFiles, unwireJson, wiredFiles } from './native';
 
 export type { Agent } from '../clients/names';
 export type { Wiring } from '../clients/wiring';
@@ -266,15 +266,9 @@ export function uninstallAgents(repo: Repo, o: InstallOptions): string[] {
         msgs.push(undoneLine(w.settings, undone));
       } else if (existsSync(file)) {
         // changed since install: take our entries out and keep the rest
-        const settings = readJson(file);
-        const n = strip(settings, ['hooks'], isOurs) + (RECORDS[w.client].sandbox ? removeDenies(settings, sandboxDenies(root, repo.commonDir)) : 0);
-        if (n > 0) {
-          if (Object.keys(settings).length === 0) {
-            rmSync(file);
-            removeEmptyUp(path.dirname(file), root);
-          } else writeFileSync(file, jsonText(settings));
-          msgs.push(`${w.settings}: removed ${n} git-handoff hook(s)`);
-        }
+        const m = unwireJson(file, w.settings, (settings) => strip(settings, ['hooks'], isOurs) + (RECORDS[w.client].sandbox ? removeDenies(settings, sandboxDenies(root, repo.commonDir)) : 0));
+        if (m) msgs.push(m);
+        removeEmptyUp(path.dirname(file), root);
       }
     }
     // the skill and the startup note stay while another client wired here still reads them (AGENTS.md, .agents/skills)
@@ -396,9 +390,8 @@ function doctorRider(worktree: string, agent: Agent, w: Wiring, rider: ClientRec
 /** A whole-file wiring (Copilot's hooks file, the OpenCode plugin): every event there, a probe refused, and Copilot's trust. */
 function doctorOwnFile(worktree: string, agent: Agent, w: Wiring, file: string, off: boolean): DoctorItem[] {
   const text = readFileSync(file, 'utf8');
-  const wired = ownFileEvents(w, text);
+  const { events: wired, command, timeouts } = ownFileWiring(w, text);
   const missing = Object.keys(w.events).filter((ev) => !wired.includes(ev));
-  const command = ownFileCommand(w, text);
   const items: DoctorItem[] = [];
   if (!isOwnWiring(w, text) || !command) items.push({ component: `agent ${agent}`, status: 'missing', detail: `${w.settings} is not git-handoff's (git handoff install --agent ${agent})` });
   else if (missing.length) items.push({ component: `agent ${agent}`, status: 'broken', detail: `${w.settings} lacks ${missing.join(', ')} (run install --agent ${agent} again)` });
@@ -407,7 +400,7 @@ function doctorOwnFile(worktree: string, agent: Agent, w: Wiring, file: string, 
     const probe = probeCommand(worktree, agent, command);
     items.push({ component: `agent ${agent}`, status: probe.ok ? 'ok' : 'broken', detail: `${w.settings}: ${wired.join(', ')}; ${probe.detail}` });
   }
-  if (isOwnWiring(w, text)) items.push(...timeoutItems(agent, w, ownFileTimeouts(w, text)));
+  if (isOwnWiring(w, text)) items.push(...timeoutItems(agent, w, timeouts));
   return [...items, ...trustGateItems(agent, worktree, { env: process.env })];
 }
 
