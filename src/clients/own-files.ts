@@ -1,40 +1,37 @@
-// The wirings that are whole files of git-handoff's own (Copilot CLI's `.github/hooks/git-handoff.json`, the
-// OpenCode plugin), and the trust gates of Copilot CLI and Qwen Code: written, removed and checked here for
-// src/install/agents.ts.
+// The wiring that is a whole hooks file of git-handoff's own (Copilot CLI's `.github/hooks/git-handoff.json`), and the
+// OpenCode plugin in the user's folder: written, removed and checked here for src/install/agents.ts.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { installWrite, restoreOriginal } from '../handoff/state/install-record';
-import { OPENCODE_PLUGIN_MARK, opencodePlugin, userPluginFile, wiring as opencodeWiring } from './opencode';
+import { OPENCODE_PLUGIN_MARK, opencodePlugin, userPluginFile } from './opencode';
 import { hookCommand, type Wiring } from './wiring';
 import { userHome } from '../user-dirs';
 
 /** The text of a whole-file wiring running `command`. */
 function ownFileText(w: Wiring, command: string): string {
-  if (w.format === 'plugin') return opencodePlugin(command);
   const hooks: Record<string, unknown[]> = {};
   for (const event of Object.keys(w.events)) hooks[event] = [{ type: 'command', bash: hookCommand(w, command), timeoutSec: w.timeout }];
   return JSON.stringify({ version: 1, hooks }, null, 2) + '\n';
 }
 
 /** Whether a file's text is a git-handoff wiring (any version of it). */
-export const isOwnWiring = (w: Wiring, text: string): boolean =>
-  w.format === 'plugin' ? text.includes(OPENCODE_PLUGIN_MARK) : /git[- ]handoff(-guard|(\.cmd|\.exe)?["']?\s+guard)/.test(text);
+export const isOwnWiring = (text: string): boolean => /git[- ]handoff(-guard|(\.cmd|\.exe)?["']?\s+guard)/.test(text);
 
 /** Writes `file` (absolute) unless another file of that name, not ours, is there. */
 export function installOwnFile(w: Wiring, file: string, shown: string, command: string, commonDir: string): string {
   const text = ownFileText(w, command);
   const now = existsSync(file) ? readFileSync(file, 'utf8') : null;
   if (now === text) return `${shown}: already wired (${w.client})`;
-  if (now !== null && !isOwnWiring(w, now)) return `${shown}: left alone (a file of that name that is not git-handoff's is there); nothing wired for ${w.client}`;
+  if (now !== null && !isOwnWiring(now)) return `${shown}: left alone (a file of that name that is not git-handoff's is there); nothing wired for ${w.client}`;
   installWrite(commonDir, file, text);
-  return w.format === 'plugin' ? `${shown}: the git-handoff plugin, running \`${command}\`` : `${shown}: wired \`${command}\` for ${Object.keys(w.events).join(', ')}`;
+  return `${shown}: wired \`${command}\` for ${Object.keys(w.events).join(', ')}`;
 }
 
 /** Removes a whole-file wiring (and the folders it leaves empty, up to `root`). */
 export function uninstallOwnFile(w: Wiring, file: string, shown: string, root: string, commonDir: string | null): string | null {
-  const restored = commonDir !== null && restoreOriginal(commonDir, file, (t) => !isOwnWiring(w, t));
+  const restored = commonDir !== null && restoreOriginal(commonDir, file, (t) => !isOwnWiring(t));
   if (!restored) {
-    if (!existsSync(file) || !isOwnWiring(w, readFileSync(file, 'utf8'))) return null;
+    if (!existsSync(file) || !isOwnWiring(readFileSync(file, 'utf8'))) return null;
     rmSync(file);
   }
   removeEmptyUp(path.dirname(file), root);
@@ -53,19 +50,11 @@ export function removeEmptyUp(dir: string, root: string): void {
   }
 }
 
-/**
- * What a whole-file wiring's text wires: the events the guard runs for, the guard's command (the before-tool hook's),
- * and the timeouts it sets in the client's unit (Copilot's `timeoutSec` per hook, the plugin's TIMEOUT_MS).
- */
+/** What a whole hooks file wires: the events the guard runs for, the guard's command (the before-tool hook's), the timeouts it sets. */
 export function ownFileWiring(w: Wiring, text: string): { events: string[]; command: string | null; timeouts: unknown[] } {
   try {
-    if (w.format === 'plugin') {
-      const own = isOwnWiring(w, text);
-      const command = /^const GUARD = (".*")$/m.exec(text)?.[1];
-      return { events: own ? Object.keys(w.events) : [], command: command ? JSON.parse(command) : null, timeouts: [Number(/^const TIMEOUT_MS = (\d+)$/m.exec(text)?.[1] ?? NaN)] };
-    }
     const hooks = JSON.parse(text)?.hooks ?? {};
-    const ours = (event: string): any[] => (Array.isArray(hooks[event]) ? hooks[event].filter((h: any) => typeof h?.bash === 'string' && isOwnWiring(w, h.bash)) : []);
+    const ours = (event: string): any[] => (Array.isArray(hooks[event]) ? hooks[event].filter((h: any) => typeof h?.bash === 'string' && isOwnWiring(h.bash)) : []);
     return { events: Object.keys(w.events).filter((ev) => ours(ev).length), command: hooks.preToolUse?.find?.((x: any) => typeof x?.bash === 'string')?.bash ?? null, timeouts: Object.keys(hooks).flatMap(ours).map((h) => h.timeoutSec) };
   } catch {
     return { events: [], command: null, timeouts: [] };
@@ -78,7 +67,7 @@ function installUserOpencode(command: string, env: NodeJS.ProcessEnv = process.e
   const text = opencodePlugin(command);
   const now = existsSync(file) ? readFileSync(file, 'utf8') : null;
   if (now === text) return [`${file}: the git-handoff plugin already there`];
-  if (now !== null && !isOwnWiring(opencodeWiring, now)) return [`${file}: left alone (a file of that name that is not git-handoff's is there)`];
+  if (now !== null && !now.includes(OPENCODE_PLUGIN_MARK)) return [`${file}: left alone (a file of that name that is not git-handoff's is there)`];
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, text);
   return [`${file}: the git-handoff plugin for every repository OpenCode opens, running \`${command}\` (a repository's own copy then stands aside)`];
@@ -86,7 +75,7 @@ function installUserOpencode(command: string, env: NodeJS.ProcessEnv = process.e
 
 function uninstallUserOpencode(env: NodeJS.ProcessEnv = process.env): string[] {
   const file = userPluginFile(env);
-  if (!existsSync(file) || !isOwnWiring(opencodeWiring, readFileSync(file, 'utf8'))) return ['the git-handoff plugin is not in your OpenCode plugin folder'];
+  if (!existsSync(file) || !readFileSync(file, 'utf8').includes(OPENCODE_PLUGIN_MARK)) return ['the git-handoff plugin is not in your OpenCode plugin folder'];
   rmSync(file);
   // the folders left empty on the way up to the config folder (install made them with the file), HOME never
   const msgs = [`${file}: removed`];

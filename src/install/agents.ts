@@ -233,7 +233,7 @@ function sharedWith(root: string, agent: Agent, leaving: readonly Agent[], key: 
     if (a === agent || leaving.includes(a) || !WIRING[agent][key] || WIRING[a][key] !== WIRING[agent][key]) return false;
     if (WIRING[a].format === 'files') return wiredFiles(WIRING[a], root).present.length > 0;
     try {
-      return isOwnWiring(WIRING[a], readFileSync(path.join(root, WIRING[a].settings), 'utf8'));
+      return isOwnWiring(readFileSync(path.join(root, WIRING[a].settings), 'utf8'));
     } catch {
       return false;
     }
@@ -393,14 +393,14 @@ function doctorOwnFile(worktree: string, agent: Agent, w: Wiring, file: string, 
   const { events: wired, command, timeouts } = ownFileWiring(w, text);
   const missing = Object.keys(w.events).filter((ev) => !wired.includes(ev));
   const items: DoctorItem[] = [];
-  if (!isOwnWiring(w, text) || !command) items.push({ component: `agent ${agent}`, status: 'missing', detail: `${w.settings} is not git-handoff's (git handoff install --agent ${agent})` });
+  if (!isOwnWiring(text) || !command) items.push({ component: `agent ${agent}`, status: 'missing', detail: `${w.settings} is not git-handoff's (git handoff install --agent ${agent})` });
   else if (missing.length) items.push({ component: `agent ${agent}`, status: 'broken', detail: `${w.settings} lacks ${missing.join(', ')} (run install --agent ${agent} again)` });
   else if (off) items.push({ component: `agent ${agent}`, status: 'info', detail: `${w.settings}: the guard is off in this repository (git config handoff.guard off), so it allows everything` });
   else {
     const probe = probeCommand(worktree, agent, command);
     items.push({ component: `agent ${agent}`, status: probe.ok ? 'ok' : 'broken', detail: `${w.settings}: ${wired.join(', ')}; ${probe.detail}` });
   }
-  if (isOwnWiring(w, text)) items.push(...timeoutItems(agent, w, timeouts));
+  if (isOwnWiring(text)) items.push(...timeoutItems(agent, w, timeouts));
   return [...items, ...trustGateItems(agent, worktree, { env: process.env })];
 }
 
@@ -432,12 +432,10 @@ function readerNote(worktree: string, w: Wiring): string {
 /** The clients wired in this worktree, by their `install --agent` names: their wiring here, or their plugin answering here. */
 export function wiredAgents(worktree: string): Agent[] {
   const wired = ([, w]: [Agent, Wiring]) =>
-    (w.format === 'files' ? wiredFiles(w, worktree).present.length > 0 : w.format === 'plugin' ? ownText(path.join(worktree, w.settings), w) : wiredWithGuard(path.join(worktree, w.settings))) ||
+    (w.format === 'files' ? wiredFiles(w, worktree).present.length > 0 : wiredWithGuard(path.join(worktree, w.settings))) ||
     pluginAnswers(w.client, worktree);
   return (Object.entries(WIRING) as Array<[Agent, Wiring]>).filter(wired).map(([a]) => a);
 }
-
-const ownText = (file: string, w: Wiring): boolean => existsSync(file) && isOwnWiring(w, readFileSync(file, 'utf8'));
 
 /** Tools every wiring must send to the guard: an MCP server's writer in the client's naming, and a tool no list names. */
 const mustRoute = (client: ClientName): string[] => [RECORDS[client].mcpNames.replace('<server>', 'fs').replace('<tool>', 'move_file'), 'SomeNewTool'];
