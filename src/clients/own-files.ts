@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, wr
 import path from 'node:path';
 import { installWrite, restoreOriginal } from '../handoff/state/install-record';
 import { OPENCODE_PLUGIN_MARK, opencodePlugin, userPluginFile } from './opencode';
-import { hookCommand, type Wiring } from './wiring';
+import { GUARD_TEXT, hookCommand, type Wiring } from './wiring';
 import { userHome } from '../user-dirs';
 
 /** The text of a whole-file wiring running `command`. */
@@ -14,24 +14,22 @@ function ownFileText(w: Wiring, command: string): string {
   return JSON.stringify({ version: 1, hooks }, null, 2) + '\n';
 }
 
-/** Whether a file's text is a git-handoff wiring (any version of it). */
-export const isOwnWiring = (text: string): boolean => /git[- ]handoff(-guard|(\.cmd|\.exe)?["']?\s+guard)/.test(text);
 
 /** Writes `file` (absolute) unless another file of that name, not ours, is there. */
 export function installOwnFile(w: Wiring, file: string, shown: string, command: string, commonDir: string): string {
   const text = ownFileText(w, command);
   const now = existsSync(file) ? readFileSync(file, 'utf8') : null;
   if (now === text) return `${shown}: already wired (${w.client})`;
-  if (now !== null && !isOwnWiring(now)) return `${shown}: left alone (a file of that name that is not git-handoff's is there); nothing wired for ${w.client}`;
+  if (now !== null && !GUARD_TEXT.test(now)) return `${shown}: left alone (a file of that name that is not git-handoff's is there); nothing wired for ${w.client}`;
   installWrite(commonDir, file, text);
   return `${shown}: wired \`${command}\` for ${Object.keys(w.events).join(', ')}`;
 }
 
 /** Removes a whole-file wiring (and the folders it leaves empty, up to `root`). */
 export function uninstallOwnFile(w: Wiring, file: string, shown: string, root: string, commonDir: string | null): string | null {
-  const restored = commonDir !== null && restoreOriginal(commonDir, file, (t) => !isOwnWiring(t));
+  const restored = commonDir !== null && restoreOriginal(commonDir, file, (t) => !GUARD_TEXT.test(t));
   if (!restored) {
-    if (!existsSync(file) || !isOwnWiring(readFileSync(file, 'utf8'))) return null;
+    if (!existsSync(file) || !GUARD_TEXT.test(readFileSync(file, 'utf8'))) return null;
     rmSync(file);
   }
   removeEmptyUp(path.dirname(file), root);
@@ -54,7 +52,7 @@ export function removeEmptyUp(dir: string, root: string): void {
 export function ownFileWiring(w: Wiring, text: string): { events: string[]; command: string | null; timeouts: unknown[] } {
   try {
     const hooks = JSON.parse(text)?.hooks ?? {};
-    const ours = (event: string): any[] => (Array.isArray(hooks[event]) ? hooks[event].filter((h: any) => typeof h?.bash === 'string' && isOwnWiring(h.bash)) : []);
+    const ours = (event: string): any[] => (Array.isArray(hooks[event]) ? hooks[event].filter((h: any) => typeof h?.bash === 'string' && GUARD_TEXT.test(h.bash)) : []);
     return { events: Object.keys(w.events).filter((ev) => ours(ev).length), command: hooks.preToolUse?.find?.((x: any) => typeof x?.bash === 'string')?.bash ?? null, timeouts: Object.keys(hooks).flatMap(ours).map((h) => h.timeoutSec) };
   } catch {
     return { events: [], command: null, timeouts: [] };

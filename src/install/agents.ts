@@ -19,7 +19,7 @@ import { ALL_RECORDS, RECORDS } from '../clients/records';
 import { afterCommand, hookCommand, hookGroups, hookTimeoutProblem, PAYLOAD_FLAG, SOURCED_FLAG, SPLIT_FLAGS, GUARD_TEXT, type Wiring, wiredWithGuard } from '../clients/wiring';
 import { WIRING } from '../clients/wirings';
 import { FRONT_CLIENTS } from '../clients/front';
-import { installOwnFile, isOwnWiring, ownFileWiring, removeEmptyUp, uninstallOwnFile } from '../clients/own-files';
+import { installOwnFile, ownFileWiring, removeEmptyUp, uninstallOwnFile } from '../clients/own-files';
 import { pluginAnswers } from '../clients/plugin-active';
 import { installFiles, jsonText, readObject, strip, undoneLine, uninstallFiles, unwireJson, wiredFiles } from './native';
 
@@ -233,7 +233,7 @@ function sharedWith(root: string, agent: Agent, leaving: readonly Agent[], key: 
     if (a === agent || leaving.includes(a) || !WIRING[agent][key] || WIRING[a][key] !== WIRING[agent][key]) return false;
     if (WIRING[a].format === 'files') return wiredFiles(WIRING[a], root).present.length > 0;
     try {
-      return isOwnWiring(readFileSync(path.join(root, WIRING[a].settings), 'utf8'));
+      return GUARD_TEXT.test(readFileSync(path.join(root, WIRING[a].settings), 'utf8'));
     } catch {
       return false;
     }
@@ -393,14 +393,14 @@ function doctorOwnFile(worktree: string, agent: Agent, w: Wiring, file: string, 
   const { events: wired, command, timeouts } = ownFileWiring(w, text);
   const missing = Object.keys(w.events).filter((ev) => !wired.includes(ev));
   const items: DoctorItem[] = [];
-  if (!isOwnWiring(text) || !command) items.push({ component: `agent ${agent}`, status: 'missing', detail: `${w.settings} is not git-handoff's (git handoff install --agent ${agent})` });
+  if (!GUARD_TEXT.test(text) || !command) items.push({ component: `agent ${agent}`, status: 'missing', detail: `${w.settings} is not git-handoff's (git handoff install --agent ${agent})` });
   else if (missing.length) items.push({ component: `agent ${agent}`, status: 'broken', detail: `${w.settings} lacks ${missing.join(', ')} (run install --agent ${agent} again)` });
   else if (off) items.push({ component: `agent ${agent}`, status: 'info', detail: `${w.settings}: the guard is off in this repository (git config handoff.guard off), so it allows everything` });
   else {
     const probe = probeCommand(worktree, agent, command);
     items.push({ component: `agent ${agent}`, status: probe.ok ? 'ok' : 'broken', detail: `${w.settings}: ${wired.join(', ')}; ${probe.detail}` });
   }
-  if (isOwnWiring(text)) items.push(...timeoutItems(agent, w, timeouts));
+  if (GUARD_TEXT.test(text)) items.push(...timeoutItems(agent, w, timeouts));
   return [...items, ...trustGateItems(agent, worktree, { env: process.env })];
 }
 

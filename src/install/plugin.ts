@@ -10,6 +10,7 @@ import { probeCommand, WIRING } from './agents';
 import { claudeConfigDir, PLUGIN_NAME, pluginCopies } from '../clients/plugin-active';
 import { afterInstall, beforeInstall, forgetInstall, listOf, restoreAfterUninstall, untouchedSinceInstall } from './plugin-restore';
 import { readJsonOr } from '../read-file';
+import { wiredWithGuard } from '../clients/wiring';
 import { userDataDir } from '../user-dirs';
 import { AGENT_CLIENT, type Agent } from '../clients/names';
 import { PLUGIN_AGENTS, pluginOf } from '../clients/records';
@@ -56,17 +57,8 @@ function run(program: string, args: string[], input?: string, cwd?: string): str
   return out.split('\n').filter(Boolean).pop() ?? '';
 }
 
-const projectWired = (repo: Repo | null, agent: Agent): boolean => {
-  if (!repo?.worktree) return false;
-  try {
-    return /git[- ]handoff\S*["']?\s+guard/.test(readFileSync(path.join(repo.worktree, WIRING[agent].settings), 'utf8'));
-  } catch {
-    return false;
-  }
-};
-
 const twiceNote = (repo: Repo | null, agent: Agent) =>
-  projectWired(repo, agent) ? [`${WIRING[agent].settings} wires the guard too: those project hooks defer to the ${pluginOf(agent).word}, so each event is answered once`] : [];
+  repo?.worktree && wiredWithGuard(path.join(repo.worktree, WIRING[agent].settings)) ? [`${WIRING[agent].settings} wires the guard too: those project hooks defer to the ${pluginOf(agent).word}, so each event is answered once`] : [];
 
 /** Whether the client has a copy of the package installed (for anyone: enabled here or not). */
 const hasCopy = (agent: Agent) => pluginCopies(AGENT_CLIENT[agent], process.cwd()).length > 0;
