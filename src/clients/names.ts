@@ -112,11 +112,7 @@ const MARKERS: ReadonlyArray<readonly [string, ClientName]> = [
 ];
 
 /** The client whose shell this environment is, by its session variable or its marker; null when none says. */
-export function shellClient(env: NodeJS.ProcessEnv): ClientName | null {
-  for (const [v, c] of SESSION_VARS) if (env[v]) return c;
-  for (const [v, c] of MARKERS) if (env[v]) return c;
-  return null;
-}
+export const shellClient = (env: NodeJS.ProcessEnv): ClientName | null => agentSessionOf(env)?.client ?? null;
 
 /**
  * The agent session an environment is inside: its client's session variable (with the id) or marker (no id); null for
