@@ -49,7 +49,6 @@ export const front: FrontFacts = {
   keys: { session: 'session_id', tool: 'tool_name', event: 'hook_event_name', input: 'tool_input' },
   events: KINDS,
   tools: { Bash: 'command', Write: 'write', Edit: 'file_path', MultiEdit: 'file_path' },
-  plugin: 'plugin',
 };
 
 export const claude = shapedAdapter('claude-code', { kinds: KINDS });
@@ -91,4 +90,23 @@ export const record: ClientRecord = clientRecord({
   adapter: claude,
   wiring,
   front,
+  plugin: {
+    word: 'plugin',
+    title: 'Claude Code',
+    folder: 'claude-plugin',
+    source: 'claude-marketplace',
+    root: '${CLAUDE_PLUGIN_ROOT}',
+    files: (m) => ({
+      '.claude-plugin/plugin.json': { name: m.name, version: m.version, description: m.description, author: { name: 'git-handoff contributors' }, license: m.license, keywords: ['git', 'handoff', 'hooks'] },
+    }),
+    hooksHeader: { description: 'git-handoff guard: refuses moves of handoff refs and files owned by another session; the startup view' },
+    folders: ['plugins', 'plugins/cache', 'plugins/marketplaces'],
+    homeFiles: ['.claude.json'],
+    // the plugin is `<name>@<name>`: in a marketplace of its own name
+    rewrites: (name) => [
+      { file: 'settings.json', ours: [['enabledPlugins', `${name}@${name}`], ['extraKnownMarketplaces', name]], changedBy: 'Claude Code removed the plugin from it' },
+      { file: 'plugins/known_marketplaces.json', ours: [[name]] },
+      { file: 'plugins/installed_plugins.json', ours: [['plugins', `${name}@${name}`], ['version']] },
+    ],
+  },
 });

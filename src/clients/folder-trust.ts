@@ -31,6 +31,3 @@ export function folderTrust(client: ClientName, worktree: string, enabledByDefau
   }
   return { state: best?.trusted ? 'trusted' : 'untrusted', settings, trustFile: trusts };
 }
-
-/** Qwen Code's gate for a repository: off (its default: hooks run), trusted, or untrusted (no hook runs). */
-export const qwenTrust = (worktree: string, env: NodeJS.ProcessEnv = process.env): FolderTrust => folderTrust('qwen-code', worktree, false, env);

@@ -9,21 +9,21 @@ import { ALL_RECORDS } from './records';
 import type { Wiring } from './wiring';
 
 /** The clients whose wirings run the front, with their wiring and facts: every record with both (OpenCode and Kilo Code load a plugin; the other clients of issue 56 run node's guard straight). */
-export const FRONT_CLIENTS: ReadonlyArray<{ wiring: Wiring; facts: FrontFacts }> = ALL_RECORDS.flatMap((r) => (r.front && r.wiring ? [{ wiring: r.wiring, facts: r.front }] : []));
+export const FRONT_CLIENTS: ReadonlyArray<{ wiring: Wiring; facts: FrontFacts; plugin: boolean }> = ALL_RECORDS.flatMap((r) => (r.front && r.wiring ? [{ wiring: r.wiring, facts: r.front, plugin: !!r.plugin }] : []));
 
 /** A client the front serves without being named (`git-handoff-guard` alone): those node tells apart by the payload. */
 const UNNAMED: readonly ClientName[] = ['claude-code', 'gemini-cli', 'codex'];
 
 /** The argument lists a client's wirings give the front after `--client=<name>`: plain, as a plugin, the after-tool hook's. */
-function frontArgs(w: Wiring, f: FrontFacts): { plain: string[][]; after: string[][] } {
-  const base = [[], ...(f.plugin ? [['--plugin']] : [])];
+function frontArgs(w: Wiring, plugin: boolean): { plain: string[][]; after: string[][] } {
+  const base = [[], ...(plugin ? [['--plugin']] : [])];
   return { plain: base, after: w.after ? base.map((a) => [...a, '--after']) : [] };
 }
 
 /** The plain data scripts/front-words.mjs writes into the front: per client, its argument lists, keys, events by kind and tools. */
 export function frontClients() {
-  return FRONT_CLIENTS.map(({ wiring, facts }) => {
+  return FRONT_CLIENTS.map(({ wiring, facts, plugin }) => {
     const named = (k: EventKind) => Object.entries(facts.events ?? {}).filter(([, v]) => v === k).map(([n]) => n);
-    return { client: wiring.client, args: frontArgs(wiring, facts), keys: facts.keys, pre: named('pre-tool'), post: named('post-tool'), tools: facts.tools, unnamed: UNNAMED.includes(wiring.client) };
+    return { client: wiring.client, args: frontArgs(wiring, plugin), keys: facts.keys, pre: named('pre-tool'), post: named('post-tool'), tools: facts.tools, unnamed: UNNAMED.includes(wiring.client) };
   });
 }

@@ -52,8 +52,27 @@ export const front: FrontFacts = {
   keys: { session: 'session_id', tool: 'tool_name', event: 'hook_event_name', input: 'tool_input' },
   events: KINDS,
   tools: { [SHELL]: 'command', write_file: 'write', replace: 'file_path' },
-  plugin: 'extension',
 };
+
+/** The extension's context file: short, it points to the skill. */
+const EXTENSION_CONTEXT = [
+  '# Handoff notes (git-handoff)',
+  '',
+  'Handoff notes between sessions live in git under `refs/handoffs/`, owned by the session that wrote them.',
+  'Use the `handoff` skill (or `/handoff write|boot|status`) to write one before you stop or when context is',
+  'compacted, and to read what earlier sessions left (`git handoff boot`). A refused command names the owner:',
+  'write your own topic, or take over with `--take-over --reason`. Never move `refs/handoffs/*` by hand.',
+  '',
+].join('\n');
+
+const HANDOFF_COMMAND = [
+  'description = "Write, read or check git-handoff notes: /handoff write | boot | status | <topic>"',
+  'prompt = """',
+  'Follow the `handoff` skill (activate it) with the argument: {{args}}',
+  'With no argument: if this session changed files, write or update its handoff; otherwise run `git handoff boot`.',
+  '"""',
+  '',
+].join('\n');
 
 export const gemini: ClientAdapter = {
   client: 'gemini-cli',
@@ -119,4 +138,25 @@ export const record: ClientRecord = clientRecord({
   adapter: gemini,
   wiring,
   front,
+  plugin: {
+    word: 'extension',
+    title: 'Gemini CLI',
+    folder: 'gemini-extension',
+    source: 'gemini-extension',
+    root: '${extensionPath}',
+    files: (m) => ({
+      'gemini-extension.json': { name: m.name, version: m.version, description: m.description, contextFileName: wiring.notes },
+      [wiring.notes]: EXTENSION_CONTEXT,
+      'commands/handoff.toml': HANDOFF_COMMAND,
+    }),
+    folders: ['extensions', 'history', 'tmp'],
+    rewrites: (name, source) => [
+      // it trusts the folder it installs from
+      { file: 'trustedFolders.json', ours: [[source]] },
+      // its top-level signature covers the store: restored with the bytes, ignored in the comparison
+      { file: 'extension_integrity.json', ours: [['store', name], ['signature']] },
+      { file: 'extensions/extension-enablement.json', ours: [[name]] },
+      { file: 'projects.json', ours: [['projects', source]] },
+    ],
+  },
 });

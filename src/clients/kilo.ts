@@ -26,7 +26,6 @@ const spec = (command: string): PluginSpec => ({ command, mark: KILO_PLUGIN_MARK
 export const wiring: Wiring = {
   ...opencodeWiring,
   client: 'kilo-code',
-  format: 'files',
   settings: KILO_PLUGIN_FILE,
   skills: null,
   files: (command) => [{ file: KILO_PLUGIN_FILE, text: pluginModule(spec(command)) }],

@@ -100,12 +100,6 @@ export const SESSION_ID_VARS: readonly string[] = ['GIT_HANDOFF_SESSION', ...SES
 /** The variable `client`'s shell tool exports with its session id, or null. */
 export const sessionVarOf = (client: ClientName): string | null => SESSION_VARS.find(([, c]) => c === client)?.[0] ?? null;
 
-/**
- * Clients whose shells carry no session variable: Cursor's, and VS Code's agent terminal (its session id is only in
- * hook payloads: docs/clients.md). Their commits are told apart by the guard's ledger, not by the hook stub.
- */
-export const WITHOUT_SESSION_VAR: ReadonlySet<ClientName> = new Set<ClientName>(['cursor', 'vscode', 'factory-droid', 'cline', 'windsurf', 'kiro', 'augment', 'devin-cli']);
-
 /** Variables that say which client's shell this is when no session variable does. */
 const MARKERS: ReadonlyArray<readonly [string, ClientName]> = [
   ['CLAUDECODE', 'claude-code'],
@@ -118,11 +112,7 @@ const MARKERS: ReadonlyArray<readonly [string, ClientName]> = [
 ];
 
 /** The client whose shell this environment is, by its session variable or its marker; null when none says. */
-export function shellClient(env: NodeJS.ProcessEnv): ClientName | null {
-  for (const [v, c] of SESSION_VARS) if (env[v]) return c;
-  for (const [v, c] of MARKERS) if (env[v]) return c;
-  return null;
-}
+export const shellClient = (env: NodeJS.ProcessEnv): ClientName | null => agentSessionOf(env)?.client ?? null;
 
 /**
  * The agent session an environment is inside: its client's session variable (with the id) or marker (no id); null for

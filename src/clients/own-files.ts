@@ -1,44 +1,35 @@
-// The wirings that are whole files of git-handoff's own (Copilot CLI's `.github/hooks/git-handoff.json`, the
-// OpenCode plugin), and the trust gates of Copilot CLI and Qwen Code: written, removed and checked here for
-// src/install/agents.ts.
+// The wiring that is a whole hooks file of git-handoff's own (Copilot CLI's `.github/hooks/git-handoff.json`), and the
+// OpenCode plugin in the user's folder: written, removed and checked here for src/install/agents.ts.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { installWrite, restoreOriginal } from '../handoff/state/install-record';
-import type { DoctorItem } from '../wiring';
-import { wiring as copilotWiring } from './copilot';
-import { OPENCODE_PLUGIN_MARK, opencodePlugin, userPluginFile, wiring as opencodeWiring } from './opencode';
-import { qwenTrust } from './folder-trust';
-import { trustFile } from './places';
-import { hookCommand, type Wiring } from './wiring';
+import { OPENCODE_PLUGIN_MARK, opencodePlugin, userPluginFile } from './opencode';
+import { GUARD_TEXT, hookCommand, type Wiring } from './wiring';
 import { userHome } from '../user-dirs';
 
 /** The text of a whole-file wiring running `command`. */
 function ownFileText(w: Wiring, command: string): string {
-  if (w.format === 'plugin') return opencodePlugin(command);
   const hooks: Record<string, unknown[]> = {};
   for (const event of Object.keys(w.events)) hooks[event] = [{ type: 'command', bash: hookCommand(w, command), timeoutSec: w.timeout }];
   return JSON.stringify({ version: 1, hooks }, null, 2) + '\n';
 }
 
-/** Whether a file's text is a git-handoff wiring (any version of it). */
-export const isOwnWiring = (w: Wiring, text: string): boolean =>
-  w.format === 'plugin' ? text.includes(OPENCODE_PLUGIN_MARK) : /git[- ]handoff(-guard|(\.cmd|\.exe)?["']?\s+guard)/.test(text);
 
 /** Writes `file` (absolute) unless another file of that name, not ours, is there. */
 export function installOwnFile(w: Wiring, file: string, shown: string, command: string, commonDir: string): string {
   const text = ownFileText(w, command);
   const now = existsSync(file) ? readFileSync(file, 'utf8') : null;
   if (now === text) return `${shown}: already wired (${w.client})`;
-  if (now !== null && !isOwnWiring(w, now)) return `${shown}: left alone (a file of that name that is not git-handoff's is there); nothing wired for ${w.client}`;
+  if (now !== null && !GUARD_TEXT.test(now)) return `${shown}: left alone (a file of that name that is not git-handoff's is there); nothing wired for ${w.client}`;
   installWrite(commonDir, file, text);
-  return w.format === 'plugin' ? `${shown}: the git-handoff plugin, running \`${command}\`` : `${shown}: wired \`${command}\` for ${Object.keys(w.events).join(', ')}`;
+  return `${shown}: wired \`${command}\` for ${Object.keys(w.events).join(', ')}`;
 }
 
 /** Removes a whole-file wiring (and the folders it leaves empty, up to `root`). */
 export function uninstallOwnFile(w: Wiring, file: string, shown: string, root: string, commonDir: string | null): string | null {
-  const restored = commonDir !== null && restoreOriginal(commonDir, file, (t) => !isOwnWiring(w, t));
+  const restored = commonDir !== null && restoreOriginal(commonDir, file, (t) => !GUARD_TEXT.test(t));
   if (!restored) {
-    if (!existsSync(file) || !isOwnWiring(w, readFileSync(file, 'utf8'))) return null;
+    if (!existsSync(file) || !GUARD_TEXT.test(readFileSync(file, 'utf8'))) return null;
     rmSync(file);
   }
   removeEmptyUp(path.dirname(file), root);
@@ -57,62 +48,32 @@ export function removeEmptyUp(dir: string, root: string): void {
   }
 }
 
-/** The guard command inside a whole-file wiring, or null. */
-export function ownFileCommand(w: Wiring, text: string): string | null {
-  if (w.format === 'plugin') {
-    const m = /^const GUARD = (".*")$/m.exec(text);
-    try {
-      return m ? (JSON.parse(m[1]) as string) : null;
-    } catch {
-      return null;
-    }
-  }
-  try {
-    const j = JSON.parse(text);
-    const h = j?.hooks?.preToolUse?.find?.((x: any) => typeof x?.bash === 'string');
-    return h?.bash ?? null;
-  } catch {
-    return null;
-  }
-}
-
-/** The events a Copilot hooks file wires the guard for. */
-export function ownFileEvents(w: Wiring, text: string): string[] {
-  if (w.format === 'plugin') return isOwnWiring(w, text) ? Object.keys(w.events) : [];
+/** What a whole hooks file wires: the events the guard runs for, the guard's command (the before-tool hook's), the timeouts it sets. */
+export function ownFileWiring(w: Wiring, text: string): { events: string[]; command: string | null; timeouts: unknown[] } {
   try {
     const hooks = JSON.parse(text)?.hooks ?? {};
-    return Object.keys(w.events).filter((ev) => Array.isArray(hooks[ev]) && hooks[ev].some((h: any) => typeof h?.bash === 'string' && isOwnWiring(w, h.bash)));
+    const ours = (event: string): any[] => (Array.isArray(hooks[event]) ? hooks[event].filter((h: any) => typeof h?.bash === 'string' && GUARD_TEXT.test(h.bash)) : []);
+    return { events: Object.keys(w.events).filter((ev) => ours(ev).length), command: hooks.preToolUse?.find?.((x: any) => typeof x?.bash === 'string')?.bash ?? null, timeouts: Object.keys(hooks).flatMap(ours).map((h) => h.timeoutSec) };
   } catch {
-    return [];
-  }
-}
-
-/** The timeouts a whole-file wiring sets, in the client's unit: Copilot's `timeoutSec` per hook, the plugin's TIMEOUT_MS. */
-export function ownFileTimeouts(w: Wiring, text: string): unknown[] {
-  if (w.format === 'plugin') return [Number(/^const TIMEOUT_MS = (\d+)$/m.exec(text)?.[1] ?? NaN)];
-  try {
-    const hooks = JSON.parse(text)?.hooks ?? {};
-    return Object.values(hooks).flatMap((hs: any) => (Array.isArray(hs) ? hs.filter((h: any) => typeof h?.bash === 'string' && isOwnWiring(w, h.bash)).map((h: any) => h.timeoutSec) : []));
-  } catch {
-    return [];
+    return { events: [], command: null, timeouts: [] };
   }
 }
 
 /** `install --agent opencode --plugin`: the plugin in the user's folder, for every repository OpenCode opens. */
-export function installUserOpencode(command: string, env: NodeJS.ProcessEnv = process.env): string[] {
+function installUserOpencode(command: string, env: NodeJS.ProcessEnv = process.env): string[] {
   const file = userPluginFile(env);
   const text = opencodePlugin(command);
   const now = existsSync(file) ? readFileSync(file, 'utf8') : null;
   if (now === text) return [`${file}: the git-handoff plugin already there`];
-  if (now !== null && !isOwnWiring(opencodeWiring, now)) return [`${file}: left alone (a file of that name that is not git-handoff's is there)`];
+  if (now !== null && !now.includes(OPENCODE_PLUGIN_MARK)) return [`${file}: left alone (a file of that name that is not git-handoff's is there)`];
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, text);
   return [`${file}: the git-handoff plugin for every repository OpenCode opens, running \`${command}\` (a repository's own copy then stands aside)`];
 }
 
-export function uninstallUserOpencode(env: NodeJS.ProcessEnv = process.env): string[] {
+function uninstallUserOpencode(env: NodeJS.ProcessEnv = process.env): string[] {
   const file = userPluginFile(env);
-  if (!existsSync(file) || !isOwnWiring(opencodeWiring, readFileSync(file, 'utf8'))) return ['the git-handoff plugin is not in your OpenCode plugin folder'];
+  if (!existsSync(file) || !readFileSync(file, 'utf8').includes(OPENCODE_PLUGIN_MARK)) return ['the git-handoff plugin is not in your OpenCode plugin folder'];
   rmSync(file);
   // the folders left empty on the way up to the config folder (install made them with the file), HOME never
   const msgs = [`${file}: removed`];
@@ -129,47 +90,7 @@ export function uninstallUserOpencode(env: NodeJS.ProcessEnv = process.env): str
   return msgs;
 }
 
+/** The client whose plugin module `install --agent <agent> --plugin` puts in the user's own folder (OpenCode). */
+export const USER_PLUGIN = { agent: 'opencode', title: 'OpenCode', file: userPluginFile, install: installUserOpencode, uninstall: uninstallUserOpencode } as const;
 
-/** How to trust a folder for Copilot CLI: its repository hooks run only there (skipped silently elsewhere). */
-export const copilotTrustHow = (worktree: string, env: NodeJS.ProcessEnv = process.env) =>
-  `Copilot CLI runs repository hooks only in a trusted folder and skips them silently elsewhere: answer "trust" when it asks, or add ${JSON.stringify(worktree)} to "trustedFolders" in ${trustFile('copilot', env)}`;
 
-/** Whether Copilot CLI trusts `worktree`: listed (or a parent listed) in trustedFolders of $COPILOT_HOME/config.json. */
-function copilotTrusted(worktree: string, env: NodeJS.ProcessEnv = process.env): { trusted: boolean; file: string; exists: boolean } {
-  const file = trustFile('copilot', env);
-  let folders: unknown = [];
-  try {
-    // config.json may carry // comments in front of the JSON
-    folders = JSON.parse(readFileSync(file, 'utf8').replace(/^\s*\/\/.*$/gm, ''))?.trustedFolders ?? [];
-  } catch {
-    return { trusted: false, file, exists: existsSync(file) };
-  }
-  const here = path.resolve(worktree);
-  const trusted = Array.isArray(folders) && folders.some((f) => typeof f === 'string' && (here === path.resolve(f) || !path.relative(path.resolve(f), here).startsWith('..')));
-  return { trusted, file, exists: true };
-}
-
-/** doctor's trust rows: Copilot CLI's trusted folders, Qwen Code's folder trust. */
-export function trustItems(agent: string, worktree: string, env: NodeJS.ProcessEnv = process.env): DoctorItem[] {
-  if (agent === 'copilot') {
-    const t = copilotTrusted(worktree, env);
-    return [
-      t.trusted
-        ? { component: 'agent copilot trust', status: 'ok', detail: `${worktree} is a trusted folder in ${t.file}: Copilot CLI runs ${copilotWiring.settings}` }
-        : { component: 'agent copilot trust', status: 'broken', detail: `${worktree} is not a trusted folder${t.exists ? ` in ${t.file}` : ` (no ${t.file})`}. ${copilotTrustHow(worktree, env)}` },
-    ];
-  }
-  if (agent === 'qwen') {
-    const t = qwenTrust(worktree, env);
-    if (t.state === 'off') return [{ component: 'agent qwen trust', status: 'ok', detail: `folder trust is off in ${t.settings} (Qwen Code's default): its project hooks run` }];
-    if (t.state === 'trusted') return [{ component: 'agent qwen trust', status: 'ok', detail: `${worktree} is trusted in ${t.trustFile}` }];
-    return [
-      {
-        component: 'agent qwen trust',
-        status: 'broken',
-        detail: `folder trust is on in ${t.settings} and ${worktree} is not trusted: Qwen Code runs none of its hooks here. Trust it when Qwen Code asks, or add "${worktree}": "TRUST_FOLDER" to ${t.trustFile}`,
-      },
-    ];
-  }
-  return [];
-}

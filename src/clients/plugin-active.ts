@@ -8,7 +8,8 @@ import { projectDir, projectFiles, userDir } from './places';
 import { readJsonOr } from '../read-file';
 
 export const PLUGIN_FLAG = '--plugin';
-const NAME = 'git-handoff';
+/** The plugin's (extension's) name, and its marketplace's in Claude Code: `git-handoff@git-handoff`. */
+export const PLUGIN_NAME = 'git-handoff';
 
 type Env = NodeJS.ProcessEnv;
 
@@ -35,15 +36,20 @@ function claudeProject(cwd: string, env: Env): string | null {
   return null;
 }
 
-interface ClaudePlugin {
-  id: string;
-  scope: string;
-  /** the folder Claude Code loads the plugin from: a directory marketplace's own folder (read in place), else its cache copy */
+/** An installed copy of the git-handoff plugin (extension) as its client sees it from a folder. */
+export interface PluginCopy {
+  /** Claude Code's id and scope of the install (it may have several) */
+  id?: string;
+  scope?: string;
+  /** the folder the client loads it from: a directory marketplace's own folder (read in place), else its copy */
   folder: string | null;
-  version?: string;
   enabled: boolean;
   /** the folder and its launcher are there */
   present: boolean;
+  /** where the client's installer took it from */
+  source?: string;
+  /** the client's command that enables it */
+  enable: string;
 }
 
 /** A directory marketplace's plugins load in place from its folder (moved away, they silently fail to load). */
@@ -51,12 +57,12 @@ function liveFolder(config: string, id: string, installPath: unknown): string | 
   const market = readJsonOr(path.join(config, 'plugins', 'known_marketplaces.json'))?.[id.split('@')[1] ?? ''];
   if (market?.source?.source !== 'directory') return typeof installPath === 'string' ? installPath : null;
   const root = String(market.installLocation ?? market.source.path ?? '');
-  const listed = readJsonOr(path.join(root, '.claude-plugin', 'marketplace.json'))?.plugins?.find((p: any) => p?.name === NAME);
+  const listed = readJsonOr(path.join(root, '.claude-plugin', 'marketplace.json'))?.plugins?.find((p: any) => p?.name === PLUGIN_NAME);
   return typeof listed?.source === 'string' ? path.resolve(root, listed.source) : null;
 }
 
 /** The git-handoff plugin as Claude Code sees it from `cwd`: installed (any marketplace), enabled, its folder. */
-export function claudePlugins(cwd: string, env: Env = process.env): ClaudePlugin[] {
+export function claudePlugins(cwd: string, env: Env = process.env): PluginCopy[] {
   const config = claudeConfigDir(env);
   const installed = readJsonOr(path.join(config, 'plugins', 'installed_plugins.json'))?.plugins;
   if (!installed || typeof installed !== 'object') return [];
@@ -68,24 +74,24 @@ export function claudePlugins(cwd: string, env: Env = process.env): ClaudePlugin
     const e = readJsonOr(f)?.enabledPlugins;
     if (e && typeof e === 'object') for (const [k, v] of Object.entries(e)) enabled[k] = v === true;
   }
-  const out: ClaudePlugin[] = [];
+  const out: PluginCopy[] = [];
   for (const [id, entries] of Object.entries(installed)) {
-    if (id.split('@')[0] !== NAME || !Array.isArray(entries)) continue;
+    if (id.split('@')[0] !== PLUGIN_NAME || !Array.isArray(entries)) continue;
     for (const x of entries as any[]) {
       // a project- or local-scope install belongs to its own project only
       if (x?.scope !== 'user' && x?.projectPath && (!project || path.resolve(x.projectPath) !== path.resolve(project))) continue;
       const folder = liveFolder(config, id, x?.installPath);
-      out.push({ id, scope: String(x?.scope ?? 'user'), folder, version: x?.version, enabled: enabled[id] === true, present: runnable(folder) });
+      out.push({ id, scope: String(x?.scope ?? 'user'), folder, enabled: enabled[id] === true, present: runnable(folder), enable: `claude plugin enable ${id}` });
     }
   }
   return out;
 }
 
-export const geminiExtensionDir = (env: Env) => path.join(userDir('gemini-cli', env), 'extensions', NAME);
+export const geminiExtensionDir = (env: Env) => path.join(userDir('gemini-cli', env), 'extensions', PLUGIN_NAME);
 
 /** Whether Gemini CLI's enablement overrides leave the extension on for `cwd` (the last matching override wins). */
 export function geminiEnabledFor(cwd: string, env: Env = process.env): boolean {
-  const overrides = readJsonOr(path.join(userDir('gemini-cli', env), 'extensions', 'extension-enablement.json'))?.[NAME]?.overrides;
+  const overrides = readJsonOr(path.join(userDir('gemini-cli', env), 'extensions', 'extension-enablement.json'))?.[PLUGIN_NAME]?.overrides;
   let on = true;
   if (!Array.isArray(overrides)) return on;
   const here = path.resolve(cwd) + '/';
@@ -98,11 +104,19 @@ export function geminiEnabledFor(cwd: string, env: Env = process.env): boolean {
   return on;
 }
 
+/** The copies of the git-handoff plugin (extension) `client` has installed, as it sees them from `cwd`. */
+export function pluginCopies(client: string, cwd: string, env: Env = process.env): PluginCopy[] {
+  if (client === 'claude-code') return claudePlugins(cwd, env);
+  const ext = geminiExtensionDir(env);
+  if (client !== 'gemini-cli' || !existsSync(ext)) return [];
+  const source = readJsonOr(path.join(ext, '.gemini-extension-install.json'))?.source;
+  return [{ folder: ext, enabled: geminiEnabledFor(cwd, env), present: runnable(ext), source, enable: `gemini extensions enable ${PLUGIN_NAME}` }];
+}
+
 /** Whether a plugin or extension hook of this client answers this event, so the project's hook must not. */
 export function pluginAnswers(client: string, cwd: string, env: Env = process.env): boolean {
   try {
-    if (client === 'claude-code') return claudePlugins(cwd, env).some((p) => p.enabled && p.present);
-    if (client === 'gemini-cli') return runnable(geminiExtensionDir(env)) && geminiEnabledFor(cwd, env);
+    return pluginCopies(client, cwd, env).some((p) => p.enabled && p.present);
   } catch {
     /* unsure: answer ourselves */
   }

@@ -24,8 +24,39 @@ export interface FrontFacts {
   events: Readonly<Record<string, EventKind>> | null;
   /** tool name → the shape the front reads; a tool not named here is node's */
   tools: Readonly<Record<string, FrontShape>>;
-  /** the wiring also comes as a user-wide package (`--plugin`: src/install/plugin-folders.ts), under the client's own word for it */
-  plugin?: 'plugin' | 'extension';
+}
+
+/** A user file a client's own installer rewrites, relative to its user folder, with the key paths of git-handoff's entries. */
+export interface RewrittenFile {
+  file: string;
+  ours: string[][];
+  /** why a changed one is left: what the client's uninstall does to it */
+  changedBy?: string;
+}
+
+/**
+ * Its wiring as a user-wide package (`install --agent <agent> --<word>`): built into dist/<folder>
+ * (src/install/plugin-folders.ts), installed through its own CLI, given back byte for byte (src/install/plugin-restore.ts).
+ */
+export interface PluginFacts {
+  /** the client's own word for it: `--plugin` (in a marketplace) or `--extension`, and doctor's row */
+  word: 'plugin' | 'extension';
+  /** the client's name for people */
+  title: string;
+  folder: string;
+  /** the folder under git-handoff's data folder the client installs it from (it records or reads that folder) */
+  source: string;
+  /** how its hooks name the package's folder */
+  root: string;
+  /** the files the package holds beside the runtime and hooks/hooks.json, by path (an object is written as JSON) */
+  files: (meta: { name: string; version: string; description: string; license: string }) => Record<string, unknown>;
+  /** hooks/hooks.json's fields beside `hooks` */
+  hooksHeader?: Record<string, unknown>;
+  /** the folders under its user folder its installer may add entries to, and what it adds beside that folder in HOME */
+  folders: readonly string[];
+  homeFiles?: readonly string[];
+  /** the user files its installer rewrites (`source`: the folder it installs from) */
+  rewrites: (id: string, source: string) => RewrittenFile[];
 }
 
 /** The session doctor's probes name: nobody's. */
@@ -132,6 +163,7 @@ export interface ClientRecord {
   adapter: ClientAdapter;
   wiring: Wiring | null;
   front: FrontFacts | null;
+  plugin?: PluginFacts;
 }
 
 /** doctor's probe of a client whose before-tool payload is Claude Code's: a call of its shell tool `tool`, with `fields` of its own (made at each probe). */

@@ -1,5 +1,5 @@
 // Every client's record (./record.ts), by its name: what wiring, routing, the perimeter, doctor and the sh front read.
-import type { ClientName } from './names';
+import { AGENT_CLIENT, AGENTS, type Agent, type ClientName } from './names';
 import { record as claude } from './claude';
 import { record as codex } from './codex';
 import { record as copilot } from './copilot';
@@ -7,7 +7,7 @@ import { record as cursor } from './cursor';
 import { record as gemini } from './gemini';
 import { record as opencode } from './opencode';
 import { record as qwen } from './qwen';
-import type { ClientRecord } from './record';
+import type { ClientRecord, PluginFacts } from './record';
 import { record as vscode } from './vscode';
 import { record as droid } from './droid';
 import { record as cline } from './cline';
@@ -45,3 +45,7 @@ export const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(ALL_RECORDS.flatMap(
 
 /** The programs a client's shell runs as an apply_patch (ClientRecord.patchPrograms). */
 export const PATCH_PROGRAMS: readonly string[] = ALL_RECORDS.flatMap((r) => r.patchPrograms ?? []);
+
+/** The clients whose wiring also comes as a user-wide package (ClientRecord.plugin), by their `install --agent` name. */
+export const PLUGIN_AGENTS: readonly Agent[] = AGENTS.filter((a) => RECORDS[AGENT_CLIENT[a]].plugin);
+export const pluginOf = (agent: Agent): PluginFacts => RECORDS[AGENT_CLIENT[agent]].plugin!;

@@ -1,11 +1,12 @@
 // Trust gates (issue 23): a client that runs a project's hooks only once the person trusts them runs no guard at all
 // until then, silently. doctor reports each gate as `broken` with the one step that fixes it, `install --agent`
 // prints the same step, and the git hooks (installed with the agent wiring) are what still refuses raw ref moves.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Agent } from './names';
+import type { Agent, ClientName } from './names';
 import { folderTrust } from './folder-trust';
-import { copilotTrustHow, trustItems } from './own-files';
+import { trustFile } from './places';
+import { RECORDS } from './records';
 import type { DoctorItem } from '../wiring';
 import { CODEX_TRUST_HOW, codexTrust, loginShellProblem } from './codex-trust';
 
@@ -41,16 +42,46 @@ const codexGate: TrustGate = (worktree, ctx) => {
   ];
 };
 
-/** Gemini CLI (0.61) runs a project's own hooks only in a trusted folder (folder trust is on unless settings turn it off). */
-const GEMINI_TRUST_HOW = (worktree: string, trustFile: string) =>
-  `trust the folder when Gemini CLI asks (or /permissions), or add "${worktree}": "TRUST_FOLDER" to ${trustFile}; \`gemini --skip-trust\` runs without them. The git-handoff extension (git handoff install --agent gemini --extension) runs in untrusted folders too`;
+/**
+ * A folder trust gate (Gemini CLI's, on unless its settings turn it off; Qwen Code's, off unless they turn it on): in
+ * an untrusted folder the client runs none of the project's hooks. `how`: the step that trusts it.
+ */
+const folderGate =
+  (client: ClientName, onByDefault: boolean, title: string, how: (worktree: string, trustFile: string) => string): TrustGate =>
+  (worktree, ctx) => {
+    const component = `agent ${RECORDS[client].agent} trust`;
+    const t = folderTrust(client, worktree, onByDefault, ctx.env);
+    if (t.state === 'off') return [{ component, status: 'ok', detail: `folder trust is off in ${t.settings}${onByDefault ? '' : ` (${title}'s default)`}: ${title} runs this project's hooks` }];
+    if (t.state === 'trusted') return [{ component, status: 'ok', detail: `${worktree} is trusted in ${t.trustFile}` }];
+    if (ctx.pluginAnswers) return [{ component, status: 'ok', detail: `${worktree} is not a trusted folder, but the git-handoff extension answers here (extension hooks run in untrusted folders)` }];
+    // a shell with git's hooks off (Gemini CLI's) leaves only the loss record
+    const hooksOff = RECORDS[client].shellHooksOff ? ", and runs the model's commands with git's hooks off (core.hooksPath emptied), so only the loss record catches a raw ref move" : '';
+    return [{ component, status: 'broken', detail: `${worktree} is not a trusted folder (${t.trustFile}): ${title} skips this project's hooks here${hooksOff}. Fix: ${how(worktree, t.trustFile)}` }];
+  };
 
-const geminiGate: TrustGate = (worktree, ctx) => {
-  const t = folderTrust('gemini-cli', worktree, true, ctx.env);
-  if (t.state === 'off') return [{ component: 'agent gemini trust', status: 'ok', detail: `folder trust is off in ${t.settings}: Gemini CLI runs this project's hooks` }];
-  if (t.state === 'trusted') return [{ component: 'agent gemini trust', status: 'ok', detail: `${worktree} is trusted in ${t.trustFile}` }];
-  if (ctx.pluginAnswers) return [{ component: 'agent gemini trust', status: 'ok', detail: `${worktree} is not a trusted folder, but the git-handoff extension answers here (extension hooks run in untrusted folders)` }];
-  return [{ component: 'agent gemini trust', status: 'broken', detail: `${worktree} is not a trusted folder (${t.trustFile}): Gemini CLI skips this project's hooks here, and runs the model's commands with git's hooks off (core.hooksPath emptied), so only the loss record catches a raw ref move. Fix: ${GEMINI_TRUST_HOW(worktree, t.trustFile)}` }];
+const geminiGate = folderGate('gemini-cli', true, 'Gemini CLI', (worktree, trustFile) =>
+  `trust the folder when Gemini CLI asks (or /permissions), or add "${worktree}": "TRUST_FOLDER" to ${trustFile}; \`gemini --skip-trust\` runs without them. The git-handoff extension (git handoff install --agent gemini --extension) runs in untrusted folders too`,
+);
+const qwenGate = folderGate('qwen-code', false, 'Qwen Code', (worktree, trustFile) => `trust it when Qwen Code asks, or add "${worktree}": "TRUST_FOLDER" to ${trustFile}`);
+
+/** How to trust a folder for Copilot CLI: its repository hooks run only there (skipped silently elsewhere). */
+const copilotTrustHow = (worktree: string, env: NodeJS.ProcessEnv = process.env) =>
+  `Copilot CLI runs repository hooks only in a trusted folder and skips them silently elsewhere: answer "trust" when it asks, or add ${JSON.stringify(worktree)} to "trustedFolders" in ${trustFile('copilot', env)}`;
+
+/** Copilot CLI trusts `worktree` when it (or a parent) is listed in trustedFolders of $COPILOT_HOME/config.json. */
+const copilotGate: TrustGate = (worktree, ctx) => {
+  const file = trustFile('copilot', ctx.env);
+  let folders: unknown = [];
+  try {
+    // config.json may carry // comments in front of the JSON
+    folders = JSON.parse(readFileSync(file, 'utf8').replace(/^\s*\/\/.*$/gm, ''))?.trustedFolders ?? [];
+  } catch {
+    folders = null;
+  }
+  const here = path.resolve(worktree);
+  const trusted = Array.isArray(folders) && folders.some((f) => typeof f === 'string' && (here === path.resolve(f) || !path.relative(path.resolve(f), here).startsWith('..')));
+  if (trusted) return [{ component: 'agent copilot trust', status: 'ok', detail: `${worktree} is a trusted folder in ${file}: Copilot CLI runs ${RECORDS.copilot.wiring!.settings}` }];
+  return [{ component: 'agent copilot trust', status: 'broken', detail: `${worktree} is not a trusted folder${folders !== null || existsSync(file) ? ` in ${file}` : ` (no ${file})`}. ${copilotTrustHow(worktree, ctx.env)}` }];
 };
 
 /** Codex runs the model's commands in a login shell: git-handoff must be on its PATH. */
@@ -62,8 +93,8 @@ function codexPath(): DoctorItem {
 const GATES: Partial<Record<Agent, TrustGate>> = {
   codex: (worktree, ctx) => [...codexGate(worktree, ctx), codexPath()],
   gemini: geminiGate,
-  copilot: (worktree, ctx) => trustItems('copilot', worktree, ctx.env),
-  qwen: (worktree, ctx) => trustItems('qwen', worktree, ctx.env),
+  copilot: copilotGate,
+  qwen: qwenGate,
 };
 
 /** What install --agent says of a gate the person opens in the client itself: each hook trusted (Codex), the folder (Copilot CLI). */

@@ -8,10 +8,10 @@ export interface Wiring {
   client: ClientName;
   /**
    * How it is written: `settings`, hook entries merged into a JSON settings file in Claude Code's format;
-   * `hooks-file`, a whole hooks file of git-handoff's own (Copilot's `.github/hooks/*.json`); `plugin`, a
-   * JavaScript module the client loads (OpenCode).
+   * `hooks-file`, a whole hooks file of git-handoff's own (Copilot's `.github/hooks/*.json`); `files`, what `files`
+   * says (a plugin module the client loads, a hook script, entries in a client's JSON hooks file).
    */
-  format: 'settings' | 'hooks-file' | 'plugin' | 'files';
+  format: 'settings' | 'hooks-file' | 'files';
   /** the file, relative to the worktree */
   settings: string;
   /** event → tool matcher (undefined: no matcher): a before-tool event's routes every tool but the client's read-only ones (ClientRecord.readOnly) */

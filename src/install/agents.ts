@@ -13,15 +13,15 @@ import { trustGateItems, trustGateSteps, trustNote } from '../clients/trust-gate
 import { wrapWords } from '../terminal-text';
 import { addDenies, removeDenies, sandboxDenies, sandboxItem, sandboxNote } from './sandbox';
 import { AGENT_CLIENT, SESSION_VARS, type Agent, type ClientName } from '../clients/names';
-import { matcherRoutes, PROBE_COMMAND } from '../clients/record';
+import { matcherRoutes, PROBE_COMMAND, type ClientRecord } from '../clients/record';
 import { wordCut } from '../terminal-text';
-import { RECORDS } from '../clients/records';
+import { ALL_RECORDS, RECORDS } from '../clients/records';
 import { afterCommand, hookCommand, hookGroups, hookTimeoutProblem, PAYLOAD_FLAG, SOURCED_FLAG, SPLIT_FLAGS, GUARD_TEXT, type Wiring, wiredWithGuard } from '../clients/wiring';
 import { WIRING } from '../clients/wirings';
 import { FRONT_CLIENTS } from '../clients/front';
-import { installOwnFile, isOwnWiring, ownFileCommand, ownFileEvents, ownFileTimeouts, removeEmptyUp, uninstallOwnFile } from '../clients/own-files';
+import { installOwnFile, ownFileWiring, removeEmptyUp, uninstallOwnFile } from '../clients/own-files';
 import { pluginAnswers } from '../clients/plugin-active';
-import { installFiles, jsonText, readObject, strip, undoneLine, uninstallFiles, wiredFiles } from './native';
+import { installFiles, jsonText, readObject, strip, undoneLine, uninstallFiles, unwireJson, wiredFiles } from './native';
 
 export type { Agent } from '../clients/names';
 export type { Wiring } from '../clients/wiring';
@@ -40,8 +40,19 @@ export const eventCommand = (w: Wiring, event: string, command: string) => (even
 /** The hook groups install writes for `event` with `matcher` (hookGroups: two for a split event), each [matcher, command]. */
 export const eventGroups = (w: Wiring, event: string, matcher: string | undefined, command: string) =>
   hookGroups(w, event, matcher, (group) => (group ? hookCommand(w, command, group) : eventCommand(w, event, command)));
+/** A settings wiring's hook groups by event (a plugin's hooks.json too), each hook running `command`. */
+export function settingsHooks(w: Wiring, command: string): Record<string, unknown[]> {
+  const hooks: Record<string, unknown[]> = {};
+  for (const [event, matcher] of Object.entries(w.events)) {
+    hooks[event] = eventGroups(w, event, matcher, command).map((g) => ({
+      ...(g.matcher ? { matcher: g.matcher } : {}),
+      hooks: [{ ...(w.named ? { name: 'git-handoff' } : {}), type: 'command', command: g.command, timeout: w.eventTimeouts?.[event] ?? w.timeout }],
+    }));
+  }
+  return hooks;
+}
 /** The client's own word for the user-wide package `install --plugin` adds (a plugin, an extension). */
-const pluginNoun = (w: Wiring): string => RECORDS[w.client].front?.plugin ?? 'plugin';
+const pluginNoun = (w: Wiring): string => RECORDS[w.client].plugin?.word ?? 'plugin';
 
 const SNIPPET_START = '<!-- git-handoff:start -->';
 const SNIPPET_END = '<!-- git-handoff:end -->';
@@ -168,14 +179,7 @@ export function installAgents(repo: Repo, o: InstallOptions): string[] {
     const before = JSON.stringify(settings);
     strip(settings, ['hooks'], isOurs);
     settings.hooks ??= {};
-    for (const [event, matcher] of Object.entries(w.events)) {
-      const groups = Array.isArray(settings.hooks[event]) ? settings.hooks[event] : [];
-      for (const g of eventGroups(w, event, matcher, command)) {
-        const hook = { ...(w.named ? { name: 'git-handoff' } : {}), type: 'command', command: g.command, timeout: w.eventTimeouts?.[event] ?? w.timeout };
-        groups.push({ ...(g.matcher ? { matcher: g.matcher } : {}), hooks: [hook] });
-      }
-      settings.hooks[event] = groups;
-    }
+    for (const [event, groups] of Object.entries(settingsHooks(w, command))) settings.hooks[event] = [...(Array.isArray(settings.hooks[event]) ? settings.hooks[event] : []), ...groups];
     // Claude Code's sandbox, when the person turns it on, keeps what the guard stands on read-only too (./sandbox.ts)
     const denied = !!RECORDS[w.client].sandbox && addDenies(settings, sandboxDenies(root, repo.commonDir));
     // the keys where they were (strip took `hooks` out and it came back last): installing again changes nothing
@@ -229,7 +233,7 @@ function sharedWith(root: string, agent: Agent, leaving: readonly Agent[], key: 
     if (a === agent || leaving.includes(a) || !WIRING[agent][key] || WIRING[a][key] !== WIRING[agent][key]) return false;
     if (WIRING[a].format === 'files') return wiredFiles(WIRING[a], root).present.length > 0;
     try {
-      return isOwnWiring(WIRING[a], readFileSync(path.join(root, WIRING[a].settings), 'utf8'));
+      return GUARD_TEXT.test(readFileSync(path.join(root, WIRING[a].settings), 'utf8'));
     } catch {
       return false;
     }
@@ -262,15 +266,9 @@ export function uninstallAgents(repo: Repo, o: InstallOptions): string[] {
         msgs.push(undoneLine(w.settings, undone));
       } else if (existsSync(file)) {
         // changed since install: take our entries out and keep the rest
-        const settings = readJson(file);
-        const n = strip(settings, ['hooks'], isOurs) + (RECORDS[w.client].sandbox ? removeDenies(settings, sandboxDenies(root, repo.commonDir)) : 0);
-        if (n > 0) {
-          if (Object.keys(settings).length === 0) {
-            rmSync(file);
-            removeEmptyUp(path.dirname(file), root);
-          } else writeFileSync(file, jsonText(settings));
-          msgs.push(`${w.settings}: removed ${n} git-handoff hook(s)`);
-        }
+        const m = unwireJson(file, w.settings, (settings) => strip(settings, ['hooks'], isOurs) + (RECORDS[w.client].sandbox ? removeDenies(settings, sandboxDenies(root, repo.commonDir)) : 0));
+        if (m) msgs.push(m);
+        removeEmptyUp(path.dirname(file), root);
       }
     }
     // the skill and the startup note stay while another client wired here still reads them (AGENTS.md, .agents/skills)
@@ -301,7 +299,7 @@ export function doctorAgents(repo: Repo): DoctorItem[] {
       // a client nobody wired here is not something missing, only not in use
       const byPlugin = pluginAnswers(w.client, repo.worktree);
       items.push({ component: `agent ${agent}`, status: 'info', detail: `not wired (${w.settings} not present)${byPlugin ? `; not needed: the git-handoff ${pluginNoun(w)} answers here (below)` : `; to use it: git handoff install --agent ${agent}`}` });
-      if (agent === 'claude') items.push(doctorVSCode(repo.worktree, w, null, off));
+      items.push(...ridersOf(w).map((r) => doctorRider(repo.worktree!, agent, w, r, null, off)));
       continue;
     }
     if (w.format !== 'settings') {
@@ -354,12 +352,15 @@ export function doctorAgents(repo: Repo): DoctorItem[] {
       const probe = probeWiring(repo.worktree, agent, settings.hooks[Object.keys(w.events)[0]]);
       items.push({ component: `agent ${agent}`, status: probe.ok ? 'ok' : 'broken', detail: `${w.settings}: ${wired.join(', ')}; ${probe.detail}` });
     }
-    if (agent === 'claude') items.push(doctorVSCode(repo.worktree, w, wired.includes('PreToolUse') ? settings.hooks.PreToolUse : null, off));
+    items.push(...ridersOf(w).map((r) => doctorRider(repo.worktree!, agent, w, r, wired.includes('PreToolUse') ? settings.hooks.PreToolUse : null, off)));
     if (RECORDS[w.client].sandbox && wired.length) items.push(sandboxItem(repo.worktree, repo.commonDir));
     if (wired.length) items.push(...trustGateItems(agent, repo.worktree, { env: process.env, hooks: settings.hooks, isOurs, pluginAnswers: pluginAnswers(w.client, repo.worktree) }));
   }
   return items;
 }
+
+/** The clients with no wiring of their own that run `w` (its file among theirs): VS Code's agent runs Claude Code's. */
+const ridersOf = (w: Wiring) => ALL_RECORDS.filter((r) => r.agent === null && r.readsClaude && r.hookFiles.some((f) => f.scope === 'project' && f.file === w.settings));
 
 /**
  * VS Code's agent (Copilot Chat hooks, VS Code 1.110 on) reads the Claude Code wiring by default (chat.hookFilesLocations
@@ -367,38 +368,39 @@ export function doctorAgents(repo: Repo): DoctorItem[] {
  * shape: covered when that hook refuses a probe in each of its shapes (snake_case with run_in_terminal, 1.111 on;
  * camelCase with runInTerminal, 1.110). No plugin stands in for it: VS Code runs the project's hooks.
  */
-function doctorVSCode(worktree: string, w: Wiring, preToolUse: any[] | null, off: boolean): DoctorItem {
-  const component = 'agent vscode';
+function doctorRider(worktree: string, agent: Agent, w: Wiring, rider: ClientRecord, preToolUse: any[] | null, off: boolean): DoctorItem {
+  const component = `agent ${rider.name}`;
   const reads = `VS Code's agent runs the Claude Code wiring (${w.settings}, read by default through chat.hookFilesLocations, every tool: matchers ignored)`;
-  if (!preToolUse) return { component, status: 'info', detail: `${reads}: not wired here; git handoff install --agent claude covers VS Code's agent too` };
+  if (!preToolUse) return { component, status: 'info', detail: `${reads}: not wired here; git handoff install --agent ${agent} covers VS Code's agent too` };
   if (off) return { component, status: 'info', detail: `${reads}; the guard is off in this repository (git config handoff.guard off), so it allows everything` };
   // VS Code runs every group (a split event's two: hookGroups), and any refusal refuses
   const commands = [...new Set((preToolUse.flatMap((g) => (Array.isArray(g?.hooks) ? g.hooks : [])).filter(isOurs) as Array<{ command: string }>).map((h) => h.command))];
-  const shapes = RECORDS.vscode.probes(worktree, PROBE_COMMAND);
+  const shapes = rider.probes(worktree, PROBE_COMMAND);
   for (const [shape, payload] of shapes) {
-    const probes = commands.map((command) => probeCommand(worktree, 'claude', command, payload));
+    const probes = commands.map((command) => probeCommand(worktree, agent, command, payload));
     if (!probes.some((p) => p.ok)) return { component, status: 'broken', detail: `${reads}, but a probe in its shape (${shape}) was not refused: ${probes.map((p) => p.detail).join('; ')}` };
   }
-  // it runs Copilot's hooks file too: that one stands aside for its calls (one answer a call)
-  const copilot = wiredWithGuard(path.join(worktree, WIRING.copilot.settings)) ? `; it runs ${WIRING.copilot.settings} too, which stands aside for its calls, so this wiring answers each call once` : '';
-  return { component, status: 'ok', detail: `covered: ${reads}; a probe in each of its shapes (${shapes.map(([s]) => s).join('; ')}) through ${commands.map((c) => `\`${c}\``).join(' and ')} was refused as it should be${copilot}` };
+  // it runs the hooks files in its folders too (Copilot's): those stand aside for its calls (one answer a call)
+  const folders = (rider.hookDirs ?? []).filter((d) => d.scope === 'project').map((d) => d.file);
+  const also = Object.values(WIRING).filter((o) => folders.includes(path.dirname(o.settings)) && wiredWithGuard(path.join(worktree, o.settings)));
+  const others = also.map((o) => `; it runs ${o.settings} too, which stands aside for its calls, so this wiring answers each call once`).join('');
+  return { component, status: 'ok', detail: `covered: ${reads}; a probe in each of its shapes (${shapes.map(([s]) => s).join('; ')}) through ${commands.map((c) => `\`${c}\``).join(' and ')} was refused as it should be${others}` };
 }
 
 /** A whole-file wiring (Copilot's hooks file, the OpenCode plugin): every event there, a probe refused, and Copilot's trust. */
 function doctorOwnFile(worktree: string, agent: Agent, w: Wiring, file: string, off: boolean): DoctorItem[] {
   const text = readFileSync(file, 'utf8');
-  const wired = ownFileEvents(w, text);
+  const { events: wired, command, timeouts } = ownFileWiring(w, text);
   const missing = Object.keys(w.events).filter((ev) => !wired.includes(ev));
-  const command = ownFileCommand(w, text);
   const items: DoctorItem[] = [];
-  if (!isOwnWiring(w, text) || !command) items.push({ component: `agent ${agent}`, status: 'missing', detail: `${w.settings} is not git-handoff's (git handoff install --agent ${agent})` });
+  if (!GUARD_TEXT.test(text) || !command) items.push({ component: `agent ${agent}`, status: 'missing', detail: `${w.settings} is not git-handoff's (git handoff install --agent ${agent})` });
   else if (missing.length) items.push({ component: `agent ${agent}`, status: 'broken', detail: `${w.settings} lacks ${missing.join(', ')} (run install --agent ${agent} again)` });
   else if (off) items.push({ component: `agent ${agent}`, status: 'info', detail: `${w.settings}: the guard is off in this repository (git config handoff.guard off), so it allows everything` });
   else {
     const probe = probeCommand(worktree, agent, command);
     items.push({ component: `agent ${agent}`, status: probe.ok ? 'ok' : 'broken', detail: `${w.settings}: ${wired.join(', ')}; ${probe.detail}` });
   }
-  if (isOwnWiring(w, text)) items.push(...timeoutItems(agent, w, ownFileTimeouts(w, text)));
+  if (GUARD_TEXT.test(text)) items.push(...timeoutItems(agent, w, timeouts));
   return [...items, ...trustGateItems(agent, worktree, { env: process.env })];
 }
 
@@ -430,12 +432,10 @@ function readerNote(worktree: string, w: Wiring): string {
 /** The clients wired in this worktree, by their `install --agent` names: their wiring here, or their plugin answering here. */
 export function wiredAgents(worktree: string): Agent[] {
   const wired = ([, w]: [Agent, Wiring]) =>
-    (w.format === 'files' ? wiredFiles(w, worktree).present.length > 0 : w.format === 'plugin' ? ownText(path.join(worktree, w.settings), w) : wiredWithGuard(path.join(worktree, w.settings))) ||
+    (w.format === 'files' ? wiredFiles(w, worktree).present.length > 0 : wiredWithGuard(path.join(worktree, w.settings))) ||
     pluginAnswers(w.client, worktree);
   return (Object.entries(WIRING) as Array<[Agent, Wiring]>).filter(wired).map(([a]) => a);
 }
-
-const ownText = (file: string, w: Wiring): boolean => existsSync(file) && isOwnWiring(w, readFileSync(file, 'utf8'));
 
 /** Tools every wiring must send to the guard: an MCP server's writer in the client's naming, and a tool no list names. */
 const mustRoute = (client: ClientName): string[] => [RECORDS[client].mcpNames.replace('<server>', 'fs').replace('<tool>', 'move_file'), 'SomeNewTool'];

@@ -88,7 +88,7 @@ const describe = (i: Installation) => `${i.root} (${i.version ? `version ${i.ver
 
 /**
  * Before `install --agent` writes a wiring that names programs on PATH: refuses (exit 7) where two installations would
- * make the hook of a wiring that reads the front in (`readsFrontIn`: Claude Code's) exit 127, and otherwise says
+ * make the hook of a wiring that reads the front in (`readsFrontIn`: a client's sh that runs the front itself, Wiring.sh) exit 127, and otherwise says
  * which installation the hooks run when there are several.
  */
 export function checkPathInstallations(readsFrontIn: boolean, pathValue = process.env.PATH ?? '', selfRoot?: string): string[] {
@@ -100,8 +100,8 @@ export function checkPathInstallations(readsFrontIn: boolean, pathValue = proces
       'environment',
       'installations-mixed',
       `${h.installations.length} git-handoff installations are on PATH:\n${list}\n` +
-        `Claude Code's hook would read in ${h.mixed.front} and, through it, ${h.mixed.guard}, an older front that cannot run read in: the hook ` +
-        `would exit 127 and Claude Code would run every call unchecked. Nothing was written. Take the older installation off PATH ` +
+        `a hook run by sh would read in ${h.mixed.front} and, through it, ${h.mixed.guard}, an older front that cannot run read in: the hook ` +
+        `would exit 127 and its client would run every call unchecked. Nothing was written. Take the older installation off PATH ` +
         `(or uninstall it: npm rm -g git-handoff where it came from), or put ${path.dirname(h.mixed.front)} before ${path.dirname(h.mixed.guard)} on PATH, then install again.`,
       { installations: h.installations, mixed: h.mixed },
     );

@@ -27,8 +27,6 @@ const TRACKED_CLAIMS = `${REMOTES_ROOT}*/claims/**`;
 /** The command that deletes every ref under `patterns`, as the user pastes it into sh (patterns quoted: sh must not glob them). */
 const deleteRefs = (patterns: string[]) => `\`git for-each-ref --format='delete %(refname)' ${patterns.map((p) => `'${p}'`).join(' ')} | git update-ref --stdin\``;
 
-const refsUnder = (repo: Storage, patterns: string[]): Array<{ ref: string; oid: string }> => repo.listRefNames(patterns);
-
 /**
  * Removes the transient state; `inUse` (a plugin that still runs the guard here) keeps it. Returns one line for each
  * thing it removed or kept, and why.
@@ -38,7 +36,7 @@ export function removeLocalState(repo: Storage, inUse: string | null): string[] 
   const shown = path.relative(repo.worktree ?? repo.commonDir, dir) || dir;
   if (inUse) return [`${shown}: kept (leases, ledger, lineage, guard state): ${inUse} still runs the guard here and uses them`];
   const msgs: string[] = [];
-  const leases = refsUnder(repo, [LEASE_PREFIX]);
+  const leases = repo.listRefNames([LEASE_PREFIX]);
   if (leases.length) {
     const ops: RefOp[] = leases.map((l) => ({ op: 'delete', ref: l.ref, oldOid: l.oid }));
     let r: { ok: boolean; message?: string };
@@ -52,8 +50,8 @@ export function removeLocalState(repo: Storage, inUse: string | null): string[] 
   const gone = TRANSIENT.filter((n) => existsSync(path.join(dir, n)));
   for (const n of gone) rmSync(path.join(dir, n), { recursive: true, force: true });
   if (gone.length) msgs.push(`${shown}: removed ${gone.join(', ')} (the guard's and the sessions' working state)`);
-  const data = refsUnder(repo, DATA);
-  const record = refsUnder(repo, [RECORD_REF]).find((r) => r.ref === RECORD_REF);
+  const data = repo.listRefNames(DATA);
+  const record = repo.listRefNames([RECORD_REF]).find((r) => r.ref === RECORD_REF);
   const rec = record ? readRecord(repo, RECORD_REF) : null;
   const recordsNothing = !!rec && !rec.problem && rec.entries.size === 0 && rec.removed.size === 0;
   if (data.length === 0 && (!record || recordsNothing)) {
@@ -97,12 +95,12 @@ export function removeLocalState(repo: Storage, inUse: string | null): string[] 
 
 /** The claims tables (SPEC 10) here and on the remotes this clone fetched them from: shared with other clones, kept, said how to remove. */
 function claimsKept(repo: Storage): string[] {
-  const here = refsUnder(repo, [CLAIMS_PREFIX]);
+  const here = repo.listRefNames([CLAIMS_PREFIX]);
   // where claim and release publish (the handoff remote)
   const { remote } = claimsRemote(repo, repo.config());
   // each remote's tables by name: this clone's own there, and those a sync brought here (refs/handoff-remotes/<R>/claims/…)
   const tables = new Map<string, Set<string>>(here.length && remote ? [[remote, new Set(here.map((r) => r.ref))]] : []);
-  for (const { ref } of refsUnder(repo, [TRACKED_CLAIMS])) {
+  for (const { ref } of repo.listRefNames([TRACKED_CLAIMS])) {
     const [, , name, ...rest] = ref.split('/');
     tables.set(name, (tables.get(name) ?? new Set()).add(`refs/${rest.join('/')}`));
   }

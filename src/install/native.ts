@@ -112,6 +112,24 @@ export function installFiles(w: Wiring, root: string, command: string, commonDir
 export const undoneLine = (shown: string, undone: 'restored' | 'deleted') =>
   `${shown}: ${undone === 'deleted' ? 'deleted (install created it)' : 'restored as it was before install (byte for byte)'}`;
 
+/**
+ * Takes git-handoff's entries out of a JSON file changed since install (`take`: how many it took), keeping the rest; the
+ * file goes once nothing is left. What it did, or null where nothing of ours was there.
+ */
+export function unwireJson(file: string, shown: string, take: (value: Record<string, any>) => number): string | null {
+  let value: Record<string, any> | null;
+  try {
+    value = readObject(file);
+  } catch (e) {
+    return `${shown}: left as it is (${(e as Error).message})`;
+  }
+  const n = value ? take(value) : 0;
+  if (!value || n === 0) return null;
+  if (Object.keys(value).length === 0) rmSync(file);
+  else writeFileSync(file, jsonText(value));
+  return `${shown}: removed ${n} git-handoff hook(s)`;
+}
+
 /** `uninstall --agent` for a wiring of files: each file back as it was, or git-handoff's part of it taken out. */
 export function uninstallFiles(w: Wiring, root: string, commonDir: string): string[] {
   const msgs: string[] = [];
@@ -125,18 +143,9 @@ export function uninstallFiles(w: Wiring, root: string, commonDir: string): stri
       rmSync(file);
       msgs.push(`${f.file}: removed`);
     } else {
-      // changed since install: take our entries out and keep the rest
-      let value: Record<string, any> | null;
-      try {
-        value = readObject(file);
-      } catch (e) {
-        msgs.push(`${f.file}: left as it is (${(e as Error).message})`);
-        continue;
-      }
-      const n = value ? strip(value, f.json!.at) : 0;
-      if (!value || n === 0) continue;
-      writeFileSync(file, jsonText(value));
-      msgs.push(`${f.file}: removed ${n} git-handoff hook(s)`);
+      const m = unwireJson(file, f.file, (value) => strip(value, f.json!.at));
+      if (!m) continue;
+      msgs.push(m);
     }
     removeEmptyUp(path.dirname(file), root);
   }

@@ -1,4 +1,4 @@
-// What `install --agent claude --plugin` / `--agent gemini --extension` changed in HOME, so `uninstall` can give
+// What `install --agent <agent> --plugin` (`--extension`) changed in HOME, so `uninstall` can give
 // it back: the bytes of each client file the client's own installer rewrites (saved before it runs), and the
 // files and folders the install created (their fingerprint when it finished). Uninstall restores a file byte for
 // byte when, without git-handoff's own entries, it is still as it was; it deletes what the install created and
@@ -6,66 +6,38 @@
 import { createHash } from '../lazy-crypto';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { MARKETPLACE_NAME, PLUGIN_NAME } from './plugin-folders';
+import { pluginOf } from '../clients/records';
+import type { RewrittenFile } from '../clients/record';
+import { PLUGIN_NAME } from '../clients/plugin-active';
+import { AGENT_CLIENT, type Agent } from '../clients/names';
 import { userCacheDir, userDataDir, userHome } from '../user-dirs';
-import { trustFile, userDir } from '../clients/places';
+import { userDir } from '../clients/places';
 import { canonical } from '../clients/codex-trust';
 
-type Env = NodeJS.ProcessEnv;
-type RestoreAgent = 'claude' | 'gemini';
-
-/** A client file and the entries git-handoff's install adds to it (paths of keys in its JSON). */
-interface ClientFile {
-  file: string;
-  ours: string[][];
-}
-
-/** The folders whose direct entries an install may create (in HOME, only the client's own), and the client files it rewrites. */
+/** The folders whose direct entries an install may create (in HOME, only the client's own), and the client files it rewrites (absolute). */
 interface Footprint {
   parents: string[];
   only: Record<string, string[]>;
-  files: ClientFile[];
+  files: RewrittenFile[];
   /** git-handoff's own cache folder: new since the first install, it goes whatever it holds (a cache, refilled on use) */
   cache: string;
 }
 
-const home = userHome;
-export const dataRoot = (env: Env = process.env) => userDataDir(env);
-const snapshotFile = (agent: RestoreAgent, env: Env) => path.join(dataRoot(env), `before-${agent}-install.json`);
+const snapshotFile = (agent: Agent) => path.join(userDataDir(), `before-${agent}-install.json`);
 
-function footprint(agent: RestoreAgent, env: Env, source?: string): Footprint {
-  const data = path.dirname(dataRoot(env));
-  const cache = userCacheDir(env);
+function footprint(agent: Agent): Footprint {
+  const data = path.dirname(userDataDir());
+  const cache = userCacheDir();
   const cacheRoot = path.dirname(cache);
   // the cache root is a parent too (only its git-handoff entry), so a ~/.cache the install made goes when emptied
-  const dataParents = [path.dirname(data), data, dataRoot(env), cacheRoot];
-  const only = (names: string[]) => ({ [home(env)]: [...names, path.relative(home(env), dataParents[0])], [cacheRoot]: ['git-handoff'] });
-  if (agent === 'claude') {
-    const dir = userDir('claude-code', env);
-    const plugin = `${PLUGIN_NAME}@${MARKETPLACE_NAME}`;
-    return {
-      parents: [home(env), dir, path.join(dir, 'plugins'), path.join(dir, 'plugins', 'cache'), path.join(dir, 'plugins', 'marketplaces'), ...dataParents],
-      only: only(['.claude.json', path.basename(dir)]),
-      files: [
-        { file: path.join(dir, 'settings.json'), ours: [['enabledPlugins', plugin], ['extraKnownMarketplaces', MARKETPLACE_NAME]] },
-        { file: path.join(dir, 'plugins', 'known_marketplaces.json'), ours: [[MARKETPLACE_NAME]] },
-        { file: path.join(dir, 'plugins', 'installed_plugins.json'), ours: [['plugins', plugin], ['version']] },
-      ],
-      cache,
-    };
-  }
-  const dir = userDir('gemini-cli', env);
-  const src = source ?? path.join(dataRoot(env), 'gemini-extension');
+  const dataParents = [path.dirname(data), data, userDataDir(), cacheRoot];
+  const plugin = pluginOf(agent);
+  const dir = userDir(AGENT_CLIENT[agent]);
+  const src = path.join(userDataDir(), plugin.source);
   return {
-    parents: [home(env), dir, path.join(dir, 'extensions'), path.join(dir, 'history'), path.join(dir, 'tmp'), ...dataParents],
-    only: only([path.basename(dir)]),
-    files: [
-      { file: trustFile('gemini-cli', env), ours: [[src]] },
-      // its top-level signature covers the store: restored with the bytes, ignored in the comparison
-      { file: path.join(dir, 'extension_integrity.json'), ours: [['store', PLUGIN_NAME], ['signature']] },
-      { file: path.join(dir, 'extensions', 'extension-enablement.json'), ours: [[PLUGIN_NAME]] },
-      { file: path.join(dir, 'projects.json'), ours: [['projects', src]] },
-    ],
+    parents: [userHome(), dir, ...plugin.folders.map((f) => path.join(dir, f)), ...dataParents],
+    only: { [userHome()]: [...(plugin.homeFiles ?? []), path.basename(dir), path.relative(userHome(), dataParents[0])], [cacheRoot]: ['git-handoff'] },
+    files: plugin.rewrites(PLUGIN_NAME, src).map((f) => ({ ...f, file: path.join(dir, f.file) })),
     cache,
   };
 }
@@ -107,10 +79,10 @@ function fingerprint(p: string): string {
 }
 
 /** Before the client's installer runs: what HOME holds now (kept from the first install when one is on record). */
-export function beforeInstall(agent: RestoreAgent, env: Env = process.env, source?: string): boolean {
-  const file = snapshotFile(agent, env);
+export function beforeInstall(agent: Agent): boolean {
+  const file = snapshotFile(agent);
   if (existsSync(file)) return false;
-  const fp = footprint(agent, env, source);
+  const fp = footprint(agent);
   const snap: Snapshot = { entries: {}, files: {}, created: {} };
   for (const p of fp.parents) snap.entries[p] = listOf(p);
   for (const f of fp.files) snap.files[f.file] = existsSync(f.file) ? readFileSync(f.file).toString('base64') : null;
@@ -134,16 +106,16 @@ function newEntries(snap: Snapshot, fp: Footprint, skip: Set<string>): string[] 
 }
 
 /** After the client's installer: the fingerprint of everything the install created. */
-export function afterInstall(agent: RestoreAgent, keep: string[], env: Env = process.env, source?: string): void {
-  const file = snapshotFile(agent, env);
+export function afterInstall(agent: Agent, keep: string[]): void {
+  const file = snapshotFile(agent);
   const snap: Snapshot = JSON.parse(readFileSync(file, 'utf8'));
-  const fp = footprint(agent, env, source);
+  const fp = footprint(agent);
   snap.created = {};
   for (const q of newEntries(snap, fp, new Set([file, ...keep]))) snap.created[q] = fingerprint(q);
   writeFileSync(file, JSON.stringify(snap));
 }
 
-const tilde = (p: string, env: Env) => (p.startsWith(home(env) + path.sep) ? `~${p.slice(home(env).length)}` : p);
+const tilde = (p: string) => (p.startsWith(userHome() + path.sep) ? `~${p.slice(userHome().length)}` : p);
 
 function parse(bytes: Buffer | null): unknown {
   if (bytes === null) return undefined;
@@ -182,11 +154,11 @@ function pruned(v: unknown): unknown {
 }
 
 /** Before the client's uninstall: which created paths are still as the install left them. */
-export function untouchedSinceInstall(agent: RestoreAgent, env: Env = process.env): { untouched: Set<string>; present: Set<string> } | null {
-  const file = snapshotFile(agent, env);
+export function untouchedSinceInstall(agent: Agent): { untouched: Set<string>; present: Set<string> } | null {
+  const file = snapshotFile(agent);
   if (!existsSync(file)) return null;
   const snap: Snapshot = JSON.parse(readFileSync(file, 'utf8'));
-  const fp = footprint(agent, env);
+  const fp = footprint(agent);
   const untouched = new Set(Object.entries(snap.created).filter(([q, f]) => fingerprint(q) === f).map(([q]) => q));
   return { untouched, present: new Set(newEntries(snap, fp, new Set([file]))) };
 }
@@ -196,11 +168,11 @@ export function untouchedSinceInstall(agent: RestoreAgent, env: Env = process.en
  * is unchanged but for git-handoff's entries), what the install (or this uninstall) created and nobody changed
  * removed, and a message for each.
  */
-export function restoreAfterUninstall(agent: RestoreAgent, pre: ReturnType<typeof untouchedSinceInstall>, env: Env = process.env, source?: string): string[] {
-  const file = snapshotFile(agent, env);
+export function restoreAfterUninstall(agent: Agent, pre: ReturnType<typeof untouchedSinceInstall>): string[] {
+  const file = snapshotFile(agent);
   if (!pre || !existsSync(file)) return [];
   const snap: Snapshot = JSON.parse(readFileSync(file, 'utf8'));
-  const fp = footprint(agent, env, source);
+  const fp = footprint(agent);
   const msgs: string[] = [];
   for (const f of fp.files) {
     const saved = snap.files[f.file] === null || snap.files[f.file] === undefined ? null : Buffer.from(snap.files[f.file]!, 'base64');
@@ -211,13 +183,13 @@ export function restoreAfterUninstall(agent: RestoreAgent, pre: ReturnType<typeo
     if (canonical(pruned(withoutOurs(parse(now), f.ours, before))) === canonical(pruned(withoutOurs(before, f.ours, before)))) {
       if (saved === null) {
         unlinkSync(f.file);
-        msgs.push(`${tilde(f.file, env)}: deleted (install created it; nothing else is in it)`);
+        msgs.push(`${tilde(f.file)}: deleted (install created it; nothing else is in it)`);
       } else {
         writeFileSync(f.file, saved);
-        msgs.push(`${tilde(f.file, env)}: restored byte for byte from the copy saved before install`);
+        msgs.push(`${tilde(f.file)}: restored byte for byte from the copy saved before install`);
       }
     } else {
-      msgs.push(`${tilde(f.file, env)}: changed since install, so left as it is${agent === 'claude' && f.file.endsWith('settings.json') ? ' (Claude Code removed the plugin from it)' : ''}`);
+      msgs.push(`${tilde(f.file)}: changed since install, so left as it is${f.changedBy ? ` (${f.changedBy})` : ''}`);
     }
   }
   const left: string[] = [];
@@ -226,11 +198,11 @@ export function restoreAfterUninstall(agent: RestoreAgent, pre: ReturnType<typeo
     if (q === fp.cache) {
       rmSync(q, { recursive: true, force: true });
       // and this run does not write its code cache back into it at exit (load.ts)
-      env.GIT_HANDOFF_CODE_CACHE = '0';
-      msgs.push(`${tilde(q, env)}: removed (git-handoff's cache, new since install)`);
+      process.env.GIT_HANDOFF_CODE_CACHE = '0';
+      msgs.push(`${tilde(q)}: removed (git-handoff's cache, new since install)`);
     } else if (q in snap.created ? pre.untouched.has(q) : !pre.present.has(q)) {
       rmSync(q, { recursive: true, force: true });
-      msgs.push(`${tilde(q, env)}: removed (${q in snap.created ? 'created by install, unchanged since' : 'created by the client while uninstalling'})`);
+      msgs.push(`${tilde(q)}: removed (${q in snap.created ? 'created by install, unchanged since' : 'created by the client while uninstalling'})`);
     } else if (q in snap.created) left.push(q);
   }
   unlinkSync(file);
@@ -238,19 +210,19 @@ export function restoreAfterUninstall(agent: RestoreAgent, pre: ReturnType<typeo
   for (const p of [...fp.parents].reverse()) {
     if (snap.entries[p] === null && listOf(p)?.length === 0) {
       rmdirSync(p);
-      msgs.push(`${tilde(p, env)}: removed (an empty folder install created)`);
+      msgs.push(`${tilde(p)}: removed (an empty folder install created)`);
     }
   }
   const kept = left.filter((q) => existsSync(q));
-  if (kept.length) msgs.push(`left, as they changed after install: ${kept.map((q) => tilde(q, env)).join(', ')}`);
+  if (kept.length) msgs.push(`left, as they changed after install: ${kept.map((q) => tilde(q)).join(', ')}`);
   return msgs;
 }
 
 /** An install that failed before the client changed anything: its snapshot, and the empty folders it made, go. */
-export function forgetInstall(agent: RestoreAgent, env: Env = process.env): void {
-  const file = snapshotFile(agent, env);
+export function forgetInstall(agent: Agent): void {
+  const file = snapshotFile(agent);
   if (!existsSync(file)) return;
   const snap: Snapshot = JSON.parse(readFileSync(file, 'utf8'));
   unlinkSync(file);
-  for (const p of [...footprint(agent, env).parents].reverse()) if (snap.entries[p] === null && listOf(p)?.length === 0) rmdirSync(p);
+  for (const p of [...footprint(agent).parents].reverse()) if (snap.entries[p] === null && listOf(p)?.length === 0) rmdirSync(p);
 }

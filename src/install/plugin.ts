@@ -1,4 +1,4 @@
-// `install --agent claude --plugin` and `--agent gemini --extension`: the client's own install commands run for
+// `install --agent <agent> --plugin` (`--extension`, ClientRecord.plugin): the client's own install commands run for
 // the user (uninstall reverses them); `doctor` reports what each client will load and which git-handoff it runs.
 import { spawnSync } from '../process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -7,16 +7,18 @@ import { HandoffError } from '../errors';
 import type { Repo } from '../git/repo';
 import type { DoctorItem } from '../wiring';
 import { probeCommand, WIRING } from './agents';
-import { claudeConfigDir, claudePlugins, geminiEnabledFor, geminiExtensionDir } from '../clients/plugin-active';
-import { CLAUDE_FOLDER, GEMINI_FOLDER, MARKETPLACE_NAME, PLUGIN_NAME } from './plugin-folders';
-import { afterInstall, beforeInstall, dataRoot, forgetInstall, listOf, restoreAfterUninstall, untouchedSinceInstall } from './plugin-restore';
+import { claudeConfigDir, PLUGIN_NAME, pluginCopies } from '../clients/plugin-active';
+import { afterInstall, beforeInstall, forgetInstall, listOf, restoreAfterUninstall, untouchedSinceInstall } from './plugin-restore';
 import { readJsonOr } from '../read-file';
-import { userHome } from '../user-dirs';
+import { wiredWithGuard } from '../clients/wiring';
+import { userDataDir } from '../user-dirs';
+import { AGENT_CLIENT, type Agent } from '../clients/names';
+import { PLUGIN_AGENTS, pluginOf } from '../clients/records';
 
-type PluginAgent = 'claude' | 'gemini';
-const PLUGIN_ID = `${PLUGIN_NAME}@${MARKETPLACE_NAME}`;
+/** Claude Code's id of the plugin: in a marketplace of its own name. */
+const PLUGIN_ID = `${PLUGIN_NAME}@${PLUGIN_NAME}`;
 
-/** The folders the build wrote beside this bundle (dist/claude-plugin, dist/gemini-extension). */
+/** A folder the build wrote beside this bundle (dist/<ClientRecord.plugin.folder>). */
 function built(folder: string): string {
   const dir = path.resolve(__dirname, folder);
   if (!existsSync(path.join(dir, 'bin', 'git-handoff'))) {
@@ -40,38 +42,32 @@ function assemble(folder: string, to: string): string {
 }
 
 /**
- * Where the Claude Code marketplace is kept: a directory marketplace is read in place, so it lives in the user's
- * data folder, not in an npx cache or a checkout that may move.
+ * Where a client installs the package from, in the user's data folder, not in an npx cache or a checkout that may
+ * move: a directory marketplace is read in place; an extension's installer records where it came from.
  */
-const claudeMarketplaceDir = (env: NodeJS.ProcessEnv = process.env) => path.join(env.XDG_DATA_HOME || path.join(userHome(env), '.local', 'share'), 'git-handoff', 'claude-marketplace');
+const sourceOf = (agent: Agent) => path.join(userDataDir(), pluginOf(agent).source);
 
 function run(program: string, args: string[], input?: string, cwd?: string): string {
   const r = spawnSync(program, args, { input: input ?? '', cwd, encoding: 'utf8', timeout: 180_000, stdio: ['pipe', 'pipe', 'pipe'] });
   if ((r.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') {
-    throw new HandoffError('environment', 'client-missing', `\`${program}\` is not on PATH: install the client first, or use \`git handoff install --agent ${program === 'claude' ? 'claude' : 'gemini'}\` for this repository alone`);
+    throw new HandoffError('environment', 'client-missing', `\`${program}\` is not on PATH: install the client first, or use \`git handoff install --agent ${program}\` for this repository alone`);
   }
   const out = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim();
   if (r.status !== 0) throw new HandoffError('environment', 'client-install-failed', `\`${program} ${args.join(' ')}\` failed (${r.error?.message ?? `exit ${r.status}`}): ${out.slice(0, 500)}`);
   return out.split('\n').filter(Boolean).pop() ?? '';
 }
 
-const projectWired = (repo: Repo | null, agent: PluginAgent): boolean => {
-  if (!repo?.worktree) return false;
-  try {
-    return /git[- ]handoff\S*["']?\s+guard/.test(readFileSync(path.join(repo.worktree, WIRING[agent].settings), 'utf8'));
-  } catch {
-    return false;
-  }
-};
+const twiceNote = (repo: Repo | null, agent: Agent) =>
+  repo?.worktree && wiredWithGuard(path.join(repo.worktree, WIRING[agent].settings)) ? [`${WIRING[agent].settings} wires the guard too: those project hooks defer to the ${pluginOf(agent).word}, so each event is answered once`] : [];
 
-const twiceNote = (repo: Repo | null, agent: PluginAgent, what: string) =>
-  projectWired(repo, agent) ? [`${WIRING[agent].settings} wires the guard too: those project hooks defer to the ${what}, so each event is answered once`] : [];
+/** Whether the client has a copy of the package installed (for anyone: enabled here or not). */
+const hasCopy = (agent: Agent) => pluginCopies(AGENT_CLIENT[agent], process.cwd()).length > 0;
 
-export function installPlugin(repo: Repo | null, agent: PluginAgent): string[] {
+export function installPlugin(repo: Repo | null, agent: Agent): string[] {
   const fresh = beforeInstall(agent);
   try {
     const msgs = installThrough(repo, agent);
-    afterInstall(agent, [claudeMarketplaceDir(), geminiSource()]);
+    afterInstall(agent, PLUGIN_AGENTS.map(sourceOf));
     return msgs;
   } catch (e) {
     if (fresh) forgetInstall(agent);
@@ -79,21 +75,20 @@ export function installPlugin(repo: Repo | null, agent: PluginAgent): string[] {
   }
 }
 
-/** Where the extension Gemini CLI installs from is assembled (it records that folder as the source). */
-const geminiSource = () => path.join(path.dirname(claudeMarketplaceDir()), 'gemini-extension');
-
-function installThrough(repo: Repo | null, agent: PluginAgent): string[] {
-  if (agent === 'claude') {
-    const market = claudeMarketplaceDir();
+// the client's program is its install --agent name
+function installThrough(repo: Repo | null, agent: Agent): string[] {
+  const source = sourceOf(agent);
+  if (pluginOf(agent).word === 'plugin') {
+    const market = source;
     rmSync(market, { recursive: true, force: true });
     mkdirSync(path.join(market, '.claude-plugin'), { recursive: true });
-    assemble(CLAUDE_FOLDER, path.join(market, PLUGIN_NAME));
+    assemble(pluginOf(agent).folder, path.join(market, PLUGIN_NAME));
     const plugin = JSON.parse(readFileSync(path.join(market, PLUGIN_NAME, '.claude-plugin', 'plugin.json'), 'utf8'));
-    const manifest = { name: MARKETPLACE_NAME, owner: plugin.author, description: 'git-handoff, installed by `git handoff install --agent claude --plugin`', plugins: [{ name: PLUGIN_NAME, source: `./${PLUGIN_NAME}`, description: plugin.description, version: plugin.version }] };
+    const manifest = { name: PLUGIN_NAME, owner: plugin.author, description: `git-handoff, installed by \`git handoff install --agent ${agent} --plugin\``, plugins: [{ name: PLUGIN_NAME, source: `./${PLUGIN_NAME}`, description: plugin.description, version: plugin.version }] };
     writeFileSync(path.join(market, '.claude-plugin', 'marketplace.json'), JSON.stringify(manifest, null, 2) + '\n');
     let added: string;
     try {
-      added = run('claude', ['plugin', 'marketplace', 'add', market]);
+      added = run(agent, ['plugin', 'marketplace', 'add', market]);
     } catch (e) {
       // nothing left behind when Claude Code could not take it
       rmSync(market, { recursive: true, force: true });
@@ -101,54 +96,55 @@ function installThrough(repo: Repo | null, agent: PluginAgent): string[] {
     }
     return [
       `${market}: the git-handoff ${plugin.version} plugin and its marketplace`,
-      `claude plugin marketplace add: ${added}`,
-      `claude plugin install: ${run('claude', ['plugin', 'install', PLUGIN_ID, '--scope', 'user'])}`,
-      ...twiceNote(repo, agent, 'plugin'),
+      `${agent} plugin marketplace add: ${added}`,
+      `${agent} plugin install: ${run(agent, ['plugin', 'install', PLUGIN_ID, '--scope', 'user'])}`,
+      ...twiceNote(repo, agent),
     ];
   }
   // installed from a complete copy in the user's data folder (Gemini CLI records where it came from)
-  const source = assemble(GEMINI_FOLDER, geminiSource());
+  assemble(pluginOf(agent).folder, source);
   const msgs: string[] = [];
   try {
     // an installed copy is replaced by this version's
-    if (existsSync(geminiExtensionDir(process.env))) msgs.push(`gemini extensions uninstall: ${run('gemini', ['extensions', 'uninstall', PLUGIN_NAME], '', source)}`);
+    if (hasCopy(agent)) msgs.push(`${agent} extensions uninstall: ${run(agent, ['extensions', 'uninstall', PLUGIN_NAME], '', source)}`);
     // `install` asks whether to trust the folder it runs in (the user asked for this install): run in our own copy,
     // so no other folder (the repository the command was typed in) becomes trusted
-    msgs.push(`gemini extensions install: ${run('gemini', ['extensions', 'install', source, '--consent'], 'y\n', source)}`);
+    msgs.push(`${agent} extensions install: ${run(agent, ['extensions', 'install', source, '--consent'], 'y\n', source)}`);
   } catch (e) {
     // nothing left behind when Gemini CLI is missing or could not take it (Gemini CLI keeps its own copy of an installed extension)
     rmSync(source, { recursive: true, force: true });
     throw e;
   }
-  return [...msgs, ...twiceNote(repo, agent, 'extension')];
+  return [...msgs, ...twiceNote(repo, agent)];
 }
 
-export function uninstallPlugin(agent: PluginAgent): string[] {
+export function uninstallPlugin(agent: Agent): string[] {
   const pre = untouchedSinceInstall(agent);
   const msgs = uninstallThrough(agent);
   const restored = restoreAfterUninstall(agent, pre);
   // git-handoff's own data folder, emptied (an install with no record of what it made: a refused one of an older build)
-  const data = dataRoot();
+  const data = userDataDir();
   if (listOf(data)?.length === 0) {
     rmdirSync(data);
     restored.push(`${data}: removed (git-handoff's data folder, left empty)`);
   }
-  return msgs.length || restored.length ? [...msgs, ...restored] : [`the git-handoff ${agent === 'claude' ? 'plugin is not installed in Claude Code' : 'extension is not installed in Gemini CLI'}`];
+  return msgs.length || restored.length ? [...msgs, ...restored] : [`the git-handoff ${pluginOf(agent).word} is not installed in ${pluginOf(agent).title}`];
 }
 
-function uninstallThrough(agent: PluginAgent): string[] {
-  if (agent === 'claude') {
+function uninstallThrough(agent: Agent): string[] {
+  const source = sourceOf(agent);
+  if (pluginOf(agent).word === 'plugin') {
     const msgs: string[] = [];
-    if (claudePlugins(process.cwd()).length) msgs.push(`claude plugin uninstall: ${run('claude', ['plugin', 'uninstall', PLUGIN_ID, '--scope', 'user'])}`);
+    if (hasCopy(agent)) msgs.push(`${agent} plugin uninstall: ${run(agent, ['plugin', 'uninstall', PLUGIN_ID, '--scope', 'user'])}`);
     const known = readJsonOr(path.join(claudeConfigDir(process.env), 'plugins', 'known_marketplaces.json'));
-    if (known?.[MARKETPLACE_NAME]) msgs.push(`claude plugin marketplace remove: ${run('claude', ['plugin', 'marketplace', 'remove', MARKETPLACE_NAME])}`);
-    const market = claudeMarketplaceDir();
+    if (known?.[PLUGIN_NAME]) msgs.push(`${agent} plugin marketplace remove: ${run(agent, ['plugin', 'marketplace', 'remove', PLUGIN_NAME])}`);
+    const market = source;
     if (existsSync(market)) {
       rmSync(market, { recursive: true, force: true });
       msgs.push(`${market}: removed`);
     }
     // Claude Code keeps a copy of each installed plugin, marked orphaned on uninstall: ours goes now
-    const cache = path.join(claudeConfigDir(process.env), 'plugins', 'cache', MARKETPLACE_NAME);
+    const cache = path.join(claudeConfigDir(process.env), 'plugins', 'cache', PLUGIN_NAME);
     if (existsSync(cache)) {
       rmSync(cache, { recursive: true, force: true });
       msgs.push(`${cache}: removed (Claude Code's copy of the plugin)`);
@@ -156,10 +152,10 @@ function uninstallThrough(agent: PluginAgent): string[] {
     return msgs;
   }
   const msgs: string[] = [];
-  if (existsSync(geminiExtensionDir(process.env))) msgs.push(`gemini extensions uninstall: ${run('gemini', ['extensions', 'uninstall', PLUGIN_NAME], '', existsSync(geminiSource()) ? geminiSource() : undefined)}`);
-  if (existsSync(geminiSource())) {
-    rmSync(geminiSource(), { recursive: true, force: true });
-    msgs.push(`${geminiSource()}: removed (the copy the extension was installed from)`);
+  if (hasCopy(agent)) msgs.push(`${agent} extensions uninstall: ${run(agent, ['extensions', 'uninstall', PLUGIN_NAME], '', existsSync(source) ? source : undefined)}`);
+  if (existsSync(source)) {
+    rmSync(source, { recursive: true, force: true });
+    msgs.push(`${source}: removed (the copy the extension was installed from)`);
   }
   return msgs;
 }
@@ -189,41 +185,34 @@ function older(a: string | undefined, b: string | null): boolean {
 }
 
 /** "…; older than this git-handoff (0.2.0): run … again", when the copy a client loads is behind the CLI (doctor: broken). */
-function staleNote(folder: string, agent: PluginAgent): string[] {
+function staleNote(folder: string, agent: Agent): string[] {
   const copy = readJsonOr(path.join(folder, 'package.json'))?.version;
   const mine = ownVersion();
-  return older(copy, mine) ? [`older than this git-handoff (${mine}), so the client runs a guard without this build's checks: install again with git handoff install --agent ${agent} ${agent === 'gemini' ? '--extension' : '--plugin'}`] : [];
+  return older(copy, mine) ? [`older than this git-handoff (${mine}), so the client runs a guard without this build's checks: install again with git handoff install --agent ${agent} --${pluginOf(agent).word}`] : [];
 }
 
 export function doctorPlugins(repo: Repo): DoctorItem[] {
   const cwd = repo.worktree ?? process.cwd();
-  const items: DoctorItem[] = [];
-  const plugins = claudePlugins(cwd);
-  if (plugins.length === 0) items.push({ component: 'plugin claude', status: 'missing', detail: 'the git-handoff plugin is not installed in Claude Code (git handoff install --agent claude --plugin)' });
-  for (const p of plugins) {
-    const component = `plugin claude (${p.id}, ${p.scope})`;
-    if (!p.present) items.push({ component, status: p.enabled ? 'broken' : 'info', detail: `installed, ${p.enabled ? 'enabled' : 'disabled'}, but its folder ${p.folder ?? '(unknown)'} is missing or incomplete, so Claude Code loads nothing: run git handoff install --agent claude --plugin again` });
-    else if (!p.enabled) items.push({ component, status: 'info', detail: `installed but disabled (claude plugin enable ${p.id}); ${runsWhat(p.folder!)}` });
-    else items.push(probed(component, cwd, 'claude', p.folder!, '${CLAUDE_PLUGIN_ROOT}', twiceNote(repo, 'claude', 'plugin')));
-  }
-  const ext = geminiExtensionDir(process.env);
-  if (!existsSync(ext)) items.push({ component: 'extension gemini', status: 'missing', detail: 'the git-handoff extension is not installed in Gemini CLI (git handoff install --agent gemini --extension)' });
-  else {
-    const on = geminiEnabledFor(cwd);
-    const source = readJsonOr(path.join(ext, '.gemini-extension-install.json'))?.source;
-    const from = source ? ` (installed from ${source})` : '';
-    if (!existsSync(path.join(ext, 'bin', 'git-handoff'))) items.push({ component: 'extension gemini', status: on ? 'broken' : 'info', detail: `${ext}${from} lacks bin/git-handoff: run git handoff install --agent gemini --extension again` });
-    else if (!on) items.push({ component: 'extension gemini', status: 'info', detail: `installed${from} but disabled here (gemini extensions enable ${PLUGIN_NAME}); ${runsWhat(ext)}` });
-    else items.push(probed('extension gemini', cwd, 'gemini', ext, '${extensionPath}', twiceNote(repo, 'gemini', 'extension'), from));
-  }
-  return items;
+  return PLUGIN_AGENTS.flatMap((agent) => {
+    const { word, title } = pluginOf(agent);
+    const again = `git handoff install --agent ${agent} --${word}`;
+    const copies = pluginCopies(AGENT_CLIENT[agent], cwd);
+    if (!copies.length) return [{ component: `${word} ${agent}`, status: 'missing', detail: `the git-handoff ${word} is not installed in ${title} (${again})` }];
+    return copies.map((c): DoctorItem => {
+      const component = c.id ? `${word} ${agent} (${c.id}, ${c.scope})` : `${word} ${agent}`;
+      const installed = `installed${c.source ? ` from ${c.source}` : ''}`;
+      if (!c.present) return { component, status: c.enabled ? 'broken' : 'info', detail: `${installed}, ${c.enabled ? 'enabled' : 'disabled'}, but its folder ${c.folder ?? '(unknown)'} is missing or incomplete, so ${title} loads nothing: run ${again} again` };
+      if (!c.enabled) return { component, status: 'info', detail: `${installed} but disabled here (${c.enable}); ${runsWhat(c.folder!)}` };
+      return probed(component, repo, agent, c.folder!, installed);
+    });
+  });
 }
 
-function probed(component: string, cwd: string, agent: PluginAgent, folder: string, variable: string, notes: string[], from = ''): DoctorItem {
-  const command = folderGuard(folder, variable);
+function probed(component: string, repo: Repo, agent: Agent, folder: string, installed: string): DoctorItem {
+  const command = folderGuard(folder, pluginOf(agent).root);
   if (!command) return { component, status: 'broken', detail: `${folder}/hooks/hooks.json has no guard hook: install it again` };
-  const probe = probeCommand(cwd, agent, command);
+  const probe = probeCommand(repo.worktree ?? process.cwd(), agent, command);
   const stale = staleNote(folder, agent);
   // an older copy answers the probe, yet lacks what this build checks: not ok until it is installed again
-  return { component, status: probe.ok && !stale.length ? 'ok' : 'broken', detail: [`installed${from}, enabled, ${runsWhat(folder)}`, ...stale, probe.detail, ...notes].join('; ') };
+  return { component, status: probe.ok && !stale.length ? 'ok' : 'broken', detail: [`${installed}, enabled, ${runsWhat(folder)}`, ...stale, probe.detail, ...twiceNote(repo, agent)].join('; ') };
 }

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { FRONT_CLIENTS } from '../../src/clients/front';
 import type { FrontShape } from '../../src/clients/record';
 import { detectClient } from '../../src/clients/index';
-import { CLIENT_NAMES, SESSION_VARS, WITHOUT_SESSION_VAR } from '../../src/clients/names';
+import { CLIENT_NAMES, SESSION_VARS } from '../../src/clients/names';
 import { WIRING } from '../../src/clients/wirings';
 import { RECORDS } from '../../src/clients/records';
 import { pluginGuardCommand } from '../../src/install/plugin-folders';
@@ -55,7 +55,7 @@ describe('the hook stub and the session variables', () => {
   it('reads every client variable node reads, in node order, both in the template and in what install writes', () => {
     const vars = SESSION_VARS.map(([v]) => v);
     // every client with a session variable in TypeScript is in the stub (OpenCode's is set by its plugin)
-    for (const c of CLIENT_NAMES.filter((n) => !WITHOUT_SESSION_VAR.has(n))) expect(SESSION_VARS.some(([, k]) => k === c), c).toBe(true);
+    for (const c of CLIENT_NAMES.filter((n) => RECORDS[n].sessionVar !== null)) expect(SESSION_VARS.some(([, k]) => k === c), c).toBe(true);
     for (const text of [STUB, stubText('/x/git-handoff')]) {
       const line = sessionLine(text);
       for (const v of STUB_SESSION_VARS) expect(line, v).toContain(v);
@@ -87,9 +87,9 @@ describe('the hook stub and the session variables', () => {
 describe("the sh front's client lines", () => {
   it('every client whose wiring runs the front has its facts in src/clients/front.ts', () => {
     const served = FRONT_CLIENTS.map((f) => f.wiring.client);
-    // a plugin runs in its client's process; a wiring of files (the clients of issue 56) runs the front where its
-    // record gives the front's facts (droid), else node's guard straight
-    for (const w of Object.values(WIRING)) expect(served.includes(w.client), w.client).toBe(w.format === 'files' ? RECORDS[w.client].front !== null : w.format !== 'plugin');
+    // a wiring of files runs the front where its record gives the front's facts (droid), else node's guard straight (a
+    // plugin module runs in its client's process)
+    for (const w of Object.values(WIRING)) expect(served.includes(w.client), w.client).toBe(w.format === 'files' ? RECORDS[w.client].front !== null : true);
   });
 
   it('accepts exactly the arguments each wiring and plugin command passes, the after-tool hook as such', () => {
@@ -99,11 +99,11 @@ describe("the sh front's client lines", () => {
       return tail.replace(/^"/, '').split(/[;|]/)[0].trim().split(/\s+/).filter((w) => w.startsWith('--') && w !== '--payload=env');
     };
     const commands: Array<[string, boolean]> = [];
-    for (const { wiring: w, facts } of FRONT_CLIENTS) {
+    for (const { wiring: w, facts, plugin } of FRONT_CLIENTS) {
       for (const event of Object.keys(w.events)) {
         const base = guardCommand('git-handoff', w.client);
         commands.push([eventCommand(w, event, base), event === w.after]);
-        if (facts.plugin) commands.push([eventCommand(w, event, pluginGuardCommand('/p', w.client as 'claude-code' | 'gemini-cli')), event === w.after]);
+        if (plugin) commands.push([eventCommand(w, event, pluginGuardCommand('/p', w.client)), event === w.after]);
       }
     }
     expect(commands.length).toBeGreaterThan(10);
@@ -122,7 +122,7 @@ describe("the sh front's client lines", () => {
     const block = frontBlockFile();
     const session = 'sess-1';
     const cwd = '/r';
-    for (const { wiring: w, facts } of FRONT_CLIENTS) {
+    for (const { wiring: w, facts, plugin } of FRONT_CLIENTS) {
       const k = facts.keys;
       const events = facts.events ? Object.entries(facts.events) : [];
       // each event of the client's own table: the front's kind is node's, for pre- and post-tool ones, none for others

@@ -3,7 +3,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { claudeHooks, geminiHooks } from '../../src/install/plugin-folders';
+import { pluginHooks } from '../../src/install/plugin-folders';
 import { matcherRoutes } from '../../src/clients/record';
 import { deferToPlugin, pluginPathPrefix } from '../../src/clients/plugin-active';
 import { eventGroups, WIRING } from '../../src/install/agents';
@@ -83,7 +83,7 @@ describe('deferToPlugin', () => {
 
 describe('the plugin folders', () => {
   it('wire the same events and matchers as install --agent, through the client root variable, stating the client', () => {
-    for (const [hooks, w, root, client] of [[claudeHooks(), WIRING.claude, '${CLAUDE_PLUGIN_ROOT}', 'claude-code'], [geminiHooks(), WIRING.gemini, '${extensionPath}', 'gemini-cli']] as const) {
+    for (const [hooks, w, root, client] of [[pluginHooks('claude'), WIRING.claude, '${CLAUDE_PLUGIN_ROOT}', 'claude-code'], [pluginHooks('gemini'), WIRING.gemini, '${extensionPath}', 'gemini-cli']] as const) {
       const events = (hooks as { hooks: Record<string, any[]> }).hooks;
       expect(Object.keys(events)).toEqual(Object.keys(w.events));
       for (const [event, matcher] of Object.entries(w.events)) {

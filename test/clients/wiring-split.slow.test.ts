@@ -11,7 +11,7 @@ import { matcherRoutes } from '../../src/clients/record';
 import { RECORDS } from '../../src/clients/records';
 import { WIRING } from '../../src/clients/wirings';
 import { eventGroups } from '../../src/install/agents';
-import { claudeHooks, pluginGuardCommand } from '../../src/install/plugin-folders';
+import { pluginGuardCommand, pluginHooks } from '../../src/install/plugin-folders';
 import { foreignWorld, FOREIGN_FILE } from '../guard/world';
 import { ROOT, tempDir, type TestRepo } from '../helpers/repo';
 import { ME, payload } from '../guard/helpers';
@@ -58,7 +58,7 @@ describe('Claude Code’s PreToolUse in two groups', () => {
     // other events, and other clients, keep one group
     expect(eventGroups(w, 'SessionStart', undefined, 'git-handoff-guard --client=claude-code')).toHaveLength(1);
     expect(hookGroups(WIRING.gemini, 'BeforeTool', WIRING.gemini.events.BeforeTool, () => 'x')).toHaveLength(1);
-    const plugin = claudeHooks().hooks as Record<string, Array<{ matcher?: string; hooks: Array<{ command: string }> }>>;
+    const plugin = pluginHooks('claude').hooks as Record<string, Array<{ matcher?: string; hooks: Array<{ command: string }> }>>;
     expect(plugin.PreToolUse.map((x) => x.matcher)).toEqual(['Bash|Edit', w.split!.rest]);
     expect(plugin.PreToolUse[0].hooks[0].command).toBe(shPayloadCommand(pluginGuardCommand('${CLAUDE_PLUGIN_ROOT}', 'claude-code'), 'line'));
     // the split name is installed with the package, and reads the front in

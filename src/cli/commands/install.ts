@@ -3,15 +3,14 @@ import type { Argv } from 'yargs';
 import { AGENT_CLIENT, AGENTS, agentName, type Agent } from '../../clients/names';
 import { HandoffError } from '../../errors';
 import { openRepo, type Repo } from '../../git/repo';
-import { installUserOpencode, uninstallUserOpencode } from '../../clients/own-files';
+import { USER_PLUGIN } from '../../clients/own-files';
 import { MCP_CLIENTS, mcpClientOf, mcpWired, type McpClientRecord } from '../../clients/mcp-clients';
 import { PROTECTION_HEADER, type ProtectionRow } from '../../clients/protections';
 import { doctorProtections } from '../../install/protections';
 import { loadMcpBundle } from './mcp';
-import { doctorAgents, guardCommand, installAgents, uninstallAgents } from '../../install/agents';
+import { doctorAgents, guardCommand, installAgents, uninstallAgents, WIRING } from '../../install/agents';
 import { doctorPlugins, installPlugin, uninstallPlugin } from '../../install/plugin';
 import { pluginAnswers } from '../../clients/plugin-active';
-import { userPluginFile } from '../../clients/opencode';
 import { removeLocalState } from '../../install/local-state';
 import { existsSync, fstatSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -25,7 +24,7 @@ import type { DoctorItem, InstallOptions } from '../../wiring';
 import { command, type GlobalArgs } from '../context';
 import { printJson, table } from '../output';
 import { personOnly } from '../person-only';
-import { ALL_RECORDS } from '../../clients/records';
+import { ALL_RECORDS, PLUGIN_AGENTS, pluginOf } from '../../clients/records';
 import { wrapWords } from '../../terminal-text';
 
 
@@ -73,12 +72,12 @@ const options = (y: Argv<GlobalArgs>) =>
     .option('agent', {
       type: 'string',
       array: true,
-      describe: `agent client wiring: ${AGENTS.join(', ')} or all (a client's full name or an alias accepted: claude-code, qwen-code, factory-droid, kilo-code, …; docs/clients.md); or an MCP client, which starts \`git handoff mcp\`: ${MCP_CLIENTS.map((c) => c.agent).join(', ')}`,
+      describe: `agent client wiring: ${AGENTS.join(', ')} or all (a client's full name or an alias accepted: ${AGENTS.filter((x) => AGENT_CLIENT[x] !== x).map((x) => AGENT_CLIENT[x]).join(', ')}, …; docs/clients.md); or an MCP client, which starts \`git handoff mcp\`: ${MCP_CLIENTS.map((c) => c.agent).join(', ')}`,
     })
     .option('remote', { type: 'string', describe: 'fetch refspecs that carry handoffs from remote R' })
     .option('server', { type: 'boolean', describe: 'in a bare repository: hold pushes to the ownership invariant' })
-    .option('plugin', { type: 'boolean', describe: 'with --agent claude (or gemini, opencode): install the git-handoff plugin (extension) for your user, instead of wiring this repository' })
-    .option('extension', { type: 'boolean', describe: 'with --agent gemini: the same as --plugin' })
+    .option('plugin', { type: 'boolean', describe: `with --agent ${[...PLUGIN_AGENTS, USER_PLUGIN.agent].join(', ')}: install the git-handoff plugin (extension) for your user, instead of wiring this repository` })
+    .option('extension', { type: 'boolean', describe: `with --agent ${PLUGIN_AGENTS.filter((x) => pluginOf(x).word === 'extension').join(', ')}: the same as --plugin` })
     .option('private', { type: 'boolean', describe: "with --agent: keep the wiring out of the repository's history and git status (lines in .git/info/exclude, this clone only)" })
     .option('launcher', { type: 'string', describe: 'agent hooks run this git-handoff executable (quoted, forward slashes; `git handoff` through git) instead of `git-handoff` on PATH' });
 
@@ -122,22 +121,21 @@ async function actions(a: Args, agents: InstallOptions['agents'], mode: 'install
   const explicit = a.hooks || agents || a.remote !== undefined || a.server;
   const msgs: string[] = [];
   if (a.plugin || a.extension) {
-    if (!agents?.length) throw new HandoffError('usage', 'plugin-needs-agent', 'name the client: --agent claude --plugin, or --agent gemini --extension');
-    const native = agents.filter((x): x is 'claude' | 'gemini' => x === 'claude' || x === 'gemini');
-    const none = agents.filter((x) => x !== 'claude' && x !== 'gemini' && x !== 'opencode');
-    if (none.includes('codex')) throw new HandoffError('usage', 'codex-no-plugin', 'Codex has no git-handoff plugin: `git handoff install --agent codex` wires this repository and puts the handoff skill where Codex reads it (.agents/skills)');
-    if (none.length) throw new HandoffError('usage', 'no-plugin', `${none.join(', ')}: no git-handoff plugin; \`git handoff install --agent ${none[0]}\` wires this repository`);
-    for (const x of native) msgs.push(...(mode === 'install' ? installPlugin(repoIfAny(), x) : uninstallPlugin(x)));
-    if (agents.includes('opencode')) msgs.push(...(mode === 'install' ? installUserOpencode(guardCommand(a.launcher, 'opencode')) : uninstallUserOpencode()));
+    if (!agents?.length) throw new HandoffError('usage', 'plugin-needs-agent', `name the client: ${PLUGIN_AGENTS.map((x) => `--agent ${x} --${pluginOf(x).word}`).join(', or ')}`);
+    const none = agents.filter((x) => !PLUGIN_AGENTS.includes(x) && x !== USER_PLUGIN.agent);
+    const skills = none.length ? WIRING[none[0]].skills : undefined;
+    if (none.length) throw new HandoffError('usage', 'no-plugin', `${none.join(', ')}: no git-handoff plugin; \`git handoff install --agent ${none[0]}\` wires this repository${skills ? ` and puts the handoff skill where it reads it (${skills})` : ''}`);
+    for (const x of agents.filter((y) => PLUGIN_AGENTS.includes(y))) msgs.push(...(mode === 'install' ? installPlugin(repoIfAny(), x) : uninstallPlugin(x)));
+    if (agents.includes(USER_PLUGIN.agent)) msgs.push(...(mode === 'install' ? USER_PLUGIN.install(guardCommand(a.launcher, AGENT_CLIENT[USER_PLUGIN.agent])) : USER_PLUGIN.uninstall()));
     if (mode === 'install') msgs.push(HOOKS_PER_REPOSITORY);
     return msgs;
   }
   const repo = openRepo();
   if (mode === 'install') {
     // a wiring that names the programs on PATH: two installations there can make it run the other one, or exit 127
-    if (agents?.length && (!a.launcher || a.launcher === 'git-handoff')) msgs.push(...checkPathInstallations(agents.includes('claude')));
+    if (agents?.length && (!a.launcher || a.launcher === 'git-handoff')) msgs.push(...checkPathInstallations(agents.some((x) => WIRING[x].sh)));
     if (a.server) msgs.push(...(await installServer(repo)));
-    if (a.private && !agents) throw new HandoffError('usage', 'private-needs-agent', '--private keeps agent wiring out of history: name the clients, e.g. install --agent claude --private');
+    if (a.private && !agents) throw new HandoffError('usage', 'private-needs-agent', `--private keeps agent wiring out of history: name the clients, e.g. install --agent ${AGENTS[0]} --private`);
     // the agent wiring brings the git hooks: their reference-transaction check refuses raw ref moves whichever client
     // runs, trusted or not (--no-hooks: without them)
     if (a.hooks || (a.hooks !== false && !repo.bare && (!explicit || agents))) msgs.push(...installHooksFor(repo, a.hooks || !agents ? null : agents));
@@ -165,9 +163,9 @@ async function actions(a: Args, agents: InstallOptions['agents'], mode: 'install
 /** The user-wide plugin that still runs the guard in this repository after its wiring is gone, if any. */
 function stillGuarded(repo: Repo): string | null {
   const cwd = repo.worktree ?? process.cwd();
-  if (pluginAnswers('claude-code', cwd)) return 'the git-handoff plugin of Claude Code';
-  if (pluginAnswers('gemini-cli', cwd)) return 'the git-handoff extension of Gemini CLI';
-  return existsSync(userPluginFile()) ? `the OpenCode plugin ${userPluginFile()}` : null;
+  const plugin = PLUGIN_AGENTS.find((x) => pluginAnswers(AGENT_CLIENT[x], cwd));
+  if (plugin) return `the git-handoff ${pluginOf(plugin).word} of ${pluginOf(plugin).title}`;
+  return existsSync(USER_PLUGIN.file()) ? `the ${USER_PLUGIN.title} plugin ${USER_PLUGIN.file()}` : null;
 }
 
 function report(a: Args, msgs: string[]): void {
@@ -215,9 +213,8 @@ export const installCommand = command({
   builder: (y) =>
     options(y)
       .example('$0 install --hooks --agent all', 'git hooks, and the guard in Claude Code, Gemini CLI and Codex settings')
-      .example('$0 install --agent claude --private', 'wire this clone only: the files stay out of git status and history')
-      .example('$0 install --agent claude --plugin', 'the git-handoff plugin for Claude Code (every repository; no PATH needed)')
-      .example('$0 install --agent gemini --extension', 'the git-handoff extension for Gemini CLI')
+      .example(`$0 install --agent ${AGENTS[0]} --private`, 'wire this clone only: the files stay out of git status and history')
+      .example(PLUGIN_AGENTS.map((x) => [`$0 install --agent ${x} --${pluginOf(x).word}`, `the git-handoff ${pluginOf(x).word} for ${pluginOf(x).title} (every repository; no PATH needed)`]))
       .example('$0 install --remote origin', 'plain `git fetch` also brings handoffs into refs/handoff-remotes/origin/handoffs')
       .example('$0 install --server', 'in the bare repository everyone pushes to'),
   handler: (a) => run(a, 'install'),
@@ -232,10 +229,7 @@ export const uninstallCommand = command({
 });
 
 // the plugin (extension) and the repository's own wiring are two ways to the same hooks: either one is enough
-const ALTERNATIVES: ReadonlyArray<readonly [string, string, string]> = [
-  ['plugin claude', 'agent claude', 'Claude Code'],
-  ['extension gemini', 'agent gemini', 'Gemini CLI'],
-];
+const ALTERNATIVES = PLUGIN_AGENTS.map((x) => [`${pluginOf(x).word} ${x}`, `agent ${x}`, pluginOf(x).title] as const);
 
 /** A plugin or extension not installed where this repository is wired for its client is not missing: not needed. */
 function alternatives(items: DoctorItem[]): void {
