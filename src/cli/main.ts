@@ -7,7 +7,7 @@ import { colorSwitches, guardTerminalStreams, reportError } from './output';
 import { plainStdio } from './stdio';
 import { withSelectingFlags } from './retry-hint';
 import { endPager, pagerSwitches } from './pager';
-import { beforeCommand, changeDirectory, pageOutput, quietOutput } from './start';
+import { beforeCommand, changeDirectory } from './start';
 import { withTopicHint } from './topic-hints';
 import { trace } from '../trace';
 
@@ -52,10 +52,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
       // the steps yargs's middlewares take (parser.ts), then the handler yargs would call with these arguments
       trace('parsed', hot.name);
       changeDirectory(hot.args.C as string | string[] | undefined);
-      beforeCommand(hot.name);
-      trace('record check');
-      quietOutput(hot.name, !!hot.args.quiet, !!hot.args.json);
-      pageOutput(hot.name, !!hot.args.json, switches.noPager || !!hot.args.quiet);
+      beforeCommand(hot.name, hot.args, switches.noPager);
       const handler = hotCommand(hot.name).handler;
       trace('command module');
       await handler(hot.args as never);

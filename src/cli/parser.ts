@@ -31,7 +31,7 @@ import { writeCommand } from './commands/write';
 import type { GlobalArgs } from './context';
 import { GLOBAL_OPTIONS, withOptions } from './spec';
 import { packageVersion } from './version';
-import { beforeCommand, changeDirectory, pageOutput, quietOutput } from './start';
+import { beforeCommand, changeDirectory } from './start';
 
 // yargs's CommonJS build wraps help text at word boundaries (its ESM build cuts words), so require it; at first
 // use, not at the bundle's start (hot.ts starts the common commands without it)
@@ -90,9 +90,7 @@ export function buildParser(argv: string[], o: { noPager?: boolean; commands?: C
   if (o.start !== false) {
     y = y
       .middleware((a) => changeDirectory(a.C as string | string[] | undefined), true)
-      .middleware((a) => beforeCommand(String(a._[0] ?? '')))
-      .middleware((a) => quietOutput(String(a._[0]), !!a.quiet, !!a.json))
-      .middleware((a) => pageOutput(String(a._[0]), !!a.json, !!o.noPager || !!a.quiet));
+      .middleware((a) => beforeCommand(String(a._[0] ?? ''), a, !!o.noPager));
   }
   for (const c of o.commands ?? commands) y = y.command(withWholeExamples(c));
   return y
@@ -211,8 +209,7 @@ function inWords(msg: string, mod: CommandModule<GlobalArgs, any> | undefined, a
 
 /** A usage message (from yargs's `raw`) with the option an unknown one was probably meant to be. */
 function withSuggestion(text: string, raw: string, mod: CommandModule<GlobalArgs, any> | undefined): string {
-  const msg = raw;
-  const m = /^Unknown arguments?: (.*)$/.exec(msg);
+  const m = /^Unknown arguments?: (.*)$/.exec(raw);
   if (!m) return text;
   // the command's own options, from its builder run on an empty parser (only on this error path)
   const y = yargsOf()([]).option('json', {}).option('quiet', {});

@@ -6,6 +6,7 @@ import { assertKnownFormat } from '../handoff/store/format';
 import { upgradeTracking } from '../handoff/store/tx/migrate';
 import { PAGED_COMMANDS, pagerCommand, startPager } from './pager';
 import { noticeLosses } from './record-notice';
+import { trace } from '../trace';
 
 // the guard and the git hooks answer for git and the agents: a newer store must not turn them into refusals of everything
 const UNGATED = new Set(['guard', 'githook']);
@@ -22,13 +23,16 @@ export function changeDirectory(paths: string | string[] | undefined): void {
 }
 
 /**
- * After -C, before the command (and its pager): the store's format is checked wherever a command opens the
- * repository (SPEC 2 "Format version"; not the guard's and hooks' entries), then the loss record (issue 23).
+ * After -C, before the handler: the store's format is checked wherever a command opens the repository (SPEC 2
+ * "Format version"; not the guard's and hooks' entries), then the loss record (issue 23), then -q and the pager.
  */
-export function beforeCommand(command: string): void {
+export function beforeCommand(command: string, a: { quiet?: unknown; json?: unknown }, noPager: boolean): void {
   // a store this build may read is upgraded before anything reads it (format 3: tracking copies out of refs/remotes/)
   if (!UNGATED.has(command)) setFormatGate((repo) => (assertKnownFormat(repo), upgradeTracking(repo)));
   noticeLosses(command);
+  trace('record check');
+  quietOutput(command, !!a.quiet, !!a.json);
+  pageOutput(command, !!a.json, noPager || !!a.quiet);
 }
 
 // what answers a program (a client's hook, the shell's completion), not a person: -q does not silence it
@@ -38,7 +42,7 @@ const PROGRAM_OUTPUT = new Set(['guard', 'githook', 'completion']);
  * -q / --quiet, as every command's help says: nothing on stdout, errors (and warnings) still on stderr and the exit
  * code as ever; --json is data asked for and is printed.
  */
-export function quietOutput(command: string, quiet: boolean, json: boolean): void {
+function quietOutput(command: string, quiet: boolean, json: boolean): void {
   if (!quiet || json || PROGRAM_OUTPUT.has(command)) return;
   process.stdout.write = ((_chunk: unknown, ...rest: unknown[]) => {
     const done = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
@@ -48,7 +52,7 @@ export function quietOutput(command: string, quiet: boolean, json: boolean): voi
 }
 
 /** show, log and diff page their output on a terminal, unless --no-pager/-P or --json. */
-export function pageOutput(command: string, json: boolean, noPager: boolean): void {
+function pageOutput(command: string, json: boolean, noPager: boolean): void {
   const p = !noPager && !json && PAGED_COMMANDS.has(command) ? pagerCommand() : null;
   if (p) startPager(p);
 }

@@ -20,6 +20,7 @@ import { keepRefusedError, refusedOf, refusedState, restoreCommand, restoreRefus
 import { branchFlag, KEEPS, resolveDivergence, resolveStep } from '../../sync/resolve';
 import { command, type GlobalArgs } from '../context';
 import { printJson } from '../output';
+import { BRANCH, PERSON, SESSION, withOptions } from '../spec';
 
 const progressOf = (a: GlobalArgs) => (a.json || a.quiet || !process.stderr.isTTY ? undefined : (line: string) => process.stderr.write(`${line}…\n`));
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -170,10 +171,6 @@ function failOnRefused(refs: string[], remote: string, a: GlobalArgs, checkedOut
   );
 }
 
-function runFetch(repo: Repo, remote: string, a: GlobalArgs): FetchResult {
-  return fetchHandoffs(repo, remote, progressOf(a));
-}
-
 async function runPush(repo: Repo, remote: string, a: GlobalArgs, place?: string | null, sides?: Sides): Promise<PushResult> {
   const r = await planScanPush(repo, remote, { progress: progressOf(a), place, sides });
   if (r.rejected.length) throw rejectionError(r);
@@ -189,7 +186,7 @@ export const fetchCommand = command({
   builder: (y) => remoteArg(y).example('$0 fetch origin --json', 'the case of each handoff as data'),
   handler: (a) => {
     const repo = openRepo();
-    const r = runFetch(repo, resolveRemote(repo, a.remote), a);
+    const r = fetchHandoffs(repo, resolveRemote(repo, a.remote), progressOf(a));
     if (a.json) printJson(r);
     else for (const l of describeFetch(repo, r)) say(l);
     failOnRefused(refusedOf(r.handoffs).map((h) => h.ref), r.remote, a, repo.branch);
@@ -215,12 +212,9 @@ export const syncCommand = command({
   command: 'sync [remote]',
   describe: 'fetch, then push; exits 4 when a diverged handoff was left unpushed; with --resolve, merge a diverged handoff so the next push is a fast-forward',
   builder: (y) =>
-    remoteArg(y)
+    withOptions(remoteArg(y), [BRANCH, PERSON, SESSION])
       .option('resolve', { type: 'string', describe: 'a diverged handoff to merge, or a refused one to restore (its topic)' })
       .option('keep', { choices: KEEPS, describe: 'with --resolve: whose body the merge keeps (a refused handoff keeps local)' })
-      .option('branch', { type: 'string', describe: 'with --resolve: the branch (default: the checked-out one)' })
-      .option('session', { type: 'string', describe: 'with --resolve: this session id (default: from the environment)' })
-      .option('person', { type: 'boolean', describe: 'with --resolve: resolve as the person in git config (owner person:<email>) instead of a session' })
       .option('reason', { type: 'string', describe: 'with --resolve: kept in the history when a side is taken over' })
       .example('$0 sync', 'fetch, merge, push')
       .example('$0 sync --resolve auth-refactor --keep both', 'merge both versions into one'),
