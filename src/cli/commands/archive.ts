@@ -7,7 +7,7 @@ import { archiveHandoff, archivedVersions, notFound, resolveBranch, restoreHando
 import { shownRef, takeoverArg, command } from '../context';
 import { writerOf } from '../identity';
 import { droppedRefOf, droppedVersions, undropHandoff } from '../../handoff/store/drop';
-import { printJson } from '../output';
+import { answer } from '../output';
 import { BRANCH, TOPIC, WRITER, withOptions } from '../spec';
 
 export const archiveCommand = command({
@@ -22,8 +22,7 @@ export const archiveCommand = command({
     const repo = openRepo();
     const session = writerOf(repo, a);
     const r = archiveHandoff(repo, resolveBranch(repo, a.branch), a.topic, session, takeoverArg(a, 'archive'));
-    if (a.json) return printJson(r);
-    process.stdout.write(`archived ${shownRef(r.ref)} as ${r.archivedAs}; \`git handoff show ${a.topic}\` still reads it, \`git handoff restore ${a.topic}\` brings it back\n`);
+    answer(a.json, r, `archived ${shownRef(r.ref)} as ${r.archivedAs}; \`git handoff show ${a.topic}\` still reads it, \`git handoff restore ${a.topic}\` brings it back\n`);
   },
 });
 
@@ -62,12 +61,9 @@ export const restoreCommand = command({
     const { ref, note, dropped } = archivedRefOf(repo, a.ref, a.branch);
     if (dropped) {
       const u = undropHandoff(repo, ref, session, takeoverArg(a, 'restore'));
-      if (a.json) return printJson({ ...u, dropped: true });
-      process.stdout.write(`restored the dropped ${shownRef(u.ref)} from ${u.from} (${u.oid.slice(0, 7)}, every version as it was)${note ? `\n${note}` : ''}\n`);
-      return;
+      return answer(a.json, { ...u, dropped: true }, `restored the dropped ${shownRef(u.ref)} from ${u.from} (${u.oid.slice(0, 7)}, every version as it was)${note ? `\n${note}` : ''}\n`);
     }
     const r = restoreHandoff(repo, ref, session, takeoverArg(a, 'restore'));
-    if (a.json) return printJson(r);
-    process.stdout.write(`restored ${r.from} to ${shownRef(r.ref)} (${r.oid.slice(0, 7)})${note ? `\n${note}` : ''}\n`);
+    answer(a.json, r, `restored ${r.from} to ${shownRef(r.ref)} (${r.oid.slice(0, 7)})${note ? `\n${note}` : ''}\n`);
   },
 });

@@ -5,7 +5,7 @@ import { assertTopic } from '../../handoff/store/names';
 import { resolveBranch } from '../../handoff/store/store';
 import { command } from '../context';
 import { writerOf } from '../identity';
-import { printJson } from '../output';
+import { answer } from '../output';
 import { BRANCH, PERSON, SESSION, withOptions } from '../spec';
 
 export const dropCommand = command({
@@ -22,7 +22,6 @@ export const dropCommand = command({
     const session = writerOf(repo, a);
     assertTopic(a.topic);
     const r = dropHandoff(repo, resolveBranch(repo, a.branch), a.topic, session);
-    if (a.json) return printJson(r);
-    process.stdout.write(`dropped ${r.ref} (${r.oid.slice(0, 7)}); its versions are kept as ${r.keptAs} and in the loss record as removed on purpose\n  undo it: git handoff restore ${r.keptAs}\n`);
+    answer(a.json, r, `dropped ${r.ref} (${r.oid.slice(0, 7)}); its versions are kept as ${r.keptAs} and in the loss record as removed on purpose\n  undo it: git handoff restore ${r.keptAs}\n`);
   },
 });

@@ -6,10 +6,9 @@ import { writeScanned } from '../../handoff/secrets/secrets-write';
 import { quote } from 'shell-quote';
 import { assertTakeover, readHandoff, refusedOwned, resolveBranch } from '../../handoff/store/store';
 import { checkTakeover, fromLiveRetry } from '../../handoff/store/takeover';
-import { shownRef, takenOverNote, takeoverArg, command } from '../context';
+import { printWritten, takeoverArg, command } from '../context';
 import { canEdit, editFile, editText, keepEdited } from '../editor';
 import { writerOf } from '../identity';
-import { printJson } from '../output';
 import { BRANCH, TOPIC, WRITER, withOptions } from '../spec';
 
 export const editCommand = command({
@@ -62,8 +61,6 @@ export const editCommand = command({
       if (!(e instanceof HandoffError)) throw e;
       throw new HandoffError(e.kind, e.code, `${e.message}\n${keepEdited(repo, body, `git handoff write ${target} -F`)}`, { ...e.data, kept: editFile(repo) });
     });
-    if (a.json) return printJson(r);
-    for (const w of r.warnings) process.stderr.write(`warning: ${w}\n`);
-    process.stdout.write(`${shownRef(r.ref)} ${r.oid.slice(0, 7)}${r.takeover ? ` (${takenOverNote(r)})` : ''}\n`);
+    printWritten(a.json, r);
   },
 });

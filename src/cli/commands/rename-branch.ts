@@ -4,7 +4,7 @@ import { openRepo } from '../../git/repo';
 import { carryBranch, resolveBranch } from '../../handoff/store/store';
 import { shownRef, takeoverArg, command } from '../context';
 import { writerOf } from '../identity';
-import { printJson } from '../output';
+import { answer } from '../output';
 import { WRITER, withOptions } from '../spec';
 
 export const renameBranchCommand = command({
@@ -23,7 +23,6 @@ export const renameBranchCommand = command({
     const from = resolveBranch(repo, a.old);
     const to = resolveBranch(repo, a.new);
     const r = carryBranch(repo, from, to, session, takeover, `${quote([from])} ${quote([to])}`);
-    if (a.json) return printJson(r);
-    for (const c of r.carried) process.stdout.write(`${shownRef(c.ref)} ${c.oid.slice(0, 7)}${c.takeover ? ' (taken over)' : ''} · from ${from}, archived as ${c.archivedAs}\n`);
+    answer(a.json, r, r.carried.map((c) => `${shownRef(c.ref)} ${c.oid.slice(0, 7)}${c.takeover ? ' (taken over)' : ''} · from ${from}, archived as ${c.archivedAs}\n`).join(''));
   },
 });

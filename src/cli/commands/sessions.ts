@@ -12,7 +12,7 @@ import { command } from '../context';
 import { onlyOwnSession } from '../person-only';
 import { BRANCH } from '../spec';
 import { releaseClaims } from './claim';
-import { printJson, relativeTime, table, terminalSafe } from '../output';
+import { answer, printJson, relativeTime, table, terminalSafe } from '../output';
 import { realpathOr } from '../../read-file';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -108,9 +108,7 @@ export const releaseCommand = command({
     const claims = await releaseAllClaims(repo, holder, a.branch);
     if (typeof known !== 'string') {
       if (claims.length === 0) throw known;
-      if (a.json) return printJson({ session: holder, worktree: repo.worktree, lease: false, paths: [], claims });
-      process.stdout.write(`released session ${short(holder)}'s claims on ${claims.join(' ')}\n`);
-      return;
+      return answer(a.json, { session: holder, worktree: repo.worktree, lease: false, paths: [], claims }, `released session ${short(holder)}'s claims on ${claims.join(' ')}\n`);
     }
     const session = known;
     const r = releaseSession(repo, session, repo.worktree);

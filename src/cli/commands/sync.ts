@@ -19,11 +19,12 @@ import { scanResolve } from '../../sync/secrets-gate';
 import { keepRefusedError, refusedOf, refusedState, restoreCommand, restoreRefused } from '../../sync/refused';
 import { branchFlag, KEEPS, resolveDivergence, resolveStep } from '../../sync/resolve';
 import { command, type GlobalArgs } from '../context';
-import { printJson } from '../output';
+import { answer, printJson } from '../output';
 import { BRANCH, PERSON, SESSION, withOptions } from '../spec';
 
 const progressOf = (a: GlobalArgs) => (a.json || a.quiet || !process.stderr.isTTY ? undefined : (line: string) => process.stderr.write(`${line}…\n`));
 const say = (line: string) => process.stdout.write(`${line}\n`);
+const syncNext = (remote: string) => `next: \`git handoff sync ${remote}\` pushes it (a fast-forward for every clone)\n`;
 /** `<branch>/<topic>[/<stamp>]` with the branch as people name it (feature/login, not feature%2Flogin). */
 const label = (ref: string) => {
   const p = parseRef(ref);
@@ -227,18 +228,12 @@ export const syncCommand = command({
       if (refused) {
         if (a.keep && a.keep !== 'local') throw keepRefusedError(refused, a.resolve);
         const r = restoreRefused(repo, { topic: a.resolve, branch, remote, session: writerOf(repo, a), reason: a.reason }, refused);
-        if (a.json) return printJson(r);
-        say(`${r.ref} ${r.oid.slice(0, 7)}: restored on top of ${remote}'s ${r.refused.slice(0, 7)}, which is refused (${r.violation.message})`);
-        say(`next: \`git handoff sync ${remote}\` pushes it (a fast-forward for every clone)`);
-        return;
+        return answer(a.json, r, `${r.ref} ${r.oid.slice(0, 7)}: restored on top of ${remote}'s ${r.refused.slice(0, 7)}, which is refused (${r.violation.message})\n${syncNext(remote)}`);
       }
       if (!a.keep) throw new HandoffError('usage', 'keep-missing', '--resolve needs --keep local|remote|both');
       const o = { topic: a.resolve, branch, keep: a.keep, remote, session: writerOf(repo, a), reason: a.reason };
       const r = resolveDivergence(repo, { ...o, trailers: await scanResolve(repo, o) });
-      if (a.json) return printJson(r);
-      say(`${r.ref} ${r.oid.slice(0, 7)}: merged ${r.parents[0].slice(0, 7)} and ${r.parents[1].slice(0, 7)}, keeping ${r.keep}`);
-      say(`next: \`git handoff sync ${remote}\` pushes it (a fast-forward for every clone)`);
-      return;
+      return answer(a.json, r, `${r.ref} ${r.oid.slice(0, 7)}: merged ${r.parents[0].slice(0, 7)} and ${r.parents[1].slice(0, 7)}, keeping ${r.keep}\n${syncNext(remote)}`);
     }
     if (a.keep) throw new HandoffError('usage', 'keep-without-resolve', '--keep goes with --resolve <topic>');
     // every branch's claims table comes in the same one fetch as the handoffs (no second fetch for claims), and what
