@@ -1,11 +1,12 @@
 // What runs between the parsed command line and a command's handler, the same whichever parser read it (yargs's
 // middlewares in parser.ts, or hot.ts): -C, the store's format gate and the loss record's check, then the pager.
 import { HandoffError } from '../errors';
-import { setFormatGate } from '../git/repo';
+import { openRepo, setFormatGate } from '../git/repo';
 import { assertKnownFormat } from '../handoff/store/format';
 import { upgradeTracking } from '../handoff/store/tx/migrate';
 import { PAGED_COMMANDS, pagerCommand, startPager } from './pager';
-import { noticeLosses } from './record-notice';
+import { checkRecord, renderLosses } from '../handoff/record/record-check';
+import { compareReads } from '../handoff/record/record-reads';
 import { trace } from '../trace';
 
 // the guard and the git hooks answer for git and the agents: a newer store must not turn them into refusals of everything
@@ -55,4 +56,23 @@ function quietOutput(command: string, quiet: boolean, json: boolean): void {
 function pageOutput(command: string, json: boolean, noPager: boolean): void {
   const p = !noPager && !json && PAGED_COMMANDS.has(command) ? pagerCommand() : null;
   if (p) startPager(p);
+}
+
+// boot restores by itself (session start); recover checks in full itself; these never touch a repository's refs
+const OWN_CHECK = new Set(['boot', 'recover', 'guard', 'githook', 'completion', '__complete', '']);
+
+/** The loss record's check at command start (issue 23): what was lost outside git-handoff, when it was last seen, the
+ * command that restores it. Never fails the command; outside a repository, or on any error, it says nothing. */
+function noticeLosses(command: string): void {
+  if (OWN_CHECK.has(command) || process.env.GIT_HANDOFF_RECORD_CHECK === '0') return;
+  try {
+    const repo = openRepo(process.cwd());
+    const check = checkRecord(repo);
+    const text = renderLosses(check);
+    if (text) process.stderr.write(text);
+    // stat-only: a ref file rewritten in place is found when the command reads that ref (record-reads.ts)
+    else if (check.cached) compareReads(repo, (t) => process.stderr.write(t));
+  } catch {
+    // not a repository, or git cannot answer: the command itself says so
+  }
 }
