@@ -6,7 +6,7 @@ import { trace } from '../trace';
 import { listRefs, type RefRecord } from '../git/refs';
 import { trailerBlockLines } from '../git/trailers';
 import type { Repo } from '../git/repo';
-import { claimsRemote, listClaims, publicClaim, type ClaimView } from '../handoff/claims/claims';
+import { claimsRemote, listClaims, type ClaimView } from '../handoff/claims/claims';
 import { CLAIMS_PREFIX, readClaimChange, trackingClaimsPrefix } from '../handoff/claims/table';
 import { compareRecord, unchangedSinceCheck } from '../handoff/record/record-check';
 import { listTracked, readRecord, readSeen, RECORD_REF } from '../handoff/store/tx/record';
@@ -103,9 +103,9 @@ export function readStatus(repo: Repo, o: StatusOptions = {}): Status {
   };
 }
 
-function claimOf(c: ClaimView): StatusClaim {
-  const p = publicClaim(c);
-  return { id: c.id, branch: c.branch, session: c.session, client: c.client, paths: c.paths, note: c.note, since: p.since, expires: p.expires, host: c.host, worktree: c.worktree, topic: c.topic, where: c.where };
+/** A claim as status shows it: its times ISO 8601, without what only its holder's process checks. */
+function claimOf({ ttl: _ttl, pid: _pid, pidStart: _start, ...c }: ClaimView): StatusClaim {
+  return { ...c, since: iso(c.since * 1000), expires: iso(c.expires * 1000) };
 }
 
 /** Each row with whether it is addressed to the caller and unread by it (the notes read only when some row is for it). */

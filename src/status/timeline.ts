@@ -25,10 +25,10 @@ interface TimelineSession {
   versions: number;
 }
 
-/** The versions of the scope's handoffs, newest first: one `git log` over this clone's refs, one over the remote's copies. */
-export function readTimeline(repo: Repo, o: { all?: boolean; branch?: string | null } = {}) {
-  const all = !!o.all || !o.branch;
-  const read = readListing(repo, { all, branch: o.branch ?? undefined });
+/** The versions of the checked-out branch's handoffs (`all`: every branch's), newest first: one `git log` over this clone's refs, one over the remote's copies. */
+export function readTimeline(repo: Repo, every: boolean) {
+  const all = every || !repo.branch;
+  const read = readListing(repo, { all, branch: repo.branch ?? undefined });
   const local = read.filter((r) => r.ref.startsWith(HANDOFF_PREFIX)).map((r) => r.ref);
   const remotes = new Map<string, string[]>();
   for (const r of read) {
@@ -57,7 +57,7 @@ export function readTimeline(repo: Repo, o: { all?: boolean; branch?: string | n
     s.client ??= v.client;
     sessions.set(id, s);
   }
-  return { branch: all ? null : (o.branch ?? null), sessions: [...sessions.values()].sort((a, b) => b.last.localeCompare(a.last)), versions: shown, truncated: versions.length > shown.length };
+  return { branch: all ? null : repo.branch, sessions: [...sessions.values()].sort((a, b) => b.last.localeCompare(a.last)), versions: shown, truncated: versions.length > shown.length };
 }
 
 /** The newest TIMELINE_MAX versions reachable from `refs` (names given on stdin: a store of 10,000 refs fits no command line). */

@@ -63,10 +63,7 @@ export const webCommand = command({
         source: {
           // the repository opened again for each read: a branch switched meanwhile is the one shown
           status: (all) => readStatus(openRepo(), { all, reader }),
-          timeline: (all) => {
-            const now = openRepo();
-            return readTimeline(now, { all, branch: now.branch });
-          },
+          timeline: (all) => readTimeline(openRepo(), all),
           version: (oid) => readVersion(openRepo(), oid),
           watch: (changed) => {
             const w = watchStore(repo, (why) => changed(why));
