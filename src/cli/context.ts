@@ -5,6 +5,8 @@ import { HandoffError } from '../errors';
 import { AGAIN, NOT_READY, retrying } from '../retry';
 import { BODY_MAX } from '../handoff/store/document';
 import { parseRef } from '../handoff/store/names';
+import type { ScannedWriteResult } from '../handoff/secrets/secrets-write';
+import { printJson } from './output';
 
 export interface GlobalArgs {
   json?: boolean;
@@ -85,12 +87,18 @@ export function takeoverArg(a: { takeOver?: boolean; reason?: string; fromLive?:
   return a.takeOver ? { reason: a.reason ?? '', fromLive: !!a.fromLive } : null;
 }
 
-/** What a write's answer says of a takeover: from whom, and whether that session was live (it is told). */
-export function takenOverNote(r: { takenFrom?: { session: string | null; live: { session: string; client: string | null } | null } }): string {
-  const t = r.takenFrom;
+/** What a takeover's answer says: from whom, and whether that session was live (it is told). */
+function takenOverNote(t: ScannedWriteResult['takenFrom']): string {
   if (!t?.session) return 'taken over';
   if (!t.live) return `taken over from session ${t.session}`;
   return `taken over from live session ${t.live.session}${t.live.client ? ` (${t.live.client})` : ''}: it is told at its next tool call and session start`;
+}
+
+/** The answer of write and edit: the new version's warnings on stderr, its ref and oid, whether created or taken over. */
+export function printWritten(json: boolean | undefined, r: ScannedWriteResult): void {
+  if (json) return printJson(r);
+  for (const w of r.warnings) process.stderr.write(`warning: ${w}\n`);
+  process.stdout.write(`${shownRef(r.ref)} ${r.oid.slice(0, 7)}${r.created ? ' (created)' : r.takeover ? ` (${takenOverNote(r.takenFrom)})` : ''}\n`);
 }
 
 /** A handoff ref as printed: with the branch as people name it when the ref had to encode it (feature%2Flogin). */

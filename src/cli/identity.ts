@@ -5,11 +5,6 @@ import type { Repo } from '../git/repo';
 import { readerOf, type Reader } from '../handoff/store/address';
 import { personRef } from '../handoff/store/person';
 import { requireSession, resolveSession, type SessionRef } from '../handoff/state/session';
-import type { Argv } from 'yargs';
-import { READER, WRITER, withOptions } from './spec';
-
-/** --person, and --role for commands that read as someone. */
-export const identityOptions = <T>(y: Argv<T>, reads: boolean): Argv<T> => withOptions(y, reads ? READER : WRITER);
 
 interface IdentityArgs {
   session?: string;

@@ -5,10 +5,8 @@ import { commandOf, helpAlias, precheck } from './argv';
 import { HOT_NAMES, hotCommand, hotParse } from './hot';
 import { colorSwitches, guardTerminalStreams, reportError } from './output';
 import { plainStdio } from './stdio';
-import { withSelectingFlags } from './retry-hint';
 import { endPager, pagerSwitches } from './pager';
-import { beforeCommand, changeDirectory, pageOutput, quietOutput } from './start';
-import { withTopicHint } from './topic-hints';
+import { beforeCommand, changeDirectory } from './start';
 import { trace } from '../trace';
 
 const parser = () => require('./parser') as typeof import('./parser');
@@ -52,10 +50,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
       // the steps yargs's middlewares take (parser.ts), then the handler yargs would call with these arguments
       trace('parsed', hot.name);
       changeDirectory(hot.args.C as string | string[] | undefined);
-      beforeCommand(hot.name);
-      trace('record check');
-      quietOutput(hot.name, !!hot.args.quiet, !!hot.args.json);
-      pageOutput(hot.name, !!hot.args.json, switches.noPager || !!hot.args.quiet);
+      beforeCommand(hot.name, hot.args, switches.noPager);
       const handler = hotCommand(hot.name).handler;
       trace('command module');
       await handler(hot.args as never);
@@ -70,8 +65,8 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
       trace('handler done');
     }
   } catch (e) {
-    (require('./refusal-note') as typeof import('./refusal-note')).noteCommandRefusal(e, argv);
-    process.exitCode = reportError(withTopicHint(withSelectingFlags(e, argv), switches.argv, commandOf(switches.argv)?.name), json);
+    const { explained } = require('./error-notes') as typeof import('./error-notes');
+    process.exitCode = reportError(explained(e, argv, switches.argv, commandOf(switches.argv)?.name), json);
   }
   await endPager();
   // a hot command has awaited all it started: with its output all written (nothing left in a stream's buffer; a file's

@@ -13,6 +13,12 @@ export function printJson(value: unknown): void {
   process.stdout.write(escapeJsonControls(JSON.stringify(value, null, 2)) + '\n');
 }
 
+/** A command's answer: its data with --json, else its text. */
+export function answer(json: boolean | undefined, data: unknown, text: string): void {
+  if (json) printJson(data);
+  else process.stdout.write(text);
+}
+
 // The colours this CLI paints (colors() below): the only escape sequences a terminal is ever sent.
 const OWN_SGR = /\x1b\[(?:0|1|2|31|32|33|36)m/g;
 /** Strips terminal control sequences when writing to a TTY (all but this CLI's own colours), so data cannot drive the terminal. */

@@ -4,72 +4,44 @@ import type { CommandModule } from 'yargs';
 import type yargsType from 'yargs';
 import { HandoffError } from '../errors';
 import { commandOf, helpOf, suggest } from './argv';
-import { archiveCommand, restoreCommand } from './commands/archive';
-import { bootCommand } from './commands/boot';
-import { claimCommand, claimsCommand } from './commands/claim';
-import { completionCommand, repositoryCompletions } from './commands/completion';
-import { diffCommand } from './commands/diff';
-import { dropCommand } from './commands/drop';
-import { gcCommand } from './commands/gc';
-import { editCommand } from './commands/edit';
-import { importCommand } from './commands/import';
-import { doctorCommand, installCommand, uninstallCommand } from './commands/install';
-import { listCommand } from './commands/list';
-import { logCommand } from './commands/log';
-import { releaseCommand, sessionsCommand } from './commands/sessions';
-import { showCommand } from './commands/show';
-import { statusCommand } from './commands/status';
-import { fetchCommand, pushCommand, syncCommand } from './commands/sync';
-import { recoverCommand } from './commands/recover';
-import { redactCommand } from './commands/redact';
-import { renameBranchCommand } from './commands/rename-branch';
-import { guardCommand } from './commands/guard';
-import { mcpCommand } from './commands/mcp';
-import { templateCommand } from './commands/template';
-import { webCommand } from './commands/web';
-import { writeCommand } from './commands/write';
+import * as archive from './commands/archive';
+import * as boot from './commands/boot';
+import * as claim from './commands/claim';
+import * as completion from './commands/completion';
+import * as diff from './commands/diff';
+import * as drop from './commands/drop';
+import * as edit from './commands/edit';
+import * as gc from './commands/gc';
+import * as guard from './commands/guard';
+import * as importCmd from './commands/import';
+import * as install from './commands/install';
+import * as list from './commands/list';
+import * as log from './commands/log';
+import * as mcp from './commands/mcp';
+import * as recover from './commands/recover';
+import * as redact from './commands/redact';
+import * as renameBranch from './commands/rename-branch';
+import * as sessions from './commands/sessions';
+import * as show from './commands/show';
+import * as status from './commands/status';
+import * as sync from './commands/sync';
+import * as template from './commands/template';
+import * as web from './commands/web';
+import * as write from './commands/write';
 import type { GlobalArgs } from './context';
 import { GLOBAL_OPTIONS, withOptions } from './spec';
 import { packageVersion } from './version';
-import { beforeCommand, changeDirectory, pageOutput, quietOutput } from './start';
+import { beforeCommand, changeDirectory } from './start';
 
 // yargs's CommonJS build wraps help text at word boundaries (its ESM build cuts words), so require it; at first
 // use, not at the bundle's start (hot.ts starts the common commands without it)
 const yargsOf = (): typeof yargsType => require('yargs/yargs');
 
+/** Every command: what the command modules export that yargs can run (-h lists them in COMMAND_GROUPS' order). */
 export const commands: CommandModule<GlobalArgs, any>[] = [
-  statusCommand,
-  webCommand,
-  writeCommand,
-  editCommand,
-  showCommand,
-  listCommand,
-  logCommand,
-  diffCommand,
-  archiveCommand,
-  restoreCommand,
-  dropCommand,
-  renameBranchCommand,
-  bootCommand,
-  templateCommand,
-  importCommand,
-  installCommand,
-  uninstallCommand,
-  doctorCommand,
-  sessionsCommand,
-  releaseCommand,
-  claimCommand,
-  claimsCommand,
-  fetchCommand,
-  pushCommand,
-  syncCommand,
-  redactCommand,
-  recoverCommand,
-  gcCommand,
-  completionCommand,
-  guardCommand,
-  mcpCommand,
-];
+  status, web, write, edit, show, list, log, diff, archive, drop, renameBranch, boot, template, importCmd, install, sessions, claim, sync, redact, recover, gc,
+  completion, guard, mcp,
+].flatMap((m) => Object.values(m as Record<string, unknown>).filter((x): x is CommandModule<GlobalArgs, any> => typeof x === 'object' && x !== null && 'handler' in x));
 
 export const nameOf = (c: CommandModule<GlobalArgs, any>) => String(c.command).split(' ')[0];
 
@@ -90,9 +62,7 @@ export function buildParser(argv: string[], o: { noPager?: boolean; commands?: C
   if (o.start !== false) {
     y = y
       .middleware((a) => changeDirectory(a.C as string | string[] | undefined), true)
-      .middleware((a) => beforeCommand(String(a._[0] ?? '')))
-      .middleware((a) => quietOutput(String(a._[0]), !!a.quiet, !!a.json))
-      .middleware((a) => pageOutput(String(a._[0]), !!a.json, !!o.noPager || !!a.quiet));
+      .middleware((a) => beforeCommand(String(a._[0] ?? ''), a, !!o.noPager));
   }
   for (const c of o.commands ?? commands) y = y.command(withWholeExamples(c));
   return y
@@ -100,7 +70,7 @@ export function buildParser(argv: string[], o: { noPager?: boolean; commands?: C
       const words = argv.slice(argv.indexOf('--get-yargs-completions') + 2);
       // yargs offers one-letter options as `--C`, `--q`, `--h`: they are `-C`, `-q`, `-h`; --version belongs to no command
       filter((_err: unknown, defaults: string[] | undefined) =>
-        done([...(defaults ?? []).map((d) => (/^--[A-Za-z]$/.test(d) ? d.slice(1) : d)).filter((d) => !(d === '--version' && words.some((w) => !w.startsWith('-')))), ...repositoryCompletions(current, a, words)]),
+        done([...(defaults ?? []).map((d) => (/^--[A-Za-z]$/.test(d) ? d.slice(1) : d)).filter((d) => !(d === '--version' && words.some((w) => !w.startsWith('-')))), ...completion.repositoryCompletions(current, a, words)]),
       );
     })
     .demandCommand(1, 'name a command; `git handoff -h` lists them')
@@ -211,8 +181,7 @@ function inWords(msg: string, mod: CommandModule<GlobalArgs, any> | undefined, a
 
 /** A usage message (from yargs's `raw`) with the option an unknown one was probably meant to be. */
 function withSuggestion(text: string, raw: string, mod: CommandModule<GlobalArgs, any> | undefined): string {
-  const msg = raw;
-  const m = /^Unknown arguments?: (.*)$/.exec(msg);
+  const m = /^Unknown arguments?: (.*)$/.exec(raw);
   if (!m) return text;
   // the command's own options, from its builder run on an empty parser (only on this error path)
   const y = yargsOf()([]).option('json', {}).option('quiet', {});

@@ -53,33 +53,32 @@ export const GLOBAL_OPTIONS = [
   ['color', { type: 'string', global: true, describe: 'colour the output: always, never, or auto (on a terminal, unless NO_COLOR is set or color.ui is false); --no-color is --color=never' }],
 ] as const satisfies Options;
 
-const PERSON = ['person', { type: 'boolean', describe: 'act as the person in git config user.name/user.email (owner person:<email>) instead of a session' }] as const;
+export const PERSON = ['person', { type: 'boolean', describe: 'act as the person in git config user.name/user.email (owner person:<email>) instead of a session' }] as const;
 const ROLE = ['role', { type: 'string', describe: 'the role this reader has, for handoffs addressed to role:<slug> (default: GIT_HANDOFF_ROLE)' }] as const;
-
-/** --person for commands that write as someone, and --role too for those that read as someone. */
-export const WRITER = [PERSON] as const;
-export const READER = [PERSON, ROLE] as const;
 
 /** Options and a positional many commands take, spelled once (the yargs builders of other commands take them too). */
 export const BRANCH = ['branch', { type: 'string', describe: 'the branch (default: the checked-out one)' }] as const;
+export const ALL = ['all', { type: 'boolean', describe: 'every branch' }] as const;
 export const SESSION = ['session', { type: 'string', describe: 'this session id (default: from the environment)' }] as const;
 export const TOPIC = 'the handoff: two or more words joined by "-", e.g. auth-refactor';
-/** --from-live, beside --take-over: the one option every command that takes a handoff over shares. */
-export const FROM_LIVE = ['from-live', { type: 'boolean', describe: 'with --take-over: take it over although its owner is live (`git handoff sessions`); it is told at its next tool call' }] as const;
+const TAKE_OVER = ['take-over', { type: 'boolean', describe: "act on another session's handoff, on the record (needs --reason)" }] as const;
+const REASON = ['reason', { type: 'string', describe: 'why (kept in the history)' }] as const;
+const FROM_LIVE = ['from-live', { type: 'boolean', describe: 'with --take-over: take it over although its owner is live (`git handoff sessions`); it is told at its next tool call' }] as const;
+
+/** Who reads (--person, --role, --session); who writes, and the takeover of another session's handoff on the record. */
+export const READER = [PERSON, ROLE, SESSION] as const;
+export const TAKEOVER = [TAKE_OVER, REASON, FROM_LIVE] as const;
+export const WRITER = [PERSON, SESSION, ...TAKEOVER] as const;
 
 export const WRITE_SPEC = {
   name: 'write',
   positional: { name: 'topic', required: true, describe: 'two or more words joined by "-", e.g. auth-refactor' },
   options: [
-    ...WRITER,
     ['m', { alias: 'message', type: 'string', array: true, describe: 'body paragraph (repeatable)' }],
     ['F', { alias: 'file', type: 'string', describe: 'read the body from a file, or - for stdin' }],
     BRANCH,
     ['new-branch', { type: 'boolean', describe: 'the --branch is one still to be created: write for it although no branch of that name exists here or on a remote' }],
-    SESSION,
-    ['take-over', { type: 'boolean', describe: "take over another session's handoff (needs --reason)" }],
-    ['reason', { type: 'string', describe: 'why you take it over (kept in the history)' }],
-    FROM_LIVE,
+    ...WRITER,
     ['to', { type: 'string', array: true, describe: 'who it is for (repeatable): session:<id>, client:<name>, person:<email>, role:<slug>; kept for later versions' }],
     ['to-none', { type: 'boolean', describe: 'address it to no one in particular again (anyone)' }],
     ['tag', { type: 'string', array: true, describe: 'a tag (repeatable, lowercase-words); kept for later versions until --tag is given again' }],
@@ -105,7 +104,6 @@ export const SHOW_SPEC = {
   options: [
     ...READER,
     ['receipt', { type: 'boolean', default: true, describe: 'record that you read it (a `read` receipt; --no-receipt reads without one)' }],
-    ['session', { type: 'string', describe: 'this session id, the reader of the receipt (default: from the environment)' }],
     BRANCH,
     ['at', { type: 'string', describe: 'an earlier version: its oid, or ~N back from the newest' }],
     ['raw', { type: 'boolean', describe: 'print the body only' }],
@@ -116,11 +114,10 @@ export const LIST_SPEC = {
   name: 'list',
   options: [
     ...READER,
-    ['branch', { type: 'string', describe: 'this branch (default: the checked-out one)' }],
-    ['all', { type: 'boolean', describe: 'every branch' }],
+    BRANCH,
+    ALL,
     ['mine', { type: 'boolean', describe: "only this session's handoffs" }],
     ['archived', { type: 'boolean', describe: 'archived handoffs instead' }],
-    ['session', { type: 'string', describe: 'this session id, for --mine, --for-me and --unread' }],
     ['to', { type: 'string', describe: 'only handoffs addressed to this addressee (session:<id>, client:<name>, person:<email>, role:<slug>)' }],
     ['for-me', { type: 'boolean', describe: 'only handoffs addressed to you: your session, client, role, or --person' }],
     ['tag', { type: 'string', describe: 'only handoffs with this tag' }],
@@ -154,8 +151,7 @@ export const STATUS_SPEC = {
   options: [
     ...READER,
     ['all', { type: 'boolean', describe: 'every branch, and sessions that are no longer live' }],
-    ['branch', { type: 'string', describe: 'this branch (default: the checked-out one)' }],
-    ['session', { type: 'string', describe: 'who is looking, for "unread" (default: the session of the environment)' }],
+    BRANCH,
     ['watch', { type: 'boolean', describe: 'draw it again in place whenever a ref or the local state changes (at most once a second), until Ctrl-C' }],
   ],
   conflicts: [['all', 'branch']],

@@ -1,6 +1,7 @@
-// The version of this installation, from the package.json beside dist/ (or the source tree's, in tests).
-import { readFileSync } from 'node:fs';
+// This installation: its version, from the package.json beside dist/ (or the source tree's, in tests), and its bundles.
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { HandoffError } from '../errors';
 
 /** The version in package.json, next to dist/ (or the source tree in tests). */
 export function packageVersion(): string {
@@ -13,4 +14,11 @@ export function packageVersion(): string {
     }
   }
   return 'unknown';
+}
+
+/** A bundle of its own (`web.cjs`, `mcp.cjs`), loaded by its command alone: beside this bundle, or the built one when running from the sources (tests). */
+export function loadBundle<T>(bundle: string): T {
+  const dir = [__dirname, path.join(__dirname, '..', '..', 'dist')].find((d) => existsSync(path.join(d, bundle)));
+  if (!dir) throw new HandoffError('environment', 'not-built', `dist/${bundle} is missing: reinstall git-handoff (or run \`npm run build\`)`);
+  return require(path.join(dir, bundle)) as T;
 }

@@ -20,91 +20,51 @@ export interface McpOptions {
   refs(): Map<string, string>;
 }
 
-interface Ran {
-  ok: boolean;
-  text: string;
-}
-
 type ToolResult = { content: Array<{ type: 'text'; text: string }>; isError?: boolean };
 
 const NO_SESSION = 'git-handoff: no session yet: call handoff_begin first (it gives this connection its session; a write is made only under it)';
-
-/** What one connection knows: its session once begun, its client's name, the refs as it last saw them. */
-class Connection {
-  session: string | null = null;
-  seen: Map<string, string> | null = null;
-
-  constructor(
-    private readonly o: McpOptions,
-    private readonly clientName: () => string,
-  ) {}
-
-  get client(): string {
-    return this.clientName();
-  }
-
-  /** The environment of a CLI run: no session variable of the server's own environment, only the minted one. */
-  private env(): NodeJS.ProcessEnv {
-    const env = { ...process.env };
-    for (const v of [...SESSION_ID_VARS, CLIENT_VAR]) delete env[v];
-    if (this.session) Object.assign(env, { GIT_HANDOFF_SESSION: this.session, [CLIENT_VAR]: this.client });
-    return env;
-  }
-
-  /** `git handoff <args>` as this connection's session; its stdout when it succeeds, else its own error text. */
-  run(args: string[], input?: string): Promise<Ran> {
-    return new Promise((resolve) => {
-      const child = execFile(process.execPath, [this.o.bin, ...args], { env: this.env(), maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
-        const text = (err ? [stderr, stdout] : [stdout, stderr]).map((s) => String(s).trim()).filter(Boolean).join('\n');
-        resolve({ ok: !err, text: text || (err ? String(err.message) : 'done') });
-      });
-      child.stdin?.end(input ?? '');
-    });
-  }
-
-  /** Mints this connection's session (a fresh id of the form clients give theirs) and has it recorded. */
-  begin(): string {
-    if (this.session) return this.session;
-    const session = randomUUID();
-    this.o.record(session, this.client);
-    this.session = session;
-    return session;
-  }
-
-  /** What changed since this connection's last call (null on the first, or when nothing did), then the refs as seen now. */
-  changes(): string | null {
-    const now = this.o.refs();
-    const before = this.seen;
-    this.seen = now;
-    if (!before) return null;
-    const changed = [...now].filter(([r, oid]) => before.get(r) !== oid).map(([r]) => `${r} ${before.has(r) ? 'changed' : 'new'}`);
-    const gone = [...before.keys()].filter((r) => !now.has(r)).map((r) => `${r} gone`);
-    const all = [...changed, ...gone];
-    return all.length ? `since you last looked: ${all.slice(0, 8).join('; ')}${all.length > 8 ? `; and ${all.length - 8} more` : ''}` : null;
-  }
-
-  /** The refs as this connection leaves them: its own change is not news at its next call. */
-  settle(): void {
-    this.seen = this.o.refs();
-  }
-}
 
 const text = (t: string, isError = false): ToolResult => ({ content: [{ type: 'text', text: t }], ...(isError ? { isError: true } : {}) });
 
 /** `--branch=<b>` when given: values go joined to their option, so none is read as an option of its own. */
 const branchArg = (branch?: string) => (branch ? [`--branch=${branch}`] : []);
 
+/** What changed between two looks at the refs (null on the first, or when nothing did). */
+function changes(before: Map<string, string> | null, now: Map<string, string>): string | null {
+  if (!before) return null;
+  const changed = [...now].filter(([r, oid]) => before.get(r) !== oid).map(([r]) => `${r} ${before.has(r) ? 'changed' : 'new'}`);
+  const all = [...changed, ...[...before.keys()].filter((r) => !now.has(r)).map((r) => `${r} gone`)];
+  return all.length ? `since you last looked: ${all.slice(0, 8).join('; ')}${all.length > 8 ? `; and ${all.length - 8} more` : ''}` : null;
+}
+
 export async function serveMcp(o: McpOptions): Promise<void> {
   const server = new McpServer({ name: 'git-handoff', version: o.version });
+  // what this connection knows: its session once begun, the refs as it last saw them
+  let session: string | null = null;
+  let seen: Map<string, string> | null = null;
   // the client's name goes into the session's records and the lease's trailers: a word, else just "mcp"
-  const conn = new Connection(o, () => /^[\w.-]{1,64}$/.exec(server.server.getClientVersion()?.name ?? '')?.[0] ?? 'mcp');
+  const client = () => /^[\w.-]{1,64}$/.exec(server.server.getClientVersion()?.name ?? '')?.[0] ?? 'mcp';
+
+  /** `git handoff <args>` as this connection's session (no session variable of the server's own environment); its stdout when it succeeds, else its own error text. */
+  const run = (args: string[], input?: string) =>
+    new Promise<{ ok: boolean; text: string }>((resolve) => {
+      const env = { ...process.env };
+      for (const v of [...SESSION_ID_VARS, CLIENT_VAR]) delete env[v];
+      if (session) Object.assign(env, { GIT_HANDOFF_SESSION: session, [CLIENT_VAR]: client() });
+      const child = execFile(process.execPath, [o.bin, ...args], { env, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
+        const out = (err ? [stderr, stdout] : [stdout, stderr]).map((x) => String(x).trim()).filter(Boolean).join('\n');
+        resolve({ ok: !err, text: out || (err ? String(err.message) : 'done') });
+      });
+      child.stdin?.end(input ?? '');
+    });
 
   /** A tool's answer: news since the last call first (once), then what the CLI said; a write tool needs the session. */
   const tool = async (args: string[], w: { writes?: boolean; input?: string } = {}): Promise<ToolResult> => {
-    if (w.writes && !conn.session) return text(NO_SESSION, true);
-    const news = safe(() => conn.changes());
-    const r = await conn.run(args, w.input);
-    safe(() => conn.settle());
+    if (w.writes && !session) return text(NO_SESSION, true);
+    const news = safe(() => changes(seen, o.refs()));
+    const r = await run(args, w.input);
+    // the refs as this call leaves them: its own change is not news at the next call
+    seen = safe(o.refs) ?? seen;
     return text([news, r.text].filter(Boolean).join('\n\n'), !r.ok);
   };
 
@@ -124,14 +84,18 @@ export async function serveMcp(o: McpOptions): Promise<void> {
       annotations: WRITE,
     },
     async () => {
-      let session: string;
-      try {
-        session = conn.begin();
-      } catch (e) {
-        return text(`git-handoff: ${(e as Error).message}`, true);
+      // a fresh id of the form clients give theirs, recorded as a session start records one (once: later calls return it)
+      if (!session) {
+        const id = randomUUID();
+        try {
+          o.record(id, client());
+        } catch (e) {
+          return text(`git-handoff: ${(e as Error).message}`, true);
+        }
+        session = id;
       }
       const r = await tool(['boot']);
-      return text(`you are session ${session} (client ${conn.client})\n\n${r.content[0].text}`, r.isError);
+      return text(`you are session ${session} (client ${client()})\n\n${r.content[0].text}`, r.isError);
     },
   );
   server.registerTool(
@@ -211,7 +175,7 @@ export async function serveMcp(o: McpOptions): Promise<void> {
     messages: [{ role: 'user', content: { type: 'text', text: `Before changing ${a.paths ?? 'files'}, claim them with handoff_claim; give them back with handoff_release when done.` } }],
   }));
 
-  const read = async (uri: URL, args: string[]) => ({ contents: [{ uri: uri.href, mimeType: 'text/markdown', text: (await conn.run(args)).text }] });
+  const read = async (uri: URL, args: string[]) => ({ contents: [{ uri: uri.href, mimeType: 'text/markdown', text: (await run(args)).text }] });
   server.registerResource('status', 'handoff://status', { description: "The team's status", mimeType: 'text/markdown' }, (uri) => read(uri, ['status']));
   server.registerResource(
     'handoff',

@@ -6,7 +6,7 @@ import { trace } from '../trace';
 import { listRefs, type RefRecord } from '../git/refs';
 import { trailerBlockLines } from '../git/trailers';
 import type { Repo } from '../git/repo';
-import { claimsRemote, listClaims, publicClaim, type ClaimView } from '../handoff/claims/claims';
+import { claimsRemote, listClaims, type ClaimView } from '../handoff/claims/claims';
 import { CLAIMS_PREFIX, readClaimChange, trackingClaimsPrefix } from '../handoff/claims/table';
 import { compareRecord, unchangedSinceCheck } from '../handoff/record/record-check';
 import { listTracked, readRecord, readSeen, RECORD_REF } from '../handoff/store/tx/record';
@@ -23,6 +23,7 @@ import { remoteOnlyHandoffs } from '../handoff/store/remote-only';
 import { listHandoffs, readListing, type HandoffRow } from '../handoff/store/store';
 import { trackingTips } from '../handoff/store/sync-state';
 import { resolveStep } from '../sync/resolve';
+import { logFields } from './timeline';
 import type { Attention, Status, StatusClaim, StatusHandoff, StatusSession } from './shape';
 
 export type { Attention, Status, StatusClaim, StatusHandoff, StatusSession } from './shape';
@@ -103,9 +104,9 @@ export function readStatus(repo: Repo, o: StatusOptions = {}): Status {
   };
 }
 
-function claimOf(c: ClaimView): StatusClaim {
-  const p = publicClaim(c);
-  return { id: c.id, branch: c.branch, session: c.session, client: c.client, paths: c.paths, note: c.note, since: p.since, expires: p.expires, host: c.host, worktree: c.worktree, topic: c.topic, where: c.where };
+/** A claim as status shows it: its times ISO 8601, without what only its holder's process checks. */
+function claimOf({ ttl: _ttl, pid: _pid, pidStart: _start, ...c }: ClaimView): StatusClaim {
+  return { ...c, since: iso(c.since * 1000), expires: iso(c.expires * 1000) };
 }
 
 /** Each row with whether it is addressed to the caller and unread by it (the notes read only when some row is for it). */
@@ -223,27 +224,21 @@ function takeovers(repo: Repo, read: RefRecord[], side: RefRecord[], now: number
     });
   };
   if (recent.length > RECENT_WALK_MAX) for (const r of recent) add(r.oid, r.time, r.block);
-  else if (recent.length) for (const c of logSince(repo, recent.map((r) => r.ref), since)) add(c.oid, c.time, c.block);
+  else for (const c of logSince(repo, recent.map((r) => r.ref), since)) add(c.oid, c.time, c.block);
   const claimRefs = side.filter((r) => r.ref !== NOTES_REF && !r.ref.startsWith(LEASE_PREFIX) && r.time >= since);
-  const claimTakes = claimRefs.length ? logSince(repo, claimRefs.map((r) => r.ref), since).flatMap((c): Attention[] => {
+  const claimTakes = logSince(repo, claimRefs.map((r) => r.ref), since).flatMap((c): Attention[] => {
     const t = readClaimChange(trailerBlockLines(c.block));
     if (t.problem || t.action !== 'take-over') return [];
     return [{ kind: 'claim-takeover', at: iso(c.time * 1000), session: t.session, message: `claim on ${t.paths.join(', ')}${t.branch ? ` (${t.branch})` : ''} taken over by ${t.session ?? 'unknown'} from ${t.from.join(', ')}${t.reason ? `: ${t.reason}` : ''}` }];
-  }) : [];
+  });
   // a table's commit reached from both the local and the remote's ref is one takeover
   const seen = new Set<string>();
   return [...out.values(), ...claimTakes.filter((a) => !seen.has(a.message + a.at) && !!seen.add(a.message + a.at))];
 }
 
-/** The commits reachable from `refs` made since `since` (unix seconds): oid, time and git's trailer block, one git log. */
-function logSince(repo: Repo, refs: string[], since: number): Array<{ oid: string; time: number; block: string }> {
-  const r = repo.git(['log', `--since=@${since}`, '--format=%H%x00%ct%x00%(trailers)%x00', ...refs, '--'], { allowFail: true });
-  if (r.status !== 0) return [];
-  const f = r.stdout.split('\0');
-  const out: Array<{ oid: string; time: number; block: string }> = [];
-  for (let i = 0; i + 2 < f.length; i += 3) out.push({ oid: f[i].replace(/^\n/, ''), time: Number(f[i + 1]), block: f[i + 2] });
-  return out;
-}
+/** The commits reachable from `refs` made since `since` (unix seconds): oid, time and git's trailer block. */
+const logSince = (repo: Repo, refs: string[], since: number) =>
+  logFields(repo, refs, ['%H', '%ct', '%(trailers)'], [`--since=@${since}`]).map(([oid, time, block]) => ({ oid, time: Number(time), block }));
 
 /**
  * What the loss record's comparison finds now, read only (the page writes nothing, and a command's start has run the

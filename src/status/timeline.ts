@@ -7,15 +7,28 @@ import { BODY_MAX, COMMIT_MAX, parseTrailerBlock, parseTrailerLines } from '../h
 import { HANDOFF_PREFIX } from '../handoff/store/names';
 import { readListing } from '../handoff/store/store';
 import { parseTrackingRef } from '../handoff/store/sync-state';
-import type { Timeline, TimelineVersion, VersionView } from './shape';
 
 /** The newest versions a timeline shows (a page, not an archive: `git handoff log` has the rest). */
 const TIMELINE_MAX = 300;
 
-/** The versions of the scope's handoffs, newest first: one `git log` over this clone's refs, one over the remote's copies. */
-export function readTimeline(repo: Repo, o: { all?: boolean; branch?: string | null } = {}): Timeline {
-  const all = !!o.all || !o.branch;
-  const read = readListing(repo, { all, branch: o.branch ?? undefined });
+/** One version in the page's timeline; `where` it is held: `here` (this clone's refs) and each remote whose copies (as last fetched) reach it. */
+export type TimelineVersion = ReturnType<typeof logVersions>[number] & { where: string[] };
+/** `truncated`: more versions exist than are shown. */
+export type Timeline = ReturnType<typeof readTimeline>;
+/** One version opened; a body is null over the 1 MiB limit. */
+export type VersionView = NonNullable<ReturnType<typeof readVersion>>;
+interface TimelineSession {
+  session: string;
+  client: string | null;
+  first: string;
+  last: string;
+  versions: number;
+}
+
+/** The versions of the checked-out branch's handoffs (`all`: every branch's), newest first: one `git log` over this clone's refs, one over the remote's copies. */
+export function readTimeline(repo: Repo, every: boolean) {
+  const all = every || !repo.branch;
+  const read = readListing(repo, { all, branch: repo.branch ?? undefined });
   const local = read.filter((r) => r.ref.startsWith(HANDOFF_PREFIX)).map((r) => r.ref);
   const remotes = new Map<string, string[]>();
   for (const r of read) {
@@ -34,7 +47,7 @@ export function readTimeline(repo: Repo, o: { all?: boolean; branch?: string | n
   for (const [remote, refs] of remotes) walk(refs, remote);
   const versions = [...byOid.values()].sort((a, b) => b.time.localeCompare(a.time) || a.oid.localeCompare(b.oid));
   const shown = versions.slice(0, TIMELINE_MAX);
-  const sessions = new Map<string, Timeline['sessions'][number]>();
+  const sessions = new Map<string, TimelineSession>();
   for (const v of shown) {
     const id = v.session ?? '?';
     const s = sessions.get(id) ?? { session: id, client: v.client, first: v.time, last: v.time, versions: 0 };
@@ -44,34 +57,27 @@ export function readTimeline(repo: Repo, o: { all?: boolean; branch?: string | n
     s.client ??= v.client;
     sessions.set(id, s);
   }
-  return { branch: all ? null : (o.branch ?? null), sessions: [...sessions.values()].sort((a, b) => b.last.localeCompare(a.last)), versions: shown, truncated: versions.length > shown.length };
+  return { branch: all ? null : repo.branch, sessions: [...sessions.values()].sort((a, b) => b.last.localeCompare(a.last)), versions: shown, truncated: versions.length > shown.length };
 }
 
 /** The newest TIMELINE_MAX versions reachable from `refs` (names given on stdin: a store of 10,000 refs fits no command line). */
-function logVersions(repo: Repo, refs: string[]): Array<Omit<TimelineVersion, 'where'>> {
-  if (!refs.length) return [];
-  const r = repo.git(['log', '--stdin', `--max-count=${TIMELINE_MAX}`, '--format=%H%x00%P%x00%ct%x00%s%x00%(trailers)%x00'], { input: refs.join('\n') + '\n', allowFail: true });
-  if (r.status !== 0) return [];
-  const f = r.stdout.split('\0');
-  const out: Array<Omit<TimelineVersion, 'where'>> = [];
-  for (let i = 0; i + 4 < f.length; i += 5) {
-    const t = parseTrailerBlock(f[i + 4]);
-    if (!t.topic) continue;
-    out.push({
-      oid: f[i].replace(/^\n/, ''),
-      parents: f[i + 1] ? f[i + 1].split(' ') : [],
-      time: new Date(Number(f[i + 2]) * 1000).toISOString(),
-      subject: f[i + 3],
-      session: t.session,
-      client: t.client,
-      branch: t.branch,
-      topic: t.topic,
-      takeoverFrom: t.takeoverFrom,
-      reason: t.reason,
-      archived: f[i + 3] === `handoff(${t.topic}): archived`,
-    });
-  }
-  return out;
+function logVersions(repo: Repo, refs: string[]) {
+  return logFields(repo, refs, ['%H', '%P', '%ct', '%s', '%(trailers)'], [`--max-count=${TIMELINE_MAX}`]).flatMap(([oid, parents, time, subject, block]) => {
+    const t = parseTrailerBlock(block);
+    if (!t.topic) return [];
+    const { session, client, branch, topic, takeoverFrom, reason } = t;
+    // the `archived` version an archive adds
+    const archived = subject === `handoff(${topic}): archived`;
+    return [{ oid, parents: parents ? parents.split(' ') : [], time: new Date(Number(time) * 1000).toISOString(), subject, session, client, branch, topic, takeoverFrom, reason, archived }];
+  });
+}
+
+/** The commits reachable from `refs` (given on stdin: a store of 10,000 refs fits no command line), each as its `fields` (git log's format atoms). */
+export function logFields(repo: Repo, refs: string[], fields: string[], limit: string[]): string[][] {
+  const r = refs.length ? repo.git(['log', '--stdin', ...limit, `--format=${fields.join('%x00')}%x00`], { input: refs.join('\n') + '\n', allowFail: true }) : null;
+  const f = r?.status === 0 ? r.stdout.split('\0') : [];
+  // each commit's first field follows the newline git ends the one before with
+  return Array.from({ length: Math.floor(f.length / fields.length) }, (_, n) => f.slice(n * fields.length, (n + 1) * fields.length)).map(([first, ...rest]) => [first.replace(/^\n/, ''), ...rest]);
 }
 
 const HEX = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
@@ -80,7 +86,7 @@ const HEX = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
  * One version of a handoff with its text, and the text of its first parent when that is a version of the same
  * handoff (its diff's other side); null when `oid` is no handoff version here. Bodies are read bounded (1 MiB).
  */
-export function readVersion(repo: Repo, oid: string): VersionView | null {
+export function readVersion(repo: Repo, oid: string) {
   if (!HEX.test(oid)) return null;
   const [commit, body] = readObjectsBounded(repo, [oid, `${oid}:handoff.md`], [COMMIT_MAX, BODY_MAX]);
   if (!commit || 'oversize' in commit || commit.type !== 'commit' || !body) return null;
@@ -88,7 +94,7 @@ export function readVersion(repo: Repo, oid: string): VersionView | null {
   const t = parseTrailerLines(readCommitTrailers(repo, [oid]).get(oid)?.trailers ?? []);
   if (!t.topic) return null;
   const parent = c.parents[0] ?? null;
-  let previous: VersionView['previous'] = null;
+  let previous: { oid: string; session: string | null; time: string; body: string | null } | null = null;
   if (parent) {
     const pt = parseTrailerLines(readCommitTrailers(repo, [parent]).get(parent)?.trailers ?? []);
     const [pc, pb] = pt.topic === t.topic ? readObjectsBounded(repo, [parent, `${parent}:handoff.md`], [COMMIT_MAX, BODY_MAX]) : [null, null];

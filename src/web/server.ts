@@ -20,10 +20,7 @@ interface WebSource {
 }
 
 /** The page's files, bundled (scripts/build.mjs): nothing is loaded from the network. */
-interface WebAssets {
-  js: string;
-  css: string;
-}
+type WebAssets = { js: string; css: string };
 
 // the page, put into this bundle by scripts/build.mjs (absent when this file is run from the sources)
 declare const WEB_PAGE: WebAssets | undefined;
@@ -40,15 +37,6 @@ interface WebOptions {
   assets?: WebAssets;
   /** how long a one-time code stays good (default CODE_TTL_MS) */
   codeTtlMs?: number;
-}
-
-interface WebServer {
-  /** the address with the run's token, for the person's own terminal */
-  url: string;
-  port: number;
-  /** an address with a new one-time code in place of the token: for the browser's arguments */
-  oneTimeUrl(): string;
-  close(): Promise<void>;
 }
 
 /** The one address this server listens on. */
@@ -104,7 +92,7 @@ function tokenMatches(given: string | null, token: string): boolean {
  * Starts the server. A host other than 127.0.0.1 is refused before anything listens: the page shows every session,
  * claim and handoff of the repository, for this machine's user alone.
  */
-export function startWeb(o: WebOptions): Promise<WebServer> {
+export function startWeb(o: WebOptions) {
   if (o.host !== LOOPBACK) return Promise.reject(Object.assign(new Error(`the page is served on ${LOOPBACK} only (asked for ${o.host})`), { code: 'non-loopback' }));
   const assets = o.assets ?? PAGE;
   const streams = new Set<ServerResponse>();
@@ -193,7 +181,7 @@ export function startWeb(o: WebOptions): Promise<WebServer> {
   }, KEEPALIVE_MS);
   keepalive.unref();
 
-  return new Promise((resolve, reject) => {
+  return new Promise<{ url: string; port: number; oneTimeUrl(): string; close(): Promise<void> }>((resolve, reject) => {
     server.once('error', (e) => {
       clearInterval(keepalive);
       reject(e);
@@ -205,6 +193,7 @@ export function startWeb(o: WebOptions): Promise<WebServer> {
         for (const r of streams) r.write(line);
       });
       resolve({
+        // the address with the run's token, for the person's own terminal; oneTimeUrl's, with a new one-time code in its place, for the browser's arguments
         url: `http://${LOOPBACK}:${port}/?t=${encodeURIComponent(o.token)}`,
         port,
         oneTimeUrl: () => {

@@ -1,4 +1,4 @@
-// src/cli/topic-hints.ts: a topic on another branch names the --branch that reaches it; a mistyped topic gets "did you
+// src/cli/error-notes.ts: a topic on another branch names the --branch that reaches it; a mistyped topic gets "did you
 // mean"; both commands work.
 import { describe, expect, it } from 'vitest';
 import { json, makeRepo } from '../helpers/repo';

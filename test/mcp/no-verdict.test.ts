@@ -25,7 +25,7 @@ describe('git handoff mcp holds no verdict', () => {
 
   it('the server spells no refusal: every text the model reads of a refusal is the CLI it runs', () => {
     const text = readFileSync(path.join(SRC, 'mcp', 'server.ts'), 'utf8');
-    expect(text).toMatch(/execFile\(process\.execPath, \[this\.o\.bin/);
+    expect(text).toMatch(/execFile\(process\.execPath, \[o\.bin/);
     expect(text).not.toMatch(/owned by|already claimed|HandoffError/);
   });
 

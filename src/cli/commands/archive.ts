@@ -1,29 +1,19 @@
 // `git handoff archive <topic>` and `git handoff restore <topic | archived ref>`: archive entries are never deleted.
-import type { Argv } from 'yargs';
 import { readRef } from '../../git/refs';
 import { openRepo, type Repo } from '../../git/repo';
 import { HandoffError } from '../../errors';
 import { ARCHIVE_PREFIX, handoffRef } from '../../handoff/store/names';
 import { archiveHandoff, archivedVersions, notFound, resolveBranch, restoreHandoff } from '../../handoff/store/store';
-import { shownRef, takeoverArg, type GlobalArgs, command } from '../context';
-import { identityOptions, writerOf } from '../identity';
+import { shownRef, takeoverArg, command } from '../context';
+import { writerOf } from '../identity';
 import { droppedRefOf, droppedVersions, undropHandoff } from '../../handoff/store/drop';
-import { printJson } from '../output';
-import { BRANCH, FROM_LIVE, SESSION, TOPIC } from '../spec';
-
-/** --session, --person, --take-over and --reason: the options of a command that acts on owned handoffs. */
-export const ownershipOptions = (y: Argv<GlobalArgs>) =>
-  identityOptions(y, false)
-    .option(...SESSION)
-    .option('take-over', { type: 'boolean', describe: "act on another session's handoff (needs --reason)" })
-    .option('reason', { type: 'string', describe: 'why (kept in the history)' })
-    .option(...FROM_LIVE);
-
+import { answer } from '../output';
+import { BRANCH, TOPIC, WRITER, withOptions } from '../spec';
 
 export const archiveCommand = command({
   command: 'archive <topic>',
   describe: 'move a handoff to refs/handoff-archive (owner only, or --take-over)',
-  builder: (y) => ownershipOptions(y)
+  builder: (y) => withOptions(y, WRITER)
       .positional('topic', { type: 'string', demandOption: true, describe: TOPIC })
       .option(...BRANCH)
       .example('$0 archive auth-refactor', 'done with it: every version stays under refs/handoff-archive')
@@ -32,8 +22,7 @@ export const archiveCommand = command({
     const repo = openRepo();
     const session = writerOf(repo, a);
     const r = archiveHandoff(repo, resolveBranch(repo, a.branch), a.topic, session, takeoverArg(a, 'archive'));
-    if (a.json) return printJson(r);
-    process.stdout.write(`archived ${shownRef(r.ref)} as ${r.archivedAs}; \`git handoff show ${a.topic}\` still reads it, \`git handoff restore ${a.topic}\` brings it back\n`);
+    answer(a.json, r, `archived ${shownRef(r.ref)} as ${r.archivedAs}; \`git handoff show ${a.topic}\` still reads it, \`git handoff restore ${a.topic}\` brings it back\n`);
   },
 });
 
@@ -59,7 +48,7 @@ function archivedRefOf(repo: Repo, arg: string, branch: string | undefined): { r
 export const restoreCommand = command({
   command: 'restore <ref>',
   describe: 'bring an archived handoff back as a new version (owner only, or --take-over); the archive entry stays. A dropped one comes back as it was',
-  builder: (y) => ownershipOptions(y)
+  builder: (y) => withOptions(y, WRITER)
       .positional('ref', { type: 'string', demandOption: true, describe: 'a topic (its newest archived version, else its newest drop), an archived ref as `list --archived` shows it, or a refs/handoff-dropped/… ref as `drop` named it' })
       .option('branch', { type: 'string', describe: 'with a topic: the branch (default: the checked-out one)' })
       .example('$0 restore auth-refactor', 'the newest archived version of auth-refactor on this branch')
@@ -72,12 +61,9 @@ export const restoreCommand = command({
     const { ref, note, dropped } = archivedRefOf(repo, a.ref, a.branch);
     if (dropped) {
       const u = undropHandoff(repo, ref, session, takeoverArg(a, 'restore'));
-      if (a.json) return printJson({ ...u, dropped: true });
-      process.stdout.write(`restored the dropped ${shownRef(u.ref)} from ${u.from} (${u.oid.slice(0, 7)}, every version as it was)${note ? `\n${note}` : ''}\n`);
-      return;
+      return answer(a.json, { ...u, dropped: true }, `restored the dropped ${shownRef(u.ref)} from ${u.from} (${u.oid.slice(0, 7)}, every version as it was)${note ? `\n${note}` : ''}\n`);
     }
     const r = restoreHandoff(repo, ref, session, takeoverArg(a, 'restore'));
-    if (a.json) return printJson(r);
-    process.stdout.write(`restored ${r.from} to ${shownRef(r.ref)} (${r.oid.slice(0, 7)})${note ? `\n${note}` : ''}\n`);
+    answer(a.json, r, `restored ${r.from} to ${shownRef(r.ref)} (${r.oid.slice(0, 7)})${note ? `\n${note}` : ''}\n`);
   },
 });

@@ -1,34 +1,20 @@
 // `git handoff boot`: the session-start view, verified against the repository now.
-import type { Argv, CommandModule } from 'yargs';
 import { openRepo } from '../../git/repo';
 import { bootView, renderBoot } from '../../handoff/store/boot';
 import { recoverAtSessionStart } from '../../handoff/record/recover';
 import { resolveBranch } from '../../handoff/store/store';
-import type { GlobalArgs } from '../context';
-import { identityOptions, readerFor } from '../identity';
+import { command } from '../context';
+import { readerFor } from '../identity';
 import { printJson, terminalSafe } from '../output';
 import { showJson } from './show';
 import { SESSION_VARS } from '../../clients/names';
-import { BRANCH } from '../spec';
+import { ALL, BRANCH, READER, withOptions } from '../spec';
 
-interface Args extends GlobalArgs {
-  session?: string;
-  branch?: string;
-  all?: boolean;
-  wrap?: boolean;
-  receipt?: boolean;
-  person?: boolean;
-  role?: string;
-}
-
-export const bootCommand: CommandModule<GlobalArgs, Args> = {
+export const bootCommand = command({
   command: 'boot',
   describe: "the session-start view: this branch's handoffs (yours first), each verified against the repository now",
-  builder: (y: Argv<GlobalArgs>) =>
-    identityOptions(y, true)
-      .option('session', { type: 'string', describe: 'this session id, whose handoffs come first (default: from the environment)' })
-      .option(...BRANCH)
-      .option('all', { type: 'boolean', describe: 'every branch' })
+  builder: (y) =>
+    withOptions(y, [...READER, BRANCH, ALL])
       .option('wrap', {
         type: 'boolean',
         describe: 'wrap body excerpts in <untrusted-content> tags (default: when stdout is not a terminal, i.e. read by an agent)',
@@ -40,7 +26,7 @@ export const bootCommand: CommandModule<GlobalArgs, Args> = {
       .epilog(
         'Each handoff is led by its owner, age, sync state and verification, then its Goal, Next action and Stop ' +
           'conditions sections (markdown headings, any case); a handoff without them shows its first line.',
-      ) as unknown as Argv<Args>,
+      ),
   handler: (a) => {
     const repo = openRepo();
     const reader = readerFor(repo, a);
@@ -50,4 +36,4 @@ export const bootCommand: CommandModule<GlobalArgs, Args> = {
     if (a.quiet) return;
     process.stdout.write(terminalSafe(renderBoot(view, { untrusted: a.wrap ?? !process.stdout.isTTY })));
   },
-};
+});

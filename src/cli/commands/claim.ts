@@ -17,7 +17,7 @@ import type { Claim } from '../../handoff/state/claims-marker';
 import { resolveBranch } from '../../handoff/store/store';
 import { command } from '../context';
 import { printJson, table, terminalSafe } from '../output';
-import { CLAIM_SPEC, withSpec } from '../spec';
+import { ALL, BRANCH, CLAIM_SPEC, withOptions, withSpec } from '../spec';
 import { onlyOwnSession } from '../person-only';
 
 const isDirectory = (abs: string) => {
@@ -123,11 +123,7 @@ export const claimCommand = command({
 export const claimsCommand = command({
   command: 'claims',
   describe: "the live claims on this branch (this clone's and the handoff remote's as last fetched): who, which paths, since, until, why",
-  builder: (y) =>
-    y
-      .option('all', { type: 'boolean', describe: 'every branch' })
-      .option('branch', { type: 'string', describe: 'this branch (default: the checked-out one)' })
-      .conflicts('all', 'branch'),
+  builder: (y) => withOptions(y, [ALL, BRANCH]).conflicts('all', 'branch'),
   handler: (a) => {
     const repo = openRepo();
     const config = readConfig(repo);

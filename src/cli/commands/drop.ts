@@ -4,18 +4,17 @@ import { dropHandoff } from '../../handoff/store/drop';
 import { assertTopic } from '../../handoff/store/names';
 import { resolveBranch } from '../../handoff/store/store';
 import { command } from '../context';
-import { identityOptions, writerOf } from '../identity';
-import { printJson } from '../output';
-import { BRANCH } from '../spec';
+import { writerOf } from '../identity';
+import { answer } from '../output';
+import { BRANCH, PERSON, SESSION, withOptions } from '../spec';
 
 export const dropCommand = command({
   command: 'drop <topic>',
   describe: 'take away a throwaway handoff of yours that never left this clone (kept under refs/handoff-dropped/, on the record); anything pushed is archived instead',
   builder: (y) =>
-    identityOptions(y, false)
+    withOptions(y, [PERSON, SESSION])
       .positional('topic', { type: 'string', demandOption: true, describe: 'the handoff: two or more words joined by "-", e.g. scratch-notes' })
       .option(...BRANCH)
-      .option('session', { type: 'string', describe: 'this session id, the owner (default: from the environment)' })
       .example('$0 drop scratch-notes', 'gone from list, boot and sync; its versions stay reachable by name')
       .epilog('Undo: `git handoff restore <topic>` (or the refs/handoff-dropped/… ref drop names) puts it back live, every version as it was.'),
   handler: (a) => {
@@ -23,7 +22,6 @@ export const dropCommand = command({
     const session = writerOf(repo, a);
     assertTopic(a.topic);
     const r = dropHandoff(repo, resolveBranch(repo, a.branch), a.topic, session);
-    if (a.json) return printJson(r);
-    process.stdout.write(`dropped ${r.ref} (${r.oid.slice(0, 7)}); its versions are kept as ${r.keptAs} and in the loss record as removed on purpose\n  undo it: git handoff restore ${r.keptAs}\n`);
+    answer(a.json, r, `dropped ${r.ref} (${r.oid.slice(0, 7)}); its versions are kept as ${r.keptAs} and in the loss record as removed on purpose\n  undo it: git handoff restore ${r.keptAs}\n`);
   },
 });

@@ -6,23 +6,18 @@ import { writeScanned } from '../../handoff/secrets/secrets-write';
 import { quote } from 'shell-quote';
 import { assertTakeover, readHandoff, refusedOwned, resolveBranch } from '../../handoff/store/store';
 import { checkTakeover, fromLiveRetry } from '../../handoff/store/takeover';
-import { shownRef, takenOverNote, takeoverArg, command } from '../context';
+import { printWritten, takeoverArg, command } from '../context';
 import { canEdit, editFile, editText, keepEdited } from '../editor';
-import { identityOptions, writerOf } from '../identity';
-import { printJson } from '../output';
-import { BRANCH, FROM_LIVE, SESSION, TOPIC } from '../spec';
+import { writerOf } from '../identity';
+import { BRANCH, TOPIC, WRITER, withOptions } from '../spec';
 
 export const editCommand = command({
   command: 'edit <topic>',
   describe: "edit a handoff's newest body in your git editor; saved, it is a new version (compare-and-swap, as write)",
   builder: (y) =>
-    identityOptions(y, false)
+    withOptions(y, WRITER)
       .positional('topic', { type: 'string', demandOption: true, describe: TOPIC })
       .option(...BRANCH)
-      .option(...SESSION)
-      .option('take-over', { type: 'boolean', describe: "take over another session's handoff (needs --reason)" })
-      .option('reason', { type: 'string', describe: 'why you take it over (kept in the history)' })
-      .option(...FROM_LIVE)
       .option('redact', { type: 'boolean', describe: 'write it with each secret found replaced by [REDACTED:<rule>] (default: a secret refuses the write)' })
       .example('$0 edit auth-refactor', 'GIT_EDITOR, core.editor, VISUAL or EDITOR opens the body; save and quit to write it')
       .example('$0 edit auth-refactor --person', 'as the person in git config'),
@@ -66,8 +61,6 @@ export const editCommand = command({
       if (!(e instanceof HandoffError)) throw e;
       throw new HandoffError(e.kind, e.code, `${e.message}\n${keepEdited(repo, body, `git handoff write ${target} -F`)}`, { ...e.data, kept: editFile(repo) });
     });
-    if (a.json) return printJson(r);
-    for (const w of r.warnings) process.stderr.write(`warning: ${w}\n`);
-    process.stdout.write(`${shownRef(r.ref)} ${r.oid.slice(0, 7)}${r.takeover ? ` (${takenOverNote(r)})` : ''}\n`);
+    printWritten(a.json, r);
   },
 });

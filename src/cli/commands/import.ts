@@ -4,22 +4,18 @@ import { HANDOVER_TOPIC, planImport, runImport } from '../../handoff/import/impo
 import { scanImports } from '../../handoff/secrets/secrets-write';
 import { resolveSession, short } from '../../handoff/state/session';
 import { shownRef, takeoverArg, command } from '../context';
-import { FROM_LIVE } from '../spec';
-import { identityOptions, writerOf } from '../identity';
+import { WRITER, withOptions } from '../spec';
+import { writerOf } from '../identity';
 import { printJson, terminalSafe } from '../output';
 
 export const importCommand = command({
   command: 'import <files..>',
   describe: 'turn file-based handoffs (handoff-<branch>-<topic>.md, handover.md, a directory of them) into refs, keeping the owner',
   builder: (y) =>
-    identityOptions(y, false)
+    withOptions(y, WRITER)
       .positional('files', { type: 'string', array: true, default: undefined, defaultDescription: 'none', describe: 'files, or directories searched for handoff files (one or more)' })
       .option('branch', { type: 'string', describe: 'the branch, when the file name does not say it (default for handover.md: the checked-out one)' })
       .option('topic', { type: 'string', describe: `the topic, when the file name does not say it (default for handover.md: ${HANDOVER_TOPIC}); one file only` })
-      .option('session', { type: 'string', describe: 'the importing session, and the owner of files without a <!-- claude-session: ID --> first line (default: from the environment)' })
-      .option('take-over', { type: 'boolean', describe: "write over another session's handoff as the importing session, on the record (needs --reason)" })
-      .option('reason', { type: 'string', describe: 'why you take it over (kept in the history)' })
-      .option(...FROM_LIVE)
       .option('redact', { type: 'boolean', describe: 'import each body with the secrets found replaced by [REDACTED:<rule>] (default: a secret refuses the import, exit 2)' })
       .option('allow-secret', { type: 'string', array: true, describe: 'let findings of this scanner rule through, on the record (repeatable)' })
       .example('$0 import memory/', 'every handoff-<branch>-<topic>.md under memory/, owners kept')

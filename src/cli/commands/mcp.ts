@@ -1,8 +1,6 @@
 // `git handoff mcp`: the stdio MCP server for agents without hooks (src/mcp/server.ts). Its code and the SDK are a
 // bundle of their own (dist/mcp.cjs), loaded here only, so no other command pays for them.
-import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { HandoffError } from '../../errors';
 import { MCP_CLIENTS } from '../../clients/mcp-clients';
 import { listRefs } from '../../git/refs';
 import { openRepo } from '../../git/repo';
@@ -13,17 +11,10 @@ import { describeProcess, recordSessionProcess } from '../../handoff/state/sessi
 import { touchLease } from '../../handoff/store/leases';
 import { HANDOFF_PREFIX } from '../../handoff/store/names';
 import { command } from '../context';
-import { packageVersion } from '../version';
-
-/** The built files: beside this bundle in dist/, or the built ones when running from the sources (tests). */
-function distDir(): string {
-  const dir = [__dirname, path.join(__dirname, '..', '..', '..', 'dist')].find((d) => existsSync(path.join(d, 'mcp.cjs')));
-  if (!dir) throw new HandoffError('environment', 'not-built', 'the MCP server (dist/mcp.cjs) is missing: reinstall git-handoff (or run `npm run build`)');
-  return dir;
-}
+import { loadBundle, packageVersion } from '../version';
 
 /** dist/mcp.cjs: the server, and the install of an MCP client's configuration. */
-export const loadMcpBundle = () => require(path.join(distDir(), 'mcp.cjs')) as typeof import('../../mcp/bundle');
+export const loadMcpBundle = () => loadBundle<typeof import('../../mcp/bundle')>('mcp.cjs');
 
 /**
  * A new session, recorded where a client's session start records one: its lineage record (with the MCP client's
@@ -56,6 +47,6 @@ export const mcpCommand = command({
   handler: async () => {
     // a repository to serve, said before any client connects
     openRepo();
-    await loadMcpBundle().serveMcp({ bin: path.join(distDir(), '..', 'bin', 'git-handoff'), version: packageVersion(), record: recordSession, refs: watchedRefs });
+    await loadMcpBundle().serveMcp({ bin: path.join(__dirname, '..', 'bin', 'git-handoff'), version: packageVersion(), record: recordSession, refs: watchedRefs });
   },
 });

@@ -4,19 +4,15 @@ import { redactHandoff } from '../../handoff/secrets/redact';
 import { requireSession } from '../../handoff/state/session';
 import { takeoverArg, command } from '../context';
 import { printJson } from '../output';
-import { BRANCH, FROM_LIVE } from '../spec';
+import { BRANCH, SESSION, TAKEOVER, withOptions } from '../spec';
 
 export const redactCommand = command({
   command: 'redact <topic>',
   describe: 'rewrite the versions of a handoff that were never pushed, each secret replaced by [REDACTED:<rule>] (one compare-and-swap)',
   builder: (y) =>
-    y
+    withOptions(y, [SESSION, ...TAKEOVER])
       .positional('topic', { type: 'string', demandOption: true, describe: 'the handoff to redact' })
       .option(...BRANCH)
-      .option('session', { type: 'string', describe: 'this session id (default: from the environment); the owner redacts' })
-      .option('take-over', { type: 'boolean', describe: "redact another session's handoff (needs --reason)" })
-      .option('reason', { type: 'string', describe: 'why you redact it for its owner (kept in a Handoff-Redact-Reason trailer)' })
-      .option(...FROM_LIVE)
       .example('$0 redact auth-refactor', '')
       .epilog(
         'Only versions on no remote-tracking ref are rewritten; a pushed version with a secret is refused (exit 6) with the ' +

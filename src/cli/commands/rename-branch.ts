@@ -4,14 +4,14 @@ import { openRepo } from '../../git/repo';
 import { carryBranch, resolveBranch } from '../../handoff/store/store';
 import { shownRef, takeoverArg, command } from '../context';
 import { writerOf } from '../identity';
-import { ownershipOptions } from './archive';
-import { printJson } from '../output';
+import { answer } from '../output';
+import { WRITER, withOptions } from '../spec';
 
 export const renameBranchCommand = command({
   command: 'rename-branch <old> [new]',
   describe: "carry a renamed branch's handoffs to its new name (after git branch -m), on the record: the old ones archived, new versions under the new name",
   builder: (y) =>
-    ownershipOptions(y)
+    withOptions(y, WRITER)
       .positional('old', { type: 'string', demandOption: true, describe: 'the name the handoffs are under (the branch before git branch -m)' })
       .positional('new', { type: 'string', describe: 'the name they go to (default: the checked-out branch)' })
       .example('$0 rename-branch feature/login', 'after `git branch -m feature/login feature/auth`, on feature/auth')
@@ -23,7 +23,6 @@ export const renameBranchCommand = command({
     const from = resolveBranch(repo, a.old);
     const to = resolveBranch(repo, a.new);
     const r = carryBranch(repo, from, to, session, takeover, `${quote([from])} ${quote([to])}`);
-    if (a.json) return printJson(r);
-    for (const c of r.carried) process.stdout.write(`${shownRef(c.ref)} ${c.oid.slice(0, 7)}${c.takeover ? ' (taken over)' : ''} · from ${from}, archived as ${c.archivedAs}\n`);
+    answer(a.json, r, r.carried.map((c) => `${shownRef(c.ref)} ${c.oid.slice(0, 7)}${c.takeover ? ' (taken over)' : ''} · from ${from}, archived as ${c.archivedAs}\n`).join(''));
   },
 });

@@ -1,11 +1,18 @@
 // `git handoff sessions` (who is live in which worktree, and what each wrote) and `git handoff release`.
 import { HandoffError } from '../../errors';
-import { openRepo } from '../../git/repo';
+import { readRef } from '../../git/refs';
+import { openRepo, type Repo } from '../../git/repo';
+import { changeClaims, listClaims, releaseMutation } from '../../handoff/claims/claims';
+import { claimsRef } from '../../handoff/claims/table';
+import { resolveBranch } from '../../handoff/store/store';
 import { lineageOf, listRecords, successorOf } from '../../handoff/state/lineage-record';
 import { requireSession, short } from '../../handoff/state/session';
 import { listSessions, releaseSession, type SessionInfo } from '../../handoff/store/sessions';
 import { command } from '../context';
-import { printJson, relativeTime, table, terminalSafe } from '../output';
+import { onlyOwnSession } from '../person-only';
+import { BRANCH } from '../spec';
+import { releaseClaims } from './claim';
+import { answer, printJson, relativeTime, table, terminalSafe } from '../output';
 import { realpathOr } from '../../read-file';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -79,17 +86,16 @@ export const releaseCommand = command({
     y
       .positional('paths', { type: 'string', array: true, describe: 'claimed paths to give back (as `git handoff claim` took them); none: everything the session holds' })
       .option('session', { type: 'string', describe: 'the session to release: its whole id, or a unique start of it of 8 or more characters as `sessions` shows it (default: this one, from the environment)' })
-      .option('branch', { type: 'string', describe: 'the branch of the claims (default: the checked-out one)' })
+      .option(...BRANCH)
       .example('$0 release src/auth/', 'give back a claim when the change is done')
       .example('$0 release --session 5f0c6a52', 'a finished session (named by the 8 characters `sessions` shows) no longer blocks commits of the files it wrote here'),
   handler: async (a) => {
-    const { releaseClaims } = await import('./claim');
     if (a.paths?.length) return releaseClaims(a);
     const repo = openRepo();
     if (!repo.worktree) throw new HandoffError('usage', 'no-worktree', 'a bare repository has no worktree leases; run release inside a worktree');
     const rows = listSessions(repo);
     const id = requireSession(a.session).id;
-    (await import('../person-only')).onlyOwnSession('release', id);
+    onlyOwnSession('release', id);
     const known = (() => {
       try {
         return knownSession(rows, id, repo.worktree!);
@@ -98,13 +104,11 @@ export const releaseCommand = command({
       }
     })();
     // a session that holds nothing here but claims on the branch is known by them, by the same unique start
-    const holder = typeof known === 'string' ? known : await claimHolder(repo, id, a.branch);
+    const holder = typeof known === 'string' ? known : claimHolder(repo, id, a.branch);
     const claims = await releaseAllClaims(repo, holder, a.branch);
     if (typeof known !== 'string') {
       if (claims.length === 0) throw known;
-      if (a.json) return printJson({ session: holder, worktree: repo.worktree, lease: false, paths: [], claims });
-      process.stdout.write(`released session ${short(holder)}'s claims on ${claims.join(' ')}\n`);
-      return;
+      return answer(a.json, { session: holder, worktree: repo.worktree, lease: false, paths: [], claims }, `released session ${short(holder)}'s claims on ${claims.join(' ')}\n`);
     }
     const session = known;
     const r = releaseSession(repo, session, repo.worktree);
@@ -117,8 +121,7 @@ export const releaseCommand = command({
 });
 
 /** The branch of the claims release gives back (--branch, else the checked-out one); null when it cannot be told. */
-async function claimsBranch(repo: ReturnType<typeof openRepo>, branchFlag: string | undefined): Promise<string | null> {
-  const { resolveBranch } = await import('../../handoff/store/store');
+function claimsBranch(repo: Repo, branchFlag: string | undefined): string | null {
   try {
     return resolveBranch(repo, branchFlag);
   } catch {
@@ -127,21 +130,17 @@ async function claimsBranch(repo: ReturnType<typeof openRepo>, branchFlag: strin
 }
 
 /** The one session holding claims on the branch whose id is `id` or starts with it (8 characters or more); else `id`. */
-async function claimHolder(repo: ReturnType<typeof openRepo>, id: string, branchFlag: string | undefined): Promise<string> {
-  const branch = id.length < MIN_PREFIX ? null : await claimsBranch(repo, branchFlag);
+function claimHolder(repo: Repo, id: string, branchFlag: string | undefined): string {
+  const branch = id.length < MIN_PREFIX ? null : claimsBranch(repo, branchFlag);
   if (branch === null) return id;
-  const { listClaims } = await import('../../handoff/claims/claims');
   const holders = [...new Set(listClaims(repo, { branch }).claims.map((c) => c.session).filter((s) => s.startsWith(id)))];
   return holders.length === 1 ? holders[0] : id;
 }
 
 /** Every claim the session holds on the branch, released (the paths); none when the branch cannot be told. */
-async function releaseAllClaims(repo: ReturnType<typeof openRepo>, session: string, branchFlag: string | undefined): Promise<string[]> {
-  const branch = await claimsBranch(repo, branchFlag);
-  const { readRef } = await import('../../git/refs');
-  const { claimsRef } = await import('../../handoff/claims/table');
+async function releaseAllClaims(repo: Repo, session: string, branchFlag: string | undefined): Promise<string[]> {
+  const branch = claimsBranch(repo, branchFlag);
   if (branch === null || !readRef(repo, claimsRef(branch))) return [];
-  const { changeClaims, releaseMutation } = await import('../../handoff/claims/claims');
   const r = await changeClaims(repo, branch, session, releaseMutation(branch, session, null));
   return r.result.released.flatMap((x) => x.paths);
 }

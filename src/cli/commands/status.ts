@@ -13,12 +13,7 @@ import { colors, colorSync, cutToWidth, jsonLine, relativeTime, table } from '..
 import { STATUS_SPEC, withSpec } from '../spec';
 
 /** How many of each section a screen shows; a watch on a small terminal shows fewer (fitted below). */
-interface Shown {
-  sessions: number;
-  handoffs: number;
-  attention: number;
-}
-const SHOWN: Shown = { sessions: 12, handoffs: 20, attention: 12 };
+const SHOWN = { sessions: 12, handoffs: 20, attention: 12 };
 /** An entry's line on the screen: enough for a refusal's who, note and expiry. */
 const ATTENTION_LINE_MAX = 360;
 
@@ -148,7 +143,7 @@ function attentionLine(x: Attention, now: number): string {
 }
 
 /** The screen: one header line, then the sessions, the handoffs and what needs a person, each cut to a screen's share. */
-function renderStatus(s: Status, now = Date.now(), shown: Shown = SHOWN): string {
+function renderStatus(s: Status, now = Date.now(), shown = SHOWN): string {
   const c = colors();
   const all = s.scope === 'all';
   const ids = [...s.sessions.map((x) => x.session), ...s.handoffs.flatMap((h) => (h.session ? [h.session] : []))];

@@ -19,10 +19,12 @@ import { scanResolve } from '../../sync/secrets-gate';
 import { keepRefusedError, refusedOf, refusedState, restoreCommand, restoreRefused } from '../../sync/refused';
 import { branchFlag, KEEPS, resolveDivergence, resolveStep } from '../../sync/resolve';
 import { command, type GlobalArgs } from '../context';
-import { printJson } from '../output';
+import { answer, printJson } from '../output';
+import { BRANCH, PERSON, SESSION, withOptions } from '../spec';
 
 const progressOf = (a: GlobalArgs) => (a.json || a.quiet || !process.stderr.isTTY ? undefined : (line: string) => process.stderr.write(`${line}…\n`));
 const say = (line: string) => process.stdout.write(`${line}\n`);
+const syncNext = (remote: string) => `next: \`git handoff sync ${remote}\` pushes it (a fast-forward for every clone)\n`;
 /** `<branch>/<topic>[/<stamp>]` with the branch as people name it (feature/login, not feature%2Flogin). */
 const label = (ref: string) => {
   const p = parseRef(ref);
@@ -170,10 +172,6 @@ function failOnRefused(refs: string[], remote: string, a: GlobalArgs, checkedOut
   );
 }
 
-function runFetch(repo: Repo, remote: string, a: GlobalArgs): FetchResult {
-  return fetchHandoffs(repo, remote, progressOf(a));
-}
-
 async function runPush(repo: Repo, remote: string, a: GlobalArgs, place?: string | null, sides?: Sides): Promise<PushResult> {
   const r = await planScanPush(repo, remote, { progress: progressOf(a), place, sides });
   if (r.rejected.length) throw rejectionError(r);
@@ -189,7 +187,7 @@ export const fetchCommand = command({
   builder: (y) => remoteArg(y).example('$0 fetch origin --json', 'the case of each handoff as data'),
   handler: (a) => {
     const repo = openRepo();
-    const r = runFetch(repo, resolveRemote(repo, a.remote), a);
+    const r = fetchHandoffs(repo, resolveRemote(repo, a.remote), progressOf(a));
     if (a.json) printJson(r);
     else for (const l of describeFetch(repo, r)) say(l);
     failOnRefused(refusedOf(r.handoffs).map((h) => h.ref), r.remote, a, repo.branch);
@@ -215,12 +213,9 @@ export const syncCommand = command({
   command: 'sync [remote]',
   describe: 'fetch, then push; exits 4 when a diverged handoff was left unpushed; with --resolve, merge a diverged handoff so the next push is a fast-forward',
   builder: (y) =>
-    remoteArg(y)
+    withOptions(remoteArg(y), [BRANCH, PERSON, SESSION])
       .option('resolve', { type: 'string', describe: 'a diverged handoff to merge, or a refused one to restore (its topic)' })
       .option('keep', { choices: KEEPS, describe: 'with --resolve: whose body the merge keeps (a refused handoff keeps local)' })
-      .option('branch', { type: 'string', describe: 'with --resolve: the branch (default: the checked-out one)' })
-      .option('session', { type: 'string', describe: 'with --resolve: this session id (default: from the environment)' })
-      .option('person', { type: 'boolean', describe: 'with --resolve: resolve as the person in git config (owner person:<email>) instead of a session' })
       .option('reason', { type: 'string', describe: 'with --resolve: kept in the history when a side is taken over' })
       .example('$0 sync', 'fetch, merge, push')
       .example('$0 sync --resolve auth-refactor --keep both', 'merge both versions into one'),
@@ -233,18 +228,12 @@ export const syncCommand = command({
       if (refused) {
         if (a.keep && a.keep !== 'local') throw keepRefusedError(refused, a.resolve);
         const r = restoreRefused(repo, { topic: a.resolve, branch, remote, session: writerOf(repo, a), reason: a.reason }, refused);
-        if (a.json) return printJson(r);
-        say(`${r.ref} ${r.oid.slice(0, 7)}: restored on top of ${remote}'s ${r.refused.slice(0, 7)}, which is refused (${r.violation.message})`);
-        say(`next: \`git handoff sync ${remote}\` pushes it (a fast-forward for every clone)`);
-        return;
+        return answer(a.json, r, `${r.ref} ${r.oid.slice(0, 7)}: restored on top of ${remote}'s ${r.refused.slice(0, 7)}, which is refused (${r.violation.message})\n${syncNext(remote)}`);
       }
       if (!a.keep) throw new HandoffError('usage', 'keep-missing', '--resolve needs --keep local|remote|both');
       const o = { topic: a.resolve, branch, keep: a.keep, remote, session: writerOf(repo, a), reason: a.reason };
       const r = resolveDivergence(repo, { ...o, trailers: await scanResolve(repo, o) });
-      if (a.json) return printJson(r);
-      say(`${r.ref} ${r.oid.slice(0, 7)}: merged ${r.parents[0].slice(0, 7)} and ${r.parents[1].slice(0, 7)}, keeping ${r.keep}`);
-      say(`next: \`git handoff sync ${remote}\` pushes it (a fast-forward for every clone)`);
-      return;
+      return answer(a.json, r, `${r.ref} ${r.oid.slice(0, 7)}: merged ${r.parents[0].slice(0, 7)} and ${r.parents[1].slice(0, 7)}, keeping ${r.keep}\n${syncNext(remote)}`);
     }
     if (a.keep) throw new HandoffError('usage', 'keep-without-resolve', '--keep goes with --resolve <topic>');
     // every branch's claims table comes in the same one fetch as the handoffs (no second fetch for claims), and what

@@ -1,7 +1,7 @@
 // `git handoff template`: the sections a good handoff has.
 import { TEMPLATE_SECTIONS, templateText } from '../../handoff/store/template';
 import { command } from '../context';
-import { printJson } from '../output';
+import { answer } from '../output';
 
 export const templateCommand = command({
   command: 'template',
@@ -11,7 +11,6 @@ export const templateCommand = command({
       .example('$0 template > notes.md && $EDITOR notes.md && $0 write auth-refactor -F notes.md', '')
       .example('$0 write auth-refactor --template', 'on a terminal: edit the template in your git editor, then write it'),
   handler: (a) => {
-    if (a.json) return printJson({ sections: TEMPLATE_SECTIONS.map((s) => ({ name: s.name, hint: s.hint })), text: templateText() });
-    process.stdout.write(templateText());
+    answer(a.json, { sections: TEMPLATE_SECTIONS.map((s) => ({ name: s.name, hint: s.hint })), text: templateText() }, templateText());
   },
 });

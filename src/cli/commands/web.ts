@@ -1,7 +1,6 @@
 // `git handoff web [--port N] [--no-open] [--json]`: a local, read-only page over what `status` reads (issue 55), live while
 // it runs, until Ctrl-C. The server and the page are a bundle of their own (dist/web.cjs), loaded here only.
 import { spawn } from '../../process';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../../errors';
 import { onRefsRead } from '../../git/refs';
@@ -10,13 +9,7 @@ import { command, untilInterrupted } from '../context';
 import { readerFor } from '../identity';
 import { jsonLine } from '../output';
 import { READER, withOptions } from '../spec';
-
-/** The built files: beside this bundle in dist/, or the built ones when running from the sources (tests). */
-function distDir(): string {
-  const dir = [__dirname, path.join(__dirname, '..', '..', '..', 'dist')].find((d) => existsSync(path.join(d, 'web.cjs')));
-  if (!dir) throw new HandoffError('environment', 'not-built', 'the page (dist/web.cjs) is missing: reinstall git-handoff (or run `npm run build`)');
-  return dir;
-}
+import { loadBundle } from '../version';
 
 /** Opens `url` in the user's browser where there is one to open (never a text browser in this terminal). */
 function openBrowser(url: string): boolean {
@@ -40,7 +33,6 @@ export const webCommand = command({
       .option('port', { type: 'number', describe: 'the port on 127.0.0.1 (default: any free one)' })
       .option('host', { type: 'string', describe: 'the address to listen on: 127.0.0.1 only (anything else is refused: the page shows the whole repository)' })
       .option('open', { type: 'boolean', default: true, describe: 'open the page in your browser (--no-open: only print its address)' })
-      .option('session', { type: 'string', describe: 'who is looking, for "unread" (default: the session of the environment)' })
       .example('$0 web', 'serve the page and open it')
       .example('$0 web --port 7465 --no-open', 'a fixed port; the address (with its token) is printed')
       .example('$0 web --no-open --json', 'the address, port and pid as one JSON line'),
@@ -56,8 +48,7 @@ export const webCommand = command({
     // a page's reads take nothing into the loss record (its check ran at this command's start; the page says what the
     // comparison finds, read only): no ref moves while it serves
     onRefsRead(null);
-    const dist = distDir();
-    const { startWeb } = require(path.join(dist, 'web.cjs')) as typeof import('../../web/server');
+    const { startWeb } = loadBundle<typeof import('../../web/server')>('web.cjs');
     const { readStatus } = require('../../status/model') as typeof import('../../status/model');
     const { readTimeline, readVersion } = require('../../status/timeline') as typeof import('../../status/timeline');
     const { watchStore } = require('../../status/watch') as typeof import('../../status/watch');
@@ -72,10 +63,7 @@ export const webCommand = command({
         source: {
           // the repository opened again for each read: a branch switched meanwhile is the one shown
           status: (all) => readStatus(openRepo(), { all, reader }),
-          timeline: (all) => {
-            const now = openRepo();
-            return readTimeline(now, { all, branch: now.branch });
-          },
+          timeline: (all) => readTimeline(openRepo(), all),
           version: (oid) => readVersion(openRepo(), oid),
           watch: (changed) => {
             const w = watchStore(repo, (why) => changed(why));

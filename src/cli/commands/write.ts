@@ -8,12 +8,11 @@ import { writeScanned } from '../../handoff/secrets/secrets-write';
 import { missingSections, stripTemplate, templateText } from '../../handoff/store/template';
 import { HandoffError } from '../../errors';
 import type { Repo } from '../../git/repo';
-import { readBodyArg, shownRef, takenOverNote, takeoverArg, type GlobalArgs, command } from '../context';
+import { printWritten, readBodyArg, takeoverArg, type GlobalArgs, command } from '../context';
 import { checkWriteBranch } from '../branch-arg';
 import { editText, interactive } from '../editor';
 import { writerOf } from '../identity';
 import { WRITE_SPEC, withSpec, type SpecArgs } from '../spec';
-import { printJson } from '../output';
 
 /** What write's table (spec.ts) gives its handler. */
 type Args = GlobalArgs & SpecArgs<typeof WRITE_SPEC>;
@@ -79,8 +78,6 @@ export const writeCommand = command({
       { redact: a.redact, allow: a.allowSecret },
     );
     r.warnings.push(...t.warnings, ...(branchWarning ? [branchWarning] : []));
-    if (a.json) return printJson(r);
-    for (const w of r.warnings) process.stderr.write(`warning: ${w}\n`);
-    process.stdout.write(`${shownRef(r.ref)} ${r.oid.slice(0, 7)}${r.created ? ' (created)' : r.takeover ? ` (${takenOverNote(r)})` : ''}\n`);
+    printWritten(a.json, r);
   },
 });

@@ -5,7 +5,8 @@
 import { diffLines } from 'diff';
 import { html, render } from 'htm/preact';
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
-import type { Attention, Status, StatusClaim, StatusHandoff, StatusSession, Timeline, TimelineVersion, VersionView } from '../../status/shape';
+import type { Attention, Status, StatusClaim, StatusHandoff, StatusSession } from '../../status/shape';
+import type { Timeline, TimelineVersion, VersionView } from '../../status/timeline';
 import { claimTree, type TreeNode } from './tree';
 import { relativeTime } from '../../handoff/store/time';
 
