@@ -8,7 +8,8 @@ import { appendFileSync, existsSync, readdirSync, readFileSync, unlinkSync, writ
 import path from 'node:path';
 import { claimedSessions, TRAILER } from '../handoff/store/document';
 import type { HookContext } from './handler';
-import { more } from './load-more';
+import { listLeases } from '../handoff/store/leases';
+import { sessionStaged as stagedOfSession, stagedClaims } from './staged';
 import { refusedResetFile, shortSession, type Refusal } from './refusal';
 import { ledgerDir } from '../handoff/state/ledger';
 import { encodeBranch, LEASE_PREFIX } from '../handoff/store/names';
@@ -233,7 +234,7 @@ export function commitMsg(c: HookContext): Refusal | null {
 export function preCommit(c: HookContext): Refusal | null {
   if (c.session) return c.stub === 'current' ? null : sessionStaged(c);
   if (!c.repo.worktree || !existsSync(claimsMarker(c.repo.commonDir))) return null;
-  return more('githook-pre-commit').stagedClaims(c);
+  return stagedClaims(c);
 }
 
 /**
@@ -255,7 +256,7 @@ function othersKnown(c: HookContext): boolean {
   // lease whose block names another holder, or none this reading is sure of, may be another session's
   const recs = listRefsInProcess(c.repo, LEASE_PREFIX);
   if (recs) return recs.some((r) => leaseHolder.block(r.block).session !== c.session);
-  return more('githook-leases').listLeases(c.repo).some((l) => l.session !== c.session);
+  return listLeases(c.repo).some((l) => l.session !== c.session);
 }
 /** The holder a lease's trailer block names, read by the one parser as leases.ts reads it (null: ambiguous or none). */
 const leaseHolder = trailerReader({ session: TRAILER.session }, {}, { controlsInValues: true });
@@ -268,5 +269,5 @@ function sessionStaged(c: HookContext): Refusal | null {
   if (!c.repo.worktree) return null;
   const others = othersKnown(c);
   if (!others && !existsSync(claimsMarker(c.repo.commonDir))) return null;
-  return more('githook-staged').sessionStaged(c, others);
+  return stagedOfSession(c, others);
 }
