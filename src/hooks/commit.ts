@@ -10,7 +10,8 @@ import { claimedSessions, TRAILER } from '../handoff/store/document';
 import type { HookContext } from './handler';
 import { listLeases } from '../handoff/store/leases';
 import { sessionStaged as stagedOfSession, stagedClaims } from './staged';
-import { refusedResetFile, shortSession, type Refusal } from './refusal';
+import { refusedResetFile, type Refusal } from './refusal';
+import { short as shortSession } from '../handoff/state/session';
 import { ledgerDir } from '../handoff/state/ledger';
 import { encodeBranch, LEASE_PREFIX } from '../handoff/store/names';
 import { claimsMarker } from '../handoff/state/claims-marker';
@@ -22,19 +23,14 @@ import { listRefsInProcess } from '../git/refs-read';
 import { DECIDED_PREFIX } from '../git/hook-stub';
 import { hookGitArgv } from './renamed-branch';
 
-/** Every Claude-Session-Id value among trailer lines: the product's one reading (claimedSessions). */
-const sessionIdsIn = (trailerLines: string[]): string[] => claimedSessions(trailerLines);
-
 /** A line holding the session trailer's key, in any case: without one, git reads no session id from a message. */
 const KEYED = new RegExp(TRAILER.session.replace(/[^A-Za-z0-9]/g, '\\$&'), 'i');
 
-/** The trailers of a message file as git reads them (comments and a scissors line ignored; no `---` divider). */
-const trailersOfFile = (c: HookContext, file: string): string[] => messageFileTrailerLines(c.repo, file);
 /**
  * The session ids of a message file as git reads them; none, without asking git, where no line holds the key. `bytes`:
  * the file's content, read once by the caller.
  */
-const idsOfFile = (c: HookContext, file: string, bytes: Buffer): string[] => (KEYED.test(bytes.toString('latin1')) ? sessionIdsIn(trailersOfFile(c, file)) : []);
+const idsOfFile = (c: HookContext, file: string, bytes: Buffer): string[] => (KEYED.test(bytes.toString('latin1')) ? claimedSessions(messageFileTrailerLines(c.repo, file)) : []);
 
 /** The lines git may take for comments where core.commentChar is `auto` (builtin/commit.c adjust_comment_line_char). */
 const AUTO_COMMENT = '#;@!$%^&|:';
