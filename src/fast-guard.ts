@@ -14,12 +14,16 @@ import { trace } from './trace';
  */
 const FULL_GIT = new Set(['commit', 'add', 'rm', 'mv', 'checkout', 'switch', 'restore', 'merge', 'rebase', 'reset', 'stash', 'cherry-pick', 'revert', 'pull', 'apply', 'am', 'clean']);
 
+/** A session's start, in every client's spelling of the event: the first look never answers one either. */
+const SESSION_START = /"(?:hook_event_name|hookName)"\s*:\s*"sessionStart"/i;
+
 /**
- * Where a payload goes, by one look at its text: 'full' (a git command of FULL_GIT), else the first look's code
+ * Where a payload goes, by one look at its text: 'full' (a git command of FULL_GIT), 'start' (SESSION_START), else the first look's code
  * cache for it: a shell line starting with git, another shell line, anything else.
  */
 function kindOf(text: string | null): string {
   if (text === null) return 'first-bad';
+  if (SESSION_START.test(text)) return 'start';
   const m = /"command"\s*:\s*"(\s*git\s+([a-z-]*)([\s"]?))?/.exec(text);
   if (!m) return 'first-other';
   if (m[1] === undefined) return 'first-shell';
@@ -30,7 +34,7 @@ trace('guard.cjs ready');
 const { stdin, text } = readStdinText(MAX_PAYLOAD);
 trace('stdin read');
 const kind = kindOf(text);
-if (kind === 'full') (loadBundle(__dirname, 'fast.cjs', 'guard-git') as typeof import('./fast')).guard(stdin);
+if (kind === 'full' || kind === 'start') (loadBundle(__dirname, 'fast.cjs', kind === 'full' ? 'guard-git' : 'guard-start') as typeof import('./fast')).guard(stdin);
 else {
   const first = loadBundle(__dirname, 'first.cjs', kind) as typeof import('./first-look');
   const { tag, answered } = first.run(stdin, text, __dirname);
