@@ -4,7 +4,9 @@
 // dist/load.cjs, the launcher's code-cache loader; dist/yaml.cjs, the YAML parser of `import`; dist/secrets.cjs, the
 // secret scanner; then the man page, generated from the CLI's own help.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { build } from 'esbuild';
 const common = { bundle: true, platform: 'node', target: 'node20', legalComments: 'none', logLevel: 'warning' };
 // cli.cjs and fast.cjs first: their hashes name their V8 code caches (src/load.ts), bundled into the loaders
@@ -56,41 +58,33 @@ await Promise.all([
   // the launcher's loader for cli.cjs and fast.cjs
   build({ ...common, format: 'cjs', entryPoints: ['src/load.ts'], outfile: 'dist/load.cjs', minify: true, define }),
 ]);
-// the sh front's word lists, generated from the allowlist (scripts/front-words.mjs)
+/** The exports of a TypeScript module, built apart for this script (a temporary file in dist/). */
+async function fromTs(entry) {
+  const out = `dist/.${path.basename(entry, '.ts')}.cjs`;
+  await build({ ...common, format: 'cjs', entryPoints: [entry], outfile: out });
+  try {
+    return createRequire(import.meta.url)(`../${out}`);
+  } finally {
+    rmSync(out);
+  }
+}
+/** Rewrites `file` as `change` makes it, when that changes it. */
+function regenerate(file, change) {
+  const text = readFileSync(file, 'utf8');
+  const next = change(text);
+  if (next !== text) writeFileSync(file, next);
+}
+// the sh front's word lists, generated from the allowlist (scripts/front-words.mjs), the paths and the lease it reads
+// (from the modules node uses for them) and each client's facts it reads (src/clients/front.ts)
 {
-  const { createRequire } = await import('node:module');
-  const { rmSync, writeFileSync } = await import('node:fs');
-  await build({ ...common, format: 'cjs', entryPoints: ['src/guard/allow.ts'], outfile: 'dist/.allow.cjs' });
-  const allow = createRequire(import.meta.url)('../dist/.allow.cjs');
-  rmSync('dist/.allow.cjs');
-  // the paths and the lease it reads, from the modules node uses for them
-  await build({ ...common, format: 'cjs', entryPoints: ['src/guard/front-constants.ts'], outfile: 'dist/.front-constants.cjs' });
-  const { FRONT_CONSTANTS, FRONT_FUNCTIONS, FILE_FUNCTIONS } = createRequire(import.meta.url)('../dist/.front-constants.cjs');
-  rmSync('dist/.front-constants.cjs');
-  // each client's facts the front reads, from the clients' modules (src/clients/front.ts)
-  await build({ ...common, format: 'cjs', entryPoints: ['src/clients/front.ts'], outfile: 'dist/.front-clients.cjs' });
-  const { frontClients } = createRequire(import.meta.url)('../dist/.front-clients.cjs');
-  rmSync('dist/.front-clients.cjs');
+  const allow = await fromTs('src/guard/allow.ts');
+  const { FRONT_CONSTANTS, FRONT_FUNCTIONS, FILE_FUNCTIONS } = await fromTs('src/guard/front-constants.ts');
+  const { frontClients } = await fromTs('src/clients/front.ts');
   const { fileBlock, frontBlock, withBlock } = await import('./front-words.mjs');
-  const front = readFileSync('bin/git-handoff-guard', 'utf8');
-  const next = withBlock(front, frontBlock(allow, FRONT_CONSTANTS, frontClients(), FRONT_FUNCTIONS), fileBlock(FILE_FUNCTIONS));
-  if (next !== front) writeFileSync('bin/git-handoff-guard', next);
+  regenerate('bin/git-handoff-guard', (front) => withBlock(front, frontBlock(allow, FRONT_CONSTANTS, frontClients(), FRONT_FUNCTIONS), fileBlock(FILE_FUNCTIONS)));
 }
 // the hook stub's lines from TypeScript (the session variables, the trailer's key): src/hooks/stub-lines.ts
-{
-  const { createRequire } = await import('node:module');
-  const { rmSync, writeFileSync } = await import('node:fs');
-  await build({ ...common, format: 'cjs', entryPoints: ['src/hooks/stub-lines.ts'], outfile: 'dist/.stub-lines.cjs' });
-  const { withStubLines } = createRequire(import.meta.url)('../dist/.stub-lines.cjs');
-  rmSync('dist/.stub-lines.cjs');
-  const stub = readFileSync('git-hooks/stub.sh', 'utf8');
-  const next = withStubLines(stub);
-  if (next !== stub) writeFileSync('git-hooks/stub.sh', next);
-}
+regenerate('git-hooks/stub.sh', (await fromTs('src/hooks/stub-lines.ts')).withStubLines);
 await import('./man.mjs');
 // the Claude Code plugin and the Gemini CLI extension (dist/claude-plugin, dist/gemini-extension), from the bundles above
-await build({ ...common, format: 'cjs', entryPoints: ['src/install/plugin-folders.ts'], outfile: 'dist/.plugin-folders.cjs' });
-const { createRequire } = await import('node:module');
-const { rmSync } = await import('node:fs');
-createRequire(import.meta.url)('../dist/.plugin-folders.cjs').writeFolders(process.cwd());
-rmSync('dist/.plugin-folders.cjs');
+(await fromTs('src/install/plugin-folders.ts')).writeFolders(process.cwd());

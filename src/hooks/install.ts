@@ -9,13 +9,12 @@ import type { DoctorItem } from '../wiring';
 import { shellQuote } from '../clients/event';
 import { handoffDir } from '../handoff/state/paths';
 import { withStubLines } from './stub-lines';
-import { CHAINED_SUFFIX, HOOK_NAMES, holdsStub, isStub, stubsIn, type HookName } from '../git/hook-stub';
+import { CHAINED_SUFFIX, HOOK_NAMES, holdsStub, isStub, stubsIn } from '../git/hook-stub';
 
-export { CHAINED_SUFFIX, HOOK_NAMES, stubsIn, type HookName };
+export { stubsIn };
 /** Where other hook managers keep a hook they replaced (lefthook: .old, pre-commit: .legacy). */
 const MANAGER_SUFFIXES = ['.old', '.legacy'];
 const BIN_LINE = /^GIT_HANDOFF_BIN=.*$/m;
-export { caseGlob } from './stub-lines';
 
 /** The hooks directory git uses here (core.hooksPath, the common directory of a linked worktree). */
 export function hooksDirOf(repo: Repo): string {
