@@ -50,7 +50,7 @@ await build({ ...common, format: 'cjs', entryPoints: ['src/mcp/bundle.ts'], outf
 // secrets.cjs too: write and import load the scanner through its own cache (src/handoff/secrets/secrets.ts)
 const hashes = { 'cli.cjs': hashOf('dist/cli.cjs'), 'fast.cjs': hashOf('dist/fast.cjs'), 'secrets.cjs': hashOf('dist/secrets.cjs') };
 // the guard's first look: fast.cjs stays a separate file, loaded (through its cache) only when a rule may apply
-await build({ ...common, ...plainBuiltins, format: 'cjs', entryPoints: ['src/first-look.ts'], outfile: 'dist/first.cjs', minify: true, define: { BUNDLE_HASHES: JSON.stringify(hashes) } });
+await build({ ...common, ...plainBuiltins, format: 'cjs', entryPoints: ['src/guard/first.ts'], outfile: 'dist/first.cjs', minify: true });
 const define = { BUNDLE_HASHES: JSON.stringify({ ...hashes, 'first.cjs': hashOf('dist/first.cjs') }) };
 await Promise.all([
   // the file the guard starts with: reads stdin, loads first.cjs through its code cache
