@@ -1,13 +1,13 @@
-// Builds the bundles: dist/cli.cjs (yargs and every command); dist/fast.cjs (the full guard, no CLI framework) with
-// dist/rest.cjs (its modules its frequent calls never import: scripts/guard-split.mjs);
-// dist/hooks.cjs (the git hooks' handlers for one session's commit; the rest of the hooks is in rest.cjs, through fast.cjs); dist/guard.cjs, the file the guard starts with (a few KB: it loads dist/first.cjs, the guard's
-// first look, through a V8 code cache);
+// Builds the bundles: dist/cli.cjs (yargs and every command); dist/fast.cjs (the full guard and the git hooks, no CLI
+// framework); dist/guard.cjs, the file the guard starts with (a few KB: it loads dist/first.cjs, the guard's first
+// look, through a V8 code cache);
 // dist/load.cjs, the launcher's code-cache loader; dist/yaml.cjs, the YAML parser of `import`; dist/secrets.cjs, the
 // secret scanner; then the man page, generated from the CLI's own help.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { build } from 'esbuild';
-import { guardSplit } from './guard-split.mjs';
 const common = { bundle: true, platform: 'node', target: 'node20', legalComments: 'none', logLevel: 'warning' };
 // cli.cjs and fast.cjs first: their hashes name their V8 code caches (src/load.ts), bundled into the loaders
 const hashOf = (f) => createHash('sha256').update(readFileSync(f)).digest('hex').slice(0, 16);
@@ -16,15 +16,10 @@ const hashOf = (f) => createHash('sha256').update(readFileSync(f)).digest('hex')
 const plainBuiltins = { alias: { 'node:path': './src/node-path.ts', 'node:fs': './src/node-fs.ts' } };
 /** An esbuild plugin leaving the imports `filter` matches out of a bundle (a bundle that loads them from another file). */
 const leaveOut = (filter) => ({ name: 'leave-out', setup: (b) => b.onResolve({ filter }, (a) => ({ path: a.path, external: true })) });
-const split = await guardSplit({ ...common, ...plainBuiltins, format: 'cjs' });
 await Promise.all([
   // minified like the other bundles: the package stays under 400 kB (test/cli/package.test.ts)
   build({ ...common, format: 'cjs', entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.cjs', minify: true }),
-  build({ ...common, ...plainBuiltins, format: 'cjs', entryPoints: ['src/fast.ts'], outfile: 'dist/fast.cjs', minify: true, plugins: split.fastPlugins }),
-  build({ ...common, ...plainBuiltins, format: 'cjs', stdin: split.restEntry, outfile: 'dist/rest.cjs', minify: true, plugins: split.restPlugins }),
-  // the git hooks' handlers: what an agent's commit loads (src/fast-hooks.ts); the rest of their code (src/hooks/more.ts)
-  // left out, src/hooks/load-more.ts takes it through fast.cjs there
-  build({ ...common, ...plainBuiltins, format: 'cjs', entryPoints: ['src/fast-hooks.ts'], outfile: 'dist/hooks.cjs', minify: true, define: { HOOKS_BUNDLED: 'true' }, plugins: [leaveOut(/^\.\/more$/)] }),
+  build({ ...common, ...plainBuiltins, format: 'cjs', entryPoints: ['src/fast.ts'], outfile: 'dist/fast.cjs', minify: true }),
   build({ ...common, format: 'esm', entryPoints: ['src/config-keys.ts'], outfile: 'dist/config-keys.mjs' }),
   // the environment variables the man page lists (scripts/man.mjs)
   build({ ...common, format: 'esm', entryPoints: ['src/environment.ts'], outfile: 'dist/environment.mjs' }),
@@ -53,9 +48,9 @@ await Promise.all([
 const noValidator = { name: 'no-validator', setup: (b) => b.onResolve({ filter: /validation\/ajv-provider\.js$/ }, () => ({ path: new URL('../src/mcp/no-validator.ts', import.meta.url).pathname })) };
 await build({ ...common, format: 'cjs', entryPoints: ['src/mcp/bundle.ts'], outfile: 'dist/mcp.cjs', minify: true, plugins: [noValidator], mainFields: ['module', 'main'] });
 // secrets.cjs too: write and import load the scanner through its own cache (src/handoff/secrets/secrets.ts)
-const hashes = { 'cli.cjs': hashOf('dist/cli.cjs'), 'fast.cjs': hashOf('dist/fast.cjs'), 'rest.cjs': hashOf('dist/rest.cjs'), 'hooks.cjs': hashOf('dist/hooks.cjs'), 'secrets.cjs': hashOf('dist/secrets.cjs') };
+const hashes = { 'cli.cjs': hashOf('dist/cli.cjs'), 'fast.cjs': hashOf('dist/fast.cjs'), 'secrets.cjs': hashOf('dist/secrets.cjs') };
 // the guard's first look: fast.cjs stays a separate file, loaded (through its cache) only when a rule may apply
-await build({ ...common, ...plainBuiltins, format: 'cjs', entryPoints: ['src/first-look.ts'], outfile: 'dist/first.cjs', minify: true, define: { BUNDLE_HASHES: JSON.stringify(hashes) } });
+await build({ ...common, ...plainBuiltins, format: 'cjs', entryPoints: ['src/guard/first.ts'], outfile: 'dist/first.cjs', minify: true });
 const define = { BUNDLE_HASHES: JSON.stringify({ ...hashes, 'first.cjs': hashOf('dist/first.cjs') }) };
 await Promise.all([
   // the file the guard starts with: reads stdin, loads first.cjs through its code cache
@@ -63,41 +58,33 @@ await Promise.all([
   // the launcher's loader for cli.cjs and fast.cjs
   build({ ...common, format: 'cjs', entryPoints: ['src/load.ts'], outfile: 'dist/load.cjs', minify: true, define }),
 ]);
-// the sh front's word lists, generated from the allowlist (scripts/front-words.mjs)
+/** The exports of a TypeScript module, built apart for this script (a temporary file in dist/). */
+async function fromTs(entry) {
+  const out = `dist/.${path.basename(entry, '.ts')}.cjs`;
+  await build({ ...common, format: 'cjs', entryPoints: [entry], outfile: out });
+  try {
+    return createRequire(import.meta.url)(`../${out}`);
+  } finally {
+    rmSync(out);
+  }
+}
+/** Rewrites `file` as `change` makes it, when that changes it. */
+function regenerate(file, change) {
+  const text = readFileSync(file, 'utf8');
+  const next = change(text);
+  if (next !== text) writeFileSync(file, next);
+}
+// the sh front's word lists, generated from the allowlist (scripts/front-words.mjs), the paths and the lease it reads
+// (from the modules node uses for them) and each client's facts it reads (src/clients/front.ts)
 {
-  const { createRequire } = await import('node:module');
-  const { rmSync, writeFileSync } = await import('node:fs');
-  await build({ ...common, format: 'cjs', entryPoints: ['src/guard/allow.ts'], outfile: 'dist/.allow.cjs' });
-  const allow = createRequire(import.meta.url)('../dist/.allow.cjs');
-  rmSync('dist/.allow.cjs');
-  // the paths and the lease it reads, from the modules node uses for them
-  await build({ ...common, format: 'cjs', entryPoints: ['src/guard/front-constants.ts'], outfile: 'dist/.front-constants.cjs' });
-  const { FRONT_CONSTANTS, FRONT_FUNCTIONS, FILE_FUNCTIONS } = createRequire(import.meta.url)('../dist/.front-constants.cjs');
-  rmSync('dist/.front-constants.cjs');
-  // each client's facts the front reads, from the clients' modules (src/clients/front.ts)
-  await build({ ...common, format: 'cjs', entryPoints: ['src/clients/front.ts'], outfile: 'dist/.front-clients.cjs' });
-  const { frontClients } = createRequire(import.meta.url)('../dist/.front-clients.cjs');
-  rmSync('dist/.front-clients.cjs');
+  const allow = await fromTs('src/guard/allow.ts');
+  const { FRONT_CONSTANTS, FRONT_FUNCTIONS, FILE_FUNCTIONS } = await fromTs('src/guard/front-constants.ts');
+  const { frontClients } = await fromTs('src/clients/front.ts');
   const { fileBlock, frontBlock, withBlock } = await import('./front-words.mjs');
-  const front = readFileSync('bin/git-handoff-guard', 'utf8');
-  const next = withBlock(front, frontBlock(allow, FRONT_CONSTANTS, frontClients(), FRONT_FUNCTIONS), fileBlock(FILE_FUNCTIONS));
-  if (next !== front) writeFileSync('bin/git-handoff-guard', next);
+  regenerate('bin/git-handoff-guard', (front) => withBlock(front, frontBlock(allow, FRONT_CONSTANTS, frontClients(), FRONT_FUNCTIONS), fileBlock(FILE_FUNCTIONS)));
 }
 // the hook stub's lines from TypeScript (the session variables, the trailer's key): src/hooks/stub-lines.ts
-{
-  const { createRequire } = await import('node:module');
-  const { rmSync, writeFileSync } = await import('node:fs');
-  await build({ ...common, format: 'cjs', entryPoints: ['src/hooks/stub-lines.ts'], outfile: 'dist/.stub-lines.cjs' });
-  const { withStubLines } = createRequire(import.meta.url)('../dist/.stub-lines.cjs');
-  rmSync('dist/.stub-lines.cjs');
-  const stub = readFileSync('git-hooks/stub.sh', 'utf8');
-  const next = withStubLines(stub);
-  if (next !== stub) writeFileSync('git-hooks/stub.sh', next);
-}
+regenerate('git-hooks/stub.sh', (await fromTs('src/hooks/stub-lines.ts')).withStubLines);
 await import('./man.mjs');
 // the Claude Code plugin and the Gemini CLI extension (dist/claude-plugin, dist/gemini-extension), from the bundles above
-await build({ ...common, format: 'cjs', entryPoints: ['src/install/plugin-folders.ts'], outfile: 'dist/.plugin-folders.cjs' });
-const { createRequire } = await import('node:module');
-const { rmSync } = await import('node:fs');
-createRequire(import.meta.url)('../dist/.plugin-folders.cjs').writeFolders(process.cwd());
-rmSync('dist/.plugin-folders.cjs');
+(await fromTs('src/install/plugin-folders.ts')).writeFolders(process.cwd());

@@ -12,8 +12,8 @@ export const EXIT = {
 
 type ExitKind = keyof typeof EXIT;
 
-// What marks a HandoffError, registered (Symbol.for): one thrown by another bundle's copy of this class (the hooks run
-// code of dist/fast.cjs) is one too, for `instanceof` and so for its exit code and message.
+// What marks a HandoffError, registered (Symbol.for): one thrown by another bundle's copy of this class (dist/first.cjs
+// hands a call over to dist/fast.cjs) is one too, for `instanceof` and so for its exit code and message.
 const BRAND = Symbol.for('git-handoff: HandoffError');
 
 export class HandoffError extends Error {

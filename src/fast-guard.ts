@@ -1,7 +1,9 @@
 // dist/guard.cjs, the file `git-handoff guard` starts with (a few KB): it reads the payload and loads the first
-// look (dist/first.cjs) through a V8 code cache, one per kind of payload, chosen by a glance at its text. Compiling
-// the first look afresh cost every guard run more than all the work it does.
-import { MAX_PAYLOAD, readStdinText } from './guard/io';
+// look (dist/first.cjs, src/guard/first.ts) through a V8 code cache, one per kind of payload, chosen by a glance at
+// its text. Compiling the first look afresh cost every guard run more than all the work it does. What the first look
+// cannot answer goes to the full guard (dist/fast.cjs) with what it parsed and located.
+import type { Look } from './guard/first';
+import { MAX_PAYLOAD, readStdinText, writeAnswer } from './guard/io';
 import { cover, loadBundle } from './load';
 import { trace } from './trace';
 
@@ -14,27 +16,48 @@ import { trace } from './trace';
  */
 const FULL_GIT = new Set(['commit', 'add', 'rm', 'mv', 'checkout', 'switch', 'restore', 'merge', 'rebase', 'reset', 'stash', 'cherry-pick', 'revert', 'pull', 'apply', 'am', 'clean']);
 
+/** A session's start, in every client's spelling of the event: the first look never answers one either. */
+const SESSION_START = /"(?:hook_event_name|hookName)"\s*:\s*"sessionStart"/i;
+
 /**
- * Where a payload goes, by one look at its text: 'full' (a git command of FULL_GIT), else the first look's code
+ * Where a payload goes, by one look at its text: 'full' (a git command of FULL_GIT), 'start' (SESSION_START), else the first look's code
  * cache for it: a shell line starting with git, another shell line, anything else.
  */
 function kindOf(text: string | null): string {
   if (text === null) return 'first-bad';
+  if (SESSION_START.test(text)) return 'start';
   const m = /"command"\s*:\s*"(\s*git\s+([a-z-]*)([\s"]?))?/.exec(text);
   if (!m) return 'first-other';
   if (m[1] === undefined) return 'first-shell';
   return m[3] && FULL_GIT.has(m[2]) ? 'full' : 'first-git';
 }
 
+/** The full guard, through the code cache of `use`; `seen`: what the first look parsed and located. */
+const full = (use: string, seen?: Look['seen']): void => (loadBundle(__dirname, 'fast.cjs', use) as typeof import('./fast')).guard(stdin, seen);
+
 trace('guard.cjs ready');
 const { stdin, text } = readStdinText(MAX_PAYLOAD);
 trace('stdin read');
 const kind = kindOf(text);
-if (kind === 'full') (loadBundle(__dirname, 'fast.cjs', 'guard-git') as typeof import('./fast')).guard(stdin);
+if (kind === 'full') full('guard-git');
+else if (kind === 'start') full('guard-start');
 else {
-  const first = loadBundle(__dirname, 'first.cjs', kind) as typeof import('./first-look');
-  const { tag, answered } = first.run(stdin, text, __dirname);
-  cover('first.cjs', tag);
-  // the first look answered, and nothing of it is pending: 'exit' listeners run (a code cache saved), node's teardown of the environment and the heap does not (about 1 ms of every such call)
-  if (answered) process.exit();
+  const first = loadBundle(__dirname, 'first.cjs', kind) as typeof import('./guard/first');
+  let look: Look = { use: 'guard-bad', tag: 'bad' };
+  try {
+    if (text !== null) look = first.firstLook(text);
+  } catch {
+    look = { use: 'guard-bad', tag: 'bad' }; // the full guard looks again, and logs what went wrong
+  }
+  trace('first look', look.answer === undefined ? `handed over (${look.use})` : `decided (${look.tag})`);
+  cover('first.cjs', look.tag);
+  if (look.answer === undefined) full(look.use, look.seen);
+  else {
+    if (look.answer !== null) writeAnswer(look.answer);
+    trace('answered');
+    // what the answer leaves is written after it; then nothing is pending: 'exit' listeners run (a code cache saved),
+    // node's teardown of the environment and the heap does not (about 1 ms of every such call)
+    look.after?.();
+    process.exit();
+  }
 }

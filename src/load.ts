@@ -15,7 +15,7 @@ export { traceLine } from './trace-line';
 /** sha-256 prefixes of the bundles, set by the build: a cache is only ever read by the exact build that wrote it */
 declare const BUNDLE_HASHES: Record<string, string>;
 
-export type Bundle = 'cli.cjs' | 'fast.cjs' | 'rest.cjs' | 'hooks.cjs' | 'first.cjs' | 'secrets.cjs';
+export type Bundle = 'cli.cjs' | 'fast.cjs' | 'first.cjs' | 'secrets.cjs';
 
 /** FNV-1a of a string: names the cache of one installed copy (no crypto module to load for it) */
 function fnv(s: string): string {

@@ -93,9 +93,7 @@ describe('GIT_HANDOFF_TRACE', () => {
     const cp = commit.ls.map((l) => l.phase);
     // a git command the first look never answers goes to the full guard without it (src/fast-guard.ts)
     expect(cp).not.toContain('first look');
-    // the session's first sight by the full guard (its lineage noted, the loss record checked) takes dist/rest.cjs
-    // too; its next commit only the bundle of the guard's frequent calls (scripts/guard-split.mjs)
-    expect(commit.ls.filter((l) => l.phase === 'load').map((l) => l.detail)).toEqual(['fast.cjs', 'rest.cjs']);
+    expect(commit.ls.filter((l) => l.phase === 'load').map((l) => l.detail)).toEqual(['fast.cjs']);
     expect(cp).toEqual(expect.arrayContaining(['full guard ready', 'decided', 'answered', 'exit']));
     const again = run('git commit -m x');
     expect(again.ls.filter((l) => l.phase === 'load').map((l) => l.detail)).toEqual(['fast.cjs']);

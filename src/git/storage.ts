@@ -5,8 +5,8 @@
 // (test/design/layers.test.ts, "the storage port"): every commit the product makes is built there, and every ref it moves moves there.
 import { trailerBlockLines } from './trailers';
 
-// The keys are registered symbols (Symbol.for): a repository opened by one bundle (dist/hooks.cjs) is handed to code
-// of another (the pre-push hook's autoSync runs the CLI's push), and each bundle carries its own copy of this module.
+// The keys are registered symbols (Symbol.for): each bundle carries its own copy of this module, and two bundles run
+// in one process (dist/first.cjs hands a call over to dist/fast.cjs).
 /** Writes a commit object (`Storage[WRITE_COMMIT]`): only src/handoff/store/tx holds this key. */
 export const WRITE_COMMIT: unique symbol = Symbol.for('git-handoff: write commit');
 /** Applies ref updates in one transaction (`Storage[MOVE_REFS]`): only src/handoff/store/tx holds this key. */

@@ -3,7 +3,7 @@
 // loading the rest of the guard, the store or anything that starts git. Where the rules that read the call alone
 // decide (rules/files.ts: this session's own handoff file; rules/refs.ts: one plain git command moving a protected
 // ref), their verdict is given here too. Whatever else goes to the full guard in dist/fast.cjs with what it parsed and
-// located (Seen). State is written after the verdict, by first-look.ts.
+// located (Seen). State is written after the verdict, by src/fast-guard.ts.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { absent, recordIntents } from '../handoff/state/ledger';

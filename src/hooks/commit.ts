@@ -8,8 +8,10 @@ import { appendFileSync, existsSync, readdirSync, readFileSync, unlinkSync, writ
 import path from 'node:path';
 import { claimedSessions, TRAILER } from '../handoff/store/document';
 import type { HookContext } from './handler';
-import { more } from './load-more';
-import { refusedResetFile, shortSession, type Refusal } from './refusal';
+import { listLeases } from '../handoff/store/leases';
+import { sessionStaged as stagedOfSession, stagedClaims } from './staged';
+import { refusedResetFile, type Refusal } from './refusal';
+import { short as shortSession } from '../handoff/state/session';
 import { ledgerDir } from '../handoff/state/ledger';
 import { encodeBranch, LEASE_PREFIX } from '../handoff/store/names';
 import { claimsMarker } from '../handoff/state/claims-marker';
@@ -21,19 +23,14 @@ import { listRefsInProcess } from '../git/refs-read';
 import { DECIDED_PREFIX } from '../git/hook-stub';
 import { hookGitArgv } from './renamed-branch';
 
-/** Every Claude-Session-Id value among trailer lines: the product's one reading (claimedSessions). */
-const sessionIdsIn = (trailerLines: string[]): string[] => claimedSessions(trailerLines);
-
 /** A line holding the session trailer's key, in any case: without one, git reads no session id from a message. */
 const KEYED = new RegExp(TRAILER.session.replace(/[^A-Za-z0-9]/g, '\\$&'), 'i');
 
-/** The trailers of a message file as git reads them (comments and a scissors line ignored; no `---` divider). */
-const trailersOfFile = (c: HookContext, file: string): string[] => messageFileTrailerLines(c.repo, file);
 /**
  * The session ids of a message file as git reads them; none, without asking git, where no line holds the key. `bytes`:
  * the file's content, read once by the caller.
  */
-const idsOfFile = (c: HookContext, file: string, bytes: Buffer): string[] => (KEYED.test(bytes.toString('latin1')) ? sessionIdsIn(trailersOfFile(c, file)) : []);
+const idsOfFile = (c: HookContext, file: string, bytes: Buffer): string[] => (KEYED.test(bytes.toString('latin1')) ? claimedSessions(messageFileTrailerLines(c.repo, file)) : []);
 
 /** The lines git may take for comments where core.commentChar is `auto` (builtin/commit.c adjust_comment_line_char). */
 const AUTO_COMMENT = '#;@!$%^&|:';
@@ -233,7 +230,7 @@ export function commitMsg(c: HookContext): Refusal | null {
 export function preCommit(c: HookContext): Refusal | null {
   if (c.session) return c.stub === 'current' ? null : sessionStaged(c);
   if (!c.repo.worktree || !existsSync(claimsMarker(c.repo.commonDir))) return null;
-  return more('githook-pre-commit').stagedClaims(c);
+  return stagedClaims(c);
 }
 
 /**
@@ -255,7 +252,7 @@ function othersKnown(c: HookContext): boolean {
   // lease whose block names another holder, or none this reading is sure of, may be another session's
   const recs = listRefsInProcess(c.repo, LEASE_PREFIX);
   if (recs) return recs.some((r) => leaseHolder.block(r.block).session !== c.session);
-  return more('githook-leases').listLeases(c.repo).some((l) => l.session !== c.session);
+  return listLeases(c.repo).some((l) => l.session !== c.session);
 }
 /** The holder a lease's trailer block names, read by the one parser as leases.ts reads it (null: ambiguous or none). */
 const leaseHolder = trailerReader({ session: TRAILER.session }, {}, { controlsInValues: true });
@@ -268,5 +265,5 @@ function sessionStaged(c: HookContext): Refusal | null {
   if (!c.repo.worktree) return null;
   const others = othersKnown(c);
   if (!others && !existsSync(claimsMarker(c.repo.commonDir))) return null;
-  return more('githook-staged').sessionStaged(c, others);
+  return stagedOfSession(c, others);
 }

@@ -1,15 +1,18 @@
 // `git handoff githook <name> [args]`: what the installed stubs call when an event may concern them.
 // A refusal exits 3 (owned) or 6 (integrity) and the stub passes it to git; an internal error (exit 1,
 // here or from a broken install) never blocks a commit or a push.
-// Each handler's module is loaded when its hook runs, and what a refusal writes only on a refusal: an agent's commit
-// loads the commit hooks' own code and no more (dist/hooks.cjs, src/fast-hooks.ts); the rest is src/hooks/more.ts.
 import { readFileSync } from 'node:fs';
 import { EXIT } from '../errors';
 import { readConfig, type Config } from '../git/config';
 import { openRepo, type Repo } from '../git/repo';
 import { STUB_ARG_PREFIX, STUB_FORMAT } from '../git/hook-stub';
 import { resolveSession } from '../handoff/state/session';
-import { more } from './load-more';
+import { appendAudit, auditFile } from '../handoff/state/audit';
+import { noteRefusal } from '../handoff/state/refusals';
+import { preReceiveHook } from '../sync/receive';
+import { refreshStubs } from './install';
+import { prePush } from './push';
+import { referenceTransaction } from './transaction';
 import type { HookContext, HookHandler, StubBuild } from './handler';
 
 /** Git's arguments, and which build's stub called: this build's passes STUB_ARG after them, an older one nothing. */
@@ -26,7 +29,7 @@ function stubOf(args: string[]): { args: string[]; stub: StubBuild } {
  */
 function refreshOlderStubs(repo: Repo, name: string): void {
   try {
-    const done = more(`githook-${name}`).refreshStubs(repo);
+    const done = refreshStubs(repo);
     if (done.length) process.stderr.write(`git-handoff: the git hooks here were an older build's; brought up to this one (${done.length} of them, as \`git handoff install --hooks\` does)\n`);
   } catch {
     /* the stubs stay as they were: `git handoff doctor` says so */
@@ -38,8 +41,8 @@ const HANDLERS: Record<string, { run: () => HookHandler; stdin: boolean }> = {
   'prepare-commit-msg': { run: () => commit().prepareCommitMsg, stdin: false },
   'commit-msg': { run: () => commit().commitMsg, stdin: false },
   'pre-commit': { run: () => commit().preCommit, stdin: false },
-  'pre-push': { run: () => more('githook-pre-push').prePush, stdin: true },
-  'reference-transaction': { run: () => more('githook-reference-transaction').referenceTransaction, stdin: true },
+  'pre-push': { run: () => prePush, stdin: true },
+  'reference-transaction': { run: () => referenceTransaction, stdin: true },
 };
 
 /** The acting session from the environment; an invalid id is an error (never a person: that would drop the checks). */
@@ -58,7 +61,7 @@ const namesHandoffRef = (input: string) => /^\S+ \S+ refs\/(handoffs|handoff-arc
 export async function runGithook(name: string, argv: string[]): Promise<number> {
   const { args, stub } = stubOf(argv);
   // The server's check (`install --server`, git-hooks/pre-receive) is the sync side's.
-  if (name === 'pre-receive') return more('githook-pre-receive').preReceiveHook();
+  if (name === 'pre-receive') return preReceiveHook();
   const handler = HANDLERS[name];
   if (!handler) return 0;
   let repo: Repo | null = null;
@@ -84,7 +87,6 @@ export async function runGithook(name: string, argv: string[]): Promise<number> 
     const refusal = await handler.run()(ctx);
     if (stub === 'older') refreshOlderStubs(r, name);
     if (!refusal) return 0;
-    const { appendAudit, auditFile, noteRefusal } = more(`githook-${name}`);
     const { formatRefusal } = require('./refusal') as typeof import('./refusal');
     if (process.env.GIT_HANDOFF_BYPASS === '1') {
       appendAudit(repo.commonDir, { source: 'githook', hook: name, args, session: ctx.session, refused: refusal.what, found: refusal.found, cwd: process.cwd() });

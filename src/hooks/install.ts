@@ -1,20 +1,20 @@
 // Installs the git hook stubs into the hooks directory, chaining what was there before: the previous hook
 // is renamed to <hook>.handoff-chained (bytes and mode untouched) and renamed back by uninstall.
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../errors';
+import { realpathOr } from '../read-file';
 import type { Repo } from '../git/repo';
 import type { DoctorItem } from '../wiring';
 import { shellQuote } from '../clients/event';
 import { handoffDir } from '../handoff/state/paths';
 import { withStubLines } from './stub-lines';
-import { CHAINED_SUFFIX, HOOK_NAMES, holdsStub, isStub, stubsIn, type HookName } from '../git/hook-stub';
+import { CHAINED_SUFFIX, HOOK_NAMES, holdsStub, isStub, stubsIn } from '../git/hook-stub';
 
-export { CHAINED_SUFFIX, HOOK_NAMES, stubsIn, type HookName };
+export { stubsIn };
 /** Where other hook managers keep a hook they replaced (lefthook: .old, pre-commit: .legacy). */
 const MANAGER_SUFFIXES = ['.old', '.legacy'];
 const BIN_LINE = /^GIT_HANDOFF_BIN=.*$/m;
-export { caseGlob } from './stub-lines';
 
 /** The hooks directory git uses here (core.hooksPath, the common directory of a linked worktree). */
 export function hooksDirOf(repo: Repo): string {
@@ -40,15 +40,8 @@ export function stubText(launcher = defaultLauncher()): string {
   return withStubLines(readFileSync(templatePath(), 'utf8').replace(BIN_LINE, () => `GIT_HANDOFF_BIN=${shellQuote(launcher)}`));
 }
 
-const exists = (p: string) => {
-  try {
-    lstatSync(p);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
+/** Whether a file or a link is there (a link to nothing too). */
+const exists = (p: string) => lstatSync(p, { throwIfNoEntry: false }) !== undefined;
 
 /** The launcher path a stub records, or null. */
 export function recordedLauncher(p: string): string | null {
@@ -146,15 +139,8 @@ export function stubStatus(hooksDir: string, name: string): DoctorItem {
     return { component, status: 'broken', detail: `the stub's git-handoff (${launcher ?? 'none recorded'}) is gone, so the hook does nothing: run \`git handoff install --hooks\` again` };
   }
   // another copy of the product (an older install, another checkout) would keep enforcing its own rules
-  const real = (p: string) => {
-    try {
-      return realpathSync(p);
-    } catch {
-      return p;
-    }
-  };
   const mine = defaultLauncher();
-  if (real(launcher) !== real(mine)) {
+  if (realpathOr(launcher) !== realpathOr(mine)) {
     return { component, status: 'broken', detail: `the stub runs another copy of git-handoff (${launcher}) than this one (${mine}): run \`git handoff install --hooks\` with this one` };
   }
   if (readFileSync(hook, 'utf8') !== stubText(launcher)) {

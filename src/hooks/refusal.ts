@@ -1,7 +1,6 @@
 // What a refusing hook prints: what was found (sessions shortened as src/handoff/state/short-id.ts says, commits cut to 12) and
 // numbered steps to fix. The bypass is offered to a person only: an agent is expected to fix.
 import path from 'node:path';
-import { short } from '../handoff/state/session';
 import { stripTerminalControls } from '../terminal-text';
 
 export interface Refusal {
@@ -20,12 +19,6 @@ export const shortOid = (oid: string) => oid.slice(0, 12);
 
 /** Where a refused reset that already reset the files leaves the commits it would have dropped, for pre-commit. */
 export const refusedResetFile = (repo: { gitDir: string }) => path.join(repo.gitDir, 'handoff-refused-reset.json');
-/** A session id as shown beside `among`, the other ids of the same refusal (src/handoff/state/short-id.ts). */
-export const shortSession = (id: string | null | undefined, among: Iterable<string | null | undefined> = []) => short(id, among);
-
-/** Quotes a word for a shell command the user can paste. */
-export const shq = (s: string) => (/^[A-Za-z0-9_./:@%+=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
-
 export function formatRefusal(hook: string, r: Refusal, personCanBypass: boolean, auditPath: string): string {
   const lines = [`git-handoff (${hook} hook): ${r.what}`, 'Found:'];
   for (const f of r.found) lines.push(`  - ${f}`);

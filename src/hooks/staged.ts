@@ -10,7 +10,9 @@ import { listSessions } from '../handoff/store/sessions';
 import { readTrailersOf } from '../handoff/store/ownership';
 import { relativeTime } from '../handoff/store/time';
 import type { HookContext } from './handler';
-import { refusedResetFile, shortOid, shortSession, shq, type Refusal } from './refusal';
+import { refusedResetFile, shortOid, type Refusal } from './refusal';
+import { short as shortSession } from '../handoff/state/session';
+import { shellWord as shq } from '../clients/event';
 
 /** The paths the index holds changed against HEAD, as git names them. */
 const stagedPaths = (c: HookContext): string[] => c.repo.out(['diff', '--cached', '--name-only', '--no-renames', '-z']).split('\0').filter(Boolean);

@@ -11,7 +11,8 @@ import { checkReceive, parseUpdates, type Refusal as ReceiveRefusal } from '../h
 import { withoutRedactions } from '../handoff/secrets/redact-check';
 import type { HookContext } from './handler';
 import { branchRename, hookGitArgv } from './renamed-branch';
-import { refusedResetFile, shortOid, shortSession, type Refusal } from './refusal';
+import { refusedResetFile, shortOid, type Refusal } from './refusal';
+import { short as shortSession } from '../handoff/state/session';
 
 /** A refusal of handoff or archive ref updates (checkReceive's findings: the same check a server runs on a push). */
 export function handoffRefusal(found: ReceiveRefusal[], where: string, fetchHint: string | null): Refusal {

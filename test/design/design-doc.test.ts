@@ -1,18 +1,14 @@
 // docs/design.md checked against the tree: every path it names exists, every function its table "Where each rule is
-// decided" names is exported by the file beside it, and every number it states that the tree can tell (counts of rule
-// modules and client records, bundle sizes, line counts, git and node processes, bounds and limits) is computed here
-// and equal. Bundle sizes are read from dist/, which `npm run build` makes before the suite runs.
-import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+// decided" names is exported by the file beside it, and the bounds and limits it states are the sources'. No count
+// of modules, lines, bytes or processes is pinned: those are measurements, and they move with every change.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RECORDS } from '../../src/clients/records';
 import { HOOK_TIMEOUT_S } from '../../src/clients/wiring';
 import { DECISION_MS, MAX_ALTERNATIVES, MAX_DEPTH, MAX_ENTRIES } from '../../src/guard/rules/reach';
 import { BODY_MAX } from '../../src/handoff/store/document';
 import { LOCK_WAIT_MS, LOST_RACE } from '../../src/retry';
 import { START_FETCH_MS } from '../../src/sync/start-fetch';
-import { makeRepo } from '../helpers/repo';
 
 const ROOT = path.join(__dirname, '..', '..');
 const DESIGN = readFileSync(path.join(ROOT, 'docs', 'design.md'), 'utf8');
@@ -81,12 +77,6 @@ describe('docs/design.md', () => {
     expect(rules.filter((f) => !inTable.has(`src/guard/rules/${f}`))).toEqual([]);
   });
 
-  it('counts the rule modules and the client records as the tree does', () => {
-    const rules = readdirSync(path.join(ROOT, 'src/guard/rules')).filter((f) => f.endsWith('.ts'));
-    expect(stated(/the (\d+) modules of `src\/guard\/rules\/`/)).toBe(rules.length);
-    expect(stated(/the (\d+) client records are listed/)).toBe(Object.keys(RECORDS).length);
-  });
-
   it('states the bounds and limits the sources hold', () => {
     expect(stated(/past ([\d,]+) brace alternatives/)).toBe(MAX_ALTERNATIVES);
     expect(stated(/([\d,]+) directory entries/)).toBe(MAX_ENTRIES);
@@ -107,46 +97,5 @@ describe('docs/design.md', () => {
     expect(stated(/the (\w+) merge cases/)).toBe(cases.length);
     const symbols = source('src/git/storage.ts').match(/^export const \w+: unique symbol/gm) ?? [];
     expect(stated(/keyed by (\w+) symbols/)).toBe(symbols.length);
-  });
-
-  it('states the git and node processes of a write, a show and the guard\'s calls', async () => {
-    const repo = makeRepo({ commit: true });
-    repo.commit('second');
-    const session = '11111111-1111-4111-8111-111111111111';
-    const trace = path.join(repo.home, 'trace.jsonl');
-    /** node and git processes of one run, from the trace every node process of git-handoff appends to */
-    const counted = async (run: () => Promise<unknown> | unknown) => {
-      rmSync(trace, { force: true });
-      await run();
-      const phases = existsSync(trace) ? readFileSync(trace, 'utf8').trim().split('\n').map((l) => JSON.parse(l).phase as string) : [];
-      return { node: phases.filter((p) => p === 'start').length, git: phases.filter((p) => p === 'git start').length };
-    };
-    const env = { GIT_HANDOFF_SESSION: session, GIT_HANDOFF_TRACE: trace };
-    expect((await repo.cli(['write', 'design-doc', '-m', 'first'], { env: { GIT_HANDOFF_SESSION: session } })).exitCode).toBe(0);
-    const write = await counted(() => repo.cli(['write', 'design-doc', '-m', 'second'], { env }));
-    const wrote = /\*\*A write\*\* [^:]*: (\d+) node and (\d+) git processes/.exec(PROSE)!;
-    expect(write).toEqual({ node: num(wrote[1]), git: num(wrote[2]) });
-    expect(stated(/and `write` (\w+) \(above\)/)).toBe(write.git);
-    const show = await counted(() => repo.cli(['show', 'design-doc'], { env }));
-    expect(show.node).toBe(1);
-    expect(stated(/`show` runs (\w+) git processes/)).toBe(show.git);
-
-    // the guard, as Claude Code runs it: a session's first call, a reset it must read history for, a refused ref move
-    const guard = (command: string) =>
-      counted(() => {
-        const payload = JSON.stringify({ session_id: '22222222-2222-4222-8222-222222222222', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, cwd: repo.dir });
-        const r = spawnSync(path.join(ROOT, 'bin', 'git-handoff-guard'), ['--client=claude-code'], { cwd: repo.dir, env: { ...repo.env, GIT_HANDOFF_TRACE: trace }, input: payload, encoding: 'utf8' });
-        expect(r.status, r.stderr).toBe(0);
-        return r.stdout;
-      });
-    const first = await guard('npm test');
-    const firstSaid = /(\d+) node, (\d+) git for `npm test` then/.exec(PROSE)!;
-    expect(first).toEqual({ node: num(firstSaid[1]), git: num(firstSaid[2]) });
-    const reset = await guard('git reset --hard HEAD~1');
-    const resetSaid = /`git reset --hard HEAD~1` is (\d+) node and (\d+) git/.exec(PROSE)!;
-    expect(reset).toEqual({ node: num(resetSaid[1]), git: num(resetSaid[2]) });
-    const refused = await guard('git update-ref -d refs/handoffs/main/design-doc');
-    const refusedSaid = /is refused with (\d+) node, (\d+) git/.exec(PROSE)!;
-    expect(refused).toEqual({ node: num(refusedSaid[1]), git: num(refusedSaid[2]) });
   });
 });

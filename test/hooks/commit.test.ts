@@ -335,7 +335,7 @@ describe("a session's commit is decided by node, whatever the stub reads", () =>
     expect(gitAs(repo, B, ['revert', '--no-edit', 'HEAD']).status).toBe(0);
   });
 
-  it("an agent's commit with its own lease and ledger here: one node process, the hooks' own bundle alone, no git started from it", async () => {
+  it("an agent's commit with its own lease and ledger here: one node process, one bundle, no git started from it", async () => {
     const repo = await hookedRepo();
     lease(repo, A);
     ledgerWrite(repo, A, ['a.txt']);
@@ -346,7 +346,7 @@ describe("a session's commit is decided by node, whatever the stub reads", () =>
     expect(messageOf(repo)).toContain(`Claude-Session-Id: ${A}\nHandoff-Client: cli\n`);
     const lines = readFileSync(trace, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
     expect(new Set(lines.map((l) => l.pid)).size).toBe(1);
-    expect(lines.filter((l) => l.phase === 'load').map((l) => l.detail)).toEqual(['hooks.cjs']);
+    expect(lines.filter((l) => l.phase === 'load').map((l) => l.detail)).toEqual(['fast.cjs']);
     expect(lines.filter((l) => l.phase === 'git')).toEqual([]);
   });
 });

@@ -3,7 +3,8 @@
 import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { installStub, HOOK_NAMES } from '../../src/hooks/install';
+import { installStub } from '../../src/hooks/install';
+import { HOOK_NAMES } from '../../src/git/hook-stub';
 import { BIN, json, makeRepo, tempDir, type TestRepo } from '../helpers/repo';
 import { A, B, gitAs, hooksDir, ledgerWrite, messageOf, script } from './helpers';
 

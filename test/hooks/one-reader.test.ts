@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TRAILER } from '../../src/handoff/store/document';
-import { caseGlob } from '../../src/hooks/install';
+import { caseGlob } from '../../src/hooks/stub-lines';
 import { denial, guard, payload } from '../guard/helpers';
 import { A, B, gitAs, head, hookedRepo } from './helpers';
 

@@ -8,7 +8,8 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { STUB_ARG } from '../../src/git/hook-stub';
-import { HOOK_NAMES, stubText } from '../../src/hooks/install';
+import { stubText } from '../../src/hooks/install';
+import { HOOK_NAMES } from '../../src/git/hook-stub';
 import { BIN, ROOT } from '../helpers/repo';
 import { A, B, gitAs, head, hookedRepo, hooksDir, lease, ledgerWrite, messageOf, script, stagedTakeBack } from './helpers';
 
