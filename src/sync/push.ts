@@ -320,18 +320,28 @@ function requeue(queue: PushUpdate[][], batch: PushUpdate[]): void {
 function pushOnce(repo: Repo, remote: string, updates: PushUpdate[], result: PushResult, last: boolean): { rejected: PushUpdate[]; limit: 'rate' | 'size' | null; reason: string } {
   if (updates.length === 0) return { rejected: [], limit: null, reason: '' };
   const record = last && result.record && !result.record.status ? result.record : null;
+  // staged once for every try of the batch, and unstaged in the transaction that moves the tracking refs
+  const staged = stageOutgoing(repo, remote, updates.filter((u) => u.newOid !== null && !u.wildcard));
+  try {
+    return sendOnce(repo, remote, updates, record, result, (us, atomic) => pushRefs(repo, remote, us, atomic, staged));
+  } finally {
+    recordPushed(repo, remote, [...updates, ...(record ? [record] : [])].filter((u) => u.status === 'pushed' || u.status === 'up-to-date'), staged);
+  }
+}
+
+function sendOnce(repo: Repo, remote: string, updates: PushUpdate[], record: PushUpdate | null, result: PushResult, runPush: (us: PushUpdate[], atomic: boolean) => ReturnType<Repo['git']>): ReturnType<typeof pushOnce> {
   const sent = record ? [...updates, record] : updates;
-  let r = runPush(repo, remote, sent, result.atomic);
+  let r = runPush(sent, result.atomic);
   // a ref of a remote on this machine locked (a push killed there left its lock): waited out while it may be held, then
   // sent again; one left behind is exit 4 with its rm, as for a lock of this repository
   const lock = r.status === 0 ? null : lockOnThisMachine(r.stderr);
   if (lock) {
     waitOutLock(lock.repo, refOfLock(lock.repo, lock.file), lock.file);
-    r = runPush(repo, remote, sent, result.atomic);
+    r = runPush(sent, result.atomic);
   }
   if (r.status !== 0 && result.atomic && /does not support --atomic/i.test(r.stderr)) {
     result.atomic = false;
-    r = runPush(repo, remote, sent, false);
+    r = runPush(sent, false);
   }
   const limit = r.status === 0 ? null : hostLimit(r.stderr);
   if (limit) return { rejected: [], limit, reason: pushRefusal(r.stderr) };
@@ -342,7 +352,7 @@ function pushOnce(repo: Repo, remote: string, updates: PushUpdate[], result: Pus
     Object.assign(record, { status: 'rejected', reason: own?.summary ?? 'not reported by git' });
     if (!ATOMIC.test(record.reason!) && updates.some((u) => ATOMIC.test(lines.get(u.ref)?.summary ?? ''))) {
       for (const l of remoteLines(r.stderr)) if (!result.remoteMessages.includes(l)) result.remoteMessages.push(l);
-      r = runPush(repo, remote, updates, result.atomic);
+      r = runPush(updates, result.atomic);
       lines = parsePorcelain(r.stdout);
       if (r.status !== 0 && lines.size === 0) throw transportError(repo, remote, 'push', r.stderr);
     }
@@ -353,7 +363,6 @@ function pushOnce(repo: Repo, remote: string, updates: PushUpdate[], result: Pus
     else if (line.flag === '!') Object.assign(u, { status: 'rejected', reason: line.summary });
     else u.status = line.flag === '=' ? 'up-to-date' : 'pushed';
   }
-  recordPushed(repo, remote, [...updates, ...(record ? [record] : [])].filter((u) => u.status !== 'rejected'));
   for (const l of remoteLines(r.stderr)) if (!result.remoteMessages.includes(l)) result.remoteMessages.push(l);
   return { rejected: updates.filter((u) => u.status === 'rejected'), limit: null, reason: '' };
 }
@@ -376,22 +385,28 @@ const outgoingRoot = (remote: string) => `${OUTGOING}${remote}/`;
 /** Below this many refs to create or move, each is named: staging costs two ref transactions. */
 const STAGE_FROM = 32;
 
-/** Stages the creations and fast-forwards of a push; returns their refspecs and the cleanup (null: too few, named instead). */
-function stageOutgoing(repo: Repo, remote: string, moving: PushUpdate[]): { specs: string[]; done(): void } | null {
+interface Staged {
+  /** the creations and fast-forwards staged (the record is this clone's own ref: always named) */
+  updates: PushUpdate[];
+  specs: string[];
+  /** their deletion, once the push is done */
+  unstage: RefOp[];
+}
+
+/** Stages the creations and fast-forwards of a push (null: too few, named instead). */
+function stageOutgoing(repo: Repo, remote: string, moving: PushUpdate[]): Staged | null {
   if (moving.length < STAGE_FROM) return null;
   const root = outgoingRoot(remote);
   // what a killed push left there is no part of this one
   const left = listRefNames(repo, [root]).map((r): RefOp => ({ op: 'delete', ref: r.ref, oldOid: r.oid }));
-  const staged = moving.map((u): RefOp => ({ op: 'create', ref: root + u.ref.slice('refs/'.length), newOid: u.newOid! }));
-  if (!moveRefs(repo, [...left, ...staged], 'handoff push: outgoing', { own: true }).ok) return null;
+  const staged = moving.map((u) => ({ ref: root + u.ref.slice('refs/'.length), oid: u.newOid! }));
+  if (!moveRefs(repo, [...left, ...staged.map((s): RefOp => ({ op: 'create', ref: s.ref, newOid: s.oid }))], 'handoff push: outgoing', { own: true }).ok) return null;
   const families = [...new Set(moving.map((u) => u.ref.slice('refs/'.length).split('/')[0]))];
-  return {
-    specs: families.map((f) => `${root}${f}/*:refs/${f}/*`),
-    done: () => void moveRefs(repo, staged.map((op) => ({ op: 'delete', ref: op.ref, oldOid: (op as { newOid: string }).newOid })), 'handoff push: outgoing sent', { own: true }),
-  };
+  return { updates: moving, specs: families.map((f) => `${root}${f}/*:refs/${f}/*`), unstage: staged.map((s): RefOp => ({ op: 'delete', ref: s.ref, oldOid: s.oid })) };
 }
 
-function runPush(repo: Repo, remote: string, updates: PushUpdate[], atomic: boolean) {
+/** One `git push` of `updates`; those staged go by the staged refs' wildcards (the record is never among them). */
+function pushRefs(repo: Repo, remote: string, updates: PushUpdate[], atomic: boolean, staged: Staged | null) {
   const args = [...NO_PUSH_OPTIONS, 'push', '--no-verify', '--porcelain', '--no-follow-tags'];
   if (atomic) args.push('--atomic');
   // A deletion has no fast-forward check of its own: the lease makes it a compare-and-swap on the archived tip.
@@ -402,15 +417,9 @@ function runPush(repo: Repo, remote: string, updates: PushUpdate[], atomic: bool
   for (const u of updates) if (u.kind === 'record') args.push(`--force-with-lease=${u.ref}:${u.oldOid ?? ''}`);
   // creations and fast-forwards of handoffs, entries and receipts (never forced: git refuses a non-fast-forward)
   const wild = [...new Set(updates.flatMap((u) => (u.wildcard ? [`${u.wildcard}*:${u.wildcard}*`] : [])))];
-  const moving = updates.filter((u) => u.newOid !== null && u.kind !== 'record' && !u.wildcard);
-  const staged = stageOutgoing(repo, remote, moving);
-  const named = updates.filter((u) => !u.wildcard && (!staged || !moving.includes(u)));
+  const named = updates.filter((u) => !u.wildcard && !staged?.updates.includes(u));
   args.push(remote, ...wild, ...(staged?.specs ?? []), ...named.map((u) => (u.newOid === null ? `:${u.ref}` : `${u.newOid}:${u.ref}`)));
-  try {
-    return repo.git(args, { allowFail: true });
-  } finally {
-    staged?.done();
-  }
+  return repo.git(args, { allowFail: true });
 }
 interface PorcelainLine {
   flag: string;
@@ -438,9 +447,10 @@ function remoteLines(stderr: string): string[] {
 
 /**
  * Moves the tracking refs to what the remote now has, so `list` says synced without another fetch: each from the value
- * the plan read there (what the remote had: `oldOid`), by compare-and-swap, none read again.
+ * the plan read there (what the remote had: `oldOid`), by compare-and-swap, none read again; the staged refs go in the
+ * same transaction.
  */
-function recordPushed(repo: Repo, remote: string, done: PushUpdate[]): void {
+function recordPushed(repo: Repo, remote: string, done: PushUpdate[], staged: Staged | null): void {
   const tracking = (ref: string) => (ref === NOTES_REF ? trackingNotesRef(remote) : ref.startsWith(RECORDS_PREFIX) ? trackingRecordsPrefix(remote) + ref.slice(RECORDS_PREFIX.length) : trackingOf(remote, ref));
   const ops: RefOp[] = [];
   for (const u of done) {
@@ -450,14 +460,19 @@ function recordPushed(repo: Repo, remote: string, done: PushUpdate[]): void {
     else if (u.oldOid === null) ops.push({ op: 'create', ref: t, newOid: u.newOid });
     else ops.push({ op: 'update', ref: t, newOid: u.newOid, oldOid: u.oldOid });
   }
-  if (ops.length === 0) return;
+  const unstage = staged?.unstage ?? [];
+  if (ops.length + unstage.length === 0) return;
   // the push itself is done: tracking refs only save the next fetch, so a lost race or a lock leaves them as they
-  // are (a fetch since moved one: the others go alone) and the next fetch sets them
-  try {
-    if (!moveRefs(repo, ops, 'handoff push').ok && ops.length > 1) for (const op of ops) moveRefs(repo, [op], 'handoff push');
-  } catch (e) {
-    if (!(e instanceof HandoffError) || e.code !== 'ref-locked') throw e;
-  }
+  // are (a fetch since moved one: the others go alone, the staged refs together) and the next fetch sets them
+  const move = (group: RefOp[]) => {
+    try {
+      return moveRefs(repo, group, 'handoff push').ok;
+    } catch (e) {
+      if (!(e instanceof HandoffError) || e.code !== 'ref-locked') throw e;
+      return false;
+    }
+  };
+  if (!move([...ops, ...unstage])) for (const group of [unstage, ...ops.map((op) => [op])]) move(group);
 }
 
 /**
