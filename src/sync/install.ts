@@ -4,6 +4,7 @@ import { chmodSync, existsSync, readFileSync, renameSync, unlinkSync, writeFileS
 import path from 'node:path';
 import { HandoffError } from '../errors';
 import type { Repo } from '../git/repo';
+import { remoteNames } from '../git/config';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX } from '../handoff/store/names';
 import type { DoctorItem } from '../wiring';
 import { handoffRefspecs, resolveRemote } from './remote';
@@ -16,13 +17,9 @@ function fetchSpecs(repo: Repo, remote: string): string[] {
   return linesOf(repo.git(['config', '--local', '--get-all', `remote.${remote}.fetch`], { allowFail: true }).stdout);
 }
 
-function remotes(repo: Repo): string[] {
-  return linesOf(repo.out(['remote']));
-}
-
 /** Adds the two handoff fetch refspecs to R (each once); never a push refspec, never one onto refs/handoffs. */
 export async function installRemote(repo: Repo, remote: string): Promise<string[]> {
-  const names = remotes(repo);
+  const names = remoteNames(repo);
   if (!names.includes(remote)) {
     throw new HandoffError('usage', 'unknown-remote', `no remote named "${remote}" (remotes: ${names.join(', ') || 'none'}); add it with \`git remote add ${remote} <url>\``, { remote });
   }
@@ -42,7 +39,7 @@ export async function installRemote(repo: Repo, remote: string): Promise<string[
 /** Removes exactly the refspecs installRemote adds, from R or from every remote. */
 export async function uninstallRemote(repo: Repo, remote?: string): Promise<string[]> {
   const out: string[] = [];
-  for (const name of remote ? [remote] : remotes(repo)) {
+  for (const name of remote ? [remote] : remoteNames(repo)) {
     const have = fetchSpecs(repo, name);
     for (const spec of handoffRefspecs(name)) {
       if (!have.includes(spec)) continue;

@@ -158,8 +158,6 @@ interface PushOptions {
   /** re-fetch after a rejection (off in the pre-push hook) */
   refetch?: boolean;
   progress?: (line: string) => void;
-  /** the plan already read (by the secret scan before sending), so the refs are read once */
-  plan?: ReturnType<typeof planPush>;
   /** this clone's place (sync: the loss record goes along to refs/handoff-records/<place>, SPEC 9) */
   place?: string | null;
   /** the refs as sync's fetch and merge left them (fetchAndMerge), so the plan reads none again */
@@ -170,7 +168,7 @@ interface PushOptions {
  * The one push flow (`push`, `sync`, the pre-push hook's autoSync): plan once, run the secret scan (SPEC 2.6) only
  * when the plan sends something, then push exactly that plan. A finding throws `secret-found` before anything leaves.
  */
-export async function planScanPush(repo: Repo, remote: string, o: Omit<PushOptions, 'plan'> = {}): Promise<PushResult> {
+export async function planScanPush(repo: Repo, remote: string, o: PushOptions = {}): Promise<PushResult> {
   upgradeTracking(repo, true);
   let sides = o.sides ?? readSides(repo, remote, o.place);
   // archives made by a format-1 build (094717a and before) get the entry this format pushes (src/handoff/store/tx/migrate.ts)
@@ -194,12 +192,6 @@ export async function planScanPush(repo: Repo, remote: string, o: Omit<PushOptio
       Object.assign(plan.record, { status: 'rejected', reason: `not sent: it reaches ${recordOnly.length === 1 ? 'a version' : `${recordOnly.length} versions`} with secrets that no handoff ref holds (${gate.describeVersions(recordOnly).slice(0, 2).join(' ').trim()})` });
     }
   }
-  return pushHandoffs(repo, remote, { ...o, plan });
-}
-
-function pushHandoffs(repo: Repo, remote: string, o: PushOptions = {}): PushResult {
-  upgradeTracking(repo, true);
-  const plan = o.plan ?? planPush(repo, o.sides ?? readSides(repo, remote, o.place));
   const result: PushResult = { remote, atomic: true, updates: plan.updates, skipped: plan.skipped, rejected: [], remoteMessages: [], batches: 0, ...(plan.record ? { record: plan.record } : {}) };
   if (plan.updates.length > 20) o.progress?.(`pushing ${plan.updates.length} handoff refs to ${remote}`);
   const first = pushBatched(repo, remote, plan.updates, result, o.progress);
