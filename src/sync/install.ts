@@ -1,6 +1,6 @@
 // Wiring for sync: the handoff fetch refspecs on a remote, and the receive-side check on a bare server.
 // Every git step goes through src/git/run.ts (repo.git), like the rest of the product: one module spawns git.
-import { chmodSync, existsSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../errors';
 import type { Repo } from '../git/repo';
@@ -8,7 +8,8 @@ import { remoteNames } from '../git/config';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX } from '../handoff/store/names';
 import type { DoctorItem } from '../wiring';
 import { handoffRefspecs, resolveRemote } from './remote';
-import { doctorManaged, hookManagerOf, installBesideDriver, installGitolite, isStub, uninstallBesideDriver, uninstallGitolite } from './server-hooks';
+import { doctorManaged, hookManagerOf, installBesideDriver, installGitolite, isStub, uninstallBesideDriver, uninstallGitolite, writeHook } from './server-hooks';
+import { readTextOr } from '../read-file';
 
 const linesOf = (out: string): string[] => out.split('\n').filter(Boolean);
 
@@ -78,14 +79,13 @@ export async function installServer(repo: Repo): Promise<string[]> {
   const file = path.join(hooks, 'pre-receive');
   const text = stubText();
   const ours = isStub(file);
-  if (ours && readFileSync(file, 'utf8') === text) return [`server: pre-receive check already installed (${file})`];
+  if (ours && readTextOr(file) === text) return [`server: pre-receive check already installed (${file})`];
   const out: string[] = [];
   if (!ours && existsSync(file)) {
     renameSync(file, file + CHAINED);
     out.push(`server: the existing pre-receive hook is kept as ${path.basename(file + CHAINED)} and runs first`);
   }
-  writeFileSync(file, text);
-  chmodSync(file, 0o755);
+  writeHook(file, text);
   out.push(`server: pre-receive check ${ours ? 'updated' : 'installed'} (${file}): pushed handoff refs are held to the ownership invariant`);
   return out;
 }
