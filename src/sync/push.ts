@@ -15,8 +15,7 @@ import { trackingNotesRef } from '../handoff/store/receipts';
 import { ancestryOf, remoteViolations } from '../handoff/store/sync-state';
 import { moveRefs } from '../handoff/store/tx';
 import { migrateArchives, upgradeTracking } from '../handoff/store/tx/migrate';
-import { pastRetention, retentionOf } from '../handoff/store/retention';
-import { fetchHandoffs, readSides, type FetchResult, type Sides } from './fetch';
+import { fetchHandoffs, handoffKeyOf, pastRetentionOf, readSides, type FetchResult, type Sides } from './fetch';
 import { hostWaitMs, RECORDS_PREFIX, trackingRecordsPrefix, transportError } from './remote';
 import type { Violation } from '../handoff/store/ownership';
 import { keyOf } from '../handoff/store/tx/record';
@@ -83,7 +82,7 @@ export function planPush(repo: Repo, sides: Sides): { updates: PushUpdate[]; ski
   // receipts go fast-forward only: a remote ahead or diverged is merged by the next fetch, then pushed
   if (notes && (!theirNotes || (notesDiffer && isAnc(theirNotes, notes)))) updates.push({ ref: NOTES_REF, newOid: notes, oldOid: theirNotes, kind: 'receipts' });
   // a format-1 archive over there of exactly the tip this clone keeps live (not taken in here): never undone by a push
-  const archivedThere = new Set([...sides.remoteArchive].map(([k, oid]) => `${k.split('/').slice(0, 2).join('/')}\0${oid}`));
+  const archivedThere = new Set([...sides.remoteArchive].map(([k, oid]) => `${handoffKeyOf(k)}\0${oid}`));
   for (const [k, oid] of sides.local) {
     const ref = HANDOFF_PREFIX + k;
     if (!parseRef(ref)) continue;
@@ -99,7 +98,7 @@ export function planPush(repo: Repo, sides: Sides): { updates: PushUpdate[]; ski
   for (const [k, oid] of sides.localArchive) {
     const ref = ARCHIVE_PREFIX + k;
     if (!parseRef(ref)) continue;
-    const hk = k.split('/').slice(0, 2).join('/');
+    const hk = handoffKeyOf(k);
     archivedHere.set(hk, [...(archivedHere.get(hk) ?? []), oid]);
     if (!sides.remoteArchive.has(k)) unsent.push({ ref, newOid: oid, oldOid: null, kind: 'archive-entry' });
   }
@@ -113,10 +112,10 @@ export function planPush(repo: Repo, sides: Sides): { updates: PushUpdate[]; ski
     archiving.add(k);
   }
   // an entry past this clone's retention (handoff.archiveRetention) is not sent (gc prunes it), unless it goes with an archive
-  const past = unsent.length ? pastRetention([...new Set([...sides.localArchive.keys(), ...sides.remoteArchive.keys()])], retentionOf(repo)) : new Set<string>();
+  const past = unsent.length ? pastRetentionOf(repo, sides) : new Set<string>();
   for (const u of unsent) {
     const k = u.ref.slice(ARCHIVE_PREFIX.length);
-    if (!past.has(k) || archiving.has(k.split('/').slice(0, 2).join('/'))) updates.push(u);
+    if (!past.has(k) || archiving.has(handoffKeyOf(k))) updates.push(u);
   }
   // skips (behind or diverged) whose remote side breaks the invariant become `refused` (SPEC 7: src/sync/refused.ts)
   const open = skipped.filter((s) => s.state === 'behind' || s.state === 'diverged');
