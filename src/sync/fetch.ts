@@ -78,6 +78,12 @@ export function readSides(repo: Repo, remote: string, place?: string | null) {
 }
 export type Sides = ReturnType<typeof readSides>;
 
+/** The handoff (`<B>/<T>`) an archive entry's key (`<B>/<T>/<stamp>`) is of. */
+export const handoffKeyOf = (archiveKey: string) => archiveKey.split('/').slice(0, 2).join('/');
+
+/** The archive entries on either side past this clone's retention (handoff.archiveRetention). */
+export const pastRetentionOf = (repo: Repo, s: Sides) => pastRetention([...new Set([...s.localArchive.keys(), ...s.remoteArchive.keys()])], retentionOf(repo));
+
 /**
  * Runs the one `git fetch` of both handoff namespaces into refs/handoff-remotes/<R>/…; throws exit 7 on failure (exit 4
  * for a lock a killed fetch left). `extra` refspecs ride in the same fetch (sync's claims tables), so carrying them
@@ -144,7 +150,7 @@ export function mergeHandoffs(repo: Repo, remote: string, before: Before, now: S
   const entriesOf = (archive: Map<string, string>) => {
     const m = new Map<string, Array<{ entry: string; oid: string }>>();
     for (const [k, oid] of archive) {
-      const hk = k.split('/').slice(0, 2).join('/');
+      const hk = handoffKeyOf(k);
       m.set(hk, [...(m.get(hk) ?? []), { entry: ARCHIVE_PREFIX + k, oid }]);
     }
     return m;
@@ -215,7 +221,7 @@ export function mergeHandoffs(repo: Repo, remote: string, before: Before, now: S
   // an entry past this clone's retention (handoff.archiveRetention) is not taken in: pruned here, or soon to be; one a
   // handoff archived by this merge moves into always is (its deletion goes only beside it)
   const fresh = [...now.remoteArchive.keys()].filter((k) => !now.localArchive.has(k));
-  const past = fresh.length ? pastRetention([...new Set([...now.remoteArchive.keys(), ...now.localArchive.keys()])], retentionOf(repo)) : new Set<string>();
+  const past = fresh.length ? pastRetentionOf(repo, now) : new Set<string>();
   for (const h of handoffs) if (h.archivedAs) past.delete(h.archivedAs.slice(ARCHIVE_PREFIX.length));
   for (const [k, oid] of now.remoteArchive) {
     const mine = now.localArchive.get(k);

@@ -1,13 +1,15 @@
 // Wiring for sync: the handoff fetch refspecs on a remote, and the receive-side check on a bare server.
 // Every git step goes through src/git/run.ts (repo.git), like the rest of the product: one module spawns git.
-import { chmodSync, existsSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../errors';
 import type { Repo } from '../git/repo';
+import { remoteNames } from '../git/config';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX } from '../handoff/store/names';
 import type { DoctorItem } from '../wiring';
 import { handoffRefspecs, resolveRemote } from './remote';
-import { doctorManaged, hookManagerOf, installBesideDriver, installGitolite, isStub, uninstallBesideDriver, uninstallGitolite } from './server-hooks';
+import { doctorManaged, hookManagerOf, installBesideDriver, installGitolite, isStub, uninstallBesideDriver, uninstallGitolite, writeHook } from './server-hooks';
+import { readTextOr } from '../read-file';
 
 const linesOf = (out: string): string[] => out.split('\n').filter(Boolean);
 
@@ -16,13 +18,9 @@ function fetchSpecs(repo: Repo, remote: string): string[] {
   return linesOf(repo.git(['config', '--local', '--get-all', `remote.${remote}.fetch`], { allowFail: true }).stdout);
 }
 
-function remotes(repo: Repo): string[] {
-  return linesOf(repo.out(['remote']));
-}
-
 /** Adds the two handoff fetch refspecs to R (each once); never a push refspec, never one onto refs/handoffs. */
 export async function installRemote(repo: Repo, remote: string): Promise<string[]> {
-  const names = remotes(repo);
+  const names = remoteNames(repo);
   if (!names.includes(remote)) {
     throw new HandoffError('usage', 'unknown-remote', `no remote named "${remote}" (remotes: ${names.join(', ') || 'none'}); add it with \`git remote add ${remote} <url>\``, { remote });
   }
@@ -42,7 +40,7 @@ export async function installRemote(repo: Repo, remote: string): Promise<string[
 /** Removes exactly the refspecs installRemote adds, from R or from every remote. */
 export async function uninstallRemote(repo: Repo, remote?: string): Promise<string[]> {
   const out: string[] = [];
-  for (const name of remote ? [remote] : remotes(repo)) {
+  for (const name of remote ? [remote] : remoteNames(repo)) {
     const have = fetchSpecs(repo, name);
     for (const spec of handoffRefspecs(name)) {
       if (!have.includes(spec)) continue;
@@ -81,14 +79,13 @@ export async function installServer(repo: Repo): Promise<string[]> {
   const file = path.join(hooks, 'pre-receive');
   const text = stubText();
   const ours = isStub(file);
-  if (ours && readFileSync(file, 'utf8') === text) return [`server: pre-receive check already installed (${file})`];
+  if (ours && readTextOr(file) === text) return [`server: pre-receive check already installed (${file})`];
   const out: string[] = [];
   if (!ours && existsSync(file)) {
     renameSync(file, file + CHAINED);
     out.push(`server: the existing pre-receive hook is kept as ${path.basename(file + CHAINED)} and runs first`);
   }
-  writeFileSync(file, text);
-  chmodSync(file, 0o755);
+  writeHook(file, text);
   out.push(`server: pre-receive check ${ours ? 'updated' : 'installed'} (${file}): pushed handoff refs are held to the ownership invariant`);
   return out;
 }

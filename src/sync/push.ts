@@ -15,8 +15,7 @@ import { trackingNotesRef } from '../handoff/store/receipts';
 import { ancestryOf, remoteViolations } from '../handoff/store/sync-state';
 import { moveRefs } from '../handoff/store/tx';
 import { migrateArchives, upgradeTracking } from '../handoff/store/tx/migrate';
-import { pastRetention, retentionOf } from '../handoff/store/retention';
-import { fetchHandoffs, readSides, type FetchResult, type Sides } from './fetch';
+import { fetchHandoffs, handoffKeyOf, pastRetentionOf, readSides, type FetchResult, type Sides } from './fetch';
 import { hostWaitMs, RECORDS_PREFIX, trackingRecordsPrefix, transportError } from './remote';
 import type { Violation } from '../handoff/store/ownership';
 import { keyOf } from '../handoff/store/tx/record';
@@ -83,7 +82,7 @@ export function planPush(repo: Repo, sides: Sides): { updates: PushUpdate[]; ski
   // receipts go fast-forward only: a remote ahead or diverged is merged by the next fetch, then pushed
   if (notes && (!theirNotes || (notesDiffer && isAnc(theirNotes, notes)))) updates.push({ ref: NOTES_REF, newOid: notes, oldOid: theirNotes, kind: 'receipts' });
   // a format-1 archive over there of exactly the tip this clone keeps live (not taken in here): never undone by a push
-  const archivedThere = new Set([...sides.remoteArchive].map(([k, oid]) => `${k.split('/').slice(0, 2).join('/')}\0${oid}`));
+  const archivedThere = new Set([...sides.remoteArchive].map(([k, oid]) => `${handoffKeyOf(k)}\0${oid}`));
   for (const [k, oid] of sides.local) {
     const ref = HANDOFF_PREFIX + k;
     if (!parseRef(ref)) continue;
@@ -99,7 +98,7 @@ export function planPush(repo: Repo, sides: Sides): { updates: PushUpdate[]; ski
   for (const [k, oid] of sides.localArchive) {
     const ref = ARCHIVE_PREFIX + k;
     if (!parseRef(ref)) continue;
-    const hk = k.split('/').slice(0, 2).join('/');
+    const hk = handoffKeyOf(k);
     archivedHere.set(hk, [...(archivedHere.get(hk) ?? []), oid]);
     if (!sides.remoteArchive.has(k)) unsent.push({ ref, newOid: oid, oldOid: null, kind: 'archive-entry' });
   }
@@ -113,10 +112,10 @@ export function planPush(repo: Repo, sides: Sides): { updates: PushUpdate[]; ski
     archiving.add(k);
   }
   // an entry past this clone's retention (handoff.archiveRetention) is not sent (gc prunes it), unless it goes with an archive
-  const past = unsent.length ? pastRetention([...new Set([...sides.localArchive.keys(), ...sides.remoteArchive.keys()])], retentionOf(repo)) : new Set<string>();
+  const past = unsent.length ? pastRetentionOf(repo, sides) : new Set<string>();
   for (const u of unsent) {
     const k = u.ref.slice(ARCHIVE_PREFIX.length);
-    if (!past.has(k) || archiving.has(k.split('/').slice(0, 2).join('/'))) updates.push(u);
+    if (!past.has(k) || archiving.has(handoffKeyOf(k))) updates.push(u);
   }
   // skips (behind or diverged) whose remote side breaks the invariant become `refused` (SPEC 7: src/sync/refused.ts)
   const open = skipped.filter((s) => s.state === 'behind' || s.state === 'diverged');
@@ -158,8 +157,6 @@ interface PushOptions {
   /** re-fetch after a rejection (off in the pre-push hook) */
   refetch?: boolean;
   progress?: (line: string) => void;
-  /** the plan already read (by the secret scan before sending), so the refs are read once */
-  plan?: ReturnType<typeof planPush>;
   /** this clone's place (sync: the loss record goes along to refs/handoff-records/<place>, SPEC 9) */
   place?: string | null;
   /** the refs as sync's fetch and merge left them (fetchAndMerge), so the plan reads none again */
@@ -170,7 +167,7 @@ interface PushOptions {
  * The one push flow (`push`, `sync`, the pre-push hook's autoSync): plan once, run the secret scan (SPEC 2.6) only
  * when the plan sends something, then push exactly that plan. A finding throws `secret-found` before anything leaves.
  */
-export async function planScanPush(repo: Repo, remote: string, o: Omit<PushOptions, 'plan'> = {}): Promise<PushResult> {
+export async function planScanPush(repo: Repo, remote: string, o: PushOptions = {}): Promise<PushResult> {
   upgradeTracking(repo, true);
   let sides = o.sides ?? readSides(repo, remote, o.place);
   // archives made by a format-1 build (094717a and before) get the entry this format pushes (src/handoff/store/tx/migrate.ts)
@@ -194,12 +191,6 @@ export async function planScanPush(repo: Repo, remote: string, o: Omit<PushOptio
       Object.assign(plan.record, { status: 'rejected', reason: `not sent: it reaches ${recordOnly.length === 1 ? 'a version' : `${recordOnly.length} versions`} with secrets that no handoff ref holds (${gate.describeVersions(recordOnly).slice(0, 2).join(' ').trim()})` });
     }
   }
-  return pushHandoffs(repo, remote, { ...o, plan });
-}
-
-function pushHandoffs(repo: Repo, remote: string, o: PushOptions = {}): PushResult {
-  upgradeTracking(repo, true);
-  const plan = o.plan ?? planPush(repo, o.sides ?? readSides(repo, remote, o.place));
   const result: PushResult = { remote, atomic: true, updates: plan.updates, skipped: plan.skipped, rejected: [], remoteMessages: [], batches: 0, ...(plan.record ? { record: plan.record } : {}) };
   if (plan.updates.length > 20) o.progress?.(`pushing ${plan.updates.length} handoff refs to ${remote}`);
   const first = pushBatched(repo, remote, plan.updates, result, o.progress);
@@ -320,18 +311,28 @@ function requeue(queue: PushUpdate[][], batch: PushUpdate[]): void {
 function pushOnce(repo: Repo, remote: string, updates: PushUpdate[], result: PushResult, last: boolean): { rejected: PushUpdate[]; limit: 'rate' | 'size' | null; reason: string } {
   if (updates.length === 0) return { rejected: [], limit: null, reason: '' };
   const record = last && result.record && !result.record.status ? result.record : null;
+  // staged once for every try of the batch, and unstaged in the transaction that moves the tracking refs
+  const staged = stageOutgoing(repo, remote, updates.filter((u) => u.newOid !== null && !u.wildcard));
+  try {
+    return sendOnce(repo, remote, updates, record, result, (us, atomic) => pushRefs(repo, remote, us, atomic, staged));
+  } finally {
+    recordPushed(repo, remote, [...updates, ...(record ? [record] : [])].filter((u) => u.status === 'pushed' || u.status === 'up-to-date'), staged);
+  }
+}
+
+function sendOnce(repo: Repo, remote: string, updates: PushUpdate[], record: PushUpdate | null, result: PushResult, runPush: (us: PushUpdate[], atomic: boolean) => ReturnType<Repo['git']>): ReturnType<typeof pushOnce> {
   const sent = record ? [...updates, record] : updates;
-  let r = runPush(repo, remote, sent, result.atomic);
+  let r = runPush(sent, result.atomic);
   // a ref of a remote on this machine locked (a push killed there left its lock): waited out while it may be held, then
   // sent again; one left behind is exit 4 with its rm, as for a lock of this repository
   const lock = r.status === 0 ? null : lockOnThisMachine(r.stderr);
   if (lock) {
     waitOutLock(lock.repo, refOfLock(lock.repo, lock.file), lock.file);
-    r = runPush(repo, remote, sent, result.atomic);
+    r = runPush(sent, result.atomic);
   }
   if (r.status !== 0 && result.atomic && /does not support --atomic/i.test(r.stderr)) {
     result.atomic = false;
-    r = runPush(repo, remote, sent, false);
+    r = runPush(sent, false);
   }
   const limit = r.status === 0 ? null : hostLimit(r.stderr);
   if (limit) return { rejected: [], limit, reason: pushRefusal(r.stderr) };
@@ -342,7 +343,7 @@ function pushOnce(repo: Repo, remote: string, updates: PushUpdate[], result: Pus
     Object.assign(record, { status: 'rejected', reason: own?.summary ?? 'not reported by git' });
     if (!ATOMIC.test(record.reason!) && updates.some((u) => ATOMIC.test(lines.get(u.ref)?.summary ?? ''))) {
       for (const l of remoteLines(r.stderr)) if (!result.remoteMessages.includes(l)) result.remoteMessages.push(l);
-      r = runPush(repo, remote, updates, result.atomic);
+      r = runPush(updates, result.atomic);
       lines = parsePorcelain(r.stdout);
       if (r.status !== 0 && lines.size === 0) throw transportError(repo, remote, 'push', r.stderr);
     }
@@ -353,7 +354,6 @@ function pushOnce(repo: Repo, remote: string, updates: PushUpdate[], result: Pus
     else if (line.flag === '!') Object.assign(u, { status: 'rejected', reason: line.summary });
     else u.status = line.flag === '=' ? 'up-to-date' : 'pushed';
   }
-  recordPushed(repo, remote, [...updates, ...(record ? [record] : [])].filter((u) => u.status !== 'rejected'));
   for (const l of remoteLines(r.stderr)) if (!result.remoteMessages.includes(l)) result.remoteMessages.push(l);
   return { rejected: updates.filter((u) => u.status === 'rejected'), limit: null, reason: '' };
 }
@@ -376,22 +376,28 @@ const outgoingRoot = (remote: string) => `${OUTGOING}${remote}/`;
 /** Below this many refs to create or move, each is named: staging costs two ref transactions. */
 const STAGE_FROM = 32;
 
-/** Stages the creations and fast-forwards of a push; returns their refspecs and the cleanup (null: too few, named instead). */
-function stageOutgoing(repo: Repo, remote: string, moving: PushUpdate[]): { specs: string[]; done(): void } | null {
+interface Staged {
+  /** the creations and fast-forwards staged (the record is this clone's own ref: always named) */
+  updates: PushUpdate[];
+  specs: string[];
+  /** their deletion, once the push is done */
+  unstage: RefOp[];
+}
+
+/** Stages the creations and fast-forwards of a push (null: too few, named instead). */
+function stageOutgoing(repo: Repo, remote: string, moving: PushUpdate[]): Staged | null {
   if (moving.length < STAGE_FROM) return null;
   const root = outgoingRoot(remote);
   // what a killed push left there is no part of this one
   const left = listRefNames(repo, [root]).map((r): RefOp => ({ op: 'delete', ref: r.ref, oldOid: r.oid }));
-  const staged = moving.map((u): RefOp => ({ op: 'create', ref: root + u.ref.slice('refs/'.length), newOid: u.newOid! }));
-  if (!moveRefs(repo, [...left, ...staged], 'handoff push: outgoing', { own: true }).ok) return null;
+  const staged = moving.map((u) => ({ ref: root + u.ref.slice('refs/'.length), oid: u.newOid! }));
+  if (!moveRefs(repo, [...left, ...staged.map((s): RefOp => ({ op: 'create', ref: s.ref, newOid: s.oid }))], 'handoff push: outgoing', { own: true }).ok) return null;
   const families = [...new Set(moving.map((u) => u.ref.slice('refs/'.length).split('/')[0]))];
-  return {
-    specs: families.map((f) => `${root}${f}/*:refs/${f}/*`),
-    done: () => void moveRefs(repo, staged.map((op) => ({ op: 'delete', ref: op.ref, oldOid: (op as { newOid: string }).newOid })), 'handoff push: outgoing sent', { own: true }),
-  };
+  return { updates: moving, specs: families.map((f) => `${root}${f}/*:refs/${f}/*`), unstage: staged.map((s): RefOp => ({ op: 'delete', ref: s.ref, oldOid: s.oid })) };
 }
 
-function runPush(repo: Repo, remote: string, updates: PushUpdate[], atomic: boolean) {
+/** One `git push` of `updates`; those staged go by the staged refs' wildcards (the record is never among them). */
+function pushRefs(repo: Repo, remote: string, updates: PushUpdate[], atomic: boolean, staged: Staged | null) {
   const args = [...NO_PUSH_OPTIONS, 'push', '--no-verify', '--porcelain', '--no-follow-tags'];
   if (atomic) args.push('--atomic');
   // A deletion has no fast-forward check of its own: the lease makes it a compare-and-swap on the archived tip.
@@ -402,15 +408,9 @@ function runPush(repo: Repo, remote: string, updates: PushUpdate[], atomic: bool
   for (const u of updates) if (u.kind === 'record') args.push(`--force-with-lease=${u.ref}:${u.oldOid ?? ''}`);
   // creations and fast-forwards of handoffs, entries and receipts (never forced: git refuses a non-fast-forward)
   const wild = [...new Set(updates.flatMap((u) => (u.wildcard ? [`${u.wildcard}*:${u.wildcard}*`] : [])))];
-  const moving = updates.filter((u) => u.newOid !== null && u.kind !== 'record' && !u.wildcard);
-  const staged = stageOutgoing(repo, remote, moving);
-  const named = updates.filter((u) => !u.wildcard && (!staged || !moving.includes(u)));
+  const named = updates.filter((u) => !u.wildcard && !staged?.updates.includes(u));
   args.push(remote, ...wild, ...(staged?.specs ?? []), ...named.map((u) => (u.newOid === null ? `:${u.ref}` : `${u.newOid}:${u.ref}`)));
-  try {
-    return repo.git(args, { allowFail: true });
-  } finally {
-    staged?.done();
-  }
+  return repo.git(args, { allowFail: true });
 }
 interface PorcelainLine {
   flag: string;
@@ -438,9 +438,10 @@ function remoteLines(stderr: string): string[] {
 
 /**
  * Moves the tracking refs to what the remote now has, so `list` says synced without another fetch: each from the value
- * the plan read there (what the remote had: `oldOid`), by compare-and-swap, none read again.
+ * the plan read there (what the remote had: `oldOid`), by compare-and-swap, none read again; the staged refs go in the
+ * same transaction.
  */
-function recordPushed(repo: Repo, remote: string, done: PushUpdate[]): void {
+function recordPushed(repo: Repo, remote: string, done: PushUpdate[], staged: Staged | null): void {
   const tracking = (ref: string) => (ref === NOTES_REF ? trackingNotesRef(remote) : ref.startsWith(RECORDS_PREFIX) ? trackingRecordsPrefix(remote) + ref.slice(RECORDS_PREFIX.length) : trackingOf(remote, ref));
   const ops: RefOp[] = [];
   for (const u of done) {
@@ -450,14 +451,19 @@ function recordPushed(repo: Repo, remote: string, done: PushUpdate[]): void {
     else if (u.oldOid === null) ops.push({ op: 'create', ref: t, newOid: u.newOid });
     else ops.push({ op: 'update', ref: t, newOid: u.newOid, oldOid: u.oldOid });
   }
-  if (ops.length === 0) return;
+  const unstage = staged?.unstage ?? [];
+  if (ops.length + unstage.length === 0) return;
   // the push itself is done: tracking refs only save the next fetch, so a lost race or a lock leaves them as they
-  // are (a fetch since moved one: the others go alone) and the next fetch sets them
-  try {
-    if (!moveRefs(repo, ops, 'handoff push').ok && ops.length > 1) for (const op of ops) moveRefs(repo, [op], 'handoff push');
-  } catch (e) {
-    if (!(e instanceof HandoffError) || e.code !== 'ref-locked') throw e;
-  }
+  // are (a fetch since moved one: the others go alone, the staged refs together) and the next fetch sets them
+  const move = (group: RefOp[]) => {
+    try {
+      return moveRefs(repo, group, 'handoff push').ok;
+    } catch (e) {
+      if (!(e instanceof HandoffError) || e.code !== 'ref-locked') throw e;
+      return false;
+    }
+  };
+  if (!move([...ops, ...unstage])) for (const group of [unstage, ...ops.map((op) => [op])]) move(group);
 }
 
 /**

@@ -85,12 +85,19 @@ export function restoreRefused(repo: Repo, o: RestoreOptions, s: RefusedState): 
   };
   const [localCommit] = readObjects(repo, [s.localTip]).map((c) => parseCommit(c!.content));
   const oid = commitVersion(repo, localCommit.tree, [s.localTip, s.remoteTip], message);
-  // the same rule every clone and a server apply to it: refuse here rather than write what they would refuse
-  const v = checkAdvance(repo, s.localTip, oid) ?? checkAdvance(repo, s.remoteTip, oid);
-  if (v) throw new HandoffError('integrity', 'restore-breaks-invariant', `the restoring version would break the ownership invariant: ${v.message}`, { ref: s.ref, violation: v });
-  const r = moveRef(repo, s.ref, oid, s.localTip, `handoff restore ${o.topic} over ${s.remoteTip.slice(0, 12)}`, { what: `the restoring version of ${s.ref}` });
-  if (!r.ok) throw new HandoffError('concurrent', 'concurrent-update', `${s.ref} changed while it was being restored; nothing was written. Run the resolve again.`, { ref: s.ref });
+  moveOverBoth(repo, s.ref, oid, [s.localTip, s.remoteTip], { step: 'restore', noun: 'restoring version', reason: `handoff restore ${o.topic} over ${s.remoteTip.slice(0, 12)}` });
   return { ref: s.ref, oid, parents: [s.localTip, s.remoteTip], refused: s.remoteTip, violation: s.violation, session: me, takeoverFrom };
+}
+
+/**
+ * Moves `ref` from the local tip to `oid`, a version on top of both tips (a restore, a resolve), once the rule every
+ * clone and a server apply to it allows it from each: refused here rather than written for them to refuse.
+ */
+export function moveOverBoth(repo: Repo, ref: string, oid: string, [localTip, remoteTip]: [string, string], o: { step: 'restore' | 'resolve'; noun: string; reason: string }): void {
+  const v = checkAdvance(repo, localTip, oid) ?? checkAdvance(repo, remoteTip, oid);
+  if (v) throw new HandoffError('integrity', `${o.step}-breaks-invariant`, `the ${o.noun} would break the ownership invariant: ${v.message}`, { ref, violation: v });
+  const r = moveRef(repo, ref, oid, localTip, o.reason, { what: `the ${o.noun} of ${ref}` });
+  if (!r.ok) throw new HandoffError('concurrent', 'concurrent-update', `${ref} changed while it was being ${o.step}d; nothing was written. Run the resolve again.`, { ref });
 }
 
 /** --keep remote|both on a refused handoff: the stolen side is never kept. */

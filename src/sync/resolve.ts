@@ -6,12 +6,12 @@ import { parseCommit, readObjects, writeBlob, writeTree } from '../git/objects';
 import { readRef } from '../git/refs';
 import type { Repo } from '../git/repo';
 import { assertTopic, handoffRef, parseRef } from '../handoff/store/names';
-import { checkAdvance, readTrailersOf } from '../handoff/store/ownership';
+import { readTrailersOf } from '../handoff/store/ownership';
 import { short, type SessionRef } from '../handoff/state/session';
 import { notFound, viewOf, type HandoffView } from '../handoff/store/store';
 import { ancestryOf, compareTips, trackingRef } from '../handoff/store/sync-state';
-import { commitVersion, moveRef } from '../handoff/store/tx';
-import { restoreCommand } from './refused';
+import { commitVersion } from '../handoff/store/tx';
+import { moveOverBoth, restoreCommand } from './refused';
 
 export type Keep = 'local' | 'remote' | 'both';
 export const KEEPS: Keep[] = ['local', 'remote', 'both'];
@@ -118,10 +118,6 @@ export function resolveDivergence(repo: Repo, o: ResolveOptions): ResolveResult 
   const named = first === localTip ? foreign[0] ?? null : remote.session !== me ? remote.session : null;
   if (named) takeoverFrom.push(named);
   const merge = commitVersion(repo, tree, [first, remoteTip], message(body, named), config);
-  // The same rule the hooks and the server apply: refuse here rather than write what a push would be refused for.
-  const v = checkAdvance(repo, localTip, merge) ?? checkAdvance(repo, remoteTip, merge);
-  if (v) throw new HandoffError('integrity', 'resolve-breaks-invariant', `the merge would break the ownership invariant: ${v.message}`, { ref, violation: v });
-  const r = moveRef(repo, ref, merge, localTip, `handoff resolve ${topic}`, { what: `the merge of ${ref}` });
-  if (!r.ok) throw new HandoffError('concurrent', 'concurrent-update', `${ref} changed while it was being resolved; nothing was written. Run the resolve again.`, { ref });
+  moveOverBoth(repo, ref, merge, [localTip, remoteTip], { step: 'resolve', noun: 'merge', reason: `handoff resolve ${topic}` });
   return { ref, oid: merge, parents: [first, remoteTip], keep: o.keep, session: me, takeoverFrom };
 }

@@ -6,7 +6,7 @@ import { readObjects, parseCommit } from '../git/objects';
 import { readRef } from '../git/refs';
 import { RECORD_REF } from '../handoff/store/tx/record';
 import { assertTopic, handoffRef } from '../handoff/store/names';
-import { describeVersions, scanRecord, scanTexts, scanVersions, secretFoundError, type VersionFindings } from '../handoff/secrets/secrets';
+import { describeVersions, publicFinding, scanRecord, scanTexts, scanVersions, secretFoundError, type VersionFindings } from '../handoff/secrets/secrets';
 import { SECRET_TRAILER, secretTrailersOf } from '../handoff/store/document';
 import { viewOf } from '../handoff/store/store';
 import { trackingRef } from '../handoff/store/sync-state';
@@ -63,7 +63,7 @@ export async function assertPushClean(repo: Repo, remote: string, o: { record?: 
   );
 }
 
-const publicVersion = (v: VersionFindings) => ({ ref: v.ref, oid: v.oid, findings: v.findings.map(({ range: _r, ...f }) => f) });
+const publicVersion = (v: VersionFindings) => ({ ref: v.ref, oid: v.oid, findings: v.findings.map(publicFinding) });
 
 /** The pre-push hook's scan of a plain `git push` of handoff refs: what the remote has not seen and no scan record covers. */
 export async function pushLineFindings(repo: Repo, remote: string, lines: Array<{ ref: string; oid: string | null; remoteOid: string | null }>): Promise<VersionFindings[]> {

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { HandoffError } from '../errors';
 import type { Repo } from '../git/repo';
 import type { DoctorItem } from '../wiring';
+import { readTextOr } from '../read-file';
 
 const STUB_MARK = 'git-handoff pre-receive stub';
 /** The name of the check among gitolite's repo-specific hooks (`option hook.pre-receive = … git-handoff`). */
@@ -18,13 +19,14 @@ const DRIVER_SIBLING = 'pre-receive.zz-git-handoff';
 /** In the directory a `<hook>.d/*` driver runs (Gitea's generated hooks, GitLab's custom_hooks). */
 const DIR_ENTRY = path.join('pre-receive.d', 'zz-git-handoff');
 
-export const isStub = (file: string) => {
-  try {
-    return readFileSync(file, 'utf8').includes(STUB_MARK);
-  } catch {
-    return false;
-  }
-};
+export const isStub = (file: string) => !!readTextOr(file)?.includes(STUB_MARK);
+
+/** Writes a hook file (and its directory), executable. */
+export function writeHook(file: string, text: string): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, text);
+  chmodSync(file, 0o755);
+}
 
 type HookManager = { kind: 'gitolite' } | { kind: 'driver'; file: string } | { kind: 'dir-driver'; file: string } | { kind: 'none' };
 
@@ -98,11 +100,9 @@ export function installGitolite(repo: Repo, hooks: string, stub: string): string
   const s = gitoliteState(repo, hooks);
   if (!s.localCode) throw new HandoffError('environment', 'gitolite-no-local-code', `this repository is managed by gitolite; ${NO_LOCAL_CODE}`);
   const out: string[] = [];
-  const had = existsSync(s.file) ? readFileSync(s.file, 'utf8') : null;
+  const had = readTextOr(s.file);
   if (had !== stub) {
-    mkdirSync(path.dirname(s.file), { recursive: true });
-    writeFileSync(s.file, stub);
-    chmodSync(s.file, 0o755);
+    writeHook(s.file, stub);
     out.push(`server (gitolite): pre-receive check ${had === null ? 'installed' : 'updated'} as the repo-specific hook ${s.file}`);
   } else out.push(`server (gitolite): the repo-specific hook ${s.file} is already there`);
   if (s.codes.includes(GITOLITE_CODE) && s.linked) {
@@ -125,10 +125,8 @@ const entryOf = (kind: 'driver' | 'dir-driver') => (kind === 'driver' ? DRIVER_S
 /** A driver of another make: the check is one more hook it runs (`pre-receive.*`, or in `pre-receive.d/`). */
 export function installBesideDriver(hooks: string, stub: string, kind: 'driver' | 'dir-driver'): string[] {
   const file = path.join(hooks, entryOf(kind));
-  mkdirSync(path.dirname(file), { recursive: true });
-  if (existsSync(file) && readFileSync(file, 'utf8') === stub) return [`server: pre-receive check already installed (${file}, run by the existing pre-receive driver)`];
-  writeFileSync(file, stub);
-  chmodSync(file, 0o755);
+  if (readTextOr(file) === stub) return [`server: pre-receive check already installed (${file}, run by the existing pre-receive driver)`];
+  writeHook(file, stub);
   return [`server: hooks/pre-receive runs every ${kind === 'driver' ? 'pre-receive.*' : 'pre-receive.d/*'} by name, so it is left as it is; the check is ${file}, run after the site's hooks`];
 }
 

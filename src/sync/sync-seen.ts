@@ -3,12 +3,13 @@
 // diverged, refused or left over), the ref storage is as it left it (the loss record's stat fingerprint: packed-refs
 // and every directory holding a handoff, archive, receipts or record ref) and this sync's fetch changed no tracking
 // ref (git printed no update), the merge and the push would find nothing: neither runs, and no ref is read.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Repo } from '../git/repo';
 import { refsFingerprint } from '../handoff/store/tx/record';
 import { handoffDir } from '../handoff/state/paths';
-import { writeState } from '../handoff/state/state-file';
+import { writeCache } from '../handoff/state/state-file';
+import { readJsonOr } from '../read-file';
 import { trackingRoot } from './remote';
 
 /**
@@ -56,22 +57,13 @@ interface SyncSeen {
 
 /** Whether the last sync with `remote` ended clean and no local ref moved since (stat calls only). */
 export function quietSince(repo: Repo, remote: string, policy: string): boolean {
-  let s: SyncSeen;
-  try {
-    s = JSON.parse(readFileSync(fileOf(repo), 'utf8'));
-  } catch {
-    return false;
-  }
+  const s: SyncSeen | null = readJsonOr(fileOf(repo));
   if (s?.remote !== remote || s.policy !== policy || typeof s.fp !== 'string') return false;
   return fingerprint(repo, remote) === s.fp;
 }
 
 /** After a sync: remembers a clean end (the storage's fingerprint now), or forgets it. A cache: a failure costs the next sync its shortcut. */
 export function noteSyncEnd(repo: Repo, remote: string, policy: string, clean: boolean): void {
-  try {
-    const fp = clean ? fingerprint(repo, remote) : null;
-    writeState(fileOf(repo), JSON.stringify(fp ? { remote, policy, fp } : {}), repo.commonDir);
-  } catch {
-    // the next sync takes the long way
-  }
+  const fp = clean ? fingerprint(repo, remote) : null;
+  writeCache(fileOf(repo), fp ? { remote, policy, fp } : {}, repo.commonDir);
 }

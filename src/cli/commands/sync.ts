@@ -263,7 +263,7 @@ export const syncCommand = command({
     noteSyncEnd(repo, remote, policy, endedClean(fetched, pushed));
     // claims made offline are published now (a push only for a table changed offline); a claim that lost to a
     // published one is told here and to its holder (SPEC 10)
-    const claims = await (await import('../../handoff/claims/sync')).syncClaimsReport(repo, remote, { fetched: true, config });
+    const claims = await (await import('../../handoff/claims/sync')).syncClaimsReport(repo, remote, config);
     if (a.json) printJson({ remote, fetch: fetched, push: pushed, claims: claims.json });
     else for (const l of [...describeFetch(repo, fetched), ...describePush(repo, pushed), ...claims.lines]) say(l);
     for (const w of claims.warnings) process.stderr.write(`git-handoff: warning: ${w}\n`);

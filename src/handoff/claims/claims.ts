@@ -6,7 +6,7 @@
 import { HandoffError } from '../../errors';
 import type { Config, RefRecord, Storage } from '../../git/storage';
 import { setting } from '../../config-keys';
-import { gitReason, hostLimit, pushRefusal, transientTransport } from '../../git/messages';
+import { hostLimit, pushRefusal, transientTransport } from '../../git/messages';
 import { parseTrailerLines } from '../store/document';
 import { branchPrefix, decodeBranch } from '../store/names';
 import { commitRecord, moveRef } from '../store/tx';
@@ -21,7 +21,7 @@ import { judgeExpiry, judging, saveSightings } from './expiry';
 import { claimsMovedOutside, noteClaimsMove } from './outside';
 import { overlapping } from './overlap';
 import {
-  changeMessage, CLAIMS_PREFIX, claimsRef, claimsRefspec, EMPTY, mergeTables, readClaimChange, readTable, rememberTable, tableTree, trackingClaimsPrefix, trackingClaimsRef, type ChangeMessage, type ClaimConflict, type Table,
+  changeMessage, CLAIMS_PREFIX, claimsRef, EMPTY, mergeTables, readClaimChange, readTable, rememberTable, tableTree, trackingClaimsPrefix, trackingClaimsRef, type ChangeMessage, type ClaimConflict, type Table,
 } from './table';
 import { claimLive, expiresOf, renewDue, type Claim, type ClaimView } from '../state/claims-marker';
 
@@ -470,11 +470,6 @@ function tellTakeovers(repo: Storage, branch: string, from: string, to: string):
   }
 }
 
-/**
- * Fetches every branch's claims table from the remote (sync), then publishes what this clone changed offline. With
- * `fetched`, the caller's fetch already carried the claims refs (claimsRefspec: sync's one fetch), so none is started
- * here; a push starts only for a branch whose table this clone changed offline (no claims: no process but one read).
- */
 export interface ClaimsSync {
   branch: string;
   /** this clone's claims of the branch are on the remote's table now */
@@ -487,17 +482,14 @@ export interface ClaimsSync {
   outside?: string[];
 }
 
-export async function syncClaims(repo: Storage, remote: string, config: Config = repo.config(), o: { fetched?: boolean } = {}): Promise<ClaimsSync[]> {
+/**
+ * After sync's one fetch carried every branch's claims table (claimsRefspec), publishes what this clone changed
+ * offline: a push starts only for a branch whose table this clone changed offline (no claims: no process but one read).
+ */
+export async function syncClaims(repo: Storage, remote: string, config: Config = repo.config()): Promise<ClaimsSync[]> {
   const out: ClaimsSync[] = [];
   upgradeTracking(repo, true);
   judgeExpiry(repo, config);
-  if (!o.fetched) {
-    const r = await repo.fetchBounded(remote, [claimsRefspec(remote)], NET_MS);
-    if (r.status !== 0) {
-      claimsMovedOutside(repo);
-      return [{ branch: '*', published: false, lost: [], error: r.timedOut ? 'no answer' : gitReason(r.stderr) }];
-    }
-  }
   // the tables here and as fetched, read once: what changed outside, what to publish, and the state file, unless a
   // table moves on the way (then the state file reads them again)
   const patterns = [CLAIMS_PREFIX, trackingClaimsPrefix(remote)];

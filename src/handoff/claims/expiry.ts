@@ -3,12 +3,12 @@
 // handoff.claimMaxTTL after this clone first saw it. A skewed or forged clock that writes an expiry years ahead holds
 // the paths for that long at most, here and in every clone; the holder's renewals (a new expiry: a new version) are
 // what keeps a claim live. First sightings are kept in <git-common-dir>/handoff/claims-seen.json.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Config, Storage } from '../../git/storage';
 import { setting } from '../../config-keys';
 import { handoffDir } from '../state/paths';
-import { writeState } from '../state/state-file';
+import { writeCache } from '../state/state-file';
+import { readJsonOr } from '../../read-file';
 import { setExpiryJudge, type Claim } from '../state/claims-marker';
 
 const fileOf = (commonDir: string) => path.join(handoffDir(commonDir), 'claims-seen.json');
@@ -28,12 +28,8 @@ export function judgeExpiry(repo: Storage, config: Config): void {
     return;
   }
   const seen = new Map<string, number>();
-  try {
-    const j = JSON.parse(readFileSync(fileOf(repo.commonDir), 'utf8'));
-    for (const [k, v] of Object.entries(j?.seen ?? {})) if (typeof v === 'number' && Number.isFinite(v)) seen.set(k, v);
-  } catch {
-    // none yet: every claim is first seen now
-  }
+  // none yet: every claim is first seen now
+  for (const [k, v] of Object.entries(readJsonOr(fileOf(repo.commonDir))?.seen ?? {})) if (typeof v === 'number' && Number.isFinite(v)) seen.set(k, v);
   const state = { commonDir: repo.commonDir, maxS, seen, dirty: false };
   current = state;
   setExpiryJudge((c: Claim) => {
@@ -57,10 +53,5 @@ export function saveSightings(): void {
   if (!s?.dirty) return;
   const floor = Math.floor(Date.now() / 1000) - Math.max(KEEP_S, 2 * s.maxS);
   const kept = Object.fromEntries([...s.seen].filter(([, t]) => t >= floor));
-  try {
-    writeState(fileOf(s.commonDir), JSON.stringify({ seen: kept }) + '\n', handoffDir(s.commonDir));
-    s.dirty = false;
-  } catch {
-    // optional state
-  }
+  if (writeCache(fileOf(s.commonDir), { seen: kept }, handoffDir(s.commonDir))) s.dirty = false;
 }

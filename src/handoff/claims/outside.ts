@@ -4,32 +4,23 @@
 // `sync`) compares the tables with it and says what changed: a table deleted is put back where git-handoff left it
 // (its claims are not lost), one moved anywhere but forward is said with the command that puts it back (git-handoff
 // only ever moves a table onto one that builds on it: claims.ts). Said once: the note then takes the table as it is.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Storage } from '../../git/storage';
 import { handoffDir } from '../state/paths';
-import { writeState } from '../state/state-file';
+import { writeCache } from '../state/state-file';
+import { readJsonOr } from '../../read-file';
 import { moveRef } from '../store/tx';
 import { CLAIMS_PREFIX, readTable } from './table';
 
 const fileOf = (commonDir: string) => path.join(handoffDir(commonDir), 'claims-refs.json');
 
 function readNote(commonDir: string): Map<string, string> | null {
-  try {
-    const j = JSON.parse(readFileSync(fileOf(commonDir), 'utf8'));
-    return new Map(Object.entries(j?.refs ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string'));
-  } catch {
-    return null;
-  }
+  const j = readJsonOr(fileOf(commonDir));
+  return j && new Map(Object.entries(j.refs ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string'));
 }
 
-function writeNote(commonDir: string, refs: Map<string, string>): void {
-  try {
-    writeState(fileOf(commonDir), JSON.stringify({ refs: Object.fromEntries(refs) }) + '\n', handoffDir(commonDir));
-  } catch {
-    // optional state: the next move notes it again
-  }
-}
+/** Optional state: the next move notes it again. */
+const writeNote = (commonDir: string, refs: Map<string, string>) => writeCache(fileOf(commonDir), { refs: Object.fromEntries(refs) }, handoffDir(commonDir));
 
 /** After git-handoff moved a local claims table: noted, so the next check knows it for its own. */
 export function noteClaimsMove(repo: Storage, ref: string, oid: string | null): void {
@@ -38,7 +29,6 @@ export function noteClaimsMove(repo: Storage, ref: string, oid: string | null): 
   else refs.delete(ref);
   writeNote(repo.commonDir, refs);
 }
-
 
 /**
  * The local claims tables against what git-handoff last left them at: one line per table changed outside it (a

@@ -25,15 +25,14 @@ export function unreachedClaims(repo: Storage, remote: string, why: string): { l
   };
 }
 
-/** `fetched`: the claims refs came with sync's handoff fetch (claimsRefspec), so no second fetch is started. */
-export async function syncClaimsReport(repo: Storage, remote: string, o: { fetched?: boolean; config?: Config } = {}): Promise<{ json: unknown; lines: string[]; unpublished: string[]; warnings: string[] }> {
-  const r = await syncClaims(repo, remote, o.config, o);
+/** The claims refs came with sync's handoff fetch (claimsRefspec): no second fetch is started. */
+export async function syncClaimsReport(repo: Storage, remote: string, config?: Config): Promise<{ json: unknown; lines: string[]; unpublished: string[]; warnings: string[] }> {
+  const r = await syncClaims(repo, remote, config);
   const lines: string[] = [];
   const warnings = r.flatMap((b) => b.outside ?? []);
   for (const b of r) {
     if (b.outside) continue;
-    if (b.error && b.branch === '*') lines.push(`claims not synced: ${b.error}`);
-    else if (b.error) lines.push(`claims of ${b.branch}: NOT published to ${remote} (${b.error})`);
+    if (b.error) lines.push(`claims of ${b.branch}: NOT published to ${remote} (${b.error})`);
     else if (b.published) lines.push(`claims of ${b.branch}: published to ${remote}`);
     else lines.push(`claims of ${b.branch}: NOT published to ${remote} (${b.reason ?? 'not reached'}); they stay local and the next sync tries again`);
     for (const { claim, holder } of b.lost) {

@@ -2,9 +2,6 @@
 // Only the paths that scan load it (src/handoff/secrets/secrets.ts), so the guard, show and list never pay for it.
 import { lintSource } from '@secretlint/core';
 import { creator as preset } from '@secretlint/secretlint-rule-preset-recommend';
-import { version as presetVersion } from '@secretlint/secretlint-rule-preset-recommend/package.json';
-
-export const PRESET_VERSION: string = presetVersion;
 
 export interface RawFinding {
   ruleId: string;

@@ -8,18 +8,12 @@ import { userMac } from '../state/user-key';
 import { SECRET_TRAILER, secretTrailersOf, serializeState, type HandoffState } from '../store/document';
 import { PRESET_VERSION, rulesFor } from './keywords';
 
-interface Engine {
-  PRESET_VERSION: string;
-  RULES: string[];
-  scanContent(content: string, filePath: string, only?: string[]): Promise<RawFinding[]>;
-}
+import type * as Engine from './secrets-engine';
 
-type RawFinding = { ruleId: string; messageId: string; range: [number, number]; line: number; column: number };
-
-let engine: Engine | null = null;
+let engine: typeof Engine | null = null;
 
 /** The scanner bundle: next to this bundle in dist/, or the built one when running from the sources (tests). */
-export function loadScanner(): Engine {
+export function loadScanner(): typeof Engine {
   if (engine) return engine;
   const file = [path.join(__dirname, 'secrets.cjs'), path.join(__dirname, '..', '..', '..', 'dist', 'secrets.cjs')].find((f) => existsSync(f));
   if (!file) throw new HandoffError('environment', 'scanner-missing', 'the secret scanner (dist/secrets.cjs) is missing: reinstall git-handoff (or run `npm run build`)');
@@ -27,7 +21,7 @@ export function loadScanner(): Engine {
   // where it is beside it: compiling secretlint is most of what loading and a first scan cost
   const dir = path.dirname(file);
   const loader = path.join(dir, 'load.cjs');
-  engine = (existsSync(loader) ? (require(loader) as typeof import('../../load')).loadBundle(dir, 'secrets.cjs', 'scan') : require(file)) as Engine;
+  engine = (existsSync(loader) ? (require(loader) as typeof import('../../load')).loadBundle(dir, 'secrets.cjs', 'scan') : require(file)) as typeof Engine;
   return engine;
 }
 
@@ -87,7 +81,7 @@ function wholeToken(text: string, [start, end]: [number, number]): [number, numb
  * The preset's findings in one text, as the scanner reports them: only the rules whose keywords occur run
  * (keywords.ts), and the scanner is not even loaded when there is none.
  */
-export async function rawFindings(text: string, file: string): Promise<RawFinding[]> {
+export async function rawFindings(text: string, file: string): Promise<Engine.RawFinding[]> {
   const rules = rulesFor(text, file);
   if (rules?.length === 0) return [];
   return loadScanner().scanContent(text, file, rules ?? undefined);
@@ -129,7 +123,7 @@ export function normalizeAllowed(rules: string[] | undefined): string[] {
   if (!rules?.length) return [];
   const known = loadScanner().RULES;
   const out = new Set<string>();
-  for (const r of (rules ?? []).map(String)) {
+  for (const r of rules.map(String)) {
     const s = shortRule(r.trim());
     if (!known.includes(s)) throw new HandoffError('usage', 'unknown-secret-rule', `--allow-secret ${JSON.stringify(r)}: not a rule of the preset; one of: ${known.join(', ')}`, { rule: r, rules: known });
     out.add(s);

@@ -4,7 +4,8 @@
 // existence (one stat) and hand a writing call to the full guard only then, so a tool call costs nothing more while
 // no claim exists. It is a cache for telling, never authority: claim and release decide on the refs. A claim's shape
 // and whether it is live are here too, below the store, which asks them for a takeover (src/handoff/store/live.ts).
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
+import { readJsonOr } from '../../read-file';
 import path from 'node:path';
 import { handoffDir } from './paths';
 import { writeState } from './state-file';
@@ -63,10 +64,6 @@ export function writeMarker(commonDir: string, claims: ClaimView[]): void {
 
 /** The claims the marker lists (none when it is missing or unreadable). */
 export function readMarker(commonDir: string): ClaimView[] {
-  try {
-    const j = JSON.parse(readFileSync(claimsMarker(commonDir), 'utf8'));
-    return Array.isArray(j?.claims) ? j.claims.filter((c: any) => c && typeof c.session === 'string' && Array.isArray(c.paths) && typeof c.expires === 'number') : [];
-  } catch {
-    return [];
-  }
+  const j = readJsonOr(claimsMarker(commonDir));
+  return Array.isArray(j?.claims) ? j.claims.filter((c: any) => c && typeof c.session === 'string' && Array.isArray(c.paths) && typeof c.expires === 'number') : [];
 }

@@ -1,10 +1,10 @@
 // The last time each remote was tried and what came of it, for the person who looks later (`status`, `web`: "a
 // remote that was not reached"): <git-common-dir>/handoff/contact.json, written by the fetches of `fetch`/`sync` and
 // of session start. A record to look at, never an input to a decision.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { handoffDir } from './paths';
-import { writeState } from './state-file';
+import { writeCache } from './state-file';
+import { readJsonOr } from '../../read-file';
 
 export const contactFile = (commonDir: string) => path.join(handoffDir(commonDir), 'contact.json');
 
@@ -20,22 +20,15 @@ export interface Contact {
 
 /** Every remote's last contact; a missing or unreadable file reads as none. */
 export function readContacts(commonDir: string): Record<string, Contact> {
-  try {
-    const v = JSON.parse(readFileSync(contactFile(commonDir), 'utf8'));
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, Contact>) : {};
-  } catch {
-    return {};
-  }
+  const v = readJsonOr(contactFile(commonDir));
+  return v && typeof v === 'object' && !Array.isArray(v) ? v : {};
 }
 
 /** Records a try of `remote`; never throws (optional state, SPEC 4). */
 export function noteContact(commonDir: string, remote: string, ok: boolean, why: string | null = null): void {
-  try {
-    const all = readContacts(commonDir);
-    const at = new Date().toISOString();
-    all[remote] = { at, ok, why: ok ? null : (why ?? 'not reached').split('\n')[0].slice(0, 300), lastOk: ok ? at : (all[remote]?.lastOk ?? null) };
-    writeState(contactFile(commonDir), JSON.stringify(all), handoffDir(commonDir));
-  } catch {
-    // a record to look at: the next try writes it again
-  }
+  const all = readContacts(commonDir);
+  const at = new Date().toISOString();
+  all[remote] = { at, ok, why: ok ? null : (why ?? 'not reached').split('\n')[0].slice(0, 300), lastOk: ok ? at : (all[remote]?.lastOk ?? null) };
+  // a record to look at: the next try writes it again
+  writeCache(contactFile(commonDir), all, handoffDir(commonDir));
 }

@@ -2,9 +2,11 @@
 // gives the original bytes back when the file is still as install left it, and those files are not counted
 // as a session's uncommitted work. Kept under <git-common-dir>/handoff/installed/, one JSON file per path.
 import { createHash } from '../../lazy-crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { handoffDir, readFilesIn } from './paths';
+import { handoffDir, readJsonIn } from './paths';
+import { readJsonOr, readTextOr } from '../../read-file';
+import { writeState } from './state-file';
 
 interface InstallRecord {
   file: string;
@@ -16,24 +18,16 @@ interface InstallRecord {
 
 const dirOf = (commonDir: string) => path.join(handoffDir(commonDir), 'installed');
 const recordPath = (commonDir: string, file: string) => path.join(dirOf(commonDir), `${createHash('sha256').update(path.resolve(file)).digest('hex').slice(0, 24)}.json`);
-const readText = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8') : null);
 
-function readRecord(commonDir: string, file: string): InstallRecord | null {
-  try {
-    return JSON.parse(readFileSync(recordPath(commonDir, file), 'utf8')) as InstallRecord;
-  } catch {
-    return null;
-  }
-}
+const readRecord = (commonDir: string, file: string): InstallRecord | null => readJsonOr(recordPath(commonDir, file));
 
 /** Writes `text` to `file` for install, keeping the bytes that were there before the first install. */
 export function installWrite(commonDir: string, file: string, text: string): void {
-  const before = readText(file);
+  const before = readTextOr(file);
   const original = readRecord(commonDir, file)?.original ?? before;
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, text);
-  mkdirSync(dirOf(commonDir), { recursive: true });
-  writeFileSync(recordPath(commonDir, file), JSON.stringify({ file: path.resolve(file), original, written: text } satisfies InstallRecord));
+  writeState(recordPath(commonDir, file), JSON.stringify({ file: path.resolve(file), original, written: text } satisfies InstallRecord), handoffDir(commonDir));
 }
 
 /**
@@ -44,7 +38,7 @@ export function restoreOriginal(commonDir: string, file: string, clean: (origina
   const rec = readRecord(commonDir, file);
   rmSync(recordPath(commonDir, file), { force: true });
   // `clean`: the original holds nothing of ours (an older install's wiring is removed the ordinary way)
-  if (!rec || readText(file) !== rec.written || (rec.original !== null && !clean(rec.original))) return null;
+  if (!rec || readTextOr(file) !== rec.written || (rec.original !== null && !clean(rec.original))) return null;
   if (rec.original === null) {
     rmSync(file, { force: true });
     return 'deleted';
@@ -56,13 +50,9 @@ export function restoreOriginal(commonDir: string, file: string, clean: (origina
 /** Absolute paths of the files that still hold exactly what install wrote. */
 export function installWrittenFiles(commonDir: string): Set<string> {
   const out = new Set<string>();
-  for (const text of readFilesIn(dirOf(commonDir), '.json')) {
-    try {
-      const rec = JSON.parse(text) as InstallRecord;
-      if (readText(rec.file) === rec.written) out.add(rec.file);
-    } catch {
-      /* a damaged record counts for nothing */
-    }
+  for (const rec of readJsonIn(dirOf(commonDir), '.json') as InstallRecord[]) {
+    // a damaged record counts for nothing
+    if (typeof rec.file === 'string' && readTextOr(rec.file) === rec.written) out.add(rec.file);
   }
   return out;
 }

@@ -5,7 +5,7 @@
 // a claim records what a call changed, not what it named.
 import { lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { encodeBranch, handoffDir, readFilesIn } from './paths';
+import { encodeBranch, handoffDir, jsonLines, readFilesIn } from './paths';
 import { appendState } from './state-file';
 
 export interface LedgerEntry {
@@ -127,19 +127,11 @@ export function recordRelease(commonDir: string, session: string, worktree: stri
 
 /** Every entry of every session (unparseable lines are skipped). */
 export function readLedger(commonDir: string): LedgerEntry[] {
-  const out: LedgerEntry[] = [];
-  for (const text of readFilesIn(ledgerDir(commonDir), '.jsonl')) {
-    for (const line of text.split('\n')) {
-      if (!line) continue;
-      try {
-        const e = JSON.parse(line);
-        if (e && typeof e.session === 'string' && typeof e.t === 'number' && typeof e.worktree === 'string') out.push(settled(e));
-      } catch {
-        /* a torn line from a crash: skip it */
-      }
-    }
-  }
-  return out.sort((a, b) => a.t - b.t);
+  return readFilesIn(ledgerDir(commonDir), '.jsonl')
+    .flatMap(jsonLines)
+    .filter((e) => typeof e.session === 'string' && typeof e.t === 'number' && typeof e.worktree === 'string')
+    .map(settled)
+    .sort((a, b) => a.t - b.t);
 }
 
 export interface SessionActivity {

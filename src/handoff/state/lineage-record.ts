@@ -3,7 +3,8 @@
 // Reading it needs no git, so the guard recognises a known session with one stat.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { encodeBranch, handoffDir, readFilesIn } from './paths';
+import { encodeBranch, handoffDir, readJsonIn } from './paths';
+import { readJsonOr } from '../../read-file';
 import { isDiskError, optionalWrite, writeState } from './state-file';
 
 export interface LineageRecord {
@@ -33,12 +34,8 @@ export const lineageFile = (commonDir: string, session: string) => path.join(lin
 export const isKnownSession = (commonDir: string, session: string) => existsSync(lineageFile(commonDir, session));
 
 export function readRecord(commonDir: string, session: string): LineageRecord | null {
-  try {
-    const r = JSON.parse(readFileSync(lineageFile(commonDir, session), 'utf8'));
-    return r && typeof r === 'object' && r.session === session ? r : null;
-  } catch {
-    return null;
-  }
+  const r = readJsonOr(lineageFile(commonDir, session));
+  return r?.session === session ? r : null;
 }
 
 /** Creates the record only if none exists (the first guard process to see a session claims it); false when one did. */
@@ -59,16 +56,9 @@ export function writeRecord(commonDir: string, r: LineageRecord): void {
 
 /** Every session record of the repository. */
 export function listRecords(commonDir: string): LineageRecord[] {
-  const out: LineageRecord[] = [];
-  for (const text of readFilesIn(lineageDir(commonDir), '.json')) {
-    try {
-      const r = JSON.parse(text);
-      if (r && typeof r.session === 'string') out.push(r);
-    } catch {
-      /* a record being replaced: skip it */
-    }
-  }
-  return out.sort((a, b) => a.t - b.t);
+  return readJsonIn(lineageDir(commonDir), '.json')
+    .filter((r): r is LineageRecord => typeof r.session === 'string')
+    .sort((a, b) => a.t - b.t);
 }
 
 /** The chain of sessions `session` continues, oldest first, ending with `session` itself. */

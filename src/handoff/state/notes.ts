@@ -3,9 +3,10 @@
 // session's heartbeat file (guard/<session>.beat): while that is fresh the sh front and the first look answer a known
 // session's calls alone, so its next tool call reaches the full guard, which gives the notes before the tool (after
 // it, for a client that reads context only then) and at session start.
-import { readFileSync, renameSync, rmSync } from 'node:fs';
+import { renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { encodeBranch, handoffDir } from './paths';
+import { encodeBranch, handoffDir, jsonLines } from './paths';
+import { readTextOr } from '../../read-file';
 import { appendState, optionalWrite } from './state-file';
 
 export type NoteKind = 'takeover' | 'claim-refused' | 'claim-taken' | 'beside';
@@ -25,22 +26,7 @@ export const sessionStateFile = (commonDir: string, session: string, ext: string
 
 const MAX_NOTES_FILE = 64 * 1024;
 
-function pending(file: string): Note[] {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return [];
-  }
-  return text.split('\n').flatMap((l) => {
-    try {
-      const n = JSON.parse(l);
-      return n && typeof n.text === 'string' && typeof n.kind === 'string' ? [n as Note] : [];
-    } catch {
-      return [];
-    }
-  });
-}
+const pending = (file: string): Note[] => jsonLines(readTextOr(file) ?? '').filter((n) => typeof n.text === 'string' && typeof n.kind === 'string');
 
 /** Leaves `session` a note for its next tool call and session start; optional state (a full disk skips it). */
 export function leaveNote(commonDir: string, session: string, note: { kind: NoteKind; text: string; key?: string }, now = Date.now()): void {

@@ -1,8 +1,9 @@
 // Where git-handoff keeps its local files: <git-common-dir>/handoff/ (ledger, audit trail, guard state and log).
 // A module of its own so the guard's fast path can name it without loading the rest of the domain.
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../../errors';
+import { readTextOr } from '../../read-file';
 
 export const handoffDir = (commonDir: string) => path.join(commonDir, 'handoff');
 
@@ -15,15 +16,22 @@ export function readFilesIn(dir: string, ext: string): string[] {
   } catch {
     return [];
   }
-  const out: string[] = [];
-  for (const f of names) {
-    try {
-      out.push(readFileSync(path.join(dir, f), 'utf8'));
-    } catch {
-      /* gone or being replaced: skip it */
-    }
+  return names.flatMap((f) => readTextOr(path.join(dir, f)) ?? []);
+}
+
+/** Every line of `text` that is JSON, as objects (a torn line from a crash, or a foreign one, says nothing). */
+export const jsonLines = (text: string): any[] => text.split('\n').flatMap(parseJsonObject);
+
+/** The JSON object in every file of `dir` whose name ends with `ext` (a record being replaced, or a foreign one, says nothing). */
+export const readJsonIn = (dir: string, ext: string): any[] => readFilesIn(dir, ext).flatMap(parseJsonObject);
+
+function parseJsonObject(text: string): any[] {
+  try {
+    const v = JSON.parse(text);
+    return v && typeof v === 'object' ? [v] : [];
+  } catch {
+    return [];
   }
-  return out;
 }
 
 const KEEP = new Set('abcdefghijklmnopqrstuvwxyz0123456789_-'.split('').map((c) => c.charCodeAt(0)));

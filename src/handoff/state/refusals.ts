@@ -2,9 +2,9 @@
 // <git-common-dir>/handoff/refusals.jsonl, appended by the guard and the git hooks as they refuse, and by a command
 // refused as another session's (exit 3). A record to
 // look at, never an input to a decision: a line that cannot be written costs nothing but the line.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { handoffDir } from './paths';
+import { handoffDir, jsonLines } from './paths';
+import { readTextOr } from '../../read-file';
 import { appendState } from './state-file';
 
 export const refusalsFile = (commonDir: string) => path.join(handoffDir(commonDir), 'refusals.jsonl');
@@ -42,25 +42,8 @@ export function noteRefusal(commonDir: string, r: Omit<Refusal, 't'>): void {
 
 /** The refusals since `sinceMs` (unix ms), oldest first; a missing file or a line of another shape reads as none. */
 export function readRefusals(commonDir: string, sinceMs: number): Refusal[] {
-  const out: Refusal[] = [];
-  for (const file of [`${refusalsFile(commonDir)}.1`, refusalsFile(commonDir)]) {
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch {
-      continue;
-    }
-    for (const line of text.split('\n')) {
-      if (!line) continue;
-      try {
-        const r = JSON.parse(line) as Refusal;
-        if (typeof r.t === 'string' && typeof r.what === 'string' && Date.parse(r.t) >= sinceMs) {
-          out.push({ t: r.t, by: String(r.by ?? ''), session: typeof r.session === 'string' ? r.session : null, client: typeof r.client === 'string' ? r.client : null, what: r.what, why: String(r.why ?? '') });
-        }
-      } catch {
-        // a cut line (a crash mid-append): skipped
-      }
-    }
-  }
-  return out;
+  return [`${refusalsFile(commonDir)}.1`, refusalsFile(commonDir)]
+    .flatMap((file) => jsonLines(readTextOr(file) ?? ''))
+    .filter((r) => typeof r.t === 'string' && typeof r.what === 'string' && Date.parse(r.t) >= sinceMs)
+    .map((r) => ({ t: r.t, by: String(r.by ?? ''), session: typeof r.session === 'string' ? r.session : null, client: typeof r.client === 'string' ? r.client : null, what: r.what, why: String(r.why ?? '') }));
 }

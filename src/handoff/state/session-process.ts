@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { processStart } from './lineage-record';
-import { encodeBranch, handoffDir, readFilesIn } from './paths';
+import { encodeBranch, handoffDir, readJsonIn } from './paths';
 import { writeState } from './state-file';
 
 export interface ClientProcess {
@@ -63,13 +63,8 @@ export function recordSessionProcess(commonDir: string, session: string, p: Clie
 /** Every recorded session process, by session id. */
 export function readSessionProcesses(commonDir: string): Map<string, ClientProcess> {
   const out = new Map<string, ClientProcess>();
-  for (const text of readFilesIn(dir(commonDir), '.json')) {
-    try {
-      const j = JSON.parse(text);
-      if (typeof j.session === 'string' && Number.isInteger(j.pid)) out.set(j.session, { pid: j.pid, start: j.start ?? null, host: j.host ?? '' });
-    } catch {
-      // a torn or foreign file says nothing
-    }
+  for (const j of readJsonIn(dir(commonDir), '.json')) {
+    if (typeof j.session === 'string' && Number.isInteger(j.pid)) out.set(j.session, { pid: j.pid, start: j.start ?? null, host: j.host ?? '' });
   }
   return out;
 }

@@ -16,15 +16,3 @@ export function shortId(id: string | null | undefined, among: Iterable<string | 
   while (n < id.length && (clashes(n) || id[n - 1] === '-')) n++;
   return n >= id.length || !HEXISH.test(id.slice(0, n)) ? id : id.slice(0, n);
 }
-
-/** One shortener for a view: every id it shortens is told apart from every other id of `ids`. */
-export function shortener(ids: Iterable<string | null | undefined>): (id: string | null | undefined) => string {
-  const all = [...new Set([...ids].filter((i): i is string => !!i))];
-  const memo = new Map<string, string>();
-  return (id) => {
-    if (!id) return '(none)';
-    let s = memo.get(id);
-    if (s === undefined) memo.set(id, (s = shortId(id, all)));
-    return s;
-  };
-}

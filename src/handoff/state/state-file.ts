@@ -98,6 +98,16 @@ export function writeState(file: string, data: string, root: string, exclusive =
   }
 }
 
+/** A cache, or a record to look at, as JSON: written whole when it can be; false when not (it costs only what it saves). */
+export function writeCache(file: string, data: unknown, root: string): boolean {
+  try {
+    writeState(file, JSON.stringify(data) + '\n', root);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function writeNew(file: string, data: string): void {
   const fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
   try {
