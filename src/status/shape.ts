@@ -3,10 +3,6 @@
 import type { ClaimView } from '../handoff/state/claims-marker';
 import type { HandoffRow } from '../handoff/store/store';
 
-/** here: a session of this clone (its leases, ledger or worktrees); remote: another clone's, known from the claims and
- *  handoffs shared through the remote */
-export type Where = 'here' | 'remote';
-
 /** A live claim, its times ISO 8601. */
 export type StatusClaim = Omit<ClaimView, 'since' | 'expires' | 'ttl' | 'pid' | 'pidStart'> & { since: string; expires: string };
 
@@ -16,7 +12,9 @@ export interface StatusSession {
   /** a status of `sessions` (live stale ended gone released) for a session this clone knows; `claiming` (known by its
    *  live claim) or `known` (known by the handoffs it owns) for one only a claims table or a handoff names */
   status: 'live' | 'stale' | 'released' | 'ended' | 'gone' | 'claiming' | 'known';
-  where: Where;
+  /** here: a session of this clone (its leases, ledger or worktrees); remote: another clone's, known from the claims and
+   *  handoffs shared through the remote */
+  where: 'here' | 'remote';
   worktree: string | null;
   host: string | null;
   /** ISO 8601: its lease's heartbeat, last write, claim or handoff version, whichever is newest */
@@ -30,21 +28,19 @@ export interface StatusSession {
  *  the caller's own, or not for the caller); `fetch` the command that brings a remote-only one. */
 export type StatusHandoff = HandoffRow & { addressed: boolean; unread: boolean | null; fetch?: string };
 
-export type AttentionKind =
-  | 'diverged'
-  | 'refused-handoff'
-  | 'claim-conflict'
-  | 'refused-call'
-  | 'takeover'
-  | 'claim-takeover'
-  | 'loss'
-  | 'record-problem'
-  | 'claim-expiring'
-  | 'claim-unpublished'
-  | 'remote-unreachable';
-
 export interface Attention {
-  kind: AttentionKind;
+  kind:
+    | 'diverged'
+    | 'refused-handoff'
+    | 'claim-conflict'
+    | 'refused-call'
+    | 'takeover'
+    | 'claim-takeover'
+    | 'loss'
+    | 'record-problem'
+    | 'claim-expiring'
+    | 'claim-unpublished'
+    | 'remote-unreachable';
   /** ISO 8601 of the event, when it has one */
   at: string | null;
   message: string;

@@ -1,4 +1,4 @@
-// src/cli/branch-arg.ts: write --branch follows git's branch names — names git refuses exit 2 and write nothing; a
+// src/cli/commands/write.ts: write --branch follows git's branch names — names git refuses exit 2 and write nothing; a
 // typo of a branch is refused with a suggestion unless --new-branch.
 import { describe, expect, it } from 'vitest';
 import { makeRepo, refOf } from '../helpers/repo';

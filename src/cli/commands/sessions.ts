@@ -96,27 +96,26 @@ export const releaseCommand = command({
     const rows = listSessions(repo);
     const id = requireSession(a.session).id;
     onlyOwnSession('release', id);
-    const known = (() => {
-      try {
-        return knownSession(rows, id, repo.worktree!);
-      } catch (e) {
-        return e as HandoffError;
-      }
-    })();
+    let known: string | HandoffError;
+    try {
+      known = knownSession(rows, id, repo.worktree);
+    } catch (e) {
+      known = e as HandoffError;
+    }
     // a session that holds nothing here but claims on the branch is known by them, by the same unique start
-    const holder = typeof known === 'string' ? known : claimHolder(repo, id, a.branch);
-    const claims = await releaseAllClaims(repo, holder, a.branch);
+    const branch = claimsBranch(repo, a.branch);
+    const holder = typeof known === 'string' ? known : claimHolder(repo, id, branch);
+    const claims = await releaseAllClaims(repo, holder, branch);
     if (typeof known !== 'string') {
       if (claims.length === 0) throw known;
       return answer(a.json, { session: holder, worktree: repo.worktree, lease: false, paths: [], claims }, `released session ${short(holder)}'s claims on ${claims.join(' ')}\n`);
     }
-    const session = known;
-    const r = releaseSession(repo, session, repo.worktree);
+    const r = releaseSession(repo, known, repo.worktree);
     if (a.json) return printJson({ ...r, claims });
     const lease = r.lease ? 'lease removed' : 'it held no lease here';
     const paths = r.paths.length ? `its claims on ${r.paths.length} path${r.paths.length === 1 ? '' : 's'} dropped` : 'it had no claims on paths';
     const claimed = claims.length ? `; its claims on ${claims.join(' ')} released` : '';
-    process.stdout.write(`released session ${short(session)} in ${r.worktree}: ${lease}; ${paths}${claimed}\n`);
+    process.stdout.write(`released session ${short(known)} in ${r.worktree}: ${lease}; ${paths}${claimed}\n`);
   },
 });
 
@@ -130,16 +129,14 @@ function claimsBranch(repo: Repo, branchFlag: string | undefined): string | null
 }
 
 /** The one session holding claims on the branch whose id is `id` or starts with it (8 characters or more); else `id`. */
-function claimHolder(repo: Repo, id: string, branchFlag: string | undefined): string {
-  const branch = id.length < MIN_PREFIX ? null : claimsBranch(repo, branchFlag);
-  if (branch === null) return id;
+function claimHolder(repo: Repo, id: string, branch: string | null): string {
+  if (branch === null || id.length < MIN_PREFIX) return id;
   const holders = [...new Set(listClaims(repo, { branch }).claims.map((c) => c.session).filter((s) => s.startsWith(id)))];
   return holders.length === 1 ? holders[0] : id;
 }
 
 /** Every claim the session holds on the branch, released (the paths); none when the branch cannot be told. */
-async function releaseAllClaims(repo: Repo, session: string, branchFlag: string | undefined): Promise<string[]> {
-  const branch = claimsBranch(repo, branchFlag);
+async function releaseAllClaims(repo: Repo, session: string, branch: string | null): Promise<string[]> {
   if (branch === null || !readRef(repo, claimsRef(branch))) return [];
   const r = await changeClaims(repo, branch, session, releaseMutation(branch, session, null));
   return r.result.released.flatMap((x) => x.paths);
