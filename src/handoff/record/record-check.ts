@@ -39,10 +39,6 @@ export interface RecordCheck {
   problem: string | null;
   /** answered from the verified cache, no git process */
   cached: boolean;
-  /** the record compared against */
-  record: RecordState;
-  /** the refs now (absent when cached) */
-  refs?: Map<string, string>;
   /** the record could not take what it found: a lock left behind on it (named, with its age and the rm) */
   blocked?: string;
 }
@@ -153,7 +149,7 @@ export function unchangedSinceCheck(commonDir: string): boolean {
 export function checkRecord(repo: Storage, o: { force?: boolean } = {}): RecordCheck {
   const fp = refsFingerprint(repo);
   const seen = readSeen(repo);
-  if (!o.force && fp && seen?.fp === fp && witnessAgrees(repo, seen.record)) return { losses: [], problem: null, cached: true, record: { commit: seen.record, entries: new Map(), removed: new Map() } };
+  if (!o.force && fp && seen?.fp === fp && witnessAgrees(repo, seen.record)) return { losses: [], problem: null, cached: true };
   let refs = listTracked(repo);
   const witnessed = fromWitness(repo, refs.get(RECORD_REF) ?? null);
   if (witnessed) refs = listTracked(repo);
@@ -239,7 +235,7 @@ export function checkRecord(repo: Storage, o: { force?: boolean } = {}): RecordC
   } else if (commit || seen) {
     writeSeen(repo, { fp: null, record: commit ?? seen?.record ?? null, at: seen?.at ?? 0 });
   }
-  return { losses, problem, cached: false, record: base, refs, ...(blocked ? { blocked } : {}) };
+  return { losses, problem, cached: false, ...(blocked ? { blocked } : {}) };
 }
 
 /**
@@ -322,7 +318,7 @@ function fromWitness(repo: Storage, recOid: string | null): string | null {
  * (`is gone`, `went back`, `is damaged (…)`), the versions it held (`N versions it did not: <refs>`), and whether the
  * new record was written.
  */
-export function takeInRecord(repo: Storage, recOid: string | null, tip: string): { state: string; holds: string; names: string[]; took: boolean } | null {
+export function takeInRecord(repo: Storage, recOid: string | null, tip: string): { state: string; holds: string; took: boolean } | null {
   const kept = readRecord(repo, tip);
   if (kept.problem) return null;
   const cur = recOid ? readRecord(repo, recOid) : null;
@@ -351,7 +347,7 @@ export function takeInRecord(repo: Storage, recOid: string | null, tip: string):
   // as it is without a witness: it did not go back, it cannot be read
   const state = !recOid ? 'is gone' : cur?.problem ? `is damaged (${cur.problem})` : 'went back';
   const holds = `${names.length} version${names.length === 1 ? '' : 's'} it did not: ${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''}`;
-  return { state, holds, names, took: took !== null };
+  return { state, holds, took: took !== null };
 }
 
 /** The report of a check: each loss, when it was last seen, and the command that restores it. */

@@ -20,7 +20,7 @@ import { trace } from '../../trace';
  * `agreed`: a record commit these very refs (as a set) were found to agree with before (listing-kept.ts); while it is
  * still the verified one, the answer is the same without comparing again.
  */
-export function readsAgree(repo: Storage, refs: Array<{ ref: string; oid: string }>, cache: ReadsCache = {}, agreed: string | null = null): boolean {
+export function readsAgree(repo: Storage, refs: Array<{ ref: string; oid: string }>, cache = processCache, agreed: string | null = null): boolean {
   cache.agreed = undefined;
   // a name the record cannot hold (not a handoff, archive entry or the receipts) is none of its business
   const mine = refs.filter((x) => isRecorded(x.ref));
@@ -71,6 +71,8 @@ export function branchFilesAgree(repo: Storage): boolean {
 }
 
 type ReadsCache = { commit?: string; tips?: Map<string, string>; read?: Set<string>; agreed?: string };
+/** The shelves this process read of the verified record (a record commit never changes under its id). */
+const processCache: ReadsCache = {};
 
 /**
  * From now on in this process, every handoff, archive or receipts ref read is compared with the last verified

@@ -132,8 +132,7 @@ function viewOrFlagOf(repo: Storage, r: HandoffRow, refs: RefRecord[] | undefine
     return viewOf(repo, r.ref, r.oid, r.branch, r.topic, refs, branchTip);
   } catch (e) {
     const problem = `cannot be read: ${e instanceof Error ? e.message : String(e)}`;
-    const verify = { head: 'unknown', commitsSince: 0, missingFiles: [], dirty: false } as const;
-    return { ...r, versions: 0, body: '', state: null, verify: { ...verify, missingFiles: [] }, head: null, takeoverFrom: null, reason: null, signature: { state: 'none', key: null, signer: null }, person: null, importedFrom: null, problem };
+    return { ...r, versions: 0, body: '', state: null, verify: { head: 'unknown', commitsSince: 0, missingFiles: [], dirty: false }, head: null, takeoverFrom: null, reason: null, signature: { state: 'none', key: null, signer: null }, person: null, importedFrom: null, problem };
   }
 }
 
@@ -188,8 +187,7 @@ export const label = (s: string | null | undefined, max = 100) => [...oneLine((s
 
 /** The text of `boot`: a title line, then per handoff its header (owner, age, sync, verify) and its key sections. */
 export function renderBoot(view: BootView, o: RenderOptions = {}): string {
-  const lost = recordLines(view.record);
-  return lost + takenLines(view, o.now) + renderView(view, o);
+  return recordLines(view.record) + takenLines(view, o.now) + renderView(view, o);
 }
 
 /** What was taken over from this session, each one sanitised line: who, when, why, and the log that shows it. */

@@ -21,8 +21,7 @@ export function amendRecord(repo: Storage, change: (rec: RecordState) => string[
     () => {
       const next = nextRecord(repo, change, fallback, restart);
       if ('unchanged' in next) return next.unchanged;
-      const op = next.expected ? { op: 'update' as const, ref: RECORD_REF, newOid: next.commit, oldOid: next.expected } : { op: 'create' as const, ref: RECORD_REF, newOid: next.commit };
-      const r = repo[MOVE_REFS]([op], { reason: 'handoff record' });
+      const r = repo[MOVE_REFS]([next.op], { reason: 'handoff record' });
       if (r.ok) {
         if (witness) pushWitness(repo, next.commit); // the witness outside .git takes the same record (witness.ts)
         return next.commit;

@@ -189,6 +189,8 @@ const now = () => Math.floor(Date.now() / 1000);
 /** A record commit built on the current one, with the ref's value it replaces (null: there is no record ref yet). */
 export interface NextRecord {
   commit: string;
+  /** the record ref's move: by its value read here, or its creation */
+  op: RefOp;
   expected: string | null;
   rec: RecordState;
 }
@@ -220,7 +222,9 @@ export function nextRecord(repo: Storage, change: (rec: RecordState) => string[]
   const first = restart ? null : (parents[0] ?? null);
   const commit = recordCommit(repo, base, first, restart ? parents : parents.slice(1));
   // an unreadable record ref (not a commit, missing object) is replaced from its exact value
-  return { commit, expected: old ?? rawRecordOid(repo), rec: base };
+  const expected = old ?? listTracked(repo, [RECORD_REF]).get(RECORD_REF) ?? null;
+  const op: RefOp = expected ? { op: 'update', ref: RECORD_REF, newOid: commit, oldOid: expected } : { op: 'create', ref: RECORD_REF, newOid: commit };
+  return { commit, op, expected, rec: base };
 }
 
 /**
@@ -281,11 +285,6 @@ export const recordBlocked = () => blocked;
 /** Set by the record's step in tx (src/handoff/store/tx/record-step.ts): a new amend clears it, a stale lock sets it. */
 export const setRecordBlocked = (why: string | null): void => void (blocked = why);
 
-/** The record ref's value as stored, whatever it points at (null: no record ref). */
-function rawRecordOid(repo: Storage): string | null {
-  return repo.listRefNames([RECORD_REF]).find((r) => r.ref === RECORD_REF)?.oid ?? null;
-}
-
 /** What a batch of moves changes in the record (null: none of them is recorded). */
 export function movesChange(moves: RefUpdate[]): ((rec: RecordState) => string[]) | null {
   const mine = moves.filter((m) => isRecorded(m.ref));
@@ -332,9 +331,8 @@ export function recordOp(repo: Storage, moves: RefUpdate[], replaces = false): R
     const next = nextRecord(repo, change, undefined, replaces, moves.map((m) => m.ref).filter(isRecorded));
     if ('unchanged' in next) return null;
     const inPlace = before && next.expected === seen!.record ? { before, moved: moves, rec: next.rec } : undefined;
-    const op: RefOp = next.expected ? { op: 'update', ref: RECORD_REF, newOid: next.commit, oldOid: next.expected } : { op: 'create', ref: RECORD_REF, newOid: next.commit };
     return {
-      op,
+      op: next.op,
       committed: () => {
         // the witness outside .git takes the same record (witness.ts); a restart lets it drop the old chain too
         pushWitness(repo, next.commit);
