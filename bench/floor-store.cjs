@@ -7,7 +7,7 @@
 // repository of its own.
 //   git handoff-floor write <topic> [--record]   the body on stdin: git status (state.json's dirty list), the tip read
 //                                                 here, 4 loose objects, one `update-ref --stdin` compare-and-swap;
-//                                                 --record: the loss record's next commit (3 objects) joins that
+//                                                 --record: the loss record's next commit (its branch's shelf rewritten) joins that
 //                                                 transaction and its objects are copied outside .git (the witness)
 //   git handoff-floor show <topic>                the tip, its tree and body read here, git status (verify's dirty)
 const fs = require('node:fs');
@@ -136,18 +136,26 @@ if (cmd === 'show') {
   let input = `update ${ref} ${oid} ${tip ?? '0'.repeat(40)}\n`;
   let witness = null;
   if (flag === '--record') {
-    // the loss record: one line per handoff ref, its tip; the record's next commit joins the same transaction
+    // the loss record: a file (shelf) per branch of `tip <oid> <seen> <ref>` lines; only this ref's shelf is rewritten,
+    // the others are kept by their blob; the record's next commit joins the same transaction
     const recRef = 'refs/handoff-record';
     const rec = readRef(recRef);
-    const lines = new Map();
+    const shelf = ref.split('/')[2];
+    const files = new Map();
     if (rec) {
-      const c = readLoose(rec).toString('latin1');
-      for (const l of readLoose(entry(readLoose(c.slice(5, 45)), 'record')).toString('latin1').split('\n')) if (l) lines.set(l.slice(41), l.slice(0, 40));
+      const tree = readLoose(readLoose(rec).toString('latin1').slice(5, 45));
+      for (let at = 0; at < tree.length; ) {
+        const nul = tree.indexOf(0, at);
+        files.set(tree.subarray(tree.indexOf(32, at) + 1, nul).toString(), tree.subarray(nul + 1, nul + 21).toString('hex'));
+        at = nul + 21;
+      }
     }
-    lines.set(ref, oid);
-    const text = Buffer.from([...lines].map(([r, o]) => `${o} ${r}\n`).join(''));
-    const blob = writeLoose(objects, 'blob', text);
-    const rtree = writeLoose(objects, 'tree', treeOf([['record', blob]]));
+    const lines = new Map();
+    if (files.has(shelf)) for (const l of readLoose(files.get(shelf)).toString('latin1').split('\n')) if (l) lines.set(l.slice(l.lastIndexOf(' ') + 1), l);
+    lines.set(ref, `tip ${oid} ${Math.floor(Date.now() / 1000)} ${ref}`);
+    const blob = writeLoose(objects, 'blob', Buffer.from(`${[...lines.keys()].sort().map((r) => lines.get(r)).join('\n')}\n`));
+    files.set(shelf, blob);
+    const rtree = writeLoose(objects, 'tree', treeOf([...files].sort(([a], [b]) => (a < b ? -1 : 1))));
     const rcommit = writeLoose(objects, 'commit', commit(rtree, rec ? [rec] : [], 'handoff record\n'));
     input += `update ${recRef} ${rcommit} ${rec ?? '0'.repeat(40)}\n`;
     witness = [rcommit, rtree, blob];
