@@ -156,41 +156,13 @@ export function installAgents(repo: Repo, o: InstallOptions): string[] {
   const msgs: string[] = [];
   for (const agent of o.agents ?? []) {
     const w = WIRING[agent];
-    // after each wiring: the startup note in its instructions file, and the handoff skill
-    const notesAndSkill = () => [installSnippet(path.join(root, w.notes), w.notes, repo.commonDir), ...installSkill(root, agent, repo.commonDir)];
-    if (w.format === 'files') {
-      // the sh front where it serves the client (src/clients/front.ts), else node's guard straight
-      const command = guardCommand(o.command, w.client, FRONT_CLIENTS.some((f) => f.wiring.client === w.client));
-      msgs.push(...installFiles(w, root, command, repo.commonDir));
-      msgs.push(...notesAndSkill());
-      msgs.push(...trustGateSteps(agent, root, { env: process.env }).map((t) => `${w.settings}: ${t}`));
-      continue;
-    }
-    const command = guardCommand(o.command, w.client);
-    const file = path.join(root, w.settings);
-    if (w.format !== 'settings') {
-      msgs.push(installOwnFile(w, file, w.settings, command, repo.commonDir));
-      msgs.push(...notesAndSkill());
-      const note = trustNote(agent, root);
-      if (note) msgs.push(`${w.settings}: ${note}`);
-      continue;
-    }
-    const settings = readJson(file);
-    const before = JSON.stringify(settings);
-    strip(settings, ['hooks'], isOurs);
-    settings.hooks ??= {};
-    for (const [event, groups] of Object.entries(settingsHooks(w, command))) settings.hooks[event] = [...(Array.isArray(settings.hooks[event]) ? settings.hooks[event] : []), ...groups];
-    // Claude Code's sandbox, when the person turns it on, keeps what the guard stands on read-only too (./sandbox.ts)
-    const denied = !!RECORDS[w.client].sandbox && addDenies(settings, sandboxDenies(root, repo.commonDir));
-    // the keys where they were (strip took `hooks` out and it came back last): installing again changes nothing
-    keepKeyOrder(settings, Object.keys(JSON.parse(before)));
-    if (JSON.stringify(settings) === before) msgs.push(`${w.settings}: already wired (${agent})`);
-    else {
-      installWrite(repo.commonDir, file, jsonText(settings));
-      msgs.push(wrapWords(`${w.settings}: wired \`${command}\` for ${Object.keys(w.events).join(', ')}`));
-      if (denied) msgs.push(sandboxNote(w.settings, root, repo.commonDir));
-    }
-    msgs.push(...notesAndSkill());
+    // a wiring of files runs the sh front where it serves the client (src/clients/front.ts), else node's guard straight
+    const command = guardCommand(o.command, w.client, w.format !== 'files' || FRONT_CLIENTS.some((f) => f.wiring.client === w.client));
+    if (w.format === 'files') msgs.push(...installFiles(w, root, command, repo.commonDir));
+    else if (w.format === 'hooks-file') msgs.push(installOwnFile(w, path.join(root, w.settings), w.settings, command, repo.commonDir));
+    else msgs.push(...installSettings(repo, agent, w, command));
+    // after each wiring: the startup note in its instructions file, the handoff skill, and the client's trust step
+    msgs.push(installSnippet(path.join(root, w.notes), w.notes, repo.commonDir), ...installSkill(root, agent, repo.commonDir));
     const note = trustNote(agent, root);
     const byPlugin = pluginAnswers(w.client, root);
     if (note) msgs.push(`${w.settings}: ${note}`);
@@ -199,6 +171,24 @@ export function installAgents(repo: Repo, o: InstallOptions): string[] {
     if (byPlugin) msgs.push(`the git-handoff ${pluginNoun(w)} is active for you: these project hooks defer to it, so each event is answered once`);
   }
   return msgs;
+}
+
+/** A settings wiring: our hook groups merged into the client's settings file (the person's entries and key order kept). */
+function installSettings(repo: Repo, agent: Agent, w: Wiring, command: string): string[] {
+  const root = top(repo);
+  const file = path.join(root, w.settings);
+  const settings = readJson(file);
+  const before = JSON.stringify(settings);
+  strip(settings, ['hooks'], isOurs);
+  settings.hooks ??= {};
+  for (const [event, groups] of Object.entries(settingsHooks(w, command))) settings.hooks[event] = [...(Array.isArray(settings.hooks[event]) ? settings.hooks[event] : []), ...groups];
+  // Claude Code's sandbox, when the person turns it on, keeps what the guard stands on read-only too (./sandbox.ts)
+  const denied = !!RECORDS[w.client].sandbox && addDenies(settings, sandboxDenies(root, repo.commonDir));
+  // the keys where they were (strip took `hooks` out and it came back last): installing again changes nothing
+  keepKeyOrder(settings, Object.keys(JSON.parse(before)));
+  if (JSON.stringify(settings) === before) return [`${w.settings}: already wired (${agent})`];
+  installWrite(repo.commonDir, file, jsonText(settings));
+  return [wrapWords(`${w.settings}: wired \`${command}\` for ${Object.keys(w.events).join(', ')}`), ...(denied ? [sandboxNote(w.settings, root, repo.commonDir)] : [])];
 }
 
 function installSnippet(file: string, shown: string, commonDir: string): string {
