@@ -84,7 +84,8 @@ function installSkill(root: string, agent: Agent, commonDir: string): string[] {
   const shown = `${WIRING[agent].skills}/handoff/SKILL.md`;
   const file = path.join(root, shown);
   const text = skillText();
-  const former = formerSkill(root, agent, commonDir);
+  // the skill an earlier install put where the client now reads it second (Gemini CLI's .gemini/skills): taken away
+  const former = removeSkill(root, WIRING[agent].formerSkills, commonDir);
   const also = former ? [former] : [];
   if (existsSync(file) && readFileSync(file, 'utf8') === text) return [`${shown}: the handoff skill already there`, ...also];
   if (existsSync(file) && !readFileSync(file, 'utf8').includes(SKILL_MARK)) return [`${shown}: left alone (another skill of that name is there)`, ...also];
@@ -92,18 +93,12 @@ function installSkill(root: string, agent: Agent, commonDir: string): string[] {
   return [`${shown}: the handoff skill`, ...also];
 }
 
-function uninstallSkill(root: string, agent: Agent, commonDir: string): string | null {
-  return WIRING[agent].skills ? removeSkill(root, WIRING[agent].skills, commonDir) : null;
-}
-
-/** The skill an earlier install put where the client now reads it second (Gemini CLI's .gemini/skills): taken away. */
-const formerSkill = (root: string, agent: Agent, commonDir: string): string | null => {
-  const dir = WIRING[agent].formerSkills;
-  return dir ? removeSkill(root, dir, commonDir) : null;
-};
-
-/** Removes git-handoff's handoff skill from a skills folder (given back as it was before install, where it kept that). */
-function removeSkill(root: string, dir: string, commonDir: string): string | null {
+/**
+ * Removes git-handoff's handoff skill from a skills folder (given back as it was before install, where it kept that);
+ * null where there is none (`dir` null: the client has no such folder).
+ */
+function removeSkill(root: string, dir: string | null | undefined, commonDir: string): string | null {
+  if (!dir) return null;
   const shown = `${dir}/handoff/SKILL.md`;
   const file = path.join(root, shown);
   const ours = (t: string) => t.startsWith(`---\n${SKILL_MARK}`);
@@ -262,8 +257,8 @@ export function uninstallAgents(repo: Repo, o: InstallOptions): string[] {
       }
     }
     // the skill and the startup note stay while another client wired here still reads them (AGENTS.md, .agents/skills)
-    const skill = sharedWith(root, agent, o.agents ?? [], 'skills') ? null : uninstallSkill(root, agent, repo.commonDir);
-    for (const m of [skill, formerSkill(root, agent, repo.commonDir)]) if (m) msgs.push(m);
+    const skill = sharedWith(root, agent, o.agents ?? [], 'skills') ? null : removeSkill(root, w.skills, repo.commonDir);
+    for (const m of [skill, removeSkill(root, w.formerSkills, repo.commonDir)]) if (m) msgs.push(m);
     if (!notesDone.has(w.notes) && !sharedWith(root, agent, o.agents ?? [], 'notes')) {
       notesDone.add(w.notes);
       const notes = path.join(root, w.notes);
