@@ -154,7 +154,7 @@ export function installAgents(repo: Repo, o: InstallOptions): string[] {
     // a wiring of files runs the sh front where it serves the client (src/clients/front.ts), else node's guard straight
     const command = guardCommand(o.command, w.client, w.format !== 'files' || FRONT_CLIENTS.some((f) => f.wiring.client === w.client));
     if (w.format === 'files') msgs.push(...installFiles(w, root, command, repo.commonDir));
-    else if (w.format === 'hooks-file') msgs.push(installOwnFile(w, path.join(root, w.settings), w.settings, command, repo.commonDir));
+    else if (w.format === 'hooks-file') msgs.push(installOwnFile(w, root, command, repo.commonDir));
     else msgs.push(...installSettings(repo, agent, w, command));
     // after each wiring: the startup note in its instructions file, the handoff skill, and the client's trust step
     msgs.push(installSnippet(path.join(root, w.notes), w.notes, repo.commonDir), ...installSkill(root, agent, repo.commonDir));
@@ -242,7 +242,7 @@ export function uninstallAgents(repo: Repo, o: InstallOptions): string[] {
     const file = path.join(root, w.settings);
     if (w.format === 'files') msgs.push(...uninstallFiles(w, root, repo.commonDir));
     else if (w.format !== 'settings') {
-      const m = uninstallOwnFile(w, file, w.settings, root, repo.commonDir);
+      const m = uninstallOwnFile(w, root, repo.commonDir);
       if (m) msgs.push(m);
     } else {
       const undone = restoreOriginal(repo.commonDir, file, (t) => !GUARD_TEXT.test(t));
