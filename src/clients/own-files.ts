@@ -15,25 +15,27 @@ function ownFileText(w: Wiring, command: string): string {
 }
 
 
-/** Writes `file` (absolute) unless another file of that name, not ours, is there. */
-export function installOwnFile(w: Wiring, file: string, shown: string, command: string, commonDir: string): string {
+/** Writes the wiring's file in `root` unless another file of that name, not ours, is there. */
+export function installOwnFile(w: Wiring, root: string, command: string, commonDir: string): string {
+  const file = path.join(root, w.settings);
   const text = ownFileText(w, command);
   const now = existsSync(file) ? readFileSync(file, 'utf8') : null;
-  if (now === text) return `${shown}: already wired (${w.client})`;
-  if (now !== null && !GUARD_TEXT.test(now)) return `${shown}: left alone (a file of that name that is not git-handoff's is there); nothing wired for ${w.client}`;
+  if (now === text) return `${w.settings}: already wired (${w.client})`;
+  if (now !== null && !GUARD_TEXT.test(now)) return `${w.settings}: left alone (a file of that name that is not git-handoff's is there); nothing wired for ${w.client}`;
   installWrite(commonDir, file, text);
-  return `${shown}: wired \`${command}\` for ${Object.keys(w.events).join(', ')}`;
+  return `${w.settings}: wired \`${command}\` for ${Object.keys(w.events).join(', ')}`;
 }
 
-/** Removes a whole-file wiring (and the folders it leaves empty, up to `root`). */
-export function uninstallOwnFile(w: Wiring, file: string, shown: string, root: string, commonDir: string | null): string | null {
-  const restored = commonDir !== null && restoreOriginal(commonDir, file, (t) => !GUARD_TEXT.test(t));
+/** Removes a whole-file wiring from `root` (and the folders it leaves empty there). */
+export function uninstallOwnFile(w: Wiring, root: string, commonDir: string): string | null {
+  const file = path.join(root, w.settings);
+  const restored = restoreOriginal(commonDir, file, (t) => !GUARD_TEXT.test(t));
   if (!restored) {
     if (!existsSync(file) || !GUARD_TEXT.test(readFileSync(file, 'utf8'))) return null;
     rmSync(file);
   }
   removeEmptyUp(path.dirname(file), root);
-  return `${shown}: removed`;
+  return `${w.settings}: removed`;
 }
 
 /** Removes each folder from `dir` up to (not including) `root` that is empty. */

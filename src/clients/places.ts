@@ -5,13 +5,11 @@ import type { ClientName } from './names';
 import { RECORDS } from './records';
 import { userHome } from '../user-dirs';
 
-const homeOf = (env: NodeJS.ProcessEnv) => userHome(env);
-
 /** The folder `client` keeps its user files in (`~/.claude`, or `$CLAUDE_CONFIG_DIR`; `~/.gemini`). */
 export function userDir(client: ClientName, env: NodeJS.ProcessEnv = process.env): string {
   const h = RECORDS[client].home;
   if (!h) throw new Error(`${client} keeps no user folder`);
-  return (h.variable && env[h.variable]) || path.join(homeOf(env), h.dir);
+  return (h.variable && env[h.variable]) || path.join(userHome(env), h.dir);
 }
 
 /** A record path (a user one `$VAR/x` or `~`-relative, a project one in `worktree`) as an absolute path. */
@@ -19,7 +17,7 @@ export function placed(client: ClientName, file: string, scope: 'project' | 'loc
   const m = /^\$[A-Z_]+\/(.*)$/.exec(file);
   if (m) return path.join(userDir(client, env), m[1]);
   if (path.isAbsolute(file)) return file;
-  if (scope === 'user') return path.join(homeOf(env), file);
+  if (scope === 'user') return path.join(userHome(env), file);
   return worktree === null ? null : path.join(worktree, file);
 }
 

@@ -84,7 +84,8 @@ function installSkill(root: string, agent: Agent, commonDir: string): string[] {
   const shown = `${WIRING[agent].skills}/handoff/SKILL.md`;
   const file = path.join(root, shown);
   const text = skillText();
-  const former = formerSkill(root, agent, commonDir);
+  // the skill an earlier install put where the client now reads it second (Gemini CLI's .gemini/skills): taken away
+  const former = removeSkill(root, WIRING[agent].formerSkills, commonDir);
   const also = former ? [former] : [];
   if (existsSync(file) && readFileSync(file, 'utf8') === text) return [`${shown}: the handoff skill already there`, ...also];
   if (existsSync(file) && !readFileSync(file, 'utf8').includes(SKILL_MARK)) return [`${shown}: left alone (another skill of that name is there)`, ...also];
@@ -92,18 +93,12 @@ function installSkill(root: string, agent: Agent, commonDir: string): string[] {
   return [`${shown}: the handoff skill`, ...also];
 }
 
-function uninstallSkill(root: string, agent: Agent, commonDir: string): string | null {
-  return WIRING[agent].skills ? removeSkill(root, WIRING[agent].skills, commonDir) : null;
-}
-
-/** The skill an earlier install put where the client now reads it second (Gemini CLI's .gemini/skills): taken away. */
-const formerSkill = (root: string, agent: Agent, commonDir: string): string | null => {
-  const dir = WIRING[agent].formerSkills;
-  return dir ? removeSkill(root, dir, commonDir) : null;
-};
-
-/** Removes git-handoff's handoff skill from a skills folder (given back as it was before install, where it kept that). */
-function removeSkill(root: string, dir: string, commonDir: string): string | null {
+/**
+ * Removes git-handoff's handoff skill from a skills folder (given back as it was before install, where it kept that);
+ * null where there is none (`dir` null: the client has no such folder).
+ */
+function removeSkill(root: string, dir: string | null | undefined, commonDir: string): string | null {
+  if (!dir) return null;
   const shown = `${dir}/handoff/SKILL.md`;
   const file = path.join(root, shown);
   const ours = (t: string) => t.startsWith(`---\n${SKILL_MARK}`);
@@ -156,41 +151,13 @@ export function installAgents(repo: Repo, o: InstallOptions): string[] {
   const msgs: string[] = [];
   for (const agent of o.agents ?? []) {
     const w = WIRING[agent];
-    // after each wiring: the startup note in its instructions file, and the handoff skill
-    const notesAndSkill = () => [installSnippet(path.join(root, w.notes), w.notes, repo.commonDir), ...installSkill(root, agent, repo.commonDir)];
-    if (w.format === 'files') {
-      // the sh front where it serves the client (src/clients/front.ts), else node's guard straight
-      const command = guardCommand(o.command, w.client, FRONT_CLIENTS.some((f) => f.wiring.client === w.client));
-      msgs.push(...installFiles(w, root, command, repo.commonDir));
-      msgs.push(...notesAndSkill());
-      msgs.push(...trustGateSteps(agent, root, { env: process.env }).map((t) => `${w.settings}: ${t}`));
-      continue;
-    }
-    const command = guardCommand(o.command, w.client);
-    const file = path.join(root, w.settings);
-    if (w.format !== 'settings') {
-      msgs.push(installOwnFile(w, file, w.settings, command, repo.commonDir));
-      msgs.push(...notesAndSkill());
-      const note = trustNote(agent, root);
-      if (note) msgs.push(`${w.settings}: ${note}`);
-      continue;
-    }
-    const settings = readJson(file);
-    const before = JSON.stringify(settings);
-    strip(settings, ['hooks'], isOurs);
-    settings.hooks ??= {};
-    for (const [event, groups] of Object.entries(settingsHooks(w, command))) settings.hooks[event] = [...(Array.isArray(settings.hooks[event]) ? settings.hooks[event] : []), ...groups];
-    // Claude Code's sandbox, when the person turns it on, keeps what the guard stands on read-only too (./sandbox.ts)
-    const denied = !!RECORDS[w.client].sandbox && addDenies(settings, sandboxDenies(root, repo.commonDir));
-    // the keys where they were (strip took `hooks` out and it came back last): installing again changes nothing
-    keepKeyOrder(settings, Object.keys(JSON.parse(before)));
-    if (JSON.stringify(settings) === before) msgs.push(`${w.settings}: already wired (${agent})`);
-    else {
-      installWrite(repo.commonDir, file, jsonText(settings));
-      msgs.push(wrapWords(`${w.settings}: wired \`${command}\` for ${Object.keys(w.events).join(', ')}`));
-      if (denied) msgs.push(sandboxNote(w.settings, root, repo.commonDir));
-    }
-    msgs.push(...notesAndSkill());
+    // a wiring of files runs the sh front where it serves the client (src/clients/front.ts), else node's guard straight
+    const command = guardCommand(o.command, w.client, w.format !== 'files' || FRONT_CLIENTS.some((f) => f.wiring.client === w.client));
+    if (w.format === 'files') msgs.push(...installFiles(w, root, command, repo.commonDir));
+    else if (w.format === 'hooks-file') msgs.push(installOwnFile(w, root, command, repo.commonDir));
+    else msgs.push(...installSettings(repo, agent, w, command));
+    // after each wiring: the startup note in its instructions file, the handoff skill, and the client's trust step
+    msgs.push(installSnippet(path.join(root, w.notes), w.notes, repo.commonDir), ...installSkill(root, agent, repo.commonDir));
     const note = trustNote(agent, root);
     const byPlugin = pluginAnswers(w.client, root);
     if (note) msgs.push(`${w.settings}: ${note}`);
@@ -199,6 +166,24 @@ export function installAgents(repo: Repo, o: InstallOptions): string[] {
     if (byPlugin) msgs.push(`the git-handoff ${pluginNoun(w)} is active for you: these project hooks defer to it, so each event is answered once`);
   }
   return msgs;
+}
+
+/** A settings wiring: our hook groups merged into the client's settings file (the person's entries and key order kept). */
+function installSettings(repo: Repo, agent: Agent, w: Wiring, command: string): string[] {
+  const root = top(repo);
+  const file = path.join(root, w.settings);
+  const settings = readJson(file);
+  const before = JSON.stringify(settings);
+  strip(settings, ['hooks'], isOurs);
+  settings.hooks ??= {};
+  for (const [event, groups] of Object.entries(settingsHooks(w, command))) settings.hooks[event] = [...(Array.isArray(settings.hooks[event]) ? settings.hooks[event] : []), ...groups];
+  // Claude Code's sandbox, when the person turns it on, keeps what the guard stands on read-only too (./sandbox.ts)
+  const denied = !!RECORDS[w.client].sandbox && addDenies(settings, sandboxDenies(root, repo.commonDir));
+  // the keys where they were (strip took `hooks` out and it came back last): installing again changes nothing
+  keepKeyOrder(settings, Object.keys(JSON.parse(before)));
+  if (JSON.stringify(settings) === before) return [`${w.settings}: already wired (${agent})`];
+  installWrite(repo.commonDir, file, jsonText(settings));
+  return [wrapWords(`${w.settings}: wired \`${command}\` for ${Object.keys(w.events).join(', ')}`), ...(denied ? [sandboxNote(w.settings, root, repo.commonDir)] : [])];
 }
 
 function installSnippet(file: string, shown: string, commonDir: string): string {
@@ -257,7 +242,7 @@ export function uninstallAgents(repo: Repo, o: InstallOptions): string[] {
     const file = path.join(root, w.settings);
     if (w.format === 'files') msgs.push(...uninstallFiles(w, root, repo.commonDir));
     else if (w.format !== 'settings') {
-      const m = uninstallOwnFile(w, file, w.settings, root, repo.commonDir);
+      const m = uninstallOwnFile(w, root, repo.commonDir);
       if (m) msgs.push(m);
     } else {
       const undone = restoreOriginal(repo.commonDir, file, (t) => !GUARD_TEXT.test(t));
@@ -272,8 +257,8 @@ export function uninstallAgents(repo: Repo, o: InstallOptions): string[] {
       }
     }
     // the skill and the startup note stay while another client wired here still reads them (AGENTS.md, .agents/skills)
-    const skill = sharedWith(root, agent, o.agents ?? [], 'skills') ? null : uninstallSkill(root, agent, repo.commonDir);
-    for (const m of [skill, formerSkill(root, agent, repo.commonDir)]) if (m) msgs.push(m);
+    const skill = sharedWith(root, agent, o.agents ?? [], 'skills') ? null : removeSkill(root, w.skills, repo.commonDir);
+    for (const m of [skill, removeSkill(root, w.formerSkills, repo.commonDir)]) if (m) msgs.push(m);
     if (!notesDone.has(w.notes) && !sharedWith(root, agent, o.agents ?? [], 'notes')) {
       notesDone.add(w.notes);
       const notes = path.join(root, w.notes);

@@ -1,7 +1,7 @@
 // The git-handoff installations on PATH, as the wired hooks find them (issue 53): a wiring names `git-handoff-guard`
-// (bash clients exec it), Claude Code's reads `git-handoff-front` (or `-split`) in, which reads in the first
-// `git-handoff-guard` on PATH. Two installations on PATH can make that pair come from two of them: an older front
-// (one without `git-handoff-front` beside it) read in finds no node and exits 127, and Claude Code then runs the call.
+// (bash clients exec it), one its client runs with sh (Wiring.sh) reads `git-handoff-front` (or `-split`) in, which
+// reads in the first `git-handoff-guard` on PATH. Two installations on PATH can make that pair come from two of them: an
+// older front (one without `git-handoff-front` beside it) read in finds no node and exits 127, and the client runs the call.
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../errors';
@@ -67,7 +67,7 @@ interface PathHooks {
   installations: Installation[];
   /** the installation whose front the wired hooks run (the first `git-handoff-guard` on PATH) */
   runs: Installation | null;
-  /** Claude Code's wiring would read one installation's `git-handoff-front` and another's older front: exit 127 */
+  /** an sh wiring would read one installation's `git-handoff-front` and another's older front: exit 127 */
   mixed: { front: string; guard: string } | null;
 }
 

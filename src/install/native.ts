@@ -27,8 +27,8 @@ export function readObject(file: string): Record<string, any> | null {
   throw new HandoffError('usage', 'unreadable-settings', `${file} is not a JSON object; fix or move it, then run install again (nothing was changed)`, { file });
 }
 
-/** The object of events in a hooks file (made on the way when `make`), or null. */
-function eventsAt(value: Record<string, any>, at: string[], make: boolean): Record<string, any> | null {
+/** The object at `at` in a JSON value (made on the way when `make`), or null. */
+export function eventsAt(value: Record<string, any>, at: readonly string[], make: boolean): Record<string, any> | null {
   let o = value;
   for (const k of at) {
     if (!o[k] || typeof o[k] !== 'object' || Array.isArray(o[k])) {
@@ -64,12 +64,16 @@ export function strip(value: Record<string, any>, at: string[], ours: (entry: un
     if (kept.length) events[event] = kept;
     else delete events[event];
   }
-  // the objects on the way, emptied, go too (the root stays)
-  for (let i = at.length; i > 0; i--) {
-    const parent = eventsAt(value, at.slice(0, i - 1), false)!;
-    if (Object.keys(parent[at[i - 1]]).length === 0) delete parent[at[i - 1]];
-  }
+  dropEmpty(value, at);
   return removed;
+}
+
+/** The objects on the way to `at` that are empty go, deepest first (the root stays). */
+export function dropEmpty(value: Record<string, any>, at: readonly string[]): void {
+  for (let i = at.length; i > 0; i--) {
+    const parent = eventsAt(value, at.slice(0, i - 1), false);
+    if (parent && parent[at[i - 1]] && Object.keys(parent[at[i - 1]]).length === 0) delete parent[at[i - 1]];
+  }
 }
 
 /** A hooks file's value with git-handoff's entries as `json` says (any earlier ones taken out first). */

@@ -138,10 +138,9 @@ function uninstallThrough(agent: Agent): string[] {
     if (hasCopy(agent)) msgs.push(`${agent} plugin uninstall: ${run(agent, ['plugin', 'uninstall', PLUGIN_ID, '--scope', 'user'])}`);
     const known = readJsonOr(path.join(claudeConfigDir(process.env), 'plugins', 'known_marketplaces.json'));
     if (known?.[PLUGIN_NAME]) msgs.push(`${agent} plugin marketplace remove: ${run(agent, ['plugin', 'marketplace', 'remove', PLUGIN_NAME])}`);
-    const market = source;
-    if (existsSync(market)) {
-      rmSync(market, { recursive: true, force: true });
-      msgs.push(`${market}: removed`);
+    if (existsSync(source)) {
+      rmSync(source, { recursive: true, force: true });
+      msgs.push(`${source}: removed`);
     }
     // Claude Code keeps a copy of each installed plugin, marked orphaned on uninstall: ours goes now
     const cache = path.join(claudeConfigDir(process.env), 'plugins', 'cache', PLUGIN_NAME);

@@ -13,6 +13,7 @@ import { DEFAULT_PROTECT } from '../guard/context';
 import { handoffDir } from '../handoff/state/paths';
 import type { DoctorItem } from '../wiring';
 import { readJsonOr } from '../read-file';
+import { dropEmpty, eventsAt } from './native';
 
 /** The client with an OS sandbox a project's settings turn on (ClientRecord.sandbox), and its settings' keys. */
 const SANDBOXED = ALL_RECORDS.find((r) => r.sandbox)!;
@@ -54,27 +55,23 @@ const at = (o: Json, keys: readonly string[]): unknown => keys.reduce<any>((v, k
 
 /** Adds `entries` to Claude Code's settings' denyWrite (kept in order, none twice); whether anything was added. */
 export function addDenies(settings: Json, entries: string[]): boolean {
-  const [top, fs, key] = SANDBOX.denyWrite;
-  const list: unknown[] = Array.isArray(at(settings, SANDBOX.denyWrite)) ? (at(settings, SANDBOX.denyWrite) as unknown[]) : [];
-  const missing = entries.filter((e) => !list.includes(e));
-  if (!missing.length) return false;
-  settings[top] = settings[top] && typeof settings[top] === 'object' ? settings[top] : {};
-  settings[top][fs] = settings[top][fs] && typeof settings[top][fs] === 'object' ? settings[top][fs] : {};
-  settings[top][fs][key] = [...list, ...missing];
-  return true;
+  const list = at(settings, SANDBOX.denyWrite);
+  const had: unknown[] = Array.isArray(list) ? list : [];
+  const missing = entries.filter((e) => !had.includes(e));
+  if (missing.length) eventsAt(settings, SANDBOX.denyWrite.slice(0, -1), true)![SANDBOX.denyWrite[2]] = [...had, ...missing];
+  return missing.length > 0;
 }
 
 /** Takes `entries` out of denyWrite, and the objects that leaves empty; how many were taken. */
 export function removeDenies(settings: Json, entries: string[]): number {
-  const [top, fs, key] = SANDBOX.denyWrite;
-  const list = at(settings, SANDBOX.denyWrite);
-  if (!Array.isArray(list)) return 0;
-  const kept = list.filter((e) => !entries.includes(e));
-  const n = list.length - kept.length;
-  if (kept.length) settings[top][fs][key] = kept;
-  else delete settings[top][fs][key];
-  if (!Object.keys(settings[top][fs]).length) delete settings[top][fs];
-  if (!Object.keys(settings[top]).length) delete settings[top];
+  const parent = eventsAt(settings, SANDBOX.denyWrite.slice(0, -1), false);
+  const key = SANDBOX.denyWrite[2];
+  if (!Array.isArray(parent?.[key])) return 0;
+  const kept = parent[key].filter((e: unknown) => !entries.includes(e as string));
+  const n = parent[key].length - kept.length;
+  if (kept.length) parent[key] = kept;
+  else delete parent[key];
+  dropEmpty(settings, SANDBOX.denyWrite.slice(0, -1));
   return n;
 }
 
@@ -101,7 +98,7 @@ export function sandboxItem(worktree: string, commonDir: string, env: NodeJS.Pro
     return {
       component,
       status: 'info',
-      detail: `Claude Code's sandbox is off: a script the session writes and runs can write anything the user can. Recommended: "sandbox": {"enabled": true} in ${r.hookFiles.find((f) => f.scope === 'local')!.file} or your user settings${needs}; it keeps .claude/, .git/hooks, .git/config and all outside the project read-only, and with git-handoff's denyWrite entries ${missing.length ? '(git handoff install --agent ${r.agent} adds them) ' : ''}the other clients' wiring, git-handoff's state and the handoff files too`,
+      detail: `Claude Code's sandbox is off: a script the session writes and runs can write anything the user can. Recommended: "sandbox": {"enabled": true} in ${r.hookFiles.find((f) => f.scope === 'local')!.file} or your user settings${needs}; it keeps .claude/, .git/hooks, .git/config and all outside the project read-only, and with git-handoff's denyWrite entries ${missing.length ? `(git handoff install --agent ${r.agent} adds them) ` : ''}the other clients' wiring, git-handoff's state and the handoff files too`,
     };
   }
   if (missing.length) return { component, status: 'info', detail: `Claude Code's sandbox is on, but its denyWrite lacks ${missing.join(', ')}: a script run in it can still write those; run git handoff install --agent ${r.agent} again${needs}` };
