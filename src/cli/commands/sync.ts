@@ -9,7 +9,7 @@ import { readConfig } from '../../git/config';
 import { setting } from '../../config-keys';
 import { resolveBranch } from '../../handoff/store/store';
 import { writerOf } from '../identity';
-import { fetchAndMerge, fetchHandoffs, type FetchResult, type Sides } from '../../sync/fetch';
+import { fetchAndMerge, type FetchResult, type Sides } from '../../sync/fetch';
 import { claimsRefspec } from '../../handoff/claims/table';
 import { planScanPush, rejectionError, type PushResult } from '../../sync/push';
 import { resolveRemote } from '../../sync/remote';
@@ -171,7 +171,7 @@ function failOnRefused(refs: string[], remote: string, a: GlobalArgs, checkedOut
 }
 
 function runFetch(repo: Repo, remote: string, a: GlobalArgs): FetchResult {
-  return fetchHandoffs(repo, remote, progressOf(a));
+  return fetchAndMerge(repo, remote, progressOf(a)).result;
 }
 
 async function runPush(repo: Repo, remote: string, a: GlobalArgs, place?: string | null, sides?: Sides): Promise<PushResult> {
