@@ -100,19 +100,10 @@ export function fetchTracking(repo: Repo, remote: string, extra: string[] = []):
   return { pruned, quiet: stderr.trim() === '' };
 }
 
-/** What the merge knew before the fetch: whether the remote had a handoff live (a tracking copy now, or one the fetch pruned). */
-export interface Before {
-  remote: { has(key: string): boolean };
-}
-
-/** Fetches, then merges every handoff by the five cases. Local handoffs move only by CAS, and only forward. */
-export function fetchHandoffs(repo: Repo, remote: string, progress?: (line: string) => void): FetchResult {
-  return fetchAndMerge(repo, remote, progress).result;
-}
-
 /**
- * fetchHandoffs, and the sides as they stand after the merge (the refs read once after the fetch, with what the merge
- * moved applied), for a push planned right after it without reading every ref again.
+ * Fetches, then merges every handoff by the five cases (local handoffs move only by CAS, and only forward); with the
+ * sides as they stand after the merge (the refs read once after the fetch, with what the merge moved applied), for a
+ * push planned right after it without reading every ref again.
  */
 export function fetchAndMerge(repo: Repo, remote: string, progress?: (line: string) => void, extra: string[] = [], place?: string | null, quietBefore = false): { result: FetchResult; sides: Sides | null } {
   const { pruned, quiet } = fetchTracking(repo, remote, extra);
@@ -143,8 +134,11 @@ const names = (ref: string) => {
   return { branch: p?.branch ?? p?.encodedBranch ?? '', topic: p?.topic ?? '' };
 };
 
-/** Classifies each handoff against the freshly fetched tracking refs and applies what may move. */
-export function mergeHandoffs(repo: Repo, remote: string, before: Before, now: Sides, progress?: (line: string) => void): FetchResult {
+/**
+ * Classifies each handoff against the freshly fetched tracking refs and applies what may move; `before`: whether the
+ * remote had a handoff live before the fetch (a tracking copy now, or one the fetch pruned).
+ */
+export function mergeHandoffs(repo: Repo, remote: string, before: { remote: { has(key: string): boolean } }, now: Sides, progress?: (line: string) => void): FetchResult {
   const keys = [...new Set([...now.local.keys(), ...now.remote.keys()])].filter((k) => parseRef(HANDOFF_PREFIX + k));
   // Archive entries by handoff: an entry is a version on top of the tip it archived, naming who archived it.
   const entriesOf = (archive: Map<string, string>) => {

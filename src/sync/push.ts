@@ -15,7 +15,7 @@ import { trackingNotesRef } from '../handoff/store/receipts';
 import { ancestryOf, remoteViolations } from '../handoff/store/sync-state';
 import { moveRefs } from '../handoff/store/tx';
 import { migrateArchives, upgradeTracking } from '../handoff/store/tx/migrate';
-import { fetchHandoffs, handoffKeyOf, pastRetentionOf, readSides, type FetchResult, type Sides } from './fetch';
+import { fetchAndMerge, handoffKeyOf, pastRetentionOf, readSides, type FetchResult, type Sides } from './fetch';
 import { hostWaitMs, RECORDS_PREFIX, trackingRecordsPrefix, transportError } from './remote';
 import type { Violation } from '../handoff/store/ownership';
 import { keyOf } from '../handoff/store/tx/record';
@@ -198,7 +198,7 @@ export async function planScanPush(repo: Repo, remote: string, o: PushOptions = 
   if (first.length === 0 || o.refetch === false || result.stopped || !first.some((u) => STALE.test(u.reason ?? ''))) return { ...result, rejected: first };
   // Rejected: learn what the remote has now, merge it, and send once more whatever is still a fast-forward
   // (with --atomic, refs rejected only because another one was).
-  result.refetch = fetchHandoffs(repo, remote, o.progress);
+  result.refetch = fetchAndMerge(repo, remote, o.progress).result;
   const again = planPush(repo, readSides(repo, remote));
   const retry = again.updates.filter((u) => first.some((f) => f.ref === u.ref));
   if (result.record?.status === 'rejected' && ATOMIC.test(result.record.reason ?? '')) delete result.record.status;

@@ -67,21 +67,23 @@ const publicVersion = (v: VersionFindings) => ({ ref: v.ref, oid: v.oid, finding
 
 /** The pre-push hook's scan of a plain `git push` of handoff refs: what the remote has not seen and no scan record covers. */
 export async function pushLineFindings(repo: Repo, remote: string, lines: Array<{ ref: string; oid: string | null; remoteOid: string | null }>): Promise<VersionFindings[]> {
-  const tips = lines.filter((l) => l.oid && isHandoff(l.ref));
+  const tips = lines.filter((l) => l.oid && isHandoff(l.ref)).map((l) => ({ ref: l.ref, oid: l.oid! }));
   if (!tips.length) return [];
   const remoteOids = lines.map((l) => l.remoteOid).filter((o): o is string => !!o);
   const known = readObjects(repo, remoteOids).flatMap((o, i) => (o ? [remoteOids[i]] : []));
-  const refOf = new Map(tips.map((t) => [t.oid!, t.ref]));
-  const versions = versionsOf(repo, [...refOf.keys()], [...known, `--remotes=${remote}`]).map((v) => ({ ...v, ref: refOf.get(v.ref) ?? v.ref }));
-  return scanVersions(repo, versions, { skipScanned: true });
+  return scanFromTips(repo, tips, [...known, `--remotes=${remote}`], true);
+}
+
+/** The versions the tips reach and `exclude` does not, each named by its tip's ref, scanned. */
+function scanFromTips(repo: Repo, tips: Array<{ ref: string; oid: string }>, exclude: string[], skipScanned: boolean): Promise<VersionFindings[]> {
+  const refOf = new Map(tips.map((t) => [t.oid, t.ref]));
+  return scanVersions(repo, versionsOf(repo, [...refOf.keys()], exclude).map((v) => ({ ...v, ref: refOf.get(v.ref) ?? v.ref })), { skipScanned });
 }
 
 /** The server's scan of a push: every incoming version of a handoff ref, scan records not trusted. */
 export async function receiveFindings(repo: Repo, updates: RefUpdate[]): Promise<VersionFindings[]> {
-  const tips = updates.filter((u) => u.newOid && isHandoff(u.ref));
-  if (!tips.length) return [];
-  const refOf = new Map(tips.map((t) => [t.newOid!, t.ref]));
-  return scanVersions(repo, versionsOf(repo, [...refOf.keys()], ['--all']).map((v) => ({ ...v, ref: refOf.get(v.ref) ?? v.ref })), { skipScanned: false });
+  const tips = updates.filter((u) => u.newOid && isHandoff(u.ref)).map((u) => ({ ref: u.ref, oid: u.newOid! }));
+  return tips.length ? scanFromTips(repo, tips, ['--all'], false) : [];
 }
 
 /** `sync --resolve`: scans the body the merge would keep (rules the kept versions allowed stay allowed) and

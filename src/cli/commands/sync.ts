@@ -9,7 +9,7 @@ import { readConfig } from '../../git/config';
 import { setting } from '../../config-keys';
 import { resolveBranch } from '../../handoff/store/store';
 import { writerOf } from '../identity';
-import { fetchAndMerge, fetchHandoffs, type FetchResult, type Sides } from '../../sync/fetch';
+import { fetchAndMerge, type FetchResult, type Sides } from '../../sync/fetch';
 import { claimsRefspec } from '../../handoff/claims/table';
 import { planScanPush, rejectionError, type PushResult } from '../../sync/push';
 import { resolveRemote } from '../../sync/remote';
@@ -187,7 +187,7 @@ export const fetchCommand = command({
   builder: (y) => remoteArg(y).example('$0 fetch origin --json', 'the case of each handoff as data'),
   handler: (a) => {
     const repo = openRepo();
-    const r = fetchHandoffs(repo, resolveRemote(repo, a.remote), progressOf(a));
+    const r = fetchAndMerge(repo, resolveRemote(repo, a.remote), progressOf(a)).result;
     if (a.json) printJson(r);
     else for (const l of describeFetch(repo, r)) say(l);
     failOnRefused(refusedOf(r.handoffs).map((h) => h.ref), r.remote, a, repo.branch);

@@ -151,9 +151,8 @@ function commitTable(repo: Storage, t: Table, parents: string[], message: Change
 
 async function changeOnce<R>(repo: Storage, branch: string, session: string, mutate: Mutation<R>, o: { config: Config; remote: string | null; why: string | null; offline?: boolean; recs?: readonly RefRecord[] }): Promise<ChangeResult<R>> {
   const config = o.config;
-  const picked = { remote: o.remote, why: o.why };
-  let remote = o.offline ? null : picked.remote;
-  let published: Published = picked.remote && o.offline ? { where: 'offline', remote: picked.remote, reason: 'asked to stay offline' } : { where: 'local', reason: picked.why ?? 'no remote' };
+  let remote = o.offline ? null : o.remote;
+  let published: Published = o.remote && o.offline ? { where: 'offline', remote: o.remote, reason: 'asked to stay offline' } : { where: 'local', reason: o.why ?? 'no remote' };
   const local = claimsRef(branch);
   let fetched = false;
   // the caller's listing of refs, when it holds this table's, stands for the first read (the move's compare-and-swap
@@ -327,6 +326,9 @@ export interface ReleaseOutcome {
   released: Array<{ id: string; paths: string[] }>;
 }
 
+/** Whether `release <spec>` gives back the claimed path `p`: the spec names it, or `p` lies inside it. */
+const releases = (spec: string, p: string) => spec === p || (spec.endsWith('/') && p.startsWith(spec));
+
 /** Releases the session's claims (those specs only, when given): a spec given is released where a claim names it or lies inside it. */
 export function releaseMutation(branch: string, session: string, specs: string[] | null): Mutation<ReleaseOutcome> {
   return (table, nowMs) => {
@@ -338,13 +340,13 @@ export function releaseMutation(branch: string, session: string, specs: string[]
         claims.push(c);
         continue;
       }
-      const drop = specs ? c.paths.filter((p) => specs.some((s) => s === p || (s.endsWith('/') && p.startsWith(s)))) : c.paths;
+      const drop = specs ? c.paths.filter((p) => specs.some((s) => releases(s, p))) : c.paths;
       if (drop.length) released.push({ id: c.id, paths: drop });
       const keep = c.paths.filter((p) => !drop.includes(p));
       if (keep.length) claims.push({ ...c, paths: keep });
     }
     if (specs) {
-      const unmatched = specs.filter((s) => !released.some((r) => r.paths.some((p) => p === s || (s.endsWith('/') && p.startsWith(s)))));
+      const unmatched = specs.filter((s) => !released.some((r) => r.paths.some((p) => releases(s, p))));
       if (unmatched.length) {
         const mine = live.filter((c) => c.session === session).flatMap((c) => c.paths);
         throw new HandoffError('usage', 'not-claimed', `you hold no claim on ${unmatched.join(', ')} on ${branch}; ${mine.length ? `your claims: ${mine.join(', ')}` : 'you hold no claims on this branch'}; nothing was released`, { unmatched, claims: mine });

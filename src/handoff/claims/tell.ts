@@ -21,16 +21,10 @@ export const claimsOfOthers = (commonDir: string, branch: string | null, session
 export function claimedByOthers(commonDir: string, branch: string | null, session: string | null, paths: string[], nowMs = Date.now()): Hit[] {
   if (paths.length === 0) return [];
   const claims = othersClaims(commonDir, branch, session, nowMs);
-  const hits: Hit[] = [];
-  for (const p of paths) {
-    for (const c of claims) {
-      if (pathClaimed(p, c.paths)) {
-        hits.push({ path: p, claim: c });
-        break;
-      }
-    }
-  }
-  return hits;
+  return paths.flatMap((path) => {
+    const claim = claims.find((c) => pathClaimed(path, c.paths));
+    return claim ? [{ path, claim }] : [];
+  });
 }
 
 const when = (s: number) => new Date(s * 1000).toISOString().replace(/\.000Z$/, 'Z');

@@ -182,22 +182,15 @@ export function planImport(repo: Storage, args: string[], o: ImportOptions = {})
       continue;
     }
     const kind = kindOf(file);
-    let branch: string;
+    let branch = o.branch;
     let topic: string;
     if (kind === 'seed') {
       branches ??= localBranches(repo);
       ({ branch, topic } = splitSeedName(SEED_NAME_RE.exec(path.basename(file))![1], file, branches, repo.branch, o));
-    } else if (kind === 'handover') {
-      topic = o.topic ?? HANDOVER_TOPIC;
-      branch = resolveBranch(repo, o.branch);
-    } else {
-      if (o.topic === undefined) throw askForNames(file, 'the name is neither handoff-<branch>-<topic>.md nor handover.md');
-      topic = o.topic;
-      branch = resolveBranch(repo, o.branch);
-    }
-    branch = resolveBranch(repo, branch);
-    assertTopic(topic);
-    plans.push(planOf(plans, file, kind, branch, topic, readHandoffFile(file, o.session)));
+    } else if (kind === 'handover') topic = o.topic ?? HANDOVER_TOPIC;
+    else if (o.topic === undefined) throw askForNames(file, 'the name is neither handoff-<branch>-<topic>.md nor handover.md');
+    else topic = o.topic;
+    plans.push(planOf(plans, file, kind, resolveBranch(repo, branch), assertTopic(topic), readHandoffFile(file, o.session)));
   }
   return plans;
 }

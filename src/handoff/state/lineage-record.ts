@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { encodeBranch, handoffDir, readJsonIn } from './paths';
-import { readJsonOr } from '../../read-file';
+import { readJsonOr, readTextOr } from '../../read-file';
 import { isDiskError, optionalWrite, writeState } from './state-file';
 
 export interface LineageRecord {
@@ -78,15 +78,14 @@ export function successorOf(session: string, records: LineageRecord[]): string |
   return records.find((r) => r.from === session)?.session ?? null;
 }
 
-/** The parent of process `pid` (field 4 of /proc/<pid>/stat, after the command name's closing parenthesis: the name may hold spaces or parentheses), or null where /proc does not say. */
-export function parentOf(pid: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) || null;
-  } catch {
-    return null;
-  }
+/** The fields of /proc/<pid>/stat from field 3 on (after the command name's closing parenthesis: the name may hold spaces or parentheses), or none where /proc does not say. */
+function statFields(pid: number): string[] {
+  const stat = readTextOr(`/proc/${pid}/stat`) ?? '';
+  return stat ? stat.slice(stat.lastIndexOf(')') + 2).split(' ') : [];
 }
+
+/** The parent of process `pid` (field 4), or null where /proc does not say. */
+export const parentOf = (pid: number): number | null => Number(statFields(pid)[1]) || null;
 
 /** This process's ancestors, its parent first (at most 32), each with its command line, as far as /proc says. */
 export function* ancestors(): Generator<{ pid: number; argv: string[] }> {
@@ -104,11 +103,4 @@ export function* ancestors(): Generator<{ pid: number; argv: string[] }> {
 }
 
 /** The start time of a process (field 22 of /proc/<pid>/stat), or null where /proc does not say. */
-export function processStart(pid: number): string | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
-  } catch {
-    return null;
-  }
-}
+export const processStart = (pid: number): string | null => statFields(pid)[19] ?? null;

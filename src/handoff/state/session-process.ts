@@ -3,7 +3,7 @@
 // reused pid is not taken for it) and the host it runs on; only a process of this host can be checked.
 // Each session's process is kept in <git-common-dir>/handoff/processes/<session>.json for sessions that hold no
 // lease (a lease names its holder's process in its own trailers).
-import { readFileSync } from 'node:fs';
+import { readTextOr } from '../../read-file';
 import path from 'node:path';
 import { processStart } from './lineage-record';
 import { encodeBranch, handoffDir, readJsonIn } from './paths';
@@ -40,18 +40,8 @@ export function processGone(p: { pid: number | null; start?: string | null; host
   }
 }
 
-let procFs: boolean | null = null;
-function existsProc(): boolean {
-  if (procFs === null) {
-    try {
-      readFileSync('/proc/self/stat');
-      procFs = true;
-    } catch {
-      procFs = false;
-    }
-  }
-  return procFs;
-}
+let procFs: boolean | undefined;
+const existsProc = (): boolean => (procFs ??= readTextOr('/proc/self/stat') !== null);
 
 const dir = (commonDir: string) => path.join(handoffDir(commonDir), 'processes');
 
