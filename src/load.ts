@@ -4,7 +4,7 @@
 // with the cache falls back to a plain require. A run that takes a way through the bundle no cache run took yet
 // (`cover`) writes the cache again, so it holds that way's functions too. Bundled into dist/guard.cjs (for
 // dist/first.cjs), dist/first.cjs (for dist/fast.cjs) and dist/load.cjs (for the launcher).
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Script } from 'node:vm';
 import { trace } from './trace';
@@ -136,20 +136,11 @@ export function loadBundle(dir: string, bundle: Bundle, use: string): unknown {
     if (!where) return require(file);
     const at = path.join(where.dir, where.name);
     let source: string;
-    if (where.size > WRAPPED_FROM) {
-      const cache = openCache(at);
-      try {
-        ({ source, cached } = readWrapped(file, cache));
-      } finally {
-        if (cache) closeSync(cache.fd);
-      }
-    } else {
-      try {
-        cached = ownCache(statSync(at)) ? readFileSync(at) : undefined;
-      } catch {
-        cached = undefined;
-      }
-      source = wrapModule(readFileSync(file, 'utf8'));
+    const cache = openCache(at);
+    try {
+      ({ source, cached } = readWrapped(file, cache));
+    } finally {
+      if (cache) closeSync(cache.fd);
     }
     script = new VmScript(source, { filename: file, cachedData: cached });
   } catch {
@@ -199,10 +190,7 @@ function readCache(cache: { fd: number; size: number }, buf: Buffer): Buffer | u
  * is pages the kernel maps at first touch (one buffer for the two: about 1.7 ms less for fast.cjs, where reading
  * it and its cache took 7.5 ms, on a day `node -e ''` took 90 ms). The bundles are ASCII (esbuild writes them so;
  * test/guard/first-file.split.test.ts checks it), which Latin-1 copies as it is; a file that is not is read as UTF-8.
- * But the fs functions it calls are compiled at their first call, where readFileSync(file, 'utf8') is one call into
- * C++: for a bundle up to WRAPPED_FROM bytes (first.cjs, 90 kB: 0.25 ms more in the trace's 'compiled') that is faster.
  */
-const WRAPPED_FROM = 200_000;
 function readWrapped(file: string, cache: { fd: number; size: number } | null): { source: string; cached: Buffer | undefined } {
   const fd = openSync(file, 'r');
   try {
