@@ -175,7 +175,7 @@ quickDescribe('the bundles', () => {
   it('load through the code cache as require loads them, a file that is not ASCII too (read as UTF-8, not copied as Latin-1)', () => {
     const dir = tempDir();
     const cache = tempDir();
-    // past the size from which src/load.ts reads a bundle into one buffer (WRAPPED_FROM), and a small one
+    // a large bundle and a small one
     writeFileSync(path.join(dir, 'secrets.cjs'), `${'// padding\n'.repeat(30_000)}module.exports = { text: "caf\u00e9 \u2014 na\u00efve \u2026", plain: "ascii" };\n`);
     writeFileSync(path.join(dir, 'first.cjs'), 'module.exports = { text: "caf\u00e9 \u2014 na\u00efve \u2026", plain: "ascii" };\n');
     const load = (file: string) =>
