@@ -4,7 +4,7 @@
 // cannot answer goes to the full guard (dist/fast.cjs) with what it parsed and located.
 import type { Look } from './guard/first';
 import { MAX_PAYLOAD, readStdinText, writeAnswer } from './guard/io';
-import { cover, loadBundle } from './load';
+import { loadBundle } from './load';
 import { trace } from './trace';
 
 /**
@@ -50,7 +50,6 @@ else {
     look = { use: 'guard-bad', tag: 'bad' }; // the full guard looks again, and logs what went wrong
   }
   trace('first look', look.answer === undefined ? `handed over (${look.use})` : `decided (${look.tag})`);
-  cover('first.cjs', look.tag);
   if (look.answer === undefined) full(look.use, look.seen);
   else {
     if (look.answer !== null) writeAnswer(look.answer);

@@ -1,10 +1,9 @@
 // Loads a bundle of dist/ as require would, through a V8 code cache kept in the user cache directory: compiling
 // the bundle is a large part of what a short command costs (the full guard, `show`, `write`). The first run (and
 // the first after an upgrade) writes the cache at exit, holding every function that run compiled; any trouble
-// with the cache falls back to a plain require. A run that takes a way through the bundle no cache run took yet
-// (`cover`) writes the cache again, so it holds that way's functions too. Bundled into dist/guard.cjs (for
-// dist/first.cjs), dist/first.cjs (for dist/fast.cjs) and dist/load.cjs (for the launcher).
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+// with the cache falls back to a plain require. Bundled into dist/guard.cjs (for dist/first.cjs and dist/fast.cjs)
+// and dist/load.cjs (for the launcher).
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Script } from 'node:vm';
 import { trace } from './trace';
@@ -71,8 +70,7 @@ function save(where: CacheFile, data: Buffer): void {
       else if (f.endsWith('.bin') && f !== where.name) mine.push({ f, t: statSync(path.join(where.dir, f)).mtimeMs });
     }
     mine.sort((a, b) => b.t - a.t);
-    // a cache goes with the marks of the ways it covered (`cover`)
-    for (const { f } of mine.slice(MAX_CACHES - 1)) for (const g of files) if (g === f || g.startsWith(`${f}.`)) rmSync(path.join(where.dir, g), { force: true });
+    for (const { f } of mine.slice(MAX_CACHES - 1)) rmSync(path.join(where.dir, f), { force: true });
     writeFileSync(tmp, data, { mode: 0o600 });
     renameSync(tmp, path.join(where.dir, where.name));
   } catch {
@@ -85,31 +83,6 @@ function save(where: CacheFile, data: Buffer): void {
   }
 }
 
-/** A bundle loaded through its cache in this run: what `cover` writes again, and the marks to make after it. */
-interface Loaded {
-  script: Script;
-  where: CacheFile;
-  /** the cache is written at exit */
-  saving: boolean;
-  marks: string[];
-}
-const loaded = new Map<Bundle, Loaded>();
-
-function saveAtExit(l: Loaded): void {
-  if (l.saving) return;
-  l.saving = true;
-  process.once('exit', () => {
-    save(l.where, l.script.createCachedData());
-    if (process.env.GIT_HANDOFF_CODE_CACHE === '0') return;
-    for (const m of l.marks) {
-      try {
-        writeFileSync(m, '', { mode: 0o600 });
-      } catch {
-        /* a mark missing only means the cache is written once more */
-      }
-    }
-  });
-}
 
 /**
  * CommonJS's module wrapper, as node:module's `wrap` gives it: that module is not loaded for it (it loads the ESM
@@ -136,29 +109,18 @@ export function loadBundle(dir: string, bundle: Bundle, use: string): unknown {
     if (!where) return require(file);
     const at = path.join(where.dir, where.name);
     let source: string;
-    if (where.size > WRAPPED_FROM) {
-      const cache = openCache(at);
-      try {
-        ({ source, cached } = readWrapped(file, cache));
-      } finally {
-        if (cache) closeSync(cache.fd);
-      }
-    } else {
-      try {
-        cached = ownCache(statSync(at)) ? readFileSync(at) : undefined;
-      } catch {
-        cached = undefined;
-      }
-      source = wrapModule(readFileSync(file, 'utf8'));
+    const cache = openCache(at);
+    try {
+      ({ source, cached } = readWrapped(file, cache));
+    } finally {
+      if (cache) closeSync(cache.fd);
     }
     script = new VmScript(source, { filename: file, cachedData: cached });
   } catch {
     return require(file);
   }
   trace('compiled', !cached ? 'no cache' : script.cachedDataRejected ? 'cache rejected' : 'cached');
-  const l: Loaded = { script, where, saving: false, marks: [] };
-  loaded.set(bundle, l);
-  if (!cached || script.cachedDataRejected) saveAtExit(l);
+  if (!cached || script.cachedDataRejected) process.once('exit', () => save(where, script.createCachedData()));
   return runModule(script.runInThisContext(), file);
 }
 
@@ -199,10 +161,7 @@ function readCache(cache: { fd: number; size: number }, buf: Buffer): Buffer | u
  * is pages the kernel maps at first touch (one buffer for the two: about 1.7 ms less for fast.cjs, where reading
  * it and its cache took 7.5 ms, on a day `node -e ''` took 90 ms). The bundles are ASCII (esbuild writes them so;
  * test/guard/first-file.split.test.ts checks it), which Latin-1 copies as it is; a file that is not is read as UTF-8.
- * But the fs functions it calls are compiled at their first call, where readFileSync(file, 'utf8') is one call into
- * C++: for a bundle up to WRAPPED_FROM bytes (first.cjs, 90 kB: 0.25 ms more in the trace's 'compiled') that is faster.
  */
-const WRAPPED_FROM = 200_000;
 function readWrapped(file: string, cache: { fd: number; size: number } | null): { source: string; cached: Buffer | undefined } {
   const fd = openSync(file, 'r');
   try {
@@ -239,18 +198,4 @@ function runModule(wrapper: (...a: unknown[]) => void, file: string): unknown {
   wrapper.call(m.exports, m.exports, (id: string) => m.require(id), m, file, dir);
   m.loaded = true;
   return m.exports;
-}
-
-/**
- * Notes that this run took the way `tag` through `bundle` (loaded by loadBundle): the first run to take it writes
- * the cache again at exit, so that it holds the functions of that way too (a cache holds only the functions
- * compiled before it was made). One stat otherwise.
- */
-export function cover(bundle: Bundle, tag: string): void {
-  const l = loaded.get(bundle);
-  if (!l || !USE.test(tag)) return;
-  const mark = path.join(l.where.dir, `${l.where.name}.${tag}`);
-  if (existsSync(mark)) return;
-  l.marks.push(mark);
-  saveAtExit(l);
 }

@@ -110,16 +110,15 @@ quickDescribe('the guard\'s first file', () => {
     chmodSync(path.join(cacheDir, caches[0]), 0o666);
     expect(run(repo, bin, probe)).toBe(first);
     expect(statSync(path.join(cacheDir, caches[0])).mode & 0o077).toBe(0);
-    // The first look goes through a cache too, one per kind of payload, written again the first time a run takes
-    // a way through it no run took before (so it holds that way's functions): a refusal after a hand-over.
+    // The first look goes through a cache too, one per kind of payload.
     const firstCaches = () => readdirSync(cacheDir).filter((f) => f.startsWith('first.cjs-'));
-    expect(firstCaches().filter((f) => f.endsWith('-first-shell.bin.full'))).toHaveLength(1);
+    expect(firstCaches().filter((f) => f.endsWith('-first-shell.bin'))).toHaveLength(1);
     const plain = payload(repo, 'claude-code/pre-tool-use-bash.json', { tool_input: { command: 'git update-ref -d refs/handoffs/main/auth-refactor' } });
     // (a session seen before: a Read notes it)
     expect(run(repo, bin, payload(repo, 'claude-code/pre-tool-use-read.json'))).toBe('');
     const refused = run(repo, bin, plain);
     expect(JSON.parse(refused).hookSpecificOutput.permissionDecision).toBe('deny');
-    expect(firstCaches().filter((f) => f.endsWith('.bin.refused'))).toHaveLength(1);
+    expect(firstCaches().filter((f) => f.endsWith('-first-git.bin'))).toHaveLength(1);
     expect(run(repo, bin, plain)).toBe(refused);
     expect(run(repo, bin, plain, { GIT_HANDOFF_CODE_CACHE: '0' })).toBe(refused);
     // The CLI bundle goes through the same cache.
@@ -175,7 +174,7 @@ quickDescribe('the bundles', () => {
   it('load through the code cache as require loads them, a file that is not ASCII too (read as UTF-8, not copied as Latin-1)', () => {
     const dir = tempDir();
     const cache = tempDir();
-    // past the size from which src/load.ts reads a bundle into one buffer (WRAPPED_FROM), and a small one
+    // a large bundle and a small one
     writeFileSync(path.join(dir, 'secrets.cjs'), `${'// padding\n'.repeat(30_000)}module.exports = { text: "caf\u00e9 \u2014 na\u00efve \u2026", plain: "ascii" };\n`);
     writeFileSync(path.join(dir, 'first.cjs'), 'module.exports = { text: "caf\u00e9 \u2014 na\u00efve \u2026", plain: "ascii" };\n');
     const load = (file: string) =>
