@@ -5,8 +5,8 @@
 import path from 'node:path';
 import { programName, type SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
-import { getopt, isLong } from '../shell/options';
-import type { WriteTarget } from '../shell/writes';
+import { isLong } from '../shell/options';
+import { copyOperands, type WriteTarget } from '../shell/writes';
 import { pathspecTarget } from './git-files';
 
 /** Verbs that change the index wholesale: what it holds after them is not read from the line. */
@@ -82,16 +82,13 @@ export class Earlier {
 
   /** `ln -s SRC… DST`, `cp -s`: each link made and where it leads (relative to the link's directory, or with -r to cwd). */
   private noteLinks(cmd: SimpleCommand, prog: string, abs: (p: string, cwd: string | null) => string | null): void {
-    const args = cmd.argv.slice(1);
-    const o = getopt(args, 'St', ['--target-directory', '--suffix']);
+    const { o, into, ...named } = copyOperands(prog, cmd.argv.slice(1));
     const symbolic = o.flags.some((f) => (/^-[a-zA-Z]+$/.test(f) && f.includes('s')) || isLong(f, '--symbolic'));
     if (!symbolic) return;
     const relative = prog === 'ln' && o.flags.some((f) => (/^-[a-zA-Z]+$/.test(f) && f.includes('r')) || isLong(f, '--relative'));
-    const dirOpt = [...(o.values.get('-t') ?? []), ...(o.values.get('--target-directory') ?? [])].pop();
-    const files = o.operands;
-    const sources = dirOpt !== undefined ? files : files.length >= 2 ? files.slice(0, -1) : files;
-    const dest = dirOpt ?? (files.length >= 2 ? files[files.length - 1] : '.');
-    const intoDir = dirOpt !== undefined || sources.length > 1 || dest.endsWith('/') || dest === '.';
+    // a lone operand is linked into the current directory
+    const [sources, dest] = named.dest === undefined ? [o.operands, '.'] : [named.sources, named.dest];
+    const intoDir = into !== undefined || sources.length > 1 || dest.endsWith('/') || dest === '.';
     for (const src of sources) {
       // a link whose place or target the guard cannot resolve is no link it can follow; the write through it is judged as written
       const link = abs(intoDir ? path.join(dest, path.basename(src)) : dest, cmd.cwd);

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { own } from '../../clients/event';
 import { READ_ONLY } from '../allow';
 import { SHELLS, type SimpleCommand } from '../shell/command';
-import { isLong, operands, optionValue } from '../shell/options';
-import type { WriteTarget } from '../shell/writes';
+import { isLong, optionValue } from '../shell/options';
+import { copyOperands, type WriteTarget } from '../shell/writes';
 import { sedScripts } from '../shell/runners';
 
 /** Programs whose writes writeTargets reads from their arguments, and git (its verbs have rules of their own). */
@@ -73,11 +73,9 @@ export function linkSources(cmd: SimpleCommand): WriteTarget[] {
   const shortHas = (ch: string) => args.some((a) => /^-[^-]/.test(a) && a.includes(ch));
   const hard = (prog === 'ln' && !shortHas('s') && !args.some((a) => isLong(a, '--symbolic'))) || (prog === 'cp' && (shortHas('l') || args.some((a) => isLong(a, '--link'))));
   if (!hard) return [];
-  const files = operands(args);
-  const targetDir = args.some((a) => /^-[a-zA-Z]*t/.test(a) || isLong(a, '--target-directory'));
   // `cp -al dir elsewhere`: every file under a directory it copies gets a second name
   const tree = prog === 'cp' && (shortHas('r') || shortHas('R') || shortHas('a') || args.some((a) => isLong(a, '--recursive') || isLong(a, '--archive')));
-  return (targetDir ? files : files.slice(0, -1)).map((f) => ({ path: f, kind: 'write', cwd: cmd.cwd, ...(tree ? { tree: true } : {}) }));
+  return copyOperands(prog, args).sources.map((f) => ({ path: f, kind: 'write', cwd: cmd.cwd, ...(tree ? { tree: true } : {}) }));
 }
 
 /** `sed 's/a/b/w FILE'`, `sed -e 'w FILE'`, `W FILE`: the files a sed script writes (sed -i is writeTargets's). */

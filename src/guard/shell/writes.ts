@@ -29,6 +29,17 @@ export interface WriteTarget {
   why?: string;
 }
 
+/**
+ * The operands of `cp`, `mv`, `install` or `ln`: the sources, where they go (`into`: a -t/--target-directory, else
+ * `dest` is the last operand; undefined for a lone operand), and getopt's reading of the rest.
+ */
+export function copyOperands(prog: string, args: string[]) {
+  const o = getopt(args, prog === 'install' ? 'gmoSt' : 'St', ['--target-directory', '--suffix', ...(prog === 'install' ? ['--group', '--mode', '--owner', '--strip-program'] : [])]);
+  const into = [...(o.values.get('-t') ?? []), ...(o.values.get('--target-directory') ?? [])].pop();
+  const files = o.operands;
+  return { o, into, sources: into !== undefined ? files : files.slice(0, -1), dest: into ?? (files.length >= 2 ? files[files.length - 1] : undefined) };
+}
+
 /** Files a simple command writes, appends to or deletes (redirects, tee, sed -i, cp/mv, rm, touch, dd…). */
 export function writeTargets(cmd: SimpleCommand): WriteTarget[] {
   const t: WriteTarget[] = [];
@@ -58,19 +69,15 @@ export function writeTargets(cmd: SimpleCommand): WriteTarget[] {
     case 'mv':
     case 'install':
     case 'ln': {
-      const o = getopt(args, prog === 'install' ? 'gmoSt' : 'St', ['--target-directory', '--suffix', ...(prog === 'install' ? ['--group', '--mode', '--owner', '--strip-program'] : [])]);
-      const files = o.operands;
-      const dirOpt = [...(o.values.get('-t') ?? []), ...(o.values.get('--target-directory') ?? [])].pop();
+      const { o, into, sources, dest } = copyOperands(prog, args);
       // a directory copied or moved lands with everything under it (cp -r, -a, mv)
       const tree = prog === 'mv' || (prog === 'cp' && o.flags.some((f) => /^-[rRa]$/.test(f) || isLong(f, '--recursive') || isLong(f, '--archive')));
       const put = (dest: string, from: string) => {
         add(dest, 'write');
         if (tree && t.length && t[t.length - 1].path === dest) Object.assign(t[t.length - 1], { tree: true, from });
       };
-      const sources = dirOpt !== undefined ? files : files.slice(0, -1);
-      const dest = dirOpt ?? (files.length >= 2 ? files[files.length - 1] : undefined);
       if (dest === undefined) break;
-      if (dirOpt === undefined) put(dest, sources.length === 1 ? sources[0] : '');
+      if (into === undefined) put(dest, sources.length === 1 ? sources[0] : '');
       // copying into a directory lands on <dir>/<basename>
       for (const f of sources) {
         put(path.join(dest, path.basename(f)), f);
