@@ -204,12 +204,6 @@ function signatureOf(fields: string[], signed: boolean): Signature {
   return { state: SIGNATURE_CODES[fields[0]] ?? 'unverifiable', key: fields[1] || null, signer: fields[2] || null };
 }
 
-/** The signature of one commit: no process when it carries none, else one `git log -1`. */
-function signatureOfCommit(repo: Storage, oid: string, signed: boolean): Signature {
-  if (!signed) return UNSIGNED;
-  return signatureOf(repo.signature(oid), true);
-}
-
 /** How many overlapping topics one warning names; the rest are counted. */
 const OVERLAPS_NAMED = 8;
 
@@ -446,7 +440,8 @@ export function viewOf(repo: Storage, ref: string, oid: string, branch: string, 
     head: t.head,
     takeoverFrom: t.takeoverFrom,
     reason: t.reason,
-    signature: signatureOfCommit(repo, oid, c.signed),
+    // no process when the commit carries no signature, else one `git log -1`
+    signature: c.signed ? signatureOf(repo.signature(oid), true) : UNSIGNED,
     to: t.to,
     tags: t.tags,
     refs: t.refs,
