@@ -214,8 +214,6 @@ export interface Storage extends RepoPlace {
 
   // ---- history ----------------------------------------------------------------------------------------------
   isAncestor(a: string, b: string): boolean;
-  /** isAncestor that tells a missing object (`problem`: git's words) from a commit that is not an ancestor. */
-  ancestry(a: string, b: string): 'ancestor' | 'not' | { problem: string };
   mergeBase(a: string, b: string): string | null;
   /** The commits of a walk, newest first (oldestFirst: oldest first); throws when an object is missing. */
   commits(w: Walk): string[];

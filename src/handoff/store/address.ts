@@ -8,7 +8,6 @@ import { readReceipts, type Receipt } from './receipts';
 import { SESSION_RE } from '../state/session';
 import { existingPaths, worktreeOf } from './verify';
 
-export const ADDRESSEE_CLIENTS = CLIENT_NAMES;
 export const SLUG_RE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const SLUG_MAX = 64;
 const REF_MAX = 1000;
@@ -22,7 +21,7 @@ export function isAddressee(value: string): boolean {
   const kind = value.slice(0, i);
   const rest = value.slice(i + 1);
   if (kind === 'session') return SESSION_RE.test(rest);
-  if (kind === 'client') return (ADDRESSEE_CLIENTS as readonly string[]).includes(rest);
+  if (kind === 'client') return (CLIENT_NAMES as readonly string[]).includes(rest);
   if (kind === 'person') return EMAIL_RE.test(rest);
   if (kind === 'role') return isSlug(rest);
   return false;
@@ -43,7 +42,7 @@ export function assertAddressee(value: unknown, source = '--to'): string {
   throw new HandoffError(
     'usage',
     'invalid-addressee',
-    `${source} ${JSON.stringify(String(value).slice(0, 140))}: an addressee is session:<id>, client:<${ADDRESSEE_CLIENTS.join('|')}>, person:<email> or role:<slug> (e.g. role:reviewer)`,
+    `${source} ${JSON.stringify(String(value).slice(0, 140))}: an addressee is session:<id>, client:<${CLIENT_NAMES.join('|')}>, person:<email> or role:<slug> (e.g. role:reviewer)`,
     { source },
   );
 }

@@ -204,12 +204,6 @@ function signatureOf(fields: string[], signed: boolean): Signature {
   return { state: SIGNATURE_CODES[fields[0]] ?? 'unverifiable', key: fields[1] || null, signer: fields[2] || null };
 }
 
-/** The signature of one commit: no process when it carries none, else one `git log -1`. */
-function signatureOfCommit(repo: Storage, oid: string, signed: boolean): Signature {
-  if (!signed) return UNSIGNED;
-  return signatureOf(repo.signature(oid), true);
-}
-
 /** How many overlapping topics one warning names; the rest are counted. */
 const OVERLAPS_NAMED = 8;
 
@@ -446,7 +440,8 @@ export function viewOf(repo: Storage, ref: string, oid: string, branch: string, 
     head: t.head,
     takeoverFrom: t.takeoverFrom,
     reason: t.reason,
-    signature: signatureOfCommit(repo, oid, c.signed),
+    // no process when the commit carries no signature, else one `git log -1`
+    signature: c.signed ? signatureOf(repo.signature(oid), true) : UNSIGNED,
     to: t.to,
     tags: t.tags,
     refs: t.refs,
@@ -492,8 +487,16 @@ export function logHandoff(repo: Storage, refOrOid: string): LogEntry[] {
   });
 }
 
-/** What a version made by archive or restore carries over: the writer as a person, the addressees and tags. */
-const carried = (session: SessionRef, t: Trailers) => ({ person: session.person ?? null, to: t.to, tags: t.tags });
+/** Who makes a version by archive, restore or carry (a takeover of `owner` when `takeover` is given), and what it carries over: the addressees and tags. */
+const carried = (session: SessionRef, t: Trailers, owner: string | null, takeover: { reason: string } | null) => ({
+  session: session.id,
+  client: session.client,
+  takeoverFrom: takeover ? owner ?? 'unknown' : null,
+  reason: takeover ? takeover.reason : null,
+  person: session.person ?? null,
+  to: t.to,
+  tags: t.tags,
+});
 
 export interface ArchiveResult {
   ref: string;
@@ -531,13 +534,9 @@ function archiveOps(repo: Storage, ref: string, branch: string, topic: string, t
   const oid = commitVersion(repo, c.tree, [tip.oid], {
     topic,
     body,
-    session: session.id,
     branch,
     head: tip.trailers.head,
-    client: session.client,
-    takeoverFrom: takeover ? tip.session ?? 'unknown' : null,
-    reason: takeover ? takeover.reason : null,
-    ...carried(session, tip.trailers),
+    ...carried(session, tip.trailers, tip.session, takeover),
     extra: [...scanCarried(c.message, !!takeover), `${MIGRATED_FROM}: ${format1}`],
   }, config);
   const archived = archiveRef(branch, topic, stamp, oid);
@@ -613,14 +612,10 @@ export function restoreHandoff(repo: Storage, archived: string, session: Session
   const oid = commitVersion(repo, parseCommit(commit!.content).tree, [rec.oid], {
     topic: p.topic,
     body: body ? body.content.toString('utf8') : '',
-    session: session.id,
     branch,
     head: t.head,
-    client: session.client,
-    takeoverFrom: took ? t.session ?? 'unknown' : null,
-    reason: took ? takeover!.reason : null,
     extra: scanCarried(parseCommit(commit!.content).message, took),
-    ...carried(session, t),
+    ...carried(session, t, t.session, took ? takeover : null),
   });
   // The archive entry stays (archived handoffs are kept, here and on every remote): only the live ref is created.
   const r = moveRefs(repo, [{ op: 'create', ref, newOid: oid }], `handoff restore ${p.topic}`, { what: `the restore of ${ref}`, own: true });
@@ -683,13 +678,9 @@ export function carryBranch(repo: Storage, from: string, to: string, session: Se
       const oid = commitVersion(repo, tree, [tip.oid], {
         topic,
         body: text,
-        session: session.id,
         branch: to,
         head,
-        client: session.client,
-        takeoverFrom: took ? tip.session ?? 'unknown' : null,
-        reason: took ? takeover!.reason : null,
-        ...carried(session, tip.trailers),
+        ...carried(session, tip.trailers, tip.session, took ? takeover : null),
         refs: tip.trailers.refs,
         extra: scanCarried(c.message, false),
       }, config);

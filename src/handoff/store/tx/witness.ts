@@ -14,6 +14,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, w
 import path from 'node:path';
 import { createHash } from '../../../lazy-crypto';
 import { inflateLoose, looseFile } from '../../../git/loose-read';
+import { readPackedRefs } from '../../../git/packed-refs';
 import type { Storage } from '../../../git/storage';
 import { handoffDir } from '../../state/paths';
 import { writeState } from '../../state/state-file';
@@ -33,6 +34,15 @@ export interface Witness {
 
 const hash16 = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 16);
 const idFile = (repo: Pick<Storage, 'commonDir'>) => path.join(handoffDir(repo.commonDir), 'witness.json');
+/** What <common>/handoff/witness.json keeps (the identity, the record last written), or null: not yet, or wiped. */
+const readIdFile = (repo: Pick<Storage, 'commonDir'>): Record<string, unknown> | null => {
+  try {
+    const c = JSON.parse(readFileSync(idFile(repo), 'utf8'));
+    return c && typeof c === 'object' ? c : null;
+  } catch {
+    return null;
+  }
+};
 
 /**
  * This clone's witness (null: no commit yet, so no identity; or GIT_HANDOFF_WITNESS=0, the bench's baseline). The identity is kept in <common>/handoff/witness.json
@@ -49,12 +59,8 @@ export function witnessOf(repo: Storage): Witness | null {
  * one place both are worked out: the witness's ref and the record's ref on a handoff remote (refs/handoff-records/<place>) use it.
  */
 export function identityOf(repo: Storage): { project: string; place: string } | null {
-  try {
-    const c = JSON.parse(readFileSync(idFile(repo), 'utf8'));
-    if (typeof c.project === 'string' && typeof c.place === 'string') return { project: c.project, place: c.place };
-  } catch {
-    // not yet, or wiped: worked out again
-  }
+  const c = readIdFile(repo);
+  if (typeof c?.project === 'string' && typeof c.place === 'string') return { project: c.project, place: c.place };
   const roots = repo.roots().sort();
   if (roots.length === 0) return null;
   const project = hash16(roots.join('\n'));
@@ -73,20 +79,17 @@ export function identityOf(repo: Storage): { project: string; place: string } | 
  * verified) only: a witness that holds another was changed outside git-handoff (record-check.ts, fromWitness).
  */
 export function witnessWrote(repo: Pick<Storage, 'commonDir'>): string | null {
-  try {
-    const c = JSON.parse(readFileSync(idFile(repo), 'utf8'));
-    return typeof c.wrote === 'string' && /^[0-9a-f]{40,64}$/.test(c.wrote) ? c.wrote : null;
-  } catch {
-    return null;
-  }
+  const wrote = readIdFile(repo)?.wrote;
+  return typeof wrote === 'string' && /^[0-9a-f]{40,64}$/.test(wrote) ? wrote : null;
 }
 
 function noteWrote(repo: Storage, commit: string): void {
+  // no identity kept (the witness works it out again) or none written: the check then trusts the record it verified
+  const c = readIdFile(repo);
   try {
-    const c = JSON.parse(readFileSync(idFile(repo), 'utf8'));
-    if (c && typeof c === 'object' && c.wrote !== commit) writeState(idFile(repo), JSON.stringify({ ...c, wrote: commit }), repo.commonDir);
+    if (c && c.wrote !== commit) writeState(idFile(repo), JSON.stringify({ ...c, wrote: commit }), repo.commonDir);
   } catch {
-    // no identity kept (the witness works it out again): nothing to note beside it; the check then trusts the record it verified
+    // as above
   }
 }
 
@@ -145,12 +148,7 @@ export function witnessTip(w: Witness): string | null {
   } catch {
     // packed (a gc in the witness) or absent
   }
-  try {
-    const m = new RegExp(`^([0-9a-f]{40,64}) ${w.ref.replace(/\//g, '\\/')}$`, 'm').exec(readFileSync(path.join(w.dir, 'packed-refs'), 'latin1'));
-    return m ? m[1] : null;
-  } catch {
-    return null;
-  }
+  return readPackedRefs(w.dir, w.ref).get(w.ref) ?? null;
 }
 
 /**
