@@ -16,6 +16,8 @@ const hashOf = (f) => createHash('sha256').update(readFileSync(f)).digest('hex')
 const plainBuiltins = { alias: { 'node:path': './src/node-path.ts', 'node:fs': './src/node-fs.ts' } };
 /** An esbuild plugin leaving the imports `filter` matches out of a bundle (a bundle that loads them from another file). */
 const leaveOut = (filter) => ({ name: 'leave-out', setup: (b) => b.onResolve({ filter }, (a) => ({ path: a.path, external: true })) });
+// dist/ holds only what this build writes: a bundle an earlier build made and this one no longer does is not shipped
+rmSync('dist', { recursive: true, force: true });
 await Promise.all([
   // minified like the other bundles: the package stays under 400 kB (test/cli/package.test.ts)
   build({ ...common, format: 'cjs', entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.cjs', minify: true }),
