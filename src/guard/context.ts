@@ -17,7 +17,6 @@ import { firstParse } from './allow';
  * one parse of the payload, one of the shell line, one walk up for the repository per guard run.
  */
 export interface Seen {
-  payload: Record<string, unknown>;
   adapter: ClientAdapter;
   event: GuardEvent;
   /** the repository of the event's cwd (null: none, or another user's); undefined when not looked for */
