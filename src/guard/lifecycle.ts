@@ -15,7 +15,7 @@ import { short } from '../handoff/state/session';
 import { isDiskError, optionalWrite, writeState as writeStateFile } from '../handoff/state/state-file';
 import { modelReadsBefore, printsContext, type GuardContext } from './context';
 import type { Effect } from './claims';
-import type { Decision } from '../clients/event';
+import type { Decision, EventKind } from '../clients/event';
 import { LEASE_EVERY_MS } from './first';
 import { clientPid, clientProcess, followLineage } from './lineage';
 import type { Location } from './locate';
@@ -380,3 +380,12 @@ export async function preCompact(ctx: GuardContext): Promise<Decision> {
       `so nothing learned is lost: git handoff write ${topic} -m "<state, what is done, what is ruled out, next action>". You are session ${session}.`,
   };
 }
+
+/** What the guard does at each event that is not a tool call's verdict. */
+export const AT_EVENT: Partial<Record<EventKind, (ctx: GuardContext) => Promise<Decision>>> = {
+  'post-tool': postTool,
+  'session-start': sessionStart,
+  'session-end': sessionEnd,
+  stop,
+  'pre-compact': preCompact,
+};
