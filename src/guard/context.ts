@@ -6,7 +6,7 @@ import { setting } from '../config-keys';
 import type { Repo } from '../git/repo';
 import { SESSION_RE } from '../handoff/state/session';
 import type { ClientAdapter, GuardEvent } from '../clients/event';
-import { ALL_RECORDS } from '../clients/records';
+import { RECORDS } from '../clients/records';
 import { configFiles } from '../git/config-files';
 import { configKey, headBranch, homedir, locate, readConfigCache, walkUp, writeConfigCache, type Location } from './locate';
 import type { SimpleCommand } from './shell/command';
@@ -17,7 +17,6 @@ import { firstParse } from './allow';
  * one parse of the payload, one of the shell line, one walk up for the repository per guard run.
  */
 export interface Seen {
-  payload: Record<string, unknown>;
   adapter: ClientAdapter;
   event: GuardEvent;
   /** the repository of the event's cwd (null: none, or another user's); undefined when not looked for */
@@ -28,20 +27,14 @@ export interface Seen {
   config?: Config | null;
 }
 
+/** Whether this call is a shell call whose command prints its before-tool context for the model (its record: contextInShellOutput). */
+export const printsContext = (e: GuardEvent): boolean => e.action.type === 'shell' && !!RECORDS[e.client].contextInShellOutput;
+
 /**
- * Clients whose before-tool hook can put context before the model (Claude Code: additionalContext; Codex 0.169: the
- * same field, sent as a developer message ahead of the tool's output): their records say (contextBeforeTool). The
- * others read it only after a tool.
+ * Whether this call's before-tool context reaches the model (its record: contextBeforeTool, as Claude Code's
+ * additionalContext; or printed by its shell call), else it waits for the after-tool hook.
  */
-const SHOWS_CONTEXT_BEFORE_TOOL: ReadonlySet<string> = new Set(ALL_RECORDS.filter((r) => r.contextBeforeTool).map((r) => r.name));
-/** Clients whose model reads a shell call's before-tool context in the command's output (their records say: contextInShellOutput). */
-const CONTEXT_IN_SHELL_OUTPUT: ReadonlySet<string> = new Set(ALL_RECORDS.filter((r) => r.contextInShellOutput).map((r) => r.name));
-
-/** Whether this call is a shell call whose command prints its before-tool context for the model (contextInShellOutput). */
-export const printsContext = (e: GuardEvent): boolean => e.action.type === 'shell' && CONTEXT_IN_SHELL_OUTPUT.has(e.client);
-
-/** Whether this call's before-tool context reaches the model (else it waits for the after-tool hook). */
-export const modelReadsBefore = (e: GuardEvent): boolean => SHOWS_CONTEXT_BEFORE_TOOL.has(e.client) || printsContext(e);
+export const modelReadsBefore = (e: GuardEvent): boolean => RECORDS[e.client].contextBeforeTool || printsContext(e);
 
 export const DEFAULT_PROTECT = ['**/memory/handoff-*.md'];
 

@@ -36,49 +36,36 @@ function readStdin(s: StdinState, limit: number): Promise<Buffer | null> {
   });
 }
 
+/** One event's answer: a tool call judged by the decider (decider.ts), its effects applied once the verdict stands. */
 export async function decide(ctx: GuardContext): Promise<Decision> {
   // another user's repository (git's safe.directory rule): git refuses to work there, and the guard stays out
   if (ctx.untrusted()) return {};
-  switch (ctx.event.kind) {
-    case 'pre-tool': {
-      // A session id seen for the first time may continue an earlier one of the same process (after /clear).
-      const loc = ctx.session ? ctx.locate() : null;
-      // its first sight (one stat) also checks the handoff refs against the loss record
-      const lost = loc && !ctx.event.agentId && !isKnownSession(loc.commonDir, ctx.session!) ? await lossesAtFirstSight(ctx, loc) : null;
-      const note = loc && clientPid(ctx.event.client, ctx.env) !== null ? await followLineage(ctx, loc, 'tool') : null;
-      let verdict: Verdict;
-      try {
-        verdict = await judge(ctx, loc);
-      } catch (e) {
-        // a rule that failed on a call naming protected things denies; on any other call it allows (and logs)
-        if (!namesProtected(ctx.event.action)) throw e;
-        guardLog(ctx.locate(), `internal error: ${errorLine(e)}; denied (the call names protected things)`);
-        return failClosed(`it failed: ${errorLine(e)}`);
-      }
-      await lifecycle.applyEffects(ctx, verdict.effects);
-      const d = verdict.decision;
-      if (d.deny !== undefined || d.updatedInput || d.context) {
-        const at = loc ?? ctx.locate();
-        if (at && (await ctx.guardOff(at))) return lifecycle.guardOffOnce(ctx, at);
-      }
-      // what an allowed call names is recorded before it runs (PreToolUse is the one process a tool call pays)
-      const warning = d.deny === undefined ? await lifecycle.beforeTool(ctx, loc, lost) : null;
-      // the warning is said to the person too
-      return withContext(warning ? { ...withContext(d, warning), notice: warning } : d, d.deny === undefined ? note : [note, lost].filter(Boolean).join('\n') || null);
-    }
-    case 'post-tool':
-      return lifecycle.postTool(ctx);
-    case 'session-start':
-      return lifecycle.sessionStart(ctx);
-    case 'session-end':
-      return lifecycle.sessionEnd(ctx);
-    case 'stop':
-      return lifecycle.stop(ctx);
-    case 'pre-compact':
-      return lifecycle.preCompact(ctx);
-    default:
-      return {};
+  // after a tool, at session start and end, at stop and before compaction: src/guard/lifecycle.ts
+  if (ctx.event.kind !== 'pre-tool') return (await lifecycle.AT_EVENT[ctx.event.kind]?.(ctx)) ?? {};
+  // A session id seen for the first time may continue an earlier one of the same process (after /clear).
+  const loc = ctx.session ? ctx.locate() : null;
+  // its first sight (one stat) also checks the handoff refs against the loss record
+  const lost = loc && !ctx.event.agentId && !isKnownSession(loc.commonDir, ctx.session!) ? await lossesAtFirstSight(ctx, loc) : null;
+  const note = loc && clientPid(ctx.event.client, ctx.env) !== null ? await followLineage(ctx, loc, 'tool') : null;
+  let verdict: Verdict;
+  try {
+    verdict = await judge(ctx, loc);
+  } catch (e) {
+    // a rule that failed on a call naming protected things denies; on any other call it allows (and logs)
+    if (!namesProtected(ctx.event.action)) throw e;
+    guardLog(ctx.locate(), `internal error: ${errorLine(e)}; denied (the call names protected things)`);
+    return failClosed(`it failed: ${errorLine(e)}`);
   }
+  await lifecycle.applyEffects(ctx, verdict.effects);
+  const d = verdict.decision;
+  if (d.deny !== undefined || d.updatedInput || d.context) {
+    const at = loc ?? ctx.locate();
+    if (at && (await ctx.guardOff(at))) return lifecycle.guardOffOnce(ctx, at);
+  }
+  // what an allowed call names is recorded before it runs (PreToolUse is the one process a tool call pays)
+  const warning = d.deny === undefined ? await lifecycle.beforeTool(ctx, loc, lost) : null;
+  // the warning is said to the person too
+  return withContext(warning ? { ...withContext(d, warning), notice: warning } : d, d.deny === undefined ? note : [note, lost].filter(Boolean).join('\n') || null);
 }
 
 /** A decision with no terminal control in anything it says (the one place every answer passes). */

@@ -84,7 +84,7 @@ export function firstLook(text: string, argv: string[] = process.argv, env: Node
   const event = adapter.parse(payload);
   // a client that runs the Claude Code wiring beside git-handoff's own native hooks is answered by those
   if (answeredNatively(event)) return { answer: null, use: 'guard', tag: 'native' };
-  const seen: Seen = { payload, adapter, event };
+  const seen: Seen = { adapter, event };
   const full: Look = { use: `guard-${event.kind}-${event.action.type}`, tag: 'full', seen };
   if (event.kind !== 'pre-tool') return event.kind === 'other' ? { answer: adapter.render(event, {}), use: 'guard', tag: 'harmless' } : full;
   const action = event.action;

@@ -8,18 +8,17 @@ import { handoffDir } from '../handoff/state/paths';
 import { claimLive, readMarker, renewDue } from '../handoff/state/claims-marker';
 import { describeProcess, recordSessionProcess } from '../handoff/state/session-process';
 import { releaseLease, touchLease } from '../handoff/store/leases';
-import { parseTrailerLines } from '../handoff/store/document';
-import { branchPrefix, LEASE_PREFIX } from '../handoff/store/names';
+import { LEASE_PREFIX } from '../handoff/store/names';
 import { holderNote, startClaims, type Hit } from '../handoff/claims/tell';
 import { leaveNote, sessionStateFile, takeNotes, type Note } from '../handoff/state/notes';
 import { short } from '../handoff/state/session';
 import { isDiskError, optionalWrite, writeState as writeStateFile } from '../handoff/state/state-file';
 import { modelReadsBefore, printsContext, type GuardContext } from './context';
 import type { Effect } from './claims';
-import type { Decision } from '../clients/event';
+import type { Decision, EventKind } from '../clients/event';
 import { LEASE_EVERY_MS } from './first';
 import { clientPid, clientProcess, followLineage } from './lineage';
-import { writeJsonAtomic, type Location } from './locate';
+import type { Location } from './locate';
 import { effectByRepo } from './effect';
 import { agentSessionOf } from '../clients/names';
 import { readJsonOr, readTextOr } from '../read-file';
@@ -51,7 +50,7 @@ function readState(loc: Location, session: string): SessionState {
 
 function writeState(loc: Location, session: string, s: SessionState): void {
   optionalWrite(() => {
-    writeJsonAtomic(loc, stateFile(loc, session), s);
+    writeStateFile(stateFile(loc, session), JSON.stringify(s), handoffDir(loc.commonDir));
     // the sh front (bin/git-handoff-guard) reads the last lease refresh here to know when the next one is due: in
     // the file, and as its modification time, dated when the next is due (compared with no clock process: /proc/self)
     if (s.leaseAt) {
@@ -329,6 +328,12 @@ export async function guardOffOnce(ctx: GuardContext, loc: Location): Promise<De
   return { context: GUARD_OFF };
 }
 
+/** This session's handoff topics on `branch` (every branch when none is checked out). */
+async function ownTopics(ctx: GuardContext, loc: Location, session: string, branch: string | null): Promise<string[]> {
+  const { listHandoffs } = await import('../handoff/store/store');
+  return listHandoffs(await ctx.repo(loc), branch ? { branch, mine: session } : { all: true, mine: session }).map((h) => h.topic);
+}
+
 /** Whether the ledger holds paths this session wrote. */
 const changedFiles = (loc: Location, session: string): boolean => readLedger(loc.commonDir).some((e) => e.session === session && (e.paths?.length ?? 0) > 0);
 
@@ -342,9 +347,7 @@ export async function stop(ctx: GuardContext): Promise<Decision> {
   if (!changedFiles(loc, session)) return {};
   if (await ctx.guardOff(loc)) return {};
   const branch = ctx.branch(loc);
-  const repo = await ctx.repo(loc);
-  const { listHandoffs } = await import('../handoff/store/store');
-  const owns = listHandoffs(repo, branch ? { branch } : { all: true }).some((h) => h.session === session);
+  const owns = (await ownTopics(ctx, loc, session, branch)).length > 0;
   state.reminded = true;
   writeState(loc, session, state);
   if (owns) return {};
@@ -367,12 +370,7 @@ export async function preCompact(ctx: GuardContext): Promise<Decision> {
   const state = readState(loc, session);
   if (state.compactReminded || (await ctx.guardOff(loc))) return {};
   const branch = ctx.branch(loc);
-  const { listRefs } = await import('../git/refs');
-  const own = branch
-    ? listRefs(await ctx.repo(loc), [branchPrefix(branch)])
-        .filter((r) => parseTrailerLines(r.trailers).session === session)
-        .map((r) => r.ref.slice(r.ref.lastIndexOf('/') + 1))
-    : [];
+  const own = branch ? await ownTopics(ctx, loc, session, branch) : [];
   if (own.length === 0 && !changedFiles(loc, session)) return {};
   writeState(loc, session, { ...state, compactReminded: true });
   const topic = own[0] ?? '<topic>';
@@ -382,3 +380,12 @@ export async function preCompact(ctx: GuardContext): Promise<Decision> {
       `so nothing learned is lost: git handoff write ${topic} -m "<state, what is done, what is ruled out, next action>". You are session ${session}.`,
   };
 }
+
+/** What the guard does at each event that is not a tool call's verdict. */
+export const AT_EVENT: Partial<Record<EventKind, (ctx: GuardContext) => Promise<Decision>>> = {
+  'post-tool': postTool,
+  'session-start': sessionStart,
+  'session-end': sessionEnd,
+  stop,
+  'pre-compact': preCompact,
+};

@@ -118,29 +118,21 @@ export function writeConfigCache(loc: Location, key: string, config: Config, env
   const files = included.map((f) => [f, stamp(f)]);
   let mac: string | null = null;
   try {
-    mac = macOf(key, [entries, files], env);
+    mac = userMac(macText(key, [entries, files]), env);
   } catch {
     notePlainConfig(loc, null, included, env);
     return; // no key: no cache (git is asked every time)
   }
   try {
-    writeJsonAtomic(loc, cacheFile(loc), { key, entries, files, mac });
+    writeState(cacheFile(loc), JSON.stringify({ key, entries, files, mac }), handoffDir(loc.commonDir));
   } catch {
     // a cache: one that cannot be written (a full or read-only disk) only means git is asked again next time
   }
   notePlainConfig(loc, config, included, env);
 }
 
-
-/** What a cache's MAC is of: its key and its contents. */
+/** What a cache's MAC (HMAC-SHA256 under this user's key, <cache dir>/git-handoff/cache-key, made on first use) is of: its key and its contents. */
 const macText = (key: string, entries: unknown): string => JSON.stringify([key, entries]);
-/** HMAC-SHA256 of a cache under this user's key (<cache dir>/git-handoff/cache-key, 0600, made on first use). */
-const macOf = (key: string, entries: unknown, env: NodeJS.ProcessEnv): string => userMac(macText(key, entries), env);
-
-/** Replaces a JSON file under the repository's handoff state directory (no symlink followed, no foreign file written). */
-export function writeJsonAtomic(loc: Location, file: string, value: unknown): void {
-  writeState(file, JSON.stringify(value), handoffDir(loc.commonDir));
-}
 
 const MAX_LOG = 1024 * 1024;
 
