@@ -132,14 +132,11 @@ export function sessionEnvironmentProblem(inv: GitInvocation, vars: Record<strin
 
 /** Why git's own options before the verb point it where the guard cannot judge (--git-dir/--work-tree on a writing verb, --exec-path=, --namespace), or null. */
 export function gitOptionProblem(cmd: SimpleCommand, inv: GitInvocation, own: OwnRepository): string | null {
-  for (let i = 1; i < cmd.argv.length && cmd.argv[i] !== inv.sub; i++) {
-    const a = cmd.argv[i];
-    const name = a.split('=', 1)[0];
-    const value = a.includes('=') ? a.slice(a.indexOf('=') + 1) : (cmd.argv[i + 1] ?? '');
-    if ((name === '--git-dir' || name === '--work-tree') && !READING_VERBS.has(inv.sub) && !own(name === '--git-dir' ? 'git-dir' : 'work-tree', value)) return `\`${name}\` points \`${VERB(inv)}\` at another repository or work tree, for a verb that writes. Run it in that repository (git -C <directory> ${inv.sub} …), or ask the person.`;
-    if (a.startsWith('--exec-path=')) return `\`--exec-path=\` makes git run its commands from another directory. Run git without it.`;
-  }
-  return null;
+  // git's own options: the words before the verb
+  if (cmd.argv.slice(1, cmd.argv.length - inv.args.length - 1).some((a) => a.startsWith('--exec-path='))) return `\`--exec-path=\` makes git run its commands from another directory. Run git without it.`;
+  if (READING_VERBS.has(inv.sub)) return null;
+  const elsewhere = inv.gitDir !== null && !own('git-dir', inv.gitDir) ? '--git-dir' : inv.workTree !== undefined && !own('work-tree', inv.workTree) ? '--work-tree' : null;
+  return elsewhere && `\`${elsewhere}\` points \`${VERB(inv)}\` at another repository or work tree, for a verb that writes. Run it in that repository (git -C <directory> ${inv.sub} …), or ask the person.`;
 }
 
 /** Why the settings given to one git command (`-c`, --config-env, GIT_CONFIG_*) are not known to be quiet or change git-handoff's own, or null. */
