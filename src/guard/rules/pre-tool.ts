@@ -1,13 +1,12 @@
 // Before a tool runs: the rules of SPEC 6 on the normalized event. Cheap checks come first; git is started
 // only for a command that can rewrite commits, and the config only for a path that could be protected.
-import { readdirSync, realpathSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { GuardContext } from '../context';
 import type { Decision } from '../../clients/event';
 import { bounded, failClosed, MAX_COMMAND, namesProtected } from '../fail-closed';
 import { harmlessCommand } from '../allow';
 import { LexBound } from '../shell/lex';
-import { existsSync } from 'node:fs';
 import { Bound, Budget, expandWord, handoffFilesIn, handoffFilesUnder, handoffFilesWithInode, isPattern, linkedInode, namedUnder, namesReach } from './reach';
 import { changedByCheckout, gitFileTargets, pathspecCovers, pathspecMatches } from './git-files';
 import { patchTargets } from './patch-files';
