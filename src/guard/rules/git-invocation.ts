@@ -12,6 +12,7 @@ import { userDirs } from '../../user-dirs';
 import { configFiles, userConfigFiles } from '../../git/config-files';
 import { appendedPathKeeps, pathShadows } from '../path-programs';
 import { operands } from '../shell/options';
+import { handoffCommand } from './inject';
 
 /** Variables git reads that neither run a program nor name a file git writes; GIT_HANDOFF_* are git-handoff's own (rules/inject.ts). */
 const QUIET_ENV =
@@ -103,7 +104,7 @@ export function anchorEnvironmentProblem(inv: GitInvocation, vars: Record<string
     if (given === null) continue;
     const now = effective(name, given, env);
     if (now !== undefined && now === effective(name, env[name], env)) continue;
-    const plain = inv.sub === 'handoff' ? `git handoff ${inv.args.find((a) => !a.startsWith('-')) ?? ''}`.trim() : VERB(inv);
+    const plain = inv.sub === 'handoff' ? `git handoff ${handoffCommand(inv.args).sub ?? ''}`.trim() : VERB(inv);
     return (
       `\`${plain}\` would run with ${name} ${given === undefined ? 'removed' : now === undefined ? 'set to a value the guard cannot read' : 'set to another value'} than the one git-handoff's guard and hooks run with: ` +
       `git would read another user configuration (hooks, settings), git-handoff keep its state and code elsewhere, or its hooks run other programs, none of which the guard judged. ` +
