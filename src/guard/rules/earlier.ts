@@ -4,7 +4,7 @@
 // deleting what the earlier commands named, every path git status lists, or every file of the worktree).
 import path from 'node:path';
 import { programName, type SimpleCommand } from '../shell/command';
-import type { GitInvocation } from '../shell/git';
+import { resetsWorktree, type GitInvocation } from '../shell/git';
 import { flagGiven, isLong } from '../shell/options';
 import { copyOperands, type WriteTarget } from '../shell/writes';
 import { pathspecTarget } from './git-files';
@@ -66,7 +66,7 @@ export class Earlier {
         if (a.includes('--') && ops.length > named.length) stage(named);
         return;
       case 'reset':
-        if (!a.some((x) => /^--(hard|merge|keep)$/.test(x))) this.swept = true;
+        if (!resetsWorktree(a)) this.swept = true;
         return;
       case 'stash':
         if (/^(apply|pop|branch)$/.test(ops[0] ?? '')) this.swept = true;
@@ -137,7 +137,7 @@ function discards(inv: GitInvocation): boolean {
   const force = a.some((x) => x === '-f' || isLong(x, '--force') || isLong(x, '--discard-changes') || (/^-[a-zA-Z]+$/.test(x) && x.includes('f')));
   switch (inv.sub) {
     case 'reset':
-      return a.some((x) => /^--(hard|merge|keep)$/.test(x));
+      return resetsWorktree(a);
     case 'checkout':
     case 'switch':
       return force;

@@ -63,6 +63,9 @@ export function gitRunsScripts(cmd: SimpleCommand): string[] {
 /** git verbs that only read a repository. */
 export const READING_VERBS = new Set(['status', 'log', 'show', 'diff', 'whatchanged', 'diff-tree', 'diff-index', 'diff-files', 'rev-parse', 'rev-list', 'ls-files', 'ls-tree', 'ls-remote', 'cat-file', 'for-each-ref', 'show-ref', 'merge-base', 'name-rev', 'describe', 'shortlog', 'blame', 'cherry', 'show-branch', 'check-ignore', 'check-attr', 'count-objects', 'verify-pack', 'version', 'help', 'grep', 'var']);
 
+/** Whether a `git reset` makes the worktree match the commit it goes to. */
+export const resetsWorktree = (args: string[]) => args.some((a) => /^--(hard|merge|keep)$/.test(a));
+
 export interface GitInvocation {
   sub: string;
   args: string[];
