@@ -4,7 +4,7 @@
 // deleting what the earlier commands named, every path git status lists, or every file of the worktree).
 import path from 'node:path';
 import { programName, type SimpleCommand } from '../shell/command';
-import { resetsWorktree, type GitInvocation } from '../shell/git';
+import { resetsWorktree, stashVerb, type GitInvocation } from '../shell/git';
 import { flagGiven, isLong } from '../shell/options';
 import { copyOperands, type WriteTarget } from '../shell/writes';
 import { pathspecTarget } from './git-files';
@@ -69,7 +69,7 @@ export class Earlier {
         if (!resetsWorktree(a)) this.swept = true;
         return;
       case 'stash':
-        if (/^(apply|pop|branch)$/.test(ops[0] ?? '')) this.swept = true;
+        if (/^(apply|pop|branch)$/.test(stashVerb(a) ?? '')) this.swept = true;
         return;
       case 'apply':
         if (flagGiven(a, '', '--cached', '--index')) this.swept = true;
@@ -142,7 +142,7 @@ function discards(inv: GitInvocation): boolean {
     case 'switch':
       return force;
     case 'stash':
-      return !/^(list|show|apply|pop|branch|drop|clear|create|store)$/.test(a.find((x) => !x.startsWith('-')) ?? '');
+      return !/^(list|show|apply|pop|branch|drop|clear|create|store)$/.test(stashVerb(a) ?? '');
     case 'clean':
       return true;
     case 'read-tree':

@@ -7,7 +7,7 @@ import { configBool } from '../../git/config';
 import type { GuardContext } from '../context';
 import type { Location } from '../locate';
 import type { SimpleCommand } from '../shell/command';
-import type { GitInvocation } from '../shell/git';
+import { stashVerb, type GitInvocation } from '../shell/git';
 import { flagGiven, getopt, isLong } from '../shell/options';
 import type { TargetKind, WriteTarget } from '../shell/writes';
 import type { Budget } from './reach';
@@ -96,7 +96,7 @@ export function gitFileTargets(inv: GitInvocation, cmd: SimpleCommand, top: stri
             ? o.flags.includes('--hard')
             : inv.sub === 'read-tree'
               ? (o.flags.includes('--reset') || flagGiven(o.flags, 'm')) && flagGiven(o.flags, 'u')
-              : [undefined, 'push', 'save', 'apply', 'pop', 'branch'].includes(o.operands[0]) && !flagGiven(o.flags, 'S', '--staged');
+              : [undefined, 'push', 'save', 'apply', 'pop', 'branch'].includes(stashVerb(a)) && !flagGiven(o.flags, 'S', '--staged');
       // `switch --orphan` removes every tracked file
       if (inv.sub === 'switch' && o.values.has('--orphan')) add(top ?? undefined, 'delete');
       if (!discards) break;
@@ -217,7 +217,7 @@ export async function changedByCheckout(ctx: GuardContext, inv: GitInvocation, f
   if (inv.sub === 'checkout-index' && inv.args.some((x) => x.startsWith('--prefix=') ? x.length > 9 : x === '--prefix')) return files;
   const loc = ctx.locate(cwd);
   if (!loc) return files;
-  const stash = inv.sub === 'stash' ? /^(apply|pop|branch)$/.exec(inv.args.find((x) => !x.startsWith('-')) ?? '') : null;
+  const stash = inv.sub === 'stash' ? /^(apply|pop|branch)$/.exec(stashVerb(inv.args) ?? '') : null;
   if (!stash) {
     // everything below counts only files the index tracks: those it does not name are left out before git is
     // started, so a checkout or stash over the perimeter's untracked files (git's own, the clients' hook files)

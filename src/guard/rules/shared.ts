@@ -16,7 +16,7 @@ import { globMatch, isGlob } from '../glob';
 import { asWritten } from './as-written';
 import { optionValue, options } from '../shell/options';
 import type { SimpleCommand } from '../shell/command';
-import type { GitInvocation } from '../shell/git';
+import { stashVerb, type GitInvocation } from '../shell/git';
 
 /** Which uncommitted paths a command can take or destroy. */
 type Scope = 'all' | 'tracked' | 'untracked';
@@ -109,7 +109,7 @@ export function sweepOf(inv: GitInvocation, cmd: SimpleCommand, eventCwd: string
       return broad.length ? { verb: 'commit', kind: 'sweep', pathspecs: broad, scope: 'tracked', dir } : null;
     }
     case 'stash': {
-      const first = args.find((a) => !a.startsWith('-'));
+      const first = stashVerb(args);
       const subs = new Set(['list', 'show', 'drop', 'pop', 'apply', 'branch', 'clear', 'create', 'store', 'push', 'save']);
       const sub = first !== undefined && subs.has(first) ? first : 'push';
       if (sub !== 'push' && sub !== 'save') return null;

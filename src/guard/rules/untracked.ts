@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { GuardContext } from '../context';
 import { shellQuote, shellWord } from '../../clients/event';
 import type { SimpleCommand } from '../shell/command';
-import type { GitInvocation } from '../shell/git';
+import { stashVerb, type GitInvocation } from '../shell/git';
 import { findParts, flagGiven, getopt } from '../shell/options';
 import { parseShell } from '../shell/parse';
 import { printedTexts, printfOutput } from '../shell/printed';
@@ -35,7 +35,7 @@ export async function untrackedProblem(ctx: GuardContext, inv: GitInvocation, cm
     excludes.push(...(o.values.get('-e') ?? []), ...(o.values.get('--exclude') ?? []));
     specs.push(...o.operands);
   } else if (inv.sub === 'stash') {
-    const sub = args.find((a) => !a.startsWith('-'));
+    const sub = stashVerb(args);
     if (sub !== undefined && sub !== 'push' && sub !== 'save') return null;
     if (!flagGiven(args, 'ua', '--include-untracked', '--all')) return null;
     mode = 'stash';

@@ -66,6 +66,12 @@ export const READING_VERBS = new Set(['status', 'log', 'show', 'diff', 'whatchan
 /** Whether a `git reset` makes the worktree match the commit it goes to. */
 export const resetsWorktree = (args: string[]) => args.some((a) => /^--(hard|merge|keep)$/.test(a));
 
+/** The subcommand a `git stash` names (its first operand, -m's value skipped), or undefined: a push. */
+export function stashVerb(args: string[]): string | undefined {
+  const o = options(args, ['-m', '--message', '--pathspec-from-file']);
+  return o.dashdash === 0 ? undefined : o.operands[0];
+}
+
 export interface GitInvocation {
   sub: string;
   args: string[];
