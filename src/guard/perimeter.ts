@@ -15,6 +15,7 @@ import { configFiles, userConfigFiles } from '../git/config-files';
 import { homedir, includedFiles, type Location } from './locate';
 import type { FileOp } from './rules/files';
 import { refStoreWriteProblem } from './rules/refs';
+import { resetsWorktree } from './shell/git';
 import { userDirs } from '../user-dirs';
 import { installedDirs } from './installed';
 import { pathProgramNames, pathShadows } from './path-programs';
@@ -214,7 +215,7 @@ export function worktreeTarget(sub: string, args: string[]): string | null {
     else if (!a.startsWith('-')) ops.push(a);
   }
   if (sub === 'checkout' || sub === 'switch') return ops.length === 1 ? ops[0] : null;
-  if (sub === 'reset') return args.some((a) => /^--(hard|keep|merge)$/.test(a)) && ops.length === 1 ? ops[0] : null;
+  if (sub === 'reset') return resetsWorktree(args) && ops.length === 1 ? ops[0] : null;
   return null;
 }
 

@@ -8,7 +8,7 @@ import { neutral } from '../../terminal-text';
 import { programName, SHELLS, type SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
 import { operands } from '../shell/options';
-import { namedSession } from './inject';
+import { handoffCommand, namedSession } from './inject';
 import { mayCoverHandoffRef, refspec, runsUnreadCode } from './refs';
 
 /** git-handoff's bundles that answer hook events (src/fast-guard.ts and what it loads), run by a runtime. */
@@ -20,10 +20,8 @@ const FILE_TOOLS = new Set(['git', 'rm', 'mv', 'cp', 'ln', 'install', 'touch', '
 const RUNNERS = new Set(['npx', 'bunx', 'pnpx', 'npm', 'pnpm', 'yarn', 'bun']);
 /** A package manager's or a client's verbs that install, remove, switch off or replace a package, plugin or extension. */
 const INSTALLING = /^(i|in|ins|inst|insta|instal|install|isntall|add|un|uninstall|unlink|remove|rm|r|erase|link|ln|update|up|upgrade|udpate|disable|enable|reinstall|ci)$/;
-/** The CLI's options before the command that take a value (`git handoff -C <dir> guard`). */
-const CLI_VALUED = new Set(['-C']);
 /** Options of `git handoff fetch|sync` and of `git fetch|pull` whose value is the next word (never the repository). */
-const FETCH_VALUED = new Set([...CLI_VALUED, '--resolve', '--keep', '--branch', '--session', '--reason', '--depth', '--deepen', '--shallow-since', '--shallow-exclude', '-j', '--jobs', '--upload-pack', '--refmap', '-o', '--server-option', '--negotiation-tip', '--filter', '--recurse-submodules-default', '-s', '--strategy', '-X', '--strategy-option']);
+const FETCH_VALUED = new Set(['-C', '--resolve', '--keep', '--branch', '--session', '--reason', '--depth', '--deepen', '--shallow-since', '--shallow-exclude', '-j', '--jobs', '--upload-pack', '--refmap', '-o', '--server-option', '--negotiation-tip', '--filter', '--recurse-submodules-default', '-s', '--strategy', '-X', '--strategy-option']);
 
 /** git-handoff's program a command runs, by the name it has (a symlink to one followed), or null. */
 function programOf(word: string): string | null {
@@ -110,17 +108,6 @@ export function codeRunsAnchors(cmd: SimpleCommand, whole: string): string | nul
   );
 }
 
-/** The command a `git handoff` run names (after `-C <dir>` and other options) and its arguments after it. */
-function commandOf(args: string[]): { sub: string | undefined; rest: string[] } {
-  for (let i = 0; i < args.length; i++) {
-    if (CLI_VALUED.has(args[i])) i++;
-    else if (!args[i].startsWith('-')) return { sub: args[i], rest: [...args.slice(0, i), ...args.slice(i + 1)] };
-  }
-  return { sub: undefined, rest: args };
-}
-
-const has = (args: string[], long: string) => args.some((a) => a === long || a.startsWith(`${long}=`));
-
 /**
  * Why a `git handoff` command is only the person's to run (install, uninstall, recover --from), or null: the one rule
  * the commands (src/cli/person-only.ts) and the guard's reading of a tool call apply.
@@ -129,7 +116,7 @@ export function personOnlyCommand(sub: string | undefined, rest: string[]): stri
   if (sub === 'install' || sub === 'uninstall') {
     return `\`git handoff ${sub}\` is the person's to run, from their own terminal: it changes how git-handoff is wired for every session (the clients' hooks and plugins, the git hooks).`;
   }
-  if (sub === 'recover' && has(rest, '--from')) {
+  if (sub === 'recover' && rest.some((a) => a === '--from' || a.startsWith('--from='))) {
     return (
       `\`git handoff recover --from\` is the person's to run, from their own terminal: it takes this clone's loss record from a remote, and recovery ` +
       `then trusts what that record names. \`git handoff recover\` (without --from) restores from the record here.`
@@ -165,7 +152,7 @@ export function personOnlyProblem(run: { kind: 'cli' | 'guard'; args: string[] }
       `would say about a call, ask the person to run \`git handoff doctor\`.`
     );
   }
-  const { sub, rest } = commandOf(run.args);
+  const { sub, rest } = handoffCommand(run.args);
   if (sub === 'guard') return personOnlyProblem({ kind: 'guard', args: rest }, assigns, session, shown);
   const personOnly = personOnlyCommand(sub, rest);
   if (personOnly) return `\`${show}\`: ${personOnly} Tell them what you need and why.`;
@@ -184,7 +171,7 @@ export function personOnlyProblem(run: { kind: 'cli' | 'guard'; args: string[] }
  */
 export function handoffSource(run: { kind: 'cli' | 'guard'; args: string[] } | null, inv: GitInvocation): string | null {
   if (run?.kind === 'cli') {
-    const { sub, rest } = commandOf(run.args);
+    const { sub, rest } = handoffCommand(run.args);
     return sub === 'fetch' || sub === 'sync' ? (operands(rest, FETCH_VALUED)[0] ?? null) : null;
   }
   if (inv.sub !== 'fetch' && inv.sub !== 'pull') return null;

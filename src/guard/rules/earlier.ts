@@ -4,8 +4,8 @@
 // deleting what the earlier commands named, every path git status lists, or every file of the worktree).
 import path from 'node:path';
 import { programName, type SimpleCommand } from '../shell/command';
-import type { GitInvocation } from '../shell/git';
-import { isLong } from '../shell/options';
+import { resetsWorktree, stashVerb, type GitInvocation } from '../shell/git';
+import { flagGiven, isLong } from '../shell/options';
 import { copyOperands, type WriteTarget } from '../shell/writes';
 import { pathspecTarget } from './git-files';
 
@@ -38,7 +38,6 @@ export class Earlier {
     }
     if (!inv) return;
     const a = inv.args;
-    const has = (short: RegExp, ...long: string[]) => a.some((x) => (/^-[a-zA-Z]+$/.test(x) && short.test(x)) || long.some((l) => isLong(x, l)));
     const ops = a.filter((x) => !x.startsWith('-'));
     const named = a.includes('--') ? a.slice(a.indexOf('--') + 1) : ops;
     const stage = (paths: string[]) => this.staged.push(...paths.map((spec) => ({ spec, cwd: inv.cwd ?? cmd.cwd })));
@@ -48,7 +47,7 @@ export class Earlier {
     if (inv.sub === 'read-tree' || ((inv.sub === 'checkout' || inv.sub === 'switch') && a.some((x) => isLong(x, '--orphan'))) || ((inv.sub === 'symbolic-ref' || inv.sub === 'update-ref') && ops.includes('HEAD'))) this.replaced = true;
     switch (inv.sub) {
       case 'add':
-        if (has(/[Au]/, '--all', '--update', '--pathspec-from-file') || named.length === 0) this.swept = true;
+        if (flagGiven(a, 'Au', '--all', '--update', '--pathspec-from-file') || named.length === 0) this.swept = true;
         stage(named);
         return;
       case 'rm':
@@ -56,24 +55,24 @@ export class Earlier {
         stage(named);
         return;
       case 'update-index':
-        if (has(/$^/, '--index-info', '--stdin', '--cacheinfo')) this.swept = true;
+        if (flagGiven(a, '', '--index-info', '--stdin', '--cacheinfo')) this.swept = true;
         stage(named);
         return;
       case 'restore':
-        if (has(/S/, '--staged')) stage(named);
+        if (flagGiven(a, 'S', '--staged')) stage(named);
         return;
       case 'checkout':
         // `checkout <tree-ish> -- <paths>` sets the index from the tree for those paths
         if (a.includes('--') && ops.length > named.length) stage(named);
         return;
       case 'reset':
-        if (!a.some((x) => /^--(hard|merge|keep)$/.test(x))) this.swept = true;
+        if (!resetsWorktree(a)) this.swept = true;
         return;
       case 'stash':
-        if (/^(apply|pop|branch)$/.test(ops[0] ?? '')) this.swept = true;
+        if (/^(apply|pop|branch)$/.test(stashVerb(a) ?? '')) this.swept = true;
         return;
       case 'apply':
-        if (has(/$^/, '--cached', '--index')) this.swept = true;
+        if (flagGiven(a, '', '--cached', '--index')) this.swept = true;
         return;
       default:
         if (WHOLE_INDEX.has(inv.sub)) this.swept = true;
@@ -138,12 +137,12 @@ function discards(inv: GitInvocation): boolean {
   const force = a.some((x) => x === '-f' || isLong(x, '--force') || isLong(x, '--discard-changes') || (/^-[a-zA-Z]+$/.test(x) && x.includes('f')));
   switch (inv.sub) {
     case 'reset':
-      return a.some((x) => /^--(hard|merge|keep)$/.test(x));
+      return resetsWorktree(a);
     case 'checkout':
     case 'switch':
       return force;
     case 'stash':
-      return !/^(list|show|apply|pop|branch|drop|clear|create|store)$/.test(a.find((x) => !x.startsWith('-')) ?? '');
+      return !/^(list|show|apply|pop|branch|drop|clear|create|store)$/.test(stashVerb(a) ?? '');
     case 'clean':
       return true;
     case 'read-tree':

@@ -7,8 +7,8 @@ import { configBool } from '../../git/config';
 import type { GuardContext } from '../context';
 import type { Location } from '../locate';
 import type { SimpleCommand } from '../shell/command';
-import type { GitInvocation } from '../shell/git';
-import { getopt, isLong } from '../shell/options';
+import { stashVerb, type GitInvocation } from '../shell/git';
+import { flagGiven, getopt, isLong } from '../shell/options';
 import type { TargetKind, WriteTarget } from '../shell/writes';
 import type { Budget } from './reach';
 import { handoffFilesUnder } from './reach';
@@ -54,7 +54,7 @@ export function gitFileTargets(inv: GitInvocation, cmd: SimpleCommand, top: stri
   switch (inv.sub) {
     case 'rm': {
       const o = getopt(a, '', ['--pathspec-from-file']);
-      if (o.flags.some((f) => isLong(f, '--cached'))) break;
+      if (flagGiven(o.flags, '', '--cached')) break;
       for (const p of o.operands) add(p, 'delete');
       if (o.values.has('--pathspec-from-file')) add(top ?? cwd ?? undefined, 'delete');
       break;
@@ -73,14 +73,14 @@ export function gitFileTargets(inv: GitInvocation, cmd: SimpleCommand, top: stri
     case 'checkout':
     case 'restore': {
       const o = getopt(a, inv.sub === 'checkout' ? 'bBU' : 's', ['--source', '--orphan', '--conflict', '--pathspec-from-file', '--inter-hunk-context', '--unified']);
-      if (inv.sub === 'restore' && o.flags.some((f) => f === '-S' || isLong(f, '--staged')) && !o.flags.some((f) => f === '-W' || isLong(f, '--worktree'))) break;
+      if (inv.sub === 'restore' && flagGiven(o.flags, 'S', '--staged') && !flagGiven(o.flags, 'W', '--worktree')) break;
       const dd = a.indexOf('--');
       // `git checkout <tree-ish> -- <paths>`; without `--`, any operand may be a path (a branch name names no handoff file)
       const paths = inv.sub === 'checkout' && dd >= 0 ? a.slice(dd + 1) : o.operands;
       for (const p of paths) add(p, 'write', true);
       if (o.values.has('--pathspec-from-file')) add(top ?? cwd ?? undefined, 'write', true);
       // `git checkout -f <commit>` throws away every uncommitted change of the worktree
-      if (inv.sub === 'checkout' && dd < 0 && o.flags.some((f) => /^-[a-zA-Z]*f/.test(f) || isLong(f, '--force'))) add(top ?? undefined, 'write', true);
+      if (inv.sub === 'checkout' && dd < 0 && flagGiven(o.flags, 'f', '--force')) add(top ?? undefined, 'write', true);
       break;
     }
     case 'switch':
@@ -91,12 +91,12 @@ export function gitFileTargets(inv: GitInvocation, cmd: SimpleCommand, top: stri
       const o = getopt(a, inv.sub === 'switch' ? 'cC' : inv.sub === 'stash' ? 'm' : '', ['--message', '--pathspec-from-file', '--orphan', '--create', '--force-create', '--prefix', '--index-output']);
       const discards =
         inv.sub === 'switch'
-          ? o.flags.some((f) => /^-[a-zA-Z]*f/.test(f) || isLong(f, '--force') || isLong(f, '--discard-changes'))
+          ? flagGiven(o.flags, 'f', '--force', '--discard-changes')
           : inv.sub === 'reset'
             ? o.flags.includes('--hard')
             : inv.sub === 'read-tree'
-              ? (o.flags.includes('--reset') || o.flags.some((f) => /^-[a-zA-Z]*m/.test(f))) && o.flags.some((f) => /^-[a-zA-Z]*u/.test(f))
-              : [undefined, 'push', 'save', 'apply', 'pop', 'branch'].includes(o.operands[0]) && !o.flags.some((f) => f === '-S' || isLong(f, '--staged'));
+              ? (o.flags.includes('--reset') || flagGiven(o.flags, 'm')) && flagGiven(o.flags, 'u')
+              : [undefined, 'push', 'save', 'apply', 'pop', 'branch'].includes(stashVerb(a)) && !flagGiven(o.flags, 'S', '--staged');
       // `switch --orphan` removes every tracked file
       if (inv.sub === 'switch' && o.values.has('--orphan')) add(top ?? undefined, 'delete');
       if (!discards) break;
@@ -112,7 +112,7 @@ export function gitFileTargets(inv: GitInvocation, cmd: SimpleCommand, top: stri
       break;
     case 'checkout-index': {
       const o = getopt(a, '', ['--prefix', '--stage']);
-      const all = o.flags.some((f) => /^-[a-zA-Z]*a/.test(f) || isLong(f, '--all')) || o.flags.includes('--stdin');
+      const all = flagGiven(o.flags, 'a', '--all') || o.flags.includes('--stdin');
       const prefix = o.values.get('--prefix')?.at(-1);
       if (prefix !== undefined && prefix !== '') {
         // `--prefix=<string>`: each index path is written at <string><path from the top>, anywhere (`--prefix=$HOME/`
@@ -125,7 +125,7 @@ export function gitFileTargets(inv: GitInvocation, cmd: SimpleCommand, top: stri
         }
         break;
       }
-      if (!o.flags.some((f) => /^-[a-zA-Z]*f/.test(f) || isLong(f, '--force'))) break;
+      if (!flagGiven(o.flags, 'f', '--force')) break;
       if (all) add(top ?? cwd ?? undefined, 'write', true);
       for (const p of o.operands) add(p, 'write', true);
       break;
@@ -152,7 +152,7 @@ export function gitFileTargets(inv: GitInvocation, cmd: SimpleCommand, top: stri
     }
     case 'merge-file': {
       const o = getopt(a, 'L', ['--marker-size']);
-      if (!o.flags.some((f) => f === '-p' || isLong(f, '--stdout'))) add(o.operands[0], 'write');
+      if (!flagGiven(o.flags, 'p', '--stdout')) add(o.operands[0], 'write');
       break;
     }
     case 'bundle': {
@@ -217,7 +217,7 @@ export async function changedByCheckout(ctx: GuardContext, inv: GitInvocation, f
   if (inv.sub === 'checkout-index' && inv.args.some((x) => x.startsWith('--prefix=') ? x.length > 9 : x === '--prefix')) return files;
   const loc = ctx.locate(cwd);
   if (!loc) return files;
-  const stash = inv.sub === 'stash' ? /^(apply|pop|branch)$/.exec(inv.args.find((x) => !x.startsWith('-')) ?? '') : null;
+  const stash = inv.sub === 'stash' ? /^(apply|pop|branch)$/.exec(stashVerb(inv.args) ?? '') : null;
   if (!stash) {
     // everything below counts only files the index tracks: those it does not name are left out before git is
     // started, so a checkout or stash over the perimeter's untracked files (git's own, the clients' hook files)
@@ -229,7 +229,6 @@ export async function changedByCheckout(ctx: GuardContext, inv: GitInvocation, f
   const repo = await ctx.repo(loc);
   const rel = files.map((f) => path.relative(loc.worktree, f));
   const tracked = new Set(repo.git(['ls-files', '-z', '--', ...rel.map((r) => `:(literal)${r}`)], { cwd: loc.worktree, allowFail: true }).stdout.split('\0').filter(Boolean));
-  // another source than the index (`checkout <tree-ish> --`, `restore --source`): any tracked file may change
   const literal = rel.map((r) => `:(literal)${r}`);
   const names = (args: string[]) => repo.git(args, { cwd: loc.worktree, allowFail: true }).stdout.split('\0').filter(Boolean);
   // `stash apply|pop|branch`: what the stash holds (its tracked changes and its untracked files), whatever is here now

@@ -12,6 +12,7 @@ import { userDirs } from '../../user-dirs';
 import { configFiles, userConfigFiles } from '../../git/config-files';
 import { appendedPathKeeps, pathShadows } from '../path-programs';
 import { operands } from '../shell/options';
+import { handoffCommand } from './inject';
 
 /** Variables git reads that neither run a program nor name a file git writes; GIT_HANDOFF_* are git-handoff's own (rules/inject.ts). */
 const QUIET_ENV =
@@ -103,7 +104,7 @@ export function anchorEnvironmentProblem(inv: GitInvocation, vars: Record<string
     if (given === null) continue;
     const now = effective(name, given, env);
     if (now !== undefined && now === effective(name, env[name], env)) continue;
-    const plain = inv.sub === 'handoff' ? `git handoff ${inv.args.find((a) => !a.startsWith('-')) ?? ''}`.trim() : VERB(inv);
+    const plain = inv.sub === 'handoff' ? `git handoff ${handoffCommand(inv.args).sub ?? ''}`.trim() : VERB(inv);
     return (
       `\`${plain}\` would run with ${name} ${given === undefined ? 'removed' : now === undefined ? 'set to a value the guard cannot read' : 'set to another value'} than the one git-handoff's guard and hooks run with: ` +
       `git would read another user configuration (hooks, settings), git-handoff keep its state and code elsewhere, or its hooks run other programs, none of which the guard judged. ` +
@@ -132,14 +133,11 @@ export function sessionEnvironmentProblem(inv: GitInvocation, vars: Record<strin
 
 /** Why git's own options before the verb point it where the guard cannot judge (--git-dir/--work-tree on a writing verb, --exec-path=, --namespace), or null. */
 export function gitOptionProblem(cmd: SimpleCommand, inv: GitInvocation, own: OwnRepository): string | null {
-  for (let i = 1; i < cmd.argv.length && cmd.argv[i] !== inv.sub; i++) {
-    const a = cmd.argv[i];
-    const name = a.split('=', 1)[0];
-    const value = a.includes('=') ? a.slice(a.indexOf('=') + 1) : (cmd.argv[i + 1] ?? '');
-    if ((name === '--git-dir' || name === '--work-tree') && !READING_VERBS.has(inv.sub) && !own(name === '--git-dir' ? 'git-dir' : 'work-tree', value)) return `\`${name}\` points \`${VERB(inv)}\` at another repository or work tree, for a verb that writes. Run it in that repository (git -C <directory> ${inv.sub} …), or ask the person.`;
-    if (a.startsWith('--exec-path=')) return `\`--exec-path=\` makes git run its commands from another directory. Run git without it.`;
-  }
-  return null;
+  // git's own options: the words before the verb
+  if (cmd.argv.slice(1, cmd.argv.length - inv.args.length - 1).some((a) => a.startsWith('--exec-path='))) return `\`--exec-path=\` makes git run its commands from another directory. Run git without it.`;
+  if (READING_VERBS.has(inv.sub)) return null;
+  const elsewhere = inv.gitDir !== null && !own('git-dir', inv.gitDir) ? '--git-dir' : inv.workTree !== undefined && !own('work-tree', inv.workTree) ? '--work-tree' : null;
+  return elsewhere && `\`${elsewhere}\` points \`${VERB(inv)}\` at another repository or work tree, for a verb that writes. Run it in that repository (git -C <directory> ${inv.sub} …), or ask the person.`;
 }
 
 /** Why the settings given to one git command (`-c`, --config-env, GIT_CONFIG_*) are not known to be quiet or change git-handoff's own, or null. */

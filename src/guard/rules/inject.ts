@@ -14,6 +14,15 @@ const WRITES_AS = new Set([...NEEDS_SESSION, 'edit', 'drop', 'redact', 'rename-b
 
 export const isHandoffCommand = (inv: GitInvocation | null) => inv?.sub === 'handoff';
 
+/** The command a `git handoff` run names (after `-C <dir>` and other options) and its arguments without it. */
+export function handoffCommand(args: string[]): { sub: string | undefined; rest: string[] } {
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '-C') i++;
+    else if (!args[i].startsWith('-')) return { sub: args[i], rest: [...args.slice(0, i), ...args.slice(i + 1)] };
+  }
+  return { sub: undefined, rest: args };
+}
+
 /** The session a `git handoff` run names itself, by its words (`--session`) or a variable given to it (GIT_HANDOFF_SESSION=…), or null. */
 export function namedSession(args: string[], assigns: Record<string, string>): string | null {
   for (let i = 0; i < args.length; i++) {
@@ -27,7 +36,7 @@ export function namedSession(args: string[], assigns: Record<string, string>): s
 }
 
 export function needsSession(inv: GitInvocation): boolean {
-  const sub = inv.args.find((a) => !a.startsWith('-'));
+  const { sub } = handoffCommand(inv.args);
   return (sub !== undefined && NEEDS_SESSION.has(sub)) || (sub === 'list' && inv.args.includes('--mine'));
 }
 
@@ -60,7 +69,7 @@ export const commitNeedsSession = (inv: GitInvocation, e: GuardEvent, session: s
 type InjectVerdict = { kind: 'ok' } | { kind: 'inject' } | { kind: 'deny'; reason: string };
 
 export function judgeHandoffCommand(inv: GitInvocation, cmd: SimpleCommand, e: GuardEvent, session: string, env: NodeJS.ProcessEnv): InjectVerdict {
-  const sub = inv.args.find((a) => !a.startsWith('-'));
+  const { sub } = handoffCommand(inv.args);
   if (e.agentId && (inv.args.includes('--take-over') || sub === 'release')) {
     return {
       kind: 'deny',

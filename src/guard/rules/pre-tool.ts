@@ -1,13 +1,12 @@
 // Before a tool runs: the rules of SPEC 6 on the normalized event. Cheap checks come first; git is started
 // only for a command that can rewrite commits, and the config only for a path that could be protected.
-import { readdirSync, realpathSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { GuardContext } from '../context';
 import type { Decision } from '../../clients/event';
 import { bounded, failClosed, MAX_COMMAND, namesProtected } from '../fail-closed';
 import { harmlessCommand } from '../allow';
 import { LexBound } from '../shell/lex';
-import { existsSync } from 'node:fs';
 import { Bound, Budget, expandWord, handoffFilesIn, handoffFilesUnder, handoffFilesWithInode, isPattern, linkedInode, namedUnder, namesReach } from './reach';
 import { changedByCheckout, gitFileTargets, pathspecCovers, pathspecMatches } from './git-files';
 import { patchTargets } from './patch-files';
@@ -420,10 +419,10 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     if (untracked) return { deny: untracked };
     if (SWEEP_VERBS.has(inv.sub)) {
       // Loaded only for these verbs; git starts only if another live session has claims in this worktree.
-      const { sweepOf, sharedCheckoutProblem } = await import('./shared');
+      const { namedStageSweep, sweepOf, sharedCheckoutProblem } = await import('./shared');
       const loc = ctx.locate(inv.cwd ?? cmd.cwd ?? ctx.event.cwd);
-      // `git add|commit <a file another live session wrote>` names its paths: src/guard/rules/peer-stage.ts
-      const sweep = loc ? (sweepOf(inv, cmd, ctx.event.cwd, ctx.branch(loc)) ?? (await import('./peer-stage')).namedStageSweep(inv, cmd, ctx.event.cwd, loc, ctx.session)) : null;
+      // `git add|commit <a file another live session wrote>` names its paths
+      const sweep = loc ? (sweepOf(inv, cmd, ctx.event.cwd, ctx.branch(loc)) ?? namedStageSweep(inv, cmd, ctx.event.cwd, loc, ctx.session)) : null;
       const problem = sweep ? await sharedCheckoutProblem(ctx, inv, sweep) : null;
       if (problem) return { deny: problem };
     }

@@ -1,8 +1,8 @@
 // A shared checkout nobody can wreck: while another live session in this worktree has uncommitted paths in
 // the ledger, commands that would sweep them into this session's commit (add -A, commit -a, stash) or destroy
 // them (checkout/switch to another branch, reset --hard, checkout -- ., restore ., clean -f) are refused with
-// the exact command that touches only this session's own paths. Decided on the parsed command first; git
-// (one `status`) starts only for those verbs, and only when another live session has claims here.
+// the exact command that touches only this session's own paths; so is staging one of its files by name. Decided on
+// the parsed command first; git (one `status`) starts only for those verbs, and only when another live session has claims here.
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { isLive, leaseTtlMs, readLease } from '../../handoff/store/leases';
@@ -10,12 +10,13 @@ import { worktreeActivity } from '../../handoff/state/ledger';
 import { READER_ENV } from '../../git/run';
 import { short } from '../../handoff/state/session';
 import type { GuardContext } from '../context';
+import type { Location } from '../locate';
 import { shellWord } from '../../clients/event';
 import { globMatch, isGlob } from '../glob';
 import { asWritten } from './as-written';
 import { optionValue, options } from '../shell/options';
 import type { SimpleCommand } from '../shell/command';
-import type { GitInvocation } from '../shell/git';
+import { stashVerb, type GitInvocation } from '../shell/git';
 
 /** Which uncommitted paths a command can take or destroy. */
 type Scope = 'all' | 'tracked' | 'untracked';
@@ -64,10 +65,24 @@ const ADD_VALUED = ['--chmod', '--pathspec-from-file'];
 const COMMIT_VALUED = ['-m', '--message', '-F', '--file', '-C', '--reuse-message', '-c', '--reedit-message', '--author', '--date', '-t', '--template', '--fixup', '--squash', '--cleanup', '--trailer', '--pathspec-from-file'];
 
 /** The paths a `git add` or `git commit` names to stage (`git commit <paths>`, `-i`, `-o`), or none (a dry run, another verb). */
-export function stagedPaths(inv: GitInvocation): string[] {
+function stagedPaths(inv: GitInvocation): string[] {
   if (inv.sub !== 'add' && inv.sub !== 'commit') return [];
   const o = options(inv.args, inv.sub === 'add' ? ADD_VALUED : COMMIT_VALUED);
   return has(o, inv.sub === 'add' ? 'n' : null, '--dry-run') ? [] : o.operands;
+}
+
+/**
+ * The sweep of a `git add` or `git commit` that names a path another session's unreleased claim in this worktree covers
+ * (from the ledger alone: no git starts for any other add or commit), or null: a dry run, no such path, any other verb.
+ */
+export function namedStageSweep(inv: GitInvocation, cmd: SimpleCommand, eventCwd: string, loc: Location, me: string | null): Sweep | null {
+  const paths = stagedPaths(inv);
+  if (paths.length === 0) return null;
+  const dir = inv.cwd ?? cmd.cwd ?? eventCwd;
+  const theirs = new Set([...worktreeActivity(loc.commonDir, loc.worktree).values()].filter((a) => a.session !== me && !a.released).flatMap((a) => a.paths));
+  const named = paths.map((p) => path.relative(loc.worktree, path.resolve(dir, p)).split(path.sep).join('/'));
+  if (!named.some((p) => theirs.has(p))) return null;
+  return { verb: inv.sub === 'commit' ? 'commit' : 'add', kind: 'sweep', pathspecs: paths, scope: inv.sub === 'commit' ? 'tracked' : 'all', dir };
 }
 
 /** What a git command would sweep or destroy in the worktree, decided without git; null for anything else. */
@@ -94,7 +109,7 @@ export function sweepOf(inv: GitInvocation, cmd: SimpleCommand, eventCwd: string
       return broad.length ? { verb: 'commit', kind: 'sweep', pathspecs: broad, scope: 'tracked', dir } : null;
     }
     case 'stash': {
-      const first = args.find((a) => !a.startsWith('-'));
+      const first = stashVerb(args);
       const subs = new Set(['list', 'show', 'drop', 'pop', 'apply', 'branch', 'clear', 'create', 'store', 'push', 'save']);
       const sub = first !== undefined && subs.has(first) ? first : 'push';
       if (sub !== 'push' && sub !== 'save') return null;

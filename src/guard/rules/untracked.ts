@@ -5,16 +5,14 @@ import path from 'node:path';
 import type { GuardContext } from '../context';
 import { shellQuote, shellWord } from '../../clients/event';
 import type { SimpleCommand } from '../shell/command';
-import type { GitInvocation } from '../shell/git';
-import { findParts, getopt } from '../shell/options';
+import { stashVerb, type GitInvocation } from '../shell/git';
+import { findParts, flagGiven, getopt } from '../shell/options';
 import { parseShell } from '../shell/parse';
 import { printedTexts, printfOutput } from '../shell/printed';
 import { judgeFile } from './files';
 import { computePerimeter, perimeterProblem } from '../perimeter';
 import { neutral } from '../../terminal-text';
 import { Budget, expandWord, handoffFilesUnder, namesReach } from './reach';
-
-const has = (args: string[], short: string, ...long: string[]) => args.some((a) => long.includes(a) || (/^-[^-]/.test(a) && a.slice(1).includes(short)));
 
 /** A line that changes what git ignores (`echo '*' >> .gitignore`, info/exclude, core.excludesFile) before it cleans. */
 const CHANGES_IGNORED = /\.gitignore|info\/+exclude|excludesfile/i;
@@ -29,19 +27,19 @@ export async function untrackedProblem(ctx: GuardContext, inv: GitInvocation, cm
   const excludes: string[] = [];
   if (inv.sub === 'clean') {
     // without -f git cleans too when clean.requireForce is false (set anywhere, or for this one command)
-    if (has(args, 'n', '--dry-run')) return null;
+    if (flagGiven(args, 'n', '--dry-run')) return null;
     mode = 'clean';
-    ignored = has(args, 'x') ? 'also' : has(args, 'X') ? 'only' : 'no';
-    dirs = has(args, 'd');
+    ignored = flagGiven(args, 'x') ? 'also' : flagGiven(args, 'X') ? 'only' : 'no';
+    dirs = flagGiven(args, 'd');
     const o = getopt(args, 'e', ['--exclude']);
     excludes.push(...(o.values.get('-e') ?? []), ...(o.values.get('--exclude') ?? []));
     specs.push(...o.operands);
   } else if (inv.sub === 'stash') {
-    const sub = args.find((a) => !a.startsWith('-'));
+    const sub = stashVerb(args);
     if (sub !== undefined && sub !== 'push' && sub !== 'save') return null;
-    if (!has(args, 'u', '--include-untracked', '--all') && !has(args, 'a')) return null;
+    if (!flagGiven(args, 'ua', '--include-untracked', '--all')) return null;
     mode = 'stash';
-    ignored = has(args, 'a', '--all') ? 'also' : 'no';
+    ignored = flagGiven(args, 'a', '--all') ? 'also' : 'no';
     const dd = args.indexOf('--');
     if (dd >= 0) specs.push(...args.slice(dd + 1));
   } else return null;

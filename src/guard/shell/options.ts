@@ -7,6 +7,10 @@ export const isLong = (a: string, full: string) => {
   return a.startsWith('--') && name.length >= 3 && full.startsWith(name);
 };
 
+/** Whether one of the `short` letters (in any cluster) or one of the `long` options (abbreviated or not) is given. */
+export const flagGiven = (args: string[], short: string, ...long: string[]) =>
+  args.some((a) => (/^-[^-]/.test(a) && [...short].some((c) => a.slice(1).includes(c))) || long.some((l) => isLong(a, l)));
+
 /**
  * A command's operands and option values as getopt reads them: `short` letters and `long` options that take a value
  * (in a cluster the letter takes the rest, or the next argument), `--` ending the options, options after operands.

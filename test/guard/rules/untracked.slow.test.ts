@@ -12,7 +12,7 @@ import { expectAllNotCursor as expectAll, realShell, shellNotCursor as shell } f
 describe('3. git verbs that delete untracked files are checked against handoff files', () => {
   it('refuses git clean -f(d)(x) and git stash -u/--all over another session\'s untracked handoff file, with a safe command that works', async () => {
     const repo = await foreignWorld();
-    await expectAll(repo, ['git clean -fdx', 'git clean -f -d -x', 'git clean -ffdx memory', 'git -C memory clean -fd', 'git stash -u', 'git stash push --include-untracked', 'git stash --all', 'git stash save -u wip'], 'deny');
+    await expectAll(repo, ['git clean -fdx', 'git clean -f -d -x', 'git clean -ffdx memory', 'git -C memory clean -fd', 'git stash -u', 'git stash push --include-untracked', 'git stash --all', 'git stash save -u wip', 'git stash -m wip -u', 'git stash -u -m pop', 'git stash -u -- memory'], 'deny');
     await expectAll(repo, ['git clean -n -fdx', 'git clean -fdx src', 'git clean -f', 'git stash', 'git stash list', 'git clean -fdx -e memory/'], 'allow');
     // the safe command the refusal gives keeps their file and cleans the rest
     writeFileSync(path.join(repo.dir, 'junk.tmp'), 'x');
