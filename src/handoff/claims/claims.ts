@@ -125,7 +125,7 @@ async function pushTable(repo: Storage, remote: string, branch: string, oid: str
  * Applies `mutate` by compare-and-swap until it wins or refuses: on the remote first when there is one (the table
  * the remote had, with this clone's unpublished changes merged in), then here; offline, here alone.
  */
-export async function changeClaims<R>(repo: Storage, branch: string, session: string, mutate: Mutation<R>, o: { config?: Config; remote?: string | null; offline?: boolean; recs?: readonly RefRecord[] } = {}): Promise<ChangeResult<R>> {
+export async function changeClaims<R>(repo: Storage, branch: string, session: string, mutate: Mutation<R>, o: { config?: Config; remote?: string | null; offline?: boolean } = {}): Promise<ChangeResult<R>> {
   const config = o.config ?? repo.config();
   const picked = o.remote !== undefined ? { remote: o.remote, why: o.remote ? null : 'no remote' } : claimsRemote(repo, config);
   const remote = picked.remote;
@@ -133,8 +133,7 @@ export async function changeClaims<R>(repo: Storage, branch: string, session: st
   judgeExpiry(repo, config);
   const outside = claimsMovedOutside(repo);
   try {
-    // a table put back just now is read again, not taken from the caller's listing
-    return { ...(await changeOnce(repo, branch, session, mutate, { ...o, config, remote, why: picked.why, ...(outside.length ? { recs: undefined } : {}) })), outside };
+    return { ...(await changeOnce(repo, branch, session, mutate, { ...o, config, remote, why: picked.why })), outside };
   } finally {
     // the state file the guard stats follows every change (and every fetch a refusal made)
     refreshMarker(repo, { remote });
@@ -149,21 +148,19 @@ function commitTable(repo: Storage, t: Table, parents: string[], message: Change
   return oid;
 }
 
-async function changeOnce<R>(repo: Storage, branch: string, session: string, mutate: Mutation<R>, o: { config: Config; remote: string | null; why: string | null; offline?: boolean; recs?: readonly RefRecord[] }): Promise<ChangeResult<R>> {
+async function changeOnce<R>(repo: Storage, branch: string, session: string, mutate: Mutation<R>, o: { config: Config; remote: string | null; why: string | null; offline?: boolean }): Promise<ChangeResult<R>> {
   const config = o.config;
   let remote = o.offline ? null : o.remote;
   let published: Published = o.remote && o.offline ? { where: 'offline', remote: o.remote, reason: 'asked to stay offline' } : { where: 'local', reason: o.why ?? 'no remote' };
   const local = claimsRef(branch);
   let fetched = false;
-  // the caller's listing of refs, when it holds this table's, stands for the first read (the move's compare-and-swap
-  // still checks it); every later attempt reads the ref again
-  const listed = o.recs?.find((r) => r.ref === local);
   // another writer won the compare-and-swap (here, or on the remote): wait a little, read again, decide again (a claim
   // that now overlaps a live one is refused there, naming its holder)
   const busy = (attempts: number) => new HandoffError('concurrent', 'claims-busy', `the claims table of ${branch} kept changing under ${attempts} attempts; run it again`, { branch });
   return untilWonAsync<ChangeResult<R>>(async (attempt) => {
     const now = Date.now();
-    const L = attempt === 0 && o.recs ? (listed?.oid ?? null) : repo.readRef(local);
+    // the command's kept listing answers the first read (the move's compare-and-swap still checks it); a ref moved since is read again
+    const L = repo.readRef(local);
     if (remote) {
       const tracking = trackingClaimsRef(remote, branch);
       const T = repo.readRef(tracking);
@@ -427,9 +424,9 @@ export function refreshMarker(repo: Storage, known?: { remote: string | null; re
 }
 
 /** The newest handoff the session owns on the branch (the topic a refusal names). */
-export function topicOf(repo: Storage, branch: string, session: string, recs?: readonly RefRecord[]): string | null {
+export function topicOf(repo: Storage, branch: string, session: string): string | null {
   const prefix = branchPrefix(branch);
-  const mine = (recs ? recs.filter((r) => r.ref.startsWith(prefix)) : repo.listRefs([prefix])).filter((r) => parseTrailerLines(r.trailers).session === session).sort((a, b) => b.time - a.time);
+  const mine = repo.listRefs([prefix]).filter((r) => parseTrailerLines(r.trailers).session === session).sort((a, b) => b.time - a.time);
   return mine[0] ? mine[0].ref.slice(prefix.length) : null;
 }
 
