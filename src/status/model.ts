@@ -190,7 +190,7 @@ function sessionsOf(repo: Repo, handoffs: StatusHandoff[], claims: StatusClaim[]
 function syncAttention(repo: Repo, handoffs: StatusHandoff[], read: RefRecord[]): Attention[] {
   const open = handoffs.filter((h) => h.sync === 'diverged' || h.sync === 'refused');
   if (open.length === 0) return [];
-  const tips = trackingTips(repo, undefined, read.filter((r) => !r.ref.startsWith(HANDOFF_PREFIX)));
+  const tips = trackingTips(repo, read.filter((r) => !r.ref.startsWith(HANDOFF_PREFIX)));
   return open.map((h): Attention => {
     const remote = tips.get(h.ref)?.remote;
     const theirs = remote ? `${remote}'s copy` : "the remote's copy";

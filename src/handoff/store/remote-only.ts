@@ -17,11 +17,11 @@ export interface RemoteOnlyRow extends HandoffRow {
 }
 
 /**
- * Remote-only handoffs of one branch (or of all), one row per handoff: when several remotes carry it, `preferred`
- * first, then origin, then the first by name. From list's listing of the same scope (readListing), with the
- * archive's names read only when a tracking copy needs them.
+ * Remote-only handoffs of one branch (or of all), one row per handoff: when several remotes carry it, origin first,
+ * then the first by name. From list's listing of the same scope (readListing), with the archive's names read only
+ * when a tracking copy needs them.
  */
-export function remoteOnlyHandoffs(repo: Storage, o: { branch?: string | null; all?: boolean; preferred?: string | null } = {}): RemoteOnlyRow[] {
+export function remoteOnlyHandoffs(repo: Storage, o: { branch?: string | null; all?: boolean } = {}): RemoteOnlyRow[] {
   const scope = o.all || !o.branch ? null : `${encodeBranch(o.branch)}/`;
   const recs = readListing(repo, scope ? { branch: o.branch! } : { all: true });
   // no tracking copy (most clones, most of the time): nothing to find, and 10,000 local refs need no set
@@ -33,7 +33,7 @@ export function remoteOnlyHandoffs(repo: Storage, o: { branch?: string | null; a
   if (tracking.some((x) => x.t && !local.has(x.t.local))) {
     for (const r of repo.listRefNames([ARCHIVE_PREFIX + (scope ?? '')])) local.add(HANDOFF_PREFIX + r.ref.slice(ARCHIVE_PREFIX.length).split('/').slice(0, 2).join('/'));
   }
-  const rank = (remote: string) => (remote === o.preferred ? 0 : remote === 'origin' ? 1 : 2);
+  const rank = (remote: string) => (remote === 'origin' ? 0 : 1);
   const best = new Map<string, RemoteOnlyRow>();
   for (const { rec, t } of tracking) {
     if (!t || local.has(t.local)) continue;

@@ -309,7 +309,7 @@ export function listHandoffs(repo: Storage, o: ListOptions = {}): HandoffRow[] {
   const beside = o.archived ? besideEntries(read) : null;
   const recs = beside ? read.filter((r) => !beside.has(r.ref)) : read.filter((r) => r.ref.startsWith(HANDOFF_PREFIX));
   const tracking = o.archived ? [] : read.filter((r) => !r.ref.startsWith(HANDOFF_PREFIX));
-  const sync = tracking.length ? computeSyncStates(repo, recs, undefined, tracking) : new Map<string, SyncState>();
+  const sync = tracking.length ? computeSyncStates(repo, recs, tracking) : new Map<string, SyncState>();
   const rows: HandoffRow[] = [];
   for (const rec of recs) {
     const row = rowOf(rec, sync.get(rec.ref) ?? 'local');
@@ -350,17 +350,11 @@ function resolveAt(repo: Storage, ref: string, tip: string, at: string, name: st
 
 /** A handoff's newest version, or the version `at` names (`atName`: the option or argument that gave it, for errors). */
 export function readHandoff(repo: Storage, branch: string, topic: string, at?: string, atName = '--at'): HandoffView {
-  assertTopic(topic);
-  const ref = handoffRef(branch, topic);
-  // the branch head rides along, for verify
+  const ref = handoffRef(branch, assertTopic(topic));
   const headRef = `refs/heads/${branch}`;
-  // …and the receipts' notes commit, so that show reads its readBy without another process
+  // one listing: the handoff, its copies, the branch head (for verify) and the receipts' notes (show's readBy)
   const read = repo.keepRefs([ref, trackingPatternOf(ref), headRef, NOTES_REF]);
-  const live = read.find((r) => r.ref === ref);
-  // not live: the newest archived version of the topic, read the same way (its ref says it is archived)
-  // …else its newest drop (its ref says it was dropped, and `restore` undoes that)
-  const found = live ?? archivedVersions(repo, branch, topic)[0] ?? droppedVersions(repo, branch, topic)[0];
-  if (!found) throw notFound(ref, branch, topic);
+  const found = locateHandoff(repo, branch, topic);
   const oid = at ? resolveAt(repo, found.ref, found.oid, at, atName) : found.oid;
   const receiptsAt = read.find((r) => r.ref === NOTES_REF)?.oid ?? null;
   return { ...viewOf(repo, found.ref, oid, branch, topic, read.find((r) => r.ref === headRef)?.oid ?? null), receiptsAt };
@@ -420,7 +414,7 @@ export function viewOf(repo: Storage, ref: string, oid: string, branch: string, 
   const local = parseTrackingRef(ref)?.local ?? ref;
   const recs = repo.listRefs(local.startsWith(HANDOFF_PREFIX) ? [local, trackingPatternOf(local)] : [ref]);
   if (ref.startsWith(HANDOFF_PREFIX)) {
-    sync = computeSyncStates(repo, recs.filter((r) => r.ref === ref), undefined, recs.filter((r) => r.ref !== ref)).get(ref) ?? 'local';
+    sync = computeSyncStates(repo, recs.filter((r) => r.ref === ref), recs.filter((r) => r.ref !== ref)).get(ref) ?? 'local';
   }
   // git's reading of the trailers: the ref's record has it when this is its tip, else one git log
   const tipRec = recs.find((r) => r.oid === oid);
