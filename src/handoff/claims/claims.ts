@@ -4,7 +4,7 @@
 // the command answers. Offline, the change is made here and published at the next sync (or claim) by a three-way
 // merge of the tables, where an offline claim that lost to a published one is reported to both sides.
 import { HandoffError } from '../../errors';
-import type { Config, RefRecord, Storage } from '../../git/storage';
+import type { Config, Storage } from '../../git/storage';
 import { setting } from '../../config-keys';
 import { hostLimit, pushRefusal, transientTransport } from '../../git/messages';
 import { parseTrailerLines } from '../store/document';
@@ -378,7 +378,7 @@ export const behindRemote = (repo: Storage, local: string, theirs: string | null
 export const claimsPatterns = (remote: string | null): string[] => [CLAIMS_PREFIX, ...(remote ? [trackingClaimsPrefix(remote)] : [])];
 
 /** Every live claim of the branches whose tables this clone has (here and the remote's tracking copies). */
-export function listClaims(repo: Storage, o: { branch?: string | null; nowMs?: number; remote?: string | null; config?: Config; refs?: RefRecord[] } = {}): { claims: ClaimView[]; conflicts: Array<ClaimConflict & { branch: string }>; outside: string[] } {
+export function listClaims(repo: Storage, o: { branch?: string | null; nowMs?: number; remote?: string | null; config?: Config } = {}): { claims: ClaimView[]; conflicts: Array<ClaimConflict & { branch: string }>; outside: string[] } {
   const nowMs = o.nowMs ?? Date.now();
   // a command's read (config given) also says what changed outside git-handoff, and judges expiry as this clone does
   if (o.config) judgeExpiry(repo, o.config);
@@ -386,8 +386,7 @@ export function listClaims(repo: Storage, o: { branch?: string | null; nowMs?: n
   const patterns = o.branch ? [claimsRef(o.branch), ...(o.remote ? [trackingClaimsRef(o.remote, o.branch)] : [])] : claimsPatterns(o.remote ?? null);
   const byId = new Map<string, ClaimView>();
   const conflicts = new Map<string, ClaimConflict & { branch: string }>();
-  // `refs`: the caller's read of these patterns, nothing moved since
-  const refs = o.refs ?? repo.listRefs(patterns);
+  const refs = repo.listRefs(patterns);
   const compOf = (ref: string) => (ref.startsWith(CLAIMS_PREFIX) ? ref.slice(CLAIMS_PREFIX.length) : ref.slice(trackingClaimsPrefix(o.remote!).length));
   const remoteTip = new Map(refs.filter((r) => !r.ref.startsWith(CLAIMS_PREFIX)).map((r) => [compOf(r.ref), r.oid]));
   for (const r of refs) {
@@ -411,11 +410,11 @@ export function listClaims(repo: Storage, o: { branch?: string | null; nowMs?: n
 }
 
 /** Writes the claims state file (state/claims-marker.ts) from the refs, or removes it when no claim is live; a failure costs only the telling. */
-export function refreshMarker(repo: Storage, known?: { remote: string | null; refs?: RefRecord[] }): void {
+export function refreshMarker(repo: Storage, known?: { remote: string | null }): void {
   try {
     // the state file the guard tells from holds the expiry as this clone judges it (expiry.ts)
     if (!judging(repo)) judgeExpiry(repo, repo.config());
-    const { claims } = listClaims(repo, { remote: known ? known.remote : claimsRemote(repo, repo.config()).remote, refs: known?.refs });
+    const { claims } = listClaims(repo, { remote: known ? known.remote : claimsRemote(repo, repo.config()).remote });
     writeMarker(repo.commonDir, claims);
     saveSightings();
   } catch {
@@ -489,24 +488,22 @@ export async function syncClaims(repo: Storage, remote: string, config: Config =
   const out: ClaimsSync[] = [];
   upgradeTracking(repo, true);
   judgeExpiry(repo, config);
-  // the tables here and as fetched, read once: what changed outside, what to publish, and the state file, unless a
-  // table moves on the way (then the state file reads them again)
+  // the tables here and as fetched, read once and kept: what changed outside, what to publish, and the state file,
+  // unless a table moves on the way (then the state file reads them again)
   const patterns = [CLAIMS_PREFIX, trackingClaimsPrefix(remote)];
-  let read = repo.listRefs(patterns);
+  let read = repo.keepRefs(patterns);
   const outside = claimsMovedOutside(repo, read.filter((r) => r.ref.startsWith(CLAIMS_PREFIX)));
   if (outside.length) {
     out.push({ branch: '*', published: true, lost: [], outside });
-    read = repo.listRefs(patterns);
+    read = repo.keepRefs(patterns);
   }
   const tips = new Map(read.map((r) => [r.ref, r.oid]));
-  let moved = false;
   for (const ref of read) {
     if (!ref.ref.startsWith(CLAIMS_PREFIX)) continue;
     const comp = ref.ref.slice(CLAIMS_PREFIX.length);
     const branch = decodeBranch(comp) ?? comp;
     const T = tips.get(trackingClaimsRef(remote, branch)) ?? null;
     if (T === ref.oid) continue;
-    moved = true;
     if (behindRemote(repo, ref.oid, T)) {
       // the remote is ahead: this clone takes it
       if (moveRef(repo, ref.ref, T, ref.oid, 'handoff claims: fetched').ok) {
@@ -523,7 +520,7 @@ export async function syncClaims(repo: Storage, remote: string, config: Config =
       out.push({ branch, published: false, lost: [], error: (e as Error).message });
     }
   }
-  refreshMarker(repo, { remote, ...(moved ? {} : { refs: read }) });
+  refreshMarker(repo, { remote });
   saveSightings();
   return out;
 }
