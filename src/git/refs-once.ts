@@ -28,8 +28,10 @@ export class RefsOnce {
   /** each listing kept, with the refs this process moved since it was made (read from git again) */
   private readonly listings: Array<{ patterns: string[]; records: RefRecord[]; moved: Set<string> }> = [];
 
+  /** Keeps a listing, newest first; a process that writes many handoffs (import) keeps one per write, so only the newest few stay. */
   add(patterns: string[], records: RefRecord[]): void {
-    this.listings.push({ patterns, records, moved: new Set() });
+    this.listings.unshift({ patterns, records, moved: new Set() });
+    this.listings.length = Math.min(this.listings.length, 8);
   }
 
   /** listRefs's answer from a listing that covers `patterns`, or null where git has to answer. */
