@@ -1,7 +1,7 @@
-// One read per fact per process (issue 71): a run that knows up front which refs it will read (the session start)
-// lists them in one for-each-ref, and each later read those patterns cover is answered from that listing, as git
-// would filter it (ref-filter.c match_name_as_path). A ref this process moves since is read from git again; any other
-// command of this process that may move refs ends the listing (src/git/repo.ts).
+// One read per fact per process (issue 71): a command that reads refs more than once keeps its listing (keepRefs), and
+// each later read those patterns cover is answered from it, as git would filter it (ref-filter.c match_name_as_path).
+// A ref this process moves since is read from git again; any other command of this process that may move refs ends the
+// listings (src/git/repo.ts).
 import type { RefRecord } from './storage';
 
 /** for-each-ref's test of one pattern: the name itself or a prefix of it up to a slash, or a `*`/`?` glob that crosses no slash; null for a glob this file does not read (git answers). */
@@ -13,27 +13,34 @@ function matcher(pattern: string): ((ref: string) => boolean) | null {
   return (ref) => literal(ref) || glob.test(ref);
 }
 
+/** Whether every ref `pattern` can name was listed under `listed`: a literal it lies under, or a glob whose every `/` part is the same or `*`. */
+function covers(listed: string[], pattern: string): boolean {
+  const glob = /[*?[\\]/.test(pattern);
+  const parts = pattern.split('/');
+  const wider = (p: string) => {
+    const own = p.split('/');
+    return own.length === parts.length && own.every((s, i) => s === parts[i] || s === '*');
+  };
+  return listed.some((p) => (/[*?[\\]/.test(p) ? glob && wider(p) : !glob && matcher(p)!(pattern)));
+}
+
 export class RefsOnce {
-  /** refs this process moved since the listing: read from git again */
-  private readonly moved = new Set<string>();
+  /** each listing kept, with the refs this process moved since it was made (read from git again) */
+  private readonly listings: Array<{ patterns: string[]; records: RefRecord[]; moved: Set<string> }> = [];
 
-  constructor(
-    private readonly patterns: string[],
-    private readonly records: RefRecord[],
-  ) {}
-
-  /** Whether every ref `pattern` can name was listed: the same pattern, or a literal one it lies under. */
-  private covers(pattern: string): boolean {
-    return this.patterns.some((p) => p === pattern || (!/[*?[\\]/.test(p) && !/[*?[\\]/.test(pattern) && matcher(p)!(pattern)));
+  /** Keeps a listing, newest first; a process that writes many handoffs (import) keeps one per write, so only the newest few stay. */
+  add(patterns: string[], records: RefRecord[]): void {
+    this.listings.unshift({ patterns, records, moved: new Set() });
+    this.listings.length = Math.min(this.listings.length, 8);
   }
 
-  /** listRefs's answer from the listing, or null where git has to answer. */
+  /** listRefs's answer from a listing that covers `patterns`, or null where git has to answer. */
   list(patterns: string[]): RefRecord[] | null {
-    const tests = patterns.map((p) => (this.covers(p) ? matcher(p) : null));
+    const tests = patterns.map(matcher);
     if (tests.some((t) => t === null)) return null;
     const hit = (ref: string) => tests.some((t) => t!(ref));
-    if ([...this.moved].some(hit)) return null;
-    return this.records.filter((r) => hit(r.ref));
+    const from = this.listings.find((l) => patterns.every((p) => covers(l.patterns, p)) && ![...l.moved].some(hit));
+    return from ? from.records.filter((r) => hit(r.ref)) : null;
   }
 
   /** readRef's answer (a commit's id, or null: no such ref), or undefined where git has to answer (not listed, moved, not a commit). */
@@ -45,8 +52,8 @@ export class RefsOnce {
     return !rec ? null : rec.time > 0 ? rec.oid : undefined;
   }
 
-  /** The listing less the refs this process has just moved (or tried to). */
+  /** The listings less the refs this process has just moved (or tried to). */
   movedRefs(refs: string[]): void {
-    for (const r of refs) this.moved.add(r);
+    for (const l of this.listings) for (const r of refs) l.moved.add(r);
   }
 }

@@ -10,7 +10,7 @@ import { logTrailers } from './trailer-reads';
 import { compareRefsRead, listingOf, listRefNames, listRefs, readRef, transaction } from './refs';
 import { RefsOnce } from './refs-once';
 import { git, gitBounded, gitOut, NO_PUSH_OPTIONS, READER_ENV, type GitOptions, type GitResult, type Repo } from './run';
-import { MOVE_REFS, reachableIn, WRITE_COMMIT, type Bounded, type CommitSummary, type LogRecord, type MoveRefsOptions, type NetResult, type RefName, type RepoPlace, type RefOp, type SideRepository, type TreeEntry, type Walk } from './storage';
+import { MOVE_REFS, reachableIn, WRITE_COMMIT, type Bounded, type CommitSummary, type LogRecord, type MoveRefsOptions, type NetResult, type RefName, type RefRecord, type RepoPlace, type RefOp, type SideRepository, type TreeEntry, type Walk } from './storage';
 
 export type { Repo } from './run';
 
@@ -250,8 +250,12 @@ class GitRepo implements Repo {
     compareRefsRead(this, recs, null);
     return recs;
   }
-  keepRefs(patterns: string[]) {
-    this.kept = new RefsOnce(patterns, listRefs(this, patterns));
+  keepRefs(patterns: string[], list = () => listRefs(this, patterns)): RefRecord[] {
+    // a kept listing that covers them answers; else this one is kept beside the others
+    if (this.kept?.list(patterns)) return this.listRefs(patterns);
+    const recs = list();
+    (this.kept ??= new RefsOnce()).add(patterns, recs);
+    return recs;
   }
   listRefsUntold = (patterns: string[]) => listingOf(this, patterns);
   tellRefsRead = (refs: RefName[], agreed: string | null) => compareRefsRead(this, refs, agreed);

@@ -157,8 +157,8 @@ export interface Storage extends RepoPlace {
   readRef(ref: string): string | null;
   /** Tips with committer time and trailer block, from one for-each-ref; the loss record is told of them. */
   listRefs(patterns: string[]): RefRecord[];
-  /** Lists `patterns` now in one for-each-ref; the reads they cover are answered from it from then on (src/git/refs-once.ts). */
-  keepRefs(patterns: string[]): void;
+  /** listRefs (by `list` when given), kept: the reads `patterns` cover are answered from it from then on (src/git/refs-once.ts). */
+  keepRefs(patterns: string[], list?: () => RefRecord[]): RefRecord[];
   /** listRefs without telling the loss record: the caller tells it (tellRefsRead) of what it answers. */
   listRefsUntold(patterns: string[]): RefRecord[];
   /** Tells the loss record of refs a command read; answers the record commit they agree with, or null. */

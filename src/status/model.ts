@@ -3,7 +3,7 @@
 // make (list --all's kept listing, the claims tables, the leases and ledger, the loss record's check).
 import { readConfig } from '../git/config';
 import { trace } from '../trace';
-import { listRefs, type RefRecord } from '../git/refs';
+import type { RefRecord } from '../git/refs';
 import { trailerBlockLines } from '../git/trailers';
 import type { Repo } from '../git/repo';
 import { claimsRemote, listClaims, type ClaimView } from '../handoff/claims/claims';
@@ -55,17 +55,17 @@ export function readStatus(repo: Repo, o: StatusOptions = {}): Status {
   const branch = all ? null : (o.branch ?? repo.branch);
   const scope = { all, branch: branch ?? undefined };
   const read = readListing(repo, scope);
-  const rows: Array<HandoffRow & { fetch?: string }> = [...listHandoffs(repo, scope, read), ...remoteOnlyHandoffs(repo, scope, read)];
+  const rows: Array<HandoffRow & { fetch?: string }> = [...listHandoffs(repo, scope), ...remoteOnlyHandoffs(repo, scope)];
   trace('status handoffs');
   // the leases, the claims tables and the receipts' notes, with their times: one for-each-ref
-  const side = listRefs(repo, [LEASE_PREFIX, CLAIMS_PREFIX, ...(remote ? [trackingClaimsPrefix(remote)] : []), NOTES_REF]);
+  const side = repo.keepRefs([LEASE_PREFIX, CLAIMS_PREFIX, ...(remote ? [trackingClaimsPrefix(remote)] : []), NOTES_REF]);
   const { claims: views, conflicts } = listClaims(repo, { branch, nowMs: now, remote });
   const claims = views.map(claimOf);
   const reader = o.reader ?? null;
   const handoffs = withReceipts(repo, rows, reader, side.find((r) => r.ref === NOTES_REF)?.oid ?? null);
   trace('status claims and receipts');
   const here = thisHost();
-  const sessions = sessionsOf(repo, handoffs, claims, all, here, now, side);
+  const sessions = sessionsOf(repo, handoffs, claims, all, here, now);
   trace('status sessions');
   const attention = [
     ...syncAttention(repo, handoffs, read),
@@ -134,11 +134,11 @@ function withReceipts(repo: Repo, rows: Array<HandoffRow & { fetch?: string }>, 
  * One entry per session: this clone's (leases and ledger), the holders of live claims (this clone's tables and the
  * remote's as last fetched) and the owners of the scope's handoffs (here and on the remote's tracking refs).
  */
-function sessionsOf(repo: Repo, handoffs: StatusHandoff[], claims: StatusClaim[], all: boolean, here: string, now: number, recs: readonly RefRecord[]): StatusSession[] {
+function sessionsOf(repo: Repo, handoffs: StatusHandoff[], claims: StatusClaim[], all: boolean, here: string, now: number): StatusSession[] {
   // `seen`: the newest sign of each, as ISO 8601 (which sorts as time does)
   const out = new Map<string, StatusSession & { seen: string }>();
   const local = new Map<string, SessionInfo & { seen: string }>();
-  for (const l of listSessions(repo, { now, recs })) {
+  for (const l of listSessions(repo, { now })) {
     const last = Math.max(l.heartbeat ?? 0, l.lastActivity ?? 0);
     const seen = last ? iso(last) : '';
     // a session known in several worktrees: the one it was seen in last
@@ -190,7 +190,7 @@ function sessionsOf(repo: Repo, handoffs: StatusHandoff[], claims: StatusClaim[]
 function syncAttention(repo: Repo, handoffs: StatusHandoff[], read: RefRecord[]): Attention[] {
   const open = handoffs.filter((h) => h.sync === 'diverged' || h.sync === 'refused');
   if (open.length === 0) return [];
-  const tips = trackingTips(repo, undefined, read.filter((r) => !r.ref.startsWith(HANDOFF_PREFIX)));
+  const tips = trackingTips(repo, read.filter((r) => !r.ref.startsWith(HANDOFF_PREFIX)));
   return open.map((h): Attention => {
     const remote = tips.get(h.ref)?.remote;
     const theirs = remote ? `${remote}'s copy` : "the remote's copy";

@@ -16,13 +16,19 @@ describe('refs listed once for a run', () => {
     const kept = openRepo(t.dir);
     kept.keepRefs(['refs/handoffs/main/', 'refs/handoff-remotes/*/handoffs/main/*', 'refs/heads/main', 'refs/claims/', 'refs/notes/none']);
     const git = (patterns: string[]) => openRepo(t.dir).listRefs(patterns);
-    for (const q of [['refs/handoffs/main/'], ['refs/handoffs/main/a'], ['refs/handoff-remotes/*/handoffs/main/*'], ['refs/claims/main'], ['refs/claims/'], ['refs/heads/main', 'refs/notes/none'], ['refs/handoffs/mainx/'], ['refs/handoffs/']]) {
+    for (const q of [['refs/handoffs/main/'], ['refs/handoffs/main/a'], ['refs/handoff-remotes/*/handoffs/main/*'], ['refs/claims/main'], ['refs/claims/'], ['refs/heads/main', 'refs/notes/none'], ['refs/handoffs/mainx/'], ['refs/handoffs/'], ['refs/handoff-remotes/*/handoffs/main/a'], ['refs/handoff-remotes/up/handoffs/main/*'], ['refs/handoff-remotes/*/handoffs/*/a']]) {
       expect(kept.listRefs(q), q.join(' ')).toEqual(git(q));
     }
     expect(kept.readRef('refs/heads/main')).toBe(head);
     expect(kept.readRef('refs/notes/none')).toBeNull();
     // a tag is peeled to its commit, as git does
     expect(kept.readRef('refs/handoffs/main/tagged')).toBe(head);
+    // a narrower glob is the listing's to answer: a ref moved outside this process since is not seen
+    t.git(['update-ref', '-d', 'refs/handoff-remotes/up/handoffs/main/d']);
+    expect(kept.listRefs(['refs/handoff-remotes/*/handoffs/main/d']).map((r) => r.ref)).toEqual(['refs/handoff-remotes/up/handoffs/main/d']);
+    // a second listing is kept beside the first: both answer
+    expect(kept.keepRefs(['refs/tags/'])).toEqual(git(['refs/tags/']));
+    expect(kept.listRefs(['refs/claims/main'])).toEqual(git(['refs/claims/main']));
     // moved by this process: read again
     kept.git(['update-ref', '-d', 'refs/claims/main']);
     expect(kept.listRefs(['refs/claims/']).map((r) => r.ref)).toEqual(['refs/claims/main-2']);

@@ -4,7 +4,6 @@ import { statSync } from 'node:fs';
 import { HandoffError } from '../../errors';
 import { readConfig } from '../../git/config';
 import { parseDuration, setting } from '../../config-keys';
-import { listRefs, type RefRecord } from '../../git/refs';
 import { openRepo, type Repo } from '../../git/repo';
 import { branchPrefix, LEASE_PREFIX } from '../../handoff/store/names';
 import { assertTtl, claimMutation, changeClaims, claimsRemote, claimTtlMs, listClaims, publicClaim, releaseMutation, tellClaimTaken, topicOf, type ChangeResult, type Published } from '../../handoff/claims/claims';
@@ -38,8 +37,8 @@ function specsOf(repo: Repo, paths: string[]): string[] {
  * The claiming session's client process, so the claim ends when it is gone: its lease here, else the process the
  * guard recorded for it, else CLAUDE_PID when it names an ancestor (SPEC 3). None: the claim lives to its expiry.
  */
-function holderProcess(repo: Repo, session: string, recs: readonly RefRecord[]): ClientProcess | null {
-  const lease = repo.worktree ? readLease(repo, repo.worktree, recs) : null;
+function holderProcess(repo: Repo, session: string): ClientProcess | null {
+  const lease = repo.worktree ? readLease(repo, repo.worktree) : null;
   if (lease && lease.session === session && lease.pid) return { pid: lease.pid, start: lease.pidStart, host: lease.host ?? describeProcess(lease.pid).host };
   const recorded = readSessionProcesses(repo.commonDir).get(session);
   if (recorded) return recorded;
@@ -91,7 +90,7 @@ export const claimCommand = command({
     if (!(ttlMs > 0)) throw new HandoffError('usage', 'invalid-ttl', `invalid --ttl ${JSON.stringify(a.ttl)}: a duration such as 30m, 2h or 1d`);
     if (a.ttl !== undefined) assertTtl(ttlMs, config, a.ttl);
     // the leases (whose process holds the claim), the branch's handoffs (the topic it names) and its claims table, in one listing
-    const recs = listRefs(repo, [LEASE_PREFIX, branchPrefix(branch), claimsRef(branch)]);
+    repo.keepRefs([LEASE_PREFIX, branchPrefix(branch), claimsRef(branch)]);
     const r = await changeClaims(
       repo,
       branch,
@@ -103,11 +102,11 @@ export const claimCommand = command({
         note: a.note?.trim() || null,
         ttlMs,
         takeover: a['take-over'] ? { reason: a.reason!.trim() } : null,
-        process: holderProcess(repo, session.id, recs),
+        process: holderProcess(repo, session.id),
         worktree: repo.worktree,
-        topic: topicOf(repo, branch, session.id, recs),
+        topic: topicOf(repo, branch, session.id),
       }),
-      { config, offline: !!a.offline, recs },
+      { config, offline: !!a.offline },
     );
     for (const h of r.result.takenFrom) tellClaimTaken(repo, h, { id: session.id, client: session.client }, branch, a.reason!.trim(), r.result.claim.paths, Math.floor(Date.now() / 1000), specs);
     if (a.json) return printJson({ ...publicClaim(r.result.claim), branch, enforced: setting(config, 'claims') !== 'tell', renewed: r.result.renewed, takenFrom: r.result.takenFrom.map(publicClaim), published: r.published, oid: r.oid, conflicts: r.lost.map((l) => ({ claim: publicClaim(l.claim), holder: publicClaim(l.holder) })) });

@@ -5,7 +5,7 @@ import { HandoffError } from '../../errors';
 import { assertAddressee, assertSlug, filterRows, type Reader } from '../../handoff/store/address';
 import { NO_SESSION_HELP, short } from '../../handoff/state/session';
 import { remoteOnlyHandoffs } from '../../handoff/store/remote-only';
-import { listHandoffs, readListing, type HandoffRow } from '../../handoff/store/store';
+import { listHandoffs, type HandoffRow } from '../../handoff/store/store';
 import { command } from '../context';
 import { readerFor, writerOf } from '../identity';
 import { LIST_SPEC, withSpec } from '../spec';
@@ -40,10 +40,8 @@ export const listCommand = command({
     const reader = a.forMe || a.unread ? readerFor(repo, a) : null;
     if ((a.forMe || a.unread) && !reader) throw new HandoffError('noSession', 'no-session', `--${a.forMe ? 'for-me' : 'unread'} needs to know who you are: ${NO_SESSION_HELP}`);
     // handoffs a remote has that this clone has not fetched into refs/handoffs/ yet (tracking copies only)
-    // one listing for both: the handoffs with their tracking copies
-    const read = readListing(repo, { all, branch, archived: a.archived });
-    const far = a.archived ? [] : remoteOnlyHandoffs(repo, { all, branch }, read).filter((r) => !mine || r.session === mine);
-    const rows = filterRows(repo, [...listHandoffs(repo, { all, branch, mine, archived: a.archived }, read), ...far], {
+    const far = a.archived ? [] : remoteOnlyHandoffs(repo, { all, branch }).filter((r) => !mine || r.session === mine);
+    const rows = filterRows(repo, [...listHandoffs(repo, { all, branch, mine, archived: a.archived }), ...far], {
       to: a.to === undefined ? undefined : assertAddressee(a.to),
       tag: a.tag === undefined ? undefined : assertSlug(a.tag, '--tag'),
       forMe: a.forMe ? (reader as Reader) : undefined,

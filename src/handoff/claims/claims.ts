@@ -4,7 +4,7 @@
 // the command answers. Offline, the change is made here and published at the next sync (or claim) by a three-way
 // merge of the tables, where an offline claim that lost to a published one is reported to both sides.
 import { HandoffError } from '../../errors';
-import type { Config, RefRecord, Storage } from '../../git/storage';
+import type { Config, Storage } from '../../git/storage';
 import { setting } from '../../config-keys';
 import { hostLimit, pushRefusal, transientTransport } from '../../git/messages';
 import { parseTrailerLines } from '../store/document';
@@ -125,7 +125,7 @@ async function pushTable(repo: Storage, remote: string, branch: string, oid: str
  * Applies `mutate` by compare-and-swap until it wins or refuses: on the remote first when there is one (the table
  * the remote had, with this clone's unpublished changes merged in), then here; offline, here alone.
  */
-export async function changeClaims<R>(repo: Storage, branch: string, session: string, mutate: Mutation<R>, o: { config?: Config; remote?: string | null; offline?: boolean; recs?: readonly RefRecord[] } = {}): Promise<ChangeResult<R>> {
+export async function changeClaims<R>(repo: Storage, branch: string, session: string, mutate: Mutation<R>, o: { config?: Config; remote?: string | null; offline?: boolean } = {}): Promise<ChangeResult<R>> {
   const config = o.config ?? repo.config();
   const picked = o.remote !== undefined ? { remote: o.remote, why: o.remote ? null : 'no remote' } : claimsRemote(repo, config);
   const remote = picked.remote;
@@ -133,8 +133,7 @@ export async function changeClaims<R>(repo: Storage, branch: string, session: st
   judgeExpiry(repo, config);
   const outside = claimsMovedOutside(repo);
   try {
-    // a table put back just now is read again, not taken from the caller's listing
-    return { ...(await changeOnce(repo, branch, session, mutate, { ...o, config, remote, why: picked.why, ...(outside.length ? { recs: undefined } : {}) })), outside };
+    return { ...(await changeOnce(repo, branch, session, mutate, { ...o, config, remote, why: picked.why })), outside };
   } finally {
     // the state file the guard stats follows every change (and every fetch a refusal made)
     refreshMarker(repo, { remote });
@@ -149,21 +148,19 @@ function commitTable(repo: Storage, t: Table, parents: string[], message: Change
   return oid;
 }
 
-async function changeOnce<R>(repo: Storage, branch: string, session: string, mutate: Mutation<R>, o: { config: Config; remote: string | null; why: string | null; offline?: boolean; recs?: readonly RefRecord[] }): Promise<ChangeResult<R>> {
+async function changeOnce<R>(repo: Storage, branch: string, session: string, mutate: Mutation<R>, o: { config: Config; remote: string | null; why: string | null; offline?: boolean }): Promise<ChangeResult<R>> {
   const config = o.config;
   let remote = o.offline ? null : o.remote;
   let published: Published = o.remote && o.offline ? { where: 'offline', remote: o.remote, reason: 'asked to stay offline' } : { where: 'local', reason: o.why ?? 'no remote' };
   const local = claimsRef(branch);
   let fetched = false;
-  // the caller's listing of refs, when it holds this table's, stands for the first read (the move's compare-and-swap
-  // still checks it); every later attempt reads the ref again
-  const listed = o.recs?.find((r) => r.ref === local);
   // another writer won the compare-and-swap (here, or on the remote): wait a little, read again, decide again (a claim
   // that now overlaps a live one is refused there, naming its holder)
   const busy = (attempts: number) => new HandoffError('concurrent', 'claims-busy', `the claims table of ${branch} kept changing under ${attempts} attempts; run it again`, { branch });
   return untilWonAsync<ChangeResult<R>>(async (attempt) => {
     const now = Date.now();
-    const L = attempt === 0 && o.recs ? (listed?.oid ?? null) : repo.readRef(local);
+    // the command's kept listing answers the first read (the move's compare-and-swap still checks it); a ref moved since is read again
+    const L = repo.readRef(local);
     if (remote) {
       const tracking = trackingClaimsRef(remote, branch);
       const T = repo.readRef(tracking);
@@ -381,7 +378,7 @@ export const behindRemote = (repo: Storage, local: string, theirs: string | null
 export const claimsPatterns = (remote: string | null): string[] => [CLAIMS_PREFIX, ...(remote ? [trackingClaimsPrefix(remote)] : [])];
 
 /** Every live claim of the branches whose tables this clone has (here and the remote's tracking copies). */
-export function listClaims(repo: Storage, o: { branch?: string | null; nowMs?: number; remote?: string | null; config?: Config; refs?: RefRecord[] } = {}): { claims: ClaimView[]; conflicts: Array<ClaimConflict & { branch: string }>; outside: string[] } {
+export function listClaims(repo: Storage, o: { branch?: string | null; nowMs?: number; remote?: string | null; config?: Config } = {}): { claims: ClaimView[]; conflicts: Array<ClaimConflict & { branch: string }>; outside: string[] } {
   const nowMs = o.nowMs ?? Date.now();
   // a command's read (config given) also says what changed outside git-handoff, and judges expiry as this clone does
   if (o.config) judgeExpiry(repo, o.config);
@@ -389,8 +386,7 @@ export function listClaims(repo: Storage, o: { branch?: string | null; nowMs?: n
   const patterns = o.branch ? [claimsRef(o.branch), ...(o.remote ? [trackingClaimsRef(o.remote, o.branch)] : [])] : claimsPatterns(o.remote ?? null);
   const byId = new Map<string, ClaimView>();
   const conflicts = new Map<string, ClaimConflict & { branch: string }>();
-  // `refs`: the caller's read of these patterns, nothing moved since
-  const refs = o.refs ?? repo.listRefs(patterns);
+  const refs = repo.listRefs(patterns);
   const compOf = (ref: string) => (ref.startsWith(CLAIMS_PREFIX) ? ref.slice(CLAIMS_PREFIX.length) : ref.slice(trackingClaimsPrefix(o.remote!).length));
   const remoteTip = new Map(refs.filter((r) => !r.ref.startsWith(CLAIMS_PREFIX)).map((r) => [compOf(r.ref), r.oid]));
   for (const r of refs) {
@@ -414,11 +410,11 @@ export function listClaims(repo: Storage, o: { branch?: string | null; nowMs?: n
 }
 
 /** Writes the claims state file (state/claims-marker.ts) from the refs, or removes it when no claim is live; a failure costs only the telling. */
-export function refreshMarker(repo: Storage, known?: { remote: string | null; refs?: RefRecord[] }): void {
+export function refreshMarker(repo: Storage, known?: { remote: string | null }): void {
   try {
     // the state file the guard tells from holds the expiry as this clone judges it (expiry.ts)
     if (!judging(repo)) judgeExpiry(repo, repo.config());
-    const { claims } = listClaims(repo, { remote: known ? known.remote : claimsRemote(repo, repo.config()).remote, refs: known?.refs });
+    const { claims } = listClaims(repo, { remote: known ? known.remote : claimsRemote(repo, repo.config()).remote });
     writeMarker(repo.commonDir, claims);
     saveSightings();
   } catch {
@@ -427,9 +423,9 @@ export function refreshMarker(repo: Storage, known?: { remote: string | null; re
 }
 
 /** The newest handoff the session owns on the branch (the topic a refusal names). */
-export function topicOf(repo: Storage, branch: string, session: string, recs?: readonly RefRecord[]): string | null {
+export function topicOf(repo: Storage, branch: string, session: string): string | null {
   const prefix = branchPrefix(branch);
-  const mine = (recs ? recs.filter((r) => r.ref.startsWith(prefix)) : repo.listRefs([prefix])).filter((r) => parseTrailerLines(r.trailers).session === session).sort((a, b) => b.time - a.time);
+  const mine = repo.listRefs([prefix]).filter((r) => parseTrailerLines(r.trailers).session === session).sort((a, b) => b.time - a.time);
   return mine[0] ? mine[0].ref.slice(prefix.length) : null;
 }
 
@@ -492,24 +488,22 @@ export async function syncClaims(repo: Storage, remote: string, config: Config =
   const out: ClaimsSync[] = [];
   upgradeTracking(repo, true);
   judgeExpiry(repo, config);
-  // the tables here and as fetched, read once: what changed outside, what to publish, and the state file, unless a
-  // table moves on the way (then the state file reads them again)
+  // the tables here and as fetched, read once and kept: what changed outside, what to publish, and the state file,
+  // unless a table moves on the way (then the state file reads them again)
   const patterns = [CLAIMS_PREFIX, trackingClaimsPrefix(remote)];
-  let read = repo.listRefs(patterns);
+  let read = repo.keepRefs(patterns);
   const outside = claimsMovedOutside(repo, read.filter((r) => r.ref.startsWith(CLAIMS_PREFIX)));
   if (outside.length) {
     out.push({ branch: '*', published: true, lost: [], outside });
-    read = repo.listRefs(patterns);
+    read = repo.keepRefs(patterns);
   }
   const tips = new Map(read.map((r) => [r.ref, r.oid]));
-  let moved = false;
   for (const ref of read) {
     if (!ref.ref.startsWith(CLAIMS_PREFIX)) continue;
     const comp = ref.ref.slice(CLAIMS_PREFIX.length);
     const branch = decodeBranch(comp) ?? comp;
     const T = tips.get(trackingClaimsRef(remote, branch)) ?? null;
     if (T === ref.oid) continue;
-    moved = true;
     if (behindRemote(repo, ref.oid, T)) {
       // the remote is ahead: this clone takes it
       if (moveRef(repo, ref.ref, T, ref.oid, 'handoff claims: fetched').ok) {
@@ -526,7 +520,7 @@ export async function syncClaims(repo: Storage, remote: string, config: Config =
       out.push({ branch, published: false, lost: [], error: (e as Error).message });
     }
   }
-  refreshMarker(repo, { remote, ...(moved ? {} : { refs: read }) });
+  refreshMarker(repo, { remote });
   saveSightings();
   return out;
 }

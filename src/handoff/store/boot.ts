@@ -1,10 +1,10 @@
 // The session-start view (SPEC 4 `boot`): this branch's handoffs, the session's own first, verified now,
 // rendered short enough to go into an agent's context at every session start.
-import type { RefRecord, Storage } from '../../git/storage';
+import type { Storage } from '../../git/storage';
 import { addressedTo, isRead, readerOf, type Reader } from './address';
 import { oneLine, parseTrailerBlock, summaryLine } from './document';
 import { appendReceipts, readReceipts, type Receipt } from './receipts';
-import { HANDOFF_PREFIX, NOTES_REF, parseRef, REMOTES_ROOT } from './names';
+import { NOTES_REF, parseRef } from './names';
 import { remoteOnlyHandoffs } from './remote-only';
 import { short } from '../state/session';
 import { listHandoffs, listingPatterns, readListing, readViewFiles, viewOf, type HandoffRow, type HandoffView } from './store';
@@ -73,9 +73,9 @@ export function bootView(repo: Storage, o: BootOptions = {}): BootView {
   // one branch: its handoffs, their copies, its tip and the receipts' notes in one for-each-ref, which answers their reads
   if (!all) repo.keepRefs([...listingPatterns({ branch }), `refs/heads/${branch}`, NOTES_REF, ...(o.alsoRefs ?? [])]);
   const read = readListing(repo, all ? { all: true } : { branch });
-  const local = listHandoffs(repo, all ? { all: true } : { branch }, read);
+  const local = listHandoffs(repo, all ? { all: true } : { branch });
   // what a remote has that this clone has not taken in yet (left by a fetch of the tracking refs)
-  const remote = remoteOnlyHandoffs(repo, { branch, all }, read);
+  const remote = remoteOnlyHandoffs(repo, { branch, all });
   const rows: HandoffRow[] = [...local, ...remote];
   const onRemote = new Map(remote.map((r) => [r.ref, { remote: r.remote, fetch: r.fetch, trackingRef: r.trackingRef }]));
   const reader = o.reader !== undefined ? o.reader : readerOf({ session: o.session });
@@ -92,8 +92,7 @@ export function bootView(repo: Storage, o: BootOptions = {}): BootView {
   versionCounts(repo, oids);
   const tip = all ? null : tipOf(branch);
   if (tip) repo.leftRights(read.map((r) => parseTrailerBlock(r.block).head ?? ''), tip);
-  const refsOf = (ref: string) => (all ? undefined : read.filter((x) => x.ref === ref || (x.ref.startsWith(REMOTES_ROOT) && x.ref.endsWith(`/handoffs/${ref.slice(HANDOFF_PREFIX.length)}`))));
-  const viewOrFlag = (r: HandoffRow) => viewOrFlagOf(repo, r, refsOf(r.ref), tipOf(r.branch));
+  const viewOrFlag = (r: HandoffRow) => viewOrFlagOf(repo, r, tipOf(r.branch));
   const handoffs = rows.map((r): BootHandoff => {
     const own = !reader || r.session === reader.id;
     const readBy = receipts.get(r.oid) ?? [];
@@ -127,9 +126,9 @@ function surface(repo: Storage, reader: Reader, shown: BootHandoff[]): void {
 }
 
 /** One handoff that cannot be read (too large, unreadable) is shown flagged; it never takes the others down with it. */
-function viewOrFlagOf(repo: Storage, r: HandoffRow, refs: RefRecord[] | undefined, branchTip: string | null): HandoffView {
+function viewOrFlagOf(repo: Storage, r: HandoffRow, branchTip: string | null): HandoffView {
   try {
-    return viewOf(repo, r.ref, r.oid, r.branch, r.topic, refs, branchTip);
+    return viewOf(repo, r.ref, r.oid, r.branch, r.topic, branchTip);
   } catch (e) {
     const problem = `cannot be read: ${e instanceof Error ? e.message : String(e)}`;
     return { ...r, versions: 0, body: '', state: null, verify: { head: 'unknown', commitsSince: 0, missingFiles: [], dirty: false }, head: null, takeoverFrom: null, reason: null, signature: { state: 'none', key: null, signer: null }, person: null, importedFrom: null, problem };

@@ -42,9 +42,9 @@ const readLeaseTrailers = trailerReader({
   host: 'Handoff-Host',
 }, {}, { controlsInValues: true });
 
-/** Every lease of the repository, from one for-each-ref; `recs`: a listing of refs the caller already made that includes the leases' (one for-each-ref for both). */
-export function listLeases(repo: Storage, recs?: readonly RefRecord[]): Lease[] {
-  return (recs ? recs.filter((r) => r.ref.startsWith(LEASE_PREFIX)) : repo.listRefs([LEASE_PREFIX])).flatMap((r) => {
+/** Every lease of the repository, from one for-each-ref (or the listing this process keeps); `recs`: the leases' records, when known. */
+export function listLeases(repo: Storage, recs: readonly RefRecord[] = repo.listRefs([LEASE_PREFIX])): Lease[] {
+  return recs.flatMap((r) => {
     const t = readLeaseTrailers(r.trailers);
     const session = t.session;
     if (!session) return [];
@@ -63,9 +63,9 @@ export function listLeases(repo: Storage, recs?: readonly RefRecord[]): Lease[] 
   });
 }
 
-export function readLease(repo: Storage, worktree: string, recs?: readonly RefRecord[]): Lease | null {
+export function readLease(repo: Storage, worktree: string): Lease | null {
   const ref = leaseRef(worktree);
-  return listLeases(repo, recs).find((l) => l.ref === ref) ?? null;
+  return listLeases(repo).find((l) => l.ref === ref) ?? null;
 }
 
 export interface TouchOptions {

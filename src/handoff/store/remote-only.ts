@@ -3,8 +3,8 @@
 // archive entry. boot, list and the startup view show them, marked as on the remote, with the command that brings them.
 import type { RefRecord, Storage } from '../../git/storage';
 import { ARCHIVE_PREFIX, encodeBranch, HANDOFF_PREFIX, REMOTES_ROOT } from './names';
-import { rowOf, type HandoffRow } from './store';
-import { parseTrackingRef, TRACKING_PATTERN } from './sync-state';
+import { readListing, rowOf, type HandoffRow } from './store';
+import { parseTrackingRef } from './sync-state';
 
 export interface RemoteOnlyRow extends HandoffRow {
   sync: 'remote-only';
@@ -17,28 +17,23 @@ export interface RemoteOnlyRow extends HandoffRow {
 }
 
 /**
- * Remote-only handoffs of one branch (or of all), one row per handoff: when several remotes carry it, `preferred`
- * first, then origin, then the first by name. From one for-each-ref, or from `read`, the listing of the same scope
- * list and boot made already (readListing), with the archive's names read only when a tracking copy needs them.
+ * Remote-only handoffs of one branch (or of all), one row per handoff: when several remotes carry it, origin first,
+ * then the first by name. From list's listing of the same scope (readListing), with the archive's names read only
+ * when a tracking copy needs them.
  */
-export function remoteOnlyHandoffs(repo: Storage, o: { branch?: string | null; all?: boolean; preferred?: string | null } = {}, read?: RefRecord[]): RemoteOnlyRow[] {
+export function remoteOnlyHandoffs(repo: Storage, o: { branch?: string | null; all?: boolean } = {}): RemoteOnlyRow[] {
   const scope = o.all || !o.branch ? null : `${encodeBranch(o.branch)}/`;
-  const recs = read ?? repo.listRefs([HANDOFF_PREFIX, ARCHIVE_PREFIX, TRACKING_PATTERN]);
+  const recs = readListing(repo, scope ? { branch: o.branch! } : { all: true });
   // no tracking copy (most clones, most of the time): nothing to find, and 10,000 local refs need no set
   const tracking: Array<{ rec: RefRecord; t: ReturnType<typeof parseTrackingRef> }> = [];
   for (const r of recs) if (r.ref.startsWith(REMOTES_ROOT)) tracking.push({ rec: r, t: parseTrackingRef(r.ref) });
   if (!tracking.some((x) => x.t)) return [];
-  const local = new Set<string>();
+  const local = new Set(recs.filter((r) => r.ref.startsWith(HANDOFF_PREFIX)).map((r) => r.ref));
   // refs/handoff-archive/<B>/<T>/<stamp>: archived here, so not new to this clone
-  const archivedHere = (ref: string) => local.add(HANDOFF_PREFIX + ref.slice(ARCHIVE_PREFIX.length).split('/').slice(0, 2).join('/'));
-  for (const r of recs) {
-    if (r.ref.startsWith(HANDOFF_PREFIX)) local.add(r.ref);
-    else if (r.ref.startsWith(ARCHIVE_PREFIX)) archivedHere(r.ref);
+  if (tracking.some((x) => x.t && !local.has(x.t.local))) {
+    for (const r of repo.listRefNames([ARCHIVE_PREFIX + (scope ?? '')])) local.add(HANDOFF_PREFIX + r.ref.slice(ARCHIVE_PREFIX.length).split('/').slice(0, 2).join('/'));
   }
-  if (read && tracking.some((x) => x.t && !local.has(x.t.local))) {
-    for (const r of repo.listRefNames([ARCHIVE_PREFIX + (scope ?? '')])) archivedHere(r.ref);
-  }
-  const rank = (remote: string) => (remote === o.preferred ? 0 : remote === 'origin' ? 1 : 2);
+  const rank = (remote: string) => (remote === 'origin' ? 0 : 1);
   const best = new Map<string, RemoteOnlyRow>();
   for (const { rec, t } of tracking) {
     if (!t || local.has(t.local)) continue;

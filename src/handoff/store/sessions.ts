@@ -2,7 +2,7 @@
 // for the pre-commit rule and for `git handoff sessions`.
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
-import type { Config, RefRecord, Storage } from '../../git/storage';
+import type { Config, Storage } from '../../git/storage';
 import { isLive, leaseTtlMs, listLeases, releaseLease, type Lease } from './leases';
 import { readLedger, recordRelease, worktreeActivity, type SessionActivity } from '../state/ledger';
 import { listRecords } from '../state/lineage-record';
@@ -47,8 +47,6 @@ export interface SessionsOptions {
   worktree?: string;
   config?: Config;
   now?: number;
-  /** a listing the caller made that holds the leases (one for-each-ref for both) */
-  recs?: readonly RefRecord[];
 }
 
 /** A worktree path as git reports it (symlinks resolved), so the guard's and git's spellings meet. */
@@ -97,7 +95,7 @@ function activityOf(repo: Storage, spellings: Iterable<string>): Map<string, Ses
 export function listSessions(repo: Storage, o: SessionsOptions = {}): SessionInfo[] {
   const ttl = leaseTtlMs(o.config ?? repo.config());
   const now = o.now ?? Date.now();
-  const leases = listLeases(repo, o.recs);
+  const leases = listLeases(repo);
   const procs = readSessionProcesses(repo.commonDir);
   // the client of a session that holds no lease (any more): as lineage first recorded it
   const clients = new Map(listRecords(repo.commonDir).map((r) => [r.session, r.client]));

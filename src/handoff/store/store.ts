@@ -11,7 +11,7 @@ import { ARCHIVE_PREFIX, DROPPED_PREFIX, HANDOFF_PREFIX, archiveRef, assertTopic
 import { missingRefs } from './address';
 import { checkWrite, ownedError, type Tip } from './ownership';
 import { short, type SessionRef } from '../state/session';
-import { computeSyncStates, TRACKING_PATTERN, trackingPatternOf, type SyncState } from './sync-state';
+import { computeSyncStates, parseTrackingRef, TRACKING_PATTERN, trackingPatternOf, type SyncState } from './sync-state';
 import { commitVersion, moveRef, moveRefs } from './tx';
 import { LOST, LOST_RACE, untilWon, type BackoffPolicy } from '../../retry';
 import { dirtyPaths, verifyHandoff, type Verify } from './verify';
@@ -72,9 +72,9 @@ export interface WriteResult {
   warnings: string[];
 }
 
-/** The tip of one handoff ref with its owner, from one for-each-ref (or from records already read). */
-export function readTip(repo: Storage, ref: string, recs: RefRecord[] = repo.listRefs([ref])): (Tip & { trailers: Trailers }) | null {
-  const rec = recs.find((r) => r.ref === ref);
+/** The tip of one handoff ref with its owner, from one for-each-ref (or from the listing this process keeps). */
+export function readTip(repo: Storage, ref: string): (Tip & { trailers: Trailers }) | null {
+  const rec = repo.listRefs([ref]).find((r) => r.ref === ref);
   if (!rec) return null;
   const trailers = parseTrailerBlock(rec.block);
   if (trailers.problem) throw ambiguousTip(ref, rec.oid, trailers.problem);
@@ -120,9 +120,8 @@ export function writeHandoff(repo: Storage, o: WriteOptions): WriteResult {
   const config = o.config ?? repo.config();
   const ref = handoffRef(branch, topic);
   // one for-each-ref gives the branch head for state.json and the handoff's tip for the first attempt
-  const headRef = `refs/heads/${branch}`;
-  const first = repo.listRefs([ref, headRef]);
-  const head = first.find((r) => r.ref === headRef)?.oid ?? null;
+  repo.keepRefs([ref, `refs/heads/${branch}`]);
+  const head = repo.readRef(`refs/heads/${branch}`);
   const state = o.state ? { ...o.state, head } : captureState(repo, branch, text, head);
   const [bodyOid, stateOid] = repo.writeBlobs([text, serializeState(state)]);
   const tree = repo.writeTree([
@@ -135,7 +134,8 @@ export function writeHandoff(repo: Storage, o: WriteOptions): WriteResult {
   const lives = new Map<string | null, LiveOwner | null>();
   const target = o.branch !== undefined && repo.branch !== branch ? `${topic} --branch ${shq(branch)}` : topic;
   const result = untilWon((attempt: number) => {
-    const tip = attempt === 0 ? readTip(repo, ref, first) : readTip(repo, ref);
+    // after a lost race the ref moved: read from git again (src/git/refs-once.ts)
+    const tip = readTip(repo, ref);
     if (o.takeover?.from !== undefined && tip && tip.session !== o.takeover.from) throw ownedError(tip, o.session.id, ref, topic);
     if (tip && !o.takeover && tip.session !== o.session.id) throw refusedOwned(repo, tip, o.session.id, ref, topic, target);
     const mode = checkWrite(tip, o.session.id, !!o.takeover, ref, topic);
@@ -295,22 +295,21 @@ export function listingPatterns(o: ListOptions): string[] {
   return [scope, o.all ? TRACKING_PATTERN : trackingPatternOf(scope + '*')];
 }
 
-/** What listHandoffs reads, in one for-each-ref. */
+/** What listHandoffs reads, in one for-each-ref kept for this process's later reads (src/git/refs-once.ts). */
 export function readListing(repo: Storage, o: ListOptions = {}): RefRecord[] {
+  const patterns = listingPatterns(o);
   // the whole store: from the listing kept since the last one, where each oid still matches (listing-kept.ts)
-  return o.all && !o.archived ? listRefsKept(repo, listingPatterns(o)) : repo.listRefs(listingPatterns(o));
+  return repo.keepRefs(patterns, o.all && !o.archived ? () => listRefsKept(repo, patterns) : undefined);
 }
 
-/**
- * Every handoff of a branch (or all branches) with its sync state, from one for-each-ref (`read`: that listing when
- * the caller made it, to share it with remoteOnlyHandoffs); the sync states are only computed when there are copies.
- */
-export function listHandoffs(repo: Storage, o: ListOptions = {}, read: RefRecord[] = readListing(repo, o)): HandoffRow[] {
+/** Every handoff of a branch (or all branches) with its sync state; the sync states are only computed when there are copies. */
+export function listHandoffs(repo: Storage, o: ListOptions = {}): HandoffRow[] {
+  const read = readListing(repo, o);
   // an archive is one row: a format-1 entry is shown through the format-2 entry that stands beside it (SPEC 2)
   const beside = o.archived ? besideEntries(read) : null;
   const recs = beside ? read.filter((r) => !beside.has(r.ref)) : read.filter((r) => r.ref.startsWith(HANDOFF_PREFIX));
   const tracking = o.archived ? [] : read.filter((r) => !r.ref.startsWith(HANDOFF_PREFIX));
-  const sync = tracking.length ? computeSyncStates(repo, recs, undefined, tracking) : new Map<string, SyncState>();
+  const sync = tracking.length ? computeSyncStates(repo, recs, tracking) : new Map<string, SyncState>();
   const rows: HandoffRow[] = [];
   for (const rec of recs) {
     const row = rowOf(rec, sync.get(rec.ref) ?? 'local');
@@ -351,28 +350,22 @@ function resolveAt(repo: Storage, ref: string, tip: string, at: string, name: st
 
 /** A handoff's newest version, or the version `at` names (`atName`: the option or argument that gave it, for errors). */
 export function readHandoff(repo: Storage, branch: string, topic: string, at?: string, atName = '--at'): HandoffView {
-  assertTopic(topic);
-  const ref = handoffRef(branch, topic);
-  // the branch head rides along, for verify
+  const ref = handoffRef(branch, assertTopic(topic));
   const headRef = `refs/heads/${branch}`;
-  // …and the receipts' notes commit, so that show reads its readBy without another process
-  const read = repo.listRefs([ref, trackingPatternOf(ref), headRef, NOTES_REF]);
-  const recs = read.filter((r) => r.ref !== headRef && r.ref !== NOTES_REF);
-  const live = recs.find((r) => r.ref === ref);
-  // not live: the newest archived version of the topic, read the same way (its ref says it is archived)
-  // …else its newest drop (its ref says it was dropped, and `restore` undoes that)
-  const found = live ?? archivedVersions(repo, branch, topic)[0] ?? droppedVersions(repo, branch, topic)[0];
-  if (!found) throw notFound(ref, branch, topic);
+  // one listing: the handoff, its copies, the branch head (for verify) and the receipts' notes (show's readBy)
+  const read = repo.keepRefs([ref, trackingPatternOf(ref), headRef, NOTES_REF]);
+  const found = locateHandoff(repo, branch, topic);
   const oid = at ? resolveAt(repo, found.ref, found.oid, at, atName) : found.oid;
   const receiptsAt = read.find((r) => r.ref === NOTES_REF)?.oid ?? null;
-  return { ...viewOf(repo, found.ref, oid, branch, topic, live ? recs : [found], read.find((r) => r.ref === headRef)?.oid ?? null), receiptsAt };
+  return { ...viewOf(repo, found.ref, oid, branch, topic, read.find((r) => r.ref === headRef)?.oid ?? null), receiptsAt };
 }
 
 /** The archive entries (`root` ARCHIVE_PREFIX) or drops (DROPPED_PREFIX) of one handoff, newest first by the stamp in their name. */
 function entriesOf(repo: Storage, root: string, branch: string, topic: string): RefRecord[] {
   const prefix = `${root}${encodeBranch(branch)}/${assertTopic(topic)}/`;
   const stamp = (r: RefRecord) => Number(r.ref.slice(prefix.length).split('-')[0]) || 0;
-  const recs = repo.listRefs([prefix]);
+  // kept: the view of the entry found reads it again
+  const recs = repo.keepRefs([prefix]);
   // one archive, one entry: a format-1 entry beside a format-2 one is read through it (SPEC 2 "Format version")
   const beside = besideEntries(recs);
   return recs.filter((r) => !beside.has(r.ref)).sort((x, y) => stamp(y) - stamp(x));
@@ -404,10 +397,10 @@ export const readViewFiles = (repo: Storage, oids: string[]) => repo.readCommitF
 
 /**
  * The full view of one version: commit, body and state read in this process while loose (as a write leaves them), else
- * by one cat-file --batch; the version count likewise. `refs`: the for-each-ref records
- * of `ref` and its tracking copies when the caller already read them (else one for-each-ref here).
+ * by one cat-file --batch; the version count likewise. The refs of the handoff and its tracking copies: one
+ * for-each-ref, or the listing this process keeps.
  */
-export function viewOf(repo: Storage, ref: string, oid: string, branch: string, topic: string, refs?: RefRecord[], branchTip?: string | null): HandoffView {
+export function viewOf(repo: Storage, ref: string, oid: string, branch: string, topic: string, branchTip?: string | null): HandoffView {
   const [[commit, bodyObj, stateObj]] = readViewFiles(repo, [oid]);
   if (!commit || 'oversize' in commit) throw new HandoffError('integrity', 'missing-object', `${ref} points to ${oid}, which cannot be read`);
   const body = bodyObj && 'oversize' in bodyObj ? null : bodyObj;
@@ -417,9 +410,11 @@ export function viewOf(repo: Storage, ref: string, oid: string, branch: string, 
   const st = parseState(state ? state.content.toString('utf8') : null);
   const versions = versionCount(repo, oid);
   let sync: SyncState = 'local';
-  const recs = refs ?? (ref.startsWith(HANDOFF_PREFIX) ? repo.listRefs([ref, trackingPatternOf(ref)]) : []);
+  // a tracking copy is read with its handoff's refs (the patterns boot and list keep)
+  const local = parseTrackingRef(ref)?.local ?? ref;
+  const recs = repo.listRefs(local.startsWith(HANDOFF_PREFIX) ? [local, trackingPatternOf(local)] : [ref]);
   if (ref.startsWith(HANDOFF_PREFIX)) {
-    sync = computeSyncStates(repo, recs.filter((r) => r.ref === ref), undefined, recs.filter((r) => r.ref !== ref)).get(ref) ?? 'local';
+    sync = computeSyncStates(repo, recs.filter((r) => r.ref === ref), recs.filter((r) => r.ref !== ref)).get(ref) ?? 'local';
   }
   // git's reading of the trailers: the ref's record has it when this is its tip, else one git log
   const tipRec = recs.find((r) => r.oid === oid);
@@ -645,7 +640,8 @@ export function carryBranch(repo: Storage, from: string, to: string, session: Se
   let tells: Array<() => void> = [];
   const result = untilWon<CarryResult>(() => {
     tells = [];
-    const recs = repo.listRefs([oldPrefix, newPrefix, headRef]);
+    // one listing answers every tip read below, and is read again after a lost race
+    const recs = repo.keepRefs([oldPrefix, newPrefix, headRef]);
     const live = recs.filter((r) => r.ref.startsWith(oldPrefix) && parseRef(r.ref)?.kind === 'handoff');
     if (!live.length) throw new HandoffError('usage', 'nothing-to-carry', `no handoffs on branch ${from} to carry (git handoff list --all shows where they are)`, { from });
     const topics = live.map((r) => parseRef(r.ref)!.topic);
@@ -658,7 +654,7 @@ export function carryBranch(repo: Storage, from: string, to: string, session: Se
     const moved: CarryResult['carried'] = [];
     for (const [i, rec] of live.entries()) {
       const topic = topics[i];
-      const tip = readTip(repo, rec.ref, recs)!;
+      const tip = readTip(repo, rec.ref)!;
       const took = tip.session !== session.id;
       if (took && !takeover) throw refusedOwned(repo, tip, session.id, rec.ref, topic, `${topic} --branch ${shq(from)}`, { command: 'rename-branch', target: retry });
       if (took) {

@@ -26,13 +26,12 @@ export const trackingPatternOf = (localRef: string) => `${REMOTES_ROOT}*/handoff
 
 export const trackingRef = (remote: string, localRef: string) => trackingOf(remote, localRef);
 
-/** The tracking tip of each local handoff ref: `preferred` remote first, then origin, then any (`tracking`: records already read). */
-export function trackingTips(repo: Storage, preferred?: string, tracking?: RefRecord[]): Map<string, { remote: string; oid: string }> {
+/** The tracking tip of each local handoff ref: handoff.remote first, then origin, then any (`recs`: the tracking refs' records). */
+export function trackingTips(repo: Storage, recs: RefRecord[] = repo.listRefs([TRACKING_PATTERN])): Map<string, { remote: string; oid: string }> {
   const out = new Map<string, { remote: string; oid: string }>();
-  const recs = tracking ?? repo.listRefs([TRACKING_PATTERN]);
   const remotes = new Set(recs.map((r) => parseTrackingRef(r.ref)?.remote));
   // handoff.remote decides only when several remotes carry handoffs: no extra process otherwise
-  if (preferred === undefined && remotes.size > 1) preferred = setting(repo.config(), 'remote');
+  const preferred = remotes.size > 1 ? setting(repo.config(), 'remote') : undefined;
   const rank = (r: string) => (r === preferred ? 0 : r === 'origin' ? 1 : 2);
   for (const rec of recs) {
     const t = parseTrackingRef(rec.ref);
@@ -57,10 +56,10 @@ export function compareTips(isAncestor: (a: string, b: string) => boolean, local
 }
 
 /** Sync state of each given local handoff ref; at most one extra git process for all that differ. */
-export function computeSyncStates(repo: Storage, recs: RefRecord[], preferred?: string, trackingRecs?: RefRecord[]): Map<string, SyncState> {
+export function computeSyncStates(repo: Storage, recs: RefRecord[], trackingRecs: RefRecord[]): Map<string, SyncState> {
   const out = new Map<string, SyncState>();
   if (recs.length === 0) return out;
-  const tracking = trackingTips(repo, preferred, trackingRecs);
+  const tracking = trackingTips(repo, trackingRecs);
   const differing: Array<[string, string, string]> = [];
   for (const rec of recs) {
     const t = tracking.get(rec.ref);
