@@ -24,8 +24,6 @@ export interface McpOptions {
 
 type ToolResult = { content: Array<{ type: 'text'; text: string }>; isError?: boolean };
 
-const NO_SESSION = 'git-handoff: no session yet: call handoff_begin first (it gives this connection its session; a write is made only under it)';
-
 const text = (t: string, isError = false): ToolResult => ({ content: [{ type: 'text', text: t }], ...(isError ? { isError: true } : {}) });
 
 /** `--branch=<b>` when given: values go joined to their option, so none is read as an option of its own. */
@@ -62,7 +60,7 @@ export async function serveMcp(o: McpOptions): Promise<void> {
 
   /** A tool's answer: news since the last call first (once), then what the CLI said; a write tool needs the session. */
   const tool = async (args: string[], writes: boolean, input?: string): Promise<ToolResult> => {
-    if (writes && !session) return text(NO_SESSION, true);
+    if (writes && !session) return text('git-handoff: no session yet: call handoff_begin first (it gives this connection its session; a write is made only under it)', true);
     const news = safe(() => changes(seen, o.refs()));
     const r = await run(args, input);
     // the refs as this call leaves them: its own change is not news at the next call
@@ -85,28 +83,21 @@ export async function serveMcp(o: McpOptions): Promise<void> {
       return tool(args, !annotations.readOnlyHint, input);
     }) as unknown as ToolCallback<S>);
 
-  server.registerTool(
-    'handoff_begin',
-    {
-      description: "Begin this connection's git-handoff session (once; later calls return the same). Every write is made under it. Returns the session id and the handoffs to read first.",
-      inputSchema: {},
-      annotations: WRITE,
-    },
-    async () => {
-      // a fresh id of the form clients give theirs, recorded as a session start records one (once: later calls return it)
-      if (!session) {
-        const id = randomUUID();
-        try {
-          o.record(id, client());
-        } catch (e) {
-          return text(`git-handoff: ${(e as Error).message}`, true);
-        }
-        session = id;
+  const begin = "Begin this connection's git-handoff session (once; later calls return the same). Every write is made under it. Returns the session id and the handoffs to read first.";
+  server.registerTool('handoff_begin', { description: begin, inputSchema: {}, annotations: WRITE }, async () => {
+    // a fresh id of the form clients give theirs, recorded as a session start records one (once: later calls return it)
+    if (!session) {
+      const id = randomUUID();
+      try {
+        o.record(id, client());
+      } catch (e) {
+        return text(`git-handoff: ${(e as Error).message}`, true);
       }
-      const r = await tool(['boot'], false);
-      return text(`you are session ${session} (client ${client()})\n\n${r.content[0].text}`, r.isError);
-    },
-  );
+      session = id;
+    }
+    const r = await tool(['boot'], false);
+    return text(`you are session ${session} (client ${client()})\n\n${r.content[0].text}`, r.isError);
+  });
   cli('handoff_write', 'Write (create or update) a handoff of your own session: the note the next session reads.', { topic, body, branch }, WRITE, (a) => [
     ['write', ...branchArg(a.branch), '--file=-', '--', a.topic],
     a.body,
@@ -163,8 +154,7 @@ export async function serveMcp(o: McpOptions): Promise<void> {
   );
 
   // the client gone (stdin closed): the server goes too, leaving no process behind
-  process.stdin.once('end', () => process.exit(0));
-  process.stdin.once('close', () => process.exit(0));
+  for (const gone of ['end', 'close']) process.stdin.once(gone, () => process.exit(0));
   await server.connect(new StdioServerTransport());
 }
 
