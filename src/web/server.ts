@@ -118,35 +118,28 @@ export function startWeb(o: WebOptions) {
     const head = req.method === 'HEAD';
     const all = url.searchParams.get('all') === '1';
     const json = (value: unknown) => send(res, 200, 'application/json', JSON.stringify(value), head);
+    const routes: Record<string, () => void> = {
+      '/': () => send(res, 200, 'text/html', page(o, byAddress), head),
+      '/app.js': () => send(res, 200, 'text/javascript', assets.js, head),
+      '/app.css': () => send(res, 200, 'text/css', assets.css, head),
+      '/api/status': () => json(o.source.status(all)),
+      '/api/timeline': () => json(o.source.timeline(all)),
+      '/api/version': () => {
+        const v = o.source.version(url.searchParams.get('oid') ?? '');
+        return v === null ? refuse(res, 404, 'no such handoff version') : json(v);
+      },
+      '/api/events': () => {
+        res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'text/event-stream; charset=utf-8', Connection: 'keep-alive' });
+        if (head) return res.end();
+        res.write(': connected\n\n');
+        streams.add(res);
+        req.on('close', () => streams.delete(res));
+      },
+    };
     try {
-      switch (url.pathname) {
-        case '/':
-          return send(res, 200, 'text/html', page(o, byAddress), head);
-        case '/app.js':
-          return send(res, 200, 'text/javascript', assets.js, head);
-        case '/app.css':
-          return send(res, 200, 'text/css', assets.css, head);
-        case '/api/status':
-          return json(o.source.status(all));
-        case '/api/timeline':
-          return json(o.source.timeline(all));
-        case '/api/version': {
-          const v = o.source.version(url.searchParams.get('oid') ?? '');
-          return v === null ? refuse(res, 404, 'no such handoff version') : json(v);
-        }
-        case '/api/events': {
-          res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'text/event-stream; charset=utf-8', Connection: 'keep-alive' });
-          if (head) return res.end();
-          res.write(': connected\n\n');
-          streams.add(res);
-          req.on('close', () => streams.delete(res));
-          return;
-        }
-        default:
-          return refuse(res, 404, 'not found');
-      }
+      (routes[url.pathname] ?? (() => refuse(res, 404, 'not found')))();
     } catch (e) {
-      return refuse(res, 500, `git-handoff could not read the repository: ${(e as Error).message}`);
+      refuse(res, 500, `git-handoff could not read the repository: ${(e as Error).message}`);
     }
   };
 
