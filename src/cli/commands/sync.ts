@@ -132,10 +132,8 @@ function stopped(r: PushResult): Problem {
 }
 
 /** Claims this clone holds that did not reach the remote (SPEC 10: a claim is published or it is not a claim). */
-function unpublished(branches: string[], remote: string): Problem {
-  if (branches.length === 0) return;
-  return { code: EXIT.environment, why: `the claims of ${branches.join(', ')} were not published to ${remote} (exit 7): other clones cannot see them; \`git handoff sync\` tries again` };
-}
+const unpublished = (branches: string[], remote: string): Problem =>
+  branches.length ? { code: EXIT.environment, why: `the claims of ${branches.join(', ')} were not published to ${remote} (exit 7): other clones cannot see them; \`git handoff sync\` tries again` } : undefined;
 
 /** Fetched handoffs that could not be applied (changed locally meanwhile): exit 4, since exit 0 means they arrived. */
 function lostRace(r: FetchResult): Problem {
