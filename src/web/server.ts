@@ -6,7 +6,7 @@
 // events, sent when the watch of the refs and the local state says something changed.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 
 /** What the page reads; each call reads the repository afresh. */
 interface WebSource {
@@ -79,7 +79,6 @@ export function startWeb(o: WebOptions) {
   if (o.host !== LOOPBACK) return Promise.reject(Object.assign(new Error(`the page is served on ${LOOPBACK} only (asked for ${o.host})`), { code: 'non-loopback' }));
   const assets = o.assets ?? PAGE;
   const streams = new Set<ServerResponse>();
-  const sockets = new Set<Socket>();
   let port = o.port;
   // one-time codes not yet used, with when each stops being good
   const codes = new Map<string, number>();
@@ -144,10 +143,6 @@ export function startWeb(o: WebOptions) {
   };
 
   const server = createServer(handle);
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
   let stopWatch: (() => void) | null = null;
   const keepalive = setInterval(() => {
     for (const r of streams) r.write(': keep-alive\n\n');
@@ -178,10 +173,9 @@ export function startWeb(o: WebOptions) {
           new Promise<void>((done) => {
             stopWatch?.();
             clearInterval(keepalive);
-            for (const r of streams) r.end();
-            streams.clear();
             server.close(() => done());
-            for (const s of sockets) s.destroy();
+            // the event streams and kept-alive connections too: close waits for none of them
+            server.closeAllConnections();
           }),
       });
     });
