@@ -40,8 +40,7 @@ function describeFetch(repo: Repo, r: FetchResult): string[] {
       (r.receipts && !['none', 'same', 'local-ahead'].includes(r.receipts) ? `; read receipts ${r.receipts}` : ''),
   ];
   for (const h of r.handoffs) {
-    const at = `${(h.remote ?? h.local ?? '').slice(0, 7)}`;
-    if (h.action === 'created') lines.push(`  new           ${label(h.ref)} ${at}`);
+    if (h.action === 'created') lines.push(`  new           ${label(h.ref)} ${(h.remote ?? h.local ?? '').slice(0, 7)}`);
     else if (h.action === 'fast-forwarded') lines.push(`  fast-forward  ${label(h.ref)} ${h.local!.slice(0, 7)}..${h.remote!.slice(0, 7)}`);
     else if (h.action === 'archived') lines.push(`  archived      ${label(h.ref)} (archived on ${r.remote} as ${label(h.archivedAs!)})`);
     else if (h.action === 'refused')
