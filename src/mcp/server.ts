@@ -4,7 +4,9 @@
 // cli/commands/mcp.ts alone.
 import { execFile } from '../process';
 import { randomUUID } from 'node:crypto';
-import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer, ResourceTemplate, type ToolCallback } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { ShapeOutput, ZodRawShapeCompat } from '@modelcontextprotocol/sdk/server/zod-compat.js';
+import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
 import { SESSION_ID_VARS } from '../clients/names';
@@ -21,8 +23,6 @@ export interface McpOptions {
 }
 
 type ToolResult = { content: Array<{ type: 'text'; text: string }>; isError?: boolean };
-
-const NO_SESSION = 'git-handoff: no session yet: call handoff_begin first (it gives this connection its session; a write is made only under it)';
 
 const text = (t: string, isError = false): ToolResult => ({ content: [{ type: 'text', text: t }], ...(isError ? { isError: true } : {}) });
 
@@ -59,10 +59,10 @@ export async function serveMcp(o: McpOptions): Promise<void> {
     });
 
   /** A tool's answer: news since the last call first (once), then what the CLI said; a write tool needs the session. */
-  const tool = async (args: string[], w: { writes?: boolean; input?: string } = {}): Promise<ToolResult> => {
-    if (w.writes && !session) return text(NO_SESSION, true);
+  const tool = async (args: string[], writes: boolean, input?: string): Promise<ToolResult> => {
+    if (writes && !session) return text('git-handoff: no session yet: call handoff_begin first (it gives this connection its session; a write is made only under it)', true);
     const news = safe(() => changes(seen, o.refs()));
-    const r = await run(args, w.input);
+    const r = await run(args, input);
     // the refs as this call leaves them: its own change is not news at the next call
     seen = safe(o.refs) ?? seen;
     return text([news, r.text].filter(Boolean).join('\n\n'), !r.ok);
@@ -75,105 +75,74 @@ export async function serveMcp(o: McpOptions): Promise<void> {
   const branch = z.string().optional().describe('the branch (default: the checked-out one)');
   const body = z.string().describe('the handoff body (markdown): what is done, what is next, what to watch out for');
   const paths = z.array(z.string()).min(1).describe('files, directories (src/auth/) or globs (src/**/*.ts), relative to the repository');
+  /** A tool that runs `git handoff <args>` (`input` on its stdin); one that is not read-only needs the session. */
+  // (the cast: the SDK's callback type is conditional on S, which TypeScript does not resolve for a generic S)
+  const cli = <S extends ZodRawShapeCompat>(name: string, description: string, inputSchema: S, annotations: ToolAnnotations, call: (a: ShapeOutput<S>) => [string[], string?]) =>
+    server.registerTool(name, { description, inputSchema, annotations }, ((a: ShapeOutput<S>) => {
+      const [args, input] = call(a);
+      return tool(args, !annotations.readOnlyHint, input);
+    }) as unknown as ToolCallback<S>);
 
-  server.registerTool(
-    'handoff_begin',
-    {
-      description: "Begin this connection's git-handoff session (once; later calls return the same). Every write is made under it. Returns the session id and the handoffs to read first.",
-      inputSchema: {},
-      annotations: WRITE,
-    },
-    async () => {
-      // a fresh id of the form clients give theirs, recorded as a session start records one (once: later calls return it)
-      if (!session) {
-        const id = randomUUID();
-        try {
-          o.record(id, client());
-        } catch (e) {
-          return text(`git-handoff: ${(e as Error).message}`, true);
-        }
-        session = id;
+  const begin = "Begin this connection's git-handoff session (once; later calls return the same). Every write is made under it. Returns the session id and the handoffs to read first.";
+  server.registerTool('handoff_begin', { description: begin, inputSchema: {}, annotations: WRITE }, async () => {
+    // a fresh id of the form clients give theirs, recorded as a session start records one (once: later calls return it)
+    if (!session) {
+      const id = randomUUID();
+      try {
+        o.record(id, client());
+      } catch (e) {
+        return text(`git-handoff: ${(e as Error).message}`, true);
       }
-      const r = await tool(['boot']);
-      return text(`you are session ${session} (client ${client()})\n\n${r.content[0].text}`, r.isError);
-    },
-  );
-  server.registerTool(
-    'handoff_write',
-    { description: 'Write (create or update) a handoff of your own session: the note the next session reads.', inputSchema: { topic, body, branch }, annotations: WRITE },
-    async (a) => tool(['write', ...branchArg(a.branch), '--file=-', '--', a.topic], { writes: true, input: a.body }),
-  );
-  server.registerTool(
+      session = id;
+    }
+    const r = await tool(['boot'], false);
+    return text(`you are session ${session} (client ${client()})\n\n${r.content[0].text}`, r.isError);
+  });
+  cli('handoff_write', 'Write (create or update) a handoff of your own session: the note the next session reads.', { topic, body, branch }, WRITE, (a) => [
+    ['write', ...branchArg(a.branch), '--file=-', '--', a.topic],
+    a.body,
+  ]);
+  cli(
     'handoff_takeover',
+    "Take over another session's handoff, on the record with your reason, and write its new version.",
     {
-      description: "Take over another session's handoff, on the record with your reason, and write its new version.",
-      inputSchema: {
-        topic,
-        reason: z.string().min(1).describe('why you take it over (kept in its history)'),
-        body,
-        branch,
-        fromLive: z.boolean().optional().describe('take it over although its owner is live (it is told at its next call)'),
-      },
-      annotations: DESTROY,
+      topic,
+      reason: z.string().min(1).describe('why you take it over (kept in its history)'),
+      body,
+      branch,
+      fromLive: z.boolean().optional().describe('take it over although its owner is live (it is told at its next call)'),
     },
-    async (a) =>
-      tool(['write', ...branchArg(a.branch), '--take-over', `--reason=${a.reason}`, ...(a.fromLive ? ['--from-live'] : []), '--file=-', '--', a.topic], { writes: true, input: a.body }),
+    DESTROY,
+    (a) => [['write', ...branchArg(a.branch), '--take-over', `--reason=${a.reason}`, ...(a.fromLive ? ['--from-live'] : []), '--file=-', '--', a.topic], a.body],
   );
-  server.registerTool(
-    'handoff_show',
-    { description: 'Read a handoff (default: the only one on the branch).', inputSchema: { topic: topic.optional(), branch }, annotations: READ },
-    async (a) => tool(['show', ...branchArg(a.branch), ...(a.topic ? ['--', a.topic] : [])]),
-  );
-  server.registerTool(
-    'handoff_list',
-    { description: 'List the handoffs of the branch, or of every branch.', inputSchema: { all: z.boolean().optional().describe('every branch'), branch }, annotations: READ },
-    async (a) => tool(['list', ...(a.all ? ['--all'] : branchArg(a.branch))]),
-  );
-  server.registerTool(
-    'handoff_boot',
-    { description: 'What a session reads first: the handoffs for it, newest first.', inputSchema: { branch }, annotations: READ },
-    async (a) => tool(['boot', ...branchArg(a.branch)]),
-  );
-  server.registerTool(
+  cli('handoff_show', 'Read a handoff (default: the only one on the branch).', { topic: topic.optional(), branch }, READ, (a) => [['show', ...branchArg(a.branch), ...(a.topic ? ['--', a.topic] : [])]]);
+  cli('handoff_list', 'List the handoffs of the branch, or of every branch.', { all: z.boolean().optional().describe('every branch'), branch }, READ, (a) => [['list', ...(a.all ? ['--all'] : branchArg(a.branch))]]);
+  cli('handoff_boot', 'What a session reads first: the handoffs for it, newest first.', { branch }, READ, (a) => [['boot', ...branchArg(a.branch)]]);
+  cli(
     'handoff_claim',
-    {
-      description: 'Claim paths you are about to change: other sessions are told, and their writes to them refused.',
-      inputSchema: { paths, note: z.string().optional().describe('why: shown to every session that meets the claim'), ttl: z.string().optional().describe('how long it lasts: 30m, 2h') },
-      annotations: WRITE,
-    },
-    async (a) => tool(['claim', ...(a.note ? [`--note=${a.note}`] : []), ...(a.ttl ? [`--ttl=${a.ttl}`] : []), '--', ...a.paths], { writes: true }),
+    'Claim paths you are about to change: other sessions are told, and their writes to them refused.',
+    { paths, note: z.string().optional().describe('why: shown to every session that meets the claim'), ttl: z.string().optional().describe('how long it lasts: 30m, 2h') },
+    WRITE,
+    (a) => [['claim', ...(a.note ? [`--note=${a.note}`] : []), ...(a.ttl ? [`--ttl=${a.ttl}`] : []), '--', ...a.paths]],
   );
-  server.registerTool(
-    'handoff_release',
-    { description: 'Give back claims of yours on these paths.', inputSchema: { paths }, annotations: DESTROY },
-    async (a) => tool(['release', '--', ...a.paths], { writes: true }),
-  );
-  server.registerTool('handoff_claims', { description: 'The live claims on the branch: who holds which paths.', inputSchema: { branch }, annotations: READ }, async (a) =>
-    tool(['claims', ...branchArg(a.branch)]),
-  );
-  server.registerTool(
-    'handoff_status',
-    { description: "The team's state: live sessions, the handoffs of the branch, what needs a person.", inputSchema: { all: z.boolean().optional().describe('every branch, and sessions no longer live') }, annotations: READ },
-    async (a) => tool(['status', ...(a.all ? ['--all'] : [])]),
-  );
+  cli('handoff_release', 'Give back claims of yours on these paths.', { paths }, DESTROY, (a) => [['release', '--', ...a.paths]]);
+  cli('handoff_claims', 'The live claims on the branch: who holds which paths.', { branch }, READ, (a) => [['claims', ...branchArg(a.branch)]]);
+  cli('handoff_status', "The team's state: live sessions, the handoffs of the branch, what needs a person.", { all: z.boolean().optional().describe('every branch, and sessions no longer live') }, READ, (a) => [
+    ['status', ...(a.all ? ['--all'] : [])],
+  ]);
 
-  server.registerPrompt('handoff-boot', { description: 'Begin a session and read the handoffs left for it' }, () => ({
-    messages: [{ role: 'user', content: { type: 'text', text: 'Call handoff_begin, read the handoffs it lists (handoff_show), and carry on from where they leave off.' } }],
-  }));
-  server.registerPrompt('handoff-write', { description: 'Leave a handoff for the next session', argsSchema: { topic: z.string().optional() } }, (a) => ({
-    messages: [
-      {
-        role: 'user',
-        content: {
-          type: 'text',
-          text: `Write a handoff${a.topic ? ` under the topic ${a.topic}` : ''} with handoff_write: what is done, what is next, the open questions and the traps. Take over another session's only with handoff_takeover and a reason.`,
-        },
-      },
-    ],
-  }));
-  server.registerPrompt('claim', { description: 'Claim the paths you are about to change', argsSchema: { paths: z.string().optional() } }, (a) => ({
-    messages: [{ role: 'user', content: { type: 'text', text: `Before changing ${a.paths ?? 'files'}, claim them with handoff_claim; give them back with handoff_release when done.` } }],
-  }));
+  const ask = (text: string) => ({ messages: [{ role: 'user' as const, content: { type: 'text' as const, text } }] });
+  server.registerPrompt('handoff-boot', { description: 'Begin a session and read the handoffs left for it' }, () =>
+    ask('Call handoff_begin, read the handoffs it lists (handoff_show), and carry on from where they leave off.'),
+  );
+  server.registerPrompt('handoff-write', { description: 'Leave a handoff for the next session', argsSchema: { topic: z.string().optional() } }, (a) =>
+    ask(
+      `Write a handoff${a.topic ? ` under the topic ${a.topic}` : ''} with handoff_write: what is done, what is next, the open questions and the traps. Take over another session's only with handoff_takeover and a reason.`,
+    ),
+  );
+  server.registerPrompt('claim', { description: 'Claim the paths you are about to change', argsSchema: { paths: z.string().optional() } }, (a) =>
+    ask(`Before changing ${a.paths ?? 'files'}, claim them with handoff_claim; give them back with handoff_release when done.`),
+  );
 
   const read = async (uri: URL, args: string[]) => ({ contents: [{ uri: uri.href, mimeType: 'text/markdown', text: (await run(args)).text }] });
   server.registerResource('status', 'handoff://status', { description: "The team's status", mimeType: 'text/markdown' }, (uri) => read(uri, ['status']));
@@ -185,8 +154,7 @@ export async function serveMcp(o: McpOptions): Promise<void> {
   );
 
   // the client gone (stdin closed): the server goes too, leaving no process behind
-  process.stdin.once('end', () => process.exit(0));
-  process.stdin.once('close', () => process.exit(0));
+  for (const gone of ['end', 'close']) process.stdin.once(gone, () => process.exit(0));
   await server.connect(new StdioServerTransport());
 }
 

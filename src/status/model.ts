@@ -26,8 +26,6 @@ import { resolveStep } from '../sync/resolve';
 import { logFields } from './timeline';
 import type { Attention, Status, StatusClaim, StatusHandoff, StatusSession } from './shape';
 
-export type { Attention, Status, StatusClaim, StatusHandoff, StatusSession } from './shape';
-
 /** The JSON of `status --json` and of the page's data (SPEC 4, "status --json"); extra fields may come, none go. */
 const STATUS_VERSION = 1;
 const DAY_MS = 86_400_000;

@@ -2,21 +2,19 @@
 // code (src/web/page, compiled for the browser) takes them as the command does.
 import type { ClaimView } from '../handoff/state/claims-marker';
 import type { HandoffRow } from '../handoff/store/store';
+import type { SessionInfo } from '../handoff/store/sessions';
 
 /** A live claim, its times ISO 8601. */
 export type StatusClaim = Omit<ClaimView, 'since' | 'expires' | 'ttl' | 'pid' | 'pidStart'> & { since: string; expires: string };
 
-export interface StatusSession {
-  session: string;
-  client: string | null;
-  /** a status of `sessions` (live stale ended gone released) for a session this clone knows; `claiming` (known by its
-   *  live claim) or `known` (known by the handoffs it owns) for one only a claims table or a handoff names */
-  status: 'live' | 'stale' | 'released' | 'ended' | 'gone' | 'claiming' | 'known';
+export interface StatusSession extends Pick<SessionInfo, 'session' | 'client' | 'host'> {
+  /** `sessions`' status for a session this clone knows; `claiming` (known by its live claim) or `known` (known by the
+   *  handoffs it owns) for one only a claims table or a handoff names */
+  status: SessionInfo['status'] | 'claiming' | 'known';
   /** here: a session of this clone (its leases, ledger or worktrees); remote: another clone's, known from the claims and
    *  handoffs shared through the remote */
   where: 'here' | 'remote';
   worktree: string | null;
-  host: string | null;
   /** ISO 8601: its lease's heartbeat, last write, claim or handoff version, whichever is newest */
   lastActivity: string | null;
   /** the handoffs it owns in the scope */
@@ -29,18 +27,7 @@ export interface StatusSession {
 export type StatusHandoff = HandoffRow & { addressed: boolean; unread: boolean | null; fetch?: string };
 
 export interface Attention {
-  kind:
-    | 'diverged'
-    | 'refused-handoff'
-    | 'claim-conflict'
-    | 'refused-call'
-    | 'takeover'
-    | 'claim-takeover'
-    | 'loss'
-    | 'record-problem'
-    | 'claim-expiring'
-    | 'claim-unpublished'
-    | 'remote-unreachable';
+  kind: 'diverged' | 'refused-handoff' | 'claim-conflict' | 'refused-call' | 'takeover' | 'claim-takeover' | 'loss' | 'record-problem' | 'claim-expiring' | 'claim-unpublished' | 'remote-unreachable';
   /** ISO 8601 of the event, when it has one */
   at: string | null;
   message: string;

@@ -2,12 +2,11 @@
 // on 127.0.0.1 only. Every request must carry the run's token (in the address printed, or in the cookie a one-time
 // code was exchanged for: the browser is started with the code, never the token, as any local user can read a
 // process's arguments) and name the loopback address as its Host (a page of another site that rebinds its name to
-// 127.0.0.1 sends its own name); only GET and HEAD exist, and nothing here
-// writes: the data comes from the functions the command hands over. Live updates are server-sent events, sent when
-// the watch of the refs and the local state says something changed.
+// 127.0.0.1 sends its own name); only GET and HEAD exist, and nothing here writes. Live updates are server-sent
+// events, sent when the watch of the refs and the local state says something changed.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 
 /** What the page reads; each call reads the repository afresh. */
 interface WebSource {
@@ -24,7 +23,6 @@ type WebAssets = { js: string; css: string };
 
 // the page, put into this bundle by scripts/build.mjs (absent when this file is run from the sources)
 declare const WEB_PAGE: WebAssets | undefined;
-/** The page this bundle carries (empty outside the build). */
 export const PAGE: WebAssets = typeof WEB_PAGE === 'undefined' ? { js: '', css: '' } : WEB_PAGE;
 
 interface WebOptions {
@@ -35,16 +33,11 @@ interface WebOptions {
   source: WebSource;
   /** default: the page this bundle carries */
   assets?: WebAssets;
-  /** how long a one-time code stays good (default CODE_TTL_MS) */
+  /** how long a one-time code may wait for the browser to open it (default a minute) */
   codeTtlMs?: number;
 }
 
-/** The one address this server listens on. */
 const LOOPBACK = '127.0.0.1';
-/** How long a one-time code may wait for the browser to open it. */
-const CODE_TTL_MS = 60_000;
-/** The path a one-time code is exchanged at. */
-const OPEN_PATH = '/open';
 /** How often an idle event stream gets a comment line (keeps proxies and the browser from dropping it). */
 const KEEPALIVE_MS = 15_000;
 
@@ -71,19 +64,9 @@ function page(o: WebOptions, withToken: boolean): string {
 `;
 }
 
-/** A cookie's value from a request's Cookie header. */
-function cookieOf(req: IncomingMessage, name: string): string | null {
-  for (const part of String(req.headers.cookie ?? '').split(';')) {
-    const at = part.indexOf('=');
-    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
-  }
-  return null;
-}
-
 /** Whether `given` is the run's token, compared in constant time. */
-function tokenMatches(given: string | null, token: string): boolean {
-  if (!given) return false;
-  const a = Buffer.from(given);
+function tokenMatches(given: string | undefined | null, token: string): boolean {
+  const a = Buffer.from(given ?? '');
   const b = Buffer.from(token);
   return a.length === b.length && timingSafeEqual(a, b);
 }
@@ -96,32 +79,26 @@ export function startWeb(o: WebOptions) {
   if (o.host !== LOOPBACK) return Promise.reject(Object.assign(new Error(`the page is served on ${LOOPBACK} only (asked for ${o.host})`), { code: 'non-loopback' }));
   const assets = o.assets ?? PAGE;
   const streams = new Set<ServerResponse>();
-  const sockets = new Set<Socket>();
   let port = o.port;
   // one-time codes not yet used, with when each stops being good
   const codes = new Map<string, number>();
   // cookies are not told apart by port: each run's has its own name
   const cookieName = () => `git_handoff_web_${port}`;
-  const allowedHosts = () => new Set([`${LOOPBACK}:${port}`, `localhost:${port}`]);
-  const allowedOrigins = () => new Set([`http://${LOOPBACK}:${port}`, `http://localhost:${port}`]);
+  const hosts = () => [`${LOOPBACK}:${port}`, `localhost:${port}`];
 
-  const refuse = (res: ServerResponse, status: number, text: string) => {
-    res.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': 'text/plain; charset=utf-8' });
-    res.end(text + '\n');
-  };
-  const send = (res: ServerResponse, type: string, body: string, head: boolean) => {
-    res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': type, 'Content-Length': Buffer.byteLength(body) });
+  const send = (res: ServerResponse, status: number, type: string, body: string, head = false) => {
+    res.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': `${type}; charset=utf-8`, 'Content-Length': Buffer.byteLength(body) });
     res.end(head ? undefined : body);
   };
-  const json = (res: ServerResponse, value: unknown, head: boolean) => send(res, 'application/json; charset=utf-8', JSON.stringify(value), head);
+  const refuse = (res: ServerResponse, status: number, text: string) => send(res, status, 'text/plain', `${text}\n`);
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     // DNS rebinding: a foreign page that made its own name resolve here still sends that name
-    if (!allowedHosts().has(String(req.headers.host ?? '').toLowerCase())) return refuse(res, 421, 'refused: this server answers only requests addressed to 127.0.0.1');
+    if (!hosts().includes(String(req.headers.host ?? '').toLowerCase())) return refuse(res, 421, 'refused: this server answers only requests addressed to 127.0.0.1');
     const origin = req.headers.origin;
-    if (origin !== undefined && !allowedOrigins().has(String(origin).toLowerCase())) return refuse(res, 403, 'refused: a request from another origin');
+    if (origin !== undefined && !hosts().some((h) => `http://${h}` === origin.toLowerCase())) return refuse(res, 403, 'refused: a request from another origin');
     const url = new URL(req.url ?? '/', `http://${LOOPBACK}:${port}`);
-    if (url.pathname === OPEN_PATH && req.method === 'GET') {
+    if (url.pathname === '/open' && req.method === 'GET') {
       // a one-time code: good once, for a minute, then the cookie holds the token
       const code = url.searchParams.get('code') ?? '';
       const until = codes.get(code);
@@ -131,50 +108,41 @@ export function startWeb(o: WebOptions) {
       return res.end();
     }
     const byAddress = tokenMatches(url.searchParams.get('t'), o.token);
-    if (!byAddress && !tokenMatches(cookieOf(req, cookieName()), o.token)) return refuse(res, 403, 'refused: open the address `git handoff web` printed (it carries this run\'s token)');
+    const cookie = new RegExp(`(?:^|;)\\s*${cookieName()}=([^;]*)`).exec(String(req.headers.cookie ?? ''))?.[1].trim();
+    if (!byAddress && !tokenMatches(cookie, o.token)) return refuse(res, 403, 'refused: open the address `git handoff web` printed (it carries this run\'s token)');
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('Allow', 'GET, HEAD');
       return refuse(res, 405, 'refused: the page is read-only (GET and HEAD only)');
     }
     const head = req.method === 'HEAD';
     const all = url.searchParams.get('all') === '1';
+    const json = (value: unknown) => send(res, 200, 'application/json', JSON.stringify(value), head);
+    const routes: Record<string, () => void> = {
+      '/': () => send(res, 200, 'text/html', page(o, byAddress), head),
+      '/app.js': () => send(res, 200, 'text/javascript', assets.js, head),
+      '/app.css': () => send(res, 200, 'text/css', assets.css, head),
+      '/api/status': () => json(o.source.status(all)),
+      '/api/timeline': () => json(o.source.timeline(all)),
+      '/api/version': () => {
+        const v = o.source.version(url.searchParams.get('oid') ?? '');
+        return v === null ? refuse(res, 404, 'no such handoff version') : json(v);
+      },
+      '/api/events': () => {
+        res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'text/event-stream; charset=utf-8', Connection: 'keep-alive' });
+        if (head) return res.end();
+        res.write(': connected\n\n');
+        streams.add(res);
+        req.on('close', () => streams.delete(res));
+      },
+    };
     try {
-      switch (url.pathname) {
-        case '/':
-          return send(res, 'text/html; charset=utf-8', page(o, byAddress), head);
-        case '/app.js':
-          return send(res, 'text/javascript; charset=utf-8', assets.js, head);
-        case '/app.css':
-          return send(res, 'text/css; charset=utf-8', assets.css, head);
-        case '/api/status':
-          return json(res, o.source.status(all), head);
-        case '/api/timeline':
-          return json(res, o.source.timeline(all), head);
-        case '/api/version': {
-          const v = o.source.version(url.searchParams.get('oid') ?? '');
-          return v === null ? refuse(res, 404, 'no such handoff version') : json(res, v, head);
-        }
-        case '/api/events': {
-          res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'text/event-stream; charset=utf-8', Connection: 'keep-alive' });
-          if (head) return res.end();
-          res.write(': connected\n\n');
-          streams.add(res);
-          req.on('close', () => streams.delete(res));
-          return;
-        }
-        default:
-          return refuse(res, 404, 'not found');
-      }
+      (routes[url.pathname] ?? (() => refuse(res, 404, 'not found')))();
     } catch (e) {
-      return refuse(res, 500, `git-handoff could not read the repository: ${(e as Error).message}`);
+      refuse(res, 500, `git-handoff could not read the repository: ${(e as Error).message}`);
     }
   };
 
   const server = createServer(handle);
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
   let stopWatch: (() => void) | null = null;
   const keepalive = setInterval(() => {
     for (const r of streams) r.write(': keep-alive\n\n');
@@ -198,17 +166,16 @@ export function startWeb(o: WebOptions) {
         port,
         oneTimeUrl: () => {
           const code = randomBytes(24).toString('base64url');
-          codes.set(code, Date.now() + (o.codeTtlMs ?? CODE_TTL_MS));
-          return `http://${LOOPBACK}:${port}${OPEN_PATH}?code=${code}`;
+          codes.set(code, Date.now() + (o.codeTtlMs ?? 60_000));
+          return `http://${LOOPBACK}:${port}/open?code=${code}`;
         },
         close: () =>
           new Promise<void>((done) => {
             stopWatch?.();
             clearInterval(keepalive);
-            for (const r of streams) r.end();
-            streams.clear();
             server.close(() => done());
-            for (const s of sockets) s.destroy();
+            // the event streams and kept-alive connections too: close waits for none of them
+            server.closeAllConnections();
           }),
       });
     });

@@ -6,7 +6,7 @@ import { openRepo, type Repo } from '../../git/repo';
 import { short } from '../../handoff/state/session';
 import { oneLine } from '../../handoff/store/document';
 import { wordCut } from '../../terminal-text';
-import type { Attention, Status, StatusClaim, StatusHandoff, StatusSession } from '../../status/model';
+import type { Attention, Status, StatusClaim, StatusHandoff, StatusSession } from '../../status/shape';
 import { command, untilInterrupted } from '../context';
 import { readerFor } from '../identity';
 import { colors, colorSync, cutToWidth, jsonLine, relativeTime, table } from '../output';

@@ -40,8 +40,7 @@ function describeFetch(repo: Repo, r: FetchResult): string[] {
       (r.receipts && !['none', 'same', 'local-ahead'].includes(r.receipts) ? `; read receipts ${r.receipts}` : ''),
   ];
   for (const h of r.handoffs) {
-    const at = `${(h.remote ?? h.local ?? '').slice(0, 7)}`;
-    if (h.action === 'created') lines.push(`  new           ${label(h.ref)} ${at}`);
+    if (h.action === 'created') lines.push(`  new           ${label(h.ref)} ${(h.remote ?? h.local ?? '').slice(0, 7)}`);
     else if (h.action === 'fast-forwarded') lines.push(`  fast-forward  ${label(h.ref)} ${h.local!.slice(0, 7)}..${h.remote!.slice(0, 7)}`);
     else if (h.action === 'archived') lines.push(`  archived      ${label(h.ref)} (archived on ${r.remote} as ${label(h.archivedAs!)})`);
     else if (h.action === 'refused')
@@ -78,41 +77,85 @@ function describePush(repo: Repo, r: PushResult): string[] {
   return lines;
 }
 
-/** The exit code a sync ends with, and why on stderr (with --json, the data says it). */
-function endWith(a: GlobalArgs, code: number, why: string): void {
-  process.exitCode = code;
-  if (!a.json) process.stderr.write(`git-handoff: ${why}\n`);
+/** Why a fetch, push or sync does not end 0: the exit code and what stderr says (EXIT.ok: a warning only). */
+type Problem = { code: number; why: string } | undefined;
+// the gravest first: a version refused (6) over another writer's change (4) over the host or the network (7)
+const GRAVITY: number[] = [EXIT.integrity, EXIT.concurrent, EXIT.environment];
+
+/** The command's output stands, then each problem goes to stderr (with --json, the data says it) and the gravest sets the exit code, as `git push` fails on a rejected ref. */
+function endWith(a: GlobalArgs, problems: Problem[]): void {
+  const found = problems.filter((p) => p !== undefined);
+  if (!a.json) for (const p of found) process.stderr.write(`git-handoff: ${p.why}\n`);
+  const gravest = GRAVITY.find((code) => found.some((p) => p.code === code));
+  if (gravest !== undefined) process.exitCode = gravest;
 }
 
-/**
- * Diverged handoffs the push left out: the command's output stands, then exit 4 (SPEC 4: another writer got
- * there first), as `git push` fails on a rejected ref; stderr says how to resolve each (not with --json).
- */
-function failOnDiverged(repo: Repo, r: PushResult, a: GlobalArgs, checkedOut: string | null): void {
-  failOnRefused(r.skipped.filter((s) => s.state === 'refused').map((s) => s.ref), r.remote, a, checkedOut);
-  if (process.exitCode === EXIT.integrity) return;
-  const diverged = r.skipped.filter((s) => s.state === 'diverged');
-  if (diverged.length === 0) return;
-  endWith(
-    a,
-    EXIT.concurrent,
-    `${diverged.length} diverged handoff${diverged.length === 1 ? ' was' : 's were'} not pushed to ${r.remote} (exit 4): ` +
-      diverged.map((s) => `\`${resolveStep(repo, s.ref, s.local, checkedOut, r.remote)}\``).join(', ') +
+/** Diverged handoffs the push left out (SPEC 4: another writer got there first), and how to resolve each. */
+function diverged(repo: Repo, r: PushResult): Problem {
+  const left = r.skipped.filter((s) => s.state === 'diverged');
+  if (left.length === 0) return;
+  return {
+    code: EXIT.concurrent,
+    why:
+      `${left.length} diverged handoff${left.length === 1 ? ' was' : 's were'} not pushed to ${r.remote} (exit 4): ` +
+      left.map((s) => `\`${resolveStep(repo, s.ref, s.local, repo.branch, r.remote)}\``).join(', ') +
       ' (or --keep local, --keep remote), then sync again',
-  );
+  };
 }
 
 /**
  * The loss record the remote refused (a host's hook or rights on refs/handoff-records/*): the handoffs went, so the
- * exit code stays theirs; said on stderr every sync until it goes (`--json`: `push.record.status` "rejected").
+ * exit code stays theirs; said every sync until it goes (`--json`: `push.record.status` "rejected").
  */
-function warnRecordRefused(r: PushResult, a: GlobalArgs): void {
-  if (r.record?.status !== 'rejected' || a.json) return;
-  process.stderr.write(
-    `git-handoff: warning: the loss record was not published to ${r.remote} (${r.record.ref}: ${r.record.reason}); the handoffs went. ` +
-      `\`git handoff recover --from ${r.remote}\` cannot rebuild this clone from there until it is (the record outside .git still keeps it on this machine)\n`,
-  );
+function recordRefused(r: PushResult): Problem {
+  if (r.record?.status !== 'rejected') return;
+  return {
+    code: EXIT.ok,
+    why:
+      `warning: the loss record was not published to ${r.remote} (${r.record.ref}: ${r.record.reason}); the handoffs went. ` +
+      `\`git handoff recover --from ${r.remote}\` cannot rebuild this clone from there until it is (the record outside .git still keeps it on this machine)`,
+  };
 }
+
+/** A push the host's limits stopped partway (SPEC 7): what went is in, the rest goes with the next sync; the host's own words and the way on. */
+function stopped(r: PushResult): Problem {
+  const s = r.stopped;
+  if (!s) return;
+  const how = s.limit === 'rate' ? `${r.remote} limits how often it takes a push, and it still did after handoff.hostWait` : `${r.remote} refuses a push even of one ref for its size`;
+  return {
+    code: EXIT.environment,
+    why:
+      `${how}: ${s.reason}\n${s.sent} ref${s.sent === 1 ? '' : 's'} went, ${s.left} did not (exit 7); \`git handoff sync ${r.remote}\` continues where it stopped` +
+      (s.limit === 'rate' ? ' (in a few minutes; a coordination remote of its own, handoff.remote, has a push budget of its own: docs/hosting.md)' : ''),
+  };
+}
+
+/** Claims this clone holds that did not reach the remote (SPEC 10: a claim is published or it is not a claim). */
+const unpublished = (branches: string[], remote: string): Problem =>
+  branches.length ? { code: EXIT.environment, why: `the claims of ${branches.join(', ')} were not published to ${remote} (exit 7): other clones cannot see them; \`git handoff sync\` tries again` } : undefined;
+
+/** Fetched handoffs that could not be applied (changed locally meanwhile): exit 4, since exit 0 means they arrived. */
+function lostRace(r: FetchResult): Problem {
+  const lost = [...r.handoffs, ...r.archives].filter((x) => x.action === 'lost-race').map((x) => x.ref);
+  if (lost.length === 0) return;
+  return { code: EXIT.concurrent, why: `${lost.length} fetched handoff ref${lost.length === 1 ? ' was' : 's were'} changed locally while the fetch applied them and did not arrive (exit 4): ${lost.map(label).join(', ')}; run it again` };
+}
+
+/** Handoffs whose remote version this clone refuses (SPEC 7), with the owner's way on for each; every later fetch, push and sync says the same until it is taken. */
+function refused(repo: Repo, handoffs: Array<{ ref: string }>, remote: string): Problem {
+  if (handoffs.length === 0) return;
+  return {
+    code: EXIT.integrity,
+    why:
+      `${handoffs.length} handoff${handoffs.length === 1 ? '' : 's'} refused (exit 6): ${remote}'s version breaks the ownership invariant and is never taken; ` +
+      `its owner writes a version on top that restores theirs: ` +
+      handoffs.map(({ ref }) => `\`${restoreCommand(parseRef(ref)?.topic ?? '<topic>', branchFlag(ref, repo.branch), remote)}\``).join(', ') +
+      `, then \`git handoff sync ${remote}\``,
+  };
+}
+
+/** What the push left out: the refused handoffs, else the diverged ones. */
+const leftOut = (repo: Repo, r: PushResult) => refused(repo, r.skipped.filter((s) => s.state === 'refused'), r.remote) ?? diverged(repo, r);
 
 /** A sync after which the next one with nothing new may skip the merge and the push (src/sync/sync-seen.ts). */
 const endedClean = (f: FetchResult, p: PushResult) =>
@@ -123,54 +166,6 @@ const endedClean = (f: FetchResult, p: PushResult) =>
   p.rejected.length === 0 &&
   !p.stopped &&
   p.updates.every((u) => u.status === 'pushed' || u.status === 'up-to-date');
-
-/**
- * A push the host's limits stopped partway (SPEC 7): what went is in, the rest goes with the next sync; exit 7 with the
- * host's own words and the way on.
- */
-function failOnStopped(r: PushResult, a: GlobalArgs): void {
-  const s = r.stopped;
-  if (!s) return;
-  const how = s.limit === 'rate' ? `${r.remote} limits how often it takes a push, and it still did after handoff.hostWait` : `${r.remote} refuses a push even of one ref for its size`;
-  endWith(
-    a,
-    EXIT.environment,
-    `${how}: ${s.reason}\n${s.sent} ref${s.sent === 1 ? '' : 's'} went, ${s.left} did not (exit 7); \`git handoff sync ${r.remote}\` continues where it stopped` +
-      (s.limit === 'rate' ? ' (in a few minutes; a coordination remote of its own, handoff.remote, has a push budget of its own: docs/hosting.md)' : ''),
-  );
-}
-
-/**
- * Claims this clone holds that did not reach the remote (SPEC 10: a claim is published or it is not a claim): the
- * output says which and why; exit 7 unless something graver set the code already.
- */
-function failOnUnpublishedClaims(branches: string[], remote: string, a: GlobalArgs): void {
-  if (branches.length === 0) return;
-  endWith(a, Number(process.exitCode) || EXIT.environment, `the claims of ${branches.join(', ')} were not published to ${remote} (exit 7): other clones cannot see them; \`git handoff sync\` tries again`);
-}
-
-/** A fetched handoff that could not be applied (changed locally meanwhile): exit 4, since exit 0 means it arrived. */
-function failOnLostRace(r: FetchResult, a: GlobalArgs): void {
-  const lost = [...r.handoffs.filter((h) => h.action === 'lost-race').map((h) => h.ref), ...r.archives.filter((x) => x.action === 'lost-race').map((x) => x.ref)];
-  if (lost.length === 0) return;
-  endWith(a, EXIT.concurrent, `${lost.length} fetched handoff ref${lost.length === 1 ? ' was' : 's were'} changed locally while the fetch applied them and did not arrive (exit 4): ${lost.map(label).join(', ')}; run it again`);
-}
-
-/**
- * Handoffs whose remote version this clone refuses (SPEC 7): the output stands, then exit 6; stderr names the
- * owner's way on for each (not with --json). Every later fetch, push and sync says the same until it is taken.
- */
-function failOnRefused(refs: string[], remote: string, a: GlobalArgs, checkedOut: string | null): void {
-  if (refs.length === 0) return;
-  endWith(
-    a,
-    EXIT.integrity,
-    `${refs.length} handoff${refs.length === 1 ? '' : 's'} refused (exit 6): ${remote}'s version breaks the ownership invariant and is never taken; ` +
-      `its owner writes a version on top that restores theirs: ` +
-      refs.map((ref) => `\`${restoreCommand(parseRef(ref)?.topic ?? '<topic>', branchFlag(ref, checkedOut), remote)}\``).join(', ') +
-      `, then \`git handoff sync ${remote}\``,
-  );
-}
 
 async function runPush(repo: Repo, remote: string, a: GlobalArgs, place?: string | null, sides?: Sides): Promise<PushResult> {
   const r = await planScanPush(repo, remote, { progress: progressOf(a), place, sides });
@@ -190,8 +185,7 @@ export const fetchCommand = command({
     const r = fetchAndMerge(repo, resolveRemote(repo, a.remote), progressOf(a)).result;
     if (a.json) printJson(r);
     else for (const l of describeFetch(repo, r)) say(l);
-    failOnRefused(refusedOf(r.handoffs).map((h) => h.ref), r.remote, a, repo.branch);
-    if (process.exitCode !== EXIT.integrity) failOnLostRace(r, a);
+    endWith(a, [refused(repo, refusedOf(r.handoffs), r.remote) ?? lostRace(r)]);
   },
 });
 
@@ -204,8 +198,7 @@ export const pushCommand = command({
     const r = await runPush(repo, resolveRemote(repo, a.remote), a);
     if (a.json) printJson(r);
     else for (const l of describePush(repo, r)) say(l);
-    failOnStopped(r, a);
-    failOnDiverged(repo, r, a, repo.branch);
+    endWith(a, [stopped(r), leftOut(repo, r)]);
   },
 });
 
@@ -267,10 +260,6 @@ export const syncCommand = command({
     if (a.json) printJson({ remote, fetch: fetched, push: pushed, claims: claims.json });
     else for (const l of [...describeFetch(repo, fetched), ...describePush(repo, pushed), ...claims.lines]) say(l);
     for (const w of claims.warnings) process.stderr.write(`git-handoff: warning: ${w}\n`);
-    warnRecordRefused(pushed, a);
-    failOnStopped(pushed, a);
-    failOnLostRace(fetched, a);
-    failOnDiverged(repo, pushed, a, repo.branch);
-    failOnUnpublishedClaims(claims.unpublished, remote, a);
+    endWith(a, [recordRefused(pushed), stopped(pushed), lostRace(fetched), leftOut(repo, pushed), unpublished(claims.unpublished, remote)]);
   },
 });

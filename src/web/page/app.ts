@@ -4,7 +4,7 @@
 // local state changed. Its address after `#` names the handoff open and the filter, to paste to a teammate. Every text is data and is rendered as text (no HTML is ever built from it).
 import { diffLines } from 'diff';
 import { html, render } from 'htm/preact';
-import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
+import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { Attention, Status, StatusClaim, StatusHandoff, StatusSession } from '../../status/shape';
 import type { Timeline, TimelineVersion, VersionView } from '../../status/timeline';
 import { claimTree, type TreeNode } from './tree';
@@ -104,8 +104,7 @@ function NeedsPerson({ items, now }: { items: Attention[]; now: number }) {
   )}</ul>`;
 }
 
-function TimelineView({ timeline, versions, selected, now, onSelect }: { timeline: Timeline; versions: TimelineVersion[]; selected: string | null; now: number; onSelect: (v: TimelineVersion) => void }) {
-  const vs = versions;
+function TimelineView({ timeline, versions: vs, selected, now, onSelect }: { timeline: Timeline; versions: TimelineVersion[]; selected: string | null; now: number; onSelect: (v: TimelineVersion) => void }) {
   if (!vs.length) return html`<p class="empty">No handoff versions${timeline.versions.length ? ' match' : ' yet'}.</p>`;
   // placed by order, not by time: one old version would otherwise squeeze today's, minutes apart, into one spot
   const asc = [...vs].sort((a, b) => Date.parse(a.time) - Date.parse(b.time));
@@ -182,8 +181,7 @@ function Tree({ node, now, depth = 0 }: { node: TreeNode<StatusClaim>; now: numb
 
 function App() {
   const [all, setAll] = useState(new URLSearchParams(location.search).get('all') === '1');
-  const [status, setStatus] = useState<Status | null>(null);
-  const [timeline, setTimeline] = useState<Timeline | null>(null);
+  const [data, setData] = useState<{ status: Status; timeline: Timeline } | null>(null);
   const [route, setRoute] = useState(readRoute);
   const [live, setLive] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -192,9 +190,8 @@ function App() {
   const load = useCallback(() => {
     const q: Record<string, string> = all ? { all: '1' } : {};
     Promise.all([getJson<Status>('/api/status', q), getJson<Timeline>('/api/timeline', q)]).then(
-      ([s, t]) => {
-        setStatus(s);
-        setTimeline(t);
+      ([status, timeline]) => {
+        setData({ status, timeline });
         setNow(Date.now());
         setError(null);
         setUpdates((n) => n + 1);
@@ -226,9 +223,10 @@ function App() {
     setRoute(r);
   };
   const link = (branch: string, topic: string) => routeHash({ ...route, branch, topic, v: null });
-  const tree = useMemo(() => (status ? claimTree(status.claims.map((c) => ({ paths: c.paths, item: c }))) : null), [status]);
-  const versions = useMemo(() => (timeline ? timeline.versions.filter((v) => kept(route, v)) : []), [timeline, route.session, route.q]);
-  if (!status || !timeline) return html`<main>${error ? html`<p class="error">${error}</p>` : html`<p class="loading">loading…</p>`}</main>`;
+  if (!data) return html`<main>${error ? html`<p class="error">${error}</p>` : html`<p class="loading">loading…</p>`}</main>`;
+  const { status, timeline } = data;
+  const tree = claimTree(status.claims.map((c) => ({ paths: c.paths, item: c })));
+  const versions = timeline.versions.filter((v) => kept(route, v));
   const open = route.branch && route.topic ? { branch: route.branch, topic: route.topic } : null;
   const own = open ? timeline.versions.filter((v) => (v.branch ?? status.branch) === open.branch && v.topic === open.topic) : [];
   const newest = open ? (status.handoffs.find((h) => h.branch === open.branch && h.topic === open.topic)?.oid ?? own[0]?.oid ?? null) : null;
@@ -255,7 +253,7 @@ function App() {
       : html`<section id="version" class="panel"><p class="empty">No handoff ${open.topic} on ${open.branch} here${all ? '' : ' (tick every branch)'}.</p></section>`) : null}
     <section id="timeline"><h2>Timeline <small>${versions.length} versions${timeline.truncated ? ', newest' : ''}; placed in order, a dashed line where none was written for over an hour; click one for its text and diff</small></h2>
       <${TimelineView} timeline=${timeline} versions=${versions} selected=${selected} now=${now} onSelect=${onSelect} /></section>
-    <section id="claims"><h2>Claims (${status.claims.length})</h2>${tree && tree.children.length ? html`<${Tree} node=${tree} now=${now} />` : html`<p class="empty">No live claims.</p>`}</section>
+    <section id="claims"><h2>Claims (${status.claims.length})</h2>${tree.children.length ? html`<${Tree} node=${tree} now=${now} />` : html`<p class="empty">No live claims.</p>`}</section>
     <section id="handoffs"><h2>Handoffs (${filtered ? `${shown.length} of ${status.handoffs.length}` : shown.length})</h2><${Handoffs} handoffs=${shown} now=${now} all=${status.scope === 'all'} caller=${!!status.caller} link=${link} open=${open ? `${open.branch}/${open.topic}` : null} filtered=${filtered} /></section>
     <footer>Read-only: this page changes nothing. <code>git handoff status --json</code> prints the same data.</footer>
   </main>`;
