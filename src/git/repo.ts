@@ -187,6 +187,7 @@ const walkArgs = (w: Walk): string[] => [
   ...w.from,
   ...(w.not ?? []).map((o) => `^${o}`),
   ...(w.notRefs ? ['--not', ...w.notRefs.globs.map((g) => `--glob=${g}`), ...(w.notRefs.remotes ? ['--remotes'] : [])] : []),
+  '--',
 ];
 
 const lines = (s: string): string[] => s.split('\n').filter(Boolean);
@@ -435,6 +436,9 @@ class GitRepo implements Repo {
   localConfigValues(key: string) {
     return lines(this.git(['config', '--local', '--get-all', key], { allowFail: true }).stdout);
   }
+  changeLocalConfig(key: string, o: { add: string } | { remove: string }) {
+    this.git(['config', '--local', ...('add' in o ? ['--add', key, o.add] : ['--fixed-value', '--unset-all', key, o.remove])]);
+  }
   setLocalConfig(key: string, value: string, replacing?: string) {
     const r = this.git(['config', ...(replacing === undefined ? ['--local', key, value] : ['--local', '--fixed-value', '--replace-all', key, value, replacing])], { allowFail: true });
     return { ok: r.status === 0, locked: /could not lock config file/i.test(r.stderr) };
@@ -443,6 +447,12 @@ class GitRepo implements Repo {
     return storeFormatOf(readText(path.join(this.commonDir, 'config')));
   }
   remoteNames = () => remoteNames(this);
+  remoteUrl(remote: string, o: { push?: boolean } = {}) {
+    return this.git(['remote', 'get-url', ...(o.push ? ['--push'] : []), remote], { allowFail: true }).stdout.trim();
+  }
+  hooksDir() {
+    return this.out(['rev-parse', '--path-format=absolute', '--git-path', 'hooks']);
+  }
 
   // ---- the worktree
   changedPaths(worktree: string) {
@@ -461,9 +471,9 @@ class GitRepo implements Repo {
   }
 
   // ---- remotes
-  fetchBounded(remote: string, refspecs: string[], timeoutMs: number): Promise<NetResult> {
+  fetchBounded(remote: string, refspecs: string[], timeoutMs: number, o: { prune?: boolean } = {}): Promise<NetResult> {
     this.kept = null;
-    return gitBounded(['fetch', '--no-tags', '--no-write-fetch-head', '--quiet', remote, ...refspecs], { cwd: this.cwd, timeoutMs, config: readConfig(this) });
+    return gitBounded(['fetch', ...(o.prune ? ['--prune'] : []), '--no-tags', '--no-write-fetch-head', '--quiet', remote, ...refspecs], { cwd: this.cwd, timeoutMs, config: readConfig(this) });
   }
   pushBounded(remote: string, p: { oid: string; ref: string; expected: string | null; atomic: boolean }, timeoutMs: number): Promise<NetResult> {
     this.kept = null;

@@ -104,6 +104,7 @@ export interface TreeEntry {
 
 /** Which commits a walk reads (`git rev-list`): from `from`, none reachable from `not`, nor from the refs under `notRefs`. */
 export interface Walk {
+  /** revisions as rev-list takes them (`--not` and ref options included) */
   from: string[];
   not?: string[];
   /** ref globs (`refs/handoff-remotes/*`) and every remote-tracking branch (`remotes`) whose history is left out */
@@ -249,11 +250,17 @@ export interface Storage extends RepoPlace {
   knownConfig(): Config | undefined;
   /** Every value of a key in the repository's own config file. */
   localConfigValues(key: string): string[];
+  /** Adds a value to a key of the repository's own config file, or (`remove`) takes every value equal to it off; throws when git cannot. */
+  changeLocalConfig(key: string, o: { add: string } | { remove: string }): void;
   /** Sets a key in the repository's own config file (`replacing`: only the value equal to it); `locked` when another process held the file. */
   setLocalConfig(key: string, value: string, replacing?: string): { ok: boolean; locked: boolean };
   /** `handoff.formatVersion` as the repository's config file says now. */
   readStoreFormat(): number | null;
   remoteNames(): string[];
+  /** A remote's address (`push`: the one it pushes to), empty when git has none. */
+  remoteUrl(remote: string, o?: { push?: boolean }): string;
+  /** The hooks directory git uses here (core.hooksPath, the common directory of a linked worktree). */
+  hooksDir(): string;
 
   // ---- the worktree -----------------------------------------------------------------------------------------
   /** Paths with uncommitted changes (staged, unstaged, untracked) in a worktree, read without an optional lock; null when git could not tell. */
@@ -262,8 +269,8 @@ export interface Storage extends RepoPlace {
   worktrees(): Array<{ path: string; branch: string | null }> | null;
 
   // ---- remotes ----------------------------------------------------------------------------------------------
-  /** `git fetch` of refspecs from a remote, bounded in time. */
-  fetchBounded(remote: string, refspecs: string[], timeoutMs: number): Promise<NetResult>;
+  /** `git fetch` of refspecs from a remote, bounded in time (`prune`: tracking refs the remote no longer has go). */
+  fetchBounded(remote: string, refspecs: string[], timeoutMs: number, o?: { prune?: boolean }): Promise<NetResult>;
   /** `git push` of one ref by compare-and-swap on the remote (`--force-with-lease`), bounded in time. */
   pushBounded(remote: string, push: { oid: string; ref: string; expected: string | null; atomic: boolean }, timeoutMs: number): Promise<NetResult>;
   /** Pushes `commit` as `ref` into a repository on this machine (no hooks): forced, or only as a fast-forward. */

@@ -94,7 +94,7 @@ function refusedReset(c: HookContext): Set<string> {
   if (!existsSync(file)) return new Set();
   try {
     const note = JSON.parse(readFileSync(file, 'utf8')) as { head: string; commits: string[] };
-    if (c.repo.git(['rev-parse', '-q', '--verify', 'HEAD'], { allowFail: true }).stdout.trim() === note.head) return new Set(note.commits);
+    if (c.repo.resolve('HEAD') === note.head) return new Set(note.commits);
   } catch {
     /* unreadable: dropped below */
   }
@@ -133,10 +133,9 @@ function revertsForeignCommit(c: HookContext, live: Set<string>, staged: () => S
   if (changes.length === 0) return null;
   // the index and HEAD blobs of those paths, in one cat-file
   const specs = changes.flatMap((ch) => [`:${ch.path}`, `HEAD:${ch.path}`]);
-  const blobs = c.repo.git(['cat-file', '--batch-check=%(objectname)'], { input: specs.join('\n') + '\n', allowFail: true }).stdout.split('\n');
-  const blob = (i: number) => (/^[0-9a-f]{40,64}$/.test(blobs[i]) ? blobs[i] : null);
+  const blobs = c.repo.objectIds(specs);
   const same = (a: string | null, b: string) => (a === null ? ZERO.test(b) : a === b);
-  const reverted = changes.filter((ch, i) => same(blob(2 * i), ch.before) && same(blob(2 * i + 1), ch.after) && ch.before !== ch.after);
+  const reverted = changes.filter((ch, i) => same(blobs[2 * i], ch.before) && same(blobs[2 * i + 1], ch.after) && ch.before !== ch.after);
   if (reverted.length === 0) return null;
   const commits = [...new Set(reverted.map((r) => r.commit))];
   const paths = [...new Set(reverted.map((r) => r.path))];

@@ -3,7 +3,7 @@
 // make (list --all's kept listing, the claims tables, the leases and ledger, the loss record's check).
 import { readConfig } from '../git/config';
 import { trace } from '../trace';
-import { listRefs, type RefRecord } from '../git/refs';
+import type { RefRecord } from '../git/refs';
 import { trailerBlockLines } from '../git/trailers';
 import type { Repo } from '../git/repo';
 import { claimsRemote, listClaims, type ClaimView } from '../handoff/claims/claims';
@@ -58,7 +58,7 @@ export function readStatus(repo: Repo, o: StatusOptions = {}): Status {
   const rows: Array<HandoffRow & { fetch?: string }> = [...listHandoffs(repo, scope, read), ...remoteOnlyHandoffs(repo, scope, read)];
   trace('status handoffs');
   // the leases, the claims tables and the receipts' notes, with their times: one for-each-ref
-  const side = listRefs(repo, [LEASE_PREFIX, CLAIMS_PREFIX, ...(remote ? [trackingClaimsPrefix(remote)] : []), NOTES_REF]);
+  const side = repo.listRefs([LEASE_PREFIX, CLAIMS_PREFIX, ...(remote ? [trackingClaimsPrefix(remote)] : []), NOTES_REF]);
   const { claims: views, conflicts } = listClaims(repo, { branch, nowMs: now, remote });
   const claims = views.map(claimOf);
   const reader = o.reader ?? null;

@@ -1,7 +1,7 @@
 // The page's timeline (issue 55): the versions of the scope's handoffs that this clone holds and that the remote's
 // copies hold (what the last fetch brought), newest first, by session; and one version with its text and the text
 // of the version before it, for its diff.
-import { readCommitTrailers, readObjectsBounded, parseCommit } from '../git/objects';
+import { parseCommit } from '../git/objects';
 import type { Repo } from '../git/repo';
 import { BODY_MAX, COMMIT_MAX, parseTrailerBlock, parseTrailerLines } from '../handoff/store/document';
 import { HANDOFF_PREFIX } from '../handoff/store/names';
@@ -88,16 +88,16 @@ const HEX = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
  */
 export function readVersion(repo: Repo, oid: string) {
   if (!HEX.test(oid)) return null;
-  const [commit, body] = readObjectsBounded(repo, [oid, `${oid}:handoff.md`], [COMMIT_MAX, BODY_MAX]);
+  const [commit, body] = repo.readObjectsBounded([oid, `${oid}:handoff.md`], [COMMIT_MAX, BODY_MAX]);
   if (!commit || 'oversize' in commit || commit.type !== 'commit' || !body) return null;
   const c = parseCommit(commit.content);
-  const t = parseTrailerLines(readCommitTrailers(repo, [oid]).get(oid)?.trailers ?? []);
+  const t = parseTrailerLines(repo.readCommitTrailers([oid]).get(oid)?.trailers ?? []);
   if (!t.topic) return null;
   const parent = c.parents[0] ?? null;
   let previous: { oid: string; session: string | null; time: string; body: string | null } | null = null;
   if (parent) {
-    const pt = parseTrailerLines(readCommitTrailers(repo, [parent]).get(parent)?.trailers ?? []);
-    const [pc, pb] = pt.topic === t.topic ? readObjectsBounded(repo, [parent, `${parent}:handoff.md`], [COMMIT_MAX, BODY_MAX]) : [null, null];
+    const pt = parseTrailerLines(repo.readCommitTrailers([parent]).get(parent)?.trailers ?? []);
+    const [pc, pb] = pt.topic === t.topic ? repo.readObjectsBounded([parent, `${parent}:handoff.md`], [COMMIT_MAX, BODY_MAX]) : [null, null];
     if (pc && !('oversize' in pc) && pb) {
       previous = { oid: parent, session: pt.session, time: new Date(parseCommit(pc.content).committerTime * 1000).toISOString(), body: 'oversize' in pb ? null : pb.content.toString('utf8') };
     }

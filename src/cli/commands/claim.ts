@@ -4,7 +4,7 @@ import { statSync } from 'node:fs';
 import { HandoffError } from '../../errors';
 import { readConfig } from '../../git/config';
 import { parseDuration, setting } from '../../config-keys';
-import { listRefs, type RefRecord } from '../../git/refs';
+import type { RefRecord } from '../../git/refs';
 import { openRepo, type Repo } from '../../git/repo';
 import { branchPrefix, LEASE_PREFIX } from '../../handoff/store/names';
 import { assertTtl, claimMutation, changeClaims, claimsRemote, claimTtlMs, listClaims, publicClaim, releaseMutation, tellClaimTaken, topicOf, type ChangeResult, type Published } from '../../handoff/claims/claims';
@@ -91,7 +91,7 @@ export const claimCommand = command({
     if (!(ttlMs > 0)) throw new HandoffError('usage', 'invalid-ttl', `invalid --ttl ${JSON.stringify(a.ttl)}: a duration such as 30m, 2h or 1d`);
     if (a.ttl !== undefined) assertTtl(ttlMs, config, a.ttl);
     // the leases (whose process holds the claim), the branch's handoffs (the topic it names) and its claims table, in one listing
-    const recs = listRefs(repo, [LEASE_PREFIX, branchPrefix(branch), claimsRef(branch)]);
+    const recs = repo.listRefs([LEASE_PREFIX, branchPrefix(branch), claimsRef(branch)]);
     const r = await changeClaims(
       repo,
       branch,
