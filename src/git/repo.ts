@@ -184,6 +184,8 @@ function readHeadBranch(gitDir: string): string | null {
 /** The arguments of `git rev-list` for a walk. */
 const walkArgs = (w: Walk): string[] => [
   ...(w.oldestFirst ? ['--topo-order', '--reverse'] : []),
+  ...(w.max === undefined ? [] : [`--max-count=${w.max}`]),
+  ...(w.noMerges ? ['--no-merges'] : []),
   ...w.from,
   ...(w.not ?? []).map((o) => `^${o}`),
   ...(w.notRefs ? ['--not', ...w.notRefs.globs.map((g) => `--glob=${g}`), ...(w.notRefs.remotes ? ['--remotes'] : [])] : []),
@@ -415,6 +417,15 @@ class GitRepo implements Repo {
     }
     // %G? says N both for an unsigned commit and for one it could not check; git complains on stderr only for the latter
     return { entries, unsure: !!r.stderr.trim() };
+  }
+  logFields(refs: string[], fields: string[], o: { max?: number; since?: number }) {
+    if (refs.length === 0) return [];
+    // the refs on stdin: a store of 10,000 refs fits no command line
+    const limit = [...(o.max === undefined ? [] : [`--max-count=${o.max}`]), ...(o.since === undefined ? [] : [`--since=@${o.since}`])];
+    const r = this.git(['log', '--stdin', ...limit, `--format=${fields.join('%x00')}%x00`], { input: refs.join('\n') + '\n', allowFail: true });
+    const f = r.status === 0 ? r.stdout.split('\0') : [];
+    // each commit's first field follows the newline git ends the one before with
+    return Array.from({ length: Math.floor(f.length / fields.length) }, (_, n) => f.slice(n * fields.length, (n + 1) * fields.length)).map(([first, ...rest]) => [first.replace(/^\n/, ''), ...rest]);
   }
   signature(oid: string): [string, string, string] {
     const f = this.git(['log', '-1', '--format=%G?%x00%GK%x00%GS', oid], { allowFail: true }).stdout.replace(/\n$/, '').split('\0');

@@ -111,6 +111,9 @@ export interface Walk {
   notRefs?: { globs: string[]; remotes?: boolean };
   /** oldest first, each after its parents */
   oldestFirst?: boolean;
+  /** at most this many commits, merges left out when `noMerges` */
+  max?: number;
+  noMerges?: boolean;
 }
 
 /** A git process bounded in time and never asking anyone anything (src/git/run.ts gitBounded). */
@@ -236,6 +239,8 @@ export interface Storage extends RepoPlace {
   unreachableCommits(): string[];
   /** Every version `rev` reaches, newest first, with what git says of each signature; `unsure`: git said a signature could not be checked. */
   history(rev: string): { entries: LogRecord[]; unsure: boolean };
+  /** The commits `refs` reach (newest first, at most `max`, made since `since` in unix seconds), each as its `fields` (git log's format atoms); empty when git cannot walk them. */
+  logFields(refs: string[], fields: string[], o: { max?: number; since?: number }): string[][];
   /** What git says of one commit's signature (%G?, %GK, %GS). */
   signature(oid: string): [string, string, string];
   /** Each commit the refs under `globs` reach, the ref it came through and its trailer block (empty when git cannot walk them). */

@@ -62,7 +62,7 @@ export function readTimeline(repo: Repo, every: boolean) {
 
 /** The newest TIMELINE_MAX versions reachable from `refs` (names given on stdin: a store of 10,000 refs fits no command line). */
 function logVersions(repo: Repo, refs: string[]) {
-  return logFields(repo, refs, ['%H', '%P', '%ct', '%s', '%(trailers)'], [`--max-count=${TIMELINE_MAX}`]).flatMap(([oid, parents, time, subject, block]) => {
+  return repo.logFields(refs, ['%H', '%P', '%ct', '%s', '%(trailers)'], { max: TIMELINE_MAX }).flatMap(([oid, parents, time, subject, block]) => {
     const t = parseTrailerBlock(block);
     if (!t.topic) return [];
     const { session, client, branch, topic, takeoverFrom, reason } = t;
@@ -70,14 +70,6 @@ function logVersions(repo: Repo, refs: string[]) {
     const archived = subject === `handoff(${topic}): archived`;
     return [{ oid, parents: parents ? parents.split(' ') : [], time: new Date(Number(time) * 1000).toISOString(), subject, session, client, branch, topic, takeoverFrom, reason, archived }];
   });
-}
-
-/** The commits reachable from `refs` (given on stdin: a store of 10,000 refs fits no command line), each as its `fields` (git log's format atoms). */
-export function logFields(repo: Repo, refs: string[], fields: string[], limit: string[]): string[][] {
-  const r = refs.length ? repo.git(['log', '--stdin', ...limit, `--format=${fields.join('%x00')}%x00`], { input: refs.join('\n') + '\n', allowFail: true }) : null;
-  const f = r?.status === 0 ? r.stdout.split('\0') : [];
-  // each commit's first field follows the newline git ends the one before with
-  return Array.from({ length: Math.floor(f.length / fields.length) }, (_, n) => f.slice(n * fields.length, (n + 1) * fields.length)).map(([first, ...rest]) => [first.replace(/^\n/, ''), ...rest]);
 }
 
 const HEX = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
