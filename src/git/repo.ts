@@ -466,6 +466,12 @@ class GitRepo implements Repo {
   }
 
   // ---- the worktree
+  diffPaths(o: { revs?: string[]; cached?: boolean; paths?: string[] }) {
+    const r = this.git(['diff', '--name-status', '--no-renames', '-z', ...(o.cached ? ['--cached'] : []), ...(o.revs ?? []), '--', ...(o.paths ?? [])], { allowFail: true });
+    if (r.status !== 0) return null;
+    const f = r.stdout.split('\0');
+    return Array.from({ length: Math.floor(f.length / 2) }, (_, n) => ({ status: f[2 * n], path: f[2 * n + 1] }));
+  }
   changedPaths(worktree: string) {
     const r = this.git(['status', '--porcelain=v1', '-z', '--no-renames'], { allowFail: true, cwd: worktree, env: READER_ENV });
     return r.status === 0 ? r.stdout.split('\0').filter(Boolean).map((e) => e.slice(3)) : null;

@@ -268,6 +268,11 @@ export interface Storage extends RepoPlace {
   hooksDir(): string;
 
   // ---- the worktree -----------------------------------------------------------------------------------------
+  /**
+   * The paths that differ as `git diff` compares: two revisions, a revision (HEAD when none) and the index (`cached`),
+   * or the index and the worktree; each with its status letter (D: the second side lacks it). Null when git could not tell.
+   */
+  diffPaths(o: { revs?: string[]; cached?: boolean; paths?: string[] }): Array<{ status: string; path: string }> | null;
   /** Paths with uncommitted changes (staged, unstaged, untracked) in a worktree, read without an optional lock; null when git could not tell. */
   changedPaths(worktree: string): string[] | null;
   /** Every worktree and the branch it has checked out; null when git could not tell. */

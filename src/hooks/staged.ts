@@ -15,7 +15,7 @@ import { short as shortSession } from '../handoff/state/session';
 import { shellWord as shq } from '../clients/event';
 
 /** The paths the index holds changed against HEAD, as git names them. */
-const stagedPaths = (c: HookContext): string[] => c.repo.out(['diff', '--cached', '--name-only', '--no-renames', '-z']).split('\0').filter(Boolean);
+const stagedPaths = (c: HookContext): string[] => (c.repo.diffPaths({ cached: true }) ?? []).map((d) => d.path);
 
 /**
  * Staged paths another live session claims (SPEC 10), from the claims state file: named on stderr (the commit goes

@@ -36,14 +36,14 @@ function filesAlreadyMoved(repo: Repo, ref: string, old: string, next: string): 
   // back to an ancestor: a reset (an amend or a rebase also leaves the index at the new tree, and did not reset it)
   if (!repo.isAncestor(next, old)) return null;
   // each path with its change from old to next (D: next lacks it)
-  const changes = repo.git(['diff', '--name-status', '--no-renames', old, next], { allowFail: true }).stdout.split('\n').filter(Boolean).map((l) => ({ status: l[0], path: l.slice(l.indexOf('\t') + 1) }));
+  const changes = repo.diffPaths({ revs: [old, next] }) ?? [];
   const paths = changes.map((c) => c.path);
-  if (paths.length === 0 || repo.git(['diff-index', '--cached', '--quiet', next, '--'], { allowFail: true }).status !== 0) return null;
+  if (paths.length === 0 || repo.diffPaths({ cached: true, revs: [next] })?.length !== 0) return null;
   const list = paths.slice(0, 10).join(', ') + (paths.length > 10 ? `, … (${paths.length - 10} more)` : '');
   // the working tree reads as `next` when its files match the index (git diff) and none that `next` lacks is still on
   // disk: a mixed reset leaves a file the reset commit added there, untracked, which git diff does not see
   const onDisk = (p: string) => !!repo.worktree && lstatSync(path.join(repo.worktree, p), { throwIfNoEntry: false }) !== undefined;
-  if (!changes.some((c) => c.status === 'D' && onDisk(c.path)) && repo.git(['diff', '--quiet', '--', ...paths], { allowFail: true }).status === 0) {
+  if (!changes.some((c) => c.status === 'D' && onDisk(c.path)) && repo.diffPaths({ paths })?.length === 0) {
     return {
       found: [`git had already reset the index and the working tree to ${shortOid(next)} before this hook ran: ${list} now read as in ${shortOid(next)}, on disk and staged`],
       step: `put the files back as HEAD (still ${shortOid(old)}) has them: git reset --hard HEAD — do this before any commit, or the next commit reverts their work`,
