@@ -342,6 +342,9 @@ class GitRepo implements Repo {
     const r = this.git(['merge-base', a, b], { allowFail: true });
     return (r.status === 0 && r.stdout.trim()) || null;
   }
+  independent(oids: string[]) {
+    return lines(this.out(['merge-base', '--independent', ...oids]));
+  }
   commits(w: Walk) {
     return lines(this.out(['rev-list', ...walkArgs(w)]));
   }

@@ -219,6 +219,8 @@ export interface Storage extends RepoPlace {
   // ---- history ----------------------------------------------------------------------------------------------
   isAncestor(a: string, b: string): boolean;
   mergeBase(a: string, b: string): string | null;
+  /** Those of `oids` no other of them reaches (`merge-base --independent`). */
+  independent(oids: string[]): string[];
   /** The commits of a walk, newest first (oldestFirst: oldest first); throws when an object is missing. */
   commits(w: Walk): string[];
   /** commits, a missing object said rather than thrown. */

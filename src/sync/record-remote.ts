@@ -54,7 +54,7 @@ export function recoverFrom(repo: Repo, named: string): RecoverFrom {
       });
       // a gone clone's record that another clone's record took in (its commit a parent there: the clone made again)
       // was taken already: one `merge-base --independent` over them all keeps the records no other one reaches
-      const tips = gone.length && fetched.length > 1 ? new Set(repo.out(['merge-base', '--independent', ...fetched.map((r) => r.oid)]).split('\n').filter(Boolean)) : null;
+      const tips = gone.length && fetched.length > 1 ? new Set(repo.independent(fetched.map((r) => r.oid))) : null;
       const heads = tips ? gone.filter((r) => tips.has(r.oid)) : gone;
       pick = heads.length === 1 ? heads[0] : null;
     }

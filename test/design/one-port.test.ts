@@ -29,7 +29,6 @@ const REMAINING: Record<string, string[]> = {
   'install/private.ts': ['ls-files'],
   'sync/install.ts': ['config --local --get-regexp remote.*'],
   'sync/push.ts': ['push --porcelain'],
-  'sync/record-remote.ts': ['merge-base --independent'],
   'sync/remote.ts': ['fetch (retried)'],
   'sync/secrets-gate.ts': ['log --source --stdin'],
 };
