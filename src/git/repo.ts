@@ -479,6 +479,9 @@ class GitRepo implements Repo {
     const r = this.git(['status', '--porcelain=v1', '-z', '--no-renames'], { allowFail: true, cwd: worktree, env: READER_ENV });
     return r.status === 0 ? r.stdout.split('\0').filter(Boolean).map((e) => e.slice(3)) : null;
   }
+  trackedPaths(pathspecs: string[]) {
+    return this.out(['ls-files', '-z', '--', ...pathspecs]).split('\0').filter(Boolean);
+  }
   worktrees() {
     const r = this.git(['worktree', 'list', '--porcelain', '-z'], { allowFail: true });
     if (r.status !== 0) return null;

@@ -277,6 +277,8 @@ export interface Storage extends RepoPlace {
   diffPaths(o: { revs?: string[]; cached?: boolean; paths?: string[] }): Array<{ status: string; path: string }> | null;
   /** Paths with uncommitted changes (staged, unstaged, untracked) in a worktree, read without an optional lock; null when git could not tell. */
   changedPaths(worktree: string): string[] | null;
+  /** The tracked files `pathspecs` name, from the worktree's top; throws when git cannot tell. */
+  trackedPaths(pathspecs: string[]): string[];
   /** Every worktree and the branch it has checked out; null when git could not tell. */
   worktrees(): Array<{ path: string; branch: string | null }> | null;
 

@@ -26,7 +26,6 @@ const REMAINING: Record<string, string[]> = {
   'guard/rules/untracked.ts': ['ls-files of the untracked'],
   'hooks/commit.ts': ['interpret-trailers --in-place'],
   'hooks/staged.ts': ['diff-tree --stdin'],
-  'install/private.ts': ['ls-files'],
   'sync/install.ts': ['config --local --get-regexp remote.*'],
   'sync/push.ts': ['push --porcelain'],
   'sync/remote.ts': ['fetch (retried)'],
