@@ -384,6 +384,21 @@ class GitRepo implements Repo {
       this.countsRead.set(`${h}...${tip}`, [[...then].filter((c) => !now.has(c)).length, [...now].filter((c) => !then.has(c)).length]);
     }
   }
+  commitChanges(oids: string[]) {
+    // one diff-tree for them all: `<commit>` lines, then `:mode mode old new status\0path\0` records
+    const raw = this.git(['diff-tree', '--stdin', '-r', '--no-renames', '-z', '--root'], { input: oids.join('\n') + '\n', allowFail: true }).stdout.split('\0');
+    const changes: Array<{ commit: string; path: string; before: string; after: string }> = [];
+    let commit = '';
+    for (let i = 0; i < raw.length; i++) {
+      const f = raw[i].replace(/^\n/, '');
+      if (/^[0-9a-f]{40,64}$/.test(f)) commit = f;
+      else if (f.startsWith(':')) {
+        const [, , before, after] = f.slice(1).split(' ');
+        changes.push({ commit, path: raw[++i] ?? '', before, after });
+      }
+    }
+    return changes;
+  }
   parentsOf(tips: string[]) {
     const r = this.git(['rev-list', '--parents', '--stdin'], { allowFail: true, input: tips.join('\n') + '\n' });
     if (r.status !== 0) return null;

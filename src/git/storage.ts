@@ -231,6 +231,8 @@ export interface Storage extends RepoPlace {
   leftRight(a: string, b: string): [number, number] | null;
   /** leftRight of each of `heads` (object names in hex) against `tip`, made ahead in one walk of them all. */
   leftRights(heads: string[], tip: string): void;
+  /** What each commit changed against its first parent (a root: against nothing), file by file with the blob before and after (zeros: none). */
+  commitChanges(oids: string[]): Array<{ commit: string; path: string; before: string; after: string }>;
   /** Every commit the tips reach with its parents; null when an object is missing. */
   parentsOf(tips: string[]): Map<string, string[]> | null;
   /** Every commit the tips reach; null when an object is missing. */

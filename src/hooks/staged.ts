@@ -118,19 +118,7 @@ function revertsForeignCommit(c: HookContext, live: Set<string>, staged: () => S
   const theirs = recent.filter((o) => reset.has(o) || live.has(trailers.get(o)?.session ?? ''));
   if (theirs.length === 0) return null;
   const want = staged();
-  // one diff-tree for all their commits: `<commit>` lines, then `:mode mode old new status\0path\0` records
-  const raw = c.repo.git(['diff-tree', '--stdin', '-r', '--no-renames', '-z', '--root'], { input: theirs.join('\n') + '\n', allowFail: true }).stdout.split('\0');
-  const changes: Array<{ commit: string; path: string; before: string; after: string }> = [];
-  let commit = '';
-  for (let i = 0; i < raw.length; i++) {
-    const f = raw[i].replace(/^\n/, '');
-    if (/^[0-9a-f]{40,64}$/.test(f)) commit = f;
-    else if (f.startsWith(':')) {
-      const [, , before, after] = f.slice(1).split(' ');
-      const p = raw[++i];
-      if (want.has(p) && !p.includes('\n')) changes.push({ commit, path: p, before, after });
-    }
-  }
+  const changes = c.repo.commitChanges(theirs).filter((ch) => want.has(ch.path) && !ch.path.includes('\n'));
   if (changes.length === 0) return null;
   // the index and HEAD blobs of those paths, in one cat-file
   const specs = changes.flatMap((ch) => [`:${ch.path}`, `HEAD:${ch.path}`]);

@@ -25,7 +25,6 @@ const REMAINING: Record<string, string[]> = {
   'guard/rules/shared.ts': ['status --porcelain'],
   'guard/rules/untracked.ts': ['ls-files of the untracked'],
   'hooks/commit.ts': ['interpret-trailers --in-place'],
-  'hooks/staged.ts': ['diff-tree --stdin'],
   'sync/install.ts': ['config --local --get-regexp remote.*'],
   'sync/push.ts': ['push --porcelain'],
   'sync/remote.ts': ['fetch (retried)'],
