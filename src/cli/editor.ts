@@ -3,6 +3,7 @@ import { spawnSync } from '../process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../errors';
+import { configValue } from '../git/config';
 import type { Repo } from '../git/repo';
 
 /** Whether a person is at a terminal who can use an editor. */
@@ -12,7 +13,7 @@ export const interactive = () => !!process.stdin.isTTY && !!process.stdout.isTTY
 export function canEdit(repo: Repo): boolean {
   if (interactive()) return true;
   if (process.env.GIT_EDITOR || process.env.VISUAL || process.env.EDITOR) return true;
-  return repo.git(['config', '--get', 'core.editor'], { allowFail: true }).stdout.trim() !== '';
+  return !!configValue(repo.config(), 'core.editor')?.trim();
 }
 
 /** Where text typed in the editor is kept when it is not written: the file the editor saved it in. */

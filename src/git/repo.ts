@@ -184,9 +184,12 @@ function readHeadBranch(gitDir: string): string | null {
 /** The arguments of `git rev-list` for a walk. */
 const walkArgs = (w: Walk): string[] => [
   ...(w.oldestFirst ? ['--topo-order', '--reverse'] : []),
+  ...(w.max === undefined ? [] : [`--max-count=${w.max}`]),
+  ...(w.noMerges ? ['--no-merges'] : []),
   ...w.from,
   ...(w.not ?? []).map((o) => `^${o}`),
   ...(w.notRefs ? ['--not', ...w.notRefs.globs.map((g) => `--glob=${g}`), ...(w.notRefs.remotes ? ['--remotes'] : [])] : []),
+  '--',
 ];
 
 const lines = (s: string): string[] => s.split('\n').filter(Boolean);
@@ -343,6 +346,9 @@ class GitRepo implements Repo {
     const r = this.git(['merge-base', a, b], { allowFail: true });
     return (r.status === 0 && r.stdout.trim()) || null;
   }
+  independent(oids: string[]) {
+    return lines(this.out(['merge-base', '--independent', ...oids]));
+  }
   commits(w: Walk) {
     return lines(this.out(['rev-list', ...walkArgs(w)]));
   }
@@ -382,6 +388,21 @@ class GitRepo implements Repo {
       this.countsRead.set(`${h}...${tip}`, [[...then].filter((c) => !now.has(c)).length, [...now].filter((c) => !then.has(c)).length]);
     }
   }
+  commitChanges(oids: string[]) {
+    // one diff-tree for them all: `<commit>` lines, then `:mode mode old new status\0path\0` records
+    const raw = this.git(['diff-tree', '--stdin', '-r', '--no-renames', '-z', '--root'], { input: oids.join('\n') + '\n', allowFail: true }).stdout.split('\0');
+    const changes: Array<{ commit: string; path: string; before: string; after: string }> = [];
+    let commit = '';
+    for (let i = 0; i < raw.length; i++) {
+      const f = raw[i].replace(/^\n/, '');
+      if (/^[0-9a-f]{40,64}$/.test(f)) commit = f;
+      else if (f.startsWith(':')) {
+        const [, , before, after] = f.slice(1).split(' ');
+        changes.push({ commit, path: raw[++i] ?? '', before, after });
+      }
+    }
+    return changes;
+  }
   parentsOf(tips: string[]) {
     const r = this.git(['rev-list', '--parents', '--stdin'], { allowFail: true, input: tips.join('\n') + '\n' });
     if (r.status !== 0) return null;
@@ -419,6 +440,15 @@ class GitRepo implements Repo {
     // %G? says N both for an unsigned commit and for one it could not check; git complains on stderr only for the latter
     return { entries, unsure: !!r.stderr.trim() };
   }
+  logFields(refs: string[], fields: string[], o: { max?: number; since?: number }) {
+    if (refs.length === 0) return [];
+    // the refs on stdin: a store of 10,000 refs fits no command line
+    const limit = [...(o.max === undefined ? [] : [`--max-count=${o.max}`]), ...(o.since === undefined ? [] : [`--since=@${o.since}`])];
+    const r = this.git(['log', '--stdin', ...limit, `--format=${fields.join('%x00')}%x00`], { input: refs.join('\n') + '\n', allowFail: true });
+    const f = r.status === 0 ? r.stdout.split('\0') : [];
+    // each commit's first field follows the newline git ends the one before with
+    return Array.from({ length: Math.floor(f.length / fields.length) }, (_, n) => f.slice(n * fields.length, (n + 1) * fields.length)).map(([first, ...rest]) => [first.replace(/^\n/, ''), ...rest]);
+  }
   signature(oid: string): [string, string, string] {
     const f = this.git(['log', '-1', '--format=%G?%x00%GK%x00%GS', oid], { allowFail: true }).stdout.replace(/\n$/, '').split('\0');
     return [f[0] ?? '', f[1] ?? '', f[2] ?? ''];
@@ -439,6 +469,9 @@ class GitRepo implements Repo {
   localConfigValues(key: string) {
     return lines(this.git(['config', '--local', '--get-all', key], { allowFail: true }).stdout);
   }
+  changeLocalConfig(key: string, o: { add: string } | { remove: string }) {
+    this.git(['config', '--local', ...('add' in o ? ['--add', key, o.add] : ['--fixed-value', '--unset-all', key, o.remove])]);
+  }
   setLocalConfig(key: string, value: string, replacing?: string) {
     const r = this.git(['config', ...(replacing === undefined ? ['--local', key, value] : ['--local', '--fixed-value', '--replace-all', key, value, replacing])], { allowFail: true });
     return { ok: r.status === 0, locked: /could not lock config file/i.test(r.stderr) };
@@ -447,11 +480,26 @@ class GitRepo implements Repo {
     return storeFormatOf(readText(path.join(this.commonDir, 'config')));
   }
   remoteNames = () => remoteNames(this);
+  remoteUrl(remote: string, o: { push?: boolean } = {}) {
+    return this.git(['remote', 'get-url', ...(o.push ? ['--push'] : []), remote], { allowFail: true }).stdout.trim();
+  }
+  hooksDir() {
+    return this.out(['rev-parse', '--path-format=absolute', '--git-path', 'hooks']);
+  }
 
   // ---- the worktree
+  diffPaths(o: { revs?: string[]; cached?: boolean; paths?: string[] }) {
+    const r = this.git(['diff', '--name-status', '--no-renames', '-z', ...(o.cached ? ['--cached'] : []), ...(o.revs ?? []), '--', ...(o.paths ?? [])], { allowFail: true });
+    if (r.status !== 0) return null;
+    const f = r.stdout.split('\0');
+    return Array.from({ length: Math.floor(f.length / 2) }, (_, n) => ({ status: f[2 * n], path: f[2 * n + 1] }));
+  }
   changedPaths(worktree: string) {
     const r = this.git(['status', '--porcelain=v1', '-z', '--no-renames'], { allowFail: true, cwd: worktree, env: READER_ENV });
     return r.status === 0 ? r.stdout.split('\0').filter(Boolean).map((e) => e.slice(3)) : null;
+  }
+  trackedPaths(pathspecs: string[]) {
+    return this.out(['ls-files', '-z', '--', ...pathspecs]).split('\0').filter(Boolean);
   }
   worktrees() {
     const r = this.git(['worktree', 'list', '--porcelain', '-z'], { allowFail: true });
@@ -465,9 +513,9 @@ class GitRepo implements Repo {
   }
 
   // ---- remotes
-  fetchBounded(remote: string, refspecs: string[], timeoutMs: number): Promise<NetResult> {
+  fetchBounded(remote: string, refspecs: string[], timeoutMs: number, o: { prune?: boolean } = {}): Promise<NetResult> {
     this.kept = null;
-    return gitBounded(['fetch', '--no-tags', '--no-write-fetch-head', '--quiet', remote, ...refspecs], { cwd: this.cwd, timeoutMs, config: readConfig(this) });
+    return gitBounded(['fetch', ...(o.prune ? ['--prune'] : []), '--no-tags', '--no-write-fetch-head', '--quiet', remote, ...refspecs], { cwd: this.cwd, timeoutMs, config: readConfig(this) });
   }
   pushBounded(remote: string, p: { oid: string; ref: string; expected: string | null; atomic: boolean }, timeoutMs: number): Promise<NetResult> {
     this.kept = null;

@@ -104,12 +104,16 @@ export interface TreeEntry {
 
 /** Which commits a walk reads (`git rev-list`): from `from`, none reachable from `not`, nor from the refs under `notRefs`. */
 export interface Walk {
+  /** revisions as rev-list takes them (`--not` and ref options included) */
   from: string[];
   not?: string[];
   /** ref globs (`refs/handoff-remotes/*`) and every remote-tracking branch (`remotes`) whose history is left out */
   notRefs?: { globs: string[]; remotes?: boolean };
   /** oldest first, each after its parents */
   oldestFirst?: boolean;
+  /** at most this many commits, merges left out when `noMerges` */
+  max?: number;
+  noMerges?: boolean;
 }
 
 /** A git process bounded in time and never asking anyone anything (src/git/run.ts gitBounded). */
@@ -215,6 +219,8 @@ export interface Storage extends RepoPlace {
   // ---- history ----------------------------------------------------------------------------------------------
   isAncestor(a: string, b: string): boolean;
   mergeBase(a: string, b: string): string | null;
+  /** Those of `oids` no other of them reaches (`merge-base --independent`). */
+  independent(oids: string[]): string[];
   /** The commits of a walk, newest first (oldestFirst: oldest first); throws when an object is missing. */
   commits(w: Walk): string[];
   /** commits, a missing object said rather than thrown. */
@@ -225,6 +231,8 @@ export interface Storage extends RepoPlace {
   leftRight(a: string, b: string): [number, number] | null;
   /** leftRight of each of `heads` (object names in hex) against `tip`, made ahead in one walk of them all. */
   leftRights(heads: string[], tip: string): void;
+  /** What each commit changed against its first parent (a root: against nothing), file by file with the blob before and after (zeros: none). */
+  commitChanges(oids: string[]): Array<{ commit: string; path: string; before: string; after: string }>;
   /** Every commit the tips reach with its parents; null when an object is missing. */
   parentsOf(tips: string[]): Map<string, string[]> | null;
   /** Every commit the tips reach; null when an object is missing. */
@@ -235,6 +243,8 @@ export interface Storage extends RepoPlace {
   unreachableCommits(): string[];
   /** Every version `rev` reaches, newest first, with what git says of each signature; `unsure`: git said a signature could not be checked. */
   history(rev: string): { entries: LogRecord[]; unsure: boolean };
+  /** The commits `refs` reach (newest first, at most `max`, made since `since` in unix seconds), each as its `fields` (git log's format atoms); empty when git cannot walk them. */
+  logFields(refs: string[], fields: string[], o: { max?: number; since?: number }): string[][];
   /** What git says of one commit's signature (%G?, %GK, %GS). */
   signature(oid: string): [string, string, string];
   /** Each commit the refs under `globs` reach, the ref it came through and its trailer block (empty when git cannot walk them). */
@@ -249,21 +259,34 @@ export interface Storage extends RepoPlace {
   knownConfig(): Config | undefined;
   /** Every value of a key in the repository's own config file. */
   localConfigValues(key: string): string[];
+  /** Adds a value to a key of the repository's own config file, or (`remove`) takes every value equal to it off; throws when git cannot. */
+  changeLocalConfig(key: string, o: { add: string } | { remove: string }): void;
   /** Sets a key in the repository's own config file (`replacing`: only the value equal to it); `locked` when another process held the file. */
   setLocalConfig(key: string, value: string, replacing?: string): { ok: boolean; locked: boolean };
   /** `handoff.formatVersion` as the repository's config file says now. */
   readStoreFormat(): number | null;
   remoteNames(): string[];
+  /** A remote's address (`push`: the one it pushes to), empty when git has none. */
+  remoteUrl(remote: string, o?: { push?: boolean }): string;
+  /** The hooks directory git uses here (core.hooksPath, the common directory of a linked worktree). */
+  hooksDir(): string;
 
   // ---- the worktree -----------------------------------------------------------------------------------------
+  /**
+   * The paths that differ as `git diff` compares: two revisions, a revision (HEAD when none) and the index (`cached`),
+   * or the index and the worktree; each with its status letter (D: the second side lacks it). Null when git could not tell.
+   */
+  diffPaths(o: { revs?: string[]; cached?: boolean; paths?: string[] }): Array<{ status: string; path: string }> | null;
   /** Paths with uncommitted changes (staged, unstaged, untracked) in a worktree, read without an optional lock; null when git could not tell. */
   changedPaths(worktree: string): string[] | null;
+  /** The tracked files `pathspecs` name, from the worktree's top; throws when git cannot tell. */
+  trackedPaths(pathspecs: string[]): string[];
   /** Every worktree and the branch it has checked out; null when git could not tell. */
   worktrees(): Array<{ path: string; branch: string | null }> | null;
 
   // ---- remotes ----------------------------------------------------------------------------------------------
-  /** `git fetch` of refspecs from a remote, bounded in time. */
-  fetchBounded(remote: string, refspecs: string[], timeoutMs: number): Promise<NetResult>;
+  /** `git fetch` of refspecs from a remote, bounded in time (`prune`: tracking refs the remote no longer has go). */
+  fetchBounded(remote: string, refspecs: string[], timeoutMs: number, o?: { prune?: boolean }): Promise<NetResult>;
   /** `git push` of one ref by compare-and-swap on the remote (`--force-with-lease`), bounded in time. */
   pushBounded(remote: string, push: { oid: string; ref: string; expected: string | null; atomic: boolean }, timeoutMs: number): Promise<NetResult>;
   /** Pushes `commit` as `ref` into a repository on this machine (no hooks): forced, or only as a fast-forward. */

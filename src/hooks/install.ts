@@ -16,11 +16,6 @@ export { stubsIn };
 const MANAGER_SUFFIXES = ['.old', '.legacy'];
 const BIN_LINE = /^GIT_HANDOFF_BIN=.*$/m;
 
-/** The hooks directory git uses here (core.hooksPath, the common directory of a linked worktree). */
-export function hooksDirOf(repo: Repo): string {
-  return repo.out(['rev-parse', '--path-format=absolute', '--git-path', 'hooks']);
-}
-
 /** The launcher the stubs call: this process's bin/git-handoff (a symlink to it is kept as is). */
 export function defaultLauncher(): string {
   const argv1 = process.argv[1];
@@ -96,7 +91,7 @@ export function installStub(hooksDir: string, name: string, launcher = defaultLa
  * left as it is. What it did, one line per stub rewritten.
  */
 export function refreshStubs(repo: Repo): string[] {
-  const dir = hooksDirOf(repo);
+  const dir = repo.hooksDir();
   const out: string[] = [];
   for (const name of HOOK_NAMES) {
     const hook = path.join(dir, name);
@@ -156,7 +151,7 @@ export function stubStatus(hooksDir: string, name: string): DoctorItem {
 
 export function installHooks(repo: Repo, launcher = defaultLauncher()): string[] {
   if (repo.bare) throw new HandoffError('usage', 'bare-repository', 'a bare repository has no commits made in it: use `git handoff install --server` to hold pushes to the invariant');
-  const dir = hooksDirOf(repo);
+  const dir = repo.hooksDir();
   // Refuse before touching anything when a hook cannot be chained.
   for (const name of HOOK_NAMES) {
     const hook = path.join(dir, name);
@@ -174,7 +169,7 @@ export function installHooks(repo: Repo, launcher = defaultLauncher()): string[]
 export function uninstallHooks(repo: Repo): string[] {
   // A bare repository's stubs are the server's (`install --server`): only `uninstall --server` removes them.
   if (repo.bare) return [];
-  const dir = hooksDirOf(repo);
+  const dir = repo.hooksDir();
   rmSync(agentsFile(repo), { force: true });
   return HOOK_NAMES.map((n) => uninstallStub(dir, n));
 }
@@ -202,7 +197,7 @@ function writeHooksForAgents(repo: Repo, agents: string[]): void {
 /** Installs the hooks for `install --agent` (`agents`) or on their own (`agents` null), keeping who wanted them. */
 export function installHooksFor(repo: Repo, agents: string[] | null, launcher = defaultLauncher()): string[] {
   const before = hooksForAgents(repo);
-  const had = stubsIn(hooksDirOf(repo)).length === HOOK_NAMES.length;
+  const had = stubsIn(repo.hooksDir()).length === HOOK_NAMES.length;
   const out = installHooks(repo, launcher);
   if (agents === null) rmSync(agentsFile(repo), { force: true });
   // hooks already there and not brought by an agent were installed on their own: they stay the person's
@@ -212,7 +207,7 @@ export function installHooksFor(repo: Repo, agents: string[] | null, launcher = 
 
 /** `uninstall --agent`: removes the hooks when the last agent install that brought them is undone, else says why they stay. */
 export function uninstallHooksFor(repo: Repo, agents: string[]): string[] {
-  if (repo.bare || !holdsStub(hooksDirOf(repo))) return [];
+  if (repo.bare || !holdsStub(repo.hooksDir())) return [];
   const by = hooksForAgents(repo);
   if (by === null) return ['git hooks kept: nothing records that install --agent brought them (install --hooks, a plain install, or an older git-handoff did); git handoff uninstall --hooks removes them'];
   const rest = by.filter((x) => !agents.includes(x));
@@ -225,7 +220,7 @@ export function uninstallHooksFor(repo: Repo, agents: string[]): string[] {
 
 export function doctorHooks(repo: Repo): DoctorItem[] {
   if (repo.bare) return [];
-  const dir = hooksDirOf(repo);
+  const dir = repo.hooksDir();
   const items = HOOK_NAMES.map((n) => stubStatus(dir, n));
   const installed = items.some((i) => i.status === 'ok' || i.status === 'chained');
   // Some stubs without the others is a half-installed state, not a choice.

@@ -1,7 +1,6 @@
 // pre-push: no commit carrying two sessions' ids leaves the machine, handoff updates are held to the
 // invariant against the remote's value, and with handoff.autoSync the changed handoffs go along.
 import { setting } from '../config-keys';
-import { readObjects } from '../git/objects';
 import { logTrailers } from '../git/trailer-reads';
 import { claimedSessions } from '../handoff/store/document';
 import { LEASE_PREFIX } from '../handoff/store/names';
@@ -37,7 +36,7 @@ function mixedCommits(c: HookContext, remoteName: string, lines: PushLine[]): Ar
   const tips = lines.filter((l) => l.local && !/^refs\/(handoffs|handoff-archive|handoff-leases)\//.test(l.remoteRef)).map((l) => l.local!);
   if (tips.length === 0) return [];
   const remoteOids = lines.map((l) => l.remote).filter((o): o is string => !!o);
-  const known = readObjects(c.repo, remoteOids).flatMap((o, i) => (o ? [remoteOids[i]] : []));
+  const known = c.repo.readObjects(remoteOids).flatMap((o, i) => (o ? [remoteOids[i]] : []));
   // git's trailer block of each commit, read by the one reader
   return logTrailers(c.repo, [...tips, '--not', ...known, `--remotes=${remoteName}`])
     .map((r) => ({ oid: r.oid, sessions: claimedSessions(r.trailers) }))
@@ -51,14 +50,14 @@ function mixedCommits(c: HookContext, remoteName: string, lines: PushLine[]): Ar
  */
 function droppedOnRemote(c: HookContext, remoteName: string, lines: PushLine[]): { line: PushLine; dropped: Array<{ oid: string; session: string }> } | null {
   const moved = lines.filter((l) => l.remote && l.remote !== l.local && l.remoteRef.startsWith('refs/heads/'));
-  const known = readObjects(c.repo, moved.map((l) => l.remote!));
+  const known = c.repo.readObjects(moved.map((l) => l.remote!));
   for (const [i, line] of moved.entries()) {
     if (!known[i]) continue;
-    if (line.local && c.repo.git(['merge-base', '--is-ancestor', line.remote!, line.local], { allowFail: true }).status === 0) continue;
+    if (line.local && c.repo.isAncestor(line.remote!, line.local)) continue;
     const tracking = `refs/remotes/${remoteName}/${line.remoteRef.slice('refs/heads/'.length)}`;
     const range = line.local ? [line.remote!, `^${line.local}`] : [line.remote!, ...onlyInArgs([tracking]).slice(1)];
-    const r = c.repo.git(['rev-list', ...range, '--'], { allowFail: true });
-    const dropped = r.status === 0 ? foreignCommits(c.repo, r.stdout.split('\n').filter(Boolean), c.session!) : [];
+    const walked = c.repo.commitsOrProblem({ from: range });
+    const dropped = Array.isArray(walked) ? foreignCommits(c.repo, walked, c.session!) : [];
     if (dropped.length) return { line, dropped };
   }
   return null;

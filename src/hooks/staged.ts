@@ -15,7 +15,7 @@ import { short as shortSession } from '../handoff/state/session';
 import { shellWord as shq } from '../clients/event';
 
 /** The paths the index holds changed against HEAD, as git names them. */
-const stagedPaths = (c: HookContext): string[] => c.repo.out(['diff', '--cached', '--name-only', '--no-renames', '-z']).split('\0').filter(Boolean);
+const stagedPaths = (c: HookContext): string[] => (c.repo.diffPaths({ cached: true }) ?? []).map((d) => d.path);
 
 /**
  * Staged paths another live session claims (SPEC 10), from the claims state file: named on stderr (the commit goes
@@ -94,7 +94,7 @@ function refusedReset(c: HookContext): Set<string> {
   if (!existsSync(file)) return new Set();
   try {
     const note = JSON.parse(readFileSync(file, 'utf8')) as { head: string; commits: string[] };
-    if (c.repo.git(['rev-parse', '-q', '--verify', 'HEAD'], { allowFail: true }).stdout.trim() === note.head) return new Set(note.commits);
+    if (c.repo.resolve('HEAD') === note.head) return new Set(note.commits);
   } catch {
     /* unreadable: dropped below */
   }
@@ -112,31 +112,19 @@ function revertsForeignCommit(c: HookContext, live: Set<string>, staged: () => S
   if (['REVERT_HEAD', 'CHERRY_PICK_HEAD'].some((f) => existsSync(path.join(c.repo.gitDir, f)))) return null;
   const reset = refusedReset(c);
   if (live.size === 0 && reset.size === 0) return null;
-  const recent = c.repo.git(['rev-list', '-n', String(RECENT), '--no-merges', 'HEAD'], { allowFail: true }).stdout.split('\n').filter(Boolean);
+  const walked = c.repo.commitsOrProblem({ from: ['HEAD'], max: RECENT, noMerges: true });
+  const recent = Array.isArray(walked) ? walked : [];
   const trailers = readTrailersOf(c.repo, recent);
   const theirs = recent.filter((o) => reset.has(o) || live.has(trailers.get(o)?.session ?? ''));
   if (theirs.length === 0) return null;
   const want = staged();
-  // one diff-tree for all their commits: `<commit>` lines, then `:mode mode old new status\0path\0` records
-  const raw = c.repo.git(['diff-tree', '--stdin', '-r', '--no-renames', '-z', '--root'], { input: theirs.join('\n') + '\n', allowFail: true }).stdout.split('\0');
-  const changes: Array<{ commit: string; path: string; before: string; after: string }> = [];
-  let commit = '';
-  for (let i = 0; i < raw.length; i++) {
-    const f = raw[i].replace(/^\n/, '');
-    if (/^[0-9a-f]{40,64}$/.test(f)) commit = f;
-    else if (f.startsWith(':')) {
-      const [, , before, after] = f.slice(1).split(' ');
-      const p = raw[++i];
-      if (want.has(p) && !p.includes('\n')) changes.push({ commit, path: p, before, after });
-    }
-  }
+  const changes = c.repo.commitChanges(theirs).filter((ch) => want.has(ch.path) && !ch.path.includes('\n'));
   if (changes.length === 0) return null;
   // the index and HEAD blobs of those paths, in one cat-file
   const specs = changes.flatMap((ch) => [`:${ch.path}`, `HEAD:${ch.path}`]);
-  const blobs = c.repo.git(['cat-file', '--batch-check=%(objectname)'], { input: specs.join('\n') + '\n', allowFail: true }).stdout.split('\n');
-  const blob = (i: number) => (/^[0-9a-f]{40,64}$/.test(blobs[i]) ? blobs[i] : null);
+  const blobs = c.repo.objectIds(specs);
   const same = (a: string | null, b: string) => (a === null ? ZERO.test(b) : a === b);
-  const reverted = changes.filter((ch, i) => same(blob(2 * i), ch.before) && same(blob(2 * i + 1), ch.after) && ch.before !== ch.after);
+  const reverted = changes.filter((ch, i) => same(blobs[2 * i], ch.before) && same(blobs[2 * i + 1], ch.after) && ch.before !== ch.after);
   if (reverted.length === 0) return null;
   const commits = [...new Set(reverted.map((r) => r.commit))];
   const paths = [...new Set(reverted.map((r) => r.path))];

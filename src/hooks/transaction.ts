@@ -2,7 +2,7 @@
 // and, when the acting session is known, no branch update that drops another session's commits.
 import { lstatSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { listRefs, packingPrunes, symbolicTarget } from '../git/refs';
+import { packingPrunes, symbolicTarget } from '../git/refs';
 import type { Repo } from '../git/repo';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, NOTES_REF } from '../handoff/store/names';
 import { foreignCommits, onlyInArgs } from '../handoff/store/ownership';
@@ -34,16 +34,16 @@ export function handoffRefusal(found: ReceiveRefusal[], where: string, fetchHint
 function filesAlreadyMoved(repo: Repo, ref: string, old: string, next: string): { found: string[]; step: string } | null {
   if (symbolicTarget(repo, 'HEAD') !== ref) return null;
   // back to an ancestor: a reset (an amend or a rebase also leaves the index at the new tree, and did not reset it)
-  if (repo.git(['merge-base', '--is-ancestor', next, old], { allowFail: true }).status !== 0) return null;
+  if (!repo.isAncestor(next, old)) return null;
   // each path with its change from old to next (D: next lacks it)
-  const changes = repo.git(['diff', '--name-status', '--no-renames', old, next], { allowFail: true }).stdout.split('\n').filter(Boolean).map((l) => ({ status: l[0], path: l.slice(l.indexOf('\t') + 1) }));
+  const changes = repo.diffPaths({ revs: [old, next] }) ?? [];
   const paths = changes.map((c) => c.path);
-  if (paths.length === 0 || repo.git(['diff-index', '--cached', '--quiet', next, '--'], { allowFail: true }).status !== 0) return null;
+  if (paths.length === 0 || repo.diffPaths({ cached: true, revs: [next] })?.length !== 0) return null;
   const list = paths.slice(0, 10).join(', ') + (paths.length > 10 ? `, … (${paths.length - 10} more)` : '');
   // the working tree reads as `next` when its files match the index (git diff) and none that `next` lacks is still on
   // disk: a mixed reset leaves a file the reset commit added there, untracked, which git diff does not see
   const onDisk = (p: string) => !!repo.worktree && lstatSync(path.join(repo.worktree, p), { throwIfNoEntry: false }) !== undefined;
-  if (!changes.some((c) => c.status === 'D' && onDisk(c.path)) && repo.git(['diff', '--quiet', '--', ...paths], { allowFail: true }).status === 0) {
+  if (!changes.some((c) => c.status === 'D' && onDisk(c.path)) && repo.diffPaths({ paths })?.length === 0) {
     return {
       found: [`git had already reset the index and the working tree to ${shortOid(next)} before this hook ran: ${list} now read as in ${shortOid(next)}, on disk and staged`],
       step: `put the files back as HEAD (still ${shortOid(old)}) has them: git reset --hard HEAD — do this before any commit, or the next commit reverts their work`,
@@ -76,11 +76,11 @@ function renaming(repo: Repo): { from: string; to: string } | null {
  * the renamed branch nor another branch, tag or remote-tracking ref does.
  */
 function overwritten(repo: Repo, from: string, oid: string, to: string): string[] {
-  const at = listRefs(repo, [to])[0]?.oid;
+  const at = repo.listRefs([to])[0]?.oid;
   if (!at || at === oid) return [];
   // onlyInArgs([to, from]) with `from` moved to the side of what stays (it is still there: git deletes it after this hook)
   const args = onlyInArgs([to, from]).filter((a) => a !== from);
-  return repo.out(['rev-list', ...args, oid, '--']).split('\n').filter(Boolean);
+  return repo.commits({ from: [...args, oid] });
 }
 
 export async function referenceTransaction(c: HookContext): Promise<Refusal | null> {
@@ -90,7 +90,7 @@ export async function referenceTransaction(c: HookContext): Promise<Refusal | nu
   const lines = parseUpdates(c.input).filter((u) => checked(u.ref));
   // git passes zeros as the old value whenever the updater gave none: read the refs' real values (still the old ones in `prepared`), in one process.
   const unknown = lines.filter((u) => !u.oldOid).map((u) => u.ref);
-  const current = new Map(unknown.length ? listRefs(c.repo, unknown).map((r) => [r.ref, r.oid] as const) : []);
+  const current = new Map(unknown.length ? c.repo.listRefs(unknown).map((r) => [r.ref, r.oid] as const) : []);
   const filled = lines.map((u) => ({ ...u, oldOid: u.oldOid ?? current.get(u.ref) ?? null }));
   // git pack-refs and gc remove loose files whose value packed-refs now holds: packing, not deleting
   const packing = packingPrunes(c.repo.commonDir, filled);
@@ -109,18 +109,18 @@ export async function referenceTransaction(c: HookContext): Promise<Refusal | nu
   for (const { ref, oldOid: old, newOid: next } of updates) {
     const tag = ref.startsWith('refs/tags/');
     if (!(tag || ref.startsWith('refs/heads/')) || !old || old === next || (!next && ref === rename?.to)) continue;
-    if (next && c.repo.git(['merge-base', '--is-ancestor', old, next], { allowFail: true }).status === 0) continue;
+    if (next && c.repo.isAncestor(old, next)) continue;
     // a tag deleted or moved back takes its name off the commit it was on; a deleted branch drops what no other
     // branch, tag or remote-tracking ref holds
     const foreign = foreignCommits(
       c.repo,
       tag
-        ? c.repo.git(['rev-parse', '-q', '--verify', `${old}^{commit}`], { allowFail: true }).stdout.split('\n').filter(Boolean)
+        ? [c.repo.resolve(`${old}^{commit}`)].filter((o): o is string => o !== null)
         : next
-          ? c.repo.out(['rev-list', old, `^${next}`]).split('\n').filter(Boolean)
+          ? c.repo.commits({ from: [old], not: [next] })
           : ref === rename?.from
             ? overwritten(c.repo, ref, old, rename.to)
-            : c.repo.out(['rev-list', ...onlyInArgs(deleted), '--']).split('\n').filter(Boolean),
+            : c.repo.commits({ from: onlyInArgs(deleted) }),
       c.session,
     );
     if (foreign.length === 0) continue;

@@ -40,7 +40,7 @@ function withoutBlock(text: string): string {
 export function excludeWiring(repo: Repo, agents: readonly Agent[]): string[] {
   const top = repo.worktree!;
   const paths = wiringPaths(agents, top).filter((p) => existsSync(path.join(top, p)));
-  const tracked = new Set(repo.out(['ls-files', '--', ...paths.map((p) => `:(top)${p.slice(1)}`)]).split('\n').filter(Boolean).map((f) => `/${f}`));
+  const tracked = new Set(repo.trackedPaths(paths.map((p) => `:(top)${p.slice(1)}`)).map((f) => `/${f}`));
   const hidden = paths.filter((p) => ![...tracked].some((t) => t === p || t.startsWith(p)));
   const file = excludeFile(repo);
   const text = existsSync(file) ? readFileSync(file, 'utf8') : '';

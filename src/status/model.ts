@@ -23,7 +23,6 @@ import { remoteOnlyHandoffs } from '../handoff/store/remote-only';
 import { listHandoffs, readListing, type HandoffRow } from '../handoff/store/store';
 import { trackingTips } from '../handoff/store/sync-state';
 import { resolveStep } from '../sync/resolve';
-import { logFields } from './timeline';
 import type { Attention, Status, StatusClaim, StatusHandoff, StatusSession } from './shape';
 
 /** The JSON of `status --json` and of the page's data (SPEC 4, "status --json"); extra fields may come, none go. */
@@ -236,7 +235,7 @@ function takeovers(repo: Repo, read: RefRecord[], side: RefRecord[], now: number
 
 /** The commits reachable from `refs` made since `since` (unix seconds): oid, time and git's trailer block. */
 const logSince = (repo: Repo, refs: string[], since: number) =>
-  logFields(repo, refs, ['%H', '%ct', '%(trailers)'], [`--since=@${since}`]).map(([oid, time, block]) => ({ oid, time: Number(time), block }));
+  repo.logFields(refs, ['%H', '%ct', '%(trailers)'], { since }).map(([oid, time, block]) => ({ oid, time: Number(time), block }));
 
 /**
  * What the loss record's comparison finds now, read only (the page writes nothing, and a command's start has run the

@@ -1,7 +1,7 @@
 // The page's timeline (issue 55): the versions of the scope's handoffs that this clone holds and that the remote's
 // copies hold (what the last fetch brought), newest first, by session; and one version with its text and the text
 // of the version before it, for its diff.
-import { readCommitTrailers, readObjectsBounded, parseCommit } from '../git/objects';
+import { parseCommit } from '../git/objects';
 import type { Repo } from '../git/repo';
 import { BODY_MAX, COMMIT_MAX, parseTrailerBlock, parseTrailerLines } from '../handoff/store/document';
 import { HANDOFF_PREFIX } from '../handoff/store/names';
@@ -62,7 +62,7 @@ export function readTimeline(repo: Repo, every: boolean) {
 
 /** The newest TIMELINE_MAX versions reachable from `refs` (names given on stdin: a store of 10,000 refs fits no command line). */
 function logVersions(repo: Repo, refs: string[]) {
-  return logFields(repo, refs, ['%H', '%P', '%ct', '%s', '%(trailers)'], [`--max-count=${TIMELINE_MAX}`]).flatMap(([oid, parents, time, subject, block]) => {
+  return repo.logFields(refs, ['%H', '%P', '%ct', '%s', '%(trailers)'], { max: TIMELINE_MAX }).flatMap(([oid, parents, time, subject, block]) => {
     const t = parseTrailerBlock(block);
     if (!t.topic) return [];
     const { session, client, branch, topic, takeoverFrom, reason } = t;
@@ -70,14 +70,6 @@ function logVersions(repo: Repo, refs: string[]) {
     const archived = subject === `handoff(${topic}): archived`;
     return [{ oid, parents: parents ? parents.split(' ') : [], time: new Date(Number(time) * 1000).toISOString(), subject, session, client, branch, topic, takeoverFrom, reason, archived }];
   });
-}
-
-/** The commits reachable from `refs` (given on stdin: a store of 10,000 refs fits no command line), each as its `fields` (git log's format atoms). */
-export function logFields(repo: Repo, refs: string[], fields: string[], limit: string[]): string[][] {
-  const r = refs.length ? repo.git(['log', '--stdin', ...limit, `--format=${fields.join('%x00')}%x00`], { input: refs.join('\n') + '\n', allowFail: true }) : null;
-  const f = r?.status === 0 ? r.stdout.split('\0') : [];
-  // each commit's first field follows the newline git ends the one before with
-  return Array.from({ length: Math.floor(f.length / fields.length) }, (_, n) => f.slice(n * fields.length, (n + 1) * fields.length)).map(([first, ...rest]) => [first.replace(/^\n/, ''), ...rest]);
 }
 
 const HEX = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
@@ -88,16 +80,16 @@ const HEX = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
  */
 export function readVersion(repo: Repo, oid: string) {
   if (!HEX.test(oid)) return null;
-  const [commit, body] = readObjectsBounded(repo, [oid, `${oid}:handoff.md`], [COMMIT_MAX, BODY_MAX]);
+  const [commit, body] = repo.readObjectsBounded([oid, `${oid}:handoff.md`], [COMMIT_MAX, BODY_MAX]);
   if (!commit || 'oversize' in commit || commit.type !== 'commit' || !body) return null;
   const c = parseCommit(commit.content);
-  const t = parseTrailerLines(readCommitTrailers(repo, [oid]).get(oid)?.trailers ?? []);
+  const t = parseTrailerLines(repo.readCommitTrailers([oid]).get(oid)?.trailers ?? []);
   if (!t.topic) return null;
   const parent = c.parents[0] ?? null;
   let previous: { oid: string; session: string | null; time: string; body: string | null } | null = null;
   if (parent) {
-    const pt = parseTrailerLines(readCommitTrailers(repo, [parent]).get(parent)?.trailers ?? []);
-    const [pc, pb] = pt.topic === t.topic ? readObjectsBounded(repo, [parent, `${parent}:handoff.md`], [COMMIT_MAX, BODY_MAX]) : [null, null];
+    const pt = parseTrailerLines(repo.readCommitTrailers([parent]).get(parent)?.trailers ?? []);
+    const [pc, pb] = pt.topic === t.topic ? repo.readObjectsBounded([parent, `${parent}:handoff.md`], [COMMIT_MAX, BODY_MAX]) : [null, null];
     if (pc && !('oversize' in pc) && pb) {
       previous = { oid: parent, session: pt.session, time: new Date(parseCommit(pc.content).committerTime * 1000).toISOString(), body: 'oversize' in pb ? null : pb.content.toString('utf8') };
     }

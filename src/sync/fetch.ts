@@ -1,5 +1,5 @@
 // `git handoff fetch`: one git fetch into the tracking namespace, then every handoff merged by the five cases.
-import { compareRefsRead, listRefNames, readRef, type RefOp } from '../git/refs';
+import type { RefOp } from '../git/refs';
 import type { Repo } from '../git/repo';
 import { FORMAT1_ARCHIVE_HINT, takesFormat1Archives } from '../handoff/store/format';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef, NOTES_REF } from '../handoff/store/names';
@@ -64,8 +64,8 @@ const byKey = (recs: Array<{ ref: string; oid: string }>, prefix: string) => {
 export function readSides(repo: Repo, remote: string, place?: string | null) {
   // with `place` (sync's push, which publishes this clone's record): the record and what the remote holds of it, in the same for-each-ref
   const recordRefs = place ? [RECORD_REF, trackingRecordsPrefix(remote) + place] : [];
-  const recs = listRefNames(repo, [HANDOFF_PREFIX, ARCHIVE_PREFIX, trackingPrefix(remote), trackingArchivePrefix(remote), NOTES_REF, trackingNotesRef(remote), ...recordRefs]);
-  compareRefsRead(repo, recs, null);
+  const recs = repo.listRefNames([HANDOFF_PREFIX, ARCHIVE_PREFIX, trackingPrefix(remote), trackingArchivePrefix(remote), NOTES_REF, trackingNotesRef(remote), ...recordRefs]);
+  repo.tellRefsRead(recs, null);
   const notesAt = (ref: string) => recs.find((r) => r.ref === ref)?.oid ?? null;
   return {
     record: place ? { ref: RECORDS_PREFIX + place, local: notesAt(RECORD_REF), remote: notesAt(recordRefs[1]) } : null,
@@ -125,7 +125,7 @@ function afterMerge(repo: Repo, s: Sides, r: FetchResult, receipts: ReceiptMerge
     else if (h.action === 'archived') local.delete(k);
   }
   for (const a of r.archives) if (a.action === 'created') localArchive.set(a.ref.slice(ARCHIVE_PREFIX.length), a.oid);
-  const notes = ['none', 'same', 'local-ahead'].includes(receipts) ? s.receipts.local : readRef(repo, NOTES_REF);
+  const notes = ['none', 'same', 'local-ahead'].includes(receipts) ? s.receipts.local : repo.readRef(NOTES_REF);
   return { ...s, local, localArchive, receipts: { ...s.receipts, local: notes } };
 }
 

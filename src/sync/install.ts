@@ -11,12 +11,6 @@ import { handoffRefspecs, resolveRemote } from './remote';
 import { doctorManaged, hookManagerOf, installBesideDriver, installGitolite, isStub, uninstallBesideDriver, uninstallGitolite, writeHook } from './server-hooks';
 import { readTextOr } from '../read-file';
 
-const linesOf = (out: string): string[] => out.split('\n').filter(Boolean);
-
-/** R's fetch refspecs in this repository's own config (exit 1, none set, is an empty list). */
-function fetchSpecs(repo: Repo, remote: string): string[] {
-  return linesOf(repo.git(['config', '--local', '--get-all', `remote.${remote}.fetch`], { allowFail: true }).stdout);
-}
 
 /** Adds the two handoff fetch refspecs to R (each once); never a push refspec, never one onto refs/handoffs. */
 export async function installRemote(repo: Repo, remote: string): Promise<string[]> {
@@ -24,14 +18,14 @@ export async function installRemote(repo: Repo, remote: string): Promise<string[
   if (!names.includes(remote)) {
     throw new HandoffError('usage', 'unknown-remote', `no remote named "${remote}" (remotes: ${names.join(', ') || 'none'}); add it with \`git remote add ${remote} <url>\``, { remote });
   }
-  const have = fetchSpecs(repo, remote);
+  const have = repo.localConfigValues(`remote.${remote}.fetch`);
   const out: string[] = [];
   for (const spec of handoffRefspecs(remote)) {
     if (have.includes(spec)) {
       out.push(`remote ${remote}: fetch refspec ${spec} already there`);
       continue;
     }
-    repo.git(['config', '--local', '--add', `remote.${remote}.fetch`, spec]);
+    repo.changeLocalConfig(`remote.${remote}.fetch`, { add: spec });
     out.push(`remote ${remote}: added fetch refspec ${spec}`);
   }
   return out;
@@ -41,10 +35,10 @@ export async function installRemote(repo: Repo, remote: string): Promise<string[
 export async function uninstallRemote(repo: Repo, remote?: string): Promise<string[]> {
   const out: string[] = [];
   for (const name of remote ? [remote] : remoteNames(repo)) {
-    const have = fetchSpecs(repo, name);
+    const have = repo.localConfigValues(`remote.${name}.fetch`);
     for (const spec of handoffRefspecs(name)) {
       if (!have.includes(spec)) continue;
-      repo.git(['config', '--local', '--fixed-value', '--unset-all', `remote.${name}.fetch`, spec]);
+      repo.changeLocalConfig(`remote.${name}.fetch`, { remove: spec });
       out.push(`remote ${name}: removed fetch refspec ${spec}`);
     }
   }
@@ -53,10 +47,6 @@ export async function uninstallRemote(repo: Repo, remote?: string): Promise<stri
 
 /** Where a plain hook that was there before goes; the stub runs it first, uninstall puts it back. */
 const CHAINED = '.pre-handoff';
-
-function hooksDir(repo: Repo): string {
-  return repo.out(['rev-parse', '--path-format=absolute', '--git-path', 'hooks']);
-}
 
 // The bundle lives in dist/; the stub and the launcher sit beside it in the package.
 const packageRoot = () => path.resolve(__dirname, '..');
@@ -72,7 +62,7 @@ export async function installServer(repo: Repo): Promise<string[]> {
   if (!repo.bare) {
     throw new HandoffError('usage', 'not-bare', '--server is for the bare repository that receives pushes; in a working repository use `git handoff install --hooks`');
   }
-  const hooks = hooksDir(repo);
+  const hooks = repo.hooksDir();
   const manager = hookManagerOf(repo, hooks);
   if (manager.kind === 'gitolite') return installGitolite(repo, hooks, stubText());
   if (manager.kind === 'driver' || manager.kind === 'dir-driver') return installBesideDriver(hooks, stubText(), manager.kind);
@@ -91,7 +81,7 @@ export async function installServer(repo: Repo): Promise<string[]> {
 }
 
 export async function uninstallServer(repo: Repo): Promise<string[]> {
-  const hooks = hooksDir(repo);
+  const hooks = repo.hooksDir();
   const manager = hookManagerOf(repo, hooks);
   if (manager.kind === 'gitolite') return uninstallGitolite(repo, hooks);
   if (manager.kind === 'driver' || manager.kind === 'dir-driver') return uninstallBesideDriver(hooks, manager.kind);
@@ -122,7 +112,7 @@ function doctorHost(repo: Repo, remotes: Map<string, unknown>): DoctorItem[] {
     return [];
   }
   if (!remotes.has(name)) return [];
-  const url = repo.git(['remote', 'get-url', '--push', name], { allowFail: true }).stdout.trim();
+  const url = repo.remoteUrl(name, { push: true });
   const component = `host ${name}`;
   if (HOSTED.test(url)) {
     return [{ component, status: 'info', detail: `${url}: its branch protection and rulesets cover branches and tags only, never refs/handoffs/*, refs/claims/* or refs/notes/handoff-reads, and it runs no hook of yours: anyone with push access can rewrite or delete them there. Each clone still refuses what breaks the ownership invariant when it fetches (docs/hosting.md); for a check on the host, keep handoffs on a remote you run (handoff.remote) with \`git handoff install --server\`` }];
@@ -168,7 +158,7 @@ export function doctorSync(repo: Repo): DoctorItem[] {
   }
   if (!repo.bare) items.push(...doctorHost(repo, byRemote));
   if (repo.bare) {
-    const hooks = hooksDir(repo);
+    const hooks = repo.hooksDir();
     const file = path.join(hooks, 'pre-receive');
     const managed = doctorManaged(repo, hooks);
     if (managed) items.push(managed);

@@ -5,7 +5,7 @@ import { HandoffError } from '../errors';
 import { lockFileNamed } from '../git/messages';
 import { refOfLock, waitOutLock, type LockPlace } from '../handoff/store/tx/locks';
 import { readConfig } from '../git/config';
-import { listRefNames, type RefOp } from '../git/refs';
+import type { RefOp } from '../git/refs';
 import { hostLimit, NO_PUSH_OPTIONS, pushRefusal } from '../git/run';
 import { setting } from '../config-keys';
 import { AGAIN, hostLimited, retrying } from '../retry';
@@ -389,7 +389,7 @@ function stageOutgoing(repo: Repo, remote: string, moving: PushUpdate[]): Staged
   if (moving.length < STAGE_FROM) return null;
   const root = outgoingRoot(remote);
   // what a killed push left there is no part of this one
-  const left = listRefNames(repo, [root]).map((r): RefOp => ({ op: 'delete', ref: r.ref, oldOid: r.oid }));
+  const left = repo.listRefNames([root]).map((r): RefOp => ({ op: 'delete', ref: r.ref, oldOid: r.oid }));
   const staged = moving.map((u) => ({ ref: root + u.ref.slice('refs/'.length), oid: u.newOid! }));
   if (!moveRefs(repo, [...left, ...staged.map((s): RefOp => ({ op: 'create', ref: s.ref, newOid: s.oid }))], 'handoff push: outgoing', { own: true }).ok) return null;
   const families = [...new Set(moving.map((u) => u.ref.slice('refs/'.length).split('/')[0]))];

@@ -3,8 +3,7 @@
 // takes it back into a clone made again after the first one was destroyed, with every version it names. <place> is
 // the witness's (witness.ts identityOf): one ref per clone. Nothing goes to a remote sync does not push handoffs to.
 import { existsSync } from 'node:fs';
-import { listRefs } from '../git/refs';
-import { parseCommit, readObjects } from '../git/objects';
+import { parseCommit } from '../git/objects';
 import type { Repo } from '../git/repo';
 import { RECORD_REF, recordPlaceOf } from '../handoff/store/tx/record';
 import { takeInRecord } from '../handoff/record/record-check';
@@ -40,13 +39,13 @@ interface RecoverFrom {
 export function recoverFrom(repo: Repo, named: string): RecoverFrom {
   const remote = resolveRemote(repo, named);
   fetchFrom(repo, remote, [`+${RECORDS_PREFIX}*:${FROM_PREFIX}*`], ['--no-tags', '--no-write-fetch-head', '--quiet']);
-  const fetched = listRefs(repo, [FROM_PREFIX]);
+  const fetched = repo.listRefs([FROM_PREFIX]);
   try {
     const place = placeIdOf(repo);
     let pick = fetched.find((r) => r.ref === FROM_PREFIX + place) ?? null;
     if (!pick) {
       // no record of this place: the record of the one clone whose path is gone (the witness's orphan rule)
-      const objs = readObjects(repo, fetched.map((r) => r.oid));
+      const objs = repo.readObjects(fetched.map((r) => r.oid));
       const here = placeOf(repo);
       const gone = fetched.filter((_, i) => {
         const o = objs[i];
@@ -55,13 +54,13 @@ export function recoverFrom(repo: Repo, named: string): RecoverFrom {
       });
       // a gone clone's record that another clone's record took in (its commit a parent there: the clone made again)
       // was taken already: one `merge-base --independent` over them all keeps the records no other one reaches
-      const tips = gone.length && fetched.length > 1 ? new Set(repo.out(['merge-base', '--independent', ...fetched.map((r) => r.oid)]).split('\n').filter(Boolean)) : null;
+      const tips = gone.length && fetched.length > 1 ? new Set(repo.independent(fetched.map((r) => r.oid))) : null;
       const heads = tips ? gone.filter((r) => tips.has(r.oid)) : gone;
       pick = heads.length === 1 ? heads[0] : null;
     }
     const ref = pick ? RECORDS_PREFIX + pick.ref.slice(FROM_PREFIX.length) : null;
     if (!pick) return { remote, ref, message: null };
-    const recOid = listRefs(repo, [RECORD_REF]).find((r) => r.ref === RECORD_REF)?.oid ?? null;
+    const recOid = repo.listRefs([RECORD_REF]).find((r) => r.ref === RECORD_REF)?.oid ?? null;
     const t = recOid === pick.oid ? null : takeInRecord(repo, recOid, pick.oid);
     return {
       remote,

@@ -5,8 +5,7 @@
 // (Handoff-Refused): a fast-forward everywhere, so it works on a host nobody can clean.
 import { quote } from 'shell-quote';
 import { HandoffError } from '../errors';
-import { readObjects, parseCommit } from '../git/objects';
-import { readRef } from '../git/refs';
+import { parseCommit } from '../git/objects';
 import type { Repo } from '../git/repo';
 import { assertTopic, handoffRef } from '../handoff/store/names';
 import { checkAdvance, type Violation } from '../handoff/store/ownership';
@@ -32,8 +31,8 @@ interface RefusedState {
 /** The handoff's remote version, when this clone refuses it; null when it may be taken or merged. */
 export function refusedState(repo: Repo, branch: string, topic: string, remote: string): RefusedState | null {
   const ref = handoffRef(branch, assertTopic(topic));
-  const localTip = readRef(repo, ref);
-  const remoteTip = localTip ? readRef(repo, trackingRef(remote, ref)) : null;
+  const localTip = repo.readRef(ref);
+  const remoteTip = localTip ? repo.readRef(trackingRef(remote, ref)) : null;
   if (!localTip || !remoteTip) return null;
   const state = compareTips(ancestryOf(repo, [localTip, remoteTip]), localTip, remoteTip);
   if (state !== 'behind' && state !== 'diverged') return null;
@@ -83,7 +82,7 @@ export function restoreRefused(repo: Repo, o: RestoreOptions, s: RefusedState): 
     refused: s.remoteTip,
     extra: takeoverFrom ? [] : [`Handoff-Reason: ${why}`],
   };
-  const [localCommit] = readObjects(repo, [s.localTip]).map((c) => parseCommit(c!.content));
+  const [localCommit] = repo.readObjects([s.localTip]).map((c) => parseCommit(c!.content));
   const oid = commitVersion(repo, localCommit.tree, [s.localTip, s.remoteTip], message);
   moveOverBoth(repo, s.ref, oid, [s.localTip, s.remoteTip], { step: 'restore', noun: 'restoring version', reason: `handoff restore ${o.topic} over ${s.remoteTip.slice(0, 12)}` });
   return { ref: s.ref, oid, parents: [s.localTip, s.remoteTip], refused: s.remoteTip, violation: s.violation, session: me, takeoverFrom };

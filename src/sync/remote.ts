@@ -63,7 +63,7 @@ const UNREACHABLE = [
 
 /** A failed fetch or push turned into what to do (exit 7); nothing local has been changed when this is thrown. */
 export function transportError(repo: Repo, remote: string, verb: 'fetch' | 'push', stderr: string): HandoffError {
-  const url = repo.git(['remote', 'get-url', remote], { allowFail: true }).stdout.trim();
+  const url = repo.remoteUrl(remote);
   const reason = pushRefusal(stderr);
   const unreachable = UNREACHABLE.some((re) => re.test(stderr));
   const limit = hostLimit(stderr);

@@ -2,8 +2,7 @@
 import { quote } from 'shell-quote';
 import { HandoffError } from '../errors';
 import { readConfig } from '../git/config';
-import { parseCommit, readObjects, writeBlob, writeTree } from '../git/objects';
-import { readRef } from '../git/refs';
+import { parseCommit } from '../git/objects';
 import type { Repo } from '../git/repo';
 import { assertTopic, handoffRef, parseRef } from '../handoff/store/names';
 import { readTrailersOf } from '../handoff/store/ownership';
@@ -74,9 +73,9 @@ export function bothBodies(topic: string, local: HandoffView, remote: HandoffVie
 export function resolveDivergence(repo: Repo, o: ResolveOptions): ResolveResult {
   const topic = assertTopic(o.topic);
   const ref = handoffRef(o.branch, topic);
-  const localTip = readRef(repo, ref);
+  const localTip = repo.readRef(ref);
   if (!localTip) throw notFound(ref, o.branch, topic);
-  const remoteTip = readRef(repo, trackingRef(o.remote, ref));
+  const remoteTip = repo.readRef(trackingRef(o.remote, ref));
   if (!remoteTip) {
     throw new HandoffError('usage', 'not-diverged', `${ref} has no copy from ${o.remote}; run \`git handoff fetch ${o.remote}\` first`, { ref });
   }
@@ -92,15 +91,15 @@ export function resolveDivergence(repo: Repo, o: ResolveOptions): ResolveResult 
   const message = (body: string, takeoverFrom: string | null) =>
     ({ topic, body, session: me, branch: local.branch, head: o.keep === 'remote' ? remote.head : local.head, client: o.session.client, takeoverFrom, reason: takeoverFrom ? reason : null, extra: o.trailers });
 
-  const [localCommit, remoteCommit] = readObjects(repo, [localTip, remoteTip]).map((c) => parseCommit(c!.content));
+  const [localCommit, remoteCommit] = repo.readObjects([localTip, remoteTip]).map((c) => parseCommit(c!.content));
   let tree: string;
   let body: string;
   if (o.keep === 'both') {
     body = bothBodies(topic, local, remote, o.remote);
-    const [state] = readObjects(repo, [`${localTip}:state.json`]);
-    tree = writeTree(repo, [
-      { name: 'handoff.md', oid: writeBlob(repo, body) },
-      { name: 'state.json', oid: writeBlob(repo, state ? state.content.toString('utf8') : '{}\n') },
+    const [state] = repo.readObjects([`${localTip}:state.json`]);
+    tree = repo.writeTree([
+      { name: 'handoff.md', oid: repo.writeBlob(body) },
+      { name: 'state.json', oid: repo.writeBlob(state ? state.content.toString('utf8') : '{}\n') },
     ]);
   } else {
     const kept = o.keep === 'local' ? local : remote;

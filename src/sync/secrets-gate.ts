@@ -2,8 +2,7 @@
 import { HandoffError } from '../errors';
 import type { Repo } from '../git/repo';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef } from '../handoff/store/names';
-import { readObjects, parseCommit } from '../git/objects';
-import { readRef } from '../git/refs';
+import { parseCommit } from '../git/objects';
 import { RECORD_REF } from '../handoff/store/tx/record';
 import { assertTopic, handoffRef } from '../handoff/store/names';
 import { describeVersions, publicFinding, scanRecord, scanTexts, scanVersions, secretFoundError, type VersionFindings } from '../handoff/secrets/secrets';
@@ -70,7 +69,7 @@ export async function pushLineFindings(repo: Repo, remote: string, lines: Array<
   const tips = lines.filter((l) => l.oid && isHandoff(l.ref)).map((l) => ({ ref: l.ref, oid: l.oid! }));
   if (!tips.length) return [];
   const remoteOids = lines.map((l) => l.remoteOid).filter((o): o is string => !!o);
-  const known = readObjects(repo, remoteOids).flatMap((o, i) => (o ? [remoteOids[i]] : []));
+  const known = repo.readObjects(remoteOids).flatMap((o, i) => (o ? [remoteOids[i]] : []));
   return scanFromTips(repo, tips, [...known, `--remotes=${remote}`], true);
 }
 
@@ -90,12 +89,12 @@ export async function receiveFindings(repo: Repo, updates: RefUpdate[]): Promise
  *  returns the trailers that record it; a finding refuses (exit 2) before anything is written. */
 export async function scanResolve(repo: Repo, o: ResolveOptions): Promise<string[]> {
   const ref = handoffRef(o.branch, assertTopic(o.topic));
-  const tips = [readRef(repo, ref), readRef(repo, trackingRef(o.remote, ref))];
+  const tips = [repo.readRef(ref), repo.readRef(trackingRef(o.remote, ref))];
   if (!tips[0] || !tips[1]) return []; // resolveDivergence names what is missing
   const [local, remote] = [viewOf(repo, ref, tips[0], o.branch, o.topic), viewOf(repo, trackingRef(o.remote, ref), tips[1], o.branch, o.topic)];
   const kept = o.keep === 'both' ? [local, remote] : o.keep === 'local' ? [local] : [remote];
   const body = o.keep === 'both' ? bothBodies(o.topic, local, remote, o.remote) : kept[0].body;
-  const allowed = new Set(readObjects(repo, kept.map((v) => v.oid)).flatMap((c) => (c ? secretTrailersOf(parseCommit(c.content).message).allowed : [])));
+  const allowed = new Set(repo.readObjects(kept.map((v) => v.oid)).flatMap((c) => (c ? secretTrailersOf(parseCommit(c.content).message).allowed : [])));
   const all = await scanTexts([{ file: 'handoff.md', text: body }]);
   const found = all.filter((f) => !allowed.has(f.rule));
   if (found.length) {

@@ -3,7 +3,7 @@
 // handoff namespace into the tracking refs, then the same five-case merge as `git handoff fetch`, for this branch only.
 import type { Config } from '../git/config';
 import { setting } from '../config-keys';
-import { gitBounded, gitReason } from '../git/run';
+import { gitReason } from '../git/run';
 import { noteContact } from '../handoff/state/contact';
 import type { Repo } from '../git/repo';
 import { ARCHIVE_PREFIX, encodeBranch, HANDOFF_PREFIX } from '../handoff/store/names';
@@ -62,7 +62,7 @@ export async function fetchOnStart(repo: Repo, branch: string | null, o: { confi
     // never syncs uninstalls byte for byte), the first fetch, push or claim does
     upgradeTracking(repo);
     const before = narrow(readSides(repo, remote), branch);
-    const r = await gitBounded(['fetch', '--prune', '--no-tags', '--no-write-fetch-head', '--quiet', remote, ...branchRefspecs(remote, branch)], { cwd: repo.cwd, timeoutMs: ms, config: o.config });
+    const r = await repo.fetchBounded(remote, branchRefspecs(remote, branch), ms, { prune: true });
     // kept for the person who looks later (status, web)
     noteContact(repo.commonDir, remote, r.status === 0, r.status === 0 ? null : whyNot(r.stderr, r.timedOut, ms));
     if (r.status !== 0) return { status: 'not-reached', remote, why: whyNot(r.stderr, r.timedOut, ms) };

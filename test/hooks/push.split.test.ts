@@ -2,7 +2,7 @@
 // (what `install --server` puts there): nothing that breaks ownership leaves or lands.
 import { describe, expect, it } from 'vitest';
 import { quickIt, slowIt, quickDescribe } from '../helpers/sets';
-import { hooksDirOf, installStub } from '../../src/hooks/install';
+import { installStub } from '../../src/hooks/install';
 import { openRepo } from '../../src/git/repo';
 import { BIN, makeRepo, refOf, type TestRepo } from '../helpers/repo';
 import { A, B, gitAs, hookedRepo } from './helpers';
@@ -15,7 +15,7 @@ async function withRemote(server = true): Promise<{ repo: TestRepo; bare: TestRe
   if (server) {
     const r = await bare.cli(['install', '--server']);
     expect(r.exitCode, String(r.stderr)).toBe(0);
-    installStub(hooksDirOf(openRepo(bare.dir)), 'reference-transaction', BIN);
+    installStub(openRepo(bare.dir).hooksDir(), 'reference-transaction', BIN);
   }
   const repo = await hookedRepo();
   repo.git(['remote', 'add', 'origin', bare.dir]);

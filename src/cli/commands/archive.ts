@@ -1,5 +1,4 @@
 // `git handoff archive <topic>` and `git handoff restore <topic | archived ref>`: archive entries are never deleted.
-import { readRef } from '../../git/refs';
 import { openRepo, type Repo } from '../../git/repo';
 import { HandoffError } from '../../errors';
 import { ARCHIVE_PREFIX, handoffRef } from '../../handoff/store/names';
@@ -34,7 +33,7 @@ function archivedRefOf(repo: Repo, arg: string, branch: string | undefined): { r
   const versions = archivedVersions(repo, b, arg);
   if (versions.length === 0) {
     const live = handoffRef(b, arg);
-    if (readRef(repo, live)) throw new HandoffError('usage', 'not-archived', `"${arg}" on branch ${b} is live, not archived (${live}): there is nothing to restore; \`git handoff show ${arg}\` reads it`, { ref: live });
+    if (repo.readRef(live)) throw new HandoffError('usage', 'not-archived', `"${arg}" on branch ${b} is live, not archived (${live}): there is nothing to restore; \`git handoff show ${arg}\` reads it`, { ref: live });
     // not archived: a dropped handoff comes back by the same command (its newest drop)
     const dropped = droppedVersions(repo, b, arg);
     if (dropped.length) return { ref: dropped[0].ref, dropped: true, note: dropped.length > 1 ? `the newest of ${dropped.length} drops; the others: ${dropped.slice(1).map((v) => v.ref).join(', ')}` : undefined };

@@ -1,7 +1,6 @@
 // `git handoff completion [bash|zsh]`: scripts that plug into git's own completion (`git handoff <TAB>`),
 // answered by yargs's --get-yargs-completions plus topics and branches read from the repository.
 import { openRepo } from '../../git/repo';
-import { listRefs } from '../../git/refs';
 import { listHandoffs } from '../../handoff/store/store';
 import { command } from '../context';
 
@@ -50,7 +49,7 @@ export function repositoryCompletions(current: string, argv: { _: Array<string |
     const repo = openRepo();
     const prev = words[words.length - 2];
     if (prev === '--branch') {
-      return listRefs(repo, ['refs/heads/']).map((r) => r.ref.slice('refs/heads/'.length));
+      return repo.listRefs(['refs/heads/']).map((r) => r.ref.slice('refs/heads/'.length));
     }
     // yargs hands over the words with the program name first and the word being completed last
     const positional = argv._.slice(1).map(String);

@@ -2,7 +2,6 @@
 // bundle of their own (dist/mcp.cjs), loaded here only, so no other command pays for them.
 import path from 'node:path';
 import { MCP_CLIENTS } from '../../clients/mcp-clients';
-import { listRefs } from '../../git/refs';
 import { openRepo } from '../../git/repo';
 import { CLAIMS_PREFIX } from '../../handoff/claims/table';
 import { appendLedger } from '../../handoff/state/ledger';
@@ -34,7 +33,7 @@ function recordSession(session: string, client: string): void {
 /** The handoff and claims refs now, each named as a reader says it. */
 function watchedRefs(): Map<string, string> {
   const name = (ref: string) => (ref.startsWith(HANDOFF_PREFIX) ? `handoff ${ref.slice(HANDOFF_PREFIX.length)}` : `claims on ${ref.slice(CLAIMS_PREFIX.length)}`);
-  return new Map(listRefs(openRepo(), [HANDOFF_PREFIX, CLAIMS_PREFIX]).map((r) => [name(r.ref), r.oid]));
+  return new Map(openRepo().listRefs([HANDOFF_PREFIX, CLAIMS_PREFIX]).map((r) => [name(r.ref), r.oid]));
 }
 
 export const mcpCommand = command({

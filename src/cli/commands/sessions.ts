@@ -1,6 +1,5 @@
 // `git handoff sessions` (who is live in which worktree, and what each wrote) and `git handoff release`.
 import { HandoffError } from '../../errors';
-import { readRef } from '../../git/refs';
 import { openRepo, type Repo } from '../../git/repo';
 import { changeClaims, listClaims, releaseMutation } from '../../handoff/claims/claims';
 import { claimsRef } from '../../handoff/claims/table';
@@ -137,7 +136,7 @@ function claimHolder(repo: Repo, id: string, branch: string | null): string {
 
 /** Every claim the session holds on the branch, released (the paths); none when the branch cannot be told. */
 async function releaseAllClaims(repo: Repo, session: string, branch: string | null): Promise<string[]> {
-  if (branch === null || !readRef(repo, claimsRef(branch))) return [];
+  if (branch === null || !repo.readRef(claimsRef(branch))) return [];
   const r = await changeClaims(repo, branch, session, releaseMutation(branch, session, null));
   return r.result.released.flatMap((x) => x.paths);
 }

@@ -7,7 +7,7 @@ import { writeScanned } from '../../handoff/secrets/secrets-write';
 import { missingSections, stripTemplate, templateText } from '../../handoff/store/template';
 import { HandoffError } from '../../errors';
 import { printWritten, readBodyArg, takeoverArg, type GlobalArgs, command } from '../context';
-import { isBranchName, knownBranchNames, listRefs } from '../../git/refs';
+import { isBranchName, knownBranchNames } from '../../git/refs';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, assertTopic, encodeBranch } from '../../handoff/store/names';
 import { resolveBranch } from '../../handoff/store/store';
 import { suggest } from '../argv';
@@ -49,7 +49,7 @@ function checkWriteBranch(repo: Repo, flag: string | undefined, newBranch: boole
   if (names.has(branch)) return null;
   // handoffs already kept for it (a branch deleted or not fetched yet): it is meant
   const enc = encodeBranch(branch);
-  if (listRefs(repo, [`${HANDOFF_PREFIX}${enc}/`, `${ARCHIVE_PREFIX}${enc}/`]).length) return null;
+  if (repo.listRefs([`${HANDOFF_PREFIX}${enc}/`, `${ARCHIVE_PREFIX}${enc}/`]).length) return null;
   if (newBranch) return null;
   const near = suggest(branch, [...names]);
   if (near) {

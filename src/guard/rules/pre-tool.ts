@@ -519,8 +519,8 @@ async function hooksPathRemoval(ctx: GuardContext, inv: GitInvocation, command: 
   const repo = await ctx.repo(loc);
   // the scope removed from holds no core.hooksPath: nothing changes
   if (repo.git(['config', ...scopeArgs(inv.args), '--get-all', 'core.hooksPath'], { allowFail: true }).stdout.trim() === '') return null;
-  const { hooksDirOf, stubsIn } = await import('../../hooks/install');
-  return hooksPathRemovalProblem(command.trim().slice(0, 200), hooksDirOf(repo), path.join(repo.commonDir, 'hooks'), stubsIn);
+  const { stubsIn } = await import('../../hooks/install');
+  return hooksPathRemovalProblem(command.trim().slice(0, 200), repo.hooksDir(), path.join(repo.commonDir, 'hooks'), stubsIn);
 }
 
 /** The refusal for a command-running value (GIT_PAGER, core.editor, …) built by an expansion, on a line that names protected things. */
