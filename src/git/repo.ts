@@ -340,7 +340,11 @@ class GitRepo implements Repo {
 
   // ---- history
   isAncestor(a: string, b: string) {
-    return this.git(['merge-base', '--is-ancestor', a, b], { allowFail: true }).status === 0;
+    return this.ancestry(a, b) === 'ancestor';
+  }
+  ancestry(a: string, b: string): 'ancestor' | 'not' | { problem: string } {
+    const r = this.git(['merge-base', '--is-ancestor', a, b], { allowFail: true });
+    return r.status === 0 ? 'ancestor' : r.status === 1 ? 'not' : { problem: r.stderr.trim() };
   }
   mergeBase(a: string, b: string) {
     const r = this.git(['merge-base', a, b], { allowFail: true });

@@ -84,17 +84,28 @@ export function foreignCommits(repo: Storage, oids: string[], session: string): 
  * Checks a ref move old → new against the invariant. Creation is free; a deletion is reported (only
  * `archive` may delete, and its caller knows). Returns null when the move keeps the invariant.
  */
-export const checkAdvance = (repo: Storage, oldOid: string | null, newOid: string | null): Violation | null => checkAdvances(repo, [{ oldOid, newOid }])[0];
+export function checkAdvance(repo: Storage, oldOid: string | null, newOid: string | null): Violation | null {
+  if (!oldOid) return newOid ? checkCreate(repo, newOid) : null;
+  if (!newOid) return { rule: 'delete', message: `deleting a handoff ref is only done by \`git handoff archive\` (tip ${oldOid.slice(0, 12)})` };
+  if (oldOid === newOid) return null;
+  const anc = repo.ancestry(oldOid, newOid);
+  if (anc === 'not') {
+    return { rule: 'rewrite', message: `history rewritten: ${newOid.slice(0, 12)} does not descend from ${oldOid.slice(0, 12)}` };
+  }
+  if (anc !== 'ancestor') return { rule: 'missing-object', message: `cannot compare ${oldOid.slice(0, 12)} and ${newOid.slice(0, 12)}: ${anc.problem}` };
+  const added = repo.commits({ from: [newOid], not: [oldOid] });
+  const first = readTrailersOf(repo, added);
+  const parents = new Set<string>();
+  for (const t of first.values()) for (const p of t.parents) if (!first.has(p)) parents.add(p);
+  return addedViolation(withoutRefused(newOid, added, first), new Map([...first, ...readTrailersOf(repo, [...parents])])) ?? oversized(repo, added);
+}
 
-/** The verdict on a move that adds nothing: a deletion, or no move at all. */
-const withoutVersions = (m: Move): Violation | null =>
-  m.oldOid && !m.newOid ? { rule: 'delete', message: `deleting a handoff ref is only done by \`git handoff archive\` (tip ${m.oldOid.slice(0, 12)})` } : null;
-
-/** A move whose history git cannot read (an object missing), in git's words. */
-function unreadable(repo: Storage, m: Move): Violation {
-  const r = repo.commitsOrProblem({ from: [m.newOid!], not: m.oldOid ? [m.oldOid] : [] });
-  const from = m.oldOid ? ` from ${m.oldOid.slice(0, 12)}` : '';
-  return { rule: 'missing-object', message: `cannot read the history of ${m.newOid!.slice(0, 12)}${from}: ${'problem' in r ? r.problem : 'an object is missing'}` };
+/** A new handoff ref: its whole history is added, so every commit in it keeps the rule from its root. */
+function checkCreate(repo: Storage, newOid: string): Violation | null {
+  const added = repo.commitsOrProblem({ from: [newOid] });
+  if ('problem' in added) return { rule: 'missing-object', message: `cannot read the history of ${newOid.slice(0, 12)}: ${added.problem}` };
+  const all = readTrailersOf(repo, added);
+  return addedViolation(withoutRefused(newOid, added, all), all) ?? oversized(repo, added);
 }
 
 /** Each added commit, its body and its state within the stored limits (SPEC 2), from one batch-check: no reader is handed more. */
@@ -110,6 +121,11 @@ function oversizedEach(repo: Storage, added: string[]): Map<string, Violation> {
   });
   return out;
 }
+
+const oversized = (repo: Storage, added: string[]): Violation | null => {
+  const big = oversizedEach(repo, added);
+  return added.map((o) => big.get(o)).find(Boolean) ?? null;
+};
 
 /** The rule on each added commit: git reads one unambiguous trailer block with a session, which keeps each parent's owner or names it as taken over. */
 function addedViolation(added: string[], all: Map<string, Trailers & { parents: string[] }>): Violation | null {
@@ -170,17 +186,17 @@ export interface Move {
 }
 
 /**
- * checkAdvance for many moves at once (a fetch or a push of many handoffs): one rev-list, one git log and one
- * cat-file for all of them. Returns one verdict per move, in order.
+ * checkAdvance for many moves at once (a fetch or a push of many handoffs): one rev-list and one cat-file
+ * for all of them instead of three processes each. Returns one verdict per move, in order.
  */
 export function checkAdvances(repo: Storage, moves: Move[], ranHere?: (session: string) => boolean): Array<Violation | null> {
   const live = moves.filter((m) => m.newOid && m.oldOid !== m.newOid);
-  if (live.length === 0) return moves.map(withoutVersions);
+  if (live.length === 0) return moves.map((m) => checkAdvance(repo, m.oldOid, m.newOid));
   const tips = [...new Set(live.flatMap((m) => (m.oldOid ? [m.oldOid, m.newOid!] : [m.newOid!])))];
   // the tips on stdin: a first fetch of 100,000 handoffs names more than a command line holds
   const graph = repo.parentsOf(tips);
-  // a missing object: each move on its own, so that only the ones it breaks are refused
-  if (!graph) return moves.length === 1 ? [unreadable(repo, moves[0])] : moves.map((m) => checkAdvances(repo, [m], ranHere)[0]);
+  // A missing object: let the single check name it.
+  if (!graph) return moves.map((m) => checkAdvance(repo, m.oldOid, m.newOid));
   const plans = moves.map((m) => {
     if (!m.newOid || m.oldOid === m.newOid) return null;
     const now = reachableIn(graph, m.newOid);
@@ -197,7 +213,7 @@ export function checkAdvances(repo: Storage, moves: Move[], ranHere?: (session: 
   const big = oversizedEach(repo, [...new Set(plans.flatMap((p) => p?.added ?? []))]);
   return moves.map((m, i) => {
     const p = plans[i];
-    if (!p) return withoutVersions(m);
+    if (!p) return checkAdvance(repo, m.oldOid, m.newOid);
     if (p.rewrite) return { rule: 'rewrite', message: `history rewritten: ${m.newOid!.slice(0, 12)} does not descend from ${m.oldOid!.slice(0, 12)}` };
     return addedViolation(withoutRefused(m.newOid!, p.added, all), all) ?? (p.added.map((o) => big.get(o)).find(Boolean) ?? null) ?? (ranHere ? notWrittenHere(p.added, all, ranHere) : null);
   });
