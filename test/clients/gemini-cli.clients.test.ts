@@ -106,10 +106,11 @@ describe('Gemini CLI, whole, offline', () => {
     expect(count(first!, 'another live session')).toBe(1);
     expect(b.sent).toMatch(/<hook_context>[^<]*another live session/);
     // nothing is left pending for an after-tool hook; the live session's note about the newcomer waits for its next
-    // call, which it sends to node (a `.peer`: Gemini CLI's shell calls carry a warning in their output)
-    const left = readdirSync(path.join(repo.dir, '.git', 'handoff', 'guard'));
-    expect(left.filter((f) => f.endsWith('.note'))).toEqual([]);
-    expect(left.filter((f) => f.endsWith('.peer'))).toEqual(['live-gemini-7b7b.peer']);
+    // call, which it sends to node (a `beside` line in its `.told`: Gemini CLI's shell calls carry a warning in their output)
+    const dir = path.join(repo.dir, '.git', 'handoff', 'guard');
+    expect(readdirSync(dir).filter((f) => f.endsWith('.note'))).toEqual([]);
+    const told = readFileSync(path.join(dir, 'live-gemini-7b7b.told'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(told.map((n) => n.kind)).toEqual(['beside']);
   });
 
   it('shows no compaction reminder in a turn that changed nothing, and one in a turn that did', async () => {
