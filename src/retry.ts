@@ -18,59 +18,25 @@ export interface BackoffPolicy {
   attempts: number;
 }
 
-/**
- * How long one lock a live process may hold is waited on (a hook's node run holds one ~0.1–0.3 s, seconds on a
- * loaded machine): a lock file this old still held fails. A lock taken again by the next writer is younger than the
- * wait: a crowd that moves is waited out, writer after writer.
- */
+/** How long a lock a live process may hold is waited on (a hook's run holds one ~0.1–0.3 s): a lock file this old still held fails. */
 export const LOCK_WAIT_MS = 30_000;
 
-/** A compare-and-swap of a local ref lost to another writer, who is done within milliseconds: 2–4 ms, growing to 30–60. */
+/** A compare-and-swap of a local ref lost to another writer, who is done within milliseconds. */
 export const LOST_RACE: BackoffPolicy = { name: 'lost-race', startMs: 2, growth: 1.5, jitter: 1, maxMs: 30, deadlineMs: Infinity, attempts: 60 };
-/** A lock of a claims tracking ref or of git's config taken by another writer: 5–10 ms, growing to 60–120. */
+/** A lock of a claims tracking ref or of git's config taken by another writer. */
 export const CONTENDED: BackoffPolicy = { name: 'contended', startMs: 5, growth: 1.5, jitter: 1, maxMs: 60, deadlineMs: LOCK_WAIT_MS, attempts: 60 };
-/**
- * A compare-and-swap of a claims table lost to another session's change (here or on the remote): each loss is another
- * writer's win, so a crowd of disjoint claims moves and is waited out by attempts, not by the clock; 5–10 ms growing to
- * 0.5–1 s, which spreads the crowd's next tries apart.
- */
+/** A claims table lost to another session's change: each loss is another writer's win, so a crowd is waited out by attempts. */
 export const CLAIMS_CROWD: BackoffPolicy = { name: 'claims-crowd', startMs: 5, growth: 1.6, jitter: 1, maxMs: 500, deadlineMs: 180_000, attempts: 100 };
-/**
- * A ref lock a live process may hold: 5–15 ms, growing to 75–225, for as long as the caller's rule (the lock file's
- * age, LOCK_WAIT_MS) lets it.
- */
+/** A ref lock a live process may hold, for as long as the caller's rule (the lock file's age, LOCK_WAIT_MS) lets it. */
 export const LOCK_HELD: BackoffPolicy = { name: 'lock-held', startMs: 5, growth: 1.5, jitter: 2, maxMs: 75, deadlineMs: Infinity, attempts: Infinity };
 /** A lock of this repository in a fetch's way: at most 5 more fetches, each after the lock is waited out (LOCK_HELD). */
 export const LOCK_IN_THE_WAY: BackoffPolicy = { name: 'lock-in-the-way', startMs: 0, growth: 1, jitter: 0, maxMs: 0, deadlineMs: Infinity, attempts: 5 };
-/** A transport cut in passing (a reset connection, a gateway's 502–504): 3 more tries, 100–200, 200–400, 400–800 ms apart. */
+/** A transport cut in passing (a reset connection, a gateway's 502–504). */
 export const TRANSIENT: BackoffPolicy = { name: 'transient', startMs: 100, growth: 2, jitter: 1, maxMs: 800, deadlineMs: 5_000, attempts: 3 };
-/**
- * A host's rate limit (GitHub's "secondary rate limit", HTTP 429, GitLab's concurrency queue): from 2 s, doubling up to
- * 30 s, for as long as the caller gives it (`handoff.hostWait`, default 60 s).
- */
+/** A host's rate limit (HTTP 429, GitHub's secondary rate limit), for as long as `handoff.hostWait` gives it. */
 export const hostLimited = (deadlineMs: number): BackoffPolicy => ({ name: 'host-limited', startMs: 2_000, growth: 2, jitter: 0.5, maxMs: 30_000, deadlineMs, attempts: 20 });
-/** A non-blocking descriptor not ready yet (EAGAIN: input not there, a pipe full): 2 ms, growing to 10, for as long as it takes. */
+/** A non-blocking descriptor not ready yet (EAGAIN: input not there, a pipe full), for as long as it takes. */
 export const NOT_READY: BackoffPolicy = { name: 'not-ready', startMs: 2, growth: 1.5, jitter: 0, maxMs: 10, deadlineMs: Infinity, attempts: Infinity };
-
-/** One policy's waits, in order (jj's BackoffIterator). */
-class Backoff {
-  #started = 0;
-  #made = 0;
-  #last = 0;
-  constructor(readonly policy: BackoffPolicy) {}
-  /** The next wait in ms, or null: out of attempts, or it would end past the deadline. */
-  next(): number | null {
-    const p = this.policy;
-    if (this.#made >= p.attempts) return null;
-    if (this.#made === 0) this.#started = Date.now();
-    const base = this.#made === 0 ? p.startMs : Math.min(p.maxMs, this.#last * p.growth);
-    const ms = Math.round(base * (1 + p.jitter * Math.random()));
-    if (Date.now() + ms - this.#started > p.deadlineMs) return null;
-    this.#made++;
-    this.#last = base;
-    return ms;
-  }
-}
 
 /** Blocks this thread for `ms` (the store's steps are synchronous: a CLI call or a hook is a short sequence of git steps). */
 const sleep = (ms: number): void => {
@@ -98,13 +64,16 @@ export const retrying = <T>(step: Step<T | typeof AGAIN>): T => loop(step) as T;
 export const retryingAsync = <T>(step: Step<Promise<T | typeof AGAIN>>): Promise<T> => loop(step) as Promise<T>;
 
 function loop<T>(step: Step<T | typeof AGAIN | Promise<T | typeof AGAIN>>): T | Promise<T> {
-  const policies = new Map<string, Backoff>();
+  // each policy's waits made so far, its first one's start and its last base wait (jj's BackoffIterator)
+  const made = new Map<string, { n: number; started: number; last: number }>();
   let due = 0;
-  const wait: Wait = (policy) => {
-    let b = policies.get(policy.name);
-    if (!b) policies.set(policy.name, (b = new Backoff(policy)));
-    const ms = b.next();
-    if (ms === null) return false;
+  const wait: Wait = (p) => {
+    const m = made.get(p.name) ?? { n: 0, started: Date.now(), last: 0 };
+    if (m.n >= p.attempts) return false;
+    const base = m.n === 0 ? p.startMs : Math.min(p.maxMs, m.last * p.growth);
+    const ms = Math.round(base * (1 + p.jitter * Math.random()));
+    if (Date.now() + ms - m.started > p.deadlineMs) return false;
+    made.set(p.name, { n: m.n + 1, started: m.started, last: base });
     due += ms;
     return true;
   };

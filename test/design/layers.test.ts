@@ -228,7 +228,6 @@ describe("docs/design.md's module map (checked against src/)", () => {
     // the known lazy forms are seen: fast.ts loads the hooks by require, pre-push loads sync by import()
     expect(IMPORTS).toContainEqual(expect.objectContaining({ from: 'fast.ts', to: 'hooks/entry.ts', kind: 'lazy' }));
     expect(IMPORTS).toContainEqual(expect.objectContaining({ from: 'hooks/push.ts', to: 'sync/secrets-gate.ts', kind: 'lazy' }));
-    expect(IMPORTS).toContainEqual(expect.objectContaining({ from: 'trace.ts', to: 'trace-line.ts', kind: 'lazy' }));
   });
 
   it('no import cycle joins files of src/, type imports included', () => {
