@@ -1,8 +1,5 @@
-// Every `git config handoff.*` knob, in one typed table (issue 35): its name, type, default and doc line. Every reader
-// goes through `setting` (a configuration git answered) or `parseSetting` (a value read raw: one `git config --get`,
-// the config text discovery read); the README table and the man page are written from the doc lines
-// (test/docs/docs.test.ts checks the README against them; scripts/man.mjs writes the man page), and
-// test/design/one-config-table.test.ts fails on a 'handoff.<key>' string read anywhere else.
+// Every `git config handoff.*` knob in one typed table: name, type, default and doc line (the README table and the man
+// page are written from it). Every reader goes through `setting` or `parseSetting` (test/design/one-config-table.test.ts).
 
 type Spec =
   /** git's true words read true, its false words false, anything else `other` */
@@ -18,11 +15,10 @@ type Spec =
   /** one of `values` (trimmed, any case); anything else the default */
   | { type: 'enum'; values: readonly string[]; default: string };
 
+/** `shown`: the default as the docs show it; `doc`: what the key does, one line (Markdown code spans). */
 interface Key {
   spec: Spec;
-  /** the default as the README and the man page show it */
   shown: string;
-  /** what the key does, one line (Markdown code spans; the man page drops the backquotes) */
   doc: string;
 }
 
@@ -56,7 +52,6 @@ const KEYS = {
     shown: '(unset)',
     doc: "the store's format version, set only by a build whose data older builds would misread; a newer one than this build's is exit 7 for every command (SPEC 2)",
   },
-  // a team's scale: hosts' limits, bounded growth, claims no clock can hold (issue 57)
   pushBatch: {
     spec: { type: 'count', default: 2000 },
     shown: '2000',
@@ -138,10 +133,4 @@ export function parseSetting<K extends HandoffKey>(k: K, values: readonly string
 export const setting = <K extends HandoffKey>(c: ReadonlyMap<string, string[]>, k: K): SettingValue<K> => parseSetting(k, c.get(keyName(k).toLowerCase()));
 
 /** Each key as the README table and the man page show it. */
-interface ConfigKey {
-  key: string;
-  default: string;
-  description: string;
-}
-
-export const CONFIG_KEYS: ConfigKey[] = (Object.keys(KEYS) as HandoffKey[]).map((k) => ({ key: keyName(k), default: KEYS[k].shown, description: KEYS[k].doc }));
+export const CONFIG_KEYS = (Object.keys(KEYS) as HandoffKey[]).map((k) => ({ key: keyName(k), default: KEYS[k].shown, description: KEYS[k].doc }));

@@ -1,6 +1,5 @@
-// The environment variables git-handoff reads, in one list the man page's ENVIRONMENT section is generated from
-// (scripts/man.mjs); the session variables come from the clients' own table (SESSION_VARS), so a new client's
-// variable reaches the manual without anyone copying it.
+// The environment variables git-handoff reads, in one list the man page's ENVIRONMENT section is generated from; the
+// session variables come from the clients' own table.
 import { CLIENT_NAMES, PLUGIN_SESSION_VARS, SESSION_VARS } from './clients/names';
 
 interface EnvironmentVariable {

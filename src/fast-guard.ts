@@ -1,28 +1,22 @@
-// dist/guard.cjs, the file `git-handoff guard` starts with (a few KB): it reads the payload and loads the first
-// look (dist/first.cjs, src/guard/first.ts) through a V8 code cache, one per kind of payload, chosen by a glance at
-// its text. Compiling the first look afresh cost every guard run more than all the work it does. What the first look
-// cannot answer goes to the full guard (dist/fast.cjs) with what it parsed and located.
+// dist/guard.cjs, the file `git-handoff guard` starts with (a few KB): it reads the payload and loads the first look
+// (dist/first.cjs) through a V8 code cache, one per kind of payload chosen by a glance at its text. What the first
+// look cannot answer goes to the full guard (dist/fast.cjs) with what it parsed and located.
 import type { Look } from './guard/first';
 import { MAX_PAYLOAD, readStdinText, writeAnswer } from './guard/io';
 import { loadBundle } from './load';
 import { trace } from './trace';
 
 /**
- * Git commands that write the worktree, the index or a branch and name no ref to move (`git commit -m x`,
- * `git add .`): the first look never answers one (no rule is surely silent on it, and the ref rule's refusals are
- * of other commands), so a shell line starting with one goes to the full guard at once, without first.cjs to load
- * and run (about 3 ms). Only a glance at the text: the full guard reads the payload as if no first look had run,
- * and decides exactly as it does after one (as it does when the first look fails).
+ * Git commands that write the worktree, the index or a branch and name no ref to move: the first look never answers
+ * one, so a shell line starting with one goes to the full guard at once, without first.cjs to load and run. Only a
+ * glance: the full guard reads the payload as if no first look had run.
  */
 const FULL_GIT = new Set(['commit', 'add', 'rm', 'mv', 'checkout', 'switch', 'restore', 'merge', 'rebase', 'reset', 'stash', 'cherry-pick', 'revert', 'pull', 'apply', 'am', 'clean']);
 
 /** A session's start, in every client's spelling of the event: the first look never answers one either. */
 const SESSION_START = /"(?:hook_event_name|hookName)"\s*:\s*"sessionStart"/i;
 
-/**
- * Where a payload goes, by one look at its text: 'full' (a git command of FULL_GIT), 'start' (SESSION_START), else the first look's code
- * cache for it: a shell line starting with git, another shell line, anything else.
- */
+/** Where a payload goes: 'full' (a git command of FULL_GIT), 'start', else the first look's cache for its kind. */
 function kindOf(text: string | null): string {
   if (text === null) return 'first-bad';
   if (SESSION_START.test(text)) return 'start';
@@ -54,8 +48,7 @@ else {
   else {
     if (look.answer !== null) writeAnswer(look.answer);
     trace('answered');
-    // what the answer leaves is written after it; then nothing is pending: 'exit' listeners run (a code cache saved),
-    // node's teardown of the environment and the heap does not (about 1 ms of every such call)
+    // what the answer leaves is written after it; then exit skips node's teardown (about 1 ms of every such call)
     look.after?.();
     process.exit();
   }

@@ -1,5 +1,5 @@
-// dist/fast.cjs: the full guard and the git hooks, without the CLI framework or a git library. Loaded through a V8
-// code cache (src/load.ts): by dist/first.cjs for a tool call its first look hands over, by the launcher for a hook.
+// dist/fast.cjs: the full guard and the git hooks, without the CLI framework. Loaded through a V8 code cache (src/load.ts)
+// by dist/guard.cjs for a tool call the first look hands over, by the launcher for a hook.
 import type { Seen } from './guard/context';
 import type { StdinState } from './guard/io';
 

@@ -1,7 +1,4 @@
-// node:path for dist/guard.cjs, dist/first.cjs and dist/fast.cjs (scripts/build.mjs aliases `node:path` to this
-// file there): a plain require, which esbuild leaves as it is. Its default import of a builtin is wrapped in
-// __toESM, a copy of the module's every export made once per importing module (18 in the first look: about 0.3 ms
-// of every guard run; 51 in the full guard).
-// `path`, not `node:path`: the alias would send that back here.
+// node:path for the guard's bundles (scripts/build.mjs aliases `node:path` here): a plain require, where esbuild wraps
+// a builtin's default import in __toESM, a copy of its exports per importing module. `path`: the alias would send `node:path` back here.
 const path: typeof import('node:path') = require('path');
 export default path;

@@ -1,5 +1,5 @@
-// The one module that starts a program: git's own start here through src/git/run.ts, every other program directly.
-// node:child_process is loaded at the first start, not with this module: the guard's runs that start none do not pay for it.
+// The one module that starts a program (git's through src/git/run.ts). node:child_process is loaded at the first start:
+// the guard's runs that start none do not pay for it.
 import type * as ChildProcesses from 'node:child_process';
 
 export type { ChildProcess } from 'node:child_process';

@@ -1,5 +1,5 @@
-// What may reach a terminal from data: the one pattern every printer strips (the CLI's output layer, hook refusals,
-// the server's messages to a pusher), so no print path keeps its own idea of a control character.
+// What may reach a terminal from data: the one pattern every printer strips, so no print path keeps its own idea of a
+// control character.
 
 // Escape sequences (CSI, OSC/DCS/APC/PM/SOS strings, two-byte escapes), C0 and C1 controls but tab and newline
 // (U+009B is CSI to some terminals, CR overwrites what was shown), and the bidi controls that reorder what is seen.

@@ -1,15 +1,9 @@
-// git-handoff's own folders in the user's home, the one place they are named: the code cache and the per-user key
-// (XDG cache), the loss record's witness (XDG state, src/handoff/store/tx/witness.ts) and the plugin and extension
-// copies with the settings saved before install (XDG data, src/install/plugin-restore.ts). The guard's perimeter
-// (src/guard/perimeter.ts) protects all three. The launcher (src/load.ts) finds the code cache on its own: it runs
-// before any module is loaded.
+// git-handoff's own folders in the user's home, the one place they are named (but src/load.ts, which runs before any
+// module is loaded); the guard's perimeter protects all three.
 import path from 'node:path';
 
 type Env = NodeJS.ProcessEnv;
-/**
- * The user's home: HOME, else the system's answer. node:os is required only then: the guard loads this module before
- * every tool call, and node:os costs a run about 0.3 ms that HOME makes unneeded.
- */
+/** The user's home: HOME, else the system's answer (node:os, about 0.3 ms to load, only then). */
 export const userHome = (env: Env = process.env) => env.HOME || (require('node:os') as typeof import('node:os')).homedir();
 const home = userHome;
 

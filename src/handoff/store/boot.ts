@@ -19,22 +19,19 @@ import { lineageOf } from '../state/lineage-record';
 /** The sections boot shows of each handoff. */
 export const BOOT_SECTIONS = TEMPLATE_SECTIONS.filter((s) => ['Goal', 'Next action', 'Stop conditions'].includes(s.name));
 
-/** The loss record's check at session start (record/recover.ts: recoverAtSessionStart). */
+/** The loss record's check at session start (record/recover.ts): what it put back by itself, what it left for a person. */
 export interface SessionStartRecord {
-  /** what session start put back by itself (said once: the next start finds it in place) */
   restored: string[];
-  /** what it left for a person: each with the command that restores it */
   left: string[];
   problem: string | null;
 }
 
-export interface BootView {
+interface BootView {
   branch: string | null;
   session: string | null;
   /** every branch's handoffs, not only this branch's */
   all: boolean;
   handoffs: BootHandoff[];
-  /** the loss record at session start: what was put back by itself, what is left (absent: nothing lost) */
   record?: SessionStartRecord;
   /** none here, and the branch was renamed from one whose handoffs are still under the old name */
   renamed?: Renamed;
@@ -42,27 +39,26 @@ export interface BootView {
   takenFromYou?: TakenFrom[];
 }
 
-/** A handoff as boot shows it: addressed to this reader by name, and whether the reader has read its tip. */
-export interface BootHandoff extends HandoffView {
+/** A handoff as boot shows it: addressed to this reader by name, and whether the reader has read its tip (null: no reader, or its own). */
+interface BootHandoff extends HandoffView {
   addressed: boolean;
-  /** null: no reader, or the reader's own version */
   unread: boolean | null;
   readBy: Receipt[];
   /** not in this clone: only a remote-tracking copy, and the command that brings it */
   onRemote?: { remote: string; fetch: string };
 }
 
-export interface BootOptions {
+interface BootOptions {
   session?: string | null;
   branch?: string | null;
   all?: boolean;
   /** who reads (session, client, role or person); default: the session alone */
   reader?: Reader | null;
-  /** record a `surfaced` receipt on each handoff addressed to the reader (boot and session start) */
+  /** record a `surfaced` receipt on each handoff addressed to the reader */
   surface?: boolean;
   /** the loss record's session start, made first: a handoff lost outside git-handoff is back before the view is read */
   record?: SessionStartRecord | null;
-  /** refs the caller reads after the view, listed with the view's own in its one for-each-ref (src/git/refs-once.ts) */
+  /** refs the caller reads after the view, listed with the view's own in its one for-each-ref */
   alsoRefs?: string[];
 }
 
@@ -72,8 +68,9 @@ export function bootView(repo: Storage, o: BootOptions = {}): BootView {
   const all = !!o.all || !branch;
   // one branch: its handoffs, their copies, its tip and the receipts' notes in one for-each-ref, which answers their reads
   if (!all) repo.keepRefs([...listingPatterns({ branch }), `refs/heads/${branch}`, NOTES_REF, ...(o.alsoRefs ?? [])]);
-  const read = readListing(repo, all ? { all: true } : { branch });
-  const local = listHandoffs(repo, all ? { all: true } : { branch });
+  const scope = all ? { all: true } : { branch };
+  const read = readListing(repo, scope);
+  const local = listHandoffs(repo, scope);
   // what a remote has that this clone has not taken in yet (left by a fetch of the tracking refs)
   const remote = remoteOnlyHandoffs(repo, { branch, all });
   const rows: HandoffRow[] = [...local, ...remote];
@@ -93,12 +90,11 @@ export function bootView(repo: Storage, o: BootOptions = {}): BootView {
   versionCounts(repo, oids);
   const tip = all ? null : tipOf(branch);
   if (tip) repo.leftRights(read.map((r) => parseTrailerBlock(r.block).head ?? ''), tip);
-  const viewOrFlag = (r: HandoffRow) => viewOrFlagOf(repo, r, tipOf(r.branch));
   const handoffs = rows.map((r): BootHandoff => {
     const own = !reader || r.session === reader.id;
     const readBy = receipts.get(r.oid) ?? [];
     const far = onRemote.get(r.ref);
-    const view = far ? { ...viewOrFlag({ ...r, ref: far.trackingRef }), ref: r.ref, sync: r.sync } : viewOrFlag(r);
+    const view = far ? { ...viewOrFlagOf(repo, { ...r, ref: far.trackingRef }, tipOf(r.branch)), ref: r.ref, sync: r.sync } : viewOrFlagOf(repo, r, tipOf(r.branch));
     return { ...view, addressed: addressedTo(r.to, reader), unread: own ? null : !isRead(readBy, reader!), readBy, ...(far ? { onRemote: { remote: far.remote, fetch: far.fetch } } : {}) };
   });
   if (o.surface && reader) surface(repo, reader, handoffs.filter((h) => h.addressed && h.unread !== null));
@@ -117,14 +113,15 @@ function takenFromSession(repo: Storage, session: string, rows: HandoffRow[]): T
   return others.length ? takeoversFrom(repo, chain, others.map((r) => r.ref)) : [];
 }
 
-/** `surfaced` receipts; a lost receipt never costs the session its boot view, so a failure is left at that. */
+/** `surfaced` receipts; a lost receipt never costs the session its boot view. */
 function surface(repo: Storage, reader: Reader, shown: BootHandoff[]): void {
   try {
     const now = Math.floor(Date.now() / 1000);
     appendReceipts(repo, shown.map((h) => ({ oid: h.oid, reader: reader.id, how: 'surfaced' as const })), now);
-    for (const h of shown) if (!h.readBy.some((x) => x.reader === reader.id && x.how === 'surfaced')) h.readBy.push({ reader: reader.id, at: new Date(now * 1000).toISOString(), how: 'surfaced' });
+    const at = new Date(now * 1000).toISOString();
+    for (const h of shown) if (!h.readBy.some((x) => x.reader === reader.id && x.how === 'surfaced')) h.readBy.push({ reader: reader.id, at, how: 'surfaced' });
   } catch {
-    // best effort: the view matters more than its receipt
+    // the view matters more than its receipt
   }
 }
 
@@ -153,39 +150,34 @@ export function wrapUntrusted(ref: string, text: string, style: WrapStyle = 'tag
     // the bracket form's opening and closing markers, neutralised the same way
     .replace(/\[(\s*\/?\s*untrusted\s*-\s*content)/gi, '($1')
     .replace(/\n+$/, '');
-  if (style === 'brackets') return `[${UNTRUSTED_TAG} source="git-handoff" ref="${escapeAttr(ref)}"]\n${inner}\n[/${UNTRUSTED_TAG}]`;
-  return `<${UNTRUSTED_TAG} source="git-handoff" ref="${escapeAttr(ref)}">\n${inner}\n</${UNTRUSTED_TAG}>`;
+  const [open, close] = style === 'brackets' ? ['[', ']'] : ['<', '>'];
+  return `${open}${UNTRUSTED_TAG} source="git-handoff" ref="${escapeAttr(ref)}"${close}\n${inner}\n${open}/${UNTRUSTED_TAG}${close}`;
 }
 
-/**
- * How the wrapper is written: `<untrusted-content …>` tags, or `[untrusted-content …]` markers for a client that
- * HTML-escapes its hook context (Gemini CLI 0.61.0 shows the model `&lt;untrusted-content …&gt;`).
- */
-export type WrapStyle = 'tags' | 'brackets';
+/** `<untrusted-content …>` tags, or `[untrusted-content …]` markers for a client that HTML-escapes its hook context. */
+type WrapStyle = 'tags' | 'brackets';
 
-export interface RenderOptions {
+interface RenderOptions {
   /** wrap every body excerpt as untrusted content (what an agent's context gets) */
   untrusted?: boolean;
-  /** how the wrapper is written (default tags) */
   wrap?: WrapStyle;
   now?: number;
 }
 
-// Limits that keep boot short: it is read at every session start.
+// boot is read at every session start: it is kept short
 const SECTION_LINES = 15;
 const SECTION_CHARS = 1200;
 const FULL_HANDOFFS = 5;
 
 function cut(text: string, topic: string): string {
-  const lines = text.split('\n');
-  let kept = lines.slice(0, SECTION_LINES).join('\n');
+  let kept = text.split('\n').slice(0, SECTION_LINES).join('\n');
   if (kept.length > SECTION_CHARS) kept = kept.slice(0, SECTION_CHARS).replace(/\s+\S*$/, '');
   const rest = text.length - kept.length;
   return rest > 0 ? `${kept}\n… (more: git handoff show ${topic})` : kept;
 }
 
 /** A name from a ref, trailer or state, made safe to print outside the wrapper: one line, bounded, no tag can open or close. */
-export const label = (s: string | null | undefined, max = 100) => [...oneLine((s ?? '').replace(/\p{Cf}/gu, '')).replace(/[<>]/g, '_')].slice(0, max).join('') || '(unnamed)';
+const label = (s: string | null | undefined, max = 100) => [...oneLine((s ?? '').replace(/\p{Cf}/gu, '')).replace(/[<>]/g, '_')].slice(0, max).join('') || '(unnamed)';
 
 /** The text of `boot`: a title line, then per handoff its header (owner, age, sync, verify) and its key sections. */
 export function renderBoot(view: BootView, o: RenderOptions = {}): string {
