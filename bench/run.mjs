@@ -4,7 +4,7 @@
 // bundle: the flattering ratios). Then the goals' table (issues 39 and 52: its rows, both environments, each goal
 // against node, the row's floor or empty hook stubs), and the trace (bench/trace.mjs): where the milliseconds of
 // write, show, list and the guard's node path go.
-//   node bench/run.mjs [--runs N] [--only calls,floor,guard,store,list,commit,record,claims,trace,witness,status,sync,sync100k,scale,refhooks] [--client claude,codex,…] [--env both|unset|set] [--before <another build's bin/git-handoff>: its agent's commit beside this one's] [--json]
+//   node bench/run.mjs [--runs N] [--only calls,start,floor,guard,store,list,commit,record,claims,trace,witness,status,sync,sync100k,scale,refhooks] [--client claude,codex,…] [--env both|unset|set] [--before <another build's bin/git-handoff>: its agent's commit beside this one's] [--json]
 // Part `floor` (bench/floor.mjs): the least any implementation of a row of the goals' table costs, beside the row.
 // Part `sync` (bench/sync.mjs): sync at 100, 1,000 and 10,000 handoffs beside git's own fetch and push of the same refs,
 // and the pushes a claim starts; `sync100k` the same at 100,000 (minutes: not in the default run).
@@ -14,6 +14,7 @@
 // handoffs with the git hooks installed, beside the same without them.
 import { benchRefHooks } from './ref-hooks.mjs';
 import { benchScale } from './scale.mjs';
+import { benchStart } from './start.mjs';
 import { execFileSync, execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
@@ -33,7 +34,7 @@ import { benchWitness } from './witness.mjs';
 import { benchClaimPushes, benchSync } from './sync.mjs';
 
 const f = flags();
-const ALL = ['calls', 'floor', 'guard', 'store', 'list', 'commit', 'record', 'claims', 'trace', 'witness', 'status', 'sync'];
+const ALL = ['calls', 'start', 'floor', 'guard', 'store', 'list', 'commit', 'record', 'claims', 'trace', 'witness', 'status', 'sync'];
 // parts run only when named (--only): minutes long
 const NAMED = ['sync100k', 'scale', 'refhooks'];
 const only = f.only ? String(f.only).split(',') : ALL;
@@ -43,7 +44,7 @@ const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
 
 /** The rows of the parts asked for, measured in this process's environment. */
 async function measure(parts) {
-  const fns = { calls: () => benchToolCalls({ runs, clients: f.client ? String(f.client).split(',') : undefined }), floor: () => benchFloors({ runs }), guard: () => benchGuardRows({ runs }), store: () => benchStore({ runs }), list: () => benchList({ runs }), commit: () => benchCommit({ runs, before: f.before }), record: () => benchRecord({ runs }), claims: () => benchClaims({ runs }), trace: () => benchTrace({ runs }), witness: () => benchWitness({ runs }), status: () => benchStatus({ runs }), sync: () => [...benchSync({ runs }), ...benchClaimPushes()], sync100k: () => benchSync({ runs: runs ?? 3, sizes: [100000] }), scale: () => benchScale({ runs }), refhooks: () => benchRefHooks({ runs }) };
+  const fns = { calls: () => benchToolCalls({ runs, clients: f.client ? String(f.client).split(',') : undefined }), start: () => benchStart({ runs }), floor: () => benchFloors({ runs }), guard: () => benchGuardRows({ runs }), store: () => benchStore({ runs }), list: () => benchList({ runs }), commit: () => benchCommit({ runs, before: f.before }), record: () => benchRecord({ runs }), claims: () => benchClaims({ runs }), trace: () => benchTrace({ runs }), witness: () => benchWitness({ runs }), status: () => benchStatus({ runs }), sync: () => [...benchSync({ runs }), ...benchClaimPushes()], sync100k: () => benchSync({ runs: runs ?? 3, sizes: [100000] }), scale: () => benchScale({ runs }), refhooks: () => benchRefHooks({ runs }) };
   const rows = [];
   // a part may answer a promise (status: it starts a server and asks it)
   for (const name of parts) rows.push(...(await fns[name]()));
