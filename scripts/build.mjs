@@ -1,8 +1,6 @@
-// Builds the bundles: dist/cli.cjs (yargs and every command); dist/fast.cjs (the full guard and the git hooks, no CLI
-// framework); dist/guard.cjs, the file the guard starts with (a few KB: it loads dist/first.cjs, the guard's first
-// look, through a V8 code cache);
-// dist/load.cjs, the launcher's code-cache loader; dist/yaml.cjs, the YAML parser of `import`; dist/secrets.cjs, the
-// secret scanner; then the man page, generated from the CLI's own help.
+// Builds the bundles (dist/cli.cjs, the CLI; dist/fast.cjs, the full guard and the git hooks; dist/guard.cjs, the
+// guard's first file, and dist/first.cjs, its first look; dist/load.cjs, the launcher's code-cache loader; the rest
+// loaded by one command each), then the files generated from the code: the sh front's lists, the hook stub, the man page.
 import { createHash } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -11,11 +9,8 @@ import { build } from 'esbuild';
 const common = { bundle: true, platform: 'node', target: 'node20', legalComments: 'none', logLevel: 'warning' };
 // cli.cjs and fast.cjs first: their hashes name their V8 code caches (src/load.ts), bundled into the loaders
 const hashOf = (f) => createHash('sha256').update(readFileSync(f)).digest('hex').slice(0, 16);
-// the guard's files (guard.cjs, first.cjs, fast.cjs) take node:path without esbuild's __toESM copy of it per
-// module (src/node-path.ts), and node:fs with one require of it per bundle (src/node-fs.ts)
+// the guard's bundles take node:path and node:fs with one plain require each (src/node-path.ts, src/node-fs.ts)
 const plainBuiltins = { alias: { 'node:path': './src/node-path.ts', 'node:fs': './src/node-fs.ts' } };
-/** An esbuild plugin leaving the imports `filter` matches out of a bundle (a bundle that loads them from another file). */
-const leaveOut = (filter) => ({ name: 'leave-out', setup: (b) => b.onResolve({ filter }, (a) => ({ path: a.path, external: true })) });
 // dist/ holds only what this build writes: a bundle an earlier build made and this one no longer does is not shipped
 rmSync('dist', { recursive: true, force: true });
 await Promise.all([

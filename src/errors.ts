@@ -1,19 +1,9 @@
 // One error type for every failure the user can act on: `code` is stable, `exitCode` follows SPEC 4.
-export const EXIT = {
-  ok: 0,
-  internal: 1,
-  usage: 2,
-  owned: 3,
-  concurrent: 4,
-  noSession: 5,
-  integrity: 6,
-  environment: 7,
-} as const;
+export const EXIT = { ok: 0, internal: 1, usage: 2, owned: 3, concurrent: 4, noSession: 5, integrity: 6, environment: 7 } as const;
 
 type ExitKind = keyof typeof EXIT;
 
-// What marks a HandoffError, registered (Symbol.for): one thrown by another bundle's copy of this class (dist/first.cjs
-// hands a call over to dist/fast.cjs) is one too, for `instanceof` and so for its exit code and message.
+// registered (Symbol.for): a HandoffError thrown by another bundle's copy of this class is one too, for `instanceof`
 const BRAND = Symbol.for('git-handoff: HandoffError');
 
 export class HandoffError extends Error {

@@ -180,9 +180,7 @@ function cut(text: string, topic: string): string {
 const label = (s: string | null | undefined, max = 100) => [...oneLine((s ?? '').replace(/\p{Cf}/gu, '')).replace(/[<>]/g, '_')].slice(0, max).join('') || '(unnamed)';
 
 /** The text of `boot`: a title line, then per handoff its header (owner, age, sync, verify) and its key sections. */
-export function renderBoot(view: BootView, o: RenderOptions = {}): string {
-  return recordLines(view.record) + takenLines(view, o.now) + renderView(view, o);
-}
+export const renderBoot = (view: BootView, o: RenderOptions = {}): string => recordLines(view.record) + takenLines(view, o.now) + renderView(view, o);
 
 /** What was taken over from this session, each one sanitised line: who, when, why, and the log that shows it. */
 function takenLines(view: BootView, now?: number): string {
@@ -205,7 +203,7 @@ function recordLines(r: SessionStartRecord | undefined): string {
     ...r.restored.map((m) => `git-handoff restored at session start (lost outside git-handoff): ${m}`),
     ...r.left.map((m) => `git-handoff: lost outside git-handoff and not restored by itself: ${m}`),
   ];
-  return lines.map((l) => label(l, 600)).join('\n') + (lines.length ? '\n\n' : '');
+  return lines.length ? lines.map((l) => label(l, 600)).join('\n') + '\n\n' : '';
 }
 
 function renderView(view: BootView, o: RenderOptions): string {
