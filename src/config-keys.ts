@@ -8,10 +8,8 @@ type Spec =
   | { type: 'string'; default?: undefined; multi?: boolean }
   /** "30m", "2h", "45s", "1d" or plain seconds, in milliseconds; anything else the default */
   | { type: 'duration'; default: number }
-  /** a whole number; anything else null (the reader says what that means) */
-  | { type: 'int'; default: null }
-  /** a whole number of at least 1; anything else the default */
-  | { type: 'count'; default: number }
+  /** a whole number of at least `min` (0); anything else the default (null: the reader says what that means) */
+  | { type: 'int'; default: number | null; min?: number }
   /** one of `values` (trimmed, any case); anything else the default */
   | { type: 'enum'; values: readonly string[]; default: string };
 
@@ -53,7 +51,7 @@ const KEYS = {
     doc: "the store's format version, set only by a build whose data older builds would misread; a newer one than this build's is exit 7 for every command (SPEC 2)",
   },
   pushBatch: {
-    spec: { type: 'count', default: 2000 },
+    spec: { type: 'int', default: 2000, min: 1 },
     shown: '2000',
     doc: 'at most this many refs in one push of `sync`/`push`; more go in several pushes, each continuing where the last stopped (SPEC 7)',
   },
@@ -78,7 +76,7 @@ type HandoffKey = keyof typeof KEYS;
 
 type ValueOf<S> = S extends { type: 'bool' }
   ? boolean
-  : S extends { type: 'duration' | 'count' }
+  : S extends { type: 'duration' } | { type: 'int'; default: number }
     ? number
     : S extends { type: 'int' }
       ? number | null
@@ -108,20 +106,17 @@ export function parseDuration(v: string | undefined, fallbackMs: number): number
 export function parseSetting<K extends HandoffKey>(k: K, values: readonly string[] | undefined): SettingValue<K> {
   const s: Spec = KEYS[k].spec;
   const v = values?.at(-1);
+  const t = v?.trim() ?? '';
   const out = (() => {
     switch (s.type) {
       case 'bool':
-        return v === undefined ? s.default : TRUE.test(v.trim()) ? true : FALSE.test(v.trim()) ? false : s.other;
+        return v === undefined ? s.default : TRUE.test(t) ? true : FALSE.test(t) ? false : s.other;
       case 'duration':
         return parseDuration(v, s.default);
       case 'int':
-        return v === undefined ? null : /^\d+$/.test(v.trim()) ? Number(v.trim()) : null;
-      case 'count':
-        return v !== undefined && /^\d+$/.test(v.trim()) && Number(v.trim()) >= 1 ? Number(v.trim()) : s.default;
-      case 'enum': {
-        const w = (v ?? '').trim().toLowerCase();
-        return s.values.includes(w) ? w : s.default;
-      }
+        return /^\d+$/.test(t) && Number(t) >= (s.min ?? 0) ? Number(t) : s.default;
+      case 'enum':
+        return s.values.includes(t.toLowerCase()) ? t.toLowerCase() : s.default;
       case 'string':
         return s.multi ? [...(values ?? [])] : v;
     }

@@ -9,9 +9,6 @@ const traceFile = (): string => process.env.GIT_HANDOFF_TRACE || '';
 /** Whether this run traces: callers that would time something only for the trace test this first. */
 export const tracing = (): boolean => !!traceFile();
 
-/** Milliseconds since this process started (only called when tracing). */
-export const traceNow = (): number => performance.now();
-
 // one start line and one exit line per process, whichever of its bundles (guard.cjs, fast.cjs, …) traces first
 const STARTED = Symbol.for('git-handoff.trace.started');
 

@@ -5,14 +5,13 @@ import path from 'node:path';
 type Env = NodeJS.ProcessEnv;
 /** The user's home: HOME, else the system's answer (node:os, about 0.3 ms to load, only then). */
 export const userHome = (env: Env = process.env) => env.HOME || (require('node:os') as typeof import('node:os')).homedir();
-const home = userHome;
 
 /** <XDG cache>/git-handoff: the code cache, the per-user key, the guard's log outside a repository */
-export const userCacheDir = (env: Env = process.env) => path.join(env.XDG_CACHE_HOME || path.join(home(env), '.cache'), 'git-handoff');
+export const userCacheDir = (env: Env = process.env) => path.join(env.XDG_CACHE_HOME || path.join(userHome(env), '.cache'), 'git-handoff');
 /** <XDG state>/git-handoff: the witnesses of the loss records */
-export const userStateDir = (env: Env = process.env) => path.join(env.XDG_STATE_HOME || path.join(home(env), '.local', 'state'), 'git-handoff');
+export const userStateDir = (env: Env = process.env) => path.join(env.XDG_STATE_HOME || path.join(userHome(env), '.local', 'state'), 'git-handoff');
 /** <XDG data>/git-handoff: plugin and extension copies, settings saved before install */
-export const userDataDir = (env: Env = process.env) => path.join(env.XDG_DATA_HOME || path.join(home(env), '.local', 'share'), 'git-handoff');
+export const userDataDir = (env: Env = process.env) => path.join(env.XDG_DATA_HOME || path.join(userHome(env), '.local', 'share'), 'git-handoff');
 
 /** All of git-handoff's own folders in the home. */
 export const userDirs = (env: Env = process.env) => [userCacheDir(env), userStateDir(env), userDataDir(env)];

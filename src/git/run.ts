@@ -2,7 +2,7 @@
 import { closeSync, openSync, rmSync, statfsSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { diskError, gitDiskErrno, HandoffError } from '../errors';
-import { trace, traceNow, tracing } from '../trace';
+import { trace, tracing } from '../trace';
 import { spawn, spawnSync, type ChildProcess } from '../process';
 import type { Config, Storage } from './storage';
 import { configValue } from './config-values';
@@ -48,9 +48,9 @@ export function asWritten(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 function spawnGit(args: string[], opts: GitOptions, encoding: 'utf8' | 'buffer') {
   if (!tracing()) return spawnOnce(args, opts, encoding);
   trace('git start');
-  const t0 = traceNow();
+  const t0 = performance.now();
   const r = spawnOnce(args, opts, encoding);
-  trace('git', args.join(' ').slice(0, 160), traceNow() - t0);
+  trace('git', args.join(' ').slice(0, 160), performance.now() - t0);
   return r;
 }
 
