@@ -109,8 +109,7 @@ const textOrder = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 /** The listed handoffs a takeover took from `session` or a session it continues (lineage), and that are not its own again. */
 function takenFromSession(repo: Storage, session: string, rows: HandoffRow[]): TakenFrom[] {
   const chain = lineageOf(repo.commonDir, session);
-  const others = rows.filter((r) => r.session !== null && !chain.includes(r.session));
-  return others.length ? takeoversFrom(repo, chain, others.map((r) => r.ref)) : [];
+  return takeoversFrom(repo, chain, rows.filter((r) => r.session !== null && !chain.includes(r.session)).map((r) => r.ref));
 }
 
 /** `surfaced` receipts; a lost receipt never costs the session its boot view. */
