@@ -38,7 +38,5 @@ export const gitDiskErrno = (stderr: string): string | undefined =>
 export function toHandoffError(e: unknown): HandoffError {
   if (e instanceof HandoffError) return e;
   const message = e instanceof Error ? e.message : String(e);
-  const disk = diskError((e as NodeJS.ErrnoException | null)?.code, message);
-  if (disk) return disk;
-  return new HandoffError('internal', 'internal', message);
+  return diskError((e as NodeJS.ErrnoException | null)?.code, message) ?? new HandoffError('internal', 'internal', message);
 }
