@@ -1,8 +1,5 @@
-// Claims no clock can squat (SPEC 10, issue 57): a claim's expiry is written by the clock of whoever made it, so each
-// clone judges it by its own: a version of a claim (its id and expiry) counts as expired at the latest
-// handoff.claimMaxTTL after this clone first saw it. A skewed or forged clock that writes an expiry years ahead holds
-// the paths for that long at most, here and in every clone; the holder's renewals (a new expiry: a new version) are
-// what keeps a claim live. First sightings are kept in <git-common-dir>/handoff/claims-seen.json.
+// Claims no clock can squat (SPEC 10): a claim's expiry is written by its maker's clock, so each clone caps it by its
+// own: a claim version (id and expiry) expires at the latest handoff.claimMaxTTL after this clone first saw it.
 import path from 'node:path';
 import type { Config, Storage } from '../../git/storage';
 import { setting } from '../../config-keys';
@@ -17,10 +14,7 @@ const KEEP_S = 30 * 86_400;
 
 let current: { commonDir: string; maxS: number; seen: Map<string, number>; dirty: boolean } | null = null;
 
-/**
- * Judges expiry for this repository from now on in this process (claimLive, listClaims): each claim version's cap is
- * its first sighting here plus `handoff.claimMaxTTL`. Call `saveSightings` once the tables were read.
- */
+/** Judges expiry for this repository from now on in this process; `saveSightings` once the tables were read. */
 export function judgeExpiry(repo: Storage, config: Config): void {
   const maxS = Math.max(1, Math.floor(setting(config, 'claimMaxTTL') / 1000));
   if (current?.commonDir === repo.commonDir) {
@@ -28,7 +22,6 @@ export function judgeExpiry(repo: Storage, config: Config): void {
     return;
   }
   const seen = new Map<string, number>();
-  // none yet: every claim is first seen now
   for (const [k, v] of Object.entries(readJsonOr(fileOf(repo.commonDir))?.seen ?? {})) if (typeof v === 'number' && Number.isFinite(v)) seen.set(k, v);
   const state = { commonDir: repo.commonDir, maxS, seen, dirty: false };
   current = state;
@@ -44,10 +37,9 @@ export function judgeExpiry(repo: Storage, config: Config): void {
   });
 }
 
-/** Whether expiry is judged for this repository in this process already. */
 export const judging = (repo: Storage): boolean => current?.commonDir === repo.commonDir;
 
-/** Writes the first sightings made since they were read (and forgets those older than KEEP_S); a failure costs only a new window. */
+/** Writes the first sightings made since they were read; a failure costs only a new window. */
 export function saveSightings(): void {
   const s = current;
   if (!s?.dirty) return;

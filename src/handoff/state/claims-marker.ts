@@ -49,6 +49,12 @@ export const claimLive = (c: Claim, nowMs = Date.now()) => nowMs < expiresOf(c) 
 /** A claim renewed by its holder's activity once less than a quarter of its lifetime is left (SPEC 10). */
 export const renewDue = (c: { expires: number; ttl: number }, nowMs = Date.now()) => c.expires * 1000 - nowMs < (c.ttl * 1000) / 4;
 
+/** A claim's time (unix seconds) as messages show it. */
+export const when = (s: number) => new Date(s * 1000).toISOString().replace(/\.000Z$/, 'Z');
+
+/** A word as the shell reads it back: quoted when it holds anything but plain characters. */
+export const shellWord = (w: string) => (/^[A-Za-z0-9_./@%+=:,-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
+
 export const claimsMarker = (commonDir: string) => path.join(handoffDir(commonDir), 'claims.json');
 
 /** Writes the marker (removes it when no claim is live). */
