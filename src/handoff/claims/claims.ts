@@ -12,10 +12,9 @@ import { upgradeTracking } from '../store/tx/migrate';
 import { AGAIN, CLAIMS_CROWD, CONTENDED, hostLimited, LOST, retryingAsync, TRANSIENT, untilWonAsync, type Wait } from '../../retry';
 import type { ClientProcess } from '../state/session-process';
 import { short, type SessionRef } from '../state/session';
-import { writeMarker } from '../state/claims-marker';
+import { judgeExpiry, judging, saveSightings, writeMarker } from '../state/claims-marker';
 import { isKnownSession } from '../state/lineage-record';
 import { leaveNote } from '../state/notes';
-import { judgeExpiry, judging, saveSightings } from './expiry';
 import { claimsMovedOutside, noteClaimsMove } from './outside';
 import { overlapping } from './overlap';
 import {
@@ -124,7 +123,7 @@ export async function changeClaims<R>(repo: Storage, branch: string, session: st
   const picked = o.remote !== undefined ? { remote: o.remote, why: o.remote ? null : 'no remote' } : claimsRemote(repo, config);
   const remote = picked.remote;
   if (remote && !o.offline) upgradeTracking(repo, true);
-  judgeExpiry(repo, config);
+  judgeExpiry(repo.commonDir, setting(config, 'claimMaxTTL'));
   const outside = claimsMovedOutside(repo);
   try {
     return { ...(await changeOnce(repo, branch, session, mutate, { ...o, config, remote, why: picked.why })), outside };
@@ -141,6 +140,11 @@ async function changeOnce<R>(repo: Storage, branch: string, session: string, mut
   let published: Published = o.remote && o.offline ? { where: 'offline', remote: o.remote, reason: 'asked to stay offline' } : { where: 'local', reason: o.why ?? 'no remote' };
   const local = claimsRef(branch);
   let fetched = false;
+  const goOffline = (reason: string): typeof AGAIN => {
+    published = { where: 'offline', remote: remote!, reason };
+    remote = null;
+    return AGAIN;
+  };
   const busy = (attempts: number) => new HandoffError('concurrent', 'claims-busy', `the claims table of ${branch} kept changing under ${attempts} attempts; run it again`, { branch });
   // another writer won the compare-and-swap: read again, decide again (a claim that now overlaps a live one is refused)
   return untilWonAsync<ChangeResult<R>>(async () => {
@@ -180,18 +184,14 @@ async function changeOnce<R>(repo: Storage, branch: string, session: string, mut
           return pushed.stale ? LOST : AGAIN;
         }
         if (pushed.stale) throw new HandoffError('environment', 'remote-unreachable', `the claims table on ${remote} moved and could not be fetched again (${f.reason}); nothing was claimed here either`, { remote });
-        published = { where: 'offline', remote, reason: f.reason };
-        remote = null;
-        return AGAIN;
+        return goOffline(f.reason);
       }
       if (pushed.answered) {
         const what = unchanged ? `this clone's claims stay unpublished (local only)` : 'nothing was claimed';
         const way = hostLimit(pushed.reason) ? '' : `. A host that takes only branches and tags (or grants no right on refs/claims/…) cannot hold claims: keep them on a coordination remote that takes custom refs (\`git config handoff.remote <remote>\`, docs/hosting.md)`;
         throw new HandoffError('environment', 'push-failed', `${remote} refused the claims table: ${pushed.reason}; ${what}${way}`, { remote, reason: pushed.reason });
       }
-      published = { where: 'offline', remote, reason: pushed.reason };
-      remote = null;
-      return AGAIN;
+      return goOffline(pushed.reason);
     }
     const step = mutate(readTable(repo, L), now);
     if ('unchanged' in step) return { result: step.unchanged, oid: L ?? '', published, lost: [] };
@@ -346,7 +346,7 @@ export const claimsPatterns = (remote: string | null): string[] => [CLAIMS_PREFI
 export function listClaims(repo: Storage, o: { branch?: string | null; nowMs?: number; remote?: string | null; config?: Config } = {}): { claims: ClaimView[]; conflicts: Array<ClaimConflict & { branch: string }>; outside: string[] } {
   const nowMs = o.nowMs ?? Date.now();
   // a command's read (config given) also says what changed outside git-handoff, and judges expiry as this clone does
-  if (o.config) judgeExpiry(repo, o.config);
+  if (o.config) judgeExpiry(repo.commonDir, setting(o.config, 'claimMaxTTL'));
   const outside = o.config ? claimsMovedOutside(repo) : [];
   const patterns = o.branch ? [claimsRef(o.branch), ...(o.remote ? [trackingClaimsRef(o.remote, o.branch)] : [])] : claimsPatterns(o.remote ?? null);
   const byId = new Map<string, ClaimView>();
@@ -376,7 +376,7 @@ export function listClaims(repo: Storage, o: { branch?: string | null; nowMs?: n
 /** Writes the claims state file from the refs; a failure costs only the telling (optional state, SPEC 4). */
 export function refreshMarker(repo: Storage, known?: { remote: string | null }): void {
   try {
-    if (!judging(repo)) judgeExpiry(repo, repo.config());
+    if (!judging(repo.commonDir)) judgeExpiry(repo.commonDir, setting(repo.config(), 'claimMaxTTL'));
     const { claims } = listClaims(repo, { remote: known ? known.remote : claimsRemote(repo, repo.config()).remote });
     writeMarker(repo.commonDir, claims);
     saveSightings();

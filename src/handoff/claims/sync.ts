@@ -4,9 +4,10 @@ import type { Config, Storage } from '../../git/storage';
 import { moveRef } from '../store/tx';
 import { upgradeTracking } from '../store/tx/migrate';
 import { behindRemote, branchOfTable, changeClaims, publicClaim, refreshMarker, sameSet, tellClaimTaken } from './claims';
-import { judgeExpiry, saveSightings } from './expiry';
 import { claimsMovedOutside, noteClaimsMove } from './outside';
 import { overlapping } from './overlap';
+import { setting } from '../../config-keys';
+import { judgeExpiry } from '../state/claims-marker';
 import { CLAIMS_PREFIX, readClaimChange, readTable, trackingClaimsPrefix, trackingClaimsRef } from './table';
 
 const notPublished = (branch: string, remote: string, why: string) => `claims of ${branch}: NOT published to ${remote} (${why}); they stay local and the next sync tries again`;
@@ -48,7 +49,7 @@ function tellTakeovers(repo: Storage, branch: string, from: string, to: string):
 /** Publishes what this clone changed offline: a push only for a branch whose table changed here (no claims: one read). */
 export async function syncClaimsReport(repo: Storage, remote: string, config: Config = repo.config()): Promise<{ json: unknown; lines: string[]; unpublished: string[]; warnings: string[] }> {
   upgradeTracking(repo, true);
-  judgeExpiry(repo, config);
+  judgeExpiry(repo.commonDir, setting(config, 'claimMaxTTL'));
   // the tables here and as fetched, read once: what changed outside, what to publish, and the state file
   const patterns = [CLAIMS_PREFIX, trackingClaimsPrefix(remote)];
   let read = repo.keepRefs(patterns);
@@ -88,6 +89,5 @@ export async function syncClaimsReport(repo: Storage, remote: string, config: Co
     }
   }
   refreshMarker(repo, { remote });
-  saveSightings();
   return { json, lines, unpublished, warnings };
 }

@@ -131,14 +131,16 @@ function bodyOf(file: string, content: string | Buffer): string {
   }
 }
 
-/** Reads one file: its owner marker (line 1, not kept in the body) and the body. */
-function readHandoffFile(file: string, fallback: SessionRef | null | undefined): { owner: SessionRef; ownerFrom: 'marker' | 'session'; body: string } {
-  let raw: Buffer;
+function readRaw(file: string): Buffer {
   try {
-    raw = readFileSync(file);
+    return readFileSync(file);
   } catch (e) {
     throw new HandoffError('usage', 'file-unreadable', `cannot read ${file}: ${(e as Error).message}`, { file });
   }
+}
+
+/** One file's owner marker (line 1, not kept in the body) and its body. */
+function readHandoffFile(file: string, raw: Buffer, fallback: SessionRef | null | undefined): { owner: SessionRef; ownerFrom: 'marker' | 'session'; body: string } {
   const text = bodyOf(file, raw).replace(/^\uFEFF/, '');
   const nl = text.indexOf('\n');
   const marker = markerOf(text);
@@ -161,7 +163,9 @@ export function planImport(repo: Storage, args: string[], o: ImportOptions = {})
   let branches: string[] | null = null;
   const plans: ImportPlan[] = [];
   for (const file of files) {
-    const fm = frontmatterOf(file);
+    const raw = readRaw(file);
+    const text = raw.toString('utf8').replace(/^\uFEFF/, '');
+    const fm = text.startsWith('---') ? parseFrontmatterHandoff(file, text) : null;
     if (fm) {
       const branch = resolveBranch(repo, o.branch);
       const topic = assertTopic(o.topic ?? fm.topic);
@@ -179,7 +183,7 @@ export function planImport(repo: Storage, args: string[], o: ImportOptions = {})
     } else if (kind === 'handover') topic = o.topic ?? HANDOVER_TOPIC;
     else if (o.topic === undefined) throw askForNames(file, 'the name is neither handoff-<branch>-<topic>.md nor handover.md');
     else topic = o.topic;
-    plans.push(planOf(plans, file, resolveBranch(repo, branch), assertTopic(topic), readHandoffFile(file, o.session)));
+    plans.push(planOf(plans, file, resolveBranch(repo, branch), assertTopic(topic), readHandoffFile(file, raw, o.session)));
   }
   return plans;
 }
@@ -190,17 +194,6 @@ function planOf(plans: ImportPlan[], file: string, branch: string, topic: string
   const clash = plans.find((p) => p.ref === ref);
   if (clash) throw new HandoffError('usage', 'same-target', `${clash.file} and ${file} would both go to ${ref}: import them one at a time with --topic`, { ref });
   return { file, branch, topic, ref, ...read };
-}
-
-/** A markdown file with YAML frontmatter, parsed and its handoff_id checked; null for any other file. */
-function frontmatterOf(file: string): ReturnType<typeof parseFrontmatterHandoff> {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
-  } catch {
-    return null;
-  }
-  return text.startsWith('---') ? parseFrontmatterHandoff(file, text) : null;
 }
 
 /** The version of a handoff whose body is exactly `body`, if any (one hash-object, one rev-list, one cat-file). */

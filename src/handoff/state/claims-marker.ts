@@ -5,7 +5,7 @@ import { rmSync } from 'node:fs';
 import { readJsonOr } from '../../read-file';
 import path from 'node:path';
 import { handoffDir } from './paths';
-import { writeState } from './state-file';
+import { writeCache, writeState } from './state-file';
 import { processGone } from './session-process';
 
 export interface Claim {
@@ -36,12 +36,49 @@ export interface ClaimView extends Claim {
   where: 'local' | 'remote' | 'both';
 }
 
-/** This clone's cap on a claim's expiry (claims/expiry.ts). */
-let capOf: ((c: Claim) => number) | null = null;
-export const setExpiryJudge = (judge: ((c: Claim) => number) | null): void => void (capOf = judge);
+// A claim's expiry is written by its maker's clock, so each clone caps it by its own (SPEC 10): a claim version (id
+// and expiry) expires at the latest handoff.claimMaxTTL after this clone first saw it. No cap until a claims command
+// judges expiry for its repository (judgeExpiry).
+const seenFile = (commonDir: string) => path.join(handoffDir(commonDir), 'claims-seen.json');
+/** How long a first sighting is remembered when no table holds that version any more (at least two lifetimes). */
+const KEEP_S = 30 * 86_400;
+let judge: { commonDir: string; maxS: number; seen: Map<string, number>; dirty: boolean } | null = null;
 
-/** When this clone counts the claim expired: its own expiry, or earlier, handoff.claimMaxTTL after this clone first saw it. */
-export const expiresOf = (c: Claim): number => (capOf ? Math.min(c.expires, capOf(c)) : c.expires);
+/** Judges expiry for this repository from now on in this process; `saveSightings` once the tables were read. */
+export function judgeExpiry(commonDir: string, maxMs: number): void {
+  const maxS = Math.max(1, Math.floor(maxMs / 1000));
+  if (judge?.commonDir === commonDir) {
+    judge.maxS = maxS;
+    return;
+  }
+  const seen = new Map<string, number>();
+  for (const [k, v] of Object.entries(readJsonOr(seenFile(commonDir))?.seen ?? {})) if (typeof v === 'number' && Number.isFinite(v)) seen.set(k, v);
+  judge = { commonDir, maxS, seen, dirty: false };
+}
+
+export const judging = (commonDir: string): boolean => judge?.commonDir === commonDir;
+
+/** Writes the first sightings made since they were read; a failure costs only a new window. */
+export function saveSightings(): void {
+  const s = judge;
+  if (!s?.dirty) return;
+  const floor = Math.floor(Date.now() / 1000) - Math.max(KEEP_S, 2 * s.maxS);
+  const kept = Object.fromEntries([...s.seen].filter(([, t]) => t >= floor));
+  if (writeCache(seenFile(s.commonDir), { seen: kept }, handoffDir(s.commonDir))) s.dirty = false;
+}
+
+/** When this clone counts the claim expired: its own expiry, or its first sighting here plus handoff.claimMaxTTL. */
+export function expiresOf(c: Claim): number {
+  if (!judge) return c.expires;
+  const k = `${c.id}@${c.expires}`;
+  let t = judge.seen.get(k);
+  if (t === undefined) {
+    t = Math.floor(Date.now() / 1000);
+    judge.seen.set(k, t);
+    judge.dirty = true;
+  }
+  return Math.min(c.expires, t + judge.maxS);
+}
 
 /** Live: not expired, and its client process is not known to be gone. */
 export const claimLive = (c: Claim, nowMs = Date.now()) => nowMs < expiresOf(c) * 1000 && !processGone({ pid: c.pid, start: c.pidStart, host: c.host });
