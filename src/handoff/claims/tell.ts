@@ -26,7 +26,6 @@ export function claimedByOthers(commonDir: string, branch: string | null, sessio
   });
 }
 
-
 export function describeHits(hits: Hit[]): string {
   return hits
     .map(({ path, claim: c }) => {
@@ -68,17 +67,14 @@ export function holderNote(hits: Hit[], writer: string, writerClient: string, re
   });
 }
 
-function claimsView(claims: ClaimView[], session: string | null, remote: string | null): string | null {
-  if (claims.length === 0) return null;
-  const lines = claims.map((c) => `- ${c.paths.join(' ')}: session ${c.session}${c.session === session ? ' (you)' : ''}, until ${when(c.expires)}${c.note ? `; why: ${JSON.stringify(c.note)}` : ''}${c.topic ? `; handoff: ${c.topic}` : ''}${c.where === 'remote' ? ` (on ${remote})` : c.where === 'local' && remote ? ' (not published yet)' : ''}`);
-  return `git-handoff claims on this branch (paths a live session is changing; leave them to it, or ask):\n${lines.join('\n')}`;
-}
-
 /** The session start's claims block (after its fetch): the marker refreshed, then the live claims on the branch. */
 export function startClaims(repo: import('../../git/storage').Storage, branch: string | null, session: string | null): string | null {
   if (!branch) return null;
   const { claimsRemote, listClaims, refreshMarker } = require('./claims') as typeof import('./claims');
   refreshMarker(repo);
   const { remote } = claimsRemote(repo, repo.config());
-  return claimsView(listClaims(repo, { branch, remote }).claims, session, remote);
+  const claims = listClaims(repo, { branch, remote }).claims;
+  if (claims.length === 0) return null;
+  const lines = claims.map((c) => `- ${c.paths.join(' ')}: session ${c.session}${c.session === session ? ' (you)' : ''}, until ${when(c.expires)}${c.note ? `; why: ${JSON.stringify(c.note)}` : ''}${c.topic ? `; handoff: ${c.topic}` : ''}${c.where === 'remote' ? ` (on ${remote})` : c.where === 'local' && remote ? ' (not published yet)' : ''}`);
+  return `git-handoff claims on this branch (paths a live session is changing; leave them to it, or ask):\n${lines.join('\n')}`;
 }

@@ -169,7 +169,7 @@ export async function prepareWrite(body: string, state: HandoffState, policy: Sc
     const proof = scanProof(b, serializeState(st));
     return `${SECRET_TRAILER.scanned}: ${scanRecord()}${proof ? ` proof=${proof}` : ''}`;
   };
-  const trailers = [...[...new Set(allowed.map((f) => f.rule))].map((r) => `${SECRET_TRAILER.allowed}: ${r}`)];
+  const trailers = [...new Set(allowed.map((f) => f.rule))].map((r) => `${SECRET_TRAILER.allowed}: ${r}`);
   if (found.length && !policy.redact) {
     throw secretFoundError(found, `the handoff ${topic}`, [
       'take the secret out and write again; if it was real, rotate it (it was in your session and may be in other logs)',
