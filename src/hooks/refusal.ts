@@ -1,4 +1,4 @@
-// What a refusing hook prints: what was found (sessions shortened as src/handoff/state/short-id.ts says, commits cut to 12) and
+// What a refusing hook prints: what was found (sessions shortened as src/handoff/state/session.ts says, commits cut to 12) and
 // numbered steps to fix. The bypass is offered to a person only: an agent is expected to fix.
 import path from 'node:path';
 import { stripTerminalControls } from '../terminal-text';

@@ -1,9 +1,6 @@
-// A claims table moved outside git-handoff (issue 57): `rm .git/refs/claims/<branch>`, an `update-ref` of refs/claims/…
-// (the guard refuses an agent's; a person or a script may still do it). Every move git-handoff makes of a local table
-// is noted in <git-common-dir>/handoff/claims-refs.json; the next claims read or change (`claim`, `release`, `claims`,
-// `sync`) compares the tables with it and says what changed: a table deleted is put back where git-handoff left it
-// (its claims are not lost), one moved anywhere but forward is said with the command that puts it back (git-handoff
-// only ever moves a table onto one that builds on it: claims.ts). Said once: the note then takes the table as it is.
+// A claims table moved outside git-handoff (a person's `rm` or `update-ref`): every move git-handoff makes is noted, and
+// the next claims read or change compares: a deleted table is put back, one moved but forward is said with the way
+// back. Said once: the note then takes the table as it is.
 import path from 'node:path';
 import type { Storage } from '../../git/storage';
 import { handoffDir } from '../state/paths';
@@ -19,10 +16,8 @@ function readNote(commonDir: string): Map<string, string> | null {
   return j && new Map(Object.entries(j.refs ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string'));
 }
 
-/** Optional state: the next move notes it again. */
 const writeNote = (commonDir: string, refs: Map<string, string>) => writeCache(fileOf(commonDir), { refs: Object.fromEntries(refs) }, handoffDir(commonDir));
 
-/** After git-handoff moved a local claims table: noted, so the next check knows it for its own. */
 export function noteClaimsMove(repo: Storage, ref: string, oid: string | null): void {
   const refs = readNote(repo.commonDir) ?? new Map<string, string>();
   if (oid) refs.set(ref, oid);
@@ -30,10 +25,7 @@ export function noteClaimsMove(repo: Storage, ref: string, oid: string | null): 
   writeNote(repo.commonDir, refs);
 }
 
-/**
- * The local claims tables against what git-handoff last left them at: one line per table changed outside it (a
- * deleted one is put back first). No note yet (a clone from before this check): the tables are taken as they are.
- */
+/** One line per local table changed outside git-handoff since it last moved it. */
 export function claimsMovedOutside(repo: Storage, read?: Array<{ ref: string; oid: string }>): string[] {
   const noted = readNote(repo.commonDir);
   const now = new Map((read ?? repo.listRefNames([CLAIMS_PREFIX])).map((r) => [r.ref, r.oid]));

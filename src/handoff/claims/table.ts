@@ -1,13 +1,13 @@
-// The claims table of a branch (SPEC 10): refs/claims/<encoded branch> → a commit whose tree holds `claims.json`,
-// every claim on that branch; each change is a new commit on top, by the session that made it (its trailers say
-// who, what, the paths, the note and the expiry). One ref per branch is what makes a claim a compare-and-swap: two
-// sessions claiming overlapping paths both move this one ref, so one of them loses and reads the other's claim.
-import type { Storage } from '../../git/storage';
+// The claims table of a branch (SPEC 10): refs/claims/<B> → a commit whose tree holds claims.json; each change a new
+// commit on top whose trailers say who changed what. One ref per branch makes a claim a compare-and-swap.
+import type { Config, Storage } from '../../git/storage';
 import { HandoffError } from '../../errors';
 import { trailerReader } from '../../git/trailers';
 import { oneLine } from '../store/document';
 import { encodeBranch, trackingOf } from '../store/names';
+import { commitRecord } from '../store/tx';
 import { claimLive, type Claim } from '../state/claims-marker';
+import { overlapping } from './overlap';
 
 export const CLAIMS_PREFIX = 'refs/claims/';
 export const claimsRef = (branch: string) => `${CLAIMS_PREFIX}${encodeBranch(branch)}`;
@@ -15,11 +15,11 @@ export const trackingClaimsPrefix = (remote: string) => trackingOf(remote, CLAIM
 export const trackingClaimsRef = (remote: string, branch: string) => `${trackingClaimsPrefix(remote)}${encodeBranch(branch)}`;
 /** Every branch's claims table of a remote into its tracking refs (sync carries it in its one handoff fetch). */
 export const claimsRefspec = (remote: string) => `+${CLAIMS_PREFIX}*:${trackingClaimsPrefix(remote)}*`;
-export const TABLE_FILE = 'claims.json';
+const TABLE_FILE = 'claims.json';
 /** A table larger than this is not read (it is data from a remote): a write over it is refused. */
 const TABLE_MAX = 1024 * 1024;
 
-/** A claim made offline that lost to a published one at the next sync: told to both sides. */
+/** A claim made offline that lost to a published one at the next sync. */
 export interface ClaimConflict {
   id: string;
   session: string;
@@ -61,15 +61,18 @@ function parseClaim(v: any): Claim | null {
   };
 }
 
-/** A table's bytes as its blob holds them. */
 const tableText = (t: Table) => JSON.stringify({ version: 1, claims: t.claims, conflicts: t.conflicts }, null, 1) + '\n';
 
 /** The tables this process wrote or read, by commit: a commit's table never changes, so git is asked once. */
 const known = new Map<string, string>();
 
-/** Remembers the table a commit just written holds (claims.ts), so reading it back starts no git. */
-export function rememberTable(oid: string, t: Table): void {
-  known.set(oid, tableText(t));
+/** A commit of a table (on no ref yet), remembered so reading it back starts no git. */
+export function commitTable(repo: Storage, t: Table, parents: string[], message: ChangeMessage, config: Config): string {
+  const text = tableText(t);
+  const tree = repo.writeTree([{ name: TABLE_FILE, oid: repo.writeBlob(text) }]);
+  const oid = commitRecord(repo, tree, parents, changeMessage(message), config);
+  known.set(oid, text);
+  return oid;
 }
 
 /** The table at a commit (null: none yet). A table that does not parse is refused (exit 6), never read as empty. */
@@ -105,14 +108,13 @@ export interface ChangeMessage {
   reason?: string | null;
 }
 
-/** A table's change as its commit's trailers say it (changeMessage's). */
+/** A table's change as changeMessage's trailers say it. */
 export const readClaimChange = trailerReader(
   { session: 'Claude-Session-Id', branch: 'Handoff-Branch', action: 'Handoff-Claim', reason: 'Handoff-Reason' },
   { paths: 'Handoff-Claim-Path', from: 'Handoff-Takeover-From' },
 );
 
-/** The commit message of a change: a subject, then the trailers (values one line). */
-export function changeMessage(m: ChangeMessage): string {
+function changeMessage(m: ChangeMessage): string {
   const shown = m.paths.slice(0, 3).join(' ') + (m.paths.length > 3 ? ` (+${m.paths.length - 3})` : '');
   const lines = [`Claude-Session-Id: ${m.session}`, `Handoff-Branch: ${oneLine(m.branch)}`, `Handoff-Claim: ${m.action}`];
   for (const p of m.paths) lines.push(`Handoff-Claim-Path: ${oneLine(p)}`);
@@ -123,30 +125,16 @@ export function changeMessage(m: ChangeMessage): string {
   return `claim(${oneLine(m.branch)}): ${m.action} ${oneLine(shown)}\n\n${lines.join('\n')}\n`;
 }
 
-/** The tree of a table. */
-export function tableTree(repo: Storage, t: Table): string {
-  const blob = repo.writeBlob(tableText(t));
-  return repo.writeTree([{ name: TABLE_FILE, oid: blob }]);
-}
-
 /**
- * Three-way merge by claim id: `theirs` (the remote's table) with what `mine` changed since `base` (a claim added
- * or renewed here, one released here). A claim added here that overlaps one of theirs still live by another
- * session is not taken: it is returned in `lost`.
+ * Three-way merge by claim id: `theirs` (the remote's table) with what `mine` changed since `base`. A claim added here
+ * that overlaps a live one of another session's there is not taken: it is returned in `lost`.
  */
-export function mergeTables(
-  base: Table,
-  mine: Table,
-  theirs: Table,
-  overlapsLive: (c: Claim, live: Claim[]) => Claim | null,
-  nowMs = Date.now(),
-): { table: Table; added: Claim[]; lost: Array<{ claim: Claim; holder: Claim }> } {
+export function mergeTables(base: Table, mine: Table, theirs: Table, nowMs: number): { table: Table; lost: Array<{ claim: Claim; holder: Claim }> } {
   const baseIds = new Map(base.claims.map((c) => [c.id, c]));
   const mineIds = new Map(mine.claims.map((c) => [c.id, c]));
   const out = new Map(theirs.claims.map((c) => [c.id, c]));
   // released here: in the base, gone from mine
   for (const id of baseIds.keys()) if (!mineIds.has(id)) out.delete(id);
-  const added: Claim[] = [];
   const lost: Array<{ claim: Claim; holder: Claim }> = [];
   for (const c of mine.claims) {
     const b = baseIds.get(c.id);
@@ -157,14 +145,10 @@ export function mergeTables(
       continue;
     }
     if (out.has(c.id) || !claimLive(c, nowMs)) continue;
-    const live = [...out.values()].filter((x) => x.session !== c.session && claimLive(x, nowMs));
-    const holder = overlapsLive(c, live);
+    const holder = [...out.values()].find((x) => x.session !== c.session && claimLive(x, nowMs) && overlapping(c.paths, x.paths).length > 0);
     if (holder) lost.push({ claim: c, holder });
-    else {
-      out.set(c.id, c);
-      added.push(c);
-    }
+    else out.set(c.id, c);
   }
   const conflicts = [...theirs.conflicts, ...lost.map(({ claim, holder }) => ({ id: claim.id, session: claim.session, paths: claim.paths, note: claim.note, holder: holder.session, holderPaths: holder.paths, at: Math.floor(nowMs / 1000) }))];
-  return { table: { claims: [...out.values()], conflicts: conflicts.slice(-50) }, added, lost };
+  return { table: { claims: [...out.values()], conflicts: conflicts.slice(-50) }, lost };
 }

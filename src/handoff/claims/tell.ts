@@ -1,7 +1,6 @@
-// What a session is told of claims (SPEC 10): a write to a path another live session claims (the guard: told with who
-// and why, refused with handoff.claims=enforce), the session start view, and pre-commit's naming of claimants.
+// What a session is told of claims (SPEC 10): a write to a path another live session claims, and the session start view.
 import { existsSync } from 'node:fs';
-import { claimLive, claimsMarker, readMarker, type ClaimView } from '../state/claims-marker';
+import { claimLive, claimsMarker, readMarker, shellWord, when, type ClaimView } from '../state/claims-marker';
 import { pathClaimed } from './overlap';
 
 export interface Hit {
@@ -9,15 +8,15 @@ export interface Hit {
   claim: ClaimView;
 }
 
-/** The live claims of sessions other than `session` on `branch`, from the marker alone (no git). */
+/** From the marker alone (no git). */
 const othersClaims = (commonDir: string, branch: string | null, session: string | null, nowMs: number): ClaimView[] =>
   existsSync(claimsMarker(commonDir)) ? readMarker(commonDir).filter((c) => (branch === null || c.branch === branch) && c.session !== session && claimLive(c, nowMs)) : [];
 
-/** Every path another live session claims on `branch`, as hits: what a call whose writes the guard cannot tell may reach. */
+/** Every path another live session claims: what a call whose writes the guard cannot tell may reach. */
 export const claimsOfOthers = (commonDir: string, branch: string | null, session: string | null, nowMs = Date.now()): Hit[] =>
   othersClaims(commonDir, branch, session, nowMs).flatMap((claim) => claim.paths.map((p) => ({ path: p, claim })));
 
-/** Paths (repository-relative) another live session claims on `branch`, from the marker alone (no git). */
+/** Which of `paths` (repository-relative) another live session claims on `branch`. */
 export function claimedByOthers(commonDir: string, branch: string | null, session: string | null, paths: string[], nowMs = Date.now()): Hit[] {
   if (paths.length === 0) return [];
   const claims = othersClaims(commonDir, branch, session, nowMs);
@@ -27,9 +26,6 @@ export function claimedByOthers(commonDir: string, branch: string | null, sessio
   });
 }
 
-const when = (s: number) => new Date(s * 1000).toISOString().replace(/\.000Z$/, 'Z');
-
-/** One line per hit: the path, who claims it (its client and host), since, until, why, the handoff. */
 export function describeHits(hits: Hit[]): string {
   return hits
     .map(({ path, claim: c }) => {
@@ -52,7 +48,6 @@ export function claimWaysOn(hits: Hit[]): string {
   );
 }
 
-const shellWord = (w: string) => (/^[A-Za-z0-9_./@%+=:,-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
 
 /** What the holder of a claim is told when its claim refused a write (or, with handoff.claims=tell, was told to one). */
 export function holderNote(hits: Hit[], writer: string, writerClient: string, refused: boolean, nowMs = Date.now()): Array<{ holder: string; key: string; text: string }> {
@@ -72,18 +67,14 @@ export function holderNote(hits: Hit[], writer: string, writerClient: string, re
   });
 }
 
-/** The claims block of the session start view: the live claims on the branch, this clone's and the remote's. */
-export function claimsView(claims: ClaimView[], session: string | null, remote: string | null): string | null {
-  if (claims.length === 0) return null;
-  const lines = claims.map((c) => `- ${c.paths.join(' ')}: session ${c.session}${c.session === session ? ' (you)' : ''}, until ${when(c.expires)}${c.note ? `; why: ${JSON.stringify(c.note)}` : ''}${c.topic ? `; handoff: ${c.topic}` : ''}${c.where === 'remote' ? ` (on ${remote})` : c.where === 'local' && remote ? ' (not published yet)' : ''}`);
-  return `git-handoff claims on this branch (paths a live session is changing; leave them to it, or ask):\n${lines.join('\n')}`;
-}
-
-/** The session start's claims block (after its fetch brought the remote's table): the marker refreshed, then the view. */
+/** The session start's claims block (after its fetch): the marker refreshed, then the live claims on the branch. */
 export function startClaims(repo: import('../../git/storage').Storage, branch: string | null, session: string | null): string | null {
   if (!branch) return null;
   const { claimsRemote, listClaims, refreshMarker } = require('./claims') as typeof import('./claims');
   refreshMarker(repo);
   const { remote } = claimsRemote(repo, repo.config());
-  return claimsView(listClaims(repo, { branch, remote }).claims, session, remote);
+  const claims = listClaims(repo, { branch, remote }).claims;
+  if (claims.length === 0) return null;
+  const lines = claims.map((c) => `- ${c.paths.join(' ')}: session ${c.session}${c.session === session ? ' (you)' : ''}, until ${when(c.expires)}${c.note ? `; why: ${JSON.stringify(c.note)}` : ''}${c.topic ? `; handoff: ${c.topic}` : ''}${c.where === 'remote' ? ` (on ${remote})` : c.where === 'local' && remote ? ' (not published yet)' : ''}`);
+  return `git-handoff claims on this branch (paths a live session is changing; leave them to it, or ask):\n${lines.join('\n')}`;
 }

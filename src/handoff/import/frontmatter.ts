@@ -1,6 +1,5 @@
-// Markdown handoffs with YAML frontmatter (issue 18 import): schema_version, from, to, topic, ts_utc, and
-// optionally handoff_id, references, tags. The handoff_id is checked: sha256 of the RFC 8785 canonical JSON of
-// every other frontmatter field plus the body (SPEC 4 import). Only the CLI's import reaches this module.
+// Markdown handoffs with YAML frontmatter (SPEC 4 import): the fields, and a handoff_id checked against the sha256
+// of the RFC 8785 canonical JSON of every other field plus the body.
 import { createHash } from '../../lazy-crypto';
 // a few function definitions (ESM only, so imported, not required); the large YAML parser is loaded on use
 import canonicalize from 'canonicalize';
@@ -10,7 +9,7 @@ import { oneLine } from '../store/document';
 import { EMAIL_RE } from '../store/person';
 import { yamlParser } from '../../yaml';
 
-export interface FrontmatterHandoff {
+interface FrontmatterHandoff {
   topic: string;
   from: string;
   to: string[];
@@ -23,14 +22,13 @@ export interface FrontmatterHandoff {
 
 const REQUIRED = ['schema_version', 'from', 'to', 'topic', 'ts_utc'] as const;
 
-/** `---\n<yaml>\n---\n<body>`: the YAML text and the body (everything after the closing line, byte for byte); null when the text has no frontmatter. */
-export function splitFrontmatter(text: string): { yaml: string; body: string } | null {
+/** `---\n<yaml>\n---\n<body>`: the YAML text and the body, byte for byte; null when the text has no frontmatter. */
+function splitFrontmatter(text: string): { yaml: string; body: string } | null {
   const m = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
   return m ? { yaml: m[1], body: text.slice(m[0].length) } : null;
 }
 
-/** The handoff_id of SPEC 4: `sha256:` + hex of the canonical JSON (RFC 8785) of `fields` (without handoff_id) and `body`. */
-export function handoffIdOf(fields: Record<string, unknown>, body: string): string {
+function handoffIdOf(fields: Record<string, unknown>, body: string): string {
   const { handoff_id: _id, ...rest } = fields;
   const json = canonicalize({ ...rest, body });
   if (json === undefined) throw new Error('nothing to canonicalize');

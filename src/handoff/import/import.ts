@@ -1,5 +1,5 @@
-// Turns file-based handoffs into refs (SPEC 4 `import`): the seed tools' `handoff-<branch>-<topic>.md` with a
-// `<!-- claude-session: ID -->` first line (owner kept), `handover.md` / `.handover/current.md`, or a directory of them.
+// Turns file-based handoffs into refs (SPEC 4 `import`): seed files (owner kept from their marker), `handover.md`,
+// `.handover/current.md`, frontmatter files, or a directory of them.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError, toHandoffError } from '../../errors';
@@ -15,45 +15,34 @@ import { assertTakeover, readTip, resolveBranch, writeHandoff } from '../store/s
 /** The topic a `handover.md` gets when no --topic is given. */
 export const HANDOVER_TOPIC = 'session-handover';
 
-export interface ImportOptions {
+interface ImportOptions {
   branch?: string;
   topic?: string;
-  /** the owner of files without a marker (--session, or the environment's) */
+  /** the owner of files without a marker */
   session?: SessionRef | null;
 }
 
-export interface RunImportOptions {
-  /** the session running the import (--session, or the environment's); null for a person */
-  importer?: SessionRef | null;
-  /** --take-over --reason: write over another session's handoff as the importer, on the record */
-  takeover?: { reason: string } | null;
-}
-
-export type FileKind = 'seed' | 'handover' | 'frontmatter' | 'other';
-
 export interface ImportPlan {
   file: string;
-  kind: FileKind;
   branch: string;
   topic: string;
   ref: string;
   owner: SessionRef;
-  /** where the owner came from: the file's marker, or the importing session */
   ownerFrom: 'marker' | 'session';
   body: string;
-  /** a frontmatter file's addressing: Handoff-To, Handoff-Tag, Handoff-Ref, Handoff-Imported-From */
+  /** a frontmatter file's addressing */
   address?: { to: string[]; tags: string[]; refs: string[]; importedFrom: string };
-  /** set by the secret scan (src/handoff/secrets/secrets-write.ts): the state and trailers it checked */
+  /** set by the secret scan: the state and trailers it checked */
   state?: HandoffState;
   trailers?: string[];
 }
 
-export interface ImportResult {
+interface ImportResult {
   file: string;
   ref: string;
   branch: string;
   topic: string;
-  /** the owner: the one written as, or for `unchanged` the handoff's current owner */
+  /** the one written as, or for `unchanged` the handoff's current owner */
   session: string;
   ownerFrom: 'marker' | 'session';
   status: 'created' | 'updated' | 'unchanged' | 'refused';
@@ -66,7 +55,7 @@ export interface ImportResult {
 
 const SKIP_DIRS = new Set(['.git', 'node_modules', 'handoff-archive']);
 
-export function kindOf(file: string): FileKind {
+function kindOf(file: string): 'seed' | 'handover' | 'other' {
   const base = path.basename(file);
   if (SEED_NAME_RE.test(base)) return 'seed';
   if (base === 'handover.md' || (base === 'current.md' && path.basename(path.dirname(path.resolve(file))) === '.handover')) return 'handover';
@@ -74,7 +63,7 @@ export function kindOf(file: string): FileKind {
 }
 
 /** The files an argument stands for: itself, or the handoff files found under a directory (archives skipped). */
-export function expandArg(arg: string): string[] {
+function expandArg(arg: string): string[] {
   let st;
   try {
     st = statSync(arg);
@@ -111,7 +100,7 @@ const askForNames = (file: string, why: string) =>
  * Splits `<branch>-<topic>` of a seed file name. Branch names hold dashes too, so each split is tried against
  * the local branches (by their slug); one match wins, several are settled by the current branch, else ask.
  */
-export function splitSeedName(rest: string, file: string, branches: string[], current: string | null, o: ImportOptions): { branch: string; topic: string } {
+function splitSeedName(rest: string, file: string, branches: string[], current: string | null, o: ImportOptions): { branch: string; topic: string } {
   if (o.branch !== undefined && o.topic !== undefined) return { branch: o.branch, topic: o.topic };
   const pool = o.branch !== undefined ? [o.branch] : branches;
   const found: Array<{ branch: string; topic: string }> = [];
@@ -142,14 +131,16 @@ function bodyOf(file: string, content: string | Buffer): string {
   }
 }
 
-/** Reads one file: its owner marker (line 1, not kept in the body) and the body. */
-function readHandoffFile(file: string, fallback: SessionRef | null | undefined): { owner: SessionRef; ownerFrom: 'marker' | 'session'; body: string } {
-  let raw: Buffer;
+function readRaw(file: string): Buffer {
   try {
-    raw = readFileSync(file);
+    return readFileSync(file);
   } catch (e) {
     throw new HandoffError('usage', 'file-unreadable', `cannot read ${file}: ${(e as Error).message}`, { file });
   }
+}
+
+/** One file's owner marker (line 1, not kept in the body) and its body. */
+function readHandoffFile(file: string, raw: Buffer, fallback: SessionRef | null | undefined): { owner: SessionRef; ownerFrom: 'marker' | 'session'; body: string } {
   const text = bodyOf(file, raw).replace(/^\uFEFF/, '');
   const nl = text.indexOf('\n');
   const marker = markerOf(text);
@@ -172,13 +163,15 @@ export function planImport(repo: Storage, args: string[], o: ImportOptions = {})
   let branches: string[] | null = null;
   const plans: ImportPlan[] = [];
   for (const file of files) {
-    const fm = frontmatterOf(file);
+    const raw = readRaw(file);
+    const text = raw.toString('utf8').replace(/^\uFEFF/, '');
+    const fm = text.startsWith('---') ? parseFrontmatterHandoff(file, text) : null;
     if (fm) {
       const branch = resolveBranch(repo, o.branch);
       const topic = assertTopic(o.topic ?? fm.topic);
       if (!o.session) throw new HandoffError('noSession', 'no-session', `${file} is imported as your handoff (its "from" is kept as Handoff-Imported-From); ${NO_SESSION_HELP}, or pass --person`, { file });
-      plans.push(planOf(plans, file, 'frontmatter', branch, topic, { owner: o.session, ownerFrom: 'session', body: bodyOf(file, fm.body) }));
-      plans[plans.length - 1].address = { to: fm.to, tags: fm.tags, refs: fm.refs, importedFrom: fm.from };
+      const address = { to: fm.to, tags: fm.tags, refs: fm.refs, importedFrom: fm.from };
+      plans.push(planOf(plans, file, branch, topic, { owner: o.session, ownerFrom: 'session', body: bodyOf(file, fm.body), address }));
       continue;
     }
     const kind = kindOf(file);
@@ -190,28 +183,17 @@ export function planImport(repo: Storage, args: string[], o: ImportOptions = {})
     } else if (kind === 'handover') topic = o.topic ?? HANDOVER_TOPIC;
     else if (o.topic === undefined) throw askForNames(file, 'the name is neither handoff-<branch>-<topic>.md nor handover.md');
     else topic = o.topic;
-    plans.push(planOf(plans, file, kind, resolveBranch(repo, branch), assertTopic(topic), readHandoffFile(file, o.session)));
+    plans.push(planOf(plans, file, resolveBranch(repo, branch), assertTopic(topic), readHandoffFile(file, raw, o.session)));
   }
   return plans;
 }
 
 /** One plan, refused when an earlier file of the same import goes to the same ref. */
-function planOf(plans: ImportPlan[], file: string, kind: FileKind, branch: string, topic: string, read: Pick<ImportPlan, 'owner' | 'ownerFrom' | 'body'>): ImportPlan {
+function planOf(plans: ImportPlan[], file: string, branch: string, topic: string, read: Pick<ImportPlan, 'owner' | 'ownerFrom' | 'body' | 'address'>): ImportPlan {
   const ref = handoffRef(branch, topic);
   const clash = plans.find((p) => p.ref === ref);
   if (clash) throw new HandoffError('usage', 'same-target', `${clash.file} and ${file} would both go to ${ref}: import them one at a time with --topic`, { ref });
-  return { file, kind, branch, topic, ref, ...read };
-}
-
-/** A markdown file with YAML frontmatter, parsed and its handoff_id checked; null for any other file. */
-function frontmatterOf(file: string): ReturnType<typeof parseFrontmatterHandoff> {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
-  } catch {
-    return null;
-  }
-  return text.startsWith('---') ? parseFrontmatterHandoff(file, text) : null;
+  return { file, branch, topic, ref, ...read };
 }
 
 /** The version of a handoff whose body is exactly `body`, if any (one hash-object, one rev-list, one cat-file). */
@@ -224,12 +206,10 @@ function versionWithBody(repo: Storage, ref: string, body: string): string | nul
 }
 
 /**
- * Writes each plan through writeHandoff; a body already stored as a version is not written again. A new handoff is
- * written as the file's owner (its marker): that is the migration. Over an existing handoff the importing session
- * writes as itself, so a marker never lets one session add a version as another: over someone else's handoff that
- * is refused (exit 3) unless it takes the handoff over on the record (SPEC 4 `import`).
+ * Writes each plan (a body already stored as a version is not written again): a new handoff as the file's owner, an
+ * existing one as the importing session, so a marker never lets one session write as another (SPEC 4 `import`).
  */
-export function runImport(repo: Storage, plans: ImportPlan[], o: RunImportOptions = {}): ImportResult[] {
+export function runImport(repo: Storage, plans: ImportPlan[], o: { importer?: SessionRef | null; takeover?: { reason: string } | null } = {}): ImportResult[] {
   assertTakeover(o.takeover);
   return plans.map((p) => {
     const base = { file: p.file, ref: p.ref, branch: p.branch, topic: p.topic, session: p.owner.id, ownerFrom: p.ownerFrom, warnings: [] as string[] };

@@ -10,10 +10,8 @@ const CLOSE = '-->';
 const KEY = 'claude-session:';
 
 /**
- * The id a marker line names (not yet validated: whoever reads it checks it against SESSION_RE), or null when the
- * line is no marker: `<!--`, blanks, `claude-session:`, the id (blanks around it dropped, blanks inside kept), `-->`,
- * blanks. A leading byte-order mark and a trailing CR are not the line's. Read by hand, in one pass over the whole
- * line however long it is: no backtracking expression runs over text a file chooses, and nothing is cut.
+ * The id a marker line names (not validated yet), or null when the line is no marker. Read by hand, in one pass: no
+ * backtracking expression runs over text a file chooses.
  */
 export function parseMarker(line: string): string | null {
   let s = line.charCodeAt(0) === 0xfeff ? line.slice(1) : line;
@@ -25,10 +23,8 @@ export function parseMarker(line: string): string | null {
 }
 
 /**
- * The one reader of a handoff file's ownership marker, used by the guard (src/guard/rules/files.ts) and `import`
- * alike, so one file never has two owners: the id on line 1 of `text` (the whole line, after a byte-order mark),
- * or null when line 1 is no marker. An id that is empty or no valid session id is still returned: the file names an
- * owner, only not a valid one (the guard refuses other sessions its file, import refuses to import it).
+ * The one reader of a handoff file's owner (the guard's and import's, so a file never has two): the id on line 1, or
+ * null. An invalid id is still returned: the file names an owner, only not a valid one.
  */
 export function markerOf(text: string): string | null {
   const nl = text.indexOf('\n');

@@ -1,5 +1,5 @@
-// The check at command start (issue 23): the handoff refs against the loss record. No git process when the ref
-// storage is as it was at the last check that found everything in place; else one for-each-ref and one cat-file.
+// The check at command start: the handoff refs against the loss record. No git process when the ref storage is as
+// it was at the last check that found everything in place; else one for-each-ref and one cat-file.
 import type { Storage } from '../../git/storage';
 import { ARCHIVE_PREFIX, DROPPED_PREFIX, HANDOFF_PREFIX, NOTES_REF } from '../store/names';
 import { checkAdvances } from '../store/ownership';
@@ -35,15 +35,18 @@ export interface Loss {
 
 export interface RecordCheck {
   losses: Loss[];
-  /** the record itself was missing or damaged (reported; rebuilt from the last verified record or the refs) */
+  /** the record itself was missing or damaged (rebuilt from the last verified record or the refs) */
   problem: string | null;
   /** answered from the verified cache, no git process */
   cached: boolean;
-  /** the record could not take what it found: a lock left behind on it (named, with its age and the rm) */
+  /** the record could not take what it found: a lock left behind on it */
   blocked?: string;
 }
 
-const now = () => Math.floor(Date.now() / 1000);
+export const now = () => Math.floor(Date.now() / 1000);
+const REBUILT = 'rebuilt from the refs as they are now (`git handoff recover --scan` looks for versions lost before)';
+/** Where a dropped handoff's versions are kept. */
+export const droppedPrefixOf = (ref: string) => `${DROPPED_PREFIX}${ref.slice(HANDOFF_PREFIX.length)}/`;
 /** How many refs one record commit takes in (GIT_HANDOFF_RECORD_BATCH: a test's smaller batches). */
 const recordBatch = () => Number(process.env.GIT_HANDOFF_RECORD_BATCH) || 5000;
 export const recoverCommand = (ref: string) => `git handoff recover ${ref}`;
@@ -65,7 +68,7 @@ interface Comparison {
   unfounded: Map<string, string | null>;
 }
 
-/** The refs now against the record: what was lost, and what moved on legitimately. */
+/** The refs now against the record: what was lost, and what moved on legitimately (status reads it too). */
 export function compareRecord(repo: Storage, rec: RecordState, refs: Map<string, string>): Comparison {
   const out: Comparison = { losses: [], absorb: new Map(), archived: new Map(), unfounded: new Map() };
   // what the record holds for the refs that differ must exist: the record keeps every version it names reachable,
@@ -75,7 +78,7 @@ export function compareRecord(repo: Storage, rec: RecordState, refs: Map<string,
   differ.forEach(([ref], i) => {
     if (!found[i]) out.unfounded.set(ref, refs.get(ref) ?? null);
   });
-  // every ref moved since the record, checked together: one walk and one read of trailers for all of them, not six processes each
+  // every ref moved since the record, checked together: one walk and one read of trailers for all of them
   const moved = differ.filter(([ref]) => ref !== NOTES_REF && refs.has(ref) && !out.unfounded.has(ref));
   const verdicts = new Map(checkAdvances(repo, moved.map(([ref, e]) => ({ oldOid: e.oid, newOid: refs.get(ref)! }))).map((v, i) => [moved[i][0], v]));
   for (const [ref, e] of differ) {
@@ -111,40 +114,34 @@ export function compareRecord(repo: Storage, rec: RecordState, refs: Map<string,
 }
 
 /**
- * A drop's undo gone: a handoff the record holds as dropped on purpose (removed, not live, not archived) whose kept
- * versions under refs/handoff-dropped/<branch>/<topic>/ are gone (a store wiped and taken back from its witness, or
- * the ref deleted with raw git). The loss is that ref, named from the record's removal (<seconds>-<tip>); restoring it
- * brings back what `restore` undoes the drop with. One for-each-ref, only while such a drop stands.
+ * A drop's undo gone: a handoff the record holds as dropped on purpose whose kept versions under refs/handoff-dropped/
+ * are gone. The loss is that ref, named from the record's removal (<seconds>-<tip>). One for-each-ref, only while such a drop stands.
  */
 function undoesLost(repo: Storage, rec: RecordState, refs: Map<string, string>): Comparison['losses'] {
   const standing = [...rec.removed].filter(([ref, rm]) => rm.why === 'removed' && ref.startsWith(HANDOFF_PREFIX) && !refs.has(ref));
   if (standing.length === 0) return [];
   const kept = [...listTracked(repo, [DROPPED_PREFIX]).keys()];
-  const gone = standing.filter(([ref, rm]) => !kept.some((k) => k.startsWith(`${DROPPED_PREFIX}${ref.slice(HANDOFF_PREFIX.length)}/`)) && !archivedIn(repo, refs, ref, rm.oid));
+  const gone = standing.filter(([ref, rm]) => !kept.some((k) => k.startsWith(droppedPrefixOf(ref))) && !archivedIn(repo, refs, ref, rm.oid));
   // a version not in the repository is no undo to bring back (the record's damage is said elsewhere)
   const found = repo.objectSizes(gone.map(([, rm]) => rm.oid));
   return gone
     .filter((_, i) => found[i])
     .map(([ref, rm]) => {
-      const keptAs = `${DROPPED_PREFIX}${ref.slice(HANDOFF_PREFIX.length)}/${rm.at}-${rm.oid.slice(0, 12)}`;
+      const keptAs = `${droppedPrefixOf(ref)}${rm.at}-${rm.oid.slice(0, 12)}`;
       const detail = `${keptAs}, the versions of the dropped ${ref} that \`git handoff restore\` brings back, was deleted outside git-handoff (its dropped tip ${rm.oid.slice(0, 12)})`;
       return { ref: keptAs, kind: 'deleted' as const, recorded: rm.oid, current: null, seen: rm.at, detail, command: recoverCommand(keptAs) };
     });
 }
 
-/**
- * Whether the ref storage is as it was at the last check that found everything in place: stat calls only, no git
- * and no repository handle (the guard's first sight of a session asks this before it opens the repository).
- */
+/** Whether the ref storage is as it was at the last check that found everything in place: stat calls only, no git. */
 export function unchangedSinceCheck(commonDir: string): boolean {
   const fp = refsFingerprint({ commonDir });
   return fp !== null && readSeen({ commonDir })?.fp === fp;
 }
 
 /**
- * Compares the refs with the record and reports what was lost. Legitimate advances and new refs are taken into the
- * record; a damaged or missing record is reported and rebuilt from the last verified one (else from the refs).
- * `force` skips the verified cache (session start, `recover`).
+ * Compares the refs with the record and reports what was lost; legitimate advances and new refs are taken into the
+ * record, a damaged or missing one rebuilt from the last verified one (else from the refs). `force` skips the cache.
  */
 export function checkRecord(repo: Storage, o: { force?: boolean } = {}): RecordCheck {
   const fp = refsFingerprint(repo);
@@ -167,26 +164,24 @@ export function checkRecord(repo: Storage, o: { force?: boolean } = {}): RecordC
       problem = problem ? `${problem}; compared against the last verified record ${last.commit!.slice(0, 12)}` : null;
     }
   }
-  if (problem && !fallback && !witnessed) problem += `; rebuilt from the refs as they are now (\`git handoff recover --scan\` looks for versions lost before)`;
+  if (problem && !fallback && !witnessed) problem += `; ${REBUILT}`;
   const base: RecordState = rec && !rec.problem ? rec : { commit: null, entries: new Map(), removed: new Map() };
   const cmp = compareRecord(repo, base, refs);
   if (cmp.unfounded.size) {
     const named = [...cmp.unfounded.keys()].map((ref) => `${ref} at ${base.entries.get(ref)!.oid.slice(0, 12)}`);
-    const what = `it names version${named.length === 1 ? '' : 's'} that ${named.length === 1 ? 'is' : 'are'} not in the repository (${named.slice(0, 3).join('; ')}${named.length > 3 ? '; …' : ''}): rebuilt from the refs as they are now (\`git handoff recover --scan\` looks for versions lost before)`;
+    const what = `it names version${named.length === 1 ? '' : 's'} that ${named.length === 1 ? 'is' : 'are'} not in the repository (${named.slice(0, 3).join('; ')}${named.length > 3 ? '; …' : ''}): ${REBUILT}`;
     problem = problem ? `${problem}; ${what}` : what;
   }
   const damaged = unreadable || (!recOid && !!fallback);
   let blocked: string | null = null;
   let commit = recOid && !rec?.problem && !fallback ? recOid : null;
-  // no record and nothing to record (no handoff ref, no earlier record, nothing wrong): none is written, so a repository
-  // that never held a handoff gets no record commit and no witness outside .git
+  // a repository that never held a handoff gets no record commit and no witness outside .git
   const nothing = !recOid && refs.size === 0 && !fallback && !problem && !witnessed;
   // a record of the first format (one file) is written shelved by the first check that reads it
   const firstFormat = !!rec && !rec.problem && !rec.shelves;
   if (cmp.absorb.size || cmp.archived.size || cmp.unfounded.size || damaged || firstFormat || (!recOid && !nothing)) {
-    // taken in by batches, each record commit landing before the next: a run killed midway (a client's hook timeout
-    // over 100,000 refs a fast-import made) leaves the next run only the rest to take; the witness takes the last
-    // one, in one push (a push a batch walks the witness's whole history each time: 82 s for 100,000 refs, not 12 s)
+    // taken in by batches, each landing before the next: a run killed midway leaves the next only the rest; the
+    // witness takes the last one alone (a push per batch walks its whole history each time)
     const absorb = [...cmp.absorb];
     const size = recordBatch();
     for (let at = 0; at === 0 || at < absorb.length; at += size) {
@@ -238,10 +233,7 @@ export function checkRecord(repo: Storage, o: { force?: boolean } = {}): RecordC
   return { losses, problem, cached: false, ...(blocked ? { blocked } : {}) };
 }
 
-/**
- * Whether the witness holds the record the last check verified: a read and a stat, no git. A witness deleted alone is
- * rebuilt here without a word; one holding another record makes the check a full one (fromWitness decides).
- */
+/** Whether the witness holds the verified record (no git); one deleted alone is rebuilt here without a word. */
 function witnessAgrees(repo: Storage, record: string | null): boolean {
   const w = record ? witnessOf(repo) : null;
   if (!w) return true;
@@ -255,10 +247,8 @@ function witnessAgrees(repo: Storage, record: string | null): boolean {
 }
 
 /**
- * The store's record against its witness outside .git (witness.ts). A witness missing or behind is brought up to date
- * silently. A record that vanished or went back (the witness holds versions the record does not) is taken back from
- * the witness — its objects fetched, its entries merged into a new record on top (the witness's commit a parent) — and
- * what was missing is said; the comparison that follows reports each loss with the command that restores it.
+ * The store's record against its witness outside .git: a witness missing or behind is brought up to date silently; a
+ * record that vanished or went back is taken back from the witness (takeInRecord), and what was missing is said.
  */
 function fromWitness(repo: Storage, recOid: string | null): string | null {
   try {
@@ -311,12 +301,9 @@ function fromWitness(repo: Storage, recOid: string | null): string | null {
 }
 
 /**
- * Takes a record commit kept elsewhere (the witness outside .git, or this clone's record on a handoff remote), whose
- * objects are in the repository, into the store's record: its entries the store's record lacks or holds older are
- * merged into a new record commit on top (`tip` a parent, so every version it names stays reachable). Null when
- * `tip` is no readable record or holds nothing the store's does not; else what the store's record was against it
- * (`is gone`, `went back`, `is damaged (…)`), the versions it held (`N versions it did not: <refs>`), and whether the
- * new record was written.
+ * Takes a record commit kept elsewhere (the witness, or this clone's record on a remote) into the store's record: the
+ * entries the store's lacks or holds older merged into a new record on top (`tip` a parent, so all stays reachable).
+ * Null when `tip` holds nothing newer; else what the store's record was against it and the versions it held.
  */
 export function takeInRecord(repo: Storage, recOid: string | null, tip: string): { state: string; holds: string; took: boolean } | null {
   const kept = readRecord(repo, tip);
@@ -343,14 +330,11 @@ export function takeInRecord(repo: Storage, recOid: string | null, tip: string):
     kept,
   );
   const names = missing.map(([ref]) => ref);
-  // a damaged record (a blob, a foreign commit, a garbled file, a missing object) is said as damage with its cause,
-  // as it is without a witness: it did not go back, it cannot be read
   const state = !recOid ? 'is gone' : cur?.problem ? `is damaged (${cur.problem})` : 'went back';
   const holds = `${names.length} version${names.length === 1 ? '' : 's'} it did not: ${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''}`;
   return { state, holds, took: took !== null };
 }
 
-/** The report of a check: each loss, when it was last seen, and the command that restores it. */
 export function renderLosses(check: Pick<RecordCheck, 'losses' | 'problem' | 'blocked'>): string {
   const lines: string[] = [];
   if (check.problem) lines.push(`git-handoff: the loss record is damaged or missing: ${check.problem}`);

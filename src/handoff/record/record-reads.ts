@@ -1,8 +1,6 @@
-// The refs a command reads anyway, against the last verified record (issue 23). The check at command start is a stat
-// fingerprint of the ref storage; a loose ref file rewritten in place (same inode, size and mtime: never git, which
-// always writes a new file and renames it) changes no directory and escapes it. Whatever handoff, archive or receipts
-// ref a command then reads (src/git/refs.ts listRefs/readRef) is compared, in-process, with the record the last check
-// verified; a difference runs the full check, which reports the loss. No git process while they agree.
+// The refs a command reads anyway, against the last verified record: a loose ref file rewritten in place escapes the
+// stat fingerprint of the check at command start, so whatever a command reads is compared in-process with the
+// verified record; a difference runs the full check. No git process while they agree.
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { onRefsRead } from '../../git/reads-hook';
@@ -13,16 +11,11 @@ import { checkRecord, renderLosses } from './record-check';
 import { trace } from '../../trace';
 
 /**
- * Whether every handoff, archive or receipts ref in `refs` holds what the record the last check verified says
- * (record-seen.json, re-read each time, so the process's own moves, recorded, are expected). Also true when nothing
- * is verified since the last move: the next command's check is a full one anyway. `cache` keeps the record read, and
- * `cache.agreed` names the verified record commit a true answer was found against (none when nothing was compared).
- * `agreed`: a record commit these very refs (as a set) were found to agree with before (listing-kept.ts); while it is
- * still the verified one, the answer is the same without comparing again.
+ * Whether every recorded ref in `refs` holds what the verified record says (true, too, when nothing is verified: the
+ * next check is a full one). `agreed`: a record these very refs agreed with before; `cache.agreed` the one found now.
  */
 export function readsAgree(repo: Storage, refs: Array<{ ref: string; oid: string }>, cache = processCache, agreed: string | null = null): boolean {
   cache.agreed = undefined;
-  // a name the record cannot hold (not a handoff, archive entry or the receipts) is none of its business
   const mine = refs.filter((x) => isRecorded(x.ref));
   if (mine.length === 0) return true;
   const seen = readSeen(repo);
@@ -46,11 +39,7 @@ export function readsAgree(repo: Storage, refs: Array<{ ref: string; oid: string
   return agree;
 }
 
-/**
- * The session start's proof beside the stat fingerprint: the checked-out branch's loose handoff ref files and the
- * receipts ref file, read without git, against the verified record. A file rewritten in place, which no stat of its
- * directory sees, fails it; a ref held in packed-refs only is the fingerprint's (it stats packed-refs).
- */
+/** The session start's proof beside the fingerprint: the branch's loose handoff ref files and the receipts', read without git. */
 export function branchFilesAgree(repo: Storage): boolean {
   const refs: Array<{ ref: string; oid: string }> = [];
   for (const dir of [...(repo.branch ? [branchPrefix(repo.branch)] : []), 'refs/notes/']) {
@@ -74,16 +63,13 @@ type ReadsCache = { commit?: string; tips?: Map<string, string>; read?: Set<stri
 /** The shelves this process read of the verified record (a record commit never changes under its id). */
 const processCache: ReadsCache = {};
 
-/**
- * From now on in this process, every handoff, archive or receipts ref read is compared with the last verified
- * record; the first difference runs the full check and hands its report to `report`, once.
- */
+/** From now on in this process, every recorded ref read is compared; the first difference's full check goes to `report`. */
 export function compareReads(repo: Storage, report: (text: string) => void): void {
   const cache: ReadsCache = {};
   onRefsRead((r, refs, agreed) => {
     if (r.commonDir !== repo.commonDir) return null;
     const agree = readsAgree(repo, refs, cache, agreed ?? null);
-    // its own phase in GIT_HANDOFF_TRACE: the first comparison loads zlib and inflates the record (1 MiB at 10,000 handoffs)
+    // its own phase in GIT_HANDOFF_TRACE: the first comparison inflates the record
     trace('reads compared', agreed && cache.agreed === agreed ? 'as before' : undefined);
     if (agree) return cache.agreed ?? null;
     onRefsRead(null);

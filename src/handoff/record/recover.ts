@@ -1,6 +1,5 @@
-// `git handoff recover` (issue 23): puts back every version the loss record holds and the refs lost, by CAS, never
-// over a newer legitimate version; a rogue tip is kept aside under refs/handoff-rogue/, not thrown away. `--scan`
-// rebuilds from unreachable objects (git keeps them two weeks by default) when the record itself is gone too.
+// `git handoff recover`: puts back the refs the loss record says were lost, by CAS, never over a newer legitimate
+// version; a rogue tip is kept aside. `--scan` rebuilds from unreachable objects when the record is gone too.
 import type { CommitSummary, RefOp, Storage } from '../../git/storage';
 import { archiveRef, ARCHIVE_PREFIX, DROPPED_PREFIX, encodeBranch, handoffRef, HANDOFF_PREFIX, NOTES_REF } from '../store/names';
 import { checkAdvance, readTrailersOf, type Violation } from '../store/ownership';
@@ -8,7 +7,7 @@ import { unionReceiptsCommit } from '../store/receipts';
 import type { SessionStartRecord } from '../store/boot';
 import { amendRecord } from '../store/tx/record-step';
 import { isPruned, KEPT_PREFIX, keyOf, listTracked, readRecord, RECORD_REF, ROGUE_PREFIX, type RecordState } from '../store/tx/record';
-import { checkRecord, type Loss, type RecordCheck } from './record-check';
+import { checkRecord, droppedPrefixOf, now as stamp, type Loss, type RecordCheck } from './record-check';
 import { branchFilesAgree } from './record-reads';
 import { moveRefs } from '../store/tx';
 
@@ -21,11 +20,9 @@ function move(repo: Storage, ops: RefOp[], reason: string, env?: NodeJS.ProcessE
   }
 }
 
-export type RecoverActionKind = 'restored' | 'merged' | 'moved-back' | 'kept-aside' | 'refused' | 'dropped';
-
-export interface RecoverAction {
+interface RecoverAction {
   ref: string;
-  action: RecoverActionKind;
+  action: 'restored' | 'merged' | 'moved-back' | 'kept-aside' | 'refused' | 'dropped';
   /** what the ref holds after (null: still gone) */
   oid: string | null;
   /** a rogue tip moved out of the way, or a recorded version kept beside another sound history */
@@ -40,7 +37,6 @@ export interface RecoverResult {
   left: Loss[];
 }
 
-const stamp = () => Math.floor(Date.now() / 1000);
 // recover moves a ref back over a rogue tip: a move the reference-transaction hook refuses as a rewrite; it passes
 // on the record (audit.jsonl), as a person's GIT_HANDOFF_BYPASS=1 would
 const ON_THE_RECORD = { GIT_HANDOFF_BYPASS: '1' };
@@ -56,6 +52,12 @@ interface Plan {
 }
 
 const refused = (l: Loss, message: string, adopt?: string): Plan => ({ ops: [], action: { ref: l.ref, action: 'refused', oid: l.current, message }, clear: false, adopt });
+/** The recorded version put back at `ref` by one move: unambiguous. */
+const putBack = (l: Loss, ref: string, message: string): Plan => ({
+  ops: [l.current ? { op: 'update', ref, newOid: l.recorded, oldOid: l.current } : { op: 'create', ref, newOid: l.recorded }],
+  action: { ref: l.ref, action: 'restored', oid: l.recorded, message },
+  clear: true,
+});
 
 /**
  * The ownership rule on a history that replaced the recorded one: the versions it starts with (those whose parents
@@ -89,9 +91,7 @@ function notTheOwners(repo: Storage, base: string | null, cur: string, recorded:
 function plan(repo: Storage, l: Loss): Plan {
   const at = stamp();
   if (!repo.hasCommit(l.recorded)) return refused(l, `the record names ${l.recorded.slice(0, 12)}, which is not in the repository (pruned, or a damaged record): try \`git handoff recover --scan\``);
-  if (l.kind === 'receipts-deleted') {
-    return { ops: [{ op: 'create', ref: NOTES_REF, newOid: l.recorded }], action: { ref: l.ref, action: 'restored', oid: l.recorded, message: `${NOTES_REF} restored at ${l.recorded.slice(0, 12)}` }, clear: true };
-  }
+  if (l.kind === 'receipts-deleted') return putBack(l, NOTES_REF, `${NOTES_REF} restored at ${l.recorded.slice(0, 12)}`);
   if (l.kind === 'receipts-dropped') {
     const merged = unionReceiptsCommit(repo, l.current!, l.recorded, 'handoff receipts: recovered dropped lines');
     return {
@@ -103,7 +103,7 @@ function plan(repo: Storage, l: Loss): Plan {
   if (l.kind === 'deleted') {
     const v = checkAdvance(repo, null, l.recorded);
     if (v) return refused(l, `the recorded history of ${l.ref} breaks the ownership rule (${v.message}): not restored`);
-    return { ops: [{ op: 'create', ref: l.ref, newOid: l.recorded }], action: { ref: l.ref, action: 'restored', oid: l.recorded, message: `${l.ref} restored at ${l.recorded.slice(0, 12)}` }, clear: true };
+    return putBack(l, l.ref, `${l.ref} restored at ${l.recorded.slice(0, 12)}`);
   }
   const cur = l.current!;
   const rogue = `${ROGUE_PREFIX}${keyOf(l.ref)}/${at}-${cur.slice(0, 12)}`;
@@ -121,7 +121,7 @@ function plan(repo: Storage, l: Loss): Plan {
   if (repo.isAncestor(cur, l.recorded)) {
     const v = checkAdvance(repo, cur, l.recorded);
     if (v) return refused(l, `the recorded version ${l.recorded.slice(0, 12)} does not follow ${cur.slice(0, 12)} under the ownership rule (${v.message}): the record is not trusted for ${l.ref}`, cur);
-    return { ops: [{ op: 'update', ref: l.ref, newOid: l.recorded, oldOid: cur }], action: { ref: l.ref, action: 'restored', oid: l.recorded, message: `${l.ref} moved forward again to ${l.recorded.slice(0, 12)}` }, clear: true };
+    return putBack(l, l.ref, `${l.ref} moved forward again to ${l.recorded.slice(0, 12)}`);
   }
   // two histories: the one whose own versions break the rule gives way; two sound ones are both kept only when the
   // new one is the recorded owner's own or takes it over on the record (the store refuses any other such move, exit 3)
@@ -145,10 +145,7 @@ function plan(repo: Storage, l: Loss): Plan {
   };
 }
 
-/**
- * Restores what the record says was lost. `refs` limits it to some refs; `auto` (session start) applies only the
- * unambiguous plans and leaves the rest reported. Returns what it did and what it left.
- */
+/** Restores what the record says was lost (`refs`: only those); `auto` (session start) applies only unambiguous plans. */
 export function recover(repo: Storage, o: { refs?: string[]; auto?: boolean; check?: RecordCheck } = {}): RecoverResult {
   const check = o.check ?? checkRecord(repo, { force: true });
   const wanted = o.refs?.length ? new Set(o.refs.map(fullRef)) : null;
@@ -193,7 +190,7 @@ export function recover(repo: Storage, o: { refs?: string[]; auto?: boolean; che
 
 /** For a dropped handoff (its live ref, or its refs/handoff-dropped/… ref): where it is kept and the command that undoes the drop. */
 function droppedNote(repo: Storage, ref: string): RecoverAction[] {
-  const prefix = ref.startsWith(DROPPED_PREFIX) ? ref : ref.startsWith(HANDOFF_PREFIX) && !repo.readRef(ref) ? `${DROPPED_PREFIX}${ref.slice(HANDOFF_PREFIX.length)}/` : null;
+  const prefix = ref.startsWith(DROPPED_PREFIX) ? ref : ref.startsWith(HANDOFF_PREFIX) && !repo.readRef(ref) ? droppedPrefixOf(ref) : null;
   if (!prefix) return [];
   const kept = listTracked(repo, [prefix]);
   // <seconds>-<tip>: ten-digit stamps sort as text
@@ -205,17 +202,15 @@ function droppedNote(repo: Storage, ref: string): RecoverAction[] {
 /** A ref as typed: full, `handoffs/…`, or `<branch>/<topic>` of a live handoff. */
 function fullRef(r: string): string {
   if (r.startsWith('refs/')) return r;
-  if (r.startsWith('handoffs/') || r.startsWith('handoff-archive/') || r.startsWith('handoff-dropped/') || r.startsWith('notes/')) return `refs/${r}`;
-  return HANDOFF_PREFIX + r;
+  return /^(handoffs|handoff-archive|handoff-dropped|notes)\//.test(r) ? `refs/${r}` : HANDOFF_PREFIX + r;
 }
 
 // ---- --scan: from unreachable objects, when the record is gone too ----
 
 /**
- * Rebuilds from unreachable objects: the newest record commit found brings back the refs it names; handoff commits
- * (known by their trailers) grouped by handoff bring back each history's tip (an archive version becomes an archive
- * entry, never a live handoff again); receipts commits are merged back by union. Never moves an existing ref
- * backwards or sideways: a tip that does not follow it is kept under refs/handoff-kept/.
+ * Rebuilds from unreachable objects: the newest record commit found, then handoff histories by their trailers (an
+ * archive version becomes an archive entry again), then receipts by union. Never moves an existing ref backwards or
+ * sideways: a tip that does not follow it is kept under refs/handoff-kept/.
  */
 export function recoverScan(repo: Storage): RecoverResult {
   const found = repo.describeCommits(repo.unreachableCommits());
@@ -321,10 +316,7 @@ function isArchiveVersion(c: CommitSummary & { topic: string }, byOid: Map<strin
   return parentTree === c.tree;
 }
 
-/**
- * Session start (boot, the guard's SessionStart): the check by proof (the stat fingerprint, and the checked-out
- * branch's ref files read against the verified record), in full when it fails; the unambiguous losses restored by themselves.
- */
+/** Session start: the check by proof (fingerprint and branch files), in full when it fails; unambiguous losses restored. */
 export function recoverAtSessionStart(repo: Storage): SessionStartRecord | null {
   try {
     let check = checkRecord(repo);

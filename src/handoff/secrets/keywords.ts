@@ -1,22 +1,15 @@
-// Which rules of the preset can match a text, decided before the scanner is loaded (as gitleaks does with its
-// rules' keywords): each rule's keywords are substrings that every match of every pattern of that rule contains
-// (lower-cased, since some patterns ignore case), read from the rules' sources of the preset version below. The
-// text is lower-cased once; a rule none of whose keywords occurs cannot report anything, so it is not run, and
-// when no rule is left the scanner (dist/secrets.cjs) is not loaded at all. A rule without keywords always runs.
-// What the scan finds is exactly what the whole preset finds (test/handoff/secrets/keywords.test.ts, old against new
-// over the corpus); a preset of another version than the one these were read from runs every rule.
+// Which rules of the preset can match a text, decided before the scanner is loaded (as gitleaks does): each rule's
+// keywords are lower-cased substrings every match of the rule contains, read from the preset's sources of the version
+// below. A rule none of whose keywords occurs is not run; with none left the scanner is not loaded at all.
+// keywords.test.ts checks the scan finds exactly what the whole preset finds; another preset version runs every rule.
 import { version as installedPreset } from '@secretlint/secretlint-rule-preset-recommend/package.json';
 
-/** The preset version the keywords below were read from. */
 export const KEYWORDS_FOR = '12.0.0';
 
 /** The preset version the scanner bundles (the scan record names it). */
 export const PRESET_VERSION: string = installedPreset;
 
-/**
- * Every rule of the preset, in the preset's order (filter-comments is left out of the scan, secrets-engine.ts), with
- * its keywords. Patterns as in the preset's sources (module/index.js); options as secrets-engine.ts passes them.
- */
+/** Every rule of the preset but filter-comments (secrets-engine.ts), in its order, with its keywords. */
 export const RULE_KEYWORDS: ReadonlyArray<readonly [rule: string, keywords: readonly string[]]> = [
   // only (?:SECRET|secret|Secret)_?(?:ACCESS|…)_?(?:KEY|…) runs: the access-key-id and account-id scans are off
   // (enableIDScanRule false)
@@ -54,15 +47,9 @@ export const RULE_KEYWORDS: ReadonlyArray<readonly [rule: string, keywords: read
   ['figma', ['figd_']],
 ];
 
-/** The preset's rules by short name, in its order. */
-export const RULE_NAMES: readonly string[] = RULE_KEYWORDS.map(([r]) => r);
-
-/**
- * The rules that may report something in `text` (scanned as `file`), in the preset's order; null: every rule (the
- * installed preset is not the one the keywords were read from).
- */
+/** The rules that may report something in `text` (scanned as `file`), in the preset's order; null: every rule. */
 export function rulesFor(text: string, file: string): string[] | null {
   if (PRESET_VERSION !== KEYWORDS_FOR) return null;
   const lower = text.toLowerCase();
-  return RULE_KEYWORDS.filter(([rule, words]) => (rule === 'gcp' && file.endsWith('.p12')) || words.length === 0 || words.some((w) => lower.includes(w))).map(([r]) => r);
+  return RULE_KEYWORDS.filter(([rule, words]) => (rule === 'gcp' && file.endsWith('.p12')) || words.some((w) => lower.includes(w))).map(([r]) => r);
 }

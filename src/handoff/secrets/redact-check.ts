@@ -1,6 +1,5 @@
-// The one sanctioned rewrite of a handoff (SPEC 2.6): a version chain rewritten by `git handoff redact`. The
-// reference-transaction check and the server accept a non-fast-forward move only when this says it is exactly
-// what the command makes: each version's redaction recomputed from its original with the same scanner.
+// The one sanctioned rewrite of a handoff (SPEC 2.6): the hooks accept a non-fast-forward move only when it is exactly
+// what `git handoff redact` makes, each version's redaction recomputed from its original with the same scanner.
 import type { Storage } from '../../git/storage';
 import type { Refusal } from '../store/ref-updates';
 import type { RefUpdate } from '../store/tx/batch';
@@ -18,7 +17,7 @@ export async function redactionOf(orig: string, file: string, allowed: string[])
   return redactText(orig, (await scanTexts([{ file, text: orig }])).filter((f) => !allowed.includes(f.rule)));
 }
 
-export interface RawCommit {
+interface RawCommit {
   headers: string[];
   tree: string;
   parents: string[];
@@ -44,30 +43,15 @@ export function splitCommit(content: Buffer): RawCommit {
   return { headers, tree, parents, message: end < 0 ? '' : text.slice(end + 2) };
 }
 
-/** `<mode> <type> <oid>\t<name>` entries of a tree, by name. */
-function treeEntries(repo: Storage, tree: string): Map<string, { mode: string; oid: string }> {
-  const out = new Map<string, { mode: string; oid: string }>();
-  for (const e of repo.readTree(tree)) out.set(e.path, { mode: `${e.mode} ${e.type}`, oid: e.oid });
-  return out;
-}
-
-/** A text the rewrite changed (or kept), to be checked against the redaction of the original. */
-interface TextPair {
-  file: string;
-  orig: string;
-  red: string;
-  allowed: string[];
-}
-
-/** Whether moving a handoff ref from `oldTip` to `newTip` is exactly a `git handoff redact` rewrite: each rewritten
- *  version names its original in the appended trailer, keeps its headers (author, committer, dates) but tree,
- *  parents and signature, keeps every tree entry but handoff.md and state.json, has as many parents, each the
- *  original's or a rewrite of it checked the same way, and its message, handoff.md and state.json are exactly
- *  the original's with every finding of a rule it did not allow replaced by [REDACTED:<rule>]. */
-export async function isRedactRewrite(repo: Storage, oldTip: string, newTip: string): Promise<boolean> {
+/**
+ * Whether `oldTip` → `newTip` is exactly a `redact` rewrite: each version names its original in the appended trailer,
+ * keeps its headers, parents (each the original's or its rewrite) and every tree entry but handoff.md and state.json,
+ * and its message, handoff.md and state.json are the original's redaction.
+ */
+async function isRedactRewrite(repo: Storage, oldTip: string, newTip: string): Promise<boolean> {
   const todo: Array<[string, string]> = [[newTip, oldTip]];
   const done = new Set<string>();
-  const pairs: TextPair[] = [];
+  const pairs: Array<{ file: string; orig: string; red: string; allowed: string[] }> = [];
   while (todo.length) {
     if (done.size > MAX_CHAIN) return false;
     const [n, o] = todo.pop()!;
@@ -96,24 +80,20 @@ export async function isRedactRewrite(repo: Storage, oldTip: string, newTip: str
 
 /** handoff.md and state.json of two trees, when every other entry is the same; null when not. */
 function treePairs(repo: Storage, oldTree: string, newTree: string): Array<{ file: string; orig: string; red: string }> | null {
-  const a = treeEntries(repo, oldTree);
-  const b = treeEntries(repo, newTree);
+  const entries = (tree: string) => new Map(repo.readTree(tree).map((e) => [e.path, { mode: `${e.mode} ${e.type}`, oid: e.oid }]));
+  const a = entries(oldTree);
+  const b = entries(newTree);
   if (a.size !== b.size) return null;
-  const texts: string[] = [];
+  const texts: Array<[string, string, string]> = [];
   for (const [name, e] of a) {
     const f = b.get(name);
     if (!f || f.mode !== e.mode) return null;
-    if (name === 'handoff.md' || name === 'state.json') texts.push(name, e.oid, f.oid);
+    if (name === 'handoff.md' || name === 'state.json') texts.push([name, e.oid, f.oid]);
     else if (f.oid !== e.oid) return null;
   }
-  const out: Array<{ file: string; orig: string; red: string }> = [];
-  const names = texts.filter((_, i) => i % 3 === 0);
-  const blobs = repo.readObjects(texts.filter((_, i) => i % 3 !== 0));
-  names.forEach((file, i) => {
-    const [o, n] = [blobs[2 * i], blobs[2 * i + 1]];
-    out.push({ file, orig: o?.content.toString('utf8') ?? '', red: n?.content.toString('utf8') ?? '' });
-  });
-  return out;
+  const blobs = repo.readObjects(texts.flatMap(([, o, n]) => [o, n]));
+  const text = (i: number) => blobs[i]?.content.toString('utf8') ?? '';
+  return texts.map(([file], i) => ({ file, orig: text(2 * i), red: text(2 * i + 1) }));
 }
 
 /** checkReceive's refusals without the `history rewritten` ones that are exactly a `redact` rewrite. */

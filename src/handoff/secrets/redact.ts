@@ -1,5 +1,5 @@
-// `git handoff redact <topic>` (SPEC 2.6): rewrites the versions only this clone has with each secret replaced by
-// [REDACTED:<rule>], as one compare-and-swap transaction; pushed versions are refused with the steps to rotate.
+// `git handoff redact <topic>` (SPEC 2.6): rewrites the versions only this clone has with each secret redacted, as one
+// compare-and-swap; pushed versions are refused with the steps to rotate.
 import { HandoffError } from '../../errors';
 import type { Storage } from '../../git/storage';
 import type { DoctorItem } from '../../wiring';
@@ -14,14 +14,14 @@ import type { SessionRef } from '../state/session';
 import { assertTakeover, notFound, readTip, refusedOwned, resolveBranch, takeoverOf } from '../store/store';
 import { commitRewrite, moveRef } from '../store/tx';
 
-export interface RedactOptions {
+interface RedactOptions {
   topic: string;
   branch?: string;
   session: SessionRef;
   takeover?: TakeoverArg | null;
 }
 
-export interface RedactResult {
+interface RedactResult {
   ref: string;
   /** null: nothing to redact */
   oid: string | null;
@@ -34,11 +34,14 @@ export interface RedactResult {
 /** Every remote-tracking ref (the handoff remotes' copies, and git's own): a version reachable from one has left this clone. */
 const PUSHED = { globs: [`${REMOTES_ROOT}*`], remotes: true };
 
-/** The tree with handoff.md and state.json replaced by their redacted texts, every other entry kept. */
-function rewriteTree(repo: Storage, tree: string, texts: Map<string, string>): string {
+/** The tree with handoff.md and state.json redacted where they have findings, every other entry kept. */
+function redactedTree(repo: Storage, tree: string, findings: Finding[]): string {
+  const mine = (name: string) => (name === 'handoff.md' || name === 'state.json' ? findings.filter((f) => f.file === name) : []);
+  if (!findings.some((f) => mine(f.file).length)) return tree;
   const entries = repo.readTree(tree).map((e) => {
-    const text = texts.get(e.path);
-    return { mode: e.mode, type: e.type, oid: text === undefined ? e.oid : repo.writeBlob(text), name: e.path };
+    const found = mine(e.path);
+    const oid = found.length ? repo.writeBlob(redactText(repo.readObjects([e.oid])[0]!.content.toString('utf8'), found)) : e.oid;
+    return { mode: e.mode, type: e.type, oid, name: e.path };
   });
   return repo.writeTreeEntries(entries);
 }
@@ -85,8 +88,7 @@ export async function redactHandoff(repo: Storage, o: RedactOptions): Promise<Re
     const c = splitCommit(raw!.content);
     const parents = c.parents.map((p) => map.get(p) ?? p);
     if (!findings.length && parents.every((p, i) => p === c.parents[i])) continue;
-    const texts = partTexts(repo, oid, findings);
-    const tree = texts.size ? rewriteTree(repo, c.tree, texts) : c.tree;
+    const tree = redactedTree(repo, c.tree, findings);
     const redactedMessage = redactText(c.message, findings.filter((f) => f.file === 'message'));
     const message = redactedMessage.replace(/\n*$/, '\n') + trailer.replace('%s', oid);
     // same headers (author, committer, dates); the old signature cannot survive a rewrite: signed anew when handoff.sign is true
@@ -110,18 +112,6 @@ export async function redactHandoff(repo: Storage, o: RedactOptions): Promise<Re
     rules: [...new Set(found.flatMap((v) => v.findings.map((f) => f.rule)))],
   });
   return { ...result, oid: newTip };
-}
-
-/** The redacted texts of handoff.md and state.json where they have findings. */
-function partTexts(repo: Storage, oid: string, findings: Finding[]): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const file of ['handoff.md', 'state.json']) {
-    const mine = findings.filter((f) => f.file === file);
-    if (!mine.length) continue;
-    const [blob] = repo.readObjects([`${oid}:${file}`]);
-    out.set(file, redactText(blob!.content.toString('utf8'), mine));
-  }
-  return out;
 }
 
 /** `doctor`: the handoff versions that carry a secret let through with --allow-secret (one git log). */

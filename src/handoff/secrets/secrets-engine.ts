@@ -1,5 +1,4 @@
-// The secret scanner itself, bundled alone to dist/secrets.cjs: secretlint with its recommended preset.
-// Only the paths that scan load it (src/handoff/secrets/secrets.ts), so the guard, show and list never pay for it.
+// The secret scanner, bundled alone to dist/secrets.cjs (secretlint's recommended preset): only a scan loads it.
 import { lintSource } from '@secretlint/core';
 import { creator as preset } from '@secretlint/secretlint-rule-preset-recommend';
 
@@ -48,10 +47,7 @@ function configOf(only: string[] | undefined): typeof config {
   return c;
 }
 
-/**
- * Every finding of the recommended preset in `content` (line 1-based, column 1-based); `only`: run just these rules
- * (short names; the others are known to find nothing here, src/handoff/secrets/keywords.ts).
- */
+/** Every finding in `content` (line and column 1-based); `only`: just these rules (short names, keywords.ts). */
 export async function scanContent(content: string, filePath: string, only?: string[]): Promise<RawFinding[]> {
   const r = await lintSource({ source: { content, filePath, ext: extOf(content, filePath), contentType: 'text' }, options: { config: configOf(only) as never, maskSecrets: true, noPhysicFilePath: true } });
   return r.messages
@@ -59,5 +55,4 @@ export async function scanContent(content: string, filePath: string, only?: stri
     .map((m) => ({ ruleId: m.ruleId, messageId: m.messageId, range: [m.range[0], m.range[1]], line: m.loc.start.line, column: m.loc.start.column + 1 }));
 }
 
-/** The short names of the preset's rules (aws, github, privatekey, …). */
 export const RULES: string[] = rules.map((r) => shortName(r.meta.id));

@@ -6,13 +6,13 @@ import type { ImportPlan } from '../import/import';
 import { HandoffError } from '../../errors';
 import { trace } from '../../trace';
 import { prepareWrite, publicFinding, secretFoundError, type Finding, type Prepared, type ScanPolicy } from './secrets';
+import { captureState, resolveBranch, writeHandoff, type WriteOptions, type WriteResult } from '../store/store';
 
 const IMPORT_STEPS = [
   'take the secrets out of the files and import again; if one was real, rotate it',
   'import with --redact: each finding is replaced by [REDACTED:<rule>]',
   'if one is no secret: --allow-secret <rule>, recorded in a Handoff-Allowed-Secret trailer and the audit log',
 ];
-import { captureState, resolveBranch, writeHandoff, type WriteOptions, type WriteResult } from '../store/store';
 
 export interface ScannedWriteResult extends WriteResult {
   /** how many findings --redact replaced */
@@ -21,10 +21,10 @@ export interface ScannedWriteResult extends WriteResult {
   allowedSecrets: string[];
 }
 
-/** The state a write would record, for the scan to see: writeHandoff fills in the head (an oid, nothing to scan). */
+/** The state a write would record, for the scan to see (the head, an oid, is filled in by writeHandoff). */
 const stateFor = (repo: Storage, branch: string, body: string) => captureState(repo, branch, body, null);
 
-/** One audit line per write that let a finding through: the rules and masked findings, never the secret. */
+/** One audit line per write that let a finding through (masked, never the secret). */
 function auditAllowed(repo: Storage, source: string, ref: string, oid: string, session: string, p: Prepared): void {
   if (!p.allowed.length) return;
   appendAudit(repo.commonDir, { source, event: 'allow-secret', ref, oid, session, rules: [...new Set(p.allowed.map((f) => f.rule))], findings: p.allowed.map(publicFinding) });

@@ -12,28 +12,26 @@ import type * as Engine from './secrets-engine';
 
 let engine: typeof Engine | null = null;
 
-/** The scanner bundle: next to this bundle in dist/, or the built one when running from the sources (tests). */
+/** The scanner bundle: beside this bundle in dist/, or the built one when running from the sources (tests). */
 export function loadScanner(): typeof Engine {
   if (engine) return engine;
   const file = [path.join(__dirname, 'secrets.cjs'), path.join(__dirname, '..', '..', '..', 'dist', 'secrets.cjs')].find((f) => existsSync(f));
   if (!file) throw new HandoffError('environment', 'scanner-missing', 'the secret scanner (dist/secrets.cjs) is missing: reinstall git-handoff (or run `npm run build`)');
-  // a runtime path: esbuild leaves it out of the calling bundle. Through the launcher's V8 code cache (src/load.ts)
-  // where it is beside it: compiling secretlint is most of what loading and a first scan cost
+  // through the launcher's V8 code cache where there is one: compiling secretlint is most of a first scan's cost
   const dir = path.dirname(file);
   const loader = path.join(dir, 'load.cjs');
   engine = (existsSync(loader) ? (require(loader) as typeof import('../../load')).loadBundle(dir, 'secrets.cjs', 'scan') : require(file)) as typeof Engine;
   return engine;
 }
 
-/** What the scan record trailer says: the scanner and the preset version it ran (known without loading it). */
+/** What the scan record trailer says (known without loading the scanner). */
 export const scanRecord = () => `secretlint-preset-recommend@${PRESET_VERSION}`;
 
 /**
- * The scan record's proof that this user's git-handoff scanned exactly this body and state: an HMAC under the user's
- * key (src/handoff/state/user-key.ts). A record copied from another version, or made elsewhere, does not verify, and
- * that version is scanned again before it leaves the machine. Null when no key can be kept (then nothing is trusted).
+ * The scan record's proof that this user's git-handoff scanned exactly this body and state: a record copied or made
+ * elsewhere does not verify, and that version is scanned again. Null when no key can be kept (then nothing is trusted).
  */
-export function scanProof(body: string, stateText: string): string | null {
+function scanProof(body: string, stateText: string): string | null {
   try {
     return userMac(JSON.stringify(['handoff-scanned', body, stateText]));
   } catch {
@@ -41,8 +39,7 @@ export function scanProof(body: string, stateText: string): string | null {
   }
 }
 
-/** Whether a version's scan record was made by this user's git-handoff for exactly this body and state. */
-export function trustedScan(record: string | null, body: string, stateText: string): boolean {
+function trustedScan(record: string | null, body: string, stateText: string): boolean {
   const proof = record ? / proof=([0-9a-f]{64})$/.exec(record)?.[1] : undefined;
   return proof !== undefined && proof === scanProof(body, stateText);
 }
@@ -69,18 +66,14 @@ export function maskPreview(secret: string): string {
   return `${[...secret].slice(0, keep).join('').replace(/[\s\u0000-\u001f]/g, ' ')}${'*'.repeat(Math.min(8, n - keep))}… (${n} chars)`;
 }
 
-/** A rule's span stretched to the end of the token it stops inside: the aws rule reports the key name's offset
- *  with the secret's length, so its span ends mid-secret and a redaction would leave the tail readable. */
+/** A span stretched to the end of its token: the aws rule's ends mid-secret, and a redaction would leave the tail readable. */
 function wholeToken(text: string, [start, end]: [number, number]): [number, number] {
   let e = end;
   while (e < text.length && /[A-Za-z0-9+/=_-]/.test(text[e])) e++;
   return [start, e];
 }
 
-/**
- * The preset's findings in one text, as the scanner reports them: only the rules whose keywords occur run
- * (keywords.ts), and the scanner is not even loaded when there is none.
- */
+/** Only the rules whose keywords occur run, and the scanner is not even loaded when there is none. */
 export async function rawFindings(text: string, file: string): Promise<Engine.RawFinding[]> {
   const rules = rulesFor(text, file);
   if (rules?.length === 0) return [];
@@ -119,7 +112,7 @@ export function redactText(text: string, findings: Finding[]): string {
 }
 
 /** `--allow-secret` values as the preset's short rule names; an unknown name is refused with the list. */
-export function normalizeAllowed(rules: string[] | undefined): string[] {
+function normalizeAllowed(rules: string[] | undefined): string[] {
   if (!rules?.length) return [];
   const known = loadScanner().RULES;
   const out = new Set<string>();
@@ -176,7 +169,7 @@ export async function prepareWrite(body: string, state: HandoffState, policy: Sc
     const proof = scanProof(b, serializeState(st));
     return `${SECRET_TRAILER.scanned}: ${scanRecord()}${proof ? ` proof=${proof}` : ''}`;
   };
-  const trailers = [...[...new Set(allowed.map((f) => f.rule))].map((r) => `${SECRET_TRAILER.allowed}: ${r}`)];
+  const trailers = [...new Set(allowed.map((f) => f.rule))].map((r) => `${SECRET_TRAILER.allowed}: ${r}`);
   if (found.length && !policy.redact) {
     throw secretFoundError(found, `the handoff ${topic}`, [
       'take the secret out and write again; if it was real, rotate it (it was in your session and may be in other logs)',
@@ -199,8 +192,7 @@ export interface VersionFindings {
   findings: Finding[];
 }
 
-/** Scans stored versions (body, state.json, message); `skipScanned` trusts a version's scan record. Returns the
- *  versions with unallowed findings. */
+/** The stored versions with unallowed findings (body, state.json, message); `skipScanned` trusts a version's scan record. */
 export async function scanVersions(repo: Storage, versions: Array<{ ref: string; oid: string }>, o: { skipScanned: boolean }): Promise<VersionFindings[]> {
   if (!versions.length) return [];
   // commit, body and state of every version in one cat-file
@@ -212,8 +204,7 @@ export async function scanVersions(repo: Storage, versions: Array<{ ref: string;
     if (!c || c.type !== 'commit') continue;
     const message = parseCommit(c.content).message;
     const t = secretTrailersOf(message);
-    // a scan record counts only when this user's git-handoff made it for exactly this body and state (the message,
-    // which the record does not cover, is scanned whatever it says)
+    // the message, which the record does not cover, is scanned whatever it says
     const trusted = o.skipScanned && trustedScan(t.scanned, text(objs[3 * i + 1]), text(objs[3 * i + 2]));
     const allowed = t.allowed.map(shortRule);
     const found = await scanTexts([

@@ -1,14 +1,11 @@
-// The claims state file (SPEC 10): <git-common-dir>/handoff/claims.json holds the live claims this clone knows (its
-// own tables and the handoff remote's as last fetched), written whenever git-handoff moves or fetches a claims table,
-// removed when none is live. It exists only while there are claims: the sh front and the guard's fast path test its
-// existence (one stat) and hand a writing call to the full guard only then, so a tool call costs nothing more while
-// no claim exists. It is a cache for telling, never authority: claim and release decide on the refs. A claim's shape
-// and whether it is live are here too, below the store, which asks them for a takeover (src/handoff/store/live.ts).
+// The claims state file (SPEC 10): the live claims this clone knows, present only while there are some, so the sh
+// front hands a writing call to node only then (one stat). A cache for telling, never authority: the refs decide.
+// A claim's shape and liveness are here, below the store, which asks them for a takeover.
 import { rmSync } from 'node:fs';
 import { readJsonOr } from '../../read-file';
 import path from 'node:path';
 import { handoffDir } from './paths';
-import { writeState } from './state-file';
+import { writeCache, writeState } from './state-file';
 import { processGone } from './session-process';
 
 export interface Claim {
@@ -22,9 +19,9 @@ export interface Claim {
   /** unix seconds */
   since: number;
   expires: number;
-  /** the lifetime a renewal gives it again, seconds */
+  /** seconds */
   ttl: number;
-  /** the holder's client process, to end the claim when it is gone (checked only on its host) */
+  /** the holder's client process: the claim ends with it */
   pid: number | null;
   pidStart: string | null;
   host: string | null;
@@ -33,36 +30,77 @@ export interface Claim {
   worktree: string | null;
 }
 
-/** A claim as a listing shows it: its branch, and where this clone saw it. */
 export interface ClaimView extends Claim {
   branch: string;
-  /** where this clone saw it: here only (not published yet), the remote only, or both */
+  /** here only (not published yet), the remote only, or both */
   where: 'local' | 'remote' | 'both';
 }
 
-/** This clone's cap on a claim's expiry (unix seconds: src/handoff/claims/expiry.ts); none until a claims command sets it. */
-let capOf: ((c: Claim) => number) | null = null;
-export const setExpiryJudge = (judge: ((c: Claim) => number) | null): void => void (capOf = judge);
+// A claim's expiry is written by its maker's clock, so each clone caps it by its own (SPEC 10): a claim version (id
+// and expiry) expires at the latest handoff.claimMaxTTL after this clone first saw it. No cap until a claims command
+// judges expiry for its repository (judgeExpiry).
+const seenFile = (commonDir: string) => path.join(handoffDir(commonDir), 'claims-seen.json');
+/** How long a first sighting is remembered when no table holds that version any more (at least two lifetimes). */
+const KEEP_S = 30 * 86_400;
+let judge: { commonDir: string; maxS: number; seen: Map<string, number>; dirty: boolean } | null = null;
 
-/** When this clone counts the claim expired: its own expiry, or earlier, handoff.claimMaxTTL after this clone first saw it. */
-export const expiresOf = (c: Claim): number => (capOf ? Math.min(c.expires, capOf(c)) : c.expires);
+/** Judges expiry for this repository from now on in this process; `saveSightings` once the tables were read. */
+export function judgeExpiry(commonDir: string, maxMs: number): void {
+  const maxS = Math.max(1, Math.floor(maxMs / 1000));
+  if (judge?.commonDir === commonDir) {
+    judge.maxS = maxS;
+    return;
+  }
+  const seen = new Map<string, number>();
+  for (const [k, v] of Object.entries(readJsonOr(seenFile(commonDir))?.seen ?? {})) if (typeof v === 'number' && Number.isFinite(v)) seen.set(k, v);
+  judge = { commonDir, maxS, seen, dirty: false };
+}
 
-/** Live: not expired, and its client process is not known to be gone (only its own host can tell). */
+export const judging = (commonDir: string): boolean => judge?.commonDir === commonDir;
+
+/** Writes the first sightings made since they were read; a failure costs only a new window. */
+export function saveSightings(): void {
+  const s = judge;
+  if (!s?.dirty) return;
+  const floor = Math.floor(Date.now() / 1000) - Math.max(KEEP_S, 2 * s.maxS);
+  const kept = Object.fromEntries([...s.seen].filter(([, t]) => t >= floor));
+  if (writeCache(seenFile(s.commonDir), { seen: kept }, handoffDir(s.commonDir))) s.dirty = false;
+}
+
+/** When this clone counts the claim expired: its own expiry, or its first sighting here plus handoff.claimMaxTTL. */
+export function expiresOf(c: Claim): number {
+  if (!judge) return c.expires;
+  const k = `${c.id}@${c.expires}`;
+  let t = judge.seen.get(k);
+  if (t === undefined) {
+    t = Math.floor(Date.now() / 1000);
+    judge.seen.set(k, t);
+    judge.dirty = true;
+  }
+  return Math.min(c.expires, t + judge.maxS);
+}
+
+/** Live: not expired, and its client process is not known to be gone. */
 export const claimLive = (c: Claim, nowMs = Date.now()) => nowMs < expiresOf(c) * 1000 && !processGone({ pid: c.pid, start: c.pidStart, host: c.host });
 
 /** A claim renewed by its holder's activity once less than a quarter of its lifetime is left (SPEC 10). */
 export const renewDue = (c: { expires: number; ttl: number }, nowMs = Date.now()) => c.expires * 1000 - nowMs < (c.ttl * 1000) / 4;
 
+/** A claim's time (unix seconds) as messages show it. */
+export const when = (s: number) => new Date(s * 1000).toISOString().replace(/\.000Z$/, 'Z');
+
+/** A word as the shell reads it back: quoted when it holds anything but plain characters. */
+export const shellWord = (w: string) => (/^[A-Za-z0-9_./@%+=:,-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
+
 export const claimsMarker = (commonDir: string) => path.join(handoffDir(commonDir), 'claims.json');
 
-/** Writes the marker with `claims` (removes it when none is live). The claims are read by refreshMarker (claims/claims.ts). */
+/** Writes the marker (removes it when no claim is live). */
 export function writeMarker(commonDir: string, claims: ClaimView[]): void {
   const file = claimsMarker(commonDir);
   if (claims.length === 0) rmSync(file, { force: true });
   else writeState(file, JSON.stringify({ claims }) + '\n', handoffDir(commonDir));
 }
 
-/** The claims the marker lists (none when it is missing or unreadable). */
 export function readMarker(commonDir: string): ClaimView[] {
   const j = readJsonOr(claimsMarker(commonDir));
   return Array.isArray(j?.claims) ? j.claims.filter((c: any) => c && typeof c.session === 'string' && Array.isArray(c.paths) && typeof c.expires === 'number') : [];

@@ -1,24 +1,20 @@
-// The last time each remote was tried and what came of it, for the person who looks later (`status`, `web`: "a
-// remote that was not reached"): <git-common-dir>/handoff/contact.json, written by the fetches of `fetch`/`sync` and
-// of session start. A record to look at, never an input to a decision.
+// The last try of each remote and what came of it, for `status` and `web`: a record to look at, never an input to a decision.
 import path from 'node:path';
 import { handoffDir } from './paths';
 import { writeCache } from './state-file';
 import { readJsonOr } from '../../read-file';
 
-export const contactFile = (commonDir: string) => path.join(handoffDir(commonDir), 'contact.json');
-
-export interface Contact {
+interface Contact {
   /** ISO 8601: the last try */
   at: string;
   ok: boolean;
-  /** why it was not reached (null when it was) */
   why: string | null;
-  /** ISO 8601: the last try that reached it (null: none recorded) */
+  /** ISO 8601: the last try that reached it */
   lastOk: string | null;
 }
 
-/** Every remote's last contact; a missing or unreadable file reads as none. */
+const contactFile = (commonDir: string) => path.join(handoffDir(commonDir), 'contact.json');
+
 export function readContacts(commonDir: string): Record<string, Contact> {
   const v = readJsonOr(contactFile(commonDir));
   return v && typeof v === 'object' && !Array.isArray(v) ? v : {};
@@ -29,6 +25,5 @@ export function noteContact(commonDir: string, remote: string, ok: boolean, why:
   const all = readContacts(commonDir);
   const at = new Date().toISOString();
   all[remote] = { at, ok, why: ok ? null : (why ?? 'not reached').split('\n')[0].slice(0, 300), lastOk: ok ? at : (all[remote]?.lastOk ?? null) };
-  // a record to look at: the next try writes it again
   writeCache(contactFile(commonDir), all, handoffDir(commonDir));
 }

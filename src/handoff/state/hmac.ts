@@ -1,7 +1,5 @@
-// HMAC-SHA256 in one plain function over typed arrays: the MAC under this user's key (user-key.ts), which the guard's
-// first look checks before every refusal it gives (the config cache, src/guard/locate.ts). @noble/hashes' SHA-256
-// (classes, a call per rotation, SHA-512's BigInt tables built as it loads) cost that run about 3 ms more,
-// node:crypto as much to load. test/handoff/state/hmac.test.ts checks it against node:crypto.
+// HMAC-SHA256 in plain functions over typed arrays: the guard checks a MAC before every refusal, and loading
+// node:crypto or @noble/hashes cost that run milliseconds (docs/benchmarks.md). hmac.test.ts checks it against node:crypto.
 
 // the first 32 bits of the fractional parts of the cube roots of the first 64 primes (FIPS 180-4, 4.2.2)
 const K = new Int32Array([

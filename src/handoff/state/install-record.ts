@@ -1,6 +1,5 @@
-// What `install --agent` wrote into a worktree (settings, startup notes) and what was there before: uninstall
-// gives the original bytes back when the file is still as install left it, and those files are not counted
-// as a session's uncommitted work. Kept under <git-common-dir>/handoff/installed/, one JSON file per path.
+// What `install --agent` wrote into a worktree and what was there before: uninstall gives the original back when the
+// file is still as install left it, and such files are no session's uncommitted work.
 import { createHash } from '../../lazy-crypto';
 import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -21,7 +20,6 @@ const recordPath = (commonDir: string, file: string) => path.join(dirOf(commonDi
 
 const readRecord = (commonDir: string, file: string): InstallRecord | null => readJsonOr(recordPath(commonDir, file));
 
-/** Writes `text` to `file` for install, keeping the bytes that were there before the first install. */
 export function installWrite(commonDir: string, file: string, text: string): void {
   const before = readTextOr(file);
   const original = readRecord(commonDir, file)?.original ?? before;
@@ -30,10 +28,7 @@ export function installWrite(commonDir: string, file: string, text: string): voi
   writeState(recordPath(commonDir, file), JSON.stringify({ file: path.resolve(file), original, written: text } satisfies InstallRecord), handoffDir(commonDir));
 }
 
-/**
- * Gives `file` back as it was before install when it is still what install wrote (removing it, and its
- * directory when emptied, if install created it): which of the two it did, or null. The record is dropped either way.
- */
+/** Gives `file` back as it was before install when it is still what install wrote; the record is dropped either way. */
 export function restoreOriginal(commonDir: string, file: string, clean: (original: string) => boolean): 'restored' | 'deleted' | null {
   const rec = readRecord(commonDir, file);
   rmSync(recordPath(commonDir, file), { force: true });
@@ -47,11 +42,9 @@ export function restoreOriginal(commonDir: string, file: string, clean: (origina
   return 'restored';
 }
 
-/** Absolute paths of the files that still hold exactly what install wrote. */
 export function installWrittenFiles(commonDir: string): Set<string> {
   const out = new Set<string>();
   for (const rec of readJsonIn(dirOf(commonDir), '.json') as InstallRecord[]) {
-    // a damaged record counts for nothing
     if (typeof rec.file === 'string' && readTextOr(rec.file) === rec.written) out.add(rec.file);
   }
   return out;

@@ -1,14 +1,12 @@
-// The guard's ledger: which session wrote which paths in which worktree, one append-only JSONL file per
-// session under <git-common-dir>/handoff/ledger/. Appends of one line are atomic, so sessions never collide.
-// Before a tool runs, the guard (or its sh front) appends an intent: the paths the call names. An intent
-// counts as a write only once the file's state shows the call ran (changed since; or gone, if it was there):
-// a claim records what a call changed, not what it named.
+// The guard's ledger: which session wrote which paths in which worktree, one append-only JSONL file per session
+// (a one-line append is atomic). An intent (the paths a call names, appended before it runs) counts as a write only
+// once the file shows the call changed it.
 import { lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { encodeBranch, handoffDir, jsonLines, readFilesIn } from './paths';
 import { appendState } from './state-file';
 
-export interface LedgerEntry {
+interface LedgerEntry {
   /** unix milliseconds */
   t: number;
   session: string;
@@ -16,27 +14,24 @@ export interface LedgerEntry {
   paths?: string[];
   /** a subagent acting under `session` */
   agent?: string;
-  /** the session released its claims at t */
   released?: boolean;
-  /** how it ended (released entries): `session-end:<reason>` for the client's end event; absent for `git handoff release` */
+  /** released entries: `session-end:<reason>` for the client's end event; absent for `git handoff release` */
   how?: string;
-  /** recorded before the call ran: each path counts once the file shows the call changed it */
   intent?: boolean;
   /** intent: paths that did not exist before the call */
   gone?: string[];
 }
 
-export { handoffDir };
 export const ledgerDir = (commonDir: string) => path.join(handoffDir(commonDir), 'ledger');
 
-/** One line of the ledger: the format the sh front prints too, from the template made of it (intentTemplate). */
+/** The sh front prints this format too, from intentTemplate. */
 export const ledgerLine = (e: LedgerEntry): string => JSON.stringify(e) + '\n';
 
 export function appendLedger(commonDir: string, e: LedgerEntry): void {
   appendState(path.join(ledgerDir(commonDir), `${encodeBranch(e.session)}.jsonl`), ledgerLine(e), handoffDir(commonDir));
 }
 
-/** Whether a session ran in this clone (it has a ledger here, live or ended): the sessions whose every version this clone writes. */
+/** Whether a session ran in this clone (it has a ledger here, live or ended). */
 export function ranHere(commonDir: string): (session: string) => boolean {
   let files: Set<string> | undefined;
   return (session) => {
@@ -50,16 +45,12 @@ export function ranHere(commonDir: string): (session: string) => boolean {
   };
 }
 
-/** Records paths (relative to the worktree) that `session` wrote. */
 export function recordWrites(commonDir: string, session: string, worktree: string, paths: string[], agent?: string): void {
   if (paths.length === 0) return;
   appendLedger(commonDir, { t: Date.now(), session, worktree, paths, ...(agent ? { agent } : {}) });
 }
 
-/**
- * Whether nothing is at `abs` before a call writes it (an intent's `gone`). Never throws: a name no file can have
- * (too long, through a file) is absent; one that cannot be looked at (no permission) counts as present.
- */
+/** Whether nothing is at `abs` (an intent's `gone`): a name no file can have is absent, one that cannot be looked at present. */
 export function absent(abs: string): boolean {
   try {
     return !lstatSync(abs, { throwIfNoEntry: false });
@@ -69,21 +60,17 @@ export function absent(abs: string): boolean {
   }
 }
 
-/** Records paths a call is about to write (before it runs); `gone`: those that do not exist yet. */
 export function recordIntents(commonDir: string, session: string, worktree: string, paths: string[], gone: string[], t = Date.now(), agent?: string): void {
   if (paths.length === 0) return;
   appendLedger(commonDir, intentEntry(t, session, worktree, paths, gone, agent));
 }
 
-/** An intent as the ledger holds it (the order of its fields is the line's). */
 export const intentEntry = (t: number, session: string, worktree: string, paths: string[], gone: string[], agent?: string): LedgerEntry =>
   ({ t, session, worktree, paths, intent: true, ...(gone.length ? { gone } : {}), ...(agent ? { agent } : {}) });
 
 /**
- * The intent line as a printf format for the sh front (no agent: a subagent's call is node's), made by
- * serializing an intent with stand-ins: `%s` for t, session, worktree, then the paths' and (with gone) the gone
- * list's inner JSON, which the front writes as `"a","b"`. Session, worktree and paths are plain there (no quote,
- * backslash or control: the front hands anything else to node), so its `"%s"` is the JSON string.
+ * The intent line as a printf format for the sh front, made by serializing an intent with stand-ins. The front writes
+ * only plain values (no quote, backslash or control: anything else goes to node), so its `"%s"` is the JSON string.
  */
 export function intentTemplate(withGone: boolean): string {
   const T = 1234567890123;
@@ -102,7 +89,6 @@ export function intentTemplate(withGone: boolean): string {
 /** The coarse file-system clock may stamp a write up to a tick before the fine clock read just before it. */
 const CLOCK_SLACK_MS = 20;
 
-/** Whether the call an intent was recorded for changed the path: modified since, created, or deleted. */
 function changedSince(worktree: string, p: string, t: number, gone: boolean): boolean {
   let st;
   try {
@@ -114,7 +100,7 @@ function changedSince(worktree: string, p: string, t: number, gone: boolean): bo
   return gone || st.mtimeMs >= t - CLOCK_SLACK_MS || st.ctimeMs >= t - CLOCK_SLACK_MS;
 }
 
-/** An intent as the writes it turned out to be (only the paths the file system shows changed). */
+/** An intent as the writes it turned out to be. */
 function settled(e: LedgerEntry): LedgerEntry {
   if (!e.intent) return e;
   const gone = new Set(e.gone ?? []);
@@ -125,7 +111,6 @@ export function recordRelease(commonDir: string, session: string, worktree: stri
   appendLedger(commonDir, { t: Date.now(), session, worktree, released: true, ...(how ? { how } : {}) });
 }
 
-/** Every entry of every session (unparseable lines are skipped). */
 export function readLedger(commonDir: string): LedgerEntry[] {
   return readFilesIn(ledgerDir(commonDir), '.jsonl')
     .flatMap(jsonLines)
@@ -136,10 +121,9 @@ export function readLedger(commonDir: string): LedgerEntry[] {
 
 export interface SessionActivity {
   session: string;
-  /** last write or heartbeat in the ledger, unix ms */
+  /** unix ms */
   lastSeen: number;
   released: boolean;
-  /** how the last release came about (LedgerEntry.how), when released */
   how?: string;
   /** paths whose latest writer in this worktree is this session */
   paths: string[];

@@ -1,6 +1,5 @@
-// What git-handoff knows of each session it has seen: one small JSON file per session under
-// <git-common-dir>/handoff/lineage/, naming its client process and the session it succeeded, if any.
-// Reading it needs no git, so the guard recognises a known session with one stat.
+// Each session seen: its client process and the session it succeeded, one JSON file per session (the guard
+// recognises a known session with one stat, no git).
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { encodeBranch, handoffDir, readJsonIn } from './paths';
@@ -10,27 +9,24 @@ import { isDiskError, optionalWrite, writeState } from './state-file';
 export interface LineageRecord {
   session: string;
   client: string | null;
-  /** the client process (Claude Code's CLAUDE_PID), null when the client does not tell */
   pid: number | null;
   /** the process's start time (Linux /proc), so a reused pid is not taken for the same process */
   procStart: string | null;
   worktree: string;
   /** how it was first seen: a SessionStart source (startup, resume, clear, compact) or `tool` */
   source: string;
-  /** the session this one succeeded in the same process, or null */
+  /** the session this one succeeded in the same process */
   from: string | null;
   /** first seen, unix ms */
   t: number;
   /** handoff refs taken over from `from` */
   inherited: string[];
-  /** it took the worktree lease over from `from` */
   lease: boolean;
 }
 
 export const lineageDir = (commonDir: string) => path.join(handoffDir(commonDir), 'lineage');
-export const lineageFile = (commonDir: string, session: string) => path.join(lineageDir(commonDir), `${encodeBranch(session)}.json`);
+const lineageFile = (commonDir: string, session: string) => path.join(lineageDir(commonDir), `${encodeBranch(session)}.json`);
 
-/** Whether the session was seen before (one stat). */
 export const isKnownSession = (commonDir: string, session: string) => existsSync(lineageFile(commonDir, session));
 
 export function readRecord(commonDir: string, session: string): LineageRecord | null {
@@ -54,7 +50,6 @@ export function writeRecord(commonDir: string, r: LineageRecord): void {
   optionalWrite(() => writeState(lineageFile(commonDir, r.session), JSON.stringify(r), handoffDir(commonDir)));
 }
 
-/** Every session record of the repository. */
 export function listRecords(commonDir: string): LineageRecord[] {
   return readJsonIn(lineageDir(commonDir), '.json')
     .filter((r): r is LineageRecord => typeof r.session === 'string')
@@ -73,21 +68,20 @@ export function lineageOf(commonDir: string, session: string, records: LineageRe
   return chain;
 }
 
-/** The session that succeeded `session`, if any. */
 export function successorOf(session: string, records: LineageRecord[]): string | null {
   return records.find((r) => r.from === session)?.session ?? null;
 }
 
-/** The fields of /proc/<pid>/stat from field 3 on (after the command name's closing parenthesis: the name may hold spaces or parentheses), or none where /proc does not say. */
+/** The fields of /proc/<pid>/stat from field 3 on (after the last `)`: a command name may hold one). */
 function statFields(pid: number): string[] {
   const stat = readTextOr(`/proc/${pid}/stat`) ?? '';
   return stat ? stat.slice(stat.lastIndexOf(')') + 2).split(' ') : [];
 }
 
-/** The parent of process `pid` (field 4), or null where /proc does not say. */
+/** Field 4. */
 export const parentOf = (pid: number): number | null => Number(statFields(pid)[1]) || null;
 
-/** This process's ancestors, its parent first (at most 32), each with its command line, as far as /proc says. */
+/** This process's ancestors, its parent first (at most 32), as far as /proc says. */
 export function* ancestors(): Generator<{ pid: number; argv: string[] }> {
   let pid: number | null = process.ppid;
   for (let depth = 0; depth < 32 && pid !== null && pid > 1; depth++) {
@@ -102,5 +96,5 @@ export function* ancestors(): Generator<{ pid: number; argv: string[] }> {
   }
 }
 
-/** The start time of a process (field 22 of /proc/<pid>/stat), or null where /proc does not say. */
+/** Field 22. */
 export const processStart = (pid: number): string | null => statFields(pid)[19] ?? null;

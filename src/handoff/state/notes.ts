@@ -1,15 +1,12 @@
-// Notes left for a session by another process: its handoff taken over, its claim refusing another session's write or
-// taken over (SPEC 3, 10), another session started beside it in its worktree. One JSON line each in <git-common-dir>/handoff/guard/<session>.told. Leaving one removes the
-// session's heartbeat file (guard/<session>.beat): while that is fresh the sh front and the first look answer a known
-// session's calls alone, so its next tool call reaches the full guard, which gives the notes before the tool (after
-// it, for a client that reads context only then) and at session start.
+// Notes left for a session by another process (SPEC 3, 10), told at its next tool call and session start. Leaving one
+// removes the session's heartbeat file: while that is fresh the sh front answers alone, so the next call reaches node.
 import { renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { encodeBranch, handoffDir, jsonLines } from './paths';
 import { readTextOr } from '../../read-file';
 import { appendState, optionalWrite } from './state-file';
 
-export type NoteKind = 'takeover' | 'claim-refused' | 'claim-taken' | 'beside';
+type NoteKind = 'takeover' | 'claim-refused' | 'claim-taken' | 'beside';
 
 export interface Note {
   kind: NoteKind;
@@ -28,7 +25,7 @@ const MAX_NOTES_FILE = 64 * 1024;
 
 const pending = (file: string): Note[] => jsonLines(readTextOr(file) ?? '').filter((n) => typeof n.text === 'string' && typeof n.kind === 'string');
 
-/** Leaves `session` a note for its next tool call and session start; optional state (a full disk skips it). */
+/** Optional state (a full disk skips it). */
 export function leaveNote(commonDir: string, session: string, note: { kind: NoteKind; text: string; key?: string }, now = Date.now()): void {
   optionalWrite(() => {
     const file = sessionStateFile(commonDir, session, 'told');

@@ -1,5 +1,4 @@
-// Where git-handoff keeps its local files: <git-common-dir>/handoff/ (ledger, audit trail, guard state and log).
-// A module of its own so the guard's fast path can name it without loading the rest of the domain.
+// Where git-handoff keeps its local files, apart so the guard's fast path names them without loading the domain.
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../../errors';
@@ -7,8 +6,7 @@ import { readTextOr } from '../../read-file';
 
 export const handoffDir = (commonDir: string) => path.join(commonDir, 'handoff');
 
-/** The text of every file in `dir` whose name ends with `ext`; none when the directory is missing, and a file
- *  that cannot be read (being replaced, removed meanwhile) is skipped. */
+/** The text of every file in `dir` whose name ends with `ext` (one being replaced meanwhile is skipped). */
 export function readFilesIn(dir: string, ext: string): string[] {
   let names: string[];
   try {
@@ -19,10 +17,9 @@ export function readFilesIn(dir: string, ext: string): string[] {
   return names.flatMap((f) => readTextOr(path.join(dir, f)) ?? []);
 }
 
-/** Every line of `text` that is JSON, as objects (a torn line from a crash, or a foreign one, says nothing). */
+/** Every line of `text` that is a JSON object (a torn line from a crash says nothing). */
 export const jsonLines = (text: string): any[] => text.split('\n').flatMap(parseJsonObject);
 
-/** The JSON object in every file of `dir` whose name ends with `ext` (a record being replaced, or a foreign one, says nothing). */
 export const readJsonIn = (dir: string, ext: string): any[] => readFilesIn(dir, ext).flatMap(parseJsonObject);
 
 function parseJsonObject(text: string): any[] {
@@ -35,14 +32,13 @@ function parseJsonObject(text: string): any[] {
 }
 
 const KEEP = new Set('abcdefghijklmnopqrstuvwxyz0123456789_-'.split('').map((c) => c.charCodeAt(0)));
-export const COMPONENT_MAX = 200;
+const COMPONENT_MAX = 200;
 const CUT_TO = 180;
 
 /** A branch name as ONE component of a ref (names.ts) or a local file's name: bytes [a-z0-9_-] stay, every other byte becomes %XX. */
 export function encodeBranch(branch: string): string {
   if (!branch) throw new HandoffError('usage', 'invalid-branch', 'the branch name is empty');
-  // most names are kept whole: returned as they are, no string built byte by byte (the guard names a branch a few
-  // times a run); no UTF-16 unit past ASCII is in KEEP
+  // most names are kept whole, no string built (the guard names a branch a few times a run)
   let whole = branch.length <= COMPONENT_MAX;
   for (let i = 0; whole && i < branch.length; i++) whole = KEEP.has(branch.charCodeAt(i));
   if (whole) return branch;

@@ -1,8 +1,5 @@
-// Whether a session's client process still runs: where no end event arrives (a killed client, a crash), a
-// session whose process is gone is not live. A process is named by its pid, its start time (Linux /proc, so a
-// reused pid is not taken for it) and the host it runs on; only a process of this host can be checked.
-// Each session's process is kept in <git-common-dir>/handoff/processes/<session>.json for sessions that hold no
-// lease (a lease names its holder's process in its own trailers).
+// Whether a session's client process still runs (a killed client sends no end event): named by pid, /proc start time
+// (a reused pid is not it) and host (only this host's can be checked). Kept per session for those that hold no lease.
 import { readTextOr } from '../../read-file';
 import path from 'node:path';
 import { processStart } from './lineage-record';
@@ -45,12 +42,10 @@ const existsProc = (): boolean => (procFs ??= readTextOr('/proc/self/stat') !== 
 
 const dir = (commonDir: string) => path.join(handoffDir(commonDir), 'processes');
 
-/** Records the client process of a session (once: the pid of a session does not change but on a resume). */
 export function recordSessionProcess(commonDir: string, session: string, p: ClientProcess): void {
   writeState(path.join(dir(commonDir), `${encodeBranch(session)}.json`), JSON.stringify({ session, ...p }) + '\n', handoffDir(commonDir));
 }
 
-/** Every recorded session process, by session id. */
 export function readSessionProcesses(commonDir: string): Map<string, ClientProcess> {
   const out = new Map<string, ClientProcess>();
   for (const j of readJsonIn(dir(commonDir), '.json')) {

@@ -27,7 +27,7 @@ export function assertSession(id: unknown, source = '--session'): string {
 
 const ENV_SOURCES: ReadonlyArray<readonly [string, Client | null]> = [['GIT_HANDOFF_SESSION', null], ...SESSION_VARS];
 
-/** The client a session given by flag or GIT_HANDOFF_SESSION belongs to (GIT_HANDOFF_CLIENT may use an alias). */
+/** GIT_HANDOFF_CLIENT may use an alias. */
 function ambientClient(env: NodeJS.ProcessEnv): Client {
   return clientName(env[CLIENT_VAR]) ?? shellClient(env) ?? 'cli';
 }
@@ -52,5 +52,18 @@ export function requireSession(flag: string | undefined, env: NodeJS.ProcessEnv 
   return s;
 }
 
-/** An id as shown beside `among` (src/handoff/state/short-id.ts): a hex-ish id cut to its shortest unique prefix of 8 or more. */
-export { shortId as short } from './short-id';
+const HEXISH = /^[0-9a-f][0-9a-f-]*$/i;
+
+/**
+ * `id` as shown beside `among`, like git's abbreviated names: the shortest prefix of 8 or more that tells it apart, only
+ * for a hex-ish id (a prefix of `session-a` says nothing, so such an id is shown whole); '(none)' for no id.
+ */
+export function short(id: string | null | undefined, among: Iterable<string | null | undefined> = []): string {
+  if (!id) return '(none)';
+  const others = new Set<string>();
+  for (const o of among) if (o && o !== id) others.add(o);
+  let n = 8;
+  const clashes = (k: number) => [...others].some((o) => o.startsWith(id.slice(0, k)));
+  while (n < id.length && (clashes(n) || id[n - 1] === '-')) n++;
+  return n >= id.length || !HEXISH.test(id.slice(0, n)) ? id : id.slice(0, n);
+}

@@ -1,5 +1,4 @@
-// Writing git-handoff's local state (<git-common-dir>/handoff/: guard.log, audit.jsonl, ledger, lineage, guard
-// state): never through a symlink, never into a file or directory another user owns, and bounded in size.
+// Writing git-handoff's local state: never through a symlink, never into another user's file or directory, bounded.
 import { closeSync, constants, existsSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
@@ -15,8 +14,8 @@ export function optionalWrite(write: () => void): void {
   }
 }
 
-/** Logs and append-only records rotate to `<file>.1` past this size (one previous generation is kept). */
-export const MAX_STATE_FILE = 4 * 1024 * 1024;
+/** Logs and append-only records rotate to `<file>.1` past this size. */
+const MAX_STATE_FILE = 4 * 1024 * 1024;
 
 const me = () => process.geteuid?.() ?? null;
 
@@ -36,8 +35,8 @@ function unsafeDir(dir: string, root: string): string | null {
   }
 }
 
-/** Makes `dir` below `root` (the handoff state directory) and checks it is safe to write in; throws when it is not. */
-export function stateDir(dir: string, root: string): void {
+/** Makes `dir` below `root` and checks it is safe to write in. */
+function stateDir(dir: string, root: string): void {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch (e) {
@@ -63,7 +62,7 @@ function openOwned(file: string, flags: number): number {
   return fd;
 }
 
-/** Appends `text` to `file` (in the handoff state directory under `root`); rotates it to `<file>.1` once it is too large. */
+/** Appends `text` to `file` (below `root`), rotating it to `<file>.1` once too large. */
 export function appendState(file: string, text: string, root: string, max = MAX_STATE_FILE): void {
   stateDir(path.dirname(file), root);
   let fd = openOwned(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT);

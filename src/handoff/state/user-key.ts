@@ -1,24 +1,19 @@
 // This user's key (<XDG cache>/git-handoff/cache-key, 0600, made on first use) and the MAC under it: what only this
-// user's git-handoff could have made. It keys the guard's config cache (src/guard/locate.ts) and a scanned write's
-// record of its scan (src/handoff/secrets/secrets.ts).
+// user's git-handoff could have made (the guard's config cache, a version's scan record).
 import { readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { userCacheDir } from '../../user-dirs';
 import { hmacSha256Hex } from './hmac';
 import { writeState } from './state-file';
 
-/**
- * A whole key: 64 lowercase hex digits (what /^[0-9a-f]{64}$/ says of its bytes read as Latin-1), checked on the
- * bytes: Buffer's toString has node compile its own functions at their first call, in every guard run that checks
- * the config cache.
- */
+/** 64 lowercase hex digits, checked on the bytes: Buffer's toString costs the guard a compile at its first call. */
 const wholeKey = (b: Uint8Array): boolean => {
   if (b.length !== 64) return false;
   for (let i = 0; i < 64; i++) if (!((b[i] >= 48 && b[i] <= 57) || (b[i] >= 97 && b[i] <= 102))) return false;
   return true;
 };
 
-/** The key in `file` when it is this user's private file, written whole; else why not (a missing file throws ENOENT). */
+/** The key in `file` when it is this user's private file, written whole; else why not (missing: throws ENOENT). */
 function readKey(file: string): { key: Buffer } | { bad: string; partial: boolean } {
   const st = statSync(file);
   if (st.uid !== process.geteuid?.() || (st.mode & 0o077) !== 0) return { bad: `${file} is not this user's private file`, partial: false };
@@ -26,11 +21,7 @@ function readKey(file: string): { key: Buffer } | { bad: string; partial: boolea
   return wholeKey(key) ? { key } : { bad: `${file} is not a whole cache key`, partial: true };
 }
 
-/**
- * The MAC userMac gives `text` when this user's key is there whole and private; null otherwise (no key yet,
- * another's, a part of one): no cache is trusted then, and the next MAC made (userMac) makes or mends the key.
- * Nothing is written here: the guard's first look checks its config cache with it.
- */
+/** userMac without writing anything: null when no whole private key is there (then no cache is trusted). */
 export function userMacIfKeyed(text: string, env: NodeJS.ProcessEnv = process.env): string | null {
   try {
     const r = readKey(path.join(userCacheDir(env), 'cache-key'));
@@ -40,7 +31,7 @@ export function userMacIfKeyed(text: string, env: NodeJS.ProcessEnv = process.en
   }
 }
 
-/** HMAC-SHA256 of `text` under this user's key: what only this user's git-handoff could have made (throws with no key). */
+/** HMAC-SHA256 of `text` under this user's key, making or mending the key (throws when it cannot). */
 export function userMac(text: string, env: NodeJS.ProcessEnv = process.env): string {
   const dir = userCacheDir(env);
   const file = path.join(dir, 'cache-key');
@@ -48,8 +39,7 @@ export function userMac(text: string, env: NodeJS.ProcessEnv = process.env): str
   try {
     const r = readKey(file);
     if ('bad' in r) {
-      // a key not written whole (a disk that filled at its first write, an older build) keys nothing: no cache is
-      // trusted, and the key is made again by the next run that can write it
+      // a key not written whole (a disk that filled) is made again by the next run that can write it
       if (r.partial) rmSync(file, { force: true });
       throw new Error(r.bad);
     }

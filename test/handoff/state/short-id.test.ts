@@ -1,7 +1,7 @@
 // Short ids (issue 14): the shortest prefix of at least 8 that tells an id apart from the ids shown beside it,
 // like git's abbreviated object names; ids that are not hex-ish are shown whole.
 import { describe, expect, it } from 'vitest';
-import { shortId } from '../../../src/handoff/state/short-id';
+import { short as shortId } from '../../../src/handoff/state/session';
 
 describe('shortId', () => {
   it('cuts a lone hex-ish id to 8', () => {
