@@ -7,32 +7,20 @@ const VALUED_SHORT = new Set(['C', 'm', 'F']);
 /** Short options that take none and may be grouped (`-qh`). */
 const BOOLEAN_SHORT = new Set(['q', 'h']);
 
-/** What people type for a command under another name. */
-const SYNONYMS: Record<string, string> = {
-  delete: 'archive',
-  rm: 'archive',
-  remove: 'archive',
-  del: 'archive',
-  close: 'archive',
-  unarchive: 'restore',
-  carry: 'rename-branch',
-  'move-branch': 'rename-branch',
-  undelete: 'restore',
-  ls: 'list',
-  cat: 'show',
-  view: 'show',
-  read: 'show',
-  get: 'show',
-  history: 'log',
-  new: 'write',
-  create: 'write',
-  add: 'write',
-  save: 'write',
-  update: 'write',
-  status: 'list',
-  pull: 'fetch',
-  version: '--version',
-};
+/** What people type for a command under another name, by the command it means. */
+const SYNONYMS: Record<string, string> = Object.fromEntries(
+  Object.entries({
+    archive: ['delete', 'rm', 'remove', 'del', 'close'],
+    restore: ['unarchive', 'undelete'],
+    'rename-branch': ['carry', 'move-branch'],
+    list: ['ls'],
+    show: ['cat', 'view', 'read', 'get'],
+    log: ['history'],
+    write: ['new', 'create', 'add', 'save', 'update'],
+    fetch: ['pull'],
+    '--version': ['version'],
+  }).flatMap(([command, words]) => words.map((w) => [w, command])),
+);
 
 /** Edit distance counting a swap of two neighbours as one (`mnie` → `mine`), for suggestions only. */
 function distance(a: string, b: string): number {
