@@ -13,6 +13,9 @@ export function printJson(value: unknown): void {
   process.stdout.write(escapeJsonControls(JSON.stringify(value, null, 2)) + '\n');
 }
 
+/** A warning on stderr (the command goes on). */
+export const warn = (text: string) => process.stderr.write(`git-handoff: warning: ${text}\n`);
+
 /** A command's answer: its data with --json, else its text. */
 export function answer(json: boolean | undefined, data: unknown, text: string): void {
   if (json) printJson(data);
