@@ -21,7 +21,7 @@ import { WIRING } from '../clients/wirings';
 import { FRONT_CLIENTS } from '../clients/front';
 import { installOwnFile, ownFileWiring, removeEmptyUp, uninstallOwnFile } from '../clients/own-files';
 import { pluginAnswers } from '../clients/plugin-active';
-import { installFiles, jsonText, readObject, strip, undoneLine, uninstallFiles, unwireJson, wiredFiles } from './native';
+import { installFiles, jsonText, readObject, strip, undoneLine, uninstallFiles, unwireFile, unwireJson, wiredFiles } from './native';
 
 export type { Agent } from '../clients/names';
 export type { Wiring } from '../clients/wiring';
@@ -239,22 +239,11 @@ export function uninstallAgents(repo: Repo, o: InstallOptions): string[] {
   const notesDone = new Set<string>();
   for (const agent of o.agents ?? []) {
     const w = WIRING[agent];
-    const file = path.join(root, w.settings);
+    const take = (settings: Record<string, any>) => strip(settings, ['hooks'], isOurs) + (RECORDS[w.client].sandbox ? removeDenies(settings, sandboxDenies(root, repo.commonDir)) : 0);
     if (w.format === 'files') msgs.push(...uninstallFiles(w, root, repo.commonDir));
-    else if (w.format !== 'settings') {
-      const m = uninstallOwnFile(w, root, repo.commonDir);
+    else {
+      const m = w.format === 'settings' ? unwireFile(root, w.settings, repo.commonDir, (file) => unwireJson(file, w.settings, take)) : uninstallOwnFile(w, root, repo.commonDir);
       if (m) msgs.push(m);
-    } else {
-      const undone = restoreOriginal(repo.commonDir, file, (t) => !GUARD_TEXT.test(t));
-      if (undone) {
-        removeEmptyUp(path.dirname(file), root);
-        msgs.push(undoneLine(w.settings, undone));
-      } else if (existsSync(file)) {
-        // changed since install: take our entries out and keep the rest
-        const m = unwireJson(file, w.settings, (settings) => strip(settings, ['hooks'], isOurs) + (RECORDS[w.client].sandbox ? removeDenies(settings, sandboxDenies(root, repo.commonDir)) : 0));
-        if (m) msgs.push(m);
-        removeEmptyUp(path.dirname(file), root);
-      }
     }
     // the skill and the startup note stay while another client wired here still reads them (AGENTS.md, .agents/skills)
     const skill = sharedWith(root, agent, o.agents ?? [], 'skills') ? null : removeSkill(root, w.skills, repo.commonDir);

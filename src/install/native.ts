@@ -117,8 +117,20 @@ export const undoneLine = (shown: string, undone: 'restored' | 'deleted') =>
   `${shown}: ${undone === 'deleted' ? 'deleted (install created it)' : 'restored as it was before install (byte for byte)'}`;
 
 /**
- * Takes git-handoff's entries out of a JSON file changed since install (`take`: how many it took), keeping the rest; the
- * file goes once nothing is left. What it did, or null where nothing of ours was there.
+ * Uninstall of a file install wired: back byte for byte while it is as install left it, else `unwire` takes git-handoff's
+ * part out of it as it is now; the folders install made go once empty. What it did, or null (nothing of ours there).
+ */
+export function unwireFile(root: string, shown: string, commonDir: string, unwire: (file: string) => string | null): string | null {
+  const file = path.join(root, shown);
+  const undone = restoreOriginal(commonDir, file, (t) => !GUARD_TEXT.test(t));
+  const m = undone ? undoneLine(shown, undone) : existsSync(file) ? unwire(file) : null;
+  if (m) removeEmptyUp(path.dirname(file), root);
+  return m;
+}
+
+/**
+ * Takes git-handoff's entries out of a JSON file (`take`: how many it took), keeping the rest; the file goes once
+ * nothing is left. What it did, or null where nothing of ours was there.
  */
 export function unwireJson(file: string, shown: string, take: (value: Record<string, any>) => number): string | null {
   let value: Record<string, any> | null;
@@ -138,20 +150,11 @@ export function unwireJson(file: string, shown: string, take: (value: Record<str
 export function uninstallFiles(w: Wiring, root: string, commonDir: string): string[] {
   const msgs: string[] = [];
   for (const f of w.files!('', root)) {
-    const file = path.join(root, f.file);
-    const undone = restoreOriginal(commonDir, file, (t) => !GUARD_TEXT.test(t));
-    if (undone) msgs.push(undoneLine(f.file, undone));
-    else if (!existsSync(file)) continue;
-    else if (f.text !== undefined) {
-      if (!GUARD_TEXT.test(readFileSync(file, 'utf8'))) continue;
-      rmSync(file);
-      msgs.push(`${f.file}: removed`);
-    } else {
-      const m = unwireJson(file, f.file, (value) => strip(value, f.json!.at));
-      if (!m) continue;
-      msgs.push(m);
-    }
-    removeEmptyUp(path.dirname(file), root);
+    // git-handoff's own file (a hook script, a plugin module) goes whole; a hooks file keeps the person's entries
+    const unwire = (file: string) =>
+      f.json ? unwireJson(file, f.file, (value) => strip(value, f.json!.at)) : GUARD_TEXT.test(readFileSync(file, 'utf8')) ? (rmSync(file), `${f.file}: removed`) : null;
+    const m = unwireFile(root, f.file, commonDir, unwire);
+    if (m) msgs.push(m);
   }
   return msgs;
 }
