@@ -51,6 +51,12 @@ export function suggest(word: string, known: string[]): string | null {
   return prefixed.length === 1 ? prefixed[0] : null;
 }
 
+/** argv split at its first `--`: the words that may be options, and `--` with what follows it. */
+export function splitAtDashes(argv: readonly string[]): [string[], string[]] {
+  const dd = argv.indexOf('--');
+  return dd < 0 ? [[...argv], []] : [argv.slice(0, dd), argv.slice(dd)];
+}
+
 /** The command argv names (the first word that is not an option or the value of -C). */
 export function commandOf(argv: string[]): { name: string; index: number } | null {
   for (let i = 0; i < argv.length; i++) {
@@ -93,8 +99,7 @@ export function precheck(argv: string[], commands: string[]): string[] {
       { command: cmd.name, suggestion: s },
     );
   }
-  const dd = argv.indexOf('--');
-  const before = dd < 0 ? argv : argv.slice(0, dd);
+  const [before, rest] = splitAtDashes(argv);
   for (let i = 0; i < before.length; i++) {
     const a = before[i];
     if (a === '-C') {
@@ -112,8 +117,8 @@ export function precheck(argv: string[], commands: string[]): string[] {
       { argument: a },
     );
   }
-  if (dd < 0) return argv;
-  const after = argv.slice(dd + 1);
+  if (!rest.length) return argv;
+  const after = rest.slice(1);
   const dashed = after.find((a) => a.startsWith('-'));
   if (dashed !== undefined) {
     throw new HandoffError('usage', 'bad-argument', `"${dashed}" after \`--\` is taken as a topic or name, and ${TOPIC_HINT}. See \`${help}\``, { argument: dashed });

@@ -132,13 +132,9 @@ const ourGroups = (groups: unknown): any[] => (Array.isArray(groups) ? groups.fi
 const groupRoutes = (g: any, tool: string) => matcherRoutes(typeof g?.matcher === 'string' ? g.matcher : undefined, tool);
 
 /**
- * The command a client's hook runs. By default the sh front `git-handoff-guard` (bin/git-handoff-guard, on the
- * same PATH as `git-handoff`): it answers the tool calls that cannot concern handoffs without starting node and
- * hands every other one to `git-handoff guard`. `git handoff guard` when asked for; a given launcher path with
- * forward slashes, in double quotes (clients run hooks through a shell, where backslashes and spaces would break
- * it), through its sibling front when there is one. The client is stated, never sniffed: `--client=<id>`.
- * Without `front` (a `files` wiring, issue 56: the sh front's filter is generated for the clients it names,
- * src/clients/front.ts), node's guard itself: `git-handoff guard`, or the launcher's path.
+ * The command a client's hook runs, its client stated (`--client=<id>`): the sh front `git-handoff-guard` (it answers
+ * what cannot concern handoffs without node), or node's guard where the front serves no such client (`front` false);
+ * a launcher path with forward slashes, in double quotes (clients run hooks through a shell), through its sibling front.
  */
 export function guardCommand(launcher: string | undefined, client: string, front = true): string {
   const arg = `--client=${client}`;
@@ -379,10 +375,7 @@ function doctorOwnFile(worktree: string, agent: Agent, w: Wiring, file: string, 
   return [...items, ...trustGateItems(agent, worktree, { env: process.env })];
 }
 
-/**
- * A wiring of files (the clients of issue 56): each file wired for its events, a probe refused through the command the
- * client runs, its trust gate, and, for a client that runs Claude Code's wiring too, which of the two answers it.
- */
+/** A wiring of files: each file wired for its events, a probe refused through the command the client runs, its trust gate. */
 function doctorFiles(worktree: string, agent: Agent, w: Wiring, off: boolean): DoctorItem[] {
   const component = `agent ${agent}`;
   const { present, missing, command } = wiredFiles(w, worktree);

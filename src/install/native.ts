@@ -1,4 +1,4 @@
-// The wirings whose files a client record lists (`Wiring.files`: the clients of issue 56): git-handoff's own files
+// The wirings whose files a client record lists (`Wiring.files`): git-handoff's own files
 // (a hook script, a plugin module) written whole, and entries merged into a client's JSON hooks file next to the
 // person's. Uninstall gives every file back byte for byte while it is as install left it (install-record), and
 // otherwise takes out only git-handoff's entries.

@@ -1,4 +1,4 @@
-// What `status` and `web` show (issue 55): the sessions of this clone and the ones the remote knows of, what each
+// What `status` and `web` show: the sessions of this clone and the ones the remote knows of, what each
 // holds, the branch's handoffs, and what needs a person, as one value read from the same reads the other commands
 // make (list --all's kept listing, the claims tables, the leases and ledger, the loss record's check).
 import { readConfig } from '../git/config';
