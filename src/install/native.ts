@@ -7,6 +7,7 @@ import path from 'node:path';
 import { HandoffError } from '../errors';
 import { installWrite, restoreOriginal } from '../handoff/state/install-record';
 import { removeEmptyUp } from '../clients/own-files';
+import { readTextOr } from '../read-file';
 import { GUARD_TEXT, type JsonHooks, type WiredFile, type Wiring } from '../clients/wiring';
 
 /** Whether a value (an entry, a string) holds the guard's command. */
@@ -165,13 +166,7 @@ export function wiredFiles(w: Wiring, root: string): { present: string[]; missin
   const missing: string[] = [];
   let command: string | null = null;
   for (const f of w.files!('', root)) {
-    const file = path.join(root, f.file);
-    let text: string | null = null;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch {
-      /* not there */
-    }
+    const text = readTextOr(path.join(root, f.file));
     if (text === null || !GUARD_TEXT.test(text)) {
       missing.push(f.file);
       continue;
