@@ -7,32 +7,20 @@ const VALUED_SHORT = new Set(['C', 'm', 'F']);
 /** Short options that take none and may be grouped (`-qh`). */
 const BOOLEAN_SHORT = new Set(['q', 'h']);
 
-/** What people type for a command under another name. */
-const SYNONYMS: Record<string, string> = {
-  delete: 'archive',
-  rm: 'archive',
-  remove: 'archive',
-  del: 'archive',
-  close: 'archive',
-  unarchive: 'restore',
-  carry: 'rename-branch',
-  'move-branch': 'rename-branch',
-  undelete: 'restore',
-  ls: 'list',
-  cat: 'show',
-  view: 'show',
-  read: 'show',
-  get: 'show',
-  history: 'log',
-  new: 'write',
-  create: 'write',
-  add: 'write',
-  save: 'write',
-  update: 'write',
-  status: 'list',
-  pull: 'fetch',
-  version: '--version',
-};
+/** What people type for a command under another name, by the command it means. */
+const SYNONYMS: Record<string, string> = Object.fromEntries(
+  Object.entries({
+    archive: ['delete', 'rm', 'remove', 'del', 'close'],
+    restore: ['unarchive', 'undelete'],
+    'rename-branch': ['carry', 'move-branch'],
+    list: ['ls'],
+    show: ['cat', 'view', 'read', 'get'],
+    log: ['history'],
+    write: ['new', 'create', 'add', 'save', 'update'],
+    fetch: ['pull'],
+    '--version': ['version'],
+  }).flatMap(([command, words]) => words.map((w) => [w, command])),
+);
 
 /** Edit distance counting a swap of two neighbours as one (`mnie` → `mine`), for suggestions only. */
 function distance(a: string, b: string): number {
@@ -61,6 +49,12 @@ export function suggest(word: string, known: string[]): string | null {
   if (bestD <= Math.max(1, Math.floor(best.length / 3))) return best;
   const prefixed = known.filter((k) => k.startsWith(w) && w.length >= 3);
   return prefixed.length === 1 ? prefixed[0] : null;
+}
+
+/** argv split at its first `--`: the words that may be options, and `--` with what follows it. */
+export function splitAtDashes(argv: readonly string[]): [string[], string[]] {
+  const dd = argv.indexOf('--');
+  return dd < 0 ? [[...argv], []] : [argv.slice(0, dd), argv.slice(dd)];
 }
 
 /** The command argv names (the first word that is not an option or the value of -C). */
@@ -105,8 +99,7 @@ export function precheck(argv: string[], commands: string[]): string[] {
       { command: cmd.name, suggestion: s },
     );
   }
-  const dd = argv.indexOf('--');
-  const before = dd < 0 ? argv : argv.slice(0, dd);
+  const [before, rest] = splitAtDashes(argv);
   for (let i = 0; i < before.length; i++) {
     const a = before[i];
     if (a === '-C') {
@@ -124,8 +117,8 @@ export function precheck(argv: string[], commands: string[]): string[] {
       { argument: a },
     );
   }
-  if (dd < 0) return argv;
-  const after = argv.slice(dd + 1);
+  if (!rest.length) return argv;
+  const after = rest.slice(1);
   const dashed = after.find((a) => a.startsWith('-'));
   if (dashed !== undefined) {
     throw new HandoffError('usage', 'bad-argument', `"${dashed}" after \`--\` is taken as a topic or name, and ${TOPIC_HINT}. See \`${help}\``, { argument: dashed });

@@ -11,7 +11,7 @@ import { noteRefusal } from '../handoff/state/refusals';
 import { resolveSession } from '../handoff/state/session';
 import { parseRef } from '../handoff/store/names';
 import { listHandoffs } from '../handoff/store/store';
-import { suggest } from './argv';
+import { splitAtDashes, suggest } from './argv';
 
 /** The error as the CLI prints it, `argv` the command line as typed, `args` without the pager and colour switches. */
 export function explained(e: unknown, argv: string[], args: string[], command: string | undefined): unknown {
@@ -22,8 +22,7 @@ export function explained(e: unknown, argv: string[], args: string[], command: s
 /** The selecting flags of an argv, each as written on a command line. */
 function selectingFlags(argv: readonly string[]): string[] {
   const out: string[] = [];
-  const dd = argv.indexOf('--');
-  const before = dd < 0 ? argv : argv.slice(0, dd);
+  const [before] = splitAtDashes(argv);
   for (let i = 0; i < before.length; i++) {
     const a = before[i];
     if ((a === '-C' || a === '--branch') && i + 1 < before.length) out.push(`${a} ${shellWord(before[++i])}`);

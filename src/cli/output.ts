@@ -3,6 +3,7 @@ import { HandoffError, toHandoffError } from '../errors';
 import { COLOR_OFF_VAR } from '../environment';
 import { git } from '../git/run';
 import { escapeJsonControls, stripTerminalControls } from '../terminal-text';
+import { splitAtDashes } from './argv';
 
 export { relativeTime } from '../handoff/store/time';
 
@@ -12,6 +13,9 @@ export const jsonLine = (value: unknown): string => escapeJsonControls(JSON.stri
 export function printJson(value: unknown): void {
   process.stdout.write(escapeJsonControls(JSON.stringify(value, null, 2)) + '\n');
 }
+
+/** A warning on stderr (the command goes on). */
+export const warn = (text: string) => process.stderr.write(`git-handoff: warning: ${text}\n`);
 
 /** A command's answer: its data with --json, else its text. */
 export function answer(json: boolean | undefined, data: unknown, text: string): void {
@@ -95,8 +99,7 @@ const COLOR_WHEN = ['always', 'never', 'auto'] as const;
  * parsers (hot.ts, yargs) then read a command line without them. `--color` alone is `always`, as in git.
  */
 export function colorSwitches(argv: string[]): string[] {
-  const dd = argv.indexOf('--');
-  const head = dd < 0 ? argv : argv.slice(0, dd);
+  const [head, rest] = splitAtDashes(argv);
   let when: string | undefined;
   const kept = head.filter((a) => {
     const m = /^--(no-color|colou?r)(?:=(.*))?$/.exec(a);
@@ -112,7 +115,7 @@ export function colorSwitches(argv: string[]): string[] {
   });
   if (when === 'always') colorEnabled = true;
   else if (when === 'never') colorEnabled = false;
-  return dd < 0 ? kept : [...kept, ...argv.slice(dd)];
+  return [...kept, ...rest];
 }
 
 /** Colour only on a TTY, never with NO_COLOR, TERM=dumb or `git config color.ui false` (unless --color=always). */

@@ -4,16 +4,16 @@
 import { spawn, type ChildProcess } from '../process';
 import { git } from '../git/run';
 import { terminalWriter } from './output';
+import { splitAtDashes } from './argv';
 
 /** The commands whose output is paged, as `git log`, `git show` and `git diff` are. */
 export const PAGED_COMMANDS = new Set(['show', 'log', 'diff']);
 
 /** argv without the pager switches, and whether one was given. */
 export function pagerSwitches(argv: string[]): { argv: string[]; noPager: boolean } {
-  const dd = argv.indexOf('--');
-  const head = dd < 0 ? argv : argv.slice(0, dd);
+  const [head, rest] = splitAtDashes(argv);
   const kept = head.filter((a) => a !== '--no-pager' && a !== '-P');
-  return { argv: dd < 0 ? kept : [...kept, ...argv.slice(dd)], noPager: kept.length !== head.length };
+  return { argv: [...kept, ...rest], noPager: kept.length !== head.length };
 }
 
 /** The pager command to run, or null for none. */

@@ -157,6 +157,9 @@ export const STATUS_SPEC = {
   conflicts: [['all', 'branch']],
 } as const satisfies CommandSpec;
 
+/** A command's `<topic>` and its --branch. */
+export const withTopic = <T>(y: Argv<T>, describe = TOPIC) => y.positional('topic', { type: 'string', demandOption: true, describe }).option(...BRANCH);
+
 /** The options of a table on a yargs parser, in its order. */
 export function withOptions<T, E extends Options>(y: Argv<T>, options: E): Argv<T & OptionArgs<E>> {
   for (const [key, o] of options) y = y.option(key, { ...o });

@@ -23,17 +23,16 @@ export function changeDirectory(paths: string | string[] | undefined): void {
   }
 }
 
-/**
- * After -C, before the handler: the store's format is checked wherever a command opens the repository (SPEC 2
- * "Format version"; not the guard's and hooks' entries), then the loss record (issue 23), then -q and the pager.
- */
+/** After -C, before the handler: the store's format gate (SPEC 2), the loss record's check, then -q and the pager. */
 export function beforeCommand(command: string, a: { quiet?: unknown; json?: unknown }, noPager: boolean): void {
   // a store this build may read is upgraded before anything reads it (format 3: tracking copies out of refs/remotes/)
   if (!UNGATED.has(command)) setFormatGate((repo) => (assertKnownFormat(repo), upgradeTracking(repo)));
   noticeLosses(command);
   trace('record check');
   quietOutput(command, !!a.quiet, !!a.json);
-  pageOutput(command, !!a.json, noPager || !!a.quiet);
+  // show, log and diff page their output on a terminal, unless --no-pager/-P, -q or --json
+  const pager = !noPager && !a.quiet && !a.json && PAGED_COMMANDS.has(command) ? pagerCommand() : null;
+  if (pager) startPager(pager);
 }
 
 // what answers a program (a client's hook, the shell's completion), not a person: -q does not silence it
@@ -52,17 +51,11 @@ function quietOutput(command: string, quiet: boolean, json: boolean): void {
   }) as typeof process.stdout.write;
 }
 
-/** show, log and diff page their output on a terminal, unless --no-pager/-P or --json. */
-function pageOutput(command: string, json: boolean, noPager: boolean): void {
-  const p = !noPager && !json && PAGED_COMMANDS.has(command) ? pagerCommand() : null;
-  if (p) startPager(p);
-}
 
 // boot restores by itself (session start); recover checks in full itself; these never touch a repository's refs
 const OWN_CHECK = new Set(['boot', 'recover', 'guard', 'githook', 'completion', '__complete', '']);
 
-/** The loss record's check at command start (issue 23): what was lost outside git-handoff, when it was last seen, the
- * command that restores it. Never fails the command; outside a repository, or on any error, it says nothing. */
+/** The loss record's check at command start; never fails the command (outside a repository it says nothing). */
 function noticeLosses(command: string): void {
   if (OWN_CHECK.has(command) || process.env.GIT_HANDOFF_RECORD_CHECK === '0') return;
   try {

@@ -21,7 +21,7 @@ import { WIRING } from '../clients/wirings';
 import { FRONT_CLIENTS } from '../clients/front';
 import { installOwnFile, ownFileWiring, removeEmptyUp, uninstallOwnFile } from '../clients/own-files';
 import { pluginAnswers } from '../clients/plugin-active';
-import { installFiles, jsonText, readObject, strip, undoneLine, uninstallFiles, unwireJson, wiredFiles } from './native';
+import { installFiles, jsonText, readObject, strip, undoneLine, uninstallFiles, unwireFile, unwireJson, wiredFiles } from './native';
 
 export type { Agent } from '../clients/names';
 export type { Wiring } from '../clients/wiring';
@@ -53,6 +53,8 @@ export function settingsHooks(w: Wiring, command: string): Record<string, unknow
 }
 /** The client's own word for the user-wide package `install --plugin` adds (a plugin, an extension). */
 const pluginNoun = (w: Wiring): string => RECORDS[w.client].plugin?.word ?? 'plugin';
+
+const GUARD_OFF = 'the guard is off in this repository (git config handoff.guard off), so it allows everything';
 
 const SNIPPET_START = '<!-- git-handoff:start -->';
 const SNIPPET_END = '<!-- git-handoff:end -->';
@@ -121,18 +123,18 @@ const readJson = (file: string): Record<string, any> => readObject(file) ?? {};
 
 const isOurs = (h: unknown) => !!h && typeof h === 'object' && typeof (h as { command?: unknown }).command === 'string' && OURS.test((h as { command: string }).command);
 
-function hasOurs(groups: unknown): boolean {
-  return Array.isArray(groups) && groups.some((g) => Array.isArray(g?.hooks) && g.hooks.some(isOurs));
-}
+/** git-handoff's hooks in a settings event's groups. */
+const oursIn = (groups: unknown): Array<{ command: string; timeout?: unknown }> =>
+  Array.isArray(groups) ? groups.flatMap((g) => (Array.isArray(g?.hooks) ? g.hooks : [])).filter(isOurs) : [];
+/** The groups of an event that hold one of git-handoff's hooks. */
+const ourGroups = (groups: unknown): any[] => (Array.isArray(groups) ? groups.filter((g) => oursIn([g]).length) : []);
+/** Whether a hook group's matcher sends `tool` to its hooks. */
+const groupRoutes = (g: any, tool: string) => matcherRoutes(typeof g?.matcher === 'string' ? g.matcher : undefined, tool);
 
 /**
- * The command a client's hook runs. By default the sh front `git-handoff-guard` (bin/git-handoff-guard, on the
- * same PATH as `git-handoff`): it answers the tool calls that cannot concern handoffs without starting node and
- * hands every other one to `git-handoff guard`. `git handoff guard` when asked for; a given launcher path with
- * forward slashes, in double quotes (clients run hooks through a shell, where backslashes and spaces would break
- * it), through its sibling front when there is one. The client is stated, never sniffed: `--client=<id>`.
- * Without `front` (a `files` wiring, issue 56: the sh front's filter is generated for the clients it names,
- * src/clients/front.ts), node's guard itself: `git-handoff guard`, or the launcher's path.
+ * The command a client's hook runs, its client stated (`--client=<id>`): the sh front `git-handoff-guard` (it answers
+ * what cannot concern handoffs without node), or node's guard where the front serves no such client (`front` false);
+ * a launcher path with forward slashes, in double quotes (clients run hooks through a shell), through its sibling front.
  */
 export function guardCommand(launcher: string | undefined, client: string, front = true): string {
   const arg = `--client=${client}`;
@@ -155,7 +157,7 @@ export function installAgents(repo: Repo, o: InstallOptions): string[] {
     const command = guardCommand(o.command, w.client, w.format !== 'files' || FRONT_CLIENTS.some((f) => f.wiring.client === w.client));
     if (w.format === 'files') msgs.push(...installFiles(w, root, command, repo.commonDir));
     else if (w.format === 'hooks-file') msgs.push(installOwnFile(w, root, command, repo.commonDir));
-    else msgs.push(...installSettings(repo, agent, w, command));
+    else msgs.push(...installSettings(repo, root, agent, w, command));
     // after each wiring: the startup note in its instructions file, the handoff skill, and the client's trust step
     msgs.push(installSnippet(path.join(root, w.notes), w.notes, repo.commonDir), ...installSkill(root, agent, repo.commonDir));
     const note = trustNote(agent, root);
@@ -169,8 +171,7 @@ export function installAgents(repo: Repo, o: InstallOptions): string[] {
 }
 
 /** A settings wiring: our hook groups merged into the client's settings file (the person's entries and key order kept). */
-function installSettings(repo: Repo, agent: Agent, w: Wiring, command: string): string[] {
-  const root = top(repo);
+function installSettings(repo: Repo, root: string, agent: Agent, w: Wiring, command: string): string[] {
   const file = path.join(root, w.settings);
   const settings = readJson(file);
   const before = JSON.stringify(settings);
@@ -216,12 +217,7 @@ function uninstallSnippet(file: string, shown: string): string | null {
 function sharedWith(root: string, agent: Agent, leaving: readonly Agent[], key: 'notes' | 'skills'): Agent | undefined {
   return (Object.keys(WIRING) as Agent[]).find((a) => {
     if (a === agent || leaving.includes(a) || !WIRING[agent][key] || WIRING[a][key] !== WIRING[agent][key]) return false;
-    if (WIRING[a].format === 'files') return wiredFiles(WIRING[a], root).present.length > 0;
-    try {
-      return GUARD_TEXT.test(readFileSync(path.join(root, WIRING[a].settings), 'utf8'));
-    } catch {
-      return false;
-    }
+    return wiredHere(WIRING[a], root);
   });
 }
 
@@ -239,22 +235,11 @@ export function uninstallAgents(repo: Repo, o: InstallOptions): string[] {
   const notesDone = new Set<string>();
   for (const agent of o.agents ?? []) {
     const w = WIRING[agent];
-    const file = path.join(root, w.settings);
+    const take = (settings: Record<string, any>) => strip(settings, ['hooks'], isOurs) + (RECORDS[w.client].sandbox ? removeDenies(settings, sandboxDenies(root, repo.commonDir)) : 0);
     if (w.format === 'files') msgs.push(...uninstallFiles(w, root, repo.commonDir));
-    else if (w.format !== 'settings') {
-      const m = uninstallOwnFile(w, root, repo.commonDir);
+    else {
+      const m = w.format === 'settings' ? unwireFile(root, w.settings, repo.commonDir, (file) => unwireJson(file, w.settings, take)) : uninstallOwnFile(w, root, repo.commonDir);
       if (m) msgs.push(m);
-    } else {
-      const undone = restoreOriginal(repo.commonDir, file, (t) => !GUARD_TEXT.test(t));
-      if (undone) {
-        removeEmptyUp(path.dirname(file), root);
-        msgs.push(undoneLine(w.settings, undone));
-      } else if (existsSync(file)) {
-        // changed since install: take our entries out and keep the rest
-        const m = unwireJson(file, w.settings, (settings) => strip(settings, ['hooks'], isOurs) + (RECORDS[w.client].sandbox ? removeDenies(settings, sandboxDenies(root, repo.commonDir)) : 0));
-        if (m) msgs.push(m);
-        removeEmptyUp(path.dirname(file), root);
-      }
     }
     // the skill and the startup note stay while another client wired here still reads them (AGENTS.md, .agents/skills)
     const skill = sharedWith(root, agent, o.agents ?? [], 'skills') ? null : removeSkill(root, w.skills, repo.commonDir);
@@ -298,18 +283,19 @@ export function doctorAgents(repo: Repo): DoctorItem[] {
       items.push({ component: `agent ${agent}`, status: 'broken', detail: (e as Error).message });
       continue;
     }
-    const wired = Object.keys(w.events).filter((ev) => hasOurs(settings.hooks?.[ev]));
+    const wired = Object.keys(w.events).filter((ev) => oursIn(settings.hooks?.[ev]).length);
     const missing = Object.keys(w.events).filter((ev) => !wired.includes(ev));
     // an older install's wiring still works, at a cost per tool call: say how to drop it
-    const stale = Object.keys(settings.hooks ?? {}).filter((ev) => !(ev in w.events) && hasOurs(settings.hooks[ev]));
-    const slowAfter = w.after && hasOurs(settings.hooks?.[w.after]) && !settings.hooks[w.after].some((g: any) => g?.hooks?.some((h: any) => isOurs(h) && h.command.trim().endsWith(AFTER_FLAG)));
+    const stale = Object.keys(settings.hooks ?? {}).filter((ev) => !(ev in w.events) && oursIn(settings.hooks[ev]).length);
+    const afterHooks = w.after ? oursIn(settings.hooks?.[w.after]) : [];
+    const slowAfter = afterHooks.length && !afterHooks.some((h) => h.command.trim().endsWith(AFTER_FLAG));
     // an after-tool hook still wired for a tool whose warnings now ride in its own output (contextInShellOutput)
     const needless = w.after ? afterNeedless(w, settings.hooks?.[w.after]) : [];
     // the sh front run straight (a bash client's, or Claude Code's before its sh handed over to bash): it starts `cat`
     // for each payload bash could have read
-    const catRead = wired.filter((ev) => ev !== w.after && settings.hooks[ev].some((g: any) => g?.hooks?.some((h: any) => isOurs(h) && hookCommand(w, h.command) !== h.command)));
+    const catRead = wired.filter((ev) => ev !== w.after && oursIn(settings.hooks[ev]).some((h) => hookCommand(w, h.command) !== h.command));
     // a split event (Wiring.split) wired as one group: its short payloads (Bash's, Edit's) are read with `cat` too
-    const unsplit = w.split && wired.includes(w.split.event) && settings.hooks[w.split.event].some((g: any) => g?.hooks?.some((h: any) => isOurs(h) && h.command.includes(`set -- ${SOURCED_FLAG} `)));
+    const unsplit = w.split && wired.includes(w.split.event) && oursIn(settings.hooks[w.split.event]).some((h) => h.command.includes(`set -- ${SOURCED_FLAG} `));
     if (wired.length && (stale.length || slowAfter || needless.length || catRead.length || unsplit)) {
       const what = [
         ...stale,
@@ -323,7 +309,7 @@ export function doctorAgents(repo: Repo): DoctorItem[] {
     items.push(...routingItems(agent, w, settings.hooks));
     // every hook of ours with the timeout install sets (above the guard's own watchdog, under the clients' defaults)
     // (an event the client bounds below it, Wiring.eventTimeouts, has the client's bound)
-    items.push(...timeoutItems(agent, w, Object.entries(settings.hooks ?? {}).flatMap(([ev, gs]: [string, any]) => (w.eventTimeouts?.[ev] !== undefined || !Array.isArray(gs) ? [] : gs).flatMap((g: any) => (Array.isArray(g?.hooks) ? g.hooks : []).filter(isOurs).map((h: any) => h.timeout)))));
+    items.push(...timeoutItems(agent, w, Object.entries(settings.hooks ?? {}).flatMap(([ev, gs]) => (w.eventTimeouts?.[ev] !== undefined ? [] : oursIn(gs).map((h) => h.timeout)))));
     // the project's own settings without our hooks, where the user-wide plugin (extension) answers: nothing is missing,
     // and wiring the project too would only add hooks that defer to it
     const byPlugin = wired.length === 0 && pluginAnswers(w.client, repo.worktree);
@@ -332,7 +318,7 @@ export function doctorAgents(repo: Repo): DoctorItem[] {
     else if (missing.length) items.push({ component: `agent ${agent}`, status: 'broken', detail: `${w.settings} lacks ${missing.join(', ')} (run install --agent ${agent} again)` });
     else if (pluginAnswers(w.client, repo.worktree)) {
       items.push({ component: `agent ${agent}`, status: 'ok', detail: `${w.settings}: ${wired.join(', ')}; these hooks defer to the git-handoff ${pluginNoun(w)}, which answers each event (never twice)` });
-    } else if (off) items.push({ component: `agent ${agent}`, status: 'info', detail: `${w.settings}: ${wired.join(', ')}; the guard is off in this repository (git config handoff.guard off), so it allows everything` });
+    } else if (off) items.push({ component: `agent ${agent}`, status: 'info', detail: `${w.settings}: ${wired.join(', ')}; ${GUARD_OFF}` });
     else {
       const probe = probeWiring(repo.worktree, agent, settings.hooks[Object.keys(w.events)[0]]);
       items.push({ component: `agent ${agent}`, status: probe.ok ? 'ok' : 'broken', detail: `${w.settings}: ${wired.join(', ')}; ${probe.detail}` });
@@ -357,9 +343,9 @@ function doctorRider(worktree: string, agent: Agent, w: Wiring, rider: ClientRec
   const component = `agent ${rider.name}`;
   const reads = `VS Code's agent runs the Claude Code wiring (${w.settings}, read by default through chat.hookFilesLocations, every tool: matchers ignored)`;
   if (!preToolUse) return { component, status: 'info', detail: `${reads}: not wired here; git handoff install --agent ${agent} covers VS Code's agent too` };
-  if (off) return { component, status: 'info', detail: `${reads}; the guard is off in this repository (git config handoff.guard off), so it allows everything` };
+  if (off) return { component, status: 'info', detail: `${reads}; ${GUARD_OFF}` };
   // VS Code runs every group (a split event's two: hookGroups), and any refusal refuses
-  const commands = [...new Set((preToolUse.flatMap((g) => (Array.isArray(g?.hooks) ? g.hooks : [])).filter(isOurs) as Array<{ command: string }>).map((h) => h.command))];
+  const commands = [...new Set(oursIn(preToolUse).map((h) => h.command))];
   const shapes = rider.probes(worktree, PROBE_COMMAND);
   for (const [shape, payload] of shapes) {
     const probes = commands.map((command) => probeCommand(worktree, agent, command, payload));
@@ -380,7 +366,7 @@ function doctorOwnFile(worktree: string, agent: Agent, w: Wiring, file: string, 
   const items: DoctorItem[] = [];
   if (!GUARD_TEXT.test(text) || !command) items.push({ component: `agent ${agent}`, status: 'missing', detail: `${w.settings} is not git-handoff's (git handoff install --agent ${agent})` });
   else if (missing.length) items.push({ component: `agent ${agent}`, status: 'broken', detail: `${w.settings} lacks ${missing.join(', ')} (run install --agent ${agent} again)` });
-  else if (off) items.push({ component: `agent ${agent}`, status: 'info', detail: `${w.settings}: the guard is off in this repository (git config handoff.guard off), so it allows everything` });
+  else if (off) items.push({ component: `agent ${agent}`, status: 'info', detail: `${w.settings}: ${GUARD_OFF}` });
   else {
     const probe = probeCommand(worktree, agent, command);
     items.push({ component: `agent ${agent}`, status: probe.ok ? 'ok' : 'broken', detail: `${w.settings}: ${wired.join(', ')}; ${probe.detail}` });
@@ -389,17 +375,14 @@ function doctorOwnFile(worktree: string, agent: Agent, w: Wiring, file: string, 
   return [...items, ...trustGateItems(agent, worktree, { env: process.env })];
 }
 
-/**
- * A wiring of files (the clients of issue 56): each file wired for its events, a probe refused through the command the
- * client runs, its trust gate, and, for a client that runs Claude Code's wiring too, which of the two answers it.
- */
+/** A wiring of files: each file wired for its events, a probe refused through the command the client runs, its trust gate. */
 function doctorFiles(worktree: string, agent: Agent, w: Wiring, off: boolean): DoctorItem[] {
   const component = `agent ${agent}`;
   const { present, missing, command } = wiredFiles(w, worktree);
   if (!present.length) return [{ component, status: 'info', detail: `not wired (${w.settings} not present); to use it: git handoff install --agent ${agent}` }];
   const items: DoctorItem[] = [];
   if (missing.length || !command) items.push({ component, status: 'broken', detail: `${present.join(', ')} wired${missing.length ? `, ${missing.join(', ')} not` : ', but no guard command found in it'} (run install --agent ${agent} again)` });
-  else if (off) items.push({ component, status: 'info', detail: `${present.join(', ')}: the guard is off in this repository (git config handoff.guard off), so it allows everything` });
+  else if (off) items.push({ component, status: 'info', detail: `${present.join(', ')}: ${GUARD_OFF}` });
   else {
     const probe = probeCommand(worktree, agent, w.runs?.(command, worktree) ?? command);
     items.push({ component, status: probe.ok ? 'ok' : 'broken', detail: `${present.join(', ')}; ${probe.detail}${readerNote(worktree, w)}` });
@@ -416,11 +399,11 @@ function readerNote(worktree: string, w: Wiring): string {
 
 /** The clients wired in this worktree, by their `install --agent` names: their wiring here, or their plugin answering here. */
 export function wiredAgents(worktree: string): Agent[] {
-  const wired = ([, w]: [Agent, Wiring]) =>
-    (w.format === 'files' ? wiredFiles(w, worktree).present.length > 0 : wiredWithGuard(path.join(worktree, w.settings))) ||
-    pluginAnswers(w.client, worktree);
-  return (Object.entries(WIRING) as Array<[Agent, Wiring]>).filter(wired).map(([a]) => a);
+  return (Object.entries(WIRING) as Array<[Agent, Wiring]>).filter(([, w]) => wiredHere(w, worktree) || pluginAnswers(w.client, worktree)).map(([a]) => a);
 }
+
+/** Whether git-handoff's wiring of `w` is in this worktree. */
+const wiredHere = (w: Wiring, root: string) => (w.format === 'files' ? wiredFiles(w, root).present.length > 0 : wiredWithGuard(path.join(root, w.settings)));
 
 /** Tools every wiring must send to the guard: an MCP server's writer in the client's naming, and a tool no list names. */
 const mustRoute = (client: ClientName): string[] => [RECORDS[client].mcpNames.replace('<server>', 'fs').replace('<tool>', 'move_file'), 'SomeNewTool'];
@@ -428,10 +411,10 @@ const mustRoute = (client: ClientName): string[] => [RECORDS[client].mcpNames.re
 /** The tools our after-tool hook groups `groups` route that the wiring's own after-tool matcher leaves out (of the client's known tools). */
 function afterNeedless(w: Wiring, groups: unknown): string[] {
   const expected = w.events[w.after!];
-  if (expected === undefined || !Array.isArray(groups)) return [];
-  const ours = groups.filter((g) => Array.isArray(g?.hooks) && g.hooks.some(isOurs));
+  if (expected === undefined) return [];
+  const ours = ourGroups(groups);
   const tools = Object.keys(RECORDS[w.client].front?.tools ?? {});
-  return tools.filter((t) => !matcherRoutes(expected, t) && ours.some((g) => matcherRoutes(typeof g.matcher === 'string' ? g.matcher : undefined, t)));
+  return tools.filter((t) => !matcherRoutes(expected, t) && ours.some((g) => groupRoutes(g, t)));
 }
 
 /**
@@ -440,10 +423,9 @@ function afterNeedless(w: Wiring, groups: unknown): string[] {
  */
 function routingItems(agent: Agent, w: Wiring, hooks: Record<string, any> | undefined): DoctorItem[] {
   const event = Object.keys(w.events).find((ev) => w.events[ev] !== undefined && ev !== w.after);
-  const groups: any[] = Array.isArray(hooks?.[event ?? '']) ? hooks![event!] : [];
-  const ours = groups.filter((g) => Array.isArray(g?.hooks) && g.hooks.some(isOurs));
+  const ours = ourGroups(hooks?.[event ?? '']);
   if (!event || !ours.length) return [];
-  const missed = mustRoute(w.client).filter((tool) => !ours.some((g) => matcherRoutes(typeof g.matcher === 'string' ? g.matcher : undefined, tool)));
+  const missed = mustRoute(w.client).filter((tool) => !ours.some((g) => groupRoutes(g, tool)));
   if (!missed.length) return [];
   return [{ component: `agent ${agent} routing`, status: 'broken', detail: `${w.settings}: the ${event} hook names some tools only (${ours.map((g) => `\`${String(g.matcher ?? '')}\``).join(', ')}), so ${missed.map((t) => `\`${t}\``).join(' and ')} and every other tool it does not name run with no guard; run \`git handoff install --agent ${agent}\` again (it routes every tool but the read-only ones)` }];
 }
@@ -463,33 +445,31 @@ function probeWiring(cwd: string, agent: Agent, groups: any[]): { ok: boolean; d
   // the group the client runs for the probe's tool (a split event has two: hookGroups), else our first
   const p = probePayload(agent, cwd);
   const tool = String(p.tool_name ?? p.toolName ?? '');
-  const ours = (gs: any[]) => gs.flatMap((g) => (Array.isArray(g?.hooks) ? g.hooks : [])).find(isOurs) as { command: string } | undefined;
-  const hook = ours(groups.filter((g) => matcherRoutes(typeof g?.matcher === 'string' ? g.matcher : undefined, tool))) ?? ours(groups)!;
+  const hook = oursIn(groups.filter((g) => groupRoutes(g, tool)))[0] ?? oursIn(groups)[0];
   return probeCommand(cwd, agent, hook.command);
 }
 
 /** Runs a hook command with a payload it must refuse, as the client would, and reads the answer. */
 export function probeCommand(cwd: string, agent: Agent, command: string, payload: Record<string, unknown> = probePayload(agent, cwd)): { ok: boolean; detail: string } {
-  const hook = { command };
   // The probe is nobody's session: no client process or session of the shell doctor runs in may leak into it
   // (a CLAUDE_PID would make the probe look like a successor of the session that ran doctor).
   const env = { ...process.env };
   for (const k of ['CLAUDE_PID', 'GIT_HANDOFF_SESSION', 'GIT_HANDOFF_BYPASS', 'COPILOT_CLI', ...SESSION_VARS.map(([v]) => v)]) delete env[k];
-  const r = spawnSync('sh', ['-c', hook.command], { cwd, env, input: JSON.stringify(payload), encoding: 'utf8', timeout: 20_000 });
+  const r = spawnSync('sh', ['-c', command], { cwd, env, input: JSON.stringify(payload), encoding: 'utf8', timeout: 20_000 });
   // exit 2 with the reason on stderr is the refusal of the clients that read no JSON (Windsurf, Kiro, Augment, Devin CLI, Crush)
   const byStatus = r.status === 2 && String(r.stderr ?? '').trim() !== '';
-  if (r.error || (r.status !== 0 && !byStatus)) return { ok: false, detail: `\`${hook.command}\` did not run (${r.error?.message ?? `exit ${r.status}`}: ${String(r.stderr ?? '').trim().slice(0, 200)})` };
+  if (r.error || (r.status !== 0 && !byStatus)) return { ok: false, detail: `\`${command}\` did not run (${r.error?.message ?? `exit ${r.status}`}: ${String(r.stderr ?? '').trim().slice(0, 200)})` };
   let answer: any = null;
   try {
     answer = byStatus ? { exit: String(r.stderr).trim() } : JSON.parse(r.stdout);
   } catch {
-    return { ok: false, detail: `\`${hook.command}\` answered no decision to a probe it must refuse` };
+    return { ok: false, detail: `\`${command}\` answered no decision to a probe it must refuse` };
   }
   // each client's own deny shape (Claude Code's, Gemini CLI's, Copilot CLI's flat one, the OpenCode plugin's, Cursor's, Cline's, exit 2)
   const denied =
     answer?.hookSpecificOutput?.permissionDecision === 'deny' || answer?.decision === 'deny' || answer?.permissionDecision === 'deny' || typeof answer?.deny === 'string' || answer?.permission === 'deny' || answer?.cancel === true || byStatus;
   const reason = wordCut(String(answer?.hookSpecificOutput?.permissionDecisionReason ?? answer?.reason ?? answer?.permissionDecisionReason ?? answer?.deny ?? answer?.agent_message ?? answer?.errorMessage ?? answer?.exit ?? '').split('\n')[0], 100);
   return denied
-    ? { ok: true, detail: `a probe through \`${hook.command}\` was refused as it should be: "${reason}"` }
-    : { ok: false, detail: `\`${hook.command}\` gave an unexpected answer to the probe: ${r.stdout.slice(0, 200)}` };
+    ? { ok: true, detail: `a probe through \`${command}\` was refused as it should be: "${reason}"` }
+    : { ok: false, detail: `\`${command}\` gave an unexpected answer to the probe: ${r.stdout.slice(0, 200)}` };
 }

@@ -3,7 +3,7 @@
 // file back byte for byte while it is as install left it (install-record), else takes out only the server's entry;
 // doctor starts the server as the entry says and asks it for its tools. Bundled into dist/mcp.cjs: only a command
 // that names an MCP client, and doctor where one is wired, load it.
-import { existsSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { applyEdits, findNodeAtLocation, modify, parse, parseTree, type Node, type ParseError } from 'jsonc-parser';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
@@ -11,6 +11,7 @@ import { HandoffError } from '../errors';
 import { installWrite, restoreOriginal } from '../handoff/state/install-record';
 import { yamlParser } from '../yaml';
 import { MCP_SERVER_NAME, type McpClientRecord } from '../clients/mcp-clients';
+import { removeEmptyUp } from '../clients/own-files';
 import { spawnSync } from '../process';
 import type { DoctorItem } from '../wiring';
 
@@ -26,17 +27,6 @@ export interface McpInstall {
 const yamlHead = (c: McpClientRecord) => `# ${MCP_SERVER_NAME}: written by \`git handoff install --agent ${c.agent}\`; \`git handoff uninstall --agent ${c.agent}\` removes it\n`;
 
 const argsOf = (o: McpInstall) => ['-C', o.top, 'mcp'];
-
-/** The folders install made in the worktree (.continue/mcpServers, .junie/mcp, …) go once empty (rmdir leaves a full one). */
-function removeEmptyFolders(file: string, top: string): void {
-  for (let d = path.dirname(file); d.startsWith(top + path.sep); d = path.dirname(d)) {
-    try {
-      rmdirSync(d);
-    } catch {
-      return;
-    }
-  }
-}
 
 /** The configuration's tree; a file that is not a JSON object (comments allowed) stops install with the way on. */
 function treeOf(file: string, text: string): Node {
@@ -97,7 +87,7 @@ export function uninstallMcpClient(c: McpClientRecord, o: McpInstall): string | 
   const ours = (text: string) => (c.format === 'yaml' ? text.startsWith(yamlHead(c)) : entryOf(c, text) !== null);
   const restored = restoreOriginal(o.commonDir, file, (original) => !ours(original));
   if (restored) {
-    if (restored === 'deleted') removeEmptyFolders(file, o.top);
+    if (restored === 'deleted') removeEmptyUp(path.dirname(file), o.top);
     return `${file}: ${restored === 'deleted' ? 'removed (install made it)' : 'given back as it was before install'}`;
   }
   if (!existsSync(file)) return null;
@@ -106,7 +96,7 @@ export function uninstallMcpClient(c: McpClientRecord, o: McpInstall): string | 
   // changed since install: only the server's entry goes
   if (c.format === 'yaml') {
     rmSync(file);
-    removeEmptyFolders(file, o.top);
+    removeEmptyUp(path.dirname(file), o.top);
   } else writeFileSync(file, withoutEntry(file, text, c.format.json));
   return `${file}: the MCP server "${MCP_SERVER_NAME}" taken out`;
 }

@@ -1,4 +1,4 @@
-// The wirings whose files a client record lists (`Wiring.files`: the clients of issue 56): git-handoff's own files
+// The wirings whose files a client record lists (`Wiring.files`): git-handoff's own files
 // (a hook script, a plugin module) written whole, and entries merged into a client's JSON hooks file next to the
 // person's. Uninstall gives every file back byte for byte while it is as install left it (install-record), and
 // otherwise takes out only git-handoff's entries.
@@ -7,6 +7,7 @@ import path from 'node:path';
 import { HandoffError } from '../errors';
 import { installWrite, restoreOriginal } from '../handoff/state/install-record';
 import { removeEmptyUp } from '../clients/own-files';
+import { readTextOr } from '../read-file';
 import { GUARD_TEXT, type JsonHooks, type WiredFile, type Wiring } from '../clients/wiring';
 
 /** Whether a value (an entry, a string) holds the guard's command. */
@@ -117,8 +118,20 @@ export const undoneLine = (shown: string, undone: 'restored' | 'deleted') =>
   `${shown}: ${undone === 'deleted' ? 'deleted (install created it)' : 'restored as it was before install (byte for byte)'}`;
 
 /**
- * Takes git-handoff's entries out of a JSON file changed since install (`take`: how many it took), keeping the rest; the
- * file goes once nothing is left. What it did, or null where nothing of ours was there.
+ * Uninstall of a file install wired: back byte for byte while it is as install left it, else `unwire` takes git-handoff's
+ * part out of it as it is now; the folders install made go once empty. What it did, or null (nothing of ours there).
+ */
+export function unwireFile(root: string, shown: string, commonDir: string, unwire: (file: string) => string | null): string | null {
+  const file = path.join(root, shown);
+  const undone = restoreOriginal(commonDir, file, (t) => !GUARD_TEXT.test(t));
+  const m = undone ? undoneLine(shown, undone) : existsSync(file) ? unwire(file) : null;
+  if (m) removeEmptyUp(path.dirname(file), root);
+  return m;
+}
+
+/**
+ * Takes git-handoff's entries out of a JSON file (`take`: how many it took), keeping the rest; the file goes once
+ * nothing is left. What it did, or null where nothing of ours was there.
  */
 export function unwireJson(file: string, shown: string, take: (value: Record<string, any>) => number): string | null {
   let value: Record<string, any> | null;
@@ -138,20 +151,11 @@ export function unwireJson(file: string, shown: string, take: (value: Record<str
 export function uninstallFiles(w: Wiring, root: string, commonDir: string): string[] {
   const msgs: string[] = [];
   for (const f of w.files!('', root)) {
-    const file = path.join(root, f.file);
-    const undone = restoreOriginal(commonDir, file, (t) => !GUARD_TEXT.test(t));
-    if (undone) msgs.push(undoneLine(f.file, undone));
-    else if (!existsSync(file)) continue;
-    else if (f.text !== undefined) {
-      if (!GUARD_TEXT.test(readFileSync(file, 'utf8'))) continue;
-      rmSync(file);
-      msgs.push(`${f.file}: removed`);
-    } else {
-      const m = unwireJson(file, f.file, (value) => strip(value, f.json!.at));
-      if (!m) continue;
-      msgs.push(m);
-    }
-    removeEmptyUp(path.dirname(file), root);
+    // git-handoff's own file (a hook script, a plugin module) goes whole; a hooks file keeps the person's entries
+    const unwire = (file: string) =>
+      f.json ? unwireJson(file, f.file, (value) => strip(value, f.json!.at)) : GUARD_TEXT.test(readFileSync(file, 'utf8')) ? (rmSync(file), `${f.file}: removed`) : null;
+    const m = unwireFile(root, f.file, commonDir, unwire);
+    if (m) msgs.push(m);
   }
   return msgs;
 }
@@ -162,13 +166,7 @@ export function wiredFiles(w: Wiring, root: string): { present: string[]; missin
   const missing: string[] = [];
   let command: string | null = null;
   for (const f of w.files!('', root)) {
-    const file = path.join(root, f.file);
-    let text: string | null = null;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch {
-      /* not there */
-    }
+    const text = readTextOr(path.join(root, f.file));
     if (text === null || !GUARD_TEXT.test(text)) {
       missing.push(f.file);
       continue;

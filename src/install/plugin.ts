@@ -166,16 +166,13 @@ function folderGuard(folder: string, variable: string): string | null {
   return typeof first === 'string' ? first.split(variable).join(folder) : null;
 }
 
-function runsWhat(folder: string): string {
-  const version = readJsonOr(path.join(folder, 'package.json'))?.version ?? '?';
-  return `runs ${path.join(folder, 'bin', 'git-handoff')} (git-handoff ${version})`;
-}
+/** The version in a git-handoff folder's package.json (this one's: beside dist/). */
+const versionIn = (folder: string): string | null => readJsonOr(path.join(folder, 'package.json'))?.version ?? null;
 
-/** This git-handoff's version (package.json beside dist/). */
-const ownVersion = (): string | null => readJsonOr(path.join(__dirname, '..', 'package.json'))?.version ?? null;
+const runsWhat = (folder: string) => `runs ${path.join(folder, 'bin', 'git-handoff')} (git-handoff ${versionIn(folder) ?? '?'})`;
 
 /** Whether dotted version `a` is older than `b` (numeric parts; anything unreadable is not older). */
-function older(a: string | undefined, b: string | null): boolean {
+function older(a: string | null, b: string | null): boolean {
   if (!a || !b) return false;
   const x = a.split(/[.+-]/).map(Number);
   const y = b.split(/[.+-]/).map(Number);
@@ -185,9 +182,8 @@ function older(a: string | undefined, b: string | null): boolean {
 
 /** "…; older than this git-handoff (0.2.0): run … again", when the copy a client loads is behind the CLI (doctor: broken). */
 function staleNote(folder: string, agent: Agent): string[] {
-  const copy = readJsonOr(path.join(folder, 'package.json'))?.version;
-  const mine = ownVersion();
-  return older(copy, mine) ? [`older than this git-handoff (${mine}), so the client runs a guard without this build's checks: install again with git handoff install --agent ${agent} --${pluginOf(agent).word}`] : [];
+  const mine = versionIn(path.join(__dirname, '..'));
+  return older(versionIn(folder), mine) ? [`older than this git-handoff (${mine}), so the client runs a guard without this build's checks: install again with git handoff install --agent ${agent} --${pluginOf(agent).word}`] : [];
 }
 
 export function doctorPlugins(repo: Repo): DoctorItem[] {

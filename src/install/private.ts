@@ -25,15 +25,14 @@ function wiringPaths(agents: readonly Agent[], worktree: string): string[] {
   return [...out];
 }
 
-/** The text without our block (and the newline install put before it, when it added one). */
-function withoutBlock(text: string): string {
+/** The text without our block (and the newline install put before it, when it added one), and the block's lines. */
+function splitBlock(text: string): { rest: string; lines: string[] } {
   const s = text.indexOf(START);
   const e = text.indexOf(END);
-  if (s < 0 || e < s) return text;
-  let before = text.slice(0, s);
-  const after = text.slice(e + END.length).replace(/^\n/, '');
-  if (before.endsWith('\n\n')) before = before.slice(0, -1);
-  return before + after;
+  if (s < 0 || e < s) return { rest: text, lines: [] };
+  const before = text.slice(0, s);
+  const rest = (before.endsWith('\n\n') ? before.slice(0, -1) : before) + text.slice(e + END.length).replace(/^\n/, '');
+  return { rest, lines: text.slice(s + START.length, e).split('\n').filter(Boolean) };
 }
 
 /** Adds (or updates) the exclude lines for what install wrote; says which, and which are tracked (exclude cannot hide those). */
@@ -44,8 +43,8 @@ export function excludeWiring(repo: Repo, agents: readonly Agent[]): string[] {
   const hidden = paths.filter((p) => ![...tracked].some((t) => t === p || t.startsWith(p)));
   const file = excludeFile(repo);
   const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
-  const rest = withoutBlock(text);
-  const lines = [...new Set([...(blockLines(text)), ...hidden])];
+  const { rest, lines: had } = splitBlock(text);
+  const lines = [...new Set([...had, ...hidden])];
   const msgs: string[] = [];
   if (lines.length) {
     mkdirSync(path.dirname(file), { recursive: true });
@@ -57,18 +56,12 @@ export function excludeWiring(repo: Repo, agents: readonly Agent[]): string[] {
   return msgs;
 }
 
-function blockLines(text: string): string[] {
-  const s = text.indexOf(START);
-  const e = text.indexOf(END);
-  return s < 0 || e < s ? [] : text.slice(s + START.length, e).split('\n').filter(Boolean);
-}
-
 /** Takes install --private's lines out of info/exclude, leaving the rest of the file as it was. */
 export function unexcludeWiring(repo: Repo): string[] {
   const file = excludeFile(repo);
   if (!existsSync(file)) return [];
   const text = readFileSync(file, 'utf8');
-  const next = withoutBlock(text);
+  const next = splitBlock(text).rest;
   if (next === text) return [];
   if (!restoreOriginal(repo.commonDir, file, (t) => !t.includes(START))) writeFileSync(file, next);
   return ['.git/info/exclude: removed the lines install --private added'];

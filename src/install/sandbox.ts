@@ -1,4 +1,4 @@
-// Where a client has an OS sandbox, the kernel holds the perimeter too (issue 52). Claude Code's sandbox, once on,
+// Where a client has an OS sandbox, the kernel holds the perimeter too. Claude Code's sandbox, once on,
 // keeps .claude/, .git/hooks, .git/config and everything outside the project read-only for the Bash tool, but not
 // the other clients' wiring in the worktree, git-handoff's state under the git directory or the handoff files:
 // its `install --agent` adds those to its `sandbox.filesystem.denyWrite` (what git-handoff itself never writes
@@ -24,12 +24,9 @@ const SANDBOX = SANDBOXED.sandbox!;
  * (from the records), git-handoff's state under the git directory (when the worktree holds it), and the folders of
  * the protected handoff files (their pattern's fixed part: `memory`; globs are not honoured on Linux).
  */
-export function sandboxDenies(worktree: string, commonDir: string): string[] {
-  const { wiring, own } = denyParts(worktree, commonDir);
-  return [...new Set([...wiring, ...own])];
-}
+export const sandboxDenies = (worktree: string, commonDir: string): string[] => Object.values(denyParts(worktree, commonDir)).flat();
 
-/** sandboxDenies in two: the clients' wiring, and git-handoff's own state and handoff folders. */
+/** sandboxDenies in two, none in both: the clients' wiring, and git-handoff's own state and handoff folders. */
 function denyParts(worktree: string, commonDir: string): { wiring: string[]; own: string[] } {
   const wiring = ALL_RECORDS.flatMap((r) => [...r.hookFiles, ...(r.hookDirs ?? []), ...(r.pluginDirs ?? [])].filter((f) => f.scope === 'project' || f.scope === 'local').map((f) => f.file));
   const state = path.relative(worktree, handoffDir(commonDir));
@@ -75,18 +72,16 @@ export function removeDenies(settings: Json, entries: string[]): number {
   return n;
 }
 
-const readJson = (file: string | null): Json | null => (file ? readJsonOr(file) : null);
-
 /** Whether `program` is on PATH. */
 const onPath = (program: string) => spawnSync('sh', ['-c', `command -v ${program}`], { stdio: 'ignore' }).status === 0;
 
 /** doctor's row: Claude Code's sandbox on or off here (its settings, the last layer that says wins), what it holds. */
-export function sandboxItem(worktree: string, commonDir: string, env: NodeJS.ProcessEnv = process.env): DoctorItem {
+export function sandboxItem(worktree: string, commonDir: string): DoctorItem {
   const r = SANDBOXED;
   // user, project, local, then managed settings: a later layer's value wins
   const order = ['user', 'project', 'local', 'system'] as const;
-  const files = order.flatMap((scope) => r.hookFiles.filter((f) => f.scope === scope).map((f) => placed(r.name, f.file, scope, worktree, env)));
-  const layers = files.map(readJson).filter((j): j is Json => j !== null);
+  const files = order.flatMap((scope) => r.hookFiles.filter((f) => f.scope === scope).map((f) => placed(r.name, f.file, scope, worktree, process.env)));
+  const layers = files.map((f): Json | null => (f ? readJsonOr(f) : null)).filter((j): j is Json => j !== null);
   const enabled = layers.reduce<boolean>((on, j) => (typeof at(j, SANDBOX.enabled) === 'boolean' ? (at(j, SANDBOX.enabled) as boolean) : on), false);
   const denied = new Set(layers.flatMap((j) => (Array.isArray(at(j, SANDBOX.denyWrite)) ? (at(j, SANDBOX.denyWrite) as string[]) : [])));
   const wanted = sandboxDenies(worktree, commonDir);

@@ -1,4 +1,4 @@
-// What `status` and `web` show (issue 55): the sessions of this clone and the ones the remote knows of, what each
+// What `status` and `web` show: the sessions of this clone and the ones the remote knows of, what each
 // holds, the branch's handoffs, and what needs a person, as one value read from the same reads the other commands
 // make (list --all's kept listing, the claims tables, the leases and ledger, the loss record's check).
 import { readConfig } from '../git/config';
@@ -108,21 +108,14 @@ function claimOf({ ttl: _ttl, pid: _pid, pidStart: _start, ...c }: ClaimView): S
 
 /** Each row with whether it is addressed to the caller and unread by it (the notes read only when some row is for it). */
 function withReceipts(repo: Repo, rows: Array<HandoffRow & { fetch?: string }>, reader: Reader | null, notes: string | null): StatusHandoff[] {
-  const out = rows as StatusHandoff[];
   // the rows are this read's own: completed in place (a whole store is 10,000 of them)
-  if (!reader) {
-    for (const r of out) {
-      r.addressed = false;
-      r.unread = null;
-    }
-    return out;
-  }
-  const forCaller = (r: HandoffRow) => r.session !== reader.id && forReader(r.to, reader);
+  const out = rows as StatusHandoff[];
+  const forCaller = (r: HandoffRow) => !!reader && r.session !== reader.id && forReader(r.to, reader);
   const wanted = rows.filter(forCaller).map((r) => r.oid);
   const receipts = wanted.length && notes ? readReceipts(repo, wanted, notes) : new Map();
   for (const r of out) {
-    r.addressed = r.to.some((a) => reader.addressees.includes(a));
-    r.unread = forCaller(r) ? !isRead(receipts.get(r.oid), reader) : null;
+    r.addressed = !!reader && r.to.some((a) => reader.addressees.includes(a));
+    r.unread = forCaller(r) ? !isRead(receipts.get(r.oid), reader!) : null;
   }
   return out;
 }

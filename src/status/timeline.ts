@@ -1,4 +1,4 @@
-// The page's timeline (issue 55): the versions of the scope's handoffs that this clone holds and that the remote's
+// The page's timeline: the versions of the scope's handoffs that this clone holds and that the remote's
 // copies hold (what the last fetch brought), newest first, by session; and one version with its text and the text
 // of the version before it, for its diff.
 import { parseCommit } from '../git/objects';
@@ -74,38 +74,22 @@ function logVersions(repo: Repo, refs: string[]) {
 
 const HEX = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
-/**
- * One version of a handoff with its text, and the text of its first parent when that is a version of the same
- * handoff (its diff's other side); null when `oid` is no handoff version here. Bodies are read bounded (1 MiB).
- */
-export function readVersion(repo: Repo, oid: string) {
-  if (!HEX.test(oid)) return null;
+/** A handoff version's commit, trailers, time and body (null over 1 MiB); null where `oid` is no handoff version here. */
+function readOne(repo: Repo, oid: string) {
   const [commit, body] = repo.readObjectsBounded([oid, `${oid}:handoff.md`], [COMMIT_MAX, BODY_MAX]);
   if (!commit || 'oversize' in commit || commit.type !== 'commit' || !body) return null;
-  const c = parseCommit(commit.content);
   const t = parseTrailerLines(repo.readCommitTrailers([oid]).get(oid)?.trailers ?? []);
   if (!t.topic) return null;
-  const parent = c.parents[0] ?? null;
-  let previous: { oid: string; session: string | null; time: string; body: string | null } | null = null;
-  if (parent) {
-    const pt = parseTrailerLines(repo.readCommitTrailers([parent]).get(parent)?.trailers ?? []);
-    const [pc, pb] = pt.topic === t.topic ? repo.readObjectsBounded([parent, `${parent}:handoff.md`], [COMMIT_MAX, BODY_MAX]) : [null, null];
-    if (pc && !('oversize' in pc) && pb) {
-      previous = { oid: parent, session: pt.session, time: new Date(parseCommit(pc.content).committerTime * 1000).toISOString(), body: 'oversize' in pb ? null : pb.content.toString('utf8') };
-    }
-  }
-  return {
-    oid,
-    parents: c.parents,
-    branch: t.branch,
-    topic: t.topic,
-    session: t.session,
-    client: t.client,
-    time: new Date(c.committerTime * 1000).toISOString(),
-    takeoverFrom: t.takeoverFrom,
-    reason: t.reason,
-    to: t.to,
-    body: 'oversize' in body ? null : body.content.toString('utf8'),
-    previous,
-  };
+  const c = parseCommit(commit.content);
+  return { parents: c.parents, t, time: new Date(c.committerTime * 1000).toISOString(), body: 'oversize' in body ? null : body.content.toString('utf8') };
+}
+
+/** One version with its text, and its first parent's when that is a version of the same handoff (its diff's other side). */
+export function readVersion(repo: Repo, oid: string) {
+  const v = HEX.test(oid) ? readOne(repo, oid) : null;
+  if (!v) return null;
+  const { t, parents } = v;
+  const parent = parents[0] ? readOne(repo, parents[0]) : null;
+  const previous = parent && parent.t.topic === t.topic ? { oid: parents[0], session: parent.t.session, time: parent.time, body: parent.body } : null;
+  return { oid, parents, branch: t.branch, topic: t.topic, session: t.session, client: t.client, time: v.time, takeoverFrom: t.takeoverFrom, reason: t.reason, to: t.to, body: v.body, previous };
 }

@@ -7,14 +7,12 @@ import { shownRef, takeoverArg, command } from '../context';
 import { writerOf } from '../identity';
 import { droppedRefOf, droppedVersions, undropHandoff } from '../../handoff/store/drop';
 import { answer } from '../output';
-import { BRANCH, TOPIC, WRITER, withOptions } from '../spec';
+import { WRITER, withOptions, withTopic } from '../spec';
 
 export const archiveCommand = command({
   command: 'archive <topic>',
   describe: 'move a handoff to refs/handoff-archive (owner only, or --take-over)',
-  builder: (y) => withOptions(y, WRITER)
-      .positional('topic', { type: 'string', demandOption: true, describe: TOPIC })
-      .option(...BRANCH)
+  builder: (y) => withTopic(withOptions(y, WRITER))
       .example('$0 archive auth-refactor', 'done with it: every version stays under refs/handoff-archive')
       .example('$0 archive auth-refactor --take-over --reason "abandoned"', "another session's, on the record"),
   handler: (a) => {

@@ -5,7 +5,7 @@ import { recoverAtSessionStart } from '../../handoff/record/recover';
 import { resolveBranch } from '../../handoff/store/store';
 import { command } from '../context';
 import { readerFor } from '../identity';
-import { printJson, terminalSafe } from '../output';
+import { printJson } from '../output';
 import { showJson } from './show';
 import { SESSION_VARS } from '../../clients/names';
 import { ALL, BRANCH, READER, withOptions } from '../spec';
@@ -34,6 +34,6 @@ export const bootCommand = command({
     const view = bootView(repo, { record: recoverAtSessionStart(repo), session: reader?.id ?? null, reader, surface: a.receipt !== false, branch, all: a.all || !branch });
     if (a.json) return printJson({ branch: view.branch, session: view.session, handoffs: view.handoffs.map(showJson), ...(view.record ? { record: view.record } : {}), ...(view.renamed ? { renamedFrom: view.renamed } : {}), ...(view.takenFromYou ? { takenFromYou: view.takenFromYou.map((t) => ({ ...t, at: new Date(t.at * 1000).toISOString() })) } : {}) });
     if (a.quiet) return;
-    process.stdout.write(terminalSafe(renderBoot(view, { untrusted: a.wrap ?? !process.stdout.isTTY })));
+    process.stdout.write(renderBoot(view, { untrusted: a.wrap ?? !process.stdout.isTTY }));
   },
 });

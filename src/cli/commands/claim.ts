@@ -11,11 +11,10 @@ import { normalizeSpec } from '../../handoff/claims/overlap';
 import { claimsRef } from '../../handoff/claims/table';
 import { readLease } from '../../handoff/store/leases';
 import { describeProcess, readSessionProcesses, type ClientProcess } from '../../handoff/state/session-process';
-import { requireSession, short, type SessionRef } from '../../handoff/state/session';
-import type { Claim } from '../../handoff/state/claims-marker';
+import { requireSession, short } from '../../handoff/state/session';
 import { resolveBranch } from '../../handoff/store/store';
 import { command } from '../context';
-import { printJson, table, terminalSafe } from '../output';
+import { printJson, table, warn } from '../output';
 import { ALL, BRANCH, CLAIM_SPEC, withOptions, withSpec } from '../spec';
 import { onlyOwnSession } from '../person-only';
 
@@ -110,12 +109,13 @@ export const claimCommand = command({
     );
     for (const h of r.result.takenFrom) tellClaimTaken(repo, h, { id: session.id, client: session.client }, branch, a.reason!.trim(), r.result.claim.paths, Math.floor(Date.now() / 1000), specs);
     if (a.json) return printJson({ ...publicClaim(r.result.claim), branch, enforced: setting(config, 'claims') !== 'tell', renewed: r.result.renewed, takenFrom: r.result.takenFrom.map(publicClaim), published: r.published, oid: r.oid, conflicts: r.lost.map((l) => ({ claim: publicClaim(l.claim), holder: publicClaim(l.holder) })) });
-    for (const l of [...(r.outside ?? []).map((w) => `git-handoff: warning: ${w}`), ...lostLines(r)]) process.stderr.write(terminalSafe(l) + '\n');
+    (r.outside ?? []).forEach(warn);
+    for (const l of lostLines(r)) process.stderr.write(`${l}\n`);
     const c = r.result.claim;
     // a takeover takes the holders' whole claims: said with what was asked
     const taken = r.result.takenFrom.map((h) => `; took over session ${h.session}'s claim on ${h.paths.join(' ')} (asked: ${specs.join(' ')}), told at its next tool call (in another clone: once both have synced)`).join('');
-    process.stdout.write(terminalSafe(`${r.result.renewed ? 'renewed' : 'claimed'} ${c.paths.join(' ')} on ${branch} until ${new Date(c.expires * 1000).toISOString()}${taken}; ${publishedLine(r.published)}`) + '\n');
-    process.stdout.write(terminalSafe(claimsEnforcedLine(setting(config, 'claims') !== 'tell')) + '\n');
+    process.stdout.write(`${r.result.renewed ? 'renewed' : 'claimed'} ${c.paths.join(' ')} on ${branch} until ${new Date(c.expires * 1000).toISOString()}${taken}; ${publishedLine(r.published)}\n`);
+    process.stdout.write(`${claimsEnforcedLine(setting(config, 'claims') !== 'tell')}\n`);
   },
 });
 
@@ -129,11 +129,11 @@ export const claimsCommand = command({
     const { remote } = claimsRemote(repo, config);
     const branch = a.all ? null : resolveBranch(repo, a.branch);
     const { claims, conflicts, outside } = listClaims(repo, { branch, remote, config });
-    for (const w of outside) process.stderr.write(terminalSafe(`git-handoff: warning: ${w}`) + '\n');
+    outside.forEach(warn);
     if (a.json) return printJson(claims.map((c) => ({ ...publicClaim(c), published: c.where !== 'local' })));
     // a conflict is told for a day after the sync that found it (the table keeps the last 50)
     const shown = conflicts.filter((c) => Date.now() - c.at * 1000 < 86_400_000);
-    for (const c of shown.slice(-5)) process.stderr.write(terminalSafe(`conflict at sync: session ${c.session}'s offline claim on ${c.paths.join(', ')} lost to session ${c.holder}'s on ${c.holderPaths.join(', ')}`) + '\n');
+    for (const c of shown.slice(-5)) process.stderr.write(`conflict at sync: session ${c.session}'s offline claim on ${c.paths.join(', ')} lost to session ${c.holder}'s on ${c.holderPaths.join(', ')}\n`);
     if (claims.length === 0) {
       process.stdout.write(`no live claims${branch ? ` on ${branch}` : ''}\n`);
       return;
@@ -148,8 +148,8 @@ export const claimsCommand = command({
       c.where === 'local' ? (remote ? 'not published' : 'local') : c.where === 'remote' ? `${remote}` : 'published',
       c.note ?? '-',
     ]);
-    process.stdout.write(terminalSafe(table(rows, [...(branch ? [] : ['BRANCH']), 'SESSION', 'PATHS', 'SINCE', 'UNTIL', 'WHERE', 'NOTE'])) + '\n');
-    process.stdout.write(terminalSafe(`claims are ${claimsEnforcedLine(setting(config, 'claims') !== 'tell')}`) + '\n');
+    process.stdout.write(`${table(rows, [...(branch ? [] : ['BRANCH']), 'SESSION', 'PATHS', 'SINCE', 'UNTIL', 'WHERE', 'NOTE'])}\n`);
+    process.stdout.write(`claims are ${claimsEnforcedLine(setting(config, 'claims') !== 'tell')}\n`);
   },
 });
 
@@ -161,8 +161,8 @@ export async function releaseClaims(a: { paths?: string[]; session?: string; bra
   const branch = resolveBranch(repo, a.branch);
   const specs = a.paths?.length ? specsOf(repo, a.paths) : null;
   const r = await changeClaims(repo, branch, session.id, releaseMutation(branch, session.id, specs));
-  for (const w of r.outside ?? []) process.stderr.write(terminalSafe(`git-handoff: warning: ${w}`) + '\n');
+  (r.outside ?? []).forEach(warn);
   if (a.json) return printJson({ branch, session: session.id, released: r.result.released, published: r.published });
   const paths = r.result.released.flatMap((x) => x.paths);
-  process.stdout.write(terminalSafe(paths.length ? `released ${paths.join(' ')} on ${branch}; ${publishedLine(r.published)}` : `session ${session.id} holds no claims on ${branch}: nothing to release`) + '\n');
+  process.stdout.write(`${paths.length ? `released ${paths.join(' ')} on ${branch}; ${publishedLine(r.published)}` : `session ${session.id} holds no claims on ${branch}: nothing to release`}\n`);
 }

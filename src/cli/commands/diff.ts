@@ -5,7 +5,7 @@ import { openRepo } from '../../git/repo';
 import { readHandoff, resolveBranch } from '../../handoff/store/store';
 import { command } from '../context';
 import { colors, printJson } from '../output';
-import { BRANCH, TOPIC } from '../spec';
+import { withTopic } from '../spec';
 
 const BODY = 'handoff.md';
 
@@ -27,12 +27,9 @@ export function paintPatch(patch: string): string {
 export const diffCommand = command({
   command: 'diff <topic> [from] [to]',
   describe: "what changed in a handoff's body between two versions (default: its newest version against the one before)",
-  builder: (y) =>
-    y
-      .positional('topic', { type: 'string', demandOption: true, describe: TOPIC })
+  builder: (y) => withTopic(y)
       .positional('from', { type: 'string', describe: 'the older version: an oid from `git handoff log`, or ~N back from the newest' })
       .positional('to', { type: 'string', describe: 'the newer version (default: the newest)' })
-      .option(...BRANCH)
       .example('$0 diff auth-refactor', 'what the newest version changed')
       .example('$0 diff auth-refactor ~3', 'everything since three versions back')
       .example('$0 diff auth-refactor 1a2b3c4d 5e6f7a8b', 'between two versions from `git handoff log`'),

@@ -6,15 +6,12 @@ import { resolveBranch } from '../../handoff/store/store';
 import { command } from '../context';
 import { writerOf } from '../identity';
 import { answer } from '../output';
-import { BRANCH, PERSON, SESSION, withOptions } from '../spec';
+import { PERSON, SESSION, withOptions, withTopic } from '../spec';
 
 export const dropCommand = command({
   command: 'drop <topic>',
   describe: 'take away a throwaway handoff of yours that never left this clone (kept under refs/handoff-dropped/, on the record); anything pushed is archived instead',
-  builder: (y) =>
-    withOptions(y, [PERSON, SESSION])
-      .positional('topic', { type: 'string', demandOption: true, describe: 'the handoff: two or more words joined by "-", e.g. scratch-notes' })
-      .option(...BRANCH)
+  builder: (y) => withTopic(withOptions(y, [PERSON, SESSION]), 'the handoff: two or more words joined by "-", e.g. scratch-notes')
       .example('$0 drop scratch-notes', 'gone from list, boot and sync; its versions stay reachable by name')
       .epilog('Undo: `git handoff restore <topic>` (or the refs/handoff-dropped/… ref drop names) puts it back live, every version as it was.'),
   handler: (a) => {

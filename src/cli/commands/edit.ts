@@ -9,15 +9,12 @@ import { checkTakeover, fromLiveRetry } from '../../handoff/store/takeover';
 import { printWritten, takeoverArg, command } from '../context';
 import { canEdit, editFile, editText, keepEdited } from '../editor';
 import { writerOf } from '../identity';
-import { BRANCH, TOPIC, WRITER, withOptions } from '../spec';
+import { WRITER, withOptions, withTopic } from '../spec';
 
 export const editCommand = command({
   command: 'edit <topic>',
   describe: "edit a handoff's newest body in your git editor; saved, it is a new version (compare-and-swap, as write)",
-  builder: (y) =>
-    withOptions(y, WRITER)
-      .positional('topic', { type: 'string', demandOption: true, describe: TOPIC })
-      .option(...BRANCH)
+  builder: (y) => withTopic(withOptions(y, WRITER))
       .option('redact', { type: 'boolean', describe: 'write it with each secret found replaced by [REDACTED:<rule>] (default: a secret refuses the write)' })
       .example('$0 edit auth-refactor', 'GIT_EDITOR, core.editor, VISUAL or EDITOR opens the body; save and quit to write it')
       .example('$0 edit auth-refactor --person', 'as the person in git config'),

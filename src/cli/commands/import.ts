@@ -6,7 +6,7 @@ import { resolveSession, short } from '../../handoff/state/session';
 import { shownRef, takeoverArg, command } from '../context';
 import { WRITER, withOptions } from '../spec';
 import { writerOf } from '../identity';
-import { printJson, terminalSafe } from '../output';
+import { printJson } from '../output';
 
 export const importCommand = command({
   command: 'import <files..>',
@@ -50,7 +50,7 @@ export const importCommand = command({
         }
         for (const w of r.warnings) process.stderr.write(`warning: ${w}\n`);
         const what = r.status === 'unchanged' ? `unchanged (already version ${r.oid!.slice(0, 7)})` : `${r.status} ${r.oid!.slice(0, 7)}`;
-        process.stdout.write(terminalSafe(`${shownRef(r.ref!)} ${what} · owner ${short(r.session)} · from ${r.file}\n`));
+        process.stdout.write(`${shownRef(r.ref!)} ${what} · owner ${short(r.session)} · from ${r.file}\n`);
       }
     }
     if (failed) process.exitCode = failed.error!.exitCode;

@@ -4,15 +4,12 @@ import { redactHandoff } from '../../handoff/secrets/redact';
 import { requireSession } from '../../handoff/state/session';
 import { takeoverArg, command } from '../context';
 import { printJson } from '../output';
-import { BRANCH, SESSION, TAKEOVER, withOptions } from '../spec';
+import { SESSION, TAKEOVER, withOptions, withTopic } from '../spec';
 
 export const redactCommand = command({
   command: 'redact <topic>',
   describe: 'rewrite the versions of a handoff that were never pushed, each secret replaced by [REDACTED:<rule>] (one compare-and-swap)',
-  builder: (y) =>
-    withOptions(y, [SESSION, ...TAKEOVER])
-      .positional('topic', { type: 'string', demandOption: true, describe: 'the handoff to redact' })
-      .option(...BRANCH)
+  builder: (y) => withTopic(withOptions(y, [SESSION, ...TAKEOVER]), 'the handoff to redact')
       .example('$0 redact auth-refactor', '')
       .epilog(
         'Only versions on no remote-tracking ref are rewritten; a pushed version with a secret is refused (exit 6) with the ' +

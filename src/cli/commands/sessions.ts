@@ -11,7 +11,7 @@ import { command } from '../context';
 import { onlyOwnSession } from '../person-only';
 import { BRANCH } from '../spec';
 import { releaseClaims } from './claim';
-import { answer, printJson, relativeTime, table, terminalSafe } from '../output';
+import { answer, printJson, relativeTime, table } from '../output';
 import { realpathOr } from '../../read-file';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -51,7 +51,7 @@ export const sessionsCommand = command({
       const lineage = [rec?.from ? `continues ${short(rec.from, ids)} (${rec.source})` : null, next ? `continued by ${short(next, ids)}` : null].filter(Boolean).join('; ') || '-';
       return [s.worktree, short(s.session, ids), s.client ?? '-', s.status, s.lease ? 'yes' : 'no', seen ? relativeTime(new Date(seen).toISOString()) : '-', paths, lineage, s.ended ?? '-'];
     });
-    process.stdout.write(terminalSafe(table(body, ['WORKTREE', 'SESSION', 'CLIENT', 'STATUS', 'LEASE', 'LAST SEEN', 'PATHS', 'LINEAGE', 'ENDED'])) + '\n');
+    process.stdout.write(`${table(body, ['WORKTREE', 'SESSION', 'CLIENT', 'STATUS', 'LEASE', 'LAST SEEN', 'PATHS', 'LINEAGE', 'ENDED'])}\n`);
   },
 });
 

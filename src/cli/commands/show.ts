@@ -9,7 +9,7 @@ import { describeReadBy, readByOf, readReceipts, recordReceiptsOptional } from '
 import { command } from '../context';
 import { readerFor } from '../identity';
 import { SHOW_SPEC, withSpec } from '../spec';
-import { printJson, relativeTime } from '../output';
+import { printJson, relativeTime, warn } from '../output';
 import { printRows } from './list';
 import { resolveStep } from '../../sync/resolve';
 
@@ -71,7 +71,7 @@ export const showCommand = command({
     // a receipt for whoever reads it now (a session, or --person), never for one's own version
     const reader = a.receipt === false ? null : readerFor(repo, a);
     const recorded = reader && reader.id !== v.session ? recordReceiptsOptional(repo, [{ oid: v.oid, reader: reader.id, how: 'read' }], v.receiptsAt) : null;
-    if (recorded?.warning) process.stderr.write(`git-handoff: warning: ${recorded.warning}\n`);
+    if (recorded?.warning) warn(recorded.warning);
     const readBy = readByOf(recorded ? recorded.receipts : readReceipts(repo, [v.oid], v.receiptsAt), v.oid);
     // A diverged handoff has two current versions: show the remote's beside the local one.
     const other = !a.at && v.sync === 'diverged' ? trackingTips(repo).get(v.ref) : undefined;

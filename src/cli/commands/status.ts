@@ -1,4 +1,4 @@
-// `git handoff status [--all] [--json] [--watch]`: the team at a glance (issue 55): the live sessions of this clone and
+// `git handoff status [--all] [--json] [--watch]`: the team at a glance: the live sessions of this clone and
 // the ones the remote knows of with what each holds, the branch's handoffs, and what needs a person; `--watch` draws it
 // again in place when a ref or the local state changes, until Ctrl-C.
 import { writeSync } from 'node:fs';

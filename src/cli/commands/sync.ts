@@ -19,7 +19,7 @@ import { scanResolve } from '../../sync/secrets-gate';
 import { keepRefusedError, refusedOf, refusedState, restoreCommand, restoreRefused } from '../../sync/refused';
 import { branchFlag, KEEPS, resolveDivergence, resolveStep } from '../../sync/resolve';
 import { command, type GlobalArgs } from '../context';
-import { answer, printJson } from '../output';
+import { answer, printJson, warn } from '../output';
 import { BRANCH, PERSON, SESSION, withOptions } from '../spec';
 
 const progressOf = (a: GlobalArgs) => (a.json || a.quiet || !process.stderr.isTTY ? undefined : (line: string) => process.stderr.write(`${line}…\n`));
@@ -259,7 +259,7 @@ export const syncCommand = command({
     const claims = await (await import('../../handoff/claims/sync')).syncClaimsReport(repo, remote, config);
     if (a.json) printJson({ remote, fetch: fetched, push: pushed, claims: claims.json });
     else for (const l of [...describeFetch(repo, fetched), ...describePush(repo, pushed), ...claims.lines]) say(l);
-    for (const w of claims.warnings) process.stderr.write(`git-handoff: warning: ${w}\n`);
+    claims.warnings.forEach(warn);
     endWith(a, [recordRefused(pushed), stopped(pushed), lostRace(fetched), leftOut(repo, pushed), unpublished(claims.unpublished, remote)]);
   },
 });

@@ -1,4 +1,4 @@
-// `git handoff web [--port N] [--no-open] [--json]`: a local, read-only page over what `status` reads (issue 55), live while
+// `git handoff web [--port N] [--no-open] [--json]`: a local, read-only page over what `status` reads, live while
 // it runs, until Ctrl-C. The server and the page are a bundle of their own (dist/web.cjs), loaded here only.
 import { spawn } from '../../process';
 import path from 'node:path';
