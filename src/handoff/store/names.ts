@@ -166,5 +166,11 @@ export function isHandoffName(ref: string): boolean {
   return second > 0 && ref.indexOf('/', second + 1) < 0 && isValidTopic(ref.slice(first + 1, second));
 }
 
+/** `<encoded branch>/<topic>` of a handoff or archive ref (the ref itself for anything else). */
+export const keyOf = (ref: string) => {
+  const p = parseRef(ref);
+  return p ? `${p.encodedBranch}/${p.topic}` : ref;
+};
+
 /** A worktree path as one ref component, by the same byte encoding as branches. */
 export const leaseRef = (worktreePath: string) => `${LEASE_PREFIX}${encodeBranch(worktreePath)}`;

@@ -1,5 +1,5 @@
-// The ownership invariant (SPEC 2), the one implementation every writer, hook and sync calls:
-// a handoff ref only moves forward, and each added commit keeps the owner or is a takeover naming it.
+// The ownership invariant (SPEC 2), for every writer, hook and sync: a handoff ref only moves forward, and each added
+// commit keeps the owner or is a takeover naming it.
 import { HandoffError } from '../../errors';
 import { reachableIn, type Storage } from '../../git/storage';
 import { BODY_MAX, COMMIT_MAX, parseTrailerLines, STATE_MAX, type Trailers } from './document';
@@ -22,7 +22,7 @@ export function checkWrite(tip: Tip | null, session: string, takeover: boolean, 
   throw ownedError(tip, session, ref, topic);
 }
 
-/** The refusal for acting on another session's handoff; `retry` is the command that takes it over (write by default, or archive, restore, edit). */
+/** The refusal for acting on another session's handoff; `retry`: the command that takes it over (write by default). */
 export function ownedError(tip: Tip, session: string, ref: string, topic: string, retry?: { command: 'archive' | 'restore' | 'edit' | 'rename-branch'; target: string }): HandoffError {
   const when = tip.time ? new Date(tip.time * 1000).toISOString() : 'unknown time';
   const ago = tip.time ? relativeTime(when) : when;
@@ -53,12 +53,7 @@ export function readTrailersOf(repo: Storage, oids: string[]): Map<string, Trail
   return out;
 }
 
-/**
- * `git rev-list` arguments for the commits of `refs` that deleting them takes out of the history: of branches, what
- * no other branch, tag or remote-tracking ref holds (the guard asks before a `git branch -D`, the
- * reference-transaction hook as git deletes); of one remote's tracking refs (a push deleting them), what no other
- * branch of that remote holds.
- */
+/** `git rev-list` arguments for the commits deleting `refs` takes out of the history (branches, or one remote's tracking refs). */
 export function onlyInArgs(refs: readonly string[]): string[] {
   const except = (prefix: string) => refs.filter((r) => r.startsWith(prefix)).map((r) => `--exclude=${r.slice(prefix.length)}`);
   const remote = /^refs\/remotes\/([^/]+)\//.exec(refs[0] ?? '')?.[1];
@@ -66,11 +61,7 @@ export function onlyInArgs(refs: readonly string[]): string[] {
   return [...refs, '--not', ...except('refs/heads/'), '--branches', ...except('refs/remotes/'), '--remotes', '--tags'];
 }
 
-/**
- * The commits among `oids` another session than `session` may own: the product's one answer to "would this drop
- * another session's commits", for the guard (before a reset or rebase runs) and the reference-transaction hook
- * alike. An ambiguous trailer block protects every session any reader could take from it.
- */
+/** The commits among `oids` another session may own (an ambiguous block protects every session any reader could take from it). */
 export function foreignCommits(repo: Storage, oids: string[], session: string): Array<{ oid: string; session: string }> {
   const out: Array<{ oid: string; session: string }> = [];
   for (const [oid, t] of readTrailersOf(repo, oids)) {
@@ -85,10 +76,7 @@ export const checkAdvance = (repo: Storage, oldOid: string | null, newOid: strin
 
 const rewrite = (m: Move): Violation => ({ rule: 'rewrite', message: `history rewritten: ${m.newOid!.slice(0, 12)} does not descend from ${m.oldOid!.slice(0, 12)}` });
 
-/**
- * The commits one move adds, read on its own (the walk of every move failed): a missing object is the move's
- * violation; a walk that fails once its objects are known to be there is git failing, thrown ("could not check").
- */
+/** The commits one move adds, read alone: a missing object is its violation; a walk failing after that is git failing, thrown. */
 function addedAlone(repo: Storage, m: Move): string[] | Violation {
   if (!m.oldOid) {
     const added = repo.commitsOrProblem({ from: [m.newOid!] });
@@ -110,7 +98,7 @@ function addedIn(graph: Map<string, string[]>, m: Move): string[] | Violation {
   return [...now].filter((c) => !old.has(c));
 }
 
-/** Each added commit, its body and its state within the stored limits (SPEC 2), from one batch-check: no reader is handed more. */
+/** Each added commit, its body and its state within the stored limits (SPEC 2), from one batch-check. */
 function oversizedEach(repo: Storage, added: string[]): Map<string, Violation> {
   const out = new Map<string, Violation>();
   const sizes = repo.objectSizes(added.flatMap((o) => [o, `${o}:handoff.md`, `${o}:state.json`]));
@@ -148,18 +136,11 @@ function addedViolation(added: string[], all: Map<string, Trailers & { parents: 
   return null;
 }
 
-/**
- * The parent a restoring version refuses (`Handoff-Refused: <oid>`, SPEC 7): only a parent other than the first
- * counts, so the version still keeps the owner of the line it continues (its first parent) or names a takeover.
- */
+/** The parent a restoring version refuses (`Handoff-Refused`, SPEC 7): never its first parent, whose owner it keeps. */
 const refusedParent = (c: Trailers & { parents: string[] }): string | null =>
   c.refused && c.parents.length > 1 && c.parents.indexOf(c.refused) > 0 ? c.refused : null;
 
-/**
- * The added commits that are versions of the handoff: those reached from the new tip without crossing into a
- * refused parent. A stolen version a host let through stays in the history, recorded as refused, and is not
- * held to the rule a second time when its owner's restoring version lands on top of it.
- */
+/** The added commits reached from the new tip without crossing into a refused parent (a stolen version is not held to the rule again). */
 function withoutRefused(tip: string, added: string[], all: Map<string, Trailers & { parents: string[] }>): string[] {
   if (!added.some((o) => all.get(o)?.refused)) return added;
   const inside = new Set(added);
@@ -211,11 +192,7 @@ export function checkAdvances(repo: Storage, moves: Move[], ranHere?: (session: 
   });
 }
 
-/**
- * A version arriving from elsewhere that names a session which ran in this clone (`ranHere`): that session writes
- * here, so the version is someone else's text under its name (a repository a session planted it in, a host that let
- * it through), or null.
- */
+/** A version arriving from elsewhere that names a session which ran in this clone: someone else's text under its name. */
 function notWrittenHere(added: string[], all: Map<string, Trailers & { parents: string[] }>, ranHere: (session: string) => boolean): Violation | null {
   const oid = added.find((o) => ranHere(all.get(o)?.session ?? ''));
   if (oid === undefined) return null;

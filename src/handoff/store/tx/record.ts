@@ -5,7 +5,7 @@ import path from 'node:path';
 import { readLoose } from '../../../git/loose-read';
 import { parseCommit, type BatchObject, type RefOp, type Storage } from '../../../git/storage';
 import { commitFixed } from './commits';
-import { ARCHIVE_PREFIX, HANDOFF_PREFIX, isHandoffName, isValidTopic, parseRef, NOTES_REF } from '../names';
+import { ARCHIVE_PREFIX, HANDOFF_PREFIX, isHandoffName, isValidTopic, keyOf, NOTES_REF } from '../names';
 import { handoffDir } from '../../state/paths';
 import { writeCache } from '../../state/state-file';
 import { readJsonOr } from '../../../read-file';
@@ -300,11 +300,7 @@ export function recordOp(repo: Storage, moves: RefUpdate[], replaces = false): {
   }
 }
 
-/** `<encoded branch>/<topic>` of a handoff or archive ref. */
-export const keyOf = (ref: string) => {
-  const p = parseRef(ref);
-  return p ? `${p.encodedBranch}/${p.topic}` : ref;
-};
+export { keyOf } from '../names';
 
 // The verified cache: when nothing under the refs changed since the last full check, no git process runs.
 
