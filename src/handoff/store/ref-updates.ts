@@ -1,15 +1,22 @@
 // The ownership invariant over a set of ref updates (a push, a ref transaction), for the server's and the local hooks:
 // handoffs move forward under their owner, are deleted only with their archive entry; archive entries never move.
 import { pastRetention, retentionOf } from './retention';
-import { replaceRefusals, type Refusal } from './replace-refs';
 import type { Storage } from '../../git/storage';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, keyOf, parseRef, NOTES_REF } from './names';
 import { FORMAT1_ARCHIVE_HINT, takesFormat1Archives } from './format';
-import { checkAdvances } from './ownership';
+import { checkAdvances, type Violation } from './ownership';
 import type { RefUpdate } from './tx/batch';
-
-export type { Refusal } from './replace-refs';
 import { droppedReceipts } from './receipts';
+
+export const REPLACE_PREFIX = 'refs/replace/';
+
+/** Why a receiving repository refuses a ref update. */
+export interface Refusal {
+  ref: string;
+  rule: Violation['rule'] | 'name' | 'archive-moved' | 'archive-unrecorded' | 'receipts-dropped' | 'replace';
+  message: string;
+  hint: string;
+}
 
 const isZero = (oid: string) => /^0+$/.test(oid);
 
@@ -147,4 +154,27 @@ function receiptRefusals(repo: Storage, updates: RefUpdate[]): Refusal[] {
     if (dropped.length === 0) return [];
     return [{ ref: u.ref, rule: 'receipts-dropped', message: `the update drops ${dropped.length} receipt line${dropped.length === 1 ? '' : 's'} (${dropped.slice(0, 3).join('; ')})`, hint }];
   });
+}
+
+/**
+ * A replace ref would change what every reader outside git-handoff sees of a handoff commit (git-handoff reads history
+ * as written): refused for a handoff commit, or for any tree or blob while handoffs exist (their reach is not cheap to tell).
+ */
+function replaceRefusals(repo: Storage, updates: RefUpdate[]): Refusal[] {
+  const out: Refusal[] = [];
+  const handoffs = [HANDOFF_PREFIX.replace(/\/$/, ''), ARCHIVE_PREFIX.replace(/\/$/, '')];
+  for (const u of updates) {
+    if (!u.ref.startsWith(REPLACE_PREFIX) || !u.newOid) continue;
+    const replaced = u.ref.slice(REPLACE_PREFIX.length);
+    const type = /^[0-9a-f]{4,64}$/.test(replaced) ? repo.objectSizes([replaced])[0]?.type : null;
+    const reach = repo.firstRef(handoffs, type === 'commit' ? { contains: replaced } : {});
+    if (!reach) continue;
+    out.push({
+      ref: u.ref,
+      rule: 'replace',
+      message: type === 'commit' ? `it would show another commit in place of ${replaced}, a version of ${reach}` : `it would show another object in place of ${replaced || 'an object'} while handoffs exist`,
+      hint: 'handoff history is read as written: a handoff changes only by a new version (git handoff write), never by a replace ref or a graft',
+    });
+  }
+  return out;
 }
