@@ -142,13 +142,7 @@ export type ReceiptMerge = 'none' | 'same' | 'created' | 'local-ahead' | 'fast-f
 /** A notes commit with both parents whose every note is the union of both sides' lines (nothing of either is dropped). */
 export function unionReceiptsCommit(repo: Storage, local: string, theirs: string, message: string): string {
   const mine = noteEntries(repo, local);
-  const other = noteEntries(repo, theirs);
-  const differing = [...other].filter(([o, e]) => mine.get(o)?.blob !== e.blob).map(([o]) => o);
-  const both = differing.filter((o) => mine.has(o));
-  const texts = textsOf(repo, [...differing.map((o) => other.get(o)!.blob), ...both.map((o) => mine.get(o)!.blob)]);
-  const changes = new Map<string, string>();
-  differing.forEach((o, i) => changes.set(o, texts[i]));
-  both.forEach((o, i) => changes.set(o, unionNote(texts[differing.length + i], changes.get(o)!)));
+  const changes = new Map(notesDiffering(repo, noteEntries(repo, theirs), mine).map(([o, other, ours]) => [o, ours === null ? other : unionNote(ours, other)]));
   return notesCommit(repo, local, mine, changes, [local, theirs], message);
 }
 
@@ -175,16 +169,17 @@ export function mergeReceipts(repo: Storage, remote: string): ReceiptMerge {
 
 /** The receipt lines a notes update `oldCommit` → `newCommit` drops (receipts are only ever added). */
 export function droppedReceipts(repo: Storage, oldCommit: string, newCommit: string | null): string[] {
-  const before = noteEntries(repo, oldCommit);
-  const after = noteEntries(repo, newCommit);
-  const changed = [...before].filter(([o, e]) => after.get(o)?.blob !== e.blob).map(([o]) => o);
-  const kept = changed.filter((o) => after.has(o));
-  const texts = textsOf(repo, [...changed.map((o) => before.get(o)!.blob), ...kept.map((o) => after.get(o)!.blob)]);
-  const dropped: string[] = [];
-  changed.forEach((o, i) => {
-    const j = kept.indexOf(o);
-    const now = new Set(j < 0 ? [] : texts[changed.length + j].split('\n'));
-    for (const line of texts[i].split('\n')) if (line.trim() && !now.has(line)) dropped.push(`${o.slice(0, 12)}: ${line}`);
+  return notesDiffering(repo, noteEntries(repo, oldCommit), noteEntries(repo, newCommit)).flatMap(([o, was, now]) => {
+    const kept = new Set(now?.split('\n') ?? []);
+    return was.split('\n').filter((line) => line.trim() && !kept.has(line)).map((line) => `${o.slice(0, 12)}: ${line}`);
   });
-  return dropped;
+}
+
+/** Each note of `from` whose blob `to` does not hold: its text in both (null: `to` has no note there), in one cat-file. */
+function notesDiffering(repo: Storage, from: Map<string, NoteEntry>, to: Map<string, NoteEntry>): Array<[string, string, string | null]> {
+  const oids = [...from].filter(([o, e]) => to.get(o)?.blob !== e.blob).map(([o]) => o);
+  const inTo = oids.filter((o) => to.has(o));
+  const texts = textsOf(repo, [...oids.map((o) => from.get(o)!.blob), ...inTo.map((o) => to.get(o)!.blob)]);
+  let next = oids.length;
+  return oids.map((o, i) => [o, texts[i], to.has(o) ? texts[next++] : null]);
 }
