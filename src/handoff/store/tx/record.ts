@@ -1,6 +1,6 @@
 // The loss record (SPEC 9): refs/handoff-record, a chain of commits whose tree holds the expected ref → oid, one file
 // (shelf) per branch, and whose extra parents keep every recorded version reachable. A write rewrites its own shelf only.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { readLoose } from '../../../git/loose-read';
 import { parseCommit, type BatchObject, type RefOp, type Storage } from '../../../git/storage';
@@ -10,7 +10,8 @@ import { handoffDir } from '../../state/paths';
 import { writeCache } from '../../state/state-file';
 import { readJsonOr } from '../../../read-file';
 import type { RefUpdate } from './batch';
-import { placeOf, pruneWitness, pushWitness } from './witness';
+import { looseRefValue, placeOf, pruneWitness, pushWitness } from './witness';
+export { looseRefValue } from './witness';
 
 export const RECORD_REF = 'refs/handoff-record';
 /** Where `recover` keeps a tip it moved out of the way: named, reachable, never thrown away. */
@@ -397,15 +398,6 @@ export function refsFingerprint(repo: Pick<Storage, 'commonDir'>): string | null
   return parts && joinParts(parts);
 }
 
-/** A loose ref file's value (null: no such file, or not a plain object id: git answers then). */
-export function looseRefValue(file: string): string | null {
-  try {
-    const text = readFileSync(file, 'latin1');
-    return /^[0-9a-f]{40}(?:[0-9a-f]{24})?\n$/.test(text) ? text.slice(0, -1) : null;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * The new fingerprint without git, when only the record file and the directories of the moved refs changed since

@@ -103,13 +103,17 @@ export function retireWitness(w: Witness): void {
 
 /** The record commit the witness holds for this clone (null: no witness, or none for this clone), without git. */
 export function witnessTip(w: Witness): string | null {
+  return looseRefValue(path.join(w.dir, w.ref)) ?? readPackedRefs(w.dir, w.ref).get(w.ref) ?? null;
+}
+
+/** A loose ref file's value (null: no such file, or not a plain object id: git answers then). */
+export function looseRefValue(file: string): string | null {
   try {
-    const t = readFileSync(path.join(w.dir, w.ref), 'latin1');
-    if (/^[0-9a-f]{40}(?:[0-9a-f]{24})?\n$/.test(t)) return t.slice(0, -1);
+    const text = readFileSync(file, 'latin1');
+    return /^[0-9a-f]{40}(?:[0-9a-f]{24})?\n$/.test(text) ? text.slice(0, -1) : null;
   } catch {
-    // packed (a gc in the witness) or absent
+    return null;
   }
-  return readPackedRefs(w.dir, w.ref).get(w.ref) ?? null;
 }
 
 /**
