@@ -6,7 +6,7 @@ import { packingPrunes, symbolicTarget } from '../git/refs';
 import type { Repo } from '../git/repo';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, NOTES_REF } from '../handoff/store/names';
 import { foreignCommits, onlyInArgs } from '../handoff/store/ownership';
-import { REPLACE_PREFIX } from '../handoff/store/replace-refs';
+import { REPLACE_PREFIX } from '../handoff/store/ref-updates';
 import { checkReceive, parseUpdates, type Refusal as ReceiveRefusal } from '../handoff/store/ref-updates';
 import { withoutRedactions } from '../handoff/secrets/redact-check';
 import type { HookContext } from './handler';

@@ -27,10 +27,7 @@ export function isAddressee(value: string): boolean {
   return false;
 }
 
-/**
- * An addressee as given, with a client's alias made its one name (`client:<alias>` is client:<its name>) and a bare
- * client name or alias taken as that client (`--to <alias>`); anything else unchanged.
- */
+/** An addressee with a client's alias (or a bare client name) made `client:<its name>`. */
 export function normalAddressee(value: string): string {
   const client = value.startsWith('client:') ? clientName(value.slice(7)) : value.includes(':') ? null : clientName(value);
   return client ? `client:${client}` : value;
@@ -66,10 +63,7 @@ export function refKind(value: string): RefKind {
   return 'path';
 }
 
-/**
- * The references that are not there now: paths missing from the branch (worktree or committed tree, as for
- * the files a body names) and commits this repository does not have. URLs are not checked. No process when empty.
- */
+/** The references not there now: paths missing from the branch and commits this repository lacks (URLs unchecked). */
 export function missingRefs(repo: Storage, branch: string, refs: string[]): string[] {
   const checkable = refs.filter((r) => refKind(r) !== 'url');
   if (checkable.length === 0) return [];

@@ -129,12 +129,7 @@ export function personOwnerOf(value: string): string | null {
 
 const readHandoffTrailers = trailerReader(TRAILER, LIST_TRAILER);
 
-/**
- * The handoff format's reading of a commit's raw trailer block as git itself finds it (`%(trailers)`, not
- * unfolded), one line per element, through the one parser (src/git/trailers.ts): an ambiguous block (a
- * continuation or free-text line, a control byte, a second value of one of our keys) names no owner — `problem`
- * says why and the fields stay null. The list keys (Handoff-To, -Tag, -Ref) may repeat: their values are kept in order.
- */
+/** The trailers of git's `%(trailers)` block, one line per element: an ambiguous block names no owner (`problem` says why). */
 export const parseTrailerLines = (lines: readonly string[]): Trailers => parseTrailerBlock(lines.join('\n'));
 
 /** parseTrailerLines(trailerBlockLines(block)), reading git's `%(trailers)` block as it came */
@@ -148,14 +143,9 @@ export function parseTrailerBlock(block: string): Trailers {
   return t;
 }
 
-/**
- * Every Claude-Session-Id value any reader could take from trailer lines (key in any case, spaces around the
- * colon): the one reading of who a code commit's message claims, for the commit hooks, the push check and
- * (through `claimed`) the drop rule. A block naming two is never one session's.
- */
+/** Every Claude-Session-Id value any reader could take from trailer lines (key in any case, spaces around the colon). */
 export const claimedSessions = (lines: readonly string[]): string[] => looseTrailerValues(lines, TRAILER.session);
 
-// every session any reader could see in an ambiguous block: what protects a code commit from being dropped counts them all
 const withClaims = (t: Trailers, lines: readonly string[]): Trailers => Object.assign(t, { claimed: claimedSessions(lines) });
 
 export function serializeState(s: HandoffState): string {

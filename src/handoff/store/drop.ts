@@ -9,8 +9,8 @@ import type { Storage } from '../../git/storage';
 import { DROPPED_PREFIX, encodeBranch, handoffRef, HANDOFF_PREFIX } from './names';
 import { parseTrailerLines } from './document';
 import type { SessionRef } from '../state/session';
-import { archivedVersions, readTip, refusedOwned, takeoverOf } from './store';
-import { fromLiveRetry, type TakeoverArg } from './takeover';
+import { actOn, archivedVersions, readTip, refusedOwned } from './store';
+import type { TakeoverArg } from './takeover';
 export { droppedVersions } from './store';
 import { trackingTips } from './sync-state';
 import { moveRefs } from './tx';
@@ -85,9 +85,7 @@ export function undropHandoff(repo: Storage, dropped: string, session: SessionRe
   const ref = `${HANDOFF_PREFIX}${parts[0]}/${parts[1]}`;
   const t = parseTrailerLines(rec.trailers);
   if (repo.readRef(ref)) throw new HandoffError('usage', 'exists', `"${parts[1]}" is live again (${ref}): nothing is restored over it; its dropped versions stay at ${dropped}`, { ref });
-  const tip = { oid: rec.oid, session: t.session, time: rec.time };
-  if (t.session !== session.id && !takeover) throw refusedOwned(repo, tip, session.id, dropped, parts[1], dropped, { command: 'restore', target: dropped });
-  const told = t.session !== session.id ? takeoverOf(repo, dropped, t.session, session, takeover!, fromLiveRetry('restore', dropped)) : null;
+  const told = actOn(repo, { oid: rec.oid, session: t.session, time: rec.time }, dropped, parts[1], session, takeover, 'restore', dropped);
   const r = moveRefs(
     repo,
     [

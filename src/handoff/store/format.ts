@@ -12,10 +12,7 @@ import type { DoctorItem } from '../../wiring';
 
 /** The format this build writes; SPEC 2 says what each number means. */
 export const FORMAT_VERSION = 3;
-/**
- * The trailer of a format-2 archive entry that stands beside a format-1 entry (the archived tip itself): `archive`
- * writes both, so format-1 builds see the archive too, and the migration adds one beside an older archive.
- */
+/** The trailer of a format-2 archive entry that stands beside a format-1 entry (the archived tip itself). */
 export const MIGRATED_FROM = 'Handoff-Migrated-From';
 
 const readMigratedFrom = trailerReader({ from: MIGRATED_FROM });
@@ -33,11 +30,7 @@ export function besideEntries(recs: Array<{ trailers: string[] }>): Set<string> 
 /** The oldest format whose archives a repository takes in, by push or fetch (default 2; SPEC 2). */
 export const MIN_FORMAT_KEY = keyName('minFormat');
 
-/**
- * Whether a format-1 archive (an entry at the tip itself, naming nobody: builds up to 094717a) is taken in, as
- * format 1 took it. Only with `handoff.minFormat 1`: by default archiving stays owner-or-takeover on the record
- * (issue 13), which such an entry cannot show. Read only when such an archive comes.
- */
+/** Whether a format-1 archive (an entry at the tip itself, naming nobody) is taken in: only with `handoff.minFormat 1`. */
 export function takesFormat1Archives(repo: Storage): boolean {
   return setting(repo.config(), 'minFormat') === '1';
 }

@@ -24,15 +24,11 @@ export interface Lease {
 }
 
 export const leaseTtlMs = (c: Config) => setting(c, 'leaseTTL');
-/**
- * Live: a heartbeat younger than the TTL, and no sign that the client process is gone (a lease that names its
- * process on this host is not live once that process has exited: the TTL is the last resort).
- */
+/** Live: a heartbeat younger than the TTL, and the client process it names on this host not gone. */
 export const isLive = (l: { time: number; pid?: number | null; pidStart?: string | null; host?: string | null }, ttlMs: number, now = Date.now()) =>
   now - l.time * 1000 < ttlMs && !processGone({ pid: l.pid ?? null, start: l.pidStart, host: l.host });
 
-// a lease's trailers, through the one parser: a block that names a key twice is ambiguous and names no holder (SPEC 2);
-// a worktree path may hold a tab, and leases are local and written only here
+// through the one parser: an ambiguous block names no holder (SPEC 2); a worktree path may hold a tab
 const readLeaseTrailers = trailerReader({
   session: TRAILER.session,
   worktree: 'Handoff-Worktree',
@@ -42,7 +38,7 @@ const readLeaseTrailers = trailerReader({
   host: 'Handoff-Host',
 }, {}, { controlsInValues: true });
 
-/** Every lease of the repository, from one for-each-ref (or the listing this process keeps); `recs`: the leases' records, when known. */
+/** Every lease of the repository, from one for-each-ref, or from `recs`. */
 export function listLeases(repo: Storage, recs: readonly RefRecord[] = repo.listRefs([LEASE_PREFIX])): Lease[] {
   return recs.flatMap((r) => {
     const t = readLeaseTrailers(r.trailers);
@@ -83,12 +79,12 @@ export interface TouchOptions {
   lineageFrom?: string | null;
 }
 
-/** `lost`: every try lost its race to other writers, so this session neither took nor refreshed the lease (`lease`: what is there now). */
+/** `lost`: every try lost its race, so this session neither took nor refreshed the lease (`lease`: what is there now). */
 export type TouchResult =
   | { status: 'acquired' | 'refreshed' | 'fresh' | 'lost'; lease: Lease | null }
   | { status: 'held'; lease: Lease };
 
-/** How many lost races a lease touch tries again after: a heartbeat, not worth a long wait (the next call tries again). */
+/** A heartbeat is not worth a long wait: the next call tries again. */
 const LEASE_RACE: BackoffPolicy = { ...LOST_RACE, attempts: 5 };
 
 let emptyTree: string | null = null;
@@ -119,7 +115,7 @@ export function touchLease(repo: Storage, session: string, worktree: string, o: 
   }, { policy: LEASE_RACE, otherwise: () => ({ status: 'lost', lease: readLease(repo, worktree) }) });
 }
 
-/** The lease just written, from its own trailer lines and its commit's time (read in this process while loose): no listing of every lease again. */
+/** The lease just written, from its own trailer lines and its commit's time: no listing of every lease again. */
 function writtenLease(repo: Storage, ref: string, oid: string, lines: string[]): Lease | null {
   const [[commit]] = repo.readCommitFiles([oid], [], [COMMIT_MAX]);
   const time = commit && !('oversize' in commit) ? parseCommit(commit.content).committerTime : 0;

@@ -1,6 +1,5 @@
-// Ownership follows the work across a new session id in the same client process (/clear, compaction): the
-// successor inherits its predecessor's worktree lease, its handoffs on the branch (each a takeover commit with
-// `Handoff-Reason: lineage (<source>)`) and its ledger claims. A fork or a resumed id inherits nothing.
+// Ownership follows the work across a new session id in the same client process (/clear, compaction): the successor
+// inherits the lease, the handoffs on the branch (takeovers, `Handoff-Reason: lineage (<source>)`) and the claims.
 import { HandoffError } from '../../errors';
 import type { Config, Storage } from '../../git/storage';
 import { parseTrailerLines } from './document';

@@ -1,9 +1,6 @@
-// `list --all`'s reads kept between runs (issue 39). A commit's committer time and trailer block never change under
-// its id, so <common>/handoff/listing keeps the last whole-store listing as git printed it; the next one asks git for
-// names and oids only (no object read: most of for-each-ref's time at 10,000) and reads the fields again only for
-// refs whose oid is not kept. Nothing is kept where the fields could read otherwise: a repository not found plain, or
-// git's trailer rules (trailer.*, the comment character) or git itself changed since. A cache: a lost, cut or
-// unreadable file is read from git again. Replace objects and grafts never apply to a git-handoff read (run.ts).
+// `list --all`'s reads kept between runs in <common>/handoff/listing: a commit's time and trailers never change under
+// its id, so the next listing asks git for names and oids only and reads the fields of refs whose oid is not kept.
+// Nothing is kept where git's trailer rules or git itself changed since.
 import { readFileSync, statSync } from 'node:fs';
 import { isAscii } from 'node:buffer';
 import path from 'node:path';

@@ -12,11 +12,7 @@ export const DROPPED_PREFIX = 'refs/handoff-dropped/';
 /** The read receipts' notes ref (src/handoff/store/receipts.ts). */
 export const NOTES_REF = 'refs/notes/handoff-reads';
 
-/**
- * Where a clone keeps what it last fetched from each remote (SPEC 7): refs/handoff-remotes/<R>/ followed by the name the
- * ref has on R (handoffs/…, handoff-archive/…, handoff-records/…, claims/…, notes/handoff-reads). A namespace of the
- * product's own, not refs/remotes/: branch lists, pickers, log decorations and a pruning fetch of R never see it.
- */
+/** Where a clone keeps what it last fetched from each remote (SPEC 7): refs/handoff-remotes/<R>/ and the name on R. */
 export const REMOTES_ROOT = 'refs/handoff-remotes/';
 /** The tracking copy of `ref` (a name on the remote, refs/… ) from `remote`; `ref` may be a prefix. */
 export const trackingOf = (remote: string, ref: string) => `${REMOTES_ROOT}${remote}/${ref.slice('refs/'.length)}`;
@@ -71,10 +67,7 @@ export interface Overlap {
   dropped: string[];
 }
 
-/**
- * The seed rule: two names overlap when their first two non-stopword tokens are the same two. Fewer than two
- * such tokens on either side never overlap (`test-pass` and `docs-pass` share one).
- */
+/** Two names overlap when their first two non-stopword tokens are the same two. */
 export function overlapOf(a: string, b: string): Overlap | null {
   const x = overlapTokens(a);
   const y = overlapTokens(b);
@@ -148,11 +141,7 @@ export function parseRef(ref: string): ParsedRef | null {
   return { kind, encodedBranch, branch: decodeBranch(encodedBranch), topic, stamp: second < 0 ? undefined : ref.slice(second + 1) };
 }
 
-/**
- * Whether ref names a live handoff (refs/handoffs/<B>/<T>) or an archive entry (refs/handoff-archive/<B>/<T>/<stamp>)
- * with a valid topic: the one shape check, which parseRef builds on; the record's reader asks it of every line of a
- * record of 10,000 handoffs, so it builds nothing.
- */
+/** Whether ref names a live handoff or an archive entry with a valid topic; builds nothing (the record asks it of every line). */
 export function isHandoffName(ref: string): boolean {
   let at: number;
   let slashes: number;
@@ -165,6 +154,12 @@ export function isHandoffName(ref: string): boolean {
   if (slashes === 1) return second < 0 && isValidTopic(ref.slice(first + 1));
   return second > 0 && ref.indexOf('/', second + 1) < 0 && isValidTopic(ref.slice(first + 1, second));
 }
+
+/** `<encoded branch>/<topic>` of a handoff or archive ref (the ref itself for anything else). */
+export const keyOf = (ref: string) => {
+  const p = parseRef(ref);
+  return p ? `${p.encodedBranch}/${p.topic}` : ref;
+};
 
 /** A worktree path as one ref component, by the same byte encoding as branches. */
 export const leaseRef = (worktreePath: string) => `${LEASE_PREFIX}${encodeBranch(worktreePath)}`;

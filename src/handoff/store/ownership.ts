@@ -1,5 +1,5 @@
-// The ownership invariant (SPEC 2), the one implementation every writer, hook and sync calls:
-// a handoff ref only moves forward, and each added commit keeps the owner or is a takeover naming it.
+// The ownership invariant (SPEC 2), for every writer, hook and sync: a handoff ref only moves forward, and each added
+// commit keeps the owner or is a takeover naming it.
 import { HandoffError } from '../../errors';
 import { reachableIn, type Storage } from '../../git/storage';
 import { BODY_MAX, COMMIT_MAX, parseTrailerLines, STATE_MAX, type Trailers } from './document';
@@ -22,7 +22,7 @@ export function checkWrite(tip: Tip | null, session: string, takeover: boolean, 
   throw ownedError(tip, session, ref, topic);
 }
 
-/** The refusal for acting on another session's handoff; `retry` is the command that takes it over (write by default, or archive, restore, edit). */
+/** The refusal for acting on another session's handoff; `retry`: the command that takes it over (write by default). */
 export function ownedError(tip: Tip, session: string, ref: string, topic: string, retry?: { command: 'archive' | 'restore' | 'edit' | 'rename-branch'; target: string }): HandoffError {
   const when = tip.time ? new Date(tip.time * 1000).toISOString() : 'unknown time';
   const ago = tip.time ? relativeTime(when) : when;
@@ -53,12 +53,7 @@ export function readTrailersOf(repo: Storage, oids: string[]): Map<string, Trail
   return out;
 }
 
-/**
- * `git rev-list` arguments for the commits of `refs` that deleting them takes out of the history: of branches, what
- * no other branch, tag or remote-tracking ref holds (the guard asks before a `git branch -D`, the
- * reference-transaction hook as git deletes); of one remote's tracking refs (a push deleting them), what no other
- * branch of that remote holds.
- */
+/** `git rev-list` arguments for the commits deleting `refs` takes out of the history (branches, or one remote's tracking refs). */
 export function onlyInArgs(refs: readonly string[]): string[] {
   const except = (prefix: string) => refs.filter((r) => r.startsWith(prefix)).map((r) => `--exclude=${r.slice(prefix.length)}`);
   const remote = /^refs\/remotes\/([^/]+)\//.exec(refs[0] ?? '')?.[1];
@@ -66,11 +61,7 @@ export function onlyInArgs(refs: readonly string[]): string[] {
   return [...refs, '--not', ...except('refs/heads/'), '--branches', ...except('refs/remotes/'), '--remotes', '--tags'];
 }
 
-/**
- * The commits among `oids` another session than `session` may own: the product's one answer to "would this drop
- * another session's commits", for the guard (before a reset or rebase runs) and the reference-transaction hook
- * alike. An ambiguous trailer block protects every session any reader could take from it.
- */
+/** The commits among `oids` another session may own (an ambiguous block protects every session any reader could take from it). */
 export function foreignCommits(repo: Storage, oids: string[], session: string): Array<{ oid: string; session: string }> {
   const out: Array<{ oid: string; session: string }> = [];
   for (const [oid, t] of readTrailersOf(repo, oids)) {
@@ -80,35 +71,34 @@ export function foreignCommits(repo: Storage, oids: string[], session: string): 
   return out;
 }
 
-/**
- * Checks a ref move old → new against the invariant. Creation is free; a deletion is reported (only
- * `archive` may delete, and its caller knows). Returns null when the move keeps the invariant.
- */
-export function checkAdvance(repo: Storage, oldOid: string | null, newOid: string | null): Violation | null {
-  if (!oldOid) return newOid ? checkCreate(repo, newOid) : null;
-  if (!newOid) return { rule: 'delete', message: `deleting a handoff ref is only done by \`git handoff archive\` (tip ${oldOid.slice(0, 12)})` };
-  if (oldOid === newOid) return null;
-  const anc = repo.ancestry(oldOid, newOid);
-  if (anc === 'not') {
-    return { rule: 'rewrite', message: `history rewritten: ${newOid.slice(0, 12)} does not descend from ${oldOid.slice(0, 12)}` };
+/** checkAdvances of one move. */
+export const checkAdvance = (repo: Storage, oldOid: string | null, newOid: string | null): Violation | null => checkAdvances(repo, [{ oldOid, newOid }])[0];
+
+const rewrite = (m: Move): Violation => ({ rule: 'rewrite', message: `history rewritten: ${m.newOid!.slice(0, 12)} does not descend from ${m.oldOid!.slice(0, 12)}` });
+
+/** The commits one move adds, read alone: a missing object is its violation; a walk failing after that is git failing, thrown. */
+function addedAlone(repo: Storage, m: Move): string[] | Violation {
+  if (!m.oldOid) {
+    const added = repo.commitsOrProblem({ from: [m.newOid!] });
+    return 'problem' in added ? { rule: 'missing-object', message: `cannot read the history of ${m.newOid!.slice(0, 12)}: ${added.problem}` } : added;
   }
-  if (anc !== 'ancestor') return { rule: 'missing-object', message: `cannot compare ${oldOid.slice(0, 12)} and ${newOid.slice(0, 12)}: ${anc.problem}` };
-  const added = repo.commits({ from: [newOid], not: [oldOid] });
-  const first = readTrailersOf(repo, added);
-  const parents = new Set<string>();
-  for (const t of first.values()) for (const p of t.parents) if (!first.has(p)) parents.add(p);
-  return addedViolation(withoutRefused(newOid, added, first), new Map([...first, ...readTrailersOf(repo, [...parents])])) ?? oversized(repo, added);
+  const anc = repo.ancestry(m.oldOid, m.newOid!);
+  if (anc === 'not') return rewrite(m);
+  if (anc !== 'ancestor') return { rule: 'missing-object', message: `cannot compare ${m.oldOid.slice(0, 12)} and ${m.newOid!.slice(0, 12)}: ${anc.problem}` };
+  return repo.commits({ from: [m.newOid!], not: [m.oldOid] });
 }
 
-/** A new handoff ref: its whole history is added, so every commit in it keeps the rule from its root. */
-function checkCreate(repo: Storage, newOid: string): Violation | null {
-  const added = repo.commitsOrProblem({ from: [newOid] });
-  if ('problem' in added) return { rule: 'missing-object', message: `cannot read the history of ${newOid.slice(0, 12)}: ${added.problem}` };
-  const all = readTrailersOf(repo, added);
-  return addedViolation(withoutRefused(newOid, added, all), all) ?? oversized(repo, added);
+/** The commits one move adds, from the graph of every move's commits. */
+function addedIn(graph: Map<string, string[]>, m: Move): string[] | Violation {
+  const now = reachableIn(graph, m.newOid!);
+  if (!m.oldOid) return [...now];
+  if (!now.has(m.oldOid)) return rewrite(m);
+  // what the new tip reaches only through the old one, the old one reaches too
+  const old = reachableIn(graph, m.oldOid);
+  return [...now].filter((c) => !old.has(c));
 }
 
-/** Each added commit, its body and its state within the stored limits (SPEC 2), from one batch-check: no reader is handed more. */
+/** Each added commit, its body and its state within the stored limits (SPEC 2), from one batch-check. */
 function oversizedEach(repo: Storage, added: string[]): Map<string, Violation> {
   const out = new Map<string, Violation>();
   const sizes = repo.objectSizes(added.flatMap((o) => [o, `${o}:handoff.md`, `${o}:state.json`]));
@@ -121,11 +111,6 @@ function oversizedEach(repo: Storage, added: string[]): Map<string, Violation> {
   });
   return out;
 }
-
-const oversized = (repo: Storage, added: string[]): Violation | null => {
-  const big = oversizedEach(repo, added);
-  return added.map((o) => big.get(o)).find(Boolean) ?? null;
-};
 
 /** The rule on each added commit: git reads one unambiguous trailer block with a session, which keeps each parent's owner or names it as taken over. */
 function addedViolation(added: string[], all: Map<string, Trailers & { parents: string[] }>): Violation | null {
@@ -151,18 +136,11 @@ function addedViolation(added: string[], all: Map<string, Trailers & { parents: 
   return null;
 }
 
-/**
- * The parent a restoring version refuses (`Handoff-Refused: <oid>`, SPEC 7): only a parent other than the first
- * counts, so the version still keeps the owner of the line it continues (its first parent) or names a takeover.
- */
+/** The parent a restoring version refuses (`Handoff-Refused`, SPEC 7): never its first parent, whose owner it keeps. */
 const refusedParent = (c: Trailers & { parents: string[] }): string | null =>
   c.refused && c.parents.length > 1 && c.parents.indexOf(c.refused) > 0 ? c.refused : null;
 
-/**
- * The added commits that are versions of the handoff: those reached from the new tip without crossing into a
- * refused parent. A stolen version a host let through stays in the history, recorded as refused, and is not
- * held to the rule a second time when its owner's restoring version lands on top of it.
- */
+/** The added commits reached from the new tip without crossing into a refused parent (a stolen version is not held to the rule again). */
 function withoutRefused(tip: string, added: string[], all: Map<string, Trailers & { parents: string[] }>): string[] {
   if (!added.some((o) => all.get(o)?.refused)) return added;
   const inside = new Set(added);
@@ -186,44 +164,35 @@ export interface Move {
 }
 
 /**
- * checkAdvance for many moves at once (a fetch or a push of many handoffs): one rev-list and one cat-file
- * for all of them instead of three processes each. Returns one verdict per move, in order.
+ * The ownership invariant on ref moves old → new (creation checks the whole history; a deletion is reported: only
+ * `archive` deletes). One rev-list, one git log and one cat-file for every move (a fetch or push of many handoffs).
+ * Returns one verdict per move, in order; null keeps the invariant.
  */
 export function checkAdvances(repo: Storage, moves: Move[], ranHere?: (session: string) => boolean): Array<Violation | null> {
-  const live = moves.filter((m) => m.newOid && m.oldOid !== m.newOid);
-  if (live.length === 0) return moves.map((m) => checkAdvance(repo, m.oldOid, m.newOid));
-  const tips = [...new Set(live.flatMap((m) => (m.oldOid ? [m.oldOid, m.newOid!] : [m.newOid!])))];
+  const tips = [...new Set(moves.filter((m) => m.newOid && m.oldOid !== m.newOid).flatMap((m) => [m.oldOid, m.newOid!].filter((o) => o !== null)))];
   // the tips on stdin: a first fetch of 100,000 handoffs names more than a command line holds
-  const graph = repo.parentsOf(tips);
-  // A missing object: let the single check name it.
-  if (!graph) return moves.map((m) => checkAdvance(repo, m.oldOid, m.newOid));
-  const plans = moves.map((m) => {
-    if (!m.newOid || m.oldOid === m.newOid) return null;
-    const now = reachableIn(graph, m.newOid);
-    if (!m.oldOid) return { rewrite: false, added: [...now] };
-    if (!now.has(m.oldOid)) return { rewrite: true, added: [] as string[] };
-    // what the new tip reaches only through the old one, the old one reaches too
-    const old = reachableIn(graph, m.oldOid);
-    return { rewrite: false, added: [...now].filter((c) => !old.has(c)) };
+  const graph = tips.length ? repo.parentsOf(tips) : null;
+  const plans = moves.map((m): string[] | Violation | null => {
+    if (!m.newOid) return m.oldOid ? { rule: 'delete', message: `deleting a handoff ref is only done by \`git handoff archive\` (tip ${m.oldOid.slice(0, 12)})` } : null;
+    if (m.oldOid === m.newOid) return null;
+    return graph ? addedIn(graph, m) : addedAlone(repo, m);
   });
-  const need = new Set<string>();
-  for (const p of plans) for (const oid of p?.added ?? []) for (const x of [oid, ...(graph.get(oid) ?? [])]) need.add(x);
-  const all = readTrailersOf(repo, [...need]);
+  const added = plans.filter((p): p is string[] => Array.isArray(p));
+  const addedAll = [...new Set(added.flat())];
+  const all = readTrailersOf(repo, [...new Set(addedAll.flatMap((o) => [o, ...(graph?.get(o) ?? [])]))]);
+  // without the graph, the parents outside what was added are read after their children
+  const parents = [...new Set(addedAll.flatMap((o) => all.get(o)?.parents ?? []).filter((p) => !all.has(p)))];
+  for (const [oid, t] of readTrailersOf(repo, parents)) all.set(oid, t);
   // one batch-check for every added commit of every move
-  const big = oversizedEach(repo, [...new Set(plans.flatMap((p) => p?.added ?? []))]);
+  const big = oversizedEach(repo, addedAll);
   return moves.map((m, i) => {
     const p = plans[i];
-    if (!p) return checkAdvance(repo, m.oldOid, m.newOid);
-    if (p.rewrite) return { rule: 'rewrite', message: `history rewritten: ${m.newOid!.slice(0, 12)} does not descend from ${m.oldOid!.slice(0, 12)}` };
-    return addedViolation(withoutRefused(m.newOid!, p.added, all), all) ?? (p.added.map((o) => big.get(o)).find(Boolean) ?? null) ?? (ranHere ? notWrittenHere(p.added, all, ranHere) : null);
+    if (!Array.isArray(p)) return p;
+    return addedViolation(withoutRefused(m.newOid!, p, all), all) ?? p.map((o) => big.get(o)).find(Boolean) ?? (ranHere ? notWrittenHere(p, all, ranHere) : null);
   });
 }
 
-/**
- * A version arriving from elsewhere that names a session which ran in this clone (`ranHere`): that session writes
- * here, so the version is someone else's text under its name (a repository a session planted it in, a host that let
- * it through), or null.
- */
+/** A version arriving from elsewhere that names a session which ran in this clone: someone else's text under its name. */
 function notWrittenHere(added: string[], all: Map<string, Trailers & { parents: string[] }>, ranHere: (session: string) => boolean): Violation | null {
   const oid = added.find((o) => ranHere(all.get(o)?.session ?? ''));
   if (oid === undefined) return null;

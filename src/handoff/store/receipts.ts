@@ -1,5 +1,5 @@
-// Read receipts (issue 18): `<reader> <unix time> <how>` lines in git notes on each version's commit, under
-// refs/notes/handoff-reads. Lines are only ever added: appended by compare-and-swap, merged by union across clones.
+// Read receipts (SPEC 4): `<reader> <unix time> <how>` lines in git notes on each version, under refs/notes/handoff-reads;
+// only ever added: appended by compare-and-swap, merged by union across clones.
 import { HandoffError } from '../../errors';
 import type { Storage } from '../../git/storage';
 import { NOTES_REF, trackingOf } from './names';
@@ -58,10 +58,7 @@ function textsOf(repo: Storage, blobs: string[]): string[] {
   return repo.readObjects(blobs).map((o) => (o ? o.content.toString('utf8') : ''));
 }
 
-/**
- * Receipts per version, for the given commits (all when omitted): one ls-tree and one cat-file, after one
- * rev-parse unless the caller read the notes commit already (`at`; null: there are no receipts, no process).
- */
+/** Receipts per version (all when `oids` is omitted); `at`: the notes commit when the caller read it (null: none). */
 export function readReceipts(repo: Storage, oids?: string[], at?: string | null): Map<string, Receipt[]> {
   const entries = noteEntries(repo, at === undefined ? repo.readRef(NOTES_REF) : at);
   const wanted = (oids ?? [...entries.keys()]).filter((o) => entries.has(o));
@@ -69,11 +66,7 @@ export function readReceipts(repo: Storage, oids?: string[], at?: string | null)
   return new Map(wanted.map((o, i) => [o, parseReceipts(texts[i])]));
 }
 
-/**
- * appendReceipts as the optional state it is, with the receipts of those versions as they now stand: a receipt that
- * cannot be written (a lock left on the notes ref, a full disk) never changes what the reader is shown or the exit
- * code; it comes back as a warning that says why.
- */
+/** appendReceipts as optional state: a receipt that cannot be written is a warning, never a change of output or exit code. */
 export function recordReceiptsOptional(repo: Storage, wanted: ReceiptEntry[], at?: string | null): { receipts: Map<string, Receipt[]>; warning: string | null } {
   try {
     return { receipts: appendReceipts(repo, wanted, undefined, at).receipts, warning: null };
@@ -104,7 +97,6 @@ export function describeReadBy(list: Receipt[], shortId: (id: string) => string 
 
 /** A notes commit: `base`'s tree with each changed note replaced (at its own path) or added (flat). */
 function notesCommit(repo: Storage, base: string | null, entries: Map<string, NoteEntry>, changes: Map<string, string>, parents: string[], message: string): string {
-  // the notes tree is built with plumbing, whatever fan-out git gave it
   const oids = [...changes.keys()];
   const blobs = repo.writeBlobs(oids.map((o) => changes.get(o)!));
   const tree = repo.writeTreeWithPaths(base, oids.map((o, i) => ({ path: entries.get(o)?.path ?? o, oid: blobs[i] })));
@@ -114,11 +106,7 @@ function notesCommit(repo: Storage, base: string | null, entries: Map<string, No
 /** Readers of one clone add receipts at once: each lost race adds its lines again on top. */
 const RECEIPTS_RACE: BackoffPolicy = { ...LOST_RACE, attempts: 100 };
 
-/**
- * Adds receipts (a reader's `read` or `surfaced` of a version), by compare-and-swap on the notes ref: a lost race
- * re-reads and adds again on top, so concurrent readers all keep theirs. A reader already holding a receipt of the
- * same kind on a version gets no second line (its first time stays). Returns how many lines were added.
- */
+/** Adds receipts by compare-and-swap (a lost race adds again on top); a reader's receipt of the same kind is never written twice. */
 export function appendReceipts(repo: Storage, wanted: ReceiptEntry[], now = Math.floor(Date.now() / 1000), at?: string | null): { added: number; receipts: Map<string, Receipt[]> } {
   if (wanted.length === 0) return { added: 0, receipts: new Map() };
   const versions = [...new Set(wanted.map((w) => w.oid))];
@@ -139,7 +127,6 @@ export function appendReceipts(repo: Storage, wanted: ReceiptEntry[], now = Math
     }
     if (added === 0) return { added, receipts: receiptsNow() };
     const commit = notesCommit(repo, old, entries, changes, old ? [old] : [], `handoff receipts: ${added} added`);
-    // the commit only adds lines this process wrote to the notes it read: the hook's check would be made again (MoveOptions.own)
     return moveRef(repo, NOTES_REF, commit, old, 'handoff receipt', { own: true }).ok ? { added, receipts: receiptsNow() } : LOST;
   }, { policy: RECEIPTS_RACE, gaveUp: () => new HandoffError('concurrent', 'concurrent-update', `${NOTES_REF} kept changing under this receipt; nothing was recorded. Try again.`, { ref: NOTES_REF }) });
 }
@@ -155,20 +142,11 @@ export type ReceiptMerge = 'none' | 'same' | 'created' | 'local-ahead' | 'fast-f
 /** A notes commit with both parents whose every note is the union of both sides' lines (nothing of either is dropped). */
 export function unionReceiptsCommit(repo: Storage, local: string, theirs: string, message: string): string {
   const mine = noteEntries(repo, local);
-  const other = noteEntries(repo, theirs);
-  const differing = [...other].filter(([o, e]) => mine.get(o)?.blob !== e.blob).map(([o]) => o);
-  const both = differing.filter((o) => mine.has(o));
-  const texts = textsOf(repo, [...differing.map((o) => other.get(o)!.blob), ...both.map((o) => mine.get(o)!.blob)]);
-  const changes = new Map<string, string>();
-  differing.forEach((o, i) => changes.set(o, texts[i]));
-  both.forEach((o, i) => changes.set(o, unionNote(texts[differing.length + i], changes.get(o)!)));
+  const changes = new Map(notesDiffering(repo, noteEntries(repo, theirs), mine).map(([o, other, ours]) => [o, ours === null ? other : unionNote(ours, other)]));
   return notesCommit(repo, local, mine, changes, [local, theirs], message);
 }
 
-/**
- * After a fetch: brings the remote's receipts (its tracking notes ref) into the local notes ref. A fast-forward
- * moves it; two histories are merged by union into a commit with both parents, so it is a fast-forward everywhere.
- */
+/** After a fetch: the remote's receipts into the local notes ref, by fast-forward or a union commit with both parents. */
 export function mergeReceipts(repo: Storage, remote: string): ReceiptMerge {
   const theirs = repo.readRef(trackingNotesRef(remote));
   if (!theirs) return 'none';
@@ -189,21 +167,19 @@ export function mergeReceipts(repo: Storage, remote: string): ReceiptMerge {
   }, { policy: RECEIPTS_RACE, gaveUp: () => new HandoffError('concurrent', 'concurrent-update', `${NOTES_REF} kept changing during the fetch; the remote's receipts were not merged. Run the fetch again.`) });
 }
 
-/**
- * The receipt lines a notes update `oldCommit` → `newCommit` drops (the server's check: receipts are only ever
- * added). Empty: every line of every old note is still there.
- */
+/** The receipt lines a notes update `oldCommit` → `newCommit` drops (receipts are only ever added). */
 export function droppedReceipts(repo: Storage, oldCommit: string, newCommit: string | null): string[] {
-  const before = noteEntries(repo, oldCommit);
-  const after = noteEntries(repo, newCommit);
-  const changed = [...before].filter(([o, e]) => after.get(o)?.blob !== e.blob).map(([o]) => o);
-  const kept = changed.filter((o) => after.has(o));
-  const texts = textsOf(repo, [...changed.map((o) => before.get(o)!.blob), ...kept.map((o) => after.get(o)!.blob)]);
-  const dropped: string[] = [];
-  changed.forEach((o, i) => {
-    const j = kept.indexOf(o);
-    const now = new Set(j < 0 ? [] : texts[changed.length + j].split('\n'));
-    for (const line of texts[i].split('\n')) if (line.trim() && !now.has(line)) dropped.push(`${o.slice(0, 12)}: ${line}`);
+  return notesDiffering(repo, noteEntries(repo, oldCommit), noteEntries(repo, newCommit)).flatMap(([o, was, now]) => {
+    const kept = new Set(now?.split('\n') ?? []);
+    return was.split('\n').filter((line) => line.trim() && !kept.has(line)).map((line) => `${o.slice(0, 12)}: ${line}`);
   });
-  return dropped;
+}
+
+/** Each note of `from` whose blob `to` does not hold: its text in both (null: `to` has no note there), in one cat-file. */
+function notesDiffering(repo: Storage, from: Map<string, NoteEntry>, to: Map<string, NoteEntry>): Array<[string, string, string | null]> {
+  const oids = [...from].filter(([o, e]) => to.get(o)?.blob !== e.blob).map(([o]) => o);
+  const inTo = oids.filter((o) => to.has(o));
+  const texts = textsOf(repo, [...oids.map((o) => from.get(o)!.blob), ...inTo.map((o) => to.get(o)!.blob)]);
+  let next = oids.length;
+  return oids.map((o, i) => [o, texts[i], to.has(o) ? texts[next++] : null]);
 }

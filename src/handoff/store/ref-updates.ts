@@ -1,16 +1,22 @@
-// The ownership invariant over a set of ref updates (one push, one ref transaction): handoffs move forward
-// under their owner, are deleted only with their archive entry, and archive entries never move.
-// The server's pre-receive hook and the local reference-transaction/pre-push hooks all call this.
+// The ownership invariant over a set of ref updates (a push, a ref transaction), for the server's and the local hooks:
+// handoffs move forward under their owner, are deleted only with their archive entry; archive entries never move.
 import { pastRetention, retentionOf } from './retention';
-import { replaceRefusals, type Refusal } from './replace-refs';
 import type { Storage } from '../../git/storage';
-import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef, NOTES_REF } from './names';
+import { ARCHIVE_PREFIX, HANDOFF_PREFIX, keyOf, parseRef, NOTES_REF } from './names';
 import { FORMAT1_ARCHIVE_HINT, takesFormat1Archives } from './format';
-import { checkAdvances } from './ownership';
+import { checkAdvances, type Violation } from './ownership';
 import type { RefUpdate } from './tx/batch';
-
-export type { Refusal } from './replace-refs';
 import { droppedReceipts } from './receipts';
+
+export const REPLACE_PREFIX = 'refs/replace/';
+
+/** Why a receiving repository refuses a ref update. */
+export interface Refusal {
+  ref: string;
+  rule: Violation['rule'] | 'name' | 'archive-moved' | 'archive-unrecorded' | 'receipts-dropped' | 'replace';
+  message: string;
+  hint: string;
+}
 
 const isZero = (oid: string) => /^0+$/.test(oid);
 
@@ -25,11 +31,6 @@ export function parseUpdates(input: string): RefUpdate[] {
   return out;
 }
 
-const handoffKey = (ref: string) => {
-  const p = parseRef(ref);
-  return p ? `${p.encodedBranch}/${p.topic}` : null;
-};
-
 const FETCH_FIRST = 'this server keeps every version: run `git handoff sync` (it fetches, merges, and pushes fast-forwards only); a diverged handoff is merged with `git handoff sync --resolve <topic> --keep local|remote|both`. Never force-push handoff refs.';
 
 /** Checks the handoff updates of one push; returns what is refused (empty: accept). */
@@ -40,8 +41,8 @@ export function checkReceive(repo: Storage, updates: RefUpdate[]): Refusal[] {
   const pushedArchives = new Map<string, Set<string>>();
   for (const u of mine) {
     if (!u.ref.startsWith(ARCHIVE_PREFIX) || !u.newOid) continue;
-    const k = handoffKey(u.ref);
-    if (k) pushedArchives.set(k, (pushedArchives.get(k) ?? new Set()).add(u.newOid));
+    const k = keyOf(u.ref);
+    pushedArchives.set(k, (pushedArchives.get(k) ?? new Set()).add(u.newOid));
   }
   const advances: RefUpdate[] = [];
   // each handoff deletion and the archive entry it moves into, checked as one more version: tip → entry
@@ -67,8 +68,7 @@ export function checkReceive(repo: Storage, updates: RefUpdate[]): Refusal[] {
         refusals.push({ ref: u.ref, rule: 'archive-moved', message: 'an archive entry never moves', hint: 'archive again with `git handoff archive <topic>`: it makes a new entry' });
         continue;
       }
-      // Removing an archive entry is a restore (the same push brings the handoff back from it), or retention: an entry
-      // past this repository's handoff.archiveRetention, not among its topic's newest (src/handoff/store/retention.ts)
+      // removing an archive entry is a restore (the same push brings the handoff back), or retention (retention.ts)
       const back = mine.find((x) => x.ref === HANDOFF_PREFIX + k && x.newOid);
       if (!back && (past ??= pastHere(repo, mine)).has(u.ref.slice(ARCHIVE_PREFIX.length))) continue;
       if (!back || (back.newOid !== u.oldOid && !repo.isAncestor(u.oldOid, back.newOid!))) {
@@ -78,7 +78,7 @@ export function checkReceive(repo: Storage, updates: RefUpdate[]): Refusal[] {
     }
     if (!u.newOid) {
       if (!u.oldOid) continue;
-      // Deleting a handoff is an archive: an entry that adds a version on its tip (who archived it) comes with it or is here already.
+      // deleting a handoff is an archive: an entry that adds a version on its tip comes with it or is here already
       const entries = [...(pushedArchives.get(k) ?? [])].map((oid) => ({ ref: '(pushed)', oid }));
       if (entries.length === 0) entries.push(...repo.listRefs([`${ARCHIVE_PREFIX}${k}/`]));
       const entry = entries.find((e) => e.oid !== u.oldOid && repo.isAncestor(u.oldOid!, e.oid));
@@ -88,8 +88,7 @@ export function checkReceive(repo: Storage, updates: RefUpdate[]): Refusal[] {
         continue;
       }
       const bare = entries.some((e) => e.oid === u.oldOid);
-      // a format-1 archive (builds up to 094717a): the entry is the tip itself and names nobody. Taken as format 1
-      // took it (nothing is lost: the entry keeps the tip) only where handoff.minFormat is 1 (SPEC 2)
+      // a format-1 archive (the entry is the tip itself, naming nobody) only where handoff.minFormat is 1 (SPEC 2)
       if (bare && (format1 ??= takesFormat1Archives(repo))) {
         archivedKeys.add(k);
         continue;
@@ -137,13 +136,10 @@ export function checkReceive(repo: Storage, updates: RefUpdate[]): Refusal[] {
   return refusals;
 }
 
-/**
- * The archive entries of the topics whose entries `updates` delete, past the receiving repository's own retention, as
- * it holds them before the update: one listing and one retention read for the whole transaction (gc prunes thousands).
- */
+/** The archive entries of the topics `updates` delete entries of, past this repository's retention: one listing for them all. */
 function pastHere(repo: Storage, updates: RefUpdate[]): Set<string> {
-  const topics = new Set(updates.filter((u) => u.ref.startsWith(ARCHIVE_PREFIX) && !u.newOid).map((u) => handoffKey(u.ref)));
-  const prefixes = [...topics].filter((k) => k !== null).map((k) => `${ARCHIVE_PREFIX}${k}/`);
+  const topics = new Set(updates.filter((u) => u.ref.startsWith(ARCHIVE_PREFIX) && !u.newOid).map((u) => keyOf(u.ref)));
+  const prefixes = [...topics].map((k) => `${ARCHIVE_PREFIX}${k}/`);
   const entries = repo.listRefNames(prefixes).map((r) => r.ref.slice(ARCHIVE_PREFIX.length));
   return pastRetention(entries, retentionOf(repo));
 }
@@ -158,4 +154,27 @@ function receiptRefusals(repo: Storage, updates: RefUpdate[]): Refusal[] {
     if (dropped.length === 0) return [];
     return [{ ref: u.ref, rule: 'receipts-dropped', message: `the update drops ${dropped.length} receipt line${dropped.length === 1 ? '' : 's'} (${dropped.slice(0, 3).join('; ')})`, hint }];
   });
+}
+
+/**
+ * A replace ref would change what every reader outside git-handoff sees of a handoff commit (git-handoff reads history
+ * as written): refused for a handoff commit, or for any tree or blob while handoffs exist (their reach is not cheap to tell).
+ */
+function replaceRefusals(repo: Storage, updates: RefUpdate[]): Refusal[] {
+  const out: Refusal[] = [];
+  const handoffs = [HANDOFF_PREFIX.replace(/\/$/, ''), ARCHIVE_PREFIX.replace(/\/$/, '')];
+  for (const u of updates) {
+    if (!u.ref.startsWith(REPLACE_PREFIX) || !u.newOid) continue;
+    const replaced = u.ref.slice(REPLACE_PREFIX.length);
+    const type = /^[0-9a-f]{4,64}$/.test(replaced) ? repo.objectSizes([replaced])[0]?.type : null;
+    const reach = repo.firstRef(handoffs, type === 'commit' ? { contains: replaced } : {});
+    if (!reach) continue;
+    out.push({
+      ref: u.ref,
+      rule: 'replace',
+      message: type === 'commit' ? `it would show another commit in place of ${replaced}, a version of ${reach}` : `it would show another object in place of ${replaced || 'an object'} while handoffs exist`,
+      hint: 'handoff history is read as written: a handoff changes only by a new version (git handoff write), never by a replace ref or a graft',
+    });
+  }
+  return out;
 }

@@ -1,9 +1,5 @@
-// Archive retention (SPEC 2, issue 57): `handoff.archiveRetention` = `<age>,<count>` (default 90d,1) or `off`. An archive
-// entry is past it when it is older than the age (by the seconds in its name) and not among the newest `count` archives
-// of its topic (the two entries one `archive` writes, same seconds, are one archive). `git handoff gc` prunes such
-// entries here (and on a remote with --remote), the loss record notes each as removed, and neither fetch nor push
-// carries one again, so the refs every clone holds stay bounded; the checks (hook, server) accept the deletion of an
-// entry past the receiving repository's own retention, and refuse any other.
+// Archive retention (SPEC 2): `handoff.archiveRetention` = `<age>,<count>` (default 90d,1) or `off`. An entry is past it
+// when older than the age and not among its topic's newest `count` archives (one `archive`'s two entries are one).
 import { parseDuration, setting } from '../../config-keys';
 import type { Config, Storage } from '../../git/storage';
 import { HandoffError } from '../../errors';
@@ -39,11 +35,7 @@ function partsOf(key: string): { topic: string; seconds: number } | null {
   return cut > 0 && Number.isFinite(seconds) ? { topic: key.slice(0, cut), seconds } : null;
 }
 
-/**
- * The archive entry keys past `r` among `keys` (every entry of the topics concerned, so each topic's newest are
- * known): per topic the archives by their seconds, newest first; the first `keep` stay, and of the rest those older
- * than the age go.
- */
+/** The archive entry keys past `r` among `keys` (every entry of the topics concerned). */
 export function pastRetention(keys: Iterable<string>, r: Retention | null, nowMs = Date.now()): Set<string> {
   const out = new Set<string>();
   if (!r) return out;
@@ -71,11 +63,7 @@ export interface PruneResult {
   retention: Retention | null;
 }
 
-/**
- * `git handoff gc`: removes this clone's archive entries past its retention in one transaction through the loss record
- * (each noted as removed: a retention, never a loss), and restarts the record's chain (as redact does) so the versions
- * only those entries reached, and the witness's copies of them, can go at git's next gc.
- */
+/** `git handoff gc`: removes the archive entries past retention in one transaction, and restarts the record's chain (as redact does). */
 export function pruneArchive(repo: Storage, o: { dryRun?: boolean; config?: Config; nowMs?: number } = {}): PruneResult {
   const retention = retentionOf(repo, o.config);
   const entries = repo.listRefNames([ARCHIVE_PREFIX]);

@@ -1,5 +1,4 @@
-// Who is live in which worktree: leases (heartbeats) and the guard's ledger (paths written), one view
-// for the pre-commit rule and for `git handoff sessions`.
+// Who is live in which worktree, from leases and the guard's ledger: for the pre-commit rule and `git handoff sessions`.
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { Config, Storage } from '../../git/storage';

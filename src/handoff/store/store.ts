@@ -41,10 +41,6 @@ export interface WriteOptions {
   body: string | Buffer;
   branch?: string;
   session: SessionRef;
-  /**
-   * `from`: take over only from this owner (no liveness check); a tip owned by anyone else refuses (exit 3) instead.
-   * A live owner is taken over only with `fromLive` (else exit 3, `owner-live`).
-   */
   takeover?: TakeoverArg | null;
   config?: Config;
   /** Handoff-To addressees; undefined keeps the previous version's, [] addresses no one (anyone) */
@@ -54,7 +50,7 @@ export interface WriteOptions {
   /** Handoff-Ref targets of this version */
   refs?: string[];
   importedFrom?: string | null;
-  /** state.json as scanned (src/handoff/secrets/secrets.ts; its head is read here), else captured here */
+  /** state.json as scanned (its head is read here), else captured here */
   state?: HandoffState;
   /** trailer lines added after the standard ones (the scan record) */
   trailers?: string[];
@@ -81,7 +77,7 @@ export function readTip(repo: Storage, ref: string): (Tip & { trailers: Trailers
   return { oid: rec.oid, session: trailers.session, time: rec.time, trailers };
 }
 
-/** A tip no installed check would have let in (hooks bypassed or missing): nobody can tell its owner, so nothing is built on it. */
+/** A tip no installed check would have let in: nobody can tell its owner, so nothing is built on it. */
 export function ambiguousTip(ref: string, oid: string, problem: string): HandoffError {
   return new HandoffError(
     'integrity',
@@ -134,7 +130,6 @@ export function writeHandoff(repo: Storage, o: WriteOptions): WriteResult {
   const lives = new Map<string | null, LiveOwner | null>();
   const target = o.branch !== undefined && repo.branch !== branch ? `${topic} --branch ${shq(branch)}` : topic;
   const result = untilWon((attempt: number) => {
-    // after a lost race the ref moved: read from git again (src/git/refs-once.ts)
     const tip = readTip(repo, ref);
     if (o.takeover?.from !== undefined && tip && tip.session !== o.takeover.from) throw ownedError(tip, o.session.id, ref, topic);
     if (tip && !o.takeover && tip.session !== o.session.id) throw refusedOwned(repo, tip, o.session.id, ref, topic, target);
@@ -159,8 +154,7 @@ export function writeHandoff(repo: Storage, o: WriteOptions): WriteResult {
       extra: o.trailers,
     }, config);
     trace('commit written');
-    // Lost the race: re-read, and rebuild on the new tip (or refuse if it changed hands).
-    // the version was checked here (checkWrite) and built on the tip read: the hook would check it again (MoveOptions.own)
+    // a lost race re-reads and rebuilds on the new tip (or refuses if it changed hands)
     if (!moveRef(repo, ref, oid, tip?.oid ?? null, `handoff write ${topic}`, { own: true }).ok) return LOST;
     const takenFrom = mode === 'takeover' ? { session: tip!.session, live: lives.get(tip!.session) ?? null } : undefined;
     return { ref, oid, previous: tip?.oid ?? null, session: o.session.id, created: !tip, takeover: mode === 'takeover', ...(takenFrom ? { takenFrom } : {}), warnings };
@@ -172,20 +166,24 @@ export function writeHandoff(repo: Storage, o: WriteOptions): WriteResult {
 
 const shq = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
-/**
- * The refusal of an act on another session's handoff: a write or edit by the session a takeover took it from gets the
- * story (who, when, why: never advice to take it back); anything else, the owner and the ways on. `target`: the
- * handoff as a command names it.
- */
+/** The refusal of an act on another's handoff: for a write or edit by the owner a takeover took it from, the story; else the ways on. */
 export function refusedOwned(repo: Storage, tip: Tip, session: string, ref: string, topic: string, target: string, retry?: { command: 'archive' | 'restore' | 'edit' | 'rename-branch'; target: string }): HandoffError {
   const story = !retry || retry.command === 'edit' ? takenFromError(repo, ref, tip.session, session, `git handoff log ${target}`) : null;
   return story ?? ownedError(tip, session, ref, topic, retry);
 }
 
 /** The takeover of an act other than write (archive, restore, rename-branch, redact): checked, and told once it is done. */
-export function takeoverOf(repo: Storage, ref: string, owner: string | null, session: SessionRef, takeover: TakeoverArg, retry: string): (act: TakeoverAct, branch: string, topic: string) => void {
+export function takeoverOf(repo: Storage, ref: string, owner: string | null, session: SessionRef, takeover: TakeoverArg, retry: string): Teller {
   const live = checkTakeover(repo, ref, owner, session.id, takeover, retry);
   return (act, branch, topic) => tellPreviousOwner(repo, { owner, live, by: session, ref, branch, topic, reason: takeover.reason, act });
+}
+type Teller = (act: TakeoverAct, branch: string, topic: string) => void;
+
+/** Whether `session` may archive, restore or carry `tip`: null for its owner, else refused or the checked takeover's teller. */
+export function actOn(repo: Storage, tip: Tip, ref: string, topic: string, session: SessionRef, takeover: TakeoverArg | null, command: 'archive' | 'restore' | 'rename-branch', target: string, retry = target): Teller | null {
+  if (tip.session === session.id) return null;
+  if (!takeover) throw refusedOwned(repo, tip, session.id, ref, topic, target, { command, target: retry });
+  return takeoverOf(repo, ref, tip.session, session, takeover, fromLiveRetry(command, retry));
 }
 
 /** What `git log %G?` says of a commit's signature, in words; `signed` says whether the commit carries one at all. */
@@ -207,7 +205,7 @@ function signatureOf(fields: string[], signed: boolean): Signature {
 /** How many overlapping topics one warning names; the rest are counted. */
 const OVERLAPS_NAMED = 8;
 
-/** The warning for a new topic whose first two non-stopword tokens match siblings' on the same branch: one, naming them. */
+/** The one warning for a new topic whose first two non-stopword tokens match siblings' on the same branch. */
 export function overlapWarnings(repo: Storage, branch: string, topic: string): string[] {
   if (overlapTokens(topic).key.length < 2) return [];
   const found = repo.listRefs([branchPrefix(branch)]).flatMap((r) => {
@@ -262,7 +260,7 @@ export function rowOf(rec: RefRecord, sync: SyncState = 'local', ref = rec.ref):
   if (!p) return null;
   const t = parseTrailerBlock(rec.block);
   const row: HandoffRow = {
-    // the ref's component decodes to the exact name; the trailer is a one-line copy, needed when a long name was cut
+    // the trailer is a one-line copy, needed when a long name was cut
     branch: p.branch ?? t.branch ?? p.encodedBranch,
     topic: p.topic,
     ref,
@@ -286,7 +284,7 @@ export interface ListOptions {
   mine?: string;
 }
 
-/** The patterns of listHandoffs's one for-each-ref: the handoffs of the scope and (unless archived) their tracking copies. */
+/** listHandoffs's patterns: the handoffs of the scope and (unless archived) their tracking copies. */
 export function listingPatterns(o: ListOptions): string[] {
   const base = o.archived ? ARCHIVE_PREFIX : HANDOFF_PREFIX;
   const scope = o.all ? base : base + branchPrefix(o.branch!).slice(HANDOFF_PREFIX.length);
@@ -295,14 +293,13 @@ export function listingPatterns(o: ListOptions): string[] {
   return [scope, o.all ? TRACKING_PATTERN : trackingPatternOf(scope + '*')];
 }
 
-/** What listHandoffs reads, in one for-each-ref kept for this process's later reads (src/git/refs-once.ts). */
+/** What listHandoffs reads, in one for-each-ref kept for this process's later reads. */
 export function readListing(repo: Storage, o: ListOptions = {}): RefRecord[] {
   const patterns = listingPatterns(o);
-  // the whole store: from the listing kept since the last one, where each oid still matches (listing-kept.ts)
   return repo.keepRefs(patterns, o.all && !o.archived ? () => listRefsKept(repo, patterns) : undefined);
 }
 
-/** Every handoff of a branch (or all branches) with its sync state; the sync states are only computed when there are copies. */
+/** Every handoff of a branch (or all branches) with its sync state. */
 export function listHandoffs(repo: Storage, o: ListOptions = {}): HandoffRow[] {
   const read = readListing(repo, o);
   // an archive is one row: a format-1 entry is shown through the format-2 entry that stands beside it (SPEC 2)
@@ -364,7 +361,6 @@ export function readHandoff(repo: Storage, branch: string, topic: string, at?: s
 function entriesOf(repo: Storage, root: string, branch: string, topic: string): RefRecord[] {
   const prefix = `${root}${encodeBranch(branch)}/${assertTopic(topic)}/`;
   const stamp = (r: RefRecord) => Number(r.ref.slice(prefix.length).split('-')[0]) || 0;
-  // kept: the view of the entry found reads it again
   const recs = repo.keepRefs([prefix]);
   // one archive, one entry: a format-1 entry beside a format-2 one is read through it (SPEC 2 "Format version")
   const beside = besideEntries(recs);
@@ -392,14 +388,10 @@ export function notFound(ref: string, branch: string, topic: string): HandoffErr
   );
 }
 
-/** What a view reads of each version (viewOf), bounded: one huge body (it packs small) must not break a view of the whole branch. */
+/** What a view reads of each version, bounded: one huge body must not break a view of the whole branch. */
 export const readViewFiles = (repo: Storage, oids: string[]) => repo.readCommitFiles(oids, ['handoff.md', 'state.json'], [COMMIT_MAX, BODY_MAX, STATE_MAX]);
 
-/**
- * The full view of one version: commit, body and state read in this process while loose (as a write leaves them), else
- * by one cat-file --batch; the version count likewise. The refs of the handoff and its tracking copies: one
- * for-each-ref, or the listing this process keeps.
- */
+/** The full view of one version. */
 export function viewOf(repo: Storage, ref: string, oid: string, branch: string, topic: string, branchTip?: string | null): HandoffView {
   const [[commit, bodyObj, stateObj]] = readViewFiles(repo, [oid]);
   if (!commit || 'oversize' in commit) throw new HandoffError('integrity', 'missing-object', `${ref} points to ${oid}, which cannot be read`);
@@ -410,7 +402,6 @@ export function viewOf(repo: Storage, ref: string, oid: string, branch: string, 
   const st = parseState(state ? state.content.toString('utf8') : null);
   const versions = versionCount(repo, oid);
   let sync: SyncState = 'local';
-  // a tracking copy is read with its handoff's refs (the patterns boot and list keep)
   const local = parseTrackingRef(ref)?.local ?? ref;
   const recs = repo.listRefs(local.startsWith(HANDOFF_PREFIX) ? [local, trackingPatternOf(local)] : [ref]);
   if (ref.startsWith(HANDOFF_PREFIX)) {
@@ -435,7 +426,6 @@ export function viewOf(repo: Storage, ref: string, oid: string, branch: string, 
     head: t.head,
     takeoverFrom: t.takeoverFrom,
     reason: t.reason,
-    // no process when the commit carries no signature, else one `git log -1`
     signature: c.signed ? signatureOf(repo.signature(oid), true) : UNSIGNED,
     to: t.to,
     tags: t.tags,
@@ -482,7 +472,7 @@ export function logHandoff(repo: Storage, refOrOid: string): LogEntry[] {
   });
 }
 
-/** Who makes a version by archive, restore or carry (a takeover of `owner` when `takeover` is given), and what it carries over: the addressees and tags. */
+/** Who makes a version by archive, restore or carry, and the addressees and tags it carries over. */
 const carried = (session: SessionRef, t: Trailers, owner: string | null, takeover: { reason: string } | null) => ({
   session: session.id,
   client: session.client,
@@ -500,25 +490,15 @@ export interface ArchiveResult {
   takeover: boolean;
 }
 
-/**
- * Moves a handoff to the archive namespace in one transaction; owner-only, or a recorded takeover. The archive
- * entry is a new version on top of the tip (same tree) by the archiving session, so who archived it is on the
- * record and every check holds it to the invariant like any other version (SPEC 2).
- */
-/**
- * The secret scan's trailers a version made from another's tree carries over (same body and state: same findings).
- * With a takeover reason, new text the scan has not seen, only the allowed rules: push scans it again.
- */
+/** The scan trailers a version on another's tree carries over; new text (a takeover reason) keeps only the allowed rules. */
 function scanCarried(message: string, newText: boolean): string[] {
   const t = secretTrailersOf(message);
   return [...(!newText && t.scanned ? [`${SECRET_TRAILER.scanned}: ${t.scanned}`] : []), ...t.allowed.map((r) => `${SECRET_TRAILER.allowed}: ${r}`)];
 }
 
 /**
- * The archive of one live handoff as transaction ops (by `session`, a takeover when `takeover` is given). Two
- * entries (SPEC 2 "Format version"): the format-2 version on top naming who archived it, and beside it a format-1
- * entry at the tip itself, which format-1 builds (094717a and before) read as the archive of their tip (without it
- * they keep the handoff live and push it back); and the live ref's deletion. `body`: the archive version's text.
+ * The archive of one live handoff as ops: the format-2 entry (a version on top naming who archived it), beside it a
+ * format-1 entry at the tip itself (SPEC 2 "Format version"), and the live ref's deletion.
  */
 function archiveOps(repo: Storage, ref: string, branch: string, topic: string, tip: Tip & { trailers: Trailers }, session: SessionRef, takeover: { reason: string } | null, config: Config, body = 'archived'): { ops: RefOp[]; archived: string; oid: string } {
   const [commit] = repo.readObjects([tip.oid]);
@@ -552,7 +532,7 @@ export function archiveHandoff(repo: Storage, branch: string, topic: string, ses
   const ref = handoffRef(branch, topic);
   const config = repo.config();
   const target = repo.branch === branch ? topic : `${topic} --branch ${shq(branch)}`;
-  const told: { tell: ReturnType<typeof takeoverOf> | null } = { tell: null };
+  const told: { tell: Teller | null } = { tell: null };
   const r = untilWon<ArchiveResult>(() => {
     const tip = readTip(repo, ref);
     if (!tip) {
@@ -560,13 +540,10 @@ export function archiveHandoff(repo: Storage, branch: string, topic: string, ses
       if (!entry) throw notFound(ref, branch, topic);
       throw new HandoffError('usage', 'already-archived', `"${topic}" on branch ${branch} is archived already (${entry.ref}); \`git handoff restore ${topic}\` brings it back`, { ref, archivedAs: entry.ref });
     }
-    const took = tip.session !== session.id;
-    if (took && !takeover) throw refusedOwned(repo, tip, session.id, ref, topic, target, { command: 'archive', target });
-    told.tell = took ? takeoverOf(repo, ref, tip.session, session, takeover!, fromLiveRetry('archive', target)) : null;
-    const a = archiveOps(repo, ref, branch, topic, tip, session, took ? takeover : null, config);
+    told.tell = actOn(repo, tip, ref, topic, session, takeover, 'archive', target);
+    const a = archiveOps(repo, ref, branch, topic, tip, session, told.tell ? takeover : null, config);
     const r = moveRefs(repo, a.ops, `handoff archive ${topic}`, { what: `the archive of ${ref}`, own: true });
-    const { archived, oid } = a;
-    return r.ok ? { ref, archivedAs: archived, oid, takeover: took } : LOST;
+    return r.ok ? { ref, archivedAs: a.archived, oid: a.oid, takeover: !!told.tell } : LOST;
   }, { policy: MOVE_RACE, gaveUp: () => new HandoffError('concurrent', 'concurrent-update', `${ref} kept changing while it was being archived; nothing was archived`) });
   if (r.takeover) told.tell?.('archived', branch, topic);
   return r;
@@ -596,13 +573,9 @@ export function restoreHandoff(repo: Storage, archived: string, session: Session
   if (repo.readRef(ref)) {
     throw new HandoffError('usage', 'exists', `"${p.topic}" is live (${ref}): there is nothing to restore over it; \`git handoff show ${p.topic}\` reads it, and archiving it first lets ${full.slice(ARCHIVE_PREFIX.length)} come back`, { ref });
   }
-  const took = t.session !== session.id;
-  const tip = { oid: rec.oid, session: t.session, time: rec.time };
-  const target = full.slice(ARCHIVE_PREFIX.length);
-  if (took && !takeover) throw refusedOwned(repo, tip, session.id, full, p.topic, target, { command: 'restore', target });
-  const told = took ? takeoverOf(repo, full, t.session, session, takeover!, fromLiveRetry('restore', target)) : null;
-  // Always a new version on top of the archived tip: a restore is later than the archive in every clone, so
-  // a sync never mistakes the live handoff for the archived one (same oid) and archives it again.
+  const told = actOn(repo, { oid: rec.oid, session: t.session, time: rec.time }, full, p.topic, session, takeover, 'restore', full.slice(ARCHIVE_PREFIX.length));
+  const took = told !== null;
+  // a new version on top: a sync never mistakes the live handoff for the archived one (same oid)
   const [commit, body] = repo.readObjects([rec.oid, `${rec.oid}:handoff.md`]);
   const oid = commitVersion(repo, parseCommit(commit!.content).tree, [rec.oid], {
     topic: p.topic,
@@ -612,7 +585,6 @@ export function restoreHandoff(repo: Storage, archived: string, session: Session
     extra: scanCarried(parseCommit(commit!.content).message, took),
     ...carried(session, t, t.session, took ? takeover : null),
   });
-  // The archive entry stays (archived handoffs are kept, here and on every remote): only the live ref is created.
   const r = moveRefs(repo, [{ op: 'create', ref, newOid: oid }], `handoff restore ${p.topic}`, { what: `the restore of ${ref}`, own: true });
   if (!r.ok) throw new HandoffError('concurrent', 'concurrent-update', `${ref} was created during the restore; nothing moved (${r.message})`);
   told?.('restored', branch, p.topic);
@@ -625,11 +597,7 @@ export interface CarryResult {
   carried: Array<{ topic: string; ref: string; oid: string; archivedAs: string; takeover: boolean }>;
 }
 
-/**
- * Carries every live handoff of branch `from` to branch `to` (after `git branch -m`), in one transaction: under `to`
- * a new version on top of each tip (same body, state.json naming `to`), and the old one archived as `archive` does,
- * so the history says where it went and every clone's sync follows. Owner-only per handoff, or a recorded takeover.
- */
+/** Carries every live handoff of `from` to `to` (after `git branch -m`) in one transaction: a version under `to`, the old one archived. */
 export function carryBranch(repo: Storage, from: string, to: string, session: SessionRef, takeover: TakeoverArg | null, retry: string): CarryResult {
   assertTakeover(takeover);
   if (from === to) throw new HandoffError('usage', 'same-branch', `the handoffs are on ${from} already: name the branch they were renamed from and the one they go to`);
@@ -655,12 +623,9 @@ export function carryBranch(repo: Storage, from: string, to: string, session: Se
     for (const [i, rec] of live.entries()) {
       const topic = topics[i];
       const tip = readTip(repo, rec.ref)!;
-      const took = tip.session !== session.id;
-      if (took && !takeover) throw refusedOwned(repo, tip, session.id, rec.ref, topic, `${topic} --branch ${shq(from)}`, { command: 'rename-branch', target: retry });
-      if (took) {
-        const told = takeoverOf(repo, rec.ref, tip.session, session, takeover!, fromLiveRetry('rename-branch', retry));
-        tells.push(() => told('carried', from, topic));
-      }
+      const told = actOn(repo, tip, rec.ref, topic, session, takeover, 'rename-branch', `${topic} --branch ${shq(from)}`, retry);
+      const took = told !== null;
+      if (told) tells.push(() => told('carried', from, topic));
       const [commit, body, state] = repo.readObjects([tip.oid, `${tip.oid}:handoff.md`, `${tip.oid}:state.json`]);
       if (!commit || !body) throw new HandoffError('integrity', 'missing-object', `${rec.ref} points to ${tip.oid}, which cannot be read`);
       const c = parseCommit(commit.content);
@@ -691,4 +656,3 @@ export function carryBranch(repo: Storage, from: string, to: string, session: Se
   return result;
 }
 
-export { short };

@@ -78,11 +78,7 @@ export function computeSyncStates(repo: Storage, recs: RefRecord[], trackingRecs
   return out;
 }
 
-/**
- * Why the remote's version of each handoff cannot be taken, or null: a version behind it is checked as the
- * advance local → remote, a diverged one from the two tips' merge base (from its root when they share nothing:
- * two clones that created the same topic each hold a valid history).
- */
+/** Why the remote's version of each handoff cannot be taken, or null: checked from local, or from the merge base when diverged. */
 export function remoteViolations(repo: Storage, pairs: Array<{ local: string; remote: string; state: 'behind' | 'diverged' }>): Array<Violation | null> {
   if (pairs.length === 0) return [];
   const bases = pairs.map((p) => (p.state === 'behind' ? p.local : repo.mergeBase(p.local, p.remote)));

@@ -1,6 +1,5 @@
-// A takeover is a decision on the record (SPEC 3, 4): of a live owner only when the caller says so (`--from-live`);
-// the previous owner is told at its next tool call and session start, and its next write is refused with the story
-// (who took it, when, why), never advised to take it back.
+// A takeover is a decision on the record (SPEC 3, 4): of a live owner only with `--from-live`; the previous owner is
+// told, and its next write is refused with the story, never advised to take it back.
 import { HandoffError } from '../../errors';
 import type { Config, Storage } from '../../git/storage';
 import { trailerBlockLines } from '../../git/trailers';
@@ -29,10 +28,7 @@ export function describeLive(l: LiveOwner, among: string[]): string {
   return `${l.client ?? 'unknown client'} on host ${l.host ?? 'unknown'}${who}, ${where}`;
 }
 
-/**
- * A takeover of `owner`'s handoff: refused (exit 3, `owner-live`) while the owner is live, unless the caller said
- * `--from-live`; returns the live owner (null: not live). `retry`: the refused command with `--from-live`, as printed.
- */
+/** A takeover of `owner`'s handoff: refused (exit 3, `owner-live`) while it is live without `--from-live`; returns the live owner. */
 export function checkTakeover(repo: Storage, ref: string, owner: string | null, session: string, takeover: TakeoverArg, retry: string, config?: Config): LiveOwner | null {
   if (takeover.from !== undefined || !owner || owner === session) return null;
   const live = liveOwner(repo, owner, { config });
@@ -70,10 +66,7 @@ export interface TakenFrom {
   reason: string | null;
 }
 
-/**
- * The newest takeover from any of `sessions` in each of `refs`' histories (one git log, filtered by git on the
- * trailer's text and read by the one trailer parser).
- */
+/** The newest takeover from any of `sessions` in each of `refs`' histories, from one git log. */
 export function takeoversFrom(repo: Storage, sessions: string[], refs: string[]): TakenFrom[] {
   if (!sessions.length || !refs.length) return [];
   const found = repo.commitsMentioning(sessions.map((s) => `Handoff-Takeover-From: ${s}`), refs);
@@ -94,10 +87,7 @@ export function describeTaken(t: TakenFrom, among: ReadonlyArray<string | null>,
   return `session ${short(t.by, among)}${t.client ? ` (${t.client})` : ''} took it over ${relativeTime(when, now)} (${when.replace(/\.000Z$/, 'Z')})${t.reason ? `: ${JSON.stringify(oneLine(t.reason))}` : ''}`;
 }
 
-/**
- * The refusal of a write by the owner a takeover took the handoff from: the story (who, when, why, the log), and the
- * ways on that do not take it back. Null when `session` was never its owner before a takeover.
- */
+/** The refusal of a write by the owner a takeover took the handoff from (null: `session` was never that owner). */
 export function takenFromError(repo: Storage, ref: string, owner: string | null, session: string, logCommand: string): HandoffError | null {
   const t = takeoversFrom(repo, [session], [ref])[0];
   if (!t) return null;
@@ -116,10 +106,7 @@ export function takenFromError(repo: Storage, ref: string, owner: string | null,
 
 export type TakeoverAct = 'took over' | 'archived' | 'restored' | 'redacted' | 'carried';
 
-/**
- * Tells the previous owner of a handoff, at its next tool call and session start, what a takeover did: the live session
- * behind it, else the owner when this clone's guard has seen it. A person (no session) is told by `log`.
- */
+/** Tells the previous owner (its live session, else the owner this clone's guard has seen) what a takeover did. */
 export function tellPreviousOwner(repo: Storage, o: { owner: string | null; live: LiveOwner | null; by: SessionRef; ref: string; branch: string; topic: string; reason: string; act: TakeoverAct }): void {
   const owner = o.owner;
   if (!owner || owner === o.by.id || owner.startsWith('person:')) return;

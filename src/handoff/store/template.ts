@@ -64,11 +64,7 @@ export interface Section {
 const LABEL = /^ {0,3}(?:\*\*|__)?([A-Za-z][A-Za-z -]{0,40}?)(?:\*\*|__)?\s*:(?:\*\*|__)?(?:\s|$)/;
 const VERSION_HEADING = /^Version by session /;
 
-/**
- * Sections of a body whose title matches one of `wanted`, in body order: markdown ATX sections (up to the next
- * heading of the same or a higher level), and paragraphs opened by a label line (`Goal: …`, up to the next blank
- * line). Fenced code is never a heading.
- */
+/** Sections of a body whose title matches one of `wanted`, in body order: ATX sections and paragraphs opened by a label line. */
 export function extractSections(body: string, wanted: RegExp[]): Section[] {
   const lines = body.replace(/\r\n?/g, '\n').split('\n');
   const out: Section[] = [];

@@ -34,10 +34,7 @@ export function worktreeOf(repo: Storage, branch: string): string | null {
   return repo.worktrees()?.find((w) => w.branch === branch && existsSync(w.path))?.path ?? null;
 }
 
-/**
- * Of the given paths, those present in the branch now: in the worktree that has it checked out, else in
- * its committed tree (one cat-file). Null when the branch does not exist here, so nothing can be said.
- */
+/** Of the given paths, those in the branch now (its worktree, else its committed tree); null without the branch. */
 export function existingPaths(repo: Storage, branch: string, paths: string[], worktree = worktreeOf(repo, branch)): Set<string> | null {
   if (paths.length === 0) return new Set();
   if (worktree) return new Set(paths.filter((p) => existsSync(path.join(worktree, p))));
@@ -57,11 +54,9 @@ function headState(repo: Storage, branch: string, head: string | null, tip?: str
   if (!current) return { head: head ? 'unknown' : 'same', commitsSince: 0 };
   if (!head) return { head: 'ahead', commitsSince: repo.revCount(current) ?? 0 };
   if (head === current) return { head: 'same', commitsSince: 0 };
-  // The trailer is data from whoever wrote the version (a fetched one too): anything but hex says nothing here, and
-  // never reaches git's command line (`--output=<file>…` would have rev-list create that file).
+  // the trailer is anyone's data: anything but hex never reaches git's command line
   if (!OID_HEX.test(head)) return { head: 'unknown', commitsSince: 0 };
-  // A head this repository has never seen (written on another machine, not fetched), or not a commit, says nothing
-  // about the branch: rev-list fails on it.
+  // a head this repository has never seen says nothing about the branch
   const counts = repo.leftRight(head, current);
   if (!counts) return { head: 'unknown', commitsSince: 0 };
   const [onlyHandoff, onlyNow] = counts;
@@ -83,10 +78,7 @@ function isDirty(repo: Storage, worktree: string): boolean {
   return cache.get(worktree)!;
 }
 
-/**
- * The verification of SPEC 4: branch against Handoff-Head, named files now gone, uncommitted changes.
- * `branchTip`: the branch's commit when the caller already read it (null: no such branch), else read here.
- */
+/** The verification of SPEC 4; `branchTip`: the branch's commit when the caller read it (null: no such branch). */
 export function verifyHandoff(repo: Storage, branch: string, head: string | null, files: string[], branchTip?: string | null): Verify {
   const worktree = worktreeOf(repo, branch);
   const existing = existingPaths(repo, branch, Array.isArray(files) ? files.filter((f) => typeof f === 'string') : [], worktree);

@@ -1,15 +1,12 @@
-// How many versions a handoff has (`show`'s "N versions", `git rev-list --count <tip>`), without walking its whole
-// history each time (issue 39): a version that has exactly one parent has one version more than its parent, and
-// counts already made are kept in <common>/handoff/versions.json (commit → count; an object never changes under its
-// id). So `show` after a write walks one commit, and `show` again none. A merge (resolve) or a commit not loose here:
-// the histories of all such tips a view reads in one walk (rev-list --parents); a shallow clone or an object directory
-// of the environment's choosing: counted in full (countCommits).
-import { existsSync, readFileSync } from 'node:fs';
+// How many versions a handoff has (`git rev-list --count <tip>`) without walking its history each time: a single-parent
+// version counts one more than its parent, and counts made are kept in <common>/handoff/versions.json (commit → count).
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { readLoose } from '../../git/loose-read';
 import { reachableIn, type Storage } from '../../git/storage';
 import { handoffDir } from '../state/paths';
-import { writeState } from '../state/state-file';
+import { writeCache } from '../state/state-file';
+import { readJsonOr } from '../../read-file';
 
 /** Counts kept: every handoff of a large branch, which a session start reads whole; the oldest go first. */
 const KEPT = 1024;
@@ -24,12 +21,8 @@ const countsRead = new WeakMap<Storage, Map<string, number>>();
 function readCounts(repo: Storage): Map<string, number> {
   let counts = countsRead.get(repo);
   if (counts) return counts;
-  try {
-    const j = JSON.parse(readFileSync(cacheFile(repo), 'utf8'));
-    counts = new Map(Array.isArray(j) ? j.filter((e): e is [string, number] => Array.isArray(e) && typeof e[0] === 'string' && Number.isSafeInteger(e[1]) && e[1] > 0) : []);
-  } catch {
-    counts = new Map();
-  }
+  const j = readJsonOr(cacheFile(repo));
+  counts = new Map(Array.isArray(j) ? j.filter((e): e is [string, number] => Array.isArray(e) && typeof e[0] === 'string' && Number.isSafeInteger(e[1]) && e[1] > 0) : []);
   countsRead.set(repo, counts);
   return counts;
 }
@@ -69,11 +62,7 @@ export function versionCounts(repo: Storage, oids: string[]): number[] {
     counts.delete(oid);
     counts.set(oid, n!);
   }
-  try {
-    writeState(cacheFile(repo), JSON.stringify([...counts].slice(-KEPT)), repo.commonDir);
-  } catch {
-    // a cache: counted again next time
-  }
+  writeCache(cacheFile(repo), [...counts].slice(-KEPT), repo.commonDir);
   return oids.map((oid) => found.get(oid)!);
 }
 

@@ -1,4 +1,4 @@
-// The batch invariant check fetch and the server use gives the same verdict as checkAdvance, move by move.
+// The invariant check gives each move the same verdict in a batch, alone, and when the batch's walk fails (move by move).
 import { describe, expect, it } from 'vitest';
 import { openRepo } from '../../../src/git/repo';
 import { checkAdvance, checkAdvances, type Move } from '../../../src/handoff/store/ownership';
@@ -11,7 +11,7 @@ function commit(repo: TestRepo, parents: string[], session: string | null, takeo
 }
 
 describe('checkAdvances', () => {
-  it('agrees with checkAdvance on forward moves, steals, takeovers, merges, rewrites, deletions and missing objects', () => {
+  it('agrees move by move on forward moves, steals, takeovers, merges, rewrites, deletions and missing objects', () => {
     const repo = makeRepo();
     const a1 = commit(repo, [], 'sess-a');
     const a2 = commit(repo, [a1], 'sess-a');
@@ -48,8 +48,10 @@ describe('checkAdvances', () => {
       // a creation brings its whole history: checked from its root (issue 13)
       'foreign-owner', 'ok', 'delete', 'ok',
     ]);
-    // An object the repository does not have: the batch falls back to the single check and names it.
+    // An object the repository does not have: the batch's walk fails, each move is read on its own and only that one is refused.
     const missing = 'f'.repeat(40);
-    expect(checkAdvances(r, [{ oldOid: a1, newOid: a2 }, { oldOid: a2, newOid: missing }])).toEqual([null, checkAdvance(r, a2, missing)]);
+    const withMissing = checkAdvances(r, [...moves, { oldOid: a2, newOid: missing }, { oldOid: null, newOid: missing }]);
+    expect(withMissing.slice(0, moves.length)).toEqual(batch);
+    expect(withMissing.slice(moves.length).map((v) => v?.rule)).toEqual(['missing-object', 'missing-object']);
   });
 });

@@ -1,4 +1,4 @@
-// Replace refs and grafts change nothing git-handoff reads, and are refused (src/handoff/store/replace-refs.ts for the
+// Replace refs and grafts change nothing git-handoff reads, and are refused (src/handoff/store/ref-updates.ts replaceRefusals for the
 // reference-transaction hook and the server, src/guard/rules/refs.ts for the guard): every way to make or fetch one
 // through each client's payload shape in-process, one planted past the guard, the hook, and a push to a server.
 import { describe, expect, it } from 'vitest';

@@ -1,6 +1,5 @@
-// Every commit the product makes is built here: a handoff version (message by buildMessage, identity and signature
-// by the same rule every time), a rewrite keeping its headers, a bookkeeping commit (a lease, receipts, a claims
-// table), and the loss record's, under a fixed identity. Only tx holds the port's key to write a commit.
+// Every commit the product makes: a version, a rewrite keeping its headers, a bookkeeping commit, the loss record's.
+// Only tx holds the port's key to write a commit.
 import { HandoffError } from '../../../errors';
 import { FALLBACK_IDENTITY, identityEnv } from '../../../git/config-values';
 import { setting } from '../../../config-keys';

@@ -1,6 +1,5 @@
-// The one way a version is written (jj's start_transaction/finish): every handoff commit is built here (message by
-// buildMessage, identity and signature by the same rule every time) and every ref the product moves is moved here,
-// by one lock and retry policy, the loss record's move joining each batch (./record.ts). src/git/refs.ts is the spawn below.
+// Every commit the product makes is built here (./commits.ts) and every ref it moves is moved here, by one lock and
+// retry policy, the loss record's move joining each batch (./record.ts).
 import { HandoffError } from '../../../errors';
 import { ownStubAlone } from '../../../git/hook-stub';
 import { MOVE_REFS, type RefOp, type Storage } from '../../../git/storage';
@@ -15,8 +14,6 @@ export type { RefUpdate } from './batch';
 
 export { commitRecord, commitRewrite, commitVersion } from './commits';
 
-// ---- refs ---------------------------------------------------------------------------------------------------
-
 export interface MoveOptions {
   /** what the ops do, for a hook's refusal: "the update of refs/handoffs/main/x" */
   what?: string;
@@ -26,13 +23,7 @@ export interface MoveOptions {
   env?: NodeJS.ProcessEnv;
   /** the moves replace versions (redact's rewrite): the loss record keeps only what it names from now on */
   replaces?: boolean;
-  /**
-   * every update is one this process built and checked itself (a version on the tip it read, with its owner kept or its
-   * takeover named; an archive entry beside the deletion; a receipt added; entries past retention deleted): the
-   * reference-transaction hook's check would only make that check again. Where the hook git runs is git-handoff's stub
-   * alone (ownStubAlone: no chained hook, no core.hooksPath), the move goes without it, and without the node process
-   * the stub would start for it.
-   */
+  /** every update was built and checked by this process: where the hook is git-handoff's stub alone, git runs no hook */
   own?: true;
 }
 
@@ -54,11 +45,8 @@ function refOfFailure(repo: Storage, r: { message: string; lockFile?: string }):
 }
 
 /**
- * Applies every op or none (`update-ref --stdin`), with the loss record's move in the same transaction. A lock a live
- * process may hold is waited out (LOCK_HELD) until the deadline; a stale lock, a lock still held at the deadline,
- * or a hook's refusal throw the one HandoffError for each; a lost compare-and-swap is returned. The record's own
- * lost race is rebuilt and tried again (LOST_RACE); a record that cannot join (its lock left behind, a hook refusing
- * it, a record that keeps changing) never stops the move: it goes alone and the record follows by itself.
+ * Applies every op or none (`update-ref --stdin`) with the loss record's move; a lost compare-and-swap is returned, a
+ * live lock waited out, a stale one or a hook's refusal thrown. A record that cannot join never stops the move.
  */
 export function moveRefs(repo: Storage, ops: RefOp[], reason: string, o: MoveOptions = {}): MoveOutcome {
   if (ops.length === 0) return { ok: true };
@@ -67,7 +55,6 @@ export function moveRefs(repo: Storage, ops: RefOp[], reason: string, o: MoveOpt
   let withExtra = true;
   const noHooks = !!o.own && ownStubAlone(repo, repo.knownConfig() ?? repo.config(), 'reference-transaction');
   return retrying<MoveOutcome>((wait) => {
-    // the loss record's own move joins the transaction; one that cannot join follows it by itself (recordMoves)
     const extra = withExtra ? recordOp(repo, updates, o.replaces) : null;
     const r = repo[MOVE_REFS](extra ? [...ops, extra.op] : ops, { reason, env: o.env, noHooks });
     if (r.ok) {

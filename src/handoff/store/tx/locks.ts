@@ -1,15 +1,15 @@
-// What a git lock file that stopped an update is: its age, and whether a live git process in this repository
-// may hold it. One reading for every lock the product meets (handoff refs, archive entries, notes, leases).
+// What a git lock file that stopped an update is: its age, and whether a live git process here may hold it.
 import { readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../../../errors';
 import { lockFileNamed } from '../../../git/messages';
 import type { Storage } from '../../../git/storage';
 
-/** Where a lock's repository is: all a lock's reading needs of it (a repository on this machine that is not this one too). */
-export type LockPlace = Pick<Storage, 'worktree' | 'gitDir' | 'commonDir'>;
 import { AGAIN, LOCK_HELD, LOCK_WAIT_MS, retrying } from '../../../retry';
 import { parentOf } from '../../state/lineage-record';
+
+/** Where a lock's repository is (a repository on this machine that is not this one too). */
+export type LockPlace = Pick<Storage, 'worktree' | 'gitDir' | 'commonDir'>;
 
 export interface LockState {
   lockFile: string;
@@ -62,11 +62,8 @@ function namedDirs(argv: string[], environ: string[], cwd: string): string[] {
 }
 
 /**
- * A live git process that may hold a lock of this repository, from /proc: its working directory, a `-C`/`--git-dir`
- * in its arguments or a GIT_DIR in its environment is in the repository. undefined: cannot tell (no /proc, or a git
- * process whose directory cannot be read, another user's); null only when every git process is provably elsewhere.
- * This process's own ancestors do not count: the `git` of `git handoff …` (or of a hook that runs the product) waits
- * for it, so it cannot be the holder this process waits for.
+ * A live git process working in this repository (by cwd, arguments or environment, from /proc), not counting this
+ * process's ancestors, which wait for it. undefined: cannot tell; null only when every git process is provably elsewhere.
  */
 function gitProcessIn(repo: LockPlace): { pid: number; command: string } | null | undefined {
   let pids: string[];
@@ -115,8 +112,7 @@ export function inspectLock(repo: LockPlace, lockFile: string, now = Date.now())
   }
   const holder = gitProcessIn(repo);
   if (holder === null) {
-    // no holder found: only the same lock file, still there after the scan, was left behind (its holder may have
-    // released it during the scan, and the next writer taken a new one)
+    // only the same lock file, still there after the scan, was left behind (another writer may have taken a new one)
     try {
       const after = statSync(lockFile);
       if (after.ino !== before.ino || after.mtimeMs !== before.mtimeMs) return { lockFile, ageMs: Math.max(0, Date.now() - after.mtimeMs), holder: undefined };
@@ -138,10 +134,7 @@ export function describeAge(ms: number): string {
   return `${Math.round(s / 86400)} days`;
 }
 
-/**
- * The one error for a ref update stopped by a lock (exit 4, code ref-locked): it names the file, its age and whether
- * a live git process may hold it. Only a lock nothing holds comes with the command that removes it.
- */
+/** The one error for a ref update stopped by a lock (exit 4, ref-locked); only a lock nothing holds comes with its `rm`. */
 export function lockError(ref: string, s: LockState, waitedMs: number): HandoffError {
   const age = s.ageMs === null ? 'gone by now' : `${describeAge(s.ageMs)} old`;
   const data = { ref, lockFile: s.lockFile, lockAgeMs: s.ageMs, holder: s.holder ?? null, liveHolder: !!s.holder };
@@ -172,11 +165,7 @@ export function refOfLock(repo: LockPlace, lockFile: string): string {
   return lockFile;
 }
 
-/**
- * A lock in this repository that stopped a git command which takes its own locks (a fetch into tracking refs):
- * waits while a live process may still hold it and returns once it is gone (run the command again); a lock left
- * behind, or held past LOCK_WAIT_MS, is thrown as lockError (exit 4, with its rm only when nothing holds it).
- */
+/** Waits out a lock that stopped a git command taking its own locks (a fetch) until it is gone; else throws lockError. */
 export function waitOutLock(repo: LockPlace, ref: string, lockFile: string): void {
   const started = Date.now();
   retrying((wait) => {

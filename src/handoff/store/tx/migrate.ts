@@ -1,9 +1,5 @@
-// The storage format's versions (SPEC 2, "Format version") and the one migration between them. Format 1 (builds up
-// to 094717a): an archive entry points at the archived tip itself and names nobody. Format 2 (now): an archive entry
-// is a version on top of that tip, by the session that archived it. A format-1 archive this clone made and has not
-// pushed is migrated before a push plans: a format-2 entry is added beside it (the format-1 entry stays, since
-// archive entries are never deleted), so the deletion of the live ref travels with an entry every check accepts,
-// the servers of either format included (format 1 looks for the entry at the tip, format 2 for the version on it).
+// The migrations between the storage formats (SPEC 2, "Format version"): a format-2 archive entry beside each unsent
+// format-1 one (which stays), and the tracking copies of format 2 moved to their own namespace (format 3).
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { packedRefsUnder } from '../../../git/packed-refs';
@@ -19,11 +15,7 @@ export { FORMAT_VERSION, MIGRATED_FROM } from '../format';
 
 const handoffKey = (archiveKey: string) => archiveKey.split('/').slice(0, 2).join('/');
 
-/**
- * Adds a format-2 entry beside each format-1 archive entry the remote lacks (`remoteArchive`) whose handoff
- * `remoteLive` (the remote's live handoffs by `<branch>/<topic>`) still has live at the archived tip. Returns the
- * entries made.
- */
+/** Adds a format-2 entry beside each format-1 archive entry the remote lacks whose handoff it still has live at that tip. */
 export function migrateArchives(repo: Storage, localLive: Map<string, string>, localArchive: Map<string, string>, remoteLive: Map<string, string>, remoteArchive: Map<string, string> = new Map()): string[] {
   const byHandoff = new Map<string, Array<{ key: string; oid: string }>>();
   // an entry the remote has already is not this clone's unsent archive: the handoff was restored over there
@@ -65,19 +57,14 @@ export function migrateArchives(repo: Storage, localLive: Map<string, string>, l
   return made;
 }
 
-// ---- format 3: the tracking copies in a namespace of their own --------------------------------------------------
+/** The format whose tracking copies live under refs/handoff-remotes/<R>/; format 2 kept them in refs/remotes/<R>/. */
+const TRACKING_FORMAT = 3;
 
-/** The format whose tracking copies live under refs/handoff-remotes/<R>/ (SPEC 2); builds up to format 2 kept them in refs/remotes/<R>/. */
-export const TRACKING_FORMAT = 3;
+/** The families of a format-2 build's tracking copies under refs/remotes/<R>/. */
+const LEGACY_FAMILIES = ['handoffs', 'handoff-archive', 'handoff-records', 'claims', 'notes/handoff-reads'];
 
-/** A ref under refs/remotes/ that looks like one of a format-2 build's tracking copies (the remote's name is checked later). */
-const LEGACY_LOOK = /\/(handoffs|handoff-archive|handoff-records|claims)\/|\/notes\/handoff-reads$/;
-
-/**
- * Whether this clone may hold tracking copies where builds up to format 2 put them (refs/remotes/<R>/handoffs/…),
- * without starting git: a few stats of the loose refs, and packed-refs read only around refs/remotes/.
- */
-export function legacyTrackingPresent(commonDir: string): boolean {
+/** Whether this clone may hold format-2 tracking copies, without starting git (a few stats, packed-refs around refs/remotes/). */
+function legacyTrackingPresent(commonDir: string): boolean {
   const dir = path.join(commonDir, 'refs', 'remotes');
   let remotes: string[] = [];
   try {
@@ -85,8 +72,8 @@ export function legacyTrackingPresent(commonDir: string): boolean {
   } catch {
     // no loose remote-tracking refs at all
   }
-  for (const r of remotes) for (const f of ['handoffs', 'handoff-archive', 'handoff-records', 'claims', 'notes/handoff-reads']) if (existsSync(path.join(dir, r, f))) return true;
-  return packedRefsUnder(commonDir, 'refs/remotes/').some((line) => LEGACY_LOOK.test(line));
+  if (remotes.some((r) => LEGACY_FAMILIES.some((f) => existsSync(path.join(dir, r, f))))) return true;
+  return packedRefsUnder(commonDir, 'refs/remotes/').some((line) => /\/(handoffs|handoff-archive|handoff-records|claims)\/|\/notes\/handoff-reads$/.test(line));
 }
 
 /** Which family a name under a remote's tracking root is, the way a format-2 build wrote it; null: not one of them. */
@@ -96,12 +83,8 @@ function familyOf(rest: string): boolean {
   return /^(claims|handoff-records)\/[^/]+$/.test(rest);
 }
 
-/**
- * Moves a format-2 clone's tracking copies to refs/handoff-remotes/<R>/ (one transaction, each by its expected value;
- * a copy the new namespace holds already wins), points the fetch refspecs `install --remote` added there too, and
- * marks the store format 3. Returns the number of refs moved.
- */
-export function migrateTracking(repo: Storage): number {
+/** Moves format-2 tracking copies to refs/handoff-remotes/<R>/ (a copy there already wins), with their fetch refspecs, and marks format 3. */
+function migrateTracking(repo: Storage): void {
   const remotes = repo.remoteNames().sort((a, b) => b.length - a.length);
   const recs = repo.listRefNames(['refs/remotes/']);
   const have = new Set(repo.listRefNames([REMOTES_ROOT]).map((r) => r.ref));
@@ -134,7 +117,6 @@ export function migrateTracking(repo: Storage): number {
     }
   }
   markTrackingFormat(repo);
-  return ops.filter((o) => o.op === 'delete').length;
 }
 
 /** Sets handoff.formatVersion to 3 in the repository's own config (SPEC 2: builds of format 2 then refuse it, exit 7). */
@@ -144,10 +126,7 @@ function markTrackingFormat(repo: Storage): void {
   if (configWrite(() => repo.setLocalConfig(FORMAT_KEY, String(TRACKING_FORMAT)), marked)) repo.storeFormat = TRACKING_FORMAT;
 }
 
-/**
- * A config write, waited out while another process holds the config's lock (sessions of one clone starting their
- * first claim at once all upgrade it); true once it is written, or `done()` says another process wrote it.
- */
+/** A config write, waited out while another process holds the config's lock; true once written (or `done()` says so). */
 function configWrite(write: () => { ok: boolean; locked: boolean }, done: () => boolean = () => false): boolean {
   return retrying((wait) => {
     const r = write();
@@ -159,11 +138,8 @@ function configWrite(write: () => { ok: boolean; locked: boolean }, done: () => 
 const upgraded = new Set<string>();
 
 /**
- * The upgrade to format 3, at the opening of every command (the CLI's format gate) and before anything is written
- * into refs/handoff-remotes/ (`writing`: a fetch, a claims push): a clone a format-2 build synced has its tracking
- * copies moved over before anything reads them; a clone that starts writing there is marked, so a format-2 build
- * (which would read it as never synced: `drop` of a pushed handoff, `list` saying local) refuses it instead. A store
- * marked already costs nothing; one that is not, a few stats.
+ * The upgrade to format 3, at every command's start and before anything is written into refs/handoff-remotes/
+ * (`writing`): format-2 copies are moved over; a clone that starts writing there is marked, so a format-2 build refuses it.
  */
 export function upgradeTracking(repo: Storage, writing = false): void {
   if ((repo.storeFormat ?? 0) >= TRACKING_FORMAT || upgraded.has(repo.commonDir)) return;

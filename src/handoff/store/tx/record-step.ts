@@ -1,6 +1,5 @@
-// The loss record's own move (record.ts builds its commits): an explicit step of tx, by the one retry loop, for the
-// moves that could not carry it in their own transaction and for recover and the record check. record.ts moves no ref
-// itself: this step does, so record.ts needs nothing of index.ts and there is no import cycle.
+// The loss record's own move, for the moves that could not carry it in their transaction and for recover and the
+// record check (record.ts builds the commits and moves no ref, so it needs nothing of index.ts).
 import { MOVE_REFS, type Storage } from '../../../git/storage';
 import { movesChange, nextRecord, RECORD_REF, seenAfterMove, setRecordBlocked, type RecordState } from './record';
 import { pruneWitness, pushWitness } from './witness';
@@ -9,11 +8,8 @@ import { inspectLock, isStale, lockError } from './locks';
 import { LOST, LOST_RACE, untilWon } from '../../../retry';
 
 /**
- * Changes the record by compare-and-swap: `change` edits a copy of the current record and returns the oids to keep
- * reachable (new parents); a lost race re-reads and applies `change` again, so concurrent writers all land. Returns
- * the new record commit, or null when the record kept changing (the next command's check absorbs what is missing:
- * a tip that contains the recorded one is a legitimate advance). `witness` false: the witness is left behind (a batch
- * of many whose last one writes it, in one push).
+ * Changes the record by compare-and-swap (nextRecord's `change`, applied again after a lost race). Returns the new
+ * record commit, or null when it kept changing (the next check takes it up). `witness` false: the caller writes it.
  */
 export function amendRecord(repo: Storage, change: (rec: RecordState) => string[] | null, fallback?: RecordState, restart = false, witness = true): string | null {
   setRecordBlocked(null);
@@ -23,7 +19,7 @@ export function amendRecord(repo: Storage, change: (rec: RecordState) => string[
       if ('unchanged' in next) return next.unchanged;
       const r = repo[MOVE_REFS]([next.op], { reason: 'handoff record' });
       if (r.ok) {
-        if (witness) pushWitness(repo, next.commit); // the witness outside .git takes the same record (witness.ts)
+        if (witness) pushWitness(repo, next.commit);
         return next.commit;
       }
       if (r.reason === 'hook') return null;
@@ -41,10 +37,7 @@ export function amendRecord(repo: Storage, change: (rec: RecordState) => string[
   );
 }
 
-/**
- * Called by tx's extension point (./extension.ts) after a batch of ref moves that could not carry the record's own
- * move: records the moved handoff, archive and receipts refs by a CAS of its own. Never fails the move it follows.
- */
+/** Records a batch of moves that could not carry the record's move, by a CAS of its own; never fails the move. */
 export function recordMoves(repo: Storage, moves: RefUpdate[], replaces = false): void {
   const change = movesChange(moves);
   if (!change) return;
@@ -56,10 +49,7 @@ export function recordMoves(repo: Storage, moves: RefUpdate[], replaces = false)
   }
 }
 
-/**
- * Removes a record of nothing (uninstall in a repository that never had a handoff), by compare-and-swap against `oid`:
- * a write meanwhile moves the record and keeps it. Returns whether it was removed.
- */
+/** Removes a record of nothing (uninstall where no handoff was written) by compare-and-swap against `oid`. */
 export function removeEmptyRecord(repo: Storage, oid: string, reason: string): boolean {
   return repo[MOVE_REFS]([{ op: 'delete', ref: RECORD_REF, oldOid: oid }], { reason }).ok;
 }

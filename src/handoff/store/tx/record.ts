@@ -1,19 +1,17 @@
-// The loss record (issue 23): every version the product creates, kept outside refs/handoffs/* and the receipts ref,
-// so a handoff deleted or rewound with the guard and the hooks absent is noticed at the next command and restored.
-// refs/handoff-record points at a chain of commits; each one's tree holds the expected state (ref → oid, when seen), a
-// file per branch (a shelf), and its extra parents are the tips it recorded, so every recorded version stays reachable
-// (gc cannot prune it). A write reads and rewrites only its own branch's shelf: its cost follows the change, not the store.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+// The loss record (SPEC 9): refs/handoff-record, a chain of commits whose tree holds the expected ref → oid, one file
+// (shelf) per branch, and whose extra parents keep every recorded version reachable. A write rewrites its own shelf only.
+import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { readLoose } from '../../../git/loose-read';
-// the record's own ref moves by the plain CAS below tx, or joins tx's transaction: tx's extension point calls into this module
 import { parseCommit, type BatchObject, type RefOp, type Storage } from '../../../git/storage';
 import { commitFixed } from './commits';
-import { ARCHIVE_PREFIX, HANDOFF_PREFIX, isHandoffName, isValidTopic, parseRef, NOTES_REF } from '../names';
+import { ARCHIVE_PREFIX, HANDOFF_PREFIX, isHandoffName, isValidTopic, keyOf, NOTES_REF } from '../names';
 import { handoffDir } from '../../state/paths';
-import { writeState } from '../../state/state-file';
+import { writeCache } from '../../state/state-file';
+import { readJsonOr } from '../../../read-file';
 import type { RefUpdate } from './batch';
-import { placeOf, pruneWitness, pushWitness } from './witness';
+import { looseRefValue, placeOf, pruneWitness, pushWitness } from './witness';
+export { looseRefValue } from './witness';
 
 export const RECORD_REF = 'refs/handoff-record';
 /** Where `recover` keeps a tip it moved out of the way: named, reachable, never thrown away. */
@@ -25,16 +23,15 @@ const HEADER = 'git-handoff record 1';
 const MARK = 'Handoff-Record: 1';
 /** The receipts ref's shelf: no encoded branch starts with a dot (check-ref-format refuses it). */
 const NOTES_SHELF = '.notes';
-/** The clone's place (its path, JSON-quoted) in every record commit: a copy of the record on a handoff remote says whose it is (SPEC 9). */
+/** The clone's path, JSON-quoted: a copy of the record on a handoff remote says whose it is (SPEC 9). */
 const PLACE_TRAILER = 'Handoff-Place';
 const recordMessage = (place: string) => `handoff record\n\n${PLACE_TRAILER}: ${JSON.stringify(place)}\n${MARK}\n`;
 
-/** The place path a record commit's message names (its Handoff-Place trailer), or null (a record written before it was kept). */
+/** The place a record commit's Handoff-Place trailer names, or null. */
 export function recordPlaceOf(message: string): string | null {
   const m = new RegExp(`^${PLACE_TRAILER}: (".*")$`, 'm').exec(message);
-  if (!m) return null;
   try {
-    const p = JSON.parse(m[1]);
+    const p = m && JSON.parse(m[1]);
     return typeof p === 'string' ? p : null;
   } catch {
     return null;
@@ -61,7 +58,7 @@ export interface RecordEntry {
 export interface Removal {
   oid: string;
   at: number;
-  /** archived: moved into the archive; removed: taken out on purpose by a command that deletes it through tx (drop) */
+  /** archived: moved into the archive; removed: deleted on purpose through tx (drop) */
   why: 'archived' | 'removed';
 }
 export interface RecordState {
@@ -69,10 +66,7 @@ export interface RecordState {
   commit: string | null;
   entries: Map<string, RecordEntry>;
   removed: Map<string, Removal>;
-  /**
-   * The shelves of the record commit read: each one's blob, and its text when its lines are in entries and removed
-   * (a write reads its own shelves only; the next record keeps the others by their blob). Absent: the first format.
-   */
+  /** Each shelf's blob, and its text when its lines were read (the others are kept by blob). Absent: the first format. */
   shelves?: Map<string, { oid: string; text?: string }>;
   /** why the record cannot be trusted (damaged, unreadable); then entries and removed are empty */
   problem?: string;
@@ -81,12 +75,7 @@ export interface RecordState {
 const emptyRecord = (commit: string | null = null, problem?: string): RecordState => ({ commit, entries: new Map(), removed: new Map(), ...(problem ? { problem } : {}) });
 
 const LINE_RES = new Map<number, RegExp>();
-/**
- * `<tip|archived|removed> <oid> <seconds> <ref>` and its newline (or the end), sticky: matched where a line starts,
- * so a shelf is read by one compiled regex without splitting it. The ref is one isRecorded accepts but for its topic
- * (group 5 or 6, checked by isValidTopic): refs/handoffs/<B>/<T>, refs/handoff-archive/<B>/<T>/<S>,
- * refs/notes/handoff-reads. One per object-id length.
- */
+/** `<tip|archived|removed> <oid> <seconds> <ref>\n`, sticky (a shelf is read without splitting it); topic in group 5 or 6. */
 function lineRe(hexLength: number): RegExp {
   let re = LINE_RES.get(hexLength);
   const part = '[^\\/\\s]*';
@@ -95,10 +84,7 @@ function lineRe(hexLength: number): RegExp {
   return re;
 }
 
-/**
- * Reads the lines of `text` from `from` into `rec`, strictly: the first line out of shape (or, on a shelf, of a ref
- * another shelf holds) is the problem returned. The record's one reader.
- */
+/** Reads the lines of `text` from `from` into `rec`; returns the first line out of shape (or on the wrong shelf) as the problem. */
 function readLines(rec: RecordState, text: string, from: number, hexLength: number, shelf: string | null): string | null {
   const re = lineRe(hexLength);
   let lineNo = from === 0 ? 0 : 1;
@@ -117,7 +103,7 @@ function readLines(rec: RecordState, text: string, from: number, hexLength: numb
   return null;
 }
 
-/** Parses a record of the first format (one file, HEADER first): any line out of shape makes the whole record untrusted. */
+/** A record of the first format (one file, HEADER first): any line out of shape makes the whole record untrusted. */
 export function parseRecord(text: string, commit: string, hexLength: number): RecordState {
   const firstEnd = text.indexOf('\n');
   if ((firstEnd < 0 ? text : text.slice(0, firstEnd)) !== HEADER) return emptyRecord(commit, `the record ${commit.slice(0, 12)} does not start with "${HEADER}"`);
@@ -151,10 +137,7 @@ function treeFiles(content: Buffer, raw: number): Map<string, { oid: string }> |
   return files;
 }
 
-/**
- * The record at `spec` (a ref name or a commit), strictly read: in this process while its objects are loose, else by
- * git; a missing, foreign or garbled record comes back with `problem`. `only`: the shelves whose lines are read.
- */
+/** The record at `spec` (ref or commit), strictly read; a missing, foreign or garbled one has `problem`. `only`: the shelves read. */
 export function readRecord(repo: Storage, spec: string, only?: Set<string>): RecordState {
   try {
     const [commit] = objectsOf(repo, [spec]);
@@ -186,19 +169,17 @@ export function readRecord(repo: Storage, spec: string, only?: Set<string>): Rec
 
 const now = () => Math.floor(Date.now() / 1000);
 
-/** A record commit built on the current one, with the ref's value it replaces (null: there is no record ref yet). */
-export interface NextRecord {
+interface NextRecord {
   commit: string;
-  /** the record ref's move: by its value read here, or its creation */
   op: RefOp;
+  /** the record ref's value the op replaces (null: created) */
   expected: string | null;
   rec: RecordState;
 }
 
 /**
- * Builds the next record: `change` edits a copy of the current record and returns the oids to keep reachable (new
- * parents), or null for no change (then `unchanged` is the current record commit). `touched`: the only refs `change`
- * reads or edits (a write's): only their shelves are read and written, when the record is the one the last check verified.
+ * The next record: `change` edits a copy of the current one and returns the oids to keep reachable, or null for no
+ * change. `touched`: the only refs `change` reads (a write's): only their shelves are read, when the record is the verified one.
  */
 export function nextRecord(repo: Storage, change: (rec: RecordState) => string[] | null, fallback?: RecordState, restart = false, touched?: string[]): NextRecord | { unchanged: string | null } {
   // its value is the expected old value of the next move, so a stale read only loses that compare-and-swap
@@ -211,11 +192,8 @@ export function nextRecord(repo: Storage, change: (rec: RecordState) => string[]
   const base: RecordState = cur.problem ? copyRecord(fallback ?? emptyRecord(null)) : cur;
   const keep = change(base);
   if (keep === null) return { unchanged: old };
-  // the damaged record stays reachable as a parent when it is at least a commit: nothing it held is dropped
-  // a restart (after redact) drops the chain, whose old commits keep the replaced versions reachable, and keeps
-  // every version the state names instead: `git gc --prune=now` can then remove what was redacted
-  // (an archive entry the record holds as removed was pruned by retention, `git handoff gc`: its versions are let go too,
-  // and so is the tip of a handoff archived whose every entry was pruned)
+  // a damaged record commit stays a parent; a restart (redact) drops the chain and keeps only what the state names
+  // (not what retention pruned), so `git gc --prune=now` can remove what was redacted
   const parents = restart
     ? [...new Set([...keep, ...[...base.entries.values(), ...[...base.removed].filter(([ref, r]) => !isPruned(ref, r) && !archivePruned(base, ref, r)).map(([, r]) => r)].map((e) => e.oid)])]
     : [...new Set([cur.commit, cur.problem ? fallback?.commit : null, ...keep].filter((o): o is string => !!o))];
@@ -227,10 +205,7 @@ export function nextRecord(repo: Storage, change: (rec: RecordState) => string[]
   return { commit, op, expected, rec: base };
 }
 
-/**
- * The record commit of `rec`: each shelf it read written again (a new blob only where its text changed), the others
- * kept by their blob; `first` (the chain) its first parent, the versions it keeps the others.
- */
+/** The record commit of `rec`: a new blob only for a shelf whose text changed; `first` (the chain), then the kept versions. */
 function recordCommit(repo: Storage, rec: RecordState, first: string | null, keep: string[]): string {
   const lines = new Map<string, string[]>();
   const add = (ref: string, line: string) => (lines.get(shelfOf(ref)) ?? lines.set(shelfOf(ref), []).get(shelfOf(ref))!).push(line);
@@ -243,8 +218,6 @@ function recordCommit(repo: Storage, rec: RecordState, first: string | null, kee
   changed.forEach(([name], i) => files.set(name, oids[i]));
   for (const [name] of texts) if (!files.has(name)) files.set(name, rec.shelves!.get(name)!.oid);
   const tree = repo.writeTree([...files].map(([name, oid]) => ({ name, oid })));
-  // the versions kept beside the chain go through commits of their own when there are many (a first sight of
-  // 100,000 refs: one commit's parents would pass the command line's limit)
   const kept = keptParents(repo, keep);
   return commitFixed(repo, tree, first ? [first, ...kept] : kept, recordMessage(placeOf(repo)));
 }
@@ -253,10 +226,8 @@ function recordCommit(repo: Storage, rec: RecordState, first: string | null, kee
 const MAX_PARENTS = 1000;
 
 /**
- * `oids` as at most MAX_PARENTS parents: past that, in commits of MAX_PARENTS each ("handoff kept versions"), nested.
- * Each is dated 1970, older than what it keeps: git's walk (push, rev-list) takes commits newest first from one
- * date-sorted list, so its 1,000 parents go in at the list's head instead of each being sorted in behind every other
- * group's (100,000 kept: 90 s of rev-list where it is 1 s).
+ * `oids` as at most MAX_PARENTS parents, nested in commits of MAX_PARENTS past that (a command line's limit). Dated 1970:
+ * git's date-sorted walk then takes each group's parents at the head of its list instead of sorting them in.
  */
 function keptParents(repo: Storage, oids: string[]): string[] {
   if (oids.length <= MAX_PARENTS) return oids;
@@ -266,10 +237,7 @@ function keptParents(repo: Storage, oids: string[]): string[] {
   return keptParents(repo, groups);
 }
 
-/**
- * An archive entry the record holds as removed: archive entries leave only by retention (`git handoff gc`, issue 57),
- * so this is a pruning on purpose, never a loss; the versions only it reached are let go when the record restarts.
- */
+/** An archive entry the record holds as removed: pruned by retention (`git handoff gc`), never a loss. */
 export const isPruned = (ref: string, r: Removal) => r.why === 'removed' && ref.startsWith(ARCHIVE_PREFIX);
 
 /** A handoff the record holds as archived, none of whose archive entries is left (each pruned by retention). */
@@ -282,14 +250,13 @@ function archivePruned(rec: RecordState, ref: string, r: Removal): boolean {
 /** Why the last amendRecord of this process gave up on a lock left behind (lockError's message), else null. */
 let blocked: string | null = null;
 export const recordBlocked = () => blocked;
-/** Set by the record's step in tx (src/handoff/store/tx/record-step.ts): a new amend clears it, a stale lock sets it. */
 export const setRecordBlocked = (why: string | null): void => void (blocked = why);
 
 /** What a batch of moves changes in the record (null: none of them is recorded). */
 export function movesChange(moves: RefUpdate[]): ((rec: RecordState) => string[]) | null {
   const mine = moves.filter((m) => isRecorded(m.ref));
   if (mine.length === 0) return null;
-  // a deletion beside an archive entry of the same handoff is an archive; any other deletion by the product is a removal on purpose
+  // a deletion beside an archive entry of the same handoff is an archive; any other is a removal on purpose
   const archivedKeys = new Set(mine.filter((m) => m.ref.startsWith(ARCHIVE_PREFIX) && m.newOid).map((m) => keyOf(m.ref)));
   return (rec) => {
     const t = now();
@@ -303,30 +270,20 @@ export function movesChange(moves: RefUpdate[]): ((rec: RecordState) => string[]
         if (was) rec.removed.set(m.ref, { oid: was, at: t, why: archivedKeys.has(keyOf(m.ref)) ? 'archived' : 'removed' });
       }
     }
-    // every version moved to stays reachable from the record, and so does a tip taken out (a drop's), not an archive
-    // entry pruned by retention (isPruned)
+    // kept reachable: every new value, and a tip taken out (a drop's) but not an archive entry pruned by retention
     return mine.flatMap((m) => (m.newOid ? [m.newOid] : m.oldOid && !m.ref.startsWith(ARCHIVE_PREFIX) ? [m.oldOid] : []));
   };
 }
 
-/** The record's own move, to join the transaction of the moves it records (src/handoff/store/tx/extension.ts). */
-export interface RecordOp {
-  op: RefOp;
-  /** after the transaction committed: the verified cache follows */
-  committed(): void;
-}
-
 /**
- * The record's next commit for a batch of moves, as one more op of the same `update-ref --stdin` transaction (its
- * expected old value the record read here): one process and one hook run for both. Null when nothing of the batch
- * is recorded, or the record cannot be built (then the moves go alone and recordMoves follows).
+ * The record's next commit for a batch of moves, as one more op of their transaction; `committed` runs after it.
+ * Null when nothing of the batch is recorded or the record cannot be built (then recordMoves follows the moves).
  */
-export function recordOp(repo: Storage, moves: RefUpdate[], replaces = false): RecordOp | null {
+export function recordOp(repo: Storage, moves: RefUpdate[], replaces = false): { op: RefOp; committed(): void } | null {
   const change = movesChange(moves);
   if (!change) return null;
   try {
     const seen = readSeen(repo);
-    // the storage as it is right before the transaction, for the verified cache's step after it
     const before = seen?.fp ? fingerprintParts(repo) : null;
     const next = nextRecord(repo, change, undefined, replaces, moves.map((m) => m.ref).filter(isRecorded));
     if ('unchanged' in next) return null;
@@ -334,7 +291,6 @@ export function recordOp(repo: Storage, moves: RefUpdate[], replaces = false): R
     return {
       op: next.op,
       committed: () => {
-        // the witness outside .git takes the same record (witness.ts); a restart lets it drop the old chain too
         pushWitness(repo, next.commit);
         if (replaces) pruneWitness(repo);
         seenAfterMove(repo, next.commit, inPlace);
@@ -345,13 +301,9 @@ export function recordOp(repo: Storage, moves: RefUpdate[], replaces = false): R
   }
 }
 
-/** `<encoded branch>/<topic>` of a handoff or archive ref. */
-export const keyOf = (ref: string) => {
-  const p = parseRef(ref);
-  return p ? `${p.encodedBranch}/${p.topic}` : ref;
-};
+export { keyOf } from '../names';
 
-// ---- the verified cache: when nothing under the refs changed since the last full check, no git process runs ----
+// The verified cache: when nothing under the refs changed since the last full check, no git process runs.
 
 interface Seen {
   /** the fingerprint of the ref storage when the record and the refs last agreed (null: check again) */
@@ -365,27 +317,15 @@ interface Seen {
 const seenFile = (repo: Pick<Storage, 'commonDir'>) => path.join(handoffDir(repo.commonDir), 'record-seen.json');
 
 export function readSeen(repo: Pick<Storage, 'commonDir'>): Seen | null {
-  try {
-    const s = JSON.parse(readFileSync(seenFile(repo), 'utf8'));
-    return typeof s === 'object' && s && typeof s.at === 'number' ? { fp: typeof s.fp === 'string' ? s.fp : null, record: typeof s.record === 'string' ? s.record : null, at: s.at } : null;
-  } catch {
-    return null;
-  }
+  const s = readJsonOr(seenFile(repo));
+  return typeof s?.at === 'number' ? { fp: typeof s.fp === 'string' ? s.fp : null, record: typeof s.record === 'string' ? s.record : null, at: s.at } : null;
 }
 
-export function writeSeen(repo: Storage, s: Seen): void {
-  try {
-    writeState(seenFile(repo), JSON.stringify(s), repo.commonDir);
-  } catch {
-    // a cache: the next command checks in full
-  }
-}
+export const writeSeen = (repo: Storage, s: Seen): void => void writeCache(seenFile(repo), s, repo.commonDir);
 
 /**
- * After the product moved refs and recorded them: when the refs now are exactly what the record just written says,
- * the fingerprint stands for them and the next command needs no git process; otherwise (something else moved
- * meanwhile, or the record did not land) the next command checks in full. Proved without git where the storage was
- * verified right before this process's transaction (`inPlace`), else by one for-each-ref.
+ * After a recorded move: when the refs are exactly what the new record says, the fingerprint stands for them (proved
+ * without git where the storage was verified right before the transaction, `inPlace`, else by one for-each-ref).
  */
 export function seenAfterMove(repo: Storage, commit: string | null, inPlace?: { before: Parts; moved: RefUpdate[]; rec: RecordState }): void {
   const s = readSeen(repo);
@@ -399,7 +339,6 @@ export function seenAfterMove(repo: Storage, commit: string | null, inPlace?: { 
   const refs = listTracked(repo);
   const recOid = refs.get(RECORD_REF);
   refs.delete(RECORD_REF);
-  // the refs equal the record: nothing is lost (a loss keeps its old entry in the record, so it never compares equal)
   const rec = readRecord(repo, commit);
   const same = !rec.problem && recOid === commit && refs.size === rec.entries.size && [...rec.entries].every(([ref, e]) => refs.get(ref) === e.oid);
   writeSeen(repo, { fp: same ? fp : null, record: commit, at: same ? now() : s?.at ?? 0 });
@@ -426,9 +365,8 @@ const subdirs = (dir: string): string[] => {
 type Parts = Map<string, { stat: string; named: boolean }>;
 
 /**
- * What the ref storage looks like, part by part, from stat calls only: packed-refs, the record and receipts ref files,
- * and every directory that holds a handoff, archive or dropped ref (git writes a ref by renaming a lock into its directory and
- * deletes by unlinking, both of which change the directory's ctime). Null where refs are not plain files (reftable).
+ * The ref storage from stat calls only: packed-refs, the record and receipts files, and each directory of handoff,
+ * archive or dropped refs (a ref's write or deletion changes its directory's ctime). Null for reftable.
  */
 function fingerprintParts(repo: Pick<Storage, 'commonDir'>): Parts | null {
   const c = repo.commonDir;
@@ -460,21 +398,10 @@ export function refsFingerprint(repo: Pick<Storage, 'commonDir'>): string | null
   return parts && joinParts(parts);
 }
 
-/** A loose ref file's value (null: no such file, or not a plain object id: git answers then). */
-export function looseRefValue(file: string): string | null {
-  try {
-    const text = readFileSync(file, 'latin1');
-    return /^[0-9a-f]{40}(?:[0-9a-f]{24})?\n$/.test(text) ? text.slice(0, -1) : null;
-  } catch {
-    return null;
-  }
-}
 
 /**
- * After this process's own transaction, without git: when the storage was verified right before it (`before`, the
- * fingerprint the last check left) and nothing changed since but the record's ref file and the directories of the
- * refs the transaction moved, whose loose files hold exactly what the new record says, the new fingerprint stands
- * for the refs. Null otherwise (a listing decides).
+ * The new fingerprint without git, when only the record file and the directories of the moved refs changed since
+ * `before` and their loose files hold exactly what the new record says; else null (a listing decides).
  */
 function verifiedInPlace(repo: Storage, before: Parts, moved: RefUpdate[], commit: string, rec: RecordState): string | null {
   const after = fingerprintParts(repo);
@@ -506,7 +433,6 @@ function verifiedInPlace(repo: Storage, before: Parts, moved: RefUpdate[], commi
         if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return null;
         names = [];
       }
-      // the dir's refs are on the shelf of a ref moved here, which the write read
       const inDir = [...rec.entries].filter(([ref]) => ref.startsWith(dir) && !ref.slice(dir.length).includes('/'));
       if (names.length !== inDir.length || inDir.some(([ref, e]) => looseRefValue(path.join(c, ref)) !== e.oid)) return null;
     }

@@ -1,15 +1,6 @@
-// The record's witness outside the store (issue 36): every record commit the product writes is also pushed into a
-// small bare repository under the user's state directory, which deleting or relocating `.git` does not reach. The
-// next full check compares the store's record with it; a record that vanished or went back is taken back from it
-// (objects and all), so the usual loss report names what is missing and `recover` restores it. A witness deleted
-// alone is rebuilt from the record without a word.
-//
-// Identity: <state>/git-handoff/witness/<project>/ is one bare repository per project, <project> the first 16 hex of
-// sha256 over the sorted root commits of HEAD (the same in every clone of the project, after `.git` is deleted and
-// cloned again, and after the git dir moves); inside it one ref per clone, refs/witness/<place>, <place> the first 16
-// hex of sha256 over the clone's worktree path (its git dir when bare): two clones of one project keep two records,
-// and a clone made again at the same place finds the record of the one it replaces. No remote URL in it: a remote
-// renamed, added later or a mirror used for the clone would split the witness of one working copy.
+// The record's witness outside `.git` (SPEC 9): every record commit is also written into a bare repository under the
+// user's state directory, <project> (its root commits) / refs/witness/<place> (the clone's path), each 16 hex of sha256.
+// No remote URL in the identity: a renamed or mirrored remote would split one working copy's witness.
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createHash } from '../../../lazy-crypto';
@@ -17,10 +8,11 @@ import { inflateLoose, looseFile } from '../../../git/loose-read';
 import { readPackedRefs } from '../../../git/packed-refs';
 import type { Storage } from '../../../git/storage';
 import { handoffDir } from '../../state/paths';
-import { writeState } from '../../state/state-file';
+import { writeCache } from '../../state/state-file';
+import { readJsonOr } from '../../../read-file';
 import { userStateDir } from '../../../user-dirs';
 
-/** Where witnesses live: $XDG_STATE_HOME/git-handoff/witness, else ~/.local/state/git-handoff/witness. */
+/** $XDG_STATE_HOME/git-handoff/witness, else ~/.local/state/git-handoff/witness. */
 export const witnessHome = (env: NodeJS.ProcessEnv = process.env) => path.join(userStateDir(env), 'witness');
 
 export interface Witness {
@@ -34,30 +26,20 @@ export interface Witness {
 
 const hash16 = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 16);
 const idFile = (repo: Pick<Storage, 'commonDir'>) => path.join(handoffDir(repo.commonDir), 'witness.json');
-/** What <common>/handoff/witness.json keeps (the identity, the record last written), or null: not yet, or wiped. */
+/** <common>/handoff/witness.json: the identity and the record last written, or null. */
 const readIdFile = (repo: Pick<Storage, 'commonDir'>): Record<string, unknown> | null => {
-  try {
-    const c = JSON.parse(readFileSync(idFile(repo), 'utf8'));
-    return c && typeof c === 'object' ? c : null;
-  } catch {
-    return null;
-  }
+  const c = readJsonOr(idFile(repo));
+  return c && typeof c === 'object' ? c : null;
 };
 
-/**
- * This clone's witness (null: no commit yet, so no identity; or GIT_HANDOFF_WITNESS=0, the bench's baseline). The identity is kept in <common>/handoff/witness.json
- * (one rev-list the first time; a wiped state costs that again, nothing more).
- */
+/** This clone's witness (null: no commit yet, or GIT_HANDOFF_WITNESS=0, the bench's baseline). */
 export function witnessOf(repo: Storage): Witness | null {
   if (process.env.GIT_HANDOFF_WITNESS === '0') return null;
   const id = identityOf(repo);
   return id ? { dir: path.join(witnessHome(), id.project), ref: `refs/witness/${id.place}`, where: placeOf(repo) } : null;
 }
 
-/**
- * The clone's identity: <project> (its root commits) and <place> (its path), each 16 hex; null without a commit. The
- * one place both are worked out: the witness's ref and the record's ref on a handoff remote (refs/handoff-records/<place>) use it.
- */
+/** <project> and <place>, worked out once (one rev-list) and kept in witness.json; null without a commit. */
 export function identityOf(repo: Storage): { project: string; place: string } | null {
   const c = readIdFile(repo);
   if (typeof c?.project === 'string' && typeof c.place === 'string') return { project: c.project, place: c.place };
@@ -65,43 +47,25 @@ export function identityOf(repo: Storage): { project: string; place: string } | 
   if (roots.length === 0) return null;
   const project = hash16(roots.join('\n'));
   const place = hash16(placeOf(repo));
-  try {
-    writeState(idFile(repo), JSON.stringify({ project, place, roots }), repo.commonDir);
-  } catch {
-    // a cache: worked out again next time
-  }
+  writeCache(idFile(repo), { project, place, roots }, repo.commonDir);
   return { project, place };
 }
 
-/**
- * The record commit git-handoff last wrote into this clone's witness, as this clone keeps it (beside the identity in
- * <common>/handoff/witness.json), or null. The check trusts the witness for that commit (or the record it last
- * verified) only: a witness that holds another was changed outside git-handoff (record-check.ts, fromWitness).
- */
+/** The record commit git-handoff last wrote into the witness: one it holds otherwise was changed outside git-handoff. */
 export function witnessWrote(repo: Pick<Storage, 'commonDir'>): string | null {
   const wrote = readIdFile(repo)?.wrote;
   return typeof wrote === 'string' && /^[0-9a-f]{40,64}$/.test(wrote) ? wrote : null;
 }
 
 function noteWrote(repo: Storage, commit: string): void {
-  // no identity kept (the witness works it out again) or none written: the check then trusts the record it verified
   const c = readIdFile(repo);
-  try {
-    if (c && c.wrote !== commit) writeState(idFile(repo), JSON.stringify({ ...c, wrote: commit }), repo.commonDir);
-  } catch {
-    // as above
-  }
+  if (c && c.wrote !== commit) writeCache(idFile(repo), { ...c, wrote: commit }, repo.commonDir);
 }
 
-/**
- * Puts the witness's ref back at `commit` (a record git-handoff wrote there, or the store's record) after it was
- * changed outside git-handoff; what was there is kept under refs/witness-foreign/<place>/<seconds> in the witness
- * (evidence, reachable). False when the witness does not hold `commit` loose or packed.
- */
+/** Puts the witness's ref back at `commit`, keeping `foreign` under refs/witness-foreign/<place>/<seconds>; false without `commit`. */
 export function restoreWitness(repo: Storage, w: Witness, commit: string, foreign: string): boolean {
   if (!repo.side(w.dir).hasCommit(commit)) return false;
   const kept = `refs/witness-foreign/${path.basename(w.ref)}/${Math.floor(Date.now() / 1000)}`;
-  // the witness's refs are its own files, written whole as every witness write is (no git process, no hook)
   writeWhole(path.join(w.dir, kept), `${foreign}\n`);
   writeWhole(path.join(w.dir, w.ref), `${commit}\n`);
   return true;
@@ -111,10 +75,7 @@ export function restoreWitness(repo: Storage, w: Witness, commit: string, foreig
 export const placeOf = (repo: Pick<Storage, 'worktree' | 'commonDir'>) => path.resolve(repo.worktree ?? repo.commonDir);
 const placeFile = (w: Witness) => path.join(w.dir, 'places', path.basename(w.ref));
 
-/**
- * For a clone the witness holds no record of yet: the record of the one clone of the project whose place is gone
- * (deleted, and the project cloned again elsewhere), else null. Two such clones are no single predecessor: none.
- */
+/** The witness of the one clone of the project whose place is gone (cloned again elsewhere), else null. */
 export function orphanOf(w: Witness): Witness | null {
   let names: string[];
   try {
@@ -134,7 +95,7 @@ export function orphanOf(w: Witness): Witness | null {
   return gone.length === 1 && witnessTip(gone[0]) ? gone[0] : null;
 }
 
-/** A predecessor's record taken in by a new clone: its ref and place leave the witness (the new clone's record holds it now). */
+/** A predecessor's record taken in by a new clone: its ref and place leave the witness. */
 export function retireWitness(w: Witness): void {
   rmSync(path.join(w.dir, w.ref), { force: true });
   rmSync(placeFile(w), { force: true });
@@ -142,20 +103,22 @@ export function retireWitness(w: Witness): void {
 
 /** The record commit the witness holds for this clone (null: no witness, or none for this clone), without git. */
 export function witnessTip(w: Witness): string | null {
+  return looseRefValue(path.join(w.dir, w.ref)) ?? readPackedRefs(w.dir, w.ref).get(w.ref) ?? null;
+}
+
+/** A loose ref file's value (null: no such file, or not a plain object id: git answers then). */
+export function looseRefValue(file: string): string | null {
   try {
-    const t = readFileSync(path.join(w.dir, w.ref), 'latin1');
-    if (/^[0-9a-f]{40}(?:[0-9a-f]{24})?\n$/.test(t)) return t.slice(0, -1);
+    const text = readFileSync(file, 'latin1');
+    return /^[0-9a-f]{40}(?:[0-9a-f]{24})?\n$/.test(text) ? text.slice(0, -1) : null;
   } catch {
-    // packed (a gc in the witness) or absent
+    return null;
   }
-  return readPackedRefs(w.dir, w.ref).get(w.ref) ?? null;
 }
 
 /**
- * Puts `commit` (a record commit) and everything it reaches into the witness, as this clone's ref. In this process
- * while the objects it lacks are loose here (each write leaves its own loose): their files are copied as they are,
- * each after everything it names, then the ref file; else one `git push` (the first time also a `git init --bare`).
- * Never fails the caller: a witness that could not be written is rewritten by the next record move or check.
+ * Puts `commit` and what it reaches into the witness as this clone's ref: loose files copied in this process, else
+ * one `git push`. Never fails the caller: the next record move or check writes it again.
  */
 export function pushWitness(repo: Storage, commit: string, w: Witness | null = witnessOf(repo)): boolean {
   if (!w) return false;
@@ -185,10 +148,7 @@ const looseIn = (dir: string, fan: string): number => {
   }
 };
 
-/**
- * After the record restarted (redact: the old chain dropped so that the redacted versions can go), the witness lets
- * them go too: what no clone's record in it reaches is pruned now.
- */
+/** After the record restarted (redact), the witness prunes what no clone's record in it reaches. */
 export function pruneWitness(repo: Storage): void {
   const w = witnessOf(repo);
   if (w && existsSync(path.join(w.dir, 'HEAD'))) repo.side(w.dir).gc({ pruneNow: true, env: { GIT_HANDOFF_WITNESS: '0' } });
@@ -214,11 +174,7 @@ function writeWhole(file: string, data: Buffer | string): void {
   }
 }
 
-/**
- * The in-process copy: walks from `commit` through objects the witness does not hold loose; false (nothing of the
- * ref moved) when one of them is not loose here. Objects land children first, so a copy cut short leaves no object
- * whose closure is incomplete.
- */
+/** The in-process copy, children first (a copy cut short leaves no closure incomplete); false when an object is not loose here. */
 function copyLoose(repo: Storage, commit: string, w: Witness): boolean {
   const raw = repo.objectFormat === 'sha256' ? 32 : 20;
   const order: Array<{ oid: string; file: Buffer }> = [];
@@ -229,7 +185,6 @@ function copyLoose(repo: Storage, commit: string, w: Witness): boolean {
     if (seen.has(oid)) continue;
     seen.add(oid);
     if (existsSync(objectFile(w.dir, oid))) continue;
-    // the file as it is, read once: inflated here to find what it names, copied unchanged
     const file = looseFile(repo, oid);
     const o = file && inflateLoose(oid, file);
     if (!o) return false;
