@@ -7,6 +7,7 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { userHome } from '../user-dirs';
+import { addValue } from './config-values';
 import type { Storage } from './storage';
 
 type Env = NodeJS.ProcessEnv;
@@ -223,10 +224,7 @@ export function readConfigInProcess(repo: Pick<Storage, 'commonDir' | 'plain'>, 
       const printed = Buffer.from(k, 'latin1').toString('utf8');
       const key = asGit ? printed : printed.toLowerCase();
       if (!wanted.test(key)) continue;
-      const value = v === '\u0000' ? 'true' : Buffer.from(v, 'latin1').toString('utf8');
-      const list = map.get(key);
-      if (list) list.push(value);
-      else map.set(key, [value]);
+      addValue(map, key, v === '\u0000' ? 'true' : Buffer.from(v, 'latin1').toString('utf8'));
     }
   }
   return map;

@@ -52,17 +52,13 @@ function privateTempDir(): string | null {
   }
 }
 
-export function writeTree(repo: Repo, entries: Array<{ name: string; oid: string }>): string {
-  const target = looseTarget(repo);
+/** A tree (blobs of mode 100644 unless given; a rewrite's tree keeps its other entries exactly), in this process where it can. */
+export function writeTree(repo: Repo, entries: Array<{ name: string; oid: string; mode?: string; type?: string }>): string {
+  const blobs = entries.every((e) => (e.mode ?? '100644') === '100644' && (e.type ?? 'blob') === 'blob');
+  const target = blobs ? looseTarget(repo) : null;
   const inProcess = target && writeLoose(target, 'tree', treeContent(entries));
   if (inProcess) return inProcess;
-  const input = entries.map((e) => `100644 blob ${e.oid}\t${e.name}\n`).join('');
-  return repo.out(['mktree'], { input });
-}
-
-/** A tree of entries as given (`<mode>`, `<type>`, each kept: a rewrite's tree keeps its other entries exactly). */
-export function writeTreeEntries(repo: Repo, entries: Array<{ mode: string; type: string; oid: string; name: string }>): string {
-  return repo.out(['mktree', '-z'], { input: entries.map((e) => `${e.mode} ${e.type} ${e.oid}\t${e.name}\0`).join('') });
+  return repo.out(['mktree', '-z'], { input: entries.map((e) => `${e.mode ?? '100644'} ${e.type ?? 'blob'} ${e.oid}\t${e.name}\0`).join('') });
 }
 
 /** `base`'s tree (or an empty one) with each blob put at its path (subtrees made as needed), built in a private index. */

@@ -4,13 +4,12 @@ import path from 'node:path';
 import { keyName, parseSetting } from '../config-keys';
 import { HandoffError } from '../errors';
 import { countLooseCommits } from './loose';
-import { knownConfig, readConfig, remoteNames } from './config';
-import { objectSizes, readCommitFiles, readCommitTrailers, readObjects, readObjectsBounded, writeBlob, writeBlobs, writeCommit, writeRawCommit, writeTree, writeTreeEntries, writeTreeWithPaths } from './objects';
-import { logTrailers } from './trailer-reads';
+import { addValue, keyValue, knownConfig, readConfig, remoteNames } from './config';
+import { objectSizes, readCommitFiles, readCommitTrailers, readObjects, readObjectsBounded, writeBlob, writeBlobs, writeCommit, writeRawCommit, writeTree, writeTreeWithPaths } from './objects';
 import { compareRefsRead, listingOf, listRefNames, listRefs, readRef, transaction } from './refs';
 import { RefsOnce } from './refs-once';
 import { git, gitBounded, gitOut, NO_PUSH_OPTIONS, READER_ENV, type GitOptions, type GitResult, type Repo } from './run';
-import { MOVE_REFS, reachableIn, WRITE_COMMIT, type Bounded, type CommitSummary, type LogRecord, type MoveRefsOptions, type NetResult, type RefName, type RefRecord, type RepoPlace, type RefOp, type SideRepository, type TreeEntry, type Walk } from './storage';
+import { ListedRef, MOVE_REFS, reachableIn, WRITE_COMMIT, type Bounded, type CommitSummary, type LogRecord, type MoveRefsOptions, type NetResult, type RefName, type RefRecord, type RepoPlace, type RefOp, type SideRepository, type TreeEntry, type Walk } from './storage';
 
 export type { Repo } from './run';
 
@@ -331,8 +330,7 @@ class GitRepo implements Repo {
   }
   writeBlob = (content: string) => writeBlob(this, content);
   writeBlobs = (contents: string[]) => writeBlobs(this, contents);
-  writeTree = (entries: Array<{ name: string; oid: string }>) => writeTree(this, entries);
-  writeTreeEntries = (entries: Array<{ mode: string; type: string; oid: string; name: string }>) => writeTreeEntries(this, entries);
+  writeTree = (entries: Array<{ name: string; oid: string; mode?: string; type?: string }>) => writeTree(this, entries);
   writeTreeWithPaths = (base: string | null, entries: Array<{ path: string; oid: string }>) => writeTreeWithPaths(this, base, entries);
   [WRITE_COMMIT](c: { raw: string } | { tree: string; parents: string[]; message: string; env?: NodeJS.ProcessEnv; sign?: boolean }) {
     return 'raw' in c ? writeRawCommit(this, c.raw) : writeCommit(this, c.tree, c.parents, c.message, c.env, c.sign);
@@ -417,10 +415,6 @@ class GitRepo implements Repo {
     }
     return graph;
   }
-  reachable(tips: string[]) {
-    const r = this.git(['rev-list', '--stdin'], { input: tips.join('\n') + '\n', allowFail: true });
-    return r.status === 0 ? new Set(lines(r.stdout)) : null;
-  }
   roots() {
     const r = this.git(['rev-list', '--max-parents=0', 'HEAD'], { allowFail: true });
     return r.status === 0 ? lines(r.stdout) : [];
@@ -457,21 +451,30 @@ class GitRepo implements Repo {
     const f = this.git(['log', '-1', '--format=%G?%x00%GK%x00%GS', oid], { allowFail: true }).stdout.replace(/\n$/, '').split('\0');
     return [f[0] ?? '', f[1] ?? '', f[2] ?? ''];
   }
-  trailersUnder = (globs: string[]) => logTrailers(this, ['--source', ...globs.map((g) => `--glob=${g}`)], { allowFail: true });
-  commitsMentioning(texts: string[], refs: string[]) {
-    const r = this.git(['log', '--source', '--fixed-strings', ...texts.map((t) => `--grep=${t}`), '--format=%H%x00%S%x00%ct%x00%(trailers)%x00', ...refs, '--'], { allowFail: true });
+  commitsVia(from: string[], o: { not?: string[]; grep?: string[] } = {}) {
+    if (from.length === 0) return [];
+    // revisions on stdin (a sync of thousands of refs names more than a command line holds), options where stdin takes none
+    const option = (a: string) => a.startsWith('--');
+    const not = o.not ?? [];
+    const input = [...from.filter((a) => !option(a)), ...not.filter((a) => !option(a)).map((a) => `^${a}`), ''].join('\n');
+    const grep = o.grep?.length ? ['--fixed-strings', ...o.grep.map((t) => `--grep=${t}`)] : [];
+    const args = ['log', '--source', ...grep, '--format=%H%x00%S%x00%ct%x00%(trailers)%x00', ...from.filter(option), '--stdin', '--not', ...not.filter(option), '--'];
+    const r = this.git(args, { allowFail: true, input });
     if (r.status !== 0) return null;
     const f = r.stdout.split('\0');
-    const out: Array<{ oid: string; source: string; time: number; block: string }> = [];
-    for (let i = 0; i + 3 < f.length; i += 4) out.push({ oid: f[i].replace(/^\n/, ''), source: f[i + 1], time: Number(f[i + 2]), block: f[i + 3] });
+    const out: RefRecord[] = [];
+    for (let i = 0; i + 3 < f.length; i += 4) out.push(new ListedRef(f[i + 1], f[i].replace(/^\n/, ''), Number(f[i + 2]), f[i + 3]));
     return out;
   }
 
   // ---- configuration
   config = () => readConfig(this);
   knownConfig = () => knownConfig(this);
-  localConfigValues(key: string) {
-    return lines(this.git(['config', '--local', '--get-all', key], { allowFail: true }).stdout);
+  localConfig(pattern: string) {
+    const config = new Map<string, string[]>();
+    const r = this.git(['config', '--local', '-z', '--get-regexp', pattern], { allowFail: true });
+    for (const entry of r.stdout.split('\0')) if (entry) addValue(config, ...keyValue(entry));
+    return config;
   }
   changeLocalConfig(key: string, o: { add: string } | { remove: string }) {
     this.git(['config', '--local', ...('add' in o ? ['--add', key, o.add] : ['--fixed-value', '--unset-all', key, o.remove])]);
@@ -526,12 +529,15 @@ class GitRepo implements Repo {
     const args = [...NO_PUSH_OPTIONS, 'push', '--no-verify', '--quiet', ...(p.atomic ? ['--atomic'] : []), `--force-with-lease=${p.ref}:${p.expected ?? ''}`, remote, `${p.oid}:${p.ref}`];
     return gitBounded(args, { cwd: this.cwd, timeoutMs, config: readConfig(this) });
   }
-  pushLocal(dir: string, commit: string, ref: string, o: { force: boolean }) {
-    const args = ['-c', 'core.hooksPath=/dev/null', ...NO_PUSH_OPTIONS, 'push', '--no-verify', '--quiet', ...(o.force ? ['--force'] : []), dir, `${commit}:${ref}`];
-    return this.git(args, { allowFail: true }).status === 0;
+  fetchRefs(remote: string, refspecs: string[], o: { atomic?: boolean; prune?: boolean; full?: boolean; noHooks?: boolean } = {}) {
+    const config = [...(o.noHooks ? ['-c', 'core.hooksPath=/dev/null'] : []), ...(o.full ? ['-c', 'fetch.output=full'] : [])];
+    const flags = [...(o.atomic ? ['--atomic'] : []), ...(o.prune ? ['--prune'] : []), ...(o.full ? [] : ['--quiet'])];
+    return this.git([...config, 'fetch', ...flags, '--no-tags', '--no-write-fetch-head', remote, ...refspecs], { allowFail: true });
   }
-  fetchLocal(dir: string, ref: string) {
-    return this.git(['-c', 'core.hooksPath=/dev/null', 'fetch', '--quiet', '--no-tags', '--no-write-fetch-head', dir, ref], { allowFail: true }).status === 0;
+  pushRefs(remote: string, refspecs: string[], o: { atomic?: boolean; force?: boolean; leases?: Array<[string, string | null]>; noHooks?: boolean } = {}) {
+    const flags = [...(o.atomic ? ['--atomic'] : []), ...(o.force ? ['--force'] : []), ...(o.leases ?? []).map(([ref, was]) => `--force-with-lease=${ref}:${was ?? ''}`)];
+    const args = [...(o.noHooks ? ['-c', 'core.hooksPath=/dev/null'] : []), ...NO_PUSH_OPTIONS, 'push', '--no-verify', '--porcelain', '--no-follow-tags'];
+    return this.git([...args, ...flags, remote, ...refspecs], { allowFail: true });
   }
   side(dir: string): SideRepository {
     const format = this.objectFormat;

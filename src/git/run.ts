@@ -4,14 +4,10 @@ import path from 'node:path';
 import { diskError, gitDiskErrno, HandoffError } from '../errors';
 import { trace, traceNow, tracing } from '../trace';
 import { spawn, spawnSync, type ChildProcess } from '../process';
-import type { Config, Storage } from './storage';
+import type { Config, GitResult, Storage } from './storage';
 import { configValue } from './config-values';
 
-export interface GitResult {
-  status: number;
-  stdout: string;
-  stderr: string;
-}
+export type { GitResult } from './storage';
 
 /**
  * A repository with git's command line bound to it: the storage port and `git()`/`out()`. src/git and the rooms

@@ -116,6 +116,12 @@ export interface Walk {
   noMerges?: boolean;
 }
 
+export interface GitResult {
+  status: number;
+  stdout: string;
+  stderr: string;
+}
+
 /** A git process bounded in time and never asking anyone anything (src/git/run.ts gitBounded). */
 export interface NetResult {
   /** exit status; null when git was killed at the limit or could not start */
@@ -204,10 +210,8 @@ export interface Storage extends RepoPlace {
   blobId(content: string): string;
   writeBlob(content: string): string;
   writeBlobs(contents: string[]): string[];
-  /** A tree of blobs (mode 100644). */
-  writeTree(entries: Array<{ name: string; oid: string }>): string;
-  /** A tree of entries as given (mode and type kept). */
-  writeTreeEntries(entries: Array<{ mode: string; type: string; oid: string; name: string }>): string;
+  /** A tree of entries, blobs of mode 100644 unless their mode and type are given (kept as given). */
+  writeTree(entries: Array<{ name: string; oid: string; mode?: string; type?: string }>): string;
   /** `base`'s tree (or an empty one) with each blob put at its path, subtrees made as needed. */
   writeTreeWithPaths(base: string | null, entries: Array<{ path: string; oid: string }>): string;
   /**
@@ -237,8 +241,6 @@ export interface Storage extends RepoPlace {
   commitChanges(oids: string[]): Array<{ commit: string; path: string; before: string; after: string }>;
   /** Every commit the tips reach with its parents; null when an object is missing. */
   parentsOf(tips: string[]): Map<string, string[]> | null;
-  /** Every commit the tips reach; null when an object is missing. */
-  reachable(tips: string[]): Set<string> | null;
   /** The root commits of HEAD (empty without a commit). */
   roots(): string[];
   /** Commits no ref reaches (reflogs not counted); throws when git cannot tell. */
@@ -249,18 +251,19 @@ export interface Storage extends RepoPlace {
   logFields(refs: string[], fields: string[], o: { max?: number; since?: number }): string[][];
   /** What git says of one commit's signature (%G?, %GK, %GS). */
   signature(oid: string): [string, string, string];
-  /** Each commit the refs under `globs` reach, the ref it came through and its trailer block (empty when git cannot walk them). */
-  trailersUnder(globs: string[]): Array<{ oid: string; source: string; trailers: string[] }>;
-  /** Commits of `refs` whose message holds one of `texts`, with the ref each came through, its time and trailer block. */
-  commitsMentioning(texts: string[], refs: string[]): Array<{ oid: string; source: string; time: number; block: string }> | null;
+  /**
+   * Each commit `from` reaches and `not` does not (revisions, `--glob=` options), as a record whose `ref` is the ref it
+   * came through; `grep`: only messages holding one of these texts. Null when git cannot walk them.
+   */
+  commitsVia(from: string[], o?: { not?: string[]; grep?: string[] }): RefRecord[] | null;
 
   // ---- configuration ----------------------------------------------------------------------------------------
   /** handoff.* settings and the identity keys, in one read. */
   config(): Config;
   /** The configuration read last for this repository, if any. */
   knownConfig(): Config | undefined;
-  /** Every value of a key in the repository's own config file. */
-  localConfigValues(key: string): string[];
+  /** The keys of the repository's own config file that match a regexp (`git config --get-regexp`), as git prints them, with their values. */
+  localConfig(pattern: string): Map<string, string[]>;
   /** Adds a value to a key of the repository's own config file, or (`remove`) takes every value equal to it off; throws when git cannot. */
   changeLocalConfig(key: string, o: { add: string } | { remove: string }): void;
   /** Sets a key in the repository's own config file (`replacing`: only the value equal to it); `locked` when another process held the file. */
@@ -291,10 +294,10 @@ export interface Storage extends RepoPlace {
   fetchBounded(remote: string, refspecs: string[], timeoutMs: number, o?: { prune?: boolean }): Promise<NetResult>;
   /** `git push` of one ref by compare-and-swap on the remote (`--force-with-lease`), bounded in time. */
   pushBounded(remote: string, push: { oid: string; ref: string; expected: string | null; atomic: boolean }, timeoutMs: number): Promise<NetResult>;
-  /** Pushes `commit` as `ref` into a repository on this machine (no hooks): forced, or only as a fast-forward. */
-  pushLocal(dir: string, commit: string, ref: string, o: { force: boolean }): boolean;
-  /** Brings `ref` of a repository on this machine and what it reaches into this one (no ref moves). */
-  fetchLocal(dir: string, ref: string): boolean;
+  /** `git fetch` of refspecs, no tags; `full`: every ref it changed said on stderr (else quiet); `noHooks`: no hook runs. */
+  fetchRefs(remote: string, refspecs: string[], o?: { atomic?: boolean; prune?: boolean; full?: boolean; noHooks?: boolean }): GitResult;
+  /** `git push --porcelain` of refspecs, no pre-push hook; `leases`: each ref's expected value there (null: absent). */
+  pushRefs(remote: string, refspecs: string[], o?: { atomic?: boolean; force?: boolean; leases?: Array<[string, string | null]>; noHooks?: boolean }): GitResult;
   /** A bare repository at `dir`, of this repository's object format. */
   side(dir: string): SideRepository;
 }

@@ -5,7 +5,7 @@ import { FORMAT1_ARCHIVE_HINT, takesFormat1Archives } from '../handoff/store/for
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef, NOTES_REF } from '../handoff/store/names';
 import { checkAdvances, type Violation } from '../handoff/store/ownership';
 import { mergeReceipts, trackingNotesRef, type ReceiptMerge } from '../handoff/store/receipts';
-import { ancestryOf, remoteViolations } from '../handoff/store/sync-state';
+import { ancestryOf, compareTips, remoteViolations } from '../handoff/store/sync-state';
 import { ranHere } from '../handoff/state/ledger';
 import { moveRefs } from '../handoff/store/tx';
 import { pastRetention, retentionOf } from '../handoff/store/retention';
@@ -14,6 +14,8 @@ import { RECORD_REF } from '../handoff/store/tx/record';
 
 /** The five ways a handoff can stand after a fetch (SPEC 7). */
 export type MergeCase = 'new' | 'same' | 'local-ahead' | 'remote-ahead' | 'diverged';
+
+const CASE_OF = { synced: 'same', ahead: 'local-ahead', behind: 'remote-ahead', diverged: 'diverged' } as const;
 
 /** What the merge did about it. */
 type MergeAction = 'created' | 'fast-forwarded' | 'archived' | 'none' | 'refused' | 'lost-race';
@@ -92,7 +94,7 @@ export const pastRetentionOf = (repo: Repo, s: Sides) => pastRetention([...new S
  * never seen live).
  */
 export function fetchTracking(repo: Repo, remote: string, extra: string[] = []): { pruned: Set<string>; quiet: boolean } {
-  const stderr = fetchFrom(repo, remote, [...handoffRefspecs(remote), ...extra], ['--atomic', '--prune', '--no-tags', '--no-write-fetch-head'], ['-c', 'fetch.output=full']);
+  const stderr = fetchFrom(repo, remote, [...handoffRefspecs(remote), ...extra], { atomic: true, prune: true, full: true });
   const pruned = new Set<string>();
   const prefix = trackingPrefix(remote);
   for (const m of stderr.matchAll(/^ - \[deleted\] +\(none\) +-> (\S+)$/gm)) if (m[1].startsWith(prefix)) pruned.add(m[1].slice(prefix.length));
@@ -190,14 +192,9 @@ export function mergeHandoffs(repo: Repo, remote: string, before: { remote: { ha
       const archivedHere = archivalOf(unsent, rem) ?? unsent?.find((e) => e.oid === rem);
       if (archivedHere) handoffs.push({ ...base, case: 'local-ahead', action: 'none', archivedAs: archivedHere.entry });
       else handoffs.push({ ...base, case: 'new', action: 'created' });
-    } else if (local === rem) {
-      handoffs.push({ ...base, case: 'same', action: 'none' });
-    } else if (isAnc(rem!, local!)) {
-      handoffs.push({ ...base, case: 'local-ahead', action: 'none' });
-    } else if (isAnc(local!, rem!)) {
-      handoffs.push({ ...base, case: 'remote-ahead', action: 'fast-forwarded' });
     } else {
-      handoffs.push({ ...base, case: 'diverged', action: 'none' });
+      const c = CASE_OF[compareTips(isAnc, local!, rem!)];
+      handoffs.push({ ...base, case: c, action: c === 'remote-ahead' ? 'fast-forwarded' : 'none' });
     }
   }
 

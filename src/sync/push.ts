@@ -6,7 +6,7 @@ import { lockFileNamed } from '../git/messages';
 import { refOfLock, waitOutLock, type LockPlace } from '../handoff/store/tx/locks';
 import { readConfig } from '../git/config';
 import type { RefOp } from '../git/refs';
-import { hostLimit, NO_PUSH_OPTIONS, pushRefusal } from '../git/run';
+import { hostLimit, pushRefusal, type GitResult } from '../git/run';
 import { setting } from '../config-keys';
 import { AGAIN, hostLimited, retrying } from '../retry';
 import type { Repo } from '../git/repo';
@@ -314,13 +314,13 @@ function pushOnce(repo: Repo, remote: string, updates: PushUpdate[], result: Pus
   // staged once for every try of the batch, and unstaged in the transaction that moves the tracking refs
   const staged = stageOutgoing(repo, remote, updates.filter((u) => u.newOid !== null && !u.wildcard));
   try {
-    return sendOnce(repo, remote, updates, record, result, (us, atomic) => pushRefs(repo, remote, us, atomic, staged));
+    return sendOnce(repo, remote, updates, record, result, (us, atomic) => pushUpdates(repo, remote, us, atomic, staged));
   } finally {
     recordPushed(repo, remote, [...updates, ...(record ? [record] : [])].filter((u) => u.status === 'pushed' || u.status === 'up-to-date'), staged);
   }
 }
 
-function sendOnce(repo: Repo, remote: string, updates: PushUpdate[], record: PushUpdate | null, result: PushResult, runPush: (us: PushUpdate[], atomic: boolean) => ReturnType<Repo['git']>): ReturnType<typeof pushOnce> {
+function sendOnce(repo: Repo, remote: string, updates: PushUpdate[], record: PushUpdate | null, result: PushResult, runPush: (us: PushUpdate[], atomic: boolean) => GitResult): ReturnType<typeof pushOnce> {
   const sent = record ? [...updates, record] : updates;
   let r = runPush(sent, result.atomic);
   // a ref of a remote on this machine locked (a push killed there left its lock): waited out while it may be held, then
@@ -397,20 +397,16 @@ function stageOutgoing(repo: Repo, remote: string, moving: PushUpdate[]): Staged
 }
 
 /** One `git push` of `updates`; those staged go by the staged refs' wildcards (the record is never among them). */
-function pushRefs(repo: Repo, remote: string, updates: PushUpdate[], atomic: boolean, staged: Staged | null) {
-  const args = [...NO_PUSH_OPTIONS, 'push', '--no-verify', '--porcelain', '--no-follow-tags'];
-  if (atomic) args.push('--atomic');
-  // A deletion has no fast-forward check of its own: the lease makes it a compare-and-swap on the archived tip.
-  for (const u of updates) if (u.newOid === null) args.push(`--force-with-lease=${u.ref}:${u.oldOid}`);
-  // The record is this clone's own ref (no other clone writes refs/handoff-records/<place>), and it is not always a
-  // fast-forward (redact restarts the chain): forced, with a lease on what sync's fetch saw there (empty: absent),
-  // so a record another writer put there since (another machine's clone at the same path) is not overwritten unseen.
-  for (const u of updates) if (u.kind === 'record') args.push(`--force-with-lease=${u.ref}:${u.oldOid ?? ''}`);
+function pushUpdates(repo: Repo, remote: string, updates: PushUpdate[], atomic: boolean, staged: Staged | null) {
+  // A deletion has no fast-forward check of its own: the lease makes it a compare-and-swap on the archived tip. The
+  // record is this clone's own ref and not always a fast-forward (redact restarts the chain): forced, with a lease on
+  // what sync's fetch saw there, so a record another writer put there since is not overwritten unseen.
+  const leases = updates.filter((u) => u.newOid === null || u.kind === 'record').map((u): [string, string | null] => [u.ref, u.oldOid]);
   // creations and fast-forwards of handoffs, entries and receipts (never forced: git refuses a non-fast-forward)
   const wild = [...new Set(updates.flatMap((u) => (u.wildcard ? [`${u.wildcard}*:${u.wildcard}*`] : [])))];
   const named = updates.filter((u) => !u.wildcard && !staged?.updates.includes(u));
-  args.push(remote, ...wild, ...(staged?.specs ?? []), ...named.map((u) => (u.newOid === null ? `:${u.ref}` : `${u.newOid}:${u.ref}`)));
-  return repo.git(args, { allowFail: true });
+  const specs = [...wild, ...(staged?.specs ?? []), ...named.map((u) => (u.newOid === null ? `:${u.ref}` : `${u.newOid}:${u.ref}`))];
+  return repo.pushRefs(remote, specs, { atomic, leases });
 }
 interface PorcelainLine {
   flag: string;

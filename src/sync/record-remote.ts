@@ -38,7 +38,7 @@ interface RecoverFrom {
  */
 export function recoverFrom(repo: Repo, named: string): RecoverFrom {
   const remote = resolveRemote(repo, named);
-  fetchFrom(repo, remote, [`+${RECORDS_PREFIX}*:${FROM_PREFIX}*`], ['--no-tags', '--no-write-fetch-head', '--quiet']);
+  fetchFrom(repo, remote, [`+${RECORDS_PREFIX}*:${FROM_PREFIX}*`]);
   const fetched = repo.listRefs([FROM_PREFIX]);
   try {
     const place = placeIdOf(repo);

@@ -83,15 +83,15 @@ export function transportError(repo: Repo, remote: string, verb: 'fetch' | 'push
 export const hostWaitMs = (repo: Repo) => setting(readConfig(repo), 'hostWait');
 
 /**
- * `git fetch <options> <remote> <refspecs>`. A lock of this repository in the fetch's way (a tracking ref a killed fetch left
+ * `git fetch` of refspecs from a remote. A lock of this repository in the fetch's way (a tracking ref a killed fetch left
  * locked) is waited out while a live process may hold it, then the fetch runs again; one left behind is exit 4
  * naming it with its rm (lockError). A transport cut in passing and a host's rate limit are tried again by the one
  * retry policy (src/retry.ts). Any other failure is transportError (exit 7).
  */
-export function fetchFrom(repo: Repo, remote: string, refspecs: string[], options: string[], config: string[] = []): string {
+export function fetchFrom(repo: Repo, remote: string, refspecs: string[], o: { atomic?: boolean; prune?: boolean; full?: boolean } = {}): string {
   upgradeTracking(repo, true);
   return retrying((wait) => {
-    const r = repo.git([...config, 'fetch', ...options, remote, ...refspecs], { allowFail: true });
+    const r = repo.fetchRefs(remote, refspecs, o);
     if (r.status === 0) {
       noteContact(repo.commonDir, remote, true);
       return r.stderr;

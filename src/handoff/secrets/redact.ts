@@ -40,7 +40,7 @@ function rewriteTree(repo: Storage, tree: string, texts: Map<string, string>): s
     const text = texts.get(e.path);
     return { mode: e.mode, type: e.type, oid: text === undefined ? e.oid : repo.writeBlob(text), name: e.path };
   });
-  return repo.writeTreeEntries(entries);
+  return repo.writeTree(entries);
 }
 
 const ROTATE_STEPS = [
@@ -126,9 +126,8 @@ function partTexts(repo: Storage, oid: string, findings: Finding[]): Map<string,
 
 /** `doctor`: the handoff versions that carry a secret let through with --allow-secret (one git log). */
 export function doctorSecrets(repo: Storage): DoctorItem[] {
-  const hits = repo
-    .trailersUnder(['refs/handoffs/*'])
-    .map((c) => [c.oid, c.source, secretTrailersIn(c.trailers).allowed.join(',')])
+  const hits = (repo.commitsVia(['--glob=refs/handoffs/*']) ?? [])
+    .map((c) => [c.oid, c.ref, secretTrailersIn(c.trailers).allowed.join(',')])
     .filter(([oid, , rules]) => oid && rules);
   if (!hits.length) return [{ component: 'secrets', status: 'ok', detail: 'no handoff version carries an allowed secret finding' }];
   return hits.map(([oid, ref, rules]) => ({ component: 'secrets', status: 'info', detail: `${ref} version ${oid.slice(0, 12)} carries findings allowed with --allow-secret: ${rules}` }));

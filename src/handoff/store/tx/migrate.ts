@@ -123,7 +123,7 @@ export function migrateTracking(repo: Storage): number {
     }
   }
   for (const remote of remotes) {
-    const specs = repo.localConfigValues(`remote.${remote}.fetch`);
+    const specs = repo.localConfig('^remote\\..*\\.fetch$').get(`remote.${remote}.fetch`) ?? [];
     const legacyRoot = `:refs/remotes/${remote}/`;
     for (const spec of specs) {
       const at = spec.indexOf(legacyRoot);
