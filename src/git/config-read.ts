@@ -22,9 +22,9 @@ const NL = 0x0a;
 
 /**
  * One file's entries as git reads them (get_next_char, git_parse_source, get_base_var, get_value, parse_value of git
- * 2.39's config.c), keys and values as bytes read as latin1; null where git would fail or include another file.
+ * 2.39's config.c), keys and values as bytes read as latin1; null where git would fail or (unless `includes`) include another file.
  */
-export function parseConfigFile(data: Buffer): ConfigEntries | null {
+export function parseConfigFile(data: Buffer, o: { includes?: boolean } = {}): ConfigEntries | null {
   let at = 0;
   let eof = false;
   // get_next_char: CR LF reads as LF; the end reads as LF (and marks eof)
@@ -77,7 +77,7 @@ export function parseConfigFile(data: Buffer): ConfigEntries | null {
       if (value === null) return null;
     }
     // an include of any kind, or anything in a section named like one: git may read another file here
-    if (/^include(if)?(\.|$)/.test(section)) return null;
+    if (!o.includes && /^include(if)?(\.|$)/.test(section)) return null;
     out.push([`${section}.${name}`, value ?? '\u0000']);
   }
 

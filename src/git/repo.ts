@@ -5,6 +5,7 @@ import { keyName, parseSetting } from '../config-keys';
 import { HandoffError } from '../errors';
 import { countLooseCommits } from './loose';
 import { addValue, keyValue, knownConfig, readConfig, remoteNames } from './config';
+import { parseConfigFile } from './config-read';
 import { objectSizes, readCommitFiles, readCommitTrailers, readObjects, readObjectsBounded, writeBlob, writeBlobs, writeCommit, writeRawCommit, writeTree, writeTreeWithPaths } from './objects';
 import { compareRefsRead, listingOf, listRefNames, listRefs, readRef, transaction } from './refs';
 import { RefsOnce } from './refs-once';
@@ -67,31 +68,15 @@ const readText = (file: string): string => {
   }
 };
 
-// The key's section and name, from the table of handoff.* keys: read here from the text discovery read already (no
-// git process at the start of every command), the value by the table's rule for the key.
-const [FORMAT_SECTION, FORMAT_NAME] = keyName('formatVersion').toLowerCase().split('.');
-const FORMAT_LINE = new RegExp(`^${FORMAT_NAME}\\s*=\\s*("?)([^"#;]*)\\1\\s*(?:[#;].*)?$`, 'i');
+const FORMAT_KEY = keyName('formatVersion').toLowerCase();
 
 /**
- * `handoff.formatVersion` in a config file's text, as git reads it (section and key names in any case, the last
- * value wins); null when unset. A value that is not a whole number reads as newer than any build: refused, never guessed.
+ * `handoff.formatVersion` in a config file's text, as git reads it (the last value wins); null when unset. A value that
+ * is not a whole number reads as newer than any build: refused, never guessed.
  */
 export function storeFormatOf(text: string): number | null {
-  let inHandoff = false;
-  let out: number | null = null;
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
-    const section = /^\[\s*([A-Za-z0-9.-]+)\s*(?:"[^"]*"\s*)?\](.*)$/.exec(line);
-    let rest = line;
-    if (section) {
-      inHandoff = section[1].toLowerCase() === FORMAT_SECTION && !/"/.test(line.slice(0, line.indexOf(']')));
-      rest = section[2].trim();
-    }
-    if (!inHandoff) continue;
-    const m = FORMAT_LINE.exec(rest);
-    if (m) out = parseSetting('formatVersion', [m[2]]) ?? Number.MAX_SAFE_INTEGER;
-  }
-  return out;
+  const values = (parseConfigFile(Buffer.from(text, 'latin1'), { includes: true }) ?? []).filter(([k]) => k === FORMAT_KEY);
+  return values.length ? (parseSetting('formatVersion', [values[values.length - 1][1]]) ?? Number.MAX_SAFE_INTEGER) : null;
 }
 
 // Anything here changes where git looks for the repository or how it reads it: git itself answers then.
