@@ -5,9 +5,8 @@ import path from 'node:path';
 import { HandoffError } from '../errors';
 import { identLines, looseTarget, treeContent, writeLoose } from './loose';
 import { looseCommitFiles } from './loose-read';
-import { trailerBlockLines } from './trailers';
 import { gitBytes, type Repo } from './run';
-import type { BatchObject, Bounded, CommitTrailers } from './storage';
+import type { BatchObject, Bounded } from './storage';
 
 export { parseCommit } from './storage';
 
@@ -121,23 +120,6 @@ export function readObjects(repo: Repo, specs: string[], maxBuffer?: number): Ar
   return out;
 }
 
-
-/**
- * Parents and git's own trailer block of many commits, in one `git log` that prints only those (never the
- * messages: 520 commits of 1 MiB each stay a small read). Missing commits are left out of the map.
- */
-export function readCommitTrailers(repo: Repo, oids: string[]): Map<string, CommitTrailers> {
-  const out = new Map<string, CommitTrailers>();
-  if (oids.length === 0) return out;
-  const r = repo.git(['log', '--no-walk=unsorted', '--ignore-missing', '--stdin', '--format=%H%x00%P%x00%(trailers)%x00'], { input: oids.join('\n') + '\n' });
-  const f = r.stdout.split('\0');
-  for (let i = 0; i + 3 < f.length; i += 3) {
-    const oid = f[i].charCodeAt(0) === 10 ? f[i].slice(1) : f[i];
-    if (!/^[0-9a-f]+$/.test(oid)) throw new HandoffError('integrity', 'unreadable-commits', `git log printed a record that does not parse (${JSON.stringify(oid.slice(0, 80))})`);
-    out.set(oid, { parents: f[i + 1] ? f[i + 1].split(' ') : [], trailers: trailerBlockLines(f[i + 2]) });
-  }
-  return out;
-}
 
 /** Type and size of many objects (any rev syntax) in one `cat-file --batch-check`; null where missing. */
 export function objectSizes(repo: Repo, specs: string[]): Array<{ type: string; size: number } | null> {

@@ -6,11 +6,12 @@ import { HandoffError } from '../errors';
 import { countLooseCommits } from './loose';
 import { addValue, keyValue, knownConfig, readConfig, remoteNames } from './config';
 import { parseConfigFile } from './config-read';
-import { objectSizes, readCommitFiles, readCommitTrailers, readObjects, readObjectsBounded, writeBlob, writeBlobs, writeCommit, writeRawCommit, writeTree, writeTreeWithPaths } from './objects';
+import { objectSizes, readCommitFiles, readObjects, readObjectsBounded, writeBlob, writeBlobs, writeCommit, writeRawCommit, writeTree, writeTreeWithPaths } from './objects';
 import { compareRefsRead, listingOf, listRefNames, listRefs, readRef, transaction } from './refs';
 import { RefsOnce } from './refs-once';
+import { trailerBlockLines } from './trailers';
 import { git, gitBounded, gitOut, NO_PUSH_OPTIONS, READER_ENV, type GitOptions, type GitResult, type Repo } from './run';
-import { ListedRef, MOVE_REFS, reachableIn, WRITE_COMMIT, type Bounded, type CommitSummary, type LogRecord, type MoveRefsOptions, type NetResult, type RefName, type RefRecord, type RepoPlace, type RefOp, type SideRepository, type TreeEntry, type Walk } from './storage';
+import { ListedRef, MOVE_REFS, reachableIn, WRITE_COMMIT, type Bounded, type CommitTrailers, type CommitSummary, type LogRecord, type MoveRefsOptions, type NetResult, type RefName, type RefRecord, type RepoPlace, type RefOp, type SideRepository, type TreeEntry, type Walk } from './storage';
 
 export type { Repo } from './run';
 
@@ -185,12 +186,18 @@ const treeEntries = (s: string): TreeEntry[] =>
     return m ? [{ mode: m[1], type: m[2], oid: m[3], path: m[4] }] : [];
   });
 
+/** `git log` output whose format ends each of its `n` fields in a NUL (git prints none from a message), as rows. */
+function rowsOf(stdout: string, n: number): string[][] {
+  const f = stdout.split('\0');
+  // each commit's first field follows the newline git ends the one before with
+  return Array.from({ length: Math.floor(f.length / n) }, (_, i) => f.slice(i * n, (i + 1) * n)).map(([first, ...rest]) => [first.replace(/^\n/, ''), ...rest]);
+}
+
 /** The commands that move no ref: they leave a kept listing (keepRefs) standing. */
 const READS = new Set(['for-each-ref', 'rev-parse', 'cat-file', 'log', 'rev-list', 'status', 'ls-tree', 'merge-base', 'config', 'hash-object', 'mktree', 'commit-tree', 'reflog', 'check-ref-format']);
 
 /** `git log` fields of one version as `history` reads them: NUL between fields (git never prints one from a message). */
 const HISTORY_FORMAT = '--format=%H%x00%ct%x00%P%x00%s%x00%(trailers)%x00%G?%x00%GK%x00%GS%x00';
-const HISTORY_FIELDS = 8;
 
 // the fields of the place, declared once (RepoPlace) and set by the constructor
 interface GitRepo extends RepoPlace {}
@@ -290,18 +297,22 @@ class GitRepo implements Repo {
     const answers = r.stdout.split('\n');
     return specs.map((_, i) => (/^[0-9a-f]{40,64}$/.test(answers[i] ?? '') ? answers[i] : null));
   }
-  readCommitTrailers = (oids: string[]) => readCommitTrailers(this, oids);
+  readCommitTrailers(oids: string[]) {
+    const out = new Map<string, CommitTrailers>();
+    if (oids.length === 0) return out;
+    const r = this.git(['log', '--no-walk=unsorted', '--ignore-missing', '--stdin', '--format=%H%x00%P%x00%(trailers)%x00'], { input: oids.join('\n') + '\n' });
+    for (const [oid, parents, block] of rowsOf(r.stdout, 3)) {
+      if (!/^[0-9a-f]+$/.test(oid)) throw new HandoffError('integrity', 'unreadable-commits', `git log printed a record that does not parse (${JSON.stringify(oid.slice(0, 80))})`);
+      out.set(oid, { parents: parents ? parents.split(' ') : [], trailers: trailerBlockLines(block) });
+    }
+    return out;
+  }
   describeCommits(oids: string[]): CommitSummary[] {
     if (oids.length === 0) return [];
     const r = this.git(['log', '--no-walk=unsorted', '--ignore-missing', '--stdin', '--format=%H%x00%P%x00%T%x00%ct%x00%s%x00%(trailers)%x00'], { input: oids.join('\n') + '\n' });
-    const f = r.stdout.split('\0');
-    const out: CommitSummary[] = [];
-    for (let i = 0; i + 5 < f.length; i += 6) {
-      const oid = f[i].replace(/^\n/, '');
-      if (!/^[0-9a-f]+$/.test(oid)) continue;
-      out.push({ oid, parents: f[i + 1] ? f[i + 1].split(' ') : [], tree: f[i + 2], time: Number(f[i + 3]) || 0, subject: f[i + 4], trailers: f[i + 5] ? f[i + 5].replace(/\n$/, '').split('\n') : [] });
-    }
-    return out;
+    return rowsOf(r.stdout, 6)
+      .filter(([oid]) => /^[0-9a-f]+$/.test(oid))
+      .map(([oid, parents, tree, ct, subject, block]) => ({ oid, parents: parents ? parents.split(' ') : [], tree, time: Number(ct) || 0, subject, trailers: trailerBlockLines(block) }));
   }
   readTree(treeish: string): TreeEntry[] {
     return treeEntries(this.out(['ls-tree', '-z', treeish]));
@@ -414,12 +425,7 @@ class GitRepo implements Repo {
   }
   history(rev: string): { entries: LogRecord[]; unsure: boolean } {
     const r = this.git(['log', HISTORY_FORMAT, rev]);
-    const fields = r.stdout.split('\0');
-    const entries: LogRecord[] = [];
-    for (let i = 0; i + HISTORY_FIELDS < fields.length; i += HISTORY_FIELDS) {
-      const [oid, ct, parents, subject, block, g, k, s] = fields.slice(i, i + HISTORY_FIELDS);
-      entries.push({ oid: oid.replace(/^\n/, ''), time: Number(ct), parents: parents ? parents.split(' ') : [], subject, block: block ?? '', signature: [g, k, s] });
-    }
+    const entries = rowsOf(r.stdout, 8).map(([oid, ct, parents, subject, block, g, k, s]) => ({ oid, time: Number(ct), parents: parents ? parents.split(' ') : [], subject, block, signature: [g, k, s] as [string, string, string] }));
     // %G? says N both for an unsigned commit and for one it could not check; git complains on stderr only for the latter
     return { entries, unsure: !!r.stderr.trim() };
   }
@@ -428,13 +434,11 @@ class GitRepo implements Repo {
     // the refs on stdin: a store of 10,000 refs fits no command line
     const limit = [...(o.max === undefined ? [] : [`--max-count=${o.max}`]), ...(o.since === undefined ? [] : [`--since=@${o.since}`])];
     const r = this.git(['log', '--stdin', ...limit, `--format=${fields.join('%x00')}%x00`], { input: refs.join('\n') + '\n', allowFail: true });
-    const f = r.status === 0 ? r.stdout.split('\0') : [];
-    // each commit's first field follows the newline git ends the one before with
-    return Array.from({ length: Math.floor(f.length / fields.length) }, (_, n) => f.slice(n * fields.length, (n + 1) * fields.length)).map(([first, ...rest]) => [first.replace(/^\n/, ''), ...rest]);
+    return r.status === 0 ? rowsOf(r.stdout, fields.length) : [];
   }
   signature(oid: string): [string, string, string] {
-    const f = this.git(['log', '-1', '--format=%G?%x00%GK%x00%GS', oid], { allowFail: true }).stdout.replace(/\n$/, '').split('\0');
-    return [f[0] ?? '', f[1] ?? '', f[2] ?? ''];
+    const [g = '', k = '', s = ''] = rowsOf(this.git(['log', '-1', '--format=%G?%x00%GK%x00%GS%x00', oid], { allowFail: true }).stdout, 3)[0] ?? [];
+    return [g, k, s];
   }
   commitsVia(from: string[], o: { not?: string[]; grep?: string[] } = {}) {
     if (from.length === 0) return [];
@@ -445,11 +449,7 @@ class GitRepo implements Repo {
     const grep = o.grep?.length ? ['--fixed-strings', ...o.grep.map((t) => `--grep=${t}`)] : [];
     const args = ['log', '--source', ...grep, '--format=%H%x00%S%x00%ct%x00%(trailers)%x00', ...from.filter(option), '--stdin', '--not', ...not.filter(option), '--'];
     const r = this.git(args, { allowFail: true, input });
-    if (r.status !== 0) return null;
-    const f = r.stdout.split('\0');
-    const out: RefRecord[] = [];
-    for (let i = 0; i + 3 < f.length; i += 4) out.push(new ListedRef(f[i + 1], f[i].replace(/^\n/, ''), Number(f[i + 2]), f[i + 3]));
-    return out;
+    return r.status === 0 ? rowsOf(r.stdout, 4).map(([oid, source, ct, block]) => new ListedRef(source, oid, Number(ct), block)) : null;
   }
 
   // ---- configuration
