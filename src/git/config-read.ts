@@ -1,9 +1,6 @@
-// git's configuration read in this process (issue 39: one git process fewer per write), only where it is provably what
-// `git config -z --get-regexp` would print: a repository openRepo found plain (owned by this user, no extensions, no
-// includes, no GIT_DIR or command-line configuration), no system file (GIT_CONFIG_NOSYSTEM) or a Linux git of the
-// distribution (its system file is /etc/gitconfig), and files that hold no include of any kind and parse by git's own rules (config.c: sections,
-// subsections, quoting, escapes, continuation lines, comments, whitespace folded to spaces). Anything else returns
-// null, and git answers. test/git/config-read.test.ts compares it with git file by file.
+// git's configuration read in this process (one git process fewer per write), only where it is provably what
+// `git config -z --get-regexp` would print: a plain repository, known files holding no include, parsed by git's own
+// rules (config.c); anything else is null, and git answers.
 import { readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { userHome } from '../user-dirs';

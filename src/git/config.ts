@@ -14,11 +14,7 @@ export { addValue, configBool, configValue } from './config-values';
 const known = new WeakMap<Repo, Config>();
 export const knownConfig = (repo: Repo): Config | undefined => known.get(repo);
 
-/**
- * One read per fact per process: the configuration and the remote names of a repository, read again only once a file
- * git reads them from changed (its stamp) or the environment's configuration did. Not kept where a file includes
- * another, which no stamp here covers.
- */
+/** One read per fact per process: the configuration and remote names, read again once a file's stamp changed (none kept across includes). */
 const kept = new Map<string, { key: string; config?: Config; remotes?: string[] }>();
 function keptFor(repo: Repo): { key: string; config?: Config; remotes?: string[] } | null {
   const files = configFiles(repo, process.env);
@@ -74,10 +70,7 @@ export function keyValue(entry: string, lower = false): [string, string] {
   return [lower ? key.toLowerCase() : key, nl === -1 ? 'true' : entry.slice(nl + 1)];
 }
 
-/**
- * readConfig's settings and every configuration file git read or would read for them (the files entries came from,
- * and every include.path / includeIf.*.path target, found or not), in the one process readConfig starts.
- */
+/** readConfig's settings and every configuration file git read or would read for them (includes' targets too). */
 export function readConfigFiles(repo: Repo, home: string): { config: Config; files: string[] } {
   // plain files (config-read.ts: none includes another) are read in this process: git would read no other file
   const own = readConfigInProcess(repo, SETTINGS);

@@ -10,10 +10,7 @@ import type { BatchObject, Bounded } from './storage';
 
 export { parseCommit } from './storage';
 
-/**
- * The system's temporary directory. node:os is required here, at the first temporary file: the full guard loads
- * this module at every run, and loading node:os costs it about 0.2 ms it does not otherwise need.
- */
+/** The system's temporary directory; node:os loaded at the first temporary file, not by every guard run. */
 const tmpdir = (): string => (require('node:os') as typeof import('node:os')).tmpdir();
 
 export function writeBlob(repo: Repo, content: string): string {
@@ -149,10 +146,7 @@ export function readObjectsBounded(repo: Repo, specs: string[], max: number[]): 
   return specs.map((_, i) => (!sizes[i] ? null : sizes[i]!.size > max[i] ? { oversize: sizes[i]!.size } : read[j++]));
 }
 
-/**
- * Each commit and files of its tree (`<oid>:<name>`), each within its bound (`max`: the commit's, then each file's), as
- * readObjectsBounded answers: in this process while they are loose (a version is written loose), the rest in one cat-file.
- */
+/** Each commit and files of its tree within their bounds, as readObjectsBounded answers: loose ones in this process. */
 export function readCommitFiles(repo: Repo, oids: string[], names: string[], max: number[]): Bounded[][] {
   const out: Bounded[][] = [];
   const rest: number[] = [];
