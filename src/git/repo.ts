@@ -9,6 +9,7 @@ import { parseConfigFile } from './config-read';
 import { objectSizes, readCommitFiles, readObjects, readObjectsBounded, writeBlob, writeBlobs, writeCommit, writeRawCommit, writeTree, writeTreeWithPaths } from './objects';
 import { compareRefsRead, listingOf, listRefNames, listRefs, readRef, transaction } from './refs';
 import { RefsOnce } from './refs-once';
+import { rowsOf } from './trailer-reads';
 import { trailerBlockLines } from './trailers';
 import { git, gitBounded, gitOut, NO_PUSH_OPTIONS, READER_ENV, type GitOptions, type GitResult, type Repo } from './run';
 import { ListedRef, MOVE_REFS, reachableIn, WRITE_COMMIT, type Bounded, type CommitTrailers, type CommitSummary, type LogRecord, type MoveRefsOptions, type NetResult, type RefName, type RefRecord, type RepoPlace, type RefOp, type SideRepository, type TreeEntry, type Walk } from './storage';
@@ -185,13 +186,6 @@ const treeEntries = (s: string): TreeEntry[] =>
     const m = /^(\d+) (\S+) ([0-9a-f]+)\t(.+)$/s.exec(e);
     return m ? [{ mode: m[1], type: m[2], oid: m[3], path: m[4] }] : [];
   });
-
-/** `git log` output whose format ends each of its `n` fields in a NUL (git prints none from a message), as rows. */
-function rowsOf(stdout: string, n: number): string[][] {
-  const f = stdout.split('\0');
-  // each commit's first field follows the newline git ends the one before with
-  return Array.from({ length: Math.floor(f.length / n) }, (_, i) => f.slice(i * n, (i + 1) * n)).map(([first, ...rest]) => [first.replace(/^\n/, ''), ...rest]);
-}
 
 /** The commands that move no ref: they leave a kept listing (keepRefs) standing. */
 const READS = new Set(['for-each-ref', 'rev-parse', 'cat-file', 'log', 'rev-list', 'status', 'ls-tree', 'merge-base', 'config', 'hash-object', 'mktree', 'commit-tree', 'reflog', 'check-ref-format']);
