@@ -1,8 +1,5 @@
-// The configuration files git reads for a repository (includes aside), the one place they are named (issue 35): one
-// table, read by TypeScript (configFiles: the guard's config cache key and perimeter; userConfigFiles: the user's and
-// the system's files whatever the environment says) and written into the sh front as a function (configFilesSh, at
-// build by scripts/front-words.mjs). test/git/config-files.test.ts checks the table against `git config --list
-// --show-origin --show-scope` and the front's function against configFiles, environment by environment.
+// The configuration files git reads for a repository (includes aside), the one place they are named: one table, read
+// here and written into the sh front (configFilesSh, by scripts/front-words.mjs).
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { userHome } from '../user-dirs';

@@ -1,12 +1,10 @@
-// git's configuration read in this process (issue 39: one git process fewer per write), only where it is provably what
-// `git config -z --get-regexp` would print: a repository openRepo found plain (owned by this user, no extensions, no
-// includes, no GIT_DIR or command-line configuration), no system file (GIT_CONFIG_NOSYSTEM) or a Linux git of the
-// distribution (its system file is /etc/gitconfig), and files that hold no include of any kind and parse by git's own rules (config.c: sections,
-// subsections, quoting, escapes, continuation lines, comments, whitespace folded to spaces). Anything else returns
-// null, and git answers. test/git/config-read.test.ts compares it with git file by file.
+// git's configuration read in this process (one git process fewer per write), only where it is provably what
+// `git config -z --get-regexp` would print: a plain repository, known files holding no include, parsed by git's own
+// rules (config.c); anything else is null, and git answers.
 import { readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { userHome } from '../user-dirs';
+import { addValue } from './config-values';
 import type { Storage } from './storage';
 
 type Env = NodeJS.ProcessEnv;
@@ -21,9 +19,9 @@ const NL = 0x0a;
 
 /**
  * One file's entries as git reads them (get_next_char, git_parse_source, get_base_var, get_value, parse_value of git
- * 2.39's config.c), keys and values as bytes read as latin1; null where git would fail or include another file.
+ * 2.39's config.c), keys and values as bytes read as latin1; null where git would fail or (unless `includes`) include another file.
  */
-export function parseConfigFile(data: Buffer): ConfigEntries | null {
+export function parseConfigFile(data: Buffer, o: { includes?: boolean } = {}): ConfigEntries | null {
   let at = 0;
   let eof = false;
   // get_next_char: CR LF reads as LF; the end reads as LF (and marks eof)
@@ -76,7 +74,7 @@ export function parseConfigFile(data: Buffer): ConfigEntries | null {
       if (value === null) return null;
     }
     // an include of any kind, or anything in a section named like one: git may read another file here
-    if (/^include(if)?(\.|$)/.test(section)) return null;
+    if (!o.includes && /^include(if)?(\.|$)/.test(section)) return null;
     out.push([`${section}.${name}`, value ?? '\u0000']);
   }
 
@@ -223,10 +221,7 @@ export function readConfigInProcess(repo: Pick<Storage, 'commonDir' | 'plain'>, 
       const printed = Buffer.from(k, 'latin1').toString('utf8');
       const key = asGit ? printed : printed.toLowerCase();
       if (!wanted.test(key)) continue;
-      const value = v === '\u0000' ? 'true' : Buffer.from(v, 'latin1').toString('utf8');
-      const list = map.get(key);
-      if (list) list.push(value);
-      else map.set(key, [value]);
+      addValue(map, key, v === '\u0000' ? 'true' : Buffer.from(v, 'latin1').toString('utf8'));
     }
   }
   return map;

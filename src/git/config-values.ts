@@ -5,6 +5,9 @@ import type { Config } from './storage';
 /** The last value of a key, as git reports it. */
 export const configValue = (c: Config, key: string): string | undefined => c.get(key.toLowerCase())?.at(-1);
 
+/** Adds a value to a key's values, in git's order. */
+export const addValue = (map: Config, key: string, value: string): void => void (map.get(key) ?? map.set(key, []).get(key)!).push(value);
+
 export function configBool(c: Config, key: string): boolean {
   const v = configValue(c, key);
   return v !== undefined && /^(true|yes|on|1)$/i.test(v.trim());

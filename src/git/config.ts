@@ -3,21 +3,18 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { configFiles, fileStamp } from './config-files';
 import { readConfigInProcess } from './config-read';
+import { addValue } from './config-values';
 import type { Config } from './storage';
 import type { Repo } from './run';
 
 export type { Config } from './storage';
-export { configBool, configValue } from './config-values';
+export { addValue, configBool, configValue } from './config-values';
 
 // the configuration read last for each repository: what src/git/loose.ts needs to write objects as git would
 const known = new WeakMap<Repo, Config>();
 export const knownConfig = (repo: Repo): Config | undefined => known.get(repo);
 
-/**
- * One read per fact per process: the configuration and the remote names of a repository, read again only once a file
- * git reads them from changed (its stamp) or the environment's configuration did. Not kept where a file includes
- * another, which no stamp here covers.
- */
+/** One read per fact per process: the configuration and remote names, read again once a file's stamp changed (none kept across includes). */
 const kept = new Map<string, { key: string; config?: Config; remotes?: string[] }>();
 function keptFor(repo: Repo): { key: string; config?: Config; remotes?: string[] } | null {
   const files = configFiles(repo, process.env);
@@ -59,27 +56,21 @@ function readConfigAnew(repo: Repo): Config {
   // core., commit. and i18n. for the objects this process writes itself (src/git/loose.ts)
   const r = repo.git(['config', '-z', '--get-regexp', SETTINGS.source], { allowFail: true });
   const map: Config = new Map();
-  for (const entry of r.stdout.split('\0')) {
-    if (!entry) continue;
-    const [key, value] = keyValue(entry);
-    (map.get(key) ?? map.set(key, []).get(key)!).push(value);
-  }
+  for (const entry of r.stdout.split('\0')) if (entry) addValue(map, ...keyValue(entry, true));
   if (r.status === 0 || r.status === 1) known.set(repo, map);
   return map;
 }
 
 const SETTINGS = /^(handoff|user|author|committer|core|commit|i18n)\./;
 
-/** A `git config -z` entry: its key (lower case) and value (a key alone, a boolean set, is "true"). */
-function keyValue(entry: string): [string, string] {
+/** A `git config -z` entry: its key (as git prints it, or in lower case) and value (a key alone, a boolean set, is "true"). */
+export function keyValue(entry: string, lower = false): [string, string] {
   const nl = entry.indexOf('\n');
-  return nl === -1 ? [entry.toLowerCase(), 'true'] : [entry.slice(0, nl).toLowerCase(), entry.slice(nl + 1)];
+  const key = nl === -1 ? entry : entry.slice(0, nl);
+  return [lower ? key.toLowerCase() : key, nl === -1 ? 'true' : entry.slice(nl + 1)];
 }
 
-/**
- * readConfig's settings and every configuration file git read or would read for them (the files entries came from,
- * and every include.path / includeIf.*.path target, found or not), in the one process readConfig starts.
- */
+/** readConfig's settings and every configuration file git read or would read for them (includes' targets too). */
 export function readConfigFiles(repo: Repo, home: string): { config: Config; files: string[] } {
   // plain files (config-read.ts: none includes another) are read in this process: git would read no other file
   const own = readConfigInProcess(repo, SETTINGS);
@@ -93,13 +84,12 @@ export function readConfigFiles(repo: Repo, home: string): { config: Config; fil
     const entry = parts[i + 1];
     const file = origin.startsWith('file:') ? path.resolve(repo.cwd, origin.slice(5)) : null;
     if (file) files.add(file);
-    const [key, value] = keyValue(entry);
+    const [key, value] = keyValue(entry, true);
     if (/^(include\.path|includeif\..+\.path)$/.test(key) && value) {
       const target = value.replace(/^~(?=\/|$)/, home);
       files.add(path.isAbsolute(target) ? target : path.resolve(file ? path.dirname(file) : repo.cwd, target));
     }
-    if (!SETTINGS.test(key)) continue;
-    (map.get(key) ?? map.set(key, []).get(key)!).push(value);
+    if (SETTINGS.test(key)) addValue(map, key, value);
   }
   return { config: r.status === 0 || r.status === 1 ? keepRead(repo, map) : map, files: [...files] };
 }

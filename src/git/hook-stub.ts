@@ -1,7 +1,5 @@
 // What marks git-handoff's own hook stub (git-hooks/stub.sh), the hook it chains and the names the stub and its
-// handlers share, in one place: hooks/install.ts
-// writes and recognises them, and a move of the store's own (src/handoff/store/tx, MoveOptions.own) asks whether the
-// hook git would run for it is that stub alone.
+// handlers share: hooks/install.ts writes them, the store's own moves ask whether the stub alone would run.
 import { lstatSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { configValue } from './config-values';
@@ -9,14 +7,10 @@ import type { Config, Storage } from './storage';
 
 /** The hooks git-handoff installs a stub for. */
 export const HOOK_NAMES = ['prepare-commit-msg', 'commit-msg', 'pre-commit', 'pre-push', 'reference-transaction'] as const;
-export type HookName = (typeof HOOK_NAMES)[number];
 
 /** The stub's second line (git-hooks/stub.sh): a hook file holding it is ours. */
-export const STUB_MARKER = '# git-handoff hook stub.';
-/**
- * What the stub of this build passes after git's arguments when it calls `git-handoff githook` (git-hooks/stub.sh):
- * a handler called without it was called by an older build's stub, which leaves to node less than this one does.
- */
+const STUB_MARKER = '# git-handoff hook stub.';
+/** What this build's stub passes after git's arguments to `git-handoff githook` (an older stub passes none). */
 export const STUB_FORMAT = 2;
 export const STUB_ARG_PREFIX = '--handoff-stub=';
 export const STUB_ARG = `${STUB_ARG_PREFIX}${STUB_FORMAT}`;
@@ -40,12 +34,7 @@ export const stubsIn = (dir: string): string[] => HOOK_NAMES.filter((n) => isStu
 /** Whether a hooks directory holds a git-handoff stub at all: the first one found ends the look (one file read, where stubsIn reads each). */
 export const holdsStub = (dir: string): boolean => HOOK_NAMES.some((n) => isStub(path.join(dir, n)));
 
-/**
- * Whether the hook `name` that git runs in this repository is git-handoff's stub and nothing else: no core.hooksPath
- * in `config` (git's answer, command-line configuration included: readConfig), so git looks in the common directory's
- * hooks/; the file there a regular file holding the stub's marker; nothing at all under the chained name beside it.
- * Anything else (no hook, another tool's, a chained one, a hooks path, a file that cannot be read) is false.
- */
+/** Whether the hook `name` git runs here is git-handoff's stub and nothing else (no core.hooksPath, no chained hook). */
 export function ownStubAlone(repo: Pick<Storage, 'commonDir'>, config: Config, name: string): boolean {
   if (configValue(config, 'core.hooksPath') !== undefined) return false;
   const hook = path.join(repo.commonDir, 'hooks', name);
@@ -63,11 +52,7 @@ export function ownStubAlone(repo: Pick<Storage, 'commonDir'>, config: Config, n
   }
 }
 
-/**
- * The folder git takes this repository's hooks from, read from a configuration read (readConfig) without starting
- * git: core.hooksPath (`~/` from the home, a relative path from the worktree's top, as git 2.39 resolves it), else the
- * common directory's hooks/.
- */
+/** The folder git takes hooks from, without starting git: core.hooksPath resolved as git 2.39 does, else hooks/. */
 export function hooksDirIn(loc: { worktree: string; commonDir: string }, config: Config, home: string): string {
   const set = configValue(config, 'core.hooksPath');
   if (set === undefined) return path.join(loc.commonDir, 'hooks');

@@ -15,10 +15,7 @@ interface LooseObject {
   content: Buffer;
 }
 
-/**
- * One loose object, inflated: null when it is not a loose object here (packed, or not there at all), or when its
- * content would pass `max` bytes (inflating stops there: a small file can hold a huge object).
- */
+/** One loose object, inflated; null when it is not loose here or its content would pass `max` bytes (inflating stops there). */
 export function readLoose(repo: Pick<Storage, 'commonDir'>, oid: string, max?: number): LooseObject | null {
   const file = looseFile(repo, oid);
   return file && inflateLoose(oid, file, max);
@@ -54,9 +51,8 @@ export function inflateLoose(oid: string, file: Buffer, max?: number): LooseObje
 }
 
 /**
- * A commit and the entries `names` of its tree, from loose objects only (commit, tree, then each entry): an entry
- * the tree does not hold is null, as git says it is missing. Null for the whole when any object needed is not loose
- * here, not of its type, or over its bound (`max`: the commit's, then each entry's): the caller asks git then.
+ * A commit and the entries `names` of its tree from loose objects only (an entry the tree lacks: null); null for the
+ * whole when an object needed is not loose, not of its type, or over its bound (`max`: the commit's, then each's).
  */
 export function looseCommitFiles(repo: Pick<Storage, 'commonDir' | 'objectFormat'>, commit: string, names: string[], max: number[] = []): { commit: LooseObject; files: Array<LooseObject | null> } | null {
   const rawLength = repo.objectFormat === 'sha256' ? 32 : 20;
@@ -85,13 +81,4 @@ export function looseCommitFiles(repo: Pick<Storage, 'commonDir' | 'objectFormat
     files.push(o);
   }
   return { commit: c, files };
-}
-
-/**
- * The blob `name` of the tree of a commit, from loose objects only; null when it is not there, or any object on the
- * way is not loose or not what it should be: the caller asks git then.
- */
-export function looseCommitFile(repo: Pick<Storage, 'commonDir' | 'objectFormat'>, commit: string, name: string): Buffer | null {
-  const f = looseCommitFiles(repo, commit, [name])?.files[0];
-  return f?.type === 'blob' ? f.content : null;
 }

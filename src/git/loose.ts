@@ -1,6 +1,5 @@
-// Loose objects written by this process (blobs, trees, unsigned commits): what `hash-object -w`, `mktree` and
-// `commit-tree` write, without a git process each. Only where the result is provably what git would write:
-// plain repository configuration (read by readConfig), no object directory of git's choosing in the environment.
+// Loose objects written by this process (blobs, trees, unsigned commits), only where the result is provably what git
+// would write: plain repository configuration, no object directory of git's choosing in the environment.
 import { closeSync, existsSync, linkSync, mkdirSync, openSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { diskError } from '../errors';
@@ -33,11 +32,7 @@ export function hashObject(hash: 'sha1' | 'sha256', type: string, content: Buffe
   return createHash(hash).update(header).update(content).digest('hex');
 }
 
-/**
- * Writes one object as git does: deflated to a temporary file beside its final name, then linked into place
- * (an object already there is kept, its time refreshed so gc counts it as new). A full or read-only disk throws
- * git-handoff's disk error; any other failure returns null, and git writes it instead.
- */
+/** Writes one object as git does (temporary file, then linked into place); a full disk throws, another failure is null: git writes it. */
 export function writeLoose(target: { dir: string; hash: 'sha1' | 'sha256' }, type: string, content: Buffer): string | null {
   const oid = hashObject(target.hash, type, content);
   const dir = path.join(target.dir, oid.slice(0, 2));
@@ -88,12 +83,7 @@ export function writeLoose(target: { dir: string; hash: 'sha1' | 'sha256' }, typ
   }
 }
 
-/**
- * `git rev-list --count <oid>` walked in this process while every commit on the way is loose (a handoff's history is,
- * until gc packs it), at most `limit` of them; null where git must answer (a packed or missing commit, a shallow
- * clone whose cut parents git hides, an object directory of the environment's choosing). Parents as written: git
- * here reads no replace refs or grafts either (src/git/run.ts).
- */
+/** `git rev-list --count <oid>` walked in this process while every commit is loose, at most `limit`; null where git must answer. */
 export function countLooseCommits(commonDir: string, oid: string, limit = 512): number | null {
   if (process.env.GIT_OBJECT_DIRECTORY !== undefined || existsSync(path.join(commonDir, 'shallow'))) return null;
   const seen = new Set([oid]);
@@ -140,10 +130,7 @@ function gitDate(d = new Date()): string {
   return `${Math.floor(d.getTime() / 1000)} ${off < 0 ? '-' : '+'}${String(Math.floor(abs / 60) * 100 + (abs % 60)).padStart(4, '0')}`;
 }
 
-/**
- * The author and committer lines `git commit-tree` would write with `env` (over this process's environment), or null
- * where git decides something this cannot (a date or encoding given, signing asked for, an identity git must guess).
- */
+/** The author and committer lines `git commit-tree` would write with `env`, or null where git decides something this cannot. */
 export function identLines(config: Config, env: NodeJS.ProcessEnv): { author: string; committer: string; encoding: null } | null {
   // `env` over this process's environment, key by key (a copy of the whole environment costs more than the commit)
   const e = (k: string) => (Object.hasOwn(env, k) ? env[k] : process.env[k]);

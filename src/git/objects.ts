@@ -5,16 +5,12 @@ import path from 'node:path';
 import { HandoffError } from '../errors';
 import { identLines, looseTarget, treeContent, writeLoose } from './loose';
 import { looseCommitFiles } from './loose-read';
-import { trailerBlockLines } from './trailers';
 import { gitBytes, type Repo } from './run';
-import type { BatchObject, Bounded, CommitTrailers } from './storage';
+import type { BatchObject, Bounded } from './storage';
 
 export { parseCommit } from './storage';
 
-/**
- * The system's temporary directory. node:os is required here, at the first temporary file: the full guard loads
- * this module at every run, and loading node:os costs it about 0.2 ms it does not otherwise need.
- */
+/** The system's temporary directory; node:os loaded at the first temporary file, not by every guard run. */
 const tmpdir = (): string => (require('node:os') as typeof import('node:os')).tmpdir();
 
 export function writeBlob(repo: Repo, content: string): string {
@@ -52,17 +48,13 @@ function privateTempDir(): string | null {
   }
 }
 
-export function writeTree(repo: Repo, entries: Array<{ name: string; oid: string }>): string {
-  const target = looseTarget(repo);
+/** A tree (blobs of mode 100644 unless given; a rewrite's tree keeps its other entries exactly), in this process where it can. */
+export function writeTree(repo: Repo, entries: Array<{ name: string; oid: string; mode?: string; type?: string }>): string {
+  const blobs = entries.every((e) => (e.mode ?? '100644') === '100644' && (e.type ?? 'blob') === 'blob');
+  const target = blobs ? looseTarget(repo) : null;
   const inProcess = target && writeLoose(target, 'tree', treeContent(entries));
   if (inProcess) return inProcess;
-  const input = entries.map((e) => `100644 blob ${e.oid}\t${e.name}\n`).join('');
-  return repo.out(['mktree'], { input });
-}
-
-/** A tree of entries as given (`<mode>`, `<type>`, each kept: a rewrite's tree keeps its other entries exactly). */
-export function writeTreeEntries(repo: Repo, entries: Array<{ mode: string; type: string; oid: string; name: string }>): string {
-  return repo.out(['mktree', '-z'], { input: entries.map((e) => `${e.mode} ${e.type} ${e.oid}\t${e.name}\0`).join('') });
+  return repo.out(['mktree', '-z'], { input: entries.map((e) => `${e.mode ?? '100644'} ${e.type ?? 'blob'} ${e.oid}\t${e.name}\0`).join('') });
 }
 
 /** `base`'s tree (or an empty one) with each blob put at its path (subtrees made as needed), built in a private index. */
@@ -126,23 +118,6 @@ export function readObjects(repo: Repo, specs: string[], maxBuffer?: number): Ar
 }
 
 
-/**
- * Parents and git's own trailer block of many commits, in one `git log` that prints only those (never the
- * messages: 520 commits of 1 MiB each stay a small read). Missing commits are left out of the map.
- */
-export function readCommitTrailers(repo: Repo, oids: string[]): Map<string, CommitTrailers> {
-  const out = new Map<string, CommitTrailers>();
-  if (oids.length === 0) return out;
-  const r = repo.git(['log', '--no-walk=unsorted', '--ignore-missing', '--stdin', '--format=%H%x00%P%x00%(trailers)%x00'], { input: oids.join('\n') + '\n' });
-  const f = r.stdout.split('\0');
-  for (let i = 0; i + 3 < f.length; i += 3) {
-    const oid = f[i].charCodeAt(0) === 10 ? f[i].slice(1) : f[i];
-    if (!/^[0-9a-f]+$/.test(oid)) throw new HandoffError('integrity', 'unreadable-commits', `git log printed a record that does not parse (${JSON.stringify(oid.slice(0, 80))})`);
-    out.set(oid, { parents: f[i + 1] ? f[i + 1].split(' ') : [], trailers: trailerBlockLines(f[i + 2]) });
-  }
-  return out;
-}
-
 /** Type and size of many objects (any rev syntax) in one `cat-file --batch-check`; null where missing. */
 export function objectSizes(repo: Repo, specs: string[]): Array<{ type: string; size: number } | null> {
   if (specs.length === 0) return [];
@@ -171,10 +146,7 @@ export function readObjectsBounded(repo: Repo, specs: string[], max: number[]): 
   return specs.map((_, i) => (!sizes[i] ? null : sizes[i]!.size > max[i] ? { oversize: sizes[i]!.size } : read[j++]));
 }
 
-/**
- * Each commit and files of its tree (`<oid>:<name>`), each within its bound (`max`: the commit's, then each file's), as
- * readObjectsBounded answers: in this process while they are loose (a version is written loose), the rest in one cat-file.
- */
+/** Each commit and files of its tree within their bounds, as readObjectsBounded answers: loose ones in this process. */
 export function readCommitFiles(repo: Repo, oids: string[], names: string[], max: number[]): Bounded[][] {
   const out: Bounded[][] = [];
   const rest: number[] = [];

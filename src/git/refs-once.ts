@@ -1,7 +1,5 @@
-// One read per fact per process (issue 71): a command that reads refs more than once keeps its listing (keepRefs), and
-// each later read those patterns cover is answered from it, as git would filter it (ref-filter.c match_name_as_path).
-// A ref this process moves since is read from git again; any other command of this process that may move refs ends the
-// listings (src/git/repo.ts).
+// One read per fact per process: a kept listing (keepRefs) answers each later read its patterns cover, as git would
+// filter it; a ref this process moves since is read from git again (src/git/repo.ts ends listings on other commands).
 import type { RefRecord } from './storage';
 
 /** for-each-ref's test of one pattern: the name itself or a prefix of it up to a slash, or a `*`/`?` glob that crosses no slash; null for a glob this file does not read (git answers). */

@@ -1,9 +1,5 @@
-// Refs under one prefix read in this process, only where that is provably what `git for-each-ref` with listRefs's
-// fields would print (src/git/refs.ts): a repository openRepo found plain (no GIT_DIR, no extensions, SHA-1), no
-// variable that moves objects or refs, loose ref files each holding one object id and named in plain characters, the
-// packed-refs file read beside them, and every tip a loose commit whose trailer block this process finds as git does
-// (src/git/trailers.ts gitTrailerBlock). Anything else is null, and git answers. A hook that has to know whether any
-// lease is there reads it so, without starting git (test/git/refs-read.test.ts compares it with git).
+// Refs under one prefix read in this process, only where that is provably what listRefs's for-each-ref would print (a
+// plain SHA-1 repository, plain loose ref files, every tip a loose commit); anything else is null, and git answers.
 import { existsSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { readLoose } from './loose-read';

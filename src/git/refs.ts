@@ -58,11 +58,7 @@ function classifyRefFailure(repo: Repo, stderr: string): CasOutcome & { ok: fals
   throw new HandoffError('internal', 'update-ref-failed', `git update-ref failed: ${message}`);
 }
 
-/**
- * Applies every op or none (`update-ref --stdin` start/prepare/commit); `env` for git (and so its hooks). `noHooks`:
- * git runs no reference-transaction hook for it (core.hooksPath=/dev/null), for a move whose hook is git-handoff's
- * own stub alone and whose check the store has made itself (src/handoff/store/tx: MoveOptions.own).
- */
+/** Applies every op or none (`update-ref --stdin`); `noHooks`: no reference-transaction hook (the store checked it itself). */
 export function transaction(repo: Repo, ops: RefOp[], reason = 'git-handoff', env?: NodeJS.ProcessEnv, noHooks = false): CasOutcome {
   const lines = ['start'];
   for (const o of ops) {
@@ -120,9 +116,8 @@ function cutListing(s: string): RefRecord[] {
 export const listRefNames = (repo: Repo, patterns: string[]): RefName[] => cutListing(repo.git(['for-each-ref', '--format=%(refname)%00%(objectname)%00%00%00', ...patterns]).stdout);
 
 /**
- * The deletions in a `prepared` reference-transaction that are git packing refs (`pack-refs`, `gc`), not removing
- * them: the loose file goes while packed-refs already holds the same value. Git takes packed-refs.lock for every
- * real deletion before the hook runs, and not for the prune that follows packing (git 2.39 runs the hook for both).
+ * The deletions in a `prepared` reference-transaction that are git packing refs, not removing them: packed-refs holds
+ * the same value and is not locked (git takes packed-refs.lock for every real deletion before the hook runs).
  */
 export function packingPrunes(commonDir: string, updates: Array<{ ref: string; oldOid: string | null; newOid: string | null }>): Set<string> {
   const deletions = updates.filter((u) => u.newOid === null && u.oldOid);

@@ -4,13 +4,15 @@ import path from 'node:path';
 import { keyName, parseSetting } from '../config-keys';
 import { HandoffError } from '../errors';
 import { countLooseCommits } from './loose';
-import { knownConfig, readConfig, remoteNames } from './config';
-import { objectSizes, readCommitFiles, readCommitTrailers, readObjects, readObjectsBounded, writeBlob, writeBlobs, writeCommit, writeRawCommit, writeTree, writeTreeEntries, writeTreeWithPaths } from './objects';
-import { logTrailers } from './trailer-reads';
+import { addValue, keyValue, knownConfig, readConfig, remoteNames } from './config';
+import { parseConfigFile } from './config-read';
+import { objectSizes, readCommitFiles, readObjects, readObjectsBounded, writeBlob, writeBlobs, writeCommit, writeRawCommit, writeTree, writeTreeWithPaths } from './objects';
 import { compareRefsRead, listingOf, listRefNames, listRefs, readRef, transaction } from './refs';
 import { RefsOnce } from './refs-once';
+import { rowsOf } from './trailer-reads';
+import { trailerBlockLines } from './trailers';
 import { git, gitBounded, gitOut, NO_PUSH_OPTIONS, READER_ENV, type GitOptions, type GitResult, type Repo } from './run';
-import { MOVE_REFS, reachableIn, WRITE_COMMIT, type Bounded, type CommitSummary, type LogRecord, type MoveRefsOptions, type NetResult, type RefName, type RefRecord, type RepoPlace, type RefOp, type SideRepository, type TreeEntry, type Walk } from './storage';
+import { ListedRef, MOVE_REFS, reachableIn, WRITE_COMMIT, type Bounded, type CommitTrailers, type CommitSummary, type LogRecord, type MoveRefsOptions, type NetResult, type RefName, type RefRecord, type RepoPlace, type RefOp, type SideRepository, type TreeEntry, type Walk } from './storage';
 
 export type { Repo } from './run';
 
@@ -68,31 +70,15 @@ const readText = (file: string): string => {
   }
 };
 
-// The key's section and name, from the table of handoff.* keys: read here from the text discovery read already (no
-// git process at the start of every command), the value by the table's rule for the key.
-const [FORMAT_SECTION, FORMAT_NAME] = keyName('formatVersion').toLowerCase().split('.');
-const FORMAT_LINE = new RegExp(`^${FORMAT_NAME}\\s*=\\s*("?)([^"#;]*)\\1\\s*(?:[#;].*)?$`, 'i');
+const FORMAT_KEY = keyName('formatVersion').toLowerCase();
 
 /**
- * `handoff.formatVersion` in a config file's text, as git reads it (section and key names in any case, the last
- * value wins); null when unset. A value that is not a whole number reads as newer than any build: refused, never guessed.
+ * `handoff.formatVersion` in a config file's text, as git reads it (the last value wins); null when unset. A value that
+ * is not a whole number reads as newer than any build: refused, never guessed.
  */
 export function storeFormatOf(text: string): number | null {
-  let inHandoff = false;
-  let out: number | null = null;
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
-    const section = /^\[\s*([A-Za-z0-9.-]+)\s*(?:"[^"]*"\s*)?\](.*)$/.exec(line);
-    let rest = line;
-    if (section) {
-      inHandoff = section[1].toLowerCase() === FORMAT_SECTION && !/"/.test(line.slice(0, line.indexOf(']')));
-      rest = section[2].trim();
-    }
-    if (!inHandoff) continue;
-    const m = FORMAT_LINE.exec(rest);
-    if (m) out = parseSetting('formatVersion', [m[2]]) ?? Number.MAX_SAFE_INTEGER;
-  }
-  return out;
+  const values = (parseConfigFile(Buffer.from(text, 'latin1'), { includes: true }) ?? []).filter(([k]) => k === FORMAT_KEY);
+  return values.length ? (parseSetting('formatVersion', [values[values.length - 1][1]]) ?? Number.MAX_SAFE_INTEGER) : null;
 }
 
 // Anything here changes where git looks for the repository or how it reads it: git itself answers then.
@@ -206,7 +192,6 @@ const READS = new Set(['for-each-ref', 'rev-parse', 'cat-file', 'log', 'rev-list
 
 /** `git log` fields of one version as `history` reads them: NUL between fields (git never prints one from a message). */
 const HISTORY_FORMAT = '--format=%H%x00%ct%x00%P%x00%s%x00%(trailers)%x00%G?%x00%GK%x00%GS%x00';
-const HISTORY_FIELDS = 8;
 
 // the fields of the place, declared once (RepoPlace) and set by the constructor
 interface GitRepo extends RepoPlace {}
@@ -306,18 +291,22 @@ class GitRepo implements Repo {
     const answers = r.stdout.split('\n');
     return specs.map((_, i) => (/^[0-9a-f]{40,64}$/.test(answers[i] ?? '') ? answers[i] : null));
   }
-  readCommitTrailers = (oids: string[]) => readCommitTrailers(this, oids);
+  readCommitTrailers(oids: string[]) {
+    const out = new Map<string, CommitTrailers>();
+    if (oids.length === 0) return out;
+    const r = this.git(['log', '--no-walk=unsorted', '--ignore-missing', '--stdin', '--format=%H%x00%P%x00%(trailers)%x00'], { input: oids.join('\n') + '\n' });
+    for (const [oid, parents, block] of rowsOf(r.stdout, 3)) {
+      if (!/^[0-9a-f]+$/.test(oid)) throw new HandoffError('integrity', 'unreadable-commits', `git log printed a record that does not parse (${JSON.stringify(oid.slice(0, 80))})`);
+      out.set(oid, { parents: parents ? parents.split(' ') : [], trailers: trailerBlockLines(block) });
+    }
+    return out;
+  }
   describeCommits(oids: string[]): CommitSummary[] {
     if (oids.length === 0) return [];
     const r = this.git(['log', '--no-walk=unsorted', '--ignore-missing', '--stdin', '--format=%H%x00%P%x00%T%x00%ct%x00%s%x00%(trailers)%x00'], { input: oids.join('\n') + '\n' });
-    const f = r.stdout.split('\0');
-    const out: CommitSummary[] = [];
-    for (let i = 0; i + 5 < f.length; i += 6) {
-      const oid = f[i].replace(/^\n/, '');
-      if (!/^[0-9a-f]+$/.test(oid)) continue;
-      out.push({ oid, parents: f[i + 1] ? f[i + 1].split(' ') : [], tree: f[i + 2], time: Number(f[i + 3]) || 0, subject: f[i + 4], trailers: f[i + 5] ? f[i + 5].replace(/\n$/, '').split('\n') : [] });
-    }
-    return out;
+    return rowsOf(r.stdout, 6)
+      .filter(([oid]) => /^[0-9a-f]+$/.test(oid))
+      .map(([oid, parents, tree, ct, subject, block]) => ({ oid, parents: parents ? parents.split(' ') : [], tree, time: Number(ct) || 0, subject, trailers: trailerBlockLines(block) }));
   }
   readTree(treeish: string): TreeEntry[] {
     return treeEntries(this.out(['ls-tree', '-z', treeish]));
@@ -331,8 +320,7 @@ class GitRepo implements Repo {
   }
   writeBlob = (content: string) => writeBlob(this, content);
   writeBlobs = (contents: string[]) => writeBlobs(this, contents);
-  writeTree = (entries: Array<{ name: string; oid: string }>) => writeTree(this, entries);
-  writeTreeEntries = (entries: Array<{ mode: string; type: string; oid: string; name: string }>) => writeTreeEntries(this, entries);
+  writeTree = (entries: Array<{ name: string; oid: string; mode?: string; type?: string }>) => writeTree(this, entries);
   writeTreeWithPaths = (base: string | null, entries: Array<{ path: string; oid: string }>) => writeTreeWithPaths(this, base, entries);
   [WRITE_COMMIT](c: { raw: string } | { tree: string; parents: string[]; message: string; env?: NodeJS.ProcessEnv; sign?: boolean }) {
     return 'raw' in c ? writeRawCommit(this, c.raw) : writeCommit(this, c.tree, c.parents, c.message, c.env, c.sign);
@@ -417,10 +405,6 @@ class GitRepo implements Repo {
     }
     return graph;
   }
-  reachable(tips: string[]) {
-    const r = this.git(['rev-list', '--stdin'], { input: tips.join('\n') + '\n', allowFail: true });
-    return r.status === 0 ? new Set(lines(r.stdout)) : null;
-  }
   roots() {
     const r = this.git(['rev-list', '--max-parents=0', 'HEAD'], { allowFail: true });
     return r.status === 0 ? lines(r.stdout) : [];
@@ -435,12 +419,7 @@ class GitRepo implements Repo {
   }
   history(rev: string): { entries: LogRecord[]; unsure: boolean } {
     const r = this.git(['log', HISTORY_FORMAT, rev]);
-    const fields = r.stdout.split('\0');
-    const entries: LogRecord[] = [];
-    for (let i = 0; i + HISTORY_FIELDS < fields.length; i += HISTORY_FIELDS) {
-      const [oid, ct, parents, subject, block, g, k, s] = fields.slice(i, i + HISTORY_FIELDS);
-      entries.push({ oid: oid.replace(/^\n/, ''), time: Number(ct), parents: parents ? parents.split(' ') : [], subject, block: block ?? '', signature: [g, k, s] });
-    }
+    const entries = rowsOf(r.stdout, 8).map(([oid, ct, parents, subject, block, g, k, s]) => ({ oid, time: Number(ct), parents: parents ? parents.split(' ') : [], subject, block, signature: [g, k, s] as [string, string, string] }));
     // %G? says N both for an unsigned commit and for one it could not check; git complains on stderr only for the latter
     return { entries, unsure: !!r.stderr.trim() };
   }
@@ -449,29 +428,32 @@ class GitRepo implements Repo {
     // the refs on stdin: a store of 10,000 refs fits no command line
     const limit = [...(o.max === undefined ? [] : [`--max-count=${o.max}`]), ...(o.since === undefined ? [] : [`--since=@${o.since}`])];
     const r = this.git(['log', '--stdin', ...limit, `--format=${fields.join('%x00')}%x00`], { input: refs.join('\n') + '\n', allowFail: true });
-    const f = r.status === 0 ? r.stdout.split('\0') : [];
-    // each commit's first field follows the newline git ends the one before with
-    return Array.from({ length: Math.floor(f.length / fields.length) }, (_, n) => f.slice(n * fields.length, (n + 1) * fields.length)).map(([first, ...rest]) => [first.replace(/^\n/, ''), ...rest]);
+    return r.status === 0 ? rowsOf(r.stdout, fields.length) : [];
   }
   signature(oid: string): [string, string, string] {
-    const f = this.git(['log', '-1', '--format=%G?%x00%GK%x00%GS', oid], { allowFail: true }).stdout.replace(/\n$/, '').split('\0');
-    return [f[0] ?? '', f[1] ?? '', f[2] ?? ''];
+    const [g = '', k = '', s = ''] = rowsOf(this.git(['log', '-1', '--format=%G?%x00%GK%x00%GS%x00', oid], { allowFail: true }).stdout, 3)[0] ?? [];
+    return [g, k, s];
   }
-  trailersUnder = (globs: string[]) => logTrailers(this, ['--source', ...globs.map((g) => `--glob=${g}`)], { allowFail: true });
-  commitsMentioning(texts: string[], refs: string[]) {
-    const r = this.git(['log', '--source', '--fixed-strings', ...texts.map((t) => `--grep=${t}`), '--format=%H%x00%S%x00%ct%x00%(trailers)%x00', ...refs, '--'], { allowFail: true });
-    if (r.status !== 0) return null;
-    const f = r.stdout.split('\0');
-    const out: Array<{ oid: string; source: string; time: number; block: string }> = [];
-    for (let i = 0; i + 3 < f.length; i += 4) out.push({ oid: f[i].replace(/^\n/, ''), source: f[i + 1], time: Number(f[i + 2]), block: f[i + 3] });
-    return out;
+  commitsVia(from: string[], o: { not?: string[]; grep?: string[] } = {}) {
+    if (from.length === 0) return [];
+    // revisions on stdin (a sync of thousands of refs names more than a command line holds), options where stdin takes none
+    const option = (a: string) => a.startsWith('--');
+    const not = o.not ?? [];
+    const input = [...from.filter((a) => !option(a)), ...not.filter((a) => !option(a)).map((a) => `^${a}`), ''].join('\n');
+    const grep = o.grep?.length ? ['--fixed-strings', ...o.grep.map((t) => `--grep=${t}`)] : [];
+    const args = ['log', '--source', ...grep, '--format=%H%x00%S%x00%ct%x00%(trailers)%x00', ...from.filter(option), '--stdin', '--not', ...not.filter(option), '--'];
+    const r = this.git(args, { allowFail: true, input });
+    return r.status === 0 ? rowsOf(r.stdout, 4).map(([oid, source, ct, block]) => new ListedRef(source, oid, Number(ct), block)) : null;
   }
 
   // ---- configuration
   config = () => readConfig(this);
   knownConfig = () => knownConfig(this);
-  localConfigValues(key: string) {
-    return lines(this.git(['config', '--local', '--get-all', key], { allowFail: true }).stdout);
+  localConfig(pattern: string) {
+    const config = new Map<string, string[]>();
+    const r = this.git(['config', '--local', '-z', '--get-regexp', pattern], { allowFail: true });
+    for (const entry of r.stdout.split('\0')) if (entry) addValue(config, ...keyValue(entry));
+    return config;
   }
   changeLocalConfig(key: string, o: { add: string } | { remove: string }) {
     this.git(['config', '--local', ...('add' in o ? ['--add', key, o.add] : ['--fixed-value', '--unset-all', key, o.remove])]);
@@ -526,12 +508,15 @@ class GitRepo implements Repo {
     const args = [...NO_PUSH_OPTIONS, 'push', '--no-verify', '--quiet', ...(p.atomic ? ['--atomic'] : []), `--force-with-lease=${p.ref}:${p.expected ?? ''}`, remote, `${p.oid}:${p.ref}`];
     return gitBounded(args, { cwd: this.cwd, timeoutMs, config: readConfig(this) });
   }
-  pushLocal(dir: string, commit: string, ref: string, o: { force: boolean }) {
-    const args = ['-c', 'core.hooksPath=/dev/null', ...NO_PUSH_OPTIONS, 'push', '--no-verify', '--quiet', ...(o.force ? ['--force'] : []), dir, `${commit}:${ref}`];
-    return this.git(args, { allowFail: true }).status === 0;
+  fetchRefs(remote: string, refspecs: string[], o: { atomic?: boolean; prune?: boolean; full?: boolean; noHooks?: boolean } = {}) {
+    const config = [...(o.noHooks ? ['-c', 'core.hooksPath=/dev/null'] : []), ...(o.full ? ['-c', 'fetch.output=full'] : [])];
+    const flags = [...(o.atomic ? ['--atomic'] : []), ...(o.prune ? ['--prune'] : []), ...(o.full ? [] : ['--quiet'])];
+    return this.git([...config, 'fetch', ...flags, '--no-tags', '--no-write-fetch-head', remote, ...refspecs], { allowFail: true });
   }
-  fetchLocal(dir: string, ref: string) {
-    return this.git(['-c', 'core.hooksPath=/dev/null', 'fetch', '--quiet', '--no-tags', '--no-write-fetch-head', dir, ref], { allowFail: true }).status === 0;
+  pushRefs(remote: string, refspecs: string[], o: { atomic?: boolean; force?: boolean; leases?: Array<[string, string | null]>; noHooks?: boolean } = {}) {
+    const flags = [...(o.atomic ? ['--atomic'] : []), ...(o.force ? ['--force'] : []), ...(o.leases ?? []).map(([ref, was]) => `--force-with-lease=${ref}:${was ?? ''}`)];
+    const args = [...(o.noHooks ? ['-c', 'core.hooksPath=/dev/null'] : []), ...NO_PUSH_OPTIONS, 'push', '--no-verify', '--porcelain', '--no-follow-tags'];
+    return this.git([...args, ...flags, remote, ...refspecs], { allowFail: true });
   }
   side(dir: string): SideRepository {
     const format = this.objectFormat;

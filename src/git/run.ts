@@ -4,14 +4,10 @@ import path from 'node:path';
 import { diskError, gitDiskErrno, HandoffError } from '../errors';
 import { trace, tracing } from '../trace';
 import { spawn, spawnSync, type ChildProcess } from '../process';
-import type { Config, Storage } from './storage';
+import type { Config, GitResult, Storage } from './storage';
 import { configValue } from './config-values';
 
-export interface GitResult {
-  status: number;
-  stdout: string;
-  stderr: string;
-}
+export type { GitResult } from './storage';
 
 /**
  * A repository with git's command line bound to it: the storage port and `git()`/`out()`. src/git and the rooms
@@ -35,10 +31,7 @@ export interface GitOptions {
 // Git's messages are parsed (CAS failures, lock errors), so they must not be translated.
 const baseEnv = (): NodeJS.ProcessEnv => ({ ...process.env, LC_ALL: 'C', LANGUAGE: 'C', GIT_TERMINAL_PROMPT: '0' });
 
-/**
- * History is read as written: no replace object (refs/replace/*, whatever GIT_REPLACE_REF_BASE says) and no graft
- * stands in for a commit any git-handoff step reads or writes — ownership checks, hooks, fetch, the receive check.
- */
+/** History is read as written: no replace object and no graft stands in for a commit any step reads or writes. */
 export function asWritten(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = { ...env, GIT_NO_REPLACE_OBJECTS: '1', GIT_GRAFT_FILE: '/dev/null' };
   delete out.GIT_REPLACE_REF_BASE;
@@ -64,12 +57,7 @@ function spawnOnce(args: string[], opts: GitOptions, encoding: 'utf8' | 'buffer'
   });
 }
 
-/**
- * For a git that only reads the worktree (`git status` in show's check, a write's and the guard's dirty paths): no
- * optional lock. Else status refreshes the index behind an `index.lock` it creates every run (a file created: ~1 ms
- * on a disk where that is slow, docs/benchmarks.md), which a git the session runs at that moment meets as "index.lock
- * exists". What it reports is the same.
- */
+/** For a git that only reads the worktree: no optional lock, so no `index.lock` a session's own git meets as "exists". */
 export const READER_ENV: NodeJS.ProcessEnv = { GIT_OPTIONAL_LOCKS: '0' };
 
 export function git(args: string[], opts: GitOptions = {}): GitResult {
@@ -94,10 +82,7 @@ function spawnFailed(error: Error): never {
   throw new HandoffError('internal', 'git-spawn', `could not run git: ${error.message}`);
 }
 
-/**
- * git names no errno when writing a ref's lock file fails (`couldn't write '<file>.lock'`): the disk is asked
- * instead, by a write of the same size beside it and the space left (under 1 MiB, a 41-byte write failing is the disk).
- */
+/** git names no errno when a ref's lock file cannot be written: a write of the same size beside it asks the disk. */
 function lockWriteErrno(stderr: string): string | undefined {
   const file = /couldn't write '([^']+\.lock)'/.exec(stderr)?.[1];
   if (!file) return undefined;
@@ -151,11 +136,7 @@ interface BoundedResult {
   timedOut: boolean;
 }
 
-/**
- * git with a hard time limit, never asking anyone anything (a network step at session start): no terminal prompt,
- * ssh in batch mode, a neutral askpass. git runs in its own process group, which is killed whole at the limit (ssh
- * or a remote helper included), and the call resolves then, whatever still holds its pipes.
- */
+/** git with a hard time limit, never asking anyone anything; its process group is killed whole at the limit. */
 export function gitBounded(args: string[], opts: { cwd?: string; timeoutMs: number; env?: NodeJS.ProcessEnv; config?: Config }): Promise<BoundedResult> {
   const base = { ...baseEnv(), ...opts.env };
   // core.sshCommand from the configuration the caller read already, else from git
@@ -205,10 +186,7 @@ export function gitBounded(args: string[], opts: { cwd?: string; timeoutMs: numb
   });
 }
 
-/**
- * Put before `push` in every push git-handoff makes: a user's `push.pushOption` would send push options, which a
- * server that does not advertise them refuses with a fatal error; the product never needs one (an empty value resets the list).
- */
+/** Before every `push`: a user's push.pushOption would send push options, which a server not advertising them refuses. */
 export const NO_PUSH_OPTIONS = ['-c', 'push.pushOption='];
 
 export { gitReason, hostLimit, pushRefusal, transientTransport } from './messages';

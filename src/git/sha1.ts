@@ -1,7 +1,4 @@
-// SHA-1 in this process, for the small objects a write hashes (a body, its state, a tree, a commit): node:crypto
-// costs about 3 ms of CPU to load, more than hashing every object of a write here (issue 39). The hash itself is
-// @noble/hashes', not our own. Large contents (the loss record of many
-// handoffs) go to node:crypto, which is faster per byte (src/git/loose.ts).
+// SHA-1 (@noble/hashes) for the small objects a write hashes: loading node:crypto costs more than hashing them here.
 import { sha1 } from '@noble/hashes/legacy';
 import { bytesToHex } from '@noble/hashes/utils';
 

@@ -1,15 +1,10 @@
-// The storage port (git-bug's repository.Repo): every question src/handoff/ asks of a repository and every object and
-// ref it writes, as typed operations — refs, objects, history, configuration, the worktree, remotes. No command line
-// crosses it: src/git implements it (./repo.ts, GitRepo), and code that holds only a Storage cannot start git.
-// Writing a commit and moving refs are keyed by the symbols below, which only the store's transaction module imports
-// (test/design/layers.test.ts, "the storage port"): every commit the product makes is built there, and every ref it moves moves there.
+// The storage port (git-bug's repository.Repo): every question asked of a repository and every object and ref written,
+// as typed operations; no command line crosses it (./repo.ts implements it). Commits and ref moves are keyed by symbols
+// only the store's transaction module imports (test/design/layers.test.ts).
 import { trailerBlockLines } from './trailers';
 
-// The keys are registered symbols (Symbol.for): each bundle carries its own copy of this module, and two bundles run
-// in one process (dist/first.cjs hands a call over to dist/fast.cjs).
-/** Writes a commit object (`Storage[WRITE_COMMIT]`): only src/handoff/store/tx holds this key. */
+// registered symbols (Symbol.for): two bundles, each with its own copy of this module, run in one process
 export const WRITE_COMMIT: unique symbol = Symbol.for('git-handoff: write commit');
-/** Applies ref updates in one transaction (`Storage[MOVE_REFS]`): only src/handoff/store/tx holds this key. */
 export const MOVE_REFS: unique symbol = Symbol.for('git-handoff: move refs');
 
 /** A ref and the object it names, as listed (no object read). */
@@ -21,13 +16,12 @@ export interface RefName {
 export interface RefRecord extends RefName {
   /** committer time, unix seconds */
   time: number;
-  /** the tip's trailer block as git finds it (`%(trailers)`, not unfolded), one element per line */
+  /** the tip's trailer block as git prints it (`%(trailers)`), one element per line, and whole */
   readonly trailers: string[];
-  /** that block as git printed it, for a reader that takes it whole (parseTrailerBlock) */
   readonly block: string;
 }
 
-/** A record of a listing: its trailer lines split from the block when first asked for (a listing of 10,000 reads the block whole). */
+/** A record of a listing: its trailer lines split from the block when first asked for. */
 export class ListedRef implements RefRecord {
   #lines: string[] | undefined;
   constructor(
@@ -53,9 +47,7 @@ export type CasOutcome = { ok: true } | { ok: false; reason: 'lost' | 'locked' |
 export interface MoveRefsOptions {
   /** the reflog message */
   reason: string;
-  /** environment for git and so for its hooks */
   env?: NodeJS.ProcessEnv;
-  /** git runs no reference-transaction hook for it (core.hooksPath=/dev/null) */
   noHooks?: boolean;
 }
 
@@ -69,7 +61,7 @@ export type Bounded = BatchObject | { oversize: number } | null;
 
 export interface CommitTrailers {
   parents: string[];
-  /** the trailer block as git finds it (`%(trailers)`, not unfolded), one element per line */
+  /** `%(trailers)`, one element per line */
   trailers: string[];
 }
 
@@ -88,7 +80,6 @@ export interface LogRecord {
   time: number;
   parents: string[];
   subject: string;
-  /** the raw trailer block */
   block: string;
   /** %G?, %GK, %GS */
   signature: [string, string, string];
@@ -116,9 +107,14 @@ export interface Walk {
   noMerges?: boolean;
 }
 
-/** A git process bounded in time and never asking anyone anything (src/git/run.ts gitBounded). */
+export interface GitResult {
+  status: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** A git process bounded in time, never asking anyone anything (run.ts gitBounded); status null: killed or not started. */
 export interface NetResult {
-  /** exit status; null when git was killed at the limit or could not start */
   status: number | null;
   stderr: string;
   timedOut: boolean;
@@ -127,13 +123,12 @@ export interface NetResult {
 /** The configuration a command reads (key in lower case → its values in git's order). */
 export type Config = Map<string, string[]>;
 
-/** A bare repository beside this one (the record's witness): made, asked and packed through this port, not by hand. */
+/** A bare repository beside this one (the record's witness). */
 export interface SideRepository {
   readonly dir: string;
   /** creates it (bare, this repository's object format); false when git could not */
   init(): boolean;
   hasCommit(oid: string): boolean;
-  /** `git gc --auto`, or a full gc pruning every unreachable object now */
   gc(o: { pruneNow?: boolean; env?: NodeJS.ProcessEnv }): void;
 }
 
@@ -149,14 +144,14 @@ export interface RepoPlace {
   readonly objectFormat: 'sha1' | 'sha256';
   /** the checked-out branch (short name), null when HEAD is detached */
   readonly branch: string | null;
-  /** `handoff.formatVersion` in the repository's own config file (SPEC 2 "Format version"); null when unset */
+  /** `handoff.formatVersion` in the repository's own config file (SPEC 2 "Format version") */
   storeFormat?: number | null;
   /** found without git: this user's, plain configuration, no GIT_DIR or command-line configuration */
   readonly plain?: boolean;
 }
 
 export interface Storage extends RepoPlace {
-  // ---- refs -------------------------------------------------------------------------------------------------
+  // ---- refs
   /** The commit a ref names (peeled), or null; the loss record is told of it. */
   readRef(ref: string): string | null;
   /** Tips with committer time and trailer block, from one for-each-ref; the loss record is told of them. */
@@ -178,7 +173,7 @@ export interface Storage extends RepoPlace {
   /** Applies every op or none, each by its expected old value. Only src/handoff/store/tx holds the key. */
   [MOVE_REFS](ops: RefOp[], o: MoveRefsOptions): CasOutcome;
 
-  // ---- objects ----------------------------------------------------------------------------------------------
+  // ---- objects
   /** The object a revision names (`<oid>^{tree}`, `<ref>^{commit}`), or null. */
   resolve(spec: string): string | null;
   hasCommit(oid: string): boolean;
@@ -204,19 +199,14 @@ export interface Storage extends RepoPlace {
   blobId(content: string): string;
   writeBlob(content: string): string;
   writeBlobs(contents: string[]): string[];
-  /** A tree of blobs (mode 100644). */
-  writeTree(entries: Array<{ name: string; oid: string }>): string;
-  /** A tree of entries as given (mode and type kept). */
-  writeTreeEntries(entries: Array<{ mode: string; type: string; oid: string; name: string }>): string;
+  /** A tree of entries, blobs of mode 100644 unless their mode and type are given (kept as given). */
+  writeTree(entries: Array<{ name: string; oid: string; mode?: string; type?: string }>): string;
   /** `base`'s tree (or an empty one) with each blob put at its path, subtrees made as needed. */
   writeTreeWithPaths(base: string | null, entries: Array<{ path: string; oid: string }>): string;
-  /**
-   * A commit: `raw` exactly as given (headers and message), or from tree, parents and message with the identity of
-   * `env` and the configuration (`sign`: signed). Only src/handoff/store/tx holds the key.
-   */
+  /** A commit: `raw` as given, or from tree, parents and message with `env`'s identity (`sign`: signed). Only store/tx holds the key. */
   [WRITE_COMMIT](c: { raw: string } | { tree: string; parents: string[]; message: string; env?: NodeJS.ProcessEnv; sign?: boolean }): string;
 
-  // ---- history ----------------------------------------------------------------------------------------------
+  // ---- history
   isAncestor(a: string, b: string): boolean;
   /** isAncestor that tells a missing object (`problem`: git's words) from a commit that is not an ancestor. */
   ancestry(a: string, b: string): 'ancestor' | 'not' | { problem: string };
@@ -237,8 +227,6 @@ export interface Storage extends RepoPlace {
   commitChanges(oids: string[]): Array<{ commit: string; path: string; before: string; after: string }>;
   /** Every commit the tips reach with its parents; null when an object is missing. */
   parentsOf(tips: string[]): Map<string, string[]> | null;
-  /** Every commit the tips reach; null when an object is missing. */
-  reachable(tips: string[]): Set<string> | null;
   /** The root commits of HEAD (empty without a commit). */
   roots(): string[];
   /** Commits no ref reaches (reflogs not counted); throws when git cannot tell. */
@@ -249,18 +237,16 @@ export interface Storage extends RepoPlace {
   logFields(refs: string[], fields: string[], o: { max?: number; since?: number }): string[][];
   /** What git says of one commit's signature (%G?, %GK, %GS). */
   signature(oid: string): [string, string, string];
-  /** Each commit the refs under `globs` reach, the ref it came through and its trailer block (empty when git cannot walk them). */
-  trailersUnder(globs: string[]): Array<{ oid: string; source: string; trailers: string[] }>;
-  /** Commits of `refs` whose message holds one of `texts`, with the ref each came through, its time and trailer block. */
-  commitsMentioning(texts: string[], refs: string[]): Array<{ oid: string; source: string; time: number; block: string }> | null;
+  /** Each commit `from` reaches and `not` does not, `ref` the ref it came through; `grep`: messages holding one of these texts. */
+  commitsVia(from: string[], o?: { not?: string[]; grep?: string[] }): RefRecord[] | null;
 
-  // ---- configuration ----------------------------------------------------------------------------------------
+  // ---- configuration
   /** handoff.* settings and the identity keys, in one read. */
   config(): Config;
   /** The configuration read last for this repository, if any. */
   knownConfig(): Config | undefined;
-  /** Every value of a key in the repository's own config file. */
-  localConfigValues(key: string): string[];
+  /** The keys of the repository's own config file that match a regexp (`git config --get-regexp`), as git prints them, with their values. */
+  localConfig(pattern: string): Map<string, string[]>;
   /** Adds a value to a key of the repository's own config file, or (`remove`) takes every value equal to it off; throws when git cannot. */
   changeLocalConfig(key: string, o: { add: string } | { remove: string }): void;
   /** Sets a key in the repository's own config file (`replacing`: only the value equal to it); `locked` when another process held the file. */
@@ -273,11 +259,8 @@ export interface Storage extends RepoPlace {
   /** The hooks directory git uses here (core.hooksPath, the common directory of a linked worktree). */
   hooksDir(): string;
 
-  // ---- the worktree -----------------------------------------------------------------------------------------
-  /**
-   * The paths that differ as `git diff` compares: two revisions, a revision (HEAD when none) and the index (`cached`),
-   * or the index and the worktree; each with its status letter (D: the second side lacks it). Null when git could not tell.
-   */
+  // ---- the worktree
+  /** The paths that differ as `git diff` compares (`revs`, `cached`), each with its status letter; null when git could not tell. */
   diffPaths(o: { revs?: string[]; cached?: boolean; paths?: string[] }): Array<{ status: string; path: string }> | null;
   /** Paths with uncommitted changes (staged, unstaged, untracked) in a worktree, read without an optional lock; null when git could not tell. */
   changedPaths(worktree: string): string[] | null;
@@ -286,15 +269,15 @@ export interface Storage extends RepoPlace {
   /** Every worktree and the branch it has checked out; null when git could not tell. */
   worktrees(): Array<{ path: string; branch: string | null }> | null;
 
-  // ---- remotes ----------------------------------------------------------------------------------------------
+  // ---- remotes
   /** `git fetch` of refspecs from a remote, bounded in time (`prune`: tracking refs the remote no longer has go). */
   fetchBounded(remote: string, refspecs: string[], timeoutMs: number, o?: { prune?: boolean }): Promise<NetResult>;
   /** `git push` of one ref by compare-and-swap on the remote (`--force-with-lease`), bounded in time. */
   pushBounded(remote: string, push: { oid: string; ref: string; expected: string | null; atomic: boolean }, timeoutMs: number): Promise<NetResult>;
-  /** Pushes `commit` as `ref` into a repository on this machine (no hooks): forced, or only as a fast-forward. */
-  pushLocal(dir: string, commit: string, ref: string, o: { force: boolean }): boolean;
-  /** Brings `ref` of a repository on this machine and what it reaches into this one (no ref moves). */
-  fetchLocal(dir: string, ref: string): boolean;
+  /** `git fetch` of refspecs, no tags; `full`: every ref it changed said on stderr (else quiet); `noHooks`: no hook runs. */
+  fetchRefs(remote: string, refspecs: string[], o?: { atomic?: boolean; prune?: boolean; full?: boolean; noHooks?: boolean }): GitResult;
+  /** `git push --porcelain` of refspecs, no pre-push hook; `leases`: each ref's expected value there (null: absent). */
+  pushRefs(remote: string, refspecs: string[], o?: { atomic?: boolean; force?: boolean; leases?: Array<[string, string | null]>; noHooks?: boolean }): GitResult;
   /** A bare repository at `dir`, of this repository's object format. */
   side(dir: string): SideRepository;
 }

@@ -1,5 +1,4 @@
-// The trailer reads that run git (src/git/trailers.ts parses what git prints and imports no command line, so the
-// storage port's users can import it): a message file's trailers by git's own parse, the trailers of a walk.
+// The trailer reads that run git (trailers.ts imports no command line): a message file's trailers, a walk's, git log's rows.
 import type { Repo } from './run';
 import { trailerBlockLines } from './trailers';
 
@@ -8,17 +7,15 @@ export function messageFileTrailerLines(repo: Repo, file: string): string[] {
   return repo.out(['interpret-trailers', '--parse', '--no-divider', file]).split('\n').filter(Boolean);
 }
 
-/**
- * Each commit a `git log <args>` walk reaches, with the name it came through (`%S`: a ref with `--source`) and git's trailer
- * block (NUL-separated: git never prints one from a message). `allowFail`: a failed walk is no commits.
- */
+/** Each commit a `git log <args>` walk reaches, its name (`%S`) and git's trailer block; `allowFail`: a failed walk is none. */
 export function logTrailers(repo: Repo, args: string[], o: { allowFail?: boolean } = {}): Array<{ oid: string; source: string; trailers: string[] }> {
   const r = repo.git(['log', '--format=%H%x00%S%x00%(trailers)%x00', ...args], { allowFail: o.allowFail });
-  const fields = r.status === 0 ? r.stdout.split('\0') : [];
-  const out: Array<{ oid: string; source: string; trailers: string[] }> = [];
-  for (let i = 0; i + 2 < fields.length; i += 3) {
-    const oid = fields[i].replace(/^\n/, '');
-    if (oid) out.push({ oid, source: fields[i + 1], trailers: trailerBlockLines(fields[i + 2]) });
-  }
-  return out;
+  return rowsOf(r.status === 0 ? r.stdout : '', 3).map(([oid, source, block]) => ({ oid, source, trailers: trailerBlockLines(block) }));
+}
+
+/** `git log` output whose format ends each of its `n` fields in a NUL (git prints none from a message), as rows. */
+export function rowsOf(stdout: string, n: number): string[][] {
+  const f = stdout.split('\0');
+  // each commit's first field follows the newline git ends the one before with
+  return Array.from({ length: Math.floor(f.length / n) }, (_, i) => f.slice(i * n, (i + 1) * n)).map(([first, ...rest]) => [first.replace(/^\n/, ''), ...rest]);
 }

@@ -263,10 +263,7 @@ function blockStart(s: string, len: number): number {
   return len;
 }
 
-/**
- * The block git finds in a message with no `---` divider (interpret-trailers --no-divider, and `%(trailers)` of a commit,
- * which git reads so): [start, end) and whether a blank line precedes it; null where git must say (a NUL byte).
- */
+/** The block git finds in a message with no `---` divider: [start, end), a blank line before it; null where git must say. */
 interface GitTrailerBlock {
   start: number;
   end: number;
@@ -281,10 +278,7 @@ export function gitTrailerBlock(message: string): GitTrailerBlock | null {
   return { start, end, blankBefore: last >= 0 && blankLine(message, last) };
 }
 
-/**
- * git's raw `%(trailers)` of a commit (for-each-ref): the bytes of the block of its message (`message`: all that follows
- * the headers' blank line), read from its first line that is not empty (ref-filter.c find_subpos); null where git must say.
- */
+/** git's raw `%(trailers)` of a commit's message (all after the headers), from its first non-empty line; null where git must say. */
 export function commitTrailerBlock(message: string): string | null {
   let at = 0;
   while (message.charCodeAt(at) === LF) at++;

@@ -1,4 +1,4 @@
-// handoff.autoSync: the pre-push hook pushes changed handoff refs beside the user's push (issue 5).
+// handoff.autoSync: the pre-push hook pushes changed handoff refs beside the user's push.
 import type { Repo } from '../git/repo';
 import { HandoffError } from '../errors';
 import { planScanPush } from './push';

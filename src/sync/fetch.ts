@@ -5,7 +5,7 @@ import { FORMAT1_ARCHIVE_HINT, takesFormat1Archives } from '../handoff/store/for
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef, NOTES_REF } from '../handoff/store/names';
 import { checkAdvances, type Violation } from '../handoff/store/ownership';
 import { mergeReceipts, trackingNotesRef, type ReceiptMerge } from '../handoff/store/receipts';
-import { ancestryOf, remoteViolations } from '../handoff/store/sync-state';
+import { ancestryOf, compareTips, remoteViolations } from '../handoff/store/sync-state';
 import { ranHere } from '../handoff/state/ledger';
 import { moveRefs } from '../handoff/store/tx';
 import { pastRetention, retentionOf } from '../handoff/store/retention';
@@ -14,6 +14,8 @@ import { RECORD_REF } from '../handoff/store/tx/record';
 
 /** The five ways a handoff can stand after a fetch (SPEC 7). */
 export type MergeCase = 'new' | 'same' | 'local-ahead' | 'remote-ahead' | 'diverged';
+
+const CASE_OF = { synced: 'same', ahead: 'local-ahead', behind: 'remote-ahead', diverged: 'diverged' } as const;
 
 /** What the merge did about it. */
 type MergeAction = 'created' | 'fast-forwarded' | 'archived' | 'none' | 'refused' | 'lost-race';
@@ -57,12 +59,9 @@ const byKey = (recs: Array<{ ref: string; oid: string }>, prefix: string) => {
   return m;
 };
 
-/**
- * The refs a merge reads, from one for-each-ref of names and oids (no object is read: the five cases and the push plan
- * need nothing else): local handoffs and archive, the remote's tracking copies; the loss record is told of them.
- */
+/** The refs a merge and a push plan read, from one for-each-ref of names and oids; the loss record is told of them. */
 export function readSides(repo: Repo, remote: string, place?: string | null) {
-  // with `place` (sync's push, which publishes this clone's record): the record and what the remote holds of it, in the same for-each-ref
+  // with `place` (sync publishes this clone's record): the record and what the remote holds of it
   const recordRefs = place ? [RECORD_REF, trackingRecordsPrefix(remote) + place] : [];
   const recs = repo.listRefNames([HANDOFF_PREFIX, ARCHIVE_PREFIX, trackingPrefix(remote), trackingArchivePrefix(remote), NOTES_REF, trackingNotesRef(remote), ...recordRefs]);
   repo.tellRefsRead(recs, null);
@@ -85,14 +84,11 @@ export const handoffKeyOf = (archiveKey: string) => archiveKey.split('/').slice(
 export const pastRetentionOf = (repo: Repo, s: Sides) => pastRetention([...new Set([...s.localArchive.keys(), ...s.remoteArchive.keys()])], retentionOf(repo));
 
 /**
- * Runs the one `git fetch` of both handoff namespaces into refs/handoff-remotes/<R>/…; throws exit 7 on failure (exit 4
- * for a lock a killed fetch left). `extra` refspecs ride in the same fetch (sync's claims tables), so carrying them
- * starts no second process. Returns the handoff keys (`<B>/<T>`) whose tracking copy the fetch pruned, from git's own
- * list of what it changed (fetch.output=full; a line it cannot read is no key: the merge then decides as for a copy
- * never seen live).
+ * The one `git fetch` of both handoff namespaces (and `extra` refspecs: sync's claims) into refs/handoff-remotes/<R>/…;
+ * returns the handoff keys whose tracking copy it pruned, from git's own list of what it changed.
  */
 export function fetchTracking(repo: Repo, remote: string, extra: string[] = []): { pruned: Set<string>; quiet: boolean } {
-  const stderr = fetchFrom(repo, remote, [...handoffRefspecs(remote), ...extra], ['--atomic', '--prune', '--no-tags', '--no-write-fetch-head'], ['-c', 'fetch.output=full']);
+  const stderr = fetchFrom(repo, remote, [...handoffRefspecs(remote), ...extra], { atomic: true, prune: true, full: true });
   const pruned = new Set<string>();
   const prefix = trackingPrefix(remote);
   for (const m of stderr.matchAll(/^ - \[deleted\] +\(none\) +-> (\S+)$/gm)) if (m[1].startsWith(prefix)) pruned.add(m[1].slice(prefix.length));
@@ -100,11 +96,7 @@ export function fetchTracking(repo: Repo, remote: string, extra: string[] = []):
   return { pruned, quiet: stderr.trim() === '' };
 }
 
-/**
- * Fetches, then merges every handoff by the five cases (local handoffs move only by CAS, and only forward); with the
- * sides as they stand after the merge (the refs read once after the fetch, with what the merge moved applied), for a
- * push planned right after it without reading every ref again.
- */
+/** Fetches, then merges every handoff by the five cases; with the sides as the merge left them, for the push that follows. */
 export function fetchAndMerge(repo: Repo, remote: string, progress?: (line: string) => void, extra: string[] = [], place?: string | null, quietBefore = false): { result: FetchResult; sides: Sides | null } {
   const { pruned, quiet } = fetchTracking(repo, remote, extra);
   // nothing moved here since a sync that ended clean, and nothing there since: nothing to merge (src/sync/sync-seen.ts)
@@ -134,10 +126,7 @@ const names = (ref: string) => {
   return { branch: p?.branch ?? p?.encodedBranch ?? '', topic: p?.topic ?? '' };
 };
 
-/**
- * Classifies each handoff against the freshly fetched tracking refs and applies what may move; `before`: whether the
- * remote had a handoff live before the fetch (a tracking copy now, or one the fetch pruned).
- */
+/** Classifies each handoff against the fetched tracking refs and applies what may move; `before`: what the remote had live before the fetch. */
 export function mergeHandoffs(repo: Repo, remote: string, before: { remote: { has(key: string): boolean } }, now: Sides, progress?: (line: string) => void): FetchResult {
   const keys = [...new Set([...now.local.keys(), ...now.remote.keys()])].filter((k) => parseRef(HANDOFF_PREFIX + k));
   // Archive entries by handoff: an entry is a version on top of the tip it archived, naming who archived it.
@@ -172,11 +161,9 @@ export function mergeHandoffs(repo: Repo, remote: string, before: { remote: { ha
     if (local && !rem) {
       const archived = archivalOf(remoteEntries.get(k), local);
       const bare = remoteEntries.get(k)?.find((e) => e.oid === local);
-      // Archived over there: an entry there adds a version on top of this very tip (a restore here would be a version
-      // on top of the entry instead), whether or not a tracking copy was seen live (a pruning fetch may have taken it)
+      // archived over there: an entry there adds a version on top of this very tip
       if (archived) handoffs.push({ ...base, case: 'same', action: 'archived', archivedAs: archived.entry, archive: archived.oid });
-      // a format-1 archive (094717a and older): taken in as format 1 took it where handoff.minFormat is 1 (SPEC 2);
-      // else refused here, kept live, and not pushed back over it (src/sync/push.ts)
+      // a format-1 archive: taken in where handoff.minFormat is 1 (SPEC 2), else refused and kept live
       else if (bare && before.remote.has(k) && (format1 ??= takesFormat1Archives(repo))) {
         handoffs.push({ ...base, case: 'same', action: 'archived', archivedAs: bare.entry, archive: bare.oid });
       } else if (bare && before.remote.has(k)) {
@@ -184,27 +171,18 @@ export function mergeHandoffs(repo: Repo, remote: string, before: { remote: { ha
         handoffs.push({ ...base, case: 'same', action: 'refused', violation, message: `archive not applied: ${violation.message}` });
       } else handoffs.push({ ...base, case: 'local-ahead', action: 'none' });
     } else if (!local && rem) {
-      // archived here and not sent yet; an entry the remote has already, with the handoff live there again, was
-      // restored over there (a format-1 build restores at the entry itself, same oid): taken in, not archived again
+      // archived here and not sent yet (an entry the remote has already was restored over there: taken in)
       const unsent = localEntries.get(k)?.filter((e) => !now.remoteArchive.has(e.entry.slice(ARCHIVE_PREFIX.length)));
       const archivedHere = archivalOf(unsent, rem) ?? unsent?.find((e) => e.oid === rem);
       if (archivedHere) handoffs.push({ ...base, case: 'local-ahead', action: 'none', archivedAs: archivedHere.entry });
       else handoffs.push({ ...base, case: 'new', action: 'created' });
-    } else if (local === rem) {
-      handoffs.push({ ...base, case: 'same', action: 'none' });
-    } else if (isAnc(rem!, local!)) {
-      handoffs.push({ ...base, case: 'local-ahead', action: 'none' });
-    } else if (isAnc(local!, rem!)) {
-      handoffs.push({ ...base, case: 'remote-ahead', action: 'fast-forwarded' });
     } else {
-      handoffs.push({ ...base, case: 'diverged', action: 'none' });
+      const c = CASE_OF[compareTips(isAnc, local!, rem!)];
+      handoffs.push({ ...base, case: c, action: c === 'remote-ahead' ? 'fast-forwarded' : 'none' });
     }
   }
 
-  // A remote history that steals, rewrites, cannot say who owns a handoff or names a session of this clone that this
-  // clone did not write (ownership.ts notWrittenHere) is reported, never applied (new ones
-  // are checked from their root, an archive as the version it adds on the tip); a diverged one whose remote side
-  // breaks the invariant is refused alike (SPEC 7: src/sync/refused.ts).
+  // A remote history that breaks the ownership invariant is reported, never applied (SPEC 7: src/sync/refused.ts).
   const refuse = (h: HandoffMerge, v: Violation | null) => v && Object.assign(h, { action: 'refused', violation: v, message: `not applied: the remote history breaks the ownership invariant (${v.message})` });
   const forward = handoffs.filter((h) => h.case === 'remote-ahead' || h.action === 'created' || h.action === 'archived');
   checkAdvances(repo, forward.map((h) => ({ oldOid: h.local, newOid: h.action === 'archived' ? h.archive! : h.remote })), ranHere(repo.commonDir)).forEach((v, i) => refuse(forward[i], v));
@@ -212,8 +190,7 @@ export function mergeHandoffs(repo: Repo, remote: string, before: { remote: { ha
   remoteViolations(repo, diverged.map((h) => ({ local: h.local!, remote: h.remote!, state: 'diverged' as const }))).forEach((v, i) => refuse(diverged[i], v));
 
   const archives: ArchiveMerge[] = [];
-  // an entry past this clone's retention (handoff.archiveRetention) is not taken in: pruned here, or soon to be; one a
-  // handoff archived by this merge moves into always is (its deletion goes only beside it)
+  // an entry past this clone's retention is not taken in, unless a handoff archived by this merge moves into it
   const fresh = [...now.remoteArchive.keys()].filter((k) => !now.localArchive.has(k));
   const past = fresh.length ? pastRetentionOf(repo, now) : new Set<string>();
   for (const h of handoffs) if (h.archivedAs) past.delete(h.archivedAs.slice(ARCHIVE_PREFIX.length));

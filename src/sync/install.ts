@@ -12,13 +12,15 @@ import { doctorManaged, hookManagerOf, installBesideDriver, installGitolite, isS
 import { readTextOr } from '../read-file';
 
 
+const FETCH_KEYS = '^remote\\..*\\.fetch$';
+
 /** Adds the two handoff fetch refspecs to R (each once); never a push refspec, never one onto refs/handoffs. */
 export async function installRemote(repo: Repo, remote: string): Promise<string[]> {
   const names = remoteNames(repo);
   if (!names.includes(remote)) {
     throw new HandoffError('usage', 'unknown-remote', `no remote named "${remote}" (remotes: ${names.join(', ') || 'none'}); add it with \`git remote add ${remote} <url>\``, { remote });
   }
-  const have = repo.localConfigValues(`remote.${remote}.fetch`);
+  const have = repo.localConfig(FETCH_KEYS).get(`remote.${remote}.fetch`) ?? [];
   const out: string[] = [];
   for (const spec of handoffRefspecs(remote)) {
     if (have.includes(spec)) {
@@ -35,7 +37,7 @@ export async function installRemote(repo: Repo, remote: string): Promise<string[
 export async function uninstallRemote(repo: Repo, remote?: string): Promise<string[]> {
   const out: string[] = [];
   for (const name of remote ? [remote] : remoteNames(repo)) {
-    const have = repo.localConfigValues(`remote.${name}.fetch`);
+    const have = repo.localConfig(FETCH_KEYS).get(`remote.${name}.fetch`) ?? [];
     for (const spec of handoffRefspecs(name)) {
       if (!have.includes(spec)) continue;
       repo.changeLocalConfig(`remote.${name}.fetch`, { remove: spec });
@@ -129,14 +131,12 @@ function doctorHost(repo: Repo, remotes: Map<string, unknown>): DoctorItem[] {
 /** Sync wiring, read with one `git config` process: refspecs per remote, dangerous ones, the server check. */
 export function doctorSync(repo: Repo): DoctorItem[] {
   const items: DoctorItem[] = [];
-  const r = repo.git(['config', '--local', '-z', '--get-regexp', '^remote\\..*\\.(fetch|push|url)$'], { allowFail: true });
   const byRemote = new Map<string, { fetch: string[]; push: string[] }>();
-  for (const entry of r.stdout.split('\0')) {
-    const m = /^remote\.(.+)\.(fetch|push|url)\n([\s\S]*)$/.exec(entry);
-    if (!m) continue;
-    const e = byRemote.get(m[1]) ?? { fetch: [], push: [] };
-    if (m[2] !== 'url') e[m[2] as 'fetch' | 'push'].push(m[3]);
-    byRemote.set(m[1], e);
+  for (const [key, values] of repo.localConfig('^remote\\..*\\.(fetch|push|url)$')) {
+    const [, name, kind] = /^remote\.(.+)\.(fetch|push|url)$/.exec(key)!;
+    const e = byRemote.get(name) ?? { fetch: [], push: [] };
+    if (kind !== 'url') e[kind as 'fetch' | 'push'].push(...values);
+    byRemote.set(name, e);
   }
   for (const [name, e] of byRemote) {
     const component = `remote ${name}`;

@@ -1,6 +1,5 @@
-// `git handoff gc --remote [R]` (issue 57): the archive entries on the handoff remote past this clone's retention are
-// deleted there, each by a lease on what the fetch saw (a compare-and-swap), in batches as any push; a host with the
-// server check judges by its own handoff.archiveRetention, and refuses the deletion of any entry that is not past it.
+// `git handoff gc --remote [R]`: the remote's archive entries past this clone's retention deleted there, each by a lease
+// on what the fetch saw, in batches as any push.
 import type { Repo } from '../git/repo';
 import { ARCHIVE_PREFIX } from '../handoff/store/names';
 import { pastRetention, retentionOf } from '../handoff/store/retention';

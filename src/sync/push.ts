@@ -6,7 +6,7 @@ import { lockFileNamed } from '../git/messages';
 import { refOfLock, waitOutLock, type LockPlace } from '../handoff/store/tx/locks';
 import { readConfig } from '../git/config';
 import type { RefOp } from '../git/refs';
-import { hostLimit, NO_PUSH_OPTIONS, pushRefusal } from '../git/run';
+import { hostLimit, pushRefusal, type GitResult } from '../git/run';
 import { setting } from '../config-keys';
 import { AGAIN, hostLimited, retrying } from '../retry';
 import type { Repo } from '../git/repo';
@@ -28,10 +28,7 @@ export interface PushUpdate {
   /** what the remote had when last fetched (null: nothing) */
   oldOid: string | null;
   kind: 'create' | 'fast-forward' | 'archive-entry' | 'archive' | 'receipts' | 'record' | 'prune';
-  /**
-   * sent by the wildcard refspec `<wildcard>*:<wildcard>*` (a branch the remote had nothing of, every local ref under
-   * it a creation of this plan: the wildcard sends exactly them), not named
-   */
+  /** sent by the refspec `<wildcard>*:<wildcard>*`, not named (byWildcard) */
   wildcard?: string;
   /** after the push: pushed, up to date, rejected (with git's reason) */
   status?: 'pushed' | 'up-to-date' | 'rejected';
@@ -64,10 +61,7 @@ export interface PushResult {
   stopped?: { reason: string; limit: 'rate' | 'size'; sent: number; left: number };
   /** the re-fetch after a rejection */
   refetch?: FetchResult;
-  /**
-   * sync only: this clone's loss record published as refs/handoff-records/<place> in the same push (status unset: not
-   * sent, since this push sent nothing else; rejected: the handoffs went, the record did not, with git's reason)
-   */
+  /** sync only: this clone's loss record, to refs/handoff-records/<place> in the same push (status unset: not sent) */
   record?: PushUpdate;
 }
 
@@ -129,11 +123,8 @@ export function planPush(repo: Repo, sides: Sides): { updates: PushUpdate[]; ski
 }
 
 /**
- * Marks the creations of a branch the remote held nothing of (no tracking copy under refs/handoffs/<B>/ or
- * refs/handoff-archive/<B>/) to go by one wildcard refspec per family, when every local ref under that prefix is such a
- * creation of this plan: the wildcard then sends exactly them, and nothing the remote could have moved since the fetch
- * (it had nothing there) is sent from a stale reading. A first sync of many handoffs goes so: git matches each named
- * refspec against every local ref, a wildcard once.
+ * Marks the creations of a branch the remote held nothing of to go by one wildcard refspec per family, when every local
+ * ref under it is such a creation: git matches each named refspec against every local ref, a wildcard once.
  */
 function byWildcard(sides: Sides, updates: PushUpdate[]): void {
   const branchOf = (k: string) => k.slice(0, k.indexOf('/'));
@@ -163,14 +154,11 @@ interface PushOptions {
   sides?: Sides;
 }
 
-/**
- * The one push flow (`push`, `sync`, the pre-push hook's autoSync): plan once, run the secret scan (SPEC 2.6) only
- * when the plan sends something, then push exactly that plan. A finding throws `secret-found` before anything leaves.
- */
+/** The one push flow (`push`, `sync`, autoSync): plan once, scan what it sends for secrets (SPEC 2.6), push exactly that plan. */
 export async function planScanPush(repo: Repo, remote: string, o: PushOptions = {}): Promise<PushResult> {
   upgradeTracking(repo, true);
   let sides = o.sides ?? readSides(repo, remote, o.place);
-  // archives made by a format-1 build (094717a and before) get the entry this format pushes (src/handoff/store/tx/migrate.ts)
+  // archives made by a format-1 build get the entry this format pushes
   if (migrateArchives(repo, sides.local, sides.localArchive, sides.remote, sides.remoteArchive).length) sides = readSides(repo, remote, o.place);
   const plan = planPush(repo, sides);
   // loaded only when something would be sent: the scanner is the heaviest module of the product
@@ -181,8 +169,7 @@ export async function planScanPush(repo: Repo, remote: string, o: PushOptions = 
       ...[...sides.local].filter(([k, oid]) => sides.remote.get(k) !== oid).map(([k]) => HANDOFF_PREFIX + k),
       ...[...sides.localArchive].filter(([k]) => !sides.remoteArchive.has(k)).map(([k]) => ARCHIVE_PREFIX + k),
     ];
-    // what the remote holds of them (an archive entry: of its handoff), and of the record: the walk stops there; a record
-    // the remote has none of reaches every version, which only every tracking ref bounds
+    // the walk stops at what the remote holds of them; a record it has none of is bounded only by every tracking ref
     const seen = [...differing.map((ref) => sides.remote.get(keyOf(ref))), sides.record?.remote];
     const bounded = !plan.record || !!sides.record?.remote;
     const recordOnly = await gate.assertPushClean(repo, remote, { record: !!plan.record, differing, seen: bounded ? seen.filter((o): o is string => !!o) : undefined });
@@ -196,8 +183,7 @@ export async function planScanPush(repo: Repo, remote: string, o: PushOptions = 
   const first = pushBatched(repo, remote, plan.updates, result, o.progress);
   // A host's own refusal (permissions, its hooks) is not fixed by a re-fetch: said once, as the host said it.
   if (first.length === 0 || o.refetch === false || result.stopped || !first.some((u) => STALE.test(u.reason ?? ''))) return { ...result, rejected: first };
-  // Rejected: learn what the remote has now, merge it, and send once more whatever is still a fast-forward
-  // (with --atomic, refs rejected only because another one was).
+  // Rejected: fetch and merge, then send once more whatever is still a fast-forward.
   result.refetch = fetchAndMerge(repo, remote, o.progress).result;
   const again = planPush(repo, readSides(repo, remote));
   const retry = again.updates.filter((u) => first.some((f) => f.ref === u.ref));
@@ -215,10 +201,7 @@ const STALE = /non-fast-forward|fetch first|stale info/;
 /** git's words for a ref rejected only because another ref of an atomic push was ("atomic push failed" here, "atomic push failure" from the server). */
 const ATOMIC = /atomic push fail/;
 
-/**
- * The updates in groups that travel together (an archive: the entry beside the deletion of the live ref, which the
- * server accepts only with it), in plan order.
- */
+/** The updates in groups that travel together (an archive entry beside its deletion of the live ref), in plan order. */
 function groupsOf(updates: PushUpdate[]): PushUpdate[][] {
   const byKey = new Map<string, PushUpdate[]>();
   const out: PushUpdate[][] = [];
@@ -237,11 +220,9 @@ function groupsOf(updates: PushUpdate[]): PushUpdate[][] {
 }
 
 /**
- * Pushes `updates` in batches of at most handoff.pushBatch refs (a group that travels together is never cut), each
- * batch one atomic push, in order; returns the rejected ones. A host's limit is met as it says (src/git/run.ts
- * hostLimit): a batch too large for it is halved and sent again, and the rest go at that size; a rate limit is waited
- * out by the one retry policy for handoff.hostWait. A limit that still bites stops the push where it is, said in
- * `result.stopped`: the batches sent are in the tracking refs, so the next sync continues from there.
+ * Pushes `updates` in atomic batches of at most handoff.pushBatch refs, groups never cut; returns the rejected ones. A
+ * batch too large for the host is halved, a rate limit waited out (handoff.hostWait); one that still bites stops the
+ * push (`result.stopped`), and the next sync goes on from the tracking refs.
  */
 export function pushBatched(repo: Repo, remote: string, updates: PushUpdate[], result: PushResult, progress?: (line: string) => void): PushUpdate[] {
   const queue = groupsOf(updates);
@@ -268,9 +249,8 @@ export function pushBatched(repo: Repo, remote: string, updates: PushUpdate[], r
     if (updates.length > bound) progress?.(`pushing refs ${sent + 1}–${sent + batch.length} of ${updates.length}`);
     const out = pushOnce(repo, remote, batch, result, queue.length === 0);
     result.batches = (result.batches ?? 0) + 1;
-    // a batch refused whole, in the host's known words for its size, or in any words but a ref's own race while it holds
-    // more than one group (a group goes together; a wildcard's goes in named pieces): halved, down to one group, so a
-    // ref the host refuses for itself is refused alone and the others go
+    // refused whole (in the host's words for its size, or any words but a race): halved down to one group, so a ref
+    // the host refuses for itself is refused alone and the others go
     const cut = batch.length > 1 && (!!batch[0].wildcard || groupsOf(batch).length > 1);
     const whole = cut && out.rejected.length === batch.length && !out.rejected.some((u) => STALE.test(u.reason ?? ''));
     if ((out.limit === 'size' && batch.length > 1) || whole) {
@@ -303,59 +283,54 @@ function requeue(queue: PushUpdate[][], batch: PushUpdate[]): void {
 
 /**
  * One git push of these updates (atomic when the remote supports it); marks each, returns the rejected ones and,
- * when the host refused them for its limits, which. The loss record (sync) rides in the last batch, only when the
- * push sends something else: a sync with nothing to push starts no push for it, which waits for the next one. A
- * remote that refuses the record ref (a host's hook, its permissions) takes an atomic push down with it: then, and
- * only then, the handoffs go again without it.
+ * when the host refused them for its limits, which. The loss record (sync) rides in the last batch only. A remote
+ * that refuses the record ref takes an atomic push down with it: then, and only then, the handoffs go again without it.
  */
 function pushOnce(repo: Repo, remote: string, updates: PushUpdate[], result: PushResult, last: boolean): { rejected: PushUpdate[]; limit: 'rate' | 'size' | null; reason: string } {
   if (updates.length === 0) return { rejected: [], limit: null, reason: '' };
   const record = last && result.record && !result.record.status ? result.record : null;
   // staged once for every try of the batch, and unstaged in the transaction that moves the tracking refs
   const staged = stageOutgoing(repo, remote, updates.filter((u) => u.newOid !== null && !u.wildcard));
+  const send = (us: PushUpdate[]) => pushUpdates(repo, remote, us, result.atomic, staged);
+  const hear = (stderr: string) => {
+    for (const l of remoteLines(stderr)) if (!result.remoteMessages.includes(l)) result.remoteMessages.push(l);
+  };
   try {
-    return sendOnce(repo, remote, updates, record, result, (us, atomic) => pushRefs(repo, remote, us, atomic, staged));
+    const sent = record ? [...updates, record] : updates;
+    let r = send(sent);
+    // a ref of a remote on this machine locked (a push killed there left its lock): waited out while it may be held,
+    // then sent again; one left behind is exit 4 with its rm, as for a lock of this repository
+    const lock = r.status === 0 ? null : lockOnThisMachine(r.stderr);
+    if (lock) {
+      waitOutLock(lock.repo, refOfLock(lock.repo, lock.file), lock.file);
+      r = send(sent);
+    }
+    if (r.status !== 0 && result.atomic && /does not support --atomic/i.test(r.stderr)) {
+      result.atomic = false;
+      r = send(sent);
+    }
+    const limit = r.status === 0 ? null : hostLimit(r.stderr);
+    if (limit) return { rejected: [], limit, reason: pushRefusal(r.stderr) };
+    let lines = porcelainOf(repo, remote, r);
+    if (record) mark(record, lines);
+    if (record?.status === 'rejected' && !ATOMIC.test(record.reason!) && updates.some((u) => ATOMIC.test(lines.get(u.ref)?.summary ?? ''))) {
+      hear(r.stderr);
+      r = send(updates);
+      lines = porcelainOf(repo, remote, r);
+    }
+    for (const u of updates) mark(u, lines);
+    hear(r.stderr);
+    return { rejected: updates.filter((u) => u.status === 'rejected'), limit: null, reason: '' };
   } finally {
     recordPushed(repo, remote, [...updates, ...(record ? [record] : [])].filter((u) => u.status === 'pushed' || u.status === 'up-to-date'), staged);
   }
 }
 
-function sendOnce(repo: Repo, remote: string, updates: PushUpdate[], record: PushUpdate | null, result: PushResult, runPush: (us: PushUpdate[], atomic: boolean) => ReturnType<Repo['git']>): ReturnType<typeof pushOnce> {
-  const sent = record ? [...updates, record] : updates;
-  let r = runPush(sent, result.atomic);
-  // a ref of a remote on this machine locked (a push killed there left its lock): waited out while it may be held, then
-  // sent again; one left behind is exit 4 with its rm, as for a lock of this repository
-  const lock = r.status === 0 ? null : lockOnThisMachine(r.stderr);
-  if (lock) {
-    waitOutLock(lock.repo, refOfLock(lock.repo, lock.file), lock.file);
-    r = runPush(sent, result.atomic);
-  }
-  if (r.status !== 0 && result.atomic && /does not support --atomic/i.test(r.stderr)) {
-    result.atomic = false;
-    r = runPush(sent, false);
-  }
-  const limit = r.status === 0 ? null : hostLimit(r.stderr);
-  if (limit) return { rejected: [], limit, reason: pushRefusal(r.stderr) };
-  let lines = parsePorcelain(r.stdout);
-  if (r.status !== 0 && lines.size === 0) throw transportError(repo, remote, 'push', r.stderr);
-  const own = record ? lines.get(record.ref) : undefined;
-  if (record && (!own || own.flag === '!')) {
-    Object.assign(record, { status: 'rejected', reason: own?.summary ?? 'not reported by git' });
-    if (!ATOMIC.test(record.reason!) && updates.some((u) => ATOMIC.test(lines.get(u.ref)?.summary ?? ''))) {
-      for (const l of remoteLines(r.stderr)) if (!result.remoteMessages.includes(l)) result.remoteMessages.push(l);
-      r = runPush(updates, result.atomic);
-      lines = parsePorcelain(r.stdout);
-      if (r.status !== 0 && lines.size === 0) throw transportError(repo, remote, 'push', r.stderr);
-    }
-  } else if (record) record.status = own!.flag === '=' ? 'up-to-date' : 'pushed';
-  for (const u of updates) {
-    const line = lines.get(u.ref);
-    if (!line) Object.assign(u, { status: 'rejected', reason: 'not reported by git' });
-    else if (line.flag === '!') Object.assign(u, { status: 'rejected', reason: line.summary });
-    else u.status = line.flag === '=' ? 'up-to-date' : 'pushed';
-  }
-  for (const l of remoteLines(r.stderr)) if (!result.remoteMessages.includes(l)) result.remoteMessages.push(l);
-  return { rejected: updates.filter((u) => u.status === 'rejected'), limit: null, reason: '' };
+/** Marks an update as git's porcelain line for its ref says. */
+function mark(u: PushUpdate, lines: Map<string, { flag: string; summary: string }>): void {
+  const line = lines.get(u.ref);
+  if (!line || line.flag === '!') Object.assign(u, { status: 'rejected', reason: line?.summary ?? 'not reported by git' });
+  else u.status = line.flag === '=' ? 'up-to-date' : 'pushed';
 }
 
 /** The lock file a push's remote side named in its way, when it is a repository's on this machine (a path remote). */
@@ -366,11 +341,7 @@ function lockOnThisMachine(stderr: string): { file: string; repo: LockPlace } | 
   return { file, repo: { worktree: null, gitDir: dir, commonDir: dir } };
 }
 
-/**
- * Where a large push's refs are staged, per remote: refs/handoff-outgoing/<R>/<the name on R without refs/>. A push of
- * hundreds of refs named one by one costs git a match of each name against every local ref (13 s for 3,000 refs
- * here); staged, one wildcard refspec per family sends exactly them (0.4 s), and they go again after the push.
- */
+/** Where a large push's refs are staged (refs/handoff-outgoing/<R>/…): one wildcard sends them, where git matches each named refspec against every ref. */
 const OUTGOING = 'refs/handoff-outgoing/';
 const outgoingRoot = (remote: string) => `${OUTGOING}${remote}/`;
 /** Below this many refs to create or move, each is named: staging costs two ref transactions. */
@@ -397,33 +368,25 @@ function stageOutgoing(repo: Repo, remote: string, moving: PushUpdate[]): Staged
 }
 
 /** One `git push` of `updates`; those staged go by the staged refs' wildcards (the record is never among them). */
-function pushRefs(repo: Repo, remote: string, updates: PushUpdate[], atomic: boolean, staged: Staged | null) {
-  const args = [...NO_PUSH_OPTIONS, 'push', '--no-verify', '--porcelain', '--no-follow-tags'];
-  if (atomic) args.push('--atomic');
-  // A deletion has no fast-forward check of its own: the lease makes it a compare-and-swap on the archived tip.
-  for (const u of updates) if (u.newOid === null) args.push(`--force-with-lease=${u.ref}:${u.oldOid}`);
-  // The record is this clone's own ref (no other clone writes refs/handoff-records/<place>), and it is not always a
-  // fast-forward (redact restarts the chain): forced, with a lease on what sync's fetch saw there (empty: absent),
-  // so a record another writer put there since (another machine's clone at the same path) is not overwritten unseen.
-  for (const u of updates) if (u.kind === 'record') args.push(`--force-with-lease=${u.ref}:${u.oldOid ?? ''}`);
+function pushUpdates(repo: Repo, remote: string, updates: PushUpdate[], atomic: boolean, staged: Staged | null) {
+  // A deletion has no fast-forward check of its own: the lease makes it a compare-and-swap on the archived tip. The
+  // record is this clone's own ref and not always a fast-forward (redact restarts the chain): forced, with a lease on
+  // what sync's fetch saw there, so a record another writer put there since is not overwritten unseen.
+  const leases = updates.filter((u) => u.newOid === null || u.kind === 'record').map((u): [string, string | null] => [u.ref, u.oldOid]);
   // creations and fast-forwards of handoffs, entries and receipts (never forced: git refuses a non-fast-forward)
   const wild = [...new Set(updates.flatMap((u) => (u.wildcard ? [`${u.wildcard}*:${u.wildcard}*`] : [])))];
   const named = updates.filter((u) => !u.wildcard && !staged?.updates.includes(u));
-  args.push(remote, ...wild, ...(staged?.specs ?? []), ...named.map((u) => (u.newOid === null ? `:${u.ref}` : `${u.newOid}:${u.ref}`)));
-  return repo.git(args, { allowFail: true });
+  const specs = [...wild, ...(staged?.specs ?? []), ...named.map((u) => (u.newOid === null ? `:${u.ref}` : `${u.newOid}:${u.ref}`))];
+  return repo.pushRefs(remote, specs, { atomic, leases });
 }
-interface PorcelainLine {
-  flag: string;
-  summary: string;
-}
-
-/** `<flag>\t<from>:<to>\t<summary>` lines, by destination ref. */
-function parsePorcelain(stdout: string): Map<string, PorcelainLine> {
-  const out = new Map<string, PorcelainLine>();
-  for (const line of stdout.split('\n')) {
+/** git push's `<flag>\t<from>:<to>\t<summary>` lines, by destination ref; a failed push that printed none is exit 7. */
+function porcelainOf(repo: Repo, remote: string, r: GitResult): Map<string, { flag: string; summary: string }> {
+  const out = new Map<string, { flag: string; summary: string }>();
+  for (const line of r.stdout.split('\n')) {
     const m = /^(.)\t([^\t]*):([^\t]+)\t(.*)$/.exec(line);
     if (m) out.set(m[3], { flag: m[1], summary: m[4] });
   }
+  if (r.status !== 0 && out.size === 0) throw transportError(repo, remote, 'push', r.stderr);
   return out;
 }
 
@@ -436,11 +399,7 @@ function remoteLines(stderr: string): string[] {
     .filter(Boolean);
 }
 
-/**
- * Moves the tracking refs to what the remote now has, so `list` says synced without another fetch: each from the value
- * the plan read there (what the remote had: `oldOid`), by compare-and-swap, none read again; the staged refs go in the
- * same transaction.
- */
+/** Moves the tracking refs to what the remote now has, each by compare-and-swap from `oldOid`; the staged refs go in the same transaction. */
 function recordPushed(repo: Repo, remote: string, done: PushUpdate[], staged: Staged | null): void {
   const tracking = (ref: string) => (ref === NOTES_REF ? trackingNotesRef(remote) : ref.startsWith(RECORDS_PREFIX) ? trackingRecordsPrefix(remote) + ref.slice(RECORDS_PREFIX.length) : trackingOf(remote, ref));
   const ops: RefOp[] = [];
@@ -453,8 +412,7 @@ function recordPushed(repo: Repo, remote: string, done: PushUpdate[], staged: St
   }
   const unstage = staged?.unstage ?? [];
   if (ops.length + unstage.length === 0) return;
-  // the push itself is done: tracking refs only save the next fetch, so a lost race or a lock leaves them as they
-  // are (a fetch since moved one: the others go alone, the staged refs together) and the next fetch sets them
+  // tracking refs only save the next fetch: a lost race or a lock leaves them for it
   const move = (group: RefOp[]) => {
     try {
       return moveRefs(repo, group, 'handoff push').ok;
@@ -477,8 +435,7 @@ export function rejectionError(res: PushResult): HandoffError {
     : reasons.every((r) => /non-fast-forward|fetch first|stale info|atomic push failed/.test(r)) ? 'concurrent'
     : 'environment';
   const lines = res.rejected.map((u) => `  ${u.ref}: ${u.reason}`);
-  // nothing taken, a creation or fast-forward refused for the host's own reasons (not only an archive's deletion), in
-  // words about which refs it takes: it takes no custom ref there (branches and tags only, or a namespace it refuses)
+  // nothing taken, a creation refused in words about which refs the host takes: it takes no custom ref
   const words = [...res.remoteMessages, ...res.rejected.map((u) => u.reason ?? '')].join('\n');
   const noCustomRefs =
     kind === 'environment' &&

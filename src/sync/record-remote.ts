@@ -1,7 +1,5 @@
-// The loss record on the handoff remote (issue 36): `sync` publishes this clone's record (refs/handoff-record) as
-// refs/handoff-records/<place> on the remote it pushes handoffs to, in the same one push; `recover --from <remote>`
-// takes it back into a clone made again after the first one was destroyed, with every version it names. <place> is
-// the witness's (witness.ts identityOf): one ref per clone. Nothing goes to a remote sync does not push handoffs to.
+// The loss record on the handoff remote (SPEC 9): `sync` publishes this clone's record as refs/handoff-records/<place>
+// in its one push; `recover --from <remote>` takes it back into a clone made again after the first was destroyed.
 import { existsSync } from 'node:fs';
 import { parseCommit } from '../git/objects';
 import type { Repo } from '../git/repo';
@@ -17,10 +15,7 @@ const FROM_PREFIX = 'refs/handoff-records-from/';
 /** This clone's place id (null: no commit yet, so no identity). */
 export const placeIdOf = (repo: Repo): string | null => identityOf(repo)?.place ?? null;
 
-/**
- * The refspec sync's one fetch adds, so the push knows what the remote holds of this clone's record: a glob on the
- * place (as the receipts' refspec is), so a remote without it yet is no error. Other clones' records are not fetched.
- */
+/** The refspec sync's fetch adds for what the remote holds of this clone's record (a glob: none there yet is no error). */
 export const recordRefspec = (remote: string, place: string) => `+${RECORDS_PREFIX}${place}*:${trackingRecordsPrefix(remote)}${place}*`;
 
 interface RecoverFrom {
@@ -32,13 +27,12 @@ interface RecoverFrom {
 }
 
 /**
- * `recover --from <remote>`: one fetch of every clone's record on the remote into a temporary namespace (removed
- * after); this clone's place's record, else the one record whose clone's path (its Handoff-Place) is gone, is taken
- * into the store's record as the witness's is (takeInRecord). `recover` then restores what it names, every version.
+ * `recover --from <remote>`: every clone's record fetched into a temporary namespace; this clone's place's record, else
+ * the one whose clone's path is gone, is taken into the store's record as the witness's is (takeInRecord).
  */
 export function recoverFrom(repo: Repo, named: string): RecoverFrom {
   const remote = resolveRemote(repo, named);
-  fetchFrom(repo, remote, [`+${RECORDS_PREFIX}*:${FROM_PREFIX}*`], ['--no-tags', '--no-write-fetch-head', '--quiet']);
+  fetchFrom(repo, remote, [`+${RECORDS_PREFIX}*:${FROM_PREFIX}*`]);
   const fetched = repo.listRefs([FROM_PREFIX]);
   try {
     const place = placeIdOf(repo);

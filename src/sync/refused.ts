@@ -1,8 +1,5 @@
-// A remote version this clone refuses (SPEC 7): on a host without the receive check anyone with push access can
-// put a version there that steals or rewrites a handoff. The clone never takes it; the handoff stands `refused`
-// (list, --json; fetch, push and sync exit 6) until its owner's `git handoff sync --resolve <topic>` writes a
-// version on top of the remote's that restores the owner's history and names the refused one
-// (Handoff-Refused): a fast-forward everywhere, so it works on a host nobody can clean.
+// A remote version this clone refuses (SPEC 7): the handoff stands `refused` until its owner's `sync --resolve <topic>`
+// writes a version on top of the remote's naming it (Handoff-Refused): a fast-forward everywhere.
 import { quote } from 'shell-quote';
 import { HandoffError } from '../errors';
 import { parseCommit } from '../git/objects';
@@ -60,11 +57,7 @@ export interface RestoreResult {
   takeoverFrom: string | null;
 }
 
-/**
- * Writes, on top of both tips, a version with this clone's content and owner line (first parent: the local tip)
- * that names the remote's as refused: a fast-forward for the remote and for every clone. Not the owner: a takeover
- * on the record.
- */
+/** Writes, on top of both tips, a version with this clone's content naming the remote's as refused (not the owner: a takeover). */
 export function restoreRefused(repo: Repo, o: RestoreOptions, s: RefusedState): RestoreResult {
   const local = viewOf(repo, s.ref, s.localTip, o.branch, o.topic);
   const me = o.session.id;
@@ -88,10 +81,7 @@ export function restoreRefused(repo: Repo, o: RestoreOptions, s: RefusedState): 
   return { ref: s.ref, oid, parents: [s.localTip, s.remoteTip], refused: s.remoteTip, violation: s.violation, session: me, takeoverFrom };
 }
 
-/**
- * Moves `ref` from the local tip to `oid`, a version on top of both tips (a restore, a resolve), once the rule every
- * clone and a server apply to it allows it from each: refused here rather than written for them to refuse.
- */
+/** Moves `ref` from the local tip to `oid`, a version on top of both tips, once the ownership rule allows it from each. */
 export function moveOverBoth(repo: Repo, ref: string, oid: string, [localTip, remoteTip]: [string, string], o: { step: 'restore' | 'resolve'; noun: string; reason: string }): void {
   const v = checkAdvance(repo, localTip, oid) ?? checkAdvance(repo, remoteTip, oid);
   if (v) throw new HandoffError('integrity', `${o.step}-breaks-invariant`, `the ${o.noun} would break the ownership invariant: ${v.message}`, { ref, violation: v });

@@ -21,10 +21,7 @@ export const trackingRecordsPrefix = (remote: string) => trackingOf(remote, RECO
 /** Everything this clone keeps of one remote (handoffs, archive, receipts, claims, records). */
 export const trackingRoot = (remote: string) => `${REMOTES_ROOT}${remote}/`;
 
-/**
- * The fetch refspecs `install --remote` adds and `fetch` passes: forced into the tracking namespace only. The
- * receipts' refspec is a glob so that a remote without receipts yet is no error.
- */
+/** The fetch refspecs `install --remote` adds and `fetch` passes: forced into the tracking namespace only (receipts: a glob). */
 export function handoffRefspecs(remote: string): string[] {
   return [`+${HANDOFF_PREFIX}*:${trackingPrefix(remote)}*`, `+${ARCHIVE_PREFIX}*:${trackingArchivePrefix(remote)}*`, `+${NOTES_REF}*:${trackingNotesRef(remote)}*`];
 }
@@ -83,15 +80,13 @@ export function transportError(repo: Repo, remote: string, verb: 'fetch' | 'push
 export const hostWaitMs = (repo: Repo) => setting(readConfig(repo), 'hostWait');
 
 /**
- * `git fetch <options> <remote> <refspecs>`. A lock of this repository in the fetch's way (a tracking ref a killed fetch left
- * locked) is waited out while a live process may hold it, then the fetch runs again; one left behind is exit 4
- * naming it with its rm (lockError). A transport cut in passing and a host's rate limit are tried again by the one
- * retry policy (src/retry.ts). Any other failure is transportError (exit 7).
+ * `git fetch` of refspecs from a remote; a lock in its way is waited out (one left behind: exit 4), a transport cut or
+ * a rate limit tried again by the one retry policy (src/retry.ts); any other failure is transportError (exit 7).
  */
-export function fetchFrom(repo: Repo, remote: string, refspecs: string[], options: string[], config: string[] = []): string {
+export function fetchFrom(repo: Repo, remote: string, refspecs: string[], o: { atomic?: boolean; prune?: boolean; full?: boolean } = {}): string {
   upgradeTracking(repo, true);
   return retrying((wait) => {
-    const r = repo.git([...config, 'fetch', ...options, remote, ...refspecs], { allowFail: true });
+    const r = repo.fetchRefs(remote, refspecs, o);
     if (r.status === 0) {
       noteContact(repo.commonDir, remote, true);
       return r.stderr;

@@ -16,10 +16,8 @@ export type Keep = 'local' | 'remote' | 'both';
 export const KEEPS: Keep[] = ['local', 'remote', 'both'];
 
 /**
- * `sync --resolve` ready to paste at a terminal where no session id is set, as the owner of the local version (its
- * session, or --person): for a diverged handoff keeping both versions (`keep` 'both'; `local|remote|both` would be a
- * shell pipe), for a refused one with no --keep (this clone's version on top of the remote's). `checkedOut` null: with
- * --branch always.
+ * `sync --resolve` ready to paste where no session id is set, as the local version's owner: keeping both versions
+ * (`local|remote|both` would be a shell pipe), or with no --keep for a refused one. `checkedOut` null: --branch always.
  */
 export function resolveStep(repo: Repo, ref: string, local: string | null | undefined, checkedOut: string | null, remote?: string, keep: 'both' | null = 'both'): string {
   const t = local ? readTrailersOf(repo, [local]).get(local) : undefined;
@@ -66,9 +64,8 @@ export function bothBodies(topic: string, local: HandoffView, remote: HandoffVie
 }
 
 /**
- * Writes the merge of the local and remote tips, parents [local, remote], so the result is a fast-forward
- * from both. Each parent's owner is the resolver or is named as taken over: when the two sides belong to
- * two other sessions, the local side is first taken over in a commit of its own (one trailer names one owner).
+ * Writes the merge of the local and remote tips (a fast-forward from both). Each side's owner is the resolver or is
+ * named as taken over; two other owners: the local side is first taken over in a commit of its own.
  */
 export function resolveDivergence(repo: Repo, o: ResolveOptions): ResolveResult {
   const topic = assertTopic(o.topic);

@@ -15,21 +15,6 @@ import type { RefUpdate } from '../handoff/store/tx/batch';
 
 const isHandoff = (ref: string) => ref.startsWith(HANDOFF_PREFIX) || ref.startsWith(ARCHIVE_PREFIX);
 
-/** The versions `revs` reach and `exclude` does not, each with the ref (or tip) it came through (scanVersions reads
- *  and checks their scan records): one `git log --source`, whatever the number of refs. */
-function versionsOf(repo: Repo, revs: string[], exclude: string[]): Array<{ ref: string; oid: string }> {
-  if (!revs.length) return [];
-  // refs and oids on stdin (a sync of thousands of changed refs names more than a command line holds), where git takes no option
-  const option = (a: string) => a.startsWith('--');
-  const input = [...revs.filter((a) => !option(a)), ...exclude.filter((a) => !option(a)).map((a) => `^${a}`), ''].join('\n');
-  const r = repo.git(['log', '--source', '--format=%H%x1f%S%x1e', ...revs.filter(option), '--stdin', '--not', ...exclude.filter(option), '--'], { allowFail: true, input });
-  return r.stdout
-    .split('\x1e')
-    .map((rec) => rec.replace(/^\n/, '').split('\x1f'))
-    .filter((f) => f.length === 2 && f[0])
-    .map(([oid, ref]) => ({ oid, ref }));
-}
-
 /** Refuses a push (exit 6, nothing sent) while a version it would send, with no scan record, has an unallowed finding. */
 export async function assertPushClean(repo: Repo, remote: string, o: { record?: boolean; differing?: string[]; seen?: string[] } = {}): Promise<VersionFindings[]> {
   // every local handoff and archive version the remote has not seen (a diverged one too: it is sent once resolved),
@@ -38,13 +23,13 @@ export async function assertPushClean(repo: Repo, remote: string, o: { record?: 
   // the remote holds of them when the caller knows that (`seen`: git then parses those tips, not every tracking ref)
   const handoffs = o.differing ?? ['--glob=refs/handoffs/*', '--glob=refs/handoff-archive/*'];
   const seen = o.seen ?? [`--glob=${trackingRoot(remote)}*`];
-  const versions = versionsOf(repo, [...handoffs, ...(o.record ? [RECORD_REF] : [])], seen);
+  const versions = repo.commitsVia([...handoffs, ...(o.record ? [RECORD_REF] : [])], { not: seen }) ?? [];
   let found = await scanVersions(repo, versions, { skipScanned: true });
   if (!found.length) return [];
   if (o.record) {
     // which findings a handoff ref reaches (a second walk, only when something was found): the rest only the record
     // reaches (a version dropped, or moved aside), so the record stays here and the handoffs go
-    const viaHandoffs = new Set(versionsOf(repo, handoffs, seen).map((v) => v.oid));
+    const viaHandoffs = new Set((repo.commitsVia(handoffs, { not: seen }) ?? []).map((v) => v.oid));
     const recordOnly = found.filter((f) => !viaHandoffs.has(f.oid));
     found = found.filter((f) => viaHandoffs.has(f.oid));
     if (!found.length) return recordOnly;
@@ -76,7 +61,7 @@ export async function pushLineFindings(repo: Repo, remote: string, lines: Array<
 /** The versions the tips reach and `exclude` does not, each named by its tip's ref, scanned. */
 function scanFromTips(repo: Repo, tips: Array<{ ref: string; oid: string }>, exclude: string[], skipScanned: boolean): Promise<VersionFindings[]> {
   const refOf = new Map(tips.map((t) => [t.oid, t.ref]));
-  return scanVersions(repo, versionsOf(repo, [...refOf.keys()], exclude).map((v) => ({ ...v, ref: refOf.get(v.ref) ?? v.ref })), { skipScanned });
+  return scanVersions(repo, (repo.commitsVia([...refOf.keys()], { not: exclude }) ?? []).map((v) => ({ oid: v.oid, ref: refOf.get(v.ref) ?? v.ref })), { skipScanned });
 }
 
 /** The server's scan of a push: every incoming version of a handoff ref, scan records not trusted. */

@@ -1,8 +1,5 @@
-// Where the receive check goes on a server that already has a hook manager. gitolite's `option hook.pre-receive`
-// makes hooks/pre-receive a multi-hook driver that runs `$0.*`, and its next compile rewrites hooks/pre-receive*:
-// there the check lives in LOCAL_CODE/hooks/repo-specific/ and the site's gitolite.conf lists it. A driver of
-// another make that runs `$0.*` gets the check as one more `pre-receive.*`. A hook is never renamed when its
-// behaviour depends on its name.
+// Where the receive check goes on a server that already has a hook manager (gitolite: LOCAL_CODE/hooks/repo-specific/;
+// a `$0.*` driver: one more `pre-receive.*`; a `<hook>.d/` driver: an entry there). A hook is never renamed.
 import { spawnSync } from '../process';
 import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, readdirSync, realpathSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

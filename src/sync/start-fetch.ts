@@ -1,6 +1,5 @@
-// Session start asks the remote, within a hard time limit and never interactively, for this branch's handoffs and
-// takes in what it has (docs/design.md "Session start and the network"): one bounded `git fetch` of the branch's
-// handoff namespace into the tracking refs, then the same five-case merge as `git handoff fetch`, for this branch only.
+// Session start's bounded, never interactive fetch of this branch's handoffs, then fetch's five-case merge for them
+// (docs/design.md "Session start and the network").
 import type { Config } from '../git/config';
 import { setting } from '../config-keys';
 import { gitReason } from '../git/run';
@@ -58,8 +57,7 @@ export async function fetchOnStart(repo: Repo, branch: string | null, o: { confi
   }
   const ms = o.timeoutMs ?? START_FETCH_MS;
   try {
-    // a format-2 clone's copies move over first; session start alone does not mark the store (a wired repository that
-    // never syncs uninstalls byte for byte), the first fetch, push or claim does
+    // a format-2 clone's copies move over first; session start alone does not mark the store
     upgradeTracking(repo);
     const before = narrow(readSides(repo, remote), branch);
     const r = await repo.fetchBounded(remote, branchRefspecs(remote, branch), ms, { prune: true });

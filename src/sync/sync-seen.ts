@@ -1,8 +1,5 @@
-// What the last sync with a remote left behind, so the next one with nothing to do costs about the fetch alone at any
-// size (issue 57): when that sync ended clean (everything fetched was taken in, everything planned was pushed, nothing
-// diverged, refused or left over), the ref storage is as it left it (the loss record's stat fingerprint: packed-refs
-// and every directory holding a handoff, archive, receipts or record ref) and this sync's fetch changed no tracking
-// ref (git printed no update), the merge and the push would find nothing: neither runs, and no ref is read.
+// What the last sync with a remote left behind: when it ended clean, the ref storage is as it left it (stat
+// fingerprints) and this sync's fetch changed nothing, the merge and the push would find nothing: neither runs.
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Repo } from '../git/repo';
@@ -12,10 +9,7 @@ import { writeCache } from '../handoff/state/state-file';
 import { readJsonOr } from '../read-file';
 import { trackingRoot } from './remote';
 
-/**
- * The tracking copies' storage as stat sees it: every directory under refs/handoff-remotes/<R>/ (a plain `git fetch`
- * with the refspecs `install --remote` adds moves them too) and the receipts' file; packed-refs is the record's part.
- */
+/** The tracking copies' storage as stat sees it: every directory under refs/handoff-remotes/<R>/ and the receipts' file. */
 function trackingStats(commonDir: string, remote: string): string {
   const out: string[] = [];
   const walk = (dir: string, depth: number) => {

@@ -75,7 +75,7 @@ function topLevel(text: string): Map<string, string> {
 }
 
 /** A write to the filesystem, or a ref moved (the store's one place refs move: handoff/store/tx). */
-const WRITES = /\b(writeFileSync|appendFileSync|rmSync|unlinkSync|renameSync|mkdirSync|lutimesSync|utimesSync|writeSync|symlinkSync|linkSync|copyFileSync|moveRefs?|setLocalConfig|pushBounded|pushLocal)\b/;
+const WRITES = /\b(writeFileSync|appendFileSync|rmSync|unlinkSync|renameSync|mkdirSync|lutimesSync|utimesSync|writeSync|symlinkSync|linkSync|copyFileSync|moveRefs?|setLocalConfig|pushBounded|pushRefs)\b/;
 
 /** The state writers of src/handoff/: each function that writes, or calls one that does, by module. */
 function stateWriters(): Map<string, Set<string>> {

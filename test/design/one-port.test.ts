@@ -25,10 +25,6 @@ const REMAINING: Record<string, string[]> = {
   'guard/rules/shared.ts': ['status --porcelain'],
   'guard/rules/untracked.ts': ['ls-files of the untracked'],
   'hooks/commit.ts': ['interpret-trailers --in-place'],
-  'sync/install.ts': ['config --local --get-regexp remote.*'],
-  'sync/push.ts': ['push --porcelain'],
-  'sync/remote.ts': ['fetch (retried)'],
-  'sync/secrets-gate.ts': ['log --source --stdin'],
 };
 
 function rawCalls(): Record<string, number> {

@@ -1,6 +1,6 @@
 // Reading a commit's file from loose objects without git, and saying so (null) when they are packed.
 import { describe, expect, it } from 'vitest';
-import { looseCommitFile, looseCommitFiles, readLoose } from '../../src/git/loose-read';
+import { looseCommitFiles, readLoose } from '../../src/git/loose-read';
 import { readCommitFiles, readObjectsBounded } from '../../src/git/objects';
 import { openRepo } from '../../src/git/repo';
 import { makeRepo } from '../helpers/repo';
@@ -11,12 +11,12 @@ describe('loose objects read in-process', () => {
       const repo = makeRepo({ init: [`--object-format=${format}`] });
       const oid = repo.commit('one', { record: 'git-handoff record 1\ntip x\n', 'other.txt': 'other\n' });
       const r = openRepo(repo.dir);
-      expect(looseCommitFile(r, oid, 'record')?.toString()).toBe('git-handoff record 1\ntip x\n');
-      expect(looseCommitFile(r, oid, 'missing')).toBeNull();
+      expect(looseCommitFiles(r, oid, ['record'])?.files[0]?.content.toString()).toBe('git-handoff record 1\ntip x\n');
+      expect(looseCommitFiles(r, oid, ['missing'])?.files[0]).toBeNull();
       expect(readLoose(r, oid)?.type).toBe('commit');
       repo.git(['gc', '-q']);
       expect(readLoose(r, oid)).toBeNull();
-      expect(looseCommitFile(r, oid, 'record')).toBeNull();
+      expect(looseCommitFiles(r, oid, ['record'])).toBeNull();
     });
   }
 

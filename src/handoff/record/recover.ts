@@ -254,7 +254,7 @@ export function recoverScan(repo: Storage): RecoverResult {
   // 2. handoff histories by their trailers: only commits that were once a recorded version (reached from a record
   // commit, live or unreachable); a writer's commit the store refused (a lost race, an ownership refusal) never was
   const reachedFrom = [...(have.has(RECORD_REF) ? [RECORD_REF] : []), ...recordCommits.map((c) => c.oid)];
-  const recorded = reachedFrom.length ? repo.reachable(reachedFrom) : null;
+  const recorded = reachedFrom.length ? repo.parentsOf(reachedFrom) : null;
   const byKey = new Map<string, Array<CommitSummary & { branch: string; topic: string }>>();
   const parsed = readTrailersOf(repo, found.map((c) => c.oid));
   for (const c of found) {

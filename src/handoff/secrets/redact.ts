@@ -43,7 +43,7 @@ function redactedTree(repo: Storage, tree: string, findings: Finding[]): string 
     const oid = found.length ? repo.writeBlob(redactText(repo.readObjects([e.oid])[0]!.content.toString('utf8'), found)) : e.oid;
     return { mode: e.mode, type: e.type, oid, name: e.path };
   });
-  return repo.writeTreeEntries(entries);
+  return repo.writeTree(entries);
 }
 
 const ROTATE_STEPS = [
@@ -116,9 +116,8 @@ export async function redactHandoff(repo: Storage, o: RedactOptions): Promise<Re
 
 /** `doctor`: the handoff versions that carry a secret let through with --allow-secret (one git log). */
 export function doctorSecrets(repo: Storage): DoctorItem[] {
-  const hits = repo
-    .trailersUnder(['refs/handoffs/*'])
-    .map((c) => [c.oid, c.source, secretTrailersIn(c.trailers).allowed.join(',')])
+  const hits = (repo.commitsVia(['--glob=refs/handoffs/*']) ?? [])
+    .map((c) => [c.oid, c.ref, secretTrailersIn(c.trailers).allowed.join(',')])
     .filter(([oid, , rules]) => oid && rules);
   if (!hits.length) return [{ component: 'secrets', status: 'ok', detail: 'no handoff version carries an allowed secret finding' }];
   return hits.map(([oid, ref, rules]) => ({ component: 'secrets', status: 'info', detail: `${ref} version ${oid.slice(0, 12)} carries findings allowed with --allow-secret: ${rules}` }));

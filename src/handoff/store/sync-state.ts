@@ -48,7 +48,7 @@ export function ancestryOf(repo: Storage, tips: string[]): (a: string, b: string
   return (a, b) => a === b || reachableIn(parents, b).has(a);
 }
 
-export function compareTips(isAncestor: (a: string, b: string) => boolean, local: string, remote: string): Exclude<SyncState, 'local'> {
+export function compareTips(isAncestor: (a: string, b: string) => boolean, local: string, remote: string): 'synced' | 'ahead' | 'behind' | 'diverged' {
   if (local === remote) return 'synced';
   if (isAncestor(remote, local)) return 'ahead';
   if (isAncestor(local, remote)) return 'behind';

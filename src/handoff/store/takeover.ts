@@ -69,10 +69,10 @@ export interface TakenFrom {
 /** The newest takeover from any of `sessions` in each of `refs`' histories, from one git log. */
 export function takeoversFrom(repo: Storage, sessions: string[], refs: string[]): TakenFrom[] {
   if (!sessions.length || !refs.length) return [];
-  const found = repo.commitsMentioning(sessions.map((s) => `Handoff-Takeover-From: ${s}`), refs);
+  const found = repo.commitsVia(refs, { grep: sessions.map((s) => `Handoff-Takeover-From: ${s}`) });
   if (!found) return [];
   const out = new Map<string, TakenFrom>();
-  for (const { oid, source: ref, time, block } of found) {
+  for (const { oid, ref, time, block } of found) {
     const t = parseTrailerLines(trailerBlockLines(block));
     if (!t.session || !t.takeoverFrom || !sessions.includes(t.takeoverFrom) || out.has(ref)) continue;
     const p = parseRef(ref);

@@ -106,7 +106,7 @@ function migrateTracking(repo: Storage): void {
     }
   }
   for (const remote of remotes) {
-    const specs = repo.localConfigValues(`remote.${remote}.fetch`);
+    const specs = repo.localConfig('^remote\\..*\\.fetch$').get(`remote.${remote}.fetch`) ?? [];
     const legacyRoot = `:refs/remotes/${remote}/`;
     for (const spec of specs) {
       const at = spec.indexOf(legacyRoot);
