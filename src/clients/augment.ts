@@ -1,11 +1,4 @@
-// Augment's Auggie CLI (read from docs.augmentcode.com/cli/hooks and its examples; not run here: it needs an Augment
-// login and talks to Augment's own API): hooks in Claude Code's format under `hooks` of `/etc/augment/settings.json`,
-// `~/.augment/settings.json`, `<workspace>/.augment/settings.json` and `.augment/settings.local.json` (personal, not
-// committed). A hook's `command` is the path of a shell script (`.sh`), its `timeout` in milliseconds (60000 by
-// default), its `matcher` a case-sensitive regex (none: every tool). The payload has `hook_event_name`,
-// `conversation_id`, `workspace_roots`, `tool_name`, `tool_input`, `is_mcp_tool`; its tools are `launch-process
-// {command, cwd}`, `save-file {path, file_content}`, `str-replace-editor {command, path, old_str_1, new_str_1, …}`,
-// `remove-files {file_paths}`, `view`. Exit 2 refuses and stderr reaches the agent; other statuses do not block.
+// Augment's Auggie CLI: Claude Code's format run through a script, its own tools, exit 2 refuses (docs/clients.md, Augment).
 import { str, type ToolAction } from './event';
 import { exitRefusal, KINDS, renderClaudeLike, shapedAdapter, writeOf, type ToClaude } from './common';
 import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';

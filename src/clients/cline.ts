@@ -1,14 +1,4 @@
-// The Cline CLI (observed with 3.0.65 on @cline/sdk, test/clients/tools/cline) and its VS Code extension (3.36+, its
-// hooks documentation; not run here), which read the same hook files: a hook is a file named after its event in `.clinerules/hooks/`, `.cline/hooks/`,
-// `~/.cline/hooks/` or `~/Documents/Cline/Hooks/` (every one runs), started as `<shebang interpreter> <file>` with the
-// payload on stdin. The payload names the event by `hookName` (`tool_call` for PreToolUse), the conversation by
-// `taskId` and the session by `sessionContext.rootSessionId`, and carries the call as the model sent it
-// (`tool_call {id, name, input}`). The extension names its events as Claude Code does (`hookName: "PreToolUse"`), the
-// session by `taskId` only, and carries the call as `preToolUse {toolName, parameters}` in its own tool vocabulary
-// (write_to_file, replace_in_file, execute_command, …), every non-string parameter as JSON text. The one refusal is `{"cancel": true}`, which aborts the whole task (the model is
-// told nothing); `contextModification` lets the call run and adds a message after its result. The exit status is never
-// read, and run-start hooks are detached (their answers ignored): there is no session-start view. Later turns run in a
-// hub daemon whose hooks inherit the environment of the turn that started it, so nothing here reads the environment.
+// Cline: hook scripts named after its events (docs/clients.md, Cline).
 import { commonToolAction, obj, own, shellWord, str, type ClientAdapter, type EventKind, type ToolAction } from './event';
 import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';
 import { filesWiring, type Wiring } from './wiring';
@@ -173,8 +163,6 @@ export const record: ClientRecord = clientRecord({
     { scope: 'user', file: '$CLINE_DIR/plugins' },
     { scope: 'user', file: 'Documents/Cline/Plugins' },
   ],
-  // no trust question, no setting: a repository's hooks run
-  trustFiles: [],
   readOnly: READ_ONLY,
   routing: 'every-tool',
   mcpNames: '<server>__<tool>',

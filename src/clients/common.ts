@@ -13,6 +13,9 @@ export const KINDS: Record<string, EventKind> = {
   SessionEnd: 'session-end',
 };
 
+/** Claude Code's payload keys, as the sh front reads them (most clients send these). */
+export const CLAUDE_KEYS = { session: 'session_id', tool: 'tool_name', event: 'hook_event_name', input: 'tool_input' };
+
 /**
  * A payload in Claude Code's shape under a client's own names: its events by kind, its tools that are Claude Code's
  * under other names or arguments, the keys its event, session and source come under (the first string wins;

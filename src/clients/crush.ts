@@ -1,10 +1,4 @@
-// Crush (read from charmbracelet/crush docs/hooks/README.md and its tool sources; not run here: its npm package
-// downloads its binary from GitHub in a postinstall): hooks under `hooks` of the project's `.crush.json` or
-// `crush.json` and the user's `~/.config/crush/crush.json`, entries `{name, matcher, command, timeout}` per event
-// (`PreToolUse`), run in Crush's embedded POSIX shell. The payload is `{event, session_id, cwd, tool_name,
-// tool_input}`, and the hook's environment has CRUSH_SESSION_ID and CRUSH=1. Exit 2 refuses with stderr shown to the
-// model (exit 49 would halt the whole turn); a JSON answer may add `context` (and `decision: allow` would skip Crush's
-// own permission prompt, which the guard never asks for). Only the top-level agent's calls are hooked.
+// Crush: Claude Code-like hooks under `hooks` of crush.json, exit 2 refuses (docs/clients.md, Crush).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { EventKind } from './event';

@@ -1,8 +1,4 @@
-// Cursor (read from cursor.com/docs/hooks and its third-party hooks reference; not run here: no offline build): its own
-// hooks in `.cursor/hooks.json` and `~/.cursor/hooks.json` (`{"version": 1, "hooks": {"<event>": [{"command", "matcher",
-// "timeout", "failClosed"}]}}`), camelCase events, `conversation_id`; answers `{"permission": "deny", "user_message",
-// "agent_message"}`. With its third-party configs setting on it also runs Claude Code's `.claude/settings.json`
-// hooks, sending them the same payload (`hook_event_name: "preToolUse"`, `tool_name: "Shell"`, `conversation_id`).
+// Cursor: its own .cursor/hooks.json and Claude Code's wiring, camelCase events (docs/clients.md, Cursor).
 import path from 'node:path';
 import { commonToolAction, obj, own, str, type ClientAdapter, type EventKind, type GuardEvent, type ToolAction } from './event';
 import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';

@@ -1,10 +1,4 @@
-// Kilo Code's CLI (observed with 7.7.7, test/clients/tools/kilo): an OpenCode fork with OpenCode's plugin API, loading
-// plugins from `.kilo/plugin(s)/` and `.kilocode/plugin(s)/` in the repository and `~/.config/kilo/plugin(s)/`,
-// `~/.kilo/plugin/` — never `.opencode/`, so the OpenCode plugin does not protect it — with no trust question; it has
-// no command hooks. The git-handoff plugin for it is the OpenCode one with Kilo's folders and variable: the guard
-// before each tool (a throw refuses and the model reads the message; the turn goes on), KILO_SESSION_ID in every
-// shell (shell.env), the startup view in the system prompt, the Stop question at session.idle. Its
-// `background_process` tool runs a shell command on `start` and `restart` (with no shell.env: no session there).
+// Kilo Code's CLI: an OpenCode fork; the OpenCode plugin with Kilo's folders and variable (docs/clients.md, Kilo Code).
 import { shapedAdapter, type ToClaude } from './common';
 import { pluginAnswer, pluginModule, SHAPE, wiring as opencodeWiring, type PluginSpec } from './opencode';
 import { claudeProbe, clientRecord, type ClientRecord } from './record';
@@ -53,8 +47,6 @@ export const record: ClientRecord = clientRecord({
     { scope: 'user', file: '$XDG_CONFIG_HOME/kilo/plugins' },
     { scope: 'user', file: '.kilo/plugin' },
   ],
-  // a plugin loads with no question
-  trustFiles: [],
   readOnly: READ_ONLY,
   routing: 'plugin',
   mcpNames: '<server>_<tool>',

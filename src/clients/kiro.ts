@@ -1,13 +1,4 @@
-// Kiro's CLI (read from kiro.dev/docs/cli/hooks, kiro.dev/docs/cli/v3/hooks and aws/amazon-q-developer-cli
-// docs/hooks.md, its origin; not run here: no offline build). CLI 3 reads standalone hook files,
-// `.kiro/hooks/<name>.json` (`{"version": "v1", "hooks": [{name, trigger, matcher, action: {type: "command",
-// command}, timeout}]}`), that apply to every agent of the workspace; the `hooks` field of an agent file,
-// `.kiro/agents/<name>.json` or `~/.kiro/agents/<name>.json`, still works in CLI 3 and is all CLI 2 reads, for the
-// agent in use only. `preToolUse` entries `{matcher, command, timeout_ms, cache_ttl_seconds}` get `{hook_event_name,
-// cwd, tool_name, tool_input}` — no session id at all — for its tools `execute_bash {command}` (`shell` in newer
-// builds), `fs_write {command: create|str_replace|insert|append, path, file_text, old_str, new_str, new_str}`
-// (`write`), `fs_read`, MCP `@server/tool`. Exit 2 refuses and stderr goes to the model; any other status warns and
-// lets the call run. CLI 3's event names are its triggers' (`PreToolUse`), read as the older camelCase ones.
+// Kiro's CLI: a standalone hook file and its agents' hooks, exit 2 refuses, no session id (docs/clients.md, Kiro).
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { EventKind } from './event';
@@ -90,8 +81,6 @@ export const record: ClientRecord = clientRecord({
     { scope: 'user', file: '.kiro/agents' },
     { scope: 'user', file: '.kiro/hooks' },
   ],
-  // the agent in use is chosen per session or by the user's settings (chat.defaultAgent)
-  trustFiles: [],
   readOnly: READ_ONLY,
   // matcher `*`: every tool, the read-only ones read as reads
   routing: 'every-tool',

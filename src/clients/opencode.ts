@@ -1,10 +1,4 @@
-// OpenCode (observed with 1.18.33, ../shared/tools/opencode-offline): no hook commands, plugins. A `.js` module in
-// `<repo>/.opencode/plugin/` or the user's `~/.config/opencode/plugin/` loads with no trust step; the git-handoff
-// plugin runs the guard before each tool (`tool.execute.before`; throwing blocks the call, and the model gets the
-// message), gives the shell the session id (`shell.env`: OPENCODE_SESSION_ID, which nothing else sets), puts the
-// startup view into the system prompt of the session's requests (`experimental.chat.system.transform`, computed
-// once at `session.created`), and asks once at `session.idle` what Stop asks. The plugin sends the guard
-// Claude-shaped payloads with OpenCode's own tool names and arguments, and reads back this file's small answer.
+// OpenCode: no hook commands, a plugin that runs the guard before each tool and sets the shell's session (docs/clients.md, OpenCode).
 import path from 'node:path';
 import { obj, str, type Decision, type GuardEvent } from './event';
 import { KINDS, shapedAdapter, type PayloadShape, type ToClaude } from './common';
@@ -194,8 +188,6 @@ export const record: ClientRecord = clientRecord({
     { scope: 'user', file: '$XDG_CONFIG_HOME/opencode/plugin' },
     { scope: 'user', file: '$XDG_CONFIG_HOME/opencode/plugins' },
   ],
-  // a plugin loads with no question
-  trustFiles: [],
   readOnly: READ_ONLY,
   routing: 'plugin',
   mcpNames: '<server>_<tool>',

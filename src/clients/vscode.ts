@@ -1,16 +1,7 @@
-// VS Code's agent (GitHub Copilot Chat's agent hooks, VS Code 1.110 and later; docs/clients.md has the sources). It
-// runs the hooks of `.claude/settings.json` and `.claude/settings.local.json` (the defaults of chat.hookFilesLocations)
-// with matchers ignored, so the Claude Code wiring's PreToolUse hook sees every one of its tool calls, in its own
-// shape: Claude Code's event names (SessionStart fires on the first prompt of a session, `source: "new"`; there is
-// no SessionEnd: the lease's TTL ends the session), an ISO `timestamp`, `hookEventName`/`sessionId` in camelCase
-// (Copilot Chat 0.37, VS Code 1.110) or `hook_event_name`/`session_id` (0.38 on), `tool_name`/`tool_input`/
-// `tool_use_id`, and its own tools and argument names (`run_in_terminal {command}`, `create_file {filePath,
-// content}`, `replace_string_in_file {filePath, oldString, newString}`, `editFiles {files}` …). It obeys Claude
-// Code's hookSpecificOutput (permissionDecision, updatedInput checked against the tool's schema, additionalContext),
-// and a Stop's `decision: block` only inside hookSpecificOutput.
+// VS Code's agent: Claude Code's or Copilot's hooks files, its own payload and tools (docs/clients.md, VS Code).
 import path from 'node:path';
 import { commonToolAction, obj, own, str, unknownShape, type ClientAdapter, type Decision, type EventKind, type GuardEvent, type ToolAction } from './event';
-import { wiring as claudeWiring } from './claude';
+import { record as claudeRecord } from './claude';
 import { KINDS, renderClaudeLike } from './common';
 import { wiredWithGuard } from './wiring';
 import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';
@@ -117,7 +108,7 @@ export function isVSCodePayload(p: Record<string, unknown>): boolean {
  * Whether Claude Code's wiring of git-handoff is in the workspace `cwd`: VS Code's agent runs it and Copilot's hooks
  * files alike, and that one answers its calls (the Copilot wiring stands aside for them: one answer a call).
  */
-export const claudeWired = (cwd: string): boolean => wiredWithGuard(path.join(cwd, claudeWiring.settings));
+export const claudeWired = (cwd: string): boolean => wiredWithGuard(path.join(cwd, claudeRecord.wiring!.settings));
 
 function parseVSCode(p: Record<string, unknown>): GuardEvent {
   const name = str(p.hook_event_name) ?? str(p.hookEventName) ?? '';
@@ -161,8 +152,6 @@ export const record: ClientRecord = clientRecord({
     { scope: 'user', file: '$CLAUDE_CONFIG_DIR/settings.json' },
   ],
   hookDirs: [{ scope: 'project', file: '.github/hooks' }],
-  // an organization policy or chat.hookFilesLocations can turn hooks off, outside the repository
-  trustFiles: [],
   readOnly: READ_ONLY,
   routing: 'every-tool',
   mcpNames: 'mcp_<server>_<tool>',

@@ -1,10 +1,4 @@
-// Windsurf's Cascade hooks (read from docs.windsurf.com/windsurf/cascade/hooks, not run here: no offline build):
-// `.windsurf/hooks.json` in a workspace, `~/.codeium/windsurf/hooks.json`, `/etc/windsurf/hooks.json`, all merged, each
-// `{"hooks": {"<event>": [{"command": "…", "show_output": true}]}}`. A hook is per kind of action, with no matcher:
-// `pre_run_command {command_line, cwd}`, `pre_write_code {file_path, edits: [{old_string, new_string}]}`,
-// `pre_mcp_tool_use {mcp_server_name, mcp_tool_name, mcp_tool_arguments}` under `tool_info`, with `agent_action_name`,
-// `trajectory_id` (the conversation) and `execution_id`. Exit 2 refuses and shows stderr; exit 1 is logged and the
-// action runs; there is no JSON answer and no session-start event.
+// Windsurf's Cascade hooks: one per kind of action, no matcher, exit 2 refuses (docs/clients.md, Windsurf).
 import { exitRefusal } from './common';
 import { obj, own, str, unknownShape, type ClientAdapter, type EventKind, type ToolAction } from './event';
 import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';

@@ -81,6 +81,9 @@ export const filesWiring = (w: Pick<Wiring, 'client' | 'settings' | 'events' | '
   ...w,
 });
 
+/** A hook group of Claude Code's shape: `command` for the tools `matcher` routes (none: every tool). */
+export const claudeGroup = (matcher: string | undefined, command: string, timeout = HOOK_TIMEOUT_S) => ({ ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command, timeout }] });
+
 /** The guard's command in a hook file's text (any launcher, the front, a script named after it). */
 export const GUARD_TEXT = /git[- ]handoff(-guard|(\.cmd|\.exe)?["']?\s+guard)/;
 
