@@ -10,7 +10,7 @@ import { listSessions } from '../handoff/store/sessions';
 import { readTrailersOf } from '../handoff/store/ownership';
 import { relativeTime } from '../handoff/store/time';
 import type { HookContext } from './handler';
-import { refusedResetFile, shortOid, type Refusal } from './refusal';
+import { cappedList, refusedResetFile, shortOid, type Refusal } from './refusal';
 import { short as shortSession } from '../handoff/state/session';
 import { shellWord as shq } from '../clients/event';
 
@@ -65,8 +65,7 @@ export function sessionStaged(c: HookContext, othersKnown: boolean): Refusal | n
     what: `${theirs.length} staged path${theirs.length === 1 ? ' was' : 's were'} last written by another live session in this worktree`,
     found: others.map((s) => {
       const seen = Math.max(s.heartbeat ?? 0, s.lastActivity ?? 0);
-      const list = s.paths.slice(0, MAX).join(', ') + (s.paths.length > MAX ? `, … (${s.paths.length - MAX} more)` : '');
-      return `session ${shortSession(s.session)} (live, last seen ${relativeTime(new Date(seen).toISOString())}): ${list}`;
+      return `session ${shortSession(s.session)} (live, last seen ${relativeTime(new Date(seen).toISOString())}): ${cappedList(s.paths, MAX)}`;
     }),
     steps: [
       `leave their files out and commit only yours: git restore --staged -- ${theirs.slice(0, MAX).map(shq).join(' ')}${theirs.length > MAX ? ' …' : ''}`,

@@ -11,8 +11,7 @@ import { checkReceive, parseUpdates, type Refusal as ReceiveRefusal } from '../h
 import { withoutRedactions } from '../handoff/secrets/redact-check';
 import type { HookContext } from './handler';
 import { branchRename, hookGitArgv } from './renamed-branch';
-import { refusedResetFile, shortOid, type Refusal } from './refusal';
-import { short as shortSession } from '../handoff/state/session';
+import { cappedList, droppedWork, refusedResetFile, shortOid, type Refusal } from './refusal';
 
 /** A refusal of handoff or archive ref updates (checkReceive's findings: the same check a server runs on a push). */
 export function handoffRefusal(found: ReceiveRefusal[], where: string, fetchHint: string | null): Refusal {
@@ -39,7 +38,7 @@ function filesAlreadyMoved(repo: Repo, ref: string, old: string, next: string): 
   const changes = repo.diffPaths({ revs: [old, next] }) ?? [];
   const paths = changes.map((c) => c.path);
   if (paths.length === 0 || repo.diffPaths({ cached: true, revs: [next] })?.length !== 0) return null;
-  const list = paths.slice(0, 10).join(', ') + (paths.length > 10 ? `, … (${paths.length - 10} more)` : '');
+  const list = cappedList(paths);
   // the working tree reads as `next` when its files match the index (git diff) and none that `next` lacks is still on
   // disk: a mixed reset leaves a file the reset commit added there, untracked, which git diff does not see
   const onDisk = (p: string) => !!repo.worktree && lstatSync(path.join(repo.worktree, p), { throwIfNoEntry: false }) !== undefined;
@@ -124,25 +123,23 @@ export async function referenceTransaction(c: HookContext): Promise<Refusal | nu
       c.session,
     );
     if (foreign.length === 0) continue;
-    const owners = [...new Set(foreign.map((f) => f.session))];
-    const MAX = 10;
+    const work = droppedWork(foreign, c.session);
     const moved = next ? filesAlreadyMoved(c.repo, ref, old, next) : null;
     // pre-commit reads this: the next commit must not take back the commits whose files git already reset
     if (moved) writeFileSync(refusedResetFile(c.repo), JSON.stringify({ head: old, commits: foreign.map((f) => f.oid) }));
     return {
       kind: 'owned',
-      what: `${next ? `moving ${ref} from ${shortOid(old)} to ${shortOid(next)}` : ref === rename?.from ? `renaming ${ref} over ${rename.to}` : `deleting ${ref} (at ${shortOid(old)})`} would drop ${foreign.length} commit${foreign.length === 1 ? '' : 's'} of ${owners.length === 1 ? 'another session' : 'other sessions'} (${tag ? 'the tag is on their commit' : next ? 'an amend, rebase or reset over their work' : ref === rename?.from ? `only ${rename.to} holds them` : 'no other branch, tag or remote-tracking branch holds them'})`,
+      what: `${next ? `moving ${ref} from ${shortOid(old)} to ${shortOid(next)}` : ref === rename?.from ? `renaming ${ref} over ${rename.to}` : `deleting ${ref} (at ${shortOid(old)})`} would drop ${work.what} (${tag ? 'the tag is on their commit' : next ? 'an amend, rebase or reset over their work' : ref === rename?.from ? `only ${rename.to} holds them` : 'no other branch, tag or remote-tracking branch holds them'})`,
       found: [
-        ...foreign.slice(0, MAX).map((f) => `commit ${shortOid(f.oid)} by session ${shortSession(f.session, [...owners, c.session])}`),
-        ...(foreign.length > MAX ? [`… and ${foreign.length - MAX} more`] : []),
-        `acting session: ${shortSession(c.session, owners)} (from ${c.sessionSource}); ${ref} is unchanged`,
+        ...work.found,
+        `${work.acting} (from ${c.sessionSource}); ${ref} is unchanged`,
         ...(moved?.found ?? []),
       ],
       steps: [
         ...(moved ? [moved.step] : []),
         'leave their commits in place and build on top instead: a new commit rather than --amend, git revert rather than reset',
         'if a rebase stopped here, git rebase --abort returns the branch and HEAD to where they were',
-        `if the rewrite is agreed with session ${owners.map((s) => shortSession(s, [...owners, c.session])).join(', ')}, let a person run it (with no session id in the environment)`,
+        `if the rewrite is agreed with session ${work.owners}, let a person run it (with no session id in the environment)`,
       ],
       data: { ref, old, new: next, dropped: foreign },
     };
