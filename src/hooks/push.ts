@@ -43,11 +43,7 @@ function mixedCommits(c: HookContext, remoteName: string, lines: PushLine[]): Ar
     .filter((r) => r.sessions.length > 1);
 }
 
-/**
- * For a session's push: the remote's branches it forces back or deletes, with the commits of another session they
- * would lose there (the remote's value not contained in the pushed one; deleted: not held by another branch of the
- * remote as this clone last saw it). A remote value this clone does not have is not judged.
- */
+/** For a session's push: the first remote branch it forces back or deletes that would lose another session's commits. */
 function droppedOnRemote(c: HookContext, remoteName: string, lines: PushLine[]): { line: PushLine; dropped: Array<{ oid: string; session: string }> } | null {
   const moved = lines.filter((l) => l.remote && l.remote !== l.local && l.remoteRef.startsWith('refs/heads/'));
   const known = c.repo.readObjects(moved.map((l) => l.remote!));

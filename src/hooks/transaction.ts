@@ -26,10 +26,7 @@ export function handoffRefusal(found: ReceiveRefusal[], where: string, fetchHint
   };
 }
 
-/**
- * What git did before asking (it has no pre-reset hook): a reset updates the index, and with --hard the files,
- * before the ref; the found lines and the command that puts them back as HEAD (still `old`) has them.
- */
+/** What a reset already did to the index and files before the ref (git has no pre-reset hook), and how to undo it. */
 function filesAlreadyMoved(repo: Repo, ref: string, old: string, next: string): { found: string[]; step: string } | null {
   if (symbolicTarget(repo, 'HEAD') !== ref) return null;
   // back to an ancestor: a reset (an amend or a rebase also leaves the index at the new tree, and did not reset it)
@@ -54,11 +51,7 @@ function filesAlreadyMoved(repo: Repo, ref: string, old: string, next: string): 
   };
 }
 
-/**
- * The refs this hook holds to the invariant whoever moves them, each a prefix (ending in `/`) or one ref: handoff refs,
- * the archive refs that pair their deletions, the receipts (only ever added), replace refs (which could stand in for
- * a handoff commit). The stub's `checked` is generated from it (src/hooks/stub-lines.ts).
- */
+/** The refs held to the invariant whoever moves them, each a prefix or one ref; the stub's `checked` is generated from it. */
 export const CHECKED_REFS: readonly string[] = [HANDOFF_PREFIX, ARCHIVE_PREFIX, NOTES_REF, REPLACE_PREFIX];
 const isChecked = (ref: string) => CHECKED_REFS.some((p) => (p.endsWith('/') ? ref.startsWith(p) : ref === p));
 
@@ -70,10 +63,7 @@ function renaming(repo: Repo): { from: string; to: string } | null {
   return names && from ? { from, to: `refs/heads/${names.to}` } : null;
 }
 
-/**
- * What a forced rename of `from` (at `oid`) over the branch `to` drops: the commits only `to` holds, that neither
- * the renamed branch nor another branch, tag or remote-tracking ref does.
- */
+/** What a forced rename of `from` (at `oid`) over `to` drops: the commits only `to` holds. */
 function overwritten(repo: Repo, from: string, oid: string, to: string): string[] {
   const at = repo.listRefs([to])[0]?.oid;
   if (!at || at === oid) return [];
