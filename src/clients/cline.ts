@@ -3,13 +3,7 @@ import { commonToolAction, obj, own, shellWord, str, type ClientAdapter, type Ev
 import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';
 import { filesWiring, type Wiring } from './wiring';
 
-/**
- * The tools the Cline CLI (3.0.65) ships that cannot write or run anything: reading files, searching, the web, its
- * questions and its teammates' status, runs, mailbox and outcomes. run_commands, editor, apply_patch, subagents and
- * teammates (their own calls reach the hooks), skills and every MCP tool (`<server>__<tool>`) go to the guard. Then
- * the extension's: reading, listing and searching files, its questions, its answers and an MCP resource's reading;
- * write_to_file, replace_in_file, execute_command, use_mcp_tool, browser_action and new_task go to the guard.
- */
+/** The tools the Cline CLI (3.0.65), then its extension, ship that cannot write or run anything. */
 const READ_ONLY = [
   'read_files', 'search_codebase', 'fetch_web_content', 'ask_question', 'team_status', 'team_list_runs', 'team_read_mailbox', 'team_list_outcomes',
   'read_file', 'list_files', 'search_files', 'list_code_definition_names', 'ask_followup_question', 'attempt_completion', 'plan_mode_respond', 'access_mcp_resource', 'load_mcp_documentation', 'web_fetch',

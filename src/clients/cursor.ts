@@ -7,10 +7,7 @@ import { userHome } from '../user-dirs';
 
 const CURSOR_HOOKS_FILE = '.cursor/hooks.json';
 
-/**
- * The events install wires (preToolUse gets every tool: Shell, Write, StrReplace, Delete, MCP; no matcher, so the
- * read-only ones reach the guard and are read as reads). preToolUse fails closed: a guard that cannot run refuses.
- */
+/** The events install wires (preToolUse: every tool, failing closed: a guard that cannot run refuses). */
 const EVENTS = { preToolUse: undefined, sessionStart: undefined, stop: undefined, preCompact: undefined, sessionEnd: undefined };
 
 export const wiring: Wiring = filesWiring({
@@ -44,11 +41,7 @@ const TOOLS: Record<string, string> = { Shell: 'Bash', Write: 'Write', StrReplac
 export const isCursorPayload = (p: Record<string, unknown>): boolean =>
   typeof p.hook_event_name === 'string' && /^[a-z]/.test(p.hook_event_name) && (p.conversation_id !== undefined || p.generation_id !== undefined || p.cursor_version !== undefined);
 
-/**
- * Cursor runs Claude Code's wiring (with its third-party configs setting) and its own: where git-handoff's Cursor
- * wiring is in the project (or the user's hooks), that one answers Cursor's calls and the Claude Code wiring stands
- * aside (one answer a call).
- */
+/** Where git-handoff's Cursor wiring is in the project (or the user's hooks), it answers Cursor's calls, not Claude Code's. */
 export function cursorAnswersNatively(e: GuardEvent, env: NodeJS.ProcessEnv = process.env): boolean {
   if (e.client !== 'cursor') return false;
   const home = userHome(env);

@@ -5,11 +5,7 @@ import { claudeProbe, clientRecord, type ClientRecord } from './record';
 import { sessionVarOf } from './names';
 import type { Wiring } from './wiring';
 
-/**
- * The tools Kilo Code (7.7.7) ships that cannot write or run anything: OpenCode's reading, listing, searching, web
- * and question tools, its todo list and subagents, Kilo's board and recall. bash, write, edit, background_process,
- * skills, wake-ups, board posts and every MCP tool (`<server>_<tool>`) go to the guard.
- */
+/** The tools Kilo Code (7.7.7) ships that cannot write or run anything: OpenCode's, and Kilo's board and recall. */
 const READ_ONLY = ['read', 'grep', 'glob', 'list', 'todowrite', 'todoread', 'webfetch', 'websearch', 'codesearch', 'question', 'task', 'board_read', 'kilo_local_recall'] as const;
 
 const KILO_PLUGIN_FILE = '.kilo/plugin/git-handoff.js';

@@ -6,10 +6,7 @@ import { editOf, exitRefusal, shapedAdapter, writeOf, type ToClaude } from './co
 import { clientRecord, type ClientRecord } from './record';
 import { filesWiring, HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
-/**
- * The tools Kiro's CLI ships that cannot write or run anything: reading files (fs_read, read), its introspection and
- * thinking. execute_bash/shell, fs_write/write, use_aws (it calls AWS), subagents and every MCP tool go to the guard.
- */
+/** The tools Kiro's CLI ships that cannot write or run anything. */
 const READ_ONLY = ['fs_read', 'read', 'introspect', 'thinking'] as const;
 
 const KIRO_AGENTS_DIR = '.kiro/agents';

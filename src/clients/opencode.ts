@@ -24,11 +24,7 @@ export const wiring: Wiring = filesWiring({
   files: (command) => [{ file: OPENCODE_PLUGIN_FILE, text: opencodePlugin(command) }],
 });
 
-/**
- * The tools OpenCode (1.18.33) ships that cannot write or run anything: reading, searching, listing, its todo list, the
- * web, code search, its questions, subagents (whose own calls reach the plugin). The plugin asks the guard about every
- * other tool: bash, the file tools, every MCP server's `<server>_<tool>`.
- */
+/** The tools OpenCode (1.18.33) ships that cannot write or run anything: the plugin asks the guard about every other. */
 const READ_ONLY = ['read', 'grep', 'glob', 'list', 'todowrite', 'todoread', 'webfetch', 'websearch', 'codesearch', 'question', 'task'] as const;
 
 /** The user's plugin folder: $XDG_CONFIG_HOME/opencode/plugin (~/.config/opencode/plugin). */

@@ -14,10 +14,7 @@ const VSCODE_EVENTS = new Set(['PreToolUse', 'PostToolUse', 'UserPromptSubmit', 
 
 type Shape = 'shell' | 'create' | 'replace' | 'multi-replace' | 'insert' | 'files' | 'notebook' | 'patch' | 'directory' | 'read';
 
-/**
- * Its tools: the names the model calls (Copilot Chat's ToolName: the name a hook is given) and the names its docs
- * and tool picker show (`runInTerminal`, `editFiles`, `createFile`), with Claude Code's where VS Code passes them on.
- */
+/** Its tools by shape: the names the model calls, those its docs show, and Claude Code's where VS Code passes them on. */
 const SHAPES: Record<Exclude<Shape, 'read'>, string[]> = {
   shell: ['run_in_terminal', 'runInTerminal', 'runTerminalCommand', 'Bash'],
   create: ['create_file', 'createFile'],
@@ -87,13 +84,7 @@ function vscodeToolAction(tool: string | null, input: Record<string, unknown>, c
   }
 }
 
-/**
- * A payload VS Code's agent sent: `hookEventName` in camelCase (VS Code 1.110), or Claude Code's snake_case event
- * with an ISO `timestamp` and no `permission_mode`/`prompt_id` (Claude Code and Qwen Code send those, and Claude Code
- * no timestamp), a tool event with its `tool_use_id`, another with its own transcript (Copilot CLI's through the same
- * wiring have neither): one of VS Code's events, or its SessionStart (`source: "new"`: Gemini CLI's says startup,
- * resume, clear).
- */
+/** A payload VS Code's agent sent: `hookEventName` (1.110), or Claude Code's event with an ISO `timestamp` and its own marks. */
 export function isVSCodePayload(p: Record<string, unknown>): boolean {
   if (typeof p.hookEventName === 'string' && p.hook_event_name === undefined) return true;
   if (typeof p.hook_event_name !== 'string' || typeof p.timestamp !== 'string') return false;
@@ -104,10 +95,7 @@ export function isVSCodePayload(p: Record<string, unknown>): boolean {
   return VSCODE_EVENTS.has(p.hook_event_name) || (p.hook_event_name === 'SessionStart' && p.source === 'new');
 }
 
-/**
- * Whether Claude Code's wiring of git-handoff is in the workspace `cwd`: VS Code's agent runs it and Copilot's hooks
- * files alike, and that one answers its calls (the Copilot wiring stands aside for them: one answer a call).
- */
+/** Whether Claude Code's wiring is in the workspace: VS Code's agent runs it too, and it answers, not the Copilot wiring. */
 export const claudeWired = (cwd: string): boolean => wiredWithGuard(path.join(cwd, claudeRecord.wiring!.settings));
 
 function parseVSCode(p: Record<string, unknown>): GuardEvent {
