@@ -22,6 +22,8 @@ export interface PayloadShape {
   event?: readonly string[];
   session?: readonly string[];
   source?: readonly string[];
+  tool?: readonly string[];
+  input?: readonly string[];
   cwdVar?: string;
 }
 
@@ -32,9 +34,9 @@ const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((r): r is
 export function readShaped(client: GuardClient, shape: PayloadShape, p: Record<string, unknown>): GuardEvent {
   const name = firstString(p, shape.event ?? ['hook_event_name']) ?? '';
   const cwd = str(p.cwd) ?? (shape.cwdVar ? process.env[shape.cwdVar] : undefined) ?? strings(p.workspace_roots)[0] ?? process.cwd();
-  const tool = str(p.tool_name);
+  const tool = firstString(p, shape.tool ?? ['tool_name']);
   // Copilot CLI runs Claude Code's wiring too, with its own argument names (Write {path, file_text}, Edit {path, old_str, new_str})
-  const toolInput = claudeArgs(tool, obj(p.tool_input));
+  const toolInput = claudeArgs(tool, obj((shape.input ?? ['tool_input']).map((k) => p[k]).find((v) => v != null)));
   return {
     client,
     kind: own(shape.kinds, name) ?? 'other',
