@@ -1,8 +1,8 @@
 // GitHub Copilot CLI: native camelCase hooks in .github/hooks, and Claude Code's wiring with its own arguments (docs/clients.md, Copilot CLI).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { commonToolAction, obj, str, type ClientAdapter, type EventKind, type GuardEvent } from './event';
-import { claudeArgs, KINDS, readShaped, renderClaudeLike } from './common';
+import { obj, str, type ClientAdapter, type EventKind, type GuardEvent } from './event';
+import { claudeArgs, KINDS, readShaped, renderClaudeLike, type PayloadShape, type ToClaude } from './common';
 import { type ClientRecord, clientRecord, PROBE_SESSION } from './record';
 import { sessionVarOf } from './names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
@@ -30,17 +30,19 @@ const wiring: Wiring = {
   skills: '.agents/skills',
 };
 
-/** Copilot's tool names and argument names mapped onto Claude Code's (`create` is a Write, `str_replace` an Edit). */
-const TOOLS: Record<string, string> = { bash: 'Bash', powershell: 'PowerShell', create: 'Write', edit: 'Edit', str_replace: 'Edit', apply_patch: 'apply_patch' };
+/** Copilot's tool names onto Claude Code's (`create` is a Write, `str_replace` an Edit), with its argument names. */
+const NAMES: Record<string, string> = { bash: 'Bash', powershell: 'PowerShell', create: 'Write', edit: 'Edit', str_replace: 'Edit', apply_patch: 'apply_patch' };
+const TOOLS: Record<string, ToClaude> = Object.fromEntries(Object.entries(NAMES).map(([name, tool]) => [name, (a: Record<string, unknown>) => ({ tool, input: claudeArgs(tool, a) })]));
+
+const NATIVE_KINDS: Record<string, EventKind> = { preToolUse: 'pre-tool', postToolUse: 'post-tool', agentStop: 'stop', sessionStart: 'session-start', sessionEnd: 'session-end' };
 
 /** A native payload names no event: each event has its own fields (as observed with 1.0.102). */
-function kindOf(p: Record<string, unknown>): { kind: EventKind; name: string } {
-  if (p.toolName !== undefined) return p.toolResult !== undefined ? { kind: 'post-tool', name: 'postToolUse' } : { kind: 'pre-tool', name: 'preToolUse' };
-  if (p.stopReason !== undefined || p.stop_hook_active !== undefined) return { kind: 'stop', name: 'agentStop' };
-  if (p.initialPrompt !== undefined || (p.source !== undefined && p.reason === undefined)) return { kind: 'session-start', name: 'sessionStart' };
-  if (p.reason !== undefined) return { kind: 'session-end', name: 'sessionEnd' };
-  if (p.prompt !== undefined) return { kind: 'other', name: 'userPromptSubmitted' };
-  return { kind: 'other', name: '' };
+function eventOf(p: Record<string, unknown>): string {
+  if (p.toolName !== undefined) return p.toolResult !== undefined ? 'postToolUse' : 'preToolUse';
+  if (p.stopReason !== undefined || p.stop_hook_active !== undefined) return 'agentStop';
+  if (p.initialPrompt !== undefined || (p.source !== undefined && p.reason === undefined)) return 'sessionStart';
+  if (p.reason !== undefined) return 'sessionEnd';
+  return p.prompt !== undefined ? 'userPromptSubmitted' : '';
 }
 
 /** toolArgs is an object (1.0.102); an older Copilot sent a JSON string. */
@@ -53,30 +55,11 @@ function argsOf(v: unknown): Record<string, unknown> {
   }
 }
 
-function parseCopilot(p: Record<string, unknown>): GuardEvent {
-  const { kind, name } = kindOf(p);
-  const cwd = str(p.cwd) ?? str(p.workingDirectory) ?? process.cwd();
-  const native = str(p.toolName);
-  const tool = native === null ? null : (Object.hasOwn(TOOLS, native) ? TOOLS[native] : native);
-  const toolInput = claudeArgs(tool, argsOf(p.toolArgs));
-  return {
-    client: 'copilot',
-    kind,
-    name,
-    session: str(p.sessionId),
-    agentId: str(p.agentId),
-    cwd,
-    tool: native,
-    action: commonToolAction(tool, toolInput, cwd),
-    toolInput,
-    source: str(p.source),
-    stopHookActive: p.stop_hook_active === true,
-  };
-}
+const SHAPE: PayloadShape = { kinds: NATIVE_KINDS, tools: TOOLS, session: ['sessionId'], tool: ['toolName'], source: ['source'] };
 
 export const copilot: ClientAdapter = {
   client: 'copilot',
-  parse: parseCopilot,
+  parse: (p) => readShaped('copilot', SHAPE, { ...p, hook_event_name: eventOf(p), tool_input: argsOf(p.toolArgs), cwd: str(p.cwd) ?? p.workingDirectory, agent_id: p.agentId }),
   render(e, d) {
     const out: Record<string, unknown> = {};
     if (e.kind === 'pre-tool') {
