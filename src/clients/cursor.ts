@@ -1,6 +1,7 @@
 // Cursor: its own .cursor/hooks.json and Claude Code's wiring, camelCase events (docs/clients.md, Cursor).
 import path from 'node:path';
-import { commonToolAction, obj, own, str, type ClientAdapter, type EventKind, type GuardEvent, type ToolAction } from './event';
+import { str, type ClientAdapter, type EventKind, type GuardEvent } from './event';
+import { readShaped, type ToClaude } from './common';
 import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';
 import { filesWiring, HOOK_TIMEOUT_S, wiredWithGuard, type Wiring } from './wiring';
 import { userHome } from '../user-dirs';
@@ -34,8 +35,24 @@ const KINDS: Record<string, EventKind> = {
   sessionEnd: 'session-end',
 };
 
-// Cursor's own tool names, mapped onto the shared ones (Delete's arguments are judged as an unknown tool's: every path).
-const TOOLS: Record<string, string> = { Shell: 'Bash', Write: 'Write', StrReplace: 'Edit', Edit: 'Edit' };
+/** Cursor's own tool names onto Claude Code's (Delete's arguments are judged as an unknown tool's: every path). */
+const TOOLS: Record<string, ToClaude> = {
+  // Shell runs in its working_directory
+  Shell: (a) => ({ tool: 'Bash', input: str(a.working_directory) ? { ...a, workdir: a.working_directory } : a }),
+  // Write's content may be `contents`
+  Write: (a) => ({ tool: 'Write', input: { ...a, content: str(a.content) ?? str(a.contents) ?? '' } }),
+  StrReplace: (a) => ({ tool: 'Edit', input: a }),
+  // afterFileEdit's are several
+  Edit: (a) => ({ tool: Array.isArray(a.edits) ? 'MultiEdit' : 'Edit', input: a }),
+};
+
+/** Its shell and file-edit events name their call at the top: read as the Shell or Edit tool's. */
+function asToolCall(p: Record<string, unknown>): Record<string, unknown> {
+  const name = p.hook_event_name;
+  if (name === 'beforeShellExecution' || name === 'afterShellExecution') return { ...p, tool_name: 'Shell', tool_input: { command: str(p.command) ?? '' } };
+  if (name === 'afterFileEdit') return { ...p, tool_name: 'Edit', tool_input: { file_path: str(p.file_path) ?? '', edits: Array.isArray(p.edits) ? p.edits : [] } };
+  return p;
+}
 
 /** A payload Cursor sent, through its own hooks or Claude Code's: a camelCase event with its conversation or generation. */
 export const isCursorPayload = (p: Record<string, unknown>): boolean =>
@@ -55,43 +72,7 @@ export function cursorAnswersNatively(e: GuardEvent, env: NodeJS.ProcessEnv = pr
 
 export const cursor: ClientAdapter = {
   client: 'cursor',
-  parse(p) {
-    const name = str(p.hook_event_name) ?? '';
-    const roots = Array.isArray(p.workspace_roots) ? p.workspace_roots.filter((r): r is string => typeof r === 'string') : [];
-    const cwd = str(p.cwd) ?? roots[0] ?? process.cwd();
-    let tool = str(p.tool_name);
-    let toolInput = obj(p.tool_input);
-    let action: ToolAction;
-    if (name === 'beforeShellExecution' || name === 'afterShellExecution') {
-      tool = 'Shell';
-      toolInput = { command: str(p.command) ?? '' };
-      action = { type: 'shell', command: str(p.command) ?? '', cwd };
-    } else if (name === 'afterFileEdit') {
-      tool = 'Edit';
-      const edits = Array.isArray(p.edits) ? p.edits.map(obj).map((e) => ({ oldText: str(e.old_string) ?? '', newText: str(e.new_string) ?? '' })) : [];
-      toolInput = { file_path: str(p.file_path) ?? '' };
-      action = { type: 'edit', path: str(p.file_path) ?? '', edits };
-    } else {
-      const mapped = tool ? own(TOOLS, tool) ?? tool : null;
-      // Write's content may be `contents`; Shell runs in its working_directory
-      const input =
-        mapped === 'Write' ? { ...toolInput, content: str(toolInput.content) ?? str(toolInput.contents) ?? '' } : mapped === 'Bash' && str(toolInput.working_directory) ? { ...toolInput, workdir: toolInput.working_directory } : toolInput;
-      action = commonToolAction(mapped, input, cwd);
-    }
-    return {
-      client: 'cursor',
-      kind: own(KINDS, name) ?? 'other',
-      name,
-      session: str(p.conversation_id) ?? str(p.session_id),
-      agentId: null,
-      cwd,
-      tool,
-      action,
-      toolInput,
-      source: str(p.source) ?? str(p.reason),
-      stopHookActive: false,
-    };
-  },
+  parse: (p) => readShaped('cursor', { kinds: KINDS, tools: TOOLS, session: ['conversation_id', 'session_id'] }, asToolCall(p)),
   render(e, d) {
     const out: Record<string, unknown> = {};
     if (e.kind === 'pre-tool') {
