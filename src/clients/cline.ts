@@ -1,5 +1,6 @@
 // Cline: hook scripts named after its events (docs/clients.md, Cline).
-import { commonToolAction, obj, own, shellWord, str, type ClientAdapter, type EventKind, type ToolAction } from './event';
+import { obj, shellWord, str, type ClientAdapter, type EventKind, type ToolAction } from './event';
+import { readShaped, strings, type ToClaude } from './common';
 import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';
 import { filesWiring, type Wiring } from './wiring';
 
@@ -65,74 +66,52 @@ function searchReplaceEdits(diff: string): Array<{ oldText: string; newText: str
   return edits.length ? edits.map((m) => ({ oldText: m[1].replace(/\r?\n$/, ''), newText: m[2].replace(/\r?\n$/, '') })) : [{ oldText: '', newText: diff }];
 }
 
-/** A Cline tool call as the action the rules judge. */
-function clineAction(tool: string | null, input: unknown, cwd: string): ToolAction {
-  const a = obj(input);
-  switch (tool) {
-    case 'run_commands': {
-      const command = commandsOf(input);
-      return command === null ? commonToolAction(tool, a, cwd) : { type: 'shell', command, cwd };
+const withPath = (act: (path: string, a: Record<string, unknown>) => ToolAction) => (a: Record<string, unknown>) => (str(a.path) === null ? null : act(str(a.path)!, a));
+const shell = (command: string | null) => (command === null ? null : { tool: 'Bash', input: { command } });
+
+/** Cline's tools (the CLI's, then the extension's) as the actions the rules judge; null: read as an unknown tool's. */
+const TOOLS: Record<string, ToClaude> = {
+  run_commands: (a) => shell(commandsOf(a)),
+  // {path, new_text} writes the file; with old_text it replaces, with insert_line it inserts
+  editor: withPath((path, a) =>
+    a.old_text === undefined && a.insert_line === undefined ? { type: 'write', path, content: str(a.new_text) ?? '' } : { type: 'edit', path, edits: [{ oldText: str(a.old_text) ?? '', newText: str(a.new_text) ?? '' }] },
+  ),
+  write_to_file: withPath((path, a) => ({ type: 'write', path, content: str(a.content) ?? '' })),
+  replace_in_file: withPath((path, a) => ({ type: 'edit', path, edits: searchReplaceEdits(str(a.diff) ?? '') })),
+  execute_command: (a) => shell(str(a.command)),
+  // its arguments are JSON text: judged as the MCP tool's own
+  use_mcp_tool: (a) => {
+    try {
+      return { tool: 'use_mcp_tool', input: { ...a, arguments: typeof a.arguments === 'string' ? JSON.parse(a.arguments) : a.arguments } };
+    } catch {
+      return null;
     }
-    case 'editor': {
-      const path = str(a.path);
-      if (path === null) return commonToolAction(tool, a, cwd);
-      // {path, new_text} writes the file; with old_text it replaces, with insert_line it inserts
-      if (a.old_text === undefined && a.insert_line === undefined) return { type: 'write', path, content: str(a.new_text) ?? '' };
-      return { type: 'edit', path, edits: [{ oldText: str(a.old_text) ?? '', newText: str(a.new_text) ?? '' }] };
-    }
-    case 'write_to_file': {
-      const path = str(a.path);
-      return path === null ? commonToolAction(tool, a, cwd) : { type: 'write', path, content: str(a.content) ?? '' };
-    }
-    case 'replace_in_file': {
-      const path = str(a.path);
-      return path === null ? commonToolAction(tool, a, cwd) : { type: 'edit', path, edits: searchReplaceEdits(str(a.diff) ?? '') };
-    }
-    case 'execute_command': {
-      const command = str(a.command);
-      return command === null ? commonToolAction(tool, a, cwd) : { type: 'shell', command, cwd };
-    }
-    case 'use_mcp_tool': {
-      // its arguments are JSON text: judged as the MCP tool's own
-      let args: unknown = a.arguments;
-      try {
-        if (typeof args === 'string') args = JSON.parse(args);
-      } catch {
-        // not JSON: judged as the text it is
-      }
-      return commonToolAction(tool, { ...a, arguments: args }, cwd);
-    }
-    default:
-      return commonToolAction(tool, a, cwd);
-  }
+  },
+};
+
+/** A payload (the CLI's or the extension's) as a tool call in Claude Code's keys. */
+function asToolCall(p: Record<string, unknown>): Record<string, unknown> {
+  const call = obj(p.tool_call ?? p.tool_result);
+  const ext = obj(p.preToolUse ?? p.postToolUse);
+  // the input as the model sent it (the extension's parameters have every non-string value as JSON text); run_commands
+  // may take its commands bare
+  const input = call.input ?? ext.parameters;
+  const bare = typeof input === 'string' || (Array.isArray(input) && input.every((c) => typeof c === 'string'));
+  return {
+    hook_event_name: p.hookName,
+    session_id: str(obj(p.sessionContext).rootSessionId) ?? p.taskId,
+    // every agent has an id; a subagent's names its parent
+    agent_id: typeof p.parent_agent_id === 'string' ? p.agent_id : null,
+    cwd: strings(p.workspaceRoots)[0] ?? obj(p.workspaceInfo).rootPath,
+    tool_name: str(call.name) ?? ext.toolName,
+    tool_input: bare ? { commands: input } : input,
+    reason: p.reason,
+  };
 }
 
 export const cline: ClientAdapter = {
   client: 'cline',
-  parse(p) {
-    const name = str(p.hookName) ?? '';
-    const roots = Array.isArray(p.workspaceRoots) ? p.workspaceRoots.filter((r): r is string => typeof r === 'string') : [];
-    const cwd = roots[0] ?? str(obj(p.workspaceInfo).rootPath) ?? process.cwd();
-    const call = obj(p.tool_call ?? p.tool_result);
-    const ext = obj(p.preToolUse ?? p.postToolUse);
-    const tool = str(call.name) ?? str(ext.toolName);
-    // the input as the model sent it (the extension's parameters have every non-string value as JSON text)
-    const input = call.input ?? ext.parameters;
-    return {
-      client: 'cline',
-      kind: own(KINDS, name) ?? 'other',
-      name,
-      session: str(obj(p.sessionContext).rootSessionId) ?? str(p.taskId),
-      // every agent has an id; a subagent's names its parent
-      agentId: typeof p.parent_agent_id === 'string' ? str(p.agent_id) : null,
-      cwd,
-      tool,
-      action: clineAction(tool, input, cwd),
-      toolInput: obj(input),
-      source: str(p.reason),
-      stopHookActive: false,
-    };
-  },
+  parse: (p) => readShaped('cline', { kinds: KINDS, tools: TOOLS }, asToolCall(p)),
   render(e, d) {
     if (e.kind !== 'pre-tool') return null;
     // the only refusal Cline has ends the whole task before the call runs; the reason is in its log only
