@@ -1,7 +1,6 @@
 // Claude Code: PascalCase events, hookSpecificOutput answers; the shape most clients speak (./common.ts).
 import { CLAUDE_KEYS, KINDS, shapedAdapter } from './common';
 import { allBut, claudeEvents, claudeProbe, clientRecord, type ClientRecord } from './record';
-import { sessionVarOf } from './names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
 /** The tools Claude Code (2.1.328) ships that cannot write or run anything, with old names (Task for Agent) too. */
@@ -48,7 +47,6 @@ export const record: ClientRecord = clientRecord({
     { scope: 'system', file: '/etc/claude-code/managed-settings.json' },
   ],
   readOnly: READ_ONLY,
-  sessionVar: sessionVarOf('claude-code'),
   shellSession: 'as-hook',
   payload: 'PascalCase hook_event_name, session_id, tool_name, tool_input',
   block: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":…}}',

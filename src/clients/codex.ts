@@ -1,7 +1,6 @@
 // Codex: Claude Code's hook format, told apart by `turn_id`; file edits arrive as one `apply_patch` envelope.
 import { CLAUDE_KEYS, KINDS, shapedAdapter } from './common';
 import { claudeEvents, claudeProbe, clientRecord, type ClientRecord } from './record';
-import { sessionVarOf } from './names';
 import { HOOK_TIMEOUT_S } from './wiring';
 
 /** The tools Codex (0.169.0) ships that cannot write or run anything, as its hooks name them. */
@@ -26,7 +25,6 @@ export const record: ClientRecord = clientRecord({
   // the project and each hook trusted (trust_level, hooks.state trusted_hash): ./codex-trust.ts
   trustFiles: [{ scope: 'user', file: '$CODEX_HOME/config.toml' }],
   readOnly: READ_ONLY,
-  sessionVar: sessionVarOf('codex'),
   // its shell tool exports CODEX_THREAD_ID to every command; its hooks get none
   shellSession: 'always',
   payload: "Claude Code's, with turn_id (tool events), tool Bash or apply_patch (the patch in tool_input.command), a rollout-*.jsonl transcript",

@@ -4,7 +4,6 @@ import path from 'node:path';
 import { obj, str, type ClientAdapter, type EventKind, type GuardEvent } from './event';
 import { claudeArgs, KINDS, readShaped, renderClaudeLike, type PayloadShape, type ToClaude } from './common';
 import { type ClientRecord, clientRecord, PROBE_SESSION } from './record';
-import { sessionVarOf } from './names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
 /** The tools Copilot CLI (1.0.102) ships that cannot write or run anything (its native preToolUse gets every tool). */
@@ -113,7 +112,6 @@ export const record: ClientRecord = clientRecord({
   readOnly: READ_ONLY,
   routing: 'every-tool',
   mcpNames: '<server>-<tool>',
-  sessionVar: sessionVarOf('copilot'),
   shellSession: 'always',
   payload: 'native: sessionId, no hook_event_name, toolName, toolArgs (an object); through .claude/settings.json: COPILOT_CLI=1 and an ISO timestamp',
   readsClaude: 'always, in a trusted folder',

@@ -4,7 +4,6 @@ import path from 'node:path';
 import type { EventKind } from './event';
 import { editOf, exitRefusal, shapedAdapter, writeOf, type ToClaude } from './common';
 import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';
-import { sessionVarOf } from './names';
 import { filesWiring, HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
 /** The tools Crush ships that cannot write or run anything: viewing, listing, searching, fetching, diagnostics, a job's output. */
@@ -52,7 +51,6 @@ export const record: ClientRecord = clientRecord({
   readOnly: READ_ONLY,
   routing: 'every-tool',
   mcpNames: 'mcp_<server>_<tool>',
-  sessionVar: sessionVarOf('crush'),
   // CRUSH_SESSION_ID is documented for hooks, not for its bash tool
   shellSession: 'never',
   payload: '`event` (PreToolUse), session_id, cwd, tool_name (bash, write, edit, …), tool_input',

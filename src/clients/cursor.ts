@@ -103,8 +103,6 @@ export const record: ClientRecord = clientRecord({
   // preToolUse with no matcher: every tool, the read-only ones read as reads
   routing: 'every-tool',
   mcpNames: 'MCP:<tool>',
-  // its shell carries none: its commits are told apart by the guard's ledger
-  sessionVar: null,
   payload: 'conversation_id, camelCase events (beforeShellExecution, preToolUse, afterFileEdit, …)',
   block: '{"permission":"deny","user_message":…,"agent_message":…}',
   contextBeforeTool: true,

@@ -3,7 +3,6 @@
 import { shellQuote, str, type ClientAdapter, type Decision, type EventKind, type GuardEvent } from './event';
 import { CLAUDE_KEYS, readShaped } from './common';
 import { claudeProbe, clientRecord, type ClientRecord, routedEvents } from './record';
-import { sessionVarOf } from './names';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
 /** The tools Gemini CLI (0.61.0) ships that cannot write or run anything. */
@@ -106,7 +105,6 @@ export const record: ClientRecord = clientRecord({
   trustFiles: [{ scope: 'user', file: '.gemini/trustedFolders.json' }],
   readOnly: READ_ONLY,
   mcpNames: 'mcp_<server>_<tool>',
-  sessionVar: sessionVarOf('gemini-cli'),
   // 0.61.0, trusted folder or not (test/clients/gemini-cli.clients.test.ts)
   shellHooksOff: true,
   runsAnyRewrite: true,

@@ -46,7 +46,6 @@ export const record: ClientRecord = clientRecord({
   readOnly: READ_ONLY,
   routing: 'plugin',
   mcpNames: '<server>_<tool>',
-  sessionVar: sessionVarOf('kilo-code'),
   shellSession: 'always',
   payload: "the git-handoff plugin's: Claude Code's event names, Kilo's tools and camelCase arguments (OpenCode's, and background_process {action, command})",
   block: 'the guard answers {"deny":…}; the plugin throws it (the model reads it, the turn goes on)',

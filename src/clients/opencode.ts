@@ -187,7 +187,6 @@ export const record: ClientRecord = clientRecord({
   readOnly: READ_ONLY,
   routing: 'plugin',
   mcpNames: '<server>_<tool>',
-  sessionVar: sessionVarOf('opencode'),
   shellSession: 'always',
   payload: "the git-handoff plugin's: Claude Code's event names, OpenCode's tools and camelCase arguments",
   block: 'the guard answers {"deny":…}; the plugin throws it',

@@ -2,7 +2,6 @@
 import { str, unknownShape } from './event';
 import { CLAUDE_KEYS, KINDS, shapedAdapter, type ToClaude } from './common';
 import { claudeEvents, claudeProbe, clientRecord, type ClientRecord } from './record';
-import { sessionVarOf } from './names';
 import { HOOK_TIMEOUT_S } from './wiring';
 
 /** The tools Qwen Code (0.24.4) ships that cannot write or run anything (monitor runs shell commands: not here). */
@@ -33,7 +32,6 @@ export const record: ClientRecord = clientRecord({
   // off by default; with security.folderTrust.enabled, an untrusted folder runs no hook
   trustFiles: [{ scope: 'user', file: '.qwen/trustedFolders.json' }],
   readOnly: READ_ONLY,
-  sessionVar: sessionVarOf('qwen-code'),
   shellSession: 'as-hook',
   payload: "Claude Code's, with Qwen's tools (run_shell_command {command}, write_file {file_path, content}, edit {file_path, old_string, new_string}), permission_mode, prompt_id",
   block: "Claude Code's (a flat permissionDecision is ignored)",

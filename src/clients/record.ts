@@ -1,5 +1,5 @@
 // One record per client: wiring, routing, perimeter, doctor and the sh front's constants are read from it (STYLE.md).
-import type { Agent, ClientName } from './names';
+import { sessionVarOf, type Agent, type ClientName } from './names';
 import type { ClientAdapter, EventKind } from './event';
 import type { Wiring } from './wiring';
 
@@ -138,10 +138,10 @@ export const claudeProbe =
 
 type Defaulted = 'trustFiles' | 'sessionVar' | 'shellSession' | 'front' | 'routing' | 'mcpNames';
 
-/** A record with what most clients leave out: no trust file, no session variable, no front facts, a matcher of MCP tools. */
+/** A record with what most clients leave out: no trust file, its session variable from names.ts, no front facts, a matcher. */
 export const clientRecord = (r: Omit<ClientRecord, Defaulted> & Partial<Pick<ClientRecord, Defaulted>>): ClientRecord => ({
   trustFiles: [],
-  sessionVar: null,
+  sessionVar: sessionVarOf(r.name),
   shellSession: 'never',
   front: null,
   routing: 'matcher',

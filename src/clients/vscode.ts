@@ -108,8 +108,6 @@ export const record: ClientRecord = clientRecord({
   readOnly: READ_ONLY,
   routing: 'every-tool',
   mcpNames: 'mcp_<server>_<tool>',
-  // its terminal exports none: a git handoff command gets the session by updatedInput
-  sessionVar: null,
   payload: "Claude Code's events with an ISO timestamp, hookEventName/sessionId (1.110) or hook_event_name/session_id, tool_use_id, its own tools",
   block: "Claude Code's hookSpecificOutput (a Stop's block inside it too)",
   contextBeforeTool: true,
