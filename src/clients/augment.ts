@@ -59,7 +59,6 @@ export const augment = shapedAdapter('augment', { kinds: KINDS, tools: TOOLS, se
 
 export const record: ClientRecord = clientRecord({
   name: 'augment',
-  agent: 'augment',
   home: { dir: '.augment' },
   hookFiles: [
     { scope: 'project', file: '.augment/settings.json' },

@@ -37,7 +37,6 @@ export const claude = shapedAdapter('claude-code', { kinds: KINDS });
 
 export const record: ClientRecord = clientRecord({
   name: 'claude-code',
-  agent: 'claude',
   home: { variable: 'CLAUDE_CONFIG_DIR', dir: '.claude' },
   hookFiles: [
     { scope: 'project', file: '.claude/settings.json' },

@@ -123,7 +123,6 @@ export const cline: ClientAdapter = {
 
 export const record: ClientRecord = clientRecord({
   name: 'cline',
-  agent: 'cline',
   home: { variable: 'CLINE_DIR', dir: '.cline' },
   hookFiles: Object.keys(EVENTS).map((e) => ({ scope: 'project' as const, file: `${CLINE_HOOKS_DIR}/${e}` })),
   // every file in these folders named after an event runs around the tools (any extension), and each plugin module too

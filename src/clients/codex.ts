@@ -13,7 +13,6 @@ export const codex = shapedAdapter('codex', { kinds: KINDS });
 
 export const record: ClientRecord = clientRecord({
   name: 'codex',
-  agent: 'codex',
   home: { variable: 'CODEX_HOME', dir: '.codex' },
   hookFiles: [
     { scope: 'project', file: '.codex/hooks.json' },

@@ -97,7 +97,6 @@ export function copilotAnswersNatively(e: GuardEvent, env: NodeJS.ProcessEnv = p
 
 export const record: ClientRecord = clientRecord({
   name: 'copilot',
-  agent: 'copilot',
   home: { variable: 'COPILOT_HOME', dir: '.copilot' },
   hookFiles: [
     { scope: 'project', file: COPILOT_HOOKS_FILE },

@@ -45,7 +45,6 @@ export const crush = shapedAdapter(
 
 export const record: ClientRecord = clientRecord({
   name: 'crush',
-  agent: 'crush',
   home: { variable: 'XDG_CONFIG_HOME', dir: '.config' },
   hookFiles: [...PROJECT_FILES.map((file) => ({ scope: 'project' as const, file })), { scope: 'user', file: '$XDG_CONFIG_HOME/crush/crush.json' }],
   readOnly: READ_ONLY,

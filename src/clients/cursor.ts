@@ -92,7 +92,6 @@ export const cursor: ClientAdapter = {
 
 export const record: ClientRecord = clientRecord({
   name: 'cursor',
-  agent: 'cursor',
   home: { dir: '.cursor' },
   hookFiles: [
     { scope: 'project', file: CURSOR_HOOKS_FILE },

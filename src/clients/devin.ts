@@ -41,7 +41,6 @@ export const devinAnswersNatively = (e: GuardEvent, env: NodeJS.ProcessEnv = pro
 
 export const record: ClientRecord = clientRecord({
   name: 'devin-cli',
-  agent: 'devin',
   home: { dir: '.config/devin' },
   hookFiles: [
     { scope: 'project', file: DEVIN_HOOKS_FILE },

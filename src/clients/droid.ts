@@ -33,7 +33,6 @@ export const droid = shapedAdapter('factory-droid', { kinds: KINDS, tools: TOOLS
 
 export const record: ClientRecord = clientRecord({
   name: 'factory-droid',
-  agent: 'droid',
   home: { dir: '.factory' },
   hookFiles: [
     { scope: 'project', file: DROID_HOOKS_FILE },

@@ -94,7 +94,6 @@ function withContextPrinted(e: GuardEvent, d: Decision): Record<string, unknown>
 
 export const record: ClientRecord = clientRecord({
   name: 'gemini-cli',
-  agent: 'gemini',
   home: { dir: '.gemini' },
   hookFiles: [
     { scope: 'project', file: '.gemini/settings.json' },

@@ -28,7 +28,6 @@ export const kilo = shapedAdapter('kilo-code', { ...SHAPE, tools: { ...SHAPE.too
 
 export const record: ClientRecord = clientRecord({
   name: 'kilo-code',
-  agent: 'kilo',
   home: { variable: 'XDG_CONFIG_HOME', dir: '.config' },
   hookFiles: [
     { scope: 'project', file: KILO_PLUGIN_FILE },

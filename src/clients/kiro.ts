@@ -65,7 +65,6 @@ export const kiro = shapedAdapter('kiro', { kinds: KINDS, tools: TOOLS, session:
 
 export const record: ClientRecord = clientRecord({
   name: 'kiro',
-  agent: 'kiro',
   home: { dir: '.kiro' },
   hookFiles: [
     { scope: 'project', file: KIRO_HOOK_FILE },

@@ -170,7 +170,6 @@ export const GitHandoff = async ({ directory, client }) => {
 
 export const record: ClientRecord = clientRecord({
   name: 'opencode',
-  agent: 'opencode',
   home: { variable: 'XDG_CONFIG_HOME', dir: '.config' },
   hookFiles: [
     { scope: 'project', file: OPENCODE_PLUGIN_FILE },

@@ -22,7 +22,6 @@ export const qwen = shapedAdapter('qwen-code', { kinds: KINDS, tools: TOOLS, sou
 
 export const record: ClientRecord = clientRecord({
   name: 'qwen-code',
-  agent: 'qwen',
   home: { dir: '.qwen' },
   hookFiles: [
     { scope: 'project', file: '.qwen/settings.json' },

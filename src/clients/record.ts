@@ -1,5 +1,5 @@
 // One record per client: wiring, routing, perimeter, doctor and the sh front's constants are read from it (STYLE.md).
-import { sessionVarOf, type Agent, type ClientName } from './names';
+import { agentName, sessionVarOf, type Agent, type ClientName } from './names';
 import type { ClientAdapter, EventKind } from './event';
 import type { Wiring } from './wiring';
 
@@ -136,10 +136,11 @@ export const claudeProbe =
   (tool: string, fields: (command: string) => Record<string, unknown> = () => ({})): ClientRecord['probes'] =>
   (cwd, command) => [[tool, { session_id: PROBE_SESSION, cwd, hook_event_name: 'PreToolUse', tool_name: tool, tool_input: { command }, ...fields(command) }]];
 
-type Defaulted = 'trustFiles' | 'sessionVar' | 'shellSession' | 'front' | 'routing' | 'mcpNames';
+type Defaulted = 'agent' | 'trustFiles' | 'sessionVar' | 'shellSession' | 'front' | 'routing' | 'mcpNames';
 
-/** A record with what most clients leave out: no trust file, its session variable from names.ts, no front facts, a matcher. */
+/** A record with what most clients leave out: its agent and session variable from names.ts, no trust file or front facts, a matcher. */
 export const clientRecord = (r: Omit<ClientRecord, Defaulted> & Partial<Pick<ClientRecord, Defaulted>>): ClientRecord => ({
+  agent: agentName(r.name),
   trustFiles: [],
   sessionVar: sessionVarOf(r.name),
   shellSession: 'never',

@@ -97,7 +97,6 @@ export const vscode: ClientAdapter = {
 
 export const record: ClientRecord = clientRecord({
   name: 'vscode',
-  agent: null,
   // chat.hookFilesLocations by default: Claude Code's files and Copilot's folder
   hookFiles: [
     { scope: 'project', file: '.claude/settings.json' },

@@ -42,7 +42,6 @@ export const windsurf: ClientAdapter = {
 
 export const record: ClientRecord = clientRecord({
   name: 'windsurf',
-  agent: 'windsurf',
   home: { dir: '.codeium/windsurf' },
   hookFiles: [
     { scope: 'project', file: WINDSURF_HOOKS_FILE },
