@@ -2,7 +2,7 @@
 import { str, type ToolAction } from './event';
 import { exitRefusal, KINDS, renderClaudeLike, shapedAdapter, writeOf, type ToClaude } from './common';
 import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';
-import { filesWiring, HOOK_TIMEOUT_S, type Wiring } from './wiring';
+import { filesWiring, type Wiring } from './wiring';
 
 /** The tools Auggie ships that cannot write or run anything, as its hooks name them: viewing, reading, searching, the web. */
 const READ_ONLY = ['view', 'codebase-retrieval', 'web-search', 'web-fetch', 'read-process', 'list-processes', 'view_tasklist'] as const;
@@ -18,8 +18,6 @@ export const wiring: Wiring = filesWiring({
   client: 'augment',
   settings: AUGMENT_SETTINGS,
   events: EVENTS,
-  // milliseconds
-  timeout: HOOK_TIMEOUT_S * 1000,
   timeoutMs: true,
   files: (command, worktree) => {
     const script = `${worktree}/${AUGMENT_SCRIPT}`;

@@ -29,7 +29,6 @@ export const wiring: Wiring = filesWiring({
   client: 'kiro',
   settings: KIRO_AGENT_FILE,
   events: EVENTS,
-  timeout: HOOK_TIMEOUT_S * 1000,
   timeoutMs: true,
   // git-handoff's own agent, and its hooks in every agent the project already has (only the agent in use runs hooks)
   files: (command, worktree) => {

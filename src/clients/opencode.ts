@@ -4,7 +4,7 @@ import { obj, str, type Decision, type GuardEvent } from './event';
 import { KINDS, shapedAdapter, type PayloadShape, type ToClaude } from './common';
 import { claudeProbe, clientRecord, type ClientRecord } from './record';
 import { sessionVarOf } from './names';
-import { filesWiring, HOOK_TIMEOUT_S, type Wiring } from './wiring';
+import { filesWiring, type Wiring } from './wiring';
 import { userHome } from '../user-dirs';
 
 const OPENCODE_PLUGIN_FILE = '.opencode/plugin/git-handoff.js';
@@ -16,8 +16,6 @@ export const wiring: Wiring = filesWiring({
   settings: OPENCODE_PLUGIN_FILE,
   // tool.execute.before for every tool but the read-only ones
   events: { 'tool.execute.before': undefined, 'tool.execute.after': undefined, 'shell.env': undefined, 'session.created': undefined, 'session.idle': undefined },
-  // milliseconds the plugin waits for the guard (past it, the call goes on: the guard's own watchdog is 15 s)
-  timeout: HOOK_TIMEOUT_S * 1000,
   timeoutMs: true,
   // OpenCode reads a project's skills from .agents/skills too (the skill's description reached the model with 1.18.33)
   skills: '.agents/skills',

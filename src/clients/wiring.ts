@@ -54,10 +54,10 @@ export interface JsonHooks {
   entries: Record<string, unknown[]>;
 }
 
-/** A wiring of files install writes: the timeout in seconds, no name, the note in AGENTS.md and no skill, unless `w` says. */
+/** A wiring of files install writes: the guard's timeout in its unit, no name, the note in AGENTS.md and no skill, unless `w` says. */
 export const filesWiring = (w: Pick<Wiring, 'client' | 'settings' | 'events' | 'files'> & Partial<Wiring>): Wiring => ({
   format: 'files',
-  timeout: HOOK_TIMEOUT_S,
+  timeout: w.timeoutMs ? HOOK_TIMEOUT_S * 1000 : HOOK_TIMEOUT_S,
   named: false,
   notes: 'AGENTS.md',
   skills: null,
