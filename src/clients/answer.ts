@@ -1,8 +1,5 @@
-// An answer some clients read only from the hook's exit status: Windsurf, Kiro, Augment, Devin CLI and Crush refuse a
-// call when the hook exits 2, and show its stderr to the model. An adapter renders such an answer as one string like
-// every other (the guard's first look and the full guard pass answers on as strings); the guard's writer
-// (src/guard/io.ts writeAnswer) prints its parts and exits with its status. A NUL byte starts it: no JSON answer
-// holds one (JSON.stringify escapes it).
+// An answer some clients read only from the hook's exit status (2 refuses, stderr to the model), rendered as one string
+// like every other: a NUL byte starts it (no JSON answer holds one), src/guard/io.ts prints its parts.
 const MARK = '\u0000exit ';
 
 /** An answer that is exit status `code` with `stderr` (and, where the client also reads it, `stdout`). */

@@ -1,15 +1,8 @@
-// Augment's Auggie CLI (read from docs.augmentcode.com/cli/hooks and its examples; not run here: it needs an Augment
-// login and talks to Augment's own API): hooks in Claude Code's format under `hooks` of `/etc/augment/settings.json`,
-// `~/.augment/settings.json`, `<workspace>/.augment/settings.json` and `.augment/settings.local.json` (personal, not
-// committed). A hook's `command` is the path of a shell script (`.sh`), its `timeout` in milliseconds (60000 by
-// default), its `matcher` a case-sensitive regex (none: every tool). The payload has `hook_event_name`,
-// `conversation_id`, `workspace_roots`, `tool_name`, `tool_input`, `is_mcp_tool`; its tools are `launch-process
-// {command, cwd}`, `save-file {path, file_content}`, `str-replace-editor {command, path, old_str_1, new_str_1, …}`,
-// `remove-files {file_paths}`, `view`. Exit 2 refuses and stderr reaches the agent; other statuses do not block.
+// Augment's Auggie CLI: Claude Code's format run through a script, its own tools, exit 2 refuses (docs/clients.md, Augment).
 import { str, type ToolAction } from './event';
 import { exitRefusal, KINDS, renderClaudeLike, shapedAdapter, writeOf, type ToClaude } from './common';
 import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';
-import { filesWiring, HOOK_TIMEOUT_S, type Wiring } from './wiring';
+import { filesWiring, type Wiring } from './wiring';
 
 /** The tools Auggie ships that cannot write or run anything, as its hooks name them: viewing, reading, searching, the web. */
 const READ_ONLY = ['view', 'codebase-retrieval', 'web-search', 'web-fetch', 'read-process', 'list-processes', 'view_tasklist'] as const;
@@ -25,8 +18,6 @@ export const wiring: Wiring = filesWiring({
   client: 'augment',
   settings: AUGMENT_SETTINGS,
   events: EVENTS,
-  // milliseconds
-  timeout: HOOK_TIMEOUT_S * 1000,
   timeoutMs: true,
   files: (command, worktree) => {
     const script = `${worktree}/${AUGMENT_SCRIPT}`;
@@ -66,7 +57,6 @@ export const augment = shapedAdapter('augment', { kinds: KINDS, tools: TOOLS, se
 
 export const record: ClientRecord = clientRecord({
   name: 'augment',
-  agent: 'augment',
   home: { dir: '.augment' },
   hookFiles: [
     { scope: 'project', file: '.augment/settings.json' },

@@ -1,15 +1,9 @@
-// Claude Code (and Codex, which speaks the same wire format): PascalCase events, hookSpecificOutput answers.
-import { KINDS, shapedAdapter } from './common';
-import { allBut, claudeEvents, claudeProbe, clientRecord, type ClientRecord, type FrontFacts } from './record';
-import { sessionVarOf } from './names';
+// Claude Code: PascalCase events, hookSpecificOutput answers; the shape most clients speak (./common.ts).
+import { CLAUDE_KEYS, KINDS, shapedAdapter } from './common';
+import { allBut, claudeEvents, claudeProbe, clientRecord, type ClientRecord } from './record';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
-/**
- * The tools Claude Code (2.1.328) ships that cannot write or run anything: reading, searching, the web, its todo and
- * task lists, subagents (whose own calls reach the hooks), plan mode, its questions and MCP resources. Every other
- * tool (Bash, the file tools, Monitor, Workflow, Skill, every MCP server's) goes to the guard. A matcher is also tested
- * against a tool's old names (Task for Agent): both are here.
- */
+/** The tools Claude Code (2.1.328) ships that cannot write or run anything, with old names (Task for Agent) too. */
 const READ_ONLY = [
   'Read', 'Glob', 'Grep', 'LS', 'NotebookRead', 'WebFetch', 'WebSearch', 'TodoWrite', 'TodoRead', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate',
   'TaskOutput', 'BashOutput', 'Agent', 'Task', 'ListAgents', 'AskUserQuestion', 'EnterPlanMode', 'ExitPlanMode', 'ToolSearch', 'ListMcpResourcesTool',
@@ -18,19 +12,14 @@ const READ_ONLY = [
 /** The tools whose payload is one short line (Wiring.split): Bash's command, Edit's old and new strings. */
 const LINE = ['Bash', 'Edit'];
 
-export const wiring: Wiring = {
+const wiring: Wiring = {
   client: 'claude-code',
   format: 'settings',
   settings: '.claude/settings.json',
-  // No PostToolUse: PreToolUse records what a call names (confirmed later by the file's state) and shows its
-  // warnings to the model itself, so a tool call pays one hook process.
-  // PreToolUse: every tool but the read-only ones (Claude Code reads a matcher that is not plain names as a regex,
-  // unanchored); SessionEnd ends the session's lease and claims (`claude -p` sends it at exit too, reason "other")
+  // no PostToolUse: PreToolUse shows its warnings to the model itself, so a tool call pays one hook process
   events: claudeEvents(READ_ONLY),
-  // hooks run as `/bin/sh -c <command>` (execve traces): that sh runs the sh front itself (`.`: no second shell)
+  // hooks run as `/bin/sh -c <command>`: that sh runs the sh front itself
   sh: true,
-  // a Bash call's payload is a few hundred bytes, an Edit's seldom more than a few KB (old and new strings): their own
-  // group, whose front reads it with sh's `read`, not `cat` (a Write's, a whole file, and MultiEdit's stay with `cat`)
   split: {
     event: 'PreToolUse',
     line: LINE,
@@ -44,26 +33,10 @@ export const wiring: Wiring = {
   skills: '.claude/skills',
 };
 
-/** What the sh front reads of Claude Code's calls (src/clients/front.ts). */
-export const front: FrontFacts = {
-  keys: { session: 'session_id', tool: 'tool_name', event: 'hook_event_name', input: 'tool_input' },
-  events: KINDS,
-  tools: { Bash: 'command', Write: 'write', Edit: 'file_path', MultiEdit: 'file_path' },
-};
-
 export const claude = shapedAdapter('claude-code', { kinds: KINDS });
-
-/**
- * Claude Code's OS sandbox (2.1.328; bubblewrap and socat on Linux): its settings' `sandbox.enabled` turns it on for
- * the Bash tool, and `sandbox.filesystem.denyWrite` (paths relative to the project, `~/…`, absolute; a missing one is
- * denied too, so nothing can be created there) adds to what it always keeps read-only (.claude/, .git/hooks,
- * .git/config, everything outside the project): src/install/sandbox.ts.
- */
-const SANDBOX = { enabled: ['sandbox', 'enabled'], denyWrite: ['sandbox', 'filesystem', 'denyWrite'] } as const;
 
 export const record: ClientRecord = clientRecord({
   name: 'claude-code',
-  agent: 'claude',
   home: { variable: 'CLAUDE_CONFIG_DIR', dir: '.claude' },
   hookFiles: [
     { scope: 'project', file: '.claude/settings.json' },
@@ -72,24 +45,19 @@ export const record: ClientRecord = clientRecord({
     { scope: 'user', file: '$CLAUDE_CONFIG_DIR/settings.local.json' },
     { scope: 'system', file: '/etc/claude-code/managed-settings.json' },
   ],
-  // project hooks run with no trust step
-  trustFiles: [],
   readOnly: READ_ONLY,
-  routing: 'matcher',
-  mcpNames: 'mcp__<server>__<tool>',
-  sessionVar: sessionVarOf('claude-code'),
   shellSession: 'as-hook',
   payload: 'PascalCase hook_event_name, session_id, tool_name, tool_input',
   block: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":…}}',
   contextBeforeTool: true,
   runsHandoffRewrite: true,
-  // CLAUDE_PID, checked to be an ancestor
   pidVariable: 'CLAUDE_PID',
-  sandbox: SANDBOX,
+  // its OS sandbox (bubblewrap): `sandbox.enabled`, and `sandbox.filesystem.denyWrite` adds read-only paths (src/install/sandbox.ts)
+  sandbox: { enabled: ['sandbox', 'enabled'], denyWrite: ['sandbox', 'filesystem', 'denyWrite'] },
   probes: claudeProbe('Bash'),
   adapter: claude,
   wiring,
-  front,
+  front: { keys: CLAUDE_KEYS, events: KINDS, tools: { Bash: 'command', Write: 'write', Edit: 'file_path', MultiEdit: 'file_path' } },
   plugin: {
     word: 'plugin',
     title: 'Claude Code',

@@ -1,25 +1,10 @@
-// The Cline CLI (observed with 3.0.65 on @cline/sdk, test/clients/tools/cline) and its VS Code extension (3.36+, its
-// hooks documentation; not run here), which read the same hook files: a hook is a file named after its event in `.clinerules/hooks/`, `.cline/hooks/`,
-// `~/.cline/hooks/` or `~/Documents/Cline/Hooks/` (every one runs), started as `<shebang interpreter> <file>` with the
-// payload on stdin. The payload names the event by `hookName` (`tool_call` for PreToolUse), the conversation by
-// `taskId` and the session by `sessionContext.rootSessionId`, and carries the call as the model sent it
-// (`tool_call {id, name, input}`). The extension names its events as Claude Code does (`hookName: "PreToolUse"`), the
-// session by `taskId` only, and carries the call as `preToolUse {toolName, parameters}` in its own tool vocabulary
-// (write_to_file, replace_in_file, execute_command, …), every non-string parameter as JSON text. The one refusal is `{"cancel": true}`, which aborts the whole task (the model is
-// told nothing); `contextModification` lets the call run and adds a message after its result. The exit status is never
-// read, and run-start hooks are detached (their answers ignored): there is no session-start view. Later turns run in a
-// hub daemon whose hooks inherit the environment of the turn that started it, so nothing here reads the environment.
-import { commonToolAction, obj, own, shellWord, str, type ClientAdapter, type EventKind, type ToolAction } from './event';
+// Cline: hook scripts named after its events (docs/clients.md, Cline).
+import { obj, shellWord, str, type ClientAdapter, type EventKind, type ToolAction } from './event';
+import { readShaped, strings, type ToClaude } from './common';
 import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';
 import { filesWiring, type Wiring } from './wiring';
 
-/**
- * The tools the Cline CLI (3.0.65) ships that cannot write or run anything: reading files, searching, the web, its
- * questions and its teammates' status, runs, mailbox and outcomes. run_commands, editor, apply_patch, subagents and
- * teammates (their own calls reach the hooks), skills and every MCP tool (`<server>__<tool>`) go to the guard. Then
- * the extension's: reading, listing and searching files, its questions, its answers and an MCP resource's reading;
- * write_to_file, replace_in_file, execute_command, use_mcp_tool, browser_action and new_task go to the guard.
- */
+/** The tools the Cline CLI (3.0.65), then its extension, ship that cannot write or run anything. */
 const READ_ONLY = [
   'read_files', 'search_codebase', 'fetch_web_content', 'ask_question', 'team_status', 'team_list_runs', 'team_read_mailbox', 'team_list_outcomes',
   'read_file', 'list_files', 'search_files', 'list_code_definition_names', 'ask_followup_question', 'attempt_completion', 'plan_mode_respond', 'access_mcp_resource', 'load_mcp_documentation', 'web_fetch',
@@ -81,74 +66,52 @@ function searchReplaceEdits(diff: string): Array<{ oldText: string; newText: str
   return edits.length ? edits.map((m) => ({ oldText: m[1].replace(/\r?\n$/, ''), newText: m[2].replace(/\r?\n$/, '') })) : [{ oldText: '', newText: diff }];
 }
 
-/** A Cline tool call as the action the rules judge. */
-function clineAction(tool: string | null, input: unknown, cwd: string): ToolAction {
-  const a = obj(input);
-  switch (tool) {
-    case 'run_commands': {
-      const command = commandsOf(input);
-      return command === null ? commonToolAction(tool, a, cwd) : { type: 'shell', command, cwd };
+const withPath = (act: (path: string, a: Record<string, unknown>) => ToolAction) => (a: Record<string, unknown>) => (str(a.path) === null ? null : act(str(a.path)!, a));
+const shell = (command: string | null) => (command === null ? null : { tool: 'Bash', input: { command } });
+
+/** Cline's tools (the CLI's, then the extension's) as the actions the rules judge; null: read as an unknown tool's. */
+const TOOLS: Record<string, ToClaude> = {
+  run_commands: (a) => shell(commandsOf(a)),
+  // {path, new_text} writes the file; with old_text it replaces, with insert_line it inserts
+  editor: withPath((path, a) =>
+    a.old_text === undefined && a.insert_line === undefined ? { type: 'write', path, content: str(a.new_text) ?? '' } : { type: 'edit', path, edits: [{ oldText: str(a.old_text) ?? '', newText: str(a.new_text) ?? '' }] },
+  ),
+  write_to_file: withPath((path, a) => ({ type: 'write', path, content: str(a.content) ?? '' })),
+  replace_in_file: withPath((path, a) => ({ type: 'edit', path, edits: searchReplaceEdits(str(a.diff) ?? '') })),
+  execute_command: (a) => shell(str(a.command)),
+  // its arguments are JSON text: judged as the MCP tool's own
+  use_mcp_tool: (a) => {
+    try {
+      return { tool: 'use_mcp_tool', input: { ...a, arguments: typeof a.arguments === 'string' ? JSON.parse(a.arguments) : a.arguments } };
+    } catch {
+      return null;
     }
-    case 'editor': {
-      const path = str(a.path);
-      if (path === null) return commonToolAction(tool, a, cwd);
-      // {path, new_text} writes the file; with old_text it replaces, with insert_line it inserts
-      if (a.old_text === undefined && a.insert_line === undefined) return { type: 'write', path, content: str(a.new_text) ?? '' };
-      return { type: 'edit', path, edits: [{ oldText: str(a.old_text) ?? '', newText: str(a.new_text) ?? '' }] };
-    }
-    case 'write_to_file': {
-      const path = str(a.path);
-      return path === null ? commonToolAction(tool, a, cwd) : { type: 'write', path, content: str(a.content) ?? '' };
-    }
-    case 'replace_in_file': {
-      const path = str(a.path);
-      return path === null ? commonToolAction(tool, a, cwd) : { type: 'edit', path, edits: searchReplaceEdits(str(a.diff) ?? '') };
-    }
-    case 'execute_command': {
-      const command = str(a.command);
-      return command === null ? commonToolAction(tool, a, cwd) : { type: 'shell', command, cwd };
-    }
-    case 'use_mcp_tool': {
-      // its arguments are JSON text: judged as the MCP tool's own
-      let args: unknown = a.arguments;
-      try {
-        if (typeof args === 'string') args = JSON.parse(args);
-      } catch {
-        // not JSON: judged as the text it is
-      }
-      return commonToolAction(tool, { ...a, arguments: args }, cwd);
-    }
-    default:
-      return commonToolAction(tool, a, cwd);
-  }
+  },
+};
+
+/** A payload (the CLI's or the extension's) as a tool call in Claude Code's keys. */
+function asToolCall(p: Record<string, unknown>): Record<string, unknown> {
+  const call = obj(p.tool_call ?? p.tool_result);
+  const ext = obj(p.preToolUse ?? p.postToolUse);
+  // the input as the model sent it (the extension's parameters have every non-string value as JSON text); run_commands
+  // may take its commands bare
+  const input = call.input ?? ext.parameters;
+  const bare = typeof input === 'string' || (Array.isArray(input) && input.every((c) => typeof c === 'string'));
+  return {
+    hook_event_name: p.hookName,
+    session_id: str(obj(p.sessionContext).rootSessionId) ?? p.taskId,
+    // every agent has an id; a subagent's names its parent
+    agent_id: typeof p.parent_agent_id === 'string' ? p.agent_id : null,
+    cwd: strings(p.workspaceRoots)[0] ?? obj(p.workspaceInfo).rootPath,
+    tool_name: str(call.name) ?? ext.toolName,
+    tool_input: bare ? { commands: input } : input,
+    reason: p.reason,
+  };
 }
 
 export const cline: ClientAdapter = {
   client: 'cline',
-  parse(p) {
-    const name = str(p.hookName) ?? '';
-    const roots = Array.isArray(p.workspaceRoots) ? p.workspaceRoots.filter((r): r is string => typeof r === 'string') : [];
-    const cwd = roots[0] ?? str(obj(p.workspaceInfo).rootPath) ?? process.cwd();
-    const call = obj(p.tool_call ?? p.tool_result);
-    const ext = obj(p.preToolUse ?? p.postToolUse);
-    const tool = str(call.name) ?? str(ext.toolName);
-    // the input as the model sent it (the extension's parameters have every non-string value as JSON text)
-    const input = call.input ?? ext.parameters;
-    return {
-      client: 'cline',
-      kind: own(KINDS, name) ?? 'other',
-      name,
-      session: str(obj(p.sessionContext).rootSessionId) ?? str(p.taskId),
-      // every agent has an id; a subagent's names its parent
-      agentId: typeof p.parent_agent_id === 'string' ? str(p.agent_id) : null,
-      cwd,
-      tool,
-      action: clineAction(tool, input, cwd),
-      toolInput: obj(input),
-      source: str(p.reason),
-      stopHookActive: false,
-    };
-  },
+  parse: (p) => readShaped('cline', { kinds: KINDS, tools: TOOLS }, asToolCall(p)),
   render(e, d) {
     if (e.kind !== 'pre-tool') return null;
     // the only refusal Cline has ends the whole task before the call runs; the reason is in its log only
@@ -160,7 +123,6 @@ export const cline: ClientAdapter = {
 
 export const record: ClientRecord = clientRecord({
   name: 'cline',
-  agent: 'cline',
   home: { variable: 'CLINE_DIR', dir: '.cline' },
   hookFiles: Object.keys(EVENTS).map((e) => ({ scope: 'project' as const, file: `${CLINE_HOOKS_DIR}/${e}` })),
   // every file in these folders named after an event runs around the tools (any extension), and each plugin module too
@@ -173,8 +135,6 @@ export const record: ClientRecord = clientRecord({
     { scope: 'user', file: '$CLINE_DIR/plugins' },
     { scope: 'user', file: 'Documents/Cline/Plugins' },
   ],
-  // no trust question, no setting: a repository's hooks run
-  trustFiles: [],
   readOnly: READ_ONLY,
   routing: 'every-tool',
   mcpNames: '<server>__<tool>',

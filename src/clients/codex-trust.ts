@@ -5,6 +5,7 @@ import { spawnSync } from '../process';
 import { createHash } from '../lazy-crypto';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import { canonical } from './hook-files';
 import { trustFile } from './places';
 import { WIRING } from './wirings';
 
@@ -16,20 +17,6 @@ const snake = (event: string) => event.replace(/(?<!^)([A-Z])/g, '_$1').toLowerC
 
 // Codex keeps a matcher only for these events (matcher_pattern_for_event).
 const MATCHED = new Set(['PreToolUse', 'PermissionRequest', 'PostToolUse', 'SessionStart']);
-
-/** JSON with every object's keys sorted, as serde_json prints Codex's canonical value. */
-export function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (v && typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    return `{${Object.keys(o)
-      .filter((k) => o[k] !== undefined)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(v);
-}
 
 interface CodexHandler {
   command?: unknown;

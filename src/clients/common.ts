@@ -1,5 +1,4 @@
-// Claude Code's payload and answer, which most clients speak under names of their own: one reader (readShaped) and one
-// adapter (shapedAdapter) built from a client's PayloadShape, and the answers built on Claude Code's.
+// Claude Code's payload and answer, which most clients speak under names of their own: one reader, one adapter.
 import { exitAnswer } from './answer';
 import { commonToolAction, obj, own, str, type ClientAdapter, type Decision, type EventKind, type GuardClient, type GuardEvent, type ToolAction } from './event';
 
@@ -13,30 +12,31 @@ export const KINDS: Record<string, EventKind> = {
   SessionEnd: 'session-end',
 };
 
-/**
- * A payload in Claude Code's shape under a client's own names: its events by kind, its tools that are Claude Code's
- * under other names or arguments, the keys its event, session and source come under (the first string wins;
- * Claude Code's where none is said), and the variable its hooks get in place of a payload `cwd`.
- */
+/** Claude Code's payload keys, as the sh front reads them (most clients send these). */
+export const CLAUDE_KEYS = { session: 'session_id', tool: 'tool_name', event: 'hook_event_name', input: 'tool_input' };
+
+/** A payload in Claude Code's shape under a client's own names: events, tools, the keys of event, session and source, its cwd variable. */
 export interface PayloadShape {
   kinds: Readonly<Record<string, EventKind>>;
   tools?: Readonly<Record<string, ToClaude>>;
   event?: readonly string[];
   session?: readonly string[];
   source?: readonly string[];
+  tool?: readonly string[];
+  input?: readonly string[];
   cwdVar?: string;
 }
 
 const firstString = (p: Record<string, unknown>, keys: readonly string[]): string | null => keys.map((k) => str(p[k])).find((v) => v !== null) ?? null;
-const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((r): r is string => typeof r === 'string') : []);
+export const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((r): r is string => typeof r === 'string') : []);
 
 /** A payload of `shape` as the event the guard judges. */
 export function readShaped(client: GuardClient, shape: PayloadShape, p: Record<string, unknown>): GuardEvent {
   const name = firstString(p, shape.event ?? ['hook_event_name']) ?? '';
   const cwd = str(p.cwd) ?? (shape.cwdVar ? process.env[shape.cwdVar] : undefined) ?? strings(p.workspace_roots)[0] ?? process.cwd();
-  const tool = str(p.tool_name);
+  const tool = firstString(p, shape.tool ?? ['tool_name']);
   // Copilot CLI runs Claude Code's wiring too, with its own argument names (Write {path, file_text}, Edit {path, old_str, new_str})
-  const toolInput = claudeArgs(tool, obj(p.tool_input));
+  const toolInput = claudeArgs(tool, obj((shape.input ?? ['tool_input']).map((k) => p[k]).find((v) => v != null)));
   return {
     client,
     kind: own(shape.kinds, name) ?? 'other',
@@ -92,10 +92,7 @@ export const exitRefusal =
 /** The adapter of a client whose payload is `shape` (readShaped), answered by `render` (Claude Code's where none is given). */
 export const shapedAdapter = (client: GuardClient, shape: PayloadShape, render: Render = renderClaudeLike): ClientAdapter => ({ client, parse: (p) => readShaped(client, shape, p), render });
 
-/**
- * A tool input in Claude Code's argument names: Copilot sends `{path, file_text}` for a Write and `{path, old_str,
- * new_str}` for an Edit, even through Claude Code's wiring. Names Claude Code uses win when both are there.
- */
+/** A Write's or Edit's input in Claude Code's argument names (Copilot's `path`, `file_text`, `old_str`, `new_str`); its own win. */
 export function claudeArgs(tool: string | null, input: Record<string, unknown>): Record<string, unknown> {
   if (tool !== 'Write' && tool !== 'Edit') return input;
   const out = { ...input };
@@ -109,11 +106,7 @@ export function claudeArgs(tool: string | null, input: Record<string, unknown>):
 /** A client's tool call in Claude Code's tool and argument names, or the action itself (null: read as commonToolAction reads it). */
 export type ToClaude = (input: Record<string, unknown>) => { tool: string; input: Record<string, unknown> } | ToolAction | null;
 
-/**
- * A tool call of a client whose tools are Claude Code's under other names (`tools`: its name → Claude Code's tool and
- * arguments): the action the rules judge. A tool the table does not name is read as commonToolAction reads it (a new
- * or MCP tool: judged on every argument).
- */
+/** A tool call as the action the rules judge, through `tools` (a client's names onto Claude Code's) where it names the tool. */
 export function mappedAction(tools: Record<string, ToClaude>, tool: string | null, input: Record<string, unknown>, cwd: string): ToolAction {
   const m = tool === null ? null : (own(tools, tool)?.(input) ?? null);
   if (m && 'type' in m) return m;

@@ -1,16 +1,9 @@
-// Crush (read from charmbracelet/crush docs/hooks/README.md and its tool sources; not run here: its npm package
-// downloads its binary from GitHub in a postinstall): hooks under `hooks` of the project's `.crush.json` or
-// `crush.json` and the user's `~/.config/crush/crush.json`, entries `{name, matcher, command, timeout}` per event
-// (`PreToolUse`), run in Crush's embedded POSIX shell. The payload is `{event, session_id, cwd, tool_name,
-// tool_input}`, and the hook's environment has CRUSH_SESSION_ID and CRUSH=1. Exit 2 refuses with stderr shown to the
-// model (exit 49 would halt the whole turn); a JSON answer may add `context` (and `decision: allow` would skip Crush's
-// own permission prompt, which the guard never asks for). Only the top-level agent's calls are hooked.
+// Crush: Claude Code-like hooks under `hooks` of crush.json, exit 2 refuses (docs/clients.md, Crush).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { EventKind } from './event';
 import { editOf, exitRefusal, shapedAdapter, writeOf, type ToClaude } from './common';
 import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';
-import { sessionVarOf } from './names';
 import { filesWiring, HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
 /** The tools Crush ships that cannot write or run anything: viewing, listing, searching, fetching, diagnostics, a job's output. */
@@ -52,13 +45,11 @@ export const crush = shapedAdapter(
 
 export const record: ClientRecord = clientRecord({
   name: 'crush',
-  agent: 'crush',
   home: { variable: 'XDG_CONFIG_HOME', dir: '.config' },
   hookFiles: [...PROJECT_FILES.map((file) => ({ scope: 'project' as const, file })), { scope: 'user', file: '$XDG_CONFIG_HOME/crush/crush.json' }],
   readOnly: READ_ONLY,
   routing: 'every-tool',
   mcpNames: 'mcp_<server>_<tool>',
-  sessionVar: sessionVarOf('crush'),
   // CRUSH_SESSION_ID is documented for hooks, not for its bash tool
   shellSession: 'never',
   payload: '`event` (PreToolUse), session_id, cwd, tool_name (bash, write, edit, …), tool_input',

@@ -1,20 +1,14 @@
-// Cursor (read from cursor.com/docs/hooks and its third-party hooks reference; not run here: no offline build): its own
-// hooks in `.cursor/hooks.json` and `~/.cursor/hooks.json` (`{"version": 1, "hooks": {"<event>": [{"command", "matcher",
-// "timeout", "failClosed"}]}}`), camelCase events, `conversation_id`; answers `{"permission": "deny", "user_message",
-// "agent_message"}`. With its third-party configs setting on it also runs Claude Code's `.claude/settings.json`
-// hooks, sending them the same payload (`hook_event_name: "preToolUse"`, `tool_name: "Shell"`, `conversation_id`).
+// Cursor: its own .cursor/hooks.json and Claude Code's wiring, camelCase events (docs/clients.md, Cursor).
 import path from 'node:path';
-import { commonToolAction, obj, own, str, type ClientAdapter, type EventKind, type GuardEvent, type ToolAction } from './event';
+import { str, type ClientAdapter, type EventKind, type GuardEvent } from './event';
+import { readShaped, type ToClaude } from './common';
 import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';
 import { filesWiring, HOOK_TIMEOUT_S, wiredWithGuard, type Wiring } from './wiring';
 import { userHome } from '../user-dirs';
 
 const CURSOR_HOOKS_FILE = '.cursor/hooks.json';
 
-/**
- * The events install wires (preToolUse gets every tool: Shell, Write, StrReplace, Delete, MCP; no matcher, so the
- * read-only ones reach the guard and are read as reads). preToolUse fails closed: a guard that cannot run refuses.
- */
+/** The events install wires (preToolUse: every tool, failing closed: a guard that cannot run refuses). */
 const EVENTS = { preToolUse: undefined, sessionStart: undefined, stop: undefined, preCompact: undefined, sessionEnd: undefined };
 
 export const wiring: Wiring = filesWiring({
@@ -41,18 +35,30 @@ const KINDS: Record<string, EventKind> = {
   sessionEnd: 'session-end',
 };
 
-// Cursor's own tool names, mapped onto the shared ones (Delete's arguments are judged as an unknown tool's: every path).
-const TOOLS: Record<string, string> = { Shell: 'Bash', Write: 'Write', StrReplace: 'Edit', Edit: 'Edit' };
+/** Cursor's own tool names onto Claude Code's (Delete's arguments are judged as an unknown tool's: every path). */
+const TOOLS: Record<string, ToClaude> = {
+  // Shell runs in its working_directory
+  Shell: (a) => ({ tool: 'Bash', input: str(a.working_directory) ? { ...a, workdir: a.working_directory } : a }),
+  // Write's content may be `contents`
+  Write: (a) => ({ tool: 'Write', input: { ...a, content: str(a.content) ?? str(a.contents) ?? '' } }),
+  StrReplace: (a) => ({ tool: 'Edit', input: a }),
+  // afterFileEdit's are several
+  Edit: (a) => ({ tool: Array.isArray(a.edits) ? 'MultiEdit' : 'Edit', input: a }),
+};
+
+/** Its shell and file-edit events name their call at the top: read as the Shell or Edit tool's. */
+function asToolCall(p: Record<string, unknown>): Record<string, unknown> {
+  const name = p.hook_event_name;
+  if (name === 'beforeShellExecution' || name === 'afterShellExecution') return { ...p, tool_name: 'Shell', tool_input: { command: str(p.command) ?? '' } };
+  if (name === 'afterFileEdit') return { ...p, tool_name: 'Edit', tool_input: { file_path: str(p.file_path) ?? '', edits: Array.isArray(p.edits) ? p.edits : [] } };
+  return p;
+}
 
 /** A payload Cursor sent, through its own hooks or Claude Code's: a camelCase event with its conversation or generation. */
 export const isCursorPayload = (p: Record<string, unknown>): boolean =>
   typeof p.hook_event_name === 'string' && /^[a-z]/.test(p.hook_event_name) && (p.conversation_id !== undefined || p.generation_id !== undefined || p.cursor_version !== undefined);
 
-/**
- * Cursor runs Claude Code's wiring (with its third-party configs setting) and its own: where git-handoff's Cursor
- * wiring is in the project (or the user's hooks), that one answers Cursor's calls and the Claude Code wiring stands
- * aside (one answer a call).
- */
+/** Where git-handoff's Cursor wiring is in the project (or the user's hooks), it answers Cursor's calls, not Claude Code's. */
 export function cursorAnswersNatively(e: GuardEvent, env: NodeJS.ProcessEnv = process.env): boolean {
   if (e.client !== 'cursor') return false;
   const home = userHome(env);
@@ -66,43 +72,7 @@ export function cursorAnswersNatively(e: GuardEvent, env: NodeJS.ProcessEnv = pr
 
 export const cursor: ClientAdapter = {
   client: 'cursor',
-  parse(p) {
-    const name = str(p.hook_event_name) ?? '';
-    const roots = Array.isArray(p.workspace_roots) ? p.workspace_roots.filter((r): r is string => typeof r === 'string') : [];
-    const cwd = str(p.cwd) ?? roots[0] ?? process.cwd();
-    let tool = str(p.tool_name);
-    let toolInput = obj(p.tool_input);
-    let action: ToolAction;
-    if (name === 'beforeShellExecution' || name === 'afterShellExecution') {
-      tool = 'Shell';
-      toolInput = { command: str(p.command) ?? '' };
-      action = { type: 'shell', command: str(p.command) ?? '', cwd };
-    } else if (name === 'afterFileEdit') {
-      tool = 'Edit';
-      const edits = Array.isArray(p.edits) ? p.edits.map(obj).map((e) => ({ oldText: str(e.old_string) ?? '', newText: str(e.new_string) ?? '' })) : [];
-      toolInput = { file_path: str(p.file_path) ?? '' };
-      action = { type: 'edit', path: str(p.file_path) ?? '', edits };
-    } else {
-      const mapped = tool ? own(TOOLS, tool) ?? tool : null;
-      // Write's content may be `contents`; Shell runs in its working_directory
-      const input =
-        mapped === 'Write' ? { ...toolInput, content: str(toolInput.content) ?? str(toolInput.contents) ?? '' } : mapped === 'Bash' && str(toolInput.working_directory) ? { ...toolInput, workdir: toolInput.working_directory } : toolInput;
-      action = commonToolAction(mapped, input, cwd);
-    }
-    return {
-      client: 'cursor',
-      kind: own(KINDS, name) ?? 'other',
-      name,
-      session: str(p.conversation_id) ?? str(p.session_id),
-      agentId: null,
-      cwd,
-      tool,
-      action,
-      toolInput,
-      source: str(p.source) ?? str(p.reason),
-      stopHookActive: false,
-    };
-  },
+  parse: (p) => readShaped('cursor', { kinds: KINDS, tools: TOOLS, session: ['conversation_id', 'session_id'] }, asToolCall(p)),
   render(e, d) {
     const out: Record<string, unknown> = {};
     if (e.kind === 'pre-tool') {
@@ -122,7 +92,6 @@ export const cursor: ClientAdapter = {
 
 export const record: ClientRecord = clientRecord({
   name: 'cursor',
-  agent: 'cursor',
   home: { dir: '.cursor' },
   hookFiles: [
     { scope: 'project', file: CURSOR_HOOKS_FILE },
@@ -133,8 +102,6 @@ export const record: ClientRecord = clientRecord({
   // preToolUse with no matcher: every tool, the read-only ones read as reads
   routing: 'every-tool',
   mcpNames: 'MCP:<tool>',
-  // its shell carries none: its commits are told apart by the guard's ledger
-  sessionVar: null,
   payload: 'conversation_id, camelCase events (beforeShellExecution, preToolUse, afterFileEdit, …)',
   block: '{"permission":"deny","user_message":…,"agent_message":…}',
   contextBeforeTool: true,

@@ -16,10 +16,7 @@ export type ToolAction =
   | { type: 'edit'; path: string; edits: Array<{ oldText: string; newText: string }> }
   /** a Codex apply_patch envelope */
   | { type: 'patch'; patch: string; cwd: string | null }
-  /**
-   * a tool that may write, its arguments in a shape the guard does not know: every path-like string it was given, and
-   * every command line it was given under a command-like key (judged as shell lines, their input as open for later)
-   */
+  /** a tool that may write, in a shape the guard does not know: every path-like string and command line it was given */
   | { type: 'paths'; paths: string[]; commands?: string[]; over?: string }
   | { type: 'other' };
 
@@ -112,14 +109,6 @@ export function commonToolAction(tool: string | null, input: Record<string, unkn
   }
 }
 
-/**
- * A tool with arguments in a shape the guard does not know (another client's names, a new tool, an MCP tool): judged
- * on every argument (a tool whose name says it only reads, and the clients' read-only tools, are read so by
- * ./index.ts). Every string argument but prose (a description, a prompt, a file's new content) is a path it may write;
- * a command line under a command-like key is judged as one, its `args` (`{command: "sh", args: ["-c", "…"]}`, VS
- * Code's tasks) as part of it; code under a code-like key as the interpreter its tool or language names would run it
- * (`python3 -c`, `node -e`: Pylance's run-code-snippet, Qwen Code's exec).
- */
 const MAX_PATHS = 1024;
 const MAX_NESTING = 32;
 
@@ -152,6 +141,10 @@ function interpreterOf(tool: string, input: Record<string, unknown>): string {
   return 'python3 -c';
 }
 
+/**
+ * A tool with arguments in a shape the guard does not know, judged on every argument: each string but prose a path it
+ * may write, a command line under a command-like key (with its `args`) one, code under a code-like key as its interpreter runs it.
+ */
 export function unknownShape(tool: string | null, input: Record<string, unknown>): ToolAction {
   if (tool === null) return { type: 'other' };
   const paths: string[] = [];
@@ -226,10 +219,7 @@ const nameWords = (tool: string): string[] =>
     .split(/[^a-z0-9]+/)
     .filter(Boolean);
 
-/**
- * Whether a tool's name says it only reads: a reading word (read, list, get, search, …) and no word that writes or
- * runs anything (write, edit, move, run, …): an MCP server's read_file, list_directory, directory_tree, get_file_info.
- */
+/** Whether a tool's name says it only reads: a reading word and no word that writes or runs anything. */
 export function namesOnlyReading(tool: string): boolean {
   const words = nameWords(tool);
   return words.some((w) => READING_WORDS.has(w)) && !words.some((w) => ACTING_WORDS.has(w));
@@ -244,11 +234,8 @@ const CALL_KEY = /tool|call/i;
 const CALL_NESTING = 2;
 
 /**
- * A tool call read from a payload whose event or field names the guard does not know (SPEC 6: no unknown shape is
- * allowed silently): every tool-input-like field (`tool_input`, `toolArgs`, `arguments`, …, an object or a JSON
- * string of one), at the top or in another nesting (`preToolUse {toolName, parameters}`), read as the tool its name
- * says where the guard knows it (another client's Write, apply_patch) and as an unknown tool's arguments otherwise.
- * Null when the payload carries none that names a command or a path.
+ * A tool call read from a payload whose names the guard does not know (SPEC 6): every tool-input-like field, at the top
+ * or one nesting down, read as its tool where the guard knows it, else as an unknown tool's; null when none names anything.
  */
 export function unknownPayloadAction(p: Record<string, unknown>, cwd: string, named?: string, depth = 0): { tool: string; input: Record<string, unknown>; action: ToolAction } | null {
   const tool = (Object.entries(p).find(([k, v]) => TOOL_NAME_KEY.test(k) && typeof v === 'string')?.[1] as string | undefined) || named;

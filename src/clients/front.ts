@@ -1,14 +1,12 @@
-// What the sh front (bin/git-handoff-guard) may read of each client's hook calls, from each client's record: the
-// arguments its wirings pass, its payload's keys, its tool-call events and the tools whose input the front can judge.
-// scripts/front-words.mjs writes it into the front's generated block at build; test/clients/front.test.ts checks
-// that every client with a wiring the front runs has its facts here and that the front answers as node does.
+// What the sh front (bin/git-handoff-guard) may read of each client's hook calls, from the records: written into its
+// generated block at build (scripts/front-words.mjs).
 import type { EventKind } from './event';
 import type { ClientName } from './names';
 import type { FrontFacts } from './record';
 import { ALL_RECORDS } from './records';
 import type { Wiring } from './wiring';
 
-/** The clients whose wirings run the front, with their wiring and facts: every record with both (OpenCode and Kilo Code load a plugin; the other clients of issue 56 run node's guard straight). */
+/** The clients whose wirings run the front: every record with a wiring and front facts. */
 export const FRONT_CLIENTS: ReadonlyArray<{ wiring: Wiring; facts: FrontFacts; plugin: boolean }> = ALL_RECORDS.flatMap((r) => (r.front && r.wiring ? [{ wiring: r.wiring, facts: r.front, plugin: !!r.plugin }] : []));
 
 /** A client the front serves without being named (`git-handoff-guard` alone): those node tells apart by the payload. */

@@ -1,12 +1,10 @@
-// Every file a supported client reads its hook configuration or its trust from, in each scope (project, local, user,
-// system) and for a repository in every worktree: read from the client records (./records.ts), for the guard's
-// perimeter (src/guard/perimeter.ts). A session that rewrites one of them can turn the guard off for every later
-// session (its hooks unwired, switched off, or the folder untrusted), so a write there must keep git-handoff's wiring
-// as it is (keepsWiring) and a trust file as it is (keepsFile).
+// Every file a client reads its hooks or its trust from, at every scope and in every worktree, for the guard's
+// perimeter: a write there must keep git-handoff's wiring (keepsWiring) and a trust file (keepsFile) as they are.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ClientName } from './names';
 import type { FileScope } from './record';
+import { GUARD_TEXT } from './wiring';
 import { ALL_RECORDS } from './records';
 
 export interface HookFile {
@@ -20,10 +18,8 @@ export interface HookFile {
   every?: true;
 }
 
-type Row = HookFile;
-
 /** The rows of one kind of every record, the first client naming a file keeping it (VS Code reads Claude Code's). */
-function rows(pick: (r: (typeof ALL_RECORDS)[number]) => readonly { scope: FileScope; file: string; every?: true }[] | undefined, trust?: true): Row[] {
+function rows(pick: (r: (typeof ALL_RECORDS)[number]) => readonly { scope: FileScope; file: string; every?: true }[] | undefined, trust?: true): HookFile[] {
   const seen = new Set<string>();
   return ALL_RECORDS.flatMap((r) => (pick(r) ?? []).map((f) => ({ client: r.name, scope: f.scope, file: f.file, ...(trust ? { trust } : {}), ...(f.every ? { every: f.every } : {}) }))).filter((row) => {
     const key = `${row.scope === 'local' ? 'project' : row.scope}:${row.file}`;
@@ -33,22 +29,18 @@ function rows(pick: (r: (typeof ALL_RECORDS)[number]) => readonly { scope: FileS
 
 interface Tables {
   /** Per client, per scope, where it reads hooks from (VS Code's agent reads Claude Code's and Copilot's files). */
-  hookFiles: Row[];
+  hookFiles: HookFile[];
   /** Per client, where it keeps its trust (Gemini CLI's and Qwen Code's trustedFolders.json, Copilot's config.json, Codex's config.toml). */
-  trustFiles: Row[];
+  trustFiles: HookFile[];
   /** Directories any JSON file of which a client reads hooks from (Copilot CLI and VS Code: `.github/hooks/*.json`). */
-  hookDirs: Row[];
-  /**
-   * Directories every module of which a client loads around its tools (OpenCode's plugins): a module written there runs
-   * in a later session beside git-handoff's and may rewrite a call after the guard judged it.
-   */
-  pluginDirs: Row[];
+  hookDirs: HookFile[];
+    /** Directories every module of which a client loads around its tools: one may rewrite a call after the guard judged it. */
+  pluginDirs: HookFile[];
   /** The folders the records' `$VAR/…` paths stand for when the variable is unset, under the home. */
   defaultDirs: Record<string, string>;
 }
 
-// read from the records at first use: most calls the full guard judges write no such path, and building the tables as
-// the module loads took about 70 kB of the young generation a guard run must stay within (docs/benchmarks.md)
+// read from the records at first use: most calls write no such path, and a guard run's memory is bounded (docs/benchmarks.md)
 let tables: Tables | undefined;
 const TABLES = (): Tables =>
   (tables ??= {
@@ -59,7 +51,7 @@ const TABLES = (): Tables =>
     defaultDirs: Object.fromEntries(ALL_RECORDS.flatMap((r) => (r.home ? [[r.home.variable, r.home.dir]] : []))),
   });
 
-function where(row: Row, worktree: string | null, home: string, env: NodeJS.ProcessEnv): string | null {
+function where(row: HookFile, worktree: string | null, home: string, env: NodeJS.ProcessEnv): string | null {
   const m = /^\$([A-Z_]+)\/(.*)$/.exec(row.file);
   if (m) return path.join(env[m[1]] || path.join(home, TABLES().defaultDirs[m[1]]), m[2]);
   if (path.isAbsolute(row.file)) return row.file;
@@ -67,11 +59,7 @@ function where(row: Row, worktree: string | null, home: string, env: NodeJS.Proc
   return worktree === null ? null : path.join(worktree, row.file);
 }
 
-/**
- * Every worktree of the repository whose common git directory is `commonDir`, as `git worktree list` names them, read
- * from the git directory itself (no git started): the main one (the common directory's parent, when it is a `.git`)
- * and each linked one (`worktrees/<id>/gitdir` names its `.git` file). `worktree` (this one) is always among them.
- */
+/** Every worktree of the repository at `commonDir` (`worktree` among them), read from the git directory: no git started. */
 export function worktreesOf(commonDir: string, worktree: string): string[] {
   const out = new Set([path.resolve(worktree)]);
   if (path.basename(commonDir) === '.git') out.add(path.dirname(path.resolve(commonDir)));
@@ -92,12 +80,9 @@ export function worktreesOf(commonDir: string, worktree: string): string[] {
   return [...out];
 }
 
-/**
- * Every hook configuration and trust file of every client, for each of `worktrees` (none: the user's and the system's
- * only) and the user.
- */
+/** Every hook configuration and trust file of every client, for each of `worktrees`, the user and the system. */
 export function hookFiles(worktrees: readonly string[], home: string, env: NodeJS.ProcessEnv = process.env): { files: HookFile[]; dirs: HookFile[]; plugins: HookFile[] } {
-  const resolve = (table: Row[]): HookFile[] => {
+  const resolve = (table: HookFile[]): HookFile[] => {
     const out = new Map<string, HookFile>();
     for (const r of table) {
       for (const wt of r.scope === 'project' || r.scope === 'local' ? worktrees : [null]) {
@@ -129,8 +114,8 @@ const namesOf = ({ hookFiles, trustFiles, defaultDirs }: Tables): RegExp =>
   );
 export const NAMES_HOOK_FILE = { test: (text: string): boolean => (namesHookFile ??= namesOf(TABLES())).test(text) };
 
-/** The guard's wiring in a hook file's text: the commands that start git-handoff's guard. */
-const GUARD = /git[- ]handoff(-guard|(\.cmd|\.exe)?["']?\s+guard)|git-handoff plugin/;
+/** The guard's wiring in a hook file's text: the commands that start git-handoff's guard, or its plugin. */
+const GUARD = new RegExp(`${GUARD_TEXT.source}|git-handoff plugin`);
 /** Keys that switch hooks off, in any client's settings (disableAllHooks, hooksConfig.enabled, hooks.disabled, …), and Claude Code's sandbox, kept whole. */
 const SWITCH = /disable|enable|^sandbox$/i;
 /** Keys whose value becomes every later session's environment (Claude Code's `env`: `GIT_HANDOFF_BYPASS`, `PATH`, …). */
@@ -138,17 +123,18 @@ const ENVIRONMENT = /^env(ironment)?$/i;
 /** Text in a new non-JSON hook file (Codex's TOML, a plugin) that could switch hooks or the guard: `[features] codex_hooks = false`. */
 const HOOKISH = /hook|disable|enable|feature|guard|handoff|plugin/i;
 
-/** A JSON value with its object keys in order, so that two texts holding the same value compare equal. */
-const stable = (v: unknown): string =>
-  Array.isArray(v) ? `[${v.map(stable).join(',')}]` : v && typeof v === 'object' ? `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${stable((v as Record<string, unknown>)[k])}`).join(',')}}` : JSON.stringify(v);
+/** JSON with every object's keys sorted and undefined ones left out (serde_json's canonical value, as Codex hashes it). */
+export function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (!v || typeof v !== 'object') return JSON.stringify(v);
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(o).filter((k) => o[k] !== undefined);
+  return `{${keys.sort().map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`).join(',')}}`;
+}
 
 type Leaf = string;
 
-/**
- * What in a JSON text must stay: each guard entry where it is (path, matcher) and whole (its type, timeout and every
- * other field: `"timeout": 0` or `"type": "prompt"` unwires it as surely as another command), every switch of hooks,
- * and the environment the client gives its sessions (`"env": {"GIT_HANDOFF_BYPASS": "1"}` switches the checks off).
- */
+/** What in a JSON text must stay: each guard entry where it is and whole, every switch of hooks, the sessions' environment. */
 function anchors(value: unknown): { guard: Leaf[]; switches: Leaf[] } {
   const guard: Leaf[] = [];
   const switches: Leaf[] = [];
@@ -157,9 +143,9 @@ function anchors(value: unknown): { guard: Leaf[]; switches: Leaf[] } {
     if (v && typeof v === 'object') {
       const o = v as Record<string, unknown>;
       const m = typeof o.matcher === 'string' ? o.matcher : matcher;
-      if (Object.values(o).some((x) => typeof x === 'string' && GUARD.test(x))) guard.push(`${at}|${m}|${stable(o)}`);
+      if (Object.values(o).some((x) => typeof x === 'string' && GUARD.test(x))) guard.push(`${at}|${m}|${canonical(o)}`);
       for (const [k, x] of Object.entries(o)) {
-        if (SWITCH.test(k) || ENVIRONMENT.test(k)) switches.push(`${at}.${k}=${stable(x)}`);
+        if (SWITCH.test(k) || ENVIRONMENT.test(k)) switches.push(`${at}.${k}=${canonical(x)}`);
         if (typeof x !== 'string') walk(x, `${at}.${k}`, m);
       }
       return;
@@ -170,11 +156,7 @@ function anchors(value: unknown): { guard: Leaf[]; switches: Leaf[] } {
   return { guard: guard.sort(), switches: switches.sort() };
 }
 
-/**
- * Whether a hook file written from `before` (null: absent) to `after` keeps git-handoff's guard wired as it was and
- * switches no hooks off: a JSON settings file may change anything else (a permission added); any other file (the
- * OpenCode plugin, Codex's TOML) may not change at all.
- */
+/** Whether a hook file written from `before` (null: absent) to `after` keeps the guard wired; a non-JSON one may not change. */
 export function keepsWiring(file: string, before: string | null, after: string): boolean {
   if (!file.endsWith('.json')) return before === after || (before === null && !HOOKISH.test(after));
   let now: unknown;
@@ -197,7 +179,7 @@ export function keepsFile(h: HookFile, before: string | null, after: string): bo
   if (!h.trust) return keepsWiring(h.file, before, after);
   if (before === after) return true;
   try {
-    return before !== null && stable(JSON.parse(before)) === stable(JSON.parse(after));
+    return before !== null && canonical(JSON.parse(before)) === canonical(JSON.parse(after));
   } catch {
     return false;
   }

@@ -18,10 +18,7 @@ const GEMINI_EVENTS = new Set(['BeforeTool', 'AfterTool', 'AfterAgent', 'BeforeA
 const GEMINI_TOOLS = new Set(['write_file', 'replace', 'run_shell_command', 'read_file', 'glob', 'search_file_content', 'list_directory']);
 
 
-/**
- * The client the wiring names after `guard` (`git-handoff guard --client=codex`, or `--client codex`), or null when
- * none or an unknown one is named. Only the arguments after `guard` are read, so a launcher's own path cannot count.
- */
+/** The client the wiring names after `guard` (`--client=codex`, `--client codex`), or null: a launcher's path cannot count. */
 export function namedClient(argv: readonly string[] = process.argv): GuardClient | null {
   const at = argv.indexOf('guard');
   const args = at < 0 ? [] : argv.slice(at + 1);
@@ -32,21 +29,15 @@ export function namedClient(argv: readonly string[] = process.argv): GuardClient
   return null;
 }
 
-/**
- * The adapter for a payload: the client the wiring names (it cannot be mistaken), else the payload's shape. Its
- * parse reads an unknown shape too (judged): see readsUnknownShapes. A call that another wiring of git-handoff's
- * answers for its client gets an adapter that answers nothing (standingAside).
- */
+/** The adapter for a payload: the client the wiring names, else the payload's shape; one answering nothing where another wiring answers. */
 export function detectClient(p: Record<string, unknown>, named: GuardClient | null = namedClient()): ClientAdapter {
   const adapter = adapterOf(p, named);
   return answeredElsewhere(adapter, named, p) ? standingAside(adapter) : readsUnknownShapes(adapter);
 }
 
 function adapterOf(p: Record<string, unknown>, named: GuardClient | null): ClientAdapter {
-  // One wiring, many readers: Copilot CLI, VS Code's agent, Cursor (with its third-party configs setting) and Devin CLI
-  // run Claude Code's wiring too, each sending its own payload, answered in its own protocol
+  // one wiring, many readers: clients that run Claude Code's wiring too, each with its own payload and protocol
   if (named === null || named === 'claude-code') {
-    // Copilot's: its session, its argument names
     if (isCopilotClaudePayload(p)) return copilotClaude;
     if (isVSCodePayload(p)) return vscode;
     if (isCursorPayload(p)) return cursor;
@@ -69,12 +60,7 @@ function adapterOf(p: Record<string, unknown>, named: GuardClient | null): Clien
   return claude;
 }
 
-/**
- * Whether another of git-handoff's wirings answers this call for its client, so this run answers nothing (one answer
- * a call): Cursor's and Devin CLI's own wirings, where they are, for their calls through Claude Code's; Claude Code's
- * wiring, where it is, for VS Code's calls through Copilot's hooks file. (Copilot CLI's calls through Claude Code's
- * wiring: src/clients/copilot.ts copilotAnswersNatively.)
- */
+/** Whether another of git-handoff's wirings answers this call for its client (one answer a call): then this run answers nothing. */
 function answeredElsewhere(adapter: ClientAdapter, named: GuardClient | null, p: Record<string, unknown>): boolean {
   const viaClaude = named === null || named === 'claude-code';
   if (!(viaClaude && (adapter === cursor || adapter === devin)) && !(named === 'copilot' && adapter === vscode)) return false;
@@ -89,41 +75,22 @@ function answeredElsewhere(adapter: ClientAdapter, named: GuardClient | null, p:
   return claudeWired(e.cwd);
 }
 
-const ASIDE = new Map<ClientAdapter, ClientAdapter>();
-
 /** An adapter that answers nothing: every event read as one the guard does not handle, with no session and no tool. */
-function standingAside(adapter: ClientAdapter): ClientAdapter {
-  let out = ASIDE.get(adapter);
-  if (!out) {
-    const client = adapter.client;
-    out = {
-      client,
-      parse: (p) => ({ client, kind: 'other', name: String(p.hook_event_name ?? ''), session: null, agentId: null, cwd: typeof p.cwd === 'string' ? p.cwd : process.cwd(), tool: null, action: { type: 'other' }, toolInput: {}, source: null, stopHookActive: false }),
-      render: () => null,
-    };
-    ASIDE.set(adapter, out);
-  }
-  return out;
+function standingAside({ client }: ClientAdapter): ClientAdapter {
+  return {
+    client,
+    parse: (p) => ({ client, kind: 'other', name: String(p.hook_event_name ?? ''), session: null, agentId: null, cwd: typeof p.cwd === 'string' ? p.cwd : process.cwd(), tool: null, action: { type: 'other' }, toolInput: {}, source: null, stopHookActive: false }),
+    render: () => null,
+  };
 }
 
-const JUDGING = new Map<ClientAdapter, ClientAdapter>();
-
 /**
- * An adapter whose parse lets no unknown shape through silently (SPEC 6): an event it does not know (kind `other`),
- * or a known before-tool event whose tool input it could not read, that carries a tool input naming a command or a
- * path (under any of the names a client may give it: tool_input, toolArgs, arguments, …, at the top or in another
- * nesting) is a stranger's tool call (no session: SPEC 6), judged on those; a parse that throws is read that way too,
- * never allowed for the throw; an unknown event naming a tool that may write, with nothing in it to read, is refused. A tool a client ships that cannot write or run anything (ClientRecord.readOnly), or whose name says it only
- * reads (an MCP server's read_file), is a read; a shell call of a client whose shell keeps stdin open for input no
- * hook sees (ClientRecord.stdinUnseen) says so.
+ * An adapter whose parse lets no unknown shape through silently (SPEC 6): an event or tool input it cannot read that
+ * names a command or a path is a stranger's call judged on those (a throw too); one naming a tool that may write, with
+ * nothing to read, is refused. A client's read-only tool, or one whose name says it only reads, is a read.
  */
 export function readsUnknownShapes(adapter: ClientAdapter): ClientAdapter {
-  let out = JUDGING.get(adapter);
-  if (!out) {
-    out = { client: adapter.client, render: adapter.render, parse: (p) => seenAs(adapter, judgedEvent(adapter, p)) };
-    JUDGING.set(adapter, out);
-  }
-  return out;
+  return { client: adapter.client, render: adapter.render, parse: (p) => seenAs(adapter, judgedEvent(adapter, p)) };
 }
 
 /** Why a payload that may carry a tool call, but none the guard can read, is refused. */

@@ -1,21 +1,11 @@
-// Kilo Code's CLI (observed with 7.7.7, test/clients/tools/kilo): an OpenCode fork with OpenCode's plugin API, loading
-// plugins from `.kilo/plugin(s)/` and `.kilocode/plugin(s)/` in the repository and `~/.config/kilo/plugin(s)/`,
-// `~/.kilo/plugin/` — never `.opencode/`, so the OpenCode plugin does not protect it — with no trust question; it has
-// no command hooks. The git-handoff plugin for it is the OpenCode one with Kilo's folders and variable: the guard
-// before each tool (a throw refuses and the model reads the message; the turn goes on), KILO_SESSION_ID in every
-// shell (shell.env), the startup view in the system prompt, the Stop question at session.idle. Its
-// `background_process` tool runs a shell command on `start` and `restart` (with no shell.env: no session there).
+// Kilo Code's CLI: an OpenCode fork; the OpenCode plugin with Kilo's folders and variable (docs/clients.md, Kilo Code).
 import { shapedAdapter, type ToClaude } from './common';
 import { pluginAnswer, pluginModule, SHAPE, wiring as opencodeWiring, type PluginSpec } from './opencode';
 import { claudeProbe, clientRecord, type ClientRecord } from './record';
 import { sessionVarOf } from './names';
 import type { Wiring } from './wiring';
 
-/**
- * The tools Kilo Code (7.7.7) ships that cannot write or run anything: OpenCode's reading, listing, searching, web
- * and question tools, its todo list and subagents, Kilo's board and recall. bash, write, edit, background_process,
- * skills, wake-ups, board posts and every MCP tool (`<server>_<tool>`) go to the guard.
- */
+/** The tools Kilo Code (7.7.7) ships that cannot write or run anything: OpenCode's, and Kilo's board and recall. */
 const READ_ONLY = ['read', 'grep', 'glob', 'list', 'todowrite', 'todoread', 'webfetch', 'websearch', 'codesearch', 'question', 'task', 'board_read', 'kilo_local_recall'] as const;
 
 const KILO_PLUGIN_FILE = '.kilo/plugin/git-handoff.js';
@@ -38,7 +28,6 @@ export const kilo = shapedAdapter('kilo-code', { ...SHAPE, tools: { ...SHAPE.too
 
 export const record: ClientRecord = clientRecord({
   name: 'kilo-code',
-  agent: 'kilo',
   home: { variable: 'XDG_CONFIG_HOME', dir: '.config' },
   hookFiles: [
     { scope: 'project', file: KILO_PLUGIN_FILE },
@@ -53,12 +42,9 @@ export const record: ClientRecord = clientRecord({
     { scope: 'user', file: '$XDG_CONFIG_HOME/kilo/plugins' },
     { scope: 'user', file: '.kilo/plugin' },
   ],
-  // a plugin loads with no question
-  trustFiles: [],
   readOnly: READ_ONLY,
   routing: 'plugin',
   mcpNames: '<server>_<tool>',
-  sessionVar: sessionVarOf('kilo-code'),
   shellSession: 'always',
   payload: "the git-handoff plugin's: Claude Code's event names, Kilo's tools and camelCase arguments (OpenCode's, and background_process {action, command})",
   block: 'the guard answers {"deny":…}; the plugin throws it (the model reads it, the turn goes on)',

@@ -1,13 +1,4 @@
-// Kiro's CLI (read from kiro.dev/docs/cli/hooks, kiro.dev/docs/cli/v3/hooks and aws/amazon-q-developer-cli
-// docs/hooks.md, its origin; not run here: no offline build). CLI 3 reads standalone hook files,
-// `.kiro/hooks/<name>.json` (`{"version": "v1", "hooks": [{name, trigger, matcher, action: {type: "command",
-// command}, timeout}]}`), that apply to every agent of the workspace; the `hooks` field of an agent file,
-// `.kiro/agents/<name>.json` or `~/.kiro/agents/<name>.json`, still works in CLI 3 and is all CLI 2 reads, for the
-// agent in use only. `preToolUse` entries `{matcher, command, timeout_ms, cache_ttl_seconds}` get `{hook_event_name,
-// cwd, tool_name, tool_input}` — no session id at all — for its tools `execute_bash {command}` (`shell` in newer
-// builds), `fs_write {command: create|str_replace|insert|append, path, file_text, old_str, new_str, new_str}`
-// (`write`), `fs_read`, MCP `@server/tool`. Exit 2 refuses and stderr goes to the model; any other status warns and
-// lets the call run. CLI 3's event names are its triggers' (`PreToolUse`), read as the older camelCase ones.
+// Kiro's CLI: a standalone hook file and its agents' hooks, exit 2 refuses, no session id (docs/clients.md, Kiro).
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { EventKind } from './event';
@@ -15,10 +6,7 @@ import { editOf, exitRefusal, shapedAdapter, writeOf, type ToClaude } from './co
 import { clientRecord, type ClientRecord } from './record';
 import { filesWiring, HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
-/**
- * The tools Kiro's CLI ships that cannot write or run anything: reading files (fs_read, read), its introspection and
- * thinking. execute_bash/shell, fs_write/write, use_aws (it calls AWS), subagents and every MCP tool go to the guard.
- */
+/** The tools Kiro's CLI ships that cannot write or run anything. */
 const READ_ONLY = ['fs_read', 'read', 'introspect', 'thinking'] as const;
 
 const KIRO_AGENTS_DIR = '.kiro/agents';
@@ -41,7 +29,6 @@ export const wiring: Wiring = filesWiring({
   client: 'kiro',
   settings: KIRO_AGENT_FILE,
   events: EVENTS,
-  timeout: HOOK_TIMEOUT_S * 1000,
   timeoutMs: true,
   // git-handoff's own agent, and its hooks in every agent the project already has (only the agent in use runs hooks)
   files: (command, worktree) => {
@@ -77,7 +64,6 @@ export const kiro = shapedAdapter('kiro', { kinds: KINDS, tools: TOOLS, session:
 
 export const record: ClientRecord = clientRecord({
   name: 'kiro',
-  agent: 'kiro',
   home: { dir: '.kiro' },
   hookFiles: [
     { scope: 'project', file: KIRO_HOOK_FILE },
@@ -90,8 +76,6 @@ export const record: ClientRecord = clientRecord({
     { scope: 'user', file: '.kiro/agents' },
     { scope: 'user', file: '.kiro/hooks' },
   ],
-  // the agent in use is chosen per session or by the user's settings (chat.defaultAgent)
-  trustFiles: [],
   readOnly: READ_ONLY,
   // matcher `*`: every tool, the read-only ones read as reads
   routing: 'every-tool',

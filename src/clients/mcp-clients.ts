@@ -1,5 +1,4 @@
-// The clients that take part through `git handoff mcp` alone (no hook surface): records of the kind "mcp", each
-// naming the MCP configuration file `install --agent <name>` adds the server to, and the shape of its entry there.
+// The clients that take part through `git handoff mcp` alone (no hook surface), each naming the MCP configuration file `install --agent <name>` adds the server to, and the shape of its entry there.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { userHome } from '../user-dirs';
@@ -7,7 +6,6 @@ import { userHome } from '../user-dirs';
 type Env = NodeJS.ProcessEnv;
 
 export interface McpClientRecord {
-  kind: 'mcp';
   /** the name `install --agent` takes, with the other spellings it accepts */
   agent: string;
   aliases: readonly string[];
@@ -26,10 +24,9 @@ const configHome = (env: Env) => env.XDG_CONFIG_HOME || path.join(userHome(env),
 
 export const MCP_CLIENTS: readonly McpClientRecord[] = [
   // zed.dev/docs/ai/mcp: "context_servers" in the settings file (JSON with comments), ~/.config/zed on Linux and macOS
-  { kind: 'mcp', agent: 'zed', aliases: ['zed-agent'], title: 'Zed', file: (_top, env = process.env) => path.join(configHome(env), 'zed', 'settings.json'), format: { json: 'context_servers' } },
+  { agent: 'zed', aliases: ['zed-agent'], title: 'Zed', file: (_top, env = process.env) => path.join(configHome(env), 'zed', 'settings.json'), format: { json: 'context_servers' } },
   // modelcontextprotocol.io's quickstart: "mcpServers" in claude_desktop_config.json (macOS: Application Support)
   {
-    kind: 'mcp',
     agent: 'claude-desktop',
     aliases: ['claude-ai'],
     title: 'Claude Desktop',
@@ -40,9 +37,9 @@ export const MCP_CLIENTS: readonly McpClientRecord[] = [
     format: { json: 'mcpServers' },
   },
   // docs.continue.dev: a block file per server in the workspace's .continue/mcpServers/
-  { kind: 'mcp', agent: 'continue', aliases: ['continue-dev'], title: 'Continue', file: (top) => path.join(top, '.continue', 'mcpServers', `${MCP_SERVER_NAME}.yaml`), format: 'yaml' },
+  { agent: 'continue', aliases: ['continue-dev'], title: 'Continue', file: (top) => path.join(top, '.continue', 'mcpServers', `${MCP_SERVER_NAME}.yaml`), format: 'yaml' },
   // junie.jetbrains.com/docs: "mcpServers" in ~/.junie/mcp/mcp.json (the user's) or the project's .junie/mcp/mcp.json
-  { kind: 'mcp', agent: 'junie', aliases: ['junie-cli', 'jetbrains-junie'], title: 'Junie', file: (top) => path.join(top, '.junie', 'mcp', 'mcp.json'), format: { json: 'mcpServers' } },
+  { agent: 'junie', aliases: ['junie-cli', 'jetbrains-junie'], title: 'Junie', file: (top) => path.join(top, '.junie', 'mcp', 'mcp.json'), format: { json: 'mcpServers' } },
 ];
 
 /** The MCP client a name given to `--agent` means (any case), else null. */

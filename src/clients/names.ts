@@ -71,12 +71,7 @@ export function agentName(s: string): Agent | null {
   return (Object.keys(AGENT_CLIENT) as Agent[]).find((a) => AGENT_CLIENT[a] === c) ?? null;
 }
 
-/**
- * The variable each client's shell tool exports with its session id, in the order `git handoff` reads them after
- * GIT_HANDOFF_SESSION (SPEC 3). OpenCode's and Kilo Code's are set by the git-handoff plugin (shell.env); Copilot's
- * hooks get none, its shell COPILOT_AGENT_SESSION_ID; Qwen Code gives hooks and shell QWEN_CODE_SESSION_ID; Crush gives
- * its hooks CRUSH_SESSION_ID.
- */
+/** The variable each client's shell (or hooks) get with its session id, in the order read after GIT_HANDOFF_SESSION (SPEC 3). */
 export const SESSION_VARS: ReadonlyArray<readonly [string, ClientName]> = [
   ['CLAUDE_CODE_SESSION_ID', 'claude-code'],
   ['GEMINI_SESSION_ID', 'gemini-cli'],
@@ -114,10 +109,7 @@ const MARKERS: ReadonlyArray<readonly [string, ClientName]> = [
 /** The client whose shell this environment is, by its session variable or its marker; null when none says. */
 export const shellClient = (env: NodeJS.ProcessEnv): ClientName | null => agentSessionOf(env)?.client ?? null;
 
-/**
- * The agent session an environment is inside: its client's session variable (with the id) or marker (no id); null for
- * a person's terminal. What only the person runs is refused inside one (src/cli/person-only.ts, the guard's SessionEnd).
- */
+/** The agent session an environment is inside, by its client's session variable (with the id) or marker; null: a person's. */
 export function agentSessionOf(env: NodeJS.ProcessEnv): { variable: string; client: ClientName; session: string | null } | null {
   for (const [variable, client] of SESSION_VARS) if (env[variable]) return { variable, client, session: env[variable]! };
   for (const [variable, client] of MARKERS) if (env[variable]) return { variable, client, session: null };

@@ -1,16 +1,10 @@
-// OpenCode (observed with 1.18.33, ../shared/tools/opencode-offline): no hook commands, plugins. A `.js` module in
-// `<repo>/.opencode/plugin/` or the user's `~/.config/opencode/plugin/` loads with no trust step; the git-handoff
-// plugin runs the guard before each tool (`tool.execute.before`; throwing blocks the call, and the model gets the
-// message), gives the shell the session id (`shell.env`: OPENCODE_SESSION_ID, which nothing else sets), puts the
-// startup view into the system prompt of the session's requests (`experimental.chat.system.transform`, computed
-// once at `session.created`), and asks once at `session.idle` what Stop asks. The plugin sends the guard
-// Claude-shaped payloads with OpenCode's own tool names and arguments, and reads back this file's small answer.
+// OpenCode: no hook commands, a plugin that runs the guard before each tool and sets the shell's session (docs/clients.md, OpenCode).
 import path from 'node:path';
 import { obj, str, type Decision, type GuardEvent } from './event';
 import { KINDS, shapedAdapter, type PayloadShape, type ToClaude } from './common';
 import { claudeProbe, clientRecord, type ClientRecord } from './record';
 import { sessionVarOf } from './names';
-import { filesWiring, HOOK_TIMEOUT_S, type Wiring } from './wiring';
+import { filesWiring, type Wiring } from './wiring';
 import { userHome } from '../user-dirs';
 
 const OPENCODE_PLUGIN_FILE = '.opencode/plugin/git-handoff.js';
@@ -22,19 +16,13 @@ export const wiring: Wiring = filesWiring({
   settings: OPENCODE_PLUGIN_FILE,
   // tool.execute.before for every tool but the read-only ones
   events: { 'tool.execute.before': undefined, 'tool.execute.after': undefined, 'shell.env': undefined, 'session.created': undefined, 'session.idle': undefined },
-  // milliseconds the plugin waits for the guard (past it, the call goes on: the guard's own watchdog is 15 s)
-  timeout: HOOK_TIMEOUT_S * 1000,
   timeoutMs: true,
   // OpenCode reads a project's skills from .agents/skills too (the skill's description reached the model with 1.18.33)
   skills: '.agents/skills',
   files: (command) => [{ file: OPENCODE_PLUGIN_FILE, text: opencodePlugin(command) }],
 });
 
-/**
- * The tools OpenCode (1.18.33) ships that cannot write or run anything: reading, searching, listing, its todo list, the
- * web, code search, its questions, subagents (whose own calls reach the plugin). The plugin asks the guard about every
- * other tool: bash, the file tools, every MCP server's `<server>_<tool>`.
- */
+/** The tools OpenCode (1.18.33) ships that cannot write or run anything: the plugin asks the guard about every other. */
 const READ_ONLY = ['read', 'grep', 'glob', 'list', 'todowrite', 'todoread', 'webfetch', 'websearch', 'codesearch', 'question', 'task'] as const;
 
 /** The user's plugin folder: $XDG_CONFIG_HOME/opencode/plugin (~/.config/opencode/plugin). */
@@ -180,7 +168,6 @@ export const GitHandoff = async ({ directory, client }) => {
 
 export const record: ClientRecord = clientRecord({
   name: 'opencode',
-  agent: 'opencode',
   home: { variable: 'XDG_CONFIG_HOME', dir: '.config' },
   hookFiles: [
     { scope: 'project', file: OPENCODE_PLUGIN_FILE },
@@ -194,12 +181,9 @@ export const record: ClientRecord = clientRecord({
     { scope: 'user', file: '$XDG_CONFIG_HOME/opencode/plugin' },
     { scope: 'user', file: '$XDG_CONFIG_HOME/opencode/plugins' },
   ],
-  // a plugin loads with no question
-  trustFiles: [],
   readOnly: READ_ONLY,
   routing: 'plugin',
   mcpNames: '<server>_<tool>',
-  sessionVar: sessionVarOf('opencode'),
   shellSession: 'always',
   payload: "the git-handoff plugin's: Claude Code's event names, OpenCode's tools and camelCase arguments",
   block: 'the guard answers {"deny":…}; the plugin throws it',

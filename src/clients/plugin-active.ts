@@ -1,6 +1,4 @@
-// Never twice: a client that runs the git-handoff plugin (Claude Code) or extension (Gemini CLI) also runs a
-// project's own hooks, so with both present the project's hook defers to the plugin's, which answers every event.
-// It defers only when the plugin's hook will surely run: enabled for this folder, its folder and launcher present.
+// Never twice: with the plugin (extension) enabled here, its folder and launcher present, a project's hook defers to it.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { shellQuote } from './event';
@@ -128,10 +126,7 @@ export function deferToPlugin(argv: readonly string[], client: string, cwd: stri
   return !argv.includes(PLUGIN_FLAG) && pluginAnswers(client, cwd, env);
 }
 
-/**
- * Gemini CLI puts no extension folder on its shell's PATH: a `git handoff` command checked by the extension's own
- * guard gets the extension's bin/ (beside this bundle) put first, so it runs with no git-handoff installed.
- */
+/** Gemini CLI puts no extension folder on its shell's PATH: a `git handoff` command the extension checks gets its bin/ first. */
 export function pluginPathPrefix(client: string, env: Env, argv: string[] = process.argv, binDir = path.resolve(__dirname, '..', 'bin')): string | null {
   if (client !== 'gemini-cli' || !argv.includes(PLUGIN_FLAG) || !existsSync(path.join(binDir, 'git-handoff'))) return null;
   if ((env.PATH ?? '').split(path.delimiter).includes(binDir)) return null;

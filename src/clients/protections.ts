@@ -1,4 +1,4 @@
-// Which protections hold in each client (issue 74), read from the client records: the README's table and doctor's.
+// Which protections hold in each client, read from the client records: the README's table and doctor's.
 import type { ClientName } from './names';
 import { MCP_CLIENTS } from './mcp-clients';
 import type { ClientRecord } from './record';
@@ -36,12 +36,7 @@ function guardOn(r: ClientRecord): string {
 /** The `install --agent` name that wires a hooked client: its own, or the one whose wiring it runs (VS Code's agent). */
 const wiredBy = (r: ClientRecord): string => r.agent ?? (r.readsClaude ? RECORDS[CLAUDE].agent! : r.name);
 
-/**
- * Every client's row, hook clients in the records' order then the MCP-only ones; `shared` says what this repository
- * (doctor) or any repository (the README) has of the git hooks and the server check. `wired` (doctor), the
- * `install --agent` names wired in this repository: the rows of those clients only, or with `every` all rows, an
- * unwired client's guard (MCP tools) cell saying it is not wired here.
- */
+/** Every client's row (hook clients, then MCP-only ones); with `wired` (doctor) those wired here, or `every` row saying so. */
 export function protectionRows(shared: SharedProtections = PROTECTIONS_IN_GENERAL, wired?: ReadonlySet<string>, every = false): ProtectionRow[] {
   const here = (name: string) => !wired || wired.has(name);
   const notWired = (name: string) => `not wired here (\`install --agent ${name}\`)`;

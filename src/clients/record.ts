@@ -1,26 +1,14 @@
-// One record per client (issue 52): what git-handoff relies on about it, in one place. Its wiring (install --agent),
-// its routing (the tools its hooks send to the guard: every one but its read-only tools), the perimeter's client part
-// (its hook, plugin and trust files at every scope and in every worktree: ./hook-files.ts), doctor's rows and the sh
-// front's constants (./front.ts) are all read from these records; a client fact stated elsewhere fails
-// test/design/one-client-record.test.ts. One definition type reused by every client, as git-bug's entity/dag Definition is.
-import type { Agent, ClientName } from './names';
+// One record per client: wiring, routing, perimeter, doctor and the sh front's constants are read from it (STYLE.md).
+import { agentName, sessionVarOf, type Agent, type ClientName } from './names';
 import type { ClientAdapter, EventKind } from './event';
 import type { Wiring } from './wiring';
 
-/**
- * How the front reads a tool's input: `command` a shell line, `file_path`/`path` the file written, `write` the file
- * written (`file_path`) with its whole new content (`content`: the front reads its line 1, for this session's own
- * handoff file), `create` the same as `path` and `file_text` (Copilot CLI's create; node reads them so where neither
- * `file_path` nor `content` is there: src/clients/common.ts claudeArgs), `patch` an apply_patch envelope.
- */
+/** How the front reads a tool's input: a shell line, the file written (under which key, with its content), a patch. */
 export type FrontShape = 'command' | 'file_path' | 'write' | 'path' | 'create' | 'patch';
 
-/** A client's facts the front reads (a field of the client's module). */
 export interface FrontFacts {
-  /** the payload's keys: the session id, the tool's name, the event's name (null: the payload names none, a tool call
-   *  is a pre-tool one unless `result` is there), the tool's input (an object: the front reads the strings inside) */
+  /** the payload's keys (event null: none named, a tool call is pre-tool unless `result` is there) */
   keys: { session: string; tool: string; event: string | null; result?: string; input: string };
-  /** event name → kind (the client's own table): the front reads the pre-tool and post-tool ones */
   events: Readonly<Record<string, EventKind>> | null;
   /** tool name → the shape the front reads; a tool not named here is node's */
   tools: Readonly<Record<string, FrontShape>>;
@@ -34,14 +22,9 @@ export interface RewrittenFile {
   changedBy?: string;
 }
 
-/**
- * Its wiring as a user-wide package (`install --agent <agent> --<word>`): built into dist/<folder>
- * (src/install/plugin-folders.ts), installed through its own CLI, given back byte for byte (src/install/plugin-restore.ts).
- */
+/** Its wiring as a user-wide package (`install --agent <agent> --<word>`): src/install/plugin-folders.ts, plugin-restore.ts. */
 export interface PluginFacts {
-  /** the client's own word for it: `--plugin` (in a marketplace) or `--extension`, and doctor's row */
   word: 'plugin' | 'extension';
-  /** the client's name for people */
   title: string;
   folder: string;
   /** the folder under git-handoff's data folder the client installs it from (it records or reads that folder) */
@@ -66,11 +49,7 @@ export const PROBE_COMMAND = 'git update-ref -d refs/handoffs/doctor/probe-wirin
 
 export type FileScope = 'project' | 'local' | 'user' | 'system';
 
-/**
- * A file or folder a client reads: relative to a worktree (project, local: one in every worktree of the repository),
- * to the home (user: `.gemini/settings.json`, or `$VAR/…` when a variable moves it: the record's `home`), or absolute
- * (system).
- */
+/** A file or folder a client reads: relative to a worktree (project, local), to the home (user; `$VAR/…`), or absolute. */
 interface ClientPath {
   scope: FileScope;
   file: string;
@@ -80,15 +59,13 @@ interface ClientPath {
 
 /** How a client's hook wiring picks the tools it sends to the guard. */
 type Routing =
-  /** a matcher (a regular expression, no look-around: Claude Code, Copilot CLI's reading of the Claude wiring and
-   *  Codex use engines without it) that matches every tool name but the read-only ones */
+  /** a matcher of every tool name but the read-only ones (allBut) */
   | 'matcher'
   /** its before-tool hook gets every tool, whatever a matcher says (Copilot CLI's native hooks, VS Code's agent) */
   | 'every-tool'
   /** the git-handoff plugin asks about every tool but the read-only ones (OpenCode) */
   | 'plugin'
-  /** its hooks are per kind of action (Windsurf's pre_run_command, pre_write_code, pre_mcp_tool_use): each one that
-   *  writes or runs anything is wired, the reading ones (pre_read_code) are not */
+  /** its hooks are per kind of action: the ones that write or run anything are wired */
   | 'events';
 
 export interface ClientRecord {
@@ -112,31 +89,19 @@ export interface ClientRecord {
   mcpNames: string;
   /** the variable its shell tool exports with its session id (./names.ts SESSION_VARS), null: none */
   sessionVar: string | null;
-  /**
-   * Whether a command its model runs knows the session without being told: `always` (Copilot CLI's and Codex's shells,
-   * the OpenCode plugin's shell.env), `as-hook` (when the hook's own environment has `sessionVar` set to it: the shell has it too),
-   * `never` (the guard adds GIT_HANDOFF_SESSION to a `git handoff` command)
-   */
+  /** whether its shell knows the session untold: always, as-hook (when the hook has `sessionVar`), never (the guard adds it) */
   shellSession: 'always' | 'as-hook' | 'never';
   /** its payload's shape, as the guard tells it apart (docs/clients.md) */
   payload: string;
   /** how it is told to refuse a call */
   block: string;
-  /**
-   * Whether a before-tool answer's context reaches its model (Claude Code's additionalContext, a plugin's note after the
-   * tool, Cline's contextModification): else a warning waits for its after-tool hook (Gemini CLI's AfterTool, droid's
-   * PostToolUse), or for none where it has neither (Windsurf, Kiro)
-   */
+  /** whether a before-tool answer's context reaches its model (else a warning waits for its after-tool hook, if any) */
   contextBeforeTool: boolean;
   /** when it also runs Claude Code's wiring (`.claude/settings.json`), sending its own payload there */
   readsClaude?: string;
   /** it runs a command its before-tool hook rewrote, whatever the command, without asking (Gemini CLI's tool_input) */
   runsAnyRewrite?: true;
-  /**
-   * A shell call's before-tool context reaches its model in the command's own output: its adapter has the rewritten
-   * command print it first (Gemini CLI: it runs any rewrite, and its model reads no before-tool context), so its
-   * after-tool hook is not wired for the shell tool (the hook's whole work there was that context)
-   */
+  /** a shell call's context reaches its model in the command's output (the rewrite prints it): no after-tool hook for it */
   contextInShellOutput?: true;
   /** its shell tool runs every command with git's hooks off (`GIT_CONFIG_KEY_<n>=core.hooksPath`, empty: Gemini CLI) */
   shellHooksOff?: true;
@@ -166,15 +131,24 @@ export interface ClientRecord {
   plugin?: PluginFacts;
 }
 
-/** doctor's probe of a client whose before-tool payload is Claude Code's: a call of its shell tool `tool`, with `fields` of its own (made at each probe). */
+/** doctor's probe of a client whose before-tool payload is Claude Code's: its shell tool `tool`, with `fields` of its own. */
 export const claudeProbe =
   (tool: string, fields: (command: string) => Record<string, unknown> = () => ({})): ClientRecord['probes'] =>
   (cwd, command) => [[tool, { session_id: PROBE_SESSION, cwd, hook_event_name: 'PreToolUse', tool_name: tool, tool_input: { command }, ...fields(command) }]];
 
-type Defaulted = 'trustFiles' | 'sessionVar' | 'shellSession' | 'front';
+type Defaulted = 'agent' | 'trustFiles' | 'sessionVar' | 'shellSession' | 'front' | 'routing' | 'mcpNames';
 
-/** A record, where most clients leave out: no trust file, no session variable (so none in the shell either), no front facts. */
-export const clientRecord = (r: Omit<ClientRecord, Defaulted> & Partial<Pick<ClientRecord, Defaulted>>): ClientRecord => ({ trustFiles: [], sessionVar: null, shellSession: 'never', front: null, ...r });
+/** A record with what most clients leave out: its agent and session variable from names.ts, no trust file or front facts, a matcher. */
+export const clientRecord = (r: Omit<ClientRecord, Defaulted> & Partial<Pick<ClientRecord, Defaulted>>): ClientRecord => ({
+  agent: agentName(r.name),
+  trustFiles: [],
+  sessionVar: sessionVarOf(r.name),
+  shellSession: 'never',
+  front: null,
+  routing: 'matcher',
+  mcpNames: 'mcp__<server>__<tool>',
+  ...r,
+});
 
 /** A character as a regex literal that JavaScript and Rust's regex crate both read so (a class's `-` and `^` too). */
 const escape = (c: string) => (/[\\^$.*+?()[\]{}|-]/.test(c) ? `\\${c}` : c);
@@ -185,11 +159,8 @@ interface Trie {
 }
 
 /**
- * A matcher for every tool name but `names`, anchored and without look-around (Rust's regex crate, which Codex and
- * Copilot CLI use, has none; JavaScript's RegExp, Claude Code's, Gemini CLI's and Qwen Code's, reads it the same):
- * the complement of a finite set of words, spelled through their trie. A name that is a prefix or an extension of a
- * listed one (`Rea`, `ReadX`, `mcp__fs__read_file`) matches; an empty name does too. Built once per list and read
- * through the records' getters: building every client's at each load of the guard cost about 4 ms a call.
+ * A matcher for every tool name but `names`, anchored and without look-around (Rust's regex crate has none): the
+ * complement of the words' trie. Cached: the records read it through getters, built only where a wiring is written.
  */
 export function allBut(names: readonly string[]): string {
   const key = names.join('\n');
@@ -199,10 +170,7 @@ export function allBut(names: readonly string[]): string {
 }
 const matchers = new Map<string, string>();
 
-/**
- * A wiring's events: `routed` each with allBut(readOnly) as its matcher, and the tools `skip` names for it left out too
- * (read through a getter: built only where a wiring is written), then `plain` with none, in that order.
- */
+/** A wiring's events: `routed` each matching allBut(readOnly and its `skip`), then `plain` with no matcher. */
 export function routedEvents(
   readOnly: readonly string[],
   routed: readonly string[],

@@ -1,6 +1,5 @@
-// Trust gates (issue 23): a client that runs a project's hooks only once the person trusts them runs no guard at all
-// until then, silently. doctor reports each gate as `broken` with the one step that fixes it, `install --agent`
-// prints the same step, and the git hooks (installed with the agent wiring) are what still refuses raw ref moves.
+// Trust gates: a client that runs a project's hooks only once trusted runs no guard until then, silently; doctor and
+// `install --agent` say the step that opens each.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Agent, ClientName } from './names';
@@ -42,10 +41,7 @@ const codexGate: TrustGate = (worktree, ctx) => {
   ];
 };
 
-/**
- * A folder trust gate (Gemini CLI's, on unless its settings turn it off; Qwen Code's, off unless they turn it on): in
- * an untrusted folder the client runs none of the project's hooks. `how`: the step that trusts it.
- */
+/** A folder trust gate (on by default or not): in an untrusted folder the client runs no project hook; `how` trusts it. */
 const folderGate =
   (client: ClientName, onByDefault: boolean, title: string, how: (worktree: string, trustFile: string) => string): TrustGate =>
   (worktree, ctx) => {

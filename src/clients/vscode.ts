@@ -1,17 +1,8 @@
-// VS Code's agent (GitHub Copilot Chat's agent hooks, VS Code 1.110 and later; docs/clients.md has the sources). It
-// runs the hooks of `.claude/settings.json` and `.claude/settings.local.json` (the defaults of chat.hookFilesLocations)
-// with matchers ignored, so the Claude Code wiring's PreToolUse hook sees every one of its tool calls, in its own
-// shape: Claude Code's event names (SessionStart fires on the first prompt of a session, `source: "new"`; there is
-// no SessionEnd: the lease's TTL ends the session), an ISO `timestamp`, `hookEventName`/`sessionId` in camelCase
-// (Copilot Chat 0.37, VS Code 1.110) or `hook_event_name`/`session_id` (0.38 on), `tool_name`/`tool_input`/
-// `tool_use_id`, and its own tools and argument names (`run_in_terminal {command}`, `create_file {filePath,
-// content}`, `replace_string_in_file {filePath, oldString, newString}`, `editFiles {files}` …). It obeys Claude
-// Code's hookSpecificOutput (permissionDecision, updatedInput checked against the tool's schema, additionalContext),
-// and a Stop's `decision: block` only inside hookSpecificOutput.
+// VS Code's agent: Claude Code's or Copilot's hooks files, its own payload and tools (docs/clients.md, VS Code).
 import path from 'node:path';
-import { commonToolAction, obj, own, str, unknownShape, type ClientAdapter, type Decision, type EventKind, type GuardEvent, type ToolAction } from './event';
-import { wiring as claudeWiring } from './claude';
-import { KINDS, renderClaudeLike } from './common';
+import { obj, str, unknownShape, type ClientAdapter, type Decision, type EventKind, type GuardEvent, type ToolAction } from './event';
+import { record as claudeRecord } from './claude';
+import { KINDS, readShaped, renderClaudeLike, type ToClaude } from './common';
 import { wiredWithGuard } from './wiring';
 import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';
 
@@ -21,24 +12,6 @@ const VSCODE_KINDS: Record<string, EventKind> = { ...KINDS, UserPromptSubmit: 'o
 /** Events only VS Code's agent sends with an ISO `timestamp` and no `permission_mode` (Gemini CLI's are BeforeTool …). */
 const VSCODE_EVENTS = new Set(['PreToolUse', 'PostToolUse', 'UserPromptSubmit', 'SubagentStart', 'SubagentStop', 'Stop', 'PreCompact']);
 
-type Shape = 'shell' | 'create' | 'replace' | 'multi-replace' | 'insert' | 'files' | 'notebook' | 'patch' | 'directory' | 'read';
-
-/**
- * Its tools: the names the model calls (Copilot Chat's ToolName: the name a hook is given) and the names its docs
- * and tool picker show (`runInTerminal`, `editFiles`, `createFile`), with Claude Code's where VS Code passes them on.
- */
-const SHAPES: Record<Exclude<Shape, 'read'>, string[]> = {
-  shell: ['run_in_terminal', 'runInTerminal', 'runTerminalCommand', 'Bash'],
-  create: ['create_file', 'createFile'],
-  replace: ['replace_string_in_file', 'replaceString'],
-  'multi-replace': ['multi_replace_string_in_file', 'multiReplaceString'],
-  insert: ['insert_edit_into_file', 'insertEdit'],
-  files: ['editFiles', 'edit_files'],
-  notebook: ['edit_notebook_file', 'editNotebook'],
-  patch: ['apply_patch', 'applyPatch'],
-  directory: ['create_directory', 'createDirectory'],
-};
-
 /** Its tools that only read or ask (their paths are not judged). */
 const READ_ONLY = [
   'read_file', 'readFile', 'list_dir', 'listDirectory', 'file_search', 'findFiles', 'grep_search', 'findTextInFiles', 'semantic_search', 'codebase', 'get_errors',
@@ -47,62 +20,54 @@ const READ_ONLY = [
   'read_notebook_cell_output', 'copilot_getNotebookSummary', 'manage_todo_list', 'tool_search', 'vscode_askQuestions',
 ];
 
-const TOOLS: Record<string, Shape> = Object.fromEntries([...Object.entries(SHAPES).flatMap(([shape, tools]) => tools.map((t) => [t, shape])), ...READ_ONLY.map((t) => [t, 'read'])]);
-
 /** The file paths a `files` tool names: strings, or objects with a path (`{filePath}`, `{path}`, `{uri}`). */
 const filesOf = (v: unknown): string[] =>
   (Array.isArray(v) ? v : []).flatMap((f) => (typeof f === 'string' ? [f] : (str(obj(f).filePath) ?? str(obj(f).path) ?? str(obj(f).uri) ?? [])));
 
-/** A VS Code tool call as the action the rules judge; a tool or argument shape it does not know is read as unknown. */
-function vscodeToolAction(tool: string | null, input: Record<string, unknown>, cwd: string): ToolAction {
-  const shape = tool === null ? undefined : own(TOOLS, tool);
-  const path = str(input.filePath) ?? str(input.file_path) ?? str(input.path);
-  switch (shape) {
-    case 'shell': {
-      const command = str(input.command);
-      return command === null ? unknownShape(tool, input) : { type: 'shell', command, cwd };
-    }
-    case 'create':
-      return path === null ? unknownShape(tool, input) : { type: 'write', path, content: str(input.content) ?? '' };
-    case 'replace':
-      return path === null ? unknownShape(tool, input) : { type: 'edit', path, edits: [{ oldText: str(input.oldString) ?? '', newText: str(input.newString) ?? '' }] };
-    case 'multi-replace': {
-      const each = (Array.isArray(input.replacements) ? input.replacements : []).map(obj);
-      const paths = [...new Set(each.map((r) => str(r.filePath) ?? str(r.file_path)))];
-      // one file: its edits; several (or one unnamed): every file named, judged as written
-      if (paths.length === 1 && paths[0] !== null) return { type: 'edit', path: paths[0], edits: each.map((r) => ({ oldText: str(r.oldString) ?? '', newText: str(r.newString) ?? '' })) };
-      return unknownShape(tool, input);
-    }
-    case 'insert':
-      // the new text of a region, `...existing code...` standing for the rest: what line 1 becomes cannot be known
-      return path === null ? unknownShape(tool, input) : { type: 'edit', path, edits: [{ oldText: '', newText: str(input.code) ?? '' }] };
-    case 'notebook':
-      return path === null ? unknownShape(tool, input) : { type: 'edit', path, edits: [{ oldText: '', newText: [input.newCode].flat().filter((x) => typeof x === 'string').join('\n') }] };
-    case 'files': {
-      const files = filesOf(input.files);
-      return files.length ? { type: 'paths', paths: files } : unknownShape(tool, input);
-    }
-    case 'patch':
-      return commonToolAction('apply_patch', input, cwd);
-    case 'directory': {
-      const dir = str(input.dirPath) ?? path;
-      return dir === null ? unknownShape(tool, input) : { type: 'paths', paths: [dir] };
-    }
-    case 'read':
-      return { type: 'other' };
-    default:
-      // Claude Code's own tool names (VS Code passes some on), then any other tool as an unknown shape
-      return commonToolAction(tool, input, cwd);
-  }
-}
+const pathOf = (a: Record<string, unknown>) => str(a.filePath) ?? str(a.file_path) ?? str(a.path);
+/** A tool of a file `path` (null: read as an unknown shape). */
+const onPath = (act: (path: string, a: Record<string, unknown>) => ToolAction | null) => (a: Record<string, unknown>) => {
+  const path = pathOf(a);
+  return path === null ? null : act(path, a);
+};
+const edit = (path: string, oldText: unknown, newText: unknown): ToolAction => ({ type: 'edit', path, edits: [{ oldText: str(oldText) ?? '', newText: str(newText) ?? '' }] });
 
 /**
- * A payload VS Code's agent sent: `hookEventName` in camelCase (VS Code 1.110), or Claude Code's snake_case event
- * with an ISO `timestamp` and no `permission_mode`/`prompt_id` (Claude Code and Qwen Code send those, and Claude Code
- * no timestamp), a tool event with its `tool_use_id`, another with its own transcript (Copilot CLI's through the same
- * wiring have neither): one of VS Code's events, or its SessionStart (`source: "new"`: Gemini CLI's says startup,
- * resume, clear).
+ * Its tools by the names the model calls and those its docs show (Claude Code's, which it passes on, read as Claude
+ * Code's), each as the action the rules judge; null: its arguments in a shape the guard does not know.
  */
+const SHAPES: Array<[string[], (a: Record<string, unknown>) => ToolAction | { tool: string; input: Record<string, unknown> } | null]> = [
+  [['run_in_terminal', 'runInTerminal', 'runTerminalCommand', 'Bash'], (a) => (str(a.command) === null ? null : { tool: 'Bash', input: { command: a.command } })],
+  [['create_file', 'createFile'], onPath((path, a) => ({ type: 'write', path, content: str(a.content) ?? '' }))],
+  [['replace_string_in_file', 'replaceString'], onPath((path, a) => edit(path, a.oldString, a.newString))],
+  [
+    ['multi_replace_string_in_file', 'multiReplaceString'],
+    (a) => {
+      const each = (Array.isArray(a.replacements) ? a.replacements : []).map(obj);
+      const paths = [...new Set(each.map((r) => str(r.filePath) ?? str(r.file_path)))];
+      // one file: its edits; several (or one unnamed): every file named, judged as written
+      if (paths.length !== 1 || paths[0] === null) return null;
+      return { type: 'edit', path: paths[0], edits: each.map((r) => ({ oldText: str(r.oldString) ?? '', newText: str(r.newString) ?? '' })) };
+    },
+  ],
+  // the new text of a region, `...existing code...` standing for the rest: what line 1 becomes cannot be known
+  [['insert_edit_into_file', 'insertEdit'], onPath((path, a) => edit(path, '', a.code))],
+  [['editFiles', 'edit_files'], (a) => (filesOf(a.files).length ? { type: 'paths', paths: filesOf(a.files) } : null)],
+  [['edit_notebook_file', 'editNotebook'], onPath((path, a) => edit(path, '', [a.newCode].flat().filter((x) => typeof x === 'string').join('\n')))],
+  [['apply_patch', 'applyPatch'], (a) => ({ tool: 'apply_patch', input: a })],
+  [
+    ['create_directory', 'createDirectory'],
+    (a) => {
+      const dir = str(a.dirPath) ?? pathOf(a);
+      return dir === null ? null : { type: 'paths', paths: [dir] };
+    },
+  ],
+  [READ_ONLY, () => ({ type: 'other' })],
+];
+
+const TOOLS: Record<string, ToClaude> = Object.fromEntries(SHAPES.flatMap(([names, read]) => names.map((n) => [n, (a: Record<string, unknown>) => read(a) ?? unknownShape(n, a)])));
+
+/** A payload VS Code's agent sent: `hookEventName` (1.110), or Claude Code's event with an ISO `timestamp` and its own marks. */
 export function isVSCodePayload(p: Record<string, unknown>): boolean {
   if (typeof p.hookEventName === 'string' && p.hook_event_name === undefined) return true;
   if (typeof p.hook_event_name !== 'string' || typeof p.timestamp !== 'string') return false;
@@ -113,37 +78,16 @@ export function isVSCodePayload(p: Record<string, unknown>): boolean {
   return VSCODE_EVENTS.has(p.hook_event_name) || (p.hook_event_name === 'SessionStart' && p.source === 'new');
 }
 
-/**
- * Whether Claude Code's wiring of git-handoff is in the workspace `cwd`: VS Code's agent runs it and Copilot's hooks
- * files alike, and that one answers its calls (the Copilot wiring stands aside for them: one answer a call).
- */
-export const claudeWired = (cwd: string): boolean => wiredWithGuard(path.join(cwd, claudeWiring.settings));
-
-function parseVSCode(p: Record<string, unknown>): GuardEvent {
-  const name = str(p.hook_event_name) ?? str(p.hookEventName) ?? '';
-  const cwd = str(p.cwd) ?? process.cwd();
-  const tool = str(p.tool_name) ?? str(p.toolName);
-  const toolInput = obj(p.tool_input ?? p.toolInput);
-  const source = str(p.source);
-  return {
-    client: 'vscode',
-    kind: own(VSCODE_KINDS, name) ?? 'other',
-    name,
-    session: str(p.session_id) ?? str(p.sessionId),
-    agentId: str(p.agent_id),
-    cwd,
-    tool,
-    action: vscodeToolAction(tool, toolInput, cwd),
-    toolInput,
-    // its only SessionStart is a new session's
-    source: source === 'new' ? 'startup' : source,
-    stopHookActive: p.stop_hook_active === true,
-  };
-}
+/** Whether Claude Code's wiring is in the workspace: VS Code's agent runs it too, and it answers, not the Copilot wiring. */
+export const claudeWired = (cwd: string): boolean => wiredWithGuard(path.join(cwd, claudeRecord.wiring!.settings));
 
 export const vscode: ClientAdapter = {
   client: 'vscode',
-  parse: parseVSCode,
+  parse(p) {
+    const e = readShaped('vscode', { kinds: VSCODE_KINDS, tools: TOOLS, event: ['hook_event_name', 'hookEventName'], session: ['session_id', 'sessionId'], tool: ['tool_name', 'toolName'], input: ['tool_input', 'toolInput'], source: ['source'] }, p);
+    // its only SessionStart is a new session's
+    return e.source === 'new' ? { ...e, source: 'startup' } : e;
+  },
   render(e: GuardEvent, d: Decision): string | null {
     // a Stop is kept going only by a decision inside hookSpecificOutput
     if (e.kind === 'stop') return d.followUp ? JSON.stringify({ decision: 'block', reason: d.followUp, hookSpecificOutput: { hookEventName: e.name, decision: 'block', reason: d.followUp } }) : null;
@@ -153,7 +97,6 @@ export const vscode: ClientAdapter = {
 
 export const record: ClientRecord = clientRecord({
   name: 'vscode',
-  agent: null,
   // chat.hookFilesLocations by default: Claude Code's files and Copilot's folder
   hookFiles: [
     { scope: 'project', file: '.claude/settings.json' },
@@ -161,13 +104,9 @@ export const record: ClientRecord = clientRecord({
     { scope: 'user', file: '$CLAUDE_CONFIG_DIR/settings.json' },
   ],
   hookDirs: [{ scope: 'project', file: '.github/hooks' }],
-  // an organization policy or chat.hookFilesLocations can turn hooks off, outside the repository
-  trustFiles: [],
   readOnly: READ_ONLY,
   routing: 'every-tool',
   mcpNames: 'mcp_<server>_<tool>',
-  // its terminal exports none: a git handoff command gets the session by updatedInput
-  sessionVar: null,
   payload: "Claude Code's events with an ISO timestamp, hookEventName/sessionId (1.110) or hook_event_name/session_id, tool_use_id, its own tools",
   block: "Claude Code's hookSpecificOutput (a Stop's block inside it too)",
   contextBeforeTool: true,

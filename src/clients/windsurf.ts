@@ -1,12 +1,6 @@
-// Windsurf's Cascade hooks (read from docs.windsurf.com/windsurf/cascade/hooks, not run here: no offline build):
-// `.windsurf/hooks.json` in a workspace, `~/.codeium/windsurf/hooks.json`, `/etc/windsurf/hooks.json`, all merged, each
-// `{"hooks": {"<event>": [{"command": "…", "show_output": true}]}}`. A hook is per kind of action, with no matcher:
-// `pre_run_command {command_line, cwd}`, `pre_write_code {file_path, edits: [{old_string, new_string}]}`,
-// `pre_mcp_tool_use {mcp_server_name, mcp_tool_name, mcp_tool_arguments}` under `tool_info`, with `agent_action_name`,
-// `trajectory_id` (the conversation) and `execution_id`. Exit 2 refuses and shows stderr; exit 1 is logged and the
-// action runs; there is no JSON answer and no session-start event.
-import { exitRefusal } from './common';
-import { obj, own, str, unknownShape, type ClientAdapter, type EventKind, type ToolAction } from './event';
+// Windsurf's Cascade hooks: one per kind of action, no matcher, exit 2 refuses (docs/clients.md, Windsurf).
+import { exitRefusal, readShaped, type ToClaude } from './common';
+import { obj, str, type ClientAdapter, type EventKind } from './event';
 import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';
 import { filesWiring, type Wiring } from './wiring';
 
@@ -24,41 +18,30 @@ export const wiring: Wiring = filesWiring({
   files: (command) => [{ file: WINDSURF_HOOKS_FILE, json: { at: ['hooks'], entries: Object.fromEntries(Object.keys(EVENTS).map((e) => [e, [{ command, show_output: true }]])) } }],
 });
 
-/** What an action does: its command line, its edits of one file, or an MCP tool's arguments judged as an unknown tool's. */
-function windsurfAction(name: string, info: Record<string, unknown>, cwd: string): { tool: string | null; action: ToolAction; input: Record<string, unknown> } {
-  if (name.endsWith('_run_command')) {
-    const command = str(info.command_line);
-    return { tool: 'run_command', action: command === null ? unknownShape('run_command', info) : { type: 'shell', command, cwd: str(info.cwd) ?? cwd }, input: info };
-  }
-  if (name.endsWith('_write_code')) {
-    const path = str(info.file_path);
-    const edits = (Array.isArray(info.edits) ? info.edits : []).map(obj).map((e) => ({ oldText: str(e.old_string) ?? '', newText: str(e.new_string) ?? '' }));
-    return { tool: 'write_code', action: path === null ? unknownShape('write_code', info) : { type: 'edit', path, edits }, input: info };
-  }
-  if (name.endsWith('_mcp_tool_use')) {
-    const tool = `mcp_${str(info.mcp_server_name) ?? ''}_${str(info.mcp_tool_name) ?? ''}`;
-    const input = obj(info.mcp_tool_arguments);
-    return { tool, action: unknownShape(tool, input), input };
-  }
-  return { tool: null, action: { type: 'other' }, input: info };
+/** Its actions as tools: a command line, the edits of one file (null: read as an unknown tool's arguments). */
+const TOOLS: Record<string, ToClaude> = {
+  run_command: (a) => (str(a.command_line) === null ? null : { tool: 'Bash', input: { command: a.command_line } }),
+  write_code: (a) => (str(a.file_path) === null ? null : { tool: 'MultiEdit', input: { file_path: a.file_path, edits: Array.isArray(a.edits) ? a.edits : [] } }),
+};
+
+/** A payload as a tool call: its kind of action the tool, an MCP tool's arguments judged as an unknown tool's. */
+function asToolCall(p: Record<string, unknown>): Record<string, unknown> {
+  const name = str(p.agent_action_name) ?? '';
+  const info = obj(p.tool_info);
+  const mcp = name.endsWith('_mcp_tool_use') ? `mcp_${str(info.mcp_server_name) ?? ''}_${str(info.mcp_tool_name) ?? ''}` : null;
+  const tool = mcp ?? ['run_command', 'write_code'].find((t) => name.endsWith(`_${t}`)) ?? null;
+  return { hook_event_name: name, trajectory_id: p.trajectory_id, cwd: info.cwd, tool_name: tool, tool_input: mcp ? obj(info.mcp_tool_arguments) : info };
 }
 
 export const windsurf: ClientAdapter = {
   client: 'windsurf',
-  parse(p) {
-    const name = str(p.agent_action_name) ?? '';
-    const info = obj(p.tool_info);
-    const cwd = str(info.cwd) ?? process.cwd();
-    const { tool, action, input } = windsurfAction(name, info, cwd);
-    return { client: 'windsurf', kind: own(KINDS, name) ?? 'other', name, session: str(p.trajectory_id), agentId: null, cwd, tool, action, toolInput: input, source: null, stopHookActive: false };
-  },
+  parse: (p) => readShaped('windsurf', { kinds: KINDS, tools: TOOLS, session: ['trajectory_id'] }, asToolCall(p)),
   // exit 2 refuses, with the reason on stderr; nothing else is read
   render: exitRefusal(),
 };
 
 export const record: ClientRecord = clientRecord({
   name: 'windsurf',
-  agent: 'windsurf',
   home: { dir: '.codeium/windsurf' },
   hookFiles: [
     { scope: 'project', file: WINDSURF_HOOKS_FILE },

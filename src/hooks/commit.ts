@@ -1,9 +1,5 @@
-// The commit hooks: the session's trailers on agent commits (prepare-commit-msg, commit-msg), one session per message
-// (commit-msg, and prepare-commit-msg for a session's message), no committing another live session's files or taking
-// back its commits (a session's `git commit`: prepare-commit-msg, which --no-verify does not skip), and live claims
-// named (pre-commit, a person's).
-// The checks of staged changes are src/hooks/staged.ts, loaded only where a claim or another session is there to
-// check against.
+// The commit hooks: the session's trailers, one session per message, no taking another live session's files or
+// commits (prepare-commit-msg, which --no-verify does not skip), live claims named to a person (pre-commit).
 import { appendFileSync, existsSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { claimedSessions, TRAILER } from '../handoff/store/document';
@@ -26,19 +22,15 @@ import { hookGitArgv } from './renamed-branch';
 /** A line holding the session trailer's key, in any case: without one, git reads no session id from a message. */
 const KEYED = new RegExp(TRAILER.session.replace(/[^A-Za-z0-9]/g, '\\$&'), 'i');
 
-/**
- * The session ids of a message file as git reads them; none, without asking git, where no line holds the key. `bytes`:
- * the file's content, read once by the caller.
- */
+/** The session ids of a message file (content `bytes`) as git reads them; none, without asking git, where no line holds the key. */
 const idsOfFile = (c: HookContext, file: string, bytes: Buffer): string[] => (KEYED.test(bytes.toString('latin1')) ? claimedSessions(messageFileTrailerLines(c.repo, file)) : []);
 
 /** The lines git may take for comments where core.commentChar is `auto` (builtin/commit.c adjust_comment_line_char). */
 const AUTO_COMMENT = '#;@!$%^&|:';
 
 /**
- * How git will clean this message up (git-commit --cleanup): commit.cleanup, whose `default` and `scissors` strip
- * comments only where an editor opens; git gives the hooks GIT_EDITOR=: when none does, but a person's GIT_EDITOR=:
- * reads the same, so a message git made for the editor (prepare-commit-msg's source none or `template`) counts as edited.
+ * How git will clean this message up: `default` and `scissors` strip comments only where an editor opens (GIT_EDITOR
+ * is `:` when none does; a message git made for the editor, source none or `template`, counts as edited).
  */
 function cleanupMode(c: HookContext, source?: string): 'strip' | 'whitespace' | 'verbatim' | 'scissors' {
   const set = commandLineCleanup() ?? messageConfig(c).cleanup;
@@ -49,10 +41,7 @@ function cleanupMode(c: HookContext, source?: string): 'strip' | 'whitespace' | 
   return edited ? 'strip' : 'whitespace';
 }
 
-/**
- * `git commit --cleanup=<mode>` as the git running this hook was given it (git tells its hooks nothing of it): its
- * options after `commit` up to `--`, the last one (or an abbreviation, as git's option parser takes) winning.
- */
+/** `git commit --cleanup=<mode>` from the git command line running this hook (git tells its hooks nothing of it). */
 let givenCleanup: string | null | undefined;
 function commandLineCleanup(): string | undefined {
   if (givenCleanup === undefined) {
@@ -67,10 +56,7 @@ function commandLineCleanup(): string | undefined {
   return givenCleanup ?? undefined;
 }
 
-/**
- * The character git's comment lines begin with in an edited message: core.commentChar; where it is `auto`, the one git
- * wrote its own lines with (its scissors line, else its closing comment line).
- */
+/** The character git's comment lines begin with: core.commentChar, where `auto` the one git wrote its own lines with. */
 function commentOf(c: HookContext, body: string, scissors: string | undefined): string {
   const set = messageConfig(c).comment?.trim() || '#';
   if (set !== 'auto') return set;
@@ -78,10 +64,7 @@ function commentOf(c: HookContext, body: string, scissors: string | undefined): 
   return AUTO_COMMENT.includes(last[0]) ? last[0] : '#';
 }
 
-/**
- * True when git keeps text of the message (`bytes`) by its cleanup mode: a trailer must not turn an aborted (empty)
- * commit into one, and a message git keeps whole (`-m`, `-F`) has no comment lines, whatever they begin with.
- */
+/** True when git keeps text of the message by its cleanup mode: a trailer must not turn an aborted commit into one. */
 function hasContent(c: HookContext, bytes: Buffer, source?: string): boolean {
   const mode = cleanupMode(c, source);
   const text = bytes.toString('utf8');
@@ -91,11 +74,7 @@ function hasContent(c: HookContext, bytes: Buffer, source?: string): boolean {
   return body.split('\n').some((l) => l.trim() !== '' && (comment === null || !l.startsWith(comment)));
 }
 
-/**
- * What git's reading of a message here depends on: core.commentChar, commit.cleanup, and whether it reads trailers by
- * its defaults (no trailer.* key), so that addTrailersInProcess writes what interpret-trailers would. One read of the
- * configuration per hook, in this process where that is git's answer (else from git, and the trailers are git's to write).
- */
+/** core.commentChar, commit.cleanup and whether trailers are read by git's defaults (addTrailersInProcess): one read a hook. */
 type MessageConfig = { comment: string | undefined; cleanup: string | undefined; defaultTrailers: boolean };
 const messageConfigs = new WeakMap<HookContext, MessageConfig>();
 function messageConfig(c: HookContext): MessageConfig {
@@ -111,10 +90,7 @@ function messageConfig(c: HookContext): MessageConfig {
   return m;
 }
 
-/**
- * The session's trailers: its id, and the client it runs in (`Handoff-Client`, the name of SPEC 3; `cli` when none
- * says), added to the message file (`bytes` its content); answers the file's content after.
- */
+/** The session's trailers (its id, its client: SPEC 3) added to the message file; answers the file's content after. */
 function addSessionTrailer(c: HookContext, file: string, bytes: Buffer, source?: string): Buffer {
   // git merge writes its message without a final newline, and interpret-trailers would then glue the trailer to the subject.
   const text = bytes.toString('latin1');
@@ -134,19 +110,14 @@ function addSessionTrailer(c: HookContext, file: string, bytes: Buffer, source?:
   return readFileSync(file);
 }
 
-/**
- * The copy of a message prepare-commit-msg's handler produced and judged as commit-msg's handler would (allowed, left
- * as it is) for `session`, beside the message file: the stub's commit-msg compares the message it gets with it byte
- * for byte (git-hooks/stub.sh `decided`), and asks the handler for any other.
- */
+/** The copy of a message prepare-commit-msg judged whole for `session`: the stub's commit-msg compares with it (`decided`). */
 export const decidedCopy = (messageFile: string, session: string) => path.join(path.dirname(messageFile), `${DECIDED_PREFIX}${session}`);
 
 const rebaseInProgress = (c: HookContext) => ['rebase-merge', 'rebase-apply'].some((d) => existsSync(path.join(c.repo.gitDir, d)));
 
 /**
- * prepare-commit-msg <file> [source [sha]], for a session: a `git commit`'s staged changes checked (sessionStaged), its
- * trailers added when the message has content and no session id, and commit-msg's answer on the result given ahead
- * (decidedCopy): a message claiming another session is refused here. A person's commit: nothing.
+ * prepare-commit-msg <file> [source [sha]], for a session: the staged changes checked, the trailers added, and
+ * commit-msg's answer given ahead (decidedCopy). A person's commit: nothing.
  */
 export function prepareCommitMsg(c: HookContext): Refusal | null {
   const file = c.args[0];
@@ -222,22 +193,14 @@ export function commitMsg(c: HookContext): Refusal | null {
   return null;
 }
 
-/**
- * pre-commit: a person's commit of paths a live claim names. A session's staged changes are prepare-commit-msg's, but
- * an older build's stub (HookContext.stub) adds the trailers in sh and calls no prepare-commit-msg handler: called by
- * one, this checks them, as that build's pre-commit did.
- */
+/** pre-commit: a person's commit of paths a live claim names; a session's only when an older build's stub calls. */
 export function preCommit(c: HookContext): Refusal | null {
   if (c.session) return c.stub === 'current' ? null : sessionStaged(c);
   if (!c.repo.worktree || !existsSync(claimsMarker(c.repo.commonDir))) return null;
   return stagedClaims(c);
 }
 
-/**
- * Whether another session than the committing one may be known here: another session's ledger file (each entry is
- * appended to its session's own file), a lease another session holds, or a refused reset's note. Without one,
- * listSessions would list this session alone and the staged checks have nothing to compare: the ledgers are not read.
- */
+/** Whether another session may be known here (its ledger file, its lease, a refused reset's note): else nothing to compare. */
 function othersKnown(c: HookContext): boolean {
   const own = `${encodeBranch(c.session!)}.jsonl`;
   let names: string[] = [];
@@ -257,10 +220,7 @@ function othersKnown(c: HookContext): boolean {
 /** The holder a lease's trailer block names, read by the one parser as leases.ts reads it (null: ambiguous or none). */
 const leaseHolder = trailerReader({ session: TRAILER.session }, {}, { controlsInValues: true });
 
-/**
- * A session's `git commit`: its staged changes checked (src/hooks/staged.ts) where a live claim or another session
- * known here could concern them; nothing is read from git otherwise.
- */
+/** A session's `git commit`: its staged changes checked where a live claim or another session could concern them. */
 function sessionStaged(c: HookContext): Refusal | null {
   if (!c.repo.worktree) return null;
   const others = othersKnown(c);

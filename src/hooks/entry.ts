@@ -1,6 +1,4 @@
-// `git handoff githook <name> [args]`: what the installed stubs call when an event may concern them.
-// A refusal exits 3 (owned) or 6 (integrity) and the stub passes it to git; an internal error (exit 1,
-// here or from a broken install) never blocks a commit or a push.
+// `git handoff githook <name> [args]`: what the stubs call. A refusal exits 3 (owned) or 6 (integrity) (SPEC 4).
 import { readFileSync } from 'node:fs';
 import { EXIT } from '../errors';
 import { readConfig, type Config } from '../git/config';
@@ -23,10 +21,7 @@ function stubOf(args: string[]): { args: string[]; stub: StubBuild } {
   return { args: args.slice(0, -1), stub: n === STUB_FORMAT ? 'current' : n > STUB_FORMAT ? 'newer' : 'older' };
 }
 
-/**
- * An older build's stub called: this build's stubs put in place of git-handoff's own (each keeps the launcher it
- * records and its chained hook), so the next hook git runs is this build's. Never fails the hook.
- */
+/** An older build's stub called: this build's stubs put in its place (launcher and chained hook kept). Never fails the hook. */
 function refreshOlderStubs(repo: Repo, name: string): void {
   try {
     const done = refreshStubs(repo);

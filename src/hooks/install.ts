@@ -85,11 +85,7 @@ export function installStub(hooksDir: string, name: string, launcher = defaultLa
   return action;
 }
 
-/**
- * git-handoff's own stubs in the hooks directory (regular files holding its marker) brought up to this build, each with
- * the launcher it records (this one's where that is gone) and its chained hook; any other hook, or a hook missing, is
- * left as it is. What it did, one line per stub rewritten.
- */
+/** git-handoff's own stubs here brought up to this build, each with its launcher and chained hook; one line each rewritten. */
 export function refreshStubs(repo: Repo): string[] {
   const dir = repo.hooksDir();
   const out: string[] = [];
@@ -174,10 +170,7 @@ export function uninstallHooks(repo: Repo): string[] {
   return HOOK_NAMES.map((n) => uninstallStub(dir, n));
 }
 
-/**
- * The agents whose `install --agent` brought the git hooks (null: the hooks were asked for on their own, or are not
- * there): `uninstall --agent` removes the hooks with the last of them, and keeps hooks a person installed.
- */
+/** The agents whose `install --agent` brought the git hooks: `uninstall --agent` removes them with the last one. */
 const agentsFile = (repo: Repo) => path.join(handoffDir(repo.commonDir), 'hooks-for-agents.json');
 
 function hooksForAgents(repo: Repo): string[] | null {

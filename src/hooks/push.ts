@@ -5,7 +5,7 @@ import { logTrailers } from '../git/trailer-reads';
 import { claimedSessions } from '../handoff/store/document';
 import { LEASE_PREFIX } from '../handoff/store/names';
 import type { HookContext } from './handler';
-import { shortOid, type Refusal } from './refusal';
+import { capped, droppedWork, shortOid, type Refusal } from './refusal';
 import { short as shortSession } from '../handoff/state/session';
 import { shellWord as shq } from '../clients/event';
 import { checkReceive } from '../handoff/store/ref-updates';
@@ -43,11 +43,7 @@ function mixedCommits(c: HookContext, remoteName: string, lines: PushLine[]): Ar
     .filter((r) => r.sessions.length > 1);
 }
 
-/**
- * For a session's push: the remote's branches it forces back or deletes, with the commits of another session they
- * would lose there (the remote's value not contained in the pushed one; deleted: not held by another branch of the
- * remote as this clone last saw it). A remote value this clone does not have is not judged.
- */
+/** For a session's push: the first remote branch it forces back or deletes that would lose another session's commits. */
 function droppedOnRemote(c: HookContext, remoteName: string, lines: PushLine[]): { line: PushLine; dropped: Array<{ oid: string; session: string }> } | null {
   const moved = lines.filter((l) => l.remote && l.remote !== l.local && l.remoteRef.startsWith('refs/heads/'));
   const known = c.repo.readObjects(moved.map((l) => l.remote!));
@@ -80,32 +76,24 @@ export async function prePush(c: HookContext): Promise<Refusal | null> {
   const lost = c.session ? droppedOnRemote(c, remoteName, lines) : null;
   if (lost) {
     const { line, dropped } = lost;
-    const owners = [...new Set(dropped.map((d) => d.session))];
+    const work = droppedWork(dropped, c.session!);
     return {
       kind: 'owned',
-      what: `${line.local ? 'forcing' : 'deleting'} ${line.remoteRef} on ${remoteName} would drop ${dropped.length} commit${dropped.length === 1 ? '' : 's'} of ${owners.length === 1 ? 'another session' : 'other sessions'} there; nothing was pushed`,
-      found: [
-        ...dropped.slice(0, 10).map((d) => `commit ${shortOid(d.oid)} by session ${shortSession(d.session, [...owners, c.session!])}`),
-        ...(dropped.length > 10 ? [`… and ${dropped.length - 10} more`] : []),
-        `acting session: ${shortSession(c.session!, owners)} (from ${c.sessionSource})`,
-      ],
+      what: `${line.local ? 'forcing' : 'deleting'} ${line.remoteRef} on ${remoteName} would drop ${work.what} there; nothing was pushed`,
+      found: [...work.found, `${work.acting} (from ${c.sessionSource})`],
       steps: [
         `build on the remote's branch instead: git pull --rebase ${shq(remoteName)} (or merge it), then push without force`,
-        `if dropping their work is agreed with session ${owners.map((o) => shortSession(o, [...owners, c.session!])).join(', ')}, let a person push it (with no session id in the environment)`,
+        `if dropping their work is agreed with session ${work.owners}, let a person push it (with no session id in the environment)`,
       ],
       data: { ref: line.remoteRef, remote: line.remote, local: line.local, dropped },
     };
   }
   const mixed = mixedCommits(c, remoteName, lines.filter((l) => !l.remoteRef.startsWith(LEASE_PREFIX)));
   if (mixed.length) {
-    const MAX = 10;
     return {
       kind: 'integrity',
       what: `${mixed.length} commit${mixed.length === 1 ? '' : 's'} to push ${mixed.length === 1 ? 'carries' : 'carry'} the ids of two sessions; nothing was pushed`,
-      found: [
-        ...mixed.slice(0, MAX).map((m) => `commit ${shortOid(m.oid)}: Claude-Session-Id ${m.sessions.map((s) => shortSession(s, m.sessions)).join(', ')}`),
-        ...(mixed.length > MAX ? [`… and ${mixed.length - MAX} more`] : []),
-      ],
+      found: capped(mixed.map((m) => `commit ${shortOid(m.oid)}: Claude-Session-Id ${m.sessions.map((s) => shortSession(s, m.sessions)).join(', ')}`)),
       steps: [
         `reword each commit so it keeps one Claude-Session-Id: git rebase -i ${shortOid(mixed[mixed.length - 1].oid)}^ and mark it "reword"`,
         "if a commit really mixes two sessions' work, split it (mark it \"edit\" in the rebase, git reset HEAD^, commit each session's files separately)",

@@ -1,8 +1,5 @@
-// Which branch the git command running this hook renames (`git branch -m|-M [<old>] <new>`). git renames a branch by
-// deleting its old name in a transaction of its own, then writing the new name with no transaction (the files
-// backend, git 2.39): reference-transaction sees only a deletion, and must tell the name carried to the new one from
-// the branch a forced rename overwrites (`git branch -M feat main` deletes main, dropping what only main held). Only
-// git's own command line says which is which; it is read from the nearest git process above this hook.
+// Which branch the git command running this hook renames: reference-transaction sees only deletions (the new name is
+// written with no transaction), and only git's own command line tells a rename from a forced overwrite.
 import { execFileSync } from '../process';
 import { ancestors } from '../handoff/state/lineage-record';
 
@@ -11,10 +8,7 @@ const GLOBAL_VALUED = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namesp
 /** `git branch` options that take the next word as their value: with one of them the names are not read (nothing is taken as renamed). */
 const BRANCH_VALUED = new Set(['--set-upstream-to', '--sort', '--format', '--contains', '--no-contains', '--merged', '--no-merged', '--points-at']);
 
-/**
- * The names a `git branch` command line renames: `from` null for the branch HEAD is on (the one-name form), or
- * null for any other command line (a copy, a deletion, a listing, options the reading does not follow).
- */
+/** The names a `git branch -m|-M` command line renames (`from` null: HEAD's branch), or null for any other command. */
 export function branchRename(argv: readonly string[]): { from: string | null; to: string } | null {
   let i = 1;
   for (; i < argv.length && argv[i].startsWith('-'); i++) if (GLOBAL_VALUED.has(argv[i])) i++;

@@ -1,6 +1,4 @@
-// A session's staged changes checked against the other sessions known here (claims, the ledgers' latest writers, their
-// recent commits), and a person's against the claims: loaded by the commit hooks only once a claim or another session
-// is there to compare with (src/hooks/commit.ts).
+// Staged changes checked against the other sessions known here (claims, latest writers, recent commits): commit.ts loads it.
 import { existsSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { setting } from '../config-keys';
@@ -10,17 +8,14 @@ import { listSessions } from '../handoff/store/sessions';
 import { readTrailersOf } from '../handoff/store/ownership';
 import { relativeTime } from '../handoff/store/time';
 import type { HookContext } from './handler';
-import { refusedResetFile, shortOid, type Refusal } from './refusal';
+import { cappedList, refusedResetFile, shortOid, type Refusal } from './refusal';
 import { short as shortSession } from '../handoff/state/session';
 import { shellWord as shq } from '../clients/event';
 
 /** The paths the index holds changed against HEAD, as git names them. */
 const stagedPaths = (c: HookContext): string[] => (c.repo.diffPaths({ cached: true }) ?? []).map((d) => d.path);
 
-/**
- * Staged paths another live session claims (SPEC 10), from the claims state file: named on stderr (the commit goes
- * on), refused with handoff.claims=enforce. Nothing is read from git while no claim exists.
- */
+/** Staged paths another live session claims (SPEC 10): named on stderr, refused with handoff.claims=enforce. */
 export function stagedClaims(c: HookContext): Refusal | null {
   if (!existsSync(claimsMarker(c.repo.commonDir))) return null;
   const staged = stagedPaths(c);
@@ -39,11 +34,7 @@ export function stagedClaims(c: HookContext): Refusal | null {
   };
 }
 
-/**
- * A session's `git commit` (from prepare-commit-msg): staged paths a live claim of another session names, staged
- * paths whose latest writer in this worktree is another live session, staged content that takes back another's commit.
- * `othersKnown`: another session may be known here (commit.ts); without one only the claims are read.
- */
+/** A session's commit: staged paths another live session claims or last wrote here, or content taking back its commit. */
 export function sessionStaged(c: HookContext, othersKnown: boolean): Refusal | null {
   const wt = c.repo.worktree;
   if (!wt) return null;
@@ -65,8 +56,7 @@ export function sessionStaged(c: HookContext, othersKnown: boolean): Refusal | n
     what: `${theirs.length} staged path${theirs.length === 1 ? ' was' : 's were'} last written by another live session in this worktree`,
     found: others.map((s) => {
       const seen = Math.max(s.heartbeat ?? 0, s.lastActivity ?? 0);
-      const list = s.paths.slice(0, MAX).join(', ') + (s.paths.length > MAX ? `, … (${s.paths.length - MAX} more)` : '');
-      return `session ${shortSession(s.session)} (live, last seen ${relativeTime(new Date(seen).toISOString())}): ${list}`;
+      return `session ${shortSession(s.session)} (live, last seen ${relativeTime(new Date(seen).toISOString())}): ${cappedList(s.paths, MAX)}`;
     }),
     steps: [
       `leave their files out and commit only yours: git restore --staged -- ${theirs.slice(0, MAX).map(shq).join(' ')}${theirs.length > MAX ? ' …' : ''}`,
@@ -103,11 +93,7 @@ function refusedReset(c: HookContext): Set<string> {
 }
 const RECENT = 50;
 
-/**
- * Staged content that takes back, path by path, a recent commit of another live session or one a refused
- * `reset --hard` left the files without (git reset them before the hook could refuse); `live`, the other live
- * sessions. An explicit revert passes.
- */
+/** Staged content taking back a recent commit of another live session, or one a refused reset left; a revert passes. */
 function revertsForeignCommit(c: HookContext, live: Set<string>, staged: () => Set<string>): Refusal | null {
   if (['REVERT_HEAD', 'CHERRY_PICK_HEAD'].some((f) => existsSync(path.join(c.repo.gitDir, f)))) return null;
   const reset = refusedReset(c);

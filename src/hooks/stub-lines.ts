@@ -1,10 +1,5 @@
-// The hook stub's (git-hooks/stub.sh) lines taken from TypeScript: the session variables, a session trailer's key, a
-// valid id's shape, the refs the reference-transaction handler checks, the claims file pre-commit's handler reads, the
-// name of the copy of a message prepare-commit-msg's handler judged whole, and what says to the handler that this
-// build's stub calls it. `install --hooks` writes them into each
-// stub it installs, and scripts/build.mjs into the template, so none is kept by hand (test/clients/front.test.ts runs
-// the stub's session line under each client's variable; test/hooks/stub-handler.slow.test.ts checks the stub against the
-// handlers).
+// The hook stub's (git-hooks/stub.sh) lines taken from TypeScript, so none is kept by hand: `install --hooks` and the
+// build write them.
 import path from 'node:path';
 import { SESSION_VARS } from '../clients/names';
 import { TRAILER } from '../handoff/store/document';

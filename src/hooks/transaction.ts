@@ -11,8 +11,7 @@ import { checkReceive, parseUpdates, type Refusal as ReceiveRefusal } from '../h
 import { withoutRedactions } from '../handoff/secrets/redact-check';
 import type { HookContext } from './handler';
 import { branchRename, hookGitArgv } from './renamed-branch';
-import { refusedResetFile, shortOid, type Refusal } from './refusal';
-import { short as shortSession } from '../handoff/state/session';
+import { cappedList, droppedWork, refusedResetFile, shortOid, type Refusal } from './refusal';
 
 /** A refusal of handoff or archive ref updates (checkReceive's findings: the same check a server runs on a push). */
 export function handoffRefusal(found: ReceiveRefusal[], where: string, fetchHint: string | null): Refusal {
@@ -27,10 +26,7 @@ export function handoffRefusal(found: ReceiveRefusal[], where: string, fetchHint
   };
 }
 
-/**
- * What git did before asking (it has no pre-reset hook): a reset updates the index, and with --hard the files,
- * before the ref; the found lines and the command that puts them back as HEAD (still `old`) has them.
- */
+/** What a reset already did to the index and files before the ref (git has no pre-reset hook), and how to undo it. */
 function filesAlreadyMoved(repo: Repo, ref: string, old: string, next: string): { found: string[]; step: string } | null {
   if (symbolicTarget(repo, 'HEAD') !== ref) return null;
   // back to an ancestor: a reset (an amend or a rebase also leaves the index at the new tree, and did not reset it)
@@ -39,7 +35,7 @@ function filesAlreadyMoved(repo: Repo, ref: string, old: string, next: string): 
   const changes = repo.diffPaths({ revs: [old, next] }) ?? [];
   const paths = changes.map((c) => c.path);
   if (paths.length === 0 || repo.diffPaths({ cached: true, revs: [next] })?.length !== 0) return null;
-  const list = paths.slice(0, 10).join(', ') + (paths.length > 10 ? `, … (${paths.length - 10} more)` : '');
+  const list = cappedList(paths);
   // the working tree reads as `next` when its files match the index (git diff) and none that `next` lacks is still on
   // disk: a mixed reset leaves a file the reset commit added there, untracked, which git diff does not see
   const onDisk = (p: string) => !!repo.worktree && lstatSync(path.join(repo.worktree, p), { throwIfNoEntry: false }) !== undefined;
@@ -55,11 +51,7 @@ function filesAlreadyMoved(repo: Repo, ref: string, old: string, next: string): 
   };
 }
 
-/**
- * The refs this hook holds to the invariant whoever moves them, each a prefix (ending in `/`) or one ref: handoff refs,
- * the archive refs that pair their deletions, the receipts (only ever added), replace refs (which could stand in for
- * a handoff commit). The stub's `checked` is generated from it (src/hooks/stub-lines.ts).
- */
+/** The refs held to the invariant whoever moves them, each a prefix or one ref; the stub's `checked` is generated from it. */
 export const CHECKED_REFS: readonly string[] = [HANDOFF_PREFIX, ARCHIVE_PREFIX, NOTES_REF, REPLACE_PREFIX];
 const isChecked = (ref: string) => CHECKED_REFS.some((p) => (p.endsWith('/') ? ref.startsWith(p) : ref === p));
 
@@ -71,10 +63,7 @@ function renaming(repo: Repo): { from: string; to: string } | null {
   return names && from ? { from, to: `refs/heads/${names.to}` } : null;
 }
 
-/**
- * What a forced rename of `from` (at `oid`) over the branch `to` drops: the commits only `to` holds, that neither
- * the renamed branch nor another branch, tag or remote-tracking ref does.
- */
+/** What a forced rename of `from` (at `oid`) over `to` drops: the commits only `to` holds. */
 function overwritten(repo: Repo, from: string, oid: string, to: string): string[] {
   const at = repo.listRefs([to])[0]?.oid;
   if (!at || at === oid) return [];
@@ -124,25 +113,23 @@ export async function referenceTransaction(c: HookContext): Promise<Refusal | nu
       c.session,
     );
     if (foreign.length === 0) continue;
-    const owners = [...new Set(foreign.map((f) => f.session))];
-    const MAX = 10;
+    const work = droppedWork(foreign, c.session);
     const moved = next ? filesAlreadyMoved(c.repo, ref, old, next) : null;
     // pre-commit reads this: the next commit must not take back the commits whose files git already reset
     if (moved) writeFileSync(refusedResetFile(c.repo), JSON.stringify({ head: old, commits: foreign.map((f) => f.oid) }));
     return {
       kind: 'owned',
-      what: `${next ? `moving ${ref} from ${shortOid(old)} to ${shortOid(next)}` : ref === rename?.from ? `renaming ${ref} over ${rename.to}` : `deleting ${ref} (at ${shortOid(old)})`} would drop ${foreign.length} commit${foreign.length === 1 ? '' : 's'} of ${owners.length === 1 ? 'another session' : 'other sessions'} (${tag ? 'the tag is on their commit' : next ? 'an amend, rebase or reset over their work' : ref === rename?.from ? `only ${rename.to} holds them` : 'no other branch, tag or remote-tracking branch holds them'})`,
+      what: `${next ? `moving ${ref} from ${shortOid(old)} to ${shortOid(next)}` : ref === rename?.from ? `renaming ${ref} over ${rename.to}` : `deleting ${ref} (at ${shortOid(old)})`} would drop ${work.what} (${tag ? 'the tag is on their commit' : next ? 'an amend, rebase or reset over their work' : ref === rename?.from ? `only ${rename.to} holds them` : 'no other branch, tag or remote-tracking branch holds them'})`,
       found: [
-        ...foreign.slice(0, MAX).map((f) => `commit ${shortOid(f.oid)} by session ${shortSession(f.session, [...owners, c.session])}`),
-        ...(foreign.length > MAX ? [`… and ${foreign.length - MAX} more`] : []),
-        `acting session: ${shortSession(c.session, owners)} (from ${c.sessionSource}); ${ref} is unchanged`,
+        ...work.found,
+        `${work.acting} (from ${c.sessionSource}); ${ref} is unchanged`,
         ...(moved?.found ?? []),
       ],
       steps: [
         ...(moved ? [moved.step] : []),
         'leave their commits in place and build on top instead: a new commit rather than --amend, git revert rather than reset',
         'if a rebase stopped here, git rebase --abort returns the branch and HEAD to where they were',
-        `if the rewrite is agreed with session ${owners.map((s) => shortSession(s, [...owners, c.session])).join(', ')}, let a person run it (with no session id in the environment)`,
+        `if the rewrite is agreed with session ${work.owners}, let a person run it (with no session id in the environment)`,
       ],
       data: { ref, old, new: next, dropped: foreign },
     };

@@ -12,7 +12,7 @@ import { PLUGIN_NAME } from '../clients/plugin-active';
 import { AGENT_CLIENT, type Agent } from '../clients/names';
 import { userCacheDir, userDataDir, userHome } from '../user-dirs';
 import { userDir } from '../clients/places';
-import { canonical } from '../clients/codex-trust';
+import { canonical } from '../clients/hook-files';
 
 /** The folders whose direct entries an install may create (in HOME, only the client's own), and the client files it rewrites (absolute). */
 interface Footprint {
