@@ -9,12 +9,8 @@
 /** Whether `s` holds a `$` or a backtick (an expansion the guard cannot see may be there), without compiling an expression. */
 export const expands = (s: string): boolean => s.includes('$') || s.includes('`');
 
-export type Token =
-  | string
-  | { op: string }
-  | { op: 'glob'; pattern: string }
-  /** a here-document or here-string: the text the command reads on stdin (`expands`: $(…) in it runs) */
-  | { op: '<<'; body: string; expands: boolean };
+/** A word (a glob's quoted glob characters escaped), an operator, or a here-document's or here-string's text (`expands`: $(…) in it runs). */
+export type Token = string | { op: string } | { op: '<<'; body: string; expands: boolean };
 
 /** A bound of the lexer was reached (nesting, size): the caller refuses what names protected things. */
 export class LexBound extends Error {}
@@ -92,7 +88,7 @@ export function lex(src: string, home: string | null = null, depth = 0): Token[]
       continue;
     }
     const w = readWord(s, home);
-    out.push(w.glob ? { op: 'glob', pattern: w.pattern } : w.text);
+    out.push(w.glob ? w.pattern : w.text);
     atWordStart = true;
   }
   for (const d of pendingDocs) d.t.body = '';
@@ -394,5 +390,5 @@ function ansiC(s: State): string {
 
 /** Words of a string split as `env -S` splits it (quotes and backslashes honoured, no expansion but ${VAR}). */
 export function splitWords(text: string): string[] {
-  return lex(text.replace(/\\_/g, ' ')).flatMap((t) => (typeof t === 'string' ? [t] : t.op === 'glob' ? [(t as { pattern: string }).pattern] : []));
+  return lex(text.replace(/\\_/g, ' ')).filter((t) => typeof t === 'string');
 }

@@ -95,13 +95,6 @@ export function parseShell(script: string, cwd: string | null = null, depth = 0)
       redirects.push({ op: '<<', target: '', body: e.body });
       continue;
     }
-    if ('pattern' in e) {
-      if (pending) {
-        redirects.push({ op: pending, target: e.pattern });
-        pending = null;
-      } else words.push(e.pattern);
-      continue;
-    }
     const op = e.op;
     if (SEPARATORS.has(op)) {
       pending = null;
