@@ -2,13 +2,12 @@
 // a nested command line, read as `sh -c '<value>'` so every rule judges it as if written bare. Which keys and variables
 // run a value is said once, in RUNNING_KEYS (rules/git-config.ts). A value the guard cannot see (`--config-env`,
 // `GIT_PAGER="$(…)"`) becomes a command marked `unseen`, refused on a line that names what the guard protects.
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { persistentSetting, RUNNING_KEYS, runningKey } from '../rules/git-config';
 import { expands, LexBound } from './lex';
 import { DECLARES, substituteVars, type ReadScript, type SimpleCommand } from './command';
 import { gitInvocation } from './git';
 import { RUNNER_VARS } from './runners';
+import { walkUp } from '../locate';
 
 /** How deep values that run values are read (a pager whose line sets a pager …), like shells in shells. */
 const MAX_VALUE_DEPTH = 4;
@@ -25,15 +24,6 @@ export function setsForLine(c: SimpleCommand): Record<string, string> {
   const nameref = c.argv.slice(1).some((a) => /^-[a-zA-Z]*n/.test(a));
   for (const a of c.argv.slice(1)) if (/^[A-Za-z_]\w*=/.test(a)) out[a.slice(0, a.indexOf('='))] = nameref ? `\${${a.slice(a.indexOf('=') + 1)}}` : a.slice(a.indexOf('=') + 1);
   return out;
-}
-
-/** The top of the worktree holding `dir` (where git runs a pager, an editor or a diff program), or null. */
-function topLevel(dir: string | null): string | null {
-  for (let d = dir; d; d = path.dirname(d)) {
-    if (existsSync(path.join(d, '.git'))) return d;
-    if (path.dirname(d) === d) return null;
-  }
-  return null;
 }
 
 /**
@@ -55,7 +45,7 @@ export function runValueCommands(c: SimpleCommand, line: Record<string, string>,
   // git runs its programs at the top of the worktree; -C and a changed --git-dir are followed as far as they go
   // (looked up only when there is a value to read: most git commands carry none)
   let top: string | null | undefined;
-  const gitCwd = () => (top === undefined ? (top = inv && !inv.gitDir ? topLevel(inv.cwd) : null) : top);
+  const gitCwd = () => (top === undefined ? (top = inv && !inv.gitDir && inv.cwd ? (walkUp(inv.cwd)?.worktree ?? null) : null) : top);
   if (inv) {
     for (const setting of inv.config ?? []) {
       const eq = setting.indexOf('=');
