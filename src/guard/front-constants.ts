@@ -6,7 +6,7 @@ import { intentTemplate, ledgerDir } from '../handoff/state/ledger';
 import { lineageDir } from '../handoff/state/lineage-record';
 import { LEASE_EVERY_MS } from './first';
 import { guardStateDir } from '../handoff/state/notes';
-import { plainConfigFile } from './plain-config';
+import { plainConfigFile } from './locate';
 import { claimsMarker } from '../handoff/state/claims-marker';
 import { configFilesSh, userConfigFiles } from '../git/config-files';
 import { elsewhereSh, SOURCED_FLAG, SPLIT_FLAGS, takeSh } from '../clients/wiring';
@@ -28,7 +28,7 @@ export const FRONT_CONSTANTS = {
   lineage_dir: under(lineageDir(ROOT)),
   /** ledger/<session>.jsonl: what a session's calls name */
   ledger_dir: under(ledgerDir(ROOT)),
-  /** node's summary of the configuration it read (src/guard/plain-config.ts): while it holds, a write may be the front's */
+  /** node's summary of the configuration it read (src/guard/locate.ts notePlainConfig): while it holds, a write may be the front's */
   config_plain: under(plainConfigFile(ROOT)),
   /** the claims state file: while it exists a write is node's to tell (SPEC 10) */
   claims_file: under(claimsMarker(ROOT)),

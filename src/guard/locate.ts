@@ -1,15 +1,15 @@
 // Finding the repository, its handoff settings and this session's guard state without starting git: the guard
 // runs before every tool call, so it walks up for `.git` and keeps `git config` answers in a small cache.
-import { readFileSync, statSync } from 'node:fs';
+import { lstatSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../git/config';
 import { configFiles, fileStamp as stamp } from '../git/config-files';
+import { keyName } from '../config-keys';
 import { trustedRepository } from '../git/trust';
 import { handoffDir } from '../handoff/state/paths';
 import { appendState, writeState } from '../handoff/state/state-file';
 import { userMac, userMacIfKeyed } from '../handoff/state/user-key';
 import { userCacheDir } from '../user-dirs';
-import { notePlainConfig, plainConfigFile } from './plain-config';
 import { readTextOr } from '../read-file';
 
 export interface Location {
@@ -97,7 +97,7 @@ export function readConfigCache(loc: Location, key: string, env: NodeJS.ProcessE
       if (files.some((f) => !Array.isArray(f) || typeof f[0] !== 'string' || stamp(f[0]) !== f[1])) return null;
       const config: Config = new Map(c.entries);
       filesOf.set(config, files.map((f) => f[0] as string));
-      // the front's summary of it, when it went missing (src/guard/plain-config.ts)
+      // the front's summary of it, when it went missing (notePlainConfig)
       if (statSync(plainConfigFile(loc.commonDir), { throwIfNoEntry: false }) === undefined) notePlainConfig(loc, config, includedFiles(config), env);
       return config;
     }
@@ -143,5 +143,38 @@ export function guardLog(loc: Location | null, line: string, env: NodeJS.Process
     appendState(path.join(dir, 'guard.log'), `${new Date().toISOString()} ${line.replace(/\n/g, ' | ')}\n`, dir, MAX_LOG);
   } catch {
     /* the log is best effort: never fail the guard for it */
+  }
+}
+
+// What the sh front (bin/git-handoff-guard) knows of git's configuration: guard-config.plain, written beside the cache
+// while the configuration sets nothing that makes a file tool's call node's (PLAIN_UNLESS, or an include), holding the
+// files it stamped, each present (+) or absent (-); removed otherwise. The front reads no configuration file itself.
+
+/** Settings under which a file tool's call is node's whatever its path (keys as git lists them, in lower case). */
+const PLAIN_UNLESS: readonly string[] = [keyName('protect'), keyName('guard'), 'core.hooksPath'].map((k) => k.toLowerCase());
+
+/** An include, read or not (a file it names that is missing now may come): the configuration is node's to read. */
+const INCLUDE = /^include(if\..*)?\.path$/i;
+
+export const plainConfigFile = (commonDir: string) => path.join(handoffDir(commonDir), 'guard-config.plain');
+
+/** The line the front compares with the files its environment names: `<file>:+|` or `<file>:-|` each, in git's order. */
+const configListLine = (files: string[]): string => files.map((f) => `${f}:${lstatSync(f, { throwIfNoEntry: false }) ? '+' : '-'}|`).join('');
+
+/** Writes or removes the summary for a configuration node read now from `configFiles(loc, env)` and `included`. */
+function notePlainConfig(loc: { commonDir: string; gitDir: string }, config: Config | null, included: string[], env: NodeJS.ProcessEnv): void {
+  const file = plainConfigFile(loc.commonDir);
+  try {
+    const line = config === null ? null : configListLine(configFiles(loc, env));
+    const plain = line !== null && !/[\n\r]/.test(line) && included.length === 0 && ![...config!.keys()].some((k) => PLAIN_UNLESS.includes(k.toLowerCase()) || INCLUDE.test(k));
+    if (plain) writeState(file, `${line}\n`, handoffDir(loc.commonDir));
+    else rmSync(file, { force: true });
+  } catch {
+    // a summary: without it the front hands writes to node, which reads the configuration itself
+    try {
+      rmSync(file, { force: true });
+    } catch {
+      /* nothing more to do */
+    }
   }
 }
