@@ -4,7 +4,7 @@
 // XDG, system and their includes, as git last named them: src/git/config.ts readConfigFiles, cached with the
 // settings); every file each client reads hook configuration from, in each scope (src/clients/hook-files.ts); the
 // guard's own state, key and caches (src/user-dirs.ts: the witness's repository among them); and git-handoff itself,
-// where it is installed (src/guard/installed.ts); and every place on PATH where a file would run in place of a program
+// where it is installed; and every place on PATH where a file would run in place of a program
 // the wiring and the hooks find by name (src/guard/path-programs.ts). A write, move, delete, link or checkout over any of them is refused with
 // what a person runs instead; a file tool's edit of a client's settings that keeps the guard's wiring may pass.
 import path from 'node:path';
@@ -17,8 +17,7 @@ import type { FileOp } from './rules/files';
 import { refStoreWriteProblem } from './rules/refs';
 import { resetsWorktree } from './shell/git';
 import { userDirs } from '../user-dirs';
-import { installedDirs } from './installed';
-import { pathProgramNames, pathShadows } from './path-programs';
+import { installedDirs, pathProgramNames, pathShadows } from './path-programs';
 import { readTextOr, realpathOr } from '../read-file';
 
 export interface Perimeter {
@@ -35,7 +34,7 @@ export interface Perimeter {
   state: string[];
   /**
    * git-handoff's installed folders: its package, the copies its commands resolve to, the clients' plugin folders.
-   * Worked out at the first path outside the worktree that asks (none is inside it: src/guard/installed.ts).
+   * Worked out at the first path outside the worktree that asks (none is inside it: src/guard/path-programs.ts).
    */
   installed: () => string[];
   /** where a file on PATH would run in place of a program the wiring, the front or the hooks find by name (worked out at the first path of such a name) */
