@@ -10,6 +10,9 @@ import { readJsonOr, realpathOr } from '../read-file';
 
 const NAME = 'git-handoff';
 
+/** Whether path `p` is `dir` or inside it. */
+export const under = (p: string, dir: string) => p === dir || p.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
+
 /** The folder of the git-handoff package holding `from` (a file or folder in it), or null. */
 function packageOf(from: string): string | null {
   for (let d = path.resolve(from); ; d = path.dirname(d)) {
@@ -27,11 +30,7 @@ function ownPackage(): { root: string | null; bins: string[] } {
   return (own = { root, bins: bin && typeof bin === 'object' ? Object.keys(bin) : [NAME] });
 }
 
-/**
- * git-handoff's installed folders for a session working in `worktree` (null: none): this package, each of its commands
- * found on PATH and the package it leads to (symlinks followed, as npm links them), the Claude Code plugin folders and
- * the Gemini CLI extension folder.
- */
+/** git-handoff's installed folders for a session working in `worktree`: this package, its commands on PATH and the packages they lead to, the clients' plugin folders. */
 export function installedDirs(worktree: string | null, cwd: string, env: NodeJS.ProcessEnv): string[] {
   const out = new Set<string>();
   const { root, bins } = ownPackage();
@@ -55,15 +54,11 @@ export function installedDirs(worktree: string | null, cwd: string, env: NodeJS.
   const extension = geminiExtensionDir(env);
   if (existsSync(extension)) out.add(extension);
   const top = worktree ? realpathOr(worktree) : null;
-  const within = (a: string, b: string) => a === b || a.startsWith(b + path.sep);
   // a package inside the worktree (or holding it) is the project's own code
-  return [...out].filter((d) => top === null || (!within(realpathOr(d), top) && !within(top, realpathOr(d))));
+  return [...out].filter((d) => top === null || (!under(realpathOr(d), top) && !under(top, realpathOr(d))));
 }
 
-/**
- * What the sh front (bin/git-handoff-guard) and the hook stub (git-hooks/stub.sh) run by name, beside git-handoff's
- * own commands: test/guard/path-programs.test.ts reads both files and the launcher's `#!` line for them.
- */
+/** What the sh front and the hook stub run by name beside git-handoff's own commands (test/guard/path-programs.test.ts reads them). */
 const RUN_BY_NAME = ['node', 'git', 'cat', 'cmp', 'date', 'readlink', 'stat'];
 
 /** Every program the wiring, the front and the hooks find by PATH. */
