@@ -1,8 +1,6 @@
 // A program that reads what it runs or writes from its input, started by a client whose shell keeps that input open
-// for later (Codex's exec_command; what write_stdin then types reaches no hook: ClientRecord.stdinUnseen): a shell or
-// an interpreter with no script, an editor or a pager (which run commands typed into them), xargs, or a program that
-// takes its script, patch or archive from its input. The guard cannot read what it will be given, so where there is
-// protected state (a repository git-handoff keeps handoffs in) it is refused, with the non-interactive way.
+// for later (ClientRecord.stdinUnseen): the guard cannot read what it will be given, so where git-handoff protects
+// handoffs it is refused, with the non-interactive way.
 import { readdirSync } from 'node:fs';
 import { readTextOr } from '../read-file';
 import path from 'node:path';

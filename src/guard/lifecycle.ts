@@ -212,7 +212,7 @@ function keepForAfterTool(loc: Location, session: string, text: string): void {
   writeStateFile(file, kept ? `${kept}\n${text}` : text, handoffDir(loc.commonDir));
 }
 
-/** An after-tool event with no before-hook (Cursor's afterFileEdit): the edit ran, so what it wrote is recorded as written. */
+/** An after-tool event with no before-hook: the edit ran, so what it wrote is recorded as written. */
 async function recordedAfterTool(ctx: GuardContext): Promise<Decision> {
   const session = ctx.session;
   const loc = session ? ctx.locate() : null;
@@ -254,7 +254,7 @@ async function sessionStart(ctx: GuardContext): Promise<Decision> {
   const { recoverAtSessionStart } = await import('../handoff/record/recover');
   const { readerOf, validRole } = await import('../handoff/store/address');
   const reader = readerOf({ session, client: ctx.event.client, role: validRole(ctx.env.GIT_HANDOFF_ROLE) });
-  // Gemini CLI HTML-escapes a hook's context (`<` arrives as `&lt;`): its wrapper is written without angle brackets
+  // a client that HTML-escapes a hook's context gets its wrapper without angle brackets
   const wrap = RECORDS[ctx.event.client].escapesContext ? 'brackets' : 'tags';
   const { claimsPatterns, claimsRemote } = await import('../handoff/claims/claims');
   // the lease and the claims read below come from the view's one listing

@@ -1,10 +1,6 @@
-// A command line read as the shell reads it (POSIX sh and bash): words with their quotes removed (single, double,
-// $'…' ANSI-C, $"…", backslash escapes, line continuations), operators, redirections with their fd prefixes,
-// here-documents with their bodies, comments. Expansions stay in a word as their text ($x, ${…}, $(…), `…`) so the
-// rules see that the word is not literal; the script of every command substitution (and process substitution) is
-// read as commands of its own, appended after the line's. A word with an unquoted glob (* ? [ or an extglob group)
-// is a pattern, its quoted glob characters escaped with a backslash. One implementation for every tier of the guard:
-// `g''it`, `r\m`, `$'\x67it'` and `git` are the same word here.
+// A command line read as sh and bash read it: words with their quotes removed, operators, here-documents with their
+// bodies. Expansions stay in a word as their text, so the rules see it is not literal; every command and process
+// substitution's script is read as commands of its own, after the line's. `g''it`, `$'\x67it'` and `git` are one word.
 
 /** Whether `s` holds a `$` or a backtick (an expansion the guard cannot see may be there), without compiling an expression. */
 export const expands = (s: string): boolean => s.includes('$') || s.includes('`');
