@@ -1,82 +1,30 @@
-// The allowlist: what a shell call may run and pass the guard unexamined. A call is surely harmless only when every
-// simple command in it (as src/guard/shell/ reads it) is a program on these lists, spelled as a bare name
-// (a path or an expansion is not the program its name says), with none of the options that make it write or run
-// something, no output redirection but to /dev/null or another descriptor, and no assignment that changes what a
-// program does. Everything else goes to the full rules (src/guard/rules/pre-tool.ts). The sh front's word lists are
-// generated from these tables at build time (scripts/build.mjs → bin/git-handoff-guard), never kept by hand.
+// The allowlist: a shell call passes unexamined only when every simple command in it is a program on these lists,
+// spelled as a bare name, with none of the options that make it write or run something, no output redirection but to
+// /dev/null or a descriptor, and no assignment that changes what it does. The sh front's word lists are generated
+// from these tables at build time (scripts/front-words.mjs).
 import { own, type ToolAction } from '../clients/event';
 import { DECLARES, type SimpleCommand } from './shell/command';
 import { parseShell } from './shell/parse';
+import { READING_VERBS } from './shell/git';
 
+/** The options that make a program write or run something (short letters in any cluster, long ones abbreviated, exact words). */
 interface ProgramRule {
-  /** short option letters that write or run something: a cluster holding one is not harmless */
   short?: string;
-  /** long options that write or run something, matched with any abbreviation and with or without `=value` */
   long?: string[];
-  /** options spelled whole that write or run something (find's -delete) */
   exact?: string[];
-  /** at most this many operands (`uniq in out` writes out) */
-  maxOperands?: number;
-  /** only the list forms: every argument an option from this set (git branch -a), no operand */
-  only?: string[];
+  maxOperands?: number; // `uniq in out` writes out
+  only?: string[]; // the list forms only: every argument one of these, no operand
 }
 
 /** Programs that read and print, and never write a file or run another program, but through the options named. */
+const PLAIN_READERS = [
+  'cat', 'head', 'tail', 'wc', 'ls', 'pwd', 'echo', 'printf', 'true', 'false', 'test', '[', ':', 'which', 'basename', 'dirname',
+  'realpath', 'readlink', 'stat', 'du', 'df', 'diff', 'cmp', 'comm', 'cut', 'tr', 'nl', 'fold', 'rev', 'tac', 'od', 'hexdump',
+  'md5sum', 'sha1sum', 'sha256sum', 'sha512sum', 'base64', 'seq', 'sleep', 'id', 'whoami', 'uname', 'printenv', 'grep', 'egrep',
+  'fgrep', 'jq', 'column', 'expand', 'paste', 'join', 'cd', 'pushd', 'popd',
+];
 export const READ_ONLY: Record<string, ProgramRule> = {
-  cat: {},
-  head: {},
-  tail: {},
-  wc: {},
-  ls: {},
-  pwd: {},
-  echo: {},
-  printf: {},
-  true: {},
-  false: {},
-  test: {},
-  '[': {},
-  ':': {},
-  which: {},
-  basename: {},
-  dirname: {},
-  realpath: {},
-  readlink: {},
-  stat: {},
-  du: {},
-  df: {},
-  diff: {},
-  cmp: {},
-  comm: {},
-  cut: {},
-  tr: {},
-  nl: {},
-  fold: {},
-  rev: {},
-  tac: {},
-  od: {},
-  hexdump: {},
-  md5sum: {},
-  sha1sum: {},
-  sha256sum: {},
-  sha512sum: {},
-  base64: {},
-  seq: {},
-  sleep: {},
-  id: {},
-  whoami: {},
-  uname: {},
-  printenv: {},
-  grep: {},
-  egrep: {},
-  fgrep: {},
-  jq: {},
-  column: {},
-  expand: {},
-  paste: {},
-  join: {},
-  cd: {},
-  pushd: {},
-  popd: {},
+  ...Object.fromEntries(PLAIN_READERS.map((p) => [p, {}])),
   file: { short: 'C', long: ['--compile'] },
   date: { short: 's', long: ['--set'] },
   rg: { long: ['--pre', '--pre-glob'] },
@@ -89,10 +37,11 @@ export const READ_ONLY: Record<string, ProgramRule> = {
   find: { exact: ['-delete', '-exec', '-execdir', '-ok', '-okdir', '-fprint', '-fprint0', '-fprintf', '-fls'] },
 };
 
-/** git verbs that read: the rest of the command line checked as for a program. */
+/** git verbs that read (shell/git.ts READING_VERBS, less three the first look leaves to the rules), and the list forms of three that write. */
 const LOG_LIKE: ProgramRule = { long: ['--output', '--ext-diff'] };
+const RULES_ONLY = new Set(['ls-remote', 'verify-pack', 'var']);
 export const GIT_READ_ONLY: Record<string, ProgramRule> = {
-  status: {},
+  ...Object.fromEntries([...READING_VERBS].filter((v) => !RULES_ONLY.has(v)).map((v) => [v, {}])),
   log: LOG_LIKE,
   show: LOG_LIKE,
   diff: LOG_LIKE,
@@ -100,25 +49,6 @@ export const GIT_READ_ONLY: Record<string, ProgramRule> = {
   'diff-tree': LOG_LIKE,
   'diff-index': LOG_LIKE,
   'diff-files': LOG_LIKE,
-  'rev-parse': {},
-  'rev-list': {},
-  'ls-files': {},
-  'ls-tree': {},
-  'cat-file': {},
-  'for-each-ref': {},
-  'show-ref': {},
-  'merge-base': {},
-  'name-rev': {},
-  describe: {},
-  shortlog: {},
-  blame: {},
-  cherry: {},
-  'show-branch': {},
-  'check-ignore': {},
-  'check-attr': {},
-  'count-objects': {},
-  version: {},
-  help: {},
   grep: { short: 'O', long: ['--open-files-in-pager'] },
   branch: { only: ['-a', '--all', '-r', '--remotes', '-v', '-vv', '--verbose', '-l', '--list', '--show-current', '--no-color', '--color'] },
   tag: { only: ['-l', '--list', '-n'] },
@@ -127,11 +57,7 @@ export const GIT_READ_ONLY: Record<string, ProgramRule> = {
 /** git's options before the verb that change nothing it writes. */
 const GIT_GLOBAL = new Set(['--no-pager', '-P', '--no-optional-locks', '--literal-pathspecs', '--no-replace-objects']);
 
-/**
- * Programs that run the project's own code (tests, builds): the guard cannot read that code, with or without this
- * list (SECURITY.md: a session that writes a program and runs it is out of reach); listed so the ordinary call costs
- * nothing. Only these first words, and no argument naming a protected-looking path.
- */
+/** Programs that run the project's own code (out of reach either way: SECURITY.md), with these first words and no protected-looking argument. */
 export const PROJECT_RUNNERS: Record<string, string[]> = {
   npm: ['test', 't', 'run', 'run-script', 'ls', 'view', 'outdated', '--version', '-v'],
   pnpm: ['test', 't', 'run', 'ls', '--version'],
@@ -221,11 +147,7 @@ export function harmlessCommand(c: SimpleCommand): boolean {
   return false;
 }
 
-/**
- * Whether a tool call surely cannot concern handoffs: no rule needs to look (an unknown tool with no arguments, or a
- * shell call of harmless commands only). A file tool is always looked at. `cmds`: a shell call's line as read (null:
- * it could not be, within the first look's bounds).
- */
+/** Whether a tool call surely cannot concern handoffs: an unknown tool with no arguments, or a shell line (`cmds`) of harmless commands. */
 export function surelyHarmless(a: ToolAction, cmds: SimpleCommand[] | null | undefined): boolean {
   if (a.type === 'other') return true;
   return a.type === 'shell' && !!cmds && cmds.every(harmlessCommand);
@@ -234,10 +156,7 @@ export function surelyHarmless(a: ToolAction, cmds: SimpleCommand[] | null | und
 /** Longer command lines are not read by the first look (the full rules read them, within their bounds). */
 const MAX_FIRST_LOOK = 16 * 1024;
 
-/**
- * The shell line as the first look reads it; null past its bound (the full rules read it within theirs). The full
- * guard reads it so too when no first look ran (GuardContext.shellLine): the line is parsed once either way.
- */
+/** The shell line as the first look reads it (the full guard too, once: GuardContext.shellLine); null past its bound. */
 export function firstParse(command: string, cwd: string): SimpleCommand[] | null {
   if (command.length > MAX_FIRST_LOOK) return null;
   try {

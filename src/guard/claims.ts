@@ -1,7 +1,5 @@
-// The guard's part of claims (SPEC 10): a tool call that writes a path another live session claims on this branch is
-// refused with who, why, until when and the ways on (with `handoff.claims=tell`, told to the model and the person
-// instead), and the holder hears of it. Read from the claims state file only (no git): a call with no claims state
-// file pays one stat, in the front and the fast path.
+// The guard's part of claims (SPEC 10): a call that writes a path another live session claims on this branch is refused
+// (told, with handoff.claims=tell) and the holder hears of it. Read from the claims state file only (no git).
 import { existsSync } from 'node:fs';
 import { claimsMarker } from '../handoff/state/claims-marker';
 import { setting } from '../config-keys';
@@ -41,8 +39,7 @@ export async function claimsOnWrite(ctx: GuardContext, loc: Location, d: Decisio
   const plainly = unknown ? ' Name the files it writes plainly (literal paths, code that names its files as plain strings), and the guard reads them.' : '';
   if (refused) return { decision: { ...d, deny: `git-handoff: refused: another live session ${what}\nNothing was written.${plainly} ${claimWaysOn(hits)}` }, effects };
   const tell = `git-handoff: another live session ${what}\nIt is changing these paths now (claims are advisory here: handoff.claims=tell): coordinate before you change them (its handoff, \`git handoff claims\`).`;
-  // a call whose context its model would not read before the tool (Gemini CLI's file tools: BeforeTool's only channel,
-  // systemMessage, is the person's) gets it after the tool, model and person, as the worktree warning
+  // a call whose model reads no context before the tool gets it after the tool, as the worktree warning
   if (!modelReadsBefore(ctx.event) && ctx.session) return { decision: d, effects: [...effects, { kind: 'keep-note', loc, text: tell }] };
   return { decision: { ...d, context: d.context ? `${tell}\n${d.context}` : tell, notice: d.notice ? `${d.notice}\n${tell}` : tell }, effects };
 }

@@ -12,34 +12,25 @@ import { configKey, headBranch, homedir, locate, readConfigCache, walkUp, writeC
 import type { SimpleCommand } from './shell/command';
 import { firstParse } from './allow';
 
-/**
- * What the first look parsed and located, handed to the full guard (src/guard/entry.ts) when it cannot answer:
- * one parse of the payload, one of the shell line, one walk up for the repository per guard run.
- */
+/** What the first look parsed and located, handed to the full guard so that nothing is done twice (undefined: not looked for). */
 export interface Seen {
   adapter: ClientAdapter;
   event: GuardEvent;
-  /** the repository of the event's cwd (null: none, or another user's); undefined when not looked for */
   loc?: Location | null;
-  /** a shell call's line as read (null: past the first look's bound, the full rules read it within theirs) */
-  cmds?: SimpleCommand[] | null;
-  /** the configuration cache, read and verified */
+  cmds?: SimpleCommand[] | null; // null: past the first look's bound
   config?: Config | null;
 }
 
 /** Whether this call is a shell call whose command prints its before-tool context for the model (its record: contextInShellOutput). */
 export const printsContext = (e: GuardEvent): boolean => e.action.type === 'shell' && !!RECORDS[e.client].contextInShellOutput;
 
-/**
- * Whether this call's before-tool context reaches the model (its record: contextBeforeTool, as Claude Code's
- * additionalContext; or printed by its shell call), else it waits for the after-tool hook.
- */
+/** Whether this call's before-tool context reaches the model (its record's contextBeforeTool, or printed by its shell call). */
 export const modelReadsBefore = (e: GuardEvent): boolean => RECORDS[e.client].contextBeforeTool || printsContext(e);
 
 export const DEFAULT_PROTECT = ['**/memory/handoff-*.md'];
 
 export class GuardContext {
-  /** the session the event names, null when none can be read (a before-tool call is then a stranger's: ./stranger.ts) */
+  /** null when none can be read: a stranger's call (./stranger.ts) */
   readonly session: string | null;
   private locs = new Map<string, Location | null>();
   private repos = new Map<string, Repo>();

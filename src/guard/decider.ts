@@ -8,7 +8,7 @@ import { surelyHarmless } from './allow';
 
 /** The verdict on a before-tool call of the session located at `loc` (null: no session, or no repository). */
 export async function judge(ctx: GuardContext, loc: Location | null): Promise<Verdict> {
-  // a shell whose input stays open for what no hook sees (Codex's exec_command, then write_stdin; an unknown tool's command): src/guard/interactive.ts
+  // a shell whose input stays open for what no hook sees: src/guard/interactive.ts
   const a = ctx.event.action;
   const open = a.type === 'shell' && a.stdinUnseen ? [a.command] : a.type === 'paths' ? (a.commands ?? []) : [];
   const interactive = open.length ? (await import('./interactive')).interactiveProblem(ctx, open, a.type === 'shell' ? a.cwd : null) : null;

@@ -1,6 +1,5 @@
-// What a tool call may write or remove (SPEC 10), read once: the protected-file rules (rules/pre-tool.ts) record here
-// every path they judge and why a call may write more than they can tell; claims (./claims.ts) and the ledger
-// (./lifecycle.ts) take their paths from this record, so there is one answer to "what does this call write".
+// What a tool call may write or remove (SPEC 10): the rules record here every path they judge, and claims and the
+// ledger take their paths from it, so there is one answer to "what does this call write".
 import path from 'node:path';
 import type { ToolAction } from '../clients/event';
 import type { GuardContext } from './context';
@@ -8,10 +7,8 @@ import { hunkEdits, parsePatch, type FileOp } from './rules/files';
 import type { Location } from './locate';
 
 interface Effect {
-  /** absolute paths the call may write or remove (a move: its source and its destination) */
-  paths: Set<string>;
-  /** why the call may write paths the guard cannot tell (code not read whole, a target built by an expansion, xargs' input), or null: the set is known */
-  unknown: string | null;
+  paths: Set<string>; // absolute
+  unknown: string | null; // why the call may write paths the guard cannot tell; null: the set is known
 }
 
 const effects = new WeakMap<GuardContext, Effect>();

@@ -124,11 +124,7 @@ async function readPayload(stdin: StdinState, at: (cwd: string) => void): Promis
   return { adapter, event: adapter.parse(p) };
 }
 
-/**
- * The full guard. `stdin` is what dist/guard.cjs already read, `seen` what the first look (src/guard/first.ts)
- * parsed and located in it when it could not answer itself: nothing is parsed or looked for again. Without them,
- * stdin is read from the start.
- */
+/** The full guard, going on from what dist/guard.cjs read (`stdin`) and the first look parsed and located (`seen`). */
 export async function runGuard(stdin: StdinState = stdinState(), seen?: Seen): Promise<number> {
   let where = seen?.event.cwd || process.cwd();
   let parsed: { adapter: ClientAdapter; event: GuardEvent } | null = null;
@@ -153,7 +149,7 @@ export async function runGuard(stdin: StdinState = stdinState(), seen?: Seen): P
     const { adapter, event } = read;
     // A project hook beside the git-handoff plugin or extension: that hook answers this event (never twice).
     if (deferToPlugin(process.argv, event.client, event.cwd)) return 0;
-    // Copilot CLI runs the Claude Code wiring too: with git-handoff's native Copilot hooks there, those answer it.
+    // a client that runs another client's wiring beside its own native hooks is answered by those
     if (answeredNatively(event)) return 0;
     parsed = { adapter, event };
     const ctx = new GuardContext(event);

@@ -1,5 +1,5 @@
-// Fail closed where it matters (issue 13): an internal error, a timeout or an unreadable input on a tool call that
-// names what the guard protects denies; every other call still fails open, so a broken guard never bricks a session.
+// Fail closed where it matters: an internal error, a timeout or an unreadable input on a call that names what the
+// guard protects denies; every other call fails open, so a broken guard never bricks a session.
 import type { Decision, ToolAction } from '../clients/event';
 import { NAMES_HOOK_FILE } from '../clients/hook-files';
 
@@ -45,10 +45,7 @@ export function failClosed(why: string): Decision {
 /** An internal error as one short line for a refusal or the log (no stack). */
 export const errorLine = (e: unknown) => (e instanceof Error ? e.message : String(e)).replace(/\s+/g, ' ').slice(0, 200);
 
-/**
- * Runs synchronous rule code under a real time limit: V8 interrupts it (even inside one regular expression) and it
- * throws, which the caller turns into a refusal for a call naming protected things.
- */
+/** Runs synchronous rule code under a real time limit: V8 interrupts it (even inside one regular expression) and it throws. */
 export function bounded<T>(fn: () => T, ms: number): T {
   const { Script } = require('node:vm') as typeof import('node:vm');
   const g = globalThis as { __gitHandoffBounded?: () => T };

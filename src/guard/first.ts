@@ -1,9 +1,7 @@
-// The guard's first look, bundled into dist/first.cjs (loaded through a V8 code cache by dist/guard.cjs, the file
-// `git-handoff guard` starts with): parse the payload, and answer a tool call that cannot concern handoffs without
-// loading the rest of the guard, the store or anything that starts git. Where the rules that read the call alone
-// decide (rules/files.ts: this session's own handoff file; rules/refs.ts: one plain git command moving a protected
-// ref), their verdict is given here too. Whatever else goes to the full guard in dist/fast.cjs with what it parsed and
-// located (Seen). State is written after the verdict, by src/fast-guard.ts.
+// The guard's first look (dist/first.cjs): parse the payload and answer a call that cannot concern handoffs, or that
+// the rules reading the call alone decide (this session's own handoff file, one plain git command moving a protected
+// ref), without loading the rest of the guard or starting git. Anything else goes to the full guard with what it
+// parsed and located (Seen); state is written after the verdict, by src/fast-guard.ts.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { absent, recordIntents } from '../handoff/state/ledger';
@@ -35,7 +33,7 @@ export function payloadProblems(p: Record<string, unknown>): string[] {
     if (v === undefined || v === null) continue;
     if (typeof v !== t || (t === 'object' && Array.isArray(v))) out.push(`${k} is ${Array.isArray(v) ? 'an array' : typeof v}, not ${t === 'object' ? 'an object' : 'a string'}`);
   }
-  // Copilot CLI's native payloads name no event (its adapter tells the event by the fields there are); Cline's name it hookName
+  // some clients' payloads name no event (their adapter tells it by the fields there are) or name it hookName
   if (typeof p.hook_event_name !== 'string' && typeof p.sessionId !== 'string' && typeof p.hookName !== 'string') out.push('no hook_event_name');
   const session = p.session_id ?? p.conversation_id ?? p.sessionId;
   if (typeof session === 'string' && !SESSION_RE.test(session)) out.push(`session id ${JSON.stringify(session.slice(0, 40))} is not valid`);
@@ -56,33 +54,27 @@ export function parsePayload(text: string): Record<string, unknown> | string {
 }
 
 /**
- * What the first look decided: `answer` is what the client is told (null for nothing), absent when the full guard
- * must look, with `seen` for it. `use` names the full guard's code cache for the kind of call (src/load.ts); `tag`
- * the way the first look went (its own code cache is written again the first time a way is taken).
+ * What the first look decided: `answer` for the client (null: nothing; absent: the full guard looks, with `seen`), `use`
+ * the full guard's code cache (src/load.ts), `tag` the way it went, `after` what the answer leaves, written once given.
  */
 export interface Look {
   answer?: string | null;
   use: string;
   tag: string;
   seen?: Seen;
-  /** what the answer leaves (the ledger's intents, the note of a refusal): written once the answer is given */
   after?: () => void;
 }
 
 const BAD: Look = { use: 'guard-bad', tag: 'bad' };
 
-/**
- * The answer to a well-formed payload no rule can apply to (a tool call that cannot concern handoffs, an event the
- * guard does not handle), or that the rules reading the call alone decide (this session's own handoff file, one plain
- * git command moving a protected ref). Anything else is the full guard's.
- */
+/** The first look at a payload (see the top of this file). */
 export function firstLook(text: string, argv: string[] = process.argv, env: NodeJS.ProcessEnv = process.env): Look {
   const payload = parsePayload(text);
   // the full guard logs what is wrong with it
   if (typeof payload === 'string' || payloadProblems(payload).length) return BAD;
   const adapter = detectClient(payload, namedClient(argv));
   const event = adapter.parse(payload);
-  // a client that runs the Claude Code wiring beside git-handoff's own native hooks is answered by those
+  // a client that runs another client's wiring beside its own native hooks is answered by those
   if (answeredNatively(event)) return { answer: null, use: 'guard', tag: 'native' };
   const seen: Seen = { adapter, event };
   const full: Look = { use: `guard-${event.kind}-${event.action.type}`, tag: 'full', seen };
@@ -102,21 +94,15 @@ export function firstLook(text: string, argv: string[] = process.argv, env: Node
   return { answer: adapter.render(event, refused), use: 'guard', tag: 'refused', after: () => noteDenied(seen.loc?.commonDir, event, refused.deny!) };
 }
 
-/** The repository of the event's cwd, looked for once per run (git's safe.directory rule applied). */
-function located(seen: Seen): Location | null {
-  if (seen.loc === undefined) {
-    seen.loc = locate(seen.event.cwd);
-  }
-  return seen.loc;
-}
+/** The repository of the event's cwd, looked for once per run. */
+const located = (seen: Seen): Location | null => (seen.loc === undefined ? (seen.loc = locate(seen.event.cwd)) : seen.loc);
 
-/** The full guard refreshes a session's lease once a minute (src/guard/lifecycle.ts); the last refresh, unix ms. */
+/** How often the full guard refreshes a session's lease. */
 export const LEASE_EVERY_MS = 60_000;
 
 /**
  * The ledger's intents a call this file answers leaves (each file's repository, its path there, whether the call
- * creates it): none when there is nothing to record (no session, no repository, a call that writes nothing). Null
- * where the full guard records (lifecycle.beforeTool): a first sight, a lease refresh due, a live claim (SPEC 10).
+ * creates it); null where the full guard records: a first sight, a lease refresh due, a live claim (SPEC 10).
  */
 function bookkeeping(seen: Seen, session: string | null, files: FileOp[]): Array<[Location, string, boolean]> | null {
   const loc = session ? located(seen) : null;
@@ -135,10 +121,7 @@ function bookkeeping(seen: Seen, session: string | null, files: FileOp[]): Array
   return intents;
 }
 
-/**
- * Whether the rules' verdict on the line is the whole answer, with no full guard to load: a known session that is no
- * subagent, the guard on by the configuration cache this user's guard wrote, no bypass, no plugin beside the wiring.
- */
+/** Whether the rules' verdict is the whole answer: a known session, no subagent, the guard on by the cache, no bypass, no plugin beside. */
 function alone(seen: Seen, session: string, argv: string[], env: NodeJS.ProcessEnv): boolean {
   if (env.GIT_HANDOFF_BYPASS === '1' || seen.event.agentId) return false;
   const loc = located(seen);

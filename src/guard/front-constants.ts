@@ -1,12 +1,11 @@
-// What the sh front (bin/git-handoff-guard) and the after-tool wiring name, taken from the modules node reads and
-// writes them with: scripts/front-words.mjs writes them into the front's generated block at build time and
-// test/guard/front.slow.test.ts checks the front against it, so none is kept by hand.
+// What the sh front (bin/git-handoff-guard) names, taken from the modules node reads and writes them with:
+// scripts/front-words.mjs writes them into the front at build time (test/guard/front.slow.test.ts checks it).
 import path from 'node:path';
 import { intentTemplate, ledgerDir } from '../handoff/state/ledger';
 import { lineageDir } from '../handoff/state/lineage-record';
 import { LEASE_EVERY_MS } from './first';
 import { guardStateDir } from '../handoff/state/notes';
-import { plainConfigFile } from './plain-config';
+import { plainConfigFile } from './locate';
 import { claimsMarker } from '../handoff/state/claims-marker';
 import { configFilesSh, userConfigFiles } from '../git/config-files';
 import { elsewhereSh, SOURCED_FLAG, SPLIT_FLAGS, takeSh } from '../clients/wiring';
@@ -22,31 +21,19 @@ const ROOT = path.join(path.sep, 'common');
 const under = (p: string) => path.relative(ROOT, p).split(path.sep).join('/');
 
 export const FRONT_CONSTANTS = {
-  /** guard/<session>.note, .beat: the session's state */
-  guard_dir: under(guardStateDir(ROOT)),
-  /** lineage/<session>.json: a session seen here */
-  lineage_dir: under(lineageDir(ROOT)),
-  /** ledger/<session>.jsonl: what a session's calls name */
+  guard_dir: under(guardStateDir(ROOT)), // guard/<session>.note, .beat
+  lineage_dir: under(lineageDir(ROOT)), // a session seen here
   ledger_dir: under(ledgerDir(ROOT)),
-  /** node's summary of the configuration it read (src/guard/plain-config.ts): while it holds, a write may be the front's */
-  config_plain: under(plainConfigFile(ROOT)),
-  /** the claims state file: while it exists a write is node's to tell (SPEC 10) */
-  claims_file: under(claimsMarker(ROOT)),
-  /** a lease older than this is refreshed by node */
+  config_plain: under(plainConfigFile(ROOT)), // while it holds, a write may be the front's
+  claims_file: under(claimsMarker(ROOT)), // while it exists a write is node's to tell (SPEC 10)
   lease_ms: String(LEASE_EVERY_MS),
-  /** the ledger's intent line (printf formats: t, session, worktree, paths, and gone), from src/handoff/state/ledger.ts */
-  ledger_line: intentTemplate(false),
+  ledger_line: intentTemplate(false), // printf formats: t, session, worktree, paths, and gone
   ledger_line_gone: intentTemplate(true),
-  /** the flag of a front the client's sh runs itself (`. <front>`: src/clients/wiring.ts) */
-  sourced_flag: SOURCED_FLAG,
-  /** the flags of a split event's two groups, in place of sourced_flag (src/clients/wiring.ts) */
-  line_flag: SPLIT_FLAGS.line,
+  sourced_flag: SOURCED_FLAG, // a front the client's sh runs itself (`. <front>`)
+  line_flag: SPLIT_FLAGS.line, // a split event's two groups, in place of sourced_flag
   rest_flag: SPLIT_FLAGS.rest,
-  /**
-   * where npm's link to a bin of this package points, from the link's directory: a global prefix's bin/ (prefix/lib/
-   * node_modules/<name>/bin), a project's node_modules/.bin (node_modules/<name>/bin); the front takes one that is
-   * the same file as the link (`-ef`) instead of starting readlink
-   */
+  // where npm's link to a bin of this package points from a global prefix's bin/ and a project's node_modules/.bin:
+  // the front takes one that is the same file as the link (`-ef`) instead of starting readlink
   npm_global: `../lib/node_modules/${pkg.name}/bin`,
   npm_local: `../${pkg.name}/bin`,
 };
@@ -66,11 +53,7 @@ function literal(p: string): string {
   return s;
 }
 
-/**
- * One place as an sh word (double-quoted), from the same function evaluated with every variable set to a marker
- * (`marked`) and with none set (`plain`): `${VAR:-<default>}<rest>` where a variable moves it, as node reads it (a
- * variable set but empty is unset).
- */
+/** One place as a double-quoted sh word from its `marked` and `plain` evaluations: `${VAR:-<default>}<rest>` where a variable moves it. */
 function placeWord(marked: string, plain: string): string {
   if (marked === plain) return `"${literal(plain)}"`;
   const m = /^\/@([A-Za-z_][A-Za-z0-9_]*)@/.exec(marked);
@@ -80,10 +63,8 @@ function placeWord(marked: string, plain: string): string {
 }
 
 /**
- * What the front hands over whatever the call: every place of a client's hook, settings and trust files at every
- * scope (src/clients/hook-files.ts: a file's whole folder, or the file where it lies in the worktree or home itself),
- * the guard's own folders (src/user-dirs.ts) and the user's and system's git configuration files in any environment.
- * `rel`: the worktree's, as paths relative to it; `abs`: the rest.
+ * What the front hands over whatever the call: every client's hook, settings and trust places, the guard's own folders
+ * and the user's and system's git configuration files in any environment. `rel`: the worktree's, relative to it.
  */
 export function guardedPlaces(): { abs: string[]; rel: string[] } {
   const [a, b] = [true, false].map((vars) => {
@@ -98,8 +79,7 @@ export function guardedPlaces(): { abs: string[]; rel: string[] } {
     if (marked.startsWith(`${WORKTREE}/`) && b[i] === marked) rel.add(`"${literal(marked.slice(WORKTREE.length + 1))}"`);
     else abs.add(placeWord(marked, b[i]));
   });
-  // the user's and the system's git configuration files whatever this environment selects (src/git/config-files.ts):
-  // each default, and the file a variable names (none when it is unset: `//` begins no path the front answers for)
+  // the user's and the system's git configuration files: each default, and the file a variable names (`//` when unset: no path)
   const named = /^\/@([A-Za-z_][A-Za-z0-9_]*)@$/;
   const [ua, ub] = [true, false].map((vars) => userConfigFiles(markedEnv(vars)).map((x) => x.file));
   const defaults = ua.filter((f) => !named.test(f));
@@ -114,12 +94,7 @@ const protectedNameWords = (): string[] => [...new Set(DEFAULT_PROTECT.flatMap((
 
 const anyCase = (w: string) => [...w].map((c) => (/[a-z]/i.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c)).join('');
 
-/**
- * The front's sh functions `guarded_abs` (an absolute path in a place of guardedPlaces' `abs`, or named as a program the
- * wiring and the hooks find by PATH: where on PATH it would run in the program's place is node's to tell) and `guarded_rel` (a
- * path relative to the worktree ($worktree) in one of its `rel`, through a `.git` component, or with a component
- * holding a word of the default protected pattern): a write there is node's.
- */
+/** The front's `guarded_abs` and `guarded_rel`: whether a write to a path (absolute, or relative to $worktree) is node's. */
 function guardedSh(): string[] {
   const { abs, rel } = guardedPlaces();
   const words = protectedNameWords().map((w) => `*${anyCase(w)}*`);

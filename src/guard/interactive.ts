@@ -1,8 +1,6 @@
 // A program that reads what it runs or writes from its input, started by a client whose shell keeps that input open
-// for later (Codex's exec_command; what write_stdin then types reaches no hook: ClientRecord.stdinUnseen): a shell or
-// an interpreter with no script, an editor or a pager (which run commands typed into them), xargs, or a program that
-// takes its script, patch or archive from its input. The guard cannot read what it will be given, so where there is
-// protected state (a repository git-handoff keeps handoffs in) it is refused, with the non-interactive way.
+// for later (ClientRecord.stdinUnseen): the guard cannot read what it will be given, so where git-handoff protects
+// handoffs it is refused, with the non-interactive way.
 import { readdirSync } from 'node:fs';
 import { readTextOr } from '../read-file';
 import path from 'node:path';
@@ -12,6 +10,7 @@ import { neutral } from '../terminal-text';
 import { SHELLS, type SimpleCommand } from './shell/command';
 import { gitInvocation } from './shell/git';
 import { parseShell } from './shell/parse';
+import { runnerLines } from './shell/runners';
 
 /** Interpreters and the options that give them their code inline (with one: not interactive). */
 const INTERPRETERS: Array<[RegExp, RegExp]> = [
@@ -27,24 +26,6 @@ const INTERPRETERS: Array<[RegExp, RegExp]> = [
  * keystrokes only from a terminal, which the hook cannot see was asked for (SECURITY.md): not here.
  */
 const TYPED_INTO = /^(vi|vim|nvim|view|vimdiff|nano|pico|emacs|ed|ex|micro|joe|tmux|screen|script|su|telnet|ftp|sftp)$/;
-/** ssh's options that take a value (ssh(1)): what follows them is not the host or the remote command. */
-const SSH_VALUE_OPTIONS = /^-[46AaCfGgKkMNnqsTtVvXxYy]*[BbcDEeFIiJLlmOopQRSWw]$/;
-
-/** ssh's remote command (what follows the host), or null when it opens a shell there. */
-function sshRemote(args: string[]): string[] | null {
-  let i = 0;
-  for (; i < args.length; i++) {
-    if (args[i] === '--') {
-      i++;
-      break;
-    }
-    if (!args[i].startsWith('-')) break;
-    if (SSH_VALUE_OPTIONS.test(args[i])) i++;
-  }
-  const remote = args.slice(i + 1);
-  return remote.length ? remote : null;
-}
-
 /** Why `cmd`, reading its own input, may be given later what the guard cannot see, or null. */
 function readsLaterInput(cmd: SimpleCommand): string | null {
   const prog = path.basename(cmd.argv[0] ?? '');
@@ -53,10 +34,10 @@ function readsLaterInput(cmd: SimpleCommand): string | null {
   if (cmd.xargs) return `xargs runs what its input names`;
   if (TYPED_INTO.test(prog)) return `${prog} runs what is typed into it`;
   if (prog === 'ssh') {
-    const remote = sshRemote(args);
+    const remote = runnerLines(['ssh', ...args], [])?.lines[0];
     if (!remote) return 'ssh with no remote command runs what is typed into it';
     // the remote command reads the same input: judged as if run here
-    const there = readsLaterInput({ ...cmd, argv: remote.join(' ').split(/\s+/).filter(Boolean) });
+    const there = readsLaterInput({ ...cmd, argv: remote.split(/\s+/).filter(Boolean) });
     return there && `ssh ${there}`;
   }
   const operands = args.filter((a) => !a.startsWith('-'));

@@ -1,5 +1,4 @@
-// The guard's stdin and stdout without node's stream machinery: what dist/guard.cjs, the first file loaded before
-// every tool call, needs before it knows which bundle to load (so it stays a few KB).
+// The guard's stdin and stdout without node's stream machinery (dist/guard.cjs loads this before every tool call).
 import { readFileSync, readSync, writeSync } from 'node:fs';
 import { answerParts } from '../clients/answer';
 import { AGAIN, NOT_READY, retrying, type BackoffPolicy } from '../retry';
@@ -12,7 +11,6 @@ export interface StdinState {
   chunks: Buffer[];
   size: number;
   done: boolean;
-  /** the whole payload, when read in one call (readStdinText); `chunks` is then empty */
   text?: string;
 }
 
@@ -28,10 +26,10 @@ export function take(s: StdinState, buf: Buffer, n: number, limit: number): void
 /** The payload, or null when it is larger than `limit`. */
 export const payloadOf = (s: StdinState, limit: number): Buffer | null => (s.size > limit ? null : s.text !== undefined ? Buffer.from(s.text, 'utf8') : Buffer.concat(s.chunks));
 
-/** O_NONBLOCK in the `flags:` line of /proc/<pid>/fdinfo/<fd> (octal, as Linux prints it). */
+/** O_NONBLOCK in /proc/<pid>/fdinfo/<fd>'s `flags:` line (octal). */
 const O_NONBLOCK = 0o4000;
 
-/** Whether fd 0 surely blocks: Linux's /proc says so (elsewhere, or unreadable: not known). */
+/** Whether fd 0 surely blocks: Linux's /proc says so. */
 function stdinBlocks(): boolean {
   try {
     const m = /^flags:\s*([0-7]+)$/m.exec(readFileSync('/proc/self/fdinfo/0', 'utf8'));
@@ -42,12 +40,9 @@ function stdinBlocks(): boolean {
 }
 
 /**
- * The whole payload on fd 0 as text, and the state the full guard goes on from (src/guard/entry.ts); text null when
- * stdin did not end at once (a non-blocking fd 0 with nothing more yet) or holds more than `limit` bytes. When fd 0
- * surely blocks, one readFileSync(0, 'utf8'), which node does in C++: the JS read and buffer functions node would
- * compile at their first use cost about 2.5 M instructions a run, more than the guard's own work on a file. A
- * non-blocking fd 0 is read chunk by chunk (readStdinSync): there a whole read could stop with EAGAIN after part of
- * the payload, and lose that part.
+ * The whole payload on fd 0 as text (null: stdin did not end at once, or is over `limit`), and the state the full guard
+ * goes on from. A blocking fd 0 is read by one readFileSync, done in C++ (no JS read functions to compile); a
+ * non-blocking one chunk by chunk, where a whole read could stop with EAGAIN and lose what it read.
  */
 export function readStdinText(limit: number): { stdin: StdinState; text: string | null } {
   if (stdinBlocks()) {
@@ -67,10 +62,7 @@ export function readStdinText(limit: number): { stdin: StdinState; text: string 
   return { stdin, text: raw === null ? null : raw.toString('utf8') };
 }
 
-/**
- * Reads fd 0 synchronously (no stream machinery, no thread pool). Stops early, with `done` false, when fd 0 is
- * non-blocking and has nothing yet (EAGAIN): the caller then goes on reading asynchronously.
- */
+/** Reads fd 0 synchronously; stops with `done` false when a non-blocking fd 0 has nothing yet (the caller goes on async). */
 function readStdinSync(s: StdinState, limit: number): StdinState {
   const buf = Buffer.allocUnsafe(1 << 16);
   while (!s.done) {
@@ -86,11 +78,7 @@ function readStdinSync(s: StdinState, limit: number): StdinState {
   return s;
 }
 
-/**
- * Writes all of `data` to `fd` with fs.writeSync, waiting out a non-blocking descriptor that is full (EAGAIN) by
- * `policy`; any other error, or a spent policy, throws. The guard's answer and the CLI's plain stdout/stderr
- * (src/cli/stdio.ts) both write through it.
- */
+/** Writes all of `data` to `fd`, waiting out a full non-blocking descriptor by `policy`; any other error, or a spent policy, throws. */
 export function writeAllSync(fd: number, data: Uint8Array, policy: BackoffPolicy = NOT_READY): void {
   let at = 0;
   retrying((wait) => {
@@ -106,11 +94,7 @@ export function writeAllSync(fd: number, data: Uint8Array, policy: BackoffPolicy
 /** A client that stops reading the guard's answer is given 5 s. */
 const ANSWER_READ: BackoffPolicy = { ...NOT_READY, name: 'answer-read', deadlineMs: 5_000 };
 
-/**
- * Writes the guard's answer to fd 1 whole, with fs.writeSync: process.stdout on a pipe (how every client reads a
- * hook) loads node's stream and socket modules, a few ms each run. A pipe set non-blocking is waited on; a closed
- * one ends the write (never a throw).
- */
+/** Writes the answer whole with fs.writeSync (process.stdout on a pipe loads node's stream modules); a closed pipe ends it. */
 function writeOut(text: string, fd = 1): void {
   try {
     // the string in one write (node encodes it in C++, no Buffer functions to compile); what a full pipe left goes on
@@ -126,10 +110,7 @@ function writeOut(text: string, fd = 1): void {
   }
 }
 
-/**
- * Prints a rendered answer (src/clients/answer.ts): its stdout, its stderr for a client that reads a refusal from the
- * exit status, and returns that status (set as the process's exit code too).
- */
+/** Prints a rendered answer (src/clients/answer.ts) and returns its exit status (set as the process's too). */
 export function writeAnswer(answer: string): number {
   const { stdout, stderr, code } = answerParts(answer);
   if (stdout) writeOut(stdout + '\n');

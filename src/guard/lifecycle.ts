@@ -24,21 +24,14 @@ import { agentSessionOf } from '../clients/names';
 import { readJsonOr, readTextOr } from '../read-file';
 import { RECORDS } from '../clients/records';
 
-
 /** What the guard remembers about one session between calls. */
 interface SessionState {
-  /** last lease refresh, unix ms */
-  leaseAt?: number;
-  /** sessions this one was already warned about */
-  warned?: string[];
-  /** the Stop reminder was given */
-  reminded?: boolean;
-  /** `handoff.guard off` was already announced */
-  offNoted?: boolean;
-  /** the compaction reminder was given */
+  leaseAt?: number; // last lease refresh, unix ms
+  warned?: string[]; // sessions this one was already warned about
+  reminded?: boolean; // the Stop reminder was given
+  offNoted?: boolean; // `handoff.guard off` was already announced
   compactReminded?: boolean;
-  /** the client process recorded for this session (handoff/processes/) */
-  pid?: number;
+  pid?: number; // the client process recorded for this session (handoff/processes/)
 }
 
 const stateFile = (loc: Location, session: string, ext = 'json') => sessionStateFile(loc.commonDir, session, ext);
@@ -139,11 +132,9 @@ async function notesFor(ctx: GuardContext, loc: Location, session: string): Prom
 }
 
 /**
- * Before a tool the guard allowed: what the call names is recorded as an intent (the ledger counts it once the
- * file's state shows the call ran: a denied or failed call never wrote), the lease is refreshed when due, and a
- * session seen for the first time is noted. Returns the "another live session" warning (and `lost`, the loss
- * record's report at a first sight) for a client that shows a before-tool context to the model; for the others it is
- * kept for the after-tool hook (postTool).
+ * Before a tool the guard allowed: what the call names is recorded as an intent (counted once the file shows the call
+ * ran), the lease refreshed when due. Returns what the model is to be told (`lost`: the loss record's report at a first
+ * sight), or keeps it for the after-tool hook of a client whose model reads no context before a tool.
  */
 export async function beforeTool(ctx: GuardContext, loc: Location | null, lost: string | null = null): Promise<string | null> {
   const session = ctx.session;
@@ -172,27 +163,30 @@ export async function beforeTool(ctx: GuardContext, loc: Location | null, lost: 
 /** Writes what a verdict leaves (src/guard/claims.ts), once it stands. */
 export async function applyEffects(ctx: GuardContext, effects: Effect[]): Promise<void> {
   for (const e of effects) {
-    if (e.kind === 'renew-claims') await renewOwn(ctx, e.loc);
+    if (e.kind === 'renew-claims') await changeOwnClaims(ctx, e.loc, false);
     else if (e.kind === 'tell-holders') tellHolders(ctx, e.hits, e.refused);
     else keepForAfterTool(e.loc, ctx.session!, e.text);
   }
 }
 
 /**
- * The holder's own activity renews its claims: only once less than a quarter of a claim's lifetime is left (the state
- * file says so without git), then one change of the table (a push with a handoff remote). Never fails the call.
+ * Renews this session's claims on the branch (its own activity, once a quarter of their lifetime is left) or releases
+ * them (its end; SPEC 10). The state file says without git whether there is any; never fails the call.
  */
-async function renewOwn(ctx: GuardContext, loc: Location): Promise<void> {
+async function changeOwnClaims(ctx: GuardContext, loc: Location, release: boolean): Promise<void> {
   const session = ctx.session;
   const branch = ctx.branch(loc);
   if (!session || !branch) return;
   try {
     const now = Date.now();
-    if (!readMarker(loc.commonDir).some((c) => c.session === session && c.branch === branch && claimLive(c, now) && renewDue(c, now))) return;
-    const { changeClaims, renewMutation } = await import('../handoff/claims/claims');
-    await changeClaims(await ctx.repo(loc), branch, session, renewMutation(branch, session));
+    const due = (c: { session: string; branch: string }) => c.session === session && c.branch === branch;
+    if (!readMarker(loc.commonDir).some((c) => due(c) && (release || (claimLive(c, now) && renewDue(c, now))))) return;
+    const { changeClaims, releaseMutation, renewMutation } = await import('../handoff/claims/claims');
+    const repo = await ctx.repo(loc);
+    if (release) await changeClaims(repo, branch, session, releaseMutation(branch, session, null));
+    else await changeClaims(repo, branch, session, renewMutation(branch, session));
   } catch {
-    // the claim lasts to its expiry; the next write tries again
+    // the claim lasts to its expiry or its process's end; the next call tries again
   }
 }
 
@@ -218,13 +212,11 @@ function keepForAfterTool(loc: Location, session: string, text: string): void {
   writeStateFile(file, kept ? `${kept}\n${text}` : text, handoffDir(loc.commonDir));
 }
 
-/** An after-tool event with no before-hook (Cursor's afterFileEdit): the edit ran, so what it wrote is recorded as written. */
+/** An after-tool event with no before-hook: the edit ran, so what it wrote is recorded as written. */
 async function recordedAfterTool(ctx: GuardContext): Promise<Decision> {
   const session = ctx.session;
-  if (!session) return {};
-  const loc = ctx.locate();
-  if (!loc) return {};
-  if (await ctx.guardOff(loc)) return {};
+  const loc = session ? ctx.locate() : null;
+  if (!session || !loc || (await ctx.guardOff(loc))) return {};
   const note = await followLineage(ctx, loc, 'tool');
   // a shell command was recorded by beforeShellExecution as an intent (it may not have run)
   if (ctx.event.action.type !== 'shell') for (const { loc: l, paths } of effectByRepo(ctx)) recordWrites(l.commonDir, session, l.worktree, paths, ctx.event.agentId ?? undefined);
@@ -234,7 +226,7 @@ async function recordedAfterTool(ctx: GuardContext): Promise<Decision> {
 }
 
 /** After a tool: the warning beforeTool kept for a client that shows no context before a tool, given once. */
-export async function postTool(ctx: GuardContext): Promise<Decision> {
+async function postTool(ctx: GuardContext): Promise<Decision> {
   if (RECORDS[ctx.event.client].recordsAfterTool) return recordedAfterTool(ctx);
   const session = ctx.session;
   const loc = session ? ctx.locate() : null;
@@ -243,7 +235,7 @@ export async function postTool(ctx: GuardContext): Promise<Decision> {
   return note ? { context: note, notice: note } : {};
 }
 
-export async function sessionStart(ctx: GuardContext): Promise<Decision> {
+async function sessionStart(ctx: GuardContext): Promise<Decision> {
   const loc = ctx.locate();
   if (!loc) return {};
   const session = ctx.session;
@@ -262,7 +254,7 @@ export async function sessionStart(ctx: GuardContext): Promise<Decision> {
   const { recoverAtSessionStart } = await import('../handoff/record/recover');
   const { readerOf, validRole } = await import('../handoff/store/address');
   const reader = readerOf({ session, client: ctx.event.client, role: validRole(ctx.env.GIT_HANDOFF_ROLE) });
-  // Gemini CLI HTML-escapes a hook's context (`<` arrives as `&lt;`): its wrapper is written without angle brackets
+  // a client that HTML-escapes a hook's context gets its wrapper without angle brackets
   const wrap = RECORDS[ctx.event.client].escapesContext ? 'brackets' : 'tags';
   const { claimsPatterns, claimsRemote } = await import('../handoff/claims/claims');
   // the lease and the claims read below come from the view's one listing
@@ -282,12 +274,10 @@ export async function sessionStart(ctx: GuardContext): Promise<Decision> {
 }
 
 /**
- * The client's end event (Claude Code and Codex SessionEnd, Gemini CLI SessionEnd, Cursor sessionEnd): the session's
- * lease and its claims on the paths it wrote end, recorded as ended by its client (`sessions` shows how). After
- * Claude Code's /clear (reason clear) the next session id of the same process continues it (lineage) and inherits
- * them, so they are left for it.
+ * The client's end event: the session's lease and claims end, recorded as ended by its client. After a /clear the
+ * next session id of the same process continues it (lineage) and inherits them, so they are left for it.
  */
-export async function sessionEnd(ctx: GuardContext): Promise<Decision> {
+async function sessionEnd(ctx: GuardContext): Promise<Decision> {
   const session = ctx.session;
   const loc = session && !ctx.event.agentId ? ctx.locate() : null;
   if (!session || !loc || (await ctx.guardOff(loc))) return {};
@@ -296,24 +286,10 @@ export async function sessionEnd(ctx: GuardContext): Promise<Decision> {
   if (inside?.session && inside.session !== session) return {};
   const reason = ctx.event.source ?? 'other';
   if (reason === 'clear' && clientPid(ctx.event.client, ctx.env) !== null) return {};
-  const repo = await ctx.repo(loc);
-  releaseLease(repo, loc.worktree, session);
-  await releaseClaimsAtEnd(repo, ctx.branch(loc), session);
+  releaseLease(await ctx.repo(loc), loc.worktree, session);
+  await changeOwnClaims(ctx, loc, true);
   recordRelease(loc.commonDir, session, loc.worktree, `session-end:${reason.replace(/[^\w-]/g, '_').slice(0, 40)}`);
   return {};
-}
-
-/** The session's claims on the branch end with it (SPEC 10): here, and on the remote within a short bound. */
-async function releaseClaimsAtEnd(repo: import('../git/repo').Repo, branch: string | null, session: string): Promise<void> {
-  if (!branch) return;
-  try {
-    // nothing held by this session as far as the state file says: no git, no network
-    if (!readMarker(repo.commonDir).some((c) => c.session === session && c.branch === branch)) return;
-    const { changeClaims, releaseMutation } = await import('../handoff/claims/claims');
-    await changeClaims(repo, branch, session, releaseMutation(branch, session, null));
-  } catch {
-    // an end event answers nothing; the claim ends at its expiry or when its process is gone
-  }
 }
 
 const GUARD_OFF = 'git-handoff: the guard is off in this repository (git config handoff.guard off): nothing is checked or recorded. `git config handoff.guard on` turns it back on.';
@@ -337,15 +313,12 @@ async function ownTopics(ctx: GuardContext, loc: Location, session: string, bran
 /** Whether the ledger holds paths this session wrote. */
 const changedFiles = (loc: Location, session: string): boolean => readLedger(loc.commonDir).some((e) => e.session === session && (e.paths?.length ?? 0) > 0);
 
-export async function stop(ctx: GuardContext): Promise<Decision> {
+async function stop(ctx: GuardContext): Promise<Decision> {
   const session = ctx.session;
-  if (!session || ctx.event.stopHookActive) return {};
-  const loc = ctx.locate();
-  if (!loc) return {};
+  const loc = session && !ctx.event.stopHookActive ? ctx.locate() : null;
+  if (!session || !loc) return {};
   const state = readState(loc, session);
-  if (state.reminded) return {};
-  if (!changedFiles(loc, session)) return {};
-  if (await ctx.guardOff(loc)) return {};
+  if (state.reminded || !changedFiles(loc, session) || (await ctx.guardOff(loc))) return {};
   const branch = ctx.branch(loc);
   const owns = (await ownTopics(ctx, loc, session, branch)).length > 0;
   state.reminded = true;
@@ -359,11 +332,8 @@ export async function stop(ctx: GuardContext): Promise<Decision> {
   };
 }
 
-/**
- * Before compaction, once per session, and only when it can matter: the session changed files or owns a handoff
- * on the branch. (Gemini CLI fires PreCompress before every model request, whether or not it compacts.)
- */
-export async function preCompact(ctx: GuardContext): Promise<Decision> {
+/** Before compaction, once per session (some clients fire it before every request), when the session changed files or owns a handoff. */
+async function preCompact(ctx: GuardContext): Promise<Decision> {
   const loc = ctx.locate();
   const session = ctx.session;
   if (!loc || !session) return {};

@@ -1,7 +1,5 @@
-// The guard's side of lineage: which client process an event comes from (for the lease and for `sessions`: a session
-// whose process has exited is not live; only where /proc says), and the first sight of a session
-// (a known one costs one stat; only an unknown one, or a SessionStart, loads the domain and starts git). Both are
-// written before the call is judged (entry.ts), as a SessionStart would.
+// The guard's side of lineage: which client process an event comes from (where /proc says), and the first sight of a
+// session (a known one costs one stat; only an unknown one, or a session start, loads the domain and starts git).
 import { readFileSync } from 'node:fs';
 import { ancestors, isKnownSession, parentOf } from '../handoff/state/lineage-record';
 import { short } from '../handoff/state/session';
@@ -11,9 +9,8 @@ import { ALL_RECORDS, RECORDS } from '../clients/records';
 import { guardLog, type Location } from './locate';
 
 /**
- * The client process a hook runs for, where its client gives its hooks a variable naming it (ClientRecord.pidVariable:
- * Claude Code's CLAUDE_PID; the others name none). The variable is only a claim: it counts when that process is an ancestor of this one (read from /proc), so a
- * hand-made payload cannot borrow another session's process; where there is no /proc it never counts.
+ * The client process a hook runs for, named by its record's pidVariable: only a claim, counted when that process is an
+ * ancestor of this one (from /proc), so a hand-made payload cannot borrow another session's process.
  */
 export function clientPid(client: GuardClient | null, env: NodeJS.ProcessEnv): number | null {
   // null: any client's (a command run in its shell)
@@ -91,11 +88,7 @@ export async function followLineage(ctx: GuardContext, loc: Location, source: st
   );
 }
 
-/**
- * At a session's first sight (issue 23), the handoff refs against the loss record, as at every command's start: stat
- * calls only when the ref storage is as the last check left it; else the full check, and what was lost goes to the
- * model and the person (what, when last seen, the command that restores it).
- */
+/** At a session's first sight, the handoff refs against the loss record (stat calls only while the refs are as last checked). */
 export async function lossesAtFirstSight(ctx: GuardContext, loc: Location): Promise<string | null> {
   if (ctx.env.GIT_HANDOFF_RECORD_CHECK === '0') return null;
   const { checkRecord, renderLosses, unchangedSinceCheck } = await import('../handoff/record/record-check');

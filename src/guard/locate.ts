@@ -1,15 +1,15 @@
 // Finding the repository, its handoff settings and this session's guard state without starting git: the guard
 // runs before every tool call, so it walks up for `.git` and keeps `git config` answers in a small cache.
-import { readFileSync, statSync } from 'node:fs';
+import { lstatSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../git/config';
 import { configFiles, fileStamp as stamp } from '../git/config-files';
+import { keyName } from '../config-keys';
 import { trustedRepository } from '../git/trust';
 import { handoffDir } from '../handoff/state/paths';
 import { appendState, writeState } from '../handoff/state/state-file';
 import { userMac, userMacIfKeyed } from '../handoff/state/user-key';
 import { userCacheDir } from '../user-dirs';
-import { notePlainConfig, plainConfigFile } from './plain-config';
 import { readTextOr } from '../read-file';
 
 export interface Location {
@@ -19,16 +19,10 @@ export interface Location {
   commonDir: string;
 }
 
-/**
- * The user's home when HOME does not say it. node:os is required here, not at the top: the first look loads this
- * module before every tool call, and loading node:os costs about 1 M instructions a run that HOME makes unneeded.
- */
+/** The user's home when HOME does not say it (node:os loaded only then: the first look loads this module on every call). */
 export const homedir = (): string => (require('node:os') as typeof import('node:os')).homedir();
 
-/**
- * The non-bare repository containing `start` (which need not exist yet), found by walking up for `.git`; null for
- * a repository git itself would refuse as owned by another user (safe.directory): there the guard does nothing.
- */
+/** The repository containing `start` (which need not exist yet); null for one git refuses as another user's (safe.directory). */
 export function locate(start: string): Location | null {
   const loc = walkUp(start);
   return loc && trustedRepository(loc.worktree, loc.gitDir) ? loc : null;
@@ -42,7 +36,7 @@ const isDir = (p: string): boolean => {
   }
 };
 
-/** The repository holding `start`, found by walking up for `.git` (git's ownership rule not applied: see locate). */
+/** The repository holding `start`, found by walking up for `.git` (git's ownership rule not applied). */
 export function walkUp(start: string): Location | null {
   let dir = path.resolve(start);
   for (;;) {
@@ -82,22 +76,18 @@ export const cacheFile = (loc: Pick<Location, 'commonDir'>) => path.join(handoff
 /** The stamp of every config file git reads for this repository (mtime and size of each). */
 export const configKey = (loc: Location, env: NodeJS.ProcessEnv = process.env) => configFiles(loc, env).map(stamp).join('|');
 
-/**
- * The repository's git configuration (handoff.*, identity) as git last answered it, kept under
- * <git-common-dir>/handoff/ until a config file changes; null when there is no answer for `key` yet.
- */
+/** The repository's git configuration as git last answered it, kept until a config file changes; null when none for `key`. */
 export function readConfigCache(loc: Location, key: string, env: NodeJS.ProcessEnv = process.env): Config | null {
   try {
     const c = JSON.parse(readFileSync(cacheFile(loc), 'utf8'));
     const files: unknown = c?.files ?? [];
-    // only a cache this user's guard wrote counts: a forged one (it could turn the guard off) is ignored, git asked
-    // checked read-only (userMacIfKeyed): a missing key trusts no cache, as a new one would
+    // only a cache this user's guard wrote counts (a forged one could turn the guard off); a missing key trusts none
     if (c && c.key === key && Array.isArray(c.entries) && Array.isArray(files) && typeof c.mac === 'string' && c.mac === userMacIfKeyed(macText(key, [c.entries, files]), env)) {
       // an included file changed (it may include another now): git is asked again
       if (files.some((f) => !Array.isArray(f) || typeof f[0] !== 'string' || stamp(f[0]) !== f[1])) return null;
       const config: Config = new Map(c.entries);
       filesOf.set(config, files.map((f) => f[0] as string));
-      // the front's summary of it, when it went missing (src/guard/plain-config.ts)
+      // the front's summary of it, when it went missing (notePlainConfig)
       if (statSync(plainConfigFile(loc.commonDir), { throwIfNoEntry: false }) === undefined) notePlainConfig(loc, config, includedFiles(config), env);
       return config;
     }
@@ -107,7 +97,6 @@ export function readConfigCache(loc: Location, key: string, env: NodeJS.ProcessE
   return null;
 }
 
-// the files git read a configuration from beyond configFiles (includes), kept with the configuration they gave
 const filesOf = new WeakMap<Config, string[]>();
 /** The configuration files beyond configFiles (includes) that a configuration was read from, as cached with it. */
 export const includedFiles = (c: Config): string[] => filesOf.get(c) ?? [];
@@ -131,7 +120,7 @@ export function writeConfigCache(loc: Location, key: string, config: Config, env
   notePlainConfig(loc, config, included, env);
 }
 
-/** What a cache's MAC (HMAC-SHA256 under this user's key, <cache dir>/git-handoff/cache-key, made on first use) is of: its key and its contents. */
+/** What a cache's MAC (under this user's key) is of: its key and its contents. */
 const macText = (key: string, entries: unknown): string => JSON.stringify([key, entries]);
 
 const MAX_LOG = 1024 * 1024;
@@ -143,5 +132,37 @@ export function guardLog(loc: Location | null, line: string, env: NodeJS.Process
     appendState(path.join(dir, 'guard.log'), `${new Date().toISOString()} ${line.replace(/\n/g, ' | ')}\n`, dir, MAX_LOG);
   } catch {
     /* the log is best effort: never fail the guard for it */
+  }
+}
+
+// What the sh front knows of git's configuration (it reads none itself): guard-config.plain, written while the
+// configuration sets nothing that makes a file tool's call node's, listing the files it stamped; removed otherwise.
+
+/** Settings under which a file tool's call is node's whatever its path (keys as git lists them, in lower case). */
+const PLAIN_UNLESS: readonly string[] = [keyName('protect'), keyName('guard'), 'core.hooksPath'].map((k) => k.toLowerCase());
+
+/** An include, read or not (a file it names that is missing now may come): the configuration is node's to read. */
+const INCLUDE = /^include(if\..*)?\.path$/i;
+
+export const plainConfigFile = (commonDir: string) => path.join(handoffDir(commonDir), 'guard-config.plain');
+
+/** The line the front compares with the files its environment names: `<file>:+|` or `<file>:-|` each, in git's order. */
+const configListLine = (files: string[]): string => files.map((f) => `${f}:${lstatSync(f, { throwIfNoEntry: false }) ? '+' : '-'}|`).join('');
+
+/** Writes or removes the summary for a configuration node read now from `configFiles(loc, env)` and `included`. */
+function notePlainConfig(loc: { commonDir: string; gitDir: string }, config: Config | null, included: string[], env: NodeJS.ProcessEnv): void {
+  const file = plainConfigFile(loc.commonDir);
+  try {
+    const line = config === null ? null : configListLine(configFiles(loc, env));
+    const plain = line !== null && !/[\n\r]/.test(line) && included.length === 0 && ![...config!.keys()].some((k) => PLAIN_UNLESS.includes(k.toLowerCase()) || INCLUDE.test(k));
+    if (plain) writeState(file, `${line}\n`, handoffDir(loc.commonDir));
+    else rmSync(file, { force: true });
+  } catch {
+    // a summary: without it the front hands writes to node, which reads the configuration itself
+    try {
+      rmSync(file, { force: true });
+    } catch {
+      /* nothing more to do */
+    }
   }
 }

@@ -1,19 +1,68 @@
-// The programs git-handoff's wiring and git hooks find by PATH, and the places on PATH where a file of one of those
-// names would run in their place (issue 70): the perimeter (src/guard/perimeter.ts) holds those places, so a session
-// cannot put `exit 0` ahead of the guard's front or of node in a folder the user owns (~/.local/bin).
-import { statSync } from 'node:fs';
-import { realpathOr } from '../read-file';
+// Where git-handoff itself is installed and what it runs by name, for the perimeter (src/guard/perimeter.ts): the
+// package this guard runs from, every copy its commands (package.json `bin`) resolve to on PATH, the clients' plugin
+// and extension folders; and the places on PATH where a file of a name the wiring and the hooks run would run in its
+// place. A session that rewrites one of them turns the guard off for every later call. A package inside the worktree
+// the session works in (or holding it) is that project's own code, left to the project's rules.
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { ownBins } from './installed';
+import { claudePlugins, geminiExtensionDir } from '../clients/plugin-active';
+import { readJsonOr, realpathOr } from '../read-file';
 
-/**
- * What the sh front (bin/git-handoff-guard) and the hook stub (git-hooks/stub.sh) run by name, beside git-handoff's
- * own commands: test/guard/path-programs.test.ts reads both files and the launcher's `#!` line for them.
- */
+const NAME = 'git-handoff';
+
+/** Whether path `p` is `dir` or inside it. */
+export const under = (p: string, dir: string) => p === dir || p.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
+
+/** The folder of the git-handoff package holding `from` (a file or folder in it), or null. */
+function packageOf(from: string): string | null {
+  for (let d = path.resolve(from); ; d = path.dirname(d)) {
+    if (readJsonOr(path.join(d, 'package.json'))?.name === NAME) return d;
+    if (path.dirname(d) === d) return null;
+  }
+}
+
+let own: { root: string | null; bins: string[] } | undefined;
+/** The package this code runs from (dist/ when bundled, src/guard/ from the sources) and the command names it installs. */
+function ownPackage(): { root: string | null; bins: string[] } {
+  if (own) return own;
+  const root = packageOf(__dirname);
+  const bin = root ? readJsonOr(path.join(root, 'package.json'))?.bin : null;
+  return (own = { root, bins: bin && typeof bin === 'object' ? Object.keys(bin) : [NAME] });
+}
+
+/** git-handoff's installed folders for a session working in `worktree`: this package, its commands on PATH and the packages they lead to, the clients' plugin folders. */
+export function installedDirs(worktree: string | null, cwd: string, env: NodeJS.ProcessEnv): string[] {
+  const out = new Set<string>();
+  const { root, bins } = ownPackage();
+  if (root) out.add(root);
+  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
+    if (!path.isAbsolute(dir)) continue;
+    for (const b of bins) {
+      const file = path.join(dir, b);
+      if (!existsSync(file)) continue;
+      const at = path.dirname(realpathOr(file));
+      // the command's own name too (npm's link in a bin folder): another file there in its place runs instead
+      out.add(file);
+      out.add(packageOf(at) ?? at);
+    }
+  }
+  try {
+    for (const p of claudePlugins(cwd, env)) if (p.folder) out.add(path.resolve(p.folder));
+  } catch {
+    /* unreadable plugin records: the plugin folders under the data folder stay protected as git-handoff's state */
+  }
+  const extension = geminiExtensionDir(env);
+  if (existsSync(extension)) out.add(extension);
+  const top = worktree ? realpathOr(worktree) : null;
+  // a package inside the worktree (or holding it) is the project's own code
+  return [...out].filter((d) => top === null || (!under(realpathOr(d), top) && !under(top, realpathOr(d))));
+}
+
+/** What the sh front and the hook stub run by name beside git-handoff's own commands (test/guard/path-programs.test.ts reads them). */
 const RUN_BY_NAME = ['node', 'git', 'cat', 'cmp', 'date', 'readlink', 'stat'];
 
 /** Every program the wiring, the front and the hooks find by PATH. */
-export const pathProgramNames = (): string[] => [...ownBins(), ...RUN_BY_NAME];
+export const pathProgramNames = (): string[] => [...ownPackage().bins, ...RUN_BY_NAME];
 
 /** A file with an execute bit, as a shell's PATH search takes one (the bits, not access(2): one stat). */
 const runnable = (f: string): boolean => {

@@ -1,12 +1,8 @@
-// The ground prevention stands on, computed for each call from git and the clients rather than listed by name
-// (issue 37): the repository's git directory and common directory wherever they are (a separate git dir too) and
-// every worktree's `.git` pointer file; every configuration file git reads here (its own, the worktree's, global,
-// XDG, system and their includes, as git last named them: src/git/config.ts readConfigFiles, cached with the
-// settings); every file each client reads hook configuration from, in each scope (src/clients/hook-files.ts); the
-// guard's own state, key and caches (src/user-dirs.ts: the witness's repository among them); and git-handoff itself,
-// where it is installed (src/guard/installed.ts); and every place on PATH where a file would run in place of a program
-// the wiring and the hooks find by name (src/guard/path-programs.ts). A write, move, delete, link or checkout over any of them is refused with
-// what a person runs instead; a file tool's edit of a client's settings that keeps the guard's wiring may pass.
+// The ground prevention stands on, computed for each call from git and the clients rather than listed by name: git's
+// directories, every configuration file git reads here, every client's hook files, the guard's own state, git-handoff
+// where it is installed, and PATH's places ahead of what it runs by name (SECURITY.md). A write, move, delete, link or
+// checkout over any of them is refused with what a person runs instead; an edit of a client's settings that keeps the
+// guard's wiring may pass.
 import path from 'node:path';
 import { hookFiles, keepsFile, keepsWiring, keptThere, worktreesOf, type HookFile } from '../clients/hook-files';
 import { neutral } from '../terminal-text';
@@ -17,34 +13,21 @@ import type { FileOp } from './rules/files';
 import { refStoreWriteProblem } from './rules/refs';
 import { resetsWorktree } from './shell/git';
 import { userDirs } from '../user-dirs';
-import { installedDirs } from './installed';
-import { pathProgramNames, pathShadows } from './path-programs';
+import { installedDirs, pathProgramNames, pathShadows, under } from './path-programs';
 import { readTextOr, realpathOr } from '../read-file';
 
 export interface Perimeter {
-  /** the git directories of the event's repository (its own and the common one), symlinks resolved */
-  gitDirs: string[];
-  /** configuration files git reads here */
-  config: Set<string>;
+  gitDirs: string[]; // the repository's own and common git directories, as named and resolved
+  config: Set<string>; // configuration files git reads here
   hooks: HookFile[];
-  /** directories whose JSON files a client reads hooks from */
-  hookDirs: HookFile[];
-  /** directories whose every module a client loads around its tools (OpenCode's plugins) */
-  pluginDirs: HookFile[];
-  /** the guard's own state outside the git directory (the user's key and caches, the witness's repository, the plugin copies) */
-  state: string[];
-  /**
-   * git-handoff's installed folders: its package, the copies its commands resolve to, the clients' plugin folders.
-   * Worked out at the first path outside the worktree that asks (none is inside it: src/guard/installed.ts).
-   */
-  installed: () => string[];
-  /** where a file on PATH would run in place of a program the wiring, the front or the hooks find by name (worked out at the first path of such a name) */
-  programs: () => string[];
-  /** the worktree of the call's repository, or null */
+  hookDirs: HookFile[]; // directories whose JSON files a client reads hooks from
+  pluginDirs: HookFile[]; // directories whose every module a client loads around its tools
+  state: string[]; // the guard's own state outside the git directory
+  installed: () => string[]; // git-handoff's installed folders, worked out when a path outside the worktree asks
+  programs: () => string[]; // where a file on PATH would run in place of a program run by name
   worktree: string | null;
 }
 
-const under = (p: string, dir: string) => p === dir || p.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
 /** Whether a path (as named and as its links lead) is inside the call's worktree, where no installation is counted. */
 const inWorktree = (p: Perimeter, abs: string) => p.worktree !== null && under(abs, p.worktree) && under(realpathOr(abs), realpathOr(p.worktree));
 

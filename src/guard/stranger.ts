@@ -1,6 +1,4 @@
-// A call whose session cannot be read (SPEC 6): a payload in a shape no client's reader knows, or one with no session
-// id (Cursor's `conversation_id` arriving through the Claude Code wiring). It is a stranger's, and a stranger owns
-// nothing: it may change nothing any session owns, so it is never allowed more than a known session would be.
+// A call whose session cannot be read (SPEC 6) is a stranger's: it owns nothing, so it may change nothing any session owns.
 import { neutral } from '../terminal-text';
 
 const WHY = "this call's session could not be read (its payload names none, or is in a shape git-handoff does not know), so it owns nothing";

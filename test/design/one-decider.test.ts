@@ -104,7 +104,6 @@ function deciderPath(start = 'guard/decider.ts'): string[] {
 /** The writes a module on the decider's path may make: caches of what git answered (and their key), and the guard's log; no state. */
 const CACHES: Record<string, string[]> = {
   'guard/locate.ts': ['writeState', 'appendState', 'userMac'],
-  'guard/plain-config.ts': ['writeState'],
 };
 
 /** Where module `rel` imports a state writer (`writers`: by module) it may not. */

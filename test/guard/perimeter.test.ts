@@ -1,4 +1,4 @@
-// src/guard/perimeter.ts and src/guard/installed.ts: the perimeter holds git-handoff itself — the package the guard
+// src/guard/perimeter.ts and src/guard/path-programs.ts: the perimeter holds git-handoff itself — the package the guard
 // runs from, each of its commands on PATH and the package it leads to, the clients' plugin and extension folders — and
 // its own repositories (the loss record's witness): a write there, or a git command run in or pushing into one, is
 // refused in every client shape and through the real front; reading them, and git in ordinary repositories, pass.

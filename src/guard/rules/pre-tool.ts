@@ -32,7 +32,7 @@ import { interpreterProblem, refCommandProblem, refStoreWriteProblem } from './r
 import { remoteNames } from '../../git/config';
 import { asWritten, type ReadLine } from './as-written';
 import { computePerimeter, namesPerimeterPart, ownRepositoryProblem, perimeterProblem, perimeterUnder, switchedWiringProblem, worktreeTarget, type Perimeter } from '../perimeter';
-import { installedDirs } from '../installed';
+import { installedDirs } from '../path-programs';
 import { userDirs } from '../../user-dirs';
 import { homedir, type Location } from '../locate';
 import { holdsStub, hooksDirIn } from '../../git/hook-stub';

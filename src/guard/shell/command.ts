@@ -10,32 +10,19 @@ export interface Redirect {
 }
 
 export interface SimpleCommand {
-  /** program and arguments, wrappers and VAR=value assignments removed */
-  argv: string[];
-  /** VAR=value assignments in front of the command */
+  argv: string[]; // wrappers and VAR=value assignments removed
   assigns: Record<string, string>;
-  /** variables `env` removes from its environment (-u NAME; `*`: all of them, -i) */
-  unsets?: string[];
-  /** the directory it runs in, when known (after `cd` steps of the same line) */
-  cwd: string | null;
+  unsets?: string[]; // variables `env` removes (`*`: all of them)
+  cwd: string | null; // when known (after `cd` steps of the same line)
   redirects: Redirect[];
-  /** arguments are also read from stdin (xargs) */
-  xargs: boolean;
-  /** xargs's own options, as given (how it reads its input: -0, -d, -a; src/guard/rules/untracked.ts) */
-  xargsArgs?: string[];
-  /** xargs was given only wrappers (`xargs env`, `xargs sudo`): the program itself comes from its input */
-  fromInput?: true;
-  /** the command of the same line whose output this one reads (a pipe) */
-  stdinFrom?: SimpleCommand;
-  /** run by a value (a configuration key or a variable, named here) whose text holds an expansion the guard cannot see */
-  unseen?: string;
-  /** a shell (or `source`) that runs a script the guard cannot read: from its input, a process substitution, an expansion */
-  unread?: string;
-  /** of `unread`: the script is made on this line by the program piping it (`echo <base64> | base64 -d | sh`): its text
-   *  is on the line, in a form only that program shows; refused whatever the line names */
-  builtBy?: string;
-  /** an argument names a file written earlier on the same line (`echo '<code>' > s.py; python3 s.py`: the code is on the line) */
-  writtenArg?: true;
+  xargs: boolean; // arguments are also read from stdin
+  xargsArgs?: string[]; // xargs's own options, as given
+  fromInput?: true; // xargs was given only wrappers: the program itself comes from its input
+  stdinFrom?: SimpleCommand; // the command whose output this one reads (a pipe)
+  unseen?: string; // run by a value (named here) whose text holds an expansion the guard cannot see
+  unread?: string; // a shell (or `source`) running a script the guard cannot read
+  builtBy?: string; // of `unread`: the program on this line that made the script (`base64 -d | sh`)
+  writtenArg?: true; // an argument names a file written earlier on the line
 }
 
 export const WRITE_REDIRECTS = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);
@@ -57,7 +44,6 @@ export type ReadScript = (script: string, cwd: string | null, depth: number) => 
 export const substituteVars = (v: string, vars: Record<string, string>) =>
   v.replace(/\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)/g, (m, a, b) => (Object.hasOwn(vars, a ?? b) ? vars[a ?? b] : m));
 
-/** The line's words after quote removal (assignments, arguments, redirect targets, here-document bodies): the text the
- *  guard's text rules read, so that quoting cannot split a word they look for. */
+/** The line's words after quote removal, for the text rules (quoting cannot split a word they look for). */
 export const lineText = (cmds: SimpleCommand[]) =>
   cmds.map((c) => [...Object.entries(c.assigns).map(([k, v]) => `${k}=${v}`), ...c.argv, ...c.redirects.map((r) => `${r.target} ${r.body ?? ''}`)].join(' ')).join('\n');

@@ -1,20 +1,12 @@
-// A command line read as the shell reads it (POSIX sh and bash): words with their quotes removed (single, double,
-// $'…' ANSI-C, $"…", backslash escapes, line continuations), operators, redirections with their fd prefixes,
-// here-documents with their bodies, comments. Expansions stay in a word as their text ($x, ${…}, $(…), `…`) so the
-// rules see that the word is not literal; the script of every command substitution (and process substitution) is
-// read as commands of its own, appended after the line's. A word with an unquoted glob (* ? [ or an extglob group)
-// is a pattern, its quoted glob characters escaped with a backslash. One implementation for every tier of the guard:
-// `g''it`, `r\m`, `$'\x67it'` and `git` are the same word here.
+// A command line read as sh and bash read it: words with their quotes removed, operators, here-documents with their
+// bodies. Expansions stay in a word as their text, so the rules see it is not literal; every command and process
+// substitution's script is read as commands of its own, after the line's. `g''it`, `$'\x67it'` and `git` are one word.
 
 /** Whether `s` holds a `$` or a backtick (an expansion the guard cannot see may be there), without compiling an expression. */
 export const expands = (s: string): boolean => s.includes('$') || s.includes('`');
 
-export type Token =
-  | string
-  | { op: string }
-  | { op: 'glob'; pattern: string }
-  /** a here-document or here-string: the text the command reads on stdin (`expands`: $(…) in it runs) */
-  | { op: '<<'; body: string; expands: boolean };
+/** A word (a glob's quoted glob characters escaped), an operator, or a here-document's or here-string's text (`expands`: $(…) in it runs). */
+export type Token = string | { op: string } | { op: '<<'; body: string; expands: boolean };
 
 /** A bound of the lexer was reached (nesting, size): the caller refuses what names protected things. */
 export class LexBound extends Error {}
@@ -92,7 +84,7 @@ export function lex(src: string, home: string | null = null, depth = 0): Token[]
       continue;
     }
     const w = readWord(s, home);
-    out.push(w.glob ? { op: 'glob', pattern: w.pattern } : w.text);
+    out.push(w.glob ? w.pattern : w.text);
     atWordStart = true;
   }
   for (const d of pendingDocs) d.t.body = '';
@@ -394,5 +386,5 @@ function ansiC(s: State): string {
 
 /** Words of a string split as `env -S` splits it (quotes and backslashes honoured, no expansion but ${VAR}). */
 export function splitWords(text: string): string[] {
-  return lex(text.replace(/\\_/g, ' ')).flatMap((t) => (typeof t === 'string' ? [t] : t.op === 'glob' ? [(t as { pattern: string }).pattern] : []));
+  return lex(text.replace(/\\_/g, ' ')).filter((t) => typeof t === 'string');
 }

@@ -1,7 +1,5 @@
-// A shell command line as the simple commands it runs, in order: the tokens of ./lex.ts split at the shell's
-// separators, redirections attached, each command unwrapped (./wrappers.ts), what its values run read
-// (./values.ts), the scripts written and piped on the line read (./written.ts), `cd` followed (./dirs.ts), and each
-// command knowing the command whose output it reads (a pipe).
+// A shell command line as the simple commands it runs, in order: ./lex.ts's tokens split at the separators, each
+// command unwrapped, what its values and the scripts written or piped on the line run read, `cd` followed.
 import { lex, type Token } from './lex';
 import { MAX_DEPTH, type Redirect, type SimpleCommand } from './command';
 import { changeDir, dirOperand } from './dirs';
@@ -10,9 +8,8 @@ import { literalOutput, pathAt, recordWrites, writtenScriptRun } from './written
 import { unwrap } from './wrappers';
 
 const SEPARATORS = new Set([';', '&&', '||', '|', '|&', '&', '(', ')', ';;', '<(', '>(']);
-// Producers that hand a shell a script made elsewhere, unchanged (a file, a download): `cat s.sh | sh` is `sh s.sh`, a
-// script written in an earlier call (out of reach by design, SECURITY.md). Any other producer may make the script from
-// this line's own text (`base64 -d`, `xxd -r`, `rev`, `tr`, `sed`, `gzip -d`, …): not a list of decoders, a list of these.
+// Producers that hand a shell a script made elsewhere unchanged (`cat s.sh | sh` is `sh s.sh`); any other may make it
+// from this line's own text (`base64 -d`, `rev`, …).
 const PASSES_ON = new Set(['cat', 'curl', 'wget']);
 
 /** The simple commands a script runs, in order (./lex.ts reads it as the shell does). */
@@ -93,13 +90,6 @@ export function parseShell(script: string, cwd: string | null = null, depth = 0)
     }
     if (e.op === '<<' && 'body' in e) {
       redirects.push({ op: '<<', target: '', body: e.body });
-      continue;
-    }
-    if ('pattern' in e) {
-      if (pending) {
-        redirects.push({ op: pending, target: e.pattern });
-        pending = null;
-      } else words.push(e.pattern);
       continue;
     }
     const op = e.op;

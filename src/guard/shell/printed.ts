@@ -1,7 +1,5 @@
-// What `echo` and `printf` of literal words print, worked out as they would (escapes, conversions, the format reused
-// for the remaining arguments), for the rules that read a producer's output: a script piped into a shell
-// (`printf 'rm -rf memo%sy\n' r | sh`) and the arguments xargs appends (`printf 'memory\0' | xargs -0 rm -rf`).
-// Whatever is not worked out exactly is null, and the callers then treat the output as unknown.
+// What `echo` and `printf` of literal words print, for the rules that read a producer's output (a script piped into
+// a shell, the arguments xargs appends). Whatever is not worked out exactly is null: unknown to the callers.
 import { expands } from './lex';
 
 /** Past this many characters of output the text is not worked out (a bound: the callers treat it as unknown). */

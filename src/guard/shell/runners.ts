@@ -1,7 +1,5 @@
-// Runners: programs other than a shell that run a command line they are given — in an argument (`watch`, `tmux`,
-// `ssh`, `parallel`, `trap`), in their own language's escape to the shell (vim's `:!`, sqlite3's `.shell`, sed's `e`,
-// make --eval, an npm script), in a variable (LESSOPEN), or from their input (`at`, `batch`, `crontab -`). One table;
-// ./wrappers.ts reads each line as `sh -c '<line>'` is read.
+// Runners: programs other than a shell that run a command line they are given (in an argument, an escape to the shell,
+// a variable, or their input). One table; ./wrappers.ts reads each line as `sh -c '<line>'` is read.
 import path from 'node:path';
 import { hereDocument, type Redirect } from './command';
 import { inputFile } from './nested';
@@ -87,11 +85,7 @@ const SQLITE_VALUED = /^--?(init|separator|newline|nullvalue|vfs|maxsize|mmap|lo
 /** A sqlite3 dot-command's words (quoted as its shell quotes them: '…' or "…"). */
 const dotWords = (rest: string) => [...rest.matchAll(/'([^']*)'|"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]);
 
-/**
- * sqlite3's dot-commands in `texts` (its SQL arguments, -cmd values, a here-document it reads) as one shell script:
- * `.shell`/`.system` run their line, `.output`/`.once`/`.read` of `|<line>` run it, `.output`/`.once`/`.save`/`.backup`/
- * `.clone`/`.open` write the file they name and `.log` appends to it, `.cd` changes the directory the later ones are in.
- */
+/** sqlite3's dot-commands in `texts` as one shell script: the lines they run, the files they write, `.cd`. */
 function sqliteScript(texts: string[]): string {
   const out: string[] = [];
   for (const line of texts.flatMap((t) => t.split('\n'))) {
@@ -109,10 +103,9 @@ function sqliteScript(texts: string[]): string {
   return out.join('\n');
 }
 
-/** What a runner runs: the command lines found in its arguments, and whether it also runs text the guard cannot read. */
+/** What a runner runs: the command lines found in its arguments, and (`unread`) text the guard cannot read, named. */
 export interface Ran {
   lines: string[];
-  /** it runs a command line from its input or from text the guard does not see, named (./nested.ts's `unread`) */
   unread?: string;
 }
 
@@ -124,10 +117,7 @@ const fromInput = (prog: string, redirects: Redirect[]): Ran => {
   return body !== undefined ? { lines: [body] } : { lines: [], unread: `\`${prog}\` reading command lines from its input` };
 };
 
-/**
- * Where `crontab` takes the table it installs from: '-' (its input, also when it names no file), a file, or null for
- * none (-l, -r, -e without `-`). `-u <user>` names a user, not a file.
- */
+/** Where `crontab` takes the table it installs from: '-' (its input), a file, or null for none (-l, -r, -e). */
 export function crontabTable(args: string[]): string | null {
   const ops: string[] = [];
   let other = false;

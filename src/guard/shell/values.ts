@@ -1,14 +1,11 @@
-// Commands hidden in values: a configuration value or an environment variable that git (or another program) runs is
-// a nested command line, read as `sh -c '<value>'` so every rule judges it as if written bare. Which keys and variables
-// run a value is said once, in RUNNING_KEYS (rules/git-config.ts). A value the guard cannot see (`--config-env`,
-// `GIT_PAGER="$(…)"`) becomes a command marked `unseen`, refused on a line that names what the guard protects.
-import { existsSync } from 'node:fs';
-import path from 'node:path';
+// Commands hidden in values: a configuration value or variable a program runs is read as `sh -c '<value>'` (which
+// ones: RUNNING_KEYS, rules/git-config.ts); a value the guard cannot see makes a command marked `unseen`.
 import { persistentSetting, RUNNING_KEYS, runningKey } from '../rules/git-config';
 import { expands, LexBound } from './lex';
 import { DECLARES, substituteVars, type ReadScript, type SimpleCommand } from './command';
 import { gitInvocation } from './git';
 import { RUNNER_VARS } from './runners';
+import { walkUp } from '../locate';
 
 /** How deep values that run values are read (a pager whose line sets a pager …), like shells in shells. */
 const MAX_VALUE_DEPTH = 4;
@@ -27,20 +24,7 @@ export function setsForLine(c: SimpleCommand): Record<string, string> {
   return out;
 }
 
-/** The top of the worktree holding `dir` (where git runs a pager, an editor or a diff program), or null. */
-function topLevel(dir: string | null): string | null {
-  for (let d = dir; d; d = path.dirname(d)) {
-    if (existsSync(path.join(d, '.git'))) return d;
-    if (path.dirname(d) === d) return null;
-  }
-  return null;
-}
-
-/**
- * The commands `c`'s values run, each read as `sh -c '<value>'`: the command-running keys set for a git command
- * (`-c`, `--config-env`, GIT_CONFIG_COUNT/KEY/VALUE, GIT_CONFIG_PARAMETERS) and the command-running variables it
- * is given or sets (`GIT_PAGER=… cmd`, `export EDITOR=…`). `line`: the variables set earlier on the line.
- */
+/** The commands `c`'s values run: the command-running keys set for a git command and variables it is given or sets (`line`: earlier). */
 export function runValueCommands(c: SimpleCommand, line: Record<string, string>, depth: number, read: ReadScript): SimpleCommand[] {
   // the common command sets no variable and is no git command: nothing to read (the parse of every line comes here)
   const p0 = c.argv[0] ?? '';
@@ -55,7 +39,7 @@ export function runValueCommands(c: SimpleCommand, line: Record<string, string>,
   // git runs its programs at the top of the worktree; -C and a changed --git-dir are followed as far as they go
   // (looked up only when there is a value to read: most git commands carry none)
   let top: string | null | undefined;
-  const gitCwd = () => (top === undefined ? (top = inv && !inv.gitDir ? topLevel(inv.cwd) : null) : top);
+  const gitCwd = () => (top === undefined ? (top = inv && !inv.gitDir && inv.cwd ? (walkUp(inv.cwd)?.worktree ?? null) : null) : top);
   if (inv) {
     for (const setting of inv.config ?? []) {
       const eq = setting.indexOf('=');

@@ -15,18 +15,12 @@ const WGET_VALUED = ['--output-document', '--output-file', '--append-output', '-
 export interface WriteTarget {
   path: string;
   kind: TargetKind;
-  /** the directory the path is relative to, when known */
-  cwd: string | null;
-  /** a deleted directory: only entries whose name matches one of these globs go (find -name), all when absent */
-  names?: string[];
-  /** a directory written as a tree (cp -r, rsync, git checkout <dir>): the handoff files under it are written too */
-  tree?: boolean;
-  /** a tree copied from here: only the files that exist under it at the same relative path are written */
-  from?: string;
-  /** a directory named to a program the guard does not know: the handoff files directly in it may be written */
-  children?: boolean;
-  /** why a tree is reached as a whole (what the program reads could not be read): said beside each file it reaches */
-  why?: string;
+  cwd: string | null; // the directory the path is relative to, when known
+  names?: string[]; // a deleted directory: only entries matching one of these globs go (find -name)
+  tree?: boolean; // a directory written as a tree: the handoff files under it are written too
+  from?: string; // a tree copied from here: only the files under it at the same relative path are written
+  children?: boolean; // a directory named to an unknown program: the handoff files directly in it may be written
+  why?: string; // why a tree is reached as a whole, said beside each file it reaches
 }
 
 /**
