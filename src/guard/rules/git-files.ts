@@ -8,6 +8,7 @@ import type { GuardContext } from '../context';
 import type { Location } from '../locate';
 import type { SimpleCommand } from '../shell/command';
 import { stashVerb, type GitInvocation } from '../shell/git';
+import type { WorktreeEffect } from './worktree';
 import { flagGiven, getopt, isLong } from '../shell/options';
 import type { TargetKind, WriteTarget } from '../shell/writes';
 import type { Budget } from './reach';
@@ -42,8 +43,8 @@ export function pathspecTarget(spec: string, cwd: string | null, top: string | n
   return { path: at.slice(0, at.search(/[*?[]/)).replace(/[^/]*$/, '') || '/', kind, cwd: null, tree: true, names: [`${at}\0path`] };
 }
 
-/** The files a git verb writes or deletes in the worktree, by the paths it names. */
-export function gitFileTargets(inv: GitInvocation, cmd: SimpleCommand, top: string | null): WriteTarget[] {
+/** The files a git verb writes or deletes in the worktree, by the paths it names (`effect`: what it does to the worktree). */
+export function gitFileTargets(inv: GitInvocation, cmd: SimpleCommand, top: string | null, effect: WorktreeEffect | null): WriteTarget[] {
   const cwd = inv.cwd ?? cmd.cwd;
   const out: WriteTarget[] = [];
   const add = (p: string | undefined, kind: TargetKind, tree = false) => {
@@ -51,83 +52,33 @@ export function gitFileTargets(inv: GitInvocation, cmd: SimpleCommand, top: stri
     if (target) out.push(target);
   };
   const a = inv.args;
+  // the pathspecs it names, or the whole worktree (its top; the directory it runs in when that is not known)
+  const each = (kind: TargetKind, specs = effect?.pathspecs ?? [top ?? cwd ?? undefined]) => {
+    for (const p of specs) add(p, kind, kind === 'write');
+  };
+  // made to match the index, HEAD, a tree or a stash (what a merge or rebase brings in is a commit's, judged as history)
+  if (effect?.kind === 'discard' || (effect?.kind === 'switch' && effect.force) || (effect?.kind === 'apply' && effect.verb === 'stash')) each('write');
+  // `git checkout <word>`: a word that names no path now may still name one in the index (a branch names no handoff file)
+  if (effect?.verb === 'checkout' && effect.kind === 'switch') add(effect.target ?? undefined, 'write', true);
+  if (effect?.kind === 'remove' && effect.scope !== 'untracked') {
+    const into = effect.into;
+    each('delete', effect.pathspecs?.filter((p) => p !== into));
+    if (into !== undefined) for (const src of [...effect.pathspecs!.filter((p) => p !== into), '']) add(path.join(into, path.basename(src)), 'write', true);
+  }
   switch (inv.sub) {
-    case 'rm': {
-      const o = getopt(a, '', ['--pathspec-from-file']);
-      if (flagGiven(o.flags, '', '--cached')) break;
-      for (const p of o.operands) add(p, 'delete');
-      if (o.values.has('--pathspec-from-file')) add(top ?? cwd ?? undefined, 'delete');
-      break;
-    }
-    case 'mv': {
-      const ops = getopt(a, '').operands;
-      if (ops.length < 2) break;
-      const dest = ops[ops.length - 1];
-      for (const src of ops.slice(0, -1)) {
-        add(src, 'delete');
-        add(path.join(dest, path.basename(src)), 'write', true);
-      }
-      add(dest, 'write', true);
-      break;
-    }
-    case 'checkout':
-    case 'restore': {
-      const o = getopt(a, inv.sub === 'checkout' ? 'bBU' : 's', ['--source', '--orphan', '--conflict', '--pathspec-from-file', '--inter-hunk-context', '--unified']);
-      if (inv.sub === 'restore' && flagGiven(o.flags, 'S', '--staged') && !flagGiven(o.flags, 'W', '--worktree')) break;
-      const dd = a.indexOf('--');
-      // `git checkout <tree-ish> -- <paths>`; without `--`, any operand may be a path (a branch name names no handoff file)
-      const paths = inv.sub === 'checkout' && dd >= 0 ? a.slice(dd + 1) : o.operands;
-      for (const p of paths) add(p, 'write', true);
-      if (o.values.has('--pathspec-from-file')) add(top ?? cwd ?? undefined, 'write', true);
-      // `git checkout -f <commit>` throws away every uncommitted change of the worktree
-      if (inv.sub === 'checkout' && dd < 0 && flagGiven(o.flags, 'f', '--force')) add(top ?? undefined, 'write', true);
-      break;
-    }
-    case 'switch':
-    case 'reset':
-    case 'read-tree':
-    case 'stash': {
-      // verbs that throw uncommitted changes of tracked files away: switch -f, reset --hard, read-tree -u --reset, stash
-      const o = getopt(a, inv.sub === 'switch' ? 'cC' : inv.sub === 'stash' ? 'm' : '', ['--message', '--pathspec-from-file', '--orphan', '--create', '--force-create', '--prefix', '--index-output']);
-      const discards =
-        inv.sub === 'switch'
-          ? flagGiven(o.flags, 'f', '--force', '--discard-changes')
-          : inv.sub === 'reset'
-            ? o.flags.includes('--hard')
-            : inv.sub === 'read-tree'
-              ? (o.flags.includes('--reset') || flagGiven(o.flags, 'm')) && flagGiven(o.flags, 'u')
-              : [undefined, 'push', 'save', 'apply', 'pop', 'branch'].includes(stashVerb(a)) && !flagGiven(o.flags, 'S', '--staged');
-      // `switch --orphan` removes every tracked file
-      if (inv.sub === 'switch' && o.values.has('--orphan')) add(top ?? undefined, 'delete');
-      if (!discards) break;
-      const dd = a.indexOf('--');
-      const specs = inv.sub === 'stash' && dd >= 0 ? a.slice(dd + 1) : [];
-      if (specs.length) for (const p of specs) add(p, 'write', true);
-      else add(top ?? undefined, 'write', true);
-      break;
-    }
     case 'sparse-checkout':
       // set/add/init/reapply take every file outside the patterns out of the worktree
       if (/^(set|add|init|reapply)$/.test(a.find((x) => !x.startsWith('-')) ?? '')) add(top ?? undefined, 'delete');
       break;
     case 'checkout-index': {
+      // `--prefix=<string>`: each index path is written at <string><path from the top>, anywhere (`--prefix=$HOME/`
+      // writes ~/.gitconfig from an index entry set on the same line); without -f it still creates what is absent
       const o = getopt(a, '', ['--prefix', '--stage']);
-      const all = flagGiven(o.flags, 'a', '--all') || o.flags.includes('--stdin');
       const prefix = o.values.get('--prefix')?.at(-1);
-      if (prefix !== undefined && prefix !== '') {
-        // `--prefix=<string>`: each index path is written at <string><path from the top>, anywhere (`--prefix=$HOME/`
-        // writes ~/.gitconfig from an index entry set on the same line); without -f it still creates what is absent
-        const at = path.isAbsolute(prefix) || cwd === null ? prefix : path.join(cwd, prefix);
-        if (all) add(prefix.endsWith('/') ? at : path.dirname(at), 'write', true);
-        for (const p of o.operands) {
-          const from = cwd !== null && top !== null ? path.relative(top, path.resolve(cwd, p)) : p;
-          add(at + from, 'write', true);
-        }
-        break;
-      }
-      if (!flagGiven(o.flags, 'f', '--force')) break;
-      if (all) add(top ?? cwd ?? undefined, 'write', true);
-      for (const p of o.operands) add(p, 'write', true);
+      if (!prefix) break;
+      const at = path.isAbsolute(prefix) || cwd === null ? prefix : path.join(cwd, prefix);
+      if (flagGiven(o.flags, 'a', '--all') || o.flags.includes('--stdin')) add(prefix.endsWith('/') ? at : path.dirname(at), 'write', true);
+      for (const p of o.operands) add(at + (cwd !== null && top !== null ? path.relative(top, path.resolve(cwd, p)) : p), 'write', true);
       break;
     }
     case 'update-index': {

@@ -27,11 +27,12 @@ import { RECORDS } from '../../clients/records';
 import { strangerFileProblem, strangerHandoffProblem } from '../stranger';
 import { codeRunsAnchors, handoffRun, handoffSource, personOnlyProblem, reinstallProblem, unconfiguredSourceProblem } from './anchors';
 import { Earlier } from './earlier';
+import { worktreeEffect } from './worktree';
 import { pluginPathPrefix } from '../../clients/plugin-active';
 import { interpreterProblem, refCommandProblem, refStoreWriteProblem } from './refs';
 import { remoteNames } from '../../git/config';
 import { asWritten, type ReadLine } from './as-written';
-import { computePerimeter, namesPerimeterPart, ownRepositoryProblem, perimeterProblem, perimeterUnder, switchedWiringProblem, worktreeTarget, type Perimeter } from '../perimeter';
+import { computePerimeter, namesPerimeterPart, ownRepositoryProblem, perimeterProblem, perimeterUnder, switchedWiringProblem, type Perimeter } from '../perimeter';
 import { installedDirs } from '../installed';
 import { userDirs } from '../../user-dirs';
 import { homedir, type Location } from '../locate';
@@ -225,7 +226,6 @@ const REWRITING = new Set([
   'commit-tree',
   'hash-object',
 ]);
-const SWEEP_VERBS = new Set(['add', 'commit', 'stash', 'checkout', 'switch', 'reset', 'restore', 'clean', 'read-tree', 'checkout-index', 'rm', 'mv']);
 /** More simple commands than this on one line are not read one by one (a bound, like MAX_COMMAND). */
 const MAX_COMMANDS = 2000;
 // Text a write target built by expansion could be protected by: the line names a handoff file, git's directory, refs,
@@ -291,10 +291,13 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     if (variables) return { deny: variables };
     // git judged by what it will do: its environment, its options and the settings given to it (rules/git-invocation.ts)
     const envFiles: WriteTarget[] = [];
+    const here = (git?.cwd ?? cmd.cwd) || ctx.event.cwd;
+    const loc = ctx.locate(here);
+    const top = loc?.worktree ?? null;
+    // what it does to the worktree's uncommitted state (rules/worktree.ts): every rule below reads this one answer
+    const effect = git ? worktreeEffect(git, here, loc && ctx.branch(loc)) : null;
     if (git) {
       const show = asWritten(command, git, cmd.cwd ?? '/', read);
-      const here = (git.cwd ?? cmd.cwd) || ctx.event.cwd;
-      const loc = ctx.locate(here);
       const own = (what: 'git-dir' | 'work-tree', value: string) =>
         loc !== null && !/[$`]/.test(value) && (what === 'git-dir' ? [loc.gitDir, loc.commonDir] : [loc.worktree]).includes(path.resolve(here, value));
       const problem =
@@ -310,15 +313,14 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
         if (problem) return { deny: problem };
       }
       // the whole worktree moved to another commit: the clients' tracked hook files as that commit has them
-      const target = loc && !git.gitDir ? worktreeTarget(git.sub, git.args) : null;
-      if (target !== null && loc) {
+      const target = effect?.target === '-' ? '@{-1}' : effect?.target;
+      if (target && loc && !git.gitDir) {
         const repo = await ctx.repo(loc);
         const wiring = switchedWiringProblem(await perimeterOf(ctx), loc.worktree, target, show, (args) => repo.git(args, { cwd: loc.worktree, allowFail: true }));
         if (wiring) return { deny: wiring };
       }
     }
-    const top = ctx.locate((git?.cwd ?? cmd.cwd) || ctx.event.cwd)?.worktree ?? null;
-    const gitFiles = git ? gitFileTargets(git, cmd, top) : [];
+    const gitFiles = git ? gitFileTargets(git, cmd, top, effect) : [];
     const patched = patchTargets(cmd, git, (p, c) => ctx.abs(p, c), top);
     // code given to an interpreter: the paths it writes as the interpreter resolves them (rules/interpreter-writes.ts)
     const code = interpreterWrites(cmd, whole, SHELLS, interpreted, ctx.env);
@@ -328,7 +330,7 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
       unread(ctx, `\`${path.basename(cmd.argv[0] ?? '')}\` runs code that writes files and ${code.unresolved}`);
     }
     // what the index changed earlier on the line loses when this command makes the worktree match it (rules/earlier.ts)
-    const lost = earlier.discarded(git, top);
+    const lost = earlier.discarded(effect, top);
     if (lost.swept && git) lost.targets.push(...(await statusPaths(ctx, git, cmd)));
     for (const t of [...writeTargets(cmd), ...code.targets, ...linkSources(cmd), ...unknownWriterTargets(cmd), ...extractTargets(cmd), ...gitFiles, ...patched, ...envFiles, ...lost.targets]) {
       const refProblem = refStoreWriteProblem(t, ctx.abs(t.path, t.cwd));
@@ -360,7 +362,7 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
         for (const f of changed) push({ abs: f, shown: `${path.relative(ctx.event.cwd, f) || f}${t.why ? ` (${t.why})` : ''}`, kind: t.kind === 'delete' ? 'delete' : 'shell' });
       }
     }
-    earlier.note(cmd, git, (p, c) => {
+    earlier.note(cmd, git, effect, (p, c) => {
       const e = expandWord(p, vars, c, budget);
       return e && e.length === 1 ? ctx.abs(e[0], c) : null;
     });
@@ -415,15 +417,12 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
       if (problem) return { deny: problem };
     }
     // git clean -f, git stash -u/--all: untracked files go, handoff files among them
-    const untracked = await untrackedProblem(ctx, inv, cmd, command);
+    const untracked = effect ? await untrackedProblem(ctx, inv, effect, command) : null;
     if (untracked) return { deny: untracked };
-    if (SWEEP_VERBS.has(inv.sub)) {
+    if (effect) {
       // Loaded only for these verbs; git starts only if another live session has claims in this worktree.
-      const { namedStageSweep, sweepOf, sharedCheckoutProblem } = await import('./shared');
-      const loc = ctx.locate(inv.cwd ?? cmd.cwd ?? ctx.event.cwd);
-      // `git add|commit <a file another live session wrote>` names its paths
-      const sweep = loc ? (sweepOf(inv, cmd, ctx.event.cwd, ctx.branch(loc)) ?? namedStageSweep(inv, cmd, ctx.event.cwd, loc, ctx.session)) : null;
-      const problem = sweep ? await sharedCheckoutProblem(ctx, inv, sweep) : null;
+      const { sharedCheckoutProblem } = await import('./shared');
+      const problem = await sharedCheckoutProblem(ctx, inv, effect);
       if (problem) return { deny: problem };
     }
     if (REWRITING.has(inv.sub)) {
@@ -431,7 +430,6 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
       const { foreignRewriteProblem, plumbingClaimProblem, rewrites } = await import('./rewrite');
       const claim = plumbingClaimProblem(inv, cmd, ctx.session, asWritten(command, inv, cmd.cwd ?? '/', read));
       if (claim) return { deny: claim };
-      const loc = ctx.locate(inv.cwd ?? cmd.cwd ?? ctx.event.cwd);
       if (loc && !inv.gitDir && rewrites(inv)) {
         // a stranger (no session read) owns no commit: every session's is another's
         const problem = foreignRewriteProblem(await ctx.repo(loc), inv, ctx.session ?? '', command);

@@ -5,7 +5,8 @@ import path from 'node:path';
 import type { GuardContext } from '../context';
 import { shellQuote, shellWord } from '../../clients/event';
 import type { SimpleCommand } from '../shell/command';
-import { stashVerb, type GitInvocation } from '../shell/git';
+import type { GitInvocation } from '../shell/git';
+import type { WorktreeEffect } from './worktree';
 import { findParts, flagGiven, getopt } from '../shell/options';
 import { parseShell } from '../shell/parse';
 import { printedTexts, printfOutput } from '../shell/printed';
@@ -17,35 +18,19 @@ import { Budget, expandWord, handoffFilesUnder, namesReach } from './reach';
 /** A line that changes what git ignores (`echo '*' >> .gitignore`, info/exclude, core.excludesFile) before it cleans. */
 const CHANGES_IGNORED = /\.gitignore|info\/+exclude|excludesfile/i;
 
-/** Why `git clean` or `git stash` would delete another session's (or a legacy) untracked handoff file, or null (`line`: the whole command line). */
-export async function untrackedProblem(ctx: GuardContext, inv: GitInvocation, cmd: SimpleCommand, line = ''): Promise<string | null> {
+/** Why `git clean` or `git stash -u|--all` would delete another session's (or a legacy) untracked handoff file, or null (`line`: the whole command line). */
+export async function untrackedProblem(ctx: GuardContext, inv: GitInvocation, effect: WorktreeEffect, line: string): Promise<string | null> {
+  const clean = effect.verb === 'clean';
+  if (effect.scope === 'tracked' || !(clean || (effect.verb === 'stash' && effect.kind === 'discard'))) return null;
   const args = inv.args;
-  let mode: 'clean' | 'stash' | null = null;
-  let ignored: 'no' | 'also' | 'only' = 'no';
-  let dirs = true;
-  const specs: string[] = [];
-  const excludes: string[] = [];
-  if (inv.sub === 'clean') {
-    // without -f git cleans too when clean.requireForce is false (set anywhere, or for this one command)
-    if (flagGiven(args, 'n', '--dry-run')) return null;
-    mode = 'clean';
-    ignored = flagGiven(args, 'x') ? 'also' : flagGiven(args, 'X') ? 'only' : 'no';
-    dirs = flagGiven(args, 'd');
-    const o = getopt(args, 'e', ['--exclude']);
-    excludes.push(...(o.values.get('-e') ?? []), ...(o.values.get('--exclude') ?? []));
-    specs.push(...o.operands);
-  } else if (inv.sub === 'stash') {
-    const sub = stashVerb(args);
-    if (sub !== undefined && sub !== 'push' && sub !== 'save') return null;
-    if (!flagGiven(args, 'ua', '--include-untracked', '--all')) return null;
-    mode = 'stash';
-    ignored = flagGiven(args, 'a', '--all') ? 'also' : 'no';
-    const dd = args.indexOf('--');
-    if (dd >= 0) specs.push(...args.slice(dd + 1));
-  } else return null;
+  const specs = effect.pathspecs ?? [];
+  const o = getopt(args, 'e', ['--exclude']);
+  const excludes = clean ? [...(o.values.get('-e') ?? []), ...(o.values.get('--exclude') ?? [])] : [];
+  let ignored: 'no' | 'also' | 'only' = clean ? (flagGiven(args, 'x') ? 'also' : flagGiven(args, 'X') ? 'only' : 'no') : flagGiven(args, 'a', '--all') ? 'also' : 'no';
+  const dirs = !clean || flagGiven(args, 'd');
   // what is ignored when git runs is not what is ignored now: every untracked file counts
   if (CHANGES_IGNORED.test(line)) ignored = 'also';
-  const dir = inv.cwd ?? cmd.cwd ?? ctx.event.cwd;
+  const dir = effect.dir;
   const loc = ctx.locate(dir);
   if (!loc) return null;
   const workTree = inv.workTree ?? null;
@@ -67,7 +52,7 @@ export async function untrackedProblem(ctx: GuardContext, inv: GitInvocation, cm
   if (!victims.length) return null;
   const shown = `git ${inv.sub} ${args.join(' ')}`.trim();
   const safe =
-    mode === 'clean'
+    clean
       ? `git clean ${args.filter((a) => a !== '--' && !specs.includes(a)).map(shellWord).join(' ')} ${victims.map((v) => `-e ${shellQuote(`/${path.relative(loc.worktree, path.resolve(dir, v)).split(path.sep).join('/')}`)}`).join(' ')}${specs.length ? ` -- ${specs.map(shellWord).join(' ')}` : ''}`
       : `git stash push ${ignored === 'also' ? '--all' : '--include-untracked'} -- ${(specs.length ? specs : ['.']).map(shellWord).join(' ')} ${victims.map((v) => shellQuote(`:(exclude)${v}`)).join(' ')}`;
   return (
