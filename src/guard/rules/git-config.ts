@@ -224,17 +224,25 @@ const neutralKey = (k: string) => k.replace(/[^\w.*:/@-]/g, '?').slice(0, 120);
 /** Verbs on which a one-off setting changes nothing the guard protects (`git config` and `git handoff` judge their own). */
 const reads = (sub: string) => READING_VERBS.has(sub) || sub === 'config' || sub === 'handoff';
 
-/** Why a one-off setting (`git -c`, --config-env, GIT_CONFIG_*) turns the protection off for a command that writes, or null. */
+/**
+ * Why the settings given to one git command (`-c`, --config-env, GIT_CONFIG_*) repoint a remote, change git-handoff's
+ * own, turn the protection off or are not known to be quiet, or null.
+ */
 export function oneOffConfigProblem(inv: GitInvocation, show: string): string | null {
-  if (!inv.config?.length) return null;
   for (const c of inv.config ?? []) {
     const eq = c.indexOf('=');
     const key = eq < 0 ? c : c.slice(0, eq);
+    const value = eq < 0 ? 'true' : c.slice(eq + 1);
     // a remote repointed for one command fetches or pushes where the person did not choose (`git handoff` fetches too)
     if ((inv.sub === 'handoff' || !reads(inv.sub)) && REMOTE_KEY.test(key.toLowerCase())) return remoteChangeProblem(show, `the remote setting ${neutralKey(key)} for this one command`);
-    if (reads(inv.sub)) continue;
-    const rule = runningKey(key, eq < 0 ? 'true' : c.slice(eq + 1));
+    // git-handoff's own settings, read by its git hooks and by `git handoff` itself under this git
+    if (key.toLowerCase().startsWith('handoff.') && !READING_VERBS.has(inv.sub)) {
+      return `\`${show}\` runs \`git ${inv.sub}\` with git-handoff's own setting ${neutralKey(key.toLowerCase())} changed for it (guard, claims, protected files, sync remote): those are the person's to change. Run it without that setting.`;
+    }
+    const rule = reads(inv.sub) ? null : runningKey(key, value);
     if (rule?.protection) return `\`${show}\` runs \`git ${inv.sub}\` with ${neutralKey(key)} set for it: that ${rule.runs}. Run it without that setting.`;
+    const problem = unknownKeyProblem(key, value);
+    if (problem) return `\`${show}\` gives git a setting for this command: ${problem} (trace2 targets, cookie files and the like write files). Run it without that setting, or ask the person.`;
   }
   return null;
 }

@@ -6,7 +6,6 @@ import { SESSION_ID_VARS } from '../../clients/names';
 import type { SimpleCommand } from '../shell/command';
 import { READING_VERBS, type GitInvocation } from '../shell/git';
 import type { WriteTarget } from '../shell/writes';
-import { unknownKeyProblem } from './git-config';
 import { substituteVars } from '../shell/command';
 import { userDirs } from '../../user-dirs';
 import { configFiles, userConfigFiles } from '../../git/config-files';
@@ -138,19 +137,6 @@ export function gitOptionProblem(cmd: SimpleCommand, inv: GitInvocation, own: Ow
   if (READING_VERBS.has(inv.sub)) return null;
   const elsewhere = inv.gitDir !== null && !own('git-dir', inv.gitDir) ? '--git-dir' : inv.workTree !== undefined && !own('work-tree', inv.workTree) ? '--work-tree' : null;
   return elsewhere && `\`${elsewhere}\` points \`${VERB(inv)}\` at another repository or work tree, for a verb that writes. Run it in that repository (git -C <directory> ${inv.sub} …), or ask the person.`;
-}
-
-/** Why the settings given to one git command (`-c`, --config-env, GIT_CONFIG_*) are not known to be quiet or change git-handoff's own, or null. */
-export function oneOffKeysProblem(inv: GitInvocation, show: string): string | null {
-  for (const c of inv.config ?? []) {
-    const eq = c.indexOf('=');
-    const key = eq < 0 ? c : c.slice(0, eq);
-    // git-handoff's own settings, read by its git hooks and by `git handoff` itself under this git
-    if (key.toLowerCase().startsWith('handoff.') && !READING_VERBS.has(inv.sub)) return `\`${show}\` runs \`git ${inv.sub}\` with git-handoff's own setting ${key.toLowerCase().replace(/[^\w.-]/g, '?').slice(0, 80)} changed for it (guard, claims, protected files, sync remote): those are the person's to change. Run it without that setting.`;
-    const problem = unknownKeyProblem(eq < 0 ? c : c.slice(0, eq), eq < 0 ? 'true' : c.slice(eq + 1));
-    if (problem) return `\`${show}\` gives git a setting for this command: ${problem} (trace2 targets, cookie files and the like write files). Run it without that setting, or ask the person.`;
-  }
-  return null;
 }
 
 /**

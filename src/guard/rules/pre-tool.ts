@@ -38,7 +38,7 @@ import { userDirs } from '../../user-dirs';
 import { homedir, type Location } from '../locate';
 import { holdsStub, hooksDirIn } from '../../git/hook-stub';
 import { NAMES_HOOK_FILE } from '../../clients/hook-files';
-import { anchorEnvironmentProblem, gitEnvironmentProblem, gitOptionProblem, oneOffKeysProblem, separateGitDirProblem, sessionEnvironmentProblem } from './git-invocation';
+import { anchorEnvironmentProblem, gitEnvironmentProblem, gitOptionProblem, separateGitDirProblem, sessionEnvironmentProblem } from './git-invocation';
 
 export async function preTool(ctx: GuardContext): Promise<Decision> {
   const a = ctx.event.action;
@@ -303,7 +303,7 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
       const problem =
         gitEnvironmentProblem(git, cmd, vars, envFiles, own) ??
         sessionEnvironmentProblem(git, vars, [...unset, ...(cmd.unsets ?? [])], ctx.session, show) ??
-        gitOptionProblem(cmd, git, own) ?? oneOffKeysProblem(git, show) ?? separateGitDirProblem(git, cmd, (d) => ctx.locate(d), show);
+        gitOptionProblem(cmd, git, own) ?? oneOffConfigProblem(git, show) ?? separateGitDirProblem(git, cmd, (d) => ctx.locate(d), show);
       if (problem) return { deny: problem };
       // a repository of git-handoff's own (the witness, an installed copy): run there, or pushed into
       if (!harmlessCommand(cmd) && !READING_VERBS.has(git.sub)) {
@@ -385,11 +385,10 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     // HOME, XDG_*, PATH changed for git or git-handoff: the places the guard judged are elsewhere (rules/git-invocation.ts)
     const anchors = anchorEnvironmentProblem(inv, carried, [...unset, ...(cmd.unsets ?? [])], ctx.env) ?? anchorEnvironmentProblem(inv, cmd.assigns, [], ctx.env);
     if (anchors) return { deny: anchors };
-    // handoffs taken from a repository that is not a remote the person configured (rules/anchors.ts), or `git handoff`
-    // given a remote repointed for it (rules/git-config.ts; other git verbs: refCommandProblem)
+    // handoffs taken from a repository that is not a remote the person configured (rules/anchors.ts)
     const source = handoffSource(run, inv);
     const show = () => asWritten(command, inv, cmd.cwd ?? '/', read);
-    const remote = (isHandoffCommand(inv) ? oneOffConfigProblem(inv, show()) : null) ?? (source !== null ? await unconfiguredSource(ctx, inv, cmd, source, show) : null);
+    const remote = source !== null ? await unconfiguredSource(ctx, inv, cmd, source, show) : null;
     if (remote) return { deny: remote };
     if (isHandoffCommand(inv)) {
       handoff = true;

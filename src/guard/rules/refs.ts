@@ -154,7 +154,7 @@ export function plainRefMove(cmds: SimpleCommand[], line: string, cwd: string): 
   const [cmd, ...rest] = cmds;
   if (!cmd || rest.length || cmd.redirects.length || cmd.xargs) return null;
   const inv = gitInvocation(cmd);
-  const problem = inv ? refCommandProblem(inv, cmd, lineText(cmds), line, { line, cwd, cmds }) : null;
+  const problem = inv ? (oneOffConfigProblem(inv, asWritten(line, inv, cmd.cwd ?? '/', { line, cwd, cmds })) ?? refCommandProblem(inv, cmd, lineText(cmds), line, { line, cwd, cmds })) : null;
   return problem === null ? null : { deny: stripTerminalControls(problem) };
 }
 
@@ -163,9 +163,6 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
   const args = inv.args;
   const named = args.filter(mentionsHandoffRef);
   const show = asWritten(written, inv, cmd.cwd ?? '/', read);
-  // core.hooksPath and the like, set for this one command (git -c): git-handoff's git hooks would not run for it
-  const oneOff = oneOffConfigProblem(inv, show);
-  if (oneOff) return oneOff;
   switch (inv.sub) {
     case 'update-ref':
     case 'symbolic-ref': {
