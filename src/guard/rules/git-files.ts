@@ -1,13 +1,12 @@
-// git verbs that write or delete worktree files by the paths they are given — rm, mv, checkout and restore of paths,
-// checkout-index, merge-file, bundle create, archive -o — judged as the shell's writes are. A pathspec that is a
-// directory, a pattern (git's `*` crosses `/`) or carries magic reaches every handoff file under its literal part.
+// git verbs that write or delete worktree files by the paths they are given (rules/worktree.ts says which), judged as
+// the shell's writes are. A pathspec that is a directory, a pattern or magic reaches every handoff file under it.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { configBool } from '../../git/config';
 import type { GuardContext } from '../context';
 import type { Location } from '../locate';
 import type { SimpleCommand } from '../shell/command';
-import { stashVerb, type GitInvocation } from '../shell/git';
+import type { GitInvocation } from '../shell/git';
 import type { WorktreeEffect } from './worktree';
 import { flagGiven, getopt, isLong } from '../shell/options';
 import type { TargetKind, WriteTarget } from '../shell/writes';
@@ -16,9 +15,7 @@ import { handoffFilesUnder } from './reach';
 import { globMatch } from '../glob';
 
 /**
- * A pathspec as the target it names: magic (`:(top)`, `:/`, `:!`) read, excludes dropped (null); a pattern (git's `*`
- * crosses `/`) as the literal directory before it, the pattern kept in names to match each handoff file under it.
- */
+/** A pathspec as the target it names (magic read, excludes dropped: null); a pattern as the literal directory before it. */
 export function pathspecTarget(spec: string, cwd: string | null, top: string | null, kind: TargetKind, tree = false): WriteTarget | null {
   let s = spec;
   let literal = false;
@@ -132,10 +129,9 @@ export function pathspecCovers(t: WriteTarget, f: string): boolean {
 }
 
 /**
- * Which of these worktree paths may be entries of the index, read from the index file without git: a path that a
- * version 2 or 3 index does not name is not tracked (what `ls-files` would answer), and no index means nothing is.
- * null when only git can tell: an index elsewhere (GIT_INDEX_FILE), version 4's compressed names, a split index
- * (its entries in a shared file). A sparse index's directory entry counts for every path under it.
+/**
+ * Which of these worktree paths may be entries of the index, read from a version 2 or 3 index file without git (no
+ * index: none); null when only git can tell (GIT_INDEX_FILE, version 4, a split index).
  */
 function maybeIndexed(loc: Location, rel: string[], env: NodeJS.ProcessEnv, icase: boolean): boolean[] | null {
   if (env.GIT_INDEX_FILE) return null;
@@ -161,38 +157,30 @@ function maybeIndexed(loc: Location, rel: string[], env: NodeJS.ProcessEnv, icas
   });
 }
 
-/** Whether a write of these worktree files by checkout or restore changes them: tracked, and changed against HEAD. */
-export async function changedByCheckout(ctx: GuardContext, inv: GitInvocation, files: string[], cwd: string): Promise<string[]> {
+/** Which of these worktree files a verb that discards or applies changes (`effect`): tracked, and changed against what it writes. */
+export async function changedByCheckout(ctx: GuardContext, effect: WorktreeEffect, files: string[], cwd: string): Promise<string[]> {
   if (!files.length) return files;
-  // written under a prefix of the session's choosing: whatever the index holds lands there, tracked here or not
-  if (inv.sub === 'checkout-index' && inv.args.some((x) => x.startsWith('--prefix=') ? x.length > 9 : x === '--prefix')) return files;
   const loc = ctx.locate(cwd);
   if (!loc) return files;
-  const stash = inv.sub === 'stash' ? /^(apply|pop|branch)$/.exec(stashVerb(inv.args) ?? '') : null;
-  if (!stash) {
-    // everything below counts only files the index tracks: those it does not name are left out before git is
-    // started, so a checkout or stash over the perimeter's untracked files (git's own, the clients' hook files)
-    // costs no git process, as a tree without handoff files never did
+  const stash = effect.kind === 'apply' ? effect.source : undefined;
+  if (stash === undefined) {
+    // only files the index tracks count: the others are left out before git starts
     const indexed = maybeIndexed(loc, files.map((f) => path.relative(loc.worktree, f)), ctx.env, configBool(await ctx.config(loc), 'core.ignorecase'));
     if (indexed) files = files.filter((_, i) => indexed[i]);
     if (!files.length) return files;
   }
   const repo = await ctx.repo(loc);
   const rel = files.map((f) => path.relative(loc.worktree, f));
-  const tracked = new Set(repo.git(['ls-files', '-z', '--', ...rel.map((r) => `:(literal)${r}`)], { cwd: loc.worktree, allowFail: true }).stdout.split('\0').filter(Boolean));
   const literal = rel.map((r) => `:(literal)${r}`);
-  const names = (args: string[]) => repo.git(args, { cwd: loc.worktree, allowFail: true }).stdout.split('\0').filter(Boolean);
+  const names = (args: string[]) => new Set(repo.git(args, { cwd: loc.worktree, allowFail: true }).stdout.split('\0').filter(Boolean));
   // `stash apply|pop|branch`: what the stash holds (its tracked changes and its untracked files), whatever is here now
-  if (stash) {
-    const ops = inv.args.filter((x) => !x.startsWith('-'));
-    const ref = (stash[1] === 'branch' ? ops[2] : ops[1]) ?? 'stash@{0}';
-    const held = new Set([...names(['diff', '--name-only', '-z', `${ref}^1`, ref, '--', ...literal]), ...names(['ls-tree', '-r', '--name-only', '-z', `${ref}^3`, '--', ...rel])]);
+  if (stash !== undefined) {
+    const held = new Set([...names(['diff', '--name-only', '-z', `${stash}^1`, stash, '--', ...literal]), ...names(['ls-tree', '-r', '--name-only', '-z', `${stash}^3`, '--', ...rel])]);
     return files.filter((_, i) => held.has(rel[i]));
   }
+  const tracked = names(['ls-files', '-z', '--', ...literal]);
   // another source than the index (`checkout <tree-ish> --`, `restore --source`, a tree read): any tracked file may change
-  const source =
-    inv.sub === 'restore' ? inv.args.some((x) => x === '-s' || /^-s./.test(x) || (isLong(x, '--source') && x.split('=')[0].length > 3)) : inv.sub === 'read-tree' || (inv.sub === 'checkout' && inv.args.indexOf('--') > 0 && !inv.args[0].startsWith('-'));
-  if (source) return files.filter((_, i) => tracked.has(rel[i]));
+  if (effect.source !== undefined) return files.filter((_, i) => tracked.has(rel[i]));
   // from HEAD or from the index: a file changes when either differs from what is here (an index entry set by
   // `update-index --cacheinfo` differs from HEAD, not the worktree, until the checkout writes it)
   const dirty = new Set([...names(['diff', '--name-only', '-z', 'HEAD', '--', ...literal]), ...names(['diff', '--cached', '--name-only', '-z', 'HEAD', '--', ...literal])]);

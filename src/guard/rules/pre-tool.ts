@@ -25,7 +25,7 @@ import { interpreterWrites } from './interpreter-writes';
 import { commitNeedsSession, isHandoffCommand, judgeHandoffCommand, needsSession, plainHooksDir, productVariableProblem, sessionPrefix } from './inject';
 import { RECORDS } from '../../clients/records';
 import { strangerFileProblem, strangerHandoffProblem } from '../stranger';
-import { codeRunsAnchors, handoffRun, handoffSource, personOnlyProblem, reinstallProblem, unconfiguredSourceProblem } from './anchors';
+import { codeRunsAnchors, handoffByInterpreter, handoffRun, handoffSource, personOnlyProblem, reinstallProblem, unconfiguredSourceProblem } from './anchors';
 import { Earlier } from './earlier';
 import { worktreeEffect } from './worktree';
 import { pluginPathPrefix } from '../../clients/plugin-active';
@@ -82,9 +82,7 @@ function ownDirsOf(ctx: GuardContext, loc: Location | null): string[] {
 const PUSH_VALUED = ['-o', '--push-option', '--receive-pack', '--exec', '--repo'];
 
 /**
- * The repositories a git command changes: the one it runs in (`-C`, `cd`, `--git-dir`, GIT_DIR) and, for a push, its
- * destination — a path or file:// URL, or a remote's configured URLs (git asked, only for a push).
- */
+/** The repositories a git command changes: the one it runs in and, for a push, its destination (a remote's URLs: git asked). */
 async function repositoriesOf(ctx: GuardContext, git: GitInvocation, here: string, loc: Location | null, defined: Map<string, string>): Promise<string[]> {
   const out = [here];
   if (git.gitDir && !/[$`]/.test(git.gitDir)) out.push(path.resolve(here, git.gitDir));
@@ -118,9 +116,9 @@ async function repositoriesOf(ctx: GuardContext, git: GitInvocation, here: strin
 const DESTRUCTIVE_TOOL = /delete|remove|(^|[^a-z])rm|move|rename|purge|trash|wipe|clean/i;
 
 /**
- * The operations of a tool in a shape the guard does not know, on every path-like argument it was given: a pattern
- * (`memory/h*`) on what it matches; a directory on the handoff files directly in it (as an unknown program given one),
- * or on every one under it when the tool's name says it deletes or moves (`delete_directory {dir: "memory"}`).
+/**
+ * The operations of a tool of unknown shape, on every path-like argument: a pattern on what it matches, a directory on
+ * the handoff files in it (under it, when the tool's name says it deletes or moves).
  */
 function toolPathOps(ctx: GuardContext, given: string[], budget: Budget): FileOp[] {
   const ops: FileOp[] = [];
@@ -137,9 +135,7 @@ function toolPathOps(ctx: GuardContext, given: string[], budget: Budget): FileOp
 }
 
 /**
- * The paths a tool may take a path argument for, beside the argument itself: its home spelled `~`, `$HOME` or `${HOME}`,
- * a `file://` URI (percent-decoded, `localhost` or no host), without the line end or spaces it was given after it.
- */
+/** The paths a tool's path argument may stand for: the home as `~`/`$HOME`, a `file://` URI, trailing blanks dropped. */
 function toolPathSpellings(given: string, home: string | undefined): string[] {
   const out = new Set([given, given.replace(/\s+$/, '')]);
   for (const p of [...out]) {
@@ -349,16 +345,14 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
           if (problem) return { deny: problem };
         }
         push({ abs, shown: i === 0 ? t.path : p, kind: t.kind === 'delete' ? 'delete' : 'shell' });
-        // `rm -r dir`, `rm -rf memor?`, `find dir … -delete`: the handoff files under a deleted directory go too;
-        // `cp -r src dir`, `rsync -a src/ dir/`, `git checkout dir`: those under a directory written as a tree
-        // the perimeter's files and directories under it too (git's directories and configuration, the clients' hook files, the guard's state)
-        // a find narrowed by names reaches into those directories by the names of what is inside them
-        // through a symlink to a directory: a tree written there, or deleted as `rm -rf link/` (the slash follows it), is where it leads
+        // a deleted directory or one written as a tree takes the handoff files and the perimeter's files under it (a
+        // find narrowed by names reaches into them by name); through a symlink, where it leads
         const follows = t.kind !== 'delete' || /\/\.?$/.test(p) ? realOf(abs) : abs;
         const fenced = (t.kind === 'delete' || t.tree ? (await perimeterOf(ctx).then((fence) => [...new Set([abs, follows])].flatMap((d) => perimeterUnder(fence, d)))).filter((f) => pathspecCovers(t, f)) : []).flatMap((f) => [f, ...namedUnder(f, t.names, budget)]);
         const reached = [...(t.kind === 'delete' || t.tree ? (gitFiles.includes(t) ? pathspecMatches({ ...t, path: abs }, budget) : handoffFilesUnder(abs, budget)) : t.children ? handoffFilesIn(abs, budget) : []), ...fenced];
         const under = reached.filter((f) => f !== abs && nameMatches(t.names, abs, f) && copiedOver(t, f, abs, vars, budget, ctx));
-        const changed = git && t.tree && t.kind !== 'delete' && /^(checkout|restore|checkout-index|switch|reset|read-tree|stash)$/.test(git.sub) ? await changedByCheckout(ctx, git, under, abs) : under;
+        // what a checkout, reset or stash writes over: only the tracked files it changes
+        const changed = effect && effect.kind !== 'remove' && gitFiles.includes(t) && t.kind !== 'delete' ? await changedByCheckout(ctx, effect, under, abs) : under;
         for (const f of changed) push({ abs: f, shown: `${path.relative(ctx.event.cwd, f) || f}${t.why ? ` (${t.why})` : ''}`, kind: t.kind === 'delete' ? 'delete' : 'shell' });
       }
     }
@@ -454,9 +448,7 @@ async function unconfiguredSource(ctx: GuardContext, inv: GitInvocation, cmd: Si
 }
 
 /**
- * The paths git status lists now (changed, staged, untracked, ignored ones aside), as deletes: what a line that changed
- * the index wholesale (`git add -A`, `read-tree`) before a `reset --hard` or `clean` may lose.
- */
+/** The paths git status lists, as deletes: what a line that changed the index wholesale may lose to a later discard. */
 async function statusPaths(ctx: GuardContext, git: GitInvocation, cmd: SimpleCommand): Promise<WriteTarget[]> {
   const loc = ctx.locate((git.cwd ?? cmd.cwd) || ctx.event.cwd);
   if (!loc || git.gitDir) return [];
@@ -524,21 +516,6 @@ async function hooksPathRemoval(ctx: GuardContext, inv: GitInvocation, command: 
 const unseenValue = (source: string) =>
   `${source} is run as a command, and its value is built by an expansion the guard cannot see before the shell runs it, ` +
   `on a line that names handoff files, .git or refs. Give the value literally (GIT_PAGER=less git log), or run the command it stands for itself.`;
-
-const RUNTIMES = /^(node|nodejs|bun|deno|tsx|ts-node)(\d[\d.]*)?$/;
-
-/** `node "$(command -v git-handoff)" write …`, `node …/dist/cli.cjs write …`: git-handoff's CLI run by its runtime. */
-function handoffByInterpreter(cmd: SimpleCommand, whole: string) {
-  const prog = programName(cmd.argv);
-  if (!RUNTIMES.test(prog)) return null;
-  let i = 1;
-  while (i < cmd.argv.length && cmd.argv[i].startsWith('-')) i++;
-  if (prog === 'deno' && cmd.argv[i] === 'run') for (i++; i < cmd.argv.length && cmd.argv[i].startsWith('-'); ) i++;
-  const script = cmd.argv[i];
-  if (script === undefined) return null;
-  const named = /handoff/i.test(script) || (/[$`]/.test(script) && /handoff/i.test(whole)) || /(^|\/)dist\/(cli|fast)\.cjs$/.test(script);
-  return named ? { sub: 'handoff', args: cmd.argv.slice(i + 1), cwd: cmd.cwd, gitDir: null } : null;
-}
 
 /** The folder git runs this repository's hooks from, when it holds git-handoff's stubs and can be given back as it is. */
 async function stubsDir(ctx: GuardContext, inv: GitInvocation, cmd: SimpleCommand): Promise<string | null> {

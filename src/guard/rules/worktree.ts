@@ -25,6 +25,8 @@ export interface WorktreeEffect {
   /** switch and reset: the commit it goes to; a branch it creates */
   target?: string | null;
   create?: string | null;
+  /** discard, apply: the commit, tree or stash the files come from (absent: the index or HEAD) */
+  source?: string;
   force?: boolean;
   /** mv: where the sources go */
   into?: string;
@@ -33,7 +35,7 @@ export interface WorktreeEffect {
 type Options = ReturnType<typeof options>;
 
 /** Whether flag `letter` (alone or in a short group) or one of the `long` options is given. */
-export function has(o: Options, letter: string | null, ...long: string[]): boolean {
+function has(o: Options, letter: string | null, ...long: string[]): boolean {
   return (letter !== null && o.flags.includes(`-${letter}`)) || long.some((l) => o.values.has(l) || o.flags.some((f) => f.split('=')[0] === l));
 }
 
@@ -48,7 +50,7 @@ export const isBroad = (p: string, dir: string) => {
 };
 
 const ADD_VALUED = ['--chmod', '--pathspec-from-file'];
-export const COMMIT_VALUED = ['-m', '--message', '-F', '--file', '-C', '--reuse-message', '-c', '--reedit-message', '--author', '--date', '-t', '--template', '--fixup', '--squash', '--cleanup', '--trailer', '--pathspec-from-file'];
+const COMMIT_VALUED = ['-m', '--message', '-F', '--file', '-C', '--reuse-message', '-c', '--reedit-message', '--author', '--date', '-t', '--template', '--fixup', '--squash', '--cleanup', '--trailer', '--pathspec-from-file'];
 const STASH_VERBS = new Set(['list', 'show', 'drop', 'pop', 'apply', 'branch', 'clear', 'create', 'store', 'push', 'save']);
 /** Verbs that write another commit's changes into the worktree (git refuses where they would overwrite local changes). */
 const APPLYING = ['am', 'merge', 'cherry-pick', 'revert', 'pull', 'rebase'];
@@ -60,10 +62,11 @@ const named = (kind: WorktreeEffect['kind'], o: Options, scope: Scope = 'tracked
   has(o, null, '--pathspec-from-file') ? whole(kind, scope) : o.operands.length ? { kind, scope, pathspecs: o.operands } : null;
 
 /** The switch to `target` (and a branch it creates); staying on `branch` is nothing, or a discard when forced. */
-function switchTo(o: Options, target: string | undefined, create: string | undefined, branch: string | null, force: boolean, detach: boolean) {
-  if (create !== undefined) return { kind: 'switch' as const, scope: 'all' as const, pathspecs: null, target: target ?? null, create, force };
-  if (target === undefined || (target === branch && !detach)) return force && (target !== undefined || o.operands.length === 0) ? whole('discard') : null;
-  return { kind: 'switch' as const, scope: 'all' as const, pathspecs: null, target, force };
+function switchTo(target: string | undefined, create: string | undefined, branch: string | null, force: boolean, detach = false) {
+  const moves = { kind: 'switch', scope: 'all', pathspecs: null, force } as const;
+  if (create !== undefined) return { ...moves, target: target ?? null, create };
+  if (target === undefined || (target === branch && !detach)) return force ? whole('discard') : null;
+  return { ...moves, target };
 }
 
 const VERBS: Record<string, Row> = {
@@ -84,7 +87,8 @@ const VERBS: Record<string, Row> = {
   stash: (a) => {
     const first = options(a, ['-m', '--message', '--pathspec-from-file']);
     const verb = first.dashdash === 0 || !STASH_VERBS.has(first.operands[0]) ? 'push' : first.operands[0];
-    if (/^(apply|pop|branch)$/.test(verb)) return whole('apply', 'all');
+    const stash = first.operands[verb === 'branch' ? 2 : 1] ?? 'stash@{0}';
+    if (/^(apply|pop|branch)$/.test(verb)) return { ...whole('apply', 'all'), source: stash };
     if (verb !== 'push' && verb !== 'save') return null;
     const o = verb === first.operands[0] ? options(a.slice(a.indexOf(verb) + 1), ['-m', '--message', '--pathspec-from-file']) : first;
     const scope = has(o, 'a', '--all') || has(o, 'u', '--include-untracked') ? 'all' : 'tracked';
@@ -95,27 +99,34 @@ const VERBS: Record<string, Row> = {
     const o = options(a, ['-b', '-B', '--orphan', '--conflict', '--pathspec-from-file']);
     const force = has(o, 'f', '--force');
     const create = optionValue(a, ['-b', '-B', '--orphan']);
-    if (create !== undefined) return switchTo(o, o.operands[0], create, branch, force, false);
+    if (create !== undefined) return switchTo(o.operands[0], create, branch, force);
     if (has(o, null, '--pathspec-from-file')) return whole('discard');
-    if (o.dashdash >= 0) return o.operands.length > o.dashdash ? { kind: 'discard', scope: 'tracked', pathspecs: o.operands.slice(o.dashdash) } : null;
+    // `checkout [<tree-ish>] -- <paths>`
+    if (o.dashdash >= 0) {
+      const source = o.dashdash > 0 ? o.operands[0] : undefined;
+      return o.operands.length > o.dashdash ? { kind: 'discard', scope: 'tracked', pathspecs: o.operands.slice(o.dashdash), source } : null;
+    }
     const [first, ...rest] = o.operands;
     // git reads the first word as a revision unless it names a path; so do we, by looking at the worktree (a lone
     // path may still be a commit the worktree moves to)
     const pathFirst = first !== undefined && (first === '.' || /[*?[]/.test(first) || first.startsWith(':') || existsSync(path.resolve(dir, first)));
-    if (pathFirst || rest.length) return { kind: 'discard', scope: 'tracked', pathspecs: pathFirst ? o.operands : rest, target: pathFirst && !rest.length ? first : undefined };
+    if (pathFirst) return { kind: 'discard', scope: 'tracked', pathspecs: o.operands, target: rest.length ? undefined : first };
+    if (rest.length) return { kind: 'discard', scope: 'tracked', pathspecs: rest, source: first };
     const detach = has(o, null, '--detach');
-    return switchTo(o, first === undefined && detach ? 'HEAD' : first, undefined, branch, force, detach);
+    return switchTo(first === undefined && detach ? 'HEAD' : first, undefined, branch, force, detach);
   },
   switch: (a, _dir, branch) => {
     const o = options(a, ['-c', '--create', '-C', '--force-create', '--orphan', '--conflict']);
     // --orphan empties the worktree of every tracked file
     if (has(o, null, '--orphan')) return whole('remove');
     const create = optionValue(a, ['-c', '--create', '-C', '--force-create']);
-    return switchTo(o, o.operands[0], create, branch, has(o, 'f', '--force', '--discard-changes'), has(o, 'd', '--detach'));
+    return switchTo(o.operands[0], create, branch, has(o, 'f', '--force', '--discard-changes'), has(o, 'd', '--detach'));
   },
   restore: (a) => {
     const o = options(a, ['-s', '--source', '--pathspec-from-file', '--conflict']);
-    return has(o, 'S', '--staged') && !has(o, 'W', '--worktree') ? null : named('discard', o);
+    const restored = has(o, 'S', '--staged') && !has(o, 'W', '--worktree') ? null : named('discard', o);
+    const source = [...(o.values.get('-s') ?? []), ...(o.values.get('--source') ?? [])].pop();
+    return restored && { ...restored, source };
   },
   reset: (a) => {
     const o = options(a, ['--pathspec-from-file']);
@@ -124,7 +135,7 @@ const VERBS: Record<string, Row> = {
   // -u with --reset or -m rewrites the worktree to the tree read (--reset even over local changes)
   'read-tree': (a) => {
     const o = options(a, ['--prefix', '--exclude-per-directory', '--index-output']);
-    return has(o, 'u') && has(o, 'm', '--reset') ? whole('discard') : null;
+    return has(o, 'u') && has(o, 'm', '--reset') ? { ...whole('discard'), source: o.operands[0] ?? '' } : null;
   },
   // without -f it writes only what is missing; with --prefix, elsewhere (rules/git-files.ts)
   'checkout-index': (a) => {
@@ -143,7 +154,8 @@ const VERBS: Record<string, Row> = {
     const o = options(a, []);
     if (has(o, 'n', '--dry-run') || o.operands.length < 2) return null;
     const into = o.operands.at(-1)!;
-    return { kind: 'remove', scope: 'all', pathspecs: has(o, 'f', '--force') ? [into, ...o.operands.slice(0, -1)] : o.operands.slice(0, -1), into, force: has(o, 'f', '--force') };
+    const force = has(o, 'f', '--force');
+    return { kind: 'remove', scope: 'all', pathspecs: [...(force ? [into] : []), ...o.operands.slice(0, -1)], into, force };
   },
   // below the current directory unless given paths; without -f too where clean.requireForce is false
   clean: (a) => {
