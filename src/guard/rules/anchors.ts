@@ -36,7 +36,6 @@ function programOf(word: string): string | null {
   return base.startsWith('git-handoff') ? base : null;
 }
 
-/**
 /** What git-handoff is asked to do: `cli` with its arguments, or `guard` (by hand); null for anything else. */
 export function handoffRun(cmd: SimpleCommand, inv: GitInvocation | null): { kind: 'cli' | 'guard'; args: string[] } | null {
   const [p0, ...rest] = cmd.argv;
@@ -79,7 +78,6 @@ export function handoffByInterpreter(cmd: SimpleCommand, whole: string) {
   return named ? { sub: 'handoff', args: cmd.argv.slice(i + 1), cwd: cmd.cwd, gitDir: null } : null;
 }
 
-/**
 /** Why a command installs, removes, switches off or replaces git-handoff's package, plugin or extension, or null. */
 export function reinstallProblem(cmd: SimpleCommand, shown: string): string | null {
   const prog = programName(cmd.argv);
@@ -100,7 +98,6 @@ const RUNS_PROGRAMS = /subprocess|\bsystem\b|\bexec|spawn|popen|child_process|IO
 const NAMES_HANDOFF = /git['"\s,]*[-\s]?['"\s,]*handoff/;
 const PERSON_ONLY_WORDS = /\b(guard|install|uninstall|--from|--session)\b|guard\.cjs/;
 
-/**
 /** Why interpreter code would run git-handoff's guard or a person's command: its words are enough (no argv to read). */
 export function codeRunsAnchors(cmd: SimpleCommand, whole: string): string | null {
   if (!runsUnreadCode(cmd, SHELLS) || !RUNS_PROGRAMS.test(whole) || !NAMES_HANDOFF.test(whole) || !PERSON_ONLY_WORDS.test(whole)) return null;
@@ -110,7 +107,6 @@ export function codeRunsAnchors(cmd: SimpleCommand, whole: string): string | nul
   );
 }
 
-/**
 /** Why a `git handoff` command is only the person's to run, or null: one rule for the commands and the guard. */
 export function personOnlyCommand(sub: string | undefined, rest: string[]): string | null {
   if (sub === 'install' || sub === 'uninstall') {
@@ -125,7 +121,6 @@ export function personOnlyCommand(sub: string | undefined, rest: string[]): stri
   return null;
 }
 
-/**
 /** Why `own` (null: not known) may not claim or release for `named` (release: 8 or more of its first characters), or null. */
 export function otherSessionProblem(verb: string, named: string, own: string | null): string | null {
   if (own !== null && (own === named || (verb === 'release' && named.length >= 8 && own.startsWith(named)))) return null;
@@ -136,7 +131,6 @@ export function otherSessionProblem(verb: string, named: string, own: string | n
   );
 }
 
-/**
 /** Why a tool call may not run this git-handoff command: the guard by hand, a person's command, another session's claims. */
 export function personOnlyProblem(run: { kind: 'cli' | 'guard'; args: string[] }, assigns: Record<string, string>, session: string | null, shown: string): string | null {
   const show = neutral(shown);
@@ -160,7 +154,6 @@ export function personOnlyProblem(run: { kind: 'cli' | 'guard'; args: string[] }
   return null;
 }
 
-/**
 /** The repository `git handoff fetch|sync <R>` or `git fetch|pull <R> <refspecs taking handoff refs>` takes handoffs from, or null. */
 export function handoffSource(run: { kind: 'cli' | 'guard'; args: string[] } | null, inv: GitInvocation): string | null {
   if (run?.kind === 'cli') {

@@ -1,7 +1,6 @@
-// What a command line changed earlier on the same line, which a later command of it acts through (the guard judges
-// the line before any of it runs): symlinks made (a later write through one is judged where it leads), and the index
-// or HEAD changed (a later command that makes the worktree match them, or removes what is untracked, is judged as
-// deleting what the earlier commands named, every path git status lists, or every file of the worktree).
+// What a line changed before a later command of it acts (the guard judges the line before any of it runs): symlinks
+// made (a write through one is judged where it leads), and the index or HEAD changed (a later discard of them is
+// judged as deleting what the earlier commands named, every path git status lists, or every file of the worktree).
 import path from 'node:path';
 import { programName, type SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
@@ -105,12 +104,7 @@ export class Earlier {
     return out;
   }
 
-  /**
-   * What a command that makes the worktree match the index or HEAD, or removes untracked files, deletes of what the
-   * line changed before it: the paths named earlier, as deletes (a directory with what is under it), and whether the
-   * index was changed wholesale before it (then every path git status lists counts: rules/pre-tool.ts asks git).
-   * Nothing when it is no such command or nothing was changed before it.
-   */
+  /** What a discarding command (`effect`) deletes of what the line changed before it; `swept`: every path git status lists. */
   discarded(effect: WorktreeEffect | null, top: string | null): { targets: WriteTarget[]; swept: boolean } {
     // what makes the worktree match the index or HEAD, or removes what is untracked
     const discards = effect?.kind === 'discard' || effect?.kind === 'remove' || (effect?.kind === 'switch' && effect.force);

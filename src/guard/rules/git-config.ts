@@ -141,7 +141,6 @@ function scopeOf(args: string[], cwd: string | null): Scope {
   return o.flags.includes('--global') ? 'global' : o.flags.includes('--system') ? 'system' : 'repo';
 }
 
-/**
 /** remoteSettingProblem for `git config --file` of a file git reads here by an include (`reads`: the perimeter's list). */
 export function includedRemoteSettingProblem(args: string[], cwd: string | null, show: string, reads: Set<string>): string | null {
   if (scopeOf(args, cwd) !== 'file') return null;
@@ -259,7 +258,6 @@ export function removesHooksPath(args: string[]): boolean {
   return (sub === 'remove-section' || args.includes('--remove-section')) && (/^core$/i.test(ops[0] ?? '') || unknown(ops[0] ?? ''));
 }
 
-/**
 /** Why removing core.hooksPath moves git from `hooksDir`, where git-handoff's stubs are, to `defaultDir` without them, or null. */
 export function hooksPathRemovalProblem(show: string, hooksDir: string | null, defaultDir: string, stubsIn: (dir: string) => string[]): string | null {
   if (hooksDir === null || path.resolve(hooksDir) === path.resolve(defaultDir)) return null;

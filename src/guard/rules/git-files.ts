@@ -14,7 +14,6 @@ import type { Budget } from './reach';
 import { handoffFilesUnder } from './reach';
 import { globMatch } from '../glob';
 
-/**
 /** A pathspec as the target it names (magic read, excludes dropped: null); a pattern as the literal directory before it. */
 export function pathspecTarget(spec: string, cwd: string | null, top: string | null, kind: TargetKind, tree = false): WriteTarget | null {
   let s = spec;
@@ -128,7 +127,6 @@ export function pathspecCovers(t: WriteTarget, f: string): boolean {
   return pattern === undefined || globMatch(pattern, f) || globMatch(`${pattern}/*`, f);
 }
 
-/**
 /**
  * Which of these worktree paths may be entries of the index, read from a version 2 or 3 index file without git (no
  * index: none); null when only git can tell (GIT_INDEX_FILE, version 4, a split index).

@@ -81,7 +81,6 @@ function ownDirsOf(ctx: GuardContext, loc: Location | null): string[] {
 
 const PUSH_VALUED = ['-o', '--push-option', '--receive-pack', '--exec', '--repo'];
 
-/**
 /** The repositories a git command changes: the one it runs in and, for a push, its destination (a remote's URLs: git asked). */
 async function repositoriesOf(ctx: GuardContext, git: GitInvocation, here: string, loc: Location | null, defined: Map<string, string>): Promise<string[]> {
   const out = [here];
@@ -116,7 +115,6 @@ async function repositoriesOf(ctx: GuardContext, git: GitInvocation, here: strin
 const DESTRUCTIVE_TOOL = /delete|remove|(^|[^a-z])rm|move|rename|purge|trash|wipe|clean/i;
 
 /**
-/**
  * The operations of a tool of unknown shape, on every path-like argument: a pattern on what it matches, a directory on
  * the handoff files in it (under it, when the tool's name says it deletes or moves).
  */
@@ -134,7 +132,6 @@ function toolPathOps(ctx: GuardContext, given: string[], budget: Budget): FileOp
   return ops;
 }
 
-/**
 /** The paths a tool's path argument may stand for: the home as `~`/`$HOME`, a `file://` URI, trailing blanks dropped. */
 function toolPathSpellings(given: string, home: string | undefined): string[] {
   const out = new Set([given, given.replace(/\s+$/, '')]);
@@ -447,7 +444,6 @@ async function unconfiguredSource(ctx: GuardContext, inv: GitInvocation, cmd: Si
   return remotes.includes(source) ? null : unconfiguredSourceProblem(show(), source, remotes);
 }
 
-/**
 /** The paths git status lists, as deletes: what a line that changed the index wholesale may lose to a later discard. */
 async function statusPaths(ctx: GuardContext, git: GitInvocation, cmd: SimpleCommand): Promise<WriteTarget[]> {
   const loc = ctx.locate((git.cwd ?? cmd.cwd) || ctx.event.cwd);

@@ -1,8 +1,6 @@
-// A shared checkout nobody can wreck: while another live session in this worktree has uncommitted paths in
-// the ledger, commands that would sweep them into this session's commit (add -A, commit -a, stash) or destroy
-// them (checkout/switch to another branch, reset --hard, checkout -- ., restore ., clean -f) are refused with
-// the exact command that touches only this session's own paths; so is staging one of its files by name. Decided on
-// the parsed command first; git (one `status`) starts only for those verbs, and only when another live session has claims here.
+// A shared checkout nobody can wreck (SPEC 6): while another live session here has uncommitted paths in the ledger,
+// what would sweep or destroy them (rules/worktree.ts) is refused with the command that touches only this session's
+// paths. git (one `status`) starts only when another live session has claims here.
 import path from 'node:path';
 import { isLive, leaseTtlMs, readLease } from '../../handoff/store/leases';
 import { worktreeActivity } from '../../handoff/state/ledger';

@@ -1,6 +1,5 @@
-// Calls that remove files the guard cannot see named: git verbs that delete untracked files (git clean -f, git
-// stash -u/--all take handoff files with them when those are untracked or ignored), and xargs, whose arguments come
-// from its input. Each is judged on the handoff files it would reach, and refused with the exact safe command.
+// Calls that remove files the guard cannot see named: git verbs that delete untracked files (clean, stash -u/--all),
+// and xargs, whose arguments come from its input; each judged on the handoff files it would reach.
 import path from 'node:path';
 import type { GuardContext } from '../context';
 import { shellQuote, shellWord } from '../../clients/event';
@@ -63,12 +62,7 @@ export async function untrackedProblem(ctx: GuardContext, inv: GitInvocation, ef
   );
 }
 
-/**
- * The handoff files a command that reads its arguments from its input may be given: find or ls of paths gives the
- * paths it lists (a directory with what is under it: the program may be recursive); anything else (a pipe from
- * another program, a file) could name any file of the worktree. Null: any file. (echo and printf of literal words
- * were read before: withXargsInput.)
- */
+/** The handoff files an xargs may be given: what the find or ls feeding it lists (under each path), or null: any file. */
 function producedFiles(cmd: SimpleCommand, budget: Budget): string[] | null {
   const p = cmd.stdinFrom;
   if (!p || Object.keys(p.assigns).length || xargsReadsFile(cmd)) return null;
@@ -95,10 +89,7 @@ function producedFiles(cmd: SimpleCommand, budget: Budget): string[] | null {
   return null;
 }
 
-/**
- * xargs's options as its getopt reads them (shell/options.ts getopt): only the options whose value is required (-e, -i, -l
- * and their long forms take one only when attached, so none of them swallows the next option).
- */
+/** xargs's options as its getopt reads them: only those whose value is required (-e, -i, -l take one only attached). */
 const xargsOptions = (cmd: SimpleCommand) =>
   getopt(cmd.xargsArgs ?? [], 'adEILnPs', ['--arg-file', '--delimiter', '--max-args', '--max-procs', '--max-chars', '--process-slot-var']);
 
@@ -109,9 +100,8 @@ const xargsReadsFile = (cmd: SimpleCommand) => {
 };
 
 /**
- * The arguments xargs appends to its command from a producer whose output the guard works out (echo or printf of
- * literal words, src/guard/shell/printed.ts), or null. Every split xargs could make is taken (on NUL, on newlines, on blanks
- * with quotes and backslashes removed, on a -d delimiter): a word more can only add a refusal, never hide a file.
+ * The arguments xargs appends from a producer whose output the guard works out (shell/printed.ts), or null: every
+ * split xargs could make (NUL, newlines, blanks, a -d delimiter), since a word more can only add a refusal.
  */
 function xargsWords(cmd: SimpleCommand): string[] | null {
   const p = cmd.stdinFrom;
@@ -134,11 +124,7 @@ function xargsWords(cmd: SimpleCommand): string[] | null {
 /** More arguments than this worked out from a producer are not judged one by one (a bound: xargs's input is then unknown). */
 const MAX_XARGS_WORDS = 4096;
 
-/**
- * The line with each xargs whose input the guard works out replaced by what it runs: its command with those arguments
- * appended (judged as if they were typed), or, when xargs was given only wrappers (`xargs env`), the arguments read
- * as a command line. The others stay (unseenArgumentsProblem judges them).
- */
+/** The line with each xargs whose input the guard works out replaced by what it runs (its command with those arguments). */
 export function withXargsInput(cmds: SimpleCommand[]): SimpleCommand[] {
   if (!cmds.some((c) => c.xargs)) return cmds;
   return cmds.flatMap((c) => {
