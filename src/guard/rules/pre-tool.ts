@@ -219,7 +219,6 @@ const REWRITING = new Set([
   'commit-tree',
   'hash-object',
 ]);
-/** More simple commands than this on one line are not read one by one (a bound, like MAX_COMMAND). */
 const MAX_COMMANDS = 2000;
 // Text a write target built by expansion could be protected by: the line names a handoff file, git's directory, refs,
 // git's configuration or a client's hook file (`.claude`, `.gemini`, `.codex`, …: the table in src/clients/hook-files.ts).
@@ -227,7 +226,6 @@ const PROTECTED_TEXT = /handoff|\.git|refs\/|packed-refs|memory|config\/git/i;
 const COULD_PROTECT = { test: (text: string) => PROTECTED_TEXT.test(text) || NAMES_HOOK_FILE.test(text) };
 const HARMLESS = new Set(['cd', 'pushd', 'popd', 'echo', 'printf', 'true', 'pwd']);
 
-/** How long reading one command line may take (the guard's whole budget is WATCHDOG_MS). */
 const PARSE_BUDGET_MS = 5_000;
 
 
@@ -246,7 +244,6 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
   const mayReach = () => namesProtected(ctx.event.action) || /handoff|\.git|refs\/|memory|[*?[]|\bgit\b/i.test(whole);
   if (cmds.length > MAX_COMMANDS) return mayReach() ? failClosed(`the line runs more than ${MAX_COMMANDS} commands`) : unread(ctx, `the line runs more than ${MAX_COMMANDS} commands`);
   const ops: FileOp[] = [];
-  // the directories whose interpreters' unread code was already judged on this line (rules/interpreter-writes.ts)
   const interpreted = new Set<string | null>();
   let inject = false;
   // git-handoff's hook stubs, for a client whose shell turns git's hooks off (src/clients/record.ts shellHooksOff)
@@ -256,7 +253,6 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
   const carried: Record<string, string> = {};
   // …and the ones `unset` removed (rules/git-invocation.ts sessionEnvironmentProblem)
   const unset = new Set<string>();
-  // links made and the index changed by earlier steps of the line (rules/earlier.ts)
   const earlier = new Earlier();
   const push = (op: FileOp) => {
     ops.push(op);
@@ -264,10 +260,8 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
   };
   for (const cmd of cmds) {
     budget.spend(0);
-    // a bare assignment, or `export`/`declare` (`declare -n`: a second name) of one (shell/values.ts); `unset`
     Object.assign(carried, setsForLine(cmd));
     if (cmd.argv[0] === 'unset') for (const a of cmd.argv.slice(1)) if (!a.startsWith('-')) unset.add(a), delete carried[a];
-    // a command line from a value the guard cannot see (runValueCommands in shell/values.ts)
     if (cmd.unseen && (COULD_PROTECT.test(whole) || COULD_PROTECT.test(command))) return { deny: unseenValue(cmd.unseen) };
     if (cmd.unseen) unread(ctx, `${cmd.unseen} is run as a command built by an expansion`);
     const interp = interpreterProblem(cmd, whole, SHELLS);
@@ -277,12 +271,10 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     if (cmd.unread && (COULD_PROTECT.test(whole) || COULD_PROTECT.test(command))) return { deny: unreadScript(cmd.unread) };
     if (cmd.unread) unread(ctx, `${cmd.unread} runs commands it cannot read`);
     const git = gitInvocation(cmd);
-    // git-handoff's own switches, and another session's id, set on the line (rules/inject.ts)
     const runs = cmd.argv.length > 0 && !DECLARES.has(cmd.argv[0]) && !isHandoffCommand(git ?? handoffByInterpreter(cmd, whole));
     const vars = { ...carried, ...cmd.assigns };
     const variables = productVariableProblem(vars, ctx.session, runs);
     if (variables) return { deny: variables };
-    // git judged by what it will do: its environment, its options and the settings given to it (rules/git-invocation.ts)
     const envFiles: WriteTarget[] = [];
     const here = (git?.cwd ?? cmd.cwd) || ctx.event.cwd;
     const loc = ctx.locate(here);
@@ -315,7 +307,6 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     }
     const gitFiles = git ? gitFileTargets(git, cmd, top, effect) : [];
     const patched = patchTargets(cmd, git, (p, c) => ctx.abs(p, c), top);
-    // code given to an interpreter: the paths it writes as the interpreter resolves them (rules/interpreter-writes.ts)
     const code = interpreterWrites(cmd, whole, SHELLS, interpreted, ctx.env);
     if (code.unresolved) {
       const fence = await perimeterOf(ctx);
@@ -357,14 +348,12 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
       const e = expandWord(p, vars, c, budget);
       return e && e.length === 1 ? ctx.abs(e[0], c) : null;
     });
-    // xargs: the arguments come from its input, which the guard does not read
     if (cmd.xargs && !harmlessCommand(cmd)) {
       const problem = await unseenArgumentsProblem(ctx, cmd, budget);
       if (problem) return { deny: problem };
       unread(ctx, `\`xargs ${cmd.argv.join(' ')}\` takes its file names from its input`);
     }
     const inv = git ?? handoffByInterpreter(cmd, whole);
-    // the guard by hand, install/uninstall, recover --from, another session's claims: the person's (rules/anchors.ts)
     const reinstall = reinstallProblem(cmd, cmd.argv.join(' ')) ?? codeRunsAnchors(cmd, whole);
     if (reinstall) return { deny: reinstall };
     const run = handoffRun(cmd, inv);
@@ -373,10 +362,8 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
       if (problem) return { deny: problem };
     }
     if (!inv) continue;
-    // HOME, XDG_*, PATH changed for git or git-handoff: the places the guard judged are elsewhere (rules/git-invocation.ts)
     const anchors = anchorEnvironmentProblem(inv, carried, [...unset, ...(cmd.unsets ?? [])], ctx.env) ?? anchorEnvironmentProblem(inv, cmd.assigns, [], ctx.env);
     if (anchors) return { deny: anchors };
-    // handoffs taken from a repository that is not a remote the person configured (rules/anchors.ts)
     const source = handoffSource(run, inv);
     const show = () => asWritten(command, inv, cmd.cwd ?? '/', read);
     const remote = source !== null ? await unconfiguredSource(ctx, inv, cmd, source, show) : null;
@@ -398,15 +385,12 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     }
     const refProblem = refCommandProblem(inv, cmd, whole, command, read);
     if (refProblem) return { deny: refProblem };
-    // a remote setting written with --file into a configuration git reads here by an include (rules/git-config.ts)
     const included = inv.sub === 'config' ? includedRemoteSettingProblem(inv.args, inv.cwd ?? cmd.cwd, show(), (await perimeterOf(ctx)).config) : null;
     if (included) return { deny: included };
-    // `git config --unset core.hooksPath` while git-handoff's stubs are where it points (rules/git-config.ts)
     if (inv.sub === 'config' && removesHooksPath(inv.args)) {
       const problem = await hooksPathRemoval(ctx, inv, command);
       if (problem) return { deny: problem };
     }
-    // git clean -f, git stash -u/--all: untracked files go, handoff files among them
     const untracked = effect ? await untrackedProblem(ctx, inv, effect, command) : null;
     if (untracked) return { deny: untracked };
     if (effect) {
@@ -476,23 +460,19 @@ function unread(ctx: GuardContext, why: string): Decision {
   return {};
 }
 
-/** The refusal for a script the guard cannot read, on a line that names what it protects. */
 const unreadScript = (what: string) =>
   `${what} runs commands the guard cannot read before they run, and this line names handoff files, .git or refs. ` +
   `Run those commands themselves (the guard reads them), or use \`git handoff …\` for handoffs.`;
 
-/** The refusal for a script this line makes with a program and pipes into a shell (whatever the line names). */
 const builtScript = (what: string, by: string) =>
   `${what}, made on this line by \`${by}\`, runs commands the guard cannot read before they run (their text is on the line ` +
   `in a form only \`${by}\` shows). Run those commands themselves, as plain text, and the guard reads them.`;
 
-/** The refusal for interpreter code that writes where the guard cannot tell, and may reach the perimeter. */
 const unresolvedCode = (cmd: SimpleCommand, why: string) =>
   `\`${path.basename(cmd.argv[0] ?? '')}\` runs code that writes files and ${why}, so the guard cannot tell which files it writes, and it may reach ` +
   `what git-handoff stands on (the home's git configuration, the clients' settings, git-handoff's own files). Name the file it writes as a plain string ` +
   `in the code (or as its argument), and the guard reads it.`;
 
-/** The refusal for a write whose target the guard cannot resolve, on a line that names something it protects. */
 const unresolvedTarget = (target: string) =>
   `the guard cannot tell which file \`${target}\` is (it is built by an expansion, a pattern, or a directory changed to one), ` +
   `and this command names handoff files, .git or refs. Write to a literal path (cd to a literal directory first), or use \`git handoff write\` for a handoff.`;
@@ -508,7 +488,6 @@ async function hooksPathRemoval(ctx: GuardContext, inv: GitInvocation, command: 
   return hooksPathRemovalProblem(command.trim().slice(0, 200), repo.hooksDir(), path.join(repo.commonDir, 'hooks'), stubsIn);
 }
 
-/** The refusal for a command-running value (GIT_PAGER, core.editor, …) built by an expansion, on a line that names protected things. */
 const unseenValue = (source: string) =>
   `${source} is run as a command, and its value is built by an expansion the guard cannot see before the shell runs it, ` +
   `on a line that names handoff files, .git or refs. Give the value literally (GIT_PAGER=less git log), or run the command it stands for itself.`;
