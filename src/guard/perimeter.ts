@@ -11,7 +11,6 @@ import { configFiles, userConfigFiles } from '../git/config-files';
 import { homedir, includedFiles, type Location } from './locate';
 import type { FileOp } from './rules/files';
 import { refStoreWriteProblem } from './rules/refs';
-import { resetsWorktree } from './shell/git';
 import { userDirs } from '../user-dirs';
 import { installedDirs, pathProgramNames, pathShadows, under } from './path-programs';
 import { readTextOr, realpathOr } from '../read-file';
@@ -181,24 +180,6 @@ export function ownRepositoryProblem(own: string[], repos: string[], shown: stri
       );
     }
   }
-  return null;
-}
-
-/**
- * The commit a command moves the whole worktree to, by its words (`checkout <commit>`, `switch [--detach|-c <b>] <x>`,
- * `reset --hard|--keep|--merge <x>`), or null: a pathspec form, another verb, or no commit named.
- */
-export function worktreeTarget(sub: string, args: string[]): string | null {
-  if (args.includes('--')) return null;
-  const ops: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (/^-[bBc C]$/.test(a) || /^--(orphan|create|force-create)$/.test(a)) i++;
-    else if (a === '-') ops.push('@{-1}');
-    else if (!a.startsWith('-')) ops.push(a);
-  }
-  if (sub === 'checkout' || sub === 'switch') return ops.length === 1 ? ops[0] : null;
-  if (sub === 'reset') return resetsWorktree(args) && ops.length === 1 ? ops[0] : null;
   return null;
 }
 

@@ -1,7 +1,5 @@
-// Only the person moves the anchors (SPEC 6, "Refused to sessions"): the guard run by hand, install/uninstall,
-// `recover --from`, claim/release for another session, and git-handoff's package, plugin or extension changed. Each
-// spelling of git-handoff's programs is read here (`git handoff`, `git-handoff`, the guard and its fronts, the
-// bundles run by node, a shell given one of them as its script).
+// Only the person moves the anchors (SPEC 6, "Refused to sessions"); every spelling of git-handoff's programs
+// (`git handoff`, `git-handoff`, the guard and its fronts, the bundles run by a runtime, a shell given one) is read here.
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { neutral } from '../../terminal-text';
@@ -13,7 +11,7 @@ import { mayCoverHandoffRef, refspec, runsUnreadCode } from './refs';
 
 /** git-handoff's bundles that answer hook events (src/fast-guard.ts and what it loads), run by a runtime. */
 const GUARD_BUNDLE = /(^|\/)dist\/(guard|first|fast)\.cjs$/;
-const RUNTIME = /^(node|nodejs|bun|deno)(\d[\d.]*)?$/;
+const RUNTIME = /^(node|nodejs|bun|deno|tsx|ts-node)(\d[\d.]*)?$/;
 /** Programs whose operands are files (judged by the perimeter), never a package's name. */
 const FILE_TOOLS = new Set(['git', 'rm', 'mv', 'cp', 'ln', 'install', 'touch', 'cat', 'ls', 'chmod', 'chown', 'rsync', 'tar', 'find']);
 /** Programs that run a package's command by its name. */
@@ -38,11 +36,7 @@ function programOf(word: string): string | null {
   return base.startsWith('git-handoff') ? base : null;
 }
 
-/**
- * What git-handoff is asked to do by a command: `cli` with its arguments (`git handoff …`, `git-handoff …`, node
- * running the CLI bundle), or `guard` (`git-handoff-guard`, its fronts, node running a guard bundle, a shell given the
- * front as its script); null for anything else. `inv`: the command read as git.
- */
+/** What git-handoff is asked to do: `cli` with its arguments, or `guard` (by hand); null for anything else. */
 export function handoffRun(cmd: SimpleCommand, inv: GitInvocation | null): { kind: 'cli' | 'guard'; args: string[] } | null {
   const [p0, ...rest] = cmd.argv;
   if (p0 === undefined) return null;
@@ -71,12 +65,20 @@ export function handoffRun(cmd: SimpleCommand, inv: GitInvocation | null): { kin
   return null;
 }
 
-/**
- * Why a command changes git-handoff's installation by another program — a package manager (`npm uninstall -g
- * git-handoff`, `npm i -g git-handoff@0.0.1`, `pnpm remove`, `yarn global add`) or a client's plugin and extension
- * commands (`<client> plugin uninstall git-handoff`, `<client> extensions disable git-handoff`) — or null: any program
- * given an installing verb and git-handoff's name.
- */
+/** `node "$(command -v git-handoff)" write …`, `node …/dist/cli.cjs write …`: git-handoff's CLI run by its runtime. */
+export function handoffByInterpreter(cmd: SimpleCommand, whole: string) {
+  const prog = programName(cmd.argv);
+  if (!RUNTIME.test(prog)) return null;
+  let i = 1;
+  while (i < cmd.argv.length && cmd.argv[i].startsWith('-')) i++;
+  if (prog === 'deno' && cmd.argv[i] === 'run') for (i++; i < cmd.argv.length && cmd.argv[i].startsWith('-'); ) i++;
+  const script = cmd.argv[i];
+  if (script === undefined) return null;
+  const named = /handoff/i.test(script) || (/[$`]/.test(script) && /handoff/i.test(whole)) || /(^|\/)dist\/(cli|fast)\.cjs$/.test(script);
+  return named ? { sub: 'handoff', args: cmd.argv.slice(i + 1), cwd: cmd.cwd, gitDir: null } : null;
+}
+
+/** Why a command installs, removes, switches off or replaces git-handoff's package, plugin or extension, or null. */
 export function reinstallProblem(cmd: SimpleCommand, shown: string): string | null {
   const prog = programName(cmd.argv);
   // git and the file tools name files, which the perimeter judges where they lead
@@ -96,10 +98,7 @@ const RUNS_PROGRAMS = /subprocess|\bsystem\b|\bexec|spawn|popen|child_process|IO
 const NAMES_HANDOFF = /git['"\s,]*[-\s]?['"\s,]*handoff/;
 const PERSON_ONLY_WORDS = /\b(guard|install|uninstall|--from|--session)\b|guard\.cjs/;
 
-/**
- * Why interpreter code would run git-handoff's guard or a command only the person runs (`subprocess.run(['git',
- * 'handoff', 'guard'], input=…)`), or null. Its arguments cannot be read as the shell's are, so the words are enough.
- */
+/** Why interpreter code would run git-handoff's guard or a person's command: its words are enough (no argv to read). */
 export function codeRunsAnchors(cmd: SimpleCommand, whole: string): string | null {
   if (!runsUnreadCode(cmd, SHELLS) || !RUNS_PROGRAMS.test(whole) || !NAMES_HANDOFF.test(whole) || !PERSON_ONLY_WORDS.test(whole)) return null;
   return (
@@ -108,10 +107,7 @@ export function codeRunsAnchors(cmd: SimpleCommand, whole: string): string | nul
   );
 }
 
-/**
- * Why a `git handoff` command is only the person's to run (install, uninstall, recover --from), or null: the one rule
- * the commands (src/cli/person-only.ts) and the guard's reading of a tool call apply.
- */
+/** Why a `git handoff` command is only the person's to run, or null: one rule for the commands and the guard. */
 export function personOnlyCommand(sub: string | undefined, rest: string[]): string | null {
   if (sub === 'install' || sub === 'uninstall') {
     return `\`git handoff ${sub}\` is the person's to run, from their own terminal: it changes how git-handoff is wired for every session (the clients' hooks and plugins, the git hooks).`;
@@ -125,10 +121,7 @@ export function personOnlyCommand(sub: string | undefined, rest: string[]): stri
   return null;
 }
 
-/**
- * Why `own` (null: not known) may not claim or release for session `named` (its whole id, or for release the start of 8
- * or more characters), or null: the commands and the guard apply this one rule.
- */
+/** Why `own` (null: not known) may not claim or release for `named` (release: 8 or more of its first characters), or null. */
 export function otherSessionProblem(verb: string, named: string, own: string | null): string | null {
   if (own !== null && (own === named || (verb === 'release' && named.length >= 8 && own.startsWith(named)))) return null;
   return (
@@ -138,11 +131,7 @@ export function otherSessionProblem(verb: string, named: string, own: string | n
   );
 }
 
-/**
- * Why a tool call may not run this git-handoff command, or null: the guard by hand, what only the person runs
- * (personOnlyCommand), and claim or release for a session other than `session` (null: the call's session is not known,
- * so no session may be named). `shown`: the command as written, `assigns`: the variables it is given.
- */
+/** Why a tool call may not run this git-handoff command: the guard by hand, a person's command, another session's claims. */
 export function personOnlyProblem(run: { kind: 'cli' | 'guard'; args: string[] }, assigns: Record<string, string>, session: string | null, shown: string): string | null {
   const show = neutral(shown);
   if (run.kind === 'guard') {
@@ -165,10 +154,7 @@ export function personOnlyProblem(run: { kind: 'cli' | 'guard'; args: string[] }
   return null;
 }
 
-/**
- * The repository a command takes handoffs from, as named: `git handoff fetch|sync <R>`, `git fetch|pull <R> <refspecs>`
- * whose refspecs may take handoff refs; null when it names none (git-handoff's handoff remote, a branch fetch).
- */
+/** The repository `git handoff fetch|sync <R>` or `git fetch|pull <R> <refspecs taking handoff refs>` takes handoffs from, or null. */
 export function handoffSource(run: { kind: 'cli' | 'guard'; args: string[] } | null, inv: GitInvocation): string | null {
   if (run?.kind === 'cli') {
     const { sub, rest } = handoffCommand(run.args);

@@ -1,15 +1,11 @@
-// A refused command is quoted as the tool call wrote it, so that it reads (and runs) as written: the segment of the
-// shell line it came from (`$(git rev-parse HEAD)` stays, quotes are kept), found by splitting the line at its
-// top-level separators and reading each part back with the same tokenizer. Else its words, each a shell word.
+// A refused command is quoted as the tool call wrote it: the segment of the line it came from, read back with the same
+// tokenizer; else its words, each a shell word.
 import { shellWord } from '../../clients/event';
 import type { SimpleCommand } from '../shell/command';
 import { gitInvocation, type GitInvocation } from '../shell/git';
 import { parseShell } from '../shell/parse';
 
-/**
- * Walks `line` outside quotes, escapes and `$(…)` in double quotes, calling `visit` with each character and the
- * parenthesis depth before it (`(` and `$(` open, `)` closes); `visit` returning true stops the walk.
- */
+/** Walks `line` outside quotes and escapes with each character's parenthesis depth; `visit` returning true stops it. */
 function walk(line: string, visit: (i: number, c: string, depth: number) => boolean | void): void {
   let depth = 0;
   let quote: '"' | "'" | '`' | null = null;

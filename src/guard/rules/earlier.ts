@@ -1,16 +1,13 @@
-// What a command line changed earlier on the same line, which a later command of it acts through (the guard judges
-// the line before any of it runs): symlinks made (a later write through one is judged where it leads), and the index
-// or HEAD changed (a later command that makes the worktree match them, or removes what is untracked, is judged as
-// deleting what the earlier commands named, every path git status lists, or every file of the worktree).
+// What a line changed before a later command of it acts (the guard judges the line before any of it runs): symlinks
+// made (a write through one is judged where it leads), and the index or HEAD changed (a later discard of them is
+// judged as deleting what the earlier commands named, every path git status lists, or every file of the worktree).
 import path from 'node:path';
 import { programName, type SimpleCommand } from '../shell/command';
-import { resetsWorktree, stashVerb, type GitInvocation } from '../shell/git';
+import type { GitInvocation } from '../shell/git';
 import { flagGiven, isLong } from '../shell/options';
 import { copyOperands, type WriteTarget } from '../shell/writes';
 import { pathspecTarget } from './git-files';
-
-/** Verbs that change the index wholesale: what it holds after them is not read from the line. */
-const WHOLE_INDEX = new Set(['read-tree', 'am', 'merge', 'cherry-pick', 'revert', 'pull', 'rebase']);
+import type { WorktreeEffect } from './worktree';
 
 export class Earlier {
   /** symlinks made earlier on the line: where each is → where it leads */
@@ -25,8 +22,8 @@ export class Earlier {
   /** remotes defined earlier on the line (`git remote add|set-url <name> <url>`, `git config remote.<name>.url <url>`): name → URL */
   readonly remotes = new Map<string, string>();
 
-  /** Takes in what `cmd` (read as git: `inv`) changes for the commands after it. */
-  note(cmd: SimpleCommand, inv: GitInvocation | null, abs: (p: string, cwd: string | null) => string | null): void {
+  /** Takes in what `cmd` (read as git: `inv`, doing `effect` to the worktree) changes for the commands after it. */
+  note(cmd: SimpleCommand, inv: GitInvocation | null, effect: WorktreeEffect | null, abs: (p: string, cwd: string | null) => string | null): void {
     const prog = programName(cmd.argv);
     if (prog === 'ln' || prog === 'cp') this.noteLinks(cmd, prog, abs);
     // a link made earlier, moved: it leads to the same place under its new name
@@ -45,6 +42,8 @@ export class Earlier {
     const url = inv.sub === 'config' ? /^remote\.(.+)\.(push)?url$/i.exec(ops[0] ?? '') : null;
     if (url && ops.length >= 2) this.remotes.set(url[1], ops[ops.length - 1]);
     if (inv.sub === 'read-tree' || ((inv.sub === 'checkout' || inv.sub === 'switch') && a.some((x) => isLong(x, '--orphan'))) || ((inv.sub === 'symbolic-ref' || inv.sub === 'update-ref') && ops.includes('HEAD'))) this.replaced = true;
+    // the index changed wholesale: a tree read, another commit's or a stash's changes applied, a reset of the index alone
+    if (effect?.kind === 'apply' || inv.sub === 'read-tree' || (inv.sub === 'reset' && !effect)) this.swept = true;
     switch (inv.sub) {
       case 'add':
         if (flagGiven(a, 'Au', '--all', '--update', '--pathspec-from-file') || named.length === 0) this.swept = true;
@@ -65,17 +64,8 @@ export class Earlier {
         // `checkout <tree-ish> -- <paths>` sets the index from the tree for those paths
         if (a.includes('--') && ops.length > named.length) stage(named);
         return;
-      case 'reset':
-        if (!resetsWorktree(a)) this.swept = true;
-        return;
-      case 'stash':
-        if (/^(apply|pop|branch)$/.test(stashVerb(a) ?? '')) this.swept = true;
-        return;
       case 'apply':
         if (flagGiven(a, '', '--cached', '--index')) this.swept = true;
-        return;
-      default:
-        if (WHOLE_INDEX.has(inv.sub)) this.swept = true;
     }
   }
 
@@ -114,42 +104,16 @@ export class Earlier {
     return out;
   }
 
-  /**
-   * What a command that makes the worktree match the index or HEAD, or removes untracked files, deletes of what the
-   * line changed before it: the paths named earlier, as deletes (a directory with what is under it), and whether the
-   * index was changed wholesale before it (then every path git status lists counts: rules/pre-tool.ts asks git).
-   * Nothing when it is no such command or nothing was changed before it.
-   */
-  discarded(inv: GitInvocation | null, top: string | null): { targets: WriteTarget[]; swept: boolean } {
-    if (!inv || !discards(inv) || (!this.staged.length && !this.swept && !this.replaced)) return { targets: [], swept: false };
+  /** What a discarding command (`effect`) deletes of what the line changed before it; `swept`: every path git status lists. */
+  discarded(effect: WorktreeEffect | null, top: string | null): { targets: WriteTarget[]; swept: boolean } {
+    // what makes the worktree match the index or HEAD, or removes what is untracked
+    const discards = effect?.kind === 'discard' || effect?.kind === 'remove' || (effect?.kind === 'switch' && effect.force);
+    if (!discards || (!this.staged.length && !this.swept && !this.replaced)) return { targets: [], swept: false };
     const targets: WriteTarget[] = this.replaced && top !== null ? [{ path: top, kind: 'delete', cwd: null }] : [];
     for (const s of this.staged) {
       const target = pathspecTarget(s.spec, s.cwd, top, 'delete');
       if (target) targets.push(target);
     }
     return { targets, swept: this.swept };
-  }
-}
-
-/** Whether a git command makes the worktree match the index or HEAD, or removes untracked files. */
-function discards(inv: GitInvocation): boolean {
-  const a = inv.args;
-  const force = a.some((x) => x === '-f' || isLong(x, '--force') || isLong(x, '--discard-changes') || (/^-[a-zA-Z]+$/.test(x) && x.includes('f')));
-  switch (inv.sub) {
-    case 'reset':
-      return resetsWorktree(a);
-    case 'checkout':
-    case 'switch':
-      return force;
-    case 'stash':
-      return !/^(list|show|apply|pop|branch|drop|clear|create|store)$/.test(stashVerb(a) ?? '');
-    case 'clean':
-      return true;
-    case 'read-tree':
-      return a.some((x) => x === '-u');
-    case 'checkout-index':
-      return true;
-    default:
-      return false;
   }
 }

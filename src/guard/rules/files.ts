@@ -129,16 +129,9 @@ export function judgeFile(ctx: GuardContext, given: FileOp, me: string): FileVer
 }
 
 /**
- * Whether edits of `current` (line 1 `me`'s marker) surely leave line 1 as it is. Each edit replaces its old text
- * (a patch's hunk: its context and removed lines) with its new text; applied in order, the first occurrence each
- * (a tool's replace-all is covered: every occurrence that starts in line 1 or on its newline is checked). Not when:
- * - an occurrence of the old text that starts in line 1, or on its newline, replaced, changes line 1 (a substring of
- *   the marker: `<id> -->` → another session's id; its tail and the newline: `-->\n# x` → `x`);
- * - the old text names a marker on a line whose lines up to it the new text does not keep as they are (a patch's
- *   hunk with the marker as context and a line added before it: a tool that matches loosely puts it at the top);
- * - the old text names a marker and the new text does not hold `me`'s marker line (a marker dropped).
- * An edit with no old text (a pure addition) is not placed by its text: only one that brings no marker line but `me`'s
- * passes.
+ * Whether edits of `current` (line 1 `me`'s marker) surely leave line 1 as it is, each applied in order to its first
+ * occurrence: every occurrence starting in line 1 or on its newline must keep line 1; an old text naming a marker must
+ * be kept line for line up to it with `me`'s marker in the new text; a pure addition may bring no other marker line.
  */
 function keepsMarker(current: string, edits: ReadonlyArray<{ oldText: string; newText: string }>, me: string): boolean {
   const firstLine = (t: string) => {
@@ -171,11 +164,9 @@ function keepsMarker(current: string, edits: ReadonlyArray<{ oldText: string; ne
 }
 
 /**
- * True when the full rule surely allows, saying nothing: a Write or Edit by session `me` of a file the default
- * pattern (memory/handoff-<branch>-<topic>.md) protects, which is `me`'s own — already carrying `me`'s marker, or
- * (a Write) new with no sibling handoff file to overlap — with `me`'s marker on line 1 of a Write, no edit touching
- * the marker, nowhere near a git directory. The guard's first file answers these alone (no config, no glob engine,
- * no git); false means the full guard decides, as for every other case.
+ * True when the full rule surely allows, saying nothing: a Write or Edit by `me` of its own file under the default
+ * pattern (its marker already, or a new file with no sibling to overlap), the marker kept, nowhere near a git
+ * directory. The guard's first file answers these alone; false: the full guard decides.
  */
 export function surelyOwnFiles(ops: FileOp[], me: string): boolean {
   return ops.length > 0 && ops.every((op) => surelyOwnFile(op, me));
@@ -203,10 +194,7 @@ function surelyOwnFile(a: FileOp, me: string): boolean {
   return markerOf(current) === me && (a.kind === 'write' || keepsMarker(current, a.edits ?? [], me));
 }
 
-/**
- * The seed rule: a new file whose first two non-stopword tokens after `handoff-` (branch words included, so
- * `handoff-feat-search-index-v1.md` and `handoff-main-search-index-rewrite.md` overlap) are a sibling's.
- */
+/** The seed rule: a new file whose first two non-stopword tokens after `handoff-` (branch words included) are a sibling's. */
 function overlapWarning(abs: string): string | null {
   const name = path.basename(abs);
   const stem = (n: string) => /^handoff-(.+)\.md$/.exec(n)?.[1] ?? '';
@@ -245,10 +233,7 @@ interface PatchFile {
   path: string;
   moveTo?: string;
   added: string[];
-  /**
-   * an update's hunks, each the lines it replaces (context and removed) and those it puts there (context and added);
-   * a hunk's `@@ <line>` anchor is one more context line of it (a line the tool seeks first)
-   */
+  /** an update's hunks: the lines each replaces (context, removed; an `@@ <line>` anchor is context) and puts there */
   hunks: Array<{ old: string[]; new: string[] }>;
 }
 

@@ -1,7 +1,5 @@
-// git configuration a session may not set: keys that make git run a program or turn git-handoff's protection off
-// (RUNNING_KEYS, the one list, from git-config(1), githooks(5), gitattributes(5), gitcredentials(7), git-notes(1)),
-// keys not known to be quiet, and remote settings (the person's). Removing a key is refused only for core.hooksPath
-// while git-handoff's stubs are where it points. Writing .git/config as a file is refStoreWriteProblem's (rules/refs.ts).
+// git configuration a session may not set: keys that make git run a program or turn the protection off (RUNNING_KEYS,
+// from git-config(1) and the pages it points to), keys not known to be quiet, and remote settings (the person's).
 import path from 'node:path';
 import { userConfigFiles } from '../../git/config-files';
 import { READING_VERBS, type GitInvocation } from '../shell/git';
@@ -81,9 +79,8 @@ export function runningKey(key: string, value: string | undefined): RunningKey |
   return rule;
 }
 
-// Configuration keys known to make git neither run a program nor write a file (beside the keys whose value git
-// runs, judged as the command it is by runValueCommands (shell/values.ts), and the keys refs.ts rules on: refspecs, aliases, notes).
-// Whole sections where every key is so, then single keys.
+// Keys known to make git neither run a program nor write a file (beside RUNNING_KEYS and the keys refs.ts rules on):
+// whole sections, then the loud keys of those sections.
 const QUIET_SECTIONS =
   /^(user|author|committer|color|advice|column|i18n|log|pull|push|fetch|rebase|rerere|status|branch|tag|grep|blame|am|apply|versionsort|checkout|clone|worktree|diff|merge|difftool|mergetool|remote|url|submodule|pack|transfer|receive|uploadpack|index|feature|maintenance|mailmap|showbranch|add|reset|stash|revert|cherry-pick|alias|handoff|interactive|splitindex|fsck|protocol|safe|credential|pager|filter|gpg|sequence|trailer|notes|commit|format|http|core|init|gc|sendemail|imap|browser|man|guitool|instaweb|include|includeif)$/;
 /** Keys of those sections that write a file, change where git writes, or turn something off that the guard relies on. */
@@ -91,7 +88,7 @@ const LOUD_KEYS =
   /^(format\.outputdirectory|http\.(.+\.)?(cookiefile|savecookies)|notes\.rewriteref|notes\.rewrite\..*|core\.(worktree|bare|sharedrepository|sparsecheckout|sparsecheckoutcone|repositoryformatversion|logallrefupdates|hookspath|splitindex)|init\.templatedir|gc\.(prunexpire|pruneexpire|reflogexpire|reflogexpireunreachable|worktreepruneexpire|logexpiry)|receive\..+|maintenance\..+\.(schedule|enabled)|safe\.barerepository)$/i;
 
 /** Why setting `key` (to `value`) is not known to leave git neither running a program nor writing a file, or null. */
-export function unknownKeyProblem(key: string, value: string | undefined): string | null {
+function unknownKeyProblem(key: string, value: string | undefined): string | null {
   const k = key.toLowerCase();
   const section = k.split('.', 1)[0];
   // keys whose value git runs, and those that turn the protection off: their own rules (git-config.ts, runValueCommands in shell/values.ts)
@@ -144,10 +141,7 @@ function scopeOf(args: string[], cwd: string | null): Scope {
   return o.flags.includes('--global') ? 'global' : o.flags.includes('--system') ? 'system' : 'repo';
 }
 
-/**
- * remoteSettingProblem for `git config --file` of a file none of the scopes names that git reads here all the same (an
- * include's target; `reads`: every configuration file git reads here, the perimeter's list), or null.
- */
+/** remoteSettingProblem for `git config --file` of a file git reads here by an include (`reads`: the perimeter's list). */
 export function includedRemoteSettingProblem(args: string[], cwd: string | null, show: string, reads: Set<string>): string | null {
   if (scopeOf(args, cwd) !== 'file') return null;
   const f = configOptions(args).file ?? '';
@@ -224,17 +218,25 @@ const neutralKey = (k: string) => k.replace(/[^\w.*:/@-]/g, '?').slice(0, 120);
 /** Verbs on which a one-off setting changes nothing the guard protects (`git config` and `git handoff` judge their own). */
 const reads = (sub: string) => READING_VERBS.has(sub) || sub === 'config' || sub === 'handoff';
 
-/** Why a one-off setting (`git -c`, --config-env, GIT_CONFIG_*) turns the protection off for a command that writes, or null. */
+/**
+ * Why the settings given to one git command (`-c`, --config-env, GIT_CONFIG_*) repoint a remote, change git-handoff's
+ * own, turn the protection off or are not known to be quiet, or null.
+ */
 export function oneOffConfigProblem(inv: GitInvocation, show: string): string | null {
-  if (!inv.config?.length) return null;
   for (const c of inv.config ?? []) {
     const eq = c.indexOf('=');
     const key = eq < 0 ? c : c.slice(0, eq);
+    const value = eq < 0 ? 'true' : c.slice(eq + 1);
     // a remote repointed for one command fetches or pushes where the person did not choose (`git handoff` fetches too)
     if ((inv.sub === 'handoff' || !reads(inv.sub)) && REMOTE_KEY.test(key.toLowerCase())) return remoteChangeProblem(show, `the remote setting ${neutralKey(key)} for this one command`);
-    if (reads(inv.sub)) continue;
-    const rule = runningKey(key, eq < 0 ? 'true' : c.slice(eq + 1));
+    // git-handoff's own settings, read by its git hooks and by `git handoff` itself under this git
+    if (key.toLowerCase().startsWith('handoff.') && !READING_VERBS.has(inv.sub)) {
+      return `\`${show}\` runs \`git ${inv.sub}\` with git-handoff's own setting ${neutralKey(key.toLowerCase())} changed for it (guard, claims, protected files, sync remote): those are the person's to change. Run it without that setting.`;
+    }
+    const rule = reads(inv.sub) ? null : runningKey(key, value);
     if (rule?.protection) return `\`${show}\` runs \`git ${inv.sub}\` with ${neutralKey(key)} set for it: that ${rule.runs}. Run it without that setting.`;
+    const problem = unknownKeyProblem(key, value);
+    if (problem) return `\`${show}\` gives git a setting for this command: ${problem} (trace2 targets, cookie files and the like write files). Run it without that setting, or ask the person.`;
   }
   return null;
 }
@@ -256,10 +258,7 @@ export function removesHooksPath(args: string[]): boolean {
   return (sub === 'remove-section' || args.includes('--remove-section')) && (/^core$/i.test(ops[0] ?? '') || unknown(ops[0] ?? ''));
 }
 
-/**
- * Why removing core.hooksPath turns git-handoff's git hooks off here, or null: `hooksDir` is where git takes its
- * hooks from now, `defaultDir` where it would after (the common directory's hooks), `stubsIn` the stubs a directory holds.
- */
+/** Why removing core.hooksPath moves git from `hooksDir`, where git-handoff's stubs are, to `defaultDir` without them, or null. */
 export function hooksPathRemovalProblem(show: string, hooksDir: string | null, defaultDir: string, stubsIn: (dir: string) => string[]): string | null {
   if (hooksDir === null || path.resolve(hooksDir) === path.resolve(defaultDir)) return null;
   const there = stubsIn(hooksDir);

@@ -1,23 +1,20 @@
-// git verbs that write or delete worktree files by the paths they are given — rm, mv, checkout and restore of paths,
-// checkout-index, merge-file, bundle create, archive -o — judged as the shell's writes are. A pathspec that is a
-// directory, a pattern (git's `*` crosses `/`) or carries magic reaches every handoff file under its literal part.
+// git verbs that write or delete worktree files by the paths they are given (rules/worktree.ts says which), judged as
+// the shell's writes are. A pathspec that is a directory, a pattern or magic reaches every handoff file under it.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { configBool } from '../../git/config';
 import type { GuardContext } from '../context';
 import type { Location } from '../locate';
 import type { SimpleCommand } from '../shell/command';
-import { stashVerb, type GitInvocation } from '../shell/git';
+import type { GitInvocation } from '../shell/git';
+import type { WorktreeEffect } from './worktree';
 import { flagGiven, getopt, isLong } from '../shell/options';
 import type { TargetKind, WriteTarget } from '../shell/writes';
 import type { Budget } from './reach';
 import { handoffFilesUnder } from './reach';
 import { globMatch } from '../glob';
 
-/**
- * A pathspec as the target it names: magic (`:(top)`, `:/`, `:!`) read, excludes dropped (null); a pattern (git's `*`
- * crosses `/`) as the literal directory before it, the pattern kept in names to match each handoff file under it.
- */
+/** A pathspec as the target it names (magic read, excludes dropped: null); a pattern as the literal directory before it. */
 export function pathspecTarget(spec: string, cwd: string | null, top: string | null, kind: TargetKind, tree = false): WriteTarget | null {
   let s = spec;
   let literal = false;
@@ -42,8 +39,8 @@ export function pathspecTarget(spec: string, cwd: string | null, top: string | n
   return { path: at.slice(0, at.search(/[*?[]/)).replace(/[^/]*$/, '') || '/', kind, cwd: null, tree: true, names: [`${at}\0path`] };
 }
 
-/** The files a git verb writes or deletes in the worktree, by the paths it names. */
-export function gitFileTargets(inv: GitInvocation, cmd: SimpleCommand, top: string | null): WriteTarget[] {
+/** The files a git verb writes or deletes in the worktree, by the paths it names (`effect`: what it does to the worktree). */
+export function gitFileTargets(inv: GitInvocation, cmd: SimpleCommand, top: string | null, effect: WorktreeEffect | null): WriteTarget[] {
   const cwd = inv.cwd ?? cmd.cwd;
   const out: WriteTarget[] = [];
   const add = (p: string | undefined, kind: TargetKind, tree = false) => {
@@ -51,83 +48,33 @@ export function gitFileTargets(inv: GitInvocation, cmd: SimpleCommand, top: stri
     if (target) out.push(target);
   };
   const a = inv.args;
+  // the pathspecs it names, or the whole worktree (its top; the directory it runs in when that is not known)
+  const each = (kind: TargetKind, specs = effect?.pathspecs ?? [top ?? cwd ?? undefined]) => {
+    for (const p of specs) add(p, kind, kind === 'write');
+  };
+  // made to match the index, HEAD, a tree or a stash (what a merge or rebase brings in is a commit's, judged as history)
+  if (effect?.kind === 'discard' || (effect?.kind === 'switch' && effect.force) || (effect?.kind === 'apply' && effect.verb === 'stash')) each('write');
+  // `git checkout <word>`: a word that names no path now may still name one in the index (a branch names no handoff file)
+  if (effect?.verb === 'checkout' && effect.kind === 'switch') add(effect.target ?? undefined, 'write', true);
+  if (effect?.kind === 'remove' && effect.scope !== 'untracked') {
+    const into = effect.into;
+    each('delete', effect.pathspecs?.filter((p) => p !== into));
+    if (into !== undefined) for (const src of [...effect.pathspecs!.filter((p) => p !== into), '']) add(path.join(into, path.basename(src)), 'write', true);
+  }
   switch (inv.sub) {
-    case 'rm': {
-      const o = getopt(a, '', ['--pathspec-from-file']);
-      if (flagGiven(o.flags, '', '--cached')) break;
-      for (const p of o.operands) add(p, 'delete');
-      if (o.values.has('--pathspec-from-file')) add(top ?? cwd ?? undefined, 'delete');
-      break;
-    }
-    case 'mv': {
-      const ops = getopt(a, '').operands;
-      if (ops.length < 2) break;
-      const dest = ops[ops.length - 1];
-      for (const src of ops.slice(0, -1)) {
-        add(src, 'delete');
-        add(path.join(dest, path.basename(src)), 'write', true);
-      }
-      add(dest, 'write', true);
-      break;
-    }
-    case 'checkout':
-    case 'restore': {
-      const o = getopt(a, inv.sub === 'checkout' ? 'bBU' : 's', ['--source', '--orphan', '--conflict', '--pathspec-from-file', '--inter-hunk-context', '--unified']);
-      if (inv.sub === 'restore' && flagGiven(o.flags, 'S', '--staged') && !flagGiven(o.flags, 'W', '--worktree')) break;
-      const dd = a.indexOf('--');
-      // `git checkout <tree-ish> -- <paths>`; without `--`, any operand may be a path (a branch name names no handoff file)
-      const paths = inv.sub === 'checkout' && dd >= 0 ? a.slice(dd + 1) : o.operands;
-      for (const p of paths) add(p, 'write', true);
-      if (o.values.has('--pathspec-from-file')) add(top ?? cwd ?? undefined, 'write', true);
-      // `git checkout -f <commit>` throws away every uncommitted change of the worktree
-      if (inv.sub === 'checkout' && dd < 0 && flagGiven(o.flags, 'f', '--force')) add(top ?? undefined, 'write', true);
-      break;
-    }
-    case 'switch':
-    case 'reset':
-    case 'read-tree':
-    case 'stash': {
-      // verbs that throw uncommitted changes of tracked files away: switch -f, reset --hard, read-tree -u --reset, stash
-      const o = getopt(a, inv.sub === 'switch' ? 'cC' : inv.sub === 'stash' ? 'm' : '', ['--message', '--pathspec-from-file', '--orphan', '--create', '--force-create', '--prefix', '--index-output']);
-      const discards =
-        inv.sub === 'switch'
-          ? flagGiven(o.flags, 'f', '--force', '--discard-changes')
-          : inv.sub === 'reset'
-            ? o.flags.includes('--hard')
-            : inv.sub === 'read-tree'
-              ? (o.flags.includes('--reset') || flagGiven(o.flags, 'm')) && flagGiven(o.flags, 'u')
-              : [undefined, 'push', 'save', 'apply', 'pop', 'branch'].includes(stashVerb(a)) && !flagGiven(o.flags, 'S', '--staged');
-      // `switch --orphan` removes every tracked file
-      if (inv.sub === 'switch' && o.values.has('--orphan')) add(top ?? undefined, 'delete');
-      if (!discards) break;
-      const dd = a.indexOf('--');
-      const specs = inv.sub === 'stash' && dd >= 0 ? a.slice(dd + 1) : [];
-      if (specs.length) for (const p of specs) add(p, 'write', true);
-      else add(top ?? undefined, 'write', true);
-      break;
-    }
     case 'sparse-checkout':
       // set/add/init/reapply take every file outside the patterns out of the worktree
       if (/^(set|add|init|reapply)$/.test(a.find((x) => !x.startsWith('-')) ?? '')) add(top ?? undefined, 'delete');
       break;
     case 'checkout-index': {
+      // `--prefix=<string>`: each index path is written at <string><path from the top>, anywhere (`--prefix=$HOME/`
+      // writes ~/.gitconfig from an index entry set on the same line); without -f it still creates what is absent
       const o = getopt(a, '', ['--prefix', '--stage']);
-      const all = flagGiven(o.flags, 'a', '--all') || o.flags.includes('--stdin');
       const prefix = o.values.get('--prefix')?.at(-1);
-      if (prefix !== undefined && prefix !== '') {
-        // `--prefix=<string>`: each index path is written at <string><path from the top>, anywhere (`--prefix=$HOME/`
-        // writes ~/.gitconfig from an index entry set on the same line); without -f it still creates what is absent
-        const at = path.isAbsolute(prefix) || cwd === null ? prefix : path.join(cwd, prefix);
-        if (all) add(prefix.endsWith('/') ? at : path.dirname(at), 'write', true);
-        for (const p of o.operands) {
-          const from = cwd !== null && top !== null ? path.relative(top, path.resolve(cwd, p)) : p;
-          add(at + from, 'write', true);
-        }
-        break;
-      }
-      if (!flagGiven(o.flags, 'f', '--force')) break;
-      if (all) add(top ?? cwd ?? undefined, 'write', true);
-      for (const p of o.operands) add(p, 'write', true);
+      if (!prefix) break;
+      const at = path.isAbsolute(prefix) || cwd === null ? prefix : path.join(cwd, prefix);
+      if (flagGiven(o.flags, 'a', '--all') || o.flags.includes('--stdin')) add(prefix.endsWith('/') ? at : path.dirname(at), 'write', true);
+      for (const p of o.operands) add(at + (cwd !== null && top !== null ? path.relative(top, path.resolve(cwd, p)) : p), 'write', true);
       break;
     }
     case 'update-index': {
@@ -181,10 +128,8 @@ export function pathspecCovers(t: WriteTarget, f: string): boolean {
 }
 
 /**
- * Which of these worktree paths may be entries of the index, read from the index file without git: a path that a
- * version 2 or 3 index does not name is not tracked (what `ls-files` would answer), and no index means nothing is.
- * null when only git can tell: an index elsewhere (GIT_INDEX_FILE), version 4's compressed names, a split index
- * (its entries in a shared file). A sparse index's directory entry counts for every path under it.
+ * Which of these worktree paths may be entries of the index, read from a version 2 or 3 index file without git (no
+ * index: none); null when only git can tell (GIT_INDEX_FILE, version 4, a split index).
  */
 function maybeIndexed(loc: Location, rel: string[], env: NodeJS.ProcessEnv, icase: boolean): boolean[] | null {
   if (env.GIT_INDEX_FILE) return null;
@@ -210,38 +155,30 @@ function maybeIndexed(loc: Location, rel: string[], env: NodeJS.ProcessEnv, icas
   });
 }
 
-/** Whether a write of these worktree files by checkout or restore changes them: tracked, and changed against HEAD. */
-export async function changedByCheckout(ctx: GuardContext, inv: GitInvocation, files: string[], cwd: string): Promise<string[]> {
+/** Which of these worktree files a verb that discards or applies changes (`effect`): tracked, and changed against what it writes. */
+export async function changedByCheckout(ctx: GuardContext, effect: WorktreeEffect, files: string[], cwd: string): Promise<string[]> {
   if (!files.length) return files;
-  // written under a prefix of the session's choosing: whatever the index holds lands there, tracked here or not
-  if (inv.sub === 'checkout-index' && inv.args.some((x) => x.startsWith('--prefix=') ? x.length > 9 : x === '--prefix')) return files;
   const loc = ctx.locate(cwd);
   if (!loc) return files;
-  const stash = inv.sub === 'stash' ? /^(apply|pop|branch)$/.exec(stashVerb(inv.args) ?? '') : null;
-  if (!stash) {
-    // everything below counts only files the index tracks: those it does not name are left out before git is
-    // started, so a checkout or stash over the perimeter's untracked files (git's own, the clients' hook files)
-    // costs no git process, as a tree without handoff files never did
+  const stash = effect.kind === 'apply' ? effect.source : undefined;
+  if (stash === undefined) {
+    // only files the index tracks count: the others are left out before git starts
     const indexed = maybeIndexed(loc, files.map((f) => path.relative(loc.worktree, f)), ctx.env, configBool(await ctx.config(loc), 'core.ignorecase'));
     if (indexed) files = files.filter((_, i) => indexed[i]);
     if (!files.length) return files;
   }
   const repo = await ctx.repo(loc);
   const rel = files.map((f) => path.relative(loc.worktree, f));
-  const tracked = new Set(repo.git(['ls-files', '-z', '--', ...rel.map((r) => `:(literal)${r}`)], { cwd: loc.worktree, allowFail: true }).stdout.split('\0').filter(Boolean));
   const literal = rel.map((r) => `:(literal)${r}`);
-  const names = (args: string[]) => repo.git(args, { cwd: loc.worktree, allowFail: true }).stdout.split('\0').filter(Boolean);
+  const names = (args: string[]) => new Set(repo.git(args, { cwd: loc.worktree, allowFail: true }).stdout.split('\0').filter(Boolean));
   // `stash apply|pop|branch`: what the stash holds (its tracked changes and its untracked files), whatever is here now
-  if (stash) {
-    const ops = inv.args.filter((x) => !x.startsWith('-'));
-    const ref = (stash[1] === 'branch' ? ops[2] : ops[1]) ?? 'stash@{0}';
-    const held = new Set([...names(['diff', '--name-only', '-z', `${ref}^1`, ref, '--', ...literal]), ...names(['ls-tree', '-r', '--name-only', '-z', `${ref}^3`, '--', ...rel])]);
+  if (stash !== undefined) {
+    const held = new Set([...names(['diff', '--name-only', '-z', `${stash}^1`, stash, '--', ...literal]), ...names(['ls-tree', '-r', '--name-only', '-z', `${stash}^3`, '--', ...rel])]);
     return files.filter((_, i) => held.has(rel[i]));
   }
+  const tracked = names(['ls-files', '-z', '--', ...literal]);
   // another source than the index (`checkout <tree-ish> --`, `restore --source`, a tree read): any tracked file may change
-  const source =
-    inv.sub === 'restore' ? inv.args.some((x) => x === '-s' || /^-s./.test(x) || (isLong(x, '--source') && x.split('=')[0].length > 3)) : inv.sub === 'read-tree' || (inv.sub === 'checkout' && inv.args.indexOf('--') > 0 && !inv.args[0].startsWith('-'));
-  if (source) return files.filter((_, i) => tracked.has(rel[i]));
+  if (effect.source !== undefined) return files.filter((_, i) => tracked.has(rel[i]));
   // from HEAD or from the index: a file changes when either differs from what is here (an index entry set by
   // `update-index --cacheinfo` differs from HEAD, not the worktree, until the checkout writes it)
   const dirty = new Set([...names(['diff', '--name-only', '-z', 'HEAD', '--', ...literal]), ...names(['diff', '--cached', '--name-only', '-z', 'HEAD', '--', ...literal])]);

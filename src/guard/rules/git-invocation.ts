@@ -1,12 +1,10 @@
-// A git invocation judged by what it will do: its environment and the configuration given to it against allowlists
-// of what makes git neither run a program nor write a file, the files its environment names as written, and
-// `git init --separate-git-dir`, `--template` or `--bare` over an existing repository refused.
+// A git invocation judged by what it will do: its environment and options against allowlists, the files its
+// environment names as written, and `git init` over an existing repository.
 import path from 'node:path';
 import { SESSION_ID_VARS } from '../../clients/names';
 import type { SimpleCommand } from '../shell/command';
 import { READING_VERBS, type GitInvocation } from '../shell/git';
 import type { WriteTarget } from '../shell/writes';
-import { unknownKeyProblem } from './git-config';
 import { substituteVars } from '../shell/command';
 import { userDirs } from '../../user-dirs';
 import { configFiles, userConfigFiles } from '../../git/config-files';
@@ -32,10 +30,7 @@ const NO_FILE = (v: string) => /^\s*(|0|1|2|[3-9]|true|false|yes|no|on|off)\s*$/
 
 const VERB = (inv: GitInvocation) => `git ${inv.sub}`;
 
-/**
- * Why the environment or options of a git invocation let it do what the guard cannot judge, or null; `targets`
- * gets the files the environment names as git's output (GIT_INDEX_FILE, GIT_TRACE*=<path>).
- */
+/** Why git's environment lets it do what the guard cannot judge, or null; `targets` gets the files it names as written. */
 export function gitEnvironmentProblem(inv: GitInvocation, cmd: SimpleCommand, vars: Record<string, string>, targets: WriteTarget[], own: OwnRepository): string | null {
   const cwd = inv.cwd ?? cmd.cwd;
   for (const [name, value] of Object.entries(vars)) {
@@ -66,18 +61,11 @@ function readsOf(f: (env: Env) => unknown): string[] {
 }
 
 let anchors: string[] | undefined;
-/**
- * The variables git's and git-handoff's places are derived from (the user's configuration files, git-handoff's cache,
- * state and data folders, the programs found by PATH), as the code that computes them reads them; GIT_* are
- * gitEnvironmentProblem's.
- */
+/** The variables git's and git-handoff's places are derived from, as the code computing them reads them (GIT_*: above). */
 const anchorVariables = (): string[] =>
   (anchors ??= readsOf((env) => [userDirs(env), userConfigFiles(env), configFiles({ commonDir: path.sep, gitDir: path.sep }, env), pathShadows(env, path.sep)]).filter((v) => !v.startsWith('GIT_')));
 
-/**
- * A variable's value as a command gets it, for comparison: `$X`, `${X}` and a leading `~` taken from the hook's
- * environment, a path resolved (PATH as it is); empty and unset alike; undefined: the guard cannot tell.
- */
+/** A variable's value as a command gets it, for comparison: empty and unset alike; undefined when the guard cannot tell. */
 function effective(name: string, value: string | undefined, env: Env): string | null | undefined {
   if (value === undefined || value === '') return null;
   const known: Record<string, string> = {};
@@ -91,11 +79,8 @@ function effective(name: string, value: string | undefined, env: Env): string | 
 }
 
 /**
- * Why a git or git-handoff command runs with a variable its places are derived from (HOME, XDG_*, PATH) set, removed
- * (`env -u`, `env -i`, `unset`) or emptied to other than the hook's own value (`env`): git would read another user
- * configuration than the one the guard judged, git-handoff keep its state, code cache or witness elsewhere, the hooks
- * run other programs. `removed`: the variables taken out (`*`: all); `vars`: those set by earlier steps of the line, or
- * those set for the command (each set read against the hook's environment: the caller passes them apart).
+ * Why a git or git-handoff command runs with HOME, XDG_* or PATH set, removed or emptied to other than the hook's own
+ * value: it would read another configuration, keep its state elsewhere or run other programs. `removed`: `*` is all.
  */
 export function anchorEnvironmentProblem(inv: GitInvocation, vars: Record<string, string>, removed: readonly string[], env: Env): string | null {
   if (Object.keys(vars).length === 0 && removed.length === 0) return null;
@@ -114,12 +99,7 @@ export function anchorEnvironmentProblem(inv: GitInvocation, vars: Record<string
   return null;
 }
 
-/**
- * Why a git command that writes runs with no session (a session variable the hooks read emptied, `unset` earlier on the
- * line or removed by `env -u`/`env -i`), or null: its commits and moves would be checked as a person's. A variable set
- * to another id is productVariableProblem's (rules/inject.ts), for every command. `removed`: the ones taken out (`*`:
- * all); `vars`: the variables set on the line and for the command; `session`: the calling session's id.
- */
+/** Why a writing git command runs with a session variable emptied or removed (`*`: all), or null: checked as a person's. */
 export function sessionEnvironmentProblem(inv: GitInvocation, vars: Record<string, string>, removed: readonly string[], session: string | null, show: string): string | null {
   if (session === null || READING_VERBS.has(inv.sub) || inv.sub === 'handoff') return null;
   if (SESSION_ID_VARS.some((v) => vars[v] === session)) return null;
@@ -140,24 +120,7 @@ export function gitOptionProblem(cmd: SimpleCommand, inv: GitInvocation, own: Ow
   return elsewhere && `\`${elsewhere}\` points \`${VERB(inv)}\` at another repository or work tree, for a verb that writes. Run it in that repository (git -C <directory> ${inv.sub} …), or ask the person.`;
 }
 
-/** Why the settings given to one git command (`-c`, --config-env, GIT_CONFIG_*) are not known to be quiet or change git-handoff's own, or null. */
-export function oneOffKeysProblem(inv: GitInvocation, show: string): string | null {
-  for (const c of inv.config ?? []) {
-    const eq = c.indexOf('=');
-    const key = eq < 0 ? c : c.slice(0, eq);
-    // git-handoff's own settings, read by its git hooks and by `git handoff` itself under this git
-    if (key.toLowerCase().startsWith('handoff.') && !READING_VERBS.has(inv.sub)) return `\`${show}\` runs \`git ${inv.sub}\` with git-handoff's own setting ${key.toLowerCase().replace(/[^\w.-]/g, '?').slice(0, 80)} changed for it (guard, claims, protected files, sync remote): those are the person's to change. Run it without that setting.`;
-    const problem = unknownKeyProblem(eq < 0 ? c : c.slice(0, eq), eq < 0 ? 'true' : c.slice(eq + 1));
-    if (problem) return `\`${show}\` gives git a setting for this command: ${problem} (trace2 targets, cookie files and the like write files). Run it without that setting, or ask the person.`;
-  }
-  return null;
-}
-
-/**
- * Why `git init` run over an existing repository (its worktree or its git directory) changes it, or null:
- * `--separate-git-dir <dir>` moves its git directory out of every path that says `.git`, `--template=<dir>` copies
- * that directory's hooks into it, `--bare` makes it a repository without a worktree. `located` finds the repository of a directory.
- */
+/** Why `git init --separate-git-dir|--template|--bare` runs over an existing repository (`located` finds one), or null. */
 export function separateGitDirProblem(inv: GitInvocation, cmd: SimpleCommand, located: (dir: string) => { worktree: string; gitDir?: string } | null, show: string): string | null {
   if (inv.sub !== 'init') return null;
   const a = inv.args;

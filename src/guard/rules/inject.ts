@@ -40,11 +40,7 @@ export function needsSession(inv: GitInvocation): boolean {
   return (sub !== undefined && NEEDS_SESSION.has(sub)) || (sub === 'list' && inv.args.includes('--mine'));
 }
 
-/**
- * Whether the client's shell already exports this session id (Claude Code ≥ 2.1.132, Qwen Code: the hook has it too;
- * Copilot CLI's and Codex's shells always have theirs, their hooks never; the OpenCode plugin sets its variable;
- * Gemini CLI never).
- */
+/** Whether the client's shell already exports this session id (src/clients/record.ts shellSession). */
 function shellKnowsSession(e: GuardEvent, session: string, env: NodeJS.ProcessEnv): boolean {
   if (env.GIT_HANDOFF_SESSION === session) return true;
   // the client's record says whether its shell has the session (src/clients/record.ts shellSession)
@@ -58,11 +54,7 @@ const HOOKED = new Set([
   'update-ref',
 ]);
 
-/**
- * A git command that makes commits or moves refs, from a shell that does not know the session, in a client that runs a
- * rewritten command as it is: the session is added, so its commits carry its trailer and its hooks judge it as every
- * other client's.
- */
+/** A commit or ref move from a shell without the session, in a client that runs a rewrite as it is: the session is added. */
 export const commitNeedsSession = (inv: GitInvocation, e: GuardEvent, session: string, env: NodeJS.ProcessEnv): boolean =>
   HOOKED.has(inv.sub) && RECORDS[e.client].runsAnyRewrite === true && !shellKnowsSession(e, session, env);
 
@@ -104,11 +96,8 @@ export function judgeHandoffCommand(inv: GitInvocation, cmd: SimpleCommand, e: G
 const SESSION_SETS = new Set(['GIT_HANDOFF_SESSION', 'GIT_HANDOFF_CLIENT', 'GIT_HANDOFF_ROLE', 'GIT_HANDOFF_DEBUG']);
 
 /**
- * Why variables a session's command line sets (before a command, `export`, `env`, earlier on the line) change what
- * git-handoff checks (GIT_HANDOFF_BYPASS, _WITNESS, _RECORD_CHECK, _BIN, …: the person's) or name another session's id
- * in a variable git-handoff and its git hooks read a session from (`runs`: the command runs with them and is no `git handoff`
- * command, which judgeHandoffCommand judges, reading as another session allowed; an emptied one is
- * sessionEnvironmentProblem's, for a writing git), or null.
+ * Why variables a command line sets switch git-handoff's own checks (the person's) or, where `runs` (a command that
+ * is no `git handoff`), name another session's id in a variable the hooks read a session from; or null.
  */
 export function productVariableProblem(vars: Record<string, string>, session: string | null, runs: boolean): string | null {
   for (const [name, value] of Object.entries(vars)) {
@@ -128,11 +117,7 @@ export function productVariableProblem(vars: Record<string, string>, session: st
   return null;
 }
 
-/**
- * What to put before a command so its git handoff steps run as `session` (PowerShell has its own syntax); `hooks`: the
- * folder of git-handoff's hook stubs, given back to git where the client's shell turns git's hooks off (a later
- * `-c`/GIT_CONFIG_PARAMETERS value wins over its GIT_CONFIG_KEY_<n>).
- */
+/** What to put before a command so it runs as `session`; `hooks`: git-handoff's stubs, given back where the shell turns hooks off. */
 export const sessionPrefix = (session: string, client: string, powershell = false, hooks: string | null = null) =>
   powershell
     ? `$env:GIT_HANDOFF_SESSION='${session}'; $env:GIT_HANDOFF_CLIENT='${client}';`

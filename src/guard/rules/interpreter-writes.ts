@@ -1,17 +1,7 @@
-// Interpreters given code on the command line or stdin (`python3 -c`, `node -e`, `python3 - <<EOF`): what the code
-// does is not run here, so the paths it can write are read from its text as the interpreter would resolve them, and
-// each counts as written by the shell where the code writes at all:
-// - a handoff file it names, and every string of it (a directory under which handoff files may go, a pattern);
-// - the same strings from the home when the code reads the home (`os.path.expanduser('~/…')`, `Path.home()`,
-//   `os.homedir()`, `process.env.HOME`, `os.environ['HOME']`, `$ENV{HOME}`, `Dir.home`, …) or from a variable of the
-//   environment (its value here), consecutive strings joined as a path (`os.path.join(home, '.config', 'git')`) and
-//   strings glued by `+` or `.` read as one;
-// - the words given to the code after it (`sys.argv`, `@ARGV`) and what a here-document or here-string feeds it;
-// - perl's two-argument `open(F, ">file")`, its mode taken off.
-// Code whose paths cannot be read so — a variable the environment does not hold, a name built from characters or
-// decoded at run time, a path read from input the guard does not see — is refused where it could reach git-handoff's
-// perimeter (it starts from the home or the environment, or names a part of the perimeter: rules/pre-tool.ts).
-// Apart from files.ts, which the guard's first file bundles, so that bundle stays small.
+// Interpreter code given on the command line or stdin (`python3 -c`, `node -e`, `python3 - <<EOF`): the paths it may
+// write, read from its text as the interpreter resolves them (handoff files and strings it names, from the home or the
+// environment, the words given after it); code whose paths cannot be read so is refused where it could reach the
+// perimeter (rules/pre-tool.ts). Apart from files.ts, so that the first file's bundle stays small.
 import path from 'node:path';
 import type { SimpleCommand } from '../shell/command';
 import type { WriteTarget } from '../shell/writes';
@@ -71,9 +61,7 @@ export function interpreterWrites(cmd: SimpleCommand, whole: string, shells: Set
   // the names come from the whole line: once per directory of this line is enough, however many calls it makes
   if (judged.has(cmd.cwd)) return { ...NONE, targets: given(seen) };
   judged.add(cmd.cwd);
-  // a directory the code names in a string (`shutil.rmtree("memory")`): the handoff files under it may go; a pattern
-  // (`glob.glob("memory/h*")`, perl's `glob "memory/*"`, ruby's `Dir["memory/*"]`) is expanded as the shell would, and
-  // `**` (any depth) takes every file under the directory before it whose name the last part matches
+  // a directory the code names may lose what is under it; a pattern is expanded as the shell would (`**`: any depth)
   const deep = seen.dirs.filter((p) => p.includes('**')).map((p): WriteTarget => {
     const parts = p.split('/');
     const first = parts.findIndex((x) => PATTERN.test(x));

@@ -1,7 +1,5 @@
-// Programs that write the files a patch names — `patch`, `git apply`, `git am`, Codex's `apply_patch` — judged on those files: the patch
-// text is read where the guard can read it (a here-document, a file given by name or redirected in), each file named
-// in its headers taken with every leading directory stripped (-p is not trusted to be what the patch was made for).
-// A patch from input the guard cannot read (a pipe from another program) may name any file of the worktree.
+// Programs that write the files a patch names (patch, git apply, git am, apply_patch), judged on those files: each
+// name taken with every leading directory stripped; a patch the guard cannot read may name any file of the worktree.
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { hereDocument, programName, type SimpleCommand } from '../shell/command';

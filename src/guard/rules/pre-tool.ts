@@ -25,19 +25,20 @@ import { interpreterWrites } from './interpreter-writes';
 import { commitNeedsSession, isHandoffCommand, judgeHandoffCommand, needsSession, plainHooksDir, productVariableProblem, sessionPrefix } from './inject';
 import { RECORDS } from '../../clients/records';
 import { strangerFileProblem, strangerHandoffProblem } from '../stranger';
-import { codeRunsAnchors, handoffRun, handoffSource, personOnlyProblem, reinstallProblem, unconfiguredSourceProblem } from './anchors';
+import { codeRunsAnchors, handoffByInterpreter, handoffRun, handoffSource, personOnlyProblem, reinstallProblem, unconfiguredSourceProblem } from './anchors';
 import { Earlier } from './earlier';
+import { worktreeEffect } from './worktree';
 import { pluginPathPrefix } from '../../clients/plugin-active';
 import { interpreterProblem, refCommandProblem, refStoreWriteProblem } from './refs';
 import { remoteNames } from '../../git/config';
 import { asWritten, type ReadLine } from './as-written';
-import { computePerimeter, namesPerimeterPart, ownRepositoryProblem, perimeterProblem, perimeterUnder, switchedWiringProblem, worktreeTarget, type Perimeter } from '../perimeter';
+import { computePerimeter, namesPerimeterPart, ownRepositoryProblem, perimeterProblem, perimeterUnder, switchedWiringProblem, type Perimeter } from '../perimeter';
 import { installedDirs } from '../path-programs';
 import { userDirs } from '../../user-dirs';
 import { homedir, type Location } from '../locate';
 import { holdsStub, hooksDirIn } from '../../git/hook-stub';
 import { NAMES_HOOK_FILE } from '../../clients/hook-files';
-import { anchorEnvironmentProblem, gitEnvironmentProblem, gitOptionProblem, oneOffKeysProblem, separateGitDirProblem, sessionEnvironmentProblem } from './git-invocation';
+import { anchorEnvironmentProblem, gitEnvironmentProblem, gitOptionProblem, separateGitDirProblem, sessionEnvironmentProblem } from './git-invocation';
 
 export async function preTool(ctx: GuardContext): Promise<Decision> {
   const a = ctx.event.action;
@@ -80,10 +81,7 @@ function ownDirsOf(ctx: GuardContext, loc: Location | null): string[] {
 
 const PUSH_VALUED = ['-o', '--push-option', '--receive-pack', '--exec', '--repo'];
 
-/**
- * The repositories a git command changes: the one it runs in (`-C`, `cd`, `--git-dir`, GIT_DIR) and, for a push, its
- * destination — a path or file:// URL, or a remote's configured URLs (git asked, only for a push).
- */
+/** The repositories a git command changes: the one it runs in and, for a push, its destination (a remote's URLs: git asked). */
 async function repositoriesOf(ctx: GuardContext, git: GitInvocation, here: string, loc: Location | null, defined: Map<string, string>): Promise<string[]> {
   const out = [here];
   if (git.gitDir && !/[$`]/.test(git.gitDir)) out.push(path.resolve(here, git.gitDir));
@@ -117,9 +115,8 @@ async function repositoriesOf(ctx: GuardContext, git: GitInvocation, here: strin
 const DESTRUCTIVE_TOOL = /delete|remove|(^|[^a-z])rm|move|rename|purge|trash|wipe|clean/i;
 
 /**
- * The operations of a tool in a shape the guard does not know, on every path-like argument it was given: a pattern
- * (`memory/h*`) on what it matches; a directory on the handoff files directly in it (as an unknown program given one),
- * or on every one under it when the tool's name says it deletes or moves (`delete_directory {dir: "memory"}`).
+ * The operations of a tool of unknown shape, on every path-like argument: a pattern on what it matches, a directory on
+ * the handoff files in it (under it, when the tool's name says it deletes or moves).
  */
 function toolPathOps(ctx: GuardContext, given: string[], budget: Budget): FileOp[] {
   const ops: FileOp[] = [];
@@ -135,10 +132,7 @@ function toolPathOps(ctx: GuardContext, given: string[], budget: Budget): FileOp
   return ops;
 }
 
-/**
- * The paths a tool may take a path argument for, beside the argument itself: its home spelled `~`, `$HOME` or `${HOME}`,
- * a `file://` URI (percent-decoded, `localhost` or no host), without the line end or spaces it was given after it.
- */
+/** The paths a tool's path argument may stand for: the home as `~`/`$HOME`, a `file://` URI, trailing blanks dropped. */
 function toolPathSpellings(given: string, home: string | undefined): string[] {
   const out = new Set([given, given.replace(/\s+$/, '')]);
   for (const p of [...out]) {
@@ -225,8 +219,6 @@ const REWRITING = new Set([
   'commit-tree',
   'hash-object',
 ]);
-const SWEEP_VERBS = new Set(['add', 'commit', 'stash', 'checkout', 'switch', 'reset', 'restore', 'clean', 'read-tree', 'checkout-index', 'rm', 'mv']);
-/** More simple commands than this on one line are not read one by one (a bound, like MAX_COMMAND). */
 const MAX_COMMANDS = 2000;
 // Text a write target built by expansion could be protected by: the line names a handoff file, git's directory, refs,
 // git's configuration or a client's hook file (`.claude`, `.gemini`, `.codex`, …: the table in src/clients/hook-files.ts).
@@ -234,7 +226,6 @@ const PROTECTED_TEXT = /handoff|\.git|refs\/|packed-refs|memory|config\/git/i;
 const COULD_PROTECT = { test: (text: string) => PROTECTED_TEXT.test(text) || NAMES_HOOK_FILE.test(text) };
 const HARMLESS = new Set(['cd', 'pushd', 'popd', 'echo', 'printf', 'true', 'pwd']);
 
-/** How long reading one command line may take (the guard's whole budget is WATCHDOG_MS). */
 const PARSE_BUDGET_MS = 5_000;
 
 
@@ -253,7 +244,6 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
   const mayReach = () => namesProtected(ctx.event.action) || /handoff|\.git|refs\/|memory|[*?[]|\bgit\b/i.test(whole);
   if (cmds.length > MAX_COMMANDS) return mayReach() ? failClosed(`the line runs more than ${MAX_COMMANDS} commands`) : unread(ctx, `the line runs more than ${MAX_COMMANDS} commands`);
   const ops: FileOp[] = [];
-  // the directories whose interpreters' unread code was already judged on this line (rules/interpreter-writes.ts)
   const interpreted = new Set<string | null>();
   let inject = false;
   // git-handoff's hook stubs, for a client whose shell turns git's hooks off (src/clients/record.ts shellHooksOff)
@@ -263,7 +253,6 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
   const carried: Record<string, string> = {};
   // …and the ones `unset` removed (rules/git-invocation.ts sessionEnvironmentProblem)
   const unset = new Set<string>();
-  // links made and the index changed by earlier steps of the line (rules/earlier.ts)
   const earlier = new Earlier();
   const push = (op: FileOp) => {
     ops.push(op);
@@ -271,10 +260,8 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
   };
   for (const cmd of cmds) {
     budget.spend(0);
-    // a bare assignment, or `export`/`declare` (`declare -n`: a second name) of one (shell/values.ts); `unset`
     Object.assign(carried, setsForLine(cmd));
     if (cmd.argv[0] === 'unset') for (const a of cmd.argv.slice(1)) if (!a.startsWith('-')) unset.add(a), delete carried[a];
-    // a command line from a value the guard cannot see (runValueCommands in shell/values.ts)
     if (cmd.unseen && (COULD_PROTECT.test(whole) || COULD_PROTECT.test(command))) return { deny: unseenValue(cmd.unseen) };
     if (cmd.unseen) unread(ctx, `${cmd.unseen} is run as a command built by an expansion`);
     const interp = interpreterProblem(cmd, whole, SHELLS);
@@ -284,23 +271,24 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     if (cmd.unread && (COULD_PROTECT.test(whole) || COULD_PROTECT.test(command))) return { deny: unreadScript(cmd.unread) };
     if (cmd.unread) unread(ctx, `${cmd.unread} runs commands it cannot read`);
     const git = gitInvocation(cmd);
-    // git-handoff's own switches, and another session's id, set on the line (rules/inject.ts)
     const runs = cmd.argv.length > 0 && !DECLARES.has(cmd.argv[0]) && !isHandoffCommand(git ?? handoffByInterpreter(cmd, whole));
     const vars = { ...carried, ...cmd.assigns };
     const variables = productVariableProblem(vars, ctx.session, runs);
     if (variables) return { deny: variables };
-    // git judged by what it will do: its environment, its options and the settings given to it (rules/git-invocation.ts)
     const envFiles: WriteTarget[] = [];
+    const here = (git?.cwd ?? cmd.cwd) || ctx.event.cwd;
+    const loc = ctx.locate(here);
+    const top = loc?.worktree ?? null;
+    // what it does to the worktree's uncommitted state (rules/worktree.ts): every rule below reads this one answer
+    const effect = git ? worktreeEffect(git, here, loc && ctx.branch(loc)) : null;
     if (git) {
       const show = asWritten(command, git, cmd.cwd ?? '/', read);
-      const here = (git.cwd ?? cmd.cwd) || ctx.event.cwd;
-      const loc = ctx.locate(here);
       const own = (what: 'git-dir' | 'work-tree', value: string) =>
         loc !== null && !/[$`]/.test(value) && (what === 'git-dir' ? [loc.gitDir, loc.commonDir] : [loc.worktree]).includes(path.resolve(here, value));
       const problem =
         gitEnvironmentProblem(git, cmd, vars, envFiles, own) ??
         sessionEnvironmentProblem(git, vars, [...unset, ...(cmd.unsets ?? [])], ctx.session, show) ??
-        gitOptionProblem(cmd, git, own) ?? oneOffKeysProblem(git, show) ?? separateGitDirProblem(git, cmd, (d) => ctx.locate(d), show);
+        gitOptionProblem(cmd, git, own) ?? oneOffConfigProblem(git, show) ?? separateGitDirProblem(git, cmd, (d) => ctx.locate(d), show);
       if (problem) return { deny: problem };
       // a repository of git-handoff's own (the witness, an installed copy): run there, or pushed into
       if (!harmlessCommand(cmd) && !READING_VERBS.has(git.sub)) {
@@ -310,17 +298,15 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
         if (problem) return { deny: problem };
       }
       // the whole worktree moved to another commit: the clients' tracked hook files as that commit has them
-      const target = loc && !git.gitDir ? worktreeTarget(git.sub, git.args) : null;
-      if (target !== null && loc) {
+      const target = effect?.target === '-' ? '@{-1}' : effect?.target;
+      if (target && loc && !git.gitDir) {
         const repo = await ctx.repo(loc);
         const wiring = switchedWiringProblem(await perimeterOf(ctx), loc.worktree, target, show, (args) => repo.git(args, { cwd: loc.worktree, allowFail: true }));
         if (wiring) return { deny: wiring };
       }
     }
-    const top = ctx.locate((git?.cwd ?? cmd.cwd) || ctx.event.cwd)?.worktree ?? null;
-    const gitFiles = git ? gitFileTargets(git, cmd, top) : [];
+    const gitFiles = git ? gitFileTargets(git, cmd, top, effect) : [];
     const patched = patchTargets(cmd, git, (p, c) => ctx.abs(p, c), top);
-    // code given to an interpreter: the paths it writes as the interpreter resolves them (rules/interpreter-writes.ts)
     const code = interpreterWrites(cmd, whole, SHELLS, interpreted, ctx.env);
     if (code.unresolved) {
       const fence = await perimeterOf(ctx);
@@ -328,7 +314,7 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
       unread(ctx, `\`${path.basename(cmd.argv[0] ?? '')}\` runs code that writes files and ${code.unresolved}`);
     }
     // what the index changed earlier on the line loses when this command makes the worktree match it (rules/earlier.ts)
-    const lost = earlier.discarded(git, top);
+    const lost = earlier.discarded(effect, top);
     if (lost.swept && git) lost.targets.push(...(await statusPaths(ctx, git, cmd)));
     for (const t of [...writeTargets(cmd), ...code.targets, ...linkSources(cmd), ...unknownWriterTargets(cmd), ...extractTargets(cmd), ...gitFiles, ...patched, ...envFiles, ...lost.targets]) {
       const refProblem = refStoreWriteProblem(t, ctx.abs(t.path, t.cwd));
@@ -347,31 +333,27 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
           if (problem) return { deny: problem };
         }
         push({ abs, shown: i === 0 ? t.path : p, kind: t.kind === 'delete' ? 'delete' : 'shell' });
-        // `rm -r dir`, `rm -rf memor?`, `find dir … -delete`: the handoff files under a deleted directory go too;
-        // `cp -r src dir`, `rsync -a src/ dir/`, `git checkout dir`: those under a directory written as a tree
-        // the perimeter's files and directories under it too (git's directories and configuration, the clients' hook files, the guard's state)
-        // a find narrowed by names reaches into those directories by the names of what is inside them
-        // through a symlink to a directory: a tree written there, or deleted as `rm -rf link/` (the slash follows it), is where it leads
+        // a deleted directory or one written as a tree takes the handoff files and the perimeter's files under it (a
+        // find narrowed by names reaches into them by name); through a symlink, where it leads
         const follows = t.kind !== 'delete' || /\/\.?$/.test(p) ? realOf(abs) : abs;
         const fenced = (t.kind === 'delete' || t.tree ? (await perimeterOf(ctx).then((fence) => [...new Set([abs, follows])].flatMap((d) => perimeterUnder(fence, d)))).filter((f) => pathspecCovers(t, f)) : []).flatMap((f) => [f, ...namedUnder(f, t.names, budget)]);
         const reached = [...(t.kind === 'delete' || t.tree ? (gitFiles.includes(t) ? pathspecMatches({ ...t, path: abs }, budget) : handoffFilesUnder(abs, budget)) : t.children ? handoffFilesIn(abs, budget) : []), ...fenced];
         const under = reached.filter((f) => f !== abs && nameMatches(t.names, abs, f) && copiedOver(t, f, abs, vars, budget, ctx));
-        const changed = git && t.tree && t.kind !== 'delete' && /^(checkout|restore|checkout-index|switch|reset|read-tree|stash)$/.test(git.sub) ? await changedByCheckout(ctx, git, under, abs) : under;
+        // what a checkout, reset or stash writes over: only the tracked files it changes
+        const changed = effect && effect.kind !== 'remove' && gitFiles.includes(t) && t.kind !== 'delete' ? await changedByCheckout(ctx, effect, under, abs) : under;
         for (const f of changed) push({ abs: f, shown: `${path.relative(ctx.event.cwd, f) || f}${t.why ? ` (${t.why})` : ''}`, kind: t.kind === 'delete' ? 'delete' : 'shell' });
       }
     }
-    earlier.note(cmd, git, (p, c) => {
+    earlier.note(cmd, git, effect, (p, c) => {
       const e = expandWord(p, vars, c, budget);
       return e && e.length === 1 ? ctx.abs(e[0], c) : null;
     });
-    // xargs: the arguments come from its input, which the guard does not read
     if (cmd.xargs && !harmlessCommand(cmd)) {
       const problem = await unseenArgumentsProblem(ctx, cmd, budget);
       if (problem) return { deny: problem };
       unread(ctx, `\`xargs ${cmd.argv.join(' ')}\` takes its file names from its input`);
     }
     const inv = git ?? handoffByInterpreter(cmd, whole);
-    // the guard by hand, install/uninstall, recover --from, another session's claims: the person's (rules/anchors.ts)
     const reinstall = reinstallProblem(cmd, cmd.argv.join(' ')) ?? codeRunsAnchors(cmd, whole);
     if (reinstall) return { deny: reinstall };
     const run = handoffRun(cmd, inv);
@@ -380,14 +362,11 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
       if (problem) return { deny: problem };
     }
     if (!inv) continue;
-    // HOME, XDG_*, PATH changed for git or git-handoff: the places the guard judged are elsewhere (rules/git-invocation.ts)
     const anchors = anchorEnvironmentProblem(inv, carried, [...unset, ...(cmd.unsets ?? [])], ctx.env) ?? anchorEnvironmentProblem(inv, cmd.assigns, [], ctx.env);
     if (anchors) return { deny: anchors };
-    // handoffs taken from a repository that is not a remote the person configured (rules/anchors.ts), or `git handoff`
-    // given a remote repointed for it (rules/git-config.ts; other git verbs: refCommandProblem)
     const source = handoffSource(run, inv);
     const show = () => asWritten(command, inv, cmd.cwd ?? '/', read);
-    const remote = (isHandoffCommand(inv) ? oneOffConfigProblem(inv, show()) : null) ?? (source !== null ? await unconfiguredSource(ctx, inv, cmd, source, show) : null);
+    const remote = source !== null ? await unconfiguredSource(ctx, inv, cmd, source, show) : null;
     if (remote) return { deny: remote };
     if (isHandoffCommand(inv)) {
       handoff = true;
@@ -406,24 +385,18 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     }
     const refProblem = refCommandProblem(inv, cmd, whole, command, read);
     if (refProblem) return { deny: refProblem };
-    // a remote setting written with --file into a configuration git reads here by an include (rules/git-config.ts)
     const included = inv.sub === 'config' ? includedRemoteSettingProblem(inv.args, inv.cwd ?? cmd.cwd, show(), (await perimeterOf(ctx)).config) : null;
     if (included) return { deny: included };
-    // `git config --unset core.hooksPath` while git-handoff's stubs are where it points (rules/git-config.ts)
     if (inv.sub === 'config' && removesHooksPath(inv.args)) {
       const problem = await hooksPathRemoval(ctx, inv, command);
       if (problem) return { deny: problem };
     }
-    // git clean -f, git stash -u/--all: untracked files go, handoff files among them
-    const untracked = await untrackedProblem(ctx, inv, cmd, command);
+    const untracked = effect ? await untrackedProblem(ctx, inv, effect, command) : null;
     if (untracked) return { deny: untracked };
-    if (SWEEP_VERBS.has(inv.sub)) {
+    if (effect) {
       // Loaded only for these verbs; git starts only if another live session has claims in this worktree.
-      const { namedStageSweep, sweepOf, sharedCheckoutProblem } = await import('./shared');
-      const loc = ctx.locate(inv.cwd ?? cmd.cwd ?? ctx.event.cwd);
-      // `git add|commit <a file another live session wrote>` names its paths
-      const sweep = loc ? (sweepOf(inv, cmd, ctx.event.cwd, ctx.branch(loc)) ?? namedStageSweep(inv, cmd, ctx.event.cwd, loc, ctx.session)) : null;
-      const problem = sweep ? await sharedCheckoutProblem(ctx, inv, sweep) : null;
+      const { sharedCheckoutProblem } = await import('./shared');
+      const problem = await sharedCheckoutProblem(ctx, inv, effect);
       if (problem) return { deny: problem };
     }
     if (REWRITING.has(inv.sub)) {
@@ -431,7 +404,6 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
       const { foreignRewriteProblem, plumbingClaimProblem, rewrites } = await import('./rewrite');
       const claim = plumbingClaimProblem(inv, cmd, ctx.session, asWritten(command, inv, cmd.cwd ?? '/', read));
       if (claim) return { deny: claim };
-      const loc = ctx.locate(inv.cwd ?? cmd.cwd ?? ctx.event.cwd);
       if (loc && !inv.gitDir && rewrites(inv)) {
         // a stranger (no session read) owns no commit: every session's is another's
         const problem = foreignRewriteProblem(await ctx.repo(loc), inv, ctx.session ?? '', command);
@@ -456,10 +428,7 @@ async function unconfiguredSource(ctx: GuardContext, inv: GitInvocation, cmd: Si
   return remotes.includes(source) ? null : unconfiguredSourceProblem(show(), source, remotes);
 }
 
-/**
- * The paths git status lists now (changed, staged, untracked, ignored ones aside), as deletes: what a line that changed
- * the index wholesale (`git add -A`, `read-tree`) before a `reset --hard` or `clean` may lose.
- */
+/** The paths git status lists, as deletes: what a line that changed the index wholesale may lose to a later discard. */
 async function statusPaths(ctx: GuardContext, git: GitInvocation, cmd: SimpleCommand): Promise<WriteTarget[]> {
   const loc = ctx.locate((git.cwd ?? cmd.cwd) || ctx.event.cwd);
   if (!loc || git.gitDir) return [];
@@ -491,23 +460,19 @@ function unread(ctx: GuardContext, why: string): Decision {
   return {};
 }
 
-/** The refusal for a script the guard cannot read, on a line that names what it protects. */
 const unreadScript = (what: string) =>
   `${what} runs commands the guard cannot read before they run, and this line names handoff files, .git or refs. ` +
   `Run those commands themselves (the guard reads them), or use \`git handoff …\` for handoffs.`;
 
-/** The refusal for a script this line makes with a program and pipes into a shell (whatever the line names). */
 const builtScript = (what: string, by: string) =>
   `${what}, made on this line by \`${by}\`, runs commands the guard cannot read before they run (their text is on the line ` +
   `in a form only \`${by}\` shows). Run those commands themselves, as plain text, and the guard reads them.`;
 
-/** The refusal for interpreter code that writes where the guard cannot tell, and may reach the perimeter. */
 const unresolvedCode = (cmd: SimpleCommand, why: string) =>
   `\`${path.basename(cmd.argv[0] ?? '')}\` runs code that writes files and ${why}, so the guard cannot tell which files it writes, and it may reach ` +
   `what git-handoff stands on (the home's git configuration, the clients' settings, git-handoff's own files). Name the file it writes as a plain string ` +
   `in the code (or as its argument), and the guard reads it.`;
 
-/** The refusal for a write whose target the guard cannot resolve, on a line that names something it protects. */
 const unresolvedTarget = (target: string) =>
   `the guard cannot tell which file \`${target}\` is (it is built by an expansion, a pattern, or a directory changed to one), ` +
   `and this command names handoff files, .git or refs. Write to a literal path (cd to a literal directory first), or use \`git handoff write\` for a handoff.`;
@@ -523,25 +488,9 @@ async function hooksPathRemoval(ctx: GuardContext, inv: GitInvocation, command: 
   return hooksPathRemovalProblem(command.trim().slice(0, 200), repo.hooksDir(), path.join(repo.commonDir, 'hooks'), stubsIn);
 }
 
-/** The refusal for a command-running value (GIT_PAGER, core.editor, …) built by an expansion, on a line that names protected things. */
 const unseenValue = (source: string) =>
   `${source} is run as a command, and its value is built by an expansion the guard cannot see before the shell runs it, ` +
   `on a line that names handoff files, .git or refs. Give the value literally (GIT_PAGER=less git log), or run the command it stands for itself.`;
-
-const RUNTIMES = /^(node|nodejs|bun|deno|tsx|ts-node)(\d[\d.]*)?$/;
-
-/** `node "$(command -v git-handoff)" write …`, `node …/dist/cli.cjs write …`: git-handoff's CLI run by its runtime. */
-function handoffByInterpreter(cmd: SimpleCommand, whole: string) {
-  const prog = programName(cmd.argv);
-  if (!RUNTIMES.test(prog)) return null;
-  let i = 1;
-  while (i < cmd.argv.length && cmd.argv[i].startsWith('-')) i++;
-  if (prog === 'deno' && cmd.argv[i] === 'run') for (i++; i < cmd.argv.length && cmd.argv[i].startsWith('-'); ) i++;
-  const script = cmd.argv[i];
-  if (script === undefined) return null;
-  const named = /handoff/i.test(script) || (/[$`]/.test(script) && /handoff/i.test(whole)) || /(^|\/)dist\/(cli|fast)\.cjs$/.test(script);
-  return named ? { sub: 'handoff', args: cmd.argv.slice(i + 1), cwd: cmd.cwd, gitDir: null } : null;
-}
 
 /** The folder git runs this repository's hooks from, when it holds git-handoff's stubs and can be given back as it is. */
 async function stubsDir(ctx: GuardContext, inv: GitInvocation, cmd: SimpleCommand): Promise<string | null> {

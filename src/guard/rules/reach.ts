@@ -1,7 +1,5 @@
-// What a shell word reaches on disk once the shell expands it: variables set earlier on the line, brace lists,
-// globs (extglob groups too) matched against the directory, handoff files under a deleted directory, and files that
-// share an inode with a handoff file (a hard link). Every walk is bounded — alternatives, entries, depth and the
-// decision's time budget — and a bound reached throws Bound: the call is refused, never decided on a cut list.
+// What a shell word reaches on disk once expanded: variables, brace lists, globs, handoff files under a directory, hard
+// links. Every walk is bounded, and a bound reached throws Bound: the call is refused, never decided on a cut list.
 import { lstatSync, readdirSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { globMatch, isGlob } from '../glob';
@@ -95,10 +93,7 @@ const readDir = (dir: string, budget: Budget): Dirent[] => {
 /** Whether a word is a pattern the shell expands against the filesystem (a glob or an extglob group). */
 export const isPattern = (s: string) => isGlob(s) || /[?*+@!]\(/.test(s);
 
-/**
- * The files a word names once the shell expands it, or null when that cannot be known statically (an unknown
- * variable, a directory changed to an unknown place). The word itself comes first; glob matches follow.
- */
+/** The files a word names once expanded (the word first, glob matches after), or null when that cannot be known. */
 export function expandWord(word: string, vars: Record<string, string>, cwd: string | null, budget: Budget): string[] | null {
   // the directory it runs in ($PWD, $(pwd), ~+) and the worktree's top ($(git rev-parse --show-toplevel)) are known
   const known: Record<string, string> = { ...(cwd !== null ? { PWD: cwd } : {}), ...(process.env.HOME ? { HOME: process.env.HOME } : {}), ...vars };
@@ -189,11 +184,7 @@ export function handoffFilesUnder(dir: string, budget: Budget, depth = 0): strin
   return out;
 }
 
-/**
- * Whether `f`, under `root`, goes with a find narrowed by names (`-name`, `-iname` marked with a trailing `\0i`): an
- * entry whose name matches takes what is under it (`-exec rm -rf {} +`, `| xargs rm -rf`), so every name on the way
- * down counts, the root's own too. No names: everything under the root goes.
- */
+/** Whether `f` under `root` goes with a find narrowed by names (`\0i`: -iname): a name matched on the way down takes all under it. */
 export function namesReach(names: string[] | undefined, root: string, f: string): boolean {
   if (!names?.length) return true;
   const rel = path.relative(root, f);
@@ -201,11 +192,7 @@ export function namesReach(names: string[] | undefined, root: string, f: string)
   return parts.some((part) => names.some((g) => (g.endsWith('\0i') ? globMatch(g.slice(0, -2).toLowerCase(), part.toLowerCase()) : globMatch(g, part))));
 }
 
-/**
- * The entries under a protected directory (git's, git-handoff's own) that a find narrowed by names takes: each entry
- * whose name matches, with what is under it; without names the directory itself stands for all, so none here.
- * `find . -name refs -exec rm -rf {} +` reaches .git/refs though `.git` is not named `refs`.
- */
+/** The entries under a protected directory a find narrowed by names takes (`-name refs` reaches .git/refs); none without names. */
 export function namedUnder(dir: string, names: string[] | undefined, budget: Budget, depth = 0): string[] {
   const globs = names?.filter((n) => !n.endsWith('\0path'));
   if (!globs?.length) return [];

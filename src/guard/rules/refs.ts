@@ -36,11 +36,7 @@ export function mentionsHandoffRef(s: string): boolean {
   }
   return false;
 }
-/**
- * A path in git's ref store holding a protected ref, from the same names: every `refs/handoff…` (handoffs, archive,
- * leases, dropped, and the loss record with what it keeps), the claims tables, the read receipts and replace refs
- * (test/guard/rules/refs.test.ts checks it against the prefixes the store, the record and the claims write).
- */
+/** A path in git's ref store holding a protected ref, from the same names (test/guard/rules/refs.test.ts checks them). */
 let storeRefPath: RegExp | undefined;
 /** Made at its first use, not at load: the first look loads this module and never writes a file. */
 const STORE_REF_PATH = {
@@ -50,10 +46,7 @@ const STORE_REF_PATH = {
 /** Ref name prefixes the guard protects (a ref that starts so, or an expansion that could complete one). */
 const PROTECTED_PREFIXES = ['refs/handoff', 'refs/claims/', 'refs/notes/handoff-reads', 'refs/replace/'];
 
-/**
- * Whether a ref argument could name a handoff ref once the shell expands it: literal text is checked as is; a
- * `$var`, `$(…)` or backtick part can be anything, so only the literal prefix before it must fit `refs/handoff…`.
- */
+/** Whether a ref argument could name a handoff ref once expanded: the literal prefix before `$` or a backquote must fit. */
 function mayNameHandoffRef(arg: string): boolean {
   if (mentionsHandoffRef(arg)) return true;
   const cut = arg.search(/[$`]/);
@@ -64,10 +57,7 @@ function mayNameHandoffRef(arg: string): boolean {
 /** Whether a ref name's known beginning may go on to a protected ref (or is inside one already). */
 const mayLeadToProtected = (prefix: string) => PROTECTED_PREFIXES.some((p) => p.startsWith(prefix) || prefix.startsWith(p));
 
-/**
- * Whether a refspec's side may name a protected ref (a destination it writes, a source it takes): one it names (or could
- * once expanded), or a pattern whose `*` can stand for one (`refs/*`, `refs/h*`, `*`: git's `*` matches across `/`).
- */
+/** Whether a refspec's side may name a protected ref: one it names (or could once expanded), or a `*` that can stand for one. */
 export function mayCoverHandoffRef(dst: string): boolean {
   const d = dst.replace(/^[+^]/, '');
   if (mayNameHandoffRef(d)) return true;
@@ -146,15 +136,12 @@ const SAFE_WAYS =
   '  git handoff release              instead of deleting a worktree lease\n' +
   '  git handoff sync | push | fetch  instead of pushing or fetching refs/handoffs by hand';
 
-/**
- * The refusal of a line that is one plain git command moving a protected ref (`git update-ref -d refs/handoffs/…`),
- * read from the line alone (no redirection, no xargs, nothing before or after it); null for any other line.
- */
+/** The refusal of a line that is one plain git command moving a protected ref (the first look's), or null. */
 export function plainRefMove(cmds: SimpleCommand[], line: string, cwd: string): Decision | null {
   const [cmd, ...rest] = cmds;
   if (!cmd || rest.length || cmd.redirects.length || cmd.xargs) return null;
   const inv = gitInvocation(cmd);
-  const problem = inv ? refCommandProblem(inv, cmd, lineText(cmds), line, { line, cwd, cmds }) : null;
+  const problem = inv ? (oneOffConfigProblem(inv, asWritten(line, inv, cmd.cwd ?? '/', { line, cwd, cmds })) ?? refCommandProblem(inv, cmd, lineText(cmds), line, { line, cwd, cmds })) : null;
   return problem === null ? null : { deny: stripTerminalControls(problem) };
 }
 
@@ -163,9 +150,6 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
   const args = inv.args;
   const named = args.filter(mentionsHandoffRef);
   const show = asWritten(written, inv, cmd.cwd ?? '/', read);
-  // core.hooksPath and the like, set for this one command (git -c): git-handoff's git hooks would not run for it
-  const oneOff = oneOffConfigProblem(inv, show);
-  if (oneOff) return oneOff;
   switch (inv.sub) {
     case 'update-ref':
     case 'symbolic-ref': {

@@ -1,6 +1,5 @@
-// Rewriting another session's commits (commit --amend, rebase, reset over them, a branch moved by update-ref or a
-// forced push or fetch to this same repository) is refused: git reads the
-// commits the command would drop or replace, and their Claude-Session-Id trailers name the owners.
+// Rewriting another session's commits (commit --amend, rebase, reset, a branch moved by update-ref or a forced push or
+// fetch) is refused: git reads the commits it would drop or replace, and their trailers name the owners.
 import type { Repo } from '../../git/repo';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -53,12 +52,7 @@ const FORCED_PUSH = /^(-f|--force|--force-with-lease(=.*)?|--force-if-includes)$
 /** A transfer's remote that is this same repository: git runs a push or fetch to it as its own branches moved. */
 const HERE = new Set(['.', './', '.git']);
 
-/**
- * The branches `git branch -d/-D`, a forced `git branch -M/-C` onto an existing name, `git update-ref`, `git
- * symbolic-ref` (HEAD put on another branch: the next commit lays this index over it) and a forced or deleting
- * `git push` (into `.`: the branches here; to a remote: its remote-tracking branches, the last value seen there)
- * delete or point elsewhere; decided without git.
- */
+/** The branches (a push: the remote-tracking ones) a command deletes or points elsewhere, decided without git. */
 function refMoves(inv: GitInvocation): RefMove[] {
   const args = inv.args;
   const ops = operands(inv.args, VALUED[inv.sub] ?? []);
@@ -214,10 +208,8 @@ export function foreignRewriteProblem(repo: Repo, inv: GitInvocation, session: s
 }
 
 /**
- * Why a commit made by plumbing (`git commit-tree`, `git hash-object -t commit -w`), which meets no commit hook, would
- * claim another session, or null: its message as the line gives it (`-m`, a `-F` file, a file hashed or redirected in,
- * literal text piped in) read for session trailers. A message the guard cannot read whole now (built by an
- * expansion, from a file not there yet or not readable, piped from a program) could claim any session: refused too.
+ * Why a commit made by plumbing (commit-tree, hash-object -t commit), which meets no commit hook, would claim another
+ * session, or null: its message as the line gives it, read for trailers; one the guard cannot read whole is refused.
  */
 export function plumbingClaimProblem(inv: GitInvocation, cmd: SimpleCommand, session: string | null, show: string): string | null {
   if (inv.sub !== 'commit-tree' && !(inv.sub === 'hash-object' && inv.args.some((a, i) => (a === '-t' && inv.args[i + 1] === 'commit') || a === '-tcommit'))) return null;

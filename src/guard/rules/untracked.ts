@@ -1,11 +1,11 @@
-// Calls that remove files the guard cannot see named: git verbs that delete untracked files (git clean -f, git
-// stash -u/--all take handoff files with them when those are untracked or ignored), and xargs, whose arguments come
-// from its input. Each is judged on the handoff files it would reach, and refused with the exact safe command.
+// Calls that remove files the guard cannot see named: git verbs that delete untracked files (clean, stash -u/--all),
+// and xargs, whose arguments come from its input; each judged on the handoff files it would reach.
 import path from 'node:path';
 import type { GuardContext } from '../context';
 import { shellQuote, shellWord } from '../../clients/event';
 import type { SimpleCommand } from '../shell/command';
-import { stashVerb, type GitInvocation } from '../shell/git';
+import type { GitInvocation } from '../shell/git';
+import type { WorktreeEffect } from './worktree';
 import { findParts, flagGiven, getopt } from '../shell/options';
 import { parseShell } from '../shell/parse';
 import { printedTexts, printfOutput } from '../shell/printed';
@@ -17,35 +17,19 @@ import { Budget, expandWord, handoffFilesUnder, namesReach } from './reach';
 /** A line that changes what git ignores (`echo '*' >> .gitignore`, info/exclude, core.excludesFile) before it cleans. */
 const CHANGES_IGNORED = /\.gitignore|info\/+exclude|excludesfile/i;
 
-/** Why `git clean` or `git stash` would delete another session's (or a legacy) untracked handoff file, or null (`line`: the whole command line). */
-export async function untrackedProblem(ctx: GuardContext, inv: GitInvocation, cmd: SimpleCommand, line = ''): Promise<string | null> {
+/** Why `git clean` or `git stash -u|--all` would delete another session's (or a legacy) untracked handoff file, or null (`line`: the whole command line). */
+export async function untrackedProblem(ctx: GuardContext, inv: GitInvocation, effect: WorktreeEffect, line: string): Promise<string | null> {
+  const clean = effect.verb === 'clean';
+  if (effect.scope === 'tracked' || !(clean || (effect.verb === 'stash' && effect.kind === 'discard'))) return null;
   const args = inv.args;
-  let mode: 'clean' | 'stash' | null = null;
-  let ignored: 'no' | 'also' | 'only' = 'no';
-  let dirs = true;
-  const specs: string[] = [];
-  const excludes: string[] = [];
-  if (inv.sub === 'clean') {
-    // without -f git cleans too when clean.requireForce is false (set anywhere, or for this one command)
-    if (flagGiven(args, 'n', '--dry-run')) return null;
-    mode = 'clean';
-    ignored = flagGiven(args, 'x') ? 'also' : flagGiven(args, 'X') ? 'only' : 'no';
-    dirs = flagGiven(args, 'd');
-    const o = getopt(args, 'e', ['--exclude']);
-    excludes.push(...(o.values.get('-e') ?? []), ...(o.values.get('--exclude') ?? []));
-    specs.push(...o.operands);
-  } else if (inv.sub === 'stash') {
-    const sub = stashVerb(args);
-    if (sub !== undefined && sub !== 'push' && sub !== 'save') return null;
-    if (!flagGiven(args, 'ua', '--include-untracked', '--all')) return null;
-    mode = 'stash';
-    ignored = flagGiven(args, 'a', '--all') ? 'also' : 'no';
-    const dd = args.indexOf('--');
-    if (dd >= 0) specs.push(...args.slice(dd + 1));
-  } else return null;
+  const specs = effect.pathspecs ?? [];
+  const o = getopt(args, 'e', ['--exclude']);
+  const excludes = clean ? [...(o.values.get('-e') ?? []), ...(o.values.get('--exclude') ?? [])] : [];
+  let ignored: 'no' | 'also' | 'only' = clean ? (flagGiven(args, 'x') ? 'also' : flagGiven(args, 'X') ? 'only' : 'no') : flagGiven(args, 'a', '--all') ? 'also' : 'no';
+  const dirs = !clean || flagGiven(args, 'd');
   // what is ignored when git runs is not what is ignored now: every untracked file counts
   if (CHANGES_IGNORED.test(line)) ignored = 'also';
-  const dir = inv.cwd ?? cmd.cwd ?? ctx.event.cwd;
+  const dir = effect.dir;
   const loc = ctx.locate(dir);
   if (!loc) return null;
   const workTree = inv.workTree ?? null;
@@ -67,7 +51,7 @@ export async function untrackedProblem(ctx: GuardContext, inv: GitInvocation, cm
   if (!victims.length) return null;
   const shown = `git ${inv.sub} ${args.join(' ')}`.trim();
   const safe =
-    mode === 'clean'
+    clean
       ? `git clean ${args.filter((a) => a !== '--' && !specs.includes(a)).map(shellWord).join(' ')} ${victims.map((v) => `-e ${shellQuote(`/${path.relative(loc.worktree, path.resolve(dir, v)).split(path.sep).join('/')}`)}`).join(' ')}${specs.length ? ` -- ${specs.map(shellWord).join(' ')}` : ''}`
       : `git stash push ${ignored === 'also' ? '--all' : '--include-untracked'} -- ${(specs.length ? specs : ['.']).map(shellWord).join(' ')} ${victims.map((v) => shellQuote(`:(exclude)${v}`)).join(' ')}`;
   return (
@@ -78,12 +62,7 @@ export async function untrackedProblem(ctx: GuardContext, inv: GitInvocation, cm
   );
 }
 
-/**
- * The handoff files a command that reads its arguments from its input may be given: find or ls of paths gives the
- * paths it lists (a directory with what is under it: the program may be recursive); anything else (a pipe from
- * another program, a file) could name any file of the worktree. Null: any file. (echo and printf of literal words
- * were read before: withXargsInput.)
- */
+/** The handoff files an xargs may be given: what the find or ls feeding it lists (under each path), or null: any file. */
 function producedFiles(cmd: SimpleCommand, budget: Budget): string[] | null {
   const p = cmd.stdinFrom;
   if (!p || Object.keys(p.assigns).length || xargsReadsFile(cmd)) return null;
@@ -110,10 +89,7 @@ function producedFiles(cmd: SimpleCommand, budget: Budget): string[] | null {
   return null;
 }
 
-/**
- * xargs's options as its getopt reads them (shell/options.ts getopt): only the options whose value is required (-e, -i, -l
- * and their long forms take one only when attached, so none of them swallows the next option).
- */
+/** xargs's options as its getopt reads them: only those whose value is required (-e, -i, -l take one only attached). */
 const xargsOptions = (cmd: SimpleCommand) =>
   getopt(cmd.xargsArgs ?? [], 'adEILnPs', ['--arg-file', '--delimiter', '--max-args', '--max-procs', '--max-chars', '--process-slot-var']);
 
@@ -124,9 +100,8 @@ const xargsReadsFile = (cmd: SimpleCommand) => {
 };
 
 /**
- * The arguments xargs appends to its command from a producer whose output the guard works out (echo or printf of
- * literal words, src/guard/shell/printed.ts), or null. Every split xargs could make is taken (on NUL, on newlines, on blanks
- * with quotes and backslashes removed, on a -d delimiter): a word more can only add a refusal, never hide a file.
+ * The arguments xargs appends from a producer whose output the guard works out (shell/printed.ts), or null: every
+ * split xargs could make (NUL, newlines, blanks, a -d delimiter), since a word more can only add a refusal.
  */
 function xargsWords(cmd: SimpleCommand): string[] | null {
   const p = cmd.stdinFrom;
@@ -149,11 +124,7 @@ function xargsWords(cmd: SimpleCommand): string[] | null {
 /** More arguments than this worked out from a producer are not judged one by one (a bound: xargs's input is then unknown). */
 const MAX_XARGS_WORDS = 4096;
 
-/**
- * The line with each xargs whose input the guard works out replaced by what it runs: its command with those arguments
- * appended (judged as if they were typed), or, when xargs was given only wrappers (`xargs env`), the arguments read
- * as a command line. The others stay (unseenArgumentsProblem judges them).
- */
+/** The line with each xargs whose input the guard works out replaced by what it runs (its command with those arguments). */
 export function withXargsInput(cmds: SimpleCommand[]): SimpleCommand[] {
   if (!cmds.some((c) => c.xargs)) return cmds;
   return cmds.flatMap((c) => {

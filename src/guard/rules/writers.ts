@@ -1,6 +1,5 @@
-// Writes the per-program model in src/guard/shell/writes.ts (writeTargets) does not list: a program the guard does not
-// know is judged on every argument that names a file (a write it may make), and a hard link names its source too
-// (a second name for a protected file lets a later call write it unseen).
+// Writes shell/writes.ts does not list: an unknown program on every argument that names a file, archives unpacked, and
+// a hard link's source (a second name for a protected file).
 import path from 'node:path';
 import { own } from '../../clients/event';
 import { READ_ONLY } from '../allow';
@@ -38,11 +37,7 @@ export function unknownWriterTargets(cmd: SimpleCommand): WriteTarget[] {
   return out;
 }
 
-/**
- * An archive unpacked (`tar -x`, `git archive … | tar -x -C ~`, `unzip -d`, `cpio -i`, `7z x`): it writes whatever
- * paths the archive holds under the directory it unpacks into, which the guard does not read, so that directory is
- * written as a tree (the perimeter's files and the handoff files under it are judged as written).
- */
+/** An archive unpacked (tar -x, unzip, cpio -i, 7z x): the directory it unpacks into, written as a tree. */
 export function extractTargets(cmd: SimpleCommand): WriteTarget[] {
   const [p0, ...args] = cmd.argv;
   const prog = p0 ? path.basename(p0) : '';

@@ -63,15 +63,6 @@ export function gitRunsScripts(cmd: SimpleCommand): string[] {
 /** git verbs that only read a repository. */
 export const READING_VERBS = new Set(['status', 'log', 'show', 'diff', 'whatchanged', 'diff-tree', 'diff-index', 'diff-files', 'rev-parse', 'rev-list', 'ls-files', 'ls-tree', 'ls-remote', 'cat-file', 'for-each-ref', 'show-ref', 'merge-base', 'name-rev', 'describe', 'shortlog', 'blame', 'cherry', 'show-branch', 'check-ignore', 'check-attr', 'count-objects', 'verify-pack', 'version', 'help', 'grep', 'var']);
 
-/** Whether a `git reset` makes the worktree match the commit it goes to. */
-export const resetsWorktree = (args: string[]) => args.some((a) => /^--(hard|merge|keep)$/.test(a));
-
-/** The subcommand a `git stash` names (its first operand, -m's value skipped), or undefined: a push. */
-export function stashVerb(args: string[]): string | undefined {
-  const o = options(args, ['-m', '--message', '--pathspec-from-file']);
-  return o.dashdash === 0 ? undefined : o.operands[0];
-}
-
 export interface GitInvocation {
   sub: string;
   args: string[];

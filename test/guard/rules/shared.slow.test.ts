@@ -98,6 +98,12 @@ const REFUSED_TOO = [
   'git stash push --pathspec-from-file=list.txt',
   'git restore --pathspec-from-file=list.txt',
   'git mv -f src/mine.ts src/theirs.ts',
+  // their path taken away (git rm itself refuses a changed file without -f), reset over it, an orphan branch
+  'git rm src/theirs.ts',
+  'git mv src/theirs.ts src/moved.ts',
+  'git reset --merge',
+  'git reset --keep HEAD',
+  'git switch --orphan fresh',
   // an unescaped glob used to make the rule throw, and the whole line was allowed
   "git add 'x[' 2>/dev/null; git reset --hard",
   "git checkout -- 'src/th[' ; git reset --hard",
