@@ -19,7 +19,7 @@ const REMAINING: Record<string, string[]> = {
   'cli/editor.ts': ['var GIT_EDITOR'],
   'cli/output.ts': ['config --get color.ui'],
   'cli/pager.ts': ['var GIT_PAGER'],
-  'guard/rules/git-files.ts': ['ls-files', 'ls-files (names)'],
+  'guard/rules/git-files.ts': ['ls-files (names)'],
   'guard/rules/pre-tool.ts': ['config --get-regexp remote urls', 'the switched wiring reader', 'status --porcelain', 'config --get-all core.hooksPath'],
   'guard/rules/rewrite.ts': ['rev-parse --verify', 'rev-list --max-count'],
   'guard/rules/shared.ts': ['status --porcelain'],
