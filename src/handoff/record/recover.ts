@@ -153,12 +153,8 @@ export function recover(repo: Storage, o: { refs?: string[]; auto?: boolean; che
   const left: Loss[] = [];
   const adopt = new Map<string, string>();
   for (const l of check.losses) {
-    if (wanted && !wanted.has(l.ref)) {
-      left.push(l);
-      continue;
-    }
-    const p = plan(repo, l);
-    if (o.auto && !p.clear) {
+    const p = wanted && !wanted.has(l.ref) ? null : plan(repo, l);
+    if (!p || (o.auto && !p.clear)) {
       left.push(l);
       continue;
     }
@@ -222,9 +218,7 @@ export function recoverScan(repo: Storage): RecoverResult {
   const prunedRefs = new Set(pruned.map(([ref]) => ref));
   const prunedOids = new Set(pruned.map(([, r]) => r.oid));
   const create = (ref: string, oid: string, message: string) => {
-    if (have.has(ref)) return false;
-    const r = move(repo, [{ op: 'create', ref, newOid: oid }], 'handoff recover --scan');
-    if (!r.ok) return false;
+    if (have.has(ref) || !move(repo, [{ op: 'create', ref, newOid: oid }], 'handoff recover --scan').ok) return false;
     have.set(ref, oid);
     actions.push({ ref, action: 'restored', oid, message });
     return true;
@@ -278,9 +272,8 @@ export function recoverScan(repo: Storage): RecoverResult {
     }
     tips.forEach((tip, i) => {
       const cur = have.get(ref) ?? null;
-      if (isArchiveVersion(tip, byOid, repo)) return;
-      const archivedLater = [...have].some(([r, o]) => r.startsWith(ARCHIVE_PREFIX) && keyOf(r) === keyOf(ref) && o !== tip.oid && repo.isAncestor(tip.oid, o));
-      if (archivedLater) return;
+      const archivedLater = () => [...have].some(([r, o]) => r.startsWith(ARCHIVE_PREFIX) && keyOf(r) === keyOf(ref) && o !== tip.oid && repo.isAncestor(tip.oid, o));
+      if (isArchiveVersion(tip, byOid, repo) || archivedLater()) return;
       if (!cur && i === 0 && !checkAdvance(repo, null, tip.oid)) {
         create(ref, tip.oid, `${ref} restored at ${tip.oid.slice(0, 12)} from unreachable handoff commits`);
         return;
