@@ -17,7 +17,7 @@ import {
   type RecordState,
   type Removal,
 } from '../store/tx/record';
-import { fetchWitness, orphanOf, pushWitness, restoreWitness, retireWitness, witnessOf, witnessTip, witnessWrote, type Witness } from '../store/tx/witness';
+import { fetchWitness, orphanOf, pushWitness, restoreWitness, retireWitness, witnessOf, witnessTip, witnessWrote } from '../store/tx/witness';
 
 export interface Loss {
   ref: string;
@@ -45,7 +45,6 @@ export interface RecordCheck {
 
 export const now = () => Math.floor(Date.now() / 1000);
 const REBUILT = 'rebuilt from the refs as they are now (`git handoff recover --scan` looks for versions lost before)';
-/** Where a dropped handoff's versions are kept. */
 export const droppedPrefixOf = (ref: string) => `${DROPPED_PREFIX}${ref.slice(HANDOFF_PREFIX.length)}/`;
 /** How many refs one record commit takes in (GIT_HANDOFF_RECORD_BATCH: a test's smaller batches). */
 const recordBatch = () => Number(process.env.GIT_HANDOFF_RECORD_BATCH) || 5000;
@@ -60,7 +59,6 @@ interface Comparison {
   losses: Array<Omit<Loss, 'lastSeen'> & { seen: number }>;
   /** refs whose new value the record takes (legitimate advances, new refs) */
   absorb: Map<string, string>;
-  /** deletions that are archives */
   archived: Map<string, Removal>;
   /** entries naming a version that is not in the repository (a damaged or forged record): ref → what is there now */
   unfounded: Map<string, string | null>;
@@ -239,7 +237,7 @@ function fromWitness(repo: Storage, recOid: string | null): string | null {
     if (!w) return null;
     let tip = witnessTip(w);
     // a clone the witness does not know yet may be the one made again after its predecessor's place was deleted
-    const src: Witness = (tip ? null : orphanOf(w)) ?? w;
+    const src = (tip ? null : orphanOf(w)) ?? w;
     if (src !== w) tip = witnessTip(src);
     if (tip === recOid) return null;
     if (!tip || (recOid && repo.isAncestor(tip, recOid))) {
