@@ -17,14 +17,14 @@ import {
   type RecordState,
   type Removal,
 } from '../store/tx/record';
-import { fetchWitness, orphanOf, pushWitness, restoreWitness, retireWitness, witnessOf, witnessTip, witnessWrote, type Witness } from '../store/tx/witness';
+import { fetchWitness, orphanOf, pushWitness, restoreWitness, retireWitness, witnessOf, witnessTip, witnessWrote } from '../store/tx/witness';
 
 export interface Loss {
   ref: string;
   kind: 'deleted' | 'rewritten' | 'rogue-advance' | 'receipts-deleted' | 'receipts-dropped';
   /** the version the record holds */
   recorded: string;
-  /** what the ref holds now (null: gone) */
+  /** null: gone */
   current: string | null;
   /** ISO 8601: the last time git-handoff saw the recorded version in place */
   lastSeen: string;
@@ -39,13 +39,12 @@ export interface RecordCheck {
   problem: string | null;
   /** answered from the verified cache, no git process */
   cached: boolean;
-  /** the record could not take what it found: a lock left behind on it */
+  /** a lock left behind on the record kept it from taking what was found */
   blocked?: string;
 }
 
 export const now = () => Math.floor(Date.now() / 1000);
 const REBUILT = 'rebuilt from the refs as they are now (`git handoff recover --scan` looks for versions lost before)';
-/** Where a dropped handoff's versions are kept. */
 export const droppedPrefixOf = (ref: string) => `${DROPPED_PREFIX}${ref.slice(HANDOFF_PREFIX.length)}/`;
 /** How many refs one record commit takes in (GIT_HANDOFF_RECORD_BATCH: a test's smaller batches). */
 const recordBatch = () => Number(process.env.GIT_HANDOFF_RECORD_BATCH) || 5000;
@@ -53,16 +52,13 @@ export const recoverCommand = (ref: string) => `git handoff recover ${ref}`;
 
 /** A deleted live handoff whose recorded tip is inside an archive entry of the same handoff was archived, not lost. */
 function archivedIn(repo: Storage, refs: Map<string, string>, ref: string, oid: string): boolean {
-  const key = keyOf(ref);
-  for (const [r, o] of refs) if (r.startsWith(ARCHIVE_PREFIX) && keyOf(r) === key && (o === oid || repo.isAncestor(oid, o))) return true;
-  return false;
+  return [...refs].some(([r, o]) => r.startsWith(ARCHIVE_PREFIX) && keyOf(r) === keyOf(ref) && (o === oid || repo.isAncestor(oid, o)));
 }
 
 interface Comparison {
   losses: Array<Omit<Loss, 'lastSeen'> & { seen: number }>;
   /** refs whose new value the record takes (legitimate advances, new refs) */
   absorb: Map<string, string>;
-  /** deletions that are archives */
   archived: Map<string, Removal>;
   /** entries naming a version that is not in the repository (a damaged or forged record): ref → what is there now */
   unfounded: Map<string, string | null>;
@@ -82,29 +78,20 @@ export function compareRecord(repo: Storage, rec: RecordState, refs: Map<string,
   const moved = differ.filter(([ref]) => ref !== NOTES_REF && refs.has(ref) && !out.unfounded.has(ref));
   const verdicts = new Map(checkAdvances(repo, moved.map(([ref, e]) => ({ oldOid: e.oid, newOid: refs.get(ref)! }))).map((v, i) => [moved[i][0], v]));
   for (const [ref, e] of differ) {
-    const cur = refs.get(ref) ?? null;
     if (out.unfounded.has(ref)) continue;
+    const cur = refs.get(ref) ?? null;
     const base = { ref, recorded: e.oid, current: cur, seen: e.seen, command: recoverCommand(ref) };
-    if (ref === NOTES_REF) {
-      if (!cur) {
-        out.losses.push({ ...base, kind: 'receipts-deleted', detail: `the read receipts (${NOTES_REF}) were deleted` });
-        continue;
-      }
-      const dropped = droppedReceipts(repo, e.oid, cur);
-      if (dropped.length) out.losses.push({ ...base, kind: 'receipts-dropped', detail: `${dropped.length} read receipt line${dropped.length === 1 ? ' was' : 's were'} dropped from ${NOTES_REF} (${dropped.slice(0, 2).join('; ')})` });
-      else out.absorb.set(ref, cur);
-      continue;
-    }
-    if (!cur) {
-      if (ref.startsWith(HANDOFF_PREFIX) && archivedIn(repo, refs, ref, e.oid)) {
-        out.archived.set(ref, { oid: e.oid, at: now(), why: 'archived' });
-        continue;
-      }
-      out.losses.push({ ...base, kind: 'deleted', detail: `${ref} was deleted outside git-handoff (its recorded tip ${e.oid.slice(0, 12)})` });
-      continue;
-    }
+    const notes = ref === NOTES_REF;
+    const dropped = notes && cur ? droppedReceipts(repo, e.oid, cur) : [];
     const v = verdicts.get(ref);
-    if (!v) out.absorb.set(ref, cur);
+    if (notes && !cur) out.losses.push({ ...base, kind: 'receipts-deleted', detail: `the read receipts (${NOTES_REF}) were deleted` });
+    else if (dropped.length) {
+      const lines = `${dropped.length} read receipt line${dropped.length === 1 ? ' was' : 's were'}`;
+      out.losses.push({ ...base, kind: 'receipts-dropped', detail: `${lines} dropped from ${NOTES_REF} (${dropped.slice(0, 2).join('; ')})` });
+    } else if (notes) out.absorb.set(ref, cur!);
+    else if (!cur && ref.startsWith(HANDOFF_PREFIX) && archivedIn(repo, refs, ref, e.oid)) out.archived.set(ref, { oid: e.oid, at: now(), why: 'archived' });
+    else if (!cur) out.losses.push({ ...base, kind: 'deleted', detail: `${ref} was deleted outside git-handoff (its recorded tip ${e.oid.slice(0, 12)})` });
+    else if (!v) out.absorb.set(ref, cur);
     else if (v.rule !== 'rewrite') out.losses.push({ ...base, kind: 'rogue-advance', detail: `${ref} was moved from ${e.oid.slice(0, 12)} to ${cur.slice(0, 12)}, which breaks the ownership rule: ${v.message}` });
     else out.losses.push({ ...base, kind: 'rewritten', detail: `${ref} was moved to ${cur.slice(0, 12)}, a history that does not contain its recorded version ${e.oid.slice(0, 12)}` });
   }
@@ -153,7 +140,7 @@ export function checkRecord(repo: Storage, o: { force?: boolean } = {}): RecordC
   const recOid = refs.get(RECORD_REF) ?? null;
   refs.delete(RECORD_REF);
   let rec = recOid ? readRecord(repo, recOid) : null;
-  const unreadable = !!rec?.problem;
+  const damaged = !!rec?.problem;
   let problem: string | null = witnessed ?? rec?.problem ?? (!recOid && seen?.record ? `the record (${RECORD_REF}) was deleted` : null);
   let fallback: RecordState | undefined;
   if ((problem || !rec) && seen?.record && seen.record !== recOid) {
@@ -172,7 +159,6 @@ export function checkRecord(repo: Storage, o: { force?: boolean } = {}): RecordC
     const what = `it names version${named.length === 1 ? '' : 's'} that ${named.length === 1 ? 'is' : 'are'} not in the repository (${named.slice(0, 3).join('; ')}${named.length > 3 ? '; …' : ''}): ${REBUILT}`;
     problem = problem ? `${problem}; ${what}` : what;
   }
-  const damaged = unreadable || (!recOid && !!fallback);
   let blocked: string | null = null;
   let commit = recOid && !rec?.problem && !fallback ? recOid : null;
   // a repository that never held a handoff gets no record commit and no witness outside .git
@@ -206,7 +192,7 @@ export function checkRecord(repo: Storage, o: { force?: boolean } = {}): RecordC
           }
           return batch.map(([, oid]) => oid);
         },
-        fallback ?? base,
+        base,
         false,
         last,
       );
@@ -219,14 +205,13 @@ export function checkRecord(repo: Storage, o: { force?: boolean } = {}): RecordC
   if (nothing && losses.length === 0) writeSeen(repo, { fp, record: null, at: now() });
   else if (losses.length === 0 && !problem && commit) {
     // the fingerprint stands for these refs only if they did not move while this ran (the record itself did, maybe)
-    const after = commit === recOid ? fp : refsFingerprint(repo);
-    let same = true;
+    let after = fp;
     if (commit !== recOid) {
       const again = listTracked(repo);
       again.delete(RECORD_REF);
-      same = again.size === refs.size && [...refs].every(([r, oid]) => again.get(r) === oid);
+      after = again.size === refs.size && [...refs].every(([r, oid]) => again.get(r) === oid) ? refsFingerprint(repo) : null;
     }
-    writeSeen(repo, { fp: same ? after : null, record: commit, at: now() });
+    writeSeen(repo, { fp: after, record: commit, at: now() });
   } else if (commit || seen) {
     writeSeen(repo, { fp: null, record: commit ?? seen?.record ?? null, at: seen?.at ?? 0 });
   }
@@ -238,12 +223,8 @@ function witnessAgrees(repo: Storage, record: string | null): boolean {
   const w = record ? witnessOf(repo) : null;
   if (!w) return true;
   const tip = witnessTip(w);
-  if (tip === record) return true;
-  if (tip === null) {
-    pushWitness(repo, record!, w);
-    return true;
-  }
-  return false;
+  if (tip === null) pushWitness(repo, record!, w);
+  return tip === null || tip === record;
 }
 
 /**
@@ -256,12 +237,8 @@ function fromWitness(repo: Storage, recOid: string | null): string | null {
     if (!w) return null;
     let tip = witnessTip(w);
     // a clone the witness does not know yet may be the one made again after its predecessor's place was deleted
-    let src: Witness = w;
-    const orphan = tip ? null : orphanOf(w);
-    if (orphan) {
-      src = orphan;
-      tip = witnessTip(orphan);
-    }
+    const src = (tip ? null : orphanOf(w)) ?? w;
+    if (src !== w) tip = witnessTip(src);
     if (tip === recOid) return null;
     if (!tip || (recOid && repo.isAncestor(tip, recOid))) {
       if (recOid) pushWitness(repo, recOid, w);
@@ -275,9 +252,7 @@ function fromWitness(repo: Storage, recOid: string | null): string | null {
         foreign = `the witness of the loss record (${w.ref} in ${w.dir}) was changed outside git-handoff: it holds ${tip.slice(0, 12)}, where git-handoff last wrote ${trusted[0].slice(0, 12)}; not trusted (kept in the witness at refs/witness-foreign/…)`;
         const back = trusted.find((t) => t !== recOid && restoreWitness(repo, w, t, tip!)) ?? null;
         if (back === null) {
-          if (recOid) {
-            restoreWitness(repo, w, recOid, tip) || pushWitness(repo, recOid, w);
-          }
+          if (recOid && !restoreWitness(repo, w, recOid, tip)) pushWitness(repo, recOid, w);
           return foreign;
         }
         tip = back;

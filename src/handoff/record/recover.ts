@@ -153,12 +153,8 @@ export function recover(repo: Storage, o: { refs?: string[]; auto?: boolean; che
   const left: Loss[] = [];
   const adopt = new Map<string, string>();
   for (const l of check.losses) {
-    if (wanted && !wanted.has(l.ref)) {
-      left.push(l);
-      continue;
-    }
-    const p = plan(repo, l);
-    if (o.auto && !p.clear) {
+    const p = wanted && !wanted.has(l.ref) ? null : plan(repo, l);
+    if (!p || (o.auto && !p.clear)) {
       left.push(l);
       continue;
     }
@@ -205,8 +201,6 @@ function fullRef(r: string): string {
   return /^(handoffs|handoff-archive|handoff-dropped|notes)\//.test(r) ? `refs/${r}` : HANDOFF_PREFIX + r;
 }
 
-// ---- --scan: from unreachable objects, when the record is gone too ----
-
 /**
  * Rebuilds from unreachable objects: the newest record commit found, then handoff histories by their trailers (an
  * archive version becomes an archive entry again), then receipts by union. Never moves an existing ref backwards or
@@ -221,16 +215,12 @@ export function recoverScan(repo: Storage): RecoverResult {
   const pruned = [...(current?.removed ?? [])].filter(([ref, r]) => isPruned(ref, r));
   const prunedRefs = new Set(pruned.map(([ref]) => ref));
   const prunedOids = new Set(pruned.map(([, r]) => r.oid));
-  const create = (ref: string, oid: string, message: string) => {
-    if (have.has(ref)) return false;
-    const r = move(repo, [{ op: 'create', ref, newOid: oid }], 'handoff recover --scan');
-    if (!r.ok) return false;
+  const create = (ref: string, oid: string, message: string, action: RecoverAction['action'] = 'restored') => {
+    if (have.has(ref) || !move(repo, [{ op: 'create', ref, newOid: oid }], 'handoff recover --scan').ok) return;
     have.set(ref, oid);
-    actions.push({ ref, action: 'restored', oid, message });
-    return true;
+    actions.push({ ref, action, oid, message });
   };
-  // 1. the newest record commit that parses
-  // the chain's tips first (a record commit no other found one builds on: seconds alone do not order a busy minute)
+  // 1. the newest record commit that parses, the chain's tips first (seconds alone do not order a busy minute)
   const recordCommits = found.filter((c) => /^handoff record(:|$)/.test(c.subject));
   const builtOn = new Set(recordCommits.flatMap((c) => c.parents));
   const records = recordCommits.sort((a, b) => Number(builtOn.has(a.oid)) - Number(builtOn.has(b.oid)) || b.time - a.time);
@@ -278,16 +268,15 @@ export function recoverScan(repo: Storage): RecoverResult {
     }
     tips.forEach((tip, i) => {
       const cur = have.get(ref) ?? null;
-      if (isArchiveVersion(tip, byOid, repo)) return;
-      const archivedLater = [...have].some(([r, o]) => r.startsWith(ARCHIVE_PREFIX) && keyOf(r) === keyOf(ref) && o !== tip.oid && repo.isAncestor(tip.oid, o));
-      if (archivedLater) return;
+      const archivedLater = () => [...have].some(([r, o]) => r.startsWith(ARCHIVE_PREFIX) && keyOf(r) === keyOf(ref) && o !== tip.oid && repo.isAncestor(tip.oid, o));
+      if (isArchiveVersion(tip, byOid, repo) || archivedLater()) return;
       if (!cur && i === 0 && !checkAdvance(repo, null, tip.oid)) {
         create(ref, tip.oid, `${ref} restored at ${tip.oid.slice(0, 12)} from unreachable handoff commits`);
         return;
       }
       if (cur && (cur === tip.oid || repo.isAncestor(tip.oid, cur))) return;
       const kept = `${KEPT_PREFIX}${keyOf(ref)}/${tip.time}-${tip.oid.slice(0, 12)}`;
-      if (create(kept, tip.oid, `another tip of ${ref}, ${tip.oid.slice(0, 12)}, kept at ${kept}`)) actions[actions.length - 1].action = 'kept-aside';
+      create(kept, tip.oid, `another tip of ${ref}, ${tip.oid.slice(0, 12)}, kept at ${kept}`, 'kept-aside');
     });
   }
   // 3. receipts: every unreachable receipts commit not already inside the notes ref is merged back by union
@@ -295,11 +284,8 @@ export function recoverScan(repo: Storage): RecoverResult {
   const innerNotes = new Set(notesTips.flatMap((c) => c.parents));
   for (const c of notesTips.filter((n) => !innerNotes.has(n.oid))) {
     const cur = repo.readRef(NOTES_REF);
-    if (!cur) {
-      create(NOTES_REF, c.oid, `${NOTES_REF} restored at ${c.oid.slice(0, 12)} from unreachable receipts commits`);
-      continue;
-    }
-    if (repo.isAncestor(c.oid, cur)) continue;
+    if (!cur) create(NOTES_REF, c.oid, `${NOTES_REF} restored at ${c.oid.slice(0, 12)} from unreachable receipts commits`);
+    if (!cur || repo.isAncestor(c.oid, cur)) continue;
     const merged = unionReceiptsCommit(repo, cur, c.oid, 'handoff receipts: recovered by scan');
     if (move(repo, [{ op: 'update', ref: NOTES_REF, newOid: merged, oldOid: cur }], 'handoff recover --scan').ok) {
       actions.push({ ref: NOTES_REF, action: 'merged', oid: merged, message: `${NOTES_REF}: receipts of ${c.oid.slice(0, 12)} merged back by union` });

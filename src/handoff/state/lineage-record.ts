@@ -46,9 +46,8 @@ export function claimRecord(commonDir: string, r: LineageRecord): boolean {
   }
 }
 
-export function writeRecord(commonDir: string, r: LineageRecord): void {
+export const writeRecord = (commonDir: string, r: LineageRecord) =>
   optionalWrite(() => writeState(lineageFile(commonDir, r.session), JSON.stringify(r), handoffDir(commonDir)));
-}
 
 export function listRecords(commonDir: string): LineageRecord[] {
   return readJsonIn(lineageDir(commonDir), '.json')
@@ -68,9 +67,7 @@ export function lineageOf(commonDir: string, session: string, records: LineageRe
   return chain;
 }
 
-export function successorOf(session: string, records: LineageRecord[]): string | null {
-  return records.find((r) => r.from === session)?.session ?? null;
-}
+export const successorOf = (session: string, records: LineageRecord[]) => records.find((r) => r.from === session)?.session ?? null;
 
 /** The fields of /proc/<pid>/stat from field 3 on (after the last `)`: a command name may hold one). */
 function statFields(pid: number): string[] {

@@ -17,9 +17,7 @@ export interface ClientProcess {
 // on most (loading node:os costs about 0.2 ms)
 export const thisHost = () => (require('node:os') as typeof import('node:os')).hostname();
 
-export function describeProcess(pid: number): ClientProcess {
-  return { pid, start: processStart(pid), host: thisHost() };
-}
+export const describeProcess = (pid: number): ClientProcess => ({ pid, start: processStart(pid), host: thisHost() });
 
 /** True only when the process is known not to run any more: on this host, and gone or another process now. */
 export function processGone(p: { pid: number | null; start?: string | null; host?: string | null }): boolean {

@@ -89,7 +89,13 @@ export function writeState(file: string, data: string, root: string, exclusive =
   const tmp = `${file}.${process.pid}.tmp`;
   rmSync(tmp, { force: true }); // a crashed run's leftover (a symlink there goes, not its target)
   try {
-    writeNew(tmp, data);
+    const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+    try {
+      const buf = Buffer.from(data);
+      for (let at = 0; at < buf.length; ) at += writeSync(fd, buf, at);
+    } finally {
+      closeSync(fd);
+    }
     if (exclusive) linkSync(tmp, file);
     else renameSync(tmp, file);
   } finally {
@@ -104,15 +110,5 @@ export function writeCache(file: string, data: unknown, root: string): boolean {
     return true;
   } catch {
     return false;
-  }
-}
-
-function writeNew(file: string, data: string): void {
-  const fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
-  try {
-    const buf = Buffer.from(data);
-    for (let at = 0; at < buf.length; ) at += writeSync(fd, buf, at);
-  } finally {
-    closeSync(fd);
   }
 }
