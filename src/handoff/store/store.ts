@@ -11,6 +11,7 @@ import { ARCHIVE_PREFIX, DROPPED_PREFIX, HANDOFF_PREFIX, archiveRef, assertTopic
 import { missingRefs } from './address';
 import { ownedError, type Tip } from './ownership';
 import type { SessionRef } from '../state/session';
+import { shellWord } from '../state/claims-marker';
 import { computeSyncStates, parseTrackingRef, TRACKING_PATTERN, trackingPatternOf, type SyncState } from './sync-state';
 import { commitVersion, moveRef, moveRefs } from './tx';
 import { LOST, LOST_RACE, untilWon, type BackoffPolicy } from '../../retry';
@@ -128,7 +129,7 @@ export function writeHandoff(repo: Storage, o: WriteOptions): WriteResult {
   const warnings: string[] = [];
   // the live owner checked once per owner met (a lost race may hand the tip to another)
   const lives = new Map<string | null, LiveOwner | null>();
-  const target = o.branch !== undefined && repo.branch !== branch ? `${topic} --branch ${shq(branch)}` : topic;
+  const target = targetOf(repo, topic, branch);
   const result = untilWon((attempt: number) => {
     const tip = readTip(repo, ref);
     if (o.takeover?.from !== undefined && tip && tip.session !== o.takeover.from) throw ownedError(tip, o.session.id, ref, topic);
@@ -164,7 +165,7 @@ export function writeHandoff(repo: Storage, o: WriteOptions): WriteResult {
   return result;
 }
 
-const shq = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+const targetOf = (repo: Storage, topic: string, branch: string) => (repo.branch === branch ? topic : `${topic} --branch ${shellWord(branch)}`);
 
 /** The refusal of an act on another's handoff: for a write or edit by the owner a takeover took it from, the story; else the ways on. */
 export function refusedOwned(repo: Storage, tip: Tip, session: string, ref: string, topic: string, target: string, retry?: { command: 'archive' | 'restore' | 'edit' | 'rename-branch'; target: string }): HandoffError {
@@ -558,7 +559,7 @@ export function archiveHandoff(repo: Storage, branch: string, topic: string, ses
   assertTakeover(takeover);
   const ref = handoffRef(branch, topic);
   const config = repo.config();
-  const target = repo.branch === branch ? topic : `${topic} --branch ${shq(branch)}`;
+  const target = targetOf(repo, topic, branch);
   let tell: Teller | null = null;
   const r = untilWon<ArchiveResult>(() => {
     const tip = readTip(repo, ref);
@@ -639,7 +640,7 @@ export function carryBranch(repo: Storage, from: string, to: string, session: Se
     for (const [i, rec] of live.entries()) {
       const topic = topics[i];
       const tip = readTip(repo, rec.ref)!;
-      const told = actOn(repo, tip, rec.ref, topic, session, takeover, 'rename-branch', `${topic} --branch ${shq(from)}`, retry);
+      const told = actOn(repo, tip, rec.ref, topic, session, takeover, 'rename-branch', `${topic} --branch ${shellWord(from)}`, retry);
       if (told) tells.push(() => told('carried', from, topic));
       const o = { topic, session, takeover: told ? takeover : null, config };
       const oid = versionOnTop(repo, rec.ref, tip, { ...o, branch: to, carry: { head }, refs: tip.trailers.refs });
