@@ -197,11 +197,8 @@ export interface Signature {
 const SIGNATURE_CODES: Record<string, SignatureState> = { G: 'good', U: 'untrusted', B: 'bad', X: 'expired', Y: 'expired-key', R: 'revoked-key', E: 'unverifiable' };
 const UNSIGNED: Signature = { state: 'none', key: null, signer: null };
 
-/** A signed commit that git reports as N could not be checked (e.g. no gpg.ssh.allowedSignersFile): unverifiable. */
-function signatureOf(fields: string[], signed: boolean): Signature {
-  if (!signed) return UNSIGNED;
-  return { state: SIGNATURE_CODES[fields[0]] ?? 'unverifiable', key: fields[1] || null, signer: fields[2] || null };
-}
+/** A signed commit's signature; one git reports as N could not be checked (e.g. no gpg.ssh.allowedSignersFile): unverifiable. */
+const signatureOf = (fields: string[]): Signature => ({ state: SIGNATURE_CODES[fields[0]] ?? 'unverifiable', key: fields[1] || null, signer: fields[2] || null });
 
 /** How many overlapping topics one warning names; the rest are counted. */
 const OVERLAPS_NAMED = 8;
@@ -427,7 +424,7 @@ export function viewOf(repo: Storage, ref: string, oid: string, branch: string, 
     head: t.head,
     takeoverFrom: t.takeoverFrom,
     reason: t.reason,
-    signature: c.signed ? signatureOf(repo.signature(oid), true) : UNSIGNED,
+    signature: c.signed ? signatureOf(repo.signature(oid)) : UNSIGNED,
     to: t.to,
     tags: t.tags,
     refs: t.refs,
@@ -467,7 +464,7 @@ export function logHandoff(repo: Storage, refOrOid: string): LogEntry[] {
       parents: e.parents,
       takeoverFrom: t.takeoverFrom,
       reason: t.reason,
-      signature: signatureOf(e.signature, e.signature[0] !== 'N' || signedAnyway.has(e.oid)),
+      signature: e.signature[0] !== 'N' || signedAnyway.has(e.oid) ? signatureOf(e.signature) : UNSIGNED,
       ...(t.problem ? { problem: t.problem } : {}),
     };
   });
