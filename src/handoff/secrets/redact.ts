@@ -6,7 +6,6 @@ import type { DoctorItem } from '../../wiring';
 import { appendAudit } from '../state/audit';
 import { oneLine, secretTrailersIn } from '../store/document';
 import { handoffRef, REMOTES_ROOT } from '../store/names';
-import { checkWrite } from '../store/ownership';
 import { fromLiveRetry, type TakeoverArg } from '../store/takeover';
 import { REDACT_REASON, REDACTED_FROM, splitCommit } from './redact-check';
 import { publicFinding, redactText, scanVersions, type Finding } from './secrets';
@@ -60,7 +59,7 @@ export async function redactHandoff(repo: Storage, o: RedactOptions): Promise<Re
   if (!tip) throw notFound(ref, branch, o.topic);
   const target = o.branch !== undefined && repo.branch !== branch ? `${o.topic} --branch '${branch.replace(/'/g, `'\\''`)}'` : o.topic;
   if (tip.session !== o.session.id && !o.takeover) throw refusedOwned(repo, tip, o.session.id, ref, o.topic, target);
-  const took = checkWrite(tip, o.session.id, !!o.takeover, ref, o.topic) === 'takeover';
+  const took = tip.session !== o.session.id;
   const told = took ? takeoverOf(repo, ref, tip.session, o.session, o.takeover!, fromLiveRetry('redact', target)) : null;
   const all = repo.commits({ from: [tip.oid], oldestFirst: true });
   const local = new Set(repo.commits({ from: [tip.oid], notRefs: PUSHED }));

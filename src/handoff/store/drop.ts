@@ -1,9 +1,5 @@
-// `drop`: a throwaway handoff that never left this clone goes, on the record — the live ref is deleted in one
-// transaction with a named ref that keeps its versions (refs/handoff-dropped/<branch>/<topic>/<seconds>-<tip>) and
-// the loss record's move (record.ts, through tx), which takes it as a removal on purpose, so no check reports it lost
-// and recover leaves it: killed at any point, the ref and the record moved together or neither did.
-// Anything another clone may have (a remote-tracking copy, an archive entry) is archived instead, never dropped.
-// With the git hooks installed, the deletion passes them on the record (GIT_HANDOFF_BYPASS=1, a line in audit.jsonl).
+// `drop` and its undo (SPEC 4): the live ref, a ref keeping its versions and the loss record move in one transaction,
+// so killed at any point they moved together or not at all.
 import { HandoffError } from '../../errors';
 import type { Storage } from '../../git/storage';
 import { DROPPED_PREFIX, encodeBranch, handoffRef, HANDOFF_PREFIX } from './names';

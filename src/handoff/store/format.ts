@@ -1,7 +1,5 @@
-// The store's format version (SPEC 2, "Format version"): which format this build reads and writes, and the one
-// check every command makes before it reads or writes the store. The version a repository holds is
-// `handoff.formatVersion` in its own config file, read from the text repository discovery reads already
-// (src/git/repo.ts), so the check costs no git process. Absent, the store is format 1 or 2, both read here.
+// The store's format version (SPEC 2, "Format version") and the check every command makes before it touches the store;
+// read from the config text repository discovery already read, so it costs no git process.
 import { keyName, setting } from '../../config-keys';
 import { HandoffError } from '../../errors';
 import { ARCHIVE_PREFIX } from './names';

@@ -1,7 +1,5 @@
-// Whether a handoff's owner is live (SPEC 3): a takeover of a live owner is a decision of its own (`--from-live`), not
-// a side effect of `--take-over`. Live as `git handoff sessions` says it (a lease or ledger activity within
-// handoff.leaseTTL, its client process not gone), for the owner or a session that continues it (lineage), or a live
-// claim of it in a claims table this clone knows (its own or the handoff remote's as last fetched).
+// Whether a handoff's owner is live (SPEC 3), so a takeover of a live owner needs `--from-live`: live as `sessions`
+// says it, for the owner or a session continuing it (lineage), or a live claim of it in a claims table this clone knows.
 import type { Config, Storage } from '../../git/storage';
 import { claimLive, readMarker } from '../state/claims-marker';
 import { listRecords, successorOf } from '../state/lineage-record';

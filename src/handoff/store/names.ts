@@ -127,7 +127,7 @@ export interface ParsedRef {
 
 /** Parses refs/handoffs/<B>/<T> and refs/handoff-archive/<B>/<T>/<stamp>; null for anything else (isHandoffName). */
 export function parseRef(ref: string): ParsedRef | null {
-  // isHandoffName's walk, keeping what it finds: a listing parses 10,000 names, each once
+  // by index, not split or regex: a listing parses 10,000 names
   const kind: ParsedRef['kind'] | null = ref.startsWith(HANDOFF_PREFIX) ? 'handoff' : ref.startsWith(ARCHIVE_PREFIX) ? 'archive' : null;
   if (!kind) return null;
   const at = kind === 'handoff' ? HANDOFF_PREFIX.length : ARCHIVE_PREFIX.length;
@@ -141,19 +141,8 @@ export function parseRef(ref: string): ParsedRef | null {
   return { kind, encodedBranch, branch: decodeBranch(encodedBranch), topic, stamp: second < 0 ? undefined : ref.slice(second + 1) };
 }
 
-/** Whether ref names a live handoff or an archive entry with a valid topic; builds nothing (the record asks it of every line). */
-export function isHandoffName(ref: string): boolean {
-  let at: number;
-  let slashes: number;
-  if (ref.startsWith(HANDOFF_PREFIX)) [at, slashes] = [HANDOFF_PREFIX.length, 1];
-  else if (ref.startsWith(ARCHIVE_PREFIX)) [at, slashes] = [ARCHIVE_PREFIX.length, 2];
-  else return false;
-  const first = ref.indexOf('/', at);
-  if (first < 0) return false;
-  const second = ref.indexOf('/', first + 1);
-  if (slashes === 1) return second < 0 && isValidTopic(ref.slice(first + 1));
-  return second > 0 && ref.indexOf('/', second + 1) < 0 && isValidTopic(ref.slice(first + 1, second));
-}
+/** Whether ref names a live handoff or an archive entry with a valid topic. */
+export const isHandoffName = (ref: string) => parseRef(ref) !== null;
 
 /** `<encoded branch>/<topic>` of a handoff or archive ref (the ref itself for anything else). */
 export const keyOf = (ref: string) => {

@@ -12,16 +12,6 @@ export interface Tip {
   time: number;
 }
 
-export type WriteMode = 'create' | 'own' | 'takeover';
-
-/** Decides whether `session` may add a version on top of `tip`; throws the refusal (exit 3) when not. */
-export function checkWrite(tip: Tip | null, session: string, takeover: boolean, ref: string, topic: string): WriteMode {
-  if (!tip) return 'create';
-  if (tip.session === session) return 'own';
-  if (takeover) return 'takeover';
-  throw ownedError(tip, session, ref, topic);
-}
-
 /** The refusal for acting on another session's handoff; `retry`: the command that takes it over (write by default). */
 export function ownedError(tip: Tip, session: string, ref: string, topic: string, retry?: { command: 'archive' | 'restore' | 'edit' | 'rename-branch'; target: string }): HandoffError {
   const when = tip.time ? new Date(tip.time * 1000).toISOString() : 'unknown time';

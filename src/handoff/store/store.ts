@@ -9,8 +9,9 @@ import { listRefsKept } from './listing-kept';
 import { BODY_MAX, COMMIT_MAX, namedPaths, parseState, parseTrailerBlock, parseTrailerLines, SECRET_TRAILER, secretTrailersOf, serializeState, STATE_MAX, validateBody, type HandoffState, type Trailers } from './document';
 import { ARCHIVE_PREFIX, DROPPED_PREFIX, HANDOFF_PREFIX, archiveRef, assertTopic, branchPrefix, encodeBranch, handoffRef, describeOverlap, overlapOf, overlapTokens, parseRef, NOTES_REF } from './names';
 import { missingRefs } from './address';
-import { checkWrite, ownedError, type Tip } from './ownership';
-import { short, type SessionRef } from '../state/session';
+import { ownedError, type Tip } from './ownership';
+import type { SessionRef } from '../state/session';
+import { shellWord } from '../state/claims-marker';
 import { computeSyncStates, parseTrackingRef, TRACKING_PATTERN, trackingPatternOf, type SyncState } from './sync-state';
 import { commitVersion, moveRef, moveRefs } from './tx';
 import { LOST, LOST_RACE, untilWon, type BackoffPolicy } from '../../retry';
@@ -78,7 +79,7 @@ export function readTip(repo: Storage, ref: string): (Tip & { trailers: Trailers
 }
 
 /** A tip no installed check would have let in: nobody can tell its owner, so nothing is built on it. */
-export function ambiguousTip(ref: string, oid: string, problem: string): HandoffError {
+function ambiguousTip(ref: string, oid: string, problem: string): HandoffError {
   return new HandoffError(
     'integrity',
     'ambiguous-trailers',
@@ -128,12 +129,12 @@ export function writeHandoff(repo: Storage, o: WriteOptions): WriteResult {
   const warnings: string[] = [];
   // the live owner checked once per owner met (a lost race may hand the tip to another)
   const lives = new Map<string | null, LiveOwner | null>();
-  const target = o.branch !== undefined && repo.branch !== branch ? `${topic} --branch ${shq(branch)}` : topic;
+  const target = targetOf(repo, topic, branch);
   const result = untilWon((attempt: number) => {
     const tip = readTip(repo, ref);
     if (o.takeover?.from !== undefined && tip && tip.session !== o.takeover.from) throw ownedError(tip, o.session.id, ref, topic);
     if (tip && !o.takeover && tip.session !== o.session.id) throw refusedOwned(repo, tip, o.session.id, ref, topic, target);
-    const mode = checkWrite(tip, o.session.id, !!o.takeover, ref, topic);
+    const mode = !tip ? 'create' : tip.session === o.session.id ? 'own' : 'takeover';
     if (mode === 'takeover' && !lives.has(tip!.session)) lives.set(tip!.session, checkTakeover(repo, ref, tip!.session, o.session.id, o.takeover!, `${fromLiveRetry('write', target)} …`, config));
     if (attempt === 0 && mode === 'create') warnings.push(...overlapWarnings(repo, branch, topic));
     if (attempt === 0 && o.takeover && mode !== 'takeover') warnings.push(`--take-over ignored: ${mode === 'own' ? 'you already own this handoff' : 'there was nothing to take over'}`);
@@ -164,7 +165,7 @@ export function writeHandoff(repo: Storage, o: WriteOptions): WriteResult {
   return result;
 }
 
-const shq = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+const targetOf = (repo: Storage, topic: string, branch: string) => (repo.branch === branch ? topic : `${topic} --branch ${shellWord(branch)}`);
 
 /** The refusal of an act on another's handoff: for a write or edit by the owner a takeover took it from, the story; else the ways on. */
 export function refusedOwned(repo: Storage, tip: Tip, session: string, ref: string, topic: string, target: string, retry?: { command: 'archive' | 'restore' | 'edit' | 'rename-branch'; target: string }): HandoffError {
@@ -196,17 +197,14 @@ export interface Signature {
 const SIGNATURE_CODES: Record<string, SignatureState> = { G: 'good', U: 'untrusted', B: 'bad', X: 'expired', Y: 'expired-key', R: 'revoked-key', E: 'unverifiable' };
 const UNSIGNED: Signature = { state: 'none', key: null, signer: null };
 
-/** A signed commit that git reports as N could not be checked (e.g. no gpg.ssh.allowedSignersFile): unverifiable. */
-function signatureOf(fields: string[], signed: boolean): Signature {
-  if (!signed) return UNSIGNED;
-  return { state: SIGNATURE_CODES[fields[0]] ?? 'unverifiable', key: fields[1] || null, signer: fields[2] || null };
-}
+/** A signed commit's signature; one git reports as N could not be checked (e.g. no gpg.ssh.allowedSignersFile): unverifiable. */
+const signatureOf = (fields: string[]): Signature => ({ state: SIGNATURE_CODES[fields[0]] ?? 'unverifiable', key: fields[1] || null, signer: fields[2] || null });
 
 /** How many overlapping topics one warning names; the rest are counted. */
 const OVERLAPS_NAMED = 8;
 
 /** The one warning for a new topic whose first two non-stopword tokens match siblings' on the same branch. */
-export function overlapWarnings(repo: Storage, branch: string, topic: string): string[] {
+function overlapWarnings(repo: Storage, branch: string, topic: string): string[] {
   if (overlapTokens(topic).key.length < 2) return [];
   const found = repo.listRefs([branchPrefix(branch)]).flatMap((r) => {
     const t = parseRef(r.ref)?.topic;
@@ -426,7 +424,7 @@ export function viewOf(repo: Storage, ref: string, oid: string, branch: string, 
     head: t.head,
     takeoverFrom: t.takeoverFrom,
     reason: t.reason,
-    signature: c.signed ? signatureOf(repo.signature(oid), true) : UNSIGNED,
+    signature: c.signed ? signatureOf(repo.signature(oid)) : UNSIGNED,
     to: t.to,
     tags: t.tags,
     refs: t.refs,
@@ -466,22 +464,65 @@ export function logHandoff(repo: Storage, refOrOid: string): LogEntry[] {
       parents: e.parents,
       takeoverFrom: t.takeoverFrom,
       reason: t.reason,
-      signature: signatureOf(e.signature, e.signature[0] !== 'N' || signedAnyway.has(e.oid)),
+      signature: e.signature[0] !== 'N' || signedAnyway.has(e.oid) ? signatureOf(e.signature) : UNSIGNED,
       ...(t.problem ? { problem: t.problem } : {}),
     };
   });
 }
 
-/** Who makes a version by archive, restore or carry, and the addressees and tags it carries over. */
-const carried = (session: SessionRef, t: Trailers, owner: string | null, takeover: { reason: string } | null) => ({
-  session: session.id,
-  client: session.client,
-  takeoverFrom: takeover ? owner ?? 'unknown' : null,
-  reason: takeover ? takeover.reason : null,
-  person: session.person ?? null,
-  to: t.to,
-  tags: t.tags,
-});
+interface OnTop {
+  topic: string;
+  branch: string;
+  session: SessionRef;
+  /** set when the tip is another's: the reason goes on the version */
+  takeover: { reason: string } | null;
+  config?: Config;
+  /** the version's text; else the tip's handoff.md */
+  body?: string;
+  /** where a carry takes it: state.json is rewritten for that branch and head */
+  carry?: { head: string | null };
+  refs?: string[];
+  extra?: string[];
+}
+
+/**
+ * A version by `session` on top of `tip` (archive, restore, carry): the tip's files, addressees and tags carried over;
+ * its scan record too, but a takeover's reason is new text, so only the allowed rules are.
+ */
+function versionOnTop(repo: Storage, ref: string, tip: Tip & { trailers: Trailers }, o: OnTop): string {
+  const [commit, body, state] = repo.readObjects([tip.oid, `${tip.oid}:handoff.md`, `${tip.oid}:state.json`]);
+  if (!commit || (o.carry && !body)) throw new HandoffError('integrity', 'missing-object', `${ref} points to ${tip.oid}, which cannot be read`);
+  const c = parseCommit(commit.content);
+  let tree = c.tree;
+  if (o.carry) {
+    const was = parseState(state ? state.content.toString('utf8') : null);
+    const [stateOid] = repo.writeBlobs([serializeState({ branch: o.branch, head: o.carry.head, worktree: was?.worktree ?? null, dirty: was?.dirty ?? [], files: was?.files ?? [] })]);
+    tree = repo.writeTree([
+      { name: 'handoff.md', oid: body!.oid },
+      { name: 'state.json', oid: stateOid },
+    ]);
+  }
+  const scan = secretTrailersOf(c.message);
+  return commitVersion(repo, tree, [tip.oid], {
+    topic: o.topic,
+    body: o.body ?? (body ? body.content.toString('utf8') : ''),
+    branch: o.branch,
+    head: o.carry ? o.carry.head : tip.trailers.head,
+    session: o.session.id,
+    client: o.session.client,
+    takeoverFrom: o.takeover ? tip.session ?? 'unknown' : null,
+    reason: o.takeover ? o.takeover.reason : null,
+    person: o.session.person ?? null,
+    to: tip.trailers.to,
+    tags: tip.trailers.tags,
+    refs: o.refs,
+    extra: [
+      ...(!o.takeover && scan.scanned ? [`${SECRET_TRAILER.scanned}: ${scan.scanned}`] : []),
+      ...scan.allowed.map((r) => `${SECRET_TRAILER.allowed}: ${r}`),
+      ...(o.extra ?? []),
+    ],
+  }, o.config);
+}
 
 export interface ArchiveResult {
   ref: string;
@@ -490,31 +531,15 @@ export interface ArchiveResult {
   takeover: boolean;
 }
 
-/** The scan trailers a version on another's tree carries over; new text (a takeover reason) keeps only the allowed rules. */
-function scanCarried(message: string, newText: boolean): string[] {
-  const t = secretTrailersOf(message);
-  return [...(!newText && t.scanned ? [`${SECRET_TRAILER.scanned}: ${t.scanned}`] : []), ...t.allowed.map((r) => `${SECRET_TRAILER.allowed}: ${r}`)];
-}
-
 /**
  * The archive of one live handoff as ops: the format-2 entry (a version on top naming who archived it), beside it a
  * format-1 entry at the tip itself (SPEC 2 "Format version"), and the live ref's deletion.
  */
-function archiveOps(repo: Storage, ref: string, branch: string, topic: string, tip: Tip & { trailers: Trailers }, session: SessionRef, takeover: { reason: string } | null, config: Config, body = 'archived'): { ops: RefOp[]; archived: string; oid: string } {
-  const [commit] = repo.readObjects([tip.oid]);
-  if (!commit) throw new HandoffError('integrity', 'missing-object', `${ref} points to ${tip.oid}, which cannot be read`);
-  const c = parseCommit(commit.content);
+function archiveOps(repo: Storage, ref: string, tip: Tip & { trailers: Trailers }, o: OnTop): { ops: RefOp[]; archived: string; oid: string } {
   const stamp = Math.floor(Date.now() / 1000);
-  const format1 = archiveRef(branch, topic, stamp, tip.oid);
-  const oid = commitVersion(repo, c.tree, [tip.oid], {
-    topic,
-    body,
-    branch,
-    head: tip.trailers.head,
-    ...carried(session, tip.trailers, tip.session, takeover),
-    extra: [...scanCarried(c.message, !!takeover), `${MIGRATED_FROM}: ${format1}`],
-  }, config);
-  const archived = archiveRef(branch, topic, stamp, oid);
+  const format1 = archiveRef(o.branch, o.topic, stamp, tip.oid);
+  const oid = versionOnTop(repo, ref, tip, { ...o, extra: [`${MIGRATED_FROM}: ${format1}`] });
+  const archived = archiveRef(o.branch, o.topic, stamp, oid);
   return {
     ops: [
       { op: 'create', ref: archived, newOid: oid },
@@ -531,8 +556,8 @@ export function archiveHandoff(repo: Storage, branch: string, topic: string, ses
   assertTakeover(takeover);
   const ref = handoffRef(branch, topic);
   const config = repo.config();
-  const target = repo.branch === branch ? topic : `${topic} --branch ${shq(branch)}`;
-  const told: { tell: Teller | null } = { tell: null };
+  const target = targetOf(repo, topic, branch);
+  let tell: Teller | null = null;
   const r = untilWon<ArchiveResult>(() => {
     const tip = readTip(repo, ref);
     if (!tip) {
@@ -540,12 +565,12 @@ export function archiveHandoff(repo: Storage, branch: string, topic: string, ses
       if (!entry) throw notFound(ref, branch, topic);
       throw new HandoffError('usage', 'already-archived', `"${topic}" on branch ${branch} is archived already (${entry.ref}); \`git handoff restore ${topic}\` brings it back`, { ref, archivedAs: entry.ref });
     }
-    told.tell = actOn(repo, tip, ref, topic, session, takeover, 'archive', target);
-    const a = archiveOps(repo, ref, branch, topic, tip, session, told.tell ? takeover : null, config);
+    tell = actOn(repo, tip, ref, topic, session, takeover, 'archive', target);
+    const a = archiveOps(repo, ref, tip, { topic, branch, session, takeover: tell ? takeover : null, config, body: 'archived' });
     const r = moveRefs(repo, a.ops, `handoff archive ${topic}`, { what: `the archive of ${ref}`, own: true });
-    return r.ok ? { ref, archivedAs: a.archived, oid: a.oid, takeover: !!told.tell } : LOST;
+    return r.ok ? { ref, archivedAs: a.archived, oid: a.oid, takeover: !!tell } : LOST;
   }, { policy: MOVE_RACE, gaveUp: () => new HandoffError('concurrent', 'concurrent-update', `${ref} kept changing while it was being archived; nothing was archived`) });
-  if (r.takeover) told.tell?.('archived', branch, topic);
+  if (r.takeover) tell!('archived', branch, topic);
   return r;
 }
 
@@ -564,31 +589,20 @@ export function restoreHandoff(repo: Storage, archived: string, session: Session
   if (!p || p.kind !== 'archive') {
     throw new HandoffError('usage', 'invalid-archive-ref', `${archived} is not an archived handoff (refs/handoff-archive/<branch>/<topic>/<stamp>); \`git handoff list --archived\` lists them`);
   }
-  const rec = repo.listRefs([full]).find((r) => r.ref === full);
-  if (!rec) throw new HandoffError('usage', 'not-found', `no archived handoff ${full}`);
-  const t = parseTrailerBlock(rec.block);
-  if (t.problem) throw ambiguousTip(full, rec.oid, t.problem);
-  const branch = p.branch ?? t.branch ?? p.encodedBranch;
+  const tip = readTip(repo, full);
+  if (!tip) throw new HandoffError('usage', 'not-found', `no archived handoff ${full}`);
+  const branch = p.branch ?? tip.trailers.branch ?? p.encodedBranch;
   const ref = `${HANDOFF_PREFIX}${p.encodedBranch}/${p.topic}`;
   if (repo.readRef(ref)) {
     throw new HandoffError('usage', 'exists', `"${p.topic}" is live (${ref}): there is nothing to restore over it; \`git handoff show ${p.topic}\` reads it, and archiving it first lets ${full.slice(ARCHIVE_PREFIX.length)} come back`, { ref });
   }
-  const told = actOn(repo, { oid: rec.oid, session: t.session, time: rec.time }, full, p.topic, session, takeover, 'restore', full.slice(ARCHIVE_PREFIX.length));
-  const took = told !== null;
+  const told = actOn(repo, tip, full, p.topic, session, takeover, 'restore', full.slice(ARCHIVE_PREFIX.length));
   // a new version on top: a sync never mistakes the live handoff for the archived one (same oid)
-  const [commit, body] = repo.readObjects([rec.oid, `${rec.oid}:handoff.md`]);
-  const oid = commitVersion(repo, parseCommit(commit!.content).tree, [rec.oid], {
-    topic: p.topic,
-    body: body ? body.content.toString('utf8') : '',
-    branch,
-    head: t.head,
-    extra: scanCarried(parseCommit(commit!.content).message, took),
-    ...carried(session, t, t.session, took ? takeover : null),
-  });
+  const oid = versionOnTop(repo, full, tip, { topic: p.topic, branch, session, takeover: told ? takeover : null });
   const r = moveRefs(repo, [{ op: 'create', ref, newOid: oid }], `handoff restore ${p.topic}`, { what: `the restore of ${ref}`, own: true });
   if (!r.ok) throw new HandoffError('concurrent', 'concurrent-update', `${ref} was created during the restore; nothing moved (${r.message})`);
   told?.('restored', branch, p.topic);
-  return { ref, from: full, oid, takeover: took };
+  return { ref, from: full, oid, takeover: told !== null };
 }
 
 export interface CarryResult {
@@ -623,31 +637,13 @@ export function carryBranch(repo: Storage, from: string, to: string, session: Se
     for (const [i, rec] of live.entries()) {
       const topic = topics[i];
       const tip = readTip(repo, rec.ref)!;
-      const told = actOn(repo, tip, rec.ref, topic, session, takeover, 'rename-branch', `${topic} --branch ${shq(from)}`, retry);
-      const took = told !== null;
+      const told = actOn(repo, tip, rec.ref, topic, session, takeover, 'rename-branch', `${topic} --branch ${shellWord(from)}`, retry);
       if (told) tells.push(() => told('carried', from, topic));
-      const [commit, body, state] = repo.readObjects([tip.oid, `${tip.oid}:handoff.md`, `${tip.oid}:state.json`]);
-      if (!commit || !body) throw new HandoffError('integrity', 'missing-object', `${rec.ref} points to ${tip.oid}, which cannot be read`);
-      const c = parseCommit(commit.content);
-      const text = body.content.toString('utf8');
-      const was = parseState(state ? state.content.toString('utf8') : null);
-      const [stateOid] = repo.writeBlobs([serializeState({ branch: to, head, worktree: was?.worktree ?? null, dirty: was?.dirty ?? [], files: was?.files ?? [] })]);
-      const tree = repo.writeTree([
-        { name: 'handoff.md', oid: body.oid },
-        { name: 'state.json', oid: stateOid },
-      ]);
-      const oid = commitVersion(repo, tree, [tip.oid], {
-        topic,
-        body: text,
-        branch: to,
-        head,
-        ...carried(session, tip.trailers, tip.session, took ? takeover : null),
-        refs: tip.trailers.refs,
-        extra: scanCarried(c.message, false),
-      }, config);
-      const a = archiveOps(repo, rec.ref, from, topic, tip, session, took ? takeover : null, config, `archived: carried to branch ${to}`);
+      const o = { topic, session, takeover: told ? takeover : null, config };
+      const oid = versionOnTop(repo, rec.ref, tip, { ...o, branch: to, carry: { head }, refs: tip.trailers.refs });
+      const a = archiveOps(repo, rec.ref, tip, { ...o, branch: from, body: `archived: carried to branch ${to}` });
       ops.push({ op: 'create', ref: `${newPrefix}${topic}`, newOid: oid }, ...a.ops);
-      moved.push({ topic, ref: `${newPrefix}${topic}`, oid, archivedAs: a.archived, takeover: took });
+      moved.push({ topic, ref: `${newPrefix}${topic}`, oid, archivedAs: a.archived, takeover: told !== null });
     }
     const r = moveRefs(repo, ops, `handoff rename-branch ${from} ${to}`, { what: `the carry of ${from}'s handoffs to ${to}` });
     return r.ok ? { from, to, carried: moved } : LOST;
@@ -655,4 +651,3 @@ export function carryBranch(repo: Storage, from: string, to: string, session: Se
   for (const tell of tells) tell();
   return result;
 }
-

@@ -9,9 +9,7 @@ import { ARCHIVE_PREFIX, HANDOFF_PREFIX, archiveRef, parseRef, REMOTES_ROOT, tra
 import { ancestryOf } from '../sync-state';
 import { commitVersion, moveRefs } from './index';
 import { AGAIN, CONTENDED, retrying } from '../../../retry';
-
 import { FORMAT_KEY, MIGRATED_FROM } from '../format';
-export { FORMAT_VERSION, MIGRATED_FROM } from '../format';
 
 const handoffKey = (archiveKey: string) => archiveKey.split('/').slice(0, 2).join('/');
 

@@ -398,7 +398,6 @@ export function refsFingerprint(repo: Pick<Storage, 'commonDir'>): string | null
   return parts && joinParts(parts);
 }
 
-
 /**
  * The new fingerprint without git, when only the record file and the directories of the moved refs changed since
  * `before` and their loose files hold exactly what the new record says; else null (a listing decides).
@@ -407,37 +406,36 @@ function verifiedInPlace(repo: Storage, before: Parts, moved: RefUpdate[], commi
   const after = fingerprintParts(repo);
   if (!after) return null;
   const c = repo.commonDir;
+  // a directory of handoff or archive refs: its loose files are exactly the record's entries in it
+  const holdsRecorded = (p: string): boolean => {
+    const dir = path.relative(c, p).split(path.sep).join('/') + '/';
+    let names: string[];
+    try {
+      const entries = readdirSync(p, { withFileTypes: true });
+      if (entries.some((e) => !e.isFile() || e.name.endsWith('.lock'))) return false;
+      names = entries.map((e) => e.name);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return false;
+      names = [];
+    }
+    const inDir = [...rec.entries].filter(([ref]) => ref.startsWith(dir) && !ref.slice(dir.length).includes('/'));
+    return names.length === inDir.length && inDir.every(([ref, e]) => looseRefValue(path.join(c, ref)) === e.oid);
+  };
   const recordFile = path.join(c, RECORD_REF);
   const notesFile = path.join(c, NOTES_REF);
-  const allowed = new Set([recordFile]);
+  // what may have changed, and what it must hold
+  const allowed = new Map([[recordFile, () => looseRefValue(recordFile) === commit]]);
   for (const m of moved) {
-    if (m.ref === NOTES_REF) allowed.add(notesFile).add(path.dirname(notesFile));
-    else if (isRecorded(m.ref)) allowed.add(path.dirname(path.join(c, m.ref)));
-  }
-  const changed = [...new Set([...before.keys(), ...after.keys()])].filter((p) => before.get(p)?.stat !== after.get(p)?.stat);
-  for (const p of changed) {
-    if (!allowed.has(p)) return null;
-    if (p === recordFile) {
-      if (looseRefValue(p) !== commit) return null;
-    } else if (p === notesFile) {
-      if (looseRefValue(p) !== (rec.entries.get(NOTES_REF)?.oid ?? null)) return null;
-    } else if (p !== path.dirname(notesFile)) {
-      // a directory of handoff or archive refs: its loose files are exactly the record's entries in it
-      const dir = path.relative(c, p).split(path.sep).join('/') + '/';
-      let names: string[];
-      try {
-        const entries = readdirSync(p, { withFileTypes: true });
-        if (entries.some((e) => !e.isFile() || e.name.endsWith('.lock'))) return null;
-        names = entries.map((e) => e.name);
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return null;
-        names = [];
-      }
-      const inDir = [...rec.entries].filter(([ref]) => ref.startsWith(dir) && !ref.slice(dir.length).includes('/'));
-      if (names.length !== inDir.length || inDir.some(([ref, e]) => looseRefValue(path.join(c, ref)) !== e.oid)) return null;
+    if (m.ref === NOTES_REF) {
+      allowed.set(notesFile, () => looseRefValue(notesFile) === (rec.entries.get(NOTES_REF)?.oid ?? null));
+      allowed.set(path.dirname(notesFile), () => true);
+    } else if (isRecorded(m.ref)) {
+      const dir = path.dirname(path.join(c, m.ref));
+      allowed.set(dir, () => holdsRecorded(dir));
     }
   }
-  return joinParts(after);
+  const changed = [...new Set([...before.keys(), ...after.keys()])].filter((p) => before.get(p)?.stat !== after.get(p)?.stat);
+  return changed.every((p) => allowed.get(p)?.() ?? false) ? joinParts(after) : null;
 }
 
 /** Every recorded kind of ref now, and the record ref (or the refs under `patterns`), from one for-each-ref. */
