@@ -8,7 +8,7 @@ import type { Location } from '../locate';
 import type { SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
 import type { WorktreeEffect } from './worktree';
-import { flagGiven, getopt, isLong } from '../shell/options';
+import { flagGiven, getopt } from '../shell/options';
 import type { TargetKind, WriteTarget } from '../shell/writes';
 import type { Budget } from './reach';
 import { handoffFilesUnder } from './reach';

@@ -12,7 +12,7 @@ import { changedByCheckout, gitFileTargets, pathspecCovers, pathspecMatches } fr
 import { patchTargets } from './patch-files';
 import { extractTargets, linkSources, unknownWriterTargets } from './writers';
 import { unseenArgumentsProblem, untrackedProblem, withXargsInput } from './untracked';
-import { DECLARES, lineText, programName, SHELLS, type SimpleCommand } from '../shell/command';
+import { DECLARES, lineText, SHELLS, type SimpleCommand } from '../shell/command';
 import { setsForLine } from '../shell/values';
 import { gitInvocation, READING_VERBS, type GitInvocation } from '../shell/git';
 import { parseShell } from '../shell/parse';
