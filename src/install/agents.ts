@@ -118,9 +118,6 @@ function top(repo: Repo): string {
   return repo.worktree;
 }
 
-/** A settings file's JSON object ({} when absent or empty). */
-const readJson = (file: string): Record<string, any> => readObject(file) ?? {};
-
 const isOurs = (h: unknown) => !!h && typeof h === 'object' && typeof (h as { command?: unknown }).command === 'string' && OURS.test((h as { command: string }).command);
 
 /** git-handoff's hooks in a settings event's groups. */
@@ -173,7 +170,7 @@ export function installAgents(repo: Repo, o: InstallOptions): string[] {
 /** A settings wiring: our hook groups merged into the client's settings file (the person's entries and key order kept). */
 function installSettings(repo: Repo, root: string, agent: Agent, w: Wiring, command: string): string[] {
   const file = path.join(root, w.settings);
-  const settings = readJson(file);
+  const settings = readObject(file) ?? {};
   const before = JSON.stringify(settings);
   strip(settings, ['hooks'], isOurs);
   settings.hooks ??= {};
@@ -256,78 +253,77 @@ export function uninstallAgents(repo: Repo, o: InstallOptions): string[] {
 }
 
 export function doctorAgents(repo: Repo): DoctorItem[] {
-  if (!repo.worktree) return [];
-  const items: DoctorItem[] = [];
+  const worktree = repo.worktree;
+  if (!worktree) return [];
   const off = !setting(readConfig(repo), 'guard');
-  for (const [agent, w] of Object.entries(WIRING) as Array<[Agent, Wiring]>) {
-    const file = path.join(repo.worktree, w.settings);
-    if (w.format === 'files') {
-      items.push(...doctorFiles(repo.worktree, agent, w, off));
-      continue;
-    }
-    if (!existsSync(file)) {
-      // a client nobody wired here is not something missing, only not in use
-      const byPlugin = pluginAnswers(w.client, repo.worktree);
-      items.push({ component: `agent ${agent}`, status: 'info', detail: `not wired (${w.settings} not present)${byPlugin ? `; not needed: the git-handoff ${pluginNoun(w)} answers here (below)` : `; to use it: git handoff install --agent ${agent}`}` });
-      items.push(...ridersOf(w).map((r) => doctorRider(repo.worktree!, agent, w, r, null, off)));
-      continue;
-    }
-    if (w.format !== 'settings') {
-      items.push(...doctorOwnFile(repo.worktree, agent, w, file, off));
-      continue;
-    }
-    let settings: Record<string, any>;
-    try {
-      settings = readJson(file);
-    } catch (e) {
-      items.push({ component: `agent ${agent}`, status: 'broken', detail: (e as Error).message });
-      continue;
-    }
-    const wired = Object.keys(w.events).filter((ev) => oursIn(settings.hooks?.[ev]).length);
-    const missing = Object.keys(w.events).filter((ev) => !wired.includes(ev));
-    // an older install's wiring still works, at a cost per tool call: say how to drop it
-    const stale = Object.keys(settings.hooks ?? {}).filter((ev) => !(ev in w.events) && oursIn(settings.hooks[ev]).length);
-    const afterHooks = w.after ? oursIn(settings.hooks?.[w.after]) : [];
-    const slowAfter = afterHooks.length && !afterHooks.some((h) => h.command.trim().endsWith(AFTER_FLAG));
-    // an after-tool hook still wired for a tool whose warnings now ride in its own output (contextInShellOutput)
-    const needless = w.after ? afterNeedless(w, settings.hooks?.[w.after]) : [];
-    // the sh front run straight (a bash client's, or Claude Code's before its sh handed over to bash): it starts `cat`
-    // for each payload bash could have read
-    const catRead = wired.filter((ev) => ev !== w.after && oursIn(settings.hooks[ev]).some((h) => hookCommand(w, h.command) !== h.command));
-    // a split event (Wiring.split) wired as one group: its short payloads (Bash's, Edit's) are read with `cat` too
-    const unsplit = w.split && wired.includes(w.split.event) && oursIn(settings.hooks[w.split.event]).some((h) => h.command.includes(`set -- ${SOURCED_FLAG} `));
-    if (wired.length && (stale.length || slowAfter || needless.length || catRead.length || unsplit)) {
-      const what = [
-        ...stale,
-        ...(slowAfter ? [`${w.after} without ${AFTER_FLAG}`] : []),
-        ...(needless.length ? [`${w.after} for ${needless.join(', ')}`] : []),
-        ...(catRead.length ? [`${catRead.join(', ')} without ${PAYLOAD_FLAG}`] : []),
-        ...(unsplit ? [`${w.split!.event} in one group, ${w.split!.line.join(', ')} without ${SPLIT_FLAGS.line}`] : []),
-      ];
-      items.push({ component: `agent ${agent} wiring`, status: 'info', detail: `${w.settings} is wired as an older git-handoff wired it (${what.join(', ')}): it works, but each tool call pays more than it needs to (an extra hook process, an after-tool hook that reads every payload, or a \`cat\` for each payload); run \`git handoff install --agent ${agent}\` again` });
-    }
-    items.push(...routingItems(agent, w, settings.hooks));
-    // every hook of ours with the timeout install sets (above the guard's own watchdog, under the clients' defaults)
-    // (an event the client bounds below it, Wiring.eventTimeouts, has the client's bound)
-    items.push(...timeoutItems(agent, w, Object.entries(settings.hooks ?? {}).flatMap(([ev, gs]) => (w.eventTimeouts?.[ev] !== undefined ? [] : oursIn(gs).map((h) => h.timeout)))));
-    // the project's own settings without our hooks, where the user-wide plugin (extension) answers: nothing is missing,
-    // and wiring the project too would only add hooks that defer to it
-    const byPlugin = wired.length === 0 && pluginAnswers(w.client, repo.worktree);
-    if (byPlugin) items.push({ component: `agent ${agent}`, status: 'info', detail: `${w.settings} has no git-handoff hook; not needed: the git-handoff ${pluginNoun(w)} answers here (below)` });
-    else if (wired.length === 0) items.push({ component: `agent ${agent}`, status: 'missing', detail: `${w.settings} has no git-handoff hook (git handoff install --agent ${agent})` });
-    else if (missing.length) items.push({ component: `agent ${agent}`, status: 'broken', detail: `${w.settings} lacks ${missing.join(', ')} (run install --agent ${agent} again)` });
-    else if (pluginAnswers(w.client, repo.worktree)) {
-      items.push({ component: `agent ${agent}`, status: 'ok', detail: `${w.settings}: ${wired.join(', ')}; these hooks defer to the git-handoff ${pluginNoun(w)}, which answers each event (never twice)` });
-    } else if (off) items.push({ component: `agent ${agent}`, status: 'info', detail: `${w.settings}: ${wired.join(', ')}; ${GUARD_OFF}` });
-    else {
-      const probe = probeWiring(repo.worktree, agent, settings.hooks[Object.keys(w.events)[0]]);
-      items.push({ component: `agent ${agent}`, status: probe.ok ? 'ok' : 'broken', detail: `${w.settings}: ${wired.join(', ')}; ${probe.detail}` });
-    }
-    items.push(...ridersOf(w).map((r) => doctorRider(repo.worktree!, agent, w, r, wired.includes('PreToolUse') ? settings.hooks.PreToolUse : null, off)));
-    if (RECORDS[w.client].sandbox && wired.length) items.push(sandboxItem(repo.worktree, repo.commonDir));
-    if (wired.length) items.push(...trustGateItems(agent, repo.worktree, { env: process.env, hooks: settings.hooks, isOurs, pluginAnswers: pluginAnswers(w.client, repo.worktree) }));
+  return (Object.entries(WIRING) as Array<[Agent, Wiring]>).flatMap(([agent, w]): DoctorItem[] => {
+    const found = w.format === 'files' ? wiredFiles(w, worktree).present.length > 0 : existsSync(path.join(worktree, w.settings));
+    if (found) return w.format === 'settings' ? doctorSettings(repo, worktree, agent, w, off) : doctorOwnFiles(worktree, agent, w, off);
+    // a client nobody wired here is not something missing, only not in use
+    const byPlugin = pluginAnswers(w.client, worktree);
+    const use = byPlugin ? `not needed: the git-handoff ${pluginNoun(w)} answers here (below)` : `to use it: git handoff install --agent ${agent}`;
+    return [{ component: `agent ${agent}`, status: 'info', detail: `not wired (${w.settings} not present); ${use}` }, ...ridersOf(w).map((r) => doctorRider(worktree, agent, w, r, null, off))];
+  });
+}
+
+/** A found wiring's row: every event (file) of it there, then a probe through the command the client runs refused, unless the guard is off. */
+function wiringItem(agent: Agent, shown: string, wired: string[], missing: string[], off: boolean, probe: () => { ok: boolean; detail: string }): DoctorItem {
+  const component = `agent ${agent}`;
+  if (missing.length) return { component, status: 'broken', detail: `${shown} lacks ${missing.join(', ')} (run install --agent ${agent} again)` };
+  if (off) return { component, status: 'info', detail: `${shown}: ${wired.join(', ')}; ${GUARD_OFF}` };
+  const p = probe();
+  return { component, status: p.ok ? 'ok' : 'broken', detail: `${shown}: ${wired.join(', ')}; ${p.detail}` };
+}
+
+/** A settings wiring: our hook groups for every event, as this build wires them, a probe refused, the sandbox and the trust gate. */
+function doctorSettings(repo: Repo, worktree: string, agent: Agent, w: Wiring, off: boolean): DoctorItem[] {
+  let settings: Record<string, any>;
+  try {
+    settings = readObject(path.join(worktree, w.settings)) ?? {};
+  } catch (e) {
+    return [{ component: `agent ${agent}`, status: 'broken', detail: (e as Error).message }];
   }
-  return items;
+  const items: DoctorItem[] = [];
+  const wired = Object.keys(w.events).filter((ev) => oursIn(settings.hooks?.[ev]).length);
+  const missing = Object.keys(w.events).filter((ev) => !wired.includes(ev));
+  // an older install's wiring still works, at a cost per tool call: say how to drop it
+  const stale = Object.keys(settings.hooks ?? {}).filter((ev) => !(ev in w.events) && oursIn(settings.hooks[ev]).length);
+  const afterHooks = w.after ? oursIn(settings.hooks?.[w.after]) : [];
+  const slowAfter = afterHooks.length && !afterHooks.some((h) => h.command.trim().endsWith(AFTER_FLAG));
+  // an after-tool hook still wired for a tool whose warnings now ride in its own output (contextInShellOutput)
+  const needless = w.after ? afterNeedless(w, settings.hooks?.[w.after]) : [];
+  // the sh front run straight (a bash client's, or Claude Code's before its sh handed over to bash): it starts `cat`
+  // for each payload bash could have read
+  const catRead = wired.filter((ev) => ev !== w.after && oursIn(settings.hooks[ev]).some((h) => hookCommand(w, h.command) !== h.command));
+  // a split event (Wiring.split) wired as one group: its short payloads (Bash's, Edit's) are read with `cat` too
+  const unsplit = w.split && wired.includes(w.split.event) && oursIn(settings.hooks[w.split.event]).some((h) => h.command.includes(`set -- ${SOURCED_FLAG} `));
+  if (wired.length && (stale.length || slowAfter || needless.length || catRead.length || unsplit)) {
+    const what = [
+      ...stale,
+      ...(slowAfter ? [`${w.after} without ${AFTER_FLAG}`] : []),
+      ...(needless.length ? [`${w.after} for ${needless.join(', ')}`] : []),
+      ...(catRead.length ? [`${catRead.join(', ')} without ${PAYLOAD_FLAG}`] : []),
+      ...(unsplit ? [`${w.split!.event} in one group, ${w.split!.line.join(', ')} without ${SPLIT_FLAGS.line}`] : []),
+    ];
+    items.push({ component: `agent ${agent} wiring`, status: 'info', detail: `${w.settings} is wired as an older git-handoff wired it (${what.join(', ')}): it works, but each tool call pays more than it needs to (an extra hook process, an after-tool hook that reads every payload, or a \`cat\` for each payload); run \`git handoff install --agent ${agent}\` again` });
+  }
+  items.push(...routingItems(agent, w, settings.hooks));
+  // every hook of ours with the timeout install sets (above the guard's own watchdog, under the clients' defaults)
+  // (an event the client bounds below it, Wiring.eventTimeouts, has the client's bound)
+  items.push(...timeoutItems(agent, w, Object.entries(settings.hooks ?? {}).flatMap(([ev, gs]) => (w.eventTimeouts?.[ev] !== undefined ? [] : oursIn(gs).map((h) => h.timeout)))));
+  // the project's own settings without our hooks, where the user-wide plugin (extension) answers: nothing is missing,
+  // and wiring the project too would only add hooks that defer to it
+  const byPlugin = pluginAnswers(w.client, worktree);
+  const component = `agent ${agent}`;
+  if (!wired.length && byPlugin) items.push({ component, status: 'info', detail: `${w.settings} has no git-handoff hook; not needed: the git-handoff ${pluginNoun(w)} answers here (below)` });
+  else if (!wired.length) items.push({ component, status: 'missing', detail: `${w.settings} has no git-handoff hook (git handoff install --agent ${agent})` });
+  else if (byPlugin && !missing.length) {
+    items.push({ component, status: 'ok', detail: `${w.settings}: ${wired.join(', ')}; these hooks defer to the git-handoff ${pluginNoun(w)}, which answers each event (never twice)` });
+  } else items.push(wiringItem(agent, w.settings, wired, missing, off, () => probeWiring(worktree, agent, settings.hooks[Object.keys(w.events)[0]])));
+  items.push(...ridersOf(w).map((r) => doctorRider(worktree, agent, w, r, wired.includes('PreToolUse') ? settings.hooks.PreToolUse : null, off)));
+  if (!wired.length) return items;
+  if (RECORDS[w.client].sandbox) items.push(sandboxItem(worktree, repo.commonDir));
+  return [...items, ...trustGateItems(agent, worktree, { env: process.env, hooks: settings.hooks, isOurs, pluginAnswers: byPlugin })];
 }
 
 /** The clients with no wiring of their own that run `w` (its file among theirs): VS Code's agent runs Claude Code's. */
@@ -358,36 +354,23 @@ function doctorRider(worktree: string, agent: Agent, w: Wiring, rider: ClientRec
   return { component, status: 'ok', detail: `covered: ${reads}; a probe in each of its shapes (${shapes.map(([s]) => s).join('; ')}) through ${commands.map((c) => `\`${c}\``).join(' and ')} was refused as it should be${others}` };
 }
 
-/** A whole-file wiring (Copilot's hooks file, the OpenCode plugin): every event there, a probe refused, and Copilot's trust. */
-function doctorOwnFile(worktree: string, agent: Agent, w: Wiring, file: string, off: boolean): DoctorItem[] {
-  const text = readFileSync(file, 'utf8');
+/** A wiring of whole files (Copilot's hooks file, the OpenCode plugin, a `files` wiring): every event (file) there, a probe refused, its trust gate. */
+function doctorOwnFiles(worktree: string, agent: Agent, w: Wiring, off: boolean): DoctorItem[] {
+  const trust = trustGateItems(agent, worktree, { env: process.env });
+  if (w.format === 'files') {
+    const { present, missing, command } = wiredFiles(w, worktree);
+    const probe = () => {
+      const p = probeCommand(worktree, agent, w.runs?.(command!, worktree) ?? command!);
+      return { ...p, detail: p.detail + readerNote(worktree, w) };
+    };
+    return [wiringItem(agent, w.settings, present, command ? missing : [...missing, 'a guard command'], off, probe), ...trust];
+  }
+  const text = readFileSync(path.join(worktree, w.settings), 'utf8');
+  if (!GUARD_TEXT.test(text)) return [{ component: `agent ${agent}`, status: 'missing', detail: `${w.settings} is not git-handoff's (git handoff install --agent ${agent})` }, ...trust];
   const { events: wired, command, timeouts } = ownFileWiring(w, text);
   const missing = Object.keys(w.events).filter((ev) => !wired.includes(ev));
-  const items: DoctorItem[] = [];
-  if (!GUARD_TEXT.test(text) || !command) items.push({ component: `agent ${agent}`, status: 'missing', detail: `${w.settings} is not git-handoff's (git handoff install --agent ${agent})` });
-  else if (missing.length) items.push({ component: `agent ${agent}`, status: 'broken', detail: `${w.settings} lacks ${missing.join(', ')} (run install --agent ${agent} again)` });
-  else if (off) items.push({ component: `agent ${agent}`, status: 'info', detail: `${w.settings}: ${GUARD_OFF}` });
-  else {
-    const probe = probeCommand(worktree, agent, command);
-    items.push({ component: `agent ${agent}`, status: probe.ok ? 'ok' : 'broken', detail: `${w.settings}: ${wired.join(', ')}; ${probe.detail}` });
-  }
-  if (GUARD_TEXT.test(text)) items.push(...timeoutItems(agent, w, timeouts));
-  return [...items, ...trustGateItems(agent, worktree, { env: process.env })];
-}
-
-/** A wiring of files: each file wired for its events, a probe refused through the command the client runs, its trust gate. */
-function doctorFiles(worktree: string, agent: Agent, w: Wiring, off: boolean): DoctorItem[] {
-  const component = `agent ${agent}`;
-  const { present, missing, command } = wiredFiles(w, worktree);
-  if (!present.length) return [{ component, status: 'info', detail: `not wired (${w.settings} not present); to use it: git handoff install --agent ${agent}` }];
-  const items: DoctorItem[] = [];
-  if (missing.length || !command) items.push({ component, status: 'broken', detail: `${present.join(', ')} wired${missing.length ? `, ${missing.join(', ')} not` : ', but no guard command found in it'} (run install --agent ${agent} again)` });
-  else if (off) items.push({ component, status: 'info', detail: `${present.join(', ')}: ${GUARD_OFF}` });
-  else {
-    const probe = probeCommand(worktree, agent, w.runs?.(command, worktree) ?? command);
-    items.push({ component, status: probe.ok ? 'ok' : 'broken', detail: `${present.join(', ')}; ${probe.detail}${readerNote(worktree, w)}` });
-  }
-  return [...items, ...trustGateItems(agent, worktree, { env: process.env })];
+  const item = wiringItem(agent, w.settings, wired, command ? missing : [...missing, 'a guard command'], off, () => probeCommand(worktree, agent, command!));
+  return [item, ...timeoutItems(agent, w, timeouts), ...trust];
 }
 
 /** For a client that runs Claude Code's wiring too (its record's readsClaude), which wiring answers its calls here. */
