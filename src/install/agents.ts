@@ -7,7 +7,7 @@ import { HandoffError } from '../errors';
 import { readConfig } from '../git/config';
 import { setting } from '../config-keys';
 import type { Repo } from '../git/repo';
-import { installWrite, restoreOriginal } from '../handoff/state/install-record';
+import { installWrite } from '../handoff/state/install-record';
 import type { DoctorItem, InstallOptions } from '../wiring';
 import { trustGateItems, trustGateSteps, trustNote } from '../clients/trust-gates';
 import { wrapWords } from '../terminal-text';
@@ -19,9 +19,10 @@ import { ALL_RECORDS, RECORDS } from '../clients/records';
 import { afterCommand, hookCommand, hookGroups, hookTimeoutProblem, PAYLOAD_FLAG, SOURCED_FLAG, SPLIT_FLAGS, GUARD_TEXT, type Wiring, wiredWithGuard } from '../clients/wiring';
 import { WIRING } from '../clients/wirings';
 import { FRONT_CLIENTS } from '../clients/front';
-import { installOwnFile, ownFileWiring, removeEmptyUp, uninstallOwnFile } from '../clients/own-files';
+import { installOwnFile, ownFileWiring, uninstallOwnFile } from '../clients/own-files';
 import { pluginAnswers } from '../clients/plugin-active';
-import { installFiles, jsonText, readObject, strip, undoneLine, uninstallFiles, unwireFile, unwireJson, wiredFiles } from './native';
+import { installFiles, jsonText, readObject, strip, uninstallFiles, unwireFile, unwireJson, wiredFiles } from './native';
+import { withBlock, withoutBlock } from './marked-block';
 
 export type { Agent } from '../clients/names';
 export type { Wiring } from '../clients/wiring';
@@ -95,22 +96,14 @@ function installSkill(root: string, agent: Agent, commonDir: string): string[] {
   return [`${shown}: the handoff skill`, ...also];
 }
 
-/**
- * Removes git-handoff's handoff skill from a skills folder (given back as it was before install, where it kept that);
- * null where there is none (`dir` null: the client has no such folder).
- */
+/** Removes git-handoff's handoff skill from a skills folder (`dir` null: the client has no such folder), or null where there is none. */
 function removeSkill(root: string, dir: string | null | undefined, commonDir: string): string | null {
   if (!dir) return null;
   const shown = `${dir}/handoff/SKILL.md`;
-  const file = path.join(root, shown);
   const ours = (t: string) => t.startsWith(`---\n${SKILL_MARK}`);
-  if (!restoreOriginal(commonDir, file, (t) => !ours(t))) {
-    if (!existsSync(file) || !ours(readFileSync(file, 'utf8'))) return null;
-    rmSync(file);
-  }
-  // handoff/, skills/, then the client folder install made, each only once empty
-  removeEmptyUp(path.dirname(file), root);
-  return `${shown}: removed the handoff skill`;
+  const remove = (file: string) => (ours(readFileSync(file, 'utf8')) ? (rmSync(file), `${shown}: removed the handoff skill`) : null);
+  // handoff/, skills/, then the client folder install made go too, each only once empty
+  return unwireFile(root, shown, commonDir, remove, ours);
 }
 
 function top(repo: Repo): string {
@@ -186,27 +179,17 @@ function installSettings(repo: Repo, root: string, agent: Agent, w: Wiring, comm
 
 function installSnippet(file: string, shown: string, commonDir: string): string {
   const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
-  const s = text.indexOf(SNIPPET_START);
-  const e = text.indexOf(SNIPPET_END);
-  let next: string;
-  if (s >= 0 && e > s) next = text.slice(0, s) + SNIPPET + text.slice(e + SNIPPET_END.length);
-  else next = text === '' ? SNIPPET + '\n' : text.replace(/\n*$/, '\n\n') + SNIPPET + '\n';
+  const next = withBlock(text, SNIPPET, SNIPPET_START, SNIPPET_END);
   if (next === text) return `${shown}: startup note already there`;
   installWrite(commonDir, file, next);
-  return `${shown}: ${s >= 0 ? 'updated' : 'added'} the startup note`;
+  return `${shown}: ${text.includes(SNIPPET_START) ? 'updated' : 'added'} the startup note`;
 }
 
 function uninstallSnippet(file: string, shown: string): string | null {
-  if (!existsSync(file)) return null;
-  const text = readFileSync(file, 'utf8');
-  const s = text.indexOf(SNIPPET_START);
-  const e = text.indexOf(SNIPPET_END);
-  if (s < 0 || e < s) return null;
-  const before = text.slice(0, s).replace(/\n+$/, '');
-  const after = text.slice(e + SNIPPET_END.length).replace(/^\n+/, '');
-  const next = before && after ? `${before}\n\n${after}` : before || after;
+  const next = withoutBlock(readFileSync(file, 'utf8'), SNIPPET_START, SNIPPET_END);
+  if (next === null) return null;
   if (next.trim() === '') rmSync(file);
-  else writeFileSync(file, next.endsWith('\n') ? next : next + '\n');
+  else writeFileSync(file, next);
   return `${shown}: removed the startup note`;
 }
 
@@ -243,9 +226,7 @@ export function uninstallAgents(repo: Repo, o: InstallOptions): string[] {
     for (const m of [skill, removeSkill(root, w.formerSkills, repo.commonDir)]) if (m) msgs.push(m);
     if (!notesDone.has(w.notes) && !sharedWith(root, agent, o.agents ?? [], 'notes')) {
       notesDone.add(w.notes);
-      const notes = path.join(root, w.notes);
-      const undone = restoreOriginal(repo.commonDir, notes, (t) => !t.includes(SNIPPET_START));
-      const m = undone ? undoneLine(w.notes, undone) : uninstallSnippet(notes, w.notes);
+      const m = unwireFile(root, w.notes, repo.commonDir, (file) => uninstallSnippet(file, w.notes), (t) => t.includes(SNIPPET_START));
       if (m) msgs.push(m);
     }
   }

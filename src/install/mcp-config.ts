@@ -4,14 +4,13 @@
 // doctor starts the server as the entry says and asks it for its tools. Bundled into dist/mcp.cjs: only a command
 // that names an MCP client, and doctor where one is wired, load it.
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { applyEdits, findNodeAtLocation, modify, parse, parseTree, type Node, type ParseError } from 'jsonc-parser';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { HandoffError } from '../errors';
-import { installWrite, restoreOriginal } from '../handoff/state/install-record';
+import { installWrite } from '../handoff/state/install-record';
 import { yamlParser } from '../yaml';
 import { MCP_SERVER_NAME, type McpClientRecord } from '../clients/mcp-clients';
-import { removeEmptyUp } from '../clients/own-files';
+import { unwireFile } from './native';
 import { spawnSync } from '../process';
 import type { DoctorItem } from '../wiring';
 
@@ -83,22 +82,16 @@ export function installMcpClient(c: McpClientRecord, o: McpInstall): string {
 }
 
 export function uninstallMcpClient(c: McpClientRecord, o: McpInstall): string | null {
-  const file = c.file(o.top);
   const ours = (text: string) => (c.format === 'yaml' ? text.startsWith(yamlHead(c)) : entryOf(c, text) !== null);
-  const restored = restoreOriginal(o.commonDir, file, (original) => !ours(original));
-  if (restored) {
-    if (restored === 'deleted') removeEmptyUp(path.dirname(file), o.top);
-    return `${file}: ${restored === 'deleted' ? 'removed (install made it)' : 'given back as it was before install'}`;
-  }
-  if (!existsSync(file)) return null;
-  const text = readFileSync(file, 'utf8');
-  if (!ours(text)) return null;
-  // changed since install: only the server's entry goes
-  if (c.format === 'yaml') {
-    rmSync(file);
-    removeEmptyUp(path.dirname(file), o.top);
-  } else writeFileSync(file, withoutEntry(file, text, c.format.json));
-  return `${file}: the MCP server "${MCP_SERVER_NAME}" taken out`;
+  // changed since install: only the server's entry goes (git-handoff's own YAML file whole)
+  const unwire = (file: string) => {
+    const text = readFileSync(file, 'utf8');
+    if (!ours(text)) return null;
+    if (c.format === 'yaml') rmSync(file);
+    else writeFileSync(file, withoutEntry(file, text, c.format.json));
+    return `${file}: the MCP server "${MCP_SERVER_NAME}" taken out`;
+  };
+  return unwireFile(o.top, c.file(o.top), o.commonDir, unwire, ours);
 }
 
 interface McpEntry {

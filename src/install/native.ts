@@ -113,18 +113,16 @@ export function installFiles(w: Wiring, root: string, command: string, commonDir
   return w.files!(command, root).map((f) => installFile(root, f, commonDir, w.client, command));
 }
 
-/** What uninstall says of a file restoreOriginal gave back: deleted, or restored byte for byte. */
-export const undoneLine = (shown: string, undone: 'restored' | 'deleted') =>
-  `${shown}: ${undone === 'deleted' ? 'deleted (install created it)' : 'restored as it was before install (byte for byte)'}`;
-
 /**
  * Uninstall of a file install wired: back byte for byte while it is as install left it, else `unwire` takes git-handoff's
- * part out of it as it is now; the folders install made go once empty. What it did, or null (nothing of ours there).
+ * part out of it as it is now (`ours`: what holds git-handoff's part); the folders install made go once empty. What it did, or null.
  */
-export function unwireFile(root: string, shown: string, commonDir: string, unwire: (file: string) => string | null): string | null {
-  const file = path.join(root, shown);
-  const undone = restoreOriginal(commonDir, file, (t) => !GUARD_TEXT.test(t));
-  const m = undone ? undoneLine(shown, undone) : existsSync(file) ? unwire(file) : null;
+export function unwireFile(root: string, shown: string, commonDir: string, unwire: (file: string) => string | null, ours = (t: string) => GUARD_TEXT.test(t)): string | null {
+  // `shown`: the file's path from the worktree's top, or an absolute one (a client's configuration outside it)
+  const file = path.resolve(root, shown);
+  const undone = restoreOriginal(commonDir, file, (t) => !ours(t));
+  const back = undone === 'deleted' ? 'deleted (install created it)' : 'restored as it was before install (byte for byte)';
+  const m = undone ? `${shown}: ${back}` : existsSync(file) ? unwire(file) : null;
   if (m) removeEmptyUp(path.dirname(file), root);
   return m;
 }

@@ -6,6 +6,7 @@ import type { Agent } from '../clients/names';
 import { WIRING } from '../clients/wirings';
 import type { Repo } from '../git/repo';
 import { installWrite, restoreOriginal } from '../handoff/state/install-record';
+import { blockLines, withBlock, withoutBlock } from './marked-block';
 
 const START = '# git-handoff install --private (git handoff uninstall removes these lines)';
 const END = '# end of git-handoff install --private';
@@ -25,16 +26,6 @@ function wiringPaths(agents: readonly Agent[], worktree: string): string[] {
   return [...out];
 }
 
-/** The text without our block (and the newline install put before it, when it added one), and the block's lines. */
-function splitBlock(text: string): { rest: string; lines: string[] } {
-  const s = text.indexOf(START);
-  const e = text.indexOf(END);
-  if (s < 0 || e < s) return { rest: text, lines: [] };
-  const before = text.slice(0, s);
-  const rest = (before.endsWith('\n\n') ? before.slice(0, -1) : before) + text.slice(e + END.length).replace(/^\n/, '');
-  return { rest, lines: text.slice(s + START.length, e).split('\n').filter(Boolean) };
-}
-
 /** Adds (or updates) the exclude lines for what install wrote; says which, and which are tracked (exclude cannot hide those). */
 export function excludeWiring(repo: Repo, agents: readonly Agent[]): string[] {
   const top = repo.worktree!;
@@ -43,13 +34,12 @@ export function excludeWiring(repo: Repo, agents: readonly Agent[]): string[] {
   const hidden = paths.filter((p) => ![...tracked].some((t) => t === p || t.startsWith(p)));
   const file = excludeFile(repo);
   const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
-  const { rest, lines: had } = splitBlock(text);
-  const lines = [...new Set([...had, ...hidden])];
+  const lines = [...new Set([...blockLines(text, START, END), ...hidden])];
   const msgs: string[] = [];
   if (lines.length) {
     mkdirSync(path.dirname(file), { recursive: true });
     // the bytes before the first install are kept, so uninstall gives them back exactly
-    installWrite(repo.commonDir, file, `${rest}${rest && !rest.endsWith('\n') ? '\n' : ''}${rest ? '\n' : ''}${START}\n${lines.join('\n')}\n${END}\n`);
+    installWrite(repo.commonDir, file, withBlock(text, [START, ...lines, END].join('\n'), START, END));
     msgs.push(`.git/info/exclude: ${hidden.map((p) => p.slice(1)).join(', ')} kept out of git status and history (this clone only)`);
   }
   for (const t of tracked) msgs.push(`${t.slice(1)} is tracked: .git/info/exclude cannot hide it, so its change shows in git status (commit it, or restore it with git checkout -- ${t.slice(1)})`);
@@ -60,9 +50,8 @@ export function excludeWiring(repo: Repo, agents: readonly Agent[]): string[] {
 export function unexcludeWiring(repo: Repo): string[] {
   const file = excludeFile(repo);
   if (!existsSync(file)) return [];
-  const text = readFileSync(file, 'utf8');
-  const next = splitBlock(text).rest;
-  if (next === text) return [];
+  const next = withoutBlock(readFileSync(file, 'utf8'), START, END);
+  if (next === null) return [];
   if (!restoreOriginal(repo.commonDir, file, (t) => !t.includes(START))) writeFileSync(file, next);
   return ['.git/info/exclude: removed the lines install --private added'];
 }
