@@ -105,11 +105,27 @@ function newEntries(snap: Snapshot, fp: Footprint, skip: Set<string>): string[] 
   return out;
 }
 
+/** The snapshot on record for the agent's install, its file and the footprint; null where there is none. */
+function recorded(agent: Agent): { file: string; snap: Snapshot; fp: Footprint } | null {
+  const file = snapshotFile(agent);
+  return existsSync(file) ? { file, snap: JSON.parse(readFileSync(file, 'utf8')), fp: footprint(agent) } : null;
+}
+
+/** The folders the install created and left empty, removed deepest first. */
+function removeEmptyCreated(snap: Snapshot, fp: Footprint): string[] {
+  // each in turn: a folder is empty once the one inside it went
+  const removed: string[] = [];
+  for (const p of [...fp.parents].reverse()) {
+    if (snap.entries[p] !== null || listOf(p)?.length !== 0) continue;
+    rmdirSync(p);
+    removed.push(p);
+  }
+  return removed;
+}
+
 /** After the client's installer: the fingerprint of everything the install created. */
 export function afterInstall(agent: Agent, keep: string[]): void {
-  const file = snapshotFile(agent);
-  const snap: Snapshot = JSON.parse(readFileSync(file, 'utf8'));
-  const fp = footprint(agent);
+  const { file, snap, fp } = recorded(agent)!;
   snap.created = {};
   for (const q of newEntries(snap, fp, new Set([file, ...keep]))) snap.created[q] = fingerprint(q);
   writeFileSync(file, JSON.stringify(snap));
@@ -155,10 +171,9 @@ function pruned(v: unknown): unknown {
 
 /** Before the client's uninstall: which created paths are still as the install left them. */
 export function untouchedSinceInstall(agent: Agent): { untouched: Set<string>; present: Set<string> } | null {
-  const file = snapshotFile(agent);
-  if (!existsSync(file)) return null;
-  const snap: Snapshot = JSON.parse(readFileSync(file, 'utf8'));
-  const fp = footprint(agent);
+  const r = recorded(agent);
+  if (!r) return null;
+  const { file, snap, fp } = r;
   const untouched = new Set(Object.entries(snap.created).filter(([q, f]) => fingerprint(q) === f).map(([q]) => q));
   return { untouched, present: new Set(newEntries(snap, fp, new Set([file]))) };
 }
@@ -169,10 +184,9 @@ export function untouchedSinceInstall(agent: Agent): { untouched: Set<string>; p
  * removed, and a message for each.
  */
 export function restoreAfterUninstall(agent: Agent, pre: ReturnType<typeof untouchedSinceInstall>): string[] {
-  const file = snapshotFile(agent);
-  if (!pre || !existsSync(file)) return [];
-  const snap: Snapshot = JSON.parse(readFileSync(file, 'utf8'));
-  const fp = footprint(agent);
+  const r = recorded(agent);
+  if (!pre || !r) return [];
+  const { file, snap, fp } = r;
   const msgs: string[] = [];
   for (const f of fp.files) {
     const saved = snap.files[f.file] === null || snap.files[f.file] === undefined ? null : Buffer.from(snap.files[f.file]!, 'base64');
@@ -206,13 +220,7 @@ export function restoreAfterUninstall(agent: Agent, pre: ReturnType<typeof untou
     } else if (q in snap.created) left.push(q);
   }
   unlinkSync(file);
-  // folders the install created, left empty (deepest first)
-  for (const p of [...fp.parents].reverse()) {
-    if (snap.entries[p] === null && listOf(p)?.length === 0) {
-      rmdirSync(p);
-      msgs.push(`${tilde(p)}: removed (an empty folder install created)`);
-    }
-  }
+  for (const p of removeEmptyCreated(snap, fp)) msgs.push(`${tilde(p)}: removed (an empty folder install created)`);
   const kept = left.filter((q) => existsSync(q));
   if (kept.length) msgs.push(`left, as they changed after install: ${kept.map((q) => tilde(q)).join(', ')}`);
   return msgs;
@@ -220,9 +228,8 @@ export function restoreAfterUninstall(agent: Agent, pre: ReturnType<typeof untou
 
 /** An install that failed before the client changed anything: its snapshot, and the empty folders it made, go. */
 export function forgetInstall(agent: Agent): void {
-  const file = snapshotFile(agent);
-  if (!existsSync(file)) return;
-  const snap: Snapshot = JSON.parse(readFileSync(file, 'utf8'));
-  unlinkSync(file);
-  for (const p of [...footprint(agent).parents].reverse()) if (snap.entries[p] === null && listOf(p)?.length === 0) rmdirSync(p);
+  const r = recorded(agent);
+  if (!r) return;
+  unlinkSync(r.file);
+  removeEmptyCreated(r.snap, r.fp);
 }
