@@ -57,8 +57,11 @@ function run(program: string, args: string[], input?: string, cwd?: string): str
   return out.split('\n').filter(Boolean).pop() ?? '';
 }
 
+/** Whether the repository's own wiring for the agent's client is there. */
+const wiredHere = (repo: Repo | null, agent: Agent) => !!repo?.worktree && wiredWithGuard(path.join(repo.worktree, WIRING[agent].settings));
+
 const twiceNote = (repo: Repo | null, agent: Agent) =>
-  repo?.worktree && wiredWithGuard(path.join(repo.worktree, WIRING[agent].settings)) ? [`${WIRING[agent].settings} wires the guard too: those project hooks defer to the ${pluginOf(agent).word}, so each event is answered once`] : [];
+  wiredHere(repo, agent) ? [`${WIRING[agent].settings} wires the guard too: those project hooks defer to the ${pluginOf(agent).word}, so each event is answered once`] : [];
 
 /** Whether the client has a copy of the package installed (for anyone: enabled here or not). */
 const hasCopy = (agent: Agent) => pluginCopies(AGENT_CLIENT[agent], process.cwd()).length > 0;
@@ -192,7 +195,12 @@ export function doctorPlugins(repo: Repo): DoctorItem[] {
     const { word, title } = pluginOf(agent);
     const again = `git handoff install --agent ${agent} --${word}`;
     const copies = pluginCopies(AGENT_CLIENT[agent], cwd);
-    if (!copies.length) return [{ component: `${word} ${agent}`, status: 'missing', detail: `the git-handoff ${word} is not installed in ${title} (${again})` }];
+    if (!copies.length) {
+      // the plugin (extension) and the repository's own wiring are two ways to the same hooks: either one is enough
+      if (!wiredHere(repo, agent)) return [{ component: `${word} ${agent}`, status: 'missing', detail: `the git-handoff ${word} is not installed in ${title} (${again})` }];
+      const detail = `not installed; not needed here: this repository is wired for ${title} (agent ${agent} above). It is the other way, for every repository: ${again}`;
+      return [{ component: `${word} ${agent}`, status: 'info', detail }];
+    }
     return copies.map((c): DoctorItem => {
       const component = c.id ? `${word} ${agent} (${c.id}, ${c.scope})` : `${word} ${agent}`;
       const installed = `installed${c.source ? ` from ${c.source}` : ''}`;

@@ -228,20 +228,6 @@ export const uninstallCommand = command({
   handler: (a) => run(a, 'uninstall'),
 });
 
-// the plugin (extension) and the repository's own wiring are two ways to the same hooks: either one is enough
-const ALTERNATIVES = PLUGIN_AGENTS.map((x) => [`${pluginOf(x).word} ${x}`, `agent ${x}`, pluginOf(x).title] as const);
-
-/** A plugin or extension not installed where this repository is wired for its client is not missing: not needed. */
-function alternatives(items: DoctorItem[]): void {
-  for (const [plugin, agent, client] of ALTERNATIVES) {
-    const wired = items.find((i) => i.component === agent && i.status !== 'info');
-    const item = items.find((i) => i.component === plugin && i.status === 'missing');
-    if (!wired || !item) continue;
-    item.status = 'info';
-    item.detail = `not installed; not needed here: this repository is wired for ${client} (${agent} above). It is the other way, for every repository: git handoff install --agent ${agent.split(' ')[1]} --${plugin.split(' ')[0]}`;
-  }
-}
-
 /** doctor's rows for the MCP clients wired here: each one's server asked for its tools (dist/mcp.cjs loaded only then). */
 function doctorMcp(repo: Repo): DoctorItem[] {
   const top = repo.worktree;
@@ -268,7 +254,6 @@ export const doctorCommand = command({
       ...(repo.bare ? [...doctorSync(repo), ...doctorSecrets(repo)] : [...doctorHooks(repo), ...doctorAgents(repo), ...doctorMcp(repo), ...doctorPlugins(repo), ...doctorSync(repo), ...doctorSecrets(repo)]),
       ...doctorFormat(repo),
     ];
-    alternatives(items);
     const bad = items.some((i) => i.status === 'broken');
     const protections = doctorProtections(repo, items, !!a.allClients);
     if (a.json) printJson({ ok: !bad, items, protections: protections.map((row) => Object.fromEntries(PROTECTION_HEADER.map((h, n) => [h, row[n]]))) });
