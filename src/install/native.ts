@@ -11,8 +11,7 @@ import { readTextOr } from '../read-file';
 import { GUARD_TEXT, type JsonHooks, type WiredFile, type Wiring } from '../clients/wiring';
 
 /** Whether a value (an entry, a string) holds the guard's command. */
-const holdsGuard = (v: unknown): boolean =>
-  typeof v === 'string' ? GUARD_TEXT.test(v) : Array.isArray(v) ? v.some(holdsGuard) : !!v && typeof v === 'object' && Object.values(v).some(holdsGuard);
+const holdsGuard = (v: unknown): boolean => firstGuard(v) !== null;
 
 /** A JSON file's object (null: no file; {} an empty one); one that is not a JSON object stops install with the way on. */
 export function readObject(file: string): Record<string, any> | null {
