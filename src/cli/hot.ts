@@ -9,19 +9,17 @@ import { commandOf } from './argv';
 import type { GlobalArgs } from './context';
 import { CLAIM_SPEC, GLOBAL_OPTIONS, LIST_SPEC, LOG_SPEC, SHOW_SPEC, STATUS_SPEC, WRITE_SPEC, type CommandSpec, type OptionSpec } from './spec';
 
-const HOT: Record<string, CommandSpec> = { write: WRITE_SPEC, show: SHOW_SPEC, list: LIST_SPEC, log: LOG_SPEC, claim: CLAIM_SPEC, status: STATUS_SPEC };
-export const HOT_NAMES = Object.keys(HOT);
-
-/** The command module yargs runs for a hot command (the same module: parser.ts lists it), loaded at first use. */
-const HOT_MODULES: Record<string, () => CommandModule<GlobalArgs, any>> = {
-  write: () => (require('./commands/write') as typeof import('./commands/write')).writeCommand,
-  show: () => (require('./commands/show') as typeof import('./commands/show')).showCommand,
-  list: () => (require('./commands/list') as typeof import('./commands/list')).listCommand,
-  log: () => (require('./commands/log') as typeof import('./commands/log')).logCommand,
-  claim: () => (require('./commands/claim') as typeof import('./commands/claim')).claimCommand,
-  status: () => (require('./commands/status') as typeof import('./commands/status')).statusCommand,
+/** Each hot command's table (spec.ts) and the command module yargs runs for it (the same module: parser.ts lists it), loaded at first use. */
+const HOT: Record<string, [CommandSpec, () => CommandModule<GlobalArgs, any>]> = {
+  write: [WRITE_SPEC, () => (require('./commands/write') as typeof import('./commands/write')).writeCommand],
+  show: [SHOW_SPEC, () => (require('./commands/show') as typeof import('./commands/show')).showCommand],
+  list: [LIST_SPEC, () => (require('./commands/list') as typeof import('./commands/list')).listCommand],
+  log: [LOG_SPEC, () => (require('./commands/log') as typeof import('./commands/log')).logCommand],
+  claim: [CLAIM_SPEC, () => (require('./commands/claim') as typeof import('./commands/claim')).claimCommand],
+  status: [STATUS_SPEC, () => (require('./commands/status') as typeof import('./commands/status')).statusCommand],
 };
-export const hotCommand = (name: string): CommandModule<GlobalArgs, any> => HOT_MODULES[name]();
+export const HOT_NAMES = Object.keys(HOT);
+export const hotCommand = (name: string): CommandModule<GlobalArgs, any> => HOT[name][1]();
 
 interface HotCommand {
   name: string;
@@ -44,7 +42,7 @@ function lookup(options: ReadonlyArray<readonly [string, OptionSpec]>, name: str
 /** argv (after argv.ts's precheck and the pager switches) read as yargs reads it, or null: let yargs read it. */
 export function hotParse(argv: readonly string[]): HotCommand | null {
   const c = commandOf(argv as string[]);
-  const spec = c ? HOT[c.name] : undefined;
+  const spec = c ? HOT[c.name]?.[0] : undefined;
   if (!c || !spec) return null;
   const options = [...GLOBAL_OPTIONS, ...spec.options];
   const args: Record<string, unknown> = { _: [c.name] };
