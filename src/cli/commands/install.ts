@@ -53,17 +53,14 @@ const PERSONAL = new Map(ALL_RECORDS.flatMap((r) => (r.agent === null ? [] : r.h
 function commitAdvice(msgs: string[]): string[] {
   const files = [...new Set(msgs.map((m) => m.split(':')[0]).filter((f) => /^\.|\.md$/.test(f)))];
   const shared = files.filter((f) => !PERSONAL.has(f));
-  return [
-    ...(shared.length
-      ? [
-          wrapWords(
-            `commit ${shared.join(', ')} to wire everyone who clones this repository (each of them then needs git-handoff on PATH), ` +
-              'or keep them to yourself (install --agent … --private puts them in .git/info/exclude); either way handoffs do not count them as uncommitted work while they are as install wrote them',
-          ),
-        ]
-      : []),
-    ...files.filter((f) => PERSONAL.has(f)).map((f) => wrapWords(`${f} is personal (this clone's, by its name): do not commit it; each person wires their own clone with \`git handoff install --agent ${PERSONAL.get(f)}\``)),
-  ];
+  const advice = files.filter((f) => PERSONAL.has(f)).map((f) => `${f} is personal (this clone's, by its name): do not commit it; each person wires their own clone with \`git handoff install --agent ${PERSONAL.get(f)}\``);
+  if (shared.length) {
+    advice.unshift(
+      `commit ${shared.join(', ')} to wire everyone who clones this repository (each of them then needs git-handoff on PATH), ` +
+        'or keep them to yourself (install --agent … --private puts them in .git/info/exclude); either way handoffs do not count them as uncommitted work while they are as install wrote them',
+    );
+  }
+  return advice.map((line) => wrapWords(line));
 }
 
 const options = (y: Argv<GlobalArgs>) =>
