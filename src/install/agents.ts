@@ -267,10 +267,7 @@ function doctorSettings(repo: Repo, worktree: string, agent: Agent, w: Wiring, o
   const items: DoctorItem[] = [];
   const wired = Object.keys(w.events).filter((ev) => oursIn(settings.hooks?.[ev]).length);
   const missing = Object.keys(w.events).filter((ev) => !wired.includes(ev));
-  // an older install's wiring still works, at a cost per tool call: say how to drop it
-  const stale = Object.keys(settings.hooks ?? {}).filter((ev) => !(ev in w.events) && oursIn(settings.hooks[ev]).length);
   const afterHooks = w.after ? oursIn(settings.hooks?.[w.after]) : [];
-  const slowAfter = afterHooks.length && !afterHooks.some((h) => h.command.trim().endsWith(AFTER_FLAG));
   // an after-tool hook still wired for a tool whose warnings now ride in its own output (contextInShellOutput)
   const needless = w.after ? afterNeedless(w, settings.hooks?.[w.after]) : [];
   // the sh front run straight (a bash client's, or Claude Code's before its sh handed over to bash): it starts `cat`
@@ -278,15 +275,18 @@ function doctorSettings(repo: Repo, worktree: string, agent: Agent, w: Wiring, o
   const catRead = wired.filter((ev) => ev !== w.after && oursIn(settings.hooks[ev]).some((h) => hookCommand(w, h.command) !== h.command));
   // a split event (Wiring.split) wired as one group: its short payloads (Bash's, Edit's) are read with `cat` too
   const unsplit = w.split && wired.includes(w.split.event) && oursIn(settings.hooks[w.split.event]).some((h) => h.command.includes(`set -- ${SOURCED_FLAG} `));
-  if (wired.length && (stale.length || slowAfter || needless.length || catRead.length || unsplit)) {
-    const what = [
-      ...stale,
-      ...(slowAfter ? [`${w.after} without ${AFTER_FLAG}`] : []),
-      ...(needless.length ? [`${w.after} for ${needless.join(', ')}`] : []),
-      ...(catRead.length ? [`${catRead.join(', ')} without ${PAYLOAD_FLAG}`] : []),
-      ...(unsplit ? [`${w.split!.event} in one group, ${w.split!.line.join(', ')} without ${SPLIT_FLAGS.line}`] : []),
-    ];
-    items.push({ component: `agent ${agent} wiring`, status: 'info', detail: `${w.settings} is wired as an older git-handoff wired it (${what.join(', ')}): it works, but each tool call pays more than it needs to (an extra hook process, an after-tool hook that reads every payload, or a \`cat\` for each payload); run \`git handoff install --agent ${agent}\` again` });
+  // an older install's wiring still works, at a cost per tool call: say how to drop it
+  const older = [
+    ...Object.keys(settings.hooks ?? {}).filter((ev) => !(ev in w.events) && oursIn(settings.hooks[ev]).length),
+    ...(afterHooks.length && !afterHooks.some((h) => h.command.trim().endsWith(AFTER_FLAG)) ? [`${w.after} without ${AFTER_FLAG}`] : []),
+    ...(needless.length ? [`${w.after} for ${needless.join(', ')}`] : []),
+    ...(catRead.length ? [`${catRead.join(', ')} without ${PAYLOAD_FLAG}`] : []),
+    ...(unsplit ? [`${w.split!.event} in one group, ${w.split!.line.join(', ')} without ${SPLIT_FLAGS.line}`] : []),
+  ];
+  if (wired.length && older.length) {
+    const cost = 'an extra hook process, an after-tool hook that reads every payload, or a `cat` for each payload';
+    const detail = `${w.settings} is wired as an older git-handoff wired it (${older.join(', ')}): it works, but each tool call pays more than it needs to (${cost}); run \`git handoff install --agent ${agent}\` again`;
+    items.push({ component: `agent ${agent} wiring`, status: 'info', detail });
   }
   items.push(...routingItems(agent, w, settings.hooks));
   // every hook of ours with the timeout install sets (above the guard's own watchdog, under the clients' defaults)
