@@ -1,5 +1,5 @@
-// The shapes of what `status --json` prints and the page reads (SPEC 4, "status --json"): types only, so the page's
-// code (src/web/page, compiled for the browser) takes them as the command does.
+// The shapes of what `status --json` prints and the page reads (SPEC 4, "status --json"), and what both say of a time
+// to come: no import but types, so the page's code (src/web/page, compiled for the browser) takes them as the command does.
 import type { ClaimView } from '../handoff/state/claims-marker';
 import type { HandoffRow } from '../handoff/store/store';
 import type { SessionInfo } from '../handoff/store/sessions';
@@ -53,4 +53,10 @@ export interface Status {
   handoffs: StatusHandoff[];
   claims: StatusClaim[];
   attention: Attention[];
+}
+
+/** How long until `iso`, as the status screen and the page say it: `12 min left`, `3 h left`. */
+export function timeLeft(iso: string, now: number): string {
+  const min = Math.round((Date.parse(iso) - now) / 60_000);
+  return min < 60 ? `${Math.max(min, 0)} min left` : `${Math.round(min / 60)} h left`;
 }

@@ -6,7 +6,7 @@ import { openRepo, type Repo } from '../../git/repo';
 import { short } from '../../handoff/state/session';
 import { oneLine } from '../../handoff/store/document';
 import { wordCut } from '../../terminal-text';
-import type { Attention, Status, StatusClaim, StatusHandoff, StatusSession } from '../../status/shape';
+import { timeLeft, type Attention, type Status, type StatusClaim, type StatusHandoff, type StatusSession } from '../../status/shape';
 import { command, untilInterrupted } from '../context';
 import { readerFor } from '../identity';
 import { colors, colorSync, cutToWidth, jsonLine, relativeTime, table } from '../output';
@@ -99,10 +99,7 @@ function fitted(s: Status | string, stamp: string, cols: number, rows: number): 
 const dash = (s: string | null | undefined) => (s ? s : '-');
 const clock = (iso: string) => new Date(iso).toISOString().slice(11, 16);
 
-function untilText(expires: string, now: number): string {
-  const min = Math.round((Date.parse(expires) - now) / 60_000);
-  return `until ${clock(expires)} UTC (${min < 60 ? `${Math.max(min, 0)} min` : `${Math.round(min / 60)} h`} left)`;
-}
+const untilText = (expires: string, now: number) => `until ${clock(expires)} UTC (${timeLeft(expires, now)})`;
 
 function claimLine(c: StatusClaim, now: number, withBranch: boolean): string {
   const where = c.where === 'local' ? 'here only' : c.where === 'remote' ? 'on the remote' : 'here and on the remote';

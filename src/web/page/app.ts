@@ -5,7 +5,7 @@
 import { diffLines } from 'diff';
 import { html, render } from 'htm/preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import type { Attention, Status, StatusClaim, StatusHandoff, StatusSession } from '../../status/shape';
+import { timeLeft, type Attention, type Status, type StatusClaim, type StatusHandoff, type StatusSession } from '../../status/shape';
 import type { Timeline, TimelineVersion, VersionView } from '../../status/timeline';
 import { claimTree, type TreeNode } from './tree';
 import { relativeTime } from '../../handoff/store/time';
@@ -66,11 +66,6 @@ const kept = (r: Route, x: { session: string | null; topic: string }) => (!r.ses
 /** A gap between two neighbouring versions worth marking on the timeline's axis (which places versions by order). */
 const GAP_MS = 3600_000;
 
-const until = (iso: string, now: number) => {
-  const m = Math.round((Date.parse(iso) - now) / 60000);
-  return m < 60 ? `${Math.max(0, m)} min left` : `${Math.round(m / 60)} h left`;
-};
-
 function Sessions({ sessions, now, link }: { sessions: StatusSession[]; now: number; link: (branch: string, topic: string) => string }) {
   if (!sessions.length) return html`<p class="empty">No session is live here, and no claim or handoff names one.</p>`;
   return html`<div class="cards">${sessions.map(
@@ -81,7 +76,7 @@ function Sessions({ sessions, now, link }: { sessions: StatusSession[]; now: num
         <dt>where</dt><dd>${s.worktree ?? '—'}${s.host ? ` on ${s.host}` : ''}</dd>
         <dt>active</dt><dd>${s.lastActivity ? html`<${When} iso=${s.lastActivity} now=${now} />` : '—'}</dd>
         ${s.handoffs.length ? html`<dt>owns</dt><dd class="owns">${s.handoffs.map((h) => html`<a class="topic" href=${link(h.branch, h.topic)} data-owned=${h.topic}>${h.topic}</a> `)}</dd>` : null}
-        ${s.claims.length ? html`<dt>claims</dt><dd>${s.claims.map((c) => html`<div class="claim" data-claim=${c.id}><code>${c.paths.join(' ')}</code> · ${until(c.expires, now)}${c.note ? html` · <q>${c.note}</q>` : null}</div>`)}</dd>` : null}
+        ${s.claims.length ? html`<dt>claims</dt><dd>${s.claims.map((c) => html`<div class="claim" data-claim=${c.id}><code>${c.paths.join(' ')}</code> · ${timeLeft(c.expires, now)}${c.note ? html` · <q>${c.note}</q>` : null}</div>`)}</dd>` : null}
       </dl>
     </article>`,
   )}</div>`;
@@ -174,7 +169,7 @@ function VersionPanel({ oid, versions, now, onPick, onClose }: { oid: string; ve
 function Tree({ node, now, depth = 0 }: { node: TreeNode<StatusClaim>; now: number; depth?: number }) {
   return html`<ul class=${depth ? 'tree' : 'tree root'}>${node.children.map(
     (c) => html`<li data-claim-path=${c.path}><span class="name">${c.name}</span>${c.items.map(
-      (cl) => html` <span class="holder" data-holder=${cl.session} title=${`${cl.session}${cl.note ? ` — ${cl.note}` : ''}`}>${shortId(cl.session)} · ${until(cl.expires, now)}${cl.note ? html` · <q>${cl.note}</q>` : null}</span>`,
+      (cl) => html` <span class="holder" data-holder=${cl.session} title=${`${cl.session}${cl.note ? ` — ${cl.note}` : ''}`}>${shortId(cl.session)} · ${timeLeft(cl.expires, now)}${cl.note ? html` · <q>${cl.note}</q>` : null}</span>`,
     )}${c.children.length ? html`<${Tree} node=${c} now=${now} depth=${depth + 1} />` : null}</li>`,
   )}</ul>`;
 }
