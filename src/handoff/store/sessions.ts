@@ -137,17 +137,8 @@ export function listSessions(repo: Storage, o: SessionsOptions = {}): SessionInf
   return out;
 }
 
-export interface ReleaseResult {
-  session: string;
-  worktree: string;
-  /** the lease ref was held by the session and is gone */
-  lease: boolean;
-  /** the paths whose claims were dropped */
-  paths: string[];
-}
-
 /** Ends a session's hold on one worktree (under each spelling of its path): its lease and its ledger claims. */
-export function releaseSession(repo: Storage, session: string, worktree: string): ReleaseResult {
+export function releaseSession(repo: Storage, session: string, worktree: string) {
   const leases = listLeases(repo);
   const spellings = worktreeSpellings(repo, leases).get(canonical(worktree, new Map())) ?? new Set([worktree]);
   const paths = activityOf(repo, spellings).get(session)?.paths ?? [];
