@@ -198,13 +198,11 @@ export const SECRET_TRAILER = {
   redacted: 'Handoff-Redacted',
 } as const;
 
-/** The scan record (its value) and the allowed rules a commit message carries (its last paragraph, keys case-insensitive). */
-export const secretTrailersOf = (message: string): { scanned: string | null; allowed: string[] } => secretTrailersIn(messageTrailerLines(message));
+/**
+ * The scan record and the allowed rules among trailer lines (git's block of a commit), through the one parser: two scan
+ * records, or a block no reader can be sure of, record nothing (scanned again, nothing allowed).
+ */
+export const secretTrailersIn = trailerReader({ scanned: SECRET_TRAILER.scanned }, { allowed: SECRET_TRAILER.allowed });
 
-/** The scan record and the allowed rules among trailer lines (git's block of a commit). */
-export function secretTrailersIn(lines: readonly string[]): { scanned: string | null; allowed: string[] } {
-  const t = readSecretTrailers(lines);
-  return { scanned: t.scanned, allowed: t.allowed };
-}
-// through the one parser: two scan records, or a block no reader can be sure of, record nothing (scanned again, nothing allowed)
-const readSecretTrailers = trailerReader({ scanned: SECRET_TRAILER.scanned }, { allowed: SECRET_TRAILER.allowed });
+/** The same of a commit message (its last paragraph, keys case-insensitive). */
+export const secretTrailersOf = (message: string) => secretTrailersIn(messageTrailerLines(message));
