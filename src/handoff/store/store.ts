@@ -4,7 +4,7 @@ import path from 'node:path';
 import { HandoffError } from '../../errors';
 import { trace } from '../../trace';
 import { type Bounded, type Config, parseCommit, type RefOp, type RefRecord, type Storage } from '../../git/storage';
-import { versionCount } from './versions';
+import { versionCounts } from './versions';
 import { listRefsKept } from './listing-kept';
 import { BODY_MAX, COMMIT_MAX, namedPaths, parseState, parseTrailerBlock, parseTrailerLines, SECRET_TRAILER, secretTrailersOf, serializeState, STATE_MAX, validateBody, type HandoffState, type Trailers } from './document';
 import { ARCHIVE_PREFIX, DROPPED_PREFIX, HANDOFF_PREFIX, archiveRef, assertTopic, branchPrefix, encodeBranch, handoffRef, describeOverlap, overlapOf, overlapTokens, parseRef, NOTES_REF } from './names';
@@ -412,7 +412,7 @@ export function viewOf(repo: Storage, ref: string, oid: string, branch: string, 
     client: t.client,
     updatedAt: iso(c.committerTime),
     sync: sync ?? 'local',
-    versions: versionCount(repo, oid),
+    versions: versionCounts(repo, [oid])[0],
     body: text(bodyObj) ?? '',
     state: st,
     verify: { ...verifyHandoff(repo, branch, t.head, st?.files ?? [], branchTip), ...(t.refs.length ? { missingRefs: missingRefs(repo, branch, t.refs) } : {}) },
@@ -429,21 +429,8 @@ export function viewOf(repo: Storage, ref: string, oid: string, branch: string, 
   };
 }
 
-export interface LogEntry {
-  oid: string;
-  session: string | null;
-  client: string | null;
-  time: string;
-  subject: string;
-  parents: string[];
-  takeoverFrom: string | null;
-  reason: string | null;
-  signature: Signature;
-  problem?: string;
-}
-
 /** Every version, newest first, from one git log (and one cat-file only when git could not check a signature). */
-export function logHandoff(repo: Storage, refOrOid: string): LogEntry[] {
+export function logHandoff(repo: Storage, refOrOid: string) {
   const { entries, unsure } = repo.history(refOrOid);
   // %G? says N both for an unsigned commit and for one it could not check; git complains on stderr only for the latter
   const unchecked = unsure ? entries.filter((e) => e.signature[0] === 'N').map((e) => e.oid) : [];

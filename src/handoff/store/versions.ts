@@ -63,5 +63,3 @@ export function versionCounts(repo: Storage, oids: string[]): number[] {
   writeCache(cacheFile(repo), [...counts].slice(-KEPT), repo.commonDir);
   return oids.map((oid) => found.get(oid)!);
 }
-
-export const versionCount = (repo: Storage, oid: string): number => versionCounts(repo, [oid])[0];
