@@ -41,13 +41,6 @@ function endedHow(status: SessionStatus, how: string | undefined, pid: number | 
   return null;
 }
 
-export interface SessionsOptions {
-  /** only this worktree */
-  worktree?: string;
-  config?: Config;
-  now?: number;
-}
-
 /** A worktree path as git reports it (symlinks resolved), so the guard's and git's spellings meet. */
 function canonical(p: string, cache: Map<string, string>): string {
   let c = cache.get(p);
@@ -90,8 +83,8 @@ function activityOf(repo: Storage, spellings: Iterable<string>): Map<string, Ses
   return out;
 }
 
-/** Every session known in each worktree, live or not; a released session's claims are gone. */
-export function listSessions(repo: Storage, o: SessionsOptions = {}): SessionInfo[] {
+/** Every session known in each worktree (or in `o.worktree` only), live or not; a released session's claims are gone. */
+export function listSessions(repo: Storage, o: { worktree?: string; config?: Config; now?: number } = {}): SessionInfo[] {
   const ttl = leaseTtlMs(o.config ?? repo.config());
   const now = o.now ?? Date.now();
   const leases = listLeases(repo);
