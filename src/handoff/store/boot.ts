@@ -100,17 +100,13 @@ export function bootView(repo: Storage, o: BootOptions = {}): BootView {
   if (o.surface && reader) surface(repo, reader, handoffs.filter((h) => h.addressed && h.unread !== null));
   // a branch renamed by git branch -m: its handoffs are under the old name, and the view says how to carry them
   const renamed = !all && branch && handoffs.length === 0 ? renamedFrom(repo, branch) : null;
-  const taken = o.session ? takenFromSession(repo, o.session, local) : [];
+  // taken over from this session or one it continues (lineage), and not its own again
+  const chain = o.session ? lineageOf(repo.commonDir, o.session) : [];
+  const taken = o.session ? takeoversFrom(repo, chain, local.filter((r) => r.session !== null && !chain.includes(r.session)).map((r) => r.ref)) : [];
   return { branch, session: o.session ?? null, all, handoffs, ...(o.record ? { record: o.record } : {}), ...(renamed ? { renamed } : {}), ...(taken.length ? { takenFromYou: taken } : {}) };
 }
 
 const textOrder = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
-/** The listed handoffs a takeover took from `session` or a session it continues (lineage), and that are not its own again. */
-function takenFromSession(repo: Storage, session: string, rows: HandoffRow[]): TakenFrom[] {
-  const chain = lineageOf(repo.commonDir, session);
-  return takeoversFrom(repo, chain, rows.filter((r) => r.session !== null && !chain.includes(r.session)).map((r) => r.ref));
-}
 
 /** `surfaced` receipts; a lost receipt never costs the session its boot view. */
 function surface(repo: Storage, reader: Reader, shown: BootHandoff[]): void {

@@ -15,6 +15,7 @@ export const TRAILER = {
   client: 'Handoff-Client',
   takeoverFrom: 'Handoff-Takeover-From',
   reason: 'Handoff-Reason',
+  /** `Name <email>`: a person wrote it (then the owner is `person:<email>`) */
   person: 'Handoff-Person',
   importedFrom: 'Handoff-Imported-From',
   /** a version that restores its owner's history over a refused one names that parent here (SPEC 7) */
@@ -32,27 +33,9 @@ export interface HandoffState {
   files: string[];
 }
 
-export interface Trailers {
-  session: string | null;
-  branch: string | null;
-  topic: string | null;
-  head: string | null;
-  client: string | null;
-  takeoverFrom: string | null;
-  reason: string | null;
-  /** `Name <email>`: a person wrote it (then `session` is `person:<email>`) */
-  person: string | null;
-  importedFrom: string | null;
-  /** the parent this version refuses: its line is kept in the history but is no version of the handoff */
-  refused: string | null;
-  to: string[];
-  tags: string[];
-  refs: string[];
-  /** set when git's trailer block is ambiguous (then every field above is null): such a commit is refused wherever the invariant is checked */
-  problem: string | null;
-  /** for an ambiguous block: every Claude-Session-Id value any reader could take from it */
-  claimed?: string[];
-}
+/** A version's trailers as git reads them: an ambiguous block (`problem`) names no owner; `claimed` then holds every
+ * Claude-Session-Id value any reader could take from it. */
+export type Trailers = ReturnType<typeof readHandoffTrailers> & { claimed?: string[] };
 
 export interface MessageInput {
   topic: string;
@@ -107,16 +90,11 @@ export function buildMessage(m: MessageInput): string {
     `${TRAILER.topic}: ${m.topic}`,
     `${TRAILER.head}: ${m.head ?? 'none'}`,
     `${TRAILER.client}: ${m.client}`,
-    ...(m.to ?? []).map((v) => `${LIST_TRAILER.to}: ${oneLine(v)}`),
-    ...(m.tags ?? []).map((v) => `${LIST_TRAILER.tags}: ${oneLine(v)}`),
-    ...(m.refs ?? []).map((v) => `${LIST_TRAILER.refs}: ${oneLine(v)}`),
+    ...(['to', 'tags', 'refs'] as const).flatMap((k) => (m[k] ?? []).map((v) => `${LIST_TRAILER[k]}: ${oneLine(v)}`)),
   ];
   if (m.importedFrom) lines.push(`${TRAILER.importedFrom}: ${oneLine(m.importedFrom)}`);
   if (m.refused) lines.push(`${TRAILER.refused}: ${m.refused}`);
-  if (m.takeoverFrom) {
-    lines.push(`${TRAILER.takeoverFrom}: ${m.takeoverFrom}`);
-    lines.push(`${TRAILER.reason}: ${oneLine(m.reason ?? '') || 'takeover'}`);
-  }
+  if (m.takeoverFrom) lines.push(`${TRAILER.takeoverFrom}: ${m.takeoverFrom}`, `${TRAILER.reason}: ${oneLine(m.reason ?? '') || 'takeover'}`);
   for (const l of m.extra ?? []) lines.push(oneLine(l));
   return `handoff(${m.topic}): ${summaryLine(m.body)}\n\n${lines.join('\n')}\n`;
 }
@@ -198,13 +176,11 @@ export const SECRET_TRAILER = {
   redacted: 'Handoff-Redacted',
 } as const;
 
-/** The scan record (its value) and the allowed rules a commit message carries (its last paragraph, keys case-insensitive). */
-export const secretTrailersOf = (message: string): { scanned: string | null; allowed: string[] } => secretTrailersIn(messageTrailerLines(message));
+/**
+ * The scan record and the allowed rules among trailer lines (git's block of a commit), through the one parser: two scan
+ * records, or a block no reader can be sure of, record nothing (scanned again, nothing allowed).
+ */
+export const secretTrailersIn = trailerReader({ scanned: SECRET_TRAILER.scanned }, { allowed: SECRET_TRAILER.allowed });
 
-/** The scan record and the allowed rules among trailer lines (git's block of a commit). */
-export function secretTrailersIn(lines: readonly string[]): { scanned: string | null; allowed: string[] } {
-  const t = readSecretTrailers(lines);
-  return { scanned: t.scanned, allowed: t.allowed };
-}
-// through the one parser: two scan records, or a block no reader can be sure of, record nothing (scanned again, nothing allowed)
-const readSecretTrailers = trailerReader({ scanned: SECRET_TRAILER.scanned }, { allowed: SECRET_TRAILER.allowed });
+/** The same of a commit message (its last paragraph, keys case-insensitive). */
+export const secretTrailersOf = (message: string) => secretTrailersIn(messageTrailerLines(message));

@@ -14,13 +14,7 @@ import { LOST, LOST_RACE, untilWon } from '../../retry';
 
 export { DROPPED_PREFIX };
 
-export interface DropResult {
-  ref: string;
-  oid: string;
-  keptAs: string;
-}
-
-export function dropHandoff(repo: Storage, branch: string, topic: string, session: SessionRef): DropResult {
+export function dropHandoff(repo: Storage, branch: string, topic: string, session: SessionRef) {
   const ref = handoffRef(branch, topic);
   return untilWon(
     () => {
@@ -63,18 +57,12 @@ export function droppedRefOf(arg: string): string | null {
   return full?.startsWith(DROPPED_PREFIX) && full.slice(DROPPED_PREFIX.length).split('/').length === 3 ? full : null;
 }
 
-export interface UndropResult {
-  ref: string;
-  from: string;
-  oid: string;
-}
-
 /**
  * Undoes a drop: the live ref comes back at the dropped tip, every version as it was, and the dropped ref goes, in
  * one transaction (the loss record takes the live ref again). Owner only, or a takeover on the record (the versions
  * stay the owner's). Refused when the handoff is live again (nothing is moved over it).
  */
-export function undropHandoff(repo: Storage, dropped: string, session: SessionRef, takeover: TakeoverArg | null): UndropResult {
+export function undropHandoff(repo: Storage, dropped: string, session: SessionRef, takeover: TakeoverArg | null) {
   const parts = dropped.slice(DROPPED_PREFIX.length).split('/');
   const rec = repo.listRefs([dropped]).find((r) => r.ref === dropped);
   if (!rec || parts.length !== 3) throw new HandoffError('usage', 'not-found', `no dropped handoff ${dropped}; \`git for-each-ref ${DROPPED_PREFIX}\` lists them`);

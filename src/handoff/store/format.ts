@@ -16,14 +16,7 @@ export const MIGRATED_FROM = 'Handoff-Migrated-From';
 const readMigratedFrom = trailerReader({ from: MIGRATED_FROM });
 
 /** The format-1 entries a set of archive entries stand beside: each one is shown through its format-2 partner. */
-export function besideEntries(recs: Array<{ trailers: string[] }>): Set<string> {
-  const out = new Set<string>();
-  for (const r of recs) {
-    const from = readMigratedFrom(r.trailers).from;
-    if (from) out.add(from);
-  }
-  return out;
-}
+export const besideEntries = (recs: Array<{ trailers: string[] }>): Set<string> => new Set(recs.flatMap((r) => readMigratedFrom(r.trailers).from ?? []));
 
 /** The oldest format whose archives a repository takes in, by push or fetch (default 2; SPEC 2). */
 export const MIN_FORMAT_KEY = keyName('minFormat');

@@ -34,13 +34,6 @@ export interface Inheritance {
   paths: string[];
 }
 
-export interface ArrivalResult {
-  record: LineageRecord;
-  /** first seen now */
-  created: boolean;
-  inherited: Inheritance | null;
-}
-
 /** The session this arrival continues: the latest unsucceeded one seen in the same process, else the live lease holder with its pid. */
 export function findPredecessor(repo: Storage, a: Arrival, records: LineageRecord[], ttlMs: number): string | null {
   if (a.pid === null || !CONTINUING.has(a.source)) return null;
@@ -62,8 +55,8 @@ export function findPredecessor(repo: Storage, a: Arrival, records: LineageRecor
   return lease.session;
 }
 
-/** Notes a session at its first sight (or a resume's new pid) and, when it continues another, inherits from it. */
-export function noteArrival(repo: Storage, a: Arrival): ArrivalResult {
+/** Notes a session at its first sight (`created`; or a resume's new pid) and, when it continues another, inherits from it. */
+export function noteArrival(repo: Storage, a: Arrival): { record: LineageRecord; created: boolean; inherited: Inheritance | null } {
   const me = a.session.id;
   const existing = readRecord(repo.commonDir, me);
   if (existing) {

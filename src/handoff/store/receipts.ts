@@ -152,18 +152,12 @@ export function mergeReceipts(repo: Storage, remote: string): ReceiptMerge {
   if (!theirs) return 'none';
   return untilWon<ReceiptMerge>(() => {
     const local = repo.readRef(NOTES_REF);
-    let result: ReceiptMerge;
-    let commit = theirs;
     if (local === theirs) return 'same';
-    if (!local) result = 'created';
-    else if (repo.isAncestor(theirs, local)) return 'local-ahead';
+    if (local && repo.isAncestor(theirs, local)) return 'local-ahead';
     // a remote "ahead" that drops lines (a host without the check let it through) is a divergence: merged by union
-    else if (repo.isAncestor(local, theirs) && droppedReceipts(repo, local, theirs).length === 0) result = 'fast-forwarded';
-    else {
-      commit = unionReceiptsCommit(repo, local, theirs, `handoff receipts: merged ${remote}`);
-      result = 'merged';
-    }
-    return moveRef(repo, NOTES_REF, commit, local, 'handoff fetch receipts').ok ? result : LOST;
+    const forward = !local || (repo.isAncestor(local, theirs) && droppedReceipts(repo, local, theirs).length === 0);
+    const commit = forward ? theirs : unionReceiptsCommit(repo, local, theirs, `handoff receipts: merged ${remote}`);
+    return moveRef(repo, NOTES_REF, commit, local, 'handoff fetch receipts').ok ? (!local ? 'created' : forward ? 'fast-forwarded' : 'merged') : LOST;
   }, { policy: RECEIPTS_RACE, gaveUp: () => new HandoffError('concurrent', 'concurrent-update', `${NOTES_REF} kept changing during the fetch; the remote's receipts were not merged. Run the fetch again.`) });
 }
 

@@ -55,16 +55,11 @@ export function pastRetention(keys: Iterable<string>, r: Retention | null, nowMs
   return out;
 }
 
-export interface PruneResult {
-  /** the archive entries past retention here, removed (or that would be, with dryRun) */
-  pruned: string[];
-  /** how many entries are kept */
-  kept: number;
-  retention: Retention | null;
-}
-
-/** `git handoff gc`: removes the archive entries past retention in one transaction, and restarts the record's chain (as redact does). */
-export function pruneArchive(repo: Storage, o: { dryRun?: boolean; config?: Config; nowMs?: number } = {}): PruneResult {
+/**
+ * `git handoff gc`: removes the archive entries past retention (`pruned`; with dryRun, those it would) in one
+ * transaction, and restarts the record's chain (as redact does).
+ */
+export function pruneArchive(repo: Storage, o: { dryRun?: boolean; config?: Config; nowMs?: number } = {}) {
   const retention = retentionOf(repo, o.config);
   const entries = repo.listRefNames([ARCHIVE_PREFIX]);
   const past = pastRetention(entries.map((e) => e.ref.slice(ARCHIVE_PREFIX.length)), retention, o.nowMs);

@@ -41,13 +41,6 @@ function endedHow(status: SessionStatus, how: string | undefined, pid: number | 
   return null;
 }
 
-export interface SessionsOptions {
-  /** only this worktree */
-  worktree?: string;
-  config?: Config;
-  now?: number;
-}
-
 /** A worktree path as git reports it (symlinks resolved), so the guard's and git's spellings meet. */
 function canonical(p: string, cache: Map<string, string>): string {
   let c = cache.get(p);
@@ -90,8 +83,8 @@ function activityOf(repo: Storage, spellings: Iterable<string>): Map<string, Ses
   return out;
 }
 
-/** Every session known in each worktree, live or not; a released session's claims are gone. */
-export function listSessions(repo: Storage, o: SessionsOptions = {}): SessionInfo[] {
+/** Every session known in each worktree (or in `o.worktree` only), live or not; a released session's claims are gone. */
+export function listSessions(repo: Storage, o: { worktree?: string; config?: Config; now?: number } = {}): SessionInfo[] {
   const ttl = leaseTtlMs(o.config ?? repo.config());
   const now = o.now ?? Date.now();
   const leases = listLeases(repo);
@@ -137,17 +130,8 @@ export function listSessions(repo: Storage, o: SessionsOptions = {}): SessionInf
   return out;
 }
 
-export interface ReleaseResult {
-  session: string;
-  worktree: string;
-  /** the lease ref was held by the session and is gone */
-  lease: boolean;
-  /** the paths whose claims were dropped */
-  paths: string[];
-}
-
 /** Ends a session's hold on one worktree (under each spelling of its path): its lease and its ledger claims. */
-export function releaseSession(repo: Storage, session: string, worktree: string): ReleaseResult {
+export function releaseSession(repo: Storage, session: string, worktree: string) {
   const leases = listLeases(repo);
   const spellings = worktreeSpellings(repo, leases).get(canonical(worktree, new Map())) ?? new Set([worktree]);
   const paths = activityOf(repo, spellings).get(session)?.paths ?? [];

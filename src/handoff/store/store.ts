@@ -3,8 +3,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../../errors';
 import { trace } from '../../trace';
-import { type Config, parseCommit, type RefOp, type RefRecord, type Storage } from '../../git/storage';
-import { versionCount } from './versions';
+import { type Bounded, type Config, parseCommit, type RefOp, type RefRecord, type Storage } from '../../git/storage';
+import { versionCounts } from './versions';
 import { listRefsKept } from './listing-kept';
 import { BODY_MAX, COMMIT_MAX, namedPaths, parseState, parseTrailerBlock, parseTrailerLines, SECRET_TRAILER, secretTrailersOf, serializeState, STATE_MAX, validateBody, type HandoffState, type Trailers } from './document';
 import { ARCHIVE_PREFIX, DROPPED_PREFIX, HANDOFF_PREFIX, archiveRef, assertTopic, branchPrefix, encodeBranch, handoffRef, describeOverlap, overlapOf, overlapTokens, parseRef, NOTES_REF } from './names';
@@ -393,18 +393,13 @@ export const readViewFiles = (repo: Storage, oids: string[]) => repo.readCommitF
 export function viewOf(repo: Storage, ref: string, oid: string, branch: string, topic: string, branchTip?: string | null): HandoffView {
   const [[commit, bodyObj, stateObj]] = readViewFiles(repo, [oid]);
   if (!commit || 'oversize' in commit) throw new HandoffError('integrity', 'missing-object', `${ref} points to ${oid}, which cannot be read`);
-  const body = bodyObj && 'oversize' in bodyObj ? null : bodyObj;
-  const state = stateObj && 'oversize' in stateObj ? null : stateObj;
+  const text = (o: Bounded) => (o && !('oversize' in o) ? o.content.toString('utf8') : null);
   const oversize = bodyObj && 'oversize' in bodyObj ? `its body is ${bodyObj.oversize} bytes, over the ${BODY_MAX}-byte limit: not read` : null;
   const c = parseCommit(commit.content);
-  const st = parseState(state ? state.content.toString('utf8') : null);
-  const versions = versionCount(repo, oid);
-  let sync: SyncState = 'local';
+  const st = parseState(text(stateObj));
   const local = parseTrackingRef(ref)?.local ?? ref;
   const recs = repo.listRefs(local.startsWith(HANDOFF_PREFIX) ? [local, trackingPatternOf(local)] : [ref]);
-  if (ref.startsWith(HANDOFF_PREFIX)) {
-    sync = computeSyncStates(repo, recs.filter((r) => r.ref === ref), recs.filter((r) => r.ref !== ref)).get(ref) ?? 'local';
-  }
+  const sync = ref.startsWith(HANDOFF_PREFIX) ? computeSyncStates(repo, recs.filter((r) => r.ref === ref), recs.filter((r) => r.ref !== ref)).get(ref) : undefined;
   // git's reading of the trailers: the ref's record has it when this is its tip, else one git log
   const tipRec = recs.find((r) => r.oid === oid);
   const t = parseTrailerLines(tipRec ? tipRec.trailers : repo.readCommitTrailers([oid]).get(oid)?.trailers ?? []);
@@ -416,9 +411,9 @@ export function viewOf(repo: Storage, ref: string, oid: string, branch: string, 
     session: t.session,
     client: t.client,
     updatedAt: iso(c.committerTime),
-    sync,
-    versions,
-    body: body ? body.content.toString('utf8') : '',
+    sync: sync ?? 'local',
+    versions: versionCounts(repo, [oid])[0],
+    body: text(bodyObj) ?? '',
     state: st,
     verify: { ...verifyHandoff(repo, branch, t.head, st?.files ?? [], branchTip), ...(t.refs.length ? { missingRefs: missingRefs(repo, branch, t.refs) } : {}) },
     head: t.head,
@@ -434,21 +429,8 @@ export function viewOf(repo: Storage, ref: string, oid: string, branch: string, 
   };
 }
 
-export interface LogEntry {
-  oid: string;
-  session: string | null;
-  client: string | null;
-  time: string;
-  subject: string;
-  parents: string[];
-  takeoverFrom: string | null;
-  reason: string | null;
-  signature: Signature;
-  problem?: string;
-}
-
 /** Every version, newest first, from one git log (and one cat-file only when git could not check a signature). */
-export function logHandoff(repo: Storage, refOrOid: string): LogEntry[] {
+export function logHandoff(repo: Storage, refOrOid: string) {
   const { entries, unsure } = repo.history(refOrOid);
   // %G? says N both for an unsigned commit and for one it could not check; git complains on stderr only for the latter
   const unchecked = unsure ? entries.filter((e) => e.signature[0] === 'N').map((e) => e.oid) : [];
@@ -524,13 +506,6 @@ function versionOnTop(repo: Storage, ref: string, tip: Tip & { trailers: Trailer
   }, o.config);
 }
 
-export interface ArchiveResult {
-  ref: string;
-  archivedAs: string;
-  oid: string;
-  takeover: boolean;
-}
-
 /**
  * The archive of one live handoff as ops: the format-2 entry (a version on top naming who archived it), beside it a
  * format-1 entry at the tip itself (SPEC 2 "Format version"), and the live ref's deletion.
@@ -551,14 +526,14 @@ function archiveOps(repo: Storage, ref: string, tip: Tip & { trailers: Trailers 
   };
 }
 
-export function archiveHandoff(repo: Storage, branch: string, topic: string, session: SessionRef, takeover: TakeoverArg | null): ArchiveResult {
+export function archiveHandoff(repo: Storage, branch: string, topic: string, session: SessionRef, takeover: TakeoverArg | null) {
   assertTopic(topic);
   assertTakeover(takeover);
   const ref = handoffRef(branch, topic);
   const config = repo.config();
   const target = targetOf(repo, topic, branch);
   let tell: Teller | null = null;
-  const r = untilWon<ArchiveResult>(() => {
+  const r = untilWon(() => {
     const tip = readTip(repo, ref);
     if (!tip) {
       const entry = archivedVersions(repo, branch, topic)[0];
@@ -574,15 +549,8 @@ export function archiveHandoff(repo: Storage, branch: string, topic: string, ses
   return r;
 }
 
-export interface RestoreResult {
-  ref: string;
-  from: string;
-  oid: string;
-  takeover: boolean;
-}
-
 /** Brings an archived handoff back under refs/handoffs as a new version on top of it; the archive entry stays. */
-export function restoreHandoff(repo: Storage, archived: string, session: SessionRef, takeover: TakeoverArg | null): RestoreResult {
+export function restoreHandoff(repo: Storage, archived: string, session: SessionRef, takeover: TakeoverArg | null) {
   assertTakeover(takeover);
   const full = archived.startsWith('refs/') ? archived : ARCHIVE_PREFIX + archived.replace(/^handoff-archive\//, '');
   const p = parseRef(full);
@@ -605,14 +573,8 @@ export function restoreHandoff(repo: Storage, archived: string, session: Session
   return { ref, from: full, oid, takeover: told !== null };
 }
 
-export interface CarryResult {
-  from: string;
-  to: string;
-  carried: Array<{ topic: string; ref: string; oid: string; archivedAs: string; takeover: boolean }>;
-}
-
 /** Carries every live handoff of `from` to `to` (after `git branch -m`) in one transaction: a version under `to`, the old one archived. */
-export function carryBranch(repo: Storage, from: string, to: string, session: SessionRef, takeover: TakeoverArg | null, retry: string): CarryResult {
+export function carryBranch(repo: Storage, from: string, to: string, session: SessionRef, takeover: TakeoverArg | null, retry: string) {
   assertTakeover(takeover);
   if (from === to) throw new HandoffError('usage', 'same-branch', `the handoffs are on ${from} already: name the branch they were renamed from and the one they go to`);
   const config = repo.config();
@@ -620,7 +582,7 @@ export function carryBranch(repo: Storage, from: string, to: string, session: Se
   const newPrefix = branchPrefix(to);
   const headRef = `refs/heads/${to}`;
   let tells: Array<() => void> = [];
-  const result = untilWon<CarryResult>(() => {
+  const result = untilWon(() => {
     tells = [];
     // one listing answers every tip read below, and is read again after a lost race
     const recs = repo.keepRefs([oldPrefix, newPrefix, headRef]);
@@ -633,8 +595,7 @@ export function carryBranch(repo: Storage, from: string, to: string, session: Se
     }
     const head = recs.find((r) => r.ref === headRef)?.oid ?? null;
     const ops: RefOp[] = [];
-    const moved: CarryResult['carried'] = [];
-    for (const [i, rec] of live.entries()) {
+    const carried = live.map((rec, i) => {
       const topic = topics[i];
       const tip = readTip(repo, rec.ref)!;
       const told = actOn(repo, tip, rec.ref, topic, session, takeover, 'rename-branch', `${topic} --branch ${shellWord(from)}`, retry);
@@ -643,10 +604,10 @@ export function carryBranch(repo: Storage, from: string, to: string, session: Se
       const oid = versionOnTop(repo, rec.ref, tip, { ...o, branch: to, carry: { head }, refs: tip.trailers.refs });
       const a = archiveOps(repo, rec.ref, tip, { ...o, branch: from, body: `archived: carried to branch ${to}` });
       ops.push({ op: 'create', ref: `${newPrefix}${topic}`, newOid: oid }, ...a.ops);
-      moved.push({ topic, ref: `${newPrefix}${topic}`, oid, archivedAs: a.archived, takeover: told !== null });
-    }
+      return { topic, ref: `${newPrefix}${topic}`, oid, archivedAs: a.archived, takeover: told !== null };
+    });
     const r = moveRefs(repo, ops, `handoff rename-branch ${from} ${to}`, { what: `the carry of ${from}'s handoffs to ${to}` });
-    return r.ok ? { from, to, carried: moved } : LOST;
+    return r.ok ? { from, to, carried } : LOST;
   }, { policy: MOVE_RACE, gaveUp: () => new HandoffError('concurrent', 'concurrent-update', `the handoffs of ${from} kept changing while they were being carried; nothing was moved`) });
   for (const tell of tells) tell();
   return result;

@@ -44,7 +44,6 @@ export function existingPaths(repo: Storage, branch: string, paths: string[], wo
   return new Set(paths.filter((_, i) => found[i] !== null));
 }
 
-
 /** A Handoff-Head value git may be given: an object name in hex (SPEC 2: `<oid or "none">`), never an option or a revision expression. */
 const OID_HEX = /^[0-9a-f]{4,64}$/;
 
@@ -81,7 +80,7 @@ function isDirty(repo: Storage, worktree: string): boolean {
 /** The verification of SPEC 4; `branchTip`: the branch's commit when the caller read it (null: no such branch). */
 export function verifyHandoff(repo: Storage, branch: string, head: string | null, files: string[], branchTip?: string | null): Verify {
   const worktree = worktreeOf(repo, branch);
-  const existing = existingPaths(repo, branch, Array.isArray(files) ? files.filter((f) => typeof f === 'string') : [], worktree);
+  const existing = existingPaths(repo, branch, files, worktree);
   return {
     ...headState(repo, branch, head, branchTip),
     missingFiles: existing ? files.filter((f) => !existing.has(f)) : [],

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { readLoose } from '../../git/loose-read';
-import { reachableIn, type Storage } from '../../git/storage';
+import { parseCommit, reachableIn, type Storage } from '../../git/storage';
 import { handoffDir } from '../state/paths';
 import { writeCache } from '../state/state-file';
 import { readJsonOr } from '../../read-file';
@@ -30,9 +30,7 @@ function readCounts(repo: Storage): Map<string, number> {
 /** The parents of a loose commit, or null (not loose here). */
 function looseParents(repo: Storage, oid: string): string[] | null {
   const c = readLoose(repo, oid);
-  if (!c || c.type !== 'commit') return null;
-  const end = c.content.indexOf('\n\n');
-  return [...c.content.toString('latin1', 0, end < 0 ? c.content.length : end).matchAll(/^parent ([0-9a-f]+)$/gm)].map((m) => m[1]);
+  return c?.type === 'commit' ? parseCommit(c.content).parents : null;
 }
 
 /** A count from the kept ones, down single-parent loose commits to a counted one or a first version; null: not known so. */
@@ -65,5 +63,3 @@ export function versionCounts(repo: Storage, oids: string[]): number[] {
   writeCache(cacheFile(repo), [...counts].slice(-KEPT), repo.commonDir);
   return oids.map((oid) => found.get(oid)!);
 }
-
-export const versionCount = (repo: Storage, oid: string): number => versionCounts(repo, [oid])[0];

@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openRepo } from '../../../src/git/repo';
-import { versionCount } from '../../../src/handoff/store/versions';
+import { versionCounts } from '../../../src/handoff/store/versions';
 import { makeRepo } from '../../helpers/repo';
 
 describe('version counts', () => {
@@ -21,18 +21,18 @@ describe('version counts', () => {
     const git = (oid: string) => Number(t.git(['rev-list', '--count', oid]).stdout.trim());
     const file = path.join(repo.commonDir, 'handoff', 'versions.json');
     // the tip first counted in full, then each new version through its parent
-    expect(versionCount(repo, line[3])).toBe(git(line[3]));
+    expect(versionCounts(repo, [line[3]])[0]).toBe(git(line[3]));
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual([[line[3], 4]]);
-    for (const oid of [line[4], line[5], side, merge, after, line[0]]) expect(versionCount(repo, oid), oid).toBe(git(oid));
+    for (const oid of [line[4], line[5], side, merge, after, line[0]]) expect(versionCounts(repo, [oid])[0], oid).toBe(git(oid));
     const kept = new Map<string, number>(JSON.parse(readFileSync(file, 'utf8')));
     expect(kept.get(after)).toBe(git(after));
     // a count kept is the answer (one read, no walk): the file is what is read
-    expect(versionCount(repo, line[5])).toBe(6);
+    expect(versionCounts(repo, [line[5]])[0]).toBe(6);
     // packed: the walk cannot step, so the full count answers
     t.git(['update-ref', 'refs/test/keep', after]);
     t.git(['gc', '-q', '--prune=now']);
     const again = commit([after], 'packed parent');
-    expect(versionCount(repo, again)).toBe(git(again));
+    expect(versionCounts(repo, [again])[0]).toBe(git(again));
     expect(existsSync(file)).toBe(true);
   });
 

@@ -10,7 +10,6 @@ import { inspectLock, isStale, lockError, refOfLock } from './locks';
 import { AGAIN, LOCK_HELD, LOCK_WAIT_MS, LOST_RACE, retrying } from '../../../retry';
 
 export type { RefOp } from '../../../git/storage';
-export type { RefUpdate } from './batch';
 
 export { commitRecord, commitRewrite, commitVersion } from './commits';
 

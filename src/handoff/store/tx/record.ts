@@ -10,7 +10,7 @@ import { handoffDir } from '../../state/paths';
 import { writeCache } from '../../state/state-file';
 import { readJsonOr } from '../../../read-file';
 import type { RefUpdate } from './batch';
-import { looseRefValue, placeOf, pruneWitness, pushWitness } from './witness';
+import { looseRefValue, placeOf, pruneWitness, pushWitness, rawLength, treeEntries } from './witness';
 export { looseRefValue } from './witness';
 
 export const RECORD_REF = 'refs/handoff-record';
@@ -114,8 +114,6 @@ export function parseRecord(text: string, commit: string, hexLength: number): Re
 
 const copyRecord = (r: RecordState): RecordState => ({ ...r, entries: new Map(r.entries), removed: new Map(r.removed) });
 
-const rawLength = (repo: Pick<Storage, 'objectFormat'>) => (repo.objectFormat === 'sha256' ? 32 : 20);
-
 /** Objects read in this process while they are loose (each write leaves its own so), the rest by one cat-file. */
 function objectsOf(repo: Storage, specs: string[]): Array<BatchObject | null> {
   const found = specs.map((s) => (/^[0-9a-f]+$/.test(s) ? readLoose(repo, s, RECORD_MAX) : null));
@@ -124,18 +122,6 @@ function objectsOf(repo: Storage, specs: string[]): Array<BatchObject | null> {
   return found.map((o) => o ?? got.shift() ?? null);
 }
 
-/** A tree's files, name → blob; null when an entry is not a file (mode 100644) or the tree is cut short. */
-function treeFiles(content: Buffer, raw: number): Map<string, { oid: string }> | null {
-  const files = new Map<string, { oid: string }>();
-  for (let at = 0; at < content.length; ) {
-    const sp = content.indexOf(32, at);
-    const nul = content.indexOf(0, at);
-    if (sp < 0 || nul < sp || nul + 1 + raw > content.length || content.toString('latin1', at, sp) !== '100644') return null;
-    files.set(content.toString('utf8', sp + 1, nul), { oid: content.toString('hex', nul + 1, nul + 1 + raw) });
-    at = nul + 1 + raw;
-  }
-  return files;
-}
 
 /** The record at `spec` (ref or commit), strictly read; a missing, foreign or garbled one has `problem`. `only`: the shelves read. */
 export function readRecord(repo: Storage, spec: string, only?: Set<string>): RecordState {
@@ -147,8 +133,10 @@ export function readRecord(repo: Storage, spec: string, only?: Set<string>): Rec
     const short = commit.oid.slice(0, 12);
     if (!c.message.includes(MARK)) return emptyRecord(commit.oid, `${spec} (${short}) is not a record commit (no "${MARK}")`);
     const [tree] = objectsOf(repo, [c.tree]);
-    const shelves: Map<string, { oid: string; text?: string }> | null = tree?.type === 'tree' ? treeFiles(tree.content, rawLength(repo)) : null;
-    if (!shelves) return emptyRecord(commit.oid, `the record commit ${short} holds no tree of record files (or it is missing)`);
+    const entries = tree?.type === 'tree' ? treeEntries(tree.content, rawLength(repo)) : null;
+    // every shelf is a file (mode 100644)
+    if (!entries?.every((e) => e.mode === '100644')) return emptyRecord(commit.oid, `the record commit ${short} holds no tree of record files (or it is missing)`);
+    const shelves = new Map<string, { oid: string; text?: string }>(entries.map((e) => [e.name, { oid: e.oid }]));
     const names = [...shelves.keys()].filter((n) => !only || only.has(n) || n === 'record');
     const blobs = objectsOf(repo, names.map((n) => shelves.get(n)!.oid));
     const rec: RecordState = { ...emptyRecord(commit.oid), shelves };

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { createHash } from '../../../lazy-crypto';
 import { inflateLoose, looseFile } from '../../../git/loose-read';
 import { readPackedRefs } from '../../../git/packed-refs';
-import type { Storage } from '../../../git/storage';
+import { parseCommit, type Storage } from '../../../git/storage';
 import { handoffDir } from '../../state/paths';
 import { writeCache } from '../../state/state-file';
 import { readJsonOr } from '../../../read-file';
@@ -154,6 +154,21 @@ export function pruneWitness(repo: Storage): void {
   if (w && existsSync(path.join(w.dir, 'HEAD'))) repo.side(w.dir).gc({ pruneNow: true, env: { GIT_HANDOFF_WITNESS: '0' } });
 }
 
+export const rawLength = (repo: Pick<Storage, 'objectFormat'>) => (repo.objectFormat === 'sha256' ? 32 : 20);
+
+/** A raw tree's entries (`<mode> <name>\0<raw oid>`); null when it is cut short. */
+export function treeEntries(content: Buffer, raw: number): Array<{ mode: string; name: string; oid: string }> | null {
+  const out = [];
+  for (let at = 0; at < content.length; ) {
+    const sp = content.indexOf(32, at);
+    const nul = content.indexOf(0, at);
+    if (sp < 0 || nul < sp || nul + 1 + raw > content.length) return null;
+    out.push({ mode: content.toString('latin1', at, sp), name: content.toString('utf8', sp + 1, nul), oid: content.toString('hex', nul + 1, nul + 1 + raw) });
+    at = nul + 1 + raw;
+  }
+  return out;
+}
+
 const objectFile = (dir: string, oid: string) => path.join(dir, 'objects', oid.slice(0, 2), oid.slice(2));
 
 /** Writes `data` to `file` by a rename (a reader sees the old file or the new one, whole); its directory made on first use. */
@@ -176,7 +191,6 @@ function writeWhole(file: string, data: Buffer | string): void {
 
 /** The in-process copy, children first (a copy cut short leaves no closure incomplete); false when an object is not loose here. */
 function copyLoose(repo: Storage, commit: string, w: Witness): boolean {
-  const raw = repo.objectFormat === 'sha256' ? 32 : 20;
   const order: Array<{ oid: string; file: Buffer }> = [];
   const seen = new Set<string>();
   const stack = [commit];
@@ -190,16 +204,13 @@ function copyLoose(repo: Storage, commit: string, w: Witness): boolean {
     if (!o) return false;
     order.push({ oid, file: file! });
     if (o.type === 'commit') {
-      const head = o.content.toString('latin1', 0, o.content.indexOf('\n\n') < 0 ? o.content.length : o.content.indexOf('\n\n'));
-      for (const m of head.matchAll(/^(?:tree|parent) ([0-9a-f]+)$/gm)) stack.push(m[1]);
+      const c = parseCommit(o.content);
+      stack.push(c.tree, ...c.parents);
     } else if (o.type === 'tree') {
-      for (let at = 0; at < o.content.length; ) {
-        const nul = o.content.indexOf(0, at);
-        if (nul < 0) return false;
-        // a submodule entry (mode 160000) names a commit of another repository: not an object of this one
-        if (!o.content.toString('latin1', at, nul).startsWith('160000 ')) stack.push(o.content.subarray(nul + 1, nul + 1 + raw).toString('hex'));
-        at = nul + 1 + raw;
-      }
+      const entries = treeEntries(o.content, rawLength(repo));
+      if (!entries) return false;
+      // a submodule entry (mode 160000) names a commit of another repository: not an object of this one
+      for (const e of entries) if (e.mode !== '160000') stack.push(e.oid);
     }
   }
   for (const { oid, file } of order.reverse()) writeWhole(objectFile(w.dir, oid), file);
